@@ -1,0 +1,35 @@
+# Hallwright: `make run` opens the editor, `make test` runs the whole suite headless.
+# Both create the virtual environment in .venv on first use (and again when pyproject.toml changes).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: setup run test bench lint clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	# Only the dependencies are installed: the code runs from the checkout (pytest's pythonpath),
+	# so several checkouts can share one environment without shadowing each other.
+	$(PY) -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
+	print('\n'.join(p['dependencies'] + p['optional-dependencies']['dev']))" > $(VENV)/requirements.txt
+	$(PY) -m pip install --quiet -r $(VENV)/requirements.txt
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(PY) main.py
+
+test: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
+
+bench: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/run_benchmarks.py
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,51 @@
+"""Command-line entry: dispatches to one module per subcommand, or opens the editor.
+
+Each subcommand module defines ``add_parser(subparsers)`` and ``run(args) -> int``. Bad input of
+any kind ends with exit code 2 and one sentence on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# Subcommand name -> module in this package. Each issue adds its command here.
+COMMANDS = {
+    "validate": "cli.validate_command",
+}
+
+
+class CliError(Exception):
+    """Bad input from the user: printed as one sentence, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse's own errors also exit 2, but say more
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: {message}", file=sys.stderr)
+        sys.exit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="hallwright", description="Design the interconnect of an AI data hall.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, module_name in COMMANDS.items():
+        importlib.import_module(module_name).add_parser(sub, name)
+    return parser
+
+
+def run_cli(argv: list[str]) -> int:
+    if not argv or argv[0] not in COMMANDS and argv[0] not in ("-h", "--help"):
+        from cli.gui_command import open_editor
+
+        return open_editor(argv)
+    args = build_parser().parse_args(argv)
+    module = importlib.import_module(COMMANDS[args.command])
+    try:
+        return module.run(args)
+    except CliError as exc:
+        print(f"hallwright {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

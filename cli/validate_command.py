@@ -1,0 +1,23 @@
+"""``main.py validate FILE``: check a design file and print a one-line summary."""
+
+from __future__ import annotations
+
+import argparse
+
+from cli import CliError
+from model.fileio import DesignFileError, load_design
+
+
+def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
+    parser = sub.add_parser(name, help="check a design file and summarise it")
+    parser.add_argument("file", help="a .hall.json design file")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        design = load_design(args.file)
+    except DesignFileError as exc:
+        raise CliError(str(exc)) from None
+    print(f"{args.file}: valid — {len(design.racks)} racks, {len(design.devices)} devices, "
+          f"{len(design.links)} links, {design.gpu_count()} GPUs")
+    return 0

@@ -1,0 +1,277 @@
+"""Component catalog: device types, rack types and media types, loaded from resources/catalog.
+
+Units: metres, Gb/s (per direction), watts, US dollars (indicative). Every entry names the row of
+``domain-facts.md`` its figures come from in ``source`` (or says ``"estimate"``).
+
+Per-direction bandwidth everywhere: a 400G NIC moves 400 Gb/s each way, and NVLink's
+"900 GB/s bidirectional" per H100 GPU is stored as 450 GB/s = 3,600 Gb/s per direction, so that
+scale-up and scale-out numbers compare like with like.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cached_property
+from pathlib import Path
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta, Struct
+
+CATALOG_DIR = Path(__file__).resolve().parent.parent / "resources" / "catalog"
+
+# Bounded numbers: a design or catalog file with 1e308 or a negative length is refused with the
+# JSON path of the bad value, instead of poisoning the geometry engine later.
+PositiveFloat = Annotated[float, Meta(gt=0, le=1e7)]
+NonNegFloat = Annotated[float, Meta(ge=0, le=1e9)]
+PositiveInt = Annotated[int, Meta(ge=1, le=1_000_000)]
+NonNegInt = Annotated[int, Meta(ge=0, le=1_000_000)]
+Ident = Annotated[str, Meta(min_length=1, max_length=200)]
+
+PortRole = Literal["compute", "storage", "frontend", "management", "scale-up"]
+DeviceCategory = Literal["server", "switch", "nvlink-switch", "patch-panel", "storage", "other"]
+DeviceRole = Literal[
+    "gpu-server", "leaf", "spine", "core", "nvlink-switch", "storage", "management",
+    "patch-panel", "switch",
+]
+MediumKind = Literal["dac", "acc", "aec", "aoc", "mmf", "smf", "utp", "backplane"]
+COPPER_KINDS = frozenset({"dac", "acc", "aec", "utp", "backplane"})
+OPTICAL_KINDS = frozenset({"aoc", "mmf", "smf"})
+
+
+class Breakout(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One way a port can be split: ``fanout`` ports of ``speed_gbps`` over ``lanes`` lanes each."""
+
+    fanout: PositiveInt
+    speed_gbps: PositiveFloat
+    lanes: PositiveInt
+
+
+class PortGroup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A set of identical ports on a device type.
+
+    Ports are named ``{name}{i}`` (1-based), or ``{name}{i}/{j}`` when the device breaks the group
+    out. ``ports_per_cage`` is 2 for NVIDIA twin-port OSFP cages: one transceiver module serves
+    two logical ports, which is how modules are counted.
+    """
+
+    name: Ident
+    role: PortRole
+    count: PositiveInt
+    speed_gbps: PositiveFloat
+    lanes: PositiveInt
+    form_factor: Ident
+    ports_per_cage: PositiveInt = 1
+    breakouts: tuple[Breakout, ...] = ()
+
+    @property
+    def lane_rate_gbps(self) -> float:
+        return self.speed_gbps / self.lanes
+
+    def breakout(self, fanout: int) -> Breakout | None:
+        for option in self.breakouts:
+            if option.fanout == fanout:
+                return option
+        return None
+
+
+class GpuSpec(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """GPUs in a device and their scale-up (NVLink) domain.
+
+    ``scale_up_domain`` is ``"device"`` when the NVLink domain is inside the box (DGX H100: 8 GPUs)
+    or ``"links"`` when it is built from scale-up links to NVLink switch trays (GB200 NVL72).
+    """
+
+    count: PositiveInt
+    model: Ident
+    scale_up_gbps_per_gpu: NonNegFloat
+    scale_up_domain: Literal["device", "links"] = "device"
+    scale_up_domain_gpus: PositiveInt = 8
+    power_w_per_gpu: NonNegFloat = 0.0
+
+
+class DeviceType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: Ident
+    vendor: str
+    model: str
+    category: DeviceCategory
+    default_role: DeviceRole
+    u_height: PositiveInt
+    depth_m: PositiveFloat = 0.8
+    power_typical_w: NonNegFloat
+    power_max_w: NonNegFloat
+    price_usd: NonNegFloat = 0.0
+    ports_face: Literal["front", "rear"] = "rear"
+    gpus: GpuSpec | None = None
+    port_groups: tuple[PortGroup, ...] = ()
+    source: Ident
+    notes: str = ""
+
+    def port_group(self, name: str) -> PortGroup | None:
+        for group in self.port_groups:
+            if group.name == name:
+                return group
+        return None
+
+    def ports_of_role(self, role: str) -> tuple[PortGroup, ...]:
+        return tuple(g for g in self.port_groups if g.role == role)
+
+    @property
+    def gpu_count(self) -> int:
+        return self.gpus.count if self.gpus else 0
+
+
+class RackType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: Ident
+    vendor: str = ""
+    model: str
+    width_m: PositiveFloat
+    depth_m: PositiveFloat
+    height_u: PositiveInt
+    power_budget_kw: PositiveFloat
+    price_usd: NonNegFloat = 0.0
+    source: Ident
+    notes: str = ""
+
+
+class MediaType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A cable or optic choice for links of given speeds.
+
+    Price of one link = 2 x ``price_per_end_usd`` (the transceivers, 0 for a cable with
+    integrated ends) + ``cable_price_usd`` + ``cable_price_per_m_usd`` x ordered length.
+    ``modules_per_link`` is what the BOM counts as transceivers: 2 for optics and active cables'
+    ends as the catalog defines them, 0 for passive copper.
+    """
+
+    id: Ident
+    name: str
+    kind: MediumKind
+    speeds_gbps: tuple[PositiveFloat, ...]
+    lane_rates_gbps: tuple[PositiveFloat, ...]
+    form_factors: tuple[Ident, ...]
+    reach_m: PositiveFloat
+    min_length_m: NonNegFloat = 0.0
+    orderable_lengths_m: tuple[PositiveFloat, ...] = ()
+    length_step_m: NonNegFloat = 0.0
+    power_per_end_w: NonNegFloat
+    price_per_end_usd: NonNegFloat = 0.0
+    cable_price_usd: NonNegFloat = 0.0
+    cable_price_per_m_usd: NonNegFloat = 0.0
+    modules_per_link: NonNegInt = 0
+    cable_diameter_mm: PositiveFloat
+    weight_kg_per_m: NonNegFloat
+    netbox_type: str = ""
+    source: Ident
+    notes: str = ""
+
+    @property
+    def is_copper(self) -> bool:
+        return self.kind in COPPER_KINDS
+
+    def ordered_length(self, length_m: float) -> float | None:
+        """The shortest orderable length >= ``length_m``; None when none is long enough.
+
+        Media with a list of lengths round up to the next one; media cut to length (fibre
+        trunks, ``length_step_m`` > 0) round up to the step.
+        """
+        if self.orderable_lengths_m:
+            for candidate in self.orderable_lengths_m:
+                if candidate + 1e-9 >= length_m:
+                    return candidate
+            return None
+        if self.length_step_m > 0:
+            steps = -(-length_m // self.length_step_m)
+            ordered = max(steps * self.length_step_m, self.length_step_m)
+            return ordered if ordered <= self.reach_m + 1e-9 else None
+        return length_m if length_m <= self.reach_m + 1e-9 else None
+
+
+class CatalogFile(Struct, kw_only=True, forbid_unknown_fields=True):
+    """The layout of one ``resources/catalog/*.json`` file and of a design's custom types."""
+
+    device_types: list[DeviceType] = []
+    rack_types: list[RackType] = []
+    media_types: list[MediaType] = []
+
+
+class CatalogError(ValueError):
+    """A catalog file is malformed or contradicts itself."""
+
+
+class Catalog:
+    """Lookup of device, rack and media types by id. Immutable once built."""
+
+    def __init__(
+        self,
+        device_types: Iterable[DeviceType] = (),
+        rack_types: Iterable[RackType] = (),
+        media_types: Iterable[MediaType] = (),
+    ) -> None:
+        self.device_types: dict[str, DeviceType] = {}
+        self.rack_types: dict[str, RackType] = {}
+        self.media_types: dict[str, MediaType] = {}
+        for kind, table, items in (
+            ("device type", self.device_types, device_types),
+            ("rack type", self.rack_types, rack_types),
+            ("media type", self.media_types, media_types),
+        ):
+            for item in items:
+                if item.id in table:
+                    raise CatalogError(f"duplicate {kind} id {item.id!r}")
+                table[item.id] = item
+
+    def device_type(self, type_id: str) -> DeviceType:
+        try:
+            return self.device_types[type_id]
+        except KeyError:
+            raise CatalogError(f"unknown device type {type_id!r}") from None
+
+    def rack_type(self, type_id: str) -> RackType:
+        try:
+            return self.rack_types[type_id]
+        except KeyError:
+            raise CatalogError(f"unknown rack type {type_id!r}") from None
+
+    def media_type(self, media_id: str) -> MediaType:
+        try:
+            return self.media_types[media_id]
+        except KeyError:
+            raise CatalogError(f"unknown media type {media_id!r}") from None
+
+    def extended(self, custom: CatalogFile) -> Catalog:
+        """A new catalog with ``custom`` entries added (a design's own types)."""
+        return Catalog(
+            [*self.device_types.values(), *custom.device_types],
+            [*self.rack_types.values(), *custom.rack_types],
+            [*self.media_types.values(), *custom.media_types],
+        )
+
+    @cached_property
+    def media_by_kind(self) -> dict[str, tuple[MediaType, ...]]:
+        out: dict[str, list[MediaType]] = {}
+        for medium in self.media_types.values():
+            out.setdefault(medium.kind, []).append(medium)
+        return {k: tuple(v) for k, v in out.items()}
+
+
+def load_catalog_file(path: Path) -> CatalogFile:
+    try:
+        return msgspec.json.decode(path.read_bytes(), type=CatalogFile)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise CatalogError(f"{path.name}: {exc}") from None
+
+
+_builtin: Catalog | None = None
+
+
+def builtin_catalog() -> Catalog:
+    """The catalog bundled in resources/catalog (loaded once; it never changes at run time)."""
+    global _builtin
+    if _builtin is None:
+        parts = [load_catalog_file(p) for p in sorted(CATALOG_DIR.glob("*.json"))]
+        _builtin = Catalog(
+            [d for p in parts for d in p.device_types],
+            [r for p in parts for r in p.rack_types],
+            [m for p in parts for m in p.media_types],
+        )
+    return _builtin

@@ -1,0 +1,519 @@
+"""The Design: a hall with its trays, racks, devices and links, and the edit API that changes it.
+
+Every change to a design goes through the methods of :class:`Design`. They validate first and
+change nothing when they refuse (raising :class:`DesignError` with a sentence naming the
+object), then apply the change and notify listeners with a :class:`Change` naming what changed,
+so that views, the geometry cache and the analysis can update incrementally. Rack overlaps,
+racks outside the hall and over-budget racks are allowed: the analysis reports them as warnings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import msgspec
+
+from model.catalog import Catalog, CatalogError, CatalogFile, DeviceType, builtin_catalog
+from model.entities import Device, Hall, Link, Rack, Settings, Tray
+from model.ports import PortInfo, port_table, validate_breakout
+
+
+class DesignError(ValueError):
+    """An edit or a file that would make the design inconsistent; the message says why."""
+
+
+class Change(NamedTuple):
+    """What an edit changed, e.g. ``Change("racks_moved", ("r-1", "r-2"))``."""
+
+    kind: str
+    ids: tuple[str, ...] = ()
+
+
+@dataclass
+class Removed:
+    """Everything one removal took out of the design, so that it can be put back (undo)."""
+
+    trays: list[Tray] = field(default_factory=list)
+    racks: list[Rack] = field(default_factory=list)
+    devices: list[Device] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+
+
+Listener = Callable[[Change], None]
+
+
+class Design:
+    """A data hall design. Read the public dicts freely; change them only through methods."""
+
+    def __init__(
+        self,
+        hall: Hall,
+        *,
+        name: str = "Untitled hall",
+        settings: Settings | None = None,
+        custom_types: CatalogFile | None = None,
+        base_catalog: Catalog | None = None,
+    ) -> None:
+        self.name = name
+        self.hall = hall
+        self.settings = settings or Settings()
+        self.trays: dict[str, Tray] = {}
+        self.racks: dict[str, Rack] = {}
+        self.devices: dict[str, Device] = {}
+        self.links: dict[str, Link] = {}
+        self._base_catalog = base_catalog or builtin_catalog()
+        self.custom_types = custom_types or CatalogFile()
+        self.catalog = self._base_catalog.extended(self.custom_types)
+        self._rack_devices: dict[str, set[str]] = {}
+        self._device_links: dict[str, set[str]] = {}
+        self._port_links: dict[tuple[str, str], str] = {}
+        self._listeners: list[Listener] = []
+        self._id_counters: dict[str, int] = {}
+        self.revision = 0  # bumped by every edit; caches compare it
+
+    # ----------------------------------------------------------------------------- listeners
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def _emit(self, kind: str, ids: Iterable[str] = ()) -> None:
+        self.revision += 1
+        change = Change(kind, tuple(ids))
+        for listener in list(self._listeners):
+            listener(change)
+
+    # ----------------------------------------------------------------------------- queries
+
+    def new_id(self, prefix: str) -> str:
+        """A fresh id ``{prefix}-{n}`` not used by any object of the design."""
+        n = self._id_counters.get(prefix, 0)
+        while True:
+            n += 1
+            candidate = f"{prefix}-{n}"
+            if not self.has_id(candidate):
+                self._id_counters[prefix] = n
+                return candidate
+
+    def has_id(self, object_id: str) -> bool:
+        return (object_id in self.racks or object_id in self.devices or object_id in self.links
+                or object_id in self.trays
+                or any(o.id == object_id for o in self.hall.obstacles))
+
+    def device_type(self, device: Device | str) -> DeviceType:
+        if isinstance(device, str):
+            device = self.devices[device]
+        return self.catalog.device_types[device.type]
+
+    def ports(self, device: Device | str) -> dict[str, PortInfo]:
+        """The ports of a device (name -> speed, lanes, form factor, role), in order."""
+        if isinstance(device, str):
+            device = self.devices[device]
+        return port_table(self.catalog.device_types[device.type], device.breakout)
+
+    def devices_in_rack(self, rack_id: str) -> list[Device]:
+        """Devices of a rack, bottom to top."""
+        return sorted((self.devices[d] for d in self._rack_devices.get(rack_id, ())),
+                      key=lambda d: d.u)
+
+    def links_of_device(self, device_id: str) -> set[str]:
+        return set(self._device_links.get(device_id, ()))
+
+    def links_of_racks(self, rack_ids: Iterable[str]) -> set[str]:
+        out: set[str] = set()
+        for rack_id in rack_ids:
+            for device_id in self._rack_devices.get(rack_id, ()):
+                out.update(self._device_links.get(device_id, ()))
+        return out
+
+    def link_at_port(self, device_id: str, port: str) -> str | None:
+        return self._port_links.get((device_id, port))
+
+    def free_ports(self, device_id: str, role: str | None = None) -> list[str]:
+        return [name for name, info in self.ports(device_id).items()
+                if (role is None or info.role == role)
+                and (device_id, name) not in self._port_links]
+
+    def gpu_count(self) -> int:
+        types = self.catalog.device_types
+        return sum(types[d.type].gpu_count for d in self.devices.values())
+
+    # ----------------------------------------------------------------------------- name, hall, settings
+
+    def set_name(self, name: str) -> None:
+        if name != self.name:
+            self.name = name
+            self._emit("name_changed")
+
+    def set_hall(self, hall: Hall) -> None:
+        ids = [o.id for o in hall.obstacles]
+        if len(set(ids)) != len(ids):
+            raise DesignError("two obstacles share one id")
+        clash = [i for i in ids if i in self.racks or i in self.devices or i in self.links
+                 or i in self.trays]
+        if clash:
+            raise DesignError(f"obstacle id {clash[0]!r} is already used by another object")
+        if len(hall.outline) < 3:
+            raise DesignError("the hall outline needs at least 3 corners")
+        if hall != self.hall:
+            self.hall = hall
+            self._emit("hall_changed")
+
+    def set_settings(self, settings: Settings) -> None:
+        if settings != self.settings:
+            self.settings = settings
+            self._emit("settings_changed")
+
+    def set_custom_types(self, custom: CatalogFile) -> None:
+        """Replace the design's own catalog entries; refused if a placed object would lose its type."""
+        try:
+            catalog = self._base_catalog.extended(custom)
+        except CatalogError as exc:
+            raise DesignError(str(exc)) from None
+        for device in self.devices.values():
+            if device.type not in catalog.device_types:
+                raise DesignError(f"device {device.id!r} uses type {device.type!r}, "
+                                  "which the new custom types would remove")
+        for rack in self.racks.values():
+            if rack.type not in catalog.rack_types:
+                raise DesignError(f"rack {rack.id!r} uses type {rack.type!r}, "
+                                  "which the new custom types would remove")
+        self.custom_types = custom
+        self.catalog = catalog
+        self._emit("catalog_changed")
+
+    # ----------------------------------------------------------------------------- trays
+
+    def add_trays(self, trays: Iterable[Tray]) -> None:
+        trays = list(trays)
+        self._check_new_ids(t.id for t in trays)
+        for tray in trays:
+            _check_polyline(tray)
+        for tray in trays:
+            self.trays[tray.id] = tray
+        self._emit("trays_added", (t.id for t in trays))
+
+    def update_trays(self, trays: Iterable[Tray]) -> None:
+        trays = list(trays)
+        for tray in trays:
+            if tray.id not in self.trays:
+                raise DesignError(f"no tray {tray.id!r}")
+            _check_polyline(tray)
+        for tray in trays:
+            self.trays[tray.id] = tray
+        self._emit("trays_changed", (t.id for t in trays))
+
+    def remove_trays(self, ids: Iterable[str]) -> Removed:
+        ids = list(dict.fromkeys(ids))
+        for tray_id in ids:
+            if tray_id not in self.trays:
+                raise DesignError(f"no tray {tray_id!r}")
+        removed = Removed(trays=[self.trays.pop(t) for t in ids])
+        self._emit("trays_removed", ids)
+        return removed
+
+    # ----------------------------------------------------------------------------- racks
+
+    def add_racks(self, racks: Iterable[Rack]) -> None:
+        racks = list(racks)
+        self._check_new_ids(r.id for r in racks)
+        for rack in racks:
+            if rack.type not in self.catalog.rack_types:
+                raise DesignError(f"rack {rack.name or rack.id!r}: unknown rack type {rack.type!r}")
+        for rack in racks:
+            self.racks[rack.id] = rack
+            self._rack_devices.setdefault(rack.id, set())
+        self._emit("racks_added", (r.id for r in racks))
+
+    def move_racks(self, positions: Mapping[str, tuple[float, float]]) -> None:
+        """Move racks to new centre positions (metres)."""
+        self._require(self.racks, positions, "rack")
+        moved = []
+        for rack_id, (x, y) in positions.items():
+            rack = self.racks[rack_id]
+            if (rack.x, rack.y) != (x, y):
+                self.racks[rack_id] = msgspec.structs.replace(rack, x=float(x), y=float(y))
+                moved.append(rack_id)
+        if moved:
+            self._emit("racks_moved", moved)
+
+    def rotate_racks(self, rotations: Mapping[str, int]) -> None:
+        self._require(self.racks, rotations, "rack")
+        for rack_id, rotation in rotations.items():
+            if rotation not in (0, 90, 180, 270):
+                raise DesignError(f"rack {rack_id!r}: rotation must be 0, 90, 180 or 270, not {rotation}")
+        turned = []
+        for rack_id, rotation in rotations.items():
+            if self.racks[rack_id].rotation != rotation:
+                self.racks[rack_id] = msgspec.structs.replace(self.racks[rack_id], rotation=rotation)
+                turned.append(rack_id)
+        if turned:
+            self._emit("racks_moved", turned)
+
+    def update_racks(self, racks: Iterable[Rack]) -> None:
+        """Replace rack records (name, type, size, budget, position) keeping their ids."""
+        racks = list(racks)
+        for rack in racks:
+            if rack.id not in self.racks:
+                raise DesignError(f"no rack {rack.id!r}")
+            if rack.type not in self.catalog.rack_types:
+                raise DesignError(f"rack {rack.name or rack.id!r}: unknown rack type {rack.type!r}")
+        moved = [r.id for r in racks
+                 if (r.x, r.y, r.rotation, r.width_m, r.depth_m)
+                 != (lambda o: (o.x, o.y, o.rotation, o.width_m, o.depth_m))(self.racks[r.id])]
+        for rack in racks:
+            self.racks[rack.id] = rack
+        self._emit("racks_changed", (r.id for r in racks))
+        if moved:
+            self._emit("racks_moved", moved)
+
+    def remove_racks(self, ids: Iterable[str]) -> Removed:
+        """Remove racks with their devices and those devices' links."""
+        ids = list(dict.fromkeys(ids))
+        self._require(self.racks, ids, "rack")
+        device_ids = [d for r in ids for d in sorted(self._rack_devices.get(r, ()))]
+        removed = self.remove_devices(device_ids) if device_ids else Removed()
+        removed.racks = [self.racks.pop(r) for r in ids]
+        for rack_id in ids:
+            self._rack_devices.pop(rack_id, None)
+        self._emit("racks_removed", ids)
+        return removed
+
+    # ----------------------------------------------------------------------------- devices
+
+    def add_devices(self, devices: Iterable[Device]) -> None:
+        devices = list(devices)
+        self._check_new_ids(d.id for d in devices)
+        occupied = {rack_id: self._occupied_u(rack_id) for rack_id in {d.rack for d in devices}
+                    if rack_id in self.racks}
+        for device in devices:
+            dtype = self._check_device(device)
+            slots = occupied[device.rack]
+            span = range(device.u, device.u + dtype.u_height)
+            clash = next((slots[u] for u in span if u in slots), None)
+            if clash is not None:
+                raise DesignError(
+                    f"device {device.name or device.id!r} at U{device.u} of rack "
+                    f"{self.racks[device.rack].name!r} collides with {clash!r}")
+            for u in span:
+                slots[u] = device.name or device.id
+        for device in devices:
+            self.devices[device.id] = device
+            self._rack_devices[device.rack].add(device.id)
+        self._emit("devices_added", (d.id for d in devices))
+
+    def move_devices(self, places: Mapping[str, tuple[str, int]]) -> None:
+        """Move devices to (rack id, U position)."""
+        self._require(self.devices, places, "device")
+        moving = set(places)
+        occupied: dict[str, dict[int, str]] = {}
+        for device_id, (rack_id, u) in places.items():
+            if rack_id not in self.racks:
+                raise DesignError(f"no rack {rack_id!r} to move device {device_id!r} into")
+            if u < 1:
+                raise DesignError(f"device {device_id!r}: U position must be 1 or more")
+            slots = occupied.setdefault(rack_id, self._occupied_u(rack_id, exclude=moving))
+            height = self.device_type(device_id).u_height
+            for slot in range(u, u + height):
+                if slot in slots:
+                    raise DesignError(f"device {self.devices[device_id].name!r} at U{u} of rack "
+                                      f"{self.racks[rack_id].name!r} collides with {slots[slot]!r}")
+                slots[slot] = self.devices[device_id].name
+        for device_id, (rack_id, u) in places.items():
+            old = self.devices[device_id]
+            self._rack_devices[old.rack].discard(device_id)
+            self.devices[device_id] = msgspec.structs.replace(old, rack=rack_id, u=int(u))
+            self._rack_devices[rack_id].add(device_id)
+        self._emit("devices_moved", places.keys())
+
+    def update_devices(self, devices: Iterable[Device]) -> None:
+        """Replace device records (name, type, role, breakout); rack and U must not change here."""
+        devices = list(devices)
+        for device in devices:
+            old = self.devices.get(device.id)
+            if old is None:
+                raise DesignError(f"no device {device.id!r}")
+            if (old.rack, old.u) != (device.rack, device.u):
+                raise DesignError("use move_devices to change a device's rack or U position")
+            dtype = self._check_device(device)
+            others = self._occupied_u(device.rack, exclude={device.id})
+            for slot in range(device.u, device.u + dtype.u_height):
+                if slot in others:
+                    raise DesignError(f"device {device.name!r} would collide with {others[slot]!r}")
+            ports = port_table(dtype, device.breakout)
+            for link_id in self._device_links.get(device.id, ()):
+                link = self.links[link_id]
+                for end in (link.a, link.b):
+                    if end.device == device.id and end.port not in ports:
+                        raise DesignError(f"device {device.name!r}: port {end.port!r} used by link "
+                                          f"{link_id!r} would no longer exist")
+        for device in devices:
+            self.devices[device.id] = device
+        self._emit("devices_changed", (d.id for d in devices))
+
+    def remove_devices(self, ids: Iterable[str]) -> Removed:
+        """Remove devices and their links."""
+        ids = list(dict.fromkeys(ids))
+        self._require(self.devices, ids, "device")
+        link_ids = sorted({l for d in ids for l in self._device_links.get(d, ())})
+        removed = self.remove_links(link_ids) if link_ids else Removed()
+        removed.devices = [self.devices.pop(d) for d in ids]
+        for device in removed.devices:
+            self._rack_devices.get(device.rack, set()).discard(device.id)
+            self._device_links.pop(device.id, None)
+        self._emit("devices_removed", ids)
+        return removed
+
+    # ----------------------------------------------------------------------------- links
+
+    def add_links(self, links: Iterable[Link]) -> None:
+        """Connect ports. Refused if a device or port is missing or a port is already used."""
+        links = list(links)
+        self._check_new_ids(l.id for l in links)
+        devices = self.devices
+        types = self.catalog.device_types
+        media = self.catalog.media_types
+        port_links = self._port_links
+        taken: set[tuple[str, str]] = set()
+        tables: dict[str, dict[str, PortInfo]] = {}
+        for link in links:
+            for end in (link.a, link.b):
+                table = tables.get(end.device)
+                if table is None:
+                    device = devices.get(end.device)
+                    if device is None:
+                        raise DesignError(f"link {link.id!r}: no device {end.device!r}")
+                    table = tables[end.device] = port_table(types[device.type], device.breakout)
+                if end.port not in table:
+                    raise DesignError(f"link {link.id!r}: device {devices[end.device].name!r} "
+                                      f"has no port {end.port!r}")
+                key = (end.device, end.port)
+                if key in port_links or key in taken:
+                    other = port_links.get(key, "another new link")
+                    raise DesignError(f"link {link.id!r}: port {end.port!r} of "
+                                      f"{devices[end.device].name!r} is already used by {other!r}")
+                taken.add(key)
+            if link.medium != "auto" and link.medium not in media:
+                raise DesignError(f"link {link.id!r}: unknown medium {link.medium!r}")
+        device_links = self._device_links
+        for link in links:
+            self.links[link.id] = link
+            for end in (link.a, link.b):
+                port_links[(end.device, end.port)] = link.id
+                device_links.setdefault(end.device, set()).add(link.id)
+        self._emit("links_added", (l.id for l in links))
+
+    def update_links(self, links: Iterable[Link]) -> None:
+        """Replace link records: medium, length override, as-built length, label (ends fixed)."""
+        links = list(links)
+        for link in links:
+            old = self.links.get(link.id)
+            if old is None:
+                raise DesignError(f"no link {link.id!r}")
+            if (old.a, old.b) != (link.a, link.b):
+                raise DesignError("a link's ends cannot change; remove it and connect anew")
+            if link.medium != "auto" and link.medium not in self.catalog.media_types:
+                raise DesignError(f"link {link.id!r}: unknown medium {link.medium!r}")
+        for link in links:
+            self.links[link.id] = link
+        self._emit("links_changed", (l.id for l in links))
+
+    def remove_links(self, ids: Iterable[str]) -> Removed:
+        ids = list(dict.fromkeys(ids))
+        self._require(self.links, ids, "link")
+        removed = Removed(links=[self.links.pop(l) for l in ids])
+        for link in removed.links:
+            for end in (link.a, link.b):
+                self._port_links.pop((end.device, end.port), None)
+                self._device_links.get(end.device, set()).discard(link.id)
+        self._emit("links_removed", ids)
+        return removed
+
+    # ----------------------------------------------------------------------------- undo support
+
+    def restore(self, removed: Removed) -> None:
+        """Put back what a removal took out (in dependency order)."""
+        if removed.trays:
+            self.add_trays(removed.trays)
+        if removed.racks:
+            self.add_racks(removed.racks)
+        if removed.devices:
+            self.add_devices(removed.devices)
+        if removed.links:
+            self.add_links(removed.links)
+
+    def delete(self, ids: Iterable[str]) -> Removed:
+        """Remove any mix of trays, racks, devices and links (cascading), as one removal."""
+        ids = list(dict.fromkeys(ids))
+        unknown = [i for i in ids if not (i in self.trays or i in self.racks
+                                          or i in self.devices or i in self.links)]
+        if unknown:
+            raise DesignError(f"nothing with id {unknown[0]!r} to delete")
+        out = Removed()
+        racks = [i for i in ids if i in self.racks]
+        rack_set = set(racks)
+        devices = [i for i in ids if i in self.devices and self.devices[i].rack not in rack_set]
+        if racks:
+            out = _merge(out, self.remove_racks(racks))
+        if devices:
+            out = _merge(out, self.remove_devices(devices))
+        links = [i for i in ids if i in self.links]
+        if links:
+            out = _merge(out, self.remove_links(links))
+        trays = [i for i in ids if i in self.trays]
+        if trays:
+            out = _merge(out, self.remove_trays(trays))
+        return out
+
+    # ----------------------------------------------------------------------------- helpers
+
+    def _check_new_ids(self, ids: Iterable[str]) -> None:
+        seen: set[str] = set()
+        for object_id in ids:
+            if object_id in seen or self.has_id(object_id):
+                raise DesignError(f"id {object_id!r} is already used")
+            seen.add(object_id)
+
+    @staticmethod
+    def _require(table: Mapping[str, object], ids: Iterable[str], what: str) -> None:
+        for object_id in ids:
+            if object_id not in table:
+                raise DesignError(f"no {what} {object_id!r}")
+
+    def _check_device(self, device: Device) -> DeviceType:
+        if device.rack not in self.racks:
+            raise DesignError(f"device {device.name or device.id!r}: no rack {device.rack!r}")
+        dtype = self.catalog.device_types.get(device.type)
+        if dtype is None:
+            raise DesignError(f"device {device.name or device.id!r}: unknown device type {device.type!r}")
+        if device.u < 1:
+            raise DesignError(f"device {device.name or device.id!r}: U position must be 1 or more")
+        problem = validate_breakout(dtype, device.breakout)
+        if problem:
+            raise DesignError(f"device {device.name or device.id!r}: {problem}")
+        return dtype
+
+    def _occupied_u(self, rack_id: str, exclude: set[str] = frozenset()) -> dict[int, str]:
+        slots: dict[int, str] = {}
+        types = self.catalog.device_types
+        for device_id in self._rack_devices.get(rack_id, ()):
+            if device_id in exclude:
+                continue
+            device = self.devices[device_id]
+            for u in range(device.u, device.u + types[device.type].u_height):
+                slots[u] = device.name or device.id
+        return slots
+
+
+def _merge(a: Removed, b: Removed) -> Removed:
+    return Removed(a.trays + b.trays, a.racks + b.racks, a.devices + b.devices, a.links + b.links)
+
+
+def _check_polyline(tray: Tray) -> None:
+    if len(tray.points) < 2:
+        raise DesignError(f"tray {tray.name or tray.id!r} needs at least 2 points")

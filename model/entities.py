@@ -1,0 +1,148 @@
+"""The records a design is made of: hall, trays, racks, devices, links and design settings.
+
+Plain msgspec Structs (no behaviour beyond small derived properties) so that the same types are
+the in-memory model and the file records. Coordinates are plan metres: origin at the top-left of
+the drawing, x to the right, y down the page (as drawn on screen). Rotations are clockwise
+degrees as seen on the plan; at 0 deg a rack's front faces up the page (-y).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from msgspec import Meta, Struct
+
+from model.catalog import DeviceRole, Ident
+
+Coord = Annotated[float, Meta(ge=-1e5, le=1e5)]
+Length = Annotated[float, Meta(ge=0, le=1e5)]
+Point = tuple[Coord, Coord]
+Rotation = Literal[0, 90, 180, 270]
+MediaPolicy = Literal["lowest-cost", "lowest-power", "copper-first", "fibre-only"]
+
+U_HEIGHT_M = 0.04445  # EIA-310 rack unit (1.75 in)
+RACK_PLINTH_M = 0.1  # height of U1's bottom above the floor (casters/plinth); estimate
+
+
+class Obstacle(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A column, CRAC unit or keep-out zone: racks must not stand on it."""
+
+    id: Ident
+    polygon: list[Point]
+    kind: Literal["column", "crac", "keep-out", "other"] = "column"
+    name: str = ""
+
+
+class Hall(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    outline: list[Point]
+    obstacles: list[Obstacle] = []
+    tile_m: Annotated[float, Meta(gt=0, le=10)] = 0.6
+    tray_elevation_m: Annotated[float, Meta(gt=0, le=20)] = 2.9
+    raised_floor: bool = False
+    floor_void_m: Annotated[float, Meta(ge=0, le=5)] = 0.6
+
+
+class Tray(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A cable tray: a polyline at an elevation (None = the hall's tray elevation).
+
+    ``under_floor`` trays run in the raised-floor void; their elevation is below 0.
+    ``width_m`` x ``depth_m`` is the cross-section used for fill.
+    """
+
+    id: Ident
+    points: list[Point]
+    elevation_m: Annotated[float, Meta(ge=-5, le=20)] | None = None
+    width_m: Annotated[float, Meta(gt=0, le=5)] = 0.6
+    depth_m: Annotated[float, Meta(gt=0, le=2)] = 0.15
+    under_floor: bool = False
+    name: str = ""
+
+
+class Rack(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A rack on the floor. ``x``, ``y`` is the centre of its footprint."""
+
+    id: Ident
+    name: str
+    type: Ident
+    x: Coord
+    y: Coord
+    width_m: Annotated[float, Meta(gt=0, le=10)]
+    depth_m: Annotated[float, Meta(gt=0, le=10)]
+    height_u: Annotated[int, Meta(ge=1, le=100)]
+    power_budget_kw: Annotated[float, Meta(gt=0, le=10_000)]
+    rotation: Rotation = 0
+
+
+class Device(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A device of a catalog type mounted in a rack, bottom at U ``u`` (1-based).
+
+    ``breakout`` maps a port group name to the fan-out it is split into (e.g. {"p": 2} runs an
+    SN5600's 64 x 800G as 128 x 400G, ports p1/1, p1/2, ...).
+    """
+
+    id: Ident
+    name: str
+    type: Ident
+    rack: Ident
+    u: Annotated[int, Meta(ge=1, le=100)]
+    role: DeviceRole
+    breakout: dict[str, Annotated[int, Meta(ge=2, le=8)]] = {}
+
+
+class PortRef(Struct, array_like=True, frozen=True):
+    """One end of a link: device id and port name. Stored as ``["dev", "port"]``."""
+
+    device: Ident
+    port: Ident
+
+
+class Link(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A cable between two ports.
+
+    ``medium`` is "auto" (the engine chooses) or a pinned media type id. ``length_override_m`` is
+    a length the user typed; ``as_built_m`` a measured one. Neither is ever overwritten by the
+    routed estimate, which is derived data and not stored.
+    """
+
+    id: Ident
+    a: PortRef
+    b: PortRef
+    medium: Ident = "auto"
+    length_override_m: Length | None = None
+    as_built_m: Length | None = None
+    label: str = ""
+
+
+class Settings(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """Design-wide settings that the geometry engine and the analysis read."""
+
+    slack_per_end_m: Annotated[float, Meta(ge=0, le=20)] = 0.5
+    slack_pct: Annotated[float, Meta(ge=0, le=100)] = 5.0
+    tray_reach_m: Annotated[float, Meta(ge=0, le=100)] = 3.0
+    tray_join_tolerance_m: Annotated[float, Meta(ge=0, le=10)] = 0.3
+    media_policy: MediaPolicy = "lowest-cost"
+    oversubscription_target: Annotated[float, Meta(ge=1, le=100)] = 1.0
+    allreduce_message_mb: Annotated[float, Meta(gt=0, le=1e6)] = 1024.0
+    allreduce_algorithm: Literal["ring", "hierarchical"] = "hierarchical"
+
+
+ENTITY_KINDS = ("trays", "racks", "devices", "links")
+
+
+def port_height_m(rack: Rack, device_u: int, device_u_height: int) -> float:
+    """Height above the floor of a device's ports: the middle of the device's U span."""
+    return RACK_PLINTH_M + (device_u - 1 + device_u_height / 2) * U_HEIGHT_M
+
+
+def new_id_factory(prefix: str, existing: set[str] | dict[str, object]) -> str:
+    """The first free id of the form ``{prefix}-{n}`` (used by the edit API and generators)."""
+    n = len(existing) + 1
+    while f"{prefix}-{n}" in existing:
+        n += 1
+    return f"{prefix}-{n}"
+
+
+__all__ = [
+    "Device", "ENTITY_KINDS", "Hall", "Link", "Obstacle", "Point", "PortRef", "Rack",
+    "Settings", "Tray", "U_HEIGHT_M", "RACK_PLINTH_M", "new_id_factory", "port_height_m",
+]

@@ -1,0 +1,65 @@
+"""Small designs built through the edit API, shared by model and GUI tests."""
+
+from __future__ import annotations
+
+from model.design import Design
+from model.entities import Device, Hall, Link, PortRef, Rack, Tray
+
+
+def empty_hall(width_m: float = 12.0, depth_m: float = 8.4) -> Design:
+    hall = Hall(outline=[(0.0, 0.0), (width_m, 0.0), (width_m, depth_m), (0.0, depth_m)])
+    return Design(hall, name="Test hall")
+
+
+def rack(design: Design, rack_id: str, x: float, y: float, *, name: str | None = None,
+         rotation: int = 0, type_id: str = "rack-48u-600x1200") -> Rack:
+    rtype = design.catalog.rack_type(type_id)
+    record = Rack(id=rack_id, name=name or rack_id.upper(), type=type_id, x=x, y=y,
+                  width_m=rtype.width_m, depth_m=rtype.depth_m, height_u=rtype.height_u,
+                  power_budget_kw=rtype.power_budget_kw, rotation=rotation)
+    design.add_racks([record])
+    return record
+
+
+def device(design: Design, device_id: str, rack_id: str, u: int, type_id: str,
+           role: str | None = None, breakout: dict[str, int] | None = None) -> Device:
+    dtype = design.catalog.device_type(type_id)
+    record = Device(id=device_id, name=device_id, type=type_id, rack=rack_id, u=u,
+                    role=role or dtype.default_role, breakout=breakout or {})
+    design.add_devices([record])
+    return record
+
+
+def link(design: Design, link_id: str, a: tuple[str, str], b: tuple[str, str], **kw) -> Link:
+    record = Link(id=link_id, a=PortRef(*a), b=PortRef(*b), **kw)
+    design.add_links([record])
+    return record
+
+
+def small_pod() -> Design:
+    """Racks R1, R2 (2 x DGX H100 each) in one row with network rack N1 between them.
+
+    Row along x at y = 3.0 (rack centres), fronts facing -y; one overhead tray runs along the row
+    and a cross tray goes down to the second row line at y = 6.0.
+    """
+    design = empty_hall()
+    rack(design, "r1", 1.5, 3.0)
+    rack(design, "n1", 2.1, 3.0)
+    rack(design, "r2", 2.7, 3.0)
+    design.add_trays([
+        Tray(id="t-row", points=[(0.6, 3.0), (11.4, 3.0)]),
+        Tray(id="t-cross", points=[(6.0, 3.0), (6.0, 6.0)]),
+    ])
+    for rack_id, prefix in (("r1", "a"), ("r2", "b")):
+        device(design, f"{prefix}1", rack_id, 2, "dgx-h100")
+        device(design, f"{prefix}2", rack_id, 12, "dgx-h100")
+    device(design, "leaf1", "n1", 20, "qm9700", role="leaf")
+    device(design, "leaf2", "n1", 22, "qm9700", role="leaf")
+    n = 0
+    for server in ("a1", "a2", "b1", "b2"):
+        for nic in range(1, 9):
+            leaf = "leaf1" if nic <= 4 else "leaf2"
+            n += 1
+            link(design, f"l-{n}", (server, f"nic{nic}"), (leaf, f"p{n}"))
+    design.revision = 0
+    return design

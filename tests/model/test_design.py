@@ -1,0 +1,132 @@
+"""The edit API validates, refuses cleanly (changing nothing) and names what changed."""
+
+from __future__ import annotations
+
+import pytest
+
+from model.design import Change, DesignError
+from model.entities import Device, Link, PortRef
+from model.fileio import design_to_bytes
+from tests.builders import device, link, rack
+
+
+def record_changes(design):
+    seen: list[Change] = []
+    design.subscribe(seen.append)
+    return seen
+
+
+def test_small_pod_counts(pod):
+    assert len(pod.racks) == 3 and len(pod.devices) == 6 and len(pod.links) == 32
+    assert pod.gpu_count() == 32
+
+
+def test_move_racks_emits_racks_moved(pod):
+    seen = record_changes(pod)
+    pod.move_racks({"r1": (4.0, 3.0)})
+    assert seen == [Change("racks_moved", ("r1",))]
+    assert (pod.racks["r1"].x, pod.racks["r1"].y) == (4.0, 3.0)
+
+
+def test_setter_that_changes_nothing_emits_nothing(pod):
+    seen = record_changes(pod)
+    pod.move_racks({"r1": (pod.racks["r1"].x, pod.racks["r1"].y)})
+    pod.rotate_racks({"r1": 0})
+    assert seen == []
+
+
+def test_u_collision_is_refused_and_changes_nothing(pod):
+    before = design_to_bytes(pod)
+    with pytest.raises(DesignError, match="collides with 'a1'"):
+        device(pod, "x1", "r1", 5, "dgx-h100")  # a1 spans U2-U9
+    assert design_to_bytes(pod) == before
+
+
+def test_port_used_twice_is_refused(pod):
+    with pytest.raises(DesignError, match="already used by 'l-1'"):
+        link(pod, "dup", ("a1", "nic1"), ("leaf1", "p60"))
+
+
+def test_same_port_twice_in_one_batch_is_refused(pod):
+    device(pod, "x1", "r1", 30, "qm9700")
+    links = [Link(id="n1", a=PortRef("x1", "p1"), b=PortRef("leaf1", "p60")),
+             Link(id="n2", a=PortRef("x1", "p1"), b=PortRef("leaf1", "p61"))]
+    with pytest.raises(DesignError, match="already used"):
+        pod.add_links(links)
+    assert "n1" not in pod.links
+
+
+def test_link_to_missing_device_or_port_is_refused(pod):
+    with pytest.raises(DesignError, match="no device 'ghost'"):
+        link(pod, "x", ("ghost", "nic1"), ("leaf1", "p60"))
+    with pytest.raises(DesignError, match="has no port 'nic9'"):
+        link(pod, "x", ("a1", "nic9"), ("leaf1", "p60"))
+
+
+def test_duplicate_id_is_refused(pod):
+    with pytest.raises(DesignError, match="already used"):
+        rack(pod, "a1", 9.0, 3.0)  # a device already has id a1
+
+
+def test_overlapping_racks_are_allowed(pod):
+    rack(pod, "r9", pod.racks["r1"].x, pod.racks["r1"].y)  # the analysis warns instead
+    assert "r9" in pod.racks
+
+
+def test_remove_rack_cascades_and_restore_puts_everything_back(pod):
+    before = design_to_bytes(pod)
+    seen = record_changes(pod)
+    removed = pod.remove_racks(["r1"])
+    assert {d.id for d in removed.devices} == {"a1", "a2"}
+    assert len(removed.links) == 16 and len(pod.links) == 16
+    assert [c.kind for c in seen] == ["links_removed", "devices_removed", "racks_removed"]
+    assert pod.link_at_port("leaf1", "p1") is None
+    pod.restore(removed)
+    assert design_to_bytes(pod) == before
+    assert pod.link_at_port("leaf1", "p1") == "l-1"
+
+
+def test_move_device_checks_collisions(pod):
+    with pytest.raises(DesignError, match="collides"):
+        pod.move_devices({"a2": ("r1", 8)})
+    pod.move_devices({"a2": ("r2", 30)})
+    assert pod.devices["a2"].rack == "r2" and pod.devices_in_rack("r1")[0].id == "a1"
+
+
+def test_swapping_two_devices_in_one_move_is_allowed(pod):
+    pod.move_devices({"a1": ("r1", 12), "a2": ("r1", 2)})
+    assert pod.devices["a1"].u == 12 and pod.devices["a2"].u == 2
+
+
+def test_breakout_ports(pod):
+    device(pod, "eth", "r1", 30, "sn5600", role="leaf", breakout={"p": 2})
+    ports = pod.ports("eth")
+    assert "p1/2" in ports and ports["p1/2"].speed_gbps == 400
+    assert sum(1 for i in ports.values() if i.role == "compute") == 128
+
+
+def test_breakout_that_would_orphan_a_link_is_refused(pod):
+    device(pod, "eth", "r1", 30, "sn5600", role="leaf", breakout={"p": 2})
+    link(pod, "x", ("eth", "p1/1"), ("leaf1", "p60"))
+    old = pod.devices["eth"]
+    new = Device(id=old.id, name=old.name, type=old.type, rack=old.rack, u=old.u, role=old.role)
+    with pytest.raises(DesignError, match="would no longer exist"):
+        pod.update_devices([new])
+
+
+def test_invalid_breakout_is_refused(pod):
+    with pytest.raises(DesignError, match="cannot break out 3 ways"):
+        device(pod, "eth", "r1", 30, "sn5600", breakout={"p": 3})
+
+
+def test_free_ports_and_new_id(pod):
+    assert pod.free_ports("a1", "compute") == []
+    assert len(pod.free_ports("leaf1", "compute")) == 64 - 16
+    new = pod.new_id("l")
+    assert new not in pod.links and new.startswith("l-")
+
+
+def test_delete_mixed_selection(pod):
+    removed = pod.delete(["t-row", "a1", "l-20"])
+    assert "t-row" not in pod.trays and "a1" not in pod.devices and "l-20" not in pod.links
+    assert len(removed.links) == 9

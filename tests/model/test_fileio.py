@@ -1,0 +1,191 @@
+"""Design files: exact round trips, golden files per schema version, clear errors, safe saves."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from model import fileio
+from model.fileio import (
+    DesignFileError, design_to_bytes, load_design, read_design_bytes, save_design,
+)
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+GOLDEN_V1 = DATA / "golden-v1.hall.json"
+
+
+def test_round_trip_is_byte_identical(pod, tmp_path):
+    first = tmp_path / "a.hall.json"
+    second = tmp_path / "b.hall.json"
+    save_design(pod, first)
+    save_design(load_design(first), second)
+    assert first.read_bytes() == second.read_bytes()
+    assert first.read_bytes() == design_to_bytes(pod)
+
+
+def test_golden_v1_loads_and_saves_unchanged():
+    """The schema-1 golden file must keep loading, and re-save byte-identical while v1 is current."""
+    design = load_design(GOLDEN_V1)
+    assert len(design.links) == 32 and design.gpu_count() == 32
+    assert design.links["l-1"].a.port == "nic1"
+    if fileio.SCHEMA_VERSION == 1:
+        assert design_to_bytes(design) == GOLDEN_V1.read_bytes()
+
+
+def test_newer_schema_is_refused_with_a_sentence():
+    raw = json.loads(GOLDEN_V1.read_text())
+    raw["schema_version"] = 99
+    with pytest.raises(DesignFileError, match="newer than this Hallwright understands") as info:
+        read_design_bytes(json.dumps(raw).encode(), "future.hall.json")
+    assert info.value.json_path == "$.schema_version"
+    assert str(info.value).startswith("future.hall.json: $.schema_version:")
+
+
+def test_migrations_run_step_by_step():
+    raw = json.loads(GOLDEN_V1.read_text())
+    raw["title"] = raw.pop("name")  # pretend version 1 called it "title" and version 2 "name"
+    steps = {1: lambda doc: {**{k: v for k, v in doc.items() if k != "title"}, "name": doc["title"]}}
+    design = read_design_bytes(json.dumps(raw).encode(), migrations=steps, current_version=2)
+    assert design.name == "Test hall"
+
+
+def test_wrong_type_names_the_json_path():
+    raw = json.loads(GOLDEN_V1.read_text())
+    raw["racks"][1]["x"] = "left"
+    with pytest.raises(DesignFileError) as info:
+        read_design_bytes(json.dumps(raw).encode(), "bad.hall.json")
+    assert info.value.json_path == "$.racks[1].x"
+    assert "Expected `float`" in info.value.problem
+
+
+def test_dangling_reference_names_the_record():
+    raw = json.loads(GOLDEN_V1.read_text())
+    raw["links"][3]["b"][0] = "nowhere"
+    with pytest.raises(DesignFileError) as info:
+        read_design_bytes(json.dumps(raw).encode(), "bad.hall.json")
+    assert info.value.json_path == "$.links[3]" and "no device 'nowhere'" in info.value.problem
+
+
+def test_not_json_and_not_hallwright():
+    with pytest.raises(DesignFileError, match="is not valid JSON"):
+        read_design_bytes(b'{"format": "hallwright", ', "cut.hall.json")
+    with pytest.raises(DesignFileError, match="not a Hallwright design file"):
+        read_design_bytes(b'{"format": "visio"}', "other.json")
+
+
+def test_unreadable_file(tmp_path):
+    with pytest.raises(DesignFileError, match="cannot be read"):
+        load_design(tmp_path / "missing.hall.json")
+
+
+def test_failed_save_leaves_the_old_file_intact(pod, tmp_path, monkeypatch):
+    target = tmp_path / "pod.hall.json"
+    save_design(pod, target)
+    before = target.read_bytes()
+    pod.move_racks({"r1": (9.0, 3.0)})
+
+    real_fsync = os.fsync
+
+    def disk_full(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(fileio.os, "fsync", disk_full)
+    with pytest.raises(DesignFileError, match="No space left on device.*unchanged"):
+        save_design(pod, target)
+    monkeypatch.setattr(fileio.os, "fsync", real_fsync)
+    assert target.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["pod.hall.json"]  # no temporary left behind
+
+
+# ---------------------------------------------------------------------------------- fuzzing
+
+def _paths(value, prefix=()):
+    """Every (path, value) inside a JSON document."""
+    yield prefix, value
+    if isinstance(value, dict):
+        for key, child in value.items():
+            yield from _paths(child, (*prefix, key))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            yield from _paths(child, (*prefix, index))
+
+
+GOLDEN_RAW = json.loads(GOLDEN_V1.read_text()) if GOLDEN_V1.exists() else {}
+ALL_PATHS = [p for p, _ in _paths(GOLDEN_RAW) if p]
+
+REPLACEMENTS = st.sampled_from([
+    "text", 7, -1, 0, 1e308, -1e308, 10**30, True, None, [], {}, [1, 2], {"x": 1}, "nan",
+    "a1", "r1", "l-1", float("nan"), float("inf"),
+])
+
+
+def _set(doc, path, value):
+    target = doc
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+
+
+def _delete(doc, path):
+    target = doc
+    for key in path[:-1]:
+        target = target[key]
+    del target[path[-1]]
+
+
+@st.composite
+def mutated_files(draw):
+    doc = json.loads(json.dumps(GOLDEN_RAW))
+    for _ in range(draw(st.integers(1, 3))):
+        paths = [p for p, _ in _paths(doc) if p]
+        path = draw(st.sampled_from(paths))
+        action = draw(st.sampled_from(["replace", "delete", "duplicate"]))
+        try:
+            if action == "replace":
+                _set(doc, path, draw(REPLACEMENTS))
+            elif action == "delete":
+                _delete(doc, path)
+            else:
+                parent = doc
+                for key in path[:-1]:
+                    parent = parent[key]
+                if isinstance(parent, list):
+                    parent.append(json.loads(json.dumps(parent[path[-1]])))
+        except (KeyError, IndexError, TypeError):
+            pass
+    data = json.dumps(doc, allow_nan=True).encode()
+    if draw(st.booleans()) and draw(st.integers(0, 4)) == 0:
+        data = data[: draw(st.integers(0, len(data)))]
+    return data
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_files())
+def test_loader_raises_only_design_file_error_with_a_path(data):
+    try:
+        design = read_design_bytes(data, "fuzz.hall.json")
+    except DesignFileError as exc:
+        assert str(exc).startswith("fuzz.hall.json: ")
+        assert exc.problem
+        if exc.json_path:
+            assert exc.json_path.startswith("$")
+    else:
+        # Whatever loaded must save and load again identically.
+        again = read_design_bytes(design_to_bytes(design))
+        assert design_to_bytes(again) == design_to_bytes(design)
+
+
+def test_nan_and_huge_numbers_are_refused():
+    raw = json.loads(GOLDEN_V1.read_text())
+    raw["racks"][0]["x"] = 1e308
+    with pytest.raises(DesignFileError) as info:
+        read_design_bytes(json.dumps(raw).encode(), "n.hall.json")
+    assert info.value.json_path == "$.racks[0].x"
+    raw["racks"][0]["x"] = float("nan")  # not JSON at all, but Python's json writes it
+    with pytest.raises(DesignFileError, match="n.hall.json"):
+        read_design_bytes(json.dumps(raw).encode(), "n.hall.json")
