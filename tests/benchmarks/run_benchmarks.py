@@ -1,0 +1,62 @@
+"""``make bench``: run every ``bench_*.py`` stage in this folder and print one table.
+
+Each ``bench_<area>.py`` defines ``run(report)`` and calls ``report.add(workload, stage, seconds,
+peak_mb=None, target=None, note="")`` for each figure. Stages run in the order of their module
+names. Benchmarks are measurements, not tests: they print figures and never fail on a target.
+Usage: ``python tests/benchmarks/run_benchmarks.py [--sizes S,L,XL] [--only AREA]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1]))
+
+
+@dataclass
+class Report:
+    sizes: tuple[str, ...]
+    rows: list[tuple[str, str, float, float | None, str, str]] = field(default_factory=list)
+
+    def add(self, workload: str, stage: str, seconds: float, peak_mb: float | None = None,
+            target: str = "", note: str = "") -> None:
+        self.rows.append((workload, stage, seconds, peak_mb, target, note))
+        peak = f"{peak_mb:8.0f}" if peak_mb is not None else "       -"
+        print(f"  {workload:4} {stage:44} {seconds * 1000:10.1f} ms {peak} MB  {target:10} {note}",
+              flush=True)
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process so far (Linux/macOS)."""
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="S,L,XL")
+    parser.add_argument("--only", default="")
+    args = parser.parse_args()
+    report = Report(tuple(s.strip() for s in args.sizes.split(",") if s.strip()))
+    print(f"Hallwright benchmarks — {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
+          f"{time.strftime('%Y-%m-%d %H:%M')}")
+    print(f"  {'size':4} {'stage':44} {'time':>13} {'peak':>11}  {'target':10} note")
+    for path in sorted(HERE.glob("bench_*.py")):
+        if args.only and args.only not in path.stem:
+            continue
+        module = importlib.import_module(f"tests.benchmarks.{path.stem}")
+        module.run(report)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
