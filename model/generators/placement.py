@@ -52,6 +52,8 @@ class Segment:
     switches: list[tuple[str, str, str, dict[str, int]]] = field(default_factory=list)
     server_rack_type: str = SERVER_RACK
     units_per_rack: int | None = None  # None: as many as power and U allow
+    own_row: bool = False  # a central network block (spines, cores): rows of its own
+    new_row: bool = False  # start a new row (the first SU of a pod)
 
 
 @dataclass
@@ -129,24 +131,34 @@ def lay_out(catalog: Catalog, segments: list[Segment], placement: Placement = "m
     """Racks, devices, trays and a hall outline for ``segments``, in order."""
     if placement not in ("middle-of-row", "end-of-row"):
         raise GenerateError(f"--placement must be middle-of-row or end-of-row, not {placement!r}")
-    runs = [_segment_racks(catalog, s, placement) for s in segments]
-    runs = [r for r in runs if r]
-    total = sum(len(r) for r in runs)
-    # Row length (in racks) for a roughly square hall: rows are ~4 tiles apart (rack + aisle),
-    # racks 1 tile wide, so n racks per row and n/4 rows make a square.
-    typical = max(len(r) for r in runs)
-    capacity = max(typical, math.ceil(2 * math.sqrt(total)))
-    if len(runs) > 1:
-        per_row = max(1, round((capacity + RUN_GAP_TILES) / (typical + RUN_GAP_TILES)))
-        capacity = max(typical, per_row * typical + (per_row - 1) * RUN_GAP_TILES)
+    pairs = [(s, _segment_racks(catalog, s, placement)) for s in segments]
+    pairs = [(s, r) for s, r in pairs if r]
+    total = sum(len(r) for _, r in pairs)
+    # Row length (in racks) for a roughly square hall: rows are 4 tiles apart (rack + aisle) and
+    # racks 1 tile wide, so n racks per row and n/4 rows make a square: n = 2 sqrt(total).
+    server_runs = [len(r) for s, r in pairs if s.units] or [len(r) for _, r in pairs]
+    typical = max(server_runs)
+    inline = [len(r) for s, r in pairs if not s.units and not s.own_row]
+    extra = max(inline) + RUN_GAP_TILES if inline else 0
+    per_row = max(1, math.ceil((2 * math.sqrt(total) + RUN_GAP_TILES) / (typical + RUN_GAP_TILES)))
+    capacity = per_row * typical + (per_row - 1) * RUN_GAP_TILES + extra
     rows: list[list[list[_Pending] | None]] = [[]]  # None marks a cross-aisle gap
+    central: list[bool] = [False]  # rows of a central network block are centred in the hall
     used = 0
-    for run in runs:
+    force_new = False
+    for segment, run in pairs:
+        if rows[-1] and (segment.own_row or segment.new_row or force_new):
+            rows.append([])
+            central.append(False)
+            used = 0
+        central[-1] = segment.own_row
+        force_new = segment.own_row
         for start in range(0, len(run), capacity):
             chunk = run[start:start + capacity]
             need = len(chunk) + (RUN_GAP_TILES if rows[-1] else 0)
             if rows[-1] and used + need > capacity:
                 rows.append([])
+                central.append(segment.own_row)
                 used = 0
                 need = len(chunk)
             if rows[-1]:
@@ -157,17 +169,19 @@ def lay_out(catalog: Catalog, segments: list[Segment], placement: Placement = "m
     row_pitch = (2 + AISLE_TILES) * TILE_M
     racks: list[Rack] = []
     devices: list[Device] = []
-    longest = 0
     width_digits = 2
+    widths = []
     for row in rows:
         count = sum(len(c) for c in row if c is not None)
+        widths.append(count + RUN_GAP_TILES * sum(1 for c in row if c is None))
         width_digits = max(width_digits, len(str(count)))
+    longest = max(widths)
     rack_types = catalog.rack_types
     for r, row in enumerate(rows):
         letter = row_name(r)
         y = margin + r * row_pitch + TILE_M  # centre of a 2-tile-deep rack
         rotation = 0 if r % 2 == 0 else 180
-        col = 0
+        col = (longest - widths[r]) // 2 if central[r] else 0
         position = 0
         for chunk in row:
             if chunk is None:
@@ -186,7 +200,6 @@ def lay_out(catalog: Catalog, segments: list[Segment], placement: Placement = "m
                     devices.append(Device(id=dev_id, name=dev_id, type=dtype, rack=name, u=u,
                                           role=role, breakout=breakout))
                 col += 1
-        longest = max(longest, col)
     row_len = longest * TILE_M
     x0, x1 = margin, margin + row_len
     trays = []

@@ -88,7 +88,7 @@ def rail_optimized(
             for si, spine in enumerate(spine_ids):
                 for j in range(q):
                     leaf_spine.append((leaf, up_names[si * q + j], spine, names[li * q + j]))
-        spine_seg = Segment(switches=[(s, lt, "spine", br) for s in spine_ids])
+        spine_seg = Segment(switches=[(s, lt, "spine", br) for s in spine_ids], own_row=True)
         return _middle(su_segments, [spine_seg]), [node_leaf, leaf_spine]
     Sp, Cg = plan.spines, plan.core_per_group
     q = plan.uplinks // Sp
@@ -113,8 +113,9 @@ def rail_optimized(
                 for j in range(q2):
                     spine_core.append((spine, names[Kd + c * q2 + j], core, names[p * q2 + j]))
         pod_sus = su_segments[p * plan.sus_per_pod:(p + 1) * plan.sus_per_pod]
+        pod_sus[0].new_row = True
         pod_groups.append(_middle(pod_sus, [Segment(switches=[(s, lt, "spine", br) for s in spines])]))
-    core_seg = Segment(switches=[(c, lt, "core", br) for c in core_ids])
+    core_seg = Segment(switches=[(c, lt, "core", br) for c in core_ids], own_row=True)
     half = len(pod_groups) // 2
     segments = [s for g in pod_groups[:half] for s in g] + [core_seg] + \
                [s for g in pod_groups[half:] for s in g]
@@ -154,7 +155,7 @@ def leaf_spine(catalog: Catalog, plan: LeafSpinePlan) -> tuple[list[Segment], li
             units=[server_unit(catalog, n, plan.node.type_id) for n in nodes],
             switches=[(leaf, plan.leaf.type_id, "leaf", plan.leaf.breakout) for leaf in leaves]))
     spine_seg = Segment(switches=[(s, plan.spine.type_id, "spine", plan.spine.breakout)
-                                  for s in spine_ids])
+                                  for s in spine_ids], own_row=True)
     return _middle(segments, [spine_seg]), [node_leaf, leaf_spine_links]
 
 
@@ -224,7 +225,7 @@ def fat_tree(catalog: Catalog, plan: FatTreePlan) -> tuple[list[Segment], list[l
             units=[server_unit(catalog, x, host_type) for x in hosts],
             switches=[(e, sw_type, "leaf", breakout) for e in edges]
             + [(a, sw_type, "spine", breakout) for a in aggs]))
-    core_seg = Segment(switches=[(c, sw_type, "core", breakout) for c in core_ids])
+    core_seg = Segment(switches=[(c, sw_type, "core", breakout) for c in core_ids], own_row=True)
     return _middle(segments, [core_seg]), [host_edge, edge_agg, agg_core]
 
 
