@@ -12,7 +12,12 @@ from collections.abc import Callable
 from model.catalog import Catalog, DeviceType, GpuSpec, PortGroup
 from model.generators.placement import Segment, Unit
 from model.generators.plans import (
-    NVL72_COMPUTE_TRAYS, NVL72_SWITCH_TRAYS, FatTreePlan, LeafSpinePlan, Nvl72Plan, RailPlan,
+    NVL72_COMPUTE_TRAYS,
+    NVL72_SWITCH_TRAYS,
+    FatTreePlan,
+    LeafSpinePlan,
+    Nvl72Plan,
+    RailPlan,
     switch_ports,
 )
 from model.ports import port_table
