@@ -35,7 +35,7 @@ def server_unit(catalog: Catalog, device_id: str, type_id: str) -> Unit:
 
 
 def _middle(items: list, extra: list) -> list:
-    half = len(items) // 2
+    half = (len(items) + 1) // 2
     return items[:half] + extra + items[half:]
 
 
@@ -121,7 +121,7 @@ def rail_optimized(
         pod_sus[0].new_row = True
         pod_groups.append(_middle(pod_sus, [Segment(switches=[(s, lt, "spine", br) for s in spines])]))
     core_seg = Segment(switches=[(c, lt, "core", br) for c in core_ids], own_row=True)
-    half = len(pod_groups) // 2
+    half = (len(pod_groups) + 1) // 2
     segments = [s for g in pod_groups[:half] for s in g] + [core_seg] + \
                [s for g in pod_groups[half:] for s in g]
     return segments, [node_leaf, leaf_spine, spine_core]
