@@ -10,6 +10,8 @@ change) before anything is allocated. The pieces live in ``model/generators/``: 
 
 from __future__ import annotations
 
+import inspect
+
 from model.catalog import Catalog, CatalogFile, builtin_catalog
 from model.design import Design
 from model.entities import Link, PortRef
@@ -96,7 +98,12 @@ _BUILDERS = {"leaf-spine": leaf_spine, "fat-tree": fat_tree, "rail-optimized": r
 
 def generate(template: str, **params) -> Design:
     """Build ``template`` (one of :data:`TEMPLATES`) with keyword parameters of its function."""
-    return _builder(template)(**params)
+    builder = _builder(template)
+    try:
+        inspect.signature(builder).bind(**params)
+    except TypeError as exc:
+        raise GenerateError(f"{template} does not take those options ({exc})") from None
+    return builder(**params)
 
 
 def preview(template: str, **params) -> dict:

@@ -47,6 +47,7 @@ BAD = [
     ("rail-optimized", dict(nodes=8, node_type="dgx-h100", switch="qm9700", su_nodes=8,
                             placement="sideways"), "--placement"),
     ("mesh", dict(nodes=8), "unknown template 'mesh'"),
+    ("fat-tree", dict(k=4, nodes=8), "fat-tree does not take those options"),
 ]
 
 
