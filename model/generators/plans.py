@@ -14,7 +14,7 @@ up) joined by core groups, one group per spine position, sized the same way.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from model.catalog import Catalog, DeviceType
 from model.ports import port_table
@@ -53,7 +53,7 @@ def node_spec(catalog: Catalog, type_id: str) -> NodeSpec:
     dtype = _device_type(catalog, type_id, "--node-type")
     table = port_table(dtype)
     nics = tuple(name for name, info in table.items() if info.role == "compute")
-    if not nics:
+    if dtype.category != "server" or not nics:
         raise GenerateError(f"node type {type_id!r} has no compute NICs; choose a GPU server "
                             "type such as dgx-h100 or hgx-h100-8x400")
     speeds = {table[n].speed_gbps for n in nics}
@@ -101,10 +101,16 @@ def _positive(value: int, option: str, minimum: int = 1) -> int:
     return value
 
 
-def _check_gpus(gpus: int) -> None:
+def _check_size(nodes: int, node: NodeSpec | None = None, gpus_per_node: int = 1) -> None:
+    """Refuse more than ~1M GPUs (or ~1M NIC endpoints for GPU-light nodes) before building."""
+    gpus = nodes * (node.gpus if node else gpus_per_node)
     if gpus > MAX_GPUS:
         raise GenerateError(f"{gpus:,} GPUs is more than the {MAX_GPUS:,} a generator builds; "
                             "ask for fewer nodes")
+    nics = nodes * (len(node.nics) if node else 1)
+    if nics > MAX_GPUS:
+        raise GenerateError(f"{nics:,} node NICs is more than the {MAX_GPUS:,} a generator "
+                            "cables; ask for fewer nodes")
 
 
 def smallest_divisor_at_least(n: int, minimum: float) -> int | None:
@@ -151,7 +157,6 @@ class RailPlan:
     spines: int = 0  # 2-tier: total; 3-tier: per pod
     sus_per_pod: int = 0
     core_per_group: int = 0  # 3-tier: cores joined to one spine position of every pod
-    extra: dict = field(default_factory=dict)
 
     @property
     def rails(self) -> int:
@@ -199,7 +204,7 @@ class RailPlan:
         return {"tiers": self.tiers, "nodes": self.nodes, "gpus": gpus,
                 "scalable_units": self.n_su, "pods": self.pods,
                 "switches": switches, "links": links,
-                "oversubscription": self.oversubscription, **self.extra}
+                "oversubscription": self.oversubscription}
 
 
 def plan_rail_optimized(catalog: Catalog, *, nodes: int, node_type: str, switch: str,
@@ -208,7 +213,7 @@ def plan_rail_optimized(catalog: Catalog, *, nodes: int, node_type: str, switch:
     _positive(nodes, "--nodes")
     _positive(su_nodes, "--su-nodes")
     node = node_spec(catalog, node_type)
-    _check_gpus(nodes * node.gpus)
+    _check_size(nodes, node)
     leaf = switch_ports(catalog, switch, node.speed_gbps)
     up, down = leaf_ports(leaf.radix, oversubscription, reserve_ports)
     su_nodes = min(su_nodes, nodes)
@@ -283,7 +288,7 @@ def plan_leaf_spine(catalog: Catalog, *, nodes: int, node_type: str, switch: str
     """Every node's NICs go to one leaf (top-of-rack style); leaves spread uplinks over all spines."""
     _positive(nodes, "--nodes")
     node = node_spec(catalog, node_type)
-    _check_gpus(nodes * node.gpus)
+    _check_size(nodes, node)
     leaf = switch_ports(catalog, switch, node.speed_gbps)
     spine = switch_ports(catalog, spine_switch or switch, node.speed_gbps, "--spine-switch")
     up, down = leaf_ports(leaf.radix, oversubscription, reserve_ports)
@@ -333,7 +338,7 @@ def plan_fat_tree(catalog: Catalog, *, k: int, switch: str | None = None,
     if node_type:
         node = node_spec(catalog, node_type)
         speed, gpus = node.speed_gbps, node.gpus
-    _check_gpus(k ** 3 // 4 * gpus)
+    _check_size(k ** 3 // 4, gpus_per_node=gpus)
     if switch:
         ports = switch_ports(catalog, switch, speed)
         if ports.radix < k:
@@ -369,7 +374,7 @@ def plan_nvl72(catalog: Catalog, *, racks: int, switch: str = "qm9700", su_racks
                reserve_ports: int = 0) -> Nvl72Plan:
     _positive(racks, "--racks")
     _positive(su_racks, "--su-racks")
-    _check_gpus(racks * 72)
+    _check_size(racks * 72)
     scale_out = plan_rail_optimized(
         catalog, nodes=racks * NVL72_COMPUTE_TRAYS, node_type="gb200-compute-tray", switch=switch,
         su_nodes=min(su_racks, racks) * NVL72_COMPUTE_TRAYS, tiers=tiers,

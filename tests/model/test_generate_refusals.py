@@ -31,6 +31,7 @@ BAD = [
                             su_nodes=8), "no compute NICs"),
     ("leaf-spine", dict(nodes=8, node_type="patch-panel-48lc", switch="qm9700"),
      "no compute NICs"),
+    ("leaf-spine", dict(nodes=10 ** 9, node_type="sn5400", switch="qm9700"), "no compute NICs"),
     # more than ~1M GPUs
     ("rail-optimized", dict(nodes=200_000, node_type="dgx-h100", switch="qm9700", su_nodes=32),
      "1,600,000 GPUs"),
@@ -72,6 +73,7 @@ def test_huge_requests_are_refused_before_allocating():
             ("fat-tree", dict(k=10 ** 6)),
             ("nvl72", dict(racks=10 ** 8)),
             ("leaf-spine", dict(nodes=10 ** 7, node_type="dgx-h100", switch="qm9700")),
+            ("leaf-spine", dict(nodes=10 ** 9, node_type="qm9700", switch="qm9700")),
         ):
             with pytest.raises(GenerateError):
                 generate(template, **params)
