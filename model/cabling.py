@@ -25,7 +25,7 @@ from model.geometry import (FACE_FRONT, FACE_REAR, METHOD_NAMES, METHOD_NO_TRAY_
 from model.media import candidates, choose, explain, ordered_lengths
 from model.ports import port_table
 from model.entities import port_height_m
-from model.tray_graph import Attachments, TrayGraph
+from model.tray_graph import Attachments, TrayGraph, dedupe_points
 
 SAME_RACK = 1
 NO_TRAY_PATH = 2
@@ -145,7 +145,7 @@ class CablePlant:
         else:
             att = self._att
             path, trays, _ = self._graph.path(att, da, att, db)
-            points = [pa, *path, pb]
+            points = dedupe_points([pa, *path, pb])
         return LinkRoute(
             link_id=link_id, method=METHOD_NAMES[method],
             vertical_a_m=float(self._vertical_a[r]), hop_a_m=float(self._hop_a[r]),

@@ -314,10 +314,10 @@ class TrayGraph:
         points += self.points_between(tray_b, self._node_s[(end, tray_b)], float(b.s[j]))[1:]
         trays.append(tray_b)
         ids = [self.tray_ids[t] for k, t in enumerate(trays) if k == 0 or trays[k - 1] != t]
-        return _dedupe(points), ids, length
+        return dedupe_points(points), ids, length
 
 
-def _dedupe(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+def dedupe_points(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
     out: list[tuple[float, float]] = []
     for p in points:
         if not out or abs(out[-1][0] - p[0]) > 1e-9 or abs(out[-1][1] - p[1]) > 1e-9:
