@@ -182,7 +182,7 @@ class CablePlant:
         self.index: dict[str, int] = {}
         for name, dtype in {**_INPUTS, **_OUTPUTS}.items():
             setattr(self, name, np.zeros(0, dtype=dtype))
-        self._append_rows(list(design.links), compute=False)
+        self._append_rows(list(design.links), compute=False, records=list(design.links.values()))
         self._compute(np.arange(len(self.link_ids)), diff=False)
 
     def _full_with_diff(self) -> set[str]:
@@ -239,7 +239,7 @@ class CablePlant:
         if info is None:
             device = self.design.devices[device_id]
             dtype = self.design.catalog.device_types[device.type]
-            key = (device.type, tuple(sorted(device.breakout.items())))
+            key = (device.type, tuple(sorted(device.breakout.items())) if device.breakout else ())
             classes = self._port_classes.get(key)
             if classes is None:
                 classes = {}
@@ -257,16 +257,15 @@ class CablePlant:
             self._devices[device_id] = info
         return info
 
-    def _append_rows(self, ids: list[str], compute: bool = True) -> None:
+    def _append_rows(self, ids: list[str], compute: bool = True, records: list | None = None) -> None:
         start = len(self.link_ids)
         self.link_ids.extend(ids)
-        for k, lid in enumerate(ids, start):
-            self.index[lid] = k
+        self.index.update(zip(ids, range(start, start + len(ids))))
         for name, dtype in {**_INPUTS, **_OUTPUTS}.items():
             setattr(self, name, np.concatenate([getattr(self, name), np.zeros(len(ids), dtype)]))
         self.ordered_m[start:] = np.nan
         rows = np.arange(start, len(self.link_ids))
-        self._fill_inputs(rows, ids)
+        self._fill_inputs(rows, ids, records)
         if compute:
             self._compute(rows, diff=False)
 
@@ -278,35 +277,42 @@ class CablePlant:
         self.link_ids = [lid for lid, k in zip(self.link_ids, keep) if k]
         self.index = {lid: r for r, lid in enumerate(self.link_ids)}
 
-    def _fill_inputs(self, rows: np.ndarray, ids: list[str]) -> None:
-        links, device = self.design.links, self._device
-        media_row = self._media_row
+    def _fill_inputs(self, rows: np.ndarray, ids: list[str], records: list | None = None) -> None:
+        """Read the design's records of these links into the input columns (list comprehensions:
+        this is the one per-link Python pass of a full build)."""
         n = len(ids)
-        ra, rb, fa, fb, ha, hb, ca, cb = ([0] * n for _ in range(8))
-        pinned, override, as_built = [-1] * n, [np.nan] * n, [np.nan] * n
-        for k, lid in enumerate(ids):
-            link = links[lid]
-            a, b = link.a, link.b
-            ra[k], fa[k], ha[k], pa = device(a.device)
-            rb[k], fb[k], hb[k], pb = device(b.device)
-            ca[k], cb[k] = pa[a.port], pb[b.port]
-            if link.medium != "auto":
-                pinned[k] = media_row.get(link.medium, -1)
-            if link.length_override_m is not None:
-                override[k] = link.length_override_m
-            if link.as_built_m is not None:
-                as_built[k] = link.as_built_m
-        ra_, rb_ = np.array(ra, np.int64), np.array(rb, np.int64)
-        fa_, fb_ = np.array(fa, np.int64), np.array(fb, np.int64)
-        self._drop_a[rows], self._drop_b[rows] = 2 * ra_ + fa_, 2 * rb_ + fb_
-        self._height_a[rows], self._height_b[rows] = ha, hb
-        self._same_rack[rows] = ra_ == rb_
-        self._faces_differ[rows] = fa_ != fb_
-        self._rack_depth[rows] = self._rack_geom[ra_, 3] if n else []
+        if not n:
+            return
+        links = self.design.links
+        recs = records if records is not None else [links[i] for i in ids]
+        ends_a = [link.a for link in recs]
+        ends_b = [link.b for link in recs]
+        devices = (self.design.devices if n > len(self.design.devices) // 4
+                   else {e.device for e in ends_a} | {e.device for e in ends_b})
+        info = {d: self._device(d) for d in devices}
+        position = {d: k for k, d in enumerate(info)}
+        table = np.array([v[:3] for v in info.values()], dtype=float)  # rack row, face, height
+        classes = {d: v[3] for d, v in info.items()}
+        ia = np.array([position[e.device] for e in ends_a], dtype=np.int64)
+        ib = np.array([position[e.device] for e in ends_b], dtype=np.int64)
+        ca = np.array([classes[e.device][e.port] for e in ends_a], dtype=np.int64)
+        cb = np.array([classes[e.device][e.port] for e in ends_b], dtype=np.int64)
+        ra, rb = table[ia, 0].astype(np.int64), table[ib, 0].astype(np.int64)
+        fa, fb = table[ia, 1].astype(np.int64), table[ib, 1].astype(np.int64)
+        self._drop_a[rows], self._drop_b[rows] = 2 * ra + fa, 2 * rb + fb
+        self._height_a[rows], self._height_b[rows] = table[ia, 2], table[ib, 2]
+        self._same_rack[rows] = ra == rb
+        self._faces_differ[rows] = fa != fb
+        self._rack_depth[rows] = self._rack_geom[ra, 3]
         self._class_a[rows], self._class_b[rows] = ca, cb
-        self._pinned[rows], self._override[rows], self._as_built[rows] = pinned, override, as_built
-        speeds = np.array([c[0] for c in self._classes] or [0.0])
-        self.speed_gbps[rows] = np.minimum(speeds[np.array(ca, np.int64)], speeds[np.array(cb, np.int64)]) if n else []
+        pinned = np.full(n, -1, dtype=np.int32)
+        for k in [k for k, link in enumerate(recs) if link.medium != "auto"]:
+            pinned[k] = self._media_row.get(recs[k].medium, -1)
+        self._pinned[rows] = pinned
+        self._override[rows] = np.array([link.length_override_m for link in recs], dtype=float)
+        self._as_built[rows] = np.array([link.as_built_m for link in recs], dtype=float)
+        speeds = np.array([c[0] for c in self._classes])
+        self.speed_gbps[rows] = np.minimum(speeds[ca], speeds[cb])
 
     # ----------------------------------------------------------------------------- computing
 

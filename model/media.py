@@ -80,23 +80,36 @@ def _rank_keys(medium: MediaType, ordered: np.ndarray, policy: str) -> list[np.n
 
 def choose(media: Sequence[MediaType], cands: Sequence[int], length_m: np.ndarray,
            policy: str) -> tuple[np.ndarray, np.ndarray]:
-    """Best candidate per link by ``policy``: (medium index or -1, ordered length or NaN)."""
+    """Best candidate per link by ``policy``: (medium index or -1, ordered length or NaN).
+
+    Candidates are compared lexicographically on the policy's keys (within 1e-9); a full tie
+    keeps the earlier one in catalog order.
+    """
     n = len(length_m)
-    if not cands or not n:
-        return np.full(n, -1, dtype=np.int32), np.full(n, np.nan)
-    ordered = np.column_stack([ordered_lengths(media[c], length_m) for c in cands])
-    alive = ~np.isnan(ordered)
-    keys = [_rank_keys(media[c], ordered[:, k], policy) for k, c in enumerate(cands)]
-    for level in range(len(keys[0])):
-        key = np.column_stack([keys[k][level] for k in range(len(cands))])
-        key = np.where(alive, key, np.inf)
-        best = key.min(axis=1, keepdims=True)
-        alive &= key <= best + 1e-9
-    found = alive.any(axis=1)
-    column = np.argmax(alive, axis=1)
-    index = np.where(found, np.asarray(cands, dtype=np.int32)[column], -1).astype(np.int32)
-    chosen_ordered = np.where(found, ordered[np.arange(n), column], np.nan)
-    return index, chosen_ordered
+    index = np.full(n, -1, dtype=np.int32)
+    best_ordered = np.full(n, np.nan)
+    best_keys: list[np.ndarray] | None = None
+    for c in cands:
+        ordered = ordered_lengths(media[c], length_m)
+        feasible = ~np.isnan(ordered)
+        if not feasible.any():
+            continue
+        keys = _rank_keys(media[c], ordered, policy)
+        if best_keys is None:
+            better = feasible
+            best_keys = [np.full(n, np.inf) for _ in keys]
+        else:
+            better = np.zeros(n, dtype=bool)
+            decided = ~feasible
+            for new, old in zip(keys, best_keys):
+                lower, higher = new < old - 1e-9, new > old + 1e-9
+                better |= ~decided & lower
+                decided |= lower | higher
+        index[better] = c
+        best_ordered[better] = ordered[better]
+        for new, old in zip(keys, best_keys):
+            old[better] = new[better]
+    return index, best_ordered
 
 
 def _lengths(x: float) -> str:

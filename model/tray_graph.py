@@ -26,6 +26,7 @@ import shapely
 
 from model.entities import Hall, Tray
 
+ALL_PAIRS_MAX_NODES = 800  # Floyd-Warshall (n^3 / vectorised) beats n Dijkstras below this
 _TRAY_KEY = 1e7  # separates trays in one sorted array of station positions (trays < 10,000 km)
 
 
@@ -64,7 +65,9 @@ class Attachments:
 class TrayGraph:
     """Stations, pieces and joins of a set of trays; a pure function of trays, hall, tolerance."""
 
-    def __init__(self, trays: list[Tray], hall: Hall, join_tolerance_m: float) -> None:
+    def __init__(self, trays: list[Tray], hall: Hall, join_tolerance_m: float,
+                 all_pairs_max_nodes: int = ALL_PAIRS_MAX_NODES) -> None:
+        self.all_pairs_max_nodes = all_pairs_max_nodes
         self.trays = list(trays)
         self.tray_ids = [t.id for t in self.trays]
         self.elevations = np.array([tray_elevation_m(t, hall) for t in self.trays], dtype=float)
@@ -72,6 +75,8 @@ class TrayGraph:
         joins = self._find_joins(join_tolerance_m)
         self._build_stations(joins)
         self._rows: dict[int, np.ndarray] = {}
+        self._matrix: np.ndarray | None = None
+        self._index = np.zeros(0, dtype=np.int64)
 
     # ----------------------------------------------------------------------------- building
 
@@ -247,18 +252,36 @@ class TrayGraph:
         )
 
     def rows(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Shortest tray distances from each of ``nodes`` to every node: (matrix, row index per node)."""
+        """Shortest tray distances from each of ``nodes`` to every node: (matrix, row index per node).
+
+        Small networks (up to ``all_pairs_max_nodes`` station nodes) get all rows at once by a
+        vectorised Floyd-Warshall; larger ones one Dijkstra per new source node, cached.
+        """
+        if not self._rows and 0 < self.node_count <= self.all_pairs_max_nodes:
+            self._all_pairs()
         for node in np.unique(nodes).tolist():
             if node not in self._rows:
                 row = np.full(self.node_count, np.inf)
                 dist = nx.single_source_dijkstra_path_length(self.graph, node)
                 row[list(dist.keys())] = list(dist.values())
                 self._rows[node] = row
-        order = list(self._rows)
-        index = np.full(max(self.node_count, 1), -1, dtype=np.int64)
-        index[order] = np.arange(len(order))
-        matrix = np.stack([self._rows[k] for k in order]) if order else np.zeros((0, self.node_count))
-        return matrix, index
+        if self._matrix is None or len(self._matrix) != len(self._rows):
+            order = list(self._rows)
+            self._index = np.full(max(self.node_count, 1), -1, dtype=np.int64)
+            self._index[order] = np.arange(len(order))
+            self._matrix = (np.stack([self._rows[k] for k in order]) if order
+                            else np.zeros((0, self.node_count)))
+        return self._matrix, self._index
+
+    def _all_pairs(self) -> None:
+        n = self.node_count
+        dist = np.full((n, n), np.inf)
+        np.fill_diagonal(dist, 0.0)
+        for u, v, w in self.graph.edges(data="weight"):
+            dist[u, v] = dist[v, u] = min(dist[u, v], w)
+        for k in range(n):
+            np.minimum(dist, dist[:, k, None] + dist[None, k, :], out=dist)
+        self._rows = {k: dist[k] for k in range(n)}
 
     def distance(self, a: Attachments, ia: np.ndarray, b: Attachments, ib: np.ndarray) -> np.ndarray:
         """Tray distance between attachments ``a[ia]`` and ``b[ib]`` (inf when not connected)."""

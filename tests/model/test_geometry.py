@@ -152,3 +152,17 @@ def test_under_floor_tray_runs_below_the_floor():
     route = CablePlant(design).route("adjacent")
     assert route.vertical_a_m == pytest.approx(DGX_U2 + 0.3)
     assert route.vertical_b_m == pytest.approx(QM_U20 + 0.3)
+
+
+def test_all_pairs_and_lazy_dijkstra_rows_agree():
+    from model.tray_graph import TrayGraph
+    from tests.benchmarks.synthetic import synthetic_hall
+
+    design = synthetic_hall(2048)
+    args = (list(design.trays.values()), design.hall, design.settings.tray_join_tolerance_m)
+    everything, lazy = TrayGraph(*args), TrayGraph(*args, all_pairs_max_nodes=0)
+    nodes = np.arange(everything.node_count)
+    full, full_index = everything.rows(nodes)
+    some, some_index = lazy.rows(nodes[::3])
+    assert np.allclose(full[full_index[nodes[::3]]], some[some_index[nodes[::3]]])
+    assert len(lazy._rows) == len(nodes[::3])
