@@ -76,6 +76,7 @@ class CablePlant:
         design = self.design
         touched_racks: set[str] = set()
         retable: set[str] = set()
+        added: list[str] = []
         for change in pending:
             if change.kind in ("racks_moved", "racks_changed", "racks_added"):
                 touched_racks.update(change.ids)
@@ -83,18 +84,21 @@ class CablePlant:
                 for device_id in change.ids:
                     self._devices.pop(device_id, None)
                     retable |= design.links_of_device(device_id)
-            elif change.kind in ("links_changed", "links_added"):
+            elif change.kind == "links_changed":
                 retable.update(change.ids)
-        gone = [lid for lid in self.link_ids if lid not in design.links] if any(
-            c.kind in ("links_removed", "devices_removed", "racks_removed") for c in pending) else []
-        if gone:
-            self._drop_rows(gone)
-        new = [lid for lid in dict.fromkeys(retable) if lid in design.links and lid not in self.index]
+            elif change.kind == "links_added":
+                added.extend(change.ids)
+        if any(c.kind in ("links_removed", "devices_removed", "racks_removed") for c in pending):
+            gone = [lid for lid in self.link_ids if lid not in design.links]
+            if gone:
+                self._drop_rows(gone)
+        racks = [r for r in touched_racks if r in design.racks]
+        self._place_racks(racks)  # before new rows: their devices may sit in new racks
+        new = [lid for lid in dict.fromkeys(added) if lid in design.links and lid not in self.index]
         if new:
             self._append_rows(new)
-        racks = [r for r in touched_racks if r in design.racks]
-        self._place_racks(racks)
         retable |= design.links_of_racks(racks)
+        retable |= set(added) - set(new)  # removed and put back (undo) in one batch
         rows = [self.index[lid] for lid in retable if lid in self.index]
         if not rows:
             return set(new)

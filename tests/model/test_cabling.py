@@ -120,10 +120,25 @@ def test_settings_and_tray_changes_recompute_everything():
     assert snapshot(plant) == snapshot(CablePlant(design))
 
 
+def test_rack_device_and_link_added_in_one_batch():
+    design = row_pod()
+    plant = CablePlant(design)
+    rack(design, "r9", 12.0, 3.0)
+    device(design, "c", "r9", 30, "dgx-h100")
+    link(design, "c1", ("c", "nic1"), ("leaf", "p20"))
+    assert plant.refresh() == {"c1"}
+    assert snapshot(plant) == snapshot(CablePlant(design))
+    removed = design.delete(["r9"])
+    design.restore(removed)  # undo of a delete, before any refresh
+    plant.refresh()
+    assert snapshot(plant) == snapshot(CablePlant(design))
+
+
 moves = st.lists(st.tuples(
     st.sampled_from(["r1", "n1", "r2", "r3"]),
     st.floats(0.5, 19.5), st.floats(0.5, 7.5), st.sampled_from([0, 90, 180, 270]),
-    st.sampled_from(["move", "rotate", "pin", "unpin", "device"])), min_size=1, max_size=8)
+    st.sampled_from(["move", "rotate", "pin", "unpin", "device", "unlink", "relink"])),
+    min_size=1, max_size=8)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -140,8 +155,12 @@ def test_incremental_equals_full_recompute(steps):
             design.update_links([msgspec.structs.replace(design.links["up"], medium="aoc-400g")])
         elif action == "unpin":
             design.update_links([msgspec.structs.replace(design.links["up"], medium="auto")])
-        else:
+        elif action == "device":
             design.move_devices({"spine": (rack_id, 20 if rack_id != "n1" else 1)})
+        elif action == "unlink" and "b2" in design.links:
+            design.remove_links(["b2"])
+        elif action == "relink" and "b2" not in design.links:
+            link(design, "b2", ("b", "nic2"), ("leaf", "p6"))
         if x > 10:  # refresh at random points, sometimes after several edits
             plant.refresh()
     plant.refresh()
