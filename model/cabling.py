@@ -45,6 +45,9 @@ _OUTPUTS = {"routed_m": float, "length_m": float, "ordered_m": float, "medium_in
             "_tray": float, "_hop_b": float, "_vertical_b": float, "_floor": float, "_slack": float}
 
 
+_COMPARED = ("routed_m", "length_m", "ordered_m", "medium_index")
+
+
 class CablePlant:
     """Routed length and chosen medium of every link of a design, kept current incrementally.
 
@@ -190,16 +193,18 @@ class CablePlant:
         self._compute(np.arange(len(self.link_ids)), diff=False)
 
     def _full_with_diff(self) -> set[str]:
-        old = {lid: (self.routed_m[r], self.length_m[r], self.ordered_m[r], self.medium_index[r])
-               for lid, r in self.index.items()}
+        old_index = self.index
+        old = [getattr(self, name) for name in _COMPARED]
         self._full()
-        changed = set()
-        for lid, r in self.index.items():
-            before = old.get(lid)
-            now = (self.routed_m[r], self.length_m[r], self.ordered_m[r], self.medium_index[r])
-            if before is None or not _same(before, now):
-                changed.add(lid)
-        return changed
+        where = np.array([old_index.get(lid, -1) for lid in self.link_ids], dtype=np.int64)
+        known = where >= 0
+        same = known.copy()
+        for before, name in zip(old, _COMPARED):
+            now = getattr(self, name)[known]
+            then = before[where[known]]
+            equal = (now == then) | (np.isnan(now) & np.isnan(then)) if now.dtype.kind == "f" else now == then
+            same[known] &= equal
+        return {self.link_ids[r] for r in np.flatnonzero(~same)}
 
     # ----------------------------------------------------------------------------- racks
 
@@ -391,6 +396,3 @@ class CablePlant:
             ordered[sel] = ordered_lengths(self.media[m], length[sel])
         return medium, ordered
 
-
-def _same(a: tuple, b: tuple) -> bool:
-    return all(x == y or (isinstance(x, float) and np.isnan(x) and np.isnan(y)) for x, y in zip(a, b))

@@ -115,6 +115,8 @@ def test_settings_and_tray_changes_recompute_everything():
     plant = CablePlant(design)
     design.set_settings(Settings(slack_per_end_m=0.5, slack_pct=5.0))
     assert plant.refresh() == set(design.links)
+    design.set_settings(Settings(slack_per_end_m=0.5, slack_pct=5.0, oversubscription_target=2.0))
+    assert plant.refresh() == set()  # nothing the cables depend on
     design.remove_trays(["t"])
     plant.refresh()
     assert snapshot(plant) == snapshot(CablePlant(design))
