@@ -32,6 +32,7 @@ NO_TRAY_PATH = 2
 NO_MEDIUM = 4
 PINNED_OUT_OF_REACH = 8
 UNREACHED_RACK = 16
+PINNED_MISMATCH = 32  # pinned medium does not carry the link's speed, lane rate or form factor
 
 _FULL_KINDS = {"trays_added", "trays_removed", "trays_changed", "hall_changed",
                "settings_changed", "catalog_changed"}
@@ -131,8 +132,8 @@ class CablePlant:
         length = float(self.length_m[row])
         text = explain(self.media, cands, length, int(self.medium_index[row]),
                        self.design.settings.media_policy, lane_rate, pinned >= 0)
-        if pinned >= 0 and pinned not in cands:
-            text += " (does not match the link's speed, lanes or form factor)"
+        if status & PINNED_MISMATCH:
+            text += " (does not match the link's speed, lane rate or form factor)"
         if status & NO_TRAY_PATH:
             text += "; no tray path: routed on the floor"
         return text
@@ -364,10 +365,11 @@ class CablePlant:
         status |= np.where(p.method == METHOD_NO_TRAY_PATH, NO_TRAY_PATH, 0)
         unreached = (att.seg[da] < 0) | (att.seg[db] < 0)
         status |= np.where((p.method == METHOD_NO_TRAY_PATH) & unreached, UNREACHED_RACK, 0)
-        medium, ordered = self._choose_media(rows, length)
+        medium, ordered, mismatch = self._choose_media(rows, length)
         pinned = self._pinned[rows]
         status |= np.where((medium < 0), NO_MEDIUM, 0)
         status |= np.where((pinned >= 0) & np.isnan(ordered), PINNED_OUT_OF_REACH, 0)
+        status |= np.where(mismatch, PINNED_MISMATCH, 0)
         self.medium_index[rows], self.ordered_m[rows] = medium, ordered
         self.status[rows] = status.astype(np.uint8)
         if not diff:
@@ -378,7 +380,9 @@ class CablePlant:
             same &= (old == new) | (np.isnan(old) & np.isnan(new)) if old.dtype.kind == "f" else old == new
         return {self.link_ids[r] for r in rows[~same]}
 
-    def _choose_media(self, rows: np.ndarray, length: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _choose_media(self, rows: np.ndarray, length: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Medium index, ordered length and "pinned but does not fit" per row."""
         medium = np.full(len(rows), -1, dtype=np.int32)
         ordered = np.full(len(rows), np.nan)
         ca, cb = self._class_a[rows], self._class_b[rows]
@@ -390,9 +394,19 @@ class CablePlant:
             if len(sel):
                 cands, _ = self._group(int(ca[sel[0]]), int(cb[sel[0]]))
                 medium[sel], ordered[sel] = choose(self.media, cands, length[sel], policy)
+        mismatch = np.zeros(len(rows), dtype=bool)
         for m in np.unique(pinned[pinned >= 0]):
             sel = np.flatnonzero(pinned == m)
             medium[sel] = m
             ordered[sel] = ordered_lengths(self.media[m], length[sel])
-        return medium, ordered
+            for k in np.unique(key[sel]):
+                same = sel[key[sel] == k]
+                mismatch[same] = not self._fits(int(ca[same[0]]), int(cb[same[0]]), int(m))
+        return medium, ordered, mismatch
+
+    def _fits(self, class_a: int, class_b: int, medium: int) -> bool:
+        """Whether ``medium`` carries links between these port classes (whatever the policy)."""
+        (sa, la, fa), (sb, lb, fb) = self._classes[class_a], self._classes[class_b]
+        return bool(candidates([self.media[medium]], min(sa, sb), sorted({sa / la, sb / lb}),
+                               sorted({fa, fb})))
 

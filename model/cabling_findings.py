@@ -2,8 +2,9 @@
 
 ``NO_TRAY_PATH`` (warning) is grouped so that one badly placed rack gives one finding, not one
 per cable: one per rack farther than the tray reach from every tray, and one per pair of reached
-racks whose trays do not meet. ``NO_MEDIUM_REACHES`` (error) and ``PINNED_MEDIUM_OUT_OF_REACH``
-(warning) are one per link, with the link and its two devices as objects.
+racks whose trays do not meet. ``NO_MEDIUM_REACHES`` (error), ``PINNED_MEDIUM_OUT_OF_REACH`` and
+``PINNED_MEDIUM_MISMATCH`` (warnings: pinned medium of another speed, lane rate or form factor)
+are one per link, with the link and its two devices as objects.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 
 def plant_findings(plant: CablePlant) -> list[Finding]:
-    from model.cabling import NO_MEDIUM, NO_TRAY_PATH, PINNED_OUT_OF_REACH
+    from model.cabling import NO_MEDIUM, NO_TRAY_PATH, PINNED_MISMATCH, PINNED_OUT_OF_REACH
 
     design = plant.design
     out: list[Finding] = []
@@ -50,7 +51,8 @@ def plant_findings(plant: CablePlant) -> list[Finding]:
                      f"{design.racks[rb].name}: {len(links)} link(s) are routed on the floor"),
             objects=(ra, rb, *links)))
     for flag, code, severity in ((NO_MEDIUM, "NO_MEDIUM_REACHES", "error"),
-                                 (PINNED_OUT_OF_REACH, "PINNED_MEDIUM_OUT_OF_REACH", "warning")):
+                                 (PINNED_OUT_OF_REACH, "PINNED_MEDIUM_OUT_OF_REACH", "warning"),
+                                 (PINNED_MISMATCH, "PINNED_MEDIUM_MISMATCH", "warning")):
         for row in np.flatnonzero(plant.status & flag):
             link = design.links[plant.link_ids[row]]
             ends = f"{_end(design, link.a)} – {_end(design, link.b)}"

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cli import run_cli
-from model.cabling import NO_MEDIUM, PINNED_OUT_OF_REACH, CablePlant
+from model.cabling import NO_MEDIUM, PINNED_MISMATCH, PINNED_OUT_OF_REACH, CablePlant
 from model.entities import Settings, Tray
 from tests.builders import device, empty_hall, link, rack, small_pod
 
@@ -76,6 +76,16 @@ def test_pinned_medium_out_of_reach_is_kept_and_warns():
     found = [f for f in plant.findings() if f.code == "PINNED_MEDIUM_OUT_OF_REACH"]
     assert [(f.severity, f.objects[0]) for f in found] == [("warning", "b1")]
     assert "out of reach" in plant.reason("b1")
+
+
+def test_pinned_medium_of_another_speed_warns():
+    design = row_pod()
+    plant = CablePlant(design)
+    design.update_links([msgspec.structs.replace(design.links["a1"], medium="aoc-800g")])
+    plant.refresh()
+    assert plant.status[plant.index["a1"]] & PINNED_MISMATCH and plant.medium("a1").id == "aoc-800g"
+    assert [f.code for f in plant.findings()] == ["PINNED_MEDIUM_MISMATCH"]
+    assert "does not match" in plant.reason("a1")
 
 
 def test_no_medium_reaches_is_an_error():
