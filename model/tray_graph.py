@@ -216,40 +216,35 @@ class TrayGraph:
     def attach(self, x: np.ndarray, y: np.ndarray, reach_m: float) -> Attachments:
         """Attach plan points to their nearest tray segment within ``reach_m``."""
         n = len(x)
+        pts_xy = np.column_stack([np.asarray(x, float), np.asarray(y, float)]).reshape(n, 2)
         seg = np.full(n, -1, dtype=np.int64)
-        if n and len(self._lines):
-            pts = shapely.points(np.asarray(x, float), np.asarray(y, float))
-            (src, hit), _ = self._tree.query_nearest(pts, max_distance=max(reach_m, 1e-9),
-                                                     return_distance=True, all_matches=False)
+        if not len(self._lines):
+            zeros, ints = np.zeros(n), np.zeros(n, dtype=np.int64)
+            return Attachments(seg=seg, piece=seg.copy(), s=zeros, x=pts_xy[:, 0].copy(),
+                               y=pts_xy[:, 1].copy(), hop=np.full(n, np.inf), elev=zeros.copy(),
+                               u=ints, v=ints.copy(), du=zeros.copy(), dv=zeros.copy())
+        if n:
+            (src, hit), _ = self._tree.query_nearest(
+                shapely.points(pts_xy), max_distance=max(reach_m, 1e-9), return_distance=True,
+                all_matches=False)
             seg[src] = hit
         ok = seg >= 0
         sg = np.where(ok, seg, 0)
-        tray = self.seg_tray[sg] if len(self.seg_tray) else np.zeros(n, dtype=np.int64)
-        pts_xy = np.column_stack([x, y]).astype(float)
-        if len(self.seg_tray):
-            s = self._position(sg, pts_xy)
-            a, b = self.seg_a[sg], self.seg_b[sg]
-            t = np.where(self.seg_len[sg] > 0, (s - self.seg_s0[sg]) / np.maximum(self.seg_len[sg], 1e-18), 0.0)
-            q = a + t[:, None] * (b - a)
-        else:
-            s = np.zeros(n); q = pts_xy.copy()
-        hop = np.hypot(*(q - pts_xy).T) if n else np.zeros(0)
-        # piece = station interval of the tray containing s
+        tray = self.seg_tray[sg]
+        s = self._position(sg, pts_xy)
+        t = (s - self.seg_s0[sg]) / np.maximum(self.seg_len[sg], 1e-18)
+        q = self.seg_a[sg] + t[:, None] * (self.seg_b[sg] - self.seg_a[sg])
+        hop = np.hypot(*(q - pts_xy).T)
+        # the piece of the tray holding s: between stations k-1 and k of that tray
         flat = self._station_keys
-        key = tray * _TRAY_KEY + s
-        start = self.station_offset[tray] if len(self.station_s) else np.zeros(n, dtype=np.int64)
-        end = self.station_offset[tray + 1] if len(self.station_s) else np.zeros(n, dtype=np.int64)
-        k = np.searchsorted(flat, key, side="right") if len(flat) else np.zeros(n, dtype=np.int64)
-        k = np.clip(k, start + 1, np.maximum(end - 1, start + 1))
-        su = flat[k - 1] - tray * _TRAY_KEY if len(flat) else np.zeros(n)
-        sv = flat[k] - tray * _TRAY_KEY if len(flat) else np.zeros(n)
-        u = self.node_of_station[k - 1] if len(flat) else np.zeros(n, dtype=np.int64)
-        v = self.node_of_station[k] if len(flat) else np.zeros(n, dtype=np.int64)
+        start, end = self.station_offset[tray], self.station_offset[tray + 1]
+        k = np.clip(np.searchsorted(flat, tray * _TRAY_KEY + s, side="right"), start + 1, end - 1)
+        su, sv = flat[k - 1] - tray * _TRAY_KEY, flat[k] - tray * _TRAY_KEY
         return Attachments(
             seg=seg, piece=np.where(ok, k - 1, -1), s=s, x=q[:, 0], y=q[:, 1],
-            hop=np.where(ok, hop, np.inf), elev=self.elevations[tray] if len(self.elevations) else np.zeros(n),
-            u=u, v=v, du=np.maximum(s - su, 0.0), dv=np.maximum(sv - s, 0.0),
-        )
+            hop=np.where(ok, hop, np.inf), elev=self.elevations[tray],
+            u=self.node_of_station[k - 1], v=self.node_of_station[k],
+            du=np.maximum(s - su, 0.0), dv=np.maximum(sv - s, 0.0))
 
     def rows(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Shortest tray distances from each of ``nodes`` to every node: (matrix, row index per node).
