@@ -178,3 +178,32 @@ def test_bundled_example_agrees_with_a_tape_measure():
     run = (TRAY - DGX_U2) + 0.6 + 0.6 + 0.6 + (TRAY - QM_U20)
     assert route.total_m == pytest.approx(run * 1.05 + 2 * 0.5)
     assert route.tray_ids == ["t-row"]
+
+
+def test_lazy_and_all_pairs_distances_agree_on_random_points():
+    from model.tray_graph import TrayGraph
+    from tests.benchmarks.synthetic import synthetic_hall
+
+    design = synthetic_hall(2048)
+    args = (list(design.trays.values()), design.hall, design.settings.tray_join_tolerance_m)
+    rng = np.random.default_rng(7)
+    x, y = rng.uniform(0, 50, 400), rng.uniform(0, 30, 400)
+    a, b = rng.permutation(400), np.arange(400)
+    results = []
+    for graph in (TrayGraph(*args), TrayGraph(*args, all_pairs_max_nodes=0)):
+        att = graph.attach(x, y, 3.0)
+        results.append(graph.distance(att, a, att, b))
+    assert np.isfinite(results[0]).sum() > 100
+    assert np.allclose(results[0], results[1], equal_nan=True)
+
+
+def test_drawn_path_is_as_long_as_the_routed_pieces():
+    from tests.benchmarks.synthetic import synthetic_hall
+
+    design = synthetic_hall(2048)
+    plant = CablePlant(design)
+    for link_id in plant.link_ids[::997]:
+        route = plant.route(link_id)
+        drawn = sum(np.hypot(q[0] - p[0], q[1] - p[1]) for p, q in zip(route.points, route.points[1:]))
+        assert drawn == pytest.approx(route.hop_a_m + route.tray_m + route.hop_b_m, abs=1e-6)
+        assert route.tray_ids and all(t in design.trays for t in route.tray_ids)
