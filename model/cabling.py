@@ -14,6 +14,7 @@ else the routed estimate (which includes slack).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import attrgetter
 
 import numpy as np
 
@@ -46,6 +47,9 @@ _OUTPUTS = {"routed_m": float, "length_m": float, "ordered_m": float, "medium_in
             "_tray": float, "_hop_b": float, "_vertical_b": float, "_floor": float, "_slack": float}
 
 
+_DEVICE_A, _DEVICE_B, _PORT_A, _PORT_B = (attrgetter(n) for n in ("a.device", "b.device",
+                                                                  "a.port", "b.port"))
+_MEDIUM, _OVERRIDE, _AS_BUILT = (attrgetter(n) for n in ("medium", "length_override_m", "as_built_m"))
 _COMPARED = ("routed_m", "length_m", "ordered_m", "medium_index")
 
 
@@ -288,25 +292,27 @@ class CablePlant:
         self.index = {lid: r for r, lid in enumerate(self.link_ids)}
 
     def _fill_inputs(self, rows: np.ndarray, ids: list[str], records: list | None = None) -> None:
-        """Read the design's records of these links into the input columns (list comprehensions:
-        this is the one per-link Python pass of a full build)."""
+        """Read the design's records of these links into the input columns.
+
+        This is the one per-link pass over Python objects of a full build, so it is written as
+        ``map`` over C-level getters rather than a loop.
+        """
         n = len(ids)
         if not n:
             return
-        links = self.design.links
-        recs = records if records is not None else [links[i] for i in ids]
-        ends_a = [link.a for link in recs]
-        ends_b = [link.b for link in recs]
+        recs = records if records is not None else list(map(self.design.links.__getitem__, ids))
+        devs = {"a": list(map(_DEVICE_A, recs)), "b": list(map(_DEVICE_B, recs))}
         devices = (self.design.devices if n > len(self.design.devices) // 4
-                   else {e.device for e in ends_a} | {e.device for e in ends_b})
+                   else set(devs["a"]) | set(devs["b"]))
         info = {d: self._device(d) for d in devices}
         position = {d: k for k, d in enumerate(info)}
         table = np.array([v[:3] for v in info.values()], dtype=float)  # rack row, face, height
         classes = {d: v[3] for d, v in info.items()}
-        ia = np.array([position[e.device] for e in ends_a], dtype=np.int64)
-        ib = np.array([position[e.device] for e in ends_b], dtype=np.int64)
-        ca = np.array([classes[e.device][e.port] for e in ends_a], dtype=np.int64)
-        cb = np.array([classes[e.device][e.port] for e in ends_b], dtype=np.int64)
+        at = {k: np.fromiter(map(position.__getitem__, v), np.int64, n) for k, v in devs.items()}
+        cls = {k: np.fromiter(map(dict.__getitem__, map(classes.__getitem__, devs[k]),
+                                  map(port, recs)), np.int64, n)
+               for k, port in (("a", _PORT_A), ("b", _PORT_B))}
+        ia, ib, ca, cb = at["a"], at["b"], cls["a"], cls["b"]
         ra, rb = table[ia, 0].astype(np.int64), table[ib, 0].astype(np.int64)
         fa, fb = table[ia, 1].astype(np.int64), table[ib, 1].astype(np.int64)
         self._drop_a[rows], self._drop_b[rows] = 2 * ra + fa, 2 * rb + fb
@@ -316,11 +322,14 @@ class CablePlant:
         self._rack_depth[rows] = self._rack_geom[ra, 3]
         self._class_a[rows], self._class_b[rows] = ca, cb
         pinned = np.full(n, -1, dtype=np.int32)
-        for k in [k for k, link in enumerate(recs) if link.medium != "auto"]:
-            pinned[k] = self._media_row.get(recs[k].medium, -1)
+        media = list(map(_MEDIUM, recs))
+        if media.count("auto") != n:
+            for k in [k for k, m in enumerate(media) if m != "auto"]:
+                pinned[k] = self._media_row.get(media[k], -1)
         self._pinned[rows] = pinned
-        self._override[rows] = np.array([link.length_override_m for link in recs], dtype=float)
-        self._as_built[rows] = np.array([link.as_built_m for link in recs], dtype=float)
+        for column, getter in ((self._override, _OVERRIDE), (self._as_built, _AS_BUILT)):
+            values = list(map(getter, recs))
+            column[rows] = np.nan if values.count(None) == n else np.array(values, dtype=float)
         speeds = np.array([c[0] for c in self._classes])
         self.speed_gbps[rows] = np.minimum(speeds[ca], speeds[cb])
 
