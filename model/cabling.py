@@ -59,6 +59,12 @@ class CablePlant:
     Arrays (``routed_m``, ``length_m``, ``ordered_m``, ``medium_index``, ``speed_gbps``,
     ``status``) have one row per link in the order of ``link_ids``; ``index`` maps a link id to
     its row. Rows of added links are appended, rows of removed links dropped.
+
+    ``status`` holds bit flags: SAME_RACK, NO_TRAY_PATH (routed on the floor), UNREACHED_RACK
+    (with NO_TRAY_PATH: a rack is beyond ``tray_reach_m`` of every tray), NO_MEDIUM (nothing in
+    the catalog reaches), PINNED_OUT_OF_REACH (kept, ``ordered_m`` NaN) and PINNED_MISMATCH.
+    ``medium_index`` indexes ``media`` (the design catalog's media in catalog order), -1 for none.
+    Not thread-safe: call ``refresh()`` from the thread that edits the design.
     """
 
     def __init__(self, design: Design) -> None:
