@@ -58,7 +58,7 @@ class CablePlant:
 
     Arrays (``routed_m``, ``length_m``, ``ordered_m``, ``medium_index``, ``speed_gbps``,
     ``status``) have one row per link in the order of ``link_ids``; ``index`` maps a link id to
-    its row. Rows of added links are appended, rows of removed links dropped.
+    its row. Rows of added links are appended; a removed link's row is filled by the last row.
 
     ``status`` holds bit flags: SAME_RACK, NO_TRAY_PATH (routed on the floor), UNREACHED_RACK
     (with NO_TRAY_PATH: a rack is beyond ``tray_reach_m`` of every tray), NO_MEDIUM (nothing in
@@ -290,12 +290,21 @@ class CablePlant:
             self._compute(rows, diff=False)
 
     def _drop_rows(self, ids: list[str]) -> None:
-        keep = np.ones(len(self.link_ids), dtype=bool)
-        keep[[self.index[i] for i in ids]] = False
+        """Remove rows by moving the last rows into the holes: O(removed), not O(links)."""
+        removed = sorted({self.index.pop(i) for i in ids})
+        n, new_n = len(self.link_ids), len(self.link_ids) - len(removed)
+        gone = set(removed)
+        holes = [r for r in removed if r < new_n]
+        movers = [r for r in range(new_n, n) if r not in gone]
         for name in {**_INPUTS, **_OUTPUTS}:
-            setattr(self, name, getattr(self, name)[keep])
-        self.link_ids = [lid for lid, k in zip(self.link_ids, keep) if k]
-        self.index = {lid: r for r, lid in enumerate(self.link_ids)}
+            column = getattr(self, name)
+            column[holes] = column[movers]
+            setattr(self, name, column[:new_n].copy())
+        for hole, mover in zip(holes, movers):
+            link_id = self.link_ids[mover]
+            self.link_ids[hole] = link_id
+            self.index[link_id] = hole
+        del self.link_ids[new_n:]
 
     def _fill_inputs(self, rows: np.ndarray, ids: list[str], records: list | None = None) -> None:
         """Read the design's records of these links into the input columns.

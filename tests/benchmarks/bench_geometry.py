@@ -41,6 +41,16 @@ def run(report: Report) -> None:
                        target="<= 50 ms" if size == "XL" else "",
                        note=f"median of 5; {len(design.links_of_racks([rack_id])):,} links, "
                             f"{changed:,} changed")
+        removed = design.delete(["net0"])
+        t0 = time.perf_counter()
+        plant.refresh()
+        report.add(size, "geometry: refresh after deleting a spine rack", time.perf_counter() - t0,
+                   peak_rss_mb(), note=f"{len(removed.links):,} links removed")
+        design.restore(removed)
+        t0 = time.perf_counter()
+        plant.refresh()
+        report.add(size, "geometry: refresh after undoing the delete", time.perf_counter() - t0,
+                   peak_rss_mb(), note=f"{len(removed.links):,} links back")
         t0 = time.perf_counter()
         plant.findings()
         report.add(size, "geometry: findings", time.perf_counter() - t0, peak_rss_mb())
