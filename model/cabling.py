@@ -102,10 +102,10 @@ class CablePlant:
                 retable.update(change.ids)
             elif change.kind == "links_added":
                 added.extend(change.ids)
-        if any(c.kind in ("links_removed", "devices_removed", "racks_removed") for c in pending):
-            gone = [lid for lid in self.link_ids if lid not in design.links]
-            if gone:
-                self._drop_rows(gone)
+        removed = {lid for c in pending if c.kind == "links_removed" for lid in c.ids}
+        gone = [lid for lid in removed if lid in self.index and lid not in design.links]
+        if gone:
+            self._drop_rows(gone)
         racks = [r for r in touched_racks if r in design.racks]
         self._place_racks(racks)  # before new rows: their devices may sit in new racks
         new = [lid for lid in dict.fromkeys(added) if lid in design.links and lid not in self.index]
