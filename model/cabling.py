@@ -20,12 +20,20 @@ import numpy as np
 
 from model.catalog import MediaType
 from model.design import Change, Design
+from model.entities import port_height_m
 from model.findings import Finding
-from model.geometry import (FACE_FRONT, FACE_REAR, METHOD_NAMES, METHOD_NO_TRAY_PATH,
-                            METHOD_SAME_RACK, LinkRoute, compose_lengths, drop_points)
+from model.geometry import (
+    FACE_FRONT,
+    FACE_REAR,
+    METHOD_NAMES,
+    METHOD_NO_TRAY_PATH,
+    METHOD_SAME_RACK,
+    LinkRoute,
+    compose_lengths,
+    drop_points,
+)
 from model.media import candidates, choose, explain, ordered_lengths
 from model.ports import port_table
-from model.entities import port_height_m
 from model.tray_graph import Attachments, TrayGraph, dedupe_points
 
 SAME_RACK = 1
@@ -210,7 +218,7 @@ class CablePlant:
         where = np.array([old_index.get(lid, -1) for lid in self.link_ids], dtype=np.int64)
         known = where >= 0
         same = known.copy()
-        for before, name in zip(old, _COMPARED):
+        for before, name in zip(old, _COMPARED, strict=True):
             now = getattr(self, name)[known]
             then = before[where[known]]
             equal = (now == then) | (np.isnan(now) & np.isnan(then)) if now.dtype.kind == "f" else now == then
@@ -280,7 +288,7 @@ class CablePlant:
     def _append_rows(self, ids: list[str], compute: bool = True, records: list | None = None) -> None:
         start = len(self.link_ids)
         self.link_ids.extend(ids)
-        self.index.update(zip(ids, range(start, start + len(ids))))
+        self.index.update(zip(ids, range(start, start + len(ids)), strict=True))
         for name, dtype in {**_INPUTS, **_OUTPUTS}.items():
             setattr(self, name, np.concatenate([getattr(self, name), np.zeros(len(ids), dtype)]))
         self.ordered_m[start:] = np.nan
@@ -300,7 +308,7 @@ class CablePlant:
             column = getattr(self, name)
             column[holes] = column[movers]
             setattr(self, name, column[:new_n].copy())
-        for hole, mover in zip(holes, movers):
+        for hole, mover in zip(holes, movers, strict=True):
             link_id = self.link_ids[mover]
             self.link_ids[hole] = link_id
             self.index[link_id] = hole
@@ -400,7 +408,7 @@ class CablePlant:
             return set()
         after = (self.routed_m[rows], self.length_m[rows], self.ordered_m[rows], self.medium_index[rows])
         same = np.ones(len(rows), dtype=bool)
-        for old, new in zip(before, after):
+        for old, new in zip(before, after, strict=True):
             same &= (old == new) | (np.isnan(old) & np.isnan(new)) if old.dtype.kind == "f" else old == new
         return {self.link_ids[r] for r in rows[~same]}
 

@@ -101,13 +101,13 @@ def choose(media: Sequence[MediaType], cands: Sequence[int], length_m: np.ndarra
         else:
             better = np.zeros(n, dtype=bool)
             decided = ~feasible
-            for new, old in zip(keys, best_keys):
+            for new, old in zip(keys, best_keys, strict=True):
                 lower, higher = new < old - 1e-9, new > old + 1e-9
                 better |= ~decided & lower
                 decided |= lower | higher
         index[better] = c
         best_ordered[better] = ordered[better]
-        for new, old in zip(keys, best_keys):
+        for new, old in zip(keys, best_keys, strict=True):
             old[better] = new[better]
     return index, best_ordered
 

@@ -19,6 +19,7 @@ here depends on where racks are, so moving a rack only re-attaches that rack.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 import networkx as nx
 import numpy as np
@@ -90,8 +91,10 @@ class TrayGraph:
             self.tray_cum.append(cum)
             for k in range(len(pts) - 1):
                 seg_tray.append(i)
-                ax.append(pts[k, 0]); ay.append(pts[k, 1])
-                bx.append(pts[k + 1, 0]); by.append(pts[k + 1, 1])
+                ax.append(pts[k, 0])
+                ay.append(pts[k, 1])
+                bx.append(pts[k + 1, 0])
+                by.append(pts[k + 1, 1])
                 s0.append(cum[k])
         self.seg_tray = np.array(seg_tray, dtype=np.int64)
         self.seg_a = np.column_stack([ax, ay]) if ax else np.zeros((0, 2))
@@ -124,7 +127,7 @@ class TrayGraph:
         plan = np.hypot(*(coords[:, 1] - coords[:, 0]).T)
         step = np.abs(self.elevations[tr[left]] - self.elevations[tr[right]])
         return list(zip(tr[left].tolist(), sa.tolist(), tr[right].tolist(), sb.tolist(),
-                        (plan + step).tolist()))
+                        (plan + step).tolist(), strict=True))
 
     def _position(self, seg: np.ndarray, pts: np.ndarray) -> np.ndarray:
         """Position along the tray (m) of points lying on (or projected onto) segments ``seg``."""
@@ -322,7 +325,7 @@ class TrayGraph:
         nodes = nx.dijkstra_path(self.graph, start, end)
         points = self.points_between(tray_a, float(a.s[i]), self._node_s[(start, tray_a)])
         trays = [tray_a]
-        for p, q in zip(nodes, nodes[1:]):
+        for p, q in pairwise(nodes):
             tray = self.graph[p][q]["tray"]
             if tray >= 0:
                 points += self.points_between(tray, self._node_s[(p, tray)], self._node_s[(q, tray)])[1:]

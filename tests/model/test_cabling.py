@@ -45,15 +45,15 @@ def test_moving_a_rack_across_the_copper_fibre_boundary_flips_exactly_its_links(
     design = row_pod()
     plant = CablePlant(design)
     b_links = {"b1", "b2", "b3", "b4"}
-    assert all(plant.medium(l).is_copper for l in plant.link_ids)
+    assert all(plant.medium(i).is_copper for i in plant.link_ids)
     design.move_racks({"r2": (8.1, 3.0)})  # 6 m farther along the tray
     changed = plant.refresh()
     assert changed == b_links
-    assert all(not plant.medium(l).is_copper for l in b_links)
-    assert all(plant.medium(l).is_copper for l in set(plant.link_ids) - b_links)
+    assert all(not plant.medium(i).is_copper for i in b_links)
+    assert all(plant.medium(i).is_copper for i in set(plant.link_ids) - b_links)
     design.move_racks({"r2": (2.7, 3.0)})
     assert plant.refresh() == b_links
-    assert all(plant.medium(l).is_copper for l in plant.link_ids)
+    assert all(plant.medium(i).is_copper for i in plant.link_ids)
     assert plant.refresh() == set()
 
 

@@ -8,6 +8,8 @@ drop point is at y + 0.6. Slack is zero unless a test sets it.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 import pytest
 
@@ -169,8 +171,9 @@ def test_all_pairs_and_lazy_dijkstra_rows_agree():
 
 
 def test_bundled_example_agrees_with_a_tape_measure():
-    from model.fileio import load_design
     from pathlib import Path
+
+    from model.fileio import load_design
 
     design = load_design(Path(__file__).parents[2] / "resources/examples/small-pod.hall.json")
     route = CablePlant(design).route("l-1")  # a1 (R1, U2) nic1 -> leaf1 (N1, U20)
@@ -204,6 +207,6 @@ def test_drawn_path_is_as_long_as_the_routed_pieces():
     plant = CablePlant(design)
     for link_id in plant.link_ids[::997]:
         route = plant.route(link_id)
-        drawn = sum(np.hypot(q[0] - p[0], q[1] - p[1]) for p, q in zip(route.points, route.points[1:]))
+        drawn = sum(np.hypot(q[0] - p[0], q[1] - p[1]) for p, q in pairwise(route.points))
         assert drawn == pytest.approx(route.hop_a_m + route.tray_m + route.hop_b_m, abs=1e-6)
         assert route.tray_ids and all(t in design.trays for t in route.tray_ids)
