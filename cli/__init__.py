@@ -14,6 +14,7 @@ import sys
 COMMANDS = {
     "validate": "cli.validate_command",
     "generate": "cli.generate_command",
+    "routes": "cli.routes_command",
 }
 
 
