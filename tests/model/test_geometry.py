@@ -170,12 +170,12 @@ def test_all_pairs_and_lazy_dijkstra_rows_agree():
     assert len(lazy._rows) == len(nodes[::3])
 
 
-def test_bundled_example_agrees_with_a_tape_measure():
+def test_small_pod_file_agrees_with_a_tape_measure():
     from pathlib import Path
 
     from model.fileio import load_design
 
-    design = load_design(Path(__file__).parents[2] / "resources/examples/small-pod.hall.json")
+    design = load_design(Path(__file__).parents[1] / "data/golden-v1.hall.json")
     route = CablePlant(design).route("l-1")  # a1 (R1, U2) nic1 -> leaf1 (N1, U20)
     # rear drops at y 3.6, tray along the row centre y 3.0: 0.6 m hop each end, 0.6 m along
     run = (TRAY - DGX_U2) + 0.6 + 0.6 + 0.6 + (TRAY - QM_U20)
