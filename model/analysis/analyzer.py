@@ -71,7 +71,7 @@ class Analyzer:
         self._dev_findings = []
         self._placement = []
         self._scale_up = None
-        self._tray_links: dict[str, tuple[tuple[str, ...], int]] = {}
+        self._tray_links: dict[str, tuple[tuple[str, ...], str]] = {}
         self._tray_counts: dict[str, Counter] = {}
         self._subscribed = subscribe
         if subscribe:
@@ -242,15 +242,17 @@ class Analyzer:
             mi = int(plant.medium_index[plant.index[link_id]])
             if mi < 0:
                 continue
+            medium = plant.media[mi].id  # ids, not indices: the plant's media list may change
             trays = tuple(getattr(plant.route(link_id), "tray_ids", ()) or ())
-            self._tray_links[link_id] = (trays, mi)
+            self._tray_links[link_id] = (trays, medium)
             for tray_id in trays:
                 if tray_id in counts:
-                    counts[tray_id][mi] += 1
-        areas = [np.pi * (m.cable_diameter_mm / 1000) ** 2 / 4 for m in plant.media]
+                    counts[tray_id][medium] += 1
+        media = design.catalog.media_types
         out = {}
         for tray_id, tray in design.trays.items():
-            area = sum(areas[mi] * c for mi, c in sorted(counts.get(tray_id, {}).items()))
+            area = sum(np.pi * (media[m].cable_diameter_mm / 1000) ** 2 / 4 * c
+                       for m, c in sorted(counts.get(tray_id, {}).items()) if c)
             out[tray_id] = area / (tray.width_m * tray.depth_m)
         return out
 

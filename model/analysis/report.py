@@ -154,7 +154,7 @@ def _allreduce_json(a: AllReduce | None) -> dict:
 
 
 def _clean(value):
-    """Round floats to 6 decimals and turn inf/nan into None for strict JSON."""
+    """Round floats to 10 significant digits and turn inf/nan into None for strict JSON."""
     if isinstance(value, dict):
         return {k: _clean(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -162,7 +162,7 @@ def _clean(value):
     if isinstance(value, float):
         if not math.isfinite(value):
             return None
-        return round(value, 6) + 0.0
+        return float(f"{value:.10g}") + 0.0
     if hasattr(value, "item"):  # numpy scalar
         return _clean(value.item())
     return value
