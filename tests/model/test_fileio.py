@@ -12,7 +12,11 @@ from hypothesis import strategies as st
 
 from model import fileio
 from model.fileio import (
-    DesignFileError, design_to_bytes, load_design, read_design_bytes, save_design,
+    DesignFileError,
+    design_to_bytes,
+    load_design,
+    read_design_bytes,
+    save_design,
 )
 
 DATA = Path(__file__).resolve().parents[1] / "data"
