@@ -29,6 +29,7 @@ from model.analysis.devices import device_figures, rack_power
 from model.analysis.hops import server_hops
 from model.analysis.media_costs import media_figures
 from model.analysis.report import Report
+from model.analysis.tray_fill import TrayFill
 from model.analysis.topology import LINK_COMPUTE, components, infer_topology, tier_name
 from model.design import Change, Design
 from model.findings import sort_findings
@@ -71,8 +72,7 @@ class Analyzer:
         self._dev_findings = []
         self._placement = []
         self._scale_up = None
-        self._tray_links: dict[str, tuple[tuple[str, ...], str]] = {}
-        self._tray_counts: dict[str, Counter] = {}
+        self._trays = TrayFill()
         self._subscribed = subscribe
         if subscribe:
             design.subscribe(self._on_change)
@@ -135,7 +135,10 @@ class Analyzer:
             self._scale_up = warn.scale_up_findings(design, topo, self.plant)
         media = media_figures(topo, self.plant)
         typ, mx = rack_power(design, topo, self._dev, media.end_power_by_device)
-        fill = self._tray_fill(changed)
+        if "trays" in self._dirty:
+            self._trays.reset()
+            self._dirty.discard("trays")
+        fill = self._trays.update(design, self.plant, changed)
         findings = [*self._placement, *self._dev_findings, *self._scale_up,
                     *warn.topology_findings(design, topo, bw.switch_ratio),
                     *warn.rack_power_findings(design, typ, mx),
@@ -215,46 +218,6 @@ class Analyzer:
             tray_fill=fill,
             warnings=sort_findings(findings),
         )
-
-    # ----------------------------------------------------------------------------- tray fill
-
-    def _tray_fill(self, changed: set[str] | None) -> dict[str, float]:
-        """Fill ratio per tray; per-link routes are cached and only changed links re-read."""
-        design, plant = self.design, self.plant
-        if plant is None or not design.trays:
-            return {t: 0.0 for t in design.trays}
-        if "trays" in self._dirty or changed is None:
-            self._tray_links = {}
-            self._tray_counts = {t: Counter() for t in design.trays}
-            todo = list(design.links)
-            self._dirty.discard("trays")
-        else:
-            todo = [l for l in changed if l in design.links or l in self._tray_links]
-        counts = self._tray_counts
-        for link_id in todo:
-            old = self._tray_links.pop(link_id, None)
-            if old is not None:
-                for tray_id in old[0]:
-                    if tray_id in counts:
-                        counts[tray_id][old[1]] -= 1
-            if link_id not in design.links or link_id not in plant.index:
-                continue
-            mi = int(plant.medium_index[plant.index[link_id]])
-            if mi < 0:
-                continue
-            medium = plant.media[mi].id  # ids, not indices: the plant's media list may change
-            trays = tuple(getattr(plant.route(link_id), "tray_ids", ()) or ())
-            self._tray_links[link_id] = (trays, medium)
-            for tray_id in trays:
-                if tray_id in counts:
-                    counts[tray_id][medium] += 1
-        media = design.catalog.media_types
-        out = {}
-        for tray_id, tray in design.trays.items():
-            area = sum(np.pi * (media[m].cable_diameter_mm / 1000) ** 2 / 4 * c
-                       for m, c in sorted(counts.get(tray_id, {}).items()) if c)
-            out[tray_id] = area / (tray.width_m * tray.depth_m)
-        return out
 
     def _tray_overfill(self, fill: dict[str, float]):
         out = []
