@@ -73,6 +73,8 @@ class Analyzer:
         self._placement = []
         self._scale_up = None
         self._trays = TrayFill()
+        self._plant_rows = None
+        self._links_by_tier: dict[str, int] = {}
         self._subscribed = subscribe
         if subscribe:
             design.subscribe(self._on_change)
@@ -107,6 +109,8 @@ class Analyzer:
         self._hops = server_hops(topo)
         self._bisection = None
         self._scale_up = None
+        self._plant_rows = None
+        self._links_by_tier = dict(Counter(topo.link_tier))
         self._dirty.add("trays")  # link set changed: tray fill from scratch
 
     def report(self) -> Report:
@@ -130,10 +134,15 @@ class Analyzer:
         cached = self._bisection
         if (cached is None or not np.array_equal(cached.half_a, half_a)
                 or not np.array_equal(cached.half_b, half_b)):
-            self._bisection = bisection(design, topo)
+            self._bisection = bisection(design, topo, halves=(half_a, half_b))
         if self._scale_up is None or changed is None or changed:
             self._scale_up = warn.scale_up_findings(design, topo, self.plant)
-        media = media_figures(topo, self.plant)
+        if self.plant is not None and (self._plant_rows is None
+                                       or len(self._plant_rows) != len(topo.link_ids)):
+            index = self.plant.index
+            self._plant_rows = np.fromiter((index[l] for l in topo.link_ids), dtype=np.int64,
+                                           count=len(topo.link_ids))
+        media = media_figures(topo, self.plant, self._plant_rows)
         typ, mx = rack_power(design, topo, self._dev, media.end_power_by_device)
         if "trays" in self._dirty:
             self._trays.reset()
@@ -185,7 +194,7 @@ class Analyzer:
             racks=len(design.racks),
             switches_by_tier=dict(sorted(by_tier.items(), key=lambda kv: _tier_order(kv[0]))),
             links_total=len(topo.link_ids),
-            links_by_tier=dict(Counter(topo.link_tier)),
+            links_by_tier=dict(self._links_by_tier),
             links_by_kind=media.by_kind,
             links_by_medium=media.by_medium,
             links_without_medium=media.no_medium,

@@ -136,10 +136,11 @@ def _gpus_under(topo: Topology, group_labels: dict[int, np.ndarray]) -> dict[int
     out: dict[int, int] = {}
     for level in range(1, topo.top_level() + 1):
         group = leaf if level == 1 else group_labels[level][leaf]
-        pairs = np.unique(np.stack([group, srv]), axis=1) if len(srv) else np.zeros((2, 0), int)
-        totals: dict[int, int] = {}
-        for g, s in zip(pairs[0].tolist(), pairs[1].tolist()):
-            totals[g] = totals.get(g, 0) + int(topo.gpus[s])
-        if totals:
-            out[level] = min(totals.values())
+        if not len(srv):
+            continue
+        n = len(topo.device_ids)
+        pairs = np.unique(group * n + srv)          # each server once per group
+        totals = np.bincount(pairs // n, weights=topo.gpus[pairs % n])
+        present = np.unique(pairs // n)
+        out[level] = int(totals[present].min())
     return out

@@ -44,17 +44,27 @@ class Bisection:
 
 
 def split_servers(design: Design, topo: Topology) -> tuple[np.ndarray, np.ndarray]:
-    """Device indices of the GPU servers in the first and second half of the hall."""
+    """Device indices of the GPU servers in the first and second half of the hall.
+
+    Sorted by rack centre x, then y, then U, then device id; each half is returned sorted by
+    device index (its order carries no meaning).
+    """
     servers = np.flatnonzero(topo.is_gpu_server)
-    keys = []
-    for i in servers:
-        device = design.devices[topo.device_ids[i]]
-        rack = design.racks[device.rack]
-        keys.append((rack.x, rack.y, device.u, device.id))
-    order = sorted(range(len(servers)), key=keys.__getitem__)
-    ordered = servers[order] if len(servers) else servers
+    if not len(servers):
+        return servers, servers
+    cached = getattr(topo, "_server_keys", None)
+    if cached is None:  # rack, U and id rank of each server: fixed until the topology changes
+        devices = [design.devices[topo.device_ids[i]] for i in servers.tolist()]
+        id_rank = np.argsort(np.argsort(np.array([d.id for d in devices])))
+        cached = ([d.rack for d in devices], np.array([d.u for d in devices]), id_rank)
+        topo._server_keys = cached
+    rack_ids, u, id_rank = cached
+    racks = design.racks
+    x = np.fromiter((racks[r].x for r in rack_ids), dtype=float, count=len(rack_ids))
+    y = np.fromiter((racks[r].y for r in rack_ids), dtype=float, count=len(rack_ids))
+    ordered = servers[np.lexsort((id_rank, u, y, x))]
     half = len(ordered) // 2
-    return ordered[:half], ordered[half:]
+    return np.sort(ordered[:half]), np.sort(ordered[half:])
 
 
 def max_flow(topo: Topology, half_a: np.ndarray, half_b: np.ndarray) -> float:
@@ -153,12 +163,14 @@ def _evenly_spread(topo: Topology, a, b, cap, la, lb) -> bool:
     return bool(np.all(np.isclose(lo[seen], hi[seen])))
 
 
-def bisection(design: Design, topo: Topology, *, force: str | None = None) -> Bisection:
+def bisection(design: Design, topo: Topology, *, force: str | None = None,
+              halves: tuple[np.ndarray, np.ndarray] | None = None) -> Bisection:
     """Bisection bandwidth: max-flow when the fabric is small enough, else the tier computation.
 
-    ``force`` = "max-flow" or "tier" picks the method (used by tests that compare the two).
+    ``force`` = "max-flow" or "tier" picks the method (used by tests that compare the two);
+    ``halves`` = the split when the caller already has it.
     """
-    half_a, half_b = split_servers(design, topo)
+    half_a, half_b = halves if halves is not None else split_servers(design, topo)
     if not len(half_a):
         return Bisection(0.0, "none", True, half_a, half_b)
     tier_value, regular = tier_bisection(topo, half_a, half_b)

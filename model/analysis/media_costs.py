@@ -46,12 +46,17 @@ class MediaFigures:
     medium_of_link: np.ndarray | None = None       # media index per topology link (-1 none)
 
 
-def media_figures(topo: Topology, plant) -> MediaFigures:
-    """Counts, modules, power and cost of the media the plant chose, in topology link order."""
+def media_figures(topo: Topology, plant, order: np.ndarray | None = None) -> MediaFigures:
+    """Counts, modules, power and cost of the media the plant chose, in topology link order.
+
+    ``order`` = the plant row of each topology link (computed when not given).
+    """
     if plant is None:
         return MediaFigures(False)
     n_links = len(topo.link_ids)
-    order = np.fromiter((plant.index[l] for l in topo.link_ids), dtype=np.int64, count=n_links)
+    if order is None:
+        order = np.fromiter((plant.index[l] for l in topo.link_ids), dtype=np.int64,
+                            count=n_links)
     mi = np.asarray(plant.medium_index)[order].astype(np.int64)
     length = np.asarray(plant.length_m, dtype=float)[order]
     ordered = np.asarray(plant.ordered_m, dtype=float)[order]

@@ -21,6 +21,8 @@ from model.design import Design
 
 LINK_COMPUTE, LINK_SCALE_UP, LINK_OTHER = 0, 1, 2
 UNREACHED = -1
+ROLE_COMPUTE, ROLE_SCALE_UP, ROLE_OTHER = 0, 1, 2
+ROLE_CODES = {"compute": ROLE_COMPUTE, "scale-up": ROLE_SCALE_UP}
 CAGE_STRIDE = 1 << 20  # cage id = device index * CAGE_STRIDE + cage position on the device
 TIER_NAMES = {1: "leaf", 2: "spine", 3: "core"}
 
@@ -92,71 +94,67 @@ def infer_topology(design: Design) -> Topology:
     n = len(device_ids)
     types = design.catalog.device_types
     gpus = np.zeros(n, dtype=np.int64)
-    compute_ports = np.zeros(n, dtype=np.int64)
-    tables = []
-    starts = []
-    per_table: dict[int, tuple[dict[str, int], int]] = {}  # port tables are shared (lru-cached)
+    # Port tables are shared per (type, breakout) (lru-cached): number them, and describe each
+    # port once in flat arrays (speed, role, cage position, ports per cage).
+    table_of: dict[int, int] = {}
+    port_maps: list[dict[str, int]] = []
+    offsets: list[int] = []
+    rows: list[tuple[float, int, int, int]] = []
+    dev_table = np.empty(n, dtype=np.int64)
     for i, device in enumerate(design.devices.values()):
-        dtype = types[device.type]
-        gpus[i] = dtype.gpu_count
+        gpus[i] = types[device.type].gpu_count
         table = design.ports(device)
-        tables.append(table)
-        known = per_table.get(id(table))
-        if known is None:
-            known = per_table[id(table)] = (
-                _group_starts(table), sum(1 for p in table.values() if p.role == "compute"))
-        starts.append(known[0])
-        compute_ports[i] = known[1]
+        t = table_of.get(id(table))
+        if t is None:
+            t = table_of[id(table)] = len(port_maps)
+            offsets.append(len(rows))
+            starts = _group_starts(table)
+            port_maps.append({name: k for k, name in enumerate(table)})
+            for info in table.values():
+                start = starts[info.group]
+                rows.append((info.speed_gbps, ROLE_CODES.get(info.role, ROLE_OTHER),
+                             start + (info.index - start) // info.ports_per_cage,
+                             info.ports_per_cage))
+        dev_table[i] = t
+    port_speed = np.array([r[0] for r in rows], dtype=float)
+    port_role = np.array([r[1] for r in rows], dtype=np.int8)
+    port_cage = np.array([r[2] for r in rows], dtype=np.int64)
+    port_ppc = np.array([r[3] for r in rows], dtype=np.int64)
+    offset = np.array(offsets, dtype=np.int64)
     is_server = gpus > 0
+    compute_ports = np.zeros(len(port_maps), dtype=np.int64)
+    for t in range(len(port_maps)):
+        span = slice(offsets[t], offsets[t + 1] if t + 1 < len(offsets) else len(rows))
+        compute_ports[t] = int((port_role[span] == ROLE_COMPUTE).sum())
+    compute_ports = compute_ports[dev_table] if n else np.zeros(0, dtype=np.int64)
 
     link_ids = list(design.links)
     m = len(link_ids)
-    a = np.empty(m, dtype=np.int64)
-    b = np.empty(m, dtype=np.int64)
-    speed_a = np.empty(m)
-    speed_b = np.empty(m)
-    kind = np.empty(m, dtype=np.int8)
-    cage_a = np.empty(m, dtype=np.int64)
-    cage_b = np.empty(m, dtype=np.int64)
-    ppc_a = np.empty(m, dtype=np.int64)
-    ppc_b = np.empty(m, dtype=np.int64)
-    for k, link in enumerate(design.links.values()):
-        ia = device_index[link.a.device]
-        ib = device_index[link.b.device]
-        pa = tables[ia][link.a.port]
-        pb = tables[ib][link.b.port]
-        a[k], b[k] = ia, ib
-        start = starts[ia][pa.group]
-        cage_a[k] = ia * CAGE_STRIDE + start + (pa.index - start) // pa.ports_per_cage
-        start = starts[ib][pb.group]
-        cage_b[k] = ib * CAGE_STRIDE + start + (pb.index - start) // pb.ports_per_cage
-        ppc_a[k], ppc_b[k] = pa.ports_per_cage, pb.ports_per_cage
-        speed_a[k], speed_b[k] = pa.speed_gbps, pb.speed_gbps
-        if pa.role == "scale-up" or pb.role == "scale-up":
-            kind[k] = LINK_SCALE_UP
-        elif pa.role == "compute" and pb.role == "compute":
-            kind[k] = LINK_COMPUTE
-        else:
-            kind[k] = LINK_OTHER
+    records = list(design.links.values())
+    ends = []
+    for side in ("a", "b"):
+        refs = [getattr(l, side) for l in records]
+        dev = np.fromiter((device_index[r.device] for r in refs), dtype=np.int64, count=m)
+        tab = dev_table[dev].tolist()
+        local = np.fromiter((port_maps[t][r.port] for t, r in zip(tab, refs)),
+                            dtype=np.int64, count=m)
+        ends.append((dev, offset[dev_table[dev]] + local if m else local))
+    (a, row_a), (b, row_b) = ends
+    speed_a, speed_b = port_speed[row_a], port_speed[row_b]
+    role_a, role_b = port_role[row_a], port_role[row_b]
+    cage_a = a * CAGE_STRIDE + port_cage[row_a]
+    cage_b = b * CAGE_STRIDE + port_cage[row_b]
+    ppc_a, ppc_b = port_ppc[row_a], port_ppc[row_b]
+    kind = np.full(m, LINK_OTHER, dtype=np.int8)
+    kind[(role_a == ROLE_COMPUTE) & (role_b == ROLE_COMPUTE)] = LINK_COMPUTE
+    kind[(role_a == ROLE_SCALE_UP) | (role_b == ROLE_SCALE_UP)] = LINK_SCALE_UP
     capacity = np.minimum(speed_a, speed_b)
 
     level = _levels(n, is_server, a, b, kind == LINK_COMPUTE)
     compute = kind == LINK_COMPUTE
     la, lb = level[a], level[b]
     lo, hi = np.minimum(la, lb), np.maximum(la, lb)
-    link_tier = []
-    names: dict[tuple[int, int], str] = {}
-    for k in range(m):
-        if kind[k] == LINK_SCALE_UP:
-            link_tier.append("scale-up")
-        elif kind[k] == LINK_OTHER:
-            link_tier.append("other")
-        else:
-            key = (int(lo[k]), int(hi[k]))
-            name = names.get(key)
-            if name is None:
-                name = names[key] = link_tier_name(*key)
-            link_tier.append(name)
+    link_tier = _link_tiers(kind, lo, hi)
 
     reached = compute & (lo >= 0)
     a_up = reached & (la < lb)   # link goes up from a to b
@@ -184,6 +182,21 @@ def infer_topology(design: Design) -> Topology:
         link_tier, down, up, up_links, up_neighbours, compute_ports, used,
         cage_a, cage_b, ppc_a, ppc_b,
     )
+
+
+def _link_tiers(kind: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> list[str]:
+    """Per link: "scale-up", "other" or the class of a compute link ("server-leaf", ...)."""
+    code = np.where(kind == LINK_COMPUTE, (lo + 1) * 64 + (hi + 1), -1 - kind.astype(np.int64))
+    values, inverse = np.unique(code, return_inverse=True)
+    names = []
+    for value in values.tolist():
+        if value == -1 - LINK_SCALE_UP:
+            names.append("scale-up")
+        elif value < 0:
+            names.append("other")
+        else:
+            names.append(link_tier_name(value // 64 - 1, value % 64 - 1))
+    return [names[i] for i in inverse.reshape(-1).tolist()]
 
 
 def _group_starts(table) -> dict[str, int]:

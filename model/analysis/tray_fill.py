@@ -102,25 +102,39 @@ class TrayFill:
             known = self._key_id.get(key)
             if known is None:
                 known = self._key_id[key] = len(self._key_trays)
-                route = plant.route(link_ids[int(first[i])])
-                self._key_trays.append(tuple(getattr(route, "tray_ids", ()) or ()))
+                self._key_trays.append(_trays_of(plant, link_ids[int(first[i])]))
             key_ids[i] = known
         self._row_key[rows] = key_ids[inverse]
 
 
 def _route_keys(plant, rows: np.ndarray, link_ids: list[str]) -> tuple[list[tuple], np.ndarray]:
-    """Distinct route keys (drop points in order, method; or the link id) and each link's key."""
+    """Distinct route keys (drop points in order, method; or the link id) and each link's key.
+
+    Links are grouped by drop indices (fast integer sort); each group's key is named by its drop
+    coordinates, which stay valid across refreshes even if the plant reuses a drop index.
+    """
     names = ("_drop_a", "_drop_b", "_drop_x", "_drop_y", "_method")
     arrays = [getattr(plant, n, None) for n in names]
     if any(a is None for a in arrays):
         return [("link", l) for l in link_ids], np.arange(len(link_ids))
     drop_a, drop_b, xs, ys, method = arrays
-    da, db = drop_a[rows], drop_b[rows]
-    pa = np.stack([xs[da], ys[da]], axis=1).round(6)
-    pb = np.stack([xs[db], ys[db]], axis=1).round(6)
-    swap = (pa[:, 0] > pb[:, 0]) | ((pa[:, 0] == pb[:, 0]) & (pa[:, 1] > pb[:, 1]))
-    first = np.where(swap[:, None], pb, pa)
-    second = np.where(swap[:, None], pa, pb)
-    table = np.column_stack([first, second, method[rows].astype(float)])
-    unique, inverse = np.unique(table, axis=0, return_inverse=True)
-    return [tuple(row) for row in unique.tolist()], inverse.reshape(-1)
+    da, db = drop_a[rows].astype(np.int64), drop_b[rows].astype(np.int64)
+    lo, hi = np.minimum(da, db), np.maximum(da, db)
+    span = int(max(hi.max(), 0)) + 1
+    code = (lo * span + hi) * 256 + method[rows].astype(np.int64)
+    unique, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+    keys = []
+    for row in rows[first].tolist():
+        pa = (round(float(xs[drop_a[row]]), 6), round(float(ys[drop_a[row]]), 6))
+        pb = (round(float(xs[drop_b[row]]), 6), round(float(ys[drop_b[row]]), 6))
+        keys.append((*min(pa, pb), *max(pa, pb), int(method[row])))
+    return keys, inverse.reshape(-1)
+
+
+def _trays_of(plant, link_id: str) -> tuple[str, ...]:
+    """Tray ids of a link's route; the plant's ``tray_ids(link_id)`` when it offers one (no
+    plan points to build), else ``route(link_id).tray_ids``."""
+    quick = getattr(plant, "tray_ids", None)
+    if callable(quick):
+        return tuple(quick(link_id))
+    return tuple(getattr(plant.route(link_id), "tray_ids", ()) or ())

@@ -149,7 +149,8 @@ def topology_findings(design: Design, topo: Topology, ratio: np.ndarray) -> list
             message=f"{len(links)} link{'s' if len(links) != 1 else ''} run at {lo:g}G because one "
                     f"end is {lo:g}G and the other {hi:g}G: {_names(links)}.",
             objects=tuple(links)))
-    for i in np.flatnonzero(topo.is_gpu_server).tolist():
+    maybe_free = topo.is_gpu_server & (topo.compute_ports_used < topo.compute_ports)
+    for i in np.flatnonzero(maybe_free).tolist():
         device = design.devices[ids[i]]
         free = design.free_ports(device.id, role="compute")
         if free:
