@@ -139,9 +139,12 @@ class Analyzer:
             self._scale_up = warn.scale_up_findings(design, topo, self.plant)
         if self.plant is not None and (self._plant_rows is None
                                        or len(self._plant_rows) != len(topo.link_ids)):
-            index = self.plant.index
-            self._plant_rows = np.fromiter((index[l] for l in topo.link_ids), dtype=np.int64,
-                                           count=len(topo.link_ids))
+            if list(self.plant.link_ids) == topo.link_ids:
+                self._plant_rows = np.arange(len(topo.link_ids), dtype=np.int64)
+            else:
+                index = self.plant.index
+                self._plant_rows = np.fromiter((index[l] for l in topo.link_ids),
+                                               dtype=np.int64, count=len(topo.link_ids))
         media = media_figures(topo, self.plant, self._plant_rows)
         typ, mx = rack_power(design, topo, self._dev, media.end_power_by_device)
         if "trays" in self._dirty:

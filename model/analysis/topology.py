@@ -53,7 +53,6 @@ class Topology:
     gpus: np.ndarray               # GPU count per device
     level: np.ndarray              # int per device: 0 GPU server, 1 leaf, ..., -1 unreached
     link_ids: list[str]
-    link_index: dict[str, int]
     a: np.ndarray                  # device index of each link's A end
     b: np.ndarray
     speed_a: np.ndarray            # port speeds, Gb/s
@@ -178,7 +177,7 @@ def infer_topology(design: Design) -> Topology:
     np.add.at(used, b[compute], 1)
     return Topology(
         device_ids, device_index, is_server, gpus, level, link_ids,
-        {l: k for k, l in enumerate(link_ids)}, a, b, speed_a, speed_b, capacity, kind,
+        a, b, speed_a, speed_b, capacity, kind,
         link_tier, down, up, up_links, up_neighbours, compute_ports, used,
         cage_a, cage_b, ppc_a, ppc_b,
     )

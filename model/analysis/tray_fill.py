@@ -61,8 +61,8 @@ class TrayFill:
 
     def _full(self, plant) -> None:
         self.reset()
-        link_ids = list(plant.link_ids)
-        self._row_of = {l: plant.index[l] for l in link_ids}
+        link_ids = plant.link_ids
+        self._row_of = dict(plant.index)
         n = len(plant.medium_index)
         self._row_key = np.full(n, -1, dtype=np.int64)
         self._row_medium = np.full(n, "", dtype=object)
@@ -90,7 +90,11 @@ class TrayFill:
         """Route key and medium id of each link into the row arrays (routes asked once per key)."""
         if not link_ids:
             return
-        rows = np.fromiter((plant.index[l] for l in link_ids), dtype=np.int64, count=len(link_ids))
+        if link_ids is plant.link_ids or link_ids == plant.link_ids:
+            rows = np.arange(len(link_ids), dtype=np.int64)  # rows follow link_ids (contract)
+        else:
+            rows = np.fromiter((plant.index[l] for l in link_ids), dtype=np.int64,
+                               count=len(link_ids))
         mi = np.asarray(plant.medium_index)[rows]
         ids = np.array([m.id for m in plant.media] + [""], dtype=object)
         self._row_medium[rows] = ids[np.where(mi < 0, len(ids) - 1, mi)]
