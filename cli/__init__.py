@@ -15,6 +15,7 @@ COMMANDS = {
     "validate": "cli.validate_command",
     "generate": "cli.generate_command",
     "routes": "cli.routes_command",
+    "analyze": "cli.analyze_command",
 }
 
 
