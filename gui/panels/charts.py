@@ -11,6 +11,7 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QGridLayout, QWidget
 
 from gui.style import MEDIUM_KIND_COLORS, NO_MEDIUM_COLOR
+from model.media import KIND_LABEL
 
 pg.setConfigOptions(antialias=True, background="w", foreground="#222")
 
@@ -97,8 +98,9 @@ class ChartsPanel(QWidget):
             line = pg.InfiniteLine(pos=r, angle=90,
                                    pen=pg.mkPen(MEDIUM_KIND_COLORS.get(kind, "#555"), width=1.5,
                                                 style=pg.QtCore.Qt.DashLine),
-                                   label=f"{m.name.split(' ')[0]} reach {r:g} m",
-                                   labelOpts={"position": 0.9, "color": "#333", "rotateAxis": (1, 0)})
+                                   label=f"{KIND_LABEL.get(kind, kind)} ≤ {r:g} m",
+                                   labelOpts={"position": 0.95, "color": "#333", "anchors": [(0, 0), (0, 0)],
+                                              "fill": (255, 255, 255, 200)})
             w.addItem(line)
 
     def _power(self, report) -> None:
@@ -144,9 +146,22 @@ class ChartsPanel(QWidget):
         t = np.array([p.time_s * 1000 for p in points])
         w.plot(x, t, pen=pg.mkPen("#1c7ed6", width=2), symbol="o", symbolSize=5,
                symbolBrush="#1c7ed6")
+        ticks = [(math.log10(g), _count(g)) for g in x.tolist() if g >= 1 and math.log2(g).is_integer()]
+        if len(ticks) > 8:
+            ticks = ticks[::math.ceil(len(ticks) / 8)]
+        w.getAxis("bottom").setTicks([ticks, []])
         if report.allreduce is not None:
             a = report.allreduce
             comm = sum(v["time_s"] for k, v in a.layers.items() if k != "scale-up")
             share = comm / a.time_s if a.time_s else 0.0
             w.setTitle(f"All-reduce of {a.message_mb:g} MB ({a.algorithm}): {a.time_s * 1000:,.1f} ms "
                        f"at {a.gpus:,} GPUs, {share:.0%} on scale-out", size="9pt")
+
+
+def _count(n: float) -> str:
+    n = int(n)
+    if n >= 1_000_000 and n % 1_000_000 == 0:
+        return f"{n // 1_000_000}M"
+    if n >= 1024 and n % 1024 == 0:
+        return f"{n // 1024}k"
+    return str(n)

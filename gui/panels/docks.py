@@ -8,6 +8,7 @@ document the window opens (a fresh AnalysisRunner per document).
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, QRectF, Qt
+from PySide6.QtWidgets import QTabWidget
 
 from gui.analysis_runner import AnalysisResult, AnalysisRunner
 from gui.document import Document
@@ -34,15 +35,17 @@ class AnalysisDocks(QObject):
         self.warnings = WarningsPanel()
         self.charts = ChartsPanel()
         self.links = LinksTablePanel()
-        self.panel_dock = window.add_panel("Analysis", self.panel, Qt.RightDockWidgetArea)
-        self.warnings_dock = window.add_panel("Warnings", self.warnings, Qt.BottomDockWidgetArea)
-        self.links_dock = window.add_panel("Links", self.links, Qt.BottomDockWidgetArea)
-        self.charts_dock = window.add_panel("Charts", self.charts, Qt.BottomDockWidgetArea)
-        window.tabifyDockWidget(self.warnings_dock, self.links_dock)
-        window.tabifyDockWidget(self.links_dock, self.charts_dock)
-        self.warnings_dock.raise_()
-        window.resizeDocks([self.panel_dock], [430], Qt.Horizontal)
-        window.resizeDocks([self.warnings_dock], [300], Qt.Vertical)
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.warnings, "Warnings")
+        self.tabs.addTab(self.links, "Links")
+        self.tabs.addTab(self.charts, "Charts")
+        self.panel_dock = window.add_panel("Analysis", self.panel, Qt.BottomDockWidgetArea)
+        self.details_dock = window.add_panel("Warnings, links and charts", self.tabs,
+                                             Qt.BottomDockWidgetArea)
+        window.splitDockWidget(self.panel_dock, self.details_dock, Qt.Horizontal)
+        self.panel.setMinimumWidth(520)
+        self._sized = False
         self.warnings.objects_chosen.connect(self.select_objects)
         self.links.links_selected.connect(self._table_selected)
         self.settings_action = window._action("Design &Settings…", self.edit_settings, None,
@@ -75,6 +78,10 @@ class AnalysisDocks(QObject):
             self.links.set_source(document.design, document.plant, document.stack)
             self.runner.plant_refreshed.connect(lambda _ids: self.links.plant_changed())
         scene.selection_ids_changed.connect(self._canvas_selected)
+        if not self._sized:
+            self._sized = True
+            self.window.resizeDocks([self.panel_dock, self.details_dock], [600, 1000], Qt.Horizontal)
+            self.window.resizeDocks([self.panel_dock], [350], Qt.Vertical)
 
     def _result(self, result: AnalysisResult) -> None:
         self.warnings.set_findings(result.report.warnings)
