@@ -38,6 +38,7 @@ COL_A, COL_B, COL_TIER, COL_SPEED, COL_ROUTED, COL_ORDERED, COL_MEDIUM, COL_REAS
 TIER_NAMES = ("server-leaf", "leaf-spine", "spine-core", "scale-up", "other")
 _ROLE_LEVEL = {"gpu-server": 0, "storage": 0, "leaf": 1, "spine": 2, "core": 3,
                "nvlink-switch": -1}
+_TIER_OF_LEVELS = {(0, 1): 0, (1, 2): 1, (2, 3): 2}
 WARNING_BITS = 2 | 4 | 8 | 16 | 32   # every status flag but SAME_RACK
 KIND_GROUPS = {"copper": ("dac", "acc", "aec", "utp", "backplane"), "aoc": ("aoc",),
                "mmf": ("mmf",), "smf": ("smf",)}
@@ -55,8 +56,15 @@ class LinksTableModel(QAbstractTableModel):
         self.order = np.arange(len(plant.link_ids), dtype=np.int64)
         self.sort_column, self.sort_order = -1, Qt.AscendingOrder
         self.filters: dict[str, object] = {"kind": None, "tier": None, "warning": False, "rack": ""}
-        self._tiers: np.ndarray | None = None
-        self._tiers_revision = -1
+        self._tiers: np.ndarray | None = None  # per plant row; dropped when links or devices change
+        design.subscribe(self._on_change)
+
+    def close(self) -> None:
+        self.design.unsubscribe(self._on_change)
+
+    def _on_change(self, change) -> None:
+        if change.kind.startswith(("links_", "devices_", "catalog_")):
+            self._tiers = None
 
     # ------------------------------------------------------------------ Qt model API
 
@@ -128,7 +136,10 @@ class LinksTableModel(QAbstractTableModel):
             rack = design.racks.get(device.rack)
             return f"{rack.name if rack else '?'} · {device.name or device.id}:{end.port}"
         if col == COL_TIER:
-            return TIER_NAMES[int(self.tiers()[row])]
+            if self._tiers is not None and len(self._tiers) == len(plant.link_ids):
+                return TIER_NAMES[int(self._tiers[row])]
+            link = design.links.get(link_id)
+            return TIER_NAMES[self._tier_code(link.a.device, link.b.device)] if link else "?"
         if col == COL_SPEED:
             return f"{plant.speed_gbps[row]:g}G"
         if col == COL_ROUTED:
@@ -222,17 +233,21 @@ class LinksTableModel(QAbstractTableModel):
 
     def tiers(self) -> np.ndarray:
         """Tier code per plant row (index into TIER_NAMES), from the roles of the two ends."""
-        if self._tiers is None or self._tiers_revision != self.design.revision \
-                or len(self._tiers) != len(self.plant.link_ids):
-            devices, links = self.design.devices, self.design.links
-            level = {d: _ROLE_LEVEL.get(dev.role, -2) for d, dev in devices.items()}
-            pair = {(0, 1): 0, (1, 2): 1, (2, 3): 2}
-            codes = np.fromiter(
-                (pair.get(tuple(sorted((level.get(links[l].a.device, -2), level.get(links[l].b.device, -2)))),
-                          3 if -1 in (level.get(links[l].a.device), level.get(links[l].b.device)) else 4)
-                 for l in self.plant.link_ids), dtype=np.int8, count=len(self.plant.link_ids))
-            self._tiers, self._tiers_revision = codes, self.design.revision
+        if self._tiers is None or len(self._tiers) != len(self.plant.link_ids):
+            links = self.design.links
+            code = self._tier_code
+            codes = np.fromiter((code(links[l].a.device, links[l].b.device) for l in self.plant.link_ids),
+                                dtype=np.int8, count=len(self.plant.link_ids))
+            self._tiers = codes
         return self._tiers
+
+    def _tier_code(self, device_a: str, device_b: str) -> int:
+        devices = self.design.devices
+        la = _ROLE_LEVEL.get(devices[device_a].role, -2) if device_a in devices else -2
+        lb = _ROLE_LEVEL.get(devices[device_b].role, -2) if device_b in devices else -2
+        if -1 in (la, lb):
+            return 3
+        return _TIER_OF_LEVELS.get((min(la, lb), max(la, lb)), 4)
 
     def _apply(self) -> None:
         plant = self.plant
@@ -384,6 +399,8 @@ class LinksTablePanel(QWidget):
         self._syncing = False
 
     def set_source(self, design, plant, stack) -> None:
+        if self.model is not None:
+            self.model.close()
         self.model = LinksTableModel(design, plant, stack, self)
         self.model.edit_refused.connect(self.message.setText)
         self.view.setModel(self.model)
