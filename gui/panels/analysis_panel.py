@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from gui.analysis_runner import KIND_SHORT, AnalysisResult, AnalysisRunner

@@ -93,8 +93,8 @@ class ChartsPanel(QWidget):
         for k in used:
             m = plant.media[k]
             if m.reach_m <= edges[-1] * 1.5:
-                reach[(m.kind, m.reach_m)] = m
-        for (kind, r), m in sorted(reach.items(), key=lambda kv: kv[0][1]):
+                reach[(m.kind, m.reach_m)] = m.name
+        for kind, r in sorted(reach, key=lambda kr: kr[1]):
             line = pg.InfiniteLine(pos=r, angle=90,
                                    pen=pg.mkPen(MEDIUM_KIND_COLORS.get(kind, "#555"), width=1.5,
                                                 style=pg.QtCore.Qt.DashLine),

@@ -14,7 +14,13 @@ import math
 
 import msgspec
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QItemSelection, QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QItemSelection,
+    QItemSelectionModel,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -68,11 +74,11 @@ class LinksTableModel(QAbstractTableModel):
 
     # ------------------------------------------------------------------ Qt model API
 
-    def rowCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.order)
+    def rowCount(self, parent=None) -> int:
+        return 0 if parent is not None and parent.isValid() else len(self.order)
 
-    def columnCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(COLUMNS)
+    def columnCount(self, parent=None) -> int:
+        return 0 if parent is not None and parent.isValid() else len(COLUMNS)
 
     def headerData(self, section, orientation, role=Qt.DisplayRole):
         if role == Qt.DisplayRole and orientation == Qt.Horizontal:
@@ -236,7 +242,7 @@ class LinksTableModel(QAbstractTableModel):
         if self._tiers is None or len(self._tiers) != len(self.plant.link_ids):
             links = self.design.links
             code = self._tier_code
-            codes = np.fromiter((code(links[l].a.device, links[l].b.device) for l in self.plant.link_ids),
+            codes = np.fromiter((code(links[k].a.device, links[k].b.device) for k in self.plant.link_ids),
                                 dtype=np.int8, count=len(self.plant.link_ids))
             self._tiers = codes
         return self._tiers
@@ -265,7 +271,7 @@ class LinksTableModel(QAbstractTableModel):
         rack_text = str(self.filters["rack"]).strip().lower()
         if rack_text:
             racks = [r.id for r in self.design.racks.values() if rack_text in r.name.lower()]
-            rows = [plant.index[l] for l in self.design.links_of_racks(racks) if l in plant.index]
+            rows = [plant.index[k] for k in self.design.links_of_racks(racks) if k in plant.index]
             hit = np.zeros(n, dtype=bool)
             hit[np.array(rows, dtype=np.int64)] = True
             mask &= hit
@@ -302,15 +308,16 @@ class LinksTableModel(QAbstractTableModel):
             racks = design.racks
             names = sorted({r.name for r in racks.values()})
             rank = {name: i for i, name in enumerate(names)}
-            end = (lambda l: l.a) if column == COL_A else (lambda l: l.b)
+            end = (lambda link: link.a) if column == COL_A else (lambda link: link.b)
             rack_rank = {d: rank[racks[dev.rack].name] for d, dev in design.devices.items()}
-            return np.fromiter((rack_rank[end(design.links[l]).device] for l in plant.link_ids),
+            return np.fromiter((rack_rank[end(design.links[k]).device] for k in plant.link_ids),
                                dtype=np.int64, count=len(plant.link_ids))
         return None
 
     def view_rows_of(self, link_ids) -> np.ndarray:
         """View rows showing these links (those filtered out are skipped)."""
-        plant_rows = np.array([self.plant.index[l] for l in link_ids if l in self.plant.index], dtype=np.int64)
+        plant_rows = np.array([self.plant.index[k] for k in link_ids if k in self.plant.index],
+                              dtype=np.int64)
         if not len(plant_rows):
             return plant_rows
         position = np.full(len(self.plant.link_ids), -1, dtype=np.int64)
