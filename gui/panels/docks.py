@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, QRectF, Qt
 from PySide6.QtWidgets import QTabWidget
 
 from gui.analysis_runner import AnalysisResult, AnalysisRunner
+from gui.commands import AddObjectsCommand, DeleteCommand, SetHallCommand, push
 from gui.document import Document
 from gui.panels.analysis_panel import AnalysisPanel
 from gui.panels.charts import ChartsPanel
@@ -143,16 +144,49 @@ class AnalysisDocks(QObject):
         wizard = FabricWizard(parent=self.window)
         if wizard.exec() != FabricWizard.Accepted:
             return
-        if not self.window.maybe_save():
+        if wizard.new_document.isChecked() and not self.window.maybe_save():
             return
         try:
             design = wizard.build()
         except GenerateError as exc:
             self.window.statusBar().showMessage(f"Not generated: {exc}", 10000)
             return
-        self.window.set_document(Document(design))
+        if wizard.replace_hall.isChecked():
+            error = self.replace_contents(design)
+            if error:
+                self.window.statusBar().showMessage(f"Not generated: {error}", 10000)
+                return
+        else:
+            self.window.set_document(Document(design))
         self.window.statusBar().showMessage(
             f"Generated {design.name}: {len(design.racks):,} racks, {len(design.links):,} links", 10000)
+
+    def replace_contents(self, generated) -> str | None:
+        """Put a generated design's hall and objects in place of the open design's, as one undo
+        step; the sentence of a refusal (everything is put back), else None."""
+        current = self.document.design
+        if generated.custom_types.device_types or generated.custom_types.rack_types:
+            return "this fabric uses generic device types; open it as a new document instead"
+        stack = self.document.stack
+        ids = [*current.links, *current.racks, *current.trays]
+        stack.beginMacro(f"Generate {generated.name}")
+        commands = []
+        if ids:
+            commands.append(DeleteCommand(current, ids, "Delete the hall's contents"))
+        commands.append(SetHallCommand(current, generated.hall))
+        commands.append(AddObjectsCommand(
+            current, f"Add {generated.name}", trays=generated.trays.values(),
+            racks=generated.racks.values(), devices=generated.devices.values(),
+            links=generated.links.values()))
+        error = None
+        for command in commands:
+            error = push(stack, command)
+            if error:
+                break
+        stack.endMacro()
+        if error:
+            stack.undo()
+        return error
 
 
 def install_analysis_docks(window) -> AnalysisDocks:

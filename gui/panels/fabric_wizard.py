@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QProgressDialog,
+    QRadioButton,
     QSpinBox,
     QStackedWidget,
     QVBoxLayout,
@@ -95,8 +96,13 @@ class FabricWizard(QDialog):
         self.preview_label.setWordWrap(True)
         self.preview_label.setMinimumWidth(300)
         self.preview_label.setStyleSheet("background: #f6f8fa; border: 1px solid #d7dbe0; padding: 8px;")
+        self.new_document = QRadioButton("Open it as a new document")
+        self.new_document.setChecked(True)
+        self.replace_hall = QRadioButton("Replace the current hall's contents (undoable)")
+        self.replace_hall.setToolTip("Deletes everything in the open design and puts the generated "
+                                     "hall, trays, racks, devices and links in its place, as one undo step")
         self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        self.buttons.button(QDialogButtonBox.Ok).setText("Generate into a new document")
+        self.buttons.button(QDialogButtonBox.Ok).setText("Generate")
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         left = QVBoxLayout()
@@ -109,6 +115,8 @@ class FabricWizard(QDialog):
         row.addWidget(self.preview_label, 1)
         layout = QVBoxLayout(self)
         layout.addLayout(row)
+        layout.addWidget(self.new_document)
+        layout.addWidget(self.replace_hall)
         layout.addWidget(self.buttons)
         self.counts: dict | None = None
         self.update_preview()

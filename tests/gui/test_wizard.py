@@ -78,3 +78,30 @@ def test_generate_fabric_menu_opens_the_result_as_a_new_document(qtbot, tmp_path
     qtbot.waitUntil(lambda: d.runner.fresh and d.panel.report is not None
                     and d.panel.report.gpus == 128, timeout=20_000)
     close_quietly(window)
+
+
+def test_generate_into_the_current_hall_is_one_undo_step(qtbot, tmp_path):
+    from tests.builders import small_pod
+
+    window = open_window(qtbot, tmp_path, small_pod())
+    d = docks(window)
+    design = window.document.design
+    racks_before = set(design.racks)
+
+    def drive():
+        wizard = window.findChild(FabricWizard)
+        wizard.template.setCurrentIndex(wizard.template.findData("leaf-spine"))
+        wizard.fields["leaf-spine"]["nodes"].setValue(16)
+        wizard.replace_hall.setChecked(True)
+        _ok(wizard).click()
+
+    QTimer.singleShot(200, drive)
+    d.wizard_action.trigger()
+    assert window.document.design is design  # same document, new contents
+    assert design.gpu_count() == 128 and not racks_before & set(design.racks)
+    qtbot.waitUntil(lambda: d.runner.fresh and d.panel.report.gpus == 128, timeout=20_000)
+    assert window.document.stack.count() == 1
+    window.document.stack.undo()
+    assert set(design.racks) == racks_before and design.gpu_count() == 32
+    qtbot.waitUntil(lambda: d.runner.fresh and d.panel.report.gpus == 32, timeout=20_000)
+    close_quietly(window)
