@@ -125,7 +125,7 @@ class FakePlant:
     def refresh(self) -> set[str]:
         """Recompute the arrays; in auto mode (``media_of`` None) lengths follow the racks.
 
-        Auto mode: length = Manhattan distance between the racks + 2 m, a 400G DAC up to 2 m,
+        Auto mode: length = Manhattan distance between the racks + 1 m (0.5 m in one rack), a 400G DAC up to 2 m,
         else a 400G AOC; every link runs in tray "t1" when it exists. Returns the links whose
         medium, length or existence changed.
         """
@@ -147,7 +147,7 @@ class FakePlant:
         for link in d.links.values():
             ra = d.racks[d.devices[link.a.device].rack]
             rb = d.racks[d.devices[link.b.device].rack]
-            length = abs(ra.x - rb.x) + abs(ra.y - rb.y) + (0.5 if ra.id == rb.id else 2.0)
+            length = abs(ra.x - rb.x) + abs(ra.y - rb.y) + (0.5 if ra.id == rb.id else 1.0)
             self.lengths[link.id] = length
             self.media_of[link.id] = "dac-400g" if length <= 2.0 else "aoc-400g"
             self.ordered[link.id] = float(np.ceil(length))

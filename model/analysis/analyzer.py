@@ -75,6 +75,8 @@ class Analyzer:
         self._trays = TrayFill()
         self._plant_rows = None
         self._links_by_tier: dict[str, int] = {}
+        self._pending_links: set[str] = set()
+        self._geometry = _geometry_settings(design.settings)
         self._subscribed = subscribe
         if subscribe:
             design.subscribe(self._on_change)
@@ -94,6 +96,16 @@ class Analyzer:
             self._dirty.add("placement")
         if kind.startswith("trays_") or kind in ("catalog_changed", "hall_changed"):
             self._dirty.add("trays")
+        # Links whose route or medium may have changed, whoever refreshes the plant.
+        if kind in ("racks_moved", "racks_changed"):
+            self._pending_links |= self.design.links_of_racks(change.ids)
+        elif kind == "links_changed":
+            self._pending_links.update(change.ids)
+        elif kind == "settings_changed":
+            geometry = _geometry_settings(self.design.settings)
+            if geometry != self._geometry:
+                self._geometry = geometry
+                self._dirty.add("trays")  # every route and medium may change
 
     # ----------------------------------------------------------------------------- stages
 
@@ -115,9 +127,13 @@ class Analyzer:
 
     def report(self) -> Report:
         design = self.design
-        changed: set[str] | None = None
+        # Links to re-read from the plant: None = all (no event history to go by).
+        changed: set[str] | None = set(self._pending_links) if self._subscribed else None
+        self._pending_links.clear()
         if self.plant is not None and self.refresh_plant:
-            changed = set(self.plant.refresh())
+            refreshed = self.plant.refresh()
+            if changed is not None:
+                changed |= set(refreshed)
         if "topology" in self._dirty:
             self._topology()
             self._dirty.discard("topology")
@@ -242,6 +258,12 @@ class Analyzer:
                             f"{warn.TRAY_FILL_LIMIT:.0%}).",
                     objects=(tray_id,)))
         return out
+
+
+def _geometry_settings(settings) -> tuple:
+    """The settings that change routed lengths or media (and so tray fill)."""
+    return (settings.slack_per_end_m, settings.slack_pct, settings.tray_reach_m,
+            settings.tray_join_tolerance_m, settings.media_policy)
 
 
 def _tier_order(name: str) -> int:

@@ -68,3 +68,18 @@ def test_rack_move_does_not_recompute_topology(monkeypatch):
     design.move_racks({"r2": (5.0, 5.0)})
     analyzer.report()
     assert calls == []
+
+
+def test_plant_refreshed_by_someone_else_still_updates_tray_fill():
+    """The editor may refresh the shared plant itself: the analyzer goes by the design's events."""
+    design = clos(hall_m=40.0)
+    design.add_trays([Tray(id="t1", points=[(0.0, 5.0), (30.0, 5.0)], width_m=0.05, depth_m=0.05)])
+    plant = FakePlant(design)
+    analyzer = Analyzer(design, plant, refresh_plant=False)
+    before = analyzer.report().tray_fill["t1"]
+    design.move_racks({"r2": (0.9, 10.0)})  # next to the switches: its links turn AOC -> DAC
+    plant.refresh()
+    after = analyzer.report()
+    assert after.tray_fill["t1"] != before
+    assert after.to_json() == analyze(design, plant).to_json()
+    assert after.tray_fill == analyze(design, plant).tray_fill
