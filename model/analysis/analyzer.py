@@ -252,10 +252,11 @@ class Analyzer:
         for tray_id, ratio in fill.items():
             if ratio > warn.TRAY_FILL_LIMIT:
                 tray = self.design.trays[tray_id]
+                x, y = self._trays.peak_at.get(tray_id, tray.points[0])
                 out.append(warn.Finding(
                     code="TRAY_OVERFILLED", severity="error" if ratio > 1 else "warning",
-                    message=f"Tray {tray.name or tray_id} is {ratio:.0%} full (plan at most "
-                            f"{warn.TRAY_FILL_LIMIT:.0%}).",
+                    message=f"Tray {tray.name or tray_id} is {ratio:.0%} full at "
+                            f"({x:.1f}, {y:.1f}) m (plan at most {warn.TRAY_FILL_LIMIT:.0%}).",
                     objects=(tray_id,)))
         return out
 

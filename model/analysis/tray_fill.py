@@ -1,8 +1,10 @@
 """Tray fill: the cross-section of the cables in each tray against the tray's width x depth.
 
-Fill is counted per tray (a tray's polyline as a whole): every cable whose route uses any part
-of the tray counts, so the figure is the fill of the tray's busiest stretch or more (an upper
-bound where cables join and leave part-way). A cable of diameter d takes pi d^2 / 4.
+Fill varies along a tray: cables join at their racks' drop points and leave at others. Each
+route's legs are placed on its trays as intervals of arc length; a tray's fill is the **peak**
+over its length of the cross-section of the cables present there (a sweep over interval ends),
+with the place where it peaks. A cable of diameter d takes pi d^2 / 4. A route the engine gives
+without plan points on the tray (a plant without ``points``) counts on the whole tray.
 
 Routes are asked from the cable plant once per distinct route: links between the same two drop
 points (same routing method) follow the same trays. The geometry engine's per-link drop arrays
@@ -25,12 +27,13 @@ class TrayFill:
     """Per-tray cable counts, recounted in full or updated for changed links."""
 
     def __init__(self) -> None:
+        self.peak_at: dict[str, tuple[float, float]] = {}  # tray id -> plan point of peak fill
         self.reset()
 
     def reset(self) -> None:
         """Forget everything (trays, hall or the link set changed)."""
         self._key_id: dict[tuple, int] = {}
-        self._key_trays: list[tuple[str, ...]] = []
+        self._key_spans: list[tuple[tuple[str, float, float], ...]] = []  # (tray, s0, s1)
         self._row_of: dict[str, int] = {}
         self._row_key = np.zeros(0, dtype=np.int64)
         self._row_medium = np.zeros(0, dtype=object)    # medium id per row ("" none)
@@ -38,25 +41,34 @@ class TrayFill:
 
     def update(self, design: Design, plant, changed: set[str] | None) -> dict[str, float]:
         """Fill ratio per tray id; ``changed`` None (or after ``reset``) recounts every link."""
+        self.peak_at = {}
         if plant is None or not design.trays:
             self.reset()
             return {t: 0.0 for t in design.trays}
+        self._design = design
         if changed is None or not self._row_of:
             self._full(plant)
         elif changed:
             self._links(plant, [l for l in changed if l in self._row_of])
-        per_tray: dict[str, Counter] = {t: Counter() for t in design.trays}
-        for (key, medium), count in self._counts.items():
-            if count and medium:
-                for tray_id in self._key_trays[key]:
-                    if tray_id in per_tray:
-                        per_tray[tray_id][medium] += count
         media = design.catalog.media_types
+        area = {m: math.pi * (media[m].cable_diameter_mm / 1000) ** 2 / 4 for m in media}
+        events: dict[str, list[tuple[float, int, float]]] = {t: [] for t in design.trays}
+        for (key, medium), count in self._counts.items():
+            if count > 0 and medium:
+                w = area[medium] * count
+                for tray_id, s0, s1 in self._key_spans[key]:
+                    if tray_id in events:
+                        events[tray_id].append((s0, 1, w))
+                        events[tray_id].append((s1, 0, w))  # leaving sorts before joining
         out = {}
         for tray_id, tray in design.trays.items():
-            area = sum(math.pi * (media[m].cable_diameter_mm / 1000) ** 2 / 4 * c
-                       for m, c in sorted(per_tray[tray_id].items()) if c > 0)
-            out[tray_id] = area / (tray.width_m * tray.depth_m)
+            peak, where, level = 0.0, 0.0, 0.0
+            for pos, joining, w in sorted(events[tray_id]):
+                level = level + w if joining else level - w
+                if level > peak + 1e-15:
+                    peak, where = level, pos
+            out[tray_id] = peak / (tray.width_m * tray.depth_m)
+            self.peak_at[tray_id] = _point_at(tray.points, where)
         return out
 
     def _full(self, plant) -> None:
@@ -90,6 +102,8 @@ class TrayFill:
         """Route key and medium id of each link into the row arrays (routes asked once per key)."""
         if not link_ids:
             return
+        trays = self._design.trays
+        tol = max(self._design.settings.tray_join_tolerance_m, 1e-6)
         if link_ids is plant.link_ids or link_ids == plant.link_ids:
             rows = np.arange(len(link_ids), dtype=np.int64)  # rows follow link_ids (contract)
         else:
@@ -105,8 +119,8 @@ class TrayFill:
         for i, key in enumerate(table):
             known = self._key_id.get(key)
             if known is None:
-                known = self._key_id[key] = len(self._key_trays)
-                self._key_trays.append(_trays_of(plant, link_ids[int(first[i])]))
+                known = self._key_id[key] = len(self._key_spans)
+                self._key_spans.append(_spans(plant, link_ids[int(first[i])], trays, tol))
             key_ids[i] = known
         self._row_key[rows] = key_ids[inverse]
 
@@ -135,10 +149,53 @@ def _route_keys(plant, rows: np.ndarray, link_ids: list[str]) -> tuple[list[tupl
     return keys, inverse.reshape(-1)
 
 
-def _trays_of(plant, link_id: str) -> tuple[str, ...]:
-    """Tray ids of a link's route; the plant's ``tray_ids(link_id)`` when it offers one (no
-    plan points to build), else ``route(link_id).tray_ids``."""
-    quick = getattr(plant, "tray_ids", None)
-    if callable(quick):
-        return tuple(quick(link_id))
-    return tuple(getattr(plant.route(link_id), "tray_ids", ()) or ())
+def _spans(plant, link_id: str, trays, tol: float) -> tuple[tuple[str, float, float], ...]:
+    """(tray id, s0, s1) arc-length intervals of the trays a link's route runs along."""
+    route = plant.route(link_id)
+    tray_ids = [t for t in (getattr(route, "tray_ids", ()) or ()) if t in trays]
+    points = getattr(route, "points", None)
+    if not tray_ids:
+        return ()
+    if not points or len(points) < 2:
+        return tuple((t, 0.0, _length(trays[t].points)) for t in dict.fromkeys(tray_ids))
+    out = []
+    for p, q in zip(points, points[1:]):
+        mid = ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
+        for tray_id in dict.fromkeys(tray_ids):
+            poly = trays[tray_id].points
+            sp, dp = _project(poly, p)
+            sq, dq = _project(poly, q)
+            if max(dp, dq, _project(poly, mid)[1]) <= tol and abs(sq - sp) > 1e-9:
+                out.append((tray_id, min(sp, sq), max(sp, sq)))
+                break
+    return tuple(out)
+
+
+def _project(poly, point) -> tuple[float, float]:
+    """Arc length along a polyline of the nearest point to ``point``, and the distance."""
+    best_s, best_d, start = 0.0, math.inf, 0.0
+    px, py = point
+    for (ax, ay), (bx, by) in zip(poly, poly[1:]):
+        dx, dy = bx - ax, by - ay
+        seg = math.hypot(dx, dy)
+        t = 0.0 if seg == 0 else min(max(((px - ax) * dx + (py - ay) * dy) / (seg * seg), 0.0), 1.0)
+        d = math.hypot(ax + t * dx - px, ay + t * dy - py)
+        if d < best_d:
+            best_s, best_d = start + t * seg, d
+        start += seg
+    return best_s, best_d
+
+
+def _length(poly) -> float:
+    return sum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(poly, poly[1:]))
+
+
+def _point_at(poly, s: float) -> tuple[float, float]:
+    start = 0.0
+    for (ax, ay), (bx, by) in zip(poly, poly[1:]):
+        seg = math.hypot(bx - ax, by - ay)
+        if s <= start + seg or seg == 0:
+            t = 0.0 if seg == 0 else max(0.0, min(1.0, (s - start) / seg))
+            return (ax + t * (bx - ax), ay + t * (by - ay))
+        start += seg
+    return tuple(poly[-1])
