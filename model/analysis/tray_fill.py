@@ -34,6 +34,12 @@ class TrayFill:
         """Forget everything (trays, hall or the link set changed)."""
         self._key_id: dict[tuple, int] = {}
         self._key_spans: list[tuple[tuple[str, float, float], ...]] = []  # (tray, s0, s1)
+        self._span_key: list[int] = []      # flat: one row per (key, tray interval)
+        self._span_tray: list[str] = []
+        self._span_s0: list[float] = []
+        self._span_s1: list[float] = []
+        self._span_arrays = None
+        self._projections: dict[tuple, tuple[float, float]] = {}
         self._row_of: dict[str, int] = {}
         self._row_key = np.zeros(0, dtype=np.int64)
         self._row_medium = np.zeros(0, dtype=object)    # medium id per row ("" none)
@@ -50,25 +56,46 @@ class TrayFill:
             self._full(plant)
         elif changed:
             self._links(plant, [l for l in changed if l in self._row_of])
+        return self._peaks(design)
+
+    def _peaks(self, design: Design) -> dict[str, float]:
+        """Sweep every tray's interval ends (vectorised): peak cross-section and where."""
         media = design.catalog.media_types
-        area = {m: math.pi * (media[m].cable_diameter_mm / 1000) ** 2 / 4 for m in media}
-        events: dict[str, list[tuple[float, int, float]]] = {t: [] for t in design.trays}
+        n_keys = len(self._key_spans)
+        weight = np.zeros(n_keys)
         for (key, medium), count in self._counts.items():
             if count > 0 and medium:
-                w = area[medium] * count
-                for tray_id, s0, s1 in self._key_spans[key]:
-                    if tray_id in events:
-                        events[tray_id].append((s0, 1, w))
-                        events[tray_id].append((s1, 0, w))  # leaving sorts before joining
-        out = {}
-        for tray_id, tray in design.trays.items():
-            peak, where, level = 0.0, 0.0, 0.0
-            for pos, joining, w in sorted(events[tray_id]):
-                level = level + w if joining else level - w
-                if level > peak + 1e-15:
-                    peak, where = level, pos
-            out[tray_id] = peak / (tray.width_m * tray.depth_m)
-            self.peak_at[tray_id] = _point_at(tray.points, where)
+                weight[key] += math.pi * (media[medium].cable_diameter_mm / 1000) ** 2 / 4 * count
+        if self._span_arrays is None or len(self._span_arrays[0]) != len(self._span_key):
+            self._span_arrays = (np.array(self._span_key, dtype=np.int64),
+                                 np.array(self._span_tray, dtype=object),
+                                 np.array(self._span_s0), np.array(self._span_s1))
+        span_key, span_tray, s0, s1 = self._span_arrays
+        tray_ids = list(design.trays)
+        tray_no = {t: i for i, t in enumerate(tray_ids)}
+        out = dict.fromkeys(tray_ids, 0.0)
+        w = weight[span_key] if len(span_key) else np.zeros(0)
+        keep = w > 0
+        if keep.any():
+            trays = np.array([tray_no.get(t, -1) for t in span_tray[keep]], dtype=np.int64)
+            ok = trays >= 0
+            trays, w, a, b = trays[ok], w[keep][ok], s0[keep][ok], s1[keep][ok]
+            tray = np.concatenate([trays, trays])
+            pos = np.concatenate([a, b])
+            joining = np.concatenate([np.ones(len(a), np.int8), np.zeros(len(b), np.int8)])
+            ww = np.concatenate([w, w])
+            order = np.lexsort((ww, joining, pos, tray))  # leaving sorts before joining
+            tray, pos = tray[order], pos[order]
+            signed = np.where(joining[order] == 1, ww[order], -ww[order])
+            starts = np.flatnonzero(np.r_[True, tray[1:] != tray[:-1]])
+            ends = np.r_[starts[1:], len(tray)]
+            for lo, hi in zip(starts.tolist(), ends.tolist()):
+                level = np.cumsum(signed[lo:hi])
+                k = int(np.argmax(level))
+                tray_id = tray_ids[int(tray[lo])]
+                t = design.trays[tray_id]
+                out[tray_id] = max(float(level[k]), 0.0) / (t.width_m * t.depth_m)
+                self.peak_at[tray_id] = _point_at(t.points, float(pos[lo + k]))
         return out
 
     def _full(self, plant) -> None:
@@ -120,7 +147,13 @@ class TrayFill:
             known = self._key_id.get(key)
             if known is None:
                 known = self._key_id[key] = len(self._key_spans)
-                self._key_spans.append(_spans(plant, link_ids[int(first[i])], trays, tol))
+                spans = _spans(plant, link_ids[int(first[i])], trays, tol, self._projections)
+                self._key_spans.append(spans)
+                for tray_id, a, b in spans:
+                    self._span_key.append(known)
+                    self._span_tray.append(tray_id)
+                    self._span_s0.append(a)
+                    self._span_s1.append(b)
             key_ids[i] = known
         self._row_key[rows] = key_ids[inverse]
 
@@ -149,7 +182,8 @@ def _route_keys(plant, rows: np.ndarray, link_ids: list[str]) -> tuple[list[tupl
     return keys, inverse.reshape(-1)
 
 
-def _spans(plant, link_id: str, trays, tol: float) -> tuple[tuple[str, float, float], ...]:
+def _spans(plant, link_id: str, trays, tol: float,
+           cache: dict[tuple, tuple[float, float]]) -> tuple[tuple[str, float, float], ...]:
     """(tray id, s0, s1) arc-length intervals of the trays a link's route runs along."""
     route = plant.route(link_id)
     tray_ids = [t for t in (getattr(route, "tray_ids", ()) or ()) if t in trays]
@@ -163,12 +197,20 @@ def _spans(plant, link_id: str, trays, tol: float) -> tuple[tuple[str, float, fl
         mid = ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
         for tray_id in dict.fromkeys(tray_ids):
             poly = trays[tray_id].points
-            sp, dp = _project(poly, p)
-            sq, dq = _project(poly, q)
-            if max(dp, dq, _project(poly, mid)[1]) <= tol and abs(sq - sp) > 1e-9:
+            sp, dp = _cached_project(cache, tray_id, poly, p)
+            sq, dq = _cached_project(cache, tray_id, poly, q)
+            if max(dp, dq) <= tol and _project(poly, mid)[1] <= tol and abs(sq - sp) > 1e-9:
                 out.append((tray_id, min(sp, sq), max(sp, sq)))
                 break
     return tuple(out)
+
+
+def _cached_project(cache, tray_id: str, poly, point) -> tuple[float, float]:
+    key = (tray_id, point[0], point[1])
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _project(poly, point)
+    return found
 
 
 def _project(poly, point) -> tuple[float, float]:
