@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from model.analysis.allreduce import AllReduce
 from model.analysis.bandwidth import TierRatio
 from model.analysis.hops import Hops
+from model.analysis.media_costs import KINDS
 from model.findings import Finding
 
 SWITCH_TIERS = ("leaf", "spine", "core")
@@ -74,7 +75,8 @@ class Report:
             "racks": self.racks,
             "switches": {"total": self.switches_total, "by_tier": by_tier},
             "links": {"total": self.links_total, "by_tier": links_by_tier,
-                      "by_kind": self.links_by_kind, "by_medium": self.links_by_medium,
+                      "by_kind": {k: 0 for k in KINDS} | self.links_by_kind,
+                      "by_medium": self.links_by_medium,
                       "without_medium": self.links_without_medium},
             "media_available": self.media_available,
             "transceivers": {"total": self.transceivers, "power_w": self.transceiver_power_w},
