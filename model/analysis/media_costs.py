@@ -9,7 +9,9 @@ Counting rules (the catalog defines them):
   copper, whose ends carry electronics; 0 for passive DAC, backplane and UTP).
 * Twin-port cages: where a port sits in a cage shared by ``ports_per_cage`` ports (NVIDIA
   twin-port OSFP: 2 x 400G), one module serves all links of that cage with the same medium. So
-  modules are counted per distinct (cage, medium) at each end, not per link end.
+  modules are counted per distinct (cage, medium) at each end, not per link end. For cables
+  with integrated ends (AOC, ACC, AEC) two links from one twin-port cage are one 1:2 splitter
+  plug, so the same rule counts plugs in cages.
 * Power and price are per link end (``power_per_end_w``, ``price_per_end_usd`` are figures for
   one port's share), so a twin-port module serving two 400G links draws 2 x the 400G per-end
   figure. Power of module-bearing ends is "transceivers"; the small draw of passive copper ends
