@@ -29,8 +29,8 @@ from model.analysis.devices import device_figures, rack_power
 from model.analysis.hops import server_hops
 from model.analysis.media_costs import media_figures
 from model.analysis.report import Report
-from model.analysis.tray_fill import TrayFill
 from model.analysis.topology import LINK_COMPUTE, components, infer_topology, tier_name
+from model.analysis.tray_fill import TrayFill
 from model.design import Change, Design
 from model.findings import sort_findings
 
@@ -159,7 +159,7 @@ class Analyzer:
                 self._plant_rows = np.arange(len(topo.link_ids), dtype=np.int64)
             else:
                 index = self.plant.index
-                self._plant_rows = np.fromiter((index[l] for l in topo.link_ids),
+                self._plant_rows = np.fromiter((index[lid] for lid in topo.link_ids),
                                                dtype=np.int64, count=len(topo.link_ids))
         media = media_figures(topo, self.plant, self._plant_rows)
         typ, mx = rack_power(design, topo, self._dev, media.end_power_by_device)
@@ -186,7 +186,7 @@ class Analyzer:
         points = curve(bw, total_gpus, domain, message, algorithm)
 
         switches = (topo.level >= 1)
-        by_tier = Counter(tier_name(int(l)) for l in topo.level[switches].tolist())
+        by_tier = Counter(tier_name(int(v)) for v in topo.level[switches].tolist())
         power = {
             "total": 0.0,
             "servers": self._dev.servers_w,

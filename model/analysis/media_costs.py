@@ -57,14 +57,13 @@ def media_figures(topo: Topology, plant, order: np.ndarray | None = None) -> Med
         return MediaFigures(False)
     n_links = len(topo.link_ids)
     if order is None:
-        order = np.fromiter((plant.index[l] for l in topo.link_ids), dtype=np.int64,
+        order = np.fromiter((plant.index[lid] for lid in topo.link_ids), dtype=np.int64,
                             count=n_links)
     mi = np.asarray(plant.medium_index)[order].astype(np.int64)
     length = np.asarray(plant.length_m, dtype=float)[order]
     ordered = np.asarray(plant.ordered_m, dtype=float)[order]
     media = list(plant.media)
     k = len(media)
-    kind = np.array([m.kind for m in media] + ["none"])
     per_end_w = np.array([m.power_per_end_w for m in media] + [0.0])
     per_end_usd = np.array([m.price_per_end_usd for m in media] + [0.0])
     cable_usd = np.array([m.cable_price_usd for m in media] + [0.0])

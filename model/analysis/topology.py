@@ -137,7 +137,7 @@ def infer_topology(design: Design) -> Topology:
         refs = list(map(attrgetter(side), records))  # C-level loops: 400k links at XL
         dev = np.fromiter(map(device_index.__getitem__, map(attrgetter("device"), refs)),
                           dtype=np.int64, count=m)
-        keys = zip(dev_table[dev].tolist(), map(attrgetter("port"), refs))
+        keys = zip(dev_table[dev].tolist(), map(attrgetter("port"), refs), strict=True)
         ends.append((dev, np.fromiter(map(port_row.__getitem__, keys), dtype=np.int64, count=m)))
     (a, row_a), (b, row_b) = ends
     speed_a, speed_b = port_speed[row_a], port_speed[row_b]

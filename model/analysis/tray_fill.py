@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from itertools import pairwise
 
 import numpy as np
 
@@ -55,7 +56,7 @@ class TrayFill:
         if changed is None or not self._row_of:
             self._full(plant)
         elif changed:
-            self._links(plant, [l for l in changed if l in self._row_of])
+            self._links(plant, [lid for lid in changed if lid in self._row_of])
         return self._peaks(design)
 
     def _peaks(self, design: Design) -> dict[str, float]:
@@ -89,7 +90,7 @@ class TrayFill:
             signed = np.where(joining[order] == 1, ww[order], -ww[order])
             starts = np.flatnonzero(np.r_[True, tray[1:] != tray[:-1]])
             ends = np.r_[starts[1:], len(tray)]
-            for lo, hi in zip(starts.tolist(), ends.tolist()):
+            for lo, hi in zip(starts.tolist(), ends.tolist(), strict=True):
                 level = np.cumsum(signed[lo:hi])
                 k = int(np.argmax(level))
                 tray_id = tray_ids[int(tray[lo])]
@@ -112,11 +113,11 @@ class TrayFill:
         names, medium_code = np.unique(media.astype(str), return_inverse=True)
         combined = keys * len(names) + medium_code.reshape(-1)
         values, counts = np.unique(combined, return_counts=True)
-        for value, count in zip(values.tolist(), counts.tolist()):
+        for value, count in zip(values.tolist(), counts.tolist(), strict=True):
             self._counts[(value // len(names), str(names[value % len(names)]))] += count
 
     def _links(self, plant, link_ids: list[str]) -> None:
-        rows = [self._row_of[l] for l in link_ids]
+        rows = [self._row_of[lid] for lid in link_ids]
         for row in rows:
             if self._row_key[row] >= 0:
                 self._counts[(int(self._row_key[row]), self._row_medium[row])] -= 1
@@ -134,7 +135,7 @@ class TrayFill:
         if link_ids is plant.link_ids or link_ids == plant.link_ids:
             rows = np.arange(len(link_ids), dtype=np.int64)  # rows follow link_ids (contract)
         else:
-            rows = np.fromiter((plant.index[l] for l in link_ids), dtype=np.int64,
+            rows = np.fromiter((plant.index[lid] for lid in link_ids), dtype=np.int64,
                                count=len(link_ids))
         mi = np.asarray(plant.medium_index)[rows]
         ids = np.array([m.id for m in plant.media] + [""], dtype=object)
@@ -167,7 +168,7 @@ def _route_keys(plant, rows: np.ndarray, link_ids: list[str]) -> tuple[list[tupl
     names = ("_drop_a", "_drop_b", "_drop_x", "_drop_y", "_method")
     arrays = [getattr(plant, n, None) for n in names]
     if any(a is None for a in arrays):
-        return [("link", l) for l in link_ids], np.arange(len(link_ids))
+        return [("link", lid) for lid in link_ids], np.arange(len(link_ids))
     drop_a, drop_b, xs, ys, method = arrays
     da, db = drop_a[rows].astype(np.int64), drop_b[rows].astype(np.int64)
     lo, hi = np.minimum(da, db), np.maximum(da, db)
@@ -193,7 +194,7 @@ def _spans(plant, link_id: str, trays, tol: float,
     if not points or len(points) < 2:
         return tuple((t, 0.0, _length(trays[t].points)) for t in dict.fromkeys(tray_ids))
     out = []
-    for p, q in zip(points, points[1:]):
+    for p, q in pairwise(points):
         mid = ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
         for tray_id in dict.fromkeys(tray_ids):
             poly = trays[tray_id].points
@@ -217,7 +218,7 @@ def _project(poly, point) -> tuple[float, float]:
     """Arc length along a polyline of the nearest point to ``point``, and the distance."""
     best_s, best_d, start = 0.0, math.inf, 0.0
     px, py = point
-    for (ax, ay), (bx, by) in zip(poly, poly[1:]):
+    for (ax, ay), (bx, by) in pairwise(poly):
         dx, dy = bx - ax, by - ay
         seg = math.hypot(dx, dy)
         t = 0.0 if seg == 0 else min(max(((px - ax) * dx + (py - ay) * dy) / (seg * seg), 0.0), 1.0)
@@ -229,12 +230,12 @@ def _project(poly, point) -> tuple[float, float]:
 
 
 def _length(poly) -> float:
-    return sum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(poly, poly[1:]))
+    return sum(math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in pairwise(poly))
 
 
 def _point_at(poly, s: float) -> tuple[float, float]:
     start = 0.0
-    for (ax, ay), (bx, by) in zip(poly, poly[1:]):
+    for (ax, ay), (bx, by) in pairwise(poly):
         seg = math.hypot(bx - ax, by - ay)
         if s <= start + seg or seg == 0:
             t = 0.0 if seg == 0 else max(0.0, min(1.0, (s - start) / seg))

@@ -137,9 +137,9 @@ def test_tray_fill_is_the_peak_along_the_tray_not_the_sum():
         link(design, f"a{i}", ("a", f"nic{i}"), ("leaf", f"p{i}"))
         link(design, f"b{i}", ("b", f"nic{i}"), ("leaf", f"p{8 + i}"))
     plant = _plant(design)
-    assert {plant.medium(l).id for l in design.links} and all(plant.route(l).tray_ids == ["t"]
-                                                            for l in design.links)
-    diameters = {plant.medium(l).cable_diameter_mm for l in design.links}
+    assert {plant.medium(lid).id for lid in design.links} and all(plant.route(lid).tray_ids == ["t"]
+                                                            for lid in design.links)
+    diameters = {plant.medium(lid).cable_diameter_mm for lid in design.links}
     assert len(diameters) == 1
     area = 3.141592653589793 * (diameters.pop() / 1000) ** 2 / 4
     report = analyze(design, plant)
