@@ -220,6 +220,7 @@ class Analyzer:
             media_available=media.available,
             transceivers=media.modules,
             transceiver_power_w=media.transceiver_power_w,
+            transceivers_by_kind=media.transceivers_by_kind,
             cable_length_total_m=media.length_total_m,
             cable_length_max_m=media.length_max_m,
             cable_ordered_total_m=media.ordered_total_m,

@@ -46,6 +46,7 @@ class MediaFigures:
     ordered_total_m: float = 0.0
     end_power_by_device: np.ndarray | None = None  # W per device index (its link ends)
     medium_of_link: np.ndarray | None = None       # media index per topology link (-1 none)
+    transceivers_by_kind: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
 def media_figures(topo: Topology, plant, order: np.ndarray | None = None) -> MediaFigures:
@@ -81,15 +82,24 @@ def media_figures(topo: Topology, plant, order: np.ndarray | None = None) -> Med
 
     with_modules = modules_per_link[idx] > 0
     per_end_modules = modules_per_link[idx] / 2.0
-    modules = 0.0
+    per_medium = np.zeros(k + 1)  # modules per medium index
     for cage, ppc in ((topo.cage_a, topo.ppc_a), (topo.cage_b, topo.ppc_b)):
         single = with_modules & (ppc == 1)
-        modules += float(per_end_modules[single].sum())
+        per_medium += np.bincount(idx[single], weights=per_end_modules[single], minlength=k + 1)
         shared = with_modules & (ppc > 1)
         if shared.any():
             keys = np.unique(np.stack([cage[shared], idx[shared]]), axis=1)
-            modules += float((modules_per_link[keys[1]] / 2.0).sum())
+            per_medium += np.bincount(keys[1], weights=modules_per_link[keys[1]] / 2.0,
+                                      minlength=k + 1)
+    modules = float(per_medium.sum())
     end_w = per_end_w[idx]
+    medium_w = np.bincount(idx[with_modules], weights=2 * end_w[with_modules], minlength=k + 1)
+    trx_by_kind: dict[str, dict[str, float]] = {}
+    for i in range(k):
+        if per_medium[i] or medium_w[i]:
+            entry = trx_by_kind.setdefault(media[i].kind, {"modules": 0, "power_w": 0.0})
+            entry["modules"] += int(round(per_medium[i]))
+            entry["power_w"] += float(medium_w[i])
     trx_w = float(2 * end_w[with_modules].sum())
     passive_w = float(2 * end_w[~with_modules].sum())
     has = idx < k
@@ -104,5 +114,5 @@ def media_figures(topo: Topology, plant, order: np.ndarray | None = None) -> Med
         True, by_kind, by_medium, int(counts[k]), int(round(modules)), trx_w, passive_w,
         trx_usd, cab_usd,
         float(length[finite].sum()), float(length[finite].max()) if finite.any() else 0.0,
-        float(safe_ordered.sum()), end_power, mi,
+        float(safe_ordered.sum()), end_power, mi, trx_by_kind,
     )
