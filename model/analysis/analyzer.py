@@ -75,6 +75,7 @@ class Analyzer:
         self._trays = TrayFill()
         self._plant_rows = None
         self._links_by_tier: dict[str, int] = {}
+        self._domain = 1
         self._pending_links: set[str] = set()
         self._geometry = _geometry_settings(design.settings)
         self._subscribed = subscribe
@@ -118,6 +119,9 @@ class Analyzer:
                                           (topo.level >= 1) & (topo.level <= level))
                         for level in range(2, topo.top_level() + 1)}
         self._bw = bandwidth(design, topo, self._groups)
+        types = design.catalog.device_types
+        self._domain = min((types[design.devices[topo.device_ids[i]].type].gpus.scale_up_domain_gpus
+                            for i in np.flatnonzero(topo.is_gpu_server).tolist()), default=1)
         self._hops = server_hops(topo)
         self._bisection = None
         self._scale_up = None
@@ -175,10 +179,8 @@ class Analyzer:
             findings.extend(self.plant.findings())
 
         settings = design.settings
-        types = design.catalog.device_types
         servers = np.flatnonzero(topo.is_gpu_server)
-        domain = min((types[design.devices[topo.device_ids[i]].type].gpus.scale_up_domain_gpus
-                      for i in servers.tolist()), default=1)
+        domain = self._domain
         total_gpus = int(topo.gpus.sum())
         message = settings.allreduce_message_mb
         algorithm = settings.allreduce_algorithm

@@ -88,8 +88,8 @@ def media_figures(topo: Topology, plant, order: np.ndarray | None = None) -> Med
         per_medium += np.bincount(idx[single], weights=per_end_modules[single], minlength=k + 1)
         shared = with_modules & (ppc > 1)
         if shared.any():
-            keys = np.unique(np.stack([cage[shared], idx[shared]]), axis=1)
-            per_medium += np.bincount(keys[1], weights=modules_per_link[keys[1]] / 2.0,
+            used = np.unique(cage[shared] * (k + 1) + idx[shared]) % (k + 1)  # (cage, medium)
+            per_medium += np.bincount(used, weights=modules_per_link[used] / 2.0,
                                       minlength=k + 1)
     modules = float(per_medium.sum())
     end_w = per_end_w[idx]

@@ -67,18 +67,19 @@ class TrayFill:
         for (key, medium), count in self._counts.items():
             if count > 0 and medium:
                 weight[key] += math.pi * (media[medium].cable_diameter_mm / 1000) ** 2 / 4 * count
+        tray_ids = list(design.trays)
         if self._span_arrays is None or len(self._span_arrays[0]) != len(self._span_key):
+            tray_no = {t: i for i, t in enumerate(tray_ids)}  # trays change -> reset()
             self._span_arrays = (np.array(self._span_key, dtype=np.int64),
-                                 np.array(self._span_tray, dtype=object),
+                                 np.array([tray_no.get(t, -1) for t in self._span_tray],
+                                          dtype=np.int64),
                                  np.array(self._span_s0), np.array(self._span_s1))
         span_key, span_tray, s0, s1 = self._span_arrays
-        tray_ids = list(design.trays)
-        tray_no = {t: i for i, t in enumerate(tray_ids)}
         out = dict.fromkeys(tray_ids, 0.0)
         w = weight[span_key] if len(span_key) else np.zeros(0)
         keep = w > 0
         if keep.any():
-            trays = np.array([tray_no.get(t, -1) for t in span_tray[keep]], dtype=np.int64)
+            trays = span_tray[keep]
             ok = trays >= 0
             trays, w, a, b = trays[ok], w[keep][ok], s0[keep][ok], s1[keep][ok]
             tray = np.concatenate([trays, trays])
