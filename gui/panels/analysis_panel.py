@@ -165,7 +165,11 @@ class AnalysisPanel(QWidget):
         worst = max((v for _, v in ratios), default=1.0)
         t["oversub"].set(", ".join(f"{n} {_ratio(v)}" for n, v in ratios) or "—",
                          f"target {target:.2f}:1", bad=worst > target + 1e-9)
-        t["optics"].set(f"{r.transceivers:,}", f"{_watts(r.transceiver_power_w)} of optics")
+        by_kind = getattr(r, "transceivers_by_kind", {}) or {}
+        kinds_text = " · ".join(f"{KIND_SHORT.get(k, k)} {int(v.get('modules', 0)):,}"
+                                for k, v in by_kind.items() if v.get("modules"))
+        t["optics"].set(f"{r.transceivers:,}", f"{_watts(r.transceiver_power_w)}"
+                        + (f" ({kinds_text})" if kinds_text else ""))
         kinds = [(k, v) for k, v in r.links_by_kind.items() if v]
         t["cables"].set(f"{r.links_total:,} links",
                         " · ".join(f"{KIND_SHORT.get(k, k)} {v:,}" for k, v in kinds)
