@@ -85,10 +85,19 @@ class AnalysisDocks(QObject):
             self.window.resizeDocks([self.panel_dock], [350], Qt.Vertical)
 
     def _result(self, result: AnalysisResult) -> None:
-        self.warnings.set_findings(result.report.warnings)
+        self.warnings.set_findings(result.report.warnings, self.object_name)
         if self.marks is not None:
             self.marks.set_findings(result.report.warnings)
         self.charts.update_charts(result.report, self.document.plant)
+
+    def object_name(self, object_id: str) -> str:
+        design = self.document.design
+        for table in (design.racks, design.devices, design.trays):
+            record = table.get(object_id)
+            if record is not None:
+                return record.name or object_id
+        link = design.links.get(object_id)
+        return (link.label or object_id) if link is not None else object_id
 
     # ------------------------------------------------------------------ selection both ways
 

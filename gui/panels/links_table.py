@@ -41,6 +41,14 @@ from model.media import candidates
 
 COLUMNS = ("A end", "B end", "Tier", "Speed", "Routed m", "Ordered m", "Medium", "Reason")
 COL_A, COL_B, COL_TIER, COL_SPEED, COL_ROUTED, COL_ORDERED, COL_MEDIUM, COL_REASON = range(8)
+HEADER_TIPS = {
+    COL_ROUTED: "Routed estimate along the trays with slack (hover a cell for its pieces)",
+    COL_ORDERED: "Length to order: the medium's next orderable length. Double-click to type a "
+                 "length override (blank clears it); an as-built measurement wins over both",
+    COL_MEDIUM: "Chosen medium; 📌 = pinned. Double-click to pin one of the matching media or "
+                "return to auto",
+    COL_REASON: "Why this medium (or why none reaches)",
+}
 TIER_NAMES = ("server-leaf", "leaf-spine", "spine-core", "scale-up", "other")
 _ROLE_LEVEL = {"gpu-server": 0, "storage": 0, "leaf": 1, "spine": 2, "core": 3,
                "nvlink-switch": -1}
@@ -81,8 +89,12 @@ class LinksTableModel(QAbstractTableModel):
         return 0 if parent is not None and parent.isValid() else len(COLUMNS)
 
     def headerData(self, section, orientation, role=Qt.DisplayRole):
-        if role == Qt.DisplayRole and orientation == Qt.Horizontal:
+        if orientation != Qt.Horizontal:
+            return None
+        if role == Qt.DisplayRole:
             return COLUMNS[section]
+        if role == Qt.ToolTipRole:
+            return HEADER_TIPS.get(section)
         return None
 
     def flags(self, index):

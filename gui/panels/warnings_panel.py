@@ -42,8 +42,9 @@ class WarningsPanel(QWidget):
     def set_stale(self) -> None:
         self.summary.setText(self.summary.text().split(" ⟳")[0] + " ⟳ recomputing…")
 
-    def set_findings(self, findings: list[Finding]) -> None:
-        """Show these findings; groups that were open stay open."""
+    def set_findings(self, findings: list[Finding], name=lambda object_id: object_id) -> None:
+        """Show these findings (``name`` turns an object id into the label shown); groups that
+        were open stay open."""
         expanded = {self._key(self.tree.topLevelItem(i).child(j))
                     for i in range(self.tree.topLevelItemCount())
                     for j in range(self.tree.topLevelItem(i).childCount())
@@ -69,7 +70,7 @@ class WarningsPanel(QWidget):
                 group.setData(0, OBJECTS_ROLE, tuple(o for f in items for o in f.objects))
                 top.addChild(group)
                 for f in items[:GROUP_LIMIT]:
-                    child = QTreeWidgetItem([f.message, ", ".join(f.objects[:4])
+                    child = QTreeWidgetItem([f.message, ", ".join(map(name, f.objects[:4]))
                                              + (" …" if len(f.objects) > 4 else "")])
                     child.setToolTip(0, f.message)
                     child.setData(0, OBJECTS_ROLE, tuple(f.objects))
