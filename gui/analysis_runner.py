@@ -7,6 +7,12 @@ cache outlives a job. Edits may arrive while the worker reads the model: the job
 design revision it started from, and a result whose revision is no longer current (or that
 failed while the model changed under it) is thrown away and the job runs again. Only a result
 computed from the current revision is ever published as fresh.
+
+What the worker may touch while the GUI thread reads the same objects: design dicts and plant
+arrays are only read (edits replace records and arrays rather than mutating them in place); the
+plant's tray-graph distance cache gains rows only for attachment nodes not seen before, and every
+node a route of the current links uses was cached by the plant's own refresh on the GUI thread
+before the job started, so the worker does not extend it.
 """
 
 from __future__ import annotations

@@ -13,8 +13,6 @@ from PySide6.QtWidgets import QGridLayout, QWidget
 from gui.style import MEDIUM_KIND_COLORS, NO_MEDIUM_COLOR
 from model.media import KIND_LABEL
 
-pg.setConfigOptions(antialias=True, background="w", foreground="#222")
-
 GROUPS = (  # label, kinds, colour
     ("copper", ("dac", "acc", "aec", "utp", "backplane"), MEDIUM_KIND_COLORS["dac"]),
     ("AOC", ("aoc",), MEDIUM_KIND_COLORS["aoc"]),
@@ -26,8 +24,13 @@ POWER_PARTS = (("servers", "Servers"), ("switches", "Switches"), ("transceivers"
 
 
 def _plot(title: str, x_label: str, y_label: str) -> pg.PlotWidget:
-    w = pg.PlotWidget()
-    w.setTitle(title, size="10pt")
+    w = pg.PlotWidget(background="w")
+    w.setAntialiasing(True)
+    for side in ("left", "bottom"):
+        axis = w.getAxis(side)
+        axis.setPen(pg.mkPen("#555"))
+        axis.setTextPen(pg.mkPen("#222"))
+    w.setTitle(title, size="10pt", color="#222")
     w.setLabel("bottom", x_label)
     w.setLabel("left", y_label)
     w.showGrid(x=True, y=True, alpha=0.25)
@@ -154,8 +157,10 @@ class ChartsPanel(QWidget):
             a = report.allreduce
             comm = sum(v["time_s"] for k, v in a.layers.items() if k != "scale-up")
             share = comm / a.time_s if a.time_s else 0.0
-            w.setTitle(f"All-reduce of {a.message_mb:g} MB ({a.algorithm}): {a.time_s * 1000:,.1f} ms "
-                       f"at {a.gpus:,} GPUs, {share:.0%} on scale-out", size="9pt")
+            w.setTitle(f"All-reduce {a.message_mb:g} MB: {a.time_s * 1000:,.1f} ms at {a.gpus:,} GPUs "
+                       f"({share:.0%} scale-out)", size="9pt", color="#222")
+            w.setToolTip(f"{a.algorithm} all-reduce of a {a.message_mb:g} MB message (Design settings); "
+                         f"{report.allreduce_knee}")
 
 
 def _count(n: float) -> str:
