@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtWidgets import QGridLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
 from gui.style import MEDIUM_KIND_COLORS, NO_MEDIUM_COLOR
 from model.media import KIND_LABEL
@@ -49,15 +49,27 @@ class ChartsPanel(QWidget):
         self.ladder = _plot("Per-GPU bandwidth by layer", "", "Gb/s per GPU (per direction)")
         self.allreduce = _plot("All-reduce scaling", "GPUs in the job (log)", "time per all-reduce (ms)")
         self.allreduce.setLogMode(x=True, y=False)
+        self.status = QLabel("")
+        self.status.setStyleSheet("color: #666; font-size: 11px;")
         grid = QGridLayout(self)
         grid.setContentsMargins(2, 2, 2, 2)
         grid.setSpacing(4)
-        grid.addWidget(self.lengths, 0, 0)
-        grid.addWidget(self.power, 0, 1)
-        grid.addWidget(self.ladder, 1, 0)
-        grid.addWidget(self.allreduce, 1, 1)
+        grid.addWidget(self.status, 0, 0, 1, 2)
+        grid.addWidget(self.lengths, 1, 0)
+        grid.addWidget(self.power, 1, 1)
+        grid.addWidget(self.ladder, 2, 0)
+        grid.addWidget(self.allreduce, 2, 1)
+        grid.setRowStretch(1, 1)
+        grid.setRowStretch(2, 1)
 
-    def update_charts(self, report, plant) -> None:
+    def set_stale(self) -> None:
+        """An edit is being analysed: say so rather than pass the old charts off as current."""
+        self.status.setText("⟳ recomputing… (charts below are of the previous revision)")
+        self.status.setStyleSheet("color: #b35c00; font-size: 11px; font-weight: 600;")
+
+    def update_charts(self, report, plant, revision: int | None = None) -> None:
+        self.status.setText("up to date" + (f" · revision {revision}" if revision is not None else ""))
+        self.status.setStyleSheet("color: #2b8a3e; font-size: 11px;")
         if plant is not None:
             self._lengths(plant)
         self._power(report)

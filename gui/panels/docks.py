@@ -74,6 +74,7 @@ class AnalysisDocks(QObject):
         self.runner = AnalysisRunner(document.design, document.plant, parent=self)
         self.panel.set_runner(self.runner)
         self.runner.stale.connect(self.warnings.set_stale)
+        self.runner.stale.connect(self.charts.set_stale)
         self.runner.finished.connect(self._result)
         if document.plant is not None:
             self.links.set_source(document.design, document.plant, document.stack)
@@ -88,7 +89,7 @@ class AnalysisDocks(QObject):
         self.warnings.set_findings(result.report.warnings, self.object_name)
         if self.marks is not None:
             self.marks.set_findings(result.report.warnings)
-        self.charts.update_charts(result.report, self.document.plant)
+        self.charts.update_charts(result.report, self.document.plant, result.revision)
 
     def object_name(self, object_id: str) -> str:
         design = self.document.design

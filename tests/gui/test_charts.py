@@ -48,3 +48,17 @@ def _output(name):
     out = Path(__file__).resolve().parents[1] / "output"
     out.mkdir(exist_ok=True)
     return out / name
+
+
+def test_charts_say_when_they_are_being_recomputed(qtbot, tmp_path):
+    window = open_window(qtbot, tmp_path, build("S"))
+    charts = docks(window).charts
+    assert charts.status.text().startswith("up to date")
+    design = window.document.design
+    rack = next(r for r in design.racks.values() if r.name == "A05")
+    window.scene.push(MoveRacksCommand(design, {rack.id: (14.8, rack.y)}))
+    assert "recomputing" in charts.status.text()
+    assert "recomputing" in docks(window).warnings.summary.text()
+    wait_fresh(qtbot, window)
+    assert charts.status.text().startswith("up to date")
+    close_quietly(window)
