@@ -7,7 +7,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from model.bom import (
-    BOM_COLUMNS, SCHEDULE_COLUMNS, BomLine, ScheduleRow, bom_total_line, bom_totals,
+    BOM_COLUMNS,
+    SCHEDULE_COLUMNS,
+    BomLine,
+    ScheduleRow,
+    bom_total_line,
+    bom_totals,
 )
 from model.export.csv_writer import write_csv
 from model.export.xlsx_writer import Sheet, write_xlsx

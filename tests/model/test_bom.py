@@ -8,7 +8,12 @@ import msgspec
 import pytest
 
 from model.bom import (
-    bom_lines, bom_totals, cable_counts, schedule_rows, transceiver_modules, tray_metres,
+    bom_lines,
+    bom_totals,
+    cable_counts,
+    schedule_rows,
+    transceiver_modules,
+    tray_metres,
     unorderable_links,
 )
 from model.entities import Tray

@@ -10,12 +10,22 @@ import openpyxl
 import pytest
 
 from model.bom import (
-    BOM_COLUMNS, SCHEDULE_COLUMNS, bom_lines, bom_totals, export_findings, schedule_rows,
+    BOM_COLUMNS,
+    SCHEDULE_COLUMNS,
+    bom_lines,
+    bom_totals,
+    export_findings,
+    schedule_rows,
     summary_rows,
 )
 from model.export import ExportError
 from model.export.bom_export import (
-    BOM_HEADERS, XLSX_SHEETS, bom_sheets, write_bom_csv, write_bom_xlsx, write_schedule_csv,
+    BOM_HEADERS,
+    XLSX_SHEETS,
+    bom_sheets,
+    write_bom_csv,
+    write_bom_xlsx,
+    write_schedule_csv,
 )
 from model.export.csv_writer import csv_bytes
 from model.export.xlsx_writer import workbook_bytes

@@ -8,7 +8,13 @@ import msgspec
 
 from model.bom import schedule_rows
 from model.export.netbox import (
-    CABLE_HEADER, DEVICE_HEADER, FILES, INTERFACE_HEADER, interface_type, netbox_tables, slugify,
+    CABLE_HEADER,
+    DEVICE_HEADER,
+    FILES,
+    INTERFACE_HEADER,
+    interface_type,
+    netbox_tables,
+    slugify,
     write_netbox_dir,
 )
 from tests.builders import device, rack, small_pod
