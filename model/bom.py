@@ -85,7 +85,7 @@ class BomLine(Struct, frozen=True, kw_only=True):
     part: str
     description: str
     length_m: float | None
-    quantity: float
+    quantity: float | None
     unit: str
     unit_power_w: float | None
     total_power_w: float | None
@@ -309,7 +309,7 @@ def bom_totals(lines: Iterable[BomLine]) -> BomTotals:
     power = price = 0.0
     for ln in lines:
         q, p, c = by_category.get(ln.category, (0.0, 0.0, 0.0))
-        by_category[ln.category] = (q + ln.quantity, p + (ln.total_power_w or 0.0),
+        by_category[ln.category] = (q + (ln.quantity or 0), p + (ln.total_power_w or 0.0),
                                     c + (ln.total_price_usd or 0.0))
         power += ln.total_power_w or 0.0
         price += ln.total_price_usd or 0.0
@@ -319,7 +319,7 @@ def bom_totals(lines: Iterable[BomLine]) -> BomTotals:
 def bom_total_line(totals: BomTotals) -> BomLine:
     """A closing "Total" line for flat files (CSV)."""
     return BomLine(category="Total", part="", description="All lines above", length_m=None,
-                   quantity=0, unit="", unit_power_w=None, total_power_w=totals.power_w,
+                   quantity=None, unit="", unit_power_w=None, total_power_w=totals.power_w,
                    unit_price_usd=None, total_price_usd=totals.price_usd,
                    source="indicative prices; see each line")
 
