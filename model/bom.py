@@ -266,7 +266,7 @@ def bom_lines(design: Design, plant: CablePlantLike) -> list[BomLine]:
         integrated = medium.price_per_end_usd == 0 and medium.kind in ("acc", "aec", "aoc")
         what = "cable end (integrated, priced with the cable)" if integrated else "module"
         if per_module > 1:
-            what += f" serving {per_module} ports (twin-port cage)"
+            what += f" serving {per_module} ports"
         lines.append(_line("Transceivers", media_id, f"{medium.name}: {what}", None, qty, "ea",
                            medium.power_per_end_w * per_module,
                            medium.price_per_end_usd * per_module, medium.source))
@@ -364,6 +364,10 @@ def summary_rows(design: Design, plant: CablePlantLike, lines: list[BomLine],
 def schedule_rows(design: Design, plant: CablePlantLike) -> list[ScheduleRow]:
     """One row per cable (backplane links excluded), sorted for installers rack by rack."""
     racks, devices, trays = design.racks, design.devices, design.trays
+    types = design.catalog.device_types
+    # Cables leaving the same rack face for the same rack face follow the same trays (the
+    # engine routes between per-face drop points), so ask the engine once per pair of faces.
+    route_cache: dict[tuple[str, str, str, str], list[str] | None] = {}
     rows: list[tuple[tuple, ScheduleRow]] = []
     for link_id, link in design.links.items():
         i = plant.index.get(link_id)
@@ -379,7 +383,15 @@ def schedule_rows(design: Design, plant: CablePlantLike) -> list[ScheduleRow]:
         swapped = ends[1][:3] < ends[0][:3]
         a, b = (ends[1], ends[0]) if swapped else (ends[0], ends[1])
         status = int(plant.status[i]) if i is not None else NO_MEDIUM
-        route = _route_text(plant, link_id, status, trays, swapped)
+        dev_a, dev_b = devices[link.a.device], devices[link.b.device]
+        key = (dev_a.rack, types[dev_a.type].ports_face, dev_b.rack, types[dev_b.type].ports_face)
+        if status & (SAME_RACK | NO_TRAY_PATH):
+            tray_ids = None
+        elif key in route_cache:
+            tray_ids = route_cache[key]
+        else:
+            tray_ids = route_cache[key] = _route_trays(plant, link_id)
+        route = _route_text(tray_ids, status, trays, swapped)
         length = _num(plant.length_m[i]) if i is not None else None
         ordered = _num(plant.ordered_m[i]) if i is not None and medium is not None else None
         speed = float(plant.speed_gbps[i]) if i is not None else 0.0
@@ -401,20 +413,23 @@ def schedule_rows(design: Design, plant: CablePlantLike) -> list[ScheduleRow]:
     return out
 
 
-def _route_text(plant: CablePlantLike, link_id: str, status: int, trays: dict,
-                swapped: bool) -> str:
+def _route_trays(plant: CablePlantLike, link_id: str) -> list[str] | None:
+    try:
+        return list(plant.route(link_id).tray_ids)
+    except (AttributeError, KeyError, IndexError):
+        return None
+
+
+def _route_text(tray_ids: list[str] | None, status: int, trays: dict, swapped: bool) -> str:
     if status & SAME_RACK:
         return "(in rack)"
     if status & NO_TRAY_PATH:
         return "(no tray path: floor run)"
-    try:
-        tray_ids = list(plant.route(link_id).tray_ids)
-    except (AttributeError, KeyError, IndexError):
+    if tray_ids is None:
         return ""
-    if swapped:
-        tray_ids.reverse()
+    ordered = reversed(tray_ids) if swapped else tray_ids
     names: list[str] = []
-    for tray_id in tray_ids:
+    for tray_id in ordered:
         name = (trays[tray_id].name or tray_id) if tray_id in trays else tray_id
         if not names or names[-1] != name:
             names.append(name)
