@@ -33,6 +33,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any, Protocol
 
 from msgspec import Struct
@@ -132,6 +133,7 @@ class BomTotals(Struct, frozen=True, kw_only=True):
 _DIGITS = re.compile(r"(\d+)")
 
 
+@lru_cache(maxsize=1 << 16)
 def natural_key(text: str) -> tuple:
     """Sort key that orders ``A2`` before ``A10`` and ``p9`` before ``p10``."""
     return tuple(int(part) if part.isdigit() else part.lower() for part in _DIGITS.split(text))
@@ -402,7 +404,7 @@ def schedule_rows(design: Design, plant: CablePlantLike) -> list[ScheduleRow]:
             speed_gbps=speed if speed % 1 else int(speed),
             medium=medium.id if medium else "", medium_kind=medium.kind if medium else "",
             length_m=_round(length), ordered_length_m=_round(ordered, 3), route=route)
-        rows.append(((a[0], a[1], a[2], b[0], b[1], b[2], natural_key(link_id)), row))
+        rows.append(((a[0], a[1], a[2], b[0], b[1], b[2], link_id), row))
     rows.sort(key=lambda kr: kr[0])
     out = [row for _, row in rows]
     seen = Counter(row.label for row in out)
