@@ -16,6 +16,7 @@ COMMANDS = {
     "bom": "cli.bom_command",
     "schedule": "cli.schedule_command",
     "export-netbox": "cli.export_netbox_command",
+    "generate": "cli.generate_command",
 }
 
 

@@ -193,3 +193,14 @@ def test_nan_and_huge_numbers_are_refused():
     raw["racks"][0]["x"] = float("nan")  # not JSON at all, but Python's json writes it
     with pytest.raises(DesignFileError, match="n.hall.json"):
         read_design_bytes(json.dumps(raw).encode(), "n.hall.json")
+
+
+def test_saved_file_gets_normal_permissions(pod, tmp_path):
+    target = tmp_path / "new.hall.json"
+    save_design(pod, target)
+    mask = os.umask(0)
+    os.umask(mask)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~mask
+    target.chmod(0o640)
+    save_design(pod, target)
+    assert target.stat().st_mode & 0o777 == 0o640
