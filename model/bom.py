@@ -338,7 +338,8 @@ def summary_rows(design: Design, plant: CablePlantLike, lines: list[BomLine],
         ("Racks", int(qty.get("Racks", 0)), "ea"),
         ("GPUs", design.gpu_count(), "ea"),
         ("Servers", int(qty.get("Servers", 0)), "ea"),
-        ("Switches", int(qty.get("Switches", 0)), "ea"),
+        ("Switches (scale-out and management)", _devices_of(design, "switch"), "ea"),
+        ("NVLink switch trays", _devices_of(design, "nvlink-switch"), "ea"),
         ("Links", len(design.links), "ea"),
         ("Cables to order", int(qty.get("Cables", 0)), "ea"),
         ("Scale-up links on the rack backplane (come with the rack)", backplane, "ea"),
@@ -349,7 +350,8 @@ def summary_rows(design: Design, plant: CablePlantLike, lines: list[BomLine],
     for category in CATEGORY_ORDER:
         if category in totals.by_category and category != "Trays":
             _, power, price = totals.by_category[category]
-            rows.append((f"{category}: power", round(power / 1000, 3), "kW"))
+            if category != "Racks":
+                rows.append((f"{category}: power", round(power / 1000, 3), "kW"))
             rows.append((f"{category}: indicative price", round(price, 2), "USD"))
     rows += [
         ("Total power (typical)", round(totals.power_w / 1000, 3), "kW"),
@@ -359,6 +361,11 @@ def summary_rows(design: Design, plant: CablePlantLike, lines: list[BomLine],
         ("Prices", "indicative only; every figure names its source (see domain-facts.md)", ""),
     ]
     return rows
+
+
+def _devices_of(design: Design, category: str) -> int:
+    types = design.catalog.device_types
+    return sum(1 for d in design.devices.values() if types[d.type].category == category)
 
 
 # ------------------------------------------------------------------------------------ schedule

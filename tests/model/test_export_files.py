@@ -110,7 +110,7 @@ def test_xlsx_reads_back_with_four_sheets_frozen_headers_and_numbers(tmp_path, e
     assert isinstance(sched.cell(2, SCHEDULE_COLUMNS.index("length_m") + 1).value, float)
     summary = {r[0].value: r[1].value for r in book["Summary"].iter_rows(min_row=2)}
     assert summary["GPUs"] == 32
-    assert summary["Switches"] == 2
+    assert summary["Switches (scale-out and management)"] == 2
 
 
 def test_xlsx_keeps_formula_like_text_as_text():
