@@ -10,8 +10,9 @@ Counting conventions (shared with the analysis):
 - A link of a medium with ``modules_per_link`` > 0 needs one module per end. Where a port group
   has ``ports_per_cage`` = 2 (NVIDIA twin-port OSFP) one module serves the two ports of a cage,
   so modules = distinct (device, cage, medium) triples; a broken-out port (``p1/1``, ``p1/2``)
-  shares its physical port's module. Such a module's unit power and price are the catalog's
-  per-end figures times the ports it serves.
+  shares its physical port's module. Such a module's unit price is the catalog's per-end price
+  times the ports it serves (it is bought whole); its power is the per-end power times the ports
+  in use (the analysis's convention), so modules with a port unused get a line of their own.
 - Power of modules is on the transceiver lines; passive cables (``modules_per_link`` = 0) carry
   their own ``2 x power_per_end_w`` on the cable line, so nothing is counted twice.
 - Links on the rack backplane (kind ``backplane``, e.g. the NVL72 NVLink spine) come with the
@@ -183,10 +184,10 @@ def _link_medium(plant: CablePlantLike, i: int) -> MediaType | None:
 
 # ------------------------------------------------------------------------------------ counts
 
-def transceiver_modules(design: Design, plant: CablePlantLike) -> dict[tuple[str, int], int]:
-    """Modules needed: (media id, ports served per module) -> count. See the module docstring."""
-    cages: set[tuple[str, str, int, str]] = set()
-    served: dict[tuple[str, str, int, str], int] = {}
+def module_groups(design: Design, plant: CablePlantLike) -> dict[tuple[str, int, int], int]:
+    """Modules needed: (media id, ports a module serves, ports of it in use) -> count."""
+    used: Counter[tuple[str, str, int, str]] = Counter()
+    capacity: dict[tuple[str, str, int, str], int] = {}
     devices = design.devices
     types = design.catalog.device_types
     for link_id, link in design.links.items():
@@ -200,11 +201,19 @@ def transceiver_modules(design: Design, plant: CablePlantLike) -> dict[tuple[str
             device = devices[end.device]
             group, cage, per_module = _PortCages.of(types[device.type], device.breakout)[end.port]
             key = (end.device, group, cage, medium.id)
-            cages.add(key)
-            served[key] = per_module
+            used[key] += 1
+            capacity[key] = per_module
+    out: Counter[tuple[str, int, int]] = Counter()
+    for key, n in used.items():
+        out[(key[3], capacity[key], n)] += 1
+    return dict(out)
+
+
+def transceiver_modules(design: Design, plant: CablePlantLike) -> dict[tuple[str, int], int]:
+    """Modules needed: (media id, ports served per module) -> count. See the module docstring."""
     out: Counter[tuple[str, int]] = Counter()
-    for key in cages:
-        out[(key[3], served[key])] += 1
+    for (media_id, per_module, _), qty in module_groups(design, plant).items():
+        out[(media_id, per_module)] += qty
     return dict(out)
 
 
@@ -263,14 +272,15 @@ def bom_lines(design: Design, plant: CablePlantLike) -> list[BomLine]:
                            dtype.power_typical_w, dtype.price_usd, dtype.source))
 
     media = catalog.media_types
-    for (media_id, per_module), qty in sorted(transceiver_modules(design, plant).items()):
+    for (media_id, per_module, in_use), qty in sorted(module_groups(design, plant).items()):
         medium = media[media_id]
         integrated = medium.price_per_end_usd == 0 and medium.kind in ("acc", "aec", "aoc")
         what = "cable end (integrated, priced with the cable)" if integrated else "module"
         if per_module > 1:
-            what += f" serving {per_module} ports"
+            what += (f" serving {per_module} ports" if in_use == per_module
+                     else f" serving {per_module} ports, {in_use} in use")
         lines.append(_line("Transceivers", media_id, f"{medium.name}: {what}", None, qty, "ea",
-                           medium.power_per_end_w * per_module,
+                           medium.power_per_end_w * in_use,
                            medium.price_per_end_usd * per_module, medium.source))
 
     for (media_id, length), qty in sorted(cable_counts(plant).items()):
@@ -452,7 +462,7 @@ def export_findings(plant: CablePlantLike, extra: Iterable[Finding] = ()) -> lis
 
 __all__ = [
     "BOM_COLUMNS", "BomLine", "BomTotals", "CATEGORY_ORDER", "SCHEDULE_COLUMNS", "ScheduleRow",
-    "bom_lines", "bom_total_line", "bom_totals", "cable_counts", "export_findings",
+    "bom_lines", "bom_total_line", "module_groups", "bom_totals", "cable_counts", "export_findings",
     "natural_key", "schedule_rows", "summary_rows", "transceiver_modules", "tray_metres",
     "unorderable_links",
 ]
