@@ -11,6 +11,7 @@ from model.bom import (
     bom_lines,
     bom_totals,
     cable_counts,
+    module_groups,
     schedule_rows,
     transceiver_modules,
     tray_metres,
@@ -158,3 +159,24 @@ def test_backplane_links_are_neither_ordered_nor_scheduled():
     assert not any(ln.part == "nvlink-backplane" for ln in bom_lines(design, plant))
     assert "nv-1" not in {row.cable_id for row in schedule_rows(design, plant)}
     assert "nv-1" not in unorderable_links(plant)
+
+
+def test_a_broken_out_port_uses_one_module_for_its_sub_ports():
+    design = small_pod()
+    rack(design, "r3", 3.3, 3.0)
+    device(design, "h1", "r3", 2, "hgx-h100-8x400")
+    device(design, "h2", "r3", 10, "hgx-h100-8x400")
+    device(design, "sw", "r3", 30, "sn5600", role="leaf", breakout={"p": 2})
+    link(design, "x-1", ("h1", "nic1"), ("sw", "p1/1"), medium="dr4-400g")
+    link(design, "x-2", ("h2", "nic1"), ("sw", "p1/2"), medium="dr4-400g")
+    link(design, "x-3", ("h2", "nic2"), ("sw", "p2/1"), medium="dr4-400g")
+    plant = plant_of(design)
+    groups = {k: v for k, v in module_groups(design, plant).items() if k[0] == "dr4-400g"}
+    # Servers: 3 single-port modules. Switch: p1 is one 2 x 400G module with both halves used,
+    # p2 one with a half unused.
+    assert groups == {("dr4-400g", 1, 1): 3, ("dr4-400g", 2, 2): 1, ("dr4-400g", 2, 1): 1}
+    dr4 = design.catalog.media_types["dr4-400g"]
+    lines = [ln for ln in bom_lines(design, plant) if ln.part == "dr4-400g"
+             and ln.category == "Transceivers"]
+    assert sum(ln.total_power_w for ln in lines) == pytest.approx(6 * dr4.power_per_end_w)
+    assert sum(ln.total_price_usd for ln in lines) == pytest.approx(7 * dr4.price_per_end_usd)
