@@ -17,6 +17,8 @@ COMMANDS = {
     "schedule": "cli.schedule_command",
     "export-netbox": "cli.export_netbox_command",
     "generate": "cli.generate_command",
+    "routes": "cli.routes_command",
+    "analyze": "cli.analyze_command",
 }
 
 
@@ -53,3 +55,6 @@ def run_cli(argv: list[str]) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # output piped into `head` and closed early: not an error
+        sys.stderr.close()
+        return 0

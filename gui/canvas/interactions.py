@@ -1,0 +1,585 @@
+"""Mouse modes, one class each. The scene forwards its mouse and key events to the active one;
+a handler returns True when it consumed the event.
+
+Interactions change the design only by pushing undo commands through ``scene.push``. While a
+drag is in progress they move items as a preview; the model changes once, at release.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainterPath, QPen
+from PySide6.QtWidgets import (
+    QApplication,
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QGraphicsSceneMouseEvent,
+    QGraphicsSimpleTextItem,
+    QMenu,
+)
+
+from gui import style
+from gui.canvas import placement
+from gui.canvas.link_item import LinkItem
+from gui.canvas.rack_item import RackItem
+from gui.canvas.tray_item import TrayItem
+from gui.commands import AddObjectsCommand, MoveRacksCommand, RotateRacksCommand
+from model.entities import Tray
+
+EPS = 1e-6
+
+
+class Interaction:
+    """Base mouse mode: consumes nothing. ``name`` and ``hint`` feed the status bar."""
+
+    name = "Select"
+    hint = ""
+
+    def __init__(self, scene, on_done=None) -> None:
+        self.scene = scene
+        self.on_done = on_done or (lambda: None)
+
+    def press(self, event: QGraphicsSceneMouseEvent) -> bool:
+        return False
+
+    def move(self, event: QGraphicsSceneMouseEvent) -> bool:
+        return False
+
+    def release(self, event: QGraphicsSceneMouseEvent) -> bool:
+        return False
+
+    def double_click(self, event: QGraphicsSceneMouseEvent) -> bool:
+        return False
+
+    def key_press(self, event) -> bool:
+        if event.key() == Qt.Key_Escape:
+            self.cancel()
+            self.on_done()
+            return True
+        return False
+
+    def cancel(self) -> None:
+        """Abandon whatever is in progress and remove preview items."""
+
+    def _top_item(self, pos: QPointF):
+        for item in self.scene.items(pos):
+            if isinstance(item, (RackItem, TrayItem, LinkItem)):
+                return item
+        return None
+
+
+def collides(scene, item: RackItem, rect: QRectF, ignore: set[str]) -> bool:
+    """True when a rack footprint ``rect`` (scene metres) overlaps another rack, an obstacle,
+    or leaves the hall."""
+    inner = rect.adjusted(0.01, 0.01, -0.01, -0.01)
+    for other in scene.items(inner, Qt.IntersectsItemBoundingRect):
+        if isinstance(other, RackItem) and other is not item and other.object_id not in ignore:
+            if other.mapRectToScene(other.footprint()).intersects(inner):
+                return True
+    hall = scene.hall_item
+    path = QPainterPath()
+    path.addPolygon(hall._outline)
+    if not path.contains(inner):
+        return True
+    for poly, _ in hall._obstacles:
+        if poly.boundingRect().intersects(inner) and poly.intersects(_rect_polygon(inner)):
+            return True
+    return False
+
+
+def _rect_polygon(rect: QRectF):
+    from PySide6.QtGui import QPolygonF
+
+    return QPolygonF(rect)
+
+
+class SelectInteraction(Interaction):
+    """Click, shift-click and rubber band select; dragging selected racks moves them (snapped to
+    floor tiles, collisions shown live, one undo command at release); double-click opens a rack."""
+
+    name = "Select"
+    hint = "Click to select, Shift+click to add, drag racks to move, drag empty floor to box-select"
+
+    def __init__(self, scene, on_done=None) -> None:
+        super().__init__(scene, on_done)
+        self._drag: dict[str, QPointF] | None = None
+        self._anchor: str | None = None
+        self._press_screen = None
+        self._moved = False
+        self._delta = (0.0, 0.0)
+
+    def press(self, event) -> bool:
+        if event.button() != Qt.LeftButton:
+            return False
+        item = self._top_item(event.scenePos())
+        if item is None:
+            if not event.modifiers() & (Qt.ShiftModifier | Qt.ControlModifier):
+                self.scene.clearSelection()
+            return False  # the view starts a rubber band
+        if event.modifiers() & (Qt.ShiftModifier | Qt.ControlModifier):
+            item.setSelected(not item.isSelected())
+            return True
+        if not item.isSelected():
+            self.scene.clearSelection()
+            item.setSelected(True)
+        if isinstance(item, RackItem):
+            racks = [i for i in self.scene.selectedItems() if isinstance(i, RackItem)]
+            self._drag = {i.object_id: QPointF(i.pos()) for i in racks}
+            self._anchor = item.object_id
+            self._press_scene = event.scenePos()
+            self._press_screen = event.screenPos()
+            self._moved = False
+            self._delta = (0.0, 0.0)
+        return True
+
+    def move(self, event) -> bool:
+        if self._drag is None:
+            return False
+        if not self._moved:
+            if (event.screenPos() - self._press_screen).manhattanLength() < QApplication.startDragDistance():
+                return True
+            self._moved = True
+        design = self.scene.design
+        anchor = design.racks[self._anchor]
+        shift = event.scenePos() - self._press_scene
+        sx, sy = placement.snap_rack_centre(anchor.x + shift.x(), anchor.y + shift.y(), anchor.width_m,
+                                            anchor.depth_m, anchor.rotation, design.hall.tile_m)
+        self._delta = (sx - anchor.x, sy - anchor.y)
+        moving = set(self._drag)
+        for rack_id, start in self._drag.items():
+            item = self.scene.racks[rack_id]
+            item.setPos(start.x() + self._delta[0], start.y() + self._delta[1])
+        for rack_id in self._drag:
+            item = self.scene.racks[rack_id]
+            item.set_collision(collides(self.scene, item, item.mapRectToScene(item.footprint()), moving))
+        self.scene.message.emit(f"Move by Δx {self._delta[0]:+.2f} m, Δy {self._delta[1]:+.2f} m")
+        return True
+
+    def release(self, event) -> bool:
+        if self._drag is None:
+            return False
+        drag, self._drag = self._drag, None
+        dx, dy = self._delta
+        if self._moved and (abs(dx) > EPS or abs(dy) > EPS):
+            design = self.scene.design
+            positions = {r: (round(design.racks[r].x + dx, 6), round(design.racks[r].y + dy, 6))
+                         for r in drag}
+            self.scene.push(MoveRacksCommand(design, positions))
+        else:
+            self._restore(drag)
+        return True
+
+    def double_click(self, event) -> bool:
+        item = self._top_item(event.scenePos())
+        if isinstance(item, RackItem):
+            self.scene.rack_activated.emit(item.object_id)
+            return True
+        return False
+
+    def key_press(self, event) -> bool:
+        if event.key() == Qt.Key_Escape and self._drag is not None:
+            self.cancel()
+            return True
+        step = {Qt.Key_Left: (-1, 0), Qt.Key_Right: (1, 0), Qt.Key_Up: (0, -1), Qt.Key_Down: (0, 1)}
+        if event.key() in step and self._drag is None:
+            racks = [r for r in self.scene.selected_ids() if r in self.scene.design.racks]
+            if racks:
+                design = self.scene.design
+                tile = design.hall.tile_m
+                dx, dy = step[event.key()]
+                positions = {r: (round(design.racks[r].x + dx * tile, 6), round(design.racks[r].y + dy * tile, 6))
+                             for r in racks}
+                self.scene.push(MoveRacksCommand(design, positions, mergeable=True))
+                return True
+        return False
+
+    def cancel(self) -> None:
+        if self._drag is not None:
+            self._restore(self._drag)
+            self._drag = None
+
+    def _restore(self, drag: dict[str, QPointF]) -> None:
+        for rack_id, start in drag.items():
+            item = self.scene.racks.get(rack_id)
+            if item is not None:
+                item.setPos(start)
+                item.set_collision(False)
+
+
+class RotateInteraction(Interaction):
+    name = "Rotate"
+    hint = "Click a rack to turn it 90° clockwise (the selection turns together); Esc to leave"
+
+    def press(self, event) -> bool:
+        if event.button() != Qt.LeftButton:
+            return False
+        rack_id = self.scene.rack_at(event.scenePos())
+        if rack_id is None:
+            return True
+        selected = [r for r in self.scene.selected_ids() if r in self.scene.design.racks]
+        ids = selected if rack_id in selected else [rack_id]
+        rotate_racks(self.scene, ids, 90)
+        return True
+
+
+def rotate_racks(scene, ids, degrees: int) -> None:
+    design = scene.design
+    rotations = {r: (design.racks[r].rotation + degrees) % 360 for r in ids}
+    if rotations:
+        scene.push(RotateRacksCommand(design, rotations))
+
+
+class PlaceRackInteraction(Interaction):
+    """Click to place racks of one type; a ghost follows the cursor, snapped, red on collision."""
+
+    name = "Place rack"
+
+    def __init__(self, scene, type_id: str, on_done=None) -> None:
+        super().__init__(scene, on_done)
+        self.type_id = type_id
+        rtype = scene.design.catalog.rack_type(type_id)
+        self.hint = f"Click to place a {rtype.model}; R turns it; Esc to stop placing"
+        self.rotation = 0
+        self._ghost = RackItem("")
+        self._ghost.setOpacity(0.6)
+        self._ghost.setZValue(50)
+        self._ghost.setFlag(QGraphicsItem.ItemIsSelectable, False)
+        self._ghost.setVisible(False)
+        scene.addItem(self._ghost)
+
+    def _snapped(self, pos: QPointF) -> tuple[float, float]:
+        rtype = self.scene.design.catalog.rack_type(self.type_id)
+        return placement.snap_rack_centre(pos.x(), pos.y(), rtype.width_m, rtype.depth_m,
+                                          self.rotation, self.scene.design.hall.tile_m)
+
+    def move(self, event) -> bool:
+        rtype = self.scene.design.catalog.rack_type(self.type_id)
+        x, y = self._snapped(event.scenePos())
+        self._ghost.set_geometry(x, y, rtype.width_m, rtype.depth_m, self.rotation)
+        self._ghost.setVisible(True)
+        self._ghost.set_collision(collides(self.scene, self._ghost,
+                                           self._ghost.mapRectToScene(self._ghost.footprint()), set()))
+        return True
+
+    def press(self, event) -> bool:
+        if event.button() != Qt.LeftButton:
+            return False
+        rack = placement.new_rack(self.scene.design, self.type_id, event.scenePos().x(),
+                                  event.scenePos().y(), self.rotation)
+        if self.scene.push(AddObjectsCommand(self.scene.design, f"Place rack {rack.name}", racks=[rack])):
+            self.scene.select_ids([rack.id])
+        return True
+
+    def key_press(self, event) -> bool:
+        if event.key() == Qt.Key_R:
+            self.rotation = (self.rotation + 90) % 360
+            return True
+        return super().key_press(event)
+
+    def cancel(self) -> None:
+        if self._ghost.scene() is not None:
+            self.scene.removeItem(self._ghost)
+
+
+class DrawTrayInteraction(Interaction):
+    """Click to add corners (snapped to half tiles), double-click or Enter to finish."""
+
+    name = "Draw tray"
+    hint = "Click to add tray corners, double-click or Enter to finish, Backspace undoes a corner, Esc cancels"
+
+    def __init__(self, scene, on_done=None) -> None:
+        super().__init__(scene, on_done)
+        self.points: list[tuple[float, float]] = []
+        self._preview = QGraphicsPathItem()
+        pen = QPen(QColor(style.SELECTION), 2.0, Qt.DashLine)
+        pen.setCosmetic(True)
+        self._preview.setPen(pen)
+        self._preview.setZValue(60)
+        scene.addItem(self._preview)
+        self._cursor: tuple[float, float] | None = None
+
+    def _snap(self, pos: QPointF) -> tuple[float, float]:
+        return placement.snap_point(pos.x(), pos.y(), self.scene.design.hall.tile_m / 2)
+
+    def press(self, event) -> bool:
+        if event.button() != Qt.LeftButton:
+            return False
+        point = self._snap(event.scenePos())
+        if not self.points or self.points[-1] != point:
+            self.points.append(point)
+        self._update_preview()
+        return True
+
+    def move(self, event) -> bool:
+        self._cursor = self._snap(event.scenePos())
+        self._update_preview()
+        if self.points:
+            length = sum(placement.distance(a, b) for a, b in zip(self.points, self.points[1:]))
+            length += placement.distance(self.points[-1], self._cursor)
+            self.scene.message.emit(f"Tray length {length:.2f} m")
+        return True
+
+    def release(self, event) -> bool:
+        return True
+
+    def double_click(self, event) -> bool:
+        self.finish()
+        return True
+
+    def key_press(self, event) -> bool:
+        if event.key() in (Qt.Key_Return, Qt.Key_Enter):
+            self.finish()
+            return True
+        if event.key() == Qt.Key_Backspace and self.points:
+            self.points.pop()
+            self._update_preview()
+            return True
+        if event.key() == Qt.Key_Escape and self.points:
+            self.points = []
+            self._update_preview()
+            return True
+        return super().key_press(event)
+
+    def finish(self) -> None:
+        points = self.points
+        self.points = []
+        self._update_preview()
+        if len(points) < 2:
+            self.scene.message.emit("A tray needs at least two corners")
+            return
+        design = self.scene.design
+        tray = Tray(id=design.new_id("tray"), points=points)
+        if self.scene.push(AddObjectsCommand(design, "Draw tray", trays=[tray])):
+            self.scene.select_ids([tray.id])
+
+    def _update_preview(self) -> None:
+        path = QPainterPath()
+        pts = list(self.points)
+        if pts and self._cursor is not None:
+            pts.append(self._cursor)
+        if pts:
+            path.moveTo(*pts[0])
+            for p in pts[1:]:
+                path.lineTo(*p)
+        self._preview.setPath(path)
+
+    def cancel(self) -> None:
+        self.points = []
+        if self._preview.scene() is not None:
+            self.scene.removeItem(self._preview)
+
+
+def choose(options: list[tuple[str, object]], screen_pos) -> object | None:
+    """Let the user pick one option from a popup menu (one option is taken without asking)."""
+    if not options:
+        return None
+    if len(options) == 1:
+        return options[0][1]
+    menu = QMenu()
+    for text, value in options:
+        action = menu.addAction(text)
+        action.setData(value)
+    chosen = menu.exec(screen_pos)
+    return chosen.data() if chosen is not None else None
+
+
+class ConnectInteraction(Interaction):
+    """Click a rack and pick a device's free port group, then click the far rack and device."""
+
+    name = "Connect"
+    hint = "Click the rack of the first device, pick its port group, then click the far rack"
+
+    def __init__(self, scene, on_done=None) -> None:
+        super().__init__(scene, on_done)
+        self.first: tuple[str, str] | None = None  # (device id, port group)
+        self._line = QGraphicsPathItem()
+        pen = QPen(QColor(style.SELECTION), 2.0, Qt.DashLine)
+        pen.setCosmetic(True)
+        self._line.setPen(pen)
+        self._line.setZValue(60)
+        scene.addItem(self._line)
+        self._start = QPointF()
+
+    def press(self, event) -> bool:
+        if event.button() != Qt.LeftButton:
+            return False
+        design = self.scene.design
+        rack_id = self.scene.rack_at(event.scenePos())
+        if rack_id is None:
+            return True
+        if self.first is None:
+            options = []
+            for dev in reversed(design.devices_in_rack(rack_id)):
+                for group, role, free, speed in placement.port_groups_with_free_ports(design, dev.id):
+                    options.append((f"{dev.name} · {group} ({role}, {speed:g}G) — {free} free",
+                                    (dev.id, group)))
+            if not options:
+                self.scene.message.emit(f"Rack {design.racks[rack_id].name} has no free ports")
+                return True
+            picked = choose(options, event.screenPos())
+            if picked is None:
+                return True
+            self.first = tuple(picked)
+            rack = design.racks[rack_id]
+            self._start = QPointF(rack.x, rack.y)
+            self.hint = f"Now click the rack of the far device for {design.devices[self.first[0]].name}"
+            self.scene.message.emit(self.hint)
+            return True
+        a_device, a_group = self.first
+        options = []
+        for dev in reversed(design.devices_in_rack(rack_id)):
+            if dev.id == a_device:
+                continue
+            link = placement.new_link(design, a_device, a_group, dev.id)
+            if link is not None:
+                info = design.ports(dev.id)[link.b.port]
+                options.append((f"{dev.name} · {link.b.port} ({info.role}, {info.speed_gbps:g}G)", dev.id))
+        if not options:
+            self.scene.message.emit(f"No device in rack {design.racks[rack_id].name} has a free "
+                                    f"port for {design.devices[a_device].name} {a_group}")
+            return True
+        b_device = choose(options, event.screenPos())
+        if b_device is None:
+            return True
+        link = placement.new_link(design, a_device, a_group, b_device)
+        self.first = None
+        self._line.setPath(QPainterPath())
+        self.hint = ConnectInteraction.hint
+        a_name, b_name = design.devices[a_device].name, design.devices[b_device].name
+        if self.scene.push(AddObjectsCommand(design, f"Connect {a_name} to {b_name}", links=[link])):
+            self.scene.select_ids([link.id])
+            self.scene.message.emit(f"Connected {a_name}:{link.a.port} to {b_name}:{link.b.port}"
+                                    + link_summary(self.scene, link.id))
+        return True
+
+    def move(self, event) -> bool:
+        if self.first is not None:
+            path = QPainterPath(self._start)
+            path.lineTo(event.scenePos())
+            self._line.setPath(path)
+        return True
+
+    def release(self, event) -> bool:
+        return True
+
+    def key_press(self, event) -> bool:
+        if event.key() == Qt.Key_Escape and self.first is not None:
+            self.first = None
+            self._line.setPath(QPainterPath())
+            return True
+        return super().key_press(event)
+
+    def cancel(self) -> None:
+        self.first = None
+        if self._line.scene() is not None:
+            self.scene.removeItem(self._line)
+
+
+def link_summary(scene, link_id: str) -> str:
+    """' — 4.3 m, DAC 400G' from the cable plant, or '' without one."""
+    plant = scene.plant
+    if plant is None:
+        return ""
+    try:
+        plant.refresh()
+        route = plant.route(link_id)
+        medium = plant.medium(link_id)
+    except Exception:  # noqa: BLE001
+        return ""
+    return f" — {route.total_m:.1f} m, {medium.name if medium else 'no medium reaches'}"
+
+
+class MeasureInteraction(Interaction):
+    """Click two points: straight distance, floor (Manhattan) distance."""
+
+    name = "Measure"
+    hint = "Click two points to measure; Esc to leave"
+
+    def __init__(self, scene, on_done=None) -> None:
+        super().__init__(scene, on_done)
+        self.start: QPointF | None = None
+        self._line = QGraphicsPathItem()
+        pen = QPen(QColor("#c2255c"), 2.0)
+        pen.setCosmetic(True)
+        self._line.setPen(pen)
+        self._line.setZValue(70)
+        self._label = QGraphicsSimpleTextItem()
+        self._label.setFlag(QGraphicsItem.ItemIgnoresTransformations, True)
+        self._label.setBrush(QColor("#c2255c"))
+        self._label.setZValue(71)
+        scene.addItem(self._line)
+        scene.addItem(self._label)
+        self.last: str = ""
+
+    def press(self, event) -> bool:
+        if event.button() != Qt.LeftButton:
+            return False
+        if self.start is None:
+            self.start = event.scenePos()
+        else:
+            self._show(event.scenePos())
+            self.start = None
+        return True
+
+    def move(self, event) -> bool:
+        if self.start is not None:
+            self._show(event.scenePos())
+        return True
+
+    def release(self, event) -> bool:
+        return True
+
+    def _show(self, end: QPointF) -> None:
+        a, b = self.start, end
+        path = QPainterPath(a)
+        path.lineTo(b)
+        self._line.setPath(path)
+        straight = QLineF(a, b).length()
+        manhattan = abs(a.x() - b.x()) + abs(a.y() - b.y())
+        self.last = f"Straight {straight:.2f} m · along the floor grid {manhattan:.2f} m"
+        trays = tray_distance(self.scene, (a.x(), a.y()), (b.x(), b.y()))
+        if trays is not None:
+            self.last += f" · along trays {trays:.2f} m"
+        self._label.setText(self.last)
+        self._label.setPos(b)
+        self.scene.message.emit(self.last)
+
+    def cancel(self) -> None:
+        for item in (self._line, self._label):
+            if item.scene() is not None:
+                self.scene.removeItem(item)
+
+
+def tray_distance(scene, a, b) -> float | None:
+    """Distance between two plan points along the tray graph, when the engine offers it."""
+    plant = scene.plant
+    fn = getattr(plant, "tray_distance", None) if plant is not None else None
+    if fn is None:
+        return None
+    try:
+        return float(fn(a, b))
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def drop_type(scene, kind: str, type_id: str, pos: QPointF) -> None:
+    """A catalog type dropped on the plan: a rack type places a rack, a device type goes into the
+    rack under the cursor at its lowest free U."""
+    design = scene.design
+    if kind == "rack":
+        rack = placement.new_rack(design, type_id, pos.x(), pos.y())
+        if scene.push(AddObjectsCommand(design, f"Place rack {rack.name}", racks=[rack])):
+            scene.select_ids([rack.id])
+        return
+    rack_id = scene.rack_at(pos)
+    if rack_id is None:
+        scene.message.emit("Drop a device onto a rack (or into its elevation)")
+        return
+    dtype = design.catalog.device_type(type_id)
+    u = placement.free_u(design, rack_id, dtype.u_height)
+    if u is None:
+        scene.message.emit(f"Rack {design.racks[rack_id].name} has no {dtype.u_height} U free")
+        return
+    device = placement.new_device(design, type_id, rack_id, u)
+    scene.push(AddObjectsCommand(design, f"Add {device.name} to {design.racks[rack_id].name}",
+                                 devices=[device]))

@@ -1,0 +1,341 @@
+"""HallScene: owns the model-id -> item map, follows the design's change events, and forwards
+mouse events to the active interaction (one class per mouse mode, see interactions.py).
+
+Links are never one item each: only the links of the selection get a LinkItem; the rest of the
+cabling shows as bundles along the trays (BundleItem) when a cable plant is available.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from PySide6.QtCore import QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QUndoStack
+from PySide6.QtWidgets import QGraphicsScene, QGraphicsSceneMouseEvent
+
+from gui import style
+from gui.canvas.hall_item import HallItem
+from gui.canvas.link_item import LinkItem
+from gui.canvas.rack_item import RackItem
+from gui.canvas.tray_item import TrayItem
+from gui.commands import DesignCommand, push
+from model.design import Change, Design
+
+MAX_LINK_ITEMS = 2000
+MIME_TYPE = "application/x-hallwright-type"
+
+
+class HallScene(QGraphicsScene):
+    """The plan of one design. ``plant`` is the geometry engine's CablePlant, or None."""
+
+    message = Signal(str)  # a sentence for the status bar (refused edits, measurements)
+    selection_ids_changed = Signal()
+    rack_activated = Signal(str)  # double-click on a rack: open its elevation
+
+    def __init__(self, design: Design, stack: QUndoStack, plant=None, parent=None) -> None:
+        super().__init__(parent)
+        self.design = design
+        self.stack = stack
+        self.plant = plant
+        self.color_mode = "role"  # or "power"
+        self.show_tray_fill = False
+        self.racks: dict[str, RackItem] = {}
+        self.trays: dict[str, TrayItem] = {}
+        self.link_items: dict[str, LinkItem] = {}
+        self.extra_link_ids: set[str] = set()  # links shown for a selection made elsewhere
+        self.device_selection: list[str] = []  # devices picked in a rack elevation
+        self.hall_item = HallItem()
+        self.addItem(self.hall_item)
+        self._interaction = None
+        self._plant_dirty = False
+        self._links_timer = QTimer(self)
+        self._links_timer.setSingleShot(True)
+        self._links_timer.setInterval(0)
+        self._links_timer.timeout.connect(self._refresh_links)
+        self.setBackgroundBrush(QColor(style.BACKGROUND))
+        self._build()
+        design.subscribe(self._on_change)
+        self.selectionChanged.connect(self._on_selection_changed)
+
+    # ------------------------------------------------------------------ building and following
+
+    def detach(self) -> None:
+        """Stop following the design (the document is being closed or replaced)."""
+        self.design.unsubscribe(self._on_change)
+        self._links_timer.stop()
+
+    def _build(self) -> None:
+        self._update_hall()
+        self._add_trays(self.design.trays)
+        self._add_racks(self.design.racks)
+        self.setSceneRect(self.hall_item.boundingRect().adjusted(-20, -20, 20, 20))
+
+    def _update_hall(self) -> None:
+        hall = self.design.hall
+        self.hall_item.set_floor(hall.outline, hall.obstacles, hall.tile_m)
+        self.setSceneRect(self.hall_item.boundingRect().adjusted(-20, -20, 20, 20))
+
+    def _add_trays(self, ids: Iterable[str]) -> None:
+        for tray_id in ids:
+            item = self.trays.get(tray_id)
+            if item is None:
+                item = self.trays[tray_id] = TrayItem(tray_id)
+                self.addItem(item)
+            tray = self.design.trays[tray_id]
+            item.set_path(tray.points, tray.width_m)
+
+    def _add_racks(self, ids: Iterable[str]) -> None:
+        for rack_id in ids:
+            item = self.racks.get(rack_id)
+            if item is None:
+                item = self.racks[rack_id] = RackItem(rack_id)
+                self.addItem(item)
+            self._update_rack(rack_id)
+
+    def _update_rack(self, rack_id: str) -> None:
+        rack = self.design.racks[rack_id]
+        item = self.racks[rack_id]
+        item.set_geometry(rack.x, rack.y, rack.width_m, rack.depth_m, rack.rotation)
+        item.set_label(rack.name)
+        item.set_collision(False)
+        item.set_fill(self.rack_fill(rack_id))
+
+    def rack_fill(self, rack_id: str) -> QColor:
+        devices = self.design.devices_in_rack(rack_id)
+        if self.color_mode == "power":
+            types = self.design.catalog.device_types
+            used_w = sum(types[d.type].power_typical_w for d in devices)
+            return style.power_color(used_w / (self.design.racks[rack_id].power_budget_kw * 1000))
+        if not devices:
+            return QColor(style.ROLE_COLORS["empty"])
+        roles = [d.role for d in devices]
+        role = "gpu-server" if "gpu-server" in roles else max(set(roles), key=roles.count)
+        return style.role_color(role)
+
+    def set_color_mode(self, mode: str) -> None:
+        self.color_mode = mode
+        for rack_id in self.racks:
+            self.racks[rack_id].set_fill(self.rack_fill(rack_id))
+
+    def _remove(self, table: dict, ids: Iterable[str]) -> None:
+        for object_id in ids:
+            item = table.pop(object_id, None)
+            if item is not None:
+                self.removeItem(item)
+
+    def _on_change(self, change: Change) -> None:
+        kind, ids = change
+        if kind in ("racks_added",):
+            self._add_racks(ids)
+        elif kind in ("racks_moved", "racks_changed"):
+            for rack_id in ids:
+                self._update_rack(rack_id)
+        elif kind == "racks_removed":
+            self._remove(self.racks, ids)
+        elif kind in ("trays_added", "trays_changed"):
+            self._add_trays(ids)
+        elif kind == "trays_removed":
+            self._remove(self.trays, ids)
+        elif kind in ("devices_added", "devices_removed", "devices_moved", "devices_changed"):
+            racks = {self.design.devices[d].rack for d in ids if d in self.design.devices}
+            racks.update(r for r in self.racks if kind == "devices_removed")
+            for rack_id in racks & self.racks.keys():
+                self.racks[rack_id].set_fill(self.rack_fill(rack_id))
+        elif kind == "hall_changed":
+            self._update_hall()
+        elif kind == "catalog_changed":
+            for rack_id in self.racks:
+                self._update_rack(rack_id)
+        if kind.startswith(("links_", "racks_", "devices_", "trays_", "hall_", "settings_")):
+            self._plant_dirty = True
+            self._links_timer.start()
+        self.selection_ids_changed.emit()
+
+    # ------------------------------------------------------------------ selection
+
+    def selected_ids(self) -> list[str]:
+        """Model ids of the selection: items on the plan, else devices picked in an elevation."""
+        ids = [item.object_id for item in self.selectedItems() if hasattr(item, "object_id")]
+        return ids or [d for d in self.device_selection if d in self.design.devices]
+
+    def select_devices(self, ids: Iterable[str]) -> None:
+        """Devices chosen in a rack elevation: the inspector shows them, their links are drawn."""
+        self.clearSelection()
+        self.device_selection = list(ids)
+        self.show_links({l for d in self.device_selection for l in self.design.links_of_device(d)})
+        self.selection_ids_changed.emit()
+
+    def item_for(self, object_id: str):
+        return (self.racks.get(object_id) or self.trays.get(object_id)
+                or self.link_items.get(object_id))
+
+    def select_ids(self, ids: Iterable[str]) -> None:
+        ids = set(ids)
+        self.blockSignals(True)
+        self.clearSelection()
+        missing_links = {i for i in ids if i in self.design.links and i not in self.link_items}
+        self.blockSignals(False)
+        self.extra_link_ids = missing_links
+        self._refresh_links()
+        self.blockSignals(True)
+        for object_id in ids:
+            item = self.item_for(object_id)
+            if item is not None:
+                item.setSelected(True)
+        self.blockSignals(False)
+        self._on_selection_changed()
+
+    def show_links(self, link_ids: Iterable[str]) -> None:
+        """Draw these links too (a device chosen in the elevation, a warning's objects)."""
+        self.extra_link_ids = set(link_ids)
+        self._refresh_links()
+
+    def _on_selection_changed(self) -> None:
+        if self.selectedItems():
+            self.device_selection = []
+        self._links_timer.start()
+        self.selection_ids_changed.emit()
+
+    # ------------------------------------------------------------------ links of the selection
+
+    def displayed_link_ids(self) -> list[str]:
+        design = self.design
+        selected = [i.object_id for i in self.selectedItems() if hasattr(i, "object_id")]
+        ids = set(design.links_of_racks(s for s in selected if s in design.racks))
+        for object_id in selected:
+            if object_id in design.links:
+                ids.add(object_id)
+            elif object_id in design.devices:
+                ids.update(design.links_of_device(object_id))
+        ids.update(i for i in self.extra_link_ids if i in design.links)
+        return sorted(ids, key=lambda s: (len(s), s))[:MAX_LINK_ITEMS]
+
+    def _refresh_links(self) -> None:
+        if self._plant_dirty and self.plant is not None:
+            self.plant.refresh()
+        self._plant_dirty = False
+        wanted = self.displayed_link_ids()
+        wanted_set = set(wanted)
+        for link_id in [i for i in self.link_items if i not in wanted_set]:
+            item = self.link_items.pop(link_id)
+            self.removeItem(item)
+        for link_id in wanted:
+            item = self.link_items.get(link_id)
+            if item is None:
+                item = self.link_items[link_id] = LinkItem(link_id)
+                self.addItem(item)
+            points = self.link_points(link_id)
+            item.set_route(points)
+            item.set_color(style.medium_color(self.medium_kind(link_id)))
+            item.setVisible(len(points) >= 2)
+
+    def link_points(self, link_id: str) -> list[tuple[float, float]]:
+        if self.plant is not None:
+            try:
+                points = list(self.plant.route(link_id).points)
+                if len(points) >= 2:
+                    return points
+            except Exception:  # noqa: BLE001 - a route the engine cannot draw falls back to a line
+                pass
+        link = self.design.links[link_id]
+        racks = self.design.racks
+        a = racks[self.design.devices[link.a.device].rack]
+        b = racks[self.design.devices[link.b.device].rack]
+        return [(a.x, a.y), (b.x, b.y)]
+
+    def medium_kind(self, link_id: str) -> str | None:
+        if self.plant is not None:
+            try:
+                medium = self.plant.medium(link_id)
+                return medium.kind if medium is not None else None
+            except Exception:  # noqa: BLE001
+                return None
+        link = self.design.links[link_id]
+        if link.medium != "auto":
+            medium = self.design.catalog.media_types.get(link.medium)
+            return medium.kind if medium else None
+        return None
+
+    # ------------------------------------------------------------------ editing helpers
+
+    def push(self, command: DesignCommand) -> bool:
+        error = push(self.stack, command)
+        if error:
+            self.message.emit(f"Not done: {error}")
+            return False
+        return True
+
+    def rack_at(self, pos) -> str | None:
+        for item in self.items(pos):
+            if isinstance(item, RackItem):
+                return item.object_id
+        return None
+
+    def hall_rect(self) -> QRectF:
+        return self.hall_item.boundingRect()
+
+    # ------------------------------------------------------------------ interactions
+
+    @property
+    def interaction(self):
+        return self._interaction
+
+    def set_interaction(self, interaction) -> None:
+        if self._interaction is not None:
+            self._interaction.cancel()
+        self._interaction = interaction
+
+    def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
+        if self._interaction is not None and self._interaction.press(event):
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:
+        if self._interaction is not None and self._interaction.move(event):
+            event.accept()
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:
+        if self._interaction is not None and self._interaction.release(event):
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
+
+    def mouseDoubleClickEvent(self, event: QGraphicsSceneMouseEvent) -> None:
+        if self._interaction is not None and self._interaction.double_click(event):
+            event.accept()
+            return
+        super().mouseDoubleClickEvent(event)
+
+    def keyPressEvent(self, event) -> None:
+        if self._interaction is not None and self._interaction.key_press(event):
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    # ------------------------------------------------------------------ drops from the palette
+
+    def dragEnterEvent(self, event) -> None:
+        if event.mimeData().hasFormat(MIME_TYPE):
+            event.acceptProposedAction()
+        else:
+            super().dragEnterEvent(event)
+
+    def dragMoveEvent(self, event) -> None:
+        if event.mimeData().hasFormat(MIME_TYPE):
+            event.acceptProposedAction()
+        else:
+            super().dragMoveEvent(event)
+
+    def dropEvent(self, event) -> None:
+        if not event.mimeData().hasFormat(MIME_TYPE):
+            super().dropEvent(event)
+            return
+        from gui.canvas.interactions import drop_type
+
+        kind, _, type_id = bytes(event.mimeData().data(MIME_TYPE)).decode().partition(":")
+        drop_type(self, kind, type_id, event.scenePos())
+        event.acceptProposedAction()
+

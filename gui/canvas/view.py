@@ -1,0 +1,169 @@
+"""HallView: the canvas widget — zoom to cursor, pan with the middle button or Space+drag,
+fit to view, rubber-band selection, cursor position in metres, a medium legend."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsView
+
+from gui import style
+
+ZOOM_STEP = 1.2
+MIN_SCALE, MAX_SCALE = 0.5, 2000.0  # pixels per metre
+
+
+class HallView(QGraphicsView):
+    cursor_moved = Signal(float, float)  # scene metres
+    files_dropped = Signal(list)  # local paths
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
+        self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
+        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
+        self.setResizeAnchor(QGraphicsView.AnchorViewCenter)
+        self.setDragMode(QGraphicsView.RubberBandDrag)
+        self.setRubberBandSelectionMode(Qt.IntersectsItemShape)
+        self.setMouseTracking(True)
+        self.setAcceptDrops(True)
+        self.setOptimizationFlags(QGraphicsView.DontSavePainterState)
+        self.show_legend = True
+        self._pan_from: QPointF | None = None
+        self._space = False
+
+    # ------------------------------------------------------------------ zoom and pan
+
+    def scale_factor(self) -> float:
+        return self.transform().m11()
+
+    def zoom(self, factor: float) -> None:
+        new = self.scale_factor() * factor
+        if MIN_SCALE <= new <= MAX_SCALE:
+            self.scale(factor, factor)
+
+    def fit(self) -> None:
+        scene = self.scene()
+        if scene is None:
+            return
+        rect = scene.hall_rect() if hasattr(scene, "hall_rect") else scene.itemsBoundingRect()
+        self.fitInView(rect.adjusted(-1, -1, 1, 1), Qt.KeepAspectRatio)
+
+    def wheelEvent(self, event) -> None:
+        if event.angleDelta().y() == 0:
+            return super().wheelEvent(event)
+        self.zoom(ZOOM_STEP if event.angleDelta().y() > 0 else 1 / ZOOM_STEP)
+        event.accept()
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() == Qt.Key_Space and not event.isAutoRepeat():
+            self._space = True
+            self.viewport().setCursor(Qt.OpenHandCursor)
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event) -> None:
+        if event.key() == Qt.Key_Space and not event.isAutoRepeat():
+            self._space = False
+            self.viewport().unsetCursor()
+            event.accept()
+            return
+        super().keyReleaseEvent(event)
+
+    def mousePressEvent(self, event) -> None:
+        if event.button() == Qt.MiddleButton or (self._space and event.button() == Qt.LeftButton):
+            self._pan_from = event.position()
+            self.viewport().setCursor(Qt.ClosedHandCursor)
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event) -> None:
+        pos = self.mapToScene(event.position().toPoint())
+        self.cursor_moved.emit(pos.x(), pos.y())
+        if self._pan_from is not None:
+            delta = event.position() - self._pan_from
+            self._pan_from = event.position()
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - int(delta.x()))
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() - int(delta.y()))
+            event.accept()
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event) -> None:
+        if self._pan_from is not None and event.button() in (Qt.MiddleButton, Qt.LeftButton):
+            self._pan_from = None
+            if self._space:
+                self.viewport().setCursor(Qt.OpenHandCursor)
+            else:
+                self.viewport().unsetCursor()
+            event.accept()
+            return
+        super().mouseReleaseEvent(event)
+
+    # ------------------------------------------------------------------ files dropped on the canvas
+
+    def dragEnterEvent(self, event) -> None:
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+            return
+        super().dragEnterEvent(event)
+
+    def dragMoveEvent(self, event) -> None:
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+            return
+        super().dragMoveEvent(event)
+
+    def dropEvent(self, event) -> None:
+        if event.mimeData().hasUrls():
+            paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+            event.acceptProposedAction()
+            if paths:
+                self.files_dropped.emit(paths)
+            return
+        super().dropEvent(event)
+
+    # ------------------------------------------------------------------ legend and scale bar
+
+    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+        if not self.show_legend:
+            return
+        draw_legend(painter, self.viewport().rect(), self.mapToScene, self.scale_factor(), self.viewportTransform())
+
+
+def draw_legend(painter: QPainter, viewport, _map, pixels_per_m: float, transform) -> None:
+    """Medium colours and a scale bar in the bottom-left corner, in device pixels."""
+    painter.save()
+    painter.setWorldMatrixEnabled(False)
+    painter.resetTransform()
+    font = QFont("Sans Serif")
+    font.setPixelSize(11)
+    painter.setFont(font)
+    entries = list(style.MEDIUM_KIND_LABELS.values())
+    row = 16
+    width = 190
+    height = row * len(entries) + 36
+    x0 = viewport.left() + 10
+    y0 = viewport.bottom() - height - 10
+    painter.setPen(QPen(QColor("#9aa0a6"), 1))
+    painter.setBrush(QColor(255, 255, 255, 225))
+    painter.drawRoundedRect(QRectF(x0, y0, width, height), 4, 4)
+    for i, (label, colour) in enumerate(entries):
+        y = y0 + 8 + i * row
+        painter.setPen(QPen(QColor(colour), 4, Qt.SolidLine, Qt.RoundCap))
+        painter.drawLine(QPointF(x0 + 10, y + 6), QPointF(x0 + 34, y + 6))
+        painter.setPen(QColor("#222"))
+        painter.drawText(QRectF(x0 + 42, y - 1, width - 46, row), Qt.AlignVCenter, label)
+    # scale bar: a round number of metres about 80 px long
+    target = 80 / max(pixels_per_m, 1e-9)
+    nice = next((n for n in (0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500) if n >= target), 1000)
+    px = nice * pixels_per_m
+    y = y0 + height - 14
+    painter.setPen(QPen(QColor("#222"), 2))
+    painter.drawLine(QPointF(x0 + 10, y), QPointF(x0 + 10 + px, y))
+    painter.drawLine(QPointF(x0 + 10, y - 4), QPointF(x0 + 10, y + 4))
+    painter.drawLine(QPointF(x0 + 10 + px, y - 4), QPointF(x0 + 10 + px, y + 4))
+    painter.drawText(QPointF(x0 + 16 + px, y + 4), f"{nice:g} m")
+    painter.restore()

@@ -1,0 +1,181 @@
+"""Document: one open design with its file path, undo stack and cable plant; loading, saving,
+autosave to a recovery file, and the list of recent files."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from concurrent.futures import ThreadPoolExecutor, wait
+from pathlib import Path
+
+from PySide6.QtCore import QEventLoop, QObject, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import QApplication, QProgressDialog
+
+from model.design import Design
+from model.entities import Hall
+from model.fileio import design_to_bytes, load_design, read_design_bytes, write_atomic
+
+AUTOSAVE_MS = 60_000
+MAX_RECENT = 8
+
+
+def make_plant(design: Design):
+    """The geometry engine's CablePlant for ``design``, or None while it is not installed."""
+    try:
+        from model.cabling import CablePlant
+    except ImportError:
+        return None
+    return CablePlant(design)
+
+
+def empty_design(width_m: float = 24.0, depth_m: float = 18.0, tile_m: float = 0.6,
+                 name: str = "Untitled hall") -> Design:
+    hall = Hall(outline=[(0.0, 0.0), (width_m, 0.0), (width_m, depth_m), (0.0, depth_m)], tile_m=tile_m)
+    return Design(hall, name=name)
+
+
+class Document:
+    """A design being edited. ``path`` is None until it is first saved."""
+
+    def __init__(self, design: Design, path: Path | None = None) -> None:
+        self.design = design
+        self.path = path
+        self.stack = QUndoStack()
+        self.plant = make_plant(design)
+
+    @property
+    def modified(self) -> bool:
+        return not self.stack.isClean()
+
+    @property
+    def display_name(self) -> str:
+        return self.path.name if self.path else f"{self.design.name} (unsaved)"
+
+    def save(self, path: Path | None = None) -> None:
+        """Write atomically to ``path`` (or the current one); raises DesignFileError."""
+        target = path or self.path
+        if target is None:
+            raise ValueError("no file name to save to")
+        write_atomic(Path(target), design_to_bytes(self.design))
+        self.path = Path(target)
+        self.stack.setClean()
+
+
+def load_with_progress(path: Path, parent=None, title: str = "Opening") -> Design:
+    """Load a design in a worker thread while the window keeps painting and shows progress.
+
+    Raises DesignFileError like ``load_design``.
+    """
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        future = pool.submit(load_design, path)
+        dialog = None
+        started = time.monotonic()
+        while not future.done():
+            if dialog is None and time.monotonic() - started > 0.4:
+                dialog = QProgressDialog(f"{title} {path.name}…", "", 0, 0, parent)
+                dialog.setCancelButton(None)
+                dialog.setWindowModality(Qt.WindowModal)
+                dialog.setMinimumDuration(0)
+                dialog.show()
+            QApplication.processEvents(QEventLoop.AllEvents, 30)
+            wait([future], timeout=0.02)
+        if dialog is not None:
+            dialog.close()
+        return future.result()
+
+
+class RecentFiles:
+    """Most recently opened files, newest first, kept in the given QSettings."""
+
+    KEY = "recent_files"
+
+    def __init__(self, settings: QSettings) -> None:
+        self.settings = settings
+
+    def paths(self) -> list[str]:
+        value = self.settings.value(self.KEY, [])
+        if isinstance(value, str):
+            value = [value]
+        return [p for p in (value or []) if p]
+
+    def add(self, path: Path) -> None:
+        text = str(Path(path).resolve())
+        paths = [text] + [p for p in self.paths() if p != text]
+        self.settings.setValue(self.KEY, paths[:MAX_RECENT])
+        self.settings.sync()
+
+    def clear(self) -> None:
+        self.settings.setValue(self.KEY, [])
+
+
+class Autosaver(QObject):
+    """Every minute while the document is modified, write it to a recovery file.
+
+    A recovery file is ``<dir>/<key>.hall.json`` with ``<key>.origin.json`` beside it naming
+    the original file; both go when the document is saved, reverted or discarded.
+    """
+
+    saved = Signal(str)
+
+    def __init__(self, directory: Path, interval_ms: int = AUTOSAVE_MS, parent=None) -> None:
+        super().__init__(parent)
+        self.directory = Path(directory)
+        self.document: Document | None = None
+        self.timer = QTimer(self)
+        self.timer.setInterval(interval_ms)
+        self.timer.timeout.connect(self.autosave)
+        self.timer.start()
+
+    def set_document(self, document: Document) -> None:
+        self.document = document
+
+    def _key(self, document: Document) -> str:
+        origin = str(document.path.resolve()) if document.path else f"untitled-{id(document)}"
+        return hashlib.sha1(origin.encode()).hexdigest()[:12]
+
+    def recovery_path(self, document: Document) -> Path:
+        return self.directory / f"{self._key(document)}.hall.json"
+
+    def autosave(self) -> Path | None:
+        document = self.document
+        if document is None or not document.modified:
+            return None
+        self.directory.mkdir(parents=True, exist_ok=True)
+        path = self.recovery_path(document)
+        write_atomic(path, design_to_bytes(document.design))
+        origin = {"origin": str(document.path) if document.path else None, "saved_at": time.time()}
+        path.with_suffix("").with_suffix(".origin.json").write_text(json.dumps(origin))
+        self.saved.emit(str(path))
+        return path
+
+    def discard(self, document: Document | None = None) -> None:
+        document = document or self.document
+        if document is None:
+            return
+        path = self.recovery_path(document)
+        for p in (path, path.with_suffix("").with_suffix(".origin.json")):
+            p.unlink(missing_ok=True)
+
+    def pending(self) -> list[tuple[Path, Path | None, float]]:
+        """Recovery files left by a session that did not end cleanly: (file, origin, time)."""
+        out = []
+        if not self.directory.is_dir():
+            return out
+        for path in sorted(self.directory.glob("*.hall.json")):
+            meta = path.with_suffix("").with_suffix(".origin.json")
+            try:
+                info = json.loads(meta.read_text())
+            except (OSError, ValueError):
+                info = {}
+            origin = Path(info["origin"]) if info.get("origin") else None
+            out.append((path, origin, float(info.get("saved_at", path.stat().st_mtime))))
+        return out
+
+    def take(self, path: Path) -> Design:
+        """Read a recovery file (raises DesignFileError) and delete it with its note."""
+        design = read_design_bytes(path.read_bytes(), path.name)
+        path.unlink(missing_ok=True)
+        path.with_suffix("").with_suffix(".origin.json").unlink(missing_ok=True)
+        return design

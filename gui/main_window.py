@@ -1,0 +1,504 @@
+"""MainWindow: assembles the canvas, docks, menus, mode toolbar and status bar around one
+Document. It wires actions to the objects that do the work and holds no domain logic."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QMimeData, QSettings, Qt
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QUndoView,
+)
+
+from gui import clipboard
+from gui.canvas import interactions as modes
+from gui.canvas.scene import HallScene
+from gui.canvas.view import HallView
+from gui.commands import AddObjectsCommand, DeleteCommand
+from gui.dialogs import HallDialog, NewHallDialog
+from gui.document import Autosaver, Document, RecentFiles, empty_design, load_with_progress
+from gui.panels.elevation import RackElevationDialog
+from gui.panels.inspector import InspectorPanel
+from gui.panels.palette import CatalogPalette
+from model.fileio import EXTENSION, DesignFileError
+
+FILE_FILTER = f"Hallwright designs (*{EXTENSION});;All files (*)"
+MODES = (  # (key, label, shortcut, interaction class)
+    ("select", "Select", "V", modes.SelectInteraction),
+    ("rotate", "Rotate", "Shift+R", modes.RotateInteraction),
+    ("tray", "Draw tray", "T", modes.DrawTrayInteraction),
+    ("connect", "Connect", "C", modes.ConnectInteraction),
+    ("measure", "Measure", "M", modes.MeasureInteraction),
+)
+
+
+class MainWindow(QMainWindow):
+    """The editor window. ``settings`` holds recent files; ``recovery_dir`` autosaves."""
+
+    def __init__(self, settings: QSettings, recovery_dir: Path, parent=None) -> None:
+        super().__init__(parent)
+        self.settings = settings
+        self.recent = RecentFiles(settings)
+        self.autosaver = Autosaver(recovery_dir, parent=self)
+        self.document: Document | None = None
+        self.scene: HallScene | None = None
+        self.elevations: dict[str, RackElevationDialog] = {}
+        self._paste_count = 0
+        self.view = HallView()
+        self.setCentralWidget(self.view)
+        self.setAcceptDrops(True)
+        self.resize(1400, 900)
+        self._build_docks()
+        self._build_actions()
+        self._build_menus()
+        self._build_status()
+        self.view.cursor_moved.connect(lambda x, y: self.position_label.setText(f"x {x:7.2f} m   y {y:7.2f} m"))
+        self.view.files_dropped.connect(lambda paths: self.open_path(Path(paths[0])))
+        self.palette.rack_type_chosen.connect(self.start_placing)
+        self.set_document(Document(empty_design()))
+
+    # ------------------------------------------------------------------ assembly
+
+    def _build_docks(self) -> None:
+        self.palette = CatalogPalette()
+        self.palette_dock = self._dock("Catalog", self.palette, Qt.LeftDockWidgetArea)
+        self.inspector = InspectorPanel()
+        self.inspector_dock = self._dock("Inspector", self.inspector, Qt.RightDockWidgetArea)
+        self.undo_view = QUndoView()
+        self.undo_view.setEmptyLabel("<opened>")
+        self.history_dock = self._dock("History", self.undo_view, Qt.RightDockWidgetArea)
+        self.tabifyDockWidget(self.inspector_dock, self.history_dock)
+        self.inspector_dock.raise_()
+        # The analysis panel of issue [6/7] docks at the bottom: self.add_panel(...)
+
+    def _dock(self, title: str, widget, area) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(title.lower())
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def add_panel(self, title: str, widget, area=Qt.BottomDockWidgetArea) -> QDockWidget:
+        """Dock another panel (the analysis panel) and list it in the View menu."""
+        dock = self._dock(title, widget, area)
+        self.view_menu.addAction(dock.toggleViewAction())
+        return dock
+
+    def _action(self, text: str, slot, shortcut=None, tip: str = "", checkable: bool = False) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        if tip:
+            action.setStatusTip(tip)
+            action.setToolTip(tip)
+        action.setCheckable(checkable)
+        action.triggered.connect(slot)
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        S = QKeySequence.StandardKey
+        self.new_action = self._action("&New…", self.new_document, S.New, "Start a new empty hall")
+        self.open_action = self._action("&Open…", self.open_dialog, S.Open, "Open a design file")
+        self.save_action = self._action("&Save", self.save, S.Save, "Save the design")
+        self.save_as_action = self._action("Save &As…", self.save_as, S.SaveAs, "Save under a new name")
+        self.revert_action = self._action("&Revert", self.revert, None, "Reload the saved file, dropping changes")
+        self.close_action = self._action("&Quit", self.close, S.Quit, "Quit Hallwright")
+        self.cut_action = self._action("Cu&t", self.cut, S.Cut, "Cut the selected racks")
+        self.copy_action = self._action("&Copy", self.copy, S.Copy, "Copy the selected racks with devices and internal links")
+        self.paste_action = self._action("&Paste", self.paste, S.Paste, "Paste racks beside the originals")
+        self.duplicate_action = self._action("&Duplicate", self.duplicate, "Ctrl+D", "Duplicate the selected racks")
+        self.delete_action = self._action("&Delete", self.delete_selection, S.Delete, "Delete the selection")
+        self.delete_action.setShortcuts([QKeySequence(S.Delete), QKeySequence(Qt.Key_Backspace)])
+        self.select_all_action = self._action("Select &All", self.select_all, S.SelectAll)
+        self.rotate_action = self._action("R&otate 90°", self.rotate_selection, "R", "Turn the selected racks clockwise")
+        self.elevation_action = self._action("Rack &Elevation…", self.open_selected_elevation, "Return",
+                                             "Show the front elevation of the selected rack")
+        self.zoom_in_action = self._action("Zoom &In", lambda: self.view.zoom(1.25), S.ZoomIn)
+        self.zoom_out_action = self._action("Zoom &Out", lambda: self.view.zoom(0.8), S.ZoomOut)
+        self.fit_action = self._action("&Fit Hall", self.view.fit, "Ctrl+0", "Show the whole hall")
+        self.power_colors_action = self._action("Colour Racks by &Power", self._color_mode, None,
+                                                "Fill racks by power used against budget instead of role",
+                                                checkable=True)
+        self.legend_action = self._action("Show &Legend", self._toggle_legend, None, checkable=True)
+        self.legend_action.setChecked(True)
+        self.hall_action = self._action("&Hall Properties…", self.edit_hall, None, "Size, tiles and tray height of the hall")
+        self.about_action = self._action("&About Hallwright", self.about)
+        self.mode_group = QActionGroup(self)
+        self.mode_actions: dict[str, QAction] = {}
+        for key, label, shortcut, _cls in MODES:
+            action = self._action(label, lambda _=False, k=key: self.set_mode(k), shortcut,
+                                  f"{label} mode ({shortcut})", checkable=True)
+            self.mode_group.addAction(action)
+            self.mode_actions[key] = action
+        self.mode_actions["select"].setChecked(True)
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        file_menu.addActions([self.new_action, self.open_action])
+        self.recent_menu = file_menu.addMenu("Open &Recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        file_menu.addSeparator()
+        file_menu.addActions([self.save_action, self.save_as_action, self.revert_action])
+        file_menu.addSeparator()
+        file_menu.addAction(self.close_action)
+        self.edit_menu = bar.addMenu("&Edit")
+        self.view_menu = bar.addMenu("&View")
+        self.view_menu.addActions([self.zoom_in_action, self.zoom_out_action, self.fit_action])
+        self.view_menu.addSeparator()
+        self.view_menu.addActions([self.power_colors_action, self.legend_action])
+        self.view_menu.addSeparator()
+        for dock in (self.palette_dock, self.inspector_dock, self.history_dock):
+            self.view_menu.addAction(dock.toggleViewAction())
+        design_menu = bar.addMenu("&Design")
+        design_menu.addActions(list(self.mode_actions.values()))
+        design_menu.addSeparator()
+        design_menu.addActions([self.rotate_action, self.elevation_action, self.hall_action])
+        help_menu = bar.addMenu("&Help")
+        help_menu.addAction(self.about_action)
+        toolbar = self.addToolBar("Modes")
+        toolbar.setObjectName("modes")
+        toolbar.addActions(list(self.mode_actions.values()))
+        toolbar.addSeparator()
+        toolbar.addActions([self.rotate_action, self.fit_action])
+
+    def _build_edit_menu(self) -> None:
+        stack = self.document.stack
+        menu = self.edit_menu
+        menu.clear()
+        for old in getattr(self, "_stack_actions", ()):
+            try:
+                self.removeAction(old)
+                old.deleteLater()
+            except RuntimeError:  # already gone with its menu
+                pass
+        undo = stack.createUndoAction(self, "&Undo")
+        undo.setShortcut(QKeySequence.StandardKey.Undo)
+        redo = stack.createRedoAction(self, "&Redo")
+        redo.setShortcuts([QKeySequence(QKeySequence.StandardKey.Redo), QKeySequence("Ctrl+Y")])
+        self._stack_actions = (undo, redo)
+        self.undo_action, self.redo_action = undo, redo
+        self.addActions([undo, redo])
+        menu.addActions([undo, redo])
+        menu.addSeparator()
+        menu.addActions([self.cut_action, self.copy_action, self.paste_action, self.duplicate_action,
+                         self.delete_action])
+        menu.addSeparator()
+        menu.addAction(self.select_all_action)
+
+    def _build_status(self) -> None:
+        status = self.statusBar()
+        self.mode_label = QLabel()
+        self.position_label = QLabel("x       – m   y       – m")
+        self.position_label.setMinimumWidth(180)
+        status.addPermanentWidget(self.mode_label)
+        status.addPermanentWidget(self.position_label)
+
+    # ------------------------------------------------------------------ document
+
+    def set_document(self, document: Document) -> None:
+        if self.scene is not None:
+            self.scene.set_interaction(None)
+            self.scene.detach()
+        for dialog in list(self.elevations.values()):
+            dialog.close()
+        self.elevations.clear()
+        old = self.document
+        self.document = document
+        scene = HallScene(document.design, document.stack, document.plant, self)
+        scene.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        scene.rack_activated.connect(self.open_elevation)
+        self.view.setScene(scene)
+        if self.scene is not None:
+            self.scene.deleteLater()
+        self.scene = scene
+        self.inspector.set_scene(scene)
+        self.palette.set_catalog(document.design.catalog)
+        self.undo_view.setStack(document.stack)
+        self._build_edit_menu()
+        document.stack.cleanChanged.connect(self._update_title)
+        document.stack.indexChanged.connect(self._update_title)
+        self.autosaver.set_document(document)
+        self.set_mode("select")
+        self._update_title()
+        self.view.fit()
+        if old is not None:
+            old.stack.deleteLater()
+
+    def _update_title(self, *_args) -> None:
+        doc = self.document
+        self.setWindowModified(doc.modified)
+        self.setWindowTitle(f"{doc.display_name}[*] — Hallwright")
+        self.revert_action.setEnabled(doc.path is not None and doc.modified)
+
+    def maybe_save(self) -> bool:
+        """Ask before changes are lost; True when it is fine to go on."""
+        if self.document is None or not self.document.modified:
+            return True
+        answer = QMessageBox.warning(
+            self, "Unsaved changes",
+            f"{self.document.display_name} has unsaved changes. Save them before closing it?",
+            QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
+        if answer == QMessageBox.Save:
+            return self.save()
+        if answer == QMessageBox.Discard:
+            self.autosaver.discard()
+            return True
+        return False
+
+    def new_document(self) -> None:
+        if not self.maybe_save():
+            return
+        dialog = NewHallDialog(self)
+        if dialog.exec() != NewHallDialog.Accepted:
+            return
+        self.autosaver.discard()
+        self.set_document(Document(dialog.design()))
+
+    def open_dialog(self) -> None:
+        start = str(self.document.path.parent) if self.document and self.document.path else ""
+        path, _ = QFileDialog.getOpenFileName(self, "Open design", start, FILE_FILTER)
+        if path:
+            self.open_path(Path(path))
+
+    def open_path(self, path: Path) -> bool:
+        """Open a design file; errors are shown in a dialog and the file is left untouched."""
+        if not self.maybe_save():
+            return False
+        try:
+            design = load_with_progress(path, self)
+        except DesignFileError as exc:
+            QMessageBox.critical(self, "Cannot open design", f"The design could not be opened.\n\n{exc}")
+            return False
+        self.autosaver.discard()
+        self.set_document(Document(design, Path(path)))
+        self.recent.add(Path(path))
+        self.statusBar().showMessage(f"Opened {path.name}: {len(design.racks)} racks, "
+                                     f"{len(design.links)} links", 8000)
+        return True
+
+    def save(self) -> bool:
+        if self.document.path is None:
+            return self.save_as()
+        return self._save_to(self.document.path)
+
+    def save_as(self) -> bool:
+        start = str(self.document.path or Path.home() / f"{self.document.design.name}{EXTENSION}")
+        path, _ = QFileDialog.getSaveFileName(self, "Save design as", start, FILE_FILTER)
+        if not path:
+            return False
+        if not path.endswith(EXTENSION):
+            path += EXTENSION
+        return self._save_to(Path(path))
+
+    def _save_to(self, path: Path) -> bool:
+        old_recovery = self.autosaver.recovery_path(self.document)
+        try:
+            self.document.save(path)
+        except DesignFileError as exc:
+            QMessageBox.critical(self, "Cannot save design", str(exc))
+            return False
+        old_recovery.unlink(missing_ok=True)
+        old_recovery.with_suffix("").with_suffix(".origin.json").unlink(missing_ok=True)
+        self.recent.add(path)
+        self._update_title()
+        self.statusBar().showMessage(f"Saved {path.name}", 5000)
+        return True
+
+    def revert(self) -> None:
+        doc = self.document
+        if doc.path is None:
+            return
+        answer = QMessageBox.question(self, "Revert", f"Drop all changes and reload {doc.path.name}?")
+        if answer != QMessageBox.Yes:
+            return
+        try:
+            design = load_with_progress(doc.path, self)
+        except DesignFileError as exc:
+            QMessageBox.critical(self, "Cannot revert", str(exc))
+            return
+        self.autosaver.discard()
+        self.set_document(Document(design, doc.path))
+
+    def offer_recovery(self) -> bool:
+        """After a crash: offer to recover autosaved changes. True when a document was recovered."""
+        for path, origin, saved_at in self.autosaver.pending():
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(saved_at))
+            name = origin.name if origin else "an unsaved design"
+            answer = QMessageBox.question(
+                self, "Recover unsaved changes",
+                f"Hallwright did not close normally. Changes to {name} were autosaved at {when}.\n"
+                "Recover them?", QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
+            if answer != QMessageBox.Yes:
+                path.unlink(missing_ok=True)
+                path.with_suffix("").with_suffix(".origin.json").unlink(missing_ok=True)
+                continue
+            try:
+                design = self.autosaver.take(path)
+            except DesignFileError as exc:
+                QMessageBox.critical(self, "Cannot recover", str(exc))
+                continue
+            document = Document(design, origin)
+            self.set_document(document)
+            document.stack.resetClean()
+            self._update_title()
+            return True
+        return False
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        paths = self.recent.paths()
+        for p in paths:
+            self.recent_menu.addAction(Path(p).name, lambda p=p: self.open_path(Path(p))).setToolTip(p)
+        if not paths:
+            self.recent_menu.addAction("(none)").setEnabled(False)
+        else:
+            self.recent_menu.addSeparator()
+            self.recent_menu.addAction("Clear Menu", self.recent.clear)
+
+    def closeEvent(self, event) -> None:
+        if self.maybe_save():
+            self.autosaver.timer.stop()
+            for dialog in list(self.elevations.values()):
+                dialog.close()
+            event.accept()
+        else:
+            event.ignore()
+
+    def dragEnterEvent(self, event) -> None:
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:
+        paths = [u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()]
+        if paths:
+            self.open_path(Path(paths[0]))
+
+    # ------------------------------------------------------------------ modes
+
+    def set_mode(self, key: str) -> None:
+        cls = next(c for k, _l, _s, c in MODES if k == key)
+        self._activate(cls(self.scene, on_done=lambda: self.set_mode("select")), key)
+
+    def start_placing(self, type_id: str) -> None:
+        self.mode_group.setExclusive(False)
+        for action in self.mode_actions.values():
+            action.setChecked(False)
+        self.mode_group.setExclusive(True)
+        self._activate(modes.PlaceRackInteraction(self.scene, type_id, on_done=lambda: self.set_mode("select")), None)
+        self.view.setFocus()
+
+    def _activate(self, interaction, key: str | None) -> None:
+        self.scene.set_interaction(interaction)
+        if key is not None:
+            self.mode_actions[key].setChecked(True)
+        self.view.setDragMode(HallView.RubberBandDrag if key == "select" else HallView.NoDrag)
+        self.mode_label.setText(f"  {interaction.name} mode  ")
+        self.statusBar().showMessage(interaction.hint)
+
+    # ------------------------------------------------------------------ edit actions
+
+    def selected(self, kind: str | None = None) -> list[str]:
+        ids = self.scene.selected_ids()
+        if kind is None:
+            return ids
+        table = getattr(self.document.design, kind)
+        return [i for i in ids if i in table]
+
+    def delete_selection(self) -> None:
+        ids = self.selected()
+        if ids:
+            self.scene.push(DeleteCommand(self.document.design, ids))
+
+    def select_all(self) -> None:
+        self.scene.select_ids(self.document.design.racks)
+
+    def rotate_selection(self) -> None:
+        modes.rotate_racks(self.scene, self.selected("racks"), 90)
+
+    def copy(self) -> bool:
+        racks = self.selected("racks")
+        if not racks:
+            self.statusBar().showMessage("Select racks to copy", 4000)
+            return False
+        data = clipboard.copy_racks(self.document.design, racks)
+        mime = QMimeData()
+        mime.setData(clipboard.MIME_RACKS, data)
+        mime.setText(clipboard.summary(data))
+        QApplication.clipboard().setMimeData(mime)
+        self._paste_count = 0
+        return True
+
+    def cut(self) -> None:
+        if self.copy():
+            self.scene.push(DeleteCommand(self.document.design, self.selected("racks"), "Cut racks"))
+
+    def paste(self) -> None:
+        mime = QApplication.clipboard().mimeData()
+        if mime is None or not mime.hasFormat(clipboard.MIME_RACKS):
+            self.statusBar().showMessage("Nothing to paste: copy racks first", 4000)
+            return
+        self._paste_count += 1
+        clip = clipboard.paste_records(self.document.design, bytes(mime.data(clipboard.MIME_RACKS)),
+                                       self._paste_count)
+        command = AddObjectsCommand(self.document.design, f"Paste {len(clip.racks)} racks",
+                                    racks=clip.racks, devices=clip.devices, links=clip.links)
+        if self.scene.push(command):
+            self.scene.select_ids(r.id for r in clip.racks)
+
+    def duplicate(self) -> None:
+        racks = self.selected("racks")
+        if not racks:
+            return
+        design = self.document.design
+        clip = clipboard.paste_records(design, clipboard.copy_racks(design, racks), 1)
+        command = AddObjectsCommand(design, f"Duplicate {len(clip.racks)} racks",
+                                    racks=clip.racks, devices=clip.devices, links=clip.links)
+        if self.scene.push(command):
+            self.scene.select_ids(r.id for r in clip.racks)
+
+    # ------------------------------------------------------------------ views and dialogs
+
+    def _color_mode(self) -> None:
+        self.scene.set_color_mode("power" if self.power_colors_action.isChecked() else "role")
+
+    def _toggle_legend(self) -> None:
+        self.view.show_legend = self.legend_action.isChecked()
+        self.view.viewport().update()
+
+    def open_selected_elevation(self) -> None:
+        racks = self.selected("racks")
+        if racks:
+            self.open_elevation(racks[0])
+
+    def open_elevation(self, rack_id: str) -> RackElevationDialog:
+        dialog = self.elevations.get(rack_id)
+        if dialog is None:
+            dialog = RackElevationDialog(self.scene, rack_id, self)
+            self.elevations[rack_id] = dialog
+            dialog.finished.connect(lambda _r, r=rack_id: self.elevations.pop(r, None))
+        dialog.show()
+        dialog.raise_()
+        return dialog
+
+    def edit_hall(self) -> None:
+        dialog = HallDialog(self.document.design, self)
+        if dialog.exec() == HallDialog.Accepted:
+            command = dialog.command()
+            if command is not None:
+                self.scene.push(command)
+
+    def about(self) -> None:
+        QMessageBox.about(self, "About Hallwright",
+                          "Hallwright — design the interconnect of an AI data hall.\n\n"
+                          "Racks, trays, servers, switches and links on a to-scale floor plan; "
+                          "cables routed along the trays, copper or fibre chosen by length.")

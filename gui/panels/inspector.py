@@ -1,0 +1,309 @@
+"""InspectorPanel: the properties of the selection, editable with validation.
+
+Every edit becomes an undo command (through ``scene.push``); the form is rebuilt from the model
+when the model changes, so undo, redo and edits elsewhere show up here. Multi-selection edits
+apply the entered value to every selected object of that kind.
+"""
+
+from __future__ import annotations
+
+import msgspec
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gui.commands import MoveDevicesCommand, RotateRacksCommand, UpdateCommand
+
+MIXED = "(several values)"
+
+
+class InspectorPanel(QWidget):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.scene = None
+        self.title = QLabel()
+        self.title.setStyleSheet("font-weight: 600; font-size: 13px; padding: 4px 2px;")
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #c92a2a;")
+        self.error.setWordWrap(True)
+        self.error.hide()
+        self.form_host = QWidget()
+        self.form = QFormLayout(self.form_host)
+        self.form.setFieldGrowthPolicy(QFormLayout.AllNonFixedFieldsGrow)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.form_host)
+        scroll.setFrameShape(QScrollArea.NoFrame)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.title)
+        layout.addWidget(self.error)
+        layout.addWidget(scroll)
+        self.fields: dict[str, QWidget] = {}
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self.rebuild)
+
+    def set_scene(self, scene) -> None:
+        if self.scene is not None:
+            try:
+                self.scene.selection_ids_changed.disconnect(self._schedule)
+            except (RuntimeError, TypeError):
+                pass
+        self.scene = scene
+        scene.selection_ids_changed.connect(self._schedule)
+        self.rebuild()
+
+    def _schedule(self) -> None:
+        self._timer.start()
+
+    # ------------------------------------------------------------------ building the form
+
+    def _clear(self) -> None:
+        focus = self.focusWidget()
+        if focus is not None and self.isAncestorOf(focus):
+            self.setFocus()
+        while self.form.rowCount():
+            self.form.removeRow(0)
+        self.fields = {}
+
+    def rebuild(self) -> None:
+        self._clear()
+        if self.scene is None:
+            return
+        design = self.scene.design
+        ids = self.scene.selected_ids()
+        racks = [design.racks[i] for i in ids if i in design.racks]
+        devices = [design.devices[i] for i in ids if i in design.devices]
+        links = [design.links[i] for i in ids if i in design.links]
+        trays = [design.trays[i] for i in ids if i in design.trays]
+        if racks:
+            self._rack_form(racks)
+        elif devices:
+            self._device_form(devices)
+        elif links:
+            self._link_form(links)
+        elif trays:
+            self._tray_form(trays)
+        else:
+            self._design_form()
+
+    def _row(self, key: str, label: str, widget: QWidget) -> QWidget:
+        widget.setObjectName(key)
+        self.fields[key] = widget
+        self.form.addRow(label, widget)
+        return widget
+
+    def _info(self, label: str, text: str) -> None:
+        value = QLabel(text)
+        value.setWordWrap(True)
+        value.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.form.addRow(label, value)
+
+    def _text(self, key: str, label: str, values: list[str], apply) -> QLineEdit:
+        edit = QLineEdit()
+        same = len(set(values)) == 1
+        edit.setText(values[0] if same else "")
+        edit.setPlaceholderText("" if same else MIXED)
+        edit.editingFinished.connect(lambda: apply(edit.text().strip()) if edit.isModified() else None)
+        return self._row(key, label, edit)
+
+    def _number(self, key: str, label: str, values: list[float], apply, *, lo: float, hi: float,
+                suffix: str, decimals: int = 2, step: float = 0.1) -> QDoubleSpinBox:
+        spin = QDoubleSpinBox()
+        spin.setRange(lo, hi)
+        spin.setDecimals(decimals)
+        spin.setSingleStep(step)
+        spin.setSuffix(suffix)
+        spin.setKeyboardTracking(False)
+        same = len(set(values)) == 1
+        spin.setValue(values[0])
+        if not same:
+            spin.setSpecialValueText(MIXED)
+            spin.setValue(lo)
+        spin.valueChanged.connect(lambda v: apply(round(v, decimals)))
+        return self._row(key, label, spin)
+
+    def _combo(self, key: str, label: str, options: list[tuple[str, object]], values: list, apply) -> QComboBox:
+        combo = QComboBox()
+        for text, value in options:
+            combo.addItem(text, value)
+        same = len(set(values)) == 1
+        if same:
+            index = combo.findData(values[0])
+            combo.setCurrentIndex(max(index, 0))
+        else:
+            combo.insertItem(0, MIXED, None)
+            combo.setCurrentIndex(0)
+        combo.activated.connect(lambda i: apply(combo.itemData(i)) if combo.itemData(i) is not None else None)
+        return self._row(key, label, combo)
+
+    # ------------------------------------------------------------------ per kind
+
+    def _push(self, command) -> None:
+        if self.scene.push(command):
+            self.error.hide()
+        else:
+            self.error.setText(command.error or "")
+            self.error.show()
+
+    def _refuse(self, sentence: str) -> None:
+        self.error.setText(sentence)
+        self.error.show()
+        self._schedule()
+
+    def _replace(self, kind: str, records: list, **changes) -> None:
+        new = [msgspec.structs.replace(r, **changes) for r in records]
+        if any(n != o for n, o in zip(new, records)):
+            self._push(UpdateCommand(self.scene.design, kind, new))
+
+    def _rack_form(self, racks) -> None:
+        design = self.scene.design
+        self.title.setText(f"Rack {racks[0].name}" if len(racks) == 1 else f"{len(racks)} racks")
+
+        def rename(name: str) -> None:
+            if not name:
+                return self._refuse("A rack needs a name.")
+            if len(racks) > 1:
+                return self._refuse("Give each rack its own name: select one rack to rename it.")
+            clash = next((r for r in design.racks.values() if r.name == name and r.id != racks[0].id), None)
+            if clash:
+                return self._refuse(f"Another rack is already called {name}.")
+            self._replace("racks", racks, name=name)
+
+        self._text("name", "Name", [r.name for r in racks], rename)
+        self._number("x", "X (centre)", [r.x for r in racks], lambda v: self._replace("racks", racks, x=v),
+                     lo=-1e4, hi=1e4, suffix=" m", step=design.hall.tile_m)
+        self._number("y", "Y (centre)", [r.y for r in racks], lambda v: self._replace("racks", racks, y=v),
+                     lo=-1e4, hi=1e4, suffix=" m", step=design.hall.tile_m)
+        self._combo("rotation", "Rotation", [(f"{a}°", a) for a in (0, 90, 180, 270)],
+                    [r.rotation for r in racks],
+                    lambda a: self._push(RotateRacksCommand(design, {r.id: a for r in racks})))
+
+        def retype(type_id: str) -> None:
+            rtype = design.catalog.rack_type(type_id)
+            self._replace("racks", racks, type=type_id, width_m=rtype.width_m, depth_m=rtype.depth_m,
+                          height_u=rtype.height_u, power_budget_kw=rtype.power_budget_kw)
+
+        self._combo("type", "Rack type", [(t.model, t.id) for t in design.catalog.rack_types.values()],
+                    [r.type for r in racks], retype)
+        self._number("budget", "Power budget", [r.power_budget_kw for r in racks],
+                     lambda v: self._replace("racks", racks, power_budget_kw=v), lo=0.1, hi=10000,
+                     suffix=" kW", decimals=1, step=1)
+        types = design.catalog.device_types
+        for rack in racks[:1] if len(racks) == 1 else []:
+            devices = design.devices_in_rack(rack.id)
+            used_u = sum(types[d.type].u_height for d in devices)
+            power = sum(types[d.type].power_typical_w for d in devices) / 1000
+            gpus = sum(types[d.type].gpu_count for d in devices)
+            self._info("Size", f"{rack.width_m * 1000:.0f} × {rack.depth_m * 1000:.0f} mm, {rack.height_u} U")
+            self._info("Used", f"{used_u} of {rack.height_u} U, {power:.1f} of {rack.power_budget_kw:g} kW"
+                       + (" — over budget" if power > rack.power_budget_kw else ""))
+            self._info("Contents", f"{len(devices)} devices, {gpus} GPUs, "
+                       f"{len(design.links_of_racks([rack.id]))} links")
+
+    def _device_form(self, devices) -> None:
+        design = self.scene.design
+        self.title.setText(f"Device {devices[0].name}" if len(devices) == 1 else f"{len(devices)} devices")
+        self._text("name", "Name", [d.name for d in devices],
+                   lambda n: self._replace("devices", devices, name=n) if n else self._refuse("A device needs a name."))
+        self._combo("type", "Device type",
+                    [(f"{t.vendor} {t.model}", t.id) for t in design.catalog.device_types.values()],
+                    [d.type for d in devices], lambda t: self._replace("devices", devices, type=t))
+        roles = ["gpu-server", "leaf", "spine", "core", "nvlink-switch", "storage", "management",
+                 "patch-panel", "switch"]
+        self._combo("role", "Role", [(r, r) for r in roles], [d.role for d in devices],
+                    lambda r: self._replace("devices", devices, role=r))
+        if len(devices) == 1:
+            device = devices[0]
+            spin = QSpinBox()
+            spin.setRange(1, design.racks[device.rack].height_u)
+            spin.setValue(device.u)
+            spin.setPrefix("U")
+            spin.setKeyboardTracking(False)
+            spin.valueChanged.connect(lambda u: self._push(MoveDevicesCommand(design, {device.id: (device.rack, u)})))
+            self._row("u", "Position", spin)
+            dtype = design.device_type(device)
+            self._info("Rack", design.racks[device.rack].name)
+            self._info("Model", f"{dtype.vendor} {dtype.model}, {dtype.u_height} U, {dtype.power_typical_w:.0f} W")
+            ports = design.ports(device.id)
+            free = len(design.free_ports(device.id))
+            self._info("Ports", f"{len(ports)} ports, {free} free, {len(design.links_of_device(device.id))} links")
+
+    def _link_form(self, links) -> None:
+        design = self.scene.design
+        plant = self.scene.plant
+        self.title.setText(f"Link {links[0].label or links[0].id}" if len(links) == 1 else f"{len(links)} links")
+        speeds = {design.ports(l.a.device)[l.a.port].speed_gbps for l in links}
+        media = [(f"{m.name} ({m.kind}, ≤{m.reach_m:g} m)", m.id) for m in design.catalog.media_types.values()
+                 if not speeds or speeds <= set(m.speeds_gbps)]
+        self._combo("medium", "Medium", [("Automatic (engine chooses)", "auto"), *media],
+                    [l.medium for l in links], lambda m: self._replace("links", links, medium=m))
+        overrides = [l.length_override_m if l.length_override_m is not None else 0.0 for l in links]
+        spin = self._number("length_override", "Length override", overrides,
+                            lambda v: self._replace("links", links, length_override_m=(v or None)),
+                            lo=0.0, hi=10000, suffix=" m", step=0.5)
+        spin.setSpecialValueText("none (use routed length)") if len(set(overrides)) == 1 else None
+        built = [l.as_built_m if l.as_built_m is not None else 0.0 for l in links]
+        spin = self._number("as_built", "As-built length", built,
+                            lambda v: self._replace("links", links, as_built_m=(v or None)),
+                            lo=0.0, hi=10000, suffix=" m", step=0.5)
+        spin.setSpecialValueText("not measured") if len(set(built)) == 1 else None
+        self._text("label", "Label", [l.label for l in links], lambda t: self._replace("links", links, label=t))
+        if len(links) == 1:
+            link = links[0]
+            a, b = design.devices[link.a.device], design.devices[link.b.device]
+            info = design.ports(a.id)[link.a.port]
+            self._info("A end", f"{a.name}:{link.a.port} in {design.racks[a.rack].name}")
+            self._info("B end", f"{b.name}:{link.b.port} in {design.racks[b.rack].name}")
+            self._info("Speed", f"{info.speed_gbps:g} Gb/s, {info.form_factor}")
+            if plant is not None:
+                try:
+                    route = plant.route(link.id)
+                    medium = plant.medium(link.id)
+                    self._info("Routed length",
+                               f"{route.total_m:.2f} m = {route.vertical_a_m:.2f} up + {route.tray_m:.2f} "
+                               f"along trays + {route.vertical_b_m:.2f} down + {route.slack_m:.2f} slack")
+                    self._info("Chosen medium", medium.name if medium else "none reaches")
+                    self._info("Why", plant.reason(link.id))
+                except Exception as exc:  # noqa: BLE001 - the engine's refusal is shown, not raised
+                    self._info("Routing", str(exc))
+
+    def _tray_form(self, trays) -> None:
+        design = self.scene.design
+        self.title.setText(f"Tray {trays[0].name or trays[0].id}" if len(trays) == 1 else f"{len(trays)} trays")
+        self._text("name", "Name", [t.name for t in trays], lambda n: self._replace("trays", trays, name=n))
+        self._number("width", "Width", [t.width_m for t in trays],
+                     lambda v: self._replace("trays", trays, width_m=v), lo=0.05, hi=5, suffix=" m", step=0.05)
+        self._number("depth", "Depth", [t.depth_m for t in trays],
+                     lambda v: self._replace("trays", trays, depth_m=v), lo=0.05, hi=2, suffix=" m", step=0.05)
+        default = design.hall.tray_elevation_m
+        elevations = [t.elevation_m if t.elevation_m is not None else default for t in trays]
+        self._number("elevation", "Elevation", elevations,
+                     lambda v: self._replace("trays", trays, elevation_m=None if abs(v - default) < 1e-9 else v),
+                     lo=-5, hi=20, suffix=" m", step=0.1)
+        if len(trays) == 1:
+            pts = trays[0].points
+            length = sum(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5 for (x1, y1), (x2, y2) in zip(pts, pts[1:]))
+            self._info("Length", f"{length:.2f} m, {len(pts)} corners")
+
+    def _design_form(self) -> None:
+        design = self.scene.design
+        self.title.setText(design.name)
+        xs = [p[0] for p in design.hall.outline]
+        ys = [p[1] for p in design.hall.outline]
+        self._info("Hall", f"{max(xs) - min(xs):.1f} × {max(ys) - min(ys):.1f} m, "
+                   f"tiles {design.hall.tile_m:g} m, trays at {design.hall.tray_elevation_m:g} m")
+        self._info("Contents", f"{len(design.racks)} racks, {len(design.devices)} devices, "
+                   f"{design.gpu_count()} GPUs, {len(design.links)} links, {len(design.trays)} trays")
+        self._info("Tip", "Select racks, trays or links to edit them; double-click a rack for its elevation.")
