@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
         if suffix == ".csv":
             write_bom_csv(out, lines)
         else:
-            findings = export_findings(plant)
+            findings = export_findings(design, plant)
             write_bom_xlsx(out, summary_rows(design, plant, lines, findings), lines,
                            schedule_rows(design, plant), findings)
     except ExportError as exc:

@@ -39,6 +39,7 @@ from typing import Any, Protocol
 
 from msgspec import Struct
 
+from model.analysis import analyze
 from model.catalog import DeviceType, MediaType
 from model.design import Design
 from model.findings import Finding, sort_findings
@@ -455,9 +456,9 @@ def _route_text(tray_ids: list[str] | None, status: int, trays: dict, swapped: b
     return " > ".join(names)
 
 
-def export_findings(plant: CablePlantLike, extra: Iterable[Finding] = ()) -> list[Finding]:
-    """The engine's findings (plus any analysis findings) in the shared stable order."""
-    return sort_findings([*plant.findings(), *extra])
+def export_findings(design: Design, plant: CablePlantLike) -> list[Finding]:
+    """Every finding of the analysis (which includes the engine's), in the shared stable order."""
+    return sort_findings(list(analyze(design, plant).warnings))
 
 
 __all__ = [

@@ -36,7 +36,7 @@ from tests.model.test_bom_stub import plant_of
 def exported(pod):
     plant = plant_of(pod)
     lines = bom_lines(pod, plant)
-    findings = export_findings(plant)
+    findings = export_findings(pod, plant)
     return pod, plant, lines, schedule_rows(pod, plant), findings
 
 
