@@ -40,16 +40,11 @@ from typing import Any, Protocol
 from msgspec import Struct
 
 from model.analysis import analyze
+from model.cabling import NO_MEDIUM, NO_TRAY_PATH, SAME_RACK
 from model.catalog import DeviceType, MediaType
 from model.design import Design
 from model.findings import Finding, sort_findings
 from model.ports import port_table
-
-# Cable-plant status flags (model/cabling.py); repeated here so this module reads without it.
-SAME_RACK = 1
-NO_TRAY_PATH = 2
-NO_MEDIUM = 4
-PINNED_OUT_OF_REACH = 8
 
 BOM_COLUMNS = (
     "category", "part", "description", "length_m", "quantity", "unit",

@@ -19,7 +19,7 @@ from model.bom import (
 )
 from model.entities import Tray
 from tests.builders import device, link, rack, small_pod
-from tests.model.test_bom_stub import assert_close, plant_of
+from tests.model.bom_test_helpers import assert_close, plant_of
 
 
 @pytest.fixture

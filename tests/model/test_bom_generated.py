@@ -1,16 +1,16 @@
-"""BOM on generated fabrics: quantities match the design and, once the analysis exists, the
-analysis counts (transceivers, cables by kind, switches)."""
+"""BOM on generated fabrics: quantities match the design and the analysis counts (transceivers,
+cables by kind, switches)."""
 
 from __future__ import annotations
 
-import importlib.util
 from collections import Counter
 
 import pytest
 
+from model.analysis import analyze
 from model.bom import bom_lines, schedule_rows, transceiver_modules, unorderable_links
 from model.generate import generate
-from tests.model.test_bom_stub import plant_of
+from tests.model.bom_test_helpers import plant_of
 
 FABRICS = {
     "superpod-2su": ("rail-optimized", dict(nodes=64, node_type="dgx-h100", switch="qm9700",
@@ -60,11 +60,7 @@ def test_every_link_is_one_cable_to_order_or_a_reported_problem(fabric):
             assert row.length_m <= reach[row.medium] + 1e-9
 
 
-@pytest.mark.skipif(importlib.util.find_spec("model.analysis") is None,
-                    reason="the analysis (model/analysis) is not merged yet")
 def test_bom_quantities_equal_the_analysis_counts(fabric):
-    from model.analysis import analyze
-
     design, plant = fabric
     report = analyze(design, plant).to_json()
     lines = bom_lines(design, plant)

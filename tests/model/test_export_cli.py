@@ -4,26 +4,13 @@ input, and never a half-written file."""
 from __future__ import annotations
 
 import csv
-import importlib.util
 import os
-import sys
-import types
 
 import openpyxl
 import pytest
 
 from cli import run_cli
 from model.fileio import save_design
-from tests.model.test_bom_stub import StubPlant
-
-
-@pytest.fixture
-def routing(monkeypatch):
-    """The real engine when it exists; otherwise the stub stands in for model.cabling."""
-    if importlib.util.find_spec("model.cabling") is None:
-        fake = types.ModuleType("model.cabling")
-        fake.CablePlant = StubPlant
-        monkeypatch.setitem(sys.modules, "model.cabling", fake)
 
 
 @pytest.fixture
@@ -33,7 +20,7 @@ def design_file(tmp_path, pod):
     return path
 
 
-def test_bom_csv_and_xlsx(tmp_path, design_file, routing, capsys):
+def test_bom_csv_and_xlsx(tmp_path, design_file, capsys):
     assert run_cli(["bom", str(design_file), "-o", str(tmp_path / "bom.csv")]) == 0
     with open(tmp_path / "bom.csv", newline="") as handle:
         rows = list(csv.reader(handle))
@@ -44,7 +31,7 @@ def test_bom_csv_and_xlsx(tmp_path, design_file, routing, capsys):
     assert "BOM lines" in capsys.readouterr().out
 
 
-def test_schedule_and_netbox(tmp_path, design_file, routing, pod):
+def test_schedule_and_netbox(tmp_path, design_file, pod):
     assert run_cli(["schedule", str(design_file), "-o", str(tmp_path / "cut.csv")]) == 0
     with open(tmp_path / "cut.csv", newline="") as handle:
         assert len(list(csv.reader(handle))) == 1 + len(pod.links)
@@ -61,7 +48,7 @@ def test_schedule_and_netbox(tmp_path, design_file, routing, pod):
     (["export-netbox", "{design}", "-o", "{out}/no/such/dir"], "does not exist"),
     (["export-netbox", "{design}", "-o", "{design}"], "not a folder"),
 ])
-def test_bad_input_exits_2_with_a_sentence_and_writes_nothing(tmp_path, design_file, routing,
+def test_bad_input_exits_2_with_a_sentence_and_writes_nothing(tmp_path, design_file,
                                                                capsys, argv, message):
     bad = tmp_path / "bad.hall.json"
     bad.write_text("{not json")
@@ -77,11 +64,3 @@ def test_bad_input_exits_2_with_a_sentence_and_writes_nothing(tmp_path, design_f
     assert err.count("\n") == 1
     assert sorted(os.listdir(tmp_path)) == before
     assert os.listdir(out) == []
-
-
-def test_without_a_routing_engine_the_commands_say_so(tmp_path, design_file, monkeypatch,
-                                                      capsys):
-    monkeypatch.setitem(sys.modules, "model.cabling", None)  # import fails
-    assert run_cli(["bom", str(design_file), "-o", str(tmp_path / "x.csv")]) == 2
-    assert "routing engine" in capsys.readouterr().err
-    assert not (tmp_path / "x.csv").exists()

@@ -29,7 +29,7 @@ from model.export.bom_export import (
 )
 from model.export.csv_writer import csv_bytes
 from model.export.xlsx_writer import workbook_bytes
-from tests.model.test_bom_stub import plant_of
+from tests.model.bom_test_helpers import plant_of
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from model.export.netbox import (
     write_netbox_dir,
 )
 from tests.builders import device, rack, small_pod
-from tests.model.test_bom_stub import plant_of
+from tests.model.bom_test_helpers import plant_of
 
 EXPECTED_HEADERS = {
     "01_sites.csv": ["name", "slug", "status", "description"],

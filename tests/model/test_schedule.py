@@ -6,7 +6,7 @@ import msgspec
 
 from model.bom import SCHEDULE_COLUMNS, ScheduleRow, natural_key, schedule_rows
 from tests.builders import device, link, rack, small_pod
-from tests.model.test_bom_stub import plant_of
+from tests.model.bom_test_helpers import plant_of
 
 
 def test_columns_are_exactly_the_cut_sheet_columns():
