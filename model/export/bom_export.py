@@ -49,8 +49,9 @@ def bom_sheets(summary: Sequence[tuple], lines: Sequence[BomLine],
                 bold_rows=frozenset({len(bom_rows) - 1}))
     summary_sheet = Sheet("Summary", SUMMARY_HEADERS, [tuple(r) for r in summary],
                           formats={1: "#,##0.###"})
-    # No per-cell formats here: 400k rows of styled cells would take minutes to write.
-    cabling = Sheet("Cabling schedule", SCHEDULE_COLUMNS, [row.as_row() for row in schedule])
+    # Plain cells (no per-cell formats): 400k rows of styled cells would take minutes to write.
+    cabling = Sheet("Cabling schedule", SCHEDULE_COLUMNS, [row.as_row() for row in schedule],
+                    plain=True)
     warnings = Sheet("Warnings", WARNING_HEADERS,
                      [(f.severity, f.code, f.message, _objects_text(f.objects)) for f in findings])
     return [summary_sheet, bom, cabling, warnings]

@@ -180,3 +180,24 @@ def test_a_write_failing_at_the_last_step_keeps_the_old_file(tmp_path, exported,
     monkeypatch.undo()
     assert out.read_bytes() == b"previous"
     assert os.listdir(tmp_path) == ["bom.csv"]
+
+
+def test_plain_sheet_rows_read_back_exactly(monkeypatch):
+    from model.export import xlsx_writer
+    from model.export.xlsx_writer import Sheet
+
+    monkeypatch.setattr(xlsx_writer, "_CHUNK_ROWS", 2)  # rows span several chunks
+
+    rows = [("a & b <c>", 1, 2.5, None, True), (" lead", -3, 1e-7, "=SUM(A1)", False),
+            ("bell\x07", 0, float("nan"), "ünïcødé ⇄", None)]
+    book = openpyxl.load_workbook(io.BytesIO(workbook_bytes([
+        Sheet("First", ("x",), [(1,)]),
+        Sheet("Plain & simple", ("s", "i", "f", "e", "b"), rows, plain=True),
+    ])))
+    ws = book["Plain & simple"]
+    assert ws.freeze_panes == "A2"
+    got = [tuple(c.value for c in r) for r in ws.iter_rows(min_row=2)]
+    assert got == [("a & b <c>", 1, 2.5, None, True), (" lead", -3, 1e-7, "=SUM(A1)", False),
+                   ("bell", 0, None, "ünïcødé ⇄", None)]
+    assert ws["D3"].data_type == "s"
+    assert book["First"]["A2"].value == 1
