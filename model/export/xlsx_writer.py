@@ -152,7 +152,7 @@ def _fill_plain_sheets(data: bytes, plain: dict[str, Sheet]) -> bytes:
             head, marker, tail = content.partition(b"</sheetData>")
             if not marker:
                 raise RuntimeError(f"no sheet data in {info.filename}")
-            with target.open(info.filename, "w", force_zip64=True) as stream:
+            with target.open(info.filename, "w") as stream:
                 stream.write(head)
                 for first in range(0, len(sheet.rows), _CHUNK_ROWS):
                     chunk = sheet.rows[first:first + _CHUNK_ROWS]
