@@ -125,7 +125,7 @@ class FakePlant:
     def refresh(self) -> set[str]:
         """Recompute the arrays; in auto mode (``media_of`` None) lengths follow the racks.
 
-        Auto mode: length = Manhattan distance between the racks + 2 m, a 400G DAC up to 2 m,
+        Auto mode: length = Manhattan distance between the racks + 1 m (0.5 m in one rack), a 400G DAC up to 2 m,
         else a 400G AOC; every link runs in tray "t1" when it exists. Returns the links whose
         medium, length or existence changed.
         """
@@ -133,9 +133,9 @@ class FakePlant:
         if self.auto:
             self._auto()
         self._fill()
-        now = {l: (self.media_of.get(l, ""), self.lengths.get(l)) for l in self.design.links}
+        now = {lid: (self.media_of.get(lid, ""), self.lengths.get(lid)) for lid in self.design.links}
         self._snapshot = now
-        return {l for l in set(before) | set(now) if before.get(l) != now.get(l)}
+        return {lid for lid in set(before) | set(now) if before.get(lid) != now.get(lid)}
 
     @property
     def auto(self) -> bool:
@@ -147,25 +147,25 @@ class FakePlant:
         for link in d.links.values():
             ra = d.racks[d.devices[link.a.device].rack]
             rb = d.racks[d.devices[link.b.device].rack]
-            length = abs(ra.x - rb.x) + abs(ra.y - rb.y) + (0.5 if ra.id == rb.id else 2.0)
+            length = abs(ra.x - rb.x) + abs(ra.y - rb.y) + (0.5 if ra.id == rb.id else 1.0)
             self.lengths[link.id] = length
             self.media_of[link.id] = "dac-400g" if length <= 2.0 else "aoc-400g"
             self.ordered[link.id] = float(np.ceil(length))
         if "t1" in d.trays:
-            self.trays = {l: ("t1",) for l in d.links}
+            self.trays = {lid: ("t1",) for lid in d.links}
 
     def _fill(self) -> None:
         catalog = self.design.catalog.media_types
         self.media = [catalog[m] for m in sorted({m for m in self.media_of.values() if m})]
         mindex = {m.id: i for i, m in enumerate(self.media)}
         self.link_ids = list(self.design.links)
-        self.index = {l: i for i, l in enumerate(self.link_ids)}
-        self.medium_index = np.array([mindex.get(self.media_of.get(l, ""), -1)
-                                      for l in self.link_ids], dtype=np.int32)
-        self.length_m = np.array([self.lengths.get(l, 1.0) for l in self.link_ids])
+        self.index = {lid: i for i, lid in enumerate(self.link_ids)}
+        self.medium_index = np.array([mindex.get(self.media_of.get(lid, ""), -1)
+                                      for lid in self.link_ids], dtype=np.int32)
+        self.length_m = np.array([self.lengths.get(lid, 1.0) for lid in self.link_ids])
         self.routed_m = self.length_m.copy()
-        self.ordered_m = np.array([self.ordered.get(l, self.lengths.get(l, 1.0))
-                                   if self.media_of.get(l) else np.nan for l in self.link_ids])
+        self.ordered_m = np.array([self.ordered.get(lid, self.lengths.get(lid, 1.0))
+                                   if self.media_of.get(lid) else np.nan for lid in self.link_ids])
         self.speed_gbps = np.zeros(len(self.link_ids))
         self.status = np.zeros(len(self.link_ids), dtype=np.uint8)
 

@@ -29,8 +29,8 @@ from model.analysis.devices import device_figures, rack_power
 from model.analysis.hops import server_hops
 from model.analysis.media_costs import media_figures
 from model.analysis.report import Report
-from model.analysis.tray_fill import TrayFill
 from model.analysis.topology import LINK_COMPUTE, components, infer_topology, tier_name
+from model.analysis.tray_fill import TrayFill
 from model.design import Change, Design
 from model.findings import sort_findings
 
@@ -75,6 +75,9 @@ class Analyzer:
         self._trays = TrayFill()
         self._plant_rows = None
         self._links_by_tier: dict[str, int] = {}
+        self._domain = 1
+        self._pending_links: set[str] = set()
+        self._geometry = _geometry_settings(design.settings)
         self._subscribed = subscribe
         if subscribe:
             design.subscribe(self._on_change)
@@ -94,6 +97,16 @@ class Analyzer:
             self._dirty.add("placement")
         if kind.startswith("trays_") or kind in ("catalog_changed", "hall_changed"):
             self._dirty.add("trays")
+        # Links whose route or medium may have changed, whoever refreshes the plant.
+        if kind in ("racks_moved", "racks_changed"):
+            self._pending_links |= self.design.links_of_racks(change.ids)
+        elif kind == "links_changed":
+            self._pending_links.update(change.ids)
+        elif kind == "settings_changed":
+            geometry = _geometry_settings(self.design.settings)
+            if geometry != self._geometry:
+                self._geometry = geometry
+                self._dirty.add("trays")  # every route and medium may change
 
     # ----------------------------------------------------------------------------- stages
 
@@ -106,6 +119,9 @@ class Analyzer:
                                           (topo.level >= 1) & (topo.level <= level))
                         for level in range(2, topo.top_level() + 1)}
         self._bw = bandwidth(design, topo, self._groups)
+        types = design.catalog.device_types
+        self._domain = min((types[design.devices[topo.device_ids[i]].type].gpus.scale_up_domain_gpus
+                            for i in np.flatnonzero(topo.is_gpu_server).tolist()), default=1)
         self._hops = server_hops(topo)
         self._bisection = None
         self._scale_up = None
@@ -115,9 +131,13 @@ class Analyzer:
 
     def report(self) -> Report:
         design = self.design
-        changed: set[str] | None = None
+        # Links to re-read from the plant: None = all (no event history to go by).
+        changed: set[str] | None = set(self._pending_links) if self._subscribed else None
+        self._pending_links.clear()
         if self.plant is not None and self.refresh_plant:
-            changed = set(self.plant.refresh())
+            refreshed = self.plant.refresh()
+            if changed is not None:
+                changed |= set(refreshed)
         if "topology" in self._dirty:
             self._topology()
             self._dirty.discard("topology")
@@ -143,7 +163,7 @@ class Analyzer:
                 self._plant_rows = np.arange(len(topo.link_ids), dtype=np.int64)
             else:
                 index = self.plant.index
-                self._plant_rows = np.fromiter((index[l] for l in topo.link_ids),
+                self._plant_rows = np.fromiter((index[lid] for lid in topo.link_ids),
                                                dtype=np.int64, count=len(topo.link_ids))
         media = media_figures(topo, self.plant, self._plant_rows)
         typ, mx = rack_power(design, topo, self._dev, media.end_power_by_device)
@@ -159,10 +179,8 @@ class Analyzer:
             findings.extend(self.plant.findings())
 
         settings = design.settings
-        types = design.catalog.device_types
         servers = np.flatnonzero(topo.is_gpu_server)
-        domain = min((types[design.devices[topo.device_ids[i]].type].gpus.scale_up_domain_gpus
-                      for i in servers.tolist()), default=1)
+        domain = self._domain
         total_gpus = int(topo.gpus.sum())
         message = settings.allreduce_message_mb
         algorithm = settings.allreduce_algorithm
@@ -170,7 +188,7 @@ class Analyzer:
         points = curve(bw, total_gpus, domain, message, algorithm)
 
         switches = (topo.level >= 1)
-        by_tier = Counter(tier_name(int(l)) for l in topo.level[switches].tolist())
+        by_tier = Counter(tier_name(int(v)) for v in topo.level[switches].tolist())
         power = {
             "total": 0.0,
             "servers": self._dev.servers_w,
@@ -204,6 +222,7 @@ class Analyzer:
             media_available=media.available,
             transceivers=media.modules,
             transceiver_power_w=media.transceiver_power_w,
+            transceivers_by_kind=media.transceivers_by_kind,
             cable_length_total_m=media.length_total_m,
             cable_length_max_m=media.length_max_m,
             cable_ordered_total_m=media.ordered_total_m,
@@ -236,12 +255,19 @@ class Analyzer:
         for tray_id, ratio in fill.items():
             if ratio > warn.TRAY_FILL_LIMIT:
                 tray = self.design.trays[tray_id]
+                x, y = self._trays.peak_at.get(tray_id, tray.points[0])
                 out.append(warn.Finding(
                     code="TRAY_OVERFILLED", severity="error" if ratio > 1 else "warning",
-                    message=f"Tray {tray.name or tray_id} is {ratio:.0%} full (plan at most "
-                            f"{warn.TRAY_FILL_LIMIT:.0%}).",
+                    message=f"Tray {tray.name or tray_id} is {ratio:.0%} full at "
+                            f"({x:.1f}, {y:.1f}) m (plan at most {warn.TRAY_FILL_LIMIT:.0%}).",
                     objects=(tray_id,)))
         return out
+
+
+def _geometry_settings(settings) -> tuple:
+    """The settings that change routed lengths or media (and so tray fill)."""
+    return (settings.slack_per_end_m, settings.slack_pct, settings.tray_reach_m,
+            settings.tray_join_tolerance_m, settings.media_policy)
 
 
 def _tier_order(name: str) -> int:

@@ -106,6 +106,8 @@ def _explain(layers, bottleneck, effective, tiers, slow) -> str:
     others = ", ".join(f"{_label(name)} {_fmt(v)}" for name, v in layers if name != bottleneck)
     if bottleneck == "scale-up":
         head = f"NVLink (scale-up) is the narrowest layer at {_fmt(effective)} per GPU"
+    elif bottleneck == "nic" and effective == 0:
+        head = "No GPU server has a cabled compute NIC, so there is no scale-out bandwidth"
     elif bottleneck == "nic":
         head = f"The scale-out NICs are the narrowest layer at {_fmt(effective)} per GPU"
         if slow:

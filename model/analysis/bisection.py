@@ -72,7 +72,7 @@ def max_flow(topo: Topology, half_a: np.ndarray, half_b: np.ndarray) -> float:
     compute = topo.kind == LINK_COMPUTE
     caps: dict[tuple[int, int], float] = {}
     for u, v, c in zip(topo.a[compute].tolist(), topo.b[compute].tolist(),
-                       topo.capacity[compute].tolist()):
+                       topo.capacity[compute].tolist(), strict=True):
         if u == v:
             continue
         key = (u, v) if u < v else (v, u)

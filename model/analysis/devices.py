@@ -61,9 +61,17 @@ def rack_power(design: Design, topo: Topology, dev: DeviceFigures,
     """Typical and maximum W per rack: devices plus the link ends plugged into them."""
     typ = dict(dev.rack_typical_w)
     mx = dict(dev.rack_max_w)
-    if end_power is not None:
-        for i in np.flatnonzero(end_power).tolist():
-            rack = design.devices[topo.device_ids[i]].rack
-            typ[rack] += float(end_power[i])
-            mx[rack] += float(end_power[i])
+    if end_power is not None and len(end_power):
+        rack_ids = list(design.racks)
+        # Rack number of each device: valid while the topology and the rack list stay the same.
+        cached_racks, rack_of = getattr(topo, "_rack_index", (None, None))
+        if cached_racks != rack_ids:
+            number = {r: i for i, r in enumerate(rack_ids)}
+            rack_of = np.array([number[design.devices[d].rack] for d in topo.device_ids],
+                               dtype=np.int64)
+            topo._rack_index = (rack_ids, rack_of)
+        per_rack = np.bincount(rack_of, weights=end_power, minlength=len(rack_ids))
+        for i in np.flatnonzero(per_rack).tolist():
+            typ[rack_ids[i]] += float(per_rack[i])
+            mx[rack_ids[i]] += float(per_rack[i])
     return typ, mx

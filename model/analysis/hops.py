@@ -37,8 +37,8 @@ def server_hops(topo: Topology) -> Hops:
     leaves_of: dict[int, set[int]] = {}
     for srv, leaf in ((a[(la == 0) & (lb == 1)], b[(la == 0) & (lb == 1)]),
                       (b[(lb == 0) & (la == 1)], a[(lb == 0) & (la == 1)])):
-        for s, l in zip(srv.tolist(), leaf.tolist()):
-            leaves_of.setdefault(s, set()).add(l)
+        for s, sw in zip(srv.tolist(), leaf.tolist(), strict=True):
+            leaves_of.setdefault(s, set()).add(sw)
     servers = np.flatnonzero(topo.is_gpu_server).tolist()
     signatures = Counter(frozenset(leaves_of.get(s, ())) for s in servers)
     sigs = list(signatures.items())
@@ -74,7 +74,7 @@ def _pair_hops(sig_i, sig_j, groups_i, groups_j) -> int | None:
         return None
     if sig_i & sig_j:
         return 1
-    for k, (gi, gj) in enumerate(zip(groups_i, groups_j)):
+    for k, (gi, gj) in enumerate(zip(groups_i, groups_j, strict=True)):
         if gi & gj:
             return 2 * (k + 2) - 1
     return None

@@ -9,7 +9,9 @@ Counting rules (the catalog defines them):
   copper, whose ends carry electronics; 0 for passive DAC, backplane and UTP).
 * Twin-port cages: where a port sits in a cage shared by ``ports_per_cage`` ports (NVIDIA
   twin-port OSFP: 2 x 400G), one module serves all links of that cage with the same medium. So
-  modules are counted per distinct (cage, medium) at each end, not per link end.
+  modules are counted per distinct (cage, medium) at each end, not per link end. For cables
+  with integrated ends (AOC, ACC, AEC) two links from one twin-port cage are one 1:2 splitter
+  plug, so the same rule counts plugs in cages.
 * Power and price are per link end (``power_per_end_w``, ``price_per_end_usd`` are figures for
   one port's share), so a twin-port module serving two 400G links draws 2 x the 400G per-end
   figure. Power of module-bearing ends is "transceivers"; the small draw of passive copper ends
@@ -44,6 +46,7 @@ class MediaFigures:
     ordered_total_m: float = 0.0
     end_power_by_device: np.ndarray | None = None  # W per device index (its link ends)
     medium_of_link: np.ndarray | None = None       # media index per topology link (-1 none)
+    transceivers_by_kind: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
 def media_figures(topo: Topology, plant, order: np.ndarray | None = None) -> MediaFigures:
@@ -55,14 +58,13 @@ def media_figures(topo: Topology, plant, order: np.ndarray | None = None) -> Med
         return MediaFigures(False)
     n_links = len(topo.link_ids)
     if order is None:
-        order = np.fromiter((plant.index[l] for l in topo.link_ids), dtype=np.int64,
+        order = np.fromiter((plant.index[lid] for lid in topo.link_ids), dtype=np.int64,
                             count=n_links)
     mi = np.asarray(plant.medium_index)[order].astype(np.int64)
     length = np.asarray(plant.length_m, dtype=float)[order]
     ordered = np.asarray(plant.ordered_m, dtype=float)[order]
     media = list(plant.media)
     k = len(media)
-    kind = np.array([m.kind for m in media] + ["none"])
     per_end_w = np.array([m.power_per_end_w for m in media] + [0.0])
     per_end_usd = np.array([m.price_per_end_usd for m in media] + [0.0])
     cable_usd = np.array([m.cable_price_usd for m in media] + [0.0])
@@ -80,15 +82,24 @@ def media_figures(topo: Topology, plant, order: np.ndarray | None = None) -> Med
 
     with_modules = modules_per_link[idx] > 0
     per_end_modules = modules_per_link[idx] / 2.0
-    modules = 0.0
+    per_medium = np.zeros(k + 1)  # modules per medium index
     for cage, ppc in ((topo.cage_a, topo.ppc_a), (topo.cage_b, topo.ppc_b)):
         single = with_modules & (ppc == 1)
-        modules += float(per_end_modules[single].sum())
+        per_medium += np.bincount(idx[single], weights=per_end_modules[single], minlength=k + 1)
         shared = with_modules & (ppc > 1)
         if shared.any():
-            keys = np.unique(np.stack([cage[shared], idx[shared]]), axis=1)
-            modules += float((modules_per_link[keys[1]] / 2.0).sum())
+            used = np.unique(cage[shared] * (k + 1) + idx[shared]) % (k + 1)  # (cage, medium)
+            per_medium += np.bincount(used, weights=modules_per_link[used] / 2.0,
+                                      minlength=k + 1)
+    modules = float(per_medium.sum())
     end_w = per_end_w[idx]
+    medium_w = np.bincount(idx[with_modules], weights=2 * end_w[with_modules], minlength=k + 1)
+    trx_by_kind: dict[str, dict[str, float]] = {}
+    for i in range(k):
+        if per_medium[i] or medium_w[i]:
+            entry = trx_by_kind.setdefault(media[i].kind, {"modules": 0, "power_w": 0.0})
+            entry["modules"] += int(round(per_medium[i]))
+            entry["power_w"] += float(medium_w[i])
     trx_w = float(2 * end_w[with_modules].sum())
     passive_w = float(2 * end_w[~with_modules].sum())
     has = idx < k
@@ -103,5 +114,5 @@ def media_figures(topo: Topology, plant, order: np.ndarray | None = None) -> Med
         True, by_kind, by_medium, int(counts[k]), int(round(modules)), trx_w, passive_w,
         trx_usd, cab_usd,
         float(length[finite].sum()), float(length[finite].max()) if finite.any() else 0.0,
-        float(safe_ordered.sum()), end_power, mi,
+        float(safe_ordered.sum()), end_power, mi, trx_by_kind,
     )

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from model.analysis.allreduce import AllReduce
 from model.analysis.bandwidth import TierRatio
 from model.analysis.hops import Hops
+from model.analysis.media_costs import KINDS
 from model.findings import Finding
 
 SWITCH_TIERS = ("leaf", "spine", "core")
@@ -33,6 +34,7 @@ class Report:
     media_available: bool
     transceivers: int
     transceiver_power_w: float
+    transceivers_by_kind: dict[str, dict[str, float]]
     cable_length_total_m: float
     cable_length_max_m: float
     cable_ordered_total_m: float
@@ -74,10 +76,12 @@ class Report:
             "racks": self.racks,
             "switches": {"total": self.switches_total, "by_tier": by_tier},
             "links": {"total": self.links_total, "by_tier": links_by_tier,
-                      "by_kind": self.links_by_kind, "by_medium": self.links_by_medium,
+                      "by_kind": {k: 0 for k in KINDS} | self.links_by_kind,
+                      "by_medium": self.links_by_medium,
                       "without_medium": self.links_without_medium},
             "media_available": self.media_available,
-            "transceivers": {"total": self.transceivers, "power_w": self.transceiver_power_w},
+            "transceivers": {"total": self.transceivers, "power_w": self.transceiver_power_w,
+                             "by_kind": self.transceivers_by_kind},
             "cable_length_m": {"total": self.cable_length_total_m, "max": self.cable_length_max_m,
                                "ordered_total": self.cable_ordered_total_m},
             "oversubscription": {name: t.max for name, t in self.oversubscription.items()},
@@ -114,8 +118,11 @@ class Report:
         if self.media_available:
             lines.append("Media " + ", ".join(f"{k} {v:,}" for k, v in self.links_by_kind.items() if v)
                          + (f", none {self.links_without_medium:,}" if self.links_without_medium else ""))
-            lines.append(f"Transceivers {self.transceivers:,} ({self.transceiver_power_w / 1000:,.1f} kW); "
-                         f"cable {self.cable_length_total_m:,.0f} m, longest {self.cable_length_max_m:,.1f} m")
+            kinds = ", ".join(f"{k} {v['modules']:,}" for k, v in self.transceivers_by_kind.items())
+            lines.append(f"Transceiver modules {self.transceivers:,}"
+                         + (f" ({kinds})" if kinds else "")
+                         + f", {self.transceiver_power_w / 1000:,.1f} kW; cable "
+                         f"{self.cable_length_total_m:,.0f} m, longest {self.cable_length_max_m:,.1f} m")
         else:
             lines.append("Media not computed (no cable plant).")
         for name, t in self.oversubscription.items():

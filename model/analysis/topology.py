@@ -14,6 +14,7 @@ higher levels; links between two switches of one level ("peer" links) count as n
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 
 import numpy as np
 
@@ -119,7 +120,6 @@ def infer_topology(design: Design) -> Topology:
     port_role = np.array([r[1] for r in rows], dtype=np.int8)
     port_cage = np.array([r[2] for r in rows], dtype=np.int64)
     port_ppc = np.array([r[3] for r in rows], dtype=np.int64)
-    offset = np.array(offsets, dtype=np.int64)
     is_server = gpus > 0
     compute_ports = np.zeros(len(port_maps), dtype=np.int64)
     for t in range(len(port_maps)):
@@ -131,13 +131,14 @@ def infer_topology(design: Design) -> Topology:
     m = len(link_ids)
     records = list(design.links.values())
     ends = []
+    port_row = {(t, name): offsets[t] + k for t, names in enumerate(port_maps)
+                for name, k in names.items()}
     for side in ("a", "b"):
-        refs = [getattr(l, side) for l in records]
-        dev = np.fromiter((device_index[r.device] for r in refs), dtype=np.int64, count=m)
-        tab = dev_table[dev].tolist()
-        local = np.fromiter((port_maps[t][r.port] for t, r in zip(tab, refs)),
-                            dtype=np.int64, count=m)
-        ends.append((dev, offset[dev_table[dev]] + local if m else local))
+        refs = list(map(attrgetter(side), records))  # C-level loops: 400k links at XL
+        dev = np.fromiter(map(device_index.__getitem__, map(attrgetter("device"), refs)),
+                          dtype=np.int64, count=m)
+        keys = zip(dev_table[dev].tolist(), map(attrgetter("port"), refs), strict=True)
+        ends.append((dev, np.fromiter(map(port_row.__getitem__, keys), dtype=np.int64, count=m)))
     (a, row_a), (b, row_b) = ends
     speed_a, speed_b = port_speed[row_a], port_speed[row_b]
     role_a, role_b = port_role[row_a], port_role[row_b]

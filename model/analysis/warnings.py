@@ -65,7 +65,7 @@ def placement_findings(design: Design) -> list[Finding]:
     h = np.minimum(boxes[i, 3], boxes[j, 3]) - np.maximum(boxes[i, 1], boxes[j, 1])
     hit = (w > 0) & (h > 0) & (w * h > OVERLAP_EPS_M2)
     racks = design.racks
-    for p, q in zip(i[hit].tolist(), j[hit].tolist()):
+    for p, q in zip(i[hit].tolist(), j[hit].tolist(), strict=True):
         out.append(Finding(code="RACK_OVERLAP", severity="error",
                            message=f"Racks {racks[ids[p]].name} and {racks[ids[q]].name} overlap.",
                            objects=(ids[p], ids[q])))

@@ -64,6 +64,9 @@ def test_five_device_design_every_number_by_hand():
     # Modules: twin-port cages on both DGX NICs and QM9700 ports -> one module per 2 links/end.
     # AOC 8 links: 4 cages at s1 + 4 at leaf1; SR4: 4 + 4; LACC 4 links: 2 cages + 2 cages; DAC 0.
     assert j["transceivers"]["total"] == 8 + 8 + 4
+    assert j["transceivers"]["by_kind"] == {"aoc": {"modules": 8, "power_w": 128.0},
+                                            "mmf": {"modules": 8, "power_w": 128.0},
+                                            "acc": {"modules": 4, "power_w": 4.8}}
     # Power per link end: AOC 8 W x 16 ends, SR4 8 W x 16, LACC 0.6 W x 8; DAC 0.1 W x 8 passive.
     assert j["transceivers"]["power_w"] == pytest.approx(128 + 128 + 4.8)
     assert j["power_w"]["passive_cables"] == pytest.approx(0.8)

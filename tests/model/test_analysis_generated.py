@@ -118,3 +118,29 @@ def test_real_plant_incremental_equals_full_after_moves():
     for x in (4.0, 9.0, 2.7):
         design.move_racks({"r2": (x, 3.0)})
         assert analyzer.report().to_json() == analyze(design, plant).to_json()
+
+
+def test_tray_fill_is_the_peak_along_the_tray_not_the_sum():
+    """8 cables run r1 -> n1 and 8 run n1 -> r2 along one tray: at no point are there 16."""
+    from model.entities import Tray
+    from tests.builders import device, empty_hall, link, rack
+
+    design = empty_hall()
+    rack(design, "r1", 1.5, 3.0)
+    rack(design, "n1", 6.0, 3.0)
+    rack(design, "r2", 10.5, 3.0)
+    design.add_trays([Tray(id="t", points=[(0.6, 3.0), (11.4, 3.0)], width_m=0.1, depth_m=0.05)])
+    device(design, "a", "r1", 2, "dgx-h100")
+    device(design, "b", "r2", 2, "dgx-h100")
+    device(design, "leaf", "n1", 20, "qm9700", role="leaf")
+    for i in range(1, 9):
+        link(design, f"a{i}", ("a", f"nic{i}"), ("leaf", f"p{i}"))
+        link(design, f"b{i}", ("b", f"nic{i}"), ("leaf", f"p{8 + i}"))
+    plant = _plant(design)
+    assert {plant.medium(lid).id for lid in design.links} and all(plant.route(lid).tray_ids == ["t"]
+                                                            for lid in design.links)
+    diameters = {plant.medium(lid).cable_diameter_mm for lid in design.links}
+    assert len(diameters) == 1
+    area = 3.141592653589793 * (diameters.pop() / 1000) ** 2 / 4
+    report = analyze(design, plant)
+    assert report.tray_fill["t"] == pytest.approx(8 * area / (0.1 * 0.05))

@@ -106,12 +106,12 @@ def test_rotated_rack_footprint_is_used():
 
 def test_tray_overfilled():
     design = small_pod()
-    design.add_trays([Tray(id="t1", points=[(0.5, 1.0), (3.0, 1.0)], width_m=0.02, depth_m=0.02)])
-    plant = FakePlant(design)  # auto mode: every link in tray t1, 32 AOCs (2.6 m) of 3.0 mm
+    design.add_trays([Tray(id="t1", points=[(0.5, 1.0), (3.0, 1.0)], width_m=0.05, depth_m=0.08)])
+    plant = FakePlant(design)  # auto mode: every link in tray t1, 32 DACs (1.6 m) of 9.43 mm
     (f,) = codes(design, plant)["TRAY_OVERFILLED"]
     assert f.objects == ("t1",) and f.severity == "warning"
     fill = analyze(design, plant).tray_fill["t1"]
-    assert fill == pytest.approx(32 * 3.14159265 * 0.003 ** 2 / 4 / 0.0004, rel=1e-6)  # 57 %
+    assert fill == pytest.approx(32 * 3.14159265 * 0.00943 ** 2 / 4 / 0.004, rel=1e-6)  # 56 %
 
 
 def test_uncabled_gpu_nic():
