@@ -35,12 +35,11 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any, Protocol
 
 from msgspec import Struct
 
 from model.analysis import analyze
-from model.cabling import NO_MEDIUM, NO_TRAY_PATH, SAME_RACK
+from model.cabling import NO_MEDIUM, NO_TRAY_PATH, SAME_RACK, CablePlant
 from model.catalog import DeviceType, MediaType
 from model.design import Design
 from model.findings import Finding, sort_findings
@@ -58,22 +57,6 @@ CATEGORY_ORDER = ("Racks", "Servers", "Switches", "Other equipment", "Transceive
                   "Trays")
 _CATEGORY_OF_DEVICE = {"server": "Servers", "storage": "Servers", "switch": "Switches",
                        "nvlink-switch": "Switches"}
-
-
-class CablePlantLike(Protocol):
-    """What this module reads from ``model.cabling.CablePlant``."""
-
-    link_ids: list[str]
-    index: dict[str, int]
-    length_m: Any
-    ordered_m: Any
-    medium_index: Any
-    media: list[MediaType]
-    speed_gbps: Any
-    status: Any
-
-    def route(self, link_id: str) -> Any: ...
-    def findings(self) -> list[Finding]: ...
 
 
 class BomLine(Struct, frozen=True, kw_only=True):
@@ -145,42 +128,33 @@ def _round(value: float | None, digits: int = 2) -> float | None:
     return None if value is None else round(value, digits)
 
 
-class _PortCages:
-    """Port name -> (group name, cage number, ports served by one module) for one device."""
-
-    _cache: dict[tuple[str, tuple], dict[str, tuple[str, int, int]]] = {}
-
-    @classmethod
-    def of(cls, dtype: DeviceType, breakout: dict[str, int]) -> dict[str, tuple[str, int, int]]:
-        key = (dtype.id, tuple(sorted(breakout.items())))
-        table = cls._cache.get(key)
-        if table is None or len(cls._cache) > 4096:
-            if len(cls._cache) > 4096:
-                cls._cache.clear()
-            table = cls._cache[key] = cls._build(dtype, breakout)
-        return table
-
-    @staticmethod
-    def _build(dtype: DeviceType, breakout: dict[str, int]) -> dict[str, tuple[str, int, int]]:
-        out: dict[str, tuple[str, int, int]] = {}
-        starts: dict[str, int] = {}
-        for name, info in port_table(dtype, breakout).items():
-            start = starts.setdefault(info.group, info.index)
-            fanout = breakout.get(info.group, 1)
-            physical = (info.index - start) // fanout
-            cage = physical // info.ports_per_cage
-            out[name] = (info.group, cage, info.ports_per_cage * fanout)
-        return out
+def _port_cages(dtype: DeviceType, breakout: dict[str, int]) -> dict[str, tuple[str, int, int]]:
+    """Port name -> (group name, cage number, ports one module serves) for a device."""
+    return _port_cages_cached(dtype, tuple(sorted(breakout.items())))
 
 
-def _link_medium(plant: CablePlantLike, i: int) -> MediaType | None:
+@lru_cache(maxsize=512)
+def _port_cages_cached(dtype: DeviceType, breakout_key: tuple[tuple[str, int], ...]
+                       ) -> dict[str, tuple[str, int, int]]:
+    breakout = dict(breakout_key)
+    out: dict[str, tuple[str, int, int]] = {}
+    starts: dict[str, int] = {}
+    for name, info in port_table(dtype, breakout).items():
+        start = starts.setdefault(info.group, info.index)
+        fanout = breakout.get(info.group, 1)
+        physical = (info.index - start) // fanout
+        out[name] = (info.group, physical // info.ports_per_cage, info.ports_per_cage * fanout)
+    return out
+
+
+def _link_medium(plant: CablePlant, i: int) -> MediaType | None:
     m = int(plant.medium_index[i])
     return plant.media[m] if m >= 0 else None
 
 
 # ------------------------------------------------------------------------------------ counts
 
-def module_groups(design: Design, plant: CablePlantLike) -> dict[tuple[str, int, int], int]:
+def module_groups(design: Design, plant: CablePlant) -> dict[tuple[str, int, int], int]:
     """Modules needed: (media id, ports a module serves, ports of it in use) -> count."""
     used: Counter[tuple[str, str, int, str]] = Counter()
     capacity: dict[tuple[str, str, int, str], int] = {}
@@ -195,7 +169,7 @@ def module_groups(design: Design, plant: CablePlantLike) -> dict[tuple[str, int,
             continue
         for end in (link.a, link.b):
             device = devices[end.device]
-            group, cage, per_module = _PortCages.of(types[device.type], device.breakout)[end.port]
+            group, cage, per_module = _port_cages(types[device.type], device.breakout)[end.port]
             key = (end.device, group, cage, medium.id)
             used[key] += 1
             capacity[key] = per_module
@@ -205,7 +179,7 @@ def module_groups(design: Design, plant: CablePlantLike) -> dict[tuple[str, int,
     return dict(out)
 
 
-def transceiver_modules(design: Design, plant: CablePlantLike) -> dict[tuple[str, int], int]:
+def transceiver_modules(design: Design, plant: CablePlant) -> dict[tuple[str, int], int]:
     """Modules needed: (media id, ports served per module) -> count. See the module docstring."""
     out: Counter[tuple[str, int]] = Counter()
     for (media_id, per_module, _), qty in module_groups(design, plant).items():
@@ -213,7 +187,7 @@ def transceiver_modules(design: Design, plant: CablePlantLike) -> dict[tuple[str
     return dict(out)
 
 
-def cable_counts(plant: CablePlantLike) -> dict[tuple[str, float], int]:
+def cable_counts(plant: CablePlant) -> dict[tuple[str, float], int]:
     """Orderable cables: (media id, ordered length m) -> count (backplane links excluded)."""
     out: Counter[tuple[str, float]] = Counter()
     for i in range(len(plant.link_ids)):
@@ -227,7 +201,7 @@ def cable_counts(plant: CablePlantLike) -> dict[tuple[str, float], int]:
     return dict(out)
 
 
-def unorderable_links(plant: CablePlantLike) -> list[str]:
+def unorderable_links(plant: CablePlant) -> list[str]:
     """Link ids with no medium or no orderable length (pinned medium out of reach)."""
     out = []
     for i, link_id in enumerate(plant.link_ids):
@@ -250,7 +224,7 @@ def tray_metres(design: Design) -> dict[tuple[bool, float, float], float]:
 
 # ------------------------------------------------------------------------------------ BOM
 
-def bom_lines(design: Design, plant: CablePlantLike) -> list[BomLine]:
+def bom_lines(design: Design, plant: CablePlant) -> list[BomLine]:
     """The bill of materials, in category order then by part (and length for cables)."""
     catalog = design.catalog
     lines: list[BomLine] = []
@@ -332,7 +306,7 @@ def bom_total_line(totals: BomTotals) -> BomLine:
                    source="indicative prices; see each line")
 
 
-def summary_rows(design: Design, plant: CablePlantLike, lines: list[BomLine],
+def summary_rows(design: Design, plant: CablePlant, lines: list[BomLine],
                  findings: list[Finding]) -> list[tuple[str, float | int | str, str]]:
     """(item, value, unit) rows for the Summary sheet."""
     totals = bom_totals(lines)
@@ -376,7 +350,7 @@ def _devices_of(design: Design, category: str) -> int:
 
 # ------------------------------------------------------------------------------------ schedule
 
-def schedule_rows(design: Design, plant: CablePlantLike) -> list[ScheduleRow]:
+def schedule_rows(design: Design, plant: CablePlant) -> list[ScheduleRow]:
     """One row per cable (backplane links excluded), sorted for installers rack by rack."""
     racks, devices, trays = design.racks, design.devices, design.trays
     types = design.catalog.device_types
@@ -428,7 +402,7 @@ def schedule_rows(design: Design, plant: CablePlantLike) -> list[ScheduleRow]:
     return out
 
 
-def _route_trays(plant: CablePlantLike, link_id: str) -> list[str] | None:
+def _route_trays(plant: CablePlant, link_id: str) -> list[str] | None:
     try:
         return list(plant.route(link_id).tray_ids)
     except (AttributeError, KeyError, IndexError):
@@ -451,7 +425,7 @@ def _route_text(tray_ids: list[str] | None, status: int, trays: dict, swapped: b
     return " > ".join(names)
 
 
-def export_findings(design: Design, plant: CablePlantLike) -> list[Finding]:
+def export_findings(design: Design, plant: CablePlant) -> list[Finding]:
     """Every finding of the analysis (which includes the engine's), in the shared stable order."""
     return sort_findings(list(analyze(design, plant).warnings))
 
