@@ -77,3 +77,17 @@ def test_route_names_the_trays_followed(pod):
     for row in rows:
         assert row.route
         assert set(row.route.split(" > ")) <= tray_names
+
+
+def test_a_pinned_medium_out_of_reach_is_listed_but_not_ordered():
+    from model.bom import bom_lines, export_findings, unorderable_links
+
+    design = small_pod()
+    design.update_links([msgspec.structs.replace(design.links["l-1"], medium="dac-400g",
+                                                 length_override_m=20.0)])
+    plant = plant_of(design)
+    row = next(r for r in schedule_rows(design, plant) if r.cable_id == "l-1")
+    assert (row.medium, row.length_m, row.ordered_length_m) == ("dac-400g", 20.0, None)
+    assert unorderable_links(plant) == ["l-1"]
+    assert not any(ln.part == "dac-400g" for ln in bom_lines(design, plant))
+    assert "PINNED_MEDIUM_OUT_OF_REACH" in {f.code for f in export_findings(design, plant)}
