@@ -85,6 +85,10 @@ class AnalysisRunner(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(delay_ms)
         self._timer.timeout.connect(self._start)
+        self._plant_timer = QTimer(self)  # the plant follows at once, the analysis after a pause
+        self._plant_timer.setSingleShot(True)
+        self._plant_timer.setInterval(0)
+        self._plant_timer.timeout.connect(self._refresh_plant)
         design.subscribe(self._on_change)
         self._timer.start(0)
 
@@ -100,6 +104,7 @@ class AnalysisRunner(QObject):
         """Stop following the design and wait for a job in flight (its result is dropped)."""
         self.design.unsubscribe(self._on_change)
         self._timer.stop()
+        self._plant_timer.stop()
         self._signals.done.disconnect(self._job_done)
         self._pool.waitForDone()
 
@@ -114,15 +119,19 @@ class AnalysisRunner(QObject):
             return
         was_fresh = not self._timer.isActive() and self._running is None
         self._timer.start()
+        self._plant_timer.start()
         if was_fresh:
             self.stale.emit()
+
+    def _refresh_plant(self) -> None:
+        """Bring the plant up to date (GUI thread) and tell the views that read it directly."""
+        if self.plant is not None:
+            self.plant_refreshed.emit(self.plant.refresh())
 
     def _start(self) -> None:
         if self._running is not None:
             return  # the job in flight finishes first; _job_done starts the next one
-        if self.plant is not None:
-            changed = self.plant.refresh()
-            self.plant_refreshed.emit(changed)
+        self._refresh_plant()
         self._running = self.design.revision
         self._pool.start(_Job(self.design, self.plant, self._running, self._signals))
 

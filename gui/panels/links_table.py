@@ -103,13 +103,17 @@ class LinksTableModel(QAbstractTableModel):
             base |= Qt.ItemIsEditable
         return base
 
-    def link_id(self, view_row: int) -> str:
-        return self.plant.link_ids[int(self.order[view_row])]
+    def link_id(self, view_row: int) -> str | None:
+        """The link shown in this view row (None while the plant has fewer rows than the view)."""
+        row = int(self.order[view_row])
+        return self.plant.link_ids[row] if row < len(self.plant.link_ids) else None
 
     def data(self, index, role=Qt.DisplayRole):
         if not index.isValid() or index.row() >= len(self.order):
             return None
         row = int(self.order[index.row()])
+        if row >= len(self.plant.link_ids):
+            return None  # the plant dropped rows; plant_changed() re-derives the order next
         col = index.column()
         plant = self.plant
         if role == Qt.DisplayRole:
@@ -183,7 +187,7 @@ class LinksTableModel(QAbstractTableModel):
         if role != Qt.EditRole or not index.isValid():
             return False
         link_id = self.link_id(index.row())
-        link = self.design.links.get(link_id)
+        link = self.design.links.get(link_id) if link_id is not None else None
         if link is None:
             return False
         if index.column() == COL_MEDIUM:
@@ -455,7 +459,8 @@ class LinksTablePanel(QWidget):
         if self.model is None:
             return []
         rows = sorted({i.row() for i in self.view.selectionModel().selectedRows()})
-        return [self.model.link_id(r) for r in rows if r < len(self.model.order)]
+        ids = (self.model.link_id(r) for r in rows if r < len(self.model.order))
+        return [i for i in ids if i is not None]
 
     def _selection_changed(self, *_args) -> None:
         if not self._syncing:

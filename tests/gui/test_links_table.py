@@ -135,3 +135,23 @@ def test_sorting_and_filtering_400k_rows_is_fast():
           f"{model.rowCount():,} AOC rows")
     assert sort_s < 2.0 and filter_s < 2.0
     assert model.index(0, COL_ROUTED).data()
+
+
+def test_deleting_racks_shrinks_the_table_and_undo_restores_it(s_window, qtbot):
+    window = s_window
+    design = window.document.design
+    model = docks(window).links.model
+    total = model.rowCount()
+    racks = [r.id for r in design.racks.values() if r.name in ("A01", "A02")]
+    gone = len(design.links_of_racks(racks))
+    docks(window).links.view.selectRow(total - 1)  # a row the deletion moves
+    from gui.commands import DeleteCommand
+
+    window.scene.push(DeleteCommand(design, racks))
+    qtbot.waitUntil(lambda: model.rowCount() == total - gone, timeout=5000)
+    for row in (0, model.rowCount() - 1):
+        assert model.index(row, 0).data()
+    window.document.stack.undo()
+    qtbot.waitUntil(lambda: model.rowCount() == total, timeout=5000)
+    wait_fresh(qtbot, window)
+    assert docks(window).panel.report.links_total == total
