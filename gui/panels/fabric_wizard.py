@@ -42,11 +42,12 @@ def _int(value: int, lo: int, hi: int, step: int = 1) -> QSpinBox:
     return spin
 
 
-def _combo(items: list[str], current: str) -> QComboBox:
+def _combo(items: list[tuple[str, str]], current: str) -> QComboBox:
+    """A combo of (value, label) items with ``current`` chosen."""
     combo = QComboBox()
-    combo.addItems(items)
-    if current in items:
-        combo.setCurrentText(current)
+    for value, label in items:
+        combo.addItem(label, value)
+    combo.setCurrentIndex(max(combo.findData(current), 0))
     return combo
 
 
@@ -56,8 +57,11 @@ class FabricWizard(QDialog):
         self.setWindowTitle("Generate fabric")
         self.catalog = catalog or builtin_catalog()
         types = self.catalog.device_types
-        servers = [t for t, d in types.items() if d.default_role == "gpu-server" and d.gpu_count]
-        switches = [t for t, d in types.items() if d.default_role in ("leaf", "spine", "core")]
+        servers = [(t, f"{d.vendor} {d.model}") for t, d in types.items()
+                   if d.default_role == "gpu-server" and d.gpu_count]
+        switches = [(t, f"{d.vendor} {d.model}") for t, d in types.items()
+                    if d.default_role in ("leaf", "spine", "core")]
+        tiers = [(t, t) for t in TIERS]
         self.template = QComboBox()
         for key in TEMPLATES:
             self.template.addItem(TEMPLATE_LABELS.get(key, key), key)
@@ -66,20 +70,21 @@ class FabricWizard(QDialog):
                                "node_type": _combo(servers, "dgx-h100"),
                                "switch": _combo(switches, "qm9700"),
                                "su_nodes": _int(32, 1, 4096, 8),
-                               "tiers": _combo(list(TIERS), "auto"),
+                               "tiers": _combo(tiers, "auto"),
                                "oversubscription": _int(1, 1, 7)},
             "leaf-spine": {"nodes": _int(64, 1, 131_072, 8), "node_type": _combo(servers, "dgx-h100"),
                            "switch": _combo(switches, "qm9700"),
                            "oversubscription": _int(1, 1, 7)},
             "fat-tree": {"k": _int(8, 2, 128, 2)},
             "nvl72": {"racks": _int(8, 1, 2048, 8), "switch": _combo(switches, "qm9700"),
-                      "su_racks": _int(8, 1, 256), "tiers": _combo(list(TIERS), "auto"),
+                      "su_racks": _int(8, 1, 256), "tiers": _combo(tiers, "auto"),
                       "oversubscription": _int(1, 1, 7)},
         }
         labels = {"nodes": "GPU servers", "node_type": "Server type", "switch": "Switch type",
                   "su_nodes": "Servers per scalable unit", "tiers": "Switch tiers",
                   "oversubscription": "Oversubscription (R:1)", "k": "Switch radix k",
                   "racks": "NVL72 racks", "su_racks": "Racks per scalable unit"}
+        self.template.setCurrentIndex(self.template.findData("rail-optimized"))
         self.pages = QStackedWidget()
         for key in TEMPLATES:
             page = QWidget()
@@ -89,6 +94,7 @@ class FabricWizard(QDialog):
                 signal = widget.valueChanged if isinstance(widget, QSpinBox) else widget.currentIndexChanged
                 signal.connect(self.update_preview)
             self.pages.addWidget(page)
+        self.pages.setCurrentIndex(self.template.currentIndex())
         self.template.currentIndexChanged.connect(self.pages.setCurrentIndex)
         self.template.currentIndexChanged.connect(self.update_preview)
         self.preview_label = QLabel()
@@ -132,8 +138,8 @@ class FabricWizard(QDialog):
             if isinstance(widget, QSpinBox):
                 out[name] = widget.value()
             else:
-                text = widget.currentText()
-                out[name] = int(text) if name == "tiers" and text.isdigit() else text
+                value = widget.currentData()
+                out[name] = int(value) if name == "tiers" and value.isdigit() else value
         return out
 
     def update_preview(self, *_args) -> None:
