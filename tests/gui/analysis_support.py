@@ -68,3 +68,23 @@ class LoopWatch:
     def stop(self) -> float:
         self.timer.stop()
         return self.longest
+
+
+def drag_on_canvas(view, start, end, steps: int = 10) -> None:
+    """Press on the canvas at scene point ``start`` (metres), move with the left button held,
+    release at ``end``: what a person does to drag a rack."""
+    from PySide6.QtCore import QEvent, QPointF, Qt
+    from PySide6.QtGui import QMouseEvent
+
+    def send(kind, x, y, button, buttons):
+        pos = QPointF(view.mapFromScene(QPointF(x, y)))
+        glob = QPointF(view.viewport().mapToGlobal(pos.toPoint()))
+        QApplication.sendEvent(view.viewport(), QMouseEvent(kind, pos, glob, button, buttons,
+                                                             Qt.NoModifier))
+
+    (x0, y0), (x1, y1) = start, end
+    send(QEvent.MouseButtonPress, x0, y0, Qt.LeftButton, Qt.LeftButton)
+    for i in range(1, steps + 1):
+        t = i / steps
+        send(QEvent.MouseMove, x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, Qt.NoButton, Qt.LeftButton)
+    send(QEvent.MouseButtonRelease, x1, y1, Qt.LeftButton, Qt.NoButton)

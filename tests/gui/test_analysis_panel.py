@@ -119,3 +119,33 @@ def test_removing_the_trays_raises_no_tray_path_and_undo_clears_it(s_window, qtb
 def test_tiles_explain_themselves(s_window):
     for tile in docks(s_window).panel.tiles.values():
         assert len(tile.toolTip()) > 40
+
+
+def test_a_person_drags_the_network_rack_away_removes_trays_and_undoes_it_all(s_window, qtbot):
+    """The "done when" of issue 7 on the SuperPOD-like S hall, driven with the mouse."""
+    from tests.gui.analysis_support import drag_on_canvas
+
+    window = s_window
+    d = docks(window)
+    design = window.document.design
+    start = d.panel.report
+    rack = next(r for r in design.racks.values() if r.name == "A05")
+    drag_on_canvas(window.view, (rack.x, rack.y), (14.8, rack.y))
+    assert design.racks[rack.id].x > 12.0
+    wait_fresh(qtbot, window)
+    moved = d.panel.report
+    assert moved.links_by_kind["aoc"] > start.links_by_kind["aoc"]
+    assert moved.power_w["transceivers"] > start.power_w["transceivers"]
+    assert "AOC" in d.panel.delta.text()
+
+    window.scene.select_ids(design.trays)
+    window.delete_selection()
+    wait_fresh(qtbot, window)
+    assert any(w.code == "NO_TRAY_PATH" for w in d.panel.report.warnings)
+    assert d.warnings.tree.topLevelItemCount() >= 1
+
+    window.undo_action.trigger()
+    window.undo_action.trigger()
+    wait_fresh(qtbot, window)
+    assert d.panel.report.to_json() == start.to_json()
+    assert d.warnings.tree.topLevelItemCount() == 0
