@@ -82,6 +82,9 @@ def test_pinning_a_medium_and_overriding_a_length_are_undoable(s_window, qtbot):
     window = s_window
     design = window.document.design
     model = docks(window).links.model
+    from model.fileio import design_to_bytes
+
+    original = design_to_bytes(design)
     link_id = model.link_id(0)
     choices = model.medium_choices(0)
     assert choices[0][0] == "auto" and len(choices) > 2
@@ -98,12 +101,16 @@ def test_pinning_a_medium_and_overriding_a_length_are_undoable(s_window, qtbot):
     assert "typed 42" in model.index(row, COL_ORDERED).data()
     assert not model.setData(model.index(row, COL_ORDERED), "forty")
     stack = window.document.stack
+    edited = design_to_bytes(design)
     stack.undo()
     stack.undo()
     assert design.links[link_id].medium == "auto"
     assert design.links[link_id].length_override_m is None
+    assert design_to_bytes(design) == original
     stack.redo()
     assert design.links[link_id].medium == pinned
+    stack.redo()
+    assert design_to_bytes(design) == edited
 
 
 def test_medium_editor_offers_matching_media(s_window, qtbot):
