@@ -49,6 +49,7 @@ class AnalysisDocks(QObject):
         self._sized = False
         self.warnings.objects_chosen.connect(self.select_objects)
         self.links.links_selected.connect(self._table_selected)
+        self.links.link_activated.connect(lambda link_id: self.select_objects([link_id]))
         self.settings_action = window._action("Design &Settings…", self.edit_settings, None,
                                               "Slack, tray reach, media policy, oversubscription target, all-reduce")
         self.wizard_action = window._action("&Generate Fabric…", self.open_wizard, "Ctrl+G",

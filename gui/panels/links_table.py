@@ -371,6 +371,7 @@ class LinksTablePanel(QWidget):
     """Filters above a QTableView of :class:`LinksTableModel`; selection follows the canvas."""
 
     links_selected = Signal(list)  # link ids chosen in the table
+    link_activated = Signal(str)   # a row double-clicked outside the editable columns: show it
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -419,7 +420,14 @@ class LinksTablePanel(QWidget):
         self.tier.currentIndexChanged.connect(self._filters_changed)
         self.warning.currentIndexChanged.connect(self._filters_changed)
         self.rack.textChanged.connect(self._filters_changed)
+        self.view.doubleClicked.connect(self._double_clicked)
         self._syncing = False
+
+    def _double_clicked(self, index) -> None:
+        if self.model is not None and index.column() not in (COL_MEDIUM, COL_ORDERED):
+            link_id = self.model.link_id(index.row())
+            if link_id is not None:
+                self.link_activated.emit(link_id)
 
     def set_source(self, design, plant, stack) -> None:
         if self.model is not None:

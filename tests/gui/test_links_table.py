@@ -162,3 +162,19 @@ def test_deleting_racks_shrinks_the_table_and_undo_restores_it(s_window, qtbot):
     qtbot.waitUntil(lambda: model.rowCount() == total, timeout=5000)
     wait_fresh(qtbot, window)
     assert docks(window).panel.report.links_total == total
+
+
+def test_double_clicking_a_row_centres_its_link_on_the_canvas(s_window, qtbot):
+    window = s_window
+    panel = docks(window).links
+    window.view.scale(8, 8)  # zoomed in: most of the hall is off screen
+    model = panel.model
+    row = model.rowCount() - 1
+    link_id = model.link_id(row)
+    index = model.index(row, 0)
+    panel.view.scrollTo(index)
+    qtbot.mouseDClick(panel.view.viewport(), Qt.LeftButton, pos=panel.view.visualRect(index).center())
+    assert window.scene.selected_ids() == [link_id]
+    item = window.scene.link_items[link_id]
+    visible = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
+    assert visible.intersects(item.sceneBoundingRect())
