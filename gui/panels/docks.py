@@ -8,6 +8,7 @@ document the window opens (a fresh AnalysisRunner per document).
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, QRectF, Qt
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QTabWidget
 
 from gui.analysis_runner import AnalysisResult, AnalysisRunner
@@ -50,13 +51,23 @@ class AnalysisDocks(QObject):
         self.warnings.objects_chosen.connect(self.select_objects)
         self.links.links_selected.connect(self._table_selected)
         self.links.link_activated.connect(lambda link_id: self.select_objects([link_id]))
-        self.settings_action = window._action("Design &Settings…", self.edit_settings, None,
-                                              "Slack, tray reach, media policy, oversubscription target, all-reduce")
-        self.wizard_action = window._action("&Generate Fabric…", self.open_wizard, "Ctrl+G",
-                                            "Generate a leaf-spine, fat-tree, rail-optimized or NVL72 fabric")
+        self.settings_action = self._action("Design &Settings…", self.edit_settings, None,
+                                            "Slack, tray reach, media policy, oversubscription target, all-reduce")
+        self.wizard_action = self._action("&Generate Fabric…", self.open_wizard, "Ctrl+G",
+                                          "Generate a leaf-spine, fat-tree, rail-optimized or NVL72 fabric")
         menu = window.design_menu
         menu.addSeparator()
         menu.addActions([self.settings_action, self.wizard_action])
+
+    def _action(self, text: str, slot, shortcut, tip: str) -> QAction:
+        action = QAction(text, self.window)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+        action.setStatusTip(tip)
+        action.setToolTip(tip)
+        action.triggered.connect(slot)
+        self.window.addAction(action)
+        return action
 
     # ------------------------------------------------------------------ documents
 
