@@ -86,6 +86,7 @@ class AnalysisPanel(QWidget):
         super().__init__(parent)
         self.runner: AnalysisRunner | None = None
         self.report: Report | None = None
+        self.edit_label = ""  # names the edits the next delta is about (set by the dock wiring)
         self.status = QLabel("waiting for the first analysis…")
         self.status.setStyleSheet("color: #666; font-size: 11px;")
         self.bottleneck = QLabel("")
@@ -152,7 +153,9 @@ class AnalysisPanel(QWidget):
         self.status.setStyleSheet("color: #2b8a3e; font-size: 11px;")
         self.bottleneck.setEnabled(True)
         self.bottleneck.setText("Bottleneck: " + (r.bottleneck_explanation or "none found"))
-        self.delta.setText(f"Last edit: {result.delta}" if result.delta else "")
+        what = self.edit_label or "Last edit"
+        self.delta.setText(f"{what}: {result.delta}" if result.delta else "")
+        self.edit_label = ""
         target = self.runner.design.settings.oversubscription_target if self.runner else 1.0
         t = self.tiles
         t["gpus"].set(f"{r.gpus:,}", f"{r.servers:,} servers · {r.racks:,} racks · "

@@ -92,12 +92,30 @@ class AnalysisDocks(QObject):
             self.links.set_source(document.design, document.plant, document.stack)
             self.runner.plant_refreshed.connect(lambda _ids: self.links.plant_changed())
         scene.selection_ids_changed.connect(self._canvas_selected)
+        self._stack_index = document.stack.index()
+        self._edits: list[str] = []
+        document.stack.indexChanged.connect(self._stack_moved)
         if not self._sized:
             self._sized = True
             self.window.resizeDocks([self.panel_dock, self.details_dock], [600, 1000], Qt.Horizontal)
             self.window.resizeDocks([self.panel_dock], [350], Qt.Vertical)
 
+    def _stack_moved(self, index: int) -> None:
+        """Remember which commands ran or were undone, to name them beside the delta."""
+        stack = self.document.stack
+        if index > self._stack_index:
+            self._edits += [stack.command(i).text() for i in range(self._stack_index, index)
+                            if stack.command(i) is not None]
+        else:
+            self._edits += [f"Undo {stack.command(i).text()}" for i in range(self._stack_index - 1, index - 1, -1)
+                            if stack.command(i) is not None]
+        self._stack_index = index
+        edits = self._edits
+        self.panel.edit_label = (edits[-1] if len(edits) == 1
+                                 else f"{edits[-1]} and {len(edits) - 1} more" if edits else "")
+
     def _result(self, result: AnalysisResult) -> None:
+        self._edits = []
         self.warnings.set_findings(result.report.warnings, self.object_name)
         if self.marks is not None:
             self.marks.set_findings(result.report.warnings)

@@ -45,6 +45,7 @@ def test_moving_a_leaf_rack_beyond_copper_reach_updates_counts_delta_and_table(s
     delta = d.panel.delta.text()
     flipped = before.links_by_kind["aec"] - after.links_by_kind["aec"]
     assert f"+{flipped:,} AOC" in delta and f"−{flipped:,} AEC" in delta
+    assert delta.startswith("Move rack A05:")
     assert "W" in delta and "+" in delta
     assert f"AEC {after.links_by_kind['aec']:,}" in d.panel.tiles["cables"].detail.text()
     assert "up to date" in d.panel.status.text()
@@ -56,6 +57,7 @@ def test_moving_a_leaf_rack_beyond_copper_reach_updates_counts_delta_and_table(s
     wait_fresh(qtbot, window)
     assert d.panel.report.links_by_kind == before.links_by_kind
     assert f"−{flipped:,} AOC" in d.panel.delta.text()
+    assert d.panel.delta.text().startswith("Undo Move rack A05:")
 
 
 def test_results_of_an_older_revision_are_never_published(s_window, qtbot):
