@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from gui.commands import MoveRacksCommand
 from tests.benchmarks.workloads import build
 from tests.gui.analysis_support import LoopWatch, close_quietly, docks, open_window, wait_fresh
@@ -12,6 +14,7 @@ from tests.gui.analysis_support import LoopWatch, close_quietly, docks, open_win
 BLOCK_LIMIT_S = 0.5  # generous: a 2-core CI machine, offscreen rendering of every dock
 
 
+@pytest.mark.slow
 def test_l_workload_edit_keeps_the_event_loop_responsive(qtbot, tmp_path):
     window = open_window(qtbot, tmp_path, build("L"))
     d = docks(window)

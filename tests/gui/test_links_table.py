@@ -125,6 +125,7 @@ def test_medium_editor_offers_matching_media(s_window, qtbot):
     assert combo is not None and combo.itemData(0) == "auto" and combo.count() >= 2
 
 
+@pytest.mark.slow
 def test_sorting_and_filtering_400k_rows_is_fast():
     design = build("XL")
     plant = CablePlant(design)
