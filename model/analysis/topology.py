@@ -18,6 +18,7 @@ from operator import attrgetter
 
 import numpy as np
 
+from model.arrays import unique_sorted
 from model.design import Design
 
 LINK_COMPUTE, LINK_SCALE_UP, LINK_OTHER = 0, 1, 2
@@ -173,7 +174,7 @@ def infer_topology(design: Design) -> Topology:
     lower = np.concatenate([a[a_up], b[b_up]])
     upper = np.concatenate([b[a_up], a[b_up]])
     if len(lower):
-        pairs = np.unique(lower * max(n, 1) + upper)
+        pairs = unique_sorted(lower * max(n, 1) + upper)
         up_neighbours = np.bincount(pairs // max(n, 1), minlength=n)
     else:
         up_neighbours = np.zeros(n, dtype=np.int64)
