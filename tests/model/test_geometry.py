@@ -211,11 +211,3 @@ def test_drawn_path_is_as_long_as_the_routed_pieces():
         assert drawn == pytest.approx(route.hop_a_m + route.tray_m + route.hop_b_m, abs=1e-6)
         assert route.tray_ids and all(t in design.trays for t in route.tray_ids)
 
-
-def test_unique_sorted_matches_numpy_unique():
-    from model.arrays import unique_sorted
-
-    rng = np.random.default_rng(3)
-    for values in (rng.integers(0, 50, 1000), rng.random(200), np.array([], dtype=np.int64),
-                   np.array([5])):
-        assert np.array_equal(unique_sorted(values), np.unique(values))
