@@ -13,6 +13,7 @@ import sys
 # Subcommand name -> module in this package. Each issue adds its command here.
 COMMANDS = {
     "validate": "cli.validate_command",
+    "render": "cli.render_command",
 }
 
 

@@ -489,11 +489,21 @@ def link_summary(scene, link_id: str) -> str:
     return f" — {route.total_m:.1f} m, {medium.name if medium else 'no medium reaches'}"
 
 
+MEASURE_SNAP_M = 0.05
+
+
 class MeasureInteraction(Interaction):
-    """Click two points: straight distance, floor (Manhattan) distance."""
+    """Click two points (snapped to 5 cm; hold Shift for no snap): straight distance, floor
+    (Manhattan) distance, and the distance along trays when the engine offers it."""
 
     name = "Measure"
-    hint = "Click two points to measure; Esc to leave"
+    hint = "Click two points to measure (Shift: no snapping); Esc to leave"
+
+    def _point(self, event) -> QPointF:
+        pos = event.scenePos()
+        if event.modifiers() & Qt.ShiftModifier:
+            return pos
+        return QPointF(*placement.snap_point(pos.x(), pos.y(), MEASURE_SNAP_M))
 
     def __init__(self, scene, on_done=None) -> None:
         super().__init__(scene, on_done)
@@ -515,15 +525,15 @@ class MeasureInteraction(Interaction):
         if event.button() != Qt.LeftButton:
             return False
         if self.start is None:
-            self.start = event.scenePos()
+            self.start = self._point(event)
         else:
-            self._show(event.scenePos())
+            self._show(self._point(event))
             self.start = None
         return True
 
     def move(self, event) -> bool:
         if self.start is not None:
-            self._show(event.scenePos())
+            self._show(self._point(event))
         return True
 
     def release(self, event) -> bool:
