@@ -13,6 +13,12 @@ import sys
 # Subcommand name -> module in this package. Each issue adds its command here.
 COMMANDS = {
     "validate": "cli.validate_command",
+    "bom": "cli.bom_command",
+    "schedule": "cli.schedule_command",
+    "export-netbox": "cli.export_netbox_command",
+    "generate": "cli.generate_command",
+    "routes": "cli.routes_command",
+    "analyze": "cli.analyze_command",
     "render": "cli.render_command",
 }
 
@@ -50,3 +56,6 @@ def run_cli(argv: list[str]) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # output piped into `head` and closed early: not an error
+        sys.stderr.close()
+        return 0

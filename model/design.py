@@ -263,9 +263,7 @@ class Design:
                 raise DesignError(f"no rack {rack.id!r}")
             if rack.type not in self.catalog.rack_types:
                 raise DesignError(f"rack {rack.name or rack.id!r}: unknown rack type {rack.type!r}")
-        moved = [r.id for r in racks
-                 if (r.x, r.y, r.rotation, r.width_m, r.depth_m)
-                 != (lambda o: (o.x, o.y, o.rotation, o.width_m, o.depth_m))(self.racks[r.id])]
+        moved = [r.id for r in racks if _placement(r) != _placement(self.racks[r.id])]
         for rack in racks:
             self.racks[rack.id] = rack
         self._emit("racks_changed", (r.id for r in racks))
@@ -360,7 +358,7 @@ class Design:
         """Remove devices and their links."""
         ids = list(dict.fromkeys(ids))
         self._require(self.devices, ids, "device")
-        link_ids = sorted({l for d in ids for l in self._device_links.get(d, ())})
+        link_ids = sorted({link for d in ids for link in self._device_links.get(d, ())})
         removed = self.remove_links(link_ids) if link_ids else Removed()
         removed.devices = [self.devices.pop(d) for d in ids]
         for device in removed.devices:
@@ -374,7 +372,7 @@ class Design:
     def add_links(self, links: Iterable[Link]) -> None:
         """Connect ports. Refused if a device or port is missing or a port is already used."""
         links = list(links)
-        self._check_new_ids(l.id for l in links)
+        self._check_new_ids(link.id for link in links)
         devices = self.devices
         types = self.catalog.device_types
         media = self.catalog.media_types
@@ -406,7 +404,7 @@ class Design:
             for end in (link.a, link.b):
                 port_links[(end.device, end.port)] = link.id
                 device_links.setdefault(end.device, set()).add(link.id)
-        self._emit("links_added", (l.id for l in links))
+        self._emit("links_added", (link.id for link in links))
 
     def update_links(self, links: Iterable[Link]) -> None:
         """Replace link records: medium, length override, as-built length, label (ends fixed)."""
@@ -421,12 +419,12 @@ class Design:
                 raise DesignError(f"link {link.id!r}: unknown medium {link.medium!r}")
         for link in links:
             self.links[link.id] = link
-        self._emit("links_changed", (l.id for l in links))
+        self._emit("links_changed", (link.id for link in links))
 
     def remove_links(self, ids: Iterable[str]) -> Removed:
         ids = list(dict.fromkeys(ids))
         self._require(self.links, ids, "link")
-        removed = Removed(links=[self.links.pop(l) for l in ids])
+        removed = Removed(links=[self.links.pop(link_id) for link_id in ids])
         for link in removed.links:
             for end in (link.a, link.b):
                 self._port_links.pop((end.device, end.port), None)
@@ -508,6 +506,11 @@ class Design:
             for u in range(device.u, device.u + types[device.type].u_height):
                 slots[u] = device.name or device.id
         return slots
+
+
+def _placement(rack: Rack) -> tuple[float, float, int, float, float]:
+    """What decides where a rack's ports are: changing it means the rack moved."""
+    return (rack.x, rack.y, rack.rotation, rack.width_m, rack.depth_m)
 
 
 def _merge(a: Removed, b: Removed) -> Removed:

@@ -214,8 +214,9 @@ def write_atomic(path: Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        if path.exists():
-            os.chmod(tmp_name, path.stat().st_mode & 0o777)
+        # mkstemp creates owner-only files; give the result the mode the user would expect:
+        # the old file's, or what the umask allows for a new one.
+        os.chmod(tmp_name, path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask())
         os.replace(tmp_name, path)
         tmp_name = None
     except OSError as exc:
@@ -227,3 +228,9 @@ def write_atomic(path: Path, data: bytes) -> None:
                 os.unlink(tmp_name)
             except OSError:
                 pass
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

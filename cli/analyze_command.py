@@ -1,0 +1,45 @@
+"""``main.py analyze FILE [--json] [--strict]``: the analysis report of a design file."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from cli import CliError
+from model.fileio import DesignFileError, load_design
+
+
+def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
+    parser = sub.add_parser(name, help="bandwidth, bisection, power, cost and warnings of a design")
+    parser.add_argument("file", help="a .hall.json design file")
+    parser.add_argument("--json", action="store_true", help="machine-readable JSON on stdout")
+    parser.add_argument("--strict", action="store_true",
+                        help="exit 1 when the analysis finds any error-level warning")
+
+
+def cable_plant(design):
+    """The geometry engine's routed cables and media, or None when it is not available."""
+    try:
+        from model.cabling import CablePlant
+    except ImportError:
+        return None
+    plant = CablePlant(design)
+    plant.refresh()
+    return plant
+
+
+def run(args: argparse.Namespace) -> int:
+    from model.analysis import analyze
+
+    try:
+        design = load_design(args.file)
+    except DesignFileError as exc:
+        raise CliError(str(exc)) from None
+    except OSError as exc:
+        raise CliError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+    report = analyze(design, cable_plant(design))
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+    else:
+        print(report.to_text())
+    return 1 if args.strict and report.errors() else 0

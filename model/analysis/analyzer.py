@@ -1,0 +1,274 @@
+"""``analyze(design, plant) -> Report`` and the incremental :class:`Analyzer` behind it.
+
+The analysis is computed in stages, each cached until an edit invalidates it:
+
+* topology (devices and links changed, catalog changed): tiers, per-switch capacity,
+  oversubscription, hops, per-GPU bandwidth, scale-up domains; bisection is cached by the split
+  of the servers into halves, which a rack move can change (the split is recomputed, the max
+  flow only when the halves differ);
+* devices (devices changed): device power and price, rack U checks;
+* placement (racks moved/added/removed, hall changed): overlaps, outside hall, on obstacle;
+* media (every report): counts per medium, transceivers, power, cost, lengths, per-rack power,
+  tray fill (updated per changed link from the plant's ``refresh()``);
+* settings: oversubscription target and all-reduce parameters (cheap, always recomputed).
+
+``analyze`` runs a fresh Analyzer once, so the incremental and the full report share one code path.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from model.analysis import warnings as warn
+from model.analysis.allreduce import allreduce, curve, knee
+from model.analysis.bandwidth import bandwidth
+from model.analysis.bisection import Bisection, bisection, split_servers
+from model.analysis.devices import device_figures, rack_power
+from model.analysis.hops import server_hops
+from model.analysis.media_costs import media_figures
+from model.analysis.report import Report
+from model.analysis.topology import LINK_COMPUTE, components, infer_topology, tier_name
+from model.analysis.tray_fill import TrayFill
+from model.design import Change, Design
+from model.findings import sort_findings
+
+TOPOLOGY_EVENTS = {"devices_added", "devices_removed", "devices_changed", "devices_moved",
+                   "links_added", "links_removed", "catalog_changed"}
+DEVICE_EVENTS = {"devices_added", "devices_removed", "devices_changed", "devices_moved",
+                 "racks_added", "racks_removed", "racks_changed", "catalog_changed"}
+PLACEMENT_EVENTS = {"racks_added", "racks_removed", "racks_moved", "racks_changed",
+                    "hall_changed"}
+
+
+def analyze(design: Design, plant=None) -> Report:
+    """The full analysis of ``design`` with the cable plant's media and lengths (None: no media).
+
+    The plant must be up to date (``plant.refresh()`` called after the last edit).
+    """
+    return Analyzer(design, plant, subscribe=False, refresh_plant=False).report()
+
+
+class Analyzer:
+    """Keeps a design's report up to date, recomputing only what an edit touched.
+
+    With ``subscribe`` it listens to the design's change events; ``refresh_plant`` makes
+    :meth:`report` call ``plant.refresh()`` first (route + media of the changed links).
+    """
+
+    def __init__(self, design: Design, plant=None, *, subscribe: bool = True,
+                 refresh_plant: bool = True) -> None:
+        self.design = design
+        self.plant = plant
+        self.refresh_plant = refresh_plant
+        self._dirty = {"topology", "devices", "placement", "trays"}
+        self._topo = None
+        self._groups = None
+        self._bw = None
+        self._hops = None
+        self._bisection: Bisection | None = None
+        self._dev = None
+        self._dev_findings = []
+        self._placement = []
+        self._scale_up = None
+        self._trays = TrayFill()
+        self._plant_rows = None
+        self._links_by_tier: dict[str, int] = {}
+        self._domain = 1
+        self._pending_links: set[str] = set()
+        self._geometry = _geometry_settings(design.settings)
+        self._subscribed = subscribe
+        if subscribe:
+            design.subscribe(self._on_change)
+
+    def close(self) -> None:
+        if self._subscribed:
+            self.design.unsubscribe(self._on_change)
+            self._subscribed = False
+
+    def _on_change(self, change: Change) -> None:
+        kind = change.kind
+        if kind in TOPOLOGY_EVENTS:
+            self._dirty.add("topology")
+        if kind in DEVICE_EVENTS:
+            self._dirty.add("devices")
+        if kind in PLACEMENT_EVENTS:
+            self._dirty.add("placement")
+        if kind.startswith("trays_") or kind in ("catalog_changed", "hall_changed"):
+            self._dirty.add("trays")
+        # Links whose route or medium may have changed, whoever refreshes the plant.
+        if kind in ("racks_moved", "racks_changed"):
+            self._pending_links |= self.design.links_of_racks(change.ids)
+        elif kind == "links_changed":
+            self._pending_links.update(change.ids)
+        elif kind == "settings_changed":
+            geometry = _geometry_settings(self.design.settings)
+            if geometry != self._geometry:
+                self._geometry = geometry
+                self._dirty.add("trays")  # every route and medium may change
+
+    # ----------------------------------------------------------------------------- stages
+
+    def _topology(self) -> None:
+        design = self.design
+        topo = self._topo = infer_topology(design)
+        n = len(topo.device_ids)
+        compute = topo.kind == LINK_COMPUTE
+        self._groups = {level: components(n, topo.a[compute], topo.b[compute],
+                                          (topo.level >= 1) & (topo.level <= level))
+                        for level in range(2, topo.top_level() + 1)}
+        self._bw = bandwidth(design, topo, self._groups)
+        types = design.catalog.device_types
+        self._domain = min((types[design.devices[topo.device_ids[i]].type].gpus.scale_up_domain_gpus
+                            for i in np.flatnonzero(topo.is_gpu_server).tolist()), default=1)
+        self._hops = server_hops(topo)
+        self._bisection = None
+        self._scale_up = None
+        self._plant_rows = None
+        self._links_by_tier = dict(Counter(topo.link_tier))
+        self._dirty.add("trays")  # link set changed: tray fill from scratch
+
+    def report(self) -> Report:
+        design = self.design
+        # Links to re-read from the plant: None = all (no event history to go by).
+        changed: set[str] | None = set(self._pending_links) if self._subscribed else None
+        self._pending_links.clear()
+        if self.plant is not None and self.refresh_plant:
+            refreshed = self.plant.refresh()
+            if changed is not None:
+                changed |= set(refreshed)
+        if "topology" in self._dirty:
+            self._topology()
+            self._dirty.discard("topology")
+        topo, bw = self._topo, self._bw
+        if "devices" in self._dirty:
+            self._dev = device_figures(design)
+            self._dev_findings = warn.rack_u_findings(design)
+            self._dirty.discard("devices")
+        if "placement" in self._dirty:
+            self._placement = warn.placement_findings(design)
+            self._dirty.discard("placement")
+            self._scale_up = None
+        half_a, half_b = split_servers(design, topo)
+        cached = self._bisection
+        if (cached is None or not np.array_equal(cached.half_a, half_a)
+                or not np.array_equal(cached.half_b, half_b)):
+            self._bisection = bisection(design, topo, halves=(half_a, half_b))
+        if self._scale_up is None or changed is None or changed:
+            self._scale_up = warn.scale_up_findings(design, topo, self.plant)
+        if self.plant is not None and (self._plant_rows is None
+                                       or len(self._plant_rows) != len(topo.link_ids)):
+            if list(self.plant.link_ids) == topo.link_ids:
+                self._plant_rows = np.arange(len(topo.link_ids), dtype=np.int64)
+            else:
+                index = self.plant.index
+                self._plant_rows = np.fromiter((index[lid] for lid in topo.link_ids),
+                                               dtype=np.int64, count=len(topo.link_ids))
+        media = media_figures(topo, self.plant, self._plant_rows)
+        typ, mx = rack_power(design, topo, self._dev, media.end_power_by_device)
+        if "trays" in self._dirty:
+            self._trays.reset()
+            self._dirty.discard("trays")
+        fill = self._trays.update(design, self.plant, changed)
+        findings = [*self._placement, *self._dev_findings, *self._scale_up,
+                    *warn.topology_findings(design, topo, bw.switch_ratio),
+                    *warn.rack_power_findings(design, typ, mx),
+                    *self._tray_overfill(fill)]
+        if self.plant is not None:
+            findings.extend(self.plant.findings())
+
+        settings = design.settings
+        servers = np.flatnonzero(topo.is_gpu_server)
+        domain = self._domain
+        total_gpus = int(topo.gpus.sum())
+        message = settings.allreduce_message_mb
+        algorithm = settings.allreduce_algorithm
+        job = allreduce(bw, total_gpus, domain, message, algorithm) if total_gpus else None
+        points = curve(bw, total_gpus, domain, message, algorithm)
+
+        switches = (topo.level >= 1)
+        by_tier = Counter(tier_name(int(v)) for v in topo.level[switches].tolist())
+        power = {
+            "total": 0.0,
+            "servers": self._dev.servers_w,
+            "switches": self._dev.switches_w,
+            "transceivers": media.transceiver_power_w,
+            "passive_cables": media.passive_power_w,
+            "other_devices": self._dev.other_w,
+        }
+        power["total"] = sum(v for k, v in power.items() if k != "total")
+        cost = {
+            "total": 0.0,
+            "servers": self._dev.servers_usd,
+            "switches": self._dev.switches_usd,
+            "transceivers": media.transceiver_cost_usd,
+            "cables": media.cable_cost_usd,
+            "racks": self._dev.racks_usd,
+            "other_devices": self._dev.other_usd,
+        }
+        cost["total"] = sum(v for k, v in cost.items() if k != "total")
+        ratio = bw.switch_ratio
+        return Report(
+            gpus=total_gpus,
+            servers=len(servers),
+            racks=len(design.racks),
+            switches_by_tier=dict(sorted(by_tier.items(), key=lambda kv: _tier_order(kv[0]))),
+            links_total=len(topo.link_ids),
+            links_by_tier=dict(self._links_by_tier),
+            links_by_kind=media.by_kind,
+            links_by_medium=media.by_medium,
+            links_without_medium=media.no_medium,
+            media_available=media.available,
+            transceivers=media.modules,
+            transceiver_power_w=media.transceiver_power_w,
+            transceivers_by_kind=media.transceivers_by_kind,
+            cable_length_total_m=media.length_total_m,
+            cable_length_max_m=media.length_max_m,
+            cable_ordered_total_m=media.ordered_total_m,
+            oversubscription=bw.tiers,
+            switch_oversubscription={topo.device_ids[i]: float(ratio[i])
+                                     for i in np.flatnonzero(~np.isnan(ratio)).tolist()},
+            bisection_gbps=self._bisection.gbps,
+            bisection_method=self._bisection.method,
+            bisection_regular=self._bisection.regular,
+            hops=self._hops,
+            bandwidth_layers=bw.layers,
+            scale_up_gbps=bw.scale_up,
+            scale_out_gbps=bw.scale_out,
+            effective_gbps=bw.effective,
+            bottleneck=bw.bottleneck,
+            bottleneck_explanation=bw.explanation,
+            allreduce=job,
+            allreduce_curve=points,
+            allreduce_knee=knee(points),
+            power_w=power,
+            cost_usd=cost,
+            rack_power_w={r: (typ[r], mx[r], design.racks[r].power_budget_kw * 1000)
+                          for r in design.racks},
+            tray_fill=fill,
+            warnings=sort_findings(findings),
+        )
+
+    def _tray_overfill(self, fill: dict[str, float]):
+        out = []
+        for tray_id, ratio in fill.items():
+            if ratio > warn.TRAY_FILL_LIMIT:
+                tray = self.design.trays[tray_id]
+                x, y = self._trays.peak_at.get(tray_id, tray.points[0])
+                out.append(warn.Finding(
+                    code="TRAY_OVERFILLED", severity="error" if ratio > 1 else "warning",
+                    message=f"Tray {tray.name or tray_id} is {ratio:.0%} full at "
+                            f"({x:.1f}, {y:.1f}) m (plan at most {warn.TRAY_FILL_LIMIT:.0%}).",
+                    objects=(tray_id,)))
+        return out
+
+
+def _geometry_settings(settings) -> tuple:
+    """The settings that change routed lengths or media (and so tray fill)."""
+    return (settings.slack_per_end_m, settings.slack_pct, settings.tray_reach_m,
+            settings.tray_join_tolerance_m, settings.media_policy)
+
+
+def _tier_order(name: str) -> int:
+    return {"leaf": 1, "spine": 2, "core": 3}.get(name, 10 + int(name[4:]) if name[4:].isdigit() else 99)

@@ -1,0 +1,148 @@
+"""Per-switch and per-tier oversubscription, per-GPU bandwidth at each layer, the bottleneck.
+
+All bandwidths are Gb/s per direction.
+
+* Oversubscription of a switch = downlink capacity / uplink capacity (1.0 = non-blocking), for
+  switches below the top level; a top-level switch has no uplinks by definition. A switch below
+  the top with downlinks and no uplink has infinite oversubscription.
+* Oversubscription of a tier = the **largest** ratio among its switches (the worst switch: a job
+  placed under it sees that ratio, and on generated fabrics every switch of a tier is alike). The
+  capacity-weighted ratio (sum down / sum up) is reported beside it as ``weighted``.
+* Per GPU: ``scale_up`` = the catalog's NVLink bandwidth per GPU (smallest over the servers);
+  ``nic`` = a server's cabled compute capacity (each link at the slower end's speed) / its GPUs
+  (smallest over the servers with compute links); after each tier below the top the NIC figure
+  is divided by that tier's oversubscription (ratios below 1 do not add bandwidth).
+  ``effective`` is the smallest layer, the bottleneck (ties go to the lower layer).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from model.analysis.topology import LINK_COMPUTE, Topology, tier_name
+from model.design import Design
+
+
+@dataclass
+class TierRatio:
+    level: int
+    name: str
+    max: float
+    weighted: float
+    switches: int
+
+
+@dataclass
+class Bandwidth:
+    switch_ratio: np.ndarray                  # per device; nan where not applicable
+    tiers: dict[str, TierRatio]               # oversubscribed tiers (below the top)
+    layers: list[tuple[str, float]]           # (layer, Gb/s per GPU) from scale-up outwards
+    scale_up: float
+    scale_out: float
+    effective: float
+    bottleneck: str
+    explanation: str
+    slow_server_links: int                    # server compute links below the NIC's port speed
+    gpus_under: dict[int, int] = field(default_factory=dict)  # level -> GPUs below one group
+
+
+def bandwidth(design: Design, topo: Topology, group_labels: dict[int, np.ndarray]) -> Bandwidth:
+    n = len(topo.device_ids)
+    top = topo.top_level()
+    ratio = np.full(n, np.nan)
+    below_top = (topo.level >= 1) & (topo.level < top)
+    with_down = below_top & (topo.down_gbps > 0)
+    ratio[with_down] = np.divide(topo.down_gbps[with_down], topo.up_gbps[with_down],
+                                 out=np.full(int(with_down.sum()), np.inf),
+                                 where=topo.up_gbps[with_down] > 0)
+    tiers: dict[str, TierRatio] = {}
+    for level in range(1, top):
+        members = np.flatnonzero((topo.level == level) & with_down)
+        if not len(members):
+            continue
+        up = topo.up_gbps[members].sum()
+        weighted = float(topo.down_gbps[members].sum() / up) if up > 0 else float("inf")
+        tiers[tier_name(level)] = TierRatio(level, tier_name(level), float(ratio[members].max()),
+                                            weighted, len(members))
+
+    types = design.catalog.device_types
+    servers = np.flatnonzero(topo.is_gpu_server)
+    scale_up_values = [types[design.devices[topo.device_ids[i]].type].gpus.scale_up_gbps_per_gpu
+                       for i in servers]
+    scale_up = float(min(scale_up_values)) if scale_up_values else 0.0
+    compute = topo.kind == LINK_COMPUTE
+    la, lb = topo.level[topo.a], topo.level[topo.b]
+    server_links = compute & (((la == 0) & (lb >= 1)) | ((lb == 0) & (la >= 1)))
+    per_server = np.zeros(n)
+    srv = np.where(la == 0, topo.a, topo.b)[server_links]
+    np.add.at(per_server, srv, topo.capacity[server_links])
+    port_speed = np.where(la == 0, topo.speed_a, topo.speed_b)
+    slow = int((server_links & (topo.capacity < port_speed)).sum())
+    cabled = servers[per_server[servers] > 0]
+    nic = float((per_server[cabled] / topo.gpus[cabled]).min()) if len(cabled) else 0.0
+
+    layers: list[tuple[str, float]] = [("scale-up", scale_up), ("nic", nic)]
+    value = nic
+    for tier in sorted(tiers.values(), key=lambda t: t.level):
+        value = value / max(1.0, tier.max)
+        layers.append((tier.name, value))
+    effective = min(v for _, v in layers) if servers.size else 0.0
+    bottleneck = next(name for name, v in layers if v <= effective * (1 + 1e-12)) \
+        if servers.size else "none"
+    return Bandwidth(ratio, tiers, layers, scale_up, nic, effective, bottleneck,
+                     _explain(layers, bottleneck, effective, tiers, slow),
+                     slow, _gpus_under(topo, group_labels))
+
+
+def _fmt(gbps: float) -> str:
+    return f"{gbps:,.0f} Gb/s" if gbps >= 100 else f"{gbps:,.1f} Gb/s"
+
+
+def _explain(layers, bottleneck, effective, tiers, slow) -> str:
+    if bottleneck == "none":
+        return "The design has no GPU servers, so there is no per-GPU bandwidth to limit."
+    others = ", ".join(f"{_label(name)} {_fmt(v)}" for name, v in layers if name != bottleneck)
+    if bottleneck == "scale-up":
+        head = f"NVLink (scale-up) is the narrowest layer at {_fmt(effective)} per GPU"
+    elif bottleneck == "nic" and effective == 0:
+        head = "No GPU server has a cabled compute NIC, so there is no scale-out bandwidth"
+    elif bottleneck == "nic":
+        head = f"The scale-out NICs are the narrowest layer at {_fmt(effective)} per GPU"
+        if slow:
+            head += (f" ({slow} server link{'s' if slow != 1 else ''} run below the NIC's port "
+                     "speed because the far end is slower)")
+    else:
+        t = tiers[bottleneck]
+        ratio = "no uplinks" if t.max == float("inf") else f"{t.max:.2f}:1 oversubscription"
+        head = (f"The {bottleneck} tier's {ratio} is the narrowest layer, leaving "
+                f"{_fmt(effective)} per GPU for traffic that crosses it")
+    return f"{head} (per direction; {others})."
+
+
+def _label(name: str) -> str:
+    return {"scale-up": "NVLink", "nic": "NIC"}.get(name, f"after {name}")
+
+
+def _gpus_under(topo: Topology, group_labels: dict[int, np.ndarray]) -> dict[int, int]:
+    """Per switch level k: the fewest GPUs below one level-k group that has GPU servers.
+
+    A job no larger than this fits below one group and never crosses its uplinks.
+    """
+    compute = topo.kind == LINK_COMPUTE
+    la, lb = topo.level[topo.a], topo.level[topo.b]
+    edge = compute & (((la == 0) & (lb == 1)) | ((lb == 0) & (la == 1)))
+    srv = np.where(la == 0, topo.a, topo.b)[edge]
+    leaf = np.where(la == 0, topo.b, topo.a)[edge]
+    out: dict[int, int] = {}
+    for level in range(1, topo.top_level() + 1):
+        group = leaf if level == 1 else group_labels[level][leaf]
+        if not len(srv):
+            continue
+        n = len(topo.device_ids)
+        pairs = np.unique(group * n + srv)          # each server once per group
+        totals = np.bincount(pairs // n, weights=topo.gpus[pairs % n])
+        present = np.unique(pairs // n)
+        out[level] = int(totals[present].min())
+    return out

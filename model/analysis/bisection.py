@@ -1,0 +1,183 @@
+"""Bisection bandwidth of the compute fabric, and switch hops between GPU servers.
+
+The GPU servers are sorted by hall position (rack centre x, then y, then U, then id) and split
+into a first and a second half (the first half has ``n // 2`` servers). The bisection bandwidth
+is the capacity (Gb/s per direction) of the minimum cut between the halves over the compute
+fabric (scale-up links excluded: NVLink is not part of the scale-out bisection).
+
+Two exact methods:
+
+* ``max_flow``: networkx maximum flow from one half to the other (every link an undirected edge
+  of its capacity, parallel links summed). Exact for any graph; used up to
+  ``MAX_FLOW_LINK_LIMIT`` compute links.
+* ``tier_bisection``: the tier-capacity computation for Clos fabrics. Switch groups are the
+  connected components of the fabric up to each level (a leaf; a pod of leaves and spines; ...).
+  Bottom-up, each group first matches what its two halves can exchange inside it, and passes the
+  rest, capped by the group's uplink capacity, to the group above. This is the max flow when every
+  switch spreads its uplinks evenly over the switches of the level above in its group (leaf-spine,
+  fat tree, rail-optimised); ``regular`` reports whether that holds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import networkx as nx
+import numpy as np
+
+from model.analysis.topology import LINK_COMPUTE, Topology, components
+from model.design import Design
+
+MAX_FLOW_LINK_LIMIT = 20_000
+# An irregular fabric is worth a slow exact max flow up to this size; beyond, the tier figure is
+# reported with regular=False (the report says it is an estimate).
+IRREGULAR_MAX_FLOW_LIMIT = 100_000
+
+
+@dataclass
+class Bisection:
+    gbps: float
+    method: str          # "max-flow" | "tier" | "none"
+    regular: bool        # the fabric satisfies the tier computation's condition
+    half_a: np.ndarray   # device indices of the first half
+    half_b: np.ndarray
+
+
+def split_servers(design: Design, topo: Topology) -> tuple[np.ndarray, np.ndarray]:
+    """Device indices of the GPU servers in the first and second half of the hall.
+
+    Sorted by rack centre x, then y, then U, then device id; each half is returned sorted by
+    device index (its order carries no meaning).
+    """
+    servers = np.flatnonzero(topo.is_gpu_server)
+    if not len(servers):
+        return servers, servers
+    cached = getattr(topo, "_server_keys", None)
+    if cached is None:  # rack, U and id rank of each server: fixed until the topology changes
+        devices = [design.devices[topo.device_ids[i]] for i in servers.tolist()]
+        id_rank = np.argsort(np.argsort(np.array([d.id for d in devices])))
+        cached = ([d.rack for d in devices], np.array([d.u for d in devices]), id_rank)
+        topo._server_keys = cached
+    rack_ids, u, id_rank = cached
+    racks = design.racks
+    x = np.fromiter((racks[r].x for r in rack_ids), dtype=float, count=len(rack_ids))
+    y = np.fromiter((racks[r].y for r in rack_ids), dtype=float, count=len(rack_ids))
+    ordered = servers[np.lexsort((id_rank, u, y, x))]
+    half = len(ordered) // 2
+    return np.sort(ordered[:half]), np.sort(ordered[half:])
+
+
+def max_flow(topo: Topology, half_a: np.ndarray, half_b: np.ndarray) -> float:
+    """Exact minimum-cut capacity between the two halves (networkx preflow-push)."""
+    compute = topo.kind == LINK_COMPUTE
+    caps: dict[tuple[int, int], float] = {}
+    for u, v, c in zip(topo.a[compute].tolist(), topo.b[compute].tolist(),
+                       topo.capacity[compute].tolist(), strict=True):
+        if u == v:
+            continue
+        key = (u, v) if u < v else (v, u)
+        caps[key] = caps.get(key, 0.0) + c
+    graph = nx.DiGraph()
+    for (u, v), c in caps.items():
+        graph.add_edge(u, v, capacity=c)
+        graph.add_edge(v, u, capacity=c)
+    source, sink = "A", "B"
+    graph.add_node(source)
+    graph.add_node(sink)
+    for i in half_a.tolist():
+        graph.add_edge(source, i)  # no capacity attribute = infinite
+    for i in half_b.tolist():
+        graph.add_edge(i, sink)
+    if not len(half_a) or not len(half_b):
+        return 0.0
+    value = nx.maximum_flow_value(graph, source, sink)
+    return float(value)
+
+
+def tier_bisection(topo: Topology, half_a: np.ndarray, half_b: np.ndarray) -> tuple[float, bool]:
+    """Tier-capacity bisection (see module docstring) and whether the fabric is regular."""
+    n = len(topo.device_ids)
+    side = np.zeros(n, dtype=np.int8)
+    side[half_a] = 1
+    side[half_b] = -1
+    compute = topo.kind == LINK_COMPUTE
+    a, b, cap = topo.a[compute], topo.b[compute], topo.capacity[compute]
+    la, lb = topo.level[a], topo.level[b]
+    regular = bool(np.all((np.abs(la - lb) == 1) | (la < 0) | (lb < 0)))
+    regular &= _evenly_spread(topo, a, b, cap, la, lb)
+
+    # Level 1: each leaf's supply from the first half (sa) and demand from the second (sb).
+    sa = np.zeros(n)
+    sb = np.zeros(n)
+    srv_a = (la == 0) & (lb == 1)
+    srv_b = (lb == 0) & (la == 1)
+    for srv, leaf, c in ((a[srv_a], b[srv_a], cap[srv_a]), (b[srv_b], a[srv_b], cap[srv_b])):
+        s = side[srv]
+        np.add.at(sa, leaf[s == 1], c[s == 1])
+        np.add.at(sb, leaf[s == -1], c[s == -1])
+    matched = float(np.minimum(sa, sb).sum())
+    push = np.clip(sa - sb, -topo.up_gbps, topo.up_gbps)   # net per leaf, capped by uplinks
+    top = topo.top_level()
+    node_of = np.arange(n)  # group representative of each level-(k-1) unit
+    for level in range(2, top + 1):
+        members = (topo.level >= 1) & (topo.level <= level)
+        label = components(n, topo.a[compute], topo.b[compute], members)
+        prev = np.flatnonzero((topo.level >= 1) & (topo.level <= level - 1))
+        # Each previous unit (group of level-1 switches) is represented by its own push value.
+        units = np.unique(node_of[prev])
+        groups = label[units]
+        pos = np.zeros(n)
+        neg = np.zeros(n)
+        np.add.at(pos, groups, np.maximum(push[units], 0))
+        np.add.at(neg, groups, np.maximum(-push[units], 0))
+        gids = np.unique(groups)
+        matched += float(np.minimum(pos[gids], neg[gids]).sum())
+        excess = pos - neg
+        upper = np.flatnonzero(topo.level == level)
+        group_up = np.zeros(n)
+        np.add.at(group_up, label[upper], topo.up_gbps[upper])
+        push = np.zeros(n)
+        push[gids] = np.clip(excess[gids], -group_up[gids], group_up[gids])
+        node_of = np.where(members, label, node_of)
+    return matched, regular
+
+
+def _evenly_spread(topo: Topology, a, b, cap, la, lb) -> bool:
+    """True when every switch sends equal capacity to each of its upper-level neighbours."""
+    up = (la >= 1) & (lb == la + 1)
+    dn = (lb >= 1) & (la == lb + 1)
+    lower = np.concatenate([a[up], b[dn]])
+    upper = np.concatenate([b[up], a[dn]])
+    c = np.concatenate([cap[up], cap[dn]])
+    if not len(lower):
+        return True
+    n = len(topo.device_ids)
+    pair, inv = np.unique(lower * n + upper, return_inverse=True)
+    per_pair = np.bincount(inv, weights=c)
+    owner = pair // n
+    lo = np.full(n, np.inf)
+    hi = np.full(n, -np.inf)
+    np.minimum.at(lo, owner, per_pair)
+    np.maximum.at(hi, owner, per_pair)
+    seen = np.isfinite(lo)
+    return bool(np.all(np.isclose(lo[seen], hi[seen])))
+
+
+def bisection(design: Design, topo: Topology, *, force: str | None = None,
+              halves: tuple[np.ndarray, np.ndarray] | None = None) -> Bisection:
+    """Bisection bandwidth: max-flow when the fabric is small enough, else the tier computation.
+
+    ``force`` = "max-flow" or "tier" picks the method (used by tests that compare the two);
+    ``halves`` = the split when the caller already has it.
+    """
+    half_a, half_b = halves if halves is not None else split_servers(design, topo)
+    if not len(half_a):
+        return Bisection(0.0, "none", True, half_a, half_b)
+    tier_value, regular = tier_bisection(topo, half_a, half_b)
+    n_compute = int((topo.kind == LINK_COMPUTE).sum())
+    small = n_compute <= MAX_FLOW_LINK_LIMIT
+    affordable = n_compute <= IRREGULAR_MAX_FLOW_LIMIT
+    use_flow = force == "max-flow" or (force is None and (small or (not regular and affordable)))
+    if use_flow:
+        return Bisection(max_flow(topo, half_a, half_b), "max-flow", regular, half_a, half_b)
+    return Bisection(tier_value, "tier", regular, half_a, half_b)

@@ -1,0 +1,118 @@
+"""Media, transceivers, power and cost: the parts of the analysis that follow cable lengths.
+
+They read the geometry engine's arrays (``CablePlant``: chosen medium and lengths per link), so
+a rack move recomputes only these.
+
+Counting rules (the catalog defines them):
+
+* A link's medium has ``modules_per_link`` transceiver modules (2 for optics, AOCs and active
+  copper, whose ends carry electronics; 0 for passive DAC, backplane and UTP).
+* Twin-port cages: where a port sits in a cage shared by ``ports_per_cage`` ports (NVIDIA
+  twin-port OSFP: 2 x 400G), one module serves all links of that cage with the same medium. So
+  modules are counted per distinct (cage, medium) at each end, not per link end. For cables
+  with integrated ends (AOC, ACC, AEC) two links from one twin-port cage are one 1:2 splitter
+  plug, so the same rule counts plugs in cages.
+* Power and price are per link end (``power_per_end_w``, ``price_per_end_usd`` are figures for
+  one port's share), so a twin-port module serving two 400G links draws 2 x the 400G per-end
+  figure. Power of module-bearing ends is "transceivers"; the small draw of passive copper ends
+  is "passive_cables".
+* Cable price = ``cable_price_usd`` + ``cable_price_per_m_usd`` x ordered length.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from model.analysis.topology import Topology
+
+KINDS = ("dac", "acc", "aec", "aoc", "mmf", "smf")
+
+
+@dataclass
+class MediaFigures:
+    available: bool                               # False when no cable plant was given
+    by_kind: dict[str, int] = field(default_factory=dict)
+    by_medium: dict[str, int] = field(default_factory=dict)
+    no_medium: int = 0
+    modules: int = 0
+    transceiver_power_w: float = 0.0
+    passive_power_w: float = 0.0
+    transceiver_cost_usd: float = 0.0
+    cable_cost_usd: float = 0.0
+    length_total_m: float = 0.0
+    length_max_m: float = 0.0
+    ordered_total_m: float = 0.0
+    end_power_by_device: np.ndarray | None = None  # W per device index (its link ends)
+    medium_of_link: np.ndarray | None = None       # media index per topology link (-1 none)
+    transceivers_by_kind: dict[str, dict[str, float]] = field(default_factory=dict)
+
+
+def media_figures(topo: Topology, plant, order: np.ndarray | None = None) -> MediaFigures:
+    """Counts, modules, power and cost of the media the plant chose, in topology link order.
+
+    ``order`` = the plant row of each topology link (computed when not given).
+    """
+    if plant is None:
+        return MediaFigures(False)
+    n_links = len(topo.link_ids)
+    if order is None:
+        order = np.fromiter((plant.index[lid] for lid in topo.link_ids), dtype=np.int64,
+                            count=n_links)
+    mi = np.asarray(plant.medium_index)[order].astype(np.int64)
+    length = np.asarray(plant.length_m, dtype=float)[order]
+    ordered = np.asarray(plant.ordered_m, dtype=float)[order]
+    media = list(plant.media)
+    k = len(media)
+    per_end_w = np.array([m.power_per_end_w for m in media] + [0.0])
+    per_end_usd = np.array([m.price_per_end_usd for m in media] + [0.0])
+    cable_usd = np.array([m.cable_price_usd for m in media] + [0.0])
+    per_m_usd = np.array([m.cable_price_per_m_usd for m in media] + [0.0])
+    modules_per_link = np.array([m.modules_per_link for m in media] + [0])
+    ids = [m.id for m in media]
+    idx = np.where(mi < 0, k, mi)  # index k = "no medium"
+
+    counts = np.bincount(idx, minlength=k + 1)
+    by_medium = {ids[i]: int(counts[i]) for i in range(k) if counts[i]}
+    by_kind = {name: 0 for name in KINDS}
+    for i in range(k):
+        if counts[i]:
+            by_kind[media[i].kind] = by_kind.get(media[i].kind, 0) + int(counts[i])
+
+    with_modules = modules_per_link[idx] > 0
+    per_end_modules = modules_per_link[idx] / 2.0
+    per_medium = np.zeros(k + 1)  # modules per medium index
+    for cage, ppc in ((topo.cage_a, topo.ppc_a), (topo.cage_b, topo.ppc_b)):
+        single = with_modules & (ppc == 1)
+        per_medium += np.bincount(idx[single], weights=per_end_modules[single], minlength=k + 1)
+        shared = with_modules & (ppc > 1)
+        if shared.any():
+            used = np.unique(cage[shared] * (k + 1) + idx[shared]) % (k + 1)  # (cage, medium)
+            per_medium += np.bincount(used, weights=modules_per_link[used] / 2.0,
+                                      minlength=k + 1)
+    modules = float(per_medium.sum())
+    end_w = per_end_w[idx]
+    medium_w = np.bincount(idx[with_modules], weights=2 * end_w[with_modules], minlength=k + 1)
+    trx_by_kind: dict[str, dict[str, float]] = {}
+    for i in range(k):
+        if per_medium[i] or medium_w[i]:
+            entry = trx_by_kind.setdefault(media[i].kind, {"modules": 0, "power_w": 0.0})
+            entry["modules"] += int(round(per_medium[i]))
+            entry["power_w"] += float(medium_w[i])
+    trx_w = float(2 * end_w[with_modules].sum())
+    passive_w = float(2 * end_w[~with_modules].sum())
+    has = idx < k
+    safe_ordered = np.where(np.isfinite(ordered), ordered, 0.0)
+    trx_usd = float(2 * per_end_usd[idx][has].sum())
+    cab_usd = float((cable_usd[idx] + per_m_usd[idx] * safe_ordered)[has].sum())
+    finite = np.isfinite(length)
+    end_power = np.zeros(len(topo.device_ids))
+    np.add.at(end_power, topo.a, end_w)
+    np.add.at(end_power, topo.b, end_w)
+    return MediaFigures(
+        True, by_kind, by_medium, int(counts[k]), int(round(modules)), trx_w, passive_w,
+        trx_usd, cab_usd,
+        float(length[finite].sum()), float(length[finite].max()) if finite.any() else 0.0,
+        float(safe_ordered.sum()), end_power, mi, trx_by_kind,
+    )

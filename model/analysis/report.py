@@ -1,0 +1,175 @@
+"""The analysis report: every figure of the live panel and of ``main.py analyze``.
+
+``Report.to_json()`` is the machine-readable contract of ``analyze --json`` (keys documented in
+issue 5; extra keys may be added, none removed). ``Report.to_text()`` is the readable report.
+Units: Gb/s per direction, W, USD, m, s.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from model.analysis.allreduce import AllReduce
+from model.analysis.bandwidth import TierRatio
+from model.analysis.hops import Hops
+from model.analysis.media_costs import KINDS
+from model.findings import Finding
+
+SWITCH_TIERS = ("leaf", "spine", "core")
+LINK_TIERS = ("server-leaf", "leaf-spine", "spine-core")
+
+
+@dataclass
+class Report:
+    gpus: int
+    servers: int
+    racks: int
+    switches_by_tier: dict[str, int]
+    links_total: int
+    links_by_tier: dict[str, int]
+    links_by_kind: dict[str, int]
+    links_by_medium: dict[str, int]
+    links_without_medium: int
+    media_available: bool
+    transceivers: int
+    transceiver_power_w: float
+    transceivers_by_kind: dict[str, dict[str, float]]
+    cable_length_total_m: float
+    cable_length_max_m: float
+    cable_ordered_total_m: float
+    oversubscription: dict[str, TierRatio]
+    switch_oversubscription: dict[str, float]
+    bisection_gbps: float
+    bisection_method: str
+    bisection_regular: bool
+    hops: Hops
+    bandwidth_layers: list[tuple[str, float]]
+    scale_up_gbps: float
+    scale_out_gbps: float
+    effective_gbps: float
+    bottleneck: str
+    bottleneck_explanation: str
+    allreduce: AllReduce | None
+    allreduce_curve: list[AllReduce]
+    allreduce_knee: str
+    power_w: dict[str, float]
+    cost_usd: dict[str, float]
+    rack_power_w: dict[str, tuple[float, float, float]]   # rack -> (typical, max, budget)
+    tray_fill: dict[str, float]
+    warnings: list[Finding] = field(default_factory=list)
+
+    @property
+    def switches_total(self) -> int:
+        return sum(self.switches_by_tier.values())
+
+    def errors(self) -> list[Finding]:
+        return [w for w in self.warnings if w.severity == "error"]
+
+    def to_json(self) -> dict:
+        """The stable machine-readable form (plain dicts, lists, numbers, strings)."""
+        by_tier = {t: 0 for t in SWITCH_TIERS} | self.switches_by_tier
+        links_by_tier = {t: 0 for t in LINK_TIERS} | self.links_by_tier
+        return _clean({
+            "gpus": self.gpus,
+            "servers": self.servers,
+            "racks": self.racks,
+            "switches": {"total": self.switches_total, "by_tier": by_tier},
+            "links": {"total": self.links_total, "by_tier": links_by_tier,
+                      "by_kind": {k: 0 for k in KINDS} | self.links_by_kind,
+                      "by_medium": self.links_by_medium,
+                      "without_medium": self.links_without_medium},
+            "media_available": self.media_available,
+            "transceivers": {"total": self.transceivers, "power_w": self.transceiver_power_w,
+                             "by_kind": self.transceivers_by_kind},
+            "cable_length_m": {"total": self.cable_length_total_m, "max": self.cable_length_max_m,
+                               "ordered_total": self.cable_ordered_total_m},
+            "oversubscription": {name: t.max for name, t in self.oversubscription.items()},
+            "oversubscription_weighted": {name: t.weighted
+                                          for name, t in self.oversubscription.items()},
+            "bisection_gbps": self.bisection_gbps,
+            "bisection_method": self.bisection_method,
+            "hops": {"max": self.hops.max, "typical": self.hops.typical,
+                     "disconnected_pairs": self.hops.disconnected_pairs},
+            "bandwidth_per_gpu_gbps": {"scale_up": self.scale_up_gbps,
+                                       "scale_out": self.scale_out_gbps,
+                                       "effective": self.effective_gbps,
+                                       "layers": dict(self.bandwidth_layers)},
+            "bottleneck": {"layer": self.bottleneck, "explanation": self.bottleneck_explanation},
+            "allreduce": _allreduce_json(self.allreduce) | {
+                "curve": [_allreduce_json(p) for p in self.allreduce_curve],
+                "knee": self.allreduce_knee},
+            "power_w": self.power_w,
+            "cost_usd": self.cost_usd,
+            "warnings": [{"code": w.code, "severity": w.severity, "message": w.message,
+                          "objects": list(w.objects)} for w in self.warnings],
+        })
+
+    def to_text(self) -> str:
+        """A readable report for the terminal."""
+        j = self.to_json()
+        lines = [
+            f"GPUs {self.gpus:,} in {self.servers:,} servers, {self.racks:,} racks",
+            "Switches " + ", ".join(f"{k} {v:,}" for k, v in j["switches"]["by_tier"].items())
+            + f" (total {self.switches_total:,})",
+            "Links " + ", ".join(f"{k} {v:,}" for k, v in j["links"]["by_tier"].items() if v)
+            + f" (total {self.links_total:,})",
+        ]
+        if self.media_available:
+            lines.append("Media " + ", ".join(f"{k} {v:,}" for k, v in self.links_by_kind.items() if v)
+                         + (f", none {self.links_without_medium:,}" if self.links_without_medium else ""))
+            kinds = ", ".join(f"{k} {v['modules']:,}" for k, v in self.transceivers_by_kind.items())
+            lines.append(f"Transceiver modules {self.transceivers:,}"
+                         + (f" ({kinds})" if kinds else "")
+                         + f", {self.transceiver_power_w / 1000:,.1f} kW; cable "
+                         f"{self.cable_length_total_m:,.0f} m, longest {self.cable_length_max_m:,.1f} m")
+        else:
+            lines.append("Media not computed (no cable plant).")
+        for name, t in self.oversubscription.items():
+            lines.append(f"Oversubscription {name}: {_ratio(t.max)} worst, {_ratio(t.weighted)} overall")
+        lines.append(f"Bisection {self.bisection_gbps:,.0f} Gb/s ({self.bisection_method}"
+                     f"{'' if self.bisection_regular else ', irregular fabric'})")
+        if self.hops.max is not None or self.hops.typical is not None:
+            lines.append(f"Switch hops between servers: typical {self.hops.typical}, max {self.hops.max}")
+        lines.append("Per GPU (Gb/s per direction): " + ", ".join(
+            f"{k} {v:,.0f}" for k, v in self.bandwidth_layers))
+        lines.append(f"Bottleneck: {self.bottleneck_explanation}")
+        if self.allreduce:
+            a = self.allreduce
+            parts = ", ".join(f"{k} {v['time_s'] * 1000:,.1f} ms ({v['share']:.0%})"
+                              for k, v in a.layers.items())
+            lines.append(f"All-reduce {a.message_mb:g} MB over {a.gpus:,} GPUs ({a.algorithm}): "
+                         f"{a.time_s * 1000:,.1f} ms [{parts}]")
+            lines.append(f"  {self.allreduce_knee}")
+        lines.append("Power " + ", ".join(f"{k} {v / 1000:,.1f} kW" for k, v in self.power_w.items()))
+        lines.append("Cost " + ", ".join(f"{k} ${v:,.0f}" for k, v in self.cost_usd.items()))
+        lines.append(f"Warnings: {len(self.warnings)} ({len(self.errors())} errors)")
+        for w in self.warnings:
+            lines.append(f"  {w.severity.upper():7} {w.code}: {w.message}")
+        return "\n".join(lines)
+
+
+def _ratio(value: float) -> str:
+    return "no uplinks" if math.isinf(value) else f"{value:.2f}:1"
+
+
+def _allreduce_json(a: AllReduce | None) -> dict:
+    if a is None:
+        return {}
+    return {"gpus": a.gpus, "algorithm": a.algorithm, "message_mb": a.message_mb,
+            "time_s": a.time_s, "scale_out_gbps": a.scale_out_gbps, "layers": a.layers}
+
+
+def _clean(value):
+    """Round floats to 10 significant digits and turn inf/nan into None for strict JSON."""
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return None
+        return float(f"{value:.10g}") + 0.0
+    if hasattr(value, "item"):  # numpy scalar
+        return _clean(value.item())
+    return value

@@ -1,0 +1,444 @@
+"""CablePlant: the routed length and chosen medium of every link of a design, kept current.
+
+It composes the pure pieces — rack drop points (:mod:`model.geometry`), the tray network
+(:mod:`model.tray_graph`) and media choice (:mod:`model.media`) — over numpy arrays with one row
+per link, and follows the design's change events: ``refresh()`` applies what changed since the
+last call and recomputes only the affected rows (moving a rack re-attaches that rack and
+recomputes its links; shortest-path rows of the tray graph are cached until the trays change).
+Changes to trays, the hall, the settings or the catalog recompute everything.
+
+Effective length used for the medium: the as-built measurement if set, else the user's override,
+else the routed estimate (which includes slack).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from operator import attrgetter
+
+import numpy as np
+
+from model.catalog import MediaType
+from model.design import Change, Design
+from model.entities import port_height_m
+from model.findings import Finding
+from model.geometry import (
+    FACE_FRONT,
+    FACE_REAR,
+    METHOD_NAMES,
+    METHOD_NO_TRAY_PATH,
+    METHOD_SAME_RACK,
+    LinkRoute,
+    compose_lengths,
+    drop_points,
+)
+from model.media import candidates, choose, explain, ordered_lengths
+from model.ports import port_table
+from model.tray_graph import Attachments, TrayGraph, dedupe_points
+
+SAME_RACK = 1
+NO_TRAY_PATH = 2
+NO_MEDIUM = 4
+PINNED_OUT_OF_REACH = 8
+UNREACHED_RACK = 16
+PINNED_MISMATCH = 32  # pinned medium does not carry the link's speed, lane rate or form factor
+
+_FULL_KINDS = {"trays_added", "trays_removed", "trays_changed", "hall_changed",
+               "settings_changed", "catalog_changed"}
+# Per-link input columns (from the design) and output columns (derived), by dtype.
+_INPUTS = {"_drop_a": np.int64, "_drop_b": np.int64, "_height_a": float, "_height_b": float,
+           "_same_rack": bool, "_faces_differ": bool, "_rack_depth": float, "_class_a": np.int64,
+           "_class_b": np.int64, "_pinned": np.int32, "_override": float, "_as_built": float,
+           "speed_gbps": float}
+_OUTPUTS = {"routed_m": float, "length_m": float, "ordered_m": float, "medium_index": np.int32,
+            "status": np.uint8, "_method": np.uint8, "_vertical_a": float, "_hop_a": float,
+            "_tray": float, "_hop_b": float, "_vertical_b": float, "_floor": float, "_slack": float}
+
+
+_DEVICE_A, _DEVICE_B, _PORT_A, _PORT_B = (attrgetter(n) for n in ("a.device", "b.device",
+                                                                  "a.port", "b.port"))
+_MEDIUM, _OVERRIDE, _AS_BUILT = (attrgetter(n) for n in ("medium", "length_override_m", "as_built_m"))
+_COMPARED = ("routed_m", "length_m", "ordered_m", "medium_index")
+
+
+class CablePlant:
+    """Routed length and chosen medium of every link of a design, kept current incrementally.
+
+    Arrays (``routed_m``, ``length_m``, ``ordered_m``, ``medium_index``, ``speed_gbps``,
+    ``status``) have one row per link in the order of ``link_ids``; ``index`` maps a link id to
+    its row. Rows of added links are appended; a removed link's row is filled by the last row.
+
+    ``status`` holds bit flags: SAME_RACK, NO_TRAY_PATH (routed on the floor), UNREACHED_RACK
+    (with NO_TRAY_PATH: a rack is beyond ``tray_reach_m`` of every tray), NO_MEDIUM (nothing in
+    the catalog reaches), PINNED_OUT_OF_REACH (kept, ``ordered_m`` NaN) and PINNED_MISMATCH.
+    ``medium_index`` indexes ``media`` (the design catalog's media in catalog order), -1 for none.
+    Not thread-safe: call ``refresh()`` from the thread that edits the design.
+    """
+
+    def __init__(self, design: Design) -> None:
+        self.design = design
+        self._pending: list[Change] = []
+        self._full()
+        design.subscribe(self._pending.append)
+
+    def close(self) -> None:
+        """Stop following the design."""
+        self.design.unsubscribe(self._pending.append)
+
+    # ----------------------------------------------------------------------------- public API
+
+    def refresh(self) -> set[str]:
+        """Apply pending edits; ids of links whose length, ordered length or medium changed."""
+        pending, self._pending[:] = list(self._pending), []
+        if not pending:
+            return set()
+        kinds = {c.kind for c in pending}
+        if kinds & _FULL_KINDS:
+            return self._full_with_diff()
+        design = self.design
+        touched_racks: set[str] = set()
+        retable: set[str] = set()
+        added: list[str] = []
+        for change in pending:
+            if change.kind in ("racks_moved", "racks_changed", "racks_added"):
+                touched_racks.update(change.ids)
+            elif change.kind in ("devices_moved", "devices_changed", "devices_removed"):
+                for device_id in change.ids:
+                    self._devices.pop(device_id, None)
+                    retable |= design.links_of_device(device_id)
+            elif change.kind == "links_changed":
+                retable.update(change.ids)
+            elif change.kind == "links_added":
+                added.extend(change.ids)
+        removed = {lid for c in pending if c.kind == "links_removed" for lid in c.ids}
+        gone = [lid for lid in removed if lid in self.index and lid not in design.links]
+        if gone:
+            self._drop_rows(gone)
+        racks = [r for r in touched_racks if r in design.racks]
+        self._place_racks(racks)  # before new rows: their devices may sit in new racks
+        new = [lid for lid in dict.fromkeys(added) if lid in design.links and lid not in self.index]
+        if new:
+            self._append_rows(new)
+        retable |= design.links_of_racks(racks)
+        retable |= set(added) - set(new)  # removed and put back (undo) in one batch
+        rows = [self.index[lid] for lid in retable if lid in self.index]
+        if not rows:
+            return set(new)
+        rows_arr = np.array(sorted(rows), dtype=np.int64)
+        self._fill_inputs(rows_arr, [self.link_ids[r] for r in rows_arr])
+        return self._compute(rows_arr) | set(new)
+
+    def racks_moved(self, rack_ids: Iterable[str]) -> set[str]:
+        """These racks moved (or turned): re-attach them and return the links that changed."""
+        racks = [r for r in rack_ids if r in self.design.racks]
+        self._place_racks(racks)
+        ids = sorted(self.design.links_of_racks(racks))
+        rows = np.array([self.index[i] for i in ids if i in self.index], dtype=np.int64)
+        self._fill_inputs(rows, [self.link_ids[r] for r in rows])
+        return self._compute(rows)
+
+    def medium(self, link_id: str) -> MediaType | None:
+        k = int(self.medium_index[self.index[link_id]])
+        return self.media[k] if k >= 0 else None
+
+    def reason(self, link_id: str) -> str:
+        """Why this medium (or none), in words."""
+        row = self.index[link_id]
+        status = int(self.status[row])
+        cands, lane_rate = self._group(int(self._class_a[row]), int(self._class_b[row]))
+        pinned = int(self._pinned[row])
+        length = float(self.length_m[row])
+        text = explain(self.media, cands, length, int(self.medium_index[row]),
+                       self.design.settings.media_policy, lane_rate, pinned >= 0)
+        if status & PINNED_MISMATCH:
+            text += " (does not match the link's speed, lane rate or form factor)"
+        if status & NO_TRAY_PATH:
+            text += "; no tray path: routed on the floor"
+        return text
+
+    def route(self, link_id: str) -> LinkRoute:
+        """The pieces of a link's routed length and its plan path."""
+        r = self.index[link_id]
+        da, db = int(self._drop_a[r]), int(self._drop_b[r])
+        method = int(self._method[r])
+        pa = (float(self._drop_x[da]), float(self._drop_y[da]))
+        pb = (float(self._drop_x[db]), float(self._drop_y[db]))
+        trays: list[str] = []
+        if method == METHOD_SAME_RACK:
+            points = [pa]
+        elif method == METHOD_NO_TRAY_PATH:
+            points = [pa, (pb[0], pa[1]), pb]
+        else:
+            att = self._att
+            path, trays, _ = self._graph.path(att, da, att, db)
+            points = dedupe_points([pa, *path, pb])
+        return LinkRoute(
+            link_id=link_id, method=METHOD_NAMES[method],
+            vertical_a_m=float(self._vertical_a[r]), hop_a_m=float(self._hop_a[r]),
+            tray_m=float(self._tray[r]), hop_b_m=float(self._hop_b[r]),
+            vertical_b_m=float(self._vertical_b[r]), floor_m=float(self._floor[r]),
+            slack_m=float(self._slack[r]), total_m=float(self.routed_m[r]),
+            points=points, tray_ids=trays)
+
+    def findings(self) -> list[Finding]:
+        """NO_TRAY_PATH (per unreached rack or rack pair), NO_MEDIUM_REACHES, PINNED_MEDIUM_OUT_OF_REACH."""
+        from model.cabling_findings import plant_findings
+
+        return plant_findings(self)
+
+    # ----------------------------------------------------------------------------- full build
+
+    def _full(self) -> None:
+        design = self.design
+        self.media: list[MediaType] = list(design.catalog.media_types.values())
+        self._media_row = {m.id: i for i, m in enumerate(self.media)}
+        self._graph = TrayGraph(list(design.trays.values()), design.hall,
+                                design.settings.tray_join_tolerance_m)
+        self._classes: list[tuple[float, int, str]] = []
+        self._class_of: dict[tuple[float, int, str], int] = {}
+        self._port_classes: dict[tuple, dict[str, int]] = {}
+        self._groups: dict[tuple[int, int], tuple[list[int], float]] = {}
+        self._devices: dict[str, tuple[int, int, float, dict[str, int]]] = {}
+        self._rack_row: dict[str, int] = {}
+        self._rack_geom = np.zeros((0, 4))  # x, y, rotation, depth
+        self._drop_x = self._drop_y = np.zeros(0)
+        self._att = self._graph.attach(np.zeros(0), np.zeros(0), 0.0)
+        self._place_racks(list(design.racks))
+        self.link_ids: list[str] = []
+        self.index: dict[str, int] = {}
+        for name, dtype in {**_INPUTS, **_OUTPUTS}.items():
+            setattr(self, name, np.zeros(0, dtype=dtype))
+        self._append_rows(list(design.links), compute=False, records=list(design.links.values()))
+        self._compute(np.arange(len(self.link_ids)), diff=False)
+
+    def _full_with_diff(self) -> set[str]:
+        old_index = self.index
+        old = [getattr(self, name) for name in _COMPARED]
+        self._full()
+        where = np.array([old_index.get(lid, -1) for lid in self.link_ids], dtype=np.int64)
+        known = where >= 0
+        same = known.copy()
+        for before, name in zip(old, _COMPARED, strict=True):
+            now = getattr(self, name)[known]
+            then = before[where[known]]
+            equal = (now == then) | (np.isnan(now) & np.isnan(then)) if now.dtype.kind == "f" else now == then
+            same[known] &= equal
+        return {self.link_ids[r] for r in np.flatnonzero(~same)}
+
+    # ----------------------------------------------------------------------------- racks
+
+    def _place_racks(self, rack_ids: list[str]) -> None:
+        """(Re)compute drop points and tray attachments of these racks (2 drops: front, rear)."""
+        if not rack_ids:
+            return
+        racks = self.design.racks
+        rows = []
+        for rack_id in rack_ids:
+            row = self._rack_row.get(rack_id)
+            if row is None:
+                row = self._rack_row[rack_id] = len(self._rack_row)
+            rows.append(row)
+        size = len(self._rack_row)
+        if size > len(self._rack_geom):
+            grow = size - len(self._rack_geom)
+            self._rack_geom = np.vstack([self._rack_geom, np.zeros((grow, 4))])
+            self._drop_x = np.concatenate([self._drop_x, np.zeros(2 * grow)])
+            self._drop_y = np.concatenate([self._drop_y, np.zeros(2 * grow)])
+            empty = self._graph.attach(np.zeros(2 * grow), np.zeros(2 * grow), 0.0)
+            self._att = Attachments(*(np.concatenate([getattr(self._att, f), getattr(empty, f)])
+                                      for f in Attachments.__dataclass_fields__))
+        rows_arr = np.array(rows, dtype=np.int64)
+        self._rack_geom[rows_arr] = [(racks[r].x, racks[r].y, racks[r].rotation, racks[r].depth_m)
+                                     for r in rack_ids]
+        geom = self._rack_geom[rows_arr]
+        drops = np.concatenate([2 * rows_arr + FACE_FRONT, 2 * rows_arr + FACE_REAR])
+        faces = np.repeat([FACE_FRONT, FACE_REAR], len(rows_arr))
+        x, y = drop_points(np.tile(geom[:, 0], 2), np.tile(geom[:, 1], 2), np.tile(geom[:, 2], 2),
+                           np.tile(geom[:, 3], 2), faces)
+        self._drop_x[drops], self._drop_y[drops] = x, y
+        fresh = self._graph.attach(x, y, self.design.settings.tray_reach_m)
+        for name in Attachments.__dataclass_fields__:
+            getattr(self._att, name)[drops] = getattr(fresh, name)
+
+    # ----------------------------------------------------------------------------- link rows
+
+    def _device(self, device_id: str) -> tuple[int, int, float, dict[str, int]]:
+        info = self._devices.get(device_id)
+        if info is None:
+            device = self.design.devices[device_id]
+            dtype = self.design.catalog.device_types[device.type]
+            key = (device.type, tuple(sorted(device.breakout.items())) if device.breakout else ())
+            classes = self._port_classes.get(key)
+            if classes is None:
+                classes = {}
+                for name, port in port_table(dtype, device.breakout).items():
+                    pc = (port.speed_gbps, port.lanes, port.form_factor)
+                    if pc not in self._class_of:
+                        self._class_of[pc] = len(self._classes)
+                        self._classes.append(pc)
+                    classes[name] = self._class_of[pc]
+                self._port_classes[key] = classes
+            face = FACE_FRONT if dtype.ports_face == "front" else FACE_REAR
+            rack = self.design.racks[device.rack]
+            info = (self._rack_row[device.rack], face,
+                    port_height_m(rack, device.u, dtype.u_height), classes)
+            self._devices[device_id] = info
+        return info
+
+    def _append_rows(self, ids: list[str], compute: bool = True, records: list | None = None) -> None:
+        start = len(self.link_ids)
+        self.link_ids.extend(ids)
+        self.index.update(zip(ids, range(start, start + len(ids)), strict=True))
+        for name, dtype in {**_INPUTS, **_OUTPUTS}.items():
+            setattr(self, name, np.concatenate([getattr(self, name), np.zeros(len(ids), dtype)]))
+        self.ordered_m[start:] = np.nan
+        rows = np.arange(start, len(self.link_ids))
+        self._fill_inputs(rows, ids, records)
+        if compute:
+            self._compute(rows, diff=False)
+
+    def _drop_rows(self, ids: list[str]) -> None:
+        """Remove rows by moving the last rows into the holes: O(removed), not O(links)."""
+        removed = sorted({self.index.pop(i) for i in ids})
+        n, new_n = len(self.link_ids), len(self.link_ids) - len(removed)
+        gone = set(removed)
+        holes = [r for r in removed if r < new_n]
+        movers = [r for r in range(new_n, n) if r not in gone]
+        for name in {**_INPUTS, **_OUTPUTS}:
+            column = getattr(self, name)
+            column[holes] = column[movers]
+            setattr(self, name, column[:new_n].copy())
+        for hole, mover in zip(holes, movers, strict=True):
+            link_id = self.link_ids[mover]
+            self.link_ids[hole] = link_id
+            self.index[link_id] = hole
+        del self.link_ids[new_n:]
+
+    def _fill_inputs(self, rows: np.ndarray, ids: list[str], records: list | None = None) -> None:
+        """Read the design's records of these links into the input columns.
+
+        This is the one per-link pass over Python objects of a full build, so it is written as
+        ``map`` over C-level getters rather than a loop.
+        """
+        n = len(ids)
+        if not n:
+            return
+        recs = records if records is not None else list(map(self.design.links.__getitem__, ids))
+        devs = {"a": list(map(_DEVICE_A, recs)), "b": list(map(_DEVICE_B, recs))}
+        devices = (self.design.devices if n > len(self.design.devices) // 4
+                   else set(devs["a"]) | set(devs["b"]))
+        info = {d: self._device(d) for d in devices}
+        position = {d: k for k, d in enumerate(info)}
+        table = np.array([v[:3] for v in info.values()], dtype=float)  # rack row, face, height
+        classes = {d: v[3] for d, v in info.items()}
+        at = {k: np.fromiter(map(position.__getitem__, v), np.int64, n) for k, v in devs.items()}
+        cls = {k: np.fromiter(map(dict.__getitem__, map(classes.__getitem__, devs[k]),
+                                  map(port, recs)), np.int64, n)
+               for k, port in (("a", _PORT_A), ("b", _PORT_B))}
+        ia, ib, ca, cb = at["a"], at["b"], cls["a"], cls["b"]
+        ra, rb = table[ia, 0].astype(np.int64), table[ib, 0].astype(np.int64)
+        fa, fb = table[ia, 1].astype(np.int64), table[ib, 1].astype(np.int64)
+        self._drop_a[rows], self._drop_b[rows] = 2 * ra + fa, 2 * rb + fb
+        self._height_a[rows], self._height_b[rows] = table[ia, 2], table[ib, 2]
+        self._same_rack[rows] = ra == rb
+        self._faces_differ[rows] = fa != fb
+        self._rack_depth[rows] = self._rack_geom[ra, 3]
+        self._class_a[rows], self._class_b[rows] = ca, cb
+        pinned = np.full(n, -1, dtype=np.int32)
+        media = list(map(_MEDIUM, recs))
+        if media.count("auto") != n:
+            for k in [k for k, m in enumerate(media) if m != "auto"]:
+                pinned[k] = self._media_row.get(media[k], -1)
+        self._pinned[rows] = pinned
+        for column, getter in ((self._override, _OVERRIDE), (self._as_built, _AS_BUILT)):
+            values = list(map(getter, recs))
+            column[rows] = np.nan if values.count(None) == n else np.array(values, dtype=float)
+        speeds = np.array([c[0] for c in self._classes])
+        self.speed_gbps[rows] = np.minimum(speeds[ca], speeds[cb])
+
+    # ----------------------------------------------------------------------------- computing
+
+    def _group(self, class_a: int, class_b: int) -> tuple[list[int], float]:
+        """Candidate media and lane rate for links between ports of these two classes."""
+        key = (min(class_a, class_b), max(class_a, class_b))
+        group = self._groups.get(key)
+        if group is None:
+            (sa, la, fa), (sb, lb, fb) = self._classes[key[0]], self._classes[key[1]]
+            cands = candidates(self.media, min(sa, sb), sorted({sa / la, sb / lb}), sorted({fa, fb}),
+                               self.design.settings.media_policy)
+            group = self._groups[key] = (cands, max(sa / la, sb / lb))
+        return group
+
+    def _compute(self, rows: np.ndarray, diff: bool = True) -> set[str]:
+        """Route and choose media for ``rows``; ids of those whose results changed."""
+        if not len(rows):
+            return set()
+        if diff:
+            before = (self.routed_m[rows].copy(), self.length_m[rows].copy(),
+                      self.ordered_m[rows].copy(), self.medium_index[rows].copy())
+        settings, att = self.design.settings, self._att
+        da, db = self._drop_a[rows], self._drop_b[rows]
+        tray = self._graph.distance(att, da, att, db)
+        floor = np.abs(self._drop_x[da] - self._drop_x[db]) + np.abs(self._drop_y[da] - self._drop_y[db])
+        p = compose_lengths(
+            same_rack=self._same_rack[rows], faces_differ=self._faces_differ[rows],
+            rack_depth_m=self._rack_depth[rows], height_a=self._height_a[rows],
+            height_b=self._height_b[rows], elev_a=att.elev[da], elev_b=att.elev[db],
+            hop_a=att.hop[da], hop_b=att.hop[db], tray_m=tray, floor_m=floor,
+            slack_per_end_m=settings.slack_per_end_m, slack_pct=settings.slack_pct)
+        self._method[rows], self._vertical_a[rows], self._hop_a[rows] = p.method, p.vertical_a, p.hop_a
+        self._tray[rows], self._hop_b[rows], self._vertical_b[rows] = p.tray, p.hop_b, p.vertical_b
+        self._floor[rows], self._slack[rows], self.routed_m[rows] = p.floor, p.slack, p.total
+        length = np.where(np.isnan(self._as_built[rows]),
+                          np.where(np.isnan(self._override[rows]), p.total, self._override[rows]),
+                          self._as_built[rows])
+        self.length_m[rows] = length
+        status = np.where(p.method == METHOD_SAME_RACK, SAME_RACK, 0)
+        status |= np.where(p.method == METHOD_NO_TRAY_PATH, NO_TRAY_PATH, 0)
+        unreached = (att.seg[da] < 0) | (att.seg[db] < 0)
+        status |= np.where((p.method == METHOD_NO_TRAY_PATH) & unreached, UNREACHED_RACK, 0)
+        medium, ordered, mismatch = self._choose_media(rows, length)
+        pinned = self._pinned[rows]
+        status |= np.where((medium < 0), NO_MEDIUM, 0)
+        status |= np.where((pinned >= 0) & np.isnan(ordered), PINNED_OUT_OF_REACH, 0)
+        status |= np.where(mismatch, PINNED_MISMATCH, 0)
+        self.medium_index[rows], self.ordered_m[rows] = medium, ordered
+        self.status[rows] = status.astype(np.uint8)
+        if not diff:
+            return set()
+        after = (self.routed_m[rows], self.length_m[rows], self.ordered_m[rows], self.medium_index[rows])
+        same = np.ones(len(rows), dtype=bool)
+        for old, new in zip(before, after, strict=True):
+            same &= (old == new) | (np.isnan(old) & np.isnan(new)) if old.dtype.kind == "f" else old == new
+        return {self.link_ids[r] for r in rows[~same]}
+
+    def _choose_media(self, rows: np.ndarray, length: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Medium index, ordered length and "pinned but does not fit" per row."""
+        medium = np.full(len(rows), -1, dtype=np.int32)
+        ordered = np.full(len(rows), np.nan)
+        ca, cb = self._class_a[rows], self._class_b[rows]
+        key = np.minimum(ca, cb) * (len(self._classes) + 1) + np.maximum(ca, cb)
+        pinned = self._pinned[rows]
+        policy = self.design.settings.media_policy
+        for k in np.unique(key):
+            sel = np.flatnonzero((key == k) & (pinned < 0))
+            if len(sel):
+                cands, _ = self._group(int(ca[sel[0]]), int(cb[sel[0]]))
+                medium[sel], ordered[sel] = choose(self.media, cands, length[sel], policy)
+        mismatch = np.zeros(len(rows), dtype=bool)
+        for m in np.unique(pinned[pinned >= 0]):
+            sel = np.flatnonzero(pinned == m)
+            medium[sel] = m
+            ordered[sel] = ordered_lengths(self.media[m], length[sel])
+            for k in np.unique(key[sel]):
+                same = sel[key[sel] == k]
+                mismatch[same] = not self._fits(int(ca[same[0]]), int(cb[same[0]]), int(m))
+        return medium, ordered, mismatch
+
+    def _fits(self, class_a: int, class_b: int, medium: int) -> bool:
+        """Whether ``medium`` carries links between these port classes (whatever the policy)."""
+        (sa, la, fa), (sb, lb, fb) = self._classes[class_a], self._classes[class_b]
+        return bool(candidates([self.media[medium]], min(sa, sb), sorted({sa / la, sb / lb}),
+                               sorted({fa, fb})))
+

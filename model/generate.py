@@ -1,0 +1,153 @@
+"""Fabric generators: leaf-spine, fat-tree, rail-optimized and NVL72 fabrics, placed on the floor.
+
+Each template function returns an ordinary :class:`Design` (editable afterwards): GPU servers and
+switches in racks laid out in rows with hot/cold aisles, trays over the rows, every link
+connected port to port. :func:`preview` gives a template's counts from formulas without
+building anything. Impossible requests raise :class:`GenerateError` (a sentence saying what to
+change) before anything is allocated. The pieces live in ``model/generators/``: ``plans``
+(counts and checks), ``topology`` (devices and links), ``placement`` (racks, rows, trays, hall).
+"""
+
+from __future__ import annotations
+
+import inspect
+
+from model.catalog import Catalog, CatalogFile, builtin_catalog
+from model.design import Design
+from model.entities import Link, PortRef
+from model.generators import plans, topology
+from model.generators.placement import Placement, Segment, lay_out
+from model.generators.plans import GenerateError
+
+TEMPLATES = ("leaf-spine", "fat-tree", "rail-optimized", "nvl72")
+
+
+def leaf_spine(*, nodes: int, node_type: str, switch: str, spine_switch: str | None = None,
+               oversubscription: int = 1, reserve_ports: int = 0,
+               placement: Placement = "middle-of-row", name: str | None = None,
+               catalog: Catalog | None = None) -> Design:
+    """Two tiers: each node's compute NICs on one leaf, leaves spread evenly over the spines.
+
+    ``oversubscription`` R = leaf downlink:uplink ports (1 = non-blocking); R + 1 must divide the
+    leaf's radix.
+    """
+    catalog = catalog or builtin_catalog()
+    plan = plans.plan_leaf_spine(catalog, nodes=nodes, node_type=node_type, switch=switch,
+                                 spine_switch=spine_switch, oversubscription=oversubscription,
+                                 reserve_ports=reserve_ports)
+    segments, tiers = topology.leaf_spine(catalog, plan)
+    title = name or (f"Leaf-spine, {nodes} x {node_type}, {switch}"
+                     + (f" {oversubscription}:1" if oversubscription > 1 else ""))
+    return _build(catalog, title, segments, tiers, placement)
+
+
+def fat_tree(*, k: int, switch: str | None = None, node_type: str | None = None,
+             placement: Placement = "middle-of-row", name: str | None = None,
+             catalog: Catalog | None = None) -> Design:
+    """The textbook k-ary fat tree: k pods of k/2 edge and k/2 aggregation switches, (k/2)^2
+    cores, k^3/4 hosts on one NIC each. Without ``switch``/``node_type`` a generic k-port switch
+    and a single-NIC host are used (custom types stored in the design)."""
+    base = catalog or builtin_catalog()
+    plan = plans.plan_fat_tree(base, k=k, switch=switch, node_type=node_type)
+    custom = []
+    if not plan.switch_type:
+        custom.append(topology.generic_switch_type(k, plan.speed_gbps))
+    if not plan.node_type:
+        custom.append(topology.generic_host_type(plan.speed_gbps))
+    custom_file = CatalogFile(device_types=custom)
+    catalog = base.extended(custom_file)
+    segments, tiers = topology.fat_tree(catalog, plan)
+    return _build(catalog, name or f"Fat tree, k = {k}", segments, tiers, placement,
+                  custom=custom_file, base=base)
+
+
+def rail_optimized(*, nodes: int, node_type: str, switch: str, su_nodes: int,
+                   tiers: str | int = "auto", oversubscription: int = 1, reserve_ports: int = 0,
+                   placement: Placement = "middle-of-row", name: str | None = None,
+                   catalog: Catalog | None = None) -> Design:
+    """Scalable units of ``su_nodes`` nodes; NIC i of every node of an SU goes to the SU's rail-i
+    leaf. Two tiers when the spines can hold every leaf, else (``tiers="auto"``) pods with their
+    own spines joined by a core tier."""
+    catalog = catalog or builtin_catalog()
+    plan = plans.plan_rail_optimized(catalog, nodes=nodes, node_type=node_type, switch=switch,
+                                     su_nodes=su_nodes, tiers=tiers,
+                                     oversubscription=oversubscription,
+                                     reserve_ports=reserve_ports)
+    segments, links = topology.rail_optimized(catalog, plan)
+    title = name or (f"Rail-optimized, {nodes} x {node_type}, {switch}, {plan.tiers} tiers")
+    return _build(catalog, title, segments, links, placement)
+
+
+def nvl72(*, racks: int, switch: str = "qm9700", su_racks: int = 8, tiers: str | int = "auto",
+          oversubscription: int = 1, reserve_ports: int = 0,
+          placement: Placement = "middle-of-row", name: str | None = None,
+          catalog: Catalog | None = None) -> Design:
+    """GB200 NVL72 racks (one 72-GPU NVLink domain each, on the rack's copper backplane) and a
+    rail-optimized scale-out fabric over the compute trays' NICs, SUs of ``su_racks`` racks."""
+    catalog = catalog or builtin_catalog()
+    plan = plans.plan_nvl72(catalog, racks=racks, switch=switch, su_racks=su_racks, tiers=tiers,
+                            oversubscription=oversubscription, reserve_ports=reserve_ports)
+    segments, links = topology.nvl72(catalog, plan)
+    return _build(catalog, name or f"GB200 NVL72 x {racks}, {switch} scale-out", segments,
+                  links, placement)
+
+
+_BUILDERS = {"leaf-spine": leaf_spine, "fat-tree": fat_tree, "rail-optimized": rail_optimized,
+             "nvl72": nvl72}
+
+
+def generate(template: str, **params) -> Design:
+    """Build ``template`` (one of :data:`TEMPLATES`) with keyword parameters of its function."""
+    builder = _builder(template)
+    try:
+        inspect.signature(builder).bind(**params)
+    except TypeError as exc:
+        raise GenerateError(f"{template} does not take those options ({exc})") from None
+    return builder(**params)
+
+
+def preview(template: str, **params) -> dict:
+    """Counts of ``template`` from formulas, without building: tiers, nodes, GPUs, switches and
+    links per tier. Raises :class:`GenerateError` for the same requests the builder refuses."""
+    _builder(template)
+    params = {k: v for k, v in params.items() if k not in ("placement", "name")}
+    catalog = params.pop("catalog", None) or builtin_catalog()
+    planner = {"leaf-spine": plans.plan_leaf_spine, "fat-tree": plans.plan_fat_tree,
+               "rail-optimized": plans.plan_rail_optimized, "nvl72": plans.plan_nvl72}[template]
+    try:
+        plan = planner(catalog, **params)
+    except TypeError as exc:
+        raise GenerateError(f"{template} does not take those options ({exc})") from None
+    counts = plan.counts()
+    counts["template"] = template
+    return counts
+
+
+def _builder(template: str):
+    try:
+        return _BUILDERS[template]
+    except KeyError:
+        raise GenerateError(f"unknown template {template!r}; choose one of "
+                            + ", ".join(TEMPLATES)) from None
+
+
+def _build(catalog: Catalog, name: str, segments: list[Segment], tiers, placement: Placement,
+           custom: CatalogFile | None = None, base: Catalog | None = None) -> Design:
+    layout = lay_out(catalog, segments, placement)
+    design = Design(layout.hall, name=name, custom_types=custom, base_catalog=base)
+    design.add_trays(layout.trays)
+    design.add_racks(layout.racks)
+    design.add_devices(layout.devices)
+    links = []
+    n = 0
+    for tier in tiers:
+        for a_dev, a_port, b_dev, b_port in tier:
+            n += 1
+            links.append(Link(id=f"l-{n}", a=PortRef(a_dev, a_port), b=PortRef(b_dev, b_port)))
+    design.add_links(links)
+    design.revision = 0
+    return design
+
+
+__all__ = ["GenerateError", "TEMPLATES", "fat_tree", "generate", "leaf_spine", "nvl72",
+           "preview", "rail_optimized"]

@@ -1,0 +1,221 @@
+"""Placement: pack generated devices into racks, lay the racks out in rows, add trays and a hall.
+
+The topology builders hand over an ordered list of :class:`Segment` s (one per scalable unit or
+pod, plus network-only segments for spines and cores, already put in the middle of the list so
+they land in the middle of the hall). Here each segment becomes a run of racks in a row: its
+servers packed per rack up to the rack's power budget and U, its switches in network racks in
+the middle (or at the end) of the run. Runs fill rows sized to keep the hall roughly square,
+with a 2-tile cross aisle between runs. Rows alternate rotation 0 / 180 so fronts face the cold
+aisle (2 tiles) and backs share the hot aisle. One overhead tray runs over each row and cross
+trays join all rows. Everything is tile aligned.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Literal
+
+from model.catalog import Catalog
+from model.entities import Device, Hall, Rack, Tray
+from model.generators.plans import MAX_SWITCHES_PER_NETWORK_RACK, GenerateError
+
+Placement = Literal["middle-of-row", "end-of-row"]
+
+TILE_M = 0.6
+AISLE_TILES = 2
+MARGIN_TILES = 3
+RUN_GAP_TILES = 2  # cross aisle between two runs of one row
+CROSS_TRAY_EVERY_M = 12.0
+SERVER_RACK = "rack-48u-600x1200"
+NETWORK_RACK = "rack-48u-600x1200"
+FIRST_U = 2  # U1 left free (cable entry / PDU clearance)
+
+
+@dataclass
+class Unit:
+    """Devices that go into one rack together: one server, or a whole NVL72 rack's trays.
+
+    ``members`` are (device id, type id, role, U offset from the unit's bottom, breakout).
+    """
+
+    members: list[tuple[str, str, str, int, dict[str, int]]]
+    u_height: int
+    power_w: float
+
+
+@dataclass
+class Segment:
+    """One run of racks: server units packed into server racks, switches into network racks."""
+
+    units: list[Unit] = field(default_factory=list)
+    switches: list[tuple[str, str, str, dict[str, int]]] = field(default_factory=list)
+    server_rack_type: str = SERVER_RACK
+    units_per_rack: int | None = None  # None: as many as power and U allow
+    own_row: bool = False  # a central network block (spines, cores): rows of its own
+    new_row: bool = False  # start a new row (the first SU of a pod)
+
+
+@dataclass
+class Layout:
+    hall: Hall
+    racks: list[Rack]
+    devices: list[Device]
+    trays: list[Tray]
+
+
+def row_name(index: int) -> str:
+    """A, B, ..., Z, AA, AB, ... (spreadsheet-style)."""
+    name = ""
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        name = chr(65 + rem) + name
+    return name
+
+
+def _units_per_rack(catalog: Catalog, segment: Segment) -> int:
+    rtype = catalog.rack_type(segment.server_rack_type)
+    unit = segment.units[0]
+    by_power = int(rtype.power_budget_kw * 1000 // unit.power_w) if unit.power_w else 10 ** 6
+    by_u = (rtype.height_u - FIRST_U + 1) // unit.u_height
+    return max(1, min(by_power, by_u, segment.units_per_rack or 10 ** 6))
+
+
+def _switches_per_rack(catalog: Catalog, type_id: str) -> int:
+    rtype = catalog.rack_type(NETWORK_RACK)
+    dtype = catalog.device_types[type_id]
+    by_u = (rtype.height_u - FIRST_U) // dtype.u_height
+    by_power = int(rtype.power_budget_kw * 1000 // max(dtype.power_max_w, 1))
+    return max(1, min(by_u, by_power, MAX_SWITCHES_PER_NETWORK_RACK))
+
+
+# A rack before it is named and positioned: (rack type, [(device id, type, role, u, breakout)]).
+_Pending = tuple[str, list[tuple[str, str, str, int, dict[str, int]]]]
+
+
+def _segment_racks(catalog: Catalog, segment: Segment, placement: Placement) -> list[_Pending]:
+    servers: list[_Pending] = []
+    if segment.units:
+        per_rack = _units_per_rack(catalog, segment)
+        for start in range(0, len(segment.units), per_rack):
+            contents = []
+            u = FIRST_U
+            for unit in segment.units[start:start + per_rack]:
+                for dev_id, type_id, role, offset, breakout in unit.members:
+                    contents.append((dev_id, type_id, role, u + offset, breakout))
+                u += unit.u_height
+            servers.append((segment.server_rack_type, contents))
+    network: list[_Pending] = []
+    i = 0
+    switches = segment.switches
+    while i < len(switches):
+        type_id = switches[i][1]
+        per_rack = _switches_per_rack(catalog, type_id)
+        height = catalog.device_types[type_id].u_height
+        top = catalog.rack_type(NETWORK_RACK).height_u
+        contents = []
+        while i < len(switches) and len(contents) < per_rack and switches[i][1] == type_id:
+            dev_id, t, role, breakout = switches[i]
+            # Stack from the top down: switches sit near the overhead tray.
+            contents.append((dev_id, t, role, top - (len(contents) + 1) * height, breakout))
+            i += 1
+        network.append((NETWORK_RACK, contents))
+    if placement == "end-of-row" or not servers:
+        return servers + network
+    middle = len(servers) // 2
+    return servers[:middle] + network + servers[middle:]
+
+
+def lay_out(catalog: Catalog, segments: list[Segment], placement: Placement = "middle-of-row") -> Layout:
+    """Racks, devices, trays and a hall outline for ``segments``, in order."""
+    if placement not in ("middle-of-row", "end-of-row"):
+        raise GenerateError(f"--placement must be middle-of-row or end-of-row, not {placement!r}")
+    pairs = [(s, _segment_racks(catalog, s, placement)) for s in segments]
+    pairs = [(s, r) for s, r in pairs if r]
+    total = sum(len(r) for _, r in pairs)
+    # Row length (in racks) for a roughly square hall: rows are 4 tiles apart (rack + aisle) and
+    # racks 1 tile wide, so n racks per row and n/4 rows make a square: n = 2 sqrt(total).
+    server_runs = [len(r) for s, r in pairs if s.units] or [len(r) for _, r in pairs]
+    typical = max(server_runs)
+    inline = [len(r) for s, r in pairs if not s.units and not s.own_row]
+    extra = max(inline) + RUN_GAP_TILES if inline else 0
+    per_row = max(1, math.ceil((2 * math.sqrt(total) + RUN_GAP_TILES) / (typical + RUN_GAP_TILES)))
+    capacity = per_row * typical + (per_row - 1) * RUN_GAP_TILES + extra
+    rows: list[list[list[_Pending] | None]] = [[]]  # None marks a cross-aisle gap
+    central: list[bool] = [False]  # rows of a central network block are centred in the hall
+    used = 0
+    force_new = False
+    for segment, run in pairs:
+        if rows[-1] and (segment.own_row or segment.new_row or force_new):
+            rows.append([])
+            central.append(False)
+            used = 0
+        central[-1] = segment.own_row
+        force_new = segment.own_row
+        for start in range(0, len(run), capacity):
+            chunk = run[start:start + capacity]
+            need = len(chunk) + (RUN_GAP_TILES if rows[-1] else 0)
+            if rows[-1] and used + need > capacity:
+                rows.append([])
+                central.append(segment.own_row)
+                used = 0
+                need = len(chunk)
+            if rows[-1]:
+                rows[-1].append(None)
+            rows[-1].append(chunk)
+            used += need
+    margin = MARGIN_TILES * TILE_M
+    row_pitch = (2 + AISLE_TILES) * TILE_M
+    racks: list[Rack] = []
+    devices: list[Device] = []
+    width_digits = 2
+    widths = []
+    for row in rows:
+        count = sum(len(c) for c in row if c is not None)
+        widths.append(count + RUN_GAP_TILES * sum(1 for c in row if c is None))
+        width_digits = max(width_digits, len(str(count)))
+    longest = max(widths)
+    rack_types = catalog.rack_types
+    for r, row in enumerate(rows):
+        letter = row_name(r)
+        y = margin + r * row_pitch + TILE_M  # centre of a 2-tile-deep rack
+        rotation = 0 if r % 2 == 0 else 180
+        col = (longest - widths[r]) // 2 if central[r] else 0
+        position = 0
+        for chunk in row:
+            if chunk is None:
+                col += RUN_GAP_TILES
+                continue
+            for type_id, contents in chunk:
+                position += 1
+                name = f"{letter}{position:0{width_digits}d}"
+                rtype = rack_types[type_id]
+                racks.append(Rack(id=name, name=name, type=type_id,
+                                  x=round(margin + (col + 0.5) * TILE_M, 6), y=round(y, 6),
+                                  width_m=rtype.width_m, depth_m=rtype.depth_m,
+                                  height_u=rtype.height_u, power_budget_kw=rtype.power_budget_kw,
+                                  rotation=rotation))
+                for dev_id, dtype, role, u, breakout in contents:
+                    devices.append(Device(id=dev_id, name=dev_id, type=dtype, rack=name, u=u,
+                                          role=role, breakout=breakout))
+                col += 1
+    row_len = longest * TILE_M
+    x0, x1 = margin, margin + row_len
+    trays = []
+    row_ys = [round(margin + r * row_pitch + TILE_M, 6) for r in range(len(rows))]
+    for r, y in enumerate(row_ys):
+        trays.append(Tray(id=f"t-row-{row_name(r)}", name=f"Row {row_name(r)}",
+                          points=[(x0, y), (x1, y)]))
+    if len(rows) > 1:
+        n_cross = max(1, round(row_len / CROSS_TRAY_EVERY_M))
+        xs = sorted({round(x0 + round(i * longest / n_cross) * TILE_M, 6)
+                     for i in range(n_cross + 1)})
+        for i, x in enumerate(xs, 1):
+            trays.append(Tray(id=f"t-cross-{i}", name=f"Cross {i}",
+                              points=[(x, row_ys[0]), (x, row_ys[-1])]))
+    depth = 2 * margin + len(rows) * row_pitch - AISLE_TILES * TILE_M
+    width = 2 * margin + row_len
+    hall = Hall(outline=[(0.0, 0.0), (round(width, 6), 0.0), (round(width, 6), round(depth, 6)),
+                         (0.0, round(depth, 6))])
+    return Layout(hall, racks, devices, trays)

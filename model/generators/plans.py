@@ -1,0 +1,382 @@
+"""Fabric plans: the counts of a generated fabric, derived from formulas and checked before building.
+
+A plan holds only integers and ids. Every refusal (:class:`GenerateError`) is raised here, before
+anything is allocated; :func:`model.generate.preview` reports a plan's counts without building it.
+
+Conventions (rail-optimized and leaf-spine): a leaf of radix K with oversubscription R
+(downlink:uplink) has ``u = K / (R + 1)`` uplinks; ``--reserve-ports P`` come out of its
+downlinks, leaving ``d = K - u - P`` for nodes. Leaf uplinks spread evenly: the spine count S is the
+smallest divisor of ``u`` with ``S * K >= leaves * u`` (each leaf has ``u / S`` parallel links to
+every spine). Three tiers: pods of leaves with their own spines (half the spine ports down, half
+up) joined by core groups, one group per spine position, sized the same way.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from model.catalog import Catalog, DeviceType
+from model.ports import port_table
+
+MAX_GPUS = 1_048_576  # "about a million": larger requests are refused before anything is built
+MAX_SWITCHES_PER_NETWORK_RACK = 16
+
+
+class GenerateError(ValueError):
+    """An impossible or unreasonable generator request; the message says what to change."""
+
+
+@dataclass(frozen=True)
+class SwitchPorts:
+    """A switch type run at one port speed: its breakout, radix and fabric port names in order."""
+
+    type_id: str
+    breakout: dict[str, int]
+    speed_gbps: float
+    names: tuple[str, ...]
+
+    @property
+    def radix(self) -> int:
+        return len(self.names)
+
+
+@dataclass(frozen=True)
+class NodeSpec:
+    type_id: str
+    nics: tuple[str, ...]  # compute port names: NIC i is rail i
+    speed_gbps: float
+    gpus: int
+
+
+def node_spec(catalog: Catalog, type_id: str) -> NodeSpec:
+    dtype = _device_type(catalog, type_id, "--node-type")
+    table = port_table(dtype)
+    nics = tuple(name for name, info in table.items() if info.role == "compute")
+    if dtype.category != "server" or not nics:
+        raise GenerateError(f"node type {type_id!r} has no compute NICs; choose a GPU server "
+                            "type such as dgx-h100 or hgx-h100-8x400")
+    speeds = {table[n].speed_gbps for n in nics}
+    if len(speeds) > 1:
+        raise GenerateError(f"node type {type_id!r} has compute NICs of mixed speeds; choose a "
+                            "node type whose compute NICs share one speed")
+    return NodeSpec(type_id, nics, speeds.pop(), dtype.gpu_count)
+
+
+def switch_ports(catalog: Catalog, type_id: str, speed_gbps: float, option: str = "--switch") -> SwitchPorts:
+    """The switch's compute ports at ``speed_gbps``, breaking them out when that is how they get there."""
+    dtype = _device_type(catalog, type_id, option)
+    groups = [g for g in dtype.port_groups if g.role == "compute"]
+    if dtype.category != "switch" or not groups:
+        raise GenerateError(f"{option} {type_id!r} is not a fabric switch; choose a switch type "
+                            "such as qm9700, q3400 or sn5600")
+    group = groups[0]
+    breakout: dict[str, int] = {}
+    if group.speed_gbps != speed_gbps:
+        option_ = next((b for b in group.breakouts if b.speed_gbps == speed_gbps), None)
+        if option_ is None:
+            offered = ", ".join(f"{b.speed_gbps:g}G" for b in group.breakouts)
+            raise GenerateError(
+                f"switch {type_id!r} runs its ports at {group.speed_gbps:g}G"
+                + (f" (or {offered} broken out)" if offered else "")
+                + f", not at the {speed_gbps:g}G of the nodes' NICs; choose a switch with "
+                f"{speed_gbps:g}G ports")
+        breakout = {group.name: option_.fanout}
+    names = tuple(name for name, info in port_table(dtype, breakout).items()
+                  if info.group == group.name)
+    return SwitchPorts(type_id, breakout, speed_gbps, names)
+
+
+def _device_type(catalog: Catalog, type_id: str, option: str) -> DeviceType:
+    dtype = catalog.device_types.get(type_id)
+    if dtype is None:
+        raise GenerateError(f"{option} {type_id!r} is not in the catalog; choose one of "
+                            + ", ".join(sorted(catalog.device_types)))
+    return dtype
+
+
+def _positive(value: int, option: str, minimum: int = 1) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise GenerateError(f"{option} must be a whole number of at least {minimum}, not {value!r}")
+    return value
+
+
+def _check_size(nodes: int, node: NodeSpec | None = None, gpus_per_node: int = 1) -> None:
+    """Refuse more than ~1M GPUs (or ~1M NIC endpoints for GPU-light nodes) before building."""
+    gpus = nodes * (node.gpus if node else gpus_per_node)
+    if gpus > MAX_GPUS:
+        raise GenerateError(f"{gpus:,} GPUs is more than the {MAX_GPUS:,} a generator builds; "
+                            "ask for fewer nodes")
+    nics = nodes * (len(node.nics) if node else 1)
+    if nics > MAX_GPUS:
+        raise GenerateError(f"{nics:,} node NICs is more than the {MAX_GPUS:,} a generator "
+                            "cables; ask for fewer nodes")
+
+
+def smallest_divisor_at_least(n: int, minimum: float) -> int | None:
+    """The smallest divisor of ``n`` that is >= ``minimum`` (None when ``minimum > n``)."""
+    for s in range(max(1, math.ceil(minimum - 1e-9)), n + 1):
+        if n % s == 0:
+            return s
+    return None
+
+
+def leaf_ports(radix: int, oversubscription: int, reserve: int) -> tuple[int, int]:
+    """(uplinks, downlink capacity) of a leaf of ``radix`` ports; refuses a ratio that does not fit."""
+    _positive(oversubscription, "--oversubscription")
+    if not isinstance(reserve, int) or reserve < 0:
+        raise GenerateError(f"--reserve-ports must be 0 or more, not {reserve!r}")
+    if radix % (oversubscription + 1):
+        raise GenerateError(
+            f"an oversubscription of {oversubscription}:1 does not divide the {radix}-port radix "
+            f"into downlinks and uplinks; use a ratio R where R + 1 divides {radix} (e.g. 1 or 3)")
+    up = radix // (oversubscription + 1)
+    down = radix - up - reserve
+    if down < 1:
+        raise GenerateError(f"--reserve-ports {reserve} leaves no downlink ports on a {radix}-port "
+                            f"leaf with {up} uplinks; reserve fewer ports")
+    return up, down
+
+
+# ------------------------------------------------------------------------------------ rail-optimized
+
+@dataclass(frozen=True)
+class RailPlan:
+    """Counts of a rail-optimized fabric of scalable units (SUs) of ``su_nodes`` nodes."""
+
+    node: NodeSpec
+    leaf: SwitchPorts
+    nodes: int
+    su_nodes: int
+    oversubscription: int
+    reserve_ports: int
+    uplinks: int  # per leaf
+    downlinks: int  # capacity per leaf (after reserve)
+    leaves_per_rail: int  # leaves of one rail in one SU
+    tiers: int
+    spines: int = 0  # 2-tier: total; 3-tier: per pod
+    sus_per_pod: int = 0
+    core_per_group: int = 0  # 3-tier: cores joined to one spine position of every pod
+
+    @property
+    def rails(self) -> int:
+        return len(self.node.nics)
+
+    @property
+    def n_su(self) -> int:
+        return -(-self.nodes // self.su_nodes)
+
+    @property
+    def leaves_per_su(self) -> int:
+        return self.rails * self.leaves_per_rail
+
+    @property
+    def leaves(self) -> int:
+        return self.n_su * self.leaves_per_su
+
+    @property
+    def pods(self) -> int:
+        return -(-self.n_su // self.sus_per_pod) if self.tiers == 3 else 1
+
+    @property
+    def spine_down(self) -> int:
+        return self.leaf.radix // 2 if self.tiers == 3 else self.leaf.radix
+
+    @property
+    def spine_up(self) -> int:
+        return self.leaf.radix - self.spine_down if self.tiers == 3 else 0
+
+    @property
+    def total_spines(self) -> int:
+        return self.spines * self.pods if self.tiers == 3 else self.spines
+
+    @property
+    def cores(self) -> int:
+        return self.spines * self.core_per_group if self.tiers == 3 else 0
+
+    def counts(self) -> dict:
+        gpus = self.nodes * self.node.gpus
+        links = {"node-leaf": self.nodes * self.rails, "leaf-spine": self.leaves * self.uplinks}
+        switches = {"leaf": self.leaves, "spine": self.total_spines}
+        if self.tiers == 3:
+            switches["core"] = self.cores
+            links["spine-core"] = self.total_spines * self.spine_up
+        return {"tiers": self.tiers, "nodes": self.nodes, "gpus": gpus,
+                "scalable_units": self.n_su, "pods": self.pods,
+                "switches": switches, "links": links,
+                "oversubscription": self.oversubscription}
+
+
+def plan_rail_optimized(catalog: Catalog, *, nodes: int, node_type: str, switch: str,
+                        su_nodes: int, tiers: str | int = "auto", oversubscription: int = 1,
+                        reserve_ports: int = 0) -> RailPlan:
+    _positive(nodes, "--nodes")
+    _positive(su_nodes, "--su-nodes")
+    node = node_spec(catalog, node_type)
+    _check_size(nodes, node)
+    leaf = switch_ports(catalog, switch, node.speed_gbps)
+    up, down = leaf_ports(leaf.radix, oversubscription, reserve_ports)
+    su_nodes = min(su_nodes, nodes)
+    lpr = -(-su_nodes // down)
+    tiers = str(tiers)
+    if tiers not in ("auto", "2", "3"):
+        raise GenerateError(f"--tiers must be auto, 2 or 3, not {tiers!r}")
+    base = dict(node=node, leaf=leaf, nodes=nodes, su_nodes=su_nodes,
+                oversubscription=oversubscription, reserve_ports=reserve_ports, uplinks=up,
+                downlinks=down, leaves_per_rail=lpr)
+    n_su = -(-nodes // su_nodes)
+    leaves = n_su * len(node.nics) * lpr
+    if tiers in ("auto", "2"):
+        spines = smallest_divisor_at_least(up, leaves * up / leaf.radix)
+        if spines is not None:
+            return RailPlan(**base, tiers=2, spines=spines)
+        if tiers == "2":
+            raise GenerateError(
+                f"two tiers of {leaf.radix}-port switches hold at most {leaf.radix} leaves, and "
+                f"{nodes} nodes need {leaves}; use --tiers 3 (or auto), a bigger switch or fewer nodes")
+    k = leaf.radix
+    spine_down, spine_up = k // 2, k - k // 2
+    leaves_per_su = len(node.nics) * lpr
+    sus_per_pod = spine_down // leaves_per_su
+    if sus_per_pod < 1:
+        raise GenerateError(
+            f"one SU needs {leaves_per_su} leaves, more than the {spine_down} a {k}-port pod "
+            f"spine reaches with half its ports; use a smaller --su-nodes or a bigger switch")
+    sus_per_pod = min(sus_per_pod, n_su)
+    pod_leaves = sus_per_pod * leaves_per_su
+    spines = smallest_divisor_at_least(up, pod_leaves * up / spine_down)
+    if spines is None:  # cannot happen: pod_leaves <= spine_down
+        raise GenerateError("the pod's leaves cannot be spread evenly over its spines; "
+                            "use a different --su-nodes")
+    pods = -(-n_su // sus_per_pod)
+    per_group = smallest_divisor_at_least(spine_up, pods * spine_up / k)
+    if per_group is None:
+        max_nodes = k * sus_per_pod * su_nodes
+        raise GenerateError(
+            f"three tiers of {k}-port switches hold at most {k} pods ({max_nodes:,} nodes) and "
+            f"{nodes:,} nodes need {pods}; ask for fewer nodes or use a bigger switch")
+    return RailPlan(**base, tiers=3, spines=spines, sus_per_pod=sus_per_pod,
+                    core_per_group=per_group)
+
+
+# ------------------------------------------------------------------------------------ leaf-spine
+
+@dataclass(frozen=True)
+class LeafSpinePlan:
+    node: NodeSpec
+    leaf: SwitchPorts
+    spine: SwitchPorts
+    nodes: int
+    oversubscription: int
+    uplinks: int
+    downlinks: int
+    nodes_per_leaf: int
+    leaves: int
+    spines: int
+
+    def counts(self) -> dict:
+        return {"tiers": 2, "nodes": self.nodes, "gpus": self.nodes * self.node.gpus,
+                "switches": {"leaf": self.leaves, "spine": self.spines},
+                "links": {"node-leaf": self.nodes * len(self.node.nics),
+                          "leaf-spine": self.leaves * self.uplinks},
+                "oversubscription": self.oversubscription, "nodes_per_leaf": self.nodes_per_leaf}
+
+
+def plan_leaf_spine(catalog: Catalog, *, nodes: int, node_type: str, switch: str,
+                    spine_switch: str | None = None, oversubscription: int = 1,
+                    reserve_ports: int = 0) -> LeafSpinePlan:
+    """Every node's NICs go to one leaf (top-of-rack style); leaves spread uplinks over all spines."""
+    _positive(nodes, "--nodes")
+    node = node_spec(catalog, node_type)
+    _check_size(nodes, node)
+    leaf = switch_ports(catalog, switch, node.speed_gbps)
+    spine = switch_ports(catalog, spine_switch or switch, node.speed_gbps, "--spine-switch")
+    up, down = leaf_ports(leaf.radix, oversubscription, reserve_ports)
+    per_leaf = down // len(node.nics)
+    if per_leaf < 1:
+        raise GenerateError(f"a {leaf.radix}-port leaf has {down} downlink ports, fewer than the "
+                            f"{len(node.nics)} NICs of one {node.type_id}; use a bigger switch or "
+                            "a lower --oversubscription")
+    leaves = -(-nodes // per_leaf)
+    spines = smallest_divisor_at_least(up, leaves * up / spine.radix)
+    if spines is None:
+        raise GenerateError(
+            f"{nodes} nodes need {leaves} leaves but a {spine.radix}-port spine reaches only "
+            f"{spine.radix}; ask for at most {spine.radix * per_leaf} nodes, use a bigger "
+            "--spine-switch, or generate rail-optimized with --tiers 3")
+    return LeafSpinePlan(node, leaf, spine, nodes, oversubscription, up, down, per_leaf, leaves,
+                         spines)
+
+
+# ------------------------------------------------------------------------------------ fat-tree
+
+@dataclass(frozen=True)
+class FatTreePlan:
+    k: int
+    switch_type: str  # "" = the generic k-port switch (a custom type)
+    node_type: str  # "" = the generic single-NIC host
+    speed_gbps: float
+    gpus_per_host: int
+
+    def counts(self) -> dict:
+        k = self.k
+        hosts = k ** 3 // 4
+        return {"tiers": 3, "nodes": hosts, "gpus": hosts * self.gpus_per_host, "pods": k,
+                "switches": {"leaf": k * k // 2, "spine": k * k // 2, "core": (k // 2) ** 2},
+                "links": {"node-leaf": hosts, "leaf-spine": k ** 3 // 4, "spine-core": k ** 3 // 4}}
+
+
+GENERIC_SPEED_GBPS = 400.0
+
+
+def plan_fat_tree(catalog: Catalog, *, k: int, switch: str | None = None,
+                  node_type: str | None = None) -> FatTreePlan:
+    _positive(k, "--k", 2)
+    if k % 2:
+        raise GenerateError(f"a k-ary fat tree needs an even k, not {k}; use {k + 1}")
+    speed, gpus = GENERIC_SPEED_GBPS, 1
+    if node_type:
+        node = node_spec(catalog, node_type)
+        speed, gpus = node.speed_gbps, node.gpus
+    _check_size(k ** 3 // 4, gpus_per_node=gpus)
+    if switch:
+        ports = switch_ports(catalog, switch, speed)
+        if ports.radix < k:
+            raise GenerateError(f"switch {switch!r} has {ports.radix} ports at {speed:g}G, fewer "
+                                f"than k = {k}; use --k {ports.radix - ports.radix % 2} or less, "
+                                "or a bigger switch")
+    return FatTreePlan(k, switch or "", node_type or "", speed, gpus)
+
+
+# ------------------------------------------------------------------------------------ NVL72
+
+NVL72_COMPUTE_TRAYS = 18
+NVL72_SWITCH_TRAYS = 9
+
+
+@dataclass(frozen=True)
+class Nvl72Plan:
+    racks: int
+    su_racks: int
+    scale_out: RailPlan
+
+    def counts(self) -> dict:
+        out = self.scale_out.counts()
+        out["nvl72_racks"] = self.racks
+        out["switches"] = {"nvlink-switch": self.racks * NVL72_SWITCH_TRAYS, **out["switches"]}
+        out["links"] = {"scale-up": self.racks * NVL72_COMPUTE_TRAYS * NVL72_SWITCH_TRAYS,
+                        **out["links"]}
+        return out
+
+
+def plan_nvl72(catalog: Catalog, *, racks: int, switch: str = "qm9700", su_racks: int = 8,
+               tiers: str | int = "auto", oversubscription: int = 1,
+               reserve_ports: int = 0) -> Nvl72Plan:
+    _positive(racks, "--racks")
+    _positive(su_racks, "--su-racks")
+    _check_size(racks * 72)
+    scale_out = plan_rail_optimized(
+        catalog, nodes=racks * NVL72_COMPUTE_TRAYS, node_type="gb200-compute-tray", switch=switch,
+        su_nodes=min(su_racks, racks) * NVL72_COMPUTE_TRAYS, tiers=tiers,
+        oversubscription=oversubscription, reserve_ports=reserve_ports)
+    return Nvl72Plan(racks, min(su_racks, racks), scale_out)

@@ -1,0 +1,283 @@
+"""Topology builders: from a plan, the devices (grouped into placement segments) and the links.
+
+Links are (device, port, device, port) tuples in tier order (node-leaf, leaf-spine, spine-core);
+the caller turns them into :class:`model.entities.Link` records. Network-only segments (spines,
+cores) are put in the middle of the segment list so that placement puts them centrally.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from model.catalog import Catalog, DeviceType, GpuSpec, PortGroup
+from model.generators.placement import Segment, Unit
+from model.generators.plans import (
+    NVL72_COMPUTE_TRAYS,
+    NVL72_SWITCH_TRAYS,
+    FatTreePlan,
+    LeafSpinePlan,
+    Nvl72Plan,
+    RailPlan,
+    switch_ports,
+)
+from model.ports import port_table
+
+PortLink = tuple[str, str, str, str]
+
+
+def _width(n: int) -> int:
+    return max(2, len(str(n)))
+
+
+def server_unit(catalog: Catalog, device_id: str, type_id: str) -> Unit:
+    dtype = catalog.device_types[type_id]
+    return Unit([(device_id, type_id, "gpu-server", 0, {})], dtype.u_height, dtype.power_max_w)
+
+
+def _middle(items: list, extra: list) -> list:
+    half = (len(items) + 1) // 2
+    return items[:half] + extra + items[half:]
+
+
+# ------------------------------------------------------------------------------------ rail-optimized
+
+def rail_optimized(
+    catalog: Catalog,
+    plan: RailPlan,
+    node_name: Callable[[int, int], str] | None = None,
+    make_units: Callable[[list[str]], list[Unit]] | None = None,
+) -> tuple[list[Segment], list[list[PortLink]]]:
+    """Segments (one per SU, spines/cores central) and links per tier of a rail-optimized fabric.
+
+    ``node_name(su, j)`` names node j of SU su (both 0-based); ``make_units(ids)`` packs an SU's
+    nodes into placement units (default: one unit per node).
+    """
+    M = plan.su_nodes
+    wn = _width(M)
+    node_name = node_name or (lambda s, j: f"su{s + 1}-node{j + 1:0{wn}d}")
+    if make_units is None:
+        def make_units(ids: list[str]) -> list[Unit]:
+            return [server_unit(catalog, i, plan.node.type_id) for i in ids]
+    names = plan.leaf.names
+    K = plan.leaf.radix
+    up_names = names[K - plan.uplinks:]
+    lt, br = plan.leaf.type_id, plan.leaf.breakout
+    lpr = plan.leaves_per_rail
+    per_leaf = -(-M // lpr)
+    nics = plan.node.nics
+    node_leaf: list[PortLink] = []
+    su_segments: list[Segment] = []
+    leaf_ids: list[str] = []
+    for s in range(plan.n_su):
+        count = min(M, plan.nodes - s * M)
+        ids = [node_name(s, j) for j in range(count)]
+        rails = [[f"su{s + 1}-leaf-rail{r + 1}" + (f"-{k + 1}" if lpr > 1 else "")
+                  for k in range(lpr)] for r in range(len(nics))]
+        append = node_leaf.append
+        for j, node_id in enumerate(ids):
+            k, p = divmod(j, per_leaf)
+            port = names[p]
+            for r, nic in enumerate(nics):
+                append((node_id, nic, rails[r][k], port))
+        flat = [leaf for rail in rails for leaf in rail]
+        leaf_ids.extend(flat)
+        su_segments.append(Segment(units=make_units(ids),
+                                   switches=[(leaf, lt, "leaf", br) for leaf in flat]))
+    leaf_spine: list[PortLink] = []
+    if plan.tiers == 2:
+        S = plan.spines
+        q = plan.uplinks // S
+        ws = _width(S)
+        spine_ids = [f"spine{i + 1:0{ws}d}" for i in range(S)]
+        for li, leaf in enumerate(leaf_ids):
+            for si, spine in enumerate(spine_ids):
+                for j in range(q):
+                    leaf_spine.append((leaf, up_names[si * q + j], spine, names[li * q + j]))
+        spine_seg = Segment(switches=[(s, lt, "spine", br) for s in spine_ids], own_row=True)
+        return _middle(su_segments, [spine_seg]), [node_leaf, leaf_spine]
+    Sp, Cg = plan.spines, plan.core_per_group
+    q = plan.uplinks // Sp
+    Kd, uk = plan.spine_down, plan.spine_up
+    q2 = uk // Cg
+    wc = _width(Sp * Cg)
+    ws = _width(Sp)
+    core_ids = [f"core{i + 1:0{wc}d}" for i in range(Sp * Cg)]
+    spine_core: list[PortLink] = []
+    per_pod = plan.sus_per_pod * plan.leaves_per_su
+    pod_groups: list[list[Segment]] = []
+    for p in range(plan.pods):
+        pod_leaves = leaf_ids[p * per_pod:(p + 1) * per_pod]
+        spines = [f"pod{p + 1}-spine{i + 1:0{ws}d}" for i in range(Sp)]
+        for ll, leaf in enumerate(pod_leaves):
+            for si, spine in enumerate(spines):
+                for j in range(q):
+                    leaf_spine.append((leaf, up_names[si * q + j], spine, names[ll * q + j]))
+        for si, spine in enumerate(spines):
+            for c in range(Cg):
+                core = core_ids[si * Cg + c]
+                for j in range(q2):
+                    spine_core.append((spine, names[Kd + c * q2 + j], core, names[p * q2 + j]))
+        pod_sus = su_segments[p * plan.sus_per_pod:(p + 1) * plan.sus_per_pod]
+        pod_sus[0].new_row = True
+        pod_groups.append(_middle(pod_sus, [Segment(switches=[(s, lt, "spine", br) for s in spines])]))
+    core_seg = Segment(switches=[(c, lt, "core", br) for c in core_ids], own_row=True)
+    half = (len(pod_groups) + 1) // 2
+    segments = [s for g in pod_groups[:half] for s in g] + [core_seg] + \
+               [s for g in pod_groups[half:] for s in g]
+    return segments, [node_leaf, leaf_spine, spine_core]
+
+
+# ------------------------------------------------------------------------------------ leaf-spine
+
+LEAVES_PER_SEGMENT = 8
+
+
+def leaf_spine(catalog: Catalog, plan: LeafSpinePlan) -> tuple[list[Segment], list[list[PortLink]]]:
+    nics = plan.node.nics
+    C = len(nics)
+    wn, wl, ws = _width(plan.nodes), _width(plan.leaves), _width(plan.spines)
+    node_ids = [f"node{i + 1:0{wn}d}" for i in range(plan.nodes)]
+    leaf_ids = [f"leaf{i + 1:0{wl}d}" for i in range(plan.leaves)]
+    spine_ids = [f"spine{i + 1:0{ws}d}" for i in range(plan.spines)]
+    lnames, snames = plan.leaf.names, plan.spine.names
+    up_names = lnames[plan.leaf.radix - plan.uplinks:]
+    node_leaf: list[PortLink] = []
+    for i, node in enumerate(node_ids):
+        leaf_index, slot = divmod(i, plan.nodes_per_leaf)
+        for c, nic in enumerate(nics):
+            node_leaf.append((node, nic, leaf_ids[leaf_index], lnames[slot * C + c]))
+    q = plan.uplinks // plan.spines
+    leaf_spine_links: list[PortLink] = []
+    for li, leaf in enumerate(leaf_ids):
+        for si, spine in enumerate(spine_ids):
+            for j in range(q):
+                leaf_spine_links.append((leaf, up_names[si * q + j], spine, snames[li * q + j]))
+    segments = []
+    for g in range(0, plan.leaves, LEAVES_PER_SEGMENT):
+        leaves = leaf_ids[g:g + LEAVES_PER_SEGMENT]
+        nodes = node_ids[g * plan.nodes_per_leaf:(g + len(leaves)) * plan.nodes_per_leaf]
+        segments.append(Segment(
+            units=[server_unit(catalog, n, plan.node.type_id) for n in nodes],
+            switches=[(leaf, plan.leaf.type_id, "leaf", plan.leaf.breakout) for leaf in leaves]))
+    spine_seg = Segment(switches=[(s, plan.spine.type_id, "spine", plan.spine.breakout)
+                                  for s in spine_ids], own_row=True)
+    return _middle(segments, [spine_seg]), [node_leaf, leaf_spine_links]
+
+
+# ------------------------------------------------------------------------------------ fat-tree
+
+def generic_switch_type(k: int, speed_gbps: float) -> DeviceType:
+    """A textbook k-port switch (a custom type that travels inside the design file)."""
+    return DeviceType(
+        id=f"generic-switch-{k}p-{speed_gbps:g}g", vendor="Generic",
+        model=f"Generic {k}-port {speed_gbps:g}G switch", category="switch", default_role="leaf",
+        u_height=1 if k <= 64 else 2, depth_m=0.7, power_typical_w=10.0 * k,
+        power_max_w=12.0 * k,
+        port_groups=(PortGroup(name="p", role="compute", count=k, speed_gbps=speed_gbps, lanes=4,
+                               form_factor="OSFP"),),
+        source="estimate", notes="Generated for a textbook k-ary fat tree; power ~10-12 W per "
+        "port is an estimate (QM9700 class).")
+
+
+def generic_host_type(speed_gbps: float) -> DeviceType:
+    """A single-NIC host with one GPU (a custom type that travels inside the design file)."""
+    return DeviceType(
+        id=f"generic-host-1x{speed_gbps:g}g", vendor="Generic",
+        model=f"Generic host, 1 GPU, 1 x {speed_gbps:g}G NIC", category="server",
+        default_role="gpu-server", u_height=1, depth_m=0.8, power_typical_w=1000.0,
+        power_max_w=1200.0,
+        gpus=GpuSpec(count=1, model="generic GPU", scale_up_gbps_per_gpu=0.0,
+                     scale_up_domain_gpus=1),
+        port_groups=(PortGroup(name="nic", role="compute", count=1, speed_gbps=speed_gbps,
+                               lanes=4, form_factor="OSFP"),),
+        source="estimate", notes="Generated for a textbook k-ary fat tree; power is an estimate.")
+
+
+def fat_tree(catalog: Catalog, plan: FatTreePlan) -> tuple[list[Segment], list[list[PortLink]]]:
+    """k pods of k/2 edge (leaf) and k/2 aggregation (spine) switches, (k/2)^2 cores, k^3/4 hosts."""
+    k, h = plan.k, plan.k // 2
+    host_type = plan.node_type or generic_host_type(plan.speed_gbps).id
+    sw_type = plan.switch_type or generic_switch_type(k, plan.speed_gbps).id
+    if plan.switch_type:
+        sw = switch_ports(catalog, sw_type, plan.speed_gbps)
+        names, breakout = sw.names[:k], sw.breakout
+    else:
+        names, breakout = tuple(f"p{i + 1}" for i in range(k)), {}
+    htype = catalog.device_types[host_type]
+    nic = next(n for n, info in port_table(htype).items() if info.role == "compute")
+    wp, wh, wc = _width(k), _width(h * h), _width(h * h)
+    core_ids = [f"core{i + 1:0{wc}d}" for i in range(h * h)]
+    host_edge: list[PortLink] = []
+    edge_agg: list[PortLink] = []
+    agg_core: list[PortLink] = []
+    segments = []
+    for p in range(k):
+        pod = f"pod{p + 1:0{wp}d}"
+        edges = [f"{pod}-edge{e + 1:0{wp}d}" for e in range(h)]
+        aggs = [f"{pod}-agg{a + 1:0{wp}d}" for a in range(h)]
+        hosts = []
+        for e, edge in enumerate(edges):
+            for i in range(h):
+                host = f"{pod}-host{e * h + i + 1:0{wh}d}"
+                hosts.append(host)
+                host_edge.append((host, nic, edge, names[i]))
+            for a, agg in enumerate(aggs):
+                edge_agg.append((edge, names[h + a], agg, names[e]))
+        for a, agg in enumerate(aggs):
+            for c in range(h):
+                agg_core.append((agg, names[h + c], core_ids[a * h + c], names[p]))
+        segments.append(Segment(
+            units=[server_unit(catalog, x, host_type) for x in hosts],
+            switches=[(e, sw_type, "leaf", breakout) for e in edges]
+            + [(a, sw_type, "spine", breakout) for a in aggs]))
+    core_seg = Segment(switches=[(c, sw_type, "core", breakout) for c in core_ids], own_row=True)
+    return _middle(segments, [core_seg]), [host_edge, edge_agg, agg_core]
+
+
+# ------------------------------------------------------------------------------------ NVL72
+
+NVL72_LAYOUT_U = (  # U offset of each tray inside the rack unit: 10 compute, 9 switch, 8 compute
+    [("compute", i) for i in range(10)] + [("switch", i) for i in range(9)]
+    + [("compute", i) for i in range(10, 18)]
+)
+
+
+def nvl72(catalog: Catalog, plan: Nvl72Plan) -> tuple[list[Segment], list[list[PortLink]]]:
+    """NVL72 racks (18 compute trays x 9 NVLink switch trays, all-to-all on the backplane) plus a
+    rail-optimized scale-out fabric over the compute trays' NICs."""
+    so = plan.scale_out
+    wr = _width(plan.racks)
+
+    def tray_name(s: int, j: int) -> str:
+        g = s * so.su_nodes + j
+        return f"nvl{g // NVL72_COMPUTE_TRAYS + 1:0{wr}d}-tray{g % NVL72_COMPUTE_TRAYS + 1:02d}"
+
+    compute_t = catalog.device_types["gb200-compute-tray"]
+    switch_t = catalog.device_types["gb200-nvlink-switch-tray"]
+    scale_up: list[PortLink] = []
+
+    def make_units(ids: list[str]) -> list[Unit]:
+        units = []
+        for start in range(0, len(ids), NVL72_COMPUTE_TRAYS):
+            trays = ids[start:start + NVL72_COMPUTE_TRAYS]
+            prefix = trays[0].rsplit("-", 1)[0]
+            switches = [f"{prefix}-nvsw{t + 1}" for t in range(NVL72_SWITCH_TRAYS)]
+            members = []
+            for offset, (kind, i) in enumerate(NVL72_LAYOUT_U):
+                if kind == "compute" and i < len(trays):
+                    members.append((trays[i], compute_t.id, "gpu-server", offset, {}))
+                elif kind == "switch":
+                    members.append((switches[i], switch_t.id, "nvlink-switch", offset, {}))
+            for i, tray in enumerate(trays):
+                for t, sw in enumerate(switches):
+                    scale_up.append((tray, f"nvl{t + 1}", sw, f"nvl{i + 1}"))
+            power = len(trays) * compute_t.power_max_w + NVL72_SWITCH_TRAYS * switch_t.power_max_w
+            units.append(Unit(members, len(NVL72_LAYOUT_U), power))
+        return units
+
+    segments, tiers = rail_optimized(catalog, so, tray_name, make_units)
+    for seg in segments:
+        if seg.units:
+            seg.server_rack_type = "rack-nvl72"
+            seg.units_per_rack = 1
+    return segments, [scale_up, *tiers]

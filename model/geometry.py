@@ -1,0 +1,141 @@
+"""Port positions and routed cable lengths, as pure functions of numpy arrays.
+
+Conventions (plan metres, x right, y down the page, heights above the floor):
+
+* A rack at rotation 0 faces up the page: its front is the side at ``y - depth/2``. Rotation is
+  clockwise, so the front direction is ``(sin r, -cos r)``: 90 -> +x, 180 -> +y, 270 -> -x.
+* A device's ports are on the face its type names (``ports_face``: front or rear), at the middle
+  of its U span (``port_height_m``).
+* The **drop point** of a rack face is the middle of that face's top edge, where an installer
+  lets cables out of the rack: from a port the cable rises (or falls, to a tray in the floor
+  void) vertically to the tray's elevation, then hops horizontally from the drop point to the
+  nearest point of the tray (the rack's attachment), follows the trays, and does the same at the
+  other end.
+* **Same rack**: the vertical distance between the two ports, plus the rack's depth when one
+  port is on the front and the other on the rear (the cable goes round the side).
+* **No tray path** (a rack farther than ``tray_reach_m`` from every tray, or the two racks on
+  tray networks that do not meet): the cable is laid on the floor — down from each port to the
+  floor and the Manhattan distance between the two drop points — and flagged ``NO_TRAY_PATH``.
+* **Slack**: ``2 x slack_per_end_m`` plus ``slack_pct`` % of the run above, on every cable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+FACE_FRONT = 0
+FACE_REAR = 1
+
+METHOD_SAME_RACK = 0
+METHOD_TRAY = 1
+METHOD_NO_TRAY_PATH = 2
+METHOD_NAMES = ("same-rack", "tray", "no-tray-path")
+
+
+def front_vector(rotation_deg: np.ndarray | float) -> tuple[np.ndarray, np.ndarray]:
+    """Unit plan vector a rack's front faces, for clockwise rotations in degrees."""
+    r = np.radians(np.asarray(rotation_deg, dtype=float))
+    return np.round(np.sin(r), 12), np.round(-np.cos(r), 12)
+
+
+def drop_points(x: np.ndarray, y: np.ndarray, rotation_deg: np.ndarray, depth_m: np.ndarray,
+                face: np.ndarray | int) -> tuple[np.ndarray, np.ndarray]:
+    """Plan point where cables leave a rack on ``face`` (FACE_FRONT/FACE_REAR): mid-face."""
+    fx, fy = front_vector(rotation_deg)
+    sign = np.where(np.asarray(face) == FACE_FRONT, 1.0, -1.0) * np.asarray(depth_m, float) / 2
+    return np.asarray(x, float) + sign * fx, np.asarray(y, float) + sign * fy
+
+
+def port_position(x: float, y: float, rotation_deg: float, depth_m: float, face: int,
+                  height_m: float) -> tuple[float, float, float]:
+    """3-D position (x, y, z) of a port: the drop point of its face, at its height."""
+    px, py = drop_points(np.array([x]), np.array([y]), np.array([rotation_deg]),
+                         np.array([depth_m]), np.array([face]))
+    return float(px[0]), float(py[0]), float(height_m)
+
+
+@dataclass
+class RoutePieces:
+    """Per-link pieces of routed lengths (arrays of equal length, metres)."""
+
+    method: np.ndarray      # uint8 METHOD_*
+    vertical_a: np.ndarray
+    hop_a: np.ndarray
+    tray: np.ndarray
+    hop_b: np.ndarray
+    vertical_b: np.ndarray
+    floor: np.ndarray
+    slack: np.ndarray
+    total: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.total = (self.vertical_a + self.hop_a + self.tray + self.hop_b + self.vertical_b
+                      + self.floor + self.slack)
+
+
+def compose_lengths(
+    *, same_rack: np.ndarray, faces_differ: np.ndarray, rack_depth_m: np.ndarray,
+    height_a: np.ndarray, height_b: np.ndarray, elev_a: np.ndarray, elev_b: np.ndarray,
+    hop_a: np.ndarray, hop_b: np.ndarray, tray_m: np.ndarray, floor_m: np.ndarray,
+    slack_per_end_m: float, slack_pct: float,
+) -> RoutePieces:
+    """Combine vertical runs, hops, tray distance (inf = no path) and slack into RoutePieces.
+
+    ``floor_m`` is the Manhattan distance between the two drop points, used when there is no
+    tray path. All inputs are arrays of one length per link.
+    """
+    same = np.asarray(same_rack, bool)
+    on_tray = ~same & np.isfinite(tray_m)
+    floor = ~same & ~on_tray
+    method = np.where(same, METHOD_SAME_RACK, np.where(on_tray, METHOD_TRAY, METHOD_NO_TRAY_PATH))
+    zero = np.zeros(len(same))
+    same_vertical = np.abs(height_a - height_b) + np.where(faces_differ, rack_depth_m, 0.0)
+    vertical_a = np.where(same, same_vertical, np.where(on_tray, np.abs(elev_a - height_a), height_a))
+    vertical_b = np.where(same, zero, np.where(on_tray, np.abs(elev_b - height_b), height_b))
+    pieces_hop_a = np.where(on_tray, hop_a, zero)
+    pieces_hop_b = np.where(on_tray, hop_b, zero)
+    pieces_tray = np.where(on_tray, tray_m, zero)
+    pieces_floor = np.where(floor, floor_m, zero)
+    run = vertical_a + pieces_hop_a + pieces_tray + pieces_hop_b + vertical_b + pieces_floor
+    slack = 2 * slack_per_end_m + run * (slack_pct / 100.0)
+    return RoutePieces(method.astype(np.uint8), vertical_a, pieces_hop_a, pieces_tray,
+                       pieces_hop_b, vertical_b, pieces_floor, slack)
+
+
+@dataclass
+class LinkRoute:
+    """How one link's routed length is made up, for the inspector and the cabling schedule.
+
+    ``points`` is the plan path for drawing: drop point A, the tray path, drop point B (for a
+    floor route, the Manhattan corner between the two drop points). ``tray_ids`` are the trays
+    followed, in order. ``hop_a_m``/``hop_b_m`` are the horizontal hops between each rack's drop
+    point and its tray; ``tray_m`` is the distance along the trays only.
+    """
+
+    link_id: str
+    method: str
+    vertical_a_m: float
+    hop_a_m: float
+    tray_m: float
+    hop_b_m: float
+    vertical_b_m: float
+    floor_m: float
+    slack_m: float
+    total_m: float
+    points: list[tuple[float, float]]
+    tray_ids: list[str]
+
+    def describe(self) -> str:
+        """One line of the pieces, e.g. "up 0.7 + hop 0.3 + tray 4.2 + ... + slack 1.3 = 7.1 m"."""
+        if self.method == "same-rack":
+            parts = [f"in rack {self.vertical_a_m:.2f}"]
+        elif self.method == "tray":
+            parts = [f"vertical A {self.vertical_a_m:.2f}", f"hop A {self.hop_a_m:.2f}",
+                     f"tray {self.tray_m:.2f}", f"hop B {self.hop_b_m:.2f}",
+                     f"vertical B {self.vertical_b_m:.2f}"]
+        else:
+            parts = [f"down A {self.vertical_a_m:.2f}", f"floor {self.floor_m:.2f}",
+                     f"up B {self.vertical_b_m:.2f}"]
+        return " + ".join(parts + [f"slack {self.slack_m:.2f}"]) + f" = {self.total_m:.2f} m"

@@ -1,0 +1,346 @@
+"""The cable-tray network: trays joined where they touch, cross or nearly meet; racks attached.
+
+Trays are polylines at an elevation. Along each tray the engine keeps *stations*: its two ends
+and every point where another tray joins it (crossing, touching, or passing within
+``settings.tray_join_tolerance_m``). Stations are the nodes of a small graph whose edges are the
+tray pieces between consecutive stations (their plan length) and the joins (the plan gap plus
+the difference of elevation). Stations at the same place on two trays at the same elevation are
+one node. Overhead and under-floor trays never join each other.
+
+A rack attaches to the network at the point of the nearest tray segment within
+``settings.tray_reach_m`` of its drop point (plan distance), else it is *unreached*. An
+attachment lies on one tray piece, between two stations ``u`` and ``v`` at distances ``du`` and
+``dv``. The tray distance between two attachments is then the best of the four ways out of their
+pieces through the station graph (shortest-path rows per station, computed lazily with Dijkstra
+and cached until the trays change), or the direct run when both lie on the same piece. Nothing
+here depends on where racks are, so moving a rack only re-attaches that rack.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import pairwise
+
+import networkx as nx
+import numpy as np
+import shapely
+
+from model.entities import Hall, Tray
+
+ALL_PAIRS_MAX_NODES = 800  # Floyd-Warshall (n^3 / vectorised) beats n Dijkstras below this
+_TRAY_KEY = 1e7  # separates trays in one sorted array of station positions (trays < 10,000 km)
+
+
+def tray_elevation_m(tray: Tray, hall: Hall) -> float:
+    """Elevation of a tray above the floor (negative under a raised floor).
+
+    An explicit ``elevation_m`` wins; an under-floor tray without one runs in the middle of the
+    floor void (``-hall.floor_void_m / 2``); an overhead one at ``hall.tray_elevation_m``.
+    """
+    if tray.elevation_m is not None:
+        return float(tray.elevation_m)
+    return -hall.floor_void_m / 2 if tray.under_floor else float(hall.tray_elevation_m)
+
+
+@dataclass
+class Attachments:
+    """Where each of n points meets the tray network (arrays of length n; seg -1 = unreached)."""
+
+    seg: np.ndarray    # int64 segment index, -1 when no tray within reach
+    piece: np.ndarray  # int64 global piece index (between stations u and v), -1 when unreached
+    s: np.ndarray      # float64 position along the tray (m from its first point)
+    x: np.ndarray      # float64 plan point on the tray
+    y: np.ndarray
+    hop: np.ndarray    # float64 plan distance from the point to the tray
+    elev: np.ndarray   # float64 tray elevation at the attachment
+    u: np.ndarray      # int64 station node at the start of the piece
+    v: np.ndarray      # int64 station node at the end of the piece
+    du: np.ndarray     # float64 tray distance attachment -> u
+    dv: np.ndarray     # float64 tray distance attachment -> v
+
+    @property
+    def reached(self) -> np.ndarray:
+        return self.seg >= 0
+
+
+class TrayGraph:
+    """Stations, pieces and joins of a set of trays; a pure function of trays, hall, tolerance."""
+
+    def __init__(self, trays: list[Tray], hall: Hall, join_tolerance_m: float,
+                 all_pairs_max_nodes: int = ALL_PAIRS_MAX_NODES) -> None:
+        self.all_pairs_max_nodes = all_pairs_max_nodes
+        self.trays = list(trays)
+        self.tray_ids = [t.id for t in self.trays]
+        self.elevations = np.array([tray_elevation_m(t, hall) for t in self.trays], dtype=float)
+        self._build_segments()
+        joins = self._find_joins(join_tolerance_m)
+        self._build_stations(joins)
+        self._rows: dict[int, np.ndarray] = {}
+        self._matrix: np.ndarray | None = None
+        self._index = np.zeros(0, dtype=np.int64)
+
+    # ----------------------------------------------------------------------------- building
+
+    def _build_segments(self) -> None:
+        seg_tray, ax, ay, bx, by, s0 = [], [], [], [], [], []
+        self.tray_cum: list[np.ndarray] = []  # cumulative length at each polyline vertex
+        for i, tray in enumerate(self.trays):
+            pts = np.asarray(tray.points, dtype=float)
+            lengths = np.hypot(*np.diff(pts, axis=0).T)
+            cum = np.concatenate([[0.0], np.cumsum(lengths)])
+            self.tray_cum.append(cum)
+            for k in range(len(pts) - 1):
+                seg_tray.append(i)
+                ax.append(pts[k, 0])
+                ay.append(pts[k, 1])
+                bx.append(pts[k + 1, 0])
+                by.append(pts[k + 1, 1])
+                s0.append(cum[k])
+        self.seg_tray = np.array(seg_tray, dtype=np.int64)
+        self.seg_a = np.column_stack([ax, ay]) if ax else np.zeros((0, 2))
+        self.seg_b = np.column_stack([bx, by]) if bx else np.zeros((0, 2))
+        self.seg_s0 = np.array(s0, dtype=float)
+        self.seg_len = np.hypot(*(self.seg_b - self.seg_a).T) if ax else np.zeros(0)
+        self.seg_index = np.arange(len(seg_tray))
+        lines = shapely.linestrings(np.stack([self.seg_a, self.seg_b], axis=1)) if ax else []
+        self._lines = np.asarray(lines, dtype=object)
+        self._tree = shapely.STRtree(self._lines)
+
+    def _find_joins(self, tol: float) -> list[tuple[int, float, int, float, float]]:
+        """(tray i, s on i, tray j, s on j, join length incl. elevation step) for each join."""
+        if len(self._lines) < 2:
+            return []
+        left, right = self._tree.query(self._lines, predicate="dwithin", distance=max(tol, 1e-9))
+        keep = left < right
+        tr = self.seg_tray
+        adjacent = (tr[left] == tr[right]) & (np.abs(left - right) == 1)
+        keep &= ~adjacent
+        under = np.array([t.under_floor for t in self.trays], dtype=bool)
+        keep &= under[tr[left]] == under[tr[right]]
+        left, right = left[keep], right[keep]
+        if not len(left):
+            return []
+        gaps = shapely.shortest_line(self._lines[left], self._lines[right])
+        coords = shapely.get_coordinates(gaps).reshape(-1, 2, 2)
+        sa = self._position(left, coords[:, 0])
+        sb = self._position(right, coords[:, 1])
+        plan = np.hypot(*(coords[:, 1] - coords[:, 0]).T)
+        step = np.abs(self.elevations[tr[left]] - self.elevations[tr[right]])
+        return list(zip(tr[left].tolist(), sa.tolist(), tr[right].tolist(), sb.tolist(),
+                        (plan + step).tolist(), strict=True))
+
+    def _position(self, seg: np.ndarray, pts: np.ndarray) -> np.ndarray:
+        """Position along the tray (m) of points lying on (or projected onto) segments ``seg``."""
+        a, b = self.seg_a[seg], self.seg_b[seg]
+        d = b - a
+        L2 = np.maximum((d * d).sum(axis=1), 1e-18)
+        t = np.clip(((pts - a) * d).sum(axis=1) / L2, 0.0, 1.0)
+        return self.seg_s0[seg] + t * self.seg_len[seg]
+
+    def _build_stations(self, joins: list[tuple[int, float, int, float, float]]) -> None:
+        per_tray: list[set[float]] = [{0.0, round(float(c[-1]), 9)} for c in self.tray_cum]
+        for i, sa, j, sb, _ in joins:
+            per_tray[i].add(round(sa, 9))
+            per_tray[j].add(round(sb, 9))
+        self.station_s: list[np.ndarray] = [np.array(sorted(s)) for s in per_tray]
+        offsets = np.cumsum([0] + [len(s) for s in self.station_s])
+        self.station_offset = offsets
+        n = int(offsets[-1])
+        parent = list(range(n))
+
+        def find(k: int) -> int:
+            while parent[k] != k:
+                parent[k] = parent[parent[k]]
+                k = parent[k]
+            return k
+
+        def station(tray: int, s: float) -> int:
+            arr = self.station_s[tray]
+            return int(offsets[tray] + np.searchsorted(arr, round(s, 9)))
+
+        edges: list[tuple[int, int, float]] = []
+        for i, sa, j, sb, w in joins:
+            u, v = station(i, sa), station(j, sb)
+            if w <= 1e-9:
+                parent[find(u)] = find(v)
+            else:
+                edges.append((u, v, w))
+        roots = sorted({find(k) for k in range(n)})
+        node_of_root = {r: k for k, r in enumerate(roots)}
+        self.node_of_station = np.array([node_of_root[find(k)] for k in range(n)], dtype=np.int64)
+        self.node_xy = np.zeros((len(roots), 2))
+        graph = nx.Graph()
+        graph.add_nodes_from(range(len(roots)))
+        self._node_s: dict[tuple[int, int], float] = {}  # (node, tray) -> position along tray
+        for t, arr in enumerate(self.station_s):
+            nodes = self.node_of_station[offsets[t]:offsets[t + 1]]
+            for k, s in enumerate(arr):
+                self.node_xy[nodes[k]] = self.point_at(t, float(s))
+                self._node_s[(int(nodes[k]), t)] = float(s)
+            for k in range(len(arr) - 1):
+                self._add_edge(graph, int(nodes[k]), int(nodes[k + 1]), float(arr[k + 1] - arr[k]), t)
+        for u, v, w in edges:
+            self._add_edge(graph, int(self.node_of_station[u]), int(self.node_of_station[v]), w, -1)
+        self.graph = graph
+        self.node_count = len(roots)
+        self._station_keys = (np.concatenate([i * _TRAY_KEY + arr for i, arr in enumerate(self.station_s)])
+                              if self.station_s else np.zeros(0))
+
+    @staticmethod
+    def _add_edge(graph: nx.Graph, u: int, v: int, w: float, tray: int) -> None:
+        if u == v:
+            return
+        old = graph.get_edge_data(u, v)
+        if old is None or old["weight"] > w:
+            graph.add_edge(u, v, weight=w, tray=tray)
+
+    # ----------------------------------------------------------------------------- queries
+
+    def point_at(self, tray: int, s: float) -> tuple[float, float]:
+        """Plan point at position ``s`` along tray number ``tray``."""
+        pts = np.asarray(self.trays[tray].points, dtype=float)
+        cum = self.tray_cum[tray]
+        k = int(np.clip(np.searchsorted(cum, s, side="right") - 1, 0, len(pts) - 2))
+        seg_len = cum[k + 1] - cum[k]
+        t = 0.0 if seg_len <= 0 else min(max((s - cum[k]) / seg_len, 0.0), 1.0)
+        p = pts[k] + t * (pts[k + 1] - pts[k])
+        return float(p[0]), float(p[1])
+
+    def points_between(self, tray: int, s1: float, s2: float) -> list[tuple[float, float]]:
+        """Plan points along a tray from position s1 to s2 (either direction), bends included."""
+        cum = self.tray_cum[tray]
+        pts = self.trays[tray].points
+        lo, hi = min(s1, s2), max(s1, s2)
+        inner = [(float(pts[k][0]), float(pts[k][1])) for k in range(len(cum)) if lo < cum[k] < hi]
+        if s1 > s2:
+            inner.reverse()
+        return [self.point_at(tray, s1), *inner, self.point_at(tray, s2)]
+
+    def attach(self, x: np.ndarray, y: np.ndarray, reach_m: float) -> Attachments:
+        """Attach plan points to their nearest tray segment within ``reach_m``."""
+        n = len(x)
+        pts_xy = np.column_stack([np.asarray(x, float), np.asarray(y, float)]).reshape(n, 2)
+        seg = np.full(n, -1, dtype=np.int64)
+        if not len(self._lines):
+            zeros, ints = np.zeros(n), np.zeros(n, dtype=np.int64)
+            return Attachments(seg=seg, piece=seg.copy(), s=zeros, x=pts_xy[:, 0].copy(),
+                               y=pts_xy[:, 1].copy(), hop=np.full(n, np.inf), elev=zeros.copy(),
+                               u=ints, v=ints.copy(), du=zeros.copy(), dv=zeros.copy())
+        if n:
+            (src, hit), _ = self._tree.query_nearest(
+                shapely.points(pts_xy), max_distance=max(reach_m, 1e-9), return_distance=True,
+                all_matches=False)
+            seg[src] = hit
+        ok = seg >= 0
+        sg = np.where(ok, seg, 0)
+        tray = self.seg_tray[sg]
+        s = self._position(sg, pts_xy)
+        t = (s - self.seg_s0[sg]) / np.maximum(self.seg_len[sg], 1e-18)
+        q = self.seg_a[sg] + t[:, None] * (self.seg_b[sg] - self.seg_a[sg])
+        hop = np.hypot(*(q - pts_xy).T)
+        # the piece of the tray holding s: between stations k-1 and k of that tray
+        flat = self._station_keys
+        start, end = self.station_offset[tray], self.station_offset[tray + 1]
+        k = np.clip(np.searchsorted(flat, tray * _TRAY_KEY + s, side="right"), start + 1, end - 1)
+        su, sv = flat[k - 1] - tray * _TRAY_KEY, flat[k] - tray * _TRAY_KEY
+        return Attachments(
+            seg=seg, piece=np.where(ok, k - 1, -1), s=s, x=q[:, 0], y=q[:, 1],
+            hop=np.where(ok, hop, np.inf), elev=self.elevations[tray],
+            u=self.node_of_station[k - 1], v=self.node_of_station[k],
+            du=np.maximum(s - su, 0.0), dv=np.maximum(sv - s, 0.0))
+
+    def rows(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Shortest tray distances from each of ``nodes`` to every node: (matrix, row index per node).
+
+        Small networks (up to ``all_pairs_max_nodes`` station nodes) get all rows at once by a
+        vectorised Floyd-Warshall; larger ones one Dijkstra per new source node, cached.
+        """
+        if not self._rows and 0 < self.node_count <= self.all_pairs_max_nodes:
+            self._all_pairs()
+        for node in np.unique(nodes).tolist():
+            if node not in self._rows:
+                row = np.full(self.node_count, np.inf)
+                dist = nx.single_source_dijkstra_path_length(self.graph, node)
+                row[list(dist.keys())] = list(dist.values())
+                self._rows[node] = row
+        if self._matrix is None or len(self._matrix) != len(self._rows):
+            order = list(self._rows)
+            self._index = np.full(max(self.node_count, 1), -1, dtype=np.int64)
+            self._index[order] = np.arange(len(order))
+            self._matrix = (np.stack([self._rows[k] for k in order]) if order
+                            else np.zeros((0, self.node_count)))
+        return self._matrix, self._index
+
+    def _all_pairs(self) -> None:
+        n = self.node_count
+        dist = np.full((n, n), np.inf)
+        np.fill_diagonal(dist, 0.0)
+        for u, v, w in self.graph.edges(data="weight"):
+            dist[u, v] = dist[v, u] = min(dist[u, v], w)
+        for k in range(n):
+            np.minimum(dist, dist[:, k, None] + dist[None, k, :], out=dist)
+        self._rows = {k: dist[k] for k in range(n)}
+
+    def distance(self, a: Attachments, ia: np.ndarray, b: Attachments, ib: np.ndarray) -> np.ndarray:
+        """Tray distance between attachments ``a[ia]`` and ``b[ib]`` (inf when not connected)."""
+        n = len(ia)
+        out = np.full(n, np.inf)
+        ok = (a.seg[ia] >= 0) & (b.seg[ib] >= 0)
+        if not ok.any():
+            return out
+        ia, ib = ia[ok], ib[ok]
+        ua, va, ub, vb = a.u[ia], a.v[ia], b.u[ib], b.v[ib]
+        matrix, index = self.rows(np.concatenate([ua, va]))
+        dua, dva, dub, dvb = a.du[ia], a.dv[ia], b.du[ib], b.dv[ib]
+        ru, rv = index[ua], index[va]
+        best = np.minimum.reduce([
+            dua + matrix[ru, ub] + dub, dua + matrix[ru, vb] + dvb,
+            dva + matrix[rv, ub] + dub, dva + matrix[rv, vb] + dvb,
+        ])
+        same = a.piece[ia] == b.piece[ib]
+        best = np.where(same, np.minimum(best, np.abs(a.s[ia] - b.s[ib])), best)
+        out[ok] = best
+        return out
+
+    def path(self, a: Attachments, i: int, b: Attachments, j: int
+             ) -> tuple[list[tuple[float, float]], list[str], float]:
+        """The tray path from attachment ``a[i]`` to ``b[j]``: plan points, tray ids, length."""
+        if a.seg[i] < 0 or b.seg[j] < 0:
+            return [], [], float("inf")
+        tray_a, tray_b = int(self.seg_tray[a.seg[i]]), int(self.seg_tray[b.seg[j]])
+        best = (float("inf"), None, None)
+        if a.piece[i] == b.piece[j]:
+            best = (abs(float(a.s[i] - b.s[j])), None, None)
+        matrix, index = self.rows(np.array([a.u[i], a.v[i]]))
+        for start, d0 in ((int(a.u[i]), a.du[i]), (int(a.v[i]), a.dv[i])):
+            for end, d1 in ((int(b.u[j]), b.du[j]), (int(b.v[j]), b.dv[j])):
+                total = float(d0 + matrix[index[start], end] + d1)
+                if total < best[0] - 1e-12:
+                    best = (total, start, end)
+        length, start, end = best
+        if start is None:
+            if length == float("inf"):
+                return [], [], length
+            return self.points_between(tray_a, float(a.s[i]), float(b.s[j])), [self.tray_ids[tray_a]], length
+        nodes = nx.dijkstra_path(self.graph, start, end)
+        points = self.points_between(tray_a, float(a.s[i]), self._node_s[(start, tray_a)])
+        trays = [tray_a]
+        for p, q in pairwise(nodes):
+            tray = self.graph[p][q]["tray"]
+            if tray >= 0:
+                points += self.points_between(tray, self._node_s[(p, tray)], self._node_s[(q, tray)])[1:]
+                trays.append(tray)
+            else:
+                points.append((float(self.node_xy[q][0]), float(self.node_xy[q][1])))
+        points += self.points_between(tray_b, self._node_s[(end, tray_b)], float(b.s[j]))[1:]
+        trays.append(tray_b)
+        ids = [self.tray_ids[t] for k, t in enumerate(trays) if k == 0 or trays[k - 1] != t]
+        return dedupe_points(points), ids, length
+
+
+def dedupe_points(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    out: list[tuple[float, float]] = []
+    for p in points:
+        if not out or abs(out[-1][0] - p[0]) > 1e-9 or abs(out[-1][1] - p[1]) > 1e-9:
+            out.append(p)
+    return out

@@ -1,0 +1,176 @@
+"""Clos fabrics built through the edit API, and a fake cable plant, for the analysis tests.
+
+The fake plant follows the geometry engine's ``CablePlant`` contract (arrays per link, ``route``,
+``findings``, ``refresh``) with explicitly given media and lengths; it lives in tests only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from model.design import Design
+from model.entities import Device, Hall, Link, PortRef, Rack
+
+SERVER = "hgx-h100-8x400"   # 8 x 400G compute NICs, 1 port per cage
+SWITCH = "qm9700"           # 64 x 400G
+
+
+def clos(*, pods: int = 1, leaves_per_pod: int = 2, servers_per_leaf: int = 2, nics: int = 4,
+         spines_per_pod: int = 2, leaf_spine_links: int = 2, cores: int = 0,
+         spine_core_links: int = 1, rail: bool = False, hall_m: float = 200.0) -> Design:
+    """A leaf-spine (``cores`` = 0) or 3-tier Clos fabric of HGX H100 servers and QM9700s.
+
+    Non-rail: each server sends ``nics`` NICs to its one leaf. Rail (``rail=True``): a pod is a
+    scalable unit; server s of the pod sends NIC r to leaf r of the pod (``nics`` must equal
+    ``leaves_per_pod``). Each leaf has ``leaf_spine_links`` links to every spine of its pod;
+    spine j of every pod has ``spine_core_links`` links to every core of plane j (cores are split
+    evenly into ``spines_per_pod`` planes). Servers stand 4 per rack in a row along x, in order.
+    """
+    design = Design(Hall(outline=[(0.0, 0.0), (hall_m, 0.0), (hall_m, hall_m), (0.0, hall_m)]))
+    racks: list[Rack] = []
+    devices: list[Device] = []
+    links: list[Link] = []
+    ports: dict[str, int] = {}
+
+    def rack(x: float, y: float) -> str:
+        rid = f"r{len(racks) + 1}"
+        racks.append(Rack(id=rid, name=rid.upper(), type="rack-48u-600x1200", x=x, y=y,
+                          width_m=0.6, depth_m=1.2, height_u=48, power_budget_kw=45.0))
+        return rid
+
+    def device(did: str, rid: str, u: int, type_id: str, role: str) -> str:
+        devices.append(Device(id=did, name=did, type=type_id, rack=rid, u=u, role=role))
+        return did
+
+    def port(did: str, prefix: str) -> str:
+        ports[did] = ports.get(did, 0) + 1
+        return f"{prefix}{ports[did]}"
+
+    def connect(x: str, y: str) -> None:
+        links.append(Link(id=f"l{len(links) + 1}", a=PortRef(x, port(x, "nic" if x.startswith("srv") else "p")),
+                          b=PortRef(y, port(y, "p"))))
+
+    servers_per_pod = servers_per_leaf * (1 if rail else leaves_per_pod)
+    col = 0
+    net = rack(0.3, 10.0)
+    net_u = 1
+
+    def switch(did: str, role: str) -> str:
+        nonlocal net, net_u
+        if net_u > 40:
+            net = rack(0.3 + 0.6 * (len(racks)), 10.0)
+            net_u = 1
+        device(did, net, net_u, SWITCH, role)
+        net_u += 2
+        return did
+
+    server_rack, slot = None, 4
+    spines_all = []
+    for p in range(pods):
+        leaves = [switch(f"leaf{p}-{i}", "leaf") for i in range(leaves_per_pod)]
+        spines = [switch(f"spine{p}-{j}", "spine") for j in range(spines_per_pod)]
+        spines_all.append(spines)
+        for s in range(servers_per_pod):
+            if slot == 4:
+                server_rack, slot = rack(0.3 + 0.6 * col, 3.0), 0
+                col += 1
+            sid = device(f"srv{p}-{s}", server_rack, 1 + 9 * slot, SERVER, "gpu-server")
+            slot += 1
+            if rail:
+                for r in range(nics):
+                    connect(sid, leaves[r])
+            else:
+                for _ in range(nics):
+                    connect(sid, leaves[s // servers_per_leaf])
+        for leaf in leaves:
+            for spine in spines:
+                for _ in range(leaf_spine_links):
+                    connect(leaf, spine)
+    if cores:
+        per_plane = cores // spines_per_pod
+        core_ids = [switch(f"core{c}", "core") for c in range(cores)]
+        for spines in spines_all:
+            for j, spine in enumerate(spines):
+                for core in core_ids[j * per_plane:(j + 1) * per_plane]:
+                    for _ in range(spine_core_links):
+                        connect(spine, core)
+    design.add_racks(racks)
+    design.add_devices(devices)
+    design.add_links(links)
+    return design
+
+
+@dataclass
+class FakeRoute:
+    tray_ids: tuple[str, ...] = ()
+
+
+@dataclass
+class FakePlant:
+    """Explicit media and lengths per link, in the shape of ``model.cabling.CablePlant``."""
+
+    design: Design
+    media_of: dict[str, str] | None = None            # link id -> media type id ("" = none)
+    lengths: dict[str, float] = field(default_factory=dict)
+    ordered: dict[str, float] = field(default_factory=dict)
+    trays: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    extra_findings: list = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._auto_mode = self.media_of is None
+        self.refresh()
+
+    def refresh(self) -> set[str]:
+        """Recompute the arrays; in auto mode (``media_of`` None) lengths follow the racks.
+
+        Auto mode: length = Manhattan distance between the racks + 1 m (0.5 m in one rack), a 400G DAC up to 2 m,
+        else a 400G AOC; every link runs in tray "t1" when it exists. Returns the links whose
+        medium, length or existence changed.
+        """
+        before = getattr(self, "_snapshot", {})
+        if self.auto:
+            self._auto()
+        self._fill()
+        now = {lid: (self.media_of.get(lid, ""), self.lengths.get(lid)) for lid in self.design.links}
+        self._snapshot = now
+        return {lid for lid in set(before) | set(now) if before.get(lid) != now.get(lid)}
+
+    @property
+    def auto(self) -> bool:
+        return self._auto_mode
+
+    def _auto(self) -> None:
+        d = self.design
+        self.media_of, self.lengths, self.ordered = {}, {}, {}
+        for link in d.links.values():
+            ra = d.racks[d.devices[link.a.device].rack]
+            rb = d.racks[d.devices[link.b.device].rack]
+            length = abs(ra.x - rb.x) + abs(ra.y - rb.y) + (0.5 if ra.id == rb.id else 1.0)
+            self.lengths[link.id] = length
+            self.media_of[link.id] = "dac-400g" if length <= 2.0 else "aoc-400g"
+            self.ordered[link.id] = float(np.ceil(length))
+        if "t1" in d.trays:
+            self.trays = {lid: ("t1",) for lid in d.links}
+
+    def _fill(self) -> None:
+        catalog = self.design.catalog.media_types
+        self.media = [catalog[m] for m in sorted({m for m in self.media_of.values() if m})]
+        mindex = {m.id: i for i, m in enumerate(self.media)}
+        self.link_ids = list(self.design.links)
+        self.index = {lid: i for i, lid in enumerate(self.link_ids)}
+        self.medium_index = np.array([mindex.get(self.media_of.get(lid, ""), -1)
+                                      for lid in self.link_ids], dtype=np.int32)
+        self.length_m = np.array([self.lengths.get(lid, 1.0) for lid in self.link_ids])
+        self.routed_m = self.length_m.copy()
+        self.ordered_m = np.array([self.ordered.get(lid, self.lengths.get(lid, 1.0))
+                                   if self.media_of.get(lid) else np.nan for lid in self.link_ids])
+        self.speed_gbps = np.zeros(len(self.link_ids))
+        self.status = np.zeros(len(self.link_ids), dtype=np.uint8)
+
+    def route(self, link_id: str) -> FakeRoute:
+        return FakeRoute(self.trays.get(link_id, ()))
+
+    def findings(self) -> list:
+        return list(self.extra_findings)

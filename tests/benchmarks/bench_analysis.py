@@ -1,0 +1,71 @@
+"""Analysis benchmark: full analysis of the S, L, XL reference workloads, and the live refresh
+after moving one rack (route + media + analysis together).
+
+Uses ``tests.benchmarks.workloads.build`` (the generators' reference halls) and the geometry
+engine's ``CablePlant``; until both are on the branch it reports what it waits for.
+"""
+
+from __future__ import annotations
+
+import time
+
+from tests.benchmarks.run_benchmarks import Report, peak_rss_mb
+
+
+def run(report: Report) -> None:
+    try:
+        from model.cabling import CablePlant
+        from tests.benchmarks.workloads import build
+    except ImportError as exc:
+        report.add("-", "analysis: waiting for workloads/cabling", 0.0, note=str(exc))
+        return
+    from model.analysis import Analyzer, analyze
+
+    for size in ("S", "L", "XL"):
+        if size not in report.sizes:
+            continue
+        design = build(size)
+        plant = CablePlant(design)
+        plant.refresh()
+        t0 = time.perf_counter()
+        result = analyze(design, plant)
+        full = time.perf_counter() - t0
+        report.add(size, "analysis: full analyze(design, plant)", full, peak_rss_mb(),
+                   target="<= 2 s" if size == "XL" else "",
+                   note=f"{result.gpus:,} GPUs, {result.links_total:,} links, "
+                        f"bisection by {result.bisection_method}")
+        analyzer = Analyzer(design, plant)
+        analyzer.report()
+        for label, rack_id in _racks(design):
+            rack = design.racks[rack_id]
+            times = []
+            for step in range(5):
+                t0 = time.perf_counter()
+                design.move_racks({rack_id: (rack.x + 0.3 * (step + 1), rack.y)})
+                analyzer.report()  # refreshes the plant (route + media) first
+                times.append(time.perf_counter() - t0)
+            design.move_racks({rack_id: (rack.x, rack.y)})
+            analyzer.report()
+            report.add(size, f"analysis: move one {label} + refresh", sorted(times)[2],
+                       peak_rss_mb(), target="<= 100 ms" if size == "XL" else "",
+                       note=f"median of 5, route + media + analysis; "
+                            f"{len(design.links_of_racks([rack_id])):,} links")
+        analyzer.close()
+        plant.close()
+        del analyzer, plant, design, result
+
+
+def _racks(design) -> list[tuple[str, str]]:
+    """A server rack and a network rack of the design (the first of each)."""
+    server = network = None
+    for rack_id in design.racks:
+        devices = design.devices_in_rack(rack_id)
+        if not devices:
+            continue
+        if any(design.device_type(d).gpu_count for d in devices):
+            server = server or rack_id
+        else:
+            network = network or rack_id
+        if server and network:
+            break
+    return [(label, r) for label, r in (("server rack", server), ("network rack", network)) if r]

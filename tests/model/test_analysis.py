@@ -1,0 +1,219 @@
+"""Analysis figures: a hand-computed 5-device design, textbook Clos formulas, max-flow vs tiers."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from model.analysis import analyze
+from model.analysis.bisection import bisection
+from model.analysis.topology import infer_topology
+from model.fileio import save_design
+from tests.analysis_fabrics import FakePlant, clos
+from tests.builders import device, empty_hall, link, rack
+
+ROOT = Path(__file__).resolve().parents[2]
+M_BITS = 1024 * 8e6  # default all-reduce message, 1024 MB
+
+
+def five_devices():
+    """s1, s2 (DGX H100) -> leaf1, leaf2 (QM9700) -> spine (QM9700), with explicit media.
+
+    s1 nic1-8 -> leaf1 p1-8 (AOC, 10 m); s2 nic1-8 -> leaf2 p1-8 (SR4, 20.3 m, ordered 21 m);
+    leaf1 p9-12 -> spine p1-4 (DAC, 1.5 m); leaf2 p9-12 -> spine p5-8 (LACC, 3.2 m, ordered 4 m).
+    """
+    design = empty_hall(20.0, 10.0)
+    rack(design, "r1", 1.0, 3.0)
+    rack(design, "r2", 5.0, 3.0)
+    rack(design, "n1", 3.0, 3.0)
+    rack(design, "n2", 3.6, 3.0)
+    device(design, "s1", "r1", 2, "dgx-h100")
+    device(design, "s2", "r2", 2, "dgx-h100")
+    device(design, "leaf1", "n1", 20, "qm9700", role="leaf")
+    device(design, "leaf2", "n1", 22, "qm9700", role="leaf")
+    device(design, "spine", "n2", 20, "qm9700", role="spine")
+    media, lengths, ordered = {}, {}, {}
+    for server, leaf, medium, length, order in (("s1", "leaf1", "aoc-400g", 10.0, 10.0),
+                                                 ("s2", "leaf2", "sr4-400g", 20.3, 21.0)):
+        for i in range(1, 9):
+            link_id = f"{server}-{i}"
+            link(design, link_id, (server, f"nic{i}"), (leaf, f"p{i}"))
+            media[link_id], lengths[link_id], ordered[link_id] = medium, length, order
+    for leaf, first, medium, length, order in (("leaf1", 1, "dac-400g", 1.5, 1.5),
+                                                ("leaf2", 5, "lacc-400g", 3.2, 4.0)):
+        for i in range(4):
+            link_id = f"{leaf}-up{i}"
+            link(design, link_id, (leaf, f"p{9 + i}"), ("spine", f"p{first + i}"))
+            media[link_id], lengths[link_id], ordered[link_id] = medium, length, order
+    return design, FakePlant(design, media, lengths, ordered)
+
+
+def test_five_device_design_every_number_by_hand():
+    design, plant = five_devices()
+    r = analyze(design, plant)
+    j = r.to_json()
+    assert (j["gpus"], j["servers"], j["racks"]) == (16, 2, 4)
+    assert j["switches"] == {"total": 3, "by_tier": {"leaf": 2, "spine": 1, "core": 0}}
+    assert j["links"]["total"] == 24
+    assert j["links"]["by_tier"] == {"server-leaf": 16, "leaf-spine": 8, "spine-core": 0}
+    assert j["links"]["by_kind"] == {"dac": 4, "acc": 4, "aec": 0, "aoc": 8, "mmf": 8, "smf": 0}
+    # Modules: twin-port cages on both DGX NICs and QM9700 ports -> one module per 2 links/end.
+    # AOC 8 links: 4 cages at s1 + 4 at leaf1; SR4: 4 + 4; LACC 4 links: 2 cages + 2 cages; DAC 0.
+    assert j["transceivers"]["total"] == 8 + 8 + 4
+    assert j["transceivers"]["by_kind"] == {"aoc": {"modules": 8, "power_w": 128.0},
+                                            "mmf": {"modules": 8, "power_w": 128.0},
+                                            "acc": {"modules": 4, "power_w": 4.8}}
+    # Power per link end: AOC 8 W x 16 ends, SR4 8 W x 16, LACC 0.6 W x 8; DAC 0.1 W x 8 passive.
+    assert j["transceivers"]["power_w"] == pytest.approx(128 + 128 + 4.8)
+    assert j["power_w"]["passive_cables"] == pytest.approx(0.8)
+    assert j["power_w"]["servers"] == 2 * 8000
+    assert j["power_w"]["switches"] == 3 * 747
+    assert j["power_w"]["total"] == pytest.approx(16000 + 2241 + 260.8 + 0.8)
+    assert j["cable_length_m"]["total"] == pytest.approx(8 * 10 + 8 * 20.3 + 4 * 1.5 + 4 * 3.2)
+    assert j["cable_length_m"]["max"] == pytest.approx(20.3)
+    # Cost: SR4 $450 per end x 16; cables AOC 8 x 600, SR4 8 x (60 + 1.0/m x 21 m),
+    # DAC 4 x 120, LACC 4 x 250; servers 2 x 199k, switches 3 x 35k, racks 4 x 2.5k.
+    assert j["cost_usd"]["transceivers"] == 7200
+    assert j["cost_usd"]["cables"] == pytest.approx(4800 + 8 * 81 + 480 + 1000)
+    assert j["cost_usd"]["servers"] == 398_000
+    assert j["cost_usd"]["switches"] == 105_000
+    assert j["cost_usd"]["racks"] == 10_000
+    assert j["cost_usd"]["total"] == pytest.approx(7200 + 6928 + 398_000 + 105_000 + 10_000)
+    # Each leaf: 8 x 400 down, 4 x 400 up -> 2:1; the spine is the top tier (omitted).
+    assert j["oversubscription"] == {"leaf": 2.0}
+    # Halves by position: s1 (x=1) | s2 (x=5). Only leaf1's 4 uplinks cross: 1,600 Gb/s.
+    assert j["bisection_gbps"] == 1600
+    assert j["hops"]["max"] == 3 and j["hops"]["typical"] == 3
+    assert j["bandwidth_per_gpu_gbps"]["scale_up"] == 3600
+    assert j["bandwidth_per_gpu_gbps"]["scale_out"] == 400  # 8 x 400G / 8 GPUs
+    assert j["bandwidth_per_gpu_gbps"]["effective"] == 200  # after the 2:1 leaf tier
+    assert j["bottleneck"]["layer"] == "leaf"
+    assert "2.00:1" in j["bottleneck"]["explanation"]
+    # Hierarchical all-reduce of 1024 MB over 16 GPUs: 2 domains of 8.
+    t_up = 2 * 7 / 8 * M_BITS / 3600e9
+    t_out = 2 * 1 / 2 * (M_BITS / 8) / 200e9  # job > 8 GPUs under one leaf: 2:1 applies
+    a = j["allreduce"]
+    assert a["time_s"] == pytest.approx(t_up + t_out, rel=1e-5)
+    assert a["layers"]["scale-up"]["share"] == pytest.approx(t_up / (t_up + t_out), rel=1e-5)
+    assert a["layers"]["leaf"]["time_s"] == pytest.approx(t_out, rel=1e-5)
+    assert [p["gpus"] for p in a["curve"]] == [8, 16]
+    # Rack power: r1 = 8,000 W + 8 AOC ends x 8 W.
+    assert r.rack_power_w["r1"][0] == pytest.approx(8064)
+    codes = sorted(w["code"] for w in j["warnings"])
+    assert codes == ["OVERSUBSCRIBED", "SINGLE_UPLINK", "SINGLE_UPLINK"]
+
+
+def test_ring_allreduce_runs_at_the_slowest_layer():
+    design, plant = five_devices()
+    design.set_settings(design.settings.__class__(allreduce_algorithm="ring"))
+    a = analyze(design, plant).to_json()["allreduce"]
+    assert a["time_s"] == pytest.approx(2 * 15 / 16 * M_BITS / 200e9, rel=1e-5)
+    assert a["layers"]["leaf"]["share"] == 1.0
+
+
+def test_small_pod_is_non_blocking_single_tier(pod):
+    j = analyze(pod).to_json()
+    assert j["switches"]["by_tier"] == {"leaf": 2, "spine": 0, "core": 0}
+    assert j["oversubscription"] == {}
+    # 4 servers, 32 x 400G server links: bisection = 16 links x 400G.
+    assert j["bisection_gbps"] == 16 * 400
+    assert j["bottleneck"]["layer"] == "nic"
+    assert j["hops"] == {"max": 1, "typical": 1, "disconnected_pairs": 0}
+    assert j["warnings"] == []
+
+
+@pytest.mark.parametrize("spines,links_per_spine,ratio", [(4, 2, 1.0), (4, 1, 2.0), (2, 1, 4.0)])
+def test_leaf_spine_textbook(spines, links_per_spine, ratio):
+    """Non-blocking: bisection = NIC links / 2 x 400G; s:1 leaves divide it by s."""
+    design = clos(leaves_per_pod=4, servers_per_leaf=2, nics=4, spines_per_pod=spines,
+                  leaf_spine_links=links_per_spine)
+    j = analyze(design).to_json()
+    host_links = 4 * 2 * 4
+    assert j["oversubscription"]["leaf"] == ratio
+    assert j["bisection_gbps"] == host_links / 2 * 400 / ratio
+    assert j["bandwidth_per_gpu_gbps"]["effective"] == pytest.approx(4 * 400 / 8 / ratio)
+
+
+def test_three_tier_fat_tree_textbook():
+    design = clos(pods=4, leaves_per_pod=2, servers_per_leaf=2, nics=4, spines_per_pod=2,
+                  leaf_spine_links=4, cores=4, spine_core_links=4)
+    j = analyze(design).to_json()
+    assert j["switches"]["by_tier"] == {"leaf": 8, "spine": 8, "core": 4}
+    assert j["oversubscription"] == {"leaf": 1.0, "spine": 1.0}
+    assert j["bisection_gbps"] == 4 * 2 * 2 * 4 / 2 * 400
+    assert j["hops"]["max"] == 5
+
+
+FABRICS = [
+    dict(),
+    dict(leaf_spine_links=1),
+    dict(leaves_per_pod=3, servers_per_leaf=3, spines_per_pod=3, leaf_spine_links=1),
+    dict(rail=True, nics=4, leaves_per_pod=4, servers_per_leaf=4, spines_per_pod=2),
+    dict(pods=2, cores=2, spines_per_pod=2, spine_core_links=2),
+    dict(pods=3, leaves_per_pod=2, servers_per_leaf=3, spines_per_pod=2, cores=2),
+    dict(pods=4, leaves_per_pod=4, servers_per_leaf=2, nics=4, rail=True, spines_per_pod=4,
+         cores=4, spine_core_links=2),
+    dict(pods=4, leaves_per_pod=2, servers_per_leaf=2, spines_per_pod=2, leaf_spine_links=4,
+         cores=4, spine_core_links=3),
+]
+
+
+@pytest.mark.parametrize("params", FABRICS)
+def test_max_flow_and_tier_computation_agree(params):
+    design = clos(**params)
+    topo = infer_topology(design)
+    flow = bisection(design, topo, force="max-flow")
+    tier = bisection(design, topo, force="tier")
+    assert tier.regular
+    assert flow.gbps == pytest.approx(tier.gbps)
+    assert flow.gbps > 0
+
+
+def test_tier_inference_ignores_declared_roles_and_non_compute_ports(pod):
+    # A management switch cabled to the servers' BMC ports is not a fabric tier.
+    device(pod, "mgmt", "n1", 30, "mgmt-switch-48x1g")
+    for i, server in enumerate(("a1", "a2", "b1", "b2"), start=1):
+        link(pod, f"m{i}", (server, "bmc1"), ("mgmt", f"p{i}"))
+    j = analyze(pod).to_json()
+    assert j["switches"]["by_tier"] == {"leaf": 2, "spine": 0, "core": 0}
+    assert j["links"]["by_tier"]["other"] == 4
+
+
+def test_json_contract_keys(pod):
+    j = analyze(pod, FakePlant(pod)).to_json()
+    for key in ("gpus", "servers", "racks", "switches", "links", "transceivers", "cable_length_m",
+                "oversubscription", "bisection_gbps", "bandwidth_per_gpu_gbps", "bottleneck",
+                "power_w", "cost_usd", "warnings"):
+        assert key in j
+    assert set(j["bandwidth_per_gpu_gbps"]) >= {"scale_up", "scale_out", "effective"}
+    assert set(j["power_w"]) >= {"total", "servers", "switches", "transceivers"}
+    assert set(j["links"]["by_kind"]) >= {"dac", "acc", "aec", "aoc", "mmf", "smf"}
+    json.dumps(j, allow_nan=False)
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, str(ROOT / "main.py"), "analyze", *args],
+                          capture_output=True, text=True, cwd=ROOT)
+
+
+def test_cli_json_text_strict_and_bad_file(tmp_path):
+    design, _ = five_devices()
+    rack(design, "r9", 100.0, 100.0)  # outside the hall: an error-level warning
+    path = tmp_path / "d.hall.json"
+    save_design(design, path)
+    out = _cli(str(path), "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["gpus"] == 16 and data["bisection_gbps"] == 1600
+    assert "RACK_OUTSIDE_HALL" in {w["code"] for w in data["warnings"]}
+    text = _cli(str(path))
+    assert text.returncode == 0 and "Bottleneck" in text.stdout
+    assert _cli(str(path), "--strict").returncode == 1
+    bad = tmp_path / "bad.hall.json"
+    bad.write_text("{nope")
+    out = _cli(str(bad))
+    assert out.returncode == 2 and "Traceback" not in out.stderr and out.stderr.count("\n") == 1

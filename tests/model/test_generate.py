@@ -1,0 +1,247 @@
+"""Generated fabrics have the counts their formulas give (derived here, independently of the code).
+
+Notation: K leaf radix at the NIC speed, R oversubscription (down:up), P reserved leaf ports,
+C compute NICs per node (= rails), M nodes per scalable unit (SU), N nodes.
+  leaf uplinks u = K / (R + 1); downlink capacity d = K - u - P; leaves per rail per SU
+  ceil(M / d); SUs ceil(N / M); leaves L = SUs * C * ceil(M / d).
+  2 tiers: spines S = the smallest divisor of u with S * K >= L * u.
+  3 tiers: pod spines use K/2 ports down, K/2 up; SUs per pod = floor((K/2) / leaves per SU);
+  spines per pod Sp = smallest divisor of u with Sp * K/2 >= pod leaves * u; pods = ceil(SUs /
+  SUs per pod); cores per spine position Cg = smallest divisor of K/2 with Cg * K >= pods * K/2.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from model.generate import fat_tree, generate, leaf_spine, nvl72, preview, rail_optimized
+from tests.model.generate_checks import assert_links_valid, tier_counts
+
+
+def smallest_divisor(n: int, at_least: float) -> int:
+    return min(s for s in range(1, n + 1) if n % s == 0 and s >= at_least)
+
+
+def rail_formula(N, C, M, K, R=1, P=0, tiers=None):
+    u = K // (R + 1)
+    d = K - u - P
+    lpr = math.ceil(M / d)
+    sus = math.ceil(N / M)
+    L = sus * C * lpr
+    out = {"leaf": L, "node-leaf": N * C, "leaf-spine": L * u}
+    if tiers != 3 and L <= K:
+        out["spine"] = smallest_divisor(u, L * u / K)
+        return out
+    half = K // 2
+    per_pod = half // (C * lpr)
+    per_pod = min(per_pod, sus)
+    sp = smallest_divisor(u, per_pod * C * lpr * u / half)
+    pods = math.ceil(sus / per_pod)
+    cg = smallest_divisor(K - half, pods * (K - half) / K)
+    out.update({"spine": sp * pods, "core": sp * cg, "spine-core": sp * pods * (K - half)})
+    return out
+
+
+def check_rail(design, expected):
+    roles, links = tier_counts(design)
+    assert roles["leaf"] == expected["leaf"]
+    assert roles["spine"] == expected["spine"]
+    assert roles["core"] == expected.get("core", 0)
+    assert links[("gpu-server", "leaf")] == expected["node-leaf"]
+    assert links[("leaf", "spine")] == expected["leaf-spine"]
+    assert links[("spine", "core")] == expected.get("spine-core", 0)
+    assert_links_valid(design)
+
+
+# ------------------------------------------------------------------------------ reference designs
+
+def test_dgx_h100_superpod_4su_matches_the_reference_architecture():
+    # NV-SP-H100: 4 SU, 32 leaves, 16 spines, 1,024 node-leaf and 1,024 leaf-spine cables.
+    design = rail_optimized(nodes=128, node_type="dgx-h100", switch="qm9700", su_nodes=32)
+    check_rail(design, {"leaf": 32, "spine": 16, "node-leaf": 1024, "leaf-spine": 1024})
+    assert rail_formula(128, 8, 32, 64) == {"leaf": 32, "spine": 16, "node-leaf": 1024,
+                                            "leaf-spine": 1024}
+    assert design.gpu_count() == 1024
+    # 8 leaves per SU, one per rail; each leaf 2 parallel links to each of the 16 spines.
+    assert sum(1 for d in design.devices.values() if d.id.startswith("su1-leaf")) == 8
+    spines_of = {}
+    for link in design.links.values():
+        if link.a.device == "su3-leaf-rail5":
+            spines_of.setdefault(link.b.device, 0)
+            spines_of[link.b.device] += 1
+    assert len(spines_of) == 16 and set(spines_of.values()) == {2}
+
+
+def test_127_node_superpod_keeps_every_leaf_uplink():
+    design = rail_optimized(nodes=127, node_type="dgx-h100", switch="qm9700", su_nodes=32)
+    check_rail(design, {"leaf": 32, "spine": 16, "node-leaf": 1016, "leaf-spine": 1024})
+
+
+def test_dgx_b300_xdr_one_su():
+    # NV-SP-B300XDR: 72 nodes, 8 leaves / 4 spines, 576 / 576.
+    design = rail_optimized(nodes=72, node_type="dgx-b300", switch="q3400", su_nodes=72)
+    check_rail(design, {"leaf": 8, "spine": 4, "node-leaf": 576, "leaf-spine": 576})
+    assert rail_formula(72, 8, 72, 144)["spine"] == 4
+
+
+def test_rail_i_of_every_node_goes_to_its_su_rail_i_leaf():
+    design = rail_optimized(nodes=64, node_type="dgx-b200", switch="qm9700", su_nodes=32)
+    for link in design.links.values():
+        node = design.devices[link.a.device]
+        if node.role != "gpu-server":
+            continue
+        su = node.id.split("-")[0]
+        rail = link.a.port.removeprefix("nic")
+        assert link.b.device == f"{su}-leaf-rail{rail}"
+    assert all(not design.free_ports(d.id, "compute") for d in design.devices.values()
+               if d.role == "gpu-server")
+
+
+# ------------------------------------------------------------------------------ rail-optimized sizes
+
+@pytest.mark.parametrize("N,node_type,C,M,switch,K,R,P", [
+    (32, "dgx-h100", 8, 32, "qm9700", 64, 1, 0),
+    (256, "dgx-h100", 8, 32, "qm9700", 64, 1, 0),      # the largest 2-tier 64-port fabric
+    (96, "dgx-h100", 8, 48, "qm9700", 64, 3, 0),       # 3:1 oversubscribed leaves
+    (62, "dgx-h100", 8, 31, "qm9700", 64, 1, 1),       # 31-node SUs with a reserved port
+    (40, "hgx-h100-8x400", 8, 40, "sn5600", 128, 1, 0),  # 800G switch broken out to 400G
+    (512, "dgx-h100", 8, 32, "qm9700", 64, 1, 0),      # 3 tiers: 16 SUs, 4 pods
+    (600, "dgx-h100", 8, 32, "qm9700", 64, 1, 0),      # 3 tiers with a partial SU and pod
+])
+def test_rail_optimized_counts(N, node_type, C, M, switch, K, R, P):
+    expected = rail_formula(N, C, M, K, R, P)
+    design = rail_optimized(nodes=N, node_type=node_type, switch=switch, su_nodes=M,
+                            oversubscription=R, reserve_ports=P)
+    check_rail(design, expected)
+    counts = preview("rail-optimized", nodes=N, node_type=node_type, switch=switch, su_nodes=M,
+                     oversubscription=R, reserve_ports=P)
+    assert counts["switches"]["leaf"] == expected["leaf"]
+    assert counts["links"]["leaf-spine"] == expected["leaf-spine"]
+    assert counts["tiers"] == (3 if "core" in expected else 2)
+
+
+def test_512_nodes_need_three_tiers_with_the_textbook_counts():
+    # 16 SUs x 8 leaves = 128 leaves > 64: pods of 4 SUs (32 leaves), 32 spines per pod
+    # (1 link per leaf), 4 pods; each spine position joins 2 cores (16 links each) -> 64 cores.
+    assert rail_formula(512, 8, 32, 64) == {
+        "leaf": 128, "spine": 128, "core": 64, "node-leaf": 4096, "leaf-spine": 4096,
+        "spine-core": 4096}
+    with pytest.raises(ValueError, match="--tiers 3"):
+        preview("rail-optimized", nodes=512, node_type="dgx-h100", switch="qm9700",
+                su_nodes=32, tiers="2")
+
+
+def test_forced_three_tiers_on_a_small_fabric():
+    design = rail_optimized(nodes=64, node_type="dgx-h100", switch="qm9700", su_nodes=32,
+                            tiers="3")
+    check_rail(design, rail_formula(64, 8, 32, 64, tiers=3))
+    roles, _ = tier_counts(design)
+    assert roles["core"] == 16 and roles["spine"] == 16
+
+
+def test_breakout_switch_runs_at_the_nic_speed():
+    design = rail_optimized(nodes=2048, node_type="hgx-h100-8x400", switch="sn5600", su_nodes=64)
+    check_rail(design, rail_formula(2048, 8, 64, 128))
+    leaf = design.devices["su1-leaf-rail1"]
+    assert leaf.breakout == {"p": 2}
+    assert design.link_at_port("su1-leaf-rail1", "p1/1") is not None
+
+
+# ------------------------------------------------------------------------------ leaf-spine
+
+@pytest.mark.parametrize("N,node_type,C,switch,K,spine_switch,Ks,R", [
+    (48, "dgx-h100", 8, "qm9700", 64, None, 64, 3),    # 3:1: 48 down / 16 up per leaf
+    (100, "dgx-h100", 8, "qm9700", 64, None, 64, 3),
+    (20, "hgx-h100-8x400", 8, "sn5600", 128, None, 128, 1),
+    (100, "hgx-h100-8x400", 8, "sn5400", 64, "sn5600", 128, 1),
+])
+def test_leaf_spine_counts(N, node_type, C, switch, K, spine_switch, Ks, R):
+    u = K // (R + 1)
+    per_leaf = (K - u) // C
+    leaves = math.ceil(N / per_leaf)
+    spines = smallest_divisor(u, leaves * u / Ks)
+    design = leaf_spine(nodes=N, node_type=node_type, switch=switch, spine_switch=spine_switch,
+                        oversubscription=R)
+    roles, links = tier_counts(design)
+    assert (roles["gpu-server"], roles["leaf"], roles["spine"]) == (N, leaves, spines)
+    assert links[("gpu-server", "leaf")] == N * C
+    assert links[("leaf", "spine")] == leaves * u
+    assert_links_valid(design)
+    # every node's NICs on one leaf; leaf down:up capacity is R:1
+    for node in (d for d in design.devices.values() if d.role == "gpu-server"):
+        assert len({design.links[ln].b.device for ln in design.links_of_device(node.id)}) == 1
+    full_leaf = "leaf01"
+    ends = [design.links[ln] for ln in design.links_of_device(full_leaf)]
+    down = sum(1 for ln in ends if design.devices[ln.a.device].role == "gpu-server")
+    up = sum(1 for ln in ends if ln.a.device == full_leaf)
+    assert down <= R * up and up == u
+
+
+def test_three_to_one_leaf_spine_oversubscription_is_three():
+    design = leaf_spine(nodes=48, node_type="dgx-h100", switch="qm9700", oversubscription=3)
+    for leaf in (d for d in design.devices.values() if d.role == "leaf"):
+        ends = [design.links[ln] for ln in design.links_of_device(leaf.id)]
+        down = sum(1 for ln in ends if ln.b.device == leaf.id)
+        up = len(ends) - down
+        assert down / up == 3
+
+
+# ------------------------------------------------------------------------------ fat-tree
+
+@pytest.mark.parametrize("k", [4, 6, 8, 16])
+def test_fat_tree_counts(k):
+    design = fat_tree(k=k)
+    roles, links = tier_counts(design)
+    hosts = k ** 3 // 4
+    assert roles["gpu-server"] == hosts
+    assert roles["leaf"] == roles["spine"] == k * k // 2
+    assert roles["core"] == (k // 2) ** 2
+    assert links[("gpu-server", "leaf")] == links[("leaf", "spine")] == \
+        links[("spine", "core")] == hosts
+    assert_links_valid(design)
+    # each core reaches every pod exactly once
+    for core in (d.id for d in design.devices.values() if d.role == "core"):
+        pods = [design.links[ln].a.device.split("-")[0] for ln in design.links_of_device(core)]
+        assert len(pods) == k and len(set(pods)) == k
+    assert design.custom_types.device_types  # generic switch and host travel in the file
+
+
+def test_fat_tree_on_a_catalog_switch_uses_k_of_its_ports():
+    design = fat_tree(k=8, switch="qm9700")
+    assert {d.type for d in design.devices.values() if d.role != "gpu-server"} == {"qm9700"}
+    assert len(design.custom_types.device_types) == 1  # only the generic host
+    assert_links_valid(design)
+
+
+# ------------------------------------------------------------------------------ NVL72
+
+def test_nvl72_scale_up_and_scale_out_counts():
+    racks = 2
+    design = nvl72(racks=racks)
+    roles, links = tier_counts(design)
+    trays = racks * 18
+    assert roles["gpu-server"] == trays and roles["nvlink-switch"] == racks * 9
+    assert design.gpu_count() == racks * 72
+    assert links[("gpu-server", "nvlink-switch")] == racks * 18 * 9
+    # scale-out: M = 36 trays per SU, C = 4 NICs, qm9700: d = 32 -> 2 leaves per rail
+    expected = rail_formula(trays, 4, 36, 64)
+    assert (roles["leaf"], roles["spine"]) == (expected["leaf"], expected["spine"]) == (8, 4)
+    assert links[("gpu-server", "leaf")] == trays * 4
+    assert_links_valid(design)
+    # every NVLink link stays inside its rack, each tray reaching all 9 switch trays once
+    for link in design.links.values():
+        if design.devices[link.b.device].role == "nvlink-switch":
+            assert design.devices[link.a.device].rack == design.devices[link.b.device].rack
+    nvl_racks = [r for r in design.racks.values() if r.type == "rack-nvl72"]
+    assert len(nvl_racks) == racks
+    counts = preview("nvl72", racks=racks)
+    assert counts["links"]["scale-up"] == 324 and counts["gpus"] == 144
+
+
+# ------------------------------------------------------------------------------ generate()
+
+def test_generate_dispatches_by_template_name():
+    design = generate("leaf-spine", nodes=4, node_type="dgx-h100", switch="qm9700")
+    assert len(design.links) == 4 * 8 + 32 * 1

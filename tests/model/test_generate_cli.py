@@ -1,0 +1,51 @@
+"""``main.py generate``: writes a valid design and a one-line summary; refuses with exit 2."""
+
+from __future__ import annotations
+
+from cli import run_cli
+from model.fileio import load_design
+
+
+def test_generate_superpod_then_validate(tmp_path, capsys):
+    out = tmp_path / "pod.hall.json"
+    code = run_cli(["generate", "rail-optimized", "--nodes", "128", "--node-type", "dgx-h100",
+                    "--switch", "qm9700", "--su-nodes", "32", "-o", str(out)])
+    printed = capsys.readouterr().out
+    assert code == 0
+    assert printed.count("\n") == 1
+    assert "128 nodes, 1024 GPUs" in printed and "32 leaf, 16 spine" in printed
+    assert run_cli(["validate", str(out)]) == 0
+    assert "2048 links" in capsys.readouterr().out
+    assert len(load_design(out).links) == 2048
+
+
+def test_every_template_from_the_command_line(tmp_path, capsys):
+    for argv in (["leaf-spine", "--nodes", "12", "--node-type", "hgx-h100-8x400", "--switch",
+                  "sn5600", "--oversubscription", "3"],
+                 ["fat-tree", "--k", "4"],
+                 ["nvl72", "--racks", "2", "--placement", "end-of-row"],
+                 ["rail-optimized", "--nodes", "64", "--node-type", "dgx-h100", "--switch",
+                  "qm9700", "--su-nodes", "32", "--tiers", "3", "--reserve-ports", "0"]):
+        out = tmp_path / f"{argv[0]}.hall.json"
+        assert run_cli(["generate", *argv, "-o", str(out)]) == 0, argv
+        assert out.exists()
+    capsys.readouterr()
+
+
+def test_impossible_request_exits_2_with_the_sentence(tmp_path, capsys):
+    out = tmp_path / "x.hall.json"
+    code = run_cli(["generate", "rail-optimized", "--nodes", "64", "--node-type", "dgx-h100",
+                    "--switch", "qm9700", "--su-nodes", "32", "--oversubscription", "2",
+                    "-o", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "does not divide the 64-port radix" in err and "Traceback" not in err
+    assert not out.exists()
+
+
+def test_missing_and_foreign_options_exit_2(tmp_path, capsys):
+    out = str(tmp_path / "x.hall.json")
+    assert run_cli(["generate", "rail-optimized", "--nodes", "8", "-o", out]) == 2
+    assert "needs --node-type, --switch, --su-nodes" in capsys.readouterr().err
+    assert run_cli(["generate", "fat-tree", "--k", "4", "--nodes", "3", "-o", out]) == 2
+    assert "does not take --nodes" in capsys.readouterr().err
