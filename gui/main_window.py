@@ -232,6 +232,8 @@ class MainWindow(QMainWindow):
         self._update_title()
         self.view.fit()
         if old is not None:
+            if old.plant is not None:
+                old.plant.close()
             old.stack.deleteLater()
 
     def _update_title(self, *_args) -> None:

@@ -87,4 +87,10 @@ def render_design(design: Design, out: Path, width_px: int = 1800, plant=None,
         paint(painter)
         painter.end()
     scene.detach()
+    scene.clear()
+    import shiboken6
+
+    shiboken6.delete(scene)  # before the application goes: no teardown in the wrong order
+    if plant is not None and hasattr(plant, "close"):
+        plant.close()
     return out

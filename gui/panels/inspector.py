@@ -271,10 +271,9 @@ class InspectorPanel(QWidget):
                 try:
                     route = plant.route(link.id)
                     medium = plant.medium(link.id)
-                    self._info("Routed length",
-                               f"{route.total_m:.2f} m = {route.vertical_a_m:.2f} up + {route.tray_m:.2f} "
-                               f"along trays + {route.vertical_b_m:.2f} down + {route.slack_m:.2f} slack")
-                    self._info("Chosen medium", medium.name if medium else "none reaches")
+                    self._info("Routed length", f"{route.total_m:.2f} m ({route.method})")
+                    self._info("Pieces", route.describe())
+                    self._info("Chosen medium", f"{medium.name} ({medium.kind})" if medium else "none reaches")
                     self._info("Why", plant.reason(link.id))
                 except Exception as exc:  # noqa: BLE001 - the engine's refusal is shown, not raised
                     self._info("Routing", str(exc))
