@@ -75,8 +75,9 @@ class MainWindow(QMainWindow):
         self.undo_view = QUndoView()
         self.undo_view.setEmptyLabel("<opened>")
         self.history_dock = self._dock("History", self.undo_view, Qt.RightDockWidgetArea)
-        self.tabifyDockWidget(self.inspector_dock, self.history_dock)
-        self.inspector_dock.raise_()
+        self.splitDockWidget(self.inspector_dock, self.history_dock, Qt.Vertical)
+        self.resizeDocks([self.inspector_dock, self.history_dock], [600, 200], Qt.Vertical)
+        self.resizeDocks([self.palette_dock, self.inspector_dock], [270, 320], Qt.Horizontal)
         # The analysis panel of issue [6/7] docks at the bottom: self.add_panel(...)
 
     def _dock(self, title: str, widget, area) -> QDockWidget:
@@ -94,7 +95,9 @@ class MainWindow(QMainWindow):
 
     def _action(self, text: str, slot, shortcut=None, tip: str = "", checkable: bool = False) -> QAction:
         action = QAction(text, self)
-        if shortcut is not None:
+        if isinstance(shortcut, QKeySequence.StandardKey):
+            action.setShortcuts(shortcut)  # every platform binding, e.g. Ctrl+Y and Ctrl+Shift+Z
+        elif shortcut is not None:
             action.setShortcut(QKeySequence(shortcut))
         if tip:
             action.setStatusTip(tip)
@@ -117,11 +120,15 @@ class MainWindow(QMainWindow):
         self.paste_action = self._action("&Paste", self.paste, S.Paste, "Paste racks beside the originals")
         self.duplicate_action = self._action("&Duplicate", self.duplicate, "Ctrl+D", "Duplicate the selected racks")
         self.delete_action = self._action("&Delete", self.delete_selection, S.Delete, "Delete the selection")
-        self.delete_action.setShortcuts([QKeySequence(S.Delete), QKeySequence(Qt.Key_Backspace)])
+        self.delete_action.setShortcuts([*QKeySequence.keyBindings(S.Delete), QKeySequence(Qt.Key_Backspace)])
         self.select_all_action = self._action("Select &All", self.select_all, S.SelectAll)
         self.rotate_action = self._action("R&otate 90°", self.rotate_selection, "R", "Turn the selected racks clockwise")
         self.elevation_action = self._action("Rack &Elevation…", self.open_selected_elevation, "Return",
                                              "Show the front elevation of the selected rack")
+        # Return opens the elevation only while the plan has focus (it confirms fields elsewhere).
+        self.removeAction(self.elevation_action)
+        self.view.addAction(self.elevation_action)
+        self.elevation_action.setShortcutContext(Qt.WidgetWithChildrenShortcut)
         self.zoom_in_action = self._action("Zoom &In", lambda: self.view.zoom(1.25), S.ZoomIn)
         self.zoom_out_action = self._action("Zoom &Out", lambda: self.view.zoom(0.8), S.ZoomOut)
         self.fit_action = self._action("&Fit Hall", self.view.fit, "Ctrl+0", "Show the whole hall")
@@ -182,9 +189,9 @@ class MainWindow(QMainWindow):
             except RuntimeError:  # already gone with its menu
                 pass
         undo = stack.createUndoAction(self, "&Undo")
-        undo.setShortcut(QKeySequence.StandardKey.Undo)
+        undo.setShortcuts(QKeySequence.StandardKey.Undo)
         redo = stack.createRedoAction(self, "&Redo")
-        redo.setShortcuts([QKeySequence(QKeySequence.StandardKey.Redo), QKeySequence("Ctrl+Y")])
+        redo.setShortcuts(QKeySequence.StandardKey.Redo)
         self._stack_actions = (undo, redo)
         self.undo_action, self.redo_action = undo, redo
         self.addActions([undo, redo])
