@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 import msgspec
-from PySide6.QtWidgets import QCheckBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLineEdit
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLineEdit,
+)
 
 from gui.commands import SetHallCommand
 from gui.document import empty_design

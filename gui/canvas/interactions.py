@@ -314,7 +314,7 @@ class DrawTrayInteraction(Interaction):
         self._cursor = self._snap(event.scenePos())
         self._update_preview()
         if self.points:
-            length = sum(placement.distance(a, b) for a, b in zip(self.points, self.points[1:]))
+            length = sum(placement.distance(a, b) for a, b in zip(self.points, self.points[1:], strict=False))
             length += placement.distance(self.points[-1], self._cursor)
             self.scene.message.emit(f"Tray length {length:.2f} m")
         return True

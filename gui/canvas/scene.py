@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from PySide6.QtCore import QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QRectF, QTimer, Signal
 from PySide6.QtGui import QColor, QUndoStack
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsSceneMouseEvent
 
@@ -162,7 +162,7 @@ class HallScene(QGraphicsScene):
         """Devices chosen in a rack elevation: the inspector shows them, their links are drawn."""
         self.clearSelection()
         self.device_selection = list(ids)
-        self.show_links({l for d in self.device_selection for l in self.design.links_of_device(d)})
+        self.show_links({lk for d in self.device_selection for lk in self.design.links_of_device(d)})
         self.selection_ids_changed.emit()
 
     def item_for(self, object_id: str):

@@ -17,11 +17,11 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import gui  # noqa: E402,F401 - applies the PySide6 workaround before any Qt call
 from PySide6.QtCore import QEvent, QPointF, QSettings, Qt  # noqa: E402
 from PySide6.QtGui import QImage, QMouseEvent, QPainter  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
+import gui  # noqa: E402,F401 - applies the PySide6 workaround before any Qt call
 from model.fileio import save_design  # noqa: E402
 from tests.benchmarks.run_benchmarks import Report, peak_rss_mb  # noqa: E402
 from tests.benchmarks.workloads import build  # noqa: E402

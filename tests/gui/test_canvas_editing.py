@@ -8,7 +8,6 @@ from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
 from gui.canvas import interactions
-
 from gui.canvas.link_item import LinkItem
 from gui.canvas.scene import MIME_TYPE
 from tests.gui.conftest import click, double_click, drag, mouse, snapshot, view_point
@@ -130,7 +129,7 @@ def test_delete_key_removes_rack_with_devices_and_links_and_undo_restores(window
     click(window.view, 2.7, 3.0)
     qtbot.keyClick(window.view, Qt.Key_Delete)
     assert "r2" not in design.racks and "b1" not in design.devices
-    assert not any(l.a.device in ("b1", "b2") for l in design.links.values())
+    assert not any(lk.a.device in ("b1", "b2") for lk in design.links.values())
     assert "r2" not in window.scene.racks
     undo_redo_roundtrip(window, before)
 
@@ -164,7 +163,7 @@ def test_connect_two_devices_draws_the_routed_link_with_its_medium(window, qtbot
     qtbot.keyClick(window.view, Qt.Key_C)
     click(window.view, 1.5, 3.0)  # rack R1: pick a3's NICs
     click(window.view, 2.1, 3.0)  # rack N1: pick leaf1
-    new = [l for l in design.links.values() if l.a.device == "a3"]
+    new = [lk for lk in design.links.values() if lk.a.device == "a3"]
     assert len(new) == 1
     link = new[0]
     assert (link.a.port, link.b.device) == ("nic1", "leaf1")

@@ -98,9 +98,9 @@ def test_copy_paste_and_duplicate_racks_with_devices_and_internal_links(window, 
     racks = len(design.racks)
     click(window.view, 1.5, 3.0)
     click(window.view, 2.1, 3.0, modifiers=Qt.ShiftModifier)
-    internal = {l for l in design.links_of_racks(["r1", "n1"])
-                if {design.devices[design.links[l].a.device].rack,
-                    design.devices[design.links[l].b.device].rack} <= {"r1", "n1"}}
+    internal = {lk for lk in design.links_of_racks(["r1", "n1"])
+                if {design.devices[design.links[lk].a.device].rack,
+                    design.devices[design.links[lk].b.device].rack} <= {"r1", "n1"}}
     qtbot.keyClick(window.view, Qt.Key_C, Qt.ControlModifier)
     qtbot.keyClick(window.view, Qt.Key_V, Qt.ControlModifier)
     assert len(design.racks) == racks + 2
