@@ -135,6 +135,13 @@ class MainWindow(QMainWindow):
         self.power_colors_action = self._action("Colour Racks by &Power", self._color_mode, None,
                                                 "Fill racks by power used against budget instead of role",
                                                 checkable=True)
+        self.bundles_action = self._action("Cable &Bundles Along Trays", self._view_options, None,
+                                           "Draw the cables in each tray as one band: width by count, "
+                                           "colour by main medium", checkable=True)
+        self.bundles_action.setChecked(True)
+        self.tray_fill_action = self._action("Tray &Fill", self._view_options, None,
+                                             "Tint trays by fill: green < 40 %, amber < 60 %, red above",
+                                             checkable=True)
         self.legend_action = self._action("Show &Legend", self._toggle_legend, None, checkable=True)
         self.legend_action.setChecked(True)
         self.hall_action = self._action("&Hall Properties…", self.edit_hall, None, "Size, tiles and tray height of the hall")
@@ -162,7 +169,8 @@ class MainWindow(QMainWindow):
         self.view_menu = bar.addMenu("&View")
         self.view_menu.addActions([self.zoom_in_action, self.zoom_out_action, self.fit_action])
         self.view_menu.addSeparator()
-        self.view_menu.addActions([self.power_colors_action, self.legend_action])
+        self.view_menu.addActions([self.power_colors_action, self.bundles_action,
+                                   self.tray_fill_action, self.legend_action])
         self.view_menu.addSeparator()
         for dock in (self.palette_dock, self.inspector_dock, self.history_dock):
             self.view_menu.addAction(dock.toggleViewAction())
@@ -228,6 +236,8 @@ class MainWindow(QMainWindow):
         if self.scene is not None:
             self.scene.deleteLater()
         self.scene = scene
+        self._view_options()
+        self._color_mode()
         self.inspector.set_scene(scene)
         self.palette.set_catalog(document.design.catalog)
         self.undo_view.setStack(document.stack)
@@ -479,6 +489,10 @@ class MainWindow(QMainWindow):
 
     def _color_mode(self) -> None:
         self.scene.set_color_mode("power" if self.power_colors_action.isChecked() else "role")
+
+    def _view_options(self) -> None:
+        self.scene.set_view_options(bundles=self.bundles_action.isChecked(),
+                                    tray_fill=self.tray_fill_action.isChecked())
 
     def _toggle_legend(self) -> None:
         self.view.show_legend = self.legend_action.isChecked()

@@ -26,6 +26,7 @@ def render_design(design: Design, out: Path, width_px: int = 1800, plant=None,
     plant = plant if plant is not None else make_plant(design)
     stack = QUndoStack()
     scene = HallScene(design, stack, plant)
+    scene.tray_load.run_to_end()
     if show_links and len(design.links) <= MAX_LINK_ITEMS:
         scene.show_links(design.links)
     source = scene.hall_rect().adjusted(-0.5, -0.5, 0.5, 0.5)

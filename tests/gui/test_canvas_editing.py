@@ -250,3 +250,21 @@ def test_zoom_wheel_and_fit(window):
     assert view.scale_factor() > s0
     window.fit_action.trigger()
     assert abs(view.scale_factor() - s0) / s0 < 0.05
+
+
+def test_bundles_along_trays_and_tray_fill_follow_the_cabling(window, qtbot):
+    scene = window.scene
+    if window.document.plant is None:
+        return
+    qtbot.waitUntil(lambda: bool(scene.tray_load.counts), timeout=3000)
+    counts = scene.tray_load.counts
+    assert sum(counts.get("t-row", {}).values()) > 0  # the pod's cables run along the row tray
+    assert scene.bundle_item._lines
+    window.tray_fill_action.trigger()
+    assert scene.trays["t-row"]._fill_fraction is not None and scene.trays["t-row"]._fill_fraction > 0
+    window.bundles_action.trigger()
+    assert scene.bundle_item._lines == []
+    # deleting every rack empties the trays once the edits pause
+    qtbot.keyClick(window.view, Qt.Key_A, Qt.ControlModifier)
+    qtbot.keyClick(window.view, Qt.Key_Delete)
+    qtbot.waitUntil(lambda: not scene.tray_load.counts, timeout=3000)
