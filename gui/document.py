@@ -63,18 +63,24 @@ class Document:
         self.stack.setClean()
 
 
-def load_with_progress(path: Path, parent=None, title: str = "Opening") -> Design:
+def load_with_progress(path: Path, parent=None) -> Design:
     """Load a design in a worker thread while the window keeps painting and shows progress.
 
     Raises DesignFileError like ``load_design``.
     """
+    return run_with_progress(lambda: load_design(path), f"Opening {path.name}…", parent)
+
+
+def run_with_progress(work, label: str, parent=None):
+    """Run ``work()`` in a worker thread; the window stays responsive and, past 0.4 s, shows a
+    busy progress dialog. Returns the result or raises the worker's exception."""
     with ThreadPoolExecutor(max_workers=1) as pool:
-        future = pool.submit(load_design, path)
+        future = pool.submit(work)
         dialog = None
         started = time.monotonic()
         while not future.done():
             if dialog is None and time.monotonic() - started > 0.4:
-                dialog = QProgressDialog(f"{title} {path.name}…", "", 0, 0, parent)
+                dialog = QProgressDialog(label, "", 0, 0, parent)
                 dialog.setCancelButton(None)
                 dialog.setWindowModality(Qt.WindowModal)
                 dialog.setMinimumDuration(0)

@@ -24,7 +24,14 @@ from gui.canvas.scene import HallScene
 from gui.canvas.view import HallView
 from gui.commands import AddObjectsCommand, DeleteCommand
 from gui.dialogs import HallDialog, NewHallDialog
-from gui.document import Autosaver, Document, RecentFiles, empty_design, load_with_progress
+from gui.document import (
+    Autosaver,
+    Document,
+    RecentFiles,
+    empty_design,
+    load_with_progress,
+    run_with_progress,
+)
 from gui.panels.elevation import RackElevationDialog
 from gui.panels.inspector import InspectorPanel
 from gui.panels.palette import CatalogPalette
@@ -37,6 +44,7 @@ MODES = (  # (key, label, shortcut, interaction class)
     ("tray", "Draw tray", "T", modes.DrawTrayInteraction),
     ("connect", "Connect", "C", modes.ConnectInteraction),
     ("measure", "Measure", "M", modes.MeasureInteraction),
+    ("outline", "Draw outline", "O", modes.DrawOutlineInteraction),
 )
 
 
@@ -280,8 +288,13 @@ class MainWindow(QMainWindow):
         dialog = NewHallDialog(self)
         if dialog.exec() != NewHallDialog.Accepted:
             return
+        try:
+            design = run_with_progress(dialog.design, "Generating the design…", self)
+        except Exception as exc:  # noqa: BLE001 - GenerateError and friends: one sentence to the user
+            QMessageBox.critical(self, "Cannot create the design", str(exc))
+            return
         self.autosaver.discard()
-        self.set_document(Document(dialog.design()))
+        self.set_document(Document(design))
 
     def open_dialog(self) -> None:
         start = str(self.document.path.parent) if self.document and self.document.path else ""

@@ -10,6 +10,7 @@ cable count and whose colour is the tray's main medium.
 from __future__ import annotations
 
 import math
+import time
 from collections import defaultdict
 
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, QTimer, Signal
@@ -18,7 +19,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from gui import style
 
-SLICE = 20_000  # links grouped per idle tick (~10-20 ms)
+SLICE_S = 0.012  # work per idle tick: the window never waits longer than this for the count
 GROUPS = {"dac": "copper", "acc": "copper", "aec": "copper", "utp": "copper", "backplane": "copper",
           "mmf": "mmf", "smf": "smf", "aoc": "aoc"}
 GROUP_COLOR = {"copper": style.MEDIUM_KIND_COLORS["dac"], "mmf": style.MEDIUM_KIND_COLORS["mmf"],
@@ -85,16 +86,17 @@ class TrayLoad(QObject):
         devices = design.devices
         pairs: dict[tuple[str, str], list[str]] = defaultdict(list)
         links = list(design.links.values())
-        for start in range(0, len(links), SLICE):
-            for link in links[start:start + SLICE]:
-                a, b = devices[link.a.device].rack, devices[link.b.device].rack
-                if a != b:
-                    pairs[(a, b) if a < b else (b, a)].append(link.id)
-            yield
+        deadline = time.perf_counter() + SLICE_S
+        for n, link in enumerate(links):
+            a, b = devices[link.a.device].rack, devices[link.b.device].rack
+            if a != b:
+                pairs[(a, b) if a < b else (b, a)].append(link.id)
+            if n % 2000 == 0 and time.perf_counter() > deadline:
+                yield
+                deadline = time.perf_counter() + SLICE_S
         counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
         area: dict[str, float] = defaultdict(float)
         index, media, medium_index = plant.index, plant.media, plant.medium_index
-        done = 0
         for ids in pairs.values():
             trays = plant.route(ids[0]).tray_ids
             if trays:
@@ -106,10 +108,9 @@ class TrayLoad(QObject):
                     for tray_id in trays:
                         counts[tray_id][group] += 1
                         area[tray_id] += section
-            done += len(ids)
-            if done >= SLICE:
-                done = 0
+            if time.perf_counter() > deadline:
                 yield
+                deadline = time.perf_counter() + SLICE_S
         self.counts = {t: dict(g) for t, g in counts.items()}
         self.fill = {t: area[t] / (tray.width_m * tray.depth_m)
                      for t, tray in design.trays.items() if t in area}

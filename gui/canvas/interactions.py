@@ -369,6 +369,33 @@ class DrawTrayInteraction(Interaction):
             self.scene.removeItem(self._preview)
 
 
+class DrawOutlineInteraction(DrawTrayInteraction):
+    """Click the corners of the hall's outline (snapped to tiles), double-click or Enter to finish."""
+
+    name = "Draw hall outline"
+    hint = "Click the hall's corners, double-click or Enter to close the outline, Esc cancels"
+
+    def _snap(self, pos: QPointF) -> tuple[float, float]:
+        return placement.snap_point(pos.x(), pos.y(), self.scene.design.hall.tile_m)
+
+    def finish(self) -> None:
+        points = self.points
+        self.points = []
+        self._update_preview()
+        if len(points) > 3 and points[-1] == points[0]:
+            points = points[:-1]
+        if len(points) < 3:
+            self.scene.message.emit("A hall outline needs at least three corners")
+            return
+        import msgspec
+
+        from gui.commands import SetHallCommand
+
+        hall = msgspec.structs.replace(self.scene.design.hall, outline=points)
+        if self.scene.push(SetHallCommand(self.scene.design, hall, "Draw hall outline")):
+            self.on_done()
+
+
 def choose(options: list[tuple[str, object]], screen_pos) -> object | None:
     """Let the user pick one option from a popup menu (one option is taken without asking)."""
     if not options:

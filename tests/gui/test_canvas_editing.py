@@ -268,3 +268,15 @@ def test_bundles_along_trays_and_tray_fill_follow_the_cabling(window, qtbot):
     qtbot.keyClick(window.view, Qt.Key_A, Qt.ControlModifier)
     qtbot.keyClick(window.view, Qt.Key_Delete)
     qtbot.waitUntil(lambda: not scene.tray_load.counts, timeout=3000)
+
+
+def test_draw_hall_outline_is_undoable(window, qtbot):
+    design = window.document.design
+    before = snapshot(window)
+    qtbot.keyClick(window.view, Qt.Key_O)
+    for x, y in ((0.1, 0.1), (13.2, 0.0), (13.2, 9.55)):
+        click(window.view, x, y)
+    double_click(window.view, 0.0, 9.6)
+    assert design.hall.outline == [(0.0, 0.0), (13.2, 0.0), (13.2, 9.6), (0.0, 9.6)]
+    assert window.mode_label.text().strip() == "Select mode"
+    undo_redo_roundtrip(window, before)

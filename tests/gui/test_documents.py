@@ -176,3 +176,22 @@ def test_recovered_unsaved_design_reopens_without_a_path(qtbot, tmp_path, monkey
     assert not Path(path).exists()
     close_quietly(fresh)
     close_quietly(win)
+
+
+def test_new_design_from_a_template_is_generated_with_progress(window, monkeypatch):
+    from gui.dialogs import NewHallDialog
+
+    class ChooseRailOptimized(NewHallDialog):
+        def exec(self):  # the person picks a template and a size, then OK
+            self.template.setCurrentIndex(self.template.findData("rail-optimized"))
+            self.nodes.setValue(32)
+            self.su_nodes.setValue(32)
+            assert "GPU" in self.preview.text() or "gpus" in self.preview.text().lower()
+            return NewHallDialog.Accepted
+
+    monkeypatch.setattr(main_window_module, "NewHallDialog", ChooseRailOptimized)
+    window.new_action.trigger()
+    design = window.document.design
+    assert design.gpu_count() == 256 and design.links
+    assert set(window.scene.racks) == set(design.racks)
+    assert window.document.path is None
