@@ -57,6 +57,19 @@ class TrayLoad(QObject):
         self._work = self._passes()
         self._timer.start()
 
+    def pause(self) -> None:
+        """Hold idle work while the user drags (resumed by ``resume``)."""
+        self._timer.stop()
+        self._debounce.stop()
+
+    def resume(self) -> None:
+        if self._work is not None:
+            self._timer.start()
+
+    @property
+    def busy(self) -> bool:
+        return self._work is not None or self._debounce.isActive()
+
     def stop(self) -> None:
         self._timer.stop()
         self._debounce.stop()

@@ -130,6 +130,7 @@ class SelectInteraction(Interaction):
             self._press_screen = event.screenPos()
             self._moved = False
             self._delta = (0.0, 0.0)
+            self.scene.tray_load.pause()  # nothing but the drag competes for the event loop
         return True
 
     def move(self, event) -> bool:
@@ -159,6 +160,7 @@ class SelectInteraction(Interaction):
         if self._drag is None:
             return False
         drag, self._drag = self._drag, None
+        self.scene.tray_load.resume()
         dx, dy = self._delta
         if self._moved and (abs(dx) > EPS or abs(dy) > EPS):
             design = self.scene.design
@@ -197,6 +199,7 @@ class SelectInteraction(Interaction):
         if self._drag is not None:
             self._restore(self._drag)
             self._drag = None
+            self.scene.tray_load.resume()
 
     def _restore(self, drag: dict[str, QPointF]) -> None:
         for rack_id, start in drag.items():
