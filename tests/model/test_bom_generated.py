@@ -80,8 +80,6 @@ def test_bom_quantities_equal_the_analysis_counts(fabric):
     assert scale_out == report["switches"]["total"]
 
 
-@pytest.mark.xfail(reason="model/analysis counts one module per broken-out sub-port; one 2 x 400G "
-                          "module serves both halves of a broken-out 800G port (BOM counts that)")
 def test_analysis_agrees_on_broken_out_ports():
     design = generate("rail-optimized", nodes=64, node_type="hgx-h100-8x400", switch="sn5600",
                       su_nodes=32)
