@@ -30,6 +30,7 @@ from gui.document import (
     RecentFiles,
     empty_design,
     load_with_progress,
+    open_with_progress,
     run_with_progress,
 )
 from gui.panels.elevation import RackElevationDialog
@@ -245,7 +246,8 @@ class MainWindow(QMainWindow):
             self.scene.deleteLater()
         self.scene = scene
         self._view_options()
-        self._color_mode()
+        if self.power_colors_action.isChecked():
+            self._color_mode()
         self.inspector.set_scene(scene)
         self.palette.set_catalog(document.design.catalog)
         self.undo_view.setStack(document.stack)
@@ -307,12 +309,13 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             return False
         try:
-            design = load_with_progress(path, self)
+            document = open_with_progress(Path(path), self)
         except DesignFileError as exc:
             QMessageBox.critical(self, "Cannot open design", f"The design could not be opened.\n\n{exc}")
             return False
+        design = document.design
         self.autosaver.discard()
-        self.set_document(Document(design, Path(path)))
+        self.set_document(document)
         self.recent.add(Path(path))
         self.statusBar().showMessage(f"Opened {path.name}: {len(design.racks)} racks, "
                                      f"{len(design.links)} links", 8000)
