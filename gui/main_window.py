@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QMimeData, QSettings, Qt
+from PySide6.QtCore import QMimeData, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -399,6 +399,17 @@ class MainWindow(QMainWindow):
         else:
             self.recent_menu.addSeparator()
             self.recent_menu.addAction("Clear Menu", self.recent.clear)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not getattr(self, "_fitted", False):
+            self._fitted = True
+            QTimer.singleShot(0, self._initial_layout)
+
+    def _initial_layout(self) -> None:
+        """Docks at working widths and the hall fitted, once the window has its size."""
+        self.resizeDocks([self.palette_dock, self.inspector_dock], [270, 320], Qt.Horizontal)
+        QTimer.singleShot(0, self.view.fit)
 
     def closeEvent(self, event) -> None:
         if self.maybe_save():

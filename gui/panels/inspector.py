@@ -8,7 +8,7 @@ apply the entered value to every selected object of that kind.
 from __future__ import annotations
 
 import msgspec
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -53,6 +53,9 @@ class InspectorPanel(QWidget):
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self.rebuild)
+
+    def sizeHint(self) -> QSize:
+        return QSize(320, 600)
 
     def set_scene(self, scene) -> None:
         if self.scene is not None:

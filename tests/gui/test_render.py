@@ -36,10 +36,15 @@ def test_render_refuses_unknown_format_and_bad_file(qapp, tmp_path, capsys):
 def test_screenshot_of_the_editor_on_the_example(qtbot, tmp_path):
     OUTPUT.mkdir(exist_ok=True)
     window = make_window(qtbot, tmp_path, EXAMPLE)
+    qtbot.wait(100)  # the first layout pass sizes the docks
     design = window.document.design
     server_rack = next(r for r in sorted(design.racks) if design.links_of_racks([r]))
     rack = design.racks[server_rack]
+    window.view.fit()
     click(window.view, rack.x, rack.y)
+    qtbot.waitUntil(lambda: bool(window.inspector.fields)
+                    and all(w.isVisible() for w in window.inspector.fields.values()), timeout=3000)
+    qtbot.waitUntil(lambda: not window.scene.tray_load.busy, timeout=5000)
     qtbot.wait(50)
     assert window.scene.link_items
     path = OUTPUT / "editor-window.png"
