@@ -19,6 +19,7 @@ COMMANDS = {
     "generate": "cli.generate_command",
     "routes": "cli.routes_command",
     "analyze": "cli.analyze_command",
+    "render": "cli.render_command",
 }
 
 

@@ -47,7 +47,10 @@ class _Job(QRunnable):
     def __init__(self, design: Design, plant, revision: int, signals: _JobSignals) -> None:
         super().__init__()
         self.design, self.plant, self.revision, self.signals = design, plant, revision, signals
-        self.setAutoDelete(True)
+        # The runner keeps this object until its result arrives: with auto-delete, Qt would free
+        # the C++ side on the worker thread under a live Python wrapper, which corrupted
+        # reference counts and crashed the interpreter at exit.
+        self.setAutoDelete(False)
 
     def run(self) -> None:
         started = time.perf_counter()
@@ -81,6 +84,7 @@ class AnalysisRunner(QObject):
         self._signals = _JobSignals(self)
         self._signals.done.connect(self._job_done)
         self._running: int | None = None   # revision of the job in flight
+        self._job: _Job | None = None
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(delay_ms)
@@ -107,6 +111,7 @@ class AnalysisRunner(QObject):
         self._plant_timer.stop()
         self._signals.done.disconnect(self._job_done)
         self._pool.waitForDone()
+        self._job = None
 
     def request(self) -> None:
         """Recompute soon (after the debounce delay)."""
@@ -133,10 +138,12 @@ class AnalysisRunner(QObject):
             return  # the job in flight finishes first; _job_done starts the next one
         self._refresh_plant()
         self._running = self.design.revision
-        self._pool.start(_Job(self.design, self.plant, self._running, self._signals))
+        self._job = _Job(self.design, self.plant, self._running, self._signals)
+        self._pool.start(self._job)
 
     def _job_done(self, revision: int, report, error: str, seconds: float) -> None:
         self._running = None
+        self._job = None
         if revision != self.design.revision or self._timer.isActive():
             self._timer.start()  # the model changed while the worker read it: do it again
             return

@@ -27,8 +27,8 @@ def copy_racks(design: Design, rack_ids: list[str]) -> bytes:
     rack_set = {r.id for r in racks}
     devices = [d for r in racks for d in design.devices_in_rack(r.id)]
     device_set = {d.id for d in devices}
-    links = [design.links[l] for l in sorted(design.links_of_racks(rack_set))
-             if design.links[l].a.device in device_set and design.links[l].b.device in device_set]
+    links = [design.links[lk] for lk in sorted(design.links_of_racks(rack_set))
+             if design.links[lk].a.device in device_set and design.links[lk].b.device in device_set]
     return msgspec.json.encode(Clip(racks, devices, links))
 
 
@@ -41,7 +41,7 @@ def paste_records(design: Design, data: bytes, offset_index: int = 1) -> Clip:
     tile = design.hall.tile_m
     xs = [r.x for r in clip.racks]
     widths = [r.width_m if r.rotation in (0, 180) else r.depth_m for r in clip.racks]
-    span = max(x + w / 2 for x, w in zip(xs, widths)) - min(x - w / 2 for x, w in zip(xs, widths))
+    span = max(x + w / 2 for x, w in zip(xs, widths, strict=False)) - min(x - w / 2 for x, w in zip(xs, widths, strict=False))
     dx = round(-(-span // tile) * tile * offset_index, 6)
     rack_map: dict[str, str] = {}
     racks = []
@@ -66,10 +66,10 @@ def paste_records(design: Design, data: bytes, offset_index: int = 1) -> Clip:
             n += 1
         used_names.add(name)
         devices.append(msgspec.structs.replace(device, id=new_id, name=name, rack=rack_map[device.rack]))
-    links = [msgspec.structs.replace(l, id=design.new_id("link"),
-                                     a=PortRef(device_map[l.a.device], l.a.port),
-                                     b=PortRef(device_map[l.b.device], l.b.port))
-             for l in clip.links]
+    links = [msgspec.structs.replace(lk, id=design.new_id("link"),
+                                     a=PortRef(device_map[lk.a.device], lk.a.port),
+                                     b=PortRef(device_map[lk.b.device], lk.b.port))
+             for lk in clip.links]
     return Clip(racks, devices, links)
 
 

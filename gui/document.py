@@ -39,11 +39,11 @@ def empty_design(width_m: float = 24.0, depth_m: float = 18.0, tile_m: float = 0
 class Document:
     """A design being edited. ``path`` is None until it is first saved."""
 
-    def __init__(self, design: Design, path: Path | None = None) -> None:
+    def __init__(self, design: Design, path: Path | None = None, plant=None) -> None:
         self.design = design
         self.path = path
         self.stack = QUndoStack()
-        self.plant = make_plant(design)
+        self.plant = plant if plant is not None else make_plant(design)
 
     @property
     def modified(self) -> bool:
@@ -63,18 +63,35 @@ class Document:
         self.stack.setClean()
 
 
-def load_with_progress(path: Path, parent=None, title: str = "Opening") -> Design:
+def load_with_progress(path: Path, parent=None) -> Design:
     """Load a design in a worker thread while the window keeps painting and shows progress.
 
     Raises DesignFileError like ``load_design``.
     """
+    return run_with_progress(lambda: load_design(path), f"Opening {path.name}…", parent)
+
+
+def open_with_progress(path: Path, parent=None) -> Document:
+    """Load a design and route its cables in a worker thread (the window keeps painting)."""
+
+    def work() -> tuple[Design, object]:
+        design = load_design(path)
+        return design, make_plant(design)
+
+    design, plant = run_with_progress(work, f"Opening {path.name}…", parent)
+    return Document(design, Path(path), plant)
+
+
+def run_with_progress(work, label: str, parent=None):
+    """Run ``work()`` in a worker thread; the window stays responsive and, past 0.4 s, shows a
+    busy progress dialog. Returns the result or raises the worker's exception."""
     with ThreadPoolExecutor(max_workers=1) as pool:
-        future = pool.submit(load_design, path)
+        future = pool.submit(work)
         dialog = None
         started = time.monotonic()
         while not future.done():
             if dialog is None and time.monotonic() - started > 0.4:
-                dialog = QProgressDialog(f"{title} {path.name}…", "", 0, 0, parent)
+                dialog = QProgressDialog(label, "", 0, 0, parent)
                 dialog.setCancelButton(None)
                 dialog.setWindowModality(Qt.WindowModal)
                 dialog.setMinimumDuration(0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QMimeData, QSettings, Qt
+from PySide6.QtCore import QMimeData, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -24,7 +24,15 @@ from gui.canvas.scene import HallScene
 from gui.canvas.view import HallView
 from gui.commands import AddObjectsCommand, DeleteCommand
 from gui.dialogs import HallDialog, NewHallDialog
-from gui.document import Autosaver, Document, RecentFiles, empty_design, load_with_progress
+from gui.document import (
+    Autosaver,
+    Document,
+    RecentFiles,
+    empty_design,
+    load_with_progress,
+    open_with_progress,
+    run_with_progress,
+)
 from gui.panels.docks import install_analysis_docks
 from gui.panels.elevation import RackElevationDialog
 from gui.panels.inspector import InspectorPanel
@@ -38,6 +46,7 @@ MODES = (  # (key, label, shortcut, interaction class)
     ("tray", "Draw tray", "T", modes.DrawTrayInteraction),
     ("connect", "Connect", "C", modes.ConnectInteraction),
     ("measure", "Measure", "M", modes.MeasureInteraction),
+    ("outline", "Draw outline", "O", modes.DrawOutlineInteraction),
 )
 
 
@@ -77,8 +86,9 @@ class MainWindow(QMainWindow):
         self.undo_view = QUndoView()
         self.undo_view.setEmptyLabel("<opened>")
         self.history_dock = self._dock("History", self.undo_view, Qt.RightDockWidgetArea)
-        self.tabifyDockWidget(self.inspector_dock, self.history_dock)
-        self.inspector_dock.raise_()
+        self.splitDockWidget(self.inspector_dock, self.history_dock, Qt.Vertical)
+        self.resizeDocks([self.inspector_dock, self.history_dock], [600, 200], Qt.Vertical)
+        self.resizeDocks([self.palette_dock, self.inspector_dock], [270, 320], Qt.Horizontal)
         # The analysis panel of issue [6/7] docks at the bottom: self.add_panel(...)
 
     def _dock(self, title: str, widget, area) -> QDockWidget:
@@ -96,7 +106,9 @@ class MainWindow(QMainWindow):
 
     def _action(self, text: str, slot, shortcut=None, tip: str = "", checkable: bool = False) -> QAction:
         action = QAction(text, self)
-        if shortcut is not None:
+        if isinstance(shortcut, QKeySequence.StandardKey):
+            action.setShortcuts(shortcut)  # every platform binding, e.g. Ctrl+Y and Ctrl+Shift+Z
+        elif shortcut is not None:
             action.setShortcut(QKeySequence(shortcut))
         if tip:
             action.setStatusTip(tip)
@@ -119,17 +131,28 @@ class MainWindow(QMainWindow):
         self.paste_action = self._action("&Paste", self.paste, S.Paste, "Paste racks beside the originals")
         self.duplicate_action = self._action("&Duplicate", self.duplicate, "Ctrl+D", "Duplicate the selected racks")
         self.delete_action = self._action("&Delete", self.delete_selection, S.Delete, "Delete the selection")
-        self.delete_action.setShortcuts([QKeySequence(S.Delete), QKeySequence(Qt.Key_Backspace)])
+        self.delete_action.setShortcuts([*QKeySequence.keyBindings(S.Delete), QKeySequence(Qt.Key_Backspace)])
         self.select_all_action = self._action("Select &All", self.select_all, S.SelectAll)
         self.rotate_action = self._action("R&otate 90°", self.rotate_selection, "R", "Turn the selected racks clockwise")
         self.elevation_action = self._action("Rack &Elevation…", self.open_selected_elevation, "Return",
                                              "Show the front elevation of the selected rack")
+        # Return opens the elevation only while the plan has focus (it confirms fields elsewhere).
+        self.removeAction(self.elevation_action)
+        self.view.addAction(self.elevation_action)
+        self.elevation_action.setShortcutContext(Qt.WidgetWithChildrenShortcut)
         self.zoom_in_action = self._action("Zoom &In", lambda: self.view.zoom(1.25), S.ZoomIn)
         self.zoom_out_action = self._action("Zoom &Out", lambda: self.view.zoom(0.8), S.ZoomOut)
         self.fit_action = self._action("&Fit Hall", self.view.fit, "Ctrl+0", "Show the whole hall")
         self.power_colors_action = self._action("Colour Racks by &Power", self._color_mode, None,
                                                 "Fill racks by power used against budget instead of role",
                                                 checkable=True)
+        self.bundles_action = self._action("Cable &Bundles Along Trays", self._view_options, None,
+                                           "Draw the cables in each tray as one band: width by count, "
+                                           "colour by main medium", checkable=True)
+        self.bundles_action.setChecked(True)
+        self.tray_fill_action = self._action("Tray &Fill", self._view_options, None,
+                                             "Tint trays by fill: green < 40 %, amber < 60 %, red above",
+                                             checkable=True)
         self.legend_action = self._action("Show &Legend", self._toggle_legend, None, checkable=True)
         self.legend_action.setChecked(True)
         self.hall_action = self._action("&Hall Properties…", self.edit_hall, None, "Size, tiles and tray height of the hall")
@@ -157,7 +180,8 @@ class MainWindow(QMainWindow):
         self.view_menu = bar.addMenu("&View")
         self.view_menu.addActions([self.zoom_in_action, self.zoom_out_action, self.fit_action])
         self.view_menu.addSeparator()
-        self.view_menu.addActions([self.power_colors_action, self.legend_action])
+        self.view_menu.addActions([self.power_colors_action, self.bundles_action,
+                                   self.tray_fill_action, self.legend_action])
         self.view_menu.addSeparator()
         for dock in (self.palette_dock, self.inspector_dock, self.history_dock):
             self.view_menu.addAction(dock.toggleViewAction())
@@ -184,9 +208,9 @@ class MainWindow(QMainWindow):
             except RuntimeError:  # already gone with its menu
                 pass
         undo = stack.createUndoAction(self, "&Undo")
-        undo.setShortcut(QKeySequence.StandardKey.Undo)
+        undo.setShortcuts(QKeySequence.StandardKey.Undo)
         redo = stack.createRedoAction(self, "&Redo")
-        redo.setShortcuts([QKeySequence(QKeySequence.StandardKey.Redo), QKeySequence("Ctrl+Y")])
+        redo.setShortcuts(QKeySequence.StandardKey.Redo)
         self._stack_actions = (undo, redo)
         self.undo_action, self.redo_action = undo, redo
         self.addActions([undo, redo])
@@ -223,6 +247,9 @@ class MainWindow(QMainWindow):
         if self.scene is not None:
             self.scene.deleteLater()
         self.scene = scene
+        self._view_options()
+        if self.power_colors_action.isChecked():
+            self._color_mode()
         self.inspector.set_scene(scene)
         self.analysis_docks.set_document(document, scene)
         self.palette.set_catalog(document.design.catalog)
@@ -235,6 +262,8 @@ class MainWindow(QMainWindow):
         self._update_title()
         self.view.fit()
         if old is not None:
+            if old.plant is not None:
+                old.plant.close()
             old.stack.deleteLater()
 
     def _update_title(self, *_args) -> None:
@@ -264,8 +293,13 @@ class MainWindow(QMainWindow):
         dialog = NewHallDialog(self)
         if dialog.exec() != NewHallDialog.Accepted:
             return
+        try:
+            design = run_with_progress(dialog.design, "Generating the design…", self)
+        except Exception as exc:  # noqa: BLE001 - GenerateError and friends: one sentence to the user
+            QMessageBox.critical(self, "Cannot create the design", str(exc))
+            return
         self.autosaver.discard()
-        self.set_document(Document(dialog.design()))
+        self.set_document(Document(design))
 
     def open_dialog(self) -> None:
         start = str(self.document.path.parent) if self.document and self.document.path else ""
@@ -278,12 +312,13 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             return False
         try:
-            design = load_with_progress(path, self)
+            document = open_with_progress(Path(path), self)
         except DesignFileError as exc:
             QMessageBox.critical(self, "Cannot open design", f"The design could not be opened.\n\n{exc}")
             return False
+        design = document.design
         self.autosaver.discard()
-        self.set_document(Document(design, Path(path)))
+        self.set_document(document)
         self.recent.add(Path(path))
         self.statusBar().showMessage(f"Opened {path.name}: {len(design.racks)} racks, "
                                      f"{len(design.links)} links", 8000)
@@ -368,11 +403,23 @@ class MainWindow(QMainWindow):
             self.recent_menu.addSeparator()
             self.recent_menu.addAction("Clear Menu", self.recent.clear)
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not getattr(self, "_fitted", False):
+            self._fitted = True
+            QTimer.singleShot(0, self._initial_layout)
+
+    def _initial_layout(self) -> None:
+        """Docks at working widths and the hall fitted, once the window has its size."""
+        self.resizeDocks([self.palette_dock, self.inspector_dock], [270, 320], Qt.Horizontal)
+        QTimer.singleShot(0, self.view.fit)
+
     def closeEvent(self, event) -> None:
         if self.maybe_save():
             self.autosaver.timer.stop()
             for dialog in list(self.elevations.values()):
                 dialog.close()
+            self.analysis_docks.close()
             event.accept()
         else:
             event.ignore()
@@ -473,6 +520,10 @@ class MainWindow(QMainWindow):
 
     def _color_mode(self) -> None:
         self.scene.set_color_mode("power" if self.power_colors_action.isChecked() else "role")
+
+    def _view_options(self) -> None:
+        self.scene.set_view_options(bundles=self.bundles_action.isChecked(),
+                                    tray_fill=self.tray_fill_action.isChecked())
 
     def _toggle_legend(self) -> None:
         self.view.show_legend = self.legend_action.isChecked()

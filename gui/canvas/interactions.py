@@ -130,6 +130,7 @@ class SelectInteraction(Interaction):
             self._press_screen = event.screenPos()
             self._moved = False
             self._delta = (0.0, 0.0)
+            self.scene.tray_load.pause()  # nothing but the drag competes for the event loop
         return True
 
     def move(self, event) -> bool:
@@ -159,6 +160,7 @@ class SelectInteraction(Interaction):
         if self._drag is None:
             return False
         drag, self._drag = self._drag, None
+        self.scene.tray_load.resume()
         dx, dy = self._delta
         if self._moved and (abs(dx) > EPS or abs(dy) > EPS):
             design = self.scene.design
@@ -197,6 +199,7 @@ class SelectInteraction(Interaction):
         if self._drag is not None:
             self._restore(self._drag)
             self._drag = None
+            self.scene.tray_load.resume()
 
     def _restore(self, drag: dict[str, QPointF]) -> None:
         for rack_id, start in drag.items():
@@ -314,7 +317,7 @@ class DrawTrayInteraction(Interaction):
         self._cursor = self._snap(event.scenePos())
         self._update_preview()
         if self.points:
-            length = sum(placement.distance(a, b) for a, b in zip(self.points, self.points[1:]))
+            length = sum(placement.distance(a, b) for a, b in zip(self.points, self.points[1:], strict=False))
             length += placement.distance(self.points[-1], self._cursor)
             self.scene.message.emit(f"Tray length {length:.2f} m")
         return True
@@ -367,6 +370,33 @@ class DrawTrayInteraction(Interaction):
         self.points = []
         if self._preview.scene() is not None:
             self.scene.removeItem(self._preview)
+
+
+class DrawOutlineInteraction(DrawTrayInteraction):
+    """Click the corners of the hall's outline (snapped to tiles), double-click or Enter to finish."""
+
+    name = "Draw hall outline"
+    hint = "Click the hall's corners, double-click or Enter to close the outline, Esc cancels"
+
+    def _snap(self, pos: QPointF) -> tuple[float, float]:
+        return placement.snap_point(pos.x(), pos.y(), self.scene.design.hall.tile_m)
+
+    def finish(self) -> None:
+        points = self.points
+        self.points = []
+        self._update_preview()
+        if len(points) > 3 and points[-1] == points[0]:
+            points = points[:-1]
+        if len(points) < 3:
+            self.scene.message.emit("A hall outline needs at least three corners")
+            return
+        import msgspec
+
+        from gui.commands import SetHallCommand
+
+        hall = msgspec.structs.replace(self.scene.design.hall, outline=points)
+        if self.scene.push(SetHallCommand(self.scene.design, hall, "Draw hall outline")):
+            self.on_done()
 
 
 def choose(options: list[tuple[str, object]], screen_pos) -> object | None:
@@ -489,11 +519,21 @@ def link_summary(scene, link_id: str) -> str:
     return f" — {route.total_m:.1f} m, {medium.name if medium else 'no medium reaches'}"
 
 
+MEASURE_SNAP_M = 0.05
+
+
 class MeasureInteraction(Interaction):
-    """Click two points: straight distance, floor (Manhattan) distance."""
+    """Click two points (snapped to 5 cm; hold Shift for no snap): straight distance, floor
+    (Manhattan) distance, and the distance along trays when the engine offers it."""
 
     name = "Measure"
-    hint = "Click two points to measure; Esc to leave"
+    hint = "Click two points to measure (Shift: no snapping); Esc to leave"
+
+    def _point(self, event) -> QPointF:
+        pos = event.scenePos()
+        if event.modifiers() & Qt.ShiftModifier:
+            return pos
+        return QPointF(*placement.snap_point(pos.x(), pos.y(), MEASURE_SNAP_M))
 
     def __init__(self, scene, on_done=None) -> None:
         super().__init__(scene, on_done)
@@ -515,15 +555,15 @@ class MeasureInteraction(Interaction):
         if event.button() != Qt.LeftButton:
             return False
         if self.start is None:
-            self.start = event.scenePos()
+            self.start = self._point(event)
         else:
-            self._show(event.scenePos())
+            self._show(self._point(event))
             self.start = None
         return True
 
     def move(self, event) -> bool:
         if self.start is not None:
-            self._show(event.scenePos())
+            self._show(self._point(event))
         return True
 
     def release(self, event) -> bool:
@@ -550,16 +590,33 @@ class MeasureInteraction(Interaction):
                 self.scene.removeItem(item)
 
 
+_graphs: dict[int, tuple[int, object]] = {}
+
+
 def tray_distance(scene, a, b) -> float | None:
-    """Distance between two plan points along the tray graph, when the engine offers it."""
-    plant = scene.plant
-    fn = getattr(plant, "tray_distance", None) if plant is not None else None
-    if fn is None:
+    """Distance between two plan points along the trays: hop to the nearest tray (within the
+    design's tray reach), along the tray network, hop off. None when either point is too far
+    from a tray or the trays do not connect them."""
+    import numpy as np
+
+    from model.tray_graph import TrayGraph
+
+    design = scene.design
+    if not design.trays:
         return None
-    try:
-        return float(fn(a, b))
-    except Exception:  # noqa: BLE001
+    cached = _graphs.get(id(design))
+    if cached is None or cached[0] != design.revision:
+        graph = TrayGraph(list(design.trays.values()), design.hall, design.settings.tray_join_tolerance_m)
+        _graphs.clear()
+        _graphs[id(design)] = (design.revision, graph)
+    graph = _graphs[id(design)][1]
+    att = graph.attach(np.array([a[0], b[0]]), np.array([a[1], b[1]]), design.settings.tray_reach_m)
+    if not att.reached.all():
         return None
+    along = graph.distance(att, np.array([0]), att, np.array([1]))[0]
+    if not np.isfinite(along):
+        return None
+    return float(att.hop[0] + along + att.hop[1])
 
 
 def drop_type(scene, kind: str, type_id: str, pos: QPointF) -> None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPen, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from gui import style
@@ -79,14 +79,16 @@ class RackItem(QGraphicsItem):
     def _paint_label(self, painter: QPainter, lod: float) -> None:
         r = self._rect
         painter.save()
-        painter.rotate(-self.rotation())  # labels stay upright whatever the rack's rotation
+        # The label sits just behind the front strip, clear of the cable drops at the centre,
+        # and stays upright whatever the rack's rotation.
+        anchor = QTransform().rotate(self.rotation()).map(QPointF(0, r.top() + r.height() * 0.3))
+        painter.rotate(-self.rotation())
         across = r.width() if self.rotation() in (0, 180) else r.height()
-        along = r.height() if self.rotation() in (0, 180) else r.width()
-        # Text height in metres: a share of the rack, capped at 13 px on screen.
-        size_m = min(across * 0.32, 13.0 / lod)
+        size_m = min(across * 0.3, 13.0 / lod)
         scale = size_m / 12.0
+        painter.translate(anchor)
         painter.scale(scale, scale)
-        box = QRectF(-across / 2 / scale, -along / 2 / scale, across / scale, along / scale)
+        box = QRectF(-across / 2 / scale, -size_m / scale, across / scale, 2 * size_m / scale)
         painter.setFont(self._font)
         painter.setPen(QColor("#111"))
         painter.drawText(box, Qt.AlignCenter | Qt.TextWrapAnywhere, self._label)

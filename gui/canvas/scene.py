@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from PySide6.QtCore import QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QRectF, QTimer, Signal
 from PySide6.QtGui import QColor, QUndoStack
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsSceneMouseEvent
 
 from gui import style
+from gui.canvas.bundle_item import BundleItem, TrayLoad
 from gui.canvas.hall_item import HallItem
 from gui.canvas.link_item import LinkItem
 from gui.canvas.rack_item import RackItem
@@ -53,7 +54,13 @@ class HallScene(QGraphicsScene):
         self._links_timer.setInterval(0)
         self._links_timer.timeout.connect(self._refresh_links)
         self.setBackgroundBrush(QColor(style.BACKGROUND))
+        self.show_bundles = True
+        self.bundle_item = BundleItem()
+        self.addItem(self.bundle_item)
+        self.tray_load = TrayLoad(design, plant, self)
+        self.tray_load.updated.connect(self._apply_tray_load)
         self._build()
+        self.tray_load.start()
         design.subscribe(self._on_change)
         self.selectionChanged.connect(self._on_selection_changed)
 
@@ -63,6 +70,7 @@ class HallScene(QGraphicsScene):
         """Stop following the design (the document is being closed or replaced)."""
         self.design.unsubscribe(self._on_change)
         self._links_timer.stop()
+        self.tray_load.stop()
 
     def _build(self) -> None:
         self._update_hall()
@@ -117,6 +125,20 @@ class HallScene(QGraphicsScene):
         for rack_id in self.racks:
             self.racks[rack_id].set_fill(self.rack_fill(rack_id))
 
+    def _apply_tray_load(self) -> None:
+        load = self.tray_load
+        self.bundle_item.set_bundles(self.design.trays if self.show_bundles else {}, load.counts)
+        for tray_id, item in self.trays.items():
+            item.set_fill(load.fill.get(tray_id, 0.0) if self.show_tray_fill else None)
+
+    def set_view_options(self, *, bundles: bool | None = None, tray_fill: bool | None = None) -> None:
+        """Cable bundles along trays and tray fill (shown on demand)."""
+        if bundles is not None:
+            self.show_bundles = bundles
+        if tray_fill is not None:
+            self.show_tray_fill = tray_fill
+        self._apply_tray_load()
+
     def _remove(self, table: dict, ids: Iterable[str]) -> None:
         for object_id in ids:
             item = table.pop(object_id, None)
@@ -149,6 +171,8 @@ class HallScene(QGraphicsScene):
         if kind.startswith(("links_", "racks_", "devices_", "trays_", "hall_", "settings_")):
             self._plant_dirty = True
             self._links_timer.start()
+            if kind.startswith(("links_", "racks_", "trays_", "hall_", "settings_")):
+                self.tray_load.schedule()
         self.selection_ids_changed.emit()
 
     # ------------------------------------------------------------------ selection
@@ -162,7 +186,7 @@ class HallScene(QGraphicsScene):
         """Devices chosen in a rack elevation: the inspector shows them, their links are drawn."""
         self.clearSelection()
         self.device_selection = list(ids)
-        self.show_links({l for d in self.device_selection for l in self.design.links_of_device(d)})
+        self.show_links({lk for d in self.device_selection for lk in self.design.links_of_device(d)})
         self.selection_ids_changed.emit()
 
     def item_for(self, object_id: str):

@@ -8,7 +8,7 @@ apply the entered value to every selected object of that kind.
 from __future__ import annotations
 
 import msgspec
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -53,6 +53,9 @@ class InspectorPanel(QWidget):
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self.rebuild)
+
+    def sizeHint(self) -> QSize:
+        return QSize(320, 600)
 
     def set_scene(self, scene) -> None:
         if self.scene is not None:
@@ -164,7 +167,7 @@ class InspectorPanel(QWidget):
 
     def _replace(self, kind: str, records: list, **changes) -> None:
         new = [msgspec.structs.replace(r, **changes) for r in records]
-        if any(n != o for n, o in zip(new, records)):
+        if any(n != o for n, o in zip(new, records, strict=False)):
             self._push(UpdateCommand(self.scene.design, kind, new))
 
     def _rack_form(self, racks) -> None:
@@ -244,22 +247,22 @@ class InspectorPanel(QWidget):
         design = self.scene.design
         plant = self.scene.plant
         self.title.setText(f"Link {links[0].label or links[0].id}" if len(links) == 1 else f"{len(links)} links")
-        speeds = {design.ports(l.a.device)[l.a.port].speed_gbps for l in links}
+        speeds = {design.ports(lk.a.device)[lk.a.port].speed_gbps for lk in links}
         media = [(f"{m.name} ({m.kind}, ≤{m.reach_m:g} m)", m.id) for m in design.catalog.media_types.values()
                  if not speeds or speeds <= set(m.speeds_gbps)]
         self._combo("medium", "Medium", [("Automatic (engine chooses)", "auto"), *media],
-                    [l.medium for l in links], lambda m: self._replace("links", links, medium=m))
-        overrides = [l.length_override_m if l.length_override_m is not None else 0.0 for l in links]
+                    [lk.medium for lk in links], lambda m: self._replace("links", links, medium=m))
+        overrides = [lk.length_override_m if lk.length_override_m is not None else 0.0 for lk in links]
         spin = self._number("length_override", "Length override", overrides,
                             lambda v: self._replace("links", links, length_override_m=(v or None)),
                             lo=0.0, hi=10000, suffix=" m", step=0.5)
         spin.setSpecialValueText("none (use routed length)") if len(set(overrides)) == 1 else None
-        built = [l.as_built_m if l.as_built_m is not None else 0.0 for l in links]
+        built = [lk.as_built_m if lk.as_built_m is not None else 0.0 for lk in links]
         spin = self._number("as_built", "As-built length", built,
                             lambda v: self._replace("links", links, as_built_m=(v or None)),
                             lo=0.0, hi=10000, suffix=" m", step=0.5)
         spin.setSpecialValueText("not measured") if len(set(built)) == 1 else None
-        self._text("label", "Label", [l.label for l in links], lambda t: self._replace("links", links, label=t))
+        self._text("label", "Label", [lk.label for lk in links], lambda t: self._replace("links", links, label=t))
         if len(links) == 1:
             link = links[0]
             a, b = design.devices[link.a.device], design.devices[link.b.device]
@@ -271,10 +274,9 @@ class InspectorPanel(QWidget):
                 try:
                     route = plant.route(link.id)
                     medium = plant.medium(link.id)
-                    self._info("Routed length",
-                               f"{route.total_m:.2f} m = {route.vertical_a_m:.2f} up + {route.tray_m:.2f} "
-                               f"along trays + {route.vertical_b_m:.2f} down + {route.slack_m:.2f} slack")
-                    self._info("Chosen medium", medium.name if medium else "none reaches")
+                    self._info("Routed length", f"{route.total_m:.2f} m ({route.method})")
+                    self._info("Pieces", route.describe())
+                    self._info("Chosen medium", f"{medium.name} ({medium.kind})" if medium else "none reaches")
                     self._info("Why", plant.reason(link.id))
                 except Exception as exc:  # noqa: BLE001 - the engine's refusal is shown, not raised
                     self._info("Routing", str(exc))
@@ -294,7 +296,7 @@ class InspectorPanel(QWidget):
                      lo=-5, hi=20, suffix=" m", step=0.1)
         if len(trays) == 1:
             pts = trays[0].points
-            length = sum(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5 for (x1, y1), (x2, y2) in zip(pts, pts[1:]))
+            length = sum(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5 for (x1, y1), (x2, y2) in zip(pts, pts[1:], strict=False))
             self._info("Length", f"{length:.2f} m, {len(pts)} corners")
 
     def _design_form(self) -> None:

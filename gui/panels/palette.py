@@ -3,7 +3,7 @@ rack elevation; a click on a rack type starts placing racks of that type."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QMimeData, Qt, Signal
+from PySide6.QtCore import QMimeData, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
@@ -51,7 +51,7 @@ class CatalogPalette(QWidget):
         self.tree.setHeaderLabels(["Type", "U", "kW"])
         self.tree.setDragEnabled(True)
         self.tree.setRootIsDecorated(True)
-        self.tree.setColumnWidth(0, 200)
+        self.tree.setColumnWidth(0, 180)
         self.tree.setColumnWidth(1, 30)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
@@ -59,6 +59,9 @@ class CatalogPalette(QWidget):
         layout.addWidget(self.tree)
         self.filter.textChanged.connect(self._apply_filter)
         self.tree.itemClicked.connect(self._clicked)
+
+    def sizeHint(self) -> QSize:
+        return QSize(270, 600)
 
     def set_catalog(self, catalog: Catalog) -> None:
         self.tree.clear()

@@ -1,0 +1,41 @@
+"""``main.py render FILE -o OUT.png|.svg|.pdf``: draw the floor plan without a display."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def add_parser(subparsers, name: str) -> None:
+    parser = subparsers.add_parser(name, help="draw the floor plan to PNG, SVG or PDF (no display needed)")
+    parser.add_argument("file", type=Path, help="design file (.hall.json)")
+    parser.add_argument("-o", "--output", type=Path, required=True, help="OUT.png, OUT.svg or OUT.pdf")
+    parser.add_argument("--width", type=int, default=1800, help="picture width in pixels (default 1800)")
+    parser.add_argument("--no-links", action="store_true", help="leave the cables out")
+
+
+def run(args) -> int:
+    from cli import CliError
+    from model.fileio import DesignFileError, load_design
+
+    if args.output.suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise CliError(f"cannot render to {args.output.name}: use .png, .svg or .pdf")
+    if not 100 <= args.width <= 20000:
+        raise CliError("--width must be between 100 and 20000 pixels")
+    try:
+        design = load_design(args.file)
+    except DesignFileError as exc:
+        raise CliError(str(exc)) from None
+    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    from gui.render import render_design
+
+    app = QApplication.instance() or QApplication([])  # noqa: F841 - scenes need an application
+    try:
+        render_design(design, args.output, args.width, show_links=not args.no_links)
+    except OSError as exc:
+        raise CliError(f"cannot write {args.output}: {exc}") from None
+    print(f"wrote {args.output} ({len(design.racks)} racks, {len(design.links)} links)")
+    return 0

@@ -1,0 +1,107 @@
+"""GUI test set-up: a main window on a saved copy of the small pod, with settings, recent files
+and recovery files kept in the test's temporary folder, and helpers that drive the canvas with
+real mouse events (press, drag with the button held, release, double-click)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QEvent, QPointF, QSettings, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from gui.main_window import MainWindow
+from model.fileio import design_to_bytes, save_design
+from tests.builders import device, small_pod
+
+
+@pytest.fixture(autouse=True)
+def no_unexpected_dialogs(monkeypatch):
+    """A modal box nobody expected would hang the run: fail instead. Tests override as needed."""
+
+    def unexpected(*args, **kwargs):
+        raise AssertionError(f"unexpected dialog: {args[1:3]}")
+
+    for name in ("warning", "question", "critical", "information"):
+        monkeypatch.setattr(QMessageBox, name, unexpected)
+
+
+@pytest.fixture
+def pod_file(tmp_path) -> Path:
+    design = small_pod()
+    device(design, "a3", "r1", 30, "dgx-h100")  # a server with free NICs, to connect by hand
+    path = tmp_path / "pod.hall.json"
+    save_design(design, path)
+    return path
+
+
+def make_window(qtbot, tmp_path, path: Path | None = None) -> MainWindow:
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
+    window = MainWindow(settings, tmp_path / "recovery")
+    window.resize(1400, 900)
+    window.show()
+    qtbot.waitExposed(window)
+    if path is not None:
+        assert window.open_path(path)
+    window.view.fit()
+    QApplication.processEvents()
+    return window
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, pod_file):
+    win = make_window(qtbot, tmp_path, pod_file)
+    yield win
+    close_quietly(win)
+
+
+def close_quietly(win) -> None:
+    """Close without the unsaved-changes prompt (pytest-qt's own close would run it)."""
+    if win.document is not None:
+        win.document.stack.setClean()
+    win.close()
+    win.deleteLater()
+    QApplication.processEvents()
+
+
+def snapshot(window) -> bytes:
+    return design_to_bytes(window.document.design)
+
+
+def view_point(view, x: float, y: float) -> QPointF:
+    return QPointF(view.mapFromScene(QPointF(x, y)))
+
+
+def mouse(view, kind, x: float, y: float, button=Qt.LeftButton, buttons=None,
+          modifiers=Qt.NoModifier) -> None:
+    """Send one mouse event at scene point (x, y) metres to the canvas."""
+    pos = view_point(view, x, y)
+    glob = QPointF(view.viewport().mapToGlobal(pos.toPoint()))
+    if buttons is None:
+        buttons = Qt.NoButton if kind == QEvent.MouseButtonRelease else button
+    if kind == QEvent.MouseMove:
+        button = Qt.NoButton
+    event = QMouseEvent(kind, pos, glob, button, buttons, modifiers)
+    QApplication.sendEvent(view.viewport(), event)
+
+
+def click(view, x, y, modifiers=Qt.NoModifier) -> None:
+    mouse(view, QEvent.MouseButtonPress, x, y, modifiers=modifiers)
+    mouse(view, QEvent.MouseButtonRelease, x, y, modifiers=modifiers)
+
+
+def double_click(view, x, y) -> None:
+    click(view, x, y)
+    mouse(view, QEvent.MouseButtonDblClick, x, y)
+    mouse(view, QEvent.MouseButtonRelease, x, y)
+
+
+def drag(view, start, end, steps: int = 8, button=Qt.LeftButton) -> None:
+    """Press at ``start``, move in steps with the button held, release at ``end`` (metres)."""
+    (x0, y0), (x1, y1) = start, end
+    mouse(view, QEvent.MouseButtonPress, x0, y0, button=button)
+    for i in range(1, steps + 1):
+        t = i / steps
+        mouse(view, QEvent.MouseMove, x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, buttons=button)
+    mouse(view, QEvent.MouseButtonRelease, x1, y1, button=button)

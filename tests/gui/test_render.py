@@ -1,0 +1,54 @@
+"""Pictures a person can look at: the headless render of the example (PNG, SVG, PDF through
+``main.py render``) and a screenshot of the editor window, written to tests/output/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtGui import QImage
+
+from cli import run_cli
+from cli.gui_command import EXAMPLE
+from tests.gui.conftest import click, make_window
+
+OUTPUT = Path(__file__).resolve().parents[1] / "output"
+
+
+def test_render_command_writes_png_svg_and_pdf(qapp, capsys):
+    OUTPUT.mkdir(exist_ok=True)
+    for suffix in ("png", "svg", "pdf"):
+        out = OUTPUT / f"small-pod.{suffix}"
+        out.unlink(missing_ok=True)
+        assert run_cli(["render", str(EXAMPLE), "-o", str(out), "--width", "1400"]) == 0
+        assert out.stat().st_size > 1000
+    image = QImage(str(OUTPUT / "small-pod.png"))
+    assert image.width() == 1400 and image.height() > 800
+    assert (OUTPUT / "small-pod.svg").read_text().lstrip().startswith("<?xml")
+    assert (OUTPUT / "small-pod.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_render_refuses_unknown_format_and_bad_file(qapp, tmp_path, capsys):
+    assert run_cli(["render", str(EXAMPLE), "-o", str(tmp_path / "x.bmp")]) == 2
+    assert "use .png, .svg or .pdf" in capsys.readouterr().err
+    assert run_cli(["render", str(tmp_path / "missing.hall.json"), "-o", str(tmp_path / "x.png")]) == 2
+
+
+def test_screenshot_of_the_editor_on_the_example(qtbot, tmp_path):
+    OUTPUT.mkdir(exist_ok=True)
+    window = make_window(qtbot, tmp_path, EXAMPLE)
+    qtbot.wait(100)  # the first layout pass sizes the docks
+    design = window.document.design
+    server_rack = next(r for r in sorted(design.racks) if design.links_of_racks([r]))
+    rack = design.racks[server_rack]
+    window.view.fit()
+    click(window.view, rack.x, rack.y)
+    qtbot.waitUntil(lambda: bool(window.inspector.fields)
+                    and all(w.isVisible() for w in window.inspector.fields.values()), timeout=3000)
+    qtbot.waitUntil(lambda: not window.scene.tray_load.busy, timeout=5000)
+    qtbot.wait(50)
+    assert window.scene.link_items
+    path = OUTPUT / "editor-window.png"
+    assert window.grab().save(str(path))
+    assert QImage(str(path)).width() >= 1000
+    window.document.stack.setClean()
+    window.close()
