@@ -85,6 +85,7 @@ class AnalysisRunner(QObject):
         self._signals.done.connect(self._job_done)
         self._running: int | None = None   # revision of the job in flight
         self._job: _Job | None = None
+        self._closed = False
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(delay_ms)
@@ -106,6 +107,9 @@ class AnalysisRunner(QObject):
 
     def close(self) -> None:
         """Stop following the design and wait for a job in flight (its result is dropped)."""
+        if self._closed:
+            return
+        self._closed = True
         self.design.unsubscribe(self._on_change)
         self._timer.stop()
         self._plant_timer.stop()

@@ -105,3 +105,28 @@ def drag(view, start, end, steps: int = 8, button=Qt.LeftButton) -> None:
         t = i / steps
         mouse(view, QEvent.MouseMove, x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, buttons=button)
     mouse(view, QEvent.MouseButtonRelease, x1, y1, button=button)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _close_every_window_at_the_end(qapp):
+    """Tear the Qt side down while the application still exists.
+
+    Windows some tests leave open keep analysis workers and scene items alive; if Python's
+    final garbage collection meets them after QApplication is gone, the process segfaults at
+    exit and the run reports failure although every test passed.
+    """
+    yield
+    for widget in QApplication.topLevelWidgets():
+        docks = getattr(widget, "analysis_docks", None)
+        if docks is not None:
+            docks.close()
+        document = getattr(widget, "document", None)
+        if document is not None:
+            document.stack.setClean()
+        widget.close()
+        widget.deleteLater()
+    QApplication.sendPostedEvents(None, 0)  # 0: QEvent.DeferredDelete among the rest
+    QApplication.processEvents()
+    import gc
+
+    gc.collect()
