@@ -28,6 +28,7 @@ from model.geometry import (
     METHOD_NAMES,
     METHOD_NO_TRAY_PATH,
     METHOD_SAME_RACK,
+    METHOD_TRAY,
     LinkRoute,
     compose_lengths,
     drop_points,
@@ -52,7 +53,9 @@ _INPUTS = {"_drop_a": np.int64, "_drop_b": np.int64, "_height_a": float, "_heigh
            "speed_gbps": float}
 _OUTPUTS = {"routed_m": float, "length_m": float, "ordered_m": float, "medium_index": np.int32,
             "status": np.uint8, "_method": np.uint8, "_vertical_a": float, "_hop_a": float,
-            "_tray": float, "_hop_b": float, "_vertical_b": float, "_floor": float, "_slack": float}
+            "_tray": float, "_hop_b": float, "_vertical_b": float, "_floor": float, "_slack": float,
+            "_route_key": np.int64}
+_STALE_ROUTE = -2  # _route_key of a row recomputed since route_keys() last named its route
 
 
 _DEVICE_A, _DEVICE_B, _PORT_A, _PORT_B = (attrgetter(n) for n in ("a.device", "b.device",
@@ -72,6 +75,10 @@ class CablePlant:
     (with NO_TRAY_PATH: a rack is beyond ``tray_reach_m`` of every tray), NO_MEDIUM (nothing in
     the catalog reaches), PINNED_OUT_OF_REACH (kept, ``ordered_m`` NaN) and PINNED_MISMATCH.
     ``medium_index`` indexes ``media`` (the design catalog's media in catalog order), -1 for none.
+    ``route_keys()`` names the distinct tray routes (links between the same two drop points
+    share one) and ``tray_spans(route_id)`` gives the trays and intervals each follows, for
+    per-route work such as tray fill; ``route(link_id)`` builds one link's plan path for drawing
+    and explaining. ``route_generation`` changes when a full rebuild renumbers the routes.
     Not thread-safe: call ``refresh()`` from the thread that edits the design.
     """
 
@@ -180,6 +187,78 @@ class CablePlant:
             slack_m=float(self._slack[r]), total_m=float(self.routed_m[r]),
             points=points, tray_ids=trays)
 
+    def route_keys(self) -> np.ndarray:
+        """Route id of every link (int64, one per row in ``link_ids`` order); -1 off the trays.
+
+        Links with the same route id run along the same trays over the same intervals (they
+        join the trays at the same two drop points), so per-route work such as tray fill is done
+        once per id: :meth:`tray_spans` gives the intervals. Ids are small integers
+        ``0 .. route_count - 1``, assigned as routes are first seen; an id keeps its meaning
+        while ``route_generation`` is unchanged (a rack move gives its links new ids, it never
+        changes what an old id means). Same-rack and floor-routed links have -1. The array is a
+        read-only view, valid until the next edit is applied.
+        """
+        stale = np.flatnonzero(self._route_key == _STALE_ROUTE)
+        if len(stale):
+            self._name_routes(stale)
+        view = self._route_key.view()
+        view.flags.writeable = False
+        return view
+
+    @property
+    def route_count(self) -> int:
+        """Number of route ids handed out so far in this ``route_generation``."""
+        return len(self._route_spans)
+
+    def tray_spans(self, route_id: int) -> tuple[tuple[str, float, float], ...]:
+        """Trays a route runs along, in order: (tray id, s0_m, s1_m) intervals of arc length.
+
+        ``s0_m <= s1_m`` are positions along the tray from its first point. Joins between trays
+        and the hops from racks to trays take no interval. No plan points are built (use
+        :meth:`route` to draw or explain one link).
+        """
+        return self._route_spans[route_id]
+
+    def link_tray_spans(self, link_id: str) -> tuple[tuple[str, float, float], ...]:
+        """:meth:`tray_spans` of one link's route (``()`` when it does not run on trays)."""
+        key = int(self.route_keys()[self.index[link_id]])
+        return self._route_spans[key] if key >= 0 else ()
+
+    def _name_routes(self, rows: np.ndarray) -> None:
+        """Route ids of these rows: one per unordered pair of drop points (by plan position)."""
+        on_tray = self._method[rows] == METHOD_TRAY
+        self._route_key[rows[~on_tray]] = -1
+        rows = rows[on_tray]
+        if not len(rows):
+            return
+        da, db = self._drop_a[rows], self._drop_b[rows]
+        lo, hi = np.minimum(da, db), np.maximum(da, db)
+        _, first, inverse = np.unique(lo * (len(self._drop_x) + 1) + hi, return_index=True,
+                                      return_inverse=True)
+        ids = np.empty(len(first), dtype=np.int64)
+        fresh_a, fresh_b = [], []
+        xs, ys = self._drop_x, self._drop_y
+        # A route is named, and its spans taken, in the direction of its first link in row
+        # order: the trays route() gives that link (equal shortest paths break the same way).
+        for k, (a, b) in enumerate(zip(da[first].tolist(), db[first].tolist(), strict=True)):
+            pa = (round(float(xs[a]), 6), round(float(ys[a]), 6))
+            pb = (round(float(xs[b]), 6), round(float(ys[b]), 6))
+            route = self._route_of.get((min(pa, pb), max(pa, pb)))
+            if route is None:
+                route = self._route_of[(min(pa, pb), max(pa, pb))] = len(self._route_spans)
+                self._route_spans.append(())
+                fresh_a.append(a)
+                fresh_b.append(b)
+            ids[k] = route
+        self._route_key[rows] = ids[inverse.reshape(-1)]
+        if fresh_a:
+            att, names = self._att, self._graph.tray_ids
+            spans = self._graph.spans(att, np.array(fresh_a, dtype=np.int64), att,
+                                      np.array(fresh_b, dtype=np.int64))
+            start = len(self._route_spans) - len(fresh_a)
+            self._route_spans[start:] = [tuple((names[t], s0, s1) for t, s0, s1 in legs)
+                                         for legs in spans]
+
     def findings(self) -> list[Finding]:
         """NO_TRAY_PATH (per unreached rack or rack pair), NO_MEDIUM_REACHES, PINNED_MEDIUM_OUT_OF_REACH."""
         from model.cabling_findings import plant_findings
@@ -200,6 +279,9 @@ class CablePlant:
         self._groups: dict[tuple[int, int], tuple[list[int], float]] = {}
         self._devices: dict[str, tuple[int, int, float, dict[str, int]]] = {}
         self._rack_row: dict[str, int] = {}
+        self._route_of: dict[tuple, int] = {}  # (drop point, drop point) by position -> route id
+        self._route_spans: list[tuple[tuple[str, float, float], ...]] = []
+        self.route_generation = getattr(self, "route_generation", -1) + 1
         self._rack_geom = np.zeros((0, 4))  # x, y, rotation, depth
         self._drop_x = self._drop_y = np.zeros(0)
         self._att = self._graph.attach(np.zeros(0), np.zeros(0), 0.0)
@@ -404,6 +486,7 @@ class CablePlant:
         status |= np.where(mismatch, PINNED_MISMATCH, 0)
         self.medium_index[rows], self.ordered_m[rows] = medium, ordered
         self.status[rows] = status.astype(np.uint8)
+        self._route_key[rows] = _STALE_ROUTE
         if not diff:
             return set()
         after = (self.routed_m[rows], self.length_m[rows], self.ordered_m[rows], self.medium_index[rows])
