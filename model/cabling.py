@@ -20,7 +20,7 @@ import numpy as np
 
 from model.catalog import MediaType
 from model.design import Change, Design
-from model.entities import port_height_m
+from model.entities import RACK_PLINTH_M, U_HEIGHT_M
 from model.findings import Finding
 from model.geometry import (
     FACE_FRONT,
@@ -61,6 +61,7 @@ _STALE_ROUTE = -2  # _route_key of a row recomputed since route_keys() last name
 _DEVICE_A, _DEVICE_B, _PORT_A, _PORT_B = (attrgetter(n) for n in ("a.device", "b.device",
                                                                   "a.port", "b.port"))
 _MEDIUM, _OVERRIDE, _AS_BUILT = (attrgetter(n) for n in ("medium", "length_override_m", "as_built_m"))
+_TYPE, _BREAKOUT, _RACK, _U = (attrgetter(n) for n in ("type", "breakout", "rack", "u"))
 _COMPARED = ("routed_m", "length_m", "ordered_m", "medium_index")
 
 
@@ -111,7 +112,6 @@ class CablePlant:
                 touched_racks.update(change.ids)
             elif change.kind in ("devices_moved", "devices_changed", "devices_removed"):
                 for device_id in change.ids:
-                    self._devices.pop(device_id, None)
                     retable |= design.links_of_device(device_id)
             elif change.kind == "links_changed":
                 retable.update(change.ids)
@@ -275,9 +275,13 @@ class CablePlant:
                                 design.settings.tray_join_tolerance_m)
         self._classes: list[tuple[float, int, str]] = []
         self._class_of: dict[tuple[float, int, str], int] = {}
-        self._port_classes: dict[tuple, dict[str, int]] = {}
         self._groups: dict[tuple[int, int], tuple[list[int], float]] = {}
-        self._devices: dict[str, tuple[int, int, float, dict[str, int]]] = {}
+        self._port_no: dict[str, int] = {}        # port name -> column of _class_matrix
+        self._table_of: dict[str | tuple, int] = {}  # type id (or type, breakout) -> port table
+        self._table_rows: list[dict[int, int]] = []
+        self._table_face = np.zeros(0, dtype=np.int64)
+        self._table_u = np.zeros(0)
+        self._class_matrix = np.zeros((0, 0), dtype=np.int64)
         self._rack_row: dict[str, int] = {}
         self._route_of: dict[tuple, int] = {}  # (drop point, drop point) by position -> route id
         self._route_spans: list[tuple[tuple[str, float, float], ...]] = []
@@ -344,28 +348,47 @@ class CablePlant:
 
     # ----------------------------------------------------------------------------- link rows
 
-    def _device(self, device_id: str) -> tuple[int, int, float, dict[str, int]]:
-        info = self._devices.get(device_id)
-        if info is None:
-            device = self.design.devices[device_id]
-            dtype = self.design.catalog.device_types[device.type]
-            key = (device.type, tuple(sorted(device.breakout.items())) if device.breakout else ())
-            classes = self._port_classes.get(key)
-            if classes is None:
-                classes = {}
-                for name, port in port_table(dtype, device.breakout).items():
-                    pc = (port.speed_gbps, port.lanes, port.form_factor)
-                    if pc not in self._class_of:
-                        self._class_of[pc] = len(self._classes)
-                        self._classes.append(pc)
-                    classes[name] = self._class_of[pc]
-                self._port_classes[key] = classes
-            face = FACE_FRONT if dtype.ports_face == "front" else FACE_REAR
-            rack = self.design.racks[device.rack]
-            info = (self._rack_row[device.rack], face,
-                    port_height_m(rack, device.u, dtype.u_height), classes)
-            self._devices[device_id] = info
-        return info
+    def _device_table(self, device_ids: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                            np.ndarray]:
+        """Rack row, face, port height (m) and port-table number of each device, in one pass.
+
+        Devices of one type and breakout share a port table (``_tables``); its row of
+        ``_class_matrix`` gives the port class of every port name (``_port_no``), -1 for none.
+        """
+        design = self.design
+        devices = list(map(design.devices.__getitem__, device_ids))
+        n = len(devices)
+        types = list(map(_TYPE, devices))
+        breakouts = list(map(_BREAKOUT, devices))
+        keys = types if not any(breakouts) else [
+            (t, tuple(sorted(b.items()))) if b else t for t, b in zip(types, breakouts, strict=True)]
+        for key in set(keys) - self._table_of.keys():
+            self._add_port_table(key)
+        table = np.fromiter(map(self._table_of.__getitem__, keys), np.int64, n)
+        rack = np.fromiter(map(self._rack_row.__getitem__, map(_RACK, devices)), np.int64, n)
+        u = np.fromiter(map(_U, devices), float, n)
+        height = RACK_PLINTH_M + (u - 1 + self._table_u[table] / 2) * U_HEIGHT_M
+        return rack, self._table_face[table], height, table
+
+    def _add_port_table(self, key: str | tuple) -> None:
+        type_id, breakout = (key, ()) if isinstance(key, str) else key
+        dtype = self.design.catalog.device_types[type_id]
+        row: dict[int, int] = {}
+        for name, port in port_table(dtype, dict(breakout)).items():
+            pc = (port.speed_gbps, port.lanes, port.form_factor)
+            if pc not in self._class_of:
+                self._class_of[pc] = len(self._classes)
+                self._classes.append(pc)
+            row[self._port_no.setdefault(name, len(self._port_no))] = self._class_of[pc]
+        self._table_of[key] = len(self._table_rows)
+        self._table_rows.append(row)
+        self._table_face = np.append(self._table_face, FACE_FRONT if dtype.ports_face == "front"
+                                     else FACE_REAR)
+        self._table_u = np.append(self._table_u, float(dtype.u_height))
+        matrix = np.full((len(self._table_rows), len(self._port_no)), -1, dtype=np.int64)
+        for k, known in enumerate(self._table_rows):
+            matrix[k, list(known)] = list(known.values())
+        self._class_matrix = matrix
 
     def _append_rows(self, ids: list[str], compute: bool = True, records: list | None = None) -> None:
         start = len(self.link_ids)
@@ -400,28 +423,33 @@ class CablePlant:
         """Read the design's records of these links into the input columns.
 
         This is the one per-link pass over Python objects of a full build, so it is written as
-        ``map`` over C-level getters rather than a loop.
+        ``map`` over C-level getters into integer arrays (device position, port name number);
+        everything else is a numpy gather from per-device and per-port-table arrays.
         """
         n = len(ids)
         if not n:
             return
-        recs = records if records is not None else list(map(self.design.links.__getitem__, ids))
-        devs = {"a": list(map(_DEVICE_A, recs)), "b": list(map(_DEVICE_B, recs))}
-        devices = (self.design.devices if n > len(self.design.devices) // 4
-                   else set(devs["a"]) | set(devs["b"]))
-        info = {d: self._device(d) for d in devices}
-        position = {d: k for k, d in enumerate(info)}
-        table = np.array([v[:3] for v in info.values()], dtype=float)  # rack row, face, height
-        classes = {d: v[3] for d, v in info.items()}
-        at = {k: np.fromiter(map(position.__getitem__, v), np.int64, n) for k, v in devs.items()}
-        cls = {k: np.fromiter(map(dict.__getitem__, map(classes.__getitem__, devs[k]),
-                                  map(port, recs)), np.int64, n)
-               for k, port in (("a", _PORT_A), ("b", _PORT_B))}
-        ia, ib, ca, cb = at["a"], at["b"], cls["a"], cls["b"]
-        ra, rb = table[ia, 0].astype(np.int64), table[ib, 0].astype(np.int64)
-        fa, fb = table[ia, 1].astype(np.int64), table[ib, 1].astype(np.int64)
+        design = self.design
+        recs = records if records is not None else list(map(design.links.__getitem__, ids))
+        if n > len(design.devices) // 4:
+            device_ids = list(design.devices)
+        else:
+            device_ids = list(set(map(_DEVICE_A, recs)) | set(map(_DEVICE_B, recs)))
+        rack, face, height, table = self._device_table(device_ids)
+        position = dict(zip(device_ids, range(len(device_ids)), strict=True))
+        port_no = self._port_no
+        ia = np.fromiter(map(position.__getitem__, map(_DEVICE_A, recs)), np.int64, n)
+        ib = np.fromiter(map(position.__getitem__, map(_DEVICE_B, recs)), np.int64, n)
+        ca = self._class_matrix[table[ia], np.fromiter(map(port_no.__getitem__, map(_PORT_A, recs)),
+                                                       np.int64, n)]
+        cb = self._class_matrix[table[ib], np.fromiter(map(port_no.__getitem__, map(_PORT_B, recs)),
+                                                       np.int64, n)]
+        if (ca < 0).any() or (cb < 0).any():
+            bad = recs[int(np.flatnonzero((ca < 0) | (cb < 0))[0])]
+            raise KeyError(f"link {bad.id}: a port its device type does not have")
+        ra, rb, fa, fb = rack[ia], rack[ib], face[ia], face[ib]
         self._drop_a[rows], self._drop_b[rows] = 2 * ra + fa, 2 * rb + fb
-        self._height_a[rows], self._height_b[rows] = table[ia, 2], table[ib, 2]
+        self._height_a[rows], self._height_b[rows] = height[ia], height[ib]
         self._same_rack[rows] = ra == rb
         self._faces_differ[rows] = fa != fb
         self._rack_depth[rows] = self._rack_geom[ra, 3]
