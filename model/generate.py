@@ -16,7 +16,7 @@ from model.catalog import Catalog, CatalogFile, builtin_catalog
 from model.design import Design
 from model.entities import Link, PortRef
 from model.generators import plans, topology
-from model.generators.placement import Placement, Segment, lay_out
+from model.generators.placement import Placement, Segment, lay_out, size_trays
 from model.generators.plans import GenerateError
 
 TEMPLATES = ("leaf-spine", "fat-tree", "rail-optimized", "nvl72")
@@ -145,6 +145,7 @@ def _build(catalog: Catalog, name: str, segments: list[Segment], tiers, placemen
             n += 1
             links.append(Link(id=f"l-{n}", a=PortRef(a_dev, a_port), b=PortRef(b_dev, b_port)))
     design.add_links(links)
+    design.update_trays(size_trays(design))
     design.revision = 0
     return design
 
