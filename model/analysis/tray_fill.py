@@ -126,7 +126,9 @@ class TrayFill:
             ends = np.r_[starts[1:], len(tray)]
             for lo, hi in zip(starts.tolist(), ends.tolist(), strict=True):
                 level = np.cumsum(signed[lo:hi])
-                k = int(np.argmax(level))
+                # The first place of the peak: on a plateau, sums in another order may differ
+                # in the last bit, which must not move the reported place.
+                k = int(np.argmax(level >= level.max() * (1 - 1e-9)))
                 tray_id = tray_ids[int(tray[lo])]
                 t = design.trays[tray_id]
                 out[tray_id] = max(float(level[k]), 0.0) / (t.width_m * t.depth_m)
