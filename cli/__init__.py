@@ -13,6 +13,9 @@ import sys
 # Subcommand name -> module in this package. Each issue adds its command here.
 COMMANDS = {
     "validate": "cli.validate_command",
+    "bom": "cli.bom_command",
+    "schedule": "cli.schedule_command",
+    "export-netbox": "cli.export_netbox_command",
     "generate": "cli.generate_command",
     "routes": "cli.routes_command",
     "analyze": "cli.analyze_command",

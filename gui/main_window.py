@@ -25,6 +25,7 @@ from gui.canvas.view import HallView
 from gui.commands import AddObjectsCommand, DeleteCommand
 from gui.dialogs import HallDialog, NewHallDialog
 from gui.document import Autosaver, Document, RecentFiles, empty_design, load_with_progress
+from gui.panels.docks import install_analysis_docks
 from gui.panels.elevation import RackElevationDialog
 from gui.panels.inspector import InspectorPanel
 from gui.panels.palette import CatalogPalette
@@ -63,6 +64,7 @@ class MainWindow(QMainWindow):
         self.view.cursor_moved.connect(lambda x, y: self.position_label.setText(f"x {x:7.2f} m   y {y:7.2f} m"))
         self.view.files_dropped.connect(lambda paths: self.open_path(Path(paths[0])))
         self.palette.rack_type_chosen.connect(self.start_placing)
+        self.analysis_docks = install_analysis_docks(self)  # analysis, warnings, links, charts
         self.set_document(Document(empty_design()))
 
     # ------------------------------------------------------------------ assembly
@@ -159,7 +161,7 @@ class MainWindow(QMainWindow):
         self.view_menu.addSeparator()
         for dock in (self.palette_dock, self.inspector_dock, self.history_dock):
             self.view_menu.addAction(dock.toggleViewAction())
-        design_menu = bar.addMenu("&Design")
+        design_menu = self.design_menu = bar.addMenu("&Design")
         design_menu.addActions(list(self.mode_actions.values()))
         design_menu.addSeparator()
         design_menu.addActions([self.rotate_action, self.elevation_action, self.hall_action])
@@ -222,6 +224,7 @@ class MainWindow(QMainWindow):
             self.scene.deleteLater()
         self.scene = scene
         self.inspector.set_scene(scene)
+        self.analysis_docks.set_document(document, scene)
         self.palette.set_catalog(document.design.catalog)
         self.undo_view.setStack(document.stack)
         self._build_edit_menu()

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from model.analysis.topology import LINK_COMPUTE, Topology, tier_name
+from model.arrays import unique_sorted
 from model.design import Design
 
 
@@ -141,8 +142,8 @@ def _gpus_under(topo: Topology, group_labels: dict[int, np.ndarray]) -> dict[int
         if not len(srv):
             continue
         n = len(topo.device_ids)
-        pairs = np.unique(group * n + srv)          # each server once per group
+        pairs = unique_sorted(group * n + srv)          # each server once per group
         totals = np.bincount(pairs // n, weights=topo.gpus[pairs % n])
-        present = np.unique(pairs // n)
+        present = unique_sorted(pairs // n)
         out[level] = int(totals[present].min())
     return out

@@ -26,6 +26,7 @@ import networkx as nx
 import numpy as np
 
 from model.analysis.topology import LINK_COMPUTE, Topology, components
+from model.arrays import unique_sorted
 from model.design import Design
 
 MAX_FLOW_LINK_LIMIT = 20_000
@@ -124,13 +125,13 @@ def tier_bisection(topo: Topology, half_a: np.ndarray, half_b: np.ndarray) -> tu
         label = components(n, topo.a[compute], topo.b[compute], members)
         prev = np.flatnonzero((topo.level >= 1) & (topo.level <= level - 1))
         # Each previous unit (group of level-1 switches) is represented by its own push value.
-        units = np.unique(node_of[prev])
+        units = unique_sorted(node_of[prev])
         groups = label[units]
         pos = np.zeros(n)
         neg = np.zeros(n)
         np.add.at(pos, groups, np.maximum(push[units], 0))
         np.add.at(neg, groups, np.maximum(-push[units], 0))
-        gids = np.unique(groups)
+        gids = unique_sorted(groups)
         matched += float(np.minimum(pos[gids], neg[gids]).sum())
         excess = pos - neg
         upper = np.flatnonzero(topo.level == level)

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from model.analysis.topology import Topology
+from model.arrays import unique_sorted
 
 KINDS = ("dac", "acc", "aec", "aoc", "mmf", "smf")
 
@@ -88,7 +89,7 @@ def media_figures(topo: Topology, plant, order: np.ndarray | None = None) -> Med
         per_medium += np.bincount(idx[single], weights=per_end_modules[single], minlength=k + 1)
         shared = with_modules & (ppc > 1)
         if shared.any():
-            used = np.unique(cage[shared] * (k + 1) + idx[shared]) % (k + 1)  # (cage, medium)
+            used = unique_sorted(cage[shared] * (k + 1) + idx[shared]) % (k + 1)  # (cage, medium)
             per_medium += np.bincount(used, weights=modules_per_link[used] / 2.0,
                                       minlength=k + 1)
     modules = float(per_medium.sum())

@@ -18,6 +18,7 @@ from operator import attrgetter
 
 import numpy as np
 
+from model.arrays import unique_sorted
 from model.design import Design
 
 LINK_COMPUTE, LINK_SCALE_UP, LINK_OTHER = 0, 1, 2
@@ -69,7 +70,7 @@ class Topology:
     compute_ports_used: np.ndarray
     cage_a: np.ndarray             # global id of the transceiver cage holding each end's port
     cage_b: np.ndarray
-    ppc_a: np.ndarray              # ports per cage at each end (2 for twin-port OSFP)
+    ppc_a: np.ndarray              # logical ports one module serves at each end (twin-port x breakout)
     ppc_b: np.ndarray
 
     @property
@@ -111,10 +112,14 @@ def infer_topology(design: Design) -> Topology:
             starts = _group_starts(table)
             port_maps.append({name: k for k, name in enumerate(table)})
             for info in table.values():
+                # One module serves every logical port of its cage: the ports_per_cage physical
+                # ports, each split ``fanout`` ways when the group is broken out (an SN5600
+                # 800G port run as 2 x 400G is one 2 x 400G module, not two).
                 start = starts[info.group]
+                fanout = device.breakout.get(info.group, 1)
                 rows.append((info.speed_gbps, ROLE_CODES.get(info.role, ROLE_OTHER),
-                             start + (info.index - start) // info.ports_per_cage,
-                             info.ports_per_cage))
+                             start + (info.index - start) // fanout // info.ports_per_cage,
+                             info.ports_per_cage * fanout))
         dev_table[i] = t
     port_speed = np.array([r[0] for r in rows], dtype=float)
     port_role = np.array([r[1] for r in rows], dtype=np.int8)
@@ -169,7 +174,7 @@ def infer_topology(design: Design) -> Topology:
     lower = np.concatenate([a[a_up], b[b_up]])
     upper = np.concatenate([b[a_up], a[b_up]])
     if len(lower):
-        pairs = np.unique(lower * max(n, 1) + upper)
+        pairs = unique_sorted(lower * max(n, 1) + upper)
         up_neighbours = np.bincount(pairs // max(n, 1), minlength=n)
     else:
         up_neighbours = np.zeros(n, dtype=np.int64)

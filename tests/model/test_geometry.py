@@ -210,3 +210,4 @@ def test_drawn_path_is_as_long_as_the_routed_pieces():
         drawn = sum(np.hypot(q[0] - p[0], q[1] - p[1]) for p, q in pairwise(route.points))
         assert drawn == pytest.approx(route.hop_a_m + route.tray_m + route.hop_b_m, abs=1e-6)
         assert route.tray_ids and all(t in design.trays for t in route.tray_ids)
+

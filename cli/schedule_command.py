@@ -1,0 +1,38 @@
+"""``main.py schedule FILE -o OUT.csv``: the cabling schedule (cut sheet), one row per cable."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from cli import CliError
+from cli.export_common import load_and_route
+from model.bom import schedule_rows
+from model.export import ExportError
+from model.export.bom_export import write_schedule_csv
+
+
+def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
+    parser = sub.add_parser(name, help="cabling schedule (cut sheet) as CSV")
+    parser.add_argument("file", help="a .hall.json design file")
+    parser.add_argument("-o", "--output", required=True, metavar="OUT.csv", help="output file")
+
+
+def run(args: argparse.Namespace) -> int:
+    out = Path(args.output)
+    if out.suffix.lower() != ".csv":
+        raise CliError(f"cannot write {out.name}: the output must end in .csv")
+    design, plant = load_and_route(args.file)
+    rows = schedule_rows(design, plant)
+    try:
+        write_schedule_csv(out, rows)
+    except ExportError as exc:
+        raise CliError(str(exc)) from None
+    missing = sum(1 for row in rows if row.ordered_length_m is None)
+    print(f"{out}: {len(rows)} cables")
+    if missing:
+        print(f"hallwright schedule: {missing} cables have no orderable medium or length "
+              "(ordered_length_m is empty); run 'main.py bom' to an .xlsx for the warnings",
+              file=sys.stderr)
+    return 0

@@ -1,0 +1,216 @@
+"""AnalysisPanel: summary tiles, the bottleneck sentence and the delta of the last edit.
+
+It shows what an :class:`~gui.analysis_runner.AnalysisRunner` publishes. Between an edit and the
+next fresh report the tiles are greyed and the status line says "recomputing…", so numbers of an
+older revision are never presented as current.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
+
+from gui.analysis_runner import KIND_SHORT, AnalysisResult, AnalysisRunner
+from model.analysis import Report
+
+FRESH_VALUE = "color: #111; font-size: 17px; font-weight: 600;"
+STALE_VALUE = "color: #9aa0a6; font-size: 17px; font-weight: 600;"
+BAD_VALUE = "color: #c92a2a; font-size: 17px; font-weight: 600;"
+
+
+class Tile(QFrame):
+    """One figure: a caption, a large value and a line of detail; the tooltip explains it."""
+
+    def __init__(self, caption: str, tooltip: str, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("tile")
+        self.setStyleSheet("#tile { background: #ffffff; border: 1px solid #d7dbe0; border-radius: 4px; }")
+        self.setToolTip(tooltip)
+        self.caption = QLabel(caption)
+        self.caption.setStyleSheet("color: #555; font-size: 11px;")
+        self.value = QLabel("–")
+        self.value.setStyleSheet(STALE_VALUE)
+        self.detail = QLabel("")
+        self.detail.setStyleSheet("color: #444; font-size: 11px;")
+        self.detail.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 5, 8, 6)
+        layout.setSpacing(1)
+        layout.addWidget(self.caption)
+        layout.addWidget(self.value)
+        layout.addWidget(self.detail)
+        self._bad = False
+
+    def set(self, value: str, detail: str = "", bad: bool = False) -> None:
+        self.value.setText(value)
+        self.detail.setText(detail)
+        self._bad = bad
+        self.value.setStyleSheet(BAD_VALUE if bad else FRESH_VALUE)
+
+    def set_stale(self) -> None:
+        self.value.setStyleSheet(STALE_VALUE)
+
+
+TILES = (  # key, caption, tooltip
+    ("gpus", "GPUs", "GPUs in the design, with the servers and racks that hold them."),
+    ("bandwidth", "Scale-out per GPU",
+     "Cabled scale-out (NIC) bandwidth per GPU, Gb/s per direction; 'effective' divides it by "
+     "every oversubscribed tier above: what one GPU gets when all GPUs talk across the fabric."),
+    ("bisection", "Bisection",
+     "Capacity of the narrowest cut that splits the GPU servers into two equal halves of the "
+     "hall (Tb/s per direction). Non-blocking: half the GPUs × their scale-out bandwidth."),
+    ("oversub", "Oversubscription",
+     "Downlink : uplink capacity of the worst switch of each tier (1.00:1 = non-blocking), "
+     "against the design's target (Design settings). Red when a tier exceeds the target."),
+    ("optics", "Transceivers",
+     "Optical modules and active cable ends the media choice needs, and the power they draw "
+     "(count × watts per end)."),
+    ("cables", "Cables by kind",
+     "Links per medium kind as chosen from routed length × speed × policy: passive DAC, LACC, "
+     "AEC, AOC, multimode and single-mode optics."),
+    ("power", "Total power",
+     "Typical power of servers, switches and transceivers (and any other device)."),
+    ("cost", "Indicative cost",
+     "Catalog list prices of servers, switches, optics, cables and racks: an order of "
+     "magnitude for comparing options, not a quote."),
+    ("warnings", "Warnings",
+     "Findings of the analysis (errors first). The Warnings list selects their objects."),
+)
+
+
+class AnalysisPanel(QWidget):
+    """Tiles + bottleneck + delta, following a runner (``set_runner``)."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.runner: AnalysisRunner | None = None
+        self.report: Report | None = None
+        self.edit_label = ""  # names the edits the next delta is about (set by the dock wiring)
+        self.status = QLabel("waiting for the first analysis…")
+        self.status.setStyleSheet("color: #666; font-size: 11px;")
+        self.bottleneck = QLabel("")
+        self.bottleneck.setWordWrap(True)
+        self.bottleneck.setToolTip("The layer that limits per-GPU bandwidth, and why.")
+        self.bottleneck.setStyleSheet("font-size: 13px; font-weight: 600; color: #1d3557; "
+                                      "background: #e7f0fa; border-left: 4px solid #1c7ed6; padding: 6px;")
+        self.delta = QLabel("")
+        self.delta.setWordWrap(True)
+        self.delta.setToolTip("What the last edit changed in counts, power and cost.")
+        self.delta.setStyleSheet("font-size: 12px; color: #333; padding: 2px 4px;")
+        self.tiles: dict[str, Tile] = {}
+        grid_host = QWidget()
+        grid = QGridLayout(grid_host)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setSpacing(6)
+        for i, (key, caption, tip) in enumerate(TILES):
+            tile = self.tiles[key] = Tile(caption, tip)
+            grid.addWidget(tile, i // 3, i % 3)
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.setSpacing(6)
+        layout.addWidget(self.status)
+        layout.addWidget(self.bottleneck)
+        layout.addWidget(self.delta)
+        layout.addWidget(grid_host)
+        layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.NoFrame)
+        scroll.setWidget(body)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+
+    def set_runner(self, runner: AnalysisRunner) -> None:
+        self.runner = runner
+        runner.stale.connect(self.show_stale)
+        runner.finished.connect(self.show_result)
+        runner.failed.connect(self.show_failure)
+        if runner.result is not None and runner.fresh:
+            self.show_result(runner.result)
+        else:
+            self.show_stale()
+
+    # ------------------------------------------------------------------ states
+
+    def show_stale(self) -> None:
+        self.status.setText("⟳ recomputing…")
+        self.status.setStyleSheet("color: #b35c00; font-size: 11px; font-weight: 600;")
+        for tile in self.tiles.values():
+            tile.set_stale()
+        self.bottleneck.setEnabled(False)
+
+    def show_failure(self, error: str) -> None:
+        self.status.setText("analysis failed: " + error.strip().splitlines()[-1])
+        self.status.setStyleSheet("color: #c92a2a; font-size: 11px;")
+
+    def show_result(self, result: AnalysisResult) -> None:
+        self.report = r = result.report
+        self.status.setText(f"up to date · revision {result.revision} · computed in "
+                            f"{result.seconds * 1000:,.0f} ms")
+        self.status.setStyleSheet("color: #2b8a3e; font-size: 11px;")
+        self.bottleneck.setEnabled(True)
+        self.bottleneck.setText("Bottleneck: " + (r.bottleneck_explanation or "none found"))
+        what = self.edit_label or "Last edit"
+        self.delta.setText(f"{what}: {result.delta}" if result.delta else "")
+        self.edit_label = ""
+        target = self.runner.design.settings.oversubscription_target if self.runner else 1.0
+        t = self.tiles
+        t["gpus"].set(f"{r.gpus:,}", f"{r.servers:,} servers · {r.racks:,} racks · "
+                      f"{r.switches_total:,} switches")
+        t["bandwidth"].set(f"{_gbps(r.scale_out_gbps)}",
+                           f"effective {_gbps(r.effective_gbps)} · NVLink {_gbps(r.scale_up_gbps)}",
+                           bad=r.effective_gbps < r.scale_out_gbps - 1e-6)
+        t["bisection"].set(f"{r.bisection_gbps / 1000:,.1f} Tb/s", r.bisection_method)
+        ratios = [(name, tr.max) for name, tr in r.oversubscription.items()]
+        worst = max((v for _, v in ratios), default=1.0)
+        t["oversub"].set(", ".join(f"{n} {_ratio(v)}" for n, v in ratios) or "—",
+                         f"target {target:.2f}:1", bad=worst > target + 1e-9)
+        by_kind = getattr(r, "transceivers_by_kind", {}) or {}
+        kinds_text = " · ".join(f"{KIND_SHORT.get(k, k)} {int(v.get('modules', 0)):,}"
+                                for k, v in by_kind.items() if v.get("modules"))
+        t["optics"].set(f"{r.transceivers:,}", f"{_watts(r.transceiver_power_w)}"
+                        + (f" ({kinds_text})" if kinds_text else ""))
+        kinds = [(k, v) for k, v in r.links_by_kind.items() if v]
+        t["cables"].set(f"{r.links_total:,} links",
+                        " · ".join(f"{KIND_SHORT.get(k, k)} {v:,}" for k, v in kinds)
+                        + (f" · none {r.links_without_medium:,}" if r.links_without_medium else ""),
+                        bad=r.links_without_medium > 0)
+        p = r.power_w
+        t["power"].set(_watts(p.get("total", 0.0)),
+                       f"servers {_watts(p.get('servers', 0))} · switches "
+                       f"{_watts(p.get('switches', 0))} · optics {_watts(p.get('transceivers', 0))}")
+        c = r.cost_usd
+        t["cost"].set(_usd(c.get("total", 0.0)),
+                      f"optics {_usd(c.get('transceivers', 0))} · cables {_usd(c.get('cables', 0))}")
+        errors = len(r.errors())
+        t["warnings"].set(f"{len(r.warnings):,}", f"{errors:,} errors" if errors else "no errors",
+                          bad=errors > 0)
+
+
+def _gbps(x: float) -> str:
+    if not math.isfinite(x):
+        return "—"
+    return f"{x / 1000:,.2f} Tb/s" if x >= 10_000 else f"{x:,.0f} Gb/s"
+
+
+def _ratio(x: float) -> str:
+    return "no uplinks" if not math.isfinite(x) else f"{x:.2f}:1"
+
+
+def _watts(w: float) -> str:
+    if w >= 1e6:
+        return f"{w / 1e6:,.2f} MW"
+    if w >= 1e3:
+        return f"{w / 1e3:,.1f} kW"
+    return f"{w:,.0f} W"
+
+
+def _usd(x: float) -> str:
+    if x >= 1e6:
+        return f"${x / 1e6:,.1f} M"
+    if x >= 1e3:
+        return f"${x / 1e3:,.0f} k"
+    return f"${x:,.0f}"

@@ -1,0 +1,502 @@
+"""The links table: every link of the cable plant, sortable and filterable, 400k rows fast.
+
+``LinksTableModel`` is virtual: it holds one numpy array ``order`` (view row -> plant row) and
+formats a cell only when the view asks for it, so no per-row Python object exists up front.
+Sorting is ``numpy.argsort`` on a plant column; filters are boolean masks. Plant rows move when
+links are deleted, so the model re-derives ``order`` whenever the plant is refreshed.
+Editing the medium (auto or a matching pinned medium) and the length override pushes an
+``UpdateCommand`` on the document's undo stack; the model never writes the design itself.
+"""
+
+from __future__ import annotations
+
+import math
+
+import msgspec
+import numpy as np
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QItemSelection,
+    QItemSelectionModel,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QStyledItemDelegate,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gui.commands import UpdateCommand, push
+from gui.style import MEDIUM_KIND_COLORS
+from model.media import candidates
+
+COLUMNS = ("A end", "B end", "Tier", "Speed", "Routed m", "Ordered m", "Medium", "Reason")
+COL_A, COL_B, COL_TIER, COL_SPEED, COL_ROUTED, COL_ORDERED, COL_MEDIUM, COL_REASON = range(8)
+HEADER_TIPS = {
+    COL_ROUTED: "Routed estimate along the trays with slack (hover a cell for its pieces)",
+    COL_ORDERED: "Length to order: the medium's next orderable length. Double-click to type a "
+                 "length override (blank clears it); an as-built measurement wins over both",
+    COL_MEDIUM: "Chosen medium; 📌 = pinned. Double-click to pin one of the matching media or "
+                "return to auto",
+    COL_REASON: "Why this medium (or why none reaches)",
+}
+TIER_NAMES = ("server-leaf", "leaf-spine", "spine-core", "scale-up", "other")
+_ROLE_LEVEL = {"gpu-server": 0, "storage": 0, "leaf": 1, "spine": 2, "core": 3,
+               "nvlink-switch": -1}
+_TIER_OF_LEVELS = {(0, 1): 0, (1, 2): 1, (2, 3): 2}
+WARNING_BITS = 2 | 4 | 8 | 16 | 32   # every status flag but SAME_RACK
+KIND_GROUPS = {"copper": ("dac", "acc", "aec", "utp", "backplane"), "aoc": ("aoc",),
+               "mmf": ("mmf",), "smf": ("smf",)}
+MAX_CANVAS_SELECTION = 2000
+
+
+class LinksTableModel(QAbstractTableModel):
+    """Rows of the cable plant; ``order`` maps view rows to plant rows."""
+
+    edit_refused = Signal(str)
+
+    def __init__(self, design, plant, stack, parent=None) -> None:
+        super().__init__(parent)
+        self.design, self.plant, self.stack = design, plant, stack
+        self.order = np.arange(len(plant.link_ids), dtype=np.int64)
+        self.sort_column, self.sort_order = -1, Qt.AscendingOrder
+        self.filters: dict[str, object] = {"kind": None, "tier": None, "warning": False, "rack": ""}
+        self._tiers: np.ndarray | None = None  # per plant row; dropped when links or devices change
+        design.subscribe(self._on_change)
+
+    def close(self) -> None:
+        self.design.unsubscribe(self._on_change)
+
+    def _on_change(self, change) -> None:
+        if change.kind.startswith(("links_", "devices_", "catalog_")):
+            self._tiers = None
+
+    # ------------------------------------------------------------------ Qt model API
+
+    def rowCount(self, parent=None) -> int:
+        return 0 if parent is not None and parent.isValid() else len(self.order)
+
+    def columnCount(self, parent=None) -> int:
+        return 0 if parent is not None and parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.DisplayRole):
+        if orientation != Qt.Horizontal:
+            return None
+        if role == Qt.DisplayRole:
+            return COLUMNS[section]
+        if role == Qt.ToolTipRole:
+            return HEADER_TIPS.get(section)
+        return None
+
+    def flags(self, index):
+        base = Qt.ItemIsEnabled | Qt.ItemIsSelectable
+        if index.column() in (COL_MEDIUM, COL_ORDERED):
+            base |= Qt.ItemIsEditable
+        return base
+
+    def link_id(self, view_row: int) -> str | None:
+        """The link shown in this view row (None while the plant has fewer rows than the view)."""
+        row = int(self.order[view_row])
+        return self.plant.link_ids[row] if row < len(self.plant.link_ids) else None
+
+    def data(self, index, role=Qt.DisplayRole):
+        if not index.isValid() or index.row() >= len(self.order):
+            return None
+        row = int(self.order[index.row()])
+        if row >= len(self.plant.link_ids):
+            return None  # the plant dropped rows; plant_changed() re-derives the order next
+        col = index.column()
+        plant = self.plant
+        if role == Qt.DisplayRole:
+            return self._text(row, col)
+        if role == Qt.EditRole:
+            link = self.design.links.get(plant.link_ids[row])
+            if link is None:
+                return None
+            if col == COL_MEDIUM:
+                return link.medium
+            if col == COL_ORDERED:
+                return "" if link.length_override_m is None else f"{link.length_override_m:g}"
+        if role == Qt.ForegroundRole:
+            if col == COL_MEDIUM:
+                k = int(plant.medium_index[row])
+                return QColor(MEDIUM_KIND_COLORS.get(plant.media[k].kind, "#8a8f98")).darker(130) if k >= 0 else QColor("#c92a2a")
+            if col == COL_REASON and int(plant.status[row]) & WARNING_BITS:
+                return QColor("#c92a2a")
+        if role == Qt.TextAlignmentRole and col in (COL_SPEED, COL_ROUTED, COL_ORDERED):
+            return int(Qt.AlignRight | Qt.AlignVCenter)
+        if role == Qt.ToolTipRole and col in (COL_REASON, COL_ROUTED):
+            link_id = plant.link_ids[row]
+            if col == COL_REASON:
+                return plant.reason(link_id)
+            r = plant.route(link_id)
+            return (f"vertical A {r.vertical_a_m:.2f} m + hop {r.hop_a_m:.2f} + tray {r.tray_m:.2f} "
+                    f"+ hop {r.hop_b_m:.2f} + vertical B {r.vertical_b_m:.2f} + floor {r.floor_m:.2f}"
+                    f" + slack {r.slack_m:.2f} = {r.total_m:.2f} m ({r.method})")
+        return None
+
+    def _text(self, row: int, col: int) -> str:
+        plant, design = self.plant, self.design
+        link_id = plant.link_ids[row]
+        if col in (COL_A, COL_B):
+            link = design.links.get(link_id)
+            if link is None:
+                return "?"
+            end = link.a if col == COL_A else link.b
+            device = design.devices.get(end.device)
+            if device is None:
+                return f"{end.device}:{end.port}"
+            rack = design.racks.get(device.rack)
+            return f"{rack.name if rack else '?'} · {device.name or device.id}:{end.port}"
+        if col == COL_TIER:
+            if self._tiers is not None and len(self._tiers) == len(plant.link_ids):
+                return TIER_NAMES[int(self._tiers[row])]
+            link = design.links.get(link_id)
+            return TIER_NAMES[self._tier_code(link.a.device, link.b.device)] if link else "?"
+        if col == COL_SPEED:
+            return f"{plant.speed_gbps[row]:g}G"
+        if col == COL_ROUTED:
+            return _metres(plant.routed_m[row])
+        if col == COL_ORDERED:
+            link = design.links.get(link_id)
+            text = _metres(plant.ordered_m[row])
+            if link is not None and link.as_built_m is not None:
+                return f"{text} (as built {link.as_built_m:g})"
+            if link is not None and link.length_override_m is not None:
+                return f"{text} (typed {link.length_override_m:g})"
+            return text
+        if col == COL_MEDIUM:
+            k = int(plant.medium_index[row])
+            name = plant.media[k].name if k >= 0 else "none reaches"
+            link = design.links.get(link_id)
+            return f"📌 {name}" if link is not None and link.medium != "auto" else name
+        if col == COL_REASON:
+            return plant.reason(link_id)
+        return ""
+
+    def setData(self, index, value, role=Qt.EditRole) -> bool:
+        if role != Qt.EditRole or not index.isValid():
+            return False
+        link_id = self.link_id(index.row())
+        link = self.design.links.get(link_id) if link_id is not None else None
+        if link is None:
+            return False
+        if index.column() == COL_MEDIUM:
+            if value == link.medium:
+                return False
+            new = msgspec.structs.replace(link, medium=str(value))
+            text = f"Pin medium of link {link_id}" if value != "auto" else f"Unpin medium of link {link_id}"
+        elif index.column() == COL_ORDERED:
+            text_value = str(value).strip()
+            try:
+                length = None if text_value == "" else float(text_value)
+            except ValueError:
+                self.edit_refused.emit(f"{text_value!r} is not a length in metres")
+                return False
+            if length is not None and not (0 < length <= 1e5):
+                self.edit_refused.emit("a length override must be above 0 m")
+                return False
+            if length == link.length_override_m:
+                return False
+            new = msgspec.structs.replace(link, length_override_m=length)
+            text = (f"Override length of link {link_id}" if length is not None
+                    else f"Clear length override of link {link_id}")
+        else:
+            return False
+        error = push(self.stack, UpdateCommand(self.design, "links", [new], text))
+        if error:
+            self.edit_refused.emit(error)
+            return False
+        return True
+
+    def sort(self, column: int, order=Qt.AscendingOrder) -> None:
+        self.sort_column, self.sort_order = column, order
+        self.layoutAboutToBeChanged.emit()
+        self._apply()
+        self.layoutChanged.emit()
+
+    # ------------------------------------------------------------------ plant following
+
+    def medium_choices(self, view_row: int) -> list[tuple[str, str]]:
+        """(media id, label) of the media that can carry this link, "auto" first."""
+        link = self.design.links[self.link_id(view_row)]
+        pa = self.design.ports(link.a.device)[link.a.port]
+        pb = self.design.ports(link.b.device)[link.b.port]
+        media = self.plant.media
+        cands = candidates(media, min(pa.speed_gbps, pb.speed_gbps),
+                           sorted({pa.speed_gbps / pa.lanes, pb.speed_gbps / pb.lanes}),
+                           sorted({pa.form_factor, pb.form_factor}))
+        choices = [("auto", "auto (engine chooses)")]
+        choices += [(media[c].id, f"{media[c].name} (≤ {media[c].reach_m:g} m)") for c in cands]
+        if link.medium != "auto" and link.medium not in {c for c, _ in choices}:
+            choices.append((link.medium, f"{link.medium} (pinned, does not match)"))
+        return choices
+
+    def plant_changed(self) -> None:
+        """The plant was refreshed: rows may have moved, appeared or gone."""
+        self.beginResetModel()
+        self._apply()
+        self.endResetModel()
+
+    def set_filter(self, **filters) -> None:
+        self.filters.update(filters)
+        self.beginResetModel()
+        self._apply()
+        self.endResetModel()
+
+    def tiers(self) -> np.ndarray:
+        """Tier code per plant row (index into TIER_NAMES), from the roles of the two ends."""
+        if self._tiers is None or len(self._tiers) != len(self.plant.link_ids):
+            links = self.design.links
+            code = self._tier_code
+            codes = np.fromiter((code(links[k].a.device, links[k].b.device) for k in self.plant.link_ids),
+                                dtype=np.int8, count=len(self.plant.link_ids))
+            self._tiers = codes
+        return self._tiers
+
+    def _tier_code(self, device_a: str, device_b: str) -> int:
+        devices = self.design.devices
+        la = _ROLE_LEVEL.get(devices[device_a].role, -2) if device_a in devices else -2
+        lb = _ROLE_LEVEL.get(devices[device_b].role, -2) if device_b in devices else -2
+        if -1 in (la, lb):
+            return 3
+        return _TIER_OF_LEVELS.get((min(la, lb), max(la, lb)), 4)
+
+    def _apply(self) -> None:
+        plant = self.plant
+        n = len(plant.link_ids)
+        mask = np.ones(n, dtype=bool)
+        kind = self.filters["kind"]
+        if kind:
+            kinds = np.array([m.kind in KIND_GROUPS.get(kind, (kind,)) for m in plant.media] + [kind == "none"])
+            mask &= kinds[plant.medium_index.astype(np.int64)]  # -1 picks the "none" slot
+        tier = self.filters["tier"]
+        if tier:
+            mask &= self.tiers() == TIER_NAMES.index(tier)
+        if self.filters["warning"]:
+            mask &= (plant.status & WARNING_BITS) != 0
+        rack_text = str(self.filters["rack"]).strip().lower()
+        if rack_text:
+            racks = [r.id for r in self.design.racks.values() if rack_text in r.name.lower()]
+            rows = [plant.index[k] for k in self.design.links_of_racks(racks) if k in plant.index]
+            hit = np.zeros(n, dtype=bool)
+            hit[np.array(rows, dtype=np.int64)] = True
+            mask &= hit
+        rows = np.flatnonzero(mask)
+        key = self._sort_key(self.sort_column)
+        if key is not None:
+            sub = key[rows]
+            idx = np.argsort(sub, kind="stable")
+            if self.sort_order == Qt.DescendingOrder:
+                idx = idx[::-1]
+            rows = rows[idx]
+        self.order = rows
+
+    def _sort_key(self, column: int) -> np.ndarray | None:
+        plant = self.plant
+        if column == COL_SPEED:
+            return plant.speed_gbps
+        if column == COL_ROUTED:
+            return plant.routed_m
+        if column == COL_ORDERED:
+            return np.nan_to_num(plant.ordered_m, nan=np.inf)
+        if column == COL_TIER:
+            return self.tiers()
+        if column == COL_MEDIUM:
+            names = [m.name for m in plant.media]
+            rank = np.empty(len(names) + 1, dtype=np.int64)
+            rank[:-1] = np.argsort(np.argsort(names))
+            rank[-1] = len(names)  # no medium last
+            return rank[plant.medium_index.astype(np.int64)]
+        if column == COL_REASON:
+            return plant.status
+        if column in (COL_A, COL_B):
+            design = self.design
+            racks = design.racks
+            names = sorted({r.name for r in racks.values()})
+            rank = {name: i for i, name in enumerate(names)}
+            end = (lambda link: link.a) if column == COL_A else (lambda link: link.b)
+            rack_rank = {d: rank[racks[dev.rack].name] for d, dev in design.devices.items()}
+            return np.fromiter((rack_rank[end(design.links[k]).device] for k in plant.link_ids),
+                               dtype=np.int64, count=len(plant.link_ids))
+        return None
+
+    def view_rows_of(self, link_ids) -> np.ndarray:
+        """View rows showing these links (those filtered out are skipped)."""
+        plant_rows = np.array([self.plant.index[k] for k in link_ids if k in self.plant.index],
+                              dtype=np.int64)
+        if not len(plant_rows):
+            return plant_rows
+        position = np.full(len(self.plant.link_ids), -1, dtype=np.int64)
+        position[self.order] = np.arange(len(self.order))
+        found = position[plant_rows]
+        return np.sort(found[found >= 0])
+
+
+class MediumDelegate(QStyledItemDelegate):
+    """A combo of "auto" and the media that match the link, for the Medium column."""
+
+    def createEditor(self, parent, option, index):
+        if index.column() != COL_MEDIUM:
+            return super().createEditor(parent, option, index)
+        combo = QComboBox(parent)
+        for media_id, label in index.model().medium_choices(index.row()):
+            combo.addItem(label, media_id)
+        return combo
+
+    def setEditorData(self, editor, index):
+        if isinstance(editor, QComboBox):
+            k = editor.findData(index.data(Qt.EditRole))
+            editor.setCurrentIndex(max(k, 0))
+        else:
+            super().setEditorData(editor, index)
+
+    def setModelData(self, editor, model, index):
+        if isinstance(editor, QComboBox):
+            model.setData(index, editor.currentData(), Qt.EditRole)
+        else:
+            super().setModelData(editor, model, index)
+
+
+class LinksTablePanel(QWidget):
+    """Filters above a QTableView of :class:`LinksTableModel`; selection follows the canvas."""
+
+    links_selected = Signal(list)  # link ids chosen in the table
+    link_activated = Signal(str)   # a row double-clicked outside the editable columns: show it
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.model: LinksTableModel | None = None
+        self.kind = QComboBox()
+        self.kind.addItem("All media", None)
+        for key, label in (("copper", "Copper (DAC/ACC/AEC)"), ("aoc", "AOC"),
+                           ("mmf", "Multimode optics"), ("smf", "Single-mode optics"),
+                           ("none", "No medium")):
+            self.kind.addItem(label, key)
+        self.tier = QComboBox()
+        self.tier.addItem("All tiers", None)
+        for name in TIER_NAMES:
+            self.tier.addItem(name, name)
+        self.warning = QComboBox()
+        self.warning.addItems(["All links", "With a warning"])
+        self.rack = QLineEdit()
+        self.rack.setPlaceholderText("rack name contains…")
+        self.rack.setClearButtonEnabled(True)
+        self.count = QLabel("")
+        self.count.setStyleSheet("color: #555;")
+        self.message = QLabel("")
+        self.message.setStyleSheet("color: #c92a2a;")
+        bar = QHBoxLayout()
+        for w in (QLabel("Filter:"), self.kind, self.tier, self.warning, self.rack):
+            bar.addWidget(w)
+        bar.addStretch(1)
+        bar.addWidget(self.message)
+        bar.addWidget(self.count)
+        self.view = QTableView()
+        self.view.setSortingEnabled(True)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.ExtendedSelection)
+        self.view.setEditTriggers(QAbstractItemView.DoubleClicked | QAbstractItemView.EditKeyPressed)
+        self.view.verticalHeader().setVisible(False)
+        self.view.verticalHeader().setDefaultSectionSize(20)
+        self.view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
+        self.view.horizontalHeader().setStretchLastSection(True)
+        self.view.setItemDelegate(MediumDelegate(self.view))
+        self.view.setAlternatingRowColors(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addLayout(bar)
+        layout.addWidget(self.view)
+        self.kind.currentIndexChanged.connect(self._filters_changed)
+        self.tier.currentIndexChanged.connect(self._filters_changed)
+        self.warning.currentIndexChanged.connect(self._filters_changed)
+        self.rack.textChanged.connect(self._filters_changed)
+        self.view.doubleClicked.connect(self._double_clicked)
+        self._syncing = False
+
+    def _double_clicked(self, index) -> None:
+        if self.model is not None and index.column() not in (COL_MEDIUM, COL_ORDERED):
+            link_id = self.model.link_id(index.row())
+            if link_id is not None:
+                self.link_activated.emit(link_id)
+
+    def set_source(self, design, plant, stack) -> None:
+        if self.model is not None:
+            self.model.close()
+        self.model = LinksTableModel(design, plant, stack, self)
+        self.model.edit_refused.connect(self.message.setText)
+        self.view.setModel(self.model)
+        self.view.horizontalHeader().setSortIndicator(-1, Qt.AscendingOrder)
+        for col, width in ((COL_A, 200), (COL_B, 200), (COL_TIER, 80), (COL_SPEED, 55),
+                           (COL_ROUTED, 75), (COL_ORDERED, 90), (COL_MEDIUM, 190)):
+            self.view.setColumnWidth(col, width)
+        self.view.selectionModel().selectionChanged.connect(self._selection_changed)
+        self._filters_changed()
+
+    def plant_changed(self) -> None:
+        if self.model is None:
+            return
+        selected = self.selected_link_ids()
+        self.model.plant_changed()
+        self._update_count()
+        if selected:
+            self.select_links(selected, emit=False)
+
+    def _filters_changed(self, *_args) -> None:
+        if self.model is None:
+            return
+        self.message.setText("")
+        self.model.set_filter(kind=self.kind.currentData(), tier=self.tier.currentData(),
+                              warning=self.warning.currentIndex() == 1, rack=self.rack.text())
+        self._update_count()
+
+    def _update_count(self) -> None:
+        m = self.model
+        self.count.setText(f"{len(m.order):,} of {len(m.plant.link_ids):,} links")
+
+    def selected_link_ids(self) -> list[str]:
+        if self.model is None:
+            return []
+        rows = sorted({i.row() for i in self.view.selectionModel().selectedRows()})
+        ids = (self.model.link_id(r) for r in rows if r < len(self.model.order))
+        return [i for i in ids if i is not None]
+
+    def _selection_changed(self, *_args) -> None:
+        if not self._syncing:
+            self.links_selected.emit(self.selected_link_ids()[:MAX_CANVAS_SELECTION])
+
+    def select_links(self, link_ids, emit: bool = False) -> None:
+        """Select the rows of these links (from the canvas); scroll to the first."""
+        if self.model is None:
+            return
+        rows = self.model.view_rows_of(link_ids)
+        selection = QItemSelection()
+        last = self.model.columnCount() - 1
+        start = prev = None
+        for r in rows.tolist() + [None]:
+            if start is not None and (r is None or r != prev + 1):
+                selection.select(self.model.index(start, 0), self.model.index(prev, last))
+                start = None
+            if r is not None and start is None:
+                start = r
+            prev = r
+        self._syncing = not emit
+        try:
+            self.view.selectionModel().select(selection, QItemSelectionModel.ClearAndSelect)
+            if len(rows):
+                self.view.scrollTo(self.model.index(int(rows[0]), 0))
+        finally:
+            self._syncing = False
+
+
+def _metres(x: float) -> str:
+    return "—" if not math.isfinite(float(x)) else f"{x:,.2f}"

@@ -1,0 +1,85 @@
+"""DesignSettingsDialog: slack, tray reach, media policy, oversubscription target and all-reduce
+parameters; OK yields one undoable SetSettingsCommand (None when nothing changed)."""
+
+from __future__ import annotations
+
+import msgspec
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLabel,
+)
+
+from gui.commands import SetSettingsCommand
+from model.design import Design
+from model.media import POLICIES
+
+POLICY_LABELS = {"lowest-cost": "Lowest cost (ties: lower power)", "lowest-power": "Lowest power",
+                 "copper-first": "Copper first", "fibre-only": "Fibre only"}
+
+
+def _spin(value: float, lo: float, hi: float, suffix: str, step: float, decimals: int = 2,
+          tip: str = "") -> QDoubleSpinBox:
+    spin = QDoubleSpinBox()
+    spin.setRange(lo, hi)
+    spin.setDecimals(decimals)
+    spin.setSingleStep(step)
+    spin.setSuffix(suffix)
+    spin.setValue(value)
+    spin.setToolTip(tip)
+    return spin
+
+
+class DesignSettingsDialog(QDialog):
+    def __init__(self, design: Design, parent=None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Design settings")
+        self.design = design
+        s = design.settings
+        self.slack_per_end = _spin(s.slack_per_end_m, 0, 20, " m", 0.1, tip="Allowance added at each end of every cable")
+        self.slack_pct = _spin(s.slack_pct, 0, 100, " %", 1, 1, "Percentage added to the routed length")
+        self.tray_reach = _spin(s.tray_reach_m, 0, 100, " m", 0.5,
+                                tip="How far a rack may be from a tray and still drop into it")
+        self.policy = QComboBox()
+        for key in POLICIES:
+            self.policy.addItem(POLICY_LABELS.get(key, key), key)
+        self.policy.setCurrentIndex(POLICIES.index(s.media_policy))
+        self.target = _spin(s.oversubscription_target, 1, 100, " : 1", 0.5,
+                            tip="Tiers above this downlink:uplink ratio are warned about")
+        self.message = _spin(s.allreduce_message_mb, 0.001, 1e6, " MB", 64, 3,
+                             "Message size of the all-reduce estimate (MB = 10^6 bytes)")
+        self.algorithm = QComboBox()
+        self.algorithm.addItems(["hierarchical", "ring"])
+        self.algorithm.setCurrentText(s.allreduce_algorithm)
+        form = QFormLayout(self)
+        form.addRow(QLabel("<b>Cable lengths</b>"))
+        form.addRow("Slack per end", self.slack_per_end)
+        form.addRow("Slack percentage", self.slack_pct)
+        form.addRow("Tray reach", self.tray_reach)
+        form.addRow(QLabel("<b>Media and fabric</b>"))
+        form.addRow("Media policy", self.policy)
+        form.addRow("Oversubscription target", self.target)
+        form.addRow(QLabel("<b>All-reduce estimate</b>"))
+        form.addRow("Message size", self.message)
+        form.addRow("Algorithm", self.algorithm)
+        box = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        box.accepted.connect(self.accept)
+        box.rejected.connect(self.reject)
+        form.addRow(box)
+
+    def settings(self):
+        return msgspec.structs.replace(
+            self.design.settings,
+            slack_per_end_m=self.slack_per_end.value(), slack_pct=self.slack_pct.value(),
+            tray_reach_m=self.tray_reach.value(), media_policy=self.policy.currentData(),
+            oversubscription_target=self.target.value(),
+            allreduce_message_mb=self.message.value(), allreduce_algorithm=self.algorithm.currentText())
+
+    def command(self) -> SetSettingsCommand | None:
+        new = self.settings()
+        if new == self.design.settings:
+            return None
+        return SetSettingsCommand(self.design, new)

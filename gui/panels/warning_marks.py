@@ -1,0 +1,80 @@
+"""WarningMarksItem: badges on racks with findings and red marks along links with findings.
+
+One overlay item for the whole scene (not one per rack) so that thousands of findings cost one
+paint call. It reads positions through the scene's public API (``scene.racks``,
+``scene.link_points``) and knows nothing of the analysis beyond the findings it is given.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsItem
+
+from model.findings import SEVERITY_ORDER, Finding
+
+BADGE_COLORS = {"error": "#e03131", "warning": "#f59f00", "info": "#1c7ed6"}
+MAX_LINK_MARKS = 2000
+BADGE_PX = 9.0
+
+
+class WarningMarksItem(QGraphicsItem):
+    def __init__(self, scene) -> None:
+        super().__init__()
+        self.hall_scene = scene
+        self.setZValue(40)
+        self.setAcceptedMouseButtons(Qt.NoButton)
+        self.rack_severity: dict[str, str] = {}
+        self.link_paths: list[QPainterPath] = []
+        self._rect = QRectF()
+
+    def set_findings(self, findings: list[Finding]) -> None:
+        design = self.hall_scene.design
+        racks: dict[str, str] = {}
+        links: list[str] = []
+        for f in findings:
+            for object_id in f.objects:
+                rack_id = (object_id if object_id in design.racks
+                           else design.devices[object_id].rack if object_id in design.devices
+                           else None)
+                if rack_id is not None:
+                    old = racks.get(rack_id)
+                    if old is None or SEVERITY_ORDER[f.severity] < SEVERITY_ORDER[old]:
+                        racks[rack_id] = f.severity
+                elif object_id in design.links and len(links) < MAX_LINK_MARKS:
+                    links.append(object_id)
+        self.prepareGeometryChange()
+        self.rack_severity = racks
+        self.link_paths = []
+        for link_id in dict.fromkeys(links):
+            points = self.hall_scene.link_points(link_id)
+            if len(points) >= 2:
+                path = QPainterPath(QPointF(*points[0]))
+                for x, y in points[1:]:
+                    path.lineTo(x, y)
+                self.link_paths.append(path)
+        self._rect = self.hall_scene.sceneRect()
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        lod = option.levelOfDetailFromTransform(painter.worldTransform()) or 1.0
+        if self.link_paths:
+            pen = QPen(QColor(BADGE_COLORS["error"]), 1.6, Qt.DashLine)
+            pen.setCosmetic(True)
+            painter.setPen(pen)
+            painter.setBrush(Qt.NoBrush)
+            for path in self.link_paths:
+                painter.drawPath(path)
+        radius = BADGE_PX / 2 / lod
+        racks = self.hall_scene.racks
+        painter.setPen(QPen(QColor("#ffffff"), 0))
+        for rack_id, severity in self.rack_severity.items():
+            item = racks.get(rack_id)
+            if item is None:
+                continue
+            corner = item.mapToScene(item.footprint().topRight())
+            painter.setBrush(QColor(BADGE_COLORS[severity]))
+            painter.drawEllipse(corner, radius, radius)

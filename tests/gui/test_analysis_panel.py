@@ -1,0 +1,153 @@
+"""The live analysis panel: model edit (through the undo command the canvas uses) → runner →
+tiles, delta, warnings and links table; recomputing state; stale results never shown."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from gui.commands import DeleteCommand, MoveRacksCommand
+from gui.panels.links_table import COL_MEDIUM
+from tests.benchmarks.workloads import build
+from tests.gui.analysis_support import close_quietly, docks, open_window, wait_fresh
+
+
+@pytest.fixture
+def s_window(qtbot, tmp_path):
+    window = open_window(qtbot, tmp_path, build("S"))
+    yield window
+    close_quietly(window)
+
+
+def _medium_column(window) -> list[str]:
+    model = docks(window).links.model
+    return [model.index(r, COL_MEDIUM).data() for r in range(model.rowCount())]
+
+
+def test_moving_a_leaf_rack_beyond_copper_reach_updates_counts_delta_and_table(s_window, qtbot):
+    window = s_window
+    d = docks(window)
+    design = window.document.design
+    before = d.panel.report
+    assert before.links_by_kind["aec"] == 544
+    assert "AEC 544" in d.panel.tiles["cables"].detail.text()
+    aec_rows_before = sum("active electrical" in (m or "").lower() or "aec" in (m or "").lower()
+                          for m in _medium_column(window))
+    leaf_rack = next(r for r in design.racks.values() if r.name == "A05")
+    # the drag of the canvas ends in exactly this command (SelectInteraction.release)
+    window.scene.push(MoveRacksCommand(design, {leaf_rack.id: (14.8, leaf_rack.y)}))
+    assert not d.runner.fresh
+    assert "recomputing" in d.panel.status.text()
+    wait_fresh(qtbot, window)
+    after = d.panel.report
+    assert after.links_by_kind["aec"] < before.links_by_kind["aec"]
+    assert after.links_by_kind["aoc"] > before.links_by_kind["aoc"]
+    delta = d.panel.delta.text()
+    flipped = before.links_by_kind["aec"] - after.links_by_kind["aec"]
+    assert f"+{flipped:,} AOC" in delta and f"−{flipped:,} AEC" in delta
+    assert delta.startswith("Move rack A05:")
+    assert "W" in delta and "+" in delta
+    assert f"AEC {after.links_by_kind['aec']:,}" in d.panel.tiles["cables"].detail.text()
+    assert "up to date" in d.panel.status.text()
+    aec_rows_after = sum("aec" in (m or "").lower() or "active electrical" in (m or "").lower()
+                         for m in _medium_column(window))
+    assert aec_rows_after == aec_rows_before - flipped
+
+    window.document.stack.undo()
+    wait_fresh(qtbot, window)
+    assert d.panel.report.links_by_kind == before.links_by_kind
+    assert f"−{flipped:,} AOC" in d.panel.delta.text()
+    assert d.panel.delta.text().startswith("Undo Move rack A05:")
+
+
+def test_results_of_an_older_revision_are_never_published(s_window, qtbot):
+    window = s_window
+    d = docks(window)
+    design = window.document.design
+    published = []
+    d.runner.finished.connect(lambda result: published.append((result.revision, design.revision)))
+    rack = next(r for r in design.racks.values() if r.name == "A05")
+    window.scene.push(MoveRacksCommand(design, {rack.id: (14.8, rack.y)}))
+    qtbot.waitUntil(lambda: d.runner._running is not None, timeout=5000)  # a job is reading the model
+    window.scene.push(MoveRacksCommand(design, {rack.id: (0.8, rack.y)}))
+    wait_fresh(qtbot, window)
+    assert published and all(rev == current for rev, current in published)
+    assert published[-1][0] == design.revision
+
+
+def test_clicking_a_warning_selects_and_centres_its_objects(s_window, qtbot):
+    window = s_window
+    d = docks(window)
+    design = window.document.design
+    rack = next(r for r in design.racks.values() if r.name == "C18")
+    window.scene.push(MoveRacksCommand(design, {rack.id: (30.0, rack.y)}))  # outside the hall
+    wait_fresh(qtbot, window)
+    codes = {w.code for w in d.panel.report.warnings}
+    assert "RACK_OUTSIDE_HALL" in codes
+    d.tabs.setCurrentWidget(d.warnings)
+    tree = d.warnings.tree
+    group = next(tree.topLevelItem(i).child(j) for i in range(tree.topLevelItemCount())
+                 for j in range(tree.topLevelItem(i).childCount())
+                 if tree.topLevelItem(i).child(j).text(0).startswith("RACK_OUTSIDE_HALL"))
+    assert group.text(0) == "RACK_OUTSIDE_HALL (1)"
+    group.setExpanded(True)
+    item = group.child(0)
+    tree.scrollToItem(item)
+    rect = tree.visualItemRect(item)
+    window.scene.clearSelection()
+    qtbot.mouseClick(tree.viewport(), Qt.LeftButton, pos=rect.center())
+    assert window.scene.selected_ids() == [rack.id]
+    visible = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
+    assert visible.contains(window.scene.racks[rack.id].sceneBoundingRect())
+    # the rack carries a badge on the canvas
+    assert d.marks.rack_severity.get(rack.id) in ("warning", "error")
+
+
+def test_removing_the_trays_raises_no_tray_path_and_undo_clears_it(s_window, qtbot):
+    window = s_window
+    d = docks(window)
+    design = window.document.design
+    window.scene.push(DeleteCommand(design, list(design.trays)))
+    wait_fresh(qtbot, window)
+    assert any(w.code == "NO_TRAY_PATH" for w in d.panel.report.warnings)
+    assert "warning" in d.panel.delta.text()
+    assert d.marks.rack_severity
+    window.document.stack.undo()
+    wait_fresh(qtbot, window)
+    assert not any(w.code == "NO_TRAY_PATH" for w in d.panel.report.warnings)
+    assert d.warnings.tree.topLevelItemCount() == 0 or not d.panel.report.warnings
+
+
+def test_tiles_explain_themselves(s_window):
+    for tile in docks(s_window).panel.tiles.values():
+        assert len(tile.toolTip()) > 40
+
+
+def test_a_person_drags_the_network_rack_away_removes_trays_and_undoes_it_all(s_window, qtbot):
+    """The "done when" of issue 7 on the SuperPOD-like S hall, driven with the mouse."""
+    from tests.gui.analysis_support import drag_on_canvas
+
+    window = s_window
+    d = docks(window)
+    design = window.document.design
+    start = d.panel.report
+    rack = next(r for r in design.racks.values() if r.name == "A05")
+    drag_on_canvas(window.view, (rack.x, rack.y), (14.8, rack.y))
+    assert design.racks[rack.id].x > 12.0
+    wait_fresh(qtbot, window)
+    moved = d.panel.report
+    assert moved.links_by_kind["aoc"] > start.links_by_kind["aoc"]
+    assert moved.power_w["transceivers"] > start.power_w["transceivers"]
+    assert "AOC" in d.panel.delta.text()
+
+    window.scene.select_ids(design.trays)
+    window.delete_selection()
+    wait_fresh(qtbot, window)
+    assert any(w.code == "NO_TRAY_PATH" for w in d.panel.report.warnings)
+    assert d.warnings.tree.topLevelItemCount() >= 1
+
+    window.undo_action.trigger()
+    window.undo_action.trigger()
+    wait_fresh(qtbot, window)
+    assert d.panel.report.to_json() == start.to_json()
+    assert d.warnings.tree.topLevelItemCount() == 0

@@ -1,0 +1,64 @@
+"""Charts are drawn from the report and the plant, with reach lines and labelled axes."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+
+from gui.commands import MoveRacksCommand
+from tests.benchmarks.workloads import build
+from tests.gui.analysis_support import close_quietly, docks, open_window, wait_fresh
+
+
+def _items(plot, cls):
+    return [i for i in plot.getPlotItem().items if isinstance(i, cls)]
+
+
+def test_charts_show_lengths_reach_power_ladder_and_allreduce(qtbot, tmp_path):
+    window = open_window(qtbot, tmp_path, build("S"))
+    d = docks(window)
+    charts = d.charts
+    d.tabs.setCurrentWidget(charts)
+    bars = _items(charts.lengths, pg.BarGraphItem)
+    assert len(bars) == 2  # copper (AEC) and AOC
+    reach = _items(charts.lengths, pg.InfiniteLine)
+    assert any("AEC" in line.label.format for line in reach)
+    assert _items(charts.power, pg.BarGraphItem) and _items(charts.ladder, pg.BarGraphItem)
+    curves = charts.allreduce.getPlotItem().listDataItems()
+    assert curves and curves[0].xData[-1] == 1024
+    for plot in (charts.lengths, charts.power, charts.ladder, charts.allreduce):
+        assert plot.getAxis("left").labelText
+    assert "(m)" in charts.lengths.getAxis("bottom").labelText
+    total_before = sum(b.opts["height"].sum() for b in bars)
+
+    design = window.document.design
+    rack = next(r for r in design.racks.values() if r.name == "A05")
+    window.scene.push(MoveRacksCommand(design, {rack.id: (14.8, rack.y)}))
+    wait_fresh(qtbot, window)
+    bars = _items(charts.lengths, pg.BarGraphItem)
+    assert sum(b.opts["height"].sum() for b in bars) == total_before
+    window.view.fit()
+    qtbot.wait(50)
+    window.grab().save(str(_output("analysis_charts.png")))
+    close_quietly(window)
+
+
+def _output(name):
+    from pathlib import Path
+
+    out = Path(__file__).resolve().parents[1] / "output"
+    out.mkdir(exist_ok=True)
+    return out / name
+
+
+def test_charts_say_when_they_are_being_recomputed(qtbot, tmp_path):
+    window = open_window(qtbot, tmp_path, build("S"))
+    charts = docks(window).charts
+    assert charts.status.text().startswith("up to date")
+    design = window.document.design
+    rack = next(r for r in design.racks.values() if r.name == "A05")
+    window.scene.push(MoveRacksCommand(design, {rack.id: (14.8, rack.y)}))
+    assert "recomputing" in charts.status.text()
+    assert "recomputing" in docks(window).warnings.summary.text()
+    wait_fresh(qtbot, window)
+    assert charts.status.text().startswith("up to date")
+    close_quietly(window)

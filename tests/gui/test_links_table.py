@@ -1,0 +1,181 @@
+"""The links table: sorting, filtering, selection both ways, and undoable edits of the pinned
+medium and the length override."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+
+from gui.panels.links_table import COL_MEDIUM, COL_ORDERED, COL_ROUTED, COL_TIER, LinksTableModel
+from model.cabling import CablePlant
+from tests.benchmarks.workloads import build
+from tests.gui.analysis_support import close_quietly, docks, open_window, wait_fresh
+
+
+@pytest.fixture
+def s_window(qtbot, tmp_path):
+    window = open_window(qtbot, tmp_path, build("S"))
+    docks(window).tabs.setCurrentWidget(docks(window).links)
+    yield window
+    close_quietly(window)
+
+
+def _routed(model) -> list[float]:
+    return [model.plant.routed_m[int(r)] for r in model.order]
+
+
+def test_clicking_the_header_sorts_by_routed_length(s_window, qtbot):
+    panel = docks(s_window).links
+    header = panel.view.horizontalHeader()
+    x = header.sectionViewportPosition(COL_ROUTED) + 10
+    qtbot.mouseClick(header.viewport(), Qt.LeftButton, pos=header.rect().center().__class__(x, 5))
+    values = _routed(panel.model)
+    assert values == sorted(values)
+    qtbot.mouseClick(header.viewport(), Qt.LeftButton, pos=header.rect().center().__class__(x, 5))
+    values = _routed(panel.model)
+    assert values == sorted(values, reverse=True)
+    top = panel.model.index(0, COL_ROUTED).data()
+    assert float(top.replace(",", "")) == pytest.approx(max(values), abs=0.01)
+
+
+def test_filters_by_medium_tier_warning_and_rack(s_window, qtbot):
+    panel = docks(s_window).links
+    model = panel.model
+    total = model.rowCount()
+    panel.kind.setCurrentIndex(panel.kind.findData("copper"))
+    copper = model.rowCount()
+    assert 0 < copper < total
+    assert all(model.plant.media[int(model.plant.medium_index[r])].kind == "aec" for r in model.order)
+    assert panel.count.text() == f"{copper:,} of {total:,} links"
+    panel.kind.setCurrentIndex(0)
+    panel.tier.setCurrentIndex(panel.tier.findData("leaf-spine"))
+    assert {model.index(r, COL_TIER).data() for r in range(model.rowCount())} == {"leaf-spine"}
+    assert model.rowCount() == 1024
+    panel.tier.setCurrentIndex(0)
+    panel.warning.setCurrentIndex(1)
+    assert model.rowCount() == 0  # the generated fabric routes every link
+    panel.warning.setCurrentIndex(0)
+    qtbot.keyClicks(panel.rack, "A01")
+    design = s_window.document.design
+    rack = next(r.id for r in design.racks.values() if r.name == "A01")
+    assert model.rowCount() == len(design.links_of_racks([rack])) > 0
+    panel.rack.clear()
+    assert model.rowCount() == total
+
+
+def test_selection_follows_table_to_canvas_and_back(s_window, qtbot):
+    window = s_window
+    panel = docks(window).links
+    model = panel.model
+    panel.view.selectRow(3)
+    link_id = model.link_id(3)
+    assert window.scene.selected_ids() == [link_id]
+    other = model.link_id(10)
+    window.scene.select_ids([other])
+    assert panel.selected_link_ids() == [other]
+
+
+def test_pinning_a_medium_and_overriding_a_length_are_undoable(s_window, qtbot):
+    window = s_window
+    design = window.document.design
+    model = docks(window).links.model
+    from model.fileio import design_to_bytes
+
+    original = design_to_bytes(design)
+    link_id = model.link_id(0)
+    choices = model.medium_choices(0)
+    assert choices[0][0] == "auto" and len(choices) > 2
+    pinned = next(m for m, _ in choices[1:] if m != "auto")
+    assert model.setData(model.index(0, COL_MEDIUM), pinned)
+    assert design.links[link_id].medium == pinned
+    wait_fresh(qtbot, window)
+    row = model.view_rows_of([link_id])[0]
+    assert model.index(int(row), COL_MEDIUM).data().startswith("📌")
+    assert model.setData(model.index(int(row), COL_ORDERED), "42")
+    assert design.links[link_id].length_override_m == 42.0
+    wait_fresh(qtbot, window)
+    row = int(model.view_rows_of([link_id])[0])
+    assert "typed 42" in model.index(row, COL_ORDERED).data()
+    assert not model.setData(model.index(row, COL_ORDERED), "forty")
+    stack = window.document.stack
+    edited = design_to_bytes(design)
+    stack.undo()
+    stack.undo()
+    assert design.links[link_id].medium == "auto"
+    assert design.links[link_id].length_override_m is None
+    assert design_to_bytes(design) == original
+    stack.redo()
+    assert design.links[link_id].medium == pinned
+    stack.redo()
+    assert design_to_bytes(design) == edited
+
+
+def test_medium_editor_offers_matching_media(s_window, qtbot):
+    panel = docks(s_window).links
+    view = panel.view
+    index = panel.model.index(0, COL_MEDIUM)
+    view.scrollTo(index)
+    view.edit(index)
+    from PySide6.QtWidgets import QComboBox
+
+    combo = view.findChild(QComboBox)
+    assert combo is not None and combo.itemData(0) == "auto" and combo.count() >= 2
+
+
+@pytest.mark.slow
+def test_sorting_and_filtering_400k_rows_is_fast():
+    design = build("XL")
+    plant = CablePlant(design)
+    model = LinksTableModel(design, plant, stack=None)
+    assert model.rowCount() == len(design.links) > 390_000
+    started = time.perf_counter()
+    model.sort(COL_ROUTED, Qt.DescendingOrder)
+    sort_s = time.perf_counter() - started
+    started = time.perf_counter()
+    model.set_filter(kind="aoc")
+    filter_s = time.perf_counter() - started
+    values = plant.routed_m[model.order]
+    assert np.all(np.diff(values) <= 0)
+    print(f"\nXL links table: sort {sort_s * 1000:.0f} ms, filter+sort {filter_s * 1000:.0f} ms, "
+          f"{model.rowCount():,} AOC rows")
+    assert sort_s < 2.0 and filter_s < 2.0
+    assert model.index(0, COL_ROUTED).data()
+
+
+def test_deleting_racks_shrinks_the_table_and_undo_restores_it(s_window, qtbot):
+    window = s_window
+    design = window.document.design
+    model = docks(window).links.model
+    total = model.rowCount()
+    racks = [r.id for r in design.racks.values() if r.name in ("A01", "A02")]
+    gone = len(design.links_of_racks(racks))
+    docks(window).links.view.selectRow(total - 1)  # a row the deletion moves
+    from gui.commands import DeleteCommand
+
+    window.scene.push(DeleteCommand(design, racks))
+    qtbot.waitUntil(lambda: model.rowCount() == total - gone, timeout=5000)
+    for row in (0, model.rowCount() - 1):
+        assert model.index(row, 0).data()
+    window.document.stack.undo()
+    qtbot.waitUntil(lambda: model.rowCount() == total, timeout=5000)
+    wait_fresh(qtbot, window)
+    assert docks(window).panel.report.links_total == total
+
+
+def test_double_clicking_a_row_centres_its_link_on_the_canvas(s_window, qtbot):
+    window = s_window
+    panel = docks(window).links
+    window.view.scale(8, 8)  # zoomed in: most of the hall is off screen
+    model = panel.model
+    row = model.rowCount() - 1
+    link_id = model.link_id(row)
+    index = model.index(row, 0)
+    panel.view.scrollTo(index)
+    qtbot.mouseDClick(panel.view.viewport(), Qt.LeftButton, pos=panel.view.visualRect(index).center())
+    assert window.scene.selected_ids() == [link_id]
+    item = window.scene.link_items[link_id]
+    visible = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
+    assert visible.intersects(item.sceneBoundingRect())

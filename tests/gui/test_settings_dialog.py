@@ -1,0 +1,51 @@
+"""Design settings: edited in the dialog, applied as one undoable command, re-analysed live."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QDialogButtonBox
+
+from gui.panels.settings_dialog import DesignSettingsDialog
+from tests.benchmarks.workloads import build
+from tests.gui.analysis_support import close_quietly, docks, open_window, wait_fresh
+
+
+def test_settings_change_is_undoable_and_reanalysed(qtbot, tmp_path):
+    window = open_window(qtbot, tmp_path, build("S"))
+    d = docks(window)
+    design = window.document.design
+    before = d.panel.report
+    assert before.links_by_kind["aec"] > 0
+
+    def drive():
+        dialog = window.findChild(DesignSettingsDialog)
+        dialog.policy.setCurrentIndex(dialog.policy.findData("fibre-only"))
+        dialog.target.setValue(2.0)
+        dialog.message.setValue(256)
+        dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.Ok).click()
+
+    QTimer.singleShot(200, drive)
+    d.settings_action.trigger()
+    assert design.settings.media_policy == "fibre-only"
+    assert design.settings.oversubscription_target == 2.0
+    assert window.document.stack.undoText() == "Edit design settings"
+    wait_fresh(qtbot, window)
+    report = d.panel.report
+    assert report.links_by_kind["aec"] == 0
+    assert "target 2.00:1" in d.panel.tiles["oversub"].detail.text()
+    assert report.allreduce.message_mb == 256
+    assert f"−{before.links_by_kind['aec']:,} AEC" in d.panel.delta.text()
+    window.document.stack.undo()
+    assert design.settings.media_policy == "lowest-cost"
+    wait_fresh(qtbot, window)
+    assert d.panel.report.links_by_kind == before.links_by_kind
+    close_quietly(window)
+
+
+def test_unchanged_dialog_makes_no_command(qtbot):
+    design = build("S")
+    dialog = DesignSettingsDialog(design)
+    qtbot.addWidget(dialog)
+    assert dialog.command() is None
+    dialog.slack_per_end.setValue(design.settings.slack_per_end_m + 1)
+    assert dialog.command() is not None
