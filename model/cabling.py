@@ -18,6 +18,7 @@ from operator import attrgetter
 
 import numpy as np
 
+from model.arrays import unique_sorted
 from model.catalog import MediaType
 from model.design import Change, Design
 from model.entities import RACK_PLINTH_M, U_HEIGHT_M
@@ -532,17 +533,17 @@ class CablePlant:
         key = np.minimum(ca, cb) * (len(self._classes) + 1) + np.maximum(ca, cb)
         pinned = self._pinned[rows]
         policy = self.design.settings.media_policy
-        for k in np.unique(key):
+        for k in unique_sorted(key):
             sel = np.flatnonzero((key == k) & (pinned < 0))
             if len(sel):
                 cands, _ = self._group(int(ca[sel[0]]), int(cb[sel[0]]))
                 medium[sel], ordered[sel] = choose(self.media, cands, length[sel], policy)
         mismatch = np.zeros(len(rows), dtype=bool)
-        for m in np.unique(pinned[pinned >= 0]):
+        for m in unique_sorted(pinned[pinned >= 0]):
             sel = np.flatnonzero(pinned == m)
             medium[sel] = m
             ordered[sel] = ordered_lengths(self.media[m], length[sel])
-            for k in np.unique(key[sel]):
+            for k in unique_sorted(key[sel]):
                 same = sel[key[sel] == k]
                 mismatch[same] = not self._fits(int(ca[same[0]]), int(cb[same[0]]), int(m))
         return medium, ordered, mismatch

@@ -25,6 +25,7 @@ import networkx as nx
 import numpy as np
 import shapely
 
+from model.arrays import unique_sorted
 from model.entities import Hall, Tray
 
 ALL_PAIRS_MAX_NODES = 800  # Floyd-Warshall (n^3 / vectorised) beats n Dijkstras below this
@@ -258,7 +259,7 @@ class TrayGraph:
         """
         if not self._rows and 0 < self.node_count <= self.all_pairs_max_nodes:
             self._all_pairs()
-        for node in np.unique(nodes).tolist():
+        for node in unique_sorted(nodes).tolist():
             if node not in self._rows:
                 row = np.full(self.node_count, np.inf)
                 dist = nx.single_source_dijkstra_path_length(self.graph, node)
