@@ -195,9 +195,9 @@ class CablePlant:
         join the trays at the same two drop points), so per-route work such as tray fill is done
         once per id: :meth:`tray_spans` gives the intervals. Ids are small integers
         ``0 .. route_count - 1``, assigned as routes are first seen; an id keeps its meaning
-        while ``route_generation`` is unchanged (a rack move gives its links new ids, it never
-        changes what an old id means). Same-rack and floor-routed links have -1. The array is a
-        read-only view, valid until the next edit is applied.
+        while ``route_generation`` is unchanged (a moved rack's links take the ids of their new
+        routes; what an existing id means never changes). Same-rack and floor-routed links have
+        -1. The array is a read-only view, valid until the next edit is applied.
         """
         stale = np.flatnonzero(self._route_key == _STALE_ROUTE)
         if len(stale):
