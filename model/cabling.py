@@ -18,9 +18,10 @@ from operator import attrgetter
 
 import numpy as np
 
+from model.arrays import unique_sorted
 from model.catalog import MediaType
 from model.design import Change, Design
-from model.entities import port_height_m
+from model.entities import RACK_PLINTH_M, U_HEIGHT_M
 from model.findings import Finding
 from model.geometry import (
     FACE_FRONT,
@@ -28,6 +29,7 @@ from model.geometry import (
     METHOD_NAMES,
     METHOD_NO_TRAY_PATH,
     METHOD_SAME_RACK,
+    METHOD_TRAY,
     LinkRoute,
     compose_lengths,
     drop_points,
@@ -52,12 +54,15 @@ _INPUTS = {"_drop_a": np.int64, "_drop_b": np.int64, "_height_a": float, "_heigh
            "speed_gbps": float}
 _OUTPUTS = {"routed_m": float, "length_m": float, "ordered_m": float, "medium_index": np.int32,
             "status": np.uint8, "_method": np.uint8, "_vertical_a": float, "_hop_a": float,
-            "_tray": float, "_hop_b": float, "_vertical_b": float, "_floor": float, "_slack": float}
+            "_tray": float, "_hop_b": float, "_vertical_b": float, "_floor": float, "_slack": float,
+            "_route_key": np.int64}
+_STALE_ROUTE = -2  # _route_key of a row recomputed since route_keys() last named its route
 
 
 _DEVICE_A, _DEVICE_B, _PORT_A, _PORT_B = (attrgetter(n) for n in ("a.device", "b.device",
                                                                   "a.port", "b.port"))
 _MEDIUM, _OVERRIDE, _AS_BUILT = (attrgetter(n) for n in ("medium", "length_override_m", "as_built_m"))
+_TYPE, _BREAKOUT, _RACK, _U = (attrgetter(n) for n in ("type", "breakout", "rack", "u"))
 _COMPARED = ("routed_m", "length_m", "ordered_m", "medium_index")
 
 
@@ -72,6 +77,10 @@ class CablePlant:
     (with NO_TRAY_PATH: a rack is beyond ``tray_reach_m`` of every tray), NO_MEDIUM (nothing in
     the catalog reaches), PINNED_OUT_OF_REACH (kept, ``ordered_m`` NaN) and PINNED_MISMATCH.
     ``medium_index`` indexes ``media`` (the design catalog's media in catalog order), -1 for none.
+    ``route_keys()`` names the distinct tray routes (links between the same two drop points
+    share one) and ``tray_spans(route_id)`` gives the trays and intervals each follows, for
+    per-route work such as tray fill; ``route(link_id)`` builds one link's plan path for drawing
+    and explaining. ``route_generation`` changes when a full rebuild renumbers the routes.
     Not thread-safe: call ``refresh()`` from the thread that edits the design.
     """
 
@@ -104,7 +113,6 @@ class CablePlant:
                 touched_racks.update(change.ids)
             elif change.kind in ("devices_moved", "devices_changed", "devices_removed"):
                 for device_id in change.ids:
-                    self._devices.pop(device_id, None)
                     retable |= design.links_of_device(device_id)
             elif change.kind == "links_changed":
                 retable.update(change.ids)
@@ -180,6 +188,78 @@ class CablePlant:
             slack_m=float(self._slack[r]), total_m=float(self.routed_m[r]),
             points=points, tray_ids=trays)
 
+    def route_keys(self) -> np.ndarray:
+        """Route id of every link (int64, one per row in ``link_ids`` order); -1 off the trays.
+
+        Links with the same route id run along the same trays over the same intervals (they
+        join the trays at the same two drop points), so per-route work such as tray fill is done
+        once per id: :meth:`tray_spans` gives the intervals. Ids are small integers
+        ``0 .. route_count - 1``, assigned as routes are first seen; an id keeps its meaning
+        while ``route_generation`` is unchanged (a moved rack's links take the ids of their new
+        routes; what an existing id means never changes). Same-rack and floor-routed links have
+        -1. The array is a read-only view, valid until the next edit is applied.
+        """
+        stale = np.flatnonzero(self._route_key == _STALE_ROUTE)
+        if len(stale):
+            self._name_routes(stale)
+        view = self._route_key.view()
+        view.flags.writeable = False
+        return view
+
+    @property
+    def route_count(self) -> int:
+        """Number of route ids handed out so far in this ``route_generation``."""
+        return len(self._route_spans)
+
+    def tray_spans(self, route_id: int) -> tuple[tuple[str, float, float], ...]:
+        """Trays a route runs along, in order: (tray id, s0_m, s1_m) intervals of arc length.
+
+        ``s0_m <= s1_m`` are positions along the tray from its first point. Joins between trays
+        and the hops from racks to trays take no interval. No plan points are built (use
+        :meth:`route` to draw or explain one link).
+        """
+        return self._route_spans[route_id]
+
+    def link_tray_spans(self, link_id: str) -> tuple[tuple[str, float, float], ...]:
+        """:meth:`tray_spans` of one link's route (``()`` when it does not run on trays)."""
+        key = int(self.route_keys()[self.index[link_id]])
+        return self._route_spans[key] if key >= 0 else ()
+
+    def _name_routes(self, rows: np.ndarray) -> None:
+        """Route ids of these rows: one per unordered pair of drop points (by plan position)."""
+        on_tray = self._method[rows] == METHOD_TRAY
+        self._route_key[rows[~on_tray]] = -1
+        rows = rows[on_tray]
+        if not len(rows):
+            return
+        da, db = self._drop_a[rows], self._drop_b[rows]
+        lo, hi = np.minimum(da, db), np.maximum(da, db)
+        _, first, inverse = np.unique(lo * (len(self._drop_x) + 1) + hi, return_index=True,
+                                      return_inverse=True)
+        ids = np.empty(len(first), dtype=np.int64)
+        fresh_a, fresh_b = [], []
+        xs, ys = self._drop_x, self._drop_y
+        # A route is named, and its spans taken, in the direction of its first link in row
+        # order: the trays route() gives that link (equal shortest paths break the same way).
+        for k, (a, b) in enumerate(zip(da[first].tolist(), db[first].tolist(), strict=True)):
+            pa = (round(float(xs[a]), 6), round(float(ys[a]), 6))
+            pb = (round(float(xs[b]), 6), round(float(ys[b]), 6))
+            route = self._route_of.get((min(pa, pb), max(pa, pb)))
+            if route is None:
+                route = self._route_of[(min(pa, pb), max(pa, pb))] = len(self._route_spans)
+                self._route_spans.append(())
+                fresh_a.append(a)
+                fresh_b.append(b)
+            ids[k] = route
+        self._route_key[rows] = ids[inverse.reshape(-1)]
+        if fresh_a:
+            att, names = self._att, self._graph.tray_ids
+            spans = self._graph.spans(att, np.array(fresh_a, dtype=np.int64), att,
+                                      np.array(fresh_b, dtype=np.int64))
+            start = len(self._route_spans) - len(fresh_a)
+            self._route_spans[start:] = [tuple((names[t], s0, s1) for t, s0, s1 in legs)
+                                         for legs in spans]
+
     def findings(self) -> list[Finding]:
         """NO_TRAY_PATH (per unreached rack or rack pair), NO_MEDIUM_REACHES, PINNED_MEDIUM_OUT_OF_REACH."""
         from model.cabling_findings import plant_findings
@@ -196,10 +276,17 @@ class CablePlant:
                                 design.settings.tray_join_tolerance_m)
         self._classes: list[tuple[float, int, str]] = []
         self._class_of: dict[tuple[float, int, str], int] = {}
-        self._port_classes: dict[tuple, dict[str, int]] = {}
         self._groups: dict[tuple[int, int], tuple[list[int], float]] = {}
-        self._devices: dict[str, tuple[int, int, float, dict[str, int]]] = {}
+        self._port_no: dict[str, int] = {}        # port name -> column of _class_matrix
+        self._table_of: dict[str | tuple, int] = {}  # type id (or type, breakout) -> port table
+        self._table_rows: list[dict[int, int]] = []
+        self._table_face = np.zeros(0, dtype=np.int64)
+        self._table_u = np.zeros(0)
+        self._class_matrix = np.zeros((0, 0), dtype=np.int64)
         self._rack_row: dict[str, int] = {}
+        self._route_of: dict[tuple, int] = {}  # (drop point, drop point) by position -> route id
+        self._route_spans: list[tuple[tuple[str, float, float], ...]] = []
+        self.route_generation = getattr(self, "route_generation", -1) + 1
         self._rack_geom = np.zeros((0, 4))  # x, y, rotation, depth
         self._drop_x = self._drop_y = np.zeros(0)
         self._att = self._graph.attach(np.zeros(0), np.zeros(0), 0.0)
@@ -262,28 +349,47 @@ class CablePlant:
 
     # ----------------------------------------------------------------------------- link rows
 
-    def _device(self, device_id: str) -> tuple[int, int, float, dict[str, int]]:
-        info = self._devices.get(device_id)
-        if info is None:
-            device = self.design.devices[device_id]
-            dtype = self.design.catalog.device_types[device.type]
-            key = (device.type, tuple(sorted(device.breakout.items())) if device.breakout else ())
-            classes = self._port_classes.get(key)
-            if classes is None:
-                classes = {}
-                for name, port in port_table(dtype, device.breakout).items():
-                    pc = (port.speed_gbps, port.lanes, port.form_factor)
-                    if pc not in self._class_of:
-                        self._class_of[pc] = len(self._classes)
-                        self._classes.append(pc)
-                    classes[name] = self._class_of[pc]
-                self._port_classes[key] = classes
-            face = FACE_FRONT if dtype.ports_face == "front" else FACE_REAR
-            rack = self.design.racks[device.rack]
-            info = (self._rack_row[device.rack], face,
-                    port_height_m(rack, device.u, dtype.u_height), classes)
-            self._devices[device_id] = info
-        return info
+    def _device_table(self, device_ids: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                            np.ndarray]:
+        """Rack row, face, port height (m) and port-table number of each device, in one pass.
+
+        Devices of one type and breakout share a port table (``_tables``); its row of
+        ``_class_matrix`` gives the port class of every port name (``_port_no``), -1 for none.
+        """
+        design = self.design
+        devices = list(map(design.devices.__getitem__, device_ids))
+        n = len(devices)
+        types = list(map(_TYPE, devices))
+        breakouts = list(map(_BREAKOUT, devices))
+        keys = types if not any(breakouts) else [
+            (t, tuple(sorted(b.items()))) if b else t for t, b in zip(types, breakouts, strict=True)]
+        for key in set(keys) - self._table_of.keys():
+            self._add_port_table(key)
+        table = np.fromiter(map(self._table_of.__getitem__, keys), np.int64, n)
+        rack = np.fromiter(map(self._rack_row.__getitem__, map(_RACK, devices)), np.int64, n)
+        u = np.fromiter(map(_U, devices), float, n)
+        height = RACK_PLINTH_M + (u - 1 + self._table_u[table] / 2) * U_HEIGHT_M
+        return rack, self._table_face[table], height, table
+
+    def _add_port_table(self, key: str | tuple) -> None:
+        type_id, breakout = (key, ()) if isinstance(key, str) else key
+        dtype = self.design.catalog.device_types[type_id]
+        row: dict[int, int] = {}
+        for name, port in port_table(dtype, dict(breakout)).items():
+            pc = (port.speed_gbps, port.lanes, port.form_factor)
+            if pc not in self._class_of:
+                self._class_of[pc] = len(self._classes)
+                self._classes.append(pc)
+            row[self._port_no.setdefault(name, len(self._port_no))] = self._class_of[pc]
+        self._table_of[key] = len(self._table_rows)
+        self._table_rows.append(row)
+        self._table_face = np.append(self._table_face, FACE_FRONT if dtype.ports_face == "front"
+                                     else FACE_REAR)
+        self._table_u = np.append(self._table_u, float(dtype.u_height))
+        matrix = np.full((len(self._table_rows), len(self._port_no)), -1, dtype=np.int64)
+        for k, known in enumerate(self._table_rows):
+            matrix[k, list(known)] = list(known.values())
+        self._class_matrix = matrix
 
     def _append_rows(self, ids: list[str], compute: bool = True, records: list | None = None) -> None:
         start = len(self.link_ids)
@@ -318,28 +424,33 @@ class CablePlant:
         """Read the design's records of these links into the input columns.
 
         This is the one per-link pass over Python objects of a full build, so it is written as
-        ``map`` over C-level getters rather than a loop.
+        ``map`` over C-level getters into integer arrays (device position, port name number);
+        everything else is a numpy gather from per-device and per-port-table arrays.
         """
         n = len(ids)
         if not n:
             return
-        recs = records if records is not None else list(map(self.design.links.__getitem__, ids))
-        devs = {"a": list(map(_DEVICE_A, recs)), "b": list(map(_DEVICE_B, recs))}
-        devices = (self.design.devices if n > len(self.design.devices) // 4
-                   else set(devs["a"]) | set(devs["b"]))
-        info = {d: self._device(d) for d in devices}
-        position = {d: k for k, d in enumerate(info)}
-        table = np.array([v[:3] for v in info.values()], dtype=float)  # rack row, face, height
-        classes = {d: v[3] for d, v in info.items()}
-        at = {k: np.fromiter(map(position.__getitem__, v), np.int64, n) for k, v in devs.items()}
-        cls = {k: np.fromiter(map(dict.__getitem__, map(classes.__getitem__, devs[k]),
-                                  map(port, recs)), np.int64, n)
-               for k, port in (("a", _PORT_A), ("b", _PORT_B))}
-        ia, ib, ca, cb = at["a"], at["b"], cls["a"], cls["b"]
-        ra, rb = table[ia, 0].astype(np.int64), table[ib, 0].astype(np.int64)
-        fa, fb = table[ia, 1].astype(np.int64), table[ib, 1].astype(np.int64)
+        design = self.design
+        recs = records if records is not None else list(map(design.links.__getitem__, ids))
+        if n > len(design.devices) // 4:
+            device_ids = list(design.devices)
+        else:
+            device_ids = list(set(map(_DEVICE_A, recs)) | set(map(_DEVICE_B, recs)))
+        rack, face, height, table = self._device_table(device_ids)
+        position = dict(zip(device_ids, range(len(device_ids)), strict=True))
+        port_no = self._port_no
+        ia = np.fromiter(map(position.__getitem__, map(_DEVICE_A, recs)), np.int64, n)
+        ib = np.fromiter(map(position.__getitem__, map(_DEVICE_B, recs)), np.int64, n)
+        ca = self._class_matrix[table[ia], np.fromiter(map(port_no.__getitem__, map(_PORT_A, recs)),
+                                                       np.int64, n)]
+        cb = self._class_matrix[table[ib], np.fromiter(map(port_no.__getitem__, map(_PORT_B, recs)),
+                                                       np.int64, n)]
+        if (ca < 0).any() or (cb < 0).any():
+            bad = recs[int(np.flatnonzero((ca < 0) | (cb < 0))[0])]
+            raise KeyError(f"link {bad.id}: a port its device type does not have")
+        ra, rb, fa, fb = rack[ia], rack[ib], face[ia], face[ib]
         self._drop_a[rows], self._drop_b[rows] = 2 * ra + fa, 2 * rb + fb
-        self._height_a[rows], self._height_b[rows] = table[ia, 2], table[ib, 2]
+        self._height_a[rows], self._height_b[rows] = height[ia], height[ib]
         self._same_rack[rows] = ra == rb
         self._faces_differ[rows] = fa != fb
         self._rack_depth[rows] = self._rack_geom[ra, 3]
@@ -404,6 +515,7 @@ class CablePlant:
         status |= np.where(mismatch, PINNED_MISMATCH, 0)
         self.medium_index[rows], self.ordered_m[rows] = medium, ordered
         self.status[rows] = status.astype(np.uint8)
+        self._route_key[rows] = _STALE_ROUTE
         if not diff:
             return set()
         after = (self.routed_m[rows], self.length_m[rows], self.ordered_m[rows], self.medium_index[rows])
@@ -421,17 +533,17 @@ class CablePlant:
         key = np.minimum(ca, cb) * (len(self._classes) + 1) + np.maximum(ca, cb)
         pinned = self._pinned[rows]
         policy = self.design.settings.media_policy
-        for k in np.unique(key):
+        for k in unique_sorted(key):
             sel = np.flatnonzero((key == k) & (pinned < 0))
             if len(sel):
                 cands, _ = self._group(int(ca[sel[0]]), int(cb[sel[0]]))
                 medium[sel], ordered[sel] = choose(self.media, cands, length[sel], policy)
         mismatch = np.zeros(len(rows), dtype=bool)
-        for m in np.unique(pinned[pinned >= 0]):
+        for m in unique_sorted(pinned[pinned >= 0]):
             sel = np.flatnonzero(pinned == m)
             medium[sel] = m
             ordered[sel] = ordered_lengths(self.media[m], length[sel])
-            for k in np.unique(key[sel]):
+            for k in unique_sorted(key[sel]):
                 same = sel[key[sel] == k]
                 mismatch[same] = not self._fits(int(ca[same[0]]), int(cb[same[0]]), int(m))
         return medium, ordered, mismatch

@@ -19,6 +19,7 @@ import msgspec
 from model.catalog import CatalogError, CatalogFile
 from model.design import Design, DesignError
 from model.entities import Device, Hall, Link, Rack, Settings, Tray
+from model.gc_policy import building_design
 
 FORMAT = "hallwright"
 SCHEMA_VERSION = 1
@@ -79,8 +80,10 @@ def read_design_bytes(
     migrations: Mapping[int, Migration] = MIGRATIONS,
     current_version: int = SCHEMA_VERSION,
 ) -> Design:
-    document = parse_document(data, source, migrations=migrations, current_version=current_version)
-    return build_design(document, source)
+    with building_design():
+        document = parse_document(data, source, migrations=migrations,
+                                  current_version=current_version)
+        return build_design(document, source)
 
 
 def parse_document(

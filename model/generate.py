@@ -15,8 +15,9 @@ import inspect
 from model.catalog import Catalog, CatalogFile, builtin_catalog
 from model.design import Design
 from model.entities import Link, PortRef
+from model.gc_policy import building_design
 from model.generators import plans, topology
-from model.generators.placement import Placement, Segment, lay_out
+from model.generators.placement import Placement, Segment, lay_out, size_trays
 from model.generators.plans import GenerateError
 
 TEMPLATES = ("leaf-spine", "fat-tree", "rail-optimized", "nvl72")
@@ -133,19 +134,21 @@ def _builder(template: str):
 
 def _build(catalog: Catalog, name: str, segments: list[Segment], tiers, placement: Placement,
            custom: CatalogFile | None = None, base: Catalog | None = None) -> Design:
-    layout = lay_out(catalog, segments, placement)
-    design = Design(layout.hall, name=name, custom_types=custom, base_catalog=base)
-    design.add_trays(layout.trays)
-    design.add_racks(layout.racks)
-    design.add_devices(layout.devices)
-    links = []
-    n = 0
-    for tier in tiers:
-        for a_dev, a_port, b_dev, b_port in tier:
-            n += 1
-            links.append(Link(id=f"l-{n}", a=PortRef(a_dev, a_port), b=PortRef(b_dev, b_port)))
-    design.add_links(links)
-    design.revision = 0
+    with building_design():
+        layout = lay_out(catalog, segments, placement)
+        design = Design(layout.hall, name=name, custom_types=custom, base_catalog=base)
+        design.add_trays(layout.trays)
+        design.add_racks(layout.racks)
+        design.add_devices(layout.devices)
+        links = []
+        n = 0
+        for tier in tiers:
+            for a_dev, a_port, b_dev, b_port in tier:
+                n += 1
+                links.append(Link(id=f"l-{n}", a=PortRef(a_dev, a_port), b=PortRef(b_dev, b_port)))
+        design.add_links(links)
+        design.update_trays(size_trays(design))
+        design.revision = 0
     return design
 
 

@@ -25,6 +25,7 @@ import networkx as nx
 import numpy as np
 import shapely
 
+from model.arrays import unique_sorted
 from model.entities import Hall, Tray
 
 ALL_PAIRS_MAX_NODES = 800  # Floyd-Warshall (n^3 / vectorised) beats n Dijkstras below this
@@ -76,6 +77,7 @@ class TrayGraph:
         joins = self._find_joins(join_tolerance_m)
         self._build_stations(joins)
         self._rows: dict[int, np.ndarray] = {}
+        self._paths: dict[int, dict[int, list[int]]] = {}
         self._matrix: np.ndarray | None = None
         self._index = np.zeros(0, dtype=np.int64)
 
@@ -257,7 +259,7 @@ class TrayGraph:
         """
         if not self._rows and 0 < self.node_count <= self.all_pairs_max_nodes:
             self._all_pairs()
-        for node in np.unique(nodes).tolist():
+        for node in unique_sorted(nodes).tolist():
             if node not in self._rows:
                 row = np.full(self.node_count, np.inf)
                 dist = nx.single_source_dijkstra_path_length(self.graph, node)
@@ -302,6 +304,67 @@ class TrayGraph:
         out[ok] = best
         return out
 
+    def spans(self, a: Attachments, ia: np.ndarray, b: Attachments, ib: np.ndarray
+              ) -> list[tuple[tuple[int, float, float], ...]]:
+        """Tray intervals followed from ``a[ia]`` to ``b[ib]``: per pair, (tray number, s0, s1).
+
+        The route is the one :meth:`path` takes (same choice of ways out, same shortest path
+        among equal ones), without its plan points: each tray run is one interval of arc length
+        along that tray (``s0 <= s1``, metres); joins between trays contribute none; an
+        unreached or unconnected pair gives ``()``. The ways out are chosen for all pairs at
+        once; the station-to-station paths come from one Dijkstra per source node, cached.
+        """
+        n = len(ia)
+        out: list[tuple[tuple[int, float, float], ...]] = [()] * n
+        ia, ib = np.asarray(ia, dtype=np.int64), np.asarray(ib, dtype=np.int64)
+        ok = np.flatnonzero((a.seg[ia] >= 0) & (b.seg[ib] >= 0))
+        if not len(ok):
+            return out
+        ia, ib = ia[ok], ib[ok]
+        ua, va, ub, vb = a.u[ia], a.v[ia], b.u[ib], b.v[ib]
+        matrix, index = self.rows(np.concatenate([ua, va]))
+        sa, sb = a.s[ia], b.s[ib]
+        best = np.where(a.piece[ia] == b.piece[ib], np.abs(sa - sb), np.inf)
+        way = np.full(len(ia), -1, dtype=np.int64)
+        starts, ends = (ua, ua, va, va), (ub, vb, ub, vb)
+        d0s, d1s = (a.du[ia], a.du[ia], a.dv[ia], a.dv[ia]), (b.du[ib], b.dv[ib], b.du[ib], b.dv[ib])
+        for k in range(4):  # in path()'s order, replacing only when shorter by more than 1e-12
+            total = d0s[k] + matrix[index[starts[k]], ends[k]] + d1s[k]
+            better = total < best - 1e-12
+            best = np.where(better, total, best)
+            way[better] = k
+        start = np.choose(np.maximum(way, 0), starts)
+        end = np.choose(np.maximum(way, 0), ends)
+        tray_a, tray_b = self.seg_tray[a.seg[ia]], self.seg_tray[b.seg[ib]]
+        node_s = self._node_s
+        for row, w, s_a, s_b, t_a, t_b, u, v, d in zip(
+                ok.tolist(), way.tolist(), sa.tolist(), sb.tolist(), tray_a.tolist(),
+                tray_b.tolist(), start.tolist(), end.tolist(), best.tolist(), strict=True):
+            if w < 0:
+                if d != float("inf"):
+                    out[row] = _merge([(t_a, s_a, s_b)])
+                continue
+            legs = [(t_a, s_a, node_s[(u, t_a)])]
+            legs.extend(self._station_legs(u, v))
+            legs.append((t_b, node_s[(v, t_b)], s_b))
+            out[row] = _merge(legs)
+        return out
+
+    def _station_legs(self, start: int, end: int) -> list[tuple[int, float, float]]:
+        """Tray runs (tray, s from, s to) of the shortest station path ``start`` -> ``end``."""
+        paths = self._paths.get(start)
+        if paths is None:
+            # single_source_dijkstra gives each target the path dijkstra_path(start, target) gives
+            paths = self._paths[start] = nx.single_source_dijkstra(self.graph, start)[1]
+        nodes = paths[end]
+        legs = []
+        graph, node_s = self.graph, self._node_s
+        for p, q in pairwise(nodes):
+            tray = graph[p][q]["tray"]
+            if tray >= 0:
+                legs.append((tray, node_s[(p, tray)], node_s[(q, tray)]))
+        return legs
+
     def path(self, a: Attachments, i: int, b: Attachments, j: int
              ) -> tuple[list[tuple[float, float]], list[str], float]:
         """The tray path from attachment ``a[i]`` to ``b[j]``: plan points, tray ids, length."""
@@ -344,3 +407,17 @@ def dedupe_points(points: list[tuple[float, float]]) -> list[tuple[float, float]
         if not out or abs(out[-1][0] - p[0]) > 1e-9 or abs(out[-1][1] - p[1]) > 1e-9:
             out.append(p)
     return out
+
+
+def _merge(legs: list[tuple[int, float, float]]) -> tuple[tuple[int, float, float], ...]:
+    """Consecutive runs along one tray joined into one interval (s0 <= s1); empty runs dropped."""
+    out: list[list] = []
+    for tray, s0, s1 in legs:
+        lo, hi = (s0, s1) if s0 <= s1 else (s1, s0)
+        if hi - lo <= 1e-9:
+            continue
+        if out and out[-1][0] == tray and (abs(out[-1][2] - lo) <= 1e-9 or abs(out[-1][1] - hi) <= 1e-9):
+            out[-1][1], out[-1][2] = min(out[-1][1], lo), max(out[-1][2], hi)
+        else:
+            out.append([tray, lo, hi])
+    return tuple((t, lo, hi) for t, lo, hi in out)

@@ -1,12 +1,13 @@
 """Clos fabrics built through the edit API, and a fake cable plant, for the analysis tests.
 
 The fake plant follows the geometry engine's ``CablePlant`` contract (arrays per link, ``route``,
-``findings``, ``refresh``) with explicitly given media and lengths; it lives in tests only.
+``route_keys``/``tray_spans``, ``findings``, ``refresh``) with explicitly given media and lengths; it lives in tests only.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import numpy as np
 
@@ -172,5 +173,23 @@ class FakePlant:
     def route(self, link_id: str) -> FakeRoute:
         return FakeRoute(self.trays.get(link_id, ()))
 
+    route_generation = 0
+
+    def route_keys(self) -> np.ndarray:
+        """One route per distinct tuple of trays (each run along its whole length); -1 none."""
+        routes = self.__dict__.setdefault("_routes", {})
+        keys = [routes.setdefault(self.trays[lid], len(routes)) if self.trays.get(lid) else -1
+                for lid in self.link_ids]
+        return np.array(keys, dtype=np.int64)
+
+    def tray_spans(self, route_id: int) -> tuple[tuple[str, float, float], ...]:
+        trays = next(t for t, k in self.__dict__["_routes"].items() if k == route_id)
+        return tuple((t, 0.0, _length(self.design.trays[t].points)) for t in dict.fromkeys(trays)
+                     if t in self.design.trays)
+
     def findings(self) -> list:
         return list(self.extra_findings)
+
+
+def _length(points) -> float:
+    return float(sum(np.hypot(b[0] - a[0], b[1] - a[1]) for a, b in pairwise(points)))

@@ -8,6 +8,10 @@ the middle (or at the end) of the run. Runs fill rows sized to keep the hall rou
 with a 2-tile cross aisle between runs. Rows alternate rotation 0 / 180 so fronts face the cold
 aisle (2 tiles) and backs share the hot aisle. One overhead tray runs over each row and cross
 trays join all rows. Everything is tile aligned.
+
+Once the design is cabled, :func:`size_trays` gives each tray the smallest standard cross-section
+that keeps the cables routed in it within the tray fill planning limit (the analysis' own check),
+and a bank of parallel trays where one standard tray would not be enough.
 """
 
 from __future__ import annotations
@@ -16,7 +20,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Literal
 
+import msgspec
+
 from model.catalog import Catalog
+from model.design import Design
 from model.entities import Device, Hall, Rack, Tray
 from model.generators.plans import MAX_SWITCHES_PER_NETWORK_RACK, GenerateError
 
@@ -219,3 +226,52 @@ def lay_out(catalog: Catalog, segments: list[Segment], placement: Placement = "m
     hall = Hall(outline=[(0.0, 0.0), (round(width, 6), 0.0), (round(width, 6), round(depth, 6)),
                          (0.0, round(depth, 6))])
     return Layout(hall, racks, devices, trays)
+
+
+TRAY_WIDTHS_M = (0.3, 0.45, 0.6, 0.9)  # standard ladder / wire-mesh tray widths
+TRAY_DEPTHS_M = (0.1, 0.15)
+MAX_PARALLEL_TRAYS = 5  # a bank of up to 5 x 0.9 m side by side over one row
+
+
+def standard_tray_size(area_m2: float) -> tuple[float, float, int]:
+    """(width, depth, parallel trays) of the smallest standard tray (bank) of cross-section >= area.
+
+    Single trays are tried from the smallest cross-section up (the narrower first on a tie);
+    past the largest, that largest tray side by side, up to MAX_PARALLEL_TRAYS.
+    """
+    sizes = sorted(((w, d) for w in TRAY_WIDTHS_M for d in TRAY_DEPTHS_M), key=lambda s: (s[0] * s[1], s[0]))
+    for width, depth in sizes:
+        if width * depth >= area_m2 - 1e-12:
+            return width, depth, 1
+    width, depth = sizes[-1]
+    return width, depth, min(MAX_PARALLEL_TRAYS, math.ceil(area_m2 / (width * depth) - 1e-9))
+
+
+def size_trays(design: Design) -> list[Tray]:
+    """The design's trays sized for the cables routed in them (to update with ``update_trays``).
+
+    Routes and media come from the geometry engine (:class:`model.cabling.CablePlant`) and the
+    peak cross-section of each tray from the analysis' tray fill, so a generated design passes
+    its own TRAY_OVERFILLED check: each tray gets the smallest standard width x depth whose fill
+    stays within ``TRAY_FILL_LIMIT``. Where even the largest standard tray is too small, the
+    tray becomes a bank of parallel trays along the same path, routed as one: its width is the
+    sum of theirs and its name says how many (e.g. "Row G (2 x 0.9 m)").
+    """
+    from model.analysis.tray_fill import TrayFill
+    from model.analysis.warnings import TRAY_FILL_LIMIT
+    from model.cabling import CablePlant
+
+    plant = CablePlant(design)
+    try:
+        fill = TrayFill().update(design, plant, None)
+    finally:
+        plant.close()
+    out = []
+    for tray_id, ratio in fill.items():
+        tray = design.trays[tray_id]
+        cables_m2 = ratio * tray.width_m * tray.depth_m
+        width, depth, count = standard_tray_size(cables_m2 / TRAY_FILL_LIMIT)
+        name = tray.name if count == 1 else f"{tray.name} ({count} x {width:g} m)"
+        out.append(msgspec.structs.replace(tray, width_m=round(width * count, 6), depth_m=depth,
+                                           name=name))
+    return out
