@@ -114,6 +114,10 @@ class AnalysisRunner(QObject):
         self._timer.stop()
         self._plant_timer.stop()
         self._signals.done.disconnect(self._job_done)
+        # Poll with the GIL released instead of a blocking waitForDone(): the job in flight is
+        # Python code and needs the GIL to finish.
+        while self._pool.activeThreadCount():
+            time.sleep(0.005)
         self._pool.waitForDone()
         self._job = None
 
