@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QMarginsF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPageSize, QPainter, QPdfWriter, QUndoStack
+from PySide6.QtCore import QMarginsF, QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QPageSize, QPainter, QPdfWriter, QPen, QUndoStack
 
+from gui import style
 from gui.canvas.scene import MAX_LINK_ITEMS, HallScene
-from gui.canvas.view import draw_legend
 from gui.document import make_plant
 from model.design import Design
 
@@ -17,8 +18,11 @@ FOOTER_PX = 130
 
 
 def render_design(design: Design, out: Path, width_px: int = 1800, plant=None,
-                  show_links: bool = True) -> Path:
-    """Draw ``design`` into ``out`` (format from the extension). Needs a QApplication."""
+                  show_links: bool = True, title_block: bool = True) -> Path:
+    """Draw ``design`` into ``out`` (format from the extension). Needs a QApplication.
+
+    With ``title_block`` a strip under the plan carries the medium legend, a scale bar in
+    metres, the design name, today's date and the rack, GPU, device and link counts."""
     out = Path(out)
     suffix = out.suffix.lower()
     if suffix not in FORMATS:
@@ -31,7 +35,7 @@ def render_design(design: Design, out: Path, width_px: int = 1800, plant=None,
         scene.show_links(design.links)
     source = scene.hall_rect().adjusted(-0.5, -0.5, 0.5, 0.5)
     plan_px = max(200, int(width_px * source.height() / max(source.width(), 1e-6)))
-    height_px = plan_px + FOOTER_PX
+    height_px = plan_px + (FOOTER_PX if title_block else 0)
     plan = QRectF(0, 0, width_px, plan_px)
     target = QRectF(0, 0, width_px, height_px)
 
@@ -39,22 +43,9 @@ def render_design(design: Design, out: Path, width_px: int = 1800, plant=None,
         painter.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
         painter.fillRect(target, QColor("#ffffff"))
         scene.render(painter, plan, source, Qt.KeepAspectRatio)
-        scale = min(width_px / source.width(), plan_px / source.height())
-        draw_legend(painter, target.toRect(), None, scale, None)
-        font = QFont("Sans Serif")
-        font.setPixelSize(18)
-        font.setBold(True)
-        painter.setFont(font)
-        painter.setPen(QColor("#222"))
-        gpus = design.gpu_count()
-        painter.drawText(QRectF(240, plan_px + 12, width_px - 260, 30), Qt.AlignLeft | Qt.AlignVCenter,
-                         design.name)
-        font.setBold(False)
-        font.setPixelSize(14)
-        painter.setFont(font)
-        painter.drawText(QRectF(240, plan_px + 44, width_px - 260, 24), Qt.AlignLeft | Qt.AlignVCenter,
-                         f"{len(design.racks)} racks · {gpus} GPUs · {len(design.devices)} devices · "
-                         f"{len(design.links)} links · {len(design.trays)} trays")
+        if title_block:
+            _draw_title_block(painter, design, width_px, plan_px,
+                              min(width_px / source.width(), plan_px / source.height()))
 
     if suffix == ".png":
         image = QImage(QSize(width_px, height_px), QImage.Format_ARGB32_Premultiplied)
@@ -95,3 +86,48 @@ def render_design(design: Design, out: Path, width_px: int = 1800, plant=None,
     if plant is not None and hasattr(plant, "close"):
         plant.close()
     return out
+
+
+def _font(px: int, bold: bool = False) -> QFont:
+    font = QFont("Sans Serif")
+    font.setPixelSize(px)
+    font.setBold(bold)
+    return font
+
+
+def _draw_title_block(painter: QPainter, design: Design, width_px: int, top: float,
+                      pixels_per_m: float) -> None:
+    """The strip under the plan: medium legend and scale bar on the left, title on the right."""
+    painter.save()
+    painter.setPen(QPen(QColor(style.HALL_EDGE), 2))
+    painter.drawLine(QPointF(0, top + 1), QPointF(width_px, top + 1))
+    painter.setFont(_font(14))
+    row = 21
+    for i, (label, colour) in enumerate(style.MEDIUM_KIND_LABELS.values()):
+        y = top + 14 + (i % 3) * row
+        x = 16 + (i // 3) * 250
+        painter.setPen(QPen(QColor(colour), 6, Qt.SolidLine, Qt.RoundCap))
+        painter.drawLine(QPointF(x, y + 8), QPointF(x + 30, y + 8))
+        painter.setPen(QColor("#222"))
+        painter.drawText(QRectF(x + 40, y, 200, 17), Qt.AlignLeft | Qt.AlignVCenter, label)
+    target_m = 160 / max(pixels_per_m, 1e-9)
+    nice = next((n for n in (0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500) if n >= target_m), 1000)
+    bar = nice * pixels_per_m
+    x0, y = 266.0, top + 14 + 2 * row + 8
+    painter.setPen(QPen(QColor("#222"), 2))
+    painter.drawLine(QPointF(x0, y), QPointF(x0 + bar, y))
+    for tick in (0.0, 0.5, 1.0):
+        painter.drawLine(QPointF(x0 + tick * bar, y - 5), QPointF(x0 + tick * bar, y + 5))
+    painter.drawText(QPointF(x0 + bar + 8, y + 5), f"{nice:g} m")
+    text_x = x0 + max(bar, 200) + 80
+    box = QRectF(text_x, top + 10, max(width_px - text_x - 16, 100), FOOTER_PX - 20)
+    painter.setFont(_font(22, bold=True))
+    painter.drawText(box, Qt.AlignRight | Qt.AlignTop, design.name)
+    painter.setFont(_font(15))
+    counts = (f"{design.gpu_count():,} GPUs · {len(design.racks):,} racks · "
+              f"{len(design.devices):,} devices · {len(design.links):,} links")
+    painter.drawText(box.adjusted(0, 36, 0, 0), Qt.AlignRight | Qt.AlignTop, counts)
+    painter.setPen(QColor("#555"))
+    painter.drawText(box.adjusted(0, 62, 0, 0), Qt.AlignRight | Qt.AlignTop,
+                     f"{datetime.date.today().isoformat()} · Hallwright floor plan")
+    painter.restore()

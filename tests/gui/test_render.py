@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from xml.etree import ElementTree
 
 from PySide6.QtGui import QImage
 
@@ -24,7 +25,20 @@ def test_render_command_writes_png_svg_and_pdf(qapp, capsys):
     image = QImage(str(OUTPUT / "small-pod.png"))
     assert image.width() == 1400 and image.height() > 800
     assert (OUTPUT / "small-pod.svg").read_text().lstrip().startswith("<?xml")
+    assert ElementTree.parse(OUTPUT / "small-pod.svg").getroot().tag.endswith("svg")
     assert (OUTPUT / "small-pod.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_title_block_adds_a_strip_under_the_plan(qapp, tmp_path):
+    from gui.render import FOOTER_PX, render_design
+    from model.fileio import load_design
+
+    design = load_design(EXAMPLE)
+    render_design(design, tmp_path / "with.png", 900, show_links=False)
+    render_design(design, tmp_path / "without.png", 900, show_links=False, title_block=False)
+    with_block, without = QImage(str(tmp_path / "with.png")), QImage(str(tmp_path / "without.png"))
+    assert with_block.width() == without.width() == 900
+    assert with_block.height() == without.height() + FOOTER_PX
 
 
 def test_render_refuses_unknown_format_and_bad_file(qapp, tmp_path, capsys):
