@@ -1,4 +1,5 @@
-"""``main.py render FILE -o OUT.png|.svg|.pdf``: draw the floor plan without a display."""
+"""``main.py render FILE -o OUT.png|.svg|.pdf``: draw the floor plan without a display;
+``--elevations`` writes the rack elevation sheets (PDF, one page per row) instead."""
 
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ def add_parser(subparsers, name: str) -> None:
     parser.add_argument("-o", "--output", type=Path, required=True, help="OUT.png, OUT.svg or OUT.pdf")
     parser.add_argument("--width", type=int, default=1800, help="picture width in pixels (default 1800)")
     parser.add_argument("--no-links", action="store_true", help="leave the cables out")
+    parser.add_argument("--no-title", action="store_true", help="leave the legend and title block out")
+    parser.add_argument("--elevations", action="store_true",
+                        help="rack elevation sheets instead: a PDF with one page per row of racks")
 
 
 def run(args) -> int:
@@ -20,6 +24,8 @@ def run(args) -> int:
 
     if args.output.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise CliError(f"cannot render to {args.output.name}: use .png, .svg or .pdf")
+    if args.elevations and args.output.suffix.lower() != ".pdf":
+        raise CliError(f"cannot write elevations to {args.output.name}: use .pdf")
     if not 100 <= args.width <= 20000:
         raise CliError("--width must be between 100 and 20000 pixels")
     try:
@@ -30,11 +36,17 @@ def run(args) -> int:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
+    from gui.elevation_sheet import write_elevations_pdf
     from gui.render import render_design
 
     app = QApplication.instance() or QApplication([])  # noqa: F841 - scenes need an application
     try:
-        render_design(design, args.output, args.width, show_links=not args.no_links)
+        if args.elevations:
+            pages = write_elevations_pdf(design, args.output)
+            print(f"wrote {args.output} ({pages} pages, {len(design.racks)} racks)")
+            return 0
+        render_design(design, args.output, args.width, show_links=not args.no_links,
+                      title_block=not args.no_title)
     except OSError as exc:
         raise CliError(f"cannot write {args.output}: {exc}") from None
     print(f"wrote {args.output} ({len(design.racks)} racks, {len(design.links)} links)")
