@@ -27,7 +27,8 @@ def render_design(design: Design, out: Path, width_px: int = 1800, plant=None,
     suffix = out.suffix.lower()
     if suffix not in FORMATS:
         raise ValueError(f"cannot render to {out.name}: use .png, .svg or .pdf")
-    plant = plant if plant is not None else make_plant(design)
+    own_plant = plant is None  # a caller's plant (the editor's) stays open
+    plant = make_plant(design) if own_plant else plant
     stack = QUndoStack()
     scene = HallScene(design, stack, plant)
     scene.tray_load.run_to_end()
@@ -83,7 +84,7 @@ def render_design(design: Design, out: Path, width_px: int = 1800, plant=None,
     import shiboken6
 
     shiboken6.delete(scene)  # before the application goes: no teardown in the wrong order
-    if plant is not None and hasattr(plant, "close"):
+    if own_plant and plant is not None and hasattr(plant, "close"):
         plant.close()
     return out
 
