@@ -115,8 +115,17 @@ def _draw_rack(painter: QPainter, design: Design, rack: Rack, frame: QRectF, u_p
             lines = [f"{device.name} · {dtype.model} · U{device.u}"] if fit == 1 else lines[:1] + lines[2:]
         painter.setFont(_font(min(text_px, block.height() * 0.8)))
         metrics = painter.fontMetrics()
-        text = "\n".join(metrics.elidedText(line, Qt.ElideRight, int(block.width() - 10))
-                         for line in lines)
+        room = int(block.width() - 10)
+        if fit == 1:  # one line: drop the type before cutting the name or the U
+            short = lines[0].split(" · ")
+            brief = f"{short[0]} · {short[-1]}"
+            fits = metrics.horizontalAdvance(lines[0]) <= room
+            lines = [lines[0] if fits else brief]
+            if not fits and metrics.horizontalAdvance(brief) > room:  # shrink, within reason
+                size = painter.font().pixelSize() * max(0.65, room / metrics.horizontalAdvance(brief))
+                painter.setFont(_font(size))
+                metrics = painter.fontMetrics()
+        text = "\n".join(metrics.elidedText(line, Qt.ElideRight, room) for line in lines)
         painter.drawText(block.adjusted(5, 0, -5, 0), Qt.AlignCenter, text)
     used_kw = used_w / 1000
     over = used_kw > rack.power_budget_kw
