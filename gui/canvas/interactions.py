@@ -1,5 +1,6 @@
-"""Mouse modes, one class each. The scene forwards its mouse and key events to the active one;
-a handler returns True when it consumed the event.
+"""Mouse modes, one class each (connect and measure live in their own modules). The scene
+forwards its mouse and key events to the active one; a handler returns True when it consumed
+the event.
 
 Interactions change the design only by pushing undo commands through ``scene.push``. While a
 drag is in progress they move items as a preview; the model changes once, at release.
@@ -7,65 +8,25 @@ drag is in progress they move items as a preview; the model changes once, at rel
 
 from __future__ import annotations
 
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QApplication,
     QGraphicsItem,
     QGraphicsPathItem,
-    QGraphicsSceneMouseEvent,
-    QGraphicsSimpleTextItem,
-    QMenu,
 )
 
 from gui import style
 from gui.canvas import placement
-from gui.canvas.link_item import LinkItem
+from gui.canvas.connect_interaction import ConnectInteraction  # noqa: F401 - the mode list
+from gui.canvas.interaction import Interaction
+from gui.canvas.measure_interaction import MeasureInteraction  # noqa: F401 - the mode list
 from gui.canvas.rack_item import RackItem
-from gui.canvas.tray_item import TrayItem
 from gui.commands import AddObjectsCommand, MoveRacksCommand, RotateRacksCommand
 from model.entities import Tray
 
 EPS = 1e-6
 
-
-class Interaction:
-    """Base mouse mode: consumes nothing. ``name`` and ``hint`` feed the status bar."""
-
-    name = "Select"
-    hint = ""
-
-    def __init__(self, scene, on_done=None) -> None:
-        self.scene = scene
-        self.on_done = on_done or (lambda: None)
-
-    def press(self, event: QGraphicsSceneMouseEvent) -> bool:
-        return False
-
-    def move(self, event: QGraphicsSceneMouseEvent) -> bool:
-        return False
-
-    def release(self, event: QGraphicsSceneMouseEvent) -> bool:
-        return False
-
-    def double_click(self, event: QGraphicsSceneMouseEvent) -> bool:
-        return False
-
-    def key_press(self, event) -> bool:
-        if event.key() == Qt.Key_Escape:
-            self.cancel()
-            self.on_done()
-            return True
-        return False
-
-    def cancel(self) -> None:
-        """Abandon whatever is in progress and remove preview items."""
-
-    def _top_item(self, pos: QPointF):
-        for item in self.scene.items(pos):
-            if isinstance(item, (RackItem, TrayItem, LinkItem)):
-                return item
-        return None
 
 
 def collides(scene, item: RackItem, rect: QRectF, ignore: set[str]) -> bool:
@@ -399,225 +360,6 @@ class DrawOutlineInteraction(DrawTrayInteraction):
             self.on_done()
 
 
-def choose(options: list[tuple[str, object]], screen_pos) -> object | None:
-    """Let the user pick one option from a popup menu (one option is taken without asking)."""
-    if not options:
-        return None
-    if len(options) == 1:
-        return options[0][1]
-    menu = QMenu()
-    for text, value in options:
-        action = menu.addAction(text)
-        action.setData(value)
-    chosen = menu.exec(screen_pos)
-    return chosen.data() if chosen is not None else None
-
-
-class ConnectInteraction(Interaction):
-    """Click a rack and pick a device's free port group, then click the far rack and device."""
-
-    name = "Connect"
-    hint = "Click the rack of the first device, pick its port group, then click the far rack"
-
-    def __init__(self, scene, on_done=None) -> None:
-        super().__init__(scene, on_done)
-        self.first: tuple[str, str] | None = None  # (device id, port group)
-        self._line = QGraphicsPathItem()
-        pen = QPen(QColor(style.SELECTION), 2.0, Qt.DashLine)
-        pen.setCosmetic(True)
-        self._line.setPen(pen)
-        self._line.setZValue(60)
-        scene.addItem(self._line)
-        self._start = QPointF()
-
-    def press(self, event) -> bool:
-        if event.button() != Qt.LeftButton:
-            return False
-        design = self.scene.design
-        rack_id = self.scene.rack_at(event.scenePos())
-        if rack_id is None:
-            return True
-        if self.first is None:
-            options = []
-            for dev in reversed(design.devices_in_rack(rack_id)):
-                for group, role, free, speed in placement.port_groups_with_free_ports(design, dev.id):
-                    options.append((f"{dev.name} · {group} ({role}, {speed:g}G) — {free} free",
-                                    (dev.id, group)))
-            if not options:
-                self.scene.message.emit(f"Rack {design.racks[rack_id].name} has no free ports")
-                return True
-            picked = choose(options, event.screenPos())
-            if picked is None:
-                return True
-            self.first = tuple(picked)
-            rack = design.racks[rack_id]
-            self._start = QPointF(rack.x, rack.y)
-            self.hint = f"Now click the rack of the far device for {design.devices[self.first[0]].name}"
-            self.scene.message.emit(self.hint)
-            return True
-        a_device, a_group = self.first
-        options = []
-        for dev in reversed(design.devices_in_rack(rack_id)):
-            if dev.id == a_device:
-                continue
-            link = placement.new_link(design, a_device, a_group, dev.id)
-            if link is not None:
-                info = design.ports(dev.id)[link.b.port]
-                options.append((f"{dev.name} · {link.b.port} ({info.role}, {info.speed_gbps:g}G)", dev.id))
-        if not options:
-            self.scene.message.emit(f"No device in rack {design.racks[rack_id].name} has a free "
-                                    f"port for {design.devices[a_device].name} {a_group}")
-            return True
-        b_device = choose(options, event.screenPos())
-        if b_device is None:
-            return True
-        link = placement.new_link(design, a_device, a_group, b_device)
-        self.first = None
-        self._line.setPath(QPainterPath())
-        self.hint = ConnectInteraction.hint
-        a_name, b_name = design.devices[a_device].name, design.devices[b_device].name
-        if self.scene.push(AddObjectsCommand(design, f"Connect {a_name} to {b_name}", links=[link])):
-            self.scene.select_ids([link.id])
-            self.scene.message.emit(f"Connected {a_name}:{link.a.port} to {b_name}:{link.b.port}"
-                                    + link_summary(self.scene, link.id))
-        return True
-
-    def move(self, event) -> bool:
-        if self.first is not None:
-            path = QPainterPath(self._start)
-            path.lineTo(event.scenePos())
-            self._line.setPath(path)
-        return True
-
-    def release(self, event) -> bool:
-        return True
-
-    def key_press(self, event) -> bool:
-        if event.key() == Qt.Key_Escape and self.first is not None:
-            self.first = None
-            self._line.setPath(QPainterPath())
-            return True
-        return super().key_press(event)
-
-    def cancel(self) -> None:
-        self.first = None
-        if self._line.scene() is not None:
-            self.scene.removeItem(self._line)
-
-
-def link_summary(scene, link_id: str) -> str:
-    """' — 4.3 m, DAC 400G' from the cable plant, or '' without one."""
-    plant = scene.plant
-    if plant is None:
-        return ""
-    try:
-        plant.refresh()
-        route = plant.route(link_id)
-        medium = plant.medium(link_id)
-    except Exception:  # noqa: BLE001
-        return ""
-    return f" — {route.total_m:.1f} m, {medium.name if medium else 'no medium reaches'}"
-
-
-MEASURE_SNAP_M = 0.05
-
-
-class MeasureInteraction(Interaction):
-    """Click two points (snapped to 5 cm; hold Shift for no snap): straight distance, floor
-    (Manhattan) distance, and the distance along trays when the engine offers it."""
-
-    name = "Measure"
-    hint = "Click two points to measure (Shift: no snapping); Esc to leave"
-
-    def _point(self, event) -> QPointF:
-        pos = event.scenePos()
-        if event.modifiers() & Qt.ShiftModifier:
-            return pos
-        return QPointF(*placement.snap_point(pos.x(), pos.y(), MEASURE_SNAP_M))
-
-    def __init__(self, scene, on_done=None) -> None:
-        super().__init__(scene, on_done)
-        self.start: QPointF | None = None
-        self._line = QGraphicsPathItem()
-        pen = QPen(QColor("#c2255c"), 2.0)
-        pen.setCosmetic(True)
-        self._line.setPen(pen)
-        self._line.setZValue(70)
-        self._label = QGraphicsSimpleTextItem()
-        self._label.setFlag(QGraphicsItem.ItemIgnoresTransformations, True)
-        self._label.setBrush(QColor("#c2255c"))
-        self._label.setZValue(71)
-        scene.addItem(self._line)
-        scene.addItem(self._label)
-        self.last: str = ""
-
-    def press(self, event) -> bool:
-        if event.button() != Qt.LeftButton:
-            return False
-        if self.start is None:
-            self.start = self._point(event)
-        else:
-            self._show(self._point(event))
-            self.start = None
-        return True
-
-    def move(self, event) -> bool:
-        if self.start is not None:
-            self._show(self._point(event))
-        return True
-
-    def release(self, event) -> bool:
-        return True
-
-    def _show(self, end: QPointF) -> None:
-        a, b = self.start, end
-        path = QPainterPath(a)
-        path.lineTo(b)
-        self._line.setPath(path)
-        straight = QLineF(a, b).length()
-        manhattan = abs(a.x() - b.x()) + abs(a.y() - b.y())
-        self.last = f"Straight {straight:.2f} m · along the floor grid {manhattan:.2f} m"
-        trays = tray_distance(self.scene, (a.x(), a.y()), (b.x(), b.y()))
-        if trays is not None:
-            self.last += f" · along trays {trays:.2f} m"
-        self._label.setText(self.last)
-        self._label.setPos(b)
-        self.scene.message.emit(self.last)
-
-    def cancel(self) -> None:
-        for item in (self._line, self._label):
-            if item.scene() is not None:
-                self.scene.removeItem(item)
-
-
-_graphs: dict[int, tuple[int, object]] = {}
-
-
-def tray_distance(scene, a, b) -> float | None:
-    """Distance between two plan points along the trays: hop to the nearest tray (within the
-    design's tray reach), along the tray network, hop off. None when either point is too far
-    from a tray or the trays do not connect them."""
-    import numpy as np
-
-    from model.tray_graph import TrayGraph
-
-    design = scene.design
-    if not design.trays:
-        return None
-    cached = _graphs.get(id(design))
-    if cached is None or cached[0] != design.revision:
-        graph = TrayGraph(list(design.trays.values()), design.hall, design.settings.tray_join_tolerance_m)
-        _graphs.clear()
-        _graphs[id(design)] = (design.revision, graph)
-    graph = _graphs[id(design)][1]
-    att = graph.attach(np.array([a[0], b[0]]), np.array([a[1], b[1]]), design.settings.tray_reach_m)
-    if not att.reached.all():
-        return None
-    along = graph.distance(att, np.array([0]), att, np.array([1]))[0]
-    if not np.isfinite(along):
-        return None
-    return float(att.hop[0] + along + att.hop[1])
-
 
 def drop_type(scene, kind: str, type_id: str, pos: QPointF) -> None:
     """A catalog type dropped on the plan: a rack type places a rack, a device type goes into the
@@ -640,3 +382,4 @@ def drop_type(scene, kind: str, type_id: str, pos: QPointF) -> None:
     device = placement.new_device(design, type_id, rack_id, u)
     scene.push(AddObjectsCommand(design, f"Add {device.name} to {design.racks[rack_id].name}",
                                  devices=[device]))
+

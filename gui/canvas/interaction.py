@@ -1,0 +1,53 @@
+"""The base of the mouse modes: a mode consumes nothing unless it overrides a handler; the scene
+forwards its mouse and key events to the active one (handlers return True when they consumed it)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtWidgets import (
+    QGraphicsSceneMouseEvent,
+)
+
+from gui.canvas.link_item import LinkItem
+from gui.canvas.rack_item import RackItem
+from gui.canvas.tray_item import TrayItem
+
+
+class Interaction:
+    """Base mouse mode: consumes nothing. ``name`` and ``hint`` feed the status bar."""
+
+    name = "Select"
+    hint = ""
+
+    def __init__(self, scene, on_done=None) -> None:
+        self.scene = scene
+        self.on_done = on_done or (lambda: None)
+
+    def press(self, event: QGraphicsSceneMouseEvent) -> bool:
+        return False
+
+    def move(self, event: QGraphicsSceneMouseEvent) -> bool:
+        return False
+
+    def release(self, event: QGraphicsSceneMouseEvent) -> bool:
+        return False
+
+    def double_click(self, event: QGraphicsSceneMouseEvent) -> bool:
+        return False
+
+    def key_press(self, event) -> bool:
+        if event.key() == Qt.Key_Escape:
+            self.cancel()
+            self.on_done()
+            return True
+        return False
+
+    def cancel(self) -> None:
+        """Abandon whatever is in progress and remove preview items."""
+
+    def _top_item(self, pos: QPointF):
+        for item in self.scene.items(pos):
+            if isinstance(item, (RackItem, TrayItem, LinkItem)):
+                return item
+        return None
+
