@@ -7,7 +7,7 @@ from PySide6.QtCore import QByteArray, QEvent, QMimeData, QPoint, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
-from gui.canvas import interactions
+from gui.canvas import connect_interaction
 from gui.canvas.link_item import LinkItem
 from gui.canvas.scene import MIME_TYPE
 from tests.gui.conftest import click, double_click, drag, mouse, snapshot, view_point
@@ -159,7 +159,7 @@ def test_connect_two_devices_draws_the_routed_link_with_its_medium(window, qtbot
         chosen.append(text)
         return value
 
-    monkeypatch.setattr(interactions, "choose", pick)
+    monkeypatch.setattr(connect_interaction, "choose", pick)
     qtbot.keyClick(window.view, Qt.Key_C)
     click(window.view, 1.5, 3.0)  # rack R1: pick a3's NICs
     click(window.view, 2.1, 3.0)  # rack N1: pick leaf1
