@@ -4,19 +4,14 @@ worker thread with a progress dialog. The caller opens the result as a new docum
 
 from __future__ import annotations
 
-import time
-from concurrent.futures import ThreadPoolExecutor, wait
-
-from PySide6.QtCore import QEventLoop, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QApplication,
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
-    QProgressDialog,
     QRadioButton,
     QSpinBox,
     QStackedWidget,
@@ -24,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gui.document import run_with_progress
 from model.catalog import OPTICAL_KINDS, Catalog, builtin_catalog
 from model.design import Design
 from model.generate import TEMPLATES, GenerateError, generate, preview
@@ -197,20 +193,5 @@ class FabricWizard(QDialog):
 
 def generate_with_progress(template: str, params: dict, parent=None) -> Design:
     """Run ``generate`` off the GUI thread; show a busy dialog when it takes a while."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        future = pool.submit(generate, template, **params)
-        dialog = None
-        started = time.monotonic()
-        while not future.done():
-            if dialog is None and time.monotonic() - started > 0.3:
-                dialog = QProgressDialog(f"Generating {TEMPLATE_LABELS.get(template, template)}…",
-                                         "", 0, 0, parent)
-                dialog.setCancelButton(None)
-                dialog.setWindowModality(Qt.WindowModal)
-                dialog.setMinimumDuration(0)
-                dialog.show()
-            QApplication.processEvents(QEventLoop.AllEvents, 30)
-            wait([future], timeout=0.02)
-        if dialog is not None:
-            dialog.close()
-        return future.result()
+    label = f"Generating {TEMPLATE_LABELS.get(template, template)}…"
+    return run_with_progress(lambda: generate(template, **params), label, parent)
