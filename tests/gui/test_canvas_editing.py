@@ -280,3 +280,42 @@ def test_draw_hall_outline_is_undoable(window, qtbot):
     assert design.hall.outline == [(0.0, 0.0), (13.2, 0.0), (13.2, 9.6), (0.0, 9.6)]
     assert window.mode_label.text().strip() == "Select mode"
     undo_redo_roundtrip(window, before)
+
+
+def test_drop_device_type_into_an_elevation_slot(window):
+    design = window.document.design
+    dialog = window.open_elevation("n1")
+    view = dialog.view
+    from gui.panels.elevation import U_PX
+
+    rack = design.racks["n1"]
+    y = (rack.height_u - 30) * U_PX + U_PX / 2  # the middle of slot U30
+    mime = QMimeData()
+    mime.setData(MIME_TYPE, QByteArray(b"device:sn5600"))
+    pos = view.mapFromScene(100, y)
+    for cls in (QDragEnterEvent, QDragMoveEvent):
+        QApplication.sendEvent(view.viewport(), cls(pos, Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier))
+    QApplication.sendEvent(view.viewport(), QDropEvent(pos.toPointF(), Qt.CopyAction, mime, Qt.LeftButton,
+                                                       Qt.NoModifier))
+    new = [d for d in design.devices.values() if d.type == "sn5600"]
+    assert len(new) == 1 and (new[0].rack, new[0].u) == ("n1", 30)
+    assert new[0].id in dialog.blocks
+
+
+def test_status_bar_shows_cursor_position_in_metres(window):
+    mouse(window.view, QEvent.MouseMove, 4.2, 3.3, buttons=Qt.NoButton)
+    text = window.position_label.text()
+    assert "4.2" in text and "3.3" in text and "m" in text
+
+
+def test_open_recent_menu_reopens_a_file(window, tmp_path, pod_file):
+    from gui.document import empty_design
+    from model.fileio import save_design
+
+    other = tmp_path / "b.hall.json"
+    save_design(empty_design(8, 8, name="B"), other)
+    assert window.open_path(other)
+    window.recent_menu.aboutToShow.emit()
+    action = next(a for a in window.recent_menu.actions() if a.text() == "pod.hall.json")
+    action.trigger()
+    assert window.document.path == pod_file
