@@ -319,3 +319,12 @@ def test_open_recent_menu_reopens_a_file(window, tmp_path, pod_file):
     action = next(a for a in window.recent_menu.actions() if a.text() == "pod.hall.json")
     action.trigger()
     assert window.document.path == pod_file
+
+
+def test_measure_along_trays(window, qtbot):
+    messages = []
+    window.scene.message.connect(messages.append)
+    window.set_mode("measure")
+    click(window.view, 4.0, 3.0)  # on the row tray
+    click(window.view, 6.0, 5.5)  # on the cross tray
+    assert any("along trays 4.50 m" in m for m in messages), messages
