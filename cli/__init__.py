@@ -27,6 +27,16 @@ class CliError(Exception):
     """Bad input from the user: printed as one sentence, exit code 2."""
 
 
+def load_or_refuse(path):
+    """The design at ``path``; a file problem becomes a CliError (exit 2, one sentence)."""
+    from model.fileio import DesignFileError, load_design
+
+    try:
+        return load_design(path)
+    except DesignFileError as exc:
+        raise CliError(str(exc)) from None
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # argparse's own errors also exit 2, but say more
         self.print_usage(sys.stderr)

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from cli import CliError
-from model.fileio import DesignFileError, load_design
+from cli import load_or_refuse
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
@@ -31,12 +30,7 @@ def cable_plant(design):
 def run(args: argparse.Namespace) -> int:
     from model.analysis import analyze
 
-    try:
-        design = load_design(args.file)
-    except DesignFileError as exc:
-        raise CliError(str(exc)) from None
-    except OSError as exc:
-        raise CliError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+    design = load_or_refuse(args.file)  # unreadable files are refused there too
     report = analyze(design, cable_plant(design))
     if args.json:
         print(json.dumps(report.to_json(), indent=2))

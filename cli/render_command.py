@@ -19,8 +19,7 @@ def add_parser(subparsers, name: str) -> None:
 
 
 def run(args) -> int:
-    from cli import CliError
-    from model.fileio import DesignFileError, load_design
+    from cli import CliError, load_or_refuse
 
     if args.output.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise CliError(f"cannot render to {args.output.name}: use .png, .svg or .pdf")
@@ -28,10 +27,7 @@ def run(args) -> int:
         raise CliError(f"cannot write elevations to {args.output.name}: use .pdf")
     if not 100 <= args.width <= 20000:
         raise CliError("--width must be between 100 and 20000 pixels")
-    try:
-        design = load_design(args.file)
-    except DesignFileError as exc:
-        raise CliError(str(exc)) from None
+    design = load_or_refuse(args.file)
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication

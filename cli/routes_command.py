@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from cli import CliError
+from cli import load_or_refuse
 from model.cabling import CablePlant
-from model.fileio import DesignFileError, load_design
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
@@ -15,10 +14,7 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        design = load_design(args.file)
-    except DesignFileError as exc:
-        raise CliError(str(exc)) from None
+    design = load_or_refuse(args.file)
     plant = CablePlant(design)
     for link_id in sorted(plant.link_ids, key=_natural):
         link = design.links[link_id]

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from cli import CliError
-from model.fileio import DesignFileError, load_design
+from cli import load_or_refuse
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
@@ -14,10 +13,7 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        design = load_design(args.file)
-    except DesignFileError as exc:
-        raise CliError(str(exc)) from None
+    design = load_or_refuse(args.file)
     print(f"{args.file}: valid — {len(design.racks)} racks, {len(design.devices)} devices, "
           f"{len(design.links)} links, {design.gpu_count()} GPUs")
     return 0
