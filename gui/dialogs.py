@@ -8,7 +8,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QDoubleSpinBox,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -17,17 +16,8 @@ from PySide6.QtWidgets import (
 
 from gui.commands import SetHallCommand
 from gui.document import empty_design
+from gui.widgets import spin_box
 from model.design import Design
-
-
-def _spin(value: float, lo: float, hi: float, suffix: str = " m", step: float = 0.6) -> QDoubleSpinBox:
-    spin = QDoubleSpinBox()
-    spin.setRange(lo, hi)
-    spin.setDecimals(2)
-    spin.setSingleStep(step)
-    spin.setSuffix(suffix)
-    spin.setValue(value)
-    return spin
 
 
 def _buttons(dialog: QDialog) -> QDialogButtonBox:
@@ -55,9 +45,9 @@ class NewHallDialog(QDialog):
         self.template = QComboBox()
         for text, key in TEMPLATES:
             self.template.addItem(text, key)
-        self.width = _spin(24.0, 1.2, 2000)
-        self.depth = _spin(18.0, 1.2, 2000)
-        self.tile = _spin(0.6, 0.1, 5, step=0.1)
+        self.width = spin_box(24.0, 1.2, 2000)
+        self.depth = spin_box(18.0, 1.2, 2000)
+        self.tile = spin_box(0.6, 0.1, 5, step=0.1)
         self.nodes = QSpinBox()
         self.nodes.setRange(1, 100_000)
         self.nodes.setValue(128)
@@ -152,12 +142,12 @@ class HallDialog(QDialog):
         xs = [p[0] for p in hall.outline]
         ys = [p[1] for p in hall.outline]
         self.rectangular = len(hall.outline) == 4 and len(set(xs)) == 2 and len(set(ys)) == 2
-        self.width = _spin(max(xs) - min(xs), 1.2, 2000)
-        self.depth = _spin(max(ys) - min(ys), 1.2, 2000)
+        self.width = spin_box(max(xs) - min(xs), 1.2, 2000)
+        self.depth = spin_box(max(ys) - min(ys), 1.2, 2000)
         self.width.setEnabled(self.rectangular)
         self.depth.setEnabled(self.rectangular)
-        self.tile = _spin(hall.tile_m, 0.1, 5, step=0.1)
-        self.tray = _spin(hall.tray_elevation_m, 0.1, 20, step=0.1)
+        self.tile = spin_box(hall.tile_m, 0.1, 5, step=0.1)
+        self.tray = spin_box(hall.tray_elevation_m, 0.1, 20, step=0.1)
         self.raised = QCheckBox("Raised floor")
         self.raised.setChecked(hall.raised_floor)
         form = QFormLayout(self)

@@ -8,29 +8,17 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QDoubleSpinBox,
     QFormLayout,
     QLabel,
 )
 
 from gui.commands import SetSettingsCommand
+from gui.widgets import spin_box
 from model.design import Design
 from model.media import POLICIES
 
 POLICY_LABELS = {"lowest-cost": "Lowest cost (ties: lower power)", "lowest-power": "Lowest power",
                  "copper-first": "Copper first", "fibre-only": "Fibre only"}
-
-
-def _spin(value: float, lo: float, hi: float, suffix: str, step: float, decimals: int = 2,
-          tip: str = "") -> QDoubleSpinBox:
-    spin = QDoubleSpinBox()
-    spin.setRange(lo, hi)
-    spin.setDecimals(decimals)
-    spin.setSingleStep(step)
-    spin.setSuffix(suffix)
-    spin.setValue(value)
-    spin.setToolTip(tip)
-    return spin
 
 
 class DesignSettingsDialog(QDialog):
@@ -39,17 +27,17 @@ class DesignSettingsDialog(QDialog):
         self.setWindowTitle("Design settings")
         self.design = design
         s = design.settings
-        self.slack_per_end = _spin(s.slack_per_end_m, 0, 20, " m", 0.1, tip="Allowance added at each end of every cable")
-        self.slack_pct = _spin(s.slack_pct, 0, 100, " %", 1, 1, "Percentage added to the routed length")
-        self.tray_reach = _spin(s.tray_reach_m, 0, 100, " m", 0.5,
+        self.slack_per_end = spin_box(s.slack_per_end_m, 0, 20, " m", 0.1, tip="Allowance added at each end of every cable")
+        self.slack_pct = spin_box(s.slack_pct, 0, 100, " %", 1, 1, "Percentage added to the routed length")
+        self.tray_reach = spin_box(s.tray_reach_m, 0, 100, " m", 0.5,
                                 tip="How far a rack may be from a tray and still drop into it")
         self.policy = QComboBox()
         for key in POLICIES:
             self.policy.addItem(POLICY_LABELS.get(key, key), key)
         self.policy.setCurrentIndex(POLICIES.index(s.media_policy))
-        self.target = _spin(s.oversubscription_target, 1, 100, " : 1", 0.5,
+        self.target = spin_box(s.oversubscription_target, 1, 100, " : 1", 0.5,
                             tip="Tiers above this downlink:uplink ratio are warned about")
-        self.message = _spin(s.allreduce_message_mb, 0.001, 1e6, " MB", 64, 3,
+        self.message = spin_box(s.allreduce_message_mb, 0.001, 1e6, " MB", 64, 3,
                              "Message size of the all-reduce estimate (MB = 10^6 bytes)")
         self.algorithm = QComboBox()
         self.algorithm.addItems(["hierarchical", "ring"])
