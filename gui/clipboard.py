@@ -11,7 +11,7 @@ import msgspec
 
 from gui.canvas.placement import next_rack_name
 from model.design import Design
-from model.entities import Device, Link, PortRef, Rack
+from model.entities import Device, Link, PortRef, Rack, plan_size
 
 MIME_RACKS = "application/x-hallwright-racks"
 
@@ -40,7 +40,7 @@ def paste_records(design: Design, data: bytes, offset_index: int = 1) -> Clip:
         return clip
     tile = design.hall.tile_m
     xs = [r.x for r in clip.racks]
-    widths = [r.width_m if r.rotation in (0, 180) else r.depth_m for r in clip.racks]
+    widths = [plan_size(r.width_m, r.depth_m, r.rotation)[0] for r in clip.racks]
     span = max(x + w / 2 for x, w in zip(xs, widths, strict=False)) - min(x - w / 2 for x, w in zip(xs, widths, strict=False))
     dx = round(-(-span // tile) * tile * offset_index, 6)
     rack_map: dict[str, str] = {}

@@ -129,6 +129,11 @@ class Settings(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, om
 ENTITY_KINDS = ("trays", "racks", "devices", "links")
 
 
+def plan_size(width_m: float, depth_m: float, rotation: int) -> tuple[float, float]:
+    """Plan size (along x, along y) of a rack footprint turned by ``rotation`` degrees."""
+    return (width_m, depth_m) if rotation in (0, 180) else (depth_m, width_m)
+
+
 def port_height_m(rack: Rack, device_u: int, device_u_height: int) -> float:
     """Height above the floor of a device's ports: the middle of the device's U span."""
     return RACK_PLINTH_M + (device_u - 1 + device_u_height / 2) * U_HEIGHT_M
@@ -144,5 +149,5 @@ def new_id_factory(prefix: str, existing: set[str] | dict[str, object]) -> str:
 
 __all__ = [
     "Device", "ENTITY_KINDS", "Hall", "Link", "Obstacle", "Point", "PortRef", "Rack",
-    "Settings", "Tray", "U_HEIGHT_M", "RACK_PLINTH_M", "new_id_factory", "port_height_m",
+    "Settings", "Tray", "U_HEIGHT_M", "RACK_PLINTH_M", "new_id_factory", "plan_size", "port_height_m",
 ]

@@ -11,11 +11,7 @@ import re
 
 from model.design import Design
 from model.entities import Device, Link, PortRef, Rack
-
-
-def footprint_size(width_m: float, depth_m: float, rotation: int) -> tuple[float, float]:
-    """Plan size (along x, along y) of a rack footprint at ``rotation``."""
-    return (width_m, depth_m) if rotation in (0, 180) else (depth_m, width_m)
+from model.entities import plan_size as footprint_size
 
 
 def snap_rack_centre(x: float, y: float, width_m: float, depth_m: float, rotation: int,

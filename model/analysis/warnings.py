@@ -28,6 +28,7 @@ import shapely
 
 from model.analysis.topology import LINK_SCALE_UP, Topology, components, tier_name
 from model.design import Design
+from model.entities import plan_size
 from model.findings import Finding
 
 TRAY_FILL_LIMIT = 0.5
@@ -45,7 +46,7 @@ def rack_boxes(design: Design) -> tuple[list[str], np.ndarray]:
     ids = list(design.racks)
     boxes = np.empty((len(ids), 4))
     for i, r in enumerate(design.racks.values()):
-        w, d = (r.depth_m, r.width_m) if r.rotation in (90, 270) else (r.width_m, r.depth_m)
+        w, d = plan_size(r.width_m, r.depth_m, r.rotation)
         boxes[i] = (r.x - w / 2, r.y - d / 2, r.x + w / 2, r.y + d / 2)
     return ids, boxes
 
