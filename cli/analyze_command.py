@@ -12,8 +12,11 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     parser = sub.add_parser(name, help="bandwidth, bisection, power, cost and warnings of a design")
     parser.add_argument("file", help="a .hall.json design file")
     parser.add_argument("--json", action="store_true", help="machine-readable JSON on stdout")
-    parser.add_argument("--strict", action="store_true",
-                        help="exit 1 when the analysis finds any error-level warning")
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 when the analysis finds any error-level warning",
+    )
 
 
 def cable_plant(design):

@@ -19,8 +19,13 @@ from model.export.bom_export import write_bom_csv, write_bom_xlsx
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     parser = sub.add_parser(name, help="bill of materials as CSV or XLSX")
     parser.add_argument("file", help="a .hall.json design file")
-    parser.add_argument("-o", "--output", required=True, metavar="OUT.csv|OUT.xlsx",
-                        help="output file; the extension chooses the format")
+    parser.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="OUT.csv|OUT.xlsx",
+        help="output file; the extension chooses the format",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,11 +40,18 @@ def run(args: argparse.Namespace) -> int:
             write_bom_csv(out, lines)
         else:
             findings = export_findings(design, plant)
-            write_bom_xlsx(out, summary_rows(design, plant, lines, findings), lines,
-                           schedule_rows(design, plant), findings)
+            write_bom_xlsx(
+                out,
+                summary_rows(design, plant, lines, findings),
+                lines,
+                schedule_rows(design, plant),
+                findings,
+            )
     except ExportError as exc:
         raise CliError(str(exc)) from None
     totals = bom_totals(lines)
-    print(f"{out}: {len(lines)} BOM lines, {totals.power_w / 1000:,.1f} kW, "
-          f"USD {totals.price_usd:,.0f} (indicative)")
+    print(
+        f"{out}: {len(lines)} BOM lines, {totals.power_w / 1000:,.1f} kW, "
+        f"USD {totals.price_usd:,.0f} (indicative)"
+    )
     return 0

@@ -34,27 +34,37 @@ _REQUIRED = {
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     parser = sub.add_parser(
-        name, help="generate a fabric placed in a hall",
+        name,
+        help="generate a fabric placed in a hall",
         description="Generate a fabric (servers, switches, every link) laid out in rows of racks "
-                    "with trays, and save it as a design file.")
+        "with trays, and save it as a design file.",
+    )
     parser.add_argument("template", choices=TEMPLATES)
     parser.add_argument("-o", "--output", required=True, help="the .hall.json file to write")
     parser.add_argument("--nodes", type=int, help="GPU servers (leaf-spine, rail-optimized)")
     parser.add_argument("--node-type", help="catalog id of the GPU server, e.g. dgx-h100")
     parser.add_argument("--switch", help="catalog id of the switch, e.g. qm9700, q3400, sn5600")
     parser.add_argument("--spine-switch", help="leaf-spine: a different spine switch")
-    parser.add_argument("--oversubscription", type=int,
-                        help="leaf downlink:uplink ratio R (1 = non-blocking)")
-    parser.add_argument("--reserve-ports", type=int,
-                        help="leaf ports kept free (fabric manager, storage heads)")
+    parser.add_argument(
+        "--oversubscription", type=int, help="leaf downlink:uplink ratio R (1 = non-blocking)"
+    )
+    parser.add_argument(
+        "--reserve-ports", type=int, help="leaf ports kept free (fabric manager, storage heads)"
+    )
     parser.add_argument("--k", type=int, help="fat-tree: switch radix k (even)")
     parser.add_argument("--su-nodes", type=int, help="rail-optimized: nodes per scalable unit")
-    parser.add_argument("--tiers", choices=("auto", "2", "3"),
-                        help="rail-optimized / nvl72: switch tiers (default auto)")
+    parser.add_argument(
+        "--tiers",
+        choices=("auto", "2", "3"),
+        help="rail-optimized / nvl72: switch tiers (default auto)",
+    )
     parser.add_argument("--racks", type=int, help="nvl72: GB200 NVL72 racks")
     parser.add_argument("--su-racks", type=int, help="nvl72: NVL72 racks per scalable unit (8)")
-    parser.add_argument("--placement", choices=("middle-of-row", "end-of-row"),
-                        help="where each SU's network racks stand in its row (middle-of-row)")
+    parser.add_argument(
+        "--placement",
+        choices=("middle-of-row", "end-of-row"),
+        help="where each SU's network racks stand in its row (middle-of-row)",
+    )
     parser.add_argument("--name", help="the design's name")
 
 
@@ -70,7 +80,9 @@ def run(args: argparse.Namespace) -> int:
         params[dest] = value
     missing = [d for d in _REQUIRED[template] if d not in params]
     if missing:
-        raise CliError(f"{template} needs " + ", ".join("--" + d.replace("_", "-") for d in missing))
+        raise CliError(
+            f"{template} needs " + ", ".join("--" + d.replace("_", "-") for d in missing)
+        )
     try:
         design = generate(template, **params)
     except GenerateError as exc:
@@ -82,12 +94,15 @@ def run(args: argparse.Namespace) -> int:
     roles: dict[str, int] = {}
     for device in design.devices.values():
         roles[device.role] = roles.get(device.role, 0) + 1
-    switches = ", ".join(f"{roles[r]} {r}" for r in ("nvlink-switch", "leaf", "spine", "core")
-                         if r in roles)
+    switches = ", ".join(
+        f"{roles[r]} {r}" for r in ("nvlink-switch", "leaf", "spine", "core") if r in roles
+    )
     outline = design.hall.outline
     width = max(p[0] for p in outline) - min(p[0] for p in outline)
     depth = max(p[1] for p in outline) - min(p[1] for p in outline)
-    print(f"{args.output}: {template} — {roles.get('gpu-server', 0)} nodes, "
-          f"{design.gpu_count()} GPUs, switches {switches}, {len(design.links)} links, "
-          f"{len(design.racks)} racks in a {width:.1f} x {depth:.1f} m hall")
+    print(
+        f"{args.output}: {template} — {roles.get('gpu-server', 0)} nodes, "
+        f"{design.gpu_count()} GPUs, switches {switches}, {len(design.links)} links, "
+        f"{len(design.racks)} racks in a {width:.1f} x {depth:.1f} m hall"
+    )
     return 0

@@ -10,8 +10,10 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "resources" / "examples" / "s
 
 def open_editor(argv: list[str]) -> int:
     if len(argv) > 1 or (argv and argv[0].startswith("-")):
-        print("usage: main.py [FILE] | main.py COMMAND ... (main.py --help lists commands)",
-              file=sys.stderr)
+        print(
+            "usage: main.py [FILE] | main.py COMMAND ... (main.py --help lists commands)",
+            file=sys.stderr,
+        )
         return 2
     from gui.app import run_editor  # Qt is imported only when the editor opens
 

@@ -8,14 +8,25 @@ from pathlib import Path
 
 
 def add_parser(subparsers, name: str) -> None:
-    parser = subparsers.add_parser(name, help="draw the floor plan to PNG, SVG or PDF (no display needed)")
+    parser = subparsers.add_parser(
+        name, help="draw the floor plan to PNG, SVG or PDF (no display needed)"
+    )
     parser.add_argument("file", type=Path, help="design file (.hall.json)")
-    parser.add_argument("-o", "--output", type=Path, required=True, help="OUT.png, OUT.svg or OUT.pdf")
-    parser.add_argument("--width", type=int, default=1800, help="picture width in pixels (default 1800)")
+    parser.add_argument(
+        "-o", "--output", type=Path, required=True, help="OUT.png, OUT.svg or OUT.pdf"
+    )
+    parser.add_argument(
+        "--width", type=int, default=1800, help="picture width in pixels (default 1800)"
+    )
     parser.add_argument("--no-links", action="store_true", help="leave the cables out")
-    parser.add_argument("--no-title", action="store_true", help="leave the legend and title block out")
-    parser.add_argument("--elevations", action="store_true",
-                        help="rack elevation sheets instead: a PDF with one page per row of racks")
+    parser.add_argument(
+        "--no-title", action="store_true", help="leave the legend and title block out"
+    )
+    parser.add_argument(
+        "--elevations",
+        action="store_true",
+        help="rack elevation sheets instead: a PDF with one page per row of racks",
+    )
 
 
 def run(args) -> int:
@@ -41,8 +52,13 @@ def run(args) -> int:
             pages = write_elevations_pdf(design, args.output)
             print(f"wrote {args.output} ({pages} pages, {len(design.racks)} racks)")
             return 0
-        render_design(design, args.output, args.width, show_links=not args.no_links,
-                      title_block=not args.no_title)
+        render_design(
+            design,
+            args.output,
+            args.width,
+            show_links=not args.no_links,
+            title_block=not args.no_title,
+        )
     except OSError as exc:
         raise CliError(f"cannot write {args.output}: {exc}") from None
     print(f"wrote {args.output} ({len(design.racks)} racks, {len(design.links)} links)")

@@ -22,8 +22,10 @@ def run(args: argparse.Namespace) -> int:
         medium = plant.medium(link_id)
         ordered = plant.ordered_m[row]
         ordered_text = "-" if ordered != ordered else f"{ordered:g} m"
-        print(f"{link_id}: {link.a.device} {link.a.port} -> {link.b.device} {link.b.port}, "
-              f"{plant.speed_gbps[row]:g}G")
+        print(
+            f"{link_id}: {link.a.device} {link.a.port} -> {link.b.device} {link.b.port}, "
+            f"{plant.speed_gbps[row]:g}G"
+        )
         print(f"  route   {plant.route(link_id).describe()}")
         if plant.length_m[row] != plant.routed_m[row]:
             print(f"  length  {plant.length_m[row]:.2f} m (measured or typed)")

@@ -32,7 +32,9 @@ def run(args: argparse.Namespace) -> int:
     missing = sum(1 for row in rows if row.ordered_length_m is None)
     print(f"{out}: {len(rows)} cables")
     if missing:
-        print(f"hallwright schedule: {missing} cables have no orderable medium or length "
-              "(ordered_length_m is empty); run 'main.py bom' to an .xlsx for the warnings",
-              file=sys.stderr)
+        print(
+            f"hallwright schedule: {missing} cables have no orderable medium or length "
+            "(ordered_length_m is empty); run 'main.py bom' to an .xlsx for the warnings",
+            file=sys.stderr,
+        )
     return 0

@@ -14,6 +14,8 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     design = load_or_refuse(args.file)
-    print(f"{args.file}: valid — {len(design.racks)} racks, {len(design.devices)} devices, "
-          f"{len(design.links)} links, {design.gpu_count()} GPUs")
+    print(
+        f"{args.file}: valid — {len(design.racks)} racks, {len(design.devices)} devices, "
+        f"{len(design.links)} links, {design.gpu_count()} GPUs"
+    )
     return 0

@@ -27,16 +27,24 @@ from model.analysis import Report, analyze
 from model.design import Change, Design
 
 DEBOUNCE_MS = 150
-KIND_SHORT = {"dac": "DAC", "acc": "LACC", "aec": "AEC", "aoc": "AOC", "mmf": "MMF optic",
-              "smf": "SMF optic", "utp": "UTP", "backplane": "backplane"}
+KIND_SHORT = {
+    "dac": "DAC",
+    "acc": "LACC",
+    "aec": "AEC",
+    "aoc": "AOC",
+    "mmf": "MMF optic",
+    "smf": "SMF optic",
+    "utp": "UTP",
+    "backplane": "backplane",
+}
 
 
 @dataclass
 class AnalysisResult:
     report: Report
     revision: int
-    seconds: float          # worker time of the analysis
-    delta: str              # what changed since the previous published report ("" the first time)
+    seconds: float  # worker time of the analysis
+    delta: str  # what changed since the previous published report ("" the first time)
 
 
 class _JobSignals(QObject):
@@ -70,11 +78,13 @@ class AnalysisRunner(QObject):
     """
 
     stale = Signal()
-    plant_refreshed = Signal(object)   # set of link ids
-    finished = Signal(object)          # AnalysisResult
+    plant_refreshed = Signal(object)  # set of link ids
+    finished = Signal(object)  # AnalysisResult
     failed = Signal(str)
 
-    def __init__(self, design: Design, plant=None, delay_ms: int = DEBOUNCE_MS, parent=None) -> None:
+    def __init__(
+        self, design: Design, plant=None, delay_ms: int = DEBOUNCE_MS, parent=None
+    ) -> None:
         super().__init__(parent)
         self.design = design
         self.plant = plant
@@ -83,7 +93,7 @@ class AnalysisRunner(QObject):
         self._pool.setMaxThreadCount(1)
         self._signals = _JobSignals(self)
         self._signals.done.connect(self._job_done)
-        self._running: int | None = None   # revision of the job in flight
+        self._running: int | None = None  # revision of the job in flight
         self._job: _Job | None = None
         self._closed = False
         self._timer = QTimer(self)
@@ -102,8 +112,12 @@ class AnalysisRunner(QObject):
     @property
     def fresh(self) -> bool:
         """True when the published report was computed from the current design revision."""
-        return (self.result is not None and self.result.revision == self.design.revision
-                and self._running is None and not self._timer.isActive())
+        return (
+            self.result is not None
+            and self.result.revision == self.design.revision
+            and self._running is None
+            and not self._timer.isActive()
+        )
 
     def close(self) -> None:
         """Stop following the design and wait for a job in flight (its result is dropped)."""
@@ -159,8 +173,9 @@ class AnalysisRunner(QObject):
             self.failed.emit(error)
             return
         previous = self.result.report if self.result is not None else None
-        self.result = AnalysisResult(report, revision, seconds,
-                                     describe_delta(previous, report) if previous else "")
+        self.result = AnalysisResult(
+            report, revision, seconds, describe_delta(previous, report) if previous else ""
+        )
         self.finished.emit(self.result)
 
 
@@ -177,9 +192,11 @@ def describe_delta(before: Report, after: Report) -> str:
     unrouted = after.links_without_medium - before.links_without_medium
     if unrouted:
         words.append(f"{_signed(unrouted)} without medium")
-    for label, d in (("links", after.links_total - before.links_total),
-                     ("GPUs", after.gpus - before.gpus),
-                     ("optics", after.transceivers - before.transceivers)):
+    for label, d in (
+        ("links", after.links_total - before.links_total),
+        ("GPUs", after.gpus - before.gpus),
+        ("optics", after.transceivers - before.transceivers),
+    ):
         if d:
             words.append(f"{_signed(d)} {label}")
     watts = after.power_w.get("total", 0.0) - before.power_w.get("total", 0.0)

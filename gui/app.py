@@ -12,7 +12,9 @@ from gui.main_window import MainWindow
 
 
 def recovery_directory() -> Path:
-    base = QStandardPaths.writableLocation(QStandardPaths.AppDataLocation) or str(Path.home() / ".hallwright")
+    base = QStandardPaths.writableLocation(QStandardPaths.AppDataLocation) or str(
+        Path.home() / ".hallwright"
+    )
     return Path(base) / "recovery"
 
 

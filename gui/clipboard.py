@@ -27,8 +27,11 @@ def copy_racks(design: Design, rack_ids: list[str]) -> bytes:
     rack_set = {r.id for r in racks}
     devices = [d for r in racks for d in design.devices_in_rack(r.id)]
     device_set = {d.id for d in devices}
-    links = [design.links[lk] for lk in sorted(design.links_of_racks(rack_set))
-             if design.links[lk].a.device in device_set and design.links[lk].b.device in device_set]
+    links = [
+        design.links[lk]
+        for lk in sorted(design.links_of_racks(rack_set))
+        if design.links[lk].a.device in device_set and design.links[lk].b.device in device_set
+    ]
     return msgspec.json.encode(Clip(racks, devices, links))
 
 
@@ -41,7 +44,9 @@ def paste_records(design: Design, data: bytes, offset_index: int = 1) -> Clip:
     tile = design.hall.tile_m
     xs = [r.x for r in clip.racks]
     widths = [plan_size(r.width_m, r.depth_m, r.rotation)[0] for r in clip.racks]
-    span = max(x + w / 2 for x, w in zip(xs, widths, strict=False)) - min(x - w / 2 for x, w in zip(xs, widths, strict=False))
+    span = max(x + w / 2 for x, w in zip(xs, widths, strict=False)) - min(
+        x - w / 2 for x, w in zip(xs, widths, strict=False)
+    )
     dx = round(-(-span // tile) * tile * offset_index, 6)
     rack_map: dict[str, str] = {}
     racks = []
@@ -51,8 +56,7 @@ def paste_records(design: Design, data: bytes, offset_index: int = 1) -> Clip:
         rack_map[rack.id] = new_id
         name = next_rack_name(design, also_taken=taken_names)
         taken_names.add(name)
-        racks.append(msgspec.structs.replace(rack, id=new_id, name=name,
-                                             x=round(rack.x + dx, 6)))
+        racks.append(msgspec.structs.replace(rack, id=new_id, name=name, x=round(rack.x + dx, 6)))
     device_map: dict[str, str] = {}
     devices = []
     used_names = {d.name for d in design.devices.values()}
@@ -65,15 +69,24 @@ def paste_records(design: Design, data: bytes, offset_index: int = 1) -> Clip:
             name = f"{device.name}-{n}"
             n += 1
         used_names.add(name)
-        devices.append(msgspec.structs.replace(device, id=new_id, name=name, rack=rack_map[device.rack]))
-    links = [msgspec.structs.replace(lk, id=design.new_id("link"),
-                                     a=PortRef(device_map[lk.a.device], lk.a.port),
-                                     b=PortRef(device_map[lk.b.device], lk.b.port))
-             for lk in clip.links]
+        devices.append(
+            msgspec.structs.replace(device, id=new_id, name=name, rack=rack_map[device.rack])
+        )
+    links = [
+        msgspec.structs.replace(
+            lk,
+            id=design.new_id("link"),
+            a=PortRef(device_map[lk.a.device], lk.a.port),
+            b=PortRef(device_map[lk.b.device], lk.b.port),
+        )
+        for lk in clip.links
+    ]
     return Clip(racks, devices, links)
 
 
 def summary(data: bytes) -> str:
     clip = msgspec.json.decode(data, type=Clip)
-    return (f"{len(clip.racks)} racks, {len(clip.devices)} devices, {len(clip.links)} links: "
-            + ", ".join(r.name for r in clip.racks))
+    return (
+        f"{len(clip.racks)} racks, {len(clip.devices)} devices, {len(clip.links)} links: "
+        + ", ".join(r.name for r in clip.racks)
+    )

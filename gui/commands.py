@@ -55,9 +55,16 @@ def _plural(n: int, word: str) -> str:
 class AddObjectsCommand(DesignCommand):
     """Add trays, racks, devices and links in one step (place, draw, connect, paste)."""
 
-    def __init__(self, design: Design, text: str, *, trays: Iterable[Tray] = (),
-                 racks: Iterable[Rack] = (), devices: Iterable[Device] = (),
-                 links: Iterable[Link] = ()) -> None:
+    def __init__(
+        self,
+        design: Design,
+        text: str,
+        *,
+        trays: Iterable[Tray] = (),
+        racks: Iterable[Rack] = (),
+        devices: Iterable[Device] = (),
+        links: Iterable[Link] = (),
+    ) -> None:
         super().__init__(design, text)
         self.added = Removed(list(trays), list(racks), list(devices), list(links))
 
@@ -92,12 +99,18 @@ class DeleteCommand(DesignCommand):
 class MoveRacksCommand(DesignCommand):
     """Move racks to new centres; consecutive keyboard nudges of the same racks merge."""
 
-    def __init__(self, design: Design, positions: Mapping[str, tuple[float, float]],
-                 text: str | None = None, mergeable: bool = False) -> None:
+    def __init__(
+        self,
+        design: Design,
+        positions: Mapping[str, tuple[float, float]],
+        text: str | None = None,
+        mergeable: bool = False,
+    ) -> None:
         super().__init__(design, text or f"Move {_describe(design, positions)}")
         self.new = {k: (float(x), float(y)) for k, (x, y) in positions.items()}
-        self.old = {k: (design.racks[k].x, design.racks[k].y) for k in positions
-                    if k in design.racks}
+        self.old = {
+            k: (design.racks[k].x, design.racks[k].y) for k in positions if k in design.racks
+        }
         self.mergeable = mergeable
 
     def id(self) -> int:
@@ -117,7 +130,9 @@ class MoveRacksCommand(DesignCommand):
 
 
 class RotateRacksCommand(DesignCommand):
-    def __init__(self, design: Design, rotations: Mapping[str, int], text: str | None = None) -> None:
+    def __init__(
+        self, design: Design, rotations: Mapping[str, int], text: str | None = None
+    ) -> None:
         super().__init__(design, text or f"Rotate {_describe(design, rotations)}")
         self.new = dict(rotations)
         self.old = {k: design.racks[k].rotation for k in rotations if k in design.racks}
@@ -132,7 +147,9 @@ class RotateRacksCommand(DesignCommand):
 class UpdateCommand(DesignCommand):
     """Replace records of one kind (racks, devices, links or trays) keeping their ids."""
 
-    def __init__(self, design: Design, kind: str, records: Iterable, text: str | None = None) -> None:
+    def __init__(
+        self, design: Design, kind: str, records: Iterable, text: str | None = None
+    ) -> None:
         records = list(records)
         super().__init__(design, text or f"Edit {_describe(design, [r.id for r in records])}")
         self.kind = kind
@@ -151,11 +168,14 @@ class UpdateCommand(DesignCommand):
 
 
 class MoveDevicesCommand(DesignCommand):
-    def __init__(self, design: Design, places: Mapping[str, tuple[str, int]], text: str | None = None) -> None:
+    def __init__(
+        self, design: Design, places: Mapping[str, tuple[str, int]], text: str | None = None
+    ) -> None:
         super().__init__(design, text or f"Move {_describe(design, places)}")
         self.new = dict(places)
-        self.old = {k: (design.devices[k].rack, design.devices[k].u) for k in places
-                    if k in design.devices}
+        self.old = {
+            k: (design.devices[k].rack, design.devices[k].u) for k in places if k in design.devices
+        }
 
     def apply(self) -> None:
         self.design.move_devices(self.new)
@@ -177,7 +197,9 @@ class SetHallCommand(DesignCommand):
 
 
 class SetSettingsCommand(DesignCommand):
-    def __init__(self, design: Design, settings: Settings, text: str = "Edit design settings") -> None:
+    def __init__(
+        self, design: Design, settings: Settings, text: str = "Edit design settings"
+    ) -> None:
         super().__init__(design, text)
         self.new, self.old = settings, design.settings
 
@@ -205,8 +227,12 @@ def _describe(design: Design, ids: Iterable[str]) -> str:
     ids = list(ids)
     kinds = []
     for object_id in ids:
-        for kind, table in (("rack", design.racks), ("device", design.devices),
-                            ("link", design.links), ("tray", design.trays)):
+        for kind, table in (
+            ("rack", design.racks),
+            ("device", design.devices),
+            ("link", design.links),
+            ("tray", design.trays),
+        ):
             if object_id in table:
                 kinds.append((kind, table[object_id]))
                 break

@@ -27,9 +27,13 @@ def _buttons(dialog: QDialog) -> QDialogButtonBox:
     return box
 
 
-TEMPLATES = (("Empty hall", None), ("Rail-optimized fabric", "rail-optimized"),
-             ("Leaf-spine fabric", "leaf-spine"), ("Fat tree (k-ary)", "fat-tree"),
-             ("GB200 NVL72 racks", "nvl72"))
+TEMPLATES = (
+    ("Empty hall", None),
+    ("Rail-optimized fabric", "rail-optimized"),
+    ("Leaf-spine fabric", "leaf-spine"),
+    ("Fat tree (k-ary)", "fat-tree"),
+    ("GB200 NVL72 racks", "nvl72"),
+)
 
 
 class NewHallDialog(QDialog):
@@ -74,11 +78,17 @@ class NewHallDialog(QDialog):
         form.addRow("Name", self.name)
         form.addRow("Start from", self.template)
         self._rows = {}
-        for key, label, widget in (("width", "Width (x)", self.width), ("depth", "Depth (y)", self.depth),
-                                   ("tile", "Floor tile", self.tile), ("nodes", "GPU servers", self.nodes),
-                                   ("su_nodes", "Servers per scalable unit", self.su_nodes),
-                                   ("k", "k (switch radix)", self.k), ("racks", "NVL72 racks", self.racks),
-                                   ("node_type", "Server type", self.node_type), ("switch", "Switch", self.switch)):
+        for key, label, widget in (
+            ("width", "Width (x)", self.width),
+            ("depth", "Depth (y)", self.depth),
+            ("tile", "Floor tile", self.tile),
+            ("nodes", "GPU servers", self.nodes),
+            ("su_nodes", "Servers per scalable unit", self.su_nodes),
+            ("k", "k (switch radix)", self.k),
+            ("racks", "NVL72 racks", self.racks),
+            ("node_type", "Server type", self.node_type),
+            ("switch", "Switch", self.switch),
+        ):
             form.addRow(label, widget)
             self._rows[key] = (form.labelForField(widget), widget)
         form.addRow(self.preview)
@@ -89,14 +99,24 @@ class NewHallDialog(QDialog):
             widget.valueChanged.connect(self._update)
         self._update()
 
-    FIELDS = {None: ("width", "depth", "tile"), "rail-optimized": ("nodes", "su_nodes", "node_type", "switch"),
-              "leaf-spine": ("nodes", "node_type", "switch"), "fat-tree": ("k",), "nvl72": ("racks",)}
+    FIELDS = {
+        None: ("width", "depth", "tile"),
+        "rail-optimized": ("nodes", "su_nodes", "node_type", "switch"),
+        "leaf-spine": ("nodes", "node_type", "switch"),
+        "fat-tree": ("k",),
+        "nvl72": ("racks",),
+    }
 
     def params(self) -> dict:
         key = self.template.currentData()
-        values = {"nodes": self.nodes.value(), "su_nodes": self.su_nodes.value(), "k": self.k.value(),
-                  "racks": self.racks.value(), "node_type": self.node_type.currentData(),
-                  "switch": self.switch.currentData()}
+        values = {
+            "nodes": self.nodes.value(),
+            "su_nodes": self.su_nodes.value(),
+            "k": self.k.value(),
+            "racks": self.racks.value(),
+            "node_type": self.node_type.currentData(),
+            "switch": self.switch.currentData(),
+        }
         return {f: values[f] for f in self.FIELDS[key] if f in values}
 
     def _update(self) -> None:
@@ -116,8 +136,13 @@ class NewHallDialog(QDialog):
         except GenerateError as exc:
             self.preview.setText(f"<span style='color:#c92a2a'>{exc}</span>")
             return
-        self.preview.setText(", ".join(f"{k.replace('_', ' ')}: {v:,}" if isinstance(v, int) else f"{k}: {v}"
-                                       for k, v in counts.items() if k != "template"))
+        self.preview.setText(
+            ", ".join(
+                f"{k.replace('_', ' ')}: {v:,}" if isinstance(v, int) else f"{k}: {v}"
+                for k, v in counts.items()
+                if k != "template"
+            )
+        )
 
     def design(self) -> Design:
         """The new design (generated in the caller's thread; see MainWindow.new_document)."""
@@ -128,7 +153,9 @@ class NewHallDialog(QDialog):
         from model.generate import generate
 
         given = self.name.text().strip()
-        return generate(key, name=given if given and given != "Untitled hall" else None, **self.params())
+        return generate(
+            key, name=given if given and given != "Untitled hall" else None, **self.params()
+        )
 
 
 class HallDialog(QDialog):
@@ -166,7 +193,11 @@ class HallDialog(QDialog):
             y0 = min(p[1] for p in outline)
             w, d = self.width.value(), self.depth.value()
             outline = [(x0, y0), (x0 + w, y0), (x0 + w, y0 + d), (x0, y0 + d)]
-        new = msgspec.structs.replace(hall, outline=outline, tile_m=self.tile.value(),
-                                      tray_elevation_m=self.tray.value(),
-                                      raised_floor=self.raised.isChecked())
+        new = msgspec.structs.replace(
+            hall,
+            outline=outline,
+            tile_m=self.tile.value(),
+            tray_elevation_m=self.tray.value(),
+            raised_floor=self.raised.isChecked(),
+        )
         return SetHallCommand(self.design, new) if new != hall else None

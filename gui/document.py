@@ -30,9 +30,12 @@ def make_plant(design: Design):
     return CablePlant(design)
 
 
-def empty_design(width_m: float = 24.0, depth_m: float = 18.0, tile_m: float = 0.6,
-                 name: str = "Untitled hall") -> Design:
-    hall = Hall(outline=[(0.0, 0.0), (width_m, 0.0), (width_m, depth_m), (0.0, depth_m)], tile_m=tile_m)
+def empty_design(
+    width_m: float = 24.0, depth_m: float = 18.0, tile_m: float = 0.6, name: str = "Untitled hall"
+) -> Design:
+    hall = Hall(
+        outline=[(0.0, 0.0), (width_m, 0.0), (width_m, depth_m), (0.0, depth_m)], tile_m=tile_m
+    )
     return Design(hall, name=name)
 
 

@@ -55,36 +55,51 @@ def write_elevations_pdf(design: Design, out: Path) -> int:
         _draw_row(painter, design, label, racks, page_h)
         painter.setFont(_font(34))
         painter.setPen(QColor("#555"))
-        painter.drawText(QRectF(0, page_h - 50, PAGE_W, 50), Qt.AlignRight | Qt.AlignVCenter,
-                         f"{today} · page {number} of {len(rows)}")
+        painter.drawText(
+            QRectF(0, page_h - 50, PAGE_W, 50),
+            Qt.AlignRight | Qt.AlignVCenter,
+            f"{today} · page {number} of {len(rows)}",
+        )
     painter.end()
     return max(1, len(rows))
 
 
-def _draw_row(painter: QPainter, design: Design, label: str, racks: list[Rack],
-              page_h: float) -> None:
+def _draw_row(
+    painter: QPainter, design: Design, label: str, racks: list[Rack], page_h: float
+) -> None:
     painter.setPen(QColor("#222"))
     painter.setFont(_font(70, bold=True))
     painter.drawText(QRectF(0, 0, PAGE_W, 100), Qt.AlignLeft | Qt.AlignVCenter, f"Row {label}")
     painter.setFont(_font(44))
-    painter.drawText(QRectF(0, 0, PAGE_W, 100), Qt.AlignRight | Qt.AlignVCenter,
-                     f"{design.name} — rack elevations (front)")
+    painter.drawText(
+        QRectF(0, 0, PAGE_W, 100),
+        Qt.AlignRight | Qt.AlignVCenter,
+        f"{design.name} — rack elevations (front)",
+    )
     column = min(MAX_COLUMN, (PAGE_W - U_LABEL) / len(racks))
     max_u = max(rack.height_u for rack in racks)
     u_px = (page_h - HEADER - FOOTER) / max_u
     for i, rack in enumerate(racks):
         x = U_LABEL + i * column
-        _draw_rack(painter, design, rack, QRectF(x + column * 0.06, HEADER, column * 0.88,
-                                                 rack.height_u * u_px), u_px, i == 0)
+        _draw_rack(
+            painter,
+            design,
+            rack,
+            QRectF(x + column * 0.06, HEADER, column * 0.88, rack.height_u * u_px),
+            u_px,
+            i == 0,
+        )
 
 
-def _draw_rack(painter: QPainter, design: Design, rack: Rack, frame: QRectF, u_px: float,
-               numbers: bool) -> None:
+def _draw_rack(
+    painter: QPainter, design: Design, rack: Rack, frame: QRectF, u_px: float, numbers: bool
+) -> None:
     types = design.catalog.device_types
     painter.setPen(QColor("#222"))
     painter.setFont(_font(min(48, frame.width() / 4), bold=True))
-    painter.drawText(QRectF(frame.left(), frame.top() - 90, frame.width(), 80),
-                     Qt.AlignCenter, rack.name)
+    painter.drawText(
+        QRectF(frame.left(), frame.top() - 90, frame.width(), 80), Qt.AlignCenter, rack.name
+    )
     painter.setPen(QPen(QColor(style.RACK_EDGE), 4))
     painter.setBrush(QColor("#f4f5f7"))
     painter.drawRect(frame)
@@ -95,24 +110,38 @@ def _draw_rack(painter: QPainter, design: Design, rack: Rack, frame: QRectF, u_p
         painter.drawLine(frame.left(), y, frame.right(), y)
         if numbers and (u == 1 or u % 5 == 0):
             painter.setPen(QColor("#6c737f"))
-            painter.drawText(QRectF(frame.left() - U_LABEL, y, U_LABEL - 10, u_px),
-                             Qt.AlignRight | Qt.AlignVCenter, str(u))
+            painter.drawText(
+                QRectF(frame.left() - U_LABEL, y, U_LABEL - 10, u_px),
+                Qt.AlignRight | Qt.AlignVCenter,
+                str(u),
+            )
     used_w = 0.0
     for device in design.devices_in_rack(rack.id):
         dtype = types[device.type]
         used_w += dtype.power_typical_w
-        block = QRectF(frame.left() + 4, frame.bottom() - (device.u + dtype.u_height - 1) * u_px,
-                       frame.width() - 8, dtype.u_height * u_px)
+        block = QRectF(
+            frame.left() + 4,
+            frame.bottom() - (device.u + dtype.u_height - 1) * u_px,
+            frame.width() - 8,
+            dtype.u_height * u_px,
+        )
         painter.setPen(QPen(QColor(style.RACK_EDGE), 2))
         painter.setBrush(style.role_color(device.role))
         painter.drawRect(block.adjusted(0, 1, 0, -1))
         painter.setPen(QColor("#111"))
-        lines = [device.name, dtype.model, f"U{device.u}" + (f"–{device.u + dtype.u_height - 1}"
-                                                           if dtype.u_height > 1 else "")]
+        lines = [
+            device.name,
+            dtype.model,
+            f"U{device.u}" + (f"–{device.u + dtype.u_height - 1}" if dtype.u_height > 1 else ""),
+        ]
         text_px = min(26.0, frame.width() / 9)
         fit = max(1, int(block.height() / (text_px * 1.25)))
         if fit < 3:
-            lines = [f"{device.name} · {dtype.model} · U{device.u}"] if fit == 1 else lines[:1] + lines[2:]
+            lines = (
+                [f"{device.name} · {dtype.model} · U{device.u}"]
+                if fit == 1
+                else lines[:1] + lines[2:]
+            )
         painter.setFont(_font(min(text_px, block.height() * 0.8)))
         metrics = painter.fontMetrics()
         room = int(block.width() - 10)
@@ -122,7 +151,9 @@ def _draw_rack(painter: QPainter, design: Design, rack: Rack, frame: QRectF, u_p
             fits = metrics.horizontalAdvance(lines[0]) <= room
             lines = [lines[0] if fits else brief]
             if not fits and metrics.horizontalAdvance(brief) > room:  # shrink, within reason
-                size = painter.font().pixelSize() * max(0.65, room / metrics.horizontalAdvance(brief))
+                size = painter.font().pixelSize() * max(
+                    0.65, room / metrics.horizontalAdvance(brief)
+                )
                 painter.setFont(_font(size))
                 metrics = painter.fontMetrics()
         text = "\n".join(metrics.elidedText(line, Qt.ElideRight, room) for line in lines)
@@ -139,6 +170,8 @@ def _draw_rack(painter: QPainter, design: Design, rack: Rack, frame: QRectF, u_p
     painter.drawRect(QRectF(bar.left(), bar.top(), bar.width() * fraction, bar.height()))
     painter.setPen(QColor(style.COLLISION) if over else QColor("#222"))
     painter.setFont(_font(min(30, frame.width() / 7), bold=over))
-    painter.drawText(QRectF(frame.left() - 20, bar.bottom() + 6, frame.width() + 40, 80),
-                     Qt.AlignHCenter | Qt.AlignTop,
-                     f"{used_kw:.1f} / {rack.power_budget_kw:g} kW" + ("\nOVER" if over else ""))
+    painter.drawText(
+        QRectF(frame.left() - 20, bar.bottom() + 6, frame.width() + 40, 80),
+        Qt.AlignHCenter | Qt.AlignTop,
+        f"{used_kw:.1f} / {rack.power_budget_kw:g} kW" + ("\nOVER" if over else ""),
+    )

@@ -67,10 +67,12 @@ class _Exporter(QObject):
         stem = document.path.name.split(".")[0] if document.path else "design"
         return str(folder / f"{stem}{name}")
 
-    def _save_path(self, title: str, default: str, file_filter: str,
-                   allowed: tuple[str, ...]) -> Path | None:
-        path, selected = QFileDialog.getSaveFileName(self.window, title, self._start_dir(default),
-                                                     file_filter)
+    def _save_path(
+        self, title: str, default: str, file_filter: str, allowed: tuple[str, ...]
+    ) -> Path | None:
+        path, selected = QFileDialog.getSaveFileName(
+            self.window, title, self._start_dir(default), file_filter
+        )
         return _with_suffix(path, selected, allowed) if path else None
 
     # ------------------------------------------------------------------ running
@@ -96,13 +98,16 @@ class _Exporter(QObject):
         self.window.statusBar().showMessage(f"Exported {target.name}: {summary}", 10000)
 
     def _failed(self, target: Path, exc: Exception) -> None:
-        QMessageBox.critical(self.window, "Export failed",
-                             f"{target} could not be written.\n\n{exc}")
+        QMessageBox.critical(
+            self.window, "Export failed", f"{target} could not be written.\n\n{exc}"
+        )
 
     # ------------------------------------------------------------------ actions
 
     def bill_of_materials(self) -> None:
-        out = self._save_path("Export bill of materials", "-bom.xlsx", BOM_FILTER, (".xlsx", ".csv"))
+        out = self._save_path(
+            "Export bill of materials", "-bom.xlsx", BOM_FILTER, (".xlsx", ".csv")
+        )
         if out is None:
             return
 
@@ -115,8 +120,13 @@ class _Exporter(QObject):
                 write_bom_csv(out, lines)
             else:
                 findings = export_findings(design, plant)
-                write_bom_xlsx(out, summary_rows(design, plant, lines, findings), lines,
-                               schedule_rows(design, plant), findings)
+                write_bom_xlsx(
+                    out,
+                    summary_rows(design, plant, lines, findings),
+                    lines,
+                    schedule_rows(design, plant),
+                    findings,
+                )
             return f"{len(lines)} BOM lines"
 
         self._run(out, f"Writing {out.name}…", work)
@@ -137,8 +147,11 @@ class _Exporter(QObject):
         self._run(out, f"Writing {out.name}…", work)
 
     def netbox(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self.window, "Export NetBox import files to folder",
-                                                  str(Path(self._start_dir("")).parent))
+        folder = QFileDialog.getExistingDirectory(
+            self.window,
+            "Export NetBox import files to folder",
+            str(Path(self._start_dir("")).parent),
+        )
         if not folder:
             return
         out = Path(folder)
@@ -153,8 +166,9 @@ class _Exporter(QObject):
         self._run(out, f"Writing NetBox files to {out.name}…", work)
 
     def picture(self) -> None:
-        out = self._save_path("Export floor plan picture", "-floor.png", PICTURE_FILTER,
-                              (".png", ".svg", ".pdf"))
+        out = self._save_path(
+            "Export floor plan picture", "-floor.png", PICTURE_FILTER, (".png", ".svg", ".pdf")
+        )
         if out is None:
             return
         from gui.render import render_design
@@ -171,8 +185,9 @@ class _Exporter(QObject):
         self.window.statusBar().showMessage(f"Exported {out.name}: floor plan picture", 10000)
 
     def elevations(self) -> None:
-        out = self._save_path("Export rack elevations", "-elevations.pdf", "PDF document (*.pdf)",
-                              (".pdf",))
+        out = self._save_path(
+            "Export rack elevations", "-elevations.pdf", "PDF document (*.pdf)", (".pdf",)
+        )
         if out is None:
             return
 

@@ -71,7 +71,9 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._build_menus()
         self._build_status()
-        self.view.cursor_moved.connect(lambda x, y: self.position_label.setText(f"x {x:7.2f} m   y {y:7.2f} m"))
+        self.view.cursor_moved.connect(
+            lambda x, y: self.position_label.setText(f"x {x:7.2f} m   y {y:7.2f} m")
+        )
         self.view.files_dropped.connect(lambda paths: self.open_path(Path(paths[0])))
         self.palette.rack_type_chosen.connect(self.start_placing)
         self.analysis_docks = install_analysis_docks(self)  # analysis, warnings, links, charts
@@ -105,7 +107,9 @@ class MainWindow(QMainWindow):
         self.view_menu.addAction(dock.toggleViewAction())
         return dock
 
-    def _action(self, text: str, slot, shortcut=None, tip: str = "", checkable: bool = False) -> QAction:
+    def _action(
+        self, text: str, slot, shortcut=None, tip: str = "", checkable: bool = False
+    ) -> QAction:
         action = QAction(text, self)
         if isinstance(shortcut, QKeySequence.StandardKey):
             action.setShortcuts(shortcut)  # every platform binding, e.g. Ctrl+Y and Ctrl+Shift+Z
@@ -124,19 +128,39 @@ class MainWindow(QMainWindow):
         self.new_action = self._action("&New…", self.new_document, S.New, "Start a new empty hall")
         self.open_action = self._action("&Open…", self.open_dialog, S.Open, "Open a design file")
         self.save_action = self._action("&Save", self.save, S.Save, "Save the design")
-        self.save_as_action = self._action("Save &As…", self.save_as, S.SaveAs, "Save under a new name")
-        self.revert_action = self._action("&Revert", self.revert, None, "Reload the saved file, dropping changes")
+        self.save_as_action = self._action(
+            "Save &As…", self.save_as, S.SaveAs, "Save under a new name"
+        )
+        self.revert_action = self._action(
+            "&Revert", self.revert, None, "Reload the saved file, dropping changes"
+        )
         self.close_action = self._action("&Quit", self.close, S.Quit, "Quit Hallwright")
         self.cut_action = self._action("Cu&t", self.cut, S.Cut, "Cut the selected racks")
-        self.copy_action = self._action("&Copy", self.copy, S.Copy, "Copy the selected racks with devices and internal links")
-        self.paste_action = self._action("&Paste", self.paste, S.Paste, "Paste racks beside the originals")
-        self.duplicate_action = self._action("&Duplicate", self.duplicate, "Ctrl+D", "Duplicate the selected racks")
-        self.delete_action = self._action("&Delete", self.delete_selection, S.Delete, "Delete the selection")
-        self.delete_action.setShortcuts([*QKeySequence.keyBindings(S.Delete), QKeySequence(Qt.Key_Backspace)])
+        self.copy_action = self._action(
+            "&Copy", self.copy, S.Copy, "Copy the selected racks with devices and internal links"
+        )
+        self.paste_action = self._action(
+            "&Paste", self.paste, S.Paste, "Paste racks beside the originals"
+        )
+        self.duplicate_action = self._action(
+            "&Duplicate", self.duplicate, "Ctrl+D", "Duplicate the selected racks"
+        )
+        self.delete_action = self._action(
+            "&Delete", self.delete_selection, S.Delete, "Delete the selection"
+        )
+        self.delete_action.setShortcuts(
+            [*QKeySequence.keyBindings(S.Delete), QKeySequence(Qt.Key_Backspace)]
+        )
         self.select_all_action = self._action("Select &All", self.select_all, S.SelectAll)
-        self.rotate_action = self._action("R&otate 90°", self.rotate_selection, "R", "Turn the selected racks clockwise")
-        self.elevation_action = self._action("Rack &Elevation…", self.open_selected_elevation, "Return",
-                                             "Show the front elevation of the selected rack")
+        self.rotate_action = self._action(
+            "R&otate 90°", self.rotate_selection, "R", "Turn the selected racks clockwise"
+        )
+        self.elevation_action = self._action(
+            "Rack &Elevation…",
+            self.open_selected_elevation,
+            "Return",
+            "Show the front elevation of the selected rack",
+        )
         # Return opens the elevation only while the plan has focus (it confirms fields elsewhere).
         self.removeAction(self.elevation_action)
         self.view.addAction(self.elevation_action)
@@ -144,25 +168,44 @@ class MainWindow(QMainWindow):
         self.zoom_in_action = self._action("Zoom &In", lambda: self.view.zoom(1.25), S.ZoomIn)
         self.zoom_out_action = self._action("Zoom &Out", lambda: self.view.zoom(0.8), S.ZoomOut)
         self.fit_action = self._action("&Fit Hall", self.view.fit, "Ctrl+0", "Show the whole hall")
-        self.power_colors_action = self._action("Colour Racks by &Power", self._color_mode, None,
-                                                "Fill racks by power used against budget instead of role",
-                                                checkable=True)
-        self.bundles_action = self._action("Cable &Bundles Along Trays", self._view_options, None,
-                                           "Draw the cables in each tray as one band: width by count, "
-                                           "colour by main medium", checkable=True)
+        self.power_colors_action = self._action(
+            "Colour Racks by &Power",
+            self._color_mode,
+            None,
+            "Fill racks by power used against budget instead of role",
+            checkable=True,
+        )
+        self.bundles_action = self._action(
+            "Cable &Bundles Along Trays",
+            self._view_options,
+            None,
+            "Draw the cables in each tray as one band: width by count, colour by main medium",
+            checkable=True,
+        )
         self.bundles_action.setChecked(True)
-        self.tray_fill_action = self._action("Tray &Fill", self._view_options, None,
-                                             "Tint trays by fill: green < 40 %, amber < 60 %, red above",
-                                             checkable=True)
+        self.tray_fill_action = self._action(
+            "Tray &Fill",
+            self._view_options,
+            None,
+            "Tint trays by fill: green < 40 %, amber < 60 %, red above",
+            checkable=True,
+        )
         self.legend_action = self._action("Show &Legend", self._toggle_legend, None, checkable=True)
         self.legend_action.setChecked(True)
-        self.hall_action = self._action("&Hall Properties…", self.edit_hall, None, "Size, tiles and tray height of the hall")
+        self.hall_action = self._action(
+            "&Hall Properties…", self.edit_hall, None, "Size, tiles and tray height of the hall"
+        )
         self.about_action = self._action("&About Hallwright", self.about)
         self.mode_group = QActionGroup(self)
         self.mode_actions: dict[str, QAction] = {}
         for key, label, shortcut, _cls in MODES:
-            action = self._action(label, lambda _=False, k=key: self.set_mode(k), shortcut,
-                                  f"{label} mode ({shortcut})", checkable=True)
+            action = self._action(
+                label,
+                lambda _=False, k=key: self.set_mode(k),
+                shortcut,
+                f"{label} mode ({shortcut})",
+                checkable=True,
+            )
             self.mode_group.addAction(action)
             self.mode_actions[key] = action
         self.mode_actions["select"].setChecked(True)
@@ -182,8 +225,14 @@ class MainWindow(QMainWindow):
         self.view_menu = bar.addMenu("&View")
         self.view_menu.addActions([self.zoom_in_action, self.zoom_out_action, self.fit_action])
         self.view_menu.addSeparator()
-        self.view_menu.addActions([self.power_colors_action, self.bundles_action,
-                                   self.tray_fill_action, self.legend_action])
+        self.view_menu.addActions(
+            [
+                self.power_colors_action,
+                self.bundles_action,
+                self.tray_fill_action,
+                self.legend_action,
+            ]
+        )
         self.view_menu.addSeparator()
         for dock in (self.palette_dock, self.inspector_dock, self.history_dock):
             self.view_menu.addAction(dock.toggleViewAction())
@@ -218,8 +267,15 @@ class MainWindow(QMainWindow):
         self.addActions([undo, redo])
         menu.addActions([undo, redo])
         menu.addSeparator()
-        menu.addActions([self.cut_action, self.copy_action, self.paste_action, self.duplicate_action,
-                         self.delete_action])
+        menu.addActions(
+            [
+                self.cut_action,
+                self.copy_action,
+                self.paste_action,
+                self.duplicate_action,
+                self.delete_action,
+            ]
+        )
         menu.addSeparator()
         menu.addAction(self.select_all_action)
 
@@ -279,9 +335,12 @@ class MainWindow(QMainWindow):
         if self.document is None or not self.document.modified:
             return True
         answer = QMessageBox.warning(
-            self, "Unsaved changes",
+            self,
+            "Unsaved changes",
             f"{self.document.display_name} has unsaved changes. Save them before closing it?",
-            QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
+            QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel,
+            QMessageBox.Save,
+        )
         if answer == QMessageBox.Save:
             return self.save()
         if answer == QMessageBox.Discard:
@@ -316,14 +375,17 @@ class MainWindow(QMainWindow):
         try:
             document = open_with_progress(Path(path), self)
         except DesignFileError as exc:
-            QMessageBox.critical(self, "Cannot open design", f"The design could not be opened.\n\n{exc}")
+            QMessageBox.critical(
+                self, "Cannot open design", f"The design could not be opened.\n\n{exc}"
+            )
             return False
         design = document.design
         self.autosaver.discard()
         self.set_document(document)
         self.recent.add(Path(path))
-        self.statusBar().showMessage(f"Opened {path.name}: {len(design.racks)} racks, "
-                                     f"{len(design.links)} links", 8000)
+        self.statusBar().showMessage(
+            f"Opened {path.name}: {len(design.racks)} racks, {len(design.links)} links", 8000
+        )
         return True
 
     def save(self) -> bool:
@@ -358,7 +420,9 @@ class MainWindow(QMainWindow):
         doc = self.document
         if doc.path is None:
             return
-        answer = QMessageBox.question(self, "Revert", f"Drop all changes and reload {doc.path.name}?")
+        answer = QMessageBox.question(
+            self, "Revert", f"Drop all changes and reload {doc.path.name}?"
+        )
         if answer != QMessageBox.Yes:
             return
         try:
@@ -375,9 +439,13 @@ class MainWindow(QMainWindow):
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(saved_at))
             name = origin.name if origin else "an unsaved design"
             answer = QMessageBox.question(
-                self, "Recover unsaved changes",
+                self,
+                "Recover unsaved changes",
                 f"Hallwright did not close normally. Changes to {name} were autosaved at {when}.\n"
-                "Recover them?", QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
+                "Recover them?",
+                QMessageBox.Yes | QMessageBox.No,
+                QMessageBox.Yes,
+            )
             if answer != QMessageBox.Yes:
                 path.unlink(missing_ok=True)
                 path.with_suffix("").with_suffix(".origin.json").unlink(missing_ok=True)
@@ -398,7 +466,9 @@ class MainWindow(QMainWindow):
         self.recent_menu.clear()
         paths = self.recent.paths()
         for p in paths:
-            self.recent_menu.addAction(Path(p).name, lambda p=p: self.open_path(Path(p))).setToolTip(p)
+            self.recent_menu.addAction(
+                Path(p).name, lambda p=p: self.open_path(Path(p))
+            ).setToolTip(p)
         if not paths:
             self.recent_menu.addAction("(none)").setEnabled(False)
         else:
@@ -446,7 +516,12 @@ class MainWindow(QMainWindow):
         for action in self.mode_actions.values():
             action.setChecked(False)
         self.mode_group.setExclusive(True)
-        self._activate(modes.PlaceRackInteraction(self.scene, type_id, on_done=lambda: self.set_mode("select")), None)
+        self._activate(
+            modes.PlaceRackInteraction(
+                self.scene, type_id, on_done=lambda: self.set_mode("select")
+            ),
+            None,
+        )
         self.view.setFocus()
 
     def _activate(self, interaction, key: str | None) -> None:
@@ -492,7 +567,9 @@ class MainWindow(QMainWindow):
 
     def cut(self) -> None:
         if self.copy():
-            self.scene.push(DeleteCommand(self.document.design, self.selected("racks"), "Cut racks"))
+            self.scene.push(
+                DeleteCommand(self.document.design, self.selected("racks"), "Cut racks")
+            )
 
     def paste(self) -> None:
         mime = QApplication.clipboard().mimeData()
@@ -500,10 +577,16 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("Nothing to paste: copy racks first", 4000)
             return
         self._paste_count += 1
-        clip = clipboard.paste_records(self.document.design, bytes(mime.data(clipboard.MIME_RACKS)),
-                                       self._paste_count)
-        command = AddObjectsCommand(self.document.design, f"Paste {len(clip.racks)} racks",
-                                    racks=clip.racks, devices=clip.devices, links=clip.links)
+        clip = clipboard.paste_records(
+            self.document.design, bytes(mime.data(clipboard.MIME_RACKS)), self._paste_count
+        )
+        command = AddObjectsCommand(
+            self.document.design,
+            f"Paste {len(clip.racks)} racks",
+            racks=clip.racks,
+            devices=clip.devices,
+            links=clip.links,
+        )
         if self.scene.push(command):
             self.scene.select_ids(r.id for r in clip.racks)
 
@@ -513,8 +596,13 @@ class MainWindow(QMainWindow):
             return
         design = self.document.design
         clip = clipboard.paste_records(design, clipboard.copy_racks(design, racks), 1)
-        command = AddObjectsCommand(design, f"Duplicate {len(clip.racks)} racks",
-                                    racks=clip.racks, devices=clip.devices, links=clip.links)
+        command = AddObjectsCommand(
+            design,
+            f"Duplicate {len(clip.racks)} racks",
+            racks=clip.racks,
+            devices=clip.devices,
+            links=clip.links,
+        )
         if self.scene.push(command):
             self.scene.select_ids(r.id for r in clip.racks)
 
@@ -524,8 +612,9 @@ class MainWindow(QMainWindow):
         self.scene.set_color_mode("power" if self.power_colors_action.isChecked() else "role")
 
     def _view_options(self) -> None:
-        self.scene.set_view_options(bundles=self.bundles_action.isChecked(),
-                                    tray_fill=self.tray_fill_action.isChecked())
+        self.scene.set_view_options(
+            bundles=self.bundles_action.isChecked(), tray_fill=self.tray_fill_action.isChecked()
+        )
 
     def _toggle_legend(self) -> None:
         self.view.show_legend = self.legend_action.isChecked()
@@ -554,7 +643,10 @@ class MainWindow(QMainWindow):
                 self.scene.push(command)
 
     def about(self) -> None:
-        QMessageBox.about(self, "About Hallwright",
-                          "Hallwright — design the interconnect of an AI data hall.\n\n"
-                          "Racks, trays, servers, switches and links on a to-scale floor plan; "
-                          "cables routed along the trays, copper or fibre chosen by length.")
+        QMessageBox.about(
+            self,
+            "About Hallwright",
+            "Hallwright — design the interconnect of an AI data hall.\n\n"
+            "Racks, trays, servers, switches and links on a to-scale floor plan; "
+            "cables routed along the trays, copper or fibre chosen by length.",
+        )

@@ -17,8 +17,14 @@ FORMATS = (".png", ".svg", ".pdf")
 FOOTER_PX = 130
 
 
-def render_design(design: Design, out: Path, width_px: int = 1800, plant=None,
-                  show_links: bool = True, title_block: bool = True) -> Path:
+def render_design(
+    design: Design,
+    out: Path,
+    width_px: int = 1800,
+    plant=None,
+    show_links: bool = True,
+    title_block: bool = True,
+) -> Path:
     """Draw ``design`` into ``out`` (format from the extension). Needs a QApplication.
 
     With ``title_block`` a strip under the plan carries the medium legend, a scale bar in
@@ -45,8 +51,13 @@ def render_design(design: Design, out: Path, width_px: int = 1800, plant=None,
         painter.fillRect(target, QColor("#ffffff"))
         scene.render(painter, plan, source, Qt.KeepAspectRatio)
         if title_block:
-            _draw_title_block(painter, design, width_px, plan_px,
-                              min(width_px / source.width(), plan_px / source.height()))
+            _draw_title_block(
+                painter,
+                design,
+                width_px,
+                plan_px,
+                min(width_px / source.width(), plan_px / source.height()),
+            )
 
     if suffix == ".png":
         image = QImage(QSize(width_px, height_px), QImage.Format_ARGB32_Premultiplied)
@@ -96,8 +107,9 @@ def _font(px: int, bold: bool = False) -> QFont:
     return font
 
 
-def _draw_title_block(painter: QPainter, design: Design, width_px: int, top: float,
-                      pixels_per_m: float) -> None:
+def _draw_title_block(
+    painter: QPainter, design: Design, width_px: int, top: float, pixels_per_m: float
+) -> None:
     """The strip under the plan: medium legend and scale bar on the left, title on the right."""
     painter.save()
     painter.setPen(QPen(QColor(style.HALL_EDGE), 2))
@@ -125,10 +137,15 @@ def _draw_title_block(painter: QPainter, design: Design, width_px: int, top: flo
     painter.setFont(_font(22, bold=True))
     painter.drawText(box, Qt.AlignRight | Qt.AlignTop, design.name)
     painter.setFont(_font(15))
-    counts = (f"{design.gpu_count():,} GPUs · {len(design.racks):,} racks · "
-              f"{len(design.devices):,} devices · {len(design.links):,} links")
+    counts = (
+        f"{design.gpu_count():,} GPUs · {len(design.racks):,} racks · "
+        f"{len(design.devices):,} devices · {len(design.links):,} links"
+    )
     painter.drawText(box.adjusted(0, 36, 0, 0), Qt.AlignRight | Qt.AlignTop, counts)
     painter.setPen(QColor("#555"))
-    painter.drawText(box.adjusted(0, 62, 0, 0), Qt.AlignRight | Qt.AlignTop,
-                     f"{datetime.date.today().isoformat()} · Hallwright floor plan")
+    painter.drawText(
+        box.adjusted(0, 62, 0, 0),
+        Qt.AlignRight | Qt.AlignTop,
+        f"{datetime.date.today().isoformat()} · Hallwright floor plan",
+    )
     painter.restore()

@@ -6,8 +6,14 @@ from PySide6.QtGui import QColor
 
 # Cable jacket conventions: copper orange, multimode aqua, single-mode yellow, AOC violet.
 MEDIUM_KIND_COLORS = {
-    "dac": "#f08c00", "acc": "#f08c00", "aec": "#d9480f", "utp": "#c77d2e",
-    "backplane": "#a0522d", "mmf": "#00b5b8", "smf": "#e6c700", "aoc": "#8e6cf0",
+    "dac": "#f08c00",
+    "acc": "#f08c00",
+    "aec": "#d9480f",
+    "utp": "#c77d2e",
+    "backplane": "#a0522d",
+    "mmf": "#00b5b8",
+    "smf": "#e6c700",
+    "aoc": "#8e6cf0",
 }
 MEDIUM_KIND_LABELS = {
     "copper": ("Copper (DAC/ACC/AEC)", "#f08c00"),
@@ -19,9 +25,16 @@ MEDIUM_KIND_LABELS = {
 NO_MEDIUM_COLOR = "#8a8f98"
 
 ROLE_COLORS = {
-    "gpu-server": "#7fb3e6", "leaf": "#8fd19e", "spine": "#5fb878", "core": "#3c8f55",
-    "nvlink-switch": "#b9a3e3", "storage": "#e8c47a", "management": "#c8c8c8",
-    "patch-panel": "#d8d8d8", "switch": "#8fd19e", "empty": "#eceff3",
+    "gpu-server": "#7fb3e6",
+    "leaf": "#8fd19e",
+    "spine": "#5fb878",
+    "core": "#3c8f55",
+    "nvlink-switch": "#b9a3e3",
+    "storage": "#e8c47a",
+    "management": "#c8c8c8",
+    "patch-panel": "#d8d8d8",
+    "switch": "#8fd19e",
+    "empty": "#eceff3",
 }
 
 HALL_FILL = "#fbfbf8"

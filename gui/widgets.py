@@ -5,8 +5,15 @@ from __future__ import annotations
 from PySide6.QtWidgets import QDoubleSpinBox
 
 
-def spin_box(value: float, lo: float, hi: float, suffix: str = " m", step: float = 0.6,
-             decimals: int = 2, tip: str = "") -> QDoubleSpinBox:
+def spin_box(
+    value: float,
+    lo: float,
+    hi: float,
+    suffix: str = " m",
+    step: float = 0.6,
+    decimals: int = 2,
+    tip: str = "",
+) -> QDoubleSpinBox:
     """A number field with range, unit suffix, step and tooltip (metres and tile steps by default)."""
     spin = QDoubleSpinBox()
     spin.setRange(lo, hi)

@@ -46,17 +46,51 @@ from model.findings import Finding, sort_findings
 from model.ports import port_table
 
 BOM_COLUMNS = (
-    "category", "part", "description", "length_m", "quantity", "unit",
-    "unit_power_w", "total_power_w", "unit_price_usd", "total_price_usd", "source",
+    "category",
+    "part",
+    "description",
+    "length_m",
+    "quantity",
+    "unit",
+    "unit_power_w",
+    "total_power_w",
+    "unit_price_usd",
+    "total_price_usd",
+    "source",
 )
 SCHEDULE_COLUMNS = (
-    "cable_id", "label", "a_rack", "a_u", "a_device", "a_port", "b_rack", "b_u", "b_device",
-    "b_port", "speed_gbps", "medium", "medium_kind", "length_m", "ordered_length_m", "route",
+    "cable_id",
+    "label",
+    "a_rack",
+    "a_u",
+    "a_device",
+    "a_port",
+    "b_rack",
+    "b_u",
+    "b_device",
+    "b_port",
+    "speed_gbps",
+    "medium",
+    "medium_kind",
+    "length_m",
+    "ordered_length_m",
+    "route",
 )
-CATEGORY_ORDER = ("Racks", "Servers", "Switches", "Other equipment", "Transceivers", "Cables",
-                  "Trays")
-_CATEGORY_OF_DEVICE = {"server": "Servers", "storage": "Servers", "switch": "Switches",
-                       "nvlink-switch": "Switches"}
+CATEGORY_ORDER = (
+    "Racks",
+    "Servers",
+    "Switches",
+    "Other equipment",
+    "Transceivers",
+    "Cables",
+    "Trays",
+)
+_CATEGORY_OF_DEVICE = {
+    "server": "Servers",
+    "storage": "Servers",
+    "switch": "Switches",
+    "nvlink-switch": "Switches",
+}
 
 
 class BomLine(Struct, frozen=True, kw_only=True):
@@ -134,8 +168,9 @@ def _port_cages(dtype: DeviceType, breakout: dict[str, int]) -> dict[str, tuple[
 
 
 @lru_cache(maxsize=512)
-def _port_cages_cached(dtype: DeviceType, breakout_key: tuple[tuple[str, int], ...]
-                       ) -> dict[str, tuple[str, int, int]]:
+def _port_cages_cached(
+    dtype: DeviceType, breakout_key: tuple[tuple[str, int], ...]
+) -> dict[str, tuple[str, int, int]]:
     breakout = dict(breakout_key)
     out: dict[str, tuple[str, int, int]] = {}
     starts: dict[str, int] = {}
@@ -153,6 +188,7 @@ def _link_medium(plant: CablePlant, i: int) -> MediaType | None:
 
 
 # ------------------------------------------------------------------------------------ counts
+
 
 def module_groups(design: Design, plant: CablePlant) -> dict[tuple[str, int, int], int]:
     """Modules needed: (media id, ports a module serves, ports of it in use) -> count."""
@@ -224,6 +260,7 @@ def tray_metres(design: Design) -> dict[tuple[bool, float, float], float]:
 
 # ------------------------------------------------------------------------------------ BOM
 
+
 def bom_lines(design: Design, plant: CablePlant) -> list[BomLine]:
     """The bill of materials, in category order then by part (and length for cables)."""
     catalog = design.catalog
@@ -231,15 +268,37 @@ def bom_lines(design: Design, plant: CablePlant) -> list[BomLine]:
 
     for type_id, qty in sorted(Counter(r.type for r in design.racks.values()).items()):
         rtype = catalog.rack_types[type_id]
-        lines.append(_line("Racks", type_id, f"{rtype.vendor} {rtype.model}".strip(), None, qty,
-                           "ea", None, rtype.price_usd, rtype.source))
+        lines.append(
+            _line(
+                "Racks",
+                type_id,
+                f"{rtype.vendor} {rtype.model}".strip(),
+                None,
+                qty,
+                "ea",
+                None,
+                rtype.price_usd,
+                rtype.source,
+            )
+        )
 
     device_types = Counter(d.type for d in design.devices.values())
     for type_id, qty in sorted(device_types.items()):
         dtype = catalog.device_types[type_id]
         category = _CATEGORY_OF_DEVICE.get(dtype.category, "Other equipment")
-        lines.append(_line(category, type_id, f"{dtype.vendor} {dtype.model}", None, qty, "ea",
-                           dtype.power_typical_w, dtype.price_usd, dtype.source))
+        lines.append(
+            _line(
+                category,
+                type_id,
+                f"{dtype.vendor} {dtype.model}",
+                None,
+                qty,
+                "ea",
+                dtype.power_typical_w,
+                dtype.price_usd,
+                dtype.source,
+            )
+        )
 
     media = catalog.media_types
     for (media_id, per_module, in_use), qty in sorted(module_groups(design, plant).items()):
@@ -247,43 +306,90 @@ def bom_lines(design: Design, plant: CablePlant) -> list[BomLine]:
         integrated = medium.price_per_end_usd == 0 and medium.kind in ("acc", "aec", "aoc")
         what = "cable end (integrated, priced with the cable)" if integrated else "module"
         if per_module > 1:
-            what += (f" serving {per_module} ports" if in_use == per_module
-                     else f" serving {per_module} ports, {in_use} in use")
-        lines.append(_line("Transceivers", media_id, f"{medium.name}: {what}", None, qty, "ea",
-                           medium.power_per_end_w * in_use,
-                           medium.price_per_end_usd * per_module, medium.source))
+            what += (
+                f" serving {per_module} ports"
+                if in_use == per_module
+                else f" serving {per_module} ports, {in_use} in use"
+            )
+        lines.append(
+            _line(
+                "Transceivers",
+                media_id,
+                f"{medium.name}: {what}",
+                None,
+                qty,
+                "ea",
+                medium.power_per_end_w * in_use,
+                medium.price_per_end_usd * per_module,
+                medium.source,
+            )
+        )
 
     for (media_id, length), qty in sorted(cable_counts(plant).items()):
         medium = media[media_id]
         unit_price = medium.cable_price_usd + medium.cable_price_per_m_usd * length
         unit_power = 2 * medium.power_per_end_w if medium.modules_per_link == 0 else 0.0
-        lines.append(_line("Cables", media_id, f"{medium.name}, {length:g} m", length, qty, "ea",
-                           unit_power, unit_price, medium.source))
+        lines.append(
+            _line(
+                "Cables",
+                media_id,
+                f"{medium.name}, {length:g} m",
+                length,
+                qty,
+                "ea",
+                unit_power,
+                unit_price,
+                medium.source,
+            )
+        )
 
     for (under_floor, width, depth), metres in sorted(tray_metres(design).items()):
         where = "Under-floor" if under_floor else "Overhead"
         part = f"tray-{round(width * 1000)}x{round(depth * 1000)}" + ("-uf" if under_floor else "")
-        lines.append(BomLine(
-            category="Trays", part=part,
-            description=f"{where} cable tray {width * 1000:.0f} x {depth * 1000:.0f} mm",
-            length_m=None, quantity=round(metres, 1), unit="m", unit_power_w=None,
-            total_power_w=None, unit_price_usd=None, total_price_usd=None,
-            source="design (tray polylines); no catalog price"))
+        lines.append(
+            BomLine(
+                category="Trays",
+                part=part,
+                description=f"{where} cable tray {width * 1000:.0f} x {depth * 1000:.0f} mm",
+                length_m=None,
+                quantity=round(metres, 1),
+                unit="m",
+                unit_power_w=None,
+                total_power_w=None,
+                unit_price_usd=None,
+                total_price_usd=None,
+                source="design (tray polylines); no catalog price",
+            )
+        )
     order = {c: n for n, c in enumerate(CATEGORY_ORDER)}
     lines.sort(key=lambda ln: (order.get(ln.category, 99), ln.part, ln.length_m or 0.0))
     return lines
 
 
-def _line(category: str, part: str, description: str, length_m: float | None, qty: int,
-          unit: str, unit_power_w: float | None, unit_price_usd: float | None,
-          source: str) -> BomLine:
+def _line(
+    category: str,
+    part: str,
+    description: str,
+    length_m: float | None,
+    qty: int,
+    unit: str,
+    unit_power_w: float | None,
+    unit_price_usd: float | None,
+    source: str,
+) -> BomLine:
     return BomLine(
-        category=category, part=part, description=description, length_m=length_m,
-        quantity=qty, unit=unit, unit_power_w=_round(unit_power_w),
+        category=category,
+        part=part,
+        description=description,
+        length_m=length_m,
+        quantity=qty,
+        unit=unit,
+        unit_power_w=_round(unit_power_w),
         total_power_w=None if unit_power_w is None else round(unit_power_w * qty, 2),
         unit_price_usd=_round(unit_price_usd),
         total_price_usd=None if unit_price_usd is None else round(unit_price_usd * qty, 2),
-        source=source)
+        source=source,
+    )
 
 
 def bom_totals(lines: Iterable[BomLine]) -> BomTotals:
@@ -291,8 +397,11 @@ def bom_totals(lines: Iterable[BomLine]) -> BomTotals:
     power = price = 0.0
     for ln in lines:
         q, p, c = by_category.get(ln.category, (0.0, 0.0, 0.0))
-        by_category[ln.category] = (q + (ln.quantity or 0), p + (ln.total_power_w or 0.0),
-                                    c + (ln.total_price_usd or 0.0))
+        by_category[ln.category] = (
+            q + (ln.quantity or 0),
+            p + (ln.total_power_w or 0.0),
+            c + (ln.total_price_usd or 0.0),
+        )
         power += ln.total_power_w or 0.0
         price += ln.total_price_usd or 0.0
     return BomTotals(power_w=round(power, 2), price_usd=round(price, 2), by_category=by_category)
@@ -300,19 +409,32 @@ def bom_totals(lines: Iterable[BomLine]) -> BomTotals:
 
 def bom_total_line(totals: BomTotals) -> BomLine:
     """A closing "Total" line for flat files (CSV)."""
-    return BomLine(category="Total", part="", description="All lines above", length_m=None,
-                   quantity=None, unit="", unit_power_w=None, total_power_w=totals.power_w,
-                   unit_price_usd=None, total_price_usd=totals.price_usd,
-                   source="indicative prices; see each line")
+    return BomLine(
+        category="Total",
+        part="",
+        description="All lines above",
+        length_m=None,
+        quantity=None,
+        unit="",
+        unit_power_w=None,
+        total_power_w=totals.power_w,
+        unit_price_usd=None,
+        total_price_usd=totals.price_usd,
+        source="indicative prices; see each line",
+    )
 
 
-def summary_rows(design: Design, plant: CablePlant, lines: list[BomLine],
-                 findings: list[Finding]) -> list[tuple[str, float | int | str, str]]:
+def summary_rows(
+    design: Design, plant: CablePlant, lines: list[BomLine], findings: list[Finding]
+) -> list[tuple[str, float | int | str, str]]:
     """(item, value, unit) rows for the Summary sheet."""
     totals = bom_totals(lines)
     qty = {c: t[0] for c, t in totals.by_category.items()}
-    backplane = sum(1 for i in range(len(plant.link_ids))
-                    if (m := _link_medium(plant, i)) is not None and m.kind == "backplane")
+    backplane = sum(
+        1
+        for i in range(len(plant.link_ids))
+        if (m := _link_medium(plant, i)) is not None and m.kind == "backplane"
+    )
     rows: list[tuple[str, float | int | str, str]] = [
         ("Design", design.name, ""),
         ("Racks", int(qty.get("Racks", 0)), "ea"),
@@ -350,6 +472,7 @@ def _devices_of(design: Design, category: str) -> int:
 
 # ------------------------------------------------------------------------------------ schedule
 
+
 def schedule_rows(design: Design, plant: CablePlant) -> list[ScheduleRow]:
     """One row per cable (backplane links excluded), sorted for installers rack by rack."""
     racks, devices, trays = design.racks, design.devices, design.trays
@@ -367,8 +490,16 @@ def schedule_rows(design: Design, plant: CablePlant) -> list[ScheduleRow]:
         for end in (link.a, link.b):
             device = devices[end.device]
             rack_name = racks[device.rack].name
-            ends.append((natural_key(rack_name), device.u, natural_key(end.port),
-                         rack_name, device.name, end.port))
+            ends.append(
+                (
+                    natural_key(rack_name),
+                    device.u,
+                    natural_key(end.port),
+                    rack_name,
+                    device.name,
+                    end.port,
+                )
+            )
         swapped = ends[1][:3] < ends[0][:3]
         a, b = (ends[1], ends[0]) if swapped else (ends[0], ends[1])
         status = int(plant.status[i]) if i is not None else NO_MEDIUM
@@ -386,19 +517,34 @@ def schedule_rows(design: Design, plant: CablePlant) -> list[ScheduleRow]:
         speed = float(plant.speed_gbps[i]) if i is not None else 0.0
         label = link.label or f"{a[3]}-U{a[1]}-{a[5]} to {b[3]}-U{b[1]}-{b[5]}"
         row = ScheduleRow(
-            cable_id=link_id, label=label, a_rack=a[3], a_u=a[1], a_device=a[4], a_port=a[5],
-            b_rack=b[3], b_u=b[1], b_device=b[4], b_port=b[5],
+            cable_id=link_id,
+            label=label,
+            a_rack=a[3],
+            a_u=a[1],
+            a_device=a[4],
+            a_port=a[5],
+            b_rack=b[3],
+            b_u=b[1],
+            b_device=b[4],
+            b_port=b[5],
             speed_gbps=speed if speed % 1 else int(speed),
-            medium=medium.id if medium else "", medium_kind=medium.kind if medium else "",
-            length_m=_round(length), ordered_length_m=_round(ordered, 3), route=route)
+            medium=medium.id if medium else "",
+            medium_kind=medium.kind if medium else "",
+            length_m=_round(length),
+            ordered_length_m=_round(ordered, 3),
+            route=route,
+        )
         rows.append(((a[0], a[1], a[2], b[0], b[1], b[2], link_id), row))
     rows.sort(key=lambda kr: kr[0])
     out = [row for _, row in rows]
     seen = Counter(row.label for row in out)
     if any(n > 1 for n in seen.values()):
         from msgspec.structs import replace
-        out = [replace(row, label=f"{row.label} #{row.cable_id}") if seen[row.label] > 1 else row
-               for row in out]
+
+        out = [
+            replace(row, label=f"{row.label} #{row.cable_id}") if seen[row.label] > 1 else row
+            for row in out
+        ]
     return out
 
 
@@ -431,8 +577,22 @@ def export_findings(design: Design, plant: CablePlant) -> list[Finding]:
 
 
 __all__ = [
-    "BOM_COLUMNS", "BomLine", "BomTotals", "CATEGORY_ORDER", "SCHEDULE_COLUMNS", "ScheduleRow",
-    "bom_lines", "bom_total_line", "module_groups", "bom_totals", "cable_counts", "export_findings",
-    "natural_key", "schedule_rows", "summary_rows", "transceiver_modules", "tray_metres",
+    "BOM_COLUMNS",
+    "BomLine",
+    "BomTotals",
+    "CATEGORY_ORDER",
+    "SCHEDULE_COLUMNS",
+    "ScheduleRow",
+    "bom_lines",
+    "bom_total_line",
+    "module_groups",
+    "bom_totals",
+    "cable_counts",
+    "export_findings",
+    "natural_key",
+    "schedule_rows",
+    "summary_rows",
+    "transceiver_modules",
+    "tray_metres",
     "unorderable_links",
 ]

@@ -45,23 +45,55 @@ PINNED_OUT_OF_REACH = 8
 UNREACHED_RACK = 16
 PINNED_MISMATCH = 32  # pinned medium does not carry the link's speed, lane rate or form factor
 
-_FULL_KINDS = {"trays_added", "trays_removed", "trays_changed", "hall_changed",
-               "settings_changed", "catalog_changed"}
+_FULL_KINDS = {
+    "trays_added",
+    "trays_removed",
+    "trays_changed",
+    "hall_changed",
+    "settings_changed",
+    "catalog_changed",
+}
 # Per-link input columns (from the design) and output columns (derived), by dtype.
-_INPUTS = {"_drop_a": np.int64, "_drop_b": np.int64, "_height_a": float, "_height_b": float,
-           "_same_rack": bool, "_faces_differ": bool, "_rack_depth": float, "_class_a": np.int64,
-           "_class_b": np.int64, "_pinned": np.int32, "_override": float, "_as_built": float,
-           "speed_gbps": float}
-_OUTPUTS = {"routed_m": float, "length_m": float, "ordered_m": float, "medium_index": np.int32,
-            "status": np.uint8, "_method": np.uint8, "_vertical_a": float, "_hop_a": float,
-            "_tray": float, "_hop_b": float, "_vertical_b": float, "_floor": float, "_slack": float,
-            "_route_key": np.int64}
+_INPUTS = {
+    "_drop_a": np.int64,
+    "_drop_b": np.int64,
+    "_height_a": float,
+    "_height_b": float,
+    "_same_rack": bool,
+    "_faces_differ": bool,
+    "_rack_depth": float,
+    "_class_a": np.int64,
+    "_class_b": np.int64,
+    "_pinned": np.int32,
+    "_override": float,
+    "_as_built": float,
+    "speed_gbps": float,
+}
+_OUTPUTS = {
+    "routed_m": float,
+    "length_m": float,
+    "ordered_m": float,
+    "medium_index": np.int32,
+    "status": np.uint8,
+    "_method": np.uint8,
+    "_vertical_a": float,
+    "_hop_a": float,
+    "_tray": float,
+    "_hop_b": float,
+    "_vertical_b": float,
+    "_floor": float,
+    "_slack": float,
+    "_route_key": np.int64,
+}
 _STALE_ROUTE = -2  # _route_key of a row recomputed since route_keys() last named its route
 
 
-_DEVICE_A, _DEVICE_B, _PORT_A, _PORT_B = (attrgetter(n) for n in ("a.device", "b.device",
-                                                                  "a.port", "b.port"))
-_MEDIUM, _OVERRIDE, _AS_BUILT = (attrgetter(n) for n in ("medium", "length_override_m", "as_built_m"))
+_DEVICE_A, _DEVICE_B, _PORT_A, _PORT_B = (
+    attrgetter(n) for n in ("a.device", "b.device", "a.port", "b.port")
+)
+_MEDIUM, _OVERRIDE, _AS_BUILT = (
+    attrgetter(n) for n in ("medium", "length_override_m", "as_built_m")
+)
 _TYPE, _BREAKOUT, _RACK, _U = (attrgetter(n) for n in ("type", "breakout", "rack", "u"))
 _COMPARED = ("routed_m", "length_m", "ordered_m", "medium_index")
 
@@ -156,8 +188,15 @@ class CablePlant:
         cands, lane_rate = self._group(int(self._class_a[row]), int(self._class_b[row]))
         pinned = int(self._pinned[row])
         length = float(self.length_m[row])
-        text = explain(self.media, cands, length, int(self.medium_index[row]),
-                       self.design.settings.media_policy, lane_rate, pinned >= 0)
+        text = explain(
+            self.media,
+            cands,
+            length,
+            int(self.medium_index[row]),
+            self.design.settings.media_policy,
+            lane_rate,
+            pinned >= 0,
+        )
         if status & PINNED_MISMATCH:
             text += " (does not match the link's speed, lane rate or form factor)"
         if status & NO_TRAY_PATH:
@@ -181,12 +220,19 @@ class CablePlant:
             path, trays, _ = self._graph.path(att, da, att, db)
             points = dedupe_points([pa, *path, pb])
         return LinkRoute(
-            link_id=link_id, method=METHOD_NAMES[method],
-            vertical_a_m=float(self._vertical_a[r]), hop_a_m=float(self._hop_a[r]),
-            tray_m=float(self._tray[r]), hop_b_m=float(self._hop_b[r]),
-            vertical_b_m=float(self._vertical_b[r]), floor_m=float(self._floor[r]),
-            slack_m=float(self._slack[r]), total_m=float(self.routed_m[r]),
-            points=points, tray_ids=trays)
+            link_id=link_id,
+            method=METHOD_NAMES[method],
+            vertical_a_m=float(self._vertical_a[r]),
+            hop_a_m=float(self._hop_a[r]),
+            tray_m=float(self._tray[r]),
+            hop_b_m=float(self._hop_b[r]),
+            vertical_b_m=float(self._vertical_b[r]),
+            floor_m=float(self._floor[r]),
+            slack_m=float(self._slack[r]),
+            total_m=float(self.routed_m[r]),
+            points=points,
+            tray_ids=trays,
+        )
 
     def route_keys(self) -> np.ndarray:
         """Route id of every link (int64, one per row in ``link_ids`` order); -1 off the trays.
@@ -234,8 +280,9 @@ class CablePlant:
             return
         da, db = self._drop_a[rows], self._drop_b[rows]
         lo, hi = np.minimum(da, db), np.maximum(da, db)
-        _, first, inverse = np.unique(lo * (len(self._drop_x) + 1) + hi, return_index=True,
-                                      return_inverse=True)
+        _, first, inverse = np.unique(
+            lo * (len(self._drop_x) + 1) + hi, return_index=True, return_inverse=True
+        )
         ids = np.empty(len(first), dtype=np.int64)
         fresh_a, fresh_b = [], []
         xs, ys = self._drop_x, self._drop_y
@@ -254,11 +301,13 @@ class CablePlant:
         self._route_key[rows] = ids[inverse.reshape(-1)]
         if fresh_a:
             att, names = self._att, self._graph.tray_ids
-            spans = self._graph.spans(att, np.array(fresh_a, dtype=np.int64), att,
-                                      np.array(fresh_b, dtype=np.int64))
+            spans = self._graph.spans(
+                att, np.array(fresh_a, dtype=np.int64), att, np.array(fresh_b, dtype=np.int64)
+            )
             start = len(self._route_spans) - len(fresh_a)
-            self._route_spans[start:] = [tuple((names[t], s0, s1) for t, s0, s1 in legs)
-                                         for legs in spans]
+            self._route_spans[start:] = [
+                tuple((names[t], s0, s1) for t, s0, s1 in legs) for legs in spans
+            ]
 
     def findings(self) -> list[Finding]:
         """NO_TRAY_PATH (per unreached rack or rack pair), NO_MEDIUM_REACHES, PINNED_MEDIUM_OUT_OF_REACH."""
@@ -272,12 +321,13 @@ class CablePlant:
         design = self.design
         self.media: list[MediaType] = list(design.catalog.media_types.values())
         self._media_row = {m.id: i for i, m in enumerate(self.media)}
-        self._graph = TrayGraph(list(design.trays.values()), design.hall,
-                                design.settings.tray_join_tolerance_m)
+        self._graph = TrayGraph(
+            list(design.trays.values()), design.hall, design.settings.tray_join_tolerance_m
+        )
         self._classes: list[tuple[float, int, str]] = []
         self._class_of: dict[tuple[float, int, str], int] = {}
         self._groups: dict[tuple[int, int], tuple[list[int], float]] = {}
-        self._port_no: dict[str, int] = {}        # port name -> column of _class_matrix
+        self._port_no: dict[str, int] = {}  # port name -> column of _class_matrix
         self._table_of: dict[str | tuple, int] = {}  # type id (or type, breakout) -> port table
         self._table_rows: list[dict[int, int]] = []
         self._table_face = np.zeros(0, dtype=np.int64)
@@ -308,7 +358,11 @@ class CablePlant:
         for before, name in zip(old, _COMPARED, strict=True):
             now = getattr(self, name)[known]
             then = before[where[known]]
-            equal = (now == then) | (np.isnan(now) & np.isnan(then)) if now.dtype.kind == "f" else now == then
+            equal = (
+                (now == then) | (np.isnan(now) & np.isnan(then))
+                if now.dtype.kind == "f"
+                else now == then
+            )
             same[known] &= equal
         return {self.link_ids[r] for r in np.flatnonzero(~same)}
 
@@ -332,16 +386,26 @@ class CablePlant:
             self._drop_x = np.concatenate([self._drop_x, np.zeros(2 * grow)])
             self._drop_y = np.concatenate([self._drop_y, np.zeros(2 * grow)])
             empty = self._graph.attach(np.zeros(2 * grow), np.zeros(2 * grow), 0.0)
-            self._att = Attachments(*(np.concatenate([getattr(self._att, f), getattr(empty, f)])
-                                      for f in Attachments.__dataclass_fields__))
+            self._att = Attachments(
+                *(
+                    np.concatenate([getattr(self._att, f), getattr(empty, f)])
+                    for f in Attachments.__dataclass_fields__
+                )
+            )
         rows_arr = np.array(rows, dtype=np.int64)
-        self._rack_geom[rows_arr] = [(racks[r].x, racks[r].y, racks[r].rotation, racks[r].depth_m)
-                                     for r in rack_ids]
+        self._rack_geom[rows_arr] = [
+            (racks[r].x, racks[r].y, racks[r].rotation, racks[r].depth_m) for r in rack_ids
+        ]
         geom = self._rack_geom[rows_arr]
         drops = np.concatenate([2 * rows_arr + FACE_FRONT, 2 * rows_arr + FACE_REAR])
         faces = np.repeat([FACE_FRONT, FACE_REAR], len(rows_arr))
-        x, y = drop_points(np.tile(geom[:, 0], 2), np.tile(geom[:, 1], 2), np.tile(geom[:, 2], 2),
-                           np.tile(geom[:, 3], 2), faces)
+        x, y = drop_points(
+            np.tile(geom[:, 0], 2),
+            np.tile(geom[:, 1], 2),
+            np.tile(geom[:, 2], 2),
+            np.tile(geom[:, 3], 2),
+            faces,
+        )
         self._drop_x[drops], self._drop_y[drops] = x, y
         fresh = self._graph.attach(x, y, self.design.settings.tray_reach_m)
         for name in Attachments.__dataclass_fields__:
@@ -349,8 +413,9 @@ class CablePlant:
 
     # ----------------------------------------------------------------------------- link rows
 
-    def _device_table(self, device_ids: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                            np.ndarray]:
+    def _device_table(
+        self, device_ids: list[str]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Rack row, face, port height (m) and port-table number of each device, in one pass.
 
         Devices of one type and breakout share a port table (``_tables``); its row of
@@ -361,8 +426,14 @@ class CablePlant:
         n = len(devices)
         types = list(map(_TYPE, devices))
         breakouts = list(map(_BREAKOUT, devices))
-        keys = types if not any(breakouts) else [
-            (t, tuple(sorted(b.items()))) if b else t for t, b in zip(types, breakouts, strict=True)]
+        keys = (
+            types
+            if not any(breakouts)
+            else [
+                (t, tuple(sorted(b.items()))) if b else t
+                for t, b in zip(types, breakouts, strict=True)
+            ]
+        )
         for key in set(keys) - self._table_of.keys():
             self._add_port_table(key)
         table = np.fromiter(map(self._table_of.__getitem__, keys), np.int64, n)
@@ -383,15 +454,18 @@ class CablePlant:
             row[self._port_no.setdefault(name, len(self._port_no))] = self._class_of[pc]
         self._table_of[key] = len(self._table_rows)
         self._table_rows.append(row)
-        self._table_face = np.append(self._table_face, FACE_FRONT if dtype.ports_face == "front"
-                                     else FACE_REAR)
+        self._table_face = np.append(
+            self._table_face, FACE_FRONT if dtype.ports_face == "front" else FACE_REAR
+        )
         self._table_u = np.append(self._table_u, float(dtype.u_height))
         matrix = np.full((len(self._table_rows), len(self._port_no)), -1, dtype=np.int64)
         for k, known in enumerate(self._table_rows):
             matrix[k, list(known)] = list(known.values())
         self._class_matrix = matrix
 
-    def _append_rows(self, ids: list[str], compute: bool = True, records: list | None = None) -> None:
+    def _append_rows(
+        self, ids: list[str], compute: bool = True, records: list | None = None
+    ) -> None:
         start = len(self.link_ids)
         self.link_ids.extend(ids)
         self.index.update(zip(ids, range(start, start + len(ids)), strict=True))
@@ -441,10 +515,12 @@ class CablePlant:
         port_no = self._port_no
         ia = np.fromiter(map(position.__getitem__, map(_DEVICE_A, recs)), np.int64, n)
         ib = np.fromiter(map(position.__getitem__, map(_DEVICE_B, recs)), np.int64, n)
-        ca = self._class_matrix[table[ia], np.fromiter(map(port_no.__getitem__, map(_PORT_A, recs)),
-                                                       np.int64, n)]
-        cb = self._class_matrix[table[ib], np.fromiter(map(port_no.__getitem__, map(_PORT_B, recs)),
-                                                       np.int64, n)]
+        ca = self._class_matrix[
+            table[ia], np.fromiter(map(port_no.__getitem__, map(_PORT_A, recs)), np.int64, n)
+        ]
+        cb = self._class_matrix[
+            table[ib], np.fromiter(map(port_no.__getitem__, map(_PORT_B, recs)), np.int64, n)
+        ]
         if (ca < 0).any() or (cb < 0).any():
             bad = recs[int(np.flatnonzero((ca < 0) | (cb < 0))[0])]
             raise KeyError(f"link {bad.id}: a port its device type does not have")
@@ -475,8 +551,13 @@ class CablePlant:
         group = self._groups.get(key)
         if group is None:
             (sa, la, fa), (sb, lb, fb) = self._classes[key[0]], self._classes[key[1]]
-            cands = candidates(self.media, min(sa, sb), sorted({sa / la, sb / lb}), sorted({fa, fb}),
-                               self.design.settings.media_policy)
+            cands = candidates(
+                self.media,
+                min(sa, sb),
+                sorted({sa / la, sb / lb}),
+                sorted({fa, fb}),
+                self.design.settings.media_policy,
+            )
             group = self._groups[key] = (cands, max(sa / la, sb / lb))
         return group
 
@@ -485,24 +566,45 @@ class CablePlant:
         if not len(rows):
             return set()
         if diff:
-            before = (self.routed_m[rows].copy(), self.length_m[rows].copy(),
-                      self.ordered_m[rows].copy(), self.medium_index[rows].copy())
+            before = (
+                self.routed_m[rows].copy(),
+                self.length_m[rows].copy(),
+                self.ordered_m[rows].copy(),
+                self.medium_index[rows].copy(),
+            )
         settings, att = self.design.settings, self._att
         da, db = self._drop_a[rows], self._drop_b[rows]
         tray = self._graph.distance(att, da, att, db)
-        floor = np.abs(self._drop_x[da] - self._drop_x[db]) + np.abs(self._drop_y[da] - self._drop_y[db])
+        floor = np.abs(self._drop_x[da] - self._drop_x[db]) + np.abs(
+            self._drop_y[da] - self._drop_y[db]
+        )
         p = compose_lengths(
-            same_rack=self._same_rack[rows], faces_differ=self._faces_differ[rows],
-            rack_depth_m=self._rack_depth[rows], height_a=self._height_a[rows],
-            height_b=self._height_b[rows], elev_a=att.elev[da], elev_b=att.elev[db],
-            hop_a=att.hop[da], hop_b=att.hop[db], tray_m=tray, floor_m=floor,
-            slack_per_end_m=settings.slack_per_end_m, slack_pct=settings.slack_pct)
-        self._method[rows], self._vertical_a[rows], self._hop_a[rows] = p.method, p.vertical_a, p.hop_a
+            same_rack=self._same_rack[rows],
+            faces_differ=self._faces_differ[rows],
+            rack_depth_m=self._rack_depth[rows],
+            height_a=self._height_a[rows],
+            height_b=self._height_b[rows],
+            elev_a=att.elev[da],
+            elev_b=att.elev[db],
+            hop_a=att.hop[da],
+            hop_b=att.hop[db],
+            tray_m=tray,
+            floor_m=floor,
+            slack_per_end_m=settings.slack_per_end_m,
+            slack_pct=settings.slack_pct,
+        )
+        self._method[rows], self._vertical_a[rows], self._hop_a[rows] = (
+            p.method,
+            p.vertical_a,
+            p.hop_a,
+        )
         self._tray[rows], self._hop_b[rows], self._vertical_b[rows] = p.tray, p.hop_b, p.vertical_b
         self._floor[rows], self._slack[rows], self.routed_m[rows] = p.floor, p.slack, p.total
-        length = np.where(np.isnan(self._as_built[rows]),
-                          np.where(np.isnan(self._override[rows]), p.total, self._override[rows]),
-                          self._as_built[rows])
+        length = np.where(
+            np.isnan(self._as_built[rows]),
+            np.where(np.isnan(self._override[rows]), p.total, self._override[rows]),
+            self._as_built[rows],
+        )
         self.length_m[rows] = length
         status = np.where(p.method == METHOD_SAME_RACK, SAME_RACK, 0)
         status |= np.where(p.method == METHOD_NO_TRAY_PATH, NO_TRAY_PATH, 0)
@@ -518,14 +620,24 @@ class CablePlant:
         self._route_key[rows] = _STALE_ROUTE
         if not diff:
             return set()
-        after = (self.routed_m[rows], self.length_m[rows], self.ordered_m[rows], self.medium_index[rows])
+        after = (
+            self.routed_m[rows],
+            self.length_m[rows],
+            self.ordered_m[rows],
+            self.medium_index[rows],
+        )
         same = np.ones(len(rows), dtype=bool)
         for old, new in zip(before, after, strict=True):
-            same &= (old == new) | (np.isnan(old) & np.isnan(new)) if old.dtype.kind == "f" else old == new
+            same &= (
+                (old == new) | (np.isnan(old) & np.isnan(new))
+                if old.dtype.kind == "f"
+                else old == new
+            )
         return {self.link_ids[r] for r in rows[~same]}
 
-    def _choose_media(self, rows: np.ndarray, length: np.ndarray
-                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _choose_media(
+        self, rows: np.ndarray, length: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Medium index, ordered length and "pinned but does not fit" per row."""
         medium = np.full(len(rows), -1, dtype=np.int32)
         ordered = np.full(len(rows), np.nan)
@@ -551,6 +663,8 @@ class CablePlant:
     def _fits(self, class_a: int, class_b: int, medium: int) -> bool:
         """Whether ``medium`` carries links between these port classes (whatever the policy)."""
         (sa, la, fa), (sb, lb, fb) = self._classes[class_a], self._classes[class_b]
-        return bool(candidates([self.media[medium]], min(sa, sb), sorted({sa / la, sb / lb}),
-                               sorted({fa, fb})))
-
+        return bool(
+            candidates(
+                [self.media[medium]], min(sa, sb), sorted({sa / la, sb / lb}), sorted({fa, fb})
+            )
+        )

@@ -31,34 +31,56 @@ def plant_findings(plant: CablePlant) -> list[Finding]:
         link = design.links[plant.link_ids[row]]
         ra = design.devices[link.a.device].rack
         rb = design.devices[link.b.device].rack
-        lost = [r for r, drop in ((ra, plant._drop_a[row]), (rb, plant._drop_b[row]))
-                if plant._att.seg[drop] < 0]
+        lost = [
+            r
+            for r, drop in ((ra, plant._drop_a[row]), (rb, plant._drop_b[row]))
+            if plant._att.seg[drop] < 0
+        ]
         for rack in lost:
             unreached.setdefault(rack, []).append(link.id)
         if not lost:
             pairs.setdefault(tuple(sorted((ra, rb))), []).append(link.id)
     for rack_id, links in sorted(unreached.items()):
         name = design.racks[rack_id].name
-        out.append(Finding(
-            code="NO_TRAY_PATH", severity="warning",
-            message=(f"rack {name} is more than {reach:g} m from every tray: "
-                     f"{len(links)} link(s) are routed on the floor"),
-            objects=(rack_id, *links)))
+        out.append(
+            Finding(
+                code="NO_TRAY_PATH",
+                severity="warning",
+                message=(
+                    f"rack {name} is more than {reach:g} m from every tray: "
+                    f"{len(links)} link(s) are routed on the floor"
+                ),
+                objects=(rack_id, *links),
+            )
+        )
     for (ra, rb), links in sorted(pairs.items()):
-        out.append(Finding(
-            code="NO_TRAY_PATH", severity="warning",
-            message=(f"no tray path between racks {design.racks[ra].name} and "
-                     f"{design.racks[rb].name}: {len(links)} link(s) are routed on the floor"),
-            objects=(ra, rb, *links)))
-    for flag, code, severity in ((NO_MEDIUM, "NO_MEDIUM_REACHES", "error"),
-                                 (PINNED_OUT_OF_REACH, "PINNED_MEDIUM_OUT_OF_REACH", "warning"),
-                                 (PINNED_MISMATCH, "PINNED_MEDIUM_MISMATCH", "warning")):
+        out.append(
+            Finding(
+                code="NO_TRAY_PATH",
+                severity="warning",
+                message=(
+                    f"no tray path between racks {design.racks[ra].name} and "
+                    f"{design.racks[rb].name}: {len(links)} link(s) are routed on the floor"
+                ),
+                objects=(ra, rb, *links),
+            )
+        )
+    for flag, code, severity in (
+        (NO_MEDIUM, "NO_MEDIUM_REACHES", "error"),
+        (PINNED_OUT_OF_REACH, "PINNED_MEDIUM_OUT_OF_REACH", "warning"),
+        (PINNED_MISMATCH, "PINNED_MEDIUM_MISMATCH", "warning"),
+    ):
         for row in np.flatnonzero(plant.status & flag):
             link = design.links[plant.link_ids[row]]
             ends = f"{_end(design, link.a)} – {_end(design, link.b)}"
-            out.append(Finding(code=code, severity=severity,
-                               message=f"link {link.label or link.id} ({ends}): {plant.reason(link.id)}",
-                               objects=(link.id, link.a.device, link.b.device)))
+            out.append(
+                Finding(
+                    code=code,
+                    severity=severity,
+                    message=f"link {link.label or link.id} ({ends}): {plant.reason(link.id)}",
+                    objects=(link.id, link.a.device, link.b.device),
+                )
+            )
     return sort_findings(out)
 
 

@@ -31,8 +31,15 @@ Ident = Annotated[str, Meta(min_length=1, max_length=200)]
 PortRole = Literal["compute", "storage", "frontend", "management", "scale-up"]
 DeviceCategory = Literal["server", "switch", "nvlink-switch", "patch-panel", "storage", "other"]
 DeviceRole = Literal[
-    "gpu-server", "leaf", "spine", "core", "nvlink-switch", "storage", "management",
-    "patch-panel", "switch",
+    "gpu-server",
+    "leaf",
+    "spine",
+    "core",
+    "nvlink-switch",
+    "storage",
+    "management",
+    "patch-panel",
+    "switch",
 ]
 MediumKind = Literal["dac", "acc", "aec", "aoc", "mmf", "smf", "utp", "backplane"]
 COPPER_KINDS = frozenset({"dac", "acc", "aec", "utp", "backplane"})

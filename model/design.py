@@ -101,9 +101,13 @@ class Design:
                 return candidate
 
     def has_id(self, object_id: str) -> bool:
-        return (object_id in self.racks or object_id in self.devices or object_id in self.links
-                or object_id in self.trays
-                or any(o.id == object_id for o in self.hall.obstacles))
+        return (
+            object_id in self.racks
+            or object_id in self.devices
+            or object_id in self.links
+            or object_id in self.trays
+            or any(o.id == object_id for o in self.hall.obstacles)
+        )
 
     def device_type(self, device: Device | str) -> DeviceType:
         if isinstance(device, str):
@@ -118,8 +122,9 @@ class Design:
 
     def devices_in_rack(self, rack_id: str) -> list[Device]:
         """Devices of a rack, bottom to top."""
-        return sorted((self.devices[d] for d in self._rack_devices.get(rack_id, ())),
-                      key=lambda d: d.u)
+        return sorted(
+            (self.devices[d] for d in self._rack_devices.get(rack_id, ())), key=lambda d: d.u
+        )
 
     def links_of_device(self, device_id: str) -> set[str]:
         return set(self._device_links.get(device_id, ()))
@@ -135,9 +140,11 @@ class Design:
         return self._port_links.get((device_id, port))
 
     def free_ports(self, device_id: str, role: str | None = None) -> list[str]:
-        return [name for name, info in self.ports(device_id).items()
-                if (role is None or info.role == role)
-                and (device_id, name) not in self._port_links]
+        return [
+            name
+            for name, info in self.ports(device_id).items()
+            if (role is None or info.role == role) and (device_id, name) not in self._port_links
+        ]
 
     def gpu_count(self) -> int:
         types = self.catalog.device_types
@@ -154,8 +161,11 @@ class Design:
         ids = [o.id for o in hall.obstacles]
         if len(set(ids)) != len(ids):
             raise DesignError("two obstacles share one id")
-        clash = [i for i in ids if i in self.racks or i in self.devices or i in self.links
-                 or i in self.trays]
+        clash = [
+            i
+            for i in ids
+            if i in self.racks or i in self.devices or i in self.links or i in self.trays
+        ]
         if clash:
             raise DesignError(f"obstacle id {clash[0]!r} is already used by another object")
         if len(hall.outline) < 3:
@@ -177,12 +187,16 @@ class Design:
             raise DesignError(str(exc)) from None
         for device in self.devices.values():
             if device.type not in catalog.device_types:
-                raise DesignError(f"device {device.id!r} uses type {device.type!r}, "
-                                  "which the new custom types would remove")
+                raise DesignError(
+                    f"device {device.id!r} uses type {device.type!r}, "
+                    "which the new custom types would remove"
+                )
         for rack in self.racks.values():
             if rack.type not in catalog.rack_types:
-                raise DesignError(f"rack {rack.id!r} uses type {rack.type!r}, "
-                                  "which the new custom types would remove")
+                raise DesignError(
+                    f"rack {rack.id!r} uses type {rack.type!r}, "
+                    "which the new custom types would remove"
+                )
         self.custom_types = custom
         self.catalog = catalog
         self._emit("catalog_changed")
@@ -246,11 +260,15 @@ class Design:
         self._require(self.racks, rotations, "rack")
         for rack_id, rotation in rotations.items():
             if rotation not in (0, 90, 180, 270):
-                raise DesignError(f"rack {rack_id!r}: rotation must be 0, 90, 180 or 270, not {rotation}")
+                raise DesignError(
+                    f"rack {rack_id!r}: rotation must be 0, 90, 180 or 270, not {rotation}"
+                )
         turned = []
         for rack_id, rotation in rotations.items():
             if self.racks[rack_id].rotation != rotation:
-                self.racks[rack_id] = msgspec.structs.replace(self.racks[rack_id], rotation=rotation)
+                self.racks[rack_id] = msgspec.structs.replace(
+                    self.racks[rack_id], rotation=rotation
+                )
                 turned.append(rack_id)
         if turned:
             self._emit("racks_moved", turned)
@@ -287,8 +305,11 @@ class Design:
     def add_devices(self, devices: Iterable[Device]) -> None:
         devices = list(devices)
         self._check_new_ids(d.id for d in devices)
-        occupied = {rack_id: self._occupied_u(rack_id) for rack_id in {d.rack for d in devices}
-                    if rack_id in self.racks}
+        occupied = {
+            rack_id: self._occupied_u(rack_id)
+            for rack_id in {d.rack for d in devices}
+            if rack_id in self.racks
+        }
         for device in devices:
             dtype = self._check_device(device)
             slots = occupied[device.rack]
@@ -297,7 +318,8 @@ class Design:
             if clash is not None:
                 raise DesignError(
                     f"device {device.name or device.id!r} at U{device.u} of rack "
-                    f"{self.racks[device.rack].name!r} collides with {clash!r}")
+                    f"{self.racks[device.rack].name!r} collides with {clash!r}"
+                )
             for u in span:
                 slots[u] = device.name or device.id
         for device in devices:
@@ -319,8 +341,10 @@ class Design:
             height = self.device_type(device_id).u_height
             for slot in range(u, u + height):
                 if slot in slots:
-                    raise DesignError(f"device {self.devices[device_id].name!r} at U{u} of rack "
-                                      f"{self.racks[rack_id].name!r} collides with {slots[slot]!r}")
+                    raise DesignError(
+                        f"device {self.devices[device_id].name!r} at U{u} of rack "
+                        f"{self.racks[rack_id].name!r} collides with {slots[slot]!r}"
+                    )
                 slots[slot] = self.devices[device_id].name
         for device_id, (rack_id, u) in places.items():
             old = self.devices[device_id]
@@ -348,8 +372,10 @@ class Design:
                 link = self.links[link_id]
                 for end in (link.a, link.b):
                     if end.device == device.id and end.port not in ports:
-                        raise DesignError(f"device {device.name!r}: port {end.port!r} used by link "
-                                          f"{link_id!r} would no longer exist")
+                        raise DesignError(
+                            f"device {device.name!r}: port {end.port!r} used by link "
+                            f"{link_id!r} would no longer exist"
+                        )
         for device in devices:
             self.devices[device.id] = device
         self._emit("devices_changed", (d.id for d in devices))
@@ -388,13 +414,17 @@ class Design:
                         raise DesignError(f"link {link.id!r}: no device {end.device!r}")
                     table = tables[end.device] = port_table(types[device.type], device.breakout)
                 if end.port not in table:
-                    raise DesignError(f"link {link.id!r}: device {devices[end.device].name!r} "
-                                      f"has no port {end.port!r}")
+                    raise DesignError(
+                        f"link {link.id!r}: device {devices[end.device].name!r} "
+                        f"has no port {end.port!r}"
+                    )
                 key = (end.device, end.port)
                 if key in port_links or key in taken:
                     other = port_links.get(key, "another new link")
-                    raise DesignError(f"link {link.id!r}: port {end.port!r} of "
-                                      f"{devices[end.device].name!r} is already used by {other!r}")
+                    raise DesignError(
+                        f"link {link.id!r}: port {end.port!r} of "
+                        f"{devices[end.device].name!r} is already used by {other!r}"
+                    )
                 taken.add(key)
             if link.medium != "auto" and link.medium not in media:
                 raise DesignError(f"link {link.id!r}: unknown medium {link.medium!r}")
@@ -448,8 +478,11 @@ class Design:
     def delete(self, ids: Iterable[str]) -> Removed:
         """Remove any mix of trays, racks, devices and links (cascading), as one removal."""
         ids = list(dict.fromkeys(ids))
-        unknown = [i for i in ids if not (i in self.trays or i in self.racks
-                                          or i in self.devices or i in self.links)]
+        unknown = [
+            i
+            for i in ids
+            if not (i in self.trays or i in self.racks or i in self.devices or i in self.links)
+        ]
         if unknown:
             raise DesignError(f"nothing with id {unknown[0]!r} to delete")
         out = Removed()
@@ -488,7 +521,9 @@ class Design:
             raise DesignError(f"device {device.name or device.id!r}: no rack {device.rack!r}")
         dtype = self.catalog.device_types.get(device.type)
         if dtype is None:
-            raise DesignError(f"device {device.name or device.id!r}: unknown device type {device.type!r}")
+            raise DesignError(
+                f"device {device.name or device.id!r}: unknown device type {device.type!r}"
+            )
         if device.u < 1:
             raise DesignError(f"device {device.name or device.id!r}: U position must be 1 or more")
         problem = validate_breakout(dtype, device.breakout)

@@ -148,6 +148,19 @@ def new_id_factory(prefix: str, existing: set[str] | dict[str, object]) -> str:
 
 
 __all__ = [
-    "Device", "ENTITY_KINDS", "Hall", "Link", "Obstacle", "Point", "PortRef", "Rack",
-    "Settings", "Tray", "U_HEIGHT_M", "RACK_PLINTH_M", "new_id_factory", "plan_size", "port_height_m",
+    "Device",
+    "ENTITY_KINDS",
+    "Hall",
+    "Link",
+    "Obstacle",
+    "Point",
+    "PortRef",
+    "Rack",
+    "Settings",
+    "Tray",
+    "U_HEIGHT_M",
+    "RACK_PLINTH_M",
+    "new_id_factory",
+    "plan_size",
+    "port_height_m",
 ]

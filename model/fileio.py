@@ -63,6 +63,7 @@ class DesignDocument(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, o
 
 # ------------------------------------------------------------------------------------ reading
 
+
 def load_design(path: str | os.PathLike[str]) -> Design:
     """Read a design file; raises :class:`DesignFileError` for any problem."""
     path = Path(path)
@@ -81,8 +82,9 @@ def read_design_bytes(
     current_version: int = SCHEMA_VERSION,
 ) -> Design:
     with building_design():
-        document = parse_document(data, source, migrations=migrations,
-                                  current_version=current_version)
+        document = parse_document(
+            data, source, migrations=migrations, current_version=current_version
+        )
         return build_design(document, source)
 
 
@@ -101,16 +103,19 @@ def parse_document(
     except msgspec.ValidationError as exc:
         raise _validation_error(source, exc) from None
     if header.format != FORMAT:
-        raise DesignFileError(source, "$.format",
-                              f'expected "{FORMAT}" (this is not a Hallwright design file)')
+        raise DesignFileError(
+            source, "$.format", f'expected "{FORMAT}" (this is not a Hallwright design file)'
+        )
     version = header.schema_version
     if version is None:
         raise DesignFileError(source, "$.schema_version", "missing; expected an integer version")
     if version > current_version:
         raise DesignFileError(
-            source, "$.schema_version",
+            source,
+            "$.schema_version",
             f"the file is schema version {version}, newer than this Hallwright understands "
-            f"(up to {current_version}); open it with a newer Hallwright")
+            f"(up to {current_version}); open it with a newer Hallwright",
+        )
     if version < 1:
         raise DesignFileError(source, "$.schema_version", f"expected 1 or more, got {version}")
     try:
@@ -119,8 +124,9 @@ def parse_document(
         raw = msgspec.json.decode(data)
         for step in range(version, current_version):
             if step not in migrations:
-                raise DesignFileError(source, "$.schema_version",
-                                      f"no migration from version {step} to {step + 1}")
+                raise DesignFileError(
+                    source, "$.schema_version", f"no migration from version {step} to {step + 1}"
+                )
             raw = migrations[step](raw)
             raw["schema_version"] = step + 1
         return msgspec.convert(raw, type=DesignDocument)
@@ -133,16 +139,24 @@ def parse_document(
 def build_design(document: DesignDocument, source: str = "<design>") -> Design:
     """Check references (unique ids, racks, types, ports) and build the Design."""
     try:
-        design = Design(document.hall, name=document.name, settings=document.settings,
-                        custom_types=document.custom_types)
+        design = Design(
+            document.hall,
+            name=document.name,
+            settings=document.settings,
+            custom_types=document.custom_types,
+        )
     except CatalogError as exc:
         raise DesignFileError(source, "$.custom_types", str(exc)) from None
     try:
         design.set_hall(document.hall)
     except DesignError as exc:
         raise DesignFileError(source, "$.hall", str(exc)) from None
-    for key, method in (("trays", design.add_trays), ("racks", design.add_racks),
-                        ("devices", design.add_devices), ("links", design.add_links)):
+    for key, method in (
+        ("trays", design.add_trays),
+        ("racks", design.add_racks),
+        ("devices", design.add_devices),
+        ("links", design.add_links),
+    ):
         records = getattr(document, key)
         try:
             method(records)
@@ -169,6 +183,7 @@ def _validation_error(source: str, exc: msgspec.ValidationError) -> DesignFileEr
 
 # ------------------------------------------------------------------------------------ writing
 
+
 def _record_order(object_id: str) -> tuple[int, str]:
     # Shorter ids first, then alphabetical: "l-2" before "l-10" without a slow natural sort.
     return (len(object_id), object_id)
@@ -185,8 +200,12 @@ def design_to_bytes(design: Design) -> bytes:
         b'"hall": ' + encode(design.hall) + b",\n",
         b'"custom_types": ' + _encode_custom(design.custom_types) + b",\n",
     ]
-    sections = (("trays", design.trays), ("racks", design.racks),
-                ("devices", design.devices), ("links", design.links))
+    sections = (
+        ("trays", design.trays),
+        ("racks", design.racks),
+        ("devices", design.devices),
+        ("links", design.links),
+    )
     for i, (key, table) in enumerate(sections):
         ids = sorted(table, key=_record_order)
         body = b",\n".join(encode(table[object_id]) for object_id in ids)
@@ -223,8 +242,11 @@ def write_atomic(path: Path, data: bytes) -> None:
         os.replace(tmp_name, path)
         tmp_name = None
     except OSError as exc:
-        raise DesignFileError(path.name, "", f"could not be saved ({exc.strerror or exc}); "
-                              "the previous file is unchanged") from None
+        raise DesignFileError(
+            path.name,
+            "",
+            f"could not be saved ({exc.strerror or exc}); the previous file is unchanged",
+        ) from None
     finally:
         if tmp_name is not None:
             try:

@@ -23,28 +23,50 @@ from model.generators.plans import GenerateError
 TEMPLATES = ("leaf-spine", "fat-tree", "rail-optimized", "nvl72")
 
 
-def leaf_spine(*, nodes: int, node_type: str, switch: str, spine_switch: str | None = None,
-               oversubscription: int = 1, reserve_ports: int = 0,
-               placement: Placement = "middle-of-row", name: str | None = None,
-               catalog: Catalog | None = None) -> Design:
+def leaf_spine(
+    *,
+    nodes: int,
+    node_type: str,
+    switch: str,
+    spine_switch: str | None = None,
+    oversubscription: int = 1,
+    reserve_ports: int = 0,
+    placement: Placement = "middle-of-row",
+    name: str | None = None,
+    catalog: Catalog | None = None,
+) -> Design:
     """Two tiers: each node's compute NICs on one leaf, leaves spread evenly over the spines.
 
     ``oversubscription`` R = leaf downlink:uplink ports (1 = non-blocking); R + 1 must divide the
     leaf's radix.
     """
     catalog = catalog or builtin_catalog()
-    plan = plans.plan_leaf_spine(catalog, nodes=nodes, node_type=node_type, switch=switch,
-                                 spine_switch=spine_switch, oversubscription=oversubscription,
-                                 reserve_ports=reserve_ports)
+    plan = plans.plan_leaf_spine(
+        catalog,
+        nodes=nodes,
+        node_type=node_type,
+        switch=switch,
+        spine_switch=spine_switch,
+        oversubscription=oversubscription,
+        reserve_ports=reserve_ports,
+    )
     segments, tiers = topology.leaf_spine(catalog, plan)
-    title = name or (f"Leaf-spine, {nodes} x {node_type}, {switch}"
-                     + (f" {oversubscription}:1" if oversubscription > 1 else ""))
+    title = name or (
+        f"Leaf-spine, {nodes} x {node_type}, {switch}"
+        + (f" {oversubscription}:1" if oversubscription > 1 else "")
+    )
     return _build(catalog, title, segments, tiers, placement)
 
 
-def fat_tree(*, k: int, switch: str | None = None, node_type: str | None = None,
-             placement: Placement = "middle-of-row", name: str | None = None,
-             catalog: Catalog | None = None) -> Design:
+def fat_tree(
+    *,
+    k: int,
+    switch: str | None = None,
+    node_type: str | None = None,
+    placement: Placement = "middle-of-row",
+    name: str | None = None,
+    catalog: Catalog | None = None,
+) -> Design:
     """The textbook k-ary fat tree: k pods of k/2 edge and k/2 aggregation switches, (k/2)^2
     cores, k^3/4 hosts on one NIC each. Without ``switch``/``node_type`` a generic k-port switch
     and a single-NIC host are used (custom types stored in the design)."""
@@ -58,43 +80,85 @@ def fat_tree(*, k: int, switch: str | None = None, node_type: str | None = None,
     custom_file = CatalogFile(device_types=custom)
     catalog = base.extended(custom_file)
     segments, tiers = topology.fat_tree(catalog, plan)
-    return _build(catalog, name or f"Fat tree, k = {k}", segments, tiers, placement,
-                  custom=custom_file, base=base)
+    return _build(
+        catalog,
+        name or f"Fat tree, k = {k}",
+        segments,
+        tiers,
+        placement,
+        custom=custom_file,
+        base=base,
+    )
 
 
-def rail_optimized(*, nodes: int, node_type: str, switch: str, su_nodes: int,
-                   tiers: str | int = "auto", oversubscription: int = 1, reserve_ports: int = 0,
-                   placement: Placement = "middle-of-row", name: str | None = None,
-                   catalog: Catalog | None = None) -> Design:
+def rail_optimized(
+    *,
+    nodes: int,
+    node_type: str,
+    switch: str,
+    su_nodes: int,
+    tiers: str | int = "auto",
+    oversubscription: int = 1,
+    reserve_ports: int = 0,
+    placement: Placement = "middle-of-row",
+    name: str | None = None,
+    catalog: Catalog | None = None,
+) -> Design:
     """Scalable units of ``su_nodes`` nodes; NIC i of every node of an SU goes to the SU's rail-i
     leaf. Two tiers when the spines can hold every leaf, else (``tiers="auto"``) pods with their
     own spines joined by a core tier."""
     catalog = catalog or builtin_catalog()
-    plan = plans.plan_rail_optimized(catalog, nodes=nodes, node_type=node_type, switch=switch,
-                                     su_nodes=su_nodes, tiers=tiers,
-                                     oversubscription=oversubscription,
-                                     reserve_ports=reserve_ports)
+    plan = plans.plan_rail_optimized(
+        catalog,
+        nodes=nodes,
+        node_type=node_type,
+        switch=switch,
+        su_nodes=su_nodes,
+        tiers=tiers,
+        oversubscription=oversubscription,
+        reserve_ports=reserve_ports,
+    )
     segments, links = topology.rail_optimized(catalog, plan)
     title = name or (f"Rail-optimized, {nodes} x {node_type}, {switch}, {plan.tiers} tiers")
     return _build(catalog, title, segments, links, placement)
 
 
-def nvl72(*, racks: int, switch: str = "qm9700", su_racks: int = 8, tiers: str | int = "auto",
-          oversubscription: int = 1, reserve_ports: int = 0,
-          placement: Placement = "middle-of-row", name: str | None = None,
-          catalog: Catalog | None = None) -> Design:
+def nvl72(
+    *,
+    racks: int,
+    switch: str = "qm9700",
+    su_racks: int = 8,
+    tiers: str | int = "auto",
+    oversubscription: int = 1,
+    reserve_ports: int = 0,
+    placement: Placement = "middle-of-row",
+    name: str | None = None,
+    catalog: Catalog | None = None,
+) -> Design:
     """GB200 NVL72 racks (one 72-GPU NVLink domain each, on the rack's copper backplane) and a
     rail-optimized scale-out fabric over the compute trays' NICs, SUs of ``su_racks`` racks."""
     catalog = catalog or builtin_catalog()
-    plan = plans.plan_nvl72(catalog, racks=racks, switch=switch, su_racks=su_racks, tiers=tiers,
-                            oversubscription=oversubscription, reserve_ports=reserve_ports)
+    plan = plans.plan_nvl72(
+        catalog,
+        racks=racks,
+        switch=switch,
+        su_racks=su_racks,
+        tiers=tiers,
+        oversubscription=oversubscription,
+        reserve_ports=reserve_ports,
+    )
     segments, links = topology.nvl72(catalog, plan)
-    return _build(catalog, name or f"GB200 NVL72 x {racks}, {switch} scale-out", segments,
-                  links, placement)
+    return _build(
+        catalog, name or f"GB200 NVL72 x {racks}, {switch} scale-out", segments, links, placement
+    )
 
 
-_BUILDERS = {"leaf-spine": leaf_spine, "fat-tree": fat_tree, "rail-optimized": rail_optimized,
-             "nvl72": nvl72}
+_BUILDERS = {
+    "leaf-spine": leaf_spine,
+    "fat-tree": fat_tree,
+    "rail-optimized": rail_optimized,
+    "nvl72": nvl72,
+}
 
 
 def generate(template: str, **params) -> Design:
@@ -113,8 +177,12 @@ def preview(template: str, **params) -> dict:
     _builder(template)
     params = {k: v for k, v in params.items() if k not in ("placement", "name")}
     catalog = params.pop("catalog", None) or builtin_catalog()
-    planner = {"leaf-spine": plans.plan_leaf_spine, "fat-tree": plans.plan_fat_tree,
-               "rail-optimized": plans.plan_rail_optimized, "nvl72": plans.plan_nvl72}[template]
+    planner = {
+        "leaf-spine": plans.plan_leaf_spine,
+        "fat-tree": plans.plan_fat_tree,
+        "rail-optimized": plans.plan_rail_optimized,
+        "nvl72": plans.plan_nvl72,
+    }[template]
     try:
         plan = planner(catalog, **params)
     except TypeError as exc:
@@ -128,12 +196,20 @@ def _builder(template: str):
     try:
         return _BUILDERS[template]
     except KeyError:
-        raise GenerateError(f"unknown template {template!r}; choose one of "
-                            + ", ".join(TEMPLATES)) from None
+        raise GenerateError(
+            f"unknown template {template!r}; choose one of " + ", ".join(TEMPLATES)
+        ) from None
 
 
-def _build(catalog: Catalog, name: str, segments: list[Segment], tiers, placement: Placement,
-           custom: CatalogFile | None = None, base: Catalog | None = None) -> Design:
+def _build(
+    catalog: Catalog,
+    name: str,
+    segments: list[Segment],
+    tiers,
+    placement: Placement,
+    custom: CatalogFile | None = None,
+    base: Catalog | None = None,
+) -> Design:
     with building_design():
         layout = lay_out(catalog, segments, placement)
         design = Design(layout.hall, name=name, custom_types=custom, base_catalog=base)
@@ -152,5 +228,13 @@ def _build(catalog: Catalog, name: str, segments: list[Segment], tiers, placemen
     return design
 
 
-__all__ = ["GenerateError", "TEMPLATES", "fat_tree", "generate", "leaf_spine", "nvl72",
-           "preview", "rail_optimized"]
+__all__ = [
+    "GenerateError",
+    "TEMPLATES",
+    "fat_tree",
+    "generate",
+    "leaf_spine",
+    "nvl72",
+    "preview",
+    "rail_optimized",
+]

@@ -40,19 +40,30 @@ def front_vector(rotation_deg: np.ndarray | float) -> tuple[np.ndarray, np.ndarr
     return np.round(np.sin(r), 12), np.round(-np.cos(r), 12)
 
 
-def drop_points(x: np.ndarray, y: np.ndarray, rotation_deg: np.ndarray, depth_m: np.ndarray,
-                face: np.ndarray | int) -> tuple[np.ndarray, np.ndarray]:
+def drop_points(
+    x: np.ndarray,
+    y: np.ndarray,
+    rotation_deg: np.ndarray,
+    depth_m: np.ndarray,
+    face: np.ndarray | int,
+) -> tuple[np.ndarray, np.ndarray]:
     """Plan point where cables leave a rack on ``face`` (FACE_FRONT/FACE_REAR): mid-face."""
     fx, fy = front_vector(rotation_deg)
     sign = np.where(np.asarray(face) == FACE_FRONT, 1.0, -1.0) * np.asarray(depth_m, float) / 2
     return np.asarray(x, float) + sign * fx, np.asarray(y, float) + sign * fy
 
 
-def port_position(x: float, y: float, rotation_deg: float, depth_m: float, face: int,
-                  height_m: float) -> tuple[float, float, float]:
+def port_position(
+    x: float, y: float, rotation_deg: float, depth_m: float, face: int, height_m: float
+) -> tuple[float, float, float]:
     """3-D position (x, y, z) of a port: the drop point of its face, at its height."""
-    px, py = drop_points(np.array([x]), np.array([y]), np.array([rotation_deg]),
-                         np.array([depth_m]), np.array([face]))
+    px, py = drop_points(
+        np.array([x]),
+        np.array([y]),
+        np.array([rotation_deg]),
+        np.array([depth_m]),
+        np.array([face]),
+    )
     return float(px[0]), float(py[0]), float(height_m)
 
 
@@ -60,7 +71,7 @@ def port_position(x: float, y: float, rotation_deg: float, depth_m: float, face:
 class RoutePieces:
     """Per-link pieces of routed lengths (arrays of equal length, metres)."""
 
-    method: np.ndarray      # uint8 METHOD_*
+    method: np.ndarray  # uint8 METHOD_*
     vertical_a: np.ndarray
     hop_a: np.ndarray
     tray: np.ndarray
@@ -71,15 +82,32 @@ class RoutePieces:
     total: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
-        self.total = (self.vertical_a + self.hop_a + self.tray + self.hop_b + self.vertical_b
-                      + self.floor + self.slack)
+        self.total = (
+            self.vertical_a
+            + self.hop_a
+            + self.tray
+            + self.hop_b
+            + self.vertical_b
+            + self.floor
+            + self.slack
+        )
 
 
 def compose_lengths(
-    *, same_rack: np.ndarray, faces_differ: np.ndarray, rack_depth_m: np.ndarray,
-    height_a: np.ndarray, height_b: np.ndarray, elev_a: np.ndarray, elev_b: np.ndarray,
-    hop_a: np.ndarray, hop_b: np.ndarray, tray_m: np.ndarray, floor_m: np.ndarray,
-    slack_per_end_m: float, slack_pct: float,
+    *,
+    same_rack: np.ndarray,
+    faces_differ: np.ndarray,
+    rack_depth_m: np.ndarray,
+    height_a: np.ndarray,
+    height_b: np.ndarray,
+    elev_a: np.ndarray,
+    elev_b: np.ndarray,
+    hop_a: np.ndarray,
+    hop_b: np.ndarray,
+    tray_m: np.ndarray,
+    floor_m: np.ndarray,
+    slack_per_end_m: float,
+    slack_pct: float,
 ) -> RoutePieces:
     """Combine vertical runs, hops, tray distance (inf = no path) and slack into RoutePieces.
 
@@ -92,7 +120,9 @@ def compose_lengths(
     method = np.where(same, METHOD_SAME_RACK, np.where(on_tray, METHOD_TRAY, METHOD_NO_TRAY_PATH))
     zero = np.zeros(len(same))
     same_vertical = np.abs(height_a - height_b) + np.where(faces_differ, rack_depth_m, 0.0)
-    vertical_a = np.where(same, same_vertical, np.where(on_tray, np.abs(elev_a - height_a), height_a))
+    vertical_a = np.where(
+        same, same_vertical, np.where(on_tray, np.abs(elev_a - height_a), height_a)
+    )
     vertical_b = np.where(same, zero, np.where(on_tray, np.abs(elev_b - height_b), height_b))
     pieces_hop_a = np.where(on_tray, hop_a, zero)
     pieces_hop_b = np.where(on_tray, hop_b, zero)
@@ -100,8 +130,16 @@ def compose_lengths(
     pieces_floor = np.where(floor, floor_m, zero)
     run = vertical_a + pieces_hop_a + pieces_tray + pieces_hop_b + vertical_b + pieces_floor
     slack = 2 * slack_per_end_m + run * (slack_pct / 100.0)
-    return RoutePieces(method.astype(np.uint8), vertical_a, pieces_hop_a, pieces_tray,
-                       pieces_hop_b, vertical_b, pieces_floor, slack)
+    return RoutePieces(
+        method.astype(np.uint8),
+        vertical_a,
+        pieces_hop_a,
+        pieces_tray,
+        pieces_hop_b,
+        vertical_b,
+        pieces_floor,
+        slack,
+    )
 
 
 @dataclass
@@ -132,10 +170,17 @@ class LinkRoute:
         if self.method == "same-rack":
             parts = [f"in rack {self.vertical_a_m:.2f}"]
         elif self.method == "tray":
-            parts = [f"vertical A {self.vertical_a_m:.2f}", f"hop A {self.hop_a_m:.2f}",
-                     f"tray {self.tray_m:.2f}", f"hop B {self.hop_b_m:.2f}",
-                     f"vertical B {self.vertical_b_m:.2f}"]
+            parts = [
+                f"vertical A {self.vertical_a_m:.2f}",
+                f"hop A {self.hop_a_m:.2f}",
+                f"tray {self.tray_m:.2f}",
+                f"hop B {self.hop_b_m:.2f}",
+                f"vertical B {self.vertical_b_m:.2f}",
+            ]
         else:
-            parts = [f"down A {self.vertical_a_m:.2f}", f"floor {self.floor_m:.2f}",
-                     f"up B {self.vertical_b_m:.2f}"]
+            parts = [
+                f"down A {self.vertical_a_m:.2f}",
+                f"floor {self.floor_m:.2f}",
+                f"up B {self.vertical_b_m:.2f}",
+            ]
         return " + ".join(parts + [f"slack {self.slack_m:.2f}"]) + f" = {self.total_m:.2f} m"

@@ -23,22 +23,36 @@ import numpy as np
 
 from model.catalog import COPPER_KINDS, OPTICAL_KINDS, MediaType
 
-KIND_LABEL = {"dac": "passive DAC", "acc": "LACC", "aec": "AEC", "aoc": "AOC",
-              "mmf": "multimode", "smf": "single-mode", "utp": "UTP",
-              "backplane": "NVLink backplane"}
+KIND_LABEL = {
+    "dac": "passive DAC",
+    "acc": "LACC",
+    "aec": "AEC",
+    "aoc": "AOC",
+    "mmf": "multimode",
+    "smf": "single-mode",
+    "utp": "UTP",
+    "backplane": "NVLink backplane",
+}
 POLICIES = ("lowest-cost", "lowest-power", "copper-first", "fibre-only")
 
 
-def candidates(media: Sequence[MediaType], speed_gbps: float, lane_rates: Sequence[float],
-               form_factors: Sequence[str], policy: str = "lowest-cost") -> list[int]:
+def candidates(
+    media: Sequence[MediaType],
+    speed_gbps: float,
+    lane_rates: Sequence[float],
+    form_factors: Sequence[str],
+    policy: str = "lowest-cost",
+) -> list[int]:
     """Indexes of the media that can carry a link of this speed, lane rates and form factors."""
     out = []
     for i, m in enumerate(media):
         if policy == "fibre-only" and m.kind not in OPTICAL_KINDS:
             continue
-        if (any(abs(speed_gbps - s) < 1e-6 for s in m.speeds_gbps)
-                and all(any(abs(r - lr) < 1e-6 for lr in m.lane_rates_gbps) for r in lane_rates)
-                and all(f in m.form_factors for f in form_factors)):
+        if (
+            any(abs(speed_gbps - s) < 1e-6 for s in m.speeds_gbps)
+            and all(any(abs(r - lr) < 1e-6 for lr in m.lane_rates_gbps) for r in lane_rates)
+            and all(f in m.form_factors for f in form_factors)
+        ):
             out.append(i)
     return out
 
@@ -64,8 +78,11 @@ def ordered_lengths(medium: MediaType, length_m: np.ndarray) -> np.ndarray:
 
 def link_price(medium: MediaType, ordered_m: np.ndarray | float) -> np.ndarray:
     """Indicative price of one link on ``medium`` (both ends and the cable), USD."""
-    return (2 * medium.price_per_end_usd + medium.cable_price_usd
-            + medium.cable_price_per_m_usd * np.asarray(ordered_m, dtype=float))
+    return (
+        2 * medium.price_per_end_usd
+        + medium.cable_price_usd
+        + medium.cable_price_per_m_usd * np.asarray(ordered_m, dtype=float)
+    )
 
 
 def _rank_keys(medium: MediaType, ordered: np.ndarray, policy: str) -> list[np.ndarray]:
@@ -78,8 +95,9 @@ def _rank_keys(medium: MediaType, ordered: np.ndarray, policy: str) -> list[np.n
     return [price, power]
 
 
-def choose(media: Sequence[MediaType], cands: Sequence[int], length_m: np.ndarray,
-           policy: str) -> tuple[np.ndarray, np.ndarray]:
+def choose(
+    media: Sequence[MediaType], cands: Sequence[int], length_m: np.ndarray, policy: str
+) -> tuple[np.ndarray, np.ndarray]:
     """Best candidate per link by ``policy``: (medium index or -1, ordered length or NaN).
 
     Candidates are compared lexicographically on the policy's keys (within 1e-9); a full tie
@@ -120,43 +138,63 @@ def _speed(gbps: float) -> str:
     return f"{gbps / 1000:g}T" if gbps >= 1000 else f"{gbps:g}G"
 
 
-def explain(media: Sequence[MediaType], cands: Sequence[int], length_m: float,
-            chosen: int, policy: str, lane_rate_gbps: float, pinned: bool) -> str:
+def explain(
+    media: Sequence[MediaType],
+    cands: Sequence[int],
+    length_m: float,
+    chosen: int,
+    policy: str,
+    lane_rate_gbps: float,
+    pinned: bool,
+) -> str:
     """Why this medium, in words: "2.7 m > 2.0 m passive DAC reach at 100G/lane → LACC 3 m"."""
     at = f"at {_speed(lane_rate_gbps)}/lane"
     if pinned:
         m = media[chosen]
         ordered = ordered_lengths(m, np.array([length_m]))[0]
         if np.isnan(ordered):
-            return (f"pinned {m.name}: {_lengths(length_m)} > {_lengths(m.reach_m)} "
-                    f"{KIND_LABEL[m.kind]} reach {at} (out of reach)")
+            return (
+                f"pinned {m.name}: {_lengths(length_m)} > {_lengths(m.reach_m)} "
+                f"{KIND_LABEL[m.kind]} reach {at} (out of reach)"
+            )
         return f"pinned {m.name} {_lengths(ordered)}"
     if not cands:
         return f"no medium in the catalog for this speed, lane rate {at} and form factor"
     if chosen < 0:
         longest = max(cands, key=lambda c: media[c].reach_m)
-        return (f"{_lengths(length_m)} > {_lengths(media[longest].reach_m)} "
-                f"{KIND_LABEL[media[longest].kind]} reach {at}: no medium reaches")
+        return (
+            f"{_lengths(length_m)} > {_lengths(media[longest].reach_m)} "
+            f"{KIND_LABEL[media[longest].kind]} reach {at}: no medium reaches"
+        )
     m = media[chosen]
     ordered = ordered_lengths(m, np.array([length_m]))[0]
     # The media the policy would prefer to the chosen one, had they reached.
     ranked = _policy_order(media, cands, length_m, policy)
-    preferred = ranked[:ranked.index(chosen)] if chosen in ranked else []
+    preferred = ranked[: ranked.index(chosen)] if chosen in ranked else []
     label = f"{KIND_LABEL[m.kind]} {_lengths(ordered)}"
     if not preferred:
-        why = {"lowest-cost": "lowest cost", "lowest-power": "lowest power",
-               "copper-first": "copper first", "fibre-only": "fibre only"}[policy]
+        why = {
+            "lowest-cost": "lowest cost",
+            "lowest-power": "lowest power",
+            "copper-first": "copper first",
+            "fibre-only": "fibre only",
+        }[policy]
         return f"{_lengths(length_m)} ≤ {_lengths(m.reach_m)} {KIND_LABEL[m.kind]} reach {at} → {label} ({why})"
     binding = max(preferred, key=lambda c: media[c].reach_m)
-    return (f"{_lengths(length_m)} > {_lengths(media[binding].reach_m)} "
-            f"{KIND_LABEL[media[binding].kind]} reach {at} → {label}")
+    return (
+        f"{_lengths(length_m)} > {_lengths(media[binding].reach_m)} "
+        f"{KIND_LABEL[media[binding].kind]} reach {at} → {label}"
+    )
 
 
-def _policy_order(media: Sequence[MediaType], cands: Sequence[int], length_m: float,
-                  policy: str) -> list[int]:
+def _policy_order(
+    media: Sequence[MediaType], cands: Sequence[int], length_m: float, policy: str
+) -> list[int]:
     """Candidates in the order the policy prefers them, ignoring reach."""
+
     def key(c: int) -> tuple:
         m = media[c]
         nominal = np.array([min(max(length_m, m.min_length_m), m.reach_m)])
         return tuple(float(k[0]) for k in _rank_keys(m, nominal, policy)) + (cands.index(c),)
+
     return sorted(cands, key=key)

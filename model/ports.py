@@ -28,26 +28,41 @@ class PortInfo(Struct, frozen=True):
         return self.speed_gbps / self.lanes
 
 
-def port_table(device_type: DeviceType, breakout: dict[str, int] | None = None) -> dict[str, PortInfo]:
+def port_table(
+    device_type: DeviceType, breakout: dict[str, int] | None = None
+) -> dict[str, PortInfo]:
     """All ports of a device of ``device_type`` with the given breakout, by name, in order."""
     key = tuple(sorted((breakout or {}).items()))
     return _port_table(device_type, key)
 
 
 @lru_cache(maxsize=512)
-def _port_table(device_type: DeviceType, breakout_key: tuple[tuple[str, int], ...]) -> dict[str, PortInfo]:
+def _port_table(
+    device_type: DeviceType, breakout_key: tuple[tuple[str, int], ...]
+) -> dict[str, PortInfo]:
     fanouts = dict(breakout_key)
     table: dict[str, PortInfo] = {}
     index = 0
     for group in device_type.port_groups:
         fanout = fanouts.get(group.name, 1)
         option = group.breakout(fanout) if fanout > 1 else None
-        speed, lanes = (option.speed_gbps, option.lanes) if option else (group.speed_gbps, group.lanes)
+        speed, lanes = (
+            (option.speed_gbps, option.lanes) if option else (group.speed_gbps, group.lanes)
+        )
         for i in range(1, group.count + 1):
-            names = [f"{group.name}{i}/{j}" for j in range(1, fanout + 1)] if option else [f"{group.name}{i}"]
+            names = (
+                [f"{group.name}{i}/{j}" for j in range(1, fanout + 1)]
+                if option
+                else [f"{group.name}{i}"]
+            )
             for name in names:
                 table[name] = PortInfo(
-                    group.name, index, group.role, speed, lanes, group.form_factor,
+                    group.name,
+                    index,
+                    group.role,
+                    speed,
+                    lanes,
+                    group.form_factor,
                     group.ports_per_cage,
                 )
                 index += 1
@@ -67,6 +82,8 @@ def validate_breakout(device_type: DeviceType, breakout: dict[str, int]) -> str 
             return f"device type {device_type.id!r} has no port group {group_name!r}"
         if group.breakout(fanout) is None:
             offered = ", ".join(str(b.fanout) for b in group.breakouts) or "none"
-            return (f"port group {group_name!r} of {device_type.id!r} cannot break out "
-                    f"{fanout} ways (offered: {offered})")
+            return (
+                f"port group {group_name!r} of {device_type.id!r} cannot break out "
+                f"{fanout} ways (offered: {offered})"
+            )
     return None

@@ -29,8 +29,10 @@ def rack_rows(design: Design) -> list[tuple[str, list[Rack]]]:
         rows: dict[str, list[Rack]] = {}
         for rack in racks:
             rows.setdefault(prefixes[rack.id].group(0).upper(), []).append(rack)
-        return [(label, sorted(rows[label], key=lambda r: _natural(r.name)))
-                for label in sorted(rows, key=lambda s: (len(s), s))]
+        return [
+            (label, sorted(rows[label], key=lambda r: _natural(r.name)))
+            for label in sorted(rows, key=lambda s: (len(s), s))
+        ]
     by_y: list[list[Rack]] = []
     for rack in sorted(racks, key=lambda r: r.y):
         if by_y and rack.y - by_y[-1][0].y <= ROW_TOLERANCE_M:

@@ -47,17 +47,17 @@ def tray_elevation_m(tray: Tray, hall: Hall) -> float:
 class Attachments:
     """Where each of n points meets the tray network (arrays of length n; seg -1 = unreached)."""
 
-    seg: np.ndarray    # int64 segment index, -1 when no tray within reach
+    seg: np.ndarray  # int64 segment index, -1 when no tray within reach
     piece: np.ndarray  # int64 global piece index (between stations u and v), -1 when unreached
-    s: np.ndarray      # float64 position along the tray (m from its first point)
-    x: np.ndarray      # float64 plan point on the tray
+    s: np.ndarray  # float64 position along the tray (m from its first point)
+    x: np.ndarray  # float64 plan point on the tray
     y: np.ndarray
-    hop: np.ndarray    # float64 plan distance from the point to the tray
-    elev: np.ndarray   # float64 tray elevation at the attachment
-    u: np.ndarray      # int64 station node at the start of the piece
-    v: np.ndarray      # int64 station node at the end of the piece
-    du: np.ndarray     # float64 tray distance attachment -> u
-    dv: np.ndarray     # float64 tray distance attachment -> v
+    hop: np.ndarray  # float64 plan distance from the point to the tray
+    elev: np.ndarray  # float64 tray elevation at the attachment
+    u: np.ndarray  # int64 station node at the start of the piece
+    v: np.ndarray  # int64 station node at the end of the piece
+    du: np.ndarray  # float64 tray distance attachment -> u
+    dv: np.ndarray  # float64 tray distance attachment -> v
 
     @property
     def reached(self) -> np.ndarray:
@@ -67,8 +67,13 @@ class Attachments:
 class TrayGraph:
     """Stations, pieces and joins of a set of trays; a pure function of trays, hall, tolerance."""
 
-    def __init__(self, trays: list[Tray], hall: Hall, join_tolerance_m: float,
-                 all_pairs_max_nodes: int = ALL_PAIRS_MAX_NODES) -> None:
+    def __init__(
+        self,
+        trays: list[Tray],
+        hall: Hall,
+        join_tolerance_m: float,
+        all_pairs_max_nodes: int = ALL_PAIRS_MAX_NODES,
+    ) -> None:
         self.all_pairs_max_nodes = all_pairs_max_nodes
         self.trays = list(trays)
         self.tray_ids = [t.id for t in self.trays]
@@ -128,8 +133,16 @@ class TrayGraph:
         sb = self._position(right, coords[:, 1])
         plan = np.hypot(*(coords[:, 1] - coords[:, 0]).T)
         step = np.abs(self.elevations[tr[left]] - self.elevations[tr[right]])
-        return list(zip(tr[left].tolist(), sa.tolist(), tr[right].tolist(), sb.tolist(),
-                        (plan + step).tolist(), strict=True))
+        return list(
+            zip(
+                tr[left].tolist(),
+                sa.tolist(),
+                tr[right].tolist(),
+                sb.tolist(),
+                (plan + step).tolist(),
+                strict=True,
+            )
+        )
 
     def _position(self, seg: np.ndarray, pts: np.ndarray) -> np.ndarray:
         """Position along the tray (m) of points lying on (or projected onto) segments ``seg``."""
@@ -175,18 +188,23 @@ class TrayGraph:
         graph.add_nodes_from(range(len(roots)))
         self._node_s: dict[tuple[int, int], float] = {}  # (node, tray) -> position along tray
         for t, arr in enumerate(self.station_s):
-            nodes = self.node_of_station[offsets[t]:offsets[t + 1]]
+            nodes = self.node_of_station[offsets[t] : offsets[t + 1]]
             for k, s in enumerate(arr):
                 self.node_xy[nodes[k]] = self.point_at(t, float(s))
                 self._node_s[(int(nodes[k]), t)] = float(s)
             for k in range(len(arr) - 1):
-                self._add_edge(graph, int(nodes[k]), int(nodes[k + 1]), float(arr[k + 1] - arr[k]), t)
+                self._add_edge(
+                    graph, int(nodes[k]), int(nodes[k + 1]), float(arr[k + 1] - arr[k]), t
+                )
         for u, v, w in edges:
             self._add_edge(graph, int(self.node_of_station[u]), int(self.node_of_station[v]), w, -1)
         self.graph = graph
         self.node_count = len(roots)
-        self._station_keys = (np.concatenate([i * _TRAY_KEY + arr for i, arr in enumerate(self.station_s)])
-                              if self.station_s else np.zeros(0))
+        self._station_keys = (
+            np.concatenate([i * _TRAY_KEY + arr for i, arr in enumerate(self.station_s)])
+            if self.station_s
+            else np.zeros(0)
+        )
 
     @staticmethod
     def _add_edge(graph: nx.Graph, u: int, v: int, w: float, tray: int) -> None:
@@ -225,13 +243,26 @@ class TrayGraph:
         seg = np.full(n, -1, dtype=np.int64)
         if not len(self._lines):
             zeros, ints = np.zeros(n), np.zeros(n, dtype=np.int64)
-            return Attachments(seg=seg, piece=seg.copy(), s=zeros, x=pts_xy[:, 0].copy(),
-                               y=pts_xy[:, 1].copy(), hop=np.full(n, np.inf), elev=zeros.copy(),
-                               u=ints, v=ints.copy(), du=zeros.copy(), dv=zeros.copy())
+            return Attachments(
+                seg=seg,
+                piece=seg.copy(),
+                s=zeros,
+                x=pts_xy[:, 0].copy(),
+                y=pts_xy[:, 1].copy(),
+                hop=np.full(n, np.inf),
+                elev=zeros.copy(),
+                u=ints,
+                v=ints.copy(),
+                du=zeros.copy(),
+                dv=zeros.copy(),
+            )
         if n:
             (src, hit), _ = self._tree.query_nearest(
-                shapely.points(pts_xy), max_distance=max(reach_m, 1e-9), return_distance=True,
-                all_matches=False)
+                shapely.points(pts_xy),
+                max_distance=max(reach_m, 1e-9),
+                return_distance=True,
+                all_matches=False,
+            )
             seg[src] = hit
         ok = seg >= 0
         sg = np.where(ok, seg, 0)
@@ -246,10 +277,18 @@ class TrayGraph:
         k = np.clip(np.searchsorted(flat, tray * _TRAY_KEY + s, side="right"), start + 1, end - 1)
         su, sv = flat[k - 1] - tray * _TRAY_KEY, flat[k] - tray * _TRAY_KEY
         return Attachments(
-            seg=seg, piece=np.where(ok, k - 1, -1), s=s, x=q[:, 0], y=q[:, 1],
-            hop=np.where(ok, hop, np.inf), elev=self.elevations[tray],
-            u=self.node_of_station[k - 1], v=self.node_of_station[k],
-            du=np.maximum(s - su, 0.0), dv=np.maximum(sv - s, 0.0))
+            seg=seg,
+            piece=np.where(ok, k - 1, -1),
+            s=s,
+            x=q[:, 0],
+            y=q[:, 1],
+            hop=np.where(ok, hop, np.inf),
+            elev=self.elevations[tray],
+            u=self.node_of_station[k - 1],
+            v=self.node_of_station[k],
+            du=np.maximum(s - su, 0.0),
+            dv=np.maximum(sv - s, 0.0),
+        )
 
     def rows(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Shortest tray distances from each of ``nodes`` to every node: (matrix, row index per node).
@@ -269,8 +308,11 @@ class TrayGraph:
             order = list(self._rows)
             self._index = np.full(max(self.node_count, 1), -1, dtype=np.int64)
             self._index[order] = np.arange(len(order))
-            self._matrix = (np.stack([self._rows[k] for k in order]) if order
-                            else np.zeros((0, self.node_count)))
+            self._matrix = (
+                np.stack([self._rows[k] for k in order])
+                if order
+                else np.zeros((0, self.node_count))
+            )
         return self._matrix, self._index
 
     def _all_pairs(self) -> None:
@@ -283,7 +325,9 @@ class TrayGraph:
             np.minimum(dist, dist[:, k, None] + dist[None, k, :], out=dist)
         self._rows = {k: dist[k] for k in range(n)}
 
-    def distance(self, a: Attachments, ia: np.ndarray, b: Attachments, ib: np.ndarray) -> np.ndarray:
+    def distance(
+        self, a: Attachments, ia: np.ndarray, b: Attachments, ib: np.ndarray
+    ) -> np.ndarray:
         """Tray distance between attachments ``a[ia]`` and ``b[ib]`` (inf when not connected)."""
         n = len(ia)
         out = np.full(n, np.inf)
@@ -295,17 +339,22 @@ class TrayGraph:
         matrix, index = self.rows(np.concatenate([ua, va]))
         dua, dva, dub, dvb = a.du[ia], a.dv[ia], b.du[ib], b.dv[ib]
         ru, rv = index[ua], index[va]
-        best = np.minimum.reduce([
-            dua + matrix[ru, ub] + dub, dua + matrix[ru, vb] + dvb,
-            dva + matrix[rv, ub] + dub, dva + matrix[rv, vb] + dvb,
-        ])
+        best = np.minimum.reduce(
+            [
+                dua + matrix[ru, ub] + dub,
+                dua + matrix[ru, vb] + dvb,
+                dva + matrix[rv, ub] + dub,
+                dva + matrix[rv, vb] + dvb,
+            ]
+        )
         same = a.piece[ia] == b.piece[ib]
         best = np.where(same, np.minimum(best, np.abs(a.s[ia] - b.s[ib])), best)
         out[ok] = best
         return out
 
-    def spans(self, a: Attachments, ia: np.ndarray, b: Attachments, ib: np.ndarray
-              ) -> list[tuple[tuple[int, float, float], ...]]:
+    def spans(
+        self, a: Attachments, ia: np.ndarray, b: Attachments, ib: np.ndarray
+    ) -> list[tuple[tuple[int, float, float], ...]]:
         """Tray intervals followed from ``a[ia]`` to ``b[ib]``: per pair, (tray number, s0, s1).
 
         The route is the one :meth:`path` takes (same choice of ways out, same shortest path
@@ -327,7 +376,10 @@ class TrayGraph:
         best = np.where(a.piece[ia] == b.piece[ib], np.abs(sa - sb), np.inf)
         way = np.full(len(ia), -1, dtype=np.int64)
         starts, ends = (ua, ua, va, va), (ub, vb, ub, vb)
-        d0s, d1s = (a.du[ia], a.du[ia], a.dv[ia], a.dv[ia]), (b.du[ib], b.dv[ib], b.du[ib], b.dv[ib])
+        d0s, d1s = (
+            (a.du[ia], a.du[ia], a.dv[ia], a.dv[ia]),
+            (b.du[ib], b.dv[ib], b.du[ib], b.dv[ib]),
+        )
         for k in range(4):  # in path()'s order, replacing only when shorter by more than 1e-12
             total = d0s[k] + matrix[index[starts[k]], ends[k]] + d1s[k]
             better = total < best - 1e-12
@@ -338,8 +390,17 @@ class TrayGraph:
         tray_a, tray_b = self.seg_tray[a.seg[ia]], self.seg_tray[b.seg[ib]]
         node_s = self._node_s
         for row, w, s_a, s_b, t_a, t_b, u, v, d in zip(
-                ok.tolist(), way.tolist(), sa.tolist(), sb.tolist(), tray_a.tolist(),
-                tray_b.tolist(), start.tolist(), end.tolist(), best.tolist(), strict=True):
+            ok.tolist(),
+            way.tolist(),
+            sa.tolist(),
+            sb.tolist(),
+            tray_a.tolist(),
+            tray_b.tolist(),
+            start.tolist(),
+            end.tolist(),
+            best.tolist(),
+            strict=True,
+        ):
             if w < 0:
                 if d != float("inf"):
                     out[row] = _merge([(t_a, s_a, s_b)])
@@ -365,8 +426,9 @@ class TrayGraph:
                 legs.append((tray, node_s[(p, tray)], node_s[(q, tray)]))
         return legs
 
-    def path(self, a: Attachments, i: int, b: Attachments, j: int
-             ) -> tuple[list[tuple[float, float]], list[str], float]:
+    def path(
+        self, a: Attachments, i: int, b: Attachments, j: int
+    ) -> tuple[list[tuple[float, float]], list[str], float]:
         """The tray path from attachment ``a[i]`` to ``b[j]``: plan points, tray ids, length."""
         if a.seg[i] < 0 or b.seg[j] < 0:
             return [], [], float("inf")
@@ -384,14 +446,20 @@ class TrayGraph:
         if start is None:
             if length == float("inf"):
                 return [], [], length
-            return self.points_between(tray_a, float(a.s[i]), float(b.s[j])), [self.tray_ids[tray_a]], length
+            return (
+                self.points_between(tray_a, float(a.s[i]), float(b.s[j])),
+                [self.tray_ids[tray_a]],
+                length,
+            )
         nodes = nx.dijkstra_path(self.graph, start, end)
         points = self.points_between(tray_a, float(a.s[i]), self._node_s[(start, tray_a)])
         trays = [tray_a]
         for p, q in pairwise(nodes):
             tray = self.graph[p][q]["tray"]
             if tray >= 0:
-                points += self.points_between(tray, self._node_s[(p, tray)], self._node_s[(q, tray)])[1:]
+                points += self.points_between(
+                    tray, self._node_s[(p, tray)], self._node_s[(q, tray)]
+                )[1:]
                 trays.append(tray)
             else:
                 points.append((float(self.node_xy[q][0]), float(self.node_xy[q][1])))
@@ -416,7 +484,11 @@ def _merge(legs: list[tuple[int, float, float]]) -> tuple[tuple[int, float, floa
         lo, hi = (s0, s1) if s0 <= s1 else (s1, s0)
         if hi - lo <= 1e-9:
             continue
-        if out and out[-1][0] == tray and (abs(out[-1][2] - lo) <= 1e-9 or abs(out[-1][1] - hi) <= 1e-9):
+        if (
+            out
+            and out[-1][0] == tray
+            and (abs(out[-1][2] - lo) <= 1e-9 or abs(out[-1][1] - hi) <= 1e-9)
+        ):
             out[-1][1], out[-1][2] = min(out[-1][1], lo), max(out[-1][2], hi)
         else:
             out.append([tray, lo, hi])

@@ -14,13 +14,23 @@ import numpy as np
 from model.design import Design
 from model.entities import Device, Hall, Link, PortRef, Rack
 
-SERVER = "hgx-h100-8x400"   # 8 x 400G compute NICs, 1 port per cage
-SWITCH = "qm9700"           # 64 x 400G
+SERVER = "hgx-h100-8x400"  # 8 x 400G compute NICs, 1 port per cage
+SWITCH = "qm9700"  # 64 x 400G
 
 
-def clos(*, pods: int = 1, leaves_per_pod: int = 2, servers_per_leaf: int = 2, nics: int = 4,
-         spines_per_pod: int = 2, leaf_spine_links: int = 2, cores: int = 0,
-         spine_core_links: int = 1, rail: bool = False, hall_m: float = 200.0) -> Design:
+def clos(
+    *,
+    pods: int = 1,
+    leaves_per_pod: int = 2,
+    servers_per_leaf: int = 2,
+    nics: int = 4,
+    spines_per_pod: int = 2,
+    leaf_spine_links: int = 2,
+    cores: int = 0,
+    spine_core_links: int = 1,
+    rail: bool = False,
+    hall_m: float = 200.0,
+) -> Design:
     """A leaf-spine (``cores`` = 0) or 3-tier Clos fabric of HGX H100 servers and QM9700s.
 
     Non-rail: each server sends ``nics`` NICs to its one leaf. Rail (``rail=True``): a pod is a
@@ -37,8 +47,19 @@ def clos(*, pods: int = 1, leaves_per_pod: int = 2, servers_per_leaf: int = 2, n
 
     def rack(x: float, y: float) -> str:
         rid = f"r{len(racks) + 1}"
-        racks.append(Rack(id=rid, name=rid.upper(), type="rack-48u-600x1200", x=x, y=y,
-                          width_m=0.6, depth_m=1.2, height_u=48, power_budget_kw=45.0))
+        racks.append(
+            Rack(
+                id=rid,
+                name=rid.upper(),
+                type="rack-48u-600x1200",
+                x=x,
+                y=y,
+                width_m=0.6,
+                depth_m=1.2,
+                height_u=48,
+                power_budget_kw=45.0,
+            )
+        )
         return rid
 
     def device(did: str, rid: str, u: int, type_id: str, role: str) -> str:
@@ -50,8 +71,13 @@ def clos(*, pods: int = 1, leaves_per_pod: int = 2, servers_per_leaf: int = 2, n
         return f"{prefix}{ports[did]}"
 
     def connect(x: str, y: str) -> None:
-        links.append(Link(id=f"l{len(links) + 1}", a=PortRef(x, port(x, "nic" if x.startswith("srv") else "p")),
-                          b=PortRef(y, port(y, "p"))))
+        links.append(
+            Link(
+                id=f"l{len(links) + 1}",
+                a=PortRef(x, port(x, "nic" if x.startswith("srv") else "p")),
+                b=PortRef(y, port(y, "p")),
+            )
+        )
 
     servers_per_pod = servers_per_leaf * (1 if rail else leaves_per_pod)
     col = 0
@@ -94,7 +120,7 @@ def clos(*, pods: int = 1, leaves_per_pod: int = 2, servers_per_leaf: int = 2, n
         core_ids = [switch(f"core{c}", "core") for c in range(cores)]
         for spines in spines_all:
             for j, spine in enumerate(spines):
-                for core in core_ids[j * per_plane:(j + 1) * per_plane]:
+                for core in core_ids[j * per_plane : (j + 1) * per_plane]:
                     for _ in range(spine_core_links):
                         connect(spine, core)
     design.add_racks(racks)
@@ -113,7 +139,7 @@ class FakePlant:
     """Explicit media and lengths per link, in the shape of ``model.cabling.CablePlant``."""
 
     design: Design
-    media_of: dict[str, str] | None = None            # link id -> media type id ("" = none)
+    media_of: dict[str, str] | None = None  # link id -> media type id ("" = none)
     lengths: dict[str, float] = field(default_factory=dict)
     ordered: dict[str, float] = field(default_factory=dict)
     trays: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -134,7 +160,9 @@ class FakePlant:
         if self.auto:
             self._auto()
         self._fill()
-        now = {lid: (self.media_of.get(lid, ""), self.lengths.get(lid)) for lid in self.design.links}
+        now = {
+            lid: (self.media_of.get(lid, ""), self.lengths.get(lid)) for lid in self.design.links
+        }
         self._snapshot = now
         return {lid for lid in set(before) | set(now) if before.get(lid) != now.get(lid)}
 
@@ -161,12 +189,19 @@ class FakePlant:
         mindex = {m.id: i for i, m in enumerate(self.media)}
         self.link_ids = list(self.design.links)
         self.index = {lid: i for i, lid in enumerate(self.link_ids)}
-        self.medium_index = np.array([mindex.get(self.media_of.get(lid, ""), -1)
-                                      for lid in self.link_ids], dtype=np.int32)
+        self.medium_index = np.array(
+            [mindex.get(self.media_of.get(lid, ""), -1) for lid in self.link_ids], dtype=np.int32
+        )
         self.length_m = np.array([self.lengths.get(lid, 1.0) for lid in self.link_ids])
         self.routed_m = self.length_m.copy()
-        self.ordered_m = np.array([self.ordered.get(lid, self.lengths.get(lid, 1.0))
-                                   if self.media_of.get(lid) else np.nan for lid in self.link_ids])
+        self.ordered_m = np.array(
+            [
+                self.ordered.get(lid, self.lengths.get(lid, 1.0))
+                if self.media_of.get(lid)
+                else np.nan
+                for lid in self.link_ids
+            ]
+        )
         self.speed_gbps = np.zeros(len(self.link_ids))
         self.status = np.zeros(len(self.link_ids), dtype=np.uint8)
 
@@ -178,14 +213,19 @@ class FakePlant:
     def route_keys(self) -> np.ndarray:
         """One route per distinct tuple of trays (each run along its whole length); -1 none."""
         routes = self.__dict__.setdefault("_routes", {})
-        keys = [routes.setdefault(self.trays[lid], len(routes)) if self.trays.get(lid) else -1
-                for lid in self.link_ids]
+        keys = [
+            routes.setdefault(self.trays[lid], len(routes)) if self.trays.get(lid) else -1
+            for lid in self.link_ids
+        ]
         return np.array(keys, dtype=np.int64)
 
     def tray_spans(self, route_id: int) -> tuple[tuple[str, float, float], ...]:
         trays = next(t for t, k in self.__dict__["_routes"].items() if k == route_id)
-        return tuple((t, 0.0, _length(self.design.trays[t].points)) for t in dict.fromkeys(trays)
-                     if t in self.design.trays)
+        return tuple(
+            (t, 0.0, _length(self.design.trays[t].points))
+            for t in dict.fromkeys(trays)
+            if t in self.design.trays
+        )
 
     def findings(self) -> list:
         return list(self.extra_findings)

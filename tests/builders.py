@@ -11,21 +11,52 @@ def empty_hall(width_m: float = 12.0, depth_m: float = 8.4) -> Design:
     return Design(hall, name="Test hall")
 
 
-def rack(design: Design, rack_id: str, x: float, y: float, *, name: str | None = None,
-         rotation: int = 0, type_id: str = "rack-48u-600x1200") -> Rack:
+def rack(
+    design: Design,
+    rack_id: str,
+    x: float,
+    y: float,
+    *,
+    name: str | None = None,
+    rotation: int = 0,
+    type_id: str = "rack-48u-600x1200",
+) -> Rack:
     rtype = design.catalog.rack_type(type_id)
-    record = Rack(id=rack_id, name=name or rack_id.upper(), type=type_id, x=x, y=y,
-                  width_m=rtype.width_m, depth_m=rtype.depth_m, height_u=rtype.height_u,
-                  power_budget_kw=rtype.power_budget_kw, rotation=rotation)
+    record = Rack(
+        id=rack_id,
+        name=name or rack_id.upper(),
+        type=type_id,
+        x=x,
+        y=y,
+        width_m=rtype.width_m,
+        depth_m=rtype.depth_m,
+        height_u=rtype.height_u,
+        power_budget_kw=rtype.power_budget_kw,
+        rotation=rotation,
+    )
     design.add_racks([record])
     return record
 
 
-def device(design: Design, device_id: str, rack_id: str, u: int, type_id: str,
-           role: str | None = None, breakout: dict[str, int] | None = None) -> Device:
+def device(
+    design: Design,
+    device_id: str,
+    rack_id: str,
+    u: int,
+    type_id: str,
+    role: str | None = None,
+    breakout: dict[str, int] | None = None,
+) -> Device:
     dtype = design.catalog.device_type(type_id)
-    record = Device(id=device_id, name=device_id, type=type_id, rack=rack_id, u=u,
-                    role=role or dtype.default_role, breakout=breakout or {})
+    record = Device(
+        id=device_id,
+        name=device_id,
+        type=type_id,
+        rack=rack_id,
+        u=u,
+        role=role or dtype.default_role,
+        breakout=breakout or {},
+    )
     design.add_devices([record])
     return record
 
@@ -46,10 +77,12 @@ def small_pod() -> Design:
     rack(design, "r1", 1.5, 3.0)
     rack(design, "n1", 2.1, 3.0)
     rack(design, "r2", 2.7, 3.0)
-    design.add_trays([
-        Tray(id="t-row", points=[(0.6, 3.0), (11.4, 3.0)]),
-        Tray(id="t-cross", points=[(6.0, 3.0), (6.0, 6.0)]),
-    ])
+    design.add_trays(
+        [
+            Tray(id="t-row", points=[(0.6, 3.0), (11.4, 3.0)]),
+            Tray(id="t-cross", points=[(6.0, 3.0), (6.0, 6.0)]),
+        ]
+    )
     for rack_id, prefix in (("r1", "a"), ("r2", "b")):
         device(design, f"{prefix}1", rack_id, 2, "dgx-h100")
         device(design, f"{prefix}2", rack_id, 12, "dgx-h100")

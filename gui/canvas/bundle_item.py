@@ -20,11 +20,23 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 from gui import style
 
 SLICE_S = 0.012  # work per idle tick: the window never waits longer than this for the count
-GROUPS = {"dac": "copper", "acc": "copper", "aec": "copper", "utp": "copper", "backplane": "copper",
-          "mmf": "mmf", "smf": "smf", "aoc": "aoc"}
-GROUP_COLOR = {"copper": style.MEDIUM_KIND_COLORS["dac"], "mmf": style.MEDIUM_KIND_COLORS["mmf"],
-               "smf": style.MEDIUM_KIND_COLORS["smf"], "aoc": style.MEDIUM_KIND_COLORS["aoc"],
-               "none": style.NO_MEDIUM_COLOR}
+GROUPS = {
+    "dac": "copper",
+    "acc": "copper",
+    "aec": "copper",
+    "utp": "copper",
+    "backplane": "copper",
+    "mmf": "mmf",
+    "smf": "smf",
+    "aoc": "aoc",
+}
+GROUP_COLOR = {
+    "copper": style.MEDIUM_KIND_COLORS["dac"],
+    "mmf": style.MEDIUM_KIND_COLORS["mmf"],
+    "smf": style.MEDIUM_KIND_COLORS["smf"],
+    "aoc": style.MEDIUM_KIND_COLORS["aoc"],
+    "none": style.NO_MEDIUM_COLOR,
+}
 
 
 class TrayLoad(QObject):
@@ -125,8 +137,11 @@ class TrayLoad(QObject):
                 yield
                 deadline = time.perf_counter() + SLICE_S
         self.counts = {t: dict(g) for t, g in counts.items()}
-        self.fill = {t: area[t] / (tray.width_m * tray.depth_m)
-                     for t, tray in design.trays.items() if t in area}
+        self.fill = {
+            t: area[t] / (tray.width_m * tray.depth_m)
+            for t, tray in design.trays.items()
+            if t in area
+        }
 
 
 class BundleItem(QGraphicsItem):
@@ -154,8 +169,13 @@ class BundleItem(QGraphicsItem):
             for x, y in tray.points[1:]:
                 path.lineTo(x, y)
             width = 2.0 + 8.0 * math.sqrt(total / top)
-            pen = QPen(style.medium_color(None) if main == "none" else _qcolor(GROUP_COLOR[main]),
-                       width, Qt.SolidLine, Qt.FlatCap, Qt.RoundJoin)
+            pen = QPen(
+                style.medium_color(None) if main == "none" else _qcolor(GROUP_COLOR[main]),
+                width,
+                Qt.SolidLine,
+                Qt.FlatCap,
+                Qt.RoundJoin,
+            )
             pen.setCosmetic(True)
             color = pen.color()
             color.setAlpha(170)

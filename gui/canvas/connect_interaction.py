@@ -56,9 +56,15 @@ class ConnectInteraction(Interaction):
         if self.first is None:
             options = []
             for dev in reversed(design.devices_in_rack(rack_id)):
-                for group, role, free, speed in placement.port_groups_with_free_ports(design, dev.id):
-                    options.append((f"{dev.name} · {group} ({role}, {speed:g}G) — {free} free",
-                                    (dev.id, group)))
+                for group, role, free, speed in placement.port_groups_with_free_ports(
+                    design, dev.id
+                ):
+                    options.append(
+                        (
+                            f"{dev.name} · {group} ({role}, {speed:g}G) — {free} free",
+                            (dev.id, group),
+                        )
+                    )
             if not options:
                 self.scene.message.emit(f"Rack {design.racks[rack_id].name} has no free ports")
                 return True
@@ -68,7 +74,9 @@ class ConnectInteraction(Interaction):
             self.first = tuple(picked)
             rack = design.racks[rack_id]
             self._start = QPointF(rack.x, rack.y)
-            self.hint = f"Now click the rack of the far device for {design.devices[self.first[0]].name}"
+            self.hint = (
+                f"Now click the rack of the far device for {design.devices[self.first[0]].name}"
+            )
             self.scene.message.emit(self.hint)
             return True
         a_device, a_group = self.first
@@ -79,10 +87,14 @@ class ConnectInteraction(Interaction):
             link = placement.new_link(design, a_device, a_group, dev.id)
             if link is not None:
                 info = design.ports(dev.id)[link.b.port]
-                options.append((f"{dev.name} · {link.b.port} ({info.role}, {info.speed_gbps:g}G)", dev.id))
+                options.append(
+                    (f"{dev.name} · {link.b.port} ({info.role}, {info.speed_gbps:g}G)", dev.id)
+                )
         if not options:
-            self.scene.message.emit(f"No device in rack {design.racks[rack_id].name} has a free "
-                                    f"port for {design.devices[a_device].name} {a_group}")
+            self.scene.message.emit(
+                f"No device in rack {design.racks[rack_id].name} has a free "
+                f"port for {design.devices[a_device].name} {a_group}"
+            )
             return True
         b_device = choose(options, event.screenPos())
         if b_device is None:
@@ -92,10 +104,14 @@ class ConnectInteraction(Interaction):
         self._line.setPath(QPainterPath())
         self.hint = ConnectInteraction.hint
         a_name, b_name = design.devices[a_device].name, design.devices[b_device].name
-        if self.scene.push(AddObjectsCommand(design, f"Connect {a_name} to {b_name}", links=[link])):
+        if self.scene.push(
+            AddObjectsCommand(design, f"Connect {a_name} to {b_name}", links=[link])
+        ):
             self.scene.select_ids([link.id])
-            self.scene.message.emit(f"Connected {a_name}:{link.a.port} to {b_name}:{link.b.port}"
-                                    + link_summary(self.scene, link.id))
+            self.scene.message.emit(
+                f"Connected {a_name}:{link.a.port} to {b_name}:{link.b.port}"
+                + link_summary(self.scene, link.id)
+            )
         return True
 
     def move(self, event) -> bool:
@@ -133,4 +149,3 @@ def link_summary(scene, link_id: str) -> str:
     except Exception:  # noqa: BLE001
         return ""
     return f" — {route.total_m:.1f} m, {medium.name if medium else 'no medium reaches'}"
-

@@ -75,6 +75,7 @@ class HallItem(QGraphicsItem):
         x = math.floor(area.left() / t) * t
         lines = []
         from PySide6.QtCore import QLineF
+
         while x <= area.right():
             lines.append(QLineF(x, area.top(), x, area.bottom()))
             x += t

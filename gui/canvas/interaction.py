@@ -50,4 +50,3 @@ class Interaction:
             if isinstance(item, (RackItem, TrayItem, LinkItem)):
                 return item
         return None
-

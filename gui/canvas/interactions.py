@@ -28,7 +28,6 @@ from model.entities import Tray
 EPS = 1e-6
 
 
-
 def collides(scene, item: RackItem, rect: QRectF, ignore: set[str]) -> bool:
     """True when a rack footprint ``rect`` (scene metres) overlaps another rack, an obstacle,
     or leaves the hall."""
@@ -98,14 +97,22 @@ class SelectInteraction(Interaction):
         if self._drag is None:
             return False
         if not self._moved:
-            if (event.screenPos() - self._press_screen).manhattanLength() < QApplication.startDragDistance():
+            if (
+                event.screenPos() - self._press_screen
+            ).manhattanLength() < QApplication.startDragDistance():
                 return True
             self._moved = True
         design = self.scene.design
         anchor = design.racks[self._anchor]
         shift = event.scenePos() - self._press_scene
-        sx, sy = placement.snap_rack_centre(anchor.x + shift.x(), anchor.y + shift.y(), anchor.width_m,
-                                            anchor.depth_m, anchor.rotation, design.hall.tile_m)
+        sx, sy = placement.snap_rack_centre(
+            anchor.x + shift.x(),
+            anchor.y + shift.y(),
+            anchor.width_m,
+            anchor.depth_m,
+            anchor.rotation,
+            design.hall.tile_m,
+        )
         self._delta = (sx - anchor.x, sy - anchor.y)
         moving = set(self._drag)
         for rack_id, start in self._drag.items():
@@ -113,7 +120,9 @@ class SelectInteraction(Interaction):
             item.setPos(start.x() + self._delta[0], start.y() + self._delta[1])
         for rack_id in self._drag:
             item = self.scene.racks[rack_id]
-            item.set_collision(collides(self.scene, item, item.mapRectToScene(item.footprint()), moving))
+            item.set_collision(
+                collides(self.scene, item, item.mapRectToScene(item.footprint()), moving)
+            )
         self.scene.message.emit(f"Move by Δx {self._delta[0]:+.2f} m, Δy {self._delta[1]:+.2f} m")
         return True
 
@@ -125,8 +134,10 @@ class SelectInteraction(Interaction):
         dx, dy = self._delta
         if self._moved and (abs(dx) > EPS or abs(dy) > EPS):
             design = self.scene.design
-            positions = {r: (round(design.racks[r].x + dx, 6), round(design.racks[r].y + dy, 6))
-                         for r in drag}
+            positions = {
+                r: (round(design.racks[r].x + dx, 6), round(design.racks[r].y + dy, 6))
+                for r in drag
+            }
             self.scene.push(MoveRacksCommand(design, positions))
         else:
             self._restore(drag)
@@ -150,8 +161,13 @@ class SelectInteraction(Interaction):
                 design = self.scene.design
                 tile = design.hall.tile_m
                 dx, dy = step[event.key()]
-                positions = {r: (round(design.racks[r].x + dx * tile, 6), round(design.racks[r].y + dy * tile, 6))
-                             for r in racks}
+                positions = {
+                    r: (
+                        round(design.racks[r].x + dx * tile, 6),
+                        round(design.racks[r].y + dy * tile, 6),
+                    )
+                    for r in racks
+                }
                 self.scene.push(MoveRacksCommand(design, positions, mergeable=True))
                 return True
         return False
@@ -213,24 +229,40 @@ class PlaceRackInteraction(Interaction):
 
     def _snapped(self, pos: QPointF) -> tuple[float, float]:
         rtype = self.scene.design.catalog.rack_type(self.type_id)
-        return placement.snap_rack_centre(pos.x(), pos.y(), rtype.width_m, rtype.depth_m,
-                                          self.rotation, self.scene.design.hall.tile_m)
+        return placement.snap_rack_centre(
+            pos.x(),
+            pos.y(),
+            rtype.width_m,
+            rtype.depth_m,
+            self.rotation,
+            self.scene.design.hall.tile_m,
+        )
 
     def move(self, event) -> bool:
         rtype = self.scene.design.catalog.rack_type(self.type_id)
         x, y = self._snapped(event.scenePos())
         self._ghost.set_geometry(x, y, rtype.width_m, rtype.depth_m, self.rotation)
         self._ghost.setVisible(True)
-        self._ghost.set_collision(collides(self.scene, self._ghost,
-                                           self._ghost.mapRectToScene(self._ghost.footprint()), set()))
+        self._ghost.set_collision(
+            collides(
+                self.scene, self._ghost, self._ghost.mapRectToScene(self._ghost.footprint()), set()
+            )
+        )
         return True
 
     def press(self, event) -> bool:
         if event.button() != Qt.LeftButton:
             return False
-        rack = placement.new_rack(self.scene.design, self.type_id, event.scenePos().x(),
-                                  event.scenePos().y(), self.rotation)
-        if self.scene.push(AddObjectsCommand(self.scene.design, f"Place rack {rack.name}", racks=[rack])):
+        rack = placement.new_rack(
+            self.scene.design,
+            self.type_id,
+            event.scenePos().x(),
+            event.scenePos().y(),
+            self.rotation,
+        )
+        if self.scene.push(
+            AddObjectsCommand(self.scene.design, f"Place rack {rack.name}", racks=[rack])
+        ):
             self.scene.select_ids([rack.id])
         return True
 
@@ -278,7 +310,9 @@ class DrawTrayInteraction(Interaction):
         self._cursor = self._snap(event.scenePos())
         self._update_preview()
         if self.points:
-            length = sum(placement.distance(a, b) for a, b in zip(self.points, self.points[1:], strict=False))
+            length = sum(
+                placement.distance(a, b) for a, b in zip(self.points, self.points[1:], strict=False)
+            )
             length += placement.distance(self.points[-1], self._cursor)
             self.scene.message.emit(f"Tray length {length:.2f} m")
         return True
@@ -360,7 +394,6 @@ class DrawOutlineInteraction(DrawTrayInteraction):
             self.on_done()
 
 
-
 def drop_type(scene, kind: str, type_id: str, pos: QPointF) -> None:
     """A catalog type dropped on the plan: a rack type places a rack, a device type goes into the
     rack under the cursor at its lowest free U."""
@@ -380,6 +413,8 @@ def drop_type(scene, kind: str, type_id: str, pos: QPointF) -> None:
         scene.message.emit(f"Rack {design.racks[rack_id].name} has no {dtype.u_height} U free")
         return
     device = placement.new_device(design, type_id, rack_id, u)
-    scene.push(AddObjectsCommand(design, f"Add {device.name} to {design.racks[rack_id].name}",
-                                 devices=[device]))
-
+    scene.push(
+        AddObjectsCommand(
+            design, f"Add {device.name} to {design.racks[rack_id].name}", devices=[device]
+        )
+    )

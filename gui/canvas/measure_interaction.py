@@ -100,7 +100,9 @@ def tray_distance(scene, a, b) -> float | None:
         return None
     cached = _graphs.get(id(design))
     if cached is None or cached[0] != design.revision:
-        graph = TrayGraph(list(design.trays.values()), design.hall, design.settings.tray_join_tolerance_m)
+        graph = TrayGraph(
+            list(design.trays.values()), design.hall, design.settings.tray_join_tolerance_m
+        )
         _graphs.clear()
         _graphs[id(design)] = (design.revision, graph)
     graph = _graphs[id(design)][1]
@@ -111,4 +113,3 @@ def tray_distance(scene, a, b) -> float | None:
     if not np.isfinite(along):
         return None
     return float(att.hop[0] + along + att.hop[1])
-

@@ -14,8 +14,9 @@ from model.entities import Device, Link, PortRef, Rack
 from model.entities import plan_size as footprint_size
 
 
-def snap_rack_centre(x: float, y: float, width_m: float, depth_m: float, rotation: int,
-                     tile_m: float) -> tuple[float, float]:
+def snap_rack_centre(
+    x: float, y: float, width_m: float, depth_m: float, rotation: int, tile_m: float
+) -> tuple[float, float]:
     """The centre that puts the footprint's corner on the nearest tile corner."""
     w, d = footprint_size(width_m, depth_m, rotation)
     left = round((x - w / 2) / tile_m) * tile_m
@@ -29,20 +30,38 @@ def snap_point(x: float, y: float, step_m: float) -> tuple[float, float]:
 
 def next_rack_name(design: Design, prefix: str = "R", also_taken: set[str] = frozenset()) -> str:
     used = {r.name for r in design.racks.values()} | set(also_taken)
-    numbers = [int(m.group(1)) for name in used if (m := re.fullmatch(re.escape(prefix) + r"(\d+)", name))]
+    numbers = [
+        int(m.group(1)) for name in used if (m := re.fullmatch(re.escape(prefix) + r"(\d+)", name))
+    ]
     n = max(numbers, default=0) + 1
     while f"{prefix}{n:02d}" in used:
         n += 1
     return f"{prefix}{n:02d}"
 
 
-def new_rack(design: Design, type_id: str, x: float, y: float, rotation: int = 0,
-             name: str | None = None, rack_id: str | None = None) -> Rack:
+def new_rack(
+    design: Design,
+    type_id: str,
+    x: float,
+    y: float,
+    rotation: int = 0,
+    name: str | None = None,
+    rack_id: str | None = None,
+) -> Rack:
     rtype = design.catalog.rack_type(type_id)
     cx, cy = snap_rack_centre(x, y, rtype.width_m, rtype.depth_m, rotation, design.hall.tile_m)
-    return Rack(id=rack_id or design.new_id("rack"), name=name or next_rack_name(design),
-                type=type_id, x=cx, y=cy, width_m=rtype.width_m, depth_m=rtype.depth_m,
-                height_u=rtype.height_u, power_budget_kw=rtype.power_budget_kw, rotation=rotation)
+    return Rack(
+        id=rack_id or design.new_id("rack"),
+        name=name or next_rack_name(design),
+        type=type_id,
+        x=cx,
+        y=cy,
+        width_m=rtype.width_m,
+        depth_m=rtype.depth_m,
+        height_u=rtype.height_u,
+        power_budget_kw=rtype.power_budget_kw,
+        rotation=rotation,
+    )
 
 
 def free_u(design: Design, rack_id: str, u_height: int, preferred: int | None = None) -> int | None:
@@ -63,9 +82,16 @@ def free_u(design: Design, rack_id: str, u_height: int, preferred: int | None = 
 
 def device_name(design: Design, type_id: str) -> str:
     dtype = design.catalog.device_type(type_id)
-    stem = {"gpu-server": "gpu", "leaf": "leaf", "spine": "spine", "core": "core",
-            "nvlink-switch": "nvsw", "storage": "stor", "management": "mgmt",
-            "patch-panel": "pp"}.get(dtype.default_role, "dev")
+    stem = {
+        "gpu-server": "gpu",
+        "leaf": "leaf",
+        "spine": "spine",
+        "core": "core",
+        "nvlink-switch": "nvsw",
+        "storage": "stor",
+        "management": "mgmt",
+        "patch-panel": "pp",
+    }.get(dtype.default_role, "dev")
     used = {d.name for d in design.devices.values()}
     n = 1
     while f"{stem}{n}" in used:
@@ -75,11 +101,19 @@ def device_name(design: Design, type_id: str) -> str:
 
 def new_device(design: Design, type_id: str, rack_id: str, u: int) -> Device:
     dtype = design.catalog.device_type(type_id)
-    return Device(id=design.new_id("dev"), name=device_name(design, type_id), type=type_id,
-                  rack=rack_id, u=u, role=dtype.default_role)
+    return Device(
+        id=design.new_id("dev"),
+        name=device_name(design, type_id),
+        type=type_id,
+        rack=rack_id,
+        u=u,
+        role=dtype.default_role,
+    )
 
 
-def port_groups_with_free_ports(design: Design, device_id: str) -> list[tuple[str, str, int, float]]:
+def port_groups_with_free_ports(
+    design: Design, device_id: str
+) -> list[tuple[str, str, int, float]]:
     """(group, role, free count, speed Gb/s) for each port group of a device with a free port."""
     out: dict[str, list] = {}
     for name, info in design.ports(device_id).items():
@@ -89,21 +123,31 @@ def port_groups_with_free_ports(design: Design, device_id: str) -> list[tuple[st
     return [tuple(v) for v in out.values()]
 
 
-def new_link(design: Design, a_device: str, a_group: str, b_device: str,
-             b_group: str | None = None) -> Link | None:
+def new_link(
+    design: Design, a_device: str, a_group: str, b_device: str, b_group: str | None = None
+) -> Link | None:
     """A link from the first free port of ``a_group`` to the best free port of ``b_device``.
 
     The far port is the first free one of ``b_group``, or else of the same role and speed, or
     else of the same role; None when the far device has no suitable free port.
     """
     a_ports = design.ports(a_device)
-    a_port = next((p for p, info in a_ports.items() if info.group == a_group
-                   and design.link_at_port(a_device, p) is None), None)
+    a_port = next(
+        (
+            p
+            for p, info in a_ports.items()
+            if info.group == a_group and design.link_at_port(a_device, p) is None
+        ),
+        None,
+    )
     if a_port is None:
         return None
     a_info = a_ports[a_port]
-    b_ports = {p: i for p, i in design.ports(b_device).items()
-               if design.link_at_port(b_device, p) is None and not (b_device == a_device and p == a_port)}
+    b_ports = {
+        p: i
+        for p, i in design.ports(b_device).items()
+        if design.link_at_port(b_device, p) is None and not (b_device == a_device and p == a_port)
+    }
 
     def pick(pred):
         return next((p for p, info in b_ports.items() if pred(info)), None)
@@ -111,8 +155,9 @@ def new_link(design: Design, a_device: str, a_group: str, b_device: str,
     if b_group is not None:
         b_port = pick(lambda i: i.group == b_group)
     else:
-        b_port = (pick(lambda i: i.role == a_info.role and i.speed_gbps == a_info.speed_gbps)
-                  or pick(lambda i: i.role == a_info.role))
+        b_port = pick(
+            lambda i: i.role == a_info.role and i.speed_gbps == a_info.speed_gbps
+        ) or pick(lambda i: i.role == a_info.role)
     if b_port is None:
         return None
     return Link(id=design.new_id("link"), a=PortRef(a_device, a_port), b=PortRef(b_device, b_port))

@@ -26,7 +26,9 @@ class RackItem(QGraphicsItem):
         self._font = QFont("Sans Serif")
         self._font.setPixelSize(12)
 
-    def set_geometry(self, x: float, y: float, width_m: float, depth_m: float, rotation: int) -> None:
+    def set_geometry(
+        self, x: float, y: float, width_m: float, depth_m: float, rotation: int
+    ) -> None:
         rect = QRectF(-width_m / 2, -depth_m / 2, width_m, depth_m)
         if rect != self._rect:
             self.prepareGeometryChange()
@@ -59,10 +61,17 @@ class RackItem(QGraphicsItem):
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         r = self._rect
         if lod * r.width() < 3:  # a few pixels: one filled rectangle is all the eye can see
-            painter.fillRect(r, self._fill.darker(115) if not self.isSelected() else QColor(style.SELECTION))
+            painter.fillRect(
+                r, self._fill.darker(115) if not self.isSelected() else QColor(style.SELECTION)
+            )
             return
-        edge_color = (QColor(style.COLLISION) if self._collision
-                      else QColor(style.SELECTION) if self.isSelected() else QColor(style.RACK_EDGE))
+        edge_color = (
+            QColor(style.COLLISION)
+            if self._collision
+            else QColor(style.SELECTION)
+            if self.isSelected()
+            else QColor(style.RACK_EDGE)
+        )
         pen = QPen(edge_color, 2.5 if (self._collision or self.isSelected()) else 1.0)
         pen.setCosmetic(True)
         painter.setPen(pen)

@@ -131,7 +131,9 @@ class HallScene(QGraphicsScene):
         for tray_id, item in self.trays.items():
             item.set_fill(load.fill.get(tray_id, 0.0) if self.show_tray_fill else None)
 
-    def set_view_options(self, *, bundles: bool | None = None, tray_fill: bool | None = None) -> None:
+    def set_view_options(
+        self, *, bundles: bool | None = None, tray_fill: bool | None = None
+    ) -> None:
         """Cable bundles along trays and tray fill (shown on demand)."""
         if bundles is not None:
             self.show_bundles = bundles
@@ -186,12 +188,15 @@ class HallScene(QGraphicsScene):
         """Devices chosen in a rack elevation: the inspector shows them, their links are drawn."""
         self.clearSelection()
         self.device_selection = list(ids)
-        self.show_links({lk for d in self.device_selection for lk in self.design.links_of_device(d)})
+        self.show_links(
+            {lk for d in self.device_selection for lk in self.design.links_of_device(d)}
+        )
         self.selection_ids_changed.emit()
 
     def item_for(self, object_id: str):
-        return (self.racks.get(object_id) or self.trays.get(object_id)
-                or self.link_items.get(object_id))
+        return (
+            self.racks.get(object_id) or self.trays.get(object_id) or self.link_items.get(object_id)
+        )
 
     def select_ids(self, ids: Iterable[str]) -> None:
         ids = set(ids)
@@ -362,4 +367,3 @@ class HallScene(QGraphicsScene):
         kind, _, type_id = bytes(event.mimeData().data(MIME_TYPE)).decode().partition(":")
         drop_type(self, kind, type_id, event.scenePos())
         event.acceptProposedAction()
-

@@ -51,8 +51,10 @@ class TrayItem(QGraphicsItem):
             f = self._fill_fraction
             fill = QColor("#b2f2bb" if f < 0.4 else "#ffe066" if f < 0.6 else "#ff8787")
         fill.setAlpha(200)
-        edge = QPen(QColor(style.SELECTION if self.isSelected() else style.TRAY_EDGE),
-                    2.0 if self.isSelected() else 1.0)
+        edge = QPen(
+            QColor(style.SELECTION if self.isSelected() else style.TRAY_EDGE),
+            2.0 if self.isSelected() else 1.0,
+        )
         edge.setCosmetic(True)
         painter.setPen(edge)
         painter.setBrush(fill)

@@ -130,7 +130,13 @@ class HallView(QGraphicsView):
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
         if not self.show_legend:
             return
-        draw_legend(painter, self.viewport().rect(), self.mapToScene, self.scale_factor(), self.viewportTransform())
+        draw_legend(
+            painter,
+            self.viewport().rect(),
+            self.mapToScene,
+            self.scale_factor(),
+            self.viewportTransform(),
+        )
 
 
 def draw_legend(painter: QPainter, viewport, _map, pixels_per_m: float, transform) -> None:
@@ -158,7 +164,9 @@ def draw_legend(painter: QPainter, viewport, _map, pixels_per_m: float, transfor
         painter.drawText(QRectF(x0 + 42, y - 1, width - 46, row), Qt.AlignVCenter, label)
     # scale bar: a round number of metres about 80 px long
     target = 80 / max(pixels_per_m, 1e-9)
-    nice = next((n for n in (0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500) if n >= target), 1000)
+    nice = next(
+        (n for n in (0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500) if n >= target), 1000
+    )
     px = nice * pixels_per_m
     y = y0 + height - 14
     painter.setPen(QPen(QColor("#222"), 2))

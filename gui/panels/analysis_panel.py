@@ -25,7 +25,9 @@ class Tile(QFrame):
     def __init__(self, caption: str, tooltip: str, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("tile")
-        self.setStyleSheet("#tile { background: #ffffff; border: 1px solid #d7dbe0; border-radius: 4px; }")
+        self.setStyleSheet(
+            "#tile { background: #ffffff; border: 1px solid #d7dbe0; border-radius: 4px; }"
+        )
         self.setToolTip(tooltip)
         self.caption = QLabel(caption)
         self.caption.setStyleSheet("color: #555; font-size: 11px;")
@@ -54,28 +56,52 @@ class Tile(QFrame):
 
 TILES = (  # key, caption, tooltip
     ("gpus", "GPUs", "GPUs in the design, with the servers and racks that hold them."),
-    ("bandwidth", "Scale-out per GPU",
-     "Cabled scale-out (NIC) bandwidth per GPU, Gb/s per direction; 'effective' divides it by "
-     "every oversubscribed tier above: what one GPU gets when all GPUs talk across the fabric."),
-    ("bisection", "Bisection",
-     "Capacity of the narrowest cut that splits the GPU servers into two equal halves of the "
-     "hall (Tb/s per direction). Non-blocking: half the GPUs × their scale-out bandwidth."),
-    ("oversub", "Oversubscription",
-     "Downlink : uplink capacity of the worst switch of each tier (1.00:1 = non-blocking), "
-     "against the design's target (Design settings). Red when a tier exceeds the target."),
-    ("optics", "Transceivers",
-     "Optical modules and active cable ends the media choice needs, and the power they draw "
-     "(count × watts per end)."),
-    ("cables", "Cables by kind",
-     "Links per medium kind as chosen from routed length × speed × policy: passive DAC, LACC, "
-     "AEC, AOC, multimode and single-mode optics."),
-    ("power", "Total power",
-     "Typical power of servers, switches and transceivers (and any other device)."),
-    ("cost", "Indicative cost",
-     "Catalog list prices of servers, switches, optics, cables and racks: an order of "
-     "magnitude for comparing options, not a quote."),
-    ("warnings", "Warnings",
-     "Findings of the analysis (errors first). The Warnings list selects their objects."),
+    (
+        "bandwidth",
+        "Scale-out per GPU",
+        "Cabled scale-out (NIC) bandwidth per GPU, Gb/s per direction; 'effective' divides it by "
+        "every oversubscribed tier above: what one GPU gets when all GPUs talk across the fabric.",
+    ),
+    (
+        "bisection",
+        "Bisection",
+        "Capacity of the narrowest cut that splits the GPU servers into two equal halves of the "
+        "hall (Tb/s per direction). Non-blocking: half the GPUs × their scale-out bandwidth.",
+    ),
+    (
+        "oversub",
+        "Oversubscription",
+        "Downlink : uplink capacity of the worst switch of each tier (1.00:1 = non-blocking), "
+        "against the design's target (Design settings). Red when a tier exceeds the target.",
+    ),
+    (
+        "optics",
+        "Transceivers",
+        "Optical modules and active cable ends the media choice needs, and the power they draw "
+        "(count × watts per end).",
+    ),
+    (
+        "cables",
+        "Cables by kind",
+        "Links per medium kind as chosen from routed length × speed × policy: passive DAC, LACC, "
+        "AEC, AOC, multimode and single-mode optics.",
+    ),
+    (
+        "power",
+        "Total power",
+        "Typical power of servers, switches and transceivers (and any other device).",
+    ),
+    (
+        "cost",
+        "Indicative cost",
+        "Catalog list prices of servers, switches, optics, cables and racks: an order of "
+        "magnitude for comparing options, not a quote.",
+    ),
+    (
+        "warnings",
+        "Warnings",
+        "Findings of the analysis (errors first). The Warnings list selects their objects.",
+    ),
 )
 
 
@@ -92,8 +118,10 @@ class AnalysisPanel(QWidget):
         self.bottleneck = QLabel("")
         self.bottleneck.setWordWrap(True)
         self.bottleneck.setToolTip("The layer that limits per-GPU bandwidth, and why.")
-        self.bottleneck.setStyleSheet("font-size: 13px; font-weight: 600; color: #1d3557; "
-                                      "background: #e7f0fa; border-left: 4px solid #1c7ed6; padding: 6px;")
+        self.bottleneck.setStyleSheet(
+            "font-size: 13px; font-weight: 600; color: #1d3557; "
+            "background: #e7f0fa; border-left: 4px solid #1c7ed6; padding: 6px;"
+        )
         self.delta = QLabel("")
         self.delta.setWordWrap(True)
         self.delta.setToolTip("What the last edit changed in counts, power and cost.")
@@ -148,8 +176,9 @@ class AnalysisPanel(QWidget):
 
     def show_result(self, result: AnalysisResult) -> None:
         self.report = r = result.report
-        self.status.setText(f"up to date · revision {result.revision} · computed in "
-                            f"{result.seconds * 1000:,.0f} ms")
+        self.status.setText(
+            f"up to date · revision {result.revision} · computed in {result.seconds * 1000:,.0f} ms"
+        )
         self.status.setStyleSheet("color: #2b8a3e; font-size: 11px;")
         self.bottleneck.setEnabled(True)
         self.bottleneck.setText("Bottleneck: " + (r.bottleneck_explanation or "none found"))
@@ -158,36 +187,55 @@ class AnalysisPanel(QWidget):
         self.edit_label = ""
         target = self.runner.design.settings.oversubscription_target if self.runner else 1.0
         t = self.tiles
-        t["gpus"].set(f"{r.gpus:,}", f"{r.servers:,} servers · {r.racks:,} racks · "
-                      f"{r.switches_total:,} switches")
-        t["bandwidth"].set(f"{_gbps(r.scale_out_gbps)}",
-                           f"effective {_gbps(r.effective_gbps)} · NVLink {_gbps(r.scale_up_gbps)}",
-                           bad=r.effective_gbps < r.scale_out_gbps - 1e-6)
+        t["gpus"].set(
+            f"{r.gpus:,}",
+            f"{r.servers:,} servers · {r.racks:,} racks · {r.switches_total:,} switches",
+        )
+        t["bandwidth"].set(
+            f"{_gbps(r.scale_out_gbps)}",
+            f"effective {_gbps(r.effective_gbps)} · NVLink {_gbps(r.scale_up_gbps)}",
+            bad=r.effective_gbps < r.scale_out_gbps - 1e-6,
+        )
         t["bisection"].set(f"{r.bisection_gbps / 1000:,.1f} Tb/s", r.bisection_method)
         ratios = [(name, tr.max) for name, tr in r.oversubscription.items()]
         worst = max((v for _, v in ratios), default=1.0)
-        t["oversub"].set(", ".join(f"{n} {_ratio(v)}" for n, v in ratios) or "—",
-                         f"target {target:.2f}:1", bad=worst > target + 1e-9)
+        t["oversub"].set(
+            ", ".join(f"{n} {_ratio(v)}" for n, v in ratios) or "—",
+            f"target {target:.2f}:1",
+            bad=worst > target + 1e-9,
+        )
         by_kind = getattr(r, "transceivers_by_kind", {}) or {}
-        kinds_text = " · ".join(f"{KIND_SHORT.get(k, k)} {int(v.get('modules', 0)):,}"
-                                for k, v in by_kind.items() if v.get("modules"))
-        t["optics"].set(f"{r.transceivers:,}", f"{_watts(r.transceiver_power_w)}"
-                        + (f" ({kinds_text})" if kinds_text else ""))
+        kinds_text = " · ".join(
+            f"{KIND_SHORT.get(k, k)} {int(v.get('modules', 0)):,}"
+            for k, v in by_kind.items()
+            if v.get("modules")
+        )
+        t["optics"].set(
+            f"{r.transceivers:,}",
+            f"{_watts(r.transceiver_power_w)}" + (f" ({kinds_text})" if kinds_text else ""),
+        )
         kinds = [(k, v) for k, v in r.links_by_kind.items() if v]
-        t["cables"].set(f"{r.links_total:,} links",
-                        " · ".join(f"{KIND_SHORT.get(k, k)} {v:,}" for k, v in kinds)
-                        + (f" · none {r.links_without_medium:,}" if r.links_without_medium else ""),
-                        bad=r.links_without_medium > 0)
+        t["cables"].set(
+            f"{r.links_total:,} links",
+            " · ".join(f"{KIND_SHORT.get(k, k)} {v:,}" for k, v in kinds)
+            + (f" · none {r.links_without_medium:,}" if r.links_without_medium else ""),
+            bad=r.links_without_medium > 0,
+        )
         p = r.power_w
-        t["power"].set(_watts(p.get("total", 0.0)),
-                       f"servers {_watts(p.get('servers', 0))} · switches "
-                       f"{_watts(p.get('switches', 0))} · optics {_watts(p.get('transceivers', 0))}")
+        t["power"].set(
+            _watts(p.get("total", 0.0)),
+            f"servers {_watts(p.get('servers', 0))} · switches "
+            f"{_watts(p.get('switches', 0))} · optics {_watts(p.get('transceivers', 0))}",
+        )
         c = r.cost_usd
-        t["cost"].set(_usd(c.get("total", 0.0)),
-                      f"optics {_usd(c.get('transceivers', 0))} · cables {_usd(c.get('cables', 0))}")
+        t["cost"].set(
+            _usd(c.get("total", 0.0)),
+            f"optics {_usd(c.get('transceivers', 0))} · cables {_usd(c.get('cables', 0))}",
+        )
         errors = len(r.errors())
-        t["warnings"].set(f"{len(r.warnings):,}", f"{errors:,} errors" if errors else "no errors",
-                          bad=errors > 0)
+        t["warnings"].set(
+            f"{len(r.warnings):,}", f"{errors:,} errors" if errors else "no errors", bad=errors > 0
+        )
 
 
 def _gbps(x: float) -> str:

@@ -19,8 +19,12 @@ GROUPS = (  # label, kinds, colour
     ("multimode", ("mmf",), MEDIUM_KIND_COLORS["mmf"]),
     ("single-mode", ("smf",), MEDIUM_KIND_COLORS["smf"]),
 )
-POWER_PARTS = (("servers", "Servers"), ("switches", "Switches"), ("transceivers", "Optics"),
-               ("other_devices", "Other"))
+POWER_PARTS = (
+    ("servers", "Servers"),
+    ("switches", "Switches"),
+    ("transceivers", "Optics"),
+    ("other_devices", "Other"),
+)
 
 
 def _plot(title: str, x_label: str, y_label: str) -> pg.PlotWidget:
@@ -47,7 +51,9 @@ class ChartsPanel(QWidget):
         self.lengths.addLegend(offset=(-10, 10), labelTextSize="8pt")
         self.power = _plot("Power by category", "", "power (kW)")
         self.ladder = _plot("Per-GPU bandwidth by layer", "", "Gb/s per GPU (per direction)")
-        self.allreduce = _plot("All-reduce scaling", "GPUs in the job (log)", "time per all-reduce (ms)")
+        self.allreduce = _plot(
+            "All-reduce scaling", "GPUs in the job (log)", "time per all-reduce (ms)"
+        )
         self.allreduce.setLogMode(x=True, y=False)
         self.status = QLabel("")
         self.status.setStyleSheet("color: #666; font-size: 11px;")
@@ -68,7 +74,9 @@ class ChartsPanel(QWidget):
         self.status.setStyleSheet("color: #b35c00; font-size: 11px; font-weight: 600;")
 
     def update_charts(self, report, plant, revision: int | None = None) -> None:
-        self.status.setText("up to date" + (f" · revision {revision}" if revision is not None else ""))
+        self.status.setText(
+            "up to date" + (f" · revision {revision}" if revision is not None else "")
+        )
         self.status.setStyleSheet("color: #2b8a3e; font-size: 11px;")
         if plant is not None:
             self._lengths(plant)
@@ -86,7 +94,11 @@ class ChartsPanel(QWidget):
         finite = np.isfinite(length)
         if not finite.any():
             return
-        top = float(np.percentile(length[finite], 99.5)) if finite.sum() > 50 else float(length[finite].max())
+        top = (
+            float(np.percentile(length[finite], 99.5))
+            if finite.sum() > 50
+            else float(length[finite].max())
+        )
         top = max(top, 1.0)
         edges = np.linspace(0.0, math.ceil(top), min(60, max(10, int(math.ceil(top)) * 2)) + 1)
         kinds = np.array([m.kind for m in plant.media] + ["none"])
@@ -99,8 +111,15 @@ class ChartsPanel(QWidget):
             if not sel.any():
                 continue
             counts, _ = np.histogram(np.clip(length[sel], 0, edges[-1]), bins=edges)
-            bars = pg.BarGraphItem(x0=edges[:-1], width=width * 0.95, y0=bottom, height=counts,
-                                   brush=colour, pen=pg.mkPen(colour), name=label)
+            bars = pg.BarGraphItem(
+                x0=edges[:-1],
+                width=width * 0.95,
+                y0=bottom,
+                height=counts,
+                brush=colour,
+                pen=pg.mkPen(colour),
+                name=label,
+            )
             w.addItem(bars)
             bottom = bottom + counts
         used = {int(k) for k in np.unique(medium) if k >= 0}
@@ -110,25 +129,41 @@ class ChartsPanel(QWidget):
             if m.reach_m <= edges[-1] * 1.5:
                 reach[(m.kind, m.reach_m)] = m.name
         for kind, r in sorted(reach, key=lambda kr: kr[1]):
-            line = pg.InfiniteLine(pos=r, angle=90,
-                                   pen=pg.mkPen(MEDIUM_KIND_COLORS.get(kind, "#555"), width=1.5,
-                                                style=pg.QtCore.Qt.DashLine),
-                                   label=f"{KIND_LABEL.get(kind, kind)} ≤ {r:g} m",
-                                   labelOpts={"position": 0.95, "color": "#333", "anchors": [(0, 0), (0, 0)],
-                                              "fill": (255, 255, 255, 200)})
+            line = pg.InfiniteLine(
+                pos=r,
+                angle=90,
+                pen=pg.mkPen(
+                    MEDIUM_KIND_COLORS.get(kind, "#555"), width=1.5, style=pg.QtCore.Qt.DashLine
+                ),
+                label=f"{KIND_LABEL.get(kind, kind)} ≤ {r:g} m",
+                labelOpts={
+                    "position": 0.95,
+                    "color": "#333",
+                    "anchors": [(0, 0), (0, 0)],
+                    "fill": (255, 255, 255, 200),
+                },
+            )
             w.addItem(line)
 
     def _power(self, report) -> None:
         w = self.power
         w.clear()
-        parts = [(label, report.power_w.get(key, 0.0) / 1000) for key, label in POWER_PARTS
-                 if report.power_w.get(key, 0.0) > 0 or key != "other_devices"]
+        parts = [
+            (label, report.power_w.get(key, 0.0) / 1000)
+            for key, label in POWER_PARTS
+            if report.power_w.get(key, 0.0) > 0 or key != "other_devices"
+        ]
         colours = ["#7fb3e6", "#5fb878", "#8e6cf0", "#c8c8c8"]
         x = np.arange(len(parts))
-        w.addItem(pg.BarGraphItem(x=x, height=[v for _, v in parts], width=0.6,
-                                  brushes=colours[:len(parts)]))
+        w.addItem(
+            pg.BarGraphItem(
+                x=x, height=[v for _, v in parts], width=0.6, brushes=colours[: len(parts)]
+            )
+        )
         for i, (_, v) in enumerate(parts):
-            text = pg.TextItem(f"{v:,.0f} kW" if v >= 10 else f"{v:,.1f} kW", anchor=(0.5, 1), color="#222")
+            text = pg.TextItem(
+                f"{v:,.0f} kW" if v >= 10 else f"{v:,.1f} kW", anchor=(0.5, 1), color="#222"
+            )
             text.setPos(i, v)
             w.addItem(text)
         w.getAxis("bottom").setTicks([[(i, label) for i, (label, _) in enumerate(parts)]])
@@ -143,7 +178,9 @@ class ChartsPanel(QWidget):
         values = [v for _, v in layers]
         low = min(values)
         brushes = ["#e03131" if v == low else "#7fb3e6" for v in values]
-        w.addItem(pg.BarGraphItem(x=np.arange(len(layers)), height=values, width=0.6, brushes=brushes))
+        w.addItem(
+            pg.BarGraphItem(x=np.arange(len(layers)), height=values, width=0.6, brushes=brushes)
+        )
         for i, v in enumerate(values):
             text = pg.TextItem(f"{v:,.0f}", anchor=(0.5, 1), color="#222")
             text.setPos(i, v)
@@ -159,20 +196,29 @@ class ChartsPanel(QWidget):
             return
         x = np.array([p.gpus for p in points], dtype=float)
         t = np.array([p.time_s * 1000 for p in points])
-        w.plot(x, t, pen=pg.mkPen("#1c7ed6", width=2), symbol="o", symbolSize=5,
-               symbolBrush="#1c7ed6")
-        ticks = [(math.log10(g), _count(g)) for g in x.tolist() if g >= 1 and math.log2(g).is_integer()]
+        w.plot(
+            x, t, pen=pg.mkPen("#1c7ed6", width=2), symbol="o", symbolSize=5, symbolBrush="#1c7ed6"
+        )
+        ticks = [
+            (math.log10(g), _count(g)) for g in x.tolist() if g >= 1 and math.log2(g).is_integer()
+        ]
         if len(ticks) > 8:
-            ticks = ticks[::math.ceil(len(ticks) / 8)]
+            ticks = ticks[:: math.ceil(len(ticks) / 8)]
         w.getAxis("bottom").setTicks([ticks, []])
         if report.allreduce is not None:
             a = report.allreduce
             comm = sum(v["time_s"] for k, v in a.layers.items() if k != "scale-up")
             share = comm / a.time_s if a.time_s else 0.0
-            w.setTitle(f"All-reduce {a.message_mb:g} MB: {a.time_s * 1000:,.1f} ms at {a.gpus:,} GPUs "
-                       f"({share:.0%} scale-out)", size="9pt", color="#222")
-            w.setToolTip(f"{a.algorithm} all-reduce of a {a.message_mb:g} MB message (Design settings); "
-                         f"{report.allreduce_knee}")
+            w.setTitle(
+                f"All-reduce {a.message_mb:g} MB: {a.time_s * 1000:,.1f} ms at {a.gpus:,} GPUs "
+                f"({share:.0%} scale-out)",
+                size="9pt",
+                color="#222",
+            )
+            w.setToolTip(
+                f"{a.algorithm} all-reduce of a {a.message_mb:g} MB message (Design settings); "
+                f"{report.allreduce_knee}"
+            )
 
 
 def _count(n: float) -> str:

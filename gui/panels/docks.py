@@ -43,18 +43,27 @@ class AnalysisDocks(QObject):
         self.tabs.addTab(self.links, "Links")
         self.tabs.addTab(self.charts, "Charts")
         self.panel_dock = window.add_panel("Analysis", self.panel, Qt.BottomDockWidgetArea)
-        self.details_dock = window.add_panel("Warnings, links and charts", self.tabs,
-                                             Qt.BottomDockWidgetArea)
+        self.details_dock = window.add_panel(
+            "Warnings, links and charts", self.tabs, Qt.BottomDockWidgetArea
+        )
         window.splitDockWidget(self.panel_dock, self.details_dock, Qt.Horizontal)
         self.panel.setMinimumWidth(520)
         self._sized = False
         self.warnings.objects_chosen.connect(self.select_objects)
         self.links.links_selected.connect(self._table_selected)
         self.links.link_activated.connect(lambda link_id: self.select_objects([link_id]))
-        self.settings_action = self._action("Design &Settings…", self.edit_settings, None,
-                                            "Slack, tray reach, media policy, oversubscription target, all-reduce")
-        self.wizard_action = self._action("&Generate Fabric…", self.open_wizard, "Ctrl+G",
-                                          "Generate a leaf-spine, fat-tree, rail-optimized or NVL72 fabric")
+        self.settings_action = self._action(
+            "Design &Settings…",
+            self.edit_settings,
+            None,
+            "Slack, tray reach, media policy, oversubscription target, all-reduce",
+        )
+        self.wizard_action = self._action(
+            "&Generate Fabric…",
+            self.open_wizard,
+            "Ctrl+G",
+            "Generate a leaf-spine, fat-tree, rail-optimized or NVL72 fabric",
+        )
         menu = window.design_menu
         menu.addSeparator()
         menu.addActions([self.settings_action, self.wizard_action])
@@ -102,22 +111,35 @@ class AnalysisDocks(QObject):
         document.stack.indexChanged.connect(self._stack_moved)
         if not self._sized:
             self._sized = True
-            self.window.resizeDocks([self.panel_dock, self.details_dock], [600, 1000], Qt.Horizontal)
+            self.window.resizeDocks(
+                [self.panel_dock, self.details_dock], [600, 1000], Qt.Horizontal
+            )
             self.window.resizeDocks([self.panel_dock], [350], Qt.Vertical)
 
     def _stack_moved(self, index: int) -> None:
         """Remember which commands ran or were undone, to name them beside the delta."""
         stack = self.document.stack
         if index > self._stack_index:
-            self._edits += [stack.command(i).text() for i in range(self._stack_index, index)
-                            if stack.command(i) is not None]
+            self._edits += [
+                stack.command(i).text()
+                for i in range(self._stack_index, index)
+                if stack.command(i) is not None
+            ]
         else:
-            self._edits += [f"Undo {stack.command(i).text()}" for i in range(self._stack_index - 1, index - 1, -1)
-                            if stack.command(i) is not None]
+            self._edits += [
+                f"Undo {stack.command(i).text()}"
+                for i in range(self._stack_index - 1, index - 1, -1)
+                if stack.command(i) is not None
+            ]
         self._stack_index = index
         edits = self._edits
-        self.panel.edit_label = (edits[-1] if len(edits) == 1
-                                 else f"{edits[-1]} and {len(edits) - 1} more" if edits else "")
+        self.panel.edit_label = (
+            edits[-1]
+            if len(edits) == 1
+            else f"{edits[-1]} and {len(edits) - 1} more"
+            if edits
+            else ""
+        )
 
     def _result(self, result: AnalysisResult) -> None:
         self._edits = []
@@ -144,8 +166,9 @@ class AnalysisDocks(QObject):
         for object_id in ids:
             if object_id in design.devices:
                 chosen.append(design.devices[object_id].rack)
-            elif (object_id in design.racks or object_id in design.links
-                  or object_id in design.trays):
+            elif (
+                object_id in design.racks or object_id in design.links or object_id in design.trays
+            ):
                 chosen.append(object_id)
         scene.select_ids(chosen[:MAX_CANVAS_SELECTION])
         rect = QRectF()
@@ -204,7 +227,9 @@ class AnalysisDocks(QObject):
         else:
             self.window.set_document(Document(design))
         self.window.statusBar().showMessage(
-            f"Generated {design.name}: {len(design.racks):,} racks, {len(design.links):,} links", 10000)
+            f"Generated {design.name}: {len(design.racks):,} racks, {len(design.links):,} links",
+            10000,
+        )
 
     def replace_contents(self, generated) -> str | None:
         """Put a generated design's hall and objects in place of the open design's, as one undo
@@ -219,10 +244,16 @@ class AnalysisDocks(QObject):
         if ids:
             commands.append(DeleteCommand(current, ids, "Delete the hall's contents"))
         commands.append(SetHallCommand(current, generated.hall))
-        commands.append(AddObjectsCommand(
-            current, f"Add {generated.name}", trays=generated.trays.values(),
-            racks=generated.racks.values(), devices=generated.devices.values(),
-            links=generated.links.values()))
+        commands.append(
+            AddObjectsCommand(
+                current,
+                f"Add {generated.name}",
+                trays=generated.trays.values(),
+                racks=generated.racks.values(),
+                devices=generated.devices.values(),
+                links=generated.links.values(),
+            )
+        )
         error = None
         for command in commands:
             error = push(stack, command)

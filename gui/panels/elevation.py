@@ -47,7 +47,11 @@ class DeviceBlockItem(QGraphicsRectItem):
             self.setPen(QPen(QColor(style.SELECTION), 3))
         else:
             self.setPen(QPen(QColor(style.RACK_EDGE), 1))
-        option.state &= ~option.state.State_Selected if hasattr(option.state, "State_Selected") else option.state
+        option.state &= (
+            ~option.state.State_Selected
+            if hasattr(option.state, "State_Selected")
+            else option.state
+        )
         super().paint(painter, option, widget)
 
 
@@ -63,7 +67,9 @@ class ElevationScene(QGraphicsScene):
 
     def mousePressEvent(self, event) -> None:
         super().mousePressEvent(event)
-        item = next((i for i in self.items(event.scenePos()) if isinstance(i, DeviceBlockItem)), None)
+        item = next(
+            (i for i in self.items(event.scenePos()) if isinstance(i, DeviceBlockItem)), None
+        )
         if item is not None and event.button() == Qt.LeftButton:
             self._drag = (item, event.scenePos().y(), item.pos().y())
 
@@ -82,7 +88,9 @@ class ElevationScene(QGraphicsScene):
             if steps:
                 design = self.dialog.scene.design
                 device = design.devices[item.object_id]
-                if not self.dialog.scene.push(MoveDevicesCommand(design, {device.id: (device.rack, device.u - steps)})):
+                if not self.dialog.scene.push(
+                    MoveDevicesCommand(design, {device.id: (device.rack, device.u - steps)})
+                ):
                     item.setPos(0, 0)
         super().mouseReleaseEvent(event)
 
@@ -185,13 +193,17 @@ class RackElevationDialog(QDialog):
         used_u = sum(types[d.type].u_height for d in devices)
         used_kw = sum(types[d.type].power_typical_w for d in devices) / 1000
         gpus = sum(types[d.type].gpu_count for d in devices)
-        self.summary.setText(f"<b>{rack.name}</b> — {rack.height_u} U, {used_u} U used, "
-                             f"{rack.height_u - used_u} U free, {gpus} GPUs. Drop device types from the "
-                             "catalog into a slot; drag devices to move them; Delete removes.")
+        self.summary.setText(
+            f"<b>{rack.name}</b> — {rack.height_u} U, {used_u} U used, "
+            f"{rack.height_u - used_u} U free, {gpus} GPUs. Drop device types from the "
+            "catalog into a slot; drag devices to move them; Delete removes."
+        )
         self.power.setRange(0, max(1, int(rack.power_budget_kw * 10)))
         self.power.setValue(min(int(used_kw * 10), self.power.maximum()))
-        self.power.setFormat(f"Power {used_kw:.1f} of {rack.power_budget_kw:g} kW"
-                             + (" — OVER BUDGET" if used_kw > rack.power_budget_kw else ""))
+        self.power.setFormat(
+            f"Power {used_kw:.1f} of {rack.power_budget_kw:g} kW"
+            + (" — OVER BUDGET" if used_kw > rack.power_budget_kw else "")
+        )
         self.graphics.setSceneRect(QRectF(-MARGIN_PX, -10, RACK_PX + MARGIN_PX + 10, height + 20))
 
     def add_device(self, type_id: str, u: int) -> bool:
@@ -202,8 +214,9 @@ class RackElevationDialog(QDialog):
             self.scene.message.emit(f"Rack {self.rack().name} has no {dtype.u_height} U free")
             return False
         device = placement.new_device(design, type_id, self.rack_id, fit)
-        return self.scene.push(AddObjectsCommand(design, f"Add {device.name} to {self.rack().name}",
-                                                 devices=[device]))
+        return self.scene.push(
+            AddObjectsCommand(design, f"Add {device.name} to {self.rack().name}", devices=[device])
+        )
 
     def _on_selection(self) -> None:
         try:

@@ -24,8 +24,12 @@ from model.catalog import OPTICAL_KINDS, Catalog, builtin_catalog
 from model.design import Design
 from model.generate import TEMPLATES, GenerateError, generate, preview
 
-TEMPLATE_LABELS = {"rail-optimized": "Rail-optimized (SuperPOD-like)", "leaf-spine": "Leaf-spine",
-                   "fat-tree": "Fat tree (k-ary)", "nvl72": "GB200 NVL72 racks"}
+TEMPLATE_LABELS = {
+    "rail-optimized": "Rail-optimized (SuperPOD-like)",
+    "leaf-spine": "Leaf-spine",
+    "fat-tree": "Fat tree (k-ary)",
+    "nvl72": "GB200 NVL72 racks",
+}
 TIERS = ("auto", "2", "3")
 
 
@@ -53,33 +57,55 @@ class FabricWizard(QDialog):
         self.setWindowTitle("Generate fabric")
         self.catalog = catalog or builtin_catalog()
         types = self.catalog.device_types
-        servers = [(t, f"{d.vendor} {d.model}") for t, d in types.items()
-                   if d.default_role == "gpu-server" and d.gpu_count]
-        switches = [(t, f"{d.vendor} {d.model}") for t, d in types.items()
-                    if d.default_role in ("leaf", "spine", "core")]
+        servers = [
+            (t, f"{d.vendor} {d.model}")
+            for t, d in types.items()
+            if d.default_role == "gpu-server" and d.gpu_count
+        ]
+        switches = [
+            (t, f"{d.vendor} {d.model}")
+            for t, d in types.items()
+            if d.default_role in ("leaf", "spine", "core")
+        ]
         tiers = [(t, t) for t in TIERS]
         self.template = QComboBox()
         for key in TEMPLATES:
             self.template.addItem(TEMPLATE_LABELS.get(key, key), key)
         self.fields: dict[str, dict[str, QWidget]] = {
-            "rail-optimized": {"nodes": _int(128, 1, 131_072, 32),
-                               "node_type": _combo(servers, "dgx-h100"),
-                               "switch": _combo(switches, "qm9700"),
-                               "su_nodes": _int(32, 1, 4096, 8),
-                               "tiers": _combo(tiers, "auto"),
-                               "oversubscription": _int(1, 1, 7)},
-            "leaf-spine": {"nodes": _int(64, 1, 131_072, 8), "node_type": _combo(servers, "dgx-h100"),
-                           "switch": _combo(switches, "qm9700"),
-                           "oversubscription": _int(1, 1, 7)},
+            "rail-optimized": {
+                "nodes": _int(128, 1, 131_072, 32),
+                "node_type": _combo(servers, "dgx-h100"),
+                "switch": _combo(switches, "qm9700"),
+                "su_nodes": _int(32, 1, 4096, 8),
+                "tiers": _combo(tiers, "auto"),
+                "oversubscription": _int(1, 1, 7),
+            },
+            "leaf-spine": {
+                "nodes": _int(64, 1, 131_072, 8),
+                "node_type": _combo(servers, "dgx-h100"),
+                "switch": _combo(switches, "qm9700"),
+                "oversubscription": _int(1, 1, 7),
+            },
             "fat-tree": {"k": _int(8, 2, 128, 2)},
-            "nvl72": {"racks": _int(8, 1, 2048, 8), "switch": _combo(switches, "qm9700"),
-                      "su_racks": _int(8, 1, 256), "tiers": _combo(tiers, "auto"),
-                      "oversubscription": _int(1, 1, 7)},
+            "nvl72": {
+                "racks": _int(8, 1, 2048, 8),
+                "switch": _combo(switches, "qm9700"),
+                "su_racks": _int(8, 1, 256),
+                "tiers": _combo(tiers, "auto"),
+                "oversubscription": _int(1, 1, 7),
+            },
         }
-        labels = {"nodes": "GPU servers", "node_type": "Server type", "switch": "Switch type",
-                  "su_nodes": "Servers per scalable unit", "tiers": "Switch tiers",
-                  "oversubscription": "Oversubscription (R:1)", "k": "Switch radix k",
-                  "racks": "NVL72 racks", "su_racks": "Racks per scalable unit"}
+        labels = {
+            "nodes": "GPU servers",
+            "node_type": "Server type",
+            "switch": "Switch type",
+            "su_nodes": "Servers per scalable unit",
+            "tiers": "Switch tiers",
+            "oversubscription": "Oversubscription (R:1)",
+            "k": "Switch radix k",
+            "racks": "NVL72 racks",
+            "su_racks": "Racks per scalable unit",
+        }
         self.template.setCurrentIndex(self.template.findData("rail-optimized"))
         self.pages = QStackedWidget()
         for key in TEMPLATES:
@@ -87,7 +113,11 @@ class FabricWizard(QDialog):
             form = QFormLayout(page)
             for name, widget in self.fields[key].items():
                 form.addRow(labels[name], widget)
-                signal = widget.valueChanged if isinstance(widget, QSpinBox) else widget.currentIndexChanged
+                signal = (
+                    widget.valueChanged
+                    if isinstance(widget, QSpinBox)
+                    else widget.currentIndexChanged
+                )
                 signal.connect(self.update_preview)
             self.pages.addWidget(page)
         self.pages.setCurrentIndex(self.template.currentIndex())
@@ -97,12 +127,16 @@ class FabricWizard(QDialog):
         self.preview_label.setTextFormat(Qt.RichText)
         self.preview_label.setWordWrap(True)
         self.preview_label.setMinimumWidth(300)
-        self.preview_label.setStyleSheet("background: #f6f8fa; border: 1px solid #d7dbe0; padding: 8px;")
+        self.preview_label.setStyleSheet(
+            "background: #f6f8fa; border: 1px solid #d7dbe0; padding: 8px;"
+        )
         self.new_document = QRadioButton("Open it as a new document")
         self.new_document.setChecked(True)
         self.replace_hall = QRadioButton("Replace the current hall's contents (undoable)")
-        self.replace_hall.setToolTip("Deletes everything in the open design and puts the generated "
-                                     "hall, trays, racks, devices and links in its place, as one undo step")
+        self.replace_hall.setToolTip(
+            "Deletes everything in the open design and puts the generated "
+            "hall, trays, racks, devices and links in its place, as one undo step"
+        )
         self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         self.buttons.button(QDialogButtonBox.Ok).setText("Generate")
         self.buttons.accepted.connect(self.accept)
@@ -158,12 +192,18 @@ class FabricWizard(QDialog):
         optics = 2 * fabric_links
         params = self.params()
         types = self.catalog.device_types
-        node = types.get(params.get("node_type") or ("gb200-compute-tray" if self.template_key() == "nvl72" else ""))
+        node = types.get(
+            params.get("node_type")
+            or ("gb200-compute-tray" if self.template_key() == "nvl72" else "")
+        )
         switch = types.get(params.get("switch", ""))
         if node is None or switch is None:
             return optics, None
-        per_end = [m.power_per_end_w for m in self.catalog.media_types.values()
-                   if m.kind in OPTICAL_KINDS and m.power_per_end_w > 0]
+        per_end = [
+            m.power_per_end_w
+            for m in self.catalog.media_types.values()
+            if m.kind in OPTICAL_KINDS and m.power_per_end_w > 0
+        ]
         optic_w = sorted(per_end)[len(per_end) // 2] if per_end else 0.0
         nvswitch = types.get("gb200-nvlink-switch-tray")
         switches = counts["switches"]
@@ -175,7 +215,11 @@ class FabricWizard(QDialog):
 
     def _describe(self, c: dict) -> str:
         optics, watts = self.estimate(c)
-        rows = [("GPUs", f"{c['gpus']:,}"), ("Servers", f"{c['nodes']:,}"), ("Tiers", str(c["tiers"]))]
+        rows = [
+            ("GPUs", f"{c['gpus']:,}"),
+            ("Servers", f"{c['nodes']:,}"),
+            ("Tiers", str(c["tiers"])),
+        ]
         rows += [(f"{tier} switches", f"{n:,}") for tier, n in c["switches"].items()]
         rows += [(f"{tier} links", f"{n:,}") for tier, n in c["links"].items()]
         rows.append(("Links total", f"{sum(c['links'].values()):,}"))

@@ -118,11 +118,24 @@ class InspectorPanel(QWidget):
         same = len(set(values)) == 1
         edit.setText(values[0] if same else "")
         edit.setPlaceholderText("" if same else MIXED)
-        edit.editingFinished.connect(lambda: apply(edit.text().strip()) if edit.isModified() else None)
+        edit.editingFinished.connect(
+            lambda: apply(edit.text().strip()) if edit.isModified() else None
+        )
         return self._row(key, label, edit)
 
-    def _number(self, key: str, label: str, values: list[float], apply, *, lo: float, hi: float,
-                suffix: str, decimals: int = 2, step: float = 0.1) -> QDoubleSpinBox:
+    def _number(
+        self,
+        key: str,
+        label: str,
+        values: list[float],
+        apply,
+        *,
+        lo: float,
+        hi: float,
+        suffix: str,
+        decimals: int = 2,
+        step: float = 0.1,
+    ) -> QDoubleSpinBox:
         spin = QDoubleSpinBox()
         spin.setRange(lo, hi)
         spin.setDecimals(decimals)
@@ -137,7 +150,9 @@ class InspectorPanel(QWidget):
         spin.valueChanged.connect(lambda v: apply(round(v, decimals)))
         return self._row(key, label, spin)
 
-    def _combo(self, key: str, label: str, options: list[tuple[str, object]], values: list, apply) -> QComboBox:
+    def _combo(
+        self, key: str, label: str, options: list[tuple[str, object]], values: list, apply
+    ) -> QComboBox:
         combo = QComboBox()
         for text, value in options:
             combo.addItem(text, value)
@@ -148,7 +163,9 @@ class InspectorPanel(QWidget):
         else:
             combo.insertItem(0, MIXED, None)
             combo.setCurrentIndex(0)
-        combo.activated.connect(lambda i: apply(combo.itemData(i)) if combo.itemData(i) is not None else None)
+        combo.activated.connect(
+            lambda i: apply(combo.itemData(i)) if combo.itemData(i) is not None else None
+        )
         return self._row(key, label, combo)
 
     # ------------------------------------------------------------------ per kind
@@ -179,54 +196,133 @@ class InspectorPanel(QWidget):
                 return self._refuse("A rack needs a name.")
             if len(racks) > 1:
                 return self._refuse("Give each rack its own name: select one rack to rename it.")
-            clash = next((r for r in design.racks.values() if r.name == name and r.id != racks[0].id), None)
+            clash = next(
+                (r for r in design.racks.values() if r.name == name and r.id != racks[0].id), None
+            )
             if clash:
                 return self._refuse(f"Another rack is already called {name}.")
             self._replace("racks", racks, name=name)
 
         self._text("name", "Name", [r.name for r in racks], rename)
-        self._number("x", "X (centre)", [r.x for r in racks], lambda v: self._replace("racks", racks, x=v),
-                     lo=-1e4, hi=1e4, suffix=" m", step=design.hall.tile_m)
-        self._number("y", "Y (centre)", [r.y for r in racks], lambda v: self._replace("racks", racks, y=v),
-                     lo=-1e4, hi=1e4, suffix=" m", step=design.hall.tile_m)
-        self._combo("rotation", "Rotation", [(f"{a}°", a) for a in (0, 90, 180, 270)],
-                    [r.rotation for r in racks],
-                    lambda a: self._push(RotateRacksCommand(design, {r.id: a for r in racks})))
+        self._number(
+            "x",
+            "X (centre)",
+            [r.x for r in racks],
+            lambda v: self._replace("racks", racks, x=v),
+            lo=-1e4,
+            hi=1e4,
+            suffix=" m",
+            step=design.hall.tile_m,
+        )
+        self._number(
+            "y",
+            "Y (centre)",
+            [r.y for r in racks],
+            lambda v: self._replace("racks", racks, y=v),
+            lo=-1e4,
+            hi=1e4,
+            suffix=" m",
+            step=design.hall.tile_m,
+        )
+        self._combo(
+            "rotation",
+            "Rotation",
+            [(f"{a}°", a) for a in (0, 90, 180, 270)],
+            [r.rotation for r in racks],
+            lambda a: self._push(RotateRacksCommand(design, {r.id: a for r in racks})),
+        )
 
         def retype(type_id: str) -> None:
             rtype = design.catalog.rack_type(type_id)
-            self._replace("racks", racks, type=type_id, width_m=rtype.width_m, depth_m=rtype.depth_m,
-                          height_u=rtype.height_u, power_budget_kw=rtype.power_budget_kw)
+            self._replace(
+                "racks",
+                racks,
+                type=type_id,
+                width_m=rtype.width_m,
+                depth_m=rtype.depth_m,
+                height_u=rtype.height_u,
+                power_budget_kw=rtype.power_budget_kw,
+            )
 
-        self._combo("type", "Rack type", [(t.model, t.id) for t in design.catalog.rack_types.values()],
-                    [r.type for r in racks], retype)
-        self._number("budget", "Power budget", [r.power_budget_kw for r in racks],
-                     lambda v: self._replace("racks", racks, power_budget_kw=v), lo=0.1, hi=10000,
-                     suffix=" kW", decimals=1, step=1)
+        self._combo(
+            "type",
+            "Rack type",
+            [(t.model, t.id) for t in design.catalog.rack_types.values()],
+            [r.type for r in racks],
+            retype,
+        )
+        self._number(
+            "budget",
+            "Power budget",
+            [r.power_budget_kw for r in racks],
+            lambda v: self._replace("racks", racks, power_budget_kw=v),
+            lo=0.1,
+            hi=10000,
+            suffix=" kW",
+            decimals=1,
+            step=1,
+        )
         types = design.catalog.device_types
         for rack in racks[:1] if len(racks) == 1 else []:
             devices = design.devices_in_rack(rack.id)
             used_u = sum(types[d.type].u_height for d in devices)
             power = sum(types[d.type].power_typical_w for d in devices) / 1000
             gpus = sum(types[d.type].gpu_count for d in devices)
-            self._info("Size", f"{rack.width_m * 1000:.0f} × {rack.depth_m * 1000:.0f} mm, {rack.height_u} U")
-            self._info("Used", f"{used_u} of {rack.height_u} U, {power:.1f} of {rack.power_budget_kw:g} kW"
-                       + (" — over budget" if power > rack.power_budget_kw else ""))
-            self._info("Contents", f"{len(devices)} devices, {gpus} GPUs, "
-                       f"{len(design.links_of_racks([rack.id]))} links")
+            self._info(
+                "Size",
+                f"{rack.width_m * 1000:.0f} × {rack.depth_m * 1000:.0f} mm, {rack.height_u} U",
+            )
+            self._info(
+                "Used",
+                f"{used_u} of {rack.height_u} U, {power:.1f} of {rack.power_budget_kw:g} kW"
+                + (" — over budget" if power > rack.power_budget_kw else ""),
+            )
+            self._info(
+                "Contents",
+                f"{len(devices)} devices, {gpus} GPUs, "
+                f"{len(design.links_of_racks([rack.id]))} links",
+            )
 
     def _device_form(self, devices) -> None:
         design = self.scene.design
-        self.title.setText(f"Device {devices[0].name}" if len(devices) == 1 else f"{len(devices)} devices")
-        self._text("name", "Name", [d.name for d in devices],
-                   lambda n: self._replace("devices", devices, name=n) if n else self._refuse("A device needs a name."))
-        self._combo("type", "Device type",
-                    [(f"{t.vendor} {t.model}", t.id) for t in design.catalog.device_types.values()],
-                    [d.type for d in devices], lambda t: self._replace("devices", devices, type=t))
-        roles = ["gpu-server", "leaf", "spine", "core", "nvlink-switch", "storage", "management",
-                 "patch-panel", "switch"]
-        self._combo("role", "Role", [(r, r) for r in roles], [d.role for d in devices],
-                    lambda r: self._replace("devices", devices, role=r))
+        self.title.setText(
+            f"Device {devices[0].name}" if len(devices) == 1 else f"{len(devices)} devices"
+        )
+        self._text(
+            "name",
+            "Name",
+            [d.name for d in devices],
+            lambda n: (
+                self._replace("devices", devices, name=n)
+                if n
+                else self._refuse("A device needs a name.")
+            ),
+        )
+        self._combo(
+            "type",
+            "Device type",
+            [(f"{t.vendor} {t.model}", t.id) for t in design.catalog.device_types.values()],
+            [d.type for d in devices],
+            lambda t: self._replace("devices", devices, type=t),
+        )
+        roles = [
+            "gpu-server",
+            "leaf",
+            "spine",
+            "core",
+            "nvlink-switch",
+            "storage",
+            "management",
+            "patch-panel",
+            "switch",
+        ]
+        self._combo(
+            "role",
+            "Role",
+            [(r, r) for r in roles],
+            [d.role for d in devices],
+            lambda r: self._replace("devices", devices, role=r),
+        )
         if len(devices) == 1:
             device = devices[0]
             spin = QSpinBox()
@@ -234,35 +330,74 @@ class InspectorPanel(QWidget):
             spin.setValue(device.u)
             spin.setPrefix("U")
             spin.setKeyboardTracking(False)
-            spin.valueChanged.connect(lambda u: self._push(MoveDevicesCommand(design, {device.id: (device.rack, u)})))
+            spin.valueChanged.connect(
+                lambda u: self._push(MoveDevicesCommand(design, {device.id: (device.rack, u)}))
+            )
             self._row("u", "Position", spin)
             dtype = design.device_type(device)
             self._info("Rack", design.racks[device.rack].name)
-            self._info("Model", f"{dtype.vendor} {dtype.model}, {dtype.u_height} U, {dtype.power_typical_w:.0f} W")
+            self._info(
+                "Model",
+                f"{dtype.vendor} {dtype.model}, {dtype.u_height} U, {dtype.power_typical_w:.0f} W",
+            )
             ports = design.ports(device.id)
             free = len(design.free_ports(device.id))
-            self._info("Ports", f"{len(ports)} ports, {free} free, {len(design.links_of_device(device.id))} links")
+            self._info(
+                "Ports",
+                f"{len(ports)} ports, {free} free, {len(design.links_of_device(device.id))} links",
+            )
 
     def _link_form(self, links) -> None:
         design = self.scene.design
         plant = self.scene.plant
-        self.title.setText(f"Link {links[0].label or links[0].id}" if len(links) == 1 else f"{len(links)} links")
+        self.title.setText(
+            f"Link {links[0].label or links[0].id}" if len(links) == 1 else f"{len(links)} links"
+        )
         speeds = {design.ports(lk.a.device)[lk.a.port].speed_gbps for lk in links}
-        media = [(f"{m.name} ({m.kind}, ≤{m.reach_m:g} m)", m.id) for m in design.catalog.media_types.values()
-                 if not speeds or speeds <= set(m.speeds_gbps)]
-        self._combo("medium", "Medium", [("Automatic (engine chooses)", "auto"), *media],
-                    [lk.medium for lk in links], lambda m: self._replace("links", links, medium=m))
-        overrides = [lk.length_override_m if lk.length_override_m is not None else 0.0 for lk in links]
-        spin = self._number("length_override", "Length override", overrides,
-                            lambda v: self._replace("links", links, length_override_m=(v or None)),
-                            lo=0.0, hi=10000, suffix=" m", step=0.5)
+        media = [
+            (f"{m.name} ({m.kind}, ≤{m.reach_m:g} m)", m.id)
+            for m in design.catalog.media_types.values()
+            if not speeds or speeds <= set(m.speeds_gbps)
+        ]
+        self._combo(
+            "medium",
+            "Medium",
+            [("Automatic (engine chooses)", "auto"), *media],
+            [lk.medium for lk in links],
+            lambda m: self._replace("links", links, medium=m),
+        )
+        overrides = [
+            lk.length_override_m if lk.length_override_m is not None else 0.0 for lk in links
+        ]
+        spin = self._number(
+            "length_override",
+            "Length override",
+            overrides,
+            lambda v: self._replace("links", links, length_override_m=(v or None)),
+            lo=0.0,
+            hi=10000,
+            suffix=" m",
+            step=0.5,
+        )
         spin.setSpecialValueText("none (use routed length)") if len(set(overrides)) == 1 else None
         built = [lk.as_built_m if lk.as_built_m is not None else 0.0 for lk in links]
-        spin = self._number("as_built", "As-built length", built,
-                            lambda v: self._replace("links", links, as_built_m=(v or None)),
-                            lo=0.0, hi=10000, suffix=" m", step=0.5)
+        spin = self._number(
+            "as_built",
+            "As-built length",
+            built,
+            lambda v: self._replace("links", links, as_built_m=(v or None)),
+            lo=0.0,
+            hi=10000,
+            suffix=" m",
+            step=0.5,
+        )
         spin.setSpecialValueText("not measured") if len(set(built)) == 1 else None
-        self._text("label", "Label", [lk.label for lk in links], lambda t: self._replace("links", links, label=t))
+        self._text(
+            "label",
+            "Label",
+            [lk.label for lk in links],
+            lambda t: self._replace("links", links, label=t),
+        )
         if len(links) == 1:
             link = links[0]
             a, b = design.devices[link.a.device], design.devices[link.b.device]
@@ -276,27 +411,62 @@ class InspectorPanel(QWidget):
                     medium = plant.medium(link.id)
                     self._info("Routed length", f"{route.total_m:.2f} m ({route.method})")
                     self._info("Pieces", route.describe())
-                    self._info("Chosen medium", f"{medium.name} ({medium.kind})" if medium else "none reaches")
+                    self._info(
+                        "Chosen medium",
+                        f"{medium.name} ({medium.kind})" if medium else "none reaches",
+                    )
                     self._info("Why", plant.reason(link.id))
                 except Exception as exc:  # noqa: BLE001 - the engine's refusal is shown, not raised
                     self._info("Routing", str(exc))
 
     def _tray_form(self, trays) -> None:
         design = self.scene.design
-        self.title.setText(f"Tray {trays[0].name or trays[0].id}" if len(trays) == 1 else f"{len(trays)} trays")
-        self._text("name", "Name", [t.name for t in trays], lambda n: self._replace("trays", trays, name=n))
-        self._number("width", "Width", [t.width_m for t in trays],
-                     lambda v: self._replace("trays", trays, width_m=v), lo=0.05, hi=5, suffix=" m", step=0.05)
-        self._number("depth", "Depth", [t.depth_m for t in trays],
-                     lambda v: self._replace("trays", trays, depth_m=v), lo=0.05, hi=2, suffix=" m", step=0.05)
+        self.title.setText(
+            f"Tray {trays[0].name or trays[0].id}" if len(trays) == 1 else f"{len(trays)} trays"
+        )
+        self._text(
+            "name", "Name", [t.name for t in trays], lambda n: self._replace("trays", trays, name=n)
+        )
+        self._number(
+            "width",
+            "Width",
+            [t.width_m for t in trays],
+            lambda v: self._replace("trays", trays, width_m=v),
+            lo=0.05,
+            hi=5,
+            suffix=" m",
+            step=0.05,
+        )
+        self._number(
+            "depth",
+            "Depth",
+            [t.depth_m for t in trays],
+            lambda v: self._replace("trays", trays, depth_m=v),
+            lo=0.05,
+            hi=2,
+            suffix=" m",
+            step=0.05,
+        )
         default = design.hall.tray_elevation_m
         elevations = [t.elevation_m if t.elevation_m is not None else default for t in trays]
-        self._number("elevation", "Elevation", elevations,
-                     lambda v: self._replace("trays", trays, elevation_m=None if abs(v - default) < 1e-9 else v),
-                     lo=-5, hi=20, suffix=" m", step=0.1)
+        self._number(
+            "elevation",
+            "Elevation",
+            elevations,
+            lambda v: self._replace(
+                "trays", trays, elevation_m=None if abs(v - default) < 1e-9 else v
+            ),
+            lo=-5,
+            hi=20,
+            suffix=" m",
+            step=0.1,
+        )
         if len(trays) == 1:
             pts = trays[0].points
-            length = sum(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5 for (x1, y1), (x2, y2) in zip(pts, pts[1:], strict=False))
+            length = sum(
+                ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5
+                for (x1, y1), (x2, y2) in zip(pts, pts[1:], strict=False)
+            )
             self._info("Length", f"{length:.2f} m, {len(pts)} corners")
 
     def _design_form(self) -> None:
@@ -304,8 +474,17 @@ class InspectorPanel(QWidget):
         self.title.setText(design.name)
         xs = [p[0] for p in design.hall.outline]
         ys = [p[1] for p in design.hall.outline]
-        self._info("Hall", f"{max(xs) - min(xs):.1f} × {max(ys) - min(ys):.1f} m, "
-                   f"tiles {design.hall.tile_m:g} m, trays at {design.hall.tray_elevation_m:g} m")
-        self._info("Contents", f"{len(design.racks)} racks, {len(design.devices)} devices, "
-                   f"{design.gpu_count()} GPUs, {len(design.links)} links, {len(design.trays)} trays")
-        self._info("Tip", "Select racks, trays or links to edit them; double-click a rack for its elevation.")
+        self._info(
+            "Hall",
+            f"{max(xs) - min(xs):.1f} × {max(ys) - min(ys):.1f} m, "
+            f"tiles {design.hall.tile_m:g} m, trays at {design.hall.tray_elevation_m:g} m",
+        )
+        self._info(
+            "Contents",
+            f"{len(design.racks)} racks, {len(design.devices)} devices, "
+            f"{design.gpu_count()} GPUs, {len(design.links)} links, {len(design.trays)} trays",
+        )
+        self._info(
+            "Tip",
+            "Select racks, trays or links to edit them; double-click a rack for its elevation.",
+        )

@@ -44,18 +44,21 @@ COL_A, COL_B, COL_TIER, COL_SPEED, COL_ROUTED, COL_ORDERED, COL_MEDIUM, COL_REAS
 HEADER_TIPS = {
     COL_ROUTED: "Routed estimate along the trays with slack (hover a cell for its pieces)",
     COL_ORDERED: "Length to order: the medium's next orderable length. Double-click to type a "
-                 "length override (blank clears it); an as-built measurement wins over both",
+    "length override (blank clears it); an as-built measurement wins over both",
     COL_MEDIUM: "Chosen medium; 📌 = pinned. Double-click to pin one of the matching media or "
-                "return to auto",
+    "return to auto",
     COL_REASON: "Why this medium (or why none reaches)",
 }
 TIER_NAMES = ("server-leaf", "leaf-spine", "spine-core", "scale-up", "other")
-_ROLE_LEVEL = {"gpu-server": 0, "storage": 0, "leaf": 1, "spine": 2, "core": 3,
-               "nvlink-switch": -1}
+_ROLE_LEVEL = {"gpu-server": 0, "storage": 0, "leaf": 1, "spine": 2, "core": 3, "nvlink-switch": -1}
 _TIER_OF_LEVELS = {(0, 1): 0, (1, 2): 1, (2, 3): 2}
-WARNING_BITS = 2 | 4 | 8 | 16 | 32   # every status flag but SAME_RACK
-KIND_GROUPS = {"copper": ("dac", "acc", "aec", "utp", "backplane"), "aoc": ("aoc",),
-               "mmf": ("mmf",), "smf": ("smf",)}
+WARNING_BITS = 2 | 4 | 8 | 16 | 32  # every status flag but SAME_RACK
+KIND_GROUPS = {
+    "copper": ("dac", "acc", "aec", "utp", "backplane"),
+    "aoc": ("aoc",),
+    "mmf": ("mmf",),
+    "smf": ("smf",),
+}
 MAX_CANVAS_SELECTION = 2000
 
 
@@ -129,7 +132,11 @@ class LinksTableModel(QAbstractTableModel):
         if role == Qt.ForegroundRole:
             if col == COL_MEDIUM:
                 k = int(plant.medium_index[row])
-                return QColor(MEDIUM_KIND_COLORS.get(plant.media[k].kind, "#8a8f98")).darker(130) if k >= 0 else QColor("#c92a2a")
+                return (
+                    QColor(MEDIUM_KIND_COLORS.get(plant.media[k].kind, "#8a8f98")).darker(130)
+                    if k >= 0
+                    else QColor("#c92a2a")
+                )
             if col == COL_REASON and int(plant.status[row]) & WARNING_BITS:
                 return QColor("#c92a2a")
         if role == Qt.TextAlignmentRole and col in (COL_SPEED, COL_ROUTED, COL_ORDERED):
@@ -139,9 +146,11 @@ class LinksTableModel(QAbstractTableModel):
             if col == COL_REASON:
                 return plant.reason(link_id)
             r = plant.route(link_id)
-            return (f"vertical A {r.vertical_a_m:.2f} m + hop {r.hop_a_m:.2f} + tray {r.tray_m:.2f} "
-                    f"+ hop {r.hop_b_m:.2f} + vertical B {r.vertical_b_m:.2f} + floor {r.floor_m:.2f}"
-                    f" + slack {r.slack_m:.2f} = {r.total_m:.2f} m ({r.method})")
+            return (
+                f"vertical A {r.vertical_a_m:.2f} m + hop {r.hop_a_m:.2f} + tray {r.tray_m:.2f} "
+                f"+ hop {r.hop_b_m:.2f} + vertical B {r.vertical_b_m:.2f} + floor {r.floor_m:.2f}"
+                f" + slack {r.slack_m:.2f} = {r.total_m:.2f} m ({r.method})"
+            )
         return None
 
     def _text(self, row: int, col: int) -> str:
@@ -194,7 +203,11 @@ class LinksTableModel(QAbstractTableModel):
             if value == link.medium:
                 return False
             new = msgspec.structs.replace(link, medium=str(value))
-            text = f"Pin medium of link {link_id}" if value != "auto" else f"Unpin medium of link {link_id}"
+            text = (
+                f"Pin medium of link {link_id}"
+                if value != "auto"
+                else f"Unpin medium of link {link_id}"
+            )
         elif index.column() == COL_ORDERED:
             text_value = str(value).strip()
             try:
@@ -208,8 +221,11 @@ class LinksTableModel(QAbstractTableModel):
             if length == link.length_override_m:
                 return False
             new = msgspec.structs.replace(link, length_override_m=length)
-            text = (f"Override length of link {link_id}" if length is not None
-                    else f"Clear length override of link {link_id}")
+            text = (
+                f"Override length of link {link_id}"
+                if length is not None
+                else f"Clear length override of link {link_id}"
+            )
         else:
             return False
         error = push(self.stack, UpdateCommand(self.design, "links", [new], text))
@@ -232,9 +248,12 @@ class LinksTableModel(QAbstractTableModel):
         pa = self.design.ports(link.a.device)[link.a.port]
         pb = self.design.ports(link.b.device)[link.b.port]
         media = self.plant.media
-        cands = candidates(media, min(pa.speed_gbps, pb.speed_gbps),
-                           sorted({pa.speed_gbps / pa.lanes, pb.speed_gbps / pb.lanes}),
-                           sorted({pa.form_factor, pb.form_factor}))
+        cands = candidates(
+            media,
+            min(pa.speed_gbps, pb.speed_gbps),
+            sorted({pa.speed_gbps / pa.lanes, pb.speed_gbps / pb.lanes}),
+            sorted({pa.form_factor, pb.form_factor}),
+        )
         choices = [("auto", "auto (engine chooses)")]
         choices += [(media[c].id, f"{media[c].name} (≤ {media[c].reach_m:g} m)") for c in cands]
         if link.medium != "auto" and link.medium not in {c for c, _ in choices}:
@@ -258,8 +277,11 @@ class LinksTableModel(QAbstractTableModel):
         if self._tiers is None or len(self._tiers) != len(self.plant.link_ids):
             links = self.design.links
             code = self._tier_code
-            codes = np.fromiter((code(links[k].a.device, links[k].b.device) for k in self.plant.link_ids),
-                                dtype=np.int8, count=len(self.plant.link_ids))
+            codes = np.fromiter(
+                (code(links[k].a.device, links[k].b.device) for k in self.plant.link_ids),
+                dtype=np.int8,
+                count=len(self.plant.link_ids),
+            )
             self._tiers = codes
         return self._tiers
 
@@ -277,7 +299,9 @@ class LinksTableModel(QAbstractTableModel):
         mask = np.ones(n, dtype=bool)
         kind = self.filters["kind"]
         if kind:
-            kinds = np.array([m.kind in KIND_GROUPS.get(kind, (kind,)) for m in plant.media] + [kind == "none"])
+            kinds = np.array(
+                [m.kind in KIND_GROUPS.get(kind, (kind,)) for m in plant.media] + [kind == "none"]
+            )
             mask &= kinds[plant.medium_index.astype(np.int64)]  # -1 picks the "none" slot
         tier = self.filters["tier"]
         if tier:
@@ -326,14 +350,18 @@ class LinksTableModel(QAbstractTableModel):
             rank = {name: i for i, name in enumerate(names)}
             end = (lambda link: link.a) if column == COL_A else (lambda link: link.b)
             rack_rank = {d: rank[racks[dev.rack].name] for d, dev in design.devices.items()}
-            return np.fromiter((rack_rank[end(design.links[k]).device] for k in plant.link_ids),
-                               dtype=np.int64, count=len(plant.link_ids))
+            return np.fromiter(
+                (rack_rank[end(design.links[k]).device] for k in plant.link_ids),
+                dtype=np.int64,
+                count=len(plant.link_ids),
+            )
         return None
 
     def view_rows_of(self, link_ids) -> np.ndarray:
         """View rows showing these links (those filtered out are skipped)."""
-        plant_rows = np.array([self.plant.index[k] for k in link_ids if k in self.plant.index],
-                              dtype=np.int64)
+        plant_rows = np.array(
+            [self.plant.index[k] for k in link_ids if k in self.plant.index], dtype=np.int64
+        )
         if not len(plant_rows):
             return plant_rows
         position = np.full(len(self.plant.link_ids), -1, dtype=np.int64)
@@ -371,16 +399,20 @@ class LinksTablePanel(QWidget):
     """Filters above a QTableView of :class:`LinksTableModel`; selection follows the canvas."""
 
     links_selected = Signal(list)  # link ids chosen in the table
-    link_activated = Signal(str)   # a row double-clicked outside the editable columns: show it
+    link_activated = Signal(str)  # a row double-clicked outside the editable columns: show it
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.model: LinksTableModel | None = None
         self.kind = QComboBox()
         self.kind.addItem("All media", None)
-        for key, label in (("copper", "Copper (DAC/ACC/AEC)"), ("aoc", "AOC"),
-                           ("mmf", "Multimode optics"), ("smf", "Single-mode optics"),
-                           ("none", "No medium")):
+        for key, label in (
+            ("copper", "Copper (DAC/ACC/AEC)"),
+            ("aoc", "AOC"),
+            ("mmf", "Multimode optics"),
+            ("smf", "Single-mode optics"),
+            ("none", "No medium"),
+        ):
             self.kind.addItem(label, key)
         self.tier = QComboBox()
         self.tier.addItem("All tiers", None)
@@ -405,7 +437,9 @@ class LinksTablePanel(QWidget):
         self.view.setSortingEnabled(True)
         self.view.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.ExtendedSelection)
-        self.view.setEditTriggers(QAbstractItemView.DoubleClicked | QAbstractItemView.EditKeyPressed)
+        self.view.setEditTriggers(
+            QAbstractItemView.DoubleClicked | QAbstractItemView.EditKeyPressed
+        )
         self.view.verticalHeader().setVisible(False)
         self.view.verticalHeader().setDefaultSectionSize(20)
         self.view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
@@ -436,8 +470,15 @@ class LinksTablePanel(QWidget):
         self.model.edit_refused.connect(self.message.setText)
         self.view.setModel(self.model)
         self.view.horizontalHeader().setSortIndicator(-1, Qt.AscendingOrder)
-        for col, width in ((COL_A, 200), (COL_B, 200), (COL_TIER, 80), (COL_SPEED, 55),
-                           (COL_ROUTED, 75), (COL_ORDERED, 90), (COL_MEDIUM, 190)):
+        for col, width in (
+            (COL_A, 200),
+            (COL_B, 200),
+            (COL_TIER, 80),
+            (COL_SPEED, 55),
+            (COL_ROUTED, 75),
+            (COL_ORDERED, 90),
+            (COL_MEDIUM, 190),
+        ):
             self.view.setColumnWidth(col, width)
         self.view.selectionModel().selectionChanged.connect(self._selection_changed)
         self._filters_changed()
@@ -455,8 +496,12 @@ class LinksTablePanel(QWidget):
         if self.model is None:
             return
         self.message.setText("")
-        self.model.set_filter(kind=self.kind.currentData(), tier=self.tier.currentData(),
-                              warning=self.warning.currentIndex() == 1, rack=self.rack.text())
+        self.model.set_filter(
+            kind=self.kind.currentData(),
+            tier=self.tier.currentData(),
+            warning=self.warning.currentIndex() == 1,
+            rack=self.rack.text(),
+        )
         self._update_count()
 
     def _update_count(self) -> None:

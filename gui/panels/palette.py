@@ -12,8 +12,12 @@ from gui.canvas.scene import MIME_TYPE
 from model.catalog import Catalog
 
 CATEGORY_TITLES = {
-    "server": "GPU servers", "switch": "Switches", "nvlink-switch": "NVLink switches",
-    "storage": "Storage", "patch-panel": "Patch panels", "other": "Other",
+    "server": "GPU servers",
+    "switch": "Switches",
+    "nvlink-switch": "NVLink switches",
+    "storage": "Storage",
+    "patch-panel": "Patch panels",
+    "other": "Other",
 }
 TYPE_ROLE = Qt.UserRole + 1
 
@@ -70,24 +74,37 @@ class CatalogPalette(QWidget):
         for rtype in catalog.rack_types.values():
             item = QTreeWidgetItem([rtype.model, str(rtype.height_u), f"{rtype.power_budget_kw:g}"])
             item.setData(0, TYPE_ROLE, f"rack:{rtype.id}")
-            item.setToolTip(0, f"{rtype.vendor} {rtype.model}: {rtype.width_m * 1000:.0f} × "
-                               f"{rtype.depth_m * 1000:.0f} mm, {rtype.height_u} U, "
-                               f"{rtype.power_budget_kw:g} kW budget. Click to place, or drag onto the plan.")
+            item.setToolTip(
+                0,
+                f"{rtype.vendor} {rtype.model}: {rtype.width_m * 1000:.0f} × "
+                f"{rtype.depth_m * 1000:.0f} mm, {rtype.height_u} U, "
+                f"{rtype.power_budget_kw:g} kW budget. Click to place, or drag onto the plan.",
+            )
             item.setIcon(0, _swatch(QColor(style.ROLE_COLORS["empty"]).darker(120)))
             racks.addChild(item)
         groups: dict[str, QTreeWidgetItem] = {}
         for dtype in catalog.device_types.values():
             group = groups.get(dtype.category)
             if group is None:
-                group = groups[dtype.category] = QTreeWidgetItem([CATEGORY_TITLES.get(dtype.category, dtype.category)])
+                group = groups[dtype.category] = QTreeWidgetItem(
+                    [CATEGORY_TITLES.get(dtype.category, dtype.category)]
+                )
                 self.tree.addTopLevelItem(group)
-            item = QTreeWidgetItem([f"{dtype.vendor} {dtype.model}", str(dtype.u_height),
-                                    f"{dtype.power_typical_w / 1000:.1f}"])
+            item = QTreeWidgetItem(
+                [
+                    f"{dtype.vendor} {dtype.model}",
+                    str(dtype.u_height),
+                    f"{dtype.power_typical_w / 1000:.1f}",
+                ]
+            )
             item.setData(0, TYPE_ROLE, f"device:{dtype.id}")
             ports = ", ".join(f"{g.count}×{g.speed_gbps:g}G {g.name}" for g in dtype.port_groups)
-            item.setToolTip(0, f"{dtype.vendor} {dtype.model} — {dtype.u_height} U, "
-                               f"{dtype.power_typical_w:.0f} W typical; ports: {ports}. "
-                               "Drag onto a rack or into its elevation.")
+            item.setToolTip(
+                0,
+                f"{dtype.vendor} {dtype.model} — {dtype.u_height} U, "
+                f"{dtype.power_typical_w:.0f} W typical; ports: {ports}. "
+                "Drag onto a rack or into its elevation.",
+            )
             item.setIcon(0, _swatch(style.role_color(dtype.default_role)))
             group.addChild(item)
         self.tree.expandAll()

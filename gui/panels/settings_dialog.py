@@ -17,8 +17,12 @@ from gui.widgets import spin_box
 from model.design import Design
 from model.media import POLICIES
 
-POLICY_LABELS = {"lowest-cost": "Lowest cost (ties: lower power)", "lowest-power": "Lowest power",
-                 "copper-first": "Copper first", "fibre-only": "Fibre only"}
+POLICY_LABELS = {
+    "lowest-cost": "Lowest cost (ties: lower power)",
+    "lowest-power": "Lowest power",
+    "copper-first": "Copper first",
+    "fibre-only": "Fibre only",
+}
 
 
 class DesignSettingsDialog(QDialog):
@@ -27,18 +31,41 @@ class DesignSettingsDialog(QDialog):
         self.setWindowTitle("Design settings")
         self.design = design
         s = design.settings
-        self.slack_per_end = spin_box(s.slack_per_end_m, 0, 20, " m", 0.1, tip="Allowance added at each end of every cable")
-        self.slack_pct = spin_box(s.slack_pct, 0, 100, " %", 1, 1, "Percentage added to the routed length")
-        self.tray_reach = spin_box(s.tray_reach_m, 0, 100, " m", 0.5,
-                                tip="How far a rack may be from a tray and still drop into it")
+        self.slack_per_end = spin_box(
+            s.slack_per_end_m, 0, 20, " m", 0.1, tip="Allowance added at each end of every cable"
+        )
+        self.slack_pct = spin_box(
+            s.slack_pct, 0, 100, " %", 1, 1, "Percentage added to the routed length"
+        )
+        self.tray_reach = spin_box(
+            s.tray_reach_m,
+            0,
+            100,
+            " m",
+            0.5,
+            tip="How far a rack may be from a tray and still drop into it",
+        )
         self.policy = QComboBox()
         for key in POLICIES:
             self.policy.addItem(POLICY_LABELS.get(key, key), key)
         self.policy.setCurrentIndex(POLICIES.index(s.media_policy))
-        self.target = spin_box(s.oversubscription_target, 1, 100, " : 1", 0.5,
-                            tip="Tiers above this downlink:uplink ratio are warned about")
-        self.message = spin_box(s.allreduce_message_mb, 0.001, 1e6, " MB", 64, 3,
-                             "Message size of the all-reduce estimate (MB = 10^6 bytes)")
+        self.target = spin_box(
+            s.oversubscription_target,
+            1,
+            100,
+            " : 1",
+            0.5,
+            tip="Tiers above this downlink:uplink ratio are warned about",
+        )
+        self.message = spin_box(
+            s.allreduce_message_mb,
+            0.001,
+            1e6,
+            " MB",
+            64,
+            3,
+            "Message size of the all-reduce estimate (MB = 10^6 bytes)",
+        )
         self.algorithm = QComboBox()
         self.algorithm.addItems(["hierarchical", "ring"])
         self.algorithm.setCurrentText(s.allreduce_algorithm)
@@ -61,10 +88,14 @@ class DesignSettingsDialog(QDialog):
     def settings(self):
         return msgspec.structs.replace(
             self.design.settings,
-            slack_per_end_m=self.slack_per_end.value(), slack_pct=self.slack_pct.value(),
-            tray_reach_m=self.tray_reach.value(), media_policy=self.policy.currentData(),
+            slack_per_end_m=self.slack_per_end.value(),
+            slack_pct=self.slack_pct.value(),
+            tray_reach_m=self.tray_reach.value(),
+            media_policy=self.policy.currentData(),
             oversubscription_target=self.target.value(),
-            allreduce_message_mb=self.message.value(), allreduce_algorithm=self.algorithm.currentText())
+            allreduce_message_mb=self.message.value(),
+            allreduce_algorithm=self.algorithm.currentText(),
+        )
 
     def command(self) -> SetSettingsCommand | None:
         new = self.settings()

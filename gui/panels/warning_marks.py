@@ -34,9 +34,13 @@ class WarningMarksItem(QGraphicsItem):
         links: list[str] = []
         for f in findings:
             for object_id in f.objects:
-                rack_id = (object_id if object_id in design.racks
-                           else design.devices[object_id].rack if object_id in design.devices
-                           else None)
+                rack_id = (
+                    object_id
+                    if object_id in design.racks
+                    else design.devices[object_id].rack
+                    if object_id in design.devices
+                    else None
+                )
                 if rack_id is not None:
                     old = racks.get(rack_id)
                     if old is None or SEVERITY_ORDER[f.severity] < SEVERITY_ORDER[old]:

@@ -45,10 +45,12 @@ class WarningsPanel(QWidget):
     def set_findings(self, findings: list[Finding], name=lambda object_id: object_id) -> None:
         """Show these findings (``name`` turns an object id into the label shown); groups that
         were open stay open."""
-        expanded = {self._key(self.tree.topLevelItem(i).child(j))
-                    for i in range(self.tree.topLevelItemCount())
-                    for j in range(self.tree.topLevelItem(i).childCount())
-                    if self.tree.topLevelItem(i).child(j).isExpanded()}
+        expanded = {
+            self._key(self.tree.topLevelItem(i).child(j))
+            for i in range(self.tree.topLevelItemCount())
+            for j in range(self.tree.topLevelItem(i).childCount())
+            if self.tree.topLevelItem(i).child(j).isExpanded()
+        }
         self.findings = list(findings)
         groups: dict[str, dict[str, list[Finding]]] = defaultdict(lambda: defaultdict(list))
         for f in findings:
@@ -70,8 +72,13 @@ class WarningsPanel(QWidget):
                 group.setData(0, OBJECTS_ROLE, tuple(o for f in items for o in f.objects))
                 top.addChild(group)
                 for f in items[:GROUP_LIMIT]:
-                    child = QTreeWidgetItem([f.message, ", ".join(map(name, f.objects[:4]))
-                                             + (" …" if len(f.objects) > 4 else "")])
+                    child = QTreeWidgetItem(
+                        [
+                            f.message,
+                            ", ".join(map(name, f.objects[:4]))
+                            + (" …" if len(f.objects) > 4 else ""),
+                        ]
+                    )
                     child.setToolTip(0, f.message)
                     child.setData(0, OBJECTS_ROLE, tuple(f.objects))
                     group.addChild(child)
@@ -81,8 +88,11 @@ class WarningsPanel(QWidget):
             top.setExpanded(True)
         self.tree.setUpdatesEnabled(True)
         errors = sum(1 for f in findings if f.severity == "error")
-        self.summary.setText(f"{len(findings):,} findings, {errors:,} errors" if findings
-                             else "No warnings: the design passes every check.")
+        self.summary.setText(
+            f"{len(findings):,} findings, {errors:,} errors"
+            if findings
+            else "No warnings: the design passes every check."
+        )
 
     @staticmethod
     def _key(item: QTreeWidgetItem) -> str:

@@ -28,8 +28,8 @@ class AllReduce:
     algorithm: str
     message_mb: float
     time_s: float
-    layers: dict[str, dict[str, float]]   # layer -> {"time_s", "share", "bandwidth_gbps"}
-    scale_out_gbps: float                 # per-GPU scale-out bandwidth this job sees
+    layers: dict[str, dict[str, float]]  # layer -> {"time_s", "share", "bandwidth_gbps"}
+    scale_out_gbps: float  # per-GPU scale-out bandwidth this job sees
 
 
 def scale_out_for(bw: Bandwidth, gpus: int, domain: int) -> tuple[str, float]:
@@ -44,8 +44,9 @@ def scale_out_for(bw: Bandwidth, gpus: int, domain: int) -> tuple[str, float]:
     return best_name, best
 
 
-def allreduce(bw: Bandwidth, gpus: int, domain: int, message_mb: float,
-              algorithm: str) -> AllReduce:
+def allreduce(
+    bw: Bandwidth, gpus: int, domain: int, message_mb: float, algorithm: str
+) -> AllReduce:
     bits = message_mb * 8e6
     g = max(int(gpus), 1)
     up = bw.scale_up
@@ -67,16 +68,23 @@ def allreduce(bw: Bandwidth, gpus: int, domain: int, message_mb: float,
     t_out = _secs(2 * (n - 1) / n * bits / d, out) if n > 1 else 0.0
     total = t_up + t_out
     if t_up or d > 1:
-        layers["scale-up"] = {"time_s": t_up, "share": t_up / total if total else 0.0,
-                              "bandwidth_gbps": up}
+        layers["scale-up"] = {
+            "time_s": t_up,
+            "share": t_up / total if total else 0.0,
+            "bandwidth_gbps": up,
+        }
     if n > 1:
-        layers[out_name] = {"time_s": t_out, "share": t_out / total if total else 0.0,
-                            "bandwidth_gbps": out}
+        layers[out_name] = {
+            "time_s": t_out,
+            "share": t_out / total if total else 0.0,
+            "bandwidth_gbps": out,
+        }
     return AllReduce(g, algorithm, message_mb, total, layers, out)
 
 
-def curve(bw: Bandwidth, total_gpus: int, domain: int, message_mb: float,
-          algorithm: str) -> list[AllReduce]:
+def curve(
+    bw: Bandwidth, total_gpus: int, domain: int, message_mb: float, algorithm: str
+) -> list[AllReduce]:
     """All-reduce from one scale-up domain to all GPUs, doubling (the last point = all GPUs)."""
     if total_gpus <= 0:
         return []
@@ -95,9 +103,11 @@ def knee(points: list[AllReduce]) -> str:
         shares = {k: v["share"] for k, v in p.layers.items() if k != "scale-up"}
         if shares and sum(shares.values()) > 0.5:
             layer = max(shares, key=shares.get)
-            return (f"From {p.gpus:,} GPUs on, most of each all-reduce is spent on the scale-out "
-                    f"fabric (limited by {'the NICs' if layer == 'nic' else 'the ' + layer + ' tier'}"
-                    f", {p.scale_out_gbps:,.0f} Gb/s per GPU).")
+            return (
+                f"From {p.gpus:,} GPUs on, most of each all-reduce is spent on the scale-out "
+                f"fabric (limited by {'the NICs' if layer == 'nic' else 'the ' + layer + ' tier'}"
+                f", {p.scale_out_gbps:,.0f} Gb/s per GPU)."
+            )
     if points:
         return "The scale-up (NVLink) phase dominates at every job size up to the whole hall."
     return "No GPUs, no all-reduce."

@@ -34,12 +34,26 @@ from model.analysis.tray_fill import TrayFill
 from model.design import Change, Design
 from model.findings import sort_findings
 
-TOPOLOGY_EVENTS = {"devices_added", "devices_removed", "devices_changed", "devices_moved",
-                   "links_added", "links_removed", "catalog_changed"}
-DEVICE_EVENTS = {"devices_added", "devices_removed", "devices_changed", "devices_moved",
-                 "racks_added", "racks_removed", "racks_changed", "catalog_changed"}
-PLACEMENT_EVENTS = {"racks_added", "racks_removed", "racks_moved", "racks_changed",
-                    "hall_changed"}
+TOPOLOGY_EVENTS = {
+    "devices_added",
+    "devices_removed",
+    "devices_changed",
+    "devices_moved",
+    "links_added",
+    "links_removed",
+    "catalog_changed",
+}
+DEVICE_EVENTS = {
+    "devices_added",
+    "devices_removed",
+    "devices_changed",
+    "devices_moved",
+    "racks_added",
+    "racks_removed",
+    "racks_changed",
+    "catalog_changed",
+}
+PLACEMENT_EVENTS = {"racks_added", "racks_removed", "racks_moved", "racks_changed", "hall_changed"}
 
 
 def analyze(design: Design, plant=None) -> Report:
@@ -57,8 +71,9 @@ class Analyzer:
     :meth:`report` call ``plant.refresh()`` first (route + media of the changed links).
     """
 
-    def __init__(self, design: Design, plant=None, *, subscribe: bool = True,
-                 refresh_plant: bool = True) -> None:
+    def __init__(
+        self, design: Design, plant=None, *, subscribe: bool = True, refresh_plant: bool = True
+    ) -> None:
         self.design = design
         self.plant = plant
         self.refresh_plant = refresh_plant
@@ -115,13 +130,21 @@ class Analyzer:
         topo = self._topo = infer_topology(design)
         n = len(topo.device_ids)
         compute = topo.kind == LINK_COMPUTE
-        self._groups = {level: components(n, topo.a[compute], topo.b[compute],
-                                          (topo.level >= 1) & (topo.level <= level))
-                        for level in range(2, topo.top_level() + 1)}
+        self._groups = {
+            level: components(
+                n, topo.a[compute], topo.b[compute], (topo.level >= 1) & (topo.level <= level)
+            )
+            for level in range(2, topo.top_level() + 1)
+        }
         self._bw = bandwidth(design, topo, self._groups)
         types = design.catalog.device_types
-        self._domain = min((types[design.devices[topo.device_ids[i]].type].gpus.scale_up_domain_gpus
-                            for i in np.flatnonzero(topo.is_gpu_server).tolist()), default=1)
+        self._domain = min(
+            (
+                types[design.devices[topo.device_ids[i]].type].gpus.scale_up_domain_gpus
+                for i in np.flatnonzero(topo.is_gpu_server).tolist()
+            ),
+            default=1,
+        )
         self._hops = server_hops(topo)
         self._bisection = None
         self._scale_up = None
@@ -152,29 +175,38 @@ class Analyzer:
             self._scale_up = None
         half_a, half_b = split_servers(design, topo)
         cached = self._bisection
-        if (cached is None or not np.array_equal(cached.half_a, half_a)
-                or not np.array_equal(cached.half_b, half_b)):
+        if (
+            cached is None
+            or not np.array_equal(cached.half_a, half_a)
+            or not np.array_equal(cached.half_b, half_b)
+        ):
             self._bisection = bisection(design, topo, halves=(half_a, half_b))
         if self._scale_up is None or changed is None or changed:
             self._scale_up = warn.scale_up_findings(design, topo, self.plant)
-        if self.plant is not None and (self._plant_rows is None
-                                       or len(self._plant_rows) != len(topo.link_ids)):
+        if self.plant is not None and (
+            self._plant_rows is None or len(self._plant_rows) != len(topo.link_ids)
+        ):
             if list(self.plant.link_ids) == topo.link_ids:
                 self._plant_rows = np.arange(len(topo.link_ids), dtype=np.int64)
             else:
                 index = self.plant.index
-                self._plant_rows = np.fromiter((index[lid] for lid in topo.link_ids),
-                                               dtype=np.int64, count=len(topo.link_ids))
+                self._plant_rows = np.fromiter(
+                    (index[lid] for lid in topo.link_ids), dtype=np.int64, count=len(topo.link_ids)
+                )
         media = media_figures(topo, self.plant, self._plant_rows)
         typ, mx = rack_power(design, topo, self._dev, media.end_power_by_device)
         if "trays" in self._dirty:
             self._trays.reset()
             self._dirty.discard("trays")
         fill = self._trays.update(design, self.plant, changed)
-        findings = [*self._placement, *self._dev_findings, *self._scale_up,
-                    *warn.topology_findings(design, topo, bw.switch_ratio),
-                    *warn.rack_power_findings(design, typ, mx),
-                    *self._tray_overfill(fill)]
+        findings = [
+            *self._placement,
+            *self._dev_findings,
+            *self._scale_up,
+            *warn.topology_findings(design, topo, bw.switch_ratio),
+            *warn.rack_power_findings(design, typ, mx),
+            *self._tray_overfill(fill),
+        ]
         if self.plant is not None:
             findings.extend(self.plant.findings())
 
@@ -187,7 +219,7 @@ class Analyzer:
         job = allreduce(bw, total_gpus, domain, message, algorithm) if total_gpus else None
         points = curve(bw, total_gpus, domain, message, algorithm)
 
-        switches = (topo.level >= 1)
+        switches = topo.level >= 1
         by_tier = Counter(tier_name(int(v)) for v in topo.level[switches].tolist())
         power = {
             "total": 0.0,
@@ -227,8 +259,10 @@ class Analyzer:
             cable_length_max_m=media.length_max_m,
             cable_ordered_total_m=media.ordered_total_m,
             oversubscription=bw.tiers,
-            switch_oversubscription={topo.device_ids[i]: float(ratio[i])
-                                     for i in np.flatnonzero(~np.isnan(ratio)).tolist()},
+            switch_oversubscription={
+                topo.device_ids[i]: float(ratio[i])
+                for i in np.flatnonzero(~np.isnan(ratio)).tolist()
+            },
             bisection_gbps=self._bisection.gbps,
             bisection_method=self._bisection.method,
             bisection_regular=self._bisection.regular,
@@ -244,8 +278,9 @@ class Analyzer:
             allreduce_knee=knee(points),
             power_w=power,
             cost_usd=cost,
-            rack_power_w={r: (typ[r], mx[r], design.racks[r].power_budget_kw * 1000)
-                          for r in design.racks},
+            rack_power_w={
+                r: (typ[r], mx[r], design.racks[r].power_budget_kw * 1000) for r in design.racks
+            },
             tray_fill=fill,
             warnings=sort_findings(findings),
         )
@@ -256,19 +291,30 @@ class Analyzer:
             if ratio > warn.TRAY_FILL_LIMIT:
                 tray = self.design.trays[tray_id]
                 x, y = self._trays.peak_at.get(tray_id, tray.points[0])
-                out.append(warn.Finding(
-                    code="TRAY_OVERFILLED", severity="error" if ratio > 1 else "warning",
-                    message=f"Tray {tray.name or tray_id} is {ratio:.0%} full at "
-                            f"({x:.1f}, {y:.1f}) m (plan at most {warn.TRAY_FILL_LIMIT:.0%}).",
-                    objects=(tray_id,)))
+                out.append(
+                    warn.Finding(
+                        code="TRAY_OVERFILLED",
+                        severity="error" if ratio > 1 else "warning",
+                        message=f"Tray {tray.name or tray_id} is {ratio:.0%} full at "
+                        f"({x:.1f}, {y:.1f}) m (plan at most {warn.TRAY_FILL_LIMIT:.0%}).",
+                        objects=(tray_id,),
+                    )
+                )
         return out
 
 
 def _geometry_settings(settings) -> tuple:
     """The settings that change routed lengths or media (and so tray fill)."""
-    return (settings.slack_per_end_m, settings.slack_pct, settings.tray_reach_m,
-            settings.tray_join_tolerance_m, settings.media_policy)
+    return (
+        settings.slack_per_end_m,
+        settings.slack_pct,
+        settings.tray_reach_m,
+        settings.tray_join_tolerance_m,
+        settings.media_policy,
+    )
 
 
 def _tier_order(name: str) -> int:
-    return {"leaf": 1, "spine": 2, "core": 3}.get(name, 10 + int(name[4:]) if name[4:].isdigit() else 99)
+    return {"leaf": 1, "spine": 2, "core": 3}.get(
+        name, 10 + int(name[4:]) if name[4:].isdigit() else 99
+    )

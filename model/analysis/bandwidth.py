@@ -37,15 +37,15 @@ class TierRatio:
 
 @dataclass
 class Bandwidth:
-    switch_ratio: np.ndarray                  # per device; nan where not applicable
-    tiers: dict[str, TierRatio]               # oversubscribed tiers (below the top)
-    layers: list[tuple[str, float]]           # (layer, Gb/s per GPU) from scale-up outwards
+    switch_ratio: np.ndarray  # per device; nan where not applicable
+    tiers: dict[str, TierRatio]  # oversubscribed tiers (below the top)
+    layers: list[tuple[str, float]]  # (layer, Gb/s per GPU) from scale-up outwards
     scale_up: float
     scale_out: float
     effective: float
     bottleneck: str
     explanation: str
-    slow_server_links: int                    # server compute links below the NIC's port speed
+    slow_server_links: int  # server compute links below the NIC's port speed
     gpus_under: dict[int, int] = field(default_factory=dict)  # level -> GPUs below one group
 
 
@@ -55,9 +55,12 @@ def bandwidth(design: Design, topo: Topology, group_labels: dict[int, np.ndarray
     ratio = np.full(n, np.nan)
     below_top = (topo.level >= 1) & (topo.level < top)
     with_down = below_top & (topo.down_gbps > 0)
-    ratio[with_down] = np.divide(topo.down_gbps[with_down], topo.up_gbps[with_down],
-                                 out=np.full(int(with_down.sum()), np.inf),
-                                 where=topo.up_gbps[with_down] > 0)
+    ratio[with_down] = np.divide(
+        topo.down_gbps[with_down],
+        topo.up_gbps[with_down],
+        out=np.full(int(with_down.sum()), np.inf),
+        where=topo.up_gbps[with_down] > 0,
+    )
     tiers: dict[str, TierRatio] = {}
     for level in range(1, top):
         members = np.flatnonzero((topo.level == level) & with_down)
@@ -65,13 +68,15 @@ def bandwidth(design: Design, topo: Topology, group_labels: dict[int, np.ndarray
             continue
         up = topo.up_gbps[members].sum()
         weighted = float(topo.down_gbps[members].sum() / up) if up > 0 else float("inf")
-        tiers[tier_name(level)] = TierRatio(level, tier_name(level), float(ratio[members].max()),
-                                            weighted, len(members))
+        tiers[tier_name(level)] = TierRatio(
+            level, tier_name(level), float(ratio[members].max()), weighted, len(members)
+        )
 
     types = design.catalog.device_types
     servers = np.flatnonzero(topo.is_gpu_server)
-    scale_up_values = [types[design.devices[topo.device_ids[i]].type].gpus.scale_up_gbps_per_gpu
-                       for i in servers]
+    scale_up_values = [
+        types[design.devices[topo.device_ids[i]].type].gpus.scale_up_gbps_per_gpu for i in servers
+    ]
     scale_up = float(min(scale_up_values)) if scale_up_values else 0.0
     compute = topo.kind == LINK_COMPUTE
     la, lb = topo.level[topo.a], topo.level[topo.b]
@@ -90,11 +95,21 @@ def bandwidth(design: Design, topo: Topology, group_labels: dict[int, np.ndarray
         value = value / max(1.0, tier.max)
         layers.append((tier.name, value))
     effective = min(v for _, v in layers) if servers.size else 0.0
-    bottleneck = next(name for name, v in layers if v <= effective * (1 + 1e-12)) \
-        if servers.size else "none"
-    return Bandwidth(ratio, tiers, layers, scale_up, nic, effective, bottleneck,
-                     _explain(layers, bottleneck, effective, tiers, slow),
-                     slow, _gpus_under(topo, group_labels))
+    bottleneck = (
+        next(name for name, v in layers if v <= effective * (1 + 1e-12)) if servers.size else "none"
+    )
+    return Bandwidth(
+        ratio,
+        tiers,
+        layers,
+        scale_up,
+        nic,
+        effective,
+        bottleneck,
+        _explain(layers, bottleneck, effective, tiers, slow),
+        slow,
+        _gpus_under(topo, group_labels),
+    )
 
 
 def _fmt(gbps: float) -> str:
@@ -112,13 +127,17 @@ def _explain(layers, bottleneck, effective, tiers, slow) -> str:
     elif bottleneck == "nic":
         head = f"The scale-out NICs are the narrowest layer at {_fmt(effective)} per GPU"
         if slow:
-            head += (f" ({slow} server link{'s' if slow != 1 else ''} run below the NIC's port "
-                     "speed because the far end is slower)")
+            head += (
+                f" ({slow} server link{'s' if slow != 1 else ''} run below the NIC's port "
+                "speed because the far end is slower)"
+            )
     else:
         t = tiers[bottleneck]
         ratio = "no uplinks" if t.max == float("inf") else f"{t.max:.2f}:1 oversubscription"
-        head = (f"The {bottleneck} tier's {ratio} is the narrowest layer, leaving "
-                f"{_fmt(effective)} per GPU for traffic that crosses it")
+        head = (
+            f"The {bottleneck} tier's {ratio} is the narrowest layer, leaving "
+            f"{_fmt(effective)} per GPU for traffic that crosses it"
+        )
     return f"{head} (per direction; {others})."
 
 
@@ -142,7 +161,7 @@ def _gpus_under(topo: Topology, group_labels: dict[int, np.ndarray]) -> dict[int
         if not len(srv):
             continue
         n = len(topo.device_ids)
-        pairs = unique_sorted(group * n + srv)          # each server once per group
+        pairs = unique_sorted(group * n + srv)  # each server once per group
         totals = np.bincount(pairs // n, weights=topo.gpus[pairs % n])
         present = unique_sorted(pairs // n)
         out[level] = int(totals[present].min())

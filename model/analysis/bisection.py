@@ -38,9 +38,9 @@ IRREGULAR_MAX_FLOW_LIMIT = 100_000
 @dataclass
 class Bisection:
     gbps: float
-    method: str          # "max-flow" | "tier" | "none"
-    regular: bool        # the fabric satisfies the tier computation's condition
-    half_a: np.ndarray   # device indices of the first half
+    method: str  # "max-flow" | "tier" | "none"
+    regular: bool  # the fabric satisfies the tier computation's condition
+    half_a: np.ndarray  # device indices of the first half
     half_b: np.ndarray
 
 
@@ -72,8 +72,12 @@ def max_flow(topo: Topology, half_a: np.ndarray, half_b: np.ndarray) -> float:
     """Exact minimum-cut capacity between the two halves (networkx preflow-push)."""
     compute = topo.kind == LINK_COMPUTE
     caps: dict[tuple[int, int], float] = {}
-    for u, v, c in zip(topo.a[compute].tolist(), topo.b[compute].tolist(),
-                       topo.capacity[compute].tolist(), strict=True):
+    for u, v, c in zip(
+        topo.a[compute].tolist(),
+        topo.b[compute].tolist(),
+        topo.capacity[compute].tolist(),
+        strict=True,
+    ):
         if u == v:
             continue
         key = (u, v) if u < v else (v, u)
@@ -117,7 +121,7 @@ def tier_bisection(topo: Topology, half_a: np.ndarray, half_b: np.ndarray) -> tu
         np.add.at(sa, leaf[s == 1], c[s == 1])
         np.add.at(sb, leaf[s == -1], c[s == -1])
     matched = float(np.minimum(sa, sb).sum())
-    push = np.clip(sa - sb, -topo.up_gbps, topo.up_gbps)   # net per leaf, capped by uplinks
+    push = np.clip(sa - sb, -topo.up_gbps, topo.up_gbps)  # net per leaf, capped by uplinks
     top = topo.top_level()
     node_of = np.arange(n)  # group representative of each level-(k-1) unit
     for level in range(2, top + 1):
@@ -164,8 +168,13 @@ def _evenly_spread(topo: Topology, a, b, cap, la, lb) -> bool:
     return bool(np.all(np.isclose(lo[seen], hi[seen])))
 
 
-def bisection(design: Design, topo: Topology, *, force: str | None = None,
-              halves: tuple[np.ndarray, np.ndarray] | None = None) -> Bisection:
+def bisection(
+    design: Design,
+    topo: Topology,
+    *,
+    force: str | None = None,
+    halves: tuple[np.ndarray, np.ndarray] | None = None,
+) -> Bisection:
     """Bisection bandwidth: max-flow when the fabric is small enough, else the tier computation.
 
     ``force`` = "max-flow" or "tier" picks the method (used by tests that compare the two);

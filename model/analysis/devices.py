@@ -24,7 +24,7 @@ class DeviceFigures:
     switches_usd: float
     other_usd: float
     racks_usd: float
-    rack_typical_w: dict[str, float]   # devices only
+    rack_typical_w: dict[str, float]  # devices only
     rack_max_w: dict[str, float]
 
 
@@ -50,14 +50,25 @@ def device_figures(design: Design) -> DeviceFigures:
         typ[device.rack] += dtype.power_typical_w
         mx[device.rack] += dtype.power_max_w
     rack_types = design.catalog.rack_types
-    racks_usd = sum(rack_types[r.type].price_usd for r in design.racks.values()
-                    if r.type in rack_types)
-    return DeviceFigures(power["servers"], power["switches"], power["other"], price["servers"],
-                         price["switches"], price["other"], racks_usd, typ, mx)
+    racks_usd = sum(
+        rack_types[r.type].price_usd for r in design.racks.values() if r.type in rack_types
+    )
+    return DeviceFigures(
+        power["servers"],
+        power["switches"],
+        power["other"],
+        price["servers"],
+        price["switches"],
+        price["other"],
+        racks_usd,
+        typ,
+        mx,
+    )
 
 
-def rack_power(design: Design, topo: Topology, dev: DeviceFigures,
-               end_power: np.ndarray | None) -> tuple[dict[str, float], dict[str, float]]:
+def rack_power(
+    design: Design, topo: Topology, dev: DeviceFigures, end_power: np.ndarray | None
+) -> tuple[dict[str, float], dict[str, float]]:
     """Typical and maximum W per rack: devices plus the link ends plugged into them."""
     typ = dict(dev.rack_typical_w)
     mx = dict(dev.rack_max_w)
@@ -67,8 +78,9 @@ def rack_power(design: Design, topo: Topology, dev: DeviceFigures,
         cached_racks, rack_of = getattr(topo, "_rack_index", (None, None))
         if cached_racks != rack_ids:
             number = {r: i for i, r in enumerate(rack_ids)}
-            rack_of = np.array([number[design.devices[d].rack] for d in topo.device_ids],
-                               dtype=np.int64)
+            rack_of = np.array(
+                [number[design.devices[d].rack] for d in topo.device_ids], dtype=np.int64
+            )
             topo._rack_index = (rack_ids, rack_of)
         per_rack = np.bincount(rack_of, weights=end_power, minlength=len(rack_ids))
         for i in np.flatnonzero(per_rack).tolist():

@@ -18,7 +18,7 @@ from model.analysis.topology import LINK_COMPUTE, Topology, components
 
 @dataclass
 class Hops:
-    max: int | None          # None: fewer than 2 servers, or some pair is not connected
+    max: int | None  # None: fewer than 2 servers, or some pair is not connected
     typical: int | None
     disconnected_pairs: int
     histogram: dict[int, int]  # switch hops -> number of server pairs
@@ -35,8 +35,10 @@ def server_hops(topo: Topology) -> Hops:
         members = (topo.level >= 1) & (topo.level <= level)
         labels.append(components(n, a, b, members))
     leaves_of: dict[int, set[int]] = {}
-    for srv, leaf in ((a[(la == 0) & (lb == 1)], b[(la == 0) & (lb == 1)]),
-                      (b[(lb == 0) & (la == 1)], a[(lb == 0) & (la == 1)])):
+    for srv, leaf in (
+        (a[(la == 0) & (lb == 1)], b[(la == 0) & (lb == 1)]),
+        (b[(lb == 0) & (la == 1)], a[(lb == 0) & (la == 1)]),
+    ):
         for s, sw in zip(srv.tolist(), leaf.tolist(), strict=True):
             leaves_of.setdefault(s, set()).add(sw)
     servers = np.flatnonzero(topo.is_gpu_server).tolist()

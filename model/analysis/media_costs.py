@@ -33,7 +33,7 @@ KINDS = ("dac", "acc", "aec", "aoc", "mmf", "smf")
 
 @dataclass
 class MediaFigures:
-    available: bool                               # False when no cable plant was given
+    available: bool  # False when no cable plant was given
     by_kind: dict[str, int] = field(default_factory=dict)
     by_medium: dict[str, int] = field(default_factory=dict)
     no_medium: int = 0
@@ -46,7 +46,7 @@ class MediaFigures:
     length_max_m: float = 0.0
     ordered_total_m: float = 0.0
     end_power_by_device: np.ndarray | None = None  # W per device index (its link ends)
-    medium_of_link: np.ndarray | None = None       # media index per topology link (-1 none)
+    medium_of_link: np.ndarray | None = None  # media index per topology link (-1 none)
     transceivers_by_kind: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
@@ -59,8 +59,9 @@ def media_figures(topo: Topology, plant, order: np.ndarray | None = None) -> Med
         return MediaFigures(False)
     n_links = len(topo.link_ids)
     if order is None:
-        order = np.fromiter((plant.index[lid] for lid in topo.link_ids), dtype=np.int64,
-                            count=n_links)
+        order = np.fromiter(
+            (plant.index[lid] for lid in topo.link_ids), dtype=np.int64, count=n_links
+        )
     mi = np.asarray(plant.medium_index)[order].astype(np.int64)
     length = np.asarray(plant.length_m, dtype=float)[order]
     ordered = np.asarray(plant.ordered_m, dtype=float)[order]
@@ -90,8 +91,7 @@ def media_figures(topo: Topology, plant, order: np.ndarray | None = None) -> Med
         shared = with_modules & (ppc > 1)
         if shared.any():
             used = unique_sorted(cage[shared] * (k + 1) + idx[shared]) % (k + 1)  # (cage, medium)
-            per_medium += np.bincount(used, weights=modules_per_link[used] / 2.0,
-                                      minlength=k + 1)
+            per_medium += np.bincount(used, weights=modules_per_link[used] / 2.0, minlength=k + 1)
     modules = float(per_medium.sum())
     end_w = per_end_w[idx]
     medium_w = np.bincount(idx[with_modules], weights=2 * end_w[with_modules], minlength=k + 1)
@@ -112,8 +112,19 @@ def media_figures(topo: Topology, plant, order: np.ndarray | None = None) -> Med
     np.add.at(end_power, topo.a, end_w)
     np.add.at(end_power, topo.b, end_w)
     return MediaFigures(
-        True, by_kind, by_medium, int(counts[k]), int(round(modules)), trx_w, passive_w,
-        trx_usd, cab_usd,
-        float(length[finite].sum()), float(length[finite].max()) if finite.any() else 0.0,
-        float(safe_ordered.sum()), end_power, mi, trx_by_kind,
+        True,
+        by_kind,
+        by_medium,
+        int(counts[k]),
+        int(round(modules)),
+        trx_w,
+        passive_w,
+        trx_usd,
+        cab_usd,
+        float(length[finite].sum()),
+        float(length[finite].max()) if finite.any() else 0.0,
+        float(safe_ordered.sum()),
+        end_power,
+        mi,
+        trx_by_kind,
     )

@@ -55,7 +55,7 @@ class Report:
     allreduce_knee: str
     power_w: dict[str, float]
     cost_usd: dict[str, float]
-    rack_power_w: dict[str, tuple[float, float, float]]   # rack -> (typical, max, budget)
+    rack_power_w: dict[str, tuple[float, float, float]]  # rack -> (typical, max, budget)
     tray_fill: dict[str, float]
     warnings: list[Finding] = field(default_factory=list)
 
@@ -70,78 +70,127 @@ class Report:
         """The stable machine-readable form (plain dicts, lists, numbers, strings)."""
         by_tier = {t: 0 for t in SWITCH_TIERS} | self.switches_by_tier
         links_by_tier = {t: 0 for t in LINK_TIERS} | self.links_by_tier
-        return _clean({
-            "gpus": self.gpus,
-            "servers": self.servers,
-            "racks": self.racks,
-            "switches": {"total": self.switches_total, "by_tier": by_tier},
-            "links": {"total": self.links_total, "by_tier": links_by_tier,
-                      "by_kind": {k: 0 for k in KINDS} | self.links_by_kind,
-                      "by_medium": self.links_by_medium,
-                      "without_medium": self.links_without_medium},
-            "media_available": self.media_available,
-            "transceivers": {"total": self.transceivers, "power_w": self.transceiver_power_w,
-                             "by_kind": self.transceivers_by_kind},
-            "cable_length_m": {"total": self.cable_length_total_m, "max": self.cable_length_max_m,
-                               "ordered_total": self.cable_ordered_total_m},
-            "oversubscription": {name: t.max for name, t in self.oversubscription.items()},
-            "oversubscription_weighted": {name: t.weighted
-                                          for name, t in self.oversubscription.items()},
-            "bisection_gbps": self.bisection_gbps,
-            "bisection_method": self.bisection_method,
-            "hops": {"max": self.hops.max, "typical": self.hops.typical,
-                     "disconnected_pairs": self.hops.disconnected_pairs},
-            "bandwidth_per_gpu_gbps": {"scale_up": self.scale_up_gbps,
-                                       "scale_out": self.scale_out_gbps,
-                                       "effective": self.effective_gbps,
-                                       "layers": dict(self.bandwidth_layers)},
-            "bottleneck": {"layer": self.bottleneck, "explanation": self.bottleneck_explanation},
-            "allreduce": _allreduce_json(self.allreduce) | {
-                "curve": [_allreduce_json(p) for p in self.allreduce_curve],
-                "knee": self.allreduce_knee},
-            "power_w": self.power_w,
-            "cost_usd": self.cost_usd,
-            "warnings": [{"code": w.code, "severity": w.severity, "message": w.message,
-                          "objects": list(w.objects)} for w in self.warnings],
-        })
+        return _clean(
+            {
+                "gpus": self.gpus,
+                "servers": self.servers,
+                "racks": self.racks,
+                "switches": {"total": self.switches_total, "by_tier": by_tier},
+                "links": {
+                    "total": self.links_total,
+                    "by_tier": links_by_tier,
+                    "by_kind": {k: 0 for k in KINDS} | self.links_by_kind,
+                    "by_medium": self.links_by_medium,
+                    "without_medium": self.links_without_medium,
+                },
+                "media_available": self.media_available,
+                "transceivers": {
+                    "total": self.transceivers,
+                    "power_w": self.transceiver_power_w,
+                    "by_kind": self.transceivers_by_kind,
+                },
+                "cable_length_m": {
+                    "total": self.cable_length_total_m,
+                    "max": self.cable_length_max_m,
+                    "ordered_total": self.cable_ordered_total_m,
+                },
+                "oversubscription": {name: t.max for name, t in self.oversubscription.items()},
+                "oversubscription_weighted": {
+                    name: t.weighted for name, t in self.oversubscription.items()
+                },
+                "bisection_gbps": self.bisection_gbps,
+                "bisection_method": self.bisection_method,
+                "hops": {
+                    "max": self.hops.max,
+                    "typical": self.hops.typical,
+                    "disconnected_pairs": self.hops.disconnected_pairs,
+                },
+                "bandwidth_per_gpu_gbps": {
+                    "scale_up": self.scale_up_gbps,
+                    "scale_out": self.scale_out_gbps,
+                    "effective": self.effective_gbps,
+                    "layers": dict(self.bandwidth_layers),
+                },
+                "bottleneck": {
+                    "layer": self.bottleneck,
+                    "explanation": self.bottleneck_explanation,
+                },
+                "allreduce": _allreduce_json(self.allreduce)
+                | {
+                    "curve": [_allreduce_json(p) for p in self.allreduce_curve],
+                    "knee": self.allreduce_knee,
+                },
+                "power_w": self.power_w,
+                "cost_usd": self.cost_usd,
+                "warnings": [
+                    {
+                        "code": w.code,
+                        "severity": w.severity,
+                        "message": w.message,
+                        "objects": list(w.objects),
+                    }
+                    for w in self.warnings
+                ],
+            }
+        )
 
     def to_text(self) -> str:
         """A readable report for the terminal."""
         j = self.to_json()
         lines = [
             f"GPUs {self.gpus:,} in {self.servers:,} servers, {self.racks:,} racks",
-            "Switches " + ", ".join(f"{k} {v:,}" for k, v in j["switches"]["by_tier"].items())
+            "Switches "
+            + ", ".join(f"{k} {v:,}" for k, v in j["switches"]["by_tier"].items())
             + f" (total {self.switches_total:,})",
-            "Links " + ", ".join(f"{k} {v:,}" for k, v in j["links"]["by_tier"].items() if v)
+            "Links "
+            + ", ".join(f"{k} {v:,}" for k, v in j["links"]["by_tier"].items() if v)
             + f" (total {self.links_total:,})",
         ]
         if self.media_available:
-            lines.append("Media " + ", ".join(f"{k} {v:,}" for k, v in self.links_by_kind.items() if v)
-                         + (f", none {self.links_without_medium:,}" if self.links_without_medium else ""))
+            lines.append(
+                "Media "
+                + ", ".join(f"{k} {v:,}" for k, v in self.links_by_kind.items() if v)
+                + (f", none {self.links_without_medium:,}" if self.links_without_medium else "")
+            )
             kinds = ", ".join(f"{k} {v['modules']:,}" for k, v in self.transceivers_by_kind.items())
-            lines.append(f"Transceiver modules {self.transceivers:,}"
-                         + (f" ({kinds})" if kinds else "")
-                         + f", {self.transceiver_power_w / 1000:,.1f} kW; cable "
-                         f"{self.cable_length_total_m:,.0f} m, longest {self.cable_length_max_m:,.1f} m")
+            lines.append(
+                f"Transceiver modules {self.transceivers:,}"
+                + (f" ({kinds})" if kinds else "")
+                + f", {self.transceiver_power_w / 1000:,.1f} kW; cable "
+                f"{self.cable_length_total_m:,.0f} m, longest {self.cable_length_max_m:,.1f} m"
+            )
         else:
             lines.append("Media not computed (no cable plant).")
         for name, t in self.oversubscription.items():
-            lines.append(f"Oversubscription {name}: {_ratio(t.max)} worst, {_ratio(t.weighted)} overall")
-        lines.append(f"Bisection {self.bisection_gbps:,.0f} Gb/s ({self.bisection_method}"
-                     f"{'' if self.bisection_regular else ', irregular fabric'})")
+            lines.append(
+                f"Oversubscription {name}: {_ratio(t.max)} worst, {_ratio(t.weighted)} overall"
+            )
+        lines.append(
+            f"Bisection {self.bisection_gbps:,.0f} Gb/s ({self.bisection_method}"
+            f"{'' if self.bisection_regular else ', irregular fabric'})"
+        )
         if self.hops.max is not None or self.hops.typical is not None:
-            lines.append(f"Switch hops between servers: typical {self.hops.typical}, max {self.hops.max}")
-        lines.append("Per GPU (Gb/s per direction): " + ", ".join(
-            f"{k} {v:,.0f}" for k, v in self.bandwidth_layers))
+            lines.append(
+                f"Switch hops between servers: typical {self.hops.typical}, max {self.hops.max}"
+            )
+        lines.append(
+            "Per GPU (Gb/s per direction): "
+            + ", ".join(f"{k} {v:,.0f}" for k, v in self.bandwidth_layers)
+        )
         lines.append(f"Bottleneck: {self.bottleneck_explanation}")
         if self.allreduce:
             a = self.allreduce
-            parts = ", ".join(f"{k} {v['time_s'] * 1000:,.1f} ms ({v['share']:.0%})"
-                              for k, v in a.layers.items())
-            lines.append(f"All-reduce {a.message_mb:g} MB over {a.gpus:,} GPUs ({a.algorithm}): "
-                         f"{a.time_s * 1000:,.1f} ms [{parts}]")
+            parts = ", ".join(
+                f"{k} {v['time_s'] * 1000:,.1f} ms ({v['share']:.0%})" for k, v in a.layers.items()
+            )
+            lines.append(
+                f"All-reduce {a.message_mb:g} MB over {a.gpus:,} GPUs ({a.algorithm}): "
+                f"{a.time_s * 1000:,.1f} ms [{parts}]"
+            )
             lines.append(f"  {self.allreduce_knee}")
-        lines.append("Power " + ", ".join(f"{k} {v / 1000:,.1f} kW" for k, v in self.power_w.items()))
+        lines.append(
+            "Power " + ", ".join(f"{k} {v / 1000:,.1f} kW" for k, v in self.power_w.items())
+        )
         lines.append("Cost " + ", ".join(f"{k} ${v:,.0f}" for k, v in self.cost_usd.items()))
         lines.append(f"Warnings: {len(self.warnings)} ({len(self.errors())} errors)")
         for w in self.warnings:
@@ -156,8 +205,14 @@ def _ratio(value: float) -> str:
 def _allreduce_json(a: AllReduce | None) -> dict:
     if a is None:
         return {}
-    return {"gpus": a.gpus, "algorithm": a.algorithm, "message_mb": a.message_mb,
-            "time_s": a.time_s, "scale_out_gbps": a.scale_out_gbps, "layers": a.layers}
+    return {
+        "gpus": a.gpus,
+        "algorithm": a.algorithm,
+        "message_mb": a.message_mb,
+        "time_s": a.time_s,
+        "scale_out_gbps": a.scale_out_gbps,
+        "layers": a.layers,
+    }
 
 
 def _clean(value):

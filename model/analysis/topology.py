@@ -51,26 +51,26 @@ class Topology:
 
     device_ids: list[str]
     device_index: dict[str, int]
-    is_gpu_server: np.ndarray      # bool per device
-    gpus: np.ndarray               # GPU count per device
-    level: np.ndarray              # int per device: 0 GPU server, 1 leaf, ..., -1 unreached
+    is_gpu_server: np.ndarray  # bool per device
+    gpus: np.ndarray  # GPU count per device
+    level: np.ndarray  # int per device: 0 GPU server, 1 leaf, ..., -1 unreached
     link_ids: list[str]
-    a: np.ndarray                  # device index of each link's A end
+    a: np.ndarray  # device index of each link's A end
     b: np.ndarray
-    speed_a: np.ndarray            # port speeds, Gb/s
+    speed_a: np.ndarray  # port speeds, Gb/s
     speed_b: np.ndarray
-    capacity: np.ndarray           # min of both ends, Gb/s
-    kind: np.ndarray               # LINK_COMPUTE / LINK_SCALE_UP / LINK_OTHER
-    link_tier: list[str]           # per link: "server-leaf", "leaf-spine", ..., "scale-up", "other"
-    down_gbps: np.ndarray          # per device
+    capacity: np.ndarray  # min of both ends, Gb/s
+    kind: np.ndarray  # LINK_COMPUTE / LINK_SCALE_UP / LINK_OTHER
+    link_tier: list[str]  # per link: "server-leaf", "leaf-spine", ..., "scale-up", "other"
+    down_gbps: np.ndarray  # per device
     up_gbps: np.ndarray
-    up_links: np.ndarray           # number of uplinks per device
-    up_neighbours: np.ndarray      # number of distinct upper-level devices per device
-    compute_ports: np.ndarray      # number of compute ports per device
+    up_links: np.ndarray  # number of uplinks per device
+    up_neighbours: np.ndarray  # number of distinct upper-level devices per device
+    compute_ports: np.ndarray  # number of compute ports per device
     compute_ports_used: np.ndarray
-    cage_a: np.ndarray             # global id of the transceiver cage holding each end's port
+    cage_a: np.ndarray  # global id of the transceiver cage holding each end's port
     cage_b: np.ndarray
-    ppc_a: np.ndarray              # logical ports one module serves at each end (twin-port x breakout)
+    ppc_a: np.ndarray  # logical ports one module serves at each end (twin-port x breakout)
     ppc_b: np.ndarray
 
     @property
@@ -117,9 +117,14 @@ def infer_topology(design: Design) -> Topology:
                 # 800G port run as 2 x 400G is one 2 x 400G module, not two).
                 start = starts[info.group]
                 fanout = device.breakout.get(info.group, 1)
-                rows.append((info.speed_gbps, ROLE_CODES.get(info.role, ROLE_OTHER),
-                             start + (info.index - start) // fanout // info.ports_per_cage,
-                             info.ports_per_cage * fanout))
+                rows.append(
+                    (
+                        info.speed_gbps,
+                        ROLE_CODES.get(info.role, ROLE_OTHER),
+                        start + (info.index - start) // fanout // info.ports_per_cage,
+                        info.ports_per_cage * fanout,
+                    )
+                )
         dev_table[i] = t
     port_speed = np.array([r[0] for r in rows], dtype=float)
     port_role = np.array([r[1] for r in rows], dtype=np.int8)
@@ -136,12 +141,14 @@ def infer_topology(design: Design) -> Topology:
     m = len(link_ids)
     records = list(design.links.values())
     ends = []
-    port_row = {(t, name): offsets[t] + k for t, names in enumerate(port_maps)
-                for name, k in names.items()}
+    port_row = {
+        (t, name): offsets[t] + k for t, names in enumerate(port_maps) for name, k in names.items()
+    }
     for side in ("a", "b"):
         refs = list(map(attrgetter(side), records))  # C-level loops: 400k links at XL
-        dev = np.fromiter(map(device_index.__getitem__, map(attrgetter("device"), refs)),
-                          dtype=np.int64, count=m)
+        dev = np.fromiter(
+            map(device_index.__getitem__, map(attrgetter("device"), refs)), dtype=np.int64, count=m
+        )
         keys = zip(dev_table[dev].tolist(), map(attrgetter("port"), refs), strict=True)
         ends.append((dev, np.fromiter(map(port_row.__getitem__, keys), dtype=np.int64, count=m)))
     (a, row_a), (b, row_b) = ends
@@ -162,7 +169,7 @@ def infer_topology(design: Design) -> Topology:
     link_tier = _link_tiers(kind, lo, hi)
 
     reached = compute & (lo >= 0)
-    a_up = reached & (la < lb)   # link goes up from a to b
+    a_up = reached & (la < lb)  # link goes up from a to b
     b_up = reached & (lb < la)
     down = np.zeros(n)
     up = np.zeros(n)
@@ -182,10 +189,29 @@ def infer_topology(design: Design) -> Topology:
     np.add.at(used, a[compute], 1)
     np.add.at(used, b[compute], 1)
     return Topology(
-        device_ids, device_index, is_server, gpus, level, link_ids,
-        a, b, speed_a, speed_b, capacity, kind,
-        link_tier, down, up, up_links, up_neighbours, compute_ports, used,
-        cage_a, cage_b, ppc_a, ppc_b,
+        device_ids,
+        device_index,
+        is_server,
+        gpus,
+        level,
+        link_ids,
+        a,
+        b,
+        speed_a,
+        speed_b,
+        capacity,
+        kind,
+        link_tier,
+        down,
+        up,
+        up_links,
+        up_neighbours,
+        compute_ports,
+        used,
+        cage_a,
+        cage_b,
+        ppc_a,
+        ppc_b,
     )
 
 
@@ -211,8 +237,9 @@ def _group_starts(table) -> dict[str, int]:
     return starts
 
 
-def _levels(n: int, is_server: np.ndarray, a: np.ndarray, b: np.ndarray,
-            compute: np.ndarray) -> np.ndarray:
+def _levels(
+    n: int, is_server: np.ndarray, a: np.ndarray, b: np.ndarray, compute: np.ndarray
+) -> np.ndarray:
     """Breadth-first distance from the GPU servers over compute links, through non-servers."""
     level = np.full(n, UNREACHED, dtype=np.int64)
     level[is_server] = 0

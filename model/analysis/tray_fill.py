@@ -31,15 +31,15 @@ class TrayFill:
 
     def reset(self) -> None:
         """Forget everything (trays, hall or the link set changed)."""
-        self._plant_state: tuple | None = None           # (plant, generation, media) counted
-        self._row_route = np.zeros(0, dtype=np.int64)    # per plant row: route id counted, -1 none
-        self._row_medium = np.zeros(0, dtype=np.int64)   # per plant row: medium index, -1 none
-        self._counts: Counter = Counter()                # (route id, medium index) -> links
-        self._span_route: list[int] = []                 # flat: one row per (route, tray interval)
+        self._plant_state: tuple | None = None  # (plant, generation, media) counted
+        self._row_route = np.zeros(0, dtype=np.int64)  # per plant row: route id counted, -1 none
+        self._row_medium = np.zeros(0, dtype=np.int64)  # per plant row: medium index, -1 none
+        self._counts: Counter = Counter()  # (route id, medium index) -> links
+        self._span_route: list[int] = []  # flat: one row per (route, tray interval)
         self._span_tray: list[str] = []
         self._span_s0: list[float] = []
         self._span_s1: list[float] = []
-        self._routes_known = 0                           # routes whose spans are in the flat lists
+        self._routes_known = 0  # routes whose spans are in the flat lists
         self._span_arrays = None
 
     def update(self, design: Design, plant, changed: set[str] | None) -> dict[str, float]:
@@ -50,8 +50,11 @@ class TrayFill:
             return {t: 0.0 for t in design.trays}
         # Route ids and medium indexes are counted as integers: they mean the same while these do.
         state = (id(plant), plant.route_generation, tuple(m.id for m in plant.media))
-        if (changed is None or state != self._plant_state
-                or len(self._row_route) != len(plant.link_ids)):
+        if (
+            changed is None
+            or state != self._plant_state
+            or len(self._row_route) != len(plant.link_ids)
+        ):
             self.reset()
             self._plant_state = state
             self._full(plant)
@@ -68,8 +71,12 @@ class TrayFill:
         counted = (routes >= 0) & (media >= 0)
         width = len(plant.media) + 1
         values, counts = np.unique(routes[counted] * width + media[counted], return_counts=True)
-        self._counts = Counter({(v // width, v % width): c for v, c in
-                                zip(values.tolist(), counts.tolist(), strict=True)})
+        self._counts = Counter(
+            {
+                (v // width, v % width): c
+                for v, c in zip(values.tolist(), counts.tolist(), strict=True)
+            }
+        )
 
     def _recount(self, plant, rows: np.ndarray) -> None:
         for row in rows.tolist():
@@ -78,8 +85,9 @@ class TrayFill:
         routes = plant.route_keys()
         self._row_route[rows] = routes[rows]
         self._row_medium[rows] = np.asarray(plant.medium_index)[rows]
-        for route, medium in zip(self._row_route[rows].tolist(), self._row_medium[rows].tolist(),
-                                 strict=True):
+        for route, medium in zip(
+            self._row_route[rows].tolist(), self._row_medium[rows].tolist(), strict=True
+        ):
             if route >= 0 and medium >= 0:
                 self._counts[(route, medium)] += 1
 
@@ -105,10 +113,12 @@ class TrayFill:
         tray_ids = list(design.trays)
         if self._span_arrays is None or len(self._span_arrays[0]) != len(self._span_route):
             tray_no = {t: i for i, t in enumerate(tray_ids)}  # trays change -> reset()
-            self._span_arrays = (np.array(self._span_route, dtype=np.int64),
-                                 np.array([tray_no.get(t, -1) for t in self._span_tray],
-                                          dtype=np.int64),
-                                 np.array(self._span_s0), np.array(self._span_s1))
+            self._span_arrays = (
+                np.array(self._span_route, dtype=np.int64),
+                np.array([tray_no.get(t, -1) for t in self._span_tray], dtype=np.int64),
+                np.array(self._span_s0),
+                np.array(self._span_s1),
+            )
         span_route, span_tray, s0, s1 = self._span_arrays
         out = dict.fromkeys(tray_ids, 0.0)
         w = weight[span_route] if len(span_route) else np.zeros(0)

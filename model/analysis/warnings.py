@@ -67,24 +67,38 @@ def placement_findings(design: Design) -> list[Finding]:
     hit = (w > 0) & (h > 0) & (w * h > OVERLAP_EPS_M2)
     racks = design.racks
     for p, q in zip(i[hit].tolist(), j[hit].tolist(), strict=True):
-        out.append(Finding(code="RACK_OVERLAP", severity="error",
-                           message=f"Racks {racks[ids[p]].name} and {racks[ids[q]].name} overlap.",
-                           objects=(ids[p], ids[q])))
+        out.append(
+            Finding(
+                code="RACK_OVERLAP",
+                severity="error",
+                message=f"Racks {racks[ids[p]].name} and {racks[ids[q]].name} overlap.",
+                objects=(ids[p], ids[q]),
+            )
+        )
     outline = shapely.Polygon(design.hall.outline)
     inside = shapely.covers(outline.buffer(1e-6), polys)
     for p in np.flatnonzero(~inside).tolist():
-        out.append(Finding(code="RACK_OUTSIDE_HALL", severity="error",
-                           message=f"Rack {racks[ids[p]].name} is not inside the hall outline.",
-                           objects=(ids[p],)))
+        out.append(
+            Finding(
+                code="RACK_OUTSIDE_HALL",
+                severity="error",
+                message=f"Rack {racks[ids[p]].name} is not inside the hall outline.",
+                objects=(ids[p],),
+            )
+        )
     for obstacle in design.hall.obstacles:
         shape = shapely.Polygon(obstacle.polygon)
         for p in tree.query(shape, predicate="intersects").tolist():
             if shapely.area(shapely.intersection(polys[p], shape)) > OVERLAP_EPS_M2:
-                out.append(Finding(
-                    code="RACK_ON_OBSTACLE", severity="error",
-                    message=f"Rack {racks[ids[p]].name} stands on {obstacle.kind} "
-                            f"{obstacle.name or obstacle.id}.",
-                    objects=(ids[p], obstacle.id)))
+                out.append(
+                    Finding(
+                        code="RACK_ON_OBSTACLE",
+                        severity="error",
+                        message=f"Rack {racks[ids[p]].name} stands on {obstacle.kind} "
+                        f"{obstacle.name or obstacle.id}.",
+                        objects=(ids[p], obstacle.id),
+                    )
+                )
     return out
 
 
@@ -95,30 +109,46 @@ def rack_u_findings(design: Design) -> list[Finding]:
         rack = design.racks[device.rack]
         top = device.u + types[device.type].u_height - 1
         if top > rack.height_u:
-            out.append(Finding(code="RACK_OVER_U", severity="error",
-                               message=f"Device {device.name} reaches U{top} of rack {rack.name}, "
-                                       f"which has {rack.height_u} U.",
-                               objects=(device.id, rack.id)))
+            out.append(
+                Finding(
+                    code="RACK_OVER_U",
+                    severity="error",
+                    message=f"Device {device.name} reaches U{top} of rack {rack.name}, "
+                    f"which has {rack.height_u} U.",
+                    objects=(device.id, rack.id),
+                )
+            )
     return out
 
 
-def rack_power_findings(design: Design, typical_w: dict[str, float],
-                        max_w: dict[str, float]) -> list[Finding]:
+def rack_power_findings(
+    design: Design, typical_w: dict[str, float], max_w: dict[str, float]
+) -> list[Finding]:
     out = []
     for rack_id, rack in design.racks.items():
         budget = rack.power_budget_kw * 1000
         typ, mx = typical_w.get(rack_id, 0.0), max_w.get(rack_id, 0.0)
         if typ > budget:
-            out.append(Finding(code="RACK_OVER_POWER", severity="error",
-                               message=f"Rack {rack.name} draws {typ / 1000:.1f} kW typical, over "
-                                       f"its {rack.power_budget_kw:g} kW budget.",
-                               objects=(rack_id,)))
+            out.append(
+                Finding(
+                    code="RACK_OVER_POWER",
+                    severity="error",
+                    message=f"Rack {rack.name} draws {typ / 1000:.1f} kW typical, over "
+                    f"its {rack.power_budget_kw:g} kW budget.",
+                    objects=(rack_id,),
+                )
+            )
         elif mx > budget:
-            out.append(Finding(code="RACK_OVER_POWER", severity="warning",
-                               message=f"Rack {rack.name} can draw {mx / 1000:.1f} kW at maximum, "
-                                       f"over its {rack.power_budget_kw:g} kW budget "
-                                       f"({typ / 1000:.1f} kW typical).",
-                               objects=(rack_id,)))
+            out.append(
+                Finding(
+                    code="RACK_OVER_POWER",
+                    severity="warning",
+                    message=f"Rack {rack.name} can draw {mx / 1000:.1f} kW at maximum, "
+                    f"over its {rack.power_budget_kw:g} kW budget "
+                    f"({typ / 1000:.1f} kW typical).",
+                    objects=(rack_id,),
+                )
+            )
     return out
 
 
@@ -133,52 +163,73 @@ def topology_findings(design: Design, topo: Topology, ratio: np.ndarray) -> list
         if len(over):
             worst = float(np.nanmax(ratio[over]))
             shown = "no uplinks" if math.isinf(worst) else f"{worst:.2f}:1"
-            out.append(Finding(
-                code="OVERSUBSCRIBED", severity="warning",
-                message=f"{len(over)} {tier_name(level)} switch{'es' if len(over) != 1 else ''} "
-                        f"above the {target:g}:1 target (worst {shown}): "
-                        f"{_names(ids[i] for i in over)}.",
-                objects=tuple(ids[i] for i in over)))
+            out.append(
+                Finding(
+                    code="OVERSUBSCRIBED",
+                    severity="warning",
+                    message=f"{len(over)} {tier_name(level)} switch{'es' if len(over) != 1 else ''} "
+                    f"above the {target:g}:1 target (worst {shown}): "
+                    f"{_names(ids[i] for i in over)}.",
+                    objects=tuple(ids[i] for i in over),
+                )
+            )
     mismatch = np.flatnonzero(topo.speed_a != topo.speed_b)
     groups: dict[tuple[float, float], list[str]] = {}
     for k in mismatch.tolist():
         key = tuple(sorted((float(topo.speed_a[k]), float(topo.speed_b[k]))))
         groups.setdefault(key, []).append(topo.link_ids[k])
     for (lo, hi), links in sorted(groups.items()):
-        out.append(Finding(
-            code="SPEED_MISMATCH", severity="warning",
-            message=f"{len(links)} link{'s' if len(links) != 1 else ''} run at {lo:g}G because one "
-                    f"end is {lo:g}G and the other {hi:g}G: {_names(links)}.",
-            objects=tuple(links)))
+        out.append(
+            Finding(
+                code="SPEED_MISMATCH",
+                severity="warning",
+                message=f"{len(links)} link{'s' if len(links) != 1 else ''} run at {lo:g}G because one "
+                f"end is {lo:g}G and the other {hi:g}G: {_names(links)}.",
+                objects=tuple(links),
+            )
+        )
     maybe_free = topo.is_gpu_server & (topo.compute_ports_used < topo.compute_ports)
     for i in np.flatnonzero(maybe_free).tolist():
         device = design.devices[ids[i]]
         free = design.free_ports(device.id, role="compute")
         if free:
-            out.append(Finding(
-                code="UNCABLED_GPU_NIC", severity="warning",
-                message=f"Server {device.name}: {len(free)} compute NIC"
-                        f"{'s' if len(free) != 1 else ''} not cabled ({_names(free)}).",
-                objects=(device.id,)))
+            out.append(
+                Finding(
+                    code="UNCABLED_GPU_NIC",
+                    severity="warning",
+                    message=f"Server {device.name}: {len(free)} compute NIC"
+                    f"{'s' if len(free) != 1 else ''} not cabled ({_names(free)}).",
+                    objects=(device.id,),
+                )
+            )
     below = np.flatnonzero((topo.level >= 1) & (topo.level < top) & (topo.down_gbps > 0))
     for i in below.tolist():
         device = design.devices[ids[i]]
         if topo.up_neighbours[i] == 1:
-            out.append(Finding(code="SINGLE_UPLINK", severity="warning",
-                               message=f"Switch {device.name} has all its uplinks to one switch: a "
-                                       "single point of failure.",
-                               objects=(device.id,)))
+            out.append(
+                Finding(
+                    code="SINGLE_UPLINK",
+                    severity="warning",
+                    message=f"Switch {device.name} has all its uplinks to one switch: a "
+                    "single point of failure.",
+                    objects=(device.id,),
+                )
+            )
         free = topo.compute_ports[i] - topo.compute_ports_used[i]
         needed = topo.down_gbps[i] / target - topo.up_gbps[i]
         if needed > 1e-9:
             speeds = [p.speed_gbps for p in design.ports(device).values() if p.role == "compute"]
             if free * max(speeds) + 1e-9 < needed:
-                out.append(Finding(
-                    code="SWITCH_OUT_OF_PORTS", severity="warning",
-                    message=f"Switch {device.name} needs {needed:,.0f} Gb/s more uplink to meet "
-                            f"the {target:g}:1 target but has only {free} free compute port"
-                            f"{'s' if free != 1 else ''}.",
-                    objects=(device.id,)))
+                out.append(
+                    Finding(
+                        code="SWITCH_OUT_OF_PORTS",
+                        severity="warning",
+                        message=f"Switch {device.name} needs {needed:,.0f} Gb/s more uplink to meet "
+                        f"the {target:g}:1 target but has only {free} free compute port"
+                        f"{'s' if free != 1 else ''}.",
+                        objects=(device.id,),
+                    )
+                )
     return out
 
 
@@ -201,18 +252,28 @@ def scale_up_findings(design: Design, topo: Topology, plant) -> list[Finding]:
             continue
         link = design.links[topo.link_ids[k]]
         info = design.ports(link.a.device)[link.a.port]
-        reach = max((m.reach_m for m in media if info.speed_gbps in m.speeds_gbps
-                     and info.form_factor in m.form_factors), default=0.0)
+        reach = max(
+            (
+                m.reach_m
+                for m in media
+                if info.speed_gbps in m.speeds_gbps and info.form_factor in m.form_factors
+            ),
+            default=0.0,
+        )
         length = _length(design, plant, link.id, rack_of[ia], rack_of[ib])
         if length > reach:
             bad.setdefault(int(label[ia]), []).append(link.id)
     for root, links in bad.items():
         racks = sorted({rack_of[i] for i in np.flatnonzero(label == root).tolist()})
-        out.append(Finding(
-            code="SCALE_UP_SPLIT", severity="error",
-            message=f"A scale-up domain spans racks {_names(racks)}; {len(links)} of its links are "
-                    f"longer than any scale-up medium reaches.",
-            objects=tuple(racks) + tuple(links)))
+        out.append(
+            Finding(
+                code="SCALE_UP_SPLIT",
+                severity="error",
+                message=f"A scale-up domain spans racks {_names(racks)}; {len(links)} of its links are "
+                f"longer than any scale-up medium reaches.",
+                objects=tuple(racks) + tuple(links),
+            )
+        )
     return out
 
 

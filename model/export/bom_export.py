@@ -20,8 +20,17 @@ from model.findings import Finding
 
 XLSX_SHEETS = ("Summary", "BOM", "Cabling schedule", "Warnings")
 BOM_HEADERS = (
-    "Category", "Part", "Description", "Length (m)", "Quantity", "Unit", "Unit power (W)",
-    "Total power (W)", "Unit price (USD, indicative)", "Total price (USD, indicative)", "Source",
+    "Category",
+    "Part",
+    "Description",
+    "Length (m)",
+    "Quantity",
+    "Unit",
+    "Unit power (W)",
+    "Total power (W)",
+    "Unit price (USD, indicative)",
+    "Total price (USD, indicative)",
+    "Source",
 )
 SUMMARY_HEADERS = ("Item", "Value", "Unit")
 WARNING_HEADERS = ("Severity", "Code", "Message", "Objects")
@@ -39,26 +48,44 @@ def write_schedule_csv(path: str | Path, rows: Sequence[ScheduleRow]) -> None:
     write_csv(path, SCHEDULE_COLUMNS, [row.as_row() for row in rows])
 
 
-def bom_sheets(summary: Sequence[tuple], lines: Sequence[BomLine],
-               schedule: Sequence[ScheduleRow], findings: Sequence[Finding]) -> list[Sheet]:
+def bom_sheets(
+    summary: Sequence[tuple],
+    lines: Sequence[BomLine],
+    schedule: Sequence[ScheduleRow],
+    findings: Sequence[Finding],
+) -> list[Sheet]:
     """The four sheets of the XLSX bill of materials, in order."""
     total = bom_total_line(bom_totals(lines))
     bom_rows = [ln.as_row() for ln in lines] + [total.as_row()]
-    bom = Sheet("BOM", BOM_HEADERS, bom_rows,
-                formats={3: "0.0##", 4: "#,##0.#", 6: _POWER, 7: _POWER, 8: _MONEY, 9: _MONEY},
-                bold_rows=frozenset({len(bom_rows) - 1}))
-    summary_sheet = Sheet("Summary", SUMMARY_HEADERS, [tuple(r) for r in summary],
-                          formats={1: "#,##0.###"})
+    bom = Sheet(
+        "BOM",
+        BOM_HEADERS,
+        bom_rows,
+        formats={3: "0.0##", 4: "#,##0.#", 6: _POWER, 7: _POWER, 8: _MONEY, 9: _MONEY},
+        bold_rows=frozenset({len(bom_rows) - 1}),
+    )
+    summary_sheet = Sheet(
+        "Summary", SUMMARY_HEADERS, [tuple(r) for r in summary], formats={1: "#,##0.###"}
+    )
     # Plain cells (no per-cell formats): 400k rows of styled cells would take minutes to write.
-    cabling = Sheet("Cabling schedule", SCHEDULE_COLUMNS, [row.as_row() for row in schedule],
-                    plain=True)
-    warnings = Sheet("Warnings", WARNING_HEADERS,
-                     [(f.severity, f.code, f.message, _objects_text(f.objects)) for f in findings])
+    cabling = Sheet(
+        "Cabling schedule", SCHEDULE_COLUMNS, [row.as_row() for row in schedule], plain=True
+    )
+    warnings = Sheet(
+        "Warnings",
+        WARNING_HEADERS,
+        [(f.severity, f.code, f.message, _objects_text(f.objects)) for f in findings],
+    )
     return [summary_sheet, bom, cabling, warnings]
 
 
-def write_bom_xlsx(path: str | Path, summary: Sequence[tuple], lines: Sequence[BomLine],
-                   schedule: Sequence[ScheduleRow], findings: Sequence[Finding]) -> None:
+def write_bom_xlsx(
+    path: str | Path,
+    summary: Sequence[tuple],
+    lines: Sequence[BomLine],
+    schedule: Sequence[ScheduleRow],
+    findings: Sequence[Finding],
+) -> None:
     write_xlsx(path, bom_sheets(summary, lines, schedule, findings))
 
 

@@ -33,8 +33,9 @@ def _cell(value: object, spreadsheet_safe: bool) -> object:
     return value
 
 
-def csv_bytes(header: Sequence[str], rows: Iterable[Sequence[object]], *,
-              spreadsheet_safe: bool = True) -> bytes:
+def csv_bytes(
+    header: Sequence[str], rows: Iterable[Sequence[object]], *, spreadsheet_safe: bool = True
+) -> bytes:
     """The complete CSV file as bytes."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
@@ -47,7 +48,12 @@ def csv_bytes(header: Sequence[str], rows: Iterable[Sequence[object]], *,
     return buffer.getvalue().encode("utf-8")
 
 
-def write_csv(path: str | Path, header: Sequence[str], rows: Iterable[Sequence[object]], *,
-              spreadsheet_safe: bool = True) -> None:
+def write_csv(
+    path: str | Path,
+    header: Sequence[str],
+    rows: Iterable[Sequence[object]],
+    *,
+    spreadsheet_safe: bool = True,
+) -> None:
     """Build the CSV in memory, then replace ``path`` atomically."""
     write_file(path, csv_bytes(header, rows, spreadsheet_safe=spreadsheet_safe))

@@ -32,15 +32,44 @@ MANUFACTURER_HEADER = ("name", "slug")
 ROLE_HEADER = ("name", "slug", "color")
 DEVICE_TYPE_HEADER = ("manufacturer", "model", "slug", "u_height", "is_full_depth", "description")
 RACK_HEADER = ("site", "location", "name", "status", "width", "u_height", "description")
-DEVICE_HEADER = ("name", "role", "manufacturer", "device_type", "status", "site", "location",
-                 "rack", "position", "face")
+DEVICE_HEADER = (
+    "name",
+    "role",
+    "manufacturer",
+    "device_type",
+    "status",
+    "site",
+    "location",
+    "rack",
+    "position",
+    "face",
+)
 INTERFACE_HEADER = ("device", "name", "type", "speed", "mgmt_only", "enabled")
-CABLE_HEADER = ("side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type",
-                "side_b_name", "type", "status", "label", "length", "length_unit")
+CABLE_HEADER = (
+    "side_a_device",
+    "side_a_type",
+    "side_a_name",
+    "side_b_device",
+    "side_b_type",
+    "side_b_name",
+    "type",
+    "status",
+    "label",
+    "length",
+    "length_unit",
+)
 
-FILES = ("01_sites.csv", "02_locations.csv", "03_manufacturers.csv", "04_device_roles.csv",
-         "05_device_types.csv", "06_racks.csv", "07_devices.csv", "08_interfaces.csv",
-         "09_cables.csv")
+FILES = (
+    "01_sites.csv",
+    "02_locations.csv",
+    "03_manufacturers.csv",
+    "04_device_roles.csv",
+    "05_device_types.csv",
+    "06_racks.csv",
+    "07_devices.csv",
+    "08_interfaces.csv",
+    "09_cables.csv",
+)
 LOCATION_NAME = "Data hall"
 
 # (speed Gb/s, form factor) -> NetBox interface type; anything else is "other".
@@ -59,9 +88,17 @@ INTERFACE_TYPES = {
     (1600, "OSFP"): "1.6tbase-x-osfp1600",
     (1600, "OSFP224"): "1.6tbase-x-osfp1600",
 }
-ROLE_COLORS = {"gpu-server": "4caf50", "leaf": "2196f3", "spine": "3f51b5", "core": "673ab7",
-               "nvlink-switch": "009688", "storage": "ff9800", "management": "9e9e9e",
-               "patch-panel": "795548", "switch": "03a9f4"}
+ROLE_COLORS = {
+    "gpu-server": "4caf50",
+    "leaf": "2196f3",
+    "spine": "3f51b5",
+    "core": "673ab7",
+    "nvlink-switch": "009688",
+    "storage": "ff9800",
+    "management": "9e9e9e",
+    "patch-panel": "795548",
+    "switch": "03a9f4",
+}
 _SLUG_BAD = re.compile(r"[^a-z0-9_]+")
 
 
@@ -89,16 +126,16 @@ def _unique_names(items: Sequence[tuple[str, str, str]]) -> dict[str, str]:
     return out
 
 
-def netbox_tables(design: Design, schedule: Sequence[ScheduleRow]
-                  ) -> dict[str, tuple[tuple[str, ...], list[tuple]]]:
+def netbox_tables(
+    design: Design, schedule: Sequence[ScheduleRow]
+) -> dict[str, tuple[tuple[str, ...], list[tuple]]]:
     """File name -> (header, rows) for every NetBox import file."""
     catalog = design.catalog
     site = design.name.strip() or "Hallwright design"
     location_slug = slugify(LOCATION_NAME)
     racks = sorted(design.racks.values(), key=lambda r: (r.name, r.id))
     rack_names = _unique_names([(r.id, r.name, r.id) for r in racks])
-    devices = sorted(design.devices.values(),
-                     key=lambda d: (rack_names[d.rack], d.u, d.name, d.id))
+    devices = sorted(design.devices.values(), key=lambda d: (rack_names[d.rack], d.u, d.name, d.id))
     device_names = _unique_names([(d.id, d.name, rack_names[d.rack]) for d in devices])
 
     type_ids = sorted({d.type for d in devices})
@@ -108,30 +145,68 @@ def netbox_tables(design: Design, schedule: Sequence[ScheduleRow]
     roles = sorted({d.role for d in devices})
 
     tables: dict[str, tuple[tuple[str, ...], list[tuple]]] = {}
-    tables["01_sites.csv"] = (SITE_HEADER, [(site, slugify(site), "planned",
-                                             "exported from Hallwright")])
-    tables["02_locations.csv"] = (LOCATION_HEADER, [(site, LOCATION_NAME, location_slug,
-                                                     "planned")])
+    tables["01_sites.csv"] = (
+        SITE_HEADER,
+        [(site, slugify(site), "planned", "exported from Hallwright")],
+    )
+    tables["02_locations.csv"] = (
+        LOCATION_HEADER,
+        [(site, LOCATION_NAME, location_slug, "planned")],
+    )
     tables["03_manufacturers.csv"] = (MANUFACTURER_HEADER, [(v, slugify(v)) for v in vendors])
-    tables["04_device_roles.csv"] = (ROLE_HEADER, [(r, slugify(r), ROLE_COLORS.get(r, "607d8b"))
-                                                   for r in roles])
-    tables["05_device_types.csv"] = (DEVICE_TYPE_HEADER, [
-        (t.vendor, models[t.id], slugify(models[t.id]), t.u_height, "true", f"Hallwright {t.id}")
-        for t in dtypes])
-    tables["06_racks.csv"] = (RACK_HEADER, [
-        (site, LOCATION_NAME, rack_names[r.id], "planned", 19, r.height_u, r.type)
-        for r in racks])
-    tables["07_devices.csv"] = (DEVICE_HEADER, [
-        (device_names[d.id], d.role, catalog.device_types[d.type].vendor, models[d.type],
-         "planned", site, LOCATION_NAME, rack_names[d.rack], d.u, "front")
-        for d in devices])
+    tables["04_device_roles.csv"] = (
+        ROLE_HEADER,
+        [(r, slugify(r), ROLE_COLORS.get(r, "607d8b")) for r in roles],
+    )
+    tables["05_device_types.csv"] = (
+        DEVICE_TYPE_HEADER,
+        [
+            (
+                t.vendor,
+                models[t.id],
+                slugify(models[t.id]),
+                t.u_height,
+                "true",
+                f"Hallwright {t.id}",
+            )
+            for t in dtypes
+        ],
+    )
+    tables["06_racks.csv"] = (
+        RACK_HEADER,
+        [(site, LOCATION_NAME, rack_names[r.id], "planned", 19, r.height_u, r.type) for r in racks],
+    )
+    tables["07_devices.csv"] = (
+        DEVICE_HEADER,
+        [
+            (
+                device_names[d.id],
+                d.role,
+                catalog.device_types[d.type].vendor,
+                models[d.type],
+                "planned",
+                site,
+                LOCATION_NAME,
+                rack_names[d.rack],
+                d.u,
+                "front",
+            )
+            for d in devices
+        ],
+    )
     interfaces = []
     for d in devices:
         for port, info in design.ports(d).items():
-            interfaces.append((device_names[d.id], port,
-                               interface_type(info.speed_gbps, info.form_factor),
-                               round(info.speed_gbps * 1_000_000),
-                               "true" if info.role == "management" else "false", "true"))
+            interfaces.append(
+                (
+                    device_names[d.id],
+                    port,
+                    interface_type(info.speed_gbps, info.form_factor),
+                    round(info.speed_gbps * 1_000_000),
+                    "true" if info.role == "management" else "false",
+                    "true",
+                )
+            )
     tables["08_interfaces.csv"] = (INTERFACE_HEADER, interfaces)
 
     cables = []
@@ -144,10 +219,21 @@ def netbox_tables(design: Design, schedule: Sequence[ScheduleRow]
             a, b = b, a
         medium = catalog.media_types.get(row.medium) if row.medium else None
         length = row.ordered_length_m if row.ordered_length_m is not None else row.length_m
-        cables.append((device_names[a.device], "dcim.interface", a.port,
-                       device_names[b.device], "dcim.interface", b.port,
-                       medium.netbox_type if medium else "", "planned", row.label[:100],
-                       length, "m" if length is not None else ""))
+        cables.append(
+            (
+                device_names[a.device],
+                "dcim.interface",
+                a.port,
+                device_names[b.device],
+                "dcim.interface",
+                b.port,
+                medium.netbox_type if medium else "",
+                "planned",
+                row.label[:100],
+                length,
+                "m" if length is not None else "",
+            )
+        )
     tables["09_cables.csv"] = (CABLE_HEADER, cables)
     return tables
 
@@ -166,8 +252,9 @@ metres; cable labels match the Hallwright cabling schedule.
 """
 
 
-def write_netbox_dir(directory: str | Path, tables: dict[str, tuple[tuple[str, ...], list[tuple]]]
-                     ) -> list[Path]:
+def write_netbox_dir(
+    directory: str | Path, tables: dict[str, tuple[tuple[str, ...], list[tuple]]]
+) -> list[Path]:
     """Write every table as ``directory/<name>`` (creating ``directory``); returns the paths.
 
     All files are built in memory first, then each replaces its target atomically.
@@ -176,10 +263,13 @@ def write_netbox_dir(directory: str | Path, tables: dict[str, tuple[tuple[str, .
     if directory.exists() and not directory.is_dir():
         raise ExportError(f"{directory} exists and is not a folder")
     if not directory.parent.is_dir():
-        raise ExportError(f"cannot create {directory.name}: the folder {directory.parent} "
-                          "does not exist")
-    contents = {name: csv_bytes(header, rows, spreadsheet_safe=False)
-                for name, (header, rows) in tables.items()}
+        raise ExportError(
+            f"cannot create {directory.name}: the folder {directory.parent} does not exist"
+        )
+    contents = {
+        name: csv_bytes(header, rows, spreadsheet_safe=False)
+        for name, (header, rows) in tables.items()
+    }
     contents["00_README.txt"] = README.encode("utf-8")
     try:
         directory.mkdir(exist_ok=True)

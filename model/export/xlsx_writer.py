@@ -78,8 +78,7 @@ def _write_sheet(book: Workbook, sheet: Sheet) -> None:
         ws.column_dimensions[get_column_letter(col)].width = width
     ws.freeze_panes = "A2"
     if sheet.rows:
-        ws.auto_filter.ref = (f"A1:{get_column_letter(len(sheet.header))}"
-                              f"{len(sheet.rows) + 1}")
+        ws.auto_filter.ref = f"A1:{get_column_letter(len(sheet.header))}{len(sheet.rows) + 1}"
     header = []
     for title in sheet.header:
         cell = WriteOnlyCell(ws, value=title)
@@ -132,8 +131,10 @@ _REL_RE = re.compile(rb'<Relationship [^>]*Target="([^"]+)" Id="([^"]+)"')
 
 def _fill_plain_sheets(data: bytes, plain: dict[str, Sheet]) -> bytes:
     source = zipfile.ZipFile(io.BytesIO(data))
-    targets = {rid.decode(): target.lstrip(b"/").decode() for target, rid in
-               _REL_RE.findall(source.read("xl/_rels/workbook.xml.rels"))}
+    targets = {
+        rid.decode(): target.lstrip(b"/").decode()
+        for target, rid in _REL_RE.findall(source.read("xl/_rels/workbook.xml.rels"))
+    }
     part_of = {}
     for name, rid in _SHEET_RE.findall(source.read("xl/workbook.xml")):
         title = name.decode().replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
@@ -155,7 +156,7 @@ def _fill_plain_sheets(data: bytes, plain: dict[str, Sheet]) -> bytes:
             with target.open(info.filename, "w") as stream:
                 stream.write(head)
                 for first in range(0, len(sheet.rows), _CHUNK_ROWS):
-                    chunk = sheet.rows[first:first + _CHUNK_ROWS]
+                    chunk = sheet.rows[first : first + _CHUNK_ROWS]
                     stream.write(_rows_xml(chunk, start=2 + first))
                 stream.write(marker + tail)
     return out.getvalue()

@@ -84,9 +84,9 @@ def row_name(index: int) -> str:
 def _units_per_rack(catalog: Catalog, segment: Segment) -> int:
     rtype = catalog.rack_type(segment.server_rack_type)
     unit = segment.units[0]
-    by_power = int(rtype.power_budget_kw * 1000 // unit.power_w) if unit.power_w else 10 ** 6
+    by_power = int(rtype.power_budget_kw * 1000 // unit.power_w) if unit.power_w else 10**6
     by_u = (rtype.height_u - FIRST_U + 1) // unit.u_height
-    return max(1, min(by_power, by_u, segment.units_per_rack or 10 ** 6))
+    return max(1, min(by_power, by_u, segment.units_per_rack or 10**6))
 
 
 def _switches_per_rack(catalog: Catalog, type_id: str) -> int:
@@ -108,7 +108,7 @@ def _segment_racks(catalog: Catalog, segment: Segment, placement: Placement) -> 
         for start in range(0, len(segment.units), per_rack):
             contents = []
             u = FIRST_U
-            for unit in segment.units[start:start + per_rack]:
+            for unit in segment.units[start : start + per_rack]:
                 for dev_id, type_id, role, offset, breakout in unit.members:
                     contents.append((dev_id, type_id, role, u + offset, breakout))
                 u += unit.u_height
@@ -134,7 +134,9 @@ def _segment_racks(catalog: Catalog, segment: Segment, placement: Placement) -> 
     return servers[:middle] + network + servers[middle:]
 
 
-def lay_out(catalog: Catalog, segments: list[Segment], placement: Placement = "middle-of-row") -> Layout:
+def lay_out(
+    catalog: Catalog, segments: list[Segment], placement: Placement = "middle-of-row"
+) -> Layout:
     """Racks, devices, trays and a hall outline for ``segments``, in order."""
     if placement not in ("middle-of-row", "end-of-row"):
         raise GenerateError(f"--placement must be middle-of-row or end-of-row, not {placement!r}")
@@ -161,7 +163,7 @@ def lay_out(catalog: Catalog, segments: list[Segment], placement: Placement = "m
         central[-1] = segment.own_row
         force_new = segment.own_row
         for start in range(0, len(run), capacity):
-            chunk = run[start:start + capacity]
+            chunk = run[start : start + capacity]
             need = len(chunk) + (RUN_GAP_TILES if rows[-1] else 0)
             if rows[-1] and used + need > capacity:
                 rows.append([])
@@ -198,33 +200,60 @@ def lay_out(catalog: Catalog, segments: list[Segment], placement: Placement = "m
                 position += 1
                 name = f"{letter}{position:0{width_digits}d}"
                 rtype = rack_types[type_id]
-                racks.append(Rack(id=name, name=name, type=type_id,
-                                  x=round(margin + (col + 0.5) * TILE_M, 6), y=round(y, 6),
-                                  width_m=rtype.width_m, depth_m=rtype.depth_m,
-                                  height_u=rtype.height_u, power_budget_kw=rtype.power_budget_kw,
-                                  rotation=rotation))
+                racks.append(
+                    Rack(
+                        id=name,
+                        name=name,
+                        type=type_id,
+                        x=round(margin + (col + 0.5) * TILE_M, 6),
+                        y=round(y, 6),
+                        width_m=rtype.width_m,
+                        depth_m=rtype.depth_m,
+                        height_u=rtype.height_u,
+                        power_budget_kw=rtype.power_budget_kw,
+                        rotation=rotation,
+                    )
+                )
                 for dev_id, dtype, role, u, breakout in contents:
-                    devices.append(Device(id=dev_id, name=dev_id, type=dtype, rack=name, u=u,
-                                          role=role, breakout=breakout))
+                    devices.append(
+                        Device(
+                            id=dev_id,
+                            name=dev_id,
+                            type=dtype,
+                            rack=name,
+                            u=u,
+                            role=role,
+                            breakout=breakout,
+                        )
+                    )
                 col += 1
     row_len = longest * TILE_M
     x0, x1 = margin, margin + row_len
     trays = []
     row_ys = [round(margin + r * row_pitch + TILE_M, 6) for r in range(len(rows))]
     for r, y in enumerate(row_ys):
-        trays.append(Tray(id=f"t-row-{row_name(r)}", name=f"Row {row_name(r)}",
-                          points=[(x0, y), (x1, y)]))
+        trays.append(
+            Tray(id=f"t-row-{row_name(r)}", name=f"Row {row_name(r)}", points=[(x0, y), (x1, y)])
+        )
     if len(rows) > 1:
         n_cross = max(1, round(row_len / CROSS_TRAY_EVERY_M))
-        xs = sorted({round(x0 + round(i * longest / n_cross) * TILE_M, 6)
-                     for i in range(n_cross + 1)})
+        xs = sorted(
+            {round(x0 + round(i * longest / n_cross) * TILE_M, 6) for i in range(n_cross + 1)}
+        )
         for i, x in enumerate(xs, 1):
-            trays.append(Tray(id=f"t-cross-{i}", name=f"Cross {i}",
-                              points=[(x, row_ys[0]), (x, row_ys[-1])]))
+            trays.append(
+                Tray(id=f"t-cross-{i}", name=f"Cross {i}", points=[(x, row_ys[0]), (x, row_ys[-1])])
+            )
     depth = 2 * margin + len(rows) * row_pitch - AISLE_TILES * TILE_M
     width = 2 * margin + row_len
-    hall = Hall(outline=[(0.0, 0.0), (round(width, 6), 0.0), (round(width, 6), round(depth, 6)),
-                         (0.0, round(depth, 6))])
+    hall = Hall(
+        outline=[
+            (0.0, 0.0),
+            (round(width, 6), 0.0),
+            (round(width, 6), round(depth, 6)),
+            (0.0, round(depth, 6)),
+        ]
+    )
     return Layout(hall, racks, devices, trays)
 
 
@@ -239,7 +268,9 @@ def standard_tray_size(area_m2: float) -> tuple[float, float, int]:
     Single trays are tried from the smallest cross-section up (the narrower first on a tie);
     past the largest, that largest tray side by side, up to MAX_PARALLEL_TRAYS.
     """
-    sizes = sorted(((w, d) for w in TRAY_WIDTHS_M for d in TRAY_DEPTHS_M), key=lambda s: (s[0] * s[1], s[0]))
+    sizes = sorted(
+        ((w, d) for w in TRAY_WIDTHS_M for d in TRAY_DEPTHS_M), key=lambda s: (s[0] * s[1], s[0])
+    )
     for width, depth in sizes:
         if width * depth >= area_m2 - 1e-12:
             return width, depth, 1
@@ -272,6 +303,7 @@ def size_trays(design: Design) -> list[Tray]:
         cables_m2 = ratio * tray.width_m * tray.depth_m
         width, depth, count = standard_tray_size(cables_m2 / TRAY_FILL_LIMIT)
         name = tray.name if count == 1 else f"{tray.name} ({count} x {width:g} m)"
-        out.append(msgspec.structs.replace(tray, width_m=round(width * count, 6), depth_m=depth,
-                                           name=name))
+        out.append(
+            msgspec.structs.replace(tray, width_m=round(width * count, 6), depth_m=depth, name=name)
+        )
     return out

@@ -54,22 +54,30 @@ def node_spec(catalog: Catalog, type_id: str) -> NodeSpec:
     table = port_table(dtype)
     nics = tuple(name for name, info in table.items() if info.role == "compute")
     if dtype.category != "server" or not nics:
-        raise GenerateError(f"node type {type_id!r} has no compute NICs; choose a GPU server "
-                            "type such as dgx-h100 or hgx-h100-8x400")
+        raise GenerateError(
+            f"node type {type_id!r} has no compute NICs; choose a GPU server "
+            "type such as dgx-h100 or hgx-h100-8x400"
+        )
     speeds = {table[n].speed_gbps for n in nics}
     if len(speeds) > 1:
-        raise GenerateError(f"node type {type_id!r} has compute NICs of mixed speeds; choose a "
-                            "node type whose compute NICs share one speed")
+        raise GenerateError(
+            f"node type {type_id!r} has compute NICs of mixed speeds; choose a "
+            "node type whose compute NICs share one speed"
+        )
     return NodeSpec(type_id, nics, speeds.pop(), dtype.gpu_count)
 
 
-def switch_ports(catalog: Catalog, type_id: str, speed_gbps: float, option: str = "--switch") -> SwitchPorts:
+def switch_ports(
+    catalog: Catalog, type_id: str, speed_gbps: float, option: str = "--switch"
+) -> SwitchPorts:
     """The switch's compute ports at ``speed_gbps``, breaking them out when that is how they get there."""
     dtype = _device_type(catalog, type_id, option)
     groups = [g for g in dtype.port_groups if g.role == "compute"]
     if dtype.category != "switch" or not groups:
-        raise GenerateError(f"{option} {type_id!r} is not a fabric switch; choose a switch type "
-                            "such as qm9700, q3400 or sn5600")
+        raise GenerateError(
+            f"{option} {type_id!r} is not a fabric switch; choose a switch type "
+            "such as qm9700, q3400 or sn5600"
+        )
     group = groups[0]
     breakout: dict[str, int] = {}
     if group.speed_gbps != speed_gbps:
@@ -80,18 +88,22 @@ def switch_ports(catalog: Catalog, type_id: str, speed_gbps: float, option: str 
                 f"switch {type_id!r} runs its ports at {group.speed_gbps:g}G"
                 + (f" (or {offered} broken out)" if offered else "")
                 + f", not at the {speed_gbps:g}G of the nodes' NICs; choose a switch with "
-                f"{speed_gbps:g}G ports")
+                f"{speed_gbps:g}G ports"
+            )
         breakout = {group.name: option_.fanout}
-    names = tuple(name for name, info in port_table(dtype, breakout).items()
-                  if info.group == group.name)
+    names = tuple(
+        name for name, info in port_table(dtype, breakout).items() if info.group == group.name
+    )
     return SwitchPorts(type_id, breakout, speed_gbps, names)
 
 
 def _device_type(catalog: Catalog, type_id: str, option: str) -> DeviceType:
     dtype = catalog.device_types.get(type_id)
     if dtype is None:
-        raise GenerateError(f"{option} {type_id!r} is not in the catalog; choose one of "
-                            + ", ".join(sorted(catalog.device_types)))
+        raise GenerateError(
+            f"{option} {type_id!r} is not in the catalog; choose one of "
+            + ", ".join(sorted(catalog.device_types))
+        )
     return dtype
 
 
@@ -105,12 +117,15 @@ def _check_size(nodes: int, node: NodeSpec | None = None, gpus_per_node: int = 1
     """Refuse more than ~1M GPUs (or ~1M NIC endpoints for GPU-light nodes) before building."""
     gpus = nodes * (node.gpus if node else gpus_per_node)
     if gpus > MAX_GPUS:
-        raise GenerateError(f"{gpus:,} GPUs is more than the {MAX_GPUS:,} a generator builds; "
-                            "ask for fewer nodes")
+        raise GenerateError(
+            f"{gpus:,} GPUs is more than the {MAX_GPUS:,} a generator builds; ask for fewer nodes"
+        )
     nics = nodes * (len(node.nics) if node else 1)
     if nics > MAX_GPUS:
-        raise GenerateError(f"{nics:,} node NICs is more than the {MAX_GPUS:,} a generator "
-                            "cables; ask for fewer nodes")
+        raise GenerateError(
+            f"{nics:,} node NICs is more than the {MAX_GPUS:,} a generator "
+            "cables; ask for fewer nodes"
+        )
 
 
 def smallest_divisor_at_least(n: int, minimum: float) -> int | None:
@@ -129,16 +144,20 @@ def leaf_ports(radix: int, oversubscription: int, reserve: int) -> tuple[int, in
     if radix % (oversubscription + 1):
         raise GenerateError(
             f"an oversubscription of {oversubscription}:1 does not divide the {radix}-port radix "
-            f"into downlinks and uplinks; use a ratio R where R + 1 divides {radix} (e.g. 1 or 3)")
+            f"into downlinks and uplinks; use a ratio R where R + 1 divides {radix} (e.g. 1 or 3)"
+        )
     up = radix // (oversubscription + 1)
     down = radix - up - reserve
     if down < 1:
-        raise GenerateError(f"--reserve-ports {reserve} leaves no downlink ports on a {radix}-port "
-                            f"leaf with {up} uplinks; reserve fewer ports")
+        raise GenerateError(
+            f"--reserve-ports {reserve} leaves no downlink ports on a {radix}-port "
+            f"leaf with {up} uplinks; reserve fewer ports"
+        )
     return up, down
 
 
 # ------------------------------------------------------------------------------------ rail-optimized
+
 
 @dataclass(frozen=True)
 class RailPlan:
@@ -201,15 +220,29 @@ class RailPlan:
         if self.tiers == 3:
             switches["core"] = self.cores
             links["spine-core"] = self.total_spines * self.spine_up
-        return {"tiers": self.tiers, "nodes": self.nodes, "gpus": gpus,
-                "scalable_units": self.n_su, "pods": self.pods,
-                "switches": switches, "links": links,
-                "oversubscription": self.oversubscription}
+        return {
+            "tiers": self.tiers,
+            "nodes": self.nodes,
+            "gpus": gpus,
+            "scalable_units": self.n_su,
+            "pods": self.pods,
+            "switches": switches,
+            "links": links,
+            "oversubscription": self.oversubscription,
+        }
 
 
-def plan_rail_optimized(catalog: Catalog, *, nodes: int, node_type: str, switch: str,
-                        su_nodes: int, tiers: str | int = "auto", oversubscription: int = 1,
-                        reserve_ports: int = 0) -> RailPlan:
+def plan_rail_optimized(
+    catalog: Catalog,
+    *,
+    nodes: int,
+    node_type: str,
+    switch: str,
+    su_nodes: int,
+    tiers: str | int = "auto",
+    oversubscription: int = 1,
+    reserve_ports: int = 0,
+) -> RailPlan:
     _positive(nodes, "--nodes")
     _positive(su_nodes, "--su-nodes")
     node = node_spec(catalog, node_type)
@@ -221,9 +254,17 @@ def plan_rail_optimized(catalog: Catalog, *, nodes: int, node_type: str, switch:
     tiers = str(tiers)
     if tiers not in ("auto", "2", "3"):
         raise GenerateError(f"--tiers must be auto, 2 or 3, not {tiers!r}")
-    base = dict(node=node, leaf=leaf, nodes=nodes, su_nodes=su_nodes,
-                oversubscription=oversubscription, reserve_ports=reserve_ports, uplinks=up,
-                downlinks=down, leaves_per_rail=lpr)
+    base = dict(
+        node=node,
+        leaf=leaf,
+        nodes=nodes,
+        su_nodes=su_nodes,
+        oversubscription=oversubscription,
+        reserve_ports=reserve_ports,
+        uplinks=up,
+        downlinks=down,
+        leaves_per_rail=lpr,
+    )
     n_su = -(-nodes // su_nodes)
     leaves = n_su * len(node.nics) * lpr
     if tiers in ("auto", "2"):
@@ -233,7 +274,8 @@ def plan_rail_optimized(catalog: Catalog, *, nodes: int, node_type: str, switch:
         if tiers == "2":
             raise GenerateError(
                 f"two tiers of {leaf.radix}-port switches hold at most {leaf.radix} leaves, and "
-                f"{nodes} nodes need {leaves}; use --tiers 3 (or auto), a bigger switch or fewer nodes")
+                f"{nodes} nodes need {leaves}; use --tiers 3 (or auto), a bigger switch or fewer nodes"
+            )
     k = leaf.radix
     spine_down, spine_up = k // 2, k - k // 2
     leaves_per_su = len(node.nics) * lpr
@@ -241,25 +283,30 @@ def plan_rail_optimized(catalog: Catalog, *, nodes: int, node_type: str, switch:
     if sus_per_pod < 1:
         raise GenerateError(
             f"one SU needs {leaves_per_su} leaves, more than the {spine_down} a {k}-port pod "
-            f"spine reaches with half its ports; use a smaller --su-nodes or a bigger switch")
+            f"spine reaches with half its ports; use a smaller --su-nodes or a bigger switch"
+        )
     sus_per_pod = min(sus_per_pod, n_su)
     pod_leaves = sus_per_pod * leaves_per_su
     spines = smallest_divisor_at_least(up, pod_leaves * up / spine_down)
     if spines is None:  # cannot happen: pod_leaves <= spine_down
-        raise GenerateError("the pod's leaves cannot be spread evenly over its spines; "
-                            "use a different --su-nodes")
+        raise GenerateError(
+            "the pod's leaves cannot be spread evenly over its spines; use a different --su-nodes"
+        )
     pods = -(-n_su // sus_per_pod)
     per_group = smallest_divisor_at_least(spine_up, pods * spine_up / k)
     if per_group is None:
         max_nodes = k * sus_per_pod * su_nodes
         raise GenerateError(
             f"three tiers of {k}-port switches hold at most {k} pods ({max_nodes:,} nodes) and "
-            f"{nodes:,} nodes need {pods}; ask for fewer nodes or use a bigger switch")
-    return RailPlan(**base, tiers=3, spines=spines, sus_per_pod=sus_per_pod,
-                    core_per_group=per_group)
+            f"{nodes:,} nodes need {pods}; ask for fewer nodes or use a bigger switch"
+        )
+    return RailPlan(
+        **base, tiers=3, spines=spines, sus_per_pod=sus_per_pod, core_per_group=per_group
+    )
 
 
 # ------------------------------------------------------------------------------------ leaf-spine
+
 
 @dataclass(frozen=True)
 class LeafSpinePlan:
@@ -275,16 +322,30 @@ class LeafSpinePlan:
     spines: int
 
     def counts(self) -> dict:
-        return {"tiers": 2, "nodes": self.nodes, "gpus": self.nodes * self.node.gpus,
-                "switches": {"leaf": self.leaves, "spine": self.spines},
-                "links": {"node-leaf": self.nodes * len(self.node.nics),
-                          "leaf-spine": self.leaves * self.uplinks},
-                "oversubscription": self.oversubscription, "nodes_per_leaf": self.nodes_per_leaf}
+        return {
+            "tiers": 2,
+            "nodes": self.nodes,
+            "gpus": self.nodes * self.node.gpus,
+            "switches": {"leaf": self.leaves, "spine": self.spines},
+            "links": {
+                "node-leaf": self.nodes * len(self.node.nics),
+                "leaf-spine": self.leaves * self.uplinks,
+            },
+            "oversubscription": self.oversubscription,
+            "nodes_per_leaf": self.nodes_per_leaf,
+        }
 
 
-def plan_leaf_spine(catalog: Catalog, *, nodes: int, node_type: str, switch: str,
-                    spine_switch: str | None = None, oversubscription: int = 1,
-                    reserve_ports: int = 0) -> LeafSpinePlan:
+def plan_leaf_spine(
+    catalog: Catalog,
+    *,
+    nodes: int,
+    node_type: str,
+    switch: str,
+    spine_switch: str | None = None,
+    oversubscription: int = 1,
+    reserve_ports: int = 0,
+) -> LeafSpinePlan:
     """Every node's NICs go to one leaf (top-of-rack style); leaves spread uplinks over all spines."""
     _positive(nodes, "--nodes")
     node = node_spec(catalog, node_type)
@@ -294,21 +355,26 @@ def plan_leaf_spine(catalog: Catalog, *, nodes: int, node_type: str, switch: str
     up, down = leaf_ports(leaf.radix, oversubscription, reserve_ports)
     per_leaf = down // len(node.nics)
     if per_leaf < 1:
-        raise GenerateError(f"a {leaf.radix}-port leaf has {down} downlink ports, fewer than the "
-                            f"{len(node.nics)} NICs of one {node.type_id}; use a bigger switch or "
-                            "a lower --oversubscription")
+        raise GenerateError(
+            f"a {leaf.radix}-port leaf has {down} downlink ports, fewer than the "
+            f"{len(node.nics)} NICs of one {node.type_id}; use a bigger switch or "
+            "a lower --oversubscription"
+        )
     leaves = -(-nodes // per_leaf)
     spines = smallest_divisor_at_least(up, leaves * up / spine.radix)
     if spines is None:
         raise GenerateError(
             f"{nodes} nodes need {leaves} leaves but a {spine.radix}-port spine reaches only "
             f"{spine.radix}; ask for at most {spine.radix * per_leaf} nodes, use a bigger "
-            "--spine-switch, or generate rail-optimized with --tiers 3")
-    return LeafSpinePlan(node, leaf, spine, nodes, oversubscription, up, down, per_leaf, leaves,
-                         spines)
+            "--spine-switch, or generate rail-optimized with --tiers 3"
+        )
+    return LeafSpinePlan(
+        node, leaf, spine, nodes, oversubscription, up, down, per_leaf, leaves, spines
+    )
 
 
 # ------------------------------------------------------------------------------------ fat-tree
+
 
 @dataclass(frozen=True)
 class FatTreePlan:
@@ -320,17 +386,23 @@ class FatTreePlan:
 
     def counts(self) -> dict:
         k = self.k
-        hosts = k ** 3 // 4
-        return {"tiers": 3, "nodes": hosts, "gpus": hosts * self.gpus_per_host, "pods": k,
-                "switches": {"leaf": k * k // 2, "spine": k * k // 2, "core": (k // 2) ** 2},
-                "links": {"node-leaf": hosts, "leaf-spine": k ** 3 // 4, "spine-core": k ** 3 // 4}}
+        hosts = k**3 // 4
+        return {
+            "tiers": 3,
+            "nodes": hosts,
+            "gpus": hosts * self.gpus_per_host,
+            "pods": k,
+            "switches": {"leaf": k * k // 2, "spine": k * k // 2, "core": (k // 2) ** 2},
+            "links": {"node-leaf": hosts, "leaf-spine": k**3 // 4, "spine-core": k**3 // 4},
+        }
 
 
 GENERIC_SPEED_GBPS = 400.0
 
 
-def plan_fat_tree(catalog: Catalog, *, k: int, switch: str | None = None,
-                  node_type: str | None = None) -> FatTreePlan:
+def plan_fat_tree(
+    catalog: Catalog, *, k: int, switch: str | None = None, node_type: str | None = None
+) -> FatTreePlan:
     _positive(k, "--k", 2)
     if k % 2:
         raise GenerateError(f"a k-ary fat tree needs an even k, not {k}; use {k + 1}")
@@ -338,13 +410,15 @@ def plan_fat_tree(catalog: Catalog, *, k: int, switch: str | None = None,
     if node_type:
         node = node_spec(catalog, node_type)
         speed, gpus = node.speed_gbps, node.gpus
-    _check_size(k ** 3 // 4, gpus_per_node=gpus)
+    _check_size(k**3 // 4, gpus_per_node=gpus)
     if switch:
         ports = switch_ports(catalog, switch, speed)
         if ports.radix < k:
-            raise GenerateError(f"switch {switch!r} has {ports.radix} ports at {speed:g}G, fewer "
-                                f"than k = {k}; use --k {ports.radix - ports.radix % 2} or less, "
-                                "or a bigger switch")
+            raise GenerateError(
+                f"switch {switch!r} has {ports.radix} ports at {speed:g}G, fewer "
+                f"than k = {k}; use --k {ports.radix - ports.radix % 2} or less, "
+                "or a bigger switch"
+            )
     return FatTreePlan(k, switch or "", node_type or "", speed, gpus)
 
 
@@ -364,19 +438,34 @@ class Nvl72Plan:
         out = self.scale_out.counts()
         out["nvl72_racks"] = self.racks
         out["switches"] = {"nvlink-switch": self.racks * NVL72_SWITCH_TRAYS, **out["switches"]}
-        out["links"] = {"scale-up": self.racks * NVL72_COMPUTE_TRAYS * NVL72_SWITCH_TRAYS,
-                        **out["links"]}
+        out["links"] = {
+            "scale-up": self.racks * NVL72_COMPUTE_TRAYS * NVL72_SWITCH_TRAYS,
+            **out["links"],
+        }
         return out
 
 
-def plan_nvl72(catalog: Catalog, *, racks: int, switch: str = "qm9700", su_racks: int = 8,
-               tiers: str | int = "auto", oversubscription: int = 1,
-               reserve_ports: int = 0) -> Nvl72Plan:
+def plan_nvl72(
+    catalog: Catalog,
+    *,
+    racks: int,
+    switch: str = "qm9700",
+    su_racks: int = 8,
+    tiers: str | int = "auto",
+    oversubscription: int = 1,
+    reserve_ports: int = 0,
+) -> Nvl72Plan:
     _positive(racks, "--racks")
     _positive(su_racks, "--su-racks")
     _check_size(racks * 72)
     scale_out = plan_rail_optimized(
-        catalog, nodes=racks * NVL72_COMPUTE_TRAYS, node_type="gb200-compute-tray", switch=switch,
-        su_nodes=min(su_racks, racks) * NVL72_COMPUTE_TRAYS, tiers=tiers,
-        oversubscription=oversubscription, reserve_ports=reserve_ports)
+        catalog,
+        nodes=racks * NVL72_COMPUTE_TRAYS,
+        node_type="gb200-compute-tray",
+        switch=switch,
+        su_nodes=min(su_racks, racks) * NVL72_COMPUTE_TRAYS,
+        tiers=tiers,
+        oversubscription=oversubscription,
+        reserve_ports=reserve_ports,
+    )
     return Nvl72Plan(racks, min(su_racks, racks), scale_out)

@@ -41,6 +41,7 @@ def _middle(items: list, extra: list) -> list:
 
 # ------------------------------------------------------------------------------------ rail-optimized
 
+
 def rail_optimized(
     catalog: Catalog,
     plan: RailPlan,
@@ -56,11 +57,13 @@ def rail_optimized(
     wn = _width(M)
     node_name = node_name or (lambda s, j: f"su{s + 1}-node{j + 1:0{wn}d}")
     if make_units is None:
+
         def make_units(ids: list[str]) -> list[Unit]:
             return [server_unit(catalog, i, plan.node.type_id) for i in ids]
+
     names = plan.leaf.names
     K = plan.leaf.radix
-    up_names = names[K - plan.uplinks:]
+    up_names = names[K - plan.uplinks :]
     lt, br = plan.leaf.type_id, plan.leaf.breakout
     lpr = plan.leaves_per_rail
     per_leaf = -(-M // lpr)
@@ -71,8 +74,10 @@ def rail_optimized(
     for s in range(plan.n_su):
         count = min(M, plan.nodes - s * M)
         ids = [node_name(s, j) for j in range(count)]
-        rails = [[f"su{s + 1}-leaf-rail{r + 1}" + (f"-{k + 1}" if lpr > 1 else "")
-                  for k in range(lpr)] for r in range(len(nics))]
+        rails = [
+            [f"su{s + 1}-leaf-rail{r + 1}" + (f"-{k + 1}" if lpr > 1 else "") for k in range(lpr)]
+            for r in range(len(nics))
+        ]
         append = node_leaf.append
         for j, node_id in enumerate(ids):
             k, p = divmod(j, per_leaf)
@@ -81,8 +86,9 @@ def rail_optimized(
                 append((node_id, nic, rails[r][k], port))
         flat = [leaf for rail in rails for leaf in rail]
         leaf_ids.extend(flat)
-        su_segments.append(Segment(units=make_units(ids),
-                                   switches=[(leaf, lt, "leaf", br) for leaf in flat]))
+        su_segments.append(
+            Segment(units=make_units(ids), switches=[(leaf, lt, "leaf", br) for leaf in flat])
+        )
     leaf_spine: list[PortLink] = []
     if plan.tiers == 2:
         S = plan.spines
@@ -106,7 +112,7 @@ def rail_optimized(
     per_pod = plan.sus_per_pod * plan.leaves_per_su
     pod_groups: list[list[Segment]] = []
     for p in range(plan.pods):
-        pod_leaves = leaf_ids[p * per_pod:(p + 1) * per_pod]
+        pod_leaves = leaf_ids[p * per_pod : (p + 1) * per_pod]
         spines = [f"pod{p + 1}-spine{i + 1:0{ws}d}" for i in range(Sp)]
         for ll, leaf in enumerate(pod_leaves):
             for si, spine in enumerate(spines):
@@ -117,13 +123,18 @@ def rail_optimized(
                 core = core_ids[si * Cg + c]
                 for j in range(q2):
                     spine_core.append((spine, names[Kd + c * q2 + j], core, names[p * q2 + j]))
-        pod_sus = su_segments[p * plan.sus_per_pod:(p + 1) * plan.sus_per_pod]
+        pod_sus = su_segments[p * plan.sus_per_pod : (p + 1) * plan.sus_per_pod]
         pod_sus[0].new_row = True
-        pod_groups.append(_middle(pod_sus, [Segment(switches=[(s, lt, "spine", br) for s in spines])]))
+        pod_groups.append(
+            _middle(pod_sus, [Segment(switches=[(s, lt, "spine", br) for s in spines])])
+        )
     core_seg = Segment(switches=[(c, lt, "core", br) for c in core_ids], own_row=True)
     half = (len(pod_groups) + 1) // 2
-    segments = [s for g in pod_groups[:half] for s in g] + [core_seg] + \
-               [s for g in pod_groups[half:] for s in g]
+    segments = (
+        [s for g in pod_groups[:half] for s in g]
+        + [core_seg]
+        + [s for g in pod_groups[half:] for s in g]
+    )
     return segments, [node_leaf, leaf_spine, spine_core]
 
 
@@ -140,7 +151,7 @@ def leaf_spine(catalog: Catalog, plan: LeafSpinePlan) -> tuple[list[Segment], li
     leaf_ids = [f"leaf{i + 1:0{wl}d}" for i in range(plan.leaves)]
     spine_ids = [f"spine{i + 1:0{ws}d}" for i in range(plan.spines)]
     lnames, snames = plan.leaf.names, plan.spine.names
-    up_names = lnames[plan.leaf.radix - plan.uplinks:]
+    up_names = lnames[plan.leaf.radix - plan.uplinks :]
     node_leaf: list[PortLink] = []
     for i, node in enumerate(node_ids):
         leaf_index, slot = divmod(i, plan.nodes_per_leaf)
@@ -154,43 +165,80 @@ def leaf_spine(catalog: Catalog, plan: LeafSpinePlan) -> tuple[list[Segment], li
                 leaf_spine_links.append((leaf, up_names[si * q + j], spine, snames[li * q + j]))
     segments = []
     for g in range(0, plan.leaves, LEAVES_PER_SEGMENT):
-        leaves = leaf_ids[g:g + LEAVES_PER_SEGMENT]
-        nodes = node_ids[g * plan.nodes_per_leaf:(g + len(leaves)) * plan.nodes_per_leaf]
-        segments.append(Segment(
-            units=[server_unit(catalog, n, plan.node.type_id) for n in nodes],
-            switches=[(leaf, plan.leaf.type_id, "leaf", plan.leaf.breakout) for leaf in leaves]))
-    spine_seg = Segment(switches=[(s, plan.spine.type_id, "spine", plan.spine.breakout)
-                                  for s in spine_ids], own_row=True)
+        leaves = leaf_ids[g : g + LEAVES_PER_SEGMENT]
+        nodes = node_ids[g * plan.nodes_per_leaf : (g + len(leaves)) * plan.nodes_per_leaf]
+        segments.append(
+            Segment(
+                units=[server_unit(catalog, n, plan.node.type_id) for n in nodes],
+                switches=[(leaf, plan.leaf.type_id, "leaf", plan.leaf.breakout) for leaf in leaves],
+            )
+        )
+    spine_seg = Segment(
+        switches=[(s, plan.spine.type_id, "spine", plan.spine.breakout) for s in spine_ids],
+        own_row=True,
+    )
     return _middle(segments, [spine_seg]), [node_leaf, leaf_spine_links]
 
 
 # ------------------------------------------------------------------------------------ fat-tree
 
+
 def generic_switch_type(k: int, speed_gbps: float) -> DeviceType:
     """A textbook k-port switch (a custom type that travels inside the design file)."""
     return DeviceType(
-        id=f"generic-switch-{k}p-{speed_gbps:g}g", vendor="Generic",
-        model=f"Generic {k}-port {speed_gbps:g}G switch", category="switch", default_role="leaf",
-        u_height=1 if k <= 64 else 2, depth_m=0.7, power_typical_w=10.0 * k,
+        id=f"generic-switch-{k}p-{speed_gbps:g}g",
+        vendor="Generic",
+        model=f"Generic {k}-port {speed_gbps:g}G switch",
+        category="switch",
+        default_role="leaf",
+        u_height=1 if k <= 64 else 2,
+        depth_m=0.7,
+        power_typical_w=10.0 * k,
         power_max_w=12.0 * k,
-        port_groups=(PortGroup(name="p", role="compute", count=k, speed_gbps=speed_gbps, lanes=4,
-                               form_factor="OSFP"),),
-        source="estimate", notes="Generated for a textbook k-ary fat tree; power ~10-12 W per "
-        "port is an estimate (QM9700 class).")
+        port_groups=(
+            PortGroup(
+                name="p",
+                role="compute",
+                count=k,
+                speed_gbps=speed_gbps,
+                lanes=4,
+                form_factor="OSFP",
+            ),
+        ),
+        source="estimate",
+        notes="Generated for a textbook k-ary fat tree; power ~10-12 W per "
+        "port is an estimate (QM9700 class).",
+    )
 
 
 def generic_host_type(speed_gbps: float) -> DeviceType:
     """A single-NIC host with one GPU (a custom type that travels inside the design file)."""
     return DeviceType(
-        id=f"generic-host-1x{speed_gbps:g}g", vendor="Generic",
-        model=f"Generic host, 1 GPU, 1 x {speed_gbps:g}G NIC", category="server",
-        default_role="gpu-server", u_height=1, depth_m=0.8, power_typical_w=1000.0,
+        id=f"generic-host-1x{speed_gbps:g}g",
+        vendor="Generic",
+        model=f"Generic host, 1 GPU, 1 x {speed_gbps:g}G NIC",
+        category="server",
+        default_role="gpu-server",
+        u_height=1,
+        depth_m=0.8,
+        power_typical_w=1000.0,
         power_max_w=1200.0,
-        gpus=GpuSpec(count=1, model="generic GPU", scale_up_gbps_per_gpu=0.0,
-                     scale_up_domain_gpus=1),
-        port_groups=(PortGroup(name="nic", role="compute", count=1, speed_gbps=speed_gbps,
-                               lanes=4, form_factor="OSFP"),),
-        source="estimate", notes="Generated for a textbook k-ary fat tree; power is an estimate.")
+        gpus=GpuSpec(
+            count=1, model="generic GPU", scale_up_gbps_per_gpu=0.0, scale_up_domain_gpus=1
+        ),
+        port_groups=(
+            PortGroup(
+                name="nic",
+                role="compute",
+                count=1,
+                speed_gbps=speed_gbps,
+                lanes=4,
+                form_factor="OSFP",
+            ),
+        ),
+        source="estimate",
+        notes="Generated for a textbook k-ary fat tree; power is an estimate.",
+    )
 
 
 def fat_tree(catalog: Catalog, plan: FatTreePlan) -> tuple[list[Segment], list[list[PortLink]]]:
@@ -226,10 +274,13 @@ def fat_tree(catalog: Catalog, plan: FatTreePlan) -> tuple[list[Segment], list[l
         for a, agg in enumerate(aggs):
             for c in range(h):
                 agg_core.append((agg, names[h + c], core_ids[a * h + c], names[p]))
-        segments.append(Segment(
-            units=[server_unit(catalog, x, host_type) for x in hosts],
-            switches=[(e, sw_type, "leaf", breakout) for e in edges]
-            + [(a, sw_type, "spine", breakout) for a in aggs]))
+        segments.append(
+            Segment(
+                units=[server_unit(catalog, x, host_type) for x in hosts],
+                switches=[(e, sw_type, "leaf", breakout) for e in edges]
+                + [(a, sw_type, "spine", breakout) for a in aggs],
+            )
+        )
     core_seg = Segment(switches=[(c, sw_type, "core", breakout) for c in core_ids], own_row=True)
     return _middle(segments, [core_seg]), [host_edge, edge_agg, agg_core]
 
@@ -237,7 +288,8 @@ def fat_tree(catalog: Catalog, plan: FatTreePlan) -> tuple[list[Segment], list[l
 # ------------------------------------------------------------------------------------ NVL72
 
 NVL72_LAYOUT_U = (  # U offset of each tray inside the rack unit: 10 compute, 9 switch, 8 compute
-    [("compute", i) for i in range(10)] + [("switch", i) for i in range(9)]
+    [("compute", i) for i in range(10)]
+    + [("switch", i) for i in range(9)]
     + [("compute", i) for i in range(10, 18)]
 )
 
@@ -259,7 +311,7 @@ def nvl72(catalog: Catalog, plan: Nvl72Plan) -> tuple[list[Segment], list[list[P
     def make_units(ids: list[str]) -> list[Unit]:
         units = []
         for start in range(0, len(ids), NVL72_COMPUTE_TRAYS):
-            trays = ids[start:start + NVL72_COMPUTE_TRAYS]
+            trays = ids[start : start + NVL72_COMPUTE_TRAYS]
             prefix = trays[0].rsplit("-", 1)[0]
             switches = [f"{prefix}-nvsw{t + 1}" for t in range(NVL72_SWITCH_TRAYS)]
             members = []

@@ -30,10 +30,15 @@ def run(report: Report) -> None:
         t0, c0 = time.perf_counter(), time.process_time()
         result = analyze(design, plant)
         full, cpu = time.perf_counter() - t0, time.process_time() - c0
-        report.add(size, "analysis: full analyze(design, plant)", full, peak_rss_mb(),
-                   target="<= 2 s" if size == "XL" else "",
-                   note=f"cpu {cpu * 1000:.0f} ms; {result.gpus:,} GPUs, {result.links_total:,} "
-                        f"links, bisection by {result.bisection_method}")
+        report.add(
+            size,
+            "analysis: full analyze(design, plant)",
+            full,
+            peak_rss_mb(),
+            target="<= 2 s" if size == "XL" else "",
+            note=f"cpu {cpu * 1000:.0f} ms; {result.gpus:,} GPUs, {result.links_total:,} "
+            f"links, bisection by {result.bisection_method}",
+        )
         analyzer = Analyzer(design, plant)
         analyzer.report()
         for label, rack_id in _racks(design):
@@ -47,10 +52,15 @@ def run(report: Report) -> None:
                 cpus.append(time.process_time() - c0)
             design.move_racks({rack_id: (rack.x, rack.y)})
             analyzer.report()
-            report.add(size, f"analysis: move one {label} + refresh", sorted(times)[2],
-                       peak_rss_mb(), target="<= 100 ms" if size == "XL" else "",
-                       note=f"median of 5 (cpu {sorted(cpus)[2] * 1000:.0f} ms), route + media + "
-                            f"analysis; {len(design.links_of_racks([rack_id])):,} links")
+            report.add(
+                size,
+                f"analysis: move one {label} + refresh",
+                sorted(times)[2],
+                peak_rss_mb(),
+                target="<= 100 ms" if size == "XL" else "",
+                note=f"median of 5 (cpu {sorted(cpus)[2] * 1000:.0f} ms), route + media + "
+                f"analysis; {len(design.links_of_racks([rack_id])):,} links",
+            )
         analyzer.close()
         plant.close()
         del analyzer, plant, design, result

@@ -30,8 +30,17 @@ from tests.benchmarks.workloads import build  # noqa: E402
 def _mouse(view, kind, x, y, buttons):
     pos = QPointF(view.mapFromScene(QPointF(x, y)))
     button = Qt.NoButton if kind == QEvent.MouseMove else Qt.LeftButton
-    QApplication.sendEvent(view.viewport(), QMouseEvent(
-        kind, pos, QPointF(view.viewport().mapToGlobal(pos.toPoint())), button, buttons, Qt.NoModifier))
+    QApplication.sendEvent(
+        view.viewport(),
+        QMouseEvent(
+            kind,
+            pos,
+            QPointF(view.viewport().mapToGlobal(pos.toPoint())),
+            button,
+            buttons,
+            Qt.NoModifier,
+        ),
+    )
 
 
 def run(report: Report) -> None:
@@ -46,7 +55,9 @@ def run(report: Report) -> None:
             path = Path(tmp) / f"{size}.hall.json"
             save_design(design, path)
             del design
-            window = MainWindow(QSettings(str(Path(tmp) / "s.ini"), QSettings.IniFormat), Path(tmp) / "rec")
+            window = MainWindow(
+                QSettings(str(Path(tmp) / "s.ini"), QSettings.IniFormat), Path(tmp) / "rec"
+            )
             window.resize(1600, 1000)
             window.show()
             app.processEvents()
@@ -56,14 +67,24 @@ def run(report: Report) -> None:
             window.view.viewport().repaint()
             first = time.perf_counter() - t0
             d = window.document.design
-            report.add(size, "editor: open file + first frame", first, peak_rss_mb(),
-                       target="<= 5 s" if size == "XL" else "",
-                       note=f"{len(d.racks):,} racks, {len(d.links):,} links")
+            report.add(
+                size,
+                "editor: open file + first frame",
+                first,
+                peak_rss_mb(),
+                target="<= 5 s" if size == "XL" else "",
+                note=f"{len(d.racks):,} racks, {len(d.links):,} links",
+            )
             t0 = time.perf_counter()
             while window.scene.tray_load.busy:
                 app.processEvents()
-            report.add(size, "editor: cable bundles counted on idle time", time.perf_counter() - t0,
-                       peak_rss_mb(), note="window responsive meanwhile (12 ms slices)")
+            report.add(
+                size,
+                "editor: cable bundles counted on idle time",
+                time.perf_counter() - t0,
+                peak_rss_mb(),
+                note="window responsive meanwhile (12 ms slices)",
+            )
             view = window.view
             view.fit()
             image = QImage(view.viewport().size(), QImage.Format_ARGB32_Premultiplied)
@@ -74,9 +95,14 @@ def run(report: Report) -> None:
                 view.render(painter)
                 painter.end()
                 times.append(time.perf_counter() - t0)
-            report.add(size, "editor: full repaint, whole hall at view size", statistics.median(times),
-                       peak_rss_mb(), target="<= 100 ms" if size == "XL" else "",
-                       note=f"{image.width()}x{image.height()} px, median of 5")
+            report.add(
+                size,
+                "editor: full repaint, whole hall at view size",
+                statistics.median(times),
+                peak_rss_mb(),
+                target="<= 100 ms" if size == "XL" else "",
+                note=f"{image.width()}x{image.height()} px, median of 5",
+            )
             # zoom in on one server rack and drag it two rows' worth
             rack_id = next(r for r in d.racks if d.links_of_racks([r]))
             rack = d.racks[rack_id]
@@ -95,13 +121,23 @@ def run(report: Report) -> None:
             _mouse(view, QEvent.MouseButtonRelease, rack.x + 2.4, rack.y + 1.2, Qt.NoButton)
             app.processEvents()
             release = time.perf_counter() - t0
-            report.add(size, "editor: drag a rack, longest move event", max(moves), peak_rss_mb(),
-                       target="<= 50 ms" if size == "XL" else "",
-                       note=f"median {statistics.median(moves) * 1000:.1f} ms over 24 moves")
-            report.add(size, "editor: drop the rack (command + re-route)", release, peak_rss_mb(),
-                       note=f"{len(d.links_of_racks([rack_id]))} links re-routed, "
-                            f"{len(window.scene.link_items)} drawn, moved "
-                            f"{d.racks[rack_id].x - rack.x:+.1f}/{d.racks[rack_id].y - rack.y:+.1f} m")
+            report.add(
+                size,
+                "editor: drag a rack, longest move event",
+                max(moves),
+                peak_rss_mb(),
+                target="<= 50 ms" if size == "XL" else "",
+                note=f"median {statistics.median(moves) * 1000:.1f} ms over 24 moves",
+            )
+            report.add(
+                size,
+                "editor: drop the rack (command + re-route)",
+                release,
+                peak_rss_mb(),
+                note=f"{len(d.links_of_racks([rack_id]))} links re-routed, "
+                f"{len(window.scene.link_items)} drawn, moved "
+                f"{d.racks[rack_id].x - rack.x:+.1f}/{d.racks[rack_id].y - rack.y:+.1f} m",
+            )
             window.document.stack.setClean()
             window.close()
             window.deleteLater()

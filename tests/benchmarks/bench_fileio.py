@@ -27,8 +27,14 @@ def run(report) -> None:
             del design
             gc.collect()
             mb = path.stat().st_size / 1e6
-            report.add(size, "file: save (atomic)", saved, peak_rss_mb(),
-                       "<= 2 s" if size == "XL" else "", f"{mb:.1f} MB")
+            report.add(
+                size,
+                "file: save (atomic)",
+                saved,
+                peak_rss_mb(),
+                "<= 2 s" if size == "XL" else "",
+                f"{mb:.1f} MB",
+            )
             data = path.read_bytes()
             start = time.perf_counter()
             msgspec.json.decode(data)
@@ -39,7 +45,12 @@ def run(report) -> None:
             start = time.perf_counter()
             loaded = load_design(path)
             seconds = time.perf_counter() - start
-            report.add(size, "file: load (parse, validate, build)", seconds, peak_rss_mb(),
-                       "<= 2 s, 2x" if size == "XL" else "",
-                       f"{seconds / bare:.1f}x the bare parse; {len(loaded.links):,} links")
+            report.add(
+                size,
+                "file: load (parse, validate, build)",
+                seconds,
+                peak_rss_mb(),
+                "<= 2 s, 2x" if size == "XL" else "",
+                f"{seconds / bare:.1f}x the bare parse; {len(loaded.links):,} links",
+            )
             del loaded

@@ -15,8 +15,15 @@ def run(report) -> None:
         start = time.perf_counter()
         design = build(size)
         seconds = time.perf_counter() - start
-        note = (f"{len(design.links):,} links, {len(design.racks):,} racks, "
-                f"{design.gpu_count():,} GPUs")
-        report.add(size, "generate + place", seconds, peak_rss_mb(),
-                   "<= 15 s, 2 GB" if size == "XL" else "", note)
+        note = (
+            f"{len(design.links):,} links, {len(design.racks):,} racks, {design.gpu_count():,} GPUs"
+        )
+        report.add(
+            size,
+            "generate + place",
+            seconds,
+            peak_rss_mb(),
+            "<= 15 s, 2 GB" if size == "XL" else "",
+            note,
+        )
         del design

@@ -17,17 +17,31 @@ def run(report: Report) -> None:
         t0 = time.perf_counter()
         design = synthetic_hall(servers)
         build = time.perf_counter() - t0
-        report.add(size, "geometry: build synthetic hall (model API)", build, peak_rss_mb(),
-                   note=f"{len(design.racks):,} racks, {len(design.links):,} links")
+        report.add(
+            size,
+            "geometry: build synthetic hall (model API)",
+            build,
+            peak_rss_mb(),
+            note=f"{len(design.racks):,} racks, {len(design.links):,} links",
+        )
         gc.collect()  # garbage of the build stage is not this stage's cost
         t0, c0 = time.perf_counter(), time.process_time()
         plant = CablePlant(design)
         full, cpu = time.perf_counter() - t0, time.process_time() - c0
         graph = plant._graph
-        report.add(size, "geometry: full route + media (CablePlant)", full, peak_rss_mb(),
-                   target="<= 1 s" if size == "XL" else "",
-                   note=f"cpu {cpu * 1000:.0f} ms; {graph.node_count} tray nodes")
-        for label, rack_id in (("server rack", "p0-r0"), ("leaf rack", "p0-r8"), ("spine rack", "net0")):
+        report.add(
+            size,
+            "geometry: full route + media (CablePlant)",
+            full,
+            peak_rss_mb(),
+            target="<= 1 s" if size == "XL" else "",
+            note=f"cpu {cpu * 1000:.0f} ms; {graph.node_count} tray nodes",
+        )
+        for label, rack_id in (
+            ("server rack", "p0-r0"),
+            ("leaf rack", "p0-r8"),
+            ("spine rack", "net0"),
+        ):
             rack = design.racks[rack_id]
             times, changed = [], 0
             for step in range(5):
@@ -37,20 +51,35 @@ def run(report: Report) -> None:
                 times.append(time.perf_counter() - t0)
             design.move_racks({rack_id: (rack.x, rack.y)})
             plant.refresh()
-            report.add(size, f"geometry: move one {label} + refresh", sorted(times)[2], peak_rss_mb(),
-                       target="<= 50 ms" if size == "XL" else "",
-                       note=f"median of 5; {len(design.links_of_racks([rack_id])):,} links, "
-                            f"{changed:,} changed")
+            report.add(
+                size,
+                f"geometry: move one {label} + refresh",
+                sorted(times)[2],
+                peak_rss_mb(),
+                target="<= 50 ms" if size == "XL" else "",
+                note=f"median of 5; {len(design.links_of_racks([rack_id])):,} links, "
+                f"{changed:,} changed",
+            )
         removed = design.delete(["net0"])
         t0 = time.perf_counter()
         plant.refresh()
-        report.add(size, "geometry: refresh after deleting a spine rack", time.perf_counter() - t0,
-                   peak_rss_mb(), note=f"{len(removed.links):,} links removed")
+        report.add(
+            size,
+            "geometry: refresh after deleting a spine rack",
+            time.perf_counter() - t0,
+            peak_rss_mb(),
+            note=f"{len(removed.links):,} links removed",
+        )
         design.restore(removed)
         t0 = time.perf_counter()
         plant.refresh()
-        report.add(size, "geometry: refresh after undoing the delete", time.perf_counter() - t0,
-                   peak_rss_mb(), note=f"{len(removed.links):,} links back")
+        report.add(
+            size,
+            "geometry: refresh after undoing the delete",
+            time.perf_counter() - t0,
+            peak_rss_mb(),
+            note=f"{len(removed.links):,} links back",
+        )
         t0 = time.perf_counter()
         plant.findings()
         report.add(size, "geometry: findings", time.perf_counter() - t0, peak_rss_mb())

@@ -25,12 +25,21 @@ class Report:
     sizes: tuple[str, ...]
     rows: list[tuple[str, str, float, float | None, str, str]] = field(default_factory=list)
 
-    def add(self, workload: str, stage: str, seconds: float, peak_mb: float | None = None,
-            target: str = "", note: str = "") -> None:
+    def add(
+        self,
+        workload: str,
+        stage: str,
+        seconds: float,
+        peak_mb: float | None = None,
+        target: str = "",
+        note: str = "",
+    ) -> None:
         self.rows.append((workload, stage, seconds, peak_mb, target, note))
         peak = f"{peak_mb:8.0f}" if peak_mb is not None else "       -"
-        print(f"  {workload:4} {stage:44} {seconds * 1000:10.1f} ms {peak} MB  {target:10} {note}",
-              flush=True)
+        print(
+            f"  {workload:4} {stage:44} {seconds * 1000:10.1f} ms {peak} MB  {target:10} {note}",
+            flush=True,
+        )
 
 
 def peak_rss_mb() -> float:
@@ -47,8 +56,10 @@ def main() -> int:
     parser.add_argument("--only", default="")
     args = parser.parse_args()
     report = Report(tuple(s.strip() for s in args.sizes.split(",") if s.strip()))
-    print(f"Hallwright benchmarks — {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
-          f"{time.strftime('%Y-%m-%d %H:%M')}")
+    print(
+        f"Hallwright benchmarks — {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
+        f"{time.strftime('%Y-%m-%d %H:%M')}"
+    )
     print(f"  {'size':4} {'stage':44} {'time':>13} {'peak':>11}  {'target':10} note")
     for path in sorted(HERE.glob("bench_*.py")):
         if args.only and args.only not in path.stem:

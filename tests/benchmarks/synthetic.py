@@ -47,19 +47,33 @@ def synthetic_hall(servers: int) -> Design:
     block_b_x = 22.0 + RACK_W * max(per_row_net, 3) + 1.2
     width = block_b_x + 34 * RACK_W + 1.0
     depth = rows * ROW_PITCH + 3.0
-    design = Design(Hall(outline=[(0.0, 0.0), (width, 0.0), (width, depth), (0.0, depth)]),
-                    name=f"synthetic {servers * 8} GPUs", settings=Settings())
+    design = Design(
+        Hall(outline=[(0.0, 0.0), (width, 0.0), (width, depth), (0.0, depth)]),
+        name=f"synthetic {servers * 8} GPUs",
+        settings=Settings(),
+    )
 
     racks: list[Rack] = []
     devices: list[Device] = []
 
     def add_rack(rid: str, x: float, y: float) -> str:
-        racks.append(Rack(id=rid, name=rid.upper(), type="rack-48u-600x1200", x=x, y=y,
-                          width_m=RACK_W, depth_m=RACK_D, height_u=48, power_budget_kw=45.0))
+        racks.append(
+            Rack(
+                id=rid,
+                name=rid.upper(),
+                type="rack-48u-600x1200",
+                x=x,
+                y=y,
+                width_m=RACK_W,
+                depth_m=RACK_D,
+                height_u=48,
+                power_budget_kw=45.0,
+            )
+        )
         return rid
 
     server_ids: list[list[str]] = []  # per pod
-    leaf_ids: list[list[str]] = []    # per pod, by rail
+    leaf_ids: list[list[str]] = []  # per pod, by rail
     for pod in range(pods):
         row, slot = divmod(pod, 4)
         block_x = 1.0 if slot < 2 else block_b_x
@@ -70,14 +84,32 @@ def synthetic_hall(servers: int) -> Design:
             rid = add_rack(f"p{pod}-r{k}", x0 + k * RACK_W, y)
             if k == 8:
                 ids = [f"p{pod}-leaf{rail}" for rail in range(8)]
-                devices += [Device(id=d, name=d, type="sn5600", rack=rid, u=2 + 2 * i, role="leaf",
-                                   breakout={"p": 2}) for i, d in enumerate(ids)]
+                devices += [
+                    Device(
+                        id=d,
+                        name=d,
+                        type="sn5600",
+                        rack=rid,
+                        u=2 + 2 * i,
+                        role="leaf",
+                        breakout={"p": 2},
+                    )
+                    for i, d in enumerate(ids)
+                ]
                 leaf_ids.append(ids)
             else:
                 for s in range(4):
                     sid = f"p{pod}-s{len(pod_servers)}"
-                    devices.append(Device(id=sid, name=sid, type="dgx-h100", rack=rid,
-                                          u=2 + 10 * s, role="gpu-server"))
+                    devices.append(
+                        Device(
+                            id=sid,
+                            name=sid,
+                            type="dgx-h100",
+                            rack=rid,
+                            u=2 + 10 * s,
+                            role="gpu-server",
+                        )
+                    )
                     pod_servers.append(sid)
         server_ids.append(pod_servers)
 
@@ -85,10 +117,18 @@ def synthetic_hall(servers: int) -> Design:
     for n in range(net_racks):
         row, k = divmod(n, per_row_net)
         rid = add_rack(f"net{n}", 22.0 + k * RACK_W, 2.0 + row * ROW_PITCH)
-        for i, sid in enumerate(switch_ids[n * SWITCHES_PER_RACK:(n + 1) * SWITCHES_PER_RACK]):
-            devices.append(Device(id=sid, name=sid, type="sn5600", rack=rid, u=2 + 2 * i,
-                                  role="spine" if sid.startswith("spine") else "core",
-                                  breakout={"p": 2}))
+        for i, sid in enumerate(switch_ids[n * SWITCHES_PER_RACK : (n + 1) * SWITCHES_PER_RACK]):
+            devices.append(
+                Device(
+                    id=sid,
+                    name=sid,
+                    type="sn5600",
+                    rack=rid,
+                    u=2 + 2 * i,
+                    role="spine" if sid.startswith("spine") else "core",
+                    breakout={"p": 2},
+                )
+            )
     design.add_racks(racks)
     design.add_devices(devices)
 
@@ -104,7 +144,7 @@ def synthetic_hall(servers: int) -> Design:
     all_leaves = [leaf for pod in leaf_ids for leaf in pod]
     if three_tier:
         for g in range(groups):
-            group_leaves = all_leaves[g * 64:(g + 1) * 64]
+            group_leaves = all_leaves[g * 64 : (g + 1) * 64]
             for j in range(64):
                 spine = f"spine{g * 64 + j}"
                 for li, leaf in enumerate(group_leaves):
@@ -123,12 +163,16 @@ def synthetic_hall(servers: int) -> Design:
         for li, leaf in enumerate(all_leaves):
             for j in range(spines):
                 for k in range(per_spine):
-                    connect(leaf, _port(64 + j * per_spine + k), f"spine{j}", _port(li * per_spine + k))
+                    connect(
+                        leaf, _port(64 + j * per_spine + k), f"spine{j}", _port(li * per_spine + k)
+                    )
     design.add_links(links)
 
     x_end = width - 0.5
-    trays = [Tray(id=f"t-row{r}", points=[(0.5, 2.6 + r * ROW_PITCH), (x_end, 2.6 + r * ROW_PITCH)])
-             for r in range(rows)]
+    trays = [
+        Tray(id=f"t-row{r}", points=[(0.5, 2.6 + r * ROW_PITCH), (x_end, 2.6 + r * ROW_PITCH)])
+        for r in range(rows)
+    ]
     y_last = 2.6 + (rows - 1) * ROW_PITCH
     for name, x in (("left", 0.5), ("centre", 22.0 + RACK_W * per_row_net / 2), ("right", x_end)):
         trays.append(Tray(id=f"t-{name}", points=[(x, 2.6), (x, y_last + 0.001)]))

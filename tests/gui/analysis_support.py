@@ -79,8 +79,9 @@ def drag_on_canvas(view, start, end, steps: int = 10) -> None:
     def send(kind, x, y, button, buttons):
         pos = QPointF(view.mapFromScene(QPointF(x, y)))
         glob = QPointF(view.viewport().mapToGlobal(pos.toPoint()))
-        QApplication.sendEvent(view.viewport(), QMouseEvent(kind, pos, glob, button, buttons,
-                                                             Qt.NoModifier))
+        QApplication.sendEvent(
+            view.viewport(), QMouseEvent(kind, pos, glob, button, buttons, Qt.NoModifier)
+        )
 
     (x0, y0), (x1, y1) = start, end
     send(QEvent.MouseButtonPress, x0, y0, Qt.LeftButton, Qt.LeftButton)

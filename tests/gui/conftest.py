@@ -73,8 +73,9 @@ def view_point(view, x: float, y: float) -> QPointF:
     return QPointF(view.mapFromScene(QPointF(x, y)))
 
 
-def mouse(view, kind, x: float, y: float, button=Qt.LeftButton, buttons=None,
-          modifiers=Qt.NoModifier) -> None:
+def mouse(
+    view, kind, x: float, y: float, button=Qt.LeftButton, buttons=None, modifiers=Qt.NoModifier
+) -> None:
     """Send one mouse event at scene point (x, y) metres to the canvas."""
     pos = view_point(view, x, y)
     glob = QPointF(view.viewport().mapToGlobal(pos.toPoint()))

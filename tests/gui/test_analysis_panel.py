@@ -31,8 +31,10 @@ def test_moving_a_leaf_rack_beyond_copper_reach_updates_counts_delta_and_table(s
     before = d.panel.report
     assert before.links_by_kind["aec"] == 544
     assert "AEC 544" in d.panel.tiles["cables"].detail.text()
-    aec_rows_before = sum("active electrical" in (m or "").lower() or "aec" in (m or "").lower()
-                          for m in _medium_column(window))
+    aec_rows_before = sum(
+        "active electrical" in (m or "").lower() or "aec" in (m or "").lower()
+        for m in _medium_column(window)
+    )
     leaf_rack = next(r for r in design.racks.values() if r.name == "A05")
     # the drag of the canvas ends in exactly this command (SelectInteraction.release)
     window.scene.push(MoveRacksCommand(design, {leaf_rack.id: (14.8, leaf_rack.y)}))
@@ -49,8 +51,10 @@ def test_moving_a_leaf_rack_beyond_copper_reach_updates_counts_delta_and_table(s
     assert "W" in delta and "+" in delta
     assert f"AEC {after.links_by_kind['aec']:,}" in d.panel.tiles["cables"].detail.text()
     assert "up to date" in d.panel.status.text()
-    aec_rows_after = sum("aec" in (m or "").lower() or "active electrical" in (m or "").lower()
-                         for m in _medium_column(window))
+    aec_rows_after = sum(
+        "aec" in (m or "").lower() or "active electrical" in (m or "").lower()
+        for m in _medium_column(window)
+    )
     assert aec_rows_after == aec_rows_before - flipped
 
     window.document.stack.undo()
@@ -68,7 +72,9 @@ def test_results_of_an_older_revision_are_never_published(s_window, qtbot):
     d.runner.finished.connect(lambda result: published.append((result.revision, design.revision)))
     rack = next(r for r in design.racks.values() if r.name == "A05")
     window.scene.push(MoveRacksCommand(design, {rack.id: (14.8, rack.y)}))
-    qtbot.waitUntil(lambda: d.runner._running is not None, timeout=5000)  # a job is reading the model
+    qtbot.waitUntil(
+        lambda: d.runner._running is not None, timeout=5000
+    )  # a job is reading the model
     window.scene.push(MoveRacksCommand(design, {rack.id: (0.8, rack.y)}))
     wait_fresh(qtbot, window)
     assert published and all(rev == current for rev, current in published)
@@ -86,9 +92,12 @@ def test_clicking_a_warning_selects_and_centres_its_objects(s_window, qtbot):
     assert "RACK_OUTSIDE_HALL" in codes
     d.tabs.setCurrentWidget(d.warnings)
     tree = d.warnings.tree
-    group = next(tree.topLevelItem(i).child(j) for i in range(tree.topLevelItemCount())
-                 for j in range(tree.topLevelItem(i).childCount())
-                 if tree.topLevelItem(i).child(j).text(0).startswith("RACK_OUTSIDE_HALL"))
+    group = next(
+        tree.topLevelItem(i).child(j)
+        for i in range(tree.topLevelItemCount())
+        for j in range(tree.topLevelItem(i).childCount())
+        if tree.topLevelItem(i).child(j).text(0).startswith("RACK_OUTSIDE_HALL")
+    )
     assert group.text(0) == "RACK_OUTSIDE_HALL (1)"
     group.setExpanded(True)
     item = group.child(0)

@@ -20,13 +20,19 @@ def test_l_workload_edit_keeps_the_event_loop_responsive(qtbot, tmp_path):
     d = docks(window)
     design = window.document.design
     assert d.panel.report.gpus == 16_384
-    network = [r for r in design.racks.values()
-               if any(dev.role != "gpu-server" for dev in design.devices_in_rack(r.id))]
+    network = [
+        r
+        for r in design.racks.values()
+        if any(dev.role != "gpu-server" for dev in design.devices_in_rack(r.id))
+    ]
     rack = network[0]
     watch = LoopWatch()
     results = []
-    for label, table_tab in (("warnings tab", d.warnings), ("links tab", d.links),
-                             ("charts tab", d.charts)):
+    for label, table_tab in (
+        ("warnings tab", d.warnings),
+        ("links tab", d.links),
+        ("charts tab", d.charts),
+    ):
         d.tabs.setCurrentWidget(table_tab)
         qtbot.wait(20)
         watch.start()
@@ -42,9 +48,11 @@ def test_l_workload_edit_keeps_the_event_loop_responsive(qtbot, tmp_path):
         window.document.stack.undo()
         wait_fresh(qtbot, window, timeout_ms=60_000)
     for label, push_s, longest, total_s, worker_s in results:
-        print(f"\nL, move one network rack ({label}): push {push_s * 1000:.0f} ms, longest event-loop "
-              f"block {longest * 1000:.0f} ms, fresh after {total_s * 1000:.0f} ms "
-              f"(worker {worker_s * 1000:.0f} ms)")
+        print(
+            f"\nL, move one network rack ({label}): push {push_s * 1000:.0f} ms, longest event-loop "
+            f"block {longest * 1000:.0f} ms, fresh after {total_s * 1000:.0f} ms "
+            f"(worker {worker_s * 1000:.0f} ms)"
+        )
     assert max(r[2] for r in results) < BLOCK_LIMIT_S
     assert max(r[1] for r in results) < BLOCK_LIMIT_S
     close_quietly(window)

@@ -31,7 +31,9 @@ def drop_type(view, key: str, x: float, y: float) -> None:
     for cls in (QDragEnterEvent, QDragMoveEvent):
         event = cls(pos.toPoint(), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
         QApplication.sendEvent(target, event)
-    QApplication.sendEvent(target, QDropEvent(pos, Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier))
+    QApplication.sendEvent(
+        target, QDropEvent(pos, Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
+    )
 
 
 def test_drop_rack_from_palette_places_it_snapped_and_undoably(window):
@@ -206,17 +208,28 @@ def test_double_click_opens_elevation_where_devices_are_added_moved_and_removed(
     scene = dialog.graphics
     centre = block.sceneBoundingRect().center()
     view = dialog.view
-    for kind, dy, buttons in ((QEvent.MouseButtonPress, 0, Qt.LeftButton),
-                              (QEvent.MouseMove, -U_PX * 1.5, Qt.LeftButton),
-                              (QEvent.MouseMove, -U_PX * 3, Qt.LeftButton),
-                              (QEvent.MouseButtonRelease, -U_PX * 3, Qt.NoButton)):
+    for kind, dy, buttons in (
+        (QEvent.MouseButtonPress, 0, Qt.LeftButton),
+        (QEvent.MouseMove, -U_PX * 1.5, Qt.LeftButton),
+        (QEvent.MouseMove, -U_PX * 3, Qt.LeftButton),
+        (QEvent.MouseButtonRelease, -U_PX * 3, Qt.NoButton),
+    ):
         from PySide6.QtCore import QPointF
         from PySide6.QtGui import QMouseEvent
 
         p = QPointF(view.mapFromScene(QPointF(centre.x(), centre.y() + dy)))
         button = Qt.NoButton if kind == QEvent.MouseMove else Qt.LeftButton
-        QApplication.sendEvent(view.viewport(), QMouseEvent(kind, p, QPointF(view.viewport().mapToGlobal(p.toPoint())),
-                                                            button, buttons, Qt.NoModifier))
+        QApplication.sendEvent(
+            view.viewport(),
+            QMouseEvent(
+                kind,
+                p,
+                QPointF(view.viewport().mapToGlobal(p.toPoint())),
+                button,
+                buttons,
+                Qt.NoModifier,
+            ),
+        )
     assert design.devices["leaf2"].u == 25
     scene.clearSelection()
     dialog.blocks["leaf1"].setSelected(True)
@@ -244,8 +257,16 @@ def test_zoom_wheel_and_fit(window):
     view = window.view
     s0 = view.scale_factor()
     pos = view_point(view, 6, 4)
-    event = QWheelEvent(pos, QPoint(), QPoint(0, 0), QPoint(0, 120), Qt.NoButton, Qt.NoModifier,
-                        Qt.NoScrollPhase, False)
+    event = QWheelEvent(
+        pos,
+        QPoint(),
+        QPoint(0, 0),
+        QPoint(0, 120),
+        Qt.NoButton,
+        Qt.NoModifier,
+        Qt.NoScrollPhase,
+        False,
+    )
     QApplication.sendEvent(view.viewport(), event)
     assert view.scale_factor() > s0
     window.fit_action.trigger()
@@ -261,7 +282,9 @@ def test_bundles_along_trays_and_tray_fill_follow_the_cabling(window, qtbot):
     assert sum(counts.get("t-row", {}).values()) > 0  # the pod's cables run along the row tray
     assert scene.bundle_item._lines
     window.tray_fill_action.trigger()
-    assert scene.trays["t-row"]._fill_fraction is not None and scene.trays["t-row"]._fill_fraction > 0
+    assert (
+        scene.trays["t-row"]._fill_fraction is not None and scene.trays["t-row"]._fill_fraction > 0
+    )
     window.bundles_action.trigger()
     assert scene.bundle_item._lines == []
     # deleting every rack empties the trays once the edits pause
@@ -294,9 +317,13 @@ def test_drop_device_type_into_an_elevation_slot(window):
     mime.setData(MIME_TYPE, QByteArray(b"device:sn5600"))
     pos = view.mapFromScene(100, y)
     for cls in (QDragEnterEvent, QDragMoveEvent):
-        QApplication.sendEvent(view.viewport(), cls(pos, Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier))
-    QApplication.sendEvent(view.viewport(), QDropEvent(pos.toPointF(), Qt.CopyAction, mime, Qt.LeftButton,
-                                                       Qt.NoModifier))
+        QApplication.sendEvent(
+            view.viewport(), cls(pos, Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
+        )
+    QApplication.sendEvent(
+        view.viewport(),
+        QDropEvent(pos.toPointF(), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier),
+    )
     new = [d for d in design.devices.values() if d.type == "sn5600"]
     assert len(new) == 1 and (new[0].rack, new[0].u) == ("n1", 30)
     assert new[0].id in dialog.blocks

@@ -50,6 +50,7 @@ def test_closing_with_unsaved_changes_asks_and_cancel_keeps_the_window(window, m
         def warning(parent, title, text, *args):
             asked.append(text)
             return button
+
         return warning
 
     monkeypatch.setattr(QMessageBox, "warning", answer(QMessageBox.Cancel))
@@ -68,7 +69,9 @@ def test_prompt_save_writes_the_file_before_closing(window, pod_file, monkeypatc
     assert pod_file.read_bytes() == edited
 
 
-def test_autosave_writes_a_recovery_file_that_a_new_session_offers(window, qtbot, tmp_path, pod_file, monkeypatch):
+def test_autosave_writes_a_recovery_file_that_a_new_session_offers(
+    window, qtbot, tmp_path, pod_file, monkeypatch
+):
     original = pod_file.read_bytes()
     click(window.view, 1.5, 3.0)
     window.delete_action.trigger()
@@ -81,7 +84,11 @@ def test_autosave_writes_a_recovery_file_that_a_new_session_offers(window, qtbot
     window.autosaver.timer.stop()
     window.hide()
     asked = []
-    monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *a: asked.append(text) or QMessageBox.Yes)
+    monkeypatch.setattr(
+        QMessageBox,
+        "question",
+        lambda parent, title, text, *a: asked.append(text) or QMessageBox.Yes,
+    )
     fresh = make_window(qtbot, tmp_path)
     assert fresh.offer_recovery()
     assert asked and "pod.hall.json" in asked[0]
@@ -109,7 +116,9 @@ def test_malformed_file_shows_an_error_and_is_left_unchanged(window, tmp_path, m
     bad.write_bytes(content)
     before = snapshot(window)
     errors = []
-    monkeypatch.setattr(QMessageBox, "critical", lambda parent, title, text, *a: errors.append(text))
+    monkeypatch.setattr(
+        QMessageBox, "critical", lambda parent, title, text, *a: errors.append(text)
+    )
     assert not window.open_path(bad)
     assert errors and "bad.hall.json" in errors[0] and "outline" in errors[0]
     assert bad.read_bytes() == content

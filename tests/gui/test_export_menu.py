@@ -29,16 +29,21 @@ def trigger(window, text: str) -> None:
 
 
 def answer_save(monkeypatch, path, selected: str = "") -> None:
-    monkeypatch.setattr(QFileDialog, "getSaveFileName",
-                        staticmethod(lambda *args, **kwargs: (str(path), selected)))
+    monkeypatch.setattr(
+        QFileDialog, "getSaveFileName", staticmethod(lambda *args, **kwargs: (str(path), selected))
+    )
 
 
 def test_export_menu_lists_the_five_exports(export_window):
     file_menu = export_window.menuBar().actions()[0].menu()
     assert export_window.export_menu.menuAction() in file_menu.actions()
     assert [a.text().replace("&", "") for a in export_window.export_menu.actions()] == [
-        "Bill of materials (CSV/XLSX)…", "Cabling schedule (CSV)…", "NetBox import files (folder)…",
-        "Floor plan picture (PNG/SVG/PDF)…", "Rack elevations (PDF)…"]
+        "Bill of materials (CSV/XLSX)…",
+        "Cabling schedule (CSV)…",
+        "NetBox import files (folder)…",
+        "Floor plan picture (PNG/SVG/PDF)…",
+        "Rack elevations (PDF)…",
+    ]
 
 
 def test_bill_of_materials_as_xlsx_and_csv(export_window, monkeypatch, tmp_path):
@@ -72,8 +77,9 @@ def test_cabling_schedule_csv(export_window, monkeypatch, tmp_path):
 def test_netbox_folder(export_window, monkeypatch, tmp_path):
     folder = tmp_path / "netbox"
     folder.mkdir()
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory",
-                        staticmethod(lambda *args, **kwargs: str(folder)))
+    monkeypatch.setattr(
+        QFileDialog, "getExistingDirectory", staticmethod(lambda *args, **kwargs: str(folder))
+    )
     trigger(export_window, "NetBox import files (folder)…")
     files = sorted(folder.glob("*.csv"))
     assert files and all(f.read_text().strip() for f in files)

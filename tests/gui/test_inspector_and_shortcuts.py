@@ -14,7 +14,9 @@ def settle(window=None, qtbot=None):
     QApplication.processEvents()
     QApplication.processEvents()
     if qtbot is not None:
-        qtbot.waitUntil(lambda: all(w.isVisible() for w in window.inspector.fields.values()), timeout=2000)
+        qtbot.waitUntil(
+            lambda: all(w.isVisible() for w in window.inspector.fields.values()), timeout=2000
+        )
 
 
 def test_rename_rack_in_inspector_is_one_undoable_command(window, qtbot):
@@ -98,9 +100,15 @@ def test_copy_paste_and_duplicate_racks_with_devices_and_internal_links(window, 
     racks = len(design.racks)
     click(window.view, 1.5, 3.0)
     click(window.view, 2.1, 3.0, modifiers=Qt.ShiftModifier)
-    internal = {lk for lk in design.links_of_racks(["r1", "n1"])
-                if {design.devices[design.links[lk].a.device].rack,
-                    design.devices[design.links[lk].b.device].rack} <= {"r1", "n1"}}
+    internal = {
+        lk
+        for lk in design.links_of_racks(["r1", "n1"])
+        if {
+            design.devices[design.links[lk].a.device].rack,
+            design.devices[design.links[lk].b.device].rack,
+        }
+        <= {"r1", "n1"}
+    }
     qtbot.keyClick(window.view, Qt.Key_C, Qt.ControlModifier)
     qtbot.keyClick(window.view, Qt.Key_V, Qt.ControlModifier)
     assert len(design.racks) == racks + 2

@@ -48,7 +48,9 @@ def test_filters_by_medium_tier_warning_and_rack(s_window, qtbot):
     panel.kind.setCurrentIndex(panel.kind.findData("copper"))
     copper = model.rowCount()
     assert 0 < copper < total
-    assert all(model.plant.media[int(model.plant.medium_index[r])].kind == "aec" for r in model.order)
+    assert all(
+        model.plant.media[int(model.plant.medium_index[r])].kind == "aec" for r in model.order
+    )
     assert panel.count.text() == f"{copper:,} of {total:,} links"
     panel.kind.setCurrentIndex(0)
     panel.tier.setCurrentIndex(panel.tier.findData("leaf-spine"))
@@ -139,8 +141,10 @@ def test_sorting_and_filtering_400k_rows_is_fast():
     filter_s = time.perf_counter() - started
     values = plant.routed_m[model.order]
     assert np.all(np.diff(values) <= 0)
-    print(f"\nXL links table: sort {sort_s * 1000:.0f} ms, filter+sort {filter_s * 1000:.0f} ms, "
-          f"{model.rowCount():,} AOC rows")
+    print(
+        f"\nXL links table: sort {sort_s * 1000:.0f} ms, filter+sort {filter_s * 1000:.0f} ms, "
+        f"{model.rowCount():,} AOC rows"
+    )
     assert sort_s < 2.0 and filter_s < 2.0
     assert model.index(0, COL_ROUTED).data()
 
@@ -174,7 +178,9 @@ def test_double_clicking_a_row_centres_its_link_on_the_canvas(s_window, qtbot):
     link_id = model.link_id(row)
     index = model.index(row, 0)
     panel.view.scrollTo(index)
-    qtbot.mouseDClick(panel.view.viewport(), Qt.LeftButton, pos=panel.view.visualRect(index).center())
+    qtbot.mouseDClick(
+        panel.view.viewport(), Qt.LeftButton, pos=panel.view.visualRect(index).center()
+    )
     assert window.scene.selected_ids() == [link_id]
     item = window.scene.link_items[link_id]
     visible = window.view.mapToScene(window.view.viewport().rect()).boundingRect()

@@ -44,7 +44,9 @@ def test_title_block_adds_a_strip_under_the_plan(qapp, tmp_path):
 def test_render_refuses_unknown_format_and_bad_file(qapp, tmp_path, capsys):
     assert run_cli(["render", str(EXAMPLE), "-o", str(tmp_path / "x.bmp")]) == 2
     assert "use .png, .svg or .pdf" in capsys.readouterr().err
-    assert run_cli(["render", str(tmp_path / "missing.hall.json"), "-o", str(tmp_path / "x.png")]) == 2
+    assert (
+        run_cli(["render", str(tmp_path / "missing.hall.json"), "-o", str(tmp_path / "x.png")]) == 2
+    )
 
 
 def test_screenshot_of_the_editor_on_the_example(qtbot, tmp_path):
@@ -56,8 +58,13 @@ def test_screenshot_of_the_editor_on_the_example(qtbot, tmp_path):
     rack = design.racks[server_rack]
     window.view.fit()
     click(window.view, rack.x, rack.y)
-    qtbot.waitUntil(lambda: bool(window.inspector.fields)
-                    and all(w.isVisible() for w in window.inspector.fields.values()), timeout=3000)
+    qtbot.waitUntil(
+        lambda: (
+            bool(window.inspector.fields)
+            and all(w.isVisible() for w in window.inspector.fields.values())
+        ),
+        timeout=3000,
+    )
     qtbot.waitUntil(lambda: not window.scene.tray_load.busy, timeout=5000)
     qtbot.wait(50)
     assert window.scene.link_items

@@ -24,4 +24,3 @@ def test_emit_keeps_reference_counts():
     for _ in range(50):
         emitter.fired.emit(1)
     assert sys.getrefcount(True) > before - 25  # the bug drops one reference per emit
-

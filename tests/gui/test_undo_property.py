@@ -24,8 +24,18 @@ from model.entities import Tray
 from model.fileio import design_to_bytes
 from tests.builders import small_pod
 
-EDITS = ("move", "rotate", "delete", "add_rack", "rename", "add_tray", "move_device",
-         "connect", "delete_link", "pin")
+EDITS = (
+    "move",
+    "rotate",
+    "delete",
+    "add_rack",
+    "rename",
+    "add_tray",
+    "move_device",
+    "connect",
+    "delete_link",
+    "pin",
+)
 
 
 def apply_edit(design, stack, kind: str, pick: int, dx: int, dy: int) -> None:
@@ -51,7 +61,9 @@ def apply_edit(design, stack, kind: str, pick: int, dx: int, dy: int) -> None:
         push(stack, AddObjectsCommand(design, "Draw tray", trays=[tray]))
     elif kind == "move_device" and design.devices:
         device = design.devices[sorted(design.devices)[pick % len(design.devices)]]
-        push(stack, MoveDevicesCommand(design, {device.id: (device.rack, max(1, device.u + dx * 3))}))
+        push(
+            stack, MoveDevicesCommand(design, {device.id: (device.rack, max(1, device.u + dx * 3))})
+        )
     elif kind == "connect" and len(design.devices) >= 2:
         ids = sorted(design.devices)
         a, b = ids[pick % len(ids)], ids[(pick + 1 + abs(dx)) % len(ids)]
@@ -71,7 +83,9 @@ def apply_edit(design, stack, kind: str, pick: int, dx: int, dy: int) -> None:
 edit = st.tuples(st.sampled_from(EDITS), st.integers(0, 50), st.integers(-3, 3), st.integers(-3, 3))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(edits=st.lists(edit, min_size=1, max_size=15))
 def test_random_edits_undone_completely_restore_the_original(qapp, edits):
     design = small_pod()

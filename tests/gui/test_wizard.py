@@ -44,8 +44,11 @@ def test_an_impossible_request_is_explained_and_cannot_be_generated(qtbot):
 def test_preview_matches_the_generated_designs_analysis(qtbot):
     wizard = FabricWizard()
     qtbot.addWidget(wizard)
-    for template, values in (("rail-optimized", {"nodes": 64, "su_nodes": 32}),
-                             ("leaf-spine", {"nodes": 32}), ("fat-tree", {"k": 8})):
+    for template, values in (
+        ("rail-optimized", {"nodes": 64, "su_nodes": 32}),
+        ("leaf-spine", {"nodes": 32}),
+        ("fat-tree", {"k": 8}),
+    ):
         wizard.template.setCurrentIndex(wizard.template.findData(template))
         for name, value in values.items():
             wizard.fields[template][name].setValue(value)
@@ -75,8 +78,10 @@ def test_generate_fabric_menu_opens_the_result_as_a_new_document(qtbot, tmp_path
     d.wizard_action.trigger()
     design = window.document.design
     assert design.name.startswith("Leaf-spine, 16")
-    qtbot.waitUntil(lambda: d.runner.fresh and d.panel.report is not None
-                    and d.panel.report.gpus == 128, timeout=20_000)
+    qtbot.waitUntil(
+        lambda: d.runner.fresh and d.panel.report is not None and d.panel.report.gpus == 128,
+        timeout=20_000,
+    )
     close_quietly(window)
 
 

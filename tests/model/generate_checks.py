@@ -43,7 +43,7 @@ def assert_placement_valid(design: Design) -> None:
     # Sweep: racks of one row share top/bottom; compare each rack with the next ones that
     # could still overlap it.
     for i, (_top, left, bottom, right, name) in enumerate(boxes):
-        for top2, left2, _bottom2, right2, name2 in boxes[i + 1:]:
+        for top2, left2, _bottom2, right2, name2 in boxes[i + 1 :]:
             if top2 >= bottom - 1e-9:
                 break
             overlap = min(right, right2) - max(left, left2) > 1e-9

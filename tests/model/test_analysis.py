@@ -37,14 +37,18 @@ def five_devices():
     device(design, "leaf2", "n1", 22, "qm9700", role="leaf")
     device(design, "spine", "n2", 20, "qm9700", role="spine")
     media, lengths, ordered = {}, {}, {}
-    for server, leaf, medium, length, order in (("s1", "leaf1", "aoc-400g", 10.0, 10.0),
-                                                 ("s2", "leaf2", "sr4-400g", 20.3, 21.0)):
+    for server, leaf, medium, length, order in (
+        ("s1", "leaf1", "aoc-400g", 10.0, 10.0),
+        ("s2", "leaf2", "sr4-400g", 20.3, 21.0),
+    ):
         for i in range(1, 9):
             link_id = f"{server}-{i}"
             link(design, link_id, (server, f"nic{i}"), (leaf, f"p{i}"))
             media[link_id], lengths[link_id], ordered[link_id] = medium, length, order
-    for leaf, first, medium, length, order in (("leaf1", 1, "dac-400g", 1.5, 1.5),
-                                                ("leaf2", 5, "lacc-400g", 3.2, 4.0)):
+    for leaf, first, medium, length, order in (
+        ("leaf1", 1, "dac-400g", 1.5, 1.5),
+        ("leaf2", 5, "lacc-400g", 3.2, 4.0),
+    ):
         for i in range(4):
             link_id = f"{leaf}-up{i}"
             link(design, link_id, (leaf, f"p{9 + i}"), ("spine", f"p{first + i}"))
@@ -64,9 +68,11 @@ def test_five_device_design_every_number_by_hand():
     # Modules: twin-port cages on both DGX NICs and QM9700 ports -> one module per 2 links/end.
     # AOC 8 links: 4 cages at s1 + 4 at leaf1; SR4: 4 + 4; LACC 4 links: 2 cages + 2 cages; DAC 0.
     assert j["transceivers"]["total"] == 8 + 8 + 4
-    assert j["transceivers"]["by_kind"] == {"aoc": {"modules": 8, "power_w": 128.0},
-                                            "mmf": {"modules": 8, "power_w": 128.0},
-                                            "acc": {"modules": 4, "power_w": 4.8}}
+    assert j["transceivers"]["by_kind"] == {
+        "aoc": {"modules": 8, "power_w": 128.0},
+        "mmf": {"modules": 8, "power_w": 128.0},
+        "acc": {"modules": 4, "power_w": 4.8},
+    }
     # Power per link end: AOC 8 W x 16 ends, SR4 8 W x 16, LACC 0.6 W x 8; DAC 0.1 W x 8 passive.
     assert j["transceivers"]["power_w"] == pytest.approx(128 + 128 + 4.8)
     assert j["power_w"]["passive_cables"] == pytest.approx(0.8)
@@ -129,8 +135,13 @@ def test_small_pod_is_non_blocking_single_tier(pod):
 @pytest.mark.parametrize("spines,links_per_spine,ratio", [(4, 2, 1.0), (4, 1, 2.0), (2, 1, 4.0)])
 def test_leaf_spine_textbook(spines, links_per_spine, ratio):
     """Non-blocking: bisection = NIC links / 2 x 400G; s:1 leaves divide it by s."""
-    design = clos(leaves_per_pod=4, servers_per_leaf=2, nics=4, spines_per_pod=spines,
-                  leaf_spine_links=links_per_spine)
+    design = clos(
+        leaves_per_pod=4,
+        servers_per_leaf=2,
+        nics=4,
+        spines_per_pod=spines,
+        leaf_spine_links=links_per_spine,
+    )
     j = analyze(design).to_json()
     host_links = 4 * 2 * 4
     assert j["oversubscription"]["leaf"] == ratio
@@ -139,8 +150,16 @@ def test_leaf_spine_textbook(spines, links_per_spine, ratio):
 
 
 def test_three_tier_fat_tree_textbook():
-    design = clos(pods=4, leaves_per_pod=2, servers_per_leaf=2, nics=4, spines_per_pod=2,
-                  leaf_spine_links=4, cores=4, spine_core_links=4)
+    design = clos(
+        pods=4,
+        leaves_per_pod=2,
+        servers_per_leaf=2,
+        nics=4,
+        spines_per_pod=2,
+        leaf_spine_links=4,
+        cores=4,
+        spine_core_links=4,
+    )
     j = analyze(design).to_json()
     assert j["switches"]["by_tier"] == {"leaf": 8, "spine": 8, "core": 4}
     assert j["oversubscription"] == {"leaf": 1.0, "spine": 1.0}
@@ -155,10 +174,25 @@ FABRICS = [
     dict(rail=True, nics=4, leaves_per_pod=4, servers_per_leaf=4, spines_per_pod=2),
     dict(pods=2, cores=2, spines_per_pod=2, spine_core_links=2),
     dict(pods=3, leaves_per_pod=2, servers_per_leaf=3, spines_per_pod=2, cores=2),
-    dict(pods=4, leaves_per_pod=4, servers_per_leaf=2, nics=4, rail=True, spines_per_pod=4,
-         cores=4, spine_core_links=2),
-    dict(pods=4, leaves_per_pod=2, servers_per_leaf=2, spines_per_pod=2, leaf_spine_links=4,
-         cores=4, spine_core_links=3),
+    dict(
+        pods=4,
+        leaves_per_pod=4,
+        servers_per_leaf=2,
+        nics=4,
+        rail=True,
+        spines_per_pod=4,
+        cores=4,
+        spine_core_links=2,
+    ),
+    dict(
+        pods=4,
+        leaves_per_pod=2,
+        servers_per_leaf=2,
+        spines_per_pod=2,
+        leaf_spine_links=4,
+        cores=4,
+        spine_core_links=3,
+    ),
 ]
 
 
@@ -185,9 +219,22 @@ def test_tier_inference_ignores_declared_roles_and_non_compute_ports(pod):
 
 def test_json_contract_keys(pod):
     j = analyze(pod, FakePlant(pod)).to_json()
-    for key in ("gpus", "servers", "racks", "switches", "links", "transceivers", "cable_length_m",
-                "oversubscription", "bisection_gbps", "bandwidth_per_gpu_gbps", "bottleneck",
-                "power_w", "cost_usd", "warnings"):
+    for key in (
+        "gpus",
+        "servers",
+        "racks",
+        "switches",
+        "links",
+        "transceivers",
+        "cable_length_m",
+        "oversubscription",
+        "bisection_gbps",
+        "bandwidth_per_gpu_gbps",
+        "bottleneck",
+        "power_w",
+        "cost_usd",
+        "warnings",
+    ):
         assert key in j
     assert set(j["bandwidth_per_gpu_gbps"]) >= {"scale_up", "scale_out", "effective"}
     assert set(j["power_w"]) >= {"total", "servers", "switches", "transceivers"}
@@ -196,8 +243,12 @@ def test_json_contract_keys(pod):
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, str(ROOT / "main.py"), "analyze", *args],
-                          capture_output=True, text=True, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "analyze", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
 
 
 def test_cli_json_text_strict_and_bad_file(tmp_path):

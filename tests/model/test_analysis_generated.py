@@ -28,9 +28,14 @@ def _plant(design):
 def test_fat_tree_is_non_blocking_with_hosts_over_2_bisection(k):
     design = _generate().fat_tree(k=k)
     j = analyze(design).to_json()
-    hosts = k ** 3 // 4
-    speed = next(iter(design.ports(next(d for d in design.devices.values()
-                                        if design.device_type(d).gpu_count)).values())).speed_gbps
+    hosts = k**3 // 4
+    speed = next(
+        iter(
+            design.ports(
+                next(d for d in design.devices.values() if design.device_type(d).gpu_count)
+            ).values()
+        )
+    ).speed_gbps
     assert j["switches"]["by_tier"] == {"leaf": k * k // 2, "spine": k * k // 2, "core": k * k // 4}
     assert j["oversubscription"] == {"leaf": 1.0, "spine": 1.0}
     assert j["bisection_gbps"] == hosts / 2 * speed
@@ -40,8 +45,9 @@ def test_fat_tree_is_non_blocking_with_hosts_over_2_bisection(k):
 @pytest.mark.parametrize("ratio", [1, 3])
 def test_leaf_spine_s_to_1(ratio):
     # 48 nodes x 8 NICs fill whole leaves at 1:1 (32 down) and 3:1 (48 down).
-    design = _generate().leaf_spine(nodes=48, node_type="hgx-h100-8x400", switch="qm9700",
-                                    oversubscription=ratio)
+    design = _generate().leaf_spine(
+        nodes=48, node_type="hgx-h100-8x400", switch="qm9700", oversubscription=ratio
+    )
     j = analyze(design).to_json()
     assert j["oversubscription"]["leaf"] == ratio
     nic_links = 48 * 8
@@ -55,8 +61,9 @@ def test_leaf_spine_s_to_1(ratio):
 def test_dgx_h100_superpod_4_su_matches_the_reference_architecture():
     """domain-facts 6c (NV-SP-H100 / NV-SP-B200): 4 SU = 32 leaves, 16 spines, 1,024 node-leaf
     and 1,024 leaf-spine cables for 128 nodes, non-blocking."""
-    design = _generate().rail_optimized(nodes=128, node_type="dgx-h100", switch="qm9700",
-                                        su_nodes=32)
+    design = _generate().rail_optimized(
+        nodes=128, node_type="dgx-h100", switch="qm9700", su_nodes=32
+    )
     j = analyze(design).to_json()
     assert j["gpus"] == 1024 and j["servers"] == 128
     assert j["switches"]["by_tier"] == {"leaf": 32, "spine": 16, "core": 0}
@@ -67,11 +74,14 @@ def test_dgx_h100_superpod_4_su_matches_the_reference_architecture():
     assert j["bottleneck"]["layer"] == "nic"
 
 
-@pytest.mark.parametrize("params", [
-    dict(nodes=128, node_type="dgx-h100", switch="qm9700", su_nodes=32),
-    dict(nodes=256, node_type="hgx-h100-8x400", switch="qm9700", su_nodes=32, tiers=3),
-    dict(nodes=128, node_type="dgx-h100", switch="qm9700", su_nodes=32, oversubscription=3),
-])
+@pytest.mark.parametrize(
+    "params",
+    [
+        dict(nodes=128, node_type="dgx-h100", switch="qm9700", su_nodes=32),
+        dict(nodes=256, node_type="hgx-h100-8x400", switch="qm9700", su_nodes=32, tiers=3),
+        dict(nodes=128, node_type="dgx-h100", switch="qm9700", su_nodes=32, oversubscription=3),
+    ],
+)
 def test_generated_rail_optimized_max_flow_equals_tier_computation(params):
     design = _generate().rail_optimized(**params)
     topo = infer_topology(design)
@@ -101,9 +111,12 @@ def test_real_plant_media_counts_and_clean_pod():
 def test_real_plant_no_medium_pinned_and_no_tray_path():
     design = small_pod()
     plant = _plant(design)
-    design.update_links([msgspec.structs.replace(design.links["l-1"], length_override_m=2500.0),
-                         msgspec.structs.replace(design.links["l-2"], medium="dac-400g",
-                                                 length_override_m=30.0)])
+    design.update_links(
+        [
+            msgspec.structs.replace(design.links["l-1"], length_override_m=2500.0),
+            msgspec.structs.replace(design.links["l-2"], medium="dac-400g", length_override_m=30.0),
+        ]
+    )
     design.remove_trays(["t-row", "t-cross"])
     plant.refresh()
     codes = {w.code for w in analyze(design, plant).warnings}
@@ -137,8 +150,9 @@ def test_tray_fill_is_the_peak_along_the_tray_not_the_sum():
         link(design, f"a{i}", ("a", f"nic{i}"), ("leaf", f"p{i}"))
         link(design, f"b{i}", ("b", f"nic{i}"), ("leaf", f"p{8 + i}"))
     plant = _plant(design)
-    assert {plant.medium(lid).id for lid in design.links} and all(plant.route(lid).tray_ids == ["t"]
-                                                            for lid in design.links)
+    assert {plant.medium(lid).id for lid in design.links} and all(
+        plant.route(lid).tray_ids == ["t"] for lid in design.links
+    )
     diameters = {plant.medium(lid).cable_diameter_mm for lid in design.links}
     assert len(diameters) == 1
     area = 3.141592653589793 * (diameters.pop() / 1000) ** 2 / 4

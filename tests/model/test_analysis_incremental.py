@@ -10,23 +10,55 @@ from model.analysis import Analyzer, analyze
 from model.entities import Rack, Tray
 from tests.analysis_fabrics import FakePlant, clos
 
-EDITS = st.lists(st.tuples(st.sampled_from(["move", "rotate", "unlink", "remove_device", "add_rack", "drop_empty_rack",
-                                            "restore", "settings", "tray", "nothing"]),
-                           st.integers(0, 10_000), st.floats(0.5, 30.0), st.floats(0.5, 30.0)),
-                 min_size=1, max_size=8)
+EDITS = st.lists(
+    st.tuples(
+        st.sampled_from(
+            [
+                "move",
+                "rotate",
+                "unlink",
+                "remove_device",
+                "add_rack",
+                "drop_empty_rack",
+                "restore",
+                "settings",
+                "tray",
+                "nothing",
+            ]
+        ),
+        st.integers(0, 10_000),
+        st.floats(0.5, 30.0),
+        st.floats(0.5, 30.0),
+    ),
+    min_size=1,
+    max_size=8,
+)
 
 
 def full(design, plant) -> dict:
     r = analyze(design, plant)
-    return {"json": r.to_json(), "fill": r.tray_fill, "racks": r.rack_power_w,
-            "switches": r.switch_oversubscription}
+    return {
+        "json": r.to_json(),
+        "fill": r.tray_fill,
+        "racks": r.rack_power_w,
+        "switches": r.switch_oversubscription,
+    }
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(EDITS)
 def test_incremental_report_equals_full_report(edits):
-    design = clos(pods=2, leaves_per_pod=2, servers_per_leaf=2, nics=2, spines_per_pod=2,
-                  leaf_spine_links=1, cores=2, spine_core_links=1, hall_m=40.0)
+    design = clos(
+        pods=2,
+        leaves_per_pod=2,
+        servers_per_leaf=2,
+        nics=2,
+        spines_per_pod=2,
+        leaf_spine_links=1,
+        cores=2,
+        spine_core_links=1,
+        hall_m=40.0,
+    )
     design.add_trays([Tray(id="t1", points=[(0.0, 5.0), (30.0, 5.0)], width_m=0.05, depth_m=0.05)])
     plant = FakePlant(design)
     analyzer = Analyzer(design, plant)
@@ -46,22 +78,44 @@ def test_incremental_report_equals_full_report(edits):
             design.restore(removed.pop())
         elif op == "add_rack":
             rid = design.new_id("rk")
-            design.add_racks([Rack(id=rid, name=rid, type="rack-48u-600x1200", x=x, y=y,
-                                   width_m=0.6, depth_m=1.2, height_u=48, power_budget_kw=45.0)])
+            design.add_racks(
+                [
+                    Rack(
+                        id=rid,
+                        name=rid,
+                        type="rack-48u-600x1200",
+                        x=x,
+                        y=y,
+                        width_m=0.6,
+                        depth_m=1.2,
+                        height_u=48,
+                        power_budget_kw=45.0,
+                    )
+                ]
+            )
         elif op == "drop_empty_rack":
             empty = [r for r in racks if not design.devices_in_rack(r)]
             if empty:
                 design.remove_racks([empty[n % len(empty)]])
         elif op == "settings":
-            design.set_settings(design.settings.__class__(
-                oversubscription_target=1.0 + n % 3, allreduce_message_mb=x,
-                allreduce_algorithm="ring" if n % 2 else "hierarchical"))
+            design.set_settings(
+                design.settings.__class__(
+                    oversubscription_target=1.0 + n % 3,
+                    allreduce_message_mb=x,
+                    allreduce_algorithm="ring" if n % 2 else "hierarchical",
+                )
+            )
         elif op == "tray":
-            design.update_trays([Tray(id="t1", points=[(0.0, y), (30.0, y)],
-                                      width_m=0.01 + x / 300, depth_m=0.05)])
+            design.update_trays(
+                [Tray(id="t1", points=[(0.0, y), (30.0, y)], width_m=0.01 + x / 300, depth_m=0.05)]
+            )
         r = analyzer.report()
-        incremental = {"json": r.to_json(), "fill": r.tray_fill, "racks": r.rack_power_w,
-                       "switches": r.switch_oversubscription}
+        incremental = {
+            "json": r.to_json(),
+            "fill": r.tray_fill,
+            "racks": r.rack_power_w,
+            "switches": r.switch_oversubscription,
+        }
         assert incremental == full(design, plant)
     analyzer.close()
 

@@ -11,10 +11,21 @@ from tests.analysis_fabrics import FakePlant, clos
 from tests.builders import device, empty_hall, link, rack, small_pod
 
 ALL_CODES = {
-    "OVERSUBSCRIBED", "NO_MEDIUM_REACHES", "PINNED_MEDIUM_OUT_OF_REACH", "SPEED_MISMATCH",
-    "RACK_OVER_POWER", "RACK_OVER_U", "RACK_OVERLAP", "RACK_OUTSIDE_HALL", "RACK_ON_OBSTACLE",
-    "NO_TRAY_PATH", "TRAY_OVERFILLED", "UNCABLED_GPU_NIC", "SWITCH_OUT_OF_PORTS",
-    "SINGLE_UPLINK", "SCALE_UP_SPLIT",
+    "OVERSUBSCRIBED",
+    "NO_MEDIUM_REACHES",
+    "PINNED_MEDIUM_OUT_OF_REACH",
+    "SPEED_MISMATCH",
+    "RACK_OVER_POWER",
+    "RACK_OVER_U",
+    "RACK_OVERLAP",
+    "RACK_OUTSIDE_HALL",
+    "RACK_ON_OBSTACLE",
+    "NO_TRAY_PATH",
+    "TRAY_OVERFILLED",
+    "UNCABLED_GPU_NIC",
+    "SWITCH_OUT_OF_PORTS",
+    "SINGLE_UPLINK",
+    "SCALE_UP_SPLIT",
 }
 
 
@@ -43,8 +54,9 @@ def test_oversubscription_within_target_is_fine():
     assert "OVERSUBSCRIBED" not in codes(design)
 
 
-@pytest.mark.parametrize("code", ["NO_MEDIUM_REACHES", "PINNED_MEDIUM_OUT_OF_REACH",
-                                  "NO_TRAY_PATH"])
+@pytest.mark.parametrize(
+    "code", ["NO_MEDIUM_REACHES", "PINNED_MEDIUM_OUT_OF_REACH", "NO_TRAY_PATH"]
+)
 def test_geometry_findings_pass_through(code):
     design = small_pod()
     finding = Finding(code=code, severity="error", message="m", objects=("l-1",))
@@ -83,14 +95,18 @@ def test_rack_over_u():
 
 def test_rack_overlap_outside_hall_and_on_obstacle():
     design = empty_hall()
-    design.set_hall(Hall(outline=design.hall.outline,
-                         obstacles=[Obstacle(id="col1", polygon=[(5, 5), (5.5, 5), (5.5, 5.5), (5, 5.5)])]))
+    design.set_hall(
+        Hall(
+            outline=design.hall.outline,
+            obstacles=[Obstacle(id="col1", polygon=[(5, 5), (5.5, 5), (5.5, 5.5), (5, 5.5)])],
+        )
+    )
     rack(design, "r1", 1.0, 2.0)
-    rack(design, "r2", 1.3, 2.0)   # half overlapping r1
-    rack(design, "r3", 1.6, 2.0)   # touches r1? no: overlaps r2 only
+    rack(design, "r2", 1.3, 2.0)  # half overlapping r1
+    rack(design, "r3", 1.6, 2.0)  # touches r1? no: overlaps r2 only
     rack(design, "r4", 20.0, 2.0)  # outside the 12 x 8.4 hall
-    rack(design, "r5", 5.2, 5.2)   # on the column
-    rack(design, "r6", 2.2, 2.0)   # touches r3 edge to edge: fine
+    rack(design, "r5", 5.2, 5.2)  # on the column
+    rack(design, "r6", 2.2, 2.0)  # touches r3 edge to edge: fine
     found = codes(design)
     assert sorted(f.objects for f in found["RACK_OVERLAP"]) == [("r1", "r2"), ("r2", "r3")]
     assert [f.objects for f in found["RACK_OUTSIDE_HALL"]] == [("r4",)]
@@ -100,7 +116,7 @@ def test_rack_overlap_outside_hall_and_on_obstacle():
 def test_rotated_rack_footprint_is_used():
     design = empty_hall()
     rack(design, "r1", 1.0, 2.0, rotation=90)  # 1.2 wide along x now
-    rack(design, "r2", 1.8, 2.0)               # 0.6 wide: spans 1.5-2.1, overlaps 1.5-1.6
+    rack(design, "r2", 1.8, 2.0)  # 0.6 wide: spans 1.5-2.1, overlaps 1.5-1.6
     assert [f.objects for f in codes(design)["RACK_OVERLAP"]] == [("r1", "r2")]
 
 
@@ -111,7 +127,7 @@ def test_tray_overfilled():
     (f,) = codes(design, plant)["TRAY_OVERFILLED"]
     assert f.objects == ("t1",) and f.severity == "warning"
     fill = analyze(design, plant).tray_fill["t1"]
-    assert fill == pytest.approx(32 * 3.14159265 * 0.00943 ** 2 / 4 / 0.004, rel=1e-6)  # 56 %
+    assert fill == pytest.approx(32 * 3.14159265 * 0.00943**2 / 4 / 0.004, rel=1e-6)  # 56 %
 
 
 def test_uncabled_gpu_nic():
@@ -123,8 +139,9 @@ def test_uncabled_gpu_nic():
 
 def test_switch_out_of_ports():
     # 15 servers x 4 NICs + 4 uplinks fill all 64 ports of the leaf at 15:1.
-    design = clos(leaves_per_pod=1, servers_per_leaf=15, nics=4, spines_per_pod=1,
-                  leaf_spine_links=4)
+    design = clos(
+        leaves_per_pod=1, servers_per_leaf=15, nics=4, spines_per_pod=1, leaf_spine_links=4
+    )
     found = codes(design)
     assert [f.objects for f in found["SWITCH_OUT_OF_PORTS"]] == [("leaf0-0",)]
     assert [f.objects for f in found["SINGLE_UPLINK"]] == [("leaf0-0",)]

@@ -59,8 +59,9 @@ def test_cables_are_grouped_per_medium_and_ordered_length(pod_and_plant):
     for ln in cables:
         medium = design.catalog.media_types[ln.part]
         assert ln.length_m in medium.orderable_lengths_m or medium.length_step_m > 0
-        assert_close(ln.unit_price_usd,
-                     medium.cable_price_usd + medium.cable_price_per_m_usd * ln.length_m)
+        assert_close(
+            ln.unit_price_usd, medium.cable_price_usd + medium.cable_price_per_m_usd * ln.length_m
+        )
         assert_close(ln.total_price_usd, ln.unit_price_usd * ln.quantity)
 
 
@@ -69,8 +70,9 @@ def test_cables_of_different_lengths_land_on_separate_lines():
     # Typed lengths of 0.7 m and 1.2 m round up to the DAC's 1 m and 1.5 m; two of each.
     for link_id, length in (("l-1", 0.7), ("l-2", 0.7), ("l-3", 1.2), ("l-4", 1.2)):
         old = design.links[link_id]
-        design.update_links([msgspec.structs.replace(old, medium="dac-400g",
-                                                     length_override_m=length)])
+        design.update_links(
+            [msgspec.structs.replace(old, medium="dac-400g", length_override_m=length)]
+        )
     plant = plant_of(design)
     counts = cable_counts(plant)
     assert counts[("dac-400g", 1.0)] == 2
@@ -85,8 +87,13 @@ def test_cables_of_different_lengths_land_on_separate_lines():
 def test_twin_port_cages_count_one_module_per_cage():
     design = small_pod()
     for link_id in list(design.links):
-        design.update_links([msgspec.structs.replace(design.links[link_id], medium="sr4-400g",
-                                                     length_override_m=10.0)])
+        design.update_links(
+            [
+                msgspec.structs.replace(
+                    design.links[link_id], medium="sr4-400g", length_override_m=10.0
+                )
+            ]
+        )
     plant = plant_of(design)
     # 4 DGX x 8 NICs on 4 twin-port cages each = 16; leaves: 32 ports on 16 twin-port cages.
     assert transceiver_modules(design, plant) == {("sr4-400g", 2): 32}
@@ -103,8 +110,13 @@ def test_scattered_ports_on_twin_cages_need_a_module_per_cage():
     design = small_pod()
     design.remove_links(["l-2", "l-4"])  # a1 keeps nic1 and nic3: two different cages
     for link_id in list(design.links):
-        design.update_links([msgspec.structs.replace(design.links[link_id], medium="sr4-400g",
-                                                     length_override_m=10.0)])
+        design.update_links(
+            [
+                msgspec.structs.replace(
+                    design.links[link_id], medium="sr4-400g", length_override_m=10.0
+                )
+            ]
+        )
     modules = transceiver_modules(design, plant_of(design))
     # a1 still uses all 4 cages (nic1 | nic3 | nic5-6 | nic7-8): 4 servers x 4 = 16; leaf1:
     # p1 | p3 | p5..p16 in 6 cages = 8; leaf2: 8. ceil(ends / 2) would say 15 + 7 + 8 = 30,
@@ -129,8 +141,17 @@ def test_single_port_cages_count_one_module_per_end():
 
 def test_totals_add_up_and_trays_are_metres_by_cross_section(pod_and_plant):
     design, plant = pod_and_plant
-    design.add_trays([Tray(id="t-uf", points=[(0.0, 0.0), (3.0, 0.0), (3.0, 4.0)],
-                           under_floor=True, elevation_m=-0.3, width_m=0.3)])
+    design.add_trays(
+        [
+            Tray(
+                id="t-uf",
+                points=[(0.0, 0.0), (3.0, 0.0), (3.0, 4.0)],
+                under_floor=True,
+                elevation_m=-0.3,
+                width_m=0.3,
+            )
+        ]
+    )
     lines = bom_lines(design, plant)
     totals = bom_totals(lines)
     assert_close(totals.power_w, sum(ln.total_power_w or 0 for ln in lines))
@@ -176,7 +197,10 @@ def test_a_broken_out_port_uses_one_module_for_its_sub_ports():
     # p2 one with a half unused.
     assert groups == {("dr4-400g", 1, 1): 3, ("dr4-400g", 2, 2): 1, ("dr4-400g", 2, 1): 1}
     dr4 = design.catalog.media_types["dr4-400g"]
-    lines = [ln for ln in bom_lines(design, plant) if ln.part == "dr4-400g"
-             and ln.category == "Transceivers"]
+    lines = [
+        ln
+        for ln in bom_lines(design, plant)
+        if ln.part == "dr4-400g" and ln.category == "Transceivers"
+    ]
     assert sum(ln.total_power_w for ln in lines) == pytest.approx(6 * dr4.power_per_end_w)
     assert sum(ln.total_price_usd for ln in lines) == pytest.approx(7 * dr4.price_per_end_usd)

@@ -13,10 +13,14 @@ from model.generate import generate
 from tests.model.bom_test_helpers import plant_of
 
 FABRICS = {
-    "superpod-2su": ("rail-optimized", dict(nodes=64, node_type="dgx-h100", switch="qm9700",
-                                            su_nodes=32)),
-    "leaf-spine-3to1": ("leaf-spine", dict(nodes=48, node_type="dgx-h100", switch="qm9700",
-                                           oversubscription=3)),
+    "superpod-2su": (
+        "rail-optimized",
+        dict(nodes=64, node_type="dgx-h100", switch="qm9700", su_nodes=32),
+    ),
+    "leaf-spine-3to1": (
+        "leaf-spine",
+        dict(nodes=48, node_type="dgx-h100", switch="qm9700", oversubscription=3),
+    ),
     "fat-tree-k8": ("fat-tree", dict(k=8)),
     "nvl72-4": ("nvl72", dict(racks=4, switch="qm9700")),
 }
@@ -46,9 +50,12 @@ def test_equipment_quantities_match_the_design(fabric):
 
 def test_every_link_is_one_cable_to_order_or_a_reported_problem(fabric):
     design, plant = fabric
-    backplane = sum(1 for i in range(len(plant.link_ids))
-                    if plant.medium_index[i] >= 0
-                    and plant.media[int(plant.medium_index[i])].kind == "backplane")
+    backplane = sum(
+        1
+        for i in range(len(plant.link_ids))
+        if plant.medium_index[i] >= 0
+        and plant.media[int(plant.medium_index[i])].kind == "backplane"
+    )
     cables = _qty(bom_lines(design, plant), "Cables")
     assert cables + len(unorderable_links(plant)) + backplane == len(design.links)
     rows = schedule_rows(design, plant)
@@ -81,8 +88,9 @@ def test_bom_quantities_equal_the_analysis_counts(fabric):
 
 
 def test_analysis_agrees_on_broken_out_ports():
-    design = generate("rail-optimized", nodes=64, node_type="hgx-h100-8x400", switch="sn5600",
-                      su_nodes=32)
+    design = generate(
+        "rail-optimized", nodes=64, node_type="hgx-h100-8x400", switch="sn5600", su_nodes=32
+    )
     assert any(d.breakout for d in design.devices.values())
     plant = plant_of(design)
     report = analyze(design, plant).to_json()

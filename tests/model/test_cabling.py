@@ -19,8 +19,12 @@ def row_pod():
     design.set_settings(Settings(slack_per_end_m=0.0, slack_pct=0.0))
     for rack_id, x in (("r1", 1.5), ("n1", 2.1), ("r2", 2.7), ("r3", 3.3)):
         rack(design, rack_id, x, 3.0)
-    design.add_trays([Tray(id="t", points=[(0.6, 3.6), (19.0, 3.6)]),
-                      Tray(id="t-x", points=[(10.0, 3.6), (10.0, 7.0)])])
+    design.add_trays(
+        [
+            Tray(id="t", points=[(0.6, 3.6), (19.0, 3.6)]),
+            Tray(id="t-x", points=[(10.0, 3.6), (10.0, 7.0)]),
+        ]
+    )
     device(design, "leaf", "n1", 40, "qm9700")
     device(design, "spine", "r3", 40, "qm9700")
     for rack_id, server in (("r1", "a"), ("r2", "b")):
@@ -35,10 +39,17 @@ def row_pod():
 
 
 def snapshot(plant):
-    return {lid: (round(float(plant.routed_m[r]), 9), round(float(plant.length_m[r]), 9),
-                  float(plant.ordered_m[r]) if plant.ordered_m[r] == plant.ordered_m[r] else None,
-                  int(plant.medium_index[r]), int(plant.status[r]), float(plant.speed_gbps[r]))
-            for lid, r in plant.index.items()}
+    return {
+        lid: (
+            round(float(plant.routed_m[r]), 9),
+            round(float(plant.length_m[r]), 9),
+            float(plant.ordered_m[r]) if plant.ordered_m[r] == plant.ordered_m[r] else None,
+            int(plant.medium_index[r]),
+            int(plant.status[r]),
+            float(plant.speed_gbps[r]),
+        )
+        for lid, r in plant.index.items()
+    }
 
 
 def test_moving_a_rack_across_the_copper_fibre_boundary_flips_exactly_its_links():
@@ -101,8 +112,9 @@ def test_no_medium_reaches_is_an_error():
 def test_as_built_length_wins_over_override_and_estimate():
     design = row_pod()
     plant = CablePlant(design)
-    design.update_links([msgspec.structs.replace(design.links["a1"], length_override_m=4.0,
-                                                 as_built_m=1.0)])
+    design.update_links(
+        [msgspec.structs.replace(design.links["a1"], length_override_m=4.0, as_built_m=1.0)]
+    )
     plant.refresh()
     assert plant.length_m[plant.index["a1"]] == 1.0 and plant.ordered_m[plant.index["a1"]] == 1.0
 
@@ -146,11 +158,17 @@ def test_rack_device_and_link_added_in_one_batch():
     assert snapshot(plant) == snapshot(CablePlant(design))
 
 
-moves = st.lists(st.tuples(
-    st.sampled_from(["r1", "n1", "r2", "r3"]),
-    st.floats(0.5, 19.5), st.floats(0.5, 7.5), st.sampled_from([0, 90, 180, 270]),
-    st.sampled_from(["move", "rotate", "pin", "unpin", "device", "unlink", "relink"])),
-    min_size=1, max_size=8)
+moves = st.lists(
+    st.tuples(
+        st.sampled_from(["r1", "n1", "r2", "r3"]),
+        st.floats(0.5, 19.5),
+        st.floats(0.5, 7.5),
+        st.sampled_from([0, 90, 180, 270]),
+        st.sampled_from(["move", "rotate", "pin", "unpin", "device", "unlink", "relink"]),
+    ),
+    min_size=1,
+    max_size=8,
+)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

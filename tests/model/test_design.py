@@ -49,8 +49,10 @@ def test_port_used_twice_is_refused(pod):
 
 def test_same_port_twice_in_one_batch_is_refused(pod):
     device(pod, "x1", "r1", 30, "qm9700")
-    links = [Link(id="n1", a=PortRef("x1", "p1"), b=PortRef("leaf1", "p60")),
-             Link(id="n2", a=PortRef("x1", "p1"), b=PortRef("leaf1", "p61"))]
+    links = [
+        Link(id="n1", a=PortRef("x1", "p1"), b=PortRef("leaf1", "p60")),
+        Link(id="n2", a=PortRef("x1", "p1"), b=PortRef("leaf1", "p61")),
+    ]
     with pytest.raises(DesignError, match="already used"):
         pod.add_links(links)
     assert "n1" not in pod.links

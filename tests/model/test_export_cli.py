@@ -39,23 +39,31 @@ def test_schedule_and_netbox(tmp_path, design_file, pod):
     assert (tmp_path / "nb" / "09_cables.csv").exists()
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["bom", "{missing}", "-o", "{out}/x.csv"], "cannot be read"),
-    (["bom", "{design}", "-o", "{out}/x.pdf"], "must end in .csv or .xlsx"),
-    (["bom", "{design}", "-o", "{out}/no/such/dir/x.xlsx"], "does not exist"),
-    (["schedule", "{design}", "-o", "{out}/x.xlsx"], "must end in .csv"),
-    (["schedule", "{bad}", "-o", "{out}/x.csv"], "not valid JSON"),
-    (["export-netbox", "{design}", "-o", "{out}/no/such/dir"], "does not exist"),
-    (["export-netbox", "{design}", "-o", "{design}"], "not a folder"),
-])
-def test_bad_input_exits_2_with_a_sentence_and_writes_nothing(tmp_path, design_file,
-                                                               capsys, argv, message):
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["bom", "{missing}", "-o", "{out}/x.csv"], "cannot be read"),
+        (["bom", "{design}", "-o", "{out}/x.pdf"], "must end in .csv or .xlsx"),
+        (["bom", "{design}", "-o", "{out}/no/such/dir/x.xlsx"], "does not exist"),
+        (["schedule", "{design}", "-o", "{out}/x.xlsx"], "must end in .csv"),
+        (["schedule", "{bad}", "-o", "{out}/x.csv"], "not valid JSON"),
+        (["export-netbox", "{design}", "-o", "{out}/no/such/dir"], "does not exist"),
+        (["export-netbox", "{design}", "-o", "{design}"], "not a folder"),
+    ],
+)
+def test_bad_input_exits_2_with_a_sentence_and_writes_nothing(
+    tmp_path, design_file, capsys, argv, message
+):
     bad = tmp_path / "bad.hall.json"
     bad.write_text("{not json")
     out = tmp_path / "out"
     out.mkdir()
-    names = {"missing": tmp_path / "missing.hall.json", "design": design_file, "bad": bad,
-             "out": out}
+    names = {
+        "missing": tmp_path / "missing.hall.json",
+        "design": design_file,
+        "bad": bad,
+        "out": out,
+    }
     argv = [a.format(**names) for a in argv]
     before = sorted(os.listdir(tmp_path))
     assert run_cli(argv) == 2

@@ -67,8 +67,9 @@ def test_schedule_csv_round_trips(tmp_path, exported):
     assert tuple(rows[0]) == SCHEDULE_COLUMNS
     assert len(rows) == 1 + len(schedule)
     assert rows[1][0] == schedule[0].cable_id
-    assert float(rows[1][SCHEDULE_COLUMNS.index("ordered_length_m")]) == \
-        schedule[0].ordered_length_m
+    assert (
+        float(rows[1][SCHEDULE_COLUMNS.index("ordered_length_m")]) == schedule[0].ordered_length_m
+    )
 
 
 def test_csv_writes_empty_cells_for_missing_values_and_defuses_formulas():
@@ -85,8 +86,9 @@ def test_xlsx_reads_back_with_four_sheets_frozen_headers_and_numbers(tmp_path, e
     out = tmp_path / "bom.xlsx"
     write_bom_xlsx(out, summary_rows(design, plant, lines, findings), lines, schedule, findings)
     book = openpyxl.load_workbook(out)
-    assert book.sheetnames == list(XLSX_SHEETS) == ["Summary", "BOM", "Cabling schedule",
-                                                    "Warnings"]
+    assert (
+        book.sheetnames == list(XLSX_SHEETS) == ["Summary", "BOM", "Cabling schedule", "Warnings"]
+    )
     for ws in book.worksheets:
         assert ws.freeze_panes == "A2"
         for col in range(1, ws.max_column + 1):
@@ -116,9 +118,9 @@ def test_xlsx_reads_back_with_four_sheets_frozen_headers_and_numbers(tmp_path, e
 def test_xlsx_keeps_formula_like_text_as_text():
     from model.export.xlsx_writer import Sheet
 
-    data = workbook_bytes([Sheet("S", ("name",), [("=HYPERLINK(\"x\")",), ("ok\x01",)])])
+    data = workbook_bytes([Sheet("S", ("name",), [('=HYPERLINK("x")',), ("ok\x01",)])])
     ws = openpyxl.load_workbook(io.BytesIO(data))["S"]
-    assert ws["A2"].value == "=HYPERLINK(\"x\")" and ws["A2"].data_type == "s"
+    assert ws["A2"].value == '=HYPERLINK("x")' and ws["A2"].data_type == "s"
     assert ws["A3"].value == "ok"
 
 
@@ -126,8 +128,14 @@ def test_warnings_sheet_lists_the_findings(tmp_path, exported):
     from model.findings import Finding
 
     design, plant, lines, schedule, _ = exported
-    findings = [Finding(code="NO_MEDIUM", severity="error", message="link l-1: none reaches",
-                        objects=tuple(f"l-{i}" for i in range(200)))]
+    findings = [
+        Finding(
+            code="NO_MEDIUM",
+            severity="error",
+            message="link l-1: none reaches",
+            objects=tuple(f"l-{i}" for i in range(200)),
+        )
+    ]
     sheets = bom_sheets(summary_rows(design, plant, lines, findings), lines, schedule, findings)
     ws = openpyxl.load_workbook(io.BytesIO(workbook_bytes(sheets)))["Warnings"]
     assert [c.value for c in ws[2]][:3] == ["error", "NO_MEDIUM", "link l-1: none reaches"]
@@ -188,16 +196,28 @@ def test_plain_sheet_rows_read_back_exactly(monkeypatch):
 
     monkeypatch.setattr(xlsx_writer, "_CHUNK_ROWS", 2)  # rows span several chunks
 
-    rows = [("a & b <c>", 1, 2.5, None, True), (" lead", -3, 1e-7, "=SUM(A1)", False),
-            ("bell\x07", 0, float("nan"), "ünïcødé ⇄", None)]
-    book = openpyxl.load_workbook(io.BytesIO(workbook_bytes([
-        Sheet("First", ("x",), [(1,)]),
-        Sheet("Plain & simple", ("s", "i", "f", "e", "b"), rows, plain=True),
-    ])))
+    rows = [
+        ("a & b <c>", 1, 2.5, None, True),
+        (" lead", -3, 1e-7, "=SUM(A1)", False),
+        ("bell\x07", 0, float("nan"), "ünïcødé ⇄", None),
+    ]
+    book = openpyxl.load_workbook(
+        io.BytesIO(
+            workbook_bytes(
+                [
+                    Sheet("First", ("x",), [(1,)]),
+                    Sheet("Plain & simple", ("s", "i", "f", "e", "b"), rows, plain=True),
+                ]
+            )
+        )
+    )
     ws = book["Plain & simple"]
     assert ws.freeze_panes == "A2"
     got = [tuple(c.value for c in r) for r in ws.iter_rows(min_row=2)]
-    assert got == [("a & b <c>", 1, 2.5, None, True), (" lead", -3, 1e-7, "=SUM(A1)", False),
-                   ("bell", 0, None, "ünïcødé ⇄", None)]
+    assert got == [
+        ("a & b <c>", 1, 2.5, None, True),
+        (" lead", -3, 1e-7, "=SUM(A1)", False),
+        ("bell", 0, None, "ünïcødé ⇄", None),
+    ]
     assert ws["D3"].data_type == "s"
     assert book["First"]["A2"].value == 1

@@ -53,7 +53,9 @@ def test_newer_schema_is_refused_with_a_sentence():
 def test_migrations_run_step_by_step():
     raw = json.loads(GOLDEN_V1.read_text())
     raw["title"] = raw.pop("name")  # pretend version 1 called it "title" and version 2 "name"
-    steps = {1: lambda doc: {**{k: v for k, v in doc.items() if k != "title"}, "name": doc["title"]}}
+    steps = {
+        1: lambda doc: {**{k: v for k, v in doc.items() if k != "title"}, "name": doc["title"]}
+    }
     design = read_design_bytes(json.dumps(raw).encode(), migrations=steps, current_version=2)
     assert design.name == "Test hall"
 
@@ -108,6 +110,7 @@ def test_failed_save_leaves_the_old_file_intact(pod, tmp_path, monkeypatch):
 
 # ---------------------------------------------------------------------------------- fuzzing
 
+
 def _paths(value, prefix=()):
     """Every (path, value) inside a JSON document."""
     yield prefix, value
@@ -122,10 +125,27 @@ def _paths(value, prefix=()):
 GOLDEN_RAW = json.loads(GOLDEN_V1.read_text()) if GOLDEN_V1.exists() else {}
 ALL_PATHS = [p for p, _ in _paths(GOLDEN_RAW) if p]
 
-REPLACEMENTS = st.sampled_from([
-    "text", 7, -1, 0, 1e308, -1e308, 10**30, True, None, [], {}, [1, 2], {"x": 1}, "nan",
-    "a1", "r1", "l-1",
-])  # NaN is not JSON; test_nan_and_huge_numbers_are_refused covers it
+REPLACEMENTS = st.sampled_from(
+    [
+        "text",
+        7,
+        -1,
+        0,
+        1e308,
+        -1e308,
+        10**30,
+        True,
+        None,
+        [],
+        {},
+        [1, 2],
+        {"x": 1},
+        "nan",
+        "a1",
+        "r1",
+        "l-1",
+    ]
+)  # NaN is not JSON; test_nan_and_huge_numbers_are_refused covers it
 
 
 def _set(doc, path, value):
@@ -168,8 +188,9 @@ def mutated_files(draw):
     return data
 
 
-@settings(max_examples=300, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=300, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(mutated_files())
 def test_loader_raises_only_design_file_error_with_a_path(data):
     try:

@@ -57,12 +57,17 @@ def check_rail(design, expected):
 
 # ------------------------------------------------------------------------------ reference designs
 
+
 def test_dgx_h100_superpod_4su_matches_the_reference_architecture():
     # NV-SP-H100: 4 SU, 32 leaves, 16 spines, 1,024 node-leaf and 1,024 leaf-spine cables.
     design = rail_optimized(nodes=128, node_type="dgx-h100", switch="qm9700", su_nodes=32)
     check_rail(design, {"leaf": 32, "spine": 16, "node-leaf": 1024, "leaf-spine": 1024})
-    assert rail_formula(128, 8, 32, 64) == {"leaf": 32, "spine": 16, "node-leaf": 1024,
-                                            "leaf-spine": 1024}
+    assert rail_formula(128, 8, 32, 64) == {
+        "leaf": 32,
+        "spine": 16,
+        "node-leaf": 1024,
+        "leaf-spine": 1024,
+    }
     assert design.gpu_count() == 1024
     # 8 leaves per SU, one per rail; each leaf 2 parallel links to each of the 16 spines.
     assert sum(1 for d in design.devices.values() if d.id.startswith("su1-leaf")) == 8
@@ -95,28 +100,43 @@ def test_rail_i_of_every_node_goes_to_its_su_rail_i_leaf():
         su = node.id.split("-")[0]
         rail = link.a.port.removeprefix("nic")
         assert link.b.device == f"{su}-leaf-rail{rail}"
-    assert all(not design.free_ports(d.id, "compute") for d in design.devices.values()
-               if d.role == "gpu-server")
+    assert all(
+        not design.free_ports(d.id, "compute")
+        for d in design.devices.values()
+        if d.role == "gpu-server"
+    )
 
 
 # ------------------------------------------------------------------------------ rail-optimized sizes
 
-@pytest.mark.parametrize("N,node_type,C,M,switch,K,R,P", [
-    (32, "dgx-h100", 8, 32, "qm9700", 64, 1, 0),
-    (256, "dgx-h100", 8, 32, "qm9700", 64, 1, 0),      # the largest 2-tier 64-port fabric
-    (96, "dgx-h100", 8, 48, "qm9700", 64, 3, 0),       # 3:1 oversubscribed leaves
-    (62, "dgx-h100", 8, 31, "qm9700", 64, 1, 1),       # 31-node SUs with a reserved port
-    (40, "hgx-h100-8x400", 8, 40, "sn5600", 128, 1, 0),  # 800G switch broken out to 400G
-    (512, "dgx-h100", 8, 32, "qm9700", 64, 1, 0),      # 3 tiers: 16 SUs, 4 pods
-    (600, "dgx-h100", 8, 32, "qm9700", 64, 1, 0),      # 3 tiers with a partial SU and pod
-])
+
+@pytest.mark.parametrize(
+    "N,node_type,C,M,switch,K,R,P",
+    [
+        (32, "dgx-h100", 8, 32, "qm9700", 64, 1, 0),
+        (256, "dgx-h100", 8, 32, "qm9700", 64, 1, 0),  # the largest 2-tier 64-port fabric
+        (96, "dgx-h100", 8, 48, "qm9700", 64, 3, 0),  # 3:1 oversubscribed leaves
+        (62, "dgx-h100", 8, 31, "qm9700", 64, 1, 1),  # 31-node SUs with a reserved port
+        (40, "hgx-h100-8x400", 8, 40, "sn5600", 128, 1, 0),  # 800G switch broken out to 400G
+        (512, "dgx-h100", 8, 32, "qm9700", 64, 1, 0),  # 3 tiers: 16 SUs, 4 pods
+        (600, "dgx-h100", 8, 32, "qm9700", 64, 1, 0),  # 3 tiers with a partial SU and pod
+    ],
+)
 def test_rail_optimized_counts(N, node_type, C, M, switch, K, R, P):
     expected = rail_formula(N, C, M, K, R, P)
-    design = rail_optimized(nodes=N, node_type=node_type, switch=switch, su_nodes=M,
-                            oversubscription=R, reserve_ports=P)
+    design = rail_optimized(
+        nodes=N, node_type=node_type, switch=switch, su_nodes=M, oversubscription=R, reserve_ports=P
+    )
     check_rail(design, expected)
-    counts = preview("rail-optimized", nodes=N, node_type=node_type, switch=switch, su_nodes=M,
-                     oversubscription=R, reserve_ports=P)
+    counts = preview(
+        "rail-optimized",
+        nodes=N,
+        node_type=node_type,
+        switch=switch,
+        su_nodes=M,
+        oversubscription=R,
+        reserve_ports=P,
+    )
     assert counts["switches"]["leaf"] == expected["leaf"]
     assert counts["links"]["leaf-spine"] == expected["leaf-spine"]
     assert counts["tiers"] == (3 if "core" in expected else 2)
@@ -126,16 +146,26 @@ def test_512_nodes_need_three_tiers_with_the_textbook_counts():
     # 16 SUs x 8 leaves = 128 leaves > 64: pods of 4 SUs (32 leaves), 32 spines per pod
     # (1 link per leaf), 4 pods; each spine position joins 2 cores (16 links each) -> 64 cores.
     assert rail_formula(512, 8, 32, 64) == {
-        "leaf": 128, "spine": 128, "core": 64, "node-leaf": 4096, "leaf-spine": 4096,
-        "spine-core": 4096}
+        "leaf": 128,
+        "spine": 128,
+        "core": 64,
+        "node-leaf": 4096,
+        "leaf-spine": 4096,
+        "spine-core": 4096,
+    }
     with pytest.raises(ValueError, match="--tiers 3"):
-        preview("rail-optimized", nodes=512, node_type="dgx-h100", switch="qm9700",
-                su_nodes=32, tiers="2")
+        preview(
+            "rail-optimized",
+            nodes=512,
+            node_type="dgx-h100",
+            switch="qm9700",
+            su_nodes=32,
+            tiers="2",
+        )
 
 
 def test_forced_three_tiers_on_a_small_fabric():
-    design = rail_optimized(nodes=64, node_type="dgx-h100", switch="qm9700", su_nodes=32,
-                            tiers="3")
+    design = rail_optimized(nodes=64, node_type="dgx-h100", switch="qm9700", su_nodes=32, tiers="3")
     check_rail(design, rail_formula(64, 8, 32, 64, tiers=3))
     roles, _ = tier_counts(design)
     assert roles["core"] == 16 and roles["spine"] == 16
@@ -151,19 +181,24 @@ def test_breakout_switch_runs_at_the_nic_speed():
 
 # ------------------------------------------------------------------------------ leaf-spine
 
-@pytest.mark.parametrize("N,node_type,C,switch,K,spine_switch,Ks,R", [
-    (48, "dgx-h100", 8, "qm9700", 64, None, 64, 3),    # 3:1: 48 down / 16 up per leaf
-    (100, "dgx-h100", 8, "qm9700", 64, None, 64, 3),
-    (20, "hgx-h100-8x400", 8, "sn5600", 128, None, 128, 1),
-    (100, "hgx-h100-8x400", 8, "sn5400", 64, "sn5600", 128, 1),
-])
+
+@pytest.mark.parametrize(
+    "N,node_type,C,switch,K,spine_switch,Ks,R",
+    [
+        (48, "dgx-h100", 8, "qm9700", 64, None, 64, 3),  # 3:1: 48 down / 16 up per leaf
+        (100, "dgx-h100", 8, "qm9700", 64, None, 64, 3),
+        (20, "hgx-h100-8x400", 8, "sn5600", 128, None, 128, 1),
+        (100, "hgx-h100-8x400", 8, "sn5400", 64, "sn5600", 128, 1),
+    ],
+)
 def test_leaf_spine_counts(N, node_type, C, switch, K, spine_switch, Ks, R):
     u = K // (R + 1)
     per_leaf = (K - u) // C
     leaves = math.ceil(N / per_leaf)
     spines = smallest_divisor(u, leaves * u / Ks)
-    design = leaf_spine(nodes=N, node_type=node_type, switch=switch, spine_switch=spine_switch,
-                        oversubscription=R)
+    design = leaf_spine(
+        nodes=N, node_type=node_type, switch=switch, spine_switch=spine_switch, oversubscription=R
+    )
     roles, links = tier_counts(design)
     assert (roles["gpu-server"], roles["leaf"], roles["spine"]) == (N, leaves, spines)
     assert links[("gpu-server", "leaf")] == N * C
@@ -190,16 +225,21 @@ def test_three_to_one_leaf_spine_oversubscription_is_three():
 
 # ------------------------------------------------------------------------------ fat-tree
 
+
 @pytest.mark.parametrize("k", [4, 6, 8, 16])
 def test_fat_tree_counts(k):
     design = fat_tree(k=k)
     roles, links = tier_counts(design)
-    hosts = k ** 3 // 4
+    hosts = k**3 // 4
     assert roles["gpu-server"] == hosts
     assert roles["leaf"] == roles["spine"] == k * k // 2
     assert roles["core"] == (k // 2) ** 2
-    assert links[("gpu-server", "leaf")] == links[("leaf", "spine")] == \
-        links[("spine", "core")] == hosts
+    assert (
+        links[("gpu-server", "leaf")]
+        == links[("leaf", "spine")]
+        == links[("spine", "core")]
+        == hosts
+    )
     assert_links_valid(design)
     # each core reaches every pod exactly once
     for core in (d.id for d in design.devices.values() if d.role == "core"):
@@ -216,6 +256,7 @@ def test_fat_tree_on_a_catalog_switch_uses_k_of_its_ports():
 
 
 # ------------------------------------------------------------------------------ NVL72
+
 
 def test_nvl72_scale_up_and_scale_out_counts():
     racks = 2
@@ -241,6 +282,7 @@ def test_nvl72_scale_up_and_scale_out_counts():
 
 
 # ------------------------------------------------------------------------------ generate()
+
 
 def test_generate_dispatches_by_template_name():
     design = generate("leaf-spine", nodes=4, node_type="dgx-h100", switch="qm9700")

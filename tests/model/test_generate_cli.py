@@ -8,8 +8,22 @@ from model.fileio import load_design
 
 def test_generate_superpod_then_validate(tmp_path, capsys):
     out = tmp_path / "pod.hall.json"
-    code = run_cli(["generate", "rail-optimized", "--nodes", "128", "--node-type", "dgx-h100",
-                    "--switch", "qm9700", "--su-nodes", "32", "-o", str(out)])
+    code = run_cli(
+        [
+            "generate",
+            "rail-optimized",
+            "--nodes",
+            "128",
+            "--node-type",
+            "dgx-h100",
+            "--switch",
+            "qm9700",
+            "--su-nodes",
+            "32",
+            "-o",
+            str(out),
+        ]
+    )
     printed = capsys.readouterr().out
     assert code == 0
     assert printed.count("\n") == 1
@@ -20,12 +34,36 @@ def test_generate_superpod_then_validate(tmp_path, capsys):
 
 
 def test_every_template_from_the_command_line(tmp_path, capsys):
-    for argv in (["leaf-spine", "--nodes", "12", "--node-type", "hgx-h100-8x400", "--switch",
-                  "sn5600", "--oversubscription", "3"],
-                 ["fat-tree", "--k", "4"],
-                 ["nvl72", "--racks", "2", "--placement", "end-of-row"],
-                 ["rail-optimized", "--nodes", "64", "--node-type", "dgx-h100", "--switch",
-                  "qm9700", "--su-nodes", "32", "--tiers", "3", "--reserve-ports", "0"]):
+    for argv in (
+        [
+            "leaf-spine",
+            "--nodes",
+            "12",
+            "--node-type",
+            "hgx-h100-8x400",
+            "--switch",
+            "sn5600",
+            "--oversubscription",
+            "3",
+        ],
+        ["fat-tree", "--k", "4"],
+        ["nvl72", "--racks", "2", "--placement", "end-of-row"],
+        [
+            "rail-optimized",
+            "--nodes",
+            "64",
+            "--node-type",
+            "dgx-h100",
+            "--switch",
+            "qm9700",
+            "--su-nodes",
+            "32",
+            "--tiers",
+            "3",
+            "--reserve-ports",
+            "0",
+        ],
+    ):
         out = tmp_path / f"{argv[0]}.hall.json"
         assert run_cli(["generate", *argv, "-o", str(out)]) == 0, argv
         assert out.exists()
@@ -34,9 +72,24 @@ def test_every_template_from_the_command_line(tmp_path, capsys):
 
 def test_impossible_request_exits_2_with_the_sentence(tmp_path, capsys):
     out = tmp_path / "x.hall.json"
-    code = run_cli(["generate", "rail-optimized", "--nodes", "64", "--node-type", "dgx-h100",
-                    "--switch", "qm9700", "--su-nodes", "32", "--oversubscription", "2",
-                    "-o", str(out)])
+    code = run_cli(
+        [
+            "generate",
+            "rail-optimized",
+            "--nodes",
+            "64",
+            "--node-type",
+            "dgx-h100",
+            "--switch",
+            "qm9700",
+            "--su-nodes",
+            "32",
+            "--oversubscription",
+            "2",
+            "-o",
+            str(out),
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2
     assert "does not divide the 64-port radix" in err and "Traceback" not in err

@@ -13,14 +13,31 @@ from tests.model.generate_checks import assert_links_valid, assert_placement_val
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 
 REGENERATE = {
-    "small-pod.hall.json": ("rail-optimized", dict(
-        nodes=31, node_type="dgx-h100", switch="qm9700", su_nodes=31, reserve_ports=1,
-        name="Small pod: one DGX H100 SuperPOD scalable unit (example)")),
-    "superpod-4su.hall.json": ("rail-optimized", dict(
-        nodes=128, node_type="dgx-h100", switch="qm9700", su_nodes=32,
-        name="DGX H100 SuperPOD, 4 scalable units (example)")),
-    "nvl72-su.hall.json": ("nvl72", dict(
-        racks=8, name="GB200 NVL72 scalable unit, 8 racks (example)")),
+    "small-pod.hall.json": (
+        "rail-optimized",
+        dict(
+            nodes=31,
+            node_type="dgx-h100",
+            switch="qm9700",
+            su_nodes=31,
+            reserve_ports=1,
+            name="Small pod: one DGX H100 SuperPOD scalable unit (example)",
+        ),
+    ),
+    "superpod-4su.hall.json": (
+        "rail-optimized",
+        dict(
+            nodes=128,
+            node_type="dgx-h100",
+            switch="qm9700",
+            su_nodes=32,
+            name="DGX H100 SuperPOD, 4 scalable units (example)",
+        ),
+    ),
+    "nvl72-su.hall.json": (
+        "nvl72",
+        dict(racks=8, name="GB200 NVL72 scalable unit, 8 racks (example)"),
+    ),
 }
 
 

@@ -24,8 +24,9 @@ def _same_rack(design, link):
 
 
 def test_s_fabric_media_follow_distance():
-    design = generate("rail-optimized", nodes=128, node_type="dgx-h100", switch="qm9700",
-                      su_nodes=32)
+    design = generate(
+        "rail-optimized", nodes=128, node_type="dgx-h100", switch="qm9700", su_nodes=32
+    )
     media = _media(design)
     assert all(medium is not None for medium, _ in media.values())
     kinds = {"copper": 0, "optical": 0}

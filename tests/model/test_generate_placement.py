@@ -12,17 +12,26 @@ from model.generate import generate
 from tests.model.generate_checks import assert_placement_valid
 
 CASES = {
-    "superpod-4su": ("rail-optimized", dict(nodes=128, node_type="dgx-h100", switch="qm9700",
-                                            su_nodes=32)),
-    "superpod-end-of-row": ("rail-optimized", dict(nodes=127, node_type="dgx-h100",
-                                                   switch="qm9700", su_nodes=32,
-                                                   placement="end-of-row")),
-    "b300-xdr": ("rail-optimized", dict(nodes=72, node_type="dgx-b300", switch="q3400",
-                                        su_nodes=72)),
-    "three-tier": ("rail-optimized", dict(nodes=600, node_type="dgx-h100", switch="qm9700",
-                                          su_nodes=32)),
-    "leaf-spine-3to1": ("leaf-spine", dict(nodes=100, node_type="dgx-h100", switch="qm9700",
-                                           oversubscription=3)),
+    "superpod-4su": (
+        "rail-optimized",
+        dict(nodes=128, node_type="dgx-h100", switch="qm9700", su_nodes=32),
+    ),
+    "superpod-end-of-row": (
+        "rail-optimized",
+        dict(nodes=127, node_type="dgx-h100", switch="qm9700", su_nodes=32, placement="end-of-row"),
+    ),
+    "b300-xdr": (
+        "rail-optimized",
+        dict(nodes=72, node_type="dgx-b300", switch="q3400", su_nodes=72),
+    ),
+    "three-tier": (
+        "rail-optimized",
+        dict(nodes=600, node_type="dgx-h100", switch="qm9700", su_nodes=32),
+    ),
+    "leaf-spine-3to1": (
+        "leaf-spine",
+        dict(nodes=100, node_type="dgx-h100", switch="qm9700", oversubscription=3),
+    ),
     "fat-tree": ("fat-tree", dict(k=8)),
     "nvl72": ("nvl72", dict(racks=10)),
 }
@@ -67,7 +76,7 @@ def test_rack_names_read_as_rows_and_positions(generated):
         racks.sort(key=lambda r: r.x)
         letters = {r.name.rstrip("0123456789") for r in racks}
         assert len(letters) == 1
-        numbers = [int(r.name[len(r.name.rstrip("0123456789")):]) for r in racks]
+        numbers = [int(r.name[len(r.name.rstrip("0123456789")) :]) for r in racks]
         assert numbers == list(range(1, len(racks) + 1))
 
 
@@ -94,13 +103,22 @@ def test_dgx_h100_racks_hold_four_servers_within_45_kw():
 
 def test_leaves_stand_in_the_middle_of_their_su_row_or_at_its_end():
     for placement, where in (("middle-of-row", "middle"), ("end-of-row", "end")):
-        design = generate("rail-optimized", nodes=64, node_type="dgx-h100", switch="qm9700",
-                          su_nodes=32, placement=placement)
+        design = generate(
+            "rail-optimized",
+            nodes=64,
+            node_type="dgx-h100",
+            switch="qm9700",
+            su_nodes=32,
+            placement=placement,
+        )
         for su in ("su1", "su2"):
             leaf_rack = design.racks[design.devices[f"{su}-leaf-rail1"].rack]
-            assert {design.devices[f"{su}-leaf-rail{r}"].rack for r in range(1, 9)} == {leaf_rack.id}
-            server_racks = {design.devices[d].rack for d in design.devices
-                            if d.startswith(f"{su}-node")}
+            assert {design.devices[f"{su}-leaf-rail{r}"].rack for r in range(1, 9)} == {
+                leaf_rack.id
+            }
+            server_racks = {
+                design.devices[d].rack for d in design.devices if d.startswith(f"{su}-node")
+            }
             xs = sorted(design.racks[r].x for r in server_racks)
             assert all(design.racks[r].y == leaf_rack.y for r in server_racks)
             if where == "middle":
@@ -117,10 +135,14 @@ def test_spines_and_cores_are_grouped_centrally():
     middle = (ys[0] + ys[-1]) / 2
     assert all(abs(y - middle) <= (ys[-1] - ys[0]) / 4 + 2.4 for y in core_rows)
     # a pod's spines stand among that pod's SU rows
-    pod1_spine_y = {design.racks[d.rack].y for d in design.devices.values()
-                    if d.id.startswith("pod1-spine")}
-    pod1_node_y = {design.racks[d.rack].y for d in design.devices.values()
-                   if d.role == "gpu-server" and int(d.id.split("-")[0][2:]) <= 4}
+    pod1_spine_y = {
+        design.racks[d.rack].y for d in design.devices.values() if d.id.startswith("pod1-spine")
+    }
+    pod1_node_y = {
+        design.racks[d.rack].y
+        for d in design.devices.values()
+        if d.role == "gpu-server" and int(d.id.split("-")[0][2:]) <= 4
+    }
     assert min(pod1_node_y) <= min(pod1_spine_y) and max(pod1_spine_y) <= max(pod1_node_y)
 
 

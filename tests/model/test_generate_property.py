@@ -13,21 +13,44 @@ NODE_TYPES = ["dgx-h100", "dgx-b200", "dgx-b300", "hgx-h100-8x400"]
 SWITCHES = ["qm9700", "q3400", "sn5600", "sn5400", "tomahawk5-64x800"]
 
 requests = st.one_of(
-    st.tuples(st.just("rail-optimized"), st.fixed_dictionaries({
-        "nodes": st.integers(1, 160), "node_type": st.sampled_from(NODE_TYPES),
-        "switch": st.sampled_from(SWITCHES), "su_nodes": st.integers(1, 80),
-        "tiers": st.sampled_from(["auto", "2", "3"]),
-        "oversubscription": st.sampled_from([1, 2, 3, 7]),
-        "reserve_ports": st.integers(0, 4),
-        "placement": st.sampled_from(["middle-of-row", "end-of-row"])})),
-    st.tuples(st.just("leaf-spine"), st.fixed_dictionaries({
-        "nodes": st.integers(1, 120), "node_type": st.sampled_from(NODE_TYPES),
-        "switch": st.sampled_from(SWITCHES), "spine_switch": st.sampled_from(SWITCHES),
-        "oversubscription": st.sampled_from([1, 3, 5])})),
+    st.tuples(
+        st.just("rail-optimized"),
+        st.fixed_dictionaries(
+            {
+                "nodes": st.integers(1, 160),
+                "node_type": st.sampled_from(NODE_TYPES),
+                "switch": st.sampled_from(SWITCHES),
+                "su_nodes": st.integers(1, 80),
+                "tiers": st.sampled_from(["auto", "2", "3"]),
+                "oversubscription": st.sampled_from([1, 2, 3, 7]),
+                "reserve_ports": st.integers(0, 4),
+                "placement": st.sampled_from(["middle-of-row", "end-of-row"]),
+            }
+        ),
+    ),
+    st.tuples(
+        st.just("leaf-spine"),
+        st.fixed_dictionaries(
+            {
+                "nodes": st.integers(1, 120),
+                "node_type": st.sampled_from(NODE_TYPES),
+                "switch": st.sampled_from(SWITCHES),
+                "spine_switch": st.sampled_from(SWITCHES),
+                "oversubscription": st.sampled_from([1, 3, 5]),
+            }
+        ),
+    ),
     st.tuples(st.just("fat-tree"), st.fixed_dictionaries({"k": st.integers(2, 12)})),
-    st.tuples(st.just("nvl72"), st.fixed_dictionaries({
-        "racks": st.integers(1, 6), "su_racks": st.integers(1, 4),
-        "switch": st.sampled_from(SWITCHES)})),
+    st.tuples(
+        st.just("nvl72"),
+        st.fixed_dictionaries(
+            {
+                "racks": st.integers(1, 6),
+                "su_racks": st.integers(1, 4),
+                "switch": st.sampled_from(SWITCHES),
+            }
+        ),
+    ),
 )
 
 

@@ -11,42 +11,79 @@ from model.generate import GenerateError, generate, preview
 
 BAD = [
     # a switch with too few ports for the requested nodes (3 tiers of 64 ports hold 64 pods)
-    ("rail-optimized", dict(nodes=100_000, node_type="dgx-h100", switch="qm9700", su_nodes=32),
-     "three tiers of 64-port switches hold at most 64 pods"),
-    ("rail-optimized", dict(nodes=512, node_type="dgx-h100", switch="qm9700", su_nodes=32,
-                            tiers="2"), "use --tiers 3"),
-    ("leaf-spine", dict(nodes=2000, node_type="dgx-h100", switch="qm9700"),
-     "ask for at most 256 nodes"),
-    ("leaf-spine", dict(nodes=10, node_type="dgx-h100", switch="qm9700", oversubscription=15,
-                        reserve_ports=60), "reserve fewer ports"),
+    (
+        "rail-optimized",
+        dict(nodes=100_000, node_type="dgx-h100", switch="qm9700", su_nodes=32),
+        "three tiers of 64-port switches hold at most 64 pods",
+    ),
+    (
+        "rail-optimized",
+        dict(nodes=512, node_type="dgx-h100", switch="qm9700", su_nodes=32, tiers="2"),
+        "use --tiers 3",
+    ),
+    (
+        "leaf-spine",
+        dict(nodes=2000, node_type="dgx-h100", switch="qm9700"),
+        "ask for at most 256 nodes",
+    ),
+    (
+        "leaf-spine",
+        dict(
+            nodes=10, node_type="dgx-h100", switch="qm9700", oversubscription=15, reserve_ports=60
+        ),
+        "reserve fewer ports",
+    ),
     ("fat-tree", dict(k=16, switch="mgmt-switch-48x1g"), "not a fabric switch"),
     ("fat-tree", dict(k=80, switch="qm9700"), "fewer than k = 80"),
     # an oversubscription that does not divide the radix
-    ("rail-optimized", dict(nodes=64, node_type="dgx-h100", switch="qm9700", su_nodes=32,
-                            oversubscription=2), "does not divide the 64-port radix"),
-    ("leaf-spine", dict(nodes=64, node_type="dgx-h100", switch="qm9700", oversubscription=0),
-     "at least 1"),
+    (
+        "rail-optimized",
+        dict(nodes=64, node_type="dgx-h100", switch="qm9700", su_nodes=32, oversubscription=2),
+        "does not divide the 64-port radix",
+    ),
+    (
+        "leaf-spine",
+        dict(nodes=64, node_type="dgx-h100", switch="qm9700", oversubscription=0),
+        "at least 1",
+    ),
     # a node type without compute NICs
-    ("rail-optimized", dict(nodes=8, node_type="gb200-nvlink-switch-tray", switch="qm9700",
-                            su_nodes=8), "no compute NICs"),
-    ("leaf-spine", dict(nodes=8, node_type="patch-panel-48lc", switch="qm9700"),
-     "no compute NICs"),
-    ("leaf-spine", dict(nodes=10 ** 9, node_type="sn5400", switch="qm9700"), "no compute NICs"),
+    (
+        "rail-optimized",
+        dict(nodes=8, node_type="gb200-nvlink-switch-tray", switch="qm9700", su_nodes=8),
+        "no compute NICs",
+    ),
+    ("leaf-spine", dict(nodes=8, node_type="patch-panel-48lc", switch="qm9700"), "no compute NICs"),
+    ("leaf-spine", dict(nodes=10**9, node_type="sn5400", switch="qm9700"), "no compute NICs"),
     # more than ~1M GPUs
-    ("rail-optimized", dict(nodes=200_000, node_type="dgx-h100", switch="qm9700", su_nodes=32),
-     "1,600,000 GPUs"),
+    (
+        "rail-optimized",
+        dict(nodes=200_000, node_type="dgx-h100", switch="qm9700", su_nodes=32),
+        "1,600,000 GPUs",
+    ),
     ("fat-tree", dict(k=200), "2,000,000 GPUs"),
     ("nvl72", dict(racks=20_000), "1,440,000 GPUs"),
     # speeds, names, shapes
-    ("rail-optimized", dict(nodes=8, node_type="dgx-b300", switch="qm9700", su_nodes=8),
-     "not at the 800G of the nodes' NICs"),
-    ("rail-optimized", dict(nodes=8, node_type="no-such-node", switch="qm9700", su_nodes=8),
-     "not in the catalog"),
+    (
+        "rail-optimized",
+        dict(nodes=8, node_type="dgx-b300", switch="qm9700", su_nodes=8),
+        "not at the 800G of the nodes' NICs",
+    ),
+    (
+        "rail-optimized",
+        dict(nodes=8, node_type="no-such-node", switch="qm9700", su_nodes=8),
+        "not in the catalog",
+    ),
     ("fat-tree", dict(k=5), "needs an even k"),
-    ("rail-optimized", dict(nodes=8, node_type="dgx-h100", switch="qm9700", su_nodes=8,
-                            tiers="4"), "--tiers must be auto, 2 or 3"),
-    ("rail-optimized", dict(nodes=8, node_type="dgx-h100", switch="qm9700", su_nodes=8,
-                            placement="sideways"), "--placement"),
+    (
+        "rail-optimized",
+        dict(nodes=8, node_type="dgx-h100", switch="qm9700", su_nodes=8, tiers="4"),
+        "--tiers must be auto, 2 or 3",
+    ),
+    (
+        "rail-optimized",
+        dict(nodes=8, node_type="dgx-h100", switch="qm9700", su_nodes=8, placement="sideways"),
+        "--placement",
+    ),
     ("mesh", dict(nodes=8), "unknown template 'mesh'"),
     ("fat-tree", dict(k=4, nodes=8), "fat-tree does not take those options"),
 ]
@@ -68,12 +105,14 @@ def test_huge_requests_are_refused_before_allocating():
     tracemalloc.start()
     try:
         for template, params in (
-            ("rail-optimized", dict(nodes=10 ** 9, node_type="dgx-h100", switch="qm9700",
-                                    su_nodes=32)),
-            ("fat-tree", dict(k=10 ** 6)),
-            ("nvl72", dict(racks=10 ** 8)),
-            ("leaf-spine", dict(nodes=10 ** 7, node_type="dgx-h100", switch="qm9700")),
-            ("leaf-spine", dict(nodes=10 ** 9, node_type="qm9700", switch="qm9700")),
+            (
+                "rail-optimized",
+                dict(nodes=10**9, node_type="dgx-h100", switch="qm9700", su_nodes=32),
+            ),
+            ("fat-tree", dict(k=10**6)),
+            ("nvl72", dict(racks=10**8)),
+            ("leaf-spine", dict(nodes=10**7, node_type="dgx-h100", switch="qm9700")),
+            ("leaf-spine", dict(nodes=10**9, node_type="qm9700", switch="qm9700")),
         ):
             with pytest.raises(GenerateError):
                 generate(template, **params)

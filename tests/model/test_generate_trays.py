@@ -40,10 +40,18 @@ def test_the_l_spine_row_gets_a_bank_of_parallel_trays():
     assert bank and all(t.width_m == pytest.approx(1.8) and t.depth_m == 0.15 for t in bank)
 
 
-@pytest.mark.parametrize(("area", "size"), [
-    (0.0, (0.3, 0.1, 1)), (0.03, (0.3, 0.1, 1)), (0.031, (0.3, 0.15, 1)),
-    (0.05, (0.6, 0.1, 1)), (0.09, (0.6, 0.15, 1)), (0.1, (0.9, 0.15, 1)),
-    (0.2, (0.9, 0.15, 2)), (10.0, (0.9, 0.15, 5)),
-])
+@pytest.mark.parametrize(
+    ("area", "size"),
+    [
+        (0.0, (0.3, 0.1, 1)),
+        (0.03, (0.3, 0.1, 1)),
+        (0.031, (0.3, 0.15, 1)),
+        (0.05, (0.6, 0.1, 1)),
+        (0.09, (0.6, 0.15, 1)),
+        (0.1, (0.9, 0.15, 1)),
+        (0.2, (0.9, 0.15, 2)),
+        (10.0, (0.9, 0.15, 5)),
+    ],
+)
 def test_standard_tray_size_is_the_smallest_that_holds_the_area(area, size):
     assert standard_tray_size(area) == size

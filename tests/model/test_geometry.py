@@ -32,10 +32,12 @@ def layout(slack_per_end: float = 0.0, slack_pct: float = 0.0):
     rack(design, "r2", 2.1, 3.0)
     rack(design, "r3", 3.0, 6.6)
     rack(design, "r4", 10.0, 1.0)
-    design.add_trays([
-        Tray(id="t1", points=[(0.6, 3.6), (6.0, 3.6)]),
-        Tray(id="t2", points=[(6.0, 3.6), (6.0, 7.2), (2.0, 7.2)]),  # corner down to row 2
-    ])
+    design.add_trays(
+        [
+            Tray(id="t1", points=[(0.6, 3.6), (6.0, 3.6)]),
+            Tray(id="t2", points=[(6.0, 3.6), (6.0, 7.2), (2.0, 7.2)]),  # corner down to row 2
+        ]
+    )
     device(design, "s1", "r1", 2, "dgx-h100")
     device(design, "s2", "r1", 12, "dgx-h100")
     device(design, "sw2", "r2", 20, "qm9700")
@@ -106,7 +108,9 @@ def test_trays_within_join_tolerance_join_and_elevation_step_counts():
     design = layout()
     # t1 stops 0.2 m short of a new tray at 3.2 m: joined (tolerance 0.3) with 0.2 + 0.3 m
     design.update_trays([Tray(id="t1", points=[(0.6, 3.6), (5.8, 3.6)])])
-    design.update_trays([Tray(id="t2", points=[(6.0, 3.6), (6.0, 7.2), (2.0, 7.2)], elevation_m=3.2)])
+    design.update_trays(
+        [Tray(id="t2", points=[(6.0, 3.6), (6.0, 7.2), (2.0, 7.2)], elevation_m=3.2)]
+    )
     route = CablePlant(design).route("corner")
     assert route.tray_m == pytest.approx(4.3 + 0.2 + 0.3 + 3.6 + 3.0)
     assert route.vertical_b_m == pytest.approx(3.2 - QM_U20)
@@ -121,14 +125,25 @@ def test_slack_settings_applied():
     assert same.total_m == pytest.approx((DGX_U12 - DGX_U2) * 1.1 + 1.0)
 
 
-@pytest.mark.parametrize("rotation, rear", [(0, (5.0, 5.6)), (90, (4.4, 5.0)),
-                                            (180, (5.0, 4.4)), (270, (5.6, 5.0))])
+@pytest.mark.parametrize(
+    "rotation, rear", [(0, (5.0, 5.6)), (90, (4.4, 5.0)), (180, (5.0, 4.4)), (270, (5.6, 5.0))]
+)
 def test_rotation_moves_the_drop_points(rotation, rear):
-    x, y = drop_points(np.array([5.0]), np.array([5.0]), np.array([rotation]), np.array([1.2]),
-                       np.array([FACE_REAR]))
+    x, y = drop_points(
+        np.array([5.0]),
+        np.array([5.0]),
+        np.array([rotation]),
+        np.array([1.2]),
+        np.array([FACE_REAR]),
+    )
     assert (x[0], y[0]) == pytest.approx(rear)
-    fx, fy = drop_points(np.array([5.0]), np.array([5.0]), np.array([rotation]),
-                         np.array([1.2]), np.array([FACE_FRONT]))
+    fx, fy = drop_points(
+        np.array([5.0]),
+        np.array([5.0]),
+        np.array([rotation]),
+        np.array([1.2]),
+        np.array([FACE_FRONT]),
+    )
     assert (fx[0], fy[0]) == pytest.approx((10.0 - rear[0], 10.0 - rear[1]))
     assert port_position(5.0, 5.0, rotation, 1.2, FACE_REAR, 0.5) == pytest.approx((*rear, 0.5))
 
@@ -147,10 +162,15 @@ def test_rotating_a_rack_changes_its_route():
 
 def test_under_floor_tray_runs_below_the_floor():
     design = layout()
-    design.set_hall(design.hall.__class__(outline=design.hall.outline, raised_floor=True,
-                                          floor_void_m=0.6))
-    design.update_trays([Tray(id="t1", points=[(0.6, 3.6), (6.0, 3.6)], under_floor=True),
-                         Tray(id="t2", points=[(6.0, 3.6), (6.0, 7.2), (2.0, 7.2)], under_floor=True)])
+    design.set_hall(
+        design.hall.__class__(outline=design.hall.outline, raised_floor=True, floor_void_m=0.6)
+    )
+    design.update_trays(
+        [
+            Tray(id="t1", points=[(0.6, 3.6), (6.0, 3.6)], under_floor=True),
+            Tray(id="t2", points=[(6.0, 3.6), (6.0, 7.2), (2.0, 7.2)], under_floor=True),
+        ]
+    )
     route = CablePlant(design).route("adjacent")
     assert route.vertical_a_m == pytest.approx(DGX_U2 + 0.3)
     assert route.vertical_b_m == pytest.approx(QM_U20 + 0.3)
@@ -210,4 +230,3 @@ def test_drawn_path_is_as_long_as_the_routed_pieces():
         drawn = sum(np.hypot(q[0] - p[0], q[1] - p[1]) for p, q in pairwise(route.points))
         assert drawn == pytest.approx(route.hop_a_m + route.tray_m + route.hop_b_m, abs=1e-6)
         assert route.tray_ids and all(t in design.trays for t in route.tray_ids)
-

@@ -22,8 +22,11 @@ CHAINS = {
     (400, 50, "QSFP-DD"): ["dac-400g-50gl", "aoc-400g-50gl", "dr4-400g", "fr4-400g"],
     (100, 25, "QSFP28"): ["dac-100g", "sr4-100g", "cwdm4-100g"],
 }
-BOUNDARIES = [(key, chain[k], chain[k + 1] if k + 1 < len(chain) else None)
-              for key, chain in CHAINS.items() for k in range(len(chain))]
+BOUNDARIES = [
+    (key, chain[k], chain[k + 1] if k + 1 < len(chain) else None)
+    for key, chain in CHAINS.items()
+    for k in range(len(chain))
+]
 
 
 def pick(key, length, policy="lowest-cost", media=MEDIA):
@@ -33,8 +36,9 @@ def pick(key, length, policy="lowest-cost", media=MEDIA):
     return (media[index[0]].id if index[0] >= 0 else None), ordered[0]
 
 
-@pytest.mark.parametrize("key, medium_id, next_id", BOUNDARIES,
-                         ids=[f"{k[0]}G-{k[1]}Gl-{m}" for k, m, _ in BOUNDARIES])
+@pytest.mark.parametrize(
+    "key, medium_id, next_id", BOUNDARIES, ids=[f"{k[0]}G-{k[1]}Gl-{m}" for k, m, _ in BOUNDARIES]
+)
 def test_reach_boundary_both_sides(key, medium_id, next_id):
     reach = builtin_catalog().media_types[medium_id].reach_m
     chosen, ordered = pick(key, reach)
@@ -67,9 +71,13 @@ def test_policies_rank_differently():
     assert pick(key, 1.0, "lowest-power")[0] == "dac-400g"
     assert pick(key, 60.0, "lowest-power")[0] == "aoc-400g"  # 16 W beats DR4's 18 W
     # copper-first takes copper even when a (made-up) optic is cheaper
-    cheap_optic = msgspec.structs.replace(builtin_catalog().media_types["sr4-400g"], id="cheap-sr4",
-                                          price_per_end_usd=1.0, cable_price_usd=0.0,
-                                          cable_price_per_m_usd=0.0)
+    cheap_optic = msgspec.structs.replace(
+        builtin_catalog().media_types["sr4-400g"],
+        id="cheap-sr4",
+        price_per_end_usd=1.0,
+        cable_price_usd=0.0,
+        cable_price_per_m_usd=0.0,
+    )
     media = [*MEDIA, cheap_optic]
     assert pick(key, 4.0, "lowest-cost", media)[0] == "cheap-sr4"
     assert pick(key, 4.0, "copper-first", media)[0] == "lacc-400g"
@@ -89,5 +97,6 @@ def test_reason_names_the_binding_reach():
     assert text == "2.7 m > 2.0 m passive DAC reach at 100G/lane → LACC 3.0 m"
     index, _ = choose(MEDIA, cands, np.array([1.2]), "lowest-cost")
     assert explain(MEDIA, cands, 1.2, int(index[0]), "lowest-cost", 100, False).endswith(
-        "passive DAC 1.5 m (lowest cost)")
+        "passive DAC 1.5 m (lowest cost)"
+    )
     assert "no medium reaches" in explain(MEDIA, cands, 2500.0, -1, "lowest-cost", 100, False)

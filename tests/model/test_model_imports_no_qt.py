@@ -27,14 +27,16 @@ print(len(names))
 
 
 def test_every_model_module_imports_without_qt():
-    result = subprocess.run([sys.executable, "-c", BLOCKER], cwd=ROOT, capture_output=True,
-                            text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", BLOCKER], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stderr
     assert int(result.stdout.strip()) >= 5  # design, entities, catalog, ports, fileio at least
 
 
 def test_blocker_really_blocks():
     probe = BLOCKER.replace("import model\n", "import PySide6\nimport model\n")
-    result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
-                            text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert result.returncode != 0 and "must not import PySide6" in result.stderr

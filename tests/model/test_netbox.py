@@ -25,15 +25,41 @@ EXPECTED_HEADERS = {
     "02_locations.csv": ["site", "name", "slug", "status"],
     "03_manufacturers.csv": ["name", "slug"],
     "04_device_roles.csv": ["name", "slug", "color"],
-    "05_device_types.csv": ["manufacturer", "model", "slug", "u_height", "is_full_depth",
-                            "description"],
+    "05_device_types.csv": [
+        "manufacturer",
+        "model",
+        "slug",
+        "u_height",
+        "is_full_depth",
+        "description",
+    ],
     "06_racks.csv": ["site", "location", "name", "status", "width", "u_height", "description"],
-    "07_devices.csv": ["name", "role", "manufacturer", "device_type", "status", "site",
-                       "location", "rack", "position", "face"],
+    "07_devices.csv": [
+        "name",
+        "role",
+        "manufacturer",
+        "device_type",
+        "status",
+        "site",
+        "location",
+        "rack",
+        "position",
+        "face",
+    ],
     "08_interfaces.csv": ["device", "name", "type", "speed", "mgmt_only", "enabled"],
-    "09_cables.csv": ["side_a_device", "side_a_type", "side_a_name", "side_b_device",
-                      "side_b_type", "side_b_name", "type", "status", "label", "length",
-                      "length_unit"],
+    "09_cables.csv": [
+        "side_a_device",
+        "side_a_type",
+        "side_a_name",
+        "side_b_device",
+        "side_b_type",
+        "side_b_name",
+        "type",
+        "status",
+        "label",
+        "length",
+        "length_unit",
+    ],
 }
 
 
@@ -53,9 +79,14 @@ def _export(design, tmp_path):
 def test_files_and_headers_are_the_netbox_import_columns(tmp_path, pod):
     out, tables = _export(pod, tmp_path)
     assert sorted(p.name for p in out.iterdir()) == ["00_README.txt", *FILES]
-    assert tables["01_sites.csv"] == [{"name": "Test hall", "slug": "test-hall",
-                                       "status": "planned",
-                                       "description": "exported from Hallwright"}]
+    assert tables["01_sites.csv"] == [
+        {
+            "name": "Test hall",
+            "slug": "test-hall",
+            "status": "planned",
+            "description": "exported from Hallwright",
+        }
+    ]
     assert len(tables["06_racks.csv"]) == 3
     assert len(tables["07_devices.csv"]) == 6
     assert len(tables["09_cables.csv"]) == len(pod.links)
@@ -122,7 +153,13 @@ def test_slugs_are_netbox_slugs():
 
 
 def test_cable_header_and_device_header_match_netbox_forms():
-    assert CABLE_HEADER[:6] == ("side_a_device", "side_a_type", "side_a_name",
-                                "side_b_device", "side_b_type", "side_b_name")
+    assert CABLE_HEADER[:6] == (
+        "side_a_device",
+        "side_a_type",
+        "side_a_name",
+        "side_b_device",
+        "side_b_type",
+        "side_b_name",
+    )
     assert {"role", "device_type", "manufacturer", "rack", "position", "face"} <= set(DEVICE_HEADER)
     assert INTERFACE_HEADER[:3] == ("device", "name", "type")

@@ -43,8 +43,10 @@ def test_tray_spans_follow_the_route_without_plan_points():
     # r1's rear drop (1.5, 3.6) lies on t1 at 0.9; t1 ends at 5.4 where t2 starts; r3's rear
     # drop (3.0, 7.2) lies on t2 at 3.6 + 3.0.
     assert [t for t, _, _ in spans] == plant.route("corner").tray_ids == ["t1", "t2"]
-    assert spans == (("t1", pytest.approx(0.9), pytest.approx(5.4)),
-                     ("t2", pytest.approx(0.0), pytest.approx(6.6)))
+    assert spans == (
+        ("t1", pytest.approx(0.9), pytest.approx(5.4)),
+        ("t2", pytest.approx(0.0), pytest.approx(6.6)),
+    )
     assert sum(b - a for _, a, b in spans) == pytest.approx(plant.route("corner").tray_m)
     assert plant.link_tray_spans("same") == () and plant.link_tray_spans("nopath") == ()
 
@@ -72,8 +74,9 @@ def test_moving_a_rack_gives_its_links_new_routes_and_keeps_the_old_ones():
 def test_tray_fill_of_the_workloads_matches_the_drawn_routes(size):
     design = build(size)
     # Trays an eighth as wide: every tray with cables is overfilled, so every peak is reported.
-    design.update_trays([msgspec.structs.replace(t, width_m=t.width_m / 8)
-                         for t in design.trays.values()])
+    design.update_trays(
+        [msgspec.structs.replace(t, width_m=t.width_m / 8) for t in design.trays.values()]
+    )
     plant = CablePlant(design)
     report = analyze(design, plant)
     fill, peak = _fill_from_drawn_routes(design, plant)
@@ -83,7 +86,9 @@ def test_tray_fill_of_the_workloads_matches_the_drawn_routes(size):
     for tray_id, message in messages.items():
         x, y = peak[tray_id]
         name = design.trays[tray_id].name
-        assert message.startswith(f"Tray {name} is {fill[tray_id]:.0%} full at ({x:.1f}, {y:.1f}) m")
+        assert message.startswith(
+            f"Tray {name} is {fill[tray_id]:.0%} full at ({x:.1f}, {y:.1f}) m"
+        )
 
 
 def _fill_from_drawn_routes(design, plant):
@@ -102,8 +107,11 @@ def _fill_from_drawn_routes(design, plant):
         route = plant.route(plant.link_ids[rows[0]])
         if route.method != "tray":
             continue
-        area = sum(math.pi * (plant.media[m].cable_diameter_mm / 1000) ** 2 / 4
-                   for m in plant.medium_index[rows].tolist() if m >= 0)
+        area = sum(
+            math.pi * (plant.media[m].cable_diameter_mm / 1000) ** 2 / 4
+            for m in plant.medium_index[rows].tolist()
+            if m >= 0
+        )
         for tray_id, a, b in _projected_spans(design, route, tol):
             events[tray_id] += [(a, 1, area), (b, 0, -area)]
     fill, peak = dict.fromkeys(design.trays, 0.0), {}
@@ -135,7 +143,11 @@ def _project(poly, point):
     for (ax, ay), (bx, by) in pairwise(poly):
         dx, dy = bx - ax, by - ay
         seg = math.hypot(dx, dy)
-        t = 0.0 if seg == 0 else min(max(((point[0] - ax) * dx + (point[1] - ay) * dy) / seg ** 2, 0), 1)
+        t = (
+            0.0
+            if seg == 0
+            else min(max(((point[0] - ax) * dx + (point[1] - ay) * dy) / seg**2, 0), 1)
+        )
         d = math.hypot(ax + t * dx - point[0], ay + t * dy - point[1])
         if d < best_d:
             best_s, best_d = start + t * seg, d

@@ -11,9 +11,23 @@ from tests.model.bom_test_helpers import plant_of
 
 def test_columns_are_exactly_the_cut_sheet_columns():
     assert SCHEDULE_COLUMNS == (
-        "cable_id", "label", "a_rack", "a_u", "a_device", "a_port", "b_rack", "b_u",
-        "b_device", "b_port", "speed_gbps", "medium", "medium_kind", "length_m",
-        "ordered_length_m", "route")
+        "cable_id",
+        "label",
+        "a_rack",
+        "a_u",
+        "a_device",
+        "a_port",
+        "b_rack",
+        "b_u",
+        "b_device",
+        "b_port",
+        "speed_gbps",
+        "medium",
+        "medium_kind",
+        "length_m",
+        "ordered_length_m",
+        "route",
+    )
     assert ScheduleRow.__struct_fields__ == SCHEDULE_COLUMNS
 
 
@@ -83,8 +97,9 @@ def test_a_pinned_medium_out_of_reach_is_listed_but_not_ordered():
     from model.bom import bom_lines, export_findings, unorderable_links
 
     design = small_pod()
-    design.update_links([msgspec.structs.replace(design.links["l-1"], medium="dac-400g",
-                                                 length_override_m=20.0)])
+    design.update_links(
+        [msgspec.structs.replace(design.links["l-1"], medium="dac-400g", length_override_m=20.0)]
+    )
     plant = plant_of(design)
     row = next(r for r in schedule_rows(design, plant) if r.cable_id == "l-1")
     assert (row.medium, row.length_m, row.ordered_length_m) == ("dac-400g", 20.0, None)
