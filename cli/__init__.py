@@ -20,6 +20,7 @@ COMMANDS = {
     "routes": "cli.routes_command",
     "analyze": "cli.analyze_command",
     "render": "cli.render_command",
+    "whatif": "cli.whatif_command",
 }
 
 
