@@ -21,6 +21,8 @@ COMMANDS = {
     "analyze": "cli.analyze_command",
     "render": "cli.render_command",
     "whatif": "cli.whatif_command",
+    "compare": "cli.compare_command",
+    "sweep": "cli.sweep_command",
 }
 
 
