@@ -117,3 +117,41 @@ def columns(vary: dict[str, list], base: dict) -> list[str]:
     """CSV header: template, the fixed and varied parameters, KPIs, counts, error."""
     params = [k for k in base if k not in vary] + list(vary)
     return ["template", *params, *KPI_COLUMNS, *COUNT_COLUMNS, "error"]
+
+
+# Direction of each KPI for the Pareto view: more is better, or less is better.
+HIGHER_IS_BETTER = {"gpus", "bisection_gbps"}
+
+
+def numeric_columns(rows: list[dict]) -> list[str]:
+    """Columns whose every non-empty value is a number (what the Pareto view can plot)."""
+    if not rows:
+        return []
+    out = []
+    for name in rows[0]:
+        values = [r[name] for r in rows if r.get(name) not in (None, "")]
+        try:
+            [float(v) for v in values]
+        except (TypeError, ValueError):
+            continue
+        if values:
+            out.append(name)
+    return out
+
+
+def pareto_front(rows: list[dict], x: str, y: str) -> list[int]:
+    """Indices of the rows no other row beats on both ``x`` and ``y`` (per HIGHER_IS_BETTER)."""
+    sx = 1.0 if x in HIGHER_IS_BETTER else -1.0
+    sy = 1.0 if y in HIGHER_IS_BETTER else -1.0
+    points = []
+    for i, r in enumerate(rows):
+        try:
+            points.append((sx * float(r[x]), sy * float(r[y]), i))
+        except (TypeError, ValueError, KeyError):
+            continue
+    front = []
+    for px, py, i in points:
+        dominated = any((qx >= px and qy >= py) and (qx > px or qy > py) for qx, qy, _ in points)
+        if not dominated:
+            front.append(i)
+    return front

@@ -104,6 +104,17 @@ def segment_interval(design: Design, tray_id: str, n: int) -> tuple[float, float
     return float(cum[n - 1]), float(cum[n])
 
 
+def nearest_segment(design: Design, tray_id: str, x: float, y: float) -> int:
+    """Number (from 1) of the straight piece of a tray nearest to the plan point (x, y)."""
+    pts = np.asarray(design.trays[tray_id].points, dtype=float)
+    a, b = pts[:-1], pts[1:]
+    ab = b - a
+    length2 = np.maximum((ab**2).sum(axis=1), 1e-12)
+    t = np.clip(((np.array([x, y]) - a) * ab).sum(axis=1) / length2, 0.0, 1.0)
+    dist = np.hypot(*(a + t[:, None] * ab - np.array([x, y])).T)
+    return int(np.argmin(dist)) + 1
+
+
 def links_on_tray(design: Design, plant, oid: str) -> list[str]:
     """Links whose route runs along tray ``oid`` (or along its segment ``TRAY#N``)."""
     seg = _segment(design, oid)
