@@ -60,8 +60,9 @@ def add_generator_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--su-nodes", type=int, help="rail-optimized: nodes per scalable unit")
     parser.add_argument(
         "--tiers",
-        choices=("auto", "2", "3"),
-        help="rail-optimized / nvl72: switch tiers (default auto)",
+        choices=("auto", "2", "3", "rail-only"),
+        help="rail-optimized / nvl72: switch tiers (default auto); rail-only drops the spines "
+        "that join the rails (cross-rail traffic over NVLink)",
     )
     parser.add_argument("--racks", type=int, help="nvl72: GB200 NVL72 racks")
     parser.add_argument("--su-racks", type=int, help="nvl72: NVL72 racks per scalable unit (8)")

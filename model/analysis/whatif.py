@@ -301,11 +301,16 @@ class WhatIf:
         self.halves = split_servers(design, self.topo)
         self.ports = GpuPorts(design, self.topo)
         self._before: dict | None = None
+        self._before_per_gpu: np.ndarray | None = None
+
+    def before_per_gpu(self) -> np.ndarray:
+        if self._before_per_gpu is None:
+            self._before_per_gpu = per_gpu_scale_out(self.topo, self.ports, None)
+        return self._before_per_gpu
 
     def before(self) -> dict:
         if self._before is None:
-            per_gpu = per_gpu_scale_out(self.topo, self.ports, None)
-            self._before = figures(self.design, self.topo, self.halves, per_gpu)
+            self._before = figures(self.design, self.topo, self.halves, self.before_per_gpu())
         return self._before
 
     def resolve(self, ids: list[str]) -> Failed:
@@ -336,7 +341,7 @@ class WhatIf:
     def blast_radius(self, failed: Failed, per_gpu: np.ndarray) -> dict:
         """Ids the editor draws: failed devices and links, servers that lost bandwidth."""
         topo = self.topo
-        before = per_gpu_scale_out(topo, self.ports, None)
+        before = self.before_per_gpu()
         lost_gpu = per_gpu < before - 1e-9
         server_of_gpu = np.repeat(np.arange(len(topo.device_ids)), topo.gpus)
         hit = unique_sorted(server_of_gpu[lost_gpu]) if lost_gpu.any() else np.zeros(0, int)
