@@ -23,6 +23,7 @@ COMMANDS = {
     "whatif": "cli.whatif_command",
     "compare": "cli.compare_command",
     "sweep": "cli.sweep_command",
+    "allreduce": "cli.allreduce_command",
 }
 
 

@@ -92,7 +92,7 @@ def _run_cluster(address: str, work, jobs: list[dict]) -> list[dict]:
     from distributed import Client
 
     try:
-        client = Client(address, timeout="10s")
+        client = Client(address, timeout="5s")
     except (OSError, TimeoutError) as exc:
         raise CliError(f"no Dask scheduler answers at {address}: {exc}") from None
     try:

@@ -134,14 +134,8 @@ def knee(points: list[AllReduce]) -> str:
     return "No GPUs, no all-reduce."
 
 
-def job_allreduce(
-    design,
-    gpus: int,
-    placement: str | list[str] = "first",
-    algorithm: str | None = None,
-    message_mb: float | None = None,
-) -> AllReduce:
-    """The all-reduce of one job of ``gpus`` GPUs placed on ``design`` (settings fill the rest)."""
+def job_context(design) -> tuple[Bandwidth, int, RingPlacement, int]:
+    """(per-GPU bandwidths, scale-up domain, ring placement, GPUs) of a design, for job queries."""
     from model.analysis.bandwidth import bandwidth
     from model.analysis.topology import LINK_COMPUTE, components, infer_topology
 
@@ -154,7 +148,6 @@ def job_allreduce(
         )
         for level in range(2, topo.top_level() + 1)
     }
-    bw = bandwidth(design, topo, groups)
     types = design.catalog.device_types
     domain = min(
         (
@@ -164,6 +157,19 @@ def job_allreduce(
         ),
         default=1,
     )
+    total = int(topo.gpus.sum())
+    return bandwidth(design, topo, groups), domain, RingPlacement(design, topo), total
+
+
+def job_allreduce(
+    design,
+    gpus: int,
+    placement: str | list[str] = "first",
+    algorithm: str | None = None,
+    message_mb: float | None = None,
+) -> AllReduce:
+    """The all-reduce of one job of ``gpus`` GPUs placed on ``design`` (settings fill the rest)."""
+    bw, domain, rings, _total = job_context(design)
     settings = design.settings
     return allreduce(
         bw,
@@ -171,6 +177,6 @@ def job_allreduce(
         domain,
         settings.allreduce_message_mb if message_mb is None else message_mb,
         settings.allreduce_algorithm if algorithm is None else algorithm,
-        RingPlacement(design, topo),
+        rings,
         placement,
     )

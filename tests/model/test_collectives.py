@@ -96,3 +96,24 @@ def test_placement_decides_the_crossing(oversubscribed):
     assert job_allreduce(oversubscribed, 384, "by-su", "ring", 1024).tiers_crossed == []
     with pytest.raises(ValueError, match="not a GPU server"):
         job_allreduce(oversubscribed, 16, ["spine01", "x"], "ring", 1024)
+
+
+def test_allreduce_cli_reports_the_job_and_refuses_bad_input(oversubscribed, tmp_path, capsys):
+    import json
+
+    from cli import run_cli
+    from model.fileio import save_design
+
+    path = tmp_path / "os.hall.json"
+    save_design(oversubscribed, path)
+    argv = ["allreduce", str(path), "--gpus", "384", "--algorithm", "ring", "--json"]
+    assert run_cli(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["tiers_crossed"] == [] and out["gpus"] == 384
+    assert out["busbw_gbps"] == pytest.approx(8 * 400)
+    assert [p["gpus"] for p in out["curve"]][-1] == 384
+    assert run_cli(["allreduce", str(path), "--servers", "su1-node01,su2-node01"]) == 0
+    assert "tiers crossed: leaf" in capsys.readouterr().out
+    assert run_cli(["allreduce", str(path), "--servers", "spine01"]) == 2
+    assert "not a GPU server" in capsys.readouterr().err
+    assert run_cli(["allreduce", str(path), "--gpus", "100000"]) == 2

@@ -82,3 +82,16 @@ def test_bad_vary_is_refused(tmp_path, capsys):
     with pytest.raises(SweepError):
         parse_vary(["nodes=1", "nodes=2"])
     assert len(variants({}, parse_vary(["k=4,6", "policy=a,b,c"]))) == 6
+
+
+def test_a_cluster_that_does_not_answer_is_a_clear_refusal(tmp_path, capsys):
+    import socket
+
+    with socket.socket() as s:  # a free local port with nothing listening
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    out = tmp_path / "x.csv"
+    argv = ["sweep", *BASE, "--vary", "nodes=16", "-o", str(out)]
+    assert run_cli([*argv, "--cluster", f"tcp://127.0.0.1:{port}"]) == 2
+    assert "no Dask scheduler answers" in capsys.readouterr().err
+    assert not out.exists()
