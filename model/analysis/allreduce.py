@@ -158,7 +158,7 @@ def job_context(design) -> tuple[Bandwidth, int, RingPlacement, int]:
         default=1,
     )
     total = int(topo.gpus.sum())
-    return bandwidth(design, topo, groups), domain, RingPlacement(design, topo), total
+    return bandwidth(design, topo, groups), domain, RingPlacement(design, topo, groups), total
 
 
 def job_allreduce(

@@ -149,7 +149,7 @@ class Analyzer:
             default=1,
         )
         self._hops = server_hops(topo)
-        self._rings = RingPlacement(design, topo)
+        self._rings = RingPlacement(design, topo, self._groups)
         self._bisection = None
         self._scale_up = None
         self._plant_rows = None

@@ -100,7 +100,8 @@ def _secs(bits: float, gbps: float) -> float:
 class RingPlacement:
     """Which tiers the rings of a job cross, for each placement order (module docstring)."""
 
-    def __init__(self, design, topo: Topology) -> None:
+    def __init__(self, design, topo: Topology, groups: dict[int, np.ndarray] | None = None) -> None:
+        """``groups``: the component labels per switch level >= 2, when the caller has them."""
         self.topo = topo
         n = len(topo.device_ids)
         compute = topo.kind == LINK_COMPUTE
@@ -122,9 +123,13 @@ class RingPlacement:
         top = topo.top_level()
         self.levels = list(range(1, top))  # tiers with uplinks (below the top)
         labels = {1: np.arange(n)}
-        for level in range(2, top + 1):
-            labels[level] = components(
-                n, topo.a[compute], topo.b[compute], (topo.level >= 1) & (topo.level <= level)
+        for level in range(2, top):  # the top level has no uplinks to cross
+            labels[level] = (
+                groups[level]
+                if groups is not None and level in groups
+                else components(
+                    n, topo.a[compute], topo.b[compute], (topo.level >= 1) & (topo.level <= level)
+                )
             )
         s = len(self.servers)
         # attach[k][r, i] = level-k group of ring r's port of server i (-1: not in ring r)

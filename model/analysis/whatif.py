@@ -26,6 +26,7 @@ Choices (written down because the issue leaves them open):
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import compress
 
 import numpy as np
 
@@ -158,19 +159,18 @@ def surviving(topo: Topology, failed: Failed) -> Topology:
     compute = kind == LINK_COMPUTE
     np.add.at(used, a[compute], 1)
     np.add.at(used, b[compute], 1)
-    idx = np.flatnonzero(keep)
     return replace(
         topo,
         is_gpu_server=topo.is_gpu_server & ~failed.devices,
         gpus=np.where(failed.devices, 0, topo.gpus),
-        link_ids=[topo.link_ids[i] for i in idx.tolist()],
+        link_ids=list(compress(topo.link_ids, keep.tolist())),
         a=a,
         b=b,
         speed_a=topo.speed_a[keep],
         speed_b=topo.speed_b[keep],
         capacity=cap,
         kind=kind,
-        link_tier=[topo.link_tier[i] for i in idx.tolist()],
+        link_tier=list(compress(topo.link_tier, keep.tolist())),
         down_gbps=down,
         up_gbps=up,
         up_links=up_links,
@@ -271,6 +271,7 @@ def figures(design: Design, topo: Topology, halves, per_gpu: np.ndarray) -> dict
         "gpus": int(topo.gpus.sum()),
         "bisection_gbps": bis.gbps,
         "bisection_method": bis.method,
+        "bisection_regular": bis.regular,  # False: the tier figure is an estimate (analysis)
         "hops": {
             "max": hops.max,
             "typical": hops.typical,

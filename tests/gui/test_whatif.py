@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu
 
-from model.analysis.whatif import what_if
+from model.analysis.whatif import links_on_tray, what_if
 from model.fileio import design_to_bytes, read_design_bytes, save_design
 from model.generate import rail_optimized
 from model.sweep import pareto_front
@@ -163,3 +163,18 @@ def test_sweep_results_plot_two_columns_with_the_pareto_front(rail_window, monke
     dialog.y_box.setCurrentText("nodes")  # fewer nodes cost less: row 0 alone is best
     assert dialog.front_rows == [0]
     dialog.close()
+
+
+def test_right_click_a_tray_fails_the_segment_under_the_cursor(rail_window):
+    window = rail_window
+    design = window.document.design
+    tray = max(design.trays.values(), key=lambda t: len(t.points))
+    (x0, y0), (x1, y1) = tray.points[0], tray.points[1]
+    x, y = (x0 + x1) / 2, (y0 + y1) / 2
+    text = _right_click_and_choose(window, x, y, lambda m: _action(m, "What if tray"))
+    assert "segment 1" in text
+    result = window.whatif.panel.result
+    assert result["failed"] == [f"{tray.id}#1"]
+    window.document.plant.refresh()
+    on_segment = set(links_on_tray(design, window.document.plant, f"{tray.id}#1"))
+    assert on_segment and set(result["blast_radius"]["links"]) == on_segment
