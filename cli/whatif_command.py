@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     if args.fail is not None and not ids:
         raise CliError("--fail needs at least one id")
     design = load_or_refuse(args.file)
-    needs_plant = args.n_1 or any(i in design.trays or "#" in i for i in ids)
+    needs_plant = any(i in design.trays or "#" in i for i in ids)  # routes only for trays
     whatif = WhatIf(design, cable_plant(design) if needs_plant else None)
     if args.n_1:
         from model.analysis.n_minus_one import n_minus_one

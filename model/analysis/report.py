@@ -187,7 +187,7 @@ class Report:
             )
             lines.append(
                 f"All-reduce {a.message_mb:g} MB over {a.gpus:,} GPUs ({a.algorithm}): "
-                f"{a.time_s * 1000:,.1f} ms [{parts}]"
+                f"{a.time_s * 1000:,.1f} ms [{parts}], busBW {a.busbw_gbps / 8:,.0f} GB/s"
             )
             lines.append(f"  {self.allreduce_knee}")
         lines.append(
