@@ -39,16 +39,14 @@ def server_hops(topo: Topology) -> Hops:
     srv = np.concatenate([a[up_a], b[up_b]])
     leaf = np.concatenate([b[up_a], a[up_b]])
     # The set of leaves of each server, grouped in numpy (a Python loop per link is slow at XL).
-    pairs = unique_sorted(srv * max(n, 1) + leaf) if len(srv) else srv
-    srv_u, leaf_u = pairs // max(n, 1), (pairs % max(n, 1)).tolist()
-    starts = (
-        np.flatnonzero(np.concatenate([[True], srv_u[1:] != srv_u[:-1]])) if len(pairs) else pairs
-    )
-    ends = np.append(starts[1:], len(pairs)).tolist()
-    leaves_of = {
-        s: frozenset(leaf_u[lo:hi])
-        for s, lo, hi in zip(srv_u[starts].tolist(), starts.tolist(), ends, strict=True)
-    }
+    leaves_of: dict[int, frozenset[int]] = {}
+    if len(srv):
+        pairs = unique_sorted(srv * max(n, 1) + leaf)
+        srv_u, leaf_u = pairs // max(n, 1), (pairs % max(n, 1)).tolist()
+        starts = np.flatnonzero(np.concatenate([[True], srv_u[1:] != srv_u[:-1]]))
+        ends = np.append(starts[1:], len(pairs)).tolist()
+        for s, lo, hi in zip(srv_u[starts].tolist(), starts.tolist(), ends, strict=True):
+            leaves_of[s] = frozenset(leaf_u[lo:hi])
     servers = np.flatnonzero(topo.is_gpu_server).tolist()
     signatures = Counter(frozenset(leaves_of.get(s, ())) for s in servers)
     sigs = list(signatures.items())
