@@ -17,12 +17,12 @@ from PySide6.QtWidgets import (
 )
 
 from gui import style
-from gui.canvas import placement
 from gui.canvas.connect_interaction import ConnectInteraction  # noqa: F401 - the mode list
 from gui.canvas.interaction import Interaction
 from gui.canvas.measure_interaction import MeasureInteraction  # noqa: F401 - the mode list
 from gui.canvas.rack_item import RackItem
 from gui.commands import AddObjectsCommand, MoveRacksCommand, RotateRacksCommand
+from model import placement
 from model.entities import Tray
 
 EPS = 1e-6

@@ -10,8 +10,8 @@ from PySide6.QtWidgets import (
     QGraphicsSimpleTextItem,
 )
 
-from gui.canvas import placement
 from gui.canvas.interaction import Interaction
+from model import placement
 
 MEASURE_SNAP_M = 0.05
 

@@ -1,6 +1,6 @@
 """Records for new objects placed by the user: snapped rack positions, names, free U slots.
 
-Pure helpers (no Qt): the interactions and the rack elevation call them, then push the
+Pure helpers: the canvas interactions and the rack elevation call them, then push the
 records in an ``AddObjectsCommand``.
 """
 
