@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from gui.commands import UpdateCommand, push
 from gui.style import MEDIUM_KIND_COLORS
+from model.catalog import medium_group
 from model.media import candidates
 
 COLUMNS = ("A end", "B end", "Tier", "Speed", "Routed m", "Ordered m", "Medium", "Reason")
@@ -53,12 +54,6 @@ TIER_NAMES = ("server-leaf", "leaf-spine", "spine-core", "scale-up", "other")
 _ROLE_LEVEL = {"gpu-server": 0, "storage": 0, "leaf": 1, "spine": 2, "core": 3, "nvlink-switch": -1}
 _TIER_OF_LEVELS = {(0, 1): 0, (1, 2): 1, (2, 3): 2}
 WARNING_BITS = 2 | 4 | 8 | 16 | 32  # every status flag but SAME_RACK
-KIND_GROUPS = {
-    "copper": ("dac", "acc", "aec", "utp", "backplane"),
-    "aoc": ("aoc",),
-    "mmf": ("mmf",),
-    "smf": ("smf",),
-}
 MAX_CANVAS_SELECTION = 2000
 
 
@@ -299,9 +294,7 @@ class LinksTableModel(QAbstractTableModel):
         mask = np.ones(n, dtype=bool)
         kind = self.filters["kind"]
         if kind:
-            kinds = np.array(
-                [m.kind in KIND_GROUPS.get(kind, (kind,)) for m in plant.media] + [kind == "none"]
-            )
+            kinds = np.array([medium_group(m.kind) == kind for m in plant.media] + [kind == "none"])
             mask &= kinds[plant.medium_index.astype(np.int64)]  # -1 picks the "none" slot
         tier = self.filters["tier"]
         if tier:

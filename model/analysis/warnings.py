@@ -36,6 +36,13 @@ OVERLAP_EPS_M2 = 1e-4
 MAX_LISTED = 5
 
 
+def tray_fill_severity(ratio: float) -> str | None:
+    """``TRAY_OVERFILLED`` severity of a tray at this fill ratio: None (fine), warning, error."""
+    if ratio > 1:
+        return "error"
+    return "warning" if ratio > TRAY_FILL_LIMIT else None
+
+
 def _names(ids, limit: int = MAX_LISTED) -> str:
     ids = list(ids)
     text = ", ".join(ids[:limit])
