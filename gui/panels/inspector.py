@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.commands import MoveDevicesCommand, RotateRacksCommand, UpdateCommand
+from model.media import media_that_fit
 
 MIXED = "(several values)"
 
@@ -353,11 +354,25 @@ class InspectorPanel(QWidget):
         self.title.setText(
             f"Link {links[0].label or links[0].id}" if len(links) == 1 else f"{len(links)} links"
         )
-        speeds = {design.ports(lk.a.device)[lk.a.port].speed_gbps for lk in links}
+        catalog_media = list(design.catalog.media_types.values())
+        fit = set(range(len(catalog_media)))
+        for lk in links:  # offered: the media that fit every selected link (the model's rule)
+            fit &= set(
+                media_that_fit(
+                    catalog_media,
+                    design.ports(lk.a.device)[lk.a.port],
+                    design.ports(lk.b.device)[lk.b.port],
+                )
+            )
         media = [
             (f"{m.name} ({m.kind}, ≤{m.reach_m:g} m)", m.id)
-            for m in design.catalog.media_types.values()
-            if not speeds or speeds <= set(m.speeds_gbps)
+            for i, m in enumerate(catalog_media)
+            if i in fit
+        ]
+        offered = {m for _, m in media}
+        media += [
+            (f"{m} (pinned, does not fit)", m)
+            for m in sorted({lk.medium for lk in links} - offered - {"auto"})
         ]
         self._combo(
             "medium",

@@ -39,7 +39,7 @@ from gui.commands import UpdateCommand, push
 from gui.style import MEDIUM_KIND_COLORS
 from model.analysis.topology import link_tiers
 from model.catalog import medium_group
-from model.media import candidates
+from model.media import media_that_fit
 
 COLUMNS = ("A end", "B end", "Tier", "Speed", "Routed m", "Ordered m", "Medium", "Reason")
 COL_A, COL_B, COL_TIER, COL_SPEED, COL_ROUTED, COL_ORDERED, COL_MEDIUM, COL_REASON = range(8)
@@ -241,12 +241,7 @@ class LinksTableModel(QAbstractTableModel):
         pa = self.design.ports(link.a.device)[link.a.port]
         pb = self.design.ports(link.b.device)[link.b.port]
         media = self.plant.media
-        cands = candidates(
-            media,
-            min(pa.speed_gbps, pb.speed_gbps),
-            sorted({pa.speed_gbps / pa.lanes, pb.speed_gbps / pb.lanes}),
-            sorted({pa.form_factor, pb.form_factor}),
-        )
+        cands = media_that_fit(media, pa, pb)
         choices = [("auto", "auto (engine chooses)")]
         choices += [(media[c].id, f"{media[c].name} (≤ {media[c].reach_m:g} m)") for c in cands]
         if link.medium != "auto" and link.medium not in {c for c, _ in choices}:

@@ -13,8 +13,8 @@ Choices where a code could mean several things:
 * ``TRAY_OVERFILLED``: cable cross-section (pi d^2 / 4 per cable) above ``TRAY_FILL_LIMIT`` of
   the tray's width x depth is a warning (the 40-50 % planning rule), above 100 % an error.
 * ``SCALE_UP_SPLIT``: a scale-up domain (devices joined by scale-up links) spread over racks
-  where one of its links is longer than every medium for that port's speed and form factor
-  reaches.
+  where one of its links is longer than every medium that fits the link
+  (``model.media.media_that_fit``) reaches.
 * ``RACK_OVERLAP`` / ``RACK_ON_OBSTACLE``: footprints sharing more than ``OVERLAP_EPS_M2``
   (touching racks in a row are fine); ``RACK_OUTSIDE_HALL``: footprint not inside the outline.
 """
@@ -30,6 +30,7 @@ from model.analysis.topology import LINK_SCALE_UP, Topology, components, tier_na
 from model.design import Design
 from model.entities import plan_size
 from model.findings import Finding
+from model.media import media_that_fit
 
 TRAY_FILL_LIMIT = 0.5
 OVERLAP_EPS_M2 = 1e-4
@@ -258,15 +259,10 @@ def scale_up_findings(design: Design, topo: Topology, plant) -> list[Finding]:
         if rack_of[ia] == rack_of[ib]:
             continue
         link = design.links[topo.link_ids[k]]
-        info = design.ports(link.a.device)[link.a.port]
-        reach = max(
-            (
-                m.reach_m
-                for m in media
-                if info.speed_gbps in m.speeds_gbps and info.form_factor in m.form_factors
-            ),
-            default=0.0,
-        )
+        port_a = design.ports(link.a.device)[link.a.port]
+        port_b = design.ports(link.b.device)[link.b.port]
+        fit = media_that_fit(media, port_a, port_b)
+        reach = max((media[i].reach_m for i in fit), default=0.0)
         length = _length(design, plant, link.id, rack_of[ia], rack_of[ib])
         if length > reach:
             bad.setdefault(int(label[ia]), []).append(link.id)

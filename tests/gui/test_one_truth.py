@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication
 
 from gui.panels.links_table import COL_TIER
 from model.analysis.topology import link_tiers
+from model.media import media_that_fit
 from tests.benchmarks.workloads import build
 from tests.gui.analysis_support import close_quietly, open_window, wait_fresh
 
@@ -57,3 +58,28 @@ def test_links_table_tier_is_the_analysis_tier_even_when_typed_roles_mislead(s_w
         shown[text] += 1
     assert {t: n for t, n in shown.items() if t in report.links_by_tier} == report.links_by_tier
     assert shown["server-leaf"] == report.links_by_tier["server-leaf"] > 0
+
+
+def test_inspector_and_links_table_offer_exactly_the_media_that_fit(s_window, qtbot):
+    window = s_window
+    design = window.document.design
+    media = list(design.catalog.media_types.values())
+    link = next(iter(design.links.values()))
+    port_a, port_b = (
+        design.ports(link.a.device)[link.a.port],
+        design.ports(link.b.device)[link.b.port],
+    )
+    assert port_a.form_factor == port_b.form_factor == "OSFP"
+    fit = {media[i].id for i in media_that_fit(media, port_a, port_b)}
+    # The catalog has 400G media of the same speed that do not fit (8 x 50G lanes, QSFP-DD).
+    assert {m.id for m in media if 400.0 in m.speeds_gbps} - fit
+    window.scene.select_ids([link.id])
+    QApplication.processEvents()
+    qtbot.waitUntil(lambda: "medium" in window.inspector.fields, timeout=3000)
+    combo = window.inspector.fields["medium"]
+    offered = {combo.itemData(i) for i in range(combo.count())} - {"auto", None}
+    assert offered == fit
+    table = window.analysis_docks.links.model
+    row = next(r for r in range(table.rowCount()) if table.link_id(r) == link.id)
+    assert {m for m, _ in table.medium_choices(row)} - {"auto"} == fit
+    assert window.document.plant.medium(link.id).id in fit  # and the engine chose one of them
