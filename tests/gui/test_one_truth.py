@@ -7,13 +7,16 @@ from collections import Counter
 
 import msgspec
 import pytest
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QApplication
 
 from gui.panels.links_table import COL_TIER
 from model.analysis.topology import link_tiers
+from model.analysis.warnings import placement_findings
 from model.media import media_that_fit
 from tests.benchmarks.workloads import build
 from tests.gui.analysis_support import close_quietly, open_window, wait_fresh
+from tests.gui.conftest import mouse
 
 
 @pytest.fixture
@@ -83,3 +86,23 @@ def test_inspector_and_links_table_offer_exactly_the_media_that_fit(s_window, qt
     row = next(r for r in range(table.rowCount()) if table.link_id(r) == link.id)
     assert {m for m, _ in table.medium_choices(row)} - {"auto"} == fit
     assert window.document.plant.medium(link.id).id in fit  # and the engine chose one of them
+
+
+@pytest.mark.parametrize(
+    "delta",
+    [(0.6, 0.0), (0.0, -1.8), (-2.4, 0.0), (0.6, 0.6)],
+    ids=["onto-its-neighbour", "into-the-aisle", "out-of-the-hall", "partly-onto-its-neighbour"],
+)
+def test_canvas_collision_while_dragging_is_the_analysis_placement_rule(s_window, delta):
+    window, view = s_window, s_window.view
+    design = window.document.design
+    rack = next(r for r in design.racks.values() if r.name == "A01")
+    x, y = rack.x, rack.y
+    mouse(view, QEvent.MouseButtonPress, x, y)
+    for t in (0.25, 0.5, 0.75, 1.0):
+        mouse(view, QEvent.MouseMove, x + delta[0] * t, y + delta[1] * t, buttons=Qt.LeftButton)
+    shown_red = window.scene.racks[rack.id]._collision
+    mouse(view, QEvent.MouseButtonRelease, x + delta[0], y + delta[1])
+    assert (design.racks[rack.id].x, design.racks[rack.id].y) != (x, y)
+    flagged = {r for f in placement_findings(design) for r in f.objects}
+    assert shown_red == (rack.id in flagged)
