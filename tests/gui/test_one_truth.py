@@ -10,9 +10,11 @@ import pytest
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QApplication
 
+from gui.panels.fabric_wizard import FabricWizard
 from gui.panels.links_table import COL_TIER
 from model.analysis.topology import link_tiers
 from model.analysis.warnings import placement_findings
+from model.generate import preview
 from model.media import media_that_fit
 from tests.benchmarks.workloads import build
 from tests.gui.analysis_support import close_quietly, open_window, wait_fresh
@@ -106,3 +108,18 @@ def test_canvas_collision_while_dragging_is_the_analysis_placement_rule(s_window
     assert (design.racks[rack.id].x, design.racks[rack.id].y) != (x, y)
     flagged = {r for f in placement_findings(design) for r in f.objects}
     assert shown_red == (rack.id in flagged)
+
+
+def test_fabric_wizard_shows_the_model_preview_estimate(qtbot):
+    wizard = FabricWizard()
+    qtbot.addWidget(wizard)
+    wizard.template.setCurrentIndex(wizard.template.findData("rail-optimized"))
+    wizard.fields["rail-optimized"]["nodes"].setValue(128)
+    counts = preview("rail-optimized", **wizard.params())
+    assert counts["power_estimate_w"] > counts["device_power_w"] > 0
+    text = wizard.preview_label.text()
+    assert (
+        f"<td>Power (estimate)</td><td align='right'><b>{counts['power_estimate_w'] / 1000:,.0f} kW"
+        in text
+    )
+    assert f"<td>Optics (at most)</td><td align='right'><b>{counts['optics_at_most']:,}</b>" in text
