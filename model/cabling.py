@@ -177,6 +177,12 @@ class CablePlant:
         self._fill_inputs(rows, [self.link_ids[r] for r in rows])
         return self._compute(rows)
 
+    def tray_distance(self, a: tuple[float, float], b: tuple[float, float]) -> float | None:
+        """Distance between two plan points along the current trays (the measure tool): the
+        plant's own tray graph, so a measurement and a routed length agree."""
+        self.refresh()
+        return self._graph.point_distance(a, b, self.design.settings.tray_reach_m)
+
     def medium(self, link_id: str) -> MediaType | None:
         k = int(self.medium_index[self.index[link_id]])
         return self.media[k] if k >= 0 else None
