@@ -175,8 +175,7 @@ class InspectorPanel(QWidget):
         if self.scene.push(command):
             self.error.hide()
         else:
-            self.error.setText(command.error or "")
-            self.error.show()
+            self._refuse(command.error or "")  # and show the model's values again
 
     def _refuse(self, sentence: str) -> None:
         self.error.setText(sentence)
@@ -193,16 +192,9 @@ class InspectorPanel(QWidget):
         self.title.setText(f"Rack {racks[0].name}" if len(racks) == 1 else f"{len(racks)} racks")
 
         def rename(name: str) -> None:
-            if not name:
-                return self._refuse("A rack needs a name.")
             if len(racks) > 1:
                 return self._refuse("Give each rack its own name: select one rack to rename it.")
-            clash = next(
-                (r for r in design.racks.values() if r.name == name and r.id != racks[0].id), None
-            )
-            if clash:
-                return self._refuse(f"Another rack is already called {name}.")
-            self._replace("racks", racks, name=name)
+            self._replace("racks", racks, name=name)  # the model refuses blank or taken names
 
         self._text("name", "Name", [r.name for r in racks], rename)
         self._number(
