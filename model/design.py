@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 import msgspec
 
 from model.catalog import Catalog, CatalogError, CatalogFile, DeviceType, builtin_catalog
 from model.entities import Device, Hall, Link, Rack, Settings, Tray
 from model.ports import PortInfo, port_table, validate_breakout
-from model.record_checks import record_problem
+from model.record_checks import fit_record
 
 
 class DesignError(ValueError):
@@ -50,6 +50,7 @@ class Removed:
 
 
 Listener = Callable[[Change], None]
+R = TypeVar("R", bound=msgspec.Struct)
 
 
 class Design:
@@ -168,7 +169,7 @@ class Design:
             self._emit("name_changed")
 
     def set_hall(self, hall: Hall) -> None:
-        _check_fields([hall], "the hall")
+        (hall,) = _fit_fields([hall], "the hall")
         ids = [o.id for o in hall.obstacles]
         if len(set(ids)) != len(ids):
             raise DesignError("two obstacles share one id")
@@ -186,7 +187,7 @@ class Design:
             self._emit("hall_changed")
 
     def set_settings(self, settings: Settings) -> None:
-        _check_fields([settings], "the design settings")
+        (settings,) = _fit_fields([settings], "the design settings")
         if settings != self.settings:
             self.settings = settings
             self._emit("settings_changed")
@@ -218,7 +219,7 @@ class Design:
     def add_trays(self, trays: Iterable[Tray], *, fields_checked: bool = False) -> None:
         trays = list(trays)
         if not fields_checked:
-            _check_fields(trays, "tray")
+            trays = _fit_fields(trays, "tray")
         self._check_new_ids(t.id for t in trays)
         for tray in trays:
             _check_polyline(tray)
@@ -228,7 +229,7 @@ class Design:
 
     def update_trays(self, trays: Iterable[Tray]) -> None:
         trays = list(trays)
-        _check_fields(trays, "tray")
+        trays = _fit_fields(trays, "tray")
         for tray in trays:
             if tray.id not in self.trays:
                 raise DesignError(f"no tray {tray.id!r}")
@@ -251,7 +252,7 @@ class Design:
     def add_racks(self, racks: Iterable[Rack], *, fields_checked: bool = False) -> None:
         racks = list(racks)
         if not fields_checked:
-            _check_fields(racks, "rack")
+            racks = _fit_fields(racks, "rack")
         self._check_new_ids(r.id for r in racks)
         for rack in racks:
             if rack.type not in self.catalog.rack_types:
@@ -276,7 +277,7 @@ class Design:
                 ) from None
             if (rack.x, rack.y) != (x, y):
                 new[rack_id] = msgspec.structs.replace(rack, x=x, y=y)
-        _check_fields(new.values(), "rack")
+        new = dict(zip(new, _fit_fields(new.values(), "rack"), strict=True))
         self.racks.update(new)
         moved = list(new)
         if moved:
@@ -294,7 +295,7 @@ class Design:
             for rack_id, rotation in rotations.items()
             if self.racks[rack_id].rotation != rotation
         }
-        _check_fields(new.values(), "rack")
+        new = dict(zip(new, _fit_fields(new.values(), "rack"), strict=True))
         self.racks.update(new)
         turned = list(new)
         if turned:
@@ -308,7 +309,7 @@ class Design:
                 raise DesignError(f"no rack {rack.id!r}")
             if rack.type not in self.catalog.rack_types:
                 raise DesignError(f"rack {rack.name or rack.id!r}: unknown rack type {rack.type!r}")
-        _check_fields(racks, "rack")
+        racks = _fit_fields(racks, "rack")
         self._check_rack_names(racks)
         moved = [r.id for r in racks if _placement(r) != _placement(self.racks[r.id])]
         for rack in racks:
@@ -334,7 +335,7 @@ class Design:
     def add_devices(self, devices: Iterable[Device], *, fields_checked: bool = False) -> None:
         devices = list(devices)
         if not fields_checked:
-            _check_fields(devices, "device")
+            devices = _fit_fields(devices, "device")
         self._check_new_ids(d.id for d in devices)
         occupied = {
             rack_id: self._occupied_u(rack_id)
@@ -363,32 +364,32 @@ class Design:
         self._require(self.devices, places, "device")
         moving = set(places)
         occupied: dict[str, dict[int, str]] = {}
+        new: dict[str, Device] = {}
         for device_id, (rack_id, u) in places.items():
             if rack_id not in self.racks:
                 raise DesignError(f"no rack {rack_id!r} to move device {device_id!r} into")
-            _check_fields(
-                [msgspec.structs.replace(self.devices[device_id], rack=rack_id, u=u)], "device"
-            )
+            old = self.devices[device_id]
+            (device,) = _fit_fields([msgspec.structs.replace(old, rack=rack_id, u=u)], "device")
+            new[device_id] = device
             slots = occupied.setdefault(rack_id, self._occupied_u(rack_id, exclude=moving))
             height = self.device_type(device_id).u_height
-            for slot in range(u, u + height):
+            for slot in range(device.u, device.u + height):
                 if slot in slots:
                     raise DesignError(
-                        f"device {self.devices[device_id].name!r} at U{u} of rack "
+                        f"device {old.name!r} at U{device.u} of rack "
                         f"{self.racks[rack_id].name!r} collides with {slots[slot]!r}"
                     )
-                slots[slot] = self.devices[device_id].name
-        for device_id, (rack_id, u) in places.items():
-            old = self.devices[device_id]
-            self._rack_devices[old.rack].discard(device_id)
-            self.devices[device_id] = msgspec.structs.replace(old, rack=rack_id, u=u)
-            self._rack_devices[rack_id].add(device_id)
+                slots[slot] = old.name
+        for device_id, device in new.items():
+            self._rack_devices[self.devices[device_id].rack].discard(device_id)
+            self.devices[device_id] = device
+            self._rack_devices[device.rack].add(device_id)
         self._emit("devices_moved", places.keys())
 
     def update_devices(self, devices: Iterable[Device]) -> None:
         """Replace device records (name, type, role, breakout); rack and U must not change here."""
         devices = list(devices)
-        _check_fields(devices, "device")
+        devices = _fit_fields(devices, "device")
         for device in devices:
             old = self.devices.get(device.id)
             if old is None:
@@ -432,7 +433,7 @@ class Design:
         """Connect ports. Refused if a device or port is missing or a port is already used."""
         links = list(links)
         if not fields_checked:
-            _check_fields(links, "link")
+            links = _fit_fields(links, "link")
         self._check_new_ids(link.id for link in links)
         devices = self.devices
         types = self.catalog.device_types
@@ -474,7 +475,7 @@ class Design:
     def update_links(self, links: Iterable[Link]) -> None:
         """Replace link records: medium, length override, as-built length, label (ends fixed)."""
         links = list(links)
-        _check_fields(links, "link")
+        links = _fit_fields(links, "link")
         for link in links:
             old = self.links.get(link.id)
             if old is None:
@@ -605,13 +606,17 @@ def _merge(a: Removed, b: Removed) -> Removed:
     return Removed(a.trays + b.trays, a.racks + b.racks, a.devices + b.devices, a.links + b.links)
 
 
-def _check_fields(records: Iterable[msgspec.Struct], what: str) -> None:
-    """Refuse a record the file loader would refuse (see ``model.record_checks``)."""
+def _fit_fields(records: Iterable[R], what: str) -> list[R]:
+    """The records as the file loader reads them back; refuse one it would refuse (see
+    ``model.record_checks``)."""
+    out = []
     for record in records:
-        problem = record_problem(record)
+        fitted, problem = fit_record(record)
         if problem:
             label = getattr(record, "name", "") or getattr(record, "id", "")
             raise DesignError(f"{what} {label!r}: {problem}" if label else f"{what}: {problem}")
+        out.append(fitted)
+    return out
 
 
 def _check_polyline(tray: Tray) -> None:

@@ -4,12 +4,17 @@ The limits live once, in the msgspec types of ``model/entities.py`` (``Meta`` ra
 id lengths) that the loader decodes every file with. ``record_problem`` converts a record
 through that same type, so a NaN or 1e308 coordinate, a rotation of 45, a U position of 1000 or
 a 300-character id is refused with a sentence instead of being saved into a file that the
-editor then refuses to open. (A NaN would even be written as ``null``.)
+editor then refuses to open. (A NaN would even be written as ``null``.) An accepted record is
+kept as the loader would read it back (``0`` given for a float field is stored as ``0.0``).
 """
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import msgspec
+
+S = TypeVar("S", bound=msgspec.Struct)
 
 _PLAIN = (
     ("Invalid enum value", "not one of the allowed values:"),
@@ -25,15 +30,17 @@ _PLAIN = (
 _MISSING = object()
 
 
-def record_problem(record: msgspec.Struct) -> str | None:
-    """What makes ``record`` unfit for a design file ("x = nan: expected a number >= ..."), or
-    None when the loader would accept it."""
+def fit_record(record: S) -> tuple[S | None, str | None]:
+    """``(record as the loader would read it back, None)``, or ``(None, what makes it unfit for
+    a design file)`` such as "x = nan: expected a number >= ...". The record read back has
+    every number in its field's own type (an int given for a float becomes a float), so that
+    saving and loading it gives the same bytes."""
     try:
         plain = msgspec.to_builtins(record)
     except TypeError as exc:
-        return f"holds a value no design file can hold ({exc})"
+        return None, f"holds a value no design file can hold ({exc})"
     try:
-        msgspec.convert(plain, type(record))
+        return msgspec.convert(plain, type(record)), None
     except msgspec.ValidationError as exc:
         text, _, path = str(exc).rpartition(" - at `")
         if not text:
@@ -46,10 +53,9 @@ def record_problem(record: msgspec.Struct) -> str | None:
             text += " characters"
         value = _value_at(plain, path)
         if value is _MISSING:
-            return f"{name}: {text} (the range a design file allows)"
+            return None, f"{name}: {text} (the range a design file allows)"
         shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
-        return f"{name} = {shown}: {text} (the range a design file allows)"
-    return None
+        return None, f"{name} = {shown}: {text} (the range a design file allows)"
 
 
 def _value_at(plain, path: str):
