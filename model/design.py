@@ -194,6 +194,7 @@ class Design:
 
     def set_custom_types(self, custom: CatalogFile) -> None:
         """Replace the design's own catalog entries; refused if a placed object would lose its type."""
+        (custom,) = _fit_fields([custom], "the custom types")
         try:
             catalog = self._base_catalog.extended(custom)
         except CatalogError as exc:
