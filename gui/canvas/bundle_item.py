@@ -43,6 +43,7 @@ class TrayLoad(QObject):
         self.plant = plant
         self.counts: dict[str, dict[str, int]] = {}
         self.fill: dict[str, float] = {}
+        self._tray_fill = TrayFill()  # keeps the routes' tray intervals between passes
         self._work = None
         self._timer = QTimer(self)
         self._timer.setInterval(0)
@@ -130,7 +131,7 @@ class TrayLoad(QObject):
         self.counts = {t: dict(g) for t, g in counts.items()}
         # Fill is the analysis's figure (the peak along the tray), not a sum of every cable
         # touching the tray: the same model function on the same design and plant.
-        self.fill = TrayFill().update(design, plant, None)
+        self.fill = self._tray_fill.update(design, plant, None)
 
 
 class BundleItem(QGraphicsItem):
