@@ -147,3 +147,22 @@ def test_fabric_wizard_shows_the_model_preview_estimate(qtbot):
         in text
     )
     assert f"<td>Optics (at most)</td><td align='right'><b>{counts['optics_at_most']:,}</b>" in text
+
+
+@pytest.mark.parametrize("over", ["A01", None], ids=["over-a-rack", "on-free-floor"])
+def test_placing_ghost_is_red_exactly_where_the_placed_rack_is_flagged(s_window, over):
+    window, view = s_window, s_window.view
+    design = window.document.design
+    if over:
+        x, y = design.racks[over].x, design.racks[over].y
+    else:
+        x, y = 1.2, 0.9  # top-left corner of the hall, clear of the rows
+    window.start_placing("rack-48u-600x1200")
+    mouse(view, QEvent.MouseMove, x, y, button=Qt.NoButton, buttons=Qt.NoButton)
+    ghost_red = window.scene.interaction._ghost._collision
+    before = set(design.racks)
+    mouse(view, QEvent.MouseButtonPress, x, y)
+    mouse(view, QEvent.MouseButtonRelease, x, y)
+    (placed,) = set(design.racks) - before
+    flagged = {r for f in placement_findings(design) for r in f.objects}
+    assert ghost_red == (placed in flagged) == bool(over)
