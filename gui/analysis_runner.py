@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 
 from model.analysis import Report, analyze
-from model.design import Change, Design
+from model.changes import Change, ChangeKind
+from model.design import Design
 
 DEBOUNCE_MS = 150
 KIND_SHORT = {
@@ -104,7 +105,7 @@ class AnalysisRunner(QObject):
         self._plant_timer.setSingleShot(True)
         self._plant_timer.setInterval(0)
         self._plant_timer.timeout.connect(self._refresh_plant)
-        design.subscribe(self._on_change)
+        self._subscription = design.subscribe(self._on_change)
         self._timer.start(0)
 
     # ------------------------------------------------------------------ state
@@ -119,12 +120,17 @@ class AnalysisRunner(QObject):
             and not self._timer.isActive()
         )
 
+    @property
+    def closed(self) -> bool:
+        """True once ``close()`` ran: no more jobs, the design is no longer followed."""
+        return self._closed
+
     def close(self) -> None:
         """Stop following the design and wait for a job in flight (its result is dropped)."""
         if self._closed:
             return
         self._closed = True
-        self.design.unsubscribe(self._on_change)
+        self._subscription.close()
         self._timer.stop()
         self._plant_timer.stop()
         self._signals.done.disconnect(self._job_done)
@@ -142,8 +148,8 @@ class AnalysisRunner(QObject):
     # ------------------------------------------------------------------ flow
 
     def _on_change(self, change: Change) -> None:
-        if change.kind == "name_changed":
-            return
+        if change.kinds == {ChangeKind.NAME_CHANGED}:
+            return  # the name is in no figure
         was_fresh = not self._timer.isActive() and self._running is None
         self._timer.start()
         self._plant_timer.start()

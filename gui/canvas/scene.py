@@ -20,7 +20,9 @@ from gui.canvas.link_item import LinkItem
 from gui.canvas.rack_item import RackItem
 from gui.canvas.tray_item import TrayItem
 from gui.commands import DesignCommand, push
-from model.design import Change, Design
+from model.changes import DEVICE_KINDS, LINK_KINDS, RACK_KINDS, TRAY_KINDS, Change
+from model.changes import ChangeKind as K
+from model.design import Design
 
 MAX_LINK_ITEMS = 2000
 MIME_TYPE = "application/x-hallwright-type"
@@ -61,14 +63,14 @@ class HallScene(QGraphicsScene):
         self.tray_load.updated.connect(self._apply_tray_load)
         self._build()
         self.tray_load.start()
-        design.subscribe(self._on_change)
+        self._subscription = design.subscribe(self._on_change)
         self.selectionChanged.connect(self._on_selection_changed)
 
     # ------------------------------------------------------------------ building and following
 
     def detach(self) -> None:
         """Stop following the design (the document is being closed or replaced)."""
-        self.design.unsubscribe(self._on_change)
+        self._subscription.close()
         self._links_timer.stop()
         self.tray_load.stop()
 
@@ -148,32 +150,29 @@ class HallScene(QGraphicsScene):
                 self.removeItem(item)
 
     def _on_change(self, change: Change) -> None:
-        kind, ids = change
-        if kind in ("racks_added",):
-            self._add_racks(ids)
-        elif kind in ("racks_moved", "racks_changed"):
-            for rack_id in ids:
+        design = self.design
+        # Removals first: an id removed and put back in one edit gets a fresh item.
+        self._remove(self.racks, change.ids(K.RACKS_REMOVED))
+        self._remove(self.trays, change.ids(K.TRAYS_REMOVED))
+        self._add_racks(r for r in change.ids(K.RACKS_ADDED) if r in design.racks)
+        for rack_id in change.ids(K.RACKS_MOVED, K.RACKS_CHANGED):
+            if rack_id in self.racks and rack_id in design.racks:
                 self._update_rack(rack_id)
-        elif kind == "racks_removed":
-            self._remove(self.racks, ids)
-        elif kind in ("trays_added", "trays_changed"):
-            self._add_trays(ids)
-        elif kind == "trays_removed":
-            self._remove(self.trays, ids)
-        elif kind in ("devices_added", "devices_removed", "devices_moved", "devices_changed"):
-            racks = {self.design.devices[d].rack for d in ids if d in self.design.devices}
-            racks.update(r for r in self.racks if kind == "devices_removed")
+        self._add_trays(t for t in change.ids(K.TRAYS_ADDED, K.TRAYS_CHANGED) if t in design.trays)
+        if change.touches(DEVICE_KINDS):
+            devices = change.ids(*DEVICE_KINDS)
+            racks = {design.devices[d].rack for d in devices if d in design.devices}
+            if K.DEVICES_REMOVED in change:
+                racks.update(self.racks)  # a removed device's rack is no longer known
             for rack_id in racks & self.racks.keys():
                 self.racks[rack_id].set_fill(self.rack_fill(rack_id))
-        elif kind == "hall_changed":
+        if K.HALL_CHANGED in change:
             self._update_hall()
-        elif kind == "catalog_changed":
-            for rack_id in self.racks:
-                self._update_rack(rack_id)
-        if kind.startswith(("links_", "racks_", "devices_", "trays_", "hall_", "settings_")):
+        routed = LINK_KINDS | RACK_KINDS | TRAY_KINDS | {K.HALL_CHANGED, K.SETTINGS_CHANGED}
+        if change.touches(routed | DEVICE_KINDS):
             self._plant_dirty = True
             self._links_timer.start()
-            if kind.startswith(("links_", "racks_", "trays_", "hall_", "settings_")):
+            if change.touches(routed):
                 self.tray_load.schedule()
         self.selection_ids_changed.emit()
 

@@ -255,13 +255,14 @@ class AnalysisDocks(QObject):
             )
         )
         error = None
-        for command in commands:
-            error = push(stack, command)
+        with current.batch():  # one user edit: the views hear one change
+            for command in commands:
+                error = push(stack, command)
+                if error:
+                    break
+            stack.endMacro()
             if error:
-                break
-        stack.endMacro()
-        if error:
-            stack.undo()
+                stack.undo()
         return error
 
 

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from gui.commands import UpdateCommand, push
 from gui.style import MEDIUM_KIND_COLORS
+from model.changes import DEVICE_KINDS, LINK_KINDS, Change
 from model.media import candidates
 
 COLUMNS = ("A end", "B end", "Tier", "Speed", "Routed m", "Ordered m", "Medium", "Reason")
@@ -74,13 +75,13 @@ class LinksTableModel(QAbstractTableModel):
         self.sort_column, self.sort_order = -1, Qt.AscendingOrder
         self.filters: dict[str, object] = {"kind": None, "tier": None, "warning": False, "rack": ""}
         self._tiers: np.ndarray | None = None  # per plant row; dropped when links or devices change
-        design.subscribe(self._on_change)
+        self._subscription = design.subscribe(self._on_change)
 
     def close(self) -> None:
-        self.design.unsubscribe(self._on_change)
+        self._subscription.close()
 
-    def _on_change(self, change) -> None:
-        if change.kind.startswith(("links_", "devices_", "catalog_")):
+    def _on_change(self, change: Change) -> None:
+        if change.touches(LINK_KINDS | DEVICE_KINDS):
             self._tiers = None
 
     # ------------------------------------------------------------------ Qt model API
