@@ -172,6 +172,8 @@ class AnalysisRunner(QObject):
     def _job_done(self, revision: int, report, error: str, seconds: float) -> None:
         self._running = None
         self._job = None
+        if self._closed:
+            return  # a result queued before close() is dropped, as close() promises
         if revision != self.design.revision or self._timer.isActive():
             self._timer.start()  # the model changed while the worker read it: do it again
             return

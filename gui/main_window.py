@@ -66,6 +66,10 @@ class MainWindow(QMainWindow):
         self.view = HallView()
         self.setCentralWidget(self.view)
         self.setAcceptDrops(True)
+        # Why: the window's Python wrapper and its children's wrappers (held by Qt's parent)
+        # form a cycle the garbage collector cannot see, so a closed window would live until
+        # interpreter exit and be torn down after QApplication (a crash). Delete it on close.
+        self.setAttribute(Qt.WA_DeleteOnClose)
         self.resize(1400, 900)
         self._build_docks()
         self._build_actions()
@@ -491,6 +495,8 @@ class MainWindow(QMainWindow):
             self.autosaver.timer.stop()
             for dialog in list(self.elevations.values()):
                 dialog.close()
+            if self.scene is not None:
+                self.scene.detach()  # its timers stop with it
             self.analysis_docks.close()
             event.accept()
         else:

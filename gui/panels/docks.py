@@ -81,9 +81,11 @@ class AnalysisDocks(QObject):
     # ------------------------------------------------------------------ documents
 
     def close(self) -> None:
-        """Stop the analysis (waits for a job in flight); the window is closing."""
+        """Stop the analysis (waits for a job in flight) and release the charts; the window is
+        closing."""
         if self.runner is not None:
             self.runner.close()
+        self.charts.release()
 
     def set_document(self, document: Document, scene) -> None:
         if self.runner is not None:
