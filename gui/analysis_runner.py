@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 
 from model.analysis import Report, analyze
+from model.cabling import CablePlant
 from model.changes import Change, ChangeKind
 from model.design import Design
 
@@ -84,7 +85,7 @@ class AnalysisRunner(QObject):
     failed = Signal(str)
 
     def __init__(
-        self, design: Design, plant=None, delay_ms: int = DEBOUNCE_MS, parent=None
+        self, design: Design, plant: CablePlant, delay_ms: int = DEBOUNCE_MS, parent=None
     ) -> None:
         super().__init__(parent)
         self.design = design
@@ -158,8 +159,7 @@ class AnalysisRunner(QObject):
 
     def _refresh_plant(self) -> None:
         """Bring the plant up to date (GUI thread) and tell the views that read it directly."""
-        if self.plant is not None:
-            self.plant_refreshed.emit(self.plant.refresh())
+        self.plant_refreshed.emit(self.plant.refresh())
 
     def _start(self) -> None:
         if self._running is not None:

@@ -96,7 +96,6 @@ class MainWindow(QMainWindow):
         self.splitDockWidget(self.inspector_dock, self.history_dock, Qt.Vertical)
         self.resizeDocks([self.inspector_dock, self.history_dock], [600, 200], Qt.Vertical)
         self.resizeDocks([self.palette_dock, self.inspector_dock], [270, 320], Qt.Horizontal)
-        # The analysis panel of issue [6/7] docks at the bottom: self.add_panel(...)
 
     def _dock(self, title: str, widget, area) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -324,8 +323,7 @@ class MainWindow(QMainWindow):
         self._update_title()
         self.view.fit()
         if old is not None:
-            if old.plant is not None:
-                old.plant.close()
+            old.plant.close()
             old.stack.deleteLater()
 
     def _update_title(self, *_args) -> None:

@@ -18,6 +18,7 @@ from operator import attrgetter
 import numpy as np
 
 from model.arrays import unique_sorted
+from model.cabling_findings import plant_findings
 from model.catalog import MediaType
 from model.changes import TRAY_KINDS, Change, ChangeKind
 from model.design import Design
@@ -35,15 +36,16 @@ from model.geometry import (
     drop_points,
 )
 from model.media import candidates, choose, explain, ordered_lengths
+from model.plant_status import (  # re-exported: callers read the flags from here too
+    NO_MEDIUM,
+    NO_TRAY_PATH,
+    PINNED_MISMATCH,
+    PINNED_OUT_OF_REACH,
+    SAME_RACK,
+    UNREACHED_RACK,
+)
 from model.ports import port_table
 from model.tray_graph import Attachments, TrayGraph, dedupe_points
-
-SAME_RACK = 1
-NO_TRAY_PATH = 2
-NO_MEDIUM = 4
-PINNED_OUT_OF_REACH = 8
-UNREACHED_RACK = 16
-PINNED_MISMATCH = 32  # pinned medium does not carry the link's speed, lane rate or form factor
 
 _FULL_KINDS = TRAY_KINDS | {ChangeKind.HALL_CHANGED, ChangeKind.SETTINGS_CHANGED}
 # Per-link input columns (from the design) and output columns (derived), by dtype.
@@ -295,8 +297,6 @@ class CablePlant:
 
     def findings(self) -> list[Finding]:
         """NO_TRAY_PATH (per unreached rack or rack pair), NO_MEDIUM_REACHES, PINNED_MEDIUM_OUT_OF_REACH."""
-        from model.cabling_findings import plant_findings
-
         return plant_findings(self)
 
     # ----------------------------------------------------------------------------- full build

@@ -20,6 +20,7 @@ from gui.canvas.link_item import LinkItem
 from gui.canvas.rack_item import RackItem
 from gui.canvas.tray_item import TrayItem
 from gui.commands import DesignCommand, push
+from model.cabling import CablePlant
 from model.changes import DEVICE_KINDS, LINK_KINDS, RACK_KINDS, TRAY_KINDS, Change
 from model.changes import ChangeKind as K
 from model.design import Design
@@ -29,13 +30,13 @@ MIME_TYPE = "application/x-hallwright-type"
 
 
 class HallScene(QGraphicsScene):
-    """The plan of one design. ``plant`` is the geometry engine's CablePlant, or None."""
+    """The plan of one design; ``plant`` is the design's CablePlant (routes and media)."""
 
     message = Signal(str)  # a sentence for the status bar (refused edits, measurements)
     selection_ids_changed = Signal()
     rack_activated = Signal(str)  # double-click on a rack: open its elevation
 
-    def __init__(self, design: Design, stack: QUndoStack, plant=None, parent=None) -> None:
+    def __init__(self, design: Design, stack: QUndoStack, plant: CablePlant, parent=None) -> None:
         super().__init__(parent)
         self.design = design
         self.stack = stack
@@ -239,7 +240,7 @@ class HallScene(QGraphicsScene):
         return sorted(ids, key=lambda s: (len(s), s))[:MAX_LINK_ITEMS]
 
     def _refresh_links(self) -> None:
-        if self._plant_dirty and self.plant is not None:
+        if self._plant_dirty:
             self.plant.refresh()
         self._plant_dirty = False
         wanted = self.displayed_link_ids()
@@ -258,13 +259,12 @@ class HallScene(QGraphicsScene):
             item.setVisible(len(points) >= 2)
 
     def link_points(self, link_id: str) -> list[tuple[float, float]]:
-        if self.plant is not None:
-            try:
-                points = list(self.plant.route(link_id).points)
-                if len(points) >= 2:
-                    return points
-            except Exception:  # noqa: BLE001 - a route the engine cannot draw falls back to a line
-                pass
+        try:
+            points = list(self.plant.route(link_id).points)
+            if len(points) >= 2:
+                return points
+        except Exception:  # noqa: BLE001 - a route the engine cannot draw falls back to a line
+            pass
         link = self.design.links[link_id]
         racks = self.design.racks
         a = racks[self.design.devices[link.a.device].rack]
@@ -272,17 +272,11 @@ class HallScene(QGraphicsScene):
         return [(a.x, a.y), (b.x, b.y)]
 
     def medium_kind(self, link_id: str) -> str | None:
-        if self.plant is not None:
-            try:
-                medium = self.plant.medium(link_id)
-                return medium.kind if medium is not None else None
-            except Exception:  # noqa: BLE001
-                return None
-        link = self.design.links[link_id]
-        if link.medium != "auto":
-            medium = self.design.catalog.media_types.get(link.medium)
-            return medium.kind if medium else None
-        return None
+        try:
+            medium = self.plant.medium(link_id)
+        except KeyError:  # a link added since the plant's last refresh
+            return None
+        return medium.kind if medium is not None else None
 
     # ------------------------------------------------------------------ editing helpers
 

@@ -103,8 +103,7 @@ class ChartsPanel(QWidget):
             "up to date" + (f" · revision {revision}" if revision is not None else "")
         )
         self.status.setStyleSheet("color: #2b8a3e; font-size: 11px;")
-        if plant is not None:
-            self._lengths(plant)
+        self._lengths(plant)
         self._power(report)
         self._ladder(report)
         self._allreduce(report)

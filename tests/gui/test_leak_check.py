@@ -16,6 +16,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QWidget
 
 from gui.analysis_runner import AnalysisRunner
+from model.cabling import CablePlant
 from tests.builders import small_pod
 
 kept = []  # what a leaking test keeps alive past its end
@@ -55,11 +56,13 @@ def test_leaks_a_thread():
 
 
 def test_leaks_an_analysis_runner(qtbot):
-    kept.append(AnalysisRunner(small_pod(), delay_ms=60_000))
+    design = small_pod()
+    kept.append(AnalysisRunner(design, CablePlant(design), delay_ms=60_000))
 
 
 def test_closes_its_analysis_runner(qtbot):
-    runner = AnalysisRunner(small_pod(), delay_ms=60_000)
+    design = small_pod()
+    runner = AnalysisRunner(design, CablePlant(design), delay_ms=60_000)
     runner.close()
 """
 
