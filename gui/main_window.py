@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QUndoView,
 )
 
-from gui import clipboard
 from gui.canvas import interactions as modes
 from gui.canvas.scene import HallScene
 from gui.canvas.view import HallView
@@ -29,6 +28,7 @@ from gui.panels.docks import install_analysis_docks
 from gui.panels.elevation import RackElevationDialog
 from gui.panels.inspector import InspectorPanel
 from gui.panels.palette import CatalogPalette
+from model import clipboard
 
 MODES = (  # (key, label, shortcut, interaction class)
     ("select", "Select", "V", modes.SelectInteraction),
