@@ -23,6 +23,7 @@ from gui.canvas.tray_item import TrayItem
 from gui.document import run_with_progress
 from gui.panels.compare_dialog import CompareDialog, SweepPlotDialog
 from gui.panels.whatif_panel import WhatIfPanel
+from model.changes import ChangeKind
 from model.fileio import EXTENSION, DesignFileError, design_to_bytes, load_design, read_design_bytes
 
 
@@ -41,6 +42,7 @@ class WhatIfTools(QObject):
         super().__init__(window)
         self.window = window
         self.document = None
+        self._subscription = None
         self.scene = None
         self.overlay: BlastRadiusItem | None = None
         self.panel = WhatIfPanel()
@@ -66,17 +68,17 @@ class WhatIfTools(QObject):
         menu.insertSeparator(before)
 
     def set_document(self, document, scene) -> None:
-        if self.document is not None:
-            self.document.design.unsubscribe(self._on_change)
+        if self._subscription is not None:
+            self._subscription.close()
         self.document, self.scene = document, scene
         self.overlay = BlastRadiusItem(scene)
         scene.addItem(self.overlay)
-        document.design.subscribe(self._on_change)
+        self._subscription = document.design.subscribe(self._on_change)
         self.panel.clear()
 
     def _on_change(self, change) -> None:
         if (
-            change.kind != "name_changed"
+            change.kinds != {ChangeKind.NAME_CHANGED}
             and self.overlay is not None
             and not self.overlay.is_empty()
         ):
