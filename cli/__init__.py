@@ -20,6 +20,9 @@ COMMANDS = {
     "routes": "cli.routes_command",
     "analyze": "cli.analyze_command",
     "render": "cli.render_command",
+    "export-p2p": "cli.export_p2p_command",
+    "check-cabling": "cli.check_cabling_command",
+    "as-built": "cli.as_built_command",
 }
 
 

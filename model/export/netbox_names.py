@@ -40,6 +40,8 @@ def fit_name(name: str, limit: int) -> str:
     if len(name) <= limit:
         return name
     digest = hashlib.sha1(name.encode("utf-8")).hexdigest()[:_HASH_LEN]
+    if limit <= _HASH_LEN + 1:
+        return digest[:limit]
     return name[: limit - _HASH_LEN - 1].rstrip() + "~" + digest
 
 
@@ -61,7 +63,10 @@ def unique_names(items: Sequence[tuple[str, str, str]], limit: int) -> dict[str,
     ``qualifier`` (the rack of a device) is tried first when a name collides; see the module
     docstring for the full rule.
     """
-    fitted = [(object_id, fit_name(name, limit) or object_id, q) for object_id, name, q in items]
+    fitted = [
+        (object_id, fit_name(name, limit) or fit_name(object_id, limit), q)
+        for object_id, name, q in items
+    ]
     count = Counter(name.casefold() for _, name, _ in fitted)
     out: dict[str, str] = {}
     used: set[str] = set()
