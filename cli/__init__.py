@@ -23,6 +23,7 @@ COMMANDS = {
     "export-p2p": "cli.export_p2p_command",
     "check-cabling": "cli.check_cabling_command",
     "as-built": "cli.as_built_command",
+    "import-netbox": "cli.import_netbox_command",
 }
 
 

@@ -75,6 +75,7 @@ def post(c: Client, url: str, name: str, text: str, fmt: str, rows: int) -> None
     seconds = time.perf_counter() - start
     ok = response.status_code == 302
     timings.append((name, rows, seconds, "ok" if ok else "FAILED"))
+    print(f"  {name}: {rows} rows in {seconds:.1f} s, {'ok' if ok else 'FAILED'}", flush=True)
     if not ok:
         errors = []
         form = response.context.get("form") if response.context else None
