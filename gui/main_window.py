@@ -33,6 +33,7 @@ from gui.document import (
     open_with_progress,
     run_with_progress,
 )
+from gui.cabling_check_action import add_cabling_check_actions
 from gui.export_actions import add_export_menu
 from gui.panels.docks import install_analysis_docks
 from gui.panels.elevation import RackElevationDialog
@@ -220,6 +221,8 @@ class MainWindow(QMainWindow):
         file_menu.addActions([self.save_action, self.save_as_action, self.revert_action])
         file_menu.addSeparator()
         add_export_menu(self, file_menu)
+        add_cabling_check_actions(self, file_menu)
+        file_menu.addSeparator()
         file_menu.addAction(self.close_action)
         self.edit_menu = bar.addMenu("&Edit")
         self.view_menu = bar.addMenu("&View")
