@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui import clipboard
+from gui.cabling_check_action import add_cabling_check_actions
 from gui.canvas import interactions as modes
 from gui.canvas.scene import HallScene
 from gui.canvas.view import HallView
@@ -33,7 +34,6 @@ from gui.document import (
     open_with_progress,
     run_with_progress,
 )
-from gui.cabling_check_action import add_cabling_check_actions
 from gui.export_actions import add_export_menu
 from gui.panels.docks import install_analysis_docks
 from gui.panels.elevation import RackElevationDialog
