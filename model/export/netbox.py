@@ -144,19 +144,22 @@ class NetBoxTables:
 def _variants(design: Design) -> dict[str, TypeVariant]:
     """Device id -> its NetBox device type (see ``netbox_types`` for why types split)."""
     types = design.catalog.device_types
-    ib_groups: dict[str, set[str]] = {d: set() for d in design.devices}
+    ib_type = {type_id: is_infiniband_switch(t) for type_id, t in types.items()}
+    devices = design.devices
+    ports = {d.id: design.ports(d) for d in devices.values()}
+    ib_groups: dict[str, set[str]] = {d: set() for d in devices}
     for link in design.links.values():
         for near, far in ((link.a, link.b), (link.b, link.a)):
-            if is_infiniband_switch(design.device_type(far.device)):
-                info = design.ports(near.device).get(near.port)
+            if ib_type[devices[far.device].type]:
+                info = ports[near.device].get(near.port)
                 if info is not None and info.form_factor != "RJ45":
                     ib_groups[near.device].add(info.group)
     by_key: dict[tuple, TypeVariant] = {}
     out = {}
-    for device in design.devices.values():
+    for device in devices.values():
         dtype = types[device.type]
         groups = ib_groups[device.id]
-        if is_infiniband_switch(dtype):
+        if ib_type[device.type]:
             groups = {g.name for g in dtype.port_groups if g.form_factor != "RJ45"}
         variant = TypeVariant(dtype, device.breakout, groups)
         out[device.id] = by_key.setdefault(variant.key, variant)

@@ -98,4 +98,8 @@ def unique_names(items: Sequence[tuple[str, str, str]], limit: int) -> dict[str,
 
 def interface_name(port: str) -> str:
     """The NetBox interface name of a Hallwright port (within 64 characters)."""
-    return fit_name(port, INTERFACE_NAME_MAX)
+    return (
+        port
+        if len(port) <= INTERFACE_NAME_MAX and port == port.strip()
+        else fit_name(port, INTERFACE_NAME_MAX)
+    )

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from functools import lru_cache
 
 from model.catalog import DeviceType, MediaType
 from model.export.netbox_names import (
@@ -93,6 +94,7 @@ def interface_type(info: PortInfo, layer: str) -> str:
     return ETHERNET_TYPES.get((round(info.speed_gbps), info.form_factor), "other")
 
 
+@lru_cache(maxsize=256)
 def cable_description(medium: MediaType) -> str:
     kind = CABLE_KIND_TEXT.get(medium.kind, medium.kind)
     return fit_name(f"{kind}: {medium.name} [{medium.id}]", DESCRIPTION_MAX)

@@ -107,7 +107,7 @@ DUMP=$NB_HOME/migrated-$NETBOX_VERSION.dump
 start=$(date +%s)
 if [ -s "$DUMP" ]; then
     runuser -u postgres -- "$PG_BIN/pg_restore" -h 127.0.0.1 -p "$PG_PORT" -U postgres \
-        -d netbox --no-owner "$DUMP"
+        -d netbox --no-owner <"$DUMP"  # read by root: the postgres user cannot see $HOME
     echo "netbox $NETBOX_VERSION: restored the migrated database in $(($(date +%s) - start)) s"
 else
     echo "netbox $NETBOX_VERSION: migrating a fresh database"
