@@ -24,6 +24,10 @@ COMMANDS = {
     "check-cabling": "cli.check_cabling_command",
     "as-built": "cli.as_built_command",
     "import-netbox": "cli.import_netbox_command",
+    "whatif": "cli.whatif_command",
+    "compare": "cli.compare_command",
+    "sweep": "cli.sweep_command",
+    "allreduce": "cli.allreduce_command",
 }
 
 
