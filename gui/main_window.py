@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QUndoView,
 )
 
+from gui.cabling_check_action import add_cabling_check_actions
 from gui.canvas import interactions as modes
 from gui.canvas.scene import HallScene
 from gui.canvas.view import HallView
@@ -219,6 +220,8 @@ class MainWindow(QMainWindow):
         file_menu.addActions([self.save_action, self.save_as_action, self.revert_action])
         file_menu.addSeparator()
         add_export_menu(self, file_menu)
+        add_cabling_check_actions(self, file_menu)
+        file_menu.addSeparator()
         self.file_menu = file_menu
         file_menu.addAction(self.close_action)
         self.edit_menu = bar.addMenu("&Edit")
