@@ -26,6 +26,7 @@ from model.analysis.allreduce import allreduce, curve, knee
 from model.analysis.bandwidth import bandwidth
 from model.analysis.bisection import Bisection, bisection, split_servers
 from model.analysis.devices import device_figures, rack_power
+from model.analysis.fabrics import fabric_figures
 from model.analysis.hops import server_hops
 from model.analysis.media_costs import media_figures
 from model.analysis.report import Report
@@ -283,6 +284,7 @@ class Analyzer:
             },
             tray_fill=fill,
             warnings=sort_findings(findings),
+            fabrics=fabric_figures(design, topo, self.plant, self._plant_rows, media),
         )
 
     def _tray_overfill(self, fill: dict[str, float]):
