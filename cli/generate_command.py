@@ -23,6 +23,7 @@ _OPTIONS = {
     "su_racks": ("nvl72",),
     "placement": TEMPLATES,
     "name": TEMPLATES,
+    "fabrics": TEMPLATES,
 }
 _REQUIRED = {
     "leaf-spine": ("nodes", "node_type", "switch"),
@@ -66,6 +67,11 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
         help="where each SU's network racks stand in its row (middle-of-row)",
     )
     parser.add_argument("--name", help="the design's name")
+    parser.add_argument(
+        "--fabrics",
+        help="networks to build: compute (default), all, or a comma list of compute, storage, "
+        "inband, oob (storage appliances, UFM and head nodes come with them)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -95,7 +101,9 @@ def run(args: argparse.Namespace) -> int:
     for device in design.devices.values():
         roles[device.role] = roles.get(device.role, 0) + 1
     switches = ", ".join(
-        f"{roles[r]} {r}" for r in ("nvlink-switch", "leaf", "spine", "core") if r in roles
+        f"{roles[r]} {r}"
+        for r in ("nvlink-switch", "leaf", "spine", "core", "management")
+        if r in roles
     )
     outline = design.hall.outline
     width = max(p[0] for p in outline) - min(p[0] for p in outline)

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import inspect
 
+import msgspec
+
 from model.catalog import Catalog, CatalogFile, builtin_catalog
 from model.design import Design
-from model.entities import Link, PortRef
+from model.entities import Link, PortRef, Settings
 from model.gc_policy import building_design
 from model.generators import plans, topology
+from model.generators.networks import build_networks, parse_fabrics
 from model.generators.placement import Placement, Segment, lay_out, size_trays
 from model.generators.plans import GenerateError
 
@@ -34,6 +37,7 @@ def leaf_spine(
     placement: Placement = "middle-of-row",
     name: str | None = None,
     catalog: Catalog | None = None,
+    fabrics: str = "compute",
 ) -> Design:
     """Two tiers: each node's compute NICs on one leaf, leaves spread evenly over the spines.
 
@@ -55,7 +59,16 @@ def leaf_spine(
         f"Leaf-spine, {nodes} x {node_type}, {switch}"
         + (f" {oversubscription}:1" if oversubscription > 1 else "")
     )
-    return _build(catalog, title, segments, tiers, placement)
+    return _build(
+        catalog,
+        title,
+        segments,
+        tiers,
+        placement,
+        fabrics=fabrics,
+        switch=switch,
+        oversubscription=oversubscription,
+    )
 
 
 def fat_tree(
@@ -66,6 +79,7 @@ def fat_tree(
     placement: Placement = "middle-of-row",
     name: str | None = None,
     catalog: Catalog | None = None,
+    fabrics: str = "compute",
 ) -> Design:
     """The textbook k-ary fat tree: k pods of k/2 edge and k/2 aggregation switches, (k/2)^2
     cores, k^3/4 hosts on one NIC each. Without ``switch``/``node_type`` a generic k-port switch
@@ -88,6 +102,8 @@ def fat_tree(
         placement,
         custom=custom_file,
         base=base,
+        fabrics=fabrics,
+        switch=plan.switch_type or "",
     )
 
 
@@ -103,6 +119,7 @@ def rail_optimized(
     placement: Placement = "middle-of-row",
     name: str | None = None,
     catalog: Catalog | None = None,
+    fabrics: str = "compute",
 ) -> Design:
     """Scalable units of ``su_nodes`` nodes; NIC i of every node of an SU goes to the SU's rail-i
     leaf. Two tiers when the spines can hold every leaf, else (``tiers="auto"``) pods with their
@@ -120,7 +137,16 @@ def rail_optimized(
     )
     segments, links = topology.rail_optimized(catalog, plan)
     title = name or (f"Rail-optimized, {nodes} x {node_type}, {switch}, {plan.tiers} tiers")
-    return _build(catalog, title, segments, links, placement)
+    return _build(
+        catalog,
+        title,
+        segments,
+        links,
+        placement,
+        fabrics=fabrics,
+        switch=switch,
+        oversubscription=oversubscription,
+    )
 
 
 def nvl72(
@@ -134,6 +160,7 @@ def nvl72(
     placement: Placement = "middle-of-row",
     name: str | None = None,
     catalog: Catalog | None = None,
+    fabrics: str = "compute",
 ) -> Design:
     """GB200 NVL72 racks (one 72-GPU NVLink domain each, on the rack's copper backplane) and a
     rail-optimized scale-out fabric over the compute trays' NICs, SUs of ``su_racks`` racks."""
@@ -149,7 +176,14 @@ def nvl72(
     )
     segments, links = topology.nvl72(catalog, plan)
     return _build(
-        catalog, name or f"GB200 NVL72 x {racks}, {switch} scale-out", segments, links, placement
+        catalog,
+        name or f"GB200 NVL72 x {racks}, {switch} scale-out",
+        segments,
+        links,
+        placement,
+        fabrics=fabrics,
+        switch=switch,
+        oversubscription=oversubscription,
     )
 
 
@@ -175,7 +209,7 @@ def preview(template: str, **params) -> dict:
     """Counts of ``template`` from formulas, without building: tiers, nodes, GPUs, switches and
     links per tier. Raises :class:`GenerateError` for the same requests the builder refuses."""
     _builder(template)
-    params = {k: v for k, v in params.items() if k not in ("placement", "name")}
+    params = {k: v for k, v in params.items() if k not in ("placement", "name", "fabrics")}
     catalog = params.pop("catalog", None) or builtin_catalog()
     planner = {
         "leaf-spine": plans.plan_leaf_spine,
@@ -209,23 +243,55 @@ def _build(
     placement: Placement,
     custom: CatalogFile | None = None,
     base: Catalog | None = None,
+    fabrics: str = "compute",
+    switch: str = "",
+    oversubscription: int = 1,
 ) -> Design:
+    """Place, build and cable; ``fabrics`` adds the storage / in-band / OOB networks
+    (:mod:`model.generators.networks`); the requested oversubscription becomes the design's
+    target, so the fresh design is checked against what was asked for."""
+    chosen = parse_fabrics(fabrics)
+    tiers = list(tiers)
     with building_design():
-        layout = lay_out(catalog, segments, placement)
-        design = Design(layout.hall, name=name, custom_types=custom, base_catalog=base)
+        net = build_networks(catalog, segments, tiers, chosen, switch)
+        layout = lay_out(catalog, segments + net.segments, placement)
+        settings = Settings(oversubscription_target=float(max(1, oversubscription)))
+        design = Design(
+            layout.hall, name=name, settings=settings, custom_types=custom, base_catalog=base
+        )
         design.add_trays(layout.trays)
         design.add_racks(layout.racks)
-        design.add_devices(layout.devices)
+        design.add_devices(_with_fabrics(catalog, layout.devices, net.fabric_of))
         links = []
         n = 0
-        for tier in tiers:
+        for tier in [*tiers, *net.links]:
             for a_dev, a_port, b_dev, b_port in tier:
                 n += 1
-                links.append(Link(id=f"l-{n}", a=PortRef(a_dev, a_port), b=PortRef(b_dev, b_port)))
+                links.append(
+                    Link(
+                        id=f"l-{n}",
+                        a=PortRef(a_dev, a_port),
+                        b=PortRef(b_dev, b_port),
+                        fabric=net.pinned.get((a_dev, a_port)),
+                    )
+                )
         design.add_links(links)
         design.update_trays(size_trays(design))
         design.revision = 0
     return design
+
+
+def _with_fabrics(catalog: Catalog, devices, fabric_of: dict[str, str]):
+    """Every generated switch with its fabric written down (compute / scale-up by default)."""
+    out = []
+    for device in devices:
+        category = catalog.device_types[device.type].category
+        if category == "nvlink-switch":
+            device = msgspec.structs.replace(device, fabric="scale-up")
+        elif category == "switch":
+            device = msgspec.structs.replace(device, fabric=fabric_of.get(device.id, "compute"))
+        out.append(device)
+    return out
 
 
 __all__ = [

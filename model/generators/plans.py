@@ -4,8 +4,11 @@ A plan holds only integers and ids. Every refusal (:class:`GenerateError`) is ra
 anything is allocated; :func:`model.generate.preview` reports a plan's counts without building it.
 
 Conventions (rail-optimized and leaf-spine): a leaf of radix K with oversubscription R
-(downlink:uplink) has ``u = K / (R + 1)`` uplinks; ``--reserve-ports P`` come out of its
-downlinks, leaving ``d = K - u - P`` for nodes. Leaf uplinks spread evenly: the spine count S is the
+(downlink:uplink) has at most ``u = floor(K / (R + 1))`` uplinks and ``R u`` downlinks; the
+``K - (R + 1) u`` ports left over are spares (2:1 on 64 ports = 42 down / 21 up + 1 spare);
+``--reserve-ports P`` come out of the downlinks, leaving ``d = R u - P`` for nodes. The uplinks
+actually cabled are sized to the downlinks in use, ``ceil(used / R)``, so a leaf that serves
+fewer nodes than its ports allow is not over-built (SN5600 with 32-node SUs: 32 down, 32 up). Leaf uplinks spread evenly: the spine count S is the
 smallest divisor of ``u`` with ``S * K >= leaves * u`` (each leaf has ``u / S`` parallel links to
 every spine). Three tiers: pods of leaves with their own spines (half the spine ports down, half
 up) joined by core groups, one group per spine position, sized the same way.
@@ -141,19 +144,24 @@ def leaf_ports(radix: int, oversubscription: int, reserve: int) -> tuple[int, in
     _positive(oversubscription, "--oversubscription")
     if not isinstance(reserve, int) or reserve < 0:
         raise GenerateError(f"--reserve-ports must be 0 or more, not {reserve!r}")
-    if radix % (oversubscription + 1):
-        raise GenerateError(
-            f"an oversubscription of {oversubscription}:1 does not divide the {radix}-port radix "
-            f"into downlinks and uplinks; use a ratio R where R + 1 divides {radix} (e.g. 1 or 3)"
-        )
     up = radix // (oversubscription + 1)
-    down = radix - up - reserve
+    if up < 1:
+        raise GenerateError(
+            f"an oversubscription of {oversubscription}:1 leaves no uplink on a {radix}-port "
+            f"leaf; use a ratio below {radix - 1}"
+        )
+    down = up * oversubscription - reserve
     if down < 1:
         raise GenerateError(
             f"--reserve-ports {reserve} leaves no downlink ports on a {radix}-port "
             f"leaf with {up} uplinks; reserve fewer ports"
         )
     return up, down
+
+
+def used_uplinks(downlinks_used: int, oversubscription: int, most: int) -> int:
+    """Uplinks to cable for ``downlinks_used`` at ``R``:1 (never more than the leaf has)."""
+    return max(1, min(most, -(-downlinks_used // oversubscription)))
 
 
 # ------------------------------------------------------------------------------------ rail-optimized
@@ -251,6 +259,7 @@ def plan_rail_optimized(
     up, down = leaf_ports(leaf.radix, oversubscription, reserve_ports)
     su_nodes = min(su_nodes, nodes)
     lpr = -(-su_nodes // down)
+    up = used_uplinks(-(-su_nodes // lpr), oversubscription, up)
     tiers = str(tiers)
     if tiers not in ("auto", "2", "3"):
         raise GenerateError(f"--tiers must be auto, 2 or 3, not {tiers!r}")
@@ -361,6 +370,7 @@ def plan_leaf_spine(
             "a lower --oversubscription"
         )
     leaves = -(-nodes // per_leaf)
+    up = used_uplinks(min(per_leaf, nodes) * len(node.nics), oversubscription, up)
     spines = smallest_divisor_at_least(up, leaves * up / spine.radix)
     if spines is None:
         raise GenerateError(

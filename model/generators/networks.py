@@ -1,0 +1,366 @@
+"""The networks beside the compute fabric: storage, in-band and out-of-band management, UFM, head nodes.
+
+After the NVIDIA DGX SuperPOD reference architecture (NV-SP-H100; domain-facts §8c):
+
+* **Storage**: its own fabric of the compute switch type when that is InfiniBand (QM9700 class),
+  else of the same Ethernet switch. Storage appliances are attached 1:1 — a storage-appliance
+  leaf has as many uplinks as appliance ports in use. Node storage leaves take the GPU servers'
+  storage ports and carry uplinks near 4:3 (``ceil(3 d / 4)`` uplinks for ``d`` ports in use).
+  Appliances are sized so their port capacity gives at least 40 GB/s (320 Gb/s) per GPU server.
+  Each server cables ``STORAGE_PORTS`` storage ports (one per storage/in-band card); a server
+  without front-end ports gives its remaining storage-role ports to in-band instead.
+* **In-band**: Ethernet (SN4600C), two ports per GPU server, head node and UFM appliance; leaf
+  uplinks ``ceil(d / 4)`` (at least 2) to an in-band spine pair, which is where the site core
+  would be joined.
+* **Out-of-band**: 1 GbE (SN2201) to every BMC and every switch management port; each OOB switch
+  sends two uplinks to the in-band spines (pinned to the OOB fabric). PDUs are not modelled as
+  devices, so their OOB ports are not generated.
+* **Management**: two UFM appliances (an HA pair) cabled into the compute fabric when it is
+  InfiniBand, two more into the storage fabric, and two BCM head nodes; all on in-band and OOB.
+
+Switches are spread evenly: spines are the smallest count whose ports hold every leaf uplink,
+and leaf uplinks go round-robin over them. Everything comes back as placement segments (a storage
+row, a management row) and link lists, plus the fabric of every switch built here.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from model.catalog import Catalog
+from model.generators.placement import Segment, Unit
+from model.generators.plans import GenerateError
+from model.ports import port_table
+
+PortLink = tuple[str, str, str, str]
+
+ALL_FABRICS = ("compute", "storage", "inband", "oob")
+INFINIBAND_SWITCHES = frozenset({"qm9700", "q3400"})  # Quantum-2 / Quantum-X800 (UFM-managed)
+STORAGE_SWITCH = "qm9700"
+INBAND_SWITCH = "sn4600c"
+OOB_SWITCH = "sn2201"
+STORAGE_APPLIANCE = "storage-appliance-4x400"
+UFM_APPLIANCE = "ufm-appliance"
+HEAD_NODE = "mgmt-node"
+STORAGE_PORTS = 2  # per GPU server
+INBAND_PORTS = 2  # per GPU server (domain-facts 8c)
+STORAGE_GBPS_PER_NODE = 320.0  # >= 40 GB/s per node (domain-facts 8c)
+UFM_PER_FABRIC = 2
+HEAD_NODES = 2
+
+
+def parse_fabrics(value: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """``compute`` | ``all`` | a comma list of compute, storage, inband, oob -> ordered tuple."""
+    items = value.split(",") if isinstance(value, str) else list(value)
+    items = [i.strip() for i in items if i.strip()]
+    if items == ["all"]:
+        return ALL_FABRICS
+    unknown = [i for i in items if i not in ALL_FABRICS]
+    if unknown or not items:
+        raise GenerateError(
+            f"--fabrics {','.join(items) or '(empty)'!s}: choose compute, all, or a comma list of "
+            + ", ".join(ALL_FABRICS)
+        )
+    if "compute" not in items:
+        raise GenerateError("--fabrics must include compute (the other networks serve it)")
+    return tuple(f for f in ALL_FABRICS if f in items)
+
+
+@dataclass
+class Networks:
+    segments: list[Segment] = field(default_factory=list)
+    links: list[list[PortLink]] = field(default_factory=list)
+    fabric_of: dict[str, str] = field(default_factory=dict)  # switch id -> fabric
+    pinned: dict[tuple[str, str], str] = field(default_factory=dict)  # (device, port) -> fabric
+
+
+class _Ports:
+    """Free ports of the devices built so far, by (device, role), handed out in order."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self.free: dict[tuple[str, str], list[str]] = {}
+
+    def add(self, device_id: str, type_id: str, breakout: dict[str, int] | None = None) -> None:
+        table = port_table(self.catalog.device_types[type_id], breakout or {})
+        for name, info in table.items():
+            self.free.setdefault((device_id, info.role), []).append(name)
+
+    def take(self, device_id: str, role: str, n: int = 1) -> list[str]:
+        ports = self.free.get((device_id, role), [])
+        if len(ports) < n:
+            raise GenerateError(f"{device_id} has no free {role} port left")
+        out, self.free[(device_id, role)] = ports[:n], ports[n:]
+        return out
+
+    def count(self, device_id: str, role: str) -> int:
+        return len(self.free.get((device_id, role), []))
+
+    def use(self, device_id: str, port: str) -> None:
+        for (dev, _), ports in self.free.items():
+            if dev == device_id and port in ports:
+                ports.remove(port)
+                return
+
+
+def _data_role(catalog: Catalog, type_id: str) -> str:
+    return next(g.role for g in catalog.device_types[type_id].port_groups if g.role != "management")
+
+
+def _leaf_spine(
+    catalog: Catalog,
+    ports: _Ports,
+    prefix: str,
+    switch: str,
+    leaves: list[tuple[str, int]],
+) -> tuple[list[str], list[PortLink]]:
+    """Spines for ``leaves`` [(leaf id, uplinks)], uplinks round-robin; returns (spines, links)."""
+    role = _data_role(catalog, switch)
+    radix = sum(g.count for g in catalog.device_types[switch].port_groups if g.role == role)
+    total = sum(up for _, up in leaves)
+    n_spines = max(1, math.ceil(total / radix))
+    if total == 0:
+        return [], []
+    width = max(2, len(str(n_spines)))
+    spines = [f"{prefix}-spine{i + 1:0{width}d}" for i in range(n_spines)]
+    for s in spines:
+        ports.add(s, switch)
+    links: list[PortLink] = []
+    k = 0
+    for leaf, up in leaves:
+        for port in ports.take(leaf, role, up):
+            spine = spines[k % n_spines]
+            links.append((leaf, port, spine, ports.take(spine, role)[0]))
+            k += 1
+    return spines, links
+
+
+def _leaves(
+    catalog: Catalog,
+    ports: _Ports,
+    prefix: str,
+    switch: str,
+    endpoints: list[tuple[str, str]],
+    up_for: callable,
+) -> tuple[list[tuple[str, int]], list[PortLink]]:
+    """Leaves of ``switch`` for ``endpoints`` [(device, port)], each with ``up_for(d)`` uplinks."""
+    role = _data_role(catalog, switch)
+    radix = sum(g.count for g in catalog.device_types[switch].port_groups if g.role == role)
+    # The most downlinks d with d + up_for(d) <= radix.
+    per_leaf = max(d for d in range(1, radix) if d + up_for(d) <= radix)
+    n = max(1, math.ceil(len(endpoints) / per_leaf))
+    per_leaf = math.ceil(len(endpoints) / n)  # spread evenly
+    width = max(2, len(str(n)))
+    out: list[tuple[str, int]] = []
+    links: list[PortLink] = []
+    for i in range(n):
+        leaf = f"{prefix}-leaf{i + 1:0{width}d}"
+        ports.add(leaf, switch)
+        mine = endpoints[i * per_leaf : (i + 1) * per_leaf]
+        for device, port in mine:
+            links.append((device, port, leaf, ports.take(leaf, role)[0]))
+        out.append((leaf, up_for(len(mine))))
+    return out, links
+
+
+def build_networks(
+    catalog: Catalog,
+    segments: list[Segment],
+    tiers: list[list[PortLink]],
+    fabrics: tuple[str, ...],
+    compute_switch: str,
+) -> Networks:
+    """The storage, in-band, OOB and management networks for an already built compute fabric."""
+    net = Networks()
+    if fabrics == ("compute",):
+        return net
+    ports = _Ports(catalog)
+    servers: list[tuple[str, str]] = []
+    switches: list[tuple[str, str, str]] = []  # (id, type, role)
+    for seg in segments:
+        for unit in seg.units:
+            for dev_id, type_id, role, _, breakout in unit.members:
+                ports.add(dev_id, type_id, breakout)
+                if role == "gpu-server":
+                    servers.append((dev_id, type_id))
+                else:
+                    switches.append((dev_id, type_id, role))
+        for dev_id, type_id, role, breakout in seg.switches:
+            ports.add(dev_id, type_id, breakout)
+            switches.append((dev_id, type_id, role))
+    for tier in tiers:
+        for a_dev, a_port, b_dev, b_port in tier:
+            ports.use(a_dev, a_port)
+            ports.use(b_dev, b_port)
+    infiniband = compute_switch in INFINIBAND_SWITCHES
+    mgmt_units: list[Unit] = []
+    mgmt_switches: list[tuple[str, str, str, dict[str, int]]] = []
+    storage_units: list[Unit] = []
+    storage_switches: list[tuple[str, str, str, dict[str, int]]] = []
+
+    def unit(dev_id: str, type_id: str, role: str, into: list[Unit]) -> None:
+        dtype = catalog.device_types[type_id]
+        into.append(Unit([(dev_id, type_id, role, 0, {})], dtype.u_height, dtype.power_max_w))
+        ports.add(dev_id, type_id)
+
+    # Management nodes: UFM pairs (InfiniBand fabrics only) and the head nodes.
+    ufm_compute = [f"ufm-compute{i + 1}" for i in range(UFM_PER_FABRIC)] if infiniband else []
+    with_storage = infiniband and "storage" in fabrics
+    ufm_storage = [f"ufm-storage{i + 1}" for i in range(UFM_PER_FABRIC)] if with_storage else []
+    heads = [f"head{i + 1}" for i in range(HEAD_NODES)]
+    for dev in ufm_compute + ufm_storage:
+        unit(dev, UFM_APPLIANCE, "management", mgmt_units)
+
+    for dev in heads:
+        unit(dev, HEAD_NODE, "management", mgmt_units)
+    if ufm_compute:
+        net.links.append(_ufm_links(ports, ufm_compute, [s for s, _, r in switches if r == "leaf"]))
+
+    # Storage fabric.
+    storage_ports: dict[str, list[str]] = {}
+    inband_ports: dict[str, list[str]] = {}
+    for dev, type_id in servers:
+        stor = list(ports.free.get((dev, "storage"), []))
+        fe = list(ports.free.get((dev, "frontend"), []))
+        if fe:
+            storage_ports[dev] = stor[:STORAGE_PORTS]
+            inband_ports[dev] = fe[:INBAND_PORTS]
+        else:
+            half = min(STORAGE_PORTS, (len(stor) + 1) // 2)
+            storage_ports[dev] = stor[:half]
+            inband_ports[dev] = stor[half : half + INBAND_PORTS]
+    if "storage" in fabrics:
+        s_switch = STORAGE_SWITCH if infiniband else compute_switch
+        endpoints = [(d, p) for d in storage_ports for p in storage_ports[d]]
+        endpoints += [(u, p) for u in ufm_storage for p in _ufm_ports(ports, u)]
+        for d, p in endpoints:
+            ports.use(d, p)
+        node_leaves, node_links = _leaves(
+            catalog, ports, "stor-node", s_switch, endpoints, lambda d: math.ceil(3 * d / 4)
+        )
+        appliance = catalog.device_types[STORAGE_APPLIANCE]
+        a_ports = [n for n, i in port_table(appliance).items() if i.role == "storage"]
+        a_gbps = sum(port_table(appliance)[n].speed_gbps for n in a_ports)
+        n_app = max(1, math.ceil(len(servers) * STORAGE_GBPS_PER_NODE / a_gbps))
+        width = max(2, len(str(n_app)))
+        apps = [f"storage{i + 1:0{width}d}" for i in range(n_app)]
+        for dev in apps:
+            unit(dev, STORAGE_APPLIANCE, "storage", storage_units)
+        a_endpoints = [(d, p) for d in apps for p in a_ports]
+        for d, p in a_endpoints:
+            ports.use(d, p)
+        app_leaves, app_links = _leaves(
+            catalog, ports, "stor-app", s_switch, a_endpoints, lambda d: d
+        )
+        spines, spine_links = _leaf_spine(catalog, ports, "stor", s_switch, node_leaves + app_leaves)
+        net.links += [node_links, app_links, spine_links]
+        for leaf, _ in node_leaves + app_leaves:
+            net.fabric_of[leaf] = "storage"
+            storage_switches.append((leaf, s_switch, "leaf", {}))
+        for spine in spines:
+            net.fabric_of[spine] = "storage"
+            storage_switches.append((spine, s_switch, "spine", {}))
+
+    # In-band Ethernet: servers, head nodes, UFM appliances.
+    inband_spines: list[str] = []
+    if "inband" in fabrics:
+        endpoints = [(d, p) for d in inband_ports for p in inband_ports[d]]
+        for dev in heads + ufm_compute + ufm_storage:
+            endpoints += [(dev, p) for p in ports.free.get((dev, "frontend"), [])]
+        for d, p in endpoints:
+            ports.use(d, p)
+        leaves, leaf_links = _leaves(
+            catalog, ports, "inband", INBAND_SWITCH, endpoints, lambda d: max(2, math.ceil(d / 4))
+        )
+        inband_spines = [f"inband-spine{i + 1}" for i in range(2)]
+        for s in inband_spines:
+            ports.add(s, INBAND_SWITCH)
+        spine_links = []
+        role = _data_role(catalog, INBAND_SWITCH)
+        for li, (leaf, up) in enumerate(leaves):
+            for j, port in enumerate(ports.take(leaf, role, up)):
+                spine = inband_spines[(li + j) % 2]
+                spine_links.append((leaf, port, spine, ports.take(spine, role)[0]))
+        net.links += [leaf_links, spine_links]
+        for leaf, _ in leaves:
+            net.fabric_of[leaf] = "inband"
+            mgmt_switches.append((leaf, INBAND_SWITCH, "leaf", {}))
+        for spine in inband_spines:
+            net.fabric_of[spine] = "inband"
+            mgmt_switches.append((spine, INBAND_SWITCH, "spine", {}))
+
+    # Out-of-band 1 GbE: every BMC and every switch management port (this module's too).
+    if "oob" in fabrics:
+        all_switches = [s for s, _, _ in switches] + [s for s, *_ in storage_switches + mgmt_switches]
+        devices = [d for d, _ in servers] + [u.members[0][0] for u in mgmt_units + storage_units]
+        endpoints = [
+            (d, p)
+            for d in devices + all_switches
+            for p in ports.free.get((d, "management"), [])
+            if p.startswith(("bmc", "mgmt"))
+        ]
+        per_switch = sum(
+            g.count for g in catalog.device_types[OOB_SWITCH].port_groups if g.name == "p"
+        )
+        # n switches hold every endpoint plus, when n > 1, each other's management port.
+        n = max(1, math.ceil(len(endpoints) / per_switch))
+        if n > 1:
+            n = math.ceil(len(endpoints) / (per_switch - 1))
+        oob = [f"oob{i + 1:0{max(2, len(str(n)))}d}" for i in range(n)]
+        for s in oob:
+            ports.add(s, OOB_SWITCH)
+        for d, p in endpoints:
+            ports.use(d, p)
+        per = math.ceil(len(endpoints) / n)
+        links: list[PortLink] = []
+        for i, (d, p) in enumerate(endpoints):
+            sw = oob[i // per]
+            links.append((d, p, sw, ports.take(sw, "management")[0]))
+        if n > 1:  # each OOB switch's own management port on its neighbour
+            for i, s in enumerate(oob):
+                ports.use(s, "mgmt1")
+                nxt = oob[(i + 1) % n]
+                links.append((s, "mgmt1", nxt, ports.take(nxt, "management")[0]))
+        up_links: list[PortLink] = []
+        if inband_spines:
+            role = _data_role(catalog, INBAND_SWITCH)
+            for s in oob:
+                for j, port in enumerate(ports.take(s, "frontend", 2)):
+                    spine = inband_spines[j % 2]
+                    sp = ports.take(spine, role)[0]
+                    up_links.append((s, port, spine, sp))
+                    net.pinned[(s, port)] = "oob"
+        net.links += [links, up_links]
+        for s in oob:
+            net.fabric_of[s] = "oob"
+            mgmt_switches.append((s, OOB_SWITCH, "management", {}))
+
+    if storage_units or storage_switches:
+        net.segments.append(Segment(units=storage_units, switches=storage_switches, own_row=True))
+    net.segments.append(Segment(units=mgmt_units, switches=mgmt_switches, own_row=True))
+    return net
+
+
+def _ufm_ports(ports: _Ports, ufm: str) -> list[str]:
+    """A UFM appliance's free InfiniBand ports (its ``ib`` group; the BMC is management too)."""
+    return [p for p in ports.free.get((ufm, "management"), []) if p.startswith("ib")]
+
+
+def _ufm_links(ports: _Ports, ufms: list[str], leaves: list[str]) -> list[PortLink]:
+    """Each UFM appliance's fabric ports on free compute leaf ports (last leaves first)."""
+    out: list[PortLink] = []
+    candidates = [leaf for leaf in reversed(leaves) if ports.count(leaf, "compute")]
+    for ufm in ufms:
+        for port in _ufm_ports(ports, ufm):
+            leaf = next((x for x in candidates if ports.count(x, "compute")), None)
+            if leaf is None:
+                raise GenerateError(
+                    "the UFM appliances need free compute leaf ports and every leaf port is "
+                    "used; use --reserve-ports 1 or one node fewer per SU (the reference "
+                    "architecture's SU is 31 DGX + UFM)"
+                )
+            ports.use(ufm, port)
+            out.append((ufm, port, leaf, ports.take(leaf, "compute")[0]))
+            candidates = candidates[1:] + candidates[:1]  # spread over leaves
+    return out
