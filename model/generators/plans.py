@@ -164,6 +164,26 @@ def used_uplinks(downlinks_used: int, oversubscription: int, most: int) -> int:
     return max(1, min(most, -(-downlinks_used // oversubscription)))
 
 
+def fewest_spines(need: int, most: int, leaves: int, spine_ports: int) -> tuple[int, int] | None:
+    """(uplinks per leaf, spines) for ``leaves`` leaves of at least ``need`` uplinks each.
+
+    Uplinks spread evenly (the spine count divides the uplinks). The smallest uplink count in
+    ``need..most`` whose spine count is the port minimum ``ceil(leaves * u / spine_ports)`` wins
+    (31 needed uplinks become 32 over 8 spines, not 31 over 31); failing that, the fewest
+    spines. None when no count in the range fits.
+    """
+    best = None
+    for u in range(need, most + 1):
+        s = smallest_divisor_at_least(u, leaves * u / spine_ports)
+        if s is None:
+            continue
+        if s == math.ceil(leaves * u / spine_ports - 1e-9):
+            return u, s
+        if best is None or s < best[1]:
+            best = (u, s)
+    return best
+
+
 # ------------------------------------------------------------------------------------ rail-optimized
 
 
@@ -259,7 +279,8 @@ def plan_rail_optimized(
     up, down = leaf_ports(leaf.radix, oversubscription, reserve_ports)
     su_nodes = min(su_nodes, nodes)
     lpr = -(-su_nodes // down)
-    up = used_uplinks(-(-su_nodes // lpr), oversubscription, up)
+    need = used_uplinks(-(-su_nodes // lpr), oversubscription, up)
+    most = up
     tiers = str(tiers)
     if tiers not in ("auto", "2", "3"):
         raise GenerateError(f"--tiers must be auto, 2 or 3, not {tiers!r}")
@@ -270,16 +291,15 @@ def plan_rail_optimized(
         su_nodes=su_nodes,
         oversubscription=oversubscription,
         reserve_ports=reserve_ports,
-        uplinks=up,
         downlinks=down,
         leaves_per_rail=lpr,
     )
     n_su = -(-nodes // su_nodes)
     leaves = n_su * len(node.nics) * lpr
     if tiers in ("auto", "2"):
-        spines = smallest_divisor_at_least(up, leaves * up / leaf.radix)
-        if spines is not None:
-            return RailPlan(**base, tiers=2, spines=spines)
+        fit = fewest_spines(need, most, leaves, leaf.radix)
+        if fit is not None:
+            return RailPlan(**base, uplinks=fit[0], tiers=2, spines=fit[1])
         if tiers == "2":
             raise GenerateError(
                 f"two tiers of {leaf.radix}-port switches hold at most {leaf.radix} leaves, and "
@@ -296,8 +316,8 @@ def plan_rail_optimized(
         )
     sus_per_pod = min(sus_per_pod, n_su)
     pod_leaves = sus_per_pod * leaves_per_su
-    spines = smallest_divisor_at_least(up, pod_leaves * up / spine_down)
-    if spines is None:  # cannot happen: pod_leaves <= spine_down
+    fit = fewest_spines(need, most, pod_leaves, spine_down)
+    if fit is None:  # cannot happen: pod_leaves <= spine_down
         raise GenerateError(
             "the pod's leaves cannot be spread evenly over its spines; use a different --su-nodes"
         )
@@ -310,7 +330,12 @@ def plan_rail_optimized(
             f"{nodes:,} nodes need {pods}; ask for fewer nodes or use a bigger switch"
         )
     return RailPlan(
-        **base, tiers=3, spines=spines, sus_per_pod=sus_per_pod, core_per_group=per_group
+        **base,
+        uplinks=fit[0],
+        tiers=3,
+        spines=fit[1],
+        sus_per_pod=sus_per_pod,
+        core_per_group=per_group,
     )
 
 
@@ -370,8 +395,9 @@ def plan_leaf_spine(
             "a lower --oversubscription"
         )
     leaves = -(-nodes // per_leaf)
-    up = used_uplinks(min(per_leaf, nodes) * len(node.nics), oversubscription, up)
-    spines = smallest_divisor_at_least(up, leaves * up / spine.radix)
+    need = used_uplinks(min(per_leaf, nodes) * len(node.nics), oversubscription, up)
+    fit = fewest_spines(need, up, leaves, spine.radix)
+    up, spines = fit if fit is not None else (up, None)
     if spines is None:
         raise GenerateError(
             f"{nodes} nodes need {leaves} leaves but a {spine.radix}-port spine reaches only "
