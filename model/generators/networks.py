@@ -7,9 +7,11 @@ After the NVIDIA DGX SuperPOD reference architecture (NV-SP-H100; domain-facts Â
   leaf has as many uplinks as appliance ports in use. Node storage leaves take the GPU servers'
   storage ports and carry uplinks near 4:3 (``ceil(3 d / 4)`` uplinks for ``d`` ports in use).
   Appliances are sized so their port capacity gives at least 40 GB/s (320 Gb/s) per GPU server.
-  Each server cables ``STORAGE_PORTS`` storage ports (one per storage/in-band card); a server
-  without front-end ports gives its remaining storage-role ports to in-band instead.
-* **In-band**: Ethernet (SN4600C), two ports per GPU server, head node and UFM appliance; leaf
+  Each server cables ``STORAGE_PORTS`` storage ports (one per storage/in-band card).
+* **In-band**: Ethernet (SN4600C, 100GbE), the GPU servers' two front-end ports (servers whose
+  catalog entry has no front-end port group, e.g. DGX B200/B300 and GB200 trays whose in-band
+  runs on 400G BlueField-3 ports, get no in-band cable: a 400G in-band switch is not built
+  yet), two ports per head node and one per UFM appliance; leaf
   uplinks ``ceil(d / 4)`` (at least 2) to an in-band spine pair, which is where the site core
   would be joined.
 * **Out-of-band**: 1 GbE (SN2201) to every BMC and every switch management port; each OOB switch
@@ -220,17 +222,16 @@ def build_networks(
     # Storage fabric.
     storage_ports: dict[str, list[str]] = {}
     inband_ports: dict[str, list[str]] = {}
-    for dev, type_id in servers:
+    for dev, _type_id in servers:
         stor = list(ports.free.get((dev, "storage"), []))
         fe = list(ports.free.get((dev, "frontend"), []))
         if fe:
             storage_ports[dev] = stor[:STORAGE_PORTS]
             inband_ports[dev] = fe[:INBAND_PORTS]
-        else:
-            half = min(STORAGE_PORTS, (len(stor) + 1) // 2)
-            storage_ports[dev] = stor[:half]
-            inband_ports[dev] = stor[half : half + INBAND_PORTS]
-    if "storage" in fabrics:
+        else:  # no front-end ports in the catalog entry: no in-band cable (see docstring)
+            storage_ports[dev] = stor[:STORAGE_PORTS]
+            inband_ports[dev] = []
+    if "storage" in fabrics and any(storage_ports.values()):
         s_switch = STORAGE_SWITCH if infiniband else compute_switch
         endpoints = [(d, p) for d in storage_ports for p in storage_ports[d]]
         endpoints += [(u, p) for u in ufm_storage for p in _ufm_ports(ports, u)]
@@ -253,7 +254,9 @@ def build_networks(
         app_leaves, app_links = _leaves(
             catalog, ports, "stor-app", s_switch, a_endpoints, lambda d: d
         )
-        spines, spine_links = _leaf_spine(catalog, ports, "stor", s_switch, node_leaves + app_leaves)
+        spines, spine_links = _leaf_spine(
+            catalog, ports, "stor", s_switch, node_leaves + app_leaves
+        )
         net.links += [node_links, app_links, spine_links]
         for leaf, _ in node_leaves + app_leaves:
             net.fabric_of[leaf] = "storage"
@@ -270,14 +273,15 @@ def build_networks(
             endpoints += [(dev, p) for p in ports.free.get((dev, "frontend"), [])]
         for d, p in endpoints:
             ports.use(d, p)
+        inband_switch = INBAND_SWITCH
         leaves, leaf_links = _leaves(
-            catalog, ports, "inband", INBAND_SWITCH, endpoints, lambda d: max(2, math.ceil(d / 4))
+            catalog, ports, "inband", inband_switch, endpoints, lambda d: max(2, math.ceil(d / 4))
         )
         inband_spines = [f"inband-spine{i + 1}" for i in range(2)]
         for s in inband_spines:
-            ports.add(s, INBAND_SWITCH)
+            ports.add(s, inband_switch)
         spine_links = []
-        role = _data_role(catalog, INBAND_SWITCH)
+        role = _data_role(catalog, inband_switch)
         for li, (leaf, up) in enumerate(leaves):
             for j, port in enumerate(ports.take(leaf, role, up)):
                 spine = inband_spines[(li + j) % 2]
@@ -285,14 +289,16 @@ def build_networks(
         net.links += [leaf_links, spine_links]
         for leaf, _ in leaves:
             net.fabric_of[leaf] = "inband"
-            mgmt_switches.append((leaf, INBAND_SWITCH, "leaf", {}))
+            mgmt_switches.append((leaf, inband_switch, "leaf", {}))
         for spine in inband_spines:
             net.fabric_of[spine] = "inband"
-            mgmt_switches.append((spine, INBAND_SWITCH, "spine", {}))
+            mgmt_switches.append((spine, inband_switch, "spine", {}))
 
     # Out-of-band 1 GbE: every BMC and every switch management port (this module's too).
     if "oob" in fabrics:
-        all_switches = [s for s, _, _ in switches] + [s for s, *_ in storage_switches + mgmt_switches]
+        all_switches = [s for s, _, _ in switches] + [
+            s for s, *_ in storage_switches + mgmt_switches
+        ]
         devices = [d for d, _ in servers] + [u.members[0][0] for u in mgmt_units + storage_units]
         endpoints = [
             (d, p)
@@ -323,8 +329,8 @@ def build_networks(
                 nxt = oob[(i + 1) % n]
                 links.append((s, "mgmt1", nxt, ports.take(nxt, "management")[0]))
         up_links: list[PortLink] = []
-        if inband_spines:
-            role = _data_role(catalog, INBAND_SWITCH)
+        if inband_spines and _data_role(catalog, inband_switch) == "frontend":
+            role = _data_role(catalog, inband_switch)
             for s in oob:
                 for j, port in enumerate(ports.take(s, "frontend", 2)):
                     spine = inband_spines[j % 2]
