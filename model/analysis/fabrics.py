@@ -31,7 +31,9 @@ class FabricFigures:
     links_by_kind: dict[str, int] = field(default_factory=dict)
     transceivers: int = 0
     power_w: dict[str, float] = field(default_factory=dict)  # typical, max
-    cost_usd: dict[str, float] = field(default_factory=dict)  # switches, transceivers, cables, total
+    cost_usd: dict[str, float] = field(
+        default_factory=dict
+    )  # switches, transceivers, cables, total
 
     def to_json(self) -> dict:
         return {
