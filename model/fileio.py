@@ -45,7 +45,8 @@ def _v1_to_v2(raw: dict[str, Any]) -> dict[str, Any]:
     if isinstance(devices, list):
         for device in devices:
             if isinstance(device, dict) and "fabric" not in device:
-                fabric = _V1_SWITCH_FABRIC.get(device.get("role"))
+                role = device.get("role")
+                fabric = _V1_SWITCH_FABRIC.get(role) if isinstance(role, str) else None
                 if fabric is not None:
                     device["fabric"] = fabric
     return raw
