@@ -162,6 +162,24 @@ def links_by_fabric(design: Design) -> dict[str, list[str]]:
     return out
 
 
+def rack_fabrics(design: Design, fabric_of: dict[str, str]) -> dict[str, set[str]]:
+    """Rack id -> the fabrics it takes part in: its switches' fabrics and its devices' links'.
+
+    ``fabric_of`` is :func:`link_fabric_map`. A rack is drawn in a fabric's layer when that
+    fabric is in its set (servers' racks are in every fabric their ports are cabled to).
+    """
+    out: dict[str, set[str]] = {r: set() for r in design.racks}
+    for device in design.devices.values():
+        own = device_fabric(design, device)
+        if own is not None:
+            out[device.rack].add(own)
+    for link_id, link in design.links.items():
+        fabric = fabric_of[link_id]
+        out[design.devices[link.a.device].rack].add(fabric)
+        out[design.devices[link.b.device].rack].add(fabric)
+    return out
+
+
 def fabrics_in_use(design: Design) -> list[str]:
     """The fabrics that have at least one switch or link, in :data:`FABRICS` order."""
     used = {device_fabric(design, d) for d in design.devices.values()}
@@ -184,4 +202,5 @@ __all__ = [
     "link_fabric_codes",
     "link_fabric_map",
     "links_by_fabric",
+    "rack_fabrics",
 ]

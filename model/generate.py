@@ -278,6 +278,8 @@ def _build(
         design.add_links(links)
         design.update_trays(size_trays(design))
         design.revision = 0
+    # Not saved: what the generator left out of the networks asked for, for the CLI / wizard.
+    design.generation_notes = list(net.notes)
     return design
 
 

@@ -226,8 +226,10 @@ class AnalysisDocks(QObject):
                 return
         else:
             self.window.set_document(Document(design))
+        notes = "".join(f"; note: {n}" for n in getattr(design, "generation_notes", ()))
         self.window.statusBar().showMessage(
-            f"Generated {design.name}: {len(design.racks):,} racks, {len(design.links):,} links",
+            f"Generated {design.name}: {len(design.racks):,} racks, {len(design.links):,} links"
+            + notes,
             10000,
         )
 

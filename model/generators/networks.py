@@ -19,6 +19,9 @@ After the NVIDIA DGX SuperPOD reference architecture (NV-SP-H100; domain-facts �
   devices, so their OOB ports are not generated.
 * **Management**: two UFM appliances (an HA pair) cabled into the compute fabric when it is
   InfiniBand, two more into the storage fabric, and two BCM head nodes; all on in-band and OOB.
+  The compute UFM pair takes free compute ports (leaves first, then spines, cores); when the
+  compute fabric has none — every SU full — it is left out and ``notes`` says so and how to
+  make room (the reference architecture's SU is 31 DGX for this reason).
 
 Switches are spread evenly: spines are the smallest count whose ports hold every leaf uplink,
 and leaf uplinks go round-robin over them. Everything comes back as placement segments (a storage
@@ -49,6 +52,7 @@ STORAGE_PORTS = 2  # per GPU server
 INBAND_PORTS = 2  # per GPU server (domain-facts 8c)
 STORAGE_GBPS_PER_NODE = 320.0  # >= 40 GB/s per node (domain-facts 8c)
 UFM_PER_FABRIC = 2
+UFM_IB_PORTS = 2  # the ufm-appliance catalog entry's InfiniBand ports
 HEAD_NODES = 2
 
 
@@ -75,6 +79,7 @@ class Networks:
     links: list[list[PortLink]] = field(default_factory=list)
     fabric_of: dict[str, str] = field(default_factory=dict)  # switch id -> fabric
     pinned: dict[tuple[str, str], str] = field(default_factory=dict)  # (device, port) -> fabric
+    notes: list[str] = field(default_factory=list)  # what was left out, and how to get it
 
 
 class _Ports:
@@ -207,7 +212,16 @@ def build_networks(
         ports.add(dev_id, type_id)
 
     # Management nodes: UFM pairs (InfiniBand fabrics only) and the head nodes.
-    ufm_compute = [f"ufm-compute{i + 1}" for i in range(UFM_PER_FABRIC)] if infiniband else []
+    free_compute = sum(ports.count(s, "compute") for s, _, r in switches if r != "nvlink-switch")
+    ufm_compute = []
+    if infiniband and free_compute >= UFM_PER_FABRIC * UFM_IB_PORTS:
+        ufm_compute = [f"ufm-compute{i + 1}" for i in range(UFM_PER_FABRIC)]
+    elif infiniband:
+        net.notes.append(
+            "no UFM appliances for the compute fabric: every compute switch port is used; leave "
+            "a leaf port free (--reserve-ports 1, or 31 nodes per SU as the reference "
+            "architecture does) to cable them"
+        )
     with_storage = infiniband and "storage" in fabrics
     ufm_storage = [f"ufm-storage{i + 1}" for i in range(UFM_PER_FABRIC)] if with_storage else []
     heads = [f"head{i + 1}" for i in range(HEAD_NODES)]
@@ -217,7 +231,10 @@ def build_networks(
     for dev in heads:
         unit(dev, HEAD_NODE, "management", mgmt_units)
     if ufm_compute:
-        net.links.append(_ufm_links(ports, ufm_compute, [s for s, _, r in switches if r == "leaf"]))
+        tiers_in_order = [
+            [s for s, _, r in switches if r == role] for role in ("leaf", "spine", "core")
+        ]
+        net.links.append(_ufm_links(ports, ufm_compute, tiers_in_order))
 
     # Storage fabric.
     storage_ports: dict[str, list[str]] = {}
@@ -353,20 +370,23 @@ def _ufm_ports(ports: _Ports, ufm: str) -> list[str]:
     return [p for p in ports.free.get((ufm, "management"), []) if p.startswith("ib")]
 
 
-def _ufm_links(ports: _Ports, ufms: list[str], leaves: list[str]) -> list[PortLink]:
-    """Each UFM appliance's fabric ports on free compute leaf ports (last leaves first)."""
+def _ufm_links(ports: _Ports, ufms: list[str], tiers: list[list[str]]) -> list[PortLink]:
+    """Each UFM appliance's fabric ports on free compute ports: leaves first (last leaves first,
+    where a partial SU leaves ports free), then spines, then cores."""
     out: list[PortLink] = []
-    candidates = [leaf for leaf in reversed(leaves) if ports.count(leaf, "compute")]
+    candidates = [
+        switch for tier in tiers for switch in reversed(tier) if ports.count(switch, "compute")
+    ]
     for ufm in ufms:
         for port in _ufm_ports(ports, ufm):
-            leaf = next((x for x in candidates if ports.count(x, "compute")), None)
-            if leaf is None:
+            switch = next((x for x in candidates if ports.count(x, "compute")), None)
+            if switch is None:
                 raise GenerateError(
-                    "the UFM appliances need free compute leaf ports and every leaf port is "
-                    "used; use --reserve-ports 1 or one node fewer per SU (the reference "
-                    "architecture's SU is 31 DGX + UFM)"
+                    "the UFM appliances need a free compute fabric port and every port is used; "
+                    "use --reserve-ports 1 or one node fewer per SU (the reference "
+                    "architecture's SU is 31 DGX + UFM), or leave out the other networks"
                 )
             ports.use(ufm, port)
-            out.append((ufm, port, leaf, ports.take(leaf, "compute")[0]))
-            candidates = candidates[1:] + candidates[:1]  # spread over leaves
+            out.append((ufm, port, switch, ports.take(switch, "compute")[0]))
+            candidates = candidates[1:] + candidates[:1]  # spread over switches
     return out

@@ -55,11 +55,16 @@ def test_preview_matches_the_generated_designs_analysis(qtbot):
         counts = wizard.counts
         design = wizard.build()
         report = analyze(design, CablePlant(design))
+        # The preview is of the compute fabric; the other networks (built by default) are
+        # reported per fabric beside it.
+        assert wizard.fabrics() == "compute,storage,inband,oob"
         assert report.gpus == counts["gpus"], template
-        assert report.links_total == sum(counts["links"].values()), template
+        tiers = {k: v for k, v in report.links_by_tier.items() if k != "other"}
+        assert sum(tiers.values()) == sum(counts["links"].values()), template
+        assert report.fabrics["compute"].links == sum(counts["links"].values()), template
         assert report.switches_by_tier == counts["switches"], template
         optics, watts = wizard.estimate(counts)
-        assert report.transceivers <= optics, template
+        assert report.fabrics["compute"].transceivers <= optics, template
 
 
 def test_generate_fabric_menu_opens_the_result_as_a_new_document(qtbot, tmp_path):
