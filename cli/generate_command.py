@@ -24,6 +24,8 @@ _OPTIONS = {
     "placement": TEMPLATES,
     "name": TEMPLATES,
     "fabrics": TEMPLATES,
+    "rack_type": ("leaf-spine", "rail-optimized", "fat-tree"),
+    "servers_per_rack": ("leaf-spine", "rail-optimized", "fat-tree"),
 }
 _REQUIRED = {
     "leaf-spine": ("nodes", "node_type", "switch"),
@@ -67,6 +69,12 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
         help="where each SU's network racks stand in its row (middle-of-row)",
     )
     parser.add_argument("--name", help="the design's name")
+    parser.add_argument(
+        "--rack-type", help="server rack type (default: the catalog's choice per server type)"
+    )
+    parser.add_argument(
+        "--servers-per-rack", type=int, help="GPU servers per rack (default: as power and U allow)"
+    )
     parser.add_argument(
         "--fabrics",
         help="networks to build: compute (default), all, or a comma list of compute, storage, "

@@ -20,7 +20,13 @@ from model.entities import Link, PortRef, Settings
 from model.gc_policy import building_design
 from model.generators import plans, topology
 from model.generators.networks import build_networks, parse_fabrics
-from model.generators.placement import Placement, Segment, lay_out, size_trays
+from model.generators.placement import (
+    Placement,
+    Segment,
+    choose_server_racks,
+    lay_out,
+    size_trays,
+)
 from model.generators.plans import GenerateError
 
 TEMPLATES = ("leaf-spine", "fat-tree", "rail-optimized", "nvl72")
@@ -38,6 +44,8 @@ def leaf_spine(
     name: str | None = None,
     catalog: Catalog | None = None,
     fabrics: str = "compute",
+    rack_type: str | None = None,
+    servers_per_rack: int | None = None,
 ) -> Design:
     """Two tiers: each node's compute NICs on one leaf, leaves spread evenly over the spines.
 
@@ -66,6 +74,7 @@ def leaf_spine(
         tiers,
         placement,
         fabrics=fabrics,
+        racking=(rack_type, servers_per_rack),
         switch=switch,
         oversubscription=oversubscription,
     )
@@ -80,6 +89,8 @@ def fat_tree(
     name: str | None = None,
     catalog: Catalog | None = None,
     fabrics: str = "compute",
+    rack_type: str | None = None,
+    servers_per_rack: int | None = None,
 ) -> Design:
     """The textbook k-ary fat tree: k pods of k/2 edge and k/2 aggregation switches, (k/2)^2
     cores, k^3/4 hosts on one NIC each. Without ``switch``/``node_type`` a generic k-port switch
@@ -103,6 +114,7 @@ def fat_tree(
         custom=custom_file,
         base=base,
         fabrics=fabrics,
+        racking=(rack_type, servers_per_rack),
         switch=plan.switch_type or "",
     )
 
@@ -120,6 +132,8 @@ def rail_optimized(
     name: str | None = None,
     catalog: Catalog | None = None,
     fabrics: str = "compute",
+    rack_type: str | None = None,
+    servers_per_rack: int | None = None,
 ) -> Design:
     """Scalable units of ``su_nodes`` nodes; NIC i of every node of an SU goes to the SU's rail-i
     leaf. Two tiers when the spines can hold every leaf, else (``tiers="auto"``) pods with their
@@ -144,6 +158,7 @@ def rail_optimized(
         links,
         placement,
         fabrics=fabrics,
+        racking=(rack_type, servers_per_rack),
         switch=switch,
         oversubscription=oversubscription,
     )
@@ -246,12 +261,14 @@ def _build(
     fabrics: str = "compute",
     switch: str = "",
     oversubscription: int = 1,
+    racking: tuple[str | None, int | None] = (None, None),
 ) -> Design:
     """Place, build and cable; ``fabrics`` adds the storage / in-band / OOB networks
     (:mod:`model.generators.networks`); the requested oversubscription becomes the design's
     target, so the fresh design is checked against what was asked for."""
     chosen = parse_fabrics(fabrics)
     tiers = list(tiers)
+    choose_server_racks(catalog, segments, *racking)
     with building_design():
         net = build_networks(catalog, segments, tiers, chosen, switch)
         layout = lay_out(catalog, segments + net.segments, placement)
