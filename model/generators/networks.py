@@ -12,8 +12,8 @@ After the NVIDIA DGX SuperPOD reference architecture (NV-SP-H100; domain-facts Â
   catalog entry has no front-end port group, e.g. DGX B200/B300 and GB200 trays whose in-band
   runs on 400G BlueField-3 ports, get no in-band cable: a 400G in-band switch is not built
   yet), two ports per head node and one per UFM appliance; leaf
-  uplinks ``ceil(d / 4)`` (at least 2) to an in-band spine pair, which is where the site core
-  would be joined.
+  uplinks ``ceil(d / 4)`` (at least 2) to in-band spines (pairs, enough for every leaf uplink
+  and the OOB switches' uplinks), which is where the site core would be joined.
 * **Out-of-band**: 1 GbE (SN2201) to every BMC and every switch management port; each OOB switch
   sends two uplinks to the in-band spines (pinned to the OOB fabric). PDUs are not modelled as
   devices, so their OOB ports are not generated.
@@ -47,6 +47,7 @@ INBAND_SWITCH = "sn4600c"
 OOB_SWITCH = "sn2201"
 STORAGE_APPLIANCE = "storage-appliance-4x400"
 UFM_APPLIANCE = "ufm-appliance"
+UFM_BY_SPEED_GBPS = {400.0: "ufm-appliance", 800.0: "ufm-appliance-xdr"}  # NDR / XDR fabrics
 HEAD_NODE = "mgmt-node"
 STORAGE_PORTS = 2  # per GPU server
 INBAND_PORTS = 2  # per GPU server (domain-facts 8c)
@@ -213,8 +214,15 @@ def build_networks(
 
     # Management nodes: UFM pairs (InfiniBand fabrics only) and the head nodes.
     free_compute = sum(ports.count(s, "compute") for s, _, r in switches if r != "nvlink-switch")
+    compute_gbps = _compute_port_speed(catalog, switches)
+    ufm_type = UFM_BY_SPEED_GBPS.get(compute_gbps)
     ufm_compute = []
-    if infiniband and free_compute >= UFM_PER_FABRIC * UFM_IB_PORTS:
+    if infiniband and ufm_type is None:
+        net.notes.append(
+            f"no UFM appliances for the compute fabric: the catalog has none for "
+            f"{compute_gbps:g}G InfiniBand ports"
+        )
+    elif infiniband and free_compute >= UFM_PER_FABRIC * UFM_IB_PORTS:
         ufm_compute = [f"ufm-compute{i + 1}" for i in range(UFM_PER_FABRIC)]
     elif infiniband:
         net.notes.append(
@@ -225,7 +233,9 @@ def build_networks(
     with_storage = infiniband and "storage" in fabrics
     ufm_storage = [f"ufm-storage{i + 1}" for i in range(UFM_PER_FABRIC)] if with_storage else []
     heads = [f"head{i + 1}" for i in range(HEAD_NODES)]
-    for dev in ufm_compute + ufm_storage:
+    for dev in ufm_compute:
+        unit(dev, ufm_type, "management", mgmt_units)
+    for dev in ufm_storage:
         unit(dev, UFM_APPLIANCE, "management", mgmt_units)
 
     for dev in heads:
@@ -294,14 +304,26 @@ def build_networks(
         leaves, leaf_links = _leaves(
             catalog, ports, "inband", inband_switch, endpoints, lambda d: max(2, math.ceil(d / 4))
         )
-        inband_spines = [f"inband-spine{i + 1}" for i in range(2)]
+        role = _data_role(catalog, inband_switch)
+        radix = sum(
+            g.count for g in catalog.device_types[inband_switch].port_groups if g.role == role
+        )
+        # The spines take every in-band leaf uplink and the OOB switches' two uplinks each
+        # (their count bounded from the devices with a management port, plus a margin).
+        managed = len(servers) + len(mgmt_units) + len(storage_units) + len(switches)
+        managed += len(storage_switches) + len(leaves) + 8
+        oob_bound = math.ceil(managed / 47) + 1 if "oob" in fabrics else 0
+        spine_ports = sum(up for _, up in leaves) + 2 * oob_bound
+        n_spines = max(2, 2 * math.ceil(spine_ports / (2 * radix)))  # pairs
+        inband_spines = [f"inband-spine{i + 1}" for i in range(n_spines)]
         for s in inband_spines:
             ports.add(s, inband_switch)
         spine_links = []
-        role = _data_role(catalog, inband_switch)
-        for li, (leaf, up) in enumerate(leaves):
-            for j, port in enumerate(ports.take(leaf, role, up)):
-                spine = inband_spines[(li + j) % 2]
+        k = 0
+        for leaf, up in leaves:
+            for port in ports.take(leaf, role, up):
+                spine = inband_spines[k % n_spines]
+                k += 1
                 spine_links.append((leaf, port, spine, ports.take(spine, role)[0]))
         net.links += [leaf_links, spine_links]
         for leaf, _ in leaves:
@@ -348,9 +370,9 @@ def build_networks(
         up_links: list[PortLink] = []
         if inband_spines and _data_role(catalog, inband_switch) == "frontend":
             role = _data_role(catalog, inband_switch)
-            for s in oob:
+            for i, s in enumerate(oob):
                 for j, port in enumerate(ports.take(s, "frontend", 2)):
-                    spine = inband_spines[j % 2]
+                    spine = inband_spines[(2 * i + j) % len(inband_spines)]
                     sp = ports.take(spine, role)[0]
                     up_links.append((s, port, spine, sp))
                     net.pinned[(s, port)] = "oob"
@@ -363,6 +385,17 @@ def build_networks(
         net.segments.append(Segment(units=storage_units, switches=storage_switches, own_row=True))
     net.segments.append(Segment(units=mgmt_units, switches=mgmt_switches, own_row=True))
     return net
+
+
+def _compute_port_speed(catalog: Catalog, switches: list[tuple[str, str, str]]) -> float:
+    """Port speed (Gb/s) of the compute fabric's switches (their compute group, as run)."""
+    for _dev, type_id, role in switches:
+        if role in ("leaf", "spine", "core"):
+            group = next(
+                g for g in catalog.device_types[type_id].port_groups if g.role == "compute"
+            )
+            return group.speed_gbps
+    return 0.0
 
 
 def _ufm_ports(ports: _Ports, ufm: str) -> list[str]:

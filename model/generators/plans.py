@@ -173,11 +173,13 @@ def fewest_spines(need: int, most: int, leaves: int, spine_ports: int) -> tuple[
     spines. None when no count in the range fits.
     """
     best = None
+    need = min(max(need, 2), most)  # two uplinks at least: no leaf hangs on one cable
     for u in range(need, most + 1):
-        s = smallest_divisor_at_least(u, leaves * u / spine_ports)
+        # At least two spines when there are two uplinks: no single point of failure.
+        s = smallest_divisor_at_least(u, max(leaves * u / spine_ports, min(2, u)))
         if s is None:
             continue
-        if s == math.ceil(leaves * u / spine_ports - 1e-9):
+        if s == max(math.ceil(leaves * u / spine_ports - 1e-9), min(2, u)):
             return u, s
         if best is None or s < best[1]:
             best = (u, s)

@@ -26,9 +26,14 @@ def smallest_divisor(n: int, at_least: float) -> int:
     return min(s for s in range(1, n + 1) if n % s == 0 and s >= at_least)
 
 
+def spines_for(u, leaves, ports):
+    return smallest_divisor(u, max(leaves * u / ports, 2))
+
+
 def uplinks_for(need, most, leaves, ports):
-    for u in range(need, most + 1):
-        if smallest_divisor(u, leaves * u / ports) == math.ceil(leaves * u / ports):
+    # at least 2 uplinks over at least 2 spines (no single point of failure)
+    for u in range(max(need, 2), most + 1):
+        if spines_for(u, leaves, ports) == max(math.ceil(leaves * u / ports), 2):
             return u
     raise AssertionError("no even spread")
 
@@ -47,14 +52,14 @@ def rail_formula(N, C, M, K, R=1, P=0, tiers=None):
             "leaf": L,
             "node-leaf": N * C,
             "leaf-spine": L * u,
-            "spine": smallest_divisor(u, L * u / K),
+            "spine": spines_for(u, L, K),
         }
     half = K // 2
     per_pod = half // (C * lpr)
     per_pod = min(per_pod, sus)
     u = uplinks_for(need, most, per_pod * C * lpr, half)
     out = {"leaf": L, "node-leaf": N * C, "leaf-spine": L * u}
-    sp = smallest_divisor(u, per_pod * C * lpr * u / half)
+    sp = spines_for(u, per_pod * C * lpr, half)
     pods = math.ceil(sus / per_pod)
     cg = smallest_divisor(K - half, pods * (K - half) / K)
     out.update({"spine": sp * pods, "core": sp * cg, "spine-core": sp * pods * (K - half)})
