@@ -24,6 +24,7 @@ _OPTIONS = {
     "placement": TEMPLATES,
     "name": TEMPLATES,
     "fabrics": TEMPLATES,
+    "platform": ("nvl72",),
     "rack_type": ("leaf-spine", "rail-optimized", "fat-tree"),
     "servers_per_rack": ("leaf-spine", "rail-optimized", "fat-tree"),
 }
@@ -63,6 +64,11 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     )
     parser.add_argument("--racks", type=int, help="nvl72: GB200 NVL72 racks")
     parser.add_argument("--su-racks", type=int, help="nvl72: NVL72 racks per scalable unit (8)")
+    parser.add_argument(
+        "--platform",
+        choices=("gb200", "gb300"),
+        help="nvl72: GB200 (400G NICs, qm9700) or GB300 (ConnectX-8 800G, q3400) racks",
+    )
     parser.add_argument(
         "--placement",
         choices=("middle-of-row", "end-of-row"),

@@ -167,7 +167,7 @@ def rail_optimized(
 def nvl72(
     *,
     racks: int,
-    switch: str = "qm9700",
+    switch: str | None = None,
     su_racks: int = 8,
     tiers: str | int = "auto",
     oversubscription: int = 1,
@@ -176,13 +176,17 @@ def nvl72(
     name: str | None = None,
     catalog: Catalog | None = None,
     fabrics: str = "compute",
+    platform: str = "gb200",
 ) -> Design:
-    """GB200 NVL72 racks (one 72-GPU NVLink domain each, on the rack's copper backplane) and a
-    rail-optimized scale-out fabric over the compute trays' NICs, SUs of ``su_racks`` racks."""
+    """GB200 or GB300 (``platform``) NVL72 racks (one 72-GPU NVLink domain each, on the rack's
+    copper backplane) and a rail-optimized scale-out fabric over the compute trays' NICs, SUs of
+    ``su_racks`` racks. The scale-out switch defaults to the platform's: Quantum-2 QM9700 for
+    GB200's 400G NICs, Quantum-X800 Q3400 for GB300's ConnectX-8 800G."""
     catalog = catalog or builtin_catalog()
     plan = plans.plan_nvl72(
         catalog,
         racks=racks,
+        platform=platform,
         switch=switch,
         su_racks=su_racks,
         tiers=tiers,
@@ -192,12 +196,12 @@ def nvl72(
     segments, links = topology.nvl72(catalog, plan)
     return _build(
         catalog,
-        name or f"GB200 NVL72 x {racks}, {switch} scale-out",
+        name or f"{platform.upper()} NVL72 x {racks}, {plan.scale_out.leaf.type_id} scale-out",
         segments,
         links,
         placement,
         fabrics=fabrics,
-        switch=switch,
+        switch=plan.scale_out.leaf.type_id,
         oversubscription=oversubscription,
     )
 

@@ -24,6 +24,7 @@ from gui.document import run_with_progress
 from model.catalog import OPTICAL_KINDS, Catalog, builtin_catalog
 from model.design import Design
 from model.generate import TEMPLATES, GenerateError, generate, preview
+from model.generators.plans import NVL72_PLATFORMS
 
 TEMPLATE_LABELS = {
     "rail-optimized": "Rail-optimized (SuperPOD-like)",
@@ -89,6 +90,7 @@ class FabricWizard(QDialog):
             },
             "fat-tree": {"k": _int(8, 2, 128, 2)},
             "nvl72": {
+                "platform": _combo([("gb200", "GB200 NVL72"), ("gb300", "GB300 NVL72")], "gb200"),
                 "racks": _int(8, 1, 2048, 8),
                 "switch": _combo(switches, "qm9700"),
                 "su_racks": _int(8, 1, 256),
@@ -106,7 +108,15 @@ class FabricWizard(QDialog):
             "k": "Switch radix k",
             "racks": "NVL72 racks",
             "su_racks": "Racks per scalable unit",
+            "platform": "Rack platform",
         }
+        nvl = self.fields["nvl72"]
+        # A platform brings its matching scale-out switch (GB300's 800G NICs need Quantum-X800).
+        nvl["platform"].currentIndexChanged.connect(
+            lambda _i: nvl["switch"].setCurrentIndex(
+                nvl["switch"].findData(NVL72_PLATFORMS[nvl["platform"].currentData()][1])
+            )
+        )
         self.template.setCurrentIndex(self.template.findData("rail-optimized"))
         self.pages = QStackedWidget()
         for key in TEMPLATES:
@@ -214,9 +224,9 @@ class FabricWizard(QDialog):
         optics = 2 * fabric_links
         params = self.params()
         types = self.catalog.device_types
+        tray = NVL72_PLATFORMS.get(params.get("platform", ""), ("",))[0]
         node = types.get(
-            params.get("node_type")
-            or ("gb200-compute-tray" if self.template_key() == "nvl72" else "")
+            params.get("node_type") or (tray if self.template_key() == "nvl72" else "")
         )
         switch = types.get(params.get("switch", ""))
         if node is None or switch is None:

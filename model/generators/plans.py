@@ -464,6 +464,11 @@ def plan_fat_tree(
 
 NVL72_COMPUTE_TRAYS = 18
 NVL72_SWITCH_TRAYS = 9
+# Rack-scale platforms: compute tray type and the scale-out switch that matches its NICs.
+NVL72_PLATFORMS = {
+    "gb200": ("gb200-compute-tray", "qm9700"),  # CX-7 class 400G NICs, Quantum-2 NDR
+    "gb300": ("gb300-compute-tray", "q3400"),  # ConnectX-8 800G XDR, Quantum-X800
+}
 
 
 @dataclass(frozen=True)
@@ -471,6 +476,7 @@ class Nvl72Plan:
     racks: int
     su_racks: int
     scale_out: RailPlan
+    platform: str = "gb200"
 
     def counts(self) -> dict:
         out = self.scale_out.counts()
@@ -487,23 +493,31 @@ def plan_nvl72(
     catalog: Catalog,
     *,
     racks: int,
-    switch: str = "qm9700",
+    switch: str | None = None,
     su_racks: int = 8,
     tiers: str | int = "auto",
     oversubscription: int = 1,
     reserve_ports: int = 0,
+    platform: str = "gb200",
 ) -> Nvl72Plan:
+    if platform not in NVL72_PLATFORMS:
+        raise GenerateError(
+            f"--platform {platform!r} is not an NVL72 platform; choose one of "
+            + ", ".join(NVL72_PLATFORMS)
+        )
+    tray, default_switch = NVL72_PLATFORMS[platform]
+    switch = switch or default_switch
     _positive(racks, "--racks")
     _positive(su_racks, "--su-racks")
     _check_size(racks * 72)
     scale_out = plan_rail_optimized(
         catalog,
         nodes=racks * NVL72_COMPUTE_TRAYS,
-        node_type="gb200-compute-tray",
+        node_type=tray,
         switch=switch,
         su_nodes=min(su_racks, racks) * NVL72_COMPUTE_TRAYS,
         tiers=tiers,
         oversubscription=oversubscription,
         reserve_ports=reserve_ports,
     )
-    return Nvl72Plan(racks, min(su_racks, racks), scale_out)
+    return Nvl72Plan(racks, min(su_racks, racks), scale_out, platform)

@@ -115,3 +115,18 @@ def test_generate_into_the_current_hall_is_one_undo_step(qtbot, tmp_path):
     assert set(design.racks) == racks_before and design.gpu_count() == 32
     qtbot.waitUntil(lambda: d.runner.fresh and d.panel.report.gpus == 32, timeout=20_000)
     close_quietly(window)
+
+
+def test_gb300_platform_brings_its_800g_switch_and_builds(qtbot):
+    wizard = FabricWizard()
+    qtbot.addWidget(wizard)
+    wizard.template.setCurrentIndex(wizard.template.findData("nvl72"))
+    fields = wizard.fields["nvl72"]
+    fields["platform"].setCurrentIndex(fields["platform"].findData("gb300"))
+    assert fields["switch"].currentData() == "q3400"
+    fields["racks"].setValue(1)
+    design = wizard.build()
+    assert {d.type for d in design.devices.values() if d.role == "gpu-server"} == {
+        "gb300-compute-tray"
+    }
+    assert design.gpu_count() == 72

@@ -88,3 +88,17 @@ def test_small_nvl72_uplinks_follow_the_trays_in_use():
     )
     # 18 trays, 1 leaf per rail, 18 downlinks -> 18 uplinks (not 32).
     assert set(ups.values()) == {18}
+
+
+def test_gb300_nvl72_su_on_quantum_x800_matches_the_xdr_pattern():
+    # GB300: ConnectX-8 800G per GPU (INTROL-GB300); one SU of 8 racks = 576 GPUs on 144-port
+    # Q3400 leaves, as the XDR reference architecture's 576-GPU SU: 8 leaves, 4 spines, 576 / 576.
+    design = nvl72(racks=8, platform="gb300")
+    counts = preview("nvl72", racks=8, platform="gb300")
+    assert counts["switches"]["leaf"] == 8 and counts["switches"]["spine"] == 4
+    assert counts["links"]["node-leaf"] == 576 and counts["links"]["leaf-spine"] == 576
+    trays = [d for d in design.devices.values() if d.role == "gpu-server"]
+    assert {d.type for d in trays} == {"gb300-compute-tray"} and len(trays) == 144
+    assert design.gpu_count() == 576
+    with pytest.raises(GenerateError, match="not an NVL72 platform"):
+        preview("nvl72", racks=1, platform="gb100")

@@ -18,6 +18,7 @@ RAIL = [
     (40, "hgx-h100-8x400", "sn5600", 40),
     (100, "dgx-h100", "qm9700", 32),
     (24, "hgx-h100-8x400", "tomahawk5-64x800", 24),
+    (32, "hgx-h100-8x400", "sn5610", 32),
 ]
 CASES = (
     [
@@ -43,6 +44,7 @@ CASES = (
     ]
     + [("fat-tree", dict(k=k)) for k in (4, 8)]
     + [("nvl72", dict(racks=r)) for r in (1, 2, 8)]
+    + [("nvl72", dict(racks=r, platform="gb300")) for r in (1, 8)]
 )
 
 
