@@ -7,13 +7,15 @@ After the NVIDIA DGX SuperPOD reference architecture (NV-SP-H100; domain-facts ย
   leaf has as many uplinks as appliance ports in use. Node storage leaves take the GPU servers'
   storage ports and carry uplinks near 4:3 (``ceil(3 d / 4)`` uplinks for ``d`` ports in use).
   Appliances are sized so their port capacity gives at least 40 GB/s (320 Gb/s) per GPU server.
-  Each server cables ``STORAGE_PORTS`` storage ports (one per storage/in-band card).
-* **In-band**: Ethernet (SN4600C, 100GbE), the GPU servers' two front-end ports (servers whose
-  catalog entry has no front-end port group, e.g. DGX B200/B300 and GB200 trays whose in-band
-  runs on 400G BlueField-3 ports, get no in-band cable: a 400G in-band switch is not built
-  yet), two ports per head node and one per UFM appliance; leaf
-  uplinks ``ceil(d / 4)`` (at least 2) to in-band spines (pairs, enough for every leaf uplink
-  and the OOB switches' uplinks), which is where the site core would be joined.
+  Each server cables ``STORAGE_PORTS`` storage ports (one per storage/in-band card); a server
+  whose catalog entry has no front-end ports (DGX B200/B300, GB200/GB300 trays: BlueField-3
+  cards carry storage and in-band) gives the first half of its storage-role ports to storage
+  and the rest to in-band.
+* **In-band**: Ethernet, two ports per GPU server (domain-facts ยง8c), two per head node and one
+  per UFM appliance, on leaves of the port speed: SN4600C for 100GbE, an SN5600 run as
+  128 x 400G for BlueField-3's 400G. Leaf uplinks ``ceil(d / 4)`` (at least 2) go to a spine
+  pair (or pairs) of each speed, enough for every leaf uplink and, at 100G, the OOB switches'
+  uplinks; the spines are where the site core would be joined.
 * **Out-of-band**: 1 GbE (SN2201) to every BMC and every switch management port; each OOB switch
   sends two uplinks to the in-band spines (pinned to the OOB fabric). PDUs are not modelled as
   devices, so their OOB ports are not generated.
@@ -44,6 +46,9 @@ ALL_FABRICS = ("compute", "storage", "inband", "oob")
 INFINIBAND_SWITCHES = frozenset({"qm9700", "q3400"})  # Quantum-2 / Quantum-X800 (UFM-managed)
 STORAGE_SWITCH = "qm9700"
 INBAND_SWITCH = "sn4600c"
+# In-band switch per server port speed: 100GbE on SN4600C; BlueField-3 400G in-band ports (DGX
+# B200/B300, GB200/GB300 trays) on an SN5600 run as 128 x 400G.
+INBAND_SWITCHES = {100.0: (INBAND_SWITCH, None), 400.0: ("sn5600", {"p": 2})}
 OOB_SWITCH = "sn2201"
 STORAGE_APPLIANCE = "storage-appliance-4x400"
 UFM_APPLIANCE = "ufm-appliance"
@@ -89,9 +94,11 @@ class _Ports:
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
         self.free: dict[tuple[str, str], list[str]] = {}
+        self.tables: dict[str, dict] = {}
 
     def add(self, device_id: str, type_id: str, breakout: dict[str, int] | None = None) -> None:
         table = port_table(self.catalog.device_types[type_id], breakout or {})
+        self.tables[device_id] = table
         for name, info in table.items():
             self.free.setdefault((device_id, info.role), []).append(name)
 
@@ -114,6 +121,12 @@ class _Ports:
 
 def _data_role(catalog: Catalog, type_id: str) -> str:
     return next(g.role for g in catalog.device_types[type_id].port_groups if g.role != "management")
+
+
+def _radix(catalog: Catalog, type_id: str, breakout: dict[str, int] | None = None) -> int:
+    role = _data_role(catalog, type_id)
+    table = port_table(catalog.device_types[type_id], breakout or {})
+    return sum(1 for info in table.values() if info.role == role)
 
 
 def _leaf_spine(
@@ -151,10 +164,11 @@ def _leaves(
     switch: str,
     endpoints: list[tuple[str, str]],
     up_for: callable,
+    breakout: dict[str, int] | None = None,
 ) -> tuple[list[tuple[str, int]], list[PortLink]]:
     """Leaves of ``switch`` for ``endpoints`` [(device, port)], each with ``up_for(d)`` uplinks."""
     role = _data_role(catalog, switch)
-    radix = sum(g.count for g in catalog.device_types[switch].port_groups if g.role == role)
+    radix = _radix(catalog, switch, breakout)
     # The most downlinks d with d + up_for(d) <= radix.
     per_leaf = max(d for d in range(1, radix) if d + up_for(d) <= radix)
     n = max(1, math.ceil(len(endpoints) / per_leaf))
@@ -164,7 +178,7 @@ def _leaves(
     links: list[PortLink] = []
     for i in range(n):
         leaf = f"{prefix}-leaf{i + 1:0{width}d}"
-        ports.add(leaf, switch)
+        ports.add(leaf, switch, breakout)
         mine = endpoints[i * per_leaf : (i + 1) * per_leaf]
         for device, port in mine:
             links.append((device, port, leaf, ports.take(leaf, role)[0]))
@@ -255,9 +269,10 @@ def build_networks(
         if fe:
             storage_ports[dev] = stor[:STORAGE_PORTS]
             inband_ports[dev] = fe[:INBAND_PORTS]
-        else:  # no front-end ports in the catalog entry: no in-band cable (see docstring)
-            storage_ports[dev] = stor[:STORAGE_PORTS]
-            inband_ports[dev] = []
+        else:  # in-band on the storage/in-band cards' other ports (BlueField-3)
+            half = min(STORAGE_PORTS, (len(stor) + 1) // 2)
+            storage_ports[dev] = stor[:half]
+            inband_ports[dev] = stor[half : half + INBAND_PORTS]
     if "storage" in fabrics and any(storage_ports.values()):
         s_switch = STORAGE_SWITCH if infiniband else compute_switch
         endpoints = [(d, p) for d in storage_ports for p in storage_ports[d]]
@@ -293,45 +308,60 @@ def build_networks(
             storage_switches.append((spine, s_switch, "spine", {}))
 
     # In-band Ethernet: servers, head nodes, UFM appliances.
-    inband_spines: list[str] = []
+    inband_spines: list[str] = []  # the 100GbE spines, where the OOB switches uplink
     if "inband" in fabrics:
         endpoints = [(d, p) for d in inband_ports for p in inband_ports[d]]
         for dev in heads + ufm_compute + ufm_storage:
             endpoints += [(dev, p) for p in ports.free.get((dev, "frontend"), [])]
         for d, p in endpoints:
             ports.use(d, p)
+        by_speed: dict[float, list[tuple[str, str]]] = {}
+        for d, p in endpoints:
+            by_speed.setdefault(_port_speed(catalog, ports, d, p), []).append((d, p))
+        for speed, group in sorted(by_speed.items()):
+            if speed not in INBAND_SWITCHES:
+                raise GenerateError(f"no in-band switch in the catalog for {speed:g}G ports")
+            switch, breakout = INBAND_SWITCHES[speed]
+            prefix = "inband" if speed == 100 else f"inband{speed:g}g"
+            leaves, leaf_links = _leaves(
+                catalog,
+                ports,
+                prefix,
+                switch,
+                group,
+                lambda d: max(2, math.ceil(d / 4)),
+                breakout,
+            )
+            role = _data_role(catalog, switch)
+            radix = _radix(catalog, switch, breakout)
+            spine_ports = sum(up for _, up in leaves)
+            if speed == 100 and "oob" in fabrics:
+                # The OOB switches' two uplinks each land here too (their count bounded from
+                # the devices with a management port, plus a margin).
+                managed = len(servers) + len(mgmt_units) + len(storage_units) + len(switches)
+                managed += len(storage_switches) + len(leaves) + 8
+                spine_ports += 2 * (math.ceil(managed / 47) + 1)
+            n_spines = max(2, 2 * math.ceil(spine_ports / (2 * radix)))  # pairs
+            spines = [f"{prefix}-spine{i + 1}" for i in range(n_spines)]
+            for spine in spines:
+                ports.add(spine, switch, breakout)
+            spine_links = []
+            k = 0
+            for leaf, up in leaves:
+                for port in ports.take(leaf, role, up):
+                    spine = spines[k % n_spines]
+                    k += 1
+                    spine_links.append((leaf, port, spine, ports.take(spine, role)[0]))
+            net.links += [leaf_links, spine_links]
+            for leaf, _ in leaves:
+                net.fabric_of[leaf] = "inband"
+                mgmt_switches.append((leaf, switch, "leaf", breakout or {}))
+            for spine in spines:
+                net.fabric_of[spine] = "inband"
+                mgmt_switches.append((spine, switch, "spine", breakout or {}))
+            if speed == 100:
+                inband_spines = spines
         inband_switch = INBAND_SWITCH
-        leaves, leaf_links = _leaves(
-            catalog, ports, "inband", inband_switch, endpoints, lambda d: max(2, math.ceil(d / 4))
-        )
-        role = _data_role(catalog, inband_switch)
-        radix = sum(
-            g.count for g in catalog.device_types[inband_switch].port_groups if g.role == role
-        )
-        # The spines take every in-band leaf uplink and the OOB switches' two uplinks each
-        # (their count bounded from the devices with a management port, plus a margin).
-        managed = len(servers) + len(mgmt_units) + len(storage_units) + len(switches)
-        managed += len(storage_switches) + len(leaves) + 8
-        oob_bound = math.ceil(managed / 47) + 1 if "oob" in fabrics else 0
-        spine_ports = sum(up for _, up in leaves) + 2 * oob_bound
-        n_spines = max(2, 2 * math.ceil(spine_ports / (2 * radix)))  # pairs
-        inband_spines = [f"inband-spine{i + 1}" for i in range(n_spines)]
-        for s in inband_spines:
-            ports.add(s, inband_switch)
-        spine_links = []
-        k = 0
-        for leaf, up in leaves:
-            for port in ports.take(leaf, role, up):
-                spine = inband_spines[k % n_spines]
-                k += 1
-                spine_links.append((leaf, port, spine, ports.take(spine, role)[0]))
-        net.links += [leaf_links, spine_links]
-        for leaf, _ in leaves:
-            net.fabric_of[leaf] = "inband"
-            mgmt_switches.append((leaf, inband_switch, "leaf", {}))
-        for spine in inband_spines:
-            net.fabric_of[spine] = "inband"
-            mgmt_switches.append((spine, inband_switch, "spine", {}))
 
     # Out-of-band 1 GbE: every BMC and every switch management port (this module's too).
     if "oob" in fabrics:
@@ -385,6 +415,10 @@ def build_networks(
         net.segments.append(Segment(units=storage_units, switches=storage_switches, own_row=True))
     net.segments.append(Segment(units=mgmt_units, switches=mgmt_switches, own_row=True))
     return net
+
+
+def _port_speed(catalog: Catalog, ports: _Ports, device: str, port: str) -> float:
+    return ports.tables[device][port].speed_gbps
 
 
 def _compute_port_speed(catalog: Catalog, switches: list[tuple[str, str, str]]) -> float:

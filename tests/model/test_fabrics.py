@@ -199,3 +199,21 @@ def test_every_network_generated_passes_its_own_checks(template, params):
     plant.close()
     assert {"compute", "inband", "oob"} <= set(report.fabrics)
     assert [w.message for w in report.warnings if w.severity != "info"] == []
+
+
+def test_blackwell_servers_get_in_band_on_their_bluefield_ports_at_400g():
+    # DGX B200: 4 BlueField-3 ports (storage + in-band, §6a): 2 to storage, 2 to in-band, on an
+    # SN5600 run as 128 x 400G (no 100G front-end port in the catalog entry).
+    design = generate("leaf-spine", nodes=11, node_type="dgx-b200", switch="qm9700", fabrics="all")
+    fabric_of = link_fabric_map(design)
+    per_server: dict[str, dict[str, int]] = {}
+    for link_id, link in design.links.items():
+        for end in (link.a, link.b):
+            if design.devices[end.device].role == "gpu-server" and end.port.startswith("stor"):
+                counts = per_server.setdefault(end.device, {})
+                counts[fabric_of[link_id]] = counts.get(fabric_of[link_id], 0) + 1
+    assert len(per_server) == 11
+    assert all(c == {"storage": 2, "inband": 2} for c in per_server.values())
+    inband = {d.type for d in design.devices.values() if device_fabric(design, d) == "inband"}
+    assert inband == {"sn5600", "sn4600c"}  # 400G for the servers, 100G for the head nodes
+    assert_links_valid(design)
