@@ -102,6 +102,7 @@ def test_generate_into_the_current_hall_is_one_undo_step(qtbot, tmp_path):
         wizard = window.findChild(FabricWizard)
         wizard.template.setCurrentIndex(wizard.template.findData("leaf-spine"))
         wizard.fields["leaf-spine"]["nodes"].setValue(16)
+        wizard.fields["leaf-spine"]["oversubscription"].setValue(3)
         wizard.replace_hall.setChecked(True)
         _ok(wizard).click()
 
@@ -109,10 +110,13 @@ def test_generate_into_the_current_hall_is_one_undo_step(qtbot, tmp_path):
     d.wizard_action.trigger()
     assert window.document.design is design  # same document, new contents
     assert design.gpu_count() == 128 and not racks_before & set(design.racks)
+    assert design.settings.oversubscription_target == 3.0  # the ratio asked for is the target
     qtbot.waitUntil(lambda: d.runner.fresh and d.panel.report.gpus == 128, timeout=20_000)
+    assert not [w for w in d.panel.report.warnings if w.code == "OVERSUBSCRIBED"]
     assert window.document.stack.count() == 1
     window.document.stack.undo()
     assert set(design.racks) == racks_before and design.gpu_count() == 32
+    assert design.settings.oversubscription_target == 1.0
     qtbot.waitUntil(lambda: d.runner.fresh and d.panel.report.gpus == 32, timeout=20_000)
     close_quietly(window)
 
