@@ -112,8 +112,11 @@ def run(args: argparse.Namespace) -> int:
     except DesignFileError as exc:
         raise CliError(str(exc)) from None
     roles: dict[str, int] = {}
+    types = design.catalog.device_types
     for device in design.devices.values():
-        roles[device.role] = roles.get(device.role, 0) + 1
+        is_switch = types[device.type].category in ("switch", "nvlink-switch")
+        if is_switch or device.role == "gpu-server":
+            roles[device.role] = roles.get(device.role, 0) + 1
     switches = ", ".join(
         f"{roles[r]} {r}"
         for r in ("nvlink-switch", "leaf", "spine", "core", "management")

@@ -19,7 +19,7 @@ from model.design import Design
 from model.entities import Link, PortRef, Settings
 from model.gc_policy import building_design
 from model.generators import plans, topology
-from model.generators.networks import build_networks, parse_fabrics
+from model.generators.networks import build_networks, cable_pdus, parse_fabrics
 from model.generators.placement import (
     Placement,
     Segment,
@@ -276,6 +276,13 @@ def _build(
     with building_design():
         net = build_networks(catalog, segments, tiers, chosen, switch)
         layout = lay_out(catalog, segments + net.segments, placement)
+        if "oob" in chosen:
+            # Room on the OOB switches for one PDU per rack (and the racks more OOB switches
+            # may need), then the final layout.
+            racks = len(layout.racks)
+            pdus = racks + racks // 40 + 2
+            net = build_networks(catalog, segments, tiers, chosen, switch, pdus=pdus)
+            layout = lay_out(catalog, segments + net.segments, placement)
         settings = Settings(oversubscription_target=float(max(1, oversubscription)))
         design = Design(
             layout.hall, name=name, settings=settings, custom_types=custom, base_catalog=base
@@ -297,6 +304,16 @@ def _build(
                     )
                 )
         design.add_links(links)
+        if "oob" in chosen:
+            oob = [d for d, f in net.fabric_of.items() if f == "oob"]
+            pdus, pdu_links, full = cable_pdus(design, oob)
+            design.add_devices(pdus)
+            design.add_links(
+                Link(id=f"l-{n + i + 1}", a=PortRef(a, pa), b=PortRef(b, pb))
+                for i, (a, pa, b, pb) in enumerate(pdu_links)
+            )
+            if full:
+                net.notes.append("no PDU in full racks " + ", ".join(full))
         design.update_trays(size_trays(design))
         design.revision = 0
     # Not saved: what the generator left out of the networks asked for, for the CLI / wizard.

@@ -16,9 +16,9 @@ After the NVIDIA DGX SuperPOD reference architecture (NV-SP-H100; domain-facts Â
   128 x 400G for BlueField-3's 400G. Leaf uplinks ``ceil(d / 4)`` (at least 2) go to a spine
   pair (or pairs) of each speed, enough for every leaf uplink and, at 100G, the OOB switches'
   uplinks; the spines are where the site core would be joined.
-* **Out-of-band**: 1 GbE (SN2201) to every BMC and every switch management port; each OOB switch
-  sends two uplinks to the in-band spines (pinned to the OOB fabric). PDUs are not modelled as
-  devices, so their OOB ports are not generated.
+* **Out-of-band**: 1 GbE (SN2201) to every BMC, every switch management port and every rack's
+  PDU (one 1U metered PDU per rack at its highest free U, cabled once the racks exist); each OOB
+  switch sends two uplinks to the in-band spines (pinned to the OOB fabric).
 * **Management**: two UFM appliances (an HA pair) cabled into the compute fabric when it is
   InfiniBand, two more into the storage fabric, and two BCM head nodes; all on in-band and OOB.
   The compute UFM pair takes free compute ports (leaves first, then spines, cores); when the
@@ -192,8 +192,12 @@ def build_networks(
     tiers: list[list[PortLink]],
     fabrics: tuple[str, ...],
     compute_switch: str,
+    pdus: int = 0,
 ) -> Networks:
-    """The storage, in-band, OOB and management networks for an already built compute fabric."""
+    """The storage, in-band, OOB and management networks for an already built compute fabric.
+
+    ``pdus`` OOB ports are left free for the racks' PDUs, cabled once the racks exist
+    (:func:`cable_pdus`)."""
     net = Networks()
     if fabrics == ("compute",):
         return net
@@ -339,7 +343,7 @@ def build_networks(
                 # The OOB switches' two uplinks each land here too (their count bounded from
                 # the devices with a management port, plus a margin).
                 managed = len(servers) + len(mgmt_units) + len(storage_units) + len(switches)
-                managed += len(storage_switches) + len(leaves) + 8
+                managed += len(storage_switches) + len(leaves) + pdus + 8
                 spine_ports += 2 * (math.ceil(managed / 47) + 1)
             n_spines = max(2, 2 * math.ceil(spine_ports / (2 * radix)))  # pairs
             spines = [f"{prefix}-spine{i + 1}" for i in range(n_spines)]
@@ -378,10 +382,11 @@ def build_networks(
         per_switch = sum(
             g.count for g in catalog.device_types[OOB_SWITCH].port_groups if g.name == "p"
         )
-        # n switches hold every endpoint plus, when n > 1, each other's management port.
-        n = max(1, math.ceil(len(endpoints) / per_switch))
+        # n switches hold every endpoint and the PDUs plus, when n > 1, each other's management
+        # port.
+        n = max(1, math.ceil((len(endpoints) + pdus) / per_switch))
         if n > 1:
-            n = math.ceil(len(endpoints) / (per_switch - 1))
+            n = math.ceil((len(endpoints) + pdus) / (per_switch - 1))
         oob = [f"oob{i + 1:0{max(2, len(str(n)))}d}" for i in range(n)]
         for s in oob:
             ports.add(s, OOB_SWITCH)
@@ -415,6 +420,40 @@ def build_networks(
         net.segments.append(Segment(units=storage_units, switches=storage_switches, own_row=True))
     net.segments.append(Segment(units=mgmt_units, switches=mgmt_switches, own_row=True))
     return net
+
+
+PDU_TYPE = "pdu-1u-metered"
+
+
+def cable_pdus(design, oob_switches: list[str]) -> tuple[list, list[PortLink], list[str]]:
+    """One metered PDU per rack at its highest free U, its management port on an OOB switch.
+
+    Returns (PDU devices, links, names of full racks): a rack without a free U gets no PDU.
+    """
+    from model.entities import Device
+
+    free: list[tuple[str, str]] = [
+        (s, p) for s in oob_switches for p in design.free_ports(s, "management") if p[0] == "p"
+    ]
+    devices, links, full = [], [], []
+    for rack in design.racks.values():
+        taken = set()
+        for device in design.devices_in_rack(rack.id):
+            height = design.device_type(device).u_height
+            taken.update(range(device.u, device.u + height))
+        u = next((u for u in range(rack.height_u, 0, -1) if u not in taken), None)
+        if u is None:
+            full.append(rack.name)
+            continue
+        if not free:
+            raise GenerateError("the OOB switches have no port left for the racks' PDUs")
+        pdu = f"pdu-{rack.id}"
+        devices.append(
+            Device(id=pdu, name=pdu, type=PDU_TYPE, rack=rack.id, u=u, role="management")
+        )
+        switch, port = free.pop(0)
+        links.append((pdu, "mgmt1", switch, port))
+    return devices, links, full
 
 
 def _port_speed(catalog: Catalog, ports: _Ports, device: str, port: str) -> float:

@@ -76,13 +76,21 @@ def test_4su_superpod_counts_per_fabric(superpod):
     inband_up = sum(max(2, math.ceil(d / 4)) for d in inband_leaves)
     assert fabrics["inband"]["switches"]["total"] == len(inband_leaves) + 2
     assert fabrics["inband"]["links"]["total"] == inband_ports + inband_up
-    # OOB: a BMC per server / appliance / UFM / head node, a management port per switch.
+    # OOB: a BMC per server / appliance / UFM / head node, a management port per switch, a PDU
+    # per rack.
     switches = 48 + fabrics["storage"]["switches"]["total"] + len(inband_leaves) + 2
     bmcs = nodes + appliances + 2 * ufm + heads
-    oob = math.ceil((bmcs + switches) / 47)
-    assert fabrics["oob"]["switches"]["total"] == oob
+    pdus = len(design.racks)
+    assert sum(1 for d in design.devices.values() if d.type == "pdu-1u-metered") == pdus
+    oob = fabrics["oob"]["switches"]["total"]
+    # 47 ports each (one takes a neighbour's management port); a spare switch at most.
+    assert (
+        math.ceil((bmcs + switches + pdus) / 47)
+        <= oob
+        <= math.ceil((bmcs + switches + pdus) / 47) + 1
+    )
     # ... plus each OOB switch's own management port on its neighbour and 2 uplinks each.
-    assert fabrics["oob"]["links"]["total"] == bmcs + switches + oob + 2 * oob
+    assert fabrics["oob"]["links"]["total"] == bmcs + switches + pdus + oob + 2 * oob
     assert sum(f["links"]["total"] for f in fabrics.values()) == len(design.links)
     assert sum(f["transceivers"] for f in fabrics.values()) == report.transceivers
     for f in fabrics.values():
