@@ -3,12 +3,14 @@ the analysis of the design it generates."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QDialogButtonBox
 
 from gui.panels.fabric_wizard import FabricWizard
 from model.analysis import analyze
 from model.cabling import CablePlant
+from model.fabrics import device_fabric
 from tests.gui.analysis_support import close_quietly, docks, open_window
 
 
@@ -63,8 +65,16 @@ def test_preview_matches_the_generated_designs_analysis(qtbot):
         assert sum(tiers.values()) == sum(counts["links"].values()), template
         assert report.fabrics["compute"].links == sum(counts["links"].values()), template
         assert report.switches_by_tier == counts["switches"], template
-        optics, watts = wizard.estimate(counts)
-        assert report.fabrics["compute"].transceivers <= optics, template
+        assert report.fabrics["compute"].transceivers <= counts["optics_at_most"], template
+        if counts["device_power_w"] is not None:
+            # The preview's devices: the GPU servers and the compute (and NVLink) switches.
+            compute_switches_w = sum(
+                design.device_type(d).power_typical_w
+                for d in design.devices.values()
+                if device_fabric(design, d) in ("compute", "scale-up")
+            )
+            devices_w = report.power_w["servers"] + compute_switches_w
+            assert devices_w == pytest.approx(counts["device_power_w"]), template
 
 
 def test_generate_fabric_menu_opens_the_result_as_a_new_document(qtbot, tmp_path):
