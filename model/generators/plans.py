@@ -206,6 +206,7 @@ class RailPlan:
     spines: int = 0  # 2-tier: total; 3-tier: per pod
     sus_per_pod: int = 0
     core_per_group: int = 0  # 3-tier: cores joined to one spine position of every pod
+    rail_only: bool = False  # spines (2-tier: ``spines`` per rail) join only one rail's leaves
 
     @property
     def rails(self) -> int:
@@ -237,6 +238,8 @@ class RailPlan:
 
     @property
     def total_spines(self) -> int:
+        if self.rail_only:
+            return self.spines * self.rails
         return self.spines * self.pods if self.tiers == 3 else self.spines
 
     @property
@@ -284,8 +287,8 @@ def plan_rail_optimized(
     need = used_uplinks(-(-su_nodes // lpr), oversubscription, up)
     most = up
     tiers = str(tiers)
-    if tiers not in ("auto", "2", "3"):
-        raise GenerateError(f"--tiers must be auto, 2 or 3, not {tiers!r}")
+    if tiers not in ("auto", "2", "3", "rail-only"):
+        raise GenerateError(f"--tiers must be auto, 2, 3 or rail-only, not {tiers!r}")
     base = dict(
         node=node,
         leaf=leaf,
@@ -298,6 +301,8 @@ def plan_rail_optimized(
     )
     n_su = -(-nodes // su_nodes)
     leaves = n_su * len(node.nics) * lpr
+    if tiers == "rail-only":
+        return _plan_rail_only(base, leaf, nodes, n_su, lpr, up, reserve_ports, need)
     if tiers in ("auto", "2"):
         fit = fewest_spines(need, most, leaves, leaf.radix)
         if fit is not None:
@@ -339,6 +344,27 @@ def plan_rail_optimized(
         sus_per_pod=sus_per_pod,
         core_per_group=per_group,
     )
+
+
+def _plan_rail_only(
+    base: dict, leaf, nodes: int, n_su: int, lpr: int, up: int, reserve: int, need: int
+):
+    """Rail-only (RAILONLY, domain-facts 8e): no spine joins the rails; each rail is a network of
+    its own and cross-rail traffic goes over NVLink. One switch per rail when it holds every
+    node (all its ports face the nodes, no uplinks); else each rail is a two-tier Clos of its
+    SUs' rail leaves and spines of its own."""
+    k = leaf.radix
+    if nodes <= k - reserve:
+        one = base | dict(su_nodes=nodes, uplinks=0, downlinks=k - reserve, leaves_per_rail=1)
+        return RailPlan(**one, tiers=1, rail_only=True)
+    rail_leaves = n_su * lpr
+    fit = fewest_spines(need, up, rail_leaves, k)  # uplinks sized to the downlinks in use
+    if fit is None:
+        raise GenerateError(
+            f"a rail of {rail_leaves} leaves does not fit two tiers of {k}-port switches "
+            f"(at most {k}); use fewer nodes, a bigger switch or a rail-optimized fabric"
+        )
+    return RailPlan(**base, uplinks=fit[0], tiers=2, spines=fit[1], rail_only=True)
 
 
 # ------------------------------------------------------------------------------------ leaf-spine
