@@ -42,11 +42,18 @@ def candidates(
     lane_rates: Sequence[float],
     form_factors: Sequence[str],
     policy: str = "lowest-cost",
+    include_splitters: bool = False,
 ) -> list[int]:
-    """Indexes of the media that can carry a link of this speed, lane rates and form factors."""
+    """Indexes of the media that can carry a link of this speed, lane rates and form factors.
+
+    Splitter cable families are left out unless ``include_splitters`` (the per-cage choice of
+    :mod:`model.cages` asks for them: only a cage's shape can say whether a splitter fits).
+    """
     out = []
     for i, m in enumerate(media):
         if policy == "fibre-only" and m.kind not in OPTICAL_KINDS:
+            continue
+        if m.splitter and not include_splitters:
             continue
         if (
             any(abs(speed_gbps - s) < 1e-6 for s in m.speeds_gbps)

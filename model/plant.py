@@ -1,0 +1,442 @@
+"""The physical plant: what is bought and plugged — a plug per used cage, cables and fibres.
+
+Built from a :class:`~model.cabling.CablePlant` (medium and ordered length per link, the cage of
+each link end, the cage-graph components) as a pure function. It is the one place where modules,
+cables and fibres are counted, powered (typical and maximum) and priced, so the analysis, the
+BOM and the schedule agree by construction:
+
+* a used cage whose links run on a module medium (multimode / single-mode) holds one module: the
+  catalog's module part for that medium and the cage's spec (form factor, logical ports, heat
+  sink); each of its links takes ``fibres_per_port`` fibres of the module's fibre part at the
+  link's ordered length (one fibre per link: the far end's module takes the same fibre);
+* a component of links on an integrated medium (DAC, ACC, AEC, AOC, UTP) is one cable assembly:
+  a straight cable between two cages or a splitter from a hub cage, of the part that fits;
+* links on the rack backplane (NVL72 NVLink spine) come with the rack: no plug, no part.
+
+Plug rules checked here (findings): ``CAGE_MIXED_PLUGS`` a cage whose links run on different
+media (it would need two plugs), ``CAGE_SPLIT_CABLE`` an integrated cable whose cage's ports go
+to far cages no cable part joins (e.g. a pinned DAC on a DGX rail cage), ``PART_NOT_ORDERABLE``
+a plug or assembly the catalog has no orderable part for. Such cages count as ``invalid``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from model.cages import (
+    CAGE_STRIDE,
+    MODULE_KINDS,
+    SHAPE_MESH,
+    SHAPE_SPLITTER,
+    SHAPE_STRAIGHT,
+    cage_view,
+    component_shapes,
+)
+from model.findings import Finding, sort_findings
+from model.parts import CablePart, FibrePart, ModulePart, part_number_for
+
+if TYPE_CHECKING:
+    from model.cabling import CablePlant
+
+MAX_LISTED = 5
+
+
+@dataclass(frozen=True)
+class PartCount:
+    """One orderable item in the plant: a part at one length, its quantity and figures each."""
+
+    category: str  # "module", "cable", "fibre"
+    part_id: str
+    part_number: str
+    vendor: str
+    description: str
+    length_m: float | None
+    quantity: int
+    kind: str  # medium kind (dac, acc, aec, aoc, utp, mmf, smf) or "mmf-fibre" / "smf-fibre"
+    unit_power_w: float
+    unit_power_w_max: float
+    unit_price_usd: float
+    source: str
+
+
+@dataclass
+class PhysicalPlant:
+    """Counts, power and cost of the plugs, cables and fibres of a design."""
+
+    items: list[PartCount] = field(default_factory=list)
+    cages_total: int = 0
+    cages_used: int = 0
+    cages_invalid: int = 0
+    findings: list[Finding] = field(default_factory=list)
+    # Per device id: W of the plugs in its cages (typical, max): modules and cable ends.
+    device_power_w: dict[str, float] = field(default_factory=dict)
+    device_power_w_max: dict[str, float] = field(default_factory=dict)
+    # Per link id: (cable_id, a_cage, b_cage, a_module, b_module, part) for the schedule.
+    link_parts: dict[str, tuple[str, str, str, str, str, str]] = field(default_factory=dict)
+
+    def of(self, category: str) -> list[PartCount]:
+        return [i for i in self.items if i.category == category]
+
+    def total(self, category: str, attr: str = "quantity") -> float:
+        return sum(
+            i.quantity * (1 if attr == "quantity" else getattr(i, attr)) for i in self.of(category)
+        )
+
+    @property
+    def cost_usd(self) -> float:
+        return sum(i.quantity * i.unit_price_usd for i in self.items)
+
+    @property
+    def power_w(self) -> float:
+        return sum(i.quantity * i.unit_power_w for i in self.items)
+
+    @property
+    def power_w_max(self) -> float:
+        return sum(i.quantity * i.unit_power_w_max for i in self.items)
+
+    def summary(self) -> dict:
+        """The ``plant`` section of ``analyze --json``."""
+        modules = self.of("module")
+        assemblies = self.of("cable") + self.of("fibre")
+        by_kind: Counter[str] = Counter()
+        for i in assemblies:
+            by_kind[i.kind] += i.quantity
+        return {
+            "modules": {
+                "total": int(self.total("module")),
+                "by_part": _by_part(modules),
+                "power_w": round(self.total("module", "unit_power_w"), 3),
+                "power_w_max": round(self.total("module", "unit_power_w_max"), 3),
+                "cost_usd": round(self.total("module", "unit_price_usd"), 2),
+            },
+            "cables": {
+                "total": int(sum(i.quantity for i in assemblies)),
+                "by_part": _by_part(assemblies),
+                "by_kind": dict(sorted(by_kind.items())),
+                "length_m": round(sum(i.quantity * (i.length_m or 0.0) for i in assemblies), 3),
+                "power_w": round(self.total("cable", "unit_power_w"), 3),
+                "power_w_max": round(self.total("cable", "unit_power_w_max"), 3),
+                "cost_usd": round(
+                    self.total("cable", "unit_price_usd") + self.total("fibre", "unit_price_usd"), 2
+                ),
+            },
+            "cages": {
+                "total": self.cages_total,
+                "used": self.cages_used,
+                "invalid": self.cages_invalid,
+            },
+        }
+
+
+def _by_part(items: list[PartCount]) -> dict[str, int]:
+    out: Counter[str] = Counter()
+    for i in items:
+        out[i.part_number] += i.quantity
+    return dict(sorted(out.items()))
+
+
+def build_plant(plant: CablePlant, with_links: bool = False) -> PhysicalPlant:
+    """The physical plant of ``plant``'s current media choice.
+
+    ``with_links`` also fills ``link_parts`` (per-link part names for the schedule; a Python
+    pass over the links, so the analysis leaves it out).
+    """
+    design, media = plant.design, list(plant.media)
+    view = cage_view(plant)
+    tables = view.tables
+    n_all = len(plant.link_ids)
+    medium = np.asarray(plant.medium_index, dtype=np.int64)
+    kinds = np.array([m.kind for m in media] + ["none"])
+    kind = kinds[np.where(medium < 0, len(media), medium)]
+    rows = np.flatnonzero(kind != "backplane")
+    out = PhysicalPlant()
+    # Cages of every used (non-backplane) link end; cages_total counts every cage of every
+    # device that has a port group of pluggable ports.
+    out.cages_total = _cages_total(design)
+    if not len(rows):
+        return out
+    n = len(rows)
+    m = medium[rows]
+    ordered = np.asarray(plant.ordered_m)[rows]
+    cage_a, cage_b = view.cage_a[rows], view.cage_b[rows]
+    spec_a, spec_b = view.spec_a[rows], view.spec_b[rows]
+    _, comp = np.unique(view.component[rows], return_inverse=True)
+    comp = comp.reshape(-1)
+    nodes, inv = np.unique(np.concatenate([cage_a, cage_b]), return_inverse=True)
+    ia, ib = inv[:n], inv[n:]
+    out.cages_used = len(nodes)
+    cage_spec = np.zeros(len(nodes), dtype=np.int64)
+    cage_spec[ia], cage_spec[ib] = spec_a, spec_b
+    # Medium of each cage: mixed when its links disagree.
+    lo = np.full(len(nodes), np.iinfo(np.int64).max)
+    hi = np.full(len(nodes), -(2**62))
+    for side in (ia, ib):
+        np.minimum.at(lo, side, m)
+        np.maximum.at(hi, side, m)
+    mixed = lo != hi
+    cage_medium = np.where(mixed, -1, lo)
+    problem: dict[int, tuple[str, str]] = {}  # cage -> (code, why)
+    for c in np.flatnonzero(mixed).tolist():
+        problem[c] = (
+            "CAGE_MIXED_PLUGS",
+            "its ports run on different media, one cage takes one plug",
+        )
+    for c in np.flatnonzero((cage_medium < 0) & ~mixed).tolist():
+        problem[c] = ("PART_NOT_ORDERABLE", "no medium reaches: no plug")
+    power_typ: defaultdict[str, float] = defaultdict(float)
+    power_max: defaultdict[str, float] = defaultdict(float)
+    dev_ids = view.dev_ids
+    counts: Counter[tuple] = Counter()
+    meta: dict[tuple, tuple] = {}
+
+    def add(category, part, length, qty, kind_name, p_typ, p_max, price):
+        key = (category, part.id, length)
+        counts[key] += qty
+        meta[key] = (part, kind_name, p_typ, p_max, price)
+
+    # ---- modules: one per used cage on a module medium
+    module_of = np.full(len(nodes), -1, dtype=np.int64)
+    module_parts: list[ModulePart] = []
+    module_cages = np.flatnonzero(
+        (cage_medium >= 0) & np.isin(kinds[np.maximum(cage_medium, 0)], list(MODULE_KINDS))
+    )
+    pairs = cage_medium[module_cages] * 4096 + cage_spec[module_cages]
+    for key in np.unique(pairs).tolist():
+        part = tables.module(key // 4096, key % 4096)
+        sel = module_cages[pairs == key]
+        if part is None:
+            spec = tables.specs[key % 4096]
+            for c in sel.tolist():
+                problem.setdefault(
+                    c,
+                    (
+                        "PART_NOT_ORDERABLE",
+                        f"no {media[key // 4096].name} module for a {spec[0]} cage of "
+                        f"{spec[1]} port(s), {spec[2]} top",
+                    ),
+                )
+            continue
+        module_parts.append(part)
+        module_of[sel] = len(module_parts) - 1
+        add(
+            "module",
+            part,
+            None,
+            len(sel),
+            media[key // 4096].kind,
+            part.power_w,
+            part.power_w_max,
+            part.price_usd,
+        )
+        for c in sel.tolist():
+            dev = dev_ids[int(nodes[c]) // CAGE_STRIDE]
+            power_typ[dev] += part.power_w
+            power_max[dev] += part.power_w_max
+    # ---- fibres: per link on a module medium, at its ordered length
+    fibre_rows = np.flatnonzero(np.isin(kind[rows], list(MODULE_KINDS)))
+    fpp = np.array([p.fibres_per_port for p in module_parts] + [1])
+    link_fpp = fpp[
+        np.where(module_of[ia[fibre_rows]] >= 0, module_of[ia[fibre_rows]], len(module_parts))
+    ]
+    fibre_key: dict[int, FibrePart] = {}
+    for k, r in enumerate(fibre_rows.tolist()):
+        fpart = tables.fibre_of.get(int(m[r]))
+        length = float(ordered[r])
+        if fpart is None or not np.isfinite(length):
+            for c in (int(ia[r]), int(ib[r])):
+                problem.setdefault(c, ("PART_NOT_ORDERABLE", "no orderable fibre for its length"))
+            continue
+        fibre_key[r] = fpart
+        add(
+            "fibre",
+            fpart,
+            length,
+            int(link_fpp[k]),
+            f"{fpart.mode}-fibre",
+            0.0,
+            0.0,
+            fpart.price_at(length),
+        )
+    # ---- integrated cables: one assembly per component
+    shape, hub, leaf, leaves, cage_comp = component_shapes(comp, ia, ib, len(nodes))
+    cable_rows = np.flatnonzero(~np.isin(kind[rows], list(MODULE_KINDS)) & (m >= 0))
+    cable_of_comp: dict[int, tuple[CablePart, float]] = {}
+    comps = np.unique(comp[cable_rows]).tolist()
+    comp_rows: dict[int, list[int]] = defaultdict(list)
+    for r in cable_rows.tolist():
+        comp_rows[int(comp[r])].append(r)
+    for c in comps:
+        crow = comp_rows[c]
+        mm = int(m[crow[0]])
+        cages_here = {int(ia[r]) for r in crow} | {int(ib[r]) for r in crow}
+        if any(int(m[r]) != mm for r in crow) or any(x in problem for x in cages_here):
+            continue
+        part = None
+        if shape[c] in (SHAPE_STRAIGHT, SHAPE_SPLITTER):
+            h, f = int(cage_spec[hub[c]]), int(cage_spec[leaf[c]])
+            part = tables.cable(mm, h, f, int(leaves[c])) or (
+                tables.cable(mm, f, h, 1) if shape[c] == SHAPE_STRAIGHT else None
+            )
+            if (
+                shape[c] == SHAPE_SPLITTER
+                and len({int(cage_spec[x]) for x in cages_here} - {h}) > 1
+            ):
+                part = None
+        if part is None:
+            code = "CAGE_SPLIT_CABLE" if shape[c] == SHAPE_MESH else "PART_NOT_ORDERABLE"
+            why = (
+                f"{media[mm].name}: its ports go to different far cages, which no "
+                "integrated cable joins (a module and a fibre per link would)"
+                if code == "CAGE_SPLIT_CABLE"
+                else f"no orderable {media[mm].name} part of this shape"
+            )
+            for x in cages_here:
+                problem.setdefault(x, (code, why))
+            continue
+        length = float(np.nanmax(ordered[crow])) if np.isfinite(ordered[crow]).any() else np.nan
+        if not np.isfinite(length) or length > part.reach_m + 1e-9:
+            for x in cages_here:
+                problem.setdefault(
+                    x, ("PART_NOT_ORDERABLE", f"{part.part_number}: no length that long")
+                )
+            continue
+        length = min(x for x in part.lengths_m if x + 1e-9 >= length)
+        cable_of_comp[c] = (part, length)
+        add(
+            "cable",
+            part,
+            length,
+            1,
+            media[mm].kind,
+            part.power_a_w + part.fanout * part.power_b_w,
+            part.power_a_w_max + part.fanout * part.power_b_w_max,
+            part.price_at(length),
+        )
+        hub_cage = int(hub[c])
+        for x in cages_here:
+            dev = dev_ids[int(nodes[x]) // CAGE_STRIDE]
+            a_end = x == hub_cage
+            power_typ[dev] += part.power_a_w if a_end else part.power_b_w
+            power_max[dev] += part.power_a_w_max if a_end else part.power_b_w_max
+    for (category, _pid, length), qty in sorted(counts.items(), key=lambda kv: str(kv[0])):
+        part, kind_name, p_typ, p_max, price = meta[(category, _pid, length)]
+        out.items.append(
+            PartCount(
+                category=category,
+                part_id=part.id,
+                part_number=part_number_for(part.part_number, length),
+                vendor=part.vendor,
+                description=part.description,
+                length_m=length,
+                quantity=qty,
+                kind=kind_name,
+                unit_power_w=p_typ,
+                unit_power_w_max=p_max,
+                unit_price_usd=price,
+                source=part.source,
+            )
+        )
+    out.cages_invalid = len(problem)
+    out.device_power_w, out.device_power_w_max = dict(power_typ), dict(power_max)
+    out.findings = _findings(plant, dev_ids, rows, nodes, ia, ib, problem)
+    if with_links:
+        labels = _cage_labels(plant, dev_ids, nodes)
+        for r in range(n):
+            link_id = plant.link_ids[rows[r]]
+            a, b = int(ia[r]), int(ib[r])
+            mod_a = module_parts[module_of[a]].part_number if module_of[a] >= 0 else ""
+            mod_b = module_parts[module_of[b]].part_number if module_of[b] >= 0 else ""
+            c = int(comp[r])
+            if c in cable_of_comp:
+                part, length = cable_of_comp[c]
+                first = min(plant.link_ids[rows[x]] for x in comp_rows[c])
+                cable_id, name = (
+                    f"{first}" if len(comp_rows[c]) == 1 else f"{first}+",
+                    part_number_for(part.part_number, length),
+                )
+            elif r in fibre_key:
+                cable_id, name = (
+                    link_id,
+                    part_number_for(fibre_key[r].part_number, float(ordered[r])),
+                )
+            else:
+                cable_id, name = link_id, ""
+            out.link_parts[link_id] = (cable_id, labels[a], labels[b], mod_a, mod_b, name)
+        for r in range(n_all):
+            if kind[r] == "backplane":
+                out.link_parts[plant.link_ids[r]] = ("", "", "", "", "", "rack backplane")
+    return out
+
+
+def _cages_total(design) -> int:
+    total = 0
+    counts = Counter(d.type for d in design.devices.values())
+    for type_id, count in counts.items():
+        dtype = design.catalog.device_types[type_id]
+        per = sum(
+            -(-g.count // g.ports_per_cage)
+            for g in dtype.port_groups
+            if g.form_factor not in ("nvlink-backplane",)
+        )
+        total += per * count
+    return total
+
+
+def _cage_labels(plant: CablePlant, dev_ids: list[str], nodes: np.ndarray) -> list[str]:
+    """``{rack}-U{u} {device} {group} cage {n}`` for each cage key."""
+    design = plant.design
+    out = []
+    cache: dict[str, dict[int, str]] = {}
+    for key in nodes.tolist():
+        device_id = dev_ids[key // CAGE_STRIDE]
+        device = design.devices.get(device_id)
+        if device is None:
+            out.append(f"{device_id} cage {key % CAGE_STRIDE}")
+            continue
+        table = cache.get(device_id)
+        if table is None:
+            from model.cages import port_cages
+
+            table = cache[device_id] = {
+                cage: label
+                for cage, _spec, label in port_cages(
+                    design.catalog.device_types[device.type], device.breakout
+                ).values()
+            }
+        rack = design.racks.get(device.rack)
+        where = f"{rack.name}-U{device.u}" if rack else device.name
+        out.append(f"{where} {device.name} {table.get(key % CAGE_STRIDE, '')}".strip())
+    return out
+
+
+def _findings(plant, dev_ids, rows, nodes, ia, ib, problem) -> list[Finding]:
+    if not problem:
+        return []
+    by_code: dict[str, list[int]] = defaultdict(list)
+    for c, (code, _why) in problem.items():
+        by_code[code].append(c)
+    labels = _cage_labels(plant, dev_ids, nodes[sorted(problem)])
+    label_of = dict(zip(sorted(problem), labels, strict=True))
+    links_of: dict[int, list[str]] = defaultdict(list)
+    wanted = set(problem)
+    for r, (a, b) in enumerate(zip(ia.tolist(), ib.tolist(), strict=True)):
+        for c in (a, b):
+            if c in wanted and len(links_of[c]) < 4:
+                links_of[c].append(plant.link_ids[rows[r]])
+    out = []
+    for code, cages in by_code.items():
+        for c in sorted(cages, key=label_of.get):
+            device = dev_ids[int(nodes[c]) // CAGE_STRIDE]
+            out.append(
+                Finding(
+                    code=code,
+                    severity="error",
+                    message=f"cage {label_of[c]}: {problem[c][1]}",
+                    objects=(device, *links_of[c]),
+                )
+            )
+    return sort_findings(out)
