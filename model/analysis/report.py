@@ -58,6 +58,8 @@ class Report:
     rack_power_w: dict[str, tuple[float, float, float]]  # rack -> (typical, max, budget)
     tray_fill: dict[str, float]
     warnings: list[Finding] = field(default_factory=list)
+    power_w_max: dict[str, float] = field(default_factory=dict)  # same keys as power_w
+    plant: dict | None = None  # model.plant.PhysicalPlant.summary(); None without a plant
 
     @property
     def switches_total(self) -> int:
@@ -121,7 +123,9 @@ class Report:
                     "knee": self.allreduce_knee,
                 },
                 "power_w": self.power_w,
+                "power_w_max": self.power_w_max,
                 "cost_usd": self.cost_usd,
+                "plant": self.plant,
                 "warnings": [
                     {
                         "code": w.code,
@@ -188,9 +192,24 @@ class Report:
                 f"{a.time_s * 1000:,.1f} ms [{parts}]"
             )
             lines.append(f"  {self.allreduce_knee}")
+        if self.plant:
+            cables = self.plant["cables"]
+            kinds = ", ".join(f"{k} {v:,}" for k, v in cables["by_kind"].items())
+            cages = self.plant["cages"]
+            lines.append(
+                f"Plant: {self.plant['modules']['total']:,} modules, {cables['total']:,} cables"
+                + (f" ({kinds})" if kinds else "")
+                + f"; cages {cages['used']:,} used of {cages['total']:,}, {cages['invalid']:,} invalid"
+            )
         lines.append(
-            "Power " + ", ".join(f"{k} {v / 1000:,.1f} kW" for k, v in self.power_w.items())
+            "Power typical "
+            + ", ".join(f"{k} {v / 1000:,.1f} kW" for k, v in self.power_w.items())
         )
+        if self.power_w_max:
+            lines.append(
+                "Power max "
+                + ", ".join(f"{k} {v / 1000:,.1f} kW" for k, v in self.power_w_max.items())
+            )
         lines.append("Cost " + ", ".join(f"{k} ${v:,.0f}" for k, v in self.cost_usd.items()))
         lines.append(f"Warnings: {len(self.warnings)} ({len(self.errors())} errors)")
         for w in self.warnings:
