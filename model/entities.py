@@ -113,6 +113,11 @@ class Link(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True)
     label: str = ""
 
 
+BomCategory = Literal[
+    "Racks", "Servers", "Switches", "Other equipment", "Transceivers", "Cables", "Fibres", "Trays"
+]
+
+
 class Settings(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     """Design-wide settings that the geometry engine and the analysis read."""
 
@@ -124,6 +129,9 @@ class Settings(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, om
     oversubscription_target: Annotated[float, Meta(ge=1, le=100)] = 1.0
     allreduce_message_mb: Annotated[float, Meta(gt=0, le=1e6)] = 1024.0
     allreduce_algorithm: Literal["ring", "hierarchical"] = "hierarchical"
+    # Spare parts to order, % of the plant quantity per BOM category ("Transceivers": 2.0);
+    # rounded up per line, shown in the BOM's own "spares" column (default none).
+    spares_pct: dict[BomCategory, Annotated[float, Meta(ge=0, le=100)]] = {}
 
 
 ENTITY_KINDS = ("trays", "racks", "devices", "links")
