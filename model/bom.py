@@ -217,10 +217,17 @@ def tray_metres(design: Design) -> dict[tuple[bool, float, float], float]:
 
 # ------------------------------------------------------------------------------------ BOM
 
-_CATEGORY_OF_PART = {"module": "Transceivers", "cable": "Cables", "fibre": "Fibres", "tray": "Trays"}
+_CATEGORY_OF_PART = {
+    "module": "Transceivers",
+    "cable": "Cables",
+    "fibre": "Fibres",
+    "tray": "Trays",
+}
 
 
-def bom_lines(design: Design, plant: CablePlant, phys: PhysicalPlant | None = None) -> list[BomLine]:
+def bom_lines(
+    design: Design, plant: CablePlant, phys: PhysicalPlant | None = None
+) -> list[BomLine]:
     """The bill of materials, in category order then by part number (and length).
 
     One line per orderable part number: racks by rack type, servers and switches by device

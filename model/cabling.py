@@ -199,6 +199,10 @@ class CablePlant:
         row = self.index[link_id]
         status = int(self.status[row])
         cands, lane_rate = self._group(int(self._class_a[row]), int(self._class_b[row]))
+        # Only media with a part for these two cages explain the choice (no NDR AEC for a
+        # twin-port OSFP cage, say).
+        sa, sb = int(self._spec_a[row]), int(self._spec_b[row])
+        cands = [c for c in cands if self.parts.orderable(c, sa, sb)] or cands
         pinned = int(self._pinned[row])
         length = float(self.length_m[row])
         text = explain(
@@ -212,9 +216,19 @@ class CablePlant:
         )
         if status & PINNED_MISMATCH:
             text += " (does not match the link's speed, lane rate or form factor)"
+        chosen = int(self.medium_index[row])
+        if self._by_cage[row] and chosen >= 0 and self.media[chosen].kind != "backplane":
+            a, b = self.cage_reason(link_id)
+            text += f"; per cage: {a}; {b}"
         if status & NO_TRAY_PATH:
             text += "; no tray path: routed on the floor"
         return text
+
+    def cage_reason(self, link_id: str) -> tuple[str, str]:
+        """Why each end's cage holds its plug (A end, B end): :func:`model.plant.cage_reasons`."""
+        from model.plant import cage_reasons
+
+        return cage_reasons(self, link_id)
 
     def route(self, link_id: str) -> LinkRoute:
         """The pieces of a link's routed length and its plan path."""
@@ -721,7 +735,10 @@ class CablePlant:
             sel = np.flatnonzero(key == k)
             row = self._accept.get(int(k))
             if row is None:
-                (sa, la, fa), (sb, lb, fb) = self._classes[int(ca[sel[0]])], self._classes[int(cb[sel[0]])]
+                (sa, la, fa), (sb, lb, fb) = (
+                    self._classes[int(ca[sel[0]])],
+                    self._classes[int(cb[sel[0]])],
+                )
                 cands = candidates(
                     self.media,
                     min(sa, sb),

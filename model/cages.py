@@ -182,6 +182,23 @@ class PartTables:
     def module(self, medium: int, spec: int) -> ModulePart | None:
         return self.modules.get((medium, spec))
 
+    def orderable(self, medium: int, spec_a: int, spec_b: int) -> bool:
+        """Whether some part of ``medium`` plugs into cages of these two specs (any shape)."""
+        kind = self.media[medium].kind
+        if kind == "backplane":
+            return True
+        if kind in MODULE_KINDS:
+            return (
+                self.module(medium, spec_a) is not None and self.module(medium, spec_b) is not None
+            )
+        a, b = self.specs[spec_a], self.specs[spec_b]
+        for (m, ffa, pa, ffb, pb), _parts in self.cables.items():
+            if m == medium and (
+                (ffa, pa, ffb, pb) in ((a[0], a[1], b[0], b[1]), (b[0], b[1], a[0], a[1]))
+            ):
+                return True
+        return False
+
     def cable(self, medium: int, hub: int, leaf: int, leaves: int) -> CablePart | None:
         """The cable part of ``medium`` from a hub cage to ``leaves`` cages of one spec."""
         h, f = self.specs[hub], self.specs[leaf]

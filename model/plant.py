@@ -491,3 +491,55 @@ def _polyline_length(points) -> float:
     if len(pts) < 2:
         return 0.0
     return float(np.hypot(*np.diff(pts, axis=0).T).sum())
+
+
+def cage_reasons(plant: CablePlant, link_id: str) -> tuple[str, str]:
+    """Why each end's cage holds the plug it holds, in words (A end, B end).
+
+    For example "cage A01-U2 node01 nic cage 1: ports go to 2 different far cages → twin-port
+    module 980-9I51A-00NS00 + 1 MPO-12/APC fibre per link". Reads only the link's component.
+    """
+    from model.cages import SHAPE_NAMES, cage_view
+
+    view = cage_view(plant)
+    r = plant.index[link_id]
+    rows = np.flatnonzero(view.component == view.component[r])
+    m = int(plant.medium_index[r])
+    medium = plant.media[m] if m >= 0 else None
+    n = len(rows)
+    nodes, inv = np.unique(
+        np.concatenate([view.cage_a[rows], view.cage_b[rows]]), return_inverse=True
+    )
+    ia, ib = inv[:n], inv[n:]
+    shape, *_ = component_shapes(np.zeros(n, dtype=np.int64), ia, ib, len(nodes))
+    labels = _cage_labels(plant, view.dev_ids, nodes)
+    k = int(np.flatnonzero(rows == r)[0])
+    out = []
+    for mine, spec in ((int(ia[k]), int(view.spec_a[r])), (int(ib[k]), int(view.spec_b[r]))):
+        far = {int(b) for a, b in zip(ia.tolist(), ib.tolist(), strict=True) if a == mine} | {
+            int(a) for a, b in zip(ia.tolist(), ib.tolist(), strict=True) if b == mine
+        }
+        ports = int(np.sum(ia == mine) + np.sum(ib == mine))
+        where = (
+            f"ports go to {len(far)} different far cages"
+            if len(far) > 1
+            else f"{ports} port(s) to one far cage"
+        )
+        if medium is None:
+            plug = "no medium reaches: no plug"
+        elif medium.kind == "backplane":
+            plug = "rack backplane (comes with the rack)"
+        elif medium.kind in MODULE_KINDS:
+            part = view.tables.module(m, spec)
+            fibre = view.tables.fibre_of.get(m)
+            plug = (
+                f"module {part.part_number} ({medium.name})" if part else f"no {medium.name} module"
+            ) + (
+                f" + {len(far) if len(far) > 1 else ports} {fibre.connector} fibre(s)"
+                if fibre
+                else ""
+            )
+        else:
+            plug = f"one end of a {SHAPE_NAMES[int(shape[0])]} {medium.name}"
+        out.append(f"cage {labels[nodes.tolist().index(int(nodes[mine]))]}: {where} → {plug}")
+    return out[0], out[1]

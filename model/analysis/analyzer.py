@@ -230,6 +230,7 @@ class Analyzer:
 
         switches = topo.level >= 1
         by_tier = Counter(tier_name(int(v)) for v in topo.level[switches].tolist())
+
         # Modules and cables from the physical plant: the same counts, power and prices as the
         # BOM, so the analysis cost equals the BOM total.
         def plant_sum(category: str, attr: str) -> float:

@@ -202,8 +202,7 @@ class Report:
                 + f"; cages {cages['used']:,} used of {cages['total']:,}, {cages['invalid']:,} invalid"
             )
         lines.append(
-            "Power typical "
-            + ", ".join(f"{k} {v / 1000:,.1f} kW" for k, v in self.power_w.items())
+            "Power typical " + ", ".join(f"{k} {v / 1000:,.1f} kW" for k, v in self.power_w.items())
         )
         if self.power_w_max:
             lines.append(

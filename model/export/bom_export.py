@@ -77,7 +77,10 @@ def bom_sheets(
     col = {name: i for i, name in enumerate(BOM_COLUMNS)}
     money, power = (
         {col[c] for c in ("unit_price_usd", "total_price_usd", "spares_price_usd")},
-        {col[c] for c in ("unit_power_w", "total_power_w", "unit_power_w_max", "total_power_w_max")},
+        {
+            col[c]
+            for c in ("unit_power_w", "total_power_w", "unit_power_w_max", "total_power_w_max")
+        },
     )
     formats = {col["length_m"]: "0.0##", col["quantity"]: "#,##0.#", col["spares"]: "#,##0"}
     formats |= {c: _MONEY for c in money} | {c: _POWER for c in power}
