@@ -51,7 +51,8 @@ def candidates(
     """
     out = []
     for i, m in enumerate(media):
-        if policy == "fibre-only" and m.kind not in OPTICAL_KINDS:
+        # The rack backplane comes with the rack whatever the policy: it is not bought.
+        if policy == "fibre-only" and m.kind not in OPTICAL_KINDS and m.kind != "backplane":
             continue
         if m.splitter and not include_splitters:
             continue

@@ -30,7 +30,6 @@ import numpy as np
 from model.cages import (
     CAGE_STRIDE,
     MODULE_KINDS,
-    SHAPE_MESH,
     SHAPE_SPLITTER,
     SHAPE_STRAIGHT,
     cage_view,
@@ -287,7 +286,8 @@ def build_plant(plant: CablePlant, with_links: bool = False) -> PhysicalPlant:
             ):
                 part = None
         if part is None:
-            code = "CAGE_SPLIT_CABLE" if shape[c] == SHAPE_MESH else "PART_NOT_ORDERABLE"
+            # Ports of one cage to different far cages with no splitter part for them.
+            code = "CAGE_SPLIT_CABLE" if shape[c] != SHAPE_STRAIGHT else "PART_NOT_ORDERABLE"
             why = (
                 f"{media[mm].name}: its ports go to different far cages, which no "
                 "integrated cable joins (a module and a fibre per link would)"
