@@ -56,7 +56,9 @@ def test_straight_twin_port_copper_only_where_both_ports_go_to_one_far_cage(poli
 def test_rails_from_a_dgx_cage_to_two_leaves_get_a_module_and_fibres(policy, length_m):
     design = one_rack("dgx-h100", "qm9700", "qm9700")
     connect(
-        design, [("rail1", ("d1", "nic1"), ("d2", "p1")), ("rail2", ("d1", "nic2"), ("d3", "p1"))], length_m
+        design,
+        [("rail1", ("d1", "nic1"), ("d2", "p1")), ("rail2", ("d1", "nic2"), ("d3", "p1"))],
+        length_m,
     )
     plant = CablePlant(design, policy)
     phys = build_plant(plant, with_links=True)
@@ -74,7 +76,9 @@ def test_rails_from_a_dgx_cage_to_two_leaves_get_a_module_and_fibres(policy, len
 def test_a_splitter_only_where_its_catalog_entry_allows():
     # Leaf twin-port cage (p1, p2) to two single-port OSFP NICs, 2.5 m: the 26AWG splitter.
     design = one_rack("qm9700", "hgx-h100-8x400", "hgx-h100-8x400")
-    connect(design, [("s1", ("d1", "p1"), ("d2", "nic1")), ("s2", ("d1", "p2"), ("d3", "nic1"))], 2.5)
+    connect(
+        design, [("s1", ("d1", "p1"), ("d2", "nic1")), ("s2", ("d1", "p2"), ("d3", "nic1"))], 2.5
+    )
     plant = CablePlant(design)
     assert media(plant) == {"s1": "dac-400g-splitter", "s2": "dac-400g-splitter"}
     phys = build_plant(plant, with_links=True)
@@ -82,12 +86,16 @@ def test_a_splitter_only_where_its_catalog_entry_allows():
     assert phys.link_parts["s1"][0] == phys.link_parts["s2"][0]
     # The same leaf cage to two twin-port DGX cages: no splitter part joins twin-port legs.
     design = one_rack("qm9700", "dgx-h100", "dgx-h100")
-    connect(design, [("s1", ("d1", "p1"), ("d2", "nic1")), ("s2", ("d1", "p2"), ("d3", "nic1"))], 2.5)
+    connect(
+        design, [("s1", ("d1", "p1"), ("d2", "nic1")), ("s2", ("d1", "p2"), ("d3", "nic1"))], 2.5
+    )
     plant = CablePlant(design)
     assert {plant.medium(x).kind for x in ("s1", "s2")} == {"mmf"}
     # Beyond the splitter's 3 m: modules and fibres.
     design = one_rack("qm9700", "hgx-h100-8x400", "hgx-h100-8x400")
-    connect(design, [("s1", ("d1", "p1"), ("d2", "nic1")), ("s2", ("d1", "p2"), ("d3", "nic1"))], 3.2)
+    connect(
+        design, [("s1", ("d1", "p1"), ("d2", "nic1")), ("s2", ("d1", "p2"), ("d3", "nic1"))], 3.2
+    )
     assert {CablePlant(design).medium(x).kind for x in ("s1", "s2")} == {"mmf"}
 
 
@@ -118,7 +126,9 @@ def test_a_part_is_used_only_where_the_catalog_has_one():
 def test_a_pinned_out_of_rule_medium_warns_and_stays_pinned():
     design = one_rack("dgx-h100", "qm9700", "qm9700")
     connect(
-        design, [("rail1", ("d1", "nic1"), ("d2", "p1")), ("rail2", ("d1", "nic2"), ("d3", "p1"))], 1.0
+        design,
+        [("rail1", ("d1", "nic1"), ("d2", "p1")), ("rail2", ("d1", "nic2"), ("d3", "p1"))],
+        1.0,
     )
     plant = CablePlant(design)
     design.update_links([msgspec.structs.replace(design.links["rail1"], medium="dac-400g")])
@@ -134,7 +144,9 @@ def test_a_pinned_out_of_rule_medium_warns_and_stays_pinned():
 def test_a_pinned_medium_that_fits_the_rules_spreads_to_its_cages():
     design = one_rack("dgx-h100", "qm9700", "qm9700")
     connect(
-        design, [("rail1", ("d1", "nic1"), ("d2", "p1")), ("rail2", ("d1", "nic2"), ("d3", "p1"))], 5.0
+        design,
+        [("rail1", ("d1", "nic1"), ("d2", "p1")), ("rail2", ("d1", "nic2"), ("d3", "p1"))],
+        5.0,
     )
     plant = CablePlant(design)
     design.update_links([msgspec.structs.replace(design.links["rail1"], medium="dr4-400g")])
@@ -146,7 +158,9 @@ def test_a_pinned_medium_that_fits_the_rules_spreads_to_its_cages():
 def test_a_pinned_dac_on_a_split_cage_is_a_split_cable():
     design = one_rack("dgx-h100", "qm9700", "qm9700")
     connect(
-        design, [("rail1", ("d1", "nic1"), ("d2", "p1")), ("rail2", ("d1", "nic2"), ("d3", "p1"))], 1.0
+        design,
+        [("rail1", ("d1", "nic1"), ("d2", "p1")), ("rail2", ("d1", "nic2"), ("d3", "p1"))],
+        1.0,
     )
     design.update_links(
         [msgspec.structs.replace(design.links[x], medium="dac-400g") for x in ("rail1", "rail2")]
