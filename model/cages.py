@@ -134,6 +134,8 @@ class PartTables:
         row = {m.id: i for i, m in enumerate(media)}
         cables: dict[tuple[int, str, int, str, int], list[CablePart]] = {}
         for part in catalog.cable_parts.values():
+            if part.medium not in row:
+                continue
             key = (
                 row[part.medium],
                 part.a_form_factor,
