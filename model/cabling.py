@@ -19,7 +19,7 @@ from operator import attrgetter
 import numpy as np
 
 from model.arrays import unique_sorted
-from model.cages import CAGE_STRIDE, PartTables, choose_per_cage, component_labels, port_cages
+from model.cages import CAGE_STRIDE, PartTables, choose_per_cage, component_graph, port_cages
 from model.catalog import MediaType
 from model.design import Change, Design
 from model.entities import RACK_PLINTH_M, U_HEIGHT_M
@@ -524,6 +524,7 @@ class CablePlant:
         self, ids: list[str], compute: bool = True, records: list | None = None
     ) -> None:
         start = len(self.link_ids)
+        self._components_stale = True
         self.link_ids.extend(ids)
         self.index.update(zip(ids, range(start, start + len(ids)), strict=True))
         for name, dtype in {**_INPUTS, **_OUTPUTS}.items():
@@ -536,6 +537,7 @@ class CablePlant:
 
     def _drop_rows(self, ids: list[str]) -> None:
         """Remove rows by moving the last rows into the holes: O(removed), not O(links)."""
+        self._components_stale = True  # rows move: the cached cage graph is by row
         removed = sorted({self.index.pop(i) for i in ids})
         n, new_n = len(self.link_ids), len(self.link_ids) - len(removed)
         gone = set(removed)
@@ -670,7 +672,9 @@ class CablePlant:
     def _component_rows(self, rows: np.ndarray) -> np.ndarray:
         """``rows`` grown to whole cage-graph components (a cage's plug is chosen for all its links)."""
         if self._components_stale:
-            self._component[:] = component_labels(self._cage_a, self._cage_b)
+            labels, node_a, node_b, n_nodes = component_graph(self._cage_a, self._cage_b)
+            self._component[:] = labels
+            self._graph_rows = (labels, node_a, node_b, n_nodes)  # localize() of all rows
             self._components_stale = False
         if len(rows) == len(self.link_ids):
             return np.arange(len(self.link_ids))
@@ -730,9 +734,10 @@ class CablePlant:
         key = np.minimum(ca, cb) * (len(self._classes) + 1) + np.maximum(ca, cb)
         pinned = self._pinned[rows]
         policy = self.policy
-        accepts = np.zeros((len(rows), len(self.media)), dtype=bool)
-        for k in unique_sorted(key):
-            sel = np.flatnonzero(key == k)
+        keys, pattern_of = np.unique(key, return_inverse=True)
+        patterns = np.zeros((len(keys), len(self.media)), dtype=bool)
+        for p, k in enumerate(keys.tolist()):
+            sel = np.flatnonzero(key == k)[:1]
             row = self._accept.get(int(k))
             if row is None:
                 (sa, la, fa), (sb, lb, fb) = (
@@ -748,7 +753,7 @@ class CablePlant:
                     include_splitters=True,
                 )
                 row = self._accept[int(k)] = np.isin(np.arange(len(self.media)), cands)
-            accepts[sel] = row
+            patterns[p] = row
         choice = choose_per_cage(
             self.parts,
             policy,
@@ -757,9 +762,11 @@ class CablePlant:
             self._cage_b[rows],
             self._spec_a[rows],
             self._spec_b[rows],
-            accepts,
+            patterns,
+            pattern_of.reshape(-1),
             length,
             pinned,
+            self._graph_rows if len(rows) == len(self.link_ids) else None,
         )
         medium, ordered = choice.medium, choice.ordered_m
         self._by_cage[rows] = choice.chosen_by_cage

@@ -95,14 +95,25 @@ def port_cages(
 
 
 def component_labels(cage_a: np.ndarray, cage_b: np.ndarray) -> np.ndarray:
-    """Connected-component label of every link of the cage graph (one label per row).
+    """Connected-component label of every link of the cage graph (one label per row)."""
+    return component_graph(cage_a, cage_b)[0]
+
+
+def component_graph(
+    cage_a: np.ndarray, cage_b: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """(component label per link, cage node of each end, number of cages) of the cage graph.
+
+    Labels are cage-node numbers (the smallest node of each component), so they double as
+    component numbers in ``0 .. n_nodes - 1`` (:func:`localize` form for all rows).
 
     Label propagation with pointer jumping on numpy arrays: each round every cage takes the
     smallest label among its links' cages, then follows its label's label.
     """
     n = len(cage_a)
     if not n:
-        return np.zeros(0, dtype=np.int64)
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty, 0
     nodes, inverse = np.unique(np.concatenate([cage_a, cage_b]), return_inverse=True)
     u, v = inverse[:n], inverse[n:]
     label = np.arange(len(nodes), dtype=np.int64)
@@ -116,7 +127,7 @@ def component_labels(cage_a: np.ndarray, cage_b: np.ndarray) -> np.ndarray:
         if np.array_equal(new, label):
             break
         label = new
-    return label[u]
+    return label[u], u, v, len(nodes)
 
 
 @dataclass
@@ -219,6 +230,16 @@ class CageChoice:
     chosen_by_cage: np.ndarray  # bool: medium set by the per-cage choice (not a pin / fallback)
 
 
+def localize(
+    comp_global: np.ndarray, cage_a: np.ndarray, cage_b: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """(component 0..C-1 per link, cage 0..N-1 of each end, N) for a set of rows."""
+    n = len(cage_a)
+    _, comp = np.unique(comp_global, return_inverse=True)
+    nodes, inv = np.unique(np.concatenate([cage_a, cage_b]), return_inverse=True)
+    return comp.reshape(-1), inv[:n], inv[n:], len(nodes)
+
+
 def component_shapes(
     comp: np.ndarray, ia: np.ndarray, ib: np.ndarray, n_cages: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -233,13 +254,16 @@ def component_shapes(
     links = np.bincount(comp, minlength=n_comp)
     cages = np.bincount(cage_comp, minlength=n_comp)
     # Hub = the cage of most links (ties: larger cage number); leaf = any other cage.
-    order = np.lexsort((np.arange(n_cages), deg, cage_comp))
+    index = np.arange(n_cages)
+    hub_deg = np.zeros(n_comp, dtype=np.int64)
+    np.maximum.at(hub_deg, cage_comp, deg)
     hub = np.full(n_comp, -1, dtype=np.int64)
-    hub[cage_comp[order]] = order  # last write per component wins = max degree
+    top = deg == hub_deg[cage_comp]
+    np.maximum.at(hub, cage_comp[top], index[top])
     leaf = np.full(n_comp, -1, dtype=np.int64)
-    other = order[order != hub[cage_comp[order]]]
-    leaf[cage_comp[other]] = other
-    hub_deg = deg[hub]
+    other = index != hub[cage_comp]
+    np.maximum.at(leaf, cage_comp[other], index[other])
+    hub_deg = np.where(hub >= 0, deg[np.maximum(hub, 0)], 0)
     self_loop = np.bincount(comp[ia == ib], minlength=n_comp) > 0
     shape = np.full(n_comp, SHAPE_MESH, dtype=np.int8)
     shape[(cages == 2) & ~self_loop] = SHAPE_STRAIGHT
@@ -257,15 +281,19 @@ def choose_per_cage(
     cage_b: np.ndarray,
     spec_a: np.ndarray,
     spec_b: np.ndarray,
-    accepts: np.ndarray,
+    patterns: np.ndarray,
+    pattern_of: np.ndarray,
     length_m: np.ndarray,
     pinned: np.ndarray,
+    local: tuple[np.ndarray, np.ndarray, np.ndarray, int] | None = None,
 ) -> CageChoice:
     """Medium and ordered length of every link of whole components under the plug rules.
 
-    ``accepts`` is a bool matrix (links x media): the media that carry the link's speed, lane
-    rate and form factors under the policy (the per-link candidates). ``pinned`` = pinned medium
+    ``patterns`` is a bool matrix (patterns x media) of the media that carry a link's speed,
+    lane rate and form factors under the policy (the per-link candidates); ``pattern_of`` the
+    pattern row of each link (links of one port-class pair share one). ``pinned`` = pinned medium
     row or -1. Rows must cover whole components (every link of each component present).
+    ``local`` = :func:`localize` of the rows when the caller has it cached.
     """
     n = len(cage_a)
     media = tables.media
@@ -274,13 +302,12 @@ def choose_per_cage(
     by_cage = np.zeros(n, dtype=bool)
     if not n:
         return CageChoice(out_medium, out_ordered, by_cage)
-    _, comp = np.unique(comp_global, return_inverse=True)
-    comp = comp.reshape(-1)
-    nodes, inv = np.unique(np.concatenate([cage_a, cage_b]), return_inverse=True)
-    ia, ib = inv[:n], inv[n:]
-    cage_spec = np.zeros(len(nodes), dtype=np.int64)
+    if local is None:
+        local = localize(comp_global, cage_a, cage_b)
+    comp, ia, ib, n_nodes = local
+    cage_spec = np.zeros(n_nodes, dtype=np.int64)
     cage_spec[ia], cage_spec[ib] = spec_a, spec_b
-    shape, hub, leaf, leaves, cage_comp = component_shapes(comp, ia, ib, len(nodes))
+    shape, hub, leaf, leaves, cage_comp = component_shapes(comp, ia, ib, n_nodes)
     n_comp = len(shape)
     # Max link length per component (an integrated cable's links share one length).
     comp_len = np.full(n_comp, -np.inf)
@@ -289,7 +316,7 @@ def choose_per_cage(
     # Leaves of a splitter must all be of one spec.
     spec_lo = np.full(n_comp, np.iinfo(np.int64).max)
     spec_hi = np.full(n_comp, -1)
-    non_hub = np.flatnonzero(np.arange(len(nodes)) != hub[cage_comp])
+    non_hub = np.flatnonzero(np.arange(n_nodes) != hub[cage_comp])
     np.minimum.at(spec_lo, cage_comp[non_hub], cage_spec[non_hub])
     np.maximum.at(spec_hi, cage_comp[non_hub], cage_spec[non_hub])
     uniform_leaves = spec_lo == spec_hi
@@ -313,11 +340,29 @@ def choose_per_cage(
     best: dict[str, list] = {}
     for mode in ("free", "pinned"):
         best[mode] = [np.full(n_comp, -1, dtype=np.int64), None, np.full(n_comp, np.nan)]
-    candidates_m = np.flatnonzero(accepts.any(axis=0) | np.isin(np.arange(len(media)), pinned))
+    candidates_m = np.flatnonzero(patterns.any(axis=0) | np.isin(np.arange(len(media)), pinned))
+    # Media every link of a component accepts: rows share few accept patterns, so reduce the
+    # patterns per component once instead of once per medium.
+    if len(patterns) == 1:
+        accepted_by_all = np.broadcast_to(patterns[0], (n_comp, len(media)))
+    else:
+        first = np.full(n_comp, -1, dtype=np.int64)
+        first[comp] = pattern_of  # one pattern of each component ...
+        mixed = np.zeros(n_comp, dtype=bool)
+        mixed[comp[pattern_of != first[comp]]] = True  # ... and whether others differ
+        accepted_by_all = patterns[np.maximum(first, 0)].copy()
+        for c in np.flatnonzero(mixed).tolist():
+            accepted_by_all[c] = patterns[np.unique(pattern_of[comp == c])].all(axis=0)
     for m in candidates_m.tolist():
         medium = media[m]
-        refused = np.bincount(comp, weights=~accepts[:, m], minlength=n_comp) > 0
-        ok = ~refused
+        if medium.kind in MODULE_KINDS:
+            if m not in tables.fibre_of:
+                continue
+        elif medium.kind != "backplane" and not any(k[0] == m for k in tables.cables):
+            continue
+        ok = accepted_by_all[:, m].copy()
+        if not ok.any() and not (pin_of == m).any():
+            continue
         cost = np.zeros(n_comp)
         power = np.zeros(n_comp)
         assembly_len = np.full(n_comp, np.nan)
