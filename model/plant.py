@@ -138,11 +138,14 @@ def _by_part(items: list[PartCount]) -> dict[str, int]:
     return dict(sorted(out.items()))
 
 
-def build_plant(plant: CablePlant, with_links: bool = False) -> PhysicalPlant:
+def build_plant(
+    plant: CablePlant, with_links: bool = False, around_link: str | None = None
+) -> PhysicalPlant:
     """The physical plant of ``plant``'s current media choice.
 
     ``with_links`` also fills ``link_parts`` (per-link part names for the schedule; a Python
-    pass over the links, so the analysis leaves it out).
+    pass over the links, so the analysis leaves it out). ``around_link`` limits the plant to
+    that link's cage-graph component (what the inspector shows for one link).
     """
     design, media = plant.design, list(plant.media)
     view = cage_view(plant)
@@ -152,6 +155,8 @@ def build_plant(plant: CablePlant, with_links: bool = False) -> PhysicalPlant:
     kinds = np.array([m.kind for m in media] + ["none"])
     kind = kinds[np.where(medium < 0, len(media), medium)]
     rows = np.flatnonzero(kind != "backplane")
+    if around_link is not None:
+        rows = rows[view.component[rows] == view.component[plant.index[around_link]]]
     out = PhysicalPlant()
     # Cages of every used (non-backplane) link end; cages_total counts every cage of every
     # device that has a port group of pluggable ports.
@@ -186,8 +191,6 @@ def build_plant(plant: CablePlant, with_links: bool = False) -> PhysicalPlant:
         )
     for c in np.flatnonzero((cage_medium < 0) & ~mixed).tolist():
         problem[c] = ("PART_NOT_ORDERABLE", "no medium reaches: no plug")
-    power_typ: defaultdict[str, float] = defaultdict(float)
-    power_max: defaultdict[str, float] = defaultdict(float)
     dev_ids = view.dev_ids
     counts: Counter[tuple] = Counter()
     meta: dict[tuple, tuple] = {}
@@ -231,10 +234,6 @@ def build_plant(plant: CablePlant, with_links: bool = False) -> PhysicalPlant:
             part.power_w_max,
             part.price_usd,
         )
-        for c in sel.tolist():
-            dev = dev_ids[int(nodes[c]) // CAGE_STRIDE]
-            power_typ[dev] += part.power_w
-            power_max[dev] += part.power_w_max
     # ---- fibres: per link on a module medium, at its ordered length
     fibre_rows = np.flatnonzero(np.isin(kind[rows], list(MODULE_KINDS)))
     fpp = np.array([p.fibres_per_port for p in module_parts] + [1])
@@ -316,12 +315,6 @@ def build_plant(plant: CablePlant, with_links: bool = False) -> PhysicalPlant:
             part.power_a_w_max + part.fanout * part.power_b_w_max,
             part.price_at(length),
         )
-        hub_cage = int(hub[c])
-        for x in cages_here:
-            dev = dev_ids[int(nodes[x]) // CAGE_STRIDE]
-            a_end = x == hub_cage
-            power_typ[dev] += part.power_a_w if a_end else part.power_b_w
-            power_max[dev] += part.power_a_w_max if a_end else part.power_b_w_max
     for (category, _pid, length), qty in sorted(counts.items(), key=lambda kv: str(kv[0])):
         part, kind_name, p_typ, p_max, price = meta[(category, _pid, length)]
         out.items.append(
@@ -341,7 +334,8 @@ def build_plant(plant: CablePlant, with_links: bool = False) -> PhysicalPlant:
             )
         )
     out.cages_invalid = len(problem)
-    out.device_power_w, out.device_power_w_max = dict(power_typ), dict(power_max)
+    # Plug power per device by the one per-cage rule (rack_power uses it for single racks).
+    out.device_power_w, out.device_power_w_max = cage_power_by_device(plant, rows)
     out.findings = _findings(plant, dev_ids, rows, nodes, ia, ib, problem)
     if with_links:
         labels = _cage_labels(plant, dev_ids, nodes)
@@ -366,7 +360,7 @@ def build_plant(plant: CablePlant, with_links: bool = False) -> PhysicalPlant:
             else:
                 cable_id, name = link_id, ""
             out.link_parts[link_id] = (cable_id, labels[a], labels[b], mod_a, mod_b, name)
-        for r in range(n_all):
+        for r in range(n_all) if around_link is None else ():
             if kind[r] == "backplane":
                 out.link_parts[plant.link_ids[r]] = ("", "", "", "", "", "rack backplane")
     return out
@@ -543,3 +537,116 @@ def cage_reasons(plant: CablePlant, link_id: str) -> tuple[str, str]:
             plug = f"one end of a {SHAPE_NAMES[int(shape[0])]} {medium.name}"
         out.append(f"cage {labels[nodes.tolist().index(int(nodes[mine]))]}: {where} → {plug}")
     return out[0], out[1]
+
+
+def plug_power_w(tables, medium: int, spec: int) -> tuple[float, float]:
+    """(typical W, max W) of the plug of ``medium`` in a cage of ``spec``: the one rule for it.
+
+    A module medium: the module part's power (a twin-port module draws the same half used or
+    not, §2). An integrated cable: the power of the cable end that fits the cage (A end of a
+    part whose A side matches, else a B end). The backplane and missing parts: 0.
+    """
+    key = (medium, spec)
+    cache = tables.__dict__.setdefault("_plug_power", {})
+    if key in cache:
+        return cache[key]
+    kind = tables.media[medium].kind if medium >= 0 else "none"
+    out = (0.0, 0.0)
+    if kind in MODULE_KINDS:
+        part = tables.module(medium, spec)
+        if part is not None:
+            out = (part.power_w, part.power_w_max)
+    elif kind not in ("backplane", "none"):
+        ff, ports = tables.specs[spec][0], tables.specs[spec][1]
+        for (m, ffa, pa, ffb, pb), parts in tables.cables.items():
+            if m != medium:
+                continue
+            if (ffa, pa) == (ff, ports):
+                out = (parts[0].power_a_w, parts[0].power_a_w_max)
+                break
+            if (ffb, pb) == (ff, ports):
+                out = (parts[0].power_b_w, parts[0].power_b_w_max)
+    cache[key] = out
+    return out
+
+
+def cage_power_by_device(plant, rows: np.ndarray | None = None, devices=None):
+    """Plug power per device id, (typical, max) dicts, over the cages of ``rows``' link ends.
+
+    Each used cage counts once, at :func:`plug_power_w` of its medium (the smallest medium row
+    among its links when they disagree). ``devices`` limits the ends counted (a set of ids).
+    """
+    view = cage_view(plant)
+    medium = np.asarray(plant.medium_index, dtype=np.int64)
+    if rows is None:
+        rows = np.arange(len(plant.link_ids))
+    keys = np.concatenate([view.cage_a[rows], view.cage_b[rows]])
+    specs = np.concatenate([view.spec_a[rows], view.spec_b[rows]])
+    meds = np.concatenate([medium[rows], medium[rows]])
+    order = np.lexsort((meds, keys))
+    keys, specs, meds = keys[order], specs[order], meds[order]
+    first = np.ones(len(keys), dtype=bool)
+    first[1:] = keys[1:] != keys[:-1]
+    typ: defaultdict[str, float] = defaultdict(float)
+    mx: defaultdict[str, float] = defaultdict(float)
+    dev_ids = view.dev_ids
+    combos: dict[tuple[int, int], tuple[float, float]] = {}
+    for key, spec, m in zip(
+        keys[first].tolist(), specs[first].tolist(), meds[first].tolist(), strict=True
+    ):
+        device = dev_ids[key // CAGE_STRIDE]
+        if devices is not None and device not in devices:
+            continue
+        watts = combos.get((m, spec))
+        if watts is None:
+            watts = combos[(m, spec)] = plug_power_w(view.tables, m, spec)
+        typ[device] += watts[0]
+        mx[device] += watts[1]
+    return dict(typ), dict(mx)
+
+
+def rack_power(design, plant, rack_ids=None) -> dict[str, tuple[float, float, float]]:
+    """(typical W, max W, budget W) per rack: its devices plus the plugs in their cages.
+
+    The figure the analysis reports (``Report.rack_power_w``) and the canvas, inspector and
+    elevation sheet display: computed here once, only for the racks asked for.
+    """
+    racks = list(design.racks) if rack_ids is None else [r for r in rack_ids if r in design.racks]
+    types = design.catalog.device_types
+    wanted = set(racks)
+    devices = {d.id: d for d in design.devices.values() if d.rack in wanted}
+    rows = None
+    if plant is not None and rack_ids is not None:
+        index = plant.index
+        rows = np.array(
+            sorted({index[x] for x in design.links_of_racks(racks) if x in index}), dtype=np.int64
+        )
+    plug_typ, plug_max = (
+        cage_power_by_device(plant, rows, set(devices)) if plant is not None else ({}, {})
+    )
+    out = {}
+    for rack_id in racks:
+        out[rack_id] = [0.0, 0.0, design.racks[rack_id].power_budget_kw * 1000]
+    for device in devices.values():
+        dtype = types[device.type]
+        entry = out[device.rack]
+        entry[0] += dtype.power_typical_w + plug_typ.get(device.id, 0.0)
+        entry[1] += dtype.power_max_w + plug_max.get(device.id, 0.0)
+    return {r: (v[0], v[1], v[2]) for r, v in out.items()}
+
+
+def link_plugs(plant: CablePlant, link_id: str) -> dict[str, str]:
+    """The cages, plugs and cable of one link, for the inspector: computed for its component."""
+    phys = build_plant(plant, with_links=True, around_link=link_id)
+    cable_id, a_cage, b_cage, a_module, b_module, part = phys.link_parts.get(
+        link_id, (link_id, "", "", "", "", "")
+    )
+    return {
+        "a_cage": a_cage,
+        "b_cage": b_cage,
+        "a_plug": a_module or ("cable end" if part else ""),
+        "b_plug": b_module or ("cable end" if part else ""),
+        "cable_id": cable_id,
+        "part": part,
+        "problems": "; ".join(f.message for f in phys.findings),
+    }
