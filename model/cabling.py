@@ -635,6 +635,7 @@ class CablePlant:
             return set()
         routed = rows
         rows = self._component_rows(rows)
+        self._comp_index = None
         if diff:
             before = (
                 self.routed_m[rows].copy(),
@@ -669,12 +670,25 @@ class CablePlant:
             )
         return {self.link_ids[r] for r in rows[~same]}
 
+    def component_of(self, link_id: str) -> np.ndarray:
+        """Rows of the cage-graph component of one link (indexed once per edit: cheap per call)."""
+        self._component_rows(np.zeros(0, dtype=np.int64))
+        cache = getattr(self, "_comp_index", None)
+        if cache is None or len(cache[0]) != len(self.link_ids):
+            order = np.argsort(self._component, kind="stable")
+            cache = self._comp_index = (order, self._component[order])
+        order, labels = cache
+        label = self._component[self.index[link_id]]
+        lo, hi = np.searchsorted(labels, [label, label + 1])
+        return order[lo:hi]
+
     def _component_rows(self, rows: np.ndarray) -> np.ndarray:
         """``rows`` grown to whole cage-graph components (a cage's plug is chosen for all its links)."""
         if self._components_stale:
             labels, node_a, node_b, n_nodes = component_graph(self._cage_a, self._cage_b)
             self._component[:] = labels
             self._graph_rows = (labels, node_a, node_b, n_nodes)  # localize() of all rows
+            self._comp_index = None
             self._components_stale = False
         if len(rows) == len(self.link_ids):
             return np.arange(len(self.link_ids))

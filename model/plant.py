@@ -156,7 +156,12 @@ def build_plant(
     kind = kinds[np.where(medium < 0, len(media), medium)]
     rows = np.flatnonzero(kind != "backplane")
     if around_link is not None:
-        rows = rows[view.component[rows] == view.component[plant.index[around_link]]]
+        near = (
+            plant.component_of(around_link)
+            if hasattr(plant, "component_of")
+            else np.flatnonzero(view.component == view.component[plant.index[around_link]])
+        )
+        rows = np.intersect1d(rows, near)
     out = PhysicalPlant()
     # Cages of every used (non-backplane) link end; cages_total counts every cage of every
     # device that has a port group of pluggable ports.
@@ -497,7 +502,11 @@ def cage_reasons(plant: CablePlant, link_id: str) -> tuple[str, str]:
 
     view = cage_view(plant)
     r = plant.index[link_id]
-    rows = np.flatnonzero(view.component == view.component[r])
+    rows = (
+        plant.component_of(link_id)
+        if hasattr(plant, "component_of")
+        else np.flatnonzero(view.component == view.component[r])
+    )
     m = int(plant.medium_index[r])
     medium = plant.media[m] if m >= 0 else None
     n = len(rows)

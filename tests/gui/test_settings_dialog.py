@@ -7,15 +7,17 @@ from PySide6.QtWidgets import QDialogButtonBox
 
 from gui.panels.settings_dialog import DesignSettingsDialog
 from tests.benchmarks.workloads import build
+from tests.builders import copper_pod
 from tests.gui.analysis_support import close_quietly, docks, open_window, wait_fresh
 
 
 def test_settings_change_is_undoable_and_reanalysed(qtbot, tmp_path):
-    window = open_window(qtbot, tmp_path, build("S"))
+    window = open_window(qtbot, tmp_path, copper_pod())
     d = docks(window)
     design = window.document.design
+    wait_fresh(qtbot, window)
     before = d.panel.report
-    assert before.links_by_kind["aec"] > 0
+    assert before.links_by_kind["acc"] > 0
 
     def drive():
         dialog = window.findChild(DesignSettingsDialog)
@@ -31,10 +33,10 @@ def test_settings_change_is_undoable_and_reanalysed(qtbot, tmp_path):
     assert window.document.stack.undoText() == "Edit design settings"
     wait_fresh(qtbot, window)
     report = d.panel.report
-    assert report.links_by_kind["aec"] == 0
+    assert report.links_by_kind["acc"] == 0
     assert "target 2.00:1" in d.panel.tiles["oversub"].detail.text()
     assert report.allreduce.message_mb == 256
-    assert f"−{before.links_by_kind['aec']:,} AEC" in d.panel.delta.text()
+    assert f"−{before.links_by_kind['acc']:,} LACC" in d.panel.delta.text()
     window.document.stack.undo()
     assert design.settings.media_policy == "lowest-cost"
     wait_fresh(qtbot, window)
