@@ -65,7 +65,7 @@ def test_power_colours_follow_the_models_max_draw(window):
 
 
 def test_inspector_shows_a_links_cages_plugs_and_per_cage_reason(window):
-    design, plant = window.document.design, window.document.plant
+    plant = window.document.plant
     plant.refresh()
     window.scene.select_ids(["l-1"])
     settle()
