@@ -10,9 +10,9 @@ from PySide6.QtWidgets import (
 )
 
 from gui import style
-from gui.canvas import placement
 from gui.canvas.interaction import Interaction
 from gui.commands import AddObjectsCommand
+from model import placement
 
 
 def choose(options: list[tuple[str, object]], screen_pos) -> object | None:
