@@ -1,5 +1,6 @@
-"""DesignSettingsDialog: slack, tray reach, media policy, oversubscription target and all-reduce
-parameters; OK yields one undoable SetSettingsCommand (None when nothing changed)."""
+"""DesignSettingsDialog: slack, tray reach, media policy, oversubscription target, all-reduce
+parameters and BOM spares per category; OK yields one undoable SetSettingsCommand (None when
+nothing changed)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ from gui.commands import SetSettingsCommand
 from gui.widgets import spin_box
 from model.design import Design
 from model.media import POLICIES
+
+# BOM categories that usually carry spares (modules, cables, fibres fail or get damaged).
+SPARE_CATEGORIES = ("Transceivers", "Cables", "Fibres")
 
 POLICY_LABELS = {
     "lowest-cost": "Lowest cost (ties: lower power)",
@@ -69,6 +73,19 @@ class DesignSettingsDialog(QDialog):
         self.algorithm = QComboBox()
         self.algorithm.addItems(["hierarchical", "ring"])
         self.algorithm.setCurrentText(s.allreduce_algorithm)
+        self.spares = {
+            category: spin_box(
+                s.spares_pct.get(category, 0.0),
+                0,
+                100,
+                " %",
+                1,
+                1,
+                f"Spare {category.lower()} to order on top of the plant's quantity "
+                "(BOM spares column, rounded up per line)",
+            )
+            for category in SPARE_CATEGORIES
+        }
         form = QFormLayout(self)
         form.addRow(QLabel("<b>Cable lengths</b>"))
         form.addRow("Slack per end", self.slack_per_end)
@@ -80,6 +97,9 @@ class DesignSettingsDialog(QDialog):
         form.addRow(QLabel("<b>All-reduce estimate</b>"))
         form.addRow("Message size", self.message)
         form.addRow("Algorithm", self.algorithm)
+        form.addRow(QLabel("<b>Bill of materials: spares</b>"))
+        for category, spin in self.spares.items():
+            form.addRow(f"{category} spares", spin)
         box = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         box.accepted.connect(self.accept)
         box.rejected.connect(self.reject)
@@ -95,6 +115,14 @@ class DesignSettingsDialog(QDialog):
             oversubscription_target=self.target.value(),
             allreduce_message_mb=self.message.value(),
             allreduce_algorithm=self.algorithm.currentText(),
+            spares_pct={
+                **{
+                    k: v
+                    for k, v in self.design.settings.spares_pct.items()
+                    if k not in SPARE_CATEGORIES
+                },
+                **{k: spin.value() for k, spin in self.spares.items() if spin.value() > 0},
+            },
         )
 
     def command(self) -> SetSettingsCommand | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QDialogButtonBox
 
+from gui.commands import MoveRacksCommand
 from gui.panels.settings_dialog import DesignSettingsDialog
 from tests.benchmarks.workloads import build
 from tests.builders import copper_pod
@@ -51,3 +52,29 @@ def test_unchanged_dialog_makes_no_command(qtbot):
     assert dialog.command() is None
     dialog.slack_per_end.setValue(design.settings.slack_per_end_m + 1)
     assert dialog.command() is not None
+
+
+def test_bom_spares_per_category_are_a_design_setting(qtbot, tmp_path):
+    from model.bom import bom_lines
+
+    window = open_window(qtbot, tmp_path, copper_pod())
+    d = docks(window)
+    design = window.document.design
+
+    def drive():
+        dialog = window.findChild(DesignSettingsDialog)
+        dialog.spares["Transceivers"].setValue(10.0)
+        dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.Ok).click()
+
+    QTimer.singleShot(200, drive)
+    d.settings_action.trigger()
+    assert design.settings.spares_pct == {"Transceivers": 10.0}
+    window.scene.push(MoveRacksCommand(design, {"r2": (9.0, 3.0)}))  # modules appear
+    plant = window.document.plant
+    plant.refresh()
+    modules = [ln for ln in bom_lines(design, plant) if ln.category == "Transceivers"]
+    assert modules and all(ln.spares == -(-ln.quantity // 10) for ln in modules)
+    window.document.stack.undo()
+    window.document.stack.undo()
+    assert design.settings.spares_pct == {}
+    close_quietly(window)
