@@ -166,16 +166,33 @@ class CablePlant:
         removed = {lid for c in pending if c.kind == "links_removed" for lid in c.ids}
         gone = [lid for lid in removed if lid in self.index and lid not in design.links]
         if gone:
+            # The links left in a removed link's cages may now take another plug (a split cage
+            # that became a pair can take a cable): choose their components again.
+            rows_gone = np.array([self.index[lid] for lid in gone], dtype=np.int64)
+            cages = np.concatenate([self._cage_a[rows_gone], self._cage_b[rows_gone]])
+            near = np.isin(self._cage_a, cages) | np.isin(self._cage_b, cages)
+            near[rows_gone] = False
+            retable.update(self.link_ids[r] for r in np.flatnonzero(near).tolist())
             self._drop_rows(gone)
         racks = [r for r in touched_racks if r in design.racks]
         self._place_racks(racks)  # before new rows: their devices may sit in new racks
         new = [lid for lid in dict.fromkeys(added) if lid in design.links and lid not in self.index]
         if new:
-            self._append_rows(new)
+            self._append_rows(new, compute=False)  # routed and chosen with the rows below
+            retable.update(new)
+            # Links already in the new links' cages join their components: report them too.
+            rows_new = np.array([self.index[lid] for lid in new], dtype=np.int64)
+            cages = np.concatenate([self._cage_a[rows_new], self._cage_b[rows_new]])
+            near = np.isin(self._cage_a, cages) | np.isin(self._cage_b, cages)
+            near[rows_new] = False
+            retable.update(self.link_ids[r] for r in np.flatnonzero(near).tolist())
         retable |= design.links_of_racks(racks)
         retable |= set(added) - set(new)  # removed and put back (undo) in one batch
         rows = [self.index[lid] for lid in retable if lid in self.index]
         if not rows:
+            # Links only went: their components may have split. Relabel here (the editing
+            # thread) so that readers such as the analysis worker never write the plant.
+            self._component_rows(np.zeros(0, dtype=np.int64))
             return set(new)
         rows_arr = np.array(sorted(rows), dtype=np.int64)
         self._fill_inputs(rows_arr, [self.link_ids[r] for r in rows_arr])

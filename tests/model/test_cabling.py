@@ -131,7 +131,10 @@ def test_links_added_and_removed_follow_the_design():
     design.remove_links(["a2", "b3"])
     assert plant.refresh() == set() and "a2" not in plant.index and len(plant.link_ids) == 7
     link(design, "new", ("a", "nic2"), ("leaf", "p40"))
-    assert plant.refresh() == {"new"}
+    # nic2 shares a's cage 1 with a1 (nic1 -> p1): the cage is now split between two leaf
+    # cages, so a1 leaves its cable for a module and a fibre too.
+    assert plant.refresh() == {"new", "a1"}
+    assert plant.medium("a1") == plant.medium("new") and plant.medium("a1").kind == "mmf"
     assert snapshot(plant) == snapshot(CablePlant(design))
     design.remove_racks(["r2"])
     plant.refresh()

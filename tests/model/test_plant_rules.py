@@ -168,3 +168,21 @@ def test_a_pinned_dac_on_a_split_cage_is_a_split_cable():
     phys = build_plant(CablePlant(design))
     assert {f.code for f in phys.findings} == {"CAGE_SPLIT_CABLE"}
     assert phys.cages_invalid == 3
+
+
+def test_removing_a_rail_lets_the_cage_left_take_a_cable_and_refresh_says_so():
+    design = one_rack("dgx-h100", "qm9700", "qm9700")
+    connect(
+        design,
+        [("rail1", ("d1", "nic1"), ("d2", "p1")), ("rail2", ("d1", "nic2"), ("d3", "p1"))],
+        1.0,
+    )
+    plant = CablePlant(design)
+    assert plant.medium("rail1").kind == "mmf"
+    design.remove_links(["rail2"])
+    changed = plant.refresh()
+    assert "rail1" in changed and plant.medium("rail1").kind == "dac"
+    link(design, "rail2", ("d1", "nic2"), ("d3", "p1"), length_override_m=1.0)
+    changed = plant.refresh()
+    assert {"rail1", "rail2"} <= changed and plant.medium("rail1").kind == "mmf"
+    assert not build_plant(plant).findings
