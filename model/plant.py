@@ -36,7 +36,7 @@ from model.cages import (
     component_shapes,
 )
 from model.findings import Finding, sort_findings
-from model.parts import CablePart, FibrePart, ModulePart, part_number_for
+from model.parts import CablePart, ModulePart, part_number_for
 
 if TYPE_CHECKING:
     from model.cabling import CablePlant
@@ -245,25 +245,38 @@ def build_plant(
     link_fpp = fpp[
         np.where(module_of[ia[fibre_rows]] >= 0, module_of[ia[fibre_rows]], len(module_parts))
     ]
-    fibre_key: dict[int, FibrePart] = {}
-    for k, r in enumerate(fibre_rows.tolist()):
-        fpart = tables.fibre_of.get(int(m[r]))
-        length = float(ordered[r])
-        if fpart is None or not np.isfinite(length):
-            for c in (int(ia[r]), int(ib[r])):
-                problem.setdefault(c, ("PART_NOT_ORDERABLE", "no orderable fibre for its length"))
-            continue
-        fibre_key[r] = fpart
-        add(
-            "fibre",
-            fpart,
-            length,
-            int(link_fpp[k]),
-            f"{fpart.mode}-fibre",
-            0.0,
-            0.0,
-            fpart.price_at(length),
-        )
+    # Grouped by (medium, ordered length) with numpy: a Python pass per fibre would dominate
+    # the analysis at 400k links.
+    fibre_of = np.full(len(media) + 1, -1, dtype=np.int64)
+    fibre_parts = list({id(f): f for f in tables.fibre_of.values()}.values())
+    for medium_row, fpart in tables.fibre_of.items():
+        fibre_of[medium_row] = fibre_parts.index(fpart)
+    m_f = m[fibre_rows]
+    len_f = ordered[fibre_rows]
+    part_f = fibre_of[np.where(m_f >= 0, m_f, len(media))]
+    good = (part_f >= 0) & np.isfinite(len_f)
+    for r in fibre_rows[~good].tolist():
+        for c in (int(ia[r]), int(ib[r])):
+            problem.setdefault(c, ("PART_NOT_ORDERABLE", "no orderable fibre for its length"))
+    fibre_part_of_row = np.full(n, -1, dtype=np.int64)
+    fibre_part_of_row[fibre_rows[good]] = part_f[good]
+    if good.any():
+        key = part_f[good] * 10_000_000 + np.round(len_f[good] * 1000).astype(np.int64)
+        keys, inverse = np.unique(key, return_inverse=True)
+        qty = np.bincount(inverse.reshape(-1), weights=link_fpp[good], minlength=len(keys))
+        for k, q in zip(keys.tolist(), qty.tolist(), strict=True):
+            fpart = fibre_parts[k // 10_000_000]
+            length = (k % 10_000_000) / 1000
+            add(
+                "fibre",
+                fpart,
+                length,
+                int(round(q)),
+                f"{fpart.mode}-fibre",
+                0.0,
+                0.0,
+                fpart.price_at(length),
+            )
     # ---- integrated cables: one assembly per component
     shape, hub, leaf, leaves, cage_comp = component_shapes(comp, ia, ib, len(nodes))
     cable_rows = np.flatnonzero(~np.isin(kind[rows], list(MODULE_KINDS)) & (m >= 0))
@@ -357,10 +370,12 @@ def build_plant(
                     f"{first}" if len(comp_rows[c]) == 1 else f"{first}+",
                     part_number_for(part.part_number, length),
                 )
-            elif r in fibre_key:
+            elif fibre_part_of_row[r] >= 0:
                 cable_id, name = (
                     link_id,
-                    part_number_for(fibre_key[r].part_number, float(ordered[r])),
+                    part_number_for(
+                        fibre_parts[fibre_part_of_row[r]].part_number, float(ordered[r])
+                    ),
                 )
             else:
                 cable_id, name = link_id, ""
