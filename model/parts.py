@@ -52,7 +52,8 @@ class ModulePart(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     power_w: _Watts
     power_w_max: _Watts
     price_usd: _Usd
-    source: _Id
+    source: _Id  # keys of resources/catalog/sources.json, or "estimate"
+    notes: str = ""  # what each source supports, in words
 
 
 class CablePart(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -73,7 +74,8 @@ class CablePart(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     power_b_w_max: _Watts = 0.0
     price_usd: _Usd
     price_per_m_usd: _Usd
-    source: _Id
+    source: _Id  # keys of resources/catalog/sources.json, or "estimate"
+    notes: str = ""  # what each source supports, in words
 
     @property
     def reach_m(self) -> float:
@@ -94,7 +96,8 @@ class FibrePart(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     lengths_m: tuple[_Metres, ...]
     price_usd: _Usd
     price_per_m_usd: _Usd
-    source: _Id
+    source: _Id  # keys of resources/catalog/sources.json, or "estimate"
+    notes: str = ""  # what each source supports, in words
 
     def price_at(self, length_m: float) -> float:
         return self.price_usd + self.price_per_m_usd * length_m
@@ -109,7 +112,8 @@ class TrayProduct(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     depth_m: _Metres
     price_per_m_usd: _Usd
     length_m: _Metres = 3.0  # one orderable straight section
-    source: _Id
+    source: _Id  # keys of resources/catalog/sources.json, or "estimate"
+    notes: str = ""  # what each source supports, in words
 
 
 def length_code(length_m: float) -> str:
