@@ -6,6 +6,10 @@ integrated cables and fibres by part and ordered length, trays by product (3 m s
 line carries its vendor, unit and total power at typical and at maximum draw (W), indicative unit
 and total price (USD), a spares quantity (the design's spares % of the category, its own column)
 and the catalog ``source`` of its figures (``EST-`` part numbers are estimates to confirm).
+Switches, modules, cables and fibres are grouped per fabric too (``fabric`` column: compute,
+storage, inband, oob, scale-up; :mod:`model.fabrics`), so each network's parts can be ordered and
+checked on their own; racks, servers, appliances and trays, which serve several fabrics, have an
+empty fabric.
 
 Counting conventions (shared with the analysis, because both read :mod:`model.plant`):
 
@@ -41,6 +45,7 @@ from model.analysis import analyze
 from model.cabling import NO_MEDIUM, NO_TRAY_PATH, SAME_RACK, CablePlant
 from model.catalog import MediaType
 from model.design import Design
+from model.fabrics import FABRICS, device_fabric, link_fabric_map
 from model.findings import Finding, sort_findings
 from model.plant import PhysicalPlant, build_plant, tray_items
 
@@ -61,6 +66,7 @@ BOM_COLUMNS = (
     "total_price_usd",
     "spares_price_usd",
     "source",
+    "fabric",
 )
 SCHEDULE_COLUMNS = (
     "cable_id",
@@ -123,6 +129,7 @@ class BomLine(Struct, frozen=True, kw_only=True):
     total_price_usd: float | None
     spares_price_usd: float | None
     source: str
+    fabric: str = ""  # the network of a switch, module, cable or fibre line; "" = several / none
 
     def as_row(self) -> tuple:
         return tuple(getattr(self, name) for name in BOM_COLUMNS)
@@ -238,7 +245,7 @@ def bom_lines(
     not in the totals that match the analysis.
     """
     catalog = design.catalog
-    phys = phys if phys is not None else build_plant(plant)
+    phys = phys if phys is not None else build_plant(plant, fabric_of=link_fabric_map(design))
     spares_pct = design.settings.spares_pct
     lines: list[BomLine] = []
 
@@ -260,8 +267,10 @@ def bom_lines(
             )
         )
 
-    device_types = Counter(d.type for d in design.devices.values())
-    for type_id, qty in sorted(device_types.items()):
+    device_types = Counter(
+        (d.type, device_fabric(design, d) or "") for d in design.devices.values()
+    )
+    for (type_id, fabric), qty in sorted(device_types.items()):
         dtype = catalog.device_types[type_id]
         category = _CATEGORY_OF_DEVICE.get(dtype.category, "Other equipment")
         lines.append(
@@ -277,6 +286,7 @@ def bom_lines(
                 dtype.price_usd,
                 dtype.source,
                 spares_pct,
+                fabric,
             )
         )
 
@@ -298,10 +308,19 @@ def bom_lines(
                 item.unit_price_usd,
                 item.source,
                 spares_pct,
+                item.fabric,
             )
         )
     order = {c: n for n, c in enumerate(CATEGORY_ORDER)}
-    lines.sort(key=lambda ln: (order.get(ln.category, 99), ln.part, ln.length_m or 0.0))
+    fabric_order = {f: n for n, f in enumerate(("", *FABRICS))}
+    lines.sort(
+        key=lambda ln: (
+            order.get(ln.category, 99),
+            fabric_order.get(ln.fabric, 99),
+            ln.part,
+            ln.length_m or 0.0,
+        )
+    )
     return lines
 
 
@@ -317,6 +336,7 @@ def _line(
     unit_price_usd: float | None,
     source: str,
     spares_pct: dict[str, float],
+    fabric: str = "",
 ) -> BomLine:
     spares = math.ceil(qty * spares_pct.get(category, 0.0) / 100 - 1e-9)
     return BomLine(
@@ -336,6 +356,7 @@ def _line(
         total_price_usd=None if unit_price_usd is None else round(unit_price_usd * qty, 2),
         spares_price_usd=None if unit_price_usd is None else round(unit_price_usd * spares, 2),
         source=source,
+        fabric=fabric,
     )
 
 

@@ -60,6 +60,7 @@ class PartCount:
     unit_power_w_max: float
     unit_price_usd: float
     source: str
+    fabric: str = ""  # the network of the links it serves, when the plant was asked for fabrics
 
 
 @dataclass
@@ -139,13 +140,18 @@ def _by_part(items: list[PartCount]) -> dict[str, int]:
 
 
 def build_plant(
-    plant: CablePlant, with_links: bool = False, around_link: str | None = None
+    plant: CablePlant,
+    with_links: bool = False,
+    around_link: str | None = None,
+    fabric_of: dict[str, str] | None = None,
 ) -> PhysicalPlant:
     """The physical plant of ``plant``'s current media choice.
 
     ``with_links`` also fills ``link_parts`` (per-link part names for the schedule; a Python
     pass over the links, so the analysis leaves it out). ``around_link`` limits the plant to
-    that link's cage-graph component (what the inspector shows for one link).
+    that link's cage-graph component (what the inspector shows for one link). ``fabric_of``
+    (link id -> fabric, :func:`model.fabrics.link_fabric_map`) splits every item by the fabric
+    of the links it serves (a cage's links share their switch's fabric), for the BOM.
     """
     design, media = plant.design, list(plant.media)
     view = cage_view(plant)
@@ -200,8 +206,20 @@ def build_plant(
     counts: Counter[tuple] = Counter()
     meta: dict[tuple, tuple] = {}
 
-    def add(category, part, length, qty, kind_name, p_typ, p_max, price):
-        key = (category, part.id, length)
+    fabric_names = ["", *sorted({f for f in (fabric_of or {}).values() if f})]
+    code_of = {f: i for i, f in enumerate(fabric_names)}
+    row_fab = np.zeros(n, dtype=np.int64)
+    if fabric_of:
+        row_fab = np.fromiter(
+            (code_of.get(fabric_of.get(plant.link_ids[r], ""), 0) for r in rows.tolist()),
+            np.int64,
+            n,
+        )
+    cage_fab = np.zeros(len(nodes), dtype=np.int64)
+    cage_fab[ia], cage_fab[ib] = row_fab, row_fab
+
+    def add(category, part, length, qty, kind_name, p_typ, p_max, price, fab=0):
+        key = (category, part.id, length, fab)
         counts[key] += qty
         meta[key] = (part, kind_name, p_typ, p_max, price)
 
@@ -229,16 +247,19 @@ def build_plant(
             continue
         module_parts.append(part)
         module_of[sel] = len(module_parts) - 1
-        add(
-            "module",
-            part,
-            None,
-            len(sel),
-            media[key // 4096].kind,
-            part.power_w,
-            part.power_w_max,
-            part.price_usd,
-        )
+        fabs, per_fab = np.unique(cage_fab[sel], return_counts=True)
+        for fab, qty in zip(fabs.tolist(), per_fab.tolist(), strict=True):
+            add(
+                "module",
+                part,
+                None,
+                qty,
+                media[key // 4096].kind,
+                part.power_w,
+                part.power_w_max,
+                part.price_usd,
+                fab,
+            )
     # ---- fibres: per link on a module medium, at its ordered length
     fibre_rows = np.flatnonzero(np.isin(kind[rows], list(MODULE_KINDS)))
     fpp = np.array([p.fibres_per_port for p in module_parts] + [1])
@@ -261,11 +282,14 @@ def build_plant(
     fibre_part_of_row = np.full(n, -1, dtype=np.int64)
     fibre_part_of_row[fibre_rows[good]] = part_f[good]
     if good.any():
-        key = part_f[good] * 10_000_000 + np.round(len_f[good] * 1000).astype(np.int64)
+        key = (row_fab[fibre_rows[good]] * 64 + part_f[good]) * 10_000_000 + np.round(
+            len_f[good] * 1000
+        ).astype(np.int64)
         keys, inverse = np.unique(key, return_inverse=True)
         qty = np.bincount(inverse.reshape(-1), weights=link_fpp[good], minlength=len(keys))
         for k, q in zip(keys.tolist(), qty.tolist(), strict=True):
-            fpart = fibre_parts[k // 10_000_000]
+            fab, fpart = divmod(k // 10_000_000, 64)
+            fpart = fibre_parts[fpart]
             length = (k % 10_000_000) / 1000
             add(
                 "fibre",
@@ -276,6 +300,7 @@ def build_plant(
                 0.0,
                 0.0,
                 fpart.price_at(length),
+                fab,
             )
     # ---- integrated cables: one assembly per component
     shape, hub, leaf, leaves, cage_comp = component_shapes(comp, ia, ib, len(nodes))
@@ -332,9 +357,10 @@ def build_plant(
             part.power_a_w + part.fanout * part.power_b_w,
             part.power_a_w_max + part.fanout * part.power_b_w_max,
             part.price_at(length),
+            int(row_fab[crow[0]]),
         )
-    for (category, _pid, length), qty in sorted(counts.items(), key=lambda kv: str(kv[0])):
-        part, kind_name, p_typ, p_max, price = meta[(category, _pid, length)]
+    for (category, _pid, length, fab), qty in sorted(counts.items(), key=lambda kv: str(kv[0])):
+        part, kind_name, p_typ, p_max, price = meta[(category, _pid, length, fab)]
         out.items.append(
             PartCount(
                 category=category,
@@ -349,6 +375,7 @@ def build_plant(
                 unit_power_w_max=p_max,
                 unit_price_usd=price,
                 source=part.source,
+                fabric=fabric_names[fab],
             )
         )
     out.cages_invalid = len(problem)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from model.analysis.allreduce import AllReduce
 from model.analysis.bandwidth import TierRatio
+from model.analysis.fabrics import FabricFigures
 from model.analysis.hops import Hops
 from model.analysis.media_costs import KINDS
 from model.findings import Finding
@@ -60,6 +61,7 @@ class Report:
     warnings: list[Finding] = field(default_factory=list)
     power_w_max: dict[str, float] = field(default_factory=dict)  # same keys as power_w
     plant: dict | None = None  # model.plant.PhysicalPlant.summary(); None without a plant
+    fabrics: dict[str, FabricFigures] = field(default_factory=dict)
     reliability: dict = field(default_factory=dict)  # model.analysis.reliability.forecast
 
     @property
@@ -127,6 +129,7 @@ class Report:
                 "power_w_max": self.power_w_max,
                 "cost_usd": self.cost_usd,
                 "plant": self.plant,
+                "fabrics": {name: f.to_json() for name, f in self.fabrics.items()},
                 "reliability": self.reliability,
                 "warnings": [
                     {
@@ -212,6 +215,14 @@ class Report:
                 + ", ".join(f"{k} {v / 1000:,.1f} kW" for k, v in self.power_w_max.items())
             )
         lines.append("Cost " + ", ".join(f"{k} ${v:,.0f}" for k, v in self.cost_usd.items()))
+        if len(self.fabrics) > 1:
+            for name, f in self.fabrics.items():
+                lines.append(
+                    f"Fabric {name}: {f.switches:,} switches, {f.links:,} links, "
+                    f"{f.transceivers:,} transceivers, {f.power_w['typical'] / 1000:,.1f} kW "
+                    f"typical / {f.power_w['max'] / 1000:,.1f} kW max, "
+                    f"${f.cost_usd['total']:,.0f}"
+                )
         if self.reliability:
             rel = self.reliability
             parts = ", ".join(

@@ -36,6 +36,7 @@ BOM_HEADERS = (
     "Total price (USD, indicative)",
     "Spares price (USD, indicative)",
     "Source",
+    "Fabric",
 )
 # Columns whose cells are formulas in the XLSX: total = quantity (or spares) x unit figure.
 _PRODUCTS = {
