@@ -36,6 +36,7 @@ from model.analysis.topology import LINK_COMPUTE, components, infer_topology, ti
 from model.analysis.tray_fill import TrayFill
 from model.changes import DEVICE_KINDS, RACK_KINDS, TRAY_KINDS, Change, ChangeKind
 from model.design import Design
+from model.entities import FABRICS
 from model.findings import sort_findings
 from model.plant import build_plant, tray_items
 
@@ -182,7 +183,17 @@ class Analyzer:
                     (index[lid] for lid in topo.link_ids), dtype=np.int64, count=len(topo.link_ids)
                 )
         media = media_figures(topo, self.plant, self._plant_rows)
-        phys = build_plant(self.plant) if self.plant is not None else None
+        phys = None
+        if self.plant is not None:
+            # Split by fabric once: the totals are the sums, the per-fabric figures its parts.
+            names = np.array([*FABRICS, ""], dtype=object)
+            codes = topo.fabric if topo.fabric is not None else None
+            fabric_of = (
+                dict(zip(topo.link_ids, names[codes].tolist(), strict=True))
+                if codes is not None
+                else None
+            )
+            phys = build_plant(self.plant, fabric_of=fabric_of)
         trays = tray_items(design)
         typ, mx = rack_power(
             design,
@@ -302,7 +313,7 @@ class Analyzer:
             },
             tray_fill=fill,
             warnings=sort_findings(findings),
-            fabrics=fabric_figures(design, topo, self.plant, self._plant_rows, media),
+            fabrics=fabric_figures(design, topo, self.plant, self._plant_rows, media, phys),
             reliability=forecast(design, topo, media),
         )
 
