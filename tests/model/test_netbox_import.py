@@ -18,7 +18,6 @@ from model.bom import schedule_rows
 from model.cabling import CablePlant
 from model.export.netbox import netbox_tables
 from model.fileio import load_design
-from model.generate import generate
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "netbox_export"
 
