@@ -147,15 +147,16 @@ def _alternatives(element: Element) -> list[Element]:
 def check_polarity(channel: Channel) -> PolarityResult:
     """Whether each transmit lane lands on its receive lane; if not, the one element to change.
 
-    The fix is searched element by element in path order, trunks first (a trunk is the element
-    most often ordered with the wrong type), then cords, then cassettes.
+    The fix is searched cheapest change first: cords (swapped in minutes), then cassettes (a
+    polarity or port change at the panel), then trunks (re-ordered and re-pulled); in path order
+    within each kind.
     """
     if channel.connector not in MODULE_LANES:
         return PolarityResult(True, (), None)
     wrong = _wrong(channel)
     if not wrong:
         return PolarityResult(True, (), None)
-    order = {"trunk": 0, "cord": 1, "cassette": 2, "panel": 3}
+    order = {"cord": 0, "cassette": 1, "trunk": 2, "panel": 3}
     indices = sorted(range(len(channel.elements)), key=lambda i: order[channel.elements[i].kind])
     for i in indices:
         for alt in _alternatives(channel.elements[i]):
