@@ -239,6 +239,21 @@ class CablePlant:
 
         return cage_reasons(self, link_id)
 
+    def pieces_m(self, link_id: str) -> tuple[str, float, float, float]:
+        """(method, vertical A, horizontal, vertical B) of a link's route in m, without slack.
+
+        Horizontal = hops + trays + floor: what a trunk between the two rack tops follows
+        (:mod:`model.structured_layout`); cheaper than :meth:`route` (no plan path).
+        """
+        r = self.index[link_id]
+        horizontal = self._hop_a[r] + self._tray[r] + self._hop_b[r] + self._floor[r]
+        return (
+            METHOD_NAMES[int(self._method[r])],
+            float(self._vertical_a[r]),
+            float(horizontal),
+            float(self._vertical_b[r]),
+        )
+
     def route(self, link_id: str) -> LinkRoute:
         """The pieces of a link's routed length and its plan path."""
         r = self.index[link_id]

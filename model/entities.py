@@ -150,6 +150,9 @@ class Settings(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, om
     # Spare parts to order, % of the plant quantity per BOM category ("Transceivers": 2.0);
     # rounded up per line, shown in the BOM's own "spares" column (default none).
     spares_pct: dict[BomCategory, Annotated[float, Meta(ge=0, le=100)]] = {}
+    # Structured cabling (model.structured_layout): "direct" = one fibre per link (as before);
+    # "cross-connect" = panel at the top of each rack, MPO trunks between rack panels.
+    cabling: Literal["direct", "cross-connect"] = "direct"
 
 
 ENTITY_KINDS = ("trays", "racks", "devices", "links")
