@@ -7,6 +7,7 @@ import argparse
 from cli import CliError
 from model.fileio import DesignFileError, save_design
 from model.generate import TEMPLATES, GenerateError, generate
+from model.structured_layout import CABLING_STYLES, set_cabling
 
 # option dest -> templates that take it
 _OPTIONS = {
@@ -46,6 +47,13 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     parser.add_argument("template", choices=TEMPLATES)
     parser.add_argument("-o", "--output", required=True, help="the .hall.json file to write")
     add_generator_options(parser)
+    parser.add_argument(
+        "--cabling",
+        choices=CABLING_STYLES,
+        default="direct",
+        help="direct (default: one fibre per link) or cross-connect (patch panels at the top of "
+        "each rack, MPO trunks between them, patch cords to the devices)",
+    )
 
 
 def add_generator_options(parser: argparse.ArgumentParser) -> None:
@@ -120,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
         design = generate(template, **params)
     except GenerateError as exc:
         raise CliError(str(exc)) from None
+    set_cabling(design, getattr(args, "cabling", "direct"))
     try:
         save_design(design, args.output)
     except DesignFileError as exc:

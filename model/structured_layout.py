@@ -31,12 +31,14 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+import msgspec
 import numpy as np
 
 from model.channels import CONNECTOR_FAMILY, CONNECTOR_FIBRES, Channel, Element, plant_channels
 from model.findings import Finding
 from model.structured_catalog import StructuredCatalog, structured_catalog
 
+CABLING_STYLES = ("direct", "cross-connect")
 TRUNK_SERVICE_LOOP_M = 2.0  # LEVIATHAN: 2-3 m service loop per fibre trunk run
 MPO_PANEL = "panel-mpo-1u-72"
 LC_CASSETTE = "cassette-mpo12-lc6-a"
@@ -89,6 +91,15 @@ class StructuredLayout:
 
     def structured_links(self) -> set[str]:
         return {c.link_id for c in self.channels.values() if c.panels}
+
+
+def set_cabling(design, style: str) -> None:
+    """Set the design's cabling style; ``direct`` leaves a fresh design exactly as generated."""
+    if style == design.settings.cabling:
+        return
+    revision = design.revision
+    design.set_settings(msgspec.structs.replace(design.settings, cabling=style))
+    design.revision = revision  # a generator's output, not a user edit
 
 
 def _round_up(lengths: tuple[float, ...], length_m: float) -> float:

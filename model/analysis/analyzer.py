@@ -35,10 +35,12 @@ from model.analysis.report import Report
 from model.analysis.topology import LINK_COMPUTE, components, infer_topology, tier_name
 from model.analysis.tray_fill import TrayFill
 from model.changes import DEVICE_KINDS, RACK_KINDS, TRAY_KINDS, Change, ChangeKind
+from model.channel_checks import channel_findings, channel_summary
 from model.design import Design
 from model.entities import FABRICS
 from model.findings import sort_findings
 from model.plant import build_plant, tray_items
+from model.structured_layout import structured_layout
 
 K = ChangeKind
 TOPOLOGY_EVENTS = DEVICE_KINDS | {K.LINKS_ADDED, K.LINKS_REMOVED}
@@ -216,6 +218,13 @@ class Analyzer:
         if self.plant is not None:
             findings.extend(self.plant.findings())
             findings.extend(phys.findings)
+        channels = None
+        if self.plant is not None and design.settings.cabling != "direct":
+            # Structured cabling: channel loss, reach and polarity (direct designs unchanged).
+            layout = structured_layout(self.plant)
+            channels = channel_summary(layout.channels.values())
+            findings.extend(layout.findings)
+            findings.extend(channel_findings(layout.channels.values()))
 
         settings = design.settings
         servers = np.flatnonzero(topo.is_gpu_server)
@@ -307,6 +316,7 @@ class Analyzer:
             power_w=power,
             power_w_max=power_max,
             plant=phys.summary() if phys else None,
+            channels=channels,
             cost_usd=cost,
             rack_power_w={
                 r: (typ[r], mx[r], design.racks[r].power_budget_kw * 1000) for r in design.racks

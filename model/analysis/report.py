@@ -61,6 +61,8 @@ class Report:
     warnings: list[Finding] = field(default_factory=list)
     power_w_max: dict[str, float] = field(default_factory=dict)  # same keys as power_w
     plant: dict | None = None  # model.plant.PhysicalPlant.summary(); None without a plant
+    # model.channel_checks.channel_summary of a structured design; None for direct cabling.
+    channels: dict | None = None
     fabrics: dict[str, FabricFigures] = field(default_factory=dict)
     reliability: dict = field(default_factory=dict)  # model.analysis.reliability.forecast
 
@@ -141,6 +143,7 @@ class Report:
                     for w in self.warnings
                 ],
             }
+            | ({"channels": self.channels} if self.channels is not None else {})
         )
 
     def to_text(self) -> str:
