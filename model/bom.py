@@ -100,6 +100,8 @@ CATEGORY_ORDER = (
     "Transceivers",
     "Cables",
     "Fibres",
+    "Trunks",
+    "Patch panels",
     "Trays",
 )
 _CATEGORY_OF_DEVICE = {
@@ -228,6 +230,8 @@ _CATEGORY_OF_PART = {
     "module": "Transceivers",
     "cable": "Cables",
     "fibre": "Fibres",
+    "trunk": "Trunks",
+    "panel": "Patch panels",
     "tray": "Trays",
 }
 
@@ -293,7 +297,7 @@ def bom_lines(
     for item in [*phys.items, *tray_items(design)]:
         category = _CATEGORY_OF_PART[item.category]
         description = item.description
-        if item.length_m is not None and item.category in ("cable", "fibre"):
+        if item.length_m is not None and item.category in ("cable", "fibre", "trunk"):
             description += f", {item.length_m:g} m"
         lines.append(
             _line(

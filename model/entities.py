@@ -122,7 +122,16 @@ class Link(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True)
 
 
 BomCategory = Literal[
-    "Racks", "Servers", "Switches", "Other equipment", "Transceivers", "Cables", "Fibres", "Trays"
+    "Racks",
+    "Servers",
+    "Switches",
+    "Other equipment",
+    "Transceivers",
+    "Cables",
+    "Fibres",
+    "Trunks",
+    "Patch panels",
+    "Trays",
 ]
 
 

@@ -12,8 +12,10 @@ A pure function of the cable plant and ``design.settings.cabling``:
 Choices, written down:
 
 * MPO-12 / MPO-16 channels (parallel optics) each take one trunk of their own fibre count
-  (trunk-mpo12 / trunk-mpo16) through MPO adapter panels; polarity method B for parallel optics:
-  Type-A cords, Type-B trunk (domain-facts §8a). Bundling several channels into MPO-24/48/144
+  (trunk-mpo12 / trunk-mpo16) through MPO adapter panels; polarity for parallel optics: the
+  module's own crossover (Type-B) fibre as patch cords and a Type-B trunk (domain-facts §8a:
+  parallel optics across a Type-B trunk need no flip). A link with several fibres per port
+  (800G SR8: two MPO per port) takes that many trunks, cords and panel ports. Bundling several channels into MPO-24/48/144
   trunks is not done yet.
 * LC duplex channels (FR4) go through MPO-12-to-6-LC cassettes: six channels share one MPO-12
   trunk; near port k meets far port 7-k (method B: A-to-B cords, Type-B trunk, mirrored ports).
@@ -55,6 +57,7 @@ class Trunk:
     length_m: float
     ordered_m: float  # NaN: longer than the part's longest length
     links: tuple[str, ...]
+    quantity: int = 1  # parallel channels of a link with several fibres per port (800G SR8)
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,7 @@ class Cord:
     fibre_part: str
     length_m: float
     ordered_m: float
+    quantity: int = 1
 
 
 @dataclass
@@ -118,9 +122,10 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
         return layout
     slack_end = design.settings.slack_per_end_m
     slack_pct = design.settings.slack_pct
-    fibre_of = {}
+    fibre_of, fpp_of = {}, {}
     for part in design.catalog.module_parts.values():
         fibre_of.setdefault(part.medium, design.catalog.fibre_parts.get(part.fibre))
+        fpp_of.setdefault(part.medium, part.fibres_per_port)
     bundles: dict[tuple[str, str, str, str], list[tuple[str, float, float, float]]] = {}
     for link_id, channel in direct.items():
         method, up_a, horizontal, up_b = plant.pieces_m(link_id)
@@ -130,7 +135,10 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
         rack_a = design.devices[link.a.device].rack
         rack_b = design.devices[link.b.device].rack
         key = (rack_a, rack_b, channel.mode, channel.connector)
-        bundles.setdefault(key, []).append((link_id, up_a, horizontal, up_b))
+        lanes = fpp_of.get(channel.medium, 1)
+        # A duplex link of several fibre pairs takes that many cassette ports (one channel each).
+        repeat = lanes if CONNECTOR_FAMILY.get(channel.connector) == "LC" else 1
+        bundles.setdefault(key, []).extend([(link_id, up_a, horizontal, up_b)] * repeat)
     n_trunk = 0
     cassette_no: dict[str, int] = defaultdict(int)
     for (rack_a, rack_b, mode, connector), members in sorted(bundles.items()):
@@ -140,6 +148,7 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
         tpart = catalog.trunk_for(mode, width)
         for start in range(0, len(members), per_trunk):
             chunk = members[start : start + per_trunk]
+            qty = 1 if lc else fpp_of.get(direct[chunk[0][0]].medium, 1)
             n_trunk += 1
             trunk_id = f"trunk-{n_trunk}"
             length = max(h for _, _, h, _ in chunk) * (1 + slack_pct / 100) + TRUNK_SERVICE_LOOP_M
@@ -153,6 +162,7 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
                     length,
                     ordered,
                     tuple(c[0] for c in chunk),
+                    qty,
                 )
             )
             if tpart is None or math.isnan(ordered):
@@ -171,13 +181,20 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
                 cas_a = f"cassette-{rack_a}-{cassette_no[rack_a]}"
                 cas_b = f"cassette-{rack_b}-{cassette_no[rack_b]}"
             for i, (link_id, up_a, _, up_b) in enumerate(chunk):
+                if lc and link_id in layout.channels and layout.channels[link_id].panels:
+                    cords = [
+                        Cord(link_id, end, c.fibre_part, c.length_m, c.ordered_m)
+                        for end, c in (("a", layout.cords[-2]), ("b", layout.cords[-1]))
+                    ]
+                    layout.cords.extend(cords)  # a further fibre pair of the same link
+                    continue
                 old = direct[link_id]
                 fpart = fibre_of.get(old.medium)
                 cords = []
                 for end, up in (("a", up_a), ("b", up_b)):
                     cord_len = up + slack_end
                     got = _round_up(fpart.lengths_m, cord_len) if fpart else math.nan
-                    cords.append(Cord(link_id, end, fpart.id if fpart else "", cord_len, got))
+                    cords.append(Cord(link_id, end, fpart.id if fpart else "", cord_len, got, qty))
                 layout.cords.extend(cords)
                 trunk_el = Element("trunk", trunk_id, tpart.id if tpart else "", ordered, "B")
                 trunk_el = (
@@ -185,7 +202,9 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
                     if not math.isnan(ordered)
                     else Element("trunk", trunk_id, "", length, "B")
                 )
-                cord_type = "AB" if lc else "A"
+                # Cords are the module's own fibre part: NVIDIA MPO-12/APC fibres are crossover
+                # (Type B); with a Type-B trunk, three flips make one (Tx 1 -> Rx 12).
+                cord_type = "AB" if lc else "B"
                 cord_a = Element("cord", f"{link_id}:cord-a", "", cords[0].ordered_m, cord_type)
                 cord_b = Element("cord", f"{link_id}:cord-b", "", cords[1].ordered_m, cord_type)
                 if lc:
@@ -196,8 +215,8 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
                 else:
                     near = Element("panel", f"panel-{rack_a}", MPO_PANEL)
                     far = Element("panel", f"panel-{rack_b}", MPO_PANEL)
-                    layout.mpo_ports[rack_a] = layout.mpo_ports.get(rack_a, 0) + 1
-                    layout.mpo_ports[rack_b] = layout.mpo_ports.get(rack_b, 0) + 1
+                    layout.mpo_ports[rack_a] = layout.mpo_ports.get(rack_a, 0) + qty
+                    layout.mpo_ports[rack_b] = layout.mpo_ports.get(rack_b, 0) + qty
                 layout.channels[link_id] = Channel(
                     link_id,
                     old.medium,

@@ -222,8 +222,7 @@ class Analyzer:
         if self.plant is not None and design.settings.cabling != "direct":
             # Structured cabling: channel loss, reach and polarity (direct designs unchanged).
             layout = structured_layout(self.plant)
-            channels = channel_summary(layout.channels.values())
-            findings.extend(layout.findings)
+            channels = channel_summary(layout.channels.values())  # trunk findings: the plant's
             findings.extend(channel_findings(layout.channels.values()))
 
         settings = design.settings
@@ -271,7 +270,10 @@ class Analyzer:
             "servers": self._dev.servers_usd,
             "switches": self._dev.switches_usd,
             "transceivers": plant_sum("module", "unit_price_usd"),
-            "cables": plant_sum("cable", "unit_price_usd") + plant_sum("fibre", "unit_price_usd"),
+            # Cabling: cables, fibres and, for structured cabling, trunks and patch panels.
+            "cables": sum(
+                plant_sum(c, "unit_price_usd") for c in ("cable", "fibre", "trunk", "panel")
+            ),
             "trays": sum(t.quantity * t.unit_price_usd for t in trays),
             "racks": self._dev.racks_usd,
             "other_devices": self._dev.other_usd,

@@ -1,0 +1,121 @@
+"""Structured cabling in the physical plant: trunks, panels, cassettes and cords replace fibres.
+
+For a design whose ``settings.cabling`` is not ``direct``, every link that runs through panels
+(:func:`model.structured_layout.structured_layout`) orders no point-to-point fibre; it orders
+two patch cords (the module's fibre part at the cords' lengths) and its share of a trunk, and
+its racks order the panels, enclosures and cassettes. Applied inside
+:func:`model.plant.build_plant`, so the analysis cost and the BOM total still agree by
+construction. Trunks, panels and cassettes draw no power.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+from model.parts import part_number_for
+from model.plant import PartCount, PhysicalPlant
+from model.structured_catalog import structured_catalog
+from model.structured_layout import StructuredLayout, structured_layout
+
+
+def apply_structured(
+    phys: PhysicalPlant, plant, fabric_of: dict[str, str] | None = None
+) -> StructuredLayout:
+    """Rewrite ``phys.items`` for the design's cabling style; returns the layout used."""
+    layout = structured_layout(plant)
+    structured = layout.structured_links()
+    if not structured:
+        return layout
+    design = plant.design
+    catalog, sc = design.catalog, structured_catalog()
+    fabric = fabric_of or {}
+    fibre_of, fpp_of = {}, {}
+    for part in catalog.module_parts.values():
+        fibre_of.setdefault(part.medium, part.fibre)
+        fpp_of.setdefault(part.medium, part.fibres_per_port)
+    # The direct fibres these links no longer order: (part id, length, fabric) -> quantity.
+    removed: Counter[tuple[str, float, str]] = Counter()
+    for link_id in structured:
+        channel = layout.channels[link_id]
+        row = plant.index[link_id]
+        key = (fibre_of[channel.medium], float(plant.ordered_m[row]), fabric.get(link_id, ""))
+        removed[key] += fpp_of.get(channel.medium, 1)
+    items: list[PartCount] = []
+    for item in phys.items:
+        key = (item.part_id, item.length_m, item.fabric)
+        if item.category == "fibre" and removed[key]:
+            left = item.quantity - removed[key]
+            removed[key] = 0
+            if left > 0:
+                items.append(replace(item, quantity=left))
+            continue
+        items.append(item)
+    cords: Counter[tuple[str, float, str]] = Counter()
+    for cord in layout.cords:
+        cords[(cord.fibre_part, cord.ordered_m, fabric.get(cord.link_id, ""))] += cord.quantity
+    for (part_id, length, fab), qty in sorted(cords.items()):
+        fpart = catalog.fibre_parts[part_id]
+        items.append(
+            PartCount(
+                "fibre",
+                fpart.id,
+                part_number_for(fpart.part_number, length),
+                fpart.vendor,
+                fpart.description + " (patch cord)",
+                length,
+                qty,
+                f"{fpart.mode}-fibre",
+                0.0,
+                0.0,
+                fpart.price_at(length),
+                fpart.source,
+                fab,
+            )
+        )
+    trunks: Counter[tuple[str, float, str]] = Counter()
+    for trunk in layout.trunks:
+        if trunk.part and trunk.ordered_m == trunk.ordered_m:
+            trunks[(trunk.part, trunk.ordered_m, fabric.get(trunk.links[0], ""))] += trunk.quantity
+    for (part_id, length, fab), qty in sorted(trunks.items()):
+        tpart = sc.trunks[part_id]
+        items.append(
+            PartCount(
+                "trunk",
+                tpart.id,
+                part_number_for(tpart.part_number, length),
+                "generic",
+                tpart.description,
+                length,
+                qty,
+                f"{tpart.mode}-trunk",
+                0.0,
+                0.0,
+                tpart.price_usd + tpart.price_per_m_usd * length,
+                tpart.source,
+                fab,
+            )
+        )
+    for part_id, qty in sorted(layout.panel_counts(sc).items()):
+        ppart = sc.panels[part_id]
+        description = ppart.description + (f", {ppart.u}U" if ppart.u else "")
+        items.append(
+            PartCount(
+                "panel",
+                ppart.id,
+                ppart.part_number,
+                ppart.vendor,
+                description,
+                None,
+                qty,
+                ppart.kind,
+                0.0,
+                0.0,
+                ppart.price_usd,
+                ppart.source,
+                "",
+            )
+        )
+    phys.items = items
+    phys.findings = [*phys.findings, *layout.findings]
+    return layout
