@@ -1,0 +1,188 @@
+"""Cross-connect layout on real designs: channels, trunks, cords, panels, BOM, CLI, moving racks."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from cli import run_cli
+from model.analysis import analyze
+from model.bom import bom_lines, bom_totals
+from model.cabling import CablePlant
+from model.channel_checks import channel_findings
+from model.channels import loss_budget
+from model.entities import Tray
+from model.fileio import design_to_bytes, load_design
+from model.generate import generate
+from model.polarity import check_polarity
+from model.structured_layout import set_cabling, structured_layout
+from tests.builders import device, empty_hall, link, rack
+
+ROOT = Path(__file__).resolve().parents[2]
+SMALL_POD = ROOT / "resources" / "examples" / "small-pod.hall.json"
+SMALL_POD_PARAMS = dict(
+    nodes=31,
+    node_type="dgx-h100",
+    switch="qm9700",
+    su_nodes=31,
+    reserve_ports=1,
+    name="Small pod: one DGX H100 SuperPOD scalable unit (example)",
+)
+
+
+def cross_connect(design):
+    set_cabling(design, "cross-connect")
+    return design
+
+
+@pytest.fixture(scope="module")
+def pod():
+    design = cross_connect(load_design(SMALL_POD))
+    plant = CablePlant(design)
+    return design, plant, structured_layout(plant)
+
+
+def inter_rack_optical(design, plant):
+    out = []
+    for link_id in plant.link_ids:
+        medium = plant.medium(link_id)
+        link = design.links[link_id]
+        racks = {design.devices[link.a.device].rack, design.devices[link.b.device].rack}
+        if medium is not None and medium.kind in ("mmf", "smf") and len(racks) == 2:
+            out.append(link_id)
+    return out
+
+
+def test_every_inter_rack_optical_link_of_the_pod_runs_through_two_panels(pod):
+    design, plant, layout = pod
+    expected = inter_rack_optical(design, plant)
+    assert expected
+    assert layout.structured_links() == set(expected)
+    for link_id in expected:
+        channel = layout.channels[link_id]
+        assert [e.kind for e in channel.elements] == ["cord", "panel", "trunk", "panel", "cord"]
+        assert check_polarity(channel).ok
+        budget = loss_budget(channel)
+        assert budget.mated_pairs == ("MPO", "MPO")
+        assert budget.loss_db == pytest.approx(0.70 + channel.length_m * 3.0 / 1000)
+    assert channel_findings(layout.channels.values()) == []
+
+
+def test_pod_bom_lists_cords_trunks_and_panels_and_matches_the_analysis(pod):
+    design, plant, layout = pod
+    n = len(layout.structured_links())
+    lines = bom_lines(design, plant)
+    qty = Counter()
+    for ln in lines:
+        qty[ln.category] += ln.quantity
+    cords = sum(ln.quantity for ln in lines if "(patch cord)" in ln.description)
+    assert cords == 2 * n  # one cord at each end, fibres_per_port 1 on the pod's SR4 modules
+    assert qty["Trunks"] == n  # one MPO-12 trunk per parallel channel
+    # Panels: each rack's MPO ports over 72 per 1U panel, rounded up per rack.
+    ports = Counter()
+    for link_id in layout.structured_links():
+        link = design.links[link_id]
+        ports[design.devices[link.a.device].rack] += 1
+        ports[design.devices[link.b.device].rack] += 1
+    assert qty["Patch panels"] == sum(math.ceil(p / 72) for p in ports.values())
+    assert all("trunk" not in ln.description or ln.length_m for ln in lines)
+    report = analyze(design, plant)
+    assert report.cost_usd["total"] == pytest.approx(bom_totals(lines).price_usd)
+    channels = report.to_json()["channels"]
+    assert channels["total"] == len(layout.channels)
+    assert channels["over_budget"] == 0 and channels["polarity_errors"] == 0
+    assert channels["min_margin_db"] == pytest.approx(
+        min(loss_budget(c).margin_db for c in layout.channels.values())
+    )
+
+
+def test_direct_is_the_default_and_unchanged(tmp_path):
+    design = load_design(SMALL_POD)
+    assert design.settings.cabling == "direct"
+    plant = CablePlant(design)
+    assert structured_layout(plant).structured_links() == set()
+    assert "channels" not in analyze(design, plant).to_json()
+    assert "Trunks" not in {ln.category for ln in bom_lines(design, plant)}
+    out = tmp_path / "pod.hall.json"
+    args = ["rail-optimized", "--nodes", "31", "--node-type", "dgx-h100", "--switch", "qm9700"]
+    args += ["--su-nodes", "31", "--reserve-ports", "1", "--name", SMALL_POD_PARAMS["name"]]
+    assert run_cli(["generate", *args, "-o", str(out), "--cabling", "direct"]) == 0
+    assert out.read_bytes() == SMALL_POD.read_bytes()
+    assert out.read_bytes() == design_to_bytes(generate("rail-optimized", **SMALL_POD_PARAMS))
+
+
+def test_generate_cross_connect_saves_the_style(tmp_path):
+    out = tmp_path / "pod.hall.json"
+    args = ["rail-optimized", "--nodes", "31", "--node-type", "dgx-h100", "--switch", "qm9700"]
+    args += ["--su-nodes", "31", "--reserve-ports", "1"]
+    assert run_cli(["generate", *args, "-o", str(out), "--cabling", "cross-connect"]) == 0
+    design = load_design(out)
+    assert design.settings.cabling == "cross-connect"
+    assert design.revision == 0
+    assert b'"cabling":"cross-connect"' in out.read_bytes().replace(b" ", b"")
+    with pytest.raises(SystemExit):
+        run_cli(["generate", *args, "-o", str(out), "--cabling", "spaghetti"])
+
+
+def two_rack_hall(x_far: float, medium: str, nics: int = 1):
+    """A DGX rack at x = 1.5 and a leaf rack at ``x_far`` on one 70 m tray, links pinned."""
+    design = empty_hall(width_m=72.0)
+    rack(design, "r1", 1.5, 3.0)
+    rack(design, "n1", x_far, 3.0)
+    design.add_trays([Tray(id="t-row", points=[(0.6, 3.0), (71.4, 3.0)])])
+    device(design, "a1", "r1", 2, "dgx-h100")
+    device(design, "leaf1", "n1", 20, "qm9700", role="leaf")
+    for nic in range(1, nics + 1):
+        link(design, f"l-{nic}", ("a1", f"nic{nic}"), ("leaf1", f"p{nic}"), medium=medium)
+    return cross_connect(design)
+
+
+def test_moving_the_network_rack_away_makes_that_channel_exceed_the_paneled_reach():
+    design = two_rack_hall(12.0, "sr4-400g")
+    plant = CablePlant(design)
+    assert channel_findings(structured_layout(plant).channels.values()) == []
+    design.move_racks({"n1": (42.0, 3.0)})
+    plant.refresh()
+    row = plant.index["l-1"]
+    assert plant.ordered_m[row] <= 50  # the direct fibre would still reach (50 m OM4) ...
+    layout = structured_layout(plant)
+    channel = layout.channels["l-1"]
+    assert channel.length_m > 50  # ... but cords + trunk with its service loop do not
+    (finding,) = channel_findings(layout.channels.values())
+    assert finding.code == "CHANNEL_REACH_EXCEEDED"
+    assert finding.objects[:2] == ("l-1", "l-1:cord-a")
+    assert "trunk-1" in finding.objects and "panel-n1" in finding.objects
+    codes = {w.code: w for w in analyze(design, plant).warnings}
+    assert codes["CHANNEL_REACH_EXCEEDED"].objects[0] == "l-1"
+
+
+def test_duplex_channels_share_a_trunk_through_cassettes_with_mirrored_ports():
+    design = two_rack_hall(12.0, "fr4-400g", nics=8)
+    plant = CablePlant(design)
+    layout = structured_layout(plant)
+    assert len(layout.trunks) == 2  # 6 + 2 duplex channels on MPO-12 trunks
+    assert [len(t.links) for t in layout.trunks] == [6, 2]
+    first = layout.channels["l-1"].elements
+    assert [e.kind for e in first] == ["cord", "cassette", "trunk", "cassette", "cord"]
+    assert (first[1].port, first[3].port) == (1, 6)
+    for channel in layout.channels.values():
+        assert check_polarity(channel).ok
+        assert loss_budget(channel).mated_pairs == ("LC", "MPO", "LC", "MPO")
+    assert layout.panel_counts() == {"enclosure-1u-4": 2, "cassette-mpo12-lc6-a": 4}
+    qty = Counter()
+    for ln in bom_lines(design, plant):
+        qty[ln.category] += ln.quantity
+    assert qty["Trunks"] == 2 and qty["Patch panels"] == 6
+
+
+def test_a_cross_connect_design_round_trips_its_style(tmp_path):
+    design = two_rack_hall(12.0, "sr4-400g")
+    path = tmp_path / "x.hall.json"
+    path.write_bytes(design_to_bytes(design))
+    again = load_design(path)
+    assert again.settings.cabling == "cross-connect"
+    assert msgspec.structs.asdict(again.settings) == msgspec.structs.asdict(design.settings)
