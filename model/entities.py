@@ -89,8 +89,9 @@ class Device(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=Tru
     breakout: dict[str, Annotated[int, Meta(ge=2, le=8)]] = {}
 
 
-class PortRef(Struct, array_like=True, frozen=True):
-    """One end of a link: device id and port name. Stored as ``["dev", "port"]``."""
+class PortRef(Struct, array_like=True, frozen=True, forbid_unknown_fields=True):
+    """One end of a link: device id and port name. Stored as ``["dev", "port"]`` (exactly two
+    elements: a third would be dropped on save, so the file is refused instead)."""
 
     device: Ident
     port: Ident
