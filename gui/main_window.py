@@ -38,7 +38,9 @@ from gui.panels.docks import install_analysis_docks
 from gui.panels.elevation import RackElevationDialog
 from gui.panels.inspector import InspectorPanel
 from gui.panels.palette import CatalogPalette
-from model.fileio import EXTENSION, DesignFileError
+from gui.plain_text import message, tooltip
+from gui.salvage_dialog import offer_salvage
+from model.fileio import EXTENSION, DesignFileError, ReadOnlyFileError
 
 FILE_FILTER = f"Hallwright designs (*{EXTENSION});;All files (*)"
 MODES = (  # (key, label, shortcut, interaction class)
@@ -59,6 +61,8 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.recent = RecentFiles(settings)
         self.autosaver = Autosaver(recovery_dir, parent=self)
+        self.autosaver.failed.connect(self._autosave_failed)
+        self._autosave_warned = False
         self.document: Document | None = None
         self.scene: HallScene | None = None
         self.elevations: dict[str, RackElevationDialog] = {}
@@ -337,7 +341,10 @@ class MainWindow(QMainWindow):
         answer = QMessageBox.warning(
             self,
             "Unsaved changes",
-            f"{self.document.display_name} has unsaved changes. Save them before closing it?",
+            message(
+                "There are unsaved changes. Save them before closing?",
+                self.document.display_name,
+            ),
             QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel,
             QMessageBox.Save,
         )
@@ -357,7 +364,9 @@ class MainWindow(QMainWindow):
         try:
             design = run_with_progress(dialog.design, "Generating the design…", self)
         except Exception as exc:  # noqa: BLE001 - GenerateError and friends: one sentence to the user
-            QMessageBox.critical(self, "Cannot create the design", str(exc))
+            QMessageBox.critical(
+                self, "Cannot create the design", message("The design was not created.", exc)
+            )
             return
         self.autosaver.discard()
         self.set_document(Document(design))
@@ -375,10 +384,9 @@ class MainWindow(QMainWindow):
         try:
             document = open_with_progress(Path(path), self)
         except DesignFileError as exc:
-            QMessageBox.critical(
-                self, "Cannot open design", f"The design could not be opened.\n\n{exc}"
-            )
-            return False
+            document = offer_salvage(self, Path(path), exc)  # or says why not
+            if document is None:
+                return False
         design = document.design
         self.autosaver.discard()
         self.set_document(document)
@@ -405,9 +413,19 @@ class MainWindow(QMainWindow):
     def _save_to(self, path: Path) -> bool:
         old_recovery = self.autosaver.recovery_path(self.document)
         try:
-            self.document.save(path)
+            try:
+                self.document.save(path)
+            except ReadOnlyFileError as exc:
+                answer = QMessageBox.question(
+                    self, "Read-only file", message("Replace the read-only file anyway?", exc)
+                )
+                if answer != QMessageBox.Yes:
+                    return False
+                self.document.save(path, overwrite_read_only=True)
         except DesignFileError as exc:
-            QMessageBox.critical(self, "Cannot save design", str(exc))
+            QMessageBox.critical(
+                self, "Cannot save design", message("The design was not saved.", exc)
+            )
             return False
         old_recovery.unlink(missing_ok=True)
         old_recovery.with_suffix("").with_suffix(".origin.json").unlink(missing_ok=True)
@@ -421,17 +439,29 @@ class MainWindow(QMainWindow):
         if doc.path is None:
             return
         answer = QMessageBox.question(
-            self, "Revert", f"Drop all changes and reload {doc.path.name}?"
+            self, "Revert", message("Drop all changes and reload the file?", doc.path.name)
         )
         if answer != QMessageBox.Yes:
             return
         try:
             design = load_with_progress(doc.path, self)
         except DesignFileError as exc:
-            QMessageBox.critical(self, "Cannot revert", str(exc))
+            QMessageBox.critical(self, "Cannot revert", message("The file was not reloaded.", exc))
             return
         self.autosaver.discard()
         self.set_document(Document(design, doc.path))
+
+    def _autosave_failed(self, message: str) -> None:
+        """Status bar every time; a (non-blocking) dialog the first time in a session."""
+        self.statusBar().showMessage(message)
+        if self._autosave_warned:
+            return
+        self._autosave_warned = True
+        box = QMessageBox(QMessageBox.Warning, "Autosave failed", message, parent=self)
+        box.setTextFormat(Qt.PlainText)
+        box.setInformativeText("Your changes are safe only once you save them.")
+        box.setAttribute(Qt.WA_DeleteOnClose)
+        box.show()
 
     def offer_recovery(self) -> bool:
         """After a crash: offer to recover autosaved changes. True when a document was recovered."""
@@ -441,8 +471,10 @@ class MainWindow(QMainWindow):
             answer = QMessageBox.question(
                 self,
                 "Recover unsaved changes",
-                f"Hallwright did not close normally. Changes to {name} were autosaved at {when}.\n"
-                "Recover them?",
+                message(
+                    "Hallwright did not close normally. Recover the autosaved changes?",
+                    f"Changes to {name} were autosaved at {when}.",
+                ),
                 QMessageBox.Yes | QMessageBox.No,
                 QMessageBox.Yes,
             )
@@ -453,9 +485,12 @@ class MainWindow(QMainWindow):
             try:
                 design = self.autosaver.take(path)
             except DesignFileError as exc:
-                QMessageBox.critical(self, "Cannot recover", str(exc))
+                QMessageBox.critical(
+                    self, "Cannot recover", message("The changes were not recovered.", exc)
+                )
                 continue
             document = Document(design, origin)
+            self.autosaver.adopt(document, path)  # kept until the next save or autosave
             self.set_document(document)
             document.stack.resetClean()
             self._update_title()
@@ -468,7 +503,7 @@ class MainWindow(QMainWindow):
         for p in paths:
             self.recent_menu.addAction(
                 Path(p).name, lambda p=p: self.open_path(Path(p))
-            ).setToolTip(p)
+            ).setToolTip(tooltip(p))
         if not paths:
             self.recent_menu.addAction("(none)").setEnabled(False)
         else:

@@ -452,13 +452,34 @@ def _encode_custom(custom: CatalogFile) -> bytes:
     return msgspec.json.format(msgspec.json.encode(custom), indent=1).replace(b"\n", b"\n ")
 
 
-def save_design(design: Design, path: str | os.PathLike[str]) -> None:
+def save_design(
+    design: Design, path: str | os.PathLike[str], *, overwrite_read_only: bool = False
+) -> None:
     """Write atomically: a temporary file beside the target, flushed and synced, then renamed."""
-    write_atomic(Path(path), design_to_bytes(design))
+    write_atomic(Path(path), design_to_bytes(design), overwrite_read_only=overwrite_read_only)
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` or leave it untouched; raises DesignFileError on failure."""
+class ReadOnlyFileError(DesignFileError):
+    """The target exists and is read-only; saving again with ``overwrite_read_only`` replaces
+    it (the editor asks the user first)."""
+
+
+def write_atomic(path: Path, data: bytes, *, overwrite_read_only: bool = False) -> None:
+    """Replace ``path`` with ``data`` or leave it untouched; raises DesignFileError on failure.
+
+    A symbolic link is followed: its target gets the new content and the link stays a link.
+    A read-only target is refused (:class:`ReadOnlyFileError`) unless ``overwrite_read_only``.
+    """
+    path = Path(path)
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
+    if not overwrite_read_only and _read_only(path):
+        raise ReadOnlyFileError(
+            path.name,
+            "",
+            "is read-only; it was not replaced (save under another name, or "
+            "confirm that the read-only file should be replaced)",
+        )
     directory = path.parent if str(path.parent) else Path(".")
     tmp_name = None
     try:
@@ -484,6 +505,15 @@ def write_atomic(path: Path, data: bytes) -> None:
                 os.unlink(tmp_name)
             except OSError:
                 pass
+
+
+def _read_only(path: Path) -> bool:
+    """True for an existing file without write permission (mode bits, so root sees it too)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return not mode & 0o222 or not os.access(path, os.W_OK)
 
 
 def _umask() -> int:

@@ -22,6 +22,7 @@ from gui import style
 from gui.canvas import placement
 from gui.canvas.scene import MIME_TYPE
 from gui.commands import AddObjectsCommand, DeleteCommand, MoveDevicesCommand
+from gui.plain_text import escape
 
 U_PX = 18.0
 RACK_PX = 300.0
@@ -193,8 +194,9 @@ class RackElevationDialog(QDialog):
         used_u = sum(types[d.type].u_height for d in devices)
         used_kw = sum(types[d.type].power_typical_w for d in devices) / 1000
         gpus = sum(types[d.type].gpu_count for d in devices)
+        self.summary.setTextFormat(Qt.RichText)  # our bold; the rack name is escaped
         self.summary.setText(
-            f"<b>{rack.name}</b> — {rack.height_u} U, {used_u} U used, "
+            f"<b>{escape(rack.name)}</b> — {rack.height_u} U, {used_u} U used, "
             f"{rack.height_u - used_u} U free, {gpus} GPUs. Drop device types from the "
             "catalog into a slot; drag devices to move them; Delete removes."
         )

@@ -16,14 +16,17 @@ the ordered length (the cable bought) as ``length``; links on the rack backplane
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
 from model.bom import ScheduleRow
 from model.design import Design
-from model.export import ExportError, write_file
+from model.export import ExportError
 from model.export.csv_writer import csv_bytes
 
 SITE_HEADER = ("name", "slug", "status", "description")
@@ -255,9 +258,13 @@ metres; cable labels match the Hallwright cabling schedule.
 def write_netbox_dir(
     directory: str | Path, tables: dict[str, tuple[tuple[str, ...], list[tuple]]]
 ) -> list[Path]:
-    """Write every table as ``directory/<name>`` (creating ``directory``); returns the paths.
+    """Write every table as ``directory/<name>``; returns the paths.
 
-    All files are built in memory first, then each replaces its target atomically.
+    The folder is replaced as a whole: every file is written (and synced) into a new folder
+    beside it, which then takes the old folder's place by rename, so a full disk or any other
+    failure leaves the previous export complete and unmixed. A folder that holds anything but
+    a previous export (other files, sub-folders) is refused rather than replaced, since
+    replacing it would delete the user's files.
     """
     directory = Path(directory)
     if directory.exists() and not directory.is_dir():
@@ -267,17 +274,67 @@ def write_netbox_dir(
             f"cannot create {directory.name}: the folder {directory.parent} does not exist"
         )
     contents = {
-        name: csv_bytes(header, rows, spreadsheet_safe=False)
+        name: csv_bytes(header, rows)  # formula-safe: these files get opened in spreadsheets
         for name, (header, rows) in tables.items()
     }
     contents["00_README.txt"] = README.encode("utf-8")
+    if directory.is_dir():
+        foreign = sorted(p.name for p in directory.iterdir() if not _is_export_file(p))
+        if foreign:
+            shown = ", ".join(foreign[:3]) + (" …" if len(foreign) > 3 else "")
+            raise ExportError(
+                f"{directory} holds files that are not a NetBox export ({shown}); "
+                "choose a new or empty folder, nothing was written"
+            )
+    staging = None
     try:
-        directory.mkdir(exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
+        for name, data in contents.items():
+            with open(staging / name, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+        os.chmod(staging, 0o777 & ~_umask())
+        _swap_in(staging, directory)
+        staging = None
     except OSError as exc:
-        raise ExportError(f"cannot create the folder {directory} ({exc.strerror or exc})") from None
-    paths = []
-    for name, data in contents.items():
-        path = directory / name
-        write_file(path, data)
-        paths.append(path)
-    return paths
+        raise ExportError(
+            f"could not write the NetBox export to {directory} ({exc.strerror or exc}); "
+            "the previous export is unchanged"
+        ) from None
+    finally:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+    return [directory / name for name in contents]
+
+
+def _is_export_file(path: Path) -> bool:
+    """A file a NetBox export writes: ``00_README.txt`` or ``NN_name.csv``."""
+    name = path.name
+    return path.is_file() and (
+        name == "00_README.txt"
+        or (name[:2].isdigit() and name[2:3] == "_" and name.endswith(".csv"))
+    )
+
+
+def _swap_in(staging: Path, directory: Path) -> None:
+    """Put ``staging`` at ``directory``: the old folder moves aside first and comes back if the
+    second rename fails, then goes."""
+    if not directory.exists():
+        os.rename(staging, directory)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{directory.name}.old.", dir=directory.parent))
+    os.rmdir(old)
+    os.rename(directory, old)
+    try:
+        os.rename(staging, directory)
+    except OSError:
+        os.rename(old, directory)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
