@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run test bench lint clean
+.PHONY: setup run test fuzz bench lint clean
 
 setup: $(STAMP)
 
@@ -24,6 +24,10 @@ run: $(STAMP)
 
 test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
+
+# 5,000 mutated design files through validate, analyze, bom, schedule, export-netbox and render.
+fuzz: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) tests/fuzz/run_fuzz.py --count 5000
 
 bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/run_benchmarks.py

@@ -259,6 +259,7 @@ def _check_device_ports(doc: DesignDocument) -> list[LoadProblem]:
         return []  # reported by the build step with its own sentence
     problems: list[LoadProblem] = []
     seen: dict[tuple, int] = {}
+    total = 0
     for i, device in enumerate(doc.devices):
         dtype = catalog.device_types.get(device.type)
         if dtype is None:
@@ -270,6 +271,7 @@ def _check_device_ports(doc: DesignDocument) -> list[LoadProblem]:
             for group in dtype.port_groups:
                 count += group.count * device.breakout.get(group.name, 1)
             seen[key] = count
+        total += count
         if count > limits.MAX_PORTS_PER_DEVICE:
             problems.append(
                 LoadProblem(
@@ -278,4 +280,11 @@ def _check_device_ports(doc: DesignDocument) -> list[LoadProblem]:
                     ("devices", i),
                 )
             )
+    if total > limits.MAX_PORTS_TOTAL:
+        problems.append(
+            LoadProblem(
+                "$.devices",
+                f"{total:,} ports in all, more than the limit of {limits.MAX_PORTS_TOTAL:,}",
+            )
+        )
     return problems

@@ -15,7 +15,7 @@ from __future__ import annotations
 MAX_JSON_DEPTH = 16
 
 # Object counts per design.
-MAX_TRAYS = 2_000
+MAX_TRAYS = 300  # the XL workload has ~40 (one per row and a few cross trays)
 MAX_RACKS = 20_000
 MAX_DEVICES = 200_000
 MAX_LINKS = 2_000_000
@@ -25,7 +25,7 @@ MAX_CUSTOM_TYPES = 1_000  # device, rack and media types, each
 # Geometry. A tray is a polyline of a few corners; the tray graph and the renderer walk every
 # segment against every other, so the totals are bounded too.
 MAX_TRAY_POINTS = 100
-MAX_TRAY_SEGMENTS_TOTAL = 5_000
+MAX_TRAY_SEGMENTS_TOTAL = 1_000
 MAX_POLYGON_POINTS = 1_000  # hall outline and each obstacle
 MIN_TRAY_SEGMENT_M = 0.001  # consecutive tray points closer than 1 mm are a typing slip
 MIN_TRAY_SIZE_M = 0.01  # tray width and depth: 10 mm (the smallest wire basket is ~50 mm)
@@ -34,6 +34,7 @@ MIN_POLYGON_AREA_M2 = 1e-4  # 1 cm2: a polygon with less is degenerate
 # Devices (custom types in a file; the bundled catalog is within all of these).
 MAX_U_HEIGHT = 100  # the tallest rack the entity ranges allow is 100 U
 MAX_PORTS_PER_DEVICE = 4_096  # after breakout; the largest switch in the catalog has 128
+MAX_PORTS_TOTAL = 2_000_000  # every port of every device (NetBox rows); XL has ~550,000
 MAX_PORT_GROUPS = 64
 MAX_GPUS_PER_DEVICE = 1_024
 MAX_LIST_ITEMS = 64  # breakouts, speeds, lane rates, form factors, orderable lengths of one type

@@ -200,7 +200,7 @@ def tiny_tray_size(rng: random.Random, doc: dict) -> bytes:
 
 
 def long_tray(rng: random.Random, doc: dict) -> bytes:
-    n = rng.choice([1_001, 20_000, 100_000])
+    n = rng.choice([100, 101, 1_001, 100_000])
     if rng.random() < 0.5:
         points = [[1.0 + 5.0 * i / n, 1.0] for i in range(n)]  # straight
     else:
@@ -276,6 +276,19 @@ def huge_port_count(rng: random.Random, doc: dict) -> bytes:
     return _dump(doc)
 
 
+def huge_gpus(rng: random.Random, doc: dict) -> bytes:
+    gpus = {
+        "count": rng.choice([8, 1_024, 1_000_000]),
+        "model": "F-GPU",
+        "scale_up_gbps_per_gpu": 3600.0,
+        "scale_up_domain": rng.choice(["device", "links"]),
+        "scale_up_domain_gpus": rng.choice([1, 8, 1_000_000]),
+    }
+    _custom_device(doc, _fuzz_type(category="server", default_role="gpu-server", gpus=gpus))
+    _place_fuzz_devices(doc, rng.choice([1, 50]))
+    return _dump(doc)
+
+
 def huge_name(rng: random.Random, doc: dict) -> bytes:
     text = "N" * rng.choice([10_000, 5_000_000])
     target = rng.choice(["design", "rack", "device", "link"])
@@ -320,8 +333,17 @@ def device_out_of_rack(rng: random.Random, doc: dict) -> bytes:
 
 
 def many_records(rng: random.Random, doc: dict) -> bytes:
-    n = rng.choice([1_000, 20_000])
-    doc["trays"].extend({"id": f"t-many-{i}", "points": [[1, 1 + i * 1e-3], [2, 1]]} for i in range(n))
+    n = rng.choice([290, 301, 20_000])
+    if rng.random() < 0.5:  # a fan: every tray meets every other at one point
+        trays = [{"id": f"t-many-{i}", "points": [[1, 1 + i * 1e-3], [2, 1]]} for i in range(n)]
+    else:  # a grid: every horizontal tray crosses every vertical one
+        trays = [
+            {"id": f"t-many-{i}", "points": [[0.1, 0.1 + i * 0.02], [11.9, 0.1 + i * 0.02]]}
+            if i % 2
+            else {"id": f"t-many-{i}", "points": [[0.1 + i * 0.03, 0.1], [0.1 + i * 0.03, 8.3]]}
+            for i in range(n)
+        ]
+    doc["trays"].extend(trays)
     return _dump(doc)
 
 
@@ -342,6 +364,7 @@ SEMANTIC: list[Mutation] = [
     huge_u_height,
     colliding_port_groups,
     huge_port_count,
+    huge_gpus,
     huge_name,
     markup_names,
     dangling_reference,

@@ -58,11 +58,12 @@ class Summary:
 # ------------------------------------------------------------------------------- worker side
 
 
-def _stages(data: bytes, workdir: Path, render_width_px: int) -> tuple[str, str, str]:
-    """(kind, stage, detail) for one file, run in the worker."""
+def _stages(data: bytes, workdir: Path, render_width_px: int, tell=None) -> tuple[str, str, str]:
+    """(kind, stage, detail) for one file, run in the worker; ``tell(stage)`` as each starts."""
     from model.fileio import DesignFileError, read_design_bytes
 
     stage = "validate"
+    tell = tell or (lambda stage: None)
     try:
         try:
             design = read_design_bytes(data, "fuzz.hall.json")
@@ -77,12 +78,14 @@ def _stages(data: bytes, workdir: Path, render_width_px: int) -> tuple[str, str,
         from model.export.netbox import netbox_tables, write_netbox_dir
 
         stage = "analyze"
+        tell(stage)
         plant = CablePlant(design)
         plant.refresh()
         report = analyze(design, plant)
         report.to_json()
         report.to_text()
         stage = "bom"
+        tell(stage)
         lines = bom_lines(design, plant)
         write_bom_csv(workdir / "bom.csv", lines)
         findings = export_findings(design, plant)
@@ -95,10 +98,13 @@ def _stages(data: bytes, workdir: Path, render_width_px: int) -> tuple[str, str,
             findings,
         )
         stage = "schedule"
+        tell(stage)
         write_schedule_csv(workdir / "schedule.csv", schedule)
         stage = "export-netbox"
+        tell(stage)
         write_netbox_dir(workdir / "netbox", netbox_tables(design, schedule))
         stage = "render"
+        tell(stage)
         if render_width_px:
             from PySide6.QtWidgets import QApplication
 
@@ -130,7 +136,7 @@ def _worker(conn, memory_mb: int, render_width_px: int) -> None:
             data = conn.recv()
             if data is None:
                 return
-            conn.send(_stages(data, Path(tmp), render_width_px))
+            conn.send(_stages(data, Path(tmp), render_width_px, lambda s: conn.send(("at", s))))
 
 
 # ------------------------------------------------------------------------------- supervisor
@@ -173,15 +179,25 @@ def run_cases(
         for label, data in cases:
             started = time.monotonic()
             worker.conn.send(data)
-            answer = None
-            if worker.conn.poll(timeout_s):
+            answer, stage = None, "validate"
+            while answer is None:
+                left = timeout_s - (time.monotonic() - started)
+                if left <= 0 or not worker.conn.poll(left):
+                    break
                 try:
-                    answer = worker.conn.recv()
+                    message = worker.conn.recv()
                 except EOFError:
-                    answer = ("memory", "?", "worker died (killed or out of memory)")
+                    answer = ("memory", stage, "worker died (killed or out of memory)")
+                    break
+                if len(message) == 2:  # ("at", stage): progress
+                    stage = message[1]
+                else:
+                    answer = message
             seconds = time.monotonic() - started
             if answer is None:
-                summary.outcomes.append(Outcome(label, "hang", "?", f"> {timeout_s:g} s", seconds))
+                summary.outcomes.append(
+                    Outcome(label, "hang", stage, f"> {timeout_s:g} s", seconds)
+                )
             else:
                 kind, stage, detail = answer
                 summary.outcomes.append(Outcome(label, kind, stage, detail, seconds))
