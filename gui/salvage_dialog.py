@@ -10,23 +10,22 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from gui.document import Document, make_plant, run_with_progress
-from model.fileio import DesignFileError, Salvage, describe_problems, salvage_design_bytes
+from gui.plain_text import message
+from model.fileio import DesignFileError, Salvage, salvage_design_bytes
 
 SHOWN_PROBLEMS = 20
 
 
-def refuse(parent: QWidget, title: str, text: str) -> None:
-    """A critical message in plain text (a file name or a record may hold markup)."""
-    box = QMessageBox(QMessageBox.Critical, title, text, QMessageBox.Ok, parent)
-    box.setTextFormat(Qt.PlainText)
-    box.exec()
+def refuse(parent: QWidget, title: str, error: object) -> None:
+    """A critical message; our sentence first keeps Qt from reading the error as markup."""
+    QMessageBox.critical(parent, title, message("The design could not be opened.", error))
 
 
 def offer_salvage(parent: QWidget, path: Path, error: DesignFileError) -> Document | None:
     """After ``error`` opening ``path``: a Document without the bad records if the user chooses
     so, else None (the error has been shown)."""
     if not error.salvageable:
-        refuse(parent, "Cannot open design", f"The design could not be opened.\n\n{error}")
+        refuse(parent, "Cannot open design", error)
         return None
 
     def work() -> tuple[Salvage, object]:
@@ -36,7 +35,7 @@ def offer_salvage(parent: QWidget, path: Path, error: DesignFileError) -> Docume
     try:
         salvage, plant = run_with_progress(work, f"Reading {path.name}…", parent)
     except (DesignFileError, OSError) as exc:
-        refuse(parent, "Cannot open design", f"The design could not be opened.\n\n{exc}")
+        refuse(parent, "Cannot open design", exc)
         return None
     box = salvage_box(parent, path, salvage)
     box.exec()
@@ -55,22 +54,16 @@ def salvage_box(parent: QWidget, path: Path, salvage: Salvage) -> QMessageBox:
     box.setIcon(QMessageBox.Warning)
     box.setWindowTitle("Open without bad records?")
     box.setTextFormat(Qt.PlainText)
+    records = f"{len(dropped)} record{'s' if len(dropped) != 1 else ''}"
+    lines = [f"  {p.json_path}: {p.message}" for p in dropped[:SHOWN_PROBLEMS]]
+    if len(dropped) > SHOWN_PROBLEMS:
+        lines.append(f"  … and {len(dropped) - SHOWN_PROBLEMS} more (see the details)")
     box.setText(
-        f"{path.name} has {len(dropped)} record{'s' if len(dropped) != 1 else ''} that cannot "
-        "be used. Hallwright can open the design without them; the file on disk is not changed "
-        "unless you save.\n\n"
-        + describe_problems(dropped[:SHOWN_PROBLEMS]).split("\n", 1)[1]
-        + (
-            f"\n  … and {len(dropped) - SHOWN_PROBLEMS} more"
-            if len(dropped) > SHOWN_PROBLEMS
-            else ""
-        )
+        f"{path.name} has {records} that cannot be used. Hallwright can open the design "
+        "without them; the file on disk is not changed unless you save.\n\n" + "\n".join(lines)
     )
     box.setDetailedText("\n".join(f"{p.json_path}: {p.message}" for p in dropped))
-    box.open_button = box.addButton(
-        f"Open without {len(dropped)} record{'s' if len(dropped) != 1 else ''}",
-        QMessageBox.AcceptRole,
-    )
+    box.open_button = box.addButton(f"Open without {records}", QMessageBox.AcceptRole)
     box.addButton(QMessageBox.Cancel)
     box.setDefaultButton(QMessageBox.Cancel)
     return box

@@ -193,7 +193,9 @@ def test_recovered_unsaved_design_reopens_without_a_path(qtbot, tmp_path, monkey
     fresh = make_window(qtbot, tmp_path)
     assert fresh.offer_recovery()
     assert snapshot(fresh) == edited and fresh.document.path is None
-    assert not Path(path).exists()
+    # kept, and reused by the recovered document: its autosave replaces it, a save removes it
+    assert fresh.autosaver.recovery_path(fresh.document) == Path(path)
+    assert len(fresh.autosaver.pending()) == 1
     close_quietly(fresh)
     close_quietly(win)
 
