@@ -15,7 +15,7 @@ from __future__ import annotations
 MAX_JSON_DEPTH = 16
 
 # Object counts per design.
-MAX_TRAYS = 300  # the XL workload has ~40 (one per row and a few cross trays)
+MAX_TRAYS = 150  # the XL workload has ~40 (one per row and a few cross trays)
 MAX_RACKS = 20_000
 MAX_DEVICES = 200_000
 MAX_LINKS = 2_000_000
@@ -25,7 +25,7 @@ MAX_CUSTOM_TYPES = 1_000  # device, rack and media types, each
 # Geometry. A tray is a polyline of a few corners; the tray graph and the renderer walk every
 # segment against every other, so the totals are bounded too.
 MAX_TRAY_POINTS = 100
-MAX_TRAY_SEGMENTS_TOTAL = 1_000
+MAX_TRAY_SEGMENTS_TOTAL = 600
 MAX_POLYGON_POINTS = 1_000  # hall outline and each obstacle
 MIN_TRAY_SEGMENT_M = 0.001  # consecutive tray points closer than 1 mm are a typing slip
 MIN_TRAY_SIZE_M = 0.01  # tray width and depth: 10 mm (the smallest wire basket is ~50 mm)

@@ -333,7 +333,7 @@ def device_out_of_rack(rng: random.Random, doc: dict) -> bytes:
 
 
 def many_records(rng: random.Random, doc: dict) -> bytes:
-    n = rng.choice([290, 301, 20_000])
+    n = rng.choice([140, 151, 20_000])
     if rng.random() < 0.5:  # a fan: every tray meets every other at one point
         trays = [{"id": f"t-many-{i}", "points": [[1, 1 + i * 1e-3], [2, 1]]} for i in range(n)]
     else:  # a grid: every horizontal tray crosses every vertical one
