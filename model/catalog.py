@@ -19,6 +19,7 @@ import msgspec
 from msgspec import Meta, Struct
 
 CATALOG_DIR = Path(__file__).resolve().parent.parent / "resources" / "catalog"
+SOURCES_FILE = CATALOG_DIR / "sources.json"  # the documents behind each ``source`` key
 
 # Bounded numbers: a design or catalog file with 1e308 or a negative length is refused with the
 # JSON path of the bad value, instead of poisoning the geometry engine later.
@@ -42,8 +43,26 @@ DeviceRole = Literal[
     "switch",
 ]
 MediumKind = Literal["dac", "acc", "aec", "aoc", "mmf", "smf", "utp", "backplane"]
-COPPER_KINDS = frozenset({"dac", "acc", "aec", "utp", "backplane"})
+# Medium-kind groups: how the plan, the links table and the charts bundle media kinds (one
+# colour and one filter per group). "none" is a link with no medium.
+MEDIUM_GROUPS: dict[str, tuple[str, ...]] = {
+    "copper": ("dac", "acc", "aec", "utp", "backplane"),
+    "aoc": ("aoc",),
+    "mmf": ("mmf",),
+    "smf": ("smf",),
+}
+MEDIUM_GROUP_LABELS = {"copper": "copper", "aoc": "AOC", "mmf": "multimode", "smf": "single-mode"}
+NO_MEDIUM_GROUP = "none"
+COPPER_KINDS = frozenset(MEDIUM_GROUPS["copper"])
 OPTICAL_KINDS = frozenset({"aoc", "mmf", "smf"})
+
+
+def medium_group(kind: str | None) -> str:
+    """The group of a medium kind (``"none"`` for no medium or an unknown kind)."""
+    for group, kinds in MEDIUM_GROUPS.items():
+        if kind in kinds:
+            return group
+    return NO_MEDIUM_GROUP
 
 
 class Breakout(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -271,11 +290,16 @@ def load_catalog_file(path: Path) -> CatalogFile:
 _builtin: Catalog | None = None
 
 
+def catalog_files() -> list[Path]:
+    """The bundled catalog files, in load order (the sources file is not one of them)."""
+    return sorted(p for p in CATALOG_DIR.glob("*.json") if p != SOURCES_FILE)
+
+
 def builtin_catalog() -> Catalog:
     """The catalog bundled in resources/catalog (loaded once; it never changes at run time)."""
     global _builtin
     if _builtin is None:
-        parts = [load_catalog_file(p) for p in sorted(CATALOG_DIR.glob("*.json"))]
+        parts = [load_catalog_file(p) for p in catalog_files()]
         _builtin = Catalog(
             [d for p in parts for d in p.device_types],
             [r for p in parts for r in p.rack_types],

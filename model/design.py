@@ -2,33 +2,38 @@
 
 Every change to a design goes through the methods of :class:`Design`. They validate first and
 change nothing when they refuse (raising :class:`DesignError` with a sentence naming the
-object), then apply the change and notify listeners with a :class:`Change` naming what changed,
-so that views, the geometry cache and the analysis can update incrementally. Rack overlaps,
+object), then apply the change and notify listeners with one :class:`~model.changes.Change` per edit
+naming every id it touched (see :mod:`model.changes`), so that views, the geometry cache and the
+analysis can update incrementally. Rack overlaps,
 racks outside the hall and over-budget racks are allowed: the analysis reports them as warnings.
+
+The edit API refuses whatever the file loader refuses, so the editor can never write a file it
+cannot open: every record must fit the file's ranges (``model.record_checks``: finite numbers
+within the limits of the entity types), and rack names are unique ignoring case and
+surrounding spaces, and not blank (a choice: an installer reads "a01" and "A01" as one rack).
+The ``add_*`` methods take ``fields_checked=True`` only from the loader, whose decoder has
+just enforced those very ranges (checking 400k links twice would double the load time).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import ParamSpec, TypeVar
 
 import msgspec
 
-from model.catalog import Catalog, CatalogError, CatalogFile, DeviceType, builtin_catalog
+from model.catalog import Catalog, CatalogFile, DeviceType, builtin_catalog
+from model.changes import ChangeKind, ChangeNotifier, Listener, Subscription
 from model.entities import Device, Hall, Link, Rack, Settings, Tray
 from model.ports import PortInfo, port_table, validate_breakout
+from model.record_checks import fit_record
 
 
 class DesignError(ValueError):
     """An edit or a file that would make the design inconsistent; the message says why."""
-
-
-class Change(NamedTuple):
-    """What an edit changed, e.g. ``Change("racks_moved", ("r-1", "r-2"))``."""
-
-    kind: str
-    ids: tuple[str, ...] = ()
 
 
 @dataclass
@@ -41,7 +46,20 @@ class Removed:
     links: list[Link] = field(default_factory=list)
 
 
-Listener = Callable[[Change], None]
+R = TypeVar("R", bound=msgspec.Struct)
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def _one_change(method: Callable[P, T]) -> Callable[P, T]:
+    """An edit that calls other edits (a cascade, an undo) is still announced as one Change."""
+
+    @functools.wraps(method)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
+        with args[0].batch():
+            return method(*args, **kwargs)
+
+    return wrapper
 
 
 class Design:
@@ -69,24 +87,23 @@ class Design:
         self._rack_devices: dict[str, set[str]] = {}
         self._device_links: dict[str, set[str]] = {}
         self._port_links: dict[tuple[str, str], str] = {}
-        self._listeners: list[Listener] = []
+        self._changes = ChangeNotifier()
         self._id_counters: dict[str, int] = {}
         self.revision = 0  # bumped by every edit; caches compare it
 
     # ----------------------------------------------------------------------------- listeners
 
-    def subscribe(self, listener: Listener) -> None:
-        self._listeners.append(listener)
+    def subscribe(self, listener: Listener) -> Subscription:
+        """Call ``listener(change)`` after every edit; close the returned handle to stop."""
+        return self._changes.subscribe(listener)
 
-    def unsubscribe(self, listener: Listener) -> None:
-        if listener in self._listeners:
-            self._listeners.remove(listener)
+    def batch(self) -> AbstractContextManager[None]:
+        """Gather the edit-API calls made inside into one Change (one user edit, one event)."""
+        return self._changes.batch()
 
-    def _emit(self, kind: str, ids: Iterable[str] = ()) -> None:
+    def _emit(self, kind: ChangeKind, ids: Iterable[str] = ()) -> None:
         self.revision += 1
-        change = Change(kind, tuple(ids))
-        for listener in list(self._listeners):
-            listener(change)
+        self._changes.record(kind, ids)
 
     # ----------------------------------------------------------------------------- queries
 
@@ -153,11 +170,14 @@ class Design:
     # ----------------------------------------------------------------------------- name, hall, settings
 
     def set_name(self, name: str) -> None:
+        if not isinstance(name, str):
+            raise DesignError(f"a design's name must be text, not {name!r}")
         if name != self.name:
             self.name = name
-            self._emit("name_changed")
+            self._emit(ChangeKind.NAME_CHANGED)
 
     def set_hall(self, hall: Hall) -> None:
+        (hall,) = _fit_fields([hall], "the hall")
         ids = [o.id for o in hall.obstacles]
         if len(set(ids)) != len(ids):
             raise DesignError("two obstacles share one id")
@@ -172,55 +192,37 @@ class Design:
             raise DesignError("the hall outline needs at least 3 corners")
         if hall != self.hall:
             self.hall = hall
-            self._emit("hall_changed")
+            self._emit(ChangeKind.HALL_CHANGED)
 
     def set_settings(self, settings: Settings) -> None:
+        (settings,) = _fit_fields([settings], "the design settings")
         if settings != self.settings:
             self.settings = settings
-            self._emit("settings_changed")
-
-    def set_custom_types(self, custom: CatalogFile) -> None:
-        """Replace the design's own catalog entries; refused if a placed object would lose its type."""
-        try:
-            catalog = self._base_catalog.extended(custom)
-        except CatalogError as exc:
-            raise DesignError(str(exc)) from None
-        for device in self.devices.values():
-            if device.type not in catalog.device_types:
-                raise DesignError(
-                    f"device {device.id!r} uses type {device.type!r}, "
-                    "which the new custom types would remove"
-                )
-        for rack in self.racks.values():
-            if rack.type not in catalog.rack_types:
-                raise DesignError(
-                    f"rack {rack.id!r} uses type {rack.type!r}, "
-                    "which the new custom types would remove"
-                )
-        self.custom_types = custom
-        self.catalog = catalog
-        self._emit("catalog_changed")
+            self._emit(ChangeKind.SETTINGS_CHANGED)
 
     # ----------------------------------------------------------------------------- trays
 
-    def add_trays(self, trays: Iterable[Tray]) -> None:
+    def add_trays(self, trays: Iterable[Tray], *, fields_checked: bool = False) -> None:
         trays = list(trays)
+        if not fields_checked:
+            trays = _fit_fields(trays, "tray")
         self._check_new_ids(t.id for t in trays)
         for tray in trays:
             _check_polyline(tray)
         for tray in trays:
             self.trays[tray.id] = tray
-        self._emit("trays_added", (t.id for t in trays))
+        self._emit(ChangeKind.TRAYS_ADDED, (t.id for t in trays))
 
     def update_trays(self, trays: Iterable[Tray]) -> None:
         trays = list(trays)
+        trays = _fit_fields(trays, "tray")
         for tray in trays:
             if tray.id not in self.trays:
                 raise DesignError(f"no tray {tray.id!r}")
             _check_polyline(tray)
         for tray in trays:
             self.trays[tray.id] = tray
-        self._emit("trays_changed", (t.id for t in trays))
+        self._emit(ChangeKind.TRAYS_CHANGED, (t.id for t in trays))
 
     def remove_trays(self, ids: Iterable[str]) -> Removed:
         ids = list(dict.fromkeys(ids))
@@ -228,33 +230,44 @@ class Design:
             if tray_id not in self.trays:
                 raise DesignError(f"no tray {tray_id!r}")
         removed = Removed(trays=[self.trays.pop(t) for t in ids])
-        self._emit("trays_removed", ids)
+        self._emit(ChangeKind.TRAYS_REMOVED, ids)
         return removed
 
     # ----------------------------------------------------------------------------- racks
 
-    def add_racks(self, racks: Iterable[Rack]) -> None:
+    def add_racks(self, racks: Iterable[Rack], *, fields_checked: bool = False) -> None:
         racks = list(racks)
+        if not fields_checked:
+            racks = _fit_fields(racks, "rack")
         self._check_new_ids(r.id for r in racks)
         for rack in racks:
             if rack.type not in self.catalog.rack_types:
                 raise DesignError(f"rack {rack.name or rack.id!r}: unknown rack type {rack.type!r}")
+        self._check_rack_names(racks)
         for rack in racks:
             self.racks[rack.id] = rack
             self._rack_devices.setdefault(rack.id, set())
-        self._emit("racks_added", (r.id for r in racks))
+        self._emit(ChangeKind.RACKS_ADDED, (r.id for r in racks))
 
     def move_racks(self, positions: Mapping[str, tuple[float, float]]) -> None:
         """Move racks to new centre positions (metres)."""
         self._require(self.racks, positions, "rack")
-        moved = []
-        for rack_id, (x, y) in positions.items():
+        new: dict[str, Rack] = {}
+        for rack_id, place in positions.items():
             rack = self.racks[rack_id]
+            try:
+                x, y = (float(v) for v in place)
+            except (TypeError, ValueError):
+                raise DesignError(
+                    f"rack {rack.name!r}: a position is two numbers, not {place!r}"
+                ) from None
             if (rack.x, rack.y) != (x, y):
-                self.racks[rack_id] = msgspec.structs.replace(rack, x=float(x), y=float(y))
-                moved.append(rack_id)
+                new[rack_id] = msgspec.structs.replace(rack, x=x, y=y)
+        new = dict(zip(new, _fit_fields(new.values(), "rack"), strict=True))
+        self.racks.update(new)
+        moved = list(new)
         if moved:
-            self._emit("racks_moved", moved)
+            self._emit(ChangeKind.RACKS_MOVED, moved)
 
     def rotate_racks(self, rotations: Mapping[str, int]) -> None:
         self._require(self.racks, rotations, "rack")
@@ -263,16 +276,18 @@ class Design:
                 raise DesignError(
                     f"rack {rack_id!r}: rotation must be 0, 90, 180 or 270, not {rotation}"
                 )
-        turned = []
-        for rack_id, rotation in rotations.items():
-            if self.racks[rack_id].rotation != rotation:
-                self.racks[rack_id] = msgspec.structs.replace(
-                    self.racks[rack_id], rotation=rotation
-                )
-                turned.append(rack_id)
+        new = {
+            rack_id: msgspec.structs.replace(self.racks[rack_id], rotation=rotation)
+            for rack_id, rotation in rotations.items()
+            if self.racks[rack_id].rotation != rotation
+        }
+        new = dict(zip(new, _fit_fields(new.values(), "rack"), strict=True))
+        self.racks.update(new)
+        turned = list(new)
         if turned:
-            self._emit("racks_moved", turned)
+            self._emit(ChangeKind.RACKS_MOVED, turned)
 
+    @_one_change
     def update_racks(self, racks: Iterable[Rack]) -> None:
         """Replace rack records (name, type, size, budget, position) keeping their ids."""
         racks = list(racks)
@@ -281,13 +296,16 @@ class Design:
                 raise DesignError(f"no rack {rack.id!r}")
             if rack.type not in self.catalog.rack_types:
                 raise DesignError(f"rack {rack.name or rack.id!r}: unknown rack type {rack.type!r}")
+        racks = _fit_fields(racks, "rack")
+        self._check_rack_names(racks)
         moved = [r.id for r in racks if _placement(r) != _placement(self.racks[r.id])]
         for rack in racks:
             self.racks[rack.id] = rack
-        self._emit("racks_changed", (r.id for r in racks))
+        self._emit(ChangeKind.RACKS_CHANGED, (r.id for r in racks))
         if moved:
-            self._emit("racks_moved", moved)
+            self._emit(ChangeKind.RACKS_MOVED, moved)
 
+    @_one_change
     def remove_racks(self, ids: Iterable[str]) -> Removed:
         """Remove racks with their devices and those devices' links."""
         ids = list(dict.fromkeys(ids))
@@ -297,13 +315,15 @@ class Design:
         removed.racks = [self.racks.pop(r) for r in ids]
         for rack_id in ids:
             self._rack_devices.pop(rack_id, None)
-        self._emit("racks_removed", ids)
+        self._emit(ChangeKind.RACKS_REMOVED, ids)
         return removed
 
     # ----------------------------------------------------------------------------- devices
 
-    def add_devices(self, devices: Iterable[Device]) -> None:
+    def add_devices(self, devices: Iterable[Device], *, fields_checked: bool = False) -> None:
         devices = list(devices)
+        if not fields_checked:
+            devices = _fit_fields(devices, "device")
         self._check_new_ids(d.id for d in devices)
         occupied = {
             rack_id: self._occupied_u(rack_id)
@@ -325,37 +345,39 @@ class Design:
         for device in devices:
             self.devices[device.id] = device
             self._rack_devices[device.rack].add(device.id)
-        self._emit("devices_added", (d.id for d in devices))
+        self._emit(ChangeKind.DEVICES_ADDED, (d.id for d in devices))
 
     def move_devices(self, places: Mapping[str, tuple[str, int]]) -> None:
         """Move devices to (rack id, U position)."""
         self._require(self.devices, places, "device")
         moving = set(places)
         occupied: dict[str, dict[int, str]] = {}
+        new: dict[str, Device] = {}
         for device_id, (rack_id, u) in places.items():
             if rack_id not in self.racks:
                 raise DesignError(f"no rack {rack_id!r} to move device {device_id!r} into")
-            if u < 1:
-                raise DesignError(f"device {device_id!r}: U position must be 1 or more")
+            old = self.devices[device_id]
+            (device,) = _fit_fields([msgspec.structs.replace(old, rack=rack_id, u=u)], "device")
+            new[device_id] = device
             slots = occupied.setdefault(rack_id, self._occupied_u(rack_id, exclude=moving))
             height = self.device_type(device_id).u_height
-            for slot in range(u, u + height):
+            for slot in range(device.u, device.u + height):
                 if slot in slots:
                     raise DesignError(
-                        f"device {self.devices[device_id].name!r} at U{u} of rack "
+                        f"device {old.name!r} at U{device.u} of rack "
                         f"{self.racks[rack_id].name!r} collides with {slots[slot]!r}"
                     )
-                slots[slot] = self.devices[device_id].name
-        for device_id, (rack_id, u) in places.items():
-            old = self.devices[device_id]
-            self._rack_devices[old.rack].discard(device_id)
-            self.devices[device_id] = msgspec.structs.replace(old, rack=rack_id, u=int(u))
-            self._rack_devices[rack_id].add(device_id)
-        self._emit("devices_moved", places.keys())
+                slots[slot] = old.name
+        for device_id, device in new.items():
+            self._rack_devices[self.devices[device_id].rack].discard(device_id)
+            self.devices[device_id] = device
+            self._rack_devices[device.rack].add(device_id)
+        self._emit(ChangeKind.DEVICES_MOVED, places.keys())
 
     def update_devices(self, devices: Iterable[Device]) -> None:
         """Replace device records (name, type, role, breakout); rack and U must not change here."""
         devices = list(devices)
+        devices = _fit_fields(devices, "device")
         for device in devices:
             old = self.devices.get(device.id)
             if old is None:
@@ -378,8 +400,9 @@ class Design:
                         )
         for device in devices:
             self.devices[device.id] = device
-        self._emit("devices_changed", (d.id for d in devices))
+        self._emit(ChangeKind.DEVICES_CHANGED, (d.id for d in devices))
 
+    @_one_change
     def remove_devices(self, ids: Iterable[str]) -> Removed:
         """Remove devices and their links."""
         ids = list(dict.fromkeys(ids))
@@ -390,14 +413,16 @@ class Design:
         for device in removed.devices:
             self._rack_devices.get(device.rack, set()).discard(device.id)
             self._device_links.pop(device.id, None)
-        self._emit("devices_removed", ids)
+        self._emit(ChangeKind.DEVICES_REMOVED, ids)
         return removed
 
     # ----------------------------------------------------------------------------- links
 
-    def add_links(self, links: Iterable[Link]) -> None:
+    def add_links(self, links: Iterable[Link], *, fields_checked: bool = False) -> None:
         """Connect ports. Refused if a device or port is missing or a port is already used."""
         links = list(links)
+        if not fields_checked:
+            links = _fit_fields(links, "link")
         self._check_new_ids(link.id for link in links)
         devices = self.devices
         types = self.catalog.device_types
@@ -434,11 +459,12 @@ class Design:
             for end in (link.a, link.b):
                 port_links[(end.device, end.port)] = link.id
                 device_links.setdefault(end.device, set()).add(link.id)
-        self._emit("links_added", (link.id for link in links))
+        self._emit(ChangeKind.LINKS_ADDED, (link.id for link in links))
 
     def update_links(self, links: Iterable[Link]) -> None:
         """Replace link records: medium, length override, as-built length, label (ends fixed)."""
         links = list(links)
+        links = _fit_fields(links, "link")
         for link in links:
             old = self.links.get(link.id)
             if old is None:
@@ -449,7 +475,7 @@ class Design:
                 raise DesignError(f"link {link.id!r}: unknown medium {link.medium!r}")
         for link in links:
             self.links[link.id] = link
-        self._emit("links_changed", (link.id for link in links))
+        self._emit(ChangeKind.LINKS_CHANGED, (link.id for link in links))
 
     def remove_links(self, ids: Iterable[str]) -> Removed:
         ids = list(dict.fromkeys(ids))
@@ -459,11 +485,12 @@ class Design:
             for end in (link.a, link.b):
                 self._port_links.pop((end.device, end.port), None)
                 self._device_links.get(end.device, set()).discard(link.id)
-        self._emit("links_removed", ids)
+        self._emit(ChangeKind.LINKS_REMOVED, ids)
         return removed
 
     # ----------------------------------------------------------------------------- undo support
 
+    @_one_change
     def restore(self, removed: Removed) -> None:
         """Put back what a removal took out (in dependency order)."""
         if removed.trays:
@@ -475,6 +502,7 @@ class Design:
         if removed.links:
             self.add_links(removed.links)
 
+    @_one_change
     def delete(self, ids: Iterable[str]) -> Removed:
         """Remove any mix of trays, racks, devices and links (cascading), as one removal."""
         ids = list(dict.fromkeys(ids))
@@ -509,6 +537,23 @@ class Design:
             if object_id in seen or self.has_id(object_id):
                 raise DesignError(f"id {object_id!r} is already used")
             seen.add(object_id)
+
+    def _check_rack_names(self, racks: list[Rack]) -> None:
+        """Refuse blank rack names and names another rack has (ignoring case and spaces), judged
+        on the names every rack would have after the edit."""
+        names = {r.id: r.name for r in self.racks.values()} | {r.id: r.name for r in racks}
+        owner: dict[str, str] = {}
+        for rack_id, name in names.items():
+            owner.setdefault(name.strip().casefold(), rack_id)
+        for rack in racks:
+            if not rack.name.strip():
+                raise DesignError(f"rack {rack.id!r} needs a name")
+            first = owner[rack.name.strip().casefold()]
+            if first != rack.id:
+                raise DesignError(
+                    f"rack {rack.id!r} cannot be called {rack.name!r}: another rack is already "
+                    f"called {names[first]} (rack names are compared ignoring case)"
+                )
 
     @staticmethod
     def _require(table: Mapping[str, object], ids: Iterable[str], what: str) -> None:
@@ -550,6 +595,19 @@ def _placement(rack: Rack) -> tuple[float, float, int, float, float]:
 
 def _merge(a: Removed, b: Removed) -> Removed:
     return Removed(a.trays + b.trays, a.racks + b.racks, a.devices + b.devices, a.links + b.links)
+
+
+def _fit_fields(records: Iterable[R], what: str) -> list[R]:
+    """The records as the file loader reads them back; refuse one it would refuse (see
+    ``model.record_checks``)."""
+    out = []
+    for record in records:
+        fitted, problem = fit_record(record)
+        if problem:
+            label = getattr(record, "name", "") or getattr(record, "id", "")
+            raise DesignError(f"{what} {label!r}: {problem}" if label else f"{what}: {problem}")
+        out.append(fitted)
+    return out
 
 
 def _check_polyline(tray: Tray) -> None:

@@ -386,14 +386,14 @@ def _build(
     ):
         records = getattr(document, key)
         try:
-            method(records)
+            method(records, fields_checked=True)  # the decoder just enforced the ranges
             continue
         except DesignError:
             pass
         # Slow path, errors only: add one record at a time to find every bad one.
         for position, record in enumerate(records):
             try:
-                method([record])
+                method([record], fields_checked=True)
             except DesignError as exc:
                 index = indices[key][position]
                 problems.append(LoadProblem(f"$.{key}[{index}]", str(exc), (key, index)))

@@ -12,13 +12,12 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
 from gui.plain_text import plain_labels
 from gui.style import MEDIUM_KIND_COLORS, NO_MEDIUM_COLOR
+from model.catalog import MEDIUM_GROUP_LABELS, MEDIUM_GROUPS
 from model.media import KIND_LABEL
 
-GROUPS = (  # label, kinds, colour
-    ("copper", ("dac", "acc", "aec", "utp", "backplane"), MEDIUM_KIND_COLORS["dac"]),
-    ("AOC", ("aoc",), MEDIUM_KIND_COLORS["aoc"]),
-    ("multimode", ("mmf",), MEDIUM_KIND_COLORS["mmf"]),
-    ("single-mode", ("smf",), MEDIUM_KIND_COLORS["smf"]),
+GROUPS = tuple(  # label, kinds, colour (of the group's first kind)
+    (MEDIUM_GROUP_LABELS[g], kinds, MEDIUM_KIND_COLORS[kinds[0]])
+    for g, kinds in MEDIUM_GROUPS.items()
 )
 POWER_PARTS = (
     ("servers", "Servers"),
@@ -29,7 +28,9 @@ POWER_PARTS = (
 
 
 def _plot(title: str, x_label: str, y_label: str) -> pg.PlotWidget:
-    w = pg.PlotWidget(background="w")
+    # No context menu (the charts are read-only): pyqtgraph's ViewBox menu is a parentless
+    # top-level QMenu that would outlive the window.
+    w = pg.PlotWidget(background="w", enableMenu=False)
     w.setAntialiasing(True)
     for side in ("left", "bottom"):
         axis = w.getAxis(side)
@@ -56,6 +57,7 @@ class ChartsPanel(QWidget):
             "All-reduce scaling", "GPUs in the job (log)", "time per all-reduce (ms)"
         )
         self.allreduce.setLogMode(x=True, y=False)
+        self._released = False
         self.status = QLabel("")
         plain_labels(self.status)
         self.status.setStyleSheet("color: #666; font-size: 11px;")
@@ -70,18 +72,39 @@ class ChartsPanel(QWidget):
         grid.setRowStretch(1, 1)
         grid.setRowStretch(2, 1)
 
+    def release(self) -> None:
+        """Tear the plots down the way pyqtgraph expects, before the window is deleted.
+
+        Why: a PlotWidget deleted with its parent window while its scene still holds plot items
+        crashes in ``QGraphicsScene::clear()`` (PySide6 6.11, pyqtgraph 0.13); its own
+        ``close()`` clears the scene first.
+        """
+        if self._released:
+            return
+        self._released = True
+        for plot in (self.lengths, self.power, self.ladder, self.allreduce):
+            legend = plot.plotItem.legend
+            if legend is not None:  # legend <-> view box is a cycle the collector cannot see
+                legend.clear()
+                plot.plotItem.legend = None
+                legend.scene().removeItem(legend)
+                legend.deleteLater()
+            plot.close()
+            plot.deleteLater()
+
     def set_stale(self) -> None:
         """An edit is being analysed: say so rather than pass the old charts off as current."""
         self.status.setText("⟳ recomputing… (charts below are of the previous revision)")
         self.status.setStyleSheet("color: #b35c00; font-size: 11px; font-weight: 600;")
 
     def update_charts(self, report, plant, revision: int | None = None) -> None:
+        if self._released:
+            return  # the window is closing
         self.status.setText(
             "up to date" + (f" · revision {revision}" if revision is not None else "")
         )
         self.status.setStyleSheet("color: #2b8a3e; font-size: 11px;")
-        if plant is not None:
-            self._lengths(plant)
+        self._lengths(plant)
         self._power(report)
         self._ladder(report)
         self._allreduce(report)
