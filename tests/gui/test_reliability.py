@@ -139,8 +139,8 @@ def test_save_asks_before_replacing_a_read_only_file(window, pod_file, monkeypat
     monkeypatch.setattr(
         QMessageBox, "question", lambda p, t, text, *a: asked.append(text) or QMessageBox.No
     )
-    assert not window.save()
+    assert not window.files.save()
     assert asked and "read-only" in asked[0] and pod_file.read_bytes() == before
     monkeypatch.setattr(QMessageBox, "question", lambda *a: QMessageBox.Yes)
-    assert window.save()
+    assert window.files.save()
     assert pod_file.read_bytes() == snapshot(window)
