@@ -101,53 +101,86 @@ def _check_text(path: str, text: str, limit: int = limits.MAX_NAME_LENGTH) -> li
 
 def _check_trays(doc: DesignDocument) -> list[LoadProblem]:
     problems = _check_count("$.trays", doc.trays, limits.MAX_TRAYS)
-    segments = 0
     for i, tray in enumerate(doc.trays):
-        path = f"$.trays[{i}]"
-        found = _check_text(f"{path}.name", tray.name)
-        points = tray.points
-        segments += max(len(points) - 1, 0)
-        if len(points) < 2:
-            found.append(LoadProblem(f"{path}.points", "a tray needs at least 2 points"))
-        elif len(points) > limits.MAX_TRAY_POINTS:
-            found.append(
-                LoadProblem(
-                    f"{path}.points",
-                    f"{len(points):,} points, more than the limit of {limits.MAX_TRAY_POINTS}",
-                )
-            )
-        else:
-            for j in range(1, len(points)):
-                (x0, y0), (x1, y1) = points[j - 1], points[j]
-                if math.hypot(x1 - x0, y1 - y0) < limits.MIN_TRAY_SEGMENT_M:
-                    found.append(
-                        LoadProblem(
-                            f"{path}.points[{j}]",
-                            f"repeats the previous point (segments must be at least "
-                            f"{limits.MIN_TRAY_SEGMENT_M * 1000:g} mm long)",
-                        )
-                    )
-                    break
-        for field in ("width_m", "depth_m"):
-            size = getattr(tray, field)
-            if size < limits.MIN_TRAY_SIZE_M:
-                found.append(
-                    LoadProblem(
-                        f"{path}.{field}",
-                        f"{size:g} m is smaller than the smallest tray "
-                        f"({limits.MIN_TRAY_SIZE_M:g} m)",
-                    )
-                )
-        problems += [p._replace(record=("trays", i)) for p in found]
+        problems += [p._replace(record=("trays", i)) for p in check_tray(f"$.trays[{i}]", tray)]
+    problems += _check_segments("$.trays", doc.trays)
+    return problems
+
+
+def _check_segments(path: str, trays: Iterable) -> list[LoadProblem]:
+    segments = sum(max(len(t.points) - 1, 0) for t in trays)
     if segments > limits.MAX_TRAY_SEGMENTS_TOTAL:
-        problems.append(
+        return [
             LoadProblem(
-                "$.trays",
+                path,
                 f"{segments:,} tray segments in all, more than the limit of "
                 f"{limits.MAX_TRAY_SEGMENTS_TOTAL:,}",
             )
+        ]
+    return []
+
+
+def check_tray(path: str, tray) -> list[LoadProblem]:
+    """A polyline of 2 to MAX_TRAY_POINTS points without zero-length segments, of a real size."""
+    found = _check_text(f"{path}.name", tray.name)
+    points = tray.points
+    if len(points) < 2:
+        found.append(LoadProblem(f"{path}.points", "a tray needs at least 2 points"))
+    elif len(points) > limits.MAX_TRAY_POINTS:
+        found.append(
+            LoadProblem(
+                f"{path}.points",
+                f"{len(points):,} points, more than the limit of {limits.MAX_TRAY_POINTS}",
+            )
         )
-    return problems
+    else:
+        for j in range(1, len(points)):
+            (x0, y0), (x1, y1) = points[j - 1], points[j]
+            if math.hypot(x1 - x0, y1 - y0) < limits.MIN_TRAY_SEGMENT_M:
+                found.append(
+                    LoadProblem(
+                        f"{path}.points[{j}]",
+                        f"repeats the previous point (segments must be at least "
+                        f"{limits.MIN_TRAY_SEGMENT_M * 1000:g} mm long)",
+                    )
+                )
+                break
+    for field in ("width_m", "depth_m"):
+        size = getattr(tray, field)
+        if size < limits.MIN_TRAY_SIZE_M:
+            found.append(
+                LoadProblem(
+                    f"{path}.{field}",
+                    f"{size:g} m is smaller than the smallest tray ({limits.MIN_TRAY_SIZE_M:g} m)",
+                )
+            )
+    return found
+
+
+def trays_problem(trays: Sequence, all_trays: Sequence) -> str | None:
+    """For the edit API: why ``trays`` cannot be part of a design whose trays would then be
+    ``all_trays``, as one sentence, or None."""
+    for tray in trays:
+        found = check_tray("", tray)
+        if found:
+            return f"tray {tray.name or tray.id!r}: {_field_of(found[0])}{found[0].message}"
+    found = _check_count("", all_trays, limits.MAX_TRAYS) + _check_segments("", all_trays)
+    return f"the design's trays: {found[0].message}" if found else None
+
+
+def hall_problem(hall) -> str | None:
+    """For the edit API: why ``hall`` cannot be a design's hall (its outline and obstacles), or
+    None."""
+    found = check_polygon("", hall.outline, "the hall outline") + _check_count(
+        "", hall.obstacles, limits.MAX_OBSTACLES
+    )
+    for obstacle in hall.obstacles:
+        found += check_polygon("", obstacle.polygon, f"obstacle {obstacle.id!r}")
+    return found[0].message if found else None
+
+
+def _field_of(problem: LoadProblem) -> str:
+    return f"{problem.json_path.lstrip('.')} " if problem.json_path else ""
 
 
 def _check_custom_types(custom: CatalogFile) -> list[LoadProblem]:

@@ -20,7 +20,17 @@ import msgspec
 from model import limits
 from model.catalog import CatalogError, CatalogFile
 from model.design import Design, DesignError
-from model.entities import ENTITY_KINDS, Device, Hall, Link, Obstacle, Rack, Settings, Tray
+from model.entities import (
+    ENTITY_KINDS,
+    Device,
+    Hall,
+    Link,
+    Name,
+    Obstacle,
+    Rack,
+    Settings,
+    Tray,
+)
 from model.file_checks import LoadProblem, check_document
 from model.gc_policy import building_design
 
@@ -84,7 +94,7 @@ class DesignDocument(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, o
 
     format: Literal["hallwright"]
     schema_version: int
-    name: str
+    name: Name
     hall: Hall
     settings: Settings = Settings()
     custom_types: CatalogFile = msgspec.field(default_factory=CatalogFile)
