@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QUndoView,
 )
 
+from gui.cabling_check_action import add_cabling_check_actions
 from gui.canvas import interactions as modes
 from gui.canvas.scene import HallScene
 from gui.canvas.view import HallView
@@ -24,6 +25,7 @@ from gui.dialogs import HallDialog
 from gui.document import Document, empty_design
 from gui.document_files import DocumentFiles
 from gui.export_actions import add_export_menu
+from gui.fabric_layers import FabricLayers
 from gui.panels.docks import install_analysis_docks
 from gui.panels.elevation import RackElevationDialog
 from gui.panels.inspector import InspectorPanel
@@ -219,6 +221,8 @@ class MainWindow(QMainWindow):
         file_menu.addActions([self.save_action, self.save_as_action, self.revert_action])
         file_menu.addSeparator()
         add_export_menu(self, file_menu)
+        add_cabling_check_actions(self, file_menu)
+        file_menu.addSeparator()
         self.file_menu = file_menu
         file_menu.addAction(self.close_action)
         self.edit_menu = bar.addMenu("&Edit")
@@ -233,6 +237,7 @@ class MainWindow(QMainWindow):
                 self.legend_action,
             ]
         )
+        self.fabric_layers = FabricLayers(self, self.view_menu)
         self.view_menu.addSeparator()
         for dock in (self.palette_dock, self.inspector_dock, self.history_dock):
             self.view_menu.addAction(dock.toggleViewAction())
@@ -306,6 +311,7 @@ class MainWindow(QMainWindow):
             self.scene.deleteLater()
         self.scene = scene
         self._view_options()
+        self.fabric_layers.apply()
         if self.power_colors_action.isChecked():
             self._color_mode()
         self.inspector.set_scene(scene)

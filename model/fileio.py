@@ -35,12 +35,38 @@ from model.file_checks import LoadProblem, check_document
 from model.gc_policy import building_design
 
 FORMAT = "hallwright"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 EXTENSION = ".hall.json"
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
+
+# v1 -> v2 (fabric membership): a v1 design knew only the compute fabric (plus NVLink
+# scale-up), so its switches are pinned to the fabric their role meant then; links stay derived.
+_V1_SWITCH_FABRIC = {
+    "leaf": "compute",
+    "spine": "compute",
+    "core": "compute",
+    "switch": "compute",
+    "nvlink-switch": "scale-up",
+    "management": "oob",
+}
+
+
+def _v1_to_v2(raw: dict[str, Any]) -> dict[str, Any]:
+    """Give every v1 switch an explicit ``fabric`` (v2 adds optional ``fabric`` to devices and links)."""
+    devices = raw.get("devices")
+    if isinstance(devices, list):
+        for device in devices:
+            if isinstance(device, dict) and "fabric" not in device:
+                role = device.get("role")
+                fabric = _V1_SWITCH_FABRIC.get(role) if isinstance(role, str) else None
+                if fabric is not None:
+                    device["fabric"] = fabric
+    return raw
+
+
 # MIGRATIONS[n] turns a version-n document (plain JSON values) into a version n+1 document.
-MIGRATIONS: dict[int, Migration] = {}
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2}
 
 
 class DesignFileError(Exception):
@@ -252,9 +278,6 @@ def _parse(
         return None, [LoadProblem("$", f"is not valid JSON ({exc})")], {}
     except RecursionError:
         return None, [_too_deep("$")], {}
-    deep = _deeper_than(raw, limits.MAX_JSON_DEPTH)
-    if deep:
-        return None, [_too_deep(deep)], {}
     for step in range(version, current_version):
         if step not in migrations:
             problem = f"no migration from version {step} to {step + 1}"
@@ -264,8 +287,13 @@ def _parse(
     try:
         document = msgspec.convert(raw, type=DesignDocument)
         return document, [], _identity_indices(document)
-    except msgspec.ValidationError:
-        return record_problems(raw)
+    except (msgspec.ValidationError, RecursionError):
+        pass
+    # Only a file with a problem walks its whole tree (iteratively, before any recursive code).
+    deep = _deeper_than(raw, limits.MAX_JSON_DEPTH)
+    if deep:
+        return None, [_too_deep(deep)], {}
+    return record_problems(raw)
 
 
 def _identity_indices(document: DesignDocument) -> dict[str, list[int]]:

@@ -43,6 +43,10 @@ class TrayLoad(QObject):
         self.plant = plant
         self.counts: dict[str, dict[str, int]] = {}
         self.fill: dict[str, float] = {}
+        # Fabric layers the scene hides: their cables are left out of the bundles (the fill is
+        # the analysis figure of the whole design); ``fabric_map()`` gives link id -> fabric.
+        self.hidden_fabrics: set[str] = set()
+        self.fabric_map = None
         self._tray_fill = TrayFill()  # keeps the routes' tray intervals between passes
         self._work = None
         self._timer = QTimer(self)
@@ -103,6 +107,9 @@ class TrayLoad(QObject):
         devices = design.devices
         pairs: dict[tuple[str, str], list[str]] = defaultdict(list)
         links = list(design.links.values())
+        if self.hidden_fabrics and self.fabric_map is not None:
+            fabric_of, hidden = self.fabric_map(), self.hidden_fabrics
+            links = [link for link in links if fabric_of.get(link.id) not in hidden]
         deadline = time.perf_counter() + SLICE_S
         for n, link in enumerate(links):
             a, b = devices[link.a.device].rack, devices[link.b.device].rack

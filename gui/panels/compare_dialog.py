@@ -108,7 +108,8 @@ class SweepPlotDialog(QDialog):
         self.y_box.setCurrentText(
             "allreduce_time_s" if "allreduce_time_s" in columns else columns[1]
         )
-        self.plot = pg.PlotWidget(background="w")
+        # No ViewBox context menu: it is a parentless window pyqtgraph never deletes (a leak at close).
+        self.plot = pg.PlotWidget(background="w", enableMenu=False)
         self.plot.showGrid(x=True, y=True, alpha=0.25)
         self.points = pg.ScatterPlotItem(
             size=8, brush=pg.mkBrush("#74c0fc"), pen=pg.mkPen("#1c7ed6")
@@ -132,6 +133,17 @@ class SweepPlotDialog(QDialog):
         self.resize(720, 560)
         self.front_rows: list[int] = []
         self.redraw()
+
+    def closeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        # pyqtgraph's PlotItem keeps a parentless control QMenu until its own close(): without
+        # this a closed dialog leaves a top-level menu window alive until the program exits.
+        if self.plot.plotItem is not None:  # a dialog may be closed again with its window
+            menu = self.plot.plotItem.ctrlMenu
+            self.plot.close()  # also unparents the PlotWidget: delete it with the menu
+            self.plot.deleteLater()
+            if menu is not None:
+                menu.deleteLater()
+        super().closeEvent(event)
 
     @classmethod
     def from_csv(cls, path: Path, parent=None) -> SweepPlotDialog:

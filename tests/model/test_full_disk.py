@@ -33,7 +33,15 @@ def full_disk(monkeypatch):
 
 
 def listing(folder: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+    """Every file below ``folder`` by relative path."""
+    return {
+        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
+
+
+def tables(design):
+    plant = CablePlant(design)
+    return netbox_tables(design, schedule_rows(design, plant), plant)
 
 
 def test_saving_a_design_on_a_full_disk_keeps_the_old_file(tmp_path, request):
@@ -75,16 +83,14 @@ def test_exports_on_a_full_disk_keep_the_old_file(tmp_path, kind, request):
 def test_netbox_folder_on_a_full_disk_keeps_the_old_export_whole(tmp_path, request):
     folder = tmp_path / "netbox"
     old_design = small_pod()
-    write_netbox_dir(
-        folder, netbox_tables(old_design, schedule_rows(old_design, CablePlant(old_design)))
-    )
+    write_netbox_dir(folder, tables(old_design))
     before = listing(folder)
     new_design = small_pod()
     new_design.remove_racks(["r2"])
-    tables = netbox_tables(new_design, schedule_rows(new_design, CablePlant(new_design)))
+    new_tables = tables(new_design)
     request.getfixturevalue("full_disk")
     with pytest.raises(ExportError, match="previous export is unchanged"):
-        write_netbox_dir(folder, tables)
+        write_netbox_dir(folder, new_tables)
     assert listing(folder) == before  # not a mix of two designs
     assert [p.name for p in tmp_path.iterdir()] == ["netbox"]  # no staging folder left
 
@@ -92,12 +98,10 @@ def test_netbox_folder_on_a_full_disk_keeps_the_old_export_whole(tmp_path, reque
 def test_netbox_folder_is_replaced_as_a_whole(tmp_path):
     folder = tmp_path / "netbox"
     design = small_pod()
-    write_netbox_dir(folder, netbox_tables(design, schedule_rows(design, CablePlant(design))))
-    (folder / "99_stale.csv").write_text("from an older export\n")
-    paths = write_netbox_dir(
-        folder, netbox_tables(design, schedule_rows(design, CablePlant(design)))
-    )
-    assert sorted(p.name for p in folder.iterdir()) == sorted(p.name for p in paths)
+    write_netbox_dir(folder, tables(design))
+    (folder / "site" / "99_stale.csv").write_text("from an older export\n")
+    paths = write_netbox_dir(folder, tables(design))
+    assert sorted(listing(folder)) == sorted(str(p.relative_to(folder)) for p in paths)
     assert [p.name for p in tmp_path.iterdir()] == ["netbox"]
 
 
@@ -105,7 +109,7 @@ def test_netbox_refuses_a_folder_holding_other_files(tmp_path):
     (tmp_path / "thesis.docx").write_text("years of work")
     design = small_pod()
     with pytest.raises(ExportError, match="not a NetBox export"):
-        write_netbox_dir(tmp_path, netbox_tables(design, schedule_rows(design, CablePlant(design))))
+        write_netbox_dir(tmp_path, tables(design))
     assert (tmp_path / "thesis.docx").read_text() == "years of work"
 
 
