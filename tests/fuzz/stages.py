@@ -102,7 +102,7 @@ def _stages(data: bytes, workdir: Path, render_width_px: int, tell=None) -> tupl
         write_schedule_csv(workdir / "schedule.csv", schedule)
         stage = "export-netbox"
         tell(stage)
-        write_netbox_dir(workdir / "netbox", netbox_tables(design, schedule))
+        write_netbox_dir(workdir / "netbox", netbox_tables(design, schedule, plant))
         stage = "render"
         tell(stage)
         if render_width_px:
