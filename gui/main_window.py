@@ -148,8 +148,14 @@ class MainWindow(QMainWindow):
         self.delete_action = self._action(
             "&Delete", self.delete_selection, S.Delete, "Delete the selection"
         )
+        # X11's Delete bindings include Ctrl+D, which Duplicate owns: keep the platform's other
+        # bindings, else Qt calls Ctrl+D an ambiguous overload and neither action runs.
+        duplicate_keys = self.duplicate_action.shortcuts()
         self.delete_action.setShortcuts(
-            [*QKeySequence.keyBindings(S.Delete), QKeySequence(Qt.Key_Backspace)]
+            [
+                *(k for k in QKeySequence.keyBindings(S.Delete) if k not in duplicate_keys),
+                QKeySequence(Qt.Key_Backspace),
+            ]
         )
         self.select_all_action = self._action("Select &All", self.select_all, S.SelectAll)
         self.rotate_action = self._action(

@@ -202,9 +202,9 @@ class HallScene(QGraphicsScene):
         ids = set(ids)
         self.blockSignals(True)
         self.clearSelection()
-        missing_links = {i for i in ids if i in self.design.links and i not in self.link_items}
+        # Every link asked for stays drawn once the old selection (which showed some) is gone.
         self.blockSignals(False)
-        self.extra_link_ids = missing_links
+        self.extra_link_ids = {i for i in ids if i in self.design.links}
         self._refresh_links()
         self.blockSignals(True)
         for object_id in ids:

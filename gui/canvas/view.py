@@ -71,7 +71,23 @@ class HallView(QGraphicsView):
             return
         super().keyReleaseEvent(event)
 
+    def take_focus(self) -> None:
+        """Keyboard to the plan (Return, Esc, arrows): a click or a drop here means the user
+        works on the plan now. The window is activated too, for window systems that do not
+        activate on click (a bare X server), where focus would stay in another window."""
+        if not self.isActiveWindow():
+            self.activateWindow()
+        self.setFocus(Qt.MouseFocusReason)
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        super().scrollContentsBy(dx, dy)
+        # Scrolling moves the viewport's pixels, the legend drawn in viewport coordinates with
+        # them: repaint it where it belongs instead of smearing it across the plan.
+        if self.show_legend:
+            self.viewport().update()
+
     def mousePressEvent(self, event) -> None:
+        self.take_focus()
         if event.button() == Qt.MiddleButton or (self._space and event.button() == Qt.LeftButton):
             self._pan_from = event.position()
             self.viewport().setCursor(Qt.ClosedHandCursor)
@@ -124,6 +140,7 @@ class HallView(QGraphicsView):
                 self.files_dropped.emit(paths)
             return
         super().dropEvent(event)
+        self.take_focus()  # a catalog drop: Return now opens what was dropped
 
     # ------------------------------------------------------------------ legend and scale bar
 

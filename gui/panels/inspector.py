@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QScrollArea,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
 from gui.commands import MoveDevicesCommand, RotateRacksCommand, UpdateCommand
 
 MIXED = "(several values)"
+MIN_FIELD_PX = 72
 
 
 class InspectorPanel(QWidget):
@@ -39,8 +41,13 @@ class InspectorPanel(QWidget):
         self.form_host = QWidget()
         self.form = QFormLayout(self.form_host)
         self.form.setFieldGrowthPolicy(QFormLayout.AllNonFixedFieldsGrow)
+        self.form.setRowWrapPolicy(QFormLayout.WrapLongRows)
         scroll = QScrollArea()
+        # The form follows the dock's width (fields shrink, texts wrap): a sideways scrollbar
+        # would hide the right half of every field.
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         scroll.setWidgetResizable(True)
+        self.scroll = scroll
         scroll.setWidget(self.form_host)
         scroll.setFrameShape(QScrollArea.NoFrame)
         layout = QVBoxLayout(self)
@@ -103,6 +110,17 @@ class InspectorPanel(QWidget):
 
     def _row(self, key: str, label: str, widget: QWidget) -> QWidget:
         widget.setObjectName(key)
+        # A field takes the width the dock gives, not that of its longest entry (a medium's
+        # name, a spin box's "none (use routed length)"); combos elide, texts wrap.
+        policy = widget.sizePolicy()
+        policy.setHorizontalPolicy(QSizePolicy.Ignored)
+        widget.setSizePolicy(policy)
+        widget.setMinimumWidth(MIN_FIELD_PX)
+        if isinstance(widget, QComboBox):
+            widget.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+            widget.setMinimumContentsLength(8)
+            widget.setToolTip(widget.currentText())
+            widget.currentTextChanged.connect(widget.setToolTip)
         self.fields[key] = widget
         self.form.addRow(label, widget)
         return widget

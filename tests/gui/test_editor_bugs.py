@@ -1,0 +1,160 @@
+"""Regression tests for the walkthrough's bugs (issue 16), each driven with real input events:
+clicks, drags, key presses and drops on the canvas, the way a user hits them."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt
+from PySide6.QtGui import QKeySequence, QRegion
+from PySide6.QtWidgets import QApplication, QLabel
+
+from gui.canvas.link_item import LinkItem
+from model.fileio import save_design
+from tests.builders import device, link, rack, small_pod
+from tests.gui.conftest import click, close_quietly, double_click, drag, make_window, view_point
+from tests.gui.test_canvas_editing import drop_type
+
+
+def _l_shaped_pod(tmp_path):
+    """The small pod plus rack R9 at the far end of the cross tray, and one cable a1 -> leaf9
+    that runs along the row tray and turns down the cross tray: an L-shaped route."""
+    design = small_pod()
+    rack(design, "r9", 6.6, 6.0)
+    device(design, "leaf9", "r9", 20, "qm9700", role="leaf")
+    device(design, "a3", "r1", 30, "dgx-h100")
+    link(design, "l-far", ("a3", "nic1"), ("leaf9", "p1"))
+    design.revision = 0
+    path = tmp_path / "l-pod.hall.json"
+    save_design(design, path)
+    return path
+
+
+def test_bug1_selected_link_paints_a_line_not_a_filled_polygon(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path, _l_shaped_pod(tmp_path))
+    try:
+        view = window.view
+        click(view, 6.6, 6.0)  # rack R9: its one cable is drawn
+        QApplication.processEvents()
+        assert "l-far" in window.scene.link_items
+        route = window.scene.link_points("l-far")
+        assert len(route) >= 3, route  # the L: along the row, down the cross tray
+        # A point inside the L's corner triangle, away from every rack, tray and the cable.
+        inside = view_point(view, 4.8, 4.2).toPoint()
+        before = view.viewport().grab().toImage().pixelColor(inside)
+        click(view, 6.0, 4.8)  # on the cable where it runs down the cross tray
+        QApplication.processEvents()
+        item = window.scene.link_items["l-far"]
+        assert isinstance(item, LinkItem) and item.isSelected()
+        after = view.viewport().grab().toImage().pixelColor(inside)
+        assert after == before, (before.name(), after.name())
+    finally:
+        close_quietly(window)
+
+
+def test_bug2_ctrl_d_duplicates_even_where_delete_is_also_bound_to_ctrl_d(
+    qtbot, tmp_path, pod_file, monkeypatch
+):
+    # Qt's X11 key bindings (the table in QKeySequence's docs) map Delete to Del and Ctrl+D.
+    real = QKeySequence.keyBindings
+
+    def x11_bindings(key):
+        if key == QKeySequence.StandardKey.Delete:
+            return [QKeySequence(Qt.Key_Delete), QKeySequence("Ctrl+D")]
+        return real(key)
+
+    monkeypatch.setattr(QKeySequence, "keyBindings", staticmethod(x11_bindings))
+    window = make_window(qtbot, tmp_path, pod_file)
+    try:
+        design = window.document.design
+        click(window.view, 1.5, 3.0)
+        racks_before = len(design.racks)
+        qtbot.keyClick(window.view, Qt.Key_D, Qt.ControlModifier)
+        assert len(design.racks) == racks_before + 1
+        assert "r1" in design.racks
+        assert window.document.stack.undoText().startswith("Duplicate")
+    finally:
+        close_quietly(window)
+
+
+def test_bug3_click_on_plan_takes_keyboard_so_esc_stops_placing(window, qtbot):
+    tree = window.palette.tree
+    item = window.palette.item_for("rack:rack-52u-800x1200")
+    qtbot.mouseClick(tree.viewport(), Qt.LeftButton, pos=tree.visualItemRect(item).center())
+    assert window.mode_label.text().strip() == "Place rack mode"
+    window.palette.filter.setFocus()  # the user goes on using the catalog
+    click(window.view, 9.0, 7.0)  # places a rack; the plan now has the keyboard
+    assert window.view.hasFocus()
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key_Escape)
+    assert window.mode_label.text().strip() == "Select mode"
+
+
+def test_bug3_return_opens_the_elevation_of_a_rack_dropped_from_the_catalog(window, qtbot):
+    window.palette.tree.setFocus()
+    drop_type(window.view, "rack:rack-48u-600x1200", 6.13, 6.07)
+    new = window.scene.selected_ids()
+    assert len(new) == 1
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key_Return)
+    assert new[0] in window.elevations and window.elevations[new[0]].isVisible()
+
+
+class _PaintLog(QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.region = QRegion()
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Paint:
+            self.region = self.region.united(event.region())
+        return False
+
+
+def test_bug5_panning_with_the_middle_button_repaints_the_legend(window, qtbot):
+    view = window.view
+    view.zoom(4.0)
+    log = _PaintLog()
+    view.viewport().installEventFilter(log)
+    try:
+        qtbot.wait(100)  # the zoom's own repaint is done
+        log.region = QRegion()
+        centre = view.mapToScene(view.viewport().rect().center())
+        shift_m = 10 / view.scale_factor()  # 10 px up and left: the plan's pixels scroll
+        end = (centre.x() - shift_m, centre.y() - shift_m)
+        drag(view, (centre.x(), centre.y()), end, steps=6, button=Qt.MiddleButton)
+        qtbot.wait(100)
+        rect = view.viewport().rect()
+        # Inside the legend box (bottom left), near its top: outside the strip
+        # the scroll exposes, so only a repaint of the legend itself paints it afresh.
+        inside_legend = QPoint(rect.left() + 100, rect.bottom() - 110)
+        assert log.region.contains(inside_legend)
+    finally:
+        view.viewport().removeEventFilter(log)
+
+
+def test_bug6_inspector_fits_its_dock_for_a_link(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path, _l_shaped_pod(tmp_path))
+    try:
+        click(window.view, 6.6, 6.0)
+        QApplication.processEvents()
+        click(window.view, 6.0, 4.8)  # the cable down the cross tray
+        qtbot.waitUntil(lambda: "medium" in window.inspector.fields)
+        QApplication.processEvents()
+        inspector = window.inspector
+        viewport = inspector.scroll.viewport()
+        assert not inspector.scroll.horizontalScrollBar().isVisible()
+        assert inspector.form_host.width() <= viewport.width()
+        for key, field in inspector.fields.items():
+            right = field.mapTo(viewport, QPoint(field.width(), 0)).x()
+            assert right <= viewport.width(), (key, right, viewport.width())
+        labels = [w for w in inspector.form_host.findChildren(QLabel) if w.isVisible()]
+        pieces = next(w for w in labels if "vertical B" in w.text())
+        assert pieces.mapTo(viewport, QPoint(pieces.width(), 0)).x() <= viewport.width()
+    finally:
+        close_quietly(window)
+
+
+def test_bug7_double_click_on_selected_rack_opens_it_not_its_cable(window):
+    click(window.view, 1.5, 3.0)  # select R1: its cables are drawn, dropping at its centre
+    QApplication.processEvents()
+    assert window.scene.link_items
+    double_click(window.view, 1.5, 3.0)
+    assert "r1" in window.elevations and window.elevations["r1"].isVisible()
+    assert window.scene.selected_ids() == ["r1"]
