@@ -42,11 +42,17 @@ def empty_design(
 class Document:
     """A design being edited. ``path`` is None until it is first saved."""
 
-    def __init__(self, design: Design, path: Path | None = None, plant=None) -> None:
+    def __init__(
+        self, design: Design, path: Path | None = None, plant=None, *, unsaved: bool = False
+    ) -> None:
+        """``unsaved``: the design is work not yet in any file (generated, recovered), so it
+        counts as modified from the start and New, Open and Quit ask before dropping it."""
         self.design = design
         self.path = path
         self.stack = QUndoStack()
         self.plant = plant if plant is not None else make_plant(design)
+        if unsaved:
+            self.stack.resetClean()  # no clean state until the first save
 
     @property
     def modified(self) -> bool:

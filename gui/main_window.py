@@ -39,6 +39,7 @@ from gui.panels.elevation import RackElevationDialog
 from gui.panels.inspector import InspectorPanel
 from gui.panels.palette import CatalogPalette
 from model.fileio import EXTENSION, DesignFileError
+from model.wording import count
 
 FILE_FILTER = f"Hallwright designs (*{EXTENSION});;All files (*)"
 MODES = (  # (key, label, shortcut, interaction class)
@@ -366,7 +367,8 @@ class MainWindow(QMainWindow):
             QMessageBox.critical(self, "Cannot create the design", str(exc))
             return
         self.autosaver.discard()
-        self.set_document(Document(design))
+        # A generated fabric is work worth a prompt; an empty hall is not.
+        self.set_document(Document(design, unsaved=bool(design.racks)))
 
     def open_dialog(self) -> None:
         start = str(self.document.path.parent) if self.document and self.document.path else ""
@@ -390,7 +392,9 @@ class MainWindow(QMainWindow):
         self.set_document(document)
         self.recent.add(Path(path))
         self.statusBar().showMessage(
-            f"Opened {path.name}: {len(design.racks)} racks, {len(design.links)} links", 8000
+            f"Opened {path.name}: {count(len(design.racks), 'rack')}, "
+            f"{count(len(design.links), 'link')}",
+            8000,
         )
         return True
 
@@ -588,7 +592,7 @@ class MainWindow(QMainWindow):
         )
         command = AddObjectsCommand(
             self.document.design,
-            f"Paste {len(clip.racks)} racks",
+            f"Paste {count(len(clip.racks), 'rack')}",
             racks=clip.racks,
             devices=clip.devices,
             links=clip.links,
@@ -604,7 +608,7 @@ class MainWindow(QMainWindow):
         clip = clipboard.paste_records(design, clipboard.copy_racks(design, racks), 1)
         command = AddObjectsCommand(
             design,
-            f"Duplicate {len(clip.racks)} racks",
+            f"Duplicate {count(len(clip.racks), 'rack')}",
             racks=clip.racks,
             devices=clip.devices,
             links=clip.links,

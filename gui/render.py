@@ -5,13 +5,24 @@ from __future__ import annotations
 import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QMarginsF, QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPageSize, QPainter, QPdfWriter, QPen, QUndoStack
+from PySide6.QtCore import QMarginsF, QPointF, QRect, QRectF, QSize, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QImage,
+    QPageLayout,
+    QPageSize,
+    QPainter,
+    QPdfWriter,
+    QPen,
+    QUndoStack,
+)
 
 from gui import style
 from gui.canvas.scene import MAX_LINK_ITEMS, HallScene
 from gui.document import make_plant
 from model.design import Design
+from model.wording import count
 
 FORMATS = (".png", ".svg", ".pdf")
 FOOTER_PX = 130
@@ -82,13 +93,12 @@ def render_design(
         writer = QPdfWriter(str(out))
         writer.setTitle(design.name)
         writer.setPageSize(QPageSize(QPageSize.A3))
-        writer.setPageOrientation(writer.pageLayout().orientation().Landscape)
+        writer.setPageOrientation(
+            QPageLayout.Landscape if width_px >= height_px else QPageLayout.Portrait
+        )
         writer.setPageMargins(QMarginsF(10, 10, 10, 10))
         painter = QPainter(writer)
-        page = painter.viewport()
-        painter.setWindow(0, 0, width_px, height_px)
-        painter.setViewport(0, 0, page.width(), int(page.width() * height_px / width_px))
-        paint(painter)
+        paint_fitted(painter, painter.viewport(), width_px, height_px, paint)
         painter.end()
     scene.detach()
     scene.clear()
@@ -98,6 +108,21 @@ def render_design(
     if own_plant and plant is not None and hasattr(plant, "close"):
         plant.close()
     return out
+
+
+def fit_on_page(page: QRect, width_px: int, height_px: int) -> QRect:
+    """Where a ``width_px`` × ``height_px`` picture goes on ``page`` (device units): as large as
+    fits both ways, aspect kept, centred across and at the top — never cut off at the bottom."""
+    scale = min(page.width() / width_px, page.height() / height_px)
+    w, h = int(width_px * scale), int(height_px * scale)
+    return QRect(page.x() + (page.width() - w) // 2, page.y(), w, h)
+
+
+def paint_fitted(painter: QPainter, page: QRect, width_px: int, height_px: int, paint) -> None:
+    """Run ``paint(painter)`` (drawing in picture pixels) scaled onto ``page`` (PDF, printer)."""
+    painter.setWindow(0, 0, width_px, height_px)
+    painter.setViewport(fit_on_page(page, width_px, height_px))
+    paint(painter)
 
 
 def _font(px: int, bold: bool = False) -> QFont:
@@ -138,8 +163,8 @@ def _draw_title_block(
     painter.drawText(box, Qt.AlignRight | Qt.AlignTop, design.name)
     painter.setFont(_font(15))
     counts = (
-        f"{design.gpu_count():,} GPUs · {len(design.racks):,} racks · "
-        f"{len(design.devices):,} devices · {len(design.links):,} links"
+        f"{count(design.gpu_count(), 'GPU')} · {count(len(design.racks), 'rack')} · "
+        f"{count(len(design.devices), 'device')} · {count(len(design.links), 'link')}"
     )
     painter.drawText(box.adjusted(0, 36, 0, 0), Qt.AlignRight | Qt.AlignTop, counts)
     painter.setPen(QColor("#555"))

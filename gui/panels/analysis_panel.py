@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QScrollArea, QVBoxLay
 
 from gui.analysis_runner import KIND_SHORT, AnalysisResult, AnalysisRunner
 from model.analysis import Report
+from model.wording import count
 
 FRESH_VALUE = "color: #111; font-size: 17px; font-weight: 600;"
 STALE_VALUE = "color: #9aa0a6; font-size: 17px; font-weight: 600;"
@@ -189,7 +190,8 @@ class AnalysisPanel(QWidget):
         t = self.tiles
         t["gpus"].set(
             f"{r.gpus:,}",
-            f"{r.servers:,} servers · {r.racks:,} racks · {r.switches_total:,} switches",
+            f"{count(r.servers, 'server')} · {count(r.racks, 'rack')} · "
+            f"{count(r.switches_total, 'switch')}",
         )
         t["bandwidth"].set(
             f"{_gbps(r.scale_out_gbps)}",

@@ -225,7 +225,7 @@ class AnalysisDocks(QObject):
                 self.window.statusBar().showMessage(f"Not generated: {error}", 10000)
                 return
         else:
-            self.window.set_document(Document(design))
+            self.window.set_document(Document(design, unsaved=True))
         self.window.statusBar().showMessage(
             f"Generated {design.name}: {len(design.racks):,} racks, {len(design.links):,} links",
             10000,

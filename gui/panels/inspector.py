@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.commands import MoveDevicesCommand, RotateRacksCommand, UpdateCommand
+from model.wording import count
 
 MIXED = "(several values)"
 MIN_FIELD_PX = 72
@@ -297,8 +298,8 @@ class InspectorPanel(QWidget):
             )
             self._info(
                 "Contents",
-                f"{len(devices)} devices, {gpus} GPUs, "
-                f"{len(design.links_of_racks([rack.id]))} links",
+                f"{count(len(devices), 'device')}, {count(gpus, 'GPU')}, "
+                f"{count(len(design.links_of_racks([rack.id])), 'link')}",
             )
 
     def _device_form(self, devices) -> None:
@@ -362,7 +363,8 @@ class InspectorPanel(QWidget):
             free = len(design.free_ports(device.id))
             self._info(
                 "Ports",
-                f"{len(ports)} ports, {free} free, {len(design.links_of_device(device.id))} links",
+                f"{count(len(ports), 'port')}, {free} free, "
+                f"{count(len(design.links_of_device(device.id)), 'link')}",
             )
 
     def _link_form(self, links) -> None:
@@ -499,8 +501,9 @@ class InspectorPanel(QWidget):
         )
         self._info(
             "Contents",
-            f"{len(design.racks)} racks, {len(design.devices)} devices, "
-            f"{design.gpu_count()} GPUs, {len(design.links)} links, {len(design.trays)} trays",
+            f"{count(len(design.racks), 'rack')}, {count(len(design.devices), 'device')}, "
+            f"{count(design.gpu_count(), 'GPU')}, {count(len(design.links), 'link')}, "
+            f"{count(len(design.trays), 'tray')}",
         )
         self._info(
             "Tip",

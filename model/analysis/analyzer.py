@@ -25,7 +25,7 @@ from model.analysis import warnings as warn
 from model.analysis.allreduce import allreduce, curve, knee
 from model.analysis.bandwidth import bandwidth
 from model.analysis.bisection import Bisection, bisection, split_servers
-from model.analysis.devices import device_figures, rack_power
+from model.analysis.devices import device_figures, rack_power, switches_off_the_tiers
 from model.analysis.hops import server_hops
 from model.analysis.media_costs import media_figures
 from model.analysis.report import Report
@@ -221,6 +221,7 @@ class Analyzer:
 
         switches = topo.level >= 1
         by_tier = Counter(tier_name(int(v)) for v in topo.level[switches].tolist())
+        by_tier.update(switches_off_the_tiers(design, self._dev.switch_ids, topo))
         power = {
             "total": 0.0,
             "servers": self._dev.servers_w,

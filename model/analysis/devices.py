@@ -14,6 +14,9 @@ import numpy as np
 from model.analysis.topology import Topology
 from model.design import Design
 
+UNCONNECTED = "unconnected"  # switch-count keys beside the tiers (leaf, spine, core ...)
+OTHER_FABRIC = "other-fabric"
+
 
 @dataclass
 class DeviceFigures:
@@ -26,6 +29,7 @@ class DeviceFigures:
     racks_usd: float
     rack_typical_w: dict[str, float]  # devices only
     rack_max_w: dict[str, float]
+    switch_ids: tuple[str, ...] = ()  # every device of the switch category, connected or not
 
 
 def category(dtype) -> str:
@@ -42,9 +46,12 @@ def device_figures(design: Design) -> DeviceFigures:
     price = {"servers": 0.0, "switches": 0.0, "other": 0.0}
     typ: dict[str, float] = {r: 0.0 for r in design.racks}
     mx: dict[str, float] = {r: 0.0 for r in design.racks}
+    switch_ids: list[str] = []
     for device in design.devices.values():
         dtype = types[device.type]
         cat = category(dtype)
+        if cat == "switches":
+            switch_ids.append(device.id)
         power[cat] += dtype.power_typical_w
         price[cat] += dtype.price_usd
         typ[device.rack] += dtype.power_typical_w
@@ -63,7 +70,24 @@ def device_figures(design: Design) -> DeviceFigures:
         racks_usd,
         typ,
         mx,
+        tuple(switch_ids),
     )
+
+
+def switches_off_the_tiers(
+    design: Design, switch_ids: tuple[str, ...], topo: Topology
+) -> dict[str, int]:
+    """Switches no GPU server reaches through compute links, which therefore have no tier:
+    ``unconnected`` (no link at all, e.g. just placed) and ``other-fabric`` (linked, but only on
+    storage, management or another network). They are bought and powered, so the switch count
+    keeps them, apart from the tiers, instead of leaving them out."""
+    index, level = topo.device_index, topo.level
+    out = {UNCONNECTED: 0, OTHER_FABRIC: 0}
+    for device_id in switch_ids:
+        if device_id in index and level[index[device_id]] >= 1:
+            continue
+        out[OTHER_FABRIC if design.links_of_device(device_id) else UNCONNECTED] += 1
+    return {k: v for k, v in out.items() if v}
 
 
 def rack_power(

@@ -3,9 +3,13 @@ clicks, drags, key presses and drops on the canvas, the way a user hits them."""
 
 from __future__ import annotations
 
+import re
+import zlib
+from pathlib import Path
+
 from PySide6.QtCore import QEvent, QObject, QPoint, Qt
 from PySide6.QtGui import QKeySequence, QRegion
-from PySide6.QtWidgets import QApplication, QLabel
+from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 
 from gui.canvas.link_item import LinkItem
 from model.fileio import save_design
@@ -158,3 +162,94 @@ def test_bug7_double_click_on_selected_rack_opens_it_not_its_cable(window):
     double_click(window.view, 1.5, 3.0)
     assert "r1" in window.elevations and window.elevations["r1"].isVisible()
     assert window.scene.selected_ids() == ["r1"]
+
+
+def _pdf_picture_box(pdf: Path) -> tuple[float, float, float, float]:
+    """(page width, page height, picture right, picture bottom) in PDF points, read from the
+    page's content stream: Qt writes the device matrix, then the picture's scale and offset,
+    then the white background rectangle as large as the whole picture."""
+    data = pdf.read_bytes()
+    box = re.search(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", data)
+    page_w, page_h = float(box.group(1)), float(box.group(2))
+    for stream in re.findall(rb"stream\r?\n(.*?)endstream", data, re.S):
+        try:
+            text = zlib.decompress(stream).decode("latin-1")
+        except zlib.error:
+            continue
+        m = re.search(
+            r"([-\d.]+) 0 0 ([-\d.]+) ([-\d.]+) ([-\d.]+) cm\s.*?"
+            r"([-\d.]+) 0 0 ([-\d.]+) ([-\d.]+) ([-\d.]+) cm\s+0 0 (\d+) (\d+) re",
+            text,
+            re.S,
+        )
+        if m:
+            dsx, dsy, dtx, dty, sx, sy, tx, ty, w, h = map(float, m.groups())
+            right = dtx + dsx * (tx + sx * w)
+            bottom = dty + dsy * (ty + sy * h)  # dsy < 0: PDF y grows upwards
+            return page_w, page_h, right, bottom
+    raise AssertionError("no picture in the PDF")
+
+
+def test_bug4_render_pdf_keeps_the_whole_hall_legend_and_title_block_on_the_page(tmp_path):
+    from cli import run_cli
+
+    example = Path(__file__).resolve().parents[2] / "resources/examples/superpod-4su.hall.json"
+    out = tmp_path / "plan.pdf"
+    assert run_cli(["render", str(example), "-o", str(out)]) == 0
+    page_w, page_h, right, bottom = _pdf_picture_box(out)
+    margin_pt = 10 / 25.4 * 72
+    assert right <= page_w - margin_pt + 0.5
+    assert bottom >= margin_pt - 0.5, (bottom, margin_pt)  # the title block's bottom is on it
+
+
+def test_bug8_analysis_counts_a_switch_dropped_into_a_rack_before_it_is_cabled(qtbot, tmp_path):
+    from tests.gui.analysis_support import wait_fresh
+
+    window = make_window(qtbot, tmp_path)  # the empty hall of a fresh start
+    try:
+        tree = window.palette.tree
+        item = window.palette.item_for("rack:rack-48u-600x1200")
+        qtbot.mouseClick(tree.viewport(), Qt.LeftButton, pos=tree.visualItemRect(item).center())
+        click(window.view, 3.0, 3.0)
+        qtbot.keyClick(window.view, Qt.Key_Escape)
+        (rack_id,) = window.document.design.racks
+        r = window.document.design.racks[rack_id]
+        drop_type(window.view, "device:qm9700", r.x, r.y)
+        assert len(window.document.design.devices) == 1
+        wait_fresh(qtbot, window)
+        panel = window.analysis_docks.panel
+        assert panel.report.power_w["switches"] > 0
+        detail = panel.tiles["gpus"].detail.text()
+        assert "1 switch" in detail and "0 switches" not in detail, detail
+    finally:
+        close_quietly(window)
+
+
+def test_bug9_new_and_quit_ask_before_dropping_a_generated_never_saved_design(
+    window, qtbot, monkeypatch
+):
+    import gui.main_window as main_window_module
+    from gui.dialogs import NewHallDialog
+
+    class ChooseLeafSpine(NewHallDialog):
+        def exec(self):  # the person picks a template and a size, then OK
+            self.template.setCurrentIndex(self.template.findData("leaf-spine"))
+            self.nodes.setValue(4)
+            return NewHallDialog.Accepted
+
+    monkeypatch.setattr(main_window_module, "NewHallDialog", ChooseLeafSpine)
+    window.new_action.trigger()
+    generated = window.document
+    assert generated.path is None and generated.design.links
+    assert window.isWindowModified()
+    asked = []
+
+    def cancel(parent, title, text, *args):
+        asked.append(text)
+        return QMessageBox.Cancel
+
+    monkeypatch.setattr(QMessageBox, "warning", cancel)
+    window.close_action.trigger()  # File → Quit
+    assert asked and window.isVisible()
+    window.new_action.trigger()  # File → New
+    assert len(asked) == 2 and window.document is generated
