@@ -281,6 +281,7 @@ class DrawTrayInteraction(Interaction):
     """Click to add corners (snapped to half tiles), double-click or Enter to finish."""
 
     name = "Draw tray"
+    length_caption = "Tray length"
     hint = "Click to add tray corners, double-click or Enter to finish, Backspace undoes a corner, Esc cancels"
 
     def __init__(self, scene, on_done=None) -> None:
@@ -314,7 +315,7 @@ class DrawTrayInteraction(Interaction):
                 placement.distance(a, b) for a, b in zip(self.points, self.points[1:], strict=False)
             )
             length += placement.distance(self.points[-1], self._cursor)
-            self.scene.message.emit(f"Tray length {length:.2f} m")
+            self.scene.message.emit(f"{self.length_caption} {length:.2f} m")
         return True
 
     def release(self, event) -> bool:
@@ -371,6 +372,7 @@ class DrawOutlineInteraction(DrawTrayInteraction):
     """Click the corners of the hall's outline (snapped to tiles), double-click or Enter to finish."""
 
     name = "Draw hall outline"
+    length_caption = "Outline so far"
     hint = "Click the hall's corners, double-click or Enter to close the outline, Esc cancels"
 
     def _snap(self, pos: QPointF) -> tuple[float, float]:

@@ -127,7 +127,9 @@ class HallScene(QGraphicsScene):
 
     def _apply_tray_load(self) -> None:
         load = self.tray_load
-        self.bundle_item.set_bundles(self.design.trays if self.show_bundles else {}, load.counts)
+        self.bundle_item.set_bundles(
+            self.design.trays if self.show_bundles else {}, load.counts, load.used
+        )
         for tray_id, item in self.trays.items():
             item.set_fill(load.fill.get(tray_id, 0.0) if self.show_tray_fill else None)
 

@@ -132,9 +132,11 @@ class AnalysisPanel(QWidget):
         grid = QGridLayout(grid_host)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setSpacing(6)
-        for i, (key, caption, tip) in enumerate(TILES):
-            tile = self.tiles[key] = Tile(caption, tip)
-            grid.addWidget(tile, i // 3, i % 3)
+        for key, caption, tip in TILES:
+            self.tiles[key] = Tile(caption, tip)
+        self._grid = grid
+        self._columns = 0
+        self._flow_tiles(3)
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -151,6 +153,21 @@ class AnalysisPanel(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
+
+    def _flow_tiles(self, columns: int) -> None:
+        """Lay the tiles out in ``columns`` columns (fewer when the dock is narrow, so that a
+        value such as "26,214.4 Tb/s" is never cut off at the dock's edge)."""
+        if columns == self._columns:
+            return
+        self._columns = columns
+        for i, tile in enumerate(self.tiles.values()):
+            self._grid.addWidget(tile, i // columns, i % columns)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        widest = max(t.minimumSizeHint().width() for t in self.tiles.values())
+        room = self.width() - 12 - 16  # body margins and a vertical scrollbar
+        self._flow_tiles(max(1, min(3, (room + 6) // (widest + 6))))
 
     def set_runner(self, runner: AnalysisRunner) -> None:
         self.runner = runner

@@ -47,7 +47,7 @@ class AnalysisDocks(QObject):
             "Warnings, links and charts", self.tabs, Qt.BottomDockWidgetArea
         )
         window.splitDockWidget(self.panel_dock, self.details_dock, Qt.Horizontal)
-        self.panel.setMinimumWidth(520)
+        self.panel.setMinimumWidth(240)  # the tiles reflow into fewer columns when narrow
         self._sized = False
         self.warnings.objects_chosen.connect(self.select_objects)
         self.links.links_selected.connect(self._table_selected)

@@ -253,3 +253,122 @@ def test_bug9_new_and_quit_ask_before_dropping_a_generated_never_saved_design(
     assert asked and window.isVisible()
     window.new_action.trigger()  # File → New
     assert len(asked) == 2 and window.document is generated
+
+
+def test_bug10_one_short_cable_lights_only_the_stretch_of_tray_it_uses(
+    qtbot, tmp_path, monkeypatch
+):
+    from gui.canvas import connect_interaction
+    from model.entities import Tray
+    from tests.builders import empty_hall
+
+    design = empty_hall()
+    design.add_trays([Tray(id="t-l", points=[(0.6, 3.0), (6.0, 3.0), (6.0, 7.8)])])
+    rack(design, "r1", 1.5, 3.0)
+    rack(design, "n1", 3.9, 3.0)
+    device(design, "s1", "r1", 2, "dgx-h100")
+    device(design, "leaf1", "n1", 20, "qm9700", role="leaf")
+    design.revision = 0
+    path = tmp_path / "l-tray.hall.json"
+    save_design(design, path)
+    window = make_window(qtbot, tmp_path, path)
+    try:
+        picks = iter([("s1", "nic"), "leaf1"])
+
+        def pick(options, screen_pos):  # the user picks in the popup menus of connect mode
+            wanted = next(picks)
+            return next(v for _t, v in options if v == wanted or (v[0], v[1][:3]) == wanted)
+
+        monkeypatch.setattr(connect_interaction, "choose", pick)
+        qtbot.keyClick(window.view, Qt.Key_C)
+        click(window.view, 1.5, 3.0)
+        click(window.view, 3.9, 3.0)
+        assert len(window.document.design.links) == 1
+        scene = window.scene
+        qtbot.waitUntil(lambda: not scene.tray_load.busy and bool(scene.tray_load.counts))
+        QApplication.processEvents()
+        drawn = scene.bundle_item.boundingRect()
+        assert drawn.width() > 1.0  # the run along the row is drawn
+        assert drawn.bottom() < 4.5, drawn  # the leg down to y = 7.8 carries nothing
+    finally:
+        close_quietly(window)
+
+
+def test_bug11_outline_mode_does_not_call_its_length_a_tray_length(window, qtbot):
+    messages = []
+    window.scene.message.connect(messages.append)
+    qtbot.keyClick(window.view, Qt.Key_O)
+    click(window.view, 0.6, 0.6)
+    from tests.gui.conftest import mouse
+
+    mouse(window.view, QEvent.MouseMove, 4.2, 0.6, buttons=Qt.NoButton)
+    assert messages and not any("Tray" in m for m in messages), messages
+    assert messages[-1].startswith("Outline so far 3.60 m")
+
+
+def test_bug11_duplicate_of_one_rack_says_rack_not_racks(window, qtbot):
+    click(window.view, 1.5, 3.0)
+    qtbot.keyClick(window.view, Qt.Key_D, Qt.ControlModifier)
+    assert window.document.stack.undoText() == "Duplicate 1 rack"
+
+
+def test_bug11_kpi_values_of_a_large_hall_are_not_cut_off_at_the_default_window_size(
+    qtbot, tmp_path
+):
+    import dataclasses
+
+    from tests.benchmarks.workloads import build
+    from tests.gui.analysis_support import close_quietly as close_analysis
+    from tests.gui.analysis_support import open_window
+
+    window = open_window(qtbot, tmp_path, build("S"))
+    try:
+        window.resize(1400, 900)  # MainWindow's default size
+        qtbot.wait(100)
+        docks = window.analysis_docks
+        result = docks.runner.result
+        # The XL hall's figures (131,072 GPUs): widths an S build cannot produce in a test.
+        xl = dataclasses.replace(
+            result.report, gpus=131_072, bisection_gbps=26_214_400.0, links_total=393_216
+        )
+        docks.panel.show_result(dataclasses.replace(result, report=xl))
+        qtbot.wait(100)
+        assert docks.panel.tiles["bisection"].value.text() == "26,214.4 Tb/s"
+        _values_fit(docks.panel)
+        for width in (400, 300):  # the user narrows the dock by its splitter
+            rest = window.width() - width
+            window.resizeDocks([docks.panel_dock, docks.details_dock], [width, rest], Qt.Horizontal)
+            qtbot.wait(100)
+            assert docks.panel.width() <= width + 40
+            _values_fit(docks.panel)  # the tiles reflow into fewer columns, nothing is cut
+    finally:
+        close_analysis(window)
+
+
+def _values_fit(panel) -> None:
+    """Every KPI value is drawn whole, inside the panel (no clipped "26,214.4 Tb/")."""
+    for key, tile in panel.tiles.items():
+        value = tile.value
+        needed = value.fontMetrics().horizontalAdvance(value.text())
+        assert value.width() >= needed, (key, value.text(), value.width(), needed)
+        right = value.mapTo(panel, QPoint(value.width(), 0)).x()
+        assert right <= panel.width(), (key, value.text(), right, panel.width())
+
+
+def test_bug11_length_histogram_key_never_covers_the_bars(qtbot, tmp_path):
+    from tests.benchmarks.workloads import build
+    from tests.gui.analysis_support import close_quietly as close_analysis
+    from tests.gui.analysis_support import open_window
+
+    window = open_window(qtbot, tmp_path, build("S"))
+    try:
+        tabs = window.analysis_docks.tabs
+        bar = tabs.tabBar()
+        index = next(i for i in range(tabs.count()) if tabs.tabText(i) == "Charts")
+        qtbot.mouseClick(bar, Qt.LeftButton, pos=bar.tabRect(index).center())
+        plot = window.analysis_docks.charts.lengths.plotItem
+        qtbot.waitUntil(lambda: "AOC" in plot.titleLabel.text)
+        assert "copper" in plot.titleLabel.text  # the key, above the plot area
+        assert plot.legend is None  # nothing drawn inside the plot over the bars
+    finally:
+        close_analysis(window)
