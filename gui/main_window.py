@@ -33,6 +33,7 @@ from gui.document import (
     open_with_progress,
     run_with_progress,
 )
+from gui.editor_extras import install_editor_extras
 from gui.export_actions import add_export_menu
 from gui.panels.docks import install_analysis_docks
 from gui.panels.elevation import RackElevationDialog
@@ -78,6 +79,7 @@ class MainWindow(QMainWindow):
         self.view.files_dropped.connect(lambda paths: self.open_path(Path(paths[0])))
         self.palette.rack_type_chosen.connect(self.start_placing)
         self.analysis_docks = install_analysis_docks(self)  # analysis, warnings, links, charts
+        install_editor_extras(self)  # bulk connect, find, context menus, help, saved layout
         self.set_document(Document(empty_design()))
 
     # ------------------------------------------------------------------ assembly
