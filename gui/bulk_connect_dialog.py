@@ -59,9 +59,7 @@ class BulkConnectDialog(QDialog):
         self.group.setCurrentIndex(max(nic, 0))
         self.targets = QListWidget()
         types = design.catalog.device_types
-        every = [
-            d.id for d in design.devices.values() if category(types[d.type]) == "switches"
-        ]
+        every = [d.id for d in design.devices.values() if category(types[d.type]) == "switches"]
         for device_id in chosen or every:
             device = design.devices[device_id]
             rack = design.racks[device.rack].name
@@ -130,9 +128,7 @@ class BulkConnectDialog(QDialog):
         text = count(len(rows), "new link")
         if self.plan.unmatched:
             reasons = sorted({why for _d, _p, why in self.plan.unmatched})
-            text += f"; {count(len(self.plan.unmatched), 'port')} left free: " + "; ".join(
-                reasons
-            )
+            text += f"; {count(len(self.plan.unmatched), 'port')} left free: " + "; ".join(reasons)
         self.summary.setText(text)
         self.buttons.button(QDialogButtonBox.Ok).setEnabled(bool(rows))
 

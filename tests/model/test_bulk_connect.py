@@ -20,9 +20,7 @@ def _hall(leaves: int):
 def test_eight_rails_on_one_leaf_use_eight_free_ports_in_order():
     design = _hall(1)
     plan = plan_bulk_connect(design, ["s1"], "nic", ["leaf1"])
-    assert [(p.a_port, p.b_port) for p in plan.links] == [
-        (f"nic{i}", f"p{i}") for i in range(1, 9)
-    ]
+    assert [(p.a_port, p.b_port) for p in plan.links] == [(f"nic{i}", f"p{i}") for i in range(1, 9)]
     assert not plan.unmatched
     design.add_links(plan.records(design))
     assert len(design.free_ports("s1", "compute")) == 0
