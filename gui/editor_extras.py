@@ -5,9 +5,16 @@ stays the assembly of docks and actions it is."""
 from __future__ import annotations
 
 from gui.bulk_connect_dialog import add_bulk_connect_action
+from gui.canvas.context_menu import CanvasContextMenu, editor_entries
+from gui.find_dialog import add_find_actions
+from gui.window_layout import WindowLayout
 
 
 def install_editor_extras(window) -> None:
     """Add the extras' actions to ``window``'s menus (called once, after its menus exist)."""
+    window.window_layout = WindowLayout(window, window.settings)
     window.design_menu.addSeparator()
     add_bulk_connect_action(window, window.design_menu)
+    add_find_actions(window, window.edit_menu, window.view_menu)
+    window.context_menu = CanvasContextMenu(window)  # others add entries: add_provider(fn)
+    window.context_menu.add_provider(editor_entries(window))

@@ -494,8 +494,9 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self._initial_layout)
 
     def _initial_layout(self) -> None:
-        """Docks at working widths and the hall fitted, once the window has its size."""
-        self.resizeDocks([self.palette_dock, self.inspector_dock], [270, 320], Qt.Horizontal)
+        """The last run's layout, or working dock sizes; then the hall fitted."""
+        if not self.window_layout.restore():
+            self.window_layout.apply_default()
         QTimer.singleShot(0, self.view.fit)
 
     def closeEvent(self, event) -> None:

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from PySide6.QtCore import QRectF, QTimer, Signal
 from PySide6.QtGui import QColor, QUndoStack
-from PySide6.QtWidgets import QGraphicsScene, QGraphicsSceneMouseEvent
+from PySide6.QtWidgets import QGraphicsScene, QGraphicsSceneMouseEvent, QToolTip
 
 from gui import style
 from gui.canvas.bundle_item import BundleItem, TrayLoad
@@ -345,6 +345,24 @@ class HallScene(QGraphicsScene):
             event.accept()
             return
         super().keyPressEvent(event)
+
+    def helpEvent(self, event) -> None:
+        """Hover tooltips, built on demand: a rack's contents and power, a link's route."""
+        from gui.canvas.interaction import item_at
+        from gui.canvas.tooltips import link_tooltip, rack_tooltip
+
+        item = item_at(self, event.scenePos())
+        text = ""
+        if isinstance(item, RackItem) and item.object_id in self.design.racks:
+            text = rack_tooltip(self.design, item.object_id)
+        elif isinstance(item, LinkItem) and item.object_id in self.design.links:
+            text = link_tooltip(self.design, self.plant, item.object_id)
+        if text:
+            QToolTip.showText(event.screenPos(), text)
+            event.accept()
+        else:
+            QToolTip.hideText()
+            event.ignore()
 
     # ------------------------------------------------------------------ drops from the palette
 

@@ -3,7 +3,7 @@ fit to view, rubber-band selection, cursor position in metres, a medium legend."
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsView
 
@@ -16,6 +16,7 @@ MIN_SCALE, MAX_SCALE = 0.5, 2000.0  # pixels per metre
 class HallView(QGraphicsView):
     cursor_moved = Signal(float, float)  # scene metres
     files_dropped = Signal(list)  # local paths
+    context_menu_requested = Signal(QPointF, QPoint)  # scene metres, global screen position
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -29,6 +30,7 @@ class HallView(QGraphicsView):
         self.setAcceptDrops(True)
         self.setOptimizationFlags(QGraphicsView.DontSavePainterState)
         self.show_legend = True
+        self.fitted = False  # showing the whole hall, untouched since: refit on resize
         self._pan_from: QPointF | None = None
         self._space = False
 
@@ -41,6 +43,7 @@ class HallView(QGraphicsView):
         new = self.scale_factor() * factor
         if MIN_SCALE <= new <= MAX_SCALE:
             self.scale(factor, factor)
+            self.fitted = False
 
     def fit(self) -> None:
         scene = self.scene()
@@ -48,6 +51,20 @@ class HallView(QGraphicsView):
             return
         rect = scene.hall_rect() if hasattr(scene, "hall_rect") else scene.itemsBoundingRect()
         self.fitInView(rect.adjusted(-1, -1, 1, 1), Qt.KeepAspectRatio)
+        self.fitted = True
+
+    def zoom_to(self, rect: QRectF) -> None:
+        """Show ``rect`` (scene metres) whole, with a margin: zoom to the selection or a find."""
+        if rect.isNull():
+            return
+        margin = max(rect.width(), rect.height(), 2.0) * 0.25
+        self.fitInView(rect.adjusted(-margin, -margin, margin, margin), Qt.KeepAspectRatio)
+        self.fitted = False
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.fitted:  # the whole hall was shown: keep it so when the window is maximised
+            self.fit()
 
     def wheelEvent(self, event) -> None:
         if event.angleDelta().y() == 0:
@@ -99,6 +116,7 @@ class HallView(QGraphicsView):
         pos = self.mapToScene(event.position().toPoint())
         self.cursor_moved.emit(pos.x(), pos.y())
         if self._pan_from is not None:
+            self.fitted = False
             delta = event.position() - self._pan_from
             self._pan_from = event.position()
             self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - int(delta.x()))
@@ -117,6 +135,11 @@ class HallView(QGraphicsView):
             event.accept()
             return
         super().mouseReleaseEvent(event)
+
+    def contextMenuEvent(self, event) -> None:
+        self.take_focus()
+        self.context_menu_requested.emit(self.mapToScene(event.pos()), event.globalPos())
+        event.accept()
 
     # ------------------------------------------------------------------ files dropped on the canvas
 

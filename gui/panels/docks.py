@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QRectF, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QTabWidget
+from PySide6.QtWidgets import QScrollArea, QTabWidget
 
 from gui.analysis_runner import AnalysisResult, AnalysisRunner
 from gui.commands import AddObjectsCommand, DeleteCommand, SetHallCommand, push
@@ -41,7 +41,13 @@ class AnalysisDocks(QObject):
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.warnings, "Warnings")
         self.tabs.addTab(self.links, "Links")
-        self.tabs.addTab(self.charts, "Charts")
+        # In a scroll area: the four plots' minimum height would otherwise hold the bottom
+        # docks at ~430 px and squeeze the plan on every window short of full HD.
+        charts_scroll = QScrollArea()
+        charts_scroll.setWidgetResizable(True)
+        charts_scroll.setFrameShape(QScrollArea.NoFrame)
+        charts_scroll.setWidget(self.charts)
+        self.tabs.addTab(charts_scroll, "Charts")
         self.panel_dock = window.add_panel("Analysis", self.panel, Qt.BottomDockWidgetArea)
         self.details_dock = window.add_panel(
             "Warnings, links and charts", self.tabs, Qt.BottomDockWidgetArea

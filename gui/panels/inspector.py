@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.commands import MoveDevicesCommand, RotateRacksCommand, UpdateCommand
+from model.analysis.devices import rack_device_power_w
 from model.wording import count
 
 MIXED = "(several values)"
@@ -285,7 +286,7 @@ class InspectorPanel(QWidget):
         for rack in racks[:1] if len(racks) == 1 else []:
             devices = design.devices_in_rack(rack.id)
             used_u = sum(types[d.type].u_height for d in devices)
-            power = sum(types[d.type].power_typical_w for d in devices) / 1000
+            typical_w, max_w = rack_device_power_w(design, rack.id)
             gpus = sum(types[d.type].gpu_count for d in devices)
             self._info(
                 "Size",
@@ -293,8 +294,9 @@ class InspectorPanel(QWidget):
             )
             self._info(
                 "Used",
-                f"{used_u} of {rack.height_u} U, {power:.1f} of {rack.power_budget_kw:g} kW"
-                + (" — over budget" if power > rack.power_budget_kw else ""),
+                f"{used_u} of {rack.height_u} U, {typical_w / 1000:.1f} / {max_w / 1000:.1f} kW "
+                f"(typical / max) of {rack.power_budget_kw:g} kW"
+                + (" — over budget at max" if max_w > rack.power_budget_kw * 1000 else ""),
             )
             self._info(
                 "Contents",

@@ -74,6 +74,17 @@ def device_figures(design: Design) -> DeviceFigures:
     )
 
 
+def rack_device_power_w(design: Design, rack_id: str) -> tuple[float, float]:
+    """(typical, maximum) W of the devices in one rack, without the optics plugged into them
+    (the analysis adds those per rack); what the plan's tooltip and the inspector show."""
+    types = design.catalog.device_types
+    devices = design.devices_in_rack(rack_id)
+    return (
+        sum(types[d.type].power_typical_w for d in devices),
+        sum(types[d.type].power_max_w for d in devices),
+    )
+
+
 def switches_off_the_tiers(
     design: Design, switch_ids: tuple[str, ...], topo: Topology
 ) -> dict[str, int]:

@@ -1,0 +1,151 @@
+"""The professional tools of issue 16, driven like a person: right-click menus (and a provider
+another feature adds), find by name, zoom to selection, hover tooltips, the layout kept between
+runs and the hall refitted when the window grows."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtGui import QContextMenuEvent, QHelpEvent
+from PySide6.QtWidgets import QApplication, QToolTip
+
+from gui.canvas.context_menu import MenuEntry
+from tests.gui.conftest import click, close_quietly, make_window, view_point
+
+
+def right_click_and_choose(qtbot, view, x, y, text) -> list[str]:
+    """Right-click the plan at (x, y) m and click the menu entry ``text``; the menu's texts."""
+    seen: list[str] = []
+
+    def pick():
+        menu = QApplication.activePopupWidget()
+        assert menu is not None, "no menu opened"
+        seen.extend(a.text() for a in menu.actions() if a.text())
+        action = next(a for a in menu.actions() if a.text() == text)
+        qtbot.mouseClick(menu, Qt.LeftButton, pos=menu.actionGeometry(action).center())
+
+    QTimer.singleShot(50, pick)
+    pos = view_point(view, x, y).toPoint()
+    event = QContextMenuEvent(
+        QContextMenuEvent.Mouse, pos, view.viewport().mapToGlobal(pos), Qt.NoModifier
+    )
+    QApplication.sendEvent(view.viewport(), event)
+    return seen
+
+
+def test_right_click_on_a_rack_selects_it_and_opens_its_elevation(window, qtbot):
+    seen = right_click_and_choose(qtbot, window.view, 2.1, 3.0, "Open Elevation")
+    assert "Connect All Free Ports…" in seen and "Delete" in seen
+    assert window.scene.selected_ids() == ["n1"]
+    assert window.elevations["n1"].isVisible()
+
+
+def test_right_click_on_the_floor_offers_plan_actions_and_fits(window, qtbot):
+    window.view.zoom(3.0)
+    seen = right_click_and_choose(qtbot, window.view, 10.0, 7.5, "Fit Hall")
+    assert "Paste" in seen and "Draw Tray" in seen
+    assert window.view.fitted
+
+
+def test_another_feature_adds_its_own_entry_to_the_rack_menu(window, qtbot):
+    asked = []
+
+    def what_if(target):
+        if target.kind != "rack":
+            return []
+        return [MenuEntry("What if this fails?", lambda: asked.append(list(target.ids)))]
+
+    window.context_menu.add_provider(what_if)
+    seen = right_click_and_choose(qtbot, window.view, 1.5, 3.0, "What if this fails?")
+    assert seen[-1] == "What if this fails?"
+    assert asked == [["r1"]]
+
+
+def test_ctrl_f_finds_a_device_selects_it_and_centres_the_plan(window, qtbot):
+    qtbot.keyClick(window.view, Qt.Key_F, Qt.ControlModifier)
+    dialog = window.find_dialog
+    assert dialog.isVisible()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is dialog.text)
+    qtbot.keyClicks(dialog.text, "leaf2")
+    qtbot.keyClick(dialog.text, Qt.Key_Return)
+    assert window.scene.selected_ids() == ["leaf2"]
+    centre = window.view.mapToScene(window.view.viewport().rect().center())
+    n1 = window.document.design.racks["n1"]
+    assert abs(centre.x() - n1.x) < 0.5 and abs(centre.y() - n1.y) < 0.5
+    assert window.view.scale_factor() > 20  # zoomed in on the rack, not the whole hall
+    dialog.close()
+
+
+def test_find_lists_racks_devices_and_links_and_enter_on_a_link_selects_it(window, qtbot):
+    qtbot.keyClick(window.view, Qt.Key_F, Qt.ControlModifier)
+    dialog = window.find_dialog
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is dialog.text)
+    qtbot.keyClicks(dialog.text, "a1:nic3")
+    dialog.search()
+    texts = [dialog.results.item(i).text() for i in range(dialog.results.count())]
+    assert texts == ["Link l-3 · a1:nic3 → leaf1:p3"]
+    qtbot.keyClick(dialog.text, Qt.Key_Return)
+    assert window.scene.selected_ids() == ["l-3"]
+    assert "l-3" in window.scene.link_items
+    dialog.close()
+
+
+def test_zoom_to_selection_key(window, qtbot):
+    click(window.view, 2.7, 3.0)
+    qtbot.keyClick(window.view, Qt.Key_Z)
+    centre = window.view.mapToScene(window.view.viewport().rect().center())
+    assert abs(centre.x() - 2.7) < 0.3 and window.view.scale_factor() > 20
+
+
+def test_hovering_a_rack_shows_its_contents_and_power_typical_and_max(window, qtbot):
+    view = window.view
+    pos = view_point(view, 1.5, 3.0).toPoint()
+    event = QHelpEvent(QEvent.ToolTip, pos, view.viewport().mapToGlobal(pos))
+    QApplication.sendEvent(view.viewport(), event)
+    text = QToolTip.text()
+    assert "R1" in text and "3 devices: 3 × DGX H100" in text
+    assert "(typical / max) of" in text
+    QToolTip.hideText()
+
+
+def test_the_editor_reopens_with_the_layout_it_was_closed_with(qtbot, tmp_path, pod_file):
+    first = make_window(qtbot, tmp_path, pod_file)
+    first.inspector_dock.hide()
+    first.resizeDocks([first.palette_dock], [340], Qt.Horizontal)
+    qtbot.wait(50)
+    palette_width = first.palette_dock.width()
+    geometry = bytes(first.saveGeometry())
+    close_quietly(first)
+    second = make_window(qtbot, tmp_path)  # the same settings file: the next run
+    try:
+        qtbot.wait(100)
+        assert second.window_layout.restored
+        assert bytes(second.settings.value("window/geometry")) == geometry
+        assert not second.inspector_dock.isVisible()
+        assert abs(second.palette_dock.width() - palette_width) <= 4
+    finally:
+        close_quietly(second)
+
+
+def test_first_launch_gives_the_plan_most_of_the_window(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path)
+    try:
+        qtbot.wait(100)
+        plan = window.view.width() * window.view.height()
+        docks = [window.palette_dock, window.inspector_dock, window.analysis_docks.panel_dock]
+        docks.append(window.analysis_docks.details_dock)
+        assert all(plan > d.width() * d.height() for d in docks)
+        assert window.view.height() > 0.6 * window.height()
+        assert plan > 0.38 * window.width() * window.height()  # was 0.25 at 1400 x 900
+    finally:
+        close_quietly(window)
+
+
+def test_a_fitted_hall_is_refitted_when_the_window_grows(window, qtbot):
+    window.view.fit()
+    before = window.view.scale_factor()
+    window.resize(1800, 1100)
+    qtbot.wait(50)
+    assert window.view.scale_factor() > before * 1.05
+    hall = window.scene.hall_rect()
+    shown = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
+    assert shown.contains(hall)
