@@ -7,6 +7,7 @@ from __future__ import annotations
 from gui.bulk_connect_dialog import add_bulk_connect_action
 from gui.canvas.context_menu import CanvasContextMenu, editor_entries
 from gui.find_dialog import add_find_actions
+from gui.help_dialog import add_help_actions
 from gui.window_layout import WindowLayout
 
 
@@ -18,3 +19,5 @@ def install_editor_extras(window) -> None:
     add_find_actions(window, window.edit_menu, window.view_menu)
     window.context_menu = CanvasContextMenu(window)  # others add entries: add_provider(fn)
     window.context_menu.add_provider(editor_entries(window))
+    help_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help")
+    add_help_actions(window, help_menu)

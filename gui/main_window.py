@@ -40,6 +40,7 @@ from gui.panels.elevation import RackElevationDialog
 from gui.panels.inspector import InspectorPanel
 from gui.panels.palette import CatalogPalette
 from model.fileio import EXTENSION, DesignFileError
+from model.version import version
 from model.wording import count
 
 FILE_FILTER = f"Hallwright designs (*{EXTENSION});;All files (*)"
@@ -659,7 +660,7 @@ class MainWindow(QMainWindow):
         QMessageBox.about(
             self,
             "About Hallwright",
-            "Hallwright — design the interconnect of an AI data hall.\n\n"
+            f"Hallwright {version()} — design the interconnect of an AI data hall.\n\n"
             "Racks, trays, servers, switches and links on a to-scale floor plan; "
             "cables routed along the trays, copper or fibre chosen by length.",
         )

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from gui.commands import MoveDevicesCommand, RotateRacksCommand, UpdateCommand
 from model.analysis.devices import rack_device_power_w
+from model.route_words import explain_route
 from model.wording import count
 
 MIXED = "(several values)"
@@ -359,7 +360,8 @@ class InspectorPanel(QWidget):
             self._info("Rack", design.racks[device.rack].name)
             self._info(
                 "Model",
-                f"{dtype.vendor} {dtype.model}, {dtype.u_height} U, {dtype.power_typical_w:.0f} W",
+                f"{dtype.vendor} {dtype.model}, {dtype.u_height} U, {dtype.power_typical_w:.0f} W"
+                f", ports on the {dtype.ports_face}",
             )
             ports = design.ports(device.id)
             free = len(design.free_ports(device.id))
@@ -432,7 +434,7 @@ class InspectorPanel(QWidget):
                     route = plant.route(link.id)
                     medium = plant.medium(link.id)
                     self._info("Routed length", f"{route.total_m:.2f} m ({route.method})")
-                    self._info("Pieces", route.describe())
+                    self._info("Pieces", "\n".join(explain_route(design, link.id, route)))
                     self._info(
                         "Chosen medium",
                         f"{medium.name} ({medium.kind})" if medium else "none reaches",

@@ -149,3 +149,31 @@ def test_a_fitted_hall_is_refitted_when_the_window_grows(window, qtbot):
     hall = window.scene.hall_rect()
     shown = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
     assert shown.contains(hall)
+
+
+def test_help_menu_lists_the_real_shortcuts_and_about_names_the_version(window, qtbot):
+    from model.version import version
+
+    help_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help")
+    texts = [a.text() for a in help_menu.actions()]
+    assert texts[:2] == ["&Getting Started", "&Keyboard Shortcuts"]
+    window.shortcuts_action.trigger()
+    html = window.help_dialog.browser.toPlainText()
+    for line in ("Duplicate\nCtrl+D", "Find\nCtrl+F", "Connect All Free Ports\nCtrl+Shift+K"):
+        assert line in html, line
+    window.help_dialog.close()
+    window.getting_started_action.trigger()
+    assert version() in window.help_dialog.browser.toPlainText()
+    window.help_dialog.close()
+
+
+def test_cli_version_and_catalog(capsys):
+    from cli import run_cli
+    from model.catalog import builtin_catalog
+
+    assert run_cli(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("hallwright 0.1.0")
+    assert run_cli(["catalog", "--kind", "racks"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("# racks")
+    assert [line.split("\t")[0] for line in out[1:]] == list(builtin_catalog().rack_types)
