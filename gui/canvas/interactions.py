@@ -415,8 +415,7 @@ def drop_type(scene, kind: str, type_id: str, pos: QPointF) -> None:
         scene.message.emit(f"Rack {design.racks[rack_id].name} has no {dtype.u_height} U free")
         return
     device = placement.new_device(design, type_id, rack_id, u)
-    scene.push(
-        AddObjectsCommand(
-            design, f"Add {device.name} to {design.racks[rack_id].name}", devices=[device]
-        )
-    )
+    rack_name = design.racks[rack_id].name
+    if scene.push(AddObjectsCommand(design, f"Add {device.name} to {rack_name}", devices=[device])):
+        top = u + dtype.u_height - 1
+        scene.message.emit(f"Added {device.name} to {rack_name} at U{u}–U{top}")

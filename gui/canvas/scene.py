@@ -20,6 +20,7 @@ from gui.canvas.link_item import LinkItem
 from gui.canvas.rack_item import RackItem
 from gui.canvas.tray_item import TrayItem
 from gui.commands import DesignCommand, push
+from model.analysis.devices import rack_device_power_w
 from model.design import Change, Design
 
 MAX_LINK_ITEMS = 2000
@@ -45,6 +46,7 @@ class HallScene(QGraphicsScene):
         self.link_items: dict[str, LinkItem] = {}
         self.extra_link_ids: set[str] = set()  # links shown for a selection made elsewhere
         self.device_selection: list[str] = []  # devices picked in a rack elevation
+        self.drop_target: str | None = None  # rack under a catalog device being dragged
         self.hall_item = HallItem()
         self.addItem(self.hall_item)
         self._interaction = None
@@ -110,10 +112,9 @@ class HallScene(QGraphicsScene):
 
     def rack_fill(self, rack_id: str) -> QColor:
         devices = self.design.devices_in_rack(rack_id)
-        if self.color_mode == "power":
-            types = self.design.catalog.device_types
-            used_w = sum(types[d.type].power_typical_w for d in devices)
-            return style.power_color(used_w / (self.design.racks[rack_id].power_budget_kw * 1000))
+        if self.color_mode == "power":  # budgets are checked at maximum power (DESIGN.md)
+            _typical_w, max_w = rack_device_power_w(self.design, rack_id)
+            return style.power_color(max_w / (self.design.racks[rack_id].power_budget_kw * 1000))
         if not devices:
             return QColor(style.ROLE_COLORS["empty"])
         roles = [d.role for d in devices]
@@ -375,8 +376,42 @@ class HallScene(QGraphicsScene):
     def dragMoveEvent(self, event) -> None:
         if event.mimeData().hasFormat(MIME_TYPE):
             event.acceptProposedAction()
+            self._drop_feedback(event)
         else:
             super().dragMoveEvent(event)
+
+    def dragLeaveEvent(self, event) -> None:
+        self._set_drop_target(None)
+        super().dragLeaveEvent(event)
+
+    def _set_drop_target(self, rack_id: str | None) -> None:
+        for object_id, item in self.racks.items():
+            item.set_drop_target(object_id == rack_id)
+        self.drop_target = rack_id
+
+    def _drop_feedback(self, event) -> None:
+        """While a catalog device is dragged: outline the rack it would go into and say which
+        U it would take (or why it cannot)."""
+        from gui.canvas.placement import free_u
+
+        kind, _, type_id = bytes(event.mimeData().data(MIME_TYPE)).decode().partition(":")
+        if kind != "device":
+            return
+        rack_id = self.rack_at(event.scenePos())
+        if rack_id == self.drop_target:
+            return
+        self._set_drop_target(rack_id)
+        if rack_id is None:
+            self.message.emit("Drop the device onto a rack")
+            return
+        dtype = self.design.catalog.device_type(type_id)
+        rack = self.design.racks[rack_id]
+        u = free_u(self.design, rack_id, dtype.u_height)
+        self.message.emit(
+            f"Into {rack.name} at U{u}–U{u + dtype.u_height - 1}"
+            if u is not None
+            else f"{rack.name} has no {dtype.u_height} U free"
+        )
 
     def dropEvent(self, event) -> None:
         if not event.mimeData().hasFormat(MIME_TYPE):
@@ -385,5 +420,6 @@ class HallScene(QGraphicsScene):
         from gui.canvas.interactions import drop_type
 
         kind, _, type_id = bytes(event.mimeData().data(MIME_TYPE)).decode().partition(":")
+        self._set_drop_target(None)
         drop_type(self, kind, type_id, event.scenePos())
         event.acceptProposedAction()

@@ -170,17 +170,22 @@ class HallView(QGraphicsView):
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
         if not self.show_legend:
             return
+        power = getattr(self.scene(), "color_mode", "role") == "power"
         draw_legend(
             painter,
             self.viewport().rect(),
             self.mapToScene,
             self.scale_factor(),
             self.viewportTransform(),
+            power_key=power,
         )
 
 
-def draw_legend(painter: QPainter, viewport, _map, pixels_per_m: float, transform) -> None:
-    """Medium colours and a scale bar in the bottom-left corner, in device pixels."""
+def draw_legend(
+    painter: QPainter, viewport, _map, pixels_per_m: float, transform, power_key: bool = False
+) -> None:
+    """Medium colours (and, with racks coloured by power, the power key) and a scale bar in
+    the bottom-left corner, in device pixels."""
     painter.save()
     painter.setWorldMatrixEnabled(False)
     painter.resetTransform()
@@ -188,9 +193,10 @@ def draw_legend(painter: QPainter, viewport, _map, pixels_per_m: float, transfor
     font.setPixelSize(11)
     painter.setFont(font)
     entries = list(style.MEDIUM_KIND_LABELS.values())
+    swatches = list(style.POWER_KEY) if power_key else []
     row = 16
     width = 190
-    height = row * len(entries) + 36
+    height = row * (len(entries) + len(swatches)) + 36
     x0 = viewport.left() + 10
     y0 = viewport.bottom() - height - 10
     painter.setPen(QPen(QColor("#9aa0a6"), 1))
@@ -200,6 +206,13 @@ def draw_legend(painter: QPainter, viewport, _map, pixels_per_m: float, transfor
         y = y0 + 8 + i * row
         painter.setPen(QPen(QColor(colour), 4, Qt.SolidLine, Qt.RoundCap))
         painter.drawLine(QPointF(x0 + 10, y + 6), QPointF(x0 + 34, y + 6))
+        painter.setPen(QColor("#222"))
+        painter.drawText(QRectF(x0 + 42, y - 1, width - 46, row), Qt.AlignVCenter, label)
+    for j, (label, colour) in enumerate(swatches):  # rack fills: a square each, not a line
+        y = y0 + 8 + (len(entries) + j) * row
+        painter.setPen(QPen(QColor("#6b7280"), 1))
+        painter.setBrush(QColor(colour))
+        painter.drawRect(QRectF(x0 + 14, y + 1, 16, 11))
         painter.setPen(QColor("#222"))
         painter.drawText(QRectF(x0 + 42, y - 1, width - 46, row), Qt.AlignVCenter, label)
     # scale bar: a round number of metres about 80 px long

@@ -5,7 +5,7 @@ runs and the hall refitted when the window grows."""
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt, QTimer
-from PySide6.QtGui import QContextMenuEvent, QHelpEvent
+from PySide6.QtGui import QColor, QContextMenuEvent, QHelpEvent
 from PySide6.QtWidgets import QApplication, QToolTip
 
 from gui.canvas.context_menu import MenuEntry
@@ -177,3 +177,50 @@ def test_cli_version_and_catalog(capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("# racks")
     assert [line.split("\t")[0] for line in out[1:]] == list(builtin_catalog().rack_types)
+
+
+def test_dragging_a_device_outlines_the_target_rack_and_says_where_it_lands(window, qtbot):
+    from PySide6.QtCore import QByteArray, QMimeData
+    from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
+
+    from gui.canvas.scene import MIME_TYPE
+
+    messages = []
+    window.scene.message.connect(messages.append)
+    view = window.view
+    mime = QMimeData()
+    mime.setData(MIME_TYPE, QByteArray(b"device:sn5600"))
+    pos = view_point(view, 2.1, 3.0).toPoint()
+    for cls in (QDragEnterEvent, QDragMoveEvent):
+        QApplication.sendEvent(
+            view.viewport(), cls(pos, Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
+        )
+    assert window.scene.racks["n1"]._drop_target
+    assert not window.scene.racks["r1"]._drop_target
+    assert messages[-1] == "Into N1 at U1–U2"
+    QApplication.sendEvent(
+        view.viewport(), QDropEvent(pos, Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
+    )
+    assert not window.scene.racks["n1"]._drop_target
+    assert messages[-1].startswith("Added ") and messages[-1].endswith(" to N1 at U1–U2")
+
+
+def test_colour_by_power_adds_its_key_to_the_legend(window, qtbot):
+    from gui import style
+
+    view = window.view
+    rect = view.viewport().rect()
+    swatch_x = rect.left() + 10 + 22  # the legend's swatch column, left of its labels
+
+    def legend_colours() -> set[str]:
+        image = view.viewport().grab().toImage()
+        return {
+            image.pixelColor(swatch_x, y).name()
+            for y in range(max(0, rect.bottom() - 260), rect.bottom())
+        }
+
+    key = {QColor(colour).name() for _label, colour in style.POWER_KEY}
+    assert not {QColor("#ffd43b").name(), QColor("#ff6b6b").name()} & legend_colours()
+    window.power_colors_action.trigger()  # View → Colour Racks by Power
+    QApplication.processEvents()
+    assert key <= legend_colours()
