@@ -8,6 +8,7 @@ from gui.bulk_connect_dialog import add_bulk_connect_action
 from gui.canvas.context_menu import CanvasContextMenu, editor_entries
 from gui.find_dialog import add_find_actions
 from gui.help_dialog import add_help_actions
+from gui.print_action import add_print_action
 from gui.window_layout import WindowLayout
 
 
@@ -21,3 +22,5 @@ def install_editor_extras(window) -> None:
     window.context_menu.add_provider(editor_entries(window))
     help_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help")
     add_help_actions(window, help_menu)
+    file_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&File")
+    add_print_action(window, file_menu)

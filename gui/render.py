@@ -30,19 +30,21 @@ FOOTER_PX = 130
 
 def render_design(
     design: Design,
-    out: Path,
+    out: Path | None,
     width_px: int = 1800,
     plant=None,
     show_links: bool = True,
     title_block: bool = True,
-) -> Path:
-    """Draw ``design`` into ``out`` (format from the extension). Needs a QApplication.
+    printer=None,
+) -> Path | None:
+    """Draw ``design`` into ``out`` (format from the extension), or onto ``printer`` (a
+    QPrinter, the page fitted as for a PDF) when given. Needs a QApplication.
 
     With ``title_block`` a strip under the plan carries the medium legend, a scale bar in
     metres, the design name, today's date and the rack, GPU, device and link counts."""
-    out = Path(out)
-    suffix = out.suffix.lower()
-    if suffix not in FORMATS:
+    out = Path(out) if out is not None else None
+    suffix = "printer" if printer is not None else out.suffix.lower()
+    if printer is None and suffix not in FORMATS:
         raise ValueError(f"cannot render to {out.name}: use .png, .svg or .pdf")
     own_plant = plant is None  # a caller's plant (the editor's) stays open
     plant = make_plant(design) if own_plant else plant
@@ -70,7 +72,14 @@ def render_design(
                 min(width_px / source.width(), plan_px / source.height()),
             )
 
-    if suffix == ".png":
+    if printer is not None:
+        printer.setPageOrientation(
+            QPageLayout.Landscape if width_px >= height_px else QPageLayout.Portrait
+        )
+        painter = QPainter(printer)
+        paint_fitted(painter, painter.viewport(), width_px, height_px, paint)
+        painter.end()
+    elif suffix == ".png":
         image = QImage(QSize(width_px, height_px), QImage.Format_ARGB32_Premultiplied)
         image.fill(QColor("#ffffff"))
         painter = QPainter(image)

@@ -37,6 +37,7 @@ class ContextTarget:
 
 
 Provider = Callable[[ContextTarget], list]
+MAX_DEVICE_ENTRIES = 8  # "Ports of …" entries for the top devices of a rack
 
 
 class CanvasContextMenu(QObject):
@@ -103,10 +104,18 @@ def editor_entries(window) -> Provider:
     def provide(target: ContextTarget) -> list:
         w = window
         if target.kind == "rack":
+            from gui.port_table_dialog import open_port_table
+
             one = len(target.ids) == 1
+            devices = w.document.design.devices_in_rack(target.ids[0]) if one else []
+            ports = [
+                MenuEntry(f"Ports of {d.name}…", lambda d=d.id: open_port_table(w, d))
+                for d in reversed(devices[-MAX_DEVICE_ENTRIES:])
+            ]
             return [
                 MenuEntry("Open Elevation", lambda: w.open_elevation(target.ids[0]), one),
                 MenuEntry("Connect All Free Ports…", w.bulk_connect_action.trigger),
+                *ports,
                 None,
                 MenuEntry("Rotate 90°", w.rotate_selection),
                 MenuEntry("Duplicate", w.duplicate),

@@ -224,3 +224,44 @@ def test_colour_by_power_adds_its_key_to_the_legend(window, qtbot):
     window.power_colors_action.trigger()  # View → Colour Racks by Power
     QApplication.processEvents()
     assert key <= legend_colours()
+
+
+def test_the_port_table_of_a_server_says_which_port_goes_where(window, qtbot):
+    right_click_and_choose(qtbot, window.view, 1.5, 3.0, "Ports of a1…")
+    dialog = window.port_table
+    rows = {
+        dialog.table.item(r, 0).text(): [
+            dialog.table.item(r, c).text() for c in range(dialog.table.columnCount())
+        ]
+        for r in range(dialog.table.rowCount())
+    }
+    assert rows["nic1"][5:7] == ["leaf1:p1", "N1"]
+    assert rows["nic8"][5] == "leaf2:p8"
+    free = [p for p, row in rows.items() if row[5] == "free"]
+    assert free and not any(p.startswith("nic") for p in free)
+    assert f"{len(free)} free" in dialog.summary.text()
+    row = list(rows).index("nic3")
+    where = dialog.table.visualItemRect(dialog.table.item(row, 0)).center()
+    qtbot.mouseClick(dialog.table.viewport(), Qt.LeftButton, pos=where)
+    qtbot.mouseDClick(dialog.table.viewport(), Qt.LeftButton, pos=where)
+    assert window.scene.selected_ids() == ["l-3"]
+    dialog.close()
+
+
+def test_file_print_puts_the_whole_plan_on_the_page(window, qtbot, tmp_path, monkeypatch):
+    from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+
+    from tests.gui.test_editor_bugs import _pdf_picture_box
+
+    out = tmp_path / "printed.pdf"
+
+    def accept(dialog):  # the person picks "print to file" and OK
+        dialog.printer().setOutputFormat(QPrinter.PdfFormat)
+        dialog.printer().setOutputFileName(str(out))
+        return QPrintDialog.Accepted
+
+    monkeypatch.setattr(QPrintDialog, "exec", accept)
+    qtbot.keyClick(window.view, Qt.Key_P, Qt.ControlModifier)
+    assert out.exists()
+    page_w, page_h, right, bottom = _pdf_picture_box(out)
+    assert 0 < right <= page_w and 0 <= bottom < page_h
