@@ -4,6 +4,7 @@ stays the assembly of docks and actions it is."""
 
 from __future__ import annotations
 
+from gui.arrange_actions import add_arrange_actions
 from gui.bulk_connect_dialog import add_bulk_connect_action
 from gui.canvas.context_menu import CanvasContextMenu, editor_entries
 from gui.find_dialog import add_find_actions
@@ -18,6 +19,8 @@ def install_editor_extras(window) -> None:
     window.design_menu.addSeparator()
     add_bulk_connect_action(window, window.design_menu)
     add_find_actions(window, window.edit_menu, window.view_menu)
+    add_arrange_actions(window, window.design_menu, window.view_menu)
+    window.elevation_shared_actions = (window.find_action,)
     window.context_menu = CanvasContextMenu(window)  # others add entries: add_provider(fn)
     window.context_menu.add_provider(editor_entries(window))
     help_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help")

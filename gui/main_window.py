@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QMimeData, QSettings, Qt, QTimer
+from PySide6.QtCore import QMimeData, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -56,6 +56,8 @@ MODES = (  # (key, label, shortcut, interaction class)
 
 class MainWindow(QMainWindow):
     """The editor window. ``settings`` holds recent files; ``recovery_dir`` autosaves."""
+
+    document_set = Signal()  # a new document (and scene) is in place: re-apply view options
 
     def __init__(self, settings: QSettings, recovery_dir: Path, parent=None) -> None:
         super().__init__(parent)
@@ -333,6 +335,7 @@ class MainWindow(QMainWindow):
             if old.plant is not None:
                 old.plant.close()
             old.stack.deleteLater()
+        self.document_set.emit()
 
     def _update_title(self, *_args) -> None:
         doc = self.document
@@ -643,6 +646,9 @@ class MainWindow(QMainWindow):
         dialog = self.elevations.get(rack_id)
         if dialog is None:
             dialog = RackElevationDialog(self.scene, rack_id, self)
+            # The window's own shortcuts work in the elevation too (Ctrl+Z, Ctrl+S, Ctrl+F …).
+            shared = (self.undo_action, self.redo_action, self.save_action)
+            dialog.addActions([*shared, *getattr(self, "elevation_shared_actions", ())])
             self.elevations[rack_id] = dialog
             dialog.finished.connect(lambda _r, r=rack_id: self.elevations.pop(r, None))
         dialog.show()

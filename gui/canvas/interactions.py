@@ -111,7 +111,7 @@ class SelectInteraction(Interaction):
             anchor.width_m,
             anchor.depth_m,
             anchor.rotation,
-            design.hall.tile_m,
+            self.scene.snap_step(design.hall.tile_m),
         )
         self._delta = (sx - anchor.x, sy - anchor.y)
         moving = set(self._drag)
@@ -235,7 +235,7 @@ class PlaceRackInteraction(Interaction):
             rtype.width_m,
             rtype.depth_m,
             self.rotation,
-            self.scene.design.hall.tile_m,
+            self.scene.snap_step(self.scene.design.hall.tile_m),
         )
 
     def move(self, event) -> bool:
@@ -259,6 +259,7 @@ class PlaceRackInteraction(Interaction):
             event.scenePos().x(),
             event.scenePos().y(),
             self.rotation,
+            step_m=self.scene.snap_step(self.scene.design.hall.tile_m),
         )
         if self.scene.push(
             AddObjectsCommand(self.scene.design, f"Place rack {rack.name}", racks=[rack])
@@ -296,7 +297,9 @@ class DrawTrayInteraction(Interaction):
         self._cursor: tuple[float, float] | None = None
 
     def _snap(self, pos: QPointF) -> tuple[float, float]:
-        return placement.snap_point(pos.x(), pos.y(), self.scene.design.hall.tile_m / 2)
+        return placement.snap_point(
+            pos.x(), pos.y(), self.scene.snap_step(self.scene.design.hall.tile_m / 2)
+        )
 
     def press(self, event) -> bool:
         if event.button() != Qt.LeftButton:
@@ -376,7 +379,9 @@ class DrawOutlineInteraction(DrawTrayInteraction):
     hint = "Click the hall's corners, double-click or Enter to close the outline, Esc cancels"
 
     def _snap(self, pos: QPointF) -> tuple[float, float]:
-        return placement.snap_point(pos.x(), pos.y(), self.scene.design.hall.tile_m)
+        return placement.snap_point(
+            pos.x(), pos.y(), self.scene.snap_step(self.scene.design.hall.tile_m)
+        )
 
     def finish(self) -> None:
         points = self.points
@@ -401,7 +406,9 @@ def drop_type(scene, kind: str, type_id: str, pos: QPointF) -> None:
     rack under the cursor at its lowest free U."""
     design = scene.design
     if kind == "rack":
-        rack = placement.new_rack(design, type_id, pos.x(), pos.y())
+        rack = placement.new_rack(
+            design, type_id, pos.x(), pos.y(), step_m=scene.snap_step(design.hall.tile_m)
+        )
         if scene.push(AddObjectsCommand(design, f"Place rack {rack.name}", racks=[rack])):
             scene.select_ids([rack.id])
         return

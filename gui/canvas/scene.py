@@ -24,6 +24,7 @@ from model.analysis.devices import rack_device_power_w
 from model.design import Change, Design
 
 MAX_LINK_ITEMS = 2000
+FREE_STEP_M = 0.01  # the positioning step with snapping off
 MIME_TYPE = "application/x-hallwright-type"
 
 
@@ -47,6 +48,9 @@ class HallScene(QGraphicsScene):
         self.extra_link_ids: set[str] = set()  # links shown for a selection made elsewhere
         self.device_selection: list[str] = []  # devices picked in a rack elevation
         self.drop_target: str | None = None  # rack under a catalog device being dragged
+        self.snap = True  # View → Snap to Floor Tiles
+        self.show_trays = True  # View → Layers
+        self.show_cables = True
         self.hall_item = HallItem()
         self.addItem(self.hall_item)
         self._interaction = None
@@ -90,6 +94,7 @@ class HallScene(QGraphicsScene):
             item = self.trays.get(tray_id)
             if item is None:
                 item = self.trays[tray_id] = TrayItem(tray_id)
+                item.setVisible(self.show_trays)
                 self.addItem(item)
             tray = self.design.trays[tray_id]
             item.set_path(tray.points, tray.width_m)
@@ -133,6 +138,18 @@ class HallScene(QGraphicsScene):
         )
         for tray_id, item in self.trays.items():
             item.set_fill(load.fill.get(tray_id, 0.0) if self.show_tray_fill else None)
+
+    def set_layers(self, *, trays: bool | None = None, cables: bool | None = None) -> None:
+        """Show or hide whole layers: the trays, the cables (bundles and drawn links)."""
+        if trays is not None:
+            for item in self.trays.values():
+                item.setVisible(trays)
+            self.show_trays = trays
+        if cables is not None:
+            self.show_cables = cables
+            self.bundle_item.setVisible(cables)
+            for item in self.link_items.values():
+                item.setVisible(cables)
 
     def set_view_options(
         self, *, bundles: bool | None = None, tray_fill: bool | None = None
@@ -259,7 +276,7 @@ class HallScene(QGraphicsScene):
             points = self.link_points(link_id)
             item.set_route(points)
             item.set_color(style.medium_color(self.medium_kind(link_id)))
-            item.setVisible(len(points) >= 2)
+            item.setVisible(len(points) >= 2 and self.show_cables)
 
     def link_points(self, link_id: str) -> list[tuple[float, float]]:
         if self.plant is not None:
@@ -302,6 +319,11 @@ class HallScene(QGraphicsScene):
             if isinstance(item, RackItem):
                 return item.object_id
         return None
+
+    def snap_step(self, step_m: float) -> float:
+        """The grid a placed, dragged or drawn point snaps to: ``step_m`` (tiles, half tiles)
+        with snapping on, else 1 cm — off the grid, but not finer than anyone lays a rack."""
+        return step_m if self.snap else FREE_STEP_M
 
     def hall_rect(self) -> QRectF:
         return self.hall_item.boundingRect()

@@ -265,3 +265,53 @@ def test_file_print_puts_the_whole_plan_on_the_page(window, qtbot, tmp_path, mon
     assert out.exists()
     page_w, page_h, right, bottom = _pdf_picture_box(out)
     assert 0 < right <= page_w and 0 <= bottom < page_h
+
+
+def test_align_top_from_the_design_menu_in_one_undo_step(window, qtbot):
+    from gui.commands import MoveRacksCommand
+
+    design = window.document.design
+    window.scene.push(  # put R2 out of line first (as a drag would)
+        MoveRacksCommand(design, {"r2": (6.3, 4.2)})
+    )
+    click(window.view, 1.5, 3.0)
+    click(window.view, 6.3, 4.2, modifiers=Qt.ShiftModifier)
+    window.arrange_actions["top"].trigger()
+    assert design.racks["r2"].y == design.racks["r1"].y == 3.0
+    assert window.document.stack.undoText() == "Align Top Edges"
+    window.undo_action.trigger()
+    assert design.racks["r2"].y == 4.2
+
+
+def test_snap_toggle_lets_a_rack_be_placed_off_the_tiles(window, qtbot):
+    window.snap_action.trigger()  # View → Snap to Floor Tiles: off
+    assert not window.scene.snap
+    tree = window.palette.tree
+    item = window.palette.item_for("rack:rack-48u-600x1200")
+    qtbot.mouseClick(tree.viewport(), Qt.LeftButton, pos=tree.visualItemRect(item).center())
+    click(window.view, 9.13, 6.07)
+    new = [r for r in window.document.design.racks.values() if r.id not in ("r1", "r2", "n1")]
+    assert len(new) == 1 and abs(new[0].x - 9.13) < 0.011 and abs(new[0].y - 6.07) < 0.011
+
+
+def test_hiding_trays_and_cables_layers(window, qtbot):
+    click(window.view, 1.5, 3.0)
+    QApplication.processEvents()
+    assert window.scene.link_items
+    window.show_trays_action.trigger()
+    window.show_cables_action.trigger()
+    assert not any(t.isVisible() for t in window.scene.trays.values())
+    assert not window.scene.bundle_item.isVisible()
+    assert not any(i.isVisible() for i in window.scene.link_items.values())
+
+
+def test_undo_shortcut_works_inside_a_rack_elevation(window, qtbot):
+    design = window.document.design
+    from tests.gui.conftest import double_click
+
+    double_click(window.view, 2.1, 3.0)
+    dialog = window.elevations["n1"]
+    assert dialog.add_device("sn5600", 40)
+    added = next(d for d in design.devices.values() if d.type == "sn5600")
+    qtbot.keyClick(dialog, Qt.Key_Z, Qt.ControlModifier)
+    assert added.id not in design.devices
