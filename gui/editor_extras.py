@@ -7,6 +7,7 @@ from __future__ import annotations
 from gui.arrange_actions import add_arrange_actions
 from gui.bulk_connect_dialog import add_bulk_connect_action
 from gui.canvas.context_menu import CanvasContextMenu, editor_entries
+from gui.canvas.overview import OverviewView
 from gui.find_dialog import add_find_actions
 from gui.help_dialog import add_help_actions
 from gui.print_action import add_print_action
@@ -21,6 +22,18 @@ def install_editor_extras(window) -> None:
     add_find_actions(window, window.edit_menu, window.view_menu)
     add_arrange_actions(window, window.design_menu, window.view_menu)
     window.elevation_shared_actions = (window.find_action,)
+    add_overview(window)
+
+
+def add_overview(window) -> None:
+    """An Overview dock (minimap) beside the History, following each new document's scene."""
+    from PySide6.QtCore import Qt
+
+    window.overview = OverviewView(window.view)
+    window.overview_dock = window.add_panel("Overview", window.overview, Qt.RightDockWidgetArea)
+    window.tabifyDockWidget(window.history_dock, window.overview_dock)
+    window.overview_dock.raise_()
+    window.document_set.connect(lambda: window.overview.set_scene(window.scene))
     window.context_menu = CanvasContextMenu(window)  # others add entries: add_provider(fn)
     window.context_menu.add_provider(editor_entries(window))
     help_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help")

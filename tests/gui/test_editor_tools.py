@@ -315,3 +315,16 @@ def test_undo_shortcut_works_inside_a_rack_elevation(window, qtbot):
     added = next(d for d in design.devices.values() if d.type == "sn5600")
     qtbot.keyClick(dialog, Qt.Key_Z, Qt.ControlModifier)
     assert added.id not in design.devices
+
+
+def test_overview_shows_where_the_plan_is_and_a_click_moves_it_there(window, qtbot):
+    overview = window.overview
+    assert overview.scene() is window.scene
+    window.view.zoom(6.0)
+    qtbot.wait(20)
+    shown = overview.visible_rect()
+    assert shown.width() < window.scene.hall_rect().width()
+    target = overview.mapFromScene(__import__("PySide6.QtCore").QtCore.QPointF(9.0, 6.0))
+    qtbot.mouseClick(overview.viewport(), Qt.LeftButton, pos=target)
+    centre = window.view.mapToScene(window.view.viewport().rect().center())
+    assert abs(centre.x() - 9.0) < 0.3 and abs(centre.y() - 6.0) < 0.3
