@@ -129,7 +129,8 @@ def test_the_editor_reopens_with_the_layout_it_was_closed_with(qtbot, tmp_path, 
 def test_first_launch_gives_the_plan_most_of_the_window(qtbot, tmp_path):
     window = make_window(qtbot, tmp_path)
     try:
-        qtbot.wait(100)
+        # the first-launch layout is applied once the window is shown and has its size
+        qtbot.waitUntil(lambda: window.view.height() > 0.6 * window.height(), timeout=5000)
         plan = window.view.width() * window.view.height()
         docks = [window.palette_dock, window.inspector_dock, window.analysis_docks.panel_dock]
         docks.append(window.analysis_docks.details_dock)
