@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QUndoView,
 )
 
-from gui import clipboard
 from gui.canvas import interactions as modes
 from gui.canvas.scene import HallScene
 from gui.canvas.view import HallView
@@ -39,6 +38,7 @@ from gui.panels.docks import install_analysis_docks
 from gui.panels.elevation import RackElevationDialog
 from gui.panels.inspector import InspectorPanel
 from gui.panels.palette import CatalogPalette
+from model import clipboard
 from model.fileio import EXTENSION, DesignFileError
 from model.version import version
 from model.wording import count

@@ -34,7 +34,7 @@ from model.geometry import (
     compose_lengths,
     drop_points,
 )
-from model.media import candidates, choose, explain, ordered_lengths
+from model.media import PortClass, choose, explain, media_that_fit, ordered_lengths
 from model.ports import port_table
 from model.tray_graph import Attachments, TrayGraph, dedupe_points
 
@@ -176,6 +176,12 @@ class CablePlant:
         rows = np.array([self.index[i] for i in ids if i in self.index], dtype=np.int64)
         self._fill_inputs(rows, [self.link_ids[r] for r in rows])
         return self._compute(rows)
+
+    def tray_distance(self, a: tuple[float, float], b: tuple[float, float]) -> float | None:
+        """Distance between two plan points along the current trays (the measure tool): the
+        plant's own tray graph, so a measurement and a routed length agree."""
+        self.refresh()
+        return self._graph.point_distance(a, b, self.design.settings.tray_reach_m)
 
     def medium(self, link_id: str) -> MediaType | None:
         k = int(self.medium_index[self.index[link_id]])
@@ -324,7 +330,7 @@ class CablePlant:
         self._graph = TrayGraph(
             list(design.trays.values()), design.hall, design.settings.tray_join_tolerance_m
         )
-        self._classes: list[tuple[float, int, str]] = []
+        self._classes: list[PortClass] = []
         self._class_of: dict[tuple[float, int, str], int] = {}
         self._groups: dict[tuple[int, int], tuple[list[int], float]] = {}
         self._port_no: dict[str, int] = {}  # port name -> column of _class_matrix
@@ -447,7 +453,7 @@ class CablePlant:
         dtype = self.design.catalog.device_types[type_id]
         row: dict[int, int] = {}
         for name, port in port_table(dtype, dict(breakout)).items():
-            pc = (port.speed_gbps, port.lanes, port.form_factor)
+            pc = PortClass(port.speed_gbps, port.lanes, port.form_factor)
             if pc not in self._class_of:
                 self._class_of[pc] = len(self._classes)
                 self._classes.append(pc)
@@ -550,15 +556,10 @@ class CablePlant:
         key = (min(class_a, class_b), max(class_a, class_b))
         group = self._groups.get(key)
         if group is None:
-            (sa, la, fa), (sb, lb, fb) = self._classes[key[0]], self._classes[key[1]]
-            cands = candidates(
-                self.media,
-                min(sa, sb),
-                sorted({sa / la, sb / lb}),
-                sorted({fa, fb}),
-                self.design.settings.media_policy,
-            )
-            group = self._groups[key] = (cands, max(sa / la, sb / lb))
+            a, b = self._classes[key[0]], self._classes[key[1]]
+            cands = media_that_fit(self.media, a, b, self.design.settings.media_policy)
+            lane_rate = max(a.speed_gbps / a.lanes, b.speed_gbps / b.lanes)
+            group = self._groups[key] = (cands, lane_rate)
         return group
 
     def _compute(self, rows: np.ndarray, diff: bool = True) -> set[str]:
@@ -662,9 +663,5 @@ class CablePlant:
 
     def _fits(self, class_a: int, class_b: int, medium: int) -> bool:
         """Whether ``medium`` carries links between these port classes (whatever the policy)."""
-        (sa, la, fa), (sb, lb, fb) = self._classes[class_a], self._classes[class_b]
-        return bool(
-            candidates(
-                [self.media[medium]], min(sa, sb), sorted({sa / la, sb / lb}), sorted({fa, fb})
-            )
-        )
+        a, b = self._classes[class_a], self._classes[class_b]
+        return bool(media_that_fit([self.media[medium]], a, b))

@@ -42,8 +42,26 @@ DeviceRole = Literal[
     "switch",
 ]
 MediumKind = Literal["dac", "acc", "aec", "aoc", "mmf", "smf", "utp", "backplane"]
-COPPER_KINDS = frozenset({"dac", "acc", "aec", "utp", "backplane"})
+# Medium-kind groups: how the plan, the links table and the charts bundle media kinds (one
+# colour and one filter per group). "none" is a link with no medium.
+MEDIUM_GROUPS: dict[str, tuple[str, ...]] = {
+    "copper": ("dac", "acc", "aec", "utp", "backplane"),
+    "aoc": ("aoc",),
+    "mmf": ("mmf",),
+    "smf": ("smf",),
+}
+MEDIUM_GROUP_LABELS = {"copper": "copper", "aoc": "AOC", "mmf": "multimode", "smf": "single-mode"}
+NO_MEDIUM_GROUP = "none"
+COPPER_KINDS = frozenset(MEDIUM_GROUPS["copper"])
 OPTICAL_KINDS = frozenset({"aoc", "mmf", "smf"})
+
+
+def medium_group(kind: str | None) -> str:
+    """The group of a medium kind (``"none"`` for no medium or an unknown kind)."""
+    for group, kinds in MEDIUM_GROUPS.items():
+        if kind in kinds:
+            return group
+    return NO_MEDIUM_GROUP
 
 
 class Breakout(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -5,19 +5,27 @@ change nothing when they refuse (raising :class:`DesignError` with a sentence na
 object), then apply the change and notify listeners with a :class:`Change` naming what changed,
 so that views, the geometry cache and the analysis can update incrementally. Rack overlaps,
 racks outside the hall and over-budget racks are allowed: the analysis reports them as warnings.
+
+The edit API refuses whatever the file loader refuses, so the editor can never write a file it
+cannot open: every record must fit the file's ranges (``model.record_checks``: finite numbers
+within the limits of the entity types), and rack names are unique ignoring case and
+surrounding spaces, and not blank (a choice: an installer reads "a01" and "A01" as one rack).
+The ``add_*`` methods take ``fields_checked=True`` only from the loader, whose decoder has
+just enforced those very ranges (checking 400k links twice would double the load time).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 import msgspec
 
 from model.catalog import Catalog, CatalogError, CatalogFile, DeviceType, builtin_catalog
 from model.entities import Device, Hall, Link, Rack, Settings, Tray
 from model.ports import PortInfo, port_table, validate_breakout
+from model.record_checks import fit_record
 
 
 class DesignError(ValueError):
@@ -42,6 +50,7 @@ class Removed:
 
 
 Listener = Callable[[Change], None]
+R = TypeVar("R", bound=msgspec.Struct)
 
 
 class Design:
@@ -153,11 +162,14 @@ class Design:
     # ----------------------------------------------------------------------------- name, hall, settings
 
     def set_name(self, name: str) -> None:
+        if not isinstance(name, str):
+            raise DesignError(f"a design's name must be text, not {name!r}")
         if name != self.name:
             self.name = name
             self._emit("name_changed")
 
     def set_hall(self, hall: Hall) -> None:
+        (hall,) = _fit_fields([hall], "the hall")
         ids = [o.id for o in hall.obstacles]
         if len(set(ids)) != len(ids):
             raise DesignError("two obstacles share one id")
@@ -175,12 +187,14 @@ class Design:
             self._emit("hall_changed")
 
     def set_settings(self, settings: Settings) -> None:
+        (settings,) = _fit_fields([settings], "the design settings")
         if settings != self.settings:
             self.settings = settings
             self._emit("settings_changed")
 
     def set_custom_types(self, custom: CatalogFile) -> None:
         """Replace the design's own catalog entries; refused if a placed object would lose its type."""
+        (custom,) = _fit_fields([custom], "the custom types")
         try:
             catalog = self._base_catalog.extended(custom)
         except CatalogError as exc:
@@ -203,8 +217,10 @@ class Design:
 
     # ----------------------------------------------------------------------------- trays
 
-    def add_trays(self, trays: Iterable[Tray]) -> None:
+    def add_trays(self, trays: Iterable[Tray], *, fields_checked: bool = False) -> None:
         trays = list(trays)
+        if not fields_checked:
+            trays = _fit_fields(trays, "tray")
         self._check_new_ids(t.id for t in trays)
         for tray in trays:
             _check_polyline(tray)
@@ -214,6 +230,7 @@ class Design:
 
     def update_trays(self, trays: Iterable[Tray]) -> None:
         trays = list(trays)
+        trays = _fit_fields(trays, "tray")
         for tray in trays:
             if tray.id not in self.trays:
                 raise DesignError(f"no tray {tray.id!r}")
@@ -233,12 +250,15 @@ class Design:
 
     # ----------------------------------------------------------------------------- racks
 
-    def add_racks(self, racks: Iterable[Rack]) -> None:
+    def add_racks(self, racks: Iterable[Rack], *, fields_checked: bool = False) -> None:
         racks = list(racks)
+        if not fields_checked:
+            racks = _fit_fields(racks, "rack")
         self._check_new_ids(r.id for r in racks)
         for rack in racks:
             if rack.type not in self.catalog.rack_types:
                 raise DesignError(f"rack {rack.name or rack.id!r}: unknown rack type {rack.type!r}")
+        self._check_rack_names(racks)
         for rack in racks:
             self.racks[rack.id] = rack
             self._rack_devices.setdefault(rack.id, set())
@@ -247,12 +267,20 @@ class Design:
     def move_racks(self, positions: Mapping[str, tuple[float, float]]) -> None:
         """Move racks to new centre positions (metres)."""
         self._require(self.racks, positions, "rack")
-        moved = []
-        for rack_id, (x, y) in positions.items():
+        new: dict[str, Rack] = {}
+        for rack_id, place in positions.items():
             rack = self.racks[rack_id]
+            try:
+                x, y = (float(v) for v in place)
+            except (TypeError, ValueError):
+                raise DesignError(
+                    f"rack {rack.name!r}: a position is two numbers, not {place!r}"
+                ) from None
             if (rack.x, rack.y) != (x, y):
-                self.racks[rack_id] = msgspec.structs.replace(rack, x=float(x), y=float(y))
-                moved.append(rack_id)
+                new[rack_id] = msgspec.structs.replace(rack, x=x, y=y)
+        new = dict(zip(new, _fit_fields(new.values(), "rack"), strict=True))
+        self.racks.update(new)
+        moved = list(new)
         if moved:
             self._emit("racks_moved", moved)
 
@@ -263,13 +291,14 @@ class Design:
                 raise DesignError(
                     f"rack {rack_id!r}: rotation must be 0, 90, 180 or 270, not {rotation}"
                 )
-        turned = []
-        for rack_id, rotation in rotations.items():
-            if self.racks[rack_id].rotation != rotation:
-                self.racks[rack_id] = msgspec.structs.replace(
-                    self.racks[rack_id], rotation=rotation
-                )
-                turned.append(rack_id)
+        new = {
+            rack_id: msgspec.structs.replace(self.racks[rack_id], rotation=rotation)
+            for rack_id, rotation in rotations.items()
+            if self.racks[rack_id].rotation != rotation
+        }
+        new = dict(zip(new, _fit_fields(new.values(), "rack"), strict=True))
+        self.racks.update(new)
+        turned = list(new)
         if turned:
             self._emit("racks_moved", turned)
 
@@ -281,6 +310,8 @@ class Design:
                 raise DesignError(f"no rack {rack.id!r}")
             if rack.type not in self.catalog.rack_types:
                 raise DesignError(f"rack {rack.name or rack.id!r}: unknown rack type {rack.type!r}")
+        racks = _fit_fields(racks, "rack")
+        self._check_rack_names(racks)
         moved = [r.id for r in racks if _placement(r) != _placement(self.racks[r.id])]
         for rack in racks:
             self.racks[rack.id] = rack
@@ -302,8 +333,10 @@ class Design:
 
     # ----------------------------------------------------------------------------- devices
 
-    def add_devices(self, devices: Iterable[Device]) -> None:
+    def add_devices(self, devices: Iterable[Device], *, fields_checked: bool = False) -> None:
         devices = list(devices)
+        if not fields_checked:
+            devices = _fit_fields(devices, "device")
         self._check_new_ids(d.id for d in devices)
         occupied = {
             rack_id: self._occupied_u(rack_id)
@@ -332,30 +365,32 @@ class Design:
         self._require(self.devices, places, "device")
         moving = set(places)
         occupied: dict[str, dict[int, str]] = {}
+        new: dict[str, Device] = {}
         for device_id, (rack_id, u) in places.items():
             if rack_id not in self.racks:
                 raise DesignError(f"no rack {rack_id!r} to move device {device_id!r} into")
-            if u < 1:
-                raise DesignError(f"device {device_id!r}: U position must be 1 or more")
+            old = self.devices[device_id]
+            (device,) = _fit_fields([msgspec.structs.replace(old, rack=rack_id, u=u)], "device")
+            new[device_id] = device
             slots = occupied.setdefault(rack_id, self._occupied_u(rack_id, exclude=moving))
             height = self.device_type(device_id).u_height
-            for slot in range(u, u + height):
+            for slot in range(device.u, device.u + height):
                 if slot in slots:
                     raise DesignError(
-                        f"device {self.devices[device_id].name!r} at U{u} of rack "
+                        f"device {old.name!r} at U{device.u} of rack "
                         f"{self.racks[rack_id].name!r} collides with {slots[slot]!r}"
                     )
-                slots[slot] = self.devices[device_id].name
-        for device_id, (rack_id, u) in places.items():
-            old = self.devices[device_id]
-            self._rack_devices[old.rack].discard(device_id)
-            self.devices[device_id] = msgspec.structs.replace(old, rack=rack_id, u=int(u))
-            self._rack_devices[rack_id].add(device_id)
+                slots[slot] = old.name
+        for device_id, device in new.items():
+            self._rack_devices[self.devices[device_id].rack].discard(device_id)
+            self.devices[device_id] = device
+            self._rack_devices[device.rack].add(device_id)
         self._emit("devices_moved", places.keys())
 
     def update_devices(self, devices: Iterable[Device]) -> None:
         """Replace device records (name, type, role, breakout); rack and U must not change here."""
         devices = list(devices)
+        devices = _fit_fields(devices, "device")
         for device in devices:
             old = self.devices.get(device.id)
             if old is None:
@@ -395,9 +430,11 @@ class Design:
 
     # ----------------------------------------------------------------------------- links
 
-    def add_links(self, links: Iterable[Link]) -> None:
+    def add_links(self, links: Iterable[Link], *, fields_checked: bool = False) -> None:
         """Connect ports. Refused if a device or port is missing or a port is already used."""
         links = list(links)
+        if not fields_checked:
+            links = _fit_fields(links, "link")
         self._check_new_ids(link.id for link in links)
         devices = self.devices
         types = self.catalog.device_types
@@ -439,6 +476,7 @@ class Design:
     def update_links(self, links: Iterable[Link]) -> None:
         """Replace link records: medium, length override, as-built length, label (ends fixed)."""
         links = list(links)
+        links = _fit_fields(links, "link")
         for link in links:
             old = self.links.get(link.id)
             if old is None:
@@ -510,6 +548,23 @@ class Design:
                 raise DesignError(f"id {object_id!r} is already used")
             seen.add(object_id)
 
+    def _check_rack_names(self, racks: list[Rack]) -> None:
+        """Refuse blank rack names and names another rack has (ignoring case and spaces), judged
+        on the names every rack would have after the edit."""
+        names = {r.id: r.name for r in self.racks.values()} | {r.id: r.name for r in racks}
+        owner: dict[str, str] = {}
+        for rack_id, name in names.items():
+            owner.setdefault(name.strip().casefold(), rack_id)
+        for rack in racks:
+            if not rack.name.strip():
+                raise DesignError(f"rack {rack.id!r} needs a name")
+            first = owner[rack.name.strip().casefold()]
+            if first != rack.id:
+                raise DesignError(
+                    f"rack {rack.id!r} cannot be called {rack.name!r}: another rack is already "
+                    f"called {names[first]} (rack names are compared ignoring case)"
+                )
+
     @staticmethod
     def _require(table: Mapping[str, object], ids: Iterable[str], what: str) -> None:
         for object_id in ids:
@@ -550,6 +605,19 @@ def _placement(rack: Rack) -> tuple[float, float, int, float, float]:
 
 def _merge(a: Removed, b: Removed) -> Removed:
     return Removed(a.trays + b.trays, a.racks + b.racks, a.devices + b.devices, a.links + b.links)
+
+
+def _fit_fields(records: Iterable[R], what: str) -> list[R]:
+    """The records as the file loader reads them back; refuse one it would refuse (see
+    ``model.record_checks``)."""
+    out = []
+    for record in records:
+        fitted, problem = fit_record(record)
+        if problem:
+            label = getattr(record, "name", "") or getattr(record, "id", "")
+            raise DesignError(f"{what} {label!r}: {problem}" if label else f"{what}: {problem}")
+        out.append(fitted)
+    return out
 
 
 def _check_polyline(tray: Tray) -> None:

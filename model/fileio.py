@@ -159,12 +159,12 @@ def build_design(document: DesignDocument, source: str = "<design>") -> Design:
     ):
         records = getattr(document, key)
         try:
-            method(records)
+            method(records, fields_checked=True)  # the decoder just enforced the ranges
         except DesignError:
             # Slow path, errors only: add one record at a time to find the first bad one.
             for index, record in enumerate(records):
                 try:
-                    method([record])
+                    method([record], fields_checked=True)
                 except DesignError as exc:
                     raise DesignFileError(source, f"$.{key}[{index}]", str(exc)) from None
             raise

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import inspect
 
-from model.catalog import Catalog, CatalogFile, builtin_catalog
+from model.catalog import OPTICAL_KINDS, Catalog, CatalogFile, builtin_catalog
 from model.design import Design
 from model.entities import Link, PortRef
 from model.gc_policy import building_design
@@ -173,7 +173,7 @@ def generate(template: str, **params) -> Design:
 
 def preview(template: str, **params) -> dict:
     """Counts of ``template`` from formulas, without building: tiers, nodes, GPUs, switches and
-    links per tier. Raises :class:`GenerateError` for the same requests the builder refuses."""
+    links per tier, and the power estimate (see ``_power_estimate``). Raises :class:`GenerateError` for the same requests the builder refuses."""
     _builder(template)
     params = {k: v for k, v in params.items() if k not in ("placement", "name")}
     catalog = params.pop("catalog", None) or builtin_catalog()
@@ -189,7 +189,42 @@ def preview(template: str, **params) -> dict:
         raise GenerateError(f"{template} does not take those options ({exc})") from None
     counts = plan.counts()
     counts["template"] = template
+    counts.update(_power_estimate(catalog, template, params, counts))
     return counts
+
+
+NVL72_NODE_TYPE = "gb200-compute-tray"
+NVL72_SWITCH_TYPE = "gb200-nvlink-switch-tray"
+
+
+def _power_estimate(catalog: Catalog, template: str, params: dict, counts: dict) -> dict:
+    """What the fabric will draw, before it is built (an estimate; the analysis of the built
+    design is the figure). ``device_power_w``: typical draw of the nodes and switches counted,
+    None when a type is not named. ``optics_at_most``: 2 modules per fabric link (an upper
+    bound: short links may be copper). ``power_estimate_w``: devices plus that many modules at
+    the median per-end power of the catalog's optics."""
+    types = catalog.device_types
+    node = types.get(params.get("node_type") or (NVL72_NODE_TYPE if template == "nvl72" else ""))
+    leaf = types.get(params.get("switch") or "")
+    spine = types.get(params.get("spine_switch") or "") or leaf
+    fabric_links = sum(n for tier, n in counts["links"].items() if tier != "scale-up")
+    optics = 2 * fabric_links
+    out = {"optics_at_most": optics, "device_power_w": None, "power_estimate_w": None}
+    if node is None or leaf is None:
+        return out
+    device_w = counts["nodes"] * node.power_typical_w
+    for tier, n in counts["switches"].items():
+        dtype = {"leaf": leaf, "nvlink-switch": types.get(NVL72_SWITCH_TYPE)}.get(tier, spine)
+        device_w += n * (dtype.power_typical_w if dtype else 0.0)
+    per_end = sorted(
+        m.power_per_end_w
+        for m in catalog.media_types.values()
+        if m.kind in OPTICAL_KINDS and m.power_per_end_w > 0
+    )
+    optic_w = per_end[len(per_end) // 2] if per_end else 0.0
+    out["device_power_w"] = device_w
+    out["power_estimate_w"] = device_w + optics * optic_w
+    return out
 
 
 def _builder(template: str):

@@ -18,6 +18,7 @@ Everything works on numpy arrays of lengths for one group of links sharing a can
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -55,6 +56,30 @@ def candidates(
         ):
             out.append(i)
     return out
+
+
+class PortClass(NamedTuple):
+    """What of a port decides which media fit it (a ``PortInfo`` has the same attributes)."""
+
+    speed_gbps: float
+    lanes: int
+    form_factor: str
+
+
+def media_that_fit(
+    media: Sequence[MediaType], port_a, port_b, policy: str = "lowest-cost"
+) -> list[int]:
+    """Indexes of the media that can carry a link between these two ports (``PortClass`` or
+    ``PortInfo``): the link's speed (the slower port), both ports' lane rates and both form
+    factors. The one rule the engine, the warnings, the inspector and the links table share;
+    ``policy`` "fibre-only" leaves copper out, the others keep every fitting medium."""
+    return candidates(
+        media,
+        min(port_a.speed_gbps, port_b.speed_gbps),
+        sorted({port_a.speed_gbps / port_a.lanes, port_b.speed_gbps / port_b.lanes}),
+        sorted({port_a.form_factor, port_b.form_factor}),
+        policy,
+    )
 
 
 def ordered_lengths(medium: MediaType, length_m: np.ndarray) -> np.ndarray:

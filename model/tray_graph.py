@@ -352,6 +352,26 @@ class TrayGraph:
         out[ok] = best
         return out
 
+    def point_distance(
+        self, a: tuple[float, float], b: tuple[float, float], reach_m: float
+    ) -> float | None:
+        """Distance between two plan points along the trays: hop to the nearest tray (within
+        ``reach_m``), along the tray network, hop off; None when either point is out of reach or
+        the trays do not join them. Dijkstra from the first point's two stations, not cached:
+        a one-off question must not grow the cache an analysis worker reads."""
+        att = self.attach(np.array([a[0], b[0]]), np.array([a[1], b[1]]), reach_m)
+        if not att.reached.all():
+            return None
+        best = abs(float(att.s[0] - att.s[1])) if att.piece[0] == att.piece[1] else np.inf
+        for node, off in ((int(att.u[0]), float(att.du[0])), (int(att.v[0]), float(att.dv[0]))):
+            dist = nx.single_source_dijkstra_path_length(self.graph, node)
+            for far, far_off in ((int(att.u[1]), att.du[1]), (int(att.v[1]), att.dv[1])):
+                if far in dist:
+                    best = min(best, off + dist[far] + float(far_off))
+        if not np.isfinite(best):
+            return None
+        return float(att.hop[0] + best + att.hop[1])
+
     def spans(
         self, a: Attachments, ia: np.ndarray, b: Attachments, ib: np.ndarray
     ) -> list[tuple[tuple[int, float, float], ...]]:

@@ -1,7 +1,8 @@
 """Cable bundles along the trays: how many cables of each medium run in each tray.
 
-``TrayLoad`` counts, per tray, the cables routed through it by medium group and their total
-cross-section (for tray fill), working in small slices on idle time so that a 400k-link hall
+``TrayLoad`` counts, per tray, the cables routed through it by medium group (for the bundles)
+and takes each tray's fill from the model (``model.analysis.tray_fill``, the analysis's peak
+along the tray, so the plan and the analysis panel show one figure), working in small slices on idle time so that a 400k-link hall
 never blocks the window: links are grouped by rack pair (one route per pair) and the counts are
 published when a pass ends. ``BundleItem`` draws one line per tray whose width grows with the
 cable count and whose colour is the tray's main medium.
@@ -18,19 +19,11 @@ from PySide6.QtGui import QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from gui import style
+from model.analysis.tray_fill import TrayFill
+from model.catalog import medium_group
 from model.geometry import merge_intervals, polyline_between
 
 SLICE_S = 0.012  # work per idle tick: the window never waits longer than this for the count
-GROUPS = {
-    "dac": "copper",
-    "acc": "copper",
-    "aec": "copper",
-    "utp": "copper",
-    "backplane": "copper",
-    "mmf": "mmf",
-    "smf": "smf",
-    "aoc": "aoc",
-}
 GROUP_COLOR = {
     "copper": style.MEDIUM_KIND_COLORS["dac"],
     "mmf": style.MEDIUM_KIND_COLORS["mmf"],
@@ -51,6 +44,7 @@ class TrayLoad(QObject):
         self.plant = plant
         self.counts: dict[str, dict[str, int]] = {}
         self.fill: dict[str, float] = {}
+        self._tray_fill = TrayFill()  # keeps the routes' tray intervals between passes
         # Per tray, the stretches (arc-length intervals, m) some cable runs along: a bundle is
         # drawn there only, not along a leg of the tray no cable uses.
         self.used: dict[str, list[tuple[float, float]]] = {}
@@ -124,7 +118,6 @@ class TrayLoad(QObject):
                 yield
                 deadline = time.perf_counter() + SLICE_S
         counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        area: dict[str, float] = defaultdict(float)
         used: dict[str, list[tuple[float, float]]] = defaultdict(list)
         index, media, medium_index = plant.index, plant.media, plant.medium_index
         for ids in pairs.values():
@@ -135,21 +128,18 @@ class TrayLoad(QObject):
                 for link_id in ids:
                     k = int(medium_index[index[link_id]])
                     medium = media[k] if k >= 0 else None
-                    group = GROUPS.get(medium.kind, "none") if medium else "none"
-                    section = math.pi * (medium.cable_diameter_mm / 2000) ** 2 if medium else 0.0
+                    group = medium_group(medium.kind if medium else None)
                     for tray_id in trays:
                         counts[tray_id][group] += 1
-                        area[tray_id] += section
             if time.perf_counter() > deadline:
                 yield
                 deadline = time.perf_counter() + SLICE_S
+        yield
         self.counts = {t: dict(g) for t, g in counts.items()}
         self.used = {t: merge_intervals(spans) for t, spans in used.items()}
-        self.fill = {
-            t: area[t] / (tray.width_m * tray.depth_m)
-            for t, tray in design.trays.items()
-            if t in area
-        }
+        # Fill is the analysis's figure (the peak along the tray), not a sum of every cable
+        # touching the tray: the same model function on the same design and plant.
+        self.fill = self._tray_fill.update(design, plant, None)
 
 
 class BundleItem(QGraphicsItem):

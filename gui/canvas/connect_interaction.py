@@ -10,9 +10,9 @@ from PySide6.QtWidgets import (
 )
 
 from gui import style
-from gui.canvas import placement
 from gui.canvas.interaction import Interaction
 from gui.commands import AddObjectsCommand
+from model import placement
 from model.bulk_connect import groups_with_free_ports, plan_bulk_connect
 from model.wording import count
 

@@ -8,7 +8,7 @@ drag is in progress they move items as a preview; the model changes once, at rel
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QApplication,
@@ -17,40 +17,19 @@ from PySide6.QtWidgets import (
 )
 
 from gui import style
-from gui.canvas import placement
 from gui.canvas.connect_interaction import ConnectInteraction  # noqa: F401 - the mode list
 from gui.canvas.interaction import Interaction
 from gui.canvas.measure_interaction import MeasureInteraction  # noqa: F401 - the mode list
 from gui.canvas.rack_item import RackItem
 from gui.commands import AddObjectsCommand, MoveRacksCommand, RotateRacksCommand
+from model import placement
 from model.entities import Tray
+from model.rack_clashes import clashing_racks
 
 EPS = 1e-6
 
 
-def collides(scene, item: RackItem, rect: QRectF, ignore: set[str]) -> bool:
-    """True when a rack footprint ``rect`` (scene metres) overlaps another rack, an obstacle,
-    or leaves the hall."""
-    inner = rect.adjusted(0.01, 0.01, -0.01, -0.01)
-    for other in scene.items(inner, Qt.IntersectsItemBoundingRect):
-        if isinstance(other, RackItem) and other is not item and other.object_id not in ignore:
-            if other.mapRectToScene(other.footprint()).intersects(inner):
-                return True
-    hall = scene.hall_item
-    path = QPainterPath()
-    path.addPolygon(hall._outline)
-    if not path.contains(inner):
-        return True
-    for poly, _ in hall._obstacles:
-        if poly.boundingRect().intersects(inner) and poly.intersects(_rect_polygon(inner)):
-            return True
-    return False
-
-
-def _rect_polygon(rect: QRectF):
-    from PySide6.QtGui import QPolygonF
-
-    return QPolygonF(rect)
+NEW_RACK = "\0new rack"  # the id of the rack about to be placed, in the clash check
 
 
 class SelectInteraction(Interaction):
@@ -118,11 +97,20 @@ class SelectInteraction(Interaction):
         for rack_id, start in self._drag.items():
             item = self.scene.racks[rack_id]
             item.setPos(start.x() + self._delta[0], start.y() + self._delta[1])
-        for rack_id in self._drag:
-            item = self.scene.racks[rack_id]
-            item.set_collision(
-                collides(self.scene, item, item.mapRectToScene(item.footprint()), moving)
+        racks = design.racks
+        footprints = {
+            r: (
+                racks[r].x + self._delta[0],
+                racks[r].y + self._delta[1],
+                racks[r].width_m,
+                racks[r].depth_m,
+                racks[r].rotation,
             )
+            for r in moving
+        }
+        red = clashing_racks(design, footprints, moving)  # the analysis's rule, before the edit
+        for rack_id in self._drag:
+            self.scene.racks[rack_id].set_collision(rack_id in red)
         self.scene.message.emit(f"Move by Δx {self._delta[0]:+.2f} m, Δy {self._delta[1]:+.2f} m")
         return True
 
@@ -243,10 +231,9 @@ class PlaceRackInteraction(Interaction):
         x, y = self._snapped(event.scenePos())
         self._ghost.set_geometry(x, y, rtype.width_m, rtype.depth_m, self.rotation)
         self._ghost.setVisible(True)
+        footprint = (x, y, rtype.width_m, rtype.depth_m, self.rotation)
         self._ghost.set_collision(
-            collides(
-                self.scene, self._ghost, self._ghost.mapRectToScene(self._ghost.footprint()), set()
-            )
+            bool(clashing_racks(self.scene.design, {NEW_RACK: footprint}, {NEW_RACK}))
         )
         return True
 

@@ -10,8 +10,8 @@ from PySide6.QtWidgets import (
     QGraphicsSimpleTextItem,
 )
 
-from gui.canvas import placement
 from gui.canvas.interaction import Interaction
+from model import placement
 
 MEASURE_SNAP_M = 0.05
 
@@ -84,32 +84,9 @@ class MeasureInteraction(Interaction):
                 self.scene.removeItem(item)
 
 
-_graphs: dict[int, tuple[int, object]] = {}
-
-
 def tray_distance(scene, a, b) -> float | None:
-    """Distance between two plan points along the trays: hop to the nearest tray (within the
-    design's tray reach), along the tray network, hop off. None when either point is too far
-    from a tray or the trays do not connect them."""
-    import numpy as np
-
-    from model.tray_graph import TrayGraph
-
-    design = scene.design
-    if not design.trays:
+    """Distance along the trays from the scene's cable plant (None without a plant, or when
+    the trays do not join the points)."""
+    if scene.plant is None or not scene.design.trays:
         return None
-    cached = _graphs.get(id(design))
-    if cached is None or cached[0] != design.revision:
-        graph = TrayGraph(
-            list(design.trays.values()), design.hall, design.settings.tray_join_tolerance_m
-        )
-        _graphs.clear()
-        _graphs[id(design)] = (design.revision, graph)
-    graph = _graphs[id(design)][1]
-    att = graph.attach(np.array([a[0], b[0]]), np.array([a[1], b[1]]), design.settings.tray_reach_m)
-    if not att.reached.all():
-        return None
-    along = graph.distance(att, np.array([0]), att, np.array([1]))[0]
-    if not np.isfinite(along):
-        return None
-    return float(att.hop[0] + along + att.hop[1])
+    return scene.plant.tray_distance(a, b)

@@ -22,7 +22,10 @@ class OverviewView(QGraphicsView):
         self.setFocusPolicy(Qt.NoFocus)
         self.setToolTip("Overview: click or drag to move the plan there")
         for bar in (main_view.horizontalScrollBar(), main_view.verticalScrollBar()):
-            bar.valueChanged.connect(lambda _v: self.viewport().update())
+            bar.valueChanged.connect(self._repaint)  # a slot: disconnected when this one goes
+
+    def _repaint(self, _value: int = 0) -> None:
+        self.viewport().update()
 
     def sizeHint(self) -> QSize:
         return QSize(300, 190)

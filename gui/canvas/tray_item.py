@@ -7,6 +7,7 @@ from PySide6.QtGui import QColor, QPainter, QPainterPath, QPainterPathStroker, Q
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from gui import style
+from model.analysis.warnings import tray_fill_severity
 
 
 class TrayItem(QGraphicsItem):
@@ -35,8 +36,11 @@ class TrayItem(QGraphicsItem):
         self.update()
 
     def set_fill(self, fraction: float | None) -> None:
-        """Tray fill (0..1+) shown as a tint, or None to hide it."""
+        """Tray fill (0..1+, the analysis's figure) shown as a tint, or None to hide it."""
         self._fill_fraction = fraction
+        self.setToolTip(
+            "" if fraction is None else f"Tray fill {fraction:.1%} at its fullest point"
+        )
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -48,8 +52,9 @@ class TrayItem(QGraphicsItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         fill = QColor(style.TRAY_FILL)
         if self._fill_fraction is not None:
-            f = self._fill_fraction
-            fill = QColor("#b2f2bb" if f < 0.4 else "#ffe066" if f < 0.6 else "#ff8787")
+            # The analysis's own rule: amber where it warns, red where it reports an error.
+            severity = tray_fill_severity(self._fill_fraction)
+            fill = QColor({None: "#b2f2bb", "warning": "#ffe066"}.get(severity, "#ff8787"))
         fill.setAlpha(200)
         edge = QPen(
             QColor(style.SELECTION if self.isSelected() else style.TRAY_EDGE),

@@ -11,13 +11,12 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
 from gui.style import MEDIUM_KIND_COLORS, NO_MEDIUM_COLOR
+from model.catalog import MEDIUM_GROUP_LABELS, MEDIUM_GROUPS
 from model.media import KIND_LABEL
 
-GROUPS = (  # label, kinds, colour
-    ("copper", ("dac", "acc", "aec", "utp", "backplane"), MEDIUM_KIND_COLORS["dac"]),
-    ("AOC", ("aoc",), MEDIUM_KIND_COLORS["aoc"]),
-    ("multimode", ("mmf",), MEDIUM_KIND_COLORS["mmf"]),
-    ("single-mode", ("smf",), MEDIUM_KIND_COLORS["smf"]),
+GROUPS = tuple(  # label, kinds, colour (of the group's first kind)
+    (MEDIUM_GROUP_LABELS[g], kinds, MEDIUM_KIND_COLORS[kinds[0]])
+    for g, kinds in MEDIUM_GROUPS.items()
 )
 POWER_PARTS = (
     ("servers", "Servers"),

@@ -19,9 +19,9 @@ from PySide6.QtWidgets import (
 )
 
 from gui import style
-from gui.canvas import placement
 from gui.canvas.scene import MIME_TYPE
 from gui.commands import AddObjectsCommand, DeleteCommand, MoveDevicesCommand
+from model import placement
 
 U_PX = 18.0
 RACK_PX = 300.0

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.document import run_with_progress
-from model.catalog import OPTICAL_KINDS, Catalog, builtin_catalog
+from model.catalog import Catalog, builtin_catalog
 from model.design import Design
 from model.generate import TEMPLATES, GenerateError, generate, preview
 
@@ -185,36 +185,8 @@ class FabricWizard(QDialog):
         ok.setEnabled(True)
         self.preview_label.setText(self._describe(counts))
 
-    def estimate(self, counts: dict) -> tuple[int, float | None]:
-        """Optics (2 per fabric link: an upper bound, short links may be copper) and power (W)."""
-        links = counts["links"]
-        fabric_links = sum(v for k, v in links.items() if k != "scale-up")
-        optics = 2 * fabric_links
-        params = self.params()
-        types = self.catalog.device_types
-        node = types.get(
-            params.get("node_type")
-            or ("gb200-compute-tray" if self.template_key() == "nvl72" else "")
-        )
-        switch = types.get(params.get("switch", ""))
-        if node is None or switch is None:
-            return optics, None
-        per_end = [
-            m.power_per_end_w
-            for m in self.catalog.media_types.values()
-            if m.kind in OPTICAL_KINDS and m.power_per_end_w > 0
-        ]
-        optic_w = sorted(per_end)[len(per_end) // 2] if per_end else 0.0
-        nvswitch = types.get("gb200-nvlink-switch-tray")
-        switches = counts["switches"]
-        watts = counts["nodes"] * node.power_typical_w + optics * optic_w
-        for tier, n in switches.items():
-            dtype = nvswitch if tier == "nvlink-switch" else switch
-            watts += n * (dtype.power_typical_w if dtype else 0.0)
-        return optics, watts
-
     def _describe(self, c: dict) -> str:
-        optics, watts = self.estimate(c)
+        optics, watts = c["optics_at_most"], c["power_estimate_w"]  # the model's preview
         rows = [
             ("GPUs", f"{c['gpus']:,}"),
             ("Servers", f"{c['nodes']:,}"),

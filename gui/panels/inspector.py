@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from gui.commands import MoveDevicesCommand, RotateRacksCommand, UpdateCommand
 from model.analysis.devices import rack_device_power_w
+from model.media import media_that_fit
 from model.route_words import explain_route
 from model.wording import count
 
@@ -195,8 +196,7 @@ class InspectorPanel(QWidget):
         if self.scene.push(command):
             self.error.hide()
         else:
-            self.error.setText(command.error or "")
-            self.error.show()
+            self._refuse(command.error or "")  # and show the model's values again
 
     def _refuse(self, sentence: str) -> None:
         self.error.setText(sentence)
@@ -213,16 +213,9 @@ class InspectorPanel(QWidget):
         self.title.setText(f"Rack {racks[0].name}" if len(racks) == 1 else f"{len(racks)} racks")
 
         def rename(name: str) -> None:
-            if not name:
-                return self._refuse("A rack needs a name.")
             if len(racks) > 1:
                 return self._refuse("Give each rack its own name: select one rack to rename it.")
-            clash = next(
-                (r for r in design.racks.values() if r.name == name and r.id != racks[0].id), None
-            )
-            if clash:
-                return self._refuse(f"Another rack is already called {name}.")
-            self._replace("racks", racks, name=name)
+            self._replace("racks", racks, name=name)  # the model refuses blank or taken names
 
         self._text("name", "Name", [r.name for r in racks], rename)
         self._number(
@@ -377,11 +370,25 @@ class InspectorPanel(QWidget):
         self.title.setText(
             f"Link {links[0].label or links[0].id}" if len(links) == 1 else f"{len(links)} links"
         )
-        speeds = {design.ports(lk.a.device)[lk.a.port].speed_gbps for lk in links}
+        catalog_media = list(design.catalog.media_types.values())
+        fit = set(range(len(catalog_media)))
+        for lk in links:  # offered: the media that fit every selected link (the model's rule)
+            fit &= set(
+                media_that_fit(
+                    catalog_media,
+                    design.ports(lk.a.device)[lk.a.port],
+                    design.ports(lk.b.device)[lk.b.port],
+                )
+            )
         media = [
             (f"{m.name} ({m.kind}, ≤{m.reach_m:g} m)", m.id)
-            for m in design.catalog.media_types.values()
-            if not speeds or speeds <= set(m.speeds_gbps)
+            for i, m in enumerate(catalog_media)
+            if i in fit
+        ]
+        offered = {m for _, m in media}
+        media += [
+            (f"{m} (pinned, does not fit)", m)
+            for m in sorted({lk.medium for lk in links} - offered - {"auto"})
         ]
         self._combo(
             "medium",

@@ -37,7 +37,9 @@ from PySide6.QtWidgets import (
 
 from gui.commands import UpdateCommand, push
 from gui.style import MEDIUM_KIND_COLORS
-from model.media import candidates
+from model.analysis.topology import link_tiers
+from model.catalog import medium_group
+from model.media import media_that_fit
 
 COLUMNS = ("A end", "B end", "Tier", "Speed", "Routed m", "Ordered m", "Medium", "Reason")
 COL_A, COL_B, COL_TIER, COL_SPEED, COL_ROUTED, COL_ORDERED, COL_MEDIUM, COL_REASON = range(8)
@@ -49,16 +51,9 @@ HEADER_TIPS = {
     "return to auto",
     COL_REASON: "Why this medium (or why none reaches)",
 }
+# The tiers offered as filters; the column shows whatever the analysis names (peer, tier4, ...).
 TIER_NAMES = ("server-leaf", "leaf-spine", "spine-core", "scale-up", "other")
-_ROLE_LEVEL = {"gpu-server": 0, "storage": 0, "leaf": 1, "spine": 2, "core": 3, "nvlink-switch": -1}
-_TIER_OF_LEVELS = {(0, 1): 0, (1, 2): 1, (2, 3): 2}
 WARNING_BITS = 2 | 4 | 8 | 16 | 32  # every status flag but SAME_RACK
-KIND_GROUPS = {
-    "copper": ("dac", "acc", "aec", "utp", "backplane"),
-    "aoc": ("aoc",),
-    "mmf": ("mmf",),
-    "smf": ("smf",),
-}
 MAX_CANVAS_SELECTION = 2000
 
 
@@ -74,6 +69,7 @@ class LinksTableModel(QAbstractTableModel):
         self.sort_column, self.sort_order = -1, Qt.AscendingOrder
         self.filters: dict[str, object] = {"kind": None, "tier": None, "warning": False, "rack": ""}
         self._tiers: np.ndarray | None = None  # per plant row; dropped when links or devices change
+        self._tier_names: list[str] = list(TIER_NAMES)
         design.subscribe(self._on_change)
 
     def close(self) -> None:
@@ -167,10 +163,7 @@ class LinksTableModel(QAbstractTableModel):
             rack = design.racks.get(device.rack)
             return f"{rack.name if rack else '?'} · {device.name or device.id}:{end.port}"
         if col == COL_TIER:
-            if self._tiers is not None and len(self._tiers) == len(plant.link_ids):
-                return TIER_NAMES[int(self._tiers[row])]
-            link = design.links.get(link_id)
-            return TIER_NAMES[self._tier_code(link.a.device, link.b.device)] if link else "?"
+            return self._tier_names[int(self.tiers()[row])]
         if col == COL_SPEED:
             return f"{plant.speed_gbps[row]:g}G"
         if col == COL_ROUTED:
@@ -249,12 +242,7 @@ class LinksTableModel(QAbstractTableModel):
         pa = self.design.ports(link.a.device)[link.a.port]
         pb = self.design.ports(link.b.device)[link.b.port]
         media = self.plant.media
-        cands = candidates(
-            media,
-            min(pa.speed_gbps, pb.speed_gbps),
-            sorted({pa.speed_gbps / pa.lanes, pb.speed_gbps / pb.lanes}),
-            sorted({pa.form_factor, pb.form_factor}),
-        )
+        cands = media_that_fit(media, pa, pb)
         choices = [("auto", "auto (engine chooses)")]
         choices += [(media[c].id, f"{media[c].name} (≤ {media[c].reach_m:g} m)") for c in cands]
         if link.medium != "auto" and link.medium not in {c for c, _ in choices}:
@@ -274,25 +262,24 @@ class LinksTableModel(QAbstractTableModel):
         self.endResetModel()
 
     def tiers(self) -> np.ndarray:
-        """Tier code per plant row (index into TIER_NAMES), from the roles of the two ends."""
+        """Tier code per plant row (index into ``_tier_names``): the analysis's classification
+        (``model.analysis.topology.link_tiers``), computed once per change of links or devices."""
         if self._tiers is None or len(self._tiers) != len(self.plant.link_ids):
-            links = self.design.links
-            code = self._tier_code
-            codes = np.fromiter(
-                (code(links[k].a.device, links[k].b.device) for k in self.plant.link_ids),
-                dtype=np.int8,
+            tier_of = link_tiers(self.design)
+            names = list(TIER_NAMES)
+            code: dict[str, int] = {name: i for i, name in enumerate(names)}
+            for name in tier_of.values():
+                if name not in code:
+                    code[name] = len(names)
+                    names.append(name)
+            names.append("?")  # a plant row whose link is already gone from the design
+            self._tier_names = names
+            self._tiers = np.fromiter(
+                (code.get(tier_of.get(k, "?"), len(names) - 1) for k in self.plant.link_ids),
+                dtype=np.int16,
                 count=len(self.plant.link_ids),
             )
-            self._tiers = codes
         return self._tiers
-
-    def _tier_code(self, device_a: str, device_b: str) -> int:
-        devices = self.design.devices
-        la = _ROLE_LEVEL.get(devices[device_a].role, -2) if device_a in devices else -2
-        lb = _ROLE_LEVEL.get(devices[device_b].role, -2) if device_b in devices else -2
-        if -1 in (la, lb):
-            return 3
-        return _TIER_OF_LEVELS.get((min(la, lb), max(la, lb)), 4)
 
     def _apply(self) -> None:
         plant = self.plant
@@ -300,13 +287,11 @@ class LinksTableModel(QAbstractTableModel):
         mask = np.ones(n, dtype=bool)
         kind = self.filters["kind"]
         if kind:
-            kinds = np.array(
-                [m.kind in KIND_GROUPS.get(kind, (kind,)) for m in plant.media] + [kind == "none"]
-            )
+            kinds = np.array([medium_group(m.kind) == kind for m in plant.media] + [kind == "none"])
             mask &= kinds[plant.medium_index.astype(np.int64)]  # -1 picks the "none" slot
         tier = self.filters["tier"]
         if tier:
-            mask &= self.tiers() == TIER_NAMES.index(tier)
+            mask &= self.tiers() == TIER_NAMES.index(tier)  # the first codes are TIER_NAMES
         if self.filters["warning"]:
             mask &= (plant.status & WARNING_BITS) != 0
         rack_text = str(self.filters["rack"]).strip().lower()

@@ -289,13 +289,14 @@ class Analyzer:
     def _tray_overfill(self, fill: dict[str, float]):
         out = []
         for tray_id, ratio in fill.items():
-            if ratio > warn.TRAY_FILL_LIMIT:
+            severity = warn.tray_fill_severity(ratio)
+            if severity is not None:
                 tray = self.design.trays[tray_id]
                 x, y = self._trays.peak_at.get(tray_id, tray.points[0])
                 out.append(
                     warn.Finding(
                         code="TRAY_OVERFILLED",
-                        severity="error" if ratio > 1 else "warning",
+                        severity=severity,
                         message=f"Tray {tray.name or tray_id} is {ratio:.0%} full at "
                         f"({x:.1f}, {y:.1f}) m (plan at most {warn.TRAY_FILL_LIMIT:.0%}).",
                         objects=(tray_id,),

@@ -215,6 +215,14 @@ def infer_topology(design: Design) -> Topology:
     )
 
 
+def link_tiers(design: Design) -> dict[str, str]:
+    """Tier of every link by id, as the analysis classifies it (graph distance, not typed roles):
+    "server-leaf", "leaf-spine", "spine-core", ..., "scale-up", "other". The one rule the links
+    table and the analysis share."""
+    topo = infer_topology(design)
+    return dict(zip(topo.link_ids, topo.link_tier, strict=True))
+
+
 def _link_tiers(kind: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> list[str]:
     """Per link: "scale-up", "other" or the class of a compute link ("server-leaf", ...)."""
     code = np.where(kind == LINK_COMPUTE, (lo + 1) * 64 + (hi + 1), -1 - kind.astype(np.int64))

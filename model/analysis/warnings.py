@@ -13,10 +13,10 @@ Choices where a code could mean several things:
 * ``TRAY_OVERFILLED``: cable cross-section (pi d^2 / 4 per cable) above ``TRAY_FILL_LIMIT`` of
   the tray's width x depth is a warning (the 40-50 % planning rule), above 100 % an error.
 * ``SCALE_UP_SPLIT``: a scale-up domain (devices joined by scale-up links) spread over racks
-  where one of its links is longer than every medium for that port's speed and form factor
-  reaches.
-* ``RACK_OVERLAP`` / ``RACK_ON_OBSTACLE``: footprints sharing more than ``OVERLAP_EPS_M2``
-  (touching racks in a row are fine); ``RACK_OUTSIDE_HALL``: footprint not inside the outline.
+  where one of its links is longer than every medium that fits the link
+  (``model.media.media_that_fit``) reaches.
+* ``RACK_OVERLAP`` / ``RACK_ON_OBSTACLE`` / ``RACK_OUTSIDE_HALL``: the rule of
+  ``model.rack_clashes`` (overlap above ``OVERLAP_EPS_M2``; touching racks in a row are fine).
 """
 
 from __future__ import annotations
@@ -24,16 +24,22 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import shapely
 
 from model.analysis.topology import LINK_SCALE_UP, Topology, components, tier_name
 from model.design import Design
-from model.entities import plan_size
 from model.findings import Finding
+from model.media import media_that_fit
+from model.rack_clashes import rack_clashes
 
 TRAY_FILL_LIMIT = 0.5
-OVERLAP_EPS_M2 = 1e-4
 MAX_LISTED = 5
+
+
+def tray_fill_severity(ratio: float) -> str | None:
+    """``TRAY_OVERFILLED`` severity of a tray at this fill ratio: None (fine), warning, error."""
+    if ratio > 1:
+        return "error"
+    return "warning" if ratio > TRAY_FILL_LIMIT else None
 
 
 def _names(ids, limit: int = MAX_LISTED) -> str:
@@ -42,63 +48,23 @@ def _names(ids, limit: int = MAX_LISTED) -> str:
     return text + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
 
 
-def rack_boxes(design: Design) -> tuple[list[str], np.ndarray]:
-    ids = list(design.racks)
-    boxes = np.empty((len(ids), 4))
-    for i, r in enumerate(design.racks.values()):
-        w, d = plan_size(r.width_m, r.depth_m, r.rotation)
-        boxes[i] = (r.x - w / 2, r.y - d / 2, r.x + w / 2, r.y + d / 2)
-    return ids, boxes
-
-
 def placement_findings(design: Design) -> list[Finding]:
-    """RACK_OVERLAP, RACK_OUTSIDE_HALL, RACK_ON_OBSTACLE (vectorised with an STRtree)."""
-    out: list[Finding] = []
-    ids, boxes = rack_boxes(design)
-    if not ids:
-        return out
-    polys = shapely.box(boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3])
-    tree = shapely.STRtree(polys)
-    i, j = tree.query(polys, predicate="intersects")
-    keep = i < j
-    i, j = i[keep], j[keep]
-    w = np.minimum(boxes[i, 2], boxes[j, 2]) - np.maximum(boxes[i, 0], boxes[j, 0])
-    h = np.minimum(boxes[i, 3], boxes[j, 3]) - np.maximum(boxes[i, 1], boxes[j, 1])
-    hit = (w > 0) & (h > 0) & (w * h > OVERLAP_EPS_M2)
+    """RACK_OVERLAP, RACK_OUTSIDE_HALL, RACK_ON_OBSTACLE: the clashes of ``model.rack_clashes``
+    (the rule the canvas also shows while a rack is dragged or placed)."""
     racks = design.racks
-    for p, q in zip(i[hit].tolist(), j[hit].tolist(), strict=True):
-        out.append(
-            Finding(
-                code="RACK_OVERLAP",
-                severity="error",
-                message=f"Racks {racks[ids[p]].name} and {racks[ids[q]].name} overlap.",
-                objects=(ids[p], ids[q]),
-            )
-        )
-    outline = shapely.Polygon(design.hall.outline)
-    inside = shapely.covers(outline.buffer(1e-6), polys)
-    for p in np.flatnonzero(~inside).tolist():
-        out.append(
-            Finding(
-                code="RACK_OUTSIDE_HALL",
-                severity="error",
-                message=f"Rack {racks[ids[p]].name} is not inside the hall outline.",
-                objects=(ids[p],),
-            )
-        )
-    for obstacle in design.hall.obstacles:
-        shape = shapely.Polygon(obstacle.polygon)
-        for p in tree.query(shape, predicate="intersects").tolist():
-            if shapely.area(shapely.intersection(polys[p], shape)) > OVERLAP_EPS_M2:
-                out.append(
-                    Finding(
-                        code="RACK_ON_OBSTACLE",
-                        severity="error",
-                        message=f"Rack {racks[ids[p]].name} stands on {obstacle.kind} "
-                        f"{obstacle.name or obstacle.id}.",
-                        objects=(ids[p], obstacle.id),
-                    )
-                )
+    obstacles = {o.id: o for o in design.hall.obstacles}
+    out: list[Finding] = []
+    for clash in rack_clashes(design):
+        rack = racks[clash.rack]
+        if clash.code == "RACK_OVERLAP":
+            message = f"Racks {rack.name} and {racks[clash.other].name} overlap."
+        elif clash.code == "RACK_OUTSIDE_HALL":
+            message = f"Rack {rack.name} is not inside the hall outline."
+        else:
+            obstacle = obstacles[clash.other]
+            message = f"Rack {rack.name} stands on {obstacle.kind} {obstacle.name or obstacle.id}."
+        objects = (clash.rack,) if clash.other is None else (clash.rack, clash.other)
+        out.append(Finding(code=clash.code, severity="error", message=message, objects=objects))
     return out
 
 
@@ -251,15 +217,10 @@ def scale_up_findings(design: Design, topo: Topology, plant) -> list[Finding]:
         if rack_of[ia] == rack_of[ib]:
             continue
         link = design.links[topo.link_ids[k]]
-        info = design.ports(link.a.device)[link.a.port]
-        reach = max(
-            (
-                m.reach_m
-                for m in media
-                if info.speed_gbps in m.speeds_gbps and info.form_factor in m.form_factors
-            ),
-            default=0.0,
-        )
+        port_a = design.ports(link.a.device)[link.a.port]
+        port_b = design.ports(link.b.device)[link.b.port]
+        fit = media_that_fit(media, port_a, port_b)
+        reach = max((media[i].reach_m for i in fit), default=0.0)
         length = _length(design, plant, link.id, rack_of[ia], rack_of[ib])
         if length > reach:
             bad.setdefault(int(label[ia]), []).append(link.id)

@@ -8,7 +8,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PySide6.QtGui import QUndoStack
 
-from gui.canvas import placement
 from gui.canvas.scene import HallScene
 from gui.commands import (
     AddObjectsCommand,
@@ -20,6 +19,7 @@ from gui.commands import (
     push,
 )
 from gui.document import make_plant
+from model import placement
 from model.entities import Tray
 from model.fileio import design_to_bytes
 from tests.builders import small_pod

@@ -3,6 +3,7 @@ the analysis of the design it generates."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QDialogButtonBox
 
@@ -58,8 +59,10 @@ def test_preview_matches_the_generated_designs_analysis(qtbot):
         assert report.gpus == counts["gpus"], template
         assert report.links_total == sum(counts["links"].values()), template
         assert report.switches_by_tier == counts["switches"], template
-        optics, watts = wizard.estimate(counts)
-        assert report.transceivers <= optics, template
+        assert report.transceivers <= counts["optics_at_most"], template
+        if counts["device_power_w"] is not None:
+            devices_w = report.power_w["servers"] + report.power_w["switches"]
+            assert devices_w == pytest.approx(counts["device_power_w"]), template
 
 
 def test_generate_fabric_menu_opens_the_result_as_a_new_document(qtbot, tmp_path):

@@ -5,8 +5,10 @@ from __future__ import annotations
 import csv
 
 import msgspec
+import pytest
 
 from model.bom import schedule_rows
+from model.design import DesignError
 from model.export.netbox import (
     CABLE_HEADER,
     DEVICE_HEADER,
@@ -130,9 +132,11 @@ def test_interface_types_are_netbox_choices(tmp_path, pod):
     assert interface_type(3200, "nvlink-backplane") == "other"
 
 
-def test_repeated_device_and_rack_names_are_made_unique(tmp_path):
+def test_repeated_device_names_are_made_unique_and_rack_names_cannot_repeat(tmp_path):
     design = small_pod()
-    rack(design, "r3", 3.3, 3.0, name="R1")  # a second rack named R1
+    with pytest.raises(DesignError, match="already called R1"):
+        rack(design, "r3", 3.3, 3.0, name="r1")  # the edit API keeps rack names unique
+    rack(design, "r3", 3.3, 3.0, name="R3")
     device(design, "x", "r3", 2, "qm9700")
     design.update_devices([msgspec.structs.replace(design.devices["x"], name="leaf1")])
     _, t = _export(design, tmp_path)

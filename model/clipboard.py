@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import msgspec
 
-from gui.canvas.placement import next_rack_name
 from model.design import Design
 from model.entities import Device, Link, PortRef, Rack, plan_size
+from model.placement import next_rack_name
 from model.wording import count
 
 MIME_RACKS = "application/x-hallwright-racks"

@@ -1,6 +1,6 @@
 """Records for new objects placed by the user: snapped rack positions, names, free U slots.
 
-Pure helpers (no Qt): the interactions and the rack elevation call them, then push the
+Pure helpers: the canvas interactions and the rack elevation call them, then push the
 records in an ``AddObjectsCommand``.
 """
 
@@ -29,12 +29,15 @@ def snap_point(x: float, y: float, step_m: float) -> tuple[float, float]:
 
 
 def next_rack_name(design: Design, prefix: str = "R", also_taken: set[str] = frozenset()) -> str:
-    used = {r.name for r in design.racks.values()} | set(also_taken)
+    """``{prefix}{n:02d}`` after the highest such name; names compare as the model compares
+    them (ignoring case and surrounding spaces)."""
+    used = {n.strip().casefold() for n in (*(r.name for r in design.racks.values()), *also_taken)}
+    stem = prefix.casefold()
     numbers = [
-        int(m.group(1)) for name in used if (m := re.fullmatch(re.escape(prefix) + r"(\d+)", name))
+        int(m.group(1)) for name in used if (m := re.fullmatch(re.escape(stem) + r"(\d+)", name))
     ]
     n = max(numbers, default=0) + 1
-    while f"{prefix}{n:02d}" in used:
+    while f"{stem}{n:02d}" in used:
         n += 1
     return f"{prefix}{n:02d}"
 
