@@ -18,10 +18,13 @@ from gui.canvas.bundle_item import BundleItem, TrayLoad
 from gui.canvas.hall_item import HallItem
 from gui.canvas.link_item import LinkItem
 from gui.canvas.rack_item import RackItem
+from gui.canvas.row_labels_item import RowLabelsItem
 from gui.canvas.tray_item import TrayItem
 from gui.commands import DesignCommand, push
 from model.analysis.devices import rack_device_power_w
 from model.design import Change, Design
+from model.entities import plan_size
+from model.rack_rows import rack_rows
 
 MAX_LINK_ITEMS = 2000
 FREE_STEP_M = 0.01  # the positioning step with snapping off
@@ -63,6 +66,12 @@ class HallScene(QGraphicsScene):
         self.show_bundles = True
         self.bundle_item = BundleItem()
         self.addItem(self.bundle_item)
+        self.row_labels = RowLabelsItem()
+        self.addItem(self.row_labels)
+        self._rows_timer = QTimer(self)
+        self._rows_timer.setSingleShot(True)
+        self._rows_timer.setInterval(150)  # racks placed or moved in a burst: once after
+        self._rows_timer.timeout.connect(self._update_row_labels)
         self.tray_load = TrayLoad(design, plant, self)
         self.tray_load.updated.connect(self._apply_tray_load)
         self._build()
@@ -82,7 +91,17 @@ class HallScene(QGraphicsScene):
         self._update_hall()
         self._add_trays(self.design.trays)
         self._add_racks(self.design.racks)
+        self._update_row_labels()
         self.setSceneRect(self.hall_item.boundingRect().adjusted(-20, -20, 20, 20))
+
+    def _update_row_labels(self) -> None:
+        """ "Row A" left of each row's leftmost rack (model.rack_rows groups the racks)."""
+        labels = []
+        for label, racks in rack_rows(self.design):
+            first = min(racks, key=lambda r: r.x - r.width_m / 2)
+            w, _d = plan_size(first.width_m, first.depth_m, first.rotation)
+            labels.append((f"Row {label}", first.x - w / 2, first.y))
+        self.row_labels.set_labels(labels)
 
     def _update_hall(self) -> None:
         hall = self.design.hall
@@ -190,6 +209,8 @@ class HallScene(QGraphicsScene):
         elif kind == "catalog_changed":
             for rack_id in self.racks:
                 self._update_rack(rack_id)
+        if str(kind).startswith("racks_"):
+            self._rows_timer.start()
         if kind.startswith(("links_", "racks_", "devices_", "trays_", "hall_", "settings_")):
             self._plant_dirty = True
             self._links_timer.start()

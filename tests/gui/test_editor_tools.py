@@ -329,3 +329,36 @@ def test_overview_shows_where_the_plan_is_and_a_click_moves_it_there(window, qtb
     qtbot.mouseClick(overview.viewport(), Qt.LeftButton, pos=target)
     centre = window.view.mapToScene(window.view.viewport().rect().center())
     assert abs(centre.x() - 9.0) < 0.3 and abs(centre.y() - 6.0) < 0.3
+
+
+def test_row_labels_follow_the_racks_and_show_only_when_zoomed_out(window, qtbot):
+    from gui.canvas.row_labels_item import SHOW_BELOW_PX_PER_M
+
+    labels = {text: (x, y) for text, x, y in window.scene.row_labels.labels()}
+    assert set(labels) == {"Row N", "Row R"}
+    assert labels["Row R"] == (1.2, 3.0)  # left of R1, the row's leftmost rack
+    click(window.view, 1.5, 3.0)
+    from tests.gui.conftest import drag
+
+    drag(window.view, (1.5, 3.0), (1.5, 6.0))  # R1 moves to the second row line
+    qtbot.waitUntil(
+        lambda: (
+            dict((t, (x, y)) for t, x, y in window.scene.row_labels.labels())["Row R"] != (1.2, 3.0)
+        )
+    )
+
+    def label_pixels() -> int:
+        image = window.view.viewport().grab().toImage()
+        ink = QColor(__import__("gui.style").style.ROW_LABEL)
+        return sum(
+            image.pixelColor(x, y) == ink
+            for x in range(0, image.width(), 2)
+            for y in range(0, image.height(), 2)
+        )
+
+    window.view.fit()
+    assert window.view.scale_factor() > SHOW_BELOW_PX_PER_M  # the pod fits at ~100 px/m
+    assert label_pixels() == 0
+    window.view.zoom(0.3)  # zoomed out: rack names too small, the row labels are drawn
+    assert window.view.scale_factor() < SHOW_BELOW_PX_PER_M
+    assert label_pixels() > 0
