@@ -221,7 +221,6 @@ class Analyzer:
 
         switches = topo.level >= 1
         by_tier = Counter(tier_name(int(v)) for v in topo.level[switches].tolist())
-        by_tier.update(switches_off_the_tiers(design, self._dev.switch_ids, topo))
         power = {
             "total": 0.0,
             "servers": self._dev.servers_w,
@@ -247,6 +246,7 @@ class Analyzer:
             servers=len(servers),
             racks=len(design.racks),
             switches_by_tier=dict(sorted(by_tier.items(), key=lambda kv: _tier_order(kv[0]))),
+            switches_off_tier=switches_off_the_tiers(design, self._dev.switch_ids, topo),
             links_total=len(topo.link_ids),
             links_by_tier=dict(self._links_by_tier),
             links_by_kind=media.by_kind,

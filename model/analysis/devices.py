@@ -29,7 +29,7 @@ class DeviceFigures:
     racks_usd: float
     rack_typical_w: dict[str, float]  # devices only
     rack_max_w: dict[str, float]
-    switch_ids: tuple[str, ...] = ()  # every device of the switch category, connected or not
+    switch_ids: tuple[str, ...] = ()  # every scale-out switch (catalog category "switch")
 
 
 def category(dtype) -> str:
@@ -50,7 +50,7 @@ def device_figures(design: Design) -> DeviceFigures:
     for device in design.devices.values():
         dtype = types[device.type]
         cat = category(dtype)
-        if cat == "switches":
+        if dtype.category == "switch":  # scale-out only: NVLink switch trays have no tier
             switch_ids.append(device.id)
         power[cat] += dtype.power_typical_w
         price[cat] += dtype.price_usd
@@ -88,7 +88,7 @@ def rack_device_power_w(design: Design, rack_id: str) -> tuple[float, float]:
 def switches_off_the_tiers(
     design: Design, switch_ids: tuple[str, ...], topo: Topology
 ) -> dict[str, int]:
-    """Switches no GPU server reaches through compute links, which therefore have no tier:
+    """Scale-out switches no GPU server reaches through compute links, so without a tier:
     ``unconnected`` (no link at all, e.g. just placed) and ``other-fabric`` (linked, but only on
     storage, management or another network). They are bought and powered, so the switch count
     keeps them, apart from the tiers, instead of leaving them out."""

@@ -58,10 +58,14 @@ class Report:
     rack_power_w: dict[str, tuple[float, float, float]]  # rack -> (typical, max, budget)
     tray_fill: dict[str, float]
     warnings: list[Finding] = field(default_factory=list)
+    # Scale-out switches outside the tiers ("unconnected", "other-fabric"): bought and powered,
+    # so in the total, but no tier of the compute fabric. In JSON as "switches.off_tier", only
+    # when there are any (the key is an addition to the issue-5 contract).
+    switches_off_tier: dict[str, int] = field(default_factory=dict)
 
     @property
     def switches_total(self) -> int:
-        return sum(self.switches_by_tier.values())
+        return sum(self.switches_by_tier.values()) + sum(self.switches_off_tier.values())
 
     def errors(self) -> list[Finding]:
         return [w for w in self.warnings if w.severity == "error"]
@@ -75,7 +79,8 @@ class Report:
                 "gpus": self.gpus,
                 "servers": self.servers,
                 "racks": self.racks,
-                "switches": {"total": self.switches_total, "by_tier": by_tier},
+                "switches": {"total": self.switches_total, "by_tier": by_tier}
+                | ({"off_tier": dict(self.switches_off_tier)} if self.switches_off_tier else {}),
                 "links": {
                     "total": self.links_total,
                     "by_tier": links_by_tier,
@@ -140,7 +145,9 @@ class Report:
         lines = [
             f"GPUs {self.gpus:,} in {self.servers:,} servers, {self.racks:,} racks",
             "Switches "
-            + ", ".join(f"{k} {v:,}" for k, v in j["switches"]["by_tier"].items())
+            + ", ".join(
+                f"{k} {v:,}" for k, v in (j["switches"]["by_tier"] | self.switches_off_tier).items()
+            )
             + f" (total {self.switches_total:,})",
             "Links "
             + ", ".join(f"{k} {v:,}" for k, v in j["links"]["by_tier"].items() if v)

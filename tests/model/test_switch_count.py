@@ -15,15 +15,19 @@ def test_a_placed_unconnected_switch_is_counted_with_its_power():
     report = analyze(design)
     assert report.power_w["switches"] > 0
     assert report.switches_total == 1
-    assert report.switches_by_tier == {UNCONNECTED: 1}
+    assert report.switches_by_tier == {}
+    assert report.switches_off_tier == {UNCONNECTED: 1}
     assert report.to_json()["switches"]["total"] == 1
+    assert report.to_json()["switches"]["off_tier"] == {UNCONNECTED: 1}
+    assert "unconnected 1" in report.to_text()
 
 
 def test_connected_switches_keep_their_tiers_and_a_spare_one_is_counted_apart():
     design = small_pod()
     device(design, "spare", "n1", 30, "qm9700", role="leaf")
     report = analyze(design)
-    assert report.switches_by_tier == {"leaf": 2, UNCONNECTED: 1}
+    assert report.switches_by_tier == {"leaf": 2}
+    assert report.switches_off_tier == {UNCONNECTED: 1}
     assert report.switches_total == 3
 
 
@@ -34,4 +38,5 @@ def test_a_switch_linked_only_to_another_switch_is_on_another_fabric():
     device(design, "sw2", "n1", 22, "qm9700", role="leaf")
     link(design, "x", ("sw1", "p1"), ("sw2", "p1"))
     report = analyze(design)
-    assert report.switches_by_tier == {OTHER_FABRIC: 2}
+    assert report.switches_off_tier == {OTHER_FABRIC: 2}
+    assert report.switches_total == 2
