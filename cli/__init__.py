@@ -20,6 +20,10 @@ COMMANDS = {
     "routes": "cli.routes_command",
     "analyze": "cli.analyze_command",
     "render": "cli.render_command",
+    "whatif": "cli.whatif_command",
+    "compare": "cli.compare_command",
+    "sweep": "cli.sweep_command",
+    "allreduce": "cli.allreduce_command",
     "catalog": "cli.catalog_command",
 }
 

@@ -4,6 +4,8 @@ stays the assembly of docks and actions it is."""
 
 from __future__ import annotations
 
+import weakref
+
 from gui.arrange_actions import add_arrange_actions
 from gui.bulk_connect_dialog import add_bulk_connect_action
 from gui.canvas.context_menu import CanvasContextMenu, editor_entries
@@ -25,6 +27,19 @@ def install_editor_extras(window) -> None:
     add_overview(window)
 
 
+def _whatif_entries(whatif_ref):
+    """The what-if tool's menu as a provider; a weak reference, so the provider list does not
+    keep the tool (and the dialogs it holds) alive after its window is gone."""
+
+    def provide(target) -> list:
+        whatif = whatif_ref()
+        if whatif is None or whatif.document is None:
+            return []
+        return [whatif.menu_at(target.scene_pos)]
+
+    return provide
+
+
 def add_overview(window) -> None:
     """An Overview dock (minimap) beside the History, following each new document's scene."""
     from PySide6.QtCore import Qt
@@ -36,6 +51,13 @@ def add_overview(window) -> None:
     window.document_set.connect(lambda: window.overview.set_scene(window.scene))
     window.context_menu = CanvasContextMenu(window)  # others add entries: add_provider(fn)
     window.context_menu.add_provider(editor_entries(window))
+    whatif = getattr(window, "whatif", None)
+    if whatif is not None:  # its "What if … fails?" entries join the one plan menu
+        from PySide6.QtCore import Qt
+
+        window.view.customContextMenuRequested.disconnect(whatif._context_menu)
+        window.view.setContextMenuPolicy(Qt.DefaultContextMenu)
+        window.context_menu.add_provider(_whatif_entries(weakref.ref(whatif)))
     help_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help")
     add_help_actions(window, help_menu)
     file_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&File")

@@ -62,8 +62,6 @@ class TrayLoad(QObject):
         self._debounce.start()
 
     def start(self) -> None:
-        if self.plant is None:
-            return
         self._work = self._passes()
         self._timer.start()
 

@@ -1,7 +1,8 @@
 """Right-click menus on the plan: racks, links, trays and the empty floor.
 
 Extensible: a feature adds its own entries with ``window.context_menu.add_provider(fn)``, where
-``fn(target) -> list[MenuEntry | None]`` (None is a separator) is asked each time a menu opens;
+``fn(target) -> list[MenuEntry | QMenu | None]`` (None is a separator; a QMenu's actions are
+shown, its submenus included) is asked each time a menu opens;
 ``target.kind`` is "rack", "link", "tray" or "plan" and ``target.ids`` the objects concerned
 (the whole selection when the click is on a selected object). A provider returns ``[]`` for
 targets it has nothing to say about.
@@ -49,6 +50,7 @@ class CanvasContextMenu(QObject):
         self.providers: list[Provider] = []
         window.view.context_menu_requested.connect(self.open_at)
         self.last_menu: QMenu | None = None
+        self._borrowed: list[QMenu] = []  # providers' menus whose actions the open menu shows
 
     def add_provider(self, provider: Provider) -> None:
         self.providers.append(provider)
@@ -82,6 +84,10 @@ class CanvasContextMenu(QObject):
                 if entry is None:
                     menu.addSeparator()
                     continue
+                if isinstance(entry, QMenu):  # a provider's own menu: its actions, submenus too
+                    self._borrowed.append(entry)
+                    menu.addActions(entry.actions())
+                    continue
                 action = menu.addAction(entry.text)
                 action.setEnabled(entry.enabled)
                 if entry.tip:
@@ -96,6 +102,9 @@ class CanvasContextMenu(QObject):
         if menu.actions():
             menu.exec(global_pos)
         menu.deleteLater()
+        for borrowed in self._borrowed:
+            borrowed.deleteLater()
+        self._borrowed = []
 
 
 def editor_entries(window) -> Provider:

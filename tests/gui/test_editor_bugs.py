@@ -228,7 +228,7 @@ def test_bug8_analysis_counts_a_switch_dropped_into_a_rack_before_it_is_cabled(q
 def test_bug9_new_and_quit_ask_before_dropping_a_generated_never_saved_design(
     window, qtbot, monkeypatch
 ):
-    import gui.main_window as main_window_module
+    import gui.document_files as main_window_module
     from gui.dialogs import NewHallDialog
 
     class ChooseLeafSpine(NewHallDialog):
