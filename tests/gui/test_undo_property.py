@@ -98,6 +98,9 @@ def test_random_edits_undone_completely_restore_the_original(qapp, edits):
     finally:
         # A parentless scene is deleted here, as the editor deletes a replaced one: left to the
         # garbage collector, its items' wrappers and the scene die in any order (a segfault).
+        # The stack's commands go first, while every wrapper is alive (a collected command
+        # wrapper under a live QUndoStack is freed twice: QUndoStack::clear segfaults).
+        stack.clear()
         scene.detach()
         scene.clear()
         shiboken6.delete(scene)
