@@ -24,7 +24,9 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 
 from model.analysis import Report, analyze
-from model.design import Change, Design
+from model.cabling import CablePlant
+from model.changes import Change, ChangeKind
+from model.design import Design
 
 DEBOUNCE_MS = 150
 KIND_SHORT = {
@@ -83,7 +85,7 @@ class AnalysisRunner(QObject):
     failed = Signal(str)
 
     def __init__(
-        self, design: Design, plant=None, delay_ms: int = DEBOUNCE_MS, parent=None
+        self, design: Design, plant: CablePlant, delay_ms: int = DEBOUNCE_MS, parent=None
     ) -> None:
         super().__init__(parent)
         self.design = design
@@ -104,7 +106,7 @@ class AnalysisRunner(QObject):
         self._plant_timer.setSingleShot(True)
         self._plant_timer.setInterval(0)
         self._plant_timer.timeout.connect(self._refresh_plant)
-        design.subscribe(self._on_change)
+        self._subscription = design.subscribe(self._on_change)
         self._timer.start(0)
 
     # ------------------------------------------------------------------ state
@@ -119,12 +121,17 @@ class AnalysisRunner(QObject):
             and not self._timer.isActive()
         )
 
+    @property
+    def closed(self) -> bool:
+        """True once ``close()`` ran: no more jobs, the design is no longer followed."""
+        return self._closed
+
     def close(self) -> None:
         """Stop following the design and wait for a job in flight (its result is dropped)."""
         if self._closed:
             return
         self._closed = True
-        self.design.unsubscribe(self._on_change)
+        self._subscription.close()
         self._timer.stop()
         self._plant_timer.stop()
         self._signals.done.disconnect(self._job_done)
@@ -142,8 +149,8 @@ class AnalysisRunner(QObject):
     # ------------------------------------------------------------------ flow
 
     def _on_change(self, change: Change) -> None:
-        if change.kind == "name_changed":
-            return
+        if change.kinds == {ChangeKind.NAME_CHANGED}:
+            return  # the name is in no figure
         was_fresh = not self._timer.isActive() and self._running is None
         self._timer.start()
         self._plant_timer.start()
@@ -152,8 +159,7 @@ class AnalysisRunner(QObject):
 
     def _refresh_plant(self) -> None:
         """Bring the plant up to date (GUI thread) and tell the views that read it directly."""
-        if self.plant is not None:
-            self.plant_refreshed.emit(self.plant.refresh())
+        self.plant_refreshed.emit(self.plant.refresh())
 
     def _start(self) -> None:
         if self._running is not None:
@@ -166,6 +172,8 @@ class AnalysisRunner(QObject):
     def _job_done(self, revision: int, report, error: str, seconds: float) -> None:
         self._running = None
         self._job = None
+        if self._closed:
+            return  # a result queued before close() is dropped, as close() promises
         if revision != self.design.revision or self._timer.isActive():
             self._timer.start()  # the model changed while the worker read it: do it again
             return

@@ -5,9 +5,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QStandardPaths
+from PySide6.QtCore import QEvent, QSettings, QStandardPaths
 from PySide6.QtWidgets import QApplication
 
+from gui.clipboard import MIME_RACKS
 from gui.main_window import MainWindow
 
 
@@ -27,4 +28,23 @@ def run_editor(path: Path | None) -> int:
     window.show()
     if not window.offer_recovery() and path is not None:
         window.open_path(Path(path))
-    return app.exec()
+    status = app.exec()
+    shut_down_qt()
+    return status
+
+
+def shut_down_qt() -> None:
+    """Delete what Qt would otherwise delete after the interpreter has finalized.
+
+    Why: an object created from Python (the closed window, the QMimeData handed to the
+    clipboard) calls back into Python when Qt deletes it; from Qt's own exit handlers, after
+    Python is gone, that crashes the process (PySide6 6.11). So the window (deleted on close)
+    is deleted now, and Hallwright's racks leave the clipboard when the editor quits (the text
+    summary goes with them: the clipboard does not outlive its owner on most desktops anyway).
+    """
+    QApplication.sendPostedEvents(None, QEvent.DeferredDelete)
+    clipboard = QApplication.clipboard()
+    data = clipboard.mimeData()
+    if data is not None and data.hasFormat(MIME_RACKS):
+        clipboard.clear()
+    QApplication.sendPostedEvents(None, QEvent.DeferredDelete)

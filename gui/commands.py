@@ -27,13 +27,15 @@ class DesignCommand(QUndoCommand):
 
     def redo(self) -> None:
         try:
-            self.apply()
+            with self.design.batch():  # one user edit, one change event
+                self.apply()
         except DesignError as exc:
             self.error = str(exc)
             self.setObsolete(True)
 
     def undo(self) -> None:
-        self.revert()
+        with self.design.batch():
+            self.revert()
 
     def apply(self) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -208,18 +210,6 @@ class SetSettingsCommand(DesignCommand):
 
     def revert(self) -> None:
         self.design.set_settings(self.old)
-
-
-class RenameDesignCommand(DesignCommand):
-    def __init__(self, design: Design, name: str) -> None:
-        super().__init__(design, "Rename design")
-        self.new, self.old = name, design.name
-
-    def apply(self) -> None:
-        self.design.set_name(self.new)
-
-    def revert(self) -> None:
-        self.design.set_name(self.old)
 
 
 def _describe(design: Design, ids: Iterable[str]) -> str:

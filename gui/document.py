@@ -13,6 +13,7 @@ from PySide6.QtCore import QEventLoop, QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QApplication, QProgressDialog
 
+from model.cabling import CablePlant
 from model.design import Design
 from model.entities import Hall
 from model.fileio import design_to_bytes, load_design, read_design_bytes, write_atomic
@@ -21,12 +22,8 @@ AUTOSAVE_MS = 60_000
 MAX_RECENT = 8
 
 
-def make_plant(design: Design):
-    """The geometry engine's CablePlant for ``design``, or None while it is not installed."""
-    try:
-        from model.cabling import CablePlant
-    except ImportError:
-        return None
+def make_plant(design: Design) -> CablePlant:
+    """The geometry engine's CablePlant for ``design`` (routes and media, kept current)."""
     return CablePlant(design)
 
 
@@ -42,11 +39,13 @@ def empty_design(
 class Document:
     """A design being edited. ``path`` is None until it is first saved."""
 
-    def __init__(self, design: Design, path: Path | None = None, plant=None) -> None:
+    def __init__(
+        self, design: Design, path: Path | None = None, plant: CablePlant | None = None
+    ) -> None:
         self.design = design
         self.path = path
         self.stack = QUndoStack()
-        self.plant = plant if plant is not None else make_plant(design)
+        self.plant = plant or make_plant(design)  # one per document, given when loaded with it
 
     @property
     def modified(self) -> bool:

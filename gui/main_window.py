@@ -3,7 +3,6 @@ Document. It wires actions to the objects that do the work and holds no domain l
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from PySide6.QtCore import QMimeData, QSettings, Qt, QTimer
@@ -11,7 +10,6 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
-    QFileDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -22,25 +20,16 @@ from gui.canvas import interactions as modes
 from gui.canvas.scene import HallScene
 from gui.canvas.view import HallView
 from gui.commands import AddObjectsCommand, DeleteCommand
-from gui.dialogs import HallDialog, NewHallDialog
-from gui.document import (
-    Autosaver,
-    Document,
-    RecentFiles,
-    empty_design,
-    load_with_progress,
-    open_with_progress,
-    run_with_progress,
-)
+from gui.dialogs import HallDialog
+from gui.document import Document, empty_design
+from gui.document_files import DocumentFiles
 from gui.export_actions import add_export_menu
 from gui.panels.docks import install_analysis_docks
 from gui.panels.elevation import RackElevationDialog
 from gui.panels.inspector import InspectorPanel
 from gui.panels.palette import CatalogPalette
 from model import clipboard
-from model.fileio import EXTENSION, DesignFileError
 
-FILE_FILTER = f"Hallwright designs (*{EXTENSION});;All files (*)"
 MODES = (  # (key, label, shortcut, interaction class)
     ("select", "Select", "V", modes.SelectInteraction),
     ("rotate", "Rotate", "Shift+R", modes.RotateInteraction),
@@ -57,8 +46,8 @@ class MainWindow(QMainWindow):
     def __init__(self, settings: QSettings, recovery_dir: Path, parent=None) -> None:
         super().__init__(parent)
         self.settings = settings
-        self.recent = RecentFiles(settings)
-        self.autosaver = Autosaver(recovery_dir, parent=self)
+        self.files = DocumentFiles(self, settings, recovery_dir)
+        self.recent, self.autosaver = self.files.recent, self.files.autosaver
         self.document: Document | None = None
         self.scene: HallScene | None = None
         self.elevations: dict[str, RackElevationDialog] = {}
@@ -66,6 +55,10 @@ class MainWindow(QMainWindow):
         self.view = HallView()
         self.setCentralWidget(self.view)
         self.setAcceptDrops(True)
+        # Why: the window's Python wrapper and its children's wrappers (held by Qt's parent)
+        # form a cycle the garbage collector cannot see, so a closed window would live until
+        # interpreter exit and be torn down after QApplication (a crash). Delete it on close.
+        self.setAttribute(Qt.WA_DeleteOnClose)
         self.resize(1400, 900)
         self._build_docks()
         self._build_actions()
@@ -92,7 +85,6 @@ class MainWindow(QMainWindow):
         self.splitDockWidget(self.inspector_dock, self.history_dock, Qt.Vertical)
         self.resizeDocks([self.inspector_dock, self.history_dock], [600, 200], Qt.Vertical)
         self.resizeDocks([self.palette_dock, self.inspector_dock], [270, 320], Qt.Horizontal)
-        # The analysis panel of issue [6/7] docks at the bottom: self.add_panel(...)
 
     def _dock(self, title: str, widget, area) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -125,14 +117,18 @@ class MainWindow(QMainWindow):
 
     def _build_actions(self) -> None:
         S = QKeySequence.StandardKey
-        self.new_action = self._action("&New…", self.new_document, S.New, "Start a new empty hall")
-        self.open_action = self._action("&Open…", self.open_dialog, S.Open, "Open a design file")
-        self.save_action = self._action("&Save", self.save, S.Save, "Save the design")
+        self.new_action = self._action(
+            "&New…", self.files.new_document, S.New, "Start a new empty hall"
+        )
+        self.open_action = self._action(
+            "&Open…", self.files.open_dialog, S.Open, "Open a design file"
+        )
+        self.save_action = self._action("&Save", self.files.save, S.Save, "Save the design")
         self.save_as_action = self._action(
-            "Save &As…", self.save_as, S.SaveAs, "Save under a new name"
+            "Save &As…", self.files.save_as, S.SaveAs, "Save under a new name"
         )
         self.revert_action = self._action(
-            "&Revert", self.revert, None, "Reload the saved file, dropping changes"
+            "&Revert", self.files.revert, None, "Reload the saved file, dropping changes"
         )
         self.close_action = self._action("&Quit", self.close, S.Quit, "Quit Hallwright")
         self.cut_action = self._action("Cu&t", self.cut, S.Cut, "Cut the selected racks")
@@ -215,7 +211,7 @@ class MainWindow(QMainWindow):
         file_menu = bar.addMenu("&File")
         file_menu.addActions([self.new_action, self.open_action])
         self.recent_menu = file_menu.addMenu("Open &Recent")
-        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        self.recent_menu.aboutToShow.connect(lambda: self.files.fill_recent(self.recent_menu))
         file_menu.addSeparator()
         file_menu.addActions([self.save_action, self.save_as_action, self.revert_action])
         file_menu.addSeparator()
@@ -320,8 +316,7 @@ class MainWindow(QMainWindow):
         self._update_title()
         self.view.fit()
         if old is not None:
-            if old.plant is not None:
-                old.plant.close()
+            old.plant.close()
             old.stack.deleteLater()
 
     def _update_title(self, *_args) -> None:
@@ -330,150 +325,16 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{doc.display_name}[*] — Hallwright")
         self.revert_action.setEnabled(doc.path is not None and doc.modified)
 
+    # File-menu work lives in gui/document_files.py; these names stay for the app and tests.
+
     def maybe_save(self) -> bool:
-        """Ask before changes are lost; True when it is fine to go on."""
-        if self.document is None or not self.document.modified:
-            return True
-        answer = QMessageBox.warning(
-            self,
-            "Unsaved changes",
-            f"{self.document.display_name} has unsaved changes. Save them before closing it?",
-            QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel,
-            QMessageBox.Save,
-        )
-        if answer == QMessageBox.Save:
-            return self.save()
-        if answer == QMessageBox.Discard:
-            self.autosaver.discard()
-            return True
-        return False
-
-    def new_document(self) -> None:
-        if not self.maybe_save():
-            return
-        dialog = NewHallDialog(self)
-        if dialog.exec() != NewHallDialog.Accepted:
-            return
-        try:
-            design = run_with_progress(dialog.design, "Generating the design…", self)
-        except Exception as exc:  # noqa: BLE001 - GenerateError and friends: one sentence to the user
-            QMessageBox.critical(self, "Cannot create the design", str(exc))
-            return
-        self.autosaver.discard()
-        self.set_document(Document(design))
-
-    def open_dialog(self) -> None:
-        start = str(self.document.path.parent) if self.document and self.document.path else ""
-        path, _ = QFileDialog.getOpenFileName(self, "Open design", start, FILE_FILTER)
-        if path:
-            self.open_path(Path(path))
+        return self.files.maybe_save()
 
     def open_path(self, path: Path) -> bool:
-        """Open a design file; errors are shown in a dialog and the file is left untouched."""
-        if not self.maybe_save():
-            return False
-        try:
-            document = open_with_progress(Path(path), self)
-        except DesignFileError as exc:
-            QMessageBox.critical(
-                self, "Cannot open design", f"The design could not be opened.\n\n{exc}"
-            )
-            return False
-        design = document.design
-        self.autosaver.discard()
-        self.set_document(document)
-        self.recent.add(Path(path))
-        self.statusBar().showMessage(
-            f"Opened {path.name}: {len(design.racks)} racks, {len(design.links)} links", 8000
-        )
-        return True
-
-    def save(self) -> bool:
-        if self.document.path is None:
-            return self.save_as()
-        return self._save_to(self.document.path)
-
-    def save_as(self) -> bool:
-        start = str(self.document.path or Path.home() / f"{self.document.design.name}{EXTENSION}")
-        path, _ = QFileDialog.getSaveFileName(self, "Save design as", start, FILE_FILTER)
-        if not path:
-            return False
-        if not path.endswith(EXTENSION):
-            path += EXTENSION
-        return self._save_to(Path(path))
-
-    def _save_to(self, path: Path) -> bool:
-        old_recovery = self.autosaver.recovery_path(self.document)
-        try:
-            self.document.save(path)
-        except DesignFileError as exc:
-            QMessageBox.critical(self, "Cannot save design", str(exc))
-            return False
-        old_recovery.unlink(missing_ok=True)
-        old_recovery.with_suffix("").with_suffix(".origin.json").unlink(missing_ok=True)
-        self.recent.add(path)
-        self._update_title()
-        self.statusBar().showMessage(f"Saved {path.name}", 5000)
-        return True
-
-    def revert(self) -> None:
-        doc = self.document
-        if doc.path is None:
-            return
-        answer = QMessageBox.question(
-            self, "Revert", f"Drop all changes and reload {doc.path.name}?"
-        )
-        if answer != QMessageBox.Yes:
-            return
-        try:
-            design = load_with_progress(doc.path, self)
-        except DesignFileError as exc:
-            QMessageBox.critical(self, "Cannot revert", str(exc))
-            return
-        self.autosaver.discard()
-        self.set_document(Document(design, doc.path))
+        return self.files.open_path(path)
 
     def offer_recovery(self) -> bool:
-        """After a crash: offer to recover autosaved changes. True when a document was recovered."""
-        for path, origin, saved_at in self.autosaver.pending():
-            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(saved_at))
-            name = origin.name if origin else "an unsaved design"
-            answer = QMessageBox.question(
-                self,
-                "Recover unsaved changes",
-                f"Hallwright did not close normally. Changes to {name} were autosaved at {when}.\n"
-                "Recover them?",
-                QMessageBox.Yes | QMessageBox.No,
-                QMessageBox.Yes,
-            )
-            if answer != QMessageBox.Yes:
-                path.unlink(missing_ok=True)
-                path.with_suffix("").with_suffix(".origin.json").unlink(missing_ok=True)
-                continue
-            try:
-                design = self.autosaver.take(path)
-            except DesignFileError as exc:
-                QMessageBox.critical(self, "Cannot recover", str(exc))
-                continue
-            document = Document(design, origin)
-            self.set_document(document)
-            document.stack.resetClean()
-            self._update_title()
-            return True
-        return False
-
-    def _fill_recent(self) -> None:
-        self.recent_menu.clear()
-        paths = self.recent.paths()
-        for p in paths:
-            self.recent_menu.addAction(
-                Path(p).name, lambda p=p: self.open_path(Path(p))
-            ).setToolTip(p)
-        if not paths:
-            self.recent_menu.addAction("(none)").setEnabled(False)
-        else:
-            self.recent_menu.addSeparator()
-            self.recent_menu.addAction("Clear Menu", self.recent.clear)
+        return self.files.offer_recovery()
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -491,6 +352,8 @@ class MainWindow(QMainWindow):
             self.autosaver.timer.stop()
             for dialog in list(self.elevations.values()):
                 dialog.close()
+            if self.scene is not None:
+                self.scene.detach()  # its timers stop with it
             self.analysis_docks.close()
             event.accept()
         else:

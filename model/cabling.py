@@ -19,8 +19,10 @@ from operator import attrgetter
 import numpy as np
 
 from model.arrays import unique_sorted
+from model.cabling_findings import plant_findings
 from model.catalog import MediaType
-from model.design import Change, Design
+from model.changes import TRAY_KINDS, Change, ChangeKind
+from model.design import Design
 from model.entities import RACK_PLINTH_M, U_HEIGHT_M
 from model.findings import Finding
 from model.geometry import (
@@ -35,24 +37,18 @@ from model.geometry import (
     drop_points,
 )
 from model.media import PortClass, choose, explain, media_that_fit, ordered_lengths
+from model.plant_status import (  # re-exported: callers read the flags from here too
+    NO_MEDIUM,
+    NO_TRAY_PATH,
+    PINNED_MISMATCH,
+    PINNED_OUT_OF_REACH,
+    SAME_RACK,
+    UNREACHED_RACK,
+)
 from model.ports import port_table
 from model.tray_graph import Attachments, TrayGraph, dedupe_points
 
-SAME_RACK = 1
-NO_TRAY_PATH = 2
-NO_MEDIUM = 4
-PINNED_OUT_OF_REACH = 8
-UNREACHED_RACK = 16
-PINNED_MISMATCH = 32  # pinned medium does not carry the link's speed, lane rate or form factor
-
-_FULL_KINDS = {
-    "trays_added",
-    "trays_removed",
-    "trays_changed",
-    "hall_changed",
-    "settings_changed",
-    "catalog_changed",
-}
+_FULL_KINDS = TRAY_KINDS | {ChangeKind.HALL_CHANGED, ChangeKind.SETTINGS_CHANGED}
 # Per-link input columns (from the design) and output columns (derived), by dtype.
 _INPUTS = {
     "_drop_a": np.int64,
@@ -120,11 +116,11 @@ class CablePlant:
         self.design = design
         self._pending: list[Change] = []
         self._full()
-        design.subscribe(self._pending.append)
+        self._subscription = design.subscribe(self._pending.append)
 
     def close(self) -> None:
         """Stop following the design."""
-        self.design.unsubscribe(self._pending.append)
+        self._subscription.close()
 
     # ----------------------------------------------------------------------------- public API
 
@@ -133,24 +129,24 @@ class CablePlant:
         pending, self._pending[:] = list(self._pending), []
         if not pending:
             return set()
-        kinds = {c.kind for c in pending}
-        if kinds & _FULL_KINDS:
+        if any(c.touches(_FULL_KINDS) for c in pending):
             return self._full_with_diff()
         design = self.design
         touched_racks: set[str] = set()
         retable: set[str] = set()
         added: list[str] = []
+        removed: set[str] = set()
         for change in pending:
-            if change.kind in ("racks_moved", "racks_changed", "racks_added"):
-                touched_racks.update(change.ids)
-            elif change.kind in ("devices_moved", "devices_changed", "devices_removed"):
-                for device_id in change.ids:
-                    retable |= design.links_of_device(device_id)
-            elif change.kind == "links_changed":
-                retable.update(change.ids)
-            elif change.kind == "links_added":
-                added.extend(change.ids)
-        removed = {lid for c in pending if c.kind == "links_removed" for lid in c.ids}
+            touched_racks.update(
+                change.ids(ChangeKind.RACKS_MOVED, ChangeKind.RACKS_CHANGED, ChangeKind.RACKS_ADDED)
+            )
+            for device_id in change.ids(
+                ChangeKind.DEVICES_MOVED, ChangeKind.DEVICES_CHANGED, ChangeKind.DEVICES_REMOVED
+            ):
+                retable |= design.links_of_device(device_id)
+            retable.update(change.ids(ChangeKind.LINKS_CHANGED))
+            added.extend(change.ids(ChangeKind.LINKS_ADDED))
+            removed.update(change.ids(ChangeKind.LINKS_REMOVED))
         gone = [lid for lid in removed if lid in self.index and lid not in design.links]
         if gone:
             self._drop_rows(gone)
@@ -317,8 +313,6 @@ class CablePlant:
 
     def findings(self) -> list[Finding]:
         """NO_TRAY_PATH (per unreached rack or rack pair), NO_MEDIUM_REACHES, PINNED_MEDIUM_OUT_OF_REACH."""
-        from model.cabling_findings import plant_findings
-
         return plant_findings(self)
 
     # ----------------------------------------------------------------------------- full build

@@ -14,14 +14,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from model.findings import Finding, sort_findings
+from model.plant_status import NO_MEDIUM, NO_TRAY_PATH, PINNED_MISMATCH, PINNED_OUT_OF_REACH
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for the annotation only: the plant imports this module
     from model.cabling import CablePlant
 
 
 def plant_findings(plant: CablePlant) -> list[Finding]:
-    from model.cabling import NO_MEDIUM, NO_TRAY_PATH, PINNED_MISMATCH, PINNED_OUT_OF_REACH
-
     design = plant.design
     out: list[Finding] = []
     reach = design.settings.tray_reach_m

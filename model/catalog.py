@@ -19,6 +19,7 @@ import msgspec
 from msgspec import Meta, Struct
 
 CATALOG_DIR = Path(__file__).resolve().parent.parent / "resources" / "catalog"
+SOURCES_FILE = CATALOG_DIR / "sources.json"  # the documents behind each ``source`` key
 
 # Bounded numbers: a design or catalog file with 1e308 or a negative length is refused with the
 # JSON path of the bad value, instead of poisoning the geometry engine later.
@@ -289,11 +290,16 @@ def load_catalog_file(path: Path) -> CatalogFile:
 _builtin: Catalog | None = None
 
 
+def catalog_files() -> list[Path]:
+    """The bundled catalog files, in load order (the sources file is not one of them)."""
+    return sorted(p for p in CATALOG_DIR.glob("*.json") if p != SOURCES_FILE)
+
+
 def builtin_catalog() -> Catalog:
     """The catalog bundled in resources/catalog (loaded once; it never changes at run time)."""
     global _builtin
     if _builtin is None:
-        parts = [load_catalog_file(p) for p in sorted(CATALOG_DIR.glob("*.json"))]
+        parts = [load_catalog_file(p) for p in catalog_files()]
         _builtin = Catalog(
             [d for p in parts for d in p.device_types],
             [r for p in parts for r in p.rack_types],

@@ -2,8 +2,9 @@
 
 Every change to a design goes through the methods of :class:`Design`. They validate first and
 change nothing when they refuse (raising :class:`DesignError` with a sentence naming the
-object), then apply the change and notify listeners with a :class:`Change` naming what changed,
-so that views, the geometry cache and the analysis can update incrementally. Rack overlaps,
+object), then apply the change and notify listeners with one :class:`~model.changes.Change` per edit
+naming every id it touched (see :mod:`model.changes`), so that views, the geometry cache and the
+analysis can update incrementally. Rack overlaps,
 racks outside the hall and over-budget racks are allowed: the analysis reports them as warnings.
 
 The edit API refuses whatever the file loader refuses, so the editor can never write a file it
@@ -16,27 +17,26 @@ just enforced those very ranges (checking 400k links twice would double the load
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import NamedTuple, TypeVar
+from typing import ParamSpec, TypeVar
 
 import msgspec
 
-from model.catalog import Catalog, CatalogError, CatalogFile, DeviceType, builtin_catalog
+from model.catalog import Catalog, CatalogFile, DeviceType, builtin_catalog
+from model.changes import ChangeKind, ChangeNotifier, Listener, Subscription
 from model.entities import Device, Hall, Link, Rack, Settings, Tray
 from model.ports import PortInfo, port_table, validate_breakout
 from model.record_checks import fit_record
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
 
 class DesignError(ValueError):
     """An edit or a file that would make the design inconsistent; the message says why."""
-
-
-class Change(NamedTuple):
-    """What an edit changed, e.g. ``Change("racks_moved", ("r-1", "r-2"))``."""
-
-    kind: str
-    ids: tuple[str, ...] = ()
 
 
 @dataclass
@@ -49,8 +49,18 @@ class Removed:
     links: list[Link] = field(default_factory=list)
 
 
-Listener = Callable[[Change], None]
-R = TypeVar("R", bound=msgspec.Struct)
+S = TypeVar("S", bound=msgspec.Struct)
+
+
+def _one_change(method: Callable[P, R]) -> Callable[P, R]:
+    """An edit that calls other edits (a cascade, an undo) is still announced as one Change."""
+
+    @functools.wraps(method)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        with args[0].batch():
+            return method(*args, **kwargs)
+
+    return wrapper
 
 
 class Design:
@@ -78,24 +88,23 @@ class Design:
         self._rack_devices: dict[str, set[str]] = {}
         self._device_links: dict[str, set[str]] = {}
         self._port_links: dict[tuple[str, str], str] = {}
-        self._listeners: list[Listener] = []
+        self._changes = ChangeNotifier()
         self._id_counters: dict[str, int] = {}
         self.revision = 0  # bumped by every edit; caches compare it
 
     # ----------------------------------------------------------------------------- listeners
 
-    def subscribe(self, listener: Listener) -> None:
-        self._listeners.append(listener)
+    def subscribe(self, listener: Listener) -> Subscription:
+        """Call ``listener(change)`` after every edit; close the returned handle to stop."""
+        return self._changes.subscribe(listener)
 
-    def unsubscribe(self, listener: Listener) -> None:
-        if listener in self._listeners:
-            self._listeners.remove(listener)
+    def batch(self) -> AbstractContextManager[None]:
+        """Gather the edit-API calls made inside into one Change (one user edit, one event)."""
+        return self._changes.batch()
 
-    def _emit(self, kind: str, ids: Iterable[str] = ()) -> None:
+    def _emit(self, kind: ChangeKind, ids: Iterable[str] = ()) -> None:
         self.revision += 1
-        change = Change(kind, tuple(ids))
-        for listener in list(self._listeners):
-            listener(change)
+        self._changes.record(kind, ids)
 
     # ----------------------------------------------------------------------------- queries
 
@@ -166,7 +175,7 @@ class Design:
             raise DesignError(f"a design's name must be text, not {name!r}")
         if name != self.name:
             self.name = name
-            self._emit("name_changed")
+            self._emit(ChangeKind.NAME_CHANGED)
 
     def set_hall(self, hall: Hall) -> None:
         (hall,) = _fit_fields([hall], "the hall")
@@ -184,36 +193,13 @@ class Design:
             raise DesignError("the hall outline needs at least 3 corners")
         if hall != self.hall:
             self.hall = hall
-            self._emit("hall_changed")
+            self._emit(ChangeKind.HALL_CHANGED)
 
     def set_settings(self, settings: Settings) -> None:
         (settings,) = _fit_fields([settings], "the design settings")
         if settings != self.settings:
             self.settings = settings
-            self._emit("settings_changed")
-
-    def set_custom_types(self, custom: CatalogFile) -> None:
-        """Replace the design's own catalog entries; refused if a placed object would lose its type."""
-        (custom,) = _fit_fields([custom], "the custom types")
-        try:
-            catalog = self._base_catalog.extended(custom)
-        except CatalogError as exc:
-            raise DesignError(str(exc)) from None
-        for device in self.devices.values():
-            if device.type not in catalog.device_types:
-                raise DesignError(
-                    f"device {device.id!r} uses type {device.type!r}, "
-                    "which the new custom types would remove"
-                )
-        for rack in self.racks.values():
-            if rack.type not in catalog.rack_types:
-                raise DesignError(
-                    f"rack {rack.id!r} uses type {rack.type!r}, "
-                    "which the new custom types would remove"
-                )
-        self.custom_types = custom
-        self.catalog = catalog
-        self._emit("catalog_changed")
+            self._emit(ChangeKind.SETTINGS_CHANGED)
 
     # ----------------------------------------------------------------------------- trays
 
@@ -226,7 +212,7 @@ class Design:
             _check_polyline(tray)
         for tray in trays:
             self.trays[tray.id] = tray
-        self._emit("trays_added", (t.id for t in trays))
+        self._emit(ChangeKind.TRAYS_ADDED, (t.id for t in trays))
 
     def update_trays(self, trays: Iterable[Tray]) -> None:
         trays = list(trays)
@@ -237,7 +223,7 @@ class Design:
             _check_polyline(tray)
         for tray in trays:
             self.trays[tray.id] = tray
-        self._emit("trays_changed", (t.id for t in trays))
+        self._emit(ChangeKind.TRAYS_CHANGED, (t.id for t in trays))
 
     def remove_trays(self, ids: Iterable[str]) -> Removed:
         ids = list(dict.fromkeys(ids))
@@ -245,7 +231,7 @@ class Design:
             if tray_id not in self.trays:
                 raise DesignError(f"no tray {tray_id!r}")
         removed = Removed(trays=[self.trays.pop(t) for t in ids])
-        self._emit("trays_removed", ids)
+        self._emit(ChangeKind.TRAYS_REMOVED, ids)
         return removed
 
     # ----------------------------------------------------------------------------- racks
@@ -262,7 +248,7 @@ class Design:
         for rack in racks:
             self.racks[rack.id] = rack
             self._rack_devices.setdefault(rack.id, set())
-        self._emit("racks_added", (r.id for r in racks))
+        self._emit(ChangeKind.RACKS_ADDED, (r.id for r in racks))
 
     def move_racks(self, positions: Mapping[str, tuple[float, float]]) -> None:
         """Move racks to new centre positions (metres)."""
@@ -282,7 +268,7 @@ class Design:
         self.racks.update(new)
         moved = list(new)
         if moved:
-            self._emit("racks_moved", moved)
+            self._emit(ChangeKind.RACKS_MOVED, moved)
 
     def rotate_racks(self, rotations: Mapping[str, int]) -> None:
         self._require(self.racks, rotations, "rack")
@@ -300,8 +286,9 @@ class Design:
         self.racks.update(new)
         turned = list(new)
         if turned:
-            self._emit("racks_moved", turned)
+            self._emit(ChangeKind.RACKS_MOVED, turned)
 
+    @_one_change
     def update_racks(self, racks: Iterable[Rack]) -> None:
         """Replace rack records (name, type, size, budget, position) keeping their ids."""
         racks = list(racks)
@@ -315,10 +302,11 @@ class Design:
         moved = [r.id for r in racks if _placement(r) != _placement(self.racks[r.id])]
         for rack in racks:
             self.racks[rack.id] = rack
-        self._emit("racks_changed", (r.id for r in racks))
+        self._emit(ChangeKind.RACKS_CHANGED, (r.id for r in racks))
         if moved:
-            self._emit("racks_moved", moved)
+            self._emit(ChangeKind.RACKS_MOVED, moved)
 
+    @_one_change
     def remove_racks(self, ids: Iterable[str]) -> Removed:
         """Remove racks with their devices and those devices' links."""
         ids = list(dict.fromkeys(ids))
@@ -328,7 +316,7 @@ class Design:
         removed.racks = [self.racks.pop(r) for r in ids]
         for rack_id in ids:
             self._rack_devices.pop(rack_id, None)
-        self._emit("racks_removed", ids)
+        self._emit(ChangeKind.RACKS_REMOVED, ids)
         return removed
 
     # ----------------------------------------------------------------------------- devices
@@ -358,7 +346,7 @@ class Design:
         for device in devices:
             self.devices[device.id] = device
             self._rack_devices[device.rack].add(device.id)
-        self._emit("devices_added", (d.id for d in devices))
+        self._emit(ChangeKind.DEVICES_ADDED, (d.id for d in devices))
 
     def move_devices(self, places: Mapping[str, tuple[str, int]]) -> None:
         """Move devices to (rack id, U position)."""
@@ -385,7 +373,7 @@ class Design:
             self._rack_devices[self.devices[device_id].rack].discard(device_id)
             self.devices[device_id] = device
             self._rack_devices[device.rack].add(device_id)
-        self._emit("devices_moved", places.keys())
+        self._emit(ChangeKind.DEVICES_MOVED, places.keys())
 
     def update_devices(self, devices: Iterable[Device]) -> None:
         """Replace device records (name, type, role, breakout); rack and U must not change here."""
@@ -413,8 +401,9 @@ class Design:
                         )
         for device in devices:
             self.devices[device.id] = device
-        self._emit("devices_changed", (d.id for d in devices))
+        self._emit(ChangeKind.DEVICES_CHANGED, (d.id for d in devices))
 
+    @_one_change
     def remove_devices(self, ids: Iterable[str]) -> Removed:
         """Remove devices and their links."""
         ids = list(dict.fromkeys(ids))
@@ -425,7 +414,7 @@ class Design:
         for device in removed.devices:
             self._rack_devices.get(device.rack, set()).discard(device.id)
             self._device_links.pop(device.id, None)
-        self._emit("devices_removed", ids)
+        self._emit(ChangeKind.DEVICES_REMOVED, ids)
         return removed
 
     # ----------------------------------------------------------------------------- links
@@ -471,7 +460,7 @@ class Design:
             for end in (link.a, link.b):
                 port_links[(end.device, end.port)] = link.id
                 device_links.setdefault(end.device, set()).add(link.id)
-        self._emit("links_added", (link.id for link in links))
+        self._emit(ChangeKind.LINKS_ADDED, (link.id for link in links))
 
     def update_links(self, links: Iterable[Link]) -> None:
         """Replace link records: medium, length override, as-built length, label (ends fixed)."""
@@ -487,7 +476,7 @@ class Design:
                 raise DesignError(f"link {link.id!r}: unknown medium {link.medium!r}")
         for link in links:
             self.links[link.id] = link
-        self._emit("links_changed", (link.id for link in links))
+        self._emit(ChangeKind.LINKS_CHANGED, (link.id for link in links))
 
     def remove_links(self, ids: Iterable[str]) -> Removed:
         ids = list(dict.fromkeys(ids))
@@ -497,11 +486,12 @@ class Design:
             for end in (link.a, link.b):
                 self._port_links.pop((end.device, end.port), None)
                 self._device_links.get(end.device, set()).discard(link.id)
-        self._emit("links_removed", ids)
+        self._emit(ChangeKind.LINKS_REMOVED, ids)
         return removed
 
     # ----------------------------------------------------------------------------- undo support
 
+    @_one_change
     def restore(self, removed: Removed) -> None:
         """Put back what a removal took out (in dependency order)."""
         if removed.trays:
@@ -513,6 +503,7 @@ class Design:
         if removed.links:
             self.add_links(removed.links)
 
+    @_one_change
     def delete(self, ids: Iterable[str]) -> Removed:
         """Remove any mix of trays, racks, devices and links (cascading), as one removal."""
         ids = list(dict.fromkeys(ids))
@@ -607,7 +598,7 @@ def _merge(a: Removed, b: Removed) -> Removed:
     return Removed(a.trays + b.trays, a.racks + b.racks, a.devices + b.devices, a.links + b.links)
 
 
-def _fit_fields(records: Iterable[R], what: str) -> list[R]:
+def _fit_fields(records: Iterable[S], what: str) -> list[S]:
     """The records as the file loader reads them back; refuse one it would refuse (see
     ``model.record_checks``)."""
     out = []

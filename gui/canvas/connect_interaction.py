@@ -138,10 +138,8 @@ class ConnectInteraction(Interaction):
 
 
 def link_summary(scene, link_id: str) -> str:
-    """' — 4.3 m, DAC 400G' from the cable plant, or '' without one."""
+    """' — 4.3 m, DAC 400G' from the cable plant, or '' if it cannot route the link."""
     plant = scene.plant
-    if plant is None:
-        return ""
     try:
         plant.refresh()
         route = plant.route(link_id)

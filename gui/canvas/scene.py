@@ -20,20 +20,23 @@ from gui.canvas.link_item import LinkItem
 from gui.canvas.rack_item import RackItem
 from gui.canvas.tray_item import TrayItem
 from gui.commands import DesignCommand, push
-from model.design import Change, Design
+from model.cabling import CablePlant
+from model.changes import DEVICE_KINDS, LINK_KINDS, RACK_KINDS, TRAY_KINDS, Change
+from model.changes import ChangeKind as K
+from model.design import Design
 
 MAX_LINK_ITEMS = 2000
 MIME_TYPE = "application/x-hallwright-type"
 
 
 class HallScene(QGraphicsScene):
-    """The plan of one design. ``plant`` is the geometry engine's CablePlant, or None."""
+    """The plan of one design; ``plant`` is the design's CablePlant (routes and media)."""
 
     message = Signal(str)  # a sentence for the status bar (refused edits, measurements)
     selection_ids_changed = Signal()
     rack_activated = Signal(str)  # double-click on a rack: open its elevation
 
-    def __init__(self, design: Design, stack: QUndoStack, plant=None, parent=None) -> None:
+    def __init__(self, design: Design, stack: QUndoStack, plant: CablePlant, parent=None) -> None:
         super().__init__(parent)
         self.design = design
         self.stack = stack
@@ -61,14 +64,14 @@ class HallScene(QGraphicsScene):
         self.tray_load.updated.connect(self._apply_tray_load)
         self._build()
         self.tray_load.start()
-        design.subscribe(self._on_change)
+        self._subscription = design.subscribe(self._on_change)
         self.selectionChanged.connect(self._on_selection_changed)
 
     # ------------------------------------------------------------------ building and following
 
     def detach(self) -> None:
         """Stop following the design (the document is being closed or replaced)."""
-        self.design.unsubscribe(self._on_change)
+        self._subscription.close()
         self._links_timer.stop()
         self.tray_load.stop()
 
@@ -148,32 +151,29 @@ class HallScene(QGraphicsScene):
                 self.removeItem(item)
 
     def _on_change(self, change: Change) -> None:
-        kind, ids = change
-        if kind in ("racks_added",):
-            self._add_racks(ids)
-        elif kind in ("racks_moved", "racks_changed"):
-            for rack_id in ids:
+        design = self.design
+        # Removals first: an id removed and put back in one edit gets a fresh item.
+        self._remove(self.racks, change.ids(K.RACKS_REMOVED))
+        self._remove(self.trays, change.ids(K.TRAYS_REMOVED))
+        self._add_racks(r for r in change.ids(K.RACKS_ADDED) if r in design.racks)
+        for rack_id in change.ids(K.RACKS_MOVED, K.RACKS_CHANGED):
+            if rack_id in self.racks and rack_id in design.racks:
                 self._update_rack(rack_id)
-        elif kind == "racks_removed":
-            self._remove(self.racks, ids)
-        elif kind in ("trays_added", "trays_changed"):
-            self._add_trays(ids)
-        elif kind == "trays_removed":
-            self._remove(self.trays, ids)
-        elif kind in ("devices_added", "devices_removed", "devices_moved", "devices_changed"):
-            racks = {self.design.devices[d].rack for d in ids if d in self.design.devices}
-            racks.update(r for r in self.racks if kind == "devices_removed")
+        self._add_trays(t for t in change.ids(K.TRAYS_ADDED, K.TRAYS_CHANGED) if t in design.trays)
+        if change.touches(DEVICE_KINDS):
+            devices = change.ids(*DEVICE_KINDS)
+            racks = {design.devices[d].rack for d in devices if d in design.devices}
+            if K.DEVICES_REMOVED in change:
+                racks.update(self.racks)  # a removed device's rack is no longer known
             for rack_id in racks & self.racks.keys():
                 self.racks[rack_id].set_fill(self.rack_fill(rack_id))
-        elif kind == "hall_changed":
+        if K.HALL_CHANGED in change:
             self._update_hall()
-        elif kind == "catalog_changed":
-            for rack_id in self.racks:
-                self._update_rack(rack_id)
-        if kind.startswith(("links_", "racks_", "devices_", "trays_", "hall_", "settings_")):
+        routed = LINK_KINDS | RACK_KINDS | TRAY_KINDS | {K.HALL_CHANGED, K.SETTINGS_CHANGED}
+        if change.touches(routed | DEVICE_KINDS):
             self._plant_dirty = True
             self._links_timer.start()
-            if kind.startswith(("links_", "racks_", "trays_", "hall_", "settings_")):
+            if change.touches(routed):
                 self.tray_load.schedule()
         self.selection_ids_changed.emit()
 
@@ -240,7 +240,7 @@ class HallScene(QGraphicsScene):
         return sorted(ids, key=lambda s: (len(s), s))[:MAX_LINK_ITEMS]
 
     def _refresh_links(self) -> None:
-        if self._plant_dirty and self.plant is not None:
+        if self._plant_dirty:
             self.plant.refresh()
         self._plant_dirty = False
         wanted = self.displayed_link_ids()
@@ -259,13 +259,12 @@ class HallScene(QGraphicsScene):
             item.setVisible(len(points) >= 2)
 
     def link_points(self, link_id: str) -> list[tuple[float, float]]:
-        if self.plant is not None:
-            try:
-                points = list(self.plant.route(link_id).points)
-                if len(points) >= 2:
-                    return points
-            except Exception:  # noqa: BLE001 - a route the engine cannot draw falls back to a line
-                pass
+        try:
+            points = list(self.plant.route(link_id).points)
+            if len(points) >= 2:
+                return points
+        except Exception:  # noqa: BLE001 - a route the engine cannot draw falls back to a line
+            pass
         link = self.design.links[link_id]
         racks = self.design.racks
         a = racks[self.design.devices[link.a.device].rack]
@@ -273,17 +272,11 @@ class HallScene(QGraphicsScene):
         return [(a.x, a.y), (b.x, b.y)]
 
     def medium_kind(self, link_id: str) -> str | None:
-        if self.plant is not None:
-            try:
-                medium = self.plant.medium(link_id)
-                return medium.kind if medium is not None else None
-            except Exception:  # noqa: BLE001
-                return None
-        link = self.design.links[link_id]
-        if link.medium != "auto":
-            medium = self.design.catalog.media_types.get(link.medium)
-            return medium.kind if medium else None
-        return None
+        try:
+            medium = self.plant.medium(link_id)
+        except KeyError:  # a link added since the plant's last refresh
+            return None
+        return medium.kind if medium is not None else None
 
     # ------------------------------------------------------------------ editing helpers
 

@@ -27,7 +27,9 @@ POWER_PARTS = (
 
 
 def _plot(title: str, x_label: str, y_label: str) -> pg.PlotWidget:
-    w = pg.PlotWidget(background="w")
+    # No context menu (the charts are read-only): pyqtgraph's ViewBox menu is a parentless
+    # top-level QMenu that would outlive the window.
+    w = pg.PlotWidget(background="w", enableMenu=False)
     w.setAntialiasing(True)
     for side in ("left", "bottom"):
         axis = w.getAxis(side)
@@ -54,6 +56,7 @@ class ChartsPanel(QWidget):
             "All-reduce scaling", "GPUs in the job (log)", "time per all-reduce (ms)"
         )
         self.allreduce.setLogMode(x=True, y=False)
+        self._released = False
         self.status = QLabel("")
         self.status.setStyleSheet("color: #666; font-size: 11px;")
         grid = QGridLayout(self)
@@ -67,18 +70,39 @@ class ChartsPanel(QWidget):
         grid.setRowStretch(1, 1)
         grid.setRowStretch(2, 1)
 
+    def release(self) -> None:
+        """Tear the plots down the way pyqtgraph expects, before the window is deleted.
+
+        Why: a PlotWidget deleted with its parent window while its scene still holds plot items
+        crashes in ``QGraphicsScene::clear()`` (PySide6 6.11, pyqtgraph 0.13); its own
+        ``close()`` clears the scene first.
+        """
+        if self._released:
+            return
+        self._released = True
+        for plot in (self.lengths, self.power, self.ladder, self.allreduce):
+            legend = plot.plotItem.legend
+            if legend is not None:  # legend <-> view box is a cycle the collector cannot see
+                legend.clear()
+                plot.plotItem.legend = None
+                legend.scene().removeItem(legend)
+                legend.deleteLater()
+            plot.close()
+            plot.deleteLater()
+
     def set_stale(self) -> None:
         """An edit is being analysed: say so rather than pass the old charts off as current."""
         self.status.setText("⟳ recomputing… (charts below are of the previous revision)")
         self.status.setStyleSheet("color: #b35c00; font-size: 11px; font-weight: 600;")
 
     def update_charts(self, report, plant, revision: int | None = None) -> None:
+        if self._released:
+            return  # the window is closing
         self.status.setText(
             "up to date" + (f" · revision {revision}" if revision is not None else "")
         )
         self.status.setStyleSheet("color: #2b8a3e; font-size: 11px;")
-        if plant is not None:
-            self._lengths(plant)
+        self._lengths(plant)
         self._power(report)
         self._ladder(report)
         self._allreduce(report)

@@ -81,9 +81,11 @@ class AnalysisDocks(QObject):
     # ------------------------------------------------------------------ documents
 
     def close(self) -> None:
-        """Stop the analysis (waits for a job in flight); the window is closing."""
+        """Stop the analysis (waits for a job in flight) and release the charts; the window is
+        closing."""
         if self.runner is not None:
             self.runner.close()
+        self.charts.release()
 
     def set_document(self, document: Document, scene) -> None:
         if self.runner is not None:
@@ -102,9 +104,8 @@ class AnalysisDocks(QObject):
         self.runner.stale.connect(self.warnings.set_stale)
         self.runner.stale.connect(self.charts.set_stale)
         self.runner.finished.connect(self._result)
-        if document.plant is not None:
-            self.links.set_source(document.design, document.plant, document.stack)
-            self.runner.plant_refreshed.connect(lambda _ids: self.links.plant_changed())
+        self.links.set_source(document.design, document.plant, document.stack)
+        self.runner.plant_refreshed.connect(lambda _ids: self.links.plant_changed())
         scene.selection_ids_changed.connect(self._canvas_selected)
         self._stack_index = document.stack.index()
         self._edits: list[str] = []
@@ -255,13 +256,14 @@ class AnalysisDocks(QObject):
             )
         )
         error = None
-        for command in commands:
-            error = push(stack, command)
+        with current.batch():  # one user edit: the views hear one change
+            for command in commands:
+                error = push(stack, command)
+                if error:
+                    break
+            stack.endMacro()
             if error:
-                break
-        stack.endMacro()
-        if error:
-            stack.undo()
+                stack.undo()
         return error
 
 

@@ -22,6 +22,7 @@ from gui import style
 from gui.canvas.scene import MIME_TYPE
 from gui.commands import AddObjectsCommand, DeleteCommand, MoveDevicesCommand
 from model import placement
+from model.changes import DEVICE_KINDS, RACK_KINDS, Change
 
 U_PX = 18.0
 RACK_PX = 300.0
@@ -141,18 +142,19 @@ class RackElevationDialog(QDialog):
         layout.addWidget(self.view)
         self.resize(400, 900)
         self.blocks: dict[str, DeviceBlockItem] = {}
-        scene.design.subscribe(self._on_change)
-        self.finished.connect(lambda _r: scene.design.unsubscribe(self._on_change))
+        self._subscription = scene.design.subscribe(self._on_change)
+        self.finished.connect(lambda _r: self._subscription.close())
         self.graphics.selectionChanged.connect(self._on_selection)
         self.rebuild()
 
     def rack(self):
         return self.scene.design.racks[self.rack_id]
 
-    def _on_change(self, change) -> None:
-        if change.kind == "racks_removed" and self.rack_id in change.ids:
+    def _on_change(self, change: Change) -> None:
+        if self.rack_id not in self.scene.design.racks:
+            self._subscription.close()
             self.close()
-        elif change.kind.startswith(("devices_", "racks_", "catalog_")):
+        elif change.touches(DEVICE_KINDS | RACK_KINDS):
             self.rebuild()
 
     def rebuild(self) -> None:

@@ -39,6 +39,7 @@ from gui.commands import UpdateCommand, push
 from gui.style import MEDIUM_KIND_COLORS
 from model.analysis.topology import link_tiers
 from model.catalog import medium_group
+from model.changes import DEVICE_KINDS, LINK_KINDS, Change
 from model.media import media_that_fit
 
 COLUMNS = ("A end", "B end", "Tier", "Speed", "Routed m", "Ordered m", "Medium", "Reason")
@@ -70,13 +71,13 @@ class LinksTableModel(QAbstractTableModel):
         self.filters: dict[str, object] = {"kind": None, "tier": None, "warning": False, "rack": ""}
         self._tiers: np.ndarray | None = None  # per plant row; dropped when links or devices change
         self._tier_names: list[str] = list(TIER_NAMES)
-        design.subscribe(self._on_change)
+        self._subscription = design.subscribe(self._on_change)
 
     def close(self) -> None:
-        self.design.unsubscribe(self._on_change)
+        self._subscription.close()
 
-    def _on_change(self, change) -> None:
-        if change.kind.startswith(("links_", "devices_", "catalog_")):
+    def _on_change(self, change: Change) -> None:
+        if change.touches(LINK_KINDS | DEVICE_KINDS):
             self._tiers = None
 
     # ------------------------------------------------------------------ Qt model API

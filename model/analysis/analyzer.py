@@ -31,29 +31,15 @@ from model.analysis.media_costs import media_figures
 from model.analysis.report import Report
 from model.analysis.topology import LINK_COMPUTE, components, infer_topology, tier_name
 from model.analysis.tray_fill import TrayFill
-from model.design import Change, Design
+from model.changes import DEVICE_KINDS, RACK_KINDS, TRAY_KINDS, Change, ChangeKind
+from model.design import Design
 from model.findings import sort_findings
 
-TOPOLOGY_EVENTS = {
-    "devices_added",
-    "devices_removed",
-    "devices_changed",
-    "devices_moved",
-    "links_added",
-    "links_removed",
-    "catalog_changed",
-}
-DEVICE_EVENTS = {
-    "devices_added",
-    "devices_removed",
-    "devices_changed",
-    "devices_moved",
-    "racks_added",
-    "racks_removed",
-    "racks_changed",
-    "catalog_changed",
-}
-PLACEMENT_EVENTS = {"racks_added", "racks_removed", "racks_moved", "racks_changed", "hall_changed"}
+K = ChangeKind
+TOPOLOGY_EVENTS = DEVICE_KINDS | {K.LINKS_ADDED, K.LINKS_REMOVED}
+DEVICE_EVENTS = DEVICE_KINDS | {K.RACKS_ADDED, K.RACKS_REMOVED, K.RACKS_CHANGED}
+PLACEMENT_EVENTS = RACK_KINDS | {K.HALL_CHANGED}
+TRAY_EVENTS = TRAY_KINDS | {K.HALL_CHANGED}
 
 
 def analyze(design: Design, plant=None) -> Report:
@@ -93,31 +79,27 @@ class Analyzer:
         self._domain = 1
         self._pending_links: set[str] = set()
         self._geometry = _geometry_settings(design.settings)
-        self._subscribed = subscribe
-        if subscribe:
-            design.subscribe(self._on_change)
+        self._subscription = design.subscribe(self._on_change) if subscribe else None
 
     def close(self) -> None:
-        if self._subscribed:
-            self.design.unsubscribe(self._on_change)
-            self._subscribed = False
+        if self._subscription is not None:
+            self._subscription.close()
+            self._subscription = None
 
     def _on_change(self, change: Change) -> None:
-        kind = change.kind
-        if kind in TOPOLOGY_EVENTS:
+        if change.touches(TOPOLOGY_EVENTS):
             self._dirty.add("topology")
-        if kind in DEVICE_EVENTS:
+        if change.touches(DEVICE_EVENTS):
             self._dirty.add("devices")
-        if kind in PLACEMENT_EVENTS:
+        if change.touches(PLACEMENT_EVENTS):
             self._dirty.add("placement")
-        if kind.startswith("trays_") or kind in ("catalog_changed", "hall_changed"):
+        if change.touches(TRAY_EVENTS):
             self._dirty.add("trays")
         # Links whose route or medium may have changed, whoever refreshes the plant.
-        if kind in ("racks_moved", "racks_changed"):
-            self._pending_links |= self.design.links_of_racks(change.ids)
-        elif kind == "links_changed":
-            self._pending_links.update(change.ids)
-        elif kind == "settings_changed":
+        moved = [r for r in change.ids(K.RACKS_MOVED, K.RACKS_CHANGED) if r in self.design.racks]
+        self._pending_links |= self.design.links_of_racks(moved)
+        self._pending_links.update(change.ids(K.LINKS_CHANGED))
+        if K.SETTINGS_CHANGED in change:
             geometry = _geometry_settings(self.design.settings)
             if geometry != self._geometry:
                 self._geometry = geometry
@@ -155,7 +137,7 @@ class Analyzer:
     def report(self) -> Report:
         design = self.design
         # Links to re-read from the plant: None = all (no event history to go by).
-        changed: set[str] | None = set(self._pending_links) if self._subscribed else None
+        changed: set[str] | None = set(self._pending_links) if self._subscription else None
         self._pending_links.clear()
         if self.plant is not None and self.refresh_plant:
             refreshed = self.plant.refresh()

@@ -1,7 +1,7 @@
 """The analysis report: every figure of the live panel and of ``main.py analyze``.
 
-``Report.to_json()`` is the machine-readable contract of ``analyze --json`` (keys documented in
-issue 5; extra keys may be added, none removed). ``Report.to_text()`` is the readable report.
+``Report.to_json()`` is the machine-readable contract of ``analyze --json`` (the keys it writes;
+extra keys may be added, none removed). ``Report.to_text()`` is the readable report.
 Units: Gb/s per direction, W, USD, m, s.
 """
 

@@ -7,10 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import shiboken6
 from PySide6.QtCore import QEvent, QPointF, QSettings, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from gui.app import shut_down_qt
 from gui.main_window import MainWindow
 from model.fileio import design_to_bytes, save_design
 from tests.builders import device, small_pod
@@ -58,6 +60,8 @@ def window(qtbot, tmp_path, pod_file):
 
 def close_quietly(win) -> None:
     """Close without the unsaved-changes prompt (pytest-qt's own close would run it)."""
+    if not shiboken6.isValid(win):
+        return  # the test closed it already (the window deletes itself on close)
     if win.document is not None:
         win.document.stack.setClean()
     win.close()
@@ -109,25 +113,11 @@ def drag(view, start, end, steps: int = 8, button=Qt.LeftButton) -> None:
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _close_every_window_at_the_end(qapp):
-    """Tear the Qt side down while the application still exists.
+def _qt_shut_down_at_the_end(qapp):
+    """What the editor does when it quits (gui.app.shut_down_qt), once the last test is done.
 
-    Windows some tests leave open keep analysis workers and scene items alive; if Python's
-    final garbage collection meets them after QApplication is gone, the process segfaults at
-    exit and the run reports failure although every test passed.
+    Each test must close its own windows (the leak check fails it otherwise); this only clears
+    the clipboard some tests copy racks to, which Qt would otherwise free after Python is gone.
     """
     yield
-    for widget in QApplication.topLevelWidgets():
-        docks = getattr(widget, "analysis_docks", None)
-        if docks is not None:
-            docks.close()
-        document = getattr(widget, "document", None)
-        if document is not None:
-            document.stack.setClean()
-        widget.close()
-        widget.deleteLater()
-    QApplication.sendPostedEvents(None, 0)  # 0: QEvent.DeferredDelete among the rest
-    QApplication.processEvents()
-    import gc
-
-    gc.collect()
+    shut_down_qt()

@@ -8,7 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-import gui.main_window as main_window_module
+import gui.document_files as document_files_module
 from gui.document import empty_design
 from model.fileio import design_to_bytes
 from tests.gui.conftest import click, close_quietly, drag, make_window, snapshot
@@ -151,7 +151,7 @@ def test_new_empty_hall(window, monkeypatch):
         def design(self):
             return empty_design(30, 20, name="Hall B")
 
-    monkeypatch.setattr(main_window_module, "NewHallDialog", FakeNewHallDialog)
+    monkeypatch.setattr(document_files_module, "NewHallDialog", FakeNewHallDialog)
     window.new_action.trigger()
     assert window.document.design.name == "Hall B"
     assert window.document.path is None
@@ -198,7 +198,7 @@ def test_new_design_from_a_template_is_generated_with_progress(window, monkeypat
             assert "GPU" in self.preview.text() or "gpus" in self.preview.text().lower()
             return NewHallDialog.Accepted
 
-    monkeypatch.setattr(main_window_module, "NewHallDialog", ChooseRailOptimized)
+    monkeypatch.setattr(document_files_module, "NewHallDialog", ChooseRailOptimized)
     window.new_action.trigger()
     design = window.document.design
     assert design.gpu_count() == 256 and design.links

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from model.design import Change, DesignError
+from model.changes import Change, ChangeKind
+from model.design import DesignError
 from model.entities import Device, Link, PortRef
 from model.fileio import design_to_bytes
 from tests.builders import device, link, rack
@@ -24,7 +25,7 @@ def test_small_pod_counts(pod):
 def test_move_racks_emits_racks_moved(pod):
     seen = record_changes(pod)
     pod.move_racks({"r1": (4.0, 3.0)})
-    assert seen == [Change("racks_moved", ("r1",))]
+    assert seen == [Change.of(ChangeKind.RACKS_MOVED, ("r1",))]
     assert (pod.racks["r1"].x, pod.racks["r1"].y) == (4.0, 3.0)
 
 
@@ -81,7 +82,14 @@ def test_remove_rack_cascades_and_restore_puts_everything_back(pod):
     removed = pod.remove_racks(["r1"])
     assert {d.id for d in removed.devices} == {"a1", "a2"}
     assert len(removed.links) == 16 and len(pod.links) == 16
-    assert [c.kind for c in seen] == ["links_removed", "devices_removed", "racks_removed"]
+    (change,) = seen  # one edit, one event, with every id it took out
+    assert list(change.parts) == [
+        ChangeKind.LINKS_REMOVED,
+        ChangeKind.DEVICES_REMOVED,
+        ChangeKind.RACKS_REMOVED,
+    ]
+    assert set(change.ids(ChangeKind.DEVICES_REMOVED)) == {"a1", "a2"}
+    assert len(change.ids(ChangeKind.LINKS_REMOVED)) == 16
     assert pod.link_at_port("leaf1", "p1") is None
     pod.restore(removed)
     assert design_to_bytes(pod) == before

@@ -40,3 +40,13 @@ def test_blocker_really_blocks():
         [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert result.returncode != 0 and "must not import PySide6" in result.stderr
+
+
+def test_plant_findings_do_not_import_the_plant():
+    """model.cabling imports model.cabling_findings, never the other way (no import cycle)."""
+    probe = "import sys, model.cabling_findings; print('model.cabling' in sys.modules)"
+    result = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"

@@ -1,0 +1,184 @@
+"""DocumentFiles: the editor's File menu work — new, open, save, save as, revert, the recent
+files and the recovery of autosaved changes — with the questions and messages it shows.
+
+It acts on one MainWindow (``window.document`` is the open document; ``window.set_document``
+shows another) and owns the window's RecentFiles and Autosaver.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from gui.dialogs import NewHallDialog
+from gui.document import (
+    Autosaver,
+    Document,
+    RecentFiles,
+    load_with_progress,
+    open_with_progress,
+    run_with_progress,
+)
+from model.fileio import EXTENSION, DesignFileError
+
+FILE_FILTER = f"Hallwright designs (*{EXTENSION});;All files (*)"
+
+
+class DocumentFiles:
+    """Opening, saving and recovering the documents of ``window``."""
+
+    def __init__(self, window, settings: QSettings, recovery_dir: Path) -> None:
+        self.window = window
+        self.recent = RecentFiles(settings)
+        self.autosaver = Autosaver(recovery_dir, parent=window)
+
+    @property
+    def document(self) -> Document | None:
+        return self.window.document
+
+    def maybe_save(self) -> bool:
+        """Ask before changes are lost; True when it is fine to go on."""
+        if self.document is None or not self.document.modified:
+            return True
+        answer = QMessageBox.warning(
+            self.window,
+            "Unsaved changes",
+            f"{self.document.display_name} has unsaved changes. Save them before closing it?",
+            QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel,
+            QMessageBox.Save,
+        )
+        if answer == QMessageBox.Save:
+            return self.save()
+        if answer == QMessageBox.Discard:
+            self.autosaver.discard()
+            return True
+        return False
+
+    def new_document(self) -> None:
+        if not self.maybe_save():
+            return
+        dialog = NewHallDialog(self.window)
+        if dialog.exec() != NewHallDialog.Accepted:
+            return
+        try:
+            design = run_with_progress(dialog.design, "Generating the design…", self.window)
+        except Exception as exc:  # noqa: BLE001 - GenerateError and friends: one sentence to the user
+            QMessageBox.critical(self.window, "Cannot create the design", str(exc))
+            return
+        self.autosaver.discard()
+        self.window.set_document(Document(design))
+
+    def open_dialog(self) -> None:
+        start = str(self.document.path.parent) if self.document and self.document.path else ""
+        path, _ = QFileDialog.getOpenFileName(self.window, "Open design", start, FILE_FILTER)
+        if path:
+            self.open_path(Path(path))
+
+    def open_path(self, path: Path) -> bool:
+        """Open a design file; errors are shown in a dialog and the file is left untouched."""
+        if not self.maybe_save():
+            return False
+        try:
+            document = open_with_progress(Path(path), self.window)
+        except DesignFileError as exc:
+            QMessageBox.critical(
+                self, "Cannot open design", f"The design could not be opened.\n\n{exc}"
+            )
+            return False
+        design = document.design
+        self.autosaver.discard()
+        self.window.set_document(document)
+        self.recent.add(Path(path))
+        self.window.statusBar().showMessage(
+            f"Opened {path.name}: {len(design.racks)} racks, {len(design.links)} links", 8000
+        )
+        return True
+
+    def save(self) -> bool:
+        if self.document.path is None:
+            return self.save_as()
+        return self._save_to(self.document.path)
+
+    def save_as(self) -> bool:
+        start = str(self.document.path or Path.home() / f"{self.document.design.name}{EXTENSION}")
+        path, _ = QFileDialog.getSaveFileName(self.window, "Save design as", start, FILE_FILTER)
+        if not path:
+            return False
+        if not path.endswith(EXTENSION):
+            path += EXTENSION
+        return self._save_to(Path(path))
+
+    def _save_to(self, path: Path) -> bool:
+        old_recovery = self.autosaver.recovery_path(self.document)
+        try:
+            self.document.save(path)
+        except DesignFileError as exc:
+            QMessageBox.critical(self.window, "Cannot save design", str(exc))
+            return False
+        old_recovery.unlink(missing_ok=True)
+        old_recovery.with_suffix("").with_suffix(".origin.json").unlink(missing_ok=True)
+        self.recent.add(path)
+        self.window._update_title()
+        self.window.statusBar().showMessage(f"Saved {path.name}", 5000)
+        return True
+
+    def revert(self) -> None:
+        doc = self.document
+        if doc.path is None:
+            return
+        answer = QMessageBox.question(
+            self, "Revert", f"Drop all changes and reload {doc.path.name}?"
+        )
+        if answer != QMessageBox.Yes:
+            return
+        try:
+            design = load_with_progress(doc.path, self.window)
+        except DesignFileError as exc:
+            QMessageBox.critical(self.window, "Cannot revert", str(exc))
+            return
+        self.autosaver.discard()
+        self.window.set_document(Document(design, doc.path))
+
+    def offer_recovery(self) -> bool:
+        """After a crash: offer to recover autosaved changes. True when a document was recovered."""
+        for path, origin, saved_at in self.autosaver.pending():
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(saved_at))
+            name = origin.name if origin else "an unsaved design"
+            answer = QMessageBox.question(
+                self.window,
+                "Recover unsaved changes",
+                f"Hallwright did not close normally. Changes to {name} were autosaved at {when}.\n"
+                "Recover them?",
+                QMessageBox.Yes | QMessageBox.No,
+                QMessageBox.Yes,
+            )
+            if answer != QMessageBox.Yes:
+                path.unlink(missing_ok=True)
+                path.with_suffix("").with_suffix(".origin.json").unlink(missing_ok=True)
+                continue
+            try:
+                design = self.autosaver.take(path)
+            except DesignFileError as exc:
+                QMessageBox.critical(self.window, "Cannot recover", str(exc))
+                continue
+            document = Document(design, origin)
+            self.window.set_document(document)
+            document.stack.resetClean()
+            self.window._update_title()
+            return True
+        return False
+
+    def fill_recent(self, menu) -> None:
+        """The Open Recent menu, filled as it opens."""
+        menu.clear()
+        paths = self.recent.paths()
+        for p in paths:
+            menu.addAction(Path(p).name, lambda p=p: self.open_path(Path(p))).setToolTip(p)
+        if not paths:
+            menu.addAction("(none)").setEnabled(False)
+        else:
+            menu.addSeparator()
+            menu.addAction("Clear Menu", self.recent.clear)
