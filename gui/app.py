@@ -8,8 +8,8 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QSettings, QStandardPaths
 from PySide6.QtWidgets import QApplication
 
-from gui.clipboard import MIME_RACKS
 from gui.main_window import MainWindow
+from model.clipboard import MIME_RACKS
 
 
 def recovery_directory() -> Path:
