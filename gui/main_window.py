@@ -28,6 +28,7 @@ from gui.panels.docks import install_analysis_docks
 from gui.panels.elevation import RackElevationDialog
 from gui.panels.inspector import InspectorPanel
 from gui.panels.palette import CatalogPalette
+from gui.plant_feed import close_feed
 from model import clipboard
 
 MODES = (  # (key, label, shortcut, interaction class)
@@ -316,6 +317,7 @@ class MainWindow(QMainWindow):
         self._update_title()
         self.view.fit()
         if old is not None:
+            close_feed(old.plant)
             old.plant.close()
             old.stack.deleteLater()
 
@@ -355,6 +357,7 @@ class MainWindow(QMainWindow):
             if self.scene is not None:
                 self.scene.detach()  # its timers stop with it
             self.analysis_docks.close()
+            close_feed(self.document.plant)  # its refresh timer stops with the window
             event.accept()
         else:
             event.ignore()

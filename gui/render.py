@@ -11,6 +11,7 @@ from PySide6.QtGui import QColor, QFont, QImage, QPageSize, QPainter, QPdfWriter
 from gui import style
 from gui.canvas.scene import MAX_LINK_ITEMS, HallScene
 from gui.document import make_plant
+from gui.plant_feed import close_feed
 from model.design import Design
 
 FORMATS = (".png", ".svg", ".pdf")
@@ -96,6 +97,7 @@ def render_design(
 
     shiboken6.delete(scene)  # before the application goes: no teardown in the wrong order
     if own_plant and plant is not None and hasattr(plant, "close"):
+        close_feed(plant)
         plant.close()
     return out
 

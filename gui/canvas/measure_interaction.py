@@ -89,4 +89,5 @@ def tray_distance(scene, a, b) -> float | None:
     the trays do not join the points)."""
     if scene.plant is None or not scene.design.trays:
         return None
+    scene.feed.ensure_fresh()  # through the feed, so every consumer hears what changed
     return scene.plant.tray_distance(a, b)

@@ -20,6 +20,7 @@ from gui.canvas.link_item import LinkItem
 from gui.canvas.rack_item import RackItem
 from gui.canvas.tray_item import TrayItem
 from gui.commands import DesignCommand, push
+from gui.plant_feed import feed_for
 from model.cabling import CablePlant
 from model.changes import DEVICE_KINDS, LINK_KINDS, RACK_KINDS, TRAY_KINDS, Change
 from model.changes import ChangeKind as K
@@ -60,6 +61,8 @@ class HallScene(QGraphicsScene):
         self.show_bundles = True
         self.bundle_item = BundleItem()
         self.addItem(self.bundle_item)
+        # The one owner of plant refreshes: it tells every consumer which links changed.
+        self.feed = feed_for(design, plant) if plant is not None else None
         self.tray_load = TrayLoad(design, plant, self)
         self.tray_load.updated.connect(self._apply_tray_load)
         self._build()
@@ -240,8 +243,8 @@ class HallScene(QGraphicsScene):
         return sorted(ids, key=lambda s: (len(s), s))[:MAX_LINK_ITEMS]
 
     def _refresh_links(self) -> None:
-        if self._plant_dirty:
-            self.plant.refresh()
+        if self._plant_dirty and self.feed is not None:
+            self.feed.ensure_fresh()
         self._plant_dirty = False
         wanted = self.displayed_link_ids()
         wanted_set = set(wanted)

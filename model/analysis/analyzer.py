@@ -79,12 +79,32 @@ class Analyzer:
         self._domain = 1
         self._pending_links: set[str] = set()
         self._geometry = _geometry_settings(design.settings)
+        self._explicit = False  # fed by advance(): changes are known without a subscription
         self._subscription = design.subscribe(self._on_change) if subscribe else None
 
     def close(self) -> None:
         if self._subscription is not None:
             self._subscription.close()
             self._subscription = None
+
+    def advance(self, design: Design, plant, changes, changed_links: set[str]) -> Report:
+        """The report of ``design`` (and its refreshed ``plant``) after ``changes``.
+
+        For an analyzer that follows no design (``subscribe=False``) and works on snapshots
+        (:mod:`model.snapshot`): ``design`` and ``plant`` replace the ones it read before,
+        ``changes`` are the design's change events since then and ``changed_links`` the links
+        whose route or medium the plant's refreshes reported. Only what they touch is redone.
+        """
+        self.design, self.plant = design, plant
+        for change in changes:
+            self._on_change(change)
+        self._pending_links |= changed_links
+        self._explicit = True
+        return self.report()
+
+    def cables_by_tray(self, group_of) -> dict[str, dict[str, int]]:
+        """Cables per tray and group as of the last report (see ``TrayFill.cables_by_tray``)."""
+        return self._trays.cables_by_tray(self.plant, group_of)
 
     def _on_change(self, change: Change) -> None:
         if change.touches(TOPOLOGY_EVENTS):
@@ -137,7 +157,8 @@ class Analyzer:
     def report(self) -> Report:
         design = self.design
         # Links to re-read from the plant: None = all (no event history to go by).
-        changed: set[str] | None = set(self._pending_links) if self._subscription else None
+        followed = self._subscription is not None or self._explicit
+        changed: set[str] | None = set(self._pending_links) if followed else None
         self._pending_links.clear()
         if self.plant is not None and self.refresh_plant:
             refreshed = self.plant.refresh()
