@@ -75,6 +75,7 @@ class Analyzer:
         self._scale_up = None
         self._trays = TrayFill()
         self._plant_rows = None
+        self._rows_generation = None  # plant route_generation the rows were read at
         self._links_by_tier: dict[str, int] = {}
         self._domain = 1
         self._pending_links: set[str] = set()
@@ -186,9 +187,14 @@ class Analyzer:
             self._bisection = bisection(design, topo, halves=(half_a, half_b))
         if self._scale_up is None or changed is None or changed:
             self._scale_up = warn.scale_up_findings(design, topo, self.plant)
+        # A full plant rebuild (new route_generation) renumbers the plant's rows.
+        generation = getattr(self.plant, "route_generation", None)
         if self.plant is not None and (
-            self._plant_rows is None or len(self._plant_rows) != len(topo.link_ids)
+            self._plant_rows is None
+            or len(self._plant_rows) != len(topo.link_ids)
+            or generation != self._rows_generation
         ):
+            self._rows_generation = generation
             if list(self.plant.link_ids) == topo.link_ids:
                 self._plant_rows = np.arange(len(topo.link_ids), dtype=np.int64)
             else:
