@@ -6,7 +6,9 @@ the analysis's peak along the tray, so the plan and the analysis panel show one 
 follows the document's :class:`~gui.plant_feed.PlantFeed`: after each plant refresh it recounts
 only the links the refresh reported changed (the count is kept per route and medium, so an
 incremental update equals a full recount); a change of the link set, the trays, the hall or the
-settings recounts everything. Cables with no medium carry no cable to draw and are left out
+settings recounts everything. In the editor it ``follow``s the analysis runner instead: the
+worker counts fill and bundles with the analysis, on the same snapshot, and the GUI thread only
+draws them. Cables with no medium carry no cable to draw and are left out
 of the bundles (the NO_MEDIUM warning names them). ``BundleItem`` draws one line per tray whose
 width grows with the cable count and whose colour is the tray's main medium.
 """
@@ -55,6 +57,8 @@ class TrayLoad(QObject):
         self._tray_fill = TrayFill()  # per (route, medium) counts kept between updates
         self._changed: set[str] | None = None  # links to recount; None: every link
         self._paused = False
+        self._runner = None  # an AnalysisRunner whose results carry fill and bundles
+        self._result = None  # a result held back while the user drags
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
@@ -64,10 +68,11 @@ class TrayLoad(QObject):
         if self.feed is not None:
             self.feed.refreshed.connect(self._on_refreshed)
             self._subscription = design.subscribe(self._on_change)
+        self._listening = self.feed is not None
 
     def schedule(self) -> None:
         """The design changed: count again (the changed links) on the next idle turn."""
-        if not self._paused:
+        if not self._paused and self._runner is None:
             self._timer.start()
 
     def start(self) -> None:
@@ -82,26 +87,62 @@ class TrayLoad(QObject):
 
     def resume(self) -> None:
         self._paused = False
-        self._timer.start()
+        if self._runner is not None:
+            self._publish()
+        else:
+            self._timer.start()
 
     @property
     def busy(self) -> bool:
+        if self._runner is not None:
+            return not self._runner.fresh or self._timer.isActive() or self._paused
         return self._timer.isActive() or self._paused or (self.feed is not None and self.feed.dirty)
+
+    def follow(self, runner) -> None:
+        """Take fill and bundles from ``runner``'s results (an AnalysisRunner): the worker counts
+        them with the analysis, from the same snapshot, so the GUI thread does no counting."""
+        self._runner = runner
+        self._timer.stop()  # no count of its own on the GUI thread
+        self._stop_listening()
+        runner.finished.connect(self._take)
+        if runner.result is not None:
+            self._take(runner.result)
+
+    def _take(self, result) -> None:
+        if result.bundles is None:
+            return
+        self._result = result
+        if not self._paused:
+            self._publish()
+
+    def _publish(self) -> None:
+        result, self._result = self._result, None
+        if result is None:
+            return
+        self.fill, self.counts = dict(result.report.tray_fill), result.bundles
+        self.updated.emit()
 
     def stop(self) -> None:
         self._timer.stop()
+        if self._runner is not None:
+            try:
+                self._runner.finished.disconnect(self._take)
+            except (RuntimeError, TypeError):
+                pass
+            self._runner = None
         if self._subscription is not None:
             self._subscription.close()
             self._subscription = None
-        if self.feed is not None:
-            try:
-                self.feed.refreshed.disconnect(self._on_refreshed)
-            except (RuntimeError, TypeError):
-                pass
+        self._stop_listening()
 
     def run_to_end(self) -> None:
         """Count synchronously (headless render, tests)."""
         self._count()
+
+    def _stop_listening(self) -> None:
+        if self.feed is not None and self._listening:
+            self._listening = False
+            self.feed.refreshed.disconnect(self._on_refreshed)
 
     def _on_change(self, change: Change) -> None:
         if change.touches(_RECOUNT_ALL):
