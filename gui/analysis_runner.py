@@ -31,7 +31,7 @@ from model.cabling import CablePlant
 from model.catalog import medium_group
 from model.changes import Change, ChangeKind
 from model.design import Design
-from model.snapshot import snapshot
+from model.snapshot import Snapshotter
 
 # Edits closer together than this make one analysis (keyboard nudges, a burst of undo); short
 # enough that the panel is fresh within the 150 ms of DESIGN.md after a single edit.
@@ -124,6 +124,7 @@ class AnalysisRunner(QObject):
         self.result: AnalysisResult | None = None
         self.snapshot_s = 0.0
         self._analyzer: Analyzer | None = None
+        self._snapshots = Snapshotter(design, plant)  # copies only what edits changed
         self._changes: list[Change] = []  # since the analyzer's last job
         self._changed_links: set[str] = set()
         self._pool = QThreadPool(self)
@@ -165,6 +166,7 @@ class AnalysisRunner(QObject):
             return
         self._closed = True
         self._subscription.close()
+        self._snapshots.close()
         if self.feed is not None:
             try:
                 self.feed.refreshed.disconnect(self._plant_refreshed)
@@ -204,7 +206,7 @@ class AnalysisRunner(QObject):
         if self.feed is not None:
             self.feed.ensure_fresh()
         started = time.perf_counter()
-        design, plant = snapshot(self.design, self.plant)
+        design, plant = self._snapshots.take()
         self.snapshot_s = time.perf_counter() - started
         if self._analyzer is None:
             self._analyzer = Analyzer(design, plant, subscribe=False, refresh_plant=False)

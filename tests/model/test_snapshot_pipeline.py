@@ -14,7 +14,7 @@ from model.cabling import CablePlant
 from model.catalog import medium_group
 from model.entities import Tray
 from model.fileio import design_to_bytes, read_design_bytes
-from model.snapshot import snapshot
+from model.snapshot import Snapshotter, snapshot
 from tests.analysis_fabrics import clos
 
 
@@ -170,3 +170,23 @@ def test_bundles_after_rack_moves_equal_a_full_recount():
         full.update(design, plant, None)
         assert incremental == full.cables_by_tray(plant, group)
     assert incremental != first  # the moves did move cables between trays
+
+
+def test_successive_snapshots_share_only_what_no_edit_changed():
+    design = fabric()
+    plant = CablePlant(design)
+    snapshots = Snapshotter(design, plant)
+    first, first_plant = snapshots.take()
+    design.move_racks({next(iter(design.racks)): (3.5, 20.0)})
+    plant.refresh()
+    second, second_plant = snapshots.take()
+    assert second.links is first.links and second_plant.index is first_plant.index
+    assert second.racks is not first.racks and second.racks == design.racks
+    assert first.racks != design.racks  # the earlier snapshot kept its rack positions
+    design.remove_links([next(iter(design.links))])
+    plant.refresh()
+    third, third_plant = snapshots.take()
+    assert third.links is not second.links and third.links == design.links
+    assert third_plant.link_ids == plant.link_ids != second_plant.link_ids
+    assert figures(analyze(third, third_plant)) == figures(analyze(design, plant))
+    snapshots.close()
