@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run test bench lint clean
+.PHONY: setup run test bench lint clean netbox-check
 
 setup: $(STAMP)
 
@@ -32,6 +32,11 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/run_benchmarks.py
+
+# A real NetBox (PyPI `netbox`, Python >= 3.12) with PostgreSQL and Redis on loopback: imports two
+# generated pods as two sites through NetBox's bulk-import views and checks every row and count.
+netbox-check: $(STAMP)
+	bash tests/netbox_live/run_live_import.sh
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

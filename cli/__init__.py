@@ -20,6 +20,14 @@ COMMANDS = {
     "routes": "cli.routes_command",
     "analyze": "cli.analyze_command",
     "render": "cli.render_command",
+    "export-p2p": "cli.export_p2p_command",
+    "check-cabling": "cli.check_cabling_command",
+    "as-built": "cli.as_built_command",
+    "import-netbox": "cli.import_netbox_command",
+    "whatif": "cli.whatif_command",
+    "compare": "cli.compare_command",
+    "sweep": "cli.sweep_command",
+    "allreduce": "cli.allreduce_command",
 }
 
 

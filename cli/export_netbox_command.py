@@ -1,4 +1,4 @@
-"""``main.py export-netbox FILE -o DIR``: NetBox bulk-import CSVs, numbered in import order."""
+"""``main.py export-netbox FILE -o DIR``: NetBox import files (shared types apart, site files)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ from model.export.netbox import netbox_tables, write_netbox_dir
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
-    parser = sub.add_parser(name, help="NetBox import CSVs (sites ... cables) into a folder")
+    parser = sub.add_parser(
+        name, help="NetBox import files (shared device types, then the site) into a folder"
+    )
     parser.add_argument("file", help="a .hall.json design file")
     parser.add_argument(
         "-o",
@@ -26,12 +28,15 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
 def run(args: argparse.Namespace) -> int:
     design, plant = load_and_route(args.file)
     try:
-        tables = netbox_tables(design, schedule_rows(design, plant))
-        paths = write_netbox_dir(args.output, tables)
+        export = netbox_tables(design, schedule_rows(design, plant), plant)
+        paths = write_netbox_dir(args.output, export)
     except ExportError as exc:
         raise CliError(str(exc)) from None
     counts = ", ".join(
-        f"{len(rows)} {name[3:-4].replace('_', ' ')}" for name, (_, rows) in tables.items()
+        f"{len(rows)} {stem[3:].replace('_', ' ')}" for stem, (_, rows) in export.tables.items()
     )
-    print(f"{args.output}: {len(paths)} files ({counts})")
+    print(
+        f"{args.output}: {len(paths)} files for site {export.site!r} "
+        f"({len(export.device_types)} device types, {counts}); import order in README.txt"
+    )
     return 0

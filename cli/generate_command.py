@@ -41,6 +41,11 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     )
     parser.add_argument("template", choices=TEMPLATES)
     parser.add_argument("-o", "--output", required=True, help="the .hall.json file to write")
+    add_generator_options(parser)
+
+
+def add_generator_options(parser: argparse.ArgumentParser) -> None:
+    """The template options (shared with ``sweep``)."""
     parser.add_argument("--nodes", type=int, help="GPU servers (leaf-spine, rail-optimized)")
     parser.add_argument("--node-type", help="catalog id of the GPU server, e.g. dgx-h100")
     parser.add_argument("--switch", help="catalog id of the switch, e.g. qm9700, q3400, sn5600")
@@ -55,8 +60,9 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     parser.add_argument("--su-nodes", type=int, help="rail-optimized: nodes per scalable unit")
     parser.add_argument(
         "--tiers",
-        choices=("auto", "2", "3"),
-        help="rail-optimized / nvl72: switch tiers (default auto)",
+        choices=("auto", "2", "3", "rail-only"),
+        help="rail-optimized / nvl72: switch tiers (default auto); rail-only drops the spines "
+        "that join the rails (cross-rail traffic over NVLink)",
     )
     parser.add_argument("--racks", type=int, help="nvl72: GB200 NVL72 racks")
     parser.add_argument("--su-racks", type=int, help="nvl72: NVL72 racks per scalable unit (8)")
@@ -68,7 +74,8 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     parser.add_argument("--name", help="the design's name")
 
 
-def run(args: argparse.Namespace) -> int:
+def generator_params(args: argparse.Namespace, given: set[str] = frozenset()) -> dict:
+    """The template's parameters from the options; ``given`` = names supplied elsewhere."""
     template = args.template
     params = {}
     for dest, templates in _OPTIONS.items():
@@ -78,11 +85,17 @@ def run(args: argparse.Namespace) -> int:
         if template not in templates:
             raise CliError(f"{template} does not take --{dest.replace('_', '-')}; leave it out")
         params[dest] = value
-    missing = [d for d in _REQUIRED[template] if d not in params]
+    missing = [d for d in _REQUIRED[template] if d not in params and d not in given]
     if missing:
         raise CliError(
             f"{template} needs " + ", ".join("--" + d.replace("_", "-") for d in missing)
         )
+    return params
+
+
+def run(args: argparse.Namespace) -> int:
+    template = args.template
+    params = generator_params(args)
     try:
         design = generate(template, **params)
     except GenerateError as exc:

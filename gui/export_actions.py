@@ -160,7 +160,9 @@ class _Exporter(QObject):
             from model.bom import schedule_rows
             from model.export.netbox import netbox_tables, write_netbox_dir
 
-            paths = write_netbox_dir(out, netbox_tables(design, schedule_rows(design, plant)))
+            paths = write_netbox_dir(
+                out, netbox_tables(design, schedule_rows(design, plant), plant)
+            )
             return f"{len(paths)} NetBox files"
 
         self._run(out, f"Writing NetBox files to {out.name}…", work)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QUndoView,
 )
 
+from gui.cabling_check_action import add_cabling_check_actions
 from gui.canvas import interactions as modes
 from gui.canvas.scene import HallScene
 from gui.canvas.view import HallView
@@ -29,6 +30,7 @@ from gui.panels.elevation import RackElevationDialog
 from gui.panels.inspector import InspectorPanel
 from gui.panels.palette import CatalogPalette
 from gui.plant_feed import close_feed
+from gui.whatif_tools import WhatIfTools
 from model import clipboard
 
 MODES = (  # (key, label, shortcut, interaction class)
@@ -71,6 +73,8 @@ class MainWindow(QMainWindow):
         self.view.files_dropped.connect(lambda paths: self.open_path(Path(paths[0])))
         self.palette.rack_type_chosen.connect(self.start_placing)
         self.analysis_docks = install_analysis_docks(self)  # analysis, warnings, links, charts
+        self.whatif = WhatIfTools(self)  # what-if cases, compare, sweep plots
+        self.whatif.add_to_file_menu(self.file_menu, before=self.close_action)
         self.set_document(Document(empty_design()))
 
     # ------------------------------------------------------------------ assembly
@@ -217,6 +221,9 @@ class MainWindow(QMainWindow):
         file_menu.addActions([self.save_action, self.save_as_action, self.revert_action])
         file_menu.addSeparator()
         add_export_menu(self, file_menu)
+        add_cabling_check_actions(self, file_menu)
+        file_menu.addSeparator()
+        self.file_menu = file_menu
         file_menu.addAction(self.close_action)
         self.edit_menu = bar.addMenu("&Edit")
         self.view_menu = bar.addMenu("&View")
@@ -307,6 +314,7 @@ class MainWindow(QMainWindow):
             self._color_mode()
         self.inspector.set_scene(scene)
         self.analysis_docks.set_document(document, scene)
+        self.whatif.set_document(document, scene)
         self.palette.set_catalog(document.design.catalog)
         self.undo_view.setStack(document.stack)
         self._build_edit_menu()

@@ -13,7 +13,6 @@ else the routed estimate (which includes slack).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from operator import attrgetter
 
 import numpy as np
@@ -163,15 +162,6 @@ class CablePlant:
         rows_arr = np.array(sorted(rows), dtype=np.int64)
         self._fill_inputs(rows_arr, [self.link_ids[r] for r in rows_arr])
         return self._compute(rows_arr) | set(new)
-
-    def racks_moved(self, rack_ids: Iterable[str]) -> set[str]:
-        """These racks moved (or turned): re-attach them and return the links that changed."""
-        racks = [r for r in rack_ids if r in self.design.racks]
-        self._place_racks(racks)
-        ids = sorted(self.design.links_of_racks(racks))
-        rows = np.array([self.index[i] for i in ids if i in self.index], dtype=np.int64)
-        self._fill_inputs(rows, [self.link_ids[r] for r in rows])
-        return self._compute(rows)
 
     def tray_distance(self, a: tuple[float, float], b: tuple[float, float]) -> float | None:
         """Distance between two plan points along the current trays (the measure tool): the

@@ -31,9 +31,6 @@ from model.entities import Device, Hall, Link, Rack, Settings, Tray
 from model.ports import PortInfo, port_table, validate_breakout
 from model.record_checks import fit_record
 
-P = ParamSpec("P")
-R = TypeVar("R")
-
 
 class DesignError(ValueError):
     """An edit or a file that would make the design inconsistent; the message says why."""
@@ -49,14 +46,16 @@ class Removed:
     links: list[Link] = field(default_factory=list)
 
 
-S = TypeVar("S", bound=msgspec.Struct)
+R = TypeVar("R", bound=msgspec.Struct)
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
-def _one_change(method: Callable[P, R]) -> Callable[P, R]:
+def _one_change(method: Callable[P, T]) -> Callable[P, T]:
     """An edit that calls other edits (a cascade, an undo) is still announced as one Change."""
 
     @functools.wraps(method)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
         with args[0].batch():
             return method(*args, **kwargs)
 
@@ -598,7 +597,7 @@ def _merge(a: Removed, b: Removed) -> Removed:
     return Removed(a.trays + b.trays, a.racks + b.racks, a.devices + b.devices, a.links + b.links)
 
 
-def _fit_fields(records: Iterable[S], what: str) -> list[S]:
+def _fit_fields(records: Iterable[R], what: str) -> list[R]:
     """The records as the file loader reads them back; refuse one it would refuse (see
     ``model.record_checks``)."""
     out = []

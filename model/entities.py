@@ -123,7 +123,17 @@ class Settings(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, om
     media_policy: MediaPolicy = "lowest-cost"
     oversubscription_target: Annotated[float, Meta(ge=1, le=100)] = 1.0
     allreduce_message_mb: Annotated[float, Meta(gt=0, le=1e6)] = 1024.0
-    allreduce_algorithm: Literal["ring", "hierarchical"] = "hierarchical"
+    allreduce_algorithm: Literal["ring", "hierarchical", "tree"] = "hierarchical"
+    # Collectives: which servers a job takes (model.analysis.collectives.PLACEMENTS).
+    job_placement: Literal["first", "by-su", "by-rack"] = "first"
+    # Reliability forecast (model.analysis.reliability): FIT per part category overriding the
+    # catalog's, the job a failure interrupts (0 = every GPU of the hall) and its restart time.
+    reliability_fit: dict[
+        Literal["optics", "active_cables", "passive_cables", "switches", "nics"],
+        Annotated[float, Meta(ge=0, le=1e9)],
+    ] = {}
+    reliability_job_gpus: Annotated[int, Meta(ge=0, le=10_000_000)] = 0
+    reliability_restart_h: Annotated[float, Meta(ge=0, le=1000)] = 1.0
 
 
 ENTITY_KINDS = ("trays", "racks", "devices", "links")

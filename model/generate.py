@@ -119,7 +119,8 @@ def rail_optimized(
         reserve_ports=reserve_ports,
     )
     segments, links = topology.rail_optimized(catalog, plan)
-    title = name or (f"Rail-optimized, {nodes} x {node_type}, {switch}, {plan.tiers} tiers")
+    shape = "rail-only" if plan.rail_only else f"{plan.tiers} tiers"
+    title = name or (f"Rail-optimized, {nodes} x {node_type}, {switch}, {shape}")
     return _build(catalog, title, segments, links, placement)
 
 

@@ -20,6 +20,10 @@ import time
 import pytest
 
 THREAD_GRACE_S = 2.0  # a worker told to stop may need a moment to return
+# Process-wide pools a library starts once and keeps by design (not a test's leak): Dask
+# distributed's offload executor serves every Client of the process and has no shutdown hook,
+# and a Client whose scheduler never answers leaves its "IO loop" thread (the CLI exits next).
+PROCESS_WIDE_THREAD_PREFIXES = ("Dask-Offload", "IO loop")
 
 
 def _qt_loaded() -> bool:
@@ -30,7 +34,13 @@ def new_threads(before: set[threading.Thread]) -> list[threading.Thread]:
     """Threads started during the test that are still alive after a short grace period."""
     deadline = time.monotonic() + THREAD_GRACE_S
     while True:
-        alive = [t for t in threading.enumerate() if t not in before and t.is_alive()]
+        alive = [
+            t
+            for t in threading.enumerate()
+            if t not in before
+            and t.is_alive()
+            and not t.name.startswith(PROCESS_WIDE_THREAD_PREFIXES)
+        ]
         if not alive or time.monotonic() > deadline:
             return alive
         time.sleep(0.02)

@@ -85,9 +85,9 @@ class MeasureInteraction(Interaction):
 
 
 def tray_distance(scene, a, b) -> float | None:
-    """Distance along the trays from the scene's cable plant (None without a plant, or when
-    the trays do not join the points)."""
-    if scene.plant is None or not scene.design.trays:
+    """Distance along the trays from the scene's cable plant (None when the trays do not join
+    the points)."""
+    if not scene.design.trays:
         return None
     scene.feed.ensure_fresh()  # through the feed, so every consumer hears what changed
     return scene.plant.tray_distance(a, b)

@@ -98,6 +98,20 @@ TILES = (  # key, caption, tooltip
         "magnitude for comparing options, not a quote.",
     ),
     (
+        "allreduce",
+        "All-reduce",
+        "Time of one all-reduce of the design's message size over every GPU, after NCCL's model: "
+        "the phases are pipelined, so the narrowest per-rank bandwidth sets the time; busBW = "
+        "algBW × 2(n−1)/n (nccl-tests). Algorithm, message size and job placement: Design settings.",
+    ),
+    (
+        "reliability",
+        "Expected failures",
+        "Failures per day of optics, active and passive cables, switches and NICs from their FIT "
+        "rates (catalog, overridable in Design settings), and the GPU-hours a day they put at "
+        "risk (job size × restart time).",
+    ),
+    (
         "warnings",
         "Warnings",
         "Findings of the analysis (errors first). The Warnings list selects their objects.",
@@ -232,6 +246,23 @@ class AnalysisPanel(QWidget):
             _usd(c.get("total", 0.0)),
             f"optics {_usd(c.get('transceivers', 0))} · cables {_usd(c.get('cables', 0))}",
         )
+        a = r.allreduce
+        if a is not None:
+            t["allreduce"].set(
+                f"{a.time_s * 1000:,.2f} ms",
+                f"{a.message_mb:g} MB over {a.gpus:,} GPUs · busBW {_gbps(a.busbw_gbps)} · "
+                f"limited by {a.limited_by}",
+            )
+        else:
+            t["allreduce"].set("—", "no GPUs")
+        rel = getattr(r, "reliability", None) or {}
+        if rel:
+            worst = max(rel["categories"].items(), key=lambda kv: kv[1]["failures_per_day"])
+            t["reliability"].set(
+                f"{rel['failures_per_day']:.2f} / day",
+                f"{rel['failures_per_year']:,.0f} / year · most from {worst[0].replace('_', ' ')}"
+                f" · {rel['gpu_hours_at_risk_per_day']:,.0f} GPU-h at risk / day",
+            )
         errors = len(r.errors())
         t["warnings"].set(
             f"{len(r.warnings):,}", f"{errors:,} errors" if errors else "no errors", bad=errors > 0

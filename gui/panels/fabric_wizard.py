@@ -30,7 +30,7 @@ TEMPLATE_LABELS = {
     "fat-tree": "Fat tree (k-ary)",
     "nvl72": "GB200 NVL72 racks",
 }
-TIERS = ("auto", "2", "3")
+TIERS = ("auto", "2", "3", "rail-only")
 
 
 def _int(value: int, lo: int, hi: int, step: int = 1) -> QSpinBox:

@@ -14,6 +14,8 @@ from PySide6.QtWidgets import (
 
 from gui.commands import SetSettingsCommand
 from gui.widgets import spin_box
+from model.analysis.collectives import ALGORITHMS, PLACEMENTS
+from model.analysis.reliability import CATEGORIES, fit_rates
 from model.design import Design
 from model.media import POLICIES
 
@@ -67,8 +69,45 @@ class DesignSettingsDialog(QDialog):
             "Message size of the all-reduce estimate (MB = 10^6 bytes)",
         )
         self.algorithm = QComboBox()
-        self.algorithm.addItems(["hierarchical", "ring"])
+        self.algorithm.addItems(list(ALGORITHMS))
         self.algorithm.setCurrentText(s.allreduce_algorithm)
+        self.placement = QComboBox()
+        self.placement.addItems(list(PLACEMENTS))
+        self.placement.setCurrentText(s.job_placement)
+        self.placement.setToolTip(
+            "Which servers a job takes as it grows: the design's order, whole SUs, or rack by rack"
+        )
+        rates = fit_rates()
+        self.fit = {}
+        for name in CATEGORIES:
+            self.fit[name] = spin_box(
+                s.reliability_fit.get(name, rates[name].fit),
+                0,
+                1e6,
+                " FIT",
+                10,
+                0,
+                f"Failures per 10^9 hours of one part; catalog: {rates[name].fit:g} "
+                f"({rates[name].source})",
+            )
+        self.job_gpus = spin_box(
+            s.reliability_job_gpus,
+            0,
+            10_000_000,
+            " GPUs",
+            1024,
+            0,
+            "Size of the job a failure interrupts (0 = every GPU of the hall)",
+        )
+        self.restart_h = spin_box(
+            s.reliability_restart_h,
+            0,
+            1000,
+            " h",
+            0.25,
+            2,
+            "Time to detect, restart and recompute since the last checkpoint",
+        )
         form = QFormLayout(self)
         form.addRow(QLabel("<b>Cable lengths</b>"))
         form.addRow("Slack per end", self.slack_per_end)
@@ -80,6 +119,12 @@ class DesignSettingsDialog(QDialog):
         form.addRow(QLabel("<b>All-reduce estimate</b>"))
         form.addRow("Message size", self.message)
         form.addRow("Algorithm", self.algorithm)
+        form.addRow("Job placement", self.placement)
+        form.addRow(QLabel("<b>Reliability forecast</b>"))
+        for name, box in self.fit.items():
+            form.addRow(name.replace("_", " ").capitalize(), box)
+        form.addRow("Job size", self.job_gpus)
+        form.addRow("Restart time", self.restart_h)
         box = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         box.accepted.connect(self.accept)
         box.rejected.connect(self.reject)
@@ -95,7 +140,20 @@ class DesignSettingsDialog(QDialog):
             oversubscription_target=self.target.value(),
             allreduce_message_mb=self.message.value(),
             allreduce_algorithm=self.algorithm.currentText(),
+            job_placement=self.placement.currentText(),
+            reliability_fit=self._fit_overrides(),
+            reliability_job_gpus=int(self.job_gpus.value()),
+            reliability_restart_h=self.restart_h.value(),
         )
+
+    def _fit_overrides(self) -> dict[str, float]:
+        """Only the rates that differ from the catalog's become design settings."""
+        rates = fit_rates()
+        return {
+            name: box.value()
+            for name, box in self.fit.items()
+            if abs(box.value() - rates[name].fit) > 1e-9
+        }
 
     def command(self) -> SetSettingsCommand | None:
         new = self.settings()

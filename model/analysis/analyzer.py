@@ -25,9 +25,11 @@ from model.analysis import warnings as warn
 from model.analysis.allreduce import allreduce, curve, knee
 from model.analysis.bandwidth import bandwidth
 from model.analysis.bisection import Bisection, bisection, split_servers
+from model.analysis.collectives import RingPlacement
 from model.analysis.devices import device_figures, rack_power
 from model.analysis.hops import server_hops
 from model.analysis.media_costs import media_figures
+from model.analysis.reliability import forecast
 from model.analysis.report import Report
 from model.analysis.topology import LINK_COMPUTE, components, infer_topology, tier_name
 from model.analysis.tray_fill import TrayFill
@@ -68,6 +70,7 @@ class Analyzer:
         self._groups = None
         self._bw = None
         self._hops = None
+        self._rings: RingPlacement | None = None
         self._bisection: Bisection | None = None
         self._dev = None
         self._dev_findings = []
@@ -149,6 +152,7 @@ class Analyzer:
             default=1,
         )
         self._hops = server_hops(topo)
+        self._rings = RingPlacement(design, topo, self._groups)
         self._bisection = None
         self._scale_up = None
         self._plant_rows = None
@@ -225,8 +229,13 @@ class Analyzer:
         total_gpus = int(topo.gpus.sum())
         message = settings.allreduce_message_mb
         algorithm = settings.allreduce_algorithm
-        job = allreduce(bw, total_gpus, domain, message, algorithm) if total_gpus else None
-        points = curve(bw, total_gpus, domain, message, algorithm)
+        rings, place = self._rings, settings.job_placement
+        job = (
+            allreduce(bw, total_gpus, domain, message, algorithm, rings, place)
+            if total_gpus
+            else None
+        )
+        points = curve(bw, total_gpus, domain, message, algorithm, rings, place)
 
         switches = topo.level >= 1
         by_tier = Counter(tier_name(int(v)) for v in topo.level[switches].tolist())
@@ -292,6 +301,7 @@ class Analyzer:
             },
             tray_fill=fill,
             warnings=sort_findings(findings),
+            reliability=forecast(design, topo, media),
         )
 
     def _tray_overfill(self, fill: dict[str, float]):

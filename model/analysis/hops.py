@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from model.analysis.topology import LINK_COMPUTE, Topology, components
+from model.arrays import unique_sorted
 
 
 @dataclass
@@ -34,13 +35,18 @@ def server_hops(topo: Topology) -> Hops:
     for level in range(2, top + 1):
         members = (topo.level >= 1) & (topo.level <= level)
         labels.append(components(n, a, b, members))
-    leaves_of: dict[int, set[int]] = {}
-    for srv, leaf in (
-        (a[(la == 0) & (lb == 1)], b[(la == 0) & (lb == 1)]),
-        (b[(lb == 0) & (la == 1)], a[(lb == 0) & (la == 1)]),
-    ):
-        for s, sw in zip(srv.tolist(), leaf.tolist(), strict=True):
-            leaves_of.setdefault(s, set()).add(sw)
+    up_a, up_b = (la == 0) & (lb == 1), (lb == 0) & (la == 1)
+    srv = np.concatenate([a[up_a], b[up_b]])
+    leaf = np.concatenate([b[up_a], a[up_b]])
+    # The set of leaves of each server, grouped in numpy (a Python loop per link is slow at XL).
+    leaves_of: dict[int, frozenset[int]] = {}
+    if len(srv):
+        pairs = unique_sorted(srv * max(n, 1) + leaf)
+        srv_u, leaf_u = pairs // max(n, 1), (pairs % max(n, 1)).tolist()
+        starts = np.flatnonzero(np.concatenate([[True], srv_u[1:] != srv_u[:-1]]))
+        ends = np.append(starts[1:], len(pairs)).tolist()
+        for s, lo, hi in zip(srv_u[starts].tolist(), starts.tolist(), ends, strict=True):
+            leaves_of[s] = frozenset(leaf_u[lo:hi])
     servers = np.flatnonzero(topo.is_gpu_server).tolist()
     signatures = Counter(frozenset(leaves_of.get(s, ())) for s in servers)
     sigs = list(signatures.items())

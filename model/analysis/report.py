@@ -58,6 +58,7 @@ class Report:
     rack_power_w: dict[str, tuple[float, float, float]]  # rack -> (typical, max, budget)
     tray_fill: dict[str, float]
     warnings: list[Finding] = field(default_factory=list)
+    reliability: dict = field(default_factory=dict)  # model.analysis.reliability.forecast
 
     @property
     def switches_total(self) -> int:
@@ -122,6 +123,7 @@ class Report:
                 },
                 "power_w": self.power_w,
                 "cost_usd": self.cost_usd,
+                "reliability": self.reliability,
                 "warnings": [
                     {
                         "code": w.code,
@@ -185,13 +187,25 @@ class Report:
             )
             lines.append(
                 f"All-reduce {a.message_mb:g} MB over {a.gpus:,} GPUs ({a.algorithm}): "
-                f"{a.time_s * 1000:,.1f} ms [{parts}]"
+                f"{a.time_s * 1000:,.1f} ms [{parts}], busBW {a.busbw_gbps / 8:,.0f} GB/s"
             )
             lines.append(f"  {self.allreduce_knee}")
         lines.append(
             "Power " + ", ".join(f"{k} {v / 1000:,.1f} kW" for k, v in self.power_w.items())
         )
         lines.append("Cost " + ", ".join(f"{k} ${v:,.0f}" for k, v in self.cost_usd.items()))
+        if self.reliability:
+            rel = self.reliability
+            parts = ", ".join(
+                f"{k.replace('_', ' ')} {v['failures_per_day']:.3f}"
+                for k, v in rel["categories"].items()
+                if v["count"]
+            )
+            lines.append(
+                f"Expected failures {rel['failures_per_day']:.2f} per day, "
+                f"{rel['failures_per_year']:,.0f} per year ({parts}); "
+                f"GPU-hours at risk {rel['gpu_hours_at_risk_per_day']:,.0f} per day"
+            )
         lines.append(f"Warnings: {len(self.warnings)} ({len(self.errors())} errors)")
         for w in self.warnings:
             lines.append(f"  {w.severity.upper():7} {w.code}: {w.message}")
@@ -212,6 +226,11 @@ def _allreduce_json(a: AllReduce | None) -> dict:
         "time_s": a.time_s,
         "scale_out_gbps": a.scale_out_gbps,
         "layers": a.layers,
+        "busbw_gbps": a.busbw_gbps,
+        "algbw_gbps": a.algbw_gbps,
+        "limited_by": a.limited_by,
+        "placement": a.placement,
+        "tiers_crossed": a.tiers_crossed,
     }
 
 

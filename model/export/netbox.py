@@ -1,37 +1,79 @@
-"""NetBox import files: the CSVs NetBox's bulk import (Import -> CSV) takes, one per object type.
+"""NetBox import files for a shared NetBox: the design as one site, shared types apart, chunked.
 
-Column names follow NetBox 4.x's import forms (``dcim/forms/bulk_import.py``): sites, locations,
-manufacturers, device roles, device types, racks, devices (``role``, ``manufacturer``,
-``device_type`` by model, ``rack``, ``position`` = lowest U, ``face``), interfaces (``type`` from
-NetBox's interface types, ``speed`` in kb/s) and cables (``side_a_device``, ``side_a_type`` =
-``dcim.interface``, ``side_a_name``, ... ``type`` from the media type's ``netbox_type``, ``length``
-with ``length_unit`` = m). Files are numbered in the order they must be imported. Everything is
-``status=planned``: the design is not yet built.
+The folder holds what NetBox's own bulk import (Import -> CSV / YAML) takes, numbered in import
+order (the README inside says how):
 
-Names: NetBox needs device names unique (per site) and rack names unique per location; a name
-used twice in the design is exported as ``{rack}-{name}`` (then ``-{id}``) so that every cable end
-names exactly one device. Cables are the cabling schedule's rows (same label and A/B ends), with
-the ordered length (the cable bought) as ``length``; links on the rack backplane are not cables.
+- ``shared/``: manufacturers, device roles and device types (one devicetype-library YAML per
+  type, with interface templates, module bays and power ports). These are global in NetBox and
+  another site may already have created them: import each once, skip what exists.
+- ``site/``: the site, its location (the data hall), racks, devices and cables. Devices get
+  their interfaces from their device type, so no interface file is needed (an interface file
+  cannot name a site, and device names repeat across sites). Cables name ``side_a_site`` /
+  ``side_b_site`` so a device name is looked up in this site only.
+
+Column names follow NetBox 4.x's import forms (``dcim/forms/bulk_import.py``). Everything is
+``status=planned``. Names are fitted to NetBox's limits and made unique ignoring case
+(``model.export.netbox_names``); device types, interface and cable types come from
+``model.export.netbox_types``. Cables are the cabling schedule's rows (same label and A/B ends)
+with the ordered length in metres; links on a rack backplane (the NVL72 NVLink spine) are
+exported as cables of their own file, so those ports show as connected and trace, not free.
+Every CSV is cut into files of at most ``CHUNK_ROWS`` rows.
 """
 
 from __future__ import annotations
 
-import re
-from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from model.bom import ScheduleRow
+from model.cabling import CablePlant
 from model.design import Design
 from model.export import ExportError, write_file
 from model.export.csv_writer import csv_bytes
+from model.export.netbox_names import (
+    DESCRIPTION_MAX,
+    DEVICE_NAME_MAX,
+    LABEL_MAX,
+    RACK_NAME_MAX,
+    SITE_NAME_MAX,
+    fit_name,
+    interface_name,
+    slugify,
+    unique_names,
+)
+from model.export.netbox_readme import README
+from model.export.netbox_types import (
+    TypeVariant,
+    cable_description,
+    is_infiniband_switch,
+    yaml_document,
+)
+
+CHUNK_ROWS = 500
+SHARED = "shared"
+SITE = "site"
+LOCATION_NAME = "Data hall"
+RACK_WIDTH_IN = 19  # EIA-310 rails: the catalog's racks are 600/800 mm cabinets with 19" rails
 
 SITE_HEADER = ("name", "slug", "status", "description")
 LOCATION_HEADER = ("site", "name", "slug", "status")
 MANUFACTURER_HEADER = ("name", "slug")
 ROLE_HEADER = ("name", "slug", "color")
-DEVICE_TYPE_HEADER = ("manufacturer", "model", "slug", "u_height", "is_full_depth", "description")
-RACK_HEADER = ("site", "location", "name", "status", "width", "u_height", "description")
+RACK_HEADER = (
+    "site",
+    "location",
+    "name",
+    "status",
+    "form_factor",
+    "width",
+    "u_height",
+    "outer_width",
+    "outer_depth",
+    "outer_unit",
+    "airflow",
+    "description",
+)
 DEVICE_HEADER = (
     "name",
     "role",
@@ -43,12 +85,15 @@ DEVICE_HEADER = (
     "rack",
     "position",
     "face",
+    "airflow",
+    "description",
 )
-INTERFACE_HEADER = ("device", "name", "type", "speed", "mgmt_only", "enabled")
 CABLE_HEADER = (
+    "side_a_site",
     "side_a_device",
     "side_a_type",
     "side_a_name",
+    "side_b_site",
     "side_b_device",
     "side_b_type",
     "side_b_name",
@@ -57,37 +102,8 @@ CABLE_HEADER = (
     "label",
     "length",
     "length_unit",
+    "description",
 )
-
-FILES = (
-    "01_sites.csv",
-    "02_locations.csv",
-    "03_manufacturers.csv",
-    "04_device_roles.csv",
-    "05_device_types.csv",
-    "06_racks.csv",
-    "07_devices.csv",
-    "08_interfaces.csv",
-    "09_cables.csv",
-)
-LOCATION_NAME = "Data hall"
-
-# (speed Gb/s, form factor) -> NetBox interface type; anything else is "other".
-INTERFACE_TYPES = {
-    (1, "RJ45"): "1000base-t",
-    (10, "RJ45"): "10gbase-t",
-    (100, "QSFP28"): "100gbase-x-qsfp28",
-    (200, "QSFP56"): "200gbase-x-qsfp56",
-    (200, "QSFP-DD"): "200gbase-x-qsfpdd",
-    (400, "QSFP112"): "400gbase-x-qsfp112",
-    (400, "QSFP-DD"): "400gbase-x-qsfpdd",
-    (400, "OSFP"): "400gbase-x-osfp",
-    (800, "OSFP"): "800gbase-x-osfp",
-    (800, "OSFP224"): "800gbase-x-osfp",
-    (800, "QSFP-DD800"): "800gbase-x-qsfpdd",
-    (1600, "OSFP"): "1.6tbase-x-osfp1600",
-    (1600, "OSFP224"): "1.6tbase-x-osfp1600",
-}
 ROLE_COLORS = {
     "gpu-server": "4caf50",
     "leaf": "2196f3",
@@ -99,117 +115,155 @@ ROLE_COLORS = {
     "patch-panel": "795548",
     "switch": "03a9f4",
 }
-_SLUG_BAD = re.compile(r"[^a-z0-9_]+")
+# Logical tables in import order: (folder, numbered stem).
+TABLES = (
+    (SHARED, "01_manufacturers"),
+    (SHARED, "02_device_roles"),
+    (SITE, "04_sites"),
+    (SITE, "05_locations"),
+    (SITE, "06_racks"),
+    (SITE, "07_devices"),
+    (SITE, "08_cables"),
+    (SITE, "09_backplane_cables"),
+)
+DEVICE_TYPES_DIR = f"{SHARED}/03_device_types"
 
 
-def slugify(text: str) -> str:
-    """NetBox slug: lower-case letters, digits, ``-`` and ``_``; never empty; at most 100 chars."""
-    slug = _SLUG_BAD.sub("-", text.lower()).strip("-")[:100].strip("-")
-    return slug or "x"
+@dataclass
+class NetBoxTables:
+    """Everything one export holds: CSV tables by stem, and the NetBox device types."""
+
+    site: str
+    tables: dict[str, tuple[tuple[str, ...], list[tuple]]] = field(default_factory=dict)
+    device_types: list[TypeVariant] = field(default_factory=list)
+
+    def rows(self, stem: str) -> list[tuple]:
+        return self.tables[stem][1]
 
 
-def interface_type(speed_gbps: float, form_factor: str) -> str:
-    return INTERFACE_TYPES.get((round(speed_gbps), form_factor), "other")
-
-
-def _unique_names(items: Sequence[tuple[str, str, str]]) -> dict[str, str]:
-    """(id, name, qualifier) -> id -> a name unique among the items."""
-    count = Counter(name for _, name, _ in items)
-    out: dict[str, str] = {}
-    used: set[str] = set()
-    for object_id, name, qualifier in items:
-        candidate = name if count[name] == 1 else f"{qualifier}-{name}"
-        if candidate in used or not candidate:
-            candidate = f"{candidate}-{object_id}"
-        used.add(candidate)
-        out[object_id] = candidate
+def _variants(design: Design) -> dict[str, TypeVariant]:
+    """Device id -> its NetBox device type (see ``netbox_types`` for why types split)."""
+    types = design.catalog.device_types
+    ib_type = {type_id: is_infiniband_switch(t) for type_id, t in types.items()}
+    devices = design.devices
+    ports = {d.id: design.ports(d) for d in devices.values()}
+    ib_groups: dict[str, set[str]] = {d: set() for d in devices}
+    for link in design.links.values():
+        for near, far in ((link.a, link.b), (link.b, link.a)):
+            if ib_type[devices[far.device].type]:
+                info = ports[near.device].get(near.port)
+                if info is not None and info.form_factor != "RJ45":
+                    ib_groups[near.device].add(info.group)
+    by_key: dict[tuple, TypeVariant] = {}
+    out = {}
+    for device in devices.values():
+        dtype = types[device.type]
+        groups = ib_groups[device.id]
+        if ib_type[device.type]:
+            groups = {g.name for g in dtype.port_groups if g.form_factor != "RJ45"}
+        variant = TypeVariant(dtype, device.breakout, groups)
+        out[device.id] = by_key.setdefault(variant.key, variant)
     return out
 
 
 def netbox_tables(
-    design: Design, schedule: Sequence[ScheduleRow]
-) -> dict[str, tuple[tuple[str, ...], list[tuple]]]:
-    """File name -> (header, rows) for every NetBox import file."""
-    catalog = design.catalog
-    site = design.name.strip() or "Hallwright design"
-    location_slug = slugify(LOCATION_NAME)
+    design: Design, schedule: Sequence[ScheduleRow], plant: CablePlant
+) -> NetBoxTables:
+    """The design as NetBox tables (one site); ``schedule`` gives the cables' labels and lengths."""
+    site = fit_name(design.name, SITE_NAME_MAX) or "Hallwright design"
+    out = NetBoxTables(site=site)
     racks = sorted(design.racks.values(), key=lambda r: (r.name, r.id))
-    rack_names = _unique_names([(r.id, r.name, r.id) for r in racks])
+    rack_names = unique_names([(r.id, r.name, "") for r in racks], RACK_NAME_MAX)
     devices = sorted(design.devices.values(), key=lambda d: (rack_names[d.rack], d.u, d.name, d.id))
-    device_names = _unique_names([(d.id, d.name, rack_names[d.rack]) for d in devices])
-
-    type_ids = sorted({d.type for d in devices})
-    dtypes = [catalog.device_types[t] for t in type_ids]
-    vendors = sorted({t.vendor for t in dtypes})
-    models = _unique_names([(t.id, t.model, t.id) for t in dtypes])
+    device_names = unique_names(
+        [(d.id, d.name, rack_names[d.rack]) for d in devices], DEVICE_NAME_MAX
+    )
+    variants = _variants(design)
+    out.device_types = sorted({v.key: v for v in variants.values()}.values(), key=lambda v: v.slug)
+    vendors = sorted({v.dtype.vendor for v in out.device_types})
     roles = sorted({d.role for d in devices})
+    rack_types = design.catalog.rack_types
 
-    tables: dict[str, tuple[tuple[str, ...], list[tuple]]] = {}
-    tables["01_sites.csv"] = (
-        SITE_HEADER,
-        [(site, slugify(site), "planned", "exported from Hallwright")],
-    )
-    tables["02_locations.csv"] = (
-        LOCATION_HEADER,
-        [(site, LOCATION_NAME, location_slug, "planned")],
-    )
-    tables["03_manufacturers.csv"] = (MANUFACTURER_HEADER, [(v, slugify(v)) for v in vendors])
-    tables["04_device_roles.csv"] = (
+    t = out.tables
+    t["01_manufacturers"] = (MANUFACTURER_HEADER, [(v, slugify(v)) for v in vendors])
+    t["02_device_roles"] = (
         ROLE_HEADER,
         [(r, slugify(r), ROLE_COLORS.get(r, "607d8b")) for r in roles],
     )
-    tables["05_device_types.csv"] = (
-        DEVICE_TYPE_HEADER,
+    t["04_sites"] = (SITE_HEADER, [(site, slugify(site), "planned", "exported from Hallwright")])
+    t["05_locations"] = (
+        LOCATION_HEADER,
+        [(site, LOCATION_NAME, slugify(LOCATION_NAME), "planned")],
+    )
+    t["06_racks"] = (
+        RACK_HEADER,
         [
             (
-                t.vendor,
-                models[t.id],
-                slugify(models[t.id]),
-                t.u_height,
-                "true",
-                f"Hallwright {t.id}",
+                site,
+                LOCATION_NAME,
+                rack_names[r.id],
+                "planned",
+                "4-post-cabinet",
+                RACK_WIDTH_IN,
+                r.height_u,
+                round(r.width_m * 1000),
+                round(r.depth_m * 1000),
+                "mm",
+                "front-to-rear",
+                fit_name(rack_types[r.type].model if r.type in rack_types else r.type, 200),
             )
-            for t in dtypes
+            for r in racks
         ],
     )
-    tables["06_racks.csv"] = (
-        RACK_HEADER,
-        [(site, LOCATION_NAME, rack_names[r.id], "planned", 19, r.height_u, r.type) for r in racks],
-    )
-    tables["07_devices.csv"] = (
+    t["07_devices"] = (
         DEVICE_HEADER,
         [
             (
                 device_names[d.id],
                 d.role,
-                catalog.device_types[d.type].vendor,
-                models[d.type],
+                variants[d.id].dtype.vendor,
+                variants[d.id].model,
                 "planned",
                 site,
                 LOCATION_NAME,
                 rack_names[d.rack],
                 d.u,
                 "front",
+                variants[d.id].airflow,
+                fit_name(f"Hallwright {d.id}", DESCRIPTION_MAX),
             )
             for d in devices
         ],
     )
-    interfaces = []
-    for d in devices:
-        for port, info in design.ports(d).items():
-            interfaces.append(
-                (
-                    device_names[d.id],
-                    port,
-                    interface_type(info.speed_gbps, info.form_factor),
-                    round(info.speed_gbps * 1_000_000),
-                    "true" if info.role == "management" else "false",
-                    "true",
-                )
-            )
-    tables["08_interfaces.csv"] = (INTERFACE_HEADER, interfaces)
+    t["08_cables"] = (CABLE_HEADER, _schedule_cables(design, schedule, plant, site, device_names))
+    t["09_backplane_cables"] = (
+        CABLE_HEADER,
+        _backplane_cables(design, plant, site, device_names, rack_names),
+    )
+    return out
 
-    cables = []
+
+def _cable(site, names, a, b, medium, label, length) -> tuple:
+    return (
+        site,
+        names[a.device],
+        "dcim.interface",
+        interface_name(a.port),
+        site,
+        names[b.device],
+        "dcim.interface",
+        interface_name(b.port),
+        medium.netbox_type if medium else "",
+        "planned",
+        fit_name(label, LABEL_MAX),
+        None if length is None else round(length, 2),
+        "m" if length is not None else "",
+        cable_description(medium) if medium else "",
+    )
+
+
+def _schedule_cables(design, schedule, plant, site, device_names) -> list[tuple]:
+    rows = []
     for row in schedule:
         link = design.links.get(row.cable_id)
         if link is None:
@@ -217,25 +271,30 @@ def netbox_tables(
         a, b = link.a, link.b
         if _end_key(design, a.device, a.port) != (row.a_rack, row.a_u, row.a_device, row.a_port):
             a, b = b, a
-        medium = catalog.media_types.get(row.medium) if row.medium else None
+        medium = plant.medium(row.cable_id) if row.cable_id in plant.index else None
         length = row.ordered_length_m if row.ordered_length_m is not None else row.length_m
-        cables.append(
-            (
-                device_names[a.device],
-                "dcim.interface",
-                a.port,
-                device_names[b.device],
-                "dcim.interface",
-                b.port,
-                medium.netbox_type if medium else "",
-                "planned",
-                row.label[:100],
-                length,
-                "m" if length is not None else "",
-            )
+        rows.append(_cable(site, device_names, a, b, medium, row.label, length))
+    return rows
+
+
+def _backplane_cables(design, plant, site, device_names, rack_names) -> list[tuple]:
+    """Links on a rack backplane: not ordered (no length), but plugged, so exported."""
+    rows = []
+    for link_id in sorted(design.links):
+        if link_id not in plant.index:
+            continue
+        medium = plant.medium(link_id)
+        if medium is None or medium.kind != "backplane":
+            continue
+        link = design.links[link_id]
+        a, b = link.a, link.b
+        da, db = design.devices[a.device], design.devices[b.device]
+        label = link.label or (
+            f"{rack_names[da.rack]}-U{da.u}-{a.port} to {rack_names[db.rack]}-U{db.u}-{b.port}"
         )
-    tables["09_cables.csv"] = (CABLE_HEADER, cables)
-    return tables
+        rows.append(_cable(site, device_names, a, b, medium, label, None))
+    rows.sort(key=lambda r: (r[1], r[3], r[5], r[7]))
+    return rows
 
 
 def _end_key(design: Design, device_id: str, port: str) -> tuple[str, int, str, str]:
@@ -243,21 +302,35 @@ def _end_key(design: Design, device_id: str, port: str) -> tuple[str, int, str, 
     return (design.racks[device.rack].name, device.u, device.name, port)
 
 
-README = """NetBox import files exported by Hallwright (NetBox 4.x bulk import, CSV format).
+def chunk_names(stem: str, rows: int) -> list[str]:
+    """File names of a table of ``rows`` rows: ``stem.csv``, or ``stem_01.csv``... when cut."""
+    parts = max(1, -(-rows // CHUNK_ROWS))
+    if parts == 1:
+        return [f"{stem}.csv"]
+    return [f"{stem}_{i:02d}.csv" for i in range(1, parts + 1)]
 
-Import them in the order of their numbers (Organization/Devices -> Import, "CSV" tab or file
-upload): sites, locations, manufacturers, device roles, device types, racks, devices,
-interfaces, cables. All objects are status "planned". Cable length is the ordered length in
-metres; cable labels match the Hallwright cabling schedule.
-"""
+
+def netbox_files(export: NetBoxTables) -> dict[str, bytes]:
+    """Relative path -> bytes of every file of the export folder, in import order."""
+    files: dict[str, bytes] = {"README.txt": README.format(site=export.site).encode("utf-8")}
+    for folder, stem in TABLES:
+        header, rows = export.tables[stem]
+        if stem == "04_sites":
+            for v in export.device_types:
+                path = f"{DEVICE_TYPES_DIR}/{v.slug}.yaml"
+                files[path] = yaml_document(v.document()).encode("utf-8")
+        if not rows and stem == "09_backplane_cables":
+            continue
+        for i, name in enumerate(chunk_names(stem, len(rows))):
+            part = rows[i * CHUNK_ROWS : (i + 1) * CHUNK_ROWS]
+            files[f"{folder}/{name}"] = csv_bytes(header, part, spreadsheet_safe=False)
+    return files
 
 
-def write_netbox_dir(
-    directory: str | Path, tables: dict[str, tuple[tuple[str, ...], list[tuple]]]
-) -> list[Path]:
-    """Write every table as ``directory/<name>`` (creating ``directory``); returns the paths.
+def write_netbox_dir(directory: str | Path, export: NetBoxTables) -> list[Path]:
+    """Write the export folder (creating it and its sub-folders); returns the paths written.
 
-    All files are built in memory first, then each replaces its target atomically.
+    Every file is built in memory first; this is the one place that writes them.
     """
     directory = Path(directory)
     if directory.exists() and not directory.is_dir():
@@ -266,18 +339,15 @@ def write_netbox_dir(
         raise ExportError(
             f"cannot create {directory.name}: the folder {directory.parent} does not exist"
         )
-    contents = {
-        name: csv_bytes(header, rows, spreadsheet_safe=False)
-        for name, (header, rows) in tables.items()
-    }
-    contents["00_README.txt"] = README.encode("utf-8")
+    files = netbox_files(export)
+    paths = []
     try:
-        directory.mkdir(exist_ok=True)
+        for relative in sorted({str(Path(p).parent) for p in files}):
+            (directory / relative).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ExportError(f"cannot create the folder {directory} ({exc.strerror or exc})") from None
-    paths = []
-    for name, data in contents.items():
-        path = directory / name
+    for relative, data in files.items():
+        path = directory / relative
         write_file(path, data)
         paths.append(path)
     return paths

@@ -176,6 +176,7 @@ class RailPlan:
     spines: int = 0  # 2-tier: total; 3-tier: per pod
     sus_per_pod: int = 0
     core_per_group: int = 0  # 3-tier: cores joined to one spine position of every pod
+    rail_only: bool = False  # spines (2-tier: ``spines`` per rail) join only one rail's leaves
 
     @property
     def rails(self) -> int:
@@ -207,6 +208,8 @@ class RailPlan:
 
     @property
     def total_spines(self) -> int:
+        if self.rail_only:
+            return self.spines * self.rails
         return self.spines * self.pods if self.tiers == 3 else self.spines
 
     @property
@@ -252,8 +255,8 @@ def plan_rail_optimized(
     su_nodes = min(su_nodes, nodes)
     lpr = -(-su_nodes // down)
     tiers = str(tiers)
-    if tiers not in ("auto", "2", "3"):
-        raise GenerateError(f"--tiers must be auto, 2 or 3, not {tiers!r}")
+    if tiers not in ("auto", "2", "3", "rail-only"):
+        raise GenerateError(f"--tiers must be auto, 2, 3 or rail-only, not {tiers!r}")
     base = dict(
         node=node,
         leaf=leaf,
@@ -267,6 +270,8 @@ def plan_rail_optimized(
     )
     n_su = -(-nodes // su_nodes)
     leaves = n_su * len(node.nics) * lpr
+    if tiers == "rail-only":
+        return _plan_rail_only(base, leaf, nodes, n_su, lpr, up, reserve_ports)
     if tiers in ("auto", "2"):
         spines = smallest_divisor_at_least(up, leaves * up / leaf.radix)
         if spines is not None:
@@ -303,6 +308,25 @@ def plan_rail_optimized(
     return RailPlan(
         **base, tiers=3, spines=spines, sus_per_pod=sus_per_pod, core_per_group=per_group
     )
+
+
+def _plan_rail_only(base: dict, leaf, nodes: int, n_su: int, lpr: int, up: int, reserve: int):
+    """Rail-only (RAILONLY, domain-facts 8e): no spine joins the rails; each rail is a network of
+    its own and cross-rail traffic goes over NVLink. One switch per rail when it holds every
+    node (all its ports face the nodes, no uplinks); else each rail is a two-tier Clos of its
+    SUs' rail leaves and spines of its own."""
+    k = leaf.radix
+    if nodes <= k - reserve:
+        one = base | dict(su_nodes=nodes, uplinks=0, downlinks=k - reserve, leaves_per_rail=1)
+        return RailPlan(**one, tiers=1, rail_only=True)
+    rail_leaves = n_su * lpr
+    spines = smallest_divisor_at_least(up, rail_leaves * up / k)
+    if spines is None:
+        raise GenerateError(
+            f"a rail of {rail_leaves} leaves does not fit two tiers of {k}-port switches "
+            f"(at most {k}); use fewer nodes, a bigger switch or a rail-optimized fabric"
+        )
+    return RailPlan(**base, tiers=2, spines=spines, rail_only=True)
 
 
 # ------------------------------------------------------------------------------------ leaf-spine

@@ -90,6 +90,10 @@ def rail_optimized(
             Segment(units=make_units(ids), switches=[(leaf, lt, "leaf", br) for leaf in flat])
         )
     leaf_spine: list[PortLink] = []
+    if plan.tiers == 1:  # rail-only, one switch per rail
+        return su_segments, [node_leaf]
+    if plan.rail_only:
+        return _rail_only_spines(plan, su_segments, leaf_ids, node_leaf, up_names)
     if plan.tiers == 2:
         S = plan.spines
         q = plan.uplinks // S
@@ -136,6 +140,31 @@ def rail_optimized(
         + [s for g in pod_groups[half:] for s in g]
     )
     return segments, [node_leaf, leaf_spine, spine_core]
+
+
+def _rail_only_spines(plan: RailPlan, su_segments, leaf_ids, node_leaf, up_names):
+    """Two tiers per rail: rail r's leaves of every SU go to rail r's own spines only."""
+    names, lt, br = plan.leaf.names, plan.leaf.type_id, plan.leaf.breakout
+    S = plan.spines
+    q = plan.uplinks // S
+    ws = _width(S)
+    leaf_spine: list[PortLink] = []
+    spine_ids: list[str] = []
+    per_su = plan.leaves_per_su
+    for r in range(plan.rails):
+        rail = [
+            leaf_ids[s * per_su + r * plan.leaves_per_rail + k]
+            for s in range(plan.n_su)
+            for k in range(plan.leaves_per_rail)
+        ]
+        spines = [f"rail{r + 1}-spine{i + 1:0{ws}d}" for i in range(S)]
+        spine_ids.extend(spines)
+        for li, leaf in enumerate(rail):
+            for si, spine in enumerate(spines):
+                for j in range(q):
+                    leaf_spine.append((leaf, up_names[si * q + j], spine, names[li * q + j]))
+    spine_seg = Segment(switches=[(s, lt, "spine", br) for s in spine_ids], own_row=True)
+    return _middle(su_segments, [spine_seg]), [node_leaf, leaf_spine]
 
 
 # ------------------------------------------------------------------------------------ leaf-spine

@@ -81,7 +81,8 @@ def test_netbox_folder(export_window, monkeypatch, tmp_path):
         QFileDialog, "getExistingDirectory", staticmethod(lambda *args, **kwargs: str(folder))
     )
     trigger(export_window, "NetBox import files (folder)…")
-    files = sorted(folder.glob("*.csv"))
+    files = sorted(folder.glob("*/*.csv"))
+    assert (folder / "site" / "08_cables.csv").exists()
     assert files and all(f.read_text().strip() for f in files)
 
 

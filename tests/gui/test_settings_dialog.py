@@ -49,3 +49,32 @@ def test_unchanged_dialog_makes_no_command(qtbot):
     assert dialog.command() is None
     dialog.slack_per_end.setValue(design.settings.slack_per_end_m + 1)
     assert dialog.command() is not None
+
+
+def test_reliability_rates_and_job_from_the_dialog_reach_the_panel(qtbot, tmp_path):
+    window = open_window(qtbot, tmp_path, build("S"))
+    d = docks(window)
+    before = d.panel.report.reliability
+    assert f"{before['failures_per_day']:.2f} / day" == d.panel.tiles["reliability"].value.text()
+    assert "ms" in d.panel.tiles["allreduce"].value.text()
+
+    def drive():
+        dialog = window.findChild(DesignSettingsDialog)
+        dialog.fit["switches"].setValue(90_000)  # ten times the catalog's rate
+        dialog.job_gpus.setValue(512)
+        dialog.algorithm.setCurrentText("ring")
+        dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.Ok).click()
+
+    QTimer.singleShot(200, drive)
+    d.settings_action.trigger()
+    settings = window.document.design.settings
+    assert settings.reliability_fit == {"switches": 90_000}  # only the changed rate is kept
+    assert settings.reliability_job_gpus == 512
+    wait_fresh(qtbot, window)
+    rel = d.panel.report.reliability
+    assert rel["categories"]["switches"]["fit"] == 90_000
+    assert rel["failures_per_day"] > before["failures_per_day"]
+    assert rel["job_gpus"] == 512
+    assert d.panel.report.allreduce.algorithm == "ring"
+    assert f"{rel['failures_per_day']:.2f} / day" == d.panel.tiles["reliability"].value.text()
+    close_quietly(window)

@@ -36,7 +36,7 @@ def test_schedule_and_netbox(tmp_path, design_file, pod):
     with open(tmp_path / "cut.csv", newline="") as handle:
         assert len(list(csv.reader(handle))) == 1 + len(pod.links)
     assert run_cli(["export-netbox", str(design_file), "-o", str(tmp_path / "nb")]) == 0
-    assert (tmp_path / "nb" / "09_cables.csv").exists()
+    assert (tmp_path / "nb" / "site" / "08_cables.csv").exists()
 
 
 @pytest.mark.parametrize(

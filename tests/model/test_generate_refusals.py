@@ -77,7 +77,7 @@ BAD = [
     (
         "rail-optimized",
         dict(nodes=8, node_type="dgx-h100", switch="qm9700", su_nodes=8, tiers="4"),
-        "--tiers must be auto, 2 or 3",
+        "--tiers must be auto, 2, 3 or rail-only",
     ),
     (
         "rail-optimized",

@@ -1,0 +1,52 @@
+"""``main.py check-cabling FILE REPORT [-o OUT.csv]``: observed neighbours against the design.
+
+Exit 0 when every link was seen where the design puts it, 1 when a link is MISWIRED or MISSING,
+2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from cli import CliError, load_or_refuse
+from model.asbuilt.cabling_check import PROBLEMS, ReportError, check_cabling, read_report, summary
+from model.export import ExportError
+from model.export.csv_writer import write_csv
+
+RESULT_COLUMNS = ("status", "link_id", "label", "expected", "observed", "report_lines")
+
+
+def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
+    parser = sub.add_parser(
+        name, help="compare a neighbour report (LLDP / ibnetdiscover CSV) with the design's links"
+    )
+    parser.add_argument("file", help="a .hall.json design file")
+    parser.add_argument(
+        "report",
+        help="CSV with columns local_device, local_port, remote_device, remote_port",
+    )
+    parser.add_argument("-o", "--output", metavar="OUT.csv", help="write every result row here")
+
+
+def run(args: argparse.Namespace) -> int:
+    design = load_or_refuse(args.file)
+    try:
+        rows = check_cabling(design, read_report(args.report))
+    except ReportError as exc:
+        raise CliError(str(exc)) from None
+    if args.output:
+        out = Path(args.output)
+        if out.suffix.lower() != ".csv":
+            raise CliError(f"cannot write {out.name}: the output must end in .csv")
+        try:
+            write_csv(out, RESULT_COLUMNS, [tuple(vars(r).values()) for r in rows])
+        except ExportError as exc:
+            raise CliError(str(exc)) from None
+    for row in rows:
+        if row.status != "OK":
+            detail = row.observed or "not in the report"
+            print(f"{row.status:10} {row.label or row.link_id or '-'}: {row.expected} ; {detail}")
+    counts = summary(rows)
+    print(", ".join(f"{n} {status}" for status, n in counts.items()))
+    return 1 if any(counts[s] for s in PROBLEMS) else 0

@@ -1,0 +1,46 @@
+"""``main.py export-p2p FILE -o p2p.csv|p2p.xlsx``: the Cable Validation Tool's P2P file."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from cli import CliError
+from cli.export_common import load_and_route
+from model.bom import schedule_rows
+from model.export import ExportError
+from model.export.csv_writer import write_csv
+from model.export.p2p import P2P_COLUMNS, PORT_STYLES, p2p_rows
+from model.export.xlsx_writer import Sheet, write_xlsx
+
+
+def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
+    parser = sub.add_parser(
+        name, help="point-to-point file (one row per cable) for NVIDIA's Cable Validation Tool"
+    )
+    parser.add_argument("file", help="a .hall.json design file")
+    parser.add_argument("-o", "--output", required=True, metavar="OUT.csv|OUT.xlsx")
+    parser.add_argument(
+        "--ports",
+        choices=PORT_STYLES,
+        default="hallwright",
+        help="port names: the design's (default) or InfiniBand cage/port numbers",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    out = Path(args.output)
+    suffix = out.suffix.lower()
+    if suffix not in (".csv", ".xlsx"):
+        raise CliError(f"cannot write {out.name}: the output must end in .csv or .xlsx")
+    design, plant = load_and_route(args.file)
+    rows = p2p_rows(design, schedule_rows(design, plant), args.ports)
+    try:
+        if suffix == ".csv":
+            write_csv(out, P2P_COLUMNS, rows)
+        else:
+            write_xlsx(out, [Sheet("P2P", P2P_COLUMNS, rows, plain=True)])
+    except ExportError as exc:
+        raise CliError(str(exc)) from None
+    print(f"{out}: {len(rows)} cables")
+    return 0

@@ -1,0 +1,40 @@
+"""``main.py import-netbox DIR -o FILE [--site NAME]``: a NetBox site back as a design.
+
+DIR holds NetBox's list exports ("Export -> All data"), saved as netbox_sites.csv,
+netbox_racks.csv, netbox_devices.csv and netbox_cables.csv.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from cli import CliError
+from model.asbuilt.netbox_import import import_netbox
+from model.asbuilt.report_csv import ReportError
+from model.design import DesignError
+from model.fileio import DesignFileError, save_design
+
+
+def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
+    parser = sub.add_parser(name, help="a NetBox site (its list exports as CSV) back as a design")
+    parser.add_argument(
+        "folder", help="folder with netbox_sites/racks/devices/cables.csv (NetBox 'All data')"
+    )
+    parser.add_argument("-o", "--output", required=True, metavar="FILE.hall.json")
+    parser.add_argument("--site", help="the site to import when the files hold several")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        result = import_netbox(args.folder, args.site)
+    except (ReportError, DesignError) as exc:
+        raise CliError(str(exc)) from None
+    try:
+        save_design(result.design, args.output)
+    except DesignFileError as exc:
+        raise CliError(str(exc)) from None
+    d = result.design
+    print(f"{args.output}: {len(d.racks)} racks, {len(d.devices)} devices, {len(d.links)} links")
+    for note in result.notes:
+        print(f"note: {note}")
+    return 0

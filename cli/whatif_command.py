@@ -1,0 +1,106 @@
+"""``main.py whatif FILE --fail ID[,ID...] | --n-1 [--json]``: failure analysis of a design."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from cli import CliError, load_or_refuse
+
+
+def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
+    parser = sub.add_parser(
+        name,
+        help="what a failure costs: bisection, per-GPU bandwidth, GPUs cut off, before and after",
+        description="Fail devices, links, racks, trays or tray segments (TRAY#N) together and "
+        "compare the compute fabric before and after; or, with --n-1, rank the worst single "
+        "failure of every tier.",
+    )
+    parser.add_argument("file", help="a .hall.json design file")
+    parser.add_argument("--fail", help="comma-separated ids of what fails together")
+    parser.add_argument(
+        "--n-1", dest="n_1", action="store_true", help="rank the worst single failure per tier"
+    )
+    parser.add_argument("--json", action="store_true", help="machine-readable JSON on stdout")
+
+
+def run(args: argparse.Namespace) -> int:
+    from cli.analyze_command import cable_plant
+    from model.analysis.report import _clean
+    from model.analysis.whatif import WhatIf, WhatIfError
+
+    if bool(args.fail) == bool(args.n_1):
+        raise CliError("give either --fail ID[,ID...] or --n-1")
+    ids = [s.strip() for s in (args.fail or "").split(",") if s.strip()]
+    if args.fail is not None and not ids:
+        raise CliError("--fail needs at least one id")
+    design = load_or_refuse(args.file)
+    needs_plant = any(i in design.trays or "#" in i for i in ids)  # routes only for trays
+    whatif = WhatIf(design, cable_plant(design) if needs_plant else None)
+    if args.n_1:
+        from model.analysis.n_minus_one import n_minus_one
+
+        result = _clean(n_minus_one(whatif))
+        print(json.dumps(result, indent=2) if args.json else _n1_text(result))
+        return 0
+    try:
+        result = _clean(whatif.run(ids))
+    except WhatIfError as exc:
+        raise CliError(str(exc)) from None
+    print(json.dumps(result, indent=2) if args.json else _text(result))
+    return 0
+
+
+def _gbps(value) -> str:
+    return "n/a" if value is None else f"{value:,.0f} Gb/s"
+
+
+def _text(r: dict) -> str:
+    before, after = r["before"], r["after"]
+    rows = [
+        ("GPUs", f"{before['gpus']:,}", f"{after['gpus']:,}"),
+        ("Bisection", _gbps(before["bisection_gbps"]), _gbps(after["bisection_gbps"])),
+        (
+            "Scale-out per GPU, min",
+            _gbps(before["scale_out_per_gpu_gbps"]["min"]),
+            _gbps(after["scale_out_per_gpu_gbps"]["min"]),
+        ),
+        (
+            "Scale-out per GPU, mean",
+            _gbps(before["scale_out_per_gpu_gbps"]["mean"]),
+            _gbps(after["scale_out_per_gpu_gbps"]["mean"]),
+        ),
+        (
+            "Switch hops, typical / max",
+            f"{before['hops']['typical']} / {before['hops']['max']}",
+            f"{after['hops']['typical']} / {after['hops']['max']}",
+        ),
+        (
+            "Server pairs disconnected",
+            f"{before['hops']['disconnected_pairs']:,}",
+            f"{after['hops']['disconnected_pairs']:,}",
+        ),
+    ]
+    lines = [
+        f"Failing {', '.join(r['failed'])}: {len(r['failed_devices'])} devices, "
+        f"{r['failed_links']} links of their own",
+        f"{'':28}{'before':>18}{'after':>18}",
+        *(f"{name:28}{b:>18}{a:>18}" for name, b, a in rows),
+        f"GPUs cut off from the scale-out fabric: {r['gpus_disconnected']:,}",
+    ]
+    return "\n".join(lines)
+
+
+def _n1_text(r: dict) -> str:
+    lines = [
+        f"Worst single failure per tier (bisection before {_gbps(r['before']['bisection_gbps'])})"
+    ]
+    for t in r["tiers"]:
+        w = t["worst"]
+        lines.append(
+            f"  {t['tier']:18} {w['id']} (and {w['equivalent'] - 1:,} alike of "
+            f"{t['candidates']:,}): {w['gpus_disconnected']:,} GPUs cut off, bisection "
+            f"-{_gbps(w['bisection_lost_gbps'])}, mean per GPU "
+            f"{_gbps(w['scale_out_per_gpu_gbps']['mean'])}"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,122 @@
+"""``--n-1``: the worst single failure per tier (switch tiers, racks, link classes).
+
+Failing every element one by one would rerun the bisection tens of thousands of times on a
+131k-GPU hall. Elements that look alike to the fabric fail alike, so the candidates of a tier
+are grouped into classes by a structural signature and one member per class (the first by id)
+is evaluated exactly with :class:`WhatIf`:
+
+* a switch: level, downlink and uplink capacity, distinct upper neighbours, and the capacity of
+  its links to servers of each half of the hall (so the bisection effect is alike too);
+* a rack: the sorted signatures of its devices and its GPU count;
+* a link: its class (``server-leaf`` ...), capacity and the signatures of its two ends.
+
+On generated Clos fabrics a tier is one or a few classes; an irregular design has more, and at
+most ``MAX_CLASSES`` per tier are evaluated (those with the most capacity below them first; the
+result says how many were). Ranking: most GPUs cut off, then the lowest bisection after, then
+the lowest mean scale-out bandwidth per GPU after.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from model.analysis.topology import LINK_COMPUTE, tier_name
+from model.analysis.whatif import WhatIf
+
+MAX_CLASSES = 64
+
+
+def n_minus_one(whatif: WhatIf) -> dict:
+    """``{"tiers": [{"tier", "candidates", "classes", "evaluated", "ranking": [...]}, ...]}``."""
+    topo = whatif.topo
+    design = whatif.design
+    n = len(topo.device_ids)
+    half = np.zeros(n, dtype=np.int8)
+    half[whatif.halves[0]] = 1
+    half[whatif.halves[1]] = 2
+    compute = topo.kind == LINK_COMPUTE
+    a, b, cap = topo.a[compute], topo.b[compute], topo.capacity[compute]
+    to_half = np.zeros((n, 3))
+    np.add.at(to_half, (a, half[b]), cap)
+    np.add.at(to_half, (b, half[a]), cap)
+    sig = [
+        (
+            int(topo.level[i]),
+            round(float(topo.down_gbps[i]), 3),
+            round(float(topo.up_gbps[i]), 3),
+            int(topo.up_neighbours[i]),
+            round(float(to_half[i, 1]), 3),
+            round(float(to_half[i, 2]), 3),
+            int(topo.gpus[i]),
+        )
+        for i in range(n)
+    ]
+    tiers: list[tuple[str, dict[tuple, list[str]], dict[tuple, float]]] = []
+    for level in range(1, topo.top_level() + 1):
+        classes: dict[tuple, list[str]] = {}
+        weight: dict[tuple, float] = {}
+        for i in np.flatnonzero(topo.level == level).tolist():
+            classes.setdefault(sig[i], []).append(topo.device_ids[i])
+            weight[sig[i]] = float(topo.down_gbps[i])
+        tiers.append((tier_name(level), classes, weight))
+    racks: dict[tuple, list[str]] = {}
+    rack_weight: dict[tuple, float] = {}
+    for rack_id in design.racks:
+        members = [topo.device_index[d.id] for d in design.devices_in_rack(rack_id)]
+        if not any(topo.level[i] >= 0 for i in members):
+            continue  # nothing of the compute fabric in it
+        key = (tuple(sorted(sig[i] for i in members)),)
+        racks.setdefault(key, []).append(rack_id)
+        rack_weight[key] = float(sum(topo.gpus[i] + topo.down_gbps[i] for i in members))
+    tiers.append(("rack", racks, rack_weight))
+    links: dict[str, tuple[dict, dict]] = {}
+    for i in np.flatnonzero(compute & (np.minimum(topo.level[topo.a], topo.level[topo.b]) >= 0)):
+        name = topo.link_tier[i]
+        ends = tuple(sorted((sig[topo.a[i]], sig[topo.b[i]])))
+        key = (round(float(topo.capacity[i]), 3), ends)
+        classes, weight = links.setdefault(name, ({}, {}))
+        classes.setdefault(key, []).append(topo.link_ids[i])
+        weight[key] = float(topo.capacity[i])
+    for name, (classes, weight) in links.items():
+        tiers.append((f"link {name}", classes, weight))
+
+    before = whatif.before()
+    out = []
+    for name, classes, weight in tiers:
+        if not classes:
+            continue
+        keys = sorted(classes, key=lambda k: (-weight[k], sorted(classes[k])[0]))
+        ranking = []
+        for key in keys[:MAX_CLASSES]:
+            members = sorted(classes[key])
+            result = whatif.run([members[0]])
+            after = result["after"]
+            ranking.append(
+                {
+                    "id": members[0],
+                    "equivalent": len(members),
+                    "gpus_disconnected": result["gpus_disconnected"],
+                    "bisection_gbps": after["bisection_gbps"],
+                    "bisection_lost_gbps": before["bisection_gbps"] - after["bisection_gbps"],
+                    "scale_out_per_gpu_gbps": after["scale_out_per_gpu_gbps"],
+                }
+            )
+        ranking.sort(
+            key=lambda r: (
+                -r["gpus_disconnected"],
+                r["bisection_gbps"],
+                r["scale_out_per_gpu_gbps"]["mean"],
+                r["id"],
+            )
+        )
+        out.append(
+            {
+                "tier": name,
+                "candidates": sum(len(v) for v in classes.values()),
+                "classes": len(classes),
+                "evaluated": min(len(classes), MAX_CLASSES),
+                "worst": ranking[0],
+                "ranking": ranking,
+            }
+        )
+    return {"before": before, "tiers": out}

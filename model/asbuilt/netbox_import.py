@@ -1,0 +1,270 @@
+"""A NetBox site back as a design: the CSV files NetBox's lists export ("Export -> All data").
+
+Reads the sites, racks, devices and cables exports (the column titles NetBox 4.x writes: racks
+``Name, Site, Height, Outer Width, Outer Depth, Description``; devices ``Name, Site, Rack, Role,
+Manufacturer, Type, Position, Description``; cables ``Device A, Termination A, Device B,
+Termination B, Site A, Site B, Label, Length``) of one site into a design.
+
+- Device types are matched to the catalog by manufacturer and model; a model Hallwright's
+  export wrote as a variant (``SN5600 (p 2x400G)``) gives its breakout back. A device of a type
+  the catalog does not know is left out, with a note, and so are its cables.
+- Ids come back from the ``Hallwright <id>`` descriptions the export writes, else from names.
+- NetBox has no floor positions: racks are laid out in rows by the letters their names start
+  with (``A01``, ``A02`` -> row A), front to the aisle, rows 1.2 m apart, in a hall drawn around
+  them with one tray over each row; the notes say so.
+- Cables become links with NetBox's label; a recorded length becomes the as-built length.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from model.asbuilt.report_csv import ReportError, read_table
+from model.catalog import builtin_catalog
+from model.design import Design
+from model.entities import Device, Hall, Link, PortRef, Rack, Tray
+
+FILES = {
+    "sites": "netbox_sites.csv",
+    "racks": "netbox_racks.csv",
+    "devices": "netbox_devices.csv",
+    "cables": "netbox_cables.csv",
+}
+SITE_COLUMNS = {"name": ("Name",)}
+RACK_COLUMNS = {
+    "name": ("Name",),
+    "site": ("Site",),
+    "height": ("Height", "Height (U)"),
+    "outer_width": ("Outer Width",),
+    "outer_depth": ("Outer Depth",),
+    "description": ("Description",),
+}
+DEVICE_COLUMNS = {
+    "name": ("Name",),
+    "site": ("Site",),
+    "rack": ("Rack",),
+    "role": ("Role",),
+    "manufacturer": ("Manufacturer",),
+    "type": ("Type", "Device Type"),
+    "position": ("Position",),
+    "description": ("Description",),
+}
+CABLE_COLUMNS = {
+    "device_a": ("Device A", "Side A"),
+    "port_a": ("Termination A",),
+    "device_b": ("Device B", "Side B"),
+    "port_b": ("Termination B",),
+    "site_a": ("Site A",),
+    "site_b": ("Site B",),
+    "label": ("Label",),
+    "length": ("Length",),
+}
+AISLE_M = 1.2
+MARGIN_M = 1.8
+_ID = re.compile(r"^Hallwright (\S+)$")
+_VARIANT = re.compile(r"^(?P<group>\w+) (?P<fanout>\d+)x")
+_LENGTH = re.compile(r"^\s*([0-9.]+)\s*(m|cm|km|ft|in)?\s*$")
+_UNIT_M = {"m": 1.0, "cm": 0.01, "km": 1000.0, "ft": 0.3048, "in": 0.0254, None: 1.0}
+
+
+@dataclass
+class ImportResult:
+    design: Design
+    notes: list[str] = field(default_factory=list)
+
+
+def _mm(text: str, default_m: float) -> float:
+    match = re.match(r"^\s*([0-9.]+)\s*mm\s*$", text or "")
+    return float(match.group(1)) / 1000 if match else default_m
+
+
+def _ident(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.\-]+", "-", text).strip("-") or "x"
+
+
+def _read(folder: Path, key: str, columns) -> list[tuple[int, dict[str, str]]]:
+    path = folder / FILES[key]
+    if not path.is_file():
+        raise ReportError(f"{folder}: no {FILES[key]} (NetBox's list export of {key})")
+    return read_table(path, columns)
+
+
+def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
+    """The site's racks, devices and cables as a design (see the module docstring)."""
+    folder = Path(folder)
+    sites = [row["name"] for _, row in _read(folder, "sites", SITE_COLUMNS)]
+    if site is None:
+        if len(sites) != 1:
+            raise ReportError(
+                f"{folder}: {len(sites)} sites in {FILES['sites']}; name one with --site "
+                f"({', '.join(sites[:10])})"
+            )
+        site = sites[0]
+    elif site not in sites:
+        raise ReportError(f"{folder}: no site {site!r} in {FILES['sites']}")
+    catalog = builtin_catalog()
+    notes: list[str] = []
+    racks_in = [(n, r) for n, r in _read(folder, "racks", RACK_COLUMNS) if r["site"] == site]
+    rack_types = {t.model: t for t in catalog.rack_types.values()}
+    rows: dict[str, list] = defaultdict(list)
+    for _, r in sorted(racks_in, key=lambda nr: nr[1]["name"]):
+        rows[re.match(r"^\D*", r["name"]).group(0) or "-"].append(r)
+    design = Design(Hall(outline=[(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]), name=site)
+    rack_ids: dict[str, str] = {}
+    racks: list[Rack] = []
+    trays: list[Tray] = []
+    y = MARGIN_M
+    width = 0.0
+    for row_index, (_, members) in enumerate(sorted(rows.items())):
+        x = MARGIN_M
+        depth = 0.0
+        for r in members:
+            rtype = rack_types.get(r["description"]) or catalog.rack_types["rack-48u-600x1200"]
+            w, d = _mm(r["outer_width"], rtype.width_m), _mm(r["outer_depth"], rtype.depth_m)
+            height = int(re.sub(r"\D", "", r["height"]) or rtype.height_u)
+            rack_id = f"r-{_ident(r['name'])}"
+            rack_ids[r["name"]] = rack_id
+            racks.append(
+                Rack(
+                    id=rack_id,
+                    name=r["name"],
+                    type=rtype.id,
+                    x=x + w / 2,
+                    y=y + d / 2,
+                    width_m=w,
+                    depth_m=d,
+                    height_u=height,
+                    power_budget_kw=rtype.power_budget_kw,
+                )
+            )
+            x += w
+            depth = max(depth, d)
+        trays.append(
+            Tray(id=f"t-row{row_index + 1}", points=[(MARGIN_M, y + depth / 2), (x, y + depth / 2)])
+        )
+        width = max(width, x)
+        y += depth + AISLE_M
+    if racks:
+        notes.append(
+            f"{len(racks)} racks had no floor position in NetBox: laid out in {len(rows)} rows "
+            f"by name, {AISLE_M} m apart, one tray over each row; move them to the real plan"
+        )
+    outline_w, outline_d = width + MARGIN_M, max(y - AISLE_M + MARGIN_M, 2 * MARGIN_M)
+    design.set_hall(
+        Hall(outline=[(0.0, 0.0), (outline_w, 0.0), (outline_w, outline_d), (0.0, outline_d)])
+    )
+    design.add_racks(racks)
+    design.add_trays(trays)
+    _add_devices(design, folder, site, rack_ids, notes)
+    _add_cables(design, folder, site, notes)
+    design.revision = 0
+    return ImportResult(design, notes)
+
+
+def _catalog_type(catalog, manufacturer: str, model: str):
+    """(device type, breakout) of a NetBox type, or (None, {})."""
+    best = None
+    for t in catalog.device_types.values():
+        if t.vendor == manufacturer and (model == t.model or model.startswith(t.model + " (")):
+            if best is None or len(t.model) > len(best.model):
+                best = t
+    if best is None:
+        return None, {}
+    breakout = {}
+    suffix = model[len(best.model) :].strip().strip("()")
+    for part in suffix.split(", ") if suffix else ():
+        match = _VARIANT.match(part)
+        if match:
+            breakout[match.group("group")] = int(match.group("fanout"))
+    return best, breakout
+
+
+def _add_devices(design: Design, folder: Path, site: str, rack_ids, notes) -> None:
+    catalog = design.catalog
+    devices = []
+    unknown: dict[str, int] = defaultdict(int)
+    used: set[str] = set()
+    for line, d in _read(folder, "devices", DEVICE_COLUMNS):
+        if d["site"] != site:
+            continue
+        if d["rack"] not in rack_ids or not d["position"]:
+            notes.append(
+                f"{FILES['devices']} line {line}: {d['name']} is in no rack position, left out"
+            )
+            continue
+        dtype, breakout = _catalog_type(catalog, d["manufacturer"], d["type"])
+        if dtype is None:
+            unknown[f"{d['manufacturer']} {d['type']}"] += 1
+            continue
+        match = _ID.match(d["description"])
+        device_id = match.group(1) if match else f"d-{_ident(d['name'])}"
+        if device_id in used:
+            device_id = f"{device_id}-{line}"
+        used.add(device_id)
+        role = d["role"] if d["role"] in ROLES else dtype.default_role
+        devices.append(
+            Device(
+                id=device_id,
+                name=d["name"],
+                type=dtype.id,
+                rack=rack_ids[d["rack"]],
+                u=int(float(d["position"])),
+                role=role,
+                breakout=breakout,
+            )
+        )
+    for name, count in sorted(unknown.items()):
+        notes.append(f"{count} devices of type {name!r} left out: the catalog has no such type")
+    design.add_devices(devices)
+
+
+ROLES = (
+    "gpu-server",
+    "leaf",
+    "spine",
+    "core",
+    "nvlink-switch",
+    "storage",
+    "management",
+    "patch-panel",
+    "switch",
+)
+
+
+def _add_cables(design: Design, folder: Path, site: str, notes) -> None:
+    by_name = {d.name: d.id for d in design.devices.values()}
+    links = []
+    skipped = 0
+    for line, c in _read(folder, "cables", CABLE_COLUMNS):
+        if c["site_a"] != site and c["site_b"] != site:
+            continue
+        a, b = by_name.get(c["device_a"]), by_name.get(c["device_b"])
+        if (
+            a is None
+            or b is None
+            or c["port_a"] not in design.ports(a)
+            or c["port_b"] not in design.ports(b)
+        ):
+            skipped += 1
+            continue
+        length = None
+        match = _LENGTH.match(c["length"] or "")
+        if match:
+            length = round(float(match.group(1)) * _UNIT_M[match.group(2)], 3) or None
+        links.append(
+            Link(
+                id=f"nb-{line}",
+                a=PortRef(a, c["port_a"]),
+                b=PortRef(b, c["port_b"]),
+                as_built_m=length,
+                label=c["label"],
+            )
+        )
+    if skipped:
+        notes.append(
+            f"{skipped} cables left out: an end is a device or port the design does not have"
+        )
+    design.add_links(links)

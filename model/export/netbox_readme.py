@@ -1,0 +1,42 @@
+"""The README of a NetBox export folder: import order, shared objects, big files."""
+
+README = """NetBox import files exported by Hallwright for the site "{site}" (NetBox 4.x bulk import).
+
+Every object is status "planned". Import the files in the order of their numbers; a file whose
+name ends in _01, _02, ... is one table cut into parts: import every part, in order.
+
+1. shared/ -- objects that are global in NetBox, shared by every site:
+   01_manufacturers.csv   Organization > Manufacturers > Import (CSV)
+   02_device_roles.csv    Devices > Device Roles > Import (CSV)
+   03_device_types/*.yaml Devices > Device Types > Import: paste or upload each file, format
+                          YAML (one device type each, devicetype-library format, with its
+                          interfaces, module bays for the cages and its power port)
+   Import them once per NetBox. Another site's export may already have created some: NetBox
+   imports a file all or nothing, so if it answers "... with this name already exists", delete
+   the rows (or skip the YAML files) of the objects that exist and import the rest. Objects of
+   the same name are the same: Hallwright always exports a type under the same model and slug.
+
+2. site/ -- this site only:
+   04_sites.csv, 05_locations.csv, 06_racks.csv, 07_devices*.csv
+                          Organization > Sites / Locations, Racks > Racks, Devices > Devices
+                          Devices get their interfaces from their device type: there is no
+                          interface file.
+   08_cables*.csv         Connections > Cables > Import: the cables to order and plug, with
+                          the ordered length in metres. side_a_site / side_b_site name this
+                          site, so device names that repeat in other sites are no problem.
+   09_backplane_cables*.csv  links on a rack backplane (NVL72 NVLink spine): they come with the
+                          rack and have no length, but are exported so those ports show as
+                          connected.
+
+Big files: NetBox imports a cable row in roughly a tenth to half a second. A web server set up
+as NetBox's installation guide says (gunicorn, timeout 120 s) cuts off a request that takes
+longer, so tick "Background job" on the import page for files of more than a few hundred rows
+(NetBox then imports in its worker; its Jobs list shows the result). Files are cut at 500 rows.
+
+Names: NetBox allows device names of at most 64 characters and site and rack names of at most
+100, and compares device names ignoring case. A longer name is cut and ends in "~" and 8
+characters of a hash of the full name; a name that repeats (ignoring case) is prefixed with its
+rack, then suffixed with its Hallwright id. The Hallwright id of every device is in its
+description. Cable labels match the Hallwright cabling schedule; NetBox's cable type cannot tell
+LACC from AEC (both "dac-active"), the cable description does.
+"""

@@ -1,0 +1,79 @@
+"""compare: a design against itself is empty; a moved rack lists that rack and its flipped links."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cli import run_cli
+from model.analysis import analyze
+from model.cabling import CablePlant
+from model.compare import compare, kpis, physical_diff
+from model.fileio import design_to_bytes, read_design_bytes, save_design
+from model.generate import fat_tree
+
+
+def _copy(design):
+    return read_design_bytes(design_to_bytes(design), "<copy>")
+
+
+def _analysed(design):
+    plant = CablePlant(design)
+    plant.refresh()
+    return design, plant, analyze(design, plant).to_json()
+
+
+def test_a_design_compared_with_itself_is_empty():
+    a = _analysed(fat_tree(k=4))
+    b = _analysed(_copy(a[0]))
+    result = compare(*a, *b)
+    assert result["identical"]
+    assert all(not v for v in result["diff"].values())
+    assert all(row["delta"] == 0 for row in result["kpis"].values())
+
+
+def test_a_moved_rack_lists_exactly_that_rack_and_its_flipped_links():
+    design, plant, _ = _analysed(fat_tree(k=4))
+    moved = _copy(design)
+    # A01 is at the end of row A; moving it 2.4 m back lengthens every link leaving the rack,
+    # so some run past their medium's reach and flip (copper to active cable, or AOC lengths).
+    rack = moved.racks["A01"]
+    moved.move_racks({"A01": (rack.x, rack.y + 2.4)})
+    plant_b = CablePlant(moved)
+    plant_b.refresh()
+    diff = physical_diff(design, plant, moved, plant_b)
+    assert diff.racks_moved == ["A01"]
+    assert not (diff.racks_added or diff.racks_removed or diff.links_added or diff.links_removed)
+    flipped = {f["link"] for f in diff.media_flipped}
+    assert flipped and flipped <= design.links_of_racks(["A01"])
+    # Links inside A01 stay in the rack and keep their medium.
+    inside = {
+        lid
+        for lid in design.links_of_racks(["A01"])
+        if design.devices[design.links[lid].a.device].rack
+        == design.devices[design.links[lid].b.device].rack
+    }
+    assert not flipped & inside
+    assert diff.bom_changed
+
+
+def test_kpis_from_the_analysis():
+    _, _, j = _analysed(fat_tree(k=4))
+    k = kpis(j)
+    assert k["gpus"] == 16
+    assert k["cost_per_gpu_usd"] == pytest.approx(j["cost_usd"]["total"] / 16)
+    assert k["optics_share_of_it_power"] == pytest.approx(
+        j["transceivers"]["power_w"] / j["power_w"]["total"]
+    )
+    assert k["failures_per_day"] == j["reliability"]["failures_per_day"]
+
+
+def test_compare_cli(tmp_path, capsys):
+    a = tmp_path / "a.hall.json"
+    save_design(fat_tree(k=4), a)
+    assert run_cli(["compare", str(a), str(a), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["identical"] is True
+    assert run_cli(["compare", str(a), str(a)]) == 0
+    assert "Physically identical." in capsys.readouterr().out
+    assert run_cli(["compare", str(a), str(tmp_path / "missing.hall.json")]) == 2

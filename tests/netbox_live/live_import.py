@@ -1,0 +1,200 @@
+"""Import Hallwright NetBox exports into a live NetBox through its own bulk-import views.
+
+Runs inside NetBox's environment (``NETBOX_ROOT`` set, the database migrated):
+``live_import.py EXPORT_DIR EXPECTED.json [EXPORT_DIR EXPECTED.json ...]``. Each export folder is
+one site; they go into the same NetBox one after the other, as a team with several pods would.
+Every file is posted like a user's upload (Import -> "Upload file") to NetBox's bulk-import view
+with Django's test client, so NetBox's forms, validation and transaction are the ones in use.
+Shared objects that an earlier site already created are left out, as the export's README tells
+the user to do. Then the database is compared with the design: devices, interfaces, cables,
+cable lengths by label, no free NVLink port, and a cable trace end to end.
+
+Exit 0 when every row imported and every check held; 1 otherwise, with the failures printed.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "netbox.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from dcim.models import (  # noqa: E402
+    Cable,
+    Device,
+    DeviceRole,
+    DeviceType,
+    Interface,
+    Manufacturer,
+)
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.files.uploadedfile import SimpleUploadedFile  # noqa: E402
+from django.test import Client  # noqa: E402
+
+URLS = {
+    "01_manufacturers": "/dcim/manufacturers/import/",
+    "02_device_roles": "/dcim/device-roles/import/",
+    "03_device_types": "/dcim/device-types/import/",
+    "04_sites": "/dcim/sites/import/",
+    "05_locations": "/dcim/locations/import/",
+    "06_racks": "/dcim/racks/import/",
+    "07_devices": "/dcim/devices/import/",
+    "08_cables": "/dcim/cables/import/",
+    "09_backplane_cables": "/dcim/cables/import/",
+}
+failures: list[str] = []
+checks = [0]  # checks made (files imported, counts compared)
+timings: list[tuple[str, int, float, str]] = []
+
+
+def client() -> Client:
+    user_model = get_user_model()
+    user = user_model.objects.filter(username="hallwright").first()
+    if user is None:
+        user = user_model.objects.create_superuser("hallwright", "hw@localhost", "unused-pw")
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+def post(c: Client, url: str, name: str, text: str, fmt: str, rows: int) -> None:
+    upload = SimpleUploadedFile(name, text.encode("utf-8"))
+    start = time.perf_counter()
+    response = c.post(
+        url, {"import_method": "upload", "upload_file": upload, "format": fmt, "csv_delimiter": ","}
+    )
+    seconds = time.perf_counter() - start
+    ok = response.status_code == 302
+    timings.append((name, rows, seconds, "ok" if ok else "FAILED"))
+    print(f"  {name}: {rows} rows in {seconds:.1f} s, {'ok' if ok else 'FAILED'}", flush=True)
+    if not ok:
+        errors = []
+        form = response.context.get("form") if response.context else None
+        if form is not None:
+            errors = [str(e) for e in form.non_field_errors()] + [
+                f"{k}: {v}" for k, v in form.errors.items() if k != "__all__"
+            ]
+        failures.append(f"{name}: HTTP {response.status_code}: {'; '.join(errors)[:2000]}")
+
+
+def csv_rows(path: Path) -> tuple[list[str], list[list[str]]]:
+    with open(path, newline="", encoding="utf-8") as handle:
+        table = list(csv.reader(handle))
+    return table[0], table[1:]
+
+
+def csv_text(header: list[str], rows: list[list[str]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def import_shared(c: Client, folder: Path) -> None:
+    """Shared objects: only those this NetBox does not hold yet (the README's 'skip')."""
+    for stem, model in (("01_manufacturers", Manufacturer), ("02_device_roles", DeviceRole)):
+        path = folder / "shared" / f"{stem}.csv"
+        header, rows = csv_rows(path)
+        name_at = header.index("name")
+        missing = [r for r in rows if not model.objects.filter(name=r[name_at]).exists()]
+        if missing:
+            post(c, URLS[stem], path.name, csv_text(header, missing), "csv", len(missing))
+    for path in sorted((folder / "shared" / "03_device_types").glob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        slug = next(
+            line.split(":", 1)[1].strip().strip('"')
+            for line in text.splitlines()
+            if line.startswith("slug:")
+        )
+        if not DeviceType.objects.filter(slug=slug).exists():
+            post(c, URLS["03_device_types"], path.name, text, "yaml", 1)
+
+
+def import_site(c: Client, folder: Path) -> None:
+    for path in sorted((folder / "site").glob("*.csv")):
+        stem = next(s for s in URLS if path.stem.startswith(s))
+        text = path.read_text(encoding="utf-8")
+        post(c, URLS[stem], path.name, text, "csv", text.count("\n") - 1)
+
+
+def check_site(expected: dict) -> None:
+    site = expected["site"]
+    devices = Device.objects.filter(site__name=site)
+    interfaces = Interface.objects.filter(device__site__name=site)
+    cables = Cable.objects.filter(terminations___site__name=site).distinct()
+    got = {
+        "devices": devices.count(),
+        "interfaces": interfaces.count(),
+        "cables": cables.count(),
+        "cabled_ports": interfaces.filter(cable__isnull=False).count(),
+    }
+    checks[0] += len(got) + 3  # the counts, free NVLink ports, lengths, traces
+    for key, value in got.items():
+        if value != expected[key]:
+            failures.append(f"{site}: {key} {value} in NetBox, {expected[key]} in the design")
+    free_nvlink = interfaces.filter(name__startswith="nvl", cable__isnull=True).count()
+    if free_nvlink:
+        failures.append(f"{site}: {free_nvlink} NVLink ports show as free")
+    wrong = 0
+    for label, length in cables.values_list("label", "length"):
+        want = expected["lengths"].get(label)
+        have = None if length is None else float(length)
+        if want is None and have is None:
+            continue
+        if want is None or have is None or abs(float(want) - have) > 0.005:
+            wrong += 1
+    if wrong:
+        failures.append(f"{site}: {wrong} cables whose length differs from the design's")
+    traced = 0
+    for iface in interfaces.filter(cable__isnull=False).order_by("pk")[:20]:
+        path = iface._path
+        if path is None or not path.is_complete:
+            failures.append(f"{site}: trace from {iface.device.name} {iface.name} is incomplete")
+            break
+        traced += 1
+    print(f"{site}: {got} ; {free_nvlink} free NVLink ports ; {traced} traces complete")
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) < 2 or len(argv) % 2:
+        print("usage: live_import.py EXPORT_DIR EXPECTED.json [EXPORT_DIR EXPECTED.json ...]")
+        return 2
+    c = client()
+    pairs = [
+        (Path(argv[i]), json.loads(Path(argv[i + 1]).read_text())) for i in range(0, len(argv), 2)
+    ]
+    total = time.perf_counter()
+    for folder, _ in pairs:
+        import_shared(c, folder)
+        import_site(c, folder)
+    for _, expected in pairs:
+        check_site(expected)
+    print(f"{'file':40} {'rows':>6} {'seconds':>8} {'s/row':>7}  result")
+    for name, rows, seconds, result in timings:
+        per_row = seconds / rows if rows else 0.0
+        print(f"{name:40} {rows:6d} {seconds:8.1f} {per_row:7.3f}  {result}")
+    rows = sum(t[1] for t in timings)
+    failed = sum(t[1] for t in timings if t[3] != "ok")
+    print(
+        f"{len(timings)} files, {rows} rows, {failed} rows in failed files, "
+        f"{time.perf_counter() - total:.0f} s"
+    )
+    for failure in failures:
+        print("FAIL", failure)
+    made = checks[0] + len(timings)
+    print(f"netbox: {made - len(failures)} passed, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Live NetBox check: stand up a real NetBox (PyPI package `netbox`) with PostgreSQL and Redis from
+# Debian packages on loopback, import two Hallwright designs as two sites through NetBox's own
+# bulk-import views, and check every row imported and the counts match the designs.
+#
+# Everything it starts is private to this run (a throw-away PostgreSQL cluster and Redis on free
+# loopback ports, in a temporary folder) and is stopped on exit. The NetBox virtual environment is
+# kept in $HALLWRIGHT_NETBOX_HOME (default ~/.cache/hallwright-netbox) so later runs skip the pip
+# install. Usage: tests/netbox_live/run_live_import.sh [DESIGN_A DESIGN_B]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+REPO=$PWD
+NETBOX_VERSION=${NETBOX_VERSION:-4.7.3}
+NB_HOME=${HALLWRIGHT_NETBOX_HOME:-$HOME/.cache/hallwright-netbox}
+PY_HALL=${PY_HALL:-$REPO/.venv/bin/python}
+PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1 || true)
+
+need_apt=()
+[ -n "$PG_BIN" ] && [ -x "$PG_BIN/initdb" ] || need_apt+=(postgresql)
+command -v redis-server >/dev/null || need_apt+=(redis-server)
+if [ ${#need_apt[@]} -gt 0 ]; then
+    echo "installing ${need_apt[*]} (Debian packages)"
+    apt-get update -q >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need_apt[@]}" >/dev/null
+    PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n1)
+fi
+# The daemons Debian starts with the packages are not used: this run has its own.
+
+find_python312() {
+    for candidate in python3.13 python3.12 "$HOME/.pyenv/versions/3.12"*/bin/python3.12 \
+        "$HOME/.pyenv/versions/3.13"*/bin/python3.13; do
+        if command -v "$candidate" >/dev/null 2>&1 &&
+            "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then
+            command -v "$candidate"
+            return
+        fi
+    done
+    echo "NetBox needs Python >= 3.12 and none was found" >&2
+    exit 2
+}
+mkdir -p "$NB_HOME"
+if ! "$NB_HOME/venv/bin/python" -c "import importlib.metadata as m, sys; \
+sys.exit(m.version('netbox') != '$NETBOX_VERSION')" 2>/dev/null; then
+    echo "installing netbox==$NETBOX_VERSION into $NB_HOME/venv"
+    rm -rf "$NB_HOME/venv"
+    "$(find_python312)" -m venv "$NB_HOME/venv"
+    "$NB_HOME/venv/bin/pip" install -q --upgrade pip
+    "$NB_HOME/venv/bin/pip" install -q "netbox==$NETBOX_VERSION"
+fi
+
+RUN_DIR=$(mktemp -d /tmp/hallwright-netbox.XXXXXX)
+chmod 755 "$RUN_DIR"
+PG_PID=""
+REDIS_PID=""
+cleanup() {
+    if [ -n "$PG_PID" ]; then
+        runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$RUN_DIR/pg" -m fast stop >/dev/null 2>&1 || true
+    fi
+    if [ -n "$REDIS_PID" ]; then kill "$REDIS_PID" 2>/dev/null || true; fi
+    rm -rf "$RUN_DIR"
+}
+trap cleanup EXIT
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+PG_PORT=$(free_port)
+REDIS_PORT=$(free_port)
+
+# PostgreSQL refuses to run as root: the cluster belongs to the postgres user Debian creates.
+mkdir -p "$RUN_DIR/pg" "$RUN_DIR/pgsock"
+chown postgres "$RUN_DIR/pg" "$RUN_DIR/pgsock"
+runuser -u postgres -- "$PG_BIN/initdb" -D "$RUN_DIR/pg" -A trust -U postgres -E UTF8 >/dev/null
+runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$RUN_DIR/pg" -l "$RUN_DIR/pg/log" -w \
+    -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $RUN_DIR/pgsock -c fsync=off" start >/dev/null
+PG_PID=started
+runuser -u postgres -- "$PG_BIN/createdb" -h 127.0.0.1 -p "$PG_PORT" -U postgres netbox
+
+redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --save '' --appendonly no \
+    --dir "$RUN_DIR" --logfile "$RUN_DIR/redis.log" &
+REDIS_PID=$!
+
+export NETBOX_ROOT=$RUN_DIR/nb
+mkdir -p "$NETBOX_ROOT/conf" "$NETBOX_ROOT/media" "$NETBOX_ROOT/reports" "$NETBOX_ROOT/scripts"
+touch "$NETBOX_ROOT/conf/__init__.py"
+cat >"$NETBOX_ROOT/conf/configuration.py" <<CONF
+ALLOWED_HOSTS = ['localhost', '127.0.0.1', 'testserver']
+DATABASES = {'default': {'ENGINE': 'django.db.backends.postgresql', 'NAME': 'netbox',
+             'USER': 'postgres', 'PASSWORD': '', 'HOST': '127.0.0.1', 'PORT': '$PG_PORT',
+             'CONN_MAX_AGE': 300}}
+REDIS = {
+    'tasks': {'HOST': '127.0.0.1', 'PORT': $REDIS_PORT, 'DATABASE': 0, 'SSL': False},
+    'caching': {'HOST': '127.0.0.1', 'PORT': $REDIS_PORT, 'DATABASE': 1, 'SSL': False},
+}
+SECRET_KEY = '$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))')'
+# Loopback only: nothing phones home.
+CENSUS_REPORTING_ENABLED = False
+ISOLATED_DEPLOYMENT = True
+MEDIA_ROOT = '$NETBOX_ROOT/media'
+REPORTS_ROOT = '$NETBOX_ROOT/reports'
+SCRIPTS_ROOT = '$NETBOX_ROOT/scripts'
+CONF
+
+# A fresh database takes NetBox's ~900 migrations (minutes on 2 shared cores); the migrated
+# empty database is kept as a dump beside the virtual environment and restored on later runs.
+DUMP=$NB_HOME/migrated-$NETBOX_VERSION.dump
+start=$(date +%s)
+if [ -s "$DUMP" ]; then
+    runuser -u postgres -- "$PG_BIN/pg_restore" -h 127.0.0.1 -p "$PG_PORT" -U postgres \
+        -d netbox --no-owner <"$DUMP"  # read by root: the postgres user cannot see $HOME
+    echo "netbox $NETBOX_VERSION: restored the migrated database in $(($(date +%s) - start)) s"
+else
+    echo "netbox $NETBOX_VERSION: migrating a fresh database"
+    "$NB_HOME/venv/bin/netbox" migrate --no-input >"$RUN_DIR/migrate.log" 2>&1 ||
+        { tail -n 30 "$RUN_DIR/migrate.log"; exit 1; }
+    echo "migrated in $(($(date +%s) - start)) s"
+    runuser -u postgres -- "$PG_BIN/pg_dump" -h 127.0.0.1 -p "$PG_PORT" -U postgres -Fc netbox \
+        >"$DUMP.tmp" && mv "$DUMP.tmp" "$DUMP"
+fi
+# Whatever a restored dump lacks (none when the version matches) is applied here, quickly.
+"$NB_HOME/venv/bin/netbox" migrate --no-input >>"$RUN_DIR/migrate.log" 2>&1 ||
+    { tail -n 30 "$RUN_DIR/migrate.log"; exit 1; }
+
+# The two designs are exported by this checkout's Hallwright, then imported by NetBox.
+EXPORT_DIR=$RUN_DIR/exports
+mkdir -p "$EXPORT_DIR"
+designs=("$@")
+if [ ${#designs[@]} -eq 0 ]; then
+    # Two different pods whose device names repeat (su1-leaf-rail1-1 ...) and that share the
+    # manufacturer, roles and the QM9700 device type: what a second site meets in a shared NetBox.
+    "$PY_HALL" main.py generate rail-optimized --nodes 16 --node-type dgx-h100 --switch qm9700 \
+        --su-nodes 16 --name "Pod A (DGX H100)" -o "$RUN_DIR/pod-a.hall.json" >/dev/null
+    "$PY_HALL" main.py generate nvl72 --racks 2 --name "Pod B (GB200 NVL72)" \
+        -o "$RUN_DIR/pod-b.hall.json" >/dev/null
+    designs=("$RUN_DIR/pod-a.hall.json" "$RUN_DIR/pod-b.hall.json")
+fi
+args=()
+for i in "${!designs[@]}"; do
+    out="$EXPORT_DIR/site$i"
+    "$PY_HALL" main.py export-netbox "${designs[$i]}" -o "$out"
+    "$PY_HALL" tests/netbox_live/expected.py "${designs[$i]}" "$out.expected.json"
+    args+=("$out" "$out.expected.json")
+done
+
+"$NB_HOME/venv/bin/python" "$REPO/tests/netbox_live/live_import.py" "${args[@]}"
