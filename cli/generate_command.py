@@ -23,6 +23,10 @@ _OPTIONS = {
     "su_racks": ("nvl72",),
     "placement": TEMPLATES,
     "name": TEMPLATES,
+    "fabrics": TEMPLATES,
+    "platform": ("nvl72",),
+    "rack_type": ("leaf-spine", "rail-optimized", "fat-tree"),
+    "servers_per_rack": ("leaf-spine", "rail-optimized", "fat-tree"),
 }
 _REQUIRED = {
     "leaf-spine": ("nodes", "node_type", "switch"),
@@ -67,11 +71,27 @@ def add_generator_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--racks", type=int, help="nvl72: GB200 NVL72 racks")
     parser.add_argument("--su-racks", type=int, help="nvl72: NVL72 racks per scalable unit (8)")
     parser.add_argument(
+        "--platform",
+        choices=("gb200", "gb300"),
+        help="nvl72: GB200 (400G NICs, qm9700) or GB300 (ConnectX-8 800G, q3400) racks",
+    )
+    parser.add_argument(
         "--placement",
         choices=("middle-of-row", "end-of-row"),
         help="where each SU's network racks stand in its row (middle-of-row)",
     )
     parser.add_argument("--name", help="the design's name")
+    parser.add_argument(
+        "--rack-type", help="server rack type (default: the catalog's choice per server type)"
+    )
+    parser.add_argument(
+        "--servers-per-rack", type=int, help="GPU servers per rack (default: as power and U allow)"
+    )
+    parser.add_argument(
+        "--fabrics",
+        help="networks to build: compute (default), all, or a comma list of compute, storage, "
+        "inband, oob (storage appliances, UFM and head nodes come with them)",
+    )
 
 
 def generator_params(args: argparse.Namespace, given: set[str] = frozenset()) -> dict:
@@ -105,10 +125,15 @@ def run(args: argparse.Namespace) -> int:
     except DesignFileError as exc:
         raise CliError(str(exc)) from None
     roles: dict[str, int] = {}
+    types = design.catalog.device_types
     for device in design.devices.values():
-        roles[device.role] = roles.get(device.role, 0) + 1
+        is_switch = types[device.type].category in ("switch", "nvlink-switch")
+        if is_switch or device.role == "gpu-server":
+            roles[device.role] = roles.get(device.role, 0) + 1
     switches = ", ".join(
-        f"{roles[r]} {r}" for r in ("nvlink-switch", "leaf", "spine", "core") if r in roles
+        f"{roles[r]} {r}"
+        for r in ("nvlink-switch", "leaf", "spine", "core", "management")
+        if r in roles
     )
     outline = design.hall.outline
     width = max(p[0] for p in outline) - min(p[0] for p in outline)
@@ -118,4 +143,6 @@ def run(args: argparse.Namespace) -> int:
         f"{design.gpu_count()} GPUs, switches {switches}, {len(design.links)} links, "
         f"{len(design.racks)} racks in a {width:.1f} x {depth:.1f} m hall"
     )
+    for note in getattr(design, "generation_notes", ()):
+        print(f"note: {note}")
     return 0

@@ -25,6 +25,7 @@ from gui.dialogs import HallDialog
 from gui.document import Document, empty_design
 from gui.document_files import DocumentFiles
 from gui.export_actions import add_export_menu
+from gui.fabric_layers import FabricLayers
 from gui.panels.docks import install_analysis_docks
 from gui.panels.elevation import RackElevationDialog
 from gui.panels.inspector import InspectorPanel
@@ -237,6 +238,7 @@ class MainWindow(QMainWindow):
                 self.legend_action,
             ]
         )
+        self.fabric_layers = FabricLayers(self, self.view_menu)
         self.view_menu.addSeparator()
         for dock in (self.palette_dock, self.inspector_dock, self.history_dock):
             self.view_menu.addAction(dock.toggleViewAction())
@@ -310,6 +312,7 @@ class MainWindow(QMainWindow):
             self.scene.deleteLater()
         self.scene = scene
         self._view_options()
+        self.fabric_layers.apply()
         if self.power_colors_action.isChecked():
             self._color_mode()
         self.inspector.set_scene(scene)

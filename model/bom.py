@@ -2,8 +2,11 @@
 
 The BOM groups parts the way a purchasing team orders them: racks by rack type, servers and
 switches by device type, transceivers by media type, cables by media type *and* ordered length,
-tray metres by cross-section. Every line carries unit and total power (W), indicative unit and
-total price (USD) and the catalog ``source`` of its figures.
+tray metres by cross-section. Switches, transceivers and cables are grouped per fabric too
+(``fabric`` column: compute, storage, inband, oob, scale-up; :mod:`model.fabrics`), so each
+network's parts can be ordered and checked on their own; racks, servers, appliances and trays,
+which serve several fabrics, have an empty fabric. Every line carries unit and total power (W),
+indicative unit and total price (USD) and the catalog ``source`` of its figures.
 
 Counting conventions (shared with the analysis):
 
@@ -42,6 +45,8 @@ from model.analysis import analyze
 from model.cabling import NO_MEDIUM, NO_TRAY_PATH, SAME_RACK, CablePlant
 from model.catalog import DeviceType, MediaType
 from model.design import Design
+from model.entities import FABRICS
+from model.fabrics import device_fabric, link_fabric_map
 from model.findings import Finding, sort_findings
 from model.ports import port_table
 
@@ -57,6 +62,7 @@ BOM_COLUMNS = (
     "unit_price_usd",
     "total_price_usd",
     "source",
+    "fabric",
 )
 SCHEDULE_COLUMNS = (
     "cable_id",
@@ -107,6 +113,7 @@ class BomLine(Struct, frozen=True, kw_only=True):
     unit_price_usd: float | None
     total_price_usd: float | None
     source: str
+    fabric: str = ""  # the network of a switch, transceiver or cable line; "" = several / none
 
     def as_row(self) -> tuple:
         return tuple(getattr(self, name) for name in BOM_COLUMNS)
@@ -190,10 +197,17 @@ def _link_medium(plant: CablePlant, i: int) -> MediaType | None:
 # ------------------------------------------------------------------------------------ counts
 
 
-def module_groups(design: Design, plant: CablePlant) -> dict[tuple[str, int, int], int]:
-    """Modules needed: (media id, ports a module serves, ports of it in use) -> count."""
+def module_groups(
+    design: Design, plant: CablePlant, fabric_of: dict[str, str] | None = None
+) -> dict[tuple, int]:
+    """Modules needed: (media id, ports a module serves, ports of it in use) -> count.
+
+    With ``fabric_of`` (link id -> fabric) the key gains the fabric as a fourth item: a module is
+    in the fabric of the links it carries (the links of one cage share their switch's fabric).
+    """
     used: Counter[tuple[str, str, int, str]] = Counter()
     capacity: dict[tuple[str, str, int, str], int] = {}
+    fabric_of_key: dict[tuple[str, str, int, str], str] = {}
     devices = design.devices
     types = design.catalog.device_types
     for link_id, link in design.links.items():
@@ -209,9 +223,14 @@ def module_groups(design: Design, plant: CablePlant) -> dict[tuple[str, int, int
             key = (end.device, group, cage, medium.id)
             used[key] += 1
             capacity[key] = per_module
-    out: Counter[tuple[str, int, int]] = Counter()
+            if fabric_of is not None:
+                fabric_of_key.setdefault(key, fabric_of[link_id])
+    out: Counter[tuple] = Counter()
     for key, n in used.items():
-        out[(key[3], capacity[key], n)] += 1
+        if fabric_of is None:
+            out[(key[3], capacity[key], n)] += 1
+        else:
+            out[(key[3], capacity[key], n, fabric_of_key[key])] += 1
     return dict(out)
 
 
@@ -223,9 +242,12 @@ def transceiver_modules(design: Design, plant: CablePlant) -> dict[tuple[str, in
     return dict(out)
 
 
-def cable_counts(plant: CablePlant) -> dict[tuple[str, float], int]:
-    """Orderable cables: (media id, ordered length m) -> count (backplane links excluded)."""
-    out: Counter[tuple[str, float]] = Counter()
+def cable_counts(plant: CablePlant, fabric_of: dict[str, str] | None = None) -> dict[tuple, int]:
+    """Orderable cables: (media id, ordered length m) -> count (backplane links excluded).
+
+    With ``fabric_of`` (link id -> fabric) the key gains the link's fabric as a third item.
+    """
+    out: Counter[tuple] = Counter()
     for i in range(len(plant.link_ids)):
         medium = _link_medium(plant, i)
         if medium is None or medium.kind == "backplane":
@@ -233,7 +255,10 @@ def cable_counts(plant: CablePlant) -> dict[tuple[str, float], int]:
         ordered = _num(plant.ordered_m[i])
         if ordered is None:
             continue
-        out[(medium.id, round(ordered, 3))] += 1
+        if fabric_of is None:
+            out[(medium.id, round(ordered, 3))] += 1
+        else:
+            out[(medium.id, round(ordered, 3), fabric_of[plant.link_ids[i]])] += 1
     return dict(out)
 
 
@@ -282,8 +307,10 @@ def bom_lines(design: Design, plant: CablePlant) -> list[BomLine]:
             )
         )
 
-    device_types = Counter(d.type for d in design.devices.values())
-    for type_id, qty in sorted(device_types.items()):
+    device_types = Counter(
+        (d.type, device_fabric(design, d) or "") for d in design.devices.values()
+    )
+    for (type_id, fabric), qty in sorted(device_types.items()):
         dtype = catalog.device_types[type_id]
         category = _CATEGORY_OF_DEVICE.get(dtype.category, "Other equipment")
         lines.append(
@@ -297,11 +324,14 @@ def bom_lines(design: Design, plant: CablePlant) -> list[BomLine]:
                 dtype.power_typical_w,
                 dtype.price_usd,
                 dtype.source,
+                fabric,
             )
         )
 
     media = catalog.media_types
-    for (media_id, per_module, in_use), qty in sorted(module_groups(design, plant).items()):
+    fabric_of = link_fabric_map(design)
+    modules = module_groups(design, plant, fabric_of)
+    for (media_id, per_module, in_use, fabric), qty in sorted(modules.items()):
         medium = media[media_id]
         integrated = medium.price_per_end_usd == 0 and medium.kind in ("acc", "aec", "aoc")
         what = "cable end (integrated, priced with the cable)" if integrated else "module"
@@ -322,10 +352,11 @@ def bom_lines(design: Design, plant: CablePlant) -> list[BomLine]:
                 medium.power_per_end_w * in_use,
                 medium.price_per_end_usd * per_module,
                 medium.source,
+                fabric,
             )
         )
 
-    for (media_id, length), qty in sorted(cable_counts(plant).items()):
+    for (media_id, length, fabric), qty in sorted(cable_counts(plant, fabric_of).items()):
         medium = media[media_id]
         unit_price = medium.cable_price_usd + medium.cable_price_per_m_usd * length
         unit_power = 2 * medium.power_per_end_w if medium.modules_per_link == 0 else 0.0
@@ -340,6 +371,7 @@ def bom_lines(design: Design, plant: CablePlant) -> list[BomLine]:
                 unit_power,
                 unit_price,
                 medium.source,
+                fabric,
             )
         )
 
@@ -362,7 +394,15 @@ def bom_lines(design: Design, plant: CablePlant) -> list[BomLine]:
             )
         )
     order = {c: n for n, c in enumerate(CATEGORY_ORDER)}
-    lines.sort(key=lambda ln: (order.get(ln.category, 99), ln.part, ln.length_m or 0.0))
+    fabric_order = {f: n for n, f in enumerate(("", *FABRICS))}
+    lines.sort(
+        key=lambda ln: (
+            order.get(ln.category, 99),
+            fabric_order.get(ln.fabric, 99),
+            ln.part,
+            ln.length_m or 0.0,
+        )
+    )
     return lines
 
 
@@ -376,9 +416,11 @@ def _line(
     unit_power_w: float | None,
     unit_price_usd: float | None,
     source: str,
+    fabric: str = "",
 ) -> BomLine:
     return BomLine(
         category=category,
+        fabric=fabric,
         part=part,
         description=description,
         length_m=length_m,

@@ -132,6 +132,9 @@ class DeviceType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     port_groups: tuple[PortGroup, ...] = ()
     source: Ident
     notes: str = ""
+    # Where the reference architecture racks this server (generators' default; overridable).
+    rack_type: Ident | None = None
+    servers_per_rack: PositiveInt | None = None
 
     def port_group(self, name: str) -> PortGroup | None:
         for group in self.port_groups:

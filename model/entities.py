@@ -19,6 +19,9 @@ Length = Annotated[float, Meta(ge=0, le=1e5)]
 Point = tuple[Coord, Coord]
 Rotation = Literal[0, 90, 180, 270]
 MediaPolicy = Literal["lowest-cost", "lowest-power", "copper-first", "fibre-only"]
+# The networks of an AI hall (a DGX SuperPOD has the first four plus NVLink scale-up).
+Fabric = Literal["compute", "storage", "inband", "oob", "scale-up"]
+FABRICS: tuple[str, ...] = ("compute", "storage", "inband", "oob", "scale-up")
 
 U_HEIGHT_M = 0.04445  # EIA-310 rack unit (1.75 in)
 RACK_PLINTH_M = 0.1  # height of U1's bottom above the floor (casters/plinth); estimate
@@ -77,7 +80,9 @@ class Device(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=Tru
     """A device of a catalog type mounted in a rack, bottom at U ``u`` (1-based).
 
     ``breakout`` maps a port group name to the fan-out it is split into (e.g. {"p": 2} runs an
-    SN5600's 64 x 800G as 128 x 400G, ports p1/1, p1/2, ...).
+    SN5600's 64 x 800G as 128 x 400G, ports p1/1, p1/2, ...). ``fabric`` is the network a
+    switch belongs to (None: derived from its role, see :mod:`model.fabrics`); servers and
+    appliances span several fabrics and leave it None.
     """
 
     id: Ident
@@ -87,6 +92,7 @@ class Device(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=Tru
     u: Annotated[int, Meta(ge=1, le=100)]
     role: DeviceRole
     breakout: dict[str, Annotated[int, Meta(ge=2, le=8)]] = {}
+    fabric: Fabric | None = None
 
 
 class PortRef(Struct, array_like=True, frozen=True):
@@ -101,7 +107,8 @@ class Link(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True)
 
     ``medium`` is "auto" (the engine chooses) or a pinned media type id. ``length_override_m`` is
     a length the user typed; ``as_built_m`` a measured one. Neither is ever overwritten by the
-    routed estimate, which is derived data and not stored.
+    routed estimate, which is derived data and not stored. ``fabric`` pins the link to a network;
+    None (the usual case) derives it from the switch port it plugs into (:mod:`model.fabrics`).
     """
 
     id: Ident
@@ -111,6 +118,7 @@ class Link(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True)
     length_override_m: Length | None = None
     as_built_m: Length | None = None
     label: str = ""
+    fabric: Fabric | None = None
 
 
 class Settings(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -160,6 +168,8 @@ def new_id_factory(prefix: str, existing: set[str] | dict[str, object]) -> str:
 __all__ = [
     "Device",
     "ENTITY_KINDS",
+    "FABRICS",
+    "Fabric",
     "Hall",
     "Link",
     "Obstacle",

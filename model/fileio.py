@@ -22,12 +22,38 @@ from model.entities import Device, Hall, Link, Rack, Settings, Tray
 from model.gc_policy import building_design
 
 FORMAT = "hallwright"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 EXTENSION = ".hall.json"
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
+
+# v1 -> v2 (fabric membership): a v1 design knew only the compute fabric (plus NVLink
+# scale-up), so its switches are pinned to the fabric their role meant then; links stay derived.
+_V1_SWITCH_FABRIC = {
+    "leaf": "compute",
+    "spine": "compute",
+    "core": "compute",
+    "switch": "compute",
+    "nvlink-switch": "scale-up",
+    "management": "oob",
+}
+
+
+def _v1_to_v2(raw: dict[str, Any]) -> dict[str, Any]:
+    """Give every v1 switch an explicit ``fabric`` (v2 adds optional ``fabric`` to devices and links)."""
+    devices = raw.get("devices")
+    if isinstance(devices, list):
+        for device in devices:
+            if isinstance(device, dict) and "fabric" not in device:
+                role = device.get("role")
+                fabric = _V1_SWITCH_FABRIC.get(role) if isinstance(role, str) else None
+                if fabric is not None:
+                    device["fabric"] = fabric
+    return raw
+
+
 # MIGRATIONS[n] turns a version-n document (plain JSON values) into a version n+1 document.
-MIGRATIONS: dict[int, Migration] = {}
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2}
 
 
 class DesignFileError(Exception):

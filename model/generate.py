@@ -12,12 +12,21 @@ from __future__ import annotations
 
 import inspect
 
+import msgspec
+
 from model.catalog import OPTICAL_KINDS, Catalog, CatalogFile, builtin_catalog
 from model.design import Design
-from model.entities import Link, PortRef
+from model.entities import Link, PortRef, Settings
 from model.gc_policy import building_design
 from model.generators import plans, topology
-from model.generators.placement import Placement, Segment, lay_out, size_trays
+from model.generators.networks import build_networks, cable_pdus, parse_fabrics
+from model.generators.placement import (
+    Placement,
+    Segment,
+    choose_server_racks,
+    lay_out,
+    size_trays,
+)
 from model.generators.plans import GenerateError
 
 TEMPLATES = ("leaf-spine", "fat-tree", "rail-optimized", "nvl72")
@@ -34,6 +43,9 @@ def leaf_spine(
     placement: Placement = "middle-of-row",
     name: str | None = None,
     catalog: Catalog | None = None,
+    fabrics: str = "compute",
+    rack_type: str | None = None,
+    servers_per_rack: int | None = None,
 ) -> Design:
     """Two tiers: each node's compute NICs on one leaf, leaves spread evenly over the spines.
 
@@ -55,7 +67,17 @@ def leaf_spine(
         f"Leaf-spine, {nodes} x {node_type}, {switch}"
         + (f" {oversubscription}:1" if oversubscription > 1 else "")
     )
-    return _build(catalog, title, segments, tiers, placement)
+    return _build(
+        catalog,
+        title,
+        segments,
+        tiers,
+        placement,
+        fabrics=fabrics,
+        racking=(rack_type, servers_per_rack),
+        switch=switch,
+        oversubscription=oversubscription,
+    )
 
 
 def fat_tree(
@@ -66,6 +88,9 @@ def fat_tree(
     placement: Placement = "middle-of-row",
     name: str | None = None,
     catalog: Catalog | None = None,
+    fabrics: str = "compute",
+    rack_type: str | None = None,
+    servers_per_rack: int | None = None,
 ) -> Design:
     """The textbook k-ary fat tree: k pods of k/2 edge and k/2 aggregation switches, (k/2)^2
     cores, k^3/4 hosts on one NIC each. Without ``switch``/``node_type`` a generic k-port switch
@@ -88,6 +113,9 @@ def fat_tree(
         placement,
         custom=custom_file,
         base=base,
+        fabrics=fabrics,
+        racking=(rack_type, servers_per_rack),
+        switch=plan.switch_type or "",
     )
 
 
@@ -103,6 +131,9 @@ def rail_optimized(
     placement: Placement = "middle-of-row",
     name: str | None = None,
     catalog: Catalog | None = None,
+    fabrics: str = "compute",
+    rack_type: str | None = None,
+    servers_per_rack: int | None = None,
 ) -> Design:
     """Scalable units of ``su_nodes`` nodes; NIC i of every node of an SU goes to the SU's rail-i
     leaf. Two tiers when the spines can hold every leaf, else (``tiers="auto"``) pods with their
@@ -121,13 +152,23 @@ def rail_optimized(
     segments, links = topology.rail_optimized(catalog, plan)
     shape = "rail-only" if plan.rail_only else f"{plan.tiers} tiers"
     title = name or (f"Rail-optimized, {nodes} x {node_type}, {switch}, {shape}")
-    return _build(catalog, title, segments, links, placement)
+    return _build(
+        catalog,
+        title,
+        segments,
+        links,
+        placement,
+        fabrics=fabrics,
+        racking=(rack_type, servers_per_rack),
+        switch=switch,
+        oversubscription=oversubscription,
+    )
 
 
 def nvl72(
     *,
     racks: int,
-    switch: str = "qm9700",
+    switch: str | None = None,
     su_racks: int = 8,
     tiers: str | int = "auto",
     oversubscription: int = 1,
@@ -135,13 +176,18 @@ def nvl72(
     placement: Placement = "middle-of-row",
     name: str | None = None,
     catalog: Catalog | None = None,
+    fabrics: str = "compute",
+    platform: str = "gb200",
 ) -> Design:
-    """GB200 NVL72 racks (one 72-GPU NVLink domain each, on the rack's copper backplane) and a
-    rail-optimized scale-out fabric over the compute trays' NICs, SUs of ``su_racks`` racks."""
+    """GB200 or GB300 (``platform``) NVL72 racks (one 72-GPU NVLink domain each, on the rack's
+    copper backplane) and a rail-optimized scale-out fabric over the compute trays' NICs, SUs of
+    ``su_racks`` racks. The scale-out switch defaults to the platform's: Quantum-2 QM9700 for
+    GB200's 400G NICs, Quantum-X800 Q3400 for GB300's ConnectX-8 800G."""
     catalog = catalog or builtin_catalog()
     plan = plans.plan_nvl72(
         catalog,
         racks=racks,
+        platform=platform,
         switch=switch,
         su_racks=su_racks,
         tiers=tiers,
@@ -150,7 +196,14 @@ def nvl72(
     )
     segments, links = topology.nvl72(catalog, plan)
     return _build(
-        catalog, name or f"GB200 NVL72 x {racks}, {switch} scale-out", segments, links, placement
+        catalog,
+        name or f"{platform.upper()} NVL72 x {racks}, {plan.scale_out.leaf.type_id} scale-out",
+        segments,
+        links,
+        placement,
+        fabrics=fabrics,
+        switch=plan.scale_out.leaf.type_id,
+        oversubscription=oversubscription,
     )
 
 
@@ -174,9 +227,12 @@ def generate(template: str, **params) -> Design:
 
 def preview(template: str, **params) -> dict:
     """Counts of ``template`` from formulas, without building: tiers, nodes, GPUs, switches and
-    links per tier, and the power estimate (see ``_power_estimate``). Raises :class:`GenerateError` for the same requests the builder refuses."""
+    links per tier, and the power estimate (see ``_power_estimate``). Raises
+    :class:`GenerateError` for the same requests the builder refuses."""
     _builder(template)
-    params = {k: v for k, v in params.items() if k not in ("placement", "name")}
+    # Options of the build only (where things go, the other networks), not of the plan.
+    build_only = ("placement", "name", "fabrics", "rack_type", "servers_per_rack")
+    params = {k: v for k, v in params.items() if k not in build_only}
     catalog = params.pop("catalog", None) or builtin_catalog()
     planner = {
         "leaf-spine": plans.plan_leaf_spine,
@@ -205,8 +261,15 @@ def _power_estimate(catalog: Catalog, template: str, params: dict, counts: dict)
     bound: short links may be copper). ``power_estimate_w``: devices plus that many modules at
     the median per-end power of the catalog's optics."""
     types = catalog.device_types
-    node = types.get(params.get("node_type") or (NVL72_NODE_TYPE if template == "nvl72" else ""))
-    leaf = types.get(params.get("switch") or "")
+    switch = params.get("switch")
+    node_type = params.get("node_type") or ""
+    if template == "nvl72":
+        node_type, default_switch = plans.NVL72_PLATFORMS.get(
+            params.get("platform", "gb200"), (NVL72_NODE_TYPE, None)
+        )
+        switch = switch or default_switch
+    node = types.get(node_type)
+    leaf = types.get(switch or "")
     spine = types.get(params.get("spine_switch") or "") or leaf
     fabric_links = sum(n for tier, n in counts["links"].items() if tier != "scale-up")
     optics = 2 * fabric_links
@@ -245,23 +308,76 @@ def _build(
     placement: Placement,
     custom: CatalogFile | None = None,
     base: Catalog | None = None,
+    fabrics: str = "compute",
+    switch: str = "",
+    oversubscription: int = 1,
+    racking: tuple[str | None, int | None] = (None, None),
 ) -> Design:
+    """Place, build and cable; ``fabrics`` adds the storage / in-band / OOB networks
+    (:mod:`model.generators.networks`); the requested oversubscription becomes the design's
+    target, so the fresh design is checked against what was asked for."""
+    chosen = parse_fabrics(fabrics)
+    tiers = list(tiers)
+    choose_server_racks(catalog, segments, *racking)
     with building_design():
-        layout = lay_out(catalog, segments, placement)
-        design = Design(layout.hall, name=name, custom_types=custom, base_catalog=base)
+        net = build_networks(catalog, segments, tiers, chosen, switch)
+        layout = lay_out(catalog, segments + net.segments, placement)
+        if "oob" in chosen:
+            # Room on the OOB switches for one PDU per rack (and the racks more OOB switches
+            # may need), then the final layout.
+            racks = len(layout.racks)
+            pdus = racks + racks // 40 + 2
+            net = build_networks(catalog, segments, tiers, chosen, switch, pdus=pdus)
+            layout = lay_out(catalog, segments + net.segments, placement)
+        settings = Settings(oversubscription_target=float(max(1, oversubscription)))
+        design = Design(
+            layout.hall, name=name, settings=settings, custom_types=custom, base_catalog=base
+        )
         design.add_trays(layout.trays)
         design.add_racks(layout.racks)
-        design.add_devices(layout.devices)
+        design.add_devices(_with_fabrics(catalog, layout.devices, net.fabric_of))
         links = []
         n = 0
-        for tier in tiers:
+        for tier in [*tiers, *net.links]:
             for a_dev, a_port, b_dev, b_port in tier:
                 n += 1
-                links.append(Link(id=f"l-{n}", a=PortRef(a_dev, a_port), b=PortRef(b_dev, b_port)))
+                links.append(
+                    Link(
+                        id=f"l-{n}",
+                        a=PortRef(a_dev, a_port),
+                        b=PortRef(b_dev, b_port),
+                        fabric=net.pinned.get((a_dev, a_port)),
+                    )
+                )
         design.add_links(links)
+        if "oob" in chosen:
+            oob = [d for d, f in net.fabric_of.items() if f == "oob"]
+            pdus, pdu_links, full = cable_pdus(design, oob)
+            design.add_devices(pdus)
+            design.add_links(
+                Link(id=f"l-{n + i + 1}", a=PortRef(a, pa), b=PortRef(b, pb))
+                for i, (a, pa, b, pb) in enumerate(pdu_links)
+            )
+            if full:
+                net.notes.append("no PDU in full racks " + ", ".join(full))
         design.update_trays(size_trays(design))
         design.revision = 0
+    # Not saved: what the generator left out of the networks asked for, for the CLI / wizard.
+    design.generation_notes = list(net.notes)
     return design
+
+
+def _with_fabrics(catalog: Catalog, devices, fabric_of: dict[str, str]):
+    """Every generated switch with its fabric written down (compute / scale-up by default)."""
+    out = []
+    for device in devices:
+        category = catalog.device_types[device.type].category
+        if category == "nvlink-switch":
+            device = msgspec.structs.replace(device, fabric="scale-up")
+        elif category == "switch":
+            device = msgspec.structs.replace(device, fabric=fabric_of.get(device.id, "compute"))
+        out.append(device)
+    return out
 
 
 __all__ = [

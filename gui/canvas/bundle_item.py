@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import time
 
+import numpy as np
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
@@ -59,6 +60,11 @@ class TrayLoad(QObject):
         self._paused = False
         self._runner = None  # an AnalysisRunner whose results carry fill and bundles
         self._result = None  # a result held back while the user drags
+        # Fabric layers the scene hides: their cables are left out of the bundles (the fill is
+        # the analysis figure of the whole design); ``fabric_map()`` gives link id -> fabric.
+        self.hidden_fabrics: set[str] = set()
+        self.fabric_map = None
+        self._last = None  # the last result taken, to filter again when layers change
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
@@ -76,7 +82,12 @@ class TrayLoad(QObject):
             self._timer.start()
 
     def start(self) -> None:
-        """Count every link again, on the next idle turn."""
+        """Count every link again, on the next idle turn (following a runner: filter its last
+        result again for the hidden fabric layers)."""
+        if self._runner is not None:
+            if self._last is not None:
+                self._take(self._last)
+            return
         self._changed = None
         self.schedule()
 
@@ -111,7 +122,7 @@ class TrayLoad(QObject):
     def _take(self, result) -> None:
         if result.bundles is None:
             return
-        self._result = result
+        self._result = self._last = result
         if not self._paused:
             self._publish()
 
@@ -119,8 +130,21 @@ class TrayLoad(QObject):
         result, self._result = self._result, None
         if result is None:
             return
-        self.fill, self.counts = dict(result.report.tray_fill), result.bundles
+        self.fill = dict(result.report.tray_fill)
+        self.counts = self._visible_counts() if self.hidden_fabrics else result.bundles
         self.updated.emit()
+
+    def _visible_counts(self) -> dict[str, dict[str, int]]:
+        """Bundles of the links of the fabric layers shown (from the live, refreshed plant)."""
+        if self.feed is not None:
+            self.feed.ensure_fresh()
+        plant = self.plant
+        fabric_of, hidden = self.fabric_map() if self.fabric_map else {}, self.hidden_fabrics
+        rows = np.fromiter(
+            (r for r, lk in enumerate(plant.link_ids) if fabric_of.get(lk) not in hidden),
+            dtype=np.int64,
+        )
+        return self._tray_fill.cables_by_tray(plant, _group, rows=rows)
 
     def stop(self) -> None:
         self._timer.stop()
@@ -163,7 +187,11 @@ class TrayLoad(QObject):
         # Fill is the analysis's figure (the peak along the tray), not a sum of every cable
         # touching the tray: the same model count on the same design and plant.
         self.fill = self._tray_fill.update(self.design, self.plant, changed)
-        self.counts = self._tray_fill.cables_by_tray(self.plant, _group)
+        self.counts = (
+            self._visible_counts()
+            if self.hidden_fabrics
+            else self._tray_fill.cables_by_tray(self.plant, _group)
+        )
         self.last_count_s = time.perf_counter() - started
         self.updated.emit()
 

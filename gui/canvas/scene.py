@@ -25,6 +25,7 @@ from model.cabling import CablePlant
 from model.changes import DEVICE_KINDS, LINK_KINDS, RACK_KINDS, TRAY_KINDS, Change
 from model.changes import ChangeKind as K
 from model.design import Design
+from model.fabrics import link_fabric_map, rack_fabrics
 
 MAX_LINK_ITEMS = 2000
 MIME_TYPE = "application/x-hallwright-type"
@@ -59,11 +60,16 @@ class HallScene(QGraphicsScene):
         self._links_timer.timeout.connect(self._refresh_links)
         self.setBackgroundBrush(QColor(style.BACKGROUND))
         self.show_bundles = True
+        # Fabric layers: links, bundles and racks of hidden fabrics are not drawn (racks that
+        # take part in no visible fabric are dimmed). Empty = every fabric shown.
+        self.hidden_fabrics: set[str] = set()
+        self._fabric_cache: tuple[int, dict[str, str], dict[str, set[str]]] | None = None
         self.bundle_item = BundleItem()
         self.addItem(self.bundle_item)
         # The one owner of plant refreshes: it tells every consumer which links changed.
         self.feed = feed_for(design, plant) if plant is not None else None
         self.tray_load = TrayLoad(design, plant, self)
+        self.tray_load.fabric_map = lambda: self.fabric_maps()[0]
         self.tray_load.updated.connect(self._apply_tray_load)
         self._build()
         self.tray_load.start()
@@ -147,6 +153,37 @@ class HallScene(QGraphicsScene):
             self.show_tray_fill = tray_fill
         self._apply_tray_load()
 
+    # ------------------------------------------------------------------ fabric layers
+
+    def fabric_maps(self) -> tuple[dict[str, str], dict[str, set[str]]]:
+        """(link id -> fabric, rack id -> fabrics), from the model, cached per design revision."""
+        revision = self.design.revision
+        if self._fabric_cache is None or self._fabric_cache[0] != revision:
+            links = link_fabric_map(self.design)
+            self._fabric_cache = (revision, links, rack_fabrics(self.design, links))
+        return self._fabric_cache[1], self._fabric_cache[2]
+
+    def set_fabric_visible(self, fabric: str, visible: bool) -> None:
+        """Show or hide one fabric's layer (its links, bundles and racks)."""
+        if visible:
+            self.hidden_fabrics.discard(fabric)
+        else:
+            self.hidden_fabrics.add(fabric)
+        self.tray_load.hidden_fabrics = set(self.hidden_fabrics)
+        self._apply_rack_layers()
+        self._refresh_links()
+        self.tray_load.start()
+
+    def fabric_visible(self, fabric: str) -> bool:
+        return fabric not in self.hidden_fabrics
+
+    def _apply_rack_layers(self) -> None:
+        racks = self.fabric_maps()[1] if self.hidden_fabrics else {}
+        for rack_id, item in self.racks.items():
+            fabrics = racks.get(rack_id)
+            shown = not self.hidden_fabrics or not fabrics or bool(fabrics - self.hidden_fabrics)
+            item.setOpacity(1.0 if shown else 0.2)
+
     def _remove(self, table: dict, ids: Iterable[str]) -> None:
         for object_id in ids:
             item = table.pop(object_id, None)
@@ -173,6 +210,8 @@ class HallScene(QGraphicsScene):
         if K.HALL_CHANGED in change:
             self._update_hall()
         routed = LINK_KINDS | RACK_KINDS | TRAY_KINDS | {K.HALL_CHANGED, K.SETTINGS_CHANGED}
+        if self.hidden_fabrics and change.touches(LINK_KINDS | RACK_KINDS | DEVICE_KINDS):
+            self._apply_rack_layers()
         if change.touches(routed | DEVICE_KINDS):
             self._plant_dirty = True
             self._links_timer.start()
@@ -240,6 +279,9 @@ class HallScene(QGraphicsScene):
             elif object_id in design.devices:
                 ids.update(design.links_of_device(object_id))
         ids.update(i for i in self.extra_link_ids if i in design.links)
+        if self.hidden_fabrics:
+            fabric_of = self.fabric_maps()[0]
+            ids = {i for i in ids if fabric_of.get(i) not in self.hidden_fabrics}
         return sorted(ids, key=lambda s: (len(s), s))[:MAX_LINK_ITEMS]
 
     def _refresh_links(self) -> None:

@@ -1,4 +1,8 @@
-"""AnalysisPanel: summary tiles, the bottleneck sentence and the delta of the last edit.
+"""AnalysisPanel: summary tiles, the bottleneck sentence, the delta of the last edit, per fabric.
+
+The "Fabric" box shows the report's per-fabric figures (switches, links, transceivers, power
+typical / max, cost) for one network or a table of all of them; the figures are the model's
+(``Report.fabrics``), only formatted here.
 
 It shows what an :class:`~gui.analysis_runner.AnalysisRunner` publishes. Between an edit and the
 next fresh report the tiles are greyed and the status line says "recomputing…", so numbers of an
@@ -9,10 +13,23 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from gui.analysis_runner import KIND_SHORT, AnalysisResult, AnalysisRunner
 from model.analysis import Report
+from model.fabrics import FABRIC_LABELS
+
+ALL_FABRICS = "all"
 
 FRESH_VALUE = "color: #111; font-size: 17px; font-weight: 600;"
 STALE_VALUE = "color: #9aa0a6; font-size: 17px; font-weight: 600;"
@@ -148,6 +165,16 @@ class AnalysisPanel(QWidget):
         for i, (key, caption, tip) in enumerate(TILES):
             tile = self.tiles[key] = Tile(caption, tip)
             grid.addWidget(tile, i // 3, i % 3)
+        self.fabric_box = QComboBox()
+        self.fabric_box.setToolTip("Show the figures of one network of the hall, or all of them")
+        self.fabric_box.addItem("All fabrics", ALL_FABRICS)
+        self.fabric_box.currentIndexChanged.connect(self._show_fabrics)
+        self.fabric_view = QLabel("")
+        self.fabric_view.setTextFormat(Qt.RichText)
+        self.fabric_view.setStyleSheet("font-size: 11px; color: #222;")
+        fabric_row = QHBoxLayout()
+        fabric_row.addWidget(QLabel("Fabric:"))
+        fabric_row.addWidget(self.fabric_box, 1)
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -156,6 +183,8 @@ class AnalysisPanel(QWidget):
         layout.addWidget(self.bottleneck)
         layout.addWidget(self.delta)
         layout.addWidget(grid_host)
+        layout.addLayout(fabric_row)
+        layout.addWidget(self.fabric_view)
         layout.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
@@ -267,6 +296,68 @@ class AnalysisPanel(QWidget):
         t["warnings"].set(
             f"{len(r.warnings):,}", f"{errors:,} errors" if errors else "no errors", bad=errors > 0
         )
+        self._fill_fabric_box(list(r.fabrics))
+        self._show_fabrics()
+
+    # ------------------------------------------------------------------ per fabric
+
+    def _fill_fabric_box(self, fabrics: list[str]) -> None:
+        box = self.fabric_box
+        present = [box.itemData(i) for i in range(1, box.count())]
+        if present == fabrics:
+            return
+        chosen = box.currentData()
+        box.blockSignals(True)
+        while box.count() > 1:
+            box.removeItem(1)
+        for fabric in fabrics:
+            box.addItem(FABRIC_LABELS.get(fabric, fabric), fabric)
+        index = box.findData(chosen)
+        box.setCurrentIndex(index if index >= 0 else 0)
+        box.blockSignals(False)
+
+    def show_fabric(self, fabric: str) -> None:
+        """Choose the fabric shown (``ALL_FABRICS`` for the table of every fabric)."""
+        index = self.fabric_box.findData(fabric)
+        if index >= 0:
+            self.fabric_box.setCurrentIndex(index)
+
+    def _show_fabrics(self) -> None:
+        r = self.report
+        if r is None or not r.fabrics:
+            self.fabric_view.setText("")
+            return
+        chosen = self.fabric_box.currentData()
+        if chosen in r.fabrics:
+            f = r.fabrics[chosen]
+            types = ", ".join(f"{n:,} {t}" for t, n in f.switches_by_type.items()) or "none"
+            kinds = " · ".join(f"{KIND_SHORT.get(k, k)} {v:,}" for k, v in f.links_by_kind.items())
+            rows = [
+                ("Switches", f"{f.switches:,} ({types})"),
+                ("Devices cabled in", f"{f.endpoints:,}"),
+                ("Links", f"{f.links:,}" + (f" ({kinds})" if kinds else "")),
+                ("Transceivers", f"{f.transceivers:,}"),
+                (
+                    "Power",
+                    f"{_watts(f.power_w['typical'])} typical · {_watts(f.power_w['max'])} max",
+                ),
+                (
+                    "Cost",
+                    f"{_usd(f.cost_usd['total'])} (switches {_usd(f.cost_usd['switches'])}, "
+                    f"optics {_usd(f.cost_usd['transceivers'])}, "
+                    f"cables {_usd(f.cost_usd['cables'])})",
+                ),
+            ]
+            body = "".join(f"<tr><td><b>{k}</b></td><td>{v}</td></tr>" for k, v in rows)
+        else:
+            head = "<tr><th></th><th>Switches</th><th>Links</th><th>Optics</th><th>Power max</th><th>Cost</th></tr>"
+            body = head + "".join(
+                f"<tr><td><b>{FABRIC_LABELS.get(n, n)}</b></td><td>{f.switches:,}</td>"
+                f"<td>{f.links:,}</td><td>{f.transceivers:,}</td>"
+                f"<td>{_watts(f.power_w['max'])}</td><td>{_usd(f.cost_usd['total'])}</td></tr>"
+                for n, f in r.fabrics.items()
+            )
+        self.fabric_view.setText(f"<table cellspacing='4'>{body}</table>")
 
 
 def _gbps(x: float) -> str:

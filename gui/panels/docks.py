@@ -7,12 +7,19 @@ document the window opens (a fresh AnalysisRunner per document).
 
 from __future__ import annotations
 
+import msgspec
 from PySide6.QtCore import QObject, QRectF, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QTabWidget
 
 from gui.analysis_runner import AnalysisResult, AnalysisRunner
-from gui.commands import AddObjectsCommand, DeleteCommand, SetHallCommand, push
+from gui.commands import (
+    AddObjectsCommand,
+    DeleteCommand,
+    SetHallCommand,
+    SetSettingsCommand,
+    push,
+)
 from gui.document import Document
 from gui.panels.analysis_panel import AnalysisPanel
 from gui.panels.charts import ChartsPanel
@@ -228,8 +235,10 @@ class AnalysisDocks(QObject):
                 return
         else:
             self.window.set_document(Document(design))
+        notes = "".join(f"; note: {n}" for n in getattr(design, "generation_notes", ()))
         self.window.statusBar().showMessage(
-            f"Generated {design.name}: {len(design.racks):,} racks, {len(design.links):,} links",
+            f"Generated {design.name}: {len(design.racks):,} racks, {len(design.links):,} links"
+            + notes,
             10000,
         )
 
@@ -246,6 +255,11 @@ class AnalysisDocks(QObject):
         if ids:
             commands.append(DeleteCommand(current, ids, "Delete the hall's contents"))
         commands.append(SetHallCommand(current, generated.hall))
+        # The requested oversubscription is the generated design's target: carry it over.
+        target = generated.settings.oversubscription_target
+        if current.settings.oversubscription_target != target:
+            settings = msgspec.structs.replace(current.settings, oversubscription_target=target)
+            commands.append(SetSettingsCommand(current, settings, "Set the target ratio"))
         commands.append(
             AddObjectsCommand(
                 current,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -23,6 +24,7 @@ from gui.document import run_with_progress
 from model.catalog import Catalog, builtin_catalog
 from model.design import Design
 from model.generate import TEMPLATES, GenerateError, generate, preview
+from model.generators.plans import NVL72_PLATFORMS
 
 TEMPLATE_LABELS = {
     "rail-optimized": "Rail-optimized (SuperPOD-like)",
@@ -88,6 +90,7 @@ class FabricWizard(QDialog):
             },
             "fat-tree": {"k": _int(8, 2, 128, 2)},
             "nvl72": {
+                "platform": _combo([("gb200", "GB200 NVL72"), ("gb300", "GB300 NVL72")], "gb200"),
                 "racks": _int(8, 1, 2048, 8),
                 "switch": _combo(switches, "qm9700"),
                 "su_racks": _int(8, 1, 256),
@@ -105,7 +108,15 @@ class FabricWizard(QDialog):
             "k": "Switch radix k",
             "racks": "NVL72 racks",
             "su_racks": "Racks per scalable unit",
+            "platform": "Rack platform",
         }
+        nvl = self.fields["nvl72"]
+        # A platform brings its matching scale-out switch (GB300's 800G NICs need Quantum-X800).
+        nvl["platform"].currentIndexChanged.connect(
+            lambda _i: nvl["switch"].setCurrentIndex(
+                nvl["switch"].findData(NVL72_PLATFORMS[nvl["platform"].currentData()][1])
+            )
+        )
         self.template.setCurrentIndex(self.template.findData("rail-optimized"))
         self.pages = QStackedWidget()
         for key in TEMPLATES:
@@ -130,6 +141,20 @@ class FabricWizard(QDialog):
         self.preview_label.setStyleSheet(
             "background: #f6f8fa; border: 1px solid #d7dbe0; padding: 8px;"
         )
+        # The networks beside compute (domain-facts 8c), all built by default as in a SuperPOD.
+        self.network_boxes: dict[str, QCheckBox] = {}
+        networks = QHBoxLayout()
+        networks.addWidget(QLabel("Networks: compute +"))
+        for key, label, tip in (
+            ("storage", "Storage", "Storage fabric with storage appliances (1:1) and its UFM"),
+            ("inband", "In-band", "In-band management Ethernet: 2 ports per server, head nodes"),
+            ("oob", "Out-of-band", "1 GbE to every BMC and switch management port"),
+        ):
+            box = self.network_boxes[key] = QCheckBox(label)
+            box.setChecked(True)
+            box.setToolTip(tip)
+            networks.addWidget(box)
+        networks.addStretch(1)
         self.new_document = QRadioButton("Open it as a new document")
         self.new_document.setChecked(True)
         self.replace_hall = QRadioButton("Replace the current hall's contents (undoable)")
@@ -151,6 +176,7 @@ class FabricWizard(QDialog):
         row.addWidget(self.preview_label, 1)
         layout = QVBoxLayout(self)
         layout.addLayout(row)
+        layout.addLayout(networks)
         layout.addWidget(self.new_document)
         layout.addWidget(self.replace_hall)
         layout.addWidget(self.buttons)
@@ -171,6 +197,12 @@ class FabricWizard(QDialog):
                 value = widget.currentData()
                 out[name] = int(value) if name == "tiers" and value.isdigit() else value
         return out
+
+    def fabrics(self) -> str:
+        """The ``fabrics`` option of the generator: compute plus the networks ticked."""
+        return ",".join(
+            ["compute", *(k for k, box in self.network_boxes.items() if box.isChecked())]
+        )
 
     def update_preview(self, *_args) -> None:
         ok = self.buttons.button(QDialogButtonBox.Ok)
@@ -204,7 +236,8 @@ class FabricWizard(QDialog):
 
     def build(self) -> Design:
         """Generate the design in a worker thread while a progress dialog keeps the window alive."""
-        return generate_with_progress(self.template_key(), self.params(), self)
+        params = {**self.params(), "fabrics": self.fabrics()}
+        return generate_with_progress(self.template_key(), params, self)
 
 
 def generate_with_progress(template: str, params: dict, parent=None) -> Design:

@@ -27,6 +27,7 @@ from model.analysis.bandwidth import bandwidth
 from model.analysis.bisection import Bisection, bisection, split_servers
 from model.analysis.collectives import RingPlacement
 from model.analysis.devices import device_figures, rack_power
+from model.analysis.fabrics import fabric_figures
 from model.analysis.hops import server_hops
 from model.analysis.media_costs import media_figures
 from model.analysis.reliability import forecast
@@ -301,6 +302,7 @@ class Analyzer:
             },
             tray_fill=fill,
             warnings=sort_findings(findings),
+            fabrics=fabric_figures(design, topo, self.plant, self._plant_rows, media),
             reliability=forecast(design, topo, media),
         )
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from model.analysis.allreduce import AllReduce
 from model.analysis.bandwidth import TierRatio
+from model.analysis.fabrics import FabricFigures
 from model.analysis.hops import Hops
 from model.analysis.media_costs import KINDS
 from model.findings import Finding
@@ -58,6 +59,7 @@ class Report:
     rack_power_w: dict[str, tuple[float, float, float]]  # rack -> (typical, max, budget)
     tray_fill: dict[str, float]
     warnings: list[Finding] = field(default_factory=list)
+    fabrics: dict[str, FabricFigures] = field(default_factory=dict)
     reliability: dict = field(default_factory=dict)  # model.analysis.reliability.forecast
 
     @property
@@ -123,6 +125,7 @@ class Report:
                 },
                 "power_w": self.power_w,
                 "cost_usd": self.cost_usd,
+                "fabrics": {name: f.to_json() for name, f in self.fabrics.items()},
                 "reliability": self.reliability,
                 "warnings": [
                     {
@@ -194,6 +197,14 @@ class Report:
             "Power " + ", ".join(f"{k} {v / 1000:,.1f} kW" for k, v in self.power_w.items())
         )
         lines.append("Cost " + ", ".join(f"{k} ${v:,.0f}" for k, v in self.cost_usd.items()))
+        if len(self.fabrics) > 1:
+            for name, f in self.fabrics.items():
+                lines.append(
+                    f"Fabric {name}: {f.switches:,} switches, {f.links:,} links, "
+                    f"{f.transceivers:,} transceivers, {f.power_w['typical'] / 1000:,.1f} kW "
+                    f"typical / {f.power_w['max'] / 1000:,.1f} kW max, "
+                    f"${f.cost_usd['total']:,.0f}"
+                )
         if self.reliability:
             rel = self.reliability
             parts = ", ".join(

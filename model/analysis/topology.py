@@ -2,9 +2,11 @@
 
 Tiers come from graph distance, not from the role typed on a device, so that hand-built designs
 work: a GPU server is level 0; a device reached from a GPU server's compute port is level 1
-(leaf); the next is level 2 (spine), then 3 (core), 4+ (``tier4`` ...). Only links whose two
-ends are ``compute`` ports form the compute fabric; links with a ``scale-up`` port at either end
-are the scale-up tier; storage, frontend and management links are left out of the fabric.
+(leaf); the next is level 2 (spine), then 3 (core), 4+ (``tier4`` ...). Only links of the compute
+fabric (:mod:`model.fabrics`) whose two ends are ``compute`` ports form the compute topology (so
+a storage fabric built of the same switch type, or a UFM appliance's port on a leaf, adds no
+tier); links with a ``scale-up`` port at either end are the scale-up tier; storage, in-band and
+management links are left out. ``fabric`` gives every link's fabric code for per-fabric counts.
 
 Capacity of a link = the slower of its two ports (Gb/s per direction). A switch's downlink
 capacity is the capacity of its links to lower levels, its uplink capacity that of its links to
@@ -20,6 +22,13 @@ import numpy as np
 
 from model.arrays import unique_sorted
 from model.design import Design
+from model.fabrics import (
+    COMPUTE,
+    PORT_ROLE_CODE,
+    device_fabric_code,
+    explicit_codes,
+    link_fabric_codes,
+)
 
 LINK_COMPUTE, LINK_SCALE_UP, LINK_OTHER = 0, 1, 2
 UNREACHED = -1
@@ -72,6 +81,8 @@ class Topology:
     cage_b: np.ndarray
     ppc_a: np.ndarray  # logical ports one module serves at each end (twin-port x breakout)
     ppc_b: np.ndarray
+    fabric: np.ndarray | None = None  # fabric code per link (model.fabrics.FABRIC_CODE)
+    device_fabric: np.ndarray | None = None  # fabric code per device, -1 for non-switches
 
     @property
     def max_level(self) -> int:
@@ -95,15 +106,17 @@ def infer_topology(design: Design) -> Topology:
     n = len(device_ids)
     types = design.catalog.device_types
     gpus = np.zeros(n, dtype=np.int64)
+    dev_fabric = np.empty(n, dtype=np.int8)
     # Port tables are shared per (type, breakout) (lru-cached): number them, and describe each
     # port once in flat arrays (speed, role, cage position, ports per cage).
     table_of: dict[int, int] = {}
     port_maps: list[dict[str, int]] = []
     offsets: list[int] = []
-    rows: list[tuple[float, int, int, int]] = []
+    rows: list[tuple[float, int, int, int, int]] = []
     dev_table = np.empty(n, dtype=np.int64)
     for i, device in enumerate(design.devices.values()):
         gpus[i] = types[device.type].gpu_count
+        dev_fabric[i] = device_fabric_code(design, device)
         table = design.ports(device)
         t = table_of.get(id(table))
         if t is None:
@@ -123,6 +136,7 @@ def infer_topology(design: Design) -> Topology:
                         ROLE_CODES.get(info.role, ROLE_OTHER),
                         start + (info.index - start) // fanout // info.ports_per_cage,
                         info.ports_per_cage * fanout,
+                        PORT_ROLE_CODE[info.role],
                     )
                 )
         dev_table[i] = t
@@ -130,6 +144,7 @@ def infer_topology(design: Design) -> Topology:
     port_role = np.array([r[1] for r in rows], dtype=np.int8)
     port_cage = np.array([r[2] for r in rows], dtype=np.int64)
     port_ppc = np.array([r[3] for r in rows], dtype=np.int64)
+    port_full_role = np.array([r[4] for r in rows], dtype=np.int8)
     is_server = gpus > 0
     compute_ports = np.zeros(len(port_maps), dtype=np.int64)
     for t in range(len(port_maps)):
@@ -157,8 +172,15 @@ def infer_topology(design: Design) -> Topology:
     cage_a = a * CAGE_STRIDE + port_cage[row_a]
     cage_b = b * CAGE_STRIDE + port_cage[row_b]
     ppc_a, ppc_b = port_ppc[row_a], port_ppc[row_b]
+    fabric = link_fabric_codes(
+        explicit_codes(records, m),
+        port_full_role[row_a],
+        port_full_role[row_b],
+        dev_fabric[a],
+        dev_fabric[b],
+    )
     kind = np.full(m, LINK_OTHER, dtype=np.int8)
-    kind[(role_a == ROLE_COMPUTE) & (role_b == ROLE_COMPUTE)] = LINK_COMPUTE
+    kind[(role_a == ROLE_COMPUTE) & (role_b == ROLE_COMPUTE) & (fabric == COMPUTE)] = LINK_COMPUTE
     kind[(role_a == ROLE_SCALE_UP) | (role_b == ROLE_SCALE_UP)] = LINK_SCALE_UP
     capacity = np.minimum(speed_a, speed_b)
 
@@ -212,6 +234,8 @@ def infer_topology(design: Design) -> Topology:
         cage_b,
         ppc_a,
         ppc_b,
+        fabric,
+        dev_fabric,
     )
 
 

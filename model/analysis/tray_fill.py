@@ -94,15 +94,31 @@ class TrayFill:
             if route >= 0 and medium >= 0:
                 self._counts[(route, medium)] += 1
 
-    def cables_by_tray(self, plant, group_of) -> dict[str, dict[str, int]]:
+    def cables_by_tray(self, plant, group_of, rows=None) -> dict[str, dict[str, int]]:
         """Cables per tray and group (``group_of(medium or None) -> name``) as last counted.
 
         The cable bundles of the plan: a cable counts once in every tray its route runs along
         (a tray its route only crosses at a join carries no interval of it and is not counted).
         Derived from the per-(route, medium) counts, so after an incremental :meth:`update` it
-        equals a full recount. Call after :meth:`update` with the same plant.
+        equals a full recount. Call after :meth:`update` with the same plant; with ``rows``
+        (plant rows) only those links are counted, straight from the plant.
         """
-        live = [(r, m, c) for (r, m), c in self._counts.items() if c > 0]
+        if rows is None:
+            live = [(r, m, c) for (r, m), c in self._counts.items() if c > 0]
+        else:  # only these plant rows (the fabric layers shown), counted from the plant now
+            routes = np.asarray(plant.route_keys())[rows]
+            media = np.asarray(plant.medium_index, dtype=np.int64)[rows]
+            keep = (routes >= 0) & (media >= 0)
+            width = len(plant.media) + 1
+            values, counts = np.unique(routes[keep] * width + media[keep], return_counts=True)
+            live = list(
+                zip(
+                    (values // width).tolist(),
+                    (values % width).tolist(),
+                    counts.tolist(),
+                    strict=True,
+                )
+            )
         if not live:
             return {}
         groups = [group_of(m) for m in plant.media]

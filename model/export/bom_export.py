@@ -31,6 +31,7 @@ BOM_HEADERS = (
     "Unit price (USD, indicative)",
     "Total price (USD, indicative)",
     "Source",
+    "Fabric",
 )
 SUMMARY_HEADERS = ("Item", "Value", "Unit")
 WARNING_HEADERS = ("Severity", "Code", "Message", "Objects")

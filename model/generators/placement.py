@@ -89,11 +89,65 @@ def _units_per_rack(catalog: Catalog, segment: Segment) -> int:
     return max(1, min(by_power, by_u, segment.units_per_rack or 10**6))
 
 
+def choose_server_racks(
+    catalog: Catalog,
+    segments: list[Segment],
+    rack_type: str | None = None,
+    servers_per_rack: int | None = None,
+) -> None:
+    """Rack type and servers per rack of each server segment: the catalog's choice for its server
+    (``DeviceType.rack_type`` / ``servers_per_rack``, e.g. DGX B300: 4 per 60 kW rack), unless the
+    caller overrides them (``--rack-type``, ``--servers-per-rack``). Integrated racks (NVL72)
+    keep theirs."""
+    if rack_type is not None and rack_type not in catalog.rack_types:
+        raise GenerateError(
+            f"--rack-type {rack_type!r} is not in the catalog; choose one of "
+            + ", ".join(sorted(catalog.rack_types))
+        )
+    if servers_per_rack is not None and (
+        not isinstance(servers_per_rack, int) or servers_per_rack < 1
+    ):
+        raise GenerateError(
+            f"--servers-per-rack must be a whole number of at least 1, not {servers_per_rack!r}"
+        )
+    for segment in segments:
+        if not segment.units or segment.server_rack_type != SERVER_RACK:
+            continue
+        first = segment.units[0].members[0]
+        if first[2] != "gpu-server":
+            continue
+        dtype = catalog.device_types[first[1]]
+        segment.server_rack_type = rack_type or dtype.rack_type or SERVER_RACK
+        segment.units_per_rack = servers_per_rack or dtype.servers_per_rack
+        rtype = catalog.rack_type(segment.server_rack_type)
+        per_rack = segment.units_per_rack or 1
+        if per_rack * dtype.u_height > rtype.height_u - FIRST_U + 1:
+            raise GenerateError(
+                f"{per_rack} x {dtype.id} ({dtype.u_height}U each) do not fit a "
+                f"{rtype.height_u}U {rtype.id}; ask for fewer servers per rack"
+            )
+
+
+def switch_power_max_w(catalog: Catalog, type_id: str) -> float:
+    """A switch at maximum with every data port's optics at the most power-hungry medium that
+    fits it: what a network rack must be able to feed (optics are not in the device figure)."""
+    dtype = catalog.device_types[type_id]
+    optics = 0.0
+    for group in dtype.port_groups:
+        fits = [
+            m.power_per_end_w
+            for m in catalog.media_types.values()
+            if group.form_factor in m.form_factors and group.speed_gbps in m.speeds_gbps
+        ]
+        optics += group.count * max(fits, default=0.0)
+    return dtype.power_max_w + optics
+
+
 def _switches_per_rack(catalog: Catalog, type_id: str) -> int:
     rtype = catalog.rack_type(NETWORK_RACK)
     dtype = catalog.device_types[type_id]
     by_u = (rtype.height_u - FIRST_U) // dtype.u_height
-    by_power = int(rtype.power_budget_kw * 1000 // max(dtype.power_max_w, 1))
+    by_power = int(rtype.power_budget_kw * 1000 // max(switch_power_max_w(catalog, type_id), 1))
     return max(1, min(by_u, by_power, MAX_SWITCHES_PER_NETWORK_RACK))
 
 

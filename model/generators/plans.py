@@ -4,8 +4,11 @@ A plan holds only integers and ids. Every refusal (:class:`GenerateError`) is ra
 anything is allocated; :func:`model.generate.preview` reports a plan's counts without building it.
 
 Conventions (rail-optimized and leaf-spine): a leaf of radix K with oversubscription R
-(downlink:uplink) has ``u = K / (R + 1)`` uplinks; ``--reserve-ports P`` come out of its
-downlinks, leaving ``d = K - u - P`` for nodes. Leaf uplinks spread evenly: the spine count S is the
+(downlink:uplink) has at most ``u = floor(K / (R + 1))`` uplinks and ``R u`` downlinks; the
+``K - (R + 1) u`` ports left over are spares (2:1 on 64 ports = 42 down / 21 up + 1 spare);
+``--reserve-ports P`` come out of the downlinks, leaving ``d = R u - P`` for nodes. The uplinks
+actually cabled are sized to the downlinks in use, ``ceil(used / R)``, so a leaf that serves
+fewer nodes than its ports allow is not over-built (SN5600 with 32-node SUs: 32 down, 32 up). Leaf uplinks spread evenly: the spine count S is the
 smallest divisor of ``u`` with ``S * K >= leaves * u`` (each leaf has ``u / S`` parallel links to
 every spine). Three tiers: pods of leaves with their own spines (half the spine ports down, half
 up) joined by core groups, one group per spine position, sized the same way.
@@ -141,19 +144,46 @@ def leaf_ports(radix: int, oversubscription: int, reserve: int) -> tuple[int, in
     _positive(oversubscription, "--oversubscription")
     if not isinstance(reserve, int) or reserve < 0:
         raise GenerateError(f"--reserve-ports must be 0 or more, not {reserve!r}")
-    if radix % (oversubscription + 1):
-        raise GenerateError(
-            f"an oversubscription of {oversubscription}:1 does not divide the {radix}-port radix "
-            f"into downlinks and uplinks; use a ratio R where R + 1 divides {radix} (e.g. 1 or 3)"
-        )
     up = radix // (oversubscription + 1)
-    down = radix - up - reserve
+    if up < 1:
+        raise GenerateError(
+            f"an oversubscription of {oversubscription}:1 leaves no uplink on a {radix}-port "
+            f"leaf; use a ratio below {radix - 1}"
+        )
+    down = up * oversubscription - reserve
     if down < 1:
         raise GenerateError(
             f"--reserve-ports {reserve} leaves no downlink ports on a {radix}-port "
             f"leaf with {up} uplinks; reserve fewer ports"
         )
     return up, down
+
+
+def used_uplinks(downlinks_used: int, oversubscription: int, most: int) -> int:
+    """Uplinks to cable for ``downlinks_used`` at ``R``:1 (never more than the leaf has)."""
+    return max(1, min(most, -(-downlinks_used // oversubscription)))
+
+
+def fewest_spines(need: int, most: int, leaves: int, spine_ports: int) -> tuple[int, int] | None:
+    """(uplinks per leaf, spines) for ``leaves`` leaves of at least ``need`` uplinks each.
+
+    Uplinks spread evenly (the spine count divides the uplinks). The smallest uplink count in
+    ``need..most`` whose spine count is the port minimum ``ceil(leaves * u / spine_ports)`` wins
+    (31 needed uplinks become 32 over 8 spines, not 31 over 31); failing that, the fewest
+    spines. None when no count in the range fits.
+    """
+    best = None
+    need = min(max(need, 2), most)  # two uplinks at least: no leaf hangs on one cable
+    for u in range(need, most + 1):
+        # At least two spines when there are two uplinks: no single point of failure.
+        s = smallest_divisor_at_least(u, max(leaves * u / spine_ports, min(2, u)))
+        if s is None:
+            continue
+        if s == max(math.ceil(leaves * u / spine_ports - 1e-9), min(2, u)):
+            return u, s
+        if best is None or s < best[1]:
+            best = (u, s)
+    return best
 
 
 # ------------------------------------------------------------------------------------ rail-optimized
@@ -254,6 +284,8 @@ def plan_rail_optimized(
     up, down = leaf_ports(leaf.radix, oversubscription, reserve_ports)
     su_nodes = min(su_nodes, nodes)
     lpr = -(-su_nodes // down)
+    need = used_uplinks(-(-su_nodes // lpr), oversubscription, up)
+    most = up
     tiers = str(tiers)
     if tiers not in ("auto", "2", "3", "rail-only"):
         raise GenerateError(f"--tiers must be auto, 2, 3 or rail-only, not {tiers!r}")
@@ -264,18 +296,17 @@ def plan_rail_optimized(
         su_nodes=su_nodes,
         oversubscription=oversubscription,
         reserve_ports=reserve_ports,
-        uplinks=up,
         downlinks=down,
         leaves_per_rail=lpr,
     )
     n_su = -(-nodes // su_nodes)
     leaves = n_su * len(node.nics) * lpr
     if tiers == "rail-only":
-        return _plan_rail_only(base, leaf, nodes, n_su, lpr, up, reserve_ports)
+        return _plan_rail_only(base, leaf, nodes, n_su, lpr, up, reserve_ports, need)
     if tiers in ("auto", "2"):
-        spines = smallest_divisor_at_least(up, leaves * up / leaf.radix)
-        if spines is not None:
-            return RailPlan(**base, tiers=2, spines=spines)
+        fit = fewest_spines(need, most, leaves, leaf.radix)
+        if fit is not None:
+            return RailPlan(**base, uplinks=fit[0], tiers=2, spines=fit[1])
         if tiers == "2":
             raise GenerateError(
                 f"two tiers of {leaf.radix}-port switches hold at most {leaf.radix} leaves, and "
@@ -292,8 +323,8 @@ def plan_rail_optimized(
         )
     sus_per_pod = min(sus_per_pod, n_su)
     pod_leaves = sus_per_pod * leaves_per_su
-    spines = smallest_divisor_at_least(up, pod_leaves * up / spine_down)
-    if spines is None:  # cannot happen: pod_leaves <= spine_down
+    fit = fewest_spines(need, most, pod_leaves, spine_down)
+    if fit is None:  # cannot happen: pod_leaves <= spine_down
         raise GenerateError(
             "the pod's leaves cannot be spread evenly over its spines; use a different --su-nodes"
         )
@@ -306,11 +337,18 @@ def plan_rail_optimized(
             f"{nodes:,} nodes need {pods}; ask for fewer nodes or use a bigger switch"
         )
     return RailPlan(
-        **base, tiers=3, spines=spines, sus_per_pod=sus_per_pod, core_per_group=per_group
+        **base,
+        uplinks=fit[0],
+        tiers=3,
+        spines=fit[1],
+        sus_per_pod=sus_per_pod,
+        core_per_group=per_group,
     )
 
 
-def _plan_rail_only(base: dict, leaf, nodes: int, n_su: int, lpr: int, up: int, reserve: int):
+def _plan_rail_only(
+    base: dict, leaf, nodes: int, n_su: int, lpr: int, up: int, reserve: int, need: int
+):
     """Rail-only (RAILONLY, domain-facts 8e): no spine joins the rails; each rail is a network of
     its own and cross-rail traffic goes over NVLink. One switch per rail when it holds every
     node (all its ports face the nodes, no uplinks); else each rail is a two-tier Clos of its
@@ -320,13 +358,13 @@ def _plan_rail_only(base: dict, leaf, nodes: int, n_su: int, lpr: int, up: int, 
         one = base | dict(su_nodes=nodes, uplinks=0, downlinks=k - reserve, leaves_per_rail=1)
         return RailPlan(**one, tiers=1, rail_only=True)
     rail_leaves = n_su * lpr
-    spines = smallest_divisor_at_least(up, rail_leaves * up / k)
-    if spines is None:
+    fit = fewest_spines(need, up, rail_leaves, k)  # uplinks sized to the downlinks in use
+    if fit is None:
         raise GenerateError(
             f"a rail of {rail_leaves} leaves does not fit two tiers of {k}-port switches "
             f"(at most {k}); use fewer nodes, a bigger switch or a rail-optimized fabric"
         )
-    return RailPlan(**base, tiers=2, spines=spines, rail_only=True)
+    return RailPlan(**base, uplinks=fit[0], tiers=2, spines=fit[1], rail_only=True)
 
 
 # ------------------------------------------------------------------------------------ leaf-spine
@@ -385,7 +423,9 @@ def plan_leaf_spine(
             "a lower --oversubscription"
         )
     leaves = -(-nodes // per_leaf)
-    spines = smallest_divisor_at_least(up, leaves * up / spine.radix)
+    need = used_uplinks(min(per_leaf, nodes) * len(node.nics), oversubscription, up)
+    fit = fewest_spines(need, up, leaves, spine.radix)
+    up, spines = fit if fit is not None else (up, None)
     if spines is None:
         raise GenerateError(
             f"{nodes} nodes need {leaves} leaves but a {spine.radix}-port spine reaches only "
@@ -450,6 +490,11 @@ def plan_fat_tree(
 
 NVL72_COMPUTE_TRAYS = 18
 NVL72_SWITCH_TRAYS = 9
+# Rack-scale platforms: compute tray type and the scale-out switch that matches its NICs.
+NVL72_PLATFORMS = {
+    "gb200": ("gb200-compute-tray", "qm9700"),  # CX-7 class 400G NICs, Quantum-2 NDR
+    "gb300": ("gb300-compute-tray", "q3400"),  # ConnectX-8 800G XDR, Quantum-X800
+}
 
 
 @dataclass(frozen=True)
@@ -457,6 +502,7 @@ class Nvl72Plan:
     racks: int
     su_racks: int
     scale_out: RailPlan
+    platform: str = "gb200"
 
     def counts(self) -> dict:
         out = self.scale_out.counts()
@@ -473,23 +519,31 @@ def plan_nvl72(
     catalog: Catalog,
     *,
     racks: int,
-    switch: str = "qm9700",
+    switch: str | None = None,
     su_racks: int = 8,
     tiers: str | int = "auto",
     oversubscription: int = 1,
     reserve_ports: int = 0,
+    platform: str = "gb200",
 ) -> Nvl72Plan:
+    if platform not in NVL72_PLATFORMS:
+        raise GenerateError(
+            f"--platform {platform!r} is not an NVL72 platform; choose one of "
+            + ", ".join(NVL72_PLATFORMS)
+        )
+    tray, default_switch = NVL72_PLATFORMS[platform]
+    switch = switch or default_switch
     _positive(racks, "--racks")
     _positive(su_racks, "--su-racks")
     _check_size(racks * 72)
     scale_out = plan_rail_optimized(
         catalog,
         nodes=racks * NVL72_COMPUTE_TRAYS,
-        node_type="gb200-compute-tray",
+        node_type=tray,
         switch=switch,
         su_nodes=min(su_racks, racks) * NVL72_COMPUTE_TRAYS,
         tiers=tiers,
         oversubscription=oversubscription,
         reserve_ports=reserve_ports,
     )
-    return Nvl72Plan(racks, min(su_racks, racks), scale_out)
+    return Nvl72Plan(racks, min(su_racks, racks), scale_out, platform)

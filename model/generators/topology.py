@@ -333,7 +333,7 @@ def nvl72(catalog: Catalog, plan: Nvl72Plan) -> tuple[list[Segment], list[list[P
         g = s * so.su_nodes + j
         return f"nvl{g // NVL72_COMPUTE_TRAYS + 1:0{wr}d}-tray{g % NVL72_COMPUTE_TRAYS + 1:02d}"
 
-    compute_t = catalog.device_types["gb200-compute-tray"]
+    compute_t = catalog.device_types[so.node.type_id]  # GB200 or GB300 compute tray
     switch_t = catalog.device_types["gb200-nvlink-switch-tray"]
     scale_up: list[PortLink] = []
 

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QDialogButtonBox
 from gui.panels.fabric_wizard import FabricWizard
 from model.analysis import analyze
 from model.cabling import CablePlant
+from model.fabrics import device_fabric
 from tests.gui.analysis_support import close_quietly, docks, open_window
 
 
@@ -56,12 +57,23 @@ def test_preview_matches_the_generated_designs_analysis(qtbot):
         counts = wizard.counts
         design = wizard.build()
         report = analyze(design, CablePlant(design))
+        # The preview is of the compute fabric; the other networks (built by default) are
+        # reported per fabric beside it.
+        assert wizard.fabrics() == "compute,storage,inband,oob"
         assert report.gpus == counts["gpus"], template
-        assert report.links_total == sum(counts["links"].values()), template
+        tiers = {k: v for k, v in report.links_by_tier.items() if k != "other"}
+        assert sum(tiers.values()) == sum(counts["links"].values()), template
+        assert report.fabrics["compute"].links == sum(counts["links"].values()), template
         assert report.switches_by_tier == counts["switches"], template
-        assert report.transceivers <= counts["optics_at_most"], template
+        assert report.fabrics["compute"].transceivers <= counts["optics_at_most"], template
         if counts["device_power_w"] is not None:
-            devices_w = report.power_w["servers"] + report.power_w["switches"]
+            # The preview's devices: the GPU servers and the compute (and NVLink) switches.
+            compute_switches_w = sum(
+                design.device_type(d).power_typical_w
+                for d in design.devices.values()
+                if device_fabric(design, d) in ("compute", "scale-up")
+            )
+            devices_w = report.power_w["servers"] + compute_switches_w
             assert devices_w == pytest.approx(counts["device_power_w"]), template
 
 
@@ -100,6 +112,7 @@ def test_generate_into_the_current_hall_is_one_undo_step(qtbot, tmp_path):
         wizard = window.findChild(FabricWizard)
         wizard.template.setCurrentIndex(wizard.template.findData("leaf-spine"))
         wizard.fields["leaf-spine"]["nodes"].setValue(16)
+        wizard.fields["leaf-spine"]["oversubscription"].setValue(3)
         wizard.replace_hall.setChecked(True)
         _ok(wizard).click()
 
@@ -107,9 +120,27 @@ def test_generate_into_the_current_hall_is_one_undo_step(qtbot, tmp_path):
     d.wizard_action.trigger()
     assert window.document.design is design  # same document, new contents
     assert design.gpu_count() == 128 and not racks_before & set(design.racks)
+    assert design.settings.oversubscription_target == 3.0  # the ratio asked for is the target
     qtbot.waitUntil(lambda: d.runner.fresh and d.panel.report.gpus == 128, timeout=20_000)
+    assert not [w for w in d.panel.report.warnings if w.code == "OVERSUBSCRIBED"]
     assert window.document.stack.count() == 1
     window.document.stack.undo()
     assert set(design.racks) == racks_before and design.gpu_count() == 32
+    assert design.settings.oversubscription_target == 1.0
     qtbot.waitUntil(lambda: d.runner.fresh and d.panel.report.gpus == 32, timeout=20_000)
     close_quietly(window)
+
+
+def test_gb300_platform_brings_its_800g_switch_and_builds(qtbot):
+    wizard = FabricWizard()
+    qtbot.addWidget(wizard)
+    wizard.template.setCurrentIndex(wizard.template.findData("nvl72"))
+    fields = wizard.fields["nvl72"]
+    fields["platform"].setCurrentIndex(fields["platform"].findData("gb300"))
+    assert fields["switch"].currentData() == "q3400"
+    fields["racks"].setValue(1)
+    design = wizard.build()
+    assert {d.type for d in design.devices.values() if d.role == "gpu-server"} == {
+        "gb300-compute-tray"
+    }
+    assert design.gpu_count() == 72

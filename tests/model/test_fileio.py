@@ -21,6 +21,7 @@ from model.fileio import (
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 GOLDEN_V1 = DATA / "golden-v1.hall.json"
+GOLDEN_V2 = DATA / "golden-v2.hall.json"
 
 
 def test_round_trip_is_byte_identical(pod, tmp_path):
@@ -32,13 +33,35 @@ def test_round_trip_is_byte_identical(pod, tmp_path):
     assert first.read_bytes() == design_to_bytes(pod)
 
 
-def test_golden_v1_loads_and_saves_unchanged():
-    """The schema-1 golden file must keep loading, and re-save byte-identical while v1 is current."""
+def test_golden_v1_loads_and_migrates_to_v2():
+    """The schema-1 golden file keeps loading; the v1 -> v2 step pins its leaves to compute."""
     design = load_design(GOLDEN_V1)
     assert len(design.links) == 32 and design.gpu_count() == 32
     assert design.links["l-1"].a.port == "nic1"
-    if fileio.SCHEMA_VERSION == 1:
-        assert design_to_bytes(design) == GOLDEN_V1.read_bytes()
+    assert {d.id: d.fabric for d in design.devices.values() if d.role == "leaf"} == {
+        "leaf1": "compute",
+        "leaf2": "compute",
+    }
+    assert all(d.fabric is None for d in design.devices.values() if d.role == "gpu-server")
+    saved = design_to_bytes(design)
+    assert b'"schema_version": 2' in saved
+    assert load_design(GOLDEN_V1).links == read_design_bytes(saved).links
+
+
+def test_v1_to_v2_step_alone():
+    raw = json.loads(GOLDEN_V1.read_text())
+    out = fileio.MIGRATIONS[1](raw)
+    roles = {d["id"]: d.get("fabric") for d in out["devices"]}
+    assert roles["leaf1"] == "compute" and roles["a1"] is None
+
+
+def test_golden_v2_loads_and_saves_unchanged():
+    """The schema-2 golden file (storage and OOB switches, a pinned link) re-saves byte-identical."""
+    design = load_design(GOLDEN_V2)
+    assert design.devices["sleaf1"].fabric == "storage"
+    assert design.links["l-36"].fabric == "storage"
+    if fileio.SCHEMA_VERSION == 2:
+        assert design_to_bytes(design) == GOLDEN_V2.read_bytes()
 
 
 def test_newer_schema_is_refused_with_a_sentence():

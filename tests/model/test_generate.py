@@ -2,8 +2,10 @@
 
 Notation: K leaf radix at the NIC speed, R oversubscription (down:up), P reserved leaf ports,
 C compute NICs per node (= rails), M nodes per scalable unit (SU), N nodes.
-  leaf uplinks u = K / (R + 1); downlink capacity d = K - u - P; leaves per rail per SU
-  ceil(M / d); SUs ceil(N / M); leaves L = SUs * C * ceil(M / d).
+  leaf uplinks at most U = floor(K / (R + 1)); downlink capacity d = R U - P (ports left are
+  spares); leaves per rail per SU ceil(M / d); SUs ceil(N / M); leaves L = SUs * C * ceil(M / d).
+  Uplinks cabled u: at least ceil(ceil(M / lpr) / R) (sized to the downlinks in use), the first
+  such count whose even spread needs only ceil(L u / K) spines.
   2 tiers: spines S = the smallest divisor of u with S * K >= L * u.
   3 tiers: pod spines use K/2 ports down, K/2 up; SUs per pod = floor((K/2) / leaves per SU);
   spines per pod Sp = smallest divisor of u with Sp * K/2 >= pod leaves * u; pods = ceil(SUs /
@@ -24,20 +26,40 @@ def smallest_divisor(n: int, at_least: float) -> int:
     return min(s for s in range(1, n + 1) if n % s == 0 and s >= at_least)
 
 
+def spines_for(u, leaves, ports):
+    return smallest_divisor(u, max(leaves * u / ports, 2))
+
+
+def uplinks_for(need, most, leaves, ports):
+    # at least 2 uplinks over at least 2 spines (no single point of failure)
+    for u in range(max(need, 2), most + 1):
+        if spines_for(u, leaves, ports) == max(math.ceil(leaves * u / ports), 2):
+            return u
+    raise AssertionError("no even spread")
+
+
 def rail_formula(N, C, M, K, R=1, P=0, tiers=None):
-    u = K // (R + 1)
-    d = K - u - P
+    most = K // (R + 1)
+    d = R * most - P
+    M = min(M, N)
     lpr = math.ceil(M / d)
+    need = math.ceil(math.ceil(M / lpr) / R)
     sus = math.ceil(N / M)
     L = sus * C * lpr
-    out = {"leaf": L, "node-leaf": N * C, "leaf-spine": L * u}
     if tiers != 3 and L <= K:
-        out["spine"] = smallest_divisor(u, L * u / K)
-        return out
+        u = uplinks_for(need, most, L, K)
+        return {
+            "leaf": L,
+            "node-leaf": N * C,
+            "leaf-spine": L * u,
+            "spine": spines_for(u, L, K),
+        }
     half = K // 2
     per_pod = half // (C * lpr)
     per_pod = min(per_pod, sus)
-    sp = smallest_divisor(u, per_pod * C * lpr * u / half)
+    u = uplinks_for(need, most, per_pod * C * lpr, half)
+    out = {"leaf": L, "node-leaf": N * C, "leaf-spine": L * u}
+    sp = spines_for(u, per_pod * C * lpr, half)
     pods = math.ceil(sus / per_pod)
     cg = smallest_divisor(K - half, pods * (K - half) / K)
     out.update({"spine": sp * pods, "core": sp * cg, "spine-core": sp * pods * (K - half)})
@@ -266,9 +288,10 @@ def test_nvl72_scale_up_and_scale_out_counts():
     assert roles["gpu-server"] == trays and roles["nvlink-switch"] == racks * 9
     assert design.gpu_count() == racks * 72
     assert links[("gpu-server", "nvlink-switch")] == racks * 18 * 9
-    # scale-out: M = 36 trays per SU, C = 4 NICs, qm9700: d = 32 -> 2 leaves per rail
+    # scale-out: M = 36 trays per SU, C = 4 NICs, qm9700: d = 32 -> 2 leaves per rail of 18
+    # trays each, so 18 uplinks per leaf (not 32): 144 uplinks on 3 spines of 64 ports.
     expected = rail_formula(trays, 4, 36, 64)
-    assert (roles["leaf"], roles["spine"]) == (expected["leaf"], expected["spine"]) == (8, 4)
+    assert (roles["leaf"], roles["spine"]) == (expected["leaf"], expected["spine"]) == (8, 3)
     assert links[("gpu-server", "leaf")] == trays * 4
     assert_links_valid(design)
     # every NVLink link stays inside its rack, each tray reaching all 9 switch trays once

@@ -85,14 +85,14 @@ def test_impossible_request_exits_2_with_the_sentence(tmp_path, capsys):
             "--su-nodes",
             "32",
             "--oversubscription",
-            "2",
+            "64",
             "-o",
             str(out),
         ]
     )
     err = capsys.readouterr().err
     assert code == 2
-    assert "does not divide the 64-port radix" in err and "Traceback" not in err
+    assert "leaves no uplink on a 64-port" in err and "Traceback" not in err
     assert not out.exists()
 
 

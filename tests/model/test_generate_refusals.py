@@ -35,11 +35,11 @@ BAD = [
     ),
     ("fat-tree", dict(k=16, switch="mgmt-switch-48x1g"), "not a fabric switch"),
     ("fat-tree", dict(k=80, switch="qm9700"), "fewer than k = 80"),
-    # an oversubscription that does not divide the radix
+    # an oversubscription that leaves no uplink
     (
         "rail-optimized",
-        dict(nodes=64, node_type="dgx-h100", switch="qm9700", su_nodes=32, oversubscription=2),
-        "does not divide the 64-port radix",
+        dict(nodes=64, node_type="dgx-h100", switch="qm9700", su_nodes=32, oversubscription=64),
+        "leaves no uplink on a 64-port",
     ),
     (
         "leaf-spine",

@@ -1,0 +1,115 @@
+"""Per-fabric figures: switches, links, transceivers, power and cost of each network of the hall.
+
+Every switch and link is in one fabric (:mod:`model.fabrics`); this module splits the analysis'
+own counts by it, reusing the same counting functions on each fabric's links
+(:func:`model.analysis.media_costs.media_figures` for media, modules, power and cost) so that
+the fabrics add up to the totals by construction. Power is given at typical and at maximum:
+switches' ``power_typical_w`` / ``power_max_w`` plus the media's power (the media's maximum
+where the cable plant provides one, else its typical figure). ``endpoints`` counts the
+non-switch devices (servers, storage appliances, UFM and head nodes) cabled into the fabric.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+
+import numpy as np
+
+from model.analysis.media_costs import MediaFigures, media_figures
+from model.analysis.topology import Topology
+from model.design import Design
+from model.entities import FABRICS
+
+
+@dataclass
+class FabricFigures:
+    switches: int = 0
+    switches_by_type: dict[str, int] = field(default_factory=dict)
+    endpoints: int = 0
+    links: int = 0
+    links_by_kind: dict[str, int] = field(default_factory=dict)
+    transceivers: int = 0
+    power_w: dict[str, float] = field(default_factory=dict)  # typical, max
+    cost_usd: dict[str, float] = field(
+        default_factory=dict
+    )  # switches, transceivers, cables, total
+
+    def to_json(self) -> dict:
+        return {
+            "switches": {"total": self.switches, "by_type": self.switches_by_type},
+            "endpoints": self.endpoints,
+            "links": {"total": self.links, "by_kind": self.links_by_kind},
+            "transceivers": self.transceivers,
+            "power_w": self.power_w,
+            "cost_usd": self.cost_usd,
+        }
+
+
+def fabric_figures(
+    design: Design,
+    topo: Topology,
+    plant,
+    plant_rows: np.ndarray | None,
+    media: MediaFigures,
+) -> dict[str, FabricFigures]:
+    """Figures of every fabric that has a switch or a link, in :data:`FABRICS` order.
+
+    ``media`` is the whole design's media figures (reused for a fabric that holds every link).
+    """
+    types = design.catalog.device_types
+    codes = topo.fabric if topo.fabric is not None else np.zeros(len(topo.link_ids), np.int8)
+    dev_codes = topo.device_fabric
+    out: dict[str, FabricFigures] = {}
+    for code, name in enumerate(FABRICS):
+        mask = codes == code
+        switches = np.flatnonzero(dev_codes == code) if dev_codes is not None else []
+        if not mask.any() and not len(switches):
+            continue
+        fig = FabricFigures(links=int(mask.sum()))
+        by_type: dict[str, int] = {}
+        typ = mx = usd = 0.0
+        for i in np.asarray(switches).tolist():
+            dtype = types[design.devices[topo.device_ids[i]].type]
+            by_type[dtype.id] = by_type.get(dtype.id, 0) + 1
+            typ += dtype.power_typical_w
+            mx += dtype.power_max_w
+            usd += dtype.price_usd
+        fig.switches = int(sum(by_type.values()))
+        fig.switches_by_type = dict(sorted(by_type.items()))
+        ends = np.concatenate([topo.a[mask], topo.b[mask]])
+        is_switch = dev_codes[ends] >= 0 if dev_codes is not None else np.zeros(len(ends), bool)
+        fig.endpoints = int(len(np.unique(ends[~is_switch])))
+        sub = media if mask.all() else _media_of(topo, plant, plant_rows, mask)
+        media_typ = sub.transceiver_power_w + sub.passive_power_w
+        media_max = getattr(sub, "transceiver_power_max_w", sub.transceiver_power_w)
+        media_max += getattr(sub, "passive_power_max_w", sub.passive_power_w)
+        fig.links_by_kind = {k: v for k, v in sub.by_kind.items() if v}
+        fig.transceivers = sub.modules
+        fig.power_w = {"typical": typ + media_typ, "max": mx + media_max}
+        fig.cost_usd = {
+            "switches": usd,
+            "transceivers": sub.transceiver_cost_usd,
+            "cables": sub.cable_cost_usd,
+            "total": usd + sub.transceiver_cost_usd + sub.cable_cost_usd,
+        }
+        out[name] = fig
+    return out
+
+
+def _media_of(topo: Topology, plant, plant_rows, mask: np.ndarray) -> MediaFigures:
+    """``media_figures`` over the links of ``mask`` only (a view of the topology's link arrays)."""
+    if plant is None:
+        return MediaFigures(False)
+    view = SimpleNamespace(
+        device_ids=topo.device_ids,
+        link_ids=[lid for lid, keep in zip(topo.link_ids, mask.tolist(), strict=True) if keep],
+        a=topo.a[mask],
+        b=topo.b[mask],
+        cage_a=topo.cage_a[mask],
+        cage_b=topo.cage_b[mask],
+        ppc_a=topo.ppc_a[mask],
+        ppc_b=topo.ppc_b[mask],
+    )
+    rows = None if plant_rows is None else plant_rows[mask]
+    return media_figures(view, plant, rows)

@@ -1,0 +1,104 @@
+"""Right-sized generators: servers racked as the reference architecture racks them, network
+racks packed by switch + optics power at maximum, and the NVL72 scale-out no bigger than before."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import pytest
+
+from model.analysis import analyze
+from model.cabling import CablePlant
+from model.generate import nvl72, preview, rail_optimized
+from model.generators.placement import switch_power_max_w
+from model.generators.plans import GenerateError
+
+
+def _findings(design):
+    plant = CablePlant(design)
+    plant.refresh()
+    try:
+        return [w for w in analyze(design, plant).warnings if w.severity != "info"]
+    finally:
+        plant.close()
+
+
+def test_dgx_b300_is_racked_4_per_rack_with_no_power_finding():
+    # NV-SP-B300XDR: 4 DGX B300 per rack (~56 kW); 1 SU = 72 nodes on Q3400 leaves.
+    design = rail_optimized(nodes=72, node_type="dgx-b300", switch="q3400", su_nodes=72)
+    per_rack = Counter(d.rack for d in design.devices.values() if d.role == "gpu-server")
+    assert set(per_rack.values()) == {4} and len(per_rack) == 72 // 4
+    racks = {design.racks[r].type for r in per_rack}
+    assert racks == {"rack-48u-600x1200-60kw"}
+    assert not [w for w in _findings(design) if w.code == "RACK_OVER_POWER"]
+
+
+def test_rack_choice_can_be_overridden():
+    design = rail_optimized(
+        nodes=8,
+        node_type="dgx-b300",
+        switch="q3400",
+        su_nodes=8,
+        rack_type="rack-48u-600x1200",
+        servers_per_rack=2,
+    )
+    per_rack = Counter(d.rack for d in design.devices.values() if d.role == "gpu-server")
+    assert set(per_rack.values()) == {2}
+    assert {design.racks[r].type for r in per_rack} == {"rack-48u-600x1200"}
+    with pytest.raises(GenerateError, match="--rack-type 'nope' is not in the catalog"):
+        rail_optimized(nodes=8, node_type="dgx-b300", switch="q3400", su_nodes=8, rack_type="nope")
+
+
+def test_network_racks_hold_what_switches_and_their_optics_draw_at_maximum():
+    design = rail_optimized(nodes=72, node_type="dgx-b300", switch="q3400", su_nodes=72)
+    catalog = design.catalog
+    q3400 = catalog.device_types["q3400"]
+    rack_w = catalog.rack_type("rack-48u-600x1200").power_budget_kw * 1000
+    # Packing by U and switch power alone put 11 Q3400 in a rack; their optics (~2.5 kW each,
+    # ~28 kW a rack) then took it far over its budget.
+    by_switch_alone = min((48 - 2) // q3400.u_height, int(rack_w // q3400.power_max_w))
+    optics_w = switch_power_max_w(catalog, "q3400") - q3400.power_max_w
+    assert by_switch_alone * optics_w > 20_000
+    assert by_switch_alone * switch_power_max_w(catalog, "q3400") > rack_w
+    for rack in design.racks.values():
+        switches = [d for d in design.devices_in_rack(rack.id) if d.type == "q3400"]
+        if switches:
+            budget_w = rack.power_budget_kw * 1000
+            assert len(switches) <= budget_w // switch_power_max_w(catalog, "q3400")
+
+
+def test_nvl72_16_su_scale_out_is_no_bigger_than_before_and_right_sized():
+    # 16 SUs of 8 racks: 2,304 trays x 4 NICs on 64-port leaves; every leaf serves ceil(144 / 5)
+    # = 29 trays per rail, so 29 uplinks (was 32: the 0.9:1 over-build of the first version).
+    counts = preview("nvl72", racks=128)
+    scale_out = sum(v for k, v in counts["switches"].items() if k != "nvlink-switch")
+    assert counts["switches"]["leaf"] == 16 * 4 * math.ceil(144 / 32)
+    assert counts["links"]["leaf-spine"] == counts["switches"]["leaf"] * 29
+    assert scale_out < 1088  # the first version's count
+
+
+def test_small_nvl72_uplinks_follow_the_trays_in_use():
+    design = nvl72(racks=1)
+    ups = Counter(
+        link.a.device
+        for link in design.links.values()
+        if design.devices[link.a.device].role == "leaf"
+        and design.devices[link.b.device].role == "spine"
+    )
+    # 18 trays, 1 leaf per rail, 18 downlinks -> 18 uplinks (not 32).
+    assert set(ups.values()) == {18}
+
+
+def test_gb300_nvl72_su_on_quantum_x800_matches_the_xdr_pattern():
+    # GB300: ConnectX-8 800G per GPU (INTROL-GB300); one SU of 8 racks = 576 GPUs on 144-port
+    # Q3400 leaves, as the XDR reference architecture's 576-GPU SU: 8 leaves, 4 spines, 576 / 576.
+    design = nvl72(racks=8, platform="gb300")
+    counts = preview("nvl72", racks=8, platform="gb300")
+    assert counts["switches"]["leaf"] == 8 and counts["switches"]["spine"] == 4
+    assert counts["links"]["node-leaf"] == 576 and counts["links"]["leaf-spine"] == 576
+    trays = [d for d in design.devices.values() if d.role == "gpu-server"]
+    assert {d.type for d in trays} == {"gb300-compute-tray"} and len(trays) == 144
+    assert design.gpu_count() == 576
+    with pytest.raises(GenerateError, match="not an NVL72 platform"):
+        preview("nvl72", racks=1, platform="gb100")

@@ -1,0 +1,68 @@
+"""Generated designs pass their own checks: no warning or error (info allowed) on any template,
+at several sizes and ratios, with the compute fabric alone and with every network."""
+
+from __future__ import annotations
+
+import pytest
+
+from model.analysis import analyze
+from model.cabling import CablePlant
+from model.generate import generate
+from tests.model.generate_checks import assert_links_valid
+
+RAIL = [
+    (16, "dgx-h100", "qm9700", 16),
+    (31, "dgx-h100", "qm9700", 31),
+    (64, "dgx-b200", "qm9700", 32),
+    (72, "dgx-b300", "q3400", 72),
+    (40, "hgx-h100-8x400", "sn5600", 40),
+    (100, "dgx-h100", "qm9700", 32),
+    (24, "hgx-h100-8x400", "tomahawk5-64x800", 24),
+    (32, "hgx-h100-8x400", "sn5610", 32),
+]
+CASES = (
+    [
+        ("rail-optimized", dict(nodes=n, node_type=t, switch=s, su_nodes=m, oversubscription=r))
+        for n, t, s, m in RAIL
+        for r in (1, 3)
+    ]
+    + [
+        ("rail-optimized", dict(nodes=300, node_type="dgx-h100", switch="qm9700", su_nodes=32)),
+        (
+            "rail-optimized",
+            dict(nodes=300, node_type="dgx-h100", switch="qm9700", su_nodes=32, tiers=3),
+        ),
+    ]
+    + [
+        ("leaf-spine", dict(nodes=n, node_type=t, switch=s, oversubscription=r))
+        for n, t, s in [
+            (8, "dgx-h100", "qm9700"),
+            (21, "hgx-h100-8x400", "qm9700"),
+            (30, "hgx-h100-8x400", "sn5600"),
+        ]
+        for r in (1, 2, 3)
+    ]
+    + [("fat-tree", dict(k=k)) for k in (4, 8)]
+    + [("nvl72", dict(racks=r)) for r in (1, 2, 8)]
+    + [("nvl72", dict(racks=r, platform="gb300")) for r in (1, 8)]
+)
+
+
+def _id(case):
+    template, params = case
+    return template + "-" + "-".join(str(v) for v in params.values())
+
+
+@pytest.mark.parametrize("fabrics", ["compute", "all"])
+@pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
+def test_generated_design_has_no_warning(case, fabrics):
+    template, params = case
+    design = generate(template, fabrics=fabrics, **params)
+    assert_links_valid(design)
+    plant = CablePlant(design)
+    plant.refresh()
+    try:
+        findings = [w for w in analyze(design, plant).warnings if w.severity != "info"]
+    finally:
+        plant.close()
+    assert [f"{w.code}: {w.message}" for w in findings] == []
