@@ -6,11 +6,13 @@ import argparse
 import json
 
 from cli import load_or_refuse
+from cli.export_common import add_policy_argument
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     parser = sub.add_parser(name, help="bandwidth, bisection, power, cost and warnings of a design")
     parser.add_argument("file", help="a .hall.json design file")
+    add_policy_argument(parser)
     parser.add_argument("--json", action="store_true", help="machine-readable JSON on stdout")
     parser.add_argument(
         "--strict",
@@ -19,13 +21,13 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     )
 
 
-def cable_plant(design):
+def cable_plant(design, policy: str | None = None):
     """The geometry engine's routed cables and media, or None when it is not available."""
     try:
         from model.cabling import CablePlant
     except ImportError:
         return None
-    plant = CablePlant(design)
+    plant = CablePlant(design, policy)
     plant.refresh()
     return plant
 
@@ -34,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from model.analysis import analyze
 
     design = load_or_refuse(args.file)  # unreadable files are refused there too
-    report = analyze(design, cable_plant(design))
+    report = analyze(design, cable_plant(design, args.policy))
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:

@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 
 from cli import CliError
-from cli.export_common import load_and_route
+from cli.export_common import add_policy_argument, load_and_route
 from model.bom import bom_lines, bom_totals, export_findings, schedule_rows, summary_rows
 from model.export import ExportError
 from model.export.bom_export import write_bom_csv, write_bom_xlsx
@@ -19,6 +19,7 @@ from model.export.bom_export import write_bom_csv, write_bom_xlsx
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     parser = sub.add_parser(name, help="bill of materials as CSV or XLSX")
     parser.add_argument("file", help="a .hall.json design file")
+    add_policy_argument(parser)
     parser.add_argument(
         "-o",
         "--output",
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     suffix = out.suffix.lower()
     if suffix not in (".csv", ".xlsx"):
         raise CliError(f"cannot write {out.name}: the output must end in .csv or .xlsx")
-    design, plant = load_and_route(args.file)
+    design, plant = load_and_route(args.file, args.policy)
     lines = bom_lines(design, plant)
     try:
         if suffix == ".csv":

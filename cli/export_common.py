@@ -7,7 +7,19 @@ from model.cabling import CablePlant
 from model.design import Design
 
 
-def load_and_route(path: str) -> tuple[Design, CablePlant]:
-    """The design at ``path`` and its cable plant."""
+def add_policy_argument(parser) -> None:
+    """``--policy``: the media policy for this run, overriding the design's."""
+    from model.media import POLICIES
+
+    parser.add_argument(
+        "--policy",
+        choices=POLICIES,
+        default=None,
+        help="media policy for this run (default: the design's setting)",
+    )
+
+
+def load_and_route(path: str, policy: str | None = None) -> tuple[Design, CablePlant]:
+    """The design at ``path`` and its cable plant (under ``policy`` when given)."""
     design = load_or_refuse(path)
-    return design, CablePlant(design)
+    return design, CablePlant(design, policy)

@@ -5,17 +5,19 @@ from __future__ import annotations
 import argparse
 
 from cli import load_or_refuse
+from cli.export_common import add_policy_argument
 from model.cabling import CablePlant
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     parser = sub.add_parser(name, help="print each link's routed length, medium and reason")
     parser.add_argument("file", help="a .hall.json design file")
+    add_policy_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     design = load_or_refuse(args.file)
-    plant = CablePlant(design)
+    plant = CablePlant(design, args.policy)
     for link_id in sorted(plant.link_ids, key=_natural):
         link = design.links[link_id]
         row = plant.index[link_id]
@@ -31,7 +33,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"  length  {plant.length_m[row]:.2f} m (measured or typed)")
         print(f"  medium  {medium.id if medium else 'none'}, ordered {ordered_text}")
         print(f"  reason  {plant.reason(link_id)}")
-    for finding in plant.findings():
+    from model.plant import build_plant
+
+    for finding in [*plant.findings(), *build_plant(plant).findings]:
         print(f"{finding.severity.upper()} {finding.code}: {finding.message}")
     return 0
 

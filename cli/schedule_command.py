@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from cli import CliError
-from cli.export_common import load_and_route
+from cli.export_common import add_policy_argument, load_and_route
 from model.bom import schedule_rows
 from model.export import ExportError
 from model.export.bom_export import write_schedule_csv
@@ -16,6 +16,7 @@ from model.export.bom_export import write_schedule_csv
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     parser = sub.add_parser(name, help="cabling schedule (cut sheet) as CSV")
     parser.add_argument("file", help="a .hall.json design file")
+    add_policy_argument(parser)
     parser.add_argument("-o", "--output", required=True, metavar="OUT.csv", help="output file")
 
 
@@ -23,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.output)
     if out.suffix.lower() != ".csv":
         raise CliError(f"cannot write {out.name}: the output must end in .csv")
-    design, plant = load_and_route(args.file)
+    design, plant = load_and_route(args.file, args.policy)
     rows = schedule_rows(design, plant)
     try:
         write_schedule_csv(out, rows)

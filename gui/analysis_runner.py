@@ -255,10 +255,13 @@ def describe_delta(before: Report, after: Report) -> str:
     unrouted = after.links_without_medium - before.links_without_medium
     if unrouted:
         words.append(f"{_signed(unrouted)} without medium")
+    # Physical counts: modules and cables (each assembly once), not link ends.
+    cables = _plant_count(after, "cables") - _plant_count(before, "cables")
     for label, d in (
         ("links", after.links_total - before.links_total),
         ("GPUs", after.gpus - before.gpus),
-        ("optics", after.transceivers - before.transceivers),
+        ("modules", after.transceivers - before.transceivers),
+        ("cables", cables),
     ):
         if d:
             words.append(f"{_signed(d)} {label}")
@@ -275,6 +278,10 @@ def describe_delta(before: Report, after: Report) -> str:
     if abs(bisection) >= 0.5:
         words.append(f"bisection {_signed_float(bisection / 1000)} Tb/s")
     return ", ".join(words) if words else "no change in counts, power or cost"
+
+
+def _plant_count(report: Report, section: str) -> int:
+    return int(report.plant[section]["total"]) if report.plant else 0
 
 
 def _signed(n: int) -> str:

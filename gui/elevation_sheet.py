@@ -12,6 +12,7 @@ from PySide6.QtGui import QColor, QFont, QPageLayout, QPageSize, QPainter, QPdfW
 from gui import style
 from model.design import Design
 from model.entities import Rack
+from model.plant import rack_power
 from model.rack_rows import rack_rows
 
 PAGE_W = 4000.0  # logical units across the page; the height follows the A3 landscape ratio
@@ -28,10 +29,22 @@ def _font(size: float, bold: bool = False) -> QFont:
     return font
 
 
-def write_elevations_pdf(design: Design, out: Path) -> int:
+def write_elevations_pdf(design: Design, out: Path, plant=None) -> int:
     """Write the elevation sheets of ``design`` to ``out``; returns the number of pages (rows).
+    Rack power is the model's (:func:`model.plant.rack_power`, typical and max) with ``plant``
+    or, when none is given, a cable plant built for the purpose.
     Needs a QGuiApplication. Raises OSError when the file cannot be written."""
     out = Path(out)
+    own = plant is None
+    if own:
+        from model.cabling import CablePlant
+
+        plant = CablePlant(design)
+    try:
+        power = rack_power(design, plant)
+    finally:
+        if own:
+            plant.close()
     rows = rack_rows(design)
     writer = QPdfWriter(str(out))
     writer.setTitle(f"{design.name} — rack elevations")
@@ -52,7 +65,7 @@ def write_elevations_pdf(design: Design, out: Path) -> int:
     for number, (label, racks) in enumerate(rows, start=1):
         if number > 1:
             writer.newPage()
-        _draw_row(painter, design, label, racks, page_h)
+        _draw_row(painter, design, label, racks, page_h, power)
         painter.setFont(_font(34))
         painter.setPen(QColor("#555"))
         painter.drawText(
@@ -65,7 +78,12 @@ def write_elevations_pdf(design: Design, out: Path) -> int:
 
 
 def _draw_row(
-    painter: QPainter, design: Design, label: str, racks: list[Rack], page_h: float
+    painter: QPainter,
+    design: Design,
+    label: str,
+    racks: list[Rack],
+    page_h: float,
+    power: dict[str, tuple[float, float, float]],
 ) -> None:
     painter.setPen(QColor("#222"))
     painter.setFont(_font(70, bold=True))
@@ -88,11 +106,18 @@ def _draw_row(
             QRectF(x + column * 0.06, HEADER, column * 0.88, rack.height_u * u_px),
             u_px,
             i == 0,
+            power[rack.id],
         )
 
 
 def _draw_rack(
-    painter: QPainter, design: Design, rack: Rack, frame: QRectF, u_px: float, numbers: bool
+    painter: QPainter,
+    design: Design,
+    rack: Rack,
+    frame: QRectF,
+    u_px: float,
+    numbers: bool,
+    power: tuple[float, float, float],
 ) -> None:
     types = design.catalog.device_types
     painter.setPen(QColor("#222"))
@@ -115,10 +140,8 @@ def _draw_rack(
                 Qt.AlignRight | Qt.AlignVCenter,
                 str(u),
             )
-    used_w = 0.0
     for device in design.devices_in_rack(rack.id):
         dtype = types[device.type]
-        used_w += dtype.power_typical_w
         block = QRectF(
             frame.left() + 4,
             frame.bottom() - (device.u + dtype.u_height - 1) * u_px,
@@ -158,13 +181,13 @@ def _draw_rack(
                 metrics = painter.fontMetrics()
         text = "\n".join(metrics.elidedText(line, Qt.ElideRight, room) for line in lines)
         painter.drawText(block.adjusted(5, 0, -5, 0), Qt.AlignCenter, text)
-    used_kw = used_w / 1000
-    over = used_kw > rack.power_budget_kw
+    typical_w, max_w, budget_w = power  # the model's figures; the bar shows the max
+    over = max_w > budget_w
     bar = QRectF(frame.left(), frame.bottom() + 30, frame.width(), 44)
     painter.setPen(QPen(QColor("#9aa0a6"), 2))
     painter.setBrush(QColor("#ffffff"))
     painter.drawRect(bar)
-    fraction = min(1.0, used_kw / rack.power_budget_kw)
+    fraction = min(1.0, max_w / budget_w)
     painter.setBrush(QColor(style.COLLISION) if over else style.power_color(fraction))
     painter.setPen(Qt.NoPen)
     painter.drawRect(QRectF(bar.left(), bar.top(), bar.width() * fraction, bar.height()))
@@ -173,5 +196,6 @@ def _draw_rack(
     painter.drawText(
         QRectF(frame.left() - 20, bar.bottom() + 6, frame.width() + 40, 80),
         Qt.AlignHCenter | Qt.AlignTop,
-        f"{used_kw:.1f} / {rack.power_budget_kw:g} kW" + ("\nOVER" if over else ""),
+        f"typ {typical_w / 1000:.1f} / max {max_w / 1000:.1f} of {budget_w / 1000:g} kW"
+        + ("\nOVER" if over else ""),
     )

@@ -196,6 +196,6 @@ class _Exporter(QObject):
         def work(design, _plant) -> str:
             from gui.elevation_sheet import write_elevations_pdf
 
-            return f"{write_elevations_pdf(design, out)} pages"
+            return f"{write_elevations_pdf(design, out, _plant)} pages"
 
         self._run(out, f"Writing {out.name}…", work)

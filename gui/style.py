@@ -71,3 +71,12 @@ def power_color(fraction: float) -> QColor:
     if fraction <= 1.0:
         return QColor("#ffd43b")
     return QColor("#ff6b6b")
+
+
+def rack_power_text(typical_w: float, max_w: float, budget_w: float) -> str:
+    """The model's rack power (typical, max) against the budget: "31.9 typical / 40.9 max of 45 kW".
+
+    Budgets are checked at maximum draw (RACK_OVER_POWER), so "over budget" follows the max.
+    """
+    text = f"{typical_w / 1000:.1f} typical / {max_w / 1000:.1f} max of {budget_w / 1000:g} kW"
+    return text + (" — over budget" if max_w > budget_w else "")

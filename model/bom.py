@@ -1,32 +1,32 @@
 """Bill of materials and cabling schedule: pure functions of a design and its cable plant.
 
-The BOM groups parts the way a purchasing team orders them: racks by rack type, servers and
-switches by device type, transceivers by media type, cables by media type *and* ordered length,
-tray metres by cross-section. Switches, transceivers and cables are grouped per fabric too
-(``fabric`` column: compute, storage, inband, oob, scale-up; :mod:`model.fabrics`), so each
-network's parts can be ordered and checked on their own; racks, servers, appliances and trays,
-which serve several fabrics, have an empty fabric. Every line carries unit and total power (W),
-indicative unit and total price (USD) and the catalog ``source`` of its figures.
+The BOM lists what a purchaser orders, one line per orderable part number: racks by rack type,
+servers and switches by device type, transceiver modules by part (finned or flat, per the cage),
+integrated cables and fibres by part and ordered length, trays by product (3 m sections). Every
+line carries its vendor, unit and total power at typical and at maximum draw (W), indicative unit
+and total price (USD), a spares quantity (the design's spares % of the category, its own column)
+and the catalog ``source`` of its figures (``EST-`` part numbers are estimates to confirm).
+Switches, modules, cables and fibres are grouped per fabric too (``fabric`` column: compute,
+storage, inband, oob, scale-up; :mod:`model.fabrics`), so each network's parts can be ordered and
+checked on their own; racks, servers, appliances and trays, which serve several fabrics, have an
+empty fabric.
 
-Counting conventions (shared with the analysis):
+Counting conventions (shared with the analysis, because both read :mod:`model.plant`):
 
-- A link of a medium with ``modules_per_link`` > 0 needs one module per end. Where a port group
-  has ``ports_per_cage`` = 2 (NVIDIA twin-port OSFP) one module serves the two ports of a cage,
-  so modules = distinct (device, cage, medium) triples; a broken-out port (``p1/1``, ``p1/2``)
-  shares its physical port's module. Such a module's unit price is the catalog's per-end price
-  times the ports it serves (it is bought whole); its power is the per-end power times the ports
-  in use (the analysis's convention), so modules with a port unused get a line of their own.
-- Power of modules is on the transceiver lines; passive cables (``modules_per_link`` = 0) carry
-  their own ``2 x power_per_end_w`` on the cable line, so nothing is counted twice.
+- One plug per used cage: a module (with a fibre per link) or one end of an integrated cable
+  (a straight cable joins two cages, a splitter one hub cage to single-port cages), so module and
+  cable quantities are the plant's and equal ``analyze --json`` ``plant``.
+- Power of modules is on the module lines, power of active cable ends on the cable lines.
 - Links on the rack backplane (kind ``backplane``, e.g. the NVL72 NVLink spine) come with the
   rack: they are neither ordered nor installed, so they are in neither the BOM nor the schedule.
-- A link with no medium, or whose (pinned) medium cannot reach, has no ordered length: it is
-  left out of the BOM cable lines and reported (the schedule still lists it, ordered length empty).
+- A link with no medium, or whose (pinned) medium cannot reach, has no part: it is left out of
+  the BOM and reported (the schedule still lists it, ordered length empty).
 
-The cabling schedule has one row per cable. ``cable_id`` is the link id (stable across edits, the
-same id as in the design file and the NetBox export); ``label`` is the link's own label when the
-user gave one, else ``{rack}-U{u}-{port} to {rack}-U{u}-{port}`` (A end first), made unique with
-`` #{cable_id}`` when two cables would share a label. The A end is the end that sorts first by
+The cabling schedule has one row per link. ``link_id`` is the link id (stable across edits, the
+same id as in the design file and the NetBox export); ``cable_id`` the physical assembly it runs
+on (the two links of a straight twin-port cable share it); ``label`` is the link's own label when
+the user gave one, else ``{rack}-U{u}-{port} to {rack}-U{u}-{port}`` (A end first), made unique
+with `` #{link_id}`` when two rows would share a label. The A end is the end that sorts first by
 (rack name, U, port) in natural order, and rows are sorted by A rack, A U, A port, so installers
 work rack by rack.
 """
@@ -43,29 +43,34 @@ from msgspec import Struct
 
 from model.analysis import analyze
 from model.cabling import NO_MEDIUM, NO_TRAY_PATH, SAME_RACK, CablePlant
-from model.catalog import DeviceType, MediaType
+from model.catalog import MediaType
 from model.design import Design
-from model.entities import FABRICS
-from model.fabrics import device_fabric, link_fabric_map
+from model.fabrics import FABRICS, device_fabric, link_fabric_map
 from model.findings import Finding, sort_findings
-from model.ports import port_table
+from model.plant import PhysicalPlant, build_plant, tray_items
 
 BOM_COLUMNS = (
     "category",
     "part",
+    "vendor",
     "description",
     "length_m",
     "quantity",
+    "spares",
     "unit",
     "unit_power_w",
     "total_power_w",
+    "unit_power_w_max",
+    "total_power_w_max",
     "unit_price_usd",
     "total_price_usd",
+    "spares_price_usd",
     "source",
     "fabric",
 )
 SCHEDULE_COLUMNS = (
     "cable_id",
+    "link_id",
     "label",
     "a_rack",
     "a_u",
@@ -80,6 +85,11 @@ SCHEDULE_COLUMNS = (
     "medium_kind",
     "length_m",
     "ordered_length_m",
+    "a_cage",
+    "b_cage",
+    "a_module",
+    "b_module",
+    "part",
     "route",
 )
 CATEGORY_ORDER = (
@@ -89,6 +99,7 @@ CATEGORY_ORDER = (
     "Other equipment",
     "Transceivers",
     "Cables",
+    "Fibres",
     "Trays",
 )
 _CATEGORY_OF_DEVICE = {
@@ -104,16 +115,21 @@ class BomLine(Struct, frozen=True, kw_only=True):
 
     category: str
     part: str
+    vendor: str
     description: str
     length_m: float | None
     quantity: float | None
+    spares: int | None
     unit: str
     unit_power_w: float | None
     total_power_w: float | None
+    unit_power_w_max: float | None
+    total_power_w_max: float | None
     unit_price_usd: float | None
     total_price_usd: float | None
+    spares_price_usd: float | None
     source: str
-    fabric: str = ""  # the network of a switch, transceiver or cable line; "" = several / none
+    fabric: str = ""  # the network of a switch, module, cable or fibre line; "" = several / none
 
     def as_row(self) -> tuple:
         return tuple(getattr(self, name) for name in BOM_COLUMNS)
@@ -123,6 +139,7 @@ class ScheduleRow(Struct, frozen=True, kw_only=True):
     """One cable of the cut sheet (lengths in metres; ``ordered_length_m`` None = not orderable)."""
 
     cable_id: str
+    link_id: str
     label: str
     a_rack: str
     a_u: int
@@ -137,6 +154,11 @@ class ScheduleRow(Struct, frozen=True, kw_only=True):
     medium_kind: str
     length_m: float | None
     ordered_length_m: float | None
+    a_cage: str
+    b_cage: str
+    a_module: str
+    b_module: str
+    part: str
     route: str
 
     def as_row(self) -> tuple:
@@ -145,7 +167,9 @@ class ScheduleRow(Struct, frozen=True, kw_only=True):
 
 class BomTotals(Struct, frozen=True, kw_only=True):
     power_w: float
+    power_w_max: float
     price_usd: float
+    spares_price_usd: float
     by_category: dict[str, tuple[float, float, float]]  # category -> (quantity, power W, price USD)
 
 
@@ -169,97 +193,12 @@ def _round(value: float | None, digits: int = 2) -> float | None:
     return None if value is None else round(value, digits)
 
 
-def _port_cages(dtype: DeviceType, breakout: dict[str, int]) -> dict[str, tuple[str, int, int]]:
-    """Port name -> (group name, cage number, ports one module serves) for a device."""
-    return _port_cages_cached(dtype, tuple(sorted(breakout.items())))
-
-
-@lru_cache(maxsize=512)
-def _port_cages_cached(
-    dtype: DeviceType, breakout_key: tuple[tuple[str, int], ...]
-) -> dict[str, tuple[str, int, int]]:
-    breakout = dict(breakout_key)
-    out: dict[str, tuple[str, int, int]] = {}
-    starts: dict[str, int] = {}
-    for name, info in port_table(dtype, breakout).items():
-        start = starts.setdefault(info.group, info.index)
-        fanout = breakout.get(info.group, 1)
-        physical = (info.index - start) // fanout
-        out[name] = (info.group, physical // info.ports_per_cage, info.ports_per_cage * fanout)
-    return out
-
-
 def _link_medium(plant: CablePlant, i: int) -> MediaType | None:
     m = int(plant.medium_index[i])
     return plant.media[m] if m >= 0 else None
 
 
 # ------------------------------------------------------------------------------------ counts
-
-
-def module_groups(
-    design: Design, plant: CablePlant, fabric_of: dict[str, str] | None = None
-) -> dict[tuple, int]:
-    """Modules needed: (media id, ports a module serves, ports of it in use) -> count.
-
-    With ``fabric_of`` (link id -> fabric) the key gains the fabric as a fourth item: a module is
-    in the fabric of the links it carries (the links of one cage share their switch's fabric).
-    """
-    used: Counter[tuple[str, str, int, str]] = Counter()
-    capacity: dict[tuple[str, str, int, str], int] = {}
-    fabric_of_key: dict[tuple[str, str, int, str], str] = {}
-    devices = design.devices
-    types = design.catalog.device_types
-    for link_id, link in design.links.items():
-        i = plant.index.get(link_id)
-        if i is None:
-            continue
-        medium = _link_medium(plant, i)
-        if medium is None or medium.modules_per_link <= 0 or medium.kind == "backplane":
-            continue
-        for end in (link.a, link.b):
-            device = devices[end.device]
-            group, cage, per_module = _port_cages(types[device.type], device.breakout)[end.port]
-            key = (end.device, group, cage, medium.id)
-            used[key] += 1
-            capacity[key] = per_module
-            if fabric_of is not None:
-                fabric_of_key.setdefault(key, fabric_of[link_id])
-    out: Counter[tuple] = Counter()
-    for key, n in used.items():
-        if fabric_of is None:
-            out[(key[3], capacity[key], n)] += 1
-        else:
-            out[(key[3], capacity[key], n, fabric_of_key[key])] += 1
-    return dict(out)
-
-
-def transceiver_modules(design: Design, plant: CablePlant) -> dict[tuple[str, int], int]:
-    """Modules needed: (media id, ports served per module) -> count. See the module docstring."""
-    out: Counter[tuple[str, int]] = Counter()
-    for (media_id, per_module, _), qty in module_groups(design, plant).items():
-        out[(media_id, per_module)] += qty
-    return dict(out)
-
-
-def cable_counts(plant: CablePlant, fabric_of: dict[str, str] | None = None) -> dict[tuple, int]:
-    """Orderable cables: (media id, ordered length m) -> count (backplane links excluded).
-
-    With ``fabric_of`` (link id -> fabric) the key gains the link's fabric as a third item.
-    """
-    out: Counter[tuple] = Counter()
-    for i in range(len(plant.link_ids)):
-        medium = _link_medium(plant, i)
-        if medium is None or medium.kind == "backplane":
-            continue
-        ordered = _num(plant.ordered_m[i])
-        if ordered is None:
-            continue
-        if fabric_of is None:
-            out[(medium.id, round(ordered, 3))] += 1
-        else:
-            out[(medium.id, round(ordered, 3), fabric_of[plant.link_ids[i]])] += 1
-    return dict(out)
 
 
 def unorderable_links(plant: CablePlant) -> list[str]:
@@ -285,10 +224,29 @@ def tray_metres(design: Design) -> dict[tuple[bool, float, float], float]:
 
 # ------------------------------------------------------------------------------------ BOM
 
+_CATEGORY_OF_PART = {
+    "module": "Transceivers",
+    "cable": "Cables",
+    "fibre": "Fibres",
+    "tray": "Trays",
+}
 
-def bom_lines(design: Design, plant: CablePlant) -> list[BomLine]:
-    """The bill of materials, in category order then by part (and length for cables)."""
+
+def bom_lines(
+    design: Design, plant: CablePlant, phys: PhysicalPlant | None = None
+) -> list[BomLine]:
+    """The bill of materials, in category order then by part number (and length).
+
+    One line per orderable part number: racks by rack type, servers and switches by device
+    type, modules by part, cables and fibres by part and length, trays by product. Quantities
+    are the physical plant's (:func:`model.plant.build_plant`), so they equal ``analyze --json``
+    ``plant``, and the totals equal the analysis cost. ``spares`` is the design's spares % of
+    the category, rounded up per line; spares are ordered on top and priced in ``spares_price_usd``,
+    not in the totals that match the analysis.
+    """
     catalog = design.catalog
+    phys = phys if phys is not None else build_plant(plant, fabric_of=link_fabric_map(design))
+    spares_pct = design.settings.spares_pct
     lines: list[BomLine] = []
 
     for type_id, qty in sorted(Counter(r.type for r in design.racks.values()).items()):
@@ -297,13 +255,15 @@ def bom_lines(design: Design, plant: CablePlant) -> list[BomLine]:
             _line(
                 "Racks",
                 type_id,
-                f"{rtype.vendor} {rtype.model}".strip(),
+                rtype.vendor,
+                rtype.model,
                 None,
                 qty,
-                "ea",
+                None,
                 None,
                 rtype.price_usd,
                 rtype.source,
+                spares_pct,
             )
         )
 
@@ -317,80 +277,38 @@ def bom_lines(design: Design, plant: CablePlant) -> list[BomLine]:
             _line(
                 category,
                 type_id,
-                f"{dtype.vendor} {dtype.model}",
+                dtype.vendor,
+                dtype.model,
                 None,
                 qty,
-                "ea",
                 dtype.power_typical_w,
+                dtype.power_max_w,
                 dtype.price_usd,
                 dtype.source,
+                spares_pct,
                 fabric,
             )
         )
 
-    media = catalog.media_types
-    fabric_of = link_fabric_map(design)
-    modules = module_groups(design, plant, fabric_of)
-    for (media_id, per_module, in_use, fabric), qty in sorted(modules.items()):
-        medium = media[media_id]
-        integrated = medium.price_per_end_usd == 0 and medium.kind in ("acc", "aec", "aoc")
-        what = "cable end (integrated, priced with the cable)" if integrated else "module"
-        if per_module > 1:
-            what += (
-                f" serving {per_module} ports"
-                if in_use == per_module
-                else f" serving {per_module} ports, {in_use} in use"
-            )
+    for item in [*phys.items, *tray_items(design)]:
+        category = _CATEGORY_OF_PART[item.category]
+        description = item.description
+        if item.length_m is not None and item.category in ("cable", "fibre"):
+            description += f", {item.length_m:g} m"
         lines.append(
             _line(
-                "Transceivers",
-                media_id,
-                f"{medium.name}: {what}",
-                None,
-                qty,
-                "ea",
-                medium.power_per_end_w * in_use,
-                medium.price_per_end_usd * per_module,
-                medium.source,
-                fabric,
-            )
-        )
-
-    for (media_id, length, fabric), qty in sorted(cable_counts(plant, fabric_of).items()):
-        medium = media[media_id]
-        unit_price = medium.cable_price_usd + medium.cable_price_per_m_usd * length
-        unit_power = 2 * medium.power_per_end_w if medium.modules_per_link == 0 else 0.0
-        lines.append(
-            _line(
-                "Cables",
-                media_id,
-                f"{medium.name}, {length:g} m",
-                length,
-                qty,
-                "ea",
-                unit_power,
-                unit_price,
-                medium.source,
-                fabric,
-            )
-        )
-
-    for (under_floor, width, depth), metres in sorted(tray_metres(design).items()):
-        where = "Under-floor" if under_floor else "Overhead"
-        part = f"tray-{round(width * 1000)}x{round(depth * 1000)}" + ("-uf" if under_floor else "")
-        lines.append(
-            BomLine(
-                category="Trays",
-                part=part,
-                description=f"{where} cable tray {width * 1000:.0f} x {depth * 1000:.0f} mm",
-                length_m=None,
-                quantity=round(metres, 1),
-                unit="m",
-                unit_power_w=None,
-                total_power_w=None,
-                unit_price_usd=None,
-                total_price_usd=None,
-                source="design (tray polylines); no catalog price",
+                category,
+                item.part_number,
+                item.vendor,
+                description,
+                item.length_m,
+                item.quantity,
+                item.unit_power_w,
+                item.unit_power_w_max,
+                item.unit_price_usd,
+                item.source,
+                spares_pct,
+                item.fabric,
             )
         )
     order = {c: n for n, c in enumerate(CATEGORY_ORDER)}
@@ -409,34 +327,42 @@ def bom_lines(design: Design, plant: CablePlant) -> list[BomLine]:
 def _line(
     category: str,
     part: str,
+    vendor: str,
     description: str,
     length_m: float | None,
     qty: int,
-    unit: str,
     unit_power_w: float | None,
+    unit_power_w_max: float | None,
     unit_price_usd: float | None,
     source: str,
+    spares_pct: dict[str, float],
     fabric: str = "",
 ) -> BomLine:
+    spares = math.ceil(qty * spares_pct.get(category, 0.0) / 100 - 1e-9)
     return BomLine(
         category=category,
-        fabric=fabric,
         part=part,
+        vendor=vendor,
         description=description,
         length_m=length_m,
         quantity=qty,
-        unit=unit,
+        spares=spares,
+        unit="ea",
         unit_power_w=_round(unit_power_w),
         total_power_w=None if unit_power_w is None else round(unit_power_w * qty, 2),
+        unit_power_w_max=_round(unit_power_w_max),
+        total_power_w_max=None if unit_power_w_max is None else round(unit_power_w_max * qty, 2),
         unit_price_usd=_round(unit_price_usd),
         total_price_usd=None if unit_price_usd is None else round(unit_price_usd * qty, 2),
+        spares_price_usd=None if unit_price_usd is None else round(unit_price_usd * spares, 2),
         source=source,
+        fabric=fabric,
     )
 
 
 def bom_totals(lines: Iterable[BomLine]) -> BomTotals:
     by_category: dict[str, tuple[float, float, float]] = {}
-    power = price = 0.0
+    power = power_max = price = spares = 0.0
     for ln in lines:
         q, p, c = by_category.get(ln.category, (0.0, 0.0, 0.0))
         by_category[ln.category] = (
@@ -445,8 +371,16 @@ def bom_totals(lines: Iterable[BomLine]) -> BomTotals:
             c + (ln.total_price_usd or 0.0),
         )
         power += ln.total_power_w or 0.0
+        power_max += ln.total_power_w_max or 0.0
         price += ln.total_price_usd or 0.0
-    return BomTotals(power_w=round(power, 2), price_usd=round(price, 2), by_category=by_category)
+        spares += ln.spares_price_usd or 0.0
+    return BomTotals(
+        power_w=round(power, 2),
+        power_w_max=round(power_max, 2),
+        price_usd=round(price, 2),
+        spares_price_usd=round(spares, 2),
+        by_category=by_category,
+    )
 
 
 def bom_total_line(totals: BomTotals) -> BomLine:
@@ -454,14 +388,19 @@ def bom_total_line(totals: BomTotals) -> BomLine:
     return BomLine(
         category="Total",
         part="",
+        vendor="",
         description="All lines above",
         length_m=None,
         quantity=None,
+        spares=None,
         unit="",
         unit_power_w=None,
         total_power_w=totals.power_w,
+        unit_power_w_max=None,
+        total_power_w_max=totals.power_w_max,
         unit_price_usd=None,
         total_price_usd=totals.price_usd,
+        spares_price_usd=totals.spares_price_usd,
         source="indicative prices; see each line",
     )
 
@@ -485,24 +424,28 @@ def summary_rows(
         ("Switches (scale-out and management)", _devices_of(design, "switch"), "ea"),
         ("NVLink switch trays", _devices_of(design, "nvlink-switch"), "ea"),
         ("Links", len(design.links), "ea"),
-        ("Cables to order", int(qty.get("Cables", 0)), "ea"),
+        ("Transceiver modules", int(qty.get("Transceivers", 0)), "ea"),
+        ("Integrated cables to order", int(qty.get("Cables", 0)), "ea"),
+        ("Fibres to order", int(qty.get("Fibres", 0)), "ea"),
         ("Scale-up links on the rack backplane (come with the rack)", backplane, "ea"),
         ("Links without an orderable medium", len(unorderable_links(plant)), "ea"),
-        ("Transceiver modules", int(qty.get("Transceivers", 0)), "ea"),
-        ("Cable tray", round(qty.get("Trays", 0.0), 1), "m"),
+        ("Cable tray sections", int(qty.get("Trays", 0)), "ea"),
     ]
     for category in CATEGORY_ORDER:
-        if category in totals.by_category and category != "Trays":
+        if category in totals.by_category:
             _, power, price = totals.by_category[category]
-            if category != "Racks":
-                rows.append((f"{category}: power", round(power / 1000, 3), "kW"))
+            if category not in ("Racks", "Trays", "Fibres"):
+                rows.append((f"{category}: power (typical)", round(power / 1000, 3), "kW"))
             rows.append((f"{category}: indicative price", round(price, 2), "USD"))
     rows += [
         ("Total power (typical)", round(totals.power_w / 1000, 3), "kW"),
+        ("Total power (maximum)", round(totals.power_w_max / 1000, 3), "kW"),
         ("Total indicative price", totals.price_usd, "USD"),
+        ("Spares (design setting), indicative price", totals.spares_price_usd, "USD"),
         ("Errors", sum(1 for f in findings if f.severity == "error"), "ea"),
         ("Warnings", sum(1 for f in findings if f.severity == "warning"), "ea"),
         ("Prices", "indicative only; every figure names its source (see domain-facts.md)", ""),
+        ("Part numbers", "EST-... = estimate, to confirm with the vendor", ""),
     ]
     return rows
 
@@ -515,9 +458,20 @@ def _devices_of(design: Design, category: str) -> int:
 # ------------------------------------------------------------------------------------ schedule
 
 
-def schedule_rows(design: Design, plant: CablePlant) -> list[ScheduleRow]:
-    """One row per cable (backplane links excluded), sorted for installers rack by rack."""
+def schedule_rows(
+    design: Design, plant: CablePlant, phys: PhysicalPlant | None = None
+) -> list[ScheduleRow]:
+    """One row per link (backplane links excluded), sorted for installers rack by rack.
+
+    ``cable_id`` names the physical assembly (the two links of a straight twin-port cable share
+    one: the smaller link id + "+"; a fibre or a single-link cable has its link's id);
+    ``a_cage``/``b_cage`` the cages, ``a_module``/``b_module`` the module part numbers (empty
+    for an integrated cable's end), ``part`` the cable's or fibre's part number at its length.
+    """
     racks, devices, trays = design.racks, design.devices, design.trays
+    if phys is None or not phys.link_parts:
+        phys = build_plant(plant, with_links=True)
+    parts = phys.link_parts
     types = design.catalog.device_types
     # Cables leaving the same rack face for the same rack face follow the same trays (the
     # engine routes between per-face drop points), so ask the engine once per pair of faces.
@@ -558,8 +512,14 @@ def schedule_rows(design: Design, plant: CablePlant) -> list[ScheduleRow]:
         ordered = _num(plant.ordered_m[i]) if i is not None and medium is not None else None
         speed = float(plant.speed_gbps[i]) if i is not None else 0.0
         label = link.label or f"{a[3]}-U{a[1]}-{a[5]} to {b[3]}-U{b[1]}-{b[5]}"
+        cable_id, a_cage, b_cage, a_module, b_module, part = parts.get(
+            link_id, (link_id, "", "", "", "", "")
+        )
+        if swapped:
+            a_cage, b_cage, a_module, b_module = b_cage, a_cage, b_module, a_module
         row = ScheduleRow(
-            cable_id=link_id,
+            cable_id=cable_id,
+            link_id=link_id,
             label=label,
             a_rack=a[3],
             a_u=a[1],
@@ -574,6 +534,11 @@ def schedule_rows(design: Design, plant: CablePlant) -> list[ScheduleRow]:
             medium_kind=medium.kind if medium else "",
             length_m=_round(length),
             ordered_length_m=_round(ordered, 3),
+            a_cage=a_cage,
+            b_cage=b_cage,
+            a_module=a_module,
+            b_module=b_module,
+            part=part,
             route=route,
         )
         rows.append(((a[0], a[1], a[2], b[0], b[1], b[2], link_id), row))
@@ -584,7 +549,7 @@ def schedule_rows(design: Design, plant: CablePlant) -> list[ScheduleRow]:
         from msgspec.structs import replace
 
         out = [
-            replace(row, label=f"{row.label} #{row.cable_id}") if seen[row.label] > 1 else row
+            replace(row, label=f"{row.label} #{row.link_id}") if seen[row.label] > 1 else row
             for row in out
         ]
     return out
@@ -627,14 +592,11 @@ __all__ = [
     "ScheduleRow",
     "bom_lines",
     "bom_total_line",
-    "module_groups",
     "bom_totals",
-    "cable_counts",
     "export_findings",
     "natural_key",
     "schedule_rows",
     "summary_rows",
-    "transceiver_modules",
     "tray_metres",
     "unorderable_links",
 ]

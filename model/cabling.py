@@ -19,6 +19,7 @@ import numpy as np
 
 from model.arrays import unique_sorted
 from model.cabling_findings import plant_findings
+from model.cages import CAGE_STRIDE, PartTables, choose_per_cage, component_graph, port_cages
 from model.catalog import MediaType
 from model.changes import TRAY_KINDS, Change, ChangeKind
 from model.design import Design
@@ -35,7 +36,7 @@ from model.geometry import (
     compose_lengths,
     drop_points,
 )
-from model.media import PortClass, choose, explain, media_that_fit, ordered_lengths
+from model.media import PortClass, choose, explain, media_that_fit
 from model.plant_status import (  # re-exported: callers read the flags from here too
     NO_MEDIUM,
     NO_TRAY_PATH,
@@ -63,6 +64,10 @@ _INPUTS = {
     "_override": float,
     "_as_built": float,
     "speed_gbps": float,
+    "_cage_a": np.int64,  # cage key of each end (device number * CAGE_STRIDE + cage number)
+    "_cage_b": np.int64,
+    "_spec_a": np.int64,  # cage spec row (form factor, logical ports, heat sink) of each end
+    "_spec_b": np.int64,
 }
 _OUTPUTS = {
     "routed_m": float,
@@ -79,6 +84,8 @@ _OUTPUTS = {
     "_floor": float,
     "_slack": float,
     "_route_key": np.int64,
+    "_component": np.int64,  # cage-graph component (links whose cages must agree on a medium)
+    "_by_cage": bool,  # medium set by the per-cage choice (False: a pin kept, or no medium)
 }
 _STALE_ROUTE = -2  # _route_key of a row recomputed since route_keys() last named its route
 
@@ -111,11 +118,17 @@ class CablePlant:
     Not thread-safe: call ``refresh()`` from the thread that edits the design.
     """
 
-    def __init__(self, design: Design) -> None:
+    def __init__(self, design: Design, policy: str | None = None) -> None:
         self.design = design
+        self._policy = policy
         self._pending: list[Change] = []
         self._full()
         self._subscription = design.subscribe(self._pending.append)
+
+    @property
+    def policy(self) -> str:
+        """The media policy of this plant: the override given at construction, else the design's."""
+        return self._policy or self.design.settings.media_policy
 
     def close(self) -> None:
         """Stop following the design."""
@@ -150,16 +163,33 @@ class CablePlant:
             removed.update(change.ids(ChangeKind.LINKS_REMOVED))
         gone = [lid for lid in removed if lid in self.index and lid not in design.links]
         if gone:
+            # The links left in a removed link's cages may now take another plug (a split cage
+            # that became a pair can take a cable): choose their components again.
+            rows_gone = np.array([self.index[lid] for lid in gone], dtype=np.int64)
+            cages = np.concatenate([self._cage_a[rows_gone], self._cage_b[rows_gone]])
+            near = np.isin(self._cage_a, cages) | np.isin(self._cage_b, cages)
+            near[rows_gone] = False
+            retable.update(self.link_ids[r] for r in np.flatnonzero(near).tolist())
             self._drop_rows(gone)
         racks = [r for r in touched_racks if r in design.racks]
         self._place_racks(racks)  # before new rows: their devices may sit in new racks
         new = [lid for lid in dict.fromkeys(added) if lid in design.links and lid not in self.index]
         if new:
-            self._append_rows(new)
+            self._append_rows(new, compute=False)  # routed and chosen with the rows below
+            retable.update(new)
+            # Links already in the new links' cages join their components: report them too.
+            rows_new = np.array([self.index[lid] for lid in new], dtype=np.int64)
+            cages = np.concatenate([self._cage_a[rows_new], self._cage_b[rows_new]])
+            near = np.isin(self._cage_a, cages) | np.isin(self._cage_b, cages)
+            near[rows_new] = False
+            retable.update(self.link_ids[r] for r in np.flatnonzero(near).tolist())
         retable |= design.links_of_racks(racks)
         retable |= set(added) - set(new)  # removed and put back (undo) in one batch
         rows = [self.index[lid] for lid in retable if lid in self.index]
         if not rows:
+            # Links only went: their components may have split. Relabel here (the editing
+            # thread) so that readers such as the analysis worker never write the plant.
+            self._component_rows(np.zeros(0, dtype=np.int64))
             return set(new)
         rows_arr = np.array(sorted(rows), dtype=np.int64)
         self._fill_inputs(rows_arr, [self.link_ids[r] for r in rows_arr])
@@ -180,13 +210,17 @@ class CablePlant:
         row = self.index[link_id]
         status = int(self.status[row])
         cands, lane_rate = self._group(int(self._class_a[row]), int(self._class_b[row]))
+        # Only media with a part for these two cages explain the choice (no NDR AEC for a
+        # twin-port OSFP cage, say).
+        sa, sb = int(self._spec_a[row]), int(self._spec_b[row])
+        cands = [c for c in cands if self.parts.orderable(c, sa, sb)] or cands
         pinned = int(self._pinned[row])
         length = float(self.length_m[row])
         key = (
             tuple(cands),
             length,
             int(self.medium_index[row]),
-            self.design.settings.media_policy,
+            self.policy,
             lane_rate,
             pinned >= 0,
         )
@@ -195,9 +229,19 @@ class CablePlant:
             text = self._memo_reasons[key] = explain(self.media, *key)
         if status & PINNED_MISMATCH:
             text += " (does not match the link's speed, lane rate or form factor)"
+        chosen = int(self.medium_index[row])
+        if self._by_cage[row] and chosen >= 0 and self.media[chosen].kind != "backplane":
+            a, b = self.cage_reason(link_id)
+            text += f"; per cage: {a}; {b}"
         if status & NO_TRAY_PATH:
             text += "; no tray path: routed on the floor"
         return text
+
+    def cage_reason(self, link_id: str) -> tuple[str, str]:
+        """Why each end's cage holds its plug (A end, B end): :func:`model.plant.cage_reasons`."""
+        from model.plant import cage_reasons
+
+        return cage_reasons(self, link_id)
 
     def route(self, link_id: str) -> LinkRoute:
         """The pieces of a link's routed length and its plan path."""
@@ -335,9 +379,18 @@ class CablePlant:
         self._table_face = np.zeros(0, dtype=np.int64)
         self._table_u = np.zeros(0)
         self._class_matrix = np.zeros((0, 0), dtype=np.int64)
+        self._cage_matrix = np.zeros((0, 0), dtype=np.int64)
+        self._spec_matrix = np.zeros((0, 0), dtype=np.int64)
+        self._cage_label_rows: list[dict[int, str]] = []
+        self.parts = PartTables.build(design.catalog, self.media)
+        self._dev_no: dict[str, int] = {}
+        self._dev_ids: list[str] = []
+        self._accept: dict[int, np.ndarray] = {}
+        self._components_stale = True
         self._rack_row: dict[str, int] = {}
         self._route_of: dict[tuple, int] = {}  # (drop point, drop point) by position -> route id
         self._route_spans: list[tuple[tuple[str, float, float], ...]] = []
+        self._cage_rows: list[dict[int, tuple[int, int]]] = []
         self.route_generation = getattr(self, "route_generation", -1) + 1
         self._rack_geom = np.zeros((0, 4))  # x, y, rotation, depth
         self._drop_x = self._drop_y = np.zeros(0)
@@ -442,33 +495,55 @@ class CablePlant:
         rack = np.fromiter(map(self._rack_row.__getitem__, map(_RACK, devices)), np.int64, n)
         u = np.fromiter(map(_U, devices), float, n)
         height = RACK_PLINTH_M + (u - 1 + self._table_u[table] / 2) * U_HEIGHT_M
+        for device_id in device_ids:
+            if device_id not in self._dev_no:
+                self._dev_no[device_id] = len(self._dev_ids)
+                self._dev_ids.append(device_id)
+        self._last_dev_no = np.fromiter(map(self._dev_no.__getitem__, device_ids), np.int64, n)
         return rack, self._table_face[table], height, table
 
     def _add_port_table(self, key: str | tuple) -> None:
         type_id, breakout = (key, ()) if isinstance(key, str) else key
         dtype = self.design.catalog.device_types[type_id]
         row: dict[int, int] = {}
+        cage_row: dict[int, tuple[int, int]] = {}
+        labels: dict[int, str] = {}
+        cages = port_cages(dtype, dict(breakout))
         for name, port in port_table(dtype, dict(breakout)).items():
             pc = PortClass(port.speed_gbps, port.lanes, port.form_factor)
             if pc not in self._class_of:
                 self._class_of[pc] = len(self._classes)
                 self._classes.append(pc)
-            row[self._port_no.setdefault(name, len(self._port_no))] = self._class_of[pc]
+            col = self._port_no.setdefault(name, len(self._port_no))
+            row[col] = self._class_of[pc]
+            cage, spec, label = cages[name]
+            cage_row[col] = (cage, self.parts.spec_row(spec))
+            labels[cage] = label
         self._table_of[key] = len(self._table_rows)
         self._table_rows.append(row)
+        self._cage_rows = getattr(self, "_cage_rows", [])
+        self._cage_rows.append(cage_row)
+        self._cage_label_rows.append(labels)
         self._table_face = np.append(
             self._table_face, FACE_FRONT if dtype.ports_face == "front" else FACE_REAR
         )
         self._table_u = np.append(self._table_u, float(dtype.u_height))
         matrix = np.full((len(self._table_rows), len(self._port_no)), -1, dtype=np.int64)
+        cage_m = np.full_like(matrix, -1)
+        spec_m = np.full_like(matrix, -1)
         for k, known in enumerate(self._table_rows):
             matrix[k, list(known)] = list(known.values())
+            cols = list(self._cage_rows[k])
+            cage_m[k, cols] = [c for c, _ in self._cage_rows[k].values()]
+            spec_m[k, cols] = [s for _, s in self._cage_rows[k].values()]
         self._class_matrix = matrix
+        self._cage_matrix, self._spec_matrix = cage_m, spec_m
 
     def _append_rows(
         self, ids: list[str], compute: bool = True, records: list | None = None
     ) -> None:
         start = len(self.link_ids)
+        self._components_stale = True
         self.link_ids.extend(ids)
         self.index.update(zip(ids, range(start, start + len(ids)), strict=True))
         for name, dtype in {**_INPUTS, **_OUTPUTS}.items():
@@ -481,6 +556,7 @@ class CablePlant:
 
     def _drop_rows(self, ids: list[str]) -> None:
         """Remove rows by moving the last rows into the holes: O(removed), not O(links)."""
+        self._components_stale = True  # rows move: the cached cage graph is by row
         removed = sorted({self.index.pop(i) for i in ids})
         n, new_n = len(self.link_ids), len(self.link_ids) - len(removed)
         gone = set(removed)
@@ -517,12 +593,21 @@ class CablePlant:
         port_no = self._port_no
         ia = np.fromiter(map(position.__getitem__, map(_DEVICE_A, recs)), np.int64, n)
         ib = np.fromiter(map(position.__getitem__, map(_DEVICE_B, recs)), np.int64, n)
-        ca = self._class_matrix[
-            table[ia], np.fromiter(map(port_no.__getitem__, map(_PORT_A, recs)), np.int64, n)
-        ]
-        cb = self._class_matrix[
-            table[ib], np.fromiter(map(port_no.__getitem__, map(_PORT_B, recs)), np.int64, n)
-        ]
+        dev_no = self._last_dev_no
+        pa = np.fromiter(map(port_no.__getitem__, map(_PORT_A, recs)), np.int64, n)
+        pb = np.fromiter(map(port_no.__getitem__, map(_PORT_B, recs)), np.int64, n)
+        ca = self._class_matrix[table[ia], pa]
+        cb = self._class_matrix[table[ib], pb]
+        cage_a = dev_no[ia] * CAGE_STRIDE + self._cage_matrix[table[ia], pa]
+        cage_b = dev_no[ib] * CAGE_STRIDE + self._cage_matrix[table[ib], pb]
+        if not (
+            np.array_equal(self._cage_a[rows], cage_a)
+            and np.array_equal(self._cage_b[rows], cage_b)
+        ):
+            self._components_stale = True
+        self._cage_a[rows], self._cage_b[rows] = cage_a, cage_b
+        self._spec_a[rows] = self._spec_matrix[table[ia], pa]
+        self._spec_b[rows] = self._spec_matrix[table[ib], pb]
         if (ca < 0).any() or (cb < 0).any():
             bad = recs[int(np.flatnonzero((ca < 0) | (cb < 0))[0])]
             raise KeyError(f"link {bad.id}: a port its device type does not have")
@@ -553,15 +638,18 @@ class CablePlant:
         group = self._groups.get(key)
         if group is None:
             a, b = self._classes[key[0]], self._classes[key[1]]
-            cands = media_that_fit(self.media, a, b, self.design.settings.media_policy)
+            cands = media_that_fit(self.media, a, b, self.policy)
             lane_rate = max(a.speed_gbps / a.lanes, b.speed_gbps / b.lanes)
             group = self._groups[key] = (cands, lane_rate)
         return group
 
     def _compute(self, rows: np.ndarray, diff: bool = True) -> set[str]:
-        """Route and choose media for ``rows``; ids of those whose results changed."""
+        """Route ``rows``, choose media per cage for their components; ids whose results changed."""
         if not len(rows):
             return set()
+        routed = rows
+        rows = self._component_rows(rows)
+        self._comp_index = None
         if diff:
             before = (
                 self.routed_m[rows].copy(),
@@ -569,6 +657,62 @@ class CablePlant:
                 self.ordered_m[rows].copy(),
                 self.medium_index[rows].copy(),
             )
+        self._route(routed)
+        length = self.length_m[rows]
+        status = (self.status[rows] & (SAME_RACK | NO_TRAY_PATH | UNREACHED_RACK)).astype(np.int64)
+        medium, ordered, mismatch = self._choose_media(rows, length)
+        pinned = self._pinned[rows]
+        status |= np.where((medium < 0), NO_MEDIUM, 0)
+        status |= np.where((pinned >= 0) & np.isnan(ordered), PINNED_OUT_OF_REACH, 0)
+        status |= np.where(mismatch, PINNED_MISMATCH, 0)
+        self.medium_index[rows], self.ordered_m[rows] = medium, ordered
+        self.status[rows] = status.astype(np.uint8)
+        if not diff:
+            return set()
+        after = (
+            self.routed_m[rows],
+            self.length_m[rows],
+            self.ordered_m[rows],
+            self.medium_index[rows],
+        )
+        same = np.ones(len(rows), dtype=bool)
+        for old, new in zip(before, after, strict=True):
+            same &= (
+                (old == new) | (np.isnan(old) & np.isnan(new))
+                if old.dtype.kind == "f"
+                else old == new
+            )
+        return {self.link_ids[r] for r in rows[~same]}
+
+    def component_of(self, link_id: str) -> np.ndarray:
+        """Rows of the cage-graph component of one link (indexed once per edit: cheap per call)."""
+        self._component_rows(np.zeros(0, dtype=np.int64))
+        cache = getattr(self, "_comp_index", None)
+        if cache is None or len(cache[0]) != len(self.link_ids):
+            order = np.argsort(self._component, kind="stable")
+            cache = self._comp_index = (order, self._component[order])
+        order, labels = cache
+        label = self._component[self.index[link_id]]
+        lo, hi = np.searchsorted(labels, [label, label + 1])
+        return order[lo:hi]
+
+    def _component_rows(self, rows: np.ndarray) -> np.ndarray:
+        """``rows`` grown to whole cage-graph components (a cage's plug is chosen for all its links)."""
+        if self._components_stale:
+            labels, node_a, node_b, n_nodes = component_graph(self._cage_a, self._cage_b)
+            self._component[:] = labels
+            self._graph_rows = (labels, node_a, node_b, n_nodes)  # localize() of all rows
+            self._comp_index = None
+            self._components_stale = False
+        if len(rows) == len(self.link_ids):
+            return np.arange(len(self.link_ids))
+        comps = unique_sorted(self._component[rows])
+        return np.flatnonzero(np.isin(self._component, comps))
+
+    def _route(self, rows: np.ndarray) -> None:
+        """Routed and effective length of ``rows`` (the geometry: no media)."""
+        if not len(rows):
+            return
         settings, att = self.design.settings, self._att
         da, db = self._drop_a[rows], self._drop_b[rows]
         tray = self._graph.distance(att, da, att, db)
@@ -607,51 +751,57 @@ class CablePlant:
         status |= np.where(p.method == METHOD_NO_TRAY_PATH, NO_TRAY_PATH, 0)
         unreached = (att.seg[da] < 0) | (att.seg[db] < 0)
         status |= np.where((p.method == METHOD_NO_TRAY_PATH) & unreached, UNREACHED_RACK, 0)
-        medium, ordered, mismatch = self._choose_media(rows, length)
-        pinned = self._pinned[rows]
-        status |= np.where((medium < 0), NO_MEDIUM, 0)
-        status |= np.where((pinned >= 0) & np.isnan(ordered), PINNED_OUT_OF_REACH, 0)
-        status |= np.where(mismatch, PINNED_MISMATCH, 0)
-        self.medium_index[rows], self.ordered_m[rows] = medium, ordered
         self.status[rows] = status.astype(np.uint8)
         self._route_key[rows] = _STALE_ROUTE
-        if not diff:
-            return set()
-        after = (
-            self.routed_m[rows],
-            self.length_m[rows],
-            self.ordered_m[rows],
-            self.medium_index[rows],
-        )
-        same = np.ones(len(rows), dtype=bool)
-        for old, new in zip(before, after, strict=True):
-            same &= (
-                (old == new) | (np.isnan(old) & np.isnan(new))
-                if old.dtype.kind == "f"
-                else old == new
-            )
-        return {self.link_ids[r] for r in rows[~same]}
 
     def _choose_media(
         self, rows: np.ndarray, length: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Medium index, ordered length and "pinned but does not fit" per row."""
-        medium = np.full(len(rows), -1, dtype=np.int32)
-        ordered = np.full(len(rows), np.nan)
         ca, cb = self._class_a[rows], self._class_b[rows]
         key = np.minimum(ca, cb) * (len(self._classes) + 1) + np.maximum(ca, cb)
         pinned = self._pinned[rows]
-        policy = self.design.settings.media_policy
-        for k in unique_sorted(key):
-            sel = np.flatnonzero((key == k) & (pinned < 0))
-            if len(sel):
-                cands, _ = self._group(int(ca[sel[0]]), int(cb[sel[0]]))
-                medium[sel], ordered[sel] = choose(self.media, cands, length[sel], policy)
+        policy = self.policy
+        keys, pattern_of = np.unique(key, return_inverse=True)
+        patterns = np.zeros((len(keys), len(self.media)), dtype=bool)
+        for p, k in enumerate(keys.tolist()):
+            sel = np.flatnonzero(key == k)[:1]
+            row = self._accept.get(int(k))
+            if row is None:
+                cands = media_that_fit(
+                    self.media,
+                    self._classes[int(ca[sel[0]])],
+                    self._classes[int(cb[sel[0]])],
+                    policy,
+                    include_splitters=True,
+                )
+                row = self._accept[int(k)] = np.isin(np.arange(len(self.media)), cands)
+            patterns[p] = row
+        choice = choose_per_cage(
+            self.parts,
+            policy,
+            self._component[rows],
+            self._cage_a[rows],
+            self._cage_b[rows],
+            self._spec_a[rows],
+            self._spec_b[rows],
+            patterns,
+            pattern_of.reshape(-1),
+            length,
+            pinned,
+            self._graph_rows if len(rows) == len(self.link_ids) else None,
+        )
+        medium, ordered = choice.medium, choice.ordered_m
+        self._by_cage[rows] = choice.chosen_by_cage
+        # Links no per-cage option covers keep the best medium of their own (the plant's
+        # findings name the cages this leaves without a valid plug).
+        for k in unique_sorted(key[(medium < 0) & (pinned < 0)]):
+            sel = np.flatnonzero((key == k) & (medium < 0) & (pinned < 0))
+            cands, _ = self._group(int(ca[sel[0]]), int(cb[sel[0]]))
+            medium[sel], ordered[sel] = choose(self.media, cands, length[sel], policy)
         mismatch = np.zeros(len(rows), dtype=bool)
         for m in unique_sorted(pinned[pinned >= 0]):
             sel = np.flatnonzero(pinned == m)
-            medium[sel] = m
-            ordered[sel] = ordered_lengths(self.media[m], length[sel])
             for k in unique_sorted(key[sel]):
                 same = sel[key[sel] == k]
                 mismatch[same] = not self._fits(int(ca[same[0]]), int(cb[same[0]]), int(m))

@@ -18,6 +18,8 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta, Struct
 
+from model.parts import CablePart, FibrePart, ModulePart, TrayProduct
+
 CATALOG_DIR = Path(__file__).resolve().parent.parent / "resources" / "catalog"
 SOURCES_FILE = CATALOG_DIR / "sources.json"  # the documents behind each ``source`` key
 
@@ -89,6 +91,9 @@ class PortGroup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     form_factor: Ident
     ports_per_cage: PositiveInt = 1
     breakouts: tuple[Breakout, ...] = ()
+    # Which module heat sink the cage takes: "" = by the device's category (switch cages are
+    # finned/IHS, server cages flat/riding heat sink, domain-facts §4 OSFP).
+    cage_heatsink: Literal["", "finned", "flat"] = ""
 
     @property
     def lane_rate_gbps(self) -> float:
@@ -187,6 +192,9 @@ class MediaType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     cable_price_usd: NonNegFloat = 0.0
     cable_price_per_m_usd: NonNegFloat = 0.0
     modules_per_link: NonNegInt = 0
+    # A splitter cable family: only a cage whose ports go to single-port cages can take one, so
+    # it is a candidate of the per-cage choice (model.cages), never of a lone link.
+    splitter: bool = False
     cable_diameter_mm: PositiveFloat
     weight_kg_per_m: NonNegFloat
     netbox_type: str = ""
@@ -221,6 +229,10 @@ class CatalogFile(Struct, kw_only=True, forbid_unknown_fields=True):
     device_types: list[DeviceType] = []
     rack_types: list[RackType] = []
     media_types: list[MediaType] = []
+    module_parts: list[ModulePart] = []
+    cable_parts: list[CablePart] = []
+    fibre_parts: list[FibrePart] = []
+    tray_products: list[TrayProduct] = []
 
 
 class CatalogError(ValueError):
@@ -235,6 +247,7 @@ class Catalog:
         device_types: Iterable[DeviceType] = (),
         rack_types: Iterable[RackType] = (),
         media_types: Iterable[MediaType] = (),
+        parts: CatalogFile | None = None,
     ) -> None:
         self.device_types: dict[str, DeviceType] = {}
         self.rack_types: dict[str, RackType] = {}
@@ -248,6 +261,35 @@ class Catalog:
                 if item.id in table:
                     raise CatalogError(f"duplicate {kind} id {item.id!r}")
                 table[item.id] = item
+        parts = parts or CatalogFile()
+        self.module_parts: dict[str, ModulePart] = {}
+        self.cable_parts: dict[str, CablePart] = {}
+        self.fibre_parts: dict[str, FibrePart] = {}
+        self.tray_products: dict[str, TrayProduct] = {}
+        for kind, table, items in (
+            ("module part", self.module_parts, parts.module_parts),
+            ("cable part", self.cable_parts, parts.cable_parts),
+            ("fibre part", self.fibre_parts, parts.fibre_parts),
+            ("tray product", self.tray_products, parts.tray_products),
+        ):
+            for item in items:
+                if item.id in table:
+                    raise CatalogError(f"duplicate {kind} id {item.id!r}")
+                if (
+                    getattr(item, "medium", None) is not None
+                    and item.medium not in self.media_types
+                ):
+                    raise CatalogError(f"{kind} {item.id!r} names unknown medium {item.medium!r}")
+                table[item.id] = item
+
+    def parts_file(self) -> CatalogFile:
+        """The parts tables as a CatalogFile (to extend or copy this catalog)."""
+        return CatalogFile(
+            module_parts=list(self.module_parts.values()),
+            cable_parts=list(self.cable_parts.values()),
+            fibre_parts=list(self.fibre_parts.values()),
+            tray_products=list(self.tray_products.values()),
+        )
 
     def device_type(self, type_id: str) -> DeviceType:
         try:
@@ -273,6 +315,12 @@ class Catalog:
             [*self.device_types.values(), *custom.device_types],
             [*self.rack_types.values(), *custom.rack_types],
             [*self.media_types.values(), *custom.media_types],
+            CatalogFile(
+                module_parts=[*self.module_parts.values(), *custom.module_parts],
+                cable_parts=[*self.cable_parts.values(), *custom.cable_parts],
+                fibre_parts=[*self.fibre_parts.values(), *custom.fibre_parts],
+                tray_products=[*self.tray_products.values(), *custom.tray_products],
+            ),
         )
 
     @cached_property
@@ -307,5 +355,11 @@ def builtin_catalog() -> Catalog:
             [d for p in parts for d in p.device_types],
             [r for p in parts for r in p.rack_types],
             [m for p in parts for m in p.media_types],
+            CatalogFile(
+                module_parts=[x for p in parts for x in p.module_parts],
+                cable_parts=[x for p in parts for x in p.cable_parts],
+                fibre_parts=[x for p in parts for x in p.fibre_parts],
+                tray_products=[x for p in parts for x in p.tray_products],
+            ),
         )
     return _builtin

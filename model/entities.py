@@ -121,6 +121,11 @@ class Link(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True)
     fabric: Fabric | None = None
 
 
+BomCategory = Literal[
+    "Racks", "Servers", "Switches", "Other equipment", "Transceivers", "Cables", "Fibres", "Trays"
+]
+
+
 class Settings(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     """Design-wide settings that the geometry engine and the analysis read."""
 
@@ -142,6 +147,9 @@ class Settings(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, om
     ] = {}
     reliability_job_gpus: Annotated[int, Meta(ge=0, le=10_000_000)] = 0
     reliability_restart_h: Annotated[float, Meta(ge=0, le=1000)] = 1.0
+    # Spare parts to order, % of the plant quantity per BOM category ("Transceivers": 2.0);
+    # rounded up per line, shown in the BOM's own "spares" column (default none).
+    spares_pct: dict[BomCategory, Annotated[float, Meta(ge=0, le=100)]] = {}
 
 
 ENTITY_KINDS = ("trays", "racks", "devices", "links")

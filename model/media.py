@@ -43,11 +43,19 @@ def candidates(
     lane_rates: Sequence[float],
     form_factors: Sequence[str],
     policy: str = "lowest-cost",
+    include_splitters: bool = False,
 ) -> list[int]:
-    """Indexes of the media that can carry a link of this speed, lane rates and form factors."""
+    """Indexes of the media that can carry a link of this speed, lane rates and form factors.
+
+    Splitter cable families are left out unless ``include_splitters`` (the per-cage choice of
+    :mod:`model.cages` asks for them: only a cage's shape can say whether a splitter fits).
+    """
     out = []
     for i, m in enumerate(media):
-        if policy == "fibre-only" and m.kind not in OPTICAL_KINDS:
+        # The rack backplane comes with the rack whatever the policy: it is not bought.
+        if policy == "fibre-only" and m.kind not in OPTICAL_KINDS and m.kind != "backplane":
+            continue
+        if m.splitter and not include_splitters:
             continue
         if (
             any(abs(speed_gbps - s) < 1e-6 for s in m.speeds_gbps)
@@ -67,18 +75,27 @@ class PortClass(NamedTuple):
 
 
 def media_that_fit(
-    media: Sequence[MediaType], port_a, port_b, policy: str = "lowest-cost"
+    media: Sequence[MediaType],
+    port_a,
+    port_b,
+    policy: str = "lowest-cost",
+    include_splitters: bool = False,
 ) -> list[int]:
     """Indexes of the media that can carry a link between these two ports (``PortClass`` or
     ``PortInfo``): the link's speed (the slower port), both ports' lane rates and both form
     factors. The one rule the engine, the warnings, the inspector and the links table share;
-    ``policy`` "fibre-only" leaves copper out, the others keep every fitting medium."""
+    ``policy`` "fibre-only" leaves copper out, the others keep every fitting medium.
+
+    Which of these a link finally runs on is decided per cage (:mod:`model.cages`): the plug
+    rules and the catalog's orderable parts narrow the list. Splitter cable families fit only a
+    cage shape, so they are listed only with ``include_splitters`` (the per-cage choice)."""
     return candidates(
         media,
         min(port_a.speed_gbps, port_b.speed_gbps),
         sorted({port_a.speed_gbps / port_a.lanes, port_b.speed_gbps / port_b.lanes}),
         sorted({port_a.form_factor, port_b.form_factor}),
         policy,
+        include_splitters,
     )
 
 

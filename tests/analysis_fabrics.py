@@ -153,7 +153,7 @@ class FakePlant:
         """Recompute the arrays; in auto mode (``media_of`` None) lengths follow the racks.
 
         Auto mode: length = Manhattan distance between the racks + 1 m (0.5 m in one rack), a 400G DAC up to 2 m,
-        else a 400G AOC; every link runs in tray "t1" when it exists. Returns the links whose
+        else 400G SR4 (module + fibre); every link runs in tray "t1" when it exists. Returns the links whose
         medium, length or existence changed.
         """
         before = getattr(self, "_snapshot", {})
@@ -178,7 +178,7 @@ class FakePlant:
             rb = d.racks[d.devices[link.b.device].rack]
             length = abs(ra.x - rb.x) + abs(ra.y - rb.y) + (0.5 if ra.id == rb.id else 1.0)
             self.lengths[link.id] = length
-            self.media_of[link.id] = "dac-400g" if length <= 2.0 else "aoc-400g"
+            self.media_of[link.id] = "dac-400g" if length <= 2.0 else "sr4-400g"
             self.ordered[link.id] = float(np.ceil(length))
         if "t1" in d.trays:
             self.trays = {lid: ("t1",) for lid in d.links}

@@ -26,6 +26,7 @@ from model.changes import DEVICE_KINDS, LINK_KINDS, RACK_KINDS, TRAY_KINDS, Chan
 from model.changes import ChangeKind as K
 from model.design import Design
 from model.fabrics import link_fabric_map, rack_fabrics
+from model.plant import rack_power
 
 MAX_LINK_ITEMS = 2000
 MIME_TYPE = "application/x-hallwright-type"
@@ -123,9 +124,9 @@ class HallScene(QGraphicsScene):
     def rack_fill(self, rack_id: str) -> QColor:
         devices = self.design.devices_in_rack(rack_id)
         if self.color_mode == "power":
-            types = self.design.catalog.device_types
-            used_w = sum(types[d.type].power_typical_w for d in devices)
-            return style.power_color(used_w / (self.design.racks[rack_id].power_budget_kw * 1000))
+            # The model's rack power at max (budgets are checked at max), never a sum here.
+            _typical, max_w, budget_w = rack_power(self.design, self.plant, [rack_id])[rack_id]
+            return style.power_color(max_w / budget_w)
         if not devices:
             return QColor(style.ROLE_COLORS["empty"])
         roles = [d.role for d in devices]

@@ -93,20 +93,21 @@ TILES = (  # key, caption, tooltip
     ),
     (
         "optics",
-        "Transceivers",
-        "Optical modules and active cable ends the media choice needs, and the power they draw "
-        "(count × watts per end).",
+        "Transceiver modules",
+        "Modules the plant needs: one per used cage that takes a module (a twin-port module "
+        "serves both ports of its cage), and the power they draw, typical and maximum.",
     ),
     (
         "cables",
         "Cables by kind",
-        "Links per medium kind as chosen from routed length × speed × policy: passive DAC, LACC, "
-        "AEC, AOC, multimode and single-mode optics.",
+        "Physical cables (each assembly once: a straight twin-port cable carries two links) and "
+        "fibres, by kind; then the links per medium kind and the cages used.",
     ),
     (
         "power",
         "Total power",
-        "Typical power of servers, switches and transceivers (and any other device).",
+        "Power of servers, switches, modules and cable ends (and any other device), at typical "
+        "draw and at maximum draw (what rack budgets are checked against).",
     ),
     (
         "cost",
@@ -253,22 +254,36 @@ class AnalysisPanel(QWidget):
             for k, v in by_kind.items()
             if v.get("modules")
         )
+        pm = r.power_w_max or {}
         t["optics"].set(
             f"{r.transceivers:,}",
-            f"{_watts(r.transceiver_power_w)}" + (f" ({kinds_text})" if kinds_text else ""),
+            f"typical {_watts(r.transceiver_power_w)} · max {_watts(pm.get('transceivers', 0))}"
+            + (f" ({kinds_text})" if kinds_text else ""),
         )
         kinds = [(k, v) for k, v in r.links_by_kind.items() if v]
+        plant = r.plant or {}
+        cables = plant.get("cables", {})
+        cages = plant.get("cages", {})
         t["cables"].set(
-            f"{r.links_total:,} links",
-            " · ".join(f"{KIND_SHORT.get(k, k)} {v:,}" for k, v in kinds)
-            + (f" · none {r.links_without_medium:,}" if r.links_without_medium else ""),
-            bad=r.links_without_medium > 0,
+            f"{cables.get('total', 0):,} cables" if plant else f"{r.links_total:,} links",
+            " · ".join(f"{k} {v:,}" for k, v in cables.get("by_kind", {}).items())
+            + f" — {r.links_total:,} links: "
+            + " · ".join(f"{KIND_SHORT.get(k, k)} {v:,}" for k, v in kinds)
+            + (f" · none {r.links_without_medium:,}" if r.links_without_medium else "")
+            + (
+                f" — cages {cages.get('used', 0):,} used, {cages.get('invalid', 0):,} invalid"
+                if cages
+                else ""
+            ),
+            bad=r.links_without_medium > 0 or cages.get("invalid", 0) > 0,
         )
         p = r.power_w
         t["power"].set(
-            _watts(p.get("total", 0.0)),
-            f"servers {_watts(p.get('servers', 0))} · switches "
-            f"{_watts(p.get('switches', 0))} · optics {_watts(p.get('transceivers', 0))}",
+            f"{_watts(p.get('total', 0.0))} typical · {_watts(pm.get('total', 0.0))} max",
+            f"servers {_watts(p.get('servers', 0))} / {_watts(pm.get('servers', 0))} · switches "
+            f"{_watts(p.get('switches', 0))} / {_watts(pm.get('switches', 0))} · modules "
+            f"{_watts(p.get('transceivers', 0))} / {_watts(pm.get('transceivers', 0))} "
+            "(typical / max)",
         )
         c = r.cost_usd
         t["cost"].set(

@@ -21,7 +21,8 @@ GROUPS = tuple(  # label, kinds, colour (of the group's first kind)
 POWER_PARTS = (
     ("servers", "Servers"),
     ("switches", "Switches"),
-    ("transceivers", "Optics"),
+    ("transceivers", "Modules"),
+    ("cables", "Cable ends"),
     ("other_devices", "Other"),
 )
 
@@ -175,9 +176,9 @@ class ChartsPanel(QWidget):
         parts = [
             (label, report.power_w.get(key, 0.0) / 1000)
             for key, label in POWER_PARTS
-            if report.power_w.get(key, 0.0) > 0 or key != "other_devices"
+            if report.power_w.get(key, 0.0) > 0 or key not in ("other_devices", "cables")
         ]
-        colours = ["#7fb3e6", "#5fb878", "#8e6cf0", "#c8c8c8"]
+        colours = ["#7fb3e6", "#5fb878", "#8e6cf0", "#e0a458", "#c8c8c8"]
         x = np.arange(len(parts))
         w.addItem(
             pg.BarGraphItem(

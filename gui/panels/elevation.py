@@ -23,6 +23,7 @@ from gui.canvas.scene import MIME_TYPE
 from gui.commands import AddObjectsCommand, DeleteCommand, MoveDevicesCommand
 from model import placement
 from model.changes import DEVICE_KINDS, RACK_KINDS, Change
+from model.plant import rack_power
 
 U_PX = 18.0
 RACK_PX = 300.0
@@ -193,19 +194,17 @@ class RackElevationDialog(QDialog):
             block.setSelected(device.id in selected)
             self.blocks[device.id] = block
         used_u = sum(types[d.type].u_height for d in devices)
-        used_kw = sum(types[d.type].power_typical_w for d in devices) / 1000
+        typical_w, max_w, budget_w = rack_power(design, self.scene.plant, [rack.id])[rack.id]
         gpus = sum(types[d.type].gpu_count for d in devices)
         self.summary.setText(
             f"<b>{rack.name}</b> — {rack.height_u} U, {used_u} U used, "
             f"{rack.height_u - used_u} U free, {gpus} GPUs. Drop device types from the "
             "catalog into a slot; drag devices to move them; Delete removes."
         )
-        self.power.setRange(0, max(1, int(rack.power_budget_kw * 10)))
-        self.power.setValue(min(int(used_kw * 10), self.power.maximum()))
-        self.power.setFormat(
-            f"Power {used_kw:.1f} of {rack.power_budget_kw:g} kW"
-            + (" — OVER BUDGET" if used_kw > rack.power_budget_kw else "")
-        )
+        # The bar shows the maximum draw (what the budget is checked against).
+        self.power.setRange(0, max(1, int(budget_w / 100)))
+        self.power.setValue(min(int(max_w / 100), self.power.maximum()))
+        self.power.setFormat("Power " + style.rack_power_text(typical_w, max_w, budget_w))
         self.graphics.setSceneRect(QRectF(-MARGIN_PX, -10, RACK_PX + MARGIN_PX + 10, height + 20))
 
     def add_device(self, type_id: str, u: int) -> bool:

@@ -21,8 +21,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gui import style
 from gui.commands import MoveDevicesCommand, RotateRacksCommand, UpdateCommand
 from model.media import media_that_fit
+from model.plant import link_plugs, rack_power
 
 MIXED = "(several values)"
 
@@ -259,17 +261,14 @@ class InspectorPanel(QWidget):
         for rack in racks[:1] if len(racks) == 1 else []:
             devices = design.devices_in_rack(rack.id)
             used_u = sum(types[d.type].u_height for d in devices)
-            power = sum(types[d.type].power_typical_w for d in devices) / 1000
+            typical_w, max_w, budget_w = rack_power(design, self.scene.plant, [rack.id])[rack.id]
             gpus = sum(types[d.type].gpu_count for d in devices)
             self._info(
                 "Size",
                 f"{rack.width_m * 1000:.0f} × {rack.depth_m * 1000:.0f} mm, {rack.height_u} U",
             )
-            self._info(
-                "Used",
-                f"{used_u} of {rack.height_u} U, {power:.1f} of {rack.power_budget_kw:g} kW"
-                + (" — over budget" if power > rack.power_budget_kw else ""),
-            )
+            self._info("Used", f"{used_u} of {rack.height_u} U")
+            self._info("Power", style.rack_power_text(typical_w, max_w, budget_w))
             self._info(
                 "Contents",
                 f"{len(devices)} devices, {gpus} GPUs, "
@@ -423,8 +422,23 @@ class InspectorPanel(QWidget):
                         f"{medium.name} ({medium.kind})" if medium else "none reaches",
                     )
                     self._info("Why", plant.reason(link.id))
+                    self._plug_rows(plant, link.id)
                 except Exception as exc:  # noqa: BLE001 - the engine's refusal is shown, not raised
                     self._info("Routing", str(exc))
+
+    def _plug_rows(self, plant, link_id: str) -> None:
+        """The link's cages and plugs and why each cage holds its plug (the model's words)."""
+        plugs = link_plugs(plant, link_id)
+        if not plugs["a_cage"]:
+            return
+        self._info("A cage", f"{plugs['a_cage']}: {plugs['a_plug'] or 'no plug'}")
+        self._info("B cage", f"{plugs['b_cage']}: {plugs['b_plug'] or 'no plug'}")
+        if plugs["part"]:
+            self._info("Cable", f"{plugs['part']} (assembly {plugs['cable_id']})")
+        for end, text in zip(("A", "B"), plant.cage_reason(link_id), strict=True):
+            self._info(f"{end} cage why", text)
+        if plugs["problems"]:
+            self._info("Plug rules", plugs["problems"])
 
     def _tray_form(self, trays) -> None:
         design = self.scene.design

@@ -68,7 +68,14 @@ class LinksTableModel(QAbstractTableModel):
         self.design, self.plant, self.stack = design, plant, stack
         self.order = np.arange(len(plant.link_ids), dtype=np.int64)
         self.sort_column, self.sort_order = -1, Qt.AscendingOrder
-        self.filters: dict[str, object] = {"kind": None, "tier": None, "warning": False, "rack": ""}
+        self.filters: dict[str, object] = {
+            "kind": None,
+            "tier": None,
+            "warning": False,
+            "rack": "",
+            "part": "",
+        }
+        self._parts: dict[str, tuple] | None = None  # link id -> the plant's part names
         self._tiers: np.ndarray | None = None  # per plant row; dropped when links or devices change
         self._tier_names: list[str] = list(TIER_NAMES)
         self._subscription = design.subscribe(self._on_change)
@@ -256,6 +263,7 @@ class LinksTableModel(QAbstractTableModel):
         otherwise rows may have moved, appeared or gone and the table is rebuilt. True when
         it was rebuilt.
         """
+        self._parts = None  # cable parts follow the media: taken again on demand
         plain = (
             changed is not None
             and self.sort_column < 0
@@ -274,6 +282,14 @@ class LinksTableModel(QAbstractTableModel):
         self._apply()
         self.endResetModel()
         return True
+
+    def link_parts(self) -> dict[str, tuple]:
+        """Per link: (cable_id, a_cage, b_cage, a_module, b_module, part), from the model's plant."""
+        if self._parts is None:
+            from model.plant import build_plant
+
+            self._parts = build_plant(self.plant, with_links=True).link_parts
+        return self._parts
 
     def set_filter(self, **filters) -> None:
         self.filters.update(filters)
@@ -320,6 +336,16 @@ class LinksTableModel(QAbstractTableModel):
             rows = [plant.index[k] for k in self.design.links_of_racks(racks) if k in plant.index]
             hit = np.zeros(n, dtype=bool)
             hit[np.array(rows, dtype=np.int64)] = True
+            mask &= hit
+        part_text = str(self.filters["part"]).strip().lower()
+        if part_text:
+            # A module at either end or the cable / fibre itself (part numbers, as in the BOM).
+            parts = self.link_parts()
+            hit = np.zeros(n, dtype=bool)
+            for link_id, (_cable, _a, _b, mod_a, mod_b, part) in parts.items():
+                row = plant.index.get(link_id)
+                if row is not None and any(part_text in x.lower() for x in (mod_a, mod_b, part)):
+                    hit[row] = True
             mask &= hit
         rows = np.flatnonzero(mask)
         key = self._sort_key(self.sort_column)
@@ -429,12 +455,18 @@ class LinksTablePanel(QWidget):
         self.rack = QLineEdit()
         self.rack.setPlaceholderText("rack name contains…")
         self.rack.setClearButtonEnabled(True)
+        self.part = QLineEdit()
+        self.part.setPlaceholderText("part number contains…")
+        self.part.setToolTip(
+            "Links whose module (either end), cable or fibre part number contains this"
+        )
+        self.part.setClearButtonEnabled(True)
         self.count = QLabel("")
         self.count.setStyleSheet("color: #555;")
         self.message = QLabel("")
         self.message.setStyleSheet("color: #c92a2a;")
         bar = QHBoxLayout()
-        for w in (QLabel("Filter:"), self.kind, self.tier, self.warning, self.rack):
+        for w in (QLabel("Filter:"), self.kind, self.tier, self.warning, self.rack, self.part):
             bar.addWidget(w)
         bar.addStretch(1)
         bar.addWidget(self.message)
@@ -460,6 +492,7 @@ class LinksTablePanel(QWidget):
         self.tier.currentIndexChanged.connect(self._filters_changed)
         self.warning.currentIndexChanged.connect(self._filters_changed)
         self.rack.textChanged.connect(self._filters_changed)
+        self.part.textChanged.connect(self._filters_changed)
         self.view.doubleClicked.connect(self._double_clicked)
         self._syncing = False
 
@@ -507,6 +540,7 @@ class LinksTablePanel(QWidget):
             tier=self.tier.currentData(),
             warning=self.warning.currentIndex() == 1,
             rack=self.rack.text(),
+            part=self.part.text(),
         )
         self._update_count()
 

@@ -1,5 +1,6 @@
-"""DesignSettingsDialog: slack, tray reach, media policy, oversubscription target and all-reduce
-parameters; OK yields one undoable SetSettingsCommand (None when nothing changed)."""
+"""DesignSettingsDialog: slack, tray reach, media policy, oversubscription target, all-reduce
+parameters and BOM spares per category; OK yields one undoable SetSettingsCommand (None when
+nothing changed)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ from model.analysis.collectives import ALGORITHMS, PLACEMENTS
 from model.analysis.reliability import CATEGORIES, fit_rates
 from model.design import Design
 from model.media import POLICIES
+
+# BOM categories that usually carry spares (modules, cables, fibres fail or get damaged).
+SPARE_CATEGORIES = ("Transceivers", "Cables", "Fibres")
 
 POLICY_LABELS = {
     "lowest-cost": "Lowest cost (ties: lower power)",
@@ -71,6 +75,19 @@ class DesignSettingsDialog(QDialog):
         self.algorithm = QComboBox()
         self.algorithm.addItems(list(ALGORITHMS))
         self.algorithm.setCurrentText(s.allreduce_algorithm)
+        self.spares = {
+            category: spin_box(
+                s.spares_pct.get(category, 0.0),
+                0,
+                100,
+                " %",
+                1,
+                1,
+                f"Spare {category.lower()} to order on top of the plant's quantity "
+                "(BOM spares column, rounded up per line)",
+            )
+            for category in SPARE_CATEGORIES
+        }
         self.placement = QComboBox()
         self.placement.addItems(list(PLACEMENTS))
         self.placement.setCurrentText(s.job_placement)
@@ -119,6 +136,9 @@ class DesignSettingsDialog(QDialog):
         form.addRow(QLabel("<b>All-reduce estimate</b>"))
         form.addRow("Message size", self.message)
         form.addRow("Algorithm", self.algorithm)
+        form.addRow(QLabel("<b>Bill of materials: spares</b>"))
+        for category, spin in self.spares.items():
+            form.addRow(f"{category} spares", spin)
         form.addRow("Job placement", self.placement)
         form.addRow(QLabel("<b>Reliability forecast</b>"))
         for name, box in self.fit.items():
@@ -140,6 +160,14 @@ class DesignSettingsDialog(QDialog):
             oversubscription_target=self.target.value(),
             allreduce_message_mb=self.message.value(),
             allreduce_algorithm=self.algorithm.currentText(),
+            spares_pct={
+                **{
+                    k: v
+                    for k, v in self.design.settings.spares_pct.items()
+                    if k not in SPARE_CATEGORIES
+                },
+                **{k: spin.value() for k, spin in self.spares.items() if spin.value() > 0},
+            },
             job_placement=self.placement.currentText(),
             reliability_fit=self._fit_overrides(),
             reliability_job_gpus=int(self.job_gpus.value()),

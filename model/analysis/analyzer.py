@@ -36,7 +36,9 @@ from model.analysis.topology import LINK_COMPUTE, components, infer_topology, ti
 from model.analysis.tray_fill import TrayFill
 from model.changes import DEVICE_KINDS, RACK_KINDS, TRAY_KINDS, Change, ChangeKind
 from model.design import Design
+from model.entities import FABRICS
 from model.findings import sort_findings
+from model.plant import build_plant, tray_items
 
 K = ChangeKind
 TOPOLOGY_EVENTS = DEVICE_KINDS | {K.LINKS_ADDED, K.LINKS_REMOVED}
@@ -208,7 +210,24 @@ class Analyzer:
                     (index[lid] for lid in topo.link_ids), dtype=np.int64, count=len(topo.link_ids)
                 )
         media = media_figures(topo, self.plant, self._plant_rows)
-        typ, mx = rack_power(design, topo, self._dev, media.end_power_by_device)
+        phys = None
+        if self.plant is not None:
+            # Split by fabric once: the totals are the sums, the per-fabric figures its parts.
+            names = np.array([*FABRICS, ""], dtype=object)
+            codes = topo.fabric if topo.fabric is not None else None
+            fabric_of = (
+                dict(zip(topo.link_ids, names[codes].tolist(), strict=True))
+                if codes is not None
+                else None
+            )
+            phys = build_plant(self.plant, fabric_of=fabric_of)
+        trays = tray_items(design)
+        typ, mx = rack_power(
+            design,
+            self._dev,
+            phys.device_power_w if phys else None,
+            phys.device_power_w_max if phys else None,
+        )
         if "trays" in self._dirty:
             self._trays.reset()
             self._dirty.discard("trays")
@@ -223,6 +242,7 @@ class Analyzer:
         ]
         if self.plant is not None:
             findings.extend(self.plant.findings())
+            findings.extend(phys.findings)
 
         settings = design.settings
         servers = np.flatnonzero(topo.is_gpu_server)
@@ -240,21 +260,37 @@ class Analyzer:
 
         switches = topo.level >= 1
         by_tier = Counter(tier_name(int(v)) for v in topo.level[switches].tolist())
+
+        # Modules and cables from the physical plant: the same counts, power and prices as the
+        # BOM, so the analysis cost equals the BOM total.
+        def plant_sum(category: str, attr: str) -> float:
+            return phys.total(category, attr) if phys else 0.0
+
         power = {
             "total": 0.0,
             "servers": self._dev.servers_w,
             "switches": self._dev.switches_w,
-            "transceivers": media.transceiver_power_w,
-            "passive_cables": media.passive_power_w,
+            "transceivers": plant_sum("module", "unit_power_w"),
+            "cables": plant_sum("cable", "unit_power_w"),
             "other_devices": self._dev.other_w,
         }
         power["total"] = sum(v for k, v in power.items() if k != "total")
+        power_max = {
+            "total": 0.0,
+            "servers": self._dev.servers_w_max,
+            "switches": self._dev.switches_w_max,
+            "transceivers": plant_sum("module", "unit_power_w_max"),
+            "cables": plant_sum("cable", "unit_power_w_max"),
+            "other_devices": self._dev.other_w_max,
+        }
+        power_max["total"] = sum(v for k, v in power_max.items() if k != "total")
         cost = {
             "total": 0.0,
             "servers": self._dev.servers_usd,
             "switches": self._dev.switches_usd,
-            "transceivers": media.transceiver_cost_usd,
-            "cables": media.cable_cost_usd,
+            "transceivers": plant_sum("module", "unit_price_usd"),
+            "cables": plant_sum("cable", "unit_price_usd") + plant_sum("fibre", "unit_price_usd"),
+            "trays": sum(t.quantity * t.unit_price_usd for t in trays),
             "racks": self._dev.racks_usd,
             "other_devices": self._dev.other_usd,
         }
@@ -271,9 +307,9 @@ class Analyzer:
             links_by_medium=media.by_medium,
             links_without_medium=media.no_medium,
             media_available=media.available,
-            transceivers=media.modules,
-            transceiver_power_w=media.transceiver_power_w,
-            transceivers_by_kind=media.transceivers_by_kind,
+            transceivers=int(plant_sum("module", "quantity")) if phys else media.modules,
+            transceiver_power_w=power["transceivers"],
+            transceivers_by_kind=_modules_by_kind(phys) if phys else media.transceivers_by_kind,
             cable_length_total_m=media.length_total_m,
             cable_length_max_m=media.length_max_m,
             cable_ordered_total_m=media.ordered_total_m,
@@ -296,13 +332,15 @@ class Analyzer:
             allreduce_curve=points,
             allreduce_knee=knee(points),
             power_w=power,
+            power_w_max=power_max,
+            plant=phys.summary() if phys else None,
             cost_usd=cost,
             rack_power_w={
                 r: (typ[r], mx[r], design.racks[r].power_budget_kw * 1000) for r in design.racks
             },
             tray_fill=fill,
             warnings=sort_findings(findings),
-            fabrics=fabric_figures(design, topo, self.plant, self._plant_rows, media),
+            fabrics=fabric_figures(design, topo, self.plant, self._plant_rows, media, phys),
             reliability=forecast(design, topo, media),
         )
 
@@ -323,6 +361,16 @@ class Analyzer:
                     )
                 )
         return out
+
+
+def _modules_by_kind(phys) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {}
+    for item in phys.of("module"):
+        entry = out.setdefault(item.kind, {"modules": 0, "power_w": 0.0, "power_w_max": 0.0})
+        entry["modules"] += item.quantity
+        entry["power_w"] += item.quantity * item.unit_power_w
+        entry["power_w_max"] += item.quantity * item.unit_power_w_max
+    return out
 
 
 def _geometry_settings(settings) -> tuple:

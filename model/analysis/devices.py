@@ -1,17 +1,16 @@
 """Power and price of the devices and racks, and per-rack power against the rack budget.
 
-Device power is the catalog's typical figure (``power_typical_w``) for totals; the per-rack check
-also adds up ``power_max_w``. Pluggable optics are not part of the catalog's device figures: the
-power of each link end is added to the rack of the device it is plugged into.
+Every power figure exists at typical (``power_typical_w``) and at maximum (``power_max_w``)
+draw. Pluggable plugs (modules, cable ends) are not part of the catalog's device figures: the
+physical plant (:mod:`model.plant`) gives each device the typical and maximum power of the plugs
+in its cages, added to the rack the device sits in. This is the one rack-power figure: the
+canvas, inspector and elevation sheets display :func:`rack_power_of` and compute nothing.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
-from model.analysis.topology import Topology
 from model.design import Design
 
 
@@ -20,6 +19,9 @@ class DeviceFigures:
     servers_w: float
     switches_w: float
     other_w: float
+    servers_w_max: float
+    switches_w_max: float
+    other_w_max: float
     servers_usd: float
     switches_usd: float
     other_usd: float
@@ -39,6 +41,7 @@ def category(dtype) -> str:
 def device_figures(design: Design) -> DeviceFigures:
     types = design.catalog.device_types
     power = {"servers": 0.0, "switches": 0.0, "other": 0.0}
+    power_max = {"servers": 0.0, "switches": 0.0, "other": 0.0}
     price = {"servers": 0.0, "switches": 0.0, "other": 0.0}
     typ: dict[str, float] = {r: 0.0 for r in design.racks}
     mx: dict[str, float] = {r: 0.0 for r in design.racks}
@@ -46,6 +49,7 @@ def device_figures(design: Design) -> DeviceFigures:
         dtype = types[device.type]
         cat = category(dtype)
         power[cat] += dtype.power_typical_w
+        power_max[cat] += dtype.power_max_w
         price[cat] += dtype.price_usd
         typ[device.rack] += dtype.power_typical_w
         mx[device.rack] += dtype.power_max_w
@@ -57,6 +61,9 @@ def device_figures(design: Design) -> DeviceFigures:
         power["servers"],
         power["switches"],
         power["other"],
+        power_max["servers"],
+        power_max["switches"],
+        power_max["other"],
         price["servers"],
         price["switches"],
         price["other"],
@@ -67,23 +74,23 @@ def device_figures(design: Design) -> DeviceFigures:
 
 
 def rack_power(
-    design: Design, topo: Topology, dev: DeviceFigures, end_power: np.ndarray | None
+    design: Design,
+    dev: DeviceFigures,
+    plug_w: dict[str, float] | None,
+    plug_w_max: dict[str, float] | None,
 ) -> tuple[dict[str, float], dict[str, float]]:
-    """Typical and maximum W per rack: devices plus the link ends plugged into them."""
+    """Typical and maximum W per rack: devices plus the plugs in their cages (by device id)."""
     typ = dict(dev.rack_typical_w)
     mx = dict(dev.rack_max_w)
-    if end_power is not None and len(end_power):
-        rack_ids = list(design.racks)
-        # Rack number of each device: valid while the topology and the rack list stay the same.
-        cached_racks, rack_of = getattr(topo, "_rack_index", (None, None))
-        if cached_racks != rack_ids:
-            number = {r: i for i, r in enumerate(rack_ids)}
-            rack_of = np.array(
-                [number[design.devices[d].rack] for d in topo.device_ids], dtype=np.int64
-            )
-            topo._rack_index = (rack_ids, rack_of)
-        per_rack = np.bincount(rack_of, weights=end_power, minlength=len(rack_ids))
-        for i in np.flatnonzero(per_rack).tolist():
-            typ[rack_ids[i]] += float(per_rack[i])
-            mx[rack_ids[i]] += float(per_rack[i])
+    devices = design.devices
+    for table, plugs in ((typ, plug_w), (mx, plug_w_max)):
+        for device_id, watts in (plugs or {}).items():
+            device = devices.get(device_id)
+            if device is not None and device.rack in table:
+                table[device.rack] += watts
     return typ, mx
+
+
+def rack_power_of(report, rack_id: str) -> tuple[float, float, float]:
+    """(typical W, max W, budget W) of one rack from an analysis report: what views display."""
+    return report.rack_power_w.get(rack_id, (0.0, 0.0, 0.0))

@@ -52,10 +52,14 @@ def fabric_figures(
     plant,
     plant_rows: np.ndarray | None,
     media: MediaFigures,
+    phys=None,
 ) -> dict[str, FabricFigures]:
     """Figures of every fabric that has a switch or a link, in :data:`FABRICS` order.
 
-    ``media`` is the whole design's media figures (reused for a fabric that holds every link).
+    ``media`` is the whole design's media figures (reused for a fabric that holds every link);
+    ``phys`` the physical plant split by fabric (:func:`model.plant.build_plant` with
+    ``fabric_of``): modules, cables and fibres, their power and cost come from it when given, so
+    the fabrics add up to the design's totals and the BOM.
     """
     types = design.catalog.device_types
     codes = topo.fabric if topo.fabric is not None else np.zeros(len(topo.link_ids), np.int8)
@@ -85,13 +89,21 @@ def fabric_figures(
         media_max = getattr(sub, "transceiver_power_max_w", sub.transceiver_power_w)
         media_max += getattr(sub, "passive_power_max_w", sub.passive_power_w)
         fig.links_by_kind = {k: v for k, v in sub.by_kind.items() if v}
+        trx_usd, cable_usd = sub.transceiver_cost_usd, sub.cable_cost_usd
         fig.transceivers = sub.modules
+        if phys is not None:
+            mine = [i for i in phys.items if i.fabric == name]
+            fig.transceivers = sum(i.quantity for i in mine if i.category == "module")
+            media_typ = sum(i.quantity * i.unit_power_w for i in mine)
+            media_max = sum(i.quantity * i.unit_power_w_max for i in mine)
+            trx_usd = sum(i.quantity * i.unit_price_usd for i in mine if i.category == "module")
+            cable_usd = sum(i.quantity * i.unit_price_usd for i in mine if i.category != "module")
         fig.power_w = {"typical": typ + media_typ, "max": mx + media_max}
         fig.cost_usd = {
             "switches": usd,
-            "transceivers": sub.transceiver_cost_usd,
-            "cables": sub.cable_cost_usd,
-            "total": usd + sub.transceiver_cost_usd + sub.cable_cost_usd,
+            "transceivers": trx_usd,
+            "cables": cable_usd,
+            "total": usd + trx_usd + cable_usd,
         }
         out[name] = fig
     return out

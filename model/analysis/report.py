@@ -59,6 +59,8 @@ class Report:
     rack_power_w: dict[str, tuple[float, float, float]]  # rack -> (typical, max, budget)
     tray_fill: dict[str, float]
     warnings: list[Finding] = field(default_factory=list)
+    power_w_max: dict[str, float] = field(default_factory=dict)  # same keys as power_w
+    plant: dict | None = None  # model.plant.PhysicalPlant.summary(); None without a plant
     fabrics: dict[str, FabricFigures] = field(default_factory=dict)
     reliability: dict = field(default_factory=dict)  # model.analysis.reliability.forecast
 
@@ -124,7 +126,9 @@ class Report:
                     "knee": self.allreduce_knee,
                 },
                 "power_w": self.power_w,
+                "power_w_max": self.power_w_max,
                 "cost_usd": self.cost_usd,
+                "plant": self.plant,
                 "fabrics": {name: f.to_json() for name, f in self.fabrics.items()},
                 "reliability": self.reliability,
                 "warnings": [
@@ -193,9 +197,23 @@ class Report:
                 f"{a.time_s * 1000:,.1f} ms [{parts}], busBW {a.busbw_gbps / 8:,.0f} GB/s"
             )
             lines.append(f"  {self.allreduce_knee}")
+        if self.plant:
+            cables = self.plant["cables"]
+            kinds = ", ".join(f"{k} {v:,}" for k, v in cables["by_kind"].items())
+            cages = self.plant["cages"]
+            lines.append(
+                f"Plant: {self.plant['modules']['total']:,} modules, {cables['total']:,} cables"
+                + (f" ({kinds})" if kinds else "")
+                + f"; cages {cages['used']:,} used of {cages['total']:,}, {cages['invalid']:,} invalid"
+            )
         lines.append(
-            "Power " + ", ".join(f"{k} {v / 1000:,.1f} kW" for k, v in self.power_w.items())
+            "Power typical " + ", ".join(f"{k} {v / 1000:,.1f} kW" for k, v in self.power_w.items())
         )
+        if self.power_w_max:
+            lines.append(
+                "Power max "
+                + ", ".join(f"{k} {v / 1000:,.1f} kW" for k, v in self.power_w_max.items())
+            )
         lines.append("Cost " + ", ".join(f"{k} ${v:,.0f}" for k, v in self.cost_usd.items()))
         if len(self.fabrics) > 1:
             for name, f in self.fabrics.items():

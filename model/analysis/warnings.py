@@ -2,8 +2,9 @@
 
 Choices where a code could mean several things:
 
-* ``RACK_OVER_POWER``: error when the typical draw of the rack's devices plus its link ends
-  exceeds the budget; warning when only the maximum draw does.
+* ``RACK_OVER_POWER``: error when the maximum draw of the rack's devices plus the plugs in
+  their cages exceeds the budget (a rack is provisioned for its maximum; the message also gives
+  the typical draw).
 * ``SWITCH_OUT_OF_PORTS``: a switch below the top tier whose free compute ports cannot carry the
   uplinks its downlinks need to meet the design's oversubscription target
   (needed uplink capacity = down / target - up > free ports x port speed). A full switch that
@@ -108,7 +109,7 @@ def rack_power_findings(
             out.append(
                 Finding(
                     code="RACK_OVER_POWER",
-                    severity="warning",
+                    severity="error",
                     message=f"Rack {rack.name} can draw {mx / 1000:.1f} kW at maximum, "
                     f"over its {rack.power_budget_kw:g} kW budget "
                     f"({typ / 1000:.1f} kW typical).",

@@ -15,24 +15,36 @@ from model.bom import (
     bom_totals,
 )
 from model.export.csv_writer import write_csv
-from model.export.xlsx_writer import Sheet, write_xlsx
+from model.export.xlsx_writer import Formula, Sheet, write_xlsx
 from model.findings import Finding
 
 XLSX_SHEETS = ("Summary", "BOM", "Cabling schedule", "Warnings")
 BOM_HEADERS = (
     "Category",
-    "Part",
+    "Part number",
+    "Vendor",
     "Description",
     "Length (m)",
     "Quantity",
+    "Spares",
     "Unit",
-    "Unit power (W)",
-    "Total power (W)",
+    "Unit power typical (W)",
+    "Total power typical (W)",
+    "Unit power max (W)",
+    "Total power max (W)",
     "Unit price (USD, indicative)",
     "Total price (USD, indicative)",
+    "Spares price (USD, indicative)",
     "Source",
     "Fabric",
 )
+# Columns whose cells are formulas in the XLSX: total = quantity (or spares) x unit figure.
+_PRODUCTS = {
+    "total_power_w": ("quantity", "unit_power_w"),
+    "total_power_w_max": ("quantity", "unit_power_w_max"),
+    "total_price_usd": ("quantity", "unit_price_usd"),
+    "spares_price_usd": ("spares", "unit_price_usd"),
+}
 SUMMARY_HEADERS = ("Item", "Value", "Unit")
 WARNING_HEADERS = ("Severity", "Code", "Message", "Objects")
 _MONEY = "#,##0.00"
@@ -55,14 +67,29 @@ def bom_sheets(
     schedule: Sequence[ScheduleRow],
     findings: Sequence[Finding],
 ) -> list[Sheet]:
-    """The four sheets of the XLSX bill of materials, in order."""
+    """The four sheets of the XLSX bill of materials, in order.
+
+    On the BOM sheet every total is a formula (line totals = quantity x unit figure, the Total
+    row = SUM of the column), so a purchaser who edits a quantity sees the totals follow.
+    """
     total = bom_total_line(bom_totals(lines))
-    bom_rows = [ln.as_row() for ln in lines] + [total.as_row()]
+    bom_rows = [_formula_row(ln.as_row(), n + 2) for n, ln in enumerate(lines)]
+    bom_rows.append(_total_row(total.as_row(), len(lines)))
+    col = {name: i for i, name in enumerate(BOM_COLUMNS)}
+    money, power = (
+        {col[c] for c in ("unit_price_usd", "total_price_usd", "spares_price_usd")},
+        {
+            col[c]
+            for c in ("unit_power_w", "total_power_w", "unit_power_w_max", "total_power_w_max")
+        },
+    )
+    formats = {col["length_m"]: "0.0##", col["quantity"]: "#,##0.#", col["spares"]: "#,##0"}
+    formats |= {c: _MONEY for c in money} | {c: _POWER for c in power}
     bom = Sheet(
         "BOM",
         BOM_HEADERS,
         bom_rows,
-        formats={3: "0.0##", 4: "#,##0.#", 6: _POWER, 7: _POWER, 8: _MONEY, 9: _MONEY},
+        formats=formats,
         bold_rows=frozenset({len(bom_rows) - 1}),
     )
     summary_sheet = Sheet(
@@ -78,6 +105,29 @@ def bom_sheets(
         [(f.severity, f.code, f.message, _objects_text(f.objects)) for f in findings],
     )
     return [summary_sheet, bom, cabling, warnings]
+
+
+def _letter(column: str) -> str:
+    from openpyxl.utils import get_column_letter
+
+    return get_column_letter(BOM_COLUMNS.index(column) + 1)
+
+
+def _formula_row(row: tuple, excel_row: int) -> tuple:
+    out = list(row)
+    for target, (count, unit) in _PRODUCTS.items():
+        i = BOM_COLUMNS.index(target)
+        if out[i] is not None:
+            out[i] = Formula(f"={_letter(count)}{excel_row}*{_letter(unit)}{excel_row}")
+    return tuple(out)
+
+
+def _total_row(row: tuple, n_lines: int) -> tuple:
+    out = list(row)
+    for target in _PRODUCTS:
+        i = BOM_COLUMNS.index(target)
+        out[i] = Formula(f"=SUM({_letter(target)}2:{_letter(target)}{n_lines + 1})")
+    return tuple(out)
 
 
 def write_bom_xlsx(

@@ -265,9 +265,9 @@ def _cable(site, names, a, b, medium, label, length) -> tuple:
 def _schedule_cables(design, schedule, plant, site, device_names) -> list[tuple]:
     rows = []
     for row in schedule:
-        link = design.links.get(row.cable_id)
+        link = design.links.get(row.link_id)
         if link is None:
-            raise ExportError(f"schedule row {row.cable_id!r} names no link of the design")
+            raise ExportError(f"schedule row {row.link_id!r} names no link of the design")
         a, b = link.a, link.b
         if _end_key(design, a.device, a.port) != (row.a_rack, row.a_u, row.a_device, row.a_port):
             a, b = b, a

@@ -34,6 +34,10 @@ _WIDTH_SAMPLE_ROWS = 2000
 _MAX_WIDTH = 70
 
 
+class Formula(str):
+    """A cell formula (``=E2*M2``): written as a formula, so totals follow edited quantities."""
+
+
 @dataclass
 class Sheet:
     """One worksheet: ``formats`` maps a column index to an Excel number format."""
@@ -96,7 +100,15 @@ def _write_sheet(book: Workbook, sheet: Sheet) -> None:
         for col, raw in enumerate(row):
             value = _value(raw)
             fmt = formats.get(col) if isinstance(value, (int, float)) else None
-            if fmt or bold or (isinstance(value, str) and value.startswith("=")):
+            if isinstance(raw, Formula):
+                cell = WriteOnlyCell(ws, value=str(raw))
+                cell.data_type = "f"
+                if formats.get(col):
+                    cell.number_format = formats[col]
+                if bold:
+                    cell.font = _HEADER_FONT
+                out.append(cell)
+            elif fmt or bold or (isinstance(value, str) and value.startswith("=")):
                 cell = WriteOnlyCell(ws, value=value)
                 if isinstance(value, str):
                     cell.data_type = "s"

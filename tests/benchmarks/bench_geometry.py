@@ -6,6 +6,7 @@ import gc
 import time
 
 from model.cabling import CablePlant
+from model.plant import build_plant
 from tests.benchmarks.run_benchmarks import Report, peak_rss_mb
 from tests.benchmarks.synthetic import WORKLOADS, synthetic_hall
 
@@ -31,11 +32,22 @@ def run(report: Report) -> None:
         graph = plant._graph
         report.add(
             size,
-            "geometry: full route + media (CablePlant)",
+            "geometry: full route + media per cage (CablePlant)",
             full,
             peak_rss_mb(),
             target="<= 1 s" if size == "XL" else "",
             note=f"cpu {cpu * 1000:.0f} ms; {graph.node_count} tray nodes",
+        )
+        t0, c0 = time.perf_counter(), time.process_time()
+        phys = build_plant(plant)
+        report.add(
+            size,
+            "geometry: physical plant (modules, cables, cages)",
+            time.perf_counter() - t0,
+            peak_rss_mb(),
+            note=f"cpu {(time.process_time() - c0) * 1000:.0f} ms; "
+            f"{phys.summary()['modules']['total']:,} modules, "
+            f"{phys.summary()['cages']['used']:,} cages, {phys.cages_invalid:,} invalid",
         )
         for label, rack_id in (
             ("server rack", "p0-r0"),

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from gui.commands import DeleteCommand, MoveRacksCommand
 from gui.panels.links_table import COL_MEDIUM
 from tests.benchmarks.workloads import build
+from tests.builders import copper_pod
 from tests.gui.analysis_support import close_quietly, docks, open_window, wait_fresh
 
 
@@ -24,44 +25,57 @@ def _medium_column(window) -> list[str]:
     return [model.index(r, COL_MEDIUM).data() for r in range(model.rowCount())]
 
 
-def test_moving_a_leaf_rack_beyond_copper_reach_updates_counts_delta_and_table(s_window, qtbot):
-    window = s_window
+@pytest.fixture
+def copper_window(qtbot, tmp_path):
+    window = open_window(qtbot, tmp_path, copper_pod())
+    yield window
+    close_quietly(window)
+
+
+def test_moving_a_server_rack_beyond_copper_reach_updates_counts_delta_and_table(
+    copper_window, qtbot
+):
+    window = copper_window
     d = docks(window)
     design = window.document.design
+    wait_fresh(qtbot, window)
     before = d.panel.report
-    assert before.links_by_kind["aec"] == 544
-    assert "AEC 544" in d.panel.tiles["cables"].detail.text()
-    aec_rows_before = sum(
-        "active electrical" in (m or "").lower() or "aec" in (m or "").lower()
-        for m in _medium_column(window)
-    )
-    leaf_rack = next(r for r in design.racks.values() if r.name == "A05")
+    assert before.links_by_kind["acc"] == 16 and before.plant["cables"]["by_kind"] == {"acc": 8}
+    assert "LACC 16" in d.panel.tiles["cables"].detail.text()
+    assert "8 cables" in d.panel.tiles["cables"].value.text()
+    lacc_rows_before = sum("LACC" in (m or "") for m in _medium_column(window))
     # the drag of the canvas ends in exactly this command (SelectInteraction.release)
-    window.scene.push(MoveRacksCommand(design, {leaf_rack.id: (14.8, leaf_rack.y)}))
+    window.scene.push(MoveRacksCommand(design, {"r2": (9.0, 3.0)}))
     assert not d.runner.fresh
     assert "recomputing" in d.panel.status.text()
     wait_fresh(qtbot, window)
     after = d.panel.report
-    assert after.links_by_kind["aec"] < before.links_by_kind["aec"]
-    assert after.links_by_kind["aoc"] > before.links_by_kind["aoc"]
+    flipped = before.links_by_kind["acc"] - after.links_by_kind["acc"]
+    assert flipped == 8 and after.links_by_kind["mmf"] == 8
     delta = d.panel.delta.text()
-    flipped = before.links_by_kind["aec"] - after.links_by_kind["aec"]
-    assert f"+{flipped:,} AOC" in delta and f"−{flipped:,} AEC" in delta
-    assert delta.startswith("Move rack A05:")
+    # The delta counts physical things: 8 modules (4 cages each end), 4 cables become 8 fibres.
+    assert f"+{flipped:,} MMF" in delta and f"−{flipped:,} LACC" in delta
+    assert "+8 modules" in delta and "+4 cables" in delta
+    assert delta.startswith("Move rack R2:")
     assert "W" in delta and "+" in delta
-    assert f"AEC {after.links_by_kind['aec']:,}" in d.panel.tiles["cables"].detail.text()
+    assert "mmf-fibre 8" in d.panel.tiles["cables"].detail.text()
     assert "up to date" in d.panel.status.text()
-    aec_rows_after = sum(
-        "aec" in (m or "").lower() or "active electrical" in (m or "").lower()
-        for m in _medium_column(window)
-    )
-    assert aec_rows_after == aec_rows_before - flipped
+    lacc_rows_after = sum("LACC" in (m or "") for m in _medium_column(window))
+    assert lacc_rows_after == lacc_rows_before - flipped
 
     window.document.stack.undo()
     wait_fresh(qtbot, window)
     assert d.panel.report.links_by_kind == before.links_by_kind
-    assert f"−{flipped:,} AOC" in d.panel.delta.text()
-    assert d.panel.delta.text().startswith("Undo Move rack A05:")
+    assert "−8 modules" in d.panel.delta.text()
+    assert d.panel.delta.text().startswith("Undo Move rack R2:")
+
+
+def test_power_tile_shows_typical_and_max(s_window, qtbot):
+    d = docks(s_window)
+    report = d.panel.report
+    text = d.panel.tiles["power"].value.text()
+    assert "typical" in text and "max" in text
+    assert report.power_w_max["total"] > report.power_w["total"]
 
 
 def test_results_of_an_older_revision_are_never_published(s_window, qtbot, monkeypatch):
@@ -153,9 +167,10 @@ def test_a_person_drags_the_network_rack_away_removes_trays_and_undoes_it_all(s_
     assert design.racks[rack.id].x > 12.0
     wait_fresh(qtbot, window)
     moved = d.panel.report
-    assert moved.links_by_kind["aoc"] > start.links_by_kind["aoc"]
-    assert moved.power_w["transceivers"] > start.power_w["transceivers"]
-    assert "AOC" in d.panel.delta.text()
+    # Every link of the SuperPOD is on modules and fibres already: the move lengthens fibres.
+    assert moved.cost_usd["cables"] > start.cost_usd["cables"]
+    assert moved.plant["cages"]["invalid"] == 0
+    assert "$" in d.panel.delta.text()
 
     window.scene.select_ids(design.trays)
     window.delete_selection()

@@ -19,9 +19,7 @@ def test_charts_show_lengths_reach_power_ladder_and_allreduce(qtbot, tmp_path):
     charts = d.charts
     d.tabs.setCurrentWidget(charts)
     bars = _items(charts.lengths, pg.BarGraphItem)
-    assert len(bars) == 2  # copper (AEC) and AOC
-    reach = _items(charts.lengths, pg.InfiniteLine)
-    assert any("AEC" in line.label.format for line in reach)
+    assert len(bars) == 1  # the SuperPOD: every link on multimode modules and fibres
     assert _items(charts.power, pg.BarGraphItem) and _items(charts.ladder, pg.BarGraphItem)
     curves = charts.allreduce.getPlotItem().listDataItems()
     assert curves and curves[0].xData[-1] == 1024
@@ -61,4 +59,19 @@ def test_charts_say_when_they_are_being_recomputed(qtbot, tmp_path):
     assert "recomputing" in docks(window).warnings.summary.text()
     wait_fresh(qtbot, window)
     assert charts.status.text().startswith("up to date")
+    close_quietly(window)
+
+
+def test_reach_lines_of_the_media_in_use(qtbot, tmp_path):
+    from tests.builders import copper_pod
+
+    window = open_window(qtbot, tmp_path, copper_pod())
+    d = docks(window)
+    d.tabs.setCurrentWidget(d.charts)
+    window.scene.push(MoveRacksCommand(window.document.design, {"r2": (9.0, 3.0)}))
+    wait_fresh(qtbot, window)
+    bars = _items(d.charts.lengths, pg.BarGraphItem)
+    assert len(bars) == 2  # copper (LACC) and multimode
+    reach = _items(d.charts.lengths, pg.InfiniteLine)
+    assert any("LACC" in line.label.format for line in reach)
     close_quietly(window)

@@ -70,14 +70,14 @@ def test_pin_a_link_medium_in_inspector(window):
     window.scene.select_ids(["l-1"])
     settle()
     combo = window.inspector.fields["medium"]
-    index = next(i for i in range(combo.count()) if combo.itemData(i) == "aoc-400g")
+    index = next(i for i in range(combo.count()) if combo.itemData(i) == "dr4-400g")
     combo.setCurrentIndex(index)
     combo.activated.emit(index)
-    assert design.links["l-1"].medium == "aoc-400g"
+    assert design.links["l-1"].medium == "dr4-400g"
     plant = window.document.plant
     if plant is not None:
         plant.refresh()
-        assert plant.medium("l-1").id == "aoc-400g"
+        assert plant.medium("l-1").id == "dr4-400g"
 
 
 def test_arrow_keys_nudge_by_a_tile_and_merge_into_one_undo_step(window, qtbot):

@@ -5,17 +5,20 @@ from __future__ import annotations
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QDialogButtonBox
 
+from gui.commands import MoveRacksCommand
 from gui.panels.settings_dialog import DesignSettingsDialog
 from tests.benchmarks.workloads import build
+from tests.builders import copper_pod
 from tests.gui.analysis_support import close_quietly, docks, open_window, wait_fresh
 
 
 def test_settings_change_is_undoable_and_reanalysed(qtbot, tmp_path):
-    window = open_window(qtbot, tmp_path, build("S"))
+    window = open_window(qtbot, tmp_path, copper_pod())
     d = docks(window)
     design = window.document.design
+    wait_fresh(qtbot, window)
     before = d.panel.report
-    assert before.links_by_kind["aec"] > 0
+    assert before.links_by_kind["acc"] > 0
 
     def drive():
         dialog = window.findChild(DesignSettingsDialog)
@@ -31,10 +34,10 @@ def test_settings_change_is_undoable_and_reanalysed(qtbot, tmp_path):
     assert window.document.stack.undoText() == "Edit design settings"
     wait_fresh(qtbot, window)
     report = d.panel.report
-    assert report.links_by_kind["aec"] == 0
+    assert report.links_by_kind["acc"] == 0
     assert "target 2.00:1" in d.panel.tiles["oversub"].detail.text()
     assert report.allreduce.message_mb == 256
-    assert f"−{before.links_by_kind['aec']:,} AEC" in d.panel.delta.text()
+    assert f"−{before.links_by_kind['acc']:,} LACC" in d.panel.delta.text()
     window.document.stack.undo()
     assert design.settings.media_policy == "lowest-cost"
     wait_fresh(qtbot, window)
@@ -49,6 +52,32 @@ def test_unchanged_dialog_makes_no_command(qtbot):
     assert dialog.command() is None
     dialog.slack_per_end.setValue(design.settings.slack_per_end_m + 1)
     assert dialog.command() is not None
+
+
+def test_bom_spares_per_category_are_a_design_setting(qtbot, tmp_path):
+    from model.bom import bom_lines
+
+    window = open_window(qtbot, tmp_path, copper_pod())
+    d = docks(window)
+    design = window.document.design
+
+    def drive():
+        dialog = window.findChild(DesignSettingsDialog)
+        dialog.spares["Transceivers"].setValue(10.0)
+        dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.Ok).click()
+
+    QTimer.singleShot(200, drive)
+    d.settings_action.trigger()
+    assert design.settings.spares_pct == {"Transceivers": 10.0}
+    window.scene.push(MoveRacksCommand(design, {"r2": (9.0, 3.0)}))  # modules appear
+    plant = window.document.plant
+    plant.refresh()
+    modules = [ln for ln in bom_lines(design, plant) if ln.category == "Transceivers"]
+    assert modules and all(ln.spares == -(-ln.quantity // 10) for ln in modules)
+    window.document.stack.undo()
+    window.document.stack.undo()
+    assert design.settings.spares_pct == {}
+    close_quietly(window)
 
 
 def test_reliability_rates_and_job_from_the_dialog_reach_the_panel(qtbot, tmp_path):

@@ -76,7 +76,7 @@ def apply_edit(design, stack, kind: str, pick: int, dx: int, dy: int) -> None:
         push(stack, DeleteCommand(design, [sorted(design.links)[pick % len(design.links)]]))
     elif kind == "pin" and design.links:
         link = design.links[sorted(design.links)[pick % len(design.links)]]
-        medium = "aoc-400g" if link.medium == "auto" else "auto"
+        medium = "dr4-400g" if link.medium == "auto" else "auto"
         push(stack, UpdateCommand(design, "links", [msgspec.structs.replace(link, medium=medium)]))
 
 

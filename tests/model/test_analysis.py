@@ -23,7 +23,7 @@ M_BITS = 1024 * 8e6  # default all-reduce message, 1024 MB
 def five_devices():
     """s1, s2 (DGX H100) -> leaf1, leaf2 (QM9700) -> spine (QM9700), with explicit media.
 
-    s1 nic1-8 -> leaf1 p1-8 (AOC, 10 m); s2 nic1-8 -> leaf2 p1-8 (SR4, 20.3 m, ordered 21 m);
+    s1 nic1-8 -> leaf1 p1-8 (DR4, 10 m); s2 nic1-8 -> leaf2 p1-8 (SR4, 20.3 m, ordered 30 m);
     leaf1 p9-12 -> spine p1-4 (DAC, 1.5 m); leaf2 p9-12 -> spine p5-8 (LACC, 3.2 m, ordered 4 m).
     """
     design = empty_hall(20.0, 10.0)
@@ -38,8 +38,8 @@ def five_devices():
     device(design, "spine", "n2", 20, "qm9700", role="spine")
     media, lengths, ordered = {}, {}, {}
     for server, leaf, medium, length, order in (
-        ("s1", "leaf1", "aoc-400g", 10.0, 10.0),
-        ("s2", "leaf2", "sr4-400g", 20.3, 21.0),
+        ("s1", "leaf1", "dr4-400g", 10.0, 10.0),
+        ("s2", "leaf2", "sr4-400g", 20.3, 30.0),
     ):
         for i in range(1, 9):
             link_id = f"{server}-{i}"
@@ -64,31 +64,43 @@ def test_five_device_design_every_number_by_hand():
     assert j["switches"] == {"total": 3, "by_tier": {"leaf": 2, "spine": 1, "core": 0}}
     assert j["links"]["total"] == 24
     assert j["links"]["by_tier"] == {"server-leaf": 16, "leaf-spine": 8, "spine-core": 0}
-    assert j["links"]["by_kind"] == {"dac": 4, "acc": 4, "aec": 0, "aoc": 8, "mmf": 8, "smf": 0}
-    # Modules: twin-port cages on both DGX NICs and QM9700 ports -> one module per 2 links/end.
-    # AOC 8 links: 4 cages at s1 + 4 at leaf1; SR4: 4 + 4; LACC 4 links: 2 cages + 2 cages; DAC 0.
-    assert j["transceivers"]["total"] == 8 + 8 + 4
+    assert j["links"]["by_kind"] == {"dac": 4, "acc": 4, "aec": 0, "aoc": 0, "mmf": 8, "smf": 8}
+    # One plug per twin-port cage. DR4 8 links: 4 flat modules at s1 + 4 finned at leaf1; SR4
+    # likewise at s2 / leaf2; the uplinks pair up per cage: 2 straight twin-port DACs (leaf1)
+    # and 2 straight twin-port LACCs (leaf2), no module.
+    assert j["transceivers"]["total"] == 8 + 8
     assert j["transceivers"]["by_kind"] == {
-        "aoc": {"modules": 8, "power_w": 128.0},
-        "mmf": {"modules": 8, "power_w": 128.0},
-        "acc": {"modules": 4, "power_w": 4.8},
+        "smf": {"modules": 8, "power_w": 128.0, "power_w_max": 136.0},
+        "mmf": {"modules": 8, "power_w": 120.0, "power_w_max": 136.0},
     }
-    # Power per link end: AOC 8 W x 16 ends, SR4 8 W x 16, LACC 0.6 W x 8; DAC 0.1 W x 8 passive.
-    assert j["transceivers"]["power_w"] == pytest.approx(128 + 128 + 4.8)
-    assert j["power_w"]["passive_cables"] == pytest.approx(0.8)
+    assert j["plant"]["cables"]["by_kind"] == {"acc": 2, "dac": 2, "mmf-fibre": 8, "smf-fibre": 8}
+    # Cages: DGX 4 nic + 4 storage + 2 frontend + 1 BMC, QM9700 32 + 1; used: s1, s2 4 each,
+    # leaf1, leaf2 4 down + 2 up, spine 4.
+    assert j["plant"]["cages"] == {
+        "total": 2 * 11 + 3 * 33,
+        "used": 4 + 4 + 6 + 6 + 4,
+        "invalid": 0,
+    }
+    # Module power: 2xDR4 16 W (17 max), 2xSR4 15 W (17 max); cable ends: DAC 0.1 W x 2 per
+    # cable, LACC 1.5 W x 2 per cable.
+    assert j["transceivers"]["power_w"] == pytest.approx(128 + 120)
+    assert j["power_w"]["cables"] == pytest.approx(2 * 0.2 + 2 * 3.0)
+    assert j["power_w_max"]["transceivers"] == pytest.approx(136 + 136)
     assert j["power_w"]["servers"] == 2 * 8000
+    assert j["power_w_max"]["servers"] == 2 * 10200
     assert j["power_w"]["switches"] == 3 * 747
-    assert j["power_w"]["total"] == pytest.approx(16000 + 2241 + 260.8 + 0.8)
+    assert j["power_w"]["total"] == pytest.approx(16000 + 2241 + 248 + 6.4)
     assert j["cable_length_m"]["total"] == pytest.approx(8 * 10 + 8 * 20.3 + 4 * 1.5 + 4 * 3.2)
     assert j["cable_length_m"]["max"] == pytest.approx(20.3)
-    # Cost: SR4 $450 per end x 16; cables AOC 8 x 600, SR4 8 x (60 + 1.0/m x 21 m),
-    # DAC 4 x 120, LACC 4 x 250; servers 2 x 199k, switches 3 x 35k, racks 4 x 2.5k.
-    assert j["cost_usd"]["transceivers"] == 7200
-    assert j["cost_usd"]["cables"] == pytest.approx(4800 + 8 * 81 + 480 + 1000)
+    # Cost: modules 8 x $1,250 (2xDR4) + 8 x $800 (2xSR4); fibres 8 x (35 + 1.2/m x 10 m)
+    # single-mode, 8 x (40 + 1.5/m x 30 m) multimode; 2 DACs x (170 + 40/m x 1.5 m), 2 LACCs x
+    # (330 + 30/m x 4 m); servers 2 x 199k, switches 3 x 35k, racks 4 x 2.5k.
+    assert j["cost_usd"]["transceivers"] == 16_400
+    assert j["cost_usd"]["cables"] == pytest.approx(8 * 47 + 8 * 85 + 2 * 230 + 2 * 450)
     assert j["cost_usd"]["servers"] == 398_000
     assert j["cost_usd"]["switches"] == 105_000
     assert j["cost_usd"]["racks"] == 10_000
-    assert j["cost_usd"]["total"] == pytest.approx(7200 + 6928 + 398_000 + 105_000 + 10_000)
+    assert j["cost_usd"]["total"] == pytest.approx(16_400 + 2416 + 398_000 + 105_000 + 10_000)
     # Each leaf: 8 x 400 down, 4 x 400 up -> 2:1; the spine is the top tier (omitted).
     assert j["oversubscription"] == {"leaf": 2.0}
     # Halves by position: s1 (x=1) | s2 (x=5). Only leaf1's 4 uplinks cross: 1,600 Gb/s.
@@ -108,8 +120,8 @@ def test_five_device_design_every_number_by_hand():
     assert a["layers"]["leaf"]["time_s"] == pytest.approx(t_out, rel=1e-5)
     assert a["limited_by"] == "leaf" and a["tiers_crossed"] == ["leaf"]
     assert [p["gpus"] for p in a["curve"]] == [8, 16]
-    # Rack power: r1 = 8,000 W + 8 AOC ends x 8 W.
-    assert r.rack_power_w["r1"][0] == pytest.approx(8064)
+    # Rack power: r1 = 8,000 W + 4 flat 2xDR4 modules x 16 W (x 17 W at max).
+    assert r.rack_power_w["r1"][:2] == pytest.approx((8064, 10200 + 68))
     codes = sorted(w["code"] for w in j["warnings"])
     assert codes == ["OVERSUBSCRIBED", "SINGLE_UPLINK", "SINGLE_UPLINK"]
 

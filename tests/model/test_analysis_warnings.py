@@ -73,16 +73,18 @@ def test_speed_mismatch():
     assert f.objects == ("l-x",) and "400G" in f.message and "800G" in f.message
 
 
-def test_rack_over_power_typical_is_an_error_max_a_warning():
+def test_rack_over_power_is_an_error_at_typical_and_at_max():
     design = empty_hall()
     rack(design, "r1", 1.0, 2.0)
     for i in range(6):  # 6 x 8.0 kW typical = 48 kW > 45 kW
         device(design, f"s{i}", "r1", 1 + 8 * i, "dgx-h100")
     (f,) = codes(design)["RACK_OVER_POWER"]
     assert f.severity == "error" and f.objects == ("r1",)
-    design.remove_devices(["s5"])  # 40 kW typical, 51 kW max
+    design.remove_devices(["s5"])  # 40 kW typical, 51 kW max: a rack is provisioned for its max
     (f,) = codes(design)["RACK_OVER_POWER"]
-    assert f.severity == "warning"
+    assert f.severity == "error" and "maximum" in f.message
+    design.remove_devices(["s4"])  # 32 kW typical, 40.8 kW max
+    assert "RACK_OVER_POWER" not in codes(design)
 
 
 def test_rack_over_u():

@@ -1,23 +1,13 @@
-"""BOM lines: grouping by part and ordered length, transceiver counting, totals, trays."""
+"""BOM lines: one line per orderable part number, modules per cage, spares, totals, trays."""
 
 from __future__ import annotations
-
-from collections import Counter
 
 import msgspec
 import pytest
 
-from model.bom import (
-    bom_lines,
-    bom_totals,
-    cable_counts,
-    module_groups,
-    schedule_rows,
-    transceiver_modules,
-    tray_metres,
-    unorderable_links,
-)
-from model.entities import Tray
+from model.bom import bom_lines, bom_totals, schedule_rows, tray_metres, unorderable_links
+from model.entities import Settings, Tray
+from model.plant import build_plant
 from tests.builders import device, link, rack, small_pod
 from tests.model.bom_test_helpers import assert_close, plant_of
 
@@ -32,6 +22,17 @@ def _by(lines, category):
     return [ln for ln in lines if ln.category == category]
 
 
+def _pin(design, medium, length_m, ids=None):
+    for link_id in ids or list(design.links):
+        design.update_links(
+            [
+                msgspec.structs.replace(
+                    design.links[link_id], medium=medium, length_override_m=length_m
+                )
+            ]
+        )
+
+
 def test_equipment_lines_count_racks_servers_switches_by_type(pod_and_plant):
     design, plant = pod_and_plant
     lines = bom_lines(design, plant)
@@ -40,91 +41,93 @@ def test_equipment_lines_count_racks_servers_switches_by_type(pod_and_plant):
     assert [(ln.part, ln.quantity) for ln in _by(lines, "Switches")] == [("qm9700", 2)]
     dgx = design.catalog.device_types["dgx-h100"]
     server = _by(lines, "Servers")[0]
+    assert server.vendor == "NVIDIA"
     assert server.unit_power_w == dgx.power_typical_w
-    assert server.total_power_w == 4 * dgx.power_typical_w
+    assert server.unit_power_w_max == dgx.power_max_w
+    assert server.total_power_w_max == 4 * dgx.power_max_w
     assert server.total_price_usd == 4 * dgx.price_usd
     assert server.source == dgx.source
 
 
-def test_cables_are_grouped_per_medium_and_ordered_length(pod_and_plant):
+def test_every_module_cable_and_fibre_line_is_an_orderable_part_number(pod_and_plant):
     design, plant = pod_and_plant
-    expected = Counter()
-    for i in range(len(plant.link_ids)):
-        m = int(plant.medium_index[i])
-        if m >= 0 and plant.media[m].kind != "backplane":
-            expected[(plant.media[m].id, round(float(plant.ordered_m[i]), 3))] += 1
-    cables = _by(bom_lines(design, plant), "Cables")
-    assert {(ln.part, ln.length_m): ln.quantity for ln in cables} == dict(expected)
-    assert sum(ln.quantity for ln in cables) == len(design.links)
-    for ln in cables:
-        medium = design.catalog.media_types[ln.part]
-        assert ln.length_m in medium.orderable_lengths_m or medium.length_step_m > 0
-        assert_close(
-            ln.unit_price_usd, medium.cable_price_usd + medium.cable_price_per_m_usd * ln.length_m
-        )
-        assert_close(ln.total_price_usd, ln.unit_price_usd * ln.quantity)
+    media_ids = set(design.catalog.media_types)
+    for ln in bom_lines(design, plant):
+        if ln.category in ("Transceivers", "Cables", "Fibres", "Trays"):
+            assert ln.part and ln.part not in media_ids and "{len}" not in ln.part
+            assert ln.vendor and ln.source
 
 
-def test_cables_of_different_lengths_land_on_separate_lines():
+def test_twin_port_cages_count_one_module_per_cage_finned_or_flat():
     design = small_pod()
-    # Typed lengths of 0.7 m and 1.2 m round up to the DAC's 1 m and 1.5 m; two of each.
-    for link_id, length in (("l-1", 0.7), ("l-2", 0.7), ("l-3", 1.2), ("l-4", 1.2)):
-        old = design.links[link_id]
-        design.update_links(
-            [msgspec.structs.replace(old, medium="dac-400g", length_override_m=length)]
-        )
+    _pin(design, "sr4-400g", 10.0)
     plant = plant_of(design)
-    counts = cable_counts(plant)
-    assert counts[("dac-400g", 1.0)] == 2
-    assert counts[("dac-400g", 1.5)] == 2
-    dac = [ln for ln in bom_lines(design, plant) if ln.part == "dac-400g"]
-    assert [(ln.length_m, ln.quantity) for ln in dac] == [(1.0, 2), (1.5, 2)]
-    # Passive DAC: no transceiver line; its end power is on the cable line.
-    assert all(ln.category == "Cables" for ln in dac)
-    assert dac[0].unit_power_w == pytest.approx(0.2)
-
-
-def test_twin_port_cages_count_one_module_per_cage():
-    design = small_pod()
-    for link_id in list(design.links):
-        design.update_links(
-            [
-                msgspec.structs.replace(
-                    design.links[link_id], medium="sr4-400g", length_override_m=10.0
-                )
-            ]
-        )
-    plant = plant_of(design)
-    # 4 DGX x 8 NICs on 4 twin-port cages each = 16; leaves: 32 ports on 16 twin-port cages.
-    assert transceiver_modules(design, plant) == {("sr4-400g", 2): 32}
-    sr4 = design.catalog.media_types["sr4-400g"]
-    line = next(ln for ln in bom_lines(design, plant) if ln.category == "Transceivers")
-    assert line.quantity == 32
-    assert line.unit_power_w == 2 * sr4.power_per_end_w
-    assert line.unit_price_usd == 2 * sr4.price_per_end_usd
-    # Total module power equals every end at the catalog's per-end power.
-    assert_close(line.total_power_w, 2 * len(design.links) * sr4.power_per_end_w)
+    lines = _by(bom_lines(design, plant), "Transceivers")
+    # 4 DGX x 8 NICs on 4 twin-port (flat) cages = 16; leaves: 32 ports on 16 finned cages.
+    assert {ln.part: ln.quantity for ln in lines} == {
+        "980-9I51A-00NS00": 16,
+        "980-9I510-00NS00": 16,
+    }
+    part = design.catalog.module_parts["mma4z00-ns-fin"]
+    finned = next(ln for ln in lines if ln.part == part.part_number)
+    assert (finned.unit_power_w, finned.unit_power_w_max) == (part.power_w, part.power_w_max)
+    fibres = _by(bom_lines(design, plant), "Fibres")
+    assert [(ln.part, ln.quantity) for ln in fibres] == [("980-9I570-00N010", len(design.links))]
 
 
 def test_scattered_ports_on_twin_cages_need_a_module_per_cage():
     design = small_pod()
     design.remove_links(["l-2", "l-4"])  # a1 keeps nic1 and nic3: two different cages
-    for link_id in list(design.links):
-        design.update_links(
-            [
-                msgspec.structs.replace(
-                    design.links[link_id], medium="sr4-400g", length_override_m=10.0
-                )
-            ]
-        )
-    modules = transceiver_modules(design, plant_of(design))
-    # a1 still uses all 4 cages (nic1 | nic3 | nic5-6 | nic7-8): 4 servers x 4 = 16; leaf1:
-    # p1 | p3 | p5..p16 in 6 cages = 8; leaf2: 8. ceil(ends / 2) would say 15 + 7 + 8 = 30,
-    # one module short at a1 and at leaf1.
-    assert modules == {("sr4-400g", 2): 16 + 8 + 8}
+    _pin(design, "sr4-400g", 10.0)
+    lines = _by(bom_lines(design, plant_of(design)), "Transceivers")
+    # a1 uses all 4 cages (nic1 | nic3 | nic5-6 | nic7-8): 4 servers x 4 = 16; leaf1:
+    # p1 | p3 | p5..p16 in 8 cages; leaf2: 8. Twin-port power is the same half used or not.
+    assert sum(ln.quantity for ln in lines) == 16 + 8 + 8
 
 
-def test_single_port_cages_count_one_module_per_end():
+def test_cables_of_different_lengths_land_on_separate_lines():
+    design = small_pod()
+    # nic1+nic2 -> p1+p2 share a twin-port DAC: typed 0.7 m (both) and 1.2 m (both).
+    _pin(design, "dac-400g", 0.7, ["l-1", "l-2"])
+    _pin(design, "dac-400g", 1.2, ["l-3", "l-4"])
+    plant = plant_of(design)
+    dac = [ln for ln in bom_lines(design, plant) if ln.part.startswith("MCP4Y10")]
+    assert [(ln.part, ln.length_m, ln.quantity) for ln in dac] == [
+        ("MCP4Y10-N001", 1.0, 1),
+        ("MCP4Y10-N01A", 1.5, 1),
+    ]
+    assert dac[0].unit_power_w == pytest.approx(0.2)  # both ends of the cable
+    assert dac[1].unit_price_usd > dac[0].unit_price_usd  # longer costs more
+
+
+def test_price_grows_with_length_for_every_cable_and_fibre_part(pod_and_plant):
+    design, _ = pod_and_plant
+    catalog = design.catalog
+    for part in [*catalog.cable_parts.values(), *catalog.fibre_parts.values()]:
+        prices = [part.price_at(x) for x in part.lengths_m]
+        assert all(b > a for a, b in zip(prices, prices[1:], strict=False)), part.id
+    for medium in catalog.media_types.values():
+        if medium.kind in ("dac", "acc", "aec", "aoc"):
+            assert medium.cable_price_per_m_usd > 0, medium.id
+
+
+def test_spares_are_a_column_per_category_and_not_in_the_matching_total(pod_and_plant):
+    design, plant = pod_and_plant
+    before = bom_totals(bom_lines(design, plant))
+    design.set_settings(Settings(spares_pct={"Transceivers": 10.0, "Fibres": 5.0}))
+    plant.refresh()
+    lines = bom_lines(design, plant)
+    for ln in lines:
+        pct = {"Transceivers": 10.0, "Fibres": 5.0}.get(ln.category, 0.0)
+        assert ln.spares == -(-int(ln.quantity * pct) // 100) if pct else ln.spares == 0
+        if ln.spares:
+            assert ln.spares_price_usd == pytest.approx(ln.spares * ln.unit_price_usd)
+    totals = bom_totals(lines)
+    assert totals.price_usd == pytest.approx(before.price_usd)
+    assert totals.spares_price_usd > 0
+
+
+def test_single_port_cages_and_utp():
     design = small_pod()
     rack(design, "r3", 3.3, 3.0)
     device(design, "h1", "r3", 2, "hgx-h100-8x400")
@@ -133,13 +136,11 @@ def test_single_port_cages_count_one_module_per_end():
     link(design, "x-2", ("h1", "bmc1"), ("s1", "mgmt1"))
     plant = plant_of(design)
     assert "x-1" in unorderable_links(plant)
-    lines = bom_lines(design, plant)
-    utp = [ln for ln in lines if ln.part == "utp-1g"]
-    assert sum(ln.quantity for ln in utp) == 1
-    assert not any(ln.part == "utp-1g" for ln in lines if ln.category == "Transceivers")
+    utp = [ln for ln in bom_lines(design, plant) if ln.part.startswith("EST-CAT6A")]
+    assert sum(ln.quantity for ln in utp) == 1 and utp[0].category == "Cables"
 
 
-def test_totals_add_up_and_trays_are_metres_by_cross_section(pod_and_plant):
+def test_totals_add_up_and_trays_are_products_in_sections(pod_and_plant):
     design, plant = pod_and_plant
     design.add_trays(
         [
@@ -157,10 +158,19 @@ def test_totals_add_up_and_trays_are_metres_by_cross_section(pod_and_plant):
     assert_close(totals.power_w, sum(ln.total_power_w or 0 for ln in lines))
     assert_close(totals.price_usd, sum(ln.total_price_usd or 0 for ln in lines))
     trays = {ln.part: ln for ln in _by(lines, "Trays")}
-    assert trays["tray-600x150"].quantity == pytest.approx(10.8 + 3.0)
-    assert trays["tray-300x150-uf"].quantity == pytest.approx(7.0)
-    assert trays["tray-300x150-uf"].unit == "m"
-    assert tray_metres(design)[(True, 0.3, 0.15)] == pytest.approx(7.0)
+    metres = tray_metres(design)
+    assert metres[(True, 0.3, 0.15)] == pytest.approx(7.0)
+    # 0.3 x 0.15 m product: 7 m under floor + the pod's 0.6 m trays as 0.6 x 0.15 sections.
+    assert trays["EST-TRAY-WM-300X150"].quantity == 3  # ceil(7 / 3)
+    assert trays["EST-TRAY-WM-600X150"].quantity == -(-int((10.8 + 3.0) * 10) // 30)
+
+
+def test_a_wide_tray_is_a_bank_of_standard_trays(pod_and_plant):
+    design, plant = pod_and_plant
+    tray = next(iter(design.trays.values()))
+    design.update_trays([msgspec.structs.replace(tray, width_m=1.8)])
+    trays = {ln.part: ln for ln in _by(bom_lines(design, plant), "Trays")}
+    assert "EST-TRAY-WM-900X150" in trays  # 2 x 0.9 m, not one 1.8 m tray
 
 
 def test_every_line_names_a_source(pod_and_plant):
@@ -177,8 +187,8 @@ def test_backplane_links_are_neither_ordered_nor_scheduled():
     plant = plant_of(design)
     i = plant.index["nv-1"]
     assert plant.media[int(plant.medium_index[i])].kind == "backplane"
-    assert not any(ln.part == "nvlink-backplane" for ln in bom_lines(design, plant))
-    assert "nv-1" not in {row.cable_id for row in schedule_rows(design, plant)}
+    assert not any("backplane" in ln.description for ln in bom_lines(design, plant))
+    assert "nv-1" not in {row.link_id for row in schedule_rows(design, plant)}
     assert "nv-1" not in unorderable_links(plant)
 
 
@@ -188,19 +198,11 @@ def test_a_broken_out_port_uses_one_module_for_its_sub_ports():
     device(design, "h1", "r3", 2, "hgx-h100-8x400")
     device(design, "h2", "r3", 10, "hgx-h100-8x400")
     device(design, "sw", "r3", 30, "sn5600", role="leaf", breakout={"p": 2})
-    link(design, "x-1", ("h1", "nic1"), ("sw", "p1/1"), medium="dr4-400g")
-    link(design, "x-2", ("h2", "nic1"), ("sw", "p1/2"), medium="dr4-400g")
-    link(design, "x-3", ("h2", "nic2"), ("sw", "p2/1"), medium="dr4-400g")
+    link(design, "x-1", ("h1", "nic1"), ("sw", "p1/1"), length_override_m=20.0)
+    link(design, "x-2", ("h2", "nic1"), ("sw", "p1/2"), length_override_m=20.0)
     plant = plant_of(design)
-    groups = {k: v for k, v in module_groups(design, plant).items() if k[0] == "dr4-400g"}
-    # Servers: 3 single-port modules. Switch: p1 is one 2 x 400G module with both halves used,
-    # p2 one with a half unused.
-    assert groups == {("dr4-400g", 1, 1): 3, ("dr4-400g", 2, 2): 1, ("dr4-400g", 2, 1): 1}
-    dr4 = design.catalog.media_types["dr4-400g"]
-    lines = [
-        ln
-        for ln in bom_lines(design, plant)
-        if ln.part == "dr4-400g" and ln.category == "Transceivers"
-    ]
-    assert sum(ln.total_power_w for ln in lines) == pytest.approx(6 * dr4.power_per_end_w)
-    assert sum(ln.total_price_usd for ln in lines) == pytest.approx(7 * dr4.price_per_end_usd)
+    phys = build_plant(plant)
+    # The switch cage p1 (2 x 400G) takes one twin-port module; each NIC one single-port module.
+    modules = {i.part_number: i.quantity for i in phys.of("module") if i.part_id != "x"}
+    assert modules.get("980-9I510-00NS00", 0) >= 1 and modules.get("MMA4Z00-NS400") == 2
+    assert not phys.findings

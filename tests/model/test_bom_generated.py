@@ -1,5 +1,5 @@
-"""BOM on generated fabrics: quantities match the design and the analysis counts (transceivers,
-cables by kind, switches)."""
+"""BOM on generated fabrics: quantities equal the physical plant and the analysis (modules,
+cables by part and kind, cost), every used cage has one valid plug under every policy."""
 
 from __future__ import annotations
 
@@ -8,8 +8,11 @@ from collections import Counter
 import pytest
 
 from model.analysis import analyze
-from model.bom import bom_lines, schedule_rows, transceiver_modules, unorderable_links
+from model.bom import bom_lines, bom_totals, schedule_rows, unorderable_links
+from model.cabling import CablePlant
 from model.generate import generate
+from model.media import POLICIES
+from model.plant import build_plant
 from tests.model.bom_test_helpers import plant_of
 
 FABRICS = {
@@ -24,7 +27,6 @@ FABRICS = {
     "fat-tree-k8": ("fat-tree", dict(k=8)),
     "nvl72-4": ("nvl72", dict(racks=4, switch="qm9700")),
 }
-KINDS = ("dac", "acc", "aec", "aoc", "mmf", "smf")
 
 
 @pytest.fixture(scope="module", params=sorted(FABRICS))
@@ -48,7 +50,45 @@ def test_equipment_quantities_match_the_design(fabric):
     assert _qty(lines, "Servers") == by_category["server"] + by_category["storage"]
 
 
-def test_every_link_is_one_cable_to_order_or_a_reported_problem(fabric):
+def test_bom_quantities_equal_the_plant_and_the_cost_equals_the_analysis(fabric):
+    design, plant = fabric
+    report = analyze(design, plant).to_json()
+    summary = report["plant"]
+    lines = bom_lines(design, plant)
+    assert (
+        _qty(lines, "Transceivers")
+        == summary["modules"]["total"]
+        == report["transceivers"]["total"]
+    )
+    assert _qty(lines, "Cables") + _qty(lines, "Fibres") == summary["cables"]["total"]
+    by_part = Counter()
+    for ln in lines:
+        if ln.category in ("Transceivers",):
+            by_part[ln.part] += ln.quantity
+    assert dict(by_part) == summary["modules"]["by_part"]
+    cable_parts = Counter()
+    for ln in lines:
+        if ln.category in ("Cables", "Fibres"):
+            cable_parts[ln.part] += ln.quantity
+    assert dict(cable_parts) == summary["cables"]["by_part"]
+    trx_power = sum(ln.total_power_w for ln in lines if ln.category == "Transceivers")
+    assert trx_power == pytest.approx(report["power_w"]["transceivers"])
+    trx_max = sum(ln.total_power_w_max for ln in lines if ln.category == "Transceivers")
+    assert trx_max == pytest.approx(report["power_w_max"]["transceivers"])
+    assert bom_totals(lines).price_usd == pytest.approx(report["cost_usd"]["total"])
+    assert set(report["power_w"]) == set(report["power_w_max"])
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_every_used_cage_has_one_valid_plug_under_every_policy(fabric, policy):
+    design, _ = fabric
+    plant = CablePlant(design, policy)
+    phys = build_plant(plant)
+    assert phys.cages_invalid == 0, [f.message for f in phys.findings[:3]]
+    assert phys.summary()["cages"]["used"] > 0
+
+
+def test_every_link_is_on_a_part_or_a_reported_problem(fabric):
     design, plant = fabric
     backplane = sum(
         1
@@ -56,35 +96,16 @@ def test_every_link_is_one_cable_to_order_or_a_reported_problem(fabric):
         if plant.medium_index[i] >= 0
         and plant.media[int(plant.medium_index[i])].kind == "backplane"
     )
-    cables = _qty(bom_lines(design, plant), "Cables")
-    assert cables + len(unorderable_links(plant)) + backplane == len(design.links)
     rows = schedule_rows(design, plant)
     assert len(rows) == len(design.links) - backplane
     assert len({r.label for r in rows}) == len(rows)
-    reach = {m.id: m.reach_m for m in design.catalog.media_types.values()}
+    without_part = [r.link_id for r in rows if not r.part]
+    assert sorted(without_part) == sorted(unorderable_links(plant))
     for row in rows:
-        if row.ordered_length_m is not None:
-            assert row.length_m <= reach[row.medium] + 1e-9
-
-
-def test_bom_quantities_equal_the_analysis_counts(fabric):
-    design, plant = fabric
-    report = analyze(design, plant).to_json()
-    lines = bom_lines(design, plant)
-    assert _qty(lines, "Transceivers") == report["transceivers"]["total"]
-    assert sum(transceiver_modules(design, plant).values()) == report["transceivers"]["total"]
-    trx_power = sum(ln.total_power_w for ln in lines if ln.category == "Transceivers")
-    assert trx_power == pytest.approx(report["transceivers"]["power_w"])
-    by_kind = Counter()
-    media = design.catalog.media_types
-    for ln in lines:
-        if ln.category == "Cables":
-            by_kind[media[ln.part].kind] += ln.quantity
-    for kind in KINDS:
-        assert by_kind[kind] == report["links"]["by_kind"].get(kind, 0), kind
-    types = design.catalog.device_types
-    scale_out = sum(1 for d in design.devices.values() if types[d.type].category == "switch")
-    assert scale_out == report["switches"]["total"]
+        if row.medium_kind in ("mmf", "smf"):
+            assert row.a_module and row.b_module
+        elif row.part:
+            assert not row.a_module and not row.b_module
 
 
 def test_analysis_agrees_on_broken_out_ports():
@@ -94,4 +115,5 @@ def test_analysis_agrees_on_broken_out_ports():
     assert any(d.breakout for d in design.devices.values())
     plant = plant_of(design)
     report = analyze(design, plant).to_json()
-    assert sum(transceiver_modules(design, plant).values()) == report["transceivers"]["total"]
+    assert _qty(bom_lines(design, plant), "Transceivers") == report["transceivers"]["total"]
+    assert report["plant"]["cages"]["invalid"] == 0

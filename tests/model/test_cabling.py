@@ -92,9 +92,9 @@ def test_pinned_medium_out_of_reach_is_kept_and_warns():
 def test_pinned_medium_of_another_speed_warns():
     design = row_pod()
     plant = CablePlant(design)
-    design.update_links([msgspec.structs.replace(design.links["a1"], medium="aoc-800g")])
+    design.update_links([msgspec.structs.replace(design.links["a1"], medium="aoc-200g")])
     plant.refresh()
-    assert plant.status[plant.index["a1"]] & PINNED_MISMATCH and plant.medium("a1").id == "aoc-800g"
+    assert plant.status[plant.index["a1"]] & PINNED_MISMATCH and plant.medium("a1").id == "aoc-200g"
     assert [f.code for f in plant.findings()] == ["PINNED_MEDIUM_MISMATCH"]
     assert "does not match" in plant.reason("a1")
 
@@ -116,7 +116,13 @@ def test_as_built_length_wins_over_override_and_estimate():
         [msgspec.structs.replace(design.links["a1"], length_override_m=4.0, as_built_m=1.0)]
     )
     plant.refresh()
-    assert plant.length_m[plant.index["a1"]] == 1.0 and plant.ordered_m[plant.index["a1"]] == 1.0
+    assert plant.length_m[plant.index["a1"]] == 1.0
+    # a1 and a2 share one straight twin-port cable (same two cages): ordered at the longer one.
+    a1, a2 = plant.index["a1"], plant.index["a2"]
+    assert plant.ordered_m[a1] == plant.ordered_m[a2] >= plant.length_m[a2]
+    design.update_links([msgspec.structs.replace(design.links["a2"], as_built_m=1.0)])
+    plant.refresh()
+    assert plant.ordered_m[a1] == 1.0
 
 
 def test_links_added_and_removed_follow_the_design():
@@ -125,7 +131,10 @@ def test_links_added_and_removed_follow_the_design():
     design.remove_links(["a2", "b3"])
     assert plant.refresh() == set() and "a2" not in plant.index and len(plant.link_ids) == 7
     link(design, "new", ("a", "nic2"), ("leaf", "p40"))
-    assert plant.refresh() == {"new"}
+    # nic2 shares a's cage 1 with a1 (nic1 -> p1): the cage is now split between two leaf
+    # cages, so a1 leaves its cable for a module and a fibre too.
+    assert plant.refresh() == {"new", "a1"}
+    assert plant.medium("a1") == plant.medium("new") and plant.medium("a1").kind == "mmf"
     assert snapshot(plant) == snapshot(CablePlant(design))
     design.remove_racks(["r2"])
     plant.refresh()
@@ -182,7 +191,7 @@ def test_incremental_equals_full_recompute(steps):
         elif action == "rotate":
             design.rotate_racks({rack_id: rotation})
         elif action == "pin":
-            design.update_links([msgspec.structs.replace(design.links["up"], medium="aoc-400g")])
+            design.update_links([msgspec.structs.replace(design.links["up"], medium="dr4-400g")])
         elif action == "unpin":
             design.update_links([msgspec.structs.replace(design.links["up"], medium="auto")])
         elif action == "device":

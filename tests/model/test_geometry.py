@@ -56,7 +56,9 @@ def test_same_rack_is_vertical_distance_between_ports():
     assert route.method == "same-rack"
     assert route.total_m == pytest.approx(DGX_U12 - DGX_U2)
     assert plant.status[plant.index["same"]] == SAME_RACK
-    assert plant.medium("same").id == "dac-400g" and plant.ordered_m[plant.index["same"]] == 0.5
+    # s1's cage 1 also carries "adjacent" (to sw2): its ports go to two far cages, so the cage
+    # takes a twin-port module and "same" a 1 m fibre, not a 0.5 m DAC.
+    assert plant.medium("same").id == "sr4-400g" and plant.ordered_m[plant.index["same"]] == 1.0
 
 
 def test_adjacent_racks_go_up_along_the_tray_and_down():

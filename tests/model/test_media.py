@@ -13,13 +13,13 @@ MEDIA = list(builtin_catalog().media_types.values())
 
 # (speed, lane rate, form factor): media chosen (lowest cost) up to each one's reach.
 CHAINS = {
-    (400, 100, "OSFP"): ["dac-400g", "lacc-400g", "aec-400g", "aoc-400g", "dr4-400g", "fr4-400g"],
-    (800, 100, "OSFP"): ["dac-800g", "lacc-800g", "aec-800g", "aoc-800g", "dr8-800g", "fr8-800g"],
+    (400, 100, "OSFP"): ["dac-400g", "lacc-400g", "aec-400g", "sr4-400g", "dr4-400g", "fr4-400g"],
+    (800, 100, "OSFP"): ["dac-800g", "lacc-800g", "aec-800g", "sr8-800g", "dr8-800g", "fr8-800g"],
     (800, 200, "OSFP"): ["lacc-800g-xdr", "aec-800g-xdr", "dr4-800g-xdr", "fr4-800g-xdr"],
     (1600, 200, "OSFP"): ["lacc-1600g", "dr8-1600g", "fr8-1600g"],
     (200, 50, "QSFP56"): ["dac-200g", "aoc-200g", "sr4-200g", "fr4-200g"],
     (200, 100, "OSFP"): ["dac-200g-100gl", "dr-200g-100gl"],
-    (400, 50, "QSFP-DD"): ["dac-400g-50gl", "aoc-400g-50gl", "dr4-400g", "fr4-400g"],
+    (400, 50, "QSFP-DD"): ["sr8-400g", "dr4-400g", "fr4-400g"],
     (100, 25, "QSFP28"): ["dac-100g", "sr4-100g", "cwdm4-100g"],
 }
 BOUNDARIES = [
@@ -65,11 +65,19 @@ def test_ordered_length_rounds_up_to_the_next_orderable_length():
         assert dac.ordered_length(length) == ordered_lengths(dac, np.array([length]))[0]
 
 
+def test_no_ndr_aoc_and_aoc_price_grows_with_length():
+    # NVIDIA sells no AOC at 100G/lane (§1b): an NDR link never gets one.
+    assert not [m.id for m in MEDIA if m.kind == "aoc" and 100 in m.lane_rates_gbps]
+    key = (400, 50, "QSFP-DD")
+    assert pick(key, 3.01)[0] == "aoc-400g-50gl"
+    assert pick(key, 100.0)[0] == "sr8-400g"  # the AOC's price grows with length; SR8's fibre less
+
+
 def test_policies_rank_differently():
     key = (400, 100, "OSFP")
-    assert pick(key, 1.0, "fibre-only")[0] == "aoc-400g"
+    assert pick(key, 1.0, "fibre-only")[0] == "sr4-400g"
     assert pick(key, 1.0, "lowest-power")[0] == "dac-400g"
-    assert pick(key, 60.0, "lowest-power")[0] == "aoc-400g"  # 16 W beats DR4's 18 W
+    assert pick(key, 60.0, "lowest-power")[0] == "fr4-400g"  # 16 W beats DR4's 18 W
     # copper-first takes copper even when a (made-up) optic is cheaper
     cheap_optic = msgspec.structs.replace(
         builtin_catalog().media_types["sr4-400g"],

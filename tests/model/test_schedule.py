@@ -12,6 +12,7 @@ from tests.model.bom_test_helpers import plant_of
 def test_columns_are_exactly_the_cut_sheet_columns():
     assert SCHEDULE_COLUMNS == (
         "cable_id",
+        "link_id",
         "label",
         "a_rack",
         "a_u",
@@ -26,6 +27,11 @@ def test_columns_are_exactly_the_cut_sheet_columns():
         "medium_kind",
         "length_m",
         "ordered_length_m",
+        "a_cage",
+        "b_cage",
+        "a_module",
+        "b_module",
+        "part",
         "route",
     )
     assert ScheduleRow.__struct_fields__ == SCHEDULE_COLUMNS

@@ -1,0 +1,130 @@
+"""Orderable parts: transceiver modules, integrated cables, fibres and tray products.
+
+A *medium* (``MediaType``) is what a link runs on (a PMD such as 400G SR4, or a cable family
+such as 400G passive DAC). A *part* is what a purchaser orders and an installer plugs:
+
+* ``ModulePart``: a transceiver for one cage of one kind: form factor, the cage's logical
+  ports (``ports``: 2 for an NVIDIA twin-port OSFP module used as 2 x 400G, 1 for a single-port
+  QSFP112 module) and heat sink (``finned`` for switch cages, ``flat`` for server cages, ``any``).
+  Twin-port module power is the same in every configuration (domain-facts §2), so a module's
+  power does not depend on how many of its ports are used.
+* ``CablePart``: an integrated cable (DAC, ACC/LACC, AEC, AOC, UTP) of one shape: its A end
+  plugs one cage of ``a_ports`` logical ports, and its ``fanout`` far ends each plug one cage of
+  ``b_ports`` ports (fanout 1 = straight, 2 = 1:2 splitter). Lengths are the orderable ones;
+  the longest is the part's reach (a 26AWG DAC splitter reaches 3 m where the straight DAC
+  reaches 2 m, §1b/§7a). Price = ``price_usd + price_per_m_usd x length`` (grows with length).
+* ``FibrePart``: a fibre assembly joining module ports (MPO-12/APC straight or 1:2 splitter,
+  LC duplex), by orderable length, price growing with length.
+* ``TrayProduct``: a cable-tray product of a standard width, price per metre; wide runs are
+  banks of parallel trays of a standard width, not one tray of arbitrary width.
+
+``part_number`` may contain ``{len}``: the length code (``N{metres:03d}`` style, see
+:func:`part_number_for`). Part numbers that domain-facts does not give are marked by a
+``source`` containing ``estimate`` and start with ``EST-`` so a purchaser can see which lines to
+confirm with a vendor.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from msgspec import Meta, Struct
+
+_Id = Annotated[str, Meta(min_length=1, max_length=200)]
+_Watts = Annotated[float, Meta(ge=0, le=1e5)]
+_Usd = Annotated[float, Meta(ge=0, le=1e9)]
+_Metres = Annotated[float, Meta(gt=0, le=1e5)]
+_Count = Annotated[int, Meta(ge=1, le=64)]
+Heatsink = Literal["finned", "flat", "any"]
+
+
+class ModulePart(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: _Id
+    medium: _Id
+    part_number: _Id
+    vendor: str
+    description: str
+    form_factor: _Id
+    ports: _Count
+    heatsink: Heatsink = "any"
+    fibres_per_port: _Count = 1
+    fibre: _Id  # the FibrePart its optical ports take (both ports the same type, §7b)
+    power_w: _Watts
+    power_w_max: _Watts
+    price_usd: _Usd
+    source: _Id  # keys of resources/catalog/sources.json, or "estimate"
+    notes: str = ""  # what each source supports, in words
+
+
+class CablePart(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: _Id
+    medium: _Id
+    part_number: _Id
+    vendor: str
+    description: str
+    a_form_factor: _Id
+    a_ports: _Count
+    b_form_factor: _Id
+    b_ports: _Count
+    fanout: _Count = 1
+    lengths_m: tuple[_Metres, ...]
+    power_a_w: _Watts = 0.0
+    power_a_w_max: _Watts = 0.0
+    power_b_w: _Watts = 0.0
+    power_b_w_max: _Watts = 0.0
+    price_usd: _Usd
+    price_per_m_usd: _Usd
+    source: _Id  # keys of resources/catalog/sources.json, or "estimate"
+    notes: str = ""  # what each source supports, in words
+
+    @property
+    def reach_m(self) -> float:
+        return max(self.lengths_m)
+
+    def price_at(self, length_m: float) -> float:
+        return self.price_usd + self.price_per_m_usd * length_m
+
+
+class FibrePart(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: _Id
+    mode: Literal["mmf", "smf"]
+    connector: Literal["MPO-12/APC", "MPO-16/APC", "LC duplex"]
+    splitter: bool = False
+    part_number: _Id
+    vendor: str
+    description: str
+    lengths_m: tuple[_Metres, ...]
+    price_usd: _Usd
+    price_per_m_usd: _Usd
+    source: _Id  # keys of resources/catalog/sources.json, or "estimate"
+    notes: str = ""  # what each source supports, in words
+
+    def price_at(self, length_m: float) -> float:
+        return self.price_usd + self.price_per_m_usd * length_m
+
+
+class TrayProduct(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: _Id
+    part_number: _Id
+    vendor: str
+    description: str
+    width_m: _Metres
+    depth_m: _Metres
+    price_per_m_usd: _Usd
+    length_m: _Metres = 3.0  # one orderable straight section
+    source: _Id  # keys of resources/catalog/sources.json, or "estimate"
+    notes: str = ""  # what each source supports, in words
+
+
+def length_code(length_m: float) -> str:
+    """NVIDIA LinkX length code: 0.5 m -> ``00A``, 1 m -> ``001``, 1.5 m -> ``01A``, 30 m -> ``030``."""
+    whole = int(length_m + 1e-9)
+    half = length_m - whole > 0.25
+    return f"{whole:02d}A" if half else f"{whole:03d}"
+
+
+def part_number_for(pattern: str, length_m: float | None) -> str:
+    """The part number of one length of a part (``{len}`` replaced by the length code)."""
+    if "{len}" not in pattern or length_m is None:
+        return pattern
+    return pattern.replace("{len}", length_code(length_m))
