@@ -31,6 +31,7 @@ from gui.panels.docks import install_analysis_docks
 from gui.panels.elevation import RackElevationDialog
 from gui.panels.inspector import InspectorPanel
 from gui.panels.palette import CatalogPalette
+from gui.plant_feed import close_feed
 from gui.whatif_tools import WhatIfTools
 from model import clipboard
 from model.version import version
@@ -339,6 +340,7 @@ class MainWindow(QMainWindow):
         self._update_title()
         self.view.fit()
         if old is not None:
+            close_feed(old.plant)
             old.plant.close()
             old.stack.clear()  # its commands die now, in order, not when the collector gets to them
             old.stack.deleteLater()
@@ -381,6 +383,7 @@ class MainWindow(QMainWindow):
             if self.scene is not None:
                 self.scene.detach()  # its timers stop with it
             self.analysis_docks.close()
+            close_feed(self.document.plant)  # its refresh timer stops with the window
             event.accept()
         else:
             event.ignore()

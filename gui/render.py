@@ -21,6 +21,7 @@ from PySide6.QtGui import (
 from gui import style
 from gui.canvas.scene import MAX_LINK_ITEMS, HallScene
 from gui.document import make_plant
+from gui.plant_feed import close_feed
 from model.design import Design
 from model.fileio import DesignFileError, write_atomic
 from model.wording import count
@@ -124,6 +125,7 @@ def render_design(
 
     shiboken6.delete(scene)  # before the application goes: no teardown in the wrong order
     if own_plant and plant is not None and hasattr(plant, "close"):
+        close_feed(plant)
         plant.close()
     return out
 

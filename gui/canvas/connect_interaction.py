@@ -173,7 +173,7 @@ def link_summary(scene, link_id: str) -> str:
     """' — 4.3 m, DAC 400G' from the cable plant, or '' if it cannot route the link."""
     plant = scene.plant
     try:
-        plant.refresh()
+        scene.feed.ensure_fresh()
         route = plant.route(link_id)
         medium = plant.medium(link_id)
     except Exception:  # noqa: BLE001

@@ -21,6 +21,7 @@ from gui.canvas.rack_item import RackItem
 from gui.canvas.row_labels_item import RowLabelsItem
 from gui.canvas.tray_item import TrayItem
 from gui.commands import DesignCommand, push
+from gui.plant_feed import feed_for
 from model.cabling import CablePlant
 from model.changes import DEVICE_KINDS, LINK_KINDS, RACK_KINDS, TRAY_KINDS, Change
 from model.changes import ChangeKind as K
@@ -80,6 +81,8 @@ class HallScene(QGraphicsScene):
         self._rows_timer.setSingleShot(True)
         self._rows_timer.setInterval(150)  # racks placed or moved in a burst: once after
         self._rows_timer.timeout.connect(self._update_row_labels)
+        # The one owner of plant refreshes: it tells every consumer which links changed.
+        self.feed = feed_for(design, plant) if plant is not None else None
         self.tray_load = TrayLoad(design, plant, self)
         self.tray_load.fabric_map = lambda: self.fabric_maps()[0]
         self.tray_load.updated.connect(self._apply_tray_load)
@@ -324,8 +327,8 @@ class HallScene(QGraphicsScene):
         return sorted(ids, key=lambda s: (len(s), s))[:MAX_LINK_ITEMS]
 
     def _refresh_links(self) -> None:
-        if self._plant_dirty:
-            self.plant.refresh()
+        if self._plant_dirty and self.feed is not None:
+            self.feed.ensure_fresh()
         self._plant_dirty = False
         wanted = self.displayed_link_ids()
         wanted_set = set(wanted)

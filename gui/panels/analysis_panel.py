@@ -108,7 +108,7 @@ TILES = (  # key, caption, tooltip
     ),
     (
         "power",
-        "Total power",
+        "Total power (typical / max)",
         "Power of servers, switches, modules and cable ends (and any other device), at typical "
         "draw and at maximum draw (what rack budgets are checked against).",
     ),
@@ -179,6 +179,9 @@ class AnalysisPanel(QWidget):
         self.fabric_view = QLabel("")
         self.fabric_view.setTextFormat(Qt.RichText)
         self.fabric_view.setStyleSheet("font-size: 11px; color: #222;")
+        self.fabric_view.setWordWrap(True)  # never wider than the dock (the tiles reflow too)
+        self.fabric_box.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.fabric_box.setMinimumContentsLength(8)
         fabric_row = QHBoxLayout()
         fabric_row.addWidget(QLabel("Fabric:"))
         fabric_row.addWidget(self.fabric_box, 1)
@@ -301,7 +304,8 @@ class AnalysisPanel(QWidget):
         )
         p = r.power_w
         t["power"].set(
-            f"{_watts(p.get('total', 0.0))} typical · {_watts(pm.get('total', 0.0))} max",
+            # Short enough for one tile column; the caption says which figure is which.
+            f"{_watts(p.get('total', 0.0))} / {_watts(pm.get('total', 0.0))}",
             f"servers {_watts(p.get('servers', 0))} / {_watts(pm.get('servers', 0))} · switches "
             f"{_watts(p.get('switches', 0))} / {_watts(pm.get('switches', 0))} · modules "
             f"{_watts(p.get('transceivers', 0))} / {_watts(pm.get('transceivers', 0))} "

@@ -117,8 +117,9 @@ class AnalysisDocks(QObject):
         self.runner.stale.connect(self.warnings.set_stale)
         self.runner.stale.connect(self.charts.set_stale)
         self.runner.finished.connect(self._result)
+        scene.tray_load.follow(self.runner)  # bundles and fill come with each analysis
         self.links.set_source(document.design, document.plant, document.stack)
-        self.runner.plant_refreshed.connect(lambda _ids: self.links.plant_changed())
+        self.runner.plant_refreshed.connect(self.links.plant_changed)
         scene.selection_ids_changed.connect(self._canvas_selected)
         self._stack_index = document.stack.index()
         self._edits: list[str] = []

@@ -258,12 +258,32 @@ class LinksTableModel(QAbstractTableModel):
             choices.append((link.medium, f"{link.medium} (pinned, does not match)"))
         return choices
 
-    def plant_changed(self) -> None:
-        """The plant was refreshed: rows may have moved, appeared or gone."""
-        self._parts = None
+    def plant_changed(self, changed: set[str] | None = None) -> bool:
+        """The plant was refreshed; ``changed`` are the links it reported (None: unknown).
+
+        With no filter and no sort, and the same rows, only the changed rows are repainted;
+        otherwise rows may have moved, appeared or gone and the table is rebuilt. True when
+        it was rebuilt.
+        """
+        self._parts = None  # cable parts follow the media: taken again on demand
+        plain = (
+            changed is not None
+            and self.sort_column < 0
+            and not any(self.filters.values())
+            and len(self.order) == len(self.plant.link_ids)
+        )
+        if plain:
+            index = self.plant.index
+            rows = sorted(index[i] for i in changed if i in index)
+            if rows:
+                self.dataChanged.emit(
+                    self.index(rows[0], 0), self.index(rows[-1], len(COLUMNS) - 1)
+                )
+            return False
         self.beginResetModel()
         self._apply()
         self.endResetModel()
+        return True
 
     def link_parts(self) -> dict[str, tuple]:
         """Per link: (cable_id, a_cage, b_cage, a_module, b_module, part), from the model's plant."""
@@ -505,14 +525,14 @@ class LinksTablePanel(QWidget):
         self.view.selectionModel().selectionChanged.connect(self._selection_changed)
         self._filters_changed()
 
-    def plant_changed(self) -> None:
+    def plant_changed(self, changed: set[str] | None = None) -> None:
         if self.model is None:
             return
         selected = self.selected_link_ids()
-        self.model.plant_changed()
-        self._update_count()
-        if selected:
-            self.select_links(selected, emit=False)
+        if self.model.plant_changed(changed):
+            self._update_count()
+            if selected:
+                self.select_links(selected, emit=False)
 
     def _filters_changed(self, *_args) -> None:
         if self.model is None:
