@@ -13,11 +13,12 @@ from model.bom import schedule_rows
 from model.cabling import CablePlant
 from model.cages import port_cages
 from model.export import netbox as nb
-from model.export.netbox import DEVICE_HEADER, netbox_files, netbox_tables
+from model.export.netbox import CABLE_HEADER, DEVICE_HEADER, netbox_files, netbox_tables
 from model.export.netbox_modules import MODULE_HEADER, MODULES_STEM, PART_NUMBER_MAX
 from model.fileio import load_design
 from model.plant import build_plant
 from tests.model.test_netbox import _read_block_yaml
+from tests.model.test_plant_rules import connect, one_rack
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 # devicetype-library schema/moduletype.json: required keys and every key it allows.
@@ -90,27 +91,43 @@ def test_every_module_sits_in_a_bay_its_device_type_declares_once(superpod):
         assert m["status"] == "planned"
 
 
-def test_cages_of_integrated_cables_and_backplanes_hold_no_module():
+def test_cages_of_integrated_cables_hold_no_module_and_module_cages_do():
+    # Leaf cage p1+p2 to two HGX NICs at 2.5 m: one DAC splitter (no module at any end); leaf
+    # cage p3+p4 to a third HGX and a fourth at 20 m: modules and fibres (a module per cage).
+    design = one_rack(*(["qm9700"] + ["hgx-h100-8x400"] * 4))
+    connect(
+        design, [("s1", ("d1", "p1"), ("d2", "nic1")), ("s2", ("d1", "p2"), ("d3", "nic1"))], 2.5
+    )
+    connect(
+        design, [("f1", ("d1", "p3"), ("d4", "nic1")), ("f2", ("d1", "p4"), ("d5", "nic1"))], 20
+    )
+    plant = CablePlant(design)
+    assert plant.medium("s1").kind == "dac" and plant.medium("f1").kind in ("mmf", "smf")
+    export = netbox_tables(design, schedule_rows(design, plant), plant)
+    placed = sorted((r[0], r[1]) for r in export.rows(MODULES_STEM))
+    assert placed == [("d1", "p cage 2"), ("d4", "nic cage 1"), ("d5", "nic cage 1")]
+    assert len(placed) == build_plant(plant).summary()["modules"]["total"]
+    # The splitter is one cable row per link, its ends are the cable's plugs.
+    labels = {r[CABLE_HEADER.index("label")] for r in export.rows("08_cables")}
+    assert len(labels) == 4
+
+
+def test_backplane_cages_hold_no_module():
     design = load_design(EXAMPLES / "nvl72-su.hall.json")
     plant = CablePlant(design)
     export = netbox_tables(design, schedule_rows(design, plant), plant)
-    phys = build_plant(plant, with_links=True)
-    cable_only = [
-        link_id
-        for link_id, (_c, _a, _b, mod_a, mod_b, part) in phys.link_parts.items()
-        if part and not mod_a and not mod_b
-    ]
-    assert len(cable_only) > 0, "the example has integrated cables and backplane links"
     at = DEVICE_HEADER.index("description")
     name_of = {row[at].removeprefix("Hallwright "): row[0] for row in export.rows("07_devices")}
     placed = {(r[0], r[1]) for r in export.rows(MODULES_STEM)}
-    for link_id in cable_only:
+    backplane = [x for x in design.links if plant.medium(x).kind == "backplane"]
+    assert backplane
+    for link_id in backplane:
         link = design.links[link_id]
         for end in (link.a, link.b):
             device = design.devices[end.device]
             table = port_cages(design.catalog.device_types[device.type], device.breakout)
             assert (name_of[end.device], table[end.port][2]) not in placed
-    assert len(placed) == build_plant(plant).summary()["modules"]["total"]
+    assert len(placed) == build_plant(plant).summary()["modules"]["total"] > 0
 
 
 def test_module_type_yaml_has_the_fields_the_library_format_requires(superpod):
