@@ -19,7 +19,9 @@ Column names follow NetBox 4.x's import forms (``dcim/forms/bulk_import.py``). E
 with the ordered length in metres; links on a rack backplane (the NVL72 NVLink spine) are
 exported as cables of their own file, so those ports show as connected and trace, not free.
 The transceiver in every used cage is a module in its device's module bay (``10_modules``);
-integrated cables (DAC/ACC/AEC/AOC) are not modules, they are the cable.
+integrated cables (DAC/ACC/AEC/AOC) are not modules, they are the cable. Every device carries an
+asset tag unique in the whole NetBox, which is how the module file finds it (see
+``model.export.netbox_modules``).
 Every CSV is cut into files of at most ``CHUNK_ROWS`` rows.
 """
 
@@ -39,6 +41,7 @@ from model.export.netbox_modules import (
     MODULE_TYPES_DIR,
     MODULES_STEM,
     ModuleType,
+    device_asset_tag,
     module_export,
 )
 from model.export.netbox_names import (
@@ -96,6 +99,7 @@ DEVICE_HEADER = (
     "position",
     "face",
     "airflow",
+    "asset_tag",
     "description",
 )
 CABLE_HEADER = (
@@ -192,9 +196,10 @@ def netbox_tables(
     device_names = unique_names(
         [(d.id, d.name, rack_names[d.rack]) for d in devices], DEVICE_NAME_MAX
     )
+    tags = {d.id: device_asset_tag(site, device_names[d.id]) for d in devices}
     variants = _variants(design)
     out.device_types = sorted({v.key: v for v in variants.values()}.values(), key=lambda v: v.slug)
-    modules = module_export(design, plant, device_names)
+    modules = module_export(design, plant, tags)
     out.module_types = modules.types
     vendors = sorted(
         {v.dtype.vendor for v in out.device_types} | {m.vendor for m in out.module_types}
@@ -248,6 +253,7 @@ def netbox_tables(
                 d.u,
                 "front",
                 variants[d.id].airflow,
+                tags[d.id],
                 fit_name(f"Hallwright {d.id}", DESCRIPTION_MAX),
             )
             for d in devices

@@ -15,11 +15,18 @@ itself (exported as the cable), and backplane links have no plug at all.
   device's own (its device type already has them, and a module interface of the same name would
   collide on the device), and a transceiver draws from its host, not from a PSU feed. Its
   typical and maximum power are in the type's comments.
-- Modules (``site/10_modules.csv``) follow NetBox's ``ModuleImportForm``: ``device`` (by name),
+- Modules (``site/10_modules.csv``) follow NetBox's ``ModuleImportForm``: ``device``,
   ``module_bay`` (by name, looked up among that device's bays), ``module_type`` (by model),
   ``status``, ``description``. The bay name is the cage label of :func:`model.cages.port_cages`
   (``{group} cage {n}``), which is the module-bay name the device-type YAML declares
   (:meth:`model.export.netbox_types.TypeVariant.module_bays`).
+- The device is found by asset tag (column ``device.asset_tag``, NetBox's ``field.attribute``
+  header), not by name: the module form has no site column, so ``device`` by name searches the
+  whole NetBox and fails ("not a unique value") once a second site has a device of that name,
+  which is the normal case for pods generated alike. NetBox keeps asset tags unique across the
+  whole NetBox, so the export gives every device one: ``{device} @ {site}`` (site names are
+  unique in NetBox), fitted to NetBox's 50 characters by the hash rule of ``netbox_names``. It
+  is a placeholder for planned devices; the README says to replace it with the real tag.
 """
 
 from __future__ import annotations
@@ -35,9 +42,10 @@ from model.parts import ModulePart
 from model.plant import build_plant
 
 PART_NUMBER_MAX = 50  # devicetype-library moduletype.json / NetBox ModuleType.part_number
+ASSET_TAG_MAX = 50  # NetBox Device.asset_tag
 MODULES_STEM = "10_modules"
 MODULE_TYPES_DIR = "shared/03_module_types"
-MODULE_HEADER = ("device", "module_bay", "module_type", "status", "description")
+MODULE_HEADER = ("device.asset_tag", "module_bay", "module_type", "status", "description")
 
 
 @dataclass
@@ -87,11 +95,16 @@ class ModuleExport:
     rows: list[tuple]
 
 
-def module_export(design: Design, plant: CablePlant, device_names: dict[str, str]) -> ModuleExport:
+def device_asset_tag(site: str, device_name: str) -> str:
+    """The asset tag that identifies a device across a shared NetBox (see the module docstring)."""
+    return fit_name(f"{device_name} @ {site}", ASSET_TAG_MAX)
+
+
+def module_export(design: Design, plant: CablePlant, device_tags: dict[str, str]) -> ModuleExport:
     """A module per used cage that holds a transceiver, in its device's module bay.
 
-    ``device_names`` are the exported NetBox device names (device id -> name). Rows are sorted
-    by device name and bay, so the same design always exports the same file.
+    ``device_tags`` are the exported devices' asset tags (device id -> tag). Rows are sorted by
+    device and bay, so the same design always exports the same file.
     """
     by_number: dict[str, list[ModulePart]] = {}
     for part in sorted(design.catalog.module_parts.values(), key=lambda p: p.id):
@@ -120,7 +133,7 @@ def module_export(design: Design, plant: CablePlant, device_names: dict[str, str
         used[number] = mtype
         rows.append(
             (
-                device_names[device_id],
+                device_tags[device_id],
                 bay,
                 mtype.model,
                 "planned",

@@ -39,10 +39,12 @@ name ends in _01, _02, ... is one table cut into parts: import every part, in or
                           types. Only transceivers are modules: a cage holding one end of an
                           integrated cable (DAC, LACC, AEC, AOC) has no module, the plug is
                           part of the cable in 08_cables; backplane ports have no plug.
-                          NetBox's module import finds the device by name in the whole
-                          NetBox (the form has no site column): if another site already has a
-                          device of the same name, those rows fail with "not a unique value";
-                          rename one of the devices, or import the rows by hand.
+                          The file finds each device by its asset tag (column
+                          "device.asset_tag"), because NetBox's module import has no site
+                          column and a device name may repeat in other sites. The export
+                          gives every device the placeholder asset tag "<device> @ <site>"
+                          (unique in the whole NetBox, as NetBox requires); replace it with
+                          the real asset tag once the modules are imported.
 
 Big files: NetBox imports a cable row in roughly a tenth to half a second. A web server set up
 as NetBox's installation guide says (gunicorn, timeout 120 s) cuts off a request that takes

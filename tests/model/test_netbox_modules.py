@@ -14,7 +14,13 @@ from model.cabling import CablePlant
 from model.cages import port_cages
 from model.export import netbox as nb
 from model.export.netbox import CABLE_HEADER, DEVICE_HEADER, netbox_files, netbox_tables
-from model.export.netbox_modules import MODULE_HEADER, MODULES_STEM, PART_NUMBER_MAX
+from model.export.netbox_modules import (
+    ASSET_TAG_MAX,
+    MODULE_HEADER,
+    MODULES_STEM,
+    PART_NUMBER_MAX,
+    device_asset_tag,
+)
 from model.fileio import load_design
 from model.plant import build_plant
 from tests.model.test_netbox import _read_block_yaml
@@ -72,7 +78,7 @@ def test_every_module_sits_in_a_bay_its_device_type_declares_once(superpod):
     design, plant, export = superpod
     files = netbox_files(export)
     devices = {
-        r["name"]: r
+        r["asset_tag"]: r
         for p in sorted(files)
         if p.startswith("site/07_devices")
         for r in _csv(files[p])
@@ -81,10 +87,10 @@ def test_every_module_sits_in_a_bay_its_device_type_declares_once(superpod):
     types = {t.model: t for t in export.module_types}
     modules = _modules(files)
     assert modules and tuple(modules[0]) == MODULE_HEADER
-    placed = Counter((m["device"], m["module_bay"]) for m in modules)
+    placed = Counter((m["device.asset_tag"], m["module_bay"]) for m in modules)
     assert max(placed.values()) == 1  # one plug per cage
     for m in modules:
-        device_type = devices[m["device"]]["device_type"]
+        device_type = devices[m["device.asset_tag"]]["device_type"]
         bay = bays[device_type][m["module_bay"]]  # KeyError = a bay NetBox would not find
         mtype = types[m["module_type"]]
         assert bay["description"] == f"{mtype.first.form_factor} cage"
@@ -105,7 +111,8 @@ def test_cages_of_integrated_cables_hold_no_module_and_module_cages_do():
     assert plant.medium("s1").kind == "dac" and plant.medium("f1").kind in ("mmf", "smf")
     export = netbox_tables(design, schedule_rows(design, plant), plant)
     placed = sorted((r[0], r[1]) for r in export.rows(MODULES_STEM))
-    assert placed == [("d1", "p cage 2"), ("d4", "nic cage 1"), ("d5", "nic cage 1")]
+    tag = {d: device_asset_tag(export.site, d) for d in ("d1", "d4", "d5")}
+    assert placed == [(tag["d1"], "p cage 2"), (tag["d4"], "nic cage 1"), (tag["d5"], "nic cage 1")]
     assert len(placed) == build_plant(plant).summary()["modules"]["total"]
     # The splitter is one cable row per link, its ends are the cable's plugs.
     labels = {r[CABLE_HEADER.index("label")] for r in export.rows("08_cables")}
@@ -116,8 +123,10 @@ def test_backplane_cages_hold_no_module():
     design = load_design(EXAMPLES / "nvl72-su.hall.json")
     plant = CablePlant(design)
     export = netbox_tables(design, schedule_rows(design, plant), plant)
-    at = DEVICE_HEADER.index("description")
-    name_of = {row[at].removeprefix("Hallwright "): row[0] for row in export.rows("07_devices")}
+    at, tag_at = DEVICE_HEADER.index("description"), DEVICE_HEADER.index("asset_tag")
+    name_of = {
+        row[at].removeprefix("Hallwright "): row[tag_at] for row in export.rows("07_devices")
+    }
     placed = {(r[0], r[1]) for r in export.rows(MODULES_STEM)}
     backplane = [x for x in design.links if plant.medium(x).kind == "backplane"]
     assert backplane
@@ -168,3 +177,23 @@ def test_readme_says_where_modules_go_and_that_cables_are_not_modules(superpod):
     assert "03_module_types/*.yaml" in readme and "10_modules*.csv" in readme
     assert readme.index("07_devices") < readme.index("10_modules")
     assert "integrated cable" in readme and "has no module" in readme
+
+
+def test_asset_tags_find_devices_across_sites_whose_names_repeat():
+    from model.generate import generate
+
+    tags = []
+    for name in ("Pod A", "Pod B"):
+        design = generate("leaf-spine", nodes=4, node_type="dgx-h100", switch="qm9700")
+        design.name = name
+        plant = CablePlant(design)
+        export = netbox_tables(design, schedule_rows(design, plant), plant)
+        at = DEVICE_HEADER.index("asset_tag")
+        tags.append([row[at] for row in export.rows("07_devices")])
+        module_tags = {row[0] for row in export.rows(MODULES_STEM)}
+        assert module_tags and module_tags <= set(tags[-1])
+    everything = tags[0] + tags[1]
+    assert len(set(everything)) == len(everything)  # NetBox: asset tags unique in all sites
+    assert all(1 <= len(t) <= ASSET_TAG_MAX for t in everything)
+    long = device_asset_tag("S" * 100, "d" * 64)
+    assert len(long) == ASSET_TAG_MAX and long != device_asset_tag("S" * 99 + "T", "d" * 64)
