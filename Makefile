@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run test bench lint clean netbox-check
+.PHONY: setup run test fuzz bench lint clean netbox-check
 
 setup: $(STAMP)
 
@@ -29,6 +29,10 @@ test: $(STAMP)
 	$(PY) -m ruff format --check .
 	$(PY) tests/model_without_qt.py -q tests/model
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
+
+# 5,000 mutated design files through validate, analyze, bom, schedule, export-netbox and render.
+fuzz: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(PY) tests/fuzz/run_fuzz.py --count 5000
 
 bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/run_benchmarks.py

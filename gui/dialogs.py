@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from gui.commands import SetHallCommand
 from gui.document import empty_design
+from gui.plain_text import escape
 from gui.widgets import spin_box
 from model.design import Design
 
@@ -134,7 +135,7 @@ class NewHallDialog(QDialog):
         try:
             counts = preview(key, **self.params())
         except GenerateError as exc:
-            self.preview.setText(f"<span style='color:#c92a2a'>{exc}</span>")
+            self.preview.setText(f"<span style='color:#c92a2a'>{escape(exc)}</span>")
             return
         self.preview.setText(
             ", ".join(

@@ -16,7 +16,13 @@ from PySide6.QtWidgets import QApplication, QProgressDialog
 from model.cabling import CablePlant
 from model.design import Design
 from model.entities import Hall
-from model.fileio import design_to_bytes, load_design, read_design_bytes, write_atomic
+from model.fileio import (
+    DesignFileError,
+    design_to_bytes,
+    load_design,
+    read_design_bytes,
+    write_atomic,
+)
 
 AUTOSAVE_MS = 60_000
 MAX_RECENT = 8
@@ -46,6 +52,7 @@ class Document:
         self.path = path
         self.stack = QUndoStack()
         self.plant = plant or make_plant(design)  # one per document, given when loaded with it
+        self.recovery_file: Path | None = None  # set when recovered after a crash
 
     @property
     def modified(self) -> bool:
@@ -55,12 +62,15 @@ class Document:
     def display_name(self) -> str:
         return self.path.name if self.path else f"{self.design.name} (unsaved)"
 
-    def save(self, path: Path | None = None) -> None:
-        """Write atomically to ``path`` (or the current one); raises DesignFileError."""
+    def save(self, path: Path | None = None, *, overwrite_read_only: bool = False) -> None:
+        """Write atomically to ``path`` (or the current one); raises DesignFileError
+        (ReadOnlyFileError for a read-only target, unless ``overwrite_read_only``)."""
         target = path or self.path
         if target is None:
             raise ValueError("no file name to save to")
-        write_atomic(Path(target), design_to_bytes(self.design))
+        write_atomic(
+            Path(target), design_to_bytes(self.design), overwrite_read_only=overwrite_read_only
+        )
         self.path = Path(target)
         self.stack.setClean()
 
@@ -133,10 +143,14 @@ class Autosaver(QObject):
     """Every minute while the document is modified, write it to a recovery file.
 
     A recovery file is ``<dir>/<key>.hall.json`` with ``<key>.origin.json`` beside it naming
-    the original file; both go when the document is saved, reverted or discarded.
+    the original file; both go when the document is saved, reverted or discarded. A recovered
+    document keeps the recovery file it came from (:meth:`adopt`) until it is saved or
+    autosaved again, so a second crash right after recovering loses nothing. A failed autosave
+    emits ``failed`` with a sentence (the window shows it) instead of raising from the timer.
     """
 
     saved = Signal(str)
+    failed = Signal(str)
 
     def __init__(self, directory: Path, interval_ms: int = AUTOSAVE_MS, parent=None) -> None:
         super().__init__(parent)
@@ -150,22 +164,34 @@ class Autosaver(QObject):
     def set_document(self, document: Document) -> None:
         self.document = document
 
+    def adopt(self, document: Document, recovery_file: Path) -> None:
+        """Make ``recovery_file`` (just recovered from) the recovery file of ``document``."""
+        document.recovery_file = Path(recovery_file)
+
     def _key(self, document: Document) -> str:
         origin = str(document.path.resolve()) if document.path else f"untitled-{id(document)}"
         return hashlib.sha1(origin.encode()).hexdigest()[:12]
 
     def recovery_path(self, document: Document) -> Path:
-        return self.directory / f"{self._key(document)}.hall.json"
+        return document.recovery_file or self.directory / f"{self._key(document)}.hall.json"
 
     def autosave(self) -> Path | None:
         document = self.document
         if document is None or not document.modified:
             return None
-        self.directory.mkdir(parents=True, exist_ok=True)
         path = self.recovery_path(document)
-        write_atomic(path, design_to_bytes(document.design))
         origin = {"origin": str(document.path) if document.path else None, "saved_at": time.time()}
-        path.with_suffix("").with_suffix(".origin.json").write_text(json.dumps(origin))
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            write_atomic(path, design_to_bytes(document.design), overwrite_read_only=True)
+            write_atomic(
+                path.with_suffix("").with_suffix(".origin.json"),
+                json.dumps(origin).encode(),
+                overwrite_read_only=True,
+            )
+        except (DesignFileError, OSError) as exc:
+            self.failed.emit(f"Autosave failed: {exc}")
+            return None
         self.saved.emit(str(path))
         return path
 
@@ -193,8 +219,12 @@ class Autosaver(QObject):
         return out
 
     def take(self, path: Path) -> Design:
-        """Read a recovery file (raises DesignFileError) and delete it with its note."""
-        design = read_design_bytes(path.read_bytes(), path.name)
-        path.unlink(missing_ok=True)
-        path.with_suffix("").with_suffix(".origin.json").unlink(missing_ok=True)
-        return design
+        """Read a recovery file (raises DesignFileError). The file stays: :meth:`adopt` it for
+        the recovered document, and it goes when that document is saved or discarded."""
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise DesignFileError(
+                path.name, "", f"cannot be read ({exc.strerror or exc})"
+            ) from None
+        return read_design_bytes(data, path.name)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from gui.dialogs import NewHallDialog
@@ -22,7 +22,9 @@ from gui.document import (
     open_with_progress,
     run_with_progress,
 )
-from model.fileio import EXTENSION, DesignFileError
+from gui.plain_text import message, tooltip
+from gui.salvage_dialog import offer_salvage
+from model.fileio import EXTENSION, DesignFileError, ReadOnlyFileError
 
 FILE_FILTER = f"Hallwright designs (*{EXTENSION});;All files (*)"
 
@@ -34,6 +36,8 @@ class DocumentFiles:
         self.window = window
         self.recent = RecentFiles(settings)
         self.autosaver = Autosaver(recovery_dir, parent=window)
+        self.autosaver.failed.connect(self.autosave_failed)
+        self._autosave_warned = False
 
     @property
     def document(self) -> Document | None:
@@ -46,7 +50,10 @@ class DocumentFiles:
         answer = QMessageBox.warning(
             self.window,
             "Unsaved changes",
-            f"{self.document.display_name} has unsaved changes. Save them before closing it?",
+            message(
+                "There are unsaved changes. Save them before closing?",
+                self.document.display_name,
+            ),
             QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel,
             QMessageBox.Save,
         )
@@ -66,7 +73,9 @@ class DocumentFiles:
         try:
             design = run_with_progress(dialog.design, "Generating the design…", self.window)
         except Exception as exc:  # noqa: BLE001 - GenerateError and friends: one sentence to the user
-            QMessageBox.critical(self.window, "Cannot create the design", str(exc))
+            QMessageBox.critical(
+                self.window, "Cannot create the design", message("The design was not created.", exc)
+            )
             return
         self.autosaver.discard()
         self.window.set_document(Document(design))
@@ -84,10 +93,9 @@ class DocumentFiles:
         try:
             document = open_with_progress(Path(path), self.window)
         except DesignFileError as exc:
-            QMessageBox.critical(
-                self, "Cannot open design", f"The design could not be opened.\n\n{exc}"
-            )
-            return False
+            document = offer_salvage(self.window, Path(path), exc)  # or says why not
+            if document is None:
+                return False
         design = document.design
         self.autosaver.discard()
         self.window.set_document(document)
@@ -114,9 +122,21 @@ class DocumentFiles:
     def _save_to(self, path: Path) -> bool:
         old_recovery = self.autosaver.recovery_path(self.document)
         try:
-            self.document.save(path)
+            try:
+                self.document.save(path)
+            except ReadOnlyFileError as exc:
+                answer = QMessageBox.question(
+                    self.window,
+                    "Read-only file",
+                    message("Replace the read-only file anyway?", exc),
+                )
+                if answer != QMessageBox.Yes:
+                    return False
+                self.document.save(path, overwrite_read_only=True)
         except DesignFileError as exc:
-            QMessageBox.critical(self.window, "Cannot save design", str(exc))
+            QMessageBox.critical(
+                self.window, "Cannot save design", message("The design was not saved.", exc)
+            )
             return False
         old_recovery.unlink(missing_ok=True)
         old_recovery.with_suffix("").with_suffix(".origin.json").unlink(missing_ok=True)
@@ -130,14 +150,16 @@ class DocumentFiles:
         if doc.path is None:
             return
         answer = QMessageBox.question(
-            self, "Revert", f"Drop all changes and reload {doc.path.name}?"
+            self.window, "Revert", message("Drop all changes and reload the file?", doc.path.name)
         )
         if answer != QMessageBox.Yes:
             return
         try:
             design = load_with_progress(doc.path, self.window)
         except DesignFileError as exc:
-            QMessageBox.critical(self.window, "Cannot revert", str(exc))
+            QMessageBox.critical(
+                self.window, "Cannot revert", message("The file was not reloaded.", exc)
+            )
             return
         self.autosaver.discard()
         self.window.set_document(Document(design, doc.path))
@@ -150,8 +172,10 @@ class DocumentFiles:
             answer = QMessageBox.question(
                 self.window,
                 "Recover unsaved changes",
-                f"Hallwright did not close normally. Changes to {name} were autosaved at {when}.\n"
-                "Recover them?",
+                message(
+                    "Hallwright did not close normally. Recover the autosaved changes?",
+                    f"Changes to {name} were autosaved at {when}.",
+                ),
                 QMessageBox.Yes | QMessageBox.No,
                 QMessageBox.Yes,
             )
@@ -162,21 +186,36 @@ class DocumentFiles:
             try:
                 design = self.autosaver.take(path)
             except DesignFileError as exc:
-                QMessageBox.critical(self.window, "Cannot recover", str(exc))
+                QMessageBox.critical(
+                    self.window, "Cannot recover", message("The changes were not recovered.", exc)
+                )
                 continue
             document = Document(design, origin)
+            self.autosaver.adopt(document, path)  # kept until the next save or autosave
             self.window.set_document(document)
             document.stack.resetClean()
             self.window._update_title()
             return True
         return False
 
+    def autosave_failed(self, text: str) -> None:
+        """Status bar every time; a (non-blocking) dialog the first time in a session."""
+        self.window.statusBar().showMessage(text)
+        if self._autosave_warned:
+            return
+        self._autosave_warned = True
+        box = QMessageBox(QMessageBox.Warning, "Autosave failed", text, parent=self.window)
+        box.setTextFormat(Qt.PlainText)
+        box.setInformativeText("Your changes are safe only once you save them.")
+        box.setAttribute(Qt.WA_DeleteOnClose)
+        box.show()
+
     def fill_recent(self, menu) -> None:
         """The Open Recent menu, filled as it opens."""
         menu.clear()
         paths = self.recent.paths()
         for p in paths:
-            menu.addAction(Path(p).name, lambda p=p: self.open_path(Path(p))).setToolTip(p)
+            menu.addAction(Path(p).name, lambda p=p: self.open_path(Path(p))).setToolTip(tooltip(p))
         if not paths:
             menu.addAction("(none)").setEnabled(False)
         else:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QMarginsF, QRectF, Qt
+from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen
 
 from gui import style
@@ -46,7 +46,9 @@ def write_elevations_pdf(design: Design, out: Path, plant=None) -> int:
         if own:
             plant.close()
     rows = rack_rows(design)
-    writer = QPdfWriter(str(out))
+    buffer = QBuffer()  # drawn in memory, then replaces ``out`` atomically
+    buffer.open(QIODevice.WriteOnly)
+    writer = QPdfWriter(buffer)
     writer.setTitle(f"{design.name} — rack elevations")
     writer.setPageSize(QPageSize(QPageSize.A3))
     writer.setPageOrientation(QPageLayout.Landscape)
@@ -74,6 +76,11 @@ def write_elevations_pdf(design: Design, out: Path, plant=None) -> int:
             f"{today} · page {number} of {len(rows)}",
         )
     painter.end()
+    del writer  # finishes the PDF into the buffer
+    buffer.close()
+    from gui.render import replace_file
+
+    replace_file(out, bytes(buffer.data()))
     return max(1, len(rows))
 
 

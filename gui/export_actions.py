@@ -15,6 +15,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMenu, QMessageBox
 
 from gui.document import make_plant, run_with_progress
+from gui.plain_text import message
 from model.design import Design
 from model.fileio import design_to_bytes, read_design_bytes
 
@@ -99,7 +100,9 @@ class _Exporter(QObject):
 
     def _failed(self, target: Path, exc: Exception) -> None:
         QMessageBox.critical(
-            self.window, "Export failed", f"{target} could not be written.\n\n{exc}"
+            self.window,
+            "Export failed",
+            message("The export could not be written.", f"{target}: {exc}"),
         )
 
     # ------------------------------------------------------------------ actions

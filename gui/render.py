@@ -5,13 +5,14 @@ from __future__ import annotations
 import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QMarginsF, QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPageSize, QPainter, QPdfWriter, QPen, QUndoStack
 
 from gui import style
 from gui.canvas.scene import MAX_LINK_ITEMS, HallScene
 from gui.document import make_plant
 from model.design import Design
+from model.fileio import DesignFileError, write_atomic
 
 FORMATS = (".png", ".svg", ".pdf")
 FOOTER_PX = 130
@@ -59,19 +60,23 @@ def render_design(
                 min(width_px / source.width(), plan_px / source.height()),
             )
 
+    # Every format is drawn into memory and then replaces ``out`` atomically: a full disk or a
+    # failing device leaves the previous picture as it was, never a truncated one.
+    buffer = QBuffer()
+    buffer.open(QIODevice.WriteOnly)
     if suffix == ".png":
         image = QImage(QSize(width_px, height_px), QImage.Format_ARGB32_Premultiplied)
         image.fill(QColor("#ffffff"))
         painter = QPainter(image)
         paint(painter)
         painter.end()
-        if not image.save(str(out)):
-            raise OSError(f"could not write {out}")
+        if not image.save(buffer, "PNG"):
+            raise OSError(f"could not encode {out.name} as PNG")
     elif suffix == ".svg":
         from PySide6.QtSvg import QSvgGenerator
 
         generator = QSvgGenerator()
-        generator.setFileName(str(out))
+        generator.setOutputDevice(buffer)
         generator.setSize(QSize(width_px, height_px))
         generator.setViewBox(target)
         generator.setTitle(design.name)
@@ -79,7 +84,7 @@ def render_design(
         paint(painter)
         painter.end()
     else:
-        writer = QPdfWriter(str(out))
+        writer = QPdfWriter(buffer)
         writer.setTitle(design.name)
         writer.setPageSize(QPageSize(QPageSize.A3))
         writer.setPageOrientation(writer.pageLayout().orientation().Landscape)
@@ -90,6 +95,9 @@ def render_design(
         painter.setViewport(0, 0, page.width(), int(page.width() * height_px / width_px))
         paint(painter)
         painter.end()
+        del writer  # finishes the PDF into the buffer
+    buffer.close()
+    replace_file(out, bytes(buffer.data()))
     scene.detach()
     scene.clear()
     import shiboken6
@@ -98,6 +106,16 @@ def render_design(
     if own_plant and plant is not None and hasattr(plant, "close"):
         plant.close()
     return out
+
+
+def replace_file(out: Path, data: bytes) -> None:
+    """Write a finished picture atomically; raises OSError with a sentence when it cannot."""
+    if not data:
+        raise OSError(f"nothing was drawn for {out.name}")
+    try:
+        write_atomic(out, data)
+    except DesignFileError as exc:
+        raise OSError(str(exc)) from None
 
 
 def _font(px: int, bold: bool = False) -> QFont:

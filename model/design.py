@@ -28,6 +28,8 @@ import msgspec
 from model.catalog import Catalog, CatalogFile, DeviceType, builtin_catalog
 from model.changes import ChangeKind, ChangeNotifier, Listener, Subscription
 from model.entities import Device, Hall, Link, Rack, Settings, Tray
+from model.file_checks import hall_problem, trays_problem
+from model.limits import MAX_NAME_LENGTH
 from model.ports import PortInfo, port_table, validate_breakout
 from model.record_checks import fit_record
 
@@ -172,6 +174,8 @@ class Design:
     def set_name(self, name: str) -> None:
         if not isinstance(name, str):
             raise DesignError(f"a design's name must be text, not {name!r}")
+        if len(name) > MAX_NAME_LENGTH:
+            raise DesignError(f"a design's name has at most {MAX_NAME_LENGTH} characters")
         if name != self.name:
             self.name = name
             self._emit(ChangeKind.NAME_CHANGED)
@@ -190,6 +194,9 @@ class Design:
             raise DesignError(f"obstacle id {clash[0]!r} is already used by another object")
         if len(hall.outline) < 3:
             raise DesignError("the hall outline needs at least 3 corners")
+        problem = hall_problem(hall)  # what the loader refuses (model/file_checks.py)
+        if problem:
+            raise DesignError(problem)
         if hall != self.hall:
             self.hall = hall
             self._emit(ChangeKind.HALL_CHANGED)
@@ -209,6 +216,9 @@ class Design:
         self._check_new_ids(t.id for t in trays)
         for tray in trays:
             _check_polyline(tray)
+        problem = trays_problem(trays, [*self.trays.values(), *trays])
+        if problem:
+            raise DesignError(problem)
         for tray in trays:
             self.trays[tray.id] = tray
         self._emit(ChangeKind.TRAYS_ADDED, (t.id for t in trays))
@@ -220,6 +230,10 @@ class Design:
             if tray.id not in self.trays:
                 raise DesignError(f"no tray {tray.id!r}")
             _check_polyline(tray)
+        changed = {t.id: t for t in trays}
+        problem = trays_problem(trays, [changed.get(i, t) for i, t in self.trays.items()])
+        if problem:
+            raise DesignError(problem)
         for tray in trays:
             self.trays[tray.id] = tray
         self._emit(ChangeKind.TRAYS_CHANGED, (t.id for t in trays))

@@ -13,8 +13,10 @@ from typing import Annotated, Literal
 from msgspec import Meta, Struct
 
 from model.catalog import DeviceRole, Ident
+from model.limits import MAX_NAME_LENGTH
 
 Coord = Annotated[float, Meta(ge=-1e5, le=1e5)]
+Name = Annotated[str, Meta(max_length=MAX_NAME_LENGTH)]  # names and labels shown to people
 Length = Annotated[float, Meta(ge=0, le=1e5)]
 Point = tuple[Coord, Coord]
 Rotation = Literal[0, 90, 180, 270]
@@ -33,7 +35,7 @@ class Obstacle(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=T
     id: Ident
     polygon: list[Point]
     kind: Literal["column", "crac", "keep-out", "other"] = "column"
-    name: str = ""
+    name: Name = ""
 
 
 class Hall(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -58,14 +60,14 @@ class Tray(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True)
     width_m: Annotated[float, Meta(gt=0, le=5)] = 0.6
     depth_m: Annotated[float, Meta(gt=0, le=2)] = 0.15
     under_floor: bool = False
-    name: str = ""
+    name: Name = ""
 
 
 class Rack(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     """A rack on the floor. ``x``, ``y`` is the centre of its footprint."""
 
     id: Ident
-    name: str
+    name: Name
     type: Ident
     x: Coord
     y: Coord
@@ -86,7 +88,7 @@ class Device(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=Tru
     """
 
     id: Ident
-    name: str
+    name: Name
     type: Ident
     rack: Ident
     u: Annotated[int, Meta(ge=1, le=100)]
@@ -95,8 +97,9 @@ class Device(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=Tru
     fabric: Fabric | None = None
 
 
-class PortRef(Struct, array_like=True, frozen=True):
-    """One end of a link: device id and port name. Stored as ``["dev", "port"]``."""
+class PortRef(Struct, array_like=True, frozen=True, forbid_unknown_fields=True):
+    """One end of a link: device id and port name. Stored as ``["dev", "port"]`` (exactly two
+    elements: a third would be dropped on save, so the file is refused instead)."""
 
     device: Ident
     port: Ident
@@ -117,7 +120,7 @@ class Link(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True)
     medium: Ident = "auto"
     length_override_m: Length | None = None
     as_built_m: Length | None = None
-    label: str = ""
+    label: Name = ""
     fabric: Fabric | None = None
 
 

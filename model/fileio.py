@@ -8,17 +8,30 @@ replaces it only once completely written, so a failed save leaves the previous f
 
 from __future__ import annotations
 
+import codecs
 import os
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import msgspec
 
+from model import limits
 from model.catalog import CatalogError, CatalogFile
 from model.design import Design, DesignError
-from model.entities import Device, Hall, Link, Rack, Settings, Tray
+from model.entities import (
+    ENTITY_KINDS,
+    Device,
+    Hall,
+    Link,
+    Name,
+    Obstacle,
+    Rack,
+    Settings,
+    Tray,
+)
+from model.file_checks import LoadProblem, check_document
 from model.gc_policy import building_design
 
 FORMAT = "hallwright"
@@ -57,14 +70,44 @@ MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2}
 
 
 class DesignFileError(Exception):
-    """A design file could not be read or written. ``str()`` is a sentence for the user."""
+    """A design file could not be read or written. ``str()`` is a sentence for the user.
 
-    def __init__(self, source: str, json_path: str, problem: str) -> None:
+    ``problems`` lists every problem found (the first is also ``json_path``/``problem``);
+    ``salvageable`` is True when each of them is tied to a record that can be left out, so the
+    editor may offer to open the file without those records (see :func:`salvage_design_bytes`).
+    """
+
+    def __init__(
+        self,
+        source: str,
+        json_path: str,
+        problem: str,
+        problems: Sequence[LoadProblem] | None = None,
+    ) -> None:
         self.source = source
         self.json_path = json_path
         self.problem = problem
-        where = f"{source}: {json_path}: " if json_path else f"{source}: "
-        super().__init__(where + problem)
+        self.problems = list(problems) if problems else [LoadProblem(json_path, problem)]
+        self.salvageable = all(p.record is not None for p in self.problems)
+        if len(self.problems) == 1:
+            where = f"{source}: {json_path}: " if json_path else f"{source}: "
+            super().__init__(where + problem)
+        else:
+            super().__init__(f"{source}: {describe_problems(self.problems)}")
+
+    @classmethod
+    def from_problems(cls, source: str, problems: Sequence[LoadProblem]) -> DesignFileError:
+        first = problems[0]
+        return cls(source, first.json_path, first.message, problems)
+
+
+def describe_problems(problems: Sequence[LoadProblem]) -> str:
+    """ "N problems:" and one line per problem (at most MAX_REPORTED_PROBLEMS), with its path."""
+    shown = problems[: limits.MAX_REPORTED_PROBLEMS]
+    lines = [f"{len(problems)} problems:"] + [f"  {p.json_path}: {p.message}" for p in shown]
+    if len(problems) > len(shown):
+        lines.append(f"  … and {len(problems) - len(shown)} more")
+    return "\n".join(lines)
 
 
 class _Header(msgspec.Struct):
@@ -77,7 +120,7 @@ class DesignDocument(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, o
 
     format: Literal["hallwright"]
     schema_version: int
-    name: str
+    name: Name
     hall: Hall
     settings: Settings = Settings()
     custom_types: CatalogFile = msgspec.field(default_factory=CatalogFile)
@@ -91,13 +134,15 @@ class DesignDocument(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, o
 
 
 def load_design(path: str | os.PathLike[str]) -> Design:
-    """Read a design file; raises :class:`DesignFileError` for any problem."""
-    path = Path(path)
+    """Read a design file; raises :class:`DesignFileError` listing every problem found."""
+    return read_design_bytes(_read(Path(path)), Path(path).name)
+
+
+def _read(path: Path) -> bytes:
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except OSError as exc:
         raise DesignFileError(path.name, "", f"cannot be read ({exc.strerror or exc})") from None
-    return read_design_bytes(data, path.name)
 
 
 def read_design_bytes(
@@ -107,11 +152,75 @@ def read_design_bytes(
     migrations: Mapping[int, Migration] = MIGRATIONS,
     current_version: int = SCHEMA_VERSION,
 ) -> Design:
+    """parse -> migrate -> validate -> build; any problem raises :class:`DesignFileError`."""
     with building_design():
         document = parse_document(
             data, source, migrations=migrations, current_version=current_version
         )
+        problems = check_document(document)
+        if problems:
+            raise DesignFileError.from_problems(source, problems)
         return build_design(document, source)
+
+
+class Salvage(NamedTuple):
+    """A design opened without its bad records, and what was left out (each with its path)."""
+
+    design: Design
+    dropped: list[LoadProblem]
+
+
+def salvage_design_bytes(
+    data: bytes,
+    source: str = "<design>",
+    *,
+    migrations: Mapping[int, Migration] = MIGRATIONS,
+    current_version: int = SCHEMA_VERSION,
+) -> Salvage:
+    """Build the design from every record that passes, leaving out the others (and what
+    depends on them: a dropped rack's devices, a dropped device's links).
+
+    Raises :class:`DesignFileError` when a problem is not tied to a record (the header, the
+    hall outline, the settings, the custom types, a limit on the whole file). Only reads.
+    """
+    with building_design():
+        document, problems, indices = _parse(data, source, migrations, current_version)
+        if document is None or any(p.record is None for p in problems):
+            raise DesignFileError.from_problems(source, problems)
+        checked = check_document(document)
+        problems += [_renumber(p, indices) for p in checked]
+        if any(p.record is None for p in checked):
+            raise DesignFileError.from_problems(source, problems)
+        skip = {p.record for p in problems}
+        obstacles = [
+            o
+            for i, o in enumerate(document.hall.obstacles)
+            if ("obstacles", indices["obstacles"][i]) not in skip
+        ]
+        document.hall = msgspec.structs.replace(document.hall, obstacles=obstacles)
+        for key in ENTITY_KINDS:
+            original = indices[key]
+            kept = [
+                (original[i], r)
+                for i, r in enumerate(getattr(document, key))
+                if (key, original[i]) not in skip
+            ]
+            indices[key] = [i for i, _ in kept]
+            setattr(document, key, [r for _, r in kept])
+        design, built = _build(document, source, indices, keep_going=True)
+        return Salvage(design, problems + built)
+
+
+def _renumber(problem: LoadProblem, indices: dict[str, list[int]]) -> LoadProblem:
+    """A problem found on the partial document, with the record's index in the file."""
+    if problem.record is None or problem.record[0] not in indices:
+        return problem
+    key, i = problem.record
+    original = indices[key][i]
+    section = "hall.obstacles" if key == "obstacles" else key
+    prefix = f"$.{section}[{i}]"
+    path = f"$.{section}[{original}]" + problem.json_path[len(prefix) :]
+    return LoadProblem(path, problem.message, (key, original))
 
 
 def parse_document(
@@ -122,48 +231,177 @@ def parse_document(
     current_version: int = SCHEMA_VERSION,
 ) -> DesignDocument:
     """Parse and migrate to the current schema; validates types and ranges, not references."""
+    document, problems, _ = _parse(data, source, migrations, current_version)
+    if problems:
+        raise DesignFileError.from_problems(source, problems)
+    return document
+
+
+def _parse(
+    data: bytes, source: str, migrations: Mapping[int, Migration], current_version: int
+) -> tuple[DesignDocument | None, list[LoadProblem], dict[str, list[int]]]:
+    """(document, problems, file index of each record kept). The fast path decodes straight
+    into the document; only a file with a problem takes the slow path that finds them all."""
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8) :]  # Windows editors add one; it carries no meaning
     try:
         header = msgspec.json.decode(data, type=_Header)
-    except msgspec.DecodeError as exc:
-        raise DesignFileError(source, "", f"is not valid JSON ({exc})") from None
     except msgspec.ValidationError as exc:
-        raise _validation_error(source, exc) from None
+        return None, [_validation_problem(exc)], {}
+    except msgspec.DecodeError as exc:
+        return None, [LoadProblem("$", f"is not valid JSON ({exc})")], {}
+    except RecursionError:
+        return None, [_too_deep("$")], {}
     if header.format != FORMAT:
-        raise DesignFileError(
-            source, "$.format", f'expected "{FORMAT}" (this is not a Hallwright design file)'
-        )
+        problem = f'expected "{FORMAT}" (this is not a Hallwright design file)'
+        return None, [LoadProblem("$.format", problem)], {}
     version = header.schema_version
     if version is None:
-        raise DesignFileError(source, "$.schema_version", "missing; expected an integer version")
+        return None, [LoadProblem("$.schema_version", "missing; expected an integer version")], {}
     if version > current_version:
-        raise DesignFileError(
-            source,
-            "$.schema_version",
+        problem = (
             f"the file is schema version {version}, newer than this Hallwright understands "
-            f"(up to {current_version}); open it with a newer Hallwright",
+            f"(up to {current_version}); open it with a newer Hallwright"
         )
+        return None, [LoadProblem("$.schema_version", problem)], {}
     if version < 1:
-        raise DesignFileError(source, "$.schema_version", f"expected 1 or more, got {version}")
+        return None, [LoadProblem("$.schema_version", f"expected 1 or more, got {version}")], {}
     try:
         if version == current_version:
-            return msgspec.json.decode(data, type=DesignDocument)
+            document = msgspec.json.decode(data, type=DesignDocument)
+            return document, [], _identity_indices(document)
+    except (msgspec.DecodeError, RecursionError):
+        pass  # the slow path below says what is wrong, and where
+    try:
         raw = msgspec.json.decode(data)
-        for step in range(version, current_version):
-            if step not in migrations:
-                raise DesignFileError(
-                    source, "$.schema_version", f"no migration from version {step} to {step + 1}"
-                )
-            raw = migrations[step](raw)
-            raw["schema_version"] = step + 1
-        return msgspec.convert(raw, type=DesignDocument)
-    except msgspec.ValidationError as exc:
-        raise _validation_error(source, exc) from None
     except msgspec.DecodeError as exc:
-        raise DesignFileError(source, "", f"is not valid JSON ({exc})") from None
+        return None, [LoadProblem("$", f"is not valid JSON ({exc})")], {}
+    except RecursionError:
+        return None, [_too_deep("$")], {}
+    for step in range(version, current_version):
+        if step not in migrations:
+            problem = f"no migration from version {step} to {step + 1}"
+            return None, [LoadProblem("$.schema_version", problem)], {}
+        raw = migrations[step](raw)
+        raw["schema_version"] = step + 1
+    try:
+        document = msgspec.convert(raw, type=DesignDocument)
+        return document, [], _identity_indices(document)
+    except (msgspec.ValidationError, RecursionError):
+        pass
+    # Only a file with a problem walks its whole tree (iteratively, before any recursive code).
+    deep = _deeper_than(raw, limits.MAX_JSON_DEPTH)
+    if deep:
+        return None, [_too_deep(deep)], {}
+    return record_problems(raw)
+
+
+def _identity_indices(document: DesignDocument) -> dict[str, list[int]]:
+    indices = {key: list(range(len(getattr(document, key)))) for key in ENTITY_KINDS}
+    indices["obstacles"] = list(range(len(document.hall.obstacles)))
+    return indices
+
+
+def record_problems(
+    raw: dict[str, Any],
+) -> tuple[DesignDocument | None, list[LoadProblem], dict[str, list[int]]]:
+    """The slow path: convert each part and each record on its own, so that every bad one is
+    reported (with its path) and the good ones still make a (partial) document."""
+    problems: list[LoadProblem] = []
+    parts: dict[str, Any] = {}
+    indices: dict[str, list[int]] = {}
+    fields = {f.name: f for f in msgspec.structs.fields(DesignDocument)}
+    for key in raw:
+        if key not in fields:
+            problems.append(LoadProblem(f"$.{key}", "unknown field"))
+    for name, field in fields.items():
+        if name not in raw:
+            if field.required:
+                problems.append(LoadProblem(f"$.{name}", "missing (required)"))
+            continue
+        value = raw[name]
+        if name in ENTITY_KINDS:
+            record_type = _RECORD_TYPES[name]
+            if not isinstance(value, list):
+                problems.append(LoadProblem(f"$.{name}", "expected an array"))
+                continue
+            kept, indices[name] = [], []
+            for i, item in enumerate(value):
+                try:
+                    kept.append(msgspec.convert(item, type=record_type))
+                    indices[name].append(i)
+                except msgspec.ValidationError as exc:
+                    found = _validation_problem(exc, f"$.{name}[{i}]")
+                    problems.append(found._replace(record=(name, i)))
+            parts[name] = kept
+        elif (
+            name == "hall" and isinstance(value, dict) and isinstance(value.get("obstacles"), list)
+        ):
+            obstacles, indices["obstacles"] = [], []
+            for i, item in enumerate(value["obstacles"]):
+                try:
+                    obstacles.append(msgspec.convert(item, type=Obstacle))
+                    indices["obstacles"].append(i)
+                except msgspec.ValidationError as exc:
+                    found = _validation_problem(exc, f"$.hall.obstacles[{i}]")
+                    problems.append(found._replace(record=("obstacles", i)))
+            try:
+                hall = msgspec.convert({**value, "obstacles": []}, type=Hall)
+                parts[name] = msgspec.structs.replace(hall, obstacles=obstacles)
+            except msgspec.ValidationError as exc:
+                problems.append(_validation_problem(exc, "$.hall"))
+        else:
+            try:
+                parts[name] = msgspec.convert(value, type=field.type)
+            except msgspec.ValidationError as exc:
+                problems.append(_validation_problem(exc, f"$.{name}"))
+    if any(p.record is None for p in problems) or "hall" not in parts or "name" not in parts:
+        return None, problems, indices
+    for key in (*ENTITY_KINDS, "obstacles"):
+        indices.setdefault(key, [])
+    return DesignDocument(**parts), problems, indices
+
+
+_RECORD_TYPES = {"trays": Tray, "racks": Rack, "devices": Device, "links": Link}
+
+
+def _deeper_than(node: Any, depth: int) -> str:
+    """The JSON path of a value nested deeper than ``depth`` levels, or "" (iterative: a file
+    of 100,000 nested arrays must not exhaust the Python stack)."""
+    stack = [(node, "$", 1)]
+    while stack:
+        value, path, level = stack.pop()
+        if isinstance(value, dict | list):
+            if level > depth:
+                return path
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, child in items:
+                child_path = f"{path}.{key}" if isinstance(value, dict) else f"{path}[{key}]"
+                stack.append((child, child_path, level + 1))
+    return ""
+
+
+def _too_deep(path: str) -> LoadProblem:
+    return LoadProblem(
+        path, f"nested deeper than {limits.MAX_JSON_DEPTH} levels (no design is nested so deep)"
+    )
 
 
 def build_design(document: DesignDocument, source: str = "<design>") -> Design:
-    """Check references (unique ids, racks, types, ports) and build the Design."""
+    """Check references (unique ids, racks, types, ports) and build the Design; raises
+    :class:`DesignFileError` listing every record that does not fit."""
+    design, problems = _build(document, source, _identity_indices(document), keep_going=False)
+    if problems:
+        raise DesignFileError.from_problems(source, problems)
+    return design
+
+
+def _build(
+    document: DesignDocument, source: str, indices: dict[str, list[int]], *, keep_going: bool
+) -> tuple[Design, list[LoadProblem]]:
+    """The design and the records it refused. Without ``keep_going`` the records after a
+    refused section are not added (the design is thrown away), but every bad record of that
+    section is still reported."""
     try:
         design = Design(
             document.hall,
@@ -177,6 +415,7 @@ def build_design(document: DesignDocument, source: str = "<design>") -> Design:
         design.set_hall(document.hall)
     except DesignError as exc:
         raise DesignFileError(source, "$.hall", str(exc)) from None
+    problems: list[LoadProblem] = []
     for key, method in (
         ("trays", design.add_trays),
         ("racks", design.add_racks),
@@ -186,25 +425,29 @@ def build_design(document: DesignDocument, source: str = "<design>") -> Design:
         records = getattr(document, key)
         try:
             method(records, fields_checked=True)  # the decoder just enforced the ranges
+            continue
         except DesignError:
-            # Slow path, errors only: add one record at a time to find the first bad one.
-            for index, record in enumerate(records):
-                try:
-                    method([record], fields_checked=True)
-                except DesignError as exc:
-                    raise DesignFileError(source, f"$.{key}[{index}]", str(exc)) from None
-            raise
+            pass
+        # Slow path, errors only: add one record at a time to find every bad one.
+        for position, record in enumerate(records):
+            try:
+                method([record], fields_checked=True)
+            except DesignError as exc:
+                index = indices[key][position]
+                problems.append(LoadProblem(f"$.{key}[{index}]", str(exc), (key, index)))
+        if not keep_going:
+            break
     design.revision = 0
-    return design
+    return design, problems
 
 
-def _validation_error(source: str, exc: msgspec.ValidationError) -> DesignFileError:
+def _validation_problem(exc: msgspec.ValidationError, prefix: str = "$") -> LoadProblem:
     message = str(exc)
-    json_path = "$"
+    json_path = prefix
     if " - at `" in message:
         message, _, tail = message.rpartition(" - at `")
-        json_path = tail.rstrip("`")
-    return DesignFileError(source, json_path, message)
+        json_path = prefix + tail.rstrip("`")[1:]  # msgspec's path starts with "$"
+    return LoadProblem(json_path, message)
 
 
 # ------------------------------------------------------------------------------------ writing
@@ -247,13 +490,34 @@ def _encode_custom(custom: CatalogFile) -> bytes:
     return msgspec.json.format(msgspec.json.encode(custom), indent=1).replace(b"\n", b"\n ")
 
 
-def save_design(design: Design, path: str | os.PathLike[str]) -> None:
+def save_design(
+    design: Design, path: str | os.PathLike[str], *, overwrite_read_only: bool = False
+) -> None:
     """Write atomically: a temporary file beside the target, flushed and synced, then renamed."""
-    write_atomic(Path(path), design_to_bytes(design))
+    write_atomic(Path(path), design_to_bytes(design), overwrite_read_only=overwrite_read_only)
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` or leave it untouched; raises DesignFileError on failure."""
+class ReadOnlyFileError(DesignFileError):
+    """The target exists and is read-only; saving again with ``overwrite_read_only`` replaces
+    it (the editor asks the user first)."""
+
+
+def write_atomic(path: Path, data: bytes, *, overwrite_read_only: bool = False) -> None:
+    """Replace ``path`` with ``data`` or leave it untouched; raises DesignFileError on failure.
+
+    A symbolic link is followed: its target gets the new content and the link stays a link.
+    A read-only target is refused (:class:`ReadOnlyFileError`) unless ``overwrite_read_only``.
+    """
+    path = Path(path)
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
+    if not overwrite_read_only and _read_only(path):
+        raise ReadOnlyFileError(
+            path.name,
+            "",
+            "is read-only; it was not replaced (save under another name, or "
+            "confirm that the read-only file should be replaced)",
+        )
     directory = path.parent if str(path.parent) else Path(".")
     tmp_name = None
     try:
@@ -279,6 +543,15 @@ def write_atomic(path: Path, data: bytes) -> None:
                 os.unlink(tmp_name)
             except OSError:
                 pass
+
+
+def _read_only(path: Path) -> bool:
+    """True for an existing file without write permission (mode bits, so root sees it too)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return not mode & 0o222 or not os.access(path, os.W_OK)
 
 
 def _umask() -> int:

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.analysis_runner import KIND_SHORT, AnalysisResult, AnalysisRunner
+from gui.plain_text import plain_labels
 from model.analysis import Report
 from model.fabrics import FABRIC_LABELS
 
@@ -51,6 +52,7 @@ class Tile(QFrame):
         self.value = QLabel("–")
         self.value.setStyleSheet(STALE_VALUE)
         self.detail = QLabel("")
+        plain_labels(self.caption, self.value, self.detail)
         self.detail.setStyleSheet("color: #444; font-size: 11px;")
         self.detail.setWordWrap(True)
         layout = QVBoxLayout(self)
@@ -155,6 +157,7 @@ class AnalysisPanel(QWidget):
             "background: #e7f0fa; border-left: 4px solid #1c7ed6; padding: 6px;"
         )
         self.delta = QLabel("")
+        plain_labels(self.status, self.bottleneck, self.delta)
         self.delta.setWordWrap(True)
         self.delta.setToolTip("What the last edit changed in counts, power and cost.")
         self.delta.setStyleSheet("font-size: 12px; color: #333; padding: 2px 4px;")

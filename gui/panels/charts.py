@@ -10,6 +10,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
+from gui.plain_text import plain_labels
 from gui.style import MEDIUM_KIND_COLORS, NO_MEDIUM_COLOR
 from model.catalog import MEDIUM_GROUP_LABELS, MEDIUM_GROUPS
 from model.media import KIND_LABEL
@@ -59,6 +60,7 @@ class ChartsPanel(QWidget):
         self.allreduce.setLogMode(x=True, y=False)
         self._released = False
         self.status = QLabel("")
+        plain_labels(self.status)
         self.status.setStyleSheet("color: #666; font-size: 11px;")
         grid = QGridLayout(self)
         grid.setContentsMargins(2, 2, 2, 2)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from gui import style
 from gui.canvas.scene import MIME_TYPE
 from gui.commands import AddObjectsCommand, DeleteCommand, MoveDevicesCommand
+from gui.plain_text import escape
 from model import placement
 from model.changes import DEVICE_KINDS, RACK_KINDS, Change
 from model.plant import rack_power
@@ -196,8 +197,9 @@ class RackElevationDialog(QDialog):
         used_u = sum(types[d.type].u_height for d in devices)
         typical_w, max_w, budget_w = rack_power(design, self.scene.plant, [rack.id])[rack.id]
         gpus = sum(types[d.type].gpu_count for d in devices)
+        self.summary.setTextFormat(Qt.RichText)  # our bold; the rack name is escaped
         self.summary.setText(
-            f"<b>{rack.name}</b> — {rack.height_u} U, {used_u} U used, "
+            f"<b>{escape(rack.name)}</b> — {rack.height_u} U, {used_u} U used, "
             f"{rack.height_u - used_u} U free, {gpus} GPUs. Drop device types from the "
             "catalog into a slot; drag devices to move them; Delete removes."
         )

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.document import run_with_progress
+from gui.plain_text import escape
 from model.catalog import Catalog, builtin_catalog
 from model.design import Design
 from model.generate import TEMPLATES, GenerateError, generate, preview
@@ -210,7 +211,9 @@ class FabricWizard(QDialog):
             counts = preview(self.template_key(), catalog=self.catalog, **self.params())
         except GenerateError as exc:
             self.counts = None
-            self.preview_label.setText(f"<b style='color:#c92a2a'>Cannot generate</b><br>{exc}")
+            self.preview_label.setText(
+                f"<b style='color:#c92a2a'>Cannot generate</b><br>{escape(exc)}"
+            )
             ok.setEnabled(False)
             return
         self.counts = counts

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from gui import style
 from gui.commands import MoveDevicesCommand, RotateRacksCommand, UpdateCommand
+from gui.plain_text import plain_labels
 from model.media import media_that_fit
 from model.plant import link_plugs, rack_power
 
@@ -34,8 +35,10 @@ class InspectorPanel(QWidget):
         super().__init__(parent)
         self.scene = None
         self.title = QLabel()
+        plain_labels(self.title)
         self.title.setStyleSheet("font-weight: 600; font-size: 13px; padding: 4px 2px;")
         self.error = QLabel()
+        plain_labels(self.error)
         self.error.setStyleSheet("color: #c92a2a;")
         self.error.setWordWrap(True)
         self.error.hide()
@@ -112,6 +115,7 @@ class InspectorPanel(QWidget):
 
     def _info(self, label: str, text: str) -> None:
         value = QLabel(text)
+        plain_labels(value)
         value.setWordWrap(True)
         value.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.form.addRow(label, value)

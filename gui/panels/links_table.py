@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.commands import UpdateCommand, push
+from gui.plain_text import plain_labels, tooltip
 from gui.style import MEDIUM_KIND_COLORS
 from model.analysis.topology import link_tiers
 from model.catalog import medium_group
@@ -148,7 +149,7 @@ class LinksTableModel(QAbstractTableModel):
         if role == Qt.ToolTipRole and col in (COL_REASON, COL_ROUTED):
             link_id = plant.link_ids[row]
             if col == COL_REASON:
-                return plant.reason(link_id)
+                return tooltip(plant.reason(link_id))
             r = plant.route(link_id)
             return (
                 f"vertical A {r.vertical_a_m:.2f} m + hop {r.hop_a_m:.2f} + tray {r.tray_m:.2f} "
@@ -444,6 +445,7 @@ class LinksTablePanel(QWidget):
         self.count = QLabel("")
         self.count.setStyleSheet("color: #555;")
         self.message = QLabel("")
+        plain_labels(self.count, self.message)
         self.message.setStyleSheet("color: #c92a2a;")
         bar = QHBoxLayout()
         for w in (QLabel("Filter:"), self.kind, self.tier, self.warning, self.rack, self.part):

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayo
 
 from gui import style
 from gui.canvas.scene import MIME_TYPE
+from gui.plain_text import tooltip
 from model.catalog import Catalog
 
 CATEGORY_TITLES = {
@@ -76,9 +77,11 @@ class CatalogPalette(QWidget):
             item.setData(0, TYPE_ROLE, f"rack:{rtype.id}")
             item.setToolTip(
                 0,
-                f"{rtype.vendor} {rtype.model}: {rtype.width_m * 1000:.0f} × "
-                f"{rtype.depth_m * 1000:.0f} mm, {rtype.height_u} U, "
-                f"{rtype.power_budget_kw:g} kW budget. Click to place, or drag onto the plan.",
+                tooltip(
+                    f"{rtype.vendor} {rtype.model}: {rtype.width_m * 1000:.0f} × "
+                    f"{rtype.depth_m * 1000:.0f} mm, {rtype.height_u} U, "
+                    f"{rtype.power_budget_kw:g} kW budget. Click to place, or drag onto the plan."
+                ),
             )
             item.setIcon(0, _swatch(QColor(style.ROLE_COLORS["empty"]).darker(120)))
             racks.addChild(item)
@@ -101,9 +104,11 @@ class CatalogPalette(QWidget):
             ports = ", ".join(f"{g.count}×{g.speed_gbps:g}G {g.name}" for g in dtype.port_groups)
             item.setToolTip(
                 0,
-                f"{dtype.vendor} {dtype.model} — {dtype.u_height} U, "
-                f"{dtype.power_typical_w:.0f} W typical; ports: {ports}. "
-                "Drag onto a rack or into its elevation.",
+                tooltip(
+                    f"{dtype.vendor} {dtype.model} — {dtype.u_height} U, "
+                    f"{dtype.power_typical_w:.0f} W typical; ports: {ports}. "
+                    "Drag onto a rack or into its elevation."
+                ),
             )
             item.setIcon(0, _swatch(style.role_color(dtype.default_role)))
             group.addChild(item)

@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
+from gui.plain_text import plain_labels, tooltip
 from model.findings import SEVERITY_ORDER, Finding
 
 GROUP_LIMIT = 500
@@ -25,6 +26,7 @@ class WarningsPanel(QWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.summary = QLabel("No analysis yet.")
+        plain_labels(self.summary)
         self.summary.setStyleSheet("color: #555; padding: 2px 4px;")
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["Finding", "Objects"])
@@ -79,7 +81,7 @@ class WarningsPanel(QWidget):
                             + (" …" if len(f.objects) > 4 else ""),
                         ]
                     )
-                    child.setToolTip(0, f.message)
+                    child.setToolTip(0, tooltip(f.message))
                     child.setData(0, OBJECTS_ROLE, tuple(f.objects))
                     group.addChild(child)
                 if len(items) > GROUP_LIMIT:

@@ -1,9 +1,10 @@
 """CSV writer: a header and rows -> RFC 4180 bytes (UTF-8, CRLF), numbers as plain numbers.
 
-``None`` and NaN are written as empty cells. For spreadsheets opened by people (BOM, schedule),
-``spreadsheet_safe=True`` prefixes text cells that a spreadsheet would run as a formula
-(leading ``=``, ``+``, ``@``, tab or CR) with an apostrophe; machine imports (NetBox) use the
-text as it is.
+``None`` and NaN are written as empty cells. ``spreadsheet_safe=True`` (the default, used for
+the BOM, the schedule and the NetBox files, which people open in a spreadsheet before importing)
+prefixes text cells that a spreadsheet would run as a formula (leading ``=``, ``+``, ``-``,
+``@``, tab or CR: the OWASP CSV-injection list) with an apostrophe. Numbers are never text
+here, so a negative number stays a number.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from model.export import write_file
 
-_FORMULA_START = ("=", "+", "@", "\t", "\r")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _cell(value: object, spreadsheet_safe: bool) -> object:

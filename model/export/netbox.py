@@ -34,8 +34,9 @@ from pathlib import Path
 from model.bom import ScheduleRow
 from model.cabling import CablePlant
 from model.design import Design
-from model.export import ExportError, write_file
+from model.export import ExportError
 from model.export.csv_writer import csv_bytes
+from model.export.folder_writer import replace_folder
 from model.export.netbox_modules import (
     MODULE_HEADER,
     MODULE_TYPES_DIR,
@@ -351,14 +352,17 @@ def netbox_files(export: NetBoxTables) -> dict[str, bytes]:
             continue
         for i, name in enumerate(chunk_names(stem, len(rows))):
             part = rows[i * CHUNK_ROWS : (i + 1) * CHUNK_ROWS]
-            files[f"{folder}/{name}"] = csv_bytes(header, part, spreadsheet_safe=False)
+            # formula-safe: these files get opened in a spreadsheet before the import
+            files[f"{folder}/{name}"] = csv_bytes(header, part)
     return files
 
 
 def write_netbox_dir(directory: str | Path, export: NetBoxTables) -> list[Path]:
     """Write the export folder (creating it and its sub-folders); returns the paths written.
 
-    Every file is built in memory first; this is the one place that writes them.
+    Every file is built in memory first; this is the one place that writes them. The folder
+    is replaced as a whole (``model.export.folder_writer``): a failure leaves the previous
+    export complete, and a folder holding other files is refused.
     """
     directory = Path(directory)
     if directory.exists() and not directory.is_dir():
@@ -367,15 +371,4 @@ def write_netbox_dir(directory: str | Path, export: NetBoxTables) -> list[Path]:
         raise ExportError(
             f"cannot create {directory.name}: the folder {directory.parent} does not exist"
         )
-    files = netbox_files(export)
-    paths = []
-    try:
-        for relative in sorted({str(Path(p).parent) for p in files}):
-            (directory / relative).mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ExportError(f"cannot create the folder {directory} ({exc.strerror or exc})") from None
-    for relative, data in files.items():
-        path = directory / relative
-        write_file(path, data)
-        paths.append(path)
-    return paths
+    return replace_folder(directory, netbox_files(export), "NetBox export")

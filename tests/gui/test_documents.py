@@ -96,7 +96,18 @@ def test_autosave_writes_a_recovery_file_that_a_new_session_offers(
     assert fresh.document.path == pod_file
     assert fresh.document.modified and fresh.isWindowModified()
     assert pod_file.read_bytes() == original  # recovery never writes the user's file
-    assert not recovery.exists()
+    # the recovery file stays until the recovered design is saved or autosaved: a second
+    # crash right after recovering must not lose the recovered edits
+    assert recovery.read_bytes() == edited
+    fresh.autosaver.timer.stop()
+    fresh.hide()
+    again = make_window(qtbot, tmp_path)
+    assert again.offer_recovery()
+    assert snapshot(again) == edited
+    again.save_action.trigger()
+    assert pod_file.read_bytes() == edited
+    assert not recovery.exists() and again.autosaver.pending() == []
+    close_quietly(again)
     close_quietly(fresh)
 
 
@@ -182,7 +193,9 @@ def test_recovered_unsaved_design_reopens_without_a_path(qtbot, tmp_path, monkey
     fresh = make_window(qtbot, tmp_path)
     assert fresh.offer_recovery()
     assert snapshot(fresh) == edited and fresh.document.path is None
-    assert not Path(path).exists()
+    # kept, and reused by the recovered document: its autosave replaces it, a save removes it
+    assert fresh.autosaver.recovery_path(fresh.document) == Path(path)
+    assert len(fresh.autosaver.pending()) == 1
     close_quietly(fresh)
     close_quietly(win)
 

@@ -1,0 +1,87 @@
+"""Replace a whole export folder atomically: a full disk leaves the previous folder complete.
+
+Every file is written (and synced) into a new folder beside the target, which then takes the
+old folder's place by two renames (the old one moves aside, the new one moves in, the old one
+goes; if the second rename fails the old one comes back). So the target is at every moment
+either the complete previous export or the complete new one, never a mix of two designs.
+
+A folder holding anything the export does not write (other files, other folders) is refused
+rather than replaced: replacing it would delete the user's files.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+from model.export import ExportError
+
+# Files of exports written by earlier Hallwright versions (flat NN_name.csv and a README):
+# replacing them is what the user asked for.
+_OLD_EXPORT_FILE = re.compile(r"(00_README\.txt|\d\d_[\w-]+\.csv)")
+
+
+def replace_folder(directory: Path, files: Mapping[str, bytes], what: str) -> list[Path]:
+    """Make ``directory`` hold exactly ``files`` (relative path -> bytes); returns the paths.
+    Raises :class:`ExportError` with a sentence; on failure ``directory`` is as it was."""
+    directory = Path(directory)
+    ours = {Path(relative).parts[0] for relative in files}
+    if directory.is_dir():
+        foreign = sorted(
+            p.name
+            for p in directory.iterdir()
+            if p.name not in ours and not (p.is_file() and _OLD_EXPORT_FILE.fullmatch(p.name))
+        )
+        if foreign:
+            shown = ", ".join(foreign[:3]) + (" …" if len(foreign) > 3 else "")
+            raise ExportError(
+                f"{directory} holds files that are not a {what} ({shown}); "
+                "choose a new or empty folder, nothing was written"
+            )
+    staging = None
+    try:
+        staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
+        for relative, data in files.items():
+            path = staging / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+        os.chmod(staging, 0o777 & ~_umask())  # mkdtemp makes it owner-only
+        _swap_in(staging, directory)
+        staging = None
+    except OSError as exc:
+        raise ExportError(
+            f"could not write the {what} to {directory} ({exc.strerror or exc}); "
+            "the previous export is unchanged"
+        ) from None
+    finally:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+    return [directory / relative for relative in files]
+
+
+def _swap_in(staging: Path, directory: Path) -> None:
+    if not directory.exists():
+        os.rename(staging, directory)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{directory.name}.old.", dir=directory.parent))
+    os.rmdir(old)
+    os.rename(directory, old)
+    try:
+        os.rename(staging, directory)
+    except OSError:
+        os.rename(old, directory)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
