@@ -14,13 +14,14 @@ import math
 import time
 from collections import defaultdict
 
-from PySide6.QtCore import QObject, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from gui import style
 from model.analysis.tray_fill import TrayFill
 from model.catalog import medium_group
+from model.geometry import merge_intervals, polyline_between
 
 SLICE_S = 0.012  # work per idle tick: the window never waits longer than this for the count
 GROUP_COLOR = {
@@ -48,6 +49,9 @@ class TrayLoad(QObject):
         self.hidden_fabrics: set[str] = set()
         self.fabric_map = None
         self._tray_fill = TrayFill()  # keeps the routes' tray intervals between passes
+        # Per tray, the stretches (arc-length intervals, m) some cable runs along: a bundle is
+        # drawn there only, not along a leg of the tray no cable uses.
+        self.used: dict[str, list[tuple[float, float]]] = {}
         self._work = None
         self._timer = QTimer(self)
         self._timer.setInterval(0)
@@ -119,9 +123,12 @@ class TrayLoad(QObject):
                 yield
                 deadline = time.perf_counter() + SLICE_S
         counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        used: dict[str, list[tuple[float, float]]] = defaultdict(list)
         index, media, medium_index = plant.index, plant.media, plant.medium_index
         for ids in pairs.values():
             trays = plant.route(ids[0]).tray_ids
+            for tray_id, s0, s1 in plant.link_tray_spans(ids[0]):
+                used[tray_id].append((s0, s1))
             if trays:
                 for link_id in ids:
                     k = int(medium_index[index[link_id]])
@@ -134,6 +141,7 @@ class TrayLoad(QObject):
                 deadline = time.perf_counter() + SLICE_S
         yield
         self.counts = {t: dict(g) for t, g in counts.items()}
+        self.used = {t: merge_intervals(spans) for t, spans in used.items()}
         # Fill is the analysis's figure (the peak along the tray), not a sum of every cable
         # touching the tray: the same model function on the same design and plant.
         self.fill = self._tray_fill.update(design, plant, None)
@@ -149,7 +157,13 @@ class BundleItem(QGraphicsItem):
         self._lines: list[tuple[QPainterPath, QPen]] = []
         self._rect = QRectF()
 
-    def set_bundles(self, trays: dict, counts: dict[str, dict[str, int]]) -> None:
+    def set_bundles(
+        self,
+        trays: dict,
+        counts: dict[str, dict[str, int]],
+        used: dict[str, list[tuple[float, float]]] | None = None,
+    ) -> None:
+        """``used``: per tray, the intervals cables run along (the whole tray when absent)."""
         self.prepareGeometryChange()
         self._lines = []
         rect = QRectF()
@@ -160,9 +174,15 @@ class BundleItem(QGraphicsItem):
                 continue
             total = sum(groups.values())
             main = max(groups, key=groups.get)
-            path = QPainterPath(QPointF(*tray.points[0]))
-            for x, y in tray.points[1:]:
-                path.lineTo(x, y)
+            stretches = [tray.points]
+            if used and used.get(tray_id):
+                stretches = [polyline_between(tray.points, s0, s1) for s0, s1 in used[tray_id]]
+            path = QPainterPath()
+            for points in stretches:
+                if len(points) >= 2:
+                    path.moveTo(*points[0])
+                    for x, y in points[1:]:
+                        path.lineTo(x, y)
             width = 2.0 + 8.0 * math.sqrt(total / top)
             pen = QPen(
                 style.medium_color(None) if main == "none" else _qcolor(GROUP_COLOR[main]),

@@ -49,7 +49,7 @@ HEADER_TIPS = {
     COL_ROUTED: "Routed estimate along the trays with slack (hover a cell for its pieces)",
     COL_ORDERED: "Length to order: the medium's next orderable length. Double-click to type a "
     "length override (blank clears it); an as-built measurement wins over both",
-    COL_MEDIUM: "Chosen medium; 📌 = pinned. Double-click to pin one of the matching media or "
+    COL_MEDIUM: "Chosen medium; (pinned) = chosen by hand. Double-click to pin one of the matching media or "
     "return to auto",
     COL_REASON: "Why this medium (or why none reaches)",
 }
@@ -189,7 +189,8 @@ class LinksTableModel(QAbstractTableModel):
             k = int(plant.medium_index[row])
             name = plant.media[k].name if k >= 0 else "none reaches"
             link = design.links.get(link_id)
-            return f"📌 {name}" if link is not None and link.medium != "auto" else name
+            # A word, not an emoji: without an emoji font a pin renders as an empty box.
+            return f"{name} (pinned)" if link is not None and link.medium != "auto" else name
         if col == COL_REASON:
             return plant.reason(link_id)
         return ""

@@ -26,7 +26,7 @@ from model.analysis.allreduce import allreduce, curve, knee
 from model.analysis.bandwidth import bandwidth
 from model.analysis.bisection import Bisection, bisection, split_servers
 from model.analysis.collectives import RingPlacement
-from model.analysis.devices import device_figures, rack_power
+from model.analysis.devices import device_figures, rack_power, switches_off_the_tiers
 from model.analysis.fabrics import fabric_figures
 from model.analysis.hops import server_hops
 from model.analysis.media_costs import media_figures
@@ -274,6 +274,7 @@ class Analyzer:
             servers=len(servers),
             racks=len(design.racks),
             switches_by_tier=dict(sorted(by_tier.items(), key=lambda kv: _tier_order(kv[0]))),
+            switches_off_tier=switches_off_the_tiers(design, self._dev.switch_ids, topo),
             links_total=len(topo.link_ids),
             links_by_tier=dict(self._links_by_tier),
             links_by_kind=media.by_kind,
