@@ -28,6 +28,7 @@ COMMANDS = {
     "compare": "cli.compare_command",
     "sweep": "cli.sweep_command",
     "allreduce": "cli.allreduce_command",
+    "catalog": "cli.catalog_command",
 }
 
 
@@ -61,6 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run_cli(argv: list[str]) -> int:
+    if argv[:1] in (["--version"], ["-V"]):
+        from model.version import version
+
+        print(f"hallwright {version()}")
+        return 0
     if not argv or argv[0] not in COMMANDS and argv[0] not in ("-h", "--help"):
         from cli.gui_command import open_editor
 

@@ -37,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
     )
     print(
         f"{args.output}: {len(paths)} files for site {export.site!r} "
-        f"({len(export.device_types)} device types, {counts}); import order in README.txt"
+        f"({len(export.device_types)} device types, {len(export.module_types)} module types, "
+        f"{counts}); import order in README.txt"
     )
     return 0

@@ -1,18 +1,19 @@
 """AnalysisRunner: keeps a document's analysis report current, debounced and off the GUI thread.
 
-Threading contract. The design and its cable plant are edited on the GUI thread only; the plant
-is also refreshed there (it is not thread-safe, and an incremental refresh is fast). A refresh
-job then runs ``analyze(design, plant)`` on one worker thread with a *fresh* analyzer, so no
-cache outlives a job. Edits may arrive while the worker reads the model: the job remembers the
-design revision it started from, and a result whose revision is no longer current (or that
-failed while the model changed under it) is thrown away and the job runs again. Only a result
-computed from the current revision is ever published as fresh.
+Threading contract. The design and its cable plant are edited and refreshed on the GUI thread
+only, the plant by the document's :class:`~gui.plant_feed.PlantFeed` (the one owner of plant
+refreshes, which tells every consumer which links changed). When a job starts, the runner takes
+a snapshot of the design and the refreshed plant (:mod:`model.snapshot`) on the GUI thread and
+hands the worker only that: the worker never reads the live design or plant, so edits made
+while it runs cannot tear what it reads, and the result is exactly the analysis of the design
+at the snapshot's revision.
 
-What the worker may touch while the GUI thread reads the same objects: design dicts and plant
-arrays are only read (edits replace records and arrays rather than mutating them in place); the
-plant's tray-graph distance cache gains rows only for attachment nodes not seen before, and every
-node a route of the current links uses was cached by the plant's own refresh on the GUI thread
-before the job started, so the worker does not extend it.
+The worker keeps one incremental :class:`~model.analysis.analyzer.Analyzer` between jobs (only
+the worker touches it, one job at a time) and feeds it the change events and changed links
+since the previous job, so a rack move redoes the placement checks, the media figures and the
+tray fill of the links that moved, not the whole analysis. A job that fails drops the analyzer;
+the next job starts from a fresh one. A result whose revision is no longer current is not
+published: the job runs again for the current revision.
 """
 
 from __future__ import annotations
@@ -23,12 +24,18 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 
-from model.analysis import Report, analyze
+from gui.plant_feed import PlantUpdate, feed_for
+from model.analysis import Report
+from model.analysis.analyzer import Analyzer
 from model.cabling import CablePlant
+from model.catalog import medium_group
 from model.changes import Change, ChangeKind
 from model.design import Design
+from model.snapshot import Snapshotter
 
-DEBOUNCE_MS = 150
+# Edits closer together than this make one analysis (keyboard nudges, a burst of undo); short
+# enough that the panel is fresh within the 150 ms of DESIGN.md after a single edit.
+DEBOUNCE_MS = 40
 KIND_SHORT = {
     "dac": "DAC",
     "acc": "LACC",
@@ -47,16 +54,30 @@ class AnalysisResult:
     revision: int
     seconds: float  # worker time of the analysis
     delta: str  # what changed since the previous published report ("" the first time)
+    # Cables per tray and medium group (the plan's bundles), from the same tray count as the
+    # report's tray fill.
+    bundles: dict[str, dict[str, int]] | None = None
+
+
+@dataclass
+class _Work:
+    """What one job reads: snapshots and what changed since the analyzer's previous job."""
+
+    design: Design
+    plant: CablePlant | None
+    changes: list[Change]
+    changed_links: set[str]
+    revision: int
 
 
 class _JobSignals(QObject):
-    done = Signal(int, object, str, float)  # revision, report or None, error text, seconds
+    done = Signal(int, object, str, float)  # revision, (report, bundles) or None, error, seconds
 
 
 class _Job(QRunnable):
-    def __init__(self, design: Design, plant, revision: int, signals: _JobSignals) -> None:
+    def __init__(self, analyzer: Analyzer, work: _Work, signals: _JobSignals) -> None:
         super().__init__()
-        self.design, self.plant, self.revision, self.signals = design, plant, revision, signals
+        self.analyzer, self.work, self.signals = analyzer, work, signals
         # The runner keeps this object until its result arrives: with auto-delete, Qt would free
         # the C++ side on the worker thread under a live Python wrapper, which corrupted
         # reference counts and crashed the interpreter at exit.
@@ -64,19 +85,28 @@ class _Job(QRunnable):
 
     def run(self) -> None:
         started = time.perf_counter()
+        work = self.work
         try:
-            report = analyze(self.design, self.plant)
-            error = ""
-        except Exception:  # noqa: BLE001 - reported, or discarded if the model moved on
-            report, error = None, traceback.format_exc(limit=6)
-        self.signals.done.emit(self.revision, report, error, time.perf_counter() - started)
+            report = self.analyzer.advance(
+                work.design, work.plant, work.changes, work.changed_links
+            )
+            bundles = (
+                self.analyzer.cables_by_tray(lambda m: medium_group(m.kind))
+                if work.plant is not None
+                else {}
+            )
+            result, error = (report, bundles), ""
+        except Exception:  # noqa: BLE001 - reported; the analyzer is dropped
+            result, error = None, traceback.format_exc(limit=6)
+        self.signals.done.emit(work.revision, result, error, time.perf_counter() - started)
 
 
 class AnalysisRunner(QObject):
     """Follows one design; emits ``stale`` at the first edit and ``finished`` with a fresh result.
 
-    ``plant_refreshed`` carries the ids of links whose length or medium changed (emitted on the
-    GUI thread right after the plant has been brought up to date, before the analysis runs).
+    ``plant_refreshed`` carries the ids of links whose length or medium changed (re-emitted
+    from the document's PlantFeed, on the GUI thread, before the analysis runs).
+    ``snapshot_s`` is how long the last snapshot held the GUI thread.
     """
 
     stale = Signal()
@@ -90,7 +120,13 @@ class AnalysisRunner(QObject):
         super().__init__(parent)
         self.design = design
         self.plant = plant
+        self.feed = feed_for(design, plant) if plant is not None else None
         self.result: AnalysisResult | None = None
+        self.snapshot_s = 0.0
+        self._analyzer: Analyzer | None = None
+        self._snapshots = Snapshotter(design, plant)  # copies only what edits changed
+        self._changes: list[Change] = []  # since the analyzer's last job
+        self._changed_links: set[str] = set()
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
         self._signals = _JobSignals(self)
@@ -102,11 +138,9 @@ class AnalysisRunner(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(delay_ms)
         self._timer.timeout.connect(self._start)
-        self._plant_timer = QTimer(self)  # the plant follows at once, the analysis after a pause
-        self._plant_timer.setSingleShot(True)
-        self._plant_timer.setInterval(0)
-        self._plant_timer.timeout.connect(self._refresh_plant)
         self._subscription = design.subscribe(self._on_change)
+        if self.feed is not None:
+            self.feed.refreshed.connect(self._plant_refreshed)
         self._timer.start(0)
 
     # ------------------------------------------------------------------ state
@@ -132,8 +166,13 @@ class AnalysisRunner(QObject):
             return
         self._closed = True
         self._subscription.close()
+        self._snapshots.close()
+        if self.feed is not None:
+            try:
+                self.feed.refreshed.disconnect(self._plant_refreshed)
+            except (RuntimeError, TypeError):
+                pass
         self._timer.stop()
-        self._plant_timer.stop()
         self._signals.done.disconnect(self._job_done)
         # Poll with the GIL released instead of a blocking waitForDone(): the job in flight is
         # Python code and needs the GIL to finish.
@@ -151,38 +190,54 @@ class AnalysisRunner(QObject):
     def _on_change(self, change: Change) -> None:
         if change.kinds == {ChangeKind.NAME_CHANGED}:
             return  # the name is in no figure
+        self._changes.append(change)
         was_fresh = not self._timer.isActive() and self._running is None
         self._timer.start()
-        self._plant_timer.start()
         if was_fresh:
             self.stale.emit()
 
-    def _refresh_plant(self) -> None:
-        """Bring the plant up to date (GUI thread) and tell the views that read it directly."""
-        self.plant_refreshed.emit(self.plant.refresh())
+    def _plant_refreshed(self, update: PlantUpdate) -> None:
+        self._changed_links |= update.changed
+        self.plant_refreshed.emit(set(update.changed))
 
     def _start(self) -> None:
         if self._running is not None:
             return  # the job in flight finishes first; _job_done starts the next one
-        self._refresh_plant()
-        self._running = self.design.revision
-        self._job = _Job(self.design, self.plant, self._running, self._signals)
+        if self.feed is not None:
+            self.feed.ensure_fresh()
+        started = time.perf_counter()
+        design, plant = self._snapshots.take()
+        self.snapshot_s = time.perf_counter() - started
+        if self._analyzer is None:
+            self._analyzer = Analyzer(design, plant, subscribe=False, refresh_plant=False)
+            self._changes.clear()  # a fresh analyzer computes everything
+        work = _Work(design, plant, self._changes, self._changed_links, self.design.revision)
+        self._changes, self._changed_links = [], set()
+        self._running = work.revision
+        self._job = _Job(self._analyzer, work, self._signals)
         self._pool.start(self._job)
 
-    def _job_done(self, revision: int, report, error: str, seconds: float) -> None:
+    def _job_done(self, revision: int, result, error: str, seconds: float) -> None:
         self._running = None
         self._job = None
         if self._closed:
             return  # a result queued before close() is dropped, as close() promises
+        if result is None:
+            self._analyzer = None  # its caches may be half updated: start over next time
         if revision != self.design.revision or self._timer.isActive():
-            self._timer.start()  # the model changed while the worker read it: do it again
+            self._timer.start()  # edited since the snapshot: analyse the current revision
             return
-        if report is None:
+        if result is None:
             self.failed.emit(error)
             return
+        report, bundles = result
         previous = self.result.report if self.result is not None else None
         self.result = AnalysisResult(
-            report, revision, seconds, describe_delta(previous, report) if previous else ""
+            report,
+            revision,
+            seconds,
+            describe_delta(previous, report) if previous else "",
+            bundles,
         )
         self.finished.emit(self.result)
 

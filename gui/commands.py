@@ -13,6 +13,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from model.design import Design, DesignError, Removed
 from model.entities import Device, Hall, Link, Rack, Settings, Tray
+from model.wording import count
 
 MOVE_RACKS_ID = 1001
 
@@ -51,7 +52,7 @@ def push(stack: QUndoStack, command: DesignCommand) -> str | None:
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    return count(n, word)
 
 
 class AddObjectsCommand(DesignCommand):

@@ -46,13 +46,22 @@ class Document:
     """A design being edited. ``path`` is None until it is first saved."""
 
     def __init__(
-        self, design: Design, path: Path | None = None, plant: CablePlant | None = None
+        self,
+        design: Design,
+        path: Path | None = None,
+        plant: CablePlant | None = None,
+        *,
+        unsaved: bool = False,
     ) -> None:
+        """``unsaved``: the design is work not yet in any file (generated, recovered), so it
+        counts as modified from the start and New, Open and Quit ask before dropping it."""
         self.design = design
         self.path = path
         self.stack = QUndoStack()
         self.plant = plant or make_plant(design)  # one per document, given when loaded with it
         self.recovery_file: Path | None = None  # set when recovered after a crash
+        if unsaved:
+            self.stack.resetClean()  # no clean state until the first save
 
     @property
     def modified(self) -> bool:

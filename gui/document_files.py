@@ -25,6 +25,7 @@ from gui.document import (
 from gui.plain_text import message, tooltip
 from gui.salvage_dialog import offer_salvage
 from model.fileio import EXTENSION, DesignFileError, ReadOnlyFileError
+from model.wording import count
 
 FILE_FILTER = f"Hallwright designs (*{EXTENSION});;All files (*)"
 
@@ -78,7 +79,8 @@ class DocumentFiles:
             )
             return
         self.autosaver.discard()
-        self.window.set_document(Document(design))
+        # A generated fabric is work worth a prompt; an empty hall is not.
+        self.window.set_document(Document(design, unsaved=bool(design.racks)))
 
     def open_dialog(self) -> None:
         start = str(self.document.path.parent) if self.document and self.document.path else ""
@@ -101,7 +103,9 @@ class DocumentFiles:
         self.window.set_document(document)
         self.recent.add(Path(path))
         self.window.statusBar().showMessage(
-            f"Opened {path.name}: {len(design.racks)} racks, {len(design.links)} links", 8000
+            f"Opened {path.name}: {count(len(design.racks), 'rack')}, "
+            f"{count(len(design.links), 'link')}",
+            8000,
         )
         return True
 

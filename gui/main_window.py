@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QMimeData, QSettings, Qt, QTimer
+from PySide6.QtCore import QMimeData, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -24,14 +24,18 @@ from gui.commands import AddObjectsCommand, DeleteCommand
 from gui.dialogs import HallDialog
 from gui.document import Document, empty_design
 from gui.document_files import DocumentFiles
+from gui.editor_extras import install_editor_extras
 from gui.export_actions import add_export_menu
 from gui.fabric_layers import FabricLayers
 from gui.panels.docks import install_analysis_docks
 from gui.panels.elevation import RackElevationDialog
 from gui.panels.inspector import InspectorPanel
 from gui.panels.palette import CatalogPalette
+from gui.plant_feed import close_feed
 from gui.whatif_tools import WhatIfTools
 from model import clipboard
+from model.version import version
+from model.wording import count
 
 MODES = (  # (key, label, shortcut, interaction class)
     ("select", "Select", "V", modes.SelectInteraction),
@@ -45,6 +49,8 @@ MODES = (  # (key, label, shortcut, interaction class)
 
 class MainWindow(QMainWindow):
     """The editor window. ``settings`` holds recent files; ``recovery_dir`` autosaves."""
+
+    document_set = Signal()  # a new document (and scene) is in place: re-apply view options
 
     def __init__(self, settings: QSettings, recovery_dir: Path, parent=None) -> None:
         super().__init__(parent)
@@ -75,6 +81,7 @@ class MainWindow(QMainWindow):
         self.analysis_docks = install_analysis_docks(self)  # analysis, warnings, links, charts
         self.whatif = WhatIfTools(self)  # what-if cases, compare, sweep plots
         self.whatif.add_to_file_menu(self.file_menu, before=self.close_action)
+        install_editor_extras(self)  # bulk connect, find, context menus, help, saved layout
         self.set_document(Document(empty_design()))
 
     # ------------------------------------------------------------------ assembly
@@ -149,8 +156,14 @@ class MainWindow(QMainWindow):
         self.delete_action = self._action(
             "&Delete", self.delete_selection, S.Delete, "Delete the selection"
         )
+        # X11's Delete bindings include Ctrl+D, which Duplicate owns: keep the platform's other
+        # bindings, else Qt calls Ctrl+D an ambiguous overload and neither action runs.
+        duplicate_keys = self.duplicate_action.shortcuts()
         self.delete_action.setShortcuts(
-            [*QKeySequence.keyBindings(S.Delete), QKeySequence(Qt.Key_Backspace)]
+            [
+                *(k for k in QKeySequence.keyBindings(S.Delete) if k not in duplicate_keys),
+                QKeySequence(Qt.Key_Backspace),
+            ]
         )
         self.select_all_action = self._action("Select &All", self.select_all, S.SelectAll)
         self.rotate_action = self._action(
@@ -327,8 +340,11 @@ class MainWindow(QMainWindow):
         self._update_title()
         self.view.fit()
         if old is not None:
+            close_feed(old.plant)
             old.plant.close()
+            old.stack.clear()  # its commands die now, in order, not when the collector gets to them
             old.stack.deleteLater()
+        self.document_set.emit()
 
     def _update_title(self, *_args) -> None:
         doc = self.document
@@ -354,8 +370,9 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, self._initial_layout)
 
     def _initial_layout(self) -> None:
-        """Docks at working widths and the hall fitted, once the window has its size."""
-        self.resizeDocks([self.palette_dock, self.inspector_dock], [270, 320], Qt.Horizontal)
+        """The last run's layout, or working dock sizes; then the hall fitted."""
+        if not self.window_layout.restore():
+            self.window_layout.apply_default()
         QTimer.singleShot(0, self.view.fit)
 
     def closeEvent(self, event) -> None:
@@ -366,6 +383,7 @@ class MainWindow(QMainWindow):
             if self.scene is not None:
                 self.scene.detach()  # its timers stop with it
             self.analysis_docks.close()
+            close_feed(self.document.plant)  # its refresh timer stops with the window
             event.accept()
         else:
             event.ignore()
@@ -456,7 +474,7 @@ class MainWindow(QMainWindow):
         )
         command = AddObjectsCommand(
             self.document.design,
-            f"Paste {len(clip.racks)} racks",
+            f"Paste {count(len(clip.racks), 'rack')}",
             racks=clip.racks,
             devices=clip.devices,
             links=clip.links,
@@ -472,7 +490,7 @@ class MainWindow(QMainWindow):
         clip = clipboard.paste_records(design, clipboard.copy_racks(design, racks), 1)
         command = AddObjectsCommand(
             design,
-            f"Duplicate {len(clip.racks)} racks",
+            f"Duplicate {count(len(clip.racks), 'rack')}",
             racks=clip.racks,
             devices=clip.devices,
             links=clip.links,
@@ -503,6 +521,9 @@ class MainWindow(QMainWindow):
         dialog = self.elevations.get(rack_id)
         if dialog is None:
             dialog = RackElevationDialog(self.scene, rack_id, self)
+            # The window's own shortcuts work in the elevation too (Ctrl+Z, Ctrl+S, Ctrl+F …).
+            shared = (self.undo_action, self.redo_action, self.save_action)
+            dialog.addActions([*shared, *getattr(self, "elevation_shared_actions", ())])
             self.elevations[rack_id] = dialog
             dialog.finished.connect(lambda _r, r=rack_id: self.elevations.pop(r, None))
         dialog.show()
@@ -520,7 +541,7 @@ class MainWindow(QMainWindow):
         QMessageBox.about(
             self,
             "About Hallwright",
-            "Hallwright — design the interconnect of an AI data hall.\n\n"
+            f"Hallwright {version()} — design the interconnect of an AI data hall.\n\n"
             "Racks, trays, servers, switches and links on a to-scale floor plan; "
             "cables routed along the trays, copper or fibre chosen by length.",
         )

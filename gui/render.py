@@ -5,14 +5,26 @@ from __future__ import annotations
 import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPageSize, QPainter, QPdfWriter, QPen, QUndoStack
+from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QPointF, QRect, QRectF, QSize, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QImage,
+    QPageLayout,
+    QPageSize,
+    QPainter,
+    QPdfWriter,
+    QPen,
+    QUndoStack,
+)
 
 from gui import style
 from gui.canvas.scene import MAX_LINK_ITEMS, HallScene
 from gui.document import make_plant
+from gui.plant_feed import close_feed
 from model.design import Design
 from model.fileio import DesignFileError, write_atomic
+from model.wording import count
 
 FORMATS = (".png", ".svg", ".pdf")
 FOOTER_PX = 130
@@ -20,19 +32,21 @@ FOOTER_PX = 130
 
 def render_design(
     design: Design,
-    out: Path,
+    out: Path | None,
     width_px: int = 1800,
     plant=None,
     show_links: bool = True,
     title_block: bool = True,
-) -> Path:
-    """Draw ``design`` into ``out`` (format from the extension). Needs a QApplication.
+    printer=None,
+) -> Path | None:
+    """Draw ``design`` into ``out`` (format from the extension), or onto ``printer`` (a
+    QPrinter, the page fitted as for a PDF) when given. Needs a QApplication.
 
     With ``title_block`` a strip under the plan carries the medium legend, a scale bar in
     metres, the design name, today's date and the rack, GPU, device and link counts."""
-    out = Path(out)
-    suffix = out.suffix.lower()
-    if suffix not in FORMATS:
+    out = Path(out) if out is not None else None
+    suffix = "printer" if printer is not None else out.suffix.lower()
+    if printer is None and suffix not in FORMATS:
         raise ValueError(f"cannot render to {out.name}: use .png, .svg or .pdf")
     own_plant = plant is None  # a caller's plant (the editor's) stays open
     plant = make_plant(design) if own_plant else plant
@@ -64,7 +78,14 @@ def render_design(
     # failing device leaves the previous picture as it was, never a truncated one.
     buffer = QBuffer()
     buffer.open(QIODevice.WriteOnly)
-    if suffix == ".png":
+    if printer is not None:
+        printer.setPageOrientation(
+            QPageLayout.Landscape if width_px >= height_px else QPageLayout.Portrait
+        )
+        painter = QPainter(printer)
+        paint_fitted(painter, painter.viewport(), width_px, height_px, paint)
+        painter.end()
+    elif suffix == ".png":
         image = QImage(QSize(width_px, height_px), QImage.Format_ARGB32_Premultiplied)
         image.fill(QColor("#ffffff"))
         painter = QPainter(image)
@@ -87,23 +108,24 @@ def render_design(
         writer = QPdfWriter(buffer)
         writer.setTitle(design.name)
         writer.setPageSize(QPageSize(QPageSize.A3))
-        writer.setPageOrientation(writer.pageLayout().orientation().Landscape)
+        writer.setPageOrientation(
+            QPageLayout.Landscape if width_px >= height_px else QPageLayout.Portrait
+        )
         writer.setPageMargins(QMarginsF(10, 10, 10, 10))
         painter = QPainter(writer)
-        page = painter.viewport()
-        painter.setWindow(0, 0, width_px, height_px)
-        painter.setViewport(0, 0, page.width(), int(page.width() * height_px / width_px))
-        paint(painter)
+        paint_fitted(painter, painter.viewport(), width_px, height_px, paint)
         painter.end()
         del writer  # finishes the PDF into the buffer
     buffer.close()
-    replace_file(out, bytes(buffer.data()))
+    if printer is None:
+        replace_file(out, bytes(buffer.data()))
     scene.detach()
     scene.clear()
     import shiboken6
 
     shiboken6.delete(scene)  # before the application goes: no teardown in the wrong order
     if own_plant and plant is not None and hasattr(plant, "close"):
+        close_feed(plant)
         plant.close()
     return out
 
@@ -116,6 +138,21 @@ def replace_file(out: Path, data: bytes) -> None:
         write_atomic(out, data)
     except DesignFileError as exc:
         raise OSError(str(exc)) from None
+
+
+def fit_on_page(page: QRect, width_px: int, height_px: int) -> QRect:
+    """Where a ``width_px`` × ``height_px`` picture goes on ``page`` (device units): as large as
+    fits both ways, aspect kept, centred across and at the top — never cut off at the bottom."""
+    scale = min(page.width() / width_px, page.height() / height_px)
+    w, h = int(width_px * scale), int(height_px * scale)
+    return QRect(page.x() + (page.width() - w) // 2, page.y(), w, h)
+
+
+def paint_fitted(painter: QPainter, page: QRect, width_px: int, height_px: int, paint) -> None:
+    """Run ``paint(painter)`` (drawing in picture pixels) scaled onto ``page`` (PDF, printer)."""
+    painter.setWindow(0, 0, width_px, height_px)
+    painter.setViewport(fit_on_page(page, width_px, height_px))
+    paint(painter)
 
 
 def _font(px: int, bold: bool = False) -> QFont:
@@ -156,8 +193,8 @@ def _draw_title_block(
     painter.drawText(box, Qt.AlignRight | Qt.AlignTop, design.name)
     painter.setFont(_font(15))
     counts = (
-        f"{design.gpu_count():,} GPUs · {len(design.racks):,} racks · "
-        f"{len(design.devices):,} devices · {len(design.links):,} links"
+        f"{count(design.gpu_count(), 'GPU')} · {count(len(design.racks), 'rack')} · "
+        f"{count(len(design.devices), 'device')} · {count(len(design.links), 'link')}"
     )
     painter.drawText(box.adjusted(0, 36, 0, 0), Qt.AlignRight | Qt.AlignTop, counts)
     painter.setPen(QColor("#555"))

@@ -23,6 +23,10 @@ MEDIUM_KIND_LABELS = {
     "none": ("Not routed / no medium", "#8a8f98"),
 }
 NO_MEDIUM_COLOR = "#8a8f98"
+DROP_TARGET = "#2f9e44"
+ROW_LABEL = (
+    "#364fc7"  # "Row A" beside the rows when zoomed out  # the rack a dragged device would go into
+)
 
 ROLE_COLORS = {
     "gpu-server": "#7fb3e6",
@@ -60,6 +64,14 @@ def medium_color(kind: str | None) -> QColor:
 
 def role_color(role: str) -> QColor:
     return QColor(ROLE_COLORS.get(role, "#d0d4da"))
+
+
+POWER_KEY = (  # the legend of "Colour racks by power" (fraction of the budget, at max power)
+    ("No devices", ROLE_COLORS["empty"]),
+    ("Under 70 % of budget", "#8fd19e"),
+    ("70–100 % of budget", "#ffd43b"),
+    ("Over budget", "#ff6b6b"),
+)
 
 
 def power_color(fraction: float) -> QColor:

@@ -141,6 +141,8 @@ class CablePlant:
         pending, self._pending[:] = list(self._pending), []
         if not pending:
             return set()
+        self._memo_paths.clear()  # drops and trays may move: plan paths and words are redone
+        self._memo_reasons.clear()
         if any(c.touches(_FULL_KINDS) for c in pending):
             return self._full_with_diff()
         design = self.design
@@ -214,15 +216,17 @@ class CablePlant:
         cands = [c for c in cands if self.parts.orderable(c, sa, sb)] or cands
         pinned = int(self._pinned[row])
         length = float(self.length_m[row])
-        text = explain(
-            self.media,
-            cands,
+        key = (
+            tuple(cands),
             length,
             int(self.medium_index[row]),
             self.policy,
             lane_rate,
             pinned >= 0,
         )
+        text = self._memo_reasons.get(key)
+        if text is None:
+            text = self._memo_reasons[key] = explain(self.media, *key)
         if status & PINNED_MISMATCH:
             text += " (does not match the link's speed, lane rate or form factor)"
         chosen = int(self.medium_index[row])
@@ -267,8 +271,12 @@ class CablePlant:
         elif method == METHOD_NO_TRAY_PATH:
             points = [pa, (pb[0], pa[1]), pb]
         else:
-            att = self._att
-            path, trays, _ = self._graph.path(att, da, att, db)
+            memo = self._memo_paths.get((da, db))
+            if memo is None:
+                att = self._att
+                path, trays, _ = self._graph.path(att, da, att, db)
+                memo = self._memo_paths[(da, db)] = (path, trays)
+            path, trays = memo[0], list(memo[1])
             points = dedupe_points([pa, *path, pb])
         return LinkRoute(
             link_id=link_id,
@@ -367,6 +375,10 @@ class CablePlant:
     # ----------------------------------------------------------------------------- full build
 
     def _full(self) -> None:
+        # Per distinct route (drop pair) and per distinct choice: `routes` on 400k links asks
+        # for each link's path and reason, and most links share both with many others.
+        self._memo_paths: dict[tuple[int, int], tuple[list, list]] = {}
+        self._memo_reasons: dict[tuple, str] = {}
         design = self.design
         self.media: list[MediaType] = list(design.catalog.media_types.values())
         self._media_row = {m.id: i for i, m in enumerate(self.media)}

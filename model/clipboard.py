@@ -12,6 +12,7 @@ import msgspec
 from model.design import Design
 from model.entities import Device, Link, PortRef, Rack, plan_size
 from model.placement import next_rack_name
+from model.wording import count
 
 MIME_RACKS = "application/x-hallwright-racks"
 
@@ -87,6 +88,6 @@ def paste_records(design: Design, data: bytes, offset_index: int = 1) -> Clip:
 def summary(data: bytes) -> str:
     clip = msgspec.json.decode(data, type=Clip)
     return (
-        f"{len(clip.racks)} racks, {len(clip.devices)} devices, {len(clip.links)} links: "
-        + ", ".join(r.name for r in clip.racks)
+        f"{count(len(clip.racks), 'rack')}, {count(len(clip.devices), 'device')}, "
+        f"{count(len(clip.links), 'link')}: " + ", ".join(r.name for r in clip.racks)
     )

@@ -184,3 +184,35 @@ class LinkRoute:
                 f"up B {self.vertical_b_m:.2f}",
             ]
         return " + ".join(parts + [f"slack {self.slack_m:.2f}"]) + f" = {self.total_m:.2f} m"
+
+
+def merge_intervals(
+    intervals: list[tuple[float, float]], tol_m: float = 1e-6
+) -> list[tuple[float, float]]:
+    """Union of (s0, s1) intervals of arc length, as sorted disjoint intervals."""
+    out: list[tuple[float, float]] = []
+    for s0, s1 in sorted((min(a, b), max(a, b)) for a, b in intervals):
+        if out and s0 <= out[-1][1] + tol_m:
+            out[-1] = (out[-1][0], max(out[-1][1], s1))
+        else:
+            out.append((s0, s1))
+    return out
+
+
+def polyline_between(
+    points: list[tuple[float, float]], s0_m: float, s1_m: float
+) -> list[tuple[float, float]]:
+    """The part of a polyline between arc lengths ``s0_m <= s1_m`` from its first point (the
+    stretch of a tray a cable runs along), with the corners in between."""
+    out: list[tuple[float, float]] = []
+    walked = 0.0
+    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
+        seg = float(np.hypot(x1 - x0, y1 - y0))
+        lo, hi = max(s0_m - walked, 0.0), min(s1_m - walked, seg)
+        if seg > 0 and lo <= hi:
+            for t in (lo, hi):
+                p = (x0 + (x1 - x0) * t / seg, y0 + (y1 - y0) * t / seg)
+                if not out or abs(out[-1][0] - p[0]) + abs(out[-1][1] - p[1]) > 1e-9:
+                    out.append(p)
+        walked += seg
+    return out

@@ -50,9 +50,13 @@ def new_rack(
     rotation: int = 0,
     name: str | None = None,
     rack_id: str | None = None,
+    step_m: float | None = None,
 ) -> Rack:
+    """A rack record of ``type_id`` centred near (x, y), its corner snapped to ``step_m``
+    (the floor tile when None)."""
     rtype = design.catalog.rack_type(type_id)
-    cx, cy = snap_rack_centre(x, y, rtype.width_m, rtype.depth_m, rotation, design.hall.tile_m)
+    step = step_m if step_m is not None else design.hall.tile_m
+    cx, cy = snap_rack_centre(x, y, rtype.width_m, rtype.depth_m, rotation, step)
     return Rack(
         id=rack_id or design.new_id("rack"),
         name=name or next_rack_name(design),

@@ -1,28 +1,35 @@
 """Cable bundles along the trays: how many cables of each medium run in each tray.
 
-``TrayLoad`` counts, per tray, the cables routed through it by medium group (for the bundles)
-and takes each tray's fill from the model (``model.analysis.tray_fill``, the analysis's peak
-along the tray, so the plan and the analysis panel show one figure), working in small slices on idle time so that a 400k-link hall
-never blocks the window: links are grouped by rack pair (one route per pair) and the counts are
-published when a pass ends. ``BundleItem`` draws one line per tray whose width grows with the
-cable count and whose colour is the tray's main medium.
+``TrayLoad`` keeps, per tray, the cables routed through it by medium group (for the bundles)
+and each tray's fill, both from one model tray count (``model.analysis.tray_fill.TrayFill``:
+the analysis's peak along the tray, so the plan and the analysis panel show one figure). It
+follows the document's :class:`~gui.plant_feed.PlantFeed`: after each plant refresh it recounts
+only the links the refresh reported changed (the count is kept per route and medium, so an
+incremental update equals a full recount); a change of the link set, the trays, the hall or the
+settings recounts everything. In the editor it ``follow``s the analysis runner instead: the
+worker counts fill and bundles with the analysis, on the same snapshot, and the GUI thread only
+draws them. Cables with no medium carry no cable to draw and are left out
+of the bundles (the NO_MEDIUM warning names them). ``BundleItem`` draws one line per tray whose
+width grows with the cable count and whose colour is the tray's main medium.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections import defaultdict
 
-from PySide6.QtCore import QObject, QPointF, QRectF, Qt, QTimer, Signal
+import numpy as np
+from PySide6.QtCore import QObject, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from gui import style
+from gui.plant_feed import PlantUpdate, feed_for
 from model.analysis.tray_fill import TrayFill
 from model.catalog import medium_group
+from model.changes import Change, ChangeKind
+from model.geometry import polyline_between
 
-SLICE_S = 0.012  # work per idle tick: the window never waits longer than this for the count
 GROUP_COLOR = {
     "copper": style.MEDIUM_KIND_COLORS["dac"],
     "mmf": style.MEDIUM_KIND_COLORS["mmf"],
@@ -30,6 +37,11 @@ GROUP_COLOR = {
     "aoc": style.MEDIUM_KIND_COLORS["aoc"],
     "none": style.NO_MEDIUM_COLOR,
 }
+_RECOUNT_ALL = {ChangeKind.LINKS_ADDED, ChangeKind.LINKS_REMOVED}  # plant rows renumbered
+
+
+def _group(medium) -> str:
+    return medium_group(medium.kind)
 
 
 class TrayLoad(QObject):
@@ -43,100 +55,162 @@ class TrayLoad(QObject):
         self.plant = plant
         self.counts: dict[str, dict[str, int]] = {}
         self.fill: dict[str, float] = {}
+        self.last_count_s = 0.0  # GUI time of the last count (benchmarks)
+        self._tray_fill = TrayFill()  # per (route, medium) counts kept between updates
+        self._changed: set[str] | None = None  # links to recount; None: every link
+        self._paused = False
+        self._runner = None  # an AnalysisRunner whose results carry fill and bundles
+        self._result = None  # a result held back while the user drags
         # Fabric layers the scene hides: their cables are left out of the bundles (the fill is
         # the analysis figure of the whole design); ``fabric_map()`` gives link id -> fabric.
         self.hidden_fabrics: set[str] = set()
         self.fabric_map = None
-        self._tray_fill = TrayFill()  # keeps the routes' tray intervals between passes
-        self._work = None
+        self._last = None  # the last result taken, to filter again when layers change
+        # Per tray, the stretches (arc-length intervals, m) some cable runs along (the model's
+        # TrayFill.used_stretches): a bundle is drawn there only, not along an unused leg.
+        self.used: dict[str, list[tuple[float, float]]] = {}
         self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
         self._timer.setInterval(0)
-        self._timer.timeout.connect(self._tick)
-        self._debounce = QTimer(self)
-        self._debounce.setSingleShot(True)
-        self._debounce.setInterval(400)
-        self._debounce.timeout.connect(self.start)
+        self._timer.timeout.connect(self._count)
+        self.feed = feed_for(design, plant) if plant is not None else None
+        self._subscription = None
+        if self.feed is not None:
+            self.feed.refreshed.connect(self._on_refreshed)
+            self._subscription = design.subscribe(self._on_change)
+        self._listening = self.feed is not None
 
     def schedule(self) -> None:
-        """The design changed: count again once edits pause."""
-        self._debounce.start()
+        """The design changed: count again (the changed links) on the next idle turn."""
+        if not self._paused and self._runner is None:
+            self._timer.start()
 
     def start(self) -> None:
-        self._work = self._passes()
-        self._timer.start()
+        """Count every link again, on the next idle turn (following a runner: filter its last
+        result again for the hidden fabric layers)."""
+        if self._runner is not None:
+            if self._last is not None:
+                self._take(self._last)
+            return
+        self._changed = None
+        self.schedule()
 
     def pause(self) -> None:
-        """Hold idle work while the user drags (resumed by ``resume``)."""
+        """Hold the count while the user drags (resumed by ``resume``)."""
+        self._paused = True
         self._timer.stop()
-        self._debounce.stop()
 
     def resume(self) -> None:
-        if self._work is not None:
+        self._paused = False
+        if self._runner is not None:
+            self._publish()
+        else:
             self._timer.start()
 
     @property
     def busy(self) -> bool:
-        return self._work is not None or self._debounce.isActive()
+        if self._runner is not None:
+            return not self._runner.fresh or self._timer.isActive() or self._paused
+        return self._timer.isActive() or self._paused or (self.feed is not None and self.feed.dirty)
+
+    def follow(self, runner) -> None:
+        """Take fill and bundles from ``runner``'s results (an AnalysisRunner): the worker counts
+        them with the analysis, from the same snapshot, so the GUI thread does no counting."""
+        self._runner = runner
+        self._timer.stop()  # no count of its own on the GUI thread
+        self._stop_listening()
+        runner.finished.connect(self._take)
+        if runner.result is not None:
+            self._take(runner.result)
+
+    def _take(self, result) -> None:
+        if result.bundles is None:
+            return
+        self._result = self._last = result
+        if not self._paused:
+            self._publish()
+
+    def _publish(self) -> None:
+        result, self._result = self._result, None
+        if result is None:
+            return
+        self.fill = dict(result.report.tray_fill)
+        self.counts = self._visible_counts() if self.hidden_fabrics else result.bundles
+        self.used = self._used_stretches()
+        self.updated.emit()
+
+    def _visible_rows(self):
+        """Plant rows of the links in the fabric layers shown (None: every layer is shown)."""
+        if not self.hidden_fabrics:
+            return None
+        fabric_of, hidden = self.fabric_map() if self.fabric_map else {}, self.hidden_fabrics
+        return np.fromiter(
+            (r for r, lk in enumerate(self.plant.link_ids) if fabric_of.get(lk) not in hidden),
+            dtype=np.int64,
+        )
+
+    def _used_stretches(self) -> dict[str, list[tuple[float, float]]]:
+        if self.plant is None:
+            return {}
+        if self.feed is not None:
+            self.feed.ensure_fresh()
+        return self._tray_fill.used_stretches(self.plant, self._visible_rows())
+
+    def _visible_counts(self) -> dict[str, dict[str, int]]:
+        """Bundles of the links of the fabric layers shown (from the live, refreshed plant)."""
+        if self.feed is not None:
+            self.feed.ensure_fresh()
+        return self._tray_fill.cables_by_tray(self.plant, _group, rows=self._visible_rows())
 
     def stop(self) -> None:
         self._timer.stop()
-        self._debounce.stop()
-        self._work = None
+        if self._runner is not None:
+            try:
+                self._runner.finished.disconnect(self._take)
+            except (RuntimeError, TypeError):
+                pass
+            self._runner = None
+        if self._subscription is not None:
+            self._subscription.close()
+            self._subscription = None
+        self._stop_listening()
 
     def run_to_end(self) -> None:
         """Count synchronously (headless render, tests)."""
-        self.start()
-        while self._work is not None:
-            self._tick()
+        self._count()
 
-    def _tick(self) -> None:
-        try:
-            next(self._work)
-        except StopIteration:
-            self._timer.stop()
-            self._work = None
-            self.updated.emit()
-        except Exception:  # noqa: BLE001 - the design changed under us: start over later
-            self._timer.stop()
-            self._work = None
-            self.schedule()
+    def _stop_listening(self) -> None:
+        if self.feed is not None and self._listening:
+            self._listening = False
+            self.feed.refreshed.disconnect(self._on_refreshed)
 
-    def _passes(self):
-        design, plant = self.design, self.plant
-        plant.refresh()
-        devices = design.devices
-        pairs: dict[tuple[str, str], list[str]] = defaultdict(list)
-        links = list(design.links.values())
-        if self.hidden_fabrics and self.fabric_map is not None:
-            fabric_of, hidden = self.fabric_map(), self.hidden_fabrics
-            links = [link for link in links if fabric_of.get(link.id) not in hidden]
-        deadline = time.perf_counter() + SLICE_S
-        for n, link in enumerate(links):
-            a, b = devices[link.a.device].rack, devices[link.b.device].rack
-            if a != b:
-                pairs[(a, b) if a < b else (b, a)].append(link.id)
-            if n % 2000 == 0 and time.perf_counter() > deadline:
-                yield
-                deadline = time.perf_counter() + SLICE_S
-        counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-        index, media, medium_index = plant.index, plant.media, plant.medium_index
-        for ids in pairs.values():
-            trays = plant.route(ids[0]).tray_ids
-            if trays:
-                for link_id in ids:
-                    k = int(medium_index[index[link_id]])
-                    medium = media[k] if k >= 0 else None
-                    group = medium_group(medium.kind if medium else None)
-                    for tray_id in trays:
-                        counts[tray_id][group] += 1
-            if time.perf_counter() > deadline:
-                yield
-                deadline = time.perf_counter() + SLICE_S
-        yield
-        self.counts = {t: dict(g) for t, g in counts.items()}
+    def _on_change(self, change: Change) -> None:
+        if change.touches(_RECOUNT_ALL):
+            self._changed = None
+
+    def _on_refreshed(self, update: PlantUpdate) -> None:
+        if self._changed is not None:
+            self._changed |= update.changed
+        self.schedule()
+
+    def _count(self) -> None:
+        self._timer.stop()
+        if self.plant is None:
+            return
+        started = time.perf_counter()
+        self.feed.ensure_fresh()  # may call _on_refreshed: the links join self._changed
+        changed, self._changed = self._changed, set()
         # Fill is the analysis's figure (the peak along the tray), not a sum of every cable
-        # touching the tray: the same model function on the same design and plant.
-        self.fill = self._tray_fill.update(design, plant, None)
+        # touching the tray: the same model count on the same design and plant.
+        self.fill = self._tray_fill.update(self.design, self.plant, changed)
+        self.counts = (
+            self._visible_counts()
+            if self.hidden_fabrics
+            else self._tray_fill.cables_by_tray(self.plant, _group)
+        )
+        self.used = self._used_stretches()
+        self.last_count_s = time.perf_counter() - started
+        self.updated.emit()
 
 
 class BundleItem(QGraphicsItem):
@@ -149,7 +223,13 @@ class BundleItem(QGraphicsItem):
         self._lines: list[tuple[QPainterPath, QPen]] = []
         self._rect = QRectF()
 
-    def set_bundles(self, trays: dict, counts: dict[str, dict[str, int]]) -> None:
+    def set_bundles(
+        self,
+        trays: dict,
+        counts: dict[str, dict[str, int]],
+        used: dict[str, list[tuple[float, float]]] | None = None,
+    ) -> None:
+        """``used``: per tray, the intervals cables run along (the whole tray when absent)."""
         self.prepareGeometryChange()
         self._lines = []
         rect = QRectF()
@@ -160,9 +240,15 @@ class BundleItem(QGraphicsItem):
                 continue
             total = sum(groups.values())
             main = max(groups, key=groups.get)
-            path = QPainterPath(QPointF(*tray.points[0]))
-            for x, y in tray.points[1:]:
-                path.lineTo(x, y)
+            stretches = [tray.points]
+            if used and used.get(tray_id):
+                stretches = [polyline_between(tray.points, s0, s1) for s0, s1 in used[tray_id]]
+            path = QPainterPath()
+            for points in stretches:
+                if len(points) >= 2:
+                    path.moveTo(*points[0])
+                    for x, y in points[1:]:
+                        path.lineTo(x, y)
             width = 2.0 + 8.0 * math.sqrt(total / top)
             pen = QPen(
                 style.medium_color(None) if main == "none" else _qcolor(GROUP_COLOR[main]),

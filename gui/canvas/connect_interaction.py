@@ -13,6 +13,8 @@ from gui import style
 from gui.canvas.interaction import Interaction
 from gui.commands import AddObjectsCommand
 from model import placement
+from model.bulk_connect import groups_with_free_ports, plan_bulk_connect
+from model.wording import count
 
 
 def choose(options: list[tuple[str, object]], screen_pos) -> object | None:
@@ -81,6 +83,7 @@ class ConnectInteraction(Interaction):
             return True
         a_device, a_group = self.first
         options = []
+        free = groups_with_free_ports(design, [a_device]).get(a_group, 0)
         for dev in reversed(design.devices_in_rack(rack_id)):
             if dev.id == a_device:
                 continue
@@ -90,6 +93,16 @@ class ConnectInteraction(Interaction):
                 options.append(
                     (f"{dev.name} · {link.b.port} ({info.role}, {info.speed_gbps:g}G)", dev.id)
                 )
+                plan = plan_bulk_connect(design, [a_device], a_group, [dev.id])
+                if free > 1 and len(plan.links) > 1:
+                    # Every free port of the group at once: a DGX's eight rails in one pick.
+                    ports = f"{plan.links[0].b_port}–{plan.links[-1].b_port}"
+                    options.append(
+                        (
+                            f"{dev.name} · all {len(plan.links)} free {a_group} ports ({ports})",
+                            ("all", dev.id),
+                        )
+                    )
         if not options:
             self.scene.message.emit(
                 f"No device in rack {design.racks[rack_id].name} has a free "
@@ -98,6 +111,9 @@ class ConnectInteraction(Interaction):
             return True
         b_device = choose(options, event.screenPos())
         if b_device is None:
+            return True
+        if isinstance(b_device, tuple):
+            self._connect_all(a_device, a_group, b_device[1])
             return True
         link = placement.new_link(design, a_device, a_group, b_device)
         self.first = None
@@ -113,6 +129,22 @@ class ConnectInteraction(Interaction):
                 + link_summary(self.scene, link.id)
             )
         return True
+
+    def _connect_all(self, a_device: str, a_group: str, b_device: str) -> None:
+        design = self.scene.design
+        self.first = None
+        self._line.setPath(QPainterPath())
+        self.hint = ConnectInteraction.hint
+        plan = plan_bulk_connect(design, [a_device], a_group, [b_device])
+        links = plan.records(design)
+        a_name, b_name = design.devices[a_device].name, design.devices[b_device].name
+        label = f"Connect {count(len(links), 'port')} of {a_name} to {b_name}"
+        if self.scene.push(AddObjectsCommand(design, label, links=links)):
+            self.scene.select_ids([lk.id for lk in links])
+            left = f"; {len(plan.unmatched)} left free" if plan.unmatched else ""
+            self.scene.message.emit(
+                f"Connected {a_name} {a_group} to {b_name}: {count(len(links), 'link')}{left}"
+            )
 
     def move(self, event) -> bool:
         if self.first is not None:
@@ -141,7 +173,7 @@ def link_summary(scene, link_id: str) -> str:
     """' — 4.3 m, DAC 400G' from the cable plant, or '' if it cannot route the link."""
     plant = scene.plant
     try:
-        plant.refresh()
+        scene.feed.ensure_fresh()
         route = plant.route(link_id)
         medium = plant.medium(link_id)
     except Exception:  # noqa: BLE001

@@ -46,7 +46,15 @@ class Interaction:
         """Abandon whatever is in progress and remove preview items."""
 
     def _top_item(self, pos: QPointF):
-        for item in self.scene.items(pos):
-            if isinstance(item, (RackItem, TrayItem, LinkItem)):
-                return item
-        return None
+        return item_at(self.scene, pos)
+
+
+def item_at(scene, pos: QPointF):
+    """The object a click at ``pos`` means. Inside a rack's footprint the rack wins over the
+    cables drawn on top of it (its own drops): a cable is picked along its run, or in the
+    links table, never where it only enters a rack."""
+    hits = [i for i in scene.items(pos) if isinstance(i, (RackItem, TrayItem, LinkItem))]
+    rack = next((i for i in hits if isinstance(i, RackItem)), None)
+    if rack is not None and hits and isinstance(hits[0], LinkItem):
+        return rack
+    return hits[0] if hits else None

@@ -90,7 +90,7 @@ class SelectInteraction(Interaction):
             anchor.width_m,
             anchor.depth_m,
             anchor.rotation,
-            design.hall.tile_m,
+            self.scene.snap_step(design.hall.tile_m),
         )
         self._delta = (sx - anchor.x, sy - anchor.y)
         moving = set(self._drag)
@@ -223,7 +223,7 @@ class PlaceRackInteraction(Interaction):
             rtype.width_m,
             rtype.depth_m,
             self.rotation,
-            self.scene.design.hall.tile_m,
+            self.scene.snap_step(self.scene.design.hall.tile_m),
         )
 
     def move(self, event) -> bool:
@@ -246,6 +246,7 @@ class PlaceRackInteraction(Interaction):
             event.scenePos().x(),
             event.scenePos().y(),
             self.rotation,
+            step_m=self.scene.snap_step(self.scene.design.hall.tile_m),
         )
         if self.scene.push(
             AddObjectsCommand(self.scene.design, f"Place rack {rack.name}", racks=[rack])
@@ -268,6 +269,7 @@ class DrawTrayInteraction(Interaction):
     """Click to add corners (snapped to half tiles), double-click or Enter to finish."""
 
     name = "Draw tray"
+    length_caption = "Tray length"
     hint = "Click to add tray corners, double-click or Enter to finish, Backspace undoes a corner, Esc cancels"
 
     def __init__(self, scene, on_done=None) -> None:
@@ -282,7 +284,9 @@ class DrawTrayInteraction(Interaction):
         self._cursor: tuple[float, float] | None = None
 
     def _snap(self, pos: QPointF) -> tuple[float, float]:
-        return placement.snap_point(pos.x(), pos.y(), self.scene.design.hall.tile_m / 2)
+        return placement.snap_point(
+            pos.x(), pos.y(), self.scene.snap_step(self.scene.design.hall.tile_m / 2)
+        )
 
     def press(self, event) -> bool:
         if event.button() != Qt.LeftButton:
@@ -301,7 +305,7 @@ class DrawTrayInteraction(Interaction):
                 placement.distance(a, b) for a, b in zip(self.points, self.points[1:], strict=False)
             )
             length += placement.distance(self.points[-1], self._cursor)
-            self.scene.message.emit(f"Tray length {length:.2f} m")
+            self.scene.message.emit(f"{self.length_caption} {length:.2f} m")
         return True
 
     def release(self, event) -> bool:
@@ -358,10 +362,13 @@ class DrawOutlineInteraction(DrawTrayInteraction):
     """Click the corners of the hall's outline (snapped to tiles), double-click or Enter to finish."""
 
     name = "Draw hall outline"
+    length_caption = "Outline so far"
     hint = "Click the hall's corners, double-click or Enter to close the outline, Esc cancels"
 
     def _snap(self, pos: QPointF) -> tuple[float, float]:
-        return placement.snap_point(pos.x(), pos.y(), self.scene.design.hall.tile_m)
+        return placement.snap_point(
+            pos.x(), pos.y(), self.scene.snap_step(self.scene.design.hall.tile_m)
+        )
 
     def finish(self) -> None:
         points = self.points
@@ -386,7 +393,9 @@ def drop_type(scene, kind: str, type_id: str, pos: QPointF) -> None:
     rack under the cursor at its lowest free U."""
     design = scene.design
     if kind == "rack":
-        rack = placement.new_rack(design, type_id, pos.x(), pos.y())
+        rack = placement.new_rack(
+            design, type_id, pos.x(), pos.y(), step_m=scene.snap_step(design.hall.tile_m)
+        )
         if scene.push(AddObjectsCommand(design, f"Place rack {rack.name}", racks=[rack])):
             scene.select_ids([rack.id])
         return
@@ -400,8 +409,7 @@ def drop_type(scene, kind: str, type_id: str, pos: QPointF) -> None:
         scene.message.emit(f"Rack {design.racks[rack_id].name} has no {dtype.u_height} U free")
         return
     device = placement.new_device(design, type_id, rack_id, u)
-    scene.push(
-        AddObjectsCommand(
-            design, f"Add {device.name} to {design.racks[rack_id].name}", devices=[device]
-        )
-    )
+    rack_name = design.racks[rack_id].name
+    if scene.push(AddObjectsCommand(design, f"Add {device.name} to {rack_name}", devices=[device])):
+        top = u + dtype.u_height - 1
+        scene.message.emit(f"Added {device.name} to {rack_name} at U{u}–U{top}")

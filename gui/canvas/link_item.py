@@ -44,6 +44,9 @@ class LinkItem(QGraphicsItem):
         return self._shape
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        # The view skips saving painter state between items (DontSavePainterState): the brush
+        # the previous item left would fill the route's polygon, so clear it before any stroke.
+        painter.setBrush(Qt.NoBrush)
         if self.isSelected():
             halo = QPen(QColor(style.SELECTION), 6.0, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin)
             halo.setCosmetic(True)
@@ -52,5 +55,4 @@ class LinkItem(QGraphicsItem):
         pen = QPen(self._color, 2.2, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin)
         pen.setCosmetic(True)
         painter.setPen(pen)
-        painter.setBrush(Qt.NoBrush)
         painter.drawPath(self._path)

@@ -89,4 +89,5 @@ def tray_distance(scene, a, b) -> float | None:
     the points)."""
     if not scene.design.trays:
         return None
+    scene.feed.ensure_fresh()  # through the feed, so every consumer hears what changed
     return scene.plant.tray_distance(a, b)

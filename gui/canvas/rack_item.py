@@ -23,6 +23,7 @@ class RackItem(QGraphicsItem):
         self._label = ""
         self._fill = QColor(style.ROLE_COLORS["empty"])
         self._collision = False
+        self._drop_target = False  # a catalog device is being dragged over this rack
         self._font = QFont("Sans Serif")
         self._font.setPixelSize(12)
 
@@ -51,6 +52,11 @@ class RackItem(QGraphicsItem):
             self._collision = on
             self.update()
 
+    def set_drop_target(self, on: bool) -> None:
+        if on != self._drop_target:
+            self._drop_target = on
+            self.update()
+
     def footprint(self) -> QRectF:
         return self._rect
 
@@ -66,13 +72,18 @@ class RackItem(QGraphicsItem):
             )
             return
         edge_color = (
-            QColor(style.COLLISION)
+            QColor(style.DROP_TARGET)
+            if self._drop_target
+            else QColor(style.COLLISION)
             if self._collision
             else QColor(style.SELECTION)
             if self.isSelected()
             else QColor(style.RACK_EDGE)
         )
-        pen = QPen(edge_color, 2.5 if (self._collision or self.isSelected()) else 1.0)
+        pen = QPen(
+            edge_color,
+            4.0 if self._drop_target else 2.5 if (self._collision or self.isSelected()) else 1.0,
+        )
         pen.setCosmetic(True)
         painter.setPen(pen)
         fill = QColor(self._fill)

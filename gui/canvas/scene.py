@@ -11,23 +11,28 @@ from collections.abc import Iterable
 
 from PySide6.QtCore import QRectF, QTimer, Signal
 from PySide6.QtGui import QColor, QUndoStack
-from PySide6.QtWidgets import QGraphicsScene, QGraphicsSceneMouseEvent
+from PySide6.QtWidgets import QGraphicsScene, QGraphicsSceneMouseEvent, QToolTip
 
 from gui import style
 from gui.canvas.bundle_item import BundleItem, TrayLoad
 from gui.canvas.hall_item import HallItem
 from gui.canvas.link_item import LinkItem
 from gui.canvas.rack_item import RackItem
+from gui.canvas.row_labels_item import RowLabelsItem
 from gui.canvas.tray_item import TrayItem
 from gui.commands import DesignCommand, push
+from gui.plant_feed import feed_for
 from model.cabling import CablePlant
 from model.changes import DEVICE_KINDS, LINK_KINDS, RACK_KINDS, TRAY_KINDS, Change
 from model.changes import ChangeKind as K
 from model.design import Design
+from model.entities import plan_size
 from model.fabrics import link_fabric_map, rack_fabrics
 from model.plant import rack_power
+from model.rack_rows import rack_rows
 
 MAX_LINK_ITEMS = 2000
+FREE_STEP_M = 0.01  # the positioning step with snapping off
 MIME_TYPE = "application/x-hallwright-type"
 
 
@@ -50,6 +55,10 @@ class HallScene(QGraphicsScene):
         self.link_items: dict[str, LinkItem] = {}
         self.extra_link_ids: set[str] = set()  # links shown for a selection made elsewhere
         self.device_selection: list[str] = []  # devices picked in a rack elevation
+        self.drop_target: str | None = None  # rack under a catalog device being dragged
+        self.snap = True  # View → Snap to Floor Tiles
+        self.show_trays = True  # View → Layers
+        self.show_cables = True
         self.hall_item = HallItem()
         self.addItem(self.hall_item)
         self._interaction = None
@@ -66,6 +75,14 @@ class HallScene(QGraphicsScene):
         self._fabric_cache: tuple[int, dict[str, str], dict[str, set[str]]] | None = None
         self.bundle_item = BundleItem()
         self.addItem(self.bundle_item)
+        self.row_labels = RowLabelsItem()
+        self.addItem(self.row_labels)
+        self._rows_timer = QTimer(self)
+        self._rows_timer.setSingleShot(True)
+        self._rows_timer.setInterval(150)  # racks placed or moved in a burst: once after
+        self._rows_timer.timeout.connect(self._update_row_labels)
+        # The one owner of plant refreshes: it tells every consumer which links changed.
+        self.feed = feed_for(design, plant) if plant is not None else None
         self.tray_load = TrayLoad(design, plant, self)
         self.tray_load.fabric_map = lambda: self.fabric_maps()[0]
         self.tray_load.updated.connect(self._apply_tray_load)
@@ -86,7 +103,17 @@ class HallScene(QGraphicsScene):
         self._update_hall()
         self._add_trays(self.design.trays)
         self._add_racks(self.design.racks)
+        self._update_row_labels()
         self.setSceneRect(self.hall_item.boundingRect().adjusted(-20, -20, 20, 20))
+
+    def _update_row_labels(self) -> None:
+        """ "Row A" left of each row's leftmost rack (model.rack_rows groups the racks)."""
+        labels = []
+        for label, racks in rack_rows(self.design):
+            first = min(racks, key=lambda r: r.x - r.width_m / 2)
+            w, _d = plan_size(first.width_m, first.depth_m, first.rotation)
+            labels.append((f"Row {label}", first.x - w / 2, first.y))
+        self.row_labels.set_labels(labels)
 
     def _update_hall(self) -> None:
         hall = self.design.hall
@@ -98,6 +125,7 @@ class HallScene(QGraphicsScene):
             item = self.trays.get(tray_id)
             if item is None:
                 item = self.trays[tray_id] = TrayItem(tray_id)
+                item.setVisible(self.show_trays)
                 self.addItem(item)
             tray = self.design.trays[tray_id]
             item.set_path(tray.points, tray.width_m)
@@ -137,9 +165,23 @@ class HallScene(QGraphicsScene):
 
     def _apply_tray_load(self) -> None:
         load = self.tray_load
-        self.bundle_item.set_bundles(self.design.trays if self.show_bundles else {}, load.counts)
+        self.bundle_item.set_bundles(
+            self.design.trays if self.show_bundles else {}, load.counts, load.used
+        )
         for tray_id, item in self.trays.items():
             item.set_fill(load.fill.get(tray_id, 0.0) if self.show_tray_fill else None)
+
+    def set_layers(self, *, trays: bool | None = None, cables: bool | None = None) -> None:
+        """Show or hide whole layers: the trays, the cables (bundles and drawn links)."""
+        if trays is not None:
+            for item in self.trays.values():
+                item.setVisible(trays)
+            self.show_trays = trays
+        if cables is not None:
+            self.show_cables = cables
+            self.bundle_item.setVisible(cables)
+            for item in self.link_items.values():
+                item.setVisible(cables)
 
     def set_view_options(
         self, *, bundles: bool | None = None, tray_fill: bool | None = None
@@ -207,6 +249,8 @@ class HallScene(QGraphicsScene):
                 self.racks[rack_id].set_fill(self.rack_fill(rack_id))
         if K.HALL_CHANGED in change:
             self._update_hall()
+        if change.touches(RACK_KINDS):
+            self._rows_timer.start()  # racks named, placed or moved: the row labels follow
         routed = LINK_KINDS | RACK_KINDS | TRAY_KINDS | {K.HALL_CHANGED, K.SETTINGS_CHANGED}
         if self.hidden_fabrics and change.touches(LINK_KINDS | RACK_KINDS | DEVICE_KINDS):
             self._apply_rack_layers()
@@ -242,9 +286,9 @@ class HallScene(QGraphicsScene):
         ids = set(ids)
         self.blockSignals(True)
         self.clearSelection()
-        missing_links = {i for i in ids if i in self.design.links and i not in self.link_items}
+        # Every link asked for stays drawn once the old selection (which showed some) is gone.
         self.blockSignals(False)
-        self.extra_link_ids = missing_links
+        self.extra_link_ids = {i for i in ids if i in self.design.links}
         self._refresh_links()
         self.blockSignals(True)
         for object_id in ids:
@@ -283,8 +327,8 @@ class HallScene(QGraphicsScene):
         return sorted(ids, key=lambda s: (len(s), s))[:MAX_LINK_ITEMS]
 
     def _refresh_links(self) -> None:
-        if self._plant_dirty:
-            self.plant.refresh()
+        if self._plant_dirty and self.feed is not None:
+            self.feed.ensure_fresh()
         self._plant_dirty = False
         wanted = self.displayed_link_ids()
         wanted_set = set(wanted)
@@ -299,7 +343,7 @@ class HallScene(QGraphicsScene):
             points = self.link_points(link_id)
             item.set_route(points)
             item.set_color(style.medium_color(self.medium_kind(link_id)))
-            item.setVisible(len(points) >= 2)
+            item.setVisible(len(points) >= 2 and self.show_cables)
 
     def link_points(self, link_id: str) -> list[tuple[float, float]]:
         try:
@@ -335,6 +379,11 @@ class HallScene(QGraphicsScene):
             if isinstance(item, RackItem):
                 return item.object_id
         return None
+
+    def snap_step(self, step_m: float) -> float:
+        """The grid a placed, dragged or drawn point snaps to: ``step_m`` (tiles, half tiles)
+        with snapping on, else 1 cm — off the grid, but not finer than anyone lays a rack."""
+        return step_m if self.snap else FREE_STEP_M
 
     def hall_rect(self) -> QRectF:
         return self.hall_item.boundingRect()
@@ -380,6 +429,24 @@ class HallScene(QGraphicsScene):
             return
         super().keyPressEvent(event)
 
+    def helpEvent(self, event) -> None:
+        """Hover tooltips, built on demand: a rack's contents and power, a link's route."""
+        from gui.canvas.interaction import item_at
+        from gui.canvas.tooltips import link_tooltip, rack_tooltip
+
+        item = item_at(self, event.scenePos())
+        text = ""
+        if isinstance(item, RackItem) and item.object_id in self.design.racks:
+            text = rack_tooltip(self.design, self.plant, item.object_id)
+        elif isinstance(item, LinkItem) and item.object_id in self.design.links:
+            text = link_tooltip(self.design, self.plant, item.object_id)
+        if text:
+            QToolTip.showText(event.screenPos(), text)
+            event.accept()
+        else:
+            QToolTip.hideText()
+            event.ignore()
+
     # ------------------------------------------------------------------ drops from the palette
 
     def dragEnterEvent(self, event) -> None:
@@ -391,8 +458,42 @@ class HallScene(QGraphicsScene):
     def dragMoveEvent(self, event) -> None:
         if event.mimeData().hasFormat(MIME_TYPE):
             event.acceptProposedAction()
+            self._drop_feedback(event)
         else:
             super().dragMoveEvent(event)
+
+    def dragLeaveEvent(self, event) -> None:
+        self._set_drop_target(None)
+        super().dragLeaveEvent(event)
+
+    def _set_drop_target(self, rack_id: str | None) -> None:
+        for object_id, item in self.racks.items():
+            item.set_drop_target(object_id == rack_id)
+        self.drop_target = rack_id
+
+    def _drop_feedback(self, event) -> None:
+        """While a catalog device is dragged: outline the rack it would go into and say which
+        U it would take (or why it cannot)."""
+        from model.placement import free_u
+
+        kind, _, type_id = bytes(event.mimeData().data(MIME_TYPE)).decode().partition(":")
+        if kind != "device":
+            return
+        rack_id = self.rack_at(event.scenePos())
+        if rack_id == self.drop_target:
+            return
+        self._set_drop_target(rack_id)
+        if rack_id is None:
+            self.message.emit("Drop the device onto a rack")
+            return
+        dtype = self.design.catalog.device_type(type_id)
+        rack = self.design.racks[rack_id]
+        u = free_u(self.design, rack_id, dtype.u_height)
+        self.message.emit(
+            f"Into {rack.name} at U{u}–U{u + dtype.u_height - 1}"
+            if u is not None
+            else f"{rack.name} has no {dtype.u_height} U free"
+        )
 
     def dropEvent(self, event) -> None:
         if not event.mimeData().hasFormat(MIME_TYPE):
@@ -401,5 +502,6 @@ class HallScene(QGraphicsScene):
         from gui.canvas.interactions import drop_type
 
         kind, _, type_id = bytes(event.mimeData().data(MIME_TYPE)).decode().partition(":")
+        self._set_drop_target(None)
         drop_type(self, kind, type_id, event.scenePos())
         event.acceptProposedAction()

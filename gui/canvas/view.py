@@ -3,7 +3,7 @@ fit to view, rubber-band selection, cursor position in metres, a medium legend."
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsView
 
@@ -16,6 +16,7 @@ MIN_SCALE, MAX_SCALE = 0.5, 2000.0  # pixels per metre
 class HallView(QGraphicsView):
     cursor_moved = Signal(float, float)  # scene metres
     files_dropped = Signal(list)  # local paths
+    context_menu_requested = Signal(QPointF, QPoint)  # scene metres, global screen position
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -29,6 +30,7 @@ class HallView(QGraphicsView):
         self.setAcceptDrops(True)
         self.setOptimizationFlags(QGraphicsView.DontSavePainterState)
         self.show_legend = True
+        self.fitted = False  # showing the whole hall, untouched since: refit on resize
         self._pan_from: QPointF | None = None
         self._space = False
 
@@ -41,6 +43,7 @@ class HallView(QGraphicsView):
         new = self.scale_factor() * factor
         if MIN_SCALE <= new <= MAX_SCALE:
             self.scale(factor, factor)
+            self.fitted = False
 
     def fit(self) -> None:
         scene = self.scene()
@@ -48,6 +51,20 @@ class HallView(QGraphicsView):
             return
         rect = scene.hall_rect() if hasattr(scene, "hall_rect") else scene.itemsBoundingRect()
         self.fitInView(rect.adjusted(-1, -1, 1, 1), Qt.KeepAspectRatio)
+        self.fitted = True
+
+    def zoom_to(self, rect: QRectF) -> None:
+        """Show ``rect`` (scene metres) whole, with a margin: zoom to the selection or a find."""
+        if rect.isNull():
+            return
+        margin = max(rect.width(), rect.height(), 2.0) * 0.25
+        self.fitInView(rect.adjusted(-margin, -margin, margin, margin), Qt.KeepAspectRatio)
+        self.fitted = False
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.fitted:  # the whole hall was shown: keep it so when the window is maximised
+            self.fit()
 
     def wheelEvent(self, event) -> None:
         if event.angleDelta().y() == 0:
@@ -71,7 +88,23 @@ class HallView(QGraphicsView):
             return
         super().keyReleaseEvent(event)
 
+    def take_focus(self) -> None:
+        """Keyboard to the plan (Return, Esc, arrows): a click or a drop here means the user
+        works on the plan now. The window is activated too, for window systems that do not
+        activate on click (a bare X server), where focus would stay in another window."""
+        if not self.isActiveWindow():
+            self.activateWindow()
+        self.setFocus(Qt.MouseFocusReason)
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        super().scrollContentsBy(dx, dy)
+        # Scrolling moves the viewport's pixels, the legend drawn in viewport coordinates with
+        # them: repaint it where it belongs instead of smearing it across the plan.
+        if self.show_legend:
+            self.viewport().update()
+
     def mousePressEvent(self, event) -> None:
+        self.take_focus()
         if event.button() == Qt.MiddleButton or (self._space and event.button() == Qt.LeftButton):
             self._pan_from = event.position()
             self.viewport().setCursor(Qt.ClosedHandCursor)
@@ -83,6 +116,7 @@ class HallView(QGraphicsView):
         pos = self.mapToScene(event.position().toPoint())
         self.cursor_moved.emit(pos.x(), pos.y())
         if self._pan_from is not None:
+            self.fitted = False
             delta = event.position() - self._pan_from
             self._pan_from = event.position()
             self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - int(delta.x()))
@@ -101,6 +135,11 @@ class HallView(QGraphicsView):
             event.accept()
             return
         super().mouseReleaseEvent(event)
+
+    def contextMenuEvent(self, event) -> None:
+        self.take_focus()
+        self.context_menu_requested.emit(self.mapToScene(event.pos()), event.globalPos())
+        event.accept()
 
     # ------------------------------------------------------------------ files dropped on the canvas
 
@@ -124,23 +163,29 @@ class HallView(QGraphicsView):
                 self.files_dropped.emit(paths)
             return
         super().dropEvent(event)
+        self.take_focus()  # a catalog drop: Return now opens what was dropped
 
     # ------------------------------------------------------------------ legend and scale bar
 
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
         if not self.show_legend:
             return
+        power = getattr(self.scene(), "color_mode", "role") == "power"
         draw_legend(
             painter,
             self.viewport().rect(),
             self.mapToScene,
             self.scale_factor(),
             self.viewportTransform(),
+            power_key=power,
         )
 
 
-def draw_legend(painter: QPainter, viewport, _map, pixels_per_m: float, transform) -> None:
-    """Medium colours and a scale bar in the bottom-left corner, in device pixels."""
+def draw_legend(
+    painter: QPainter, viewport, _map, pixels_per_m: float, transform, power_key: bool = False
+) -> None:
+    """Medium colours (and, with racks coloured by power, the power key) and a scale bar in
+    the bottom-left corner, in device pixels."""
     painter.save()
     painter.setWorldMatrixEnabled(False)
     painter.resetTransform()
@@ -148,9 +193,10 @@ def draw_legend(painter: QPainter, viewport, _map, pixels_per_m: float, transfor
     font.setPixelSize(11)
     painter.setFont(font)
     entries = list(style.MEDIUM_KIND_LABELS.values())
+    swatches = list(style.POWER_KEY) if power_key else []
     row = 16
     width = 190
-    height = row * len(entries) + 36
+    height = row * (len(entries) + len(swatches)) + 36
     x0 = viewport.left() + 10
     y0 = viewport.bottom() - height - 10
     painter.setPen(QPen(QColor("#9aa0a6"), 1))
@@ -160,6 +206,13 @@ def draw_legend(painter: QPainter, viewport, _map, pixels_per_m: float, transfor
         y = y0 + 8 + i * row
         painter.setPen(QPen(QColor(colour), 4, Qt.SolidLine, Qt.RoundCap))
         painter.drawLine(QPointF(x0 + 10, y + 6), QPointF(x0 + 34, y + 6))
+        painter.setPen(QColor("#222"))
+        painter.drawText(QRectF(x0 + 42, y - 1, width - 46, row), Qt.AlignVCenter, label)
+    for j, (label, colour) in enumerate(swatches):  # rack fills: a square each, not a line
+        y = y0 + 8 + (len(entries) + j) * row
+        painter.setPen(QPen(QColor("#6b7280"), 1))
+        painter.setBrush(QColor(colour))
+        painter.drawRect(QRectF(x0 + 14, y + 1, 16, 11))
         painter.setPen(QColor("#222"))
         painter.drawText(QRectF(x0 + 42, y - 1, width - 46, row), Qt.AlignVCenter, label)
     # scale bar: a round number of metres about 80 px long

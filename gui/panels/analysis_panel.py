@@ -29,6 +29,7 @@ from gui.analysis_runner import KIND_SHORT, AnalysisResult, AnalysisRunner
 from gui.plain_text import plain_labels
 from model.analysis import Report
 from model.fabrics import FABRIC_LABELS
+from model.wording import count
 
 ALL_FABRICS = "all"
 
@@ -107,7 +108,7 @@ TILES = (  # key, caption, tooltip
     ),
     (
         "power",
-        "Total power",
+        "Total power (typical / max)",
         "Power of servers, switches, modules and cable ends (and any other device), at typical "
         "draw and at maximum draw (what rack budgets are checked against).",
     ),
@@ -166,9 +167,11 @@ class AnalysisPanel(QWidget):
         grid = QGridLayout(grid_host)
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setSpacing(6)
-        for i, (key, caption, tip) in enumerate(TILES):
-            tile = self.tiles[key] = Tile(caption, tip)
-            grid.addWidget(tile, i // 3, i % 3)
+        for key, caption, tip in TILES:
+            self.tiles[key] = Tile(caption, tip)
+        self._grid = grid
+        self._columns = 0
+        self._flow_tiles(3)
         self.fabric_box = QComboBox()
         self.fabric_box.setToolTip("Show the figures of one network of the hall, or all of them")
         self.fabric_box.addItem("All fabrics", ALL_FABRICS)
@@ -176,6 +179,9 @@ class AnalysisPanel(QWidget):
         self.fabric_view = QLabel("")
         self.fabric_view.setTextFormat(Qt.RichText)
         self.fabric_view.setStyleSheet("font-size: 11px; color: #222;")
+        self.fabric_view.setWordWrap(True)  # never wider than the dock (the tiles reflow too)
+        self.fabric_box.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.fabric_box.setMinimumContentsLength(8)
         fabric_row = QHBoxLayout()
         fabric_row.addWidget(QLabel("Fabric:"))
         fabric_row.addWidget(self.fabric_box, 1)
@@ -197,6 +203,21 @@ class AnalysisPanel(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
+
+    def _flow_tiles(self, columns: int) -> None:
+        """Lay the tiles out in ``columns`` columns (fewer when the dock is narrow, so that a
+        value such as "26,214.4 Tb/s" is never cut off at the dock's edge)."""
+        if columns == self._columns:
+            return
+        self._columns = columns
+        for i, tile in enumerate(self.tiles.values()):
+            self._grid.addWidget(tile, i // columns, i % columns)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        widest = max(t.minimumSizeHint().width() for t in self.tiles.values())
+        room = self.width() - 12 - 16  # body margins and a vertical scrollbar
+        self._flow_tiles(max(1, min(3, (room + 6) // (widest + 6))))
 
     def set_runner(self, runner: AnalysisRunner) -> None:
         self.runner = runner
@@ -236,7 +257,8 @@ class AnalysisPanel(QWidget):
         t = self.tiles
         t["gpus"].set(
             f"{r.gpus:,}",
-            f"{r.servers:,} servers · {r.racks:,} racks · {r.switches_total:,} switches",
+            f"{count(r.servers, 'server')} · {count(r.racks, 'rack')} · "
+            f"{count(r.switches_total, 'switch')}",
         )
         t["bandwidth"].set(
             f"{_gbps(r.scale_out_gbps)}",
@@ -282,7 +304,8 @@ class AnalysisPanel(QWidget):
         )
         p = r.power_w
         t["power"].set(
-            f"{_watts(p.get('total', 0.0))} typical · {_watts(pm.get('total', 0.0))} max",
+            # Short enough for one tile column; the caption says which figure is which.
+            f"{_watts(p.get('total', 0.0))} / {_watts(pm.get('total', 0.0))}",
             f"servers {_watts(p.get('servers', 0))} / {_watts(pm.get('servers', 0))} · switches "
             f"{_watts(p.get('switches', 0))} / {_watts(pm.get('switches', 0))} · modules "
             f"{_watts(p.get('transceivers', 0))} / {_watts(pm.get('transceivers', 0))} "

@@ -10,7 +10,7 @@ from __future__ import annotations
 import msgspec
 from PySide6.QtCore import QObject, QRectF, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QTabWidget
+from PySide6.QtWidgets import QScrollArea, QTabWidget
 
 from gui.analysis_runner import AnalysisResult, AnalysisRunner
 from gui.commands import (
@@ -48,13 +48,19 @@ class AnalysisDocks(QObject):
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.warnings, "Warnings")
         self.tabs.addTab(self.links, "Links")
-        self.tabs.addTab(self.charts, "Charts")
+        # In a scroll area: the four plots' minimum height would otherwise hold the bottom
+        # docks at ~430 px and squeeze the plan on every window short of full HD.
+        charts_scroll = QScrollArea()
+        charts_scroll.setWidgetResizable(True)
+        charts_scroll.setFrameShape(QScrollArea.NoFrame)
+        charts_scroll.setWidget(self.charts)
+        self.tabs.addTab(charts_scroll, "Charts")
         self.panel_dock = window.add_panel("Analysis", self.panel, Qt.BottomDockWidgetArea)
         self.details_dock = window.add_panel(
             "Warnings, links and charts", self.tabs, Qt.BottomDockWidgetArea
         )
         window.splitDockWidget(self.panel_dock, self.details_dock, Qt.Horizontal)
-        self.panel.setMinimumWidth(520)
+        self.panel.setMinimumWidth(240)  # the tiles reflow into fewer columns when narrow
         self._sized = False
         self.warnings.objects_chosen.connect(self.select_objects)
         self.links.links_selected.connect(self._table_selected)
@@ -111,8 +117,9 @@ class AnalysisDocks(QObject):
         self.runner.stale.connect(self.warnings.set_stale)
         self.runner.stale.connect(self.charts.set_stale)
         self.runner.finished.connect(self._result)
+        scene.tray_load.follow(self.runner)  # bundles and fill come with each analysis
         self.links.set_source(document.design, document.plant, document.stack)
-        self.runner.plant_refreshed.connect(lambda _ids: self.links.plant_changed())
+        self.runner.plant_refreshed.connect(self.links.plant_changed)
         scene.selection_ids_changed.connect(self._canvas_selected)
         self._stack_index = document.stack.index()
         self._edits: list[str] = []
@@ -233,7 +240,7 @@ class AnalysisDocks(QObject):
                 self.window.statusBar().showMessage(f"Not generated: {error}", 10000)
                 return
         else:
-            self.window.set_document(Document(design))
+            self.window.set_document(Document(design, unsaved=True))
         notes = "".join(f"; note: {n}" for n in getattr(design, "generation_notes", ()))
         self.window.statusBar().showMessage(
             f"Generated {design.name}: {len(design.racks):,} racks, {len(design.links):,} links"

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QScrollArea,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -26,8 +27,11 @@ from gui.commands import MoveDevicesCommand, RotateRacksCommand, UpdateCommand
 from gui.plain_text import plain_labels
 from model.media import media_that_fit
 from model.plant import link_plugs, rack_power
+from model.route_words import explain_route
+from model.wording import count
 
 MIXED = "(several values)"
+MIN_FIELD_PX = 72
 
 
 class InspectorPanel(QWidget):
@@ -45,8 +49,13 @@ class InspectorPanel(QWidget):
         self.form_host = QWidget()
         self.form = QFormLayout(self.form_host)
         self.form.setFieldGrowthPolicy(QFormLayout.AllNonFixedFieldsGrow)
+        self.form.setRowWrapPolicy(QFormLayout.WrapLongRows)
         scroll = QScrollArea()
+        # The form follows the dock's width (fields shrink, texts wrap): a sideways scrollbar
+        # would hide the right half of every field.
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         scroll.setWidgetResizable(True)
+        self.scroll = scroll
         scroll.setWidget(self.form_host)
         scroll.setFrameShape(QScrollArea.NoFrame)
         layout = QVBoxLayout(self)
@@ -109,6 +118,17 @@ class InspectorPanel(QWidget):
 
     def _row(self, key: str, label: str, widget: QWidget) -> QWidget:
         widget.setObjectName(key)
+        # A field takes the width the dock gives, not that of its longest entry (a medium's
+        # name, a spin box's "none (use routed length)"); combos elide, texts wrap.
+        policy = widget.sizePolicy()
+        policy.setHorizontalPolicy(QSizePolicy.Ignored)
+        widget.setSizePolicy(policy)
+        widget.setMinimumWidth(MIN_FIELD_PX)
+        if isinstance(widget, QComboBox):
+            widget.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+            widget.setMinimumContentsLength(8)
+            widget.setToolTip(widget.currentText())
+            widget.currentTextChanged.connect(widget.setToolTip)
         self.fields[key] = widget
         self.form.addRow(label, widget)
         return widget
@@ -275,8 +295,8 @@ class InspectorPanel(QWidget):
             self._info("Power", style.rack_power_text(typical_w, max_w, budget_w))
             self._info(
                 "Contents",
-                f"{len(devices)} devices, {gpus} GPUs, "
-                f"{len(design.links_of_racks([rack.id]))} links",
+                f"{count(len(devices), 'device')}, {count(gpus, 'GPU')}, "
+                f"{count(len(design.links_of_racks([rack.id])), 'link')}",
             )
 
     def _device_form(self, devices) -> None:
@@ -334,13 +354,15 @@ class InspectorPanel(QWidget):
             self._info("Rack", design.racks[device.rack].name)
             self._info(
                 "Model",
-                f"{dtype.vendor} {dtype.model}, {dtype.u_height} U, {dtype.power_typical_w:.0f} W",
+                f"{dtype.vendor} {dtype.model}, {dtype.u_height} U, {dtype.power_typical_w:.0f} W"
+                f", ports on the {dtype.ports_face}",
             )
             ports = design.ports(device.id)
             free = len(design.free_ports(device.id))
             self._info(
                 "Ports",
-                f"{len(ports)} ports, {free} free, {len(design.links_of_device(device.id))} links",
+                f"{count(len(ports), 'port')}, {free} free, "
+                f"{count(len(design.links_of_device(device.id)), 'link')}",
             )
 
     def _link_form(self, links) -> None:
@@ -420,7 +442,7 @@ class InspectorPanel(QWidget):
                     route = plant.route(link.id)
                     medium = plant.medium(link.id)
                     self._info("Routed length", f"{route.total_m:.2f} m ({route.method})")
-                    self._info("Pieces", route.describe())
+                    self._info("Pieces", "\n".join(explain_route(design, link.id, route)))
                     self._info(
                         "Chosen medium",
                         f"{medium.name} ({medium.kind})" if medium else "none reaches",
@@ -506,8 +528,9 @@ class InspectorPanel(QWidget):
         )
         self._info(
             "Contents",
-            f"{len(design.racks)} racks, {len(design.devices)} devices, "
-            f"{design.gpu_count()} GPUs, {len(design.links)} links, {len(design.trays)} trays",
+            f"{count(len(design.racks), 'rack')}, {count(len(design.devices), 'device')}, "
+            f"{count(design.gpu_count(), 'GPU')}, {count(len(design.links), 'link')}, "
+            f"{count(len(design.trays), 'tray')}",
         )
         self._info(
             "Tip",

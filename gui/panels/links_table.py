@@ -49,7 +49,7 @@ HEADER_TIPS = {
     COL_ROUTED: "Routed estimate along the trays with slack (hover a cell for its pieces)",
     COL_ORDERED: "Length to order: the medium's next orderable length. Double-click to type a "
     "length override (blank clears it); an as-built measurement wins over both",
-    COL_MEDIUM: "Chosen medium; 📌 = pinned. Double-click to pin one of the matching media or "
+    COL_MEDIUM: "Chosen medium; (pinned) = chosen by hand. Double-click to pin one of the matching media or "
     "return to auto",
     COL_REASON: "Why this medium (or why none reaches)",
 }
@@ -189,7 +189,8 @@ class LinksTableModel(QAbstractTableModel):
             k = int(plant.medium_index[row])
             name = plant.media[k].name if k >= 0 else "none reaches"
             link = design.links.get(link_id)
-            return f"📌 {name}" if link is not None and link.medium != "auto" else name
+            # A word, not an emoji: without an emoji font a pin renders as an empty box.
+            return f"{name} (pinned)" if link is not None and link.medium != "auto" else name
         if col == COL_REASON:
             return plant.reason(link_id)
         return ""
@@ -257,12 +258,32 @@ class LinksTableModel(QAbstractTableModel):
             choices.append((link.medium, f"{link.medium} (pinned, does not match)"))
         return choices
 
-    def plant_changed(self) -> None:
-        """The plant was refreshed: rows may have moved, appeared or gone."""
-        self._parts = None
+    def plant_changed(self, changed: set[str] | None = None) -> bool:
+        """The plant was refreshed; ``changed`` are the links it reported (None: unknown).
+
+        With no filter and no sort, and the same rows, only the changed rows are repainted;
+        otherwise rows may have moved, appeared or gone and the table is rebuilt. True when
+        it was rebuilt.
+        """
+        self._parts = None  # cable parts follow the media: taken again on demand
+        plain = (
+            changed is not None
+            and self.sort_column < 0
+            and not any(self.filters.values())
+            and len(self.order) == len(self.plant.link_ids)
+        )
+        if plain:
+            index = self.plant.index
+            rows = sorted(index[i] for i in changed if i in index)
+            if rows:
+                self.dataChanged.emit(
+                    self.index(rows[0], 0), self.index(rows[-1], len(COLUMNS) - 1)
+                )
+            return False
         self.beginResetModel()
         self._apply()
         self.endResetModel()
+        return True
 
     def link_parts(self) -> dict[str, tuple]:
         """Per link: (cable_id, a_cage, b_cage, a_module, b_module, part), from the model's plant."""
@@ -504,14 +525,14 @@ class LinksTablePanel(QWidget):
         self.view.selectionModel().selectionChanged.connect(self._selection_changed)
         self._filters_changed()
 
-    def plant_changed(self) -> None:
+    def plant_changed(self, changed: set[str] | None = None) -> None:
         if self.model is None:
             return
         selected = self.selected_link_ids()
-        self.model.plant_changed()
-        self._update_count()
-        if selected:
-            self.select_links(selected, emit=False)
+        if self.model.plant_changed(changed):
+            self._update_count()
+            if selected:
+                self.select_links(selected, emit=False)
 
     def _filters_changed(self, *_args) -> None:
         if self.model is None:

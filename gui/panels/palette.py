@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import QMimeData, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
-from PySide6.QtWidgets import QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QLineEdit,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from gui import style
 from gui.canvas.scene import MIME_TYPE
@@ -56,8 +63,13 @@ class CatalogPalette(QWidget):
         self.tree.setHeaderLabels(["Type", "U", "kW"])
         self.tree.setDragEnabled(True)
         self.tree.setRootIsDecorated(True)
-        self.tree.setColumnWidth(0, 180)
-        self.tree.setColumnWidth(1, 30)
+        # "NVIDIA Quan…9700" says more than "NVIDIA Quantum…"; the full name is in the tooltip.
+        self.tree.setTextElideMode(Qt.ElideMiddle)
+        header = self.tree.header()  # the name takes what the U and kW figures leave
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeToContents)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.filter)

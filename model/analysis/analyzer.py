@@ -26,7 +26,7 @@ from model.analysis.allreduce import allreduce, curve, knee
 from model.analysis.bandwidth import bandwidth
 from model.analysis.bisection import Bisection, bisection, split_servers
 from model.analysis.collectives import RingPlacement
-from model.analysis.devices import device_figures, rack_power
+from model.analysis.devices import device_figures, rack_power, switches_off_the_tiers
 from model.analysis.fabrics import fabric_figures
 from model.analysis.hops import server_hops
 from model.analysis.media_costs import media_figures
@@ -83,16 +83,37 @@ class Analyzer:
         self._scale_up = None
         self._trays = TrayFill()
         self._plant_rows = None
+        self._rows_generation = None  # plant route_generation the rows were read at
         self._links_by_tier: dict[str, int] = {}
         self._domain = 1
         self._pending_links: set[str] = set()
         self._geometry = _geometry_settings(design.settings)
+        self._explicit = False  # fed by advance(): changes are known without a subscription
         self._subscription = design.subscribe(self._on_change) if subscribe else None
 
     def close(self) -> None:
         if self._subscription is not None:
             self._subscription.close()
             self._subscription = None
+
+    def advance(self, design: Design, plant, changes, changed_links: set[str]) -> Report:
+        """The report of ``design`` (and its refreshed ``plant``) after ``changes``.
+
+        For an analyzer that follows no design (``subscribe=False``) and works on snapshots
+        (:mod:`model.snapshot`): ``design`` and ``plant`` replace the ones it read before,
+        ``changes`` are the design's change events since then and ``changed_links`` the links
+        whose route or medium the plant's refreshes reported. Only what they touch is redone.
+        """
+        self.design, self.plant = design, plant
+        for change in changes:
+            self._on_change(change)
+        self._pending_links |= changed_links
+        self._explicit = True
+        return self.report()
+
+    def cables_by_tray(self, group_of) -> dict[str, dict[str, int]]:
+        """Cables per tray and group as of the last report (see ``TrayFill.cables_by_tray``)."""
+        return self._trays.cables_by_tray(self.plant, group_of)
 
     def _on_change(self, change: Change) -> None:
         if change.touches(TOPOLOGY_EVENTS):
@@ -146,7 +167,8 @@ class Analyzer:
     def report(self) -> Report:
         design = self.design
         # Links to re-read from the plant: None = all (no event history to go by).
-        changed: set[str] | None = set(self._pending_links) if self._subscription else None
+        followed = self._subscription is not None or self._explicit
+        changed: set[str] | None = set(self._pending_links) if followed else None
         self._pending_links.clear()
         if self.plant is not None and self.refresh_plant:
             refreshed = self.plant.refresh()
@@ -174,9 +196,14 @@ class Analyzer:
             self._bisection = bisection(design, topo, halves=(half_a, half_b))
         if self._scale_up is None or changed is None or changed:
             self._scale_up = warn.scale_up_findings(design, topo, self.plant)
+        # A full plant rebuild (new route_generation) renumbers the plant's rows.
+        generation = getattr(self.plant, "route_generation", None)
         if self.plant is not None and (
-            self._plant_rows is None or len(self._plant_rows) != len(topo.link_ids)
+            self._plant_rows is None
+            or len(self._plant_rows) != len(topo.link_ids)
+            or generation != self._rows_generation
         ):
+            self._rows_generation = generation
             if list(self.plant.link_ids) == topo.link_ids:
                 self._plant_rows = np.arange(len(topo.link_ids), dtype=np.int64)
             else:
@@ -285,6 +312,7 @@ class Analyzer:
             servers=len(servers),
             racks=len(design.racks),
             switches_by_tier=dict(sorted(by_tier.items(), key=lambda kv: _tier_order(kv[0]))),
+            switches_off_tier=switches_off_the_tiers(design, self._dev.switch_ids, topo),
             links_total=len(topo.link_ids),
             links_by_tier=dict(self._links_by_tier),
             links_by_kind=media.by_kind,

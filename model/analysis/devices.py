@@ -11,7 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from model.analysis.topology import Topology
 from model.design import Design
+
+UNCONNECTED = "unconnected"  # switch-count keys beside the tiers (leaf, spine, core ...)
+OTHER_FABRIC = "other-fabric"
 
 
 @dataclass
@@ -28,6 +32,7 @@ class DeviceFigures:
     racks_usd: float
     rack_typical_w: dict[str, float]  # devices only
     rack_max_w: dict[str, float]
+    switch_ids: tuple[str, ...] = ()  # every scale-out switch (catalog category "switch")
 
 
 def category(dtype) -> str:
@@ -45,9 +50,12 @@ def device_figures(design: Design) -> DeviceFigures:
     price = {"servers": 0.0, "switches": 0.0, "other": 0.0}
     typ: dict[str, float] = {r: 0.0 for r in design.racks}
     mx: dict[str, float] = {r: 0.0 for r in design.racks}
+    switch_ids: list[str] = []
     for device in design.devices.values():
         dtype = types[device.type]
         cat = category(dtype)
+        if dtype.category == "switch":  # scale-out only: NVLink switch trays have no tier
+            switch_ids.append(device.id)
         power[cat] += dtype.power_typical_w
         power_max[cat] += dtype.power_max_w
         price[cat] += dtype.price_usd
@@ -70,7 +78,24 @@ def device_figures(design: Design) -> DeviceFigures:
         racks_usd,
         typ,
         mx,
+        tuple(switch_ids),
     )
+
+
+def switches_off_the_tiers(
+    design: Design, switch_ids: tuple[str, ...], topo: Topology
+) -> dict[str, int]:
+    """Scale-out switches no GPU server reaches through compute links, so without a tier:
+    ``unconnected`` (no link at all, e.g. just placed) and ``other-fabric`` (linked, but only on
+    storage, management or another network). They are bought and powered, so the switch count
+    keeps them, apart from the tiers, instead of leaving them out."""
+    index, level = topo.device_index, topo.level
+    out = {UNCONNECTED: 0, OTHER_FABRIC: 0}
+    for device_id in switch_ids:
+        if device_id in index and level[index[device_id]] >= 1:
+            continue
+        out[OTHER_FABRIC if design.links_of_device(device_id) else UNCONNECTED] += 1
+    return {k: v for k, v in out.items() if v}
 
 
 def rack_power(

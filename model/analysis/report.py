@@ -65,10 +65,14 @@ class Report:
     channels: dict | None = None
     fabrics: dict[str, FabricFigures] = field(default_factory=dict)
     reliability: dict = field(default_factory=dict)  # model.analysis.reliability.forecast
+    # Scale-out switches outside the tiers ("unconnected", "other-fabric"): bought and powered,
+    # so in the total, but no tier of the compute fabric. In JSON as "switches.off_tier", only
+    # when there are any (the key is an addition to the issue-5 contract).
+    switches_off_tier: dict[str, int] = field(default_factory=dict)
 
     @property
     def switches_total(self) -> int:
-        return sum(self.switches_by_tier.values())
+        return sum(self.switches_by_tier.values()) + sum(self.switches_off_tier.values())
 
     def errors(self) -> list[Finding]:
         return [w for w in self.warnings if w.severity == "error"]
@@ -82,7 +86,8 @@ class Report:
                 "gpus": self.gpus,
                 "servers": self.servers,
                 "racks": self.racks,
-                "switches": {"total": self.switches_total, "by_tier": by_tier},
+                "switches": {"total": self.switches_total, "by_tier": by_tier}
+                | ({"off_tier": dict(self.switches_off_tier)} if self.switches_off_tier else {}),
                 "links": {
                     "total": self.links_total,
                     "by_tier": links_by_tier,
@@ -152,7 +157,9 @@ class Report:
         lines = [
             f"GPUs {self.gpus:,} in {self.servers:,} servers, {self.racks:,} racks",
             "Switches "
-            + ", ".join(f"{k} {v:,}" for k, v in j["switches"]["by_tier"].items())
+            + ", ".join(
+                f"{k} {v:,}" for k, v in (j["switches"]["by_tier"] | self.switches_off_tier).items()
+            )
             + f" (total {self.switches_total:,})",
             "Links "
             + ", ".join(f"{k} {v:,}" for k, v in j["links"]["by_tier"].items() if v)

@@ -41,6 +41,7 @@ class TrayFill:
         self._span_s1: list[float] = []
         self._routes_known = 0  # routes whose spans are in the flat lists
         self._span_arrays = None
+        self._pairs = None  # (spans known, tray ids, distinct (route, tray) rows)
 
     def update(self, design: Design, plant, changed: set[str] | None) -> dict[str, float]:
         """Fill ratio per tray id; ``changed`` None (or after ``reset``) recounts every link."""
@@ -49,7 +50,9 @@ class TrayFill:
             self.reset()
             return {t: 0.0 for t in design.trays}
         # Route ids and medium indexes are counted as integers: they mean the same while these do.
-        state = (id(plant), plant.route_generation, tuple(m.id for m in plant.media))
+        # A snapshot of the plant (model.snapshot) carries the live plant's identity.
+        identity = getattr(plant, "plant_identity", id(plant))
+        state = (identity, plant.route_generation, tuple(m.id for m in plant.media))
         if (
             changed is None
             or state != self._plant_state
@@ -90,6 +93,109 @@ class TrayFill:
         ):
             if route >= 0 and medium >= 0:
                 self._counts[(route, medium)] += 1
+
+    def cables_by_tray(self, plant, group_of, rows=None) -> dict[str, dict[str, int]]:
+        """Cables per tray and group (``group_of(medium or None) -> name``) as last counted.
+
+        The cable bundles of the plan: a cable counts once in every tray its route runs along
+        (a tray its route only crosses at a join carries no interval of it and is not counted).
+        Derived from the per-(route, medium) counts, so after an incremental :meth:`update` it
+        equals a full recount. Call after :meth:`update` with the same plant; with ``rows``
+        (plant rows) only those links are counted, straight from the plant.
+        """
+        if rows is None:
+            live = [(r, m, c) for (r, m), c in self._counts.items() if c > 0]
+        else:  # only these plant rows (the fabric layers shown), counted from the plant now
+            routes = np.asarray(plant.route_keys())[rows]
+            media = np.asarray(plant.medium_index, dtype=np.int64)[rows]
+            keep = (routes >= 0) & (media >= 0)
+            width = len(plant.media) + 1
+            values, counts = np.unique(routes[keep] * width + media[keep], return_counts=True)
+            live = list(
+                zip(
+                    (values // width).tolist(),
+                    (values % width).tolist(),
+                    counts.tolist(),
+                    strict=True,
+                )
+            )
+        if not live:
+            return {}
+        groups = [group_of(m) for m in plant.media]
+        names = sorted(set(groups))
+        col = np.array([names.index(g) for g in groups], dtype=np.int64)
+        route, medium, count = (np.array(v, dtype=np.int64) for v in zip(*live, strict=True))
+        self._learn_spans(plant, int(route.max()) + 1)
+        per_route = np.zeros((max(self._routes_known, 1), len(names)), dtype=np.int64)
+        np.add.at(per_route, (route, col[medium]), count)
+        tray_ids, pairs = self._route_tray_pairs()
+        per_tray = np.zeros((len(tray_ids), len(names)), dtype=np.int64)
+        np.add.at(per_tray, pairs[:, 1], per_route[pairs[:, 0]])
+        return {
+            tray_ids[t]: {
+                names[g]: int(per_tray[t, g]) for g in np.flatnonzero(per_tray[t]).tolist()
+            }
+            for t in np.flatnonzero(per_tray.any(axis=1)).tolist()
+        }
+
+    def used_stretches(self, plant, rows=None) -> dict[str, list[tuple[float, float]]]:
+        """Per tray, the stretches (sorted disjoint arc-length intervals, m) some cable runs
+        along: a bundle is drawn there only, not along a leg of the tray no cable uses.
+
+        Cables are the links with a medium (``rows``: only those plant rows, e.g. the fabric
+        layers shown). Vectorised over the learnt route spans: one sort, one running maximum.
+        """
+        routes = np.asarray(plant.route_keys())
+        media = np.asarray(plant.medium_index, dtype=np.int64)
+        if rows is not None:
+            routes, media = routes[rows], media[rows]
+        live = np.unique(routes[(routes >= 0) & (media >= 0)])
+        if live.size == 0:
+            return {}
+        self._learn_spans(plant, int(live.max()) + 1)
+        span_route = np.array(self._span_route, dtype=np.int64)
+        keep = np.isin(span_route, live)
+        if not keep.any():
+            return {}
+        tray_ids = sorted(set(self._span_tray))
+        tray_no = {t: i for i, t in enumerate(tray_ids)}
+        tray = np.fromiter((tray_no[t] for t in self._span_tray), dtype=np.int64)[keep]
+        a, b = np.array(self._span_s0)[keep], np.array(self._span_s1)[keep]
+        s0, s1 = np.minimum(a, b), np.maximum(a, b)
+        order = np.lexsort((s0, tray))
+        tray, s0, s1 = tray[order], s0[order], s1[order]
+        out: dict[str, list[tuple[float, float]]] = {}
+        bounds = np.flatnonzero(np.diff(tray)) + 1
+        for t_s0, t_s1, t in zip(
+            np.split(s0, bounds), np.split(s1, bounds), tray[np.r_[0, bounds]], strict=True
+        ):
+            reach = np.maximum.accumulate(t_s1)
+            starts = np.r_[True, t_s0[1:] > reach[:-1] + 1e-6]
+            first = np.flatnonzero(starts)
+            last = np.r_[first[1:] - 1, len(t_s0) - 1]
+            out[tray_ids[int(t)]] = list(
+                zip(t_s0[first].tolist(), reach[last].tolist(), strict=True)
+            )
+        return out
+
+    def _route_tray_pairs(self) -> tuple[list[str], np.ndarray]:
+        """Distinct (route, tray number) of the known spans, and the tray ids they number;
+        cached until more spans are learnt (a route along one tray in two intervals is still
+        one cable in that tray)."""
+        cached = self._pairs
+        if cached is not None and cached[0] == len(self._span_route):
+            return cached[1], cached[2]
+        tray_ids = sorted(set(self._span_tray))
+        tray_no = {t: i for i, t in enumerate(tray_ids)}
+        flat = np.fromiter(
+            (tray_no[t] for t in self._span_tray), dtype=np.int64, count=len(self._span_tray)
+        )
+        pairs = np.unique(
+            np.stack([np.array(self._span_route, dtype=np.int64), flat], axis=1).reshape(-1, 2),
+            axis=0,
+        )
+        self._pairs = (len(self._span_route), tray_ids, pairs)
+        return tray_ids, pairs
 
     def _learn_spans(self, plant, up_to: int) -> None:
         """Append the intervals of routes ``_routes_known .. up_to - 1`` to the flat lists."""

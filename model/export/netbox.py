@@ -3,9 +3,10 @@
 The folder holds what NetBox's own bulk import (Import -> CSV / YAML) takes, numbered in import
 order (the README inside says how):
 
-- ``shared/``: manufacturers, device roles and device types (one devicetype-library YAML per
-  type, with interface templates, module bays and power ports). These are global in NetBox and
-  another site may already have created them: import each once, skip what exists.
+- ``shared/``: manufacturers, device roles, device types (one devicetype-library YAML per
+  type, with interface templates, module bays and power ports) and transceiver module types
+  (``model.export.netbox_modules``). These are global in NetBox and another site may already
+  have created them: import each once, skip what exists.
 - ``site/``: the site, its location (the data hall), racks, devices and cables. Devices get
   their interfaces from their device type, so no interface file is needed (an interface file
   cannot name a site, and device names repeat across sites). Cables name ``side_a_site`` /
@@ -17,6 +18,10 @@ Column names follow NetBox 4.x's import forms (``dcim/forms/bulk_import.py``). E
 ``model.export.netbox_types``. Cables are the cabling schedule's rows (same label and A/B ends)
 with the ordered length in metres; links on a rack backplane (the NVL72 NVLink spine) are
 exported as cables of their own file, so those ports show as connected and trace, not free.
+The transceiver in every used cage is a module in its device's module bay (``10_modules``);
+integrated cables (DAC/ACC/AEC/AOC) are not modules, they are the cable. Every device carries an
+asset tag unique in the whole NetBox, which is how the module file finds it (see
+``model.export.netbox_modules``).
 Every CSV is cut into files of at most ``CHUNK_ROWS`` rows.
 """
 
@@ -32,6 +37,14 @@ from model.design import Design
 from model.export import ExportError
 from model.export.csv_writer import csv_bytes
 from model.export.folder_writer import replace_folder
+from model.export.netbox_modules import (
+    MODULE_HEADER,
+    MODULE_TYPES_DIR,
+    MODULES_STEM,
+    ModuleType,
+    device_asset_tag,
+    module_export,
+)
 from model.export.netbox_names import (
     DESCRIPTION_MAX,
     DEVICE_NAME_MAX,
@@ -87,6 +100,7 @@ DEVICE_HEADER = (
     "position",
     "face",
     "airflow",
+    "asset_tag",
     "description",
 )
 CABLE_HEADER = (
@@ -126,7 +140,10 @@ TABLES = (
     (SITE, "07_devices"),
     (SITE, "08_cables"),
     (SITE, "09_backplane_cables"),
+    (SITE, MODULES_STEM),
 )
+# Tables left out of the folder when they have no row (a design without such links or plugs).
+OPTIONAL_TABLES = frozenset({"09_backplane_cables", MODULES_STEM})
 DEVICE_TYPES_DIR = f"{SHARED}/03_device_types"
 
 
@@ -137,6 +154,7 @@ class NetBoxTables:
     site: str
     tables: dict[str, tuple[tuple[str, ...], list[tuple]]] = field(default_factory=dict)
     device_types: list[TypeVariant] = field(default_factory=list)
+    module_types: list[ModuleType] = field(default_factory=list)
 
     def rows(self, stem: str) -> list[tuple]:
         return self.tables[stem][1]
@@ -179,9 +197,14 @@ def netbox_tables(
     device_names = unique_names(
         [(d.id, d.name, rack_names[d.rack]) for d in devices], DEVICE_NAME_MAX
     )
+    tags = {d.id: device_asset_tag(site, device_names[d.id]) for d in devices}
     variants = _variants(design)
     out.device_types = sorted({v.key: v for v in variants.values()}.values(), key=lambda v: v.slug)
-    vendors = sorted({v.dtype.vendor for v in out.device_types})
+    modules = module_export(design, plant, tags)
+    out.module_types = modules.types
+    vendors = sorted(
+        {v.dtype.vendor for v in out.device_types} | {m.vendor for m in out.module_types}
+    )
     roles = sorted({d.role for d in devices})
     rack_types = design.catalog.rack_types
 
@@ -231,6 +254,7 @@ def netbox_tables(
                 d.u,
                 "front",
                 variants[d.id].airflow,
+                tags[d.id],
                 fit_name(f"Hallwright {d.id}", DESCRIPTION_MAX),
             )
             for d in devices
@@ -241,6 +265,7 @@ def netbox_tables(
         CABLE_HEADER,
         _backplane_cables(design, plant, site, device_names, rack_names),
     )
+    t[MODULES_STEM] = (MODULE_HEADER, modules.rows)
     return out
 
 
@@ -320,7 +345,10 @@ def netbox_files(export: NetBoxTables) -> dict[str, bytes]:
             for v in export.device_types:
                 path = f"{DEVICE_TYPES_DIR}/{v.slug}.yaml"
                 files[path] = yaml_document(v.document()).encode("utf-8")
-        if not rows and stem == "09_backplane_cables":
+            for m in export.module_types:
+                path = f"{MODULE_TYPES_DIR}/{m.slug}.yaml"
+                files[path] = yaml_document(m.document()).encode("utf-8")
+        if not rows and stem in OPTIONAL_TABLES:
             continue
         for i, name in enumerate(chunk_names(stem, len(rows))):
             part = rows[i * CHUNK_ROWS : (i + 1) * CHUNK_ROWS]

@@ -1,4 +1,4 @@
-"""The README of a NetBox export folder: import order, shared objects, big files."""
+"""The README of a NetBox export folder: import order, shared objects, modules, big files."""
 
 README = """NetBox import files exported by Hallwright for the site "{site}" (NetBox 4.x bulk import).
 
@@ -11,6 +11,11 @@ name ends in _01, _02, ... is one table cut into parts: import every part, in or
    03_device_types/*.yaml Devices > Device Types > Import: paste or upload each file, format
                           YAML (one device type each, devicetype-library format, with its
                           interfaces, module bays for the cages and its power port)
+   03_module_types/*.yaml Devices > Module Types > Import: the same way, one transceiver
+                          type each (devicetype-library module-types format: manufacturer,
+                          model = part number, part number, description; no interfaces, the
+                          ports are the host device's own). Import after the manufacturers;
+                          device types and module types do not depend on each other.
    Import them once per NetBox. Another site's export may already have created some: NetBox
    imports a file all or nothing, so if it answers "... with this name already exists", delete
    the rows (or skip the YAML files) of the objects that exist and import the rest. Objects of
@@ -27,6 +32,19 @@ name ends in _01, _02, ... is one table cut into parts: import every part, in or
    09_backplane_cables*.csv  links on a rack backplane (NVL72 NVLink spine): they come with the
                           rack and have no length, but are exported so those ports show as
                           connected.
+   10_modules*.csv        Devices > Modules > Import: the transceiver in every used cage,
+                          placed in its device's module bay ("p cage 1" = the cage of ports
+                          p1 and p2; the bay's label lists its ports). Import after the
+                          devices (their bays come from the device type) and the module
+                          types. Only transceivers are modules: a cage holding one end of an
+                          integrated cable (DAC, LACC, AEC, AOC) has no module, the plug is
+                          part of the cable in 08_cables; backplane ports have no plug.
+                          The file finds each device by its asset tag (column
+                          "device.asset_tag"), because NetBox's module import has no site
+                          column and a device name may repeat in other sites. The export
+                          gives every device the placeholder asset tag "<device> @ <site>"
+                          (unique in the whole NetBox, as NetBox requires); replace it with
+                          the real asset tag once the modules are imported.
 
 Big files: NetBox imports a cable row in roughly a tenth to half a second. A web server set up
 as NetBox's installation guide says (gunicorn, timeout 120 s) cuts off a request that takes

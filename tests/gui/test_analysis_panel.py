@@ -73,23 +73,36 @@ def test_moving_a_server_rack_beyond_copper_reach_updates_counts_delta_and_table
 def test_power_tile_shows_typical_and_max(s_window, qtbot):
     d = docks(s_window)
     report = d.panel.report
-    text = d.panel.tiles["power"].value.text()
-    assert "typical" in text and "max" in text
+    from gui.panels.analysis_panel import _watts
+
+    tile = d.panel.tiles["power"]
+    assert "typical / max" in tile.caption.text()
+    # exactly the model's two figures, typical first
+    total, total_max = report.power_w["total"], report.power_w_max["total"]
+    assert tile.value.text() == f"{_watts(total)} / {_watts(total_max)}"
     assert report.power_w_max["total"] > report.power_w["total"]
 
 
-def test_results_of_an_older_revision_are_never_published(s_window, qtbot):
+def test_results_of_an_older_revision_are_never_published(s_window, qtbot, monkeypatch):
+    import threading
+
+    from model.analysis.analyzer import Analyzer
+
     window = s_window
     d = docks(window)
     design = window.document.design
     published = []
     d.runner.finished.connect(lambda result: published.append((result.revision, design.revision)))
+    # The incremental analysis of S takes milliseconds: hold the job so the edit lands mid-job.
+    gate, advance = threading.Event(), Analyzer.advance
+    monkeypatch.setattr(Analyzer, "advance", lambda self, *a: (gate.wait(10), advance(self, *a))[1])
     rack = next(r for r in design.racks.values() if r.name == "A05")
     window.scene.push(MoveRacksCommand(design, {rack.id: (14.8, rack.y)}))
     qtbot.waitUntil(
         lambda: d.runner._running is not None, timeout=5000
     )  # a job is reading the model
     window.scene.push(MoveRacksCommand(design, {rack.id: (0.8, rack.y)}))
+    gate.set()
     wait_fresh(qtbot, window)
     assert published and all(rev == current for rev, current in published)
     assert published[-1][0] == design.revision

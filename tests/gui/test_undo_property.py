@@ -4,6 +4,7 @@ the original design byte for byte — and the scene's items follow the model all
 from __future__ import annotations
 
 import msgspec
+import shiboken6
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PySide6.QtGui import QUndoStack
@@ -92,6 +93,20 @@ def test_random_edits_undone_completely_restore_the_original(qapp, edits):
     plant = make_plant(design)
     stack = QUndoStack()
     scene = HallScene(design, stack, plant)
+    try:
+        _edit_and_undo_everything(design, stack, scene, plant, edits)
+    finally:
+        # A parentless scene is deleted here, as the editor deletes a replaced one: left to the
+        # garbage collector, its items' wrappers and the scene die in any order (a segfault).
+        # The stack's commands go first, while every wrapper is alive (a collected command
+        # wrapper under a live QUndoStack is freed twice: QUndoStack::clear segfaults).
+        stack.clear()
+        scene.detach()
+        scene.clear()
+        shiboken6.delete(scene)
+
+
+def _edit_and_undo_everything(design, stack, scene, plant, edits) -> None:
     original = design_to_bytes(design)
     for kind, pick, dx, dy in edits:
         apply_edit(design, stack, kind, pick, dx, dy)
@@ -104,8 +119,7 @@ def test_random_edits_undone_completely_restore_the_original(qapp, edits):
     for rack_id, item in scene.racks.items():
         rack = design.racks[rack_id]
         assert (item.pos().x(), item.pos().y(), item.rotation()) == (rack.x, rack.y, rack.rotation)
-    if plant is not None:  # the cable plant followed every step and its undo
-        plant.refresh()
-        assert set(plant.index) == set(design.links)
-        plant.close()
-    scene.detach()
+    # the cable plant followed every step and its undo
+    plant.refresh()
+    assert set(plant.index) == set(design.links)
+    plant.close()

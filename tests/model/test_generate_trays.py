@@ -8,6 +8,7 @@ import pytest
 from model.analysis import analyze
 from model.cabling import CablePlant
 from model.generators.placement import standard_tray_size
+from model.limits import MIN_TRAY_SIZE_M
 from tests.benchmarks.workloads import build
 
 
@@ -29,9 +30,9 @@ def test_a_narrowed_tray_is_reported_overfilled():
     report = analyze(design, CablePlant(design))
     busiest = max(report.tray_fill, key=report.tray_fill.get)
     tray = design.trays[busiest]
-    design.update_trays(
-        [msgspec.structs.replace(tray, width_m=tray.width_m / 40)]
-    )  # fibre is thin: narrow a lot
+    # Fibre is thin: narrow it a lot, to the smallest tray the loader and edit API accept.
+    narrow = msgspec.structs.replace(tray, width_m=MIN_TRAY_SIZE_M, depth_m=MIN_TRAY_SIZE_M * 5)
+    design.update_trays([narrow])
     found = overfilled(design)
     assert list(found) == [busiest] and f"Tray {tray.name} is" in found[busiest]
 

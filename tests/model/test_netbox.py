@@ -44,11 +44,14 @@ def test_folder_holds_shared_files_apart_and_site_files_in_import_order(tmp_path
         "shared/02_device_roles.csv",
         "shared/03_device_types/nvidia-dgx-h100-nic-infiniband.yaml",
         "shared/03_device_types/nvidia-quantum-2-qm9700.yaml",
+        "shared/03_module_types/nvidia-980-9i510-00ns00.yaml",
+        "shared/03_module_types/nvidia-980-9i51a-00ns00.yaml",
         "site/04_sites.csv",
         "site/05_locations.csv",
         "site/06_racks.csv",
         "site/07_devices.csv",
         "site/08_cables.csv",
+        "site/10_modules.csv",
     ]
     with open(out / "site/08_cables.csv", encoding="utf-8") as handle:
         assert tuple(handle.readline().strip().split(",")) == CABLE_HEADER

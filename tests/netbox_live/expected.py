@@ -30,6 +30,7 @@ def main(design_path: str, out_path: str) -> None:
         "interfaces": sum(len(design.ports(d)) for d in design.devices.values()),
         "cables": len(design.links),
         "cabled_ports": 2 * len(design.links),
+        "modules": len(export.rows("10_modules")),
         "lengths": lengths,
     }
     Path(out_path).write_text(json.dumps(expected, indent=1), encoding="utf-8")

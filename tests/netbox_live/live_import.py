@@ -7,7 +7,7 @@ Every file is posted like a user's upload (Import -> "Upload file") to NetBox's 
 with Django's test client, so NetBox's forms, validation and transaction are the ones in use.
 Shared objects that an earlier site already created are left out, as the export's README tells
 the user to do. Then the database is compared with the design: devices, interfaces, cables,
-cable lengths by label, no free NVLink port, and a cable trace end to end.
+modules, cable lengths by label, no free NVLink port, and a cable trace end to end.
 
 Exit 0 when every row imported and every check held; 1 otherwise, with the failures printed.
 """
@@ -35,6 +35,8 @@ from dcim.models import (  # noqa: E402
     DeviceType,
     Interface,
     Manufacturer,
+    Module,
+    ModuleType,
 )
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.files.uploadedfile import SimpleUploadedFile  # noqa: E402
@@ -44,12 +46,14 @@ URLS = {
     "01_manufacturers": "/dcim/manufacturers/import/",
     "02_device_roles": "/dcim/device-roles/import/",
     "03_device_types": "/dcim/device-types/import/",
+    "03_module_types": "/dcim/module-types/import/",
     "04_sites": "/dcim/sites/import/",
     "05_locations": "/dcim/locations/import/",
     "06_racks": "/dcim/racks/import/",
     "07_devices": "/dcim/devices/import/",
     "08_cables": "/dcim/cables/import/",
     "09_backplane_cables": "/dcim/cables/import/",
+    "10_modules": "/dcim/modules/import/",
 }
 failures: list[str] = []
 checks = [0]  # checks made (files imported, counts compared)
@@ -118,6 +122,17 @@ def import_shared(c: Client, folder: Path) -> None:
         )
         if not DeviceType.objects.filter(slug=slug).exists():
             post(c, URLS["03_device_types"], path.name, text, "yaml", 1)
+    for path in sorted((folder / "shared" / "03_module_types").glob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        fields = {
+            key: value.strip().strip('"')
+            for key, _, value in (line.partition(":") for line in text.splitlines())
+            if key in ("manufacturer", "model")
+        }
+        if not ModuleType.objects.filter(
+            manufacturer__name=fields["manufacturer"], model=fields["model"]
+        ).exists():
+            post(c, URLS["03_module_types"], path.name, text, "yaml", 1)
 
 
 def import_site(c: Client, folder: Path) -> None:
@@ -137,6 +152,7 @@ def check_site(expected: dict) -> None:
         "interfaces": interfaces.count(),
         "cables": cables.count(),
         "cabled_ports": interfaces.filter(cable__isnull=False).count(),
+        "modules": Module.objects.filter(device__site__name=site).count(),
     }
     checks[0] += len(got) + 3  # the counts, free NVLink ports, lengths, traces
     for key, value in got.items():

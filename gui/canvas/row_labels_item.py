@@ -1,0 +1,54 @@
+"""RowLabelsItem: "Row A" beside each row of racks, drawn only when the plan is zoomed out so
+far that the racks' own names are too small to read. Dumb: the scene hands it the labels."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
+
+from gui import style
+
+SHOW_BELOW_PX_PER_M = 40.0  # about where a 0.6 m rack's name stops being legible
+TEXT_PX = 13
+
+
+class RowLabelsItem(QGraphicsItem):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setZValue(40)
+        self._labels: list[tuple[str, float, float]] = []  # text, right edge x, centre y (m)
+        self._rect = QRectF()
+        self._font = QFont("Sans Serif")
+        self._font.setPixelSize(TEXT_PX)
+        self._font.setBold(True)
+
+    def set_labels(self, labels: list[tuple[str, float, float]]) -> None:
+        self.prepareGeometryChange()
+        self._labels = labels
+        rect = QRectF()
+        for _text, x, y in labels:
+            rect = rect.united(QRectF(x - 20, y - 5, 20, 10))
+        self._rect = rect
+        self.update()
+
+    def labels(self) -> list[tuple[str, float, float]]:
+        return list(self._labels)
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        if lod >= SHOW_BELOW_PX_PER_M or not self._labels:
+            return
+        painter.save()
+        painter.setFont(self._font)
+        painter.setPen(QColor(style.ROW_LABEL))
+        for text, x, y in self._labels:
+            painter.save()
+            painter.translate(QPointF(x, y))
+            painter.scale(1 / lod, 1 / lod)  # pixels from here: the label keeps its size
+            painter.drawText(QRectF(-86, -10, 80, 20), Qt.AlignRight | Qt.AlignVCenter, text)
+            painter.restore()
+        painter.restore()

@@ -1,0 +1,181 @@
+"""Immutable snapshots of a design and its cable plant, for work on another thread.
+
+The analysis runs on a worker thread while the editor goes on editing the live design and
+refreshing the live plant on the GUI thread. The worker must therefore read objects nobody
+changes: :func:`snapshot` copies the design and the plant as they are at one revision. The
+copy is shallow where that is safe: design records (msgspec structs) and the catalog are never
+mutated in place (edits replace them), so the dicts holding them are copied and the records
+shared; the indexes of sets, the plant's per-link arrays and its attachment arrays are mutated
+in place by edits and refreshes, so they are copied too.
+
+A snapshot is a plain :class:`~model.design.Design` / :class:`~model.cabling.CablePlant` that
+follows nothing: it has no listeners, no pending changes and is never refreshed. Its
+``plant_identity`` is the live plant's, so caches keyed by plant (tray fill) carry over from
+one snapshot to the next. One object is shared on purpose: the plant's tray graph, which a
+refresh replaces rather than changes (its distance cache only gains rows for attachment
+nodes, and every node a route of the snapshot's links uses was cached before the copy).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+
+import numpy as np
+
+from model.cabling import CablePlant
+from model.changes import (
+    DEVICE_KINDS,
+    LINK_KINDS,
+    RACK_KINDS,
+    TRAY_KINDS,
+    Change,
+    ChangeKind,
+    ChangeNotifier,
+)
+from model.design import Design
+
+# The design's large containers and the change kinds that can alter them; a snapshot reuses
+# the previous snapshot's copy of one when no such change came since. Any other attribute is
+# copied every time (they are small), so an attribute added later is never wrongly shared.
+_DESIGN_DEPENDS = {
+    "trays": TRAY_KINDS,
+    "racks": RACK_KINDS,
+    "devices": DEVICE_KINDS,
+    "links": LINK_KINDS,
+    "_rack_devices": DEVICE_KINDS | {ChangeKind.RACKS_ADDED, ChangeKind.RACKS_REMOVED},
+    "_device_links": LINK_KINDS | DEVICE_KINDS,
+    "_port_links": LINK_KINDS | DEVICE_KINDS,
+}
+_ROWS_RENUMBERED = frozenset({ChangeKind.LINKS_ADDED, ChangeKind.LINKS_REMOVED})
+_PLANT_ROW_TABLES = ("index", "link_ids")  # change only when rows are added, dropped or rebuilt
+
+
+def snapshot(design: Design, plant: CablePlant | None) -> tuple[Design, CablePlant | None]:
+    """Copies of ``design`` and its up-to-date ``plant`` that later edits do not change.
+
+    Call on the thread that edits the design, after ``plant.refresh()``; the copies may then be
+    read anywhere. Raises ValueError if the plant has edits it has not applied yet.
+    """
+    frozen = freeze_design(design)
+    return frozen, (freeze_plant(plant, frozen) if plant is not None else None)
+
+
+class Snapshotter:
+    """Takes successive snapshots of one design and plant, each copying only what changed.
+
+    A rack move changes the racks and the moved links' rows of the plant arrays, not the 400k
+    links or the port indexes: those copies are shared with the previous snapshot (neither is
+    ever changed, so sharing them is safe). It follows the design's change events to know what
+    changed; GUI thread only, like the edits.
+    """
+
+    def __init__(self, design: Design, plant: CablePlant | None) -> None:
+        self.design, self.plant = design, plant
+        self._kinds: set[ChangeKind] = set()
+        self._previous: tuple[Design, CablePlant | None] | None = None
+        self._generation = None
+        self._subscription = design.subscribe(self._on_change)
+
+    def close(self) -> None:
+        self._subscription.close()
+
+    def _on_change(self, change: Change) -> None:
+        self._kinds |= change.kinds
+
+    def take(self) -> tuple[Design, CablePlant | None]:
+        """Snapshots of the design and the refreshed plant as they are now."""
+        previous, kinds = self._previous, self._kinds
+        generation = getattr(self.plant, "route_generation", None)
+        design = freeze_design(
+            self.design,
+            reuse=previous[0] if previous else None,
+            unchanged={n for n, deps in _DESIGN_DEPENDS.items() if not deps & kinds},
+        )
+        plant = None
+        if self.plant is not None:
+            same_rows = (
+                previous is not None
+                and previous[1] is not None
+                and generation == self._generation
+                and not kinds & _ROWS_RENUMBERED
+            )
+            plant = freeze_plant(
+                self.plant,
+                design,
+                reuse=previous[1] if same_rows else None,
+                unchanged=set(_PLANT_ROW_TABLES) if same_rows else set(),
+            )
+        self._previous, self._kinds, self._generation = (design, plant), set(), generation
+        return design, plant
+
+
+def freeze_design(design: Design, reuse: Design | None = None, unchanged=frozenset()) -> Design:
+    """A copy of ``design`` at its current revision, with no listeners; the attributes named in
+    ``unchanged`` are taken from the earlier snapshot ``reuse`` instead of copied."""
+    snap = Design.__new__(Design)
+    for name, value in design.__dict__.items():
+        if reuse is not None and name in unchanged:
+            setattr(snap, name, reuse.__dict__[name])
+        else:
+            setattr(snap, name, _copy_container(value))
+    snap._changes = ChangeNotifier()
+    return snap
+
+
+def freeze_plant(
+    plant: CablePlant, design: Design, reuse: CablePlant | None = None, unchanged=frozenset()
+) -> CablePlant:
+    """A copy of the refreshed ``plant`` reading ``design`` (a snapshot of the plant's design);
+    the attributes named in ``unchanged`` are taken from the earlier snapshot ``reuse``."""
+    if plant._pending:
+        raise ValueError("the cable plant has unapplied edits: refresh() it before a snapshot")
+    # Name the routes of changed links in the live plant first: a snapshot naming them itself
+    # would hand out route ids the live plant later gives other routes, and tray-fill counts
+    # kept by route id from one snapshot to the next would then mix routes up.
+    plant.route_keys()
+    snap = copy.copy(plant)
+    for name, value in plant.__dict__.items():
+        if name in ("design", "_graph", "_subscription", "_pending"):
+            continue
+        if reuse is not None and name in unchanged:
+            setattr(snap, name, reuse.__dict__[name])
+            continue
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            value = dataclasses.replace(
+                value,
+                **{
+                    f.name: _copy_container(getattr(value, f.name))
+                    for f in dataclasses.fields(value)
+                    if f.init
+                },
+            )
+        setattr(snap, name, _copy_container(value))
+    snap.design = design
+    snap._pending = []
+    snap._subscription = _Detached()
+    snap.plant_identity = getattr(plant, "plant_identity", id(plant))
+    return snap
+
+
+def _copy_container(value):
+    """One level of copying: containers and arrays copied, their elements shared (immutable),
+    except sets inside a dict (the design's indexes), which edits change in place."""
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, dict):
+        if value and isinstance(next(iter(value.values())), set):
+            return {k: set(v) for k, v in value.items()}
+        return dict(value)
+    if isinstance(value, list):
+        return list(value)
+    if isinstance(value, set):
+        return set(value)
+    return value
+
+
+class _Detached:
+    """The subscription of a snapshot: it follows nothing, so closing it does nothing."""
+
+    def close(self) -> None:
+        pass

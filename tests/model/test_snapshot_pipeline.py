@@ -1,0 +1,192 @@
+"""The editor's analysis pipeline on snapshots: a snapshot does not follow later edits, and an
+Analyzer fed snapshots and change events (as the worker is) gives the full analysis; the tray
+bundles after an incremental update equal a full recount."""
+
+from __future__ import annotations
+
+import msgspec
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from model.analysis import Analyzer, analyze
+from model.analysis.tray_fill import TrayFill
+from model.cabling import CablePlant
+from model.catalog import medium_group
+from model.entities import Tray
+from model.fileio import design_to_bytes, read_design_bytes
+from model.snapshot import Snapshotter, snapshot
+from tests.analysis_fabrics import clos
+
+
+def group(medium) -> str:
+    return medium_group(medium.kind)
+
+
+def fabric():
+    design = clos(
+        pods=2,
+        leaves_per_pod=2,
+        servers_per_leaf=2,
+        nics=2,
+        spines_per_pod=2,
+        leaf_spine_links=1,
+        cores=2,
+        spine_core_links=1,
+        hall_m=40.0,
+    )
+    design.add_trays(
+        [
+            Tray(id="t1", points=[(0.0, 6.5), (30.0, 6.5)], width_m=0.05, depth_m=0.05),
+            Tray(id="t2", points=[(2.0, 0.0), (2.0, 30.0)], width_m=0.3, depth_m=0.1),
+        ]
+    )
+    return design
+
+
+def figures(report) -> dict:
+    return {
+        "json": report.to_json(),
+        "fill": report.tray_fill,
+        "racks": report.rack_power_w,
+        "switches": report.switch_oversubscription,
+    }
+
+
+def test_a_snapshot_is_independent_of_later_edits():
+    design = fabric()
+    plant = CablePlant(design)
+    saved = design_to_bytes(design)
+    frozen, frozen_plant = snapshot(design, plant)
+    before = figures(analyze(frozen, frozen_plant))
+    lengths = frozen_plant.length_m.copy()
+    # Edit the live design every way the plant and the analysis care about, and refresh.
+    racks = list(design.racks)
+    design.move_racks({racks[0]: (25.0, 25.0), racks[-1]: (3.0, 28.0)})
+    design.remove_links(list(design.links)[:5])
+    design.remove_devices([next(iter(design.devices))])
+    design.update_trays(
+        [Tray(id="t1", points=[(0.0, 9.0), (30.0, 9.0)], width_m=0.1, depth_m=0.05)]
+    )
+    plant.refresh()
+    assert figures(analyze(design, plant)) != before  # the edits did change the analysis
+    assert figures(analyze(frozen, frozen_plant)) == before
+    assert (frozen_plant.length_m == lengths).all()
+    assert design_to_bytes(frozen) == saved
+    # ... and it is the analysis of the design as it was saved at that revision.
+    reloaded = read_design_bytes(saved)
+    assert figures(analyze(reloaded, CablePlant(reloaded))) == before
+
+
+def test_a_snapshot_refuses_a_plant_with_unapplied_edits():
+    design = fabric()
+    plant = CablePlant(design)
+    design.move_racks({next(iter(design.racks)): (20.0, 20.0)})
+    try:
+        snapshot(design, plant)
+    except ValueError as exc:
+        assert "refresh" in str(exc)
+    else:
+        raise AssertionError("a snapshot of a stale plant was taken")
+
+
+EDITS = st.lists(
+    st.tuples(
+        st.sampled_from(["move", "rotate", "unlink", "remove_device", "restore", "tray", "pin"]),
+        st.integers(0, 10_000),
+        st.floats(0.5, 30.0),
+        st.floats(0.5, 30.0),
+        st.booleans(),  # analyse after this edit (False: the next edit joins the same job)
+    ),
+    min_size=1,
+    max_size=8,
+)
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],  # no shrinking: each case is slow
+)
+@given(EDITS)
+def test_analyzer_fed_snapshots_equals_full_analysis(edits):
+    """The worker's way: snapshot, change events and refreshed links since the last job."""
+    design = fabric()
+    plant = CablePlant(design)
+    changes, changed_links = [], set()
+    subscription = design.subscribe(changes.append)
+    frozen, frozen_plant = snapshot(design, plant)
+    analyzer = Analyzer(frozen, frozen_plant, subscribe=False, refresh_plant=False)
+    analyzer.advance(frozen, frozen_plant, [], set())
+    removed = []
+    for op, n, x, y, analyse in [*edits, ("nothing", 0, 0.0, 0.0, True)]:
+        racks, links, devices = list(design.racks), list(design.links), list(design.devices)
+        if op == "move":
+            design.move_racks({racks[n % len(racks)]: (x, y)})
+        elif op == "rotate":
+            design.rotate_racks({racks[n % len(racks)]: 90 * (n % 4)})
+        elif op == "unlink" and links:
+            removed.append(design.remove_links([links[n % len(links)]]))
+        elif op == "remove_device" and devices:
+            removed.append(design.remove_devices([devices[n % len(devices)]]))
+        elif op == "restore" and removed:
+            design.restore(removed.pop())
+        elif op == "tray":
+            design.update_trays(
+                [Tray(id="t1", points=[(0.0, y), (30.0, y)], width_m=0.01 + x / 300, depth_m=0.05)]
+            )
+        elif op == "pin" and links:
+            link = design.links[links[n % len(links)]]
+            design.update_links([msgspec.structs.replace(link, length_override_m=float(x))])
+        changed_links |= plant.refresh()
+        if not analyse:
+            continue
+        frozen, frozen_plant = snapshot(design, plant)
+        report = analyzer.advance(frozen, frozen_plant, changes, changed_links)
+        changes.clear()
+        changed_links = set()
+        assert figures(report) == figures(analyze(design, plant))
+        fresh = TrayFill()
+        fresh.update(design, plant, None)
+        assert analyzer.cables_by_tray(group) == fresh.cables_by_tray(plant, group)
+    subscription.close()
+
+
+def test_bundles_after_rack_moves_equal_a_full_recount():
+    design = fabric()
+    plant = CablePlant(design)
+    counted = TrayFill()
+    counted.update(design, plant, None)
+    first = counted.cables_by_tray(plant, group)
+    assert sum(first.get("t2", {}).values()) > 0  # cables do run along the trays
+    racks = list(design.racks)
+    moves = [(racks[0], (3.5, 20.0)), (racks[2], (20.0, 7.5)), (racks[0], (1.0, 1.0))]
+    for rack_id, place in moves:
+        design.move_racks({rack_id: place})
+        changed = plant.refresh()
+        counted.update(design, plant, changed)
+        incremental = counted.cables_by_tray(plant, group)
+        full = TrayFill()
+        full.update(design, plant, None)
+        assert incremental == full.cables_by_tray(plant, group)
+    assert incremental != first  # the moves did move cables between trays
+
+
+def test_successive_snapshots_share_only_what_no_edit_changed():
+    design = fabric()
+    plant = CablePlant(design)
+    snapshots = Snapshotter(design, plant)
+    first, first_plant = snapshots.take()
+    design.move_racks({next(iter(design.racks)): (3.5, 20.0)})
+    plant.refresh()
+    second, second_plant = snapshots.take()
+    assert second.links is first.links and second_plant.index is first_plant.index
+    assert second.racks is not first.racks and second.racks == design.racks
+    assert first.racks != design.racks  # the earlier snapshot kept its rack positions
+    design.remove_links([next(iter(design.links))])
+    plant.refresh()
+    third, third_plant = snapshots.take()
+    assert third.links is not second.links and third.links == design.links
+    assert third_plant.link_ids == plant.link_ids != second_plant.link_ids
+    assert figures(analyze(third, third_plant)) == figures(analyze(design, plant))
+    snapshots.close()
