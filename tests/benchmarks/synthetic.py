@@ -174,8 +174,10 @@ def synthetic_hall(servers: int) -> Design:
         for r in range(rows)
     ]
     y_last = 2.6 + (rows - 1) * ROW_PITCH
-    for name, x in (("left", 0.5), ("centre", 22.0 + RACK_W * per_row_net / 2), ("right", x_end)):
-        trays.append(Tray(id=f"t-{name}", points=[(x, 2.6), (x, y_last + 0.001)]))
+    # Cross trays join the rows; a hall of one row has none (a 1 mm stub is refused as a slip).
+    crosses = (("left", 0.5), ("centre", 22.0 + RACK_W * per_row_net / 2), ("right", x_end))
+    for name, x in crosses if rows > 1 else ():
+        trays.append(Tray(id=f"t-{name}", points=[(x, 2.6), (x, y_last)]))
     design.add_trays(trays)
     design.revision = 0
     return design
