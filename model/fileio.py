@@ -18,6 +18,7 @@ from typing import Any, Literal, NamedTuple
 import msgspec
 
 from model import limits
+from model.bulk_load import add_loaded_links
 from model.catalog import CatalogError, CatalogFile
 from model.design import Design, DesignError
 from model.entities import (
@@ -387,21 +388,34 @@ def _too_deep(path: str) -> LoadProblem:
     )
 
 
-def build_design(document: DesignDocument, source: str = "<design>") -> Design:
+def build_design(
+    document: DesignDocument, source: str = "<design>", *, bulk: bool = True
+) -> Design:
     """Check references (unique ids, racks, types, ports) and build the Design; raises
-    :class:`DesignFileError` listing every record that does not fit."""
-    design, problems = _build(document, source, _identity_indices(document), keep_going=False)
+    :class:`DesignFileError` listing every record that does not fit. ``bulk=False`` adds the
+    links through the edit API's ``add_links`` (the one-at-a-time reference the tests compare
+    the bulk path of :mod:`model.bulk_load` with)."""
+    design, problems = _build(
+        document, source, _identity_indices(document), keep_going=False, bulk=bulk
+    )
     if problems:
         raise DesignFileError.from_problems(source, problems)
     return design
 
 
 def _build(
-    document: DesignDocument, source: str, indices: dict[str, list[int]], *, keep_going: bool
+    document: DesignDocument,
+    source: str,
+    indices: dict[str, list[int]],
+    *,
+    keep_going: bool,
+    bulk: bool = True,
 ) -> tuple[Design, list[LoadProblem]]:
     """The design and the records it refused. Without ``keep_going`` the records after a
     refused section are not added (the design is thrown away), but every bad record of that
-    section is still reported."""
+    section is still reported. With ``bulk`` the links are first tried with the whole-set
+    checks of :mod:`model.bulk_load`; any refusal falls to the one-at-a-time path below, which
+    words it, so a bad file's messages do not depend on ``bulk``."""
     try:
         design = Design(
             document.hall,
@@ -424,7 +438,10 @@ def _build(
     ):
         records = getattr(document, key)
         try:
-            method(records, fields_checked=True)  # the decoder just enforced the ranges
+            if bulk and key == "links":
+                add_loaded_links(design, records)
+            else:
+                method(records, fields_checked=True)  # the decoder just enforced the ranges
             continue
         except DesignError:
             pass
