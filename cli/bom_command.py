@@ -11,9 +11,10 @@ from pathlib import Path
 
 from cli import CliError
 from cli.export_common import add_policy_argument, load_and_route
-from model.bom import bom_lines, bom_totals, export_findings, schedule_rows, summary_rows
+from model.bom import bom_lines, bom_totals, export_findings, summary_rows
 from model.export import ExportError
 from model.export.bom_export import write_bom_csv, write_bom_xlsx
+from model.schedule import schedule_rows
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:

@@ -6,9 +6,9 @@ import argparse
 
 from cli import CliError
 from cli.export_common import load_and_route
-from model.bom import schedule_rows
 from model.export import ExportError
 from model.export.netbox import netbox_tables, write_netbox_dir
+from model.schedule import schedule_rows
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:

@@ -7,11 +7,11 @@ from pathlib import Path
 
 from cli import CliError
 from cli.export_common import load_and_route
-from model.bom import schedule_rows
 from model.export import ExportError
 from model.export.csv_writer import write_csv
 from model.export.p2p import P2P_COLUMNS, PORT_STYLES, p2p_rows
 from model.export.xlsx_writer import Sheet, write_xlsx
+from model.schedule import schedule_rows
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from cli import CliError
 from cli.export_common import add_policy_argument, load_and_route
-from model.bom import schedule_rows
 from model.export import ExportError
 from model.export.bom_export import write_schedule_csv
+from model.schedule import schedule_rows
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:

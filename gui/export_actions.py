@@ -115,8 +115,9 @@ class _Exporter(QObject):
             return
 
         def work(design, plant) -> str:
-            from model.bom import bom_lines, export_findings, schedule_rows, summary_rows
+            from model.bom import bom_lines, export_findings, summary_rows
             from model.export.bom_export import write_bom_csv, write_bom_xlsx
+            from model.schedule import schedule_rows
 
             lines = bom_lines(design, plant)
             if out.suffix.lower() == ".csv":
@@ -140,8 +141,8 @@ class _Exporter(QObject):
             return
 
         def work(design, plant) -> str:
-            from model.bom import schedule_rows
             from model.export.bom_export import write_schedule_csv
+            from model.schedule import schedule_rows
 
             rows = schedule_rows(design, plant)
             write_schedule_csv(out, rows)
@@ -160,8 +161,8 @@ class _Exporter(QObject):
         out = Path(folder)
 
         def work(design, plant) -> str:
-            from model.bom import schedule_rows
             from model.export.netbox import netbox_tables, write_netbox_dir
+            from model.schedule import schedule_rows
 
             paths = write_netbox_dir(
                 out, netbox_tables(design, schedule_rows(design, plant), plant)

@@ -18,9 +18,9 @@ from pathlib import Path
 import msgspec
 
 from model.asbuilt.report_csv import ReportError, read_table
-from model.bom import schedule_rows
 from model.cabling import NO_TRAY_PATH, SAME_RACK, CablePlant
 from model.design import Design
+from model.schedule import schedule_rows
 
 LENGTH_COLUMNS = {
     "label": ("label", "cable", "cable label", "cable id", "name"),

@@ -6,17 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from model.bom import (
-    BOM_COLUMNS,
-    SCHEDULE_COLUMNS,
-    BomLine,
-    ScheduleRow,
-    bom_total_line,
-    bom_totals,
-)
+from model.bom import BOM_COLUMNS, BomLine, bom_total_line, bom_totals
 from model.export.csv_writer import write_csv
 from model.export.xlsx_writer import Formula, Sheet, write_xlsx
 from model.findings import Finding
+from model.schedule import SCHEDULE_COLUMNS, ScheduleRow
 
 XLSX_SHEETS = ("Summary", "BOM", "Cabling schedule", "Warnings")
 BOM_HEADERS = (

@@ -31,7 +31,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from model.bom import ScheduleRow
 from model.cabling import CablePlant
 from model.design import Design
 from model.export import ExportError
@@ -63,6 +62,7 @@ from model.export.netbox_types import (
     is_infiniband_switch,
     yaml_document,
 )
+from model.schedule import ScheduleRow
 
 CHUNK_ROWS = 500
 SHARED = "shared"

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from model.bom import ScheduleRow
 from model.design import Design
+from model.schedule import ScheduleRow
 
 P2P_COLUMNS = (
     "A-Rack",

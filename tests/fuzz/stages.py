@@ -72,10 +72,11 @@ def _stages(data: bytes, workdir: Path, render_width_px: int, tell=None) -> tupl
                 return "bad-refusal", stage, f"no JSON path: {exc}"
             return "refused", stage, str(exc)[:200]
         from model.analysis import analyze
-        from model.bom import bom_lines, export_findings, schedule_rows, summary_rows
+        from model.bom import bom_lines, export_findings, summary_rows
         from model.cabling import CablePlant
         from model.export.bom_export import write_bom_csv, write_bom_xlsx, write_schedule_csv
         from model.export.netbox import netbox_tables, write_netbox_dir
+        from model.schedule import schedule_rows
 
         stage = "analyze"
         tell(stage)

@@ -10,9 +10,9 @@ from cli import run_cli
 from model.asbuilt.cabling_check import check_cabling, read_report, summary
 from model.asbuilt.lengths import apply_lengths, read_lengths
 from model.asbuilt.report_csv import ReportError
-from model.bom import schedule_rows
 from model.export.p2p import P2P_COLUMNS, ib_port_name, p2p_rows
 from model.fileio import load_design, save_design
+from model.schedule import schedule_rows
 from tests.model.bom_test_helpers import plant_of
 
 

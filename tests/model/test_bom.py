@@ -5,9 +5,10 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from model.bom import bom_lines, bom_totals, schedule_rows, tray_metres, unorderable_links
+from model.bom import bom_lines, bom_totals, tray_metres, unorderable_links
 from model.entities import Settings, Tray
 from model.plant import build_plant
+from model.schedule import schedule_rows
 from tests.builders import device, link, rack, small_pod
 from tests.model.bom_test_helpers import assert_close, plant_of
 

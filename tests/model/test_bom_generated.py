@@ -8,11 +8,12 @@ from collections import Counter
 import pytest
 
 from model.analysis import analyze
-from model.bom import bom_lines, bom_totals, schedule_rows, unorderable_links
+from model.bom import bom_lines, bom_totals, unorderable_links
 from model.cabling import CablePlant
 from model.generate import generate
 from model.media import POLICIES
 from model.plant import build_plant
+from model.schedule import schedule_rows
 from tests.model.bom_test_helpers import plant_of
 
 FABRICS = {

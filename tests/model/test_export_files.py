@@ -9,15 +9,7 @@ import os
 import openpyxl
 import pytest
 
-from model.bom import (
-    BOM_COLUMNS,
-    SCHEDULE_COLUMNS,
-    bom_lines,
-    bom_totals,
-    export_findings,
-    schedule_rows,
-    summary_rows,
-)
+from model.bom import BOM_COLUMNS, bom_lines, bom_totals, export_findings, summary_rows
 from model.export import ExportError
 from model.export.bom_export import (
     BOM_HEADERS,
@@ -29,6 +21,7 @@ from model.export.bom_export import (
 )
 from model.export.csv_writer import csv_bytes
 from model.export.xlsx_writer import workbook_bytes
+from model.schedule import SCHEDULE_COLUMNS, schedule_rows
 from tests.model.bom_test_helpers import plant_of
 
 

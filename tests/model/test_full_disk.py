@@ -14,13 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from model.bom import bom_lines, schedule_rows
+from model.bom import bom_lines
 from model.cabling import CablePlant
 from model.export import ExportError
 from model.export.bom_export import write_bom_csv, write_schedule_csv
 from model.export.netbox import netbox_tables, write_netbox_dir
 from model.export.xlsx_writer import Sheet, write_xlsx
 from model.fileio import DesignFileError, ReadOnlyFileError, load_design, save_design
+from model.schedule import schedule_rows
 from tests.builders import small_pod
 
 

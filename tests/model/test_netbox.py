@@ -7,7 +7,6 @@ import json
 
 import msgspec
 
-from model.bom import schedule_rows
 from model.export import netbox as nb
 from model.export.netbox import (
     CABLE_HEADER,
@@ -20,6 +19,7 @@ from model.export.netbox import (
 )
 from model.export.netbox_types import interface_type
 from model.ports import PortInfo
+from model.schedule import schedule_rows
 from tests.builders import device, link, rack, small_pod
 from tests.model.bom_test_helpers import plant_of
 

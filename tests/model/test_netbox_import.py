@@ -14,10 +14,10 @@ import pytest
 from cli import run_cli
 from model.asbuilt.netbox_import import import_netbox
 from model.asbuilt.report_csv import ReportError
-from model.bom import schedule_rows
 from model.cabling import CablePlant
 from model.export.netbox import netbox_tables
 from model.fileio import load_design
+from model.schedule import schedule_rows
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "netbox_export"
 

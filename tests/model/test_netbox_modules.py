@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from model.bom import schedule_rows
 from model.cabling import CablePlant
 from model.cages import port_cages
 from model.export import netbox as nb
@@ -23,6 +22,7 @@ from model.export.netbox_modules import (
 )
 from model.fileio import load_design
 from model.plant import build_plant
+from model.schedule import schedule_rows
 from tests.model.test_netbox import _read_block_yaml
 from tests.model.test_plant_rules import connect, one_rack
 

@@ -11,12 +11,13 @@ from openpyxl import load_workbook
 
 from cli import run_cli
 from model.analysis import analyze
-from model.bom import bom_lines, bom_totals, export_findings, schedule_rows, summary_rows
+from model.bom import bom_lines, bom_totals, export_findings, summary_rows
 from model.cabling import CablePlant
 from model.export.bom_export import write_bom_xlsx
 from model.fileio import load_design
 from model.media import POLICIES
 from model.plant import build_plant
+from model.schedule import schedule_rows
 from tests.builders import device, empty_hall, link, rack
 
 ROOT = Path(__file__).resolve().parents[2]

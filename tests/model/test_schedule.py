@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
-from model.bom import SCHEDULE_COLUMNS, ScheduleRow, natural_key, schedule_rows
+from model.bom import natural_key
+from model.schedule import SCHEDULE_COLUMNS, ScheduleRow, schedule_rows
 from tests.builders import device, link, rack, small_pod
 from tests.model.bom_test_helpers import plant_of
 
