@@ -13,6 +13,7 @@ from gui.canvas.overview import OverviewView
 from gui.find_dialog import add_find_actions
 from gui.help_dialog import add_help_actions
 from gui.print_action import add_print_action
+from gui.structured_actions import add_structured_actions
 from gui.window_layout import WindowLayout
 
 
@@ -23,6 +24,7 @@ def install_editor_extras(window) -> None:
     add_bulk_connect_action(window, window.design_menu)
     add_find_actions(window, window.edit_menu, window.view_menu)
     add_arrange_actions(window, window.design_menu, window.view_menu)
+    add_structured_actions(window)  # View > Trunks, Design > Cabling Style
     window.elevation_shared_actions = (window.find_action,)
     add_overview(window)
 

@@ -178,14 +178,23 @@ class AnalysisDocks(QObject):
         """Select a finding's objects on the canvas (devices by their racks) and centre them."""
         design, scene = self.document.design, self.scene
         chosen = []
+        # Channel findings name the channel's elements: trunks are selected on the trunk layer,
+        # cords by their link; panels are marked in the inspector's channel view.
+        places = scene.trunk_layer.plan_objects() if design.settings.cabling != "direct" else {}
+        focus = {i for i in ids if i in places}
         for object_id in ids:
-            if object_id in design.devices:
+            place = places.get(object_id)
+            if place is not None:
+                if place.kind == "trunk":
+                    chosen.append(object_id)
+            elif object_id in design.devices:
                 chosen.append(design.devices[object_id].rack)
             elif (
                 object_id in design.racks or object_id in design.links or object_id in design.trays
             ):
                 chosen.append(object_id)
         scene.select_ids(chosen[:MAX_CANVAS_SELECTION])
+        scene.channel_focus = focus  # after the selection, which clears it
         rect = QRectF()
         for object_id in chosen[:MAX_CANVAS_SELECTION]:
             item = scene.item_for(object_id)

@@ -24,10 +24,14 @@ from PySide6.QtWidgets import (
 
 from gui import style
 from gui.commands import MoveDevicesCommand, RotateRacksCommand, UpdateCommand
+from gui.panels.channel_view import ChannelTree, budget_lines
 from gui.plain_text import plain_labels
+from gui.structured_actions import CablingStyleCommand, style_words
+from model.channel_view import channel_view
 from model.media import media_that_fit
 from model.plant import link_plugs, rack_power
 from model.route_words import explain_route
+from model.structured_layout import CABLING_STYLES
 from model.wording import count
 
 MIXED = "(several values)"
@@ -105,6 +109,7 @@ class InspectorPanel(QWidget):
         devices = [design.devices[i] for i in ids if i in design.devices]
         links = [design.links[i] for i in ids if i in design.links]
         trays = [design.trays[i] for i in ids if i in design.trays]
+        trunks = [i for i in ids if i in self.scene.trunk_layer.items]
         if racks:
             self._rack_form(racks)
         elif devices:
@@ -113,6 +118,8 @@ class InspectorPanel(QWidget):
             self._link_form(links)
         elif trays:
             self._tray_form(trays)
+        elif trunks:
+            self._trunk_form(trunks)
         else:
             self._design_form()
 
@@ -449,6 +456,7 @@ class InspectorPanel(QWidget):
                     )
                     self._info("Why", plant.reason(link.id))
                     self._plug_rows(plant, link.id)
+                    self._channel_rows(link.id)
                 except Exception as exc:  # noqa: BLE001 - the engine's refusal is shown, not raised
                     self._info("Routing", str(exc))
 
@@ -465,6 +473,46 @@ class InspectorPanel(QWidget):
             self._info(f"{end} cage why", text)
         if plugs["problems"]:
             self._info("Plug rules", plugs["problems"])
+
+    def _channel_rows(self, link_id: str) -> None:
+        """The link's optical channel: its segments, loss, limit, margin and polarity."""
+        layout = self.scene.trunk_layer.layout()
+        channel = layout.channels.get(link_id) if layout is not None else None
+        if channel is None:
+            return
+        view = channel_view(self.scene.design, channel)
+        heading = QLabel(f"Channel ({channel.style}, {len(channel.elements)} segments)")
+        plain_labels(heading)
+        heading.setStyleSheet("font-weight: 600; padding-top: 6px;")
+        self.form.addRow(heading)
+        tree = ChannelTree(view, self.scene.channel_focus)
+        tree.element_activated.connect(self._select_element)
+        self.fields["channel"] = tree
+        self.form.addRow(tree)
+        for label, text in budget_lines(view):
+            self._info(label, text)
+
+    def _select_element(self, object_id: str) -> None:
+        """A channel segment double-clicked: its trunk, or the rack holding its panel."""
+        place = self.scene.trunk_layer.plan_objects().get(object_id)
+        if place is None or place.kind == "cord":
+            return
+        self.scene.select_ids([object_id if place.kind == "trunk" else place.rack_id])
+
+    def _trunk_form(self, trunk_ids) -> None:
+        layout = self.scene.trunk_layer.layout()
+        trunks = [t for t in layout.trunks if t.id in set(trunk_ids)] if layout else []
+        design = self.scene.design
+        self.title.setText(f"Trunk {trunks[0].id}" if len(trunks) == 1 else f"{len(trunks)} trunks")
+        for trunk in trunks[:1] if len(trunks) == 1 else []:
+            racks = design.racks
+            self._info("Between", f"{racks[trunk.rack_a].name} and {racks[trunk.rack_b].name}")
+            self._info("Part", trunk.part or "none orderable")
+            self._info("Length", f"{trunk.ordered_m:g} m ordered, {trunk.length_m:.2f} m needed")
+            if trunk.quantity > 1:
+                self._info("Quantity", f"{trunk.quantity} parallel trunks")
+            links = list(dict.fromkeys(trunk.links))
+            self._info("Channels", ", ".join(design.links[i].label or i for i in links))
 
     def _tray_form(self, trays) -> None:
         design = self.scene.design
@@ -531,6 +579,15 @@ class InspectorPanel(QWidget):
             f"{count(len(design.racks), 'rack')}, {count(len(design.devices), 'device')}, "
             f"{count(design.gpu_count(), 'GPU')}, {count(len(design.links), 'link')}, "
             f"{count(len(design.trays), 'tray')}",
+        )
+        self._combo(
+            "cabling",
+            "Cabling style",
+            [(style_words(s), s) for s in CABLING_STYLES],
+            [design.settings.cabling],
+            lambda s: (
+                self._push(CablingStyleCommand(design, s)) if s != design.settings.cabling else None
+            ),
         )
         self._info(
             "Tip",

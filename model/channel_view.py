@@ -1,0 +1,216 @@
+"""The channel of one link as the editor shows it: one row per element with its loss.
+
+A pure function of the design, its cable plant and the structured layout
+(:func:`model.structured_layout.structured_layout`); the inspector only displays it. Each row
+is one element of :class:`model.channels.Channel` in light's order from the link's A end: its
+part (number at its length), length, the connectors at its two sides, its polarity, its share
+of the insertion loss and whether it is the element the polarity check says to change.
+
+Per-element loss (domain-facts §8a NV-STRUCT), the same terms as
+:func:`model.channels.loss_budget`, split by where they arise: a cord or trunk carries its
+length × the mode's attenuation; a panel or cassette carries its mated connector pairs (an
+adapter one, a cassette two). The rows therefore add up to the budget's loss exactly (a test
+holds them to it).
+
+Also here: :func:`channel_objects`, which says where each channel element sits on the plan
+(panels and cassettes in their rack, cords on their link, trunks themselves), so a finding that
+names elements can select them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from model.channels import CONNECTOR_FAMILY, Channel, Element, LossBudget, loss_budget
+from model.parts import part_number_for
+from model.polarity import PolarityResult, check_polarity
+from model.structured_catalog import StructuredCatalog, structured_catalog
+from model.structured_layout import StructuredLayout
+
+KIND_WORDS = {"cord": "Patch cord", "panel": "Panel", "trunk": "Trunk", "cassette": "Cassette"}
+
+
+@dataclass(frozen=True)
+class SegmentRow:
+    """One element of a channel, in words and figures (lengths m, losses dB)."""
+
+    index: int
+    kind: str  # cord / panel / trunk / cassette
+    object_id: str
+    part: str  # part number (at its length for cords and trunks), "" when none is orderable
+    description: str
+    length_m: float
+    connectors: str  # "A side ↔ B side"
+    polarity: str
+    loss_db: float
+    loss_text: str  # how the loss arises ("10 m × 3.0 dB/km", "1 MPO mated pair")
+    change: str = ""  # the polarity fix on this element, "" when it is not the one to change
+
+
+@dataclass(frozen=True)
+class ChannelView:
+    channel: Channel
+    budget: LossBudget
+    polarity: PolarityResult
+    rows: tuple[SegmentRow, ...]
+    polarity_text: str
+    panel_rule: str  # the NV-STRUCT panel/reach rule and whether the channel keeps it
+
+    @property
+    def ok(self) -> bool:
+        return self.polarity.ok and not self.budget.over_budget and "exceeds" not in self.panel_rule
+
+
+def _polarity_words(element: Element) -> str:
+    if element.kind == "panel":
+        return "straight through (adapter)"
+    if element.kind == "cassette":
+        side = "rear to front" if element.reverse else "front to rear"
+        return f"method {element.polarity}, LC port {element.port} ({side})"
+    if element.polarity == "AB":
+        return "A-to-B (crossed)"
+    if element.polarity == "AA":
+        return "A-to-A (straight)"
+    return f"Type {element.polarity}" + {"A": " (straight)", "B": " (flipped)"}.get(
+        element.polarity, " (pairs flipped)"
+    )
+
+
+def cord_fibre_part(design, medium: str):
+    """The fibre part a medium's modules take (its patch cords are that part), or None."""
+    catalog = design.catalog
+    for part in catalog.module_parts.values():
+        if part.medium == medium and part.fibre in catalog.fibre_parts:
+            return catalog.fibre_parts[part.fibre]
+    return None
+
+
+def channel_view(design, channel: Channel, catalog: StructuredCatalog | None = None) -> ChannelView:
+    """The rows, totals, polarity verdict and panel rule of ``channel``."""
+    catalog = catalog or structured_catalog()
+    budget = loss_budget(channel, catalog)
+    polarity = check_polarity(channel)
+    attenuation = catalog.attenuation_db_per_km[channel.mode]
+    family = CONNECTOR_FAMILY.get(channel.connector, "MPO")
+    fibre = cord_fibre_part(design, channel.medium)
+    fix_index, fix_element = polarity.fix if polarity.fix else (None, None)
+    rows: list[SegmentRow] = []
+    for i, e in enumerate(channel.elements):
+        if e.kind in ("cord", "trunk"):
+            loss = e.length_m / 1000.0 * attenuation
+            loss_text = f"{e.length_m:g} m × {attenuation:g} dB/km"
+            if e.kind == "cord":
+                part = part_number_for(fibre.part_number, e.length_m) if fibre else ""
+                description = fibre.description if fibre else channel.connector
+                connectors = f"{channel.connector} ↔ {channel.connector}"
+            else:
+                tpart = catalog.trunks.get(e.part)
+                part = part_number_for(tpart.part_number, e.length_m) if tpart else ""
+                description = tpart.description if tpart else "no orderable trunk"
+                mpo = f"MPO-{tpart.fibres}" if tpart else "MPO"
+                connectors = f"{mpo} ↔ {mpo}"
+        else:
+            ppart = catalog.panels.get(e.part)
+            pairs = ppart.mated_pairs if ppart else (family,)
+            loss = sum(catalog.connector_loss_db[c] for c in pairs)
+            loss_text = " + ".join(
+                f"{c} mated pair {catalog.connector_loss_db[c]:g} dB" for c in pairs
+            )
+            part = ppart.part_number if ppart else ""
+            description = ppart.description if ppart else "adapter"
+            if ppart is None:
+                connectors = f"{family} ↔ {family}"
+            elif e.kind == "cassette":
+                front = f"{ppart.front_connector} port {e.port}"
+                rear = f"{ppart.rear_connector} rear"
+                connectors = f"{rear} ↔ {front}" if e.reverse else f"{front} ↔ {rear}"
+            else:
+                connectors = f"{ppart.front_connector} front ↔ {ppart.rear_connector} rear"
+        change = ""
+        if i == fix_index and fix_element is not None:
+            if fix_element.port != e.port:
+                change = f"move to LC port {fix_element.port}"
+            else:
+                change = f"change to {_polarity_words(fix_element)}"
+        rows.append(
+            SegmentRow(
+                i,
+                e.kind,
+                e.object_id,
+                part,
+                description,
+                e.length_m,
+                connectors,
+                _polarity_words(e),
+                loss,
+                loss_text,
+                change,
+            )
+        )
+    return ChannelView(
+        channel,
+        budget,
+        polarity,
+        tuple(rows),
+        polarity.message(channel),
+        _panel_rule(channel, budget),
+    )
+
+
+def _panel_rule(channel: Channel, budget: LossBudget) -> str:
+    """NV-STRUCT's panel count and paneled reach for this channel, in one sentence."""
+    if not channel.panels:
+        return "direct: no patch panel"
+    parts = []
+    if budget.max_panels is not None:
+        verdict = "exceeds" if channel.panels > budget.max_panels else "within"
+        parts.append(f"{channel.panels} patch points, {verdict} the {budget.max_panels} allowed")
+    else:
+        parts.append(f"{channel.panels} patch points (no panel rule for {channel.medium})")
+    if budget.reach_m is not None:
+        verdict = "exceeds" if channel.length_m > budget.reach_m + 1e-9 else "within"
+        parts.append(f"{channel.length_m:g} m {verdict} the {budget.reach_m:g} m paneled reach")
+    return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class PlanObject:
+    """Where a channel element is on the plan: the rack of a panel, the link of a cord, a trunk."""
+
+    kind: str
+    rack_id: str | None = None
+    link_id: str | None = None
+
+
+def channel_objects(layout: StructuredLayout, design) -> dict[str, PlanObject]:
+    """Every element id of the layout's channels -> where it sits on the plan.
+
+    Panels and cassettes are in the rack whose top holds them (the layout names them after the
+    rack: ``panel-{rack}``, ``cassette-{rack}-{n}``); cords belong to their link; trunks are
+    their own plan objects (the trunk layer).
+    """
+    out: dict[str, PlanObject] = {}
+    trunk_racks = {t.id: (t.rack_a, t.rack_b) for t in layout.trunks}
+    for channel in layout.channels.values():
+        if not channel.panels:
+            continue
+        link = design.links.get(channel.link_id)
+        racks = (
+            (design.devices[link.a.device].rack, design.devices[link.b.device].rack)
+            if link is not None
+            else (None, None)
+        )
+        ends = [e for e in channel.elements if e.kind in ("panel", "cassette")]
+        for e in channel.elements:
+            if e.object_id in out:
+                continue
+            if e.kind == "cord":
+                out[e.object_id] = PlanObject("cord", link_id=channel.link_id)
+            elif e.kind == "trunk":
+                out[e.object_id] = PlanObject(
+                    "trunk", rack_id=trunk_racks.get(e.object_id, (None,))[0]
+                )
+            else:  # the first patch point is at the A end's rack, the last at the B end's
+                rack = racks[0] if e is ends[0] else racks[1]
+                out[e.object_id] = PlanObject(e.kind, rack_id=rack)
+    return out
