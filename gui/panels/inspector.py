@@ -24,13 +24,17 @@ from PySide6.QtWidgets import (
 
 from gui import style
 from gui.commands import MoveDevicesCommand, RotateRacksCommand, UpdateCommand
+from gui.panel_commands import RouteViaCommand
 from gui.panels.channel_view import ChannelTree, budget_lines
 from gui.plain_text import plain_labels
 from gui.structured_actions import CablingStyleCommand, style_words
 from model.channel_view import channel_view
+from model.design import DesignError
 from model.media import media_that_fit
+from model.panel_routes import panel_names_to_ids, via_text
 from model.plant import link_plugs, rack_power
 from model.route_words import explain_route
+from model.structured_edit import panel_types
 from model.structured_layout import CABLING_STYLES
 from model.wording import count
 
@@ -437,6 +441,10 @@ class InspectorPanel(QWidget):
             [lk.label for lk in links],
             lambda t: self._replace("links", links, label=t),
         )
+        panel_ids = panel_types(design)
+        has_panels = any(d.type in panel_ids for d in design.devices.values())
+        if len(links) == 1 and (links[0].via or has_panels):
+            self._via_row(links[0])
         if len(links) == 1:
             link = links[0]
             a, b = design.devices[link.a.device], design.devices[link.b.device]
@@ -491,6 +499,22 @@ class InspectorPanel(QWidget):
         self.form.addRow(tree)
         for label, text in budget_lines(view):
             self._info(label, text)
+
+    def _via_row(self, link) -> None:
+        """The panels the link passes, by name (A end to B end); blank = automatic."""
+        design = self.scene.design
+
+        def apply(text: str) -> None:
+            try:
+                via = panel_names_to_ids(design, text)
+            except DesignError as exc:
+                return self._refuse(str(exc))
+            if via != link.via:
+                self._push(RouteViaCommand(design, {link.id: via}))
+
+        edit = self._text("via", "Via panels", [via_text(design, link.id)], apply)
+        edit.setPlaceholderText("automatic (the cabling style's panels)")
+        edit.setToolTip("Panel names, A end to B end, separated by commas")
 
     def _select_element(self, object_id: str) -> None:
         """A channel segment double-clicked: its trunk, or the rack holding its panel."""
