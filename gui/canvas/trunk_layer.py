@@ -18,12 +18,11 @@ from gui import style
 from model.channel_view import PlanObject, channel_objects
 from model.structured_layout import StructuredLayout, structured_layout
 
-TRUNK_COLOR = "#7048e8"  # violet: apart from every medium colour and the selection blue
 HIT_WIDTH_M = 0.15
 
 
 class TrunkItem(QGraphicsItem):
-    """One trunk: a dashed violet line along its route; selectable (its id is the trunk's)."""
+    """One trunk: a dashed raspberry line along its route; selectable (its id is the trunk's)."""
 
     def __init__(self, object_id: str) -> None:
         super().__init__()
@@ -62,7 +61,7 @@ class TrunkItem(QGraphicsItem):
             halo.setCosmetic(True)
             painter.setPen(halo)
             painter.drawPath(self._path)
-        pen = QPen(QColor(TRUNK_COLOR), 3.0, Qt.DashLine, Qt.FlatCap, Qt.RoundJoin)
+        pen = QPen(QColor(style.TRUNK_COLOR), 3.0, Qt.DashLine, Qt.FlatCap, Qt.RoundJoin)
         pen.setCosmetic(True)
         painter.setPen(pen)
         painter.drawPath(self._path)
