@@ -87,10 +87,12 @@ class PanelPart(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
 class TrunkPart(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     id: _Id
     mode: Mode
-    fibres: Literal[8, 12, 16, 24]
+    fibres: Literal[8, 12, 16, 24, 48, 144]
     part_number: _Id
     description: str
     lengths_m: tuple[_Metres, ...]
+    diameter_mm: Annotated[float, Meta(gt=0, le=100)]  # tray fill
+    weight_kg_per_m: Annotated[float, Meta(ge=0, le=100)]  # tray load
     price_usd: _Usd
     price_per_m_usd: _Usd
     source: _Id

@@ -40,7 +40,7 @@ from model.design import Design
 from model.entities import FABRICS
 from model.findings import sort_findings
 from model.plant import build_plant, tray_items
-from model.structured_layout import structured_layout
+from model.structured_layout import structured_layout, uses_structured
 
 K = ChangeKind
 TOPOLOGY_EVENTS = DEVICE_KINDS | {K.LINKS_ADDED, K.LINKS_REMOVED}
@@ -246,7 +246,7 @@ class Analyzer:
             findings.extend(self.plant.findings())
             findings.extend(phys.findings)
         channels = None
-        if self.plant is not None and design.settings.cabling != "direct":
+        if self.plant is not None and uses_structured(design):
             # Structured cabling: channel loss, reach and polarity (direct designs unchanged).
             layout = structured_layout(self.plant)
             channels = channel_summary(layout.channels.values())  # trunk findings: the plant's
