@@ -182,35 +182,42 @@ class PlanObject:
     link_id: str | None = None
 
 
+def patch_point_rack(design, trunks: dict, channel: Channel, i: int) -> str | None:
+    """Rack of the patch point ``channel.elements[i]``: its panel device's rack when the panel
+    is placed, else the rack the adjacent trunk starts (after it) or ends (before it) in.
+    ``trunks`` maps trunk id -> the layout's :class:`~model.structured_layout.Trunk`."""
+    device = design.devices.get(channel.elements[i].object_id)
+    if device is not None:
+        return device.rack
+    elements = channel.elements
+    if i + 1 < len(elements) and elements[i + 1].object_id in trunks:
+        return trunks[elements[i + 1].object_id].rack_a
+    if i > 0 and elements[i - 1].object_id in trunks:
+        return trunks[elements[i - 1].object_id].rack_b
+    return None
+
+
 def channel_objects(layout: StructuredLayout, design) -> dict[str, PlanObject]:
     """Every element id of the layout's channels -> where it sits on the plan.
 
-    Panels and cassettes are in the rack whose top holds them (the layout names them after the
-    rack: ``panel-{rack}``, ``cassette-{rack}-{n}``); cords belong to their link; trunks are
-    their own plan objects (the trunk layer).
+    Panels and cassettes are in a rack (:func:`patch_point_rack`); cords belong to their link;
+    trunks are their own plan objects (the trunk layer).
     """
     out: dict[str, PlanObject] = {}
-    trunk_racks = {t.id: (t.rack_a, t.rack_b) for t in layout.trunks}
+    trunks = {t.id: t for t in layout.trunks}
     for channel in layout.channels.values():
         if not channel.panels:
             continue
-        link = design.links.get(channel.link_id)
-        racks = (
-            (design.devices[link.a.device].rack, design.devices[link.b.device].rack)
-            if link is not None
-            else (None, None)
-        )
-        ends = [e for e in channel.elements if e.kind in ("panel", "cassette")]
-        for e in channel.elements:
+        for i, e in enumerate(channel.elements):
             if e.object_id in out:
                 continue
             if e.kind == "cord":
                 out[e.object_id] = PlanObject("cord", link_id=channel.link_id)
             elif e.kind == "trunk":
+                trunk = trunks.get(e.object_id)
+                out[e.object_id] = PlanObject("trunk", rack_id=trunk.rack_a if trunk else None)
+            else:
                 out[e.object_id] = PlanObject(
-                    "trunk", rack_id=trunk_racks.get(e.object_id, (None,))[0]
+                    e.kind, rack_id=patch_point_rack(design, trunks, channel, i)
                 )
-            else:  # the first patch point is at the A end's rack, the last at the B end's
-                rack = racks[0] if e is ends[0] else racks[1]
-                out[e.object_id] = PlanObject(e.kind, rack_id=rack)
     return out

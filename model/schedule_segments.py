@@ -1,9 +1,9 @@
 """Cabling-schedule rows per segment of a structured design (patch cord / trunk / patch cord).
 
-For a design whose cabling style is not ``direct``, every link that runs through panels
-(:func:`model.structured_layout.structured_layout`) is listed as its segments instead of one
-row: the A-end patch cord (device port to its rack's panel front), the trunk (panel rear to
-panel rear) and the B-end patch cord, in that order, each a row of the schedule's own columns
+For a design with links through panels (:func:`model.structured_layout.structured_layout`),
+every such link is listed as its segments instead of one row: the A-end patch cord (device port
+to its first panel's front), each trunk (panel rear to panel rear, or through an intermediate
+adapter), and the B-end patch cord, each a row of the schedule's own columns
 (:data:`model.schedule.SCHEDULE_COLUMNS`). ``link_id`` is the channel's id (the link's) and
 groups a channel's rows; ``cable_id`` names the physical assembly (``{link}:cord-a``, the
 trunk's id, ``{link}:cord-b``). Links that stay direct keep their row unchanged, so a direct
@@ -11,20 +11,20 @@ design's schedule is exactly what it was.
 
 Choices, written down:
 
-* Panel ports are numbered in the layout's own order (trunk by trunk, as the layout counts a
-  rack's MPO ports): port p of a rack is port ((p-1) mod 72)+1 of its panel ⌈p/72⌉, labelled
-  ``{rack}-PP{n}:{port}`` at the front and ``{rack}-PP{n}:R{port}`` at the rear (an MPO adapter
-  panel's rear position is its front position). LC channels: cassette c of a rack sits in
-  enclosure ⌈c/4⌉, slot ((c-1) mod 4)+1, labelled ``{rack}-EN{e}-C{slot}:{lc port}`` at the
-  front and ``…:R`` at its MPO rear.
-* The panels sit at the top of their rack (the layout's rule): MPO panels from the top U down,
-  then the LC enclosures below them; the ``a_u``/``b_u`` of a panel end is that U.
-* ``medium`` stays the link's medium; ``medium_kind`` says the segment: ``patch-cord`` or
-  ``trunk``. A cord's ``part`` is the module's fibre part at the cord's length, a trunk's the
-  trunk part at its length; the trunk row carries the link's tray route, cords ``(in rack)``.
-* A link with several fibres per port (800G SR8: two MPO per port) has that many cords and
-  trunks: one row each, ``cable_id`` suffixed ``.1``, ``.2``. An LC trunk carrying up to six
-  channels is one row, listed under the first channel it carries (one physical cable, one row).
+* **Ports.** Each MPO leg of a channel takes the next port of every adapter panel it passes,
+  panel by panel in the layout's channel order (the layout counts ports per panel, it does not
+  number them); the front of port p is ``{panel}:{p}``, its rear ``{panel}:R{p}``. A cassette's
+  front is the channel's LC port (``{cassette}:{k}``, the layout's mirrored ports), its rear
+  ``{cassette}:R``. A panel is named as the design names its device (``pp1``); a panel the
+  layout needs beyond the placed ones (*virtual*, PANELS_NOT_PLACED) by its layout id with U 0.
+* **Trunks.** A trunk is one physical cable, however many legs it bundles (MPO-24/48/144): one
+  row, listed under the first channel (in schedule order) it carries, its ends labelled with
+  the rear ports of all its legs (``R1-R3,R7``). ``medium_kind`` says the segment
+  (``patch-cord`` or ``trunk``), ``medium`` stays the link's; a cord's ``part`` is the module's
+  fibre part at the cord's ordered length, a trunk's the trunk part at its length; the trunk row
+  carries the link's tray route, a cord ``(in rack)``.
+* **Several fibres per port** (800G SR8: two MPO per port; duplex links of several pairs): one
+  cord row per fibre per end, ``cable_id`` suffixed ``.1``, ``.2``, each on its own panel port.
 * Rows follow the schedule row's A end: when the schedule turned a link round (its B end sorts
   first), its segments are listed from the B end, each with its ends swapped.
 """
@@ -36,48 +36,65 @@ from collections import defaultdict
 
 from msgspec.structs import replace
 
-from model.channels import CONNECTOR_FAMILY
+from model.channel_view import patch_point_rack
 from model.parts import part_number_for
 from model.structured_catalog import structured_catalog
-from model.structured_layout import CASSETTE_PORTS, LC_ENCLOSURE, MPO_PANEL, structured_layout
+from model.structured_layout import structured_layout, uses_structured
 
 PATCH_CORD, TRUNK = "patch-cord", "trunk"
 END_FIELDS = ("rack", "u", "device", "port", "cage", "module")
 
 
-def _num(value: float) -> float | None:
+def _num(value: float | None) -> float | None:
     return None if value is None or math.isnan(value) else round(value, 3)
 
 
-class _Ports:
-    """Panel port labels of one rack, numbered as the layout fills them."""
+def _ranges(ports: list[int]) -> str:
+    """[1, 2, 3, 7] -> "R1-R3,R7"."""
+    out, run = [], []
+    for p in sorted(set(ports)):
+        if run and p == run[-1] + 1:
+            run.append(p)
+            continue
+        if run:
+            out.append(f"R{run[0]}" + (f"-R{run[-1]}" if len(run) > 1 else ""))
+        run = [p]
+    if run:
+        out.append(f"R{run[0]}" + (f"-R{run[-1]}" if len(run) > 1 else ""))
+    return ",".join(out)
 
-    def __init__(self, design, per_panel: int, slots: int) -> None:
+
+class _Places:
+    """Racks, names and U of the channels' patch points, and their port numbers."""
+
+    def __init__(self, design, layout) -> None:
         self.design = design
-        self.per_panel = per_panel
-        self.slots = slots
-        self.mpo: dict[str, int] = defaultdict(int)
-        self.mpo_total: dict[str, int] = {}
+        self.trunks = {t.id: t for t in layout.trunks}
+        self.next_port: dict[str, int] = defaultdict(int)
 
-    def _rack(self, rack_id: str):
-        return self.design.racks[rack_id]
+    def rack(self, channel, i: int) -> str:
+        return patch_point_rack(self.design, self.trunks, channel, i)
 
-    def mpo_port(self, rack_id: str) -> tuple[str, int, str, str]:
-        """(panel name, U, front port label, rear port label) of the rack's next MPO port."""
-        self.mpo[rack_id] += 1
-        p = self.mpo[rack_id]
-        n, port = (p - 1) // self.per_panel + 1, (p - 1) % self.per_panel + 1
-        rack = self._rack(rack_id)
-        return f"{rack.name}-PP{n}", rack.height_u - n + 1, str(port), f"R{port}"
+    def end(self, rack_id: str, element, port: str) -> dict:
+        design = self.design
+        device = design.devices.get(element.object_id)
+        name = (device.name or device.id) if device is not None else element.object_id
+        return {
+            "label": f"{name}:{port}",
+            "rack": design.racks[rack_id].name,
+            "u": device.u if device is not None else 0,
+            "device": name,
+            "port": port,
+            "cage": "",
+            "module": "",
+        }
 
-    def cassette_port(self, rack_id: str, cassette: int, lc_port: int) -> tuple[str, int, str, str]:
-        rack = self._rack(rack_id)
-        e, slot = (cassette - 1) // self.slots + 1, (cassette - 1) % self.slots + 1
-        mpo_panels = math.ceil(self.mpo_total.get(rack_id, 0) / self.per_panel)
-        return f"{rack.name}-EN{e}-C{slot}", rack.height_u - mpo_panels - e + 1, str(lc_port), "R"
+    def port(self, element) -> int:
+        self.next_port[element.object_id] += 1
+        return self.next_port[element.object_id]
 
 
-def _device_end(design, end, row_end: dict) -> dict:
+def _device_end(design, end, cage: str, module: str) -> dict:
     device = design.devices[end.device]
     rack = design.racks[device.rack].name
     return {
@@ -86,20 +103,8 @@ def _device_end(design, end, row_end: dict) -> dict:
         "u": device.u,
         "device": device.name,
         "port": end.port,
-        "cage": row_end["cage"],
-        "module": row_end["module"],
-    }
-
-
-def _panel_end(rack_name: str, panel: str, u: int, port: str) -> dict:
-    return {
-        "label": f"{panel}:{port}",
-        "rack": rack_name,
-        "u": u,
-        "device": panel,
-        "port": port,
-        "cage": "",
-        "module": "",
+        "cage": cage,
+        "module": module,
     }
 
 
@@ -118,106 +123,10 @@ def _row(base, cable_id: str, kind: str, a: dict, b: dict, length, ordered, part
     )
 
 
-def segment_rows(design, plant, rows: list) -> list:
-    """``rows`` (the schedule's, one per link) with each paneled link replaced by its segments."""
-    if design.settings.cabling == "direct":
-        return rows
-    layout = structured_layout(plant)
-    if not layout.structured_links():
-        return rows
-    sc = structured_catalog()
-    ports = _Ports(design, sc.panels[MPO_PANEL].front_ports, sc.panels[LC_ENCLOSURE].slots)
-    ports.mpo_total = dict(layout.mpo_ports)
-    by_link = {row.link_id: row for row in rows}
-    fibre_parts = design.catalog.fibre_parts
-    segments: dict[str, list] = defaultdict(list)
-    cords = iter(layout.cords)
-    cassette_no: dict[str, int] = defaultdict(int)
-    for trunk in layout.trunks:
-        first = layout.channels.get(trunk.links[0]) if trunk.links else None
-        lc = first is not None and CONNECTOR_FAMILY.get(first.connector) == "LC"
-        if lc:
-            cassette_no[trunk.rack_a] += 1
-            cassette_no[trunk.rack_b] += 1
-        tpart = sc.trunks.get(trunk.part)
-        trunk_part = part_number_for(tpart.part_number, trunk.ordered_m) if tpart else ""
-        for i, link_id in enumerate(trunk.links):
-            cord_a, cord_b = next(cords), next(cords)
-            base = by_link.get(link_id)
-            if base is None:  # a backplane or unlisted link: nothing to list
-                continue
-            link = design.links[link_id]
-            rack_a, rack_b = design.racks[trunk.rack_a].name, design.racks[trunk.rack_b].name
-            swapped = base.a_device != design.devices[link.a.device].name or (
-                base.a_port != link.a.port
-            )
-            row_a = {"cage": base.b_cage if swapped else base.a_cage}
-            row_a["module"] = base.b_module if swapped else base.a_module
-            row_b = {"cage": base.a_cage if swapped else base.b_cage}
-            row_b["module"] = base.a_module if swapped else base.b_module
-            dev_a, dev_b = _device_end(design, link.a, row_a), _device_end(design, link.b, row_b)
-            fpart = fibre_parts.get(cord_a.fibre_part)
-            qty = 1 if lc else trunk.quantity
-            out = segments[link_id]
-            for k in range(1, qty + 1):
-                suffix = f".{k}" if qty > 1 else ""
-                if lc:
-                    pa = ports.cassette_port(trunk.rack_a, cassette_no[trunk.rack_a], i + 1)
-                    pb = ports.cassette_port(
-                        trunk.rack_b, cassette_no[trunk.rack_b], CASSETTE_PORTS - i
-                    )
-                else:
-                    pa, pb = ports.mpo_port(trunk.rack_a), ports.mpo_port(trunk.rack_b)
-                front_a = _panel_end(rack_a, pa[0], pa[1], pa[2])
-                front_b = _panel_end(rack_b, pb[0], pb[1], pb[2])
-                rear_a = _panel_end(rack_a, pa[0], pa[1], pa[3])
-                rear_b = _panel_end(rack_b, pb[0], pb[1], pb[3])
-                for cord, dev, front, name in (
-                    (cord_a, dev_a, front_a, "cord-a"),
-                    (cord_b, dev_b, front_b, "cord-b"),
-                ):
-                    part = part_number_for(fpart.part_number, cord.ordered_m) if fpart else ""
-                    a, b = (dev, front) if name == "cord-a" else (front, dev)
-                    row = _row(
-                        base,
-                        f"{link_id}:{name}{suffix}",
-                        PATCH_CORD,
-                        a,
-                        b,
-                        cord.length_m,
-                        cord.ordered_m,
-                        part,
-                        "(in rack)",
-                    )
-                    out.append((name, k, row))
-                if not lc or i == 0:
-                    row = _row(
-                        base,
-                        f"{trunk.id}{suffix}",
-                        TRUNK,
-                        rear_a,
-                        rear_b,
-                        trunk.length_m,
-                        trunk.ordered_m,
-                        trunk_part,
-                        base.route if not swapped else _reverse_route(base.route),
-                    )
-                    out.append(("trunk", k, row))
-            segments[link_id] = out
-    result = []
-    order = {"cord-a": 0, "trunk": 1, "cord-b": 2}
-    for row in rows:
-        parts = segments.get(row.link_id)
-        if not parts:
-            result.append(row)
-            continue
-        link = design.links[row.link_id]
-        swapped = row.a_device != design.devices[link.a.device].name or row.a_port != link.a.port
-        listed = [r for _, _, r in sorted(parts, key=lambda p: (order[p[0]], p[1]))]
-        if swapped:
-            listed = [_swap(r) for r in reversed(listed)]
-        result.extend(listed)
-    return result
+def _swapped(design, row) -> bool:
+    """Whether the schedule lists the link from its B end."""
+    link = design.links[row.link_id]
+    return (row.a_device, row.a_port) != (design.devices[link.a.device].name, link.a.port)
 
 
 def _reverse_route(route: str) -> str:
@@ -232,3 +141,123 @@ def _swap(row):
     a_label, _, b_label = row.label.partition(" to ")
     route = _reverse_route(row.route) if row.medium_kind == TRUNK else row.route
     return replace(row, label=f"{b_label} to {a_label}", route=route, **fields)
+
+
+def segment_rows(design, plant, rows: list) -> list:
+    """``rows`` (the schedule's, one per link) with each paneled link replaced by its segments."""
+    if not uses_structured(design):
+        return rows
+    layout = structured_layout(plant)
+    structured = layout.structured_links()
+    if not structured:
+        return rows
+    sc = structured_catalog()
+    places = _Places(design, layout)
+    fibre_parts = design.catalog.fibre_parts
+    cords_of: dict[str, list] = defaultdict(list)
+    for cord in layout.cords:
+        cords_of[cord.link_id].append(cord)
+    # 1. Ports: every leg of every channel, in the layout's channel order.
+    legs: dict[str, list[list[tuple[str, dict, dict]]]] = {}  # link -> per copy, per point
+    trunk_ends: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
+    for link_id, channel in layout.channels.items():
+        if link_id not in structured:
+            continue
+        points = [i for i, e in enumerate(channel.elements) if e.kind in ("panel", "cassette")]
+        copies = max(1, len(cords_of[link_id]) // 2)
+        per_copy = []
+        for k in range(copies):
+            ends = []
+            for i in points:
+                element = channel.elements[i]
+                rack_id = places.rack(channel, i)
+                if element.kind == "cassette":
+                    lc = element.port + (-k if element.reverse else k)
+                    front = places.end(rack_id, element, str(lc))
+                    rear = places.end(rack_id, element, "R")
+                else:
+                    p = places.port(element)
+                    front = places.end(rack_id, element, str(p))
+                    rear = places.end(rack_id, element, f"R{p}")
+                    before = channel.elements[i - 1]
+                    after = channel.elements[i + 1]
+                    if before.kind == "trunk":
+                        trunk_ends[before.object_id][1].append(p)
+                    if after.kind == "trunk":
+                        trunk_ends[after.object_id][0].append(p)
+                ends.append((element.kind, front, rear))
+            per_copy.append(ends)
+        legs[link_id] = per_copy
+    # 2. Rows, in the schedule's order.
+    listed_trunks: set[str] = set()
+    result = []
+    for row in rows:
+        if row.link_id not in legs:
+            result.append(row)
+            continue
+        link_id = row.link_id
+        link = design.links[link_id]
+        channel = layout.channels[link_id]
+        swapped = _swapped(design, row)
+        cage_a, cage_b = (row.b_cage, row.a_cage) if swapped else (row.a_cage, row.b_cage)
+        mod_a, mod_b = (row.b_module, row.a_module) if swapped else (row.a_module, row.b_module)
+        dev_a = _device_end(design, link.a, cage_a, mod_a)
+        dev_b = _device_end(design, link.b, cage_b, mod_b)
+        cords = cords_of[link_id]
+        copies = legs[link_id]
+        out_a, out_trunks, out_b = [], [], []
+        for k, ends in enumerate(copies):
+            suffix = f".{k + 1}" if len(copies) > 1 else ""
+            cord_a, cord_b = cords[2 * k], cords[2 * k + 1]
+            for cord, a, b, name, out in (
+                (cord_a, dev_a, ends[0][1], "cord-a", out_a),
+                (cord_b, ends[-1][1], dev_b, "cord-b", out_b),
+            ):
+                fpart = fibre_parts.get(cord.fibre_part)
+                part = part_number_for(fpart.part_number, cord.ordered_m) if fpart else ""
+                out.append(
+                    _row(
+                        base=row,
+                        cable_id=f"{link_id}:{name}{suffix}",
+                        kind=PATCH_CORD,
+                        a=a,
+                        b=b,
+                        length=cord.length_m,
+                        ordered=cord.ordered_m,
+                        part=part,
+                        route="(in rack)",
+                    )
+                )
+        trunk_elements = [e for e in channel.elements if e.kind == "trunk"]
+        ends = copies[0]
+        for n, element in enumerate(trunk_elements):
+            trunk = places.trunks.get(element.object_id)
+            if trunk is None or trunk.id in listed_trunks:
+                continue
+            listed_trunks.add(trunk.id)
+            near, far = ends[n], ends[n + 1]
+            a_ports, b_ports = trunk_ends[trunk.id]
+            a = dict(near[2], port=_ranges(a_ports) if a_ports else near[2]["port"])
+            b = dict(far[2], port=_ranges(b_ports) if b_ports else far[2]["port"])
+            if near[0] == "panel" and n > 0:  # a trunk leaving an intermediate adapter: front
+                a["port"] = a["port"].replace("R", "")
+            a["label"] = f"{a['device']}:{a['port']}"
+            b["label"] = f"{b['device']}:{b['port']}"
+            tpart = sc.trunks.get(trunk.part)
+            base_route = _reverse_route(row.route) if swapped else row.route
+            out_trunks.append(
+                _row(
+                    base=row,
+                    cable_id=trunk.id,
+                    kind=TRUNK,
+                    a=a,
+                    b=b,
+                    length=trunk.length_m,
+                    ordered=trunk.ordered_m,
+                    part=part_number_for(tpart.part_number, trunk.ordered_m) if tpart else "",
+                    route=base_route if len(trunk_elements) == 1 else "",
+                )
+            )
+        listed = [*out_a, *out_trunks, *out_b]
+        result.extend([_swap(r) for r in reversed(listed)] if swapped else listed)
+    return result

@@ -2,7 +2,9 @@
 
 The trunks, their racks and the links they carry come from the model's structured layout
 (:func:`model.structured_layout.structured_layout`); a trunk is drawn along the routed plan path
-of the first link it carries (a trunk joins the same two rack tops along the same trays). The
+of the link the layout names for it (``Trunk.route_link``: one between the same two racks, so
+along the same trays); a trunk no link runs alongside (to a zone's distribution rack) is drawn
+rack centre to rack centre. The
 layer keeps the layout of the design's current revision, so the inspector's channel view and the
 warnings share one computation with the canvas. View > Trunks shows or hides the layer; a direct
 design has no trunk.
@@ -16,7 +18,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from gui import style
 from model.channel_view import PlanObject, channel_objects
-from model.structured_layout import StructuredLayout, structured_layout
+from model.structured_layout import StructuredLayout, structured_layout, uses_structured
 
 HIT_WIDTH_M = 0.15
 
@@ -107,7 +109,7 @@ class TrunkLayer:
     def refresh(self) -> None:
         """Make the items match the layout's trunks (none while the layer is hidden)."""
         scene = self.scene
-        if scene.design.settings.cabling == "direct" and not self.items:
+        if not self.items and not uses_structured(scene.design):
             return  # no trunk to draw or remove: nothing computed on a direct design's edits
         layout = self.layout() if self.visible else None
         trunks = {t.id: t for t in layout.trunks} if layout is not None else {}
@@ -115,7 +117,13 @@ class TrunkLayer:
         for trunk_id in [i for i in self.items if i not in trunks]:
             scene.removeItem(self.items.pop(trunk_id))
         for trunk_id, trunk in trunks.items():
-            points = scene.link_points(trunk.links[0]) if trunk.links else []
+            route_link = trunk.route_link or (trunk.links[0] if len(trunk.links) == 1 else "")
+            if route_link:
+                points = scene.link_points(route_link)
+            else:  # a trunk to a zone's distribution rack: no link runs it, rack to rack
+                racks = scene.design.racks
+                a, b = racks[trunk.rack_a], racks[trunk.rack_b]
+                points = [(a.x, a.y), (b.x, b.y)]
             if len(points) < 2:
                 continue
             item = self.items.get(trunk_id)
@@ -127,5 +135,5 @@ class TrunkLayer:
             item.setToolTip(
                 f"{trunk_id}: {trunk.part or 'no orderable trunk'}, "
                 f"{trunk.ordered_m:g} m ordered ({trunk.length_m:.1f} m needed), "
-                f"{len(set(trunk.links))} channel(s)"
+                f"{trunk.legs} MPO leg(s), {len(set(trunk.links))} channel(s)"
             )

@@ -29,6 +29,7 @@ from gui.panels.settings_dialog import DesignSettingsDialog
 from gui.panels.warning_marks import WarningMarksItem
 from gui.panels.warnings_panel import WarningsPanel
 from model.generate import GenerateError
+from model.structured_layout import uses_structured
 
 
 class AnalysisDocks(QObject):
@@ -180,7 +181,7 @@ class AnalysisDocks(QObject):
         chosen = []
         # Channel findings name the channel's elements: trunks are selected on the trunk layer,
         # cords by their link; panels are marked in the inspector's channel view.
-        places = scene.trunk_layer.plan_objects() if design.settings.cabling != "direct" else {}
+        places = scene.trunk_layer.plan_objects() if uses_structured(design) else {}
         focus = {i for i in ids if i in places}
         for object_id in ids:
             place = places.get(object_id)

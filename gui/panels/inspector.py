@@ -533,8 +533,7 @@ class InspectorPanel(QWidget):
             self._info("Between", f"{racks[trunk.rack_a].name} and {racks[trunk.rack_b].name}")
             self._info("Part", trunk.part or "none orderable")
             self._info("Length", f"{trunk.ordered_m:g} m ordered, {trunk.length_m:.2f} m needed")
-            if trunk.quantity > 1:
-                self._info("Quantity", f"{trunk.quantity} parallel trunks")
+            self._info("Legs", f"{trunk.legs} MPO leg(s) of {trunk.fibres} fibres in all")
             links = list(dict.fromkeys(trunk.links))
             self._info("Channels", ", ".join(design.links[i].label or i for i in links))
 

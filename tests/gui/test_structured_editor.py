@@ -68,7 +68,7 @@ def test_cabling_style_from_the_inspector_with_undo_and_redo(open_window, qtbot)
     assert window.undo_action.text() == "&Undo Cabling style: cross-connect"
     trunks = structured_layout(window.document.plant).trunks
     assert sorted(window.scene.trunk_layer.items) == sorted(t.id for t in trunks)
-    assert len(trunks) == 2  # one MPO-12 trunk per SR4 channel
+    assert [(t.part, t.legs) for t in trunks] == [("trunk-mpo24-mm", 2)]  # both SR4 channels
     window.undo_action.trigger()
     settle(qtbot, window)
     assert design.settings.cabling == "direct"
@@ -77,12 +77,12 @@ def test_cabling_style_from_the_inspector_with_undo_and_redo(open_window, qtbot)
     window.redo_action.trigger()
     settle(qtbot, window)
     assert design.settings.cabling == "cross-connect"
-    assert len(window.scene.trunk_layer.items) == 2
+    assert len(window.scene.trunk_layer.items) == 1
     # View > Trunks hides the layer and shows it again.
     window.structured_actions.trunks_action.trigger()
     assert window.scene.trunk_layer.items == {}
     window.structured_actions.trunks_action.trigger()
-    assert len(window.scene.trunk_layer.items) == 2
+    assert len(window.scene.trunk_layer.items) == 1
     # The Design menu offers the same choice, as the same undo step.
     window.structured_actions.style_actions["direct"].trigger()
     settle(qtbot, window)
@@ -182,6 +182,11 @@ def test_place_panels_and_route_a_link_via_them_with_undo(open_window, qtbot):
     via = window.inspector.fields["via"]
     names = {p.id: p.name for p in panels}
     assert via.text() == f"{names[by_rack['r1']]}, {names[by_rack['n1']]}"
+    # The channel now passes the placed panels, and the plan draws its trunk between them.
+    tree = window.inspector.fields["channel"]
+    rows = [item.data(0, Qt.UserRole + 1) for item in tree.segment_items]
+    assert rows[1] == by_rack["r1"] and rows[3] == by_rack["n1"]
+    assert list(window.scene.trunk_layer.items) == [rows[2]]
     # Typing a panel route: one panel only, then a name that is no panel (refused, kept).
     via.setFocus()
     via.selectAll()
