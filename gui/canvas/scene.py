@@ -102,6 +102,7 @@ class HallScene(QGraphicsScene):
         self._subscription.close()
         self._links_timer.stop()
         self.tray_load.stop()
+        self.trunk_layer.stop()
 
     def _build(self) -> None:
         self._update_hall()

@@ -12,7 +12,7 @@ design has no trunk.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPainterPathStroker, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
@@ -78,8 +78,18 @@ class TrunkLayer:
         self.visible = True
         self._layout: tuple[int, StructuredLayout] | None = None
         self._objects: tuple[int, dict[str, PlanObject]] | None = None
+        # After each plant refresh, once per burst: the layout of a 4-SU pod takes ~0.2 s.
+        self._timer = QTimer(scene)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self.refresh)
         if scene.feed is not None:
-            scene.feed.refreshed.connect(lambda _update: self.refresh())
+            scene.feed.refreshed.connect(lambda _update: self._timer.start())
+
+    def stop(self) -> None:
+        """The scene stops following its design: no refresh after this."""
+        self._timer.stop()
+        self.visible = False
 
     def layout(self) -> StructuredLayout | None:
         """The structured layout of the design as it is now (None without a cable plant)."""
