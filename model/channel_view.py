@@ -21,7 +21,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from model.channels import CONNECTOR_FAMILY, Channel, Element, LossBudget, loss_budget
+from model.channels import (
+    CONNECTOR_FAMILY,
+    CONNECTOR_FIBRES,
+    Channel,
+    Element,
+    LossBudget,
+    loss_budget,
+)
 from model.parts import part_number_for
 from model.polarity import PolarityResult, check_polarity
 from model.structured_catalog import StructuredCatalog, structured_catalog
@@ -45,6 +52,10 @@ class SegmentRow:
     loss_db: float
     loss_text: str  # how the loss arises ("10 m × 3.0 dB/km", "1 MPO mated pair")
     change: str = ""  # the polarity fix on this element, "" when it is not the one to change
+    name: str = ""  # what the design calls it: the panel device's name, else the element id
+    place: str = (
+        ""  # where it is: "in A01" (a panel), "A01 to A05" (a trunk), its two ends (a cord)
+    )
 
 
 @dataclass(frozen=True)
@@ -85,9 +96,17 @@ def cord_fibre_part(design, medium: str):
     return None
 
 
-def channel_view(design, channel: Channel, catalog: StructuredCatalog | None = None) -> ChannelView:
-    """The rows, totals, polarity verdict and panel rule of ``channel``."""
+def channel_view(
+    design,
+    channel: Channel,
+    catalog: StructuredCatalog | None = None,
+    layout: StructuredLayout | None = None,
+) -> ChannelView:
+    """The rows, totals, polarity verdict and panel rule of ``channel`` (``layout``, the
+    structured layout it comes from, names the racks of its trunks and virtual panels)."""
     catalog = catalog or structured_catalog()
+    trunks = {t.id: t for t in layout.trunks} if layout is not None else {}
+    names, places = _names_and_places(design, channel, trunks)
     budget = loss_budget(channel, catalog)
     polarity = check_polarity(channel)
     attenuation = catalog.attenuation_db_per_km[channel.mode]
@@ -107,8 +126,11 @@ def channel_view(design, channel: Channel, catalog: StructuredCatalog | None = N
                 tpart = catalog.trunks.get(e.part)
                 part = part_number_for(tpart.part_number, e.length_m) if tpart else ""
                 description = tpart.description if tpart else "no orderable trunk"
-                mpo = f"MPO-{tpart.fibres}" if tpart else "MPO"
-                connectors = f"{mpo} ↔ {mpo}"
+                width = CONNECTOR_FIBRES.get(channel.connector, 12)
+                width = 12 if width == 2 else width  # LC channels ride a cassette's MPO-12
+                connectors = f"MPO-{width} leg ↔ MPO-{width} leg"
+                if tpart and tpart.fibres > width:
+                    connectors += f" ({tpart.fibres}-fibre trunk)"
         else:
             ppart = catalog.panels.get(e.part)
             pairs = ppart.mated_pairs if ppart else (family,)
@@ -145,6 +167,8 @@ def channel_view(design, channel: Channel, catalog: StructuredCatalog | None = N
                 loss,
                 loss_text,
                 change,
+                names[i],
+                places[i],
             )
         )
     return ChannelView(
@@ -155,6 +179,45 @@ def channel_view(design, channel: Channel, catalog: StructuredCatalog | None = N
         polarity.message(channel),
         _panel_rule(channel, budget),
     )
+
+
+def _names_and_places(design, channel: Channel, trunks: dict) -> tuple[list[str], list[str]]:
+    """Per element: the name the design gives it and where it is, in words."""
+    racks, devices = design.racks, design.devices
+    link = design.links.get(channel.link_id)
+    names, point_racks = [], []
+    for i, e in enumerate(channel.elements):
+        device = devices.get(e.object_id)
+        names.append((device.name or device.id) if device is not None else e.object_id)
+        rack = (
+            patch_point_rack(design, trunks, channel, i)
+            if e.kind in ("panel", "cassette")
+            else None
+        )
+        point_racks.append(racks[rack].name if rack in racks else "")
+    points = [i for i, e in enumerate(channel.elements) if e.kind in ("panel", "cassette")]
+    places = []
+    for i, e in enumerate(channel.elements):
+        if e.kind in ("panel", "cassette"):
+            places.append(f"in {point_racks[i]}" if point_racks[i] else "")
+        elif e.kind == "trunk":
+            trunk = trunks.get(e.object_id)
+            ends = (racks[trunk.rack_a].name, racks[trunk.rack_b].name) if trunk else ("", "")
+            places.append(f"{ends[0]} to {ends[1]}" if trunk else "")
+        elif link is not None and points:
+            end = link.a if i < points[0] else link.b
+            device = devices[end.device]
+            panel = names[points[0]] if i < points[0] else names[points[-1]]
+            here = f"{device.name}:{end.port}"
+            places.append(f"{here} to {panel}" if i < points[0] else f"{panel} to {here}")
+        elif link is not None:
+            places.append(
+                f"{devices[link.a.device].name}:{link.a.port} to "
+                f"{devices[link.b.device].name}:{link.b.port}"
+            )
+        else:
+            places.append("")
+    return names, places
 
 
 def _panel_rule(channel: Channel, budget: LossBudget) -> str:

@@ -45,7 +45,7 @@ class ChannelTree(QTreeWidget):
         for row in view.rows:
             item = QTreeWidgetItem(
                 [
-                    f"{row.index + 1}. {KIND_WORDS[row.kind]} {row.object_id}",
+                    f"{row.index + 1}. {KIND_WORDS[row.kind]} {row.name}",
                     f"{row.length_m:g} m" if row.kind in ("cord", "trunk") else "",
                     f"{row.loss_db:.3f} dB",
                 ]
@@ -56,7 +56,8 @@ class ChannelTree(QTreeWidget):
             font = QFont(item.font(0))
             font.setBold(True)
             item.setFont(0, font)
-            details = [
+            details = [f"Where {row.place}"] if row.place else []
+            details += [
                 f"Part {row.part or '(none orderable)'}: {row.description}",
                 f"Connectors {row.connectors}",
                 f"Polarity {row.polarity}",

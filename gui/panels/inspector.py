@@ -488,7 +488,7 @@ class InspectorPanel(QWidget):
         channel = layout.channels.get(link_id) if layout is not None else None
         if channel is None:
             return
-        view = channel_view(self.scene.design, channel)
+        view = channel_view(self.scene.design, channel, layout=layout)
         heading = QLabel(f"Channel ({channel.style}, {len(channel.elements)} segments)")
         plain_labels(heading)
         heading.setStyleSheet("font-weight: 600; padding-top: 6px;")

@@ -71,6 +71,14 @@ def test_layout_elements_are_placed_on_the_plan(hall):
     assert places[cord].kind == "cord" and places[cord].link_id == "l-1"
     assert (places[near].rack_id, places[far].rack_id) == ("r1", "n1")
     assert places[trunk].kind == "trunk"
-    # The layout's rows for a real channel use its cords' fibre part at their length.
-    view = channel_view(design, channel)
+    # The layout's rows for a real channel use its cords' fibre part at their length, and say
+    # where each element is.
+    view = channel_view(design, channel, layout=layout)
     assert view.rows[0].part.startswith("980-9I570-00N")
+    assert [r.place for r in view.rows] == [
+        f"a1:nic1 to {near}",
+        "in R1",
+        "R1 to N1",
+        "in N1",
+        f"{far} to leaf1:p1",
+    ]
