@@ -12,6 +12,7 @@ design has no trunk.
 
 from __future__ import annotations
 
+import shiboken6
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPainterPathStroker, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
@@ -83,12 +84,26 @@ class TrunkLayer:
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self.refresh)
-        if scene.feed is not None:
-            scene.feed.refreshed.connect(lambda _update: self._timer.start())
+        # The feed is the plant's and may outlive this scene (a test's, a closed document's):
+        # the connection is dropped on stop(), and a deleted timer is never touched.
+        self._feed = scene.feed
+        if self._feed is not None:
+            self._feed.refreshed.connect(self._plant_refreshed)
+
+    def _plant_refreshed(self, _update) -> None:
+        if shiboken6.isValid(self._timer):
+            self._timer.start()
 
     def stop(self) -> None:
         """The scene stops following its design: no refresh after this."""
-        self._timer.stop()
+        if self._feed is not None:
+            try:
+                self._feed.refreshed.disconnect(self._plant_refreshed)
+            except (RuntimeError, TypeError):  # already gone with the feed
+                pass
+            self._feed = None
+        if shiboken6.isValid(self._timer):
+            self._timer.stop()
         self.visible = False
 
     def layout(self) -> StructuredLayout | None:
