@@ -95,6 +95,7 @@ class StructuredLayout:
     virtual_panels: dict[tuple[str, str], int] = field(default_factory=dict)
     cassettes: dict[str, int] = field(default_factory=dict)  # rack -> cassettes
     leg_lengths_m: dict[str, list[float]] = field(default_factory=dict)  # link -> per fibre
+    panel_use: dict[str, tuple[int, int]] = field(default_factory=dict)  # placed: (used, of)
     findings: list[Finding] = field(default_factory=list)
 
     def panel_counts(self, catalog: StructuredCatalog | None = None) -> dict[str, int]:
@@ -114,6 +115,18 @@ class StructuredLayout:
 def uses_structured(design) -> bool:
     """Whether any link runs through panels (a structured style, or a link routed via panels)."""
     return design.settings.cabling != "direct" or any(link.via for link in design.links.values())
+
+
+def panel_usage(plant, rack_id: str | None = None) -> dict[str, tuple[int, int]]:
+    """Per placed panel (of ``rack_id``, or all): (MPO ports or cassette slots used, how many it
+    has) — what the rack elevation shows on a panel. Empty when no link runs through panels."""
+    design = plant.design
+    if not uses_structured(design):
+        return {}
+    use = structured_layout(plant).panel_use
+    if rack_id is None:
+        return use
+    return {p: u for p, u in use.items() if design.devices[p].rack == rack_id}
 
 
 def set_cabling(design, style: str) -> None:
@@ -384,6 +397,10 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
             )
     layout.cassettes = dict(cassette_no)
     layout.virtual_panels = pool.virtual_panels()
+    layout.panel_use = {
+        panel_id: (used, pool.capacity.get(design.devices[panel_id].type, 0))
+        for panel_id, used in sorted(pool.used.items())
+    }
     for (rack_id, type_id), count in sorted(layout.virtual_panels.items()):
         rack = design.racks[rack_id]
         layout.findings.append(
