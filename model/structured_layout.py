@@ -119,14 +119,23 @@ def uses_structured(design) -> bool:
 
 def panel_usage(plant, rack_id: str | None = None) -> dict[str, tuple[int, int]]:
     """Per placed panel (of ``rack_id``, or all): (MPO ports or cassette slots used, how many it
-    has) — what the rack elevation shows on a panel. Empty when no link runs through panels."""
+    has) — what the rack elevation shows on a panel (0 used when no link runs through it)."""
     design = plant.design
-    if not uses_structured(design):
+    types = panel_types(design)
+    panels = [
+        d
+        for d in (design.devices_in_rack(rack_id) if rack_id else design.devices.values())
+        if d.type in types
+    ]
+    if not panels:
         return {}
-    use = structured_layout(plant).panel_use
-    if rack_id is None:
-        return use
-    return {p: u for p, u in use.items() if design.devices[p].rack == rack_id}
+    catalog = structured_catalog()
+    use = structured_layout(plant, catalog).panel_use if uses_structured(design) else {}
+    out = {}
+    for panel in panels:
+        part = catalog.panels[panel.type]
+        out[panel.id] = use.get(panel.id, (0, part.slots or part.front_ports))
+    return out
 
 
 def set_cabling(design, style: str) -> None:
