@@ -233,3 +233,13 @@ def test_twin_mpo_fibres_of_different_lengths_are_flagged():
     (f,) = skew_findings(layout)
     assert f.code == "TWIN_PORT_SKEW" and f.objects == ("l-1",)
     assert "90 ns" in f.message and "79 ns" in f.message  # 20 m x 4.5 ns/m
+
+
+def test_generate_zones_saves_the_style_and_places_the_panels(tmp_path):
+    out = tmp_path / "zones.hall.json"
+    assert run_cli(["generate", *POD_ARGS, "-o", str(out), "--cabling", "zones"]) == 0
+    design = load_design(out)
+    assert design.settings.cabling == "zones" and design.revision == 0
+    assert any(d.role == "patch-panel" for d in design.devices.values())
+    layout = structured_layout(CablePlant(design))
+    assert layout.virtual_panels == {} and layout.structured_links()
