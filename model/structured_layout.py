@@ -114,7 +114,7 @@ class StructuredLayout:
 
 def uses_structured(design) -> bool:
     """Whether any link runs through panels (a structured style, or a link routed via panels)."""
-    return design.settings.cabling != "direct" or any(link.via for link in design.links.values())
+    return design.settings.cabling != "direct" or bool(design.links_via_panels())
 
 
 def panel_usage(plant, rack_id: str | None = None) -> dict[str, tuple[int, int]]:
@@ -254,9 +254,9 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
                     )
                     continue
                 nodes.append((panel.rack, panel_id))
-        elif method == "same-rack":
-            continue
-        else:
+        if not link.via or not nodes:  # no (valid) panels named: the style's own path
+            if method == "same-rack":
+                continue
             nodes = [(r, "") for r in style_path(style, rack_a, rack_b, hubs)]
         if not nodes:
             continue

@@ -78,6 +78,7 @@ def test_golden_v3_loads_and_saves_unchanged():
     design = load_design(GOLDEN_V3)
     assert design.settings.cabling == "zones"
     assert design.links["l-1"].via == ("pp-1", "pp-2")
+    assert design.links_via_panels() == {"l-1"}  # the bulk loader keeps the index too
     assert design.devices["pp-2"].type == "enclosure-1u-4" and design.devices["pp-2"].u == 48
     if fileio.SCHEMA_VERSION == 3:
         assert design_to_bytes(design) == GOLDEN_V3.read_bytes()

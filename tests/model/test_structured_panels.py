@@ -243,3 +243,17 @@ def test_generate_zones_saves_the_style_and_places_the_panels(tmp_path):
     assert any(d.role == "patch-panel" for d in design.devices.values())
     layout = structured_layout(CablePlant(design))
     assert layout.virtual_panels == {} and layout.structured_links()
+
+
+def test_a_file_whose_link_names_a_missing_panel_loads_and_the_layout_says_so(tmp_path):
+    from model.fileio import design_to_bytes, read_design_bytes
+
+    design = zone_hall("sr4-400g")
+    p1 = panels_in_rack(design, "a1")[0].id
+    route_via(design, "l-11", [p1])
+    data = design_to_bytes(design).replace(f'"via":["{p1}"]'.encode(), b'"via":["pp-gone"]')
+    again = read_design_bytes(data)
+    layout = structured_layout(CablePlant(again))
+    (f,) = [f for f in layout.findings if f.code == "VIA_PANEL_MISSING"]
+    assert f.objects == ("l-11",) and "pp-gone" in f.message
+    assert layout.channels["l-11"].panels == 3  # the zones path instead
