@@ -95,6 +95,7 @@ class StructuredLayout:
     virtual_panels: dict[tuple[str, str], int] = field(default_factory=dict)
     cassettes: dict[str, int] = field(default_factory=dict)  # rack -> cassettes
     leg_lengths_m: dict[str, list[float]] = field(default_factory=dict)  # link -> per fibre
+    panel_use: dict[str, tuple[int, int]] = field(default_factory=dict)  # placed: (used, of)
     findings: list[Finding] = field(default_factory=list)
 
     def panel_counts(self, catalog: StructuredCatalog | None = None) -> dict[str, int]:
@@ -113,7 +114,28 @@ class StructuredLayout:
 
 def uses_structured(design) -> bool:
     """Whether any link runs through panels (a structured style, or a link routed via panels)."""
-    return design.settings.cabling != "direct" or any(link.via for link in design.links.values())
+    return design.settings.cabling != "direct" or bool(design.links_via_panels())
+
+
+def panel_usage(plant, rack_id: str | None = None) -> dict[str, tuple[int, int]]:
+    """Per placed panel (of ``rack_id``, or all): (MPO ports or cassette slots used, how many it
+    has) — what the rack elevation shows on a panel (0 used when no link runs through it)."""
+    design = plant.design
+    types = panel_types(design)
+    panels = [
+        d
+        for d in (design.devices_in_rack(rack_id) if rack_id else design.devices.values())
+        if d.type in types
+    ]
+    if not panels:
+        return {}
+    catalog = structured_catalog()
+    use = structured_layout(plant, catalog).panel_use if uses_structured(design) else {}
+    out = {}
+    for panel in panels:
+        part = catalog.panels[panel.type]
+        out[panel.id] = use.get(panel.id, (0, part.slots or part.front_ports))
+    return out
 
 
 def set_cabling(design, style: str) -> None:
@@ -232,9 +254,9 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
                     )
                     continue
                 nodes.append((panel.rack, panel_id))
-        elif method == "same-rack":
-            continue
-        else:
+        if not link.via or not nodes:  # no (valid) panels named: the style's own path
+            if method == "same-rack":
+                continue
             nodes = [(r, "") for r in style_path(style, rack_a, rack_b, hubs)]
         if not nodes:
             continue
@@ -384,6 +406,10 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
             )
     layout.cassettes = dict(cassette_no)
     layout.virtual_panels = pool.virtual_panels()
+    layout.panel_use = {
+        panel_id: (used, pool.capacity.get(design.devices[panel_id].type, 0))
+        for panel_id, used in sorted(pool.used.items())
+    }
     for (rack_id, type_id), count in sorted(layout.virtual_panels.items()):
         rack = design.racks[rack_id]
         layout.findings.append(

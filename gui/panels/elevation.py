@@ -25,6 +25,7 @@ from gui.plain_text import escape
 from model import placement
 from model.changes import DEVICE_KINDS, RACK_KINDS, Change
 from model.plant import rack_power
+from model.structured_layout import panel_usage
 
 U_PX = 18.0
 RACK_PX = 300.0
@@ -184,12 +185,16 @@ class RackElevationDialog(QDialog):
             label.setPos(-MARGIN_PX + 4, y + 3)
         types = design.catalog.device_types
         devices = design.devices_in_rack(rack.id)
+        panels = any(d.role == "patch-panel" for d in devices) and self.scene.plant is not None
+        usage = panel_usage(self.scene.plant, rack.id) if panels else {}
         for device in devices:
             dtype = types[device.type]
             top = (rack.height_u - (device.u + dtype.u_height - 1)) * U_PX
             rect = QRectF(2, top + 1, RACK_PX - 4, dtype.u_height * U_PX - 2)
             links = len(design.links_of_device(device.id))
             label = f"{device.name} · {dtype.model} · {links} links"
+            if device.id in usage:  # a structured panel: the channels' ports it holds
+                label = f"{device.name} · {dtype.model} · {usage[device.id][0]}/{usage[device.id][1]} used"
             block = DeviceBlockItem(device.id, rect, label, style.role_color(device.role))
             self.graphics.addItem(block)
             block.setSelected(device.id in selected)

@@ -398,7 +398,7 @@ class Analyzer:
                         code="TRAY_BEND_RADIUS",
                         severity="warning",
                         message=f"Tray {name}: a cable turning in it needs a "
-                        f"{load.bend_radius_mm:.0f} mm bend radius; the tray's corners give "
+                        f"{load.bend_radius_mm:.4g} mm bend radius; the tray's corners give "
                         f"{load.corner_radius_mm:g} mm.",
                         objects=(tray_id,),
                     )

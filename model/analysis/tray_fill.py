@@ -4,8 +4,8 @@ The one definition of these figures (the canvas heat map shows :meth:`TrayFill.u
 ratios; the analysis warns from :attr:`TrayFill.loads`): fill = sum of cable cross-sections /
 (width x usable depth), warning above 40 %, error above 50 % (domain-facts §8b); weight =
 the kg/m of the cables present, against the tray class's load (NEMA-VE1 12A); bend = the
-largest minimum bend radius of a cable that turns in the tray (a polyline corner, or a route
-passing onto another tray) against the tray's corner radius (the structured catalog's
+largest minimum bend radius of a cable that turns in the tray (its span runs round a polyline
+corner, or its route passes onto another tray) against the tray's corner radius (the structured catalog's
 ``tray_class`` and ``bend_rules``). Under structured cabling the links' fibres are replaced by
 their trunks (:func:`trunk_load`).
 
@@ -344,11 +344,14 @@ class TrayFill:
         weighed = _sweep(span_route, span_tray, s0, s1, mass)
         need = np.zeros(len(tray_ids))
         live = (area[span_route] > 0) & (span_tray >= 0) if len(span_route) else np.zeros(0, bool)
-        cornered = np.array([_has_corner(design.trays[t].points) for t in tray_ids], dtype=bool)
         if live.any():
             routes, trays = span_route[live], span_tray[live]
-            bends = np.where(turns[routes] | cornered[trays], bend[routes], 0.0)
-            np.maximum.at(need, trays, bends)
+            a, b = np.minimum(s0[live], s1[live]), np.maximum(s0[live], s1[live])
+            bent = turns[routes].copy()
+            for k, tray_id in enumerate(tray_ids):  # a span that runs round a polyline corner
+                for corner in _corners(design.trays[tray_id].points):
+                    bent |= (trays == k) & (a < corner - 1e-6) & (b > corner + 1e-6)
+            np.maximum.at(need, trays, np.where(bent, bend[routes], 0.0))
         tray_class = structured_catalog().tray_class
         out = dict.fromkeys(tray_ids, 0.0)
         self.loads = {}
@@ -397,16 +400,18 @@ def _sweep(span_route, span_tray, s0, s1, per_route) -> dict[int, tuple[float, f
     return out
 
 
-def _has_corner(points, min_turn_deg: float = 5.0) -> bool:
-    """Whether a tray's polyline turns (a corner the cables bend around)."""
+def _corners(points, min_turn_deg: float = 5.0) -> list[float]:
+    """Arc lengths (m) of a tray polyline's corners (turns above ``min_turn_deg``)."""
+    out, s = [], 0.0
     for (ax, ay), (bx, by), (cx, cy) in zip(points, points[1:], points[2:], strict=False):
         u, v = (bx - ax, by - ay), (cx - bx, cy - by)
         nu, nv = math.hypot(*u), math.hypot(*v)
+        s += nu
         if nu and nv:
             cos = max(-1.0, min(1.0, (u[0] * v[0] + u[1] * v[1]) / (nu * nv)))
             if math.degrees(math.acos(cos)) > min_turn_deg:
-                return True
-    return False
+                out.append(s)
+    return out
 
 
 def _point_at(poly, s: float) -> tuple[float, float]:
