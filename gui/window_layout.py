@@ -13,6 +13,7 @@ GEOMETRY_KEY = "window/geometry"
 STATE_KEY = "window/state"
 STATE_VERSION = 1  # bump when the docks change so much that an old state would confuse
 SIDE_DOCK_PX = (240, 310)  # catalog, inspector: wide enough for their fields
+ELEVATION_DOCK_PX = 280  # a 42–48 U rack column with its U rail and readable labels
 BOTTOM_SHARE = 0.26  # analysis docks' share of the window height at first launch
 
 

@@ -36,7 +36,7 @@ def test_right_click_on_a_rack_selects_it_and_opens_its_elevation(window, qtbot)
     seen = right_click_and_choose(qtbot, window.view, 2.1, 3.0, "Open Elevation")
     assert "Connect All Free Ports…" in seen and "Delete" in seen
     assert window.scene.selected_ids() == ["n1"]
-    assert window.elevations["n1"].isVisible()
+    assert window.elevation.rack_id == "n1" and window.elevation_dock.isVisible()
 
 
 def test_right_click_on_the_floor_offers_plan_actions_and_fits(window, qtbot):
@@ -311,10 +311,12 @@ def test_undo_shortcut_works_inside_a_rack_elevation(window, qtbot):
     from tests.gui.conftest import double_click
 
     double_click(window.view, 2.1, 3.0)
-    dialog = window.elevations["n1"]
+    dialog = window.elevation
+    assert dialog.rack_id == "n1"
     assert dialog.add_device("sn5600", 40)
     added = next(d for d in design.devices.values() if d.type == "sn5600")
-    qtbot.keyClick(dialog, Qt.Key_Z, Qt.ControlModifier)
+    dialog.view.setFocus()
+    qtbot.keyClick(dialog.view, Qt.Key_Z, Qt.ControlModifier)
     assert added.id not in design.devices
 
 
