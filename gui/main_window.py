@@ -26,7 +26,7 @@ from gui.document import Document, empty_design
 from gui.document_files import DocumentFiles
 from gui.editor_extras import install_editor_extras
 from gui.export_actions import add_export_menu
-from gui.fabric_layers import FabricLayers
+from gui.fabric_layers import LayerMenus
 from gui.panels.docks import install_analysis_docks
 from gui.panels.elevation import RackElevationPanel
 from gui.panels.inspector import InspectorPanel
@@ -257,7 +257,8 @@ class MainWindow(QMainWindow):
                 self.legend_action,
             ]
         )
-        self.fabric_layers = FabricLayers(self, self.view_menu)
+        self.layer_menus = LayerMenus(self, self.view_menu)  # Fabrics, Tiers, any registered
+        self.fabric_layers, self.tier_layers = self.layer_menus["fabric"], self.layer_menus["tier"]
         self.view_menu.addSeparator()
         docks = (self.palette_dock, self.inspector_dock, self.elevation_dock, self.history_dock)
         for dock in docks:
@@ -331,7 +332,7 @@ class MainWindow(QMainWindow):
             self.scene.deleteLater()
         self.scene = scene
         self._view_options()
-        self.fabric_layers.apply()
+        self.layer_menus.apply()
         if self.power_colors_action.isChecked():
             self._color_mode()
         self.inspector.set_scene(scene)
