@@ -12,7 +12,9 @@ from PySide6.QtCore import QEvent, QObject, QSettings, Qt
 GEOMETRY_KEY = "window/geometry"
 STATE_KEY = "window/state"
 STATE_VERSION = 1  # bump when the docks change so much that an old state would confuse
-SIDE_DOCK_PX = (240, 310)  # catalog, inspector: wide enough for their fields
+# Catalog, inspector: wide enough for their fields; the catalog shows a ~28-character type name
+# ("NVIDIA Quantum-X800 Q3400-RA") whole beside its U and kW, longer ones elided in the middle.
+SIDE_DOCK_PX = (300, 310)
 ELEVATION_DOCK_PX = 280  # a 42–48 U rack column with its U rail and readable labels
 BOTTOM_SHARE = 0.26  # analysis docks' share of the window height at first launch
 

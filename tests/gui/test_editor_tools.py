@@ -136,7 +136,9 @@ def test_first_launch_gives_the_plan_most_of_the_window(qtbot, tmp_path):
         docks.append(window.analysis_docks.details_dock)
         assert all(plan > d.width() * d.height() for d in docks)
         assert window.view.height() > 0.6 * window.height()
-        assert plan > 0.38 * window.width() * window.height()  # was 0.25 at 1400 x 900
+        # was 0.25 at 1400 x 900; 0.36 since the catalog is 300 px wide to show type names
+        # whole (the plan is still the largest area and most of the height)
+        assert plan > 0.35 * window.width() * window.height()
     finally:
         close_quietly(window)
 
