@@ -17,7 +17,7 @@ Choices, written down:
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -108,17 +108,23 @@ class ElevationScene(QGraphicsScene):
 class ElevationView(QGraphicsView):
     """Scaled so the rack fills the dock's width; scrolls vertically."""
 
+    resized = Signal()
+
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self.fit_width()
+        self.resized.emit()
 
     def fit_width(self) -> None:
         rect = self.sceneRect()
         if rect.width() <= 0:
             return
         scale = max(0.5, min(2.0, (self.viewport().width() - 4) / rect.width()))
-        self.resetTransform()
-        self.scale(scale, scale)
+        centre_y = self.mapToScene(self.viewport().rect().center()).y()  # keep the slots shown
+        if abs(scale - self.transform().m11()) > 1e-6:
+            self.resetTransform()
+            self.scale(scale, scale)
+        self.centerOn(rect.center().x(), centre_y)  # the whole width: the rack and its U rail
 
 
 class RackElevationPanel(QWidget):
@@ -132,6 +138,10 @@ class RackElevationPanel(QWidget):
         self._subscription = None
         self.summary = QLabel()
         self.summary.setWordWrap(True)
+        # Room for three lines whatever the rack: the view below keeps its height (and the
+        # slots in view) when the text changes.
+        self.summary.setMinimumHeight(self.summary.fontMetrics().lineSpacing() * 3 + 4)
+        self.summary.setAlignment(Qt.AlignLeft | Qt.AlignTop)
         self.power = QProgressBar()
         self.power.setTextVisible(True)
         self.face_buttons = QButtonGroup(self)
@@ -157,6 +167,14 @@ class RackElevationPanel(QWidget):
         self.view.setAcceptDrops(True)
         self.view.setDragMode(QGraphicsView.NoDrag)
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        # Always on: a scroll bar that came and went would change the width the scale fits.
+        self.view.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOn)
+        self.view.setResizeAnchor(QGraphicsView.AnchorViewCenter)
+        # Until the user scrolls, the view keeps the rack's devices in sight as the dock is
+        # shown, resized or rescaled.
+        self._keep_devices_in_view = False
+        self.view.resized.connect(self._resized)
+        self.view.verticalScrollBar().actionTriggered.connect(self._user_scrolled)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.summary)
@@ -166,6 +184,8 @@ class RackElevationPanel(QWidget):
         self.blocks: dict[str, DeviceBlockItem] = {}
         self.graphics.selectionChanged.connect(self._on_selection)
         self._stale = False
+        self._scroll_pending = False
+        self._drawing = False
         self._choosing = False  # our own device selection reaching the plan: do not follow it
         self.rebuild()
 
@@ -190,8 +210,9 @@ class RackElevationPanel(QWidget):
     def set_rack(self, rack_id: str | None) -> None:
         if rack_id != self.rack_id:
             self.rack_id = rack_id
+            self._scroll_pending = True  # a new rack: show its devices, not its empty top
+            self._keep_devices_in_view = True
             self.rebuild()
-            self.view.verticalScrollBar().setValue(self.view.verticalScrollBar().maximum())
 
     def set_face(self, face: str) -> None:
         if face != self.face:
@@ -231,12 +252,13 @@ class RackElevationPanel(QWidget):
             self._stale = True  # a hidden dock draws when it is shown
             return
         self._stale = False
-        # Clearing the old blocks is no choice of the user's: the plan must not hear it.
-        self.graphics.blockSignals(True)
+        # Clearing the old blocks is no choice of the user's: the plan must not hear it (a flag,
+        # not blockSignals, which would also keep the view from hearing the new scene rect).
+        self._drawing = True
         try:
             self._draw()
         finally:
-            self.graphics.blockSignals(False)
+            self._drawing = False
 
     def _draw(self) -> None:
         self.graphics.clear()
@@ -318,6 +340,37 @@ class RackElevationPanel(QWidget):
         left = 0 if rear else -MARGIN_PX
         self.graphics.setSceneRect(QRectF(left, -10, RACK_PX + MARGIN_PX, height + 20))
         self.view.fit_width()
+        if self._scroll_pending:  # once the dock has its size (it may be shown just now)
+            self._scroll_pending = False
+            QTimer.singleShot(0, self._scroll_to_devices)
+
+    def _resized(self) -> None:
+        if self._keep_devices_in_view:
+            self._scroll_to_devices()
+
+    def _user_scrolled(self, _action: int) -> None:
+        self._keep_devices_in_view = False
+
+    def _scroll_to_devices(self) -> None:
+        """Show the rack's devices (the top one and down when they do not all fit; U1 when
+        the rack is empty)."""
+        if (
+            self.rack_id is None
+            or self.scene is None
+            or self.rack_id not in self.scene.design.racks
+        ):
+            return
+        occupied = QRectF()
+        for block in self.blocks.values():
+            occupied = occupied.united(block.sceneBoundingRect())
+        bottom = self.rack().height_u * U_PX
+        target = occupied if not occupied.isNull() else QRectF(0, bottom - 1, 1, 1)
+        visible_px = self.view.viewport().height() / max(self.view.transform().m22(), 1e-6)
+        if target.height() + 2 * U_PX <= visible_px:
+            self.view.centerOn(target.center())
+            self.view.ensureVisible(target, 0, 0)
+        else:
+            self.view.centerOn(target.center().x(), target.top() - U_PX + visible_px / 2)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -339,6 +392,8 @@ class RackElevationPanel(QWidget):
         )
 
     def _on_selection(self) -> None:
+        if self._drawing:
+            return
         try:
             ids = [i.object_id for i in self.graphics.selectedItems() if hasattr(i, "object_id")]
         except RuntimeError:

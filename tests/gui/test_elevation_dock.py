@@ -65,6 +65,26 @@ def test_front_and_rear_views_show_where_the_ports_are(window, qtbot):
     assert sum(panel.blocks["a3"].ports_used) == 1
 
 
+def _shown(panel):
+    view = panel.view
+    return view.mapToScene(view.viewport().rect()).boundingRect()
+
+
+def test_a_new_rack_opens_on_its_devices_and_both_faces_show_the_whole_width(window, qtbot):
+    panel = window.open_elevation("n1")  # two leaves at U20 and U22 of 48
+    qtbot.waitUntil(lambda: panel.view.isVisible())
+    qtbot.wait(50)  # the dock takes its room, the view its scale
+    for device_id in ("leaf1", "leaf2"):
+        assert _shown(panel).contains(panel.blocks[device_id].sceneBoundingRect())
+    click(window.view, 1.5, 3.0)  # R1: servers at U2, U12, U30, more than the view holds
+    qtbot.wait(50)
+    assert _shown(panel).contains(panel.blocks["a3"].sceneBoundingRect())  # from the top one
+    for button in (panel.rear_button, panel.front_button):
+        qtbot.mouseClick(button, Qt.LeftButton)
+        shown, whole = _shown(panel), panel.graphics.sceneRect()
+        assert shown.left() <= whole.left() + 1 and shown.right() >= whole.right() - 1
+
+
 def test_window_shortcuts_work_while_the_elevation_has_focus(window, qtbot):
     design = window.document.design
     panel = window.open_elevation("n1")
