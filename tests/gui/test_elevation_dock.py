@@ -5,7 +5,7 @@ shortcuts while it has focus, and comes back where it was left."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QGraphicsSimpleTextItem
+from PySide6.QtWidgets import QApplication, QGraphicsSimpleTextItem, QTabBar
 
 from gui.commands import AddObjectsCommand
 from gui.panels.elevation import RACK_PX
@@ -120,6 +120,13 @@ def test_the_elevation_dock_comes_back_as_it_was_left(qtbot, tmp_path, pod_file)
     second = _next_run(qtbot, tmp_path, pod_file, first)
     try:
         assert second.elevation_dock.isVisible() and not second.elevation_dock.isFloating()
+        qtbot.wait(20)
+        bars = [
+            b
+            for b in second.findChildren(QTabBar, options=Qt.FindDirectChildrenOnly)
+            if b.isVisible() and "History" in [b.tabText(i) for i in range(b.count())]
+        ]
+        assert len(bars) == 1  # no stale "History | Overview" left over the Warnings panel
         assert second.dockWidgetArea(second.elevation_dock) == Qt.RightDockWidgetArea
         click(second.view, 2.1, 3.0)  # and it follows the selection in the new run
         assert second.elevation.rack_id == "n1" and set(second.elevation.blocks) == {
