@@ -27,7 +27,6 @@ def install_editor_extras(window) -> None:
     add_arrange_actions(window, window.design_menu, window.view_menu)
     add_structured_actions(window)  # View > Trunks, Design > Cabling Style
     add_panel_actions(window)  # Design > Place Patch Panel, Route Via Panels
-    window.elevation_shared_actions = (window.find_action,)
     add_overview(window)
 
 

@@ -25,10 +25,8 @@ MEDIUM_KIND_LABELS = {
 NO_MEDIUM_COLOR = "#8a8f98"
 TRUNK_COLOR = "#d6336c"  # MPO trunks (dashed): apart from every medium colour and the selection
 TRUNK_LABEL = "MPO trunk (structured)"
-DROP_TARGET = "#2f9e44"
-ROW_LABEL = (
-    "#364fc7"  # "Row A" beside the rows when zoomed out  # the rack a dragged device would go into
-)
+DROP_TARGET = "#2f9e44"  # the rack a dragged device would go into
+ROW_LABEL = "#364fc7"  # "Row A" beside the rows when zoomed out
 
 ROLE_COLORS = {
     "gpu-server": "#7fb3e6",
