@@ -201,12 +201,15 @@ class RailPlan:
     reserve_ports: int
     uplinks: int  # per leaf
     downlinks: int  # capacity per leaf (after reserve)
-    leaves_per_rail: int  # leaves of one rail in one SU
+    leaves_per_rail: int  # leaves of one rail group (``rails_per_leaf`` rails) in one SU
     tiers: int
     spines: int = 0  # 2-tier: total; 3-tier: per pod
-    sus_per_pod: int = 0
-    core_per_group: int = 0  # 3-tier: cores joined to one spine position of every pod
+    pod_leaves: int = 0  # 3-tier: leaves per pod (pods span SUs; the last pod may be partial)
+    core_per_group: int = 0  # 3-tier: cores of one core group
     rail_only: bool = False  # spines (2-tier: ``spines`` per rail) join only one rail's leaves
+    rails_per_leaf: int = 1  # rails that share one leaf (several when a rail needs many leaves)
+    positions_per_group: int = 1  # 3-tier: spine positions (of every pod) sharing a core group
+    core_links: int = 0  # 3-tier: parallel links from a spine to each core it reaches
 
     @property
     def rails(self) -> int:
@@ -217,8 +220,12 @@ class RailPlan:
         return -(-self.nodes // self.su_nodes)
 
     @property
+    def rail_groups(self) -> int:
+        return self.rails // self.rails_per_leaf
+
+    @property
     def leaves_per_su(self) -> int:
-        return self.rails * self.leaves_per_rail
+        return self.rail_groups * self.leaves_per_rail
 
     @property
     def leaves(self) -> int:
@@ -226,7 +233,7 @@ class RailPlan:
 
     @property
     def pods(self) -> int:
-        return -(-self.n_su // self.sus_per_pod) if self.tiers == 3 else 1
+        return -(-self.leaves // self.pod_leaves) if self.tiers == 3 else 1
 
     @property
     def spine_down(self) -> int:
@@ -243,8 +250,12 @@ class RailPlan:
         return self.spines * self.pods if self.tiers == 3 else self.spines
 
     @property
+    def core_groups(self) -> int:
+        return self.spines // self.positions_per_group if self.tiers == 3 else 0
+
+    @property
     def cores(self) -> int:
-        return self.spines * self.core_per_group if self.tiers == 3 else 0
+        return self.core_groups * self.core_per_group if self.tiers == 3 else 0
 
     def counts(self) -> dict:
         gpus = self.nodes * self.node.gpus
@@ -283,12 +294,14 @@ def plan_rail_optimized(
     leaf = switch_ports(catalog, switch, node.speed_gbps)
     up, down = leaf_ports(leaf.radix, oversubscription, reserve_ports)
     su_nodes = min(su_nodes, nodes)
-    lpr = -(-su_nodes // down)
-    need = used_uplinks(-(-su_nodes // lpr), oversubscription, up)
-    most = up
     tiers = str(tiers)
     if tiers not in ("auto", "2", "3", "rail-only"):
         raise GenerateError(f"--tiers must be auto, 2, 3 or rail-only, not {tiers!r}")
+    rails = len(node.nics)
+    rpl = 1 if tiers == "rail-only" else rails_per_leaf(rails, su_nodes, down)
+    lpr = -(-su_nodes // (down // rpl))
+    need = used_uplinks(-(-su_nodes // lpr) * rpl, oversubscription, up)
+    most = up
     base = dict(
         node=node,
         leaf=leaf,
@@ -298,9 +311,10 @@ def plan_rail_optimized(
         reserve_ports=reserve_ports,
         downlinks=down,
         leaves_per_rail=lpr,
+        rails_per_leaf=rpl,
     )
     n_su = -(-nodes // su_nodes)
-    leaves = n_su * len(node.nics) * lpr
+    leaves = n_su * (rails // rpl) * lpr
     if tiers == "rail-only":
         return _plan_rail_only(base, leaf, nodes, n_su, lpr, up, reserve_ports, need)
     if tiers in ("auto", "2"):
@@ -314,36 +328,80 @@ def plan_rail_optimized(
             )
     k = leaf.radix
     spine_down, spine_up = k // 2, k - k // 2
-    leaves_per_su = len(node.nics) * lpr
-    sus_per_pod = spine_down // leaves_per_su
-    if sus_per_pod < 1:
-        raise GenerateError(
-            f"one SU needs {leaves_per_su} leaves, more than the {spine_down} a {k}-port pod "
-            f"spine reaches with half its ports; use a smaller --su-nodes or a bigger switch"
-        )
-    sus_per_pod = min(sus_per_pod, n_su)
-    pod_leaves = sus_per_pod * leaves_per_su
+    # Pods are runs of leaves, as many as a pod spine reaches with half its ports; they span SU
+    # boundaries when an SU's leaves do not divide that (GB200: 18 leaves per SU, 32 per pod).
+    pod_leaves = min(spine_down, leaves)
     fit = fewest_spines(need, most, pod_leaves, spine_down)
     if fit is None:  # cannot happen: pod_leaves <= spine_down
         raise GenerateError(
             "the pod's leaves cannot be spread evenly over its spines; use a different --su-nodes"
         )
-    pods = -(-n_su // sus_per_pod)
-    per_group = smallest_divisor_at_least(spine_up, pods * spine_up / k)
-    if per_group is None:
-        max_nodes = k * sus_per_pod * su_nodes
+    pods = -(-leaves // pod_leaves)
+    if pods > k:
+        max_nodes = k * pod_leaves * su_nodes // max(1, (rails // rpl) * lpr)
         raise GenerateError(
             f"three tiers of {k}-port switches hold at most {k} pods ({max_nodes:,} nodes) and "
             f"{nodes:,} nodes need {pods}; ask for fewer nodes or use a bigger switch"
         )
+    group, per_group, core_links = core_grouping(pods, fit[1], spine_up, k)
     return RailPlan(
         **base,
         uplinks=fit[0],
         tiers=3,
         spines=fit[1],
-        sus_per_pod=sus_per_pod,
+        pod_leaves=pod_leaves,
         core_per_group=per_group,
+        positions_per_group=group,
+        core_links=core_links,
     )
+
+
+def rails_per_leaf(rails: int, su_nodes: int, down: int) -> int:
+    """How many rails share a leaf: 1 (rail-pure leaves) unless one rail of an SU already needs
+    several leaves and sharing a leaf between rails needs fewer of them (GB200 NVL72: 144 trays
+    a rail on 32-port leaves is 5 leaves of 29; two rails of 16 trays a leaf fill 9 exactly, 18
+    leaves an SU instead of 20). The fewest leaves win, then the fewest rails per leaf."""
+    if -(-su_nodes // down) <= 1:
+        return 1
+    best = (rails * -(-su_nodes // down), 1)
+    for r in range(2, rails + 1):
+        if rails % r or down // r < 1:
+            continue
+        leaves = (rails // r) * -(-su_nodes // (down // r))
+        if leaves < best[0]:
+            best = (leaves, r)
+    return best[1]
+
+
+def core_grouping(pods: int, positions: int, spine_up: int, radix: int) -> tuple[int, int, int]:
+    """(spine positions per core group, cores per group, links from a spine to each of its cores).
+
+    Every spine sends equal capacity to each core it reaches (the analysis' regular Clos). The
+    classic grouping is one core group per spine position, the group's cores a divisor of the
+    spine's uplinks; with a pod count that is not a power of two (GB200 16 SU: 9 pods) that
+    leaves cores half empty. Then G positions share a group whose cores are exactly full,
+    ``pods * G * spine_up / radix`` of them, each spine reaching m of them (m the largest
+    divisor of its uplinks that fits) in a cyclic window, so every core is reached by the same
+    number of spines and all its ports are used. The fewer cores win.
+    """
+    classic = smallest_divisor_at_least(spine_up, pods * spine_up / radix)
+    best = None
+    if classic is not None:
+        best = (positions * classic, 1, classic, spine_up // classic)
+    for g in range(1, positions + 1):
+        if positions % g or (pods * g * spine_up) % radix:
+            continue
+        cores = pods * g * spine_up // radix
+        m = max(d for d in range(1, min(cores, spine_up) + 1) if spine_up % d == 0)
+        if (pods * g * m) % cores:  # every core reached by the same number of spines
+            continue
+        total = (positions // g) * cores
+        if best is None or total < best[0]:
+            best = (total, g, cores, spine_up // m)
+        break
+    if best is None:  # cannot happen: pods <= radix leaves the classic grouping
+        raise GenerateError("the spines' uplinks cannot be spread evenly over the cores")
+    return best[1], best[2], best[3]
 
 
 def _plan_rail_only(

@@ -51,7 +51,8 @@ def rail_optimized(
     """Segments (one per SU, spines/cores central) and links per tier of a rail-optimized fabric.
 
     ``node_name(su, j)`` names node j of SU su (both 0-based); ``make_units(ids)`` packs an SU's
-    nodes into placement units (default: one unit per node).
+    nodes into placement units (default: one unit per node). With ``rails_per_leaf`` r > 1 a
+    leaf takes r rails of its nodes (node slot p, rail offset i on port p * r + i).
     """
     M = plan.su_nodes
     wn = _width(M)
@@ -66,6 +67,7 @@ def rail_optimized(
     up_names = names[K - plan.uplinks :]
     lt, br = plan.leaf.type_id, plan.leaf.breakout
     lpr = plan.leaves_per_rail
+    rpl = plan.rails_per_leaf
     per_leaf = -(-M // lpr)
     nics = plan.node.nics
     node_leaf: list[PortLink] = []
@@ -74,17 +76,20 @@ def rail_optimized(
     for s in range(plan.n_su):
         count = min(M, plan.nodes - s * M)
         ids = [node_name(s, j) for j in range(count)]
-        rails = [
-            [f"su{s + 1}-leaf-rail{r + 1}" + (f"-{k + 1}" if lpr > 1 else "") for k in range(lpr)]
-            for r in range(len(nics))
+        groups = [
+            [
+                f"su{s + 1}-leaf-{_rails_label(g, rpl)}" + (f"-{k + 1}" if lpr > 1 else "")
+                for k in range(lpr)
+            ]
+            for g in range(plan.rail_groups)
         ]
         append = node_leaf.append
         for j, node_id in enumerate(ids):
             k, p = divmod(j, per_leaf)
-            port = names[p]
             for r, nic in enumerate(nics):
-                append((node_id, nic, rails[r][k], port))
-        flat = [leaf for rail in rails for leaf in rail]
+                g, i = divmod(r, rpl)
+                append((node_id, nic, groups[g][k], names[p * rpl + i]))
+        flat = [leaf for group in groups for leaf in group]
         leaf_ids.extend(flat)
         su_segments.append(
             Segment(units=make_units(ids), switches=[(leaf, lt, "leaf", br) for leaf in flat])
@@ -105,40 +110,76 @@ def rail_optimized(
                     leaf_spine.append((leaf, up_names[si * q + j], spine, names[li * q + j]))
         spine_seg = Segment(switches=[(s, lt, "spine", br) for s in spine_ids], own_row=True)
         return _middle(su_segments, [spine_seg]), [node_leaf, leaf_spine]
-    Sp, Cg = plan.spines, plan.core_per_group
+    return _three_tiers(plan, su_segments, leaf_ids, node_leaf, up_names)
+
+
+def _rails_label(group: int, rails_per_leaf: int) -> str:
+    """``rail3`` for a rail-pure leaf, ``rails1-2`` for a leaf shared by rails 1 and 2."""
+    first = group * rails_per_leaf + 1
+    if rails_per_leaf == 1:
+        return f"rail{first}"
+    return f"rails{first}-{first + rails_per_leaf - 1}"
+
+
+def _three_tiers(plan: RailPlan, su_segments, leaf_ids, node_leaf, up_names):
+    """Pods of ``pod_leaves`` leaves (runs over the SUs' leaves, spanning SUs where they do not
+    divide) with their own spines, joined by core groups of ``positions_per_group`` spine
+    positions. Each spine reaches its group's cores in a cyclic window with ``core_links``
+    links to each, so every core is reached by the same number of spines and is full."""
+    names, lt, br = plan.leaf.names, plan.leaf.type_id, plan.leaf.breakout
+    Sp, Cg, G = plan.spines, plan.core_per_group, plan.positions_per_group
     q = plan.uplinks // Sp
     Kd, uk = plan.spine_down, plan.spine_up
-    q2 = uk // Cg
-    wc = _width(Sp * Cg)
+    q2 = plan.core_links
+    reach = uk // q2  # cores one spine reaches
+    wc = _width(plan.cores)
     ws = _width(Sp)
-    core_ids = [f"core{i + 1:0{wc}d}" for i in range(Sp * Cg)]
+    core_ids = [f"core{i + 1:0{wc}d}" for i in range(plan.cores)]
+    core_next = [0] * len(core_ids)  # next free port per core
+    leaf_spine: list[PortLink] = []
     spine_core: list[PortLink] = []
-    per_pod = plan.sus_per_pod * plan.leaves_per_su
-    pod_groups: list[list[Segment]] = []
+    per_pod = plan.pod_leaves
+    spine_segs: dict[int, list[Segment]] = {}  # SU index -> spine segments placed after it
+    leaves_per_su = plan.leaves_per_su
+    pod_spines: list[list[str]] = []
     for p in range(plan.pods):
         pod_leaves = leaf_ids[p * per_pod : (p + 1) * per_pod]
         spines = [f"pod{p + 1}-spine{i + 1:0{ws}d}" for i in range(Sp)]
+        pod_spines.append(spines)
         for ll, leaf in enumerate(pod_leaves):
             for si, spine in enumerate(spines):
                 for j in range(q):
                     leaf_spine.append((leaf, up_names[si * q + j], spine, names[ll * q + j]))
-        for si, spine in enumerate(spines):
-            for c in range(Cg):
-                core = core_ids[si * Cg + c]
-                for j in range(q2):
-                    spine_core.append((spine, names[Kd + c * q2 + j], core, names[p * q2 + j]))
-        pod_sus = su_segments[p * plan.sus_per_pod : (p + 1) * plan.sus_per_pod]
-        pod_sus[0].new_row = True
-        pod_groups.append(
-            _middle(pod_sus, [Segment(switches=[(s, lt, "spine", br) for s in spines])])
+        first_su = (p * per_pod) // leaves_per_su
+        last_su = (p * per_pod + len(pod_leaves) - 1) // leaves_per_su
+        sus = list(range(first_su, last_su + 1))
+        su_segments[first_su].new_row = True
+        middle = sus[(len(sus) + 1) // 2 - 1]
+        spine_segs.setdefault(middle, []).append(
+            Segment(switches=[(s, lt, "spine", br) for s in spines])
         )
+    for group in range(plan.core_groups):
+        cores = core_ids[group * Cg : (group + 1) * Cg]
+        # Pod-major, so a pod's G spines in the group start their windows at different cores.
+        members = [pod_spines[p][group * G + g] for p in range(plan.pods) for g in range(G)]
+        for m, spine in enumerate(members):
+            for t in range(reach):
+                c = (m * reach + t) % Cg
+                core = cores[c]
+                base = group * Cg + c
+                for j in range(q2):
+                    port = names[core_next[base]]
+                    core_next[base] += 1
+                    spine_core.append((spine, names[Kd + t * q2 + j], core, port))
     core_seg = Segment(switches=[(c, lt, "core", br) for c in core_ids], own_row=True)
-    half = (len(pod_groups) + 1) // 2
-    segments = (
-        [s for g in pod_groups[:half] for s in g]
-        + [core_seg]
-        + [s for g in pod_groups[half:] for s in g]
-    )
+    half = (plan.pods + 1) // 2
+    core_after = (min(half * per_pod, len(leaf_ids)) - 1) // leaves_per_su
+    segments: list[Segment] = []
+    for s, seg in enumerate(su_segments):
+        segments.append(seg)
+        segments.extend(spine_segs.get(s, []))
+        if s == core_after:
+            segments.append(core_seg)
     return segments, [node_leaf, leaf_spine, spine_core]
 
 

@@ -68,14 +68,50 @@ def test_network_racks_hold_what_switches_and_their_optics_draw_at_maximum():
             assert len(switches) <= budget_w // switch_power_max_w(catalog, "q3400")
 
 
-def test_nvl72_16_su_scale_out_is_no_bigger_than_before_and_right_sized():
-    # 16 SUs of 8 racks: 2,304 trays x 4 NICs on 64-port leaves; every leaf serves ceil(144 / 5)
-    # = 29 trays per rail, so 29 uplinks (was 32: the 0.9:1 over-build of the first version).
-    counts = preview("nvl72", racks=128)
+def clos_switch_bound(endpoints: int, radix: int, tiers: int) -> int:
+    """Switches of a non-blocking folded Clos of ``tiers`` tiers of ``radix``-port switches for
+    ``endpoints`` NIC ports: every tier below the top uses half its ports down and half up, so
+    each of those tiers has ceil(endpoints / (radix / 2)) switches; the top tier uses all its
+    ports down, ceil(endpoints / radix)."""
+    half = radix // 2
+    return (tiers - 1) * math.ceil(endpoints / half) + math.ceil(endpoints / radix)
+
+
+def test_clos_switch_count_bound_at_gb200_16_su():
+    # 16 SUs of 8 GB200 NVL72 racks: 2,304 compute trays x 4 400G NICs = 9,216 endpoints on
+    # 64-port QM9700s in 3 tiers: 288 + 288 + 144 = 720 at most (the first version built 1,088,
+    # the second 1,016: pods of whole SUs of 20 leaves, spines 0.625:1).
+    racks, trays_per_rack, nics_per_tray = 128, 18, 4
+    endpoints = racks * trays_per_rack * nics_per_tray
+    radix = 64
+    bound = clos_switch_bound(endpoints, radix, tiers=3)
+    assert bound == 720
+    counts = preview("nvl72", racks=racks)
     scale_out = sum(v for k, v in counts["switches"].items() if k != "nvlink-switch")
-    assert counts["switches"]["leaf"] == 16 * 4 * math.ceil(144 / 32)
-    assert counts["links"]["leaf-spine"] == counts["switches"]["leaf"] * 29
-    assert scale_out < 1088  # the first version's count
+    assert counts["tiers"] == 3
+    assert scale_out <= bound
+    assert counts["links"]["node-leaf"] == endpoints
+    # Non-blocking at every tier: as many links up as down.
+    assert counts["links"]["leaf-spine"] == endpoints
+    assert counts["links"]["spine-core"] == endpoints
+    design = nvl72(racks=racks)
+    built = Counter(d.role for d in design.devices.values() if d.role in ("leaf", "spine", "core"))
+    assert sum(built.values()) == scale_out
+    # Every port of every core is in use (no half-empty core groups).
+    used = Counter(
+        link.b.device for link in design.links.values() if link.b.device.startswith("core")
+    )
+    assert set(used.values()) == {radix}
+
+
+def test_the_2_su_gb200_fabric_is_within_its_2_tier_bound():
+    endpoints = 16 * 18 * 4
+    counts = preview("nvl72", racks=16)
+    scale_out = sum(v for k, v in counts["switches"].items() if k != "nvlink-switch")
+    assert counts["tiers"] == 2
+    # Two rails share each leaf: 2 x 16 trays fill 32 downlinks exactly, 36 leaves.
+    assert counts["switches"]["leaf"] == math.ceil(endpoints / 32)
+    assert scale_out <= clos_switch_bound(endpoints, 64, tiers=2) + 14  # spines divide 32
 
 
 def test_small_nvl72_uplinks_follow_the_trays_in_use():
