@@ -47,12 +47,21 @@ class SwitchPorts:
 @dataclass(frozen=True)
 class NodeSpec:
     type_id: str
-    nics: tuple[str, ...]  # compute port names: NIC i is rail i
+    nics: tuple[str, ...]  # compute port names of plane 1: NIC i is rail i
     speed_gbps: float
     gpus: int
+    planes: int = 1  # multi-plane: each NIC split into ``planes`` ports, one per plane
+    breakout: dict[str, int] | None = None  # the NIC group's split (multi-plane)
+    plane_nics: tuple[tuple[str, ...], ...] = ()  # compute ports of each plane
+
+    def nics_of_plane(self, plane: int) -> tuple[str, ...]:
+        return self.plane_nics[plane] if self.plane_nics else self.nics
 
 
-def node_spec(catalog: Catalog, type_id: str) -> NodeSpec:
+def node_spec(catalog: Catalog, type_id: str, planes: int = 1) -> NodeSpec:
+    """The node's compute NICs; with ``planes`` P > 1 each NIC is split P ways (Spectrum-X
+    multi-plane: a ConnectX-8 800G port as 2 x 400G, NV-NETOP-MP) and plane p takes split p of
+    every NIC, so each plane is a full rail-optimized fabric of its own at 1/P of the speed."""
     dtype = _device_type(catalog, type_id, "--node-type")
     table = port_table(dtype)
     nics = tuple(name for name, info in table.items() if info.role == "compute")
@@ -61,6 +70,9 @@ def node_spec(catalog: Catalog, type_id: str) -> NodeSpec:
             f"node type {type_id!r} has no compute NICs; choose a GPU server "
             "type such as dgx-h100 or hgx-h100-8x400"
         )
+    _positive(planes, "--planes")
+    if planes > 1:
+        return _split_node(dtype, table, planes)
     speeds = {table[n].speed_gbps for n in nics}
     if len(speeds) > 1:
         raise GenerateError(
@@ -70,10 +82,56 @@ def node_spec(catalog: Catalog, type_id: str) -> NodeSpec:
     return NodeSpec(type_id, nics, speeds.pop(), dtype.gpu_count)
 
 
+def _split_node(dtype: DeviceType, table, planes: int) -> NodeSpec:
+    groups = [g for g in dtype.port_groups if g.role == "compute"]
+    options = [g.breakout(planes) for g in groups]
+    if len(groups) != 1 or options[0] is None:
+        offered = sorted({b.fanout for g in groups for b in g.breakouts})
+        raise GenerateError(
+            f"--planes {planes}: the compute NICs of {dtype.id!r} cannot be split {planes} ways"
+            + (f" (they split {', '.join(map(str, offered))} ways)" if offered else "")
+            + "; multi-plane needs NICs such as ConnectX-8 (dgx-b300, gb300-compute-tray)"
+        )
+    group, option = groups[0], options[0]
+    breakout = {group.name: planes}
+    split = port_table(dtype, breakout)
+    ports = [name for name, info in split.items() if info.role == "compute"]
+    # Split ports are named nic1/1, nic1/2, ...: plane p takes the p-th split of every NIC.
+    plane_nics = tuple(tuple(ports[p::planes]) for p in range(planes))
+    return NodeSpec(
+        dtype.id,
+        plane_nics[0],
+        option.speed_gbps,
+        dtype.gpu_count,
+        planes=planes,
+        breakout=breakout,
+        plane_nics=plane_nics,
+    )
+
+
+def port_modes(dtype: DeviceType) -> dict[str, float]:
+    """The switch's port modes, ``"<ports>x<speed>G"`` -> port speed (Gb/s): its compute group
+    as built and each breakout (Q3400: 144x800G, 288x400G)."""
+    groups = [g for g in dtype.port_groups if g.role == "compute"]
+    if not groups:
+        return {}
+    group = groups[0]
+    modes = {f"{group.count}x{group.speed_gbps:g}G": group.speed_gbps}
+    for b in group.breakouts:
+        modes[f"{group.count * b.fanout}x{b.speed_gbps:g}G"] = b.speed_gbps
+    return modes
+
+
 def switch_ports(
-    catalog: Catalog, type_id: str, speed_gbps: float, option: str = "--switch"
+    catalog: Catalog,
+    type_id: str,
+    speed_gbps: float,
+    option: str = "--switch",
+    port_mode: str = "auto",
 ) -> SwitchPorts:
-    """The switch's compute ports at ``speed_gbps``, breaking them out when that is how they get there."""
+    """The switch's compute ports at ``speed_gbps``, breaking them out when that is how they get
+    there. ``port_mode`` (``auto``, or one of :func:`port_modes`, e.g. ``288x400G`` on a Q3400)
+    names the mode explicitly; it must run the nodes' NIC speed."""
     dtype = _device_type(catalog, type_id, option)
     groups = [g for g in dtype.port_groups if g.role == "compute"]
     if dtype.category != "switch" or not groups:
@@ -81,6 +139,18 @@ def switch_ports(
             f"{option} {type_id!r} is not a fabric switch; choose a switch type "
             "such as qm9700, q3400 or sn5600"
         )
+    if port_mode not in (None, "auto"):
+        modes = port_modes(dtype)
+        if port_mode not in modes:
+            raise GenerateError(
+                f"--port-mode {port_mode!r} is not a mode of {type_id!r}; choose auto or one of "
+                + ", ".join(modes)
+            )
+        if modes[port_mode] != speed_gbps:
+            raise GenerateError(
+                f"--port-mode {port_mode} runs {modes[port_mode]:g}G ports, but the nodes' NICs "
+                f"run at {speed_gbps:g}G; choose the mode of that speed or auto"
+            )
     group = groups[0]
     breakout: dict[str, int] = {}
     if group.speed_gbps != speed_gbps:
@@ -98,6 +168,28 @@ def switch_ports(
         name for name, info in port_table(dtype, breakout).items() if info.group == group.name
     )
     return SwitchPorts(type_id, breakout, speed_gbps, names)
+
+
+def _check_media(catalog: Catalog, node: NodeSpec, leaf: SwitchPorts) -> None:
+    """Refuse a node-leaf pairing no medium of the catalog can cable (speed, both ends' lane
+    rates and cages), before building thousands of links without a medium."""
+    nic = port_table(catalog.device_types[node.type_id], node.breakout)[node.nics[0]]
+    port = port_table(catalog.device_types[leaf.type_id], leaf.breakout)[leaf.names[0]]
+    lanes = {nic.speed_gbps / nic.lanes, port.speed_gbps / port.lanes}
+    forms = {nic.form_factor, port.form_factor}
+    for m in catalog.media_types.values():
+        if (
+            any(abs(node.speed_gbps - s) < 1e-6 for s in m.speeds_gbps)
+            and all(any(abs(r - x) < 1e-6 for x in m.lane_rates_gbps) for r in lanes)
+            and forms <= set(m.form_factors)
+        ):
+            return
+    rates = " and ".join(f"{r:g}G" for r in sorted(lanes))
+    raise GenerateError(
+        f"no medium in the catalog joins the {node.speed_gbps:g}G NICs of {node.type_id!r} to the "
+        f"{leaf.speed_gbps:g}G ports of {leaf.type_id!r} (lanes at {rates}); choose a switch or "
+        "port mode whose ports run the NICs' lane rate"
+    )
 
 
 def _device_type(catalog: Catalog, type_id: str, option: str) -> DeviceType:
@@ -257,19 +349,29 @@ class RailPlan:
     def cores(self) -> int:
         return self.core_groups * self.core_per_group if self.tiers == 3 else 0
 
+    @property
+    def planes(self) -> int:
+        return self.node.planes
+
     def counts(self) -> dict:
+        """Counts of the whole fabric: every plane of a multi-plane fabric is one full copy."""
         gpus = self.nodes * self.node.gpus
-        links = {"node-leaf": self.nodes * self.rails, "leaf-spine": self.leaves * self.uplinks}
-        switches = {"leaf": self.leaves, "spine": self.total_spines}
+        P = self.planes
+        links = {
+            "node-leaf": P * self.nodes * self.rails,
+            "leaf-spine": P * self.leaves * self.uplinks,
+        }
+        switches = {"leaf": P * self.leaves, "spine": P * self.total_spines}
         if self.tiers == 3:
-            switches["core"] = self.cores
-            links["spine-core"] = self.total_spines * self.spine_up
+            switches["core"] = P * self.cores
+            links["spine-core"] = P * self.total_spines * self.spine_up
         return {
             "tiers": self.tiers,
             "nodes": self.nodes,
             "gpus": gpus,
             "scalable_units": self.n_su,
             "pods": self.pods,
+            "planes": P,
             "switches": switches,
             "links": links,
             "oversubscription": self.oversubscription,
@@ -286,12 +388,18 @@ def plan_rail_optimized(
     tiers: str | int = "auto",
     oversubscription: int = 1,
     reserve_ports: int = 0,
+    planes: int = 1,
+    port_mode: str = "auto",
 ) -> RailPlan:
+    """``planes`` > 1: Spectrum-X multi-plane, each NIC split across that many independent
+    planes, each plane its own rail-optimized fabric (see :func:`node_spec`). ``port_mode``
+    names the leaf switch's port mode (see :func:`switch_ports`)."""
     _positive(nodes, "--nodes")
     _positive(su_nodes, "--su-nodes")
-    node = node_spec(catalog, node_type)
+    node = node_spec(catalog, node_type, planes)
     _check_size(nodes, node)
-    leaf = switch_ports(catalog, switch, node.speed_gbps)
+    leaf = switch_ports(catalog, switch, node.speed_gbps, port_mode=port_mode)
+    _check_media(catalog, node, leaf)
     up, down = leaf_ports(leaf.radix, oversubscription, reserve_ports)
     su_nodes = min(su_nodes, nodes)
     tiers = str(tiers)
@@ -555,6 +663,9 @@ NVL72_PLATFORMS = {
 }
 
 
+MULTI_PLANE_SWITCH = "sn5610"  # Spectrum-X: multi-plane is an Ethernet capability (NV-NETOP-MP)
+
+
 @dataclass(frozen=True)
 class Nvl72Plan:
     racks: int
@@ -583,13 +694,19 @@ def plan_nvl72(
     oversubscription: int = 1,
     reserve_ports: int = 0,
     platform: str = "gb200",
+    planes: int = 1,
+    port_mode: str = "auto",
 ) -> Nvl72Plan:
+    """NVL72 racks and their scale-out. With ``planes`` > 1 (multi-plane Spectrum-X, GB300's
+    ConnectX-8 as 2 x 400G) the default scale-out switch is the Spectrum-X SN5610."""
     if platform not in NVL72_PLATFORMS:
         raise GenerateError(
             f"--platform {platform!r} is not an NVL72 platform; choose one of "
             + ", ".join(NVL72_PLATFORMS)
         )
     tray, default_switch = NVL72_PLATFORMS[platform]
+    if isinstance(planes, int) and planes > 1:
+        default_switch = MULTI_PLANE_SWITCH
     switch = switch or default_switch
     _positive(racks, "--racks")
     _positive(su_racks, "--su-racks")
@@ -603,5 +720,7 @@ def plan_nvl72(
         tiers=tiers,
         oversubscription=oversubscription,
         reserve_ports=reserve_ports,
+        planes=planes,
+        port_mode=port_mode,
     )
     return Nvl72Plan(racks, min(su_racks, racks), scale_out, platform)

@@ -29,9 +29,12 @@ def _width(n: int) -> int:
     return max(2, len(str(n)))
 
 
-def server_unit(catalog: Catalog, device_id: str, type_id: str) -> Unit:
+def server_unit(
+    catalog: Catalog, device_id: str, type_id: str, breakout: dict[str, int] | None = None
+) -> Unit:
     dtype = catalog.device_types[type_id]
-    return Unit([(device_id, type_id, "gpu-server", 0, {})], dtype.u_height, dtype.power_max_w)
+    member = (device_id, type_id, "gpu-server", 0, dict(breakout or {}))
+    return Unit([member], dtype.u_height, dtype.power_max_w)
 
 
 def _middle(items: list, extra: list) -> list:
@@ -52,7 +55,10 @@ def rail_optimized(
 
     ``node_name(su, j)`` names node j of SU su (both 0-based); ``make_units(ids)`` packs an SU's
     nodes into placement units (default: one unit per node). With ``rails_per_leaf`` r > 1 a
-    leaf takes r rails of its nodes (node slot p, rail offset i on port p * r + i).
+    leaf takes r rails of its nodes (node slot p, rail offset i on port p * r + i). A
+    multi-plane plan (``node.planes`` P > 1) is P copies of the fabric, switch ids prefixed
+    ``plane1-``, ``plane2-``, ...; plane p cables split p of every NIC. The planes' switches share
+    each SU's network racks; the links of tier t of every plane come together.
     """
     M = plan.su_nodes
     wn = _width(M)
@@ -60,8 +66,32 @@ def rail_optimized(
     if make_units is None:
 
         def make_units(ids: list[str]) -> list[Unit]:
-            return [server_unit(catalog, i, plan.node.type_id) for i in ids]
+            return [
+                server_unit(catalog, i, plan.node.type_id, plan.node.breakout or {}) for i in ids
+            ]
 
+    if plan.planes == 1:
+        return _one_plane(plan, node_name, make_units, plan.node.nics, "")
+    merged_segments: list[Segment] | None = None
+    merged_tiers: list[list[PortLink]] = []
+    for p in range(plan.planes):
+        units = make_units if p == 0 else (lambda ids: [])
+        segments, tiers = _one_plane(
+            plan, node_name, units, plan.node.nics_of_plane(p), f"plane{p + 1}-"
+        )
+        if merged_segments is None:
+            merged_segments, merged_tiers = segments, tiers
+            continue
+        for mine, theirs in zip(merged_segments, segments, strict=True):
+            mine.switches.extend(theirs.switches)
+        for mine, theirs in zip(merged_tiers, tiers, strict=True):
+            mine.extend(theirs)
+    return merged_segments or [], merged_tiers
+
+
+def _one_plane(plan: RailPlan, node_name, make_units, nics, prefix: str):
+    """One plane of a rail-optimized fabric over the NIC ports ``nics``, switch ids ``prefix``-ed."""
+    M = plan.su_nodes
     names = plan.leaf.names
     K = plan.leaf.radix
     up_names = names[K - plan.uplinks :]
@@ -69,7 +99,6 @@ def rail_optimized(
     lpr = plan.leaves_per_rail
     rpl = plan.rails_per_leaf
     per_leaf = -(-M // lpr)
-    nics = plan.node.nics
     node_leaf: list[PortLink] = []
     su_segments: list[Segment] = []
     leaf_ids: list[str] = []
@@ -78,7 +107,7 @@ def rail_optimized(
         ids = [node_name(s, j) for j in range(count)]
         groups = [
             [
-                f"su{s + 1}-leaf-{_rails_label(g, rpl)}" + (f"-{k + 1}" if lpr > 1 else "")
+                f"{prefix}su{s + 1}-leaf-{_rails_label(g, rpl)}" + (f"-{k + 1}" if lpr > 1 else "")
                 for k in range(lpr)
             ]
             for g in range(plan.rail_groups)
@@ -98,19 +127,19 @@ def rail_optimized(
     if plan.tiers == 1:  # rail-only, one switch per rail
         return su_segments, [node_leaf]
     if plan.rail_only:
-        return _rail_only_spines(plan, su_segments, leaf_ids, node_leaf, up_names)
+        return _rail_only_spines(plan, su_segments, leaf_ids, node_leaf, up_names, prefix)
     if plan.tiers == 2:
         S = plan.spines
         q = plan.uplinks // S
         ws = _width(S)
-        spine_ids = [f"spine{i + 1:0{ws}d}" for i in range(S)]
+        spine_ids = [f"{prefix}spine{i + 1:0{ws}d}" for i in range(S)]
         for li, leaf in enumerate(leaf_ids):
             for si, spine in enumerate(spine_ids):
                 for j in range(q):
                     leaf_spine.append((leaf, up_names[si * q + j], spine, names[li * q + j]))
         spine_seg = Segment(switches=[(s, lt, "spine", br) for s in spine_ids], own_row=True)
         return _middle(su_segments, [spine_seg]), [node_leaf, leaf_spine]
-    return _three_tiers(plan, su_segments, leaf_ids, node_leaf, up_names)
+    return _three_tiers(plan, su_segments, leaf_ids, node_leaf, up_names, prefix)
 
 
 def _rails_label(group: int, rails_per_leaf: int) -> str:
@@ -121,7 +150,7 @@ def _rails_label(group: int, rails_per_leaf: int) -> str:
     return f"rails{first}-{first + rails_per_leaf - 1}"
 
 
-def _three_tiers(plan: RailPlan, su_segments, leaf_ids, node_leaf, up_names):
+def _three_tiers(plan: RailPlan, su_segments, leaf_ids, node_leaf, up_names, prefix=""):
     """Pods of ``pod_leaves`` leaves (runs over the SUs' leaves, spanning SUs where they do not
     divide) with their own spines, joined by core groups of ``positions_per_group`` spine
     positions. Each spine reaches its group's cores in a cyclic window with ``core_links``
@@ -134,7 +163,7 @@ def _three_tiers(plan: RailPlan, su_segments, leaf_ids, node_leaf, up_names):
     reach = uk // q2  # cores one spine reaches
     wc = _width(plan.cores)
     ws = _width(Sp)
-    core_ids = [f"core{i + 1:0{wc}d}" for i in range(plan.cores)]
+    core_ids = [f"{prefix}core{i + 1:0{wc}d}" for i in range(plan.cores)]
     core_next = [0] * len(core_ids)  # next free port per core
     leaf_spine: list[PortLink] = []
     spine_core: list[PortLink] = []
@@ -144,7 +173,7 @@ def _three_tiers(plan: RailPlan, su_segments, leaf_ids, node_leaf, up_names):
     pod_spines: list[list[str]] = []
     for p in range(plan.pods):
         pod_leaves = leaf_ids[p * per_pod : (p + 1) * per_pod]
-        spines = [f"pod{p + 1}-spine{i + 1:0{ws}d}" for i in range(Sp)]
+        spines = [f"{prefix}pod{p + 1}-spine{i + 1:0{ws}d}" for i in range(Sp)]
         pod_spines.append(spines)
         for ll, leaf in enumerate(pod_leaves):
             for si, spine in enumerate(spines):
@@ -183,7 +212,7 @@ def _three_tiers(plan: RailPlan, su_segments, leaf_ids, node_leaf, up_names):
     return segments, [node_leaf, leaf_spine, spine_core]
 
 
-def _rail_only_spines(plan: RailPlan, su_segments, leaf_ids, node_leaf, up_names):
+def _rail_only_spines(plan: RailPlan, su_segments, leaf_ids, node_leaf, up_names, prefix=""):
     """Two tiers per rail: rail r's leaves of every SU go to rail r's own spines only."""
     names, lt, br = plan.leaf.names, plan.leaf.type_id, plan.leaf.breakout
     S = plan.spines
@@ -198,7 +227,7 @@ def _rail_only_spines(plan: RailPlan, su_segments, leaf_ids, node_leaf, up_names
             for s in range(plan.n_su)
             for k in range(plan.leaves_per_rail)
         ]
-        spines = [f"rail{r + 1}-spine{i + 1:0{ws}d}" for i in range(S)]
+        spines = [f"{prefix}rail{r + 1}-spine{i + 1:0{ws}d}" for i in range(S)]
         spine_ids.extend(spines)
         for li, leaf in enumerate(rail):
             for si, spine in enumerate(spines):
@@ -375,6 +404,7 @@ def nvl72(catalog: Catalog, plan: Nvl72Plan) -> tuple[list[Segment], list[list[P
         return f"nvl{g // NVL72_COMPUTE_TRAYS + 1:0{wr}d}-tray{g % NVL72_COMPUTE_TRAYS + 1:02d}"
 
     compute_t = catalog.device_types[so.node.type_id]  # GB200 or GB300 compute tray
+    tray_split = dict(so.node.breakout or {})  # multi-plane: each NIC split across the planes
     switch_t = catalog.device_types["gb200-nvlink-switch-tray"]
     scale_up: list[PortLink] = []
 
@@ -387,7 +417,7 @@ def nvl72(catalog: Catalog, plan: Nvl72Plan) -> tuple[list[Segment], list[list[P
             members = []
             for offset, (kind, i) in enumerate(NVL72_LAYOUT_U):
                 if kind == "compute" and i < len(trays):
-                    members.append((trays[i], compute_t.id, "gpu-server", offset, {}))
+                    members.append((trays[i], compute_t.id, "gpu-server", offset, tray_split))
                 elif kind == "switch":
                     members.append((switches[i], switch_t.id, "nvlink-switch", offset, {}))
             for i, tray in enumerate(trays):
