@@ -11,7 +11,25 @@ actually cabled are sized to the downlinks in use, ``ceil(used / R)``, so a leaf
 fewer nodes than its ports allow is not over-built (SN5600 with 32-node SUs: 32 down, 32 up). Leaf uplinks spread evenly: the spine count S is the
 smallest divisor of ``u`` with ``S * K >= leaves * u`` (each leaf has ``u / S`` parallel links to
 every spine). Three tiers: pods of leaves with their own spines (half the spine ports down, half
-up) joined by core groups, one group per spine position, sized the same way.
+up) joined by core groups, sized the same way.
+
+Right-sizing choices (issue 14), written down here because they change counts:
+
+* **Rails sharing a leaf.** When one rail of an SU already needs several leaves, r rails share
+  each leaf (d // r nodes a leaf) if that takes fewer leaves: GB200 NVL72's 144 trays a rail on
+  32-port leaves are 5 leaves of 29 rail-pure, or 9 of 16 with 2 rails a leaf (18 leaves an SU,
+  not 20). Rail-pure leaves stay whenever a rail fits one leaf (every DGX SuperPOD SU).
+* **Pods span SUs.** A pod is a run of K/2 leaves, whatever the SU boundaries; a partial last pod
+  takes only the spines its leaves need.
+* **Full cores.** Core groups are one per spine position (the textbook) unless several spine
+  positions sharing a group fills every core (9 pods of a GB200 16-SU fabric: 2 positions x 9
+  pods x 32 uplinks = 9 cores of 64 ports); each spine then reaches m cores of its group in a
+  cyclic window, m the largest divisor of its uplinks that fits, so every core is reached by
+  the same number of spines and every spine sends the same to each of its cores (the analysis'
+  regular Clos). The price: two pods meet on most, not all, of a group's cores (a 16-SU GB200
+  pod pair shares 7 of 9 at full rate), while the bisection stays full.
+* **Multi-plane.** ``planes`` P > 1 splits each NIC P ways (Spectrum-X multi-plane) and builds P
+  copies of the fabric, one per plane; the counts are per plane times P.
 """
 
 from __future__ import annotations
@@ -297,11 +315,12 @@ class RailPlan:
     tiers: int
     spines: int = 0  # 2-tier: total; 3-tier: per pod
     pod_leaves: int = 0  # 3-tier: leaves per pod (pods span SUs; the last pod may be partial)
-    core_per_group: int = 0  # 3-tier: cores of one core group
     rail_only: bool = False  # spines (2-tier: ``spines`` per rail) join only one rail's leaves
     rails_per_leaf: int = 1  # rails that share one leaf (several when a rail needs many leaves)
-    positions_per_group: int = 1  # 3-tier: spine positions (of every pod) sharing a core group
-    core_links: int = 0  # 3-tier: parallel links from a spine to each core it reaches
+    last_pod_spines: int = 0  # 3-tier: spines of a partial last pod (0: ``spines``)
+    # 3-tier core groups, one entry per run of spine positions with the same pods: (first
+    # position, positions, positions per group G, cores per group, links spine -> each core).
+    core_classes: tuple[tuple[int, int, int, int, int], ...] = ()
 
     @property
     def rails(self) -> int:
@@ -339,15 +358,21 @@ class RailPlan:
     def total_spines(self) -> int:
         if self.rail_only:
             return self.spines * self.rails
-        return self.spines * self.pods if self.tiers == 3 else self.spines
+        if self.tiers == 3:
+            return sum(self.pod_spines(p) for p in range(self.pods))
+        return self.spines
 
-    @property
-    def core_groups(self) -> int:
-        return self.spines // self.positions_per_group if self.tiers == 3 else 0
+    def pod_spines(self, pod: int) -> int:
+        """Spines of pod ``pod`` (0-based): the last, partial pod may need fewer."""
+        if pod == self.pods - 1 and self.last_pod_spines:
+            return self.last_pod_spines
+        return self.spines
 
     @property
     def cores(self) -> int:
-        return self.core_groups * self.core_per_group if self.tiers == 3 else 0
+        if self.tiers != 3:
+            return 0
+        return sum(n // g * cg for _, n, g, cg, _ in self.core_classes)
 
     @property
     def planes(self) -> int:
@@ -451,17 +476,33 @@ def plan_rail_optimized(
             f"three tiers of {k}-port switches hold at most {k} pods ({max_nodes:,} nodes) and "
             f"{nodes:,} nodes need {pods}; ask for fewer nodes or use a bigger switch"
         )
-    group, per_group, core_links = core_grouping(pods, fit[1], spine_up, k)
+    u, spines = fit
+    # A partial last pod of fewer leaves needs fewer spines (the same uplinks per leaf, spread
+    # evenly): GB200 4 SU is pods of 32, 32 and 8 leaves, the last on 8 spines, not 32.
+    last_leaves = leaves - (pods - 1) * pod_leaves
+    last = smallest_divisor_at_least(u, max(last_leaves * u / spine_down, min(2, u)))
+    last = last if pods > 1 and last is not None and last < spines else 0
+    classes = []
+    for first, positions, in_class in _position_runs(pods, spines, last):
+        g, cg, q2 = core_grouping(in_class, positions, spine_up, k)
+        classes.append((first, positions, g, cg, q2))
     return RailPlan(
         **base,
-        uplinks=fit[0],
+        uplinks=u,
         tiers=3,
-        spines=fit[1],
+        spines=spines,
         pod_leaves=pod_leaves,
-        core_per_group=per_group,
-        positions_per_group=group,
-        core_links=core_links,
+        last_pod_spines=last,
+        core_classes=tuple(classes),
     )
+
+
+def _position_runs(pods: int, spines: int, last: int) -> list[tuple[int, int, int]]:
+    """(first spine position, positions, pods with a spine there) runs: with a smaller last
+    pod, its ``last`` positions are in every pod and the others in all pods but the last."""
+    if not last:
+        return [(0, spines, pods)]
+    return [(0, last, pods), (last, spines - last, pods - 1)]
 
 
 def rails_per_leaf(rails: int, su_nodes: int, down: int) -> int:
@@ -492,7 +533,9 @@ def core_grouping(pods: int, positions: int, spine_up: int, radix: int) -> tuple
     divisor of its uplinks that fits) in a cyclic window, so every core is reached by the same
     number of spines and all its ports are used. The fewer cores win.
     """
-    classic = smallest_divisor_at_least(spine_up, pods * spine_up / radix)
+    # Every spine reaches two cores at least (no single uplink neighbour), where it has 2 uplinks.
+    least = min(2, spine_up)
+    classic = smallest_divisor_at_least(spine_up, max(pods * spine_up / radix, least))
     best = None
     if classic is not None:
         best = (positions * classic, 1, classic, spine_up // classic)
@@ -501,7 +544,7 @@ def core_grouping(pods: int, positions: int, spine_up: int, radix: int) -> tuple
             continue
         cores = pods * g * spine_up // radix
         m = max(d for d in range(1, min(cores, spine_up) + 1) if spine_up % d == 0)
-        if (pods * g * m) % cores:  # every core reached by the same number of spines
+        if m < least or (pods * g * m) % cores:  # every core reached by as many spines
             continue
         total = (positions // g) * cores
         if best is None or total < best[0]:

@@ -152,19 +152,15 @@ def _rails_label(group: int, rails_per_leaf: int) -> str:
 
 def _three_tiers(plan: RailPlan, su_segments, leaf_ids, node_leaf, up_names, prefix=""):
     """Pods of ``pod_leaves`` leaves (runs over the SUs' leaves, spanning SUs where they do not
-    divide) with their own spines, joined by core groups of ``positions_per_group`` spine
-    positions. Each spine reaches its group's cores in a cyclic window with ``core_links``
-    links to each, so every core is reached by the same number of spines and is full."""
+    divide) with their own spines (fewer in a partial last pod), joined by core groups: each
+    run of spine positions of ``core_classes`` is cut into groups of G positions; each spine
+    reaches its group's cores in a cyclic window with the same links to each, so every core is
+    reached by the same number of spines and all its ports are used."""
     names, lt, br = plan.leaf.names, plan.leaf.type_id, plan.leaf.breakout
-    Sp, Cg, G = plan.spines, plan.core_per_group, plan.positions_per_group
-    q = plan.uplinks // Sp
     Kd, uk = plan.spine_down, plan.spine_up
-    q2 = plan.core_links
-    reach = uk // q2  # cores one spine reaches
     wc = _width(plan.cores)
-    ws = _width(Sp)
+    ws = _width(plan.spines)
     core_ids = [f"{prefix}core{i + 1:0{wc}d}" for i in range(plan.cores)]
-    core_next = [0] * len(core_ids)  # next free port per core
     leaf_spine: list[PortLink] = []
     spine_core: list[PortLink] = []
     per_pod = plan.pod_leaves
@@ -173,6 +169,8 @@ def _three_tiers(plan: RailPlan, su_segments, leaf_ids, node_leaf, up_names, pre
     pod_spines: list[list[str]] = []
     for p in range(plan.pods):
         pod_leaves = leaf_ids[p * per_pod : (p + 1) * per_pod]
+        Sp = plan.pod_spines(p)
+        q = plan.uplinks // Sp
         spines = [f"{prefix}pod{p + 1}-spine{i + 1:0{ws}d}" for i in range(Sp)]
         pod_spines.append(spines)
         for ll, leaf in enumerate(pod_leaves):
@@ -187,19 +185,26 @@ def _three_tiers(plan: RailPlan, su_segments, leaf_ids, node_leaf, up_names, pre
         spine_segs.setdefault(middle, []).append(
             Segment(switches=[(s, lt, "spine", br) for s in spines])
         )
-    for group in range(plan.core_groups):
-        cores = core_ids[group * Cg : (group + 1) * Cg]
-        # Pod-major, so a pod's G spines in the group start their windows at different cores.
-        members = [pod_spines[p][group * G + g] for p in range(plan.pods) for g in range(G)]
-        for m, spine in enumerate(members):
-            for t in range(reach):
-                c = (m * reach + t) % Cg
-                core = cores[c]
-                base = group * Cg + c
-                for j in range(q2):
-                    port = names[core_next[base]]
-                    core_next[base] += 1
-                    spine_core.append((spine, names[Kd + t * q2 + j], core, port))
+    next_core = 0
+    for first, positions, G, Cg, q2 in plan.core_classes:
+        reach = uk // q2  # cores one spine reaches
+        for group in range(positions // G):
+            cores = core_ids[next_core : next_core + Cg]
+            next_core += Cg
+            free = [0] * Cg  # next free port per core
+            # Pod-major, so a pod's G spines in the group start their windows at other cores.
+            members = [
+                pod_spines[p][pos]
+                for p in range(plan.pods)
+                for pos in range(first + group * G, first + (group + 1) * G)
+                if pos < len(pod_spines[p])
+            ]
+            for m, spine in enumerate(members):
+                for t in range(reach):
+                    c = (m * reach + t) % Cg
+                    for j in range(q2):
+                        spine_core.append((spine, names[Kd + t * q2 + j], cores[c], names[free[c]]))
+                        free[c] += 1
     core_seg = Segment(switches=[(c, lt, "core", br) for c in core_ids], own_row=True)
     half = (plan.pods + 1) // 2
     core_after = (min(half * per_pod, len(leaf_ids)) - 1) // leaves_per_su

@@ -104,14 +104,40 @@ def test_clos_switch_count_bound_at_gb200_16_su():
     assert set(used.values()) == {radix}
 
 
-def test_the_2_su_gb200_fabric_is_within_its_2_tier_bound():
-    endpoints = 16 * 18 * 4
-    counts = preview("nvl72", racks=16)
+@pytest.mark.parametrize("sus", [4, 8])
+def test_gb200_at_4_and_8_su_is_within_the_3_tier_bound(sus):
+    # A partial last pod (4 SU: pods of 32, 32 and 8 leaves) takes only the spines its leaves
+    # need, and its spine positions get core groups of their own.
+    endpoints = sus * 8 * 18 * 4
+    counts = preview("nvl72", racks=sus * 8)
     scale_out = sum(v for k, v in counts["switches"].items() if k != "nvlink-switch")
+    assert counts["tiers"] == 3
+    assert scale_out <= clos_switch_bound(endpoints, 64, tiers=3)
+    assert counts["links"]["spine-core"] == endpoints
+    if sus == 4:
+        design = nvl72(racks=sus * 8)
+        spines = Counter(
+            link.b.device.split("-")[0]
+            for link in design.links.values()
+            if design.devices[link.b.device].role == "spine"
+            and design.devices[link.a.device].role == "leaf"
+        )
+        pods = Counter(d.id.split("-")[0] for d in design.devices.values() if d.role == "spine")
+        assert pods == {"pod1": 32, "pod2": 32, "pod3": 8}
+        assert spines == {"pod1": 32 * 32, "pod2": 32 * 32, "pod3": 8 * 32}
+
+
+def test_the_2_su_gb200_fabric_is_within_its_2_tier_bound():
+    # Two tiers with every leaf spread evenly over the spines: leaves ceil(E / (K/2)), each with
+    # K/2 uplinks; spines the smallest divisor of K/2 whose ports hold them all.
+    endpoints, radix = 16 * 18 * 4, 64
+    leaves = math.ceil(endpoints / (radix // 2))
+    up = radix // 2
+    spines = min(s for s in range(1, up + 1) if up % s == 0 and s * radix >= leaves * up)
+    counts = preview("nvl72", racks=16)
     assert counts["tiers"] == 2
-    # Two rails share each leaf: 2 x 16 trays fill 32 downlinks exactly, 36 leaves.
-    assert counts["switches"]["leaf"] == math.ceil(endpoints / 32)
-    assert scale_out <= clos_switch_bound(endpoints, 64, tiers=2) + 14  # spines divide 32
+    assert counts["switches"]["leaf"] == leaves  # two rails a leaf: 2 x 16 trays = 32 ports
+    assert counts["switches"]["spine"] == spines
 
 
 def test_small_nvl72_uplinks_follow_the_trays_in_use():
