@@ -26,8 +26,9 @@ Right-sizing choices (issue 14), written down here because they change counts:
   pods x 32 uplinks = 9 cores of 64 ports); each spine then reaches m cores of its group in a
   cyclic window, m the largest divisor of its uplinks that fits, so every core is reached by
   the same number of spines and every spine sends the same to each of its cores (the analysis'
-  regular Clos). The price: two pods meet on most, not all, of a group's cores (a 16-SU GB200
-  pod pair shares 7 of 9 at full rate), while the bisection stays full.
+  regular Clos). The price: two pods meet on most, not all, of a group's cores, so one pod
+  pair alone gets 87.5-94 % of a pod's uplinks through the cores (896-960 of 1,024 at GB200 16
+  SU), while the bisection stays full.
 * **Multi-plane.** ``planes`` P > 1 splits each NIC P ways (Spectrum-X multi-plane) and builds P
   copies of the fabric, one per plane; the counts are per plane times P.
 """
