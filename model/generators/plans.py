@@ -16,9 +16,10 @@ up) joined by core groups, sized the same way.
 Right-sizing choices (issue 14), written down here because they change counts:
 
 * **Rails sharing a leaf.** When one rail of an SU already needs several leaves, r rails share
-  each leaf (d // r nodes a leaf) if that takes fewer leaves: GB200 NVL72's 144 trays a rail on
-  32-port leaves are 5 leaves of 29 rail-pure, or 9 of 16 with 2 rails a leaf (18 leaves an SU,
-  not 20). Rail-pure leaves stay whenever a rail fits one leaf (every DGX SuperPOD SU).
+  each leaf (d // r nodes a leaf) if that builds fewer switches in all: GB200 NVL72's 144 trays
+  a rail on 32-port leaves are 5 leaves of 29 rail-pure, or 9 of 16 with 2 rails a leaf (18
+  leaves an SU, not 20; at 16 SU 720 switches, not 1,016; one SU stays rail-pure, 30 switches
+  against 34). Rail-pure leaves stay whenever a rail fits one leaf (every DGX SuperPOD SU).
 * **Pods span SUs.** A pod is a run of K/2 leaves, whatever the SU boundaries; a partial last pod
   takes only the spines its leaves need.
 * **Full cores.** Core groups are one per spine position (the textbook) unless several spine
@@ -432,7 +433,40 @@ def plan_rail_optimized(
     if tiers not in ("auto", "2", "3", "rail-only"):
         raise GenerateError(f"--tiers must be auto, 2, 3 or rail-only, not {tiers!r}")
     rails = len(node.nics)
-    rpl = 1 if tiers == "rail-only" else rails_per_leaf(rails, su_nodes, down)
+    args = (node, leaf, nodes, su_nodes, tiers, oversubscription, reserve_ports, up, down)
+    if tiers == "rail-only" or -(-su_nodes // down) <= 1:
+        return _plan_rails(*args, 1)
+    # A rail of one SU already needs several leaves: r rails may share each leaf instead when
+    # that builds fewer switches in all (GB200 NVL72 16 SU: 720 with 2 rails a leaf, not 1,016).
+    plans, refusal = [], None
+    for r in (r for r in range(1, rails + 1) if rails % r == 0 and down // r >= 1):
+        try:
+            plans.append(_plan_rails(*args, r))
+        except GenerateError as exc:
+            refusal = refusal or exc
+    if not plans:
+        raise refusal
+    return min(plans, key=lambda p: (_switch_total(p), p.rails_per_leaf))
+
+
+def _switch_total(plan: RailPlan) -> int:
+    return plan.leaves + plan.total_spines + plan.cores
+
+
+def _plan_rails(
+    node: NodeSpec,
+    leaf: SwitchPorts,
+    nodes: int,
+    su_nodes: int,
+    tiers: str,
+    oversubscription: int,
+    reserve_ports: int,
+    up: int,
+    down: int,
+    rpl: int,
+) -> RailPlan:
+    """The rail-optimized plan with ``rpl`` rails sharing each leaf."""
+    rails = len(node.nics)
     lpr = -(-su_nodes // (down // rpl))
     need = used_uplinks(-(-su_nodes // lpr) * rpl, oversubscription, up)
     most = up
@@ -504,23 +538,6 @@ def _position_runs(pods: int, spines: int, last: int) -> list[tuple[int, int, in
     if not last:
         return [(0, spines, pods)]
     return [(0, last, pods), (last, spines - last, pods - 1)]
-
-
-def rails_per_leaf(rails: int, su_nodes: int, down: int) -> int:
-    """How many rails share a leaf: 1 (rail-pure leaves) unless one rail of an SU already needs
-    several leaves and sharing a leaf between rails needs fewer of them (GB200 NVL72: 144 trays
-    a rail on 32-port leaves is 5 leaves of 29; two rails of 16 trays a leaf fill 9 exactly, 18
-    leaves an SU instead of 20). The fewest leaves win, then the fewest rails per leaf."""
-    if -(-su_nodes // down) <= 1:
-        return 1
-    best = (rails * -(-su_nodes // down), 1)
-    for r in range(2, rails + 1):
-        if rails % r or down // r < 1:
-            continue
-        leaves = (rails // r) * -(-su_nodes // (down // r))
-        if leaves < best[0]:
-            best = (leaves, r)
-    return best[1]
 
 
 def core_grouping(pods: int, positions: int, spine_up: int, radix: int) -> tuple[int, int, int]:

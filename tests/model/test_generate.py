@@ -40,20 +40,24 @@ def uplinks_for(need, most, leaves, ports):
     return min(range(max(need, 2), most + 1), key=lambda u: (spines_for(u, leaves, ports), u))
 
 
-def shared_rails(C, M, d):
-    # A rail of one SU that needs several leaves may share its leaves with other rails, r rails
-    # of d // r nodes a leaf, when that takes fewer leaves (fewest leaves, then fewest rails).
-    if math.ceil(M / d) == 1:
-        return 1
-    options = [((C // r) * math.ceil(M / (d // r)), r) for r in range(1, C + 1) if C % r == 0]
-    return min(options)[1]
-
-
 def rail_formula(N, C, M, K, R=1, P=0, tiers=None):
+    # A rail of one SU that needs several leaves may share its leaves with other rails, r rails
+    # of d // r nodes a leaf, when that builds fewer switches (then the fewest rails a leaf).
+    most = K // (R + 1)
+    d = R * most - P
+    if math.ceil(min(M, N) / d) == 1:
+        return rail_formula_shared(N, C, M, K, R, P, tiers, 1)
+    options = []
+    for r in (r for r in range(1, C + 1) if C % r == 0):
+        counts = rail_formula_shared(N, C, M, K, R, P, tiers, r)
+        options.append((counts["leaf"] + counts["spine"] + counts.get("core", 0), r, counts))
+    return min(options, key=lambda o: o[:2])[2]
+
+
+def rail_formula_shared(N, C, M, K, R, P, tiers, r):
     most = K // (R + 1)
     d = R * most - P
     M = min(M, N)
-    r = shared_rails(C, M, d)
     lpr = math.ceil(M / (d // r))
     need = math.ceil(math.ceil(M / lpr) * r / R)
     sus = math.ceil(N / M)
@@ -304,16 +308,17 @@ def test_nvl72_scale_up_and_scale_out_counts():
     assert roles["gpu-server"] == trays and roles["nvlink-switch"] == racks * 9
     assert design.gpu_count() == racks * 72
     assert links[("gpu-server", "nvlink-switch")] == racks * 18 * 9
-    # scale-out: M = 36 trays per SU, C = 4 NICs, qm9700: d = 32. Rail-pure leaves would be
-    # 2 per rail (8 leaves); the 4 rails sharing leaves of 8 trays take ceil(36 / 8) = 5, each
-    # with 8 x 4 = 32 downlinks and 32 uplinks, 160 uplinks on 4 spines of 64 ports.
+    # scale-out: M = 36 trays per SU, C = 4 NICs, qm9700: d = 32. Rail-pure leaves are 2 per
+    # rail of 18 trays (8 leaves, 18 uplinks each on 3 spines: 11 switches); 2 rails sharing
+    # leaves of 12 trays take 2 x 3 = 6 leaves with 24 uplinks each on 3 spines (9 switches,
+    # as few as 4 rails a leaf take, with fewer rails a leaf).
     expected = rail_formula(trays, 4, 36, 64)
-    assert (roles["leaf"], roles["spine"]) == (expected["leaf"], expected["spine"]) == (5, 4)
-    assert all(
-        link.b.device.startswith("su1-leaf-rails1-4")
+    assert (roles["leaf"], roles["spine"]) == (expected["leaf"], expected["spine"]) == (6, 3)
+    assert {
+        link.b.device.split("-leaf-")[1].rsplit("-", 1)[0]
         for link in design.links.values()
         if design.devices[link.b.device].role == "leaf"
-    )
+    } == {"rails1-2", "rails3-4"}
     assert links[("gpu-server", "leaf")] == trays * 4
     assert_links_valid(design)
     # every NVLink link stays inside its rack, each tray reaching all 9 switch trays once
