@@ -18,7 +18,7 @@ from model.catalog import OPTICAL_KINDS, Catalog, CatalogFile, builtin_catalog
 from model.design import Design
 from model.entities import Link, PortRef, Settings
 from model.gc_policy import building_design
-from model.generators import plans, topology
+from model.generators import plans, rail_plans, topology
 from model.generators.networks import build_networks, cable_pdus, parse_fabrics
 from model.generators.placement import (
     Placement,
@@ -142,7 +142,7 @@ def rail_optimized(
     own spines joined by a core tier. ``planes`` > 1: multi-plane Spectrum-X (each NIC split
     across that many independent planes); ``port_mode``: the switch's port mode (``288x400G``)."""
     catalog = catalog or builtin_catalog()
-    plan = plans.plan_rail_optimized(
+    plan = rail_plans.plan_rail_optimized(
         catalog,
         nodes=nodes,
         node_type=node_type,
@@ -194,7 +194,7 @@ def nvl72(
     GB200's 400G NICs, Quantum-X800 Q3400 for GB300's ConnectX-8 800G; with ``planes`` > 1
     (multi-plane Spectrum-X, each ConnectX-8 as 2 x 400G) the Spectrum-X SN5610."""
     catalog = catalog or builtin_catalog()
-    plan = plans.plan_nvl72(
+    plan = rail_plans.plan_nvl72(
         catalog,
         racks=racks,
         platform=platform,
@@ -251,8 +251,8 @@ def preview(template: str, **params) -> dict:
     planner = {
         "leaf-spine": plans.plan_leaf_spine,
         "fat-tree": plans.plan_fat_tree,
-        "rail-optimized": plans.plan_rail_optimized,
-        "nvl72": plans.plan_nvl72,
+        "rail-optimized": rail_plans.plan_rail_optimized,
+        "nvl72": rail_plans.plan_nvl72,
     }[template]
     try:
         plan = planner(catalog, **params)

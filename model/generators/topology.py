@@ -16,10 +16,9 @@ from model.generators.plans import (
     NVL72_SWITCH_TRAYS,
     FatTreePlan,
     LeafSpinePlan,
-    Nvl72Plan,
-    RailPlan,
     switch_ports,
 )
+from model.generators.rail_plans import Nvl72Plan, RailPlan
 from model.ports import port_table
 
 PortLink = tuple[str, str, str, str]
