@@ -7,7 +7,7 @@ import argparse
 from cli import CliError
 from model.fileio import DesignFileError, save_design
 from model.generate import TEMPLATES, GenerateError, generate
-from model.structured_layout import CABLING_STYLES, set_cabling
+from model.structured_layout import CABLING_STYLES, place_panels, set_cabling
 
 # option dest -> templates that take it
 _OPTIONS = {
@@ -53,8 +53,9 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
         "--cabling",
         choices=CABLING_STYLES,
         default="direct",
-        help="direct (default: one fibre per link) or cross-connect (patch panels at the top of "
-        "each rack, MPO trunks between them, patch cords to the devices)",
+        help="direct (default: one fibre per link), cross-connect (patch panels at the top of "
+        "each rack, MPO trunks between them, patch cords to the devices) or zones (TIA-942: "
+        "rack panels trunked to their row's zone panel, zone panels to the network racks)",
     )
 
 
@@ -141,7 +142,12 @@ def run(args: argparse.Namespace) -> int:
         design = generate(template, **params)
     except GenerateError as exc:
         raise CliError(str(exc)) from None
-    set_cabling(design, getattr(args, "cabling", "direct"))
+    style = getattr(args, "cabling", "direct")
+    set_cabling(design, style)
+    if style != "direct":
+        revision = design.revision
+        place_panels(design)  # panels at the top of the racks, as design records
+        design.revision = revision  # a generator's output, not a user edit
     try:
         save_design(design, args.output)
     except DesignFileError as exc:

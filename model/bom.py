@@ -78,6 +78,7 @@ _CATEGORY_OF_DEVICE = {
     "storage": "Servers",
     "switch": "Switches",
     "nvlink-switch": "Switches",
+    "patch-panel": "Patch panels",  # placed panel devices, beside the structured parts
 }
 
 

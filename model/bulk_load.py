@@ -63,6 +63,7 @@ def add_loaded_links(design: Design, links: Sequence[Link]) -> None:
     if not set(map(_MEDIUM, links)) - {"auto"} <= media.keys():
         raise BulkRefused("a link names an unknown medium")
     design.links.update(zip(ids, links, strict=True))
+    design._via_links.update(map(_ID, filter(_VIA, links)))  # links routed through panels
     port_links.update(new_ports)  # a lookup table: its order is free
     device_links = design._device_links
     for device_id in used_devices:
@@ -74,6 +75,7 @@ def add_loaded_links(design: Design, links: Sequence[Link]) -> None:
 
 _ID = attrgetter("id")
 _MEDIUM = attrgetter("medium")
+_VIA = attrgetter("via")
 _A_DEVICE, _A_PORT = attrgetter("a.device"), attrgetter("a.port")
 _B_DEVICE, _B_PORT = attrgetter("b.device"), attrgetter("b.port")
 

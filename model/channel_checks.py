@@ -10,6 +10,8 @@ Codes (each names the link first, then the channel's elements, so the editor sel
 * ``POLARITY_MISMATCH`` (warning): a transmit lane does not land on its receive lane; the
   message names the element to change.
 * ``CHANNEL_LIMIT_UNKNOWN`` (info): the catalog has no channel limit for the medium.
+* ``TWIN_PORT_SKEW`` (warning): the two fibres of one twin-MPO port differ in length beyond
+  the skew rule (:func:`skew_findings`).
 """
 
 from __future__ import annotations
@@ -107,3 +109,39 @@ def channel_summary(channels: Iterable[Channel], catalog: StructuredCatalog | No
         "over_budget": sum(1 for b in budgets if b.over_budget),
         "polarity_errors": sum(1 for c in channels if not check_polarity(c).ok),
     }
+
+
+def skew_findings(layout, catalog: StructuredCatalog | None = None) -> list[Finding]:
+    """TWIN_PORT_SKEW (warning): the fibres of one port with two MPO (800G SR8 / 2 x SR4: the
+    module's twin fibres) differ in length beyond the skew rule.
+
+    Each fibre's length is its own path (cords + the trunks its leg is in,
+    ``layout.leg_lengths_m``); legs of one link can land in different trunks of a bundle. The
+    catalog's ``skew`` rule turns the skew limit into metres (domain-facts §8a TIA-FOTC SR8
+    cabling skew <= 79 ns, §7b NV-MMS4X50 twin fibres about the same length at 4.5 ns/m).
+    A direct link orders its fibres at one length, so only structured layouts can differ.
+    """
+    catalog = catalog or structured_catalog()
+    if catalog.skew is None:
+        return []
+    limit_m = catalog.skew.max_difference_m
+    out = []
+    for link_id, legs in sorted(layout.leg_lengths_m.items()):
+        if len(legs) > 1 and max(legs) - min(legs) > limit_m + 1e-9:
+            channel = layout.channels.get(link_id)
+            objects = _objects(channel) if channel else (link_id,)
+            out.append(_skew(f"link {link_id}", objects, min(legs), max(legs), catalog))
+    return sort_findings(out)
+
+
+def _skew(what: str, objects, lo_m: float, hi_m: float, catalog: StructuredCatalog) -> Finding:
+    rule = catalog.skew
+    skew_ns = (hi_m - lo_m) * rule.delay_ns_per_m
+    return Finding(
+        code="TWIN_PORT_SKEW",
+        severity="warning",
+        message=f"{what}: its fibres are {lo_m:g} m and {hi_m:g} m; the {hi_m - lo_m:.1f} m "
+        f"difference is {skew_ns:.0f} ns of skew, above {rule.max_skew_ns:g} ns "
+        f"({rule.max_difference_m:.1f} m)",
+        objects=tuple(objects),
+    )

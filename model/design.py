@@ -89,6 +89,7 @@ class Design:
         self._rack_devices: dict[str, set[str]] = {}
         self._device_links: dict[str, set[str]] = {}
         self._port_links: dict[tuple[str, str], str] = {}
+        self._via_links: set[str] = set()  # links routed through panels (Link.via non-empty)
         self._changes = ChangeNotifier()
         self._id_counters: dict[str, int] = {}
         self.revision = 0  # bumped by every edit; caches compare it
@@ -144,6 +145,10 @@ class Design:
         return sorted(
             (self.devices[d] for d in self._rack_devices.get(rack_id, ())), key=lambda d: d.u
         )
+
+    def links_via_panels(self) -> frozenset[str]:
+        """Ids of the links routed through patch panels by hand (``Link.via`` set)."""
+        return frozenset(self._via_links)
 
     def links_of_device(self, device_id: str) -> set[str]:
         return set(self._device_links.get(device_id, ()))
@@ -473,6 +478,8 @@ class Design:
             for end in (link.a, link.b):
                 port_links[(end.device, end.port)] = link.id
                 device_links.setdefault(end.device, set()).add(link.id)
+            if link.via:
+                self._via_links.add(link.id)
         self._emit(ChangeKind.LINKS_ADDED, (link.id for link in links))
 
     def update_links(self, links: Iterable[Link]) -> None:
@@ -489,6 +496,10 @@ class Design:
                 raise DesignError(f"link {link.id!r}: unknown medium {link.medium!r}")
         for link in links:
             self.links[link.id] = link
+            if link.via:
+                self._via_links.add(link.id)
+            else:
+                self._via_links.discard(link.id)
         self._emit(ChangeKind.LINKS_CHANGED, (link.id for link in links))
 
     def remove_links(self, ids: Iterable[str]) -> Removed:
@@ -499,6 +510,7 @@ class Design:
             for end in (link.a, link.b):
                 self._port_links.pop((end.device, end.port), None)
                 self._device_links.get(end.device, set()).discard(link.id)
+            self._via_links.discard(link.id)
         self._emit(ChangeKind.LINKS_REMOVED, ids)
         return removed
 

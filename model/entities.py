@@ -122,6 +122,9 @@ class Link(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True)
     as_built_m: Length | None = None
     label: Name = ""
     fabric: Fabric | None = None
+    # Structured cabling (schema 3): the patch-panel devices the link's channel passes, A end to
+    # B end (model.structured_edit.route_via); empty = the design's cabling style chooses.
+    via: Annotated[tuple[Ident, ...], Meta(max_length=16)] = ()
 
 
 BomCategory = Literal[
@@ -163,8 +166,10 @@ class Settings(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, om
     # rounded up per line, shown in the BOM's own "spares" column (default none).
     spares_pct: dict[BomCategory, Annotated[float, Meta(ge=0, le=100)]] = {}
     # Structured cabling (model.structured_layout): "direct" = one fibre per link (as before);
-    # "cross-connect" = panel at the top of each rack, MPO trunks between rack panels.
-    cabling: Literal["direct", "cross-connect"] = "direct"
+    # "cross-connect" = panel at the top of each rack, MPO trunks between rack panels;
+    # "zones" = TIA-942 zones: rack panels trunked to their row's zone (HDA) panel, zone panels
+    # trunked to the network racks' (MDA) panels.
+    cabling: Literal["direct", "cross-connect", "zones"] = "direct"
 
 
 ENTITY_KINDS = ("trays", "racks", "devices", "links")

@@ -36,7 +36,7 @@ from model.file_checks import LoadProblem, check_document
 from model.gc_policy import building_design
 
 FORMAT = "hallwright"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 EXTENSION = ".hall.json"
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
@@ -66,8 +66,15 @@ def _v1_to_v2(raw: dict[str, Any]) -> dict[str, Any]:
     return raw
 
 
+def _v2_to_v3(raw: dict[str, Any]) -> dict[str, Any]:
+    """Nothing to rewrite: v3 adds optional ``via`` (patch panels) to links and the ``zones``
+    cabling style; a v2 file is a valid v3 file. The step exists so that an older Hallwright
+    refuses a v3 file by its version, not by an unknown field."""
+    return raw
+
+
 # MIGRATIONS[n] turns a version-n document (plain JSON values) into a version n+1 document.
-MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2}
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3}
 
 
 class DesignFileError(Exception):

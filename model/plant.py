@@ -410,8 +410,9 @@ def build_plant(
         for r in range(n_all) if around_link is None else ():
             if kind[r] == "backplane":
                 out.link_parts[plant.link_ids[r]] = ("", "", "", "", "", "rack backplane")
-    if around_link is None and design.settings.cabling != "direct":
-        # Imported here: model.structured_plant builds on this module's PartCount.
+    if around_link is None:
+        # Imported here: model.structured_plant builds on this module's PartCount; it changes
+        # nothing unless a link runs through panels.
         from model.structured_plant import apply_structured
 
         apply_structured(out, plant, fabric_of)

@@ -87,18 +87,60 @@ class PanelPart(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
 class TrunkPart(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     id: _Id
     mode: Mode
-    fibres: Literal[8, 12, 16, 24]
+    fibres: Literal[8, 12, 16, 24, 48, 144]
     part_number: _Id
     description: str
     lengths_m: tuple[_Metres, ...]
+    diameter_mm: Annotated[float, Meta(gt=0, le=100)]  # tray fill
+    weight_kg_per_m: Annotated[float, Meta(ge=0, le=100)]  # tray load
     price_usd: _Usd
     price_per_m_usd: _Usd
     source: _Id
     notes: str = ""
 
 
+class SkewRule(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Length mismatch allowed between the fibres of one module: skew limit / delay per metre."""
+
+    max_skew_ns: Annotated[float, Meta(gt=0, le=1e6)]
+    delay_ns_per_m: Annotated[float, Meta(gt=0, le=100)]
+    source: _Id
+    notes: str = ""
+
+    @property
+    def max_difference_m(self) -> float:
+        return self.max_skew_ns / self.delay_ns_per_m
+
+
+class BendRule(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Minimum static bend radius of a family of cables: ``times_od`` x diameter, at least
+    ``min_mm``. Families: copper (dac, acc, aec, utp), aoc, fibre (module fibres and trunks)."""
+
+    family: Literal["copper", "aoc", "fibre"]
+    times_od: Annotated[float, Meta(ge=0, le=100)] = 0.0
+    min_mm: Annotated[float, Meta(ge=0, le=10_000)] = 0.0
+    source: _Id
+    notes: str = ""
+
+    def radius_mm(self, diameter_mm: float) -> float:
+        return max(self.times_od * diameter_mm, self.min_mm)
+
+
+class TrayClass(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The load class and corner radius assumed for every tray of a design."""
+
+    load_class: str
+    load_kg_per_m: Annotated[float, Meta(gt=0, le=10_000)]
+    corner_radius_mm: Annotated[float, Meta(gt=0, le=10_000)]
+    source: _Id
+    notes: str = ""
+
+
 class StructuredFile(Struct, kw_only=True, forbid_unknown_fields=True):
     about: str = ""
+    skew: SkewRule | None = None
+    tray_class: TrayClass | None = None
+    bend_rules: list[BendRule] = []
     connector_losses: list[ConnectorLoss] = []
     fibre_attenuations: list[FibreAttenuation] = []
     channel_limits: list[ChannelLimit] = []
@@ -114,6 +156,9 @@ class StructuredCatalog:
         self.attenuation_db_per_km = {f.mode: f.db_per_km for f in data.fibre_attenuations}
         self.limits = {c.medium: c for c in data.channel_limits}
         self.panels = {p.id: p for p in data.panels}
+        self.skew = data.skew
+        self.tray_class = data.tray_class
+        self.bend_rules = {b.family: b for b in data.bend_rules}
         self.trunks = {t.id: t for t in data.trunks}
         for table, items, kind in (
             (self.limits, data.channel_limits, "channel limit"),
@@ -122,6 +167,14 @@ class StructuredCatalog:
         ):
             if len(table) != len(items):
                 raise ValueError(f"structured catalog: duplicate {kind} id")
+
+    def bend_radius_mm(self, kind: str, diameter_mm: float) -> float:
+        """Minimum static bend radius of a cable of medium ``kind`` (or "trunk") and diameter."""
+        family = (
+            "aoc" if kind == "aoc" else "fibre" if kind in ("mmf", "smf", "trunk") else "copper"
+        )
+        rule = self.bend_rules.get(family)
+        return rule.radius_mm(diameter_mm) if rule else 0.0
 
     def trunk_for(self, mode: str, fibres: int) -> TrunkPart | None:
         """The smallest trunk of ``mode`` with at least ``fibres`` fibres."""

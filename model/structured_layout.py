@@ -1,37 +1,45 @@
-"""Structured-cabling layout of a design: rack-top panels, MPO trunks, patch cords, channels.
+"""Structured-cabling layout of a design: panels, bundled MPO trunks, patch cords, channels.
 
-A pure function of the cable plant and ``design.settings.cabling``:
+A pure function of the cable plant, ``design.settings.cabling``, the placed panel devices and
+``Link.via`` (:mod:`model.structured_edit`):
 
 * ``direct`` — every link on a module medium is one fibre (:func:`model.channels.plant_channels`),
-  exactly the plant of before: no panel, no trunk.
-* ``cross-connect`` — every rack with optical links to other racks gets patch panels at its
-  top; each inter-rack channel is patch cord (device to its rack's panel) – panel – MPO trunk
-  (rack top to rack top, along the link's tray route) – panel – patch cord. Two patch points,
-  NV-STRUCT's maximum for 100G-lane multimode.
+  exactly the plant of before: no panel, no trunk (unless a link is routed via panels by hand).
+* ``cross-connect`` — each inter-rack channel is patch cord (device to its rack's panel) –
+  panel – MPO trunk (rack top to rack top, along the link's tray route) – panel – patch cord.
+  Two patch points, NV-STRUCT's maximum for 100G-lane multimode.
+* ``zones`` — TIA-942 zones (:mod:`model.structured_paths`): rack panel – trunk – zone (HDA)
+  panel – trunk – network-rack (MDA) panel.
 
 Choices, written down:
 
-* MPO-12 / MPO-16 channels (parallel optics) each take one trunk of their own fibre count
-  (trunk-mpo12 / trunk-mpo16) through MPO adapter panels; polarity for parallel optics: the
-  module's own crossover (Type-B) fibre as patch cords and a Type-B trunk (domain-facts §8a:
-  parallel optics across a Type-B trunk need no flip). A link with several fibres per port
-  (800G SR8: two MPO per port) takes that many trunks, cords and panel ports. Bundling several channels into MPO-24/48/144
-  trunks is not done yet.
-* LC duplex channels (FR4) go through MPO-12-to-6-LC cassettes: six channels share one MPO-12
-  trunk; near port k meets far port 7-k (method B: A-to-B cords, Type-B trunk, mirrored ports).
-* Cord length = the link's vertical at that end + the design's slack per end; trunk length =
-  the horizontal route (hops + trays + floor) + the design's slack % + a 2 m service loop
-  (LEVIATHAN: 2-3 m per trunk run, the low end). Each is ordered at the next orderable length
-  (cords: the module's fibre part; trunks: the trunk part); a trunk of one bundle is ordered at
-  the longest of its channels.
+* **Panels.** The patch points use the panel devices placed in the racks
+  (:class:`~model.structured_paths.PanelPool`: top panel first, one MPO port per trunk leg, one
+  enclosure slot per cassette); ``generate --cabling`` places them (:func:`place_panels`). A
+  rack without enough placed panels gets *virtual* ones (ordered in the BOM, reported as
+  PANELS_NOT_PLACED) so an older design or a hand-built one still has its channels.
+* **Legs.** A trunk *leg* is one MPO connector at each end: an MPO-12/-16 channel's fibre (a link
+  with several fibres per port, 800G SR8, takes one leg per fibre), or the MPO-12 rear of an
+  LC cassette pair carrying up to six duplex channels (near port k meets far port 7-k, method B).
+* **Bundling.** Legs between the same two panels (same mode and leg width) share trunks: the
+  smallest trunk of the catalog (MPO-12/16/24/48/144) that carries all of them, else the
+  largest, repeated. A trunk is ordered at the longest of its legs; the BOM lists trunks by
+  fibre count and length.
+* **Polarity.** Cords are the module's own fibre part (NVIDIA MPO-12/APC crossover, Type B;
+  duplex A-to-B); the first trunk of a channel is Type B and any further trunk Type A (through
+  an MPO adapter), so the channel keeps one flip (domain-facts §8a).
+* **Lengths.** Cord = the link's vertical at that end + the design's slack per end (+ the rack
+  distance when the panel is in another rack); trunk = the horizontal route between the two
+  panels' racks (the link's own route between its two racks, else
+  :class:`~model.structured_paths.RackDistances`) + the slack % + a 2 m service loop
+  (LEVIATHAN: 2-3 m per trunk run, the low end), ordered at the next orderable length.
 * Same-rack links and links on integrated cables (DAC, AOC, ...) stay direct.
 """
 
 from __future__ import annotations
 
 import math
-from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import msgspec
 import numpy as np
@@ -39,8 +47,10 @@ import numpy as np
 from model.channels import CONNECTOR_FAMILY, CONNECTOR_FIBRES, Channel, Element, plant_channels
 from model.findings import Finding
 from model.structured_catalog import StructuredCatalog, structured_catalog
+from model.structured_edit import new_panel, panel_types
+from model.structured_paths import PanelPool, RackDistances, style_path, zone_hubs
 
-CABLING_STYLES = ("direct", "cross-connect")
+CABLING_STYLES = ("direct", "cross-connect", "zones")
 TRUNK_SERVICE_LOOP_M = 2.0  # LEVIATHAN: 2-3 m service loop per fibre trunk run
 MPO_PANEL = "panel-mpo-1u-72"
 LC_CASSETTE = "cassette-mpo12-lc6-a"
@@ -54,10 +64,15 @@ class Trunk:
     part: str  # structured-catalog trunk id
     rack_a: str
     rack_b: str
-    length_m: float
+    length_m: float  # the longest leg's length
     ordered_m: float  # NaN: longer than the part's longest length
     links: tuple[str, ...]
-    quantity: int = 1  # parallel channels of a link with several fibres per port (800G SR8)
+    quantity: int = 1
+    fibres: int = 0  # the trunk part's fibre count
+    legs: int = 1  # MPO legs it carries
+    panel_a: str = ""
+    panel_b: str = ""
+    route_link: str = ""  # a link between the same two racks whose tray route it follows
 
 
 @dataclass(frozen=True)
@@ -76,25 +91,51 @@ class StructuredLayout:
     channels: dict[str, Channel]
     trunks: list[Trunk] = field(default_factory=list)
     cords: list[Cord] = field(default_factory=list)
-    # Per rack: MPO adapter ports used and LC cassettes used (panels/enclosures derive from them).
-    mpo_ports: dict[str, int] = field(default_factory=dict)
-    cassettes: dict[str, int] = field(default_factory=dict)
+    # (rack, panel type) -> panels the channels need beyond the placed ones.
+    virtual_panels: dict[tuple[str, str], int] = field(default_factory=dict)
+    cassettes: dict[str, int] = field(default_factory=dict)  # rack -> cassettes
+    leg_lengths_m: dict[str, list[float]] = field(default_factory=dict)  # link -> per fibre
+    panel_use: dict[str, tuple[int, int]] = field(default_factory=dict)  # placed: (used, of)
     findings: list[Finding] = field(default_factory=list)
 
     def panel_counts(self, catalog: StructuredCatalog | None = None) -> dict[str, int]:
-        """Per panel part id: how many to order (adapter panels and enclosures, per rack)."""
-        catalog = catalog or structured_catalog()
-        per_panel = catalog.panels[MPO_PANEL].front_ports
-        slots = catalog.panels[LC_ENCLOSURE].slots
-        out = {
-            MPO_PANEL: sum(math.ceil(n / per_panel) for n in self.mpo_ports.values()),
-            LC_ENCLOSURE: sum(math.ceil(n / slots) for n in self.cassettes.values()),
-            LC_CASSETTE: sum(self.cassettes.values()),
-        }
+        """Per panel part id, what the BOM orders besides the placed panel devices: virtual
+        panels and enclosures, and every cassette."""
+        out: dict[str, int] = {}
+        for (_, type_id), count in sorted(self.virtual_panels.items()):
+            out[type_id] = out.get(type_id, 0) + count
+        if self.cassettes:
+            out[LC_CASSETTE] = sum(self.cassettes.values())
         return {k: v for k, v in out.items() if v}
 
     def structured_links(self) -> set[str]:
         return {c.link_id for c in self.channels.values() if c.panels}
+
+
+def uses_structured(design) -> bool:
+    """Whether any link runs through panels (a structured style, or a link routed via panels)."""
+    return design.settings.cabling != "direct" or bool(design.links_via_panels())
+
+
+def panel_usage(plant, rack_id: str | None = None) -> dict[str, tuple[int, int]]:
+    """Per placed panel (of ``rack_id``, or all): (MPO ports or cassette slots used, how many it
+    has) — what the rack elevation shows on a panel (0 used when no link runs through it)."""
+    design = plant.design
+    types = panel_types(design)
+    panels = [
+        d
+        for d in (design.devices_in_rack(rack_id) if rack_id else design.devices.values())
+        if d.type in types
+    ]
+    if not panels:
+        return {}
+    catalog = structured_catalog()
+    use = structured_layout(plant, catalog).panel_use if uses_structured(design) else {}
+    out = {}
+    for panel in panels:
+        part = catalog.panels[panel.type]
+        out[panel.id] = use.get(panel.id, (0, part.slots or part.front_ports))
+    return out
 
 
 def set_cabling(design, style: str) -> None:
@@ -106,63 +147,207 @@ def set_cabling(design, style: str) -> None:
     design.revision = revision  # a generator's output, not a user edit
 
 
+def place_panels(design, plant=None) -> int:
+    """Place, at the top of each rack, the panels its channels need (the generator's step);
+    returns how many were placed. Racks without the U keep virtual panels (a finding)."""
+    from model.cabling import CablePlant
+
+    plant = plant or CablePlant(design)
+    layout = structured_layout(plant)
+    placed = 0
+    for (rack_id, type_id), count in sorted(layout.virtual_panels.items()):
+        for _ in range(count):
+            try:
+                device = new_panel(design, rack_id, type_id)
+            except ValueError:  # no free U left: the panel stays virtual (PANELS_NOT_PLACED)
+                break
+            design.add_devices([device])
+            placed += 1
+    return placed
+
+
+def _ports_exceeded(design, panel_id: str, link_id: str) -> Finding:
+    panel = design.devices[panel_id]
+    return Finding(
+        code="PANEL_PORTS_EXCEEDED",
+        severity="warning",
+        message=f"panel {panel.name or panel_id}: link {link_id} routed via it needs more "
+        "ports than the panel has",
+        objects=(panel_id, link_id),
+    )
+
+
+def _route_links(design, plant, direct: dict[str, Channel]) -> dict[tuple[str, str], str]:
+    """Per rack pair: the link whose tray route a trunk between those racks follows (the
+    longest, so the trunk's tray fill follows the farthest-reaching route)."""
+    best: dict[tuple[str, str], tuple[float, str]] = {}
+    for link_id in direct:
+        link = design.links[link_id]
+        key = (design.devices[link.a.device].rack, design.devices[link.b.device].rack)
+        if key[0] == key[1]:
+            continue
+        horizontal = plant.pieces_m(link_id)[2]
+        if key not in best or (horizontal, link_id) > best[key]:
+            best[key] = (horizontal, link_id)
+    return {k: v[1] for k, v in best.items()}
+
+
 def _round_up(lengths: tuple[float, ...], length_m: float) -> float:
     k = int(np.searchsorted(np.asarray(lengths, dtype=float), length_m - 1e-9))
     return float(lengths[k]) if k < len(lengths) else math.nan
 
 
+@dataclass
+class _Leg:
+    link_ids: list[str]  # the channels it carries (LC: up to six, one per cassette port)
+    racks: list[str]  # the path's racks
+    holders: list[str]  # per node: the panel or enclosure id
+    nodes: list[Element]  # per node: the panel or cassette element (port set per member)
+    seg_m: list[float]  # per segment: horizontal length (m, no slack)
+    trunks: list[tuple[str, str, float]] = field(default_factory=list)  # (id, part, ordered)
+
+
 def structured_layout(plant, catalog: StructuredCatalog | None = None) -> StructuredLayout:
-    """The channels, trunks, cords and panels of ``plant``'s design under its cabling style."""
+    """The channels, trunks, cords and panels of ``plant``'s design (see the module docstring)."""
     catalog = catalog or structured_catalog()
     design = plant.design
     style = design.settings.cabling
     direct = plant_channels(plant)
     layout = StructuredLayout(style, dict(direct))
-    if style == "direct":
+    if not uses_structured(design):
         return layout
-    slack_end = design.settings.slack_per_end_m
-    slack_pct = design.settings.slack_pct
+    settings = design.settings
     fibre_of, fpp_of = {}, {}
     for part in design.catalog.module_parts.values():
         fibre_of.setdefault(part.medium, design.catalog.fibre_parts.get(part.fibre))
         fpp_of.setdefault(part.medium, part.fibres_per_port)
-    bundles: dict[tuple[str, str, str, str], list[tuple[str, float, float, float]]] = {}
+    hubs = zone_hubs(design) if style == "zones" else {}
+    distance = RackDistances(plant)
+    ptypes = panel_types(design)
+    pool = PanelPool(
+        design,
+        {
+            MPO_PANEL: catalog.panels[MPO_PANEL].front_ports,
+            LC_ENCLOSURE: catalog.panels[LC_ENCLOSURE].slots,
+        },
+    )
+    # 1. Group the channels by path (racks and named panels), mode and connector.
+    groups: dict[tuple, list[tuple[str, float, float, float]]] = {}
     for link_id, channel in direct.items():
-        method, up_a, horizontal, up_b = plant.pieces_m(link_id)
-        if method == "same-rack":
-            continue
         link = design.links[link_id]
+        method, up_a, horizontal, up_b = plant.pieces_m(link_id)
         rack_a = design.devices[link.a.device].rack
         rack_b = design.devices[link.b.device].rack
-        key = (rack_a, rack_b, channel.mode, channel.connector)
-        lanes = fpp_of.get(channel.medium, 1)
+        if link.via:
+            nodes = []
+            for panel_id in link.via:
+                panel = design.devices.get(panel_id)
+                if panel is None or panel.type not in ptypes:
+                    layout.findings.append(
+                        Finding(
+                            code="VIA_PANEL_MISSING",
+                            severity="warning",
+                            message=f"link {link_id}: routed via {panel_id}, which is not a "
+                            "patch panel of the design; the channel skips it",
+                            objects=(link_id,),
+                        )
+                    )
+                    continue
+                nodes.append((panel.rack, panel_id))
+        if not link.via or not nodes:  # no (valid) panels named: the style's own path
+            if method == "same-rack":
+                continue
+            nodes = [(r, "") for r in style_path(style, rack_a, rack_b, hubs)]
+        if not nodes:
+            continue
+        key = (tuple(nodes), rack_a, rack_b, channel.mode, channel.connector)
         # A duplex link of several fibre pairs takes that many cassette ports (one channel each).
-        repeat = lanes if CONNECTOR_FAMILY.get(channel.connector) == "LC" else 1
-        bundles.setdefault(key, []).extend([(link_id, up_a, horizontal, up_b)] * repeat)
-    n_trunk = 0
-    cassette_no: dict[str, int] = defaultdict(int)
-    for (rack_a, rack_b, mode, connector), members in sorted(bundles.items()):
+        lc = CONNECTOR_FAMILY.get(channel.connector) == "LC"
+        repeat = fpp_of.get(channel.medium, 1) if lc else 1
+        groups.setdefault(key, []).extend([(link_id, up_a, horizontal, up_b)] * repeat)
+    # 2. Legs, with their panels resolved.
+    segments: dict[tuple, list[tuple[_Leg, int]]] = {}
+    legs: list[tuple[_Leg, list[tuple[str, float, float, float]]]] = []
+    cassette_no: dict[str, int] = {}
+    for (nodes, rack_a, rack_b, mode, connector), members in sorted(groups.items()):
         lc = CONNECTOR_FAMILY.get(connector) == "LC"
-        per_trunk = CASSETTE_PORTS if lc else 1
         width = 12 if lc else CONNECTOR_FIBRES[connector]
-        tpart = catalog.trunk_for(mode, width)
-        for start in range(0, len(members), per_trunk):
-            chunk = members[start : start + per_trunk]
-            qty = 1 if lc else fpp_of.get(direct[chunk[0][0]].medium, 1)
+        per_leg = CASSETTE_PORTS if lc else 1
+        racks = [r for r, _ in nodes]
+        for start in range(0, len(members), per_leg):
+            chunk = members[start : start + per_leg]
+            copies = 1 if lc else fpp_of.get(direct[chunk[0][0]].medium, 1)
+            for _ in range(copies):
+                holders, elements = [], []
+                for i, (rack_id, named) in enumerate(nodes):
+                    end = i in (0, len(nodes) - 1)
+                    kind = LC_ENCLOSURE if lc and end else MPO_PANEL
+                    if named:
+                        holder = named
+                        if pool.use(named) > pool.capacity.get(
+                            design.devices[named].type, math.inf
+                        ):
+                            layout.findings.append(_ports_exceeded(design, named, chunk[0][0]))
+                    else:
+                        holder, _ = pool.take(rack_id, kind)
+                    holders.append(holder)
+                    if lc and end:
+                        cassette_no[rack_id] = cassette_no.get(rack_id, 0) + 1
+                        cas = f"cassette-{rack_id}-{cassette_no[rack_id]}"
+                        elements.append(Element("cassette", cas, LC_CASSETTE, reverse=i > 0))
+                    else:
+                        elements.append(Element("panel", holder, MPO_PANEL))
+                seg_m = []
+                for ra, rb in zip(racks, racks[1:], strict=False):
+                    if len(racks) == 2 and (ra, rb) == (rack_a, rack_b):
+                        seg_m.append(max(h for _, _, h, _ in chunk))
+                    else:
+                        seg_m.append(distance(ra, rb))
+                leg = _Leg([c[0] for c in chunk], racks, holders, elements, seg_m)
+                legs.append((leg, chunk))
+                for s in range(len(seg_m)):
+                    seg_key = (holders[s], holders[s + 1], mode, width)
+                    segments.setdefault(seg_key, []).append((leg, s))
+    # 3. Bundle the legs of each panel pair into trunks.
+    route_of = _route_links(design, plant, direct)
+    n_trunk = 0
+    for (panel_a, panel_b, mode, width), members in segments.items():
+        parts = sorted(
+            (t for t in catalog.trunks.values() if t.mode == mode and t.fibres >= width),
+            key=lambda t: t.fibres,
+        )
+        i = 0
+        while i < len(members):
+            remaining = len(members) - i
+            fit = [p for p in parts if p.fibres // width >= remaining]
+            tpart = (
+                fit[0] if fit else (max(parts, key=lambda p: p.fibres // width) if parts else None)
+            )
+            n = min(remaining, tpart.fibres // width) if tpart else 1
+            chunk, i = members[i : i + n], i + n
             n_trunk += 1
             trunk_id = f"trunk-{n_trunk}"
-            length = max(h for _, _, h, _ in chunk) * (1 + slack_pct / 100) + TRUNK_SERVICE_LOOP_M
+            leg0, s0 = chunk[0]
+            ra, rb = leg0.racks[s0], leg0.racks[s0 + 1]
+            length = max(leg.seg_m[s] for leg, s in chunk) * (1 + settings.slack_pct / 100)
+            length += TRUNK_SERVICE_LOOP_M
             ordered = _round_up(tpart.lengths_m, length) if tpart else math.nan
+            links = tuple(dict.fromkeys(lid for leg, _ in chunk for lid in leg.link_ids))
             layout.trunks.append(
                 Trunk(
                     trunk_id,
                     tpart.id if tpart else "",
-                    rack_a,
-                    rack_b,
+                    ra,
+                    rb,
                     length,
                     ordered,
-                    tuple(c[0] for c in chunk),
-                    qty,
+                    links,
+                    1,
+                    tpart.fibres if tpart else width,
+                    len(chunk),
+                    panel_a,
+                    panel_b,
+                    route_of.get((ra, rb), route_of.get((rb, ra), "")),
                 )
             )
             if tpart is None or math.isnan(ordered):
@@ -170,59 +355,71 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
                     Finding(
                         code="TRUNK_NOT_ORDERABLE",
                         severity="error",
-                        message=f"{trunk_id} {rack_a} to {rack_b}: {length:.1f} m of {mode} "
-                        f"MPO-{width} trunk is longer than any orderable trunk",
-                        objects=(trunk_id, *(c[0] for c in chunk)),
+                        message=f"{trunk_id} {ra} to {rb}: {length:.1f} m of {mode} "
+                        f"trunk ({len(chunk)} x {width} fibres) is longer than any orderable "
+                        "trunk",
+                        objects=(trunk_id, *links),
                     )
                 )
-            if lc:
-                cassette_no[rack_a] += 1
-                cassette_no[rack_b] += 1
-                cas_a = f"cassette-{rack_a}-{cassette_no[rack_a]}"
-                cas_b = f"cassette-{rack_b}-{cassette_no[rack_b]}"
-            for i, (link_id, up_a, _, up_b) in enumerate(chunk):
-                if lc and link_id in layout.channels and layout.channels[link_id].panels:
-                    cords = [
-                        Cord(link_id, end, c.fibre_part, c.length_m, c.ordered_m)
-                        for end, c in (("a", layout.cords[-2]), ("b", layout.cords[-1]))
-                    ]
-                    layout.cords.extend(cords)  # a further fibre pair of the same link
-                    continue
-                old = direct[link_id]
-                fpart = fibre_of.get(old.medium)
-                cords = []
-                for end, up in (("a", up_a), ("b", up_b)):
-                    cord_len = up + slack_end
-                    got = _round_up(fpart.lengths_m, cord_len) if fpart else math.nan
-                    cords.append(Cord(link_id, end, fpart.id if fpart else "", cord_len, got, qty))
-                layout.cords.extend(cords)
-                trunk_el = Element("trunk", trunk_id, tpart.id if tpart else "", ordered, "B")
-                trunk_el = (
-                    trunk_el
-                    if not math.isnan(ordered)
-                    else Element("trunk", trunk_id, "", length, "B")
-                )
-                # Cords are the module's own fibre part: NVIDIA MPO-12/APC fibres are crossover
-                # (Type B); with a Type-B trunk, three flips make one (Tx 1 -> Rx 12).
-                cord_type = "AB" if lc else "B"
-                cord_a = Element("cord", f"{link_id}:cord-a", "", cords[0].ordered_m, cord_type)
-                cord_b = Element("cord", f"{link_id}:cord-b", "", cords[1].ordered_m, cord_type)
-                if lc:
-                    near = Element("cassette", cas_a, LC_CASSETTE, port=i + 1)
-                    far = Element(
-                        "cassette", cas_b, LC_CASSETTE, port=CASSETTE_PORTS - i, reverse=True
-                    )
-                else:
-                    near = Element("panel", f"panel-{rack_a}", MPO_PANEL)
-                    far = Element("panel", f"panel-{rack_b}", MPO_PANEL)
-                    layout.mpo_ports[rack_a] = layout.mpo_ports.get(rack_a, 0) + qty
-                    layout.mpo_ports[rack_b] = layout.mpo_ports.get(rack_b, 0) + qty
-                layout.channels[link_id] = Channel(
-                    link_id,
-                    old.medium,
-                    old.mode,
-                    old.connector,
-                    (cord_a, near, trunk_el, far, cord_b),
-                )
+            for leg, s in chunk:
+                while len(leg.trunks) <= s:
+                    leg.trunks.append(("", "", math.nan))
+                got = ordered if not math.isnan(ordered) else length
+                leg.trunks[s] = (trunk_id, tpart.id if tpart else "", got)
+    # 4. Channels and cords.
+    slack_end = settings.slack_per_end_m
+    for leg, chunk in legs:
+        for i, (link_id, up_a, _, up_b) in enumerate(chunk):
+            old = direct[link_id]
+            fpart = fibre_of.get(old.medium)
+            link = design.links[link_id]
+            ends = (design.devices[link.a.device].rack, design.devices[link.b.device].rack)
+            cords = []
+            for end, up, rack_id, panel_rack in (
+                ("a", up_a, ends[0], leg.racks[0]),
+                ("b", up_b, ends[1], leg.racks[-1]),
+            ):
+                cord_len = up + slack_end + distance(rack_id, panel_rack)
+                got = _round_up(fpart.lengths_m, cord_len) if fpart else math.nan
+                cords.append(Cord(link_id, end, fpart.id if fpart else "", cord_len, got))
+            trunk_m = sum(t[2] for t in leg.trunks)
+            layout.leg_lengths_m.setdefault(link_id, []).append(
+                cords[0].ordered_m + trunk_m + cords[1].ordered_m
+            )
+            layout.cords.extend(cords)
+            if link_id in layout.channels and layout.channels[link_id].panels:
+                continue  # a further fibre (pair) of the same link: its cords only
+            lc = CONNECTOR_FAMILY.get(old.connector) == "LC"
+            cord_type = "AB" if lc else "B"
+            elements = [Element("cord", f"{link_id}:cord-a", "", cords[0].ordered_m, cord_type)]
+            for n, node in enumerate(leg.nodes):
+                if node.kind == "cassette":
+                    port = CASSETTE_PORTS - i if node.reverse else i + 1
+                    node = replace(node, port=port)
+                elements.append(node)
+                if n < len(leg.trunks):
+                    trunk_id, part, got = leg.trunks[n]
+                    elements.append(Element("trunk", trunk_id, part, got, "B" if n == 0 else "A"))
+            elements.append(Element("cord", f"{link_id}:cord-b", "", cords[1].ordered_m, cord_type))
+            layout.channels[link_id] = Channel(
+                link_id, old.medium, old.mode, old.connector, tuple(elements)
+            )
     layout.cassettes = dict(cassette_no)
+    layout.virtual_panels = pool.virtual_panels()
+    layout.panel_use = {
+        panel_id: (used, pool.capacity.get(design.devices[panel_id].type, 0))
+        for panel_id, used in sorted(pool.used.items())
+    }
+    for (rack_id, type_id), count in sorted(layout.virtual_panels.items()):
+        rack = design.racks[rack_id]
+        layout.findings.append(
+            Finding(
+                code="PANELS_NOT_PLACED",
+                severity="info",
+                message=f"rack {rack.name}: its channels need {count} more {type_id} "
+                f"({count} U) than the panels placed in it; place panels (or generate with "
+                "--cabling) so the rack's U counts them",
+                objects=(rack_id,),
+            )
+        )
     return layout

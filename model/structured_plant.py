@@ -16,13 +16,16 @@ from dataclasses import replace
 from model.parts import part_number_for
 from model.plant import PartCount, PhysicalPlant
 from model.structured_catalog import structured_catalog
-from model.structured_layout import StructuredLayout, structured_layout
+from model.structured_layout import StructuredLayout, structured_layout, uses_structured
 
 
 def apply_structured(
     phys: PhysicalPlant, plant, fabric_of: dict[str, str] | None = None
-) -> StructuredLayout:
-    """Rewrite ``phys.items`` for the design's cabling style; returns the layout used."""
+) -> StructuredLayout | None:
+    """Rewrite ``phys.items`` for the design's cabling style; returns the layout used (None:
+    no link runs through panels, nothing changed)."""
+    if not uses_structured(plant.design):
+        return None
     layout = structured_layout(plant)
     structured = layout.structured_links()
     if not structured:

@@ -42,6 +42,7 @@ from model import placement
 from model.changes import DEVICE_KINDS, LINK_KINDS, RACK_KINDS, Change
 from model.plant import rack_power
 from model.port_map import port_rows
+from model.structured_layout import panel_usage
 from model.wording import count
 
 U_PX = 18.0
@@ -296,6 +297,8 @@ class RackElevationPanel(QWidget):
             label.setPos(rail_x, y + 3)
         types = design.catalog.device_types
         devices = design.devices_in_rack(rack.id)
+        panels = any(d.role == "patch-panel" for d in devices) and self.scene.plant is not None
+        usage = panel_usage(self.scene.plant, rack.id) if panels else {}
         here = 0
         for device in devices:
             dtype = types[device.type]
@@ -308,6 +311,9 @@ class RackElevationPanel(QWidget):
             label = f"{device.name} · {dtype.model} · {used}/{count(len(rows), 'port')} cabled"
             if rows and not ports_here:
                 label = f"{device.name} · {dtype.model} · ports at the {dtype.ports_face}"
+            if device.id in usage:  # a structured panel: the channels' ports it holds
+                used_here, total = usage[device.id]
+                label = f"{device.name} · {dtype.model} · {used_here}/{total} used"
             block = DeviceBlockItem(
                 device.id,
                 rect,

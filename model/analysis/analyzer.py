@@ -33,14 +33,14 @@ from model.analysis.media_costs import media_figures
 from model.analysis.reliability import forecast
 from model.analysis.report import Report
 from model.analysis.topology import LINK_COMPUTE, components, infer_topology, tier_name
-from model.analysis.tray_fill import TrayFill
+from model.analysis.tray_fill import TrayFill, trunk_load
 from model.changes import DEVICE_KINDS, RACK_KINDS, TRAY_KINDS, Change, ChangeKind
-from model.channel_checks import channel_findings, channel_summary
+from model.channel_checks import channel_findings, channel_summary, skew_findings
 from model.design import Design
 from model.entities import FABRICS
 from model.findings import sort_findings
 from model.plant import build_plant, tray_items
-from model.structured_layout import structured_layout
+from model.structured_layout import structured_layout, uses_structured
 
 K = ChangeKind
 TOPOLOGY_EVENTS = DEVICE_KINDS | {K.LINKS_ADDED, K.LINKS_REMOVED}
@@ -233,7 +233,10 @@ class Analyzer:
         if "trays" in self._dirty:
             self._trays.reset()
             self._dirty.discard("trays")
-        fill = self._trays.update(design, self.plant, changed)
+        # Structured cabling: one layout for the trays (trunks for fibres) and the channels.
+        layout = structured_layout(self.plant) if self.plant and uses_structured(design) else None
+        trunks = trunk_load(self.plant, layout) if layout is not None else None
+        fill = self._trays.update(design, self.plant, changed, trunks)
         findings = [
             *self._placement,
             *self._dev_findings,
@@ -246,11 +249,11 @@ class Analyzer:
             findings.extend(self.plant.findings())
             findings.extend(phys.findings)
         channels = None
-        if self.plant is not None and design.settings.cabling != "direct":
+        if layout is not None:
             # Structured cabling: channel loss, reach and polarity (direct designs unchanged).
-            layout = structured_layout(self.plant)
             channels = channel_summary(layout.channels.values())  # trunk findings: the plant's
             findings.extend(channel_findings(layout.channels.values()))
+            findings.extend(skew_findings(layout))
 
         settings = design.settings
         servers = np.flatnonzero(topo.is_gpu_server)
@@ -358,18 +361,45 @@ class Analyzer:
         )
 
     def _tray_overfill(self, fill: dict[str, float]):
+        """TRAY_OVERFILLED, TRAY_OVERLOADED and TRAY_BEND_RADIUS, each naming its tray."""
         out = []
         for tray_id, ratio in fill.items():
             severity = warn.tray_fill_severity(ratio)
+            tray = self.design.trays[tray_id]
+            name = tray.name or tray_id
             if severity is not None:
-                tray = self.design.trays[tray_id]
                 x, y = self._trays.peak_at.get(tray_id, tray.points[0])
                 out.append(
                     warn.Finding(
                         code="TRAY_OVERFILLED",
                         severity=severity,
-                        message=f"Tray {tray.name or tray_id} is {ratio:.0%} full at "
-                        f"({x:.1f}, {y:.1f}) m (plan at most {warn.TRAY_FILL_LIMIT:.0%}).",
+                        message=f"Tray {name} is {ratio:.0%} full at ({x:.1f}, {y:.1f}) m "
+                        f"(plan at most {warn.TRAY_FILL_WARNING:.0%}, "
+                        f"{warn.TRAY_FILL_LIMIT:.0%} maximum).",
+                        objects=(tray_id,),
+                    )
+                )
+            load = self._trays.loads.get(tray_id)
+            if load is not None and load.overloaded:
+                x, y = load.load_at or tray.points[0]
+                out.append(
+                    warn.Finding(
+                        code="TRAY_OVERLOADED",
+                        severity="error",
+                        message=f"Tray {name} carries {load.load_kg_per_m:.1f} kg/m at "
+                        f"({x:.1f}, {y:.1f}) m, above its load class "
+                        f"({load.load_limit_kg_per_m:g} kg/m).",
+                        objects=(tray_id,),
+                    )
+                )
+            if load is not None and load.bend_too_tight:
+                out.append(
+                    warn.Finding(
+                        code="TRAY_BEND_RADIUS",
+                        severity="warning",
+                        message=f"Tray {name}: a cable turning in it needs a "
+                        f"{load.bend_radius_mm:.4g} mm bend radius; the tray's corners give "
+                        f"{load.corner_radius_mm:g} mm.",
                         objects=(tray_id,),
                     )
                 )

@@ -1,4 +1,13 @@
-"""Tray fill: the cross-section of the cables in each tray against the tray's width x depth.
+"""Tray fill, weight and bend: the cables (and trunks) in each tray against its size and class.
+
+The one definition of these figures (the canvas heat map shows :meth:`TrayFill.update`'s
+ratios; the analysis warns from :attr:`TrayFill.loads`): fill = sum of cable cross-sections /
+(width x usable depth), warning above 40 %, error above 50 % (domain-facts §8b); weight =
+the kg/m of the cables present, against the tray class's load (NEMA-VE1 12A); bend = the
+largest minimum bend radius of a cable that turns in the tray (its span runs round a polyline
+corner, or its route passes onto another tray) against the tray's corner radius (the structured catalog's
+``tray_class`` and ``bend_rules``). Under structured cabling the links' fibres are replaced by
+their trunks (:func:`trunk_load`).
 
 Fill varies along a tray: cables join at their racks' drop points and leave at others. Each
 route's legs lie on its trays as intervals of arc length; a tray's fill is the **peak** over its
@@ -15,11 +24,76 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import dataclass, field
 from itertools import pairwise
 
 import numpy as np
 
 from model.design import Design
+from model.structured_catalog import structured_catalog
+
+
+@dataclass(frozen=True)
+class TrayLoad:
+    """A tray's figures at their worst points: fill, weight against its load class, bend."""
+
+    fill_ratio: float
+    load_kg_per_m: float
+    load_limit_kg_per_m: float
+    load_at: tuple[float, float] | None
+    bend_radius_mm: float  # the largest minimum bend radius of a cable turning in this tray
+    corner_radius_mm: float
+
+    @property
+    def overloaded(self) -> bool:
+        return self.load_kg_per_m > self.load_limit_kg_per_m + 1e-12
+
+    @property
+    def bend_too_tight(self) -> bool:
+        return self.bend_radius_mm > self.corner_radius_mm + 1e-9
+
+
+@dataclass(frozen=True)
+class TrunkLoad:
+    """What structured cabling changes in the trays: the links whose fibres became trunks
+    (``minus``: (route id, medium index) -> links) and the trunks, each on the route of a link
+    between its two racks (``plus``: route id, cross-section m^2, kg/m, bend radius mm)."""
+
+    minus: dict[tuple[int, int], int] = field(default_factory=dict)
+    plus: tuple[tuple[int, float, float, float], ...] = ()
+
+
+def trunk_load(plant, layout) -> TrunkLoad:
+    """The :class:`TrunkLoad` of a structured layout (:mod:`model.structured_layout`).
+
+    Patch cords run inside their racks and are not in the trays. A trunk between racks that no
+    link joins directly (a zone's HDA trunk) has no route of its own and is left out of the
+    fill (a stated limit)."""
+    sc = structured_catalog()
+    routes = plant.route_keys()
+    media = np.asarray(plant.medium_index, dtype=np.int64)
+    minus: Counter = Counter()
+    for link_id in layout.structured_links():
+        row = plant.index[link_id]
+        if routes[row] >= 0 and media[row] >= 0:
+            minus[(int(routes[row]), int(media[row]))] += 1
+    plus = []
+    for trunk in layout.trunks:
+        part = sc.trunks.get(trunk.part)
+        if part is None or not trunk.route_link:
+            continue
+        route = int(routes[plant.index[trunk.route_link]])
+        if route >= 0:
+            d_mm = part.diameter_mm
+            plus.append(
+                (
+                    route,
+                    math.pi * (d_mm / 1000) ** 2 / 4,
+                    part.weight_kg_per_m,
+                    sc.bend_radius_mm("trunk", d_mm),
+                )
+            )
+    return TrunkLoad(dict(minus), tuple(plus))
 
 
 class TrayFill:
@@ -27,6 +101,8 @@ class TrayFill:
 
     def __init__(self) -> None:
         self.peak_at: dict[str, tuple[float, float]] = {}  # tray id -> plan point of peak fill
+        self.loads: dict[str, TrayLoad] = {}  # tray id -> fill, weight and bend figures
+        self._structured: TrunkLoad | None = None
         self.reset()
 
     def reset(self) -> None:
@@ -40,12 +116,24 @@ class TrayFill:
         self._span_s0: list[float] = []
         self._span_s1: list[float] = []
         self._routes_known = 0  # routes whose spans are in the flat lists
+        self._turns: list[bool] = []  # per known route: does it pass from one tray to another
         self._span_arrays = None
         self._pairs = None  # (spans known, tray ids, distinct (route, tray) rows)
 
-    def update(self, design: Design, plant, changed: set[str] | None) -> dict[str, float]:
-        """Fill ratio per tray id; ``changed`` None (or after ``reset``) recounts every link."""
+    def update(
+        self,
+        design: Design,
+        plant,
+        changed: set[str] | None,
+        structured: TrunkLoad | None = None,
+    ) -> dict[str, float]:
+        """Fill ratio per tray id; ``changed`` None (or after ``reset``) recounts every link.
+
+        ``structured`` (:func:`trunk_load`): the trunks that replace the links' fibres in the
+        trays; :attr:`loads` then holds each tray's fill, weight and bend figures."""
         self.peak_at = {}
+        self.loads = {}
+        self._structured = structured
         if plant is None or not design.trays:
             self.reset()
             return {t: 0.0 for t in design.trays}
@@ -200,22 +288,47 @@ class TrayFill:
     def _learn_spans(self, plant, up_to: int) -> None:
         """Append the intervals of routes ``_routes_known .. up_to - 1`` to the flat lists."""
         for route in range(self._routes_known, up_to):
-            for tray_id, s0, s1 in plant.tray_spans(route):
+            spans = plant.tray_spans(route)
+            for tray_id, s0, s1 in spans:
                 self._span_route.append(route)
                 self._span_tray.append(tray_id)
                 self._span_s0.append(s0)
                 self._span_s1.append(s1)
+            self._turns.append(len({t for t, _, _ in spans}) > 1)
         self._routes_known = max(self._routes_known, up_to)
 
-    def _peaks(self, design: Design, plant) -> dict[str, float]:
-        """Sweep every tray's interval ends (vectorised): peak cross-section and where."""
+    def _route_figures(self, plant) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Per route: cable cross-section (m^2), weight (kg/m), the largest bend radius (mm) of
+        its cables, and whether it turns from one tray onto another."""
+        sc = structured_catalog()
         areas = [math.pi * (m.cable_diameter_mm / 1000) ** 2 / 4 for m in plant.media]
+        bends = [sc.bend_radius_mm(m.kind, m.cable_diameter_mm) for m in plant.media]
+        load = self._structured
         n_routes = max((route for (route, _), c in self._counts.items() if c > 0), default=-1) + 1
+        if load is not None and load.plus:
+            n_routes = max(n_routes, max(p[0] for p in load.plus) + 1)
         self._learn_spans(plant, n_routes)
-        weight = np.zeros(max(self._routes_known, 1))
+        size = max(self._routes_known, 1)
+        area, mass, bend = np.zeros(size), np.zeros(size), np.zeros(size)
+        minus = load.minus if load is not None else {}
         for (route, medium), count in self._counts.items():
+            count -= minus.get((route, medium), 0)
             if count > 0:
-                weight[route] += areas[medium] * count
+                area[route] += areas[medium] * count
+                mass[route] += plant.media[medium].weight_kg_per_m * count
+                bend[route] = max(bend[route], bends[medium])
+        for route, area_m2, kg_per_m, bend_mm in load.plus if load is not None else ():
+            area[route] += area_m2
+            mass[route] += kg_per_m
+            bend[route] = max(bend[route], bend_mm)
+        turns = np.zeros(size, dtype=bool)
+        turns[: len(self._turns)] = self._turns
+        return area, mass, bend, turns
+
+    def _peaks(self, design: Design, plant) -> dict[str, float]:
+        """Sweep every tray's interval ends: peak cross-section and where, peak weight per
+        metre, and the largest bend radius a cable in it needs at a corner (``loads``)."""
+        area, mass, bend, turns = self._route_figures(plant)
         tray_ids = list(design.trays)
         if self._span_arrays is None or len(self._span_arrays[0]) != len(self._span_route):
             tray_no = {t: i for i, t in enumerate(tray_ids)}  # trays change -> reset()
@@ -226,30 +339,78 @@ class TrayFill:
                 np.array(self._span_s1),
             )
         span_route, span_tray, s0, s1 = self._span_arrays
+        filled = _sweep(span_route, span_tray, s0, s1, area)
+        weighed = _sweep(span_route, span_tray, s0, s1, mass)
+        need = np.zeros(len(tray_ids))
+        live = (area[span_route] > 0) & (span_tray >= 0) if len(span_route) else np.zeros(0, bool)
+        if live.any():
+            routes, trays = span_route[live], span_tray[live]
+            a, b = np.minimum(s0[live], s1[live]), np.maximum(s0[live], s1[live])
+            bent = turns[routes].copy()
+            for k, tray_id in enumerate(tray_ids):  # a span that runs round a polyline corner
+                for corner in _corners(design.trays[tray_id].points):
+                    bent |= (trays == k) & (a < corner - 1e-6) & (b > corner + 1e-6)
+            np.maximum.at(need, trays, np.where(bent, bend[routes], 0.0))
+        tray_class = structured_catalog().tray_class
         out = dict.fromkeys(tray_ids, 0.0)
-        w = weight[span_route] if len(span_route) else np.zeros(0)
-        keep = (w > 0) & (span_tray >= 0)
-        if keep.any():
-            trays, w, a, b = span_tray[keep], w[keep], s0[keep], s1[keep]
-            tray = np.concatenate([trays, trays])
-            pos = np.concatenate([a, b])
-            joining = np.concatenate([np.ones(len(a), np.int8), np.zeros(len(b), np.int8)])
-            ww = np.concatenate([w, w])
-            order = np.lexsort((ww, joining, pos, tray))  # leaving sorts before joining
-            tray, pos = tray[order], pos[order]
-            signed = np.where(joining[order] == 1, ww[order], -ww[order])
-            starts = np.flatnonzero(np.r_[True, tray[1:] != tray[:-1]])
-            ends = np.r_[starts[1:], len(tray)]
-            for lo, hi in zip(starts.tolist(), ends.tolist(), strict=True):
-                level = np.cumsum(signed[lo:hi])
-                # The first place of the peak: on a plateau, sums in another order may differ
-                # in the last bit, which must not move the reported place.
-                k = int(np.argmax(level >= level.max() * (1 - 1e-9)))
-                tray_id = tray_ids[int(tray[lo])]
-                t = design.trays[tray_id]
-                out[tray_id] = max(float(level[k]), 0.0) / (t.width_m * t.depth_m)
-                self.peak_at[tray_id] = _point_at(t.points, float(pos[lo + k]))
+        self.loads = {}
+        for k, tray_id in enumerate(tray_ids):
+            t = design.trays[tray_id]
+            level, pos = filled.get(k, (0.0, None))
+            out[tray_id] = max(level, 0.0) / (t.width_m * t.depth_m)
+            if pos is not None:
+                self.peak_at[tray_id] = _point_at(t.points, pos)
+            kg, kg_pos = weighed.get(k, (0.0, None))
+            self.loads[tray_id] = TrayLoad(
+                fill_ratio=out[tray_id],
+                load_kg_per_m=max(kg, 0.0),
+                load_limit_kg_per_m=tray_class.load_kg_per_m if tray_class else math.inf,
+                load_at=_point_at(t.points, kg_pos) if kg_pos is not None else None,
+                bend_radius_mm=float(need[k]),
+                corner_radius_mm=tray_class.corner_radius_mm if tray_class else math.inf,
+            )
         return out
+
+
+def _sweep(span_route, span_tray, s0, s1, per_route) -> dict[int, tuple[float, float]]:
+    """Per tray number: the peak over its length of the summed ``per_route`` figure of the
+    routes present, and the arc length where it first peaks (vectorised interval sweep)."""
+    out: dict[int, tuple[float, float]] = {}
+    w = per_route[span_route] if len(span_route) else np.zeros(0)
+    keep = (w > 0) & (span_tray >= 0)
+    if not keep.any():
+        return out
+    trays, w, a, b = span_tray[keep], w[keep], s0[keep], s1[keep]
+    tray = np.concatenate([trays, trays])
+    pos = np.concatenate([a, b])
+    joining = np.concatenate([np.ones(len(a), np.int8), np.zeros(len(b), np.int8)])
+    ww = np.concatenate([w, w])
+    order = np.lexsort((ww, joining, pos, tray))  # leaving sorts before joining
+    tray, pos = tray[order], pos[order]
+    signed = np.where(joining[order] == 1, ww[order], -ww[order])
+    starts = np.flatnonzero(np.r_[True, tray[1:] != tray[:-1]])
+    ends = np.r_[starts[1:], len(tray)]
+    for lo, hi in zip(starts.tolist(), ends.tolist(), strict=True):
+        level = np.cumsum(signed[lo:hi])
+        # The first place of the peak: on a plateau, sums in another order may differ in the
+        # last bit, which must not move the reported place.
+        k = int(np.argmax(level >= level.max() * (1 - 1e-9)))
+        out[int(tray[lo])] = (float(level[k]), float(pos[lo + k]))
+    return out
+
+
+def _corners(points, min_turn_deg: float = 5.0) -> list[float]:
+    """Arc lengths (m) of a tray polyline's corners (turns above ``min_turn_deg``)."""
+    out, s = [], 0.0
+    for (ax, ay), (bx, by), (cx, cy) in zip(points, points[1:], points[2:], strict=False):
+        u, v = (bx - ax, by - ay), (cx - bx, cy - by)
+        nu, nv = math.hypot(*u), math.hypot(*v)
+        s += nu
+        if nu and nv:
+            cos = max(-1.0, min(1.0, (u[0] * v[0] + u[1] * v[1]) / (nu * nv)))
+            if math.degrees(math.acos(cos)) > min_turn_deg:
+                out.append(s)
+    return out
 
 
 def _point_at(poly, s: float) -> tuple[float, float]:

@@ -11,8 +11,10 @@ Choices where a code could mean several things:
   meets the target is fine.
 * ``SINGLE_UPLINK``: a switch below the top tier whose uplinks all go to one upper switch
   (one link or several to the same switch: either is a single point of failure).
-* ``TRAY_OVERFILLED``: cable cross-section (pi d^2 / 4 per cable) above ``TRAY_FILL_LIMIT`` of
-  the tray's width x depth is a warning (the 40-50 % planning rule), above 100 % an error.
+* ``TRAY_OVERFILLED``: cable cross-section (pi d^2 / 4 per cable) above ``TRAY_FILL_WARNING``
+  (40 %) of the tray's width x depth is a warning, above ``TRAY_FILL_LIMIT`` (50 %) an error
+  (domain-facts §8b). ``TRAY_OVERLOADED`` and ``TRAY_BEND_RADIUS`` come from the same tray
+  figures (:mod:`model.analysis.tray_fill`).
 * ``SCALE_UP_SPLIT``: a scale-up domain (devices joined by scale-up links) spread over racks
   where one of its links is longer than every medium that fits the link
   (``model.media.media_that_fit``) reaches.
@@ -32,15 +34,16 @@ from model.findings import Finding
 from model.media import media_that_fit
 from model.rack_clashes import rack_clashes
 
-TRAY_FILL_LIMIT = 0.5
+TRAY_FILL_WARNING = 0.4  # domain-facts §8b: plan <= 40 % (warning above) ...
+TRAY_FILL_LIMIT = 0.5  # ... 50 % maximum (error above)
 MAX_LISTED = 5
 
 
 def tray_fill_severity(ratio: float) -> str | None:
     """``TRAY_OVERFILLED`` severity of a tray at this fill ratio: None (fine), warning, error."""
-    if ratio > 1:
+    if ratio > TRAY_FILL_LIMIT:
         return "error"
-    return "warning" if ratio > TRAY_FILL_LIMIT else None
+    return "warning" if ratio > TRAY_FILL_WARNING else None
 
 
 def _names(ids, limit: int = MAX_LISTED) -> str:

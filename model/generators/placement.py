@@ -338,12 +338,12 @@ def size_trays(design: Design) -> list[Tray]:
     Routes and media come from the geometry engine (:class:`model.cabling.CablePlant`) and the
     peak cross-section of each tray from the analysis' tray fill, so a generated design passes
     its own TRAY_OVERFILLED check: each tray gets the smallest standard width x depth whose fill
-    stays within ``TRAY_FILL_LIMIT``. Where even the largest standard tray is too small, the
+    stays within ``TRAY_FILL_WARNING`` (40 %). Where even the largest standard tray is too small, the
     tray becomes a bank of parallel trays along the same path, routed as one: its width is the
     sum of theirs and its name says how many (e.g. "Row G (2 x 0.9 m)").
     """
     from model.analysis.tray_fill import TrayFill
-    from model.analysis.warnings import TRAY_FILL_LIMIT
+    from model.analysis.warnings import TRAY_FILL_WARNING
     from model.cabling import CablePlant
 
     plant = CablePlant(design)
@@ -355,7 +355,7 @@ def size_trays(design: Design) -> list[Tray]:
     for tray_id, ratio in fill.items():
         tray = design.trays[tray_id]
         cables_m2 = ratio * tray.width_m * tray.depth_m
-        width, depth, count = standard_tray_size(cables_m2 / TRAY_FILL_LIMIT)
+        width, depth, count = standard_tray_size(cables_m2 / TRAY_FILL_WARNING)
         name = tray.name if count == 1 else f"{tray.name} ({count} x {width:g} m)"
         out.append(
             msgspec.structs.replace(tray, width_m=round(width * count, 6), depth_m=depth, name=name)

@@ -358,3 +358,30 @@ def test_measure_along_trays(window, qtbot):
     click(window.view, 4.0, 3.0)  # on the row tray
     click(window.view, 6.0, 5.5)  # on the cross tray
     assert any("along trays 4.50 m" in m for m in messages), messages
+
+
+def test_a_patch_panel_dropped_into_an_elevation_takes_its_u_and_shows_its_ports(window):
+    """Structured panels are rack devices: dropped on a slot, drawn there with their ports."""
+    design = window.document.design
+    dialog = window.open_elevation("n1")
+    view = dialog.view
+    from gui.panels.elevation import U_PX
+
+    rack = design.racks["n1"]
+    y = U_PX / 2  # the middle of the top slot
+    mime = QMimeData()
+    mime.setData(MIME_TYPE, QByteArray(b"device:panel-mpo-1u-72"))
+    pos = view.mapFromScene(100, y)
+    for cls in (QDragEnterEvent, QDragMoveEvent):
+        QApplication.sendEvent(
+            view.viewport(), cls(pos, Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
+        )
+    QApplication.sendEvent(
+        view.viewport(),
+        QDropEvent(pos.toPointF(), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier),
+    )
+    (panel,) = [d for d in design.devices.values() if d.type == "panel-mpo-1u-72"]
+    assert (panel.rack, panel.u, panel.role) == ("n1", rack.height_u, "patch-panel")
+    block = dialog.blocks[panel.id]
+    (label,) = [c.text() for c in block.childItems() if hasattr(c, "text")]
+    assert label.endswith("0/72 used")

@@ -127,7 +127,7 @@ def test_tray_overfilled():
     design.add_trays([Tray(id="t1", points=[(0.5, 1.0), (3.0, 1.0)], width_m=0.05, depth_m=0.08)])
     plant = FakePlant(design)  # auto mode: every link in tray t1, 32 DACs (1.6 m) of 9.43 mm
     (f,) = codes(design, plant)["TRAY_OVERFILLED"]
-    assert f.objects == ("t1",) and f.severity == "warning"
+    assert f.objects == ("t1",) and f.severity == "error"  # 56 % > 50 % maximum
     fill = analyze(design, plant).tray_fill["t1"]
     assert fill == pytest.approx(32 * 3.14159265 * 0.00943**2 / 4 / 0.004, rel=1e-6)  # 56 %
 

@@ -22,6 +22,7 @@ from model.fileio import (
 DATA = Path(__file__).resolve().parents[1] / "data"
 GOLDEN_V1 = DATA / "golden-v1.hall.json"
 GOLDEN_V2 = DATA / "golden-v2.hall.json"
+GOLDEN_V3 = DATA / "golden-v3.hall.json"
 
 
 def test_round_trip_is_byte_identical(pod, tmp_path):
@@ -44,7 +45,7 @@ def test_golden_v1_loads_and_migrates_to_v2():
     }
     assert all(d.fabric is None for d in design.devices.values() if d.role == "gpu-server")
     saved = design_to_bytes(design)
-    assert b'"schema_version": 2' in saved
+    assert f'"schema_version": {fileio.SCHEMA_VERSION}'.encode() in saved
     assert load_design(GOLDEN_V1).links == read_design_bytes(saved).links
 
 
@@ -62,6 +63,25 @@ def test_golden_v2_loads_and_saves_unchanged():
     assert design.links["l-36"].fabric == "storage"
     if fileio.SCHEMA_VERSION == 2:
         assert design_to_bytes(design) == GOLDEN_V2.read_bytes()
+
+
+def test_golden_v2_migrates_to_v3_unchanged_but_its_version():
+    """v3 adds optional link ``via`` and the zones style: a v2 file's records pass as they are."""
+    raw = json.loads(GOLDEN_V2.read_text())
+    assert fileio.MIGRATIONS[2](json.loads(GOLDEN_V2.read_text())) == raw
+    design = load_design(GOLDEN_V2)
+    assert all(link.via == () for link in design.links.values())
+
+
+def test_golden_v3_loads_and_saves_unchanged():
+    """The schema-3 golden file (zones style, two placed panels, a link routed via them)."""
+    design = load_design(GOLDEN_V3)
+    assert design.settings.cabling == "zones"
+    assert design.links["l-1"].via == ("pp-1", "pp-2")
+    assert design.links_via_panels() == {"l-1"}  # the bulk loader keeps the index too
+    assert design.devices["pp-2"].type == "enclosure-1u-4" and design.devices["pp-2"].u == 48
+    if fileio.SCHEMA_VERSION == 3:
+        assert design_to_bytes(design) == GOLDEN_V3.read_bytes()
 
 
 def test_newer_schema_is_refused_with_a_sentence():

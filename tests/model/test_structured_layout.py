@@ -81,7 +81,20 @@ def test_pod_bom_lists_cords_trunks_and_panels_and_matches_the_analysis(pod):
         qty[ln.category] += ln.quantity
     cords = sum(ln.quantity for ln in lines if "(patch cord)" in ln.description)
     assert cords == 2 * n  # one cord at each end, fibres_per_port 1 on the pod's SR4 modules
-    assert qty["Trunks"] == n  # one MPO-12 trunk per parallel channel
+    # Bundled: the legs between two rack panels share the fewest trunks that hold them (one
+    # MPO-12 leg per SR4 channel): the smallest trunk for all, else 144-fibre trunks first.
+    legs = Counter((t.panel_a, t.panel_b) for t in layout.trunks for _ in range(t.legs))
+    assert sum(legs.values()) == n
+    per_pair = Counter()
+    for t in layout.trunks:
+        per_pair[(t.panel_a, t.panel_b)] += 1
+        assert t.legs * 12 <= t.fibres
+        members = [layout.channels[lid] for lid in t.links]
+        trunk_m = {e.length_m for c in members for e in c.elements if e.object_id == t.id}
+        assert trunk_m == {t.ordered_m} and t.ordered_m >= t.length_m
+    for pair, count in legs.items():
+        assert per_pair[pair] == math.ceil(count / 12)  # 144-fibre trunks carry 12 legs
+    assert qty["Trunks"] == len(layout.trunks) < n
     # Panels: each rack's MPO ports over 72 per 1U panel, rounded up per rack.
     ports = Counter()
     for link_id in layout.structured_links():
@@ -164,8 +177,8 @@ def test_duplex_channels_share_a_trunk_through_cassettes_with_mirrored_ports():
     design = two_rack_hall(12.0, "fr4-400g", nics=8)
     plant = CablePlant(design)
     layout = structured_layout(plant)
-    assert len(layout.trunks) == 2  # 6 + 2 duplex channels on MPO-12 trunks
-    assert [len(t.links) for t in layout.trunks] == [6, 2]
+    (trunk,) = layout.trunks  # 6 + 2 duplex channels: two cassette legs bundled in one trunk
+    assert (trunk.part, trunk.legs, len(trunk.links)) == ("trunk-mpo24-sm", 2, 8)
     first = layout.channels["l-1"].elements
     assert [e.kind for e in first] == ["cord", "cassette", "trunk", "cassette", "cord"]
     assert (first[1].port, first[3].port) == (1, 6)
@@ -176,7 +189,7 @@ def test_duplex_channels_share_a_trunk_through_cassettes_with_mirrored_ports():
     qty = Counter()
     for ln in bom_lines(design, plant):
         qty[ln.category] += ln.quantity
-    assert qty["Trunks"] == 2 and qty["Patch panels"] == 6
+    assert qty["Trunks"] == 1 and qty["Patch panels"] == 6
 
 
 def test_a_cross_connect_design_round_trips_its_style(tmp_path):

@@ -1,0 +1,106 @@
+"""Tray fill, weight and bend from routed cables and trunks, hand-computed on a small hall."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from model.analysis import analyze
+from model.analysis.tray_fill import TrayFill, TrunkLoad, trunk_load
+from model.cabling import CablePlant
+from model.entities import Tray
+from model.structured_layout import set_cabling, structured_layout
+from tests.builders import device, empty_hall, link, rack
+
+W_M, D_M = 0.3, 0.1  # the tray's cross-section
+
+
+def l_hall(nics: int = 8, medium: str = "sr4-400g"):
+    """DGX rack r1 on an L-shaped tray's first leg, leaf rack n1 on its second: every cable
+    between them runs round the corner at (30, 3)."""
+    design = empty_hall(width_m=40.0, depth_m=20.0)
+    rack(design, "r1", 1.5, 3.0)
+    rack(design, "n1", 31.5, 12.0, rotation=90)
+    tray = Tray(id="t-l", points=[(0.6, 3.0), (30.0, 3.0), (30.0, 18.0)], width_m=W_M, depth_m=D_M)
+    design.add_trays([tray])
+    device(design, "a1", "r1", 2, "dgx-h100")
+    device(design, "leaf1", "n1", 20, "qm9700", role="leaf")
+    for nic in range(1, nics + 1):
+        link(design, f"l-{nic}", ("a1", f"nic{nic}"), ("leaf1", f"p{nic}"), medium=medium)
+    return design
+
+
+def test_direct_fibres_fill_weigh_and_bend_as_hand_computed():
+    design = l_hall()
+    plant = CablePlant(design)
+    assert all(plant.link_tray_spans(f"l-{n}") for n in range(1, 9))  # all on the tray
+    trays = TrayFill()
+    fill = trays.update(design, plant, None)
+    area = 8 * math.pi * 0.003**2 / 4  # 8 fibres of 3.0 mm (NV-SP-DCD-NET)
+    assert fill["t-l"] == pytest.approx(area / (W_M * D_M))
+    load = trays.loads["t-l"]
+    assert load.load_kg_per_m == pytest.approx(8 * 0.009)
+    assert load.load_limit_kg_per_m == 74.0  # NEMA VE 1 12A
+    assert load.bend_radius_mm == pytest.approx(15 * 3.0)  # fibre: 15 x OD static
+    assert not load.overloaded and not load.bend_too_tight
+
+
+def test_trunks_replace_the_fibres_in_the_tray_and_a_thick_trunk_is_too_stiff_for_the_corner():
+    design = l_hall()
+    set_cabling(design, "cross-connect")
+    plant = CablePlant(design)
+    layout = structured_layout(plant)
+    (trunk,) = layout.trunks  # 8 MPO-12 legs: one 144-fibre trunk (48 holds only 4)
+    assert (trunk.part, trunk.legs) == ("trunk-mpo144-mm", 8)
+    trays = TrayFill()
+    fill = trays.update(design, plant, None, trunk_load(plant, layout))
+    assert fill["t-l"] == pytest.approx(math.pi * 0.0095**2 / 4 / (W_M * D_M))  # 9.5 mm trunk
+    load = trays.loads["t-l"]
+    assert load.load_kg_per_m == pytest.approx(0.085)
+    assert load.bend_radius_mm == pytest.approx(15 * 9.5)  # 142.5 mm > 100 mm corner
+    report = analyze(design, plant)
+    assert report.tray_fill["t-l"] == pytest.approx(fill["t-l"])  # one definition
+    (bend,) = [w for w in report.warnings if w.code == "TRAY_BEND_RADIUS"]
+    assert bend.objects == ("t-l",) and "142.5 mm" in bend.message and "100 mm" in bend.message
+
+
+def test_a_straight_run_does_not_bend():
+    design = l_hall()
+    design.update_trays(
+        [Tray(id="t-l", points=[(0.6, 3.0), (35.0, 3.0)], width_m=W_M, depth_m=D_M)]
+    )
+    design.move_racks({"n1": (31.5, 3.0)})
+    design.rotate_racks({"n1": 0})
+    set_cabling(design, "cross-connect")
+    plant = CablePlant(design)
+    trays = TrayFill()
+    trays.update(design, plant, None, trunk_load(plant, structured_layout(plant)))
+    assert trays.loads["t-l"].bend_radius_mm == 0.0
+
+
+def test_fill_thresholds_and_the_load_class_name_the_tray():
+    design = l_hall()
+    plant = CablePlant(design)
+    route = int(plant.route_keys()[plant.index["l-1"]])
+    heavy = TrunkLoad({}, ((route, W_M * D_M * 0.45, 80.0, 0.0),))  # 45 % more fill, 80 kg/m
+    analyzer_fill = TrayFill()
+    fill = analyzer_fill.update(design, plant, None, heavy)
+    assert 0.4 < fill["t-l"] < 0.5
+    load = analyzer_fill.loads["t-l"]
+    assert load.overloaded and load.load_kg_per_m == pytest.approx(80.0 + 8 * 0.009)
+    assert load.load_at is not None
+
+
+def test_analysis_warns_at_40_and_errs_at_50_percent():
+    design = l_hall()
+    area = 8 * math.pi * 0.003**2 / 4
+    points = design.trays["t-l"].points
+    plant = CablePlant(design)
+    for ratio, severity in ((0.45, "warning"), (0.55, "error")):
+        depth = round(area / (ratio * 0.01), 6)  # a 10 mm wide tray this deep is `ratio` full
+        design.update_trays([Tray(id="t-l", points=points, width_m=0.01, depth_m=depth)])
+        plant.refresh()
+        (w,) = [f for f in analyze(design, plant).warnings if f.code == "TRAY_OVERFILLED"]
+        assert (w.severity, w.objects) == (severity, ("t-l",))
+        assert f"{ratio:.0%}" in w.message
