@@ -26,6 +26,8 @@ _OPTIONS = {
     "name": TEMPLATES,
     "fabrics": TEMPLATES,
     "platform": ("nvl72",),
+    "planes": ("rail-optimized", "nvl72"),
+    "port_mode": ("rail-optimized", "nvl72"),
     "rack_type": ("leaf-spine", "rail-optimized", "fat-tree"),
     "servers_per_rack": ("leaf-spine", "rail-optimized", "fat-tree"),
 }
@@ -83,6 +85,17 @@ def add_generator_options(parser: argparse.ArgumentParser) -> None:
         "--platform",
         choices=("gb200", "gb300"),
         help="nvl72: GB200 (400G NICs, qm9700) or GB300 (ConnectX-8 800G, q3400) racks",
+    )
+    parser.add_argument(
+        "--planes",
+        type=int,
+        help="rail-optimized / nvl72: multi-plane Spectrum-X, each NIC split across this many "
+        "independent planes (2: a ConnectX-8 800G port as 2 x 400G); default 1",
+    )
+    parser.add_argument(
+        "--port-mode",
+        help="rail-optimized / nvl72: the switch's port mode, e.g. 144x800G or 288x400G on a "
+        "q3400 (default auto: the mode of the NICs' speed)",
     )
     parser.add_argument(
         "--placement",

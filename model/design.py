@@ -568,17 +568,19 @@ class Design:
         """Refuse blank rack names and names another rack has (ignoring case and spaces), judged
         on the names every rack would have after the edit."""
         names = {r.id: r.name for r in self.racks.values()} | {r.id: r.name for r in racks}
-        owner: dict[str, str] = {}
+        # Every holder of each name, not just the first: an edited rack may come before the rack
+        # that already holds the name in the table's order.
+        holders: dict[str, list[str]] = {}
         for rack_id, name in names.items():
-            owner.setdefault(name.strip().casefold(), rack_id)
+            holders.setdefault(name.strip().casefold(), []).append(rack_id)
         for rack in racks:
             if not rack.name.strip():
                 raise DesignError(f"rack {rack.id!r} needs a name")
-            first = owner[rack.name.strip().casefold()]
-            if first != rack.id:
+            other = next((r for r in holders[rack.name.strip().casefold()] if r != rack.id), None)
+            if other is not None:
                 raise DesignError(
                     f"rack {rack.id!r} cannot be called {rack.name!r}: another rack is already "
-                    f"called {names[first]} (rack names are compared ignoring case)"
+                    f"called {names[other]} (rack names are compared ignoring case)"
                 )
 
     @staticmethod

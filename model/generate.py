@@ -18,7 +18,7 @@ from model.catalog import OPTICAL_KINDS, Catalog, CatalogFile, builtin_catalog
 from model.design import Design
 from model.entities import Link, PortRef, Settings
 from model.gc_policy import building_design
-from model.generators import plans, topology
+from model.generators import plans, rail_plans, topology
 from model.generators.networks import build_networks, cable_pdus, parse_fabrics
 from model.generators.placement import (
     Placement,
@@ -134,12 +134,15 @@ def rail_optimized(
     fabrics: str = "compute",
     rack_type: str | None = None,
     servers_per_rack: int | None = None,
+    planes: int = 1,
+    port_mode: str = "auto",
 ) -> Design:
     """Scalable units of ``su_nodes`` nodes; NIC i of every node of an SU goes to the SU's rail-i
     leaf. Two tiers when the spines can hold every leaf, else (``tiers="auto"``) pods with their
-    own spines joined by a core tier."""
+    own spines joined by a core tier. ``planes`` > 1: multi-plane Spectrum-X (each NIC split
+    across that many independent planes); ``port_mode``: the switch's port mode (``288x400G``)."""
     catalog = catalog or builtin_catalog()
-    plan = plans.plan_rail_optimized(
+    plan = rail_plans.plan_rail_optimized(
         catalog,
         nodes=nodes,
         node_type=node_type,
@@ -148,9 +151,13 @@ def rail_optimized(
         tiers=tiers,
         oversubscription=oversubscription,
         reserve_ports=reserve_ports,
+        planes=planes,
+        port_mode=port_mode,
     )
     segments, links = topology.rail_optimized(catalog, plan)
     shape = "rail-only" if plan.rail_only else f"{plan.tiers} tiers"
+    if plan.planes > 1:
+        shape += f", {plan.planes} planes"
     title = name or (f"Rail-optimized, {nodes} x {node_type}, {switch}, {shape}")
     return _build(
         catalog,
@@ -178,13 +185,16 @@ def nvl72(
     catalog: Catalog | None = None,
     fabrics: str = "compute",
     platform: str = "gb200",
+    planes: int = 1,
+    port_mode: str = "auto",
 ) -> Design:
     """GB200 or GB300 (``platform``) NVL72 racks (one 72-GPU NVLink domain each, on the rack's
     copper backplane) and a rail-optimized scale-out fabric over the compute trays' NICs, SUs of
     ``su_racks`` racks. The scale-out switch defaults to the platform's: Quantum-2 QM9700 for
-    GB200's 400G NICs, Quantum-X800 Q3400 for GB300's ConnectX-8 800G."""
+    GB200's 400G NICs, Quantum-X800 Q3400 for GB300's ConnectX-8 800G; with ``planes`` > 1
+    (multi-plane Spectrum-X, each ConnectX-8 as 2 x 400G) the Spectrum-X SN5610."""
     catalog = catalog or builtin_catalog()
-    plan = plans.plan_nvl72(
+    plan = rail_plans.plan_nvl72(
         catalog,
         racks=racks,
         platform=platform,
@@ -193,11 +203,15 @@ def nvl72(
         tiers=tiers,
         oversubscription=oversubscription,
         reserve_ports=reserve_ports,
+        planes=planes,
+        port_mode=port_mode,
     )
     segments, links = topology.nvl72(catalog, plan)
+    shape = f", {plan.scale_out.planes} planes" if plan.scale_out.planes > 1 else ""
     return _build(
         catalog,
-        name or f"{platform.upper()} NVL72 x {racks}, {plan.scale_out.leaf.type_id} scale-out",
+        name
+        or f"{platform.upper()} NVL72 x {racks}, {plan.scale_out.leaf.type_id} scale-out{shape}",
         segments,
         links,
         placement,
@@ -237,8 +251,8 @@ def preview(template: str, **params) -> dict:
     planner = {
         "leaf-spine": plans.plan_leaf_spine,
         "fat-tree": plans.plan_fat_tree,
-        "rail-optimized": plans.plan_rail_optimized,
-        "nvl72": plans.plan_nvl72,
+        "rail-optimized": rail_plans.plan_rail_optimized,
+        "nvl72": rail_plans.plan_nvl72,
     }[template]
     try:
         plan = planner(catalog, **params)
@@ -267,6 +281,8 @@ def _power_estimate(catalog: Catalog, template: str, params: dict, counts: dict)
         node_type, default_switch = plans.NVL72_PLATFORMS.get(
             params.get("platform", "gb200"), (NVL72_NODE_TYPE, None)
         )
+        if (params.get("planes") or 1) > 1:
+            default_switch = plans.MULTI_PLANE_SWITCH
         switch = switch or default_switch
     node = types.get(node_type)
     leaf = types.get(switch or "")

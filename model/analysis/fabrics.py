@@ -7,6 +7,9 @@ the fabrics add up to the totals by construction. Power is given at typical and 
 switches' ``power_typical_w`` / ``power_max_w`` plus the media's power (the media's maximum
 where the cable plant provides one, else its typical figure). ``endpoints`` counts the
 non-switch devices (servers, storage appliances, UFM and head nodes) cabled into the fabric.
+``planes`` counts the fabric's independent switch networks (connected components of its switches
+over its switch-to-switch links): 1 for one Clos, 2 for a multi-plane Spectrum-X fabric whose
+NICs are split across two planes, one per rail for a rail-only fabric of single switches.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from model.analysis.media_costs import MediaFigures, media_figures
-from model.analysis.topology import Topology
+from model.analysis.topology import Topology, components
 from model.design import Design
 from model.entities import FABRICS
 
@@ -27,6 +30,7 @@ class FabricFigures:
     switches: int = 0
     switches_by_type: dict[str, int] = field(default_factory=dict)
     endpoints: int = 0
+    planes: int = 0
     links: int = 0
     links_by_kind: dict[str, int] = field(default_factory=dict)
     transceivers: int = 0
@@ -39,6 +43,7 @@ class FabricFigures:
         return {
             "switches": {"total": self.switches, "by_type": self.switches_by_type},
             "endpoints": self.endpoints,
+            "planes": self.planes,
             "links": {"total": self.links, "by_kind": self.links_by_kind},
             "transceivers": self.transceivers,
             "power_w": self.power_w,
@@ -84,6 +89,7 @@ def fabric_figures(
         ends = np.concatenate([topo.a[mask], topo.b[mask]])
         is_switch = dev_codes[ends] >= 0 if dev_codes is not None else np.zeros(len(ends), bool)
         fig.endpoints = int(len(np.unique(ends[~is_switch])))
+        fig.planes = _planes(topo, dev_codes, code, mask)
         sub = media if mask.all() else _media_of(topo, plant, plant_rows, mask)
         media_typ = sub.transceiver_power_w + sub.passive_power_w
         media_max = getattr(sub, "transceiver_power_max_w", sub.transceiver_power_w)
@@ -107,6 +113,18 @@ def fabric_figures(
         }
         out[name] = fig
     return out
+
+
+def _planes(topo: Topology, dev_codes, code: int, mask: np.ndarray) -> int:
+    """Connected components of the fabric's switches over its links between two of them."""
+    if dev_codes is None:
+        return 0
+    members = dev_codes == code
+    if not members.any():
+        return 0
+    a, b = topo.a[mask], topo.b[mask]
+    label = components(len(dev_codes), a, b, members)
+    return int(len(np.unique(label[members])))
 
 
 def _media_of(topo: Topology, plant, plant_rows, mask: np.ndarray) -> MediaFigures:

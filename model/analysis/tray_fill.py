@@ -116,6 +116,7 @@ class TrayFill:
         self._span_s0: list[float] = []
         self._span_s1: list[float] = []
         self._routes_known = 0  # routes whose spans are in the flat lists
+        self._turns: list[bool] = []  # per known route: does it pass from one tray to another
         self._span_arrays = None
         self._pairs = None  # (spans known, tray ids, distinct (route, tray) rows)
 
@@ -287,11 +288,13 @@ class TrayFill:
     def _learn_spans(self, plant, up_to: int) -> None:
         """Append the intervals of routes ``_routes_known .. up_to - 1`` to the flat lists."""
         for route in range(self._routes_known, up_to):
-            for tray_id, s0, s1 in plant.tray_spans(route):
+            spans = plant.tray_spans(route)
+            for tray_id, s0, s1 in spans:
                 self._span_route.append(route)
                 self._span_tray.append(tray_id)
                 self._span_s0.append(s0)
                 self._span_s1.append(s1)
+            self._turns.append(len({t for t, _, _ in spans}) > 1)
         self._routes_known = max(self._routes_known, up_to)
 
     def _route_figures(self, plant) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -318,12 +321,8 @@ class TrayFill:
             area[route] += area_m2
             mass[route] += kg_per_m
             bend[route] = max(bend[route], bend_mm)
-        trays_of: dict[int, set[str]] = {}
-        for route, tray in zip(self._span_route, self._span_tray, strict=True):
-            trays_of.setdefault(route, set()).add(tray)
         turns = np.zeros(size, dtype=bool)
-        for route, trays in trays_of.items():
-            turns[route] = len(trays) > 1
+        turns[: len(self._turns)] = self._turns
         return area, mass, bend, turns
 
     def _peaks(self, design: Design, plant) -> dict[str, float]:

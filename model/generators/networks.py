@@ -135,10 +135,12 @@ def _leaf_spine(
     prefix: str,
     switch: str,
     leaves: list[tuple[str, int]],
+    breakout: dict[str, int] | None = None,
 ) -> tuple[list[str], list[PortLink]]:
-    """Spines for ``leaves`` [(leaf id, uplinks)], uplinks round-robin; returns (spines, links)."""
+    """Spines for ``leaves`` [(leaf id, uplinks)], uplinks round-robin; returns (spines, links).
+    The spines run the leaves' ``breakout`` (their uplinks are of the leaves' port speed)."""
     role = _data_role(catalog, switch)
-    radix = sum(g.count for g in catalog.device_types[switch].port_groups if g.role == role)
+    radix = _radix(catalog, switch, breakout)
     total = sum(up for _, up in leaves)
     n_spines = max(1, math.ceil(total / radix))
     if total == 0:
@@ -146,7 +148,7 @@ def _leaf_spine(
     width = max(2, len(str(n_spines)))
     spines = [f"{prefix}-spine{i + 1:0{width}d}" for i in range(n_spines)]
     for s in spines:
-        ports.add(s, switch)
+        ports.add(s, switch, breakout)
     links: list[PortLink] = []
     k = 0
     for leaf, up in leaves:
@@ -278,13 +280,23 @@ def build_networks(
             storage_ports[dev] = stor[:half]
             inband_ports[dev] = stor[half : half + INBAND_PORTS]
     if "storage" in fabrics and any(storage_ports.values()):
-        s_switch = STORAGE_SWITCH if infiniband else compute_switch
         endpoints = [(d, p) for d in storage_ports for p in storage_ports[d]]
         endpoints += [(u, p) for u in ufm_storage for p in _ufm_ports(ports, u)]
+        s_switch, s_breakout = STORAGE_SWITCH, None
+        if not infiniband:
+            s_switch, s_breakout = _ethernet_storage_switch(
+                catalog, compute_switch, _port_speed(catalog, ports, *endpoints[0])
+            )
         for d, p in endpoints:
             ports.use(d, p)
         node_leaves, node_links = _leaves(
-            catalog, ports, "stor-node", s_switch, endpoints, lambda d: math.ceil(3 * d / 4)
+            catalog,
+            ports,
+            "stor-node",
+            s_switch,
+            endpoints,
+            lambda d: math.ceil(3 * d / 4),
+            s_breakout,
         )
         appliance = catalog.device_types[STORAGE_APPLIANCE]
         a_ports = [n for n, i in port_table(appliance).items() if i.role == "storage"]
@@ -298,18 +310,18 @@ def build_networks(
         for d, p in a_endpoints:
             ports.use(d, p)
         app_leaves, app_links = _leaves(
-            catalog, ports, "stor-app", s_switch, a_endpoints, lambda d: d
+            catalog, ports, "stor-app", s_switch, a_endpoints, lambda d: d, s_breakout
         )
         spines, spine_links = _leaf_spine(
-            catalog, ports, "stor", s_switch, node_leaves + app_leaves
+            catalog, ports, "stor", s_switch, node_leaves + app_leaves, s_breakout
         )
         net.links += [node_links, app_links, spine_links]
         for leaf, _ in node_leaves + app_leaves:
             net.fabric_of[leaf] = "storage"
-            storage_switches.append((leaf, s_switch, "leaf", {}))
+            storage_switches.append((leaf, s_switch, "leaf", dict(s_breakout or {})))
         for spine in spines:
             net.fabric_of[spine] = "storage"
-            storage_switches.append((spine, s_switch, "spine", {}))
+            storage_switches.append((spine, s_switch, "spine", dict(s_breakout or {})))
 
     # In-band Ethernet: servers, head nodes, UFM appliances.
     inband_spines: list[str] = []  # the 100GbE spines, where the OOB switches uplink
@@ -454,6 +466,24 @@ def cable_pdus(design, oob_switches: list[str]) -> tuple[list, list[PortLink], l
         switch, port = free.pop(0)
         links.append((pdu, "mgmt1", switch, port))
     return devices, links, full
+
+
+def _ethernet_storage_switch(
+    catalog: Catalog, compute_switch: str, speed_gbps: float
+) -> tuple[str, dict[str, int] | None]:
+    """An Ethernet storage fabric on the compute switch type run at the storage ports' speed
+    (broken out when that is how it gets there: an SN5610 as 128 x 400G for BlueField-3 ports),
+    else the in-band switch of that speed."""
+    dtype = catalog.device_types[compute_switch]
+    group = next(g for g in dtype.port_groups if g.role != "management")
+    if group.speed_gbps == speed_gbps:
+        return compute_switch, None
+    option = next((b for b in group.breakouts if b.speed_gbps == speed_gbps), None)
+    if option is not None:
+        return compute_switch, {group.name: option.fanout}
+    if speed_gbps in INBAND_SWITCHES:
+        return INBAND_SWITCHES[speed_gbps]
+    raise GenerateError(f"no storage switch in the catalog for {speed_gbps:g}G storage ports")
 
 
 def _port_speed(catalog: Catalog, ports: _Ports, device: str, port: str) -> float:

@@ -11,7 +11,10 @@ actually cabled are sized to the downlinks in use, ``ceil(used / R)``, so a leaf
 fewer nodes than its ports allow is not over-built (SN5600 with 32-node SUs: 32 down, 32 up). Leaf uplinks spread evenly: the spine count S is the
 smallest divisor of ``u`` with ``S * K >= leaves * u`` (each leaf has ``u / S`` parallel links to
 every spine). Three tiers: pods of leaves with their own spines (half the spine ports down, half
-up) joined by core groups, one group per spine position, sized the same way.
+up) joined by core groups, sized the same way.
+
+
+The rail-optimized and NVL72 plans are in :mod:`model.generators.rail_plans`.
 """
 
 from __future__ import annotations
@@ -47,12 +50,21 @@ class SwitchPorts:
 @dataclass(frozen=True)
 class NodeSpec:
     type_id: str
-    nics: tuple[str, ...]  # compute port names: NIC i is rail i
+    nics: tuple[str, ...]  # compute port names of plane 1: NIC i is rail i
     speed_gbps: float
     gpus: int
+    planes: int = 1  # multi-plane: each NIC split into ``planes`` ports, one per plane
+    breakout: dict[str, int] | None = None  # the NIC group's split (multi-plane)
+    plane_nics: tuple[tuple[str, ...], ...] = ()  # compute ports of each plane
+
+    def nics_of_plane(self, plane: int) -> tuple[str, ...]:
+        return self.plane_nics[plane] if self.plane_nics else self.nics
 
 
-def node_spec(catalog: Catalog, type_id: str) -> NodeSpec:
+def node_spec(catalog: Catalog, type_id: str, planes: int = 1) -> NodeSpec:
+    """The node's compute NICs; with ``planes`` P > 1 each NIC is split P ways (Spectrum-X
+    multi-plane: a ConnectX-8 800G port as 2 x 400G, NV-NETOP-MP) and plane p takes split p of
+    every NIC, so each plane is a full rail-optimized fabric of its own at 1/P of the speed."""
     dtype = _device_type(catalog, type_id, "--node-type")
     table = port_table(dtype)
     nics = tuple(name for name, info in table.items() if info.role == "compute")
@@ -61,6 +73,9 @@ def node_spec(catalog: Catalog, type_id: str) -> NodeSpec:
             f"node type {type_id!r} has no compute NICs; choose a GPU server "
             "type such as dgx-h100 or hgx-h100-8x400"
         )
+    require_positive(planes, "--planes")
+    if planes > 1:
+        return _split_node(dtype, table, planes)
     speeds = {table[n].speed_gbps for n in nics}
     if len(speeds) > 1:
         raise GenerateError(
@@ -70,10 +85,56 @@ def node_spec(catalog: Catalog, type_id: str) -> NodeSpec:
     return NodeSpec(type_id, nics, speeds.pop(), dtype.gpu_count)
 
 
+def _split_node(dtype: DeviceType, table, planes: int) -> NodeSpec:
+    groups = [g for g in dtype.port_groups if g.role == "compute"]
+    options = [g.breakout(planes) for g in groups]
+    if len(groups) != 1 or options[0] is None:
+        offered = sorted({b.fanout for g in groups for b in g.breakouts})
+        raise GenerateError(
+            f"--planes {planes}: the compute NICs of {dtype.id!r} cannot be split {planes} ways"
+            + (f" (they split {', '.join(map(str, offered))} ways)" if offered else "")
+            + "; multi-plane needs NICs such as ConnectX-8 (dgx-b300, gb300-compute-tray)"
+        )
+    group, option = groups[0], options[0]
+    breakout = {group.name: planes}
+    split = port_table(dtype, breakout)
+    ports = [name for name, info in split.items() if info.role == "compute"]
+    # Split ports are named nic1/1, nic1/2, ...: plane p takes the p-th split of every NIC.
+    plane_nics = tuple(tuple(ports[p::planes]) for p in range(planes))
+    return NodeSpec(
+        dtype.id,
+        plane_nics[0],
+        option.speed_gbps,
+        dtype.gpu_count,
+        planes=planes,
+        breakout=breakout,
+        plane_nics=plane_nics,
+    )
+
+
+def port_modes(dtype: DeviceType) -> dict[str, float]:
+    """The switch's port modes, ``"<ports>x<speed>G"`` -> port speed (Gb/s): its compute group
+    as built and each breakout (Q3400: 144x800G, 288x400G)."""
+    groups = [g for g in dtype.port_groups if g.role == "compute"]
+    if not groups:
+        return {}
+    group = groups[0]
+    modes = {f"{group.count}x{group.speed_gbps:g}G": group.speed_gbps}
+    for b in group.breakouts:
+        modes[f"{group.count * b.fanout}x{b.speed_gbps:g}G"] = b.speed_gbps
+    return modes
+
+
 def switch_ports(
-    catalog: Catalog, type_id: str, speed_gbps: float, option: str = "--switch"
+    catalog: Catalog,
+    type_id: str,
+    speed_gbps: float,
+    option: str = "--switch",
+    port_mode: str = "auto",
 ) -> SwitchPorts:
-    """The switch's compute ports at ``speed_gbps``, breaking them out when that is how they get there."""
+    """The switch's compute ports at ``speed_gbps``, breaking them out when that is how they get
+    there. ``port_mode`` (``auto``, or one of :func:`port_modes`, e.g. ``288x400G`` on a Q3400)
+    names the mode explicitly; it must run the nodes' NIC speed."""
     dtype = _device_type(catalog, type_id, option)
     groups = [g for g in dtype.port_groups if g.role == "compute"]
     if dtype.category != "switch" or not groups:
@@ -81,6 +142,18 @@ def switch_ports(
             f"{option} {type_id!r} is not a fabric switch; choose a switch type "
             "such as qm9700, q3400 or sn5600"
         )
+    if port_mode not in (None, "auto"):
+        modes = port_modes(dtype)
+        if port_mode not in modes:
+            raise GenerateError(
+                f"--port-mode {port_mode!r} is not a mode of {type_id!r}; choose auto or one of "
+                + ", ".join(modes)
+            )
+        if modes[port_mode] != speed_gbps:
+            raise GenerateError(
+                f"--port-mode {port_mode} runs {modes[port_mode]:g}G ports, but the nodes' NICs "
+                f"run at {speed_gbps:g}G; choose the mode of that speed or auto"
+            )
     group = groups[0]
     breakout: dict[str, int] = {}
     if group.speed_gbps != speed_gbps:
@@ -100,6 +173,28 @@ def switch_ports(
     return SwitchPorts(type_id, breakout, speed_gbps, names)
 
 
+def check_media(catalog: Catalog, node: NodeSpec, leaf: SwitchPorts) -> None:
+    """Refuse a node-leaf pairing no medium of the catalog can cable (speed, both ends' lane
+    rates and cages), before building thousands of links without a medium."""
+    nic = port_table(catalog.device_types[node.type_id], node.breakout)[node.nics[0]]
+    port = port_table(catalog.device_types[leaf.type_id], leaf.breakout)[leaf.names[0]]
+    lanes = {nic.speed_gbps / nic.lanes, port.speed_gbps / port.lanes}
+    forms = {nic.form_factor, port.form_factor}
+    for m in catalog.media_types.values():
+        if (
+            any(abs(node.speed_gbps - s) < 1e-6 for s in m.speeds_gbps)
+            and all(any(abs(r - x) < 1e-6 for x in m.lane_rates_gbps) for r in lanes)
+            and forms <= set(m.form_factors)
+        ):
+            return
+    rates = " and ".join(f"{r:g}G" for r in sorted(lanes))
+    raise GenerateError(
+        f"no medium in the catalog joins the {node.speed_gbps:g}G NICs of {node.type_id!r} to the "
+        f"{leaf.speed_gbps:g}G ports of {leaf.type_id!r} (lanes at {rates}); choose a switch or "
+        "port mode whose ports run the NICs' lane rate"
+    )
+
+
 def _device_type(catalog: Catalog, type_id: str, option: str) -> DeviceType:
     dtype = catalog.device_types.get(type_id)
     if dtype is None:
@@ -110,13 +205,13 @@ def _device_type(catalog: Catalog, type_id: str, option: str) -> DeviceType:
     return dtype
 
 
-def _positive(value: int, option: str, minimum: int = 1) -> int:
+def require_positive(value: int, option: str, minimum: int = 1) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
         raise GenerateError(f"{option} must be a whole number of at least {minimum}, not {value!r}")
     return value
 
 
-def _check_size(nodes: int, node: NodeSpec | None = None, gpus_per_node: int = 1) -> None:
+def check_size(nodes: int, node: NodeSpec | None = None, gpus_per_node: int = 1) -> None:
     """Refuse more than ~1M GPUs (or ~1M NIC endpoints for GPU-light nodes) before building."""
     gpus = nodes * (node.gpus if node else gpus_per_node)
     if gpus > MAX_GPUS:
@@ -141,7 +236,7 @@ def smallest_divisor_at_least(n: int, minimum: float) -> int | None:
 
 def leaf_ports(radix: int, oversubscription: int, reserve: int) -> tuple[int, int]:
     """(uplinks, downlink capacity) of a leaf of ``radix`` ports; refuses a ratio that does not fit."""
-    _positive(oversubscription, "--oversubscription")
+    require_positive(oversubscription, "--oversubscription")
     if not isinstance(reserve, int) or reserve < 0:
         raise GenerateError(f"--reserve-ports must be 0 or more, not {reserve!r}")
     up = radix // (oversubscription + 1)
@@ -186,187 +281,6 @@ def fewest_spines(need: int, most: int, leaves: int, spine_ports: int) -> tuple[
     return best
 
 
-# ------------------------------------------------------------------------------------ rail-optimized
-
-
-@dataclass(frozen=True)
-class RailPlan:
-    """Counts of a rail-optimized fabric of scalable units (SUs) of ``su_nodes`` nodes."""
-
-    node: NodeSpec
-    leaf: SwitchPorts
-    nodes: int
-    su_nodes: int
-    oversubscription: int
-    reserve_ports: int
-    uplinks: int  # per leaf
-    downlinks: int  # capacity per leaf (after reserve)
-    leaves_per_rail: int  # leaves of one rail in one SU
-    tiers: int
-    spines: int = 0  # 2-tier: total; 3-tier: per pod
-    sus_per_pod: int = 0
-    core_per_group: int = 0  # 3-tier: cores joined to one spine position of every pod
-    rail_only: bool = False  # spines (2-tier: ``spines`` per rail) join only one rail's leaves
-
-    @property
-    def rails(self) -> int:
-        return len(self.node.nics)
-
-    @property
-    def n_su(self) -> int:
-        return -(-self.nodes // self.su_nodes)
-
-    @property
-    def leaves_per_su(self) -> int:
-        return self.rails * self.leaves_per_rail
-
-    @property
-    def leaves(self) -> int:
-        return self.n_su * self.leaves_per_su
-
-    @property
-    def pods(self) -> int:
-        return -(-self.n_su // self.sus_per_pod) if self.tiers == 3 else 1
-
-    @property
-    def spine_down(self) -> int:
-        return self.leaf.radix // 2 if self.tiers == 3 else self.leaf.radix
-
-    @property
-    def spine_up(self) -> int:
-        return self.leaf.radix - self.spine_down if self.tiers == 3 else 0
-
-    @property
-    def total_spines(self) -> int:
-        if self.rail_only:
-            return self.spines * self.rails
-        return self.spines * self.pods if self.tiers == 3 else self.spines
-
-    @property
-    def cores(self) -> int:
-        return self.spines * self.core_per_group if self.tiers == 3 else 0
-
-    def counts(self) -> dict:
-        gpus = self.nodes * self.node.gpus
-        links = {"node-leaf": self.nodes * self.rails, "leaf-spine": self.leaves * self.uplinks}
-        switches = {"leaf": self.leaves, "spine": self.total_spines}
-        if self.tiers == 3:
-            switches["core"] = self.cores
-            links["spine-core"] = self.total_spines * self.spine_up
-        return {
-            "tiers": self.tiers,
-            "nodes": self.nodes,
-            "gpus": gpus,
-            "scalable_units": self.n_su,
-            "pods": self.pods,
-            "switches": switches,
-            "links": links,
-            "oversubscription": self.oversubscription,
-        }
-
-
-def plan_rail_optimized(
-    catalog: Catalog,
-    *,
-    nodes: int,
-    node_type: str,
-    switch: str,
-    su_nodes: int,
-    tiers: str | int = "auto",
-    oversubscription: int = 1,
-    reserve_ports: int = 0,
-) -> RailPlan:
-    _positive(nodes, "--nodes")
-    _positive(su_nodes, "--su-nodes")
-    node = node_spec(catalog, node_type)
-    _check_size(nodes, node)
-    leaf = switch_ports(catalog, switch, node.speed_gbps)
-    up, down = leaf_ports(leaf.radix, oversubscription, reserve_ports)
-    su_nodes = min(su_nodes, nodes)
-    lpr = -(-su_nodes // down)
-    need = used_uplinks(-(-su_nodes // lpr), oversubscription, up)
-    most = up
-    tiers = str(tiers)
-    if tiers not in ("auto", "2", "3", "rail-only"):
-        raise GenerateError(f"--tiers must be auto, 2, 3 or rail-only, not {tiers!r}")
-    base = dict(
-        node=node,
-        leaf=leaf,
-        nodes=nodes,
-        su_nodes=su_nodes,
-        oversubscription=oversubscription,
-        reserve_ports=reserve_ports,
-        downlinks=down,
-        leaves_per_rail=lpr,
-    )
-    n_su = -(-nodes // su_nodes)
-    leaves = n_su * len(node.nics) * lpr
-    if tiers == "rail-only":
-        return _plan_rail_only(base, leaf, nodes, n_su, lpr, up, reserve_ports, need)
-    if tiers in ("auto", "2"):
-        fit = fewest_spines(need, most, leaves, leaf.radix)
-        if fit is not None:
-            return RailPlan(**base, uplinks=fit[0], tiers=2, spines=fit[1])
-        if tiers == "2":
-            raise GenerateError(
-                f"two tiers of {leaf.radix}-port switches hold at most {leaf.radix} leaves, and "
-                f"{nodes} nodes need {leaves}; use --tiers 3 (or auto), a bigger switch or fewer nodes"
-            )
-    k = leaf.radix
-    spine_down, spine_up = k // 2, k - k // 2
-    leaves_per_su = len(node.nics) * lpr
-    sus_per_pod = spine_down // leaves_per_su
-    if sus_per_pod < 1:
-        raise GenerateError(
-            f"one SU needs {leaves_per_su} leaves, more than the {spine_down} a {k}-port pod "
-            f"spine reaches with half its ports; use a smaller --su-nodes or a bigger switch"
-        )
-    sus_per_pod = min(sus_per_pod, n_su)
-    pod_leaves = sus_per_pod * leaves_per_su
-    fit = fewest_spines(need, most, pod_leaves, spine_down)
-    if fit is None:  # cannot happen: pod_leaves <= spine_down
-        raise GenerateError(
-            "the pod's leaves cannot be spread evenly over its spines; use a different --su-nodes"
-        )
-    pods = -(-n_su // sus_per_pod)
-    per_group = smallest_divisor_at_least(spine_up, pods * spine_up / k)
-    if per_group is None:
-        max_nodes = k * sus_per_pod * su_nodes
-        raise GenerateError(
-            f"three tiers of {k}-port switches hold at most {k} pods ({max_nodes:,} nodes) and "
-            f"{nodes:,} nodes need {pods}; ask for fewer nodes or use a bigger switch"
-        )
-    return RailPlan(
-        **base,
-        uplinks=fit[0],
-        tiers=3,
-        spines=fit[1],
-        sus_per_pod=sus_per_pod,
-        core_per_group=per_group,
-    )
-
-
-def _plan_rail_only(
-    base: dict, leaf, nodes: int, n_su: int, lpr: int, up: int, reserve: int, need: int
-):
-    """Rail-only (RAILONLY, domain-facts 8e): no spine joins the rails; each rail is a network of
-    its own and cross-rail traffic goes over NVLink. One switch per rail when it holds every
-    node (all its ports face the nodes, no uplinks); else each rail is a two-tier Clos of its
-    SUs' rail leaves and spines of its own."""
-    k = leaf.radix
-    if nodes <= k - reserve:
-        one = base | dict(su_nodes=nodes, uplinks=0, downlinks=k - reserve, leaves_per_rail=1)
-        return RailPlan(**one, tiers=1, rail_only=True)
-    rail_leaves = n_su * lpr
-    fit = fewest_spines(need, up, rail_leaves, k)  # uplinks sized to the downlinks in use
-    if fit is None:
-        raise GenerateError(
-            f"a rail of {rail_leaves} leaves does not fit two tiers of {k}-port switches "
-            f"(at most {k}); use fewer nodes, a bigger switch or a rail-optimized fabric"
-        )
-    return RailPlan(**base, uplinks=fit[0], tiers=2, spines=fit[1], rail_only=True)
-
-
 # ------------------------------------------------------------------------------------ leaf-spine
 
 
@@ -409,9 +323,9 @@ def plan_leaf_spine(
     reserve_ports: int = 0,
 ) -> LeafSpinePlan:
     """Every node's NICs go to one leaf (top-of-rack style); leaves spread uplinks over all spines."""
-    _positive(nodes, "--nodes")
+    require_positive(nodes, "--nodes")
     node = node_spec(catalog, node_type)
-    _check_size(nodes, node)
+    check_size(nodes, node)
     leaf = switch_ports(catalog, switch, node.speed_gbps)
     spine = switch_ports(catalog, spine_switch or switch, node.speed_gbps, "--spine-switch")
     up, down = leaf_ports(leaf.radix, oversubscription, reserve_ports)
@@ -467,14 +381,14 @@ GENERIC_SPEED_GBPS = 400.0
 def plan_fat_tree(
     catalog: Catalog, *, k: int, switch: str | None = None, node_type: str | None = None
 ) -> FatTreePlan:
-    _positive(k, "--k", 2)
+    require_positive(k, "--k", 2)
     if k % 2:
         raise GenerateError(f"a k-ary fat tree needs an even k, not {k}; use {k + 1}")
     speed, gpus = GENERIC_SPEED_GBPS, 1
     if node_type:
         node = node_spec(catalog, node_type)
         speed, gpus = node.speed_gbps, node.gpus
-    _check_size(k**3 // 4, gpus_per_node=gpus)
+    check_size(k**3 // 4, gpus_per_node=gpus)
     if switch:
         ports = switch_ports(catalog, switch, speed)
         if ports.radix < k:
@@ -497,53 +411,4 @@ NVL72_PLATFORMS = {
 }
 
 
-@dataclass(frozen=True)
-class Nvl72Plan:
-    racks: int
-    su_racks: int
-    scale_out: RailPlan
-    platform: str = "gb200"
-
-    def counts(self) -> dict:
-        out = self.scale_out.counts()
-        out["nvl72_racks"] = self.racks
-        out["switches"] = {"nvlink-switch": self.racks * NVL72_SWITCH_TRAYS, **out["switches"]}
-        out["links"] = {
-            "scale-up": self.racks * NVL72_COMPUTE_TRAYS * NVL72_SWITCH_TRAYS,
-            **out["links"],
-        }
-        return out
-
-
-def plan_nvl72(
-    catalog: Catalog,
-    *,
-    racks: int,
-    switch: str | None = None,
-    su_racks: int = 8,
-    tiers: str | int = "auto",
-    oversubscription: int = 1,
-    reserve_ports: int = 0,
-    platform: str = "gb200",
-) -> Nvl72Plan:
-    if platform not in NVL72_PLATFORMS:
-        raise GenerateError(
-            f"--platform {platform!r} is not an NVL72 platform; choose one of "
-            + ", ".join(NVL72_PLATFORMS)
-        )
-    tray, default_switch = NVL72_PLATFORMS[platform]
-    switch = switch or default_switch
-    _positive(racks, "--racks")
-    _positive(su_racks, "--su-racks")
-    _check_size(racks * 72)
-    scale_out = plan_rail_optimized(
-        catalog,
-        nodes=racks * NVL72_COMPUTE_TRAYS,
-        node_type=tray,
-        switch=switch,
-        su_nodes=min(su_racks, racks) * NVL72_COMPUTE_TRAYS,
-        tiers=tiers,
-        oversubscription=oversubscription,
-        reserve_ports=reserve_ports,
-    )
-    return Nvl72Plan(racks, min(su_racks, racks), scale_out, platform)
+MULTI_PLANE_SWITCH = "sn5610"  # Spectrum-X: multi-plane is an Ethernet capability (NV-NETOP-MP)

@@ -16,10 +16,9 @@ from model.generators.plans import (
     NVL72_SWITCH_TRAYS,
     FatTreePlan,
     LeafSpinePlan,
-    Nvl72Plan,
-    RailPlan,
     switch_ports,
 )
+from model.generators.rail_plans import Nvl72Plan, RailPlan
 from model.ports import port_table
 
 PortLink = tuple[str, str, str, str]
@@ -29,9 +28,12 @@ def _width(n: int) -> int:
     return max(2, len(str(n)))
 
 
-def server_unit(catalog: Catalog, device_id: str, type_id: str) -> Unit:
+def server_unit(
+    catalog: Catalog, device_id: str, type_id: str, breakout: dict[str, int] | None = None
+) -> Unit:
     dtype = catalog.device_types[type_id]
-    return Unit([(device_id, type_id, "gpu-server", 0, {})], dtype.u_height, dtype.power_max_w)
+    member = (device_id, type_id, "gpu-server", 0, dict(breakout or {}))
+    return Unit([member], dtype.u_height, dtype.power_max_w)
 
 
 def _middle(items: list, extra: list) -> list:
@@ -51,7 +53,11 @@ def rail_optimized(
     """Segments (one per SU, spines/cores central) and links per tier of a rail-optimized fabric.
 
     ``node_name(su, j)`` names node j of SU su (both 0-based); ``make_units(ids)`` packs an SU's
-    nodes into placement units (default: one unit per node).
+    nodes into placement units (default: one unit per node). With ``rails_per_leaf`` r > 1 a
+    leaf takes r rails of its nodes (node slot p, rail offset i on port p * r + i). A
+    multi-plane plan (``node.planes`` P > 1) is P copies of the fabric, switch ids prefixed
+    ``plane1-``, ``plane2-``, ...; plane p cables split p of every NIC. The planes' switches share
+    each SU's network racks; the links of tier t of every plane come together.
     """
     M = plan.su_nodes
     wn = _width(M)
@@ -59,32 +65,59 @@ def rail_optimized(
     if make_units is None:
 
         def make_units(ids: list[str]) -> list[Unit]:
-            return [server_unit(catalog, i, plan.node.type_id) for i in ids]
+            return [
+                server_unit(catalog, i, plan.node.type_id, plan.node.breakout or {}) for i in ids
+            ]
 
+    if plan.planes == 1:
+        return _one_plane(plan, node_name, make_units, plan.node.nics, "")
+    merged_segments: list[Segment] | None = None
+    merged_tiers: list[list[PortLink]] = []
+    for p in range(plan.planes):
+        units = make_units if p == 0 else (lambda ids: [])
+        segments, tiers = _one_plane(
+            plan, node_name, units, plan.node.nics_of_plane(p), f"plane{p + 1}-"
+        )
+        if merged_segments is None:
+            merged_segments, merged_tiers = segments, tiers
+            continue
+        for mine, theirs in zip(merged_segments, segments, strict=True):
+            mine.switches.extend(theirs.switches)
+        for mine, theirs in zip(merged_tiers, tiers, strict=True):
+            mine.extend(theirs)
+    return merged_segments or [], merged_tiers
+
+
+def _one_plane(plan: RailPlan, node_name, make_units, nics, prefix: str):
+    """One plane of a rail-optimized fabric over the NIC ports ``nics``, switch ids ``prefix``-ed."""
+    M = plan.su_nodes
     names = plan.leaf.names
     K = plan.leaf.radix
     up_names = names[K - plan.uplinks :]
     lt, br = plan.leaf.type_id, plan.leaf.breakout
     lpr = plan.leaves_per_rail
+    rpl = plan.rails_per_leaf
     per_leaf = -(-M // lpr)
-    nics = plan.node.nics
     node_leaf: list[PortLink] = []
     su_segments: list[Segment] = []
     leaf_ids: list[str] = []
     for s in range(plan.n_su):
         count = min(M, plan.nodes - s * M)
         ids = [node_name(s, j) for j in range(count)]
-        rails = [
-            [f"su{s + 1}-leaf-rail{r + 1}" + (f"-{k + 1}" if lpr > 1 else "") for k in range(lpr)]
-            for r in range(len(nics))
+        groups = [
+            [
+                f"{prefix}su{s + 1}-leaf-{_rails_label(g, rpl)}" + (f"-{k + 1}" if lpr > 1 else "")
+                for k in range(lpr)
+            ]
+            for g in range(plan.rail_groups)
         ]
         append = node_leaf.append
         for j, node_id in enumerate(ids):
             k, p = divmod(j, per_leaf)
-            port = names[p]
             for r, nic in enumerate(nics):
-                append((node_id, nic, rails[r][k], port))
-        flat = [leaf for rail in rails for leaf in rail]
+                g, i = divmod(r, rpl)
+                append((node_id, nic, groups[g][k], names[p * rpl + i]))
+        flat = [leaf for group in groups for leaf in group]
         leaf_ids.extend(flat)
         su_segments.append(
             Segment(units=make_units(ids), switches=[(leaf, lt, "leaf", br) for leaf in flat])
@@ -93,56 +126,97 @@ def rail_optimized(
     if plan.tiers == 1:  # rail-only, one switch per rail
         return su_segments, [node_leaf]
     if plan.rail_only:
-        return _rail_only_spines(plan, su_segments, leaf_ids, node_leaf, up_names)
+        return _rail_only_spines(plan, su_segments, leaf_ids, node_leaf, up_names, prefix)
     if plan.tiers == 2:
         S = plan.spines
         q = plan.uplinks // S
         ws = _width(S)
-        spine_ids = [f"spine{i + 1:0{ws}d}" for i in range(S)]
+        spine_ids = [f"{prefix}spine{i + 1:0{ws}d}" for i in range(S)]
         for li, leaf in enumerate(leaf_ids):
             for si, spine in enumerate(spine_ids):
                 for j in range(q):
                     leaf_spine.append((leaf, up_names[si * q + j], spine, names[li * q + j]))
         spine_seg = Segment(switches=[(s, lt, "spine", br) for s in spine_ids], own_row=True)
         return _middle(su_segments, [spine_seg]), [node_leaf, leaf_spine]
-    Sp, Cg = plan.spines, plan.core_per_group
-    q = plan.uplinks // Sp
+    return _three_tiers(plan, su_segments, leaf_ids, node_leaf, up_names, prefix)
+
+
+def _rails_label(group: int, rails_per_leaf: int) -> str:
+    """``rail3`` for a rail-pure leaf, ``rails1-2`` for a leaf shared by rails 1 and 2."""
+    first = group * rails_per_leaf + 1
+    if rails_per_leaf == 1:
+        return f"rail{first}"
+    return f"rails{first}-{first + rails_per_leaf - 1}"
+
+
+def _three_tiers(plan: RailPlan, su_segments, leaf_ids, node_leaf, up_names, prefix=""):
+    """Pods of ``pod_leaves`` leaves (runs over the SUs' leaves, spanning SUs where they do not
+    divide) with their own spines (fewer in a partial last pod), joined by core groups: each
+    run of spine positions of ``core_classes`` is cut into groups of G positions; each spine
+    reaches its group's cores in a cyclic window with the same links to each, so every core is
+    reached by the same number of spines and all its ports are used."""
+    names, lt, br = plan.leaf.names, plan.leaf.type_id, plan.leaf.breakout
     Kd, uk = plan.spine_down, plan.spine_up
-    q2 = uk // Cg
-    wc = _width(Sp * Cg)
-    ws = _width(Sp)
-    core_ids = [f"core{i + 1:0{wc}d}" for i in range(Sp * Cg)]
+    wc = _width(plan.cores)
+    ws = _width(plan.spines)
+    core_ids = [f"{prefix}core{i + 1:0{wc}d}" for i in range(plan.cores)]
+    leaf_spine: list[PortLink] = []
     spine_core: list[PortLink] = []
-    per_pod = plan.sus_per_pod * plan.leaves_per_su
-    pod_groups: list[list[Segment]] = []
+    per_pod = plan.pod_leaves
+    spine_segs: dict[int, list[Segment]] = {}  # SU index -> spine segments placed after it
+    leaves_per_su = plan.leaves_per_su
+    pod_spines: list[list[str]] = []
     for p in range(plan.pods):
         pod_leaves = leaf_ids[p * per_pod : (p + 1) * per_pod]
-        spines = [f"pod{p + 1}-spine{i + 1:0{ws}d}" for i in range(Sp)]
+        Sp = plan.pod_spines(p)
+        q = plan.uplinks // Sp
+        spines = [f"{prefix}pod{p + 1}-spine{i + 1:0{ws}d}" for i in range(Sp)]
+        pod_spines.append(spines)
         for ll, leaf in enumerate(pod_leaves):
             for si, spine in enumerate(spines):
                 for j in range(q):
                     leaf_spine.append((leaf, up_names[si * q + j], spine, names[ll * q + j]))
-        for si, spine in enumerate(spines):
-            for c in range(Cg):
-                core = core_ids[si * Cg + c]
-                for j in range(q2):
-                    spine_core.append((spine, names[Kd + c * q2 + j], core, names[p * q2 + j]))
-        pod_sus = su_segments[p * plan.sus_per_pod : (p + 1) * plan.sus_per_pod]
-        pod_sus[0].new_row = True
-        pod_groups.append(
-            _middle(pod_sus, [Segment(switches=[(s, lt, "spine", br) for s in spines])])
+        first_su = (p * per_pod) // leaves_per_su
+        last_su = (p * per_pod + len(pod_leaves) - 1) // leaves_per_su
+        sus = list(range(first_su, last_su + 1))
+        su_segments[first_su].new_row = True
+        middle = sus[(len(sus) + 1) // 2 - 1]
+        spine_segs.setdefault(middle, []).append(
+            Segment(switches=[(s, lt, "spine", br) for s in spines])
         )
+    next_core = 0
+    for first, positions, G, Cg, q2 in plan.core_classes:
+        reach = uk // q2  # cores one spine reaches
+        for group in range(positions // G):
+            cores = core_ids[next_core : next_core + Cg]
+            next_core += Cg
+            free = [0] * Cg  # next free port per core
+            # Pod-major, so a pod's G spines in the group start their windows at other cores.
+            members = [
+                pod_spines[p][pos]
+                for p in range(plan.pods)
+                for pos in range(first + group * G, first + (group + 1) * G)
+                if pos < len(pod_spines[p])
+            ]
+            for m, spine in enumerate(members):
+                for t in range(reach):
+                    c = (m * reach + t) % Cg
+                    for j in range(q2):
+                        spine_core.append((spine, names[Kd + t * q2 + j], cores[c], names[free[c]]))
+                        free[c] += 1
     core_seg = Segment(switches=[(c, lt, "core", br) for c in core_ids], own_row=True)
-    half = (len(pod_groups) + 1) // 2
-    segments = (
-        [s for g in pod_groups[:half] for s in g]
-        + [core_seg]
-        + [s for g in pod_groups[half:] for s in g]
-    )
+    half = (plan.pods + 1) // 2
+    core_after = (min(half * per_pod, len(leaf_ids)) - 1) // leaves_per_su
+    segments: list[Segment] = []
+    for s, seg in enumerate(su_segments):
+        segments.append(seg)
+        segments.extend(spine_segs.get(s, []))
+        if s == core_after:
+            segments.append(core_seg)
     return segments, [node_leaf, leaf_spine, spine_core]
 
 
-def _rail_only_spines(plan: RailPlan, su_segments, leaf_ids, node_leaf, up_names):
+def _rail_only_spines(plan: RailPlan, su_segments, leaf_ids, node_leaf, up_names, prefix=""):
     """Two tiers per rail: rail r's leaves of every SU go to rail r's own spines only."""
     names, lt, br = plan.leaf.names, plan.leaf.type_id, plan.leaf.breakout
     S = plan.spines
@@ -157,7 +231,7 @@ def _rail_only_spines(plan: RailPlan, su_segments, leaf_ids, node_leaf, up_names
             for s in range(plan.n_su)
             for k in range(plan.leaves_per_rail)
         ]
-        spines = [f"rail{r + 1}-spine{i + 1:0{ws}d}" for i in range(S)]
+        spines = [f"{prefix}rail{r + 1}-spine{i + 1:0{ws}d}" for i in range(S)]
         spine_ids.extend(spines)
         for li, leaf in enumerate(rail):
             for si, spine in enumerate(spines):
@@ -334,6 +408,7 @@ def nvl72(catalog: Catalog, plan: Nvl72Plan) -> tuple[list[Segment], list[list[P
         return f"nvl{g // NVL72_COMPUTE_TRAYS + 1:0{wr}d}-tray{g % NVL72_COMPUTE_TRAYS + 1:02d}"
 
     compute_t = catalog.device_types[so.node.type_id]  # GB200 or GB300 compute tray
+    tray_split = dict(so.node.breakout or {})  # multi-plane: each NIC split across the planes
     switch_t = catalog.device_types["gb200-nvlink-switch-tray"]
     scale_up: list[PortLink] = []
 
@@ -346,7 +421,7 @@ def nvl72(catalog: Catalog, plan: Nvl72Plan) -> tuple[list[Segment], list[list[P
             members = []
             for offset, (kind, i) in enumerate(NVL72_LAYOUT_U):
                 if kind == "compute" and i < len(trays):
-                    members.append((trays[i], compute_t.id, "gpu-server", offset, {}))
+                    members.append((trays[i], compute_t.id, "gpu-server", offset, tray_split))
                 elif kind == "switch":
                     members.append((switches[i], switch_t.id, "nvlink-switch", offset, {}))
             for i, tray in enumerate(trays):

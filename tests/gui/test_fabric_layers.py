@@ -90,3 +90,22 @@ def test_analysis_panel_shows_one_fabric_or_all(all_networks, qtbot):
 
     assert f"{storage.switches:,} (" in text and f"{storage.transceivers:,}" in text
     assert "typical" in text and "max" in text
+
+
+@pytest.mark.parametrize(
+    "fabric", ["compute", "storage", "inband", "oob"], ids=lambda f: f"only-{f}"
+)
+def test_each_fabric_can_be_shown_alone(all_networks, qtbot, fabric):
+    from model.fabrics import FABRIC_LABELS
+
+    window = all_networks
+    design = window.document.design
+    scene = window.scene
+    server_rack = _rack_of(design, lambda d: d.role == "gpu-server")
+    only = _menu_action(window.fabric_layers.menu, "Show Only").menu()
+    _menu_action(only, FABRIC_LABELS[fabric]).trigger()
+    checked = {f for f, a in window.fabric_layers.actions.items() if a.isChecked()}
+    assert checked == {fabric}
+    _select(qtbot, scene, server_rack)
+    assert scene.link_items
+    assert {link_fabric(design, lid) for lid in scene.link_items} == {fabric}

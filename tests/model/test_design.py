@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from model.changes import Change, ChangeKind
 from model.design import DesignError
 from model.entities import Device, Link, PortRef
 from model.fileio import design_to_bytes
-from tests.builders import device, link, rack
+from tests.builders import device, link, rack, small_pod
 
 
 def record_changes(design):
@@ -140,3 +141,14 @@ def test_delete_mixed_selection(pod):
     removed = pod.delete(["t-row", "a1", "l-20"])
     assert "t-row" not in pod.trays and "a1" not in pod.devices and "l-20" not in pod.links
     assert len(removed.links) == 9
+
+
+def test_renaming_a_rack_to_a_name_a_later_rack_holds_is_refused():
+    # Regression: the name check kept only the first holder of each name in table order, so
+    # renaming an earlier rack to a later rack's name (any case) slipped through.
+    design = small_pod()
+    first, later = sorted(design.racks)[0], sorted(design.racks)[-1]
+    design.update_racks([msgspec.structs.replace(design.racks[later], name="X5")])
+    with pytest.raises(DesignError, match="already called X5"):
+        design.update_racks([msgspec.structs.replace(design.racks[first], name="x5")])
+    assert design.racks[first].name != "x5"

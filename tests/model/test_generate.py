@@ -7,9 +7,10 @@ C compute NICs per node (= rails), M nodes per scalable unit (SU), N nodes.
   Uplinks cabled u: at least ceil(ceil(M / lpr) / R) (sized to the downlinks in use), the first
   such count whose even spread needs only ceil(L u / K) spines.
   2 tiers: spines S = the smallest divisor of u with S * K >= L * u.
-  3 tiers: pod spines use K/2 ports down, K/2 up; SUs per pod = floor((K/2) / leaves per SU);
-  spines per pod Sp = smallest divisor of u with Sp * K/2 >= pod leaves * u; pods = ceil(SUs /
-  SUs per pod); cores per spine position Cg = smallest divisor of K/2 with Cg * K >= pods * K/2.
+  3 tiers: pod spines use K/2 ports down, K/2 up; a pod is a run of K/2 leaves (pods span SUs
+  when an SU's leaves do not divide K/2); spines per pod Sp = smallest divisor of u with
+  Sp * K/2 >= pod leaves * u; pods = ceil(L / (K/2)); cores: every core full, i.e. the spines'
+  uplinks / K, when that is whole (else one group per spine position, the textbook divisor).
 """
 
 from __future__ import annotations
@@ -35,17 +36,32 @@ def uplinks_for(need, most, leaves, ports):
     for u in range(max(need, 2), most + 1):
         if spines_for(u, leaves, ports) == max(math.ceil(leaves * u / ports), 2):
             return u
-    raise AssertionError("no even spread")
+    # no count reaches the port minimum: the fewest spines
+    return min(range(max(need, 2), most + 1), key=lambda u: (spines_for(u, leaves, ports), u))
 
 
 def rail_formula(N, C, M, K, R=1, P=0, tiers=None):
+    # A rail of one SU that needs several leaves may share its leaves with other rails, r rails
+    # of d // r nodes a leaf, when that builds fewer switches (then the fewest rails a leaf).
+    most = K // (R + 1)
+    d = R * most - P
+    if math.ceil(min(M, N) / d) == 1:
+        return rail_formula_shared(N, C, M, K, R, P, tiers, 1)
+    options = []
+    for r in (r for r in range(1, C + 1) if C % r == 0):
+        counts = rail_formula_shared(N, C, M, K, R, P, tiers, r)
+        options.append((counts["leaf"] + counts["spine"] + counts.get("core", 0), r, counts))
+    return min(options, key=lambda o: o[:2])[2]
+
+
+def rail_formula_shared(N, C, M, K, R, P, tiers, r):
     most = K // (R + 1)
     d = R * most - P
     M = min(M, N)
-    lpr = math.ceil(M / d)
-    need = math.ceil(math.ceil(M / lpr) / R)
+    lpr = math.ceil(M / (d // r))
+    need = math.ceil(math.ceil(M / lpr) * r / R)
     sus = math.ceil(N / M)
-    L = sus * C * lpr
+    L = sus * (C // r) * lpr
     if tiers != 3 and L <= K:
         u = uplinks_for(need, most, L, K)
         return {
@@ -55,14 +71,17 @@ def rail_formula(N, C, M, K, R=1, P=0, tiers=None):
             "spine": spines_for(u, L, K),
         }
     half = K // 2
-    per_pod = half // (C * lpr)
-    per_pod = min(per_pod, sus)
-    u = uplinks_for(need, most, per_pod * C * lpr, half)
+    pod_leaves = min(half, L)
+    u = uplinks_for(need, most, pod_leaves, half)
     out = {"leaf": L, "node-leaf": N * C, "leaf-spine": L * u}
-    sp = spines_for(u, per_pod * C * lpr, half)
-    pods = math.ceil(sus / per_pod)
-    cg = smallest_divisor(K - half, pods * (K - half) / K)
-    out.update({"spine": sp * pods, "core": sp * cg, "spine-core": sp * pods * (K - half)})
+    sp = spines_for(u, pod_leaves, half)
+    pods = math.ceil(L / pod_leaves)
+    uplinks = sp * pods * (K - half)
+    if uplinks % K == 0:
+        cores = uplinks // K
+    else:
+        cores = sp * smallest_divisor(K - half, pods * (K - half) / K)
+    out.update({"spine": sp * pods, "core": cores, "spine-core": uplinks})
     return out
 
 
@@ -190,7 +209,8 @@ def test_forced_three_tiers_on_a_small_fabric():
     design = rail_optimized(nodes=64, node_type="dgx-h100", switch="qm9700", su_nodes=32, tiers="3")
     check_rail(design, rail_formula(64, 8, 32, 64, tiers=3))
     roles, _ = tier_counts(design)
-    assert roles["core"] == 16 and roles["spine"] == 16
+    # One pod of 16 spines x 32 uplinks: 8 full cores (two spine positions share each group).
+    assert roles["core"] == 8 and roles["spine"] == 16
 
 
 def test_breakout_switch_runs_at_the_nic_speed():
@@ -288,10 +308,17 @@ def test_nvl72_scale_up_and_scale_out_counts():
     assert roles["gpu-server"] == trays and roles["nvlink-switch"] == racks * 9
     assert design.gpu_count() == racks * 72
     assert links[("gpu-server", "nvlink-switch")] == racks * 18 * 9
-    # scale-out: M = 36 trays per SU, C = 4 NICs, qm9700: d = 32 -> 2 leaves per rail of 18
-    # trays each, so 18 uplinks per leaf (not 32): 144 uplinks on 3 spines of 64 ports.
+    # scale-out: M = 36 trays per SU, C = 4 NICs, qm9700: d = 32. Rail-pure leaves are 2 per
+    # rail of 18 trays (8 leaves, 18 uplinks each on 3 spines: 11 switches); 2 rails sharing
+    # leaves of 12 trays take 2 x 3 = 6 leaves with 24 uplinks each on 3 spines (9 switches,
+    # as few as 4 rails a leaf take, with fewer rails a leaf).
     expected = rail_formula(trays, 4, 36, 64)
-    assert (roles["leaf"], roles["spine"]) == (expected["leaf"], expected["spine"]) == (8, 3)
+    assert (roles["leaf"], roles["spine"]) == (expected["leaf"], expected["spine"]) == (6, 3)
+    assert {
+        link.b.device.split("-leaf-")[1].rsplit("-", 1)[0]
+        for link in design.links.values()
+        if design.devices[link.b.device].role == "leaf"
+    } == {"rails1-2", "rails3-4"}
     assert links[("gpu-server", "leaf")] == trays * 4
     assert_links_valid(design)
     # every NVLink link stays inside its rack, each tray reaching all 9 switch trays once

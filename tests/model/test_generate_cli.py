@@ -102,3 +102,32 @@ def test_missing_and_foreign_options_exit_2(tmp_path, capsys):
     assert "needs --node-type, --switch, --su-nodes" in capsys.readouterr().err
     assert run_cli(["generate", "fat-tree", "--k", "4", "--nodes", "3", "-o", out]) == 2
     assert "does not take --nodes" in capsys.readouterr().err
+
+
+def test_one_command_builds_the_4_su_superpod_with_every_network(tmp_path, capsys):
+    # Issue 14 "done when": one command, all four networks placed in the hall; the BOM lists
+    # each network's switches, cables and transceivers under its own fabric.
+    import csv
+    import json
+
+    out = tmp_path / "superpod.hall.json"
+    argv = ["generate", "rail-optimized", "--nodes", "127", "--node-type", "dgx-h100"]
+    argv += ["--switch", "qm9700", "--su-nodes", "32", "--fabrics", "all", "-o", str(out)]
+    assert run_cli(argv) == 0
+    capsys.readouterr()
+    design = load_design(out)
+    assert all(d.rack in design.racks for d in design.devices.values())
+    assert run_cli(["analyze", str(out), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert set(report["fabrics"]) == {"compute", "storage", "inband", "oob"}
+    assert report["fabrics"]["compute"]["planes"] == 1
+    bom = tmp_path / "bom.csv"
+    assert run_cli(["bom", str(out), "-o", str(bom)]) == 0
+    rows = list(csv.DictReader(bom.open(encoding="utf-8")))
+    per: dict[str, set[str]] = {}
+    for row in rows:
+        per.setdefault(row["fabric"], set()).add(row["category"])
+    for fabric in ("compute", "storage", "inband"):
+        assert {"Switches", "Transceivers"} <= per[fabric], fabric
+        assert per[fabric] & {"Cables", "Fibres"}, fabric
+    assert {"Switches", "Cables"} <= per["oob"]

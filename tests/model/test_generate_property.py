@@ -10,7 +10,8 @@ from model.generate import GenerateError, generate, preview
 from tests.model.generate_checks import assert_links_valid, assert_placement_valid, tier_counts
 
 NODE_TYPES = ["dgx-h100", "dgx-b200", "dgx-b300", "hgx-h100-8x400"]
-SWITCHES = ["qm9700", "q3400", "sn5600", "sn5400", "tomahawk5-64x800"]
+SWITCHES = ["qm9700", "q3400", "sn5600", "sn5610", "sn5400", "tomahawk5-64x800"]
+PORT_MODES = ["auto", "144x800G", "288x400G", "64x800G", "128x400G", "256x200G"]
 
 requests = st.one_of(
     st.tuples(
@@ -25,6 +26,8 @@ requests = st.one_of(
                 "oversubscription": st.sampled_from([1, 2, 3, 7]),
                 "reserve_ports": st.integers(0, 4),
                 "placement": st.sampled_from(["middle-of-row", "end-of-row"]),
+                "planes": st.sampled_from([1, 1, 2]),
+                "port_mode": st.sampled_from(PORT_MODES),
             }
         ),
     ),
@@ -48,6 +51,8 @@ requests = st.one_of(
                 "racks": st.integers(1, 6),
                 "su_racks": st.integers(1, 4),
                 "switch": st.sampled_from(SWITCHES),
+                "platform": st.sampled_from(["gb200", "gb300"]),
+                "planes": st.sampled_from([1, 1, 2]),
             }
         ),
     ),

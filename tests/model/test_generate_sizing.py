@@ -68,14 +68,76 @@ def test_network_racks_hold_what_switches_and_their_optics_draw_at_maximum():
             assert len(switches) <= budget_w // switch_power_max_w(catalog, "q3400")
 
 
-def test_nvl72_16_su_scale_out_is_no_bigger_than_before_and_right_sized():
-    # 16 SUs of 8 racks: 2,304 trays x 4 NICs on 64-port leaves; every leaf serves ceil(144 / 5)
-    # = 29 trays per rail, so 29 uplinks (was 32: the 0.9:1 over-build of the first version).
-    counts = preview("nvl72", racks=128)
+def clos_switch_bound(endpoints: int, radix: int, tiers: int) -> int:
+    """Switches of a non-blocking folded Clos of ``tiers`` tiers of ``radix``-port switches for
+    ``endpoints`` NIC ports: every tier below the top uses half its ports down and half up, so
+    each of those tiers has ceil(endpoints / (radix / 2)) switches; the top tier uses all its
+    ports down, ceil(endpoints / radix)."""
+    half = radix // 2
+    return (tiers - 1) * math.ceil(endpoints / half) + math.ceil(endpoints / radix)
+
+
+def test_clos_switch_count_bound_at_gb200_16_su():
+    # 16 SUs of 8 GB200 NVL72 racks: 2,304 compute trays x 4 400G NICs = 9,216 endpoints on
+    # 64-port QM9700s in 3 tiers: 288 + 288 + 144 = 720 at most (the first version built 1,088,
+    # the second 1,016: pods of whole SUs of 20 leaves, spines 0.625:1).
+    racks, trays_per_rack, nics_per_tray = 128, 18, 4
+    endpoints = racks * trays_per_rack * nics_per_tray
+    radix = 64
+    bound = clos_switch_bound(endpoints, radix, tiers=3)
+    assert bound == 720
+    counts = preview("nvl72", racks=racks)
     scale_out = sum(v for k, v in counts["switches"].items() if k != "nvlink-switch")
-    assert counts["switches"]["leaf"] == 16 * 4 * math.ceil(144 / 32)
-    assert counts["links"]["leaf-spine"] == counts["switches"]["leaf"] * 29
-    assert scale_out < 1088  # the first version's count
+    assert counts["tiers"] == 3
+    assert scale_out <= bound
+    assert counts["links"]["node-leaf"] == endpoints
+    # Non-blocking at every tier: as many links up as down.
+    assert counts["links"]["leaf-spine"] == endpoints
+    assert counts["links"]["spine-core"] == endpoints
+    design = nvl72(racks=racks)
+    built = Counter(d.role for d in design.devices.values() if d.role in ("leaf", "spine", "core"))
+    assert sum(built.values()) == scale_out
+    # Every port of every core is in use (no half-empty core groups).
+    used = Counter(
+        link.b.device for link in design.links.values() if link.b.device.startswith("core")
+    )
+    assert set(used.values()) == {radix}
+
+
+@pytest.mark.parametrize("sus", [4, 8])
+def test_gb200_at_4_and_8_su_is_within_the_3_tier_bound(sus):
+    # A partial last pod (4 SU: pods of 32, 32 and 8 leaves) takes only the spines its leaves
+    # need, and its spine positions get core groups of their own.
+    endpoints = sus * 8 * 18 * 4
+    counts = preview("nvl72", racks=sus * 8)
+    scale_out = sum(v for k, v in counts["switches"].items() if k != "nvlink-switch")
+    assert counts["tiers"] == 3
+    assert scale_out <= clos_switch_bound(endpoints, 64, tiers=3)
+    assert counts["links"]["spine-core"] == endpoints
+    if sus == 4:
+        design = nvl72(racks=sus * 8)
+        spines = Counter(
+            link.b.device.split("-")[0]
+            for link in design.links.values()
+            if design.devices[link.b.device].role == "spine"
+            and design.devices[link.a.device].role == "leaf"
+        )
+        pods = Counter(d.id.split("-")[0] for d in design.devices.values() if d.role == "spine")
+        assert pods == {"pod1": 32, "pod2": 32, "pod3": 8}
+        assert spines == {"pod1": 32 * 32, "pod2": 32 * 32, "pod3": 8 * 32}
+
+
+def test_the_2_su_gb200_fabric_is_within_its_2_tier_bound():
+    # Two tiers with every leaf spread evenly over the spines: leaves ceil(E / (K/2)), each with
+    # K/2 uplinks; spines the smallest divisor of K/2 whose ports hold them all.
+    endpoints, radix = 16 * 18 * 4, 64
+    leaves = math.ceil(endpoints / (radix // 2))
+    up = radix // 2
+    spines = min(s for s in range(1, up + 1) if up % s == 0 and s * radix >= leaves * up)
+    counts = preview("nvl72", racks=16)
+    assert counts["tiers"] == 2
+    assert counts["switches"]["leaf"] == leaves  # two rails a leaf: 2 x 16 trays = 32 ports
+    assert counts["switches"]["spine"] == spines
 
 
 def test_small_nvl72_uplinks_follow_the_trays_in_use():

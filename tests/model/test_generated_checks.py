@@ -45,6 +45,32 @@ CASES = (
     + [("fat-tree", dict(k=k)) for k in (4, 8)]
     + [("nvl72", dict(racks=r)) for r in (1, 2, 8)]
     + [("nvl72", dict(racks=r, platform="gb300")) for r in (1, 8)]
+    # GB200 NVL72 at 2 SUs (two rails a leaf); 16 SUs below (compute only: every network of a
+    # 128-rack hall takes minutes to place)
+    + [("nvl72", dict(racks=16))]
+    # multi-plane Spectrum-X: each ConnectX-8 800G as 2 x 400G planes
+    + [("nvl72", dict(racks=r, platform="gb300", planes=2)) for r in (1, 8)]
+    + [
+        (
+            "rail-optimized",
+            dict(nodes=n, node_type="dgx-b300", switch="sn5610", su_nodes=m, planes=2),
+        )
+        for n, m in ((32, 32), (144, 72))
+    ]
+    # port modes named explicitly
+    + [
+        ("nvl72", dict(racks=8, platform="gb300", port_mode="144x800G")),
+        (
+            "rail-optimized",
+            dict(
+                nodes=40,
+                node_type="hgx-h100-8x400",
+                switch="sn5610",
+                su_nodes=40,
+                port_mode="128x400G",
+            ),
+        ),
+    ]
 )
 
 
@@ -58,6 +84,19 @@ def _id(case):
 def test_generated_design_has_no_warning(case, fabrics):
     template, params = case
     design = generate(template, fabrics=fabrics, **params)
+    assert_links_valid(design)
+    plant = CablePlant(design)
+    plant.refresh()
+    try:
+        findings = [w for w in analyze(design, plant).warnings if w.severity != "info"]
+    finally:
+        plant.close()
+    assert [f"{w.code}: {w.message}" for w in findings] == []
+
+
+def test_gb200_16_su_has_no_warning():
+    # 2,304 trays, 3 tiers: rails sharing leaves, pods spanning SUs, core groups that are full.
+    design = generate("nvl72", racks=128)
     assert_links_valid(design)
     plant = CablePlant(design)
     plant.refresh()

@@ -1,0 +1,402 @@
+"""Rail-optimized and NVL72 fabric plans: scalable units, rails, pods, core groups and planes.
+
+The counts follow the conventions of :mod:`model.generators.plans` (leaf ports, uplinks sized to
+the downlinks in use, spines spread evenly).
+
+Right-sizing choices (issue 14), written down here because they change counts:
+
+* **Rails sharing a leaf.** When one rail of an SU already needs several leaves, r rails share
+  each leaf (d // r nodes a leaf) if that builds fewer switches in all: GB200 NVL72's 144 trays
+  a rail on 32-port leaves are 5 leaves of 29 rail-pure, or 9 of 16 with 2 rails a leaf (18
+  leaves an SU, not 20; at 16 SU 720 switches, not 1,016; one SU stays rail-pure, 30 switches
+  against 34). Rail-pure leaves stay whenever a rail fits one leaf (every DGX SuperPOD SU).
+* **Pods span SUs.** A pod is a run of K/2 leaves, whatever the SU boundaries; a partial last pod
+  takes only the spines its leaves need.
+* **Full cores.** Core groups are one per spine position (the textbook) unless several spine
+  positions sharing a group fills every core (9 pods of a GB200 16-SU fabric: 2 positions x 9
+  pods x 32 uplinks = 9 cores of 64 ports); each spine then reaches m cores of its group in a
+  cyclic window, m the largest divisor of its uplinks that fits, so every core is reached by
+  the same number of spines and every spine sends the same to each of its cores (the analysis'
+  regular Clos). The price: two pods meet on most, not all, of a group's cores, so one pod
+  pair alone gets 87.5-94 % of a pod's uplinks through the cores (896-960 of 1,024 at GB200 16
+  SU), while the bisection stays full.
+* **Multi-plane.** ``planes`` P > 1 splits each NIC P ways (Spectrum-X multi-plane) and builds P
+  copies of the fabric, one per plane; the counts are per plane times P.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from model.catalog import Catalog
+from model.generators.plans import (
+    MULTI_PLANE_SWITCH,
+    NVL72_COMPUTE_TRAYS,
+    NVL72_PLATFORMS,
+    NVL72_SWITCH_TRAYS,
+    GenerateError,
+    NodeSpec,
+    SwitchPorts,
+    check_media,
+    check_size,
+    fewest_spines,
+    leaf_ports,
+    node_spec,
+    require_positive,
+    smallest_divisor_at_least,
+    switch_ports,
+    used_uplinks,
+)
+
+
+@dataclass(frozen=True)
+class RailPlan:
+    """Counts of a rail-optimized fabric of scalable units (SUs) of ``su_nodes`` nodes."""
+
+    node: NodeSpec
+    leaf: SwitchPorts
+    nodes: int
+    su_nodes: int
+    oversubscription: int
+    reserve_ports: int
+    uplinks: int  # per leaf
+    downlinks: int  # capacity per leaf (after reserve)
+    leaves_per_rail: int  # leaves of one rail group (``rails_per_leaf`` rails) in one SU
+    tiers: int
+    spines: int = 0  # 2-tier: total; 3-tier: per pod
+    pod_leaves: int = 0  # 3-tier: leaves per pod (pods span SUs; the last pod may be partial)
+    rail_only: bool = False  # spines (2-tier: ``spines`` per rail) join only one rail's leaves
+    rails_per_leaf: int = 1  # rails that share one leaf (several when a rail needs many leaves)
+    last_pod_spines: int = 0  # 3-tier: spines of a partial last pod (0: ``spines``)
+    # 3-tier core groups, one entry per run of spine positions with the same pods: (first
+    # position, positions, positions per group G, cores per group, links spine -> each core).
+    core_classes: tuple[tuple[int, int, int, int, int], ...] = ()
+
+    @property
+    def rails(self) -> int:
+        return len(self.node.nics)
+
+    @property
+    def n_su(self) -> int:
+        return -(-self.nodes // self.su_nodes)
+
+    @property
+    def rail_groups(self) -> int:
+        return self.rails // self.rails_per_leaf
+
+    @property
+    def leaves_per_su(self) -> int:
+        return self.rail_groups * self.leaves_per_rail
+
+    @property
+    def leaves(self) -> int:
+        return self.n_su * self.leaves_per_su
+
+    @property
+    def pods(self) -> int:
+        return -(-self.leaves // self.pod_leaves) if self.tiers == 3 else 1
+
+    @property
+    def spine_down(self) -> int:
+        return self.leaf.radix // 2 if self.tiers == 3 else self.leaf.radix
+
+    @property
+    def spine_up(self) -> int:
+        return self.leaf.radix - self.spine_down if self.tiers == 3 else 0
+
+    @property
+    def total_spines(self) -> int:
+        if self.rail_only:
+            return self.spines * self.rails
+        if self.tiers == 3:
+            return sum(self.pod_spines(p) for p in range(self.pods))
+        return self.spines
+
+    def pod_spines(self, pod: int) -> int:
+        """Spines of pod ``pod`` (0-based): the last, partial pod may need fewer."""
+        if pod == self.pods - 1 and self.last_pod_spines:
+            return self.last_pod_spines
+        return self.spines
+
+    @property
+    def cores(self) -> int:
+        if self.tiers != 3:
+            return 0
+        return sum(n // g * cg for _, n, g, cg, _ in self.core_classes)
+
+    @property
+    def planes(self) -> int:
+        return self.node.planes
+
+    def counts(self) -> dict:
+        """Counts of the whole fabric: every plane of a multi-plane fabric is one full copy."""
+        gpus = self.nodes * self.node.gpus
+        P = self.planes
+        links = {
+            "node-leaf": P * self.nodes * self.rails,
+            "leaf-spine": P * self.leaves * self.uplinks,
+        }
+        switches = {"leaf": P * self.leaves, "spine": P * self.total_spines}
+        if self.tiers == 3:
+            switches["core"] = P * self.cores
+            links["spine-core"] = P * self.total_spines * self.spine_up
+        return {
+            "tiers": self.tiers,
+            "nodes": self.nodes,
+            "gpus": gpus,
+            "scalable_units": self.n_su,
+            "pods": self.pods,
+            "planes": P,
+            "switches": switches,
+            "links": links,
+            "oversubscription": self.oversubscription,
+        }
+
+
+def plan_rail_optimized(
+    catalog: Catalog,
+    *,
+    nodes: int,
+    node_type: str,
+    switch: str,
+    su_nodes: int,
+    tiers: str | int = "auto",
+    oversubscription: int = 1,
+    reserve_ports: int = 0,
+    planes: int = 1,
+    port_mode: str = "auto",
+) -> RailPlan:
+    """``planes`` > 1: Spectrum-X multi-plane, each NIC split across that many independent
+    planes, each plane its own rail-optimized fabric (see :func:`node_spec`). ``port_mode``
+    names the leaf switch's port mode (see :func:`switch_ports`)."""
+    require_positive(nodes, "--nodes")
+    require_positive(su_nodes, "--su-nodes")
+    node = node_spec(catalog, node_type, planes)
+    check_size(nodes, node)
+    leaf = switch_ports(catalog, switch, node.speed_gbps, port_mode=port_mode)
+    check_media(catalog, node, leaf)
+    up, down = leaf_ports(leaf.radix, oversubscription, reserve_ports)
+    su_nodes = min(su_nodes, nodes)
+    tiers = str(tiers)
+    if tiers not in ("auto", "2", "3", "rail-only"):
+        raise GenerateError(f"--tiers must be auto, 2, 3 or rail-only, not {tiers!r}")
+    rails = len(node.nics)
+    args = (node, leaf, nodes, su_nodes, tiers, oversubscription, reserve_ports, up, down)
+    if tiers == "rail-only" or -(-su_nodes // down) <= 1:
+        return _plan_rails(*args, 1)
+    # A rail of one SU already needs several leaves: r rails may share each leaf instead when
+    # that builds fewer switches in all (GB200 NVL72 16 SU: 720 with 2 rails a leaf, not 1,016).
+    plans, refusal = [], None
+    for r in (r for r in range(1, rails + 1) if rails % r == 0 and down // r >= 1):
+        try:
+            plans.append(_plan_rails(*args, r))
+        except GenerateError as exc:
+            refusal = refusal or exc
+    if not plans:
+        raise refusal
+    return min(plans, key=lambda p: (_switch_total(p), p.rails_per_leaf))
+
+
+def _switch_total(plan: RailPlan) -> int:
+    return plan.leaves + plan.total_spines + plan.cores
+
+
+def _plan_rails(
+    node: NodeSpec,
+    leaf: SwitchPorts,
+    nodes: int,
+    su_nodes: int,
+    tiers: str,
+    oversubscription: int,
+    reserve_ports: int,
+    up: int,
+    down: int,
+    rpl: int,
+) -> RailPlan:
+    """The rail-optimized plan with ``rpl`` rails sharing each leaf."""
+    rails = len(node.nics)
+    lpr = -(-su_nodes // (down // rpl))
+    need = used_uplinks(-(-su_nodes // lpr) * rpl, oversubscription, up)
+    most = up
+    base = dict(
+        node=node,
+        leaf=leaf,
+        nodes=nodes,
+        su_nodes=su_nodes,
+        oversubscription=oversubscription,
+        reserve_ports=reserve_ports,
+        downlinks=down,
+        leaves_per_rail=lpr,
+        rails_per_leaf=rpl,
+    )
+    n_su = -(-nodes // su_nodes)
+    leaves = n_su * (rails // rpl) * lpr
+    if tiers == "rail-only":
+        return _plan_rail_only(base, leaf, nodes, n_su, lpr, up, reserve_ports, need)
+    if tiers in ("auto", "2"):
+        fit = fewest_spines(need, most, leaves, leaf.radix)
+        if fit is not None:
+            return RailPlan(**base, uplinks=fit[0], tiers=2, spines=fit[1])
+        if tiers == "2":
+            raise GenerateError(
+                f"two tiers of {leaf.radix}-port switches hold at most {leaf.radix} leaves, and "
+                f"{nodes} nodes need {leaves}; use --tiers 3 (or auto), a bigger switch or fewer nodes"
+            )
+    k = leaf.radix
+    spine_down, spine_up = k // 2, k - k // 2
+    # Pods are runs of leaves, as many as a pod spine reaches with half its ports; they span SU
+    # boundaries when an SU's leaves do not divide that (GB200: 18 leaves per SU, 32 per pod).
+    pod_leaves = min(spine_down, leaves)
+    fit = fewest_spines(need, most, pod_leaves, spine_down)
+    if fit is None:  # cannot happen: pod_leaves <= spine_down
+        raise GenerateError(
+            "the pod's leaves cannot be spread evenly over its spines; use a different --su-nodes"
+        )
+    pods = -(-leaves // pod_leaves)
+    if pods > k:
+        max_nodes = k * pod_leaves * su_nodes // max(1, (rails // rpl) * lpr)
+        raise GenerateError(
+            f"three tiers of {k}-port switches hold at most {k} pods ({max_nodes:,} nodes) and "
+            f"{nodes:,} nodes need {pods}; ask for fewer nodes or use a bigger switch"
+        )
+    u, spines = fit
+    # A partial last pod of fewer leaves needs fewer spines (the same uplinks per leaf, spread
+    # evenly): GB200 4 SU is pods of 32, 32 and 8 leaves, the last on 8 spines, not 32.
+    last_leaves = leaves - (pods - 1) * pod_leaves
+    last = smallest_divisor_at_least(u, max(last_leaves * u / spine_down, min(2, u)))
+    last = last if pods > 1 and last is not None and last < spines else 0
+    classes = []
+    for first, positions, in_class in _position_runs(pods, spines, last):
+        g, cg, q2 = core_grouping(in_class, positions, spine_up, k)
+        classes.append((first, positions, g, cg, q2))
+    return RailPlan(
+        **base,
+        uplinks=u,
+        tiers=3,
+        spines=spines,
+        pod_leaves=pod_leaves,
+        last_pod_spines=last,
+        core_classes=tuple(classes),
+    )
+
+
+def _position_runs(pods: int, spines: int, last: int) -> list[tuple[int, int, int]]:
+    """(first spine position, positions, pods with a spine there) runs: with a smaller last
+    pod, its ``last`` positions are in every pod and the others in all pods but the last."""
+    if not last:
+        return [(0, spines, pods)]
+    return [(0, last, pods), (last, spines - last, pods - 1)]
+
+
+def core_grouping(pods: int, positions: int, spine_up: int, radix: int) -> tuple[int, int, int]:
+    """(spine positions per core group, cores per group, links from a spine to each of its cores).
+
+    Every spine sends equal capacity to each core it reaches (the analysis' regular Clos). The
+    classic grouping is one core group per spine position, the group's cores a divisor of the
+    spine's uplinks; with a pod count that is not a power of two (GB200 16 SU: 9 pods) that
+    leaves cores half empty. Then G positions share a group whose cores are exactly full,
+    ``pods * G * spine_up / radix`` of them, each spine reaching m of them (m the largest
+    divisor of its uplinks that fits) in a cyclic window, so every core is reached by the same
+    number of spines and all its ports are used. The fewer cores win.
+    """
+    # Every spine reaches two cores at least (no single uplink neighbour), where it has 2 uplinks.
+    least = min(2, spine_up)
+    classic = smallest_divisor_at_least(spine_up, max(pods * spine_up / radix, least))
+    best = None
+    if classic is not None:
+        best = (positions * classic, 1, classic, spine_up // classic)
+    for g in range(1, positions + 1):
+        if positions % g or (pods * g * spine_up) % radix:
+            continue
+        cores = pods * g * spine_up // radix
+        m = max(d for d in range(1, min(cores, spine_up) + 1) if spine_up % d == 0)
+        if m < least or (pods * g * m) % cores:  # every core reached by as many spines
+            continue
+        total = (positions // g) * cores
+        if best is None or total < best[0]:
+            best = (total, g, cores, spine_up // m)
+        break
+    if best is None:  # cannot happen: pods <= radix leaves the classic grouping
+        raise GenerateError("the spines' uplinks cannot be spread evenly over the cores")
+    return best[1], best[2], best[3]
+
+
+def _plan_rail_only(
+    base: dict, leaf, nodes: int, n_su: int, lpr: int, up: int, reserve: int, need: int
+):
+    """Rail-only (RAILONLY, domain-facts 8e): no spine joins the rails; each rail is a network of
+    its own and cross-rail traffic goes over NVLink. One switch per rail when it holds every
+    node (all its ports face the nodes, no uplinks); else each rail is a two-tier Clos of its
+    SUs' rail leaves and spines of its own."""
+    k = leaf.radix
+    if nodes <= k - reserve:
+        one = base | dict(su_nodes=nodes, uplinks=0, downlinks=k - reserve, leaves_per_rail=1)
+        return RailPlan(**one, tiers=1, rail_only=True)
+    rail_leaves = n_su * lpr
+    fit = fewest_spines(need, up, rail_leaves, k)  # uplinks sized to the downlinks in use
+    if fit is None:
+        raise GenerateError(
+            f"a rail of {rail_leaves} leaves does not fit two tiers of {k}-port switches "
+            f"(at most {k}); use fewer nodes, a bigger switch or a rail-optimized fabric"
+        )
+    return RailPlan(**base, uplinks=fit[0], tiers=2, spines=fit[1], rail_only=True)
+
+
+@dataclass(frozen=True)
+class Nvl72Plan:
+    racks: int
+    su_racks: int
+    scale_out: RailPlan
+    platform: str = "gb200"
+
+    def counts(self) -> dict:
+        out = self.scale_out.counts()
+        out["nvl72_racks"] = self.racks
+        out["switches"] = {"nvlink-switch": self.racks * NVL72_SWITCH_TRAYS, **out["switches"]}
+        out["links"] = {
+            "scale-up": self.racks * NVL72_COMPUTE_TRAYS * NVL72_SWITCH_TRAYS,
+            **out["links"],
+        }
+        return out
+
+
+def plan_nvl72(
+    catalog: Catalog,
+    *,
+    racks: int,
+    switch: str | None = None,
+    su_racks: int = 8,
+    tiers: str | int = "auto",
+    oversubscription: int = 1,
+    reserve_ports: int = 0,
+    platform: str = "gb200",
+    planes: int = 1,
+    port_mode: str = "auto",
+) -> Nvl72Plan:
+    """NVL72 racks and their scale-out. With ``planes`` > 1 (multi-plane Spectrum-X, GB300's
+    ConnectX-8 as 2 x 400G) the default scale-out switch is the Spectrum-X SN5610."""
+    if platform not in NVL72_PLATFORMS:
+        raise GenerateError(
+            f"--platform {platform!r} is not an NVL72 platform; choose one of "
+            + ", ".join(NVL72_PLATFORMS)
+        )
+    tray, default_switch = NVL72_PLATFORMS[platform]
+    if isinstance(planes, int) and planes > 1:
+        default_switch = MULTI_PLANE_SWITCH
+    switch = switch or default_switch
+    require_positive(racks, "--racks")
+    require_positive(su_racks, "--su-racks")
+    check_size(racks * 72)
+    scale_out = plan_rail_optimized(
+        catalog,
+        nodes=racks * NVL72_COMPUTE_TRAYS,
+        node_type=tray,
+        switch=switch,
+        su_nodes=min(su_racks, racks) * NVL72_COMPUTE_TRAYS,
+        tiers=tiers,
+        oversubscription=oversubscription,
+        reserve_ports=reserve_ports,
+        planes=planes,
+        port_mode=port_mode,
+    )
+    return Nvl72Plan(racks, min(su_racks, racks), scale_out, platform)
