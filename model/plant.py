@@ -35,8 +35,13 @@ from model.cages import (
     cage_view,
     component_shapes,
 )
-from model.findings import Finding, sort_findings
+from model.findings import Finding
 from model.parts import CablePart, ModulePart, part_number_for
+from model.plant_cages import cage_labels, cage_reasons, plug_findings
+from model.plant_power import device_plug_power, rack_power
+
+# Re-exported: callers read a link's plug reasons and a rack's power from the plant module.
+__all__ = ["PartCount", "PhysicalPlant", "build_plant", "cage_reasons", "link_plugs", "rack_power"]
 
 if TYPE_CHECKING:
     from model.cabling import CablePlant
@@ -144,6 +149,8 @@ def build_plant(
     with_links: bool = False,
     around_link: str | None = None,
     fabric_of: dict[str, str] | None = None,
+    fabric_rows: tuple[list[str], np.ndarray] | None = None,
+    cache: PlantCache | None = None,
 ) -> PhysicalPlant:
     """The physical plant of ``plant``'s current media choice.
 
@@ -152,15 +159,23 @@ def build_plant(
     that link's cage-graph component (what the inspector shows for one link). ``fabric_of``
     (link id -> fabric, :func:`model.fabrics.link_fabric_map`) splits every item by the fabric
     of the links it serves (a cage's links share their switch's fabric), for the BOM.
+    ``fabric_rows`` gives the same split as (fabric names, name index per plant row), which the
+    analysis has as arrays already: a dict of 400k link ids costs it ~0.3 s per report.
+    ``cache`` (a :class:`PlantCache` kept from one call to the next) reuses the cage graph of
+    the previous call when the links and their cages are unchanged, as after a rack move.
     """
     design, media = plant.design, list(plant.media)
     view = cage_view(plant)
     tables = view.tables
     n_all = len(plant.link_ids)
     medium = np.asarray(plant.medium_index, dtype=np.int64)
-    kinds = np.array([m.kind for m in media] + ["none"])
-    kind = kinds[np.where(medium < 0, len(media), medium)]
-    rows = np.flatnonzero(kind != "backplane")
+    # Per medium row (the last entry: no medium), compared as booleans: string arrays of 400k
+    # kinds cost the analysis tens of ms per report.
+    kinds = [m.kind for m in media] + ["none"]
+    module_medium = np.array([k in MODULE_KINDS for k in kinds])
+    medium_row = np.where(medium < 0, len(media), medium)
+    backplane = np.array([k == "backplane" for k in kinds])[medium_row]
+    rows = np.flatnonzero(~backplane)
     if around_link is not None:
         near = (
             plant.component_of(around_link)
@@ -177,15 +192,9 @@ def build_plant(
     n = len(rows)
     m = medium[rows]
     ordered = np.asarray(plant.ordered_m)[rows]
-    cage_a, cage_b = view.cage_a[rows], view.cage_b[rows]
-    spec_a, spec_b = view.spec_a[rows], view.spec_b[rows]
-    _, comp = np.unique(view.component[rows], return_inverse=True)
-    comp = comp.reshape(-1)
-    nodes, inv = np.unique(np.concatenate([cage_a, cage_b]), return_inverse=True)
-    ia, ib = inv[:n], inv[n:]
+    graph = (cache or PlantCache()).graph(view, rows)
+    comp, nodes, ia, ib, cage_spec = graph.comp, graph.nodes, graph.ia, graph.ib, graph.cage_spec
     out.cages_used = len(nodes)
-    cage_spec = np.zeros(len(nodes), dtype=np.int64)
-    cage_spec[ia], cage_spec[ib] = spec_a, spec_b
     # Medium of each cage: mixed when its links disagree.
     lo = np.full(len(nodes), np.iinfo(np.int64).max)
     hi = np.full(len(nodes), -(2**62))
@@ -206,10 +215,19 @@ def build_plant(
     counts: Counter[tuple] = Counter()
     meta: dict[tuple, tuple] = {}
 
-    fabric_names = ["", *sorted({f for f in (fabric_of or {}).values() if f})]
-    code_of = {f: i for i, f in enumerate(fabric_names)}
     row_fab = np.zeros(n, dtype=np.int64)
-    if fabric_of:
+    if fabric_rows is not None:
+        given, codes = fabric_rows
+        codes = np.asarray(codes, dtype=np.int64)
+        used = [given[c - 1] for c in np.flatnonzero(np.bincount(codes + 1)).tolist()]
+        fabric_names = ["", *sorted({f for f in used if f})]
+        code_of = {f: i for i, f in enumerate(fabric_names)}
+        recode = np.array([code_of.get(f, 0) for f in given], dtype=np.int64)
+        row_fab = recode[codes[rows]]
+    else:
+        fabric_names = ["", *sorted({f for f in (fabric_of or {}).values() if f})]
+        code_of = {f: i for i, f in enumerate(fabric_names)}
+    if fabric_of and fabric_rows is None:
         row_fab = np.fromiter(
             (code_of.get(fabric_of.get(plant.link_ids[r], ""), 0) for r in rows.tolist()),
             np.int64,
@@ -226,11 +244,9 @@ def build_plant(
     # ---- modules: one per used cage on a module medium
     module_of = np.full(len(nodes), -1, dtype=np.int64)
     module_parts: list[ModulePart] = []
-    module_cages = np.flatnonzero(
-        (cage_medium >= 0) & np.isin(kinds[np.maximum(cage_medium, 0)], list(MODULE_KINDS))
-    )
+    module_cages = np.flatnonzero((cage_medium >= 0) & module_medium[cage_medium])
     pairs = cage_medium[module_cages] * 4096 + cage_spec[module_cages]
-    for key in np.unique(pairs).tolist():
+    for key in np.flatnonzero(np.bincount(pairs)).tolist() if len(pairs) else ():
         part = tables.module(key // 4096, key % 4096)
         sel = module_cages[pairs == key]
         if part is None:
@@ -261,7 +277,8 @@ def build_plant(
                 fab,
             )
     # ---- fibres: per link on a module medium, at its ordered length
-    fibre_rows = np.flatnonzero(np.isin(kind[rows], list(MODULE_KINDS)))
+    row_module = module_medium[medium_row[rows]]
+    fibre_rows = np.flatnonzero(row_module)
     fpp = np.array([p.fibres_per_port for p in module_parts] + [1])
     link_fpp = fpp[
         np.where(module_of[ia[fibre_rows]] >= 0, module_of[ia[fibre_rows]], len(module_parts))
@@ -303,8 +320,8 @@ def build_plant(
                 fab,
             )
     # ---- integrated cables: one assembly per component
-    shape, hub, leaf, leaves, cage_comp = component_shapes(comp, ia, ib, len(nodes))
-    cable_rows = np.flatnonzero(~np.isin(kind[rows], list(MODULE_KINDS)) & (m >= 0))
+    shape, hub, leaf, leaves = graph.shape, graph.hub, graph.leaf, graph.leaves
+    cable_rows = np.flatnonzero(~row_module & (m >= 0))
     cable_of_comp: dict[int, tuple[CablePart, float]] = {}
     comps = np.unique(comp[cable_rows]).tolist()
     comp_rows: dict[int, list[int]] = defaultdict(list)
@@ -380,10 +397,12 @@ def build_plant(
         )
     out.cages_invalid = len(problem)
     # Plug power per device by the one per-cage rule (rack_power uses it for single racks).
-    out.device_power_w, out.device_power_w_max = cage_power_by_device(plant, rows)
-    out.findings = _findings(plant, dev_ids, rows, nodes, ia, ib, problem)
+    out.device_power_w, out.device_power_w_max = device_plug_power(
+        tables, dev_ids, nodes, lo, cage_spec, grouped=graph.by_device
+    )
+    out.findings = plug_findings(plant, dev_ids, rows, nodes, ia, ib, problem)
     if with_links:
-        labels = _cage_labels(plant, dev_ids, nodes)
+        labels = cage_labels(plant, dev_ids, nodes)
         for r in range(n):
             link_id = plant.link_ids[rows[r]]
             a, b = int(ia[r]), int(ib[r])
@@ -408,14 +427,81 @@ def build_plant(
                 cable_id, name = link_id, ""
             out.link_parts[link_id] = (cable_id, labels[a], labels[b], mod_a, mod_b, name)
         for r in range(n_all) if around_link is None else ():
-            if kind[r] == "backplane":
+            if backplane[r]:
                 out.link_parts[plant.link_ids[r]] = ("", "", "", "", "", "rack backplane")
     if around_link is None and design.settings.cabling != "direct":
         # Imported here: model.structured_plant builds on this module's PartCount.
         from model.structured_plant import apply_structured
 
+        if fabric_rows is not None:
+            names = np.array(fabric_rows[0], dtype=object)[np.asarray(fabric_rows[1])]
+            fabric_of = dict(zip(plant.link_ids, names.tolist(), strict=True))
         apply_structured(out, plant, fabric_of)
     return out
+
+
+@dataclass(frozen=True)
+class CageGraph:
+    """The cage graph of a set of plant rows: what a rack move leaves as it is.
+
+    ``comp`` local component per row, ``nodes`` the cage keys (sorted), ``ia``/``ib`` the local
+    cage of each row's ends, ``cage_spec`` each cage's spec row, and per component its shape,
+    hub cage, a leaf cage and number of leaves (:func:`model.cages.component_shapes`).
+    """
+
+    comp: np.ndarray
+    nodes: np.ndarray
+    ia: np.ndarray
+    ib: np.ndarray
+    cage_spec: np.ndarray
+    shape: np.ndarray
+    hub: np.ndarray
+    leaf: np.ndarray
+    leaves: np.ndarray
+    by_device: tuple[np.ndarray, np.ndarray]  # (device numbers, local device of each cage)
+
+
+class PlantCache:
+    """Keeps the cage graph of the last :func:`build_plant` for the next one.
+
+    A rack move changes lengths and maybe media, never which cages a link joins, so the
+    analysis after it reuses the graph (~0.1 s of sorting at 400k links). The graph is reused
+    only when the rows and the cage arrays are equal to the ones it was built from (compared by
+    content: a snapshot's arrays are fresh copies of the same values), so it is never stale.
+    """
+
+    def __init__(self) -> None:
+        self._key: tuple[np.ndarray, ...] | None = None
+        self._graph: CageGraph | None = None
+
+    def graph(self, view, rows: np.ndarray) -> CageGraph:
+        key = (rows, view.cage_a, view.cage_b, view.spec_a, view.spec_b, view.component)
+        if (
+            self._graph is not None
+            and self._key is not None
+            and all(
+                old.shape == new.shape and np.array_equal(old, new)
+                for old, new in zip(self._key, key, strict=True)
+            )
+        ):
+            return self._graph
+        n = len(rows)
+        _, comp = np.unique(view.component[rows], return_inverse=True)
+        comp = comp.reshape(-1)
+        nodes, inv = np.unique(
+            np.concatenate([view.cage_a[rows], view.cage_b[rows]]), return_inverse=True
+        )
+        inv = inv.reshape(-1)
+        ia, ib = inv[:n], inv[n:]
+        cage_spec = np.zeros(len(nodes), dtype=np.int64)
+        cage_spec[ia], cage_spec[ib] = view.spec_a[rows], view.spec_b[rows]
+        shape, hub, leaf, leaves, _ = component_shapes(comp, ia, ib, len(nodes))
+        present, local = np.unique(nodes // CAGE_STRIDE, return_inverse=True)
+        self._graph = CageGraph(
+            comp, nodes, ia, ib, cage_spec, shape, hub, leaf, leaves, (present, local.reshape(-1))
+        )
+        self._key = tuple(np.array(a, copy=True) for a in key)
+        return self._graph
 
 
 def _cages_total(design) -> int:
@@ -430,265 +516,6 @@ def _cages_total(design) -> int:
         )
         total += per * count
     return total
-
-
-def _cage_labels(plant: CablePlant, dev_ids: list[str], nodes: np.ndarray) -> list[str]:
-    """``{rack}-U{u} {device} {group} cage {n}`` for each cage key."""
-    design = plant.design
-    out = []
-    cache: dict[str, dict[int, str]] = {}
-    for key in nodes.tolist():
-        device_id = dev_ids[key // CAGE_STRIDE]
-        device = design.devices.get(device_id)
-        if device is None:
-            out.append(f"{device_id} cage {key % CAGE_STRIDE}")
-            continue
-        table = cache.get(device_id)
-        if table is None:
-            from model.cages import port_cages
-
-            table = cache[device_id] = {
-                cage: label
-                for cage, _spec, label in port_cages(
-                    design.catalog.device_types[device.type], device.breakout
-                ).values()
-            }
-        rack = design.racks.get(device.rack)
-        where = f"{rack.name}-U{device.u}" if rack else device.name
-        out.append(f"{where} {device.name} {table.get(key % CAGE_STRIDE, '')}".strip())
-    return out
-
-
-def _findings(plant, dev_ids, rows, nodes, ia, ib, problem) -> list[Finding]:
-    if not problem:
-        return []
-    by_code: dict[str, list[int]] = defaultdict(list)
-    for c, (code, _why) in problem.items():
-        by_code[code].append(c)
-    labels = _cage_labels(plant, dev_ids, nodes[sorted(problem)])
-    label_of = dict(zip(sorted(problem), labels, strict=True))
-    links_of: dict[int, list[str]] = defaultdict(list)
-    wanted = set(problem)
-    for r, (a, b) in enumerate(zip(ia.tolist(), ib.tolist(), strict=True)):
-        for c in (a, b):
-            if c in wanted and len(links_of[c]) < 4:
-                links_of[c].append(plant.link_ids[rows[r]])
-    out = []
-    for code, cages in by_code.items():
-        for c in sorted(cages, key=label_of.get):
-            device = dev_ids[int(nodes[c]) // CAGE_STRIDE]
-            out.append(
-                Finding(
-                    code=code,
-                    severity="error",
-                    message=f"cage {label_of[c]}: {problem[c][1]}",
-                    objects=(device, *links_of[c]),
-                )
-            )
-    return sort_findings(out)
-
-
-def tray_items(design) -> list[PartCount]:
-    """Tray products for the design's trays: metres of each standard product, by bank.
-
-    A tray wider than the widest product is a bank of parallel trays of the smallest product
-    width that divides it into at most as many trays as needed (a 1.8 m tray = 2 x 0.9 m); its
-    depth rounds up to the next product depth. Metres are rounded up to whole sections.
-    """
-    products = sorted(design.catalog.tray_products.values(), key=lambda p: (p.width_m, p.depth_m))
-    if not products:
-        return []
-    metres: Counter[str] = Counter()
-    widest = max(p.width_m for p in products)
-    for tray in design.trays.values():
-        length = _polyline_length(tray.points)
-        banks = max(1, int(np.ceil(tray.width_m / widest - 1e-9)))
-        each = tray.width_m / banks
-        fit = [p for p in products if p.width_m + 1e-9 >= each and p.depth_m + 1e-9 >= tray.depth_m]
-        if not fit:
-            fit = [max(products, key=lambda p: (p.width_m, p.depth_m))]
-        product = min(fit, key=lambda p: (p.width_m * p.depth_m, p.width_m))
-        metres[product.id] += banks * length
-    out = []
-    for product_id, length in sorted(metres.items()):
-        product = design.catalog.tray_products[product_id]
-        sections = int(np.ceil(length / product.length_m - 1e-9))
-        out.append(
-            PartCount(
-                category="tray",
-                part_id=product.id,
-                part_number=product.part_number,
-                vendor=product.vendor,
-                description=product.description,
-                length_m=product.length_m,
-                quantity=sections,
-                kind="tray",
-                unit_power_w=0.0,
-                unit_power_w_max=0.0,
-                unit_price_usd=product.price_per_m_usd * product.length_m,
-                source=product.source,
-            )
-        )
-    return out
-
-
-def _polyline_length(points) -> float:
-    pts = np.asarray(points, dtype=float)
-    if len(pts) < 2:
-        return 0.0
-    return float(np.hypot(*np.diff(pts, axis=0).T).sum())
-
-
-def cage_reasons(plant: CablePlant, link_id: str) -> tuple[str, str]:
-    """Why each end's cage holds the plug it holds, in words (A end, B end).
-
-    For example "cage A01-U2 node01 nic cage 1: ports go to 2 different far cages → twin-port
-    module 980-9I51A-00NS00 + 1 MPO-12/APC fibre per link". Reads only the link's component.
-    """
-    from model.cages import SHAPE_NAMES, cage_view
-
-    view = cage_view(plant)
-    r = plant.index[link_id]
-    rows = (
-        plant.component_of(link_id)
-        if hasattr(plant, "component_of")
-        else np.flatnonzero(view.component == view.component[r])
-    )
-    m = int(plant.medium_index[r])
-    medium = plant.media[m] if m >= 0 else None
-    n = len(rows)
-    nodes, inv = np.unique(
-        np.concatenate([view.cage_a[rows], view.cage_b[rows]]), return_inverse=True
-    )
-    ia, ib = inv[:n], inv[n:]
-    shape, *_ = component_shapes(np.zeros(n, dtype=np.int64), ia, ib, len(nodes))
-    labels = _cage_labels(plant, view.dev_ids, nodes)
-    k = int(np.flatnonzero(rows == r)[0])
-    out = []
-    for mine, spec in ((int(ia[k]), int(view.spec_a[r])), (int(ib[k]), int(view.spec_b[r]))):
-        far = {int(b) for a, b in zip(ia.tolist(), ib.tolist(), strict=True) if a == mine} | {
-            int(a) for a, b in zip(ia.tolist(), ib.tolist(), strict=True) if b == mine
-        }
-        ports = int(np.sum(ia == mine) + np.sum(ib == mine))
-        where = (
-            f"ports go to {len(far)} different far cages"
-            if len(far) > 1
-            else f"{ports} port(s) to one far cage"
-        )
-        if medium is None:
-            plug = "no medium reaches: no plug"
-        elif medium.kind == "backplane":
-            plug = "rack backplane (comes with the rack)"
-        elif medium.kind in MODULE_KINDS:
-            part = view.tables.module(m, spec)
-            fibre = view.tables.fibre_of.get(m)
-            plug = (
-                f"module {part.part_number} ({medium.name})" if part else f"no {medium.name} module"
-            ) + (
-                f" + {len(far) if len(far) > 1 else ports} {fibre.connector} fibre(s)"
-                if fibre
-                else ""
-            )
-        else:
-            plug = f"one end of a {SHAPE_NAMES[int(shape[0])]} {medium.name}"
-        out.append(f"cage {labels[nodes.tolist().index(int(nodes[mine]))]}: {where} → {plug}")
-    return out[0], out[1]
-
-
-def plug_power_w(tables, medium: int, spec: int) -> tuple[float, float]:
-    """(typical W, max W) of the plug of ``medium`` in a cage of ``spec``: the one rule for it.
-
-    A module medium: the module part's power (a twin-port module draws the same half used or
-    not, §2). An integrated cable: the power of the cable end that fits the cage (A end of a
-    part whose A side matches, else a B end). The backplane and missing parts: 0.
-    """
-    key = (medium, spec)
-    cache = tables.__dict__.setdefault("_plug_power", {})
-    if key in cache:
-        return cache[key]
-    kind = tables.media[medium].kind if medium >= 0 else "none"
-    out = (0.0, 0.0)
-    if kind in MODULE_KINDS:
-        part = tables.module(medium, spec)
-        if part is not None:
-            out = (part.power_w, part.power_w_max)
-    elif kind not in ("backplane", "none"):
-        ff, ports = tables.specs[spec][0], tables.specs[spec][1]
-        for (m, ffa, pa, ffb, pb), parts in tables.cables.items():
-            if m != medium:
-                continue
-            if (ffa, pa) == (ff, ports):
-                out = (parts[0].power_a_w, parts[0].power_a_w_max)
-                break
-            if (ffb, pb) == (ff, ports):
-                out = (parts[0].power_b_w, parts[0].power_b_w_max)
-    cache[key] = out
-    return out
-
-
-def cage_power_by_device(plant, rows: np.ndarray | None = None, devices=None):
-    """Plug power per device id, (typical, max) dicts, over the cages of ``rows``' link ends.
-
-    Each used cage counts once, at :func:`plug_power_w` of its medium (the smallest medium row
-    among its links when they disagree). ``devices`` limits the ends counted (a set of ids).
-    """
-    view = cage_view(plant)
-    medium = np.asarray(plant.medium_index, dtype=np.int64)
-    if rows is None:
-        rows = np.arange(len(plant.link_ids))
-    keys = np.concatenate([view.cage_a[rows], view.cage_b[rows]])
-    specs = np.concatenate([view.spec_a[rows], view.spec_b[rows]])
-    meds = np.concatenate([medium[rows], medium[rows]])
-    order = np.lexsort((meds, keys))
-    keys, specs, meds = keys[order], specs[order], meds[order]
-    first = np.ones(len(keys), dtype=bool)
-    first[1:] = keys[1:] != keys[:-1]
-    typ: defaultdict[str, float] = defaultdict(float)
-    mx: defaultdict[str, float] = defaultdict(float)
-    dev_ids = view.dev_ids
-    combos: dict[tuple[int, int], tuple[float, float]] = {}
-    for key, spec, m in zip(
-        keys[first].tolist(), specs[first].tolist(), meds[first].tolist(), strict=True
-    ):
-        device = dev_ids[key // CAGE_STRIDE]
-        if devices is not None and device not in devices:
-            continue
-        watts = combos.get((m, spec))
-        if watts is None:
-            watts = combos[(m, spec)] = plug_power_w(view.tables, m, spec)
-        typ[device] += watts[0]
-        mx[device] += watts[1]
-    return dict(typ), dict(mx)
-
-
-def rack_power(design, plant, rack_ids=None) -> dict[str, tuple[float, float, float]]:
-    """(typical W, max W, budget W) per rack: its devices plus the plugs in their cages.
-
-    The figure the analysis reports (``Report.rack_power_w``) and the canvas, inspector and
-    elevation sheet display: computed here once, only for the racks asked for.
-    """
-    racks = list(design.racks) if rack_ids is None else [r for r in rack_ids if r in design.racks]
-    types = design.catalog.device_types
-    wanted = set(racks)
-    devices = {d.id: d for d in design.devices.values() if d.rack in wanted}
-    rows = None
-    if plant is not None and rack_ids is not None:
-        index = plant.index
-        rows = np.array(
-            sorted({index[x] for x in design.links_of_racks(racks) if x in index}), dtype=np.int64
-        )
-    plug_typ, plug_max = (
-        cage_power_by_device(plant, rows, set(devices)) if plant is not None else ({}, {})
-    )
-    out = {}
-    for rack_id in racks:
-        out[rack_id] = [0.0, 0.0, design.racks[rack_id].power_budget_kw * 1000]
-    for device in devices.values():
-        dtype = types[device.type]
-        entry = out[device.rack]
-        entry[0] += dtype.power_typical_w + plug_typ.get(device.id, 0.0)
-        entry[1] += dtype.power_max_w + plug_max.get(device.id, 0.0)
-    return {r: (v[0], v[1], v[2]) for r, v in out.items()}
 
 
 def link_plugs(plant: CablePlant, link_id: str) -> dict[str, str]:
