@@ -21,27 +21,31 @@ a plug or assembly the catalog has no orderable part for. Such cages count as ``
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from model.cages import (
-    CAGE_STRIDE,
-    MODULE_KINDS,
-    SHAPE_SPLITTER,
-    SHAPE_STRAIGHT,
     cage_view,
-    component_shapes,
 )
 from model.findings import Finding
-from model.parts import CablePart, ModulePart, part_number_for
+from model.parts import part_number_for
 from model.plant_cages import cage_labels, cage_reasons, plug_findings
 from model.plant_power import device_plug_power, rack_power
+from model.plant_tally import PlantCache, cage_graph, tally
 
 # Re-exported: callers read a link's plug reasons and a rack's power from the plant module.
-__all__ = ["PartCount", "PhysicalPlant", "build_plant", "cage_reasons", "link_plugs", "rack_power"]
+__all__ = [
+    "PartCount",
+    "PhysicalPlant",
+    "PlantCache",
+    "build_plant",
+    "cage_reasons",
+    "link_plugs",
+    "rack_power",
+]
 
 if TYPE_CHECKING:
     from model.cabling import CablePlant
@@ -169,10 +173,9 @@ def build_plant(
     tables = view.tables
     n_all = len(plant.link_ids)
     medium = np.asarray(plant.medium_index, dtype=np.int64)
-    # Per medium row (the last entry: no medium), compared as booleans: string arrays of 400k
-    # kinds cost the analysis tens of ms per report.
+    # Per medium row (the last entry: no medium), compared as a boolean: a string array of
+    # 400k kinds costs the analysis tens of ms per report.
     kinds = [m.kind for m in media] + ["none"]
-    module_medium = np.array([k in MODULE_KINDS for k in kinds])
     medium_row = np.where(medium < 0, len(media), medium)
     backplane = np.array([k == "backplane" for k in kinds])[medium_row]
     rows = np.flatnonzero(~backplane)
@@ -192,29 +195,11 @@ def build_plant(
     n = len(rows)
     m = medium[rows]
     ordered = np.asarray(plant.ordered_m)[rows]
-    graph = (cache or PlantCache()).graph(view, rows)
-    comp, nodes, ia, ib, cage_spec = graph.comp, graph.nodes, graph.ia, graph.ib, graph.cage_spec
+    counting = cache is not None and not with_links and around_link is None
+    graph = cache.graph(view, rows) if counting else cage_graph(view, rows)
+    nodes, ia, ib = graph.nodes, graph.ia, graph.ib
     out.cages_used = len(nodes)
-    # Medium of each cage: mixed when its links disagree.
-    lo = np.full(len(nodes), np.iinfo(np.int64).max)
-    hi = np.full(len(nodes), -(2**62))
-    for side in (ia, ib):
-        np.minimum.at(lo, side, m)
-        np.maximum.at(hi, side, m)
-    mixed = lo != hi
-    cage_medium = np.where(mixed, -1, lo)
-    problem: dict[int, tuple[str, str]] = {}  # cage -> (code, why)
-    for c in np.flatnonzero(mixed).tolist():
-        problem[c] = (
-            "CAGE_MIXED_PLUGS",
-            "its ports run on different media, one cage takes one plug",
-        )
-    for c in np.flatnonzero((cage_medium < 0) & ~mixed).tolist():
-        problem[c] = ("PART_NOT_ORDERABLE", "no medium reaches: no plug")
     dev_ids = view.dev_ids
-    counts: Counter[tuple] = Counter()
-    meta: dict[tuple, tuple] = {}
-
     row_fab = np.zeros(n, dtype=np.int64)
     if fabric_rows is not None:
         given, codes = fabric_rows
@@ -233,149 +218,15 @@ def build_plant(
             np.int64,
             n,
         )
-    cage_fab = np.zeros(len(nodes), dtype=np.int64)
-    cage_fab[ia], cage_fab[ib] = row_fab, row_fab
-
-    def add(category, part, length, qty, kind_name, p_typ, p_max, price, fab=0):
-        key = (category, part.id, length, fab)
-        counts[key] += qty
-        meta[key] = (part, kind_name, p_typ, p_max, price)
-
-    # ---- modules: one per used cage on a module medium
-    module_of = np.full(len(nodes), -1, dtype=np.int64)
-    module_parts: list[ModulePart] = []
-    module_cages = np.flatnonzero((cage_medium >= 0) & module_medium[cage_medium])
-    pairs = cage_medium[module_cages] * 4096 + cage_spec[module_cages]
-    for key in np.flatnonzero(np.bincount(pairs)).tolist() if len(pairs) else ():
-        part = tables.module(key // 4096, key % 4096)
-        sel = module_cages[pairs == key]
-        if part is None:
-            spec = tables.specs[key % 4096]
-            for c in sel.tolist():
-                problem.setdefault(
-                    c,
-                    (
-                        "PART_NOT_ORDERABLE",
-                        f"no {media[key // 4096].name} module for a {spec[0]} cage of "
-                        f"{spec[1]} port(s), {spec[2]} top",
-                    ),
-                )
-            continue
-        module_parts.append(part)
-        module_of[sel] = len(module_parts) - 1
-        fabs, per_fab = np.unique(cage_fab[sel], return_counts=True)
-        for fab, qty in zip(fabs.tolist(), per_fab.tolist(), strict=True):
-            add(
-                "module",
-                part,
-                None,
-                qty,
-                media[key // 4096].kind,
-                part.power_w,
-                part.power_w_max,
-                part.price_usd,
-                fab,
-            )
-    # ---- fibres: per link on a module medium, at its ordered length
-    row_module = module_medium[medium_row[rows]]
-    fibre_rows = np.flatnonzero(row_module)
-    fpp = np.array([p.fibres_per_port for p in module_parts] + [1])
-    link_fpp = fpp[
-        np.where(module_of[ia[fibre_rows]] >= 0, module_of[ia[fibre_rows]], len(module_parts))
-    ]
-    # Grouped by (medium, ordered length) with numpy: a Python pass per fibre would dominate
-    # the analysis at 400k links.
-    fibre_of = np.full(len(media) + 1, -1, dtype=np.int64)
-    fibre_parts = list({id(f): f for f in tables.fibre_of.values()}.values())
-    for medium_row, fpart in tables.fibre_of.items():
-        fibre_of[medium_row] = fibre_parts.index(fpart)
-    m_f = m[fibre_rows]
-    len_f = ordered[fibre_rows]
-    part_f = fibre_of[np.where(m_f >= 0, m_f, len(media))]
-    good = (part_f >= 0) & np.isfinite(len_f)
-    for r in fibre_rows[~good].tolist():
-        for c in (int(ia[r]), int(ib[r])):
-            problem.setdefault(c, ("PART_NOT_ORDERABLE", "no orderable fibre for its length"))
-    fibre_part_of_row = np.full(n, -1, dtype=np.int64)
-    fibre_part_of_row[fibre_rows[good]] = part_f[good]
-    if good.any():
-        key = (row_fab[fibre_rows[good]] * 64 + part_f[good]) * 10_000_000 + np.round(
-            len_f[good] * 1000
-        ).astype(np.int64)
-        keys, inverse = np.unique(key, return_inverse=True)
-        qty = np.bincount(inverse.reshape(-1), weights=link_fpp[good], minlength=len(keys))
-        for k, q in zip(keys.tolist(), qty.tolist(), strict=True):
-            fab, fpart = divmod(k // 10_000_000, 64)
-            fpart = fibre_parts[fpart]
-            length = (k % 10_000_000) / 1000
-            add(
-                "fibre",
-                fpart,
-                length,
-                int(round(q)),
-                f"{fpart.mode}-fibre",
-                0.0,
-                0.0,
-                fpart.price_at(length),
-                fab,
-            )
-    # ---- integrated cables: one assembly per component
-    shape, hub, leaf, leaves = graph.shape, graph.hub, graph.leaf, graph.leaves
-    cable_rows = np.flatnonzero(~row_module & (m >= 0))
-    cable_of_comp: dict[int, tuple[CablePart, float]] = {}
-    comps = np.unique(comp[cable_rows]).tolist()
-    comp_rows: dict[int, list[int]] = defaultdict(list)
-    for r in cable_rows.tolist():
-        comp_rows[int(comp[r])].append(r)
-    for c in comps:
-        crow = comp_rows[c]
-        mm = int(m[crow[0]])
-        cages_here = {int(ia[r]) for r in crow} | {int(ib[r]) for r in crow}
-        if any(int(m[r]) != mm for r in crow) or any(x in problem for x in cages_here):
-            continue
-        part = None
-        if shape[c] in (SHAPE_STRAIGHT, SHAPE_SPLITTER):
-            h, f = int(cage_spec[hub[c]]), int(cage_spec[leaf[c]])
-            part = tables.cable(mm, h, f, int(leaves[c])) or (
-                tables.cable(mm, f, h, 1) if shape[c] == SHAPE_STRAIGHT else None
-            )
-            if (
-                shape[c] == SHAPE_SPLITTER
-                and len({int(cage_spec[x]) for x in cages_here} - {h}) > 1
-            ):
-                part = None
-        if part is None:
-            # Ports of one cage to different far cages with no splitter part for them.
-            code = "CAGE_SPLIT_CABLE" if shape[c] != SHAPE_STRAIGHT else "PART_NOT_ORDERABLE"
-            why = (
-                f"{media[mm].name}: its ports go to different far cages, which no "
-                "integrated cable joins (a module and a fibre per link would)"
-                if code == "CAGE_SPLIT_CABLE"
-                else f"no orderable {media[mm].name} part of this shape"
-            )
-            for x in cages_here:
-                problem.setdefault(x, (code, why))
-            continue
-        length = float(np.nanmax(ordered[crow])) if np.isfinite(ordered[crow]).any() else np.nan
-        if not np.isfinite(length) or length > part.reach_m + 1e-9:
-            for x in cages_here:
-                problem.setdefault(
-                    x, ("PART_NOT_ORDERABLE", f"{part.part_number}: no length that long")
-                )
-            continue
-        length = min(x for x in part.lengths_m if x + 1e-9 >= length)
-        cable_of_comp[c] = (part, length)
-        add(
-            "cable",
-            part,
-            length,
-            1,
-            media[mm].kind,
-            part.power_a_w + part.fanout * part.power_b_w,
-            part.power_a_w_max + part.fanout * part.power_b_w_max,
-            part.price_at(length),
-            int(row_fab[crow[0]]),
-        )
+    if counting:
+        # Fabric codes are renumbered when the set of fabrics changes: recount then.
+        if getattr(cache, "fabric_names", None) != fabric_names:
+            cache.reset_counts()
+        cache.fabric_names = fabric_names
+        count = cache.tally(tables, graph, m, ordered, row_fab)
+    else:
+        count = tally(tables, graph, np.arange(n), m, ordered, row_fab)
+    counts, meta, problem, lo = count.counts, count.meta, count.problem, count.lo
     for (category, _pid, length, fab), qty in sorted(counts.items(), key=lambda kv: str(kv[0])):
         part, kind_name, p_typ, p_max, price = meta[(category, _pid, length, fab)]
         out.items.append(
@@ -398,10 +249,14 @@ def build_plant(
     out.cages_invalid = len(problem)
     # Plug power per device by the one per-cage rule (rack_power uses it for single racks).
     out.device_power_w, out.device_power_w_max = device_plug_power(
-        tables, dev_ids, nodes, lo, cage_spec, grouped=graph.by_device
+        tables, dev_ids, nodes, lo, graph.cage_spec, grouped=graph.by_device
     )
     out.findings = plug_findings(plant, dev_ids, rows, nodes, ia, ib, problem)
     if with_links:
+        comp = graph.comp
+        module_of, module_parts = count.module_of, count.module_parts
+        fibre_parts, fibre_part_of_row = count.fibre_parts, count.fibre_part_of_row
+        cable_of_comp, comp_rows = count.cable_of_comp, count.comp_rows
         labels = cage_labels(plant, dev_ids, nodes)
         for r in range(n):
             link_id = plant.link_ids[rows[r]]
@@ -438,70 +293,6 @@ def build_plant(
             fabric_of = dict(zip(plant.link_ids, names.tolist(), strict=True))
         apply_structured(out, plant, fabric_of)
     return out
-
-
-@dataclass(frozen=True)
-class CageGraph:
-    """The cage graph of a set of plant rows: what a rack move leaves as it is.
-
-    ``comp`` local component per row, ``nodes`` the cage keys (sorted), ``ia``/``ib`` the local
-    cage of each row's ends, ``cage_spec`` each cage's spec row, and per component its shape,
-    hub cage, a leaf cage and number of leaves (:func:`model.cages.component_shapes`).
-    """
-
-    comp: np.ndarray
-    nodes: np.ndarray
-    ia: np.ndarray
-    ib: np.ndarray
-    cage_spec: np.ndarray
-    shape: np.ndarray
-    hub: np.ndarray
-    leaf: np.ndarray
-    leaves: np.ndarray
-    by_device: tuple[np.ndarray, np.ndarray]  # (device numbers, local device of each cage)
-
-
-class PlantCache:
-    """Keeps the cage graph of the last :func:`build_plant` for the next one.
-
-    A rack move changes lengths and maybe media, never which cages a link joins, so the
-    analysis after it reuses the graph (~0.1 s of sorting at 400k links). The graph is reused
-    only when the rows and the cage arrays are equal to the ones it was built from (compared by
-    content: a snapshot's arrays are fresh copies of the same values), so it is never stale.
-    """
-
-    def __init__(self) -> None:
-        self._key: tuple[np.ndarray, ...] | None = None
-        self._graph: CageGraph | None = None
-
-    def graph(self, view, rows: np.ndarray) -> CageGraph:
-        key = (rows, view.cage_a, view.cage_b, view.spec_a, view.spec_b, view.component)
-        if (
-            self._graph is not None
-            and self._key is not None
-            and all(
-                old.shape == new.shape and np.array_equal(old, new)
-                for old, new in zip(self._key, key, strict=True)
-            )
-        ):
-            return self._graph
-        n = len(rows)
-        _, comp = np.unique(view.component[rows], return_inverse=True)
-        comp = comp.reshape(-1)
-        nodes, inv = np.unique(
-            np.concatenate([view.cage_a[rows], view.cage_b[rows]]), return_inverse=True
-        )
-        inv = inv.reshape(-1)
-        ia, ib = inv[:n], inv[n:]
-        cage_spec = np.zeros(len(nodes), dtype=np.int64)
-        cage_spec[ia], cage_spec[ib] = view.spec_a[rows], view.spec_b[rows]
-        shape, hub, leaf, leaves, _ = component_shapes(comp, ia, ib, len(nodes))
-        present, local = np.unique(nodes // CAGE_STRIDE, return_inverse=True)
-        self._graph = CageGraph(
-            comp, nodes, ia, ib, cage_spec, shape, hub, leaf, leaves, (present, local.reshape(-1))
-        )
-        self._key = tuple(np.array(a, copy=True) for a in key)
-        return self._graph
 
 
 def _cages_total(design) -> int:
