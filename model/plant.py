@@ -248,9 +248,12 @@ def build_plant(
         )
     out.cages_invalid = len(problem)
     # Plug power per device by the one per-cage rule (rack_power uses it for single racks).
-    out.device_power_w, out.device_power_w_max = device_plug_power(
-        tables, dev_ids, nodes, lo, graph.cage_spec, grouped=graph.by_device
-    )
+    if counting:
+        out.device_power_w, out.device_power_w_max = cache.device_power(tables, dev_ids, graph, lo)
+    else:
+        out.device_power_w, out.device_power_w_max = device_plug_power(
+            tables, dev_ids, nodes, lo, graph.cage_spec, grouped=graph.by_device
+        )
     out.findings = plug_findings(plant, dev_ids, rows, nodes, ia, ib, problem)
     if with_links:
         comp = graph.comp

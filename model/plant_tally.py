@@ -30,6 +30,7 @@ from model.cages import (
     component_shapes,
 )
 from model.parts import CablePart, ModulePart
+from model.plant_power import device_plug_power
 
 NO_MEDIUM_LO = np.iinfo(np.int64).max
 
@@ -320,6 +321,7 @@ class PlantCache:
         self._inputs: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._tally: Tally | None = None
         self._tables = None
+        self._power = None  # (graph, cage media, device power dicts) of the last call
         self.recounted_rows = 0  # rows the last call counted (diagnostics, tests)
         self.fabric_names: list[str] | None = None  # what the fabric codes of the count mean
 
@@ -387,6 +389,18 @@ class PlantCache:
         self._tally = Tally(counts=counts, meta=meta, problem=problem, cages=whole.cages, lo=lo)
         self._inputs = (m.copy(), ordered.copy(), row_fab.copy())
         return self._tally
+
+    def device_power(self, tables, dev_ids, graph: CageGraph, lo: np.ndarray):
+        """Plug power per device ((typical, max) dicts) at cage media ``lo``: the previous
+        dicts, the same objects, when no cage changed medium (never mutate them)."""
+        previous = self._power
+        if previous is not None and previous[0] is graph and np.array_equal(previous[1], lo):
+            return previous[2]
+        power = device_plug_power(
+            tables, dev_ids, graph.nodes, lo, graph.cage_spec, grouped=graph.by_device
+        )
+        self._power = (graph, lo.copy(), power)
+        return power
 
 
 def _same_tables(old, new) -> bool:

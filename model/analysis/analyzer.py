@@ -83,6 +83,7 @@ class Analyzer:
         self._placement = []
         self._scale_up = None
         self._trays = TrayFill()
+        self._rack_power = None  # (device figures, plug power dicts, (typical, max) per rack)
         self._plant_cache = PlantCache()  # the cage graph, reused while no link changes cages
         self._plant_rows = None
         self._rows_generation = None  # plant route_generation the rows were read at
@@ -225,12 +226,19 @@ class Analyzer:
                 fabric_rows = ([*FABRICS, ""], codes)
             phys = build_plant(self.plant, fabric_rows=fabric_rows, cache=self._plant_cache)
         trays = tray_items(design)
-        typ, mx = rack_power(
-            design,
-            self._dev,
-            phys.device_power_w if phys else None,
-            phys.device_power_w_max if phys else None,
-        )
+        plugs = (phys.device_power_w, phys.device_power_w_max) if phys else (None, None)
+        # The plant cache hands back the same dicts when no plug changed (a rack move that
+        # keeps every medium): the per-rack sums of 20k devices are then the previous ones.
+        cached = self._rack_power
+        if (
+            cached is not None
+            and cached[0] is self._dev
+            and all(a is b for a, b in zip(cached[1], plugs, strict=True))
+        ):
+            typ, mx = cached[2]
+        else:
+            typ, mx = rack_power(design, self._dev, *plugs)
+            self._rack_power = (self._dev, plugs, (typ, mx))
         if "trays" in self._dirty:
             self._trays.reset()
             self._dirty.discard("trays")
