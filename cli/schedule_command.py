@@ -10,7 +10,7 @@ from cli import CliError
 from cli.export_common import add_policy_argument, load_and_route
 from model.export import ExportError
 from model.export.bom_export import write_schedule_csv
-from model.schedule import schedule_rows
+from model.schedule import schedule_table
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
@@ -25,12 +25,12 @@ def run(args: argparse.Namespace) -> int:
     if out.suffix.lower() != ".csv":
         raise CliError(f"cannot write {out.name}: the output must end in .csv")
     design, plant = load_and_route(args.file, args.policy)
-    rows = schedule_rows(design, plant)
+    rows = schedule_table(design, plant)
     try:
         write_schedule_csv(out, rows)
     except ExportError as exc:
         raise CliError(str(exc)) from None
-    missing = sum(1 for row in rows if row.ordered_length_m is None)
+    missing = rows.columns["ordered_length_m"].count(None)
     print(f"{out}: {len(rows)} cables")
     if missing:
         print(

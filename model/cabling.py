@@ -293,6 +293,22 @@ class CablePlant:
             tray_ids=trays,
         )
 
+    def route_tray_ids(self, link_id: str) -> list[str]:
+        """Ids of the trays a link's route follows (what :meth:`route` gives), without building
+        its plan path: once per pair of drop points, memoised with the paths."""
+        r = self.index[link_id]
+        if int(self._method[r]) != METHOD_TRAY:
+            return []
+        da, db = int(self._drop_a[r]), int(self._drop_b[r])
+        memo = self._memo_paths.get((da, db))
+        if memo is not None:
+            return list(memo[1])
+        key = ("ids", da, db)
+        ids = self._memo_paths.get(key)
+        if ids is None:
+            ids = self._memo_paths[key] = self._graph.tray_ids_between(self._att, da, self._att, db)
+        return list(ids)
+
     def route_keys(self) -> np.ndarray:
         """Route id of every link (int64, one per row in ``link_ids`` order); -1 off the trays.
 

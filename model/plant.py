@@ -156,7 +156,6 @@ def build_plant(
     design, media = plant.design, list(plant.media)
     view = cage_view(plant)
     tables = view.tables
-    n_all = len(plant.link_ids)
     medium = np.asarray(plant.medium_index, dtype=np.int64)
     kinds = np.array([m.kind for m in media] + ["none"])
     kind = kinds[np.where(medium < 0, len(media), medium)]
@@ -383,38 +382,76 @@ def build_plant(
     out.device_power_w, out.device_power_w_max = cage_power_by_device(plant, rows)
     out.findings = _findings(plant, dev_ids, rows, nodes, ia, ib, problem)
     if with_links:
-        labels = _cage_labels(plant, dev_ids, nodes)
-        for r in range(n):
-            link_id = plant.link_ids[rows[r]]
-            a, b = int(ia[r]), int(ib[r])
-            mod_a = module_parts[module_of[a]].part_number if module_of[a] >= 0 else ""
-            mod_b = module_parts[module_of[b]].part_number if module_of[b] >= 0 else ""
-            c = int(comp[r])
-            if c in cable_of_comp:
-                part, length = cable_of_comp[c]
-                first = min(plant.link_ids[rows[x]] for x in comp_rows[c])
-                cable_id, name = (
-                    f"{first}" if len(comp_rows[c]) == 1 else f"{first}+",
-                    part_number_for(part.part_number, length),
-                )
-            elif fibre_part_of_row[r] >= 0:
-                cable_id, name = (
-                    link_id,
-                    part_number_for(
-                        fibre_parts[fibre_part_of_row[r]].part_number, float(ordered[r])
-                    ),
-                )
-            else:
-                cable_id, name = link_id, ""
-            out.link_parts[link_id] = (cable_id, labels[a], labels[b], mod_a, mod_b, name)
-        for r in range(n_all) if around_link is None else ():
-            if kind[r] == "backplane":
-                out.link_parts[plant.link_ids[r]] = ("", "", "", "", "", "rack backplane")
+        out.link_parts = _link_parts(
+            plant,
+            rows,
+            kind,
+            _cage_labels(plant, dev_ids, nodes),
+            (ia, ib),
+            [p.part_number for p in module_parts],
+            module_of,
+            (comp, comp_rows, cable_of_comp),
+            (fibre_part_of_row, [f.part_number for f in fibre_parts], ordered),
+            around_link is None,
+        )
     if around_link is None and design.settings.cabling != "direct":
         # Imported here: model.structured_plant builds on this module's PartCount.
         from model.structured_plant import apply_structured
 
         apply_structured(out, plant, fabric_of)
+    return out
+
+
+def _link_parts(
+    plant, rows, kind, labels, ends, module_names, module_of, cables, fibres, with_backplane
+) -> dict[str, tuple[str, str, str, str, str, str]]:
+    """``PhysicalPlant.link_parts``, column by column: names per cage, per cable assembly and
+    per (fibre, length), then one tuple per link (no per-link search of its component)."""
+    link_ids = plant.link_ids
+    ia, ib = ends
+    comp, comp_rows, cable_of_comp = cables
+    fibre_part_of_row, fibre_names, ordered = fibres
+    names = [*module_names, ""]
+    plug = [names[k] for k in np.where(module_of >= 0, module_of, len(module_names)).tolist()]
+    ids = [link_ids[r] for r in rows.tolist()]
+    cable_id, part = list(ids), [""] * len(ids)
+    for c, (cpart, length) in cable_of_comp.items():
+        members = comp_rows[c]
+        first = min(ids[x] for x in members)
+        name = part_number_for(cpart.part_number, length)
+        shared = first if len(members) == 1 else f"{first}+"
+        for x in members:
+            cable_id[x], part[x] = shared, name
+    fibre = np.flatnonzero(fibre_part_of_row >= 0)
+    memo: dict[tuple[int, float], str] = {}
+    for r, f, length in zip(
+        fibre.tolist(), fibre_part_of_row[fibre].tolist(), ordered[fibre].tolist(), strict=True
+    ):
+        if int(comp[r]) in cable_of_comp:
+            continue
+        name = memo.get((f, length))
+        if name is None:
+            name = memo[(f, length)] = part_number_for(fibre_names[f], length)
+        part[r] = name
+    a_side, b_side = ia.tolist(), ib.tolist()
+    out = dict(
+        zip(
+            ids,
+            zip(
+                cable_id,
+                [labels[a] for a in a_side],
+                [labels[b] for b in b_side],
+                [plug[a] for a in a_side],
+                [plug[b] for b in b_side],
+                part,
+                strict=True,
+            ),
+            strict=True,
+        )
+    )
+    if with_backplane:
+        for r in np.flatnonzero(kind == "backplane").tolist():
+            out[link_ids[r]] = ("", "", "", "", "", "rack backplane")
     return out
 
 
@@ -433,31 +470,40 @@ def _cages_total(design) -> int:
 
 
 def _cage_labels(plant: CablePlant, dev_ids: list[str], nodes: np.ndarray) -> list[str]:
-    """``{rack}-U{u} {device} {group} cage {n}`` for each cage key."""
+    """``{rack}-U{u} {device} {group} cage {n}`` for each cage key (worked out once per device
+    and per device type and breakout, then filled in per cage)."""
+    from model.cages import port_cages
+
     design = plant.design
     out = []
-    cache: dict[str, dict[int, str]] = {}
+    prefix: dict[int, tuple[str, dict[int, str]] | None] = {}
+    tables: dict[tuple, dict[int, str]] = {}
     for key in nodes.tolist():
-        device_id = dev_ids[key // CAGE_STRIDE]
-        device = design.devices.get(device_id)
-        if device is None:
-            out.append(f"{device_id} cage {key % CAGE_STRIDE}")
-            continue
-        table = cache.get(device_id)
-        if table is None:
-            from model.cages import port_cages
-
-            table = cache[device_id] = {
-                cage: label
-                for cage, _spec, label in port_cages(
-                    design.catalog.device_types[device.type], device.breakout
-                ).values()
-            }
-        rack = design.racks.get(device.rack)
-        where = f"{rack.name}-U{device.u}" if rack else device.name
-        out.append(f"{where} {device.name} {table.get(key % CAGE_STRIDE, '')}".strip())
+        number, cage = divmod(key, CAGE_STRIDE)
+        known = prefix.get(number, False)
+        if known is False:
+            device = design.devices.get(dev_ids[number])
+            if device is None:
+                known = None
+            else:
+                kind = (device.type, tuple(sorted((device.breakout or {}).items())))
+                table = tables.get(kind)
+                if table is None:
+                    table = tables[kind] = {
+                        c: label
+                        for c, _spec, label in port_cages(
+                            design.catalog.device_types[device.type], device.breakout
+                        ).values()
+                    }
+                rack = design.racks.get(device.rack)
+                where = f"{rack.name}-U{device.u}" if rack else device.name
+                known = (f"{where} {device.name} ", table)
+            prefix[number] = known
+        if known is None:
+            out.append(f"{dev_ids[number]} cage {cage}")
+        else:
+            out.append(f"{known[0]}{known[1].get(cage, '')}".strip())
     return out
-
 
 def _findings(plant, dev_ids, rows, nodes, ia, ib, problem) -> list[Finding]:
     if not problem:

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from model.bom import BOM_COLUMNS, BomLine, bom_total_line, bom_totals
-from model.export.csv_writer import write_csv
+from model.export.csv_writer import write_csv, write_csv_columns
 from model.export.xlsx_writer import Formula, Sheet, write_xlsx
 from model.findings import Finding
-from model.schedule import SCHEDULE_COLUMNS, ScheduleRow
+from model.schedule import SCHEDULE_COLUMNS, ScheduleRow, ScheduleTable
 
 XLSX_SHEETS = ("Summary", "BOM", "Cabling schedule", "Warnings")
 BOM_HEADERS = (
@@ -51,8 +51,10 @@ def write_bom_csv(path: str | Path, lines: Sequence[BomLine]) -> None:
     write_csv(path, BOM_COLUMNS, rows)
 
 
-def write_schedule_csv(path: str | Path, rows: Sequence[ScheduleRow]) -> None:
-    write_csv(path, SCHEDULE_COLUMNS, [row.as_row() for row in rows])
+def write_schedule_csv(path: str | Path, rows: ScheduleTable | Sequence[ScheduleRow]) -> None:
+    """The cut sheet as CSV, formatted column by column (same bytes for a table or its rows)."""
+    table = rows if isinstance(rows, ScheduleTable) else ScheduleTable.from_rows(rows)
+    write_csv_columns(path, SCHEDULE_COLUMNS, table.column_list())
 
 
 def bom_sheets(
