@@ -276,8 +276,8 @@ def schedule_table(
         "speed_gbps": [s if s % 1 else int(s) for s in speed[order].tolist()],
         "medium": [medium_names[m] for m in m_o],
         "medium_kind": [kind_names[m] for m in m_o],
-        "length_m": [None if v != v else round(v, 2) for v in length[order].tolist()],
-        "ordered_length_m": [None if v != v else round(v, 3) for v in ordered[order].tolist()],
+        "length_m": _rounded(length[order].tolist(), 2),
+        "ordered_length_m": _rounded(ordered[order].tolist(), 3),
         "a_cage": a_cage,
         "b_cage": b_cage,
         "a_module": a_module,
@@ -290,6 +290,12 @@ def schedule_table(
         a_device_id=[device_ids[d] for d in fo],
         b_device_id=[device_ids[d] for d in so],
     )
+
+
+def _rounded(values: list[float], digits: int) -> list[float | None]:
+    """``round(v, digits)`` of each value (None for NaN), rounded once per distinct value."""
+    memo = {v: round(v, digits) for v in set(values) if v == v}
+    return list(map(memo.get, values))
 
 
 def _break_ties_by_id(order: np.ndarray, keys: np.ndarray, ids: list[str]) -> np.ndarray:
