@@ -46,7 +46,7 @@ def route_report(design: Design, plant: CablePlant) -> str:
     plant's findings (routing, media and plugs)."""
     from model.plant import build_plant
 
-    ids = sorted(plant.link_ids, key=_natural)
+    ids = natural_sorted(plant.link_ids)
     rows = np.fromiter(map(plant.index.__getitem__, ids), np.int64, len(ids))
     links = list(map(design.links.__getitem__, ids))
     speed = _memo(plant.speed_gbps[rows].tolist(), lambda v: f"{v:g}G")
@@ -87,6 +87,20 @@ def _memo(values: list, fmt) -> list[str]:
 
 
 _DIGITS = re.compile(r"(\d+)")
+_DIGIT_CHARS = "0123456789"
+
+
+def natural_sorted(ids: list[str]) -> list[str]:
+    """``ids`` in natural order (``l-2`` before ``l-10``): by :func:`_natural`, with a fast path
+    for the usual ids, a prefix without digits and a number at the end."""
+    stems = [i.rstrip(_DIGIT_CHARS) for i in ids]
+    if _DIGITS.search("".join(stems)) or not all(stems):
+        return sorted(ids, key=_natural)
+    keys = [
+        (stem, int(i[len(stem) :]), "") if len(stem) < len(i) else (i,)
+        for stem, i in zip(stems, ids, strict=True)
+    ]
+    return [ids[k] for k in sorted(range(len(ids)), key=keys.__getitem__)]  # stable, as sorted()
 
 
 def _natural(text: str) -> tuple:

@@ -40,36 +40,33 @@ def cage_reason_columns(plant: CablePlant, rows: np.ndarray) -> tuple[list[str],
     label_of = dict(
         zip(wanted.tolist(), _cage_labels(plant, view.dev_ids, nodes[wanted]), strict=True)
     )
-    where_of: dict[int, str] = {}
-    plugs: dict[tuple, str] = {}
+    count = np.where(far > 1, far, ports)
+    where_of = {
+        node: f"cage {label_of[node]}: "
+        + (
+            f"ports go to {count[node]} different far cages"
+            if far[node] > 1
+            else f"{count[node]} port(s) to one far cage"
+        )
+        + " → "
+        for node in wanted.tolist()
+    }
+    # The plug wording of each end, once per (medium, cage spec, count, component shape)
     media, tables = plant.media, view.tables
-    medium_index = plant.medium_index
-
-    def sentence(node: int, m: int, spec: int, c: int) -> str:
-        text = where_of.get(node)
-        count = int(far[node]) if far[node] > 1 else int(ports[node])
-        if text is None:
-            text = where_of[node] = (
-                f"cage {label_of[node]}: "
-                + (
-                    f"ports go to {count} different far cages"
-                    if far[node] > 1
-                    else f"{count} port(s) to one far cage"
-                )
-                + " → "
-            )
-        key = (m, spec, count, int(shape[c]))
-        plug = plugs.get(key)
-        if plug is None:
-            plug = plugs[key] = _plug(media, tables, *key)
-        return text + plug
-
-    out_a, out_b = [], []
-    for r in rows.tolist():
-        m, c = int(medium_index[r]), int(comp[r])
-        out_a.append(sentence(int(ia[r]), m, int(view.spec_a[r]), c))
-        out_b.append(sentence(int(ib[r]), m, int(view.spec_b[r]), c))
-    return out_a, out_b
+    m = plant.medium_index[rows].astype(np.int64)
+    c_shape = shape[comp[rows]].astype(np.int64)
+    out = []
+    for ends, specs in ((ia[rows], view.spec_a[rows]), (ib[rows], view.spec_b[rows])):
+        key = np.stack([m, specs, count[ends], c_shape], axis=1)
+        keys, inverse = np.unique(key, axis=0, return_inverse=True)
+        plugs = [_plug(media, tables, *map(int, k)) for k in keys.tolist()]
+        out.append(
+            [
+                where_of[e] + plugs[k]
+                for e, k in zip(ends.tolist(), inverse.reshape(-1).tolist(), strict=True)
+            ]
+        )
+    return out[0], out[1]
 
 
 def _plug(media, tables, m: int, spec: int, count: int, shape: int) -> str:
