@@ -14,7 +14,7 @@ from cli.export_common import add_policy_argument, load_and_route
 from model.bom import bom_lines, bom_totals, export_findings, summary_rows
 from model.export import ExportError
 from model.export.bom_export import write_bom_csv, write_bom_xlsx
-from model.schedule import schedule_rows
+from model.schedule import schedule_table
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
                 out,
                 summary_rows(design, plant, lines, findings),
                 lines,
-                schedule_rows(design, plant),
+                schedule_table(design, plant),
                 findings,
             )
     except ExportError as exc:

@@ -60,7 +60,7 @@ def write_schedule_csv(path: str | Path, rows: ScheduleTable | Sequence[Schedule
 def bom_sheets(
     summary: Sequence[tuple],
     lines: Sequence[BomLine],
-    schedule: Sequence[ScheduleRow],
+    schedule: ScheduleTable | Sequence[ScheduleRow],
     findings: Sequence[Finding],
 ) -> list[Sheet]:
     """The four sheets of the XLSX bill of materials, in order.
@@ -92,8 +92,9 @@ def bom_sheets(
         "Summary", SUMMARY_HEADERS, [tuple(r) for r in summary], formats={1: "#,##0.###"}
     )
     # Plain cells (no per-cell formats): 400k rows of styled cells would take minutes to write.
+    table = schedule if isinstance(schedule, ScheduleTable) else ScheduleTable.from_rows(schedule)
     cabling = Sheet(
-        "Cabling schedule", SCHEDULE_COLUMNS, [row.as_row() for row in schedule], plain=True
+        "Cabling schedule", SCHEDULE_COLUMNS, (), plain=True, columns=table.column_list()
     )
     warnings = Sheet(
         "Warnings",
@@ -130,7 +131,7 @@ def write_bom_xlsx(
     path: str | Path,
     summary: Sequence[tuple],
     lines: Sequence[BomLine],
-    schedule: Sequence[ScheduleRow],
+    schedule: ScheduleTable | Sequence[ScheduleRow],
     findings: Sequence[Finding],
 ) -> None:
     write_xlsx(path, bom_sheets(summary, lines, schedule, findings))
