@@ -8,6 +8,7 @@ from pathlib import Path
 
 from cli import CliError
 from cli.export_common import add_policy_argument, load_and_route
+from cli.progress import Progress
 from model.export import ExportError
 from model.export.bom_export import write_schedule_csv
 from model.schedule import schedule_table
@@ -24,12 +25,16 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.output)
     if out.suffix.lower() != ".csv":
         raise CliError(f"cannot write {out.name}: the output must end in .csv")
+    progress = Progress("schedule")
     design, plant = load_and_route(args.file, args.policy)
+    progress.step("routed")
     rows = schedule_table(design, plant)
+    progress.step("scheduled")
     try:
         write_schedule_csv(out, rows)
     except ExportError as exc:
         raise CliError(str(exc)) from None
+    progress.done()
     missing = rows.columns["ordered_length_m"].count(None)
     print(f"{out}: {len(rows)} cables")
     if missing:
