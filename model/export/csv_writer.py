@@ -116,6 +116,35 @@ def csv_column_bytes(
     return "\r\n".join(lines).encode("utf-8")
 
 
+def csv_chunks(
+    header: Sequence[str],
+    rows: Sequence[Sequence[object]],
+    chunk_rows: int,
+    *,
+    spreadsheet_safe: bool = True,
+) -> list[bytes]:
+    """``csv_bytes(header, rows[i:i + chunk_rows])`` for each chunk (one file when no rows),
+    with every column formatted once for the whole table rather than per chunk."""
+    if not rows:
+        return [csv_bytes(header, [], spreadsheet_safe=spreadsheet_safe)]
+    width = len(header)
+    for row in rows:
+        if len(row) != width:
+            raise ValueError(f"row has {len(row)} cells, header has {width}")
+    if width < 2:
+        return [
+            csv_bytes(header, rows[i : i + chunk_rows], spreadsheet_safe=spreadsheet_safe)
+            for i in range(0, len(rows), chunk_rows)
+        ]
+    cells = [format_column(list(c), spreadsheet_safe) for c in zip(*rows, strict=True)]
+    head = ",".join(format_column(list(header), spreadsheet_safe=False))
+    lines = list(map(",".join, zip(*cells, strict=True)))
+    return [
+        "\r\n".join([head, *lines[i : i + chunk_rows], ""]).encode("utf-8")
+        for i in range(0, len(lines), chunk_rows)
+    ]
+
+
 def write_csv(
     path: str | Path,
     header: Sequence[str],
