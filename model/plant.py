@@ -505,6 +505,7 @@ def _cage_labels(plant: CablePlant, dev_ids: list[str], nodes: np.ndarray) -> li
             out.append(f"{known[0]}{known[1].get(cage, '')}".strip())
     return out
 
+
 def _findings(plant, dev_ids, rows, nodes, ia, ib, problem) -> list[Finding]:
     if not problem:
         return []

@@ -442,7 +442,9 @@ class TrayGraph:
                 legs.append((tray, node_s[(p, tray)], node_s[(q, tray)]))
         return legs
 
-    def _way(self, a: Attachments, i: int, b: Attachments, j: int) -> tuple[float, int | None, int | None]:
+    def _way(
+        self, a: Attachments, i: int, b: Attachments, j: int
+    ) -> tuple[float, int | None, int | None]:
         """(length, start station node, end station node) of the shortest tray way from
         ``a[i]`` to ``b[j]``; nodes None when the way stays on one piece (or there is none)."""
         best = (float("inf"), None, None)
