@@ -171,7 +171,6 @@ def build_plant(
     design, media = plant.design, list(plant.media)
     view = cage_view(plant)
     tables = view.tables
-    n_all = len(plant.link_ids)
     medium = np.asarray(plant.medium_index, dtype=np.int64)
     # Per medium row (the last entry: no medium), compared as a boolean: a string array of
     # 400k kinds costs the analysis tens of ms per report.
@@ -256,37 +255,18 @@ def build_plant(
         )
     out.findings = plug_findings(plant, dev_ids, rows, nodes, ia, ib, problem)
     if with_links:
-        comp = graph.comp
-        module_of, module_parts = count.module_of, count.module_parts
-        fibre_parts, fibre_part_of_row = count.fibre_parts, count.fibre_part_of_row
-        cable_of_comp, comp_rows = count.cable_of_comp, count.comp_rows
-        labels = cage_labels(plant, dev_ids, nodes)
-        for r in range(n):
-            link_id = plant.link_ids[rows[r]]
-            a, b = int(ia[r]), int(ib[r])
-            mod_a = module_parts[module_of[a]].part_number if module_of[a] >= 0 else ""
-            mod_b = module_parts[module_of[b]].part_number if module_of[b] >= 0 else ""
-            c = int(comp[r])
-            if c in cable_of_comp:
-                part, length = cable_of_comp[c]
-                first = min(plant.link_ids[rows[x]] for x in comp_rows[c])
-                cable_id, name = (
-                    f"{first}" if len(comp_rows[c]) == 1 else f"{first}+",
-                    part_number_for(part.part_number, length),
-                )
-            elif fibre_part_of_row[r] >= 0:
-                cable_id, name = (
-                    link_id,
-                    part_number_for(
-                        fibre_parts[fibre_part_of_row[r]].part_number, float(ordered[r])
-                    ),
-                )
-            else:
-                cable_id, name = link_id, ""
-            out.link_parts[link_id] = (cable_id, labels[a], labels[b], mod_a, mod_b, name)
-        for r in range(n_all) if around_link is None else ():
-            if backplane[r]:
-                out.link_parts[plant.link_ids[r]] = ("", "", "", "", "", "rack backplane")
+        out.link_parts = _link_parts(
+            plant,
+            rows,
+            backplane,
+            cage_labels(plant, dev_ids, nodes),
+            (ia, ib),
+            [p.part_number for p in count.module_parts],
+            count.module_of,
+            (graph.comp, count.comp_rows, count.cable_of_comp),
+            (count.fibre_part_of_row, [f.part_number for f in count.fibre_parts], ordered),
+            around_link is None,
+        )
     if around_link is None:
         # Imported here: model.structured_plant builds on this module's PartCount; it changes
         # nothing unless a link runs through panels.
@@ -296,6 +276,59 @@ def build_plant(
             names = np.array(fabric_rows[0], dtype=object)[np.asarray(fabric_rows[1])]
             fabric_of = dict(zip(plant.link_ids, names.tolist(), strict=True))
         apply_structured(out, plant, fabric_of)
+    return out
+
+
+def _link_parts(
+    plant, rows, backplane, labels, ends, module_names, module_of, cables, fibres, with_backplane
+) -> dict[str, tuple[str, str, str, str, str, str]]:
+    """``PhysicalPlant.link_parts``, column by column: names per cage, per cable assembly and
+    per (fibre, length), then one tuple per link (no per-link search of its component)."""
+    link_ids = plant.link_ids
+    ia, ib = ends
+    comp, comp_rows, cable_of_comp = cables
+    fibre_part_of_row, fibre_names, ordered = fibres
+    names = [*module_names, ""]
+    plug = [names[k] for k in np.where(module_of >= 0, module_of, len(module_names)).tolist()]
+    ids = [link_ids[r] for r in rows.tolist()]
+    cable_id, part = list(ids), [""] * len(ids)
+    for c, (cpart, length) in cable_of_comp.items():
+        members = comp_rows[c]
+        first = min(ids[x] for x in members)
+        name = part_number_for(cpart.part_number, length)
+        shared = first if len(members) == 1 else f"{first}+"
+        for x in members:
+            cable_id[x], part[x] = shared, name
+    fibre = np.flatnonzero(fibre_part_of_row >= 0)
+    memo: dict[tuple[int, float], str] = {}
+    for r, f, length in zip(
+        fibre.tolist(), fibre_part_of_row[fibre].tolist(), ordered[fibre].tolist(), strict=True
+    ):
+        if int(comp[r]) in cable_of_comp:
+            continue
+        name = memo.get((f, length))
+        if name is None:
+            name = memo[(f, length)] = part_number_for(fibre_names[f], length)
+        part[r] = name
+    a_side, b_side = ia.tolist(), ib.tolist()
+    out = dict(
+        zip(
+            ids,
+            zip(
+                cable_id,
+                [labels[a] for a in a_side],
+                [labels[b] for b in b_side],
+                [plug[a] for a in a_side],
+                [plug[b] for b in b_side],
+                part,
+                strict=True,
+            ),
+            strict=True,
+        )
+    )
+    if with_backplane:
+        for r in np.flatnonzero(backplane).tolist():
+            out[link_ids[r]] = ("", "", "", "", "", "rack backplane")
     return out
 
 

@@ -20,29 +20,39 @@ if TYPE_CHECKING:
 
 
 def cage_labels(plant: CablePlant, dev_ids: list[str], nodes: np.ndarray) -> list[str]:
-    """``{rack}-U{u} {device} {group} cage {n}`` for each cage key."""
+    """``{rack}-U{u} {device} {group} cage {n}`` for each cage key (worked out once per device
+    and per device type and breakout, then filled in per cage)."""
+    from model.cages import port_cages
+
     design = plant.design
     out = []
-    cache: dict[str, dict[int, str]] = {}
+    prefix: dict[int, tuple[str, dict[int, str]] | None] = {}
+    tables: dict[tuple, dict[int, str]] = {}
     for key in nodes.tolist():
-        device_id = dev_ids[key // CAGE_STRIDE]
-        device = design.devices.get(device_id)
-        if device is None:
-            out.append(f"{device_id} cage {key % CAGE_STRIDE}")
-            continue
-        table = cache.get(device_id)
-        if table is None:
-            from model.cages import port_cages
-
-            table = cache[device_id] = {
-                cage: label
-                for cage, _spec, label in port_cages(
-                    design.catalog.device_types[device.type], device.breakout
-                ).values()
-            }
-        rack = design.racks.get(device.rack)
-        where = f"{rack.name}-U{device.u}" if rack else device.name
-        out.append(f"{where} {device.name} {table.get(key % CAGE_STRIDE, '')}".strip())
+        number, cage = divmod(key, CAGE_STRIDE)
+        known = prefix.get(number, False)
+        if known is False:
+            device = design.devices.get(dev_ids[number])
+            if device is None:
+                known = None
+            else:
+                kind = (device.type, tuple(sorted((device.breakout or {}).items())))
+                table = tables.get(kind)
+                if table is None:
+                    table = tables[kind] = {
+                        c: label
+                        for c, _spec, label in port_cages(
+                            design.catalog.device_types[device.type], device.breakout
+                        ).values()
+                    }
+                rack = design.racks.get(device.rack)
+                where = f"{rack.name}-U{device.u}" if rack else device.name
+                known = (f"{where} {device.name} ", table)
+            prefix[number] = known
+        if known is None:
+            out.append(f"{dev_ids[number]} cage {cage}")
+        else:
+            out.append(f"{known[0]}{known[1].get(cage, '')}".strip())
     return out
 
 
