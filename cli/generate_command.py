@@ -94,8 +94,9 @@ def add_generator_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--port-mode",
-        help="rail-optimized / nvl72: the switch's port mode, e.g. 144x800G or 288x400G on a "
-        "q3400 (default auto: the mode of the NICs' speed)",
+        help="rail-optimized / nvl72: the switch's port mode, e.g. 144x800G on a q3400 or "
+        "128x400G on an sn5610 (default auto: the mode of the NICs' speed); a mode no NIC of "
+        "the catalog can be cabled to (the q3400's 288x400G) is refused with the reason",
     )
     parser.add_argument(
         "--placement",

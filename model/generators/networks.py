@@ -113,10 +113,13 @@ class _Ports:
         return len(self.free.get((device_id, role), []))
 
     def use(self, device_id: str, port: str) -> None:
-        for (dev, _), ports in self.free.items():
-            if dev == device_id and port in ports:
-                ports.remove(port)
-                return
+        """Mark ``port`` taken. Found through the device's port table (its role), not by
+        scanning every device's free list: that scan made a 128-rack all-fabrics build
+        quadratic (~2 min, 97 % of it here)."""
+        info = self.tables.get(device_id, {}).get(port)
+        ports = self.free.get((device_id, info.role), []) if info else []
+        if port in ports:
+            ports.remove(port)
 
 
 def _data_role(catalog: Catalog, type_id: str) -> str:

@@ -125,6 +125,92 @@ def port_modes(dtype: DeviceType) -> dict[str, float]:
     return modes
 
 
+def _mode_ports(dtype: DeviceType) -> dict[str, tuple[float, int, str]]:
+    """Each port mode of :func:`port_modes` -> (port speed, lanes, form factor)."""
+    groups = [g for g in dtype.port_groups if g.role == "compute"]
+    if not groups:
+        return {}
+    group = groups[0]
+    out = {
+        f"{group.count}x{group.speed_gbps:g}G": (group.speed_gbps, group.lanes, group.form_factor)
+    }
+    for b in group.breakouts:
+        out[f"{group.count * b.fanout}x{b.speed_gbps:g}G"] = (
+            b.speed_gbps,
+            b.lanes,
+            group.form_factor,
+        )
+    return out
+
+
+def _nic_ports(catalog: Catalog) -> set[tuple[float, int, str]]:
+    """(speed, lanes, form factor) of every way a GPU server's compute NIC in the catalog runs:
+    as built and each of its splits."""
+    out = set()
+    for dtype in catalog.device_types.values():
+        if dtype.category != "server":
+            continue
+        for g in dtype.port_groups:
+            if g.role == "compute":
+                out.add((g.speed_gbps, g.lanes, g.form_factor))
+                out.update((b.speed_gbps, b.lanes, g.form_factor) for b in g.breakouts)
+    return out
+
+
+def _medium_joins(catalog: Catalog, speed_gbps: float, lane_rates: set, forms: set) -> bool:
+    """Whether some medium of the catalog runs ``speed_gbps`` at both ends' lane rates and
+    cages (the test of :func:`check_media`)."""
+    return any(
+        any(abs(speed_gbps - s) < 1e-6 for s in m.speeds_gbps)
+        and all(any(abs(r - x) < 1e-6 for x in m.lane_rates_gbps) for r in lane_rates)
+        and forms <= set(m.form_factors)
+        for m in catalog.media_types.values()
+    )
+
+
+def dead_mode_reason(catalog: Catalog, dtype: DeviceType, mode: str) -> str | None:
+    """Why no compute fabric can use port mode ``mode`` of ``dtype``, or None when one can.
+
+    A mode is dead when no GPU server's NIC in the catalog (as built or split) can be cabled to
+    its ports by any medium of the catalog. Choice (issue 14, item 4): the Quantum-X800's
+    ``288x400G`` split runs 400G on 2 x 200G lanes; the sourced NICs run 400G on 4 x 100G
+    (ConnectX-7, and ConnectX-8 split for multi-plane), and domain-facts has no sourced
+    ConnectX-8 400G mode on 2 x 200G lanes, so the mode is refused with this reason rather
+    than offered dead (and no product is invented for it).
+    """
+    if _mode_alive(catalog, dtype, mode):
+        return None
+    speed, lanes, _form = _mode_ports(dtype)[mode]
+    rate = speed / lanes
+    others = sorted({f"{s / n:g}G" for s, n, _ in _nic_ports(catalog) if abs(s - speed) < 1e-6})
+    return (
+        f"--port-mode {mode} of {dtype.id!r} runs {speed:g}G ports on {lanes} x {rate:g}G lanes, "
+        f"and no GPU server's NIC in the catalog can be cabled to them"
+        + (
+            f" (its {speed:g}G NICs run {' or '.join(others)} lanes)"
+            if others
+            else f" (none runs {speed:g}G)"
+        )
+        + "; choose auto or one of "
+        + ", ".join(usable_port_modes(catalog, dtype))
+    )
+
+
+def usable_port_modes(catalog: Catalog, dtype: DeviceType) -> dict[str, float]:
+    """The port modes of :func:`port_modes` some NIC of the catalog can use (what a user is
+    offered: the wizard lists these, the planner refuses the others with the reason)."""
+    modes = port_modes(dtype)
+    return {mode: speed for mode, speed in modes.items() if _mode_alive(catalog, dtype, mode)}
+
+
+def _mode_alive(catalog: Catalog, dtype: DeviceType, mode: str) -> bool:
+    speed, lanes, form = _mode_ports(dtype)[mode]
+    return any(
+        abs(s - speed) < 1e-6 and _medium_joins(catalog, speed, {speed / lanes, s / n}, {form, f})
+        for s, n, f in _nic_ports(catalog)
+    )
+
+
 def switch_ports(
     catalog: Catalog,
     type_id: str,
@@ -149,6 +235,9 @@ def switch_ports(
                 f"--port-mode {port_mode!r} is not a mode of {type_id!r}; choose auto or one of "
                 + ", ".join(modes)
             )
+        dead = dead_mode_reason(catalog, dtype, port_mode)
+        if dead:
+            raise GenerateError(dead)
         if modes[port_mode] != speed_gbps:
             raise GenerateError(
                 f"--port-mode {port_mode} runs {modes[port_mode]:g}G ports, but the nodes' NICs "

@@ -6,15 +6,16 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+import msgspec
 import pytest
 
 from cli import run_cli
 from model.analysis import analyze
 from model.cabling import CablePlant
-from model.catalog import builtin_catalog
+from model.catalog import CatalogFile, builtin_catalog
 from model.fileio import load_design
 from model.generate import nvl72, preview, rail_optimized
-from model.generators.plans import GenerateError, port_modes
+from model.generators.plans import GenerateError, port_modes, usable_port_modes
 
 
 def _report(design):
@@ -86,13 +87,46 @@ def test_quantum_x800_port_modes():
     }
     named = preview("nvl72", racks=8, platform="gb300", port_mode="144x800G")
     assert named["switches"] == preview("nvl72", racks=8, platform="gb300")["switches"]
-    with pytest.raises(GenerateError, match="runs 400G ports, but the nodes' NICs run at 800G"):
-        preview("nvl72", racks=8, platform="gb300", port_mode="288x400G")
     with pytest.raises(GenerateError, match="not a mode of 'q3400'; choose auto or one of"):
         preview("nvl72", racks=8, platform="gb300", port_mode="72x1600G")
-    # The 2-lane 400G split has no NIC or medium at 200G lanes in the catalog: said, not built.
-    with pytest.raises(GenerateError, match="no medium in the catalog joins"):
-        preview("nvl72", racks=8, switch="q3400", port_mode="288x400G")
+
+
+def test_a_port_mode_no_nic_can_use_is_refused_with_the_reason_and_not_offered():
+    # The Q3400's 1:2 split runs 400G on 2 x 200G lanes; every 400G NIC of the catalog
+    # (ConnectX-7, ConnectX-8 split for multi-plane) runs 4 x 100G, so nothing can be cabled.
+    catalog = builtin_catalog()
+    q3400 = catalog.device_types["q3400"]
+    assert "288x400G" in port_modes(q3400)
+    assert usable_port_modes(catalog, q3400) == {"144x800G": 800.0}
+    for kw in (dict(platform="gb300"), dict(switch="q3400")):  # 800G NICs, then 400G NICs
+        with pytest.raises(GenerateError) as refused:
+            preview("nvl72", racks=8, port_mode="288x400G", **kw)
+        message = str(refused.value)
+        assert "288x400G of 'q3400' runs 400G ports on 2 x 200G lanes" in message
+        assert "its 400G NICs run 100G lanes" in message
+        assert message.endswith("choose auto or one of 144x800G")
+    # A NIC that runs 400G on 2 x 200G lanes (and a medium for it) brings the mode to life:
+    # the test is of the catalog, not of the mode's name.
+    tray = catalog.device_types["gb300-compute-tray"]
+    nic = next(g for g in tray.port_groups if g.role == "compute")
+    split = msgspec.structs.replace(nic.breakouts[0], lanes=2)
+    two_lane = msgspec.structs.replace(nic, breakouts=(split,))
+    groups = tuple(two_lane if g is nic else g for g in tray.port_groups)
+    custom = msgspec.structs.replace(tray, id="cx8-2lane-tray", port_groups=groups)
+    extended = catalog.extended(CatalogFile(device_types=[custom]))
+    # (the catalog's medium is there: dr2-400g-xdr, 400G on 2 x 200G lanes; the NIC is not)
+    assert "288x400G" in usable_port_modes(extended, q3400)
+    counts = preview(
+        "rail-optimized",
+        catalog=extended,
+        nodes=18,
+        node_type="cx8-2lane-tray",
+        switch="q3400",
+        su_nodes=18,
+        planes=2,
+        port_mode="288x400G",
+    )
+    assert counts["links"]["node-leaf"] == 18 * 4 * 2
 
 
 def test_cli_generates_a_two_plane_fabric(tmp_path, capsys):
