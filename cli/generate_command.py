@@ -6,8 +6,8 @@ import argparse
 
 from cli import CliError
 from model.fileio import DesignFileError, save_design
-from model.generate import TEMPLATES, GenerateError, generate
-from model.structured_layout import CABLING_STYLES, place_panels, set_cabling
+from model.generate import TEMPLATES, GenerateError, apply_cabling, generate
+from model.structured_layout import CABLING_STYLES
 
 # option dest -> templates that take it
 _OPTIONS = {
@@ -143,12 +143,8 @@ def run(args: argparse.Namespace) -> int:
         design = generate(template, **params)
     except GenerateError as exc:
         raise CliError(str(exc)) from None
-    style = getattr(args, "cabling", "direct")
-    set_cabling(design, style)
-    if style != "direct":
-        revision = design.revision
-        place_panels(design)  # panels at the top of the racks, as design records
-        design.revision = revision  # a generator's output, not a user edit
+    # Panels at the top of the racks for the structured styles, as the design records.
+    apply_cabling(design, getattr(args, "cabling", "direct"))
     try:
         save_design(design, args.output)
     except DesignFileError as exc:

@@ -23,11 +23,13 @@ from model.generators.networks import build_networks, cable_pdus, parse_fabrics
 from model.generators.placement import (
     Placement,
     Segment,
+    check_racking,
     choose_server_racks,
     lay_out,
     size_trays,
 )
 from model.generators.plans import GenerateError
+from model.structured_layout import CABLING_STYLES, place_panels, set_cabling
 
 TEMPLATES = ("leaf-spine", "fat-tree", "rail-optimized", "nvl72")
 
@@ -246,8 +248,14 @@ def preview(template: str, **params) -> dict:
     _builder(template)
     # Options of the build only (where things go, the other networks), not of the plan.
     build_only = ("placement", "name", "fabrics", "rack_type", "servers_per_rack")
+    racking = (params.get("rack_type"), params.get("servers_per_rack"))
+    fabrics = params.get("fabrics", "compute")
     params = {k: v for k, v in params.items() if k not in build_only}
     catalog = params.pop("catalog", None) or builtin_catalog()
+    # The build's own refusals that need no building: racking and the networks asked for.
+    parse_fabrics(fabrics)
+    if racking != (None, None):
+        check_racking(catalog, params.get("node_type"), *racking)
     planner = {
         "leaf-spine": plans.plan_leaf_spine,
         "fat-tree": plans.plan_fat_tree,
@@ -383,6 +391,21 @@ def _build(
     return design
 
 
+def apply_cabling(design: Design, style: str) -> Design:
+    """Give a freshly generated design the cabling ``style`` (``direct``, ``cross-connect``,
+    ``zones``), placing the panels at the top of the racks for the structured styles; the
+    result is still a generator's output (revision kept). Shared by ``generate --cabling``
+    and the fabric wizard."""
+    if style not in CABLING_STYLES:
+        raise GenerateError(f"--cabling {style!r}: choose one of " + ", ".join(CABLING_STYLES))
+    set_cabling(design, style)
+    if style != "direct":
+        revision = design.revision
+        place_panels(design)
+        design.revision = revision
+    return design
+
+
 def _with_fabrics(catalog: Catalog, devices, fabric_of: dict[str, str]):
     """Every generated switch with its fabric written down (compute / scale-up by default)."""
     out = []
@@ -398,6 +421,7 @@ def _with_fabrics(catalog: Catalog, devices, fabric_of: dict[str, str]):
 
 __all__ = [
     "GenerateError",
+    "apply_cabling",
     "TEMPLATES",
     "fat_tree",
     "generate",

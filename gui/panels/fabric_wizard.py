@@ -1,6 +1,13 @@
 """FabricWizard (Design → Generate fabric…): a template and its parameters, the resulting counts
 previewed live from ``model.generate.preview`` (no building), and generation of the design in a
-worker thread with a progress dialog. The caller opens the result as a new document."""
+worker thread with a progress dialog. The caller opens the result as a new document.
+
+Everything ``generate`` offers on the command line is offered here: per template its options
+(planes, port modes, reserve ports, spine switch, rack type and servers per rack), and for every
+template the networks beside compute, the placement of the network racks, the cabling style and
+the design's name. Port modes are those :func:`usable_port_modes` finds for the chosen switch,
+so a mode no NIC of the catalog can be cabled to is never offered. A choice left at its first
+item ("catalog's choice", "auto", 0 servers per rack) is not passed, as on the CLI."""
 
 from __future__ import annotations
 
@@ -13,6 +20,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QRadioButton,
     QSpinBox,
     QStackedWidget,
@@ -24,8 +32,9 @@ from gui.document import run_with_progress
 from gui.plain_text import escape
 from model.catalog import Catalog, builtin_catalog
 from model.design import Design
-from model.generate import TEMPLATES, GenerateError, generate, preview
-from model.generators.plans import NVL72_PLATFORMS
+from model.generate import TEMPLATES, GenerateError, apply_cabling, generate, preview
+from model.generators.plans import MULTI_PLANE_SWITCH, NVL72_PLATFORMS, usable_port_modes
+from model.structured_layout import CABLING_STYLES
 
 TEMPLATE_LABELS = {
     "rail-optimized": "Rail-optimized (SuperPOD-like)",
@@ -34,6 +43,13 @@ TEMPLATE_LABELS = {
     "nvl72": "GB200 NVL72 racks",
 }
 TIERS = ("auto", "2", "3", "rail-only")
+CABLING_LABELS = {
+    "direct": "Direct (one cable per link)",
+    "cross-connect": "Cross-connect (rack panels, MPO trunks)",
+    "zones": "Zones (TIA-942 zone panels per row)",
+}
+# Options whose "not given" is a first item with no data (None) or a spin box at 0.
+OPTIONAL = ("spine_switch", "rack_type", "servers_per_rack", "switch_ft", "node_type_ft")
 
 
 def _int(value: int, lo: int, hi: int, step: int = 1) -> QSpinBox:
@@ -71,6 +87,17 @@ class FabricWizard(QDialog):
             if d.default_role in ("leaf", "spine", "core")
         ]
         tiers = [(t, t) for t in TIERS]
+        racks = [(None, "Catalog's choice")] + [
+            (r, f"{r} ({t.height_u}U, {t.power_budget_kw:g} kW)")
+            for r, t in self.catalog.rack_types.items()
+        ]
+        planes = [(1, "1 (single plane)"), (2, "2 (multi-plane Spectrum-X)")]
+
+        def per_rack() -> QSpinBox:
+            spin = _int(0, 0, 64)
+            spin.setSpecialValueText("Catalog's choice")
+            return spin
+
         self.template = QComboBox()
         for key in TEMPLATES:
             self.template.addItem(TEMPLATE_LABELS.get(key, key), key)
@@ -82,14 +109,29 @@ class FabricWizard(QDialog):
                 "su_nodes": _int(32, 1, 4096, 8),
                 "tiers": _combo(tiers, "auto"),
                 "oversubscription": _int(1, 1, 7),
+                "reserve_ports": _int(0, 0, 64),
+                "planes": _combo(planes, 1),
+                "port_mode": _combo([("auto", "auto")], "auto"),
+                "rack_type": _combo(racks, None),
+                "servers_per_rack": per_rack(),
             },
             "leaf-spine": {
                 "nodes": _int(64, 1, 131_072, 8),
                 "node_type": _combo(servers, "dgx-h100"),
                 "switch": _combo(switches, "qm9700"),
+                "spine_switch": _combo([(None, "Same as the leaves"), *switches], None),
                 "oversubscription": _int(1, 1, 7),
+                "reserve_ports": _int(0, 0, 64),
+                "rack_type": _combo(racks, None),
+                "servers_per_rack": per_rack(),
             },
-            "fat-tree": {"k": _int(8, 2, 128, 2)},
+            "fat-tree": {
+                "k": _int(8, 2, 128, 2),
+                "switch_ft": _combo([(None, "Generic k-port switch"), *switches], None),
+                "node_type_ft": _combo([(None, "Generic single-NIC host"), *servers], None),
+                "rack_type": _combo(racks, None),
+                "servers_per_rack": per_rack(),
+            },
             "nvl72": {
                 "platform": _combo([("gb200", "GB200 NVL72"), ("gb300", "GB300 NVL72")], "gb200"),
                 "racks": _int(8, 1, 2048, 8),
@@ -97,6 +139,9 @@ class FabricWizard(QDialog):
                 "su_racks": _int(8, 1, 256),
                 "tiers": _combo(tiers, "auto"),
                 "oversubscription": _int(1, 1, 7),
+                "reserve_ports": _int(0, 0, 64),
+                "planes": _combo(planes, 1),
+                "port_mode": _combo([("auto", "auto")], "auto"),
             },
         }
         labels = {
@@ -110,14 +155,32 @@ class FabricWizard(QDialog):
             "racks": "NVL72 racks",
             "su_racks": "Racks per scalable unit",
             "platform": "Rack platform",
+            "reserve_ports": "Leaf ports kept free",
+            "planes": "Planes",
+            "port_mode": "Switch port mode",
+            "rack_type": "Server rack type",
+            "servers_per_rack": "Servers per rack",
+            "spine_switch": "Spine switch type",
+            "switch_ft": "Switch type",
+            "node_type_ft": "Host type",
         }
         nvl = self.fields["nvl72"]
-        # A platform brings its matching scale-out switch (GB300's 800G NICs need Quantum-X800).
-        nvl["platform"].currentIndexChanged.connect(
-            lambda _i: nvl["switch"].setCurrentIndex(
-                nvl["switch"].findData(NVL72_PLATFORMS[nvl["platform"].currentData()][1])
+
+        # A platform (and multi-plane, an Ethernet capability) brings its matching scale-out
+        # switch: GB300's 800G NICs need Quantum-X800, planes the Spectrum-X SN5610.
+        def platform_switch(_i=None) -> None:
+            platform_default = NVL72_PLATFORMS[nvl["platform"].currentData()][1]
+            default = MULTI_PLANE_SWITCH if nvl["planes"].currentData() > 1 else platform_default
+            nvl["switch"].setCurrentIndex(nvl["switch"].findData(default))
+
+        nvl["platform"].currentIndexChanged.connect(platform_switch)
+        nvl["planes"].currentIndexChanged.connect(platform_switch)
+        for key in ("rail-optimized", "nvl72"):
+            page = self.fields[key]
+            page["switch"].currentIndexChanged.connect(
+                lambda _i, page=page: self._offer_port_modes(page)
             )
-        )
+            self._offer_port_modes(page)
         self.template.setCurrentIndex(self.template.findData("rail-optimized"))
         self.pages = QStackedWidget()
         for key in TEMPLATES:
@@ -156,6 +219,19 @@ class FabricWizard(QDialog):
             box.setToolTip(tip)
             networks.addWidget(box)
         networks.addStretch(1)
+        # Build options of every template (as ``generate --placement/--cabling/--name``).
+        self.placement = _combo(
+            [("middle-of-row", "Middle of row"), ("end-of-row", "End of row")], "middle-of-row"
+        )
+        self.cabling = _combo([(c, CABLING_LABELS.get(c, c)) for c in CABLING_STYLES], "direct")
+        self.name = QLineEdit()
+        self.name.setPlaceholderText("(from the template and its parameters)")
+        build = QFormLayout()
+        build.addRow("Network racks", self.placement)
+        build.addRow("Cabling", self.cabling)
+        build.addRow("Design name", self.name)
+        for box in self.network_boxes.values():
+            box.toggled.connect(self.update_preview)
         self.new_document = QRadioButton("Open it as a new document")
         self.new_document.setChecked(True)
         self.replace_hall = QRadioButton("Replace the current hall's contents (undoable)")
@@ -178,6 +254,7 @@ class FabricWizard(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(row)
         layout.addLayout(networks)
+        layout.addLayout(build)
         layout.addWidget(self.new_document)
         layout.addWidget(self.replace_hall)
         layout.addWidget(self.buttons)
@@ -190,14 +267,46 @@ class FabricWizard(QDialog):
         return self.template.currentData()
 
     def params(self) -> dict:
+        """The generator's keyword parameters, as the CLI would pass them (options left at
+        their default are not passed)."""
         out = {}
         for name, widget in self.fields[self.template_key()].items():
             if isinstance(widget, QSpinBox):
-                out[name] = widget.value()
+                value = widget.value()
             else:
                 value = widget.currentData()
-                out[name] = int(value) if name == "tiers" and value.isdigit() else value
+                if name == "tiers" and value.isdigit():
+                    value = int(value)
+            if name in OPTIONAL and not value:
+                continue
+            out[name.removesuffix("_ft")] = value
         return out
+
+    def build_params(self) -> dict:
+        """``params`` plus the build options: networks, placement and name."""
+        out = {
+            **self.params(),
+            "fabrics": self.fabrics(),
+            "placement": self.placement.currentData(),
+        }
+        if self.name.text().strip():
+            out["name"] = self.name.text().strip()
+        return out
+
+    def _offer_port_modes(self, page: dict[str, QWidget]) -> None:
+        """Port modes of the page's switch that some NIC of the catalog can use, keeping the
+        mode chosen when the new switch has it."""
+        combo = page["port_mode"]
+        current = combo.currentData()
+        dtype = self.catalog.device_types.get(page["switch"].currentData())
+        modes = usable_port_modes(self.catalog, dtype) if dtype else {}
+        combo.blockSignals(True)
+        combo.clear()
+        combo.addItem("auto (the NICs' speed)", "auto")
+        for mode in modes:
+            combo.addItem(mode, mode)
+        combo.setCurrentIndex(max(combo.findData(current), 0))
+        combo.blockSignals(False)
 
     def fabrics(self) -> str:
         """The ``fabrics`` option of the generator: compute plus the networks ticked."""
@@ -208,7 +317,7 @@ class FabricWizard(QDialog):
     def update_preview(self, *_args) -> None:
         ok = self.buttons.button(QDialogButtonBox.Ok)
         try:
-            counts = preview(self.template_key(), catalog=self.catalog, **self.params())
+            counts = preview(self.template_key(), catalog=self.catalog, **self.build_params())
         except GenerateError as exc:
             self.counts = None
             self.preview_label.setText(
@@ -227,6 +336,8 @@ class FabricWizard(QDialog):
             ("Servers", f"{c['nodes']:,}"),
             ("Tiers", str(c["tiers"])),
         ]
+        if c.get("planes", 1) > 1:
+            rows.append(("Planes", f"{c['planes']} (counts are of all planes)"))
         rows += [(f"{tier} switches", f"{n:,}") for tier, n in c["switches"].items()]
         rows += [(f"{tier} links", f"{n:,}") for tier, n in c["links"].items()]
         rows.append(("Links total", f"{sum(c['links'].values()):,}"))
@@ -239,11 +350,18 @@ class FabricWizard(QDialog):
 
     def build(self) -> Design:
         """Generate the design in a worker thread while a progress dialog keeps the window alive."""
-        params = {**self.params(), "fabrics": self.fabrics()}
-        return generate_with_progress(self.template_key(), params, self)
+        params = self.build_params()
+        return generate_with_progress(
+            self.template_key(), params, self, cabling=self.cabling.currentData()
+        )
 
 
-def generate_with_progress(template: str, params: dict, parent=None) -> Design:
-    """Run ``generate`` off the GUI thread; show a busy dialog when it takes a while."""
+def generate_with_progress(
+    template: str, params: dict, parent=None, cabling: str = "direct"
+) -> Design:
+    """Run ``generate`` (and the cabling style's panel placement) off the GUI thread; show a
+    busy dialog when it takes a while."""
     label = f"Generating {TEMPLATE_LABELS.get(template, template)}…"
-    return run_with_progress(lambda: generate(template, **params), label, parent)
+    return run_with_progress(
+        lambda: apply_cabling(generate(template, **params), cabling), label, parent
+    )

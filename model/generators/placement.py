@@ -99,6 +99,28 @@ def choose_server_racks(
     (``DeviceType.rack_type`` / ``servers_per_rack``, e.g. DGX B300: 4 per 60 kW rack), unless the
     caller overrides them (``--rack-type``, ``--servers-per-rack``). Integrated racks (NVL72)
     keep theirs."""
+    check_racking(catalog, None, rack_type, servers_per_rack)
+    for segment in segments:
+        if not segment.units or segment.server_rack_type != SERVER_RACK:
+            continue
+        first = segment.units[0].members[0]
+        if first[2] != "gpu-server":
+            continue
+        dtype = catalog.device_types[first[1]]
+        segment.server_rack_type, segment.units_per_rack = check_racking(
+            catalog, dtype.id, rack_type, servers_per_rack
+        )
+
+
+def check_racking(
+    catalog: Catalog,
+    node_type: str | None,
+    rack_type: str | None = None,
+    servers_per_rack: int | None = None,
+) -> tuple[str, int | None]:
+    """(rack type, servers per rack) for ``node_type`` servers: the catalog's choice unless
+    overridden; refuses an unknown rack type, a count below 1 and servers that do not fit the
+    rack's U (the fabric wizard's preview asks this before anything is built)."""
     if rack_type is not None and rack_type not in catalog.rack_types:
         raise GenerateError(
             f"--rack-type {rack_type!r} is not in the catalog; choose one of "
@@ -110,22 +132,18 @@ def choose_server_racks(
         raise GenerateError(
             f"--servers-per-rack must be a whole number of at least 1, not {servers_per_rack!r}"
         )
-    for segment in segments:
-        if not segment.units or segment.server_rack_type != SERVER_RACK:
-            continue
-        first = segment.units[0].members[0]
-        if first[2] != "gpu-server":
-            continue
-        dtype = catalog.device_types[first[1]]
-        segment.server_rack_type = rack_type or dtype.rack_type or SERVER_RACK
-        segment.units_per_rack = servers_per_rack or dtype.servers_per_rack
-        rtype = catalog.rack_type(segment.server_rack_type)
-        per_rack = segment.units_per_rack or 1
-        if per_rack * dtype.u_height > rtype.height_u - FIRST_U + 1:
-            raise GenerateError(
-                f"{per_rack} x {dtype.id} ({dtype.u_height}U each) do not fit a "
-                f"{rtype.height_u}U {rtype.id}; ask for fewer servers per rack"
-            )
+    dtype = catalog.device_types.get(node_type or "")
+    if dtype is None:
+        return rack_type or SERVER_RACK, servers_per_rack
+    chosen = rack_type or dtype.rack_type or SERVER_RACK
+    per_rack = servers_per_rack or dtype.servers_per_rack
+    rtype = catalog.rack_type(chosen)
+    if (per_rack or 1) * dtype.u_height > rtype.height_u - FIRST_U + 1:
+        raise GenerateError(
+            f"{per_rack or 1} x {dtype.id} ({dtype.u_height}U each) do not fit a "
+            f"{rtype.height_u}U {rtype.id}; ask for fewer servers per rack"
+        )
+    return chosen, per_rack
 
 
 def switch_power_max_w(catalog: Catalog, type_id: str) -> float:
