@@ -269,18 +269,29 @@ def check_media(catalog: Catalog, node: NodeSpec, leaf: SwitchPorts) -> None:
     port = port_table(catalog.device_types[leaf.type_id], leaf.breakout)[leaf.names[0]]
     lanes = {nic.speed_gbps / nic.lanes, port.speed_gbps / port.lanes}
     forms = {nic.form_factor, port.form_factor}
-    for m in catalog.media_types.values():
-        if (
-            any(abs(node.speed_gbps - s) < 1e-6 for s in m.speeds_gbps)
-            and all(any(abs(r - x) < 1e-6 for x in m.lane_rates_gbps) for r in lanes)
-            and forms <= set(m.form_factors)
-        ):
-            return
+    if _medium_joins(catalog, node.speed_gbps, lanes, forms):
+        return
     rates = " and ".join(f"{r:g}G" for r in sorted(lanes))
     raise GenerateError(
         f"no medium in the catalog joins the {node.speed_gbps:g}G NICs of {node.type_id!r} to the "
         f"{leaf.speed_gbps:g}G ports of {leaf.type_id!r} (lanes at {rates}); choose a switch or "
         "port mode whose ports run the NICs' lane rate"
+    )
+
+
+def check_uplink_media(catalog: Catalog, leaf: SwitchPorts, spine: SwitchPorts) -> None:
+    """Refuse leaves and spines no medium of the catalog can join (a QM9700's 400G on 4 x 100G
+    lanes against a Q3400 split to 400G on 2 x 200G), before building uncableable links."""
+    a = port_table(catalog.device_types[leaf.type_id], leaf.breakout)[leaf.names[0]]
+    b = port_table(catalog.device_types[spine.type_id], spine.breakout)[spine.names[0]]
+    lanes = {a.speed_gbps / a.lanes, b.speed_gbps / b.lanes}
+    if _medium_joins(catalog, leaf.speed_gbps, lanes, {a.form_factor, b.form_factor}):
+        return
+    rates = " and ".join(f"{r:g}G" for r in sorted(lanes))
+    raise GenerateError(
+        f"no medium in the catalog joins the {leaf.speed_gbps:g}G ports of leaf {leaf.type_id!r} "
+        f"to those of spine {spine.type_id!r} (lanes at {rates}); choose a --spine-switch whose "
+        "ports run the leaves' lane rate"
     )
 
 
@@ -417,6 +428,8 @@ def plan_leaf_spine(
     check_size(nodes, node)
     leaf = switch_ports(catalog, switch, node.speed_gbps)
     spine = switch_ports(catalog, spine_switch or switch, node.speed_gbps, "--spine-switch")
+    check_media(catalog, node, leaf)
+    check_uplink_media(catalog, leaf, spine)
     up, down = leaf_ports(leaf.radix, oversubscription, reserve_ports)
     per_leaf = down // len(node.nics)
     if per_leaf < 1:
