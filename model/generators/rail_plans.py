@@ -10,8 +10,15 @@ Right-sizing choices (issue 14), written down here because they change counts:
   a rail on 32-port leaves are 5 leaves of 29 rail-pure, or 9 of 16 with 2 rails a leaf (18
   leaves an SU, not 20; at 16 SU 720 switches, not 1,016; one SU stays rail-pure, 30 switches
   against 34). Rail-pure leaves stay whenever a rail fits one leaf (every DGX SuperPOD SU).
-* **Pods span SUs.** A pod is a run of K/2 leaves, whatever the SU boundaries; a partial last pod
-  takes only the spines its leaves need.
+* **Pods span SUs.** A pod is a run of K/2 leaves, whatever the SU boundaries. The leaves left
+  over after the full pods are cut into the smaller pods that need the fewest spines in all
+  (:func:`tail_pods`): a pod of S spines (S a divisor of the leaf's uplinks u, u/S links from
+  each leaf to each spine) holds S K/2 / u leaves, so GB200 5 SU's 26 leftover leaves are pods
+  of 16, 8 and 2 leaves on 16, 8 and 2 spines, every spine port used, not one pod of 26 on 32
+  spines (225 switches, the Clos bound, not 234; 12 SU: 540, not 552). Choice: more, smaller
+  pods over spines with idle ports; the price is a pod count up to log2(K/2) higher (still at
+  most K, else one partial pod as before), and a small pod's leaves reach each other through
+  fewer spines (the same capacity).
 * **Full cores.** Core groups are one per spine position (the textbook) unless several spine
   positions sharing a group fills every core (9 pods of a GB200 16-SU fabric: 2 positions x 9
   pods x 32 uplinks = 9 cores of 64 ports); each spine then reaches m cores of its group in a
@@ -67,7 +74,8 @@ class RailPlan:
     pod_leaves: int = 0  # 3-tier: leaves per pod (pods span SUs; the last pod may be partial)
     rail_only: bool = False  # spines (2-tier: ``spines`` per rail) join only one rail's leaves
     rails_per_leaf: int = 1  # rails that share one leaf (several when a rail needs many leaves)
-    last_pod_spines: int = 0  # 3-tier: spines of a partial last pod (0: ``spines``)
+    # 3-tier: (leaves, spines) of each pod after the full ones, largest first (see tail_pods)
+    tail_pods: tuple[tuple[int, int], ...] = ()
     # 3-tier core groups, one entry per run of spine positions with the same pods: (first
     # position, positions, positions per group G, cores per group, links spine -> each core).
     core_classes: tuple[tuple[int, int, int, int, int], ...] = ()
@@ -93,8 +101,20 @@ class RailPlan:
         return self.n_su * self.leaves_per_su
 
     @property
+    def full_pods(self) -> int:
+        return (self.leaves - sum(n for n, _ in self.tail_pods)) // self.pod_leaves
+
+    @property
     def pods(self) -> int:
-        return -(-self.leaves // self.pod_leaves) if self.tiers == 3 else 1
+        return self.full_pods + len(self.tail_pods) if self.tiers == 3 else 1
+
+    def pod_span(self, pod: int) -> tuple[int, int]:
+        """(first leaf, leaves) of pod ``pod`` (0-based), leaves numbered over the SUs."""
+        full = self.full_pods
+        if pod < full:
+            return pod * self.pod_leaves, self.pod_leaves
+        first = full * self.pod_leaves + sum(n for n, _ in self.tail_pods[: pod - full])
+        return first, self.tail_pods[pod - full][0]
 
     @property
     def spine_down(self) -> int:
@@ -113,10 +133,9 @@ class RailPlan:
         return self.spines
 
     def pod_spines(self, pod: int) -> int:
-        """Spines of pod ``pod`` (0-based): the last, partial pod may need fewer."""
-        if pod == self.pods - 1 and self.last_pod_spines:
-            return self.last_pod_spines
-        return self.spines
+        """Spines of pod ``pod`` (0-based): the smaller pods after the full ones need fewer."""
+        full = self.full_pods
+        return self.spines if pod < full else self.tail_pods[pod - full][1]
 
     @property
     def cores(self) -> int:
@@ -260,13 +279,15 @@ def _plan_rails(
             f"{nodes:,} nodes need {pods}; ask for fewer nodes or use a bigger switch"
         )
     u, spines = fit
-    # A partial last pod of fewer leaves needs fewer spines (the same uplinks per leaf, spread
-    # evenly): GB200 4 SU is pods of 32, 32 and 8 leaves, the last on 8 spines, not 32.
-    last_leaves = leaves - (pods - 1) * pod_leaves
-    last = smallest_divisor_at_least(u, max(last_leaves * u / spine_down, min(2, u)))
-    last = last if pods > 1 and last is not None and last < spines else 0
+    # The leaves after the full pods go to smaller pods with only the spines they need (the
+    # same uplinks per leaf, spread evenly): GB200 4 SU is pods of 32, 32 and 8 leaves, the
+    # last on 8 spines, not 32; 5 SU's 26 leftover leaves are pods of 16, 8 and 2.
+    full = leaves // pod_leaves
+    rest = leaves - full * pod_leaves
+    tail = tail_pods(rest, u, spine_down, k - full) if rest else ()
+    counts = [spines] * full + [s for _, s in tail]
     classes = []
-    for first, positions, in_class in _position_runs(pods, spines, last):
+    for first, positions, in_class in _position_runs(counts):
         g, cg, q2 = core_grouping(in_class, positions, spine_up, k)
         classes.append((first, positions, g, cg, q2))
     return RailPlan(
@@ -275,17 +296,51 @@ def _plan_rails(
         tiers=3,
         spines=spines,
         pod_leaves=pod_leaves,
-        last_pod_spines=last,
+        tail_pods=tail,
         core_classes=tuple(classes),
     )
 
 
-def _position_runs(pods: int, spines: int, last: int) -> list[tuple[int, int, int]]:
-    """(first spine position, positions, pods with a spine there) runs: with a smaller last
-    pod, its ``last`` positions are in every pod and the others in all pods but the last."""
-    if not last:
-        return [(0, spines, pods)]
-    return [(0, last, pods), (last, spines - last, pods - 1)]
+def tail_pods(rest: int, u: int, spine_down: int, room: int) -> tuple[tuple[int, int], ...]:
+    """(leaves, spines) of the pods for the ``rest`` leaves left after the full pods: the fewest
+    spines in all (then the fewest pods), largest pod first. A pod of S spines, S a divisor of
+    the leaves' ``u`` uplinks (u/S links from each leaf to each spine, at least two spines
+    where u allows), holds ``S * spine_down // u`` leaves. More than ``room`` pods: one pod of
+    them all on the spines they need, as the one partial pod always was."""
+    least = min(2, u)
+    sizes = [
+        (s, s * spine_down // u)
+        for s in range(least, u + 1)
+        if u % s == 0 and s * spine_down // u >= 1
+    ]
+    # best[r] = (spines, pods, (spines of the first pod, its leaves)) for r leaves
+    best: list[tuple[int, int, tuple[int, int]] | None] = [(0, 0, (0, 0))] + [None] * rest
+    for r in range(1, rest + 1):
+        for s, cap in sizes:
+            take = min(cap, r)
+            prev = best[r - take]
+            cand = (prev[0] + s, prev[1] + 1, (s, take))
+            if best[r] is None or cand[:2] < best[r][:2]:
+                best[r] = cand
+    out, r = [], rest
+    while r:
+        s, take = best[r][2]
+        out.append((take, s))
+        r -= take
+    if len(out) > room:
+        one = smallest_divisor_at_least(u, max(rest * u / spine_down, least))
+        out = [(rest, one)]
+    return tuple(sorted(out, key=lambda p: (-p[1], -p[0])))
+
+
+def _position_runs(pod_spines: list[int]) -> list[tuple[int, int, int]]:
+    """(first spine position, positions, pods with a spine there) runs: position i is in every
+    pod of more than i spines (the pods come largest first, so positions nest)."""
+    runs, first = [], 0
+    for count in sorted(set(pod_spines)):
+        runs.append((first, count - first, sum(1 for n in pod_spines if n >= count)))
+        first = count
+    return runs
 
 
 def core_grouping(pods: int, positions: int, spine_up: int, radix: int) -> tuple[int, int, int]:

@@ -151,7 +151,7 @@ def _rails_label(group: int, rails_per_leaf: int) -> str:
 
 def _three_tiers(plan: RailPlan, su_segments, leaf_ids, node_leaf, up_names, prefix=""):
     """Pods of ``pod_leaves`` leaves (runs over the SUs' leaves, spanning SUs where they do not
-    divide) with their own spines (fewer in a partial last pod), joined by core groups: each
+    divide) with their own spines (smaller pods after the full ones, fewer spines), joined by core groups: each
     run of spine positions of ``core_classes`` is cut into groups of G positions; each spine
     reaches its group's cores in a cyclic window with the same links to each, so every core is
     reached by the same number of spines and all its ports are used."""
@@ -162,12 +162,12 @@ def _three_tiers(plan: RailPlan, su_segments, leaf_ids, node_leaf, up_names, pre
     core_ids = [f"{prefix}core{i + 1:0{wc}d}" for i in range(plan.cores)]
     leaf_spine: list[PortLink] = []
     spine_core: list[PortLink] = []
-    per_pod = plan.pod_leaves
     spine_segs: dict[int, list[Segment]] = {}  # SU index -> spine segments placed after it
     leaves_per_su = plan.leaves_per_su
     pod_spines: list[list[str]] = []
     for p in range(plan.pods):
-        pod_leaves = leaf_ids[p * per_pod : (p + 1) * per_pod]
+        start, count = plan.pod_span(p)
+        pod_leaves = leaf_ids[start : start + count]
         Sp = plan.pod_spines(p)
         q = plan.uplinks // Sp
         spines = [f"{prefix}pod{p + 1}-spine{i + 1:0{ws}d}" for i in range(Sp)]
@@ -176,8 +176,8 @@ def _three_tiers(plan: RailPlan, su_segments, leaf_ids, node_leaf, up_names, pre
             for si, spine in enumerate(spines):
                 for j in range(q):
                     leaf_spine.append((leaf, up_names[si * q + j], spine, names[ll * q + j]))
-        first_su = (p * per_pod) // leaves_per_su
-        last_su = (p * per_pod + len(pod_leaves) - 1) // leaves_per_su
+        first_su = start // leaves_per_su
+        last_su = (start + len(pod_leaves) - 1) // leaves_per_su
         sus = list(range(first_su, last_su + 1))
         su_segments[first_su].new_row = True
         middle = sus[(len(sus) + 1) // 2 - 1]
@@ -206,7 +206,7 @@ def _three_tiers(plan: RailPlan, su_segments, leaf_ids, node_leaf, up_names, pre
                         free[c] += 1
     core_seg = Segment(switches=[(c, lt, "core", br) for c in core_ids], own_row=True)
     half = (plan.pods + 1) // 2
-    core_after = (min(half * per_pod, len(leaf_ids)) - 1) // leaves_per_su
+    core_after = (sum(plan.pod_span(p)[1] for p in range(half)) - 1) // leaves_per_su
     segments: list[Segment] = []
     for s, seg in enumerate(su_segments):
         segments.append(seg)

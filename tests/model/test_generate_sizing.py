@@ -127,6 +127,38 @@ def test_gb200_at_4_and_8_su_is_within_the_3_tier_bound(sus):
         assert spines == {"pod1": 32 * 32, "pod2": 32 * 32, "pod3": 8 * 32}
 
 
+@pytest.mark.parametrize("sus", [4, 5, 6, 7, 9, 12, 13, 15])
+def test_gb200_at_uneven_su_counts_is_within_the_3_tier_bound(sus):
+    # Leaf counts that do not fill whole pods of 32 (5 SU: 90 leaves = 2 x 32 + 26) were built
+    # with one partial pod on 32 spines (234 against 225; 12 SU: 552 against 540). Now the
+    # leftover leaves are smaller pods on only the spines they need.
+    endpoints = sus * 8 * 18 * 4
+    counts = preview("nvl72", racks=sus * 8)
+    scale_out = sum(v for k, v in counts["switches"].items() if k != "nvlink-switch")
+    assert counts["tiers"] == 3
+    assert scale_out <= clos_switch_bound(endpoints, 64, tiers=3)
+    assert counts["links"]["leaf-spine"] == endpoints
+    assert counts["links"]["spine-core"] == endpoints
+
+
+def test_gb200_5_su_uses_every_spine_and_core_port_and_passes_its_checks():
+    racks, radix = 40, 64
+    design = nvl72(racks=racks)
+    used = Counter()
+    for link in design.links.values():
+        used[link.a.device] += 1
+        used[link.b.device] += 1
+    tiers = {"spine": Counter(), "core": Counter()}
+    for device in design.devices.values():
+        if device.role in tiers:
+            tiers[device.role][used[device.id]] += 1
+    assert tiers == {"spine": Counter({radix: 90}), "core": Counter({radix: 45})}
+    # Pods: two full of 32 leaves, then the 26 left as 16 + 8 + 2, each on as many spines.
+    pods = Counter(d.id.split("-")[0] for d in design.devices.values() if d.role == "spine")
+    assert sorted(pods.values(), reverse=True) == [32, 32, 16, 8, 2]
+    assert _findings(design) == []
+
+
 def test_the_2_su_gb200_fabric_is_within_its_2_tier_bound():
     # Two tiers with every leaf spread evenly over the spines: leaves ceil(E / (K/2)), each with
     # K/2 uplinks; spines the smallest divisor of K/2 whose ports hold them all.
