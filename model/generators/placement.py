@@ -358,15 +358,18 @@ def size_trays(design: Design) -> list[Tray]:
     its own TRAY_OVERFILLED check: each tray gets the smallest standard width x depth whose fill
     stays within ``TRAY_FILL_WARNING`` (40 %). Where even the largest standard tray is too small, the
     tray becomes a bank of parallel trays along the same path, routed as one: its width is the
-    sum of theirs and its name says how many (e.g. "Row G (2 x 0.9 m)").
+    sum of theirs and its name says how many (e.g. "Row G (2 x 0.9 m)"). A bank has as many
+    trays as the cables' weight needs too, each tray carrying its load class (NEMA VE 1 12A,
+    the structured catalog's ``tray_class``).
     """
     from model.analysis.tray_fill import TrayFill
     from model.analysis.warnings import TRAY_FILL_WARNING
     from model.cabling import CablePlant
 
     plant = CablePlant(design)
+    trays = TrayFill()
     try:
-        fill = TrayFill().update(design, plant, None)
+        fill = trays.update(design, plant, None)
     finally:
         plant.close()
     out = []
@@ -374,6 +377,12 @@ def size_trays(design: Design) -> list[Tray]:
         tray = design.trays[tray_id]
         cables_m2 = ratio * tray.width_m * tray.depth_m
         width, depth, count = standard_tray_size(cables_m2 / TRAY_FILL_WARNING)
+        load = trays.loads.get(tray_id)
+        if load is not None and load.load_limit_kg_per_m < math.inf:
+            # Each tray of a bank carries its load class: enough of them for the weight too
+            # (a 128-rack hall's cross tray: 244 kg/m needs 4 trays of 74 kg/m, not 3).
+            by_load = math.ceil(load.load_kg_per_m / load.load_limit_kg_per_m - 1e-9)
+            count = min(MAX_PARALLEL_TRAYS, max(count, by_load))
         name = tray.name if count == 1 else f"{tray.name} ({count} x {width:g} m)"
         out.append(
             msgspec.structs.replace(tray, width_m=round(width * count, 6), depth_m=depth, name=name)
