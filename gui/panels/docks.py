@@ -271,11 +271,18 @@ class AnalysisDocks(QObject):
         if ids:
             commands.append(DeleteCommand(current, ids, "Delete the hall's contents"))
         commands.append(SetHallCommand(current, generated.hall))
-        # The requested oversubscription is the generated design's target: carry it over.
+        # The requested oversubscription is the generated design's target, and its cabling
+        # style (the wizard's) the design's: carry them over.
         target = generated.settings.oversubscription_target
-        if current.settings.oversubscription_target != target:
-            settings = msgspec.structs.replace(current.settings, oversubscription_target=target)
-            commands.append(SetSettingsCommand(current, settings, "Set the target ratio"))
+        cabling = generated.settings.cabling
+        if (current.settings.oversubscription_target, current.settings.cabling) != (
+            target,
+            cabling,
+        ):
+            settings = msgspec.structs.replace(
+                current.settings, oversubscription_target=target, cabling=cabling
+            )
+            commands.append(SetSettingsCommand(current, settings, "Set the target and cabling"))
         commands.append(
             AddObjectsCommand(
                 current,

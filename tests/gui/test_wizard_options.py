@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QDialogButtonBox
 
 from cli.generate_command import _OPTIONS
 from gui.panels.fabric_wizard import FabricWizard
 from model.generate import TEMPLATES
+from tests.gui.analysis_support import close_quietly, docks, open_window
 
 
 def _choose(qtbot, combo, data) -> None:
@@ -152,3 +153,33 @@ def test_fat_tree_takes_a_catalog_switch_and_host(qtbot):
     host_types = {d.type for d in design.devices.values() if d.role == "gpu-server"}
     assert switch_types == {"qm9700"} and host_types == {"dgx-h100"}
     assert sum(d.role == "gpu-server" for d in design.devices.values()) == 4**3 // 4
+
+
+def test_a_cross_connected_fabric_replaces_the_hall_as_one_undo_step(qtbot, tmp_path):
+    from tests.builders import small_pod
+
+    window = open_window(qtbot, tmp_path, small_pod())
+    d = docks(window)
+    design = window.document.design
+    before = design.settings.cabling
+
+    def drive():
+        wizard = window.findChild(FabricWizard)
+        _choose(qtbot, wizard.template, "leaf-spine")
+        _type(qtbot, wizard.fields["leaf-spine"]["nodes"], 16)
+        _choose(qtbot, wizard.cabling, "cross-connect")
+        wizard.replace_hall.setFocus()
+        qtbot.keyClick(wizard.replace_hall, Qt.Key_Space)
+        assert wizard.replace_hall.isChecked()
+        qtbot.mouseClick(wizard.buttons.button(QDialogButtonBox.Ok), Qt.LeftButton)
+
+    QTimer.singleShot(200, drive)
+    d.wizard_action.trigger()
+    assert window.document.design is design
+    assert design.settings.cabling == "cross-connect" != before
+    assert any(dev.role == "patch-panel" for dev in design.devices.values())
+    assert window.document.stack.count() == 1
+    window.document.stack.undo()
+    assert design.settings.cabling == before
+    assert not any(dev.role == "patch-panel" for dev in design.devices.values())
+    close_quietly(window)
