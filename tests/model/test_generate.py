@@ -9,12 +9,15 @@ C compute NICs per node (= rails), M nodes per scalable unit (SU), N nodes.
   2 tiers: spines S = the smallest divisor of u with S * K >= L * u.
   3 tiers: pod spines use K/2 ports down, K/2 up; a pod is a run of K/2 leaves (pods span SUs
   when an SU's leaves do not divide K/2); spines per pod Sp = smallest divisor of u with
-  Sp * K/2 >= pod leaves * u; pods = ceil(L / (K/2)); cores: every core full, i.e. the spines'
-  uplinks / K, when that is whole (else one group per spine position, the textbook divisor).
+  Sp * K/2 >= pod leaves * u; full pods floor(L / (K/2)); the leaves left over are smaller pods
+  on the fewest spines in all, a pod of S spines (S a divisor of u, at least 2) holding
+  S * (K/2) / u leaves; cores: every core full, i.e. the spines' uplinks / K, when that is
+  whole (else one group per spine position, the textbook divisor).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 
 import pytest
@@ -75,13 +78,21 @@ def rail_formula_shared(N, C, M, K, R, P, tiers, r):
     u = uplinks_for(need, most, pod_leaves, half)
     out = {"leaf": L, "node-leaf": N * C, "leaf-spine": L * u}
     sp = spines_for(u, pod_leaves, half)
-    pods = math.ceil(L / pod_leaves)
-    uplinks = sp * pods * (K - half)
+    full, rest = divmod(L, pod_leaves)
+    sizes = [s for s in range(2, u + 1) if u % s == 0 and s * half // u >= 1]
+
+    @functools.cache
+    def fewest(r):  # spines for r leftover leaves
+        return 0 if r <= 0 else min(s + fewest(r - s * half // u) for s in sizes)
+
+    spines = sp * full + fewest(rest)
+    pods = full + (rest > 0)
+    uplinks = spines * (K - half)
     if uplinks % K == 0:
         cores = uplinks // K
     else:
         cores = sp * smallest_divisor(K - half, pods * (K - half) / K)
-    out.update({"spine": sp * pods, "core": cores, "spine-core": uplinks})
+    out.update({"spine": spines, "core": cores, "spine-core": uplinks})
     return out
 
 
