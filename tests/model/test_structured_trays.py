@@ -104,3 +104,29 @@ def test_analysis_warns_at_40_and_errs_at_50_percent():
         (w,) = [f for f in analyze(design, plant).warnings if f.code == "TRAY_OVERFILLED"]
         assert (w.severity, w.objects) == (severity, ("t-l",))
         assert f"{ratio:.0%}" in w.message
+
+
+def test_a_zone_trunk_to_the_hda_rack_runs_along_the_trays_and_counts_in_fill_weight_and_bend():
+    design = l_hall()
+    rack(design, "r2", 2.1, 3.0)  # row R has no network gear: r2, its end nearest n1, is its HDA
+    set_cabling(design, "zones")
+    plant = CablePlant(design)
+    layout = structured_layout(plant)
+    assert [e.kind for e in layout.channels["l-1"].elements] == [
+        *("cord", "panel", "trunk", "panel", "trunk", "panel", "cord")
+    ]
+    hda = {(t.rack_a, t.rack_b): t for t in layout.trunks}
+    assert set(hda) == {("r1", "r2"), ("r2", "n1")}
+    assert all(not t.route_link for t in hda.values())  # no link joins these racks
+    trunks = trunk_load(plant, layout)
+    assert len(trunks.own) == 2 and trunks.plus == ()
+    trays = TrayFill()
+    fill = trays.update(design, plant, None, trunks)
+    # The 8 fibres became trunks; along the tray the r1-r2 and r2-n1 trunks meet at r2's drop
+    # and do not overlap, so the peak is one 144-fibre trunk of 9.5 mm (0.085 kg/m) ...
+    assert fill["t-l"] == pytest.approx(math.pi * 0.0095**2 / 4 / (W_M * D_M))
+    load = trays.loads["t-l"]
+    assert load.load_kg_per_m == pytest.approx(0.085)
+    # ... and the r2-n1 trunk runs round the corner at (30, 3): 15 x 9.5 mm.
+    assert load.bend_radius_mm == pytest.approx(15 * 9.5)
+    assert TrayFill().update(design, plant, None, TrunkLoad(trunks.minus))["t-l"] == 0.0
