@@ -143,11 +143,13 @@ def _swap(row):
     return replace(row, label=f"{b_label} to {a_label}", route=route, **fields)
 
 
-def segment_rows(design, plant, rows: list) -> list:
-    """``rows`` (the schedule's, one per link) with each paneled link replaced by its segments."""
+def segment_rows(design, plant, rows: list, layout=None) -> list:
+    """``rows`` (the schedule's, one per link) with each paneled link replaced by its segments
+    (``layout``: the design's structured layout when the caller has it, else built here)."""
     if not uses_structured(design):
         return rows
-    layout = structured_layout(plant)
+    if layout is None:
+        layout = structured_layout(plant)
     structured = layout.structured_links()
     if not structured:
         return rows
