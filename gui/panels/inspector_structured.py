@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QLabel
 from gui.panel_commands import RouteViaCommand
 from gui.panels.channel_view import ChannelTree, budget_lines
 from gui.plain_text import plain_labels
-from model.channel_view import channel_view
+from model.channel_view import channel_view, parts_text
 from model.design import DesignError
 from model.panel_routes import panel_names_to_ids, via_text
 
@@ -33,6 +33,17 @@ class StructuredForms:
         self.form.addRow(tree)
         for label, text in budget_lines(view):
             self._info(label, text)
+
+    def _channel_cable_row(self, link_id: str) -> bool:
+        """The "Cable" line of a link through panels: its channel's parts (cords, panels or
+        cassettes, trunks), not the direct fibre it no longer orders. False: not paneled."""
+        layout = self.scene.trunk_layer.layout()
+        channel = layout.channels.get(link_id) if layout is not None else None
+        if channel is None or not channel.panels:
+            return False
+        view = channel_view(self.scene.design, channel, layout=layout)
+        self._info("Cable", f"channel of {channel.panels} patch points: {parts_text(view)}")
+        return True
 
     def _via_row(self, link) -> None:
         """The panels the link passes, by name (A end to B end); blank = automatic."""

@@ -10,6 +10,8 @@ from PySide6.QtWidgets import QApplication, QLabel
 from model.channels import loss_budget
 from model.entities import Tray
 from model.fileio import save_design
+from model.parts import part_number_for
+from model.structured_catalog import structured_catalog
 from model.structured_layout import set_cabling, structured_layout
 from tests.builders import device, empty_hall, link, rack
 from tests.gui.analysis_support import close_quietly, wait_fresh
@@ -115,6 +117,13 @@ def test_channel_view_shows_each_segment_its_loss_and_the_budget(open_window, qt
     texts = [label.text() for label in window.inspector.findChildren(QLabel)]
     assert f"{budget.margin_db:+.3f} dB, within budget" in texts
     assert "polarity correct" in texts
+    # The "Cable" line names the channel's parts, not the direct fibre it no longer orders.
+    (cable,) = [t for t in texts if t.startswith("channel of 2 patch points: ")]
+    kinds = [part.split(" ")[0] for part in cable.split(": ", 1)[1].split(" + ")]
+    assert kinds == ["patch", "panel", "trunk", "panel", "patch"]
+    number = part_number_for(structured_catalog().trunks[trunk.part].part_number, trunk.length_m)
+    assert f"trunk {number} ({trunk.length_m:g} m)" in cable
+    assert not any("(assembly " in t for t in texts)  # the direct fibre's line is gone
     # Double-clicking the trunk's row selects the trunk on the plan.
     window.inspector.scroll.ensureWidgetVisible(tree)
     QApplication.processEvents()
