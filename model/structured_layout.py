@@ -27,7 +27,8 @@ Choices, written down:
   fibre count and length.
 * **Polarity.** Cords are the module's own fibre part (NVIDIA MPO-12/APC crossover, Type B;
   duplex A-to-B); the first trunk of a channel is Type B and any further trunk Type A (through
-  an MPO adapter), so the channel keeps one flip (domain-facts §8a).
+  an MPO adapter), so the channel keeps one flip (domain-facts §8a). A link's record of what
+  is installed (``Link.polarity``, :mod:`model.structured_polarity`) overrides its elements.
 * **Lengths.** Cord = the link's vertical at that end + the design's slack per end (+ the rack
   distance when the panel is in another rack); trunk = the horizontal route between the two
   panels' racks (the link's own route between its two racks, else
@@ -49,6 +50,7 @@ from model.findings import Finding
 from model.structured_catalog import StructuredCatalog, structured_catalog
 from model.structured_edit import new_panel, panel_types
 from model.structured_paths import PanelPool, RackDistances, style_path, zone_hubs
+from model.structured_polarity import apply_polarity
 
 CABLING_STYLES = ("direct", "cross-connect", "zones")
 TRUNK_SERVICE_LOOP_M = 2.0  # LEVIATHAN: 2-3 m service loop per fibre trunk run
@@ -401,9 +403,9 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
                     trunk_id, part, got = leg.trunks[n]
                     elements.append(Element("trunk", trunk_id, part, got, "B" if n == 0 else "A"))
             elements.append(Element("cord", f"{link_id}:cord-b", "", cords[1].ordered_m, cord_type))
-            layout.channels[link_id] = Channel(
-                link_id, old.medium, old.mode, old.connector, tuple(elements)
-            )
+            channel = Channel(link_id, old.medium, old.mode, old.connector, tuple(elements))
+            # The as-installed polarity the link records (model.structured_polarity).
+            layout.channels[link_id] = apply_polarity(channel, link.polarity)
     layout.cassettes = dict(cassette_no)
     layout.virtual_panels = pool.virtual_panels()
     layout.panel_use = {

@@ -5,14 +5,15 @@ the model's (:func:`model.channel_view.channel_view`, the scene's structured lay
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLabel, QPushButton
 
-from gui.panel_commands import RouteViaCommand
+from gui.panel_commands import RouteViaCommand, SetPolarityCommand
 from gui.panels.channel_view import ChannelTree, budget_lines
 from gui.plain_text import plain_labels
 from model.channel_view import channel_view, parts_text
 from model.design import DesignError
 from model.panel_routes import panel_names_to_ids, via_text
+from model.structured_polarity import polarity_fix
 
 
 class StructuredForms:
@@ -33,6 +34,20 @@ class StructuredForms:
         self.form.addRow(tree)
         for label, text in budget_lines(view):
             self._info(label, text)
+        fix = polarity_fix(channel)
+        if fix is not None:  # the check names one element to change: offer to record it
+            key, value, words = fix
+            button = QPushButton("Fix polarity")
+            button.setToolTip(f"{words[0].upper()}{words[1:]} (one undo step)")
+            button.clicked.connect(
+                lambda _on=False: self._push(
+                    SetPolarityCommand(
+                        self.scene.design, link_id, key, value, f"Fix polarity of {link_id}"
+                    )
+                )
+            )
+            self.fields["fix_polarity"] = button
+            self.form.addRow(QLabel(words[0].upper() + words[1:]), button)
 
     def _channel_cable_row(self, link_id: str) -> bool:
         """The "Cable" line of a link through panels: its channel's parts (cords, panels or
