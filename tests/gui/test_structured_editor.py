@@ -13,6 +13,7 @@ from model.fileio import save_design
 from model.parts import part_number_for
 from model.structured_catalog import structured_catalog
 from model.structured_layout import set_cabling, structured_layout
+from model.structured_polarity import set_polarity
 from tests.builders import device, empty_hall, link, rack
 from tests.gui.analysis_support import close_quietly, wait_fresh
 from tests.gui.conftest import make_window
@@ -233,3 +234,50 @@ def test_route_via_panels_refuses_a_rack_without_a_panel(open_window, qtbot):
     assert window.document.design.links["l-1"].via == ()
     assert window.document.stack.count() == 1  # only the panel placed: nothing half done
     assert "rack N1 has no MPO adapter panel" in window.statusBar().currentMessage()
+
+
+def warning_item(tree, code: str):
+    """The first finding row of ``code`` in the warnings tree (severity > code > finding)."""
+    return next(
+        tree.topLevelItem(i).child(j).child(0)
+        for i in range(tree.topLevelItemCount())
+        for j in range(tree.topLevelItem(i).childCount())
+        if tree.topLevelItem(i).child(j).text(0).startswith(code)
+    )
+
+
+def click_warning(qtbot, window, code: str) -> None:
+    d = window.analysis_docks
+    tree = d.warnings.tree
+    item = warning_item(tree, code)
+    d.tabs.setCurrentWidget(d.warnings)
+    item.parent().setExpanded(True)
+    tree.scrollToItem(item)
+    qtbot.mouseClick(tree.viewport(), Qt.LeftButton, pos=tree.visualItemRect(item).center())
+    settle(qtbot, window)
+
+
+def test_fix_polarity_from_the_warning_in_one_undo_step(open_window, qtbot):
+    design = two_rack_hall(12.0, nics=1, cabling="cross-connect")
+    set_polarity(design, "l-1", "trunk-1", "A")  # as installed: a Type A trunk
+    window = open_window(design)
+    wait_fresh(qtbot, window)
+    codes = {w.code: w for w in window.analysis_docks.panel.report.warnings}
+    assert codes["POLARITY_MISMATCH"].objects == ("l-1", "l-1:cord-a")
+    click_warning(qtbot, window, "POLARITY_MISMATCH")
+    assert "l-1" in window.scene.selected_ids()
+    button = window.inspector.fields["fix_polarity"]
+    assert "Type B to A" in button.toolTip()
+    window.inspector.scroll.ensureWidgetVisible(button)
+    qtbot.mouseClick(button, Qt.LeftButton)
+    wait_fresh(qtbot, window)
+    doc = window.document.design
+    assert doc.links["l-1"].polarity == {"trunk-1": "A", "cord-1": "A"}
+    codes = {w.code for w in window.analysis_docks.panel.report.warnings}
+    assert "POLARITY_MISMATCH" not in codes
+    assert window.undo_action.text().replace("&", "") == "Undo Fix polarity of l-1"
+    window.undo_action.trigger()  # one step: the mismatch is back
+    wait_fresh(qtbot, window)
+    assert doc.links["l-1"].polarity == {"trunk-1": "A"}
+    codes = {w.code for w in window.analysis_docks.panel.report.warnings}
+    assert "POLARITY_MISMATCH" in codes
