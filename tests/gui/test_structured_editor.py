@@ -281,3 +281,35 @@ def test_fix_polarity_from_the_warning_in_one_undo_step(open_window, qtbot):
     assert doc.links["l-1"].polarity == {"trunk-1": "A"}
     codes = {w.code for w in window.analysis_docks.panel.report.warnings}
     assert "POLARITY_MISMATCH" in codes
+
+
+def test_moving_the_spine_rack_away_a_loss_warning_selects_that_channel(open_window, qtbot):
+    from tests.model.test_structured_loss_budget import pod_with_an_mda
+
+    design, link_id, spine = pod_with_an_mda()
+    window = open_window(design)
+    wait_fresh(qtbot, window)
+    report = window.analysis_docks.panel.report
+    assert not [w for w in report.warnings if w.code == "CHANNEL_LOSS_OVER_BUDGET"]
+    # The user moves the spine rack 35 m down its row in the inspector.
+    window.scene.select_ids([spine])
+    settle(qtbot, window)
+    x = window.inspector.fields["x"]
+    x.setValue(x.value() + 35.0)
+    wait_fresh(qtbot, window)
+    report = window.analysis_docks.panel.report
+    (finding,) = [w for w in report.warnings if w.code == "CHANNEL_LOSS_OVER_BUDGET"]
+    assert finding.objects[0] == link_id
+    click_warning(qtbot, window, "CHANNEL_LOSS_OVER_BUDGET")
+    trunks = [o for o in finding.objects if o.startswith("trunk-")]
+    assert len(trunks) == 4
+    assert sorted(window.scene.selected_ids()) == sorted([link_id, *trunks])
+    view = window.inspector.fields["channel"]
+    marked = [
+        it.data(0, Qt.UserRole + 1)
+        for it in view.segment_items
+        if it.background(0).color().name() == "#fff3bf"
+    ]
+    assert marked == list(finding.objects[1:])  # the whole channel, segment by segment
+    texts = [label.text() for label in window.inspector.findChildren(QLabel)]
+    assert any("over budget" in t for t in texts)
