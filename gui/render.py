@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import math
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QPointF, QRect, QRectF, QSize, Qt
@@ -197,15 +198,20 @@ def _draw_title_block(
     target_m = 160 / max(pixels_per_m, 1e-9)
     nice = next((n for n in (0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500) if n >= target_m), 1000)
     bar = nice * pixels_per_m
-    # The scale bar takes the next free legend slot (column of three rows).
+    # The scale bar takes the free slot of the legend's second column (five medium kinds); with
+    # the trunk entry filling it, a fourth row under the first column. The title keeps the
+    # rest of the strip, right of the legend.
     slot = len(entries)
-    x0, y = 16.0 + (slot // 3) * 250, top + 14 + (slot % 3) * row + 8
+    if slot < 6:
+        x0, y = 16.0 + (slot // 3) * 250, top + 14 + (slot % 3) * row + 8
+    else:
+        x0, y = 16.0, top + 14 + 3 * row + 8
     painter.setPen(QPen(QColor("#222"), 2))
     painter.drawLine(QPointF(x0, y), QPointF(x0 + bar, y))
     for tick in (0.0, 0.5, 1.0):
         painter.drawLine(QPointF(x0 + tick * bar, y - 5), QPointF(x0 + tick * bar, y + 5))
     painter.drawText(QPointF(x0 + bar + 8, y + 5), f"{nice:g} m")
-    text_x = x0 + max(bar, 200) + 80
+    text_x = max(x0 + max(bar, 200) + 80, 16.0 + math.ceil(slot / 3) * 250)
     box = QRectF(text_x, top + 10, max(width_px - text_x - 16, 100), FOOTER_PX - 20)
     painter.setFont(_font(22, bold=True))
     painter.drawText(box, Qt.AlignRight | Qt.AlignTop, design.name)
