@@ -16,7 +16,7 @@ from model.design import Design, DesignError
 from model.entities import Device, Link
 from model.panel_routes import PANEL_WORDS, end_panels
 from model.structured_edit import PANEL_TYPES, new_panel, route_via
-from model.structured_polarity import set_polarity
+from model.structured_polarity import set_polarity, set_polarity_record
 from model.wording import count
 
 
@@ -79,6 +79,22 @@ class SetPolarityCommand(DesignCommand):
 
     def apply(self) -> None:
         self.old = set_polarity(self.design, self.link_id, self.key, self.value)
+
+    def revert(self) -> None:
+        if self.old is not None:
+            self.design.update_links([self.old])
+
+
+class PolarityRecordCommand(DesignCommand):
+    """Replace a link's record of as-installed element polarity (the inspector's field)."""
+
+    def __init__(self, design: Design, link_id: str, record: dict[str, str]) -> None:
+        super().__init__(design, f"Set installed polarity of {link_id}")
+        self.link_id, self.record = link_id, dict(record)
+        self.old: Link | None = None
+
+    def apply(self) -> None:
+        self.old = set_polarity_record(self.design, self.link_id, self.record)
 
     def revert(self) -> None:
         if self.old is not None:

@@ -85,21 +85,62 @@ def set_polarity(design: Design, link_id: str, key: str, value: str | None) -> L
     link = design.links.get(link_id)
     if link is None:
         raise DesignError(f"no link {link_id!r}")
-    kind, _, n = key.partition("-")
-    if kind not in KINDS or not n.isdigit() or not 1 <= int(n) <= 99:
-        raise DesignError(f"link {link_id!r}: {key!r} names no channel element (e.g. trunk-1)")
+    _check(link_id, key, value or "A")
     record = dict(link.polarity)
     if value is None:
         record.pop(key, None)
     else:
-        polarity, _, port = value.partition("@")
-        if polarity not in (*TRUNK_TYPES, *DUPLEX_TYPES) or (port and not port.isdigit()):
-            raise DesignError(f"link {link_id!r}: {value!r} is no polarity (A, B, C, AB, AA)")
-        if port and not (kind == "cassette" and 1 <= int(port) <= 6):
-            raise DesignError(f"link {link_id!r}: only a cassette has a port (1-6)")
         record[key] = value
     if record != link.polarity:
         design.update_links([msgspec.structs.replace(link, polarity=record)])
+    return link
+
+
+def polarity_text(record: dict[str, str]) -> str:
+    """The record as the inspector's field shows it: "trunk-1 A, cord-2 AA" (element order)."""
+    order = {kind: i for i, kind in enumerate(("cord", "cassette", "trunk"))}
+
+    def key(item):
+        kind, _, n = item[0].partition("-")
+        return (order.get(kind, 9), int(n) if n.isdigit() else 0)
+
+    return ", ".join(f"{k} {v}" for k, v in sorted(record.items(), key=key))
+
+
+def parse_polarity_text(link_id: str, text: str) -> dict[str, str]:
+    """The record typed as "trunk-1 A, cord-2 AA" (blank: none); refuses with a sentence."""
+    record: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in text.replace(";", ",").split(","))):
+        words = part.replace("=", " ").split()
+        if len(words) != 2:
+            raise DesignError(
+                f"link {link_id!r}: {part!r} is not an element and its polarity (e.g. trunk-1 A)"
+            )
+        _check(link_id, words[0], words[1].upper())
+        record[words[0]] = words[1].upper()
+    return record
+
+
+def _check(link_id: str, key: str, value: str) -> None:
+    kind, _, n = key.partition("-")
+    if kind not in KINDS or not n.isdigit() or not 1 <= int(n) <= 99:
+        raise DesignError(f"link {link_id!r}: {key!r} names no channel element (e.g. trunk-1)")
+    polarity, _, port = value.partition("@")
+    if polarity not in (*TRUNK_TYPES, *DUPLEX_TYPES) or (port and not port.isdigit()):
+        raise DesignError(f"link {link_id!r}: {value!r} is no polarity (A, B, C, AB, AA)")
+    if port and not (kind == "cassette" and 1 <= int(port) <= 6):
+        raise DesignError(f"link {link_id!r}: only a cassette has a port (1-6)")
+
+
+def set_polarity_record(design: Design, link_id: str, record: dict[str, str]) -> Link:
+    """Replace the link's whole record (validated first); returns the link as it was."""
+    link = design.links.get(link_id)
+    if link is None:
+        raise DesignError(f"no link {link_id!r}")
+    for key, value in record.items():
+        _check(link_id, key, value)
+    if dict(record) != link.polarity:
+        design.update_links([msgspec.structs.replace(link, polarity=dict(record))])
     return link
 
 

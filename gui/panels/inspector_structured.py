@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QPushButton
 
-from gui.panel_commands import RouteViaCommand, SetPolarityCommand
+from gui.panel_commands import PolarityRecordCommand, RouteViaCommand, SetPolarityCommand
 from gui.panels.channel_view import ChannelTree, budget_lines
 from gui.plain_text import plain_labels
 from model.channel_view import channel_view, parts_text
 from model.design import DesignError
 from model.panel_routes import panel_names_to_ids, via_text
-from model.structured_polarity import polarity_fix
+from model.structured_polarity import parse_polarity_text, polarity_fix, polarity_text
 
 
 class StructuredForms:
@@ -34,6 +34,7 @@ class StructuredForms:
         self.form.addRow(tree)
         for label, text in budget_lines(view):
             self._info(label, text)
+        self._polarity_row(self.scene.design.links[link_id])
         fix = polarity_fix(channel)
         if fix is not None:  # the check names one element to change: offer to record it
             key, value, words = fix
@@ -59,6 +60,25 @@ class StructuredForms:
         view = channel_view(self.scene.design, channel, layout=layout)
         self._info("Cable", f"channel of {channel.panels} patch points: {parts_text(view)}")
         return True
+
+    def _polarity_row(self, link) -> None:
+        """What is installed where it differs from the style's polarity ("trunk-1 A, cord-2
+        AA"; blank: as laid out), so the check runs on the channel as built."""
+
+        def apply(text: str) -> None:
+            try:
+                record = parse_polarity_text(link.id, text)
+            except DesignError as exc:
+                return self._refuse(str(exc))
+            if record != link.polarity:
+                self._push(PolarityRecordCommand(self.scene.design, link.id, record))
+
+        edit = self._text("polarity", "Installed polarity", [polarity_text(link.polarity)], apply)
+        edit.setPlaceholderText("as laid out (the cabling style's polarity)")
+        edit.setToolTip(
+            "Elements installed differently from the layout, e.g. trunk-1 A, cord-2 AA, "
+            "cassette-2 A@3 (cords, cassettes and trunks counted from the A end)"
+        )
 
     def _via_row(self, link) -> None:
         """The panels the link passes, by name (A end to B end); blank = automatic."""

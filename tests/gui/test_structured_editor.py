@@ -13,7 +13,6 @@ from model.fileio import save_design
 from model.parts import part_number_for
 from model.structured_catalog import structured_catalog
 from model.structured_layout import set_cabling, structured_layout
-from model.structured_polarity import set_polarity
 from tests.builders import device, empty_hall, link, rack
 from tests.gui.analysis_support import close_quietly, wait_fresh
 from tests.gui.conftest import make_window
@@ -258,10 +257,25 @@ def click_warning(qtbot, window, code: str) -> None:
 
 
 def test_fix_polarity_from_the_warning_in_one_undo_step(open_window, qtbot):
-    design = two_rack_hall(12.0, nics=1, cabling="cross-connect")
-    set_polarity(design, "l-1", "trunk-1", "A")  # as installed: a Type A trunk
-    window = open_window(design)
+    window = open_window(two_rack_hall(12.0, nics=1, cabling="cross-connect"))
     wait_fresh(qtbot, window)
+    # The installer reports a Type A trunk: the user records it on the link.
+    window.scene.select_ids(["l-1"])
+    settle(qtbot, window)
+    field = window.inspector.fields["polarity"]
+    window.inspector.scroll.ensureWidgetVisible(field)
+    qtbot.mouseClick(field, Qt.LeftButton)
+    qtbot.keyClicks(field, "trunk-1 Q")
+    qtbot.keyClick(field, Qt.Key_Return)
+    settle(qtbot, window)
+    assert "'Q' is no polarity" in window.inspector.error.text()  # refused, nothing changed
+    assert window.document.design.links["l-1"].polarity == {}
+    field = window.inspector.fields["polarity"]
+    field.clear()
+    qtbot.keyClicks(field, "trunk-1 a")
+    qtbot.keyClick(field, Qt.Key_Return)
+    wait_fresh(qtbot, window)
+    assert window.document.design.links["l-1"].polarity == {"trunk-1": "A"}
     codes = {w.code: w for w in window.analysis_docks.panel.report.warnings}
     assert codes["POLARITY_MISMATCH"].objects == ("l-1", "l-1:cord-a")
     click_warning(qtbot, window, "POLARITY_MISMATCH")
@@ -281,6 +295,9 @@ def test_fix_polarity_from_the_warning_in_one_undo_step(open_window, qtbot):
     assert doc.links["l-1"].polarity == {"trunk-1": "A"}
     codes = {w.code for w in window.analysis_docks.panel.report.warnings}
     assert "POLARITY_MISMATCH" in codes
+    window.undo_action.trigger()  # and the record itself
+    wait_fresh(qtbot, window)
+    assert doc.links["l-1"].polarity == {}
 
 
 def test_moving_the_spine_rack_away_a_loss_warning_selects_that_channel(open_window, qtbot):

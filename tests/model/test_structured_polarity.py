@@ -13,8 +13,11 @@ from model.structured_layout import structured_layout
 from model.structured_polarity import (
     element_key,
     fix_polarity,
+    parse_polarity_text,
     polarity_fix,
+    polarity_text,
     set_polarity,
+    set_polarity_record,
 )
 from tests.model.test_structured_layout import two_rack_hall
 
@@ -100,3 +103,21 @@ def test_the_record_round_trips_and_a_bad_one_in_a_file_is_refused(tmp_path):
     path.write_bytes(design_to_bytes(design).replace(b'"C"', b'"Z"'))
     with pytest.raises(DesignFileError, match=r"\$\.links\[0\]\.polarity"):
         load_design(path)  # what and where, no traceback
+
+
+def test_the_inspector_text_of_a_record_parses_back_and_bad_text_is_refused():
+    record = {"trunk-1": "A", "cord-2": "AA", "cassette-2": "A@3"}
+    text = polarity_text(record)
+    assert text == "cord-2 AA, cassette-2 A@3, trunk-1 A"
+    assert parse_polarity_text("l-1", text) == record
+    assert parse_polarity_text("l-1", "trunk-1=b; cord-1 ab") == {"trunk-1": "B", "cord-1": "AB"}
+    assert parse_polarity_text("l-1", "  ") == {}
+    for bad, words in (("trunk-1", "e.g. trunk-1 A"), ("fibre-1 A", "names no channel element")):
+        with pytest.raises(DesignError, match=words):
+            parse_polarity_text("l-1", bad)
+    design = two_rack_hall(12.0, "sr4-400g")
+    old = set_polarity_record(design, "l-1", {"trunk-1": "C"})
+    assert design.links["l-1"].polarity == {"trunk-1": "C"} and old.polarity == {}
+    with pytest.raises(DesignError):
+        set_polarity_record(design, "l-1", {"trunk-1": "C", "cord-1": "A@2"})
+    assert design.links["l-1"].polarity == {"trunk-1": "C"}
