@@ -314,9 +314,12 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
     route_of = _route_links(design, plant, direct)
     n_trunk = 0
     for (panel_a, panel_b, mode, width), members in segments.items():
-        parts = sorted(
-            (t for t in catalog.trunks.values() if t.mode == mode and t.fibres >= width),
-            key=lambda t: t.fibres,
+        parts = _bendable(
+            catalog,
+            sorted(
+                (t for t in catalog.trunks.values() if t.mode == mode and t.fibres >= width),
+                key=lambda t: t.fibres,
+            ),
         )
         i = 0
         while i < len(members):
@@ -425,3 +428,17 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
             )
         )
     return layout
+
+
+def _bendable(catalog, parts: list) -> list:
+    """The trunk parts that can turn in the design's trays: an installer does not order a trunk
+    whose minimum bend radius (fibre: 15 x OD, ``bend_rules``) exceeds the trays' corner radius
+    (``tray_class``), since it would kink at the first corner (TRAY_BEND_RADIUS). Thicker
+    trunks are used only when no part of the mode fits the corner (then the check reports it)."""
+    tray = catalog.tray_class
+    if tray is None:
+        return parts
+    fits = [
+        p for p in parts if catalog.bend_radius_mm("trunk", p.diameter_mm) <= tray.corner_radius_mm
+    ]
+    return fits or parts
