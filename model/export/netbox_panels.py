@@ -25,9 +25,10 @@ Choices, written down:
   (front ``k`` -> rear position ``7-k``): NetBox's trace then lands on the port the installer
   really plugs. An enclosure's device type therefore names which of its slots are far ends;
   the part is the same.
-* An 800G SR8 link (two MPO per port) takes two panel ports per end and two trunks; NetBox lets
-  an interface hold one cable, so its cord is on the first panel port and the second trunk is
-  exported (rear to rear) with its far-end front ports left free.
+* A link with two fibre connectors per port (800G SR8 / DR8: two MPO; FR8: two LC duplex) takes
+  two panel (or cassette) ports per end and its share of the trunks; NetBox lets an interface
+  hold one cable, so its cord is on the first panel port and every trunk is exported (rear to
+  rear), the second connector's front ports left free.
 * Panels sit at the top of their rack, in the highest free units; a rack without free units
   gets its panels unpositioned (NetBox allows a device in a rack without a position).
 
@@ -195,13 +196,14 @@ def panel_export(design, plant, site: str, device_names: dict[str, str], rack_na
     cassette_role: dict[str, str] = {}
     ends: dict[tuple[str, str], tuple[str, str, int]] = {}  # (link, end) -> (rack, kind, port)
     trunk_ends: dict[str, tuple] = {}
+    quantity = {t.id: t.quantity for t in layout.trunks}
     for link_id in structured:
         channel = layout.channels[link_id]
         cord_a, near, trunk, far, cord_b = channel.elements
         link = design.links[link_id]
         rack_a, rack_b = devices[link.a.device].rack, devices[link.b.device].rack
         if near.kind == "panel":
-            qty = next(t.quantity for t in layout.trunks if t.id == trunk.object_id)
+            qty = quantity[trunk.object_id]
             first_a, first_b = mpo_next[rack_a] + 1, mpo_next[rack_b] + 1
             mpo_next[rack_a] += qty
             mpo_next[rack_b] += qty
@@ -243,9 +245,10 @@ def panel_export(design, plant, site: str, device_names: dict[str, str], rack_na
         if spec is None:
             continue
         medium = mediums.get(trunk.links[0])
-        for a, b in _trunk_ends(panels, spec):
+        pairs = _trunk_ends(panels, spec)
+        for a, b in pairs:
             label = f"{rack_names[trunk.rack_a]}-{rack_names[trunk.rack_b]} {trunk.id}"
-            if len(_trunk_ends(panels, spec)) > 1:
+            if len(pairs) > 1:
                 label += f" {a[2]}"
             out.cables.append(
                 _cable((site, *a), (site, *b), medium, label, trunk, f"MPO trunk {trunk.part}")

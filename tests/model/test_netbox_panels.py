@@ -195,3 +195,18 @@ def test_a_direct_design_exports_no_panel_and_one_cable_per_link():
     assert all(r[1] != "patch-panel" for r in export.rows("07_devices"))
     assert len(export.rows("08_cables")) == len(design.links)
     assert {r[2] for r in export.rows("08_cables")} == {"dcim.interface"}
+
+
+@pytest.mark.parametrize("medium", ["sr8-800g", "fr8-800g"])
+def test_links_with_two_connectors_per_port_trace_and_export_every_trunk(medium):
+    design = two_rack_hall(12.0, medium, nics=4)
+    export, plant = _export(design)
+    layout = structured_layout(plant)
+    trace = _tracer(export)
+    for link in design.links.values():
+        _, end = trace(link.a.device, link.a.port)
+        assert end == (link.b.device, "dcim.interface", link.b.port)
+    trunks = [r for r in export.rows("08_cables") if r[2] == "dcim.rearport"]
+    assert len(trunks) == sum(t.quantity for t in layout.trunks)
+    cords = [r for r in export.rows("08_cables") if "dcim.interface" in (r[2], r[6])]
+    assert len(cords) == 2 * len(design.links)
