@@ -275,7 +275,12 @@ def netbox_tables(
 def _add_panels(design, plant, schedule, out, device_names, rack_names) -> None:
     """Structured designs: panel devices, and cords + trunks in place of their links' cables."""
     labels = {row.link_id: row.label for row in schedule}
-    panels = panel_export(design, plant, out.site, device_names, rack_names, labels)
+    flipped = set()
+    for row in schedule:
+        a = design.links[row.link_id].a
+        if _end_key(design, a.device, a.port) != (row.a_rack, row.a_u, row.a_device, row.a_port):
+            flipped.add(row.link_id)
+    panels = panel_export(design, plant, out.site, device_names, rack_names, labels, flipped)
     if not panels.links:
         return
     t, site = out.tables, out.site

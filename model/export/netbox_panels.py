@@ -15,8 +15,8 @@ panels to the switch port:
 
 Choices, written down:
 
-* Panel ports are numbered per rack in the order of the links' ids, panels filled one after the
-  other, so the same design always exports the same ports. Cassette ``n`` of a rack (the
+* Panel ports are numbered per rack in the order of the links' schedule labels, panels filled
+  one after the other, so the same design always exports the same ports. Cassette ``n`` of a rack (the
   layout's ``cassette-{rack}-{n}``) is slot ``(n-1) % 4 + 1`` of enclosure ``(n-1) // 4 + 1``,
   and its front port is the layout's cassette port.
 * NetBox carries a position straight across a trunk; it does not model fibre polarity. The
@@ -178,15 +178,19 @@ def _top_units(design, rack_id: str, count: int) -> list[int | None]:
     return [free[i] if i < len(free) else None for i in range(count)]
 
 
-def panel_export(design, plant, site: str, device_names: dict[str, str], rack_names, labels):
+def panel_export(
+    design, plant, site: str, device_names, rack_names, labels, flipped=frozenset()
+) -> PanelExport:
     """Panels, cords and trunks of ``plant``'s design; an empty export for a direct design.
 
     ``device_names`` / ``rack_names``: the NetBox names already chosen (id -> name); ``labels``:
-    link id -> the cabling schedule's label (cords and trunks are labelled after it).
+    link id -> the cabling schedule's label (cords are labelled after it); ``flipped``: links
+    whose schedule A end is the link's B end (cord A is at the schedule's A end).
     """
     out = PanelExport()
     layout = layout_of(plant)
-    structured = sorted(layout.structured_links())
+    # By label (unique per file, and what NetBox keeps): the same ports after a round trip.
+    structured = sorted(layout.structured_links(), key=lambda k: (labels.get(k) or "", k))
     if not structured:
         return out
     out.links = set(structured)
@@ -227,16 +231,20 @@ def panel_export(design, plant, site: str, device_names: dict[str, str], rack_na
         mediums[link_id] = medium
         link = design.links[link_id]
         label = labels.get(link_id) or link.label or link_id
-        for end, port_ref in (("a", link.a), ("b", link.b)):
+        first, second = (link.b, link.a) if link_id in flipped else (link.a, link.b)
+        for end, port_ref, which in (
+            ("a", first, "b" if link_id in flipped else "a"),
+            ("b", second, "a" if link_id in flipped else "b"),
+        ):
             device_end = (
                 site,
                 device_names[port_ref.device],
                 "dcim.interface",
                 interface_name(port_ref.port),
             )
-            panel_end = (site, *_front(panels, ends[(link_id, end)]))
+            panel_end = (site, *_front(panels, ends[(link_id, which)]))
             a, b = (device_end, panel_end) if end == "a" else (panel_end, device_end)
-            cord = cords.get((link_id, end))
+            cord = cords.get((link_id, which))
             out.cables.append(
                 _cable(a, b, medium, f"{label} cord {end.upper()}", cord, "patch cord")
             )
@@ -246,8 +254,11 @@ def panel_export(design, plant, site: str, device_names: dict[str, str], rack_na
             continue
         medium = mediums.get(trunk.links[0])
         pairs = _trunk_ends(panels, spec)
+        names = (rack_names[trunk.rack_a], rack_names[trunk.rack_b])
+        if names[0] > names[1]:  # A end in the rack that sorts first, as the schedule's cables
+            pairs, names = [(b, a) for a, b in pairs], names[::-1]
         for a, b in pairs:
-            label = f"{rack_names[trunk.rack_a]}-{rack_names[trunk.rack_b]} {trunk.id}"
+            label = f"{names[0]}-{names[1]} {trunk.id}"
             if len(pairs) > 1:
                 label += f" {a[2]}"
             out.cables.append(

@@ -210,3 +210,80 @@ def test_links_with_two_connectors_per_port_trace_and_export_every_trunk(medium)
     assert len(trunks) == sum(t.quantity for t in layout.trunks)
     cords = [r for r in export.rows("08_cables") if "dcim.interface" in (r[2], r[6])]
     assert len(cords) == 2 * len(design.links)
+
+
+def _netbox_lists(export, folder):
+    """The export as NetBox's list exports would give it back (their column titles)."""
+    import csv
+
+    site = export.site
+    tables = {
+        "netbox_sites.csv": (["Name"], [[site]]),
+        "netbox_racks.csv": (
+            ["Name", "Site", "Height", "Outer Width", "Outer Depth", "Description"],
+            [
+                [r[2], site, f"{r[6]}U", f"{r[7]} mm", f"{r[8]} mm", r[11]]
+                for r in export.rows("06_racks")
+            ],
+        ),
+        "netbox_devices.csv": (
+            ["Name", "Site", "Rack", "Role", "Manufacturer", "Type", "Position", "Description"],
+            [[r[0], site, r[7], r[1], r[2], r[3], r[8], r[12]] for r in export.rows("07_devices")],
+        ),
+        "netbox_cables.csv": (
+            ["Device A", "Termination A", "Device B", "Termination B", "Site A", "Site B"]
+            + ["Label", "Length"],
+            [
+                [r[1], r[3], r[5], r[7], r[0], r[4], r[10], f"{r[11]} m" if r[11] else ""]
+                for r in export.rows("08_cables")
+            ],
+        ),
+    }
+    for name, (header, rows) in tables.items():
+        with open(folder / name, "w", newline="") as handle:
+            csv.writer(handle).writerows([header, *rows])
+
+
+@pytest.mark.parametrize("medium", ["sr4-400g", "fr4-400g"])
+def test_import_netbox_joins_cord_trunk_cord_into_the_link_and_exports_it_again(tmp_path, medium):
+    from model.asbuilt.netbox_import import import_netbox
+
+    design = two_rack_hall(12.0, medium, nics=8)
+    first, plant = _export(design)
+    _netbox_lists(first, tmp_path)
+    result = import_netbox(tmp_path)
+    back = result.design
+    assert back.settings.cabling == "cross-connect"
+    assert len(back.devices) == len(design.devices) and len(back.links) == len(design.links)
+    assert any("2 patch panels read as pass-through" in n for n in result.notes), result.notes
+    layout = structured_layout(plant)
+
+    def ends(d):  # the cabling schedule's A end may be either end of a link
+        return {
+            frozenset(
+                [(d.devices[k.a.device].name, k.a.port), (d.devices[k.b.device].name, k.b.port)]
+            )
+            for k in d.links.values()
+        }
+
+    assert ends(back) == ends(design)
+    for link in back.links.values():  # as-built = cord A + trunk + cord B as recorded
+        cord_a, _, trunk, _, cord_b = layout.channels[_by_label(design, plant, link.label)].elements
+        assert link.as_built_m == pytest.approx(cord_a.length_m + trunk.length_m + cord_b.length_m)
+    if medium != "sr4-400g":
+        return  # the import does not read a cable's medium back: the default (SR4) is chosen
+    second, _ = _export(back)
+    for stem in ("07_devices", "08_cables"):
+        assert len(second.rows(stem)) == len(first.rows(stem)), stem
+
+    def cables(export):  # ends and label (lengths follow the new rack positions)
+        return {(r[1], r[3], r[5], r[7], r[10]) for r in export.rows("08_cables")}
+
+    assert cables(second) == cables(first)
+    panels = sorted(r[3] for r in second.rows("07_devices") if r[1] == "patch-panel")
+    assert panels == sorted(r[3] for r in first.rows("07_devices") if r[1] == "patch-panel")
+
+
+def _by_label(design, plant, label):
+    (link_id,) = [r.link_id for r in schedule_rows(design, plant) if r.label == label]
+    return link_id
