@@ -9,6 +9,8 @@ Shared objects that an earlier site already created are left out, as the export'
 the user to do. Then the database is compared with the design: devices, interfaces, cables,
 modules, patch panels and their cabled front/rear ports, cable lengths by label, no free NVLink
 port, and cable traces end to end (through both panels for a structured design's links).
+Last, each site's lists (sites, racks, devices, cables) are exported the way a user downloads
+them ("Export -> All data") into ``EXPORT_DIR.netbox-lists`` for the way back (import-netbox).
 
 Exit 0 when every row imported and every check held; 1 otherwise, with the failures printed.
 """
@@ -40,6 +42,7 @@ from dcim.models import (  # noqa: E402
     Module,
     ModuleType,
     RearPort,
+    Site,
 )
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.files.uploadedfile import SimpleUploadedFile  # noqa: E402
@@ -208,6 +211,27 @@ def _trace(site: str, want: dict) -> int:
     return 1
 
 
+LISTS = {  # NetBox's list views, exported as "All data" (CSV), as a user downloads them
+    "netbox_sites.csv": ("/dcim/sites/", "id"),
+    "netbox_racks.csv": ("/dcim/racks/", "site_id"),
+    "netbox_devices.csv": ("/dcim/devices/", "site_id"),
+    "netbox_cables.csv": ("/dcim/cables/", "site_id"),
+}
+
+
+def export_lists(c: Client, site_name: str, folder: Path) -> None:
+    """The site's lists as NetBox exports them, for ``main.py import-netbox`` (the way back)."""
+    site = Site.objects.get(name=site_name)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, (url, key) in LISTS.items():
+        response = c.get(url, {key: site.pk, "export": ""})
+        checks[0] += 1
+        if response.status_code != 200:
+            failures.append(f"{site_name}: exporting {url} answered HTTP {response.status_code}")
+            continue
+        (folder / name).write_bytes(response.content)
+
+
 def main(argv: list[str]) -> int:
     if len(argv) < 2 or len(argv) % 2:
         print("usage: live_import.py EXPORT_DIR EXPECTED.json [EXPORT_DIR EXPECTED.json ...]")
@@ -220,8 +244,9 @@ def main(argv: list[str]) -> int:
     for folder, _ in pairs:
         import_shared(c, folder)
         import_site(c, folder)
-    for _, expected in pairs:
+    for folder, expected in pairs:
         check_site(expected)
+        export_lists(c, expected["site"], folder.with_name(folder.name + ".netbox-lists"))
     print(f"{'file':40} {'rows':>6} {'seconds':>8} {'s/row':>7}  result")
     for name, rows, seconds, result in timings:
         per_row = seconds / rows if rows else 0.0

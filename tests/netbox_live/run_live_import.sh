@@ -161,6 +161,15 @@ done
 
 status=0
 "$NB_HOME/venv/bin/python" "$REPO/tests/netbox_live/live_import.py" "${args[@]}" || status=$?
+# The way back: each site's NetBox lists through import-netbox, compared with its design.
+for i in "${!designs[@]}"; do
+    lists="$EXPORT_DIR/site$i.netbox-lists"
+    [ -d "$lists" ] || continue
+    "$PY_HALL" main.py import-netbox "$lists" -o "$EXPORT_DIR/back$i.hall.json" >/dev/null ||
+        { echo "FAIL import-netbox of site $i" >&2; status=1; continue; }
+    "$PY_HALL" tests/netbox_live/round_trip.py "${designs[$i]}" "$EXPORT_DIR/back$i.hall.json" ||
+        status=1
+done
 trap - ERR
 if [ "$status" -ne 0 ]; then
     echo "test-netbox: FAILED (see the FAIL lines above) after $(($(date +%s) - RUN_START)) s" >&2
