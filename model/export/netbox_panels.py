@@ -16,9 +16,10 @@ panels to the switch port:
 Choices, written down:
 
 * Panel ports are numbered per rack in the order of the links' schedule labels, panels filled
-  one after the other, so the same design always exports the same ports. Cassette ``n`` of a rack (the
-  layout's ``cassette-{rack}-{n}``) is slot ``(n-1) % 4 + 1`` of enclosure ``(n-1) // 4 + 1``,
-  and its front port is the layout's cassette port.
+  one after the other, so the same design always exports the same ports (also after a round
+  trip through NetBox). A rack's cassettes are numbered in the same order, the ``n``-th in slot
+  ``(n-1) % 4 + 1`` of enclosure ``(n-1) // 4 + 1``; its front port is the layout's cassette
+  port.
 * NetBox carries a position straight across a trunk; it does not model fibre polarity. The
   Type-B trunk of the layout mirrors the cassette ports (near port k meets far port 7-k,
   method B), so a cassette met at the far end of its trunk is exported with the mirrored map
@@ -198,6 +199,7 @@ def panel_export(
     # Per rack: MPO ports handed out so far; per cassette id: its role at its trunk.
     mpo_next: dict[str, int] = defaultdict(int)
     cassette_role: dict[str, str] = {}
+    cassettes: dict[str, list[str]] = defaultdict(list)  # rack -> its cassettes, in order
     ends: dict[tuple[str, str], tuple[str, str, int]] = {}  # (link, end) -> (rack, kind, port)
     trunk_ends: dict[str, tuple] = {}
     quantity = {t.id: t.quantity for t in layout.trunks}
@@ -215,13 +217,17 @@ def panel_export(
             ends[(link_id, "b")] = (rack_b, "mpo", first_b)
             trunk_ends[trunk.object_id] = ("mpo", rack_a, first_a, rack_b, first_b, qty)
         else:
-            cassette_role[near.object_id] = "near"
-            cassette_role[far.object_id] = "far"
+            for element, rack_id, role in ((near, rack_a, "near"), (far, rack_b, "far")):
+                if element.object_id not in cassette_role:
+                    cassette_role[element.object_id] = role
+                    cassettes[rack_id].append(element.object_id)
             ends[(link_id, "a")] = (rack_a, near.object_id, near.port)
             ends[(link_id, "b")] = (rack_b, far.object_id, far.port)
             trunk_ends[trunk.object_id] = ("lc", near.object_id, far.object_id)
 
-    panels = _place_panels(design, mpo_next, cassette_role, device_names, rack_names, out)
+    panels = _place_panels(
+        design, mpo_next, cassettes, cassette_role, device_names, rack_names, out
+    )
     cords = {}
     for cord in layout.cords:
         cords.setdefault((cord.link_id, cord.end), cord)
@@ -231,11 +237,9 @@ def panel_export(
         mediums[link_id] = medium
         link = design.links[link_id]
         label = labels.get(link_id) or link.label or link_id
-        first, second = (link.b, link.a) if link_id in flipped else (link.a, link.b)
-        for end, port_ref, which in (
-            ("a", first, "b" if link_id in flipped else "a"),
-            ("b", second, "a" if link_id in flipped else "b"),
-        ):
+        order = ("b", "a") if link_id in flipped else ("a", "b")
+        for end, which in zip(("a", "b"), order, strict=True):
+            port_ref = link.a if which == "a" else link.b
             device_end = (
                 site,
                 device_names[port_ref.device],
@@ -267,27 +271,22 @@ def panel_export(
     return out
 
 
-def _place_panels(design, mpo_ports, cassette_role, device_names, rack_names, out):
+def _place_panels(design, mpo_ports, cassettes, cassette_role, device_names, rack_names, out):
     """The panel devices per rack (names unique beside the devices', ignoring case)."""
     catalog = structured_catalog()
     per_panel = catalog.panels[MPO_PANEL].front_ports
     slots = catalog.panels[LC_ENCLOSURE].slots
-    cassettes: dict[str, list[str]] = defaultdict(list)
-    for cassette_id in cassette_role:
-        rack_id, number = cassette_id[len("cassette-") :].rsplit("-", 1)
-        cassettes[rack_id].append(cassette_id)
     taken = {name.casefold() for name in device_names.values()}
-    panels: dict[str, object] = {}
+    panels: dict[tuple[str, str], object] = {}  # (rack, "mpo-k"/"enc-k") -> panel; cassettes
     types: dict[str, PanelType] = {}
     for rack_id in sorted(set(mpo_ports) | set(cassettes), key=lambda r: rack_names[r]):
         rack_panels: list[tuple[str, _Panel]] = []
         for i in range(math.ceil(mpo_ports.get(rack_id, 0) / per_panel)):
             rack_panels.append((f"mpo-{i + 1}", _Panel(rack_id, PanelType(MPO_PANEL))))
-        held = sorted(cassettes.get(rack_id, []), key=lambda c: int(c.rsplit("-", 1)[1]))
         by_enclosure: dict[int, list[str]] = defaultdict(lambda: [""] * slots)
-        for cassette_id in held:
-            n = int(cassette_id.rsplit("-", 1)[1])
+        for n, cassette_id in enumerate(cassettes.get(rack_id, []), start=1):
             by_enclosure[(n - 1) // slots][(n - 1) % slots] = cassette_role[cassette_id]
+            panels[("cassette", cassette_id)] = (rack_id, n)
         for e in sorted(by_enclosure):
             ptype = PanelType(LC_ENCLOSURE, tuple(by_enclosure[e]))
             rack_panels.append((f"enc-{e + 1}", _Panel(rack_id, ptype)))
@@ -341,8 +340,7 @@ def _mpo_port(panels, rack_id: str, number: int) -> tuple[str, int]:
 
 def _cassette_slot(panels, cassette_id: str) -> tuple[str, int]:
     slots = structured_catalog().panels[LC_ENCLOSURE].slots
-    rack_id, number = cassette_id[len("cassette-") :].rsplit("-", 1)
-    n = int(number)
+    rack_id, n = panels[("cassette", cassette_id)]
     return panels[(rack_id, f"enc-{(n - 1) // slots + 1}")].name, (n - 1) % slots + 1
 
 
