@@ -13,6 +13,8 @@ Termination B, Site A, Site B, Label, Length``) of one site into a design.
   with (``A01``, ``A02`` -> row A), front to the aisle, rows 1.2 m apart, in a hall drawn around
   them with one tray over each row; the notes say so.
 - Cables become links with NetBox's label; a recorded length becomes the as-built length.
+  NetBox's cable list names a device that has an asset tag ``name (asset tag)`` (every device
+  Hallwright exports has one): that is read as the device ``name``.
 - Patch panels (role ``patch-panel``) are pass-throughs: each patch cord - trunk - patch cord
   through them becomes one link (:mod:`model.asbuilt.netbox_panels_import`) and the design's
   cabling style becomes ``cross-connect``, so the panels come back from the layout.
@@ -255,14 +257,27 @@ def _add_cables(design: Design, folder: Path, site: str, notes) -> None:
     links = []
     left: list[tuple[int, dict[str, str]]] = []
 
+    def device_of(cell: str) -> str | None:
+        # NetBox writes a device with an asset tag as "name (asset tag)" in the cable list; the
+        # tag may hold " (" itself, so every split is tried, the shortest name first.
+        if cell in by_name:
+            return by_name[cell]
+        if cell.endswith(")"):
+            at = cell.find(" (")
+            while at > 0:
+                if cell[:at] in by_name:
+                    return by_name[cell[:at]]
+                at = cell.find(" (", at + 1)
+        return None
+
     def is_port(end: tuple[str, str]) -> bool:
-        device = by_name.get(end[0])
+        device = device_of(end[0])
         return device is not None and end[1] in design.ports(device)
 
     for line, c in _read(folder, "cables", CABLE_COLUMNS):
         if c["site_a"] != site and c["site_b"] != site:
             continue
-        a, b = by_name.get(c["device_a"]), by_name.get(c["device_b"])
+        a, b = device_of(c["device_a"]), device_of(c["device_b"])
         if not (is_port((c["device_a"], c["port_a"])) and is_port((c["device_b"], c["port_b"]))):
             left.append((line, c))
             continue
@@ -281,8 +296,8 @@ def _add_cables(design: Design, folder: Path, site: str, notes) -> None:
         links.append(
             Link(
                 id=f"nb-p{n}",
-                a=PortRef(by_name[a[0]], a[1]),
-                b=PortRef(by_name[b[0]], b[1]),
+                a=PortRef(device_of(a[0]), a[1]),
+                b=PortRef(device_of(b[0]), b[1]),
                 as_built_m=length,
                 label=label,
             )

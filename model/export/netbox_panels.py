@@ -261,10 +261,13 @@ def panel_export(
         names = (rack_names[trunk.rack_a], rack_names[trunk.rack_b])
         if names[0] > names[1]:  # A end in the rack that sorts first, as the schedule's cables
             pairs, names = [(b, a) for a, b in pairs], names[::-1]
-        for a, b in pairs:
-            label = f"{names[0]}-{names[1]} {trunk.id}"
-            if len(pairs) > 1:
-                label += f" {a[2]}"
+        for k, (a, b) in enumerate(pairs, start=1):
+            # Labels NetBox keeps across a round trip (the layout's trunk ids are its own).
+            if spec[0] == "mpo":  # one link's trunk: after the link, as its cords
+                first = trunk.links[0]
+                label = f"{labels.get(first) or first} trunk" + (f" {k}" if len(pairs) > 1 else "")
+            else:  # shared by a cassette's six channels: after its ends
+                label = f"{names[0]}-{names[1]} trunk {a[0]} {a[2]}"
             out.cables.append(
                 _cable((site, *a), (site, *b), medium, label, trunk, f"MPO trunk {trunk.part}")
             )

@@ -67,6 +67,11 @@ cleanup() {
         runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$RUN_DIR/pg" -m fast stop >/dev/null 2>&1 || true
     fi
     if [ -n "$REDIS_PID" ]; then kill "$REDIS_PID" 2>/dev/null || true; fi
+    # NETBOX_KEEP_EXPORTS=DIR keeps the exports, NetBox's lists and the designs for a look.
+    if [ -n "${NETBOX_KEEP_EXPORTS:-}" ] && [ -d "$RUN_DIR/exports" ]; then
+        rm -rf "$NETBOX_KEEP_EXPORTS" && cp -r "$RUN_DIR/exports" "$NETBOX_KEEP_EXPORTS"
+        cp "$RUN_DIR"/*.hall.json "$NETBOX_KEEP_EXPORTS/" 2>/dev/null || true
+    fi
     rm -rf "$RUN_DIR"
 }
 trap cleanup EXIT
@@ -165,7 +170,7 @@ status=0
 for i in "${!designs[@]}"; do
     lists="$EXPORT_DIR/site$i.netbox-lists"
     [ -d "$lists" ] || continue
-    "$PY_HALL" main.py import-netbox "$lists" -o "$EXPORT_DIR/back$i.hall.json" >/dev/null ||
+    "$PY_HALL" main.py import-netbox "$lists" -o "$EXPORT_DIR/back$i.hall.json" ||
         { echo "FAIL import-netbox of site $i" >&2; status=1; continue; }
     "$PY_HALL" tests/netbox_live/round_trip.py "${designs[$i]}" "$EXPORT_DIR/back$i.hall.json" ||
         status=1
