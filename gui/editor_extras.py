@@ -23,7 +23,6 @@ def install_editor_extras(window) -> None:
     add_bulk_connect_action(window, window.design_menu)
     add_find_actions(window, window.edit_menu, window.view_menu)
     add_arrange_actions(window, window.design_menu, window.view_menu)
-    window.elevation_shared_actions = (window.find_action,)
     add_overview(window)
 
 

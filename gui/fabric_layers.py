@@ -1,9 +1,11 @@
-"""View > Fabrics: one checkable layer per network (compute, storage, in-band, OOB, scale-up).
+"""View > Fabrics, View > Tiers …: one checkable action per layer of each registered layer kind
+(:mod:`gui.canvas.layers`: compute, storage, in-band, OOB, scale-up; leaf, spine, core,
+scale-up).
 
-Unchecking a fabric hides its links, its cables in the tray bundles and dims the racks that take
-part in no visible fabric; "Show Only" picks one fabric alone. The actions live on the window and
-are applied to each document's scene as it opens. Which link or rack is in which fabric comes
-from the model (:mod:`model.fabrics`); this module only switches layers.
+Unchecking a layer hides its links, its cables in the tray bundles and dims the racks that are
+only in hidden layers; "Show Only" picks one layer of the kind alone. The actions live on the
+window and are applied to each document's scene as it opens. Which link or rack is in which
+layer comes from the model; this module only switches layers.
 """
 
 from __future__ import annotations
@@ -11,45 +13,60 @@ from __future__ import annotations
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
-from model.entities import FABRICS
-from model.fabrics import FABRIC_LABELS
+from gui.canvas.layers import LAYER_KINDS, LayerKind
 
 
-class FabricLayers:
-    """The Fabrics submenu of a window and its per-fabric actions (``actions[fabric]``)."""
+class LayerMenu:
+    """The submenu of one layer kind and its per-layer actions (``actions[layer]``)."""
 
-    def __init__(self, window, menu: QMenu) -> None:
+    def __init__(self, window, menu: QMenu, kind: LayerKind) -> None:
         self.window = window
-        self.menu = menu.addMenu("&Fabrics")
+        self.kind = kind
+        self.menu = menu.addMenu(kind.title)
         self.menu.setToolTipsVisible(True)
         self.actions: dict[str, QAction] = {}
-        for fabric in FABRICS:
-            action = QAction(FABRIC_LABELS[fabric], window, checkable=True)
+        for layer, label in kind.layers:
+            action = QAction(label, window, checkable=True)
             action.setChecked(True)
-            action.setToolTip(f"Show the {FABRIC_LABELS[fabric].lower()} network's links and racks")
-            action.toggled.connect(lambda on, f=fabric: self._toggled(f, on))
+            action.setToolTip(f"Show the {label} {kind.noun}'s links and the racks of its switches")
+            action.toggled.connect(lambda on, name=layer: self._toggled(name, on))
             self.menu.addAction(action)
-            self.actions[fabric] = action
+            self.actions[layer] = action
         self.menu.addSeparator()
-        self.show_all_action = self.menu.addAction("Show &All Fabrics", self.show_all)
+        noun = kind.title.replace("&", "")
+        self.show_all_action = self.menu.addAction(f"Show &All {noun}", self.show_all)
         self.only_menu = self.menu.addMenu("Show &Only")
-        for fabric in FABRICS:
-            self.only_menu.addAction(FABRIC_LABELS[fabric], lambda f=fabric: self.show_only(f))
+        for layer, label in kind.layers:
+            self.only_menu.addAction(label, lambda name=layer: self.show_only(name))
 
-    def _toggled(self, fabric: str, on: bool) -> None:
+    def _toggled(self, layer: str, on: bool) -> None:
         scene = self.window.scene
-        if scene is not None and scene.fabric_visible(fabric) != on:
-            scene.set_fabric_visible(fabric, on)
+        if scene is not None and scene.layer_visible(self.kind.key, layer) != on:
+            scene.set_layer_visible(self.kind.key, layer, on)
 
     def show_all(self) -> None:
         for action in self.actions.values():
             action.setChecked(True)
 
-    def show_only(self, fabric: str) -> None:
+    def show_only(self, layer: str) -> None:
         for name, action in self.actions.items():
-            action.setChecked(name == fabric)
+            action.setChecked(name == layer)
 
     def apply(self) -> None:
         """Give a newly opened document's scene the layers the menu shows."""
-        for fabric, action in self.actions.items():
-            self._toggled(fabric, action.isChecked())
+        for layer, action in self.actions.items():
+            self._toggled(layer, action.isChecked())
+
+
+class LayerMenus:
+    """Every registered kind's submenu in the View menu: ``menus[kind key]``."""
+
+    def __init__(self, window, menu: QMenu) -> None:
+        self.menus = {key: LayerMenu(window, menu, kind) for key, kind in LAYER_KINDS.items()}
+
+    def apply(self) -> None:
+        for layer_menu in self.menus.values():
+            layer_menu.apply()
+
+    def __getitem__(self, key: str) -> LayerMenu:
+        return self.menus[key]

@@ -15,7 +15,9 @@ GETTING_STARTED = """
 <li><b>Racks</b>: click a rack type in the <i>Catalog</i>, then click the plan once per rack
 (<b>R</b> turns the next one, <b>Esc</b> stops placing). Racks snap to the floor tiles.</li>
 <li><b>Devices</b>: drag a server or a switch from the <i>Catalog</i> onto a rack; it takes the
-lowest free U. Double-click a rack (or press <b>Return</b>) for its elevation.</li>
+lowest free U. Double-click a rack (or press <b>Return</b>) for its elevation: a dock that
+follows what you select, seen from the <i>Front</i> or the <i>Rear</i> (mirrored, as from behind),
+with each device's ports marked on the face they are on.</li>
 <li><b>Trays</b>: press <b>T</b>, click the tray's corners, double-click to finish. Cables are
 routed along the trays; racks further than the tray reach go on the floor, with a warning.</li>
 <li><b>Cables</b>: press <b>C</b>, click the first rack and pick a port group, click the far
@@ -25,7 +27,9 @@ switches and use <b>Design → Connect All Free Ports…</b> for a port map with
 bisection, power and cost follow every edit. Select a link to see its length piece by piece.</li>
 </ol>
 <p><b>Find</b> anything with <b>Ctrl+F</b>; right-click racks, links, trays or the floor for
-their actions; hover a rack or a cable for its figures. Every edit can be undone.</p>
+their actions; hover a rack or a cable for its figures. <b>View → Fabrics</b> and
+<b>View → Tiers</b> show or hide one network or one tier (leaf, spine, core, scale-up). Every
+edit can be undone.</p>
 """
 
 

@@ -26,13 +26,14 @@ from gui.document import Document, empty_design
 from gui.document_files import DocumentFiles
 from gui.editor_extras import install_editor_extras
 from gui.export_actions import add_export_menu
-from gui.fabric_layers import FabricLayers
+from gui.fabric_layers import LayerMenus
 from gui.panels.docks import install_analysis_docks
-from gui.panels.elevation import RackElevationDialog
+from gui.panels.elevation import RackElevationPanel
 from gui.panels.inspector import InspectorPanel
 from gui.panels.palette import CatalogPalette
 from gui.plant_feed import close_feed
 from gui.whatif_tools import WhatIfTools
+from gui.window_layout import ELEVATION_DOCK_PX, SIDE_DOCK_PX
 from model import clipboard
 from model.version import version
 from model.wording import count
@@ -59,7 +60,6 @@ class MainWindow(QMainWindow):
         self.recent, self.autosaver = self.files.recent, self.files.autosaver
         self.document: Document | None = None
         self.scene: HallScene | None = None
-        self.elevations: dict[str, RackElevationDialog] = {}
         self._paste_count = 0
         self.view = HallView()
         self.setCentralWidget(self.view)
@@ -97,6 +97,13 @@ class MainWindow(QMainWindow):
         self.splitDockWidget(self.inspector_dock, self.history_dock, Qt.Vertical)
         self.resizeDocks([self.inspector_dock, self.history_dock], [600, 200], Qt.Vertical)
         self.resizeDocks([self.palette_dock, self.inspector_dock], [270, 320], Qt.Horizontal)
+        # The elevation sits beside the inspector when shown (double-click, Return, View menu);
+        # hidden at first launch so the plan keeps the room, then as the user left it.
+        self.elevation = RackElevationPanel()
+        self.elevation_dock = self._dock("Rack elevation", self.elevation, Qt.RightDockWidgetArea)
+        self.splitDockWidget(self.inspector_dock, self.elevation_dock, Qt.Horizontal)
+        self.elevation_dock.hide()
+        self.elevation_dock.visibilityChanged.connect(self._elevation_shown)
 
     def _dock(self, title: str, widget, area) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -173,7 +180,7 @@ class MainWindow(QMainWindow):
             "Rack &Elevation…",
             self.open_selected_elevation,
             "Return",
-            "Show the front elevation of the selected rack",
+            "Show the selected rack's elevation (front and rear) in its dock",
         )
         # Return opens the elevation only while the plan has focus (it confirms fields elsewhere).
         self.removeAction(self.elevation_action)
@@ -250,9 +257,11 @@ class MainWindow(QMainWindow):
                 self.legend_action,
             ]
         )
-        self.fabric_layers = FabricLayers(self, self.view_menu)
+        self.layer_menus = LayerMenus(self, self.view_menu)  # Fabrics, Tiers, any registered
+        self.fabric_layers, self.tier_layers = self.layer_menus["fabric"], self.layer_menus["tier"]
         self.view_menu.addSeparator()
-        for dock in (self.palette_dock, self.inspector_dock, self.history_dock):
+        docks = (self.palette_dock, self.inspector_dock, self.elevation_dock, self.history_dock)
+        for dock in docks:
             self.view_menu.addAction(dock.toggleViewAction())
         design_menu = self.design_menu = bar.addMenu("&Design")
         design_menu.addActions(list(self.mode_actions.values()))
@@ -311,20 +320,19 @@ class MainWindow(QMainWindow):
         if self.scene is not None:
             self.scene.set_interaction(None)
             self.scene.detach()
-        for dialog in list(self.elevations.values()):
-            dialog.close()
-        self.elevations.clear()
         old = self.document
         self.document = document
         scene = HallScene(document.design, document.stack, document.plant, self)
         scene.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         scene.rack_activated.connect(self.open_elevation)
+        self.elevation.set_scene(scene)
+        scene.selection_ids_changed.connect(self._selection_to_elevation)
         self.view.setScene(scene)
         if self.scene is not None:
             self.scene.deleteLater()
         self.scene = scene
         self._view_options()
-        self.fabric_layers.apply()
+        self.layer_menus.apply()
         if self.power_colors_action.isChecked():
             self._color_mode()
         self.inspector.set_scene(scene)
@@ -378,8 +386,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         if self.maybe_save():
             self.autosaver.timer.stop()
-            for dialog in list(self.elevations.values()):
-                dialog.close()
+            self.elevation.release()
             if self.scene is not None:
                 self.scene.detach()  # its timers stop with it
             self.analysis_docks.close()
@@ -517,18 +524,31 @@ class MainWindow(QMainWindow):
         if racks:
             self.open_elevation(racks[0])
 
-    def open_elevation(self, rack_id: str) -> RackElevationDialog:
-        dialog = self.elevations.get(rack_id)
-        if dialog is None:
-            dialog = RackElevationDialog(self.scene, rack_id, self)
-            # The window's own shortcuts work in the elevation too (Ctrl+Z, Ctrl+S, Ctrl+F …).
-            shared = (self.undo_action, self.redo_action, self.save_action)
-            dialog.addActions([*shared, *getattr(self, "elevation_shared_actions", ())])
-            self.elevations[rack_id] = dialog
-            dialog.finished.connect(lambda _r, r=rack_id: self.elevations.pop(r, None))
-        dialog.show()
-        dialog.raise_()
-        return dialog
+    def _elevation_shown(self, visible: bool) -> None:
+        """Shown beside the inspector, the elevation takes its room from the plan, not from
+        the inspector's fields."""
+        if visible and not self.elevation_dock.isFloating():
+            QTimer.singleShot(0, self._make_room_for_elevation)
+
+    def _make_room_for_elevation(self) -> None:
+        inspector_px = SIDE_DOCK_PX[1]
+        if self.inspector_dock.isVisible() and self.inspector_dock.width() < inspector_px - 10:
+            self.resizeDocks(
+                [self.inspector_dock, self.elevation_dock],
+                [inspector_px, max(ELEVATION_DOCK_PX, self.elevation_dock.width())],
+                Qt.Horizontal,
+            )
+
+    def _selection_to_elevation(self) -> None:
+        if self.scene is not None:
+            self.elevation.follow_selection(self.scene.selected_ids())
+
+    def open_elevation(self, rack_id: str) -> RackElevationPanel:
+        """Show ``rack_id`` in the elevation dock (shown and raised if it was not)."""
+        self.elevation.set_rack(rack_id)
+        self.elevation_dock.show()
+        self.elevation_dock.raise_()
+        return self.elevation
 
     def edit_hall(self) -> None:
         dialog = HallDialog(self.document.design, self)

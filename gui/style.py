@@ -23,10 +23,8 @@ MEDIUM_KIND_LABELS = {
     "none": ("Not routed / no medium", "#8a8f98"),
 }
 NO_MEDIUM_COLOR = "#8a8f98"
-DROP_TARGET = "#2f9e44"
-ROW_LABEL = (
-    "#364fc7"  # "Row A" beside the rows when zoomed out  # the rack a dragged device would go into
-)
+DROP_TARGET = "#2f9e44"  # the rack a dragged device would go into
+ROW_LABEL = "#364fc7"  # "Row A" beside the rows when zoomed out
 
 ROLE_COLORS = {
     "gpu-server": "#7fb3e6",

@@ -7,12 +7,16 @@ restored as far as Qt can and the rest takes the default; a state Qt refuses is 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QSettings, Qt
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer
+from PySide6.QtWidgets import QDockWidget, QTabBar
 
 GEOMETRY_KEY = "window/geometry"
 STATE_KEY = "window/state"
 STATE_VERSION = 1  # bump when the docks change so much that an old state would confuse
-SIDE_DOCK_PX = (240, 310)  # catalog, inspector: wide enough for their fields
+# Catalog, inspector: wide enough for their fields; the catalog shows a ~28-character type name
+# ("NVIDIA Quantum-X800 Q3400-RA") whole beside its U and kW, longer ones elided in the middle.
+SIDE_DOCK_PX = (300, 310)
+ELEVATION_DOCK_PX = 280  # a 42–48 U rack column with its U rail and readable labels
 BOTTOM_SHARE = 0.26  # analysis docks' share of the window height at first launch
 
 
@@ -35,7 +39,32 @@ class WindowLayout(QObject):
         ok = self.window.restoreGeometry(geometry)
         ok = self.window.restoreState(state, STATE_VERSION) and ok
         self.restored = ok
+        QTimer.singleShot(0, self.hide_stale_tab_bars)
         return ok
+
+    def hide_stale_tab_bars(self) -> None:
+        """Hide dock tab bars the restore left behind.
+
+        Why: restoring, after the window is shown, a state whose tabbed docks sit elsewhere than
+        in the default layout (History and Overview under the inspector and the elevation side
+        by side) makes Qt 6 build a new tab bar and leave the old one visible where the tabs
+        used to be, a second "History | Overview" painted over the Warnings panel. A tab bar
+        in use spans the docks it switches between; one that spans none of them is stale.
+        """
+        docks = {d.windowTitle(): d for d in self.window.findChildren(QDockWidget)}
+        for bar in self.window.findChildren(QTabBar, options=Qt.FindDirectChildrenOnly):
+            if not bar.isVisible() or bar.count() == 0:
+                continue
+            tabbed = [docks[t] for t in map(bar.tabText, range(bar.count())) if t in docks]
+            spans = [
+                d
+                for d in tabbed
+                if d.isVisible()
+                and abs(d.geometry().left() - bar.geometry().left()) <= 2
+                and abs(d.geometry().width() - bar.geometry().width()) <= 2
+            ]
+            if tabbed and not spans:
+                bar.hide()
 
     def apply_default(self) -> None:
         """First launch: side docks at working widths, the analysis docks under a third of the

@@ -61,10 +61,10 @@ class TrayLoad(QObject):
         self._paused = False
         self._runner = None  # an AnalysisRunner whose results carry fill and bundles
         self._result = None  # a result held back while the user drags
-        # Fabric layers the scene hides: their cables are left out of the bundles (the fill is
-        # the analysis figure of the whole design); ``fabric_map()`` gives link id -> fabric.
-        self.hidden_fabrics: set[str] = set()
-        self.fabric_map = None
+        # Layers the scene hides (fabrics, tiers): their cables are left out of the bundles
+        # (the fill is the analysis figure of the whole design). ``link_shown()`` gives a test
+        # link id -> drawn, or None when every layer is shown.
+        self.link_shown = lambda: None
         self._last = None  # the last result taken, to filter again when layers change
         # Per tray, the stretches (arc-length intervals, m) some cable runs along (the model's
         # TrayFill.used_stretches): a bundle is drawn there only, not along an unused leg.
@@ -135,18 +135,17 @@ class TrayLoad(QObject):
         if result is None:
             return
         self.fill = dict(result.report.tray_fill)
-        self.counts = self._visible_counts() if self.hidden_fabrics else result.bundles
+        self.counts = self._visible_counts() if self.link_shown() else result.bundles
         self.used = self._used_stretches()
         self.updated.emit()
 
     def _visible_rows(self):
-        """Plant rows of the links in the fabric layers shown (None: every layer is shown)."""
-        if not self.hidden_fabrics:
+        """Plant rows of the links in the layers shown (None: every layer is shown)."""
+        shown = self.link_shown()
+        if shown is None:
             return None
-        fabric_of, hidden = self.fabric_map() if self.fabric_map else {}, self.hidden_fabrics
         return np.fromiter(
-            (r for r, lk in enumerate(self.plant.link_ids) if fabric_of.get(lk) not in hidden),
-            dtype=np.int64,
+            (r for r, lk in enumerate(self.plant.link_ids) if shown(lk)), dtype=np.int64
         )
 
     def _used_stretches(self) -> dict[str, list[tuple[float, float]]]:
@@ -205,7 +204,7 @@ class TrayLoad(QObject):
         self.fill = self._tray_fill.update(self.design, self.plant, changed)
         self.counts = (
             self._visible_counts()
-            if self.hidden_fabrics
+            if self.link_shown()
             else self._tray_fill.cables_by_tray(self.plant, _group)
         )
         self.used = self._used_stretches()

@@ -11,6 +11,8 @@ from gui import style
 
 
 class OverviewView(QGraphicsView):
+    shows_row_labels = False  # screen-size labels would cover the miniature hall
+
     def __init__(self, main_view, parent=None) -> None:
         super().__init__(parent)
         self.main_view = main_view

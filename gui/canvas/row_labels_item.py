@@ -1,5 +1,6 @@
 """RowLabelsItem: "Row A" beside each row of racks, drawn only when the plan is zoomed out so
-far that the racks' own names are too small to read. Dumb: the scene hands it the labels."""
+far that the racks' own names are too small to read, and never in a thumbnail view (a view
+whose ``shows_row_labels`` is False). Dumb: the scene hands it the labels."""
 
 from __future__ import annotations
 
@@ -11,6 +12,13 @@ from gui import style
 
 SHOW_BELOW_PX_PER_M = 40.0  # about where a 0.6 m rack's name stops being legible
 TEXT_PX = 13
+
+
+def _shows_row_labels(widget) -> bool:
+    """False in a view that draws the plan as a thumbnail (the Overview): there the labels,
+    kept at screen size, would cover the whole hall."""
+    view = widget.parent() if widget is not None else None
+    return getattr(view, "shows_row_labels", True)
 
 
 class RowLabelsItem(QGraphicsItem):
@@ -40,7 +48,7 @@ class RowLabelsItem(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
-        if lod >= SHOW_BELOW_PX_PER_M or not self._labels:
+        if lod >= SHOW_BELOW_PX_PER_M or not self._labels or not _shows_row_labels(widget):
             return
         painter.save()
         painter.setFont(self._font)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QGraphicsScene, QGraphicsSceneMouseEvent, QToolTip
 from gui import style
 from gui.canvas.bundle_item import BundleItem, TrayLoad
 from gui.canvas.hall_item import HallItem
+from gui.canvas.layers import LayerState
 from gui.canvas.link_item import LinkItem
 from gui.canvas.rack_item import RackItem
 from gui.canvas.row_labels_item import RowLabelsItem
@@ -27,7 +28,6 @@ from model.changes import DEVICE_KINDS, LINK_KINDS, RACK_KINDS, TRAY_KINDS, Chan
 from model.changes import ChangeKind as K
 from model.design import Design
 from model.entities import plan_size
-from model.fabrics import link_fabric_map, rack_fabrics
 from model.plant import rack_power
 from model.rack_rows import rack_rows
 
@@ -69,10 +69,9 @@ class HallScene(QGraphicsScene):
         self._links_timer.timeout.connect(self._refresh_links)
         self.setBackgroundBrush(QColor(style.BACKGROUND))
         self.show_bundles = True
-        # Fabric layers: links, bundles and racks of hidden fabrics are not drawn (racks that
-        # take part in no visible fabric are dimmed). Empty = every fabric shown.
-        self.hidden_fabrics: set[str] = set()
-        self._fabric_cache: tuple[int, dict[str, str], dict[str, set[str]]] | None = None
+        # Layers (fabrics, tiers, … see gui/canvas/layers.py): links and bundles of hidden
+        # layers are not drawn, racks only in hidden layers are dimmed. Nothing hidden at first.
+        self.layers = LayerState(design)
         self.bundle_item = BundleItem()
         self.addItem(self.bundle_item)
         self.row_labels = RowLabelsItem()
@@ -84,7 +83,6 @@ class HallScene(QGraphicsScene):
         # The one owner of plant refreshes: it tells every consumer which links changed.
         self.feed = feed_for(design, plant) if plant is not None else None
         self.tray_load = TrayLoad(design, plant, self)
-        self.tray_load.fabric_map = lambda: self.fabric_maps()[0]
         self.tray_load.updated.connect(self._apply_tray_load)
         self._build()
         self.tray_load.start()
@@ -193,35 +191,29 @@ class HallScene(QGraphicsScene):
             self.show_tray_fill = tray_fill
         self._apply_tray_load()
 
-    # ------------------------------------------------------------------ fabric layers
+    # ------------------------------------------------------------------ layers
 
-    def fabric_maps(self) -> tuple[dict[str, str], dict[str, set[str]]]:
-        """(link id -> fabric, rack id -> fabrics), from the model, cached per design revision."""
-        revision = self.design.revision
-        if self._fabric_cache is None or self._fabric_cache[0] != revision:
-            links = link_fabric_map(self.design)
-            self._fabric_cache = (revision, links, rack_fabrics(self.design, links))
-        return self._fabric_cache[1], self._fabric_cache[2]
-
-    def set_fabric_visible(self, fabric: str, visible: bool) -> None:
-        """Show or hide one fabric's layer (its links, bundles and racks)."""
-        if visible:
-            self.hidden_fabrics.discard(fabric)
-        else:
-            self.hidden_fabrics.add(fabric)
-        self.tray_load.hidden_fabrics = set(self.hidden_fabrics)
+    def set_layer_visible(self, kind: str, layer: str, visible: bool) -> None:
+        """Show or hide one layer (a fabric, a tier …): its links, bundles and racks."""
+        self.layers.set_visible(kind, layer, visible)
+        self.tray_load.link_shown = self.layers.link_filter
         self._apply_rack_layers()
         self._refresh_links()
         self.tray_load.start()
 
+    def layer_visible(self, kind: str, layer: str) -> bool:
+        return self.layers.visible(kind, layer)
+
+    def set_fabric_visible(self, fabric: str, visible: bool) -> None:
+        self.set_layer_visible("fabric", fabric, visible)
+
     def fabric_visible(self, fabric: str) -> bool:
-        return fabric not in self.hidden_fabrics
+        return self.layer_visible("fabric", fabric)
 
     def _apply_rack_layers(self) -> None:
-        racks = self.fabric_maps()[1] if self.hidden_fabrics else {}
+        active = self.layers.active
         for rack_id, item in self.racks.items():
-            fabrics = racks.get(rack_id)
-            shown = not self.hidden_fabrics or not fabrics or bool(fabrics - self.hidden_fabrics)
+            shown = not active or self.layers.rack_shown(rack_id)
             item.setOpacity(1.0 if shown else 0.2)
 
     def _remove(self, table: dict, ids: Iterable[str]) -> None:
@@ -252,7 +244,7 @@ class HallScene(QGraphicsScene):
         if change.touches(RACK_KINDS):
             self._rows_timer.start()  # racks named, placed or moved: the row labels follow
         routed = LINK_KINDS | RACK_KINDS | TRAY_KINDS | {K.HALL_CHANGED, K.SETTINGS_CHANGED}
-        if self.hidden_fabrics and change.touches(LINK_KINDS | RACK_KINDS | DEVICE_KINDS):
+        if self.layers.active and change.touches(LINK_KINDS | RACK_KINDS | DEVICE_KINDS):
             self._apply_rack_layers()
         if change.touches(routed | DEVICE_KINDS):
             self._plant_dirty = True
@@ -321,9 +313,9 @@ class HallScene(QGraphicsScene):
             elif object_id in design.devices:
                 ids.update(design.links_of_device(object_id))
         ids.update(i for i in self.extra_link_ids if i in design.links)
-        if self.hidden_fabrics:
-            fabric_of = self.fabric_maps()[0]
-            ids = {i for i in ids if fabric_of.get(i) not in self.hidden_fabrics}
+        shown = self.layers.link_filter()
+        if shown is not None:
+            ids = {i for i in ids if shown(i)}
         return sorted(ids, key=lambda s: (len(s), s))[:MAX_LINK_ITEMS]
 
     def _refresh_links(self) -> None:

@@ -63,6 +63,7 @@ class CatalogPalette(QWidget):
         self.tree.setHeaderLabels(["Type", "U", "kW"])
         self.tree.setDragEnabled(True)
         self.tree.setRootIsDecorated(True)
+        self.tree.setIndentation(12)  # two levels deep: the default 20 px each ate the names
         # "NVIDIA Quan…9700" says more than "NVIDIA Quantum…"; the full name is in the tooltip.
         self.tree.setTextElideMode(Qt.ElideMiddle)
         header = self.tree.header()  # the name takes what the U and kW figures leave
@@ -78,7 +79,7 @@ class CatalogPalette(QWidget):
         self.tree.itemClicked.connect(self._clicked)
 
     def sizeHint(self) -> QSize:
-        return QSize(270, 600)
+        return QSize(300, 600)
 
     def set_catalog(self, catalog: Catalog) -> None:
         self.tree.clear()

@@ -196,8 +196,8 @@ def test_double_click_opens_elevation_where_devices_are_added_moved_and_removed(
     design = window.document.design
     before = snapshot(window)
     double_click(window.view, 2.1, 3.0)
-    dialog = window.elevations["n1"]
-    assert dialog.isVisible()
+    dialog = window.elevation
+    assert window.elevation_dock.isVisible() and dialog.rack_id == "n1"
     assert set(dialog.blocks) == {"leaf1", "leaf2"}
     assert dialog.add_device("sn5600", 40)
     new = next(d for d in design.devices.values() if d.type == "sn5600")

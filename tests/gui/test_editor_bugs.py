@@ -97,7 +97,7 @@ def test_bug3_return_opens_the_elevation_of_a_rack_dropped_from_the_catalog(wind
     new = window.scene.selected_ids()
     assert len(new) == 1
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key_Return)
-    assert new[0] in window.elevations and window.elevations[new[0]].isVisible()
+    assert window.elevation.rack_id == new[0] and window.elevation_dock.isVisible()
 
 
 class _PaintLog(QObject):
@@ -160,7 +160,7 @@ def test_bug7_double_click_on_selected_rack_opens_it_not_its_cable(window):
     QApplication.processEvents()
     assert window.scene.link_items
     double_click(window.view, 1.5, 3.0)
-    assert "r1" in window.elevations and window.elevations["r1"].isVisible()
+    assert window.elevation.rack_id == "r1" and window.elevation_dock.isVisible()
     assert window.scene.selected_ids() == ["r1"]
 
 

@@ -36,7 +36,7 @@ def test_right_click_on_a_rack_selects_it_and_opens_its_elevation(window, qtbot)
     seen = right_click_and_choose(qtbot, window.view, 2.1, 3.0, "Open Elevation")
     assert "Connect All Free Ports…" in seen and "Delete" in seen
     assert window.scene.selected_ids() == ["n1"]
-    assert window.elevations["n1"].isVisible()
+    assert window.elevation.rack_id == "n1" and window.elevation_dock.isVisible()
 
 
 def test_right_click_on_the_floor_offers_plan_actions_and_fits(window, qtbot):
@@ -136,7 +136,9 @@ def test_first_launch_gives_the_plan_most_of_the_window(qtbot, tmp_path):
         docks.append(window.analysis_docks.details_dock)
         assert all(plan > d.width() * d.height() for d in docks)
         assert window.view.height() > 0.6 * window.height()
-        assert plan > 0.38 * window.width() * window.height()  # was 0.25 at 1400 x 900
+        # was 0.25 at 1400 x 900; 0.36 since the catalog is 300 px wide to show type names
+        # whole (the plan is still the largest area and most of the height)
+        assert plan > 0.35 * window.width() * window.height()
     finally:
         close_quietly(window)
 
@@ -311,10 +313,12 @@ def test_undo_shortcut_works_inside_a_rack_elevation(window, qtbot):
     from tests.gui.conftest import double_click
 
     double_click(window.view, 2.1, 3.0)
-    dialog = window.elevations["n1"]
+    dialog = window.elevation
+    assert dialog.rack_id == "n1"
     assert dialog.add_device("sn5600", 40)
     added = next(d for d in design.devices.values() if d.type == "sn5600")
-    qtbot.keyClick(dialog, Qt.Key_Z, Qt.ControlModifier)
+    dialog.view.setFocus()
+    qtbot.keyClick(dialog.view, Qt.Key_Z, Qt.ControlModifier)
     assert added.id not in design.devices
 
 

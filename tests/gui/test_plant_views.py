@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QApplication, QLabel
 
 from gui import style
-from gui.panels.elevation import RackElevationDialog
+from gui.panels.elevation import RackElevationPanel
 from model.plant import link_plugs, rack_power
 
 
@@ -47,11 +47,10 @@ def test_elevation_dialog_shows_the_models_rack_power(window, qtbot):
     design, plant = window.document.design, window.document.plant
     plant.refresh()
     dialog = window.open_elevation("r1")
-    assert isinstance(dialog, RackElevationDialog)
+    assert isinstance(dialog, RackElevationPanel)
     typical, maximum, budget = rack_power(design, plant, ["r1"])["r1"]
     assert dialog.power.format() == "Power " + style.rack_power_text(typical, maximum, budget)
     assert dialog.power.value() == int(maximum / 100)
-    dialog.close()
 
 
 def test_power_colours_follow_the_models_max_draw(window):

@@ -125,7 +125,6 @@ def test_rack_names_are_shown_as_text_never_as_markup(qtbot, tmp_path):
         shown.setHtml(dialog.summary.text())  # what the label draws
         assert shown.toPlainText().startswith(MARKUP + " — ")  # the name as typed, no image
         assert "<img" not in dialog.summary.text()
-        dialog.close()
     finally:
         close_quietly(window)
 

@@ -1,0 +1,85 @@
+"""DeviceBlockItem: one device in a rack elevation, drawn from the face being viewed.
+
+A device whose ports are on the face shown gets a strip of port marks along its bottom edge —
+filled where a cable is plugged in, hollow where the port is free — and its label says so; a
+device whose ports are on the other face is drawn faded with "ports at the rear" (or front).
+Which face a type's ports are on and which ports are cabled come from the model
+(``DeviceType.ports_face``, :func:`model.port_map.port_rows`); this module only draws them.
+
+Choice: the port marks run in the model's port order from the viewer's left on the port face.
+The catalog gives no port positions across the face, so the strip shows order and use, not
+where each cage sits on the faceplate.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem
+
+from gui import style
+
+PORT_STRIP_PX = 5.0  # height of the port marks along a block's bottom edge
+OTHER_FACE_ALPHA = 110  # fill of a device seen from the side its ports are not on
+
+
+class DeviceBlockItem(QGraphicsRectItem):
+    """``ports_used`` is one bool per port (cabled or free), in port order; ``ports_here`` says
+    whether the ports are on the face being viewed; ``align`` is where the label sits (right
+    in the rear view, which is mirrored)."""
+
+    def __init__(
+        self,
+        object_id: str,
+        rect: QRectF,
+        label: str,
+        fill: QColor,
+        *,
+        ports_used: list[bool],
+        ports_here: bool,
+        align=Qt.AlignLeft,
+    ) -> None:
+        super().__init__(rect)
+        self.object_id = object_id
+        self.label = label
+        self.ports_used = ports_used
+        self.ports_here = ports_here
+        self.align = align
+        self.setFlag(QGraphicsItem.ItemIsSelectable, True)
+        if not ports_here:
+            fill = QColor(fill)
+            fill.setAlpha(OTHER_FACE_ALPHA)
+        self.setBrush(fill)
+        self.setZValue(5)
+        self._font = QFont("Sans Serif")
+        self._font.setPixelSize(11)
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        rect = self.rect()
+        selected = self.isSelected()
+        painter.setPen(
+            QPen(QColor(style.SELECTION if selected else style.RACK_EDGE), 3 if selected else 1)
+        )
+        painter.setBrush(self.brush())
+        painter.drawRect(rect)
+        strip = self.ports_here and bool(self.ports_used)
+        text_rect = rect.adjusted(6, 1, -6, -(PORT_STRIP_PX + 1) if strip else -1)
+        painter.setFont(self._font)
+        painter.setPen(QColor("#111" if self.ports_here else "#555"))
+        text = painter.fontMetrics().elidedText(self.label, Qt.ElideMiddle, int(text_rect.width()))
+        painter.drawText(text_rect, self.align | Qt.AlignVCenter, text)
+        if strip:
+            self._paint_ports(painter, rect)
+
+    def _paint_ports(self, painter: QPainter, rect: QRectF) -> None:
+        n = len(self.ports_used)
+        left, width = rect.left() + 4, rect.width() - 8
+        pitch = width / n
+        mark = max(1.0, min(PORT_STRIP_PX, pitch * 0.7))
+        top = rect.bottom() - PORT_STRIP_PX - 1
+        painter.setPen(QPen(QColor(style.RACK_EDGE), 0.6))
+        for i, used in enumerate(self.ports_used):
+            painter.setBrush(QColor(style.RACK_EDGE) if used else QColor("#ffffff"))
+            painter.drawRect(
+                QRectF(left + i * pitch + (pitch - mark) / 2, top, mark, PORT_STRIP_PX)
+            )
