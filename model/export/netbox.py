@@ -55,6 +55,7 @@ from model.export.netbox_names import (
     slugify,
     unique_names,
 )
+from model.export.netbox_panels import PANEL_ROLE, PanelType, panel_export
 from model.export.netbox_readme import README
 from model.export.netbox_types import (
     TypeVariant,
@@ -155,6 +156,7 @@ class NetBoxTables:
     tables: dict[str, tuple[tuple[str, ...], list[tuple]]] = field(default_factory=dict)
     device_types: list[TypeVariant] = field(default_factory=list)
     module_types: list[ModuleType] = field(default_factory=list)
+    panel_types: list[PanelType] = field(default_factory=list)  # model.export.netbox_panels
 
     def rows(self, stem: str) -> list[tuple]:
         return self.tables[stem][1]
@@ -266,7 +268,39 @@ def netbox_tables(
         _backplane_cables(design, plant, site, device_names, rack_names),
     )
     t[MODULES_STEM] = (MODULE_HEADER, modules.rows)
+    _add_panels(design, plant, schedule, out, device_names, rack_names)
     return out
+
+
+def _add_panels(design, plant, schedule, out, device_names, rack_names) -> None:
+    """Structured designs: panel devices, and cords + trunks in place of their links' cables."""
+    labels = {row.link_id: row.label for row in schedule}
+    flipped = set()
+    for row in schedule:
+        a = design.links[row.link_id].a
+        if _end_key(design, a.device, a.port) != (row.a_rack, row.a_u, row.a_device, row.a_port):
+            flipped.add(row.link_id)
+    panels = panel_export(design, plant, out.site, device_names, rack_names, labels, flipped)
+    if not panels.links:
+        return
+    t, site = out.tables, out.site
+    out.panel_types = panels.types
+    vendors = {v for v, _ in t["01_manufacturers"][1]} | {p.vendor for p in panels.types}
+    t["01_manufacturers"] = (MANUFACTURER_HEADER, [(v, slugify(v)) for v in sorted(vendors)])
+    roles = sorted({r for r, _, _ in t["02_device_roles"][1]} | {PANEL_ROLE})
+    t["02_device_roles"] = (
+        ROLE_HEADER,
+        [(r, slugify(r), ROLE_COLORS.get(r, "607d8b")) for r in roles],
+    )
+    fixed = {"site": site, "location": LOCATION_NAME}
+    for row in panels.devices:
+        row = {**row, **fixed, "asset_tag": device_asset_tag(site, str(row["name"]))}
+        t["07_devices"][1].append(tuple(row.get(h, "") for h in DEVICE_HEADER))
+    kept = [
+        r for r, s in zip(t["08_cables"][1], schedule, strict=True) if s.link_id not in panels.links
+    ]
+    kept.extend(tuple(c.get(h, "") for h in CABLE_HEADER) for c in panels.cables)
+    t["08_cables"] = (CABLE_HEADER, kept)
 
 
 def _cable(site, names, a, b, medium, label, length) -> tuple:
@@ -345,6 +379,9 @@ def netbox_files(export: NetBoxTables) -> dict[str, bytes]:
             for v in export.device_types:
                 path = f"{DEVICE_TYPES_DIR}/{v.slug}.yaml"
                 files[path] = yaml_document(v.document()).encode("utf-8")
+            for p in export.panel_types:
+                path = f"{DEVICE_TYPES_DIR}/{p.slug}.yaml"
+                files[path] = yaml_document(p.document()).encode("utf-8")
             for m in export.module_types:
                 path = f"{MODULE_TYPES_DIR}/{m.slug}.yaml"
                 files[path] = yaml_document(m.document()).encode("utf-8")
