@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     )
     print(
         f"{args.output}: {len(paths)} files for site {export.site!r} "
-        f"({len(export.device_types) + len(export.panel_types)} device types, "
+        f"({len(export.device_types)} device types, "
         f"{len(export.module_types)} module types, "
         f"{counts}); import order in README.txt"
     )

@@ -85,6 +85,18 @@ class Cord:
     quantity: int = 1
 
 
+@dataclass(frozen=True)
+class TrunkLeg:
+    """One MPO leg of a path: the channels it carries (an LC leg: one per cassette port, in
+    port order), its patch points (panel or enclosure ids, A end first; ``cassettes``: the end
+    points are LC cassettes in enclosures) and the trunk of each segment."""
+
+    links: tuple[str, ...]
+    holders: tuple[str, ...]
+    trunks: tuple[str, ...]
+    cassettes: bool = False
+
+
 @dataclass
 class StructuredLayout:
     style: str
@@ -96,6 +108,7 @@ class StructuredLayout:
     cassettes: dict[str, int] = field(default_factory=dict)  # rack -> cassettes
     leg_lengths_m: dict[str, list[float]] = field(default_factory=dict)  # link -> per fibre
     panel_use: dict[str, tuple[int, int]] = field(default_factory=dict)  # placed: (used, of)
+    legs: list[TrunkLeg] = field(default_factory=list)  # every trunk leg, in layout order
     findings: list[Finding] = field(default_factory=list)
 
     def panel_counts(self, catalog: StructuredCatalog | None = None) -> dict[str, int]:
@@ -369,6 +382,14 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
     # 4. Channels and cords.
     slack_end = settings.slack_per_end_m
     for leg, chunk in legs:
+        layout.legs.append(
+            TrunkLeg(
+                tuple(leg.link_ids),
+                tuple(leg.holders),
+                tuple(t[0] for t in leg.trunks),
+                any(n.kind == "cassette" for n in leg.nodes),
+            )
+        )
         for i, (link_id, up_a, _, up_b) in enumerate(chunk):
             old = direct[link_id]
             fpart = fibre_of.get(old.medium)

@@ -15,9 +15,11 @@ Termination B, Site A, Site B, Label, Length``) of one site into a design.
 - Cables become links with NetBox's label; a recorded length becomes the as-built length.
   NetBox's cable list names a device that has an asset tag ``name (asset tag)`` (every device
   Hallwright exports has one): that is read as the device ``name``.
-- Patch panels (role ``patch-panel``) are pass-throughs: each patch cord - trunk - patch cord
-  through them becomes one link (:mod:`model.asbuilt.netbox_panels_import`) and the design's
-  cabling style becomes ``cross-connect``, so the panels come back from the layout.
+- Patch panels of the catalog's panel types come back as panel devices; each patch cord -
+  trunk(s) - patch cord through them becomes one link routed via those panels (``Link.via``,
+  :mod:`model.asbuilt.netbox_panels_import`) and the design's cabling style becomes
+  ``cross-connect``. A panel of a type the catalog does not know is a pass-through: its links
+  are joined and take the style's own panels.
 """
 
 from __future__ import annotations
@@ -231,8 +233,8 @@ def _add_devices(design: Design, folder: Path, site: str, rack_ids, notes) -> No
         )
     if panels:
         notes.append(
-            f"{panels} patch panels read as pass-through: each patch cord - trunk - patch cord "
-            "through them is one link; cabling style set to cross-connect"
+            f"{panels} patch panels of types the catalog does not know read as pass-through: "
+            "the links through them take the cabling style's own panels"
         )
     for name, count in sorted(unknown.items()):
         notes.append(f"{count} devices of type {name!r} left out: the catalog has no such type")
@@ -291,8 +293,9 @@ def _add_cables(design: Design, folder: Path, site: str, notes) -> None:
                 label=c["label"],
             )
         )
-    joined, unjoined = join_through_panels(left, is_port, _length_m)
-    for (a, b, label, length), n in zip(joined, range(1, len(joined) + 1), strict=True):
+    joined, unjoined, trunk_rows = join_through_panels(left, is_port, _length_m)
+    for (a, b, label, length, panels), n in zip(joined, range(1, len(joined) + 1), strict=True):
+        via = tuple(device_of(p) for p in panels)
         links.append(
             Link(
                 id=f"nb-p{n}",
@@ -300,11 +303,16 @@ def _add_cables(design: Design, folder: Path, site: str, notes) -> None:
                 b=PortRef(device_of(b[0]), b[1]),
                 as_built_m=length,
                 label=label,
+                via=via if all(via) else (),  # a panel left out: the style chooses
             )
         )
-    skipped = len(left) - 3 * len(joined)  # a joined link used two cords and a trunk
+    skipped = len(left) - 2 * len(joined) - trunk_rows  # two cords each, and the trunks
     if joined:
         set_cabling(design, "cross-connect")
+        notes.append(
+            f"{len(joined)} links joined from patch cord - trunk - patch cord, routed via "
+            "their panels; cabling style set to cross-connect"
+        )
     if unjoined:
         notes.append(f"{unjoined} patch cords left out: no trunk and far cord continue them")
     if skipped > unjoined:

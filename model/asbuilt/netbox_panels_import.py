@@ -1,21 +1,21 @@
-"""Links through patch panels, back from NetBox's cable list: cord - trunk - cord joined.
+"""Links through patch panels, back from NetBox's cable list: cord - trunk(s) - cord joined.
 
 A structured site in NetBox (as :mod:`model.export.netbox_panels` exports it, or as a team
 records it the same way) has no cable from a GPU port to a switch port: a patch cord runs from
-the interface to a panel's front port, a trunk from that panel's rear port to a far panel's rear
-port, and a second cord from the far panel's front port to the far interface. NetBox's cable
-list export names each end's device and port but neither the port's kind nor the panel's port
-mapping, so the join follows the panel port names the export writes:
+the interface to a panel's front port, a trunk from that panel's rear port to the next panel,
+and a cord from the last panel's front port to the far interface. NetBox's cable list export
+names each end's device and port but neither the port's kind nor the panel's port mapping, so
+the join follows the port names the export's device types use, as NetBox's trace does:
 
 * MPO adapter panels: front ``Fk`` sits on rear ``Rk`` (one position);
-* cassette enclosures: front ``Cs-k`` sits on rear ``Cs`` (six positions). Which of the far
-  cassette's six fronts continues a channel is a position NetBox keeps in the device type, not
-  in the cable list: when more than one far front holds a cord, the cord whose label has the
-  same stem (``<link label> cord A`` / ``... cord B``) is the one; without that the channel is
-  left out with a note.
+* cassette enclosures: front ``Cs-k`` sits on rear ``Cs`` at position ``k``; the position is
+  carried straight through trunks and one-position adapters (NetBox's position stack), so the
+  far cassette's front is ``Ct-k``;
+* a zone (HDA) panel joins two trunks: one on its rear ``Rk``, the next on its front ``Fk``.
 
-A joined link gets the cords' label stem and, when all three pieces have a recorded length,
-their sum as its as-built length. The "cord A" end is the link's A end.
+A joined link gets the cords' label stem, the panels it passed (A end first) and, when every
+piece has a recorded length, their sum as its as-built length. The "cord A" end is the link's
+A end. Trunk legs sharing one label (one bundled trunk) are joined leg by leg.
 """
 
 from __future__ import annotations
@@ -28,25 +28,25 @@ _MPO_REAR = re.compile(r"^R(\d+)$")
 _CASSETTE_FRONT = re.compile(r"^(C\d+)-(\d+)$")
 _CASSETTE_REAR = re.compile(r"^C\d+$")
 _CORD = re.compile(r"^(?P<stem>.*) cord (?P<end>[AB])$")
-CASSETTE_FRONTS = 6
+MAX_HOPS = 18  # Link.via holds 16 panels
 
 End = tuple[str, str]  # (device name, port name)
 
 
-def _rear_of(front: str) -> str | None:
+def _rear_of(front: str) -> tuple[str, int] | None:
     if m := _MPO_FRONT.match(front):
-        return f"R{m.group(1)}"
+        return f"R{m.group(1)}", 1
     if m := _CASSETTE_FRONT.match(front):
-        return m.group(1)
+        return m.group(1), int(m.group(2))
     return None
 
 
-def _fronts_of(rear: str) -> list[str]:
+def _front_of(rear: str, position: int) -> str | None:
     if m := _MPO_REAR.match(rear):
-        return [f"F{m.group(1)}"]
+        return f"F{m.group(1)}"
     if _CASSETTE_REAR.match(rear):
-        return [f"{rear}-{k}" for k in range(1, CASSETTE_FRONTS + 1)]
-    return []
+        return f"{rear}-{position}"
+    return None
 
 
 def _stem(label: str) -> tuple[str, str]:
@@ -58,11 +58,13 @@ def join_through_panels(
     rows: Sequence[tuple[int, dict[str, str]]],
     is_port: Callable[[End], bool],
     length_m: Callable[[str], float | None],
-) -> tuple[list[tuple[End, End, str, float | None]], int]:
-    """(a end, b end, label, as-built length) of every channel the cables ``rows`` join.
+) -> tuple[list[tuple[End, End, str, float | None, tuple[str, ...]]], int, int]:
+    """(a end, b end, label, as-built length, panel names A to B) of every channel the cables
+    ``rows`` join.
 
     ``rows`` are the cables left over (an end is not a design port); ``is_port`` says whether
-    an end is a port of the design. Returns the links and the number of cords left unjoined.
+    an end is a port of the design. Returns the links, the number of cords left unjoined and
+    the number of trunk cables the links passed.
     """
     ends: dict[End, tuple[int, dict[str, str], End]] = {}
     for line, c in rows:
@@ -70,34 +72,53 @@ def join_through_panels(
         ends[a] = (line, c, b)
         ends[b] = (line, c, a)
     used: set[int] = set()
+    trunk_lines: set[int] = set()
     links = []
     cords = [(line, c) for line, c in rows if is_port(_a(c)) != is_port(_b(c))]
     for line, cord in cords:
         if line in used:
             continue
         port, panel = (_a(cord), _b(cord)) if is_port(_a(cord)) else (_b(cord), _a(cord))
-        rear = _rear_of(panel[1])
-        trunk = ends.get((panel[0], rear)) if rear else None
-        if trunk is None:
+        found = _follow(panel, ends, is_port)
+        if found is None:
             continue
-        far_panel = trunk[2]
-        stem, end = _stem(cord["label"])
-        candidates = []
-        for front in _fronts_of(far_panel[1]):
-            far = ends.get((far_panel[0], front))
-            if far is not None and far[0] not in used and far[0] != line and is_port(far[2]):
-                candidates.append(far)
-        if len(candidates) > 1:
-            candidates = [f for f in candidates if _stem(f[1]["label"])[0] == stem]
-        if len(candidates) != 1:
+        far_line, far_cord, far_port, trunks, panels = found
+        if far_line in used or far_line == line:
             continue
-        far_line, far_cord, far_port = candidates[0]
         used.update((line, far_line))
-        pieces = [length_m(c["length"]) for c in (cord, trunk[1], far_cord)]
+        trunk_lines.update(id(t) for t in trunks)
+        stem, end = _stem(cord["label"])
+        pieces = [length_m(c["length"]) for c in (cord, *trunks, far_cord)]
         total = None if None in pieces else round(sum(pieces), 3)
-        a, b = (far_port, port) if end == "B" else (port, far_port)
-        links.append((a, b, stem, total))
-    return links, sum(1 for line, _ in cords if line not in used)
+        if end == "B":
+            links.append((far_port, port, stem, total, tuple(reversed(panels))))
+        else:
+            links.append((port, far_port, stem, total, tuple(panels)))
+    return links, sum(1 for line, _ in cords if line not in used), len(trunk_lines)
+
+
+def _follow(front: End, ends, is_port):
+    """From a panel front port: (far cord line, far cord, far port, trunks, panels) or None."""
+    rear = _rear_of(front[1])
+    if rear is None:
+        return None
+    position = rear[1]
+    trunk = ends.get((front[0], rear[0]))
+    trunks, panels = [], [front[0]]
+    for _ in range(MAX_HOPS):
+        if trunk is None:
+            return None
+        trunks.append(trunk[1])
+        dev, rear_port = trunk[2]  # the trunk lands on a rear port
+        panels.append(dev)
+        out = _front_of(rear_port, position)
+        nxt = ends.get((dev, out)) if out else None
+        if nxt is None:
+            return None
+        if is_port(nxt[2]):
+            return nxt[0], nxt[1], nxt[2], trunks, panels
+        trunk = nxt  # a zone panel: the next trunk leaves its front
+    return None
 
 
 def _a(c: dict[str, str]) -> End:

@@ -55,7 +55,7 @@ from model.export.netbox_names import (
     slugify,
     unique_names,
 )
-from model.export.netbox_panels import PANEL_ROLE, PanelType, panel_export
+from model.export.netbox_panels import PANEL_ROLE, panel_export
 from model.export.netbox_readme import README
 from model.export.netbox_types import (
     TypeVariant,
@@ -156,7 +156,6 @@ class NetBoxTables:
     tables: dict[str, tuple[tuple[str, ...], list[tuple]]] = field(default_factory=dict)
     device_types: list[TypeVariant] = field(default_factory=list)
     module_types: list[ModuleType] = field(default_factory=list)
-    panel_types: list[PanelType] = field(default_factory=list)  # model.export.netbox_panels
 
     def rows(self, stem: str) -> list[tuple]:
         return self.tables[stem][1]
@@ -273,7 +272,8 @@ def netbox_tables(
 
 
 def _add_panels(design, plant, schedule, out, device_names, rack_names) -> None:
-    """Structured designs: panel devices, and cords + trunks in place of their links' cables."""
+    """Structured designs: cords + trunk legs in place of their links' cables (the panels are
+    design devices, their types carry the ports); virtual panels as unpositioned devices."""
     labels = {row.link_id: row.label for row in schedule}
     flipped = set()
     for row in schedule:
@@ -284,18 +284,40 @@ def _add_panels(design, plant, schedule, out, device_names, rack_names) -> None:
     if not panels.links:
         return
     t, site = out.tables, out.site
-    out.panel_types = panels.types
-    vendors = {v for v, _ in t["01_manufacturers"][1]} | {p.vendor for p in panels.types}
-    t["01_manufacturers"] = (MANUFACTURER_HEADER, [(v, slugify(v)) for v in sorted(vendors)])
-    roles = sorted({r for r, _, _ in t["02_device_roles"][1]} | {PANEL_ROLE})
-    t["02_device_roles"] = (
-        ROLE_HEADER,
-        [(r, slugify(r), ROLE_COLORS.get(r, "607d8b")) for r in roles],
-    )
-    fixed = {"site": site, "location": LOCATION_NAME}
-    for row in panels.devices:
-        row = {**row, **fixed, "asset_tag": device_asset_tag(site, str(row["name"]))}
-        t["07_devices"][1].append(tuple(row.get(h, "") for h in DEVICE_HEADER))
+    if panels.virtual:
+        variants = {v.dtype.id: v for v in out.device_types}
+        for _, _, part_id in panels.virtual:
+            if part_id not in variants:
+                variants[part_id] = TypeVariant(design.catalog.device_types[part_id], {}, ())
+        out.device_types = sorted(variants.values(), key=lambda v: v.slug)
+        vendors = {v for v, _ in t["01_manufacturers"][1]} | {
+            v.dtype.vendor for v in variants.values()
+        }
+        t["01_manufacturers"] = (MANUFACTURER_HEADER, [(v, slugify(v)) for v in sorted(vendors)])
+        roles = sorted({r for r, _, _ in t["02_device_roles"][1]} | {PANEL_ROLE})
+        t["02_device_roles"] = (
+            ROLE_HEADER,
+            [(r, slugify(r), ROLE_COLORS.get(r, "607d8b")) for r in roles],
+        )
+        for name, rack_id, part_id in panels.virtual:
+            variant = variants[part_id]
+            row = {
+                "name": name,
+                "role": PANEL_ROLE,
+                "manufacturer": variant.dtype.vendor,
+                "device_type": variant.model,
+                "status": "planned",
+                "site": site,
+                "location": LOCATION_NAME,
+                "rack": rack_names[rack_id],
+                "airflow": "passive",
+                "asset_tag": device_asset_tag(site, name),
+                "description": fit_name(
+                    f"Hallwright {part_id} not placed in the design (no rack position)",
+                    DESCRIPTION_MAX,
+                ),
+            }
+            t["07_devices"][1].append(tuple(row.get(h, "") for h in DEVICE_HEADER))
     kept = [
         r for r, s in zip(t["08_cables"][1], schedule, strict=True) if s.link_id not in panels.links
     ]
@@ -379,9 +401,6 @@ def netbox_files(export: NetBoxTables) -> dict[str, bytes]:
             for v in export.device_types:
                 path = f"{DEVICE_TYPES_DIR}/{v.slug}.yaml"
                 files[path] = yaml_document(v.document()).encode("utf-8")
-            for p in export.panel_types:
-                path = f"{DEVICE_TYPES_DIR}/{p.slug}.yaml"
-                files[path] = yaml_document(p.document()).encode("utf-8")
             for m in export.module_types:
                 path = f"{MODULE_TYPES_DIR}/{m.slug}.yaml"
                 files[path] = yaml_document(m.document()).encode("utf-8")

@@ -11,7 +11,6 @@ A-end interface must reach the link's B-end interface (through both panels when
 from __future__ import annotations
 
 import json
-import math
 import sys
 from pathlib import Path
 
@@ -22,8 +21,8 @@ from model.export.netbox import netbox_tables  # noqa: E402
 from model.export.netbox_names import interface_name  # noqa: E402
 from model.fileio import load_design  # noqa: E402
 from model.schedule import schedule_rows  # noqa: E402
-from model.structured_catalog import structured_catalog  # noqa: E402
-from model.structured_layout import LC_ENCLOSURE, MPO_PANEL, structured_layout  # noqa: E402
+from model.structured_edit import is_panel  # noqa: E402
+from model.structured_layout import structured_layout  # noqa: E402
 
 TRACES = 24  # links traced per site, spread over the design
 
@@ -34,14 +33,12 @@ def main(design_path: str, out_path: str) -> None:
     export = netbox_tables(design, schedule_rows(design, plant), plant)
     layout = structured_layout(plant)
     structured = layout.structured_links()
-    trunks = sum(t.quantity for t in layout.trunks if set(t.links) & structured)
-    catalog = structured_catalog()
-    mpo_panels = sum(
-        math.ceil(n / catalog.panels[MPO_PANEL].front_ports) for n in layout.mpo_ports.values()
-    )
-    enclosures = sum(
-        math.ceil(n / catalog.panels[LC_ENCLOSURE].slots) for n in layout.cassettes.values()
-    )
+    # One cable per trunk leg and segment (model.export.netbox_panels); a leg leaving a zone
+    # panel starts on its front port.
+    trunks = sum(len(leg.trunks) for leg in layout.legs)
+    zone_fronts = sum(len(leg.trunks) - 1 for leg in layout.legs)
+    placed = sum(1 for d in design.devices.values() if is_panel(design, d.id))
+    virtual = sum(1 for r in export.rows("07_devices") if "not placed" in str(r[12]))
     cables = export.rows("08_cables") + export.rows("09_backplane_cables")
     names = {row[0]: row for row in export.rows("07_devices")}
     device_name = {str(row[12]).removeprefix("Hallwright "): row[0] for row in names.values()}
@@ -59,13 +56,13 @@ def main(design_path: str, out_path: str) -> None:
         )
     expected = {
         "site": export.site,
-        "devices": len(design.devices) + mpo_panels + enclosures,
-        "patch_panels": mpo_panels + enclosures,
+        "devices": len(design.devices) + virtual,
+        "patch_panels": placed + virtual,
         "interfaces": sum(len(design.ports(d)) for d in design.devices.values()),
         "cables": len(design.links) + len(structured) + trunks,
         "cabled_ports": 2 * len(design.links),
-        "cabled_front_ports": 2 * len(structured),
-        "cabled_rear_ports": 2 * trunks,
+        "cabled_front_ports": 2 * len(structured) + zone_fronts,
+        "cabled_rear_ports": 2 * trunks - zone_fronts,
         "modules": len(export.rows("10_modules")),
         "lengths": {row[10]: row[11] for row in cables},
         "traces": traces,

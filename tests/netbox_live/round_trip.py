@@ -34,6 +34,8 @@ def main(design_path: str, back_path: str) -> int:
     want, got = _ends(design), _ends(back)
     if got != want:
         failures.append(f"links: {len(want - got)} missing, {len(got - want)} extra")
+    if _vias(back) != _vias(design) and any(k.via for k in back.links.values()):
+        failures.append("links: the panels they are routed via differ")
     if back.settings.cabling != design.settings.cabling:
         failures.append(
             f"cabling {back.settings.cabling!r}, the design's {design.settings.cabling!r}"
@@ -46,6 +48,26 @@ def main(design_path: str, back_path: str) -> int:
     for failure in failures:
         print(f"FAIL {back.name}: {failure}")
     return 1 if failures else 0
+
+
+def _vias(design) -> set:
+    """Per link (its two ends' names): the names of the panels its channel passes."""
+    from model.cabling import CablePlant
+    from model.structured_layout import structured_layout
+
+    layout = structured_layout(CablePlant(design))
+    name = {d.id: d.name for d in design.devices.values()}
+    out = set()
+    for link in design.links.values():
+        channel = layout.channels.get(link.id)
+        panels = [
+            name.get(e.object_id, e.object_id)
+            for e in (channel.elements if channel else ())
+            if e.kind == "panel"
+        ]
+        ends = frozenset([(name[link.a.device], link.a.port), (name[link.b.device], link.b.port)])
+        out.add((ends, frozenset(panels)))
+    return out
 
 
 if __name__ == "__main__":
