@@ -12,7 +12,9 @@ from gui.canvas.context_menu import CanvasContextMenu, editor_entries
 from gui.canvas.overview import OverviewView
 from gui.find_dialog import add_find_actions
 from gui.help_dialog import add_help_actions
+from gui.panel_commands import add_panel_actions
 from gui.print_action import add_print_action
+from gui.structured_actions import add_structured_actions
 from gui.window_layout import WindowLayout
 
 
@@ -23,6 +25,8 @@ def install_editor_extras(window) -> None:
     add_bulk_connect_action(window, window.design_menu)
     add_find_actions(window, window.edit_menu, window.view_menu)
     add_arrange_actions(window, window.design_menu, window.view_menu)
+    add_structured_actions(window)  # View > Trunks, Design > Cabling Style
+    add_panel_actions(window)  # Design > Place Patch Panel, Route Via Panels
     add_overview(window)
 
 

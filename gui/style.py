@@ -23,6 +23,8 @@ MEDIUM_KIND_LABELS = {
     "none": ("Not routed / no medium", "#8a8f98"),
 }
 NO_MEDIUM_COLOR = "#8a8f98"
+TRUNK_COLOR = "#d6336c"  # MPO trunks (dashed): apart from every medium colour and the selection
+TRUNK_LABEL = "MPO trunk (structured)"
 DROP_TARGET = "#2f9e44"  # the rack a dragged device would go into
 ROW_LABEL = "#364fc7"  # "Row A" beside the rows when zoomed out
 

@@ -173,7 +173,10 @@ def schedule_rows(
             replace(row, label=f"{row.label} #{row.link_id}") if seen[row.label] > 1 else row
             for row in out
         ]
-    return out
+    # Structured designs: each paneled link as its segments (direct designs: rows unchanged).
+    from model.schedule_segments import segment_rows
+
+    return segment_rows(design, plant, out)
 
 
 def _route_trays(plant: CablePlant, link_id: str) -> list[str] | None:

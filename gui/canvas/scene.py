@@ -21,6 +21,7 @@ from gui.canvas.link_item import LinkItem
 from gui.canvas.rack_item import RackItem
 from gui.canvas.row_labels_item import RowLabelsItem
 from gui.canvas.tray_item import TrayItem
+from gui.canvas.trunk_layer import TrunkLayer
 from gui.commands import DesignCommand, push
 from gui.plant_feed import feed_for
 from model.cabling import CablePlant
@@ -55,6 +56,7 @@ class HallScene(QGraphicsScene):
         self.link_items: dict[str, LinkItem] = {}
         self.extra_link_ids: set[str] = set()  # links shown for a selection made elsewhere
         self.device_selection: list[str] = []  # devices picked in a rack elevation
+        self.channel_focus: set[str] = set()  # channel elements a chosen warning names
         self.drop_target: str | None = None  # rack under a catalog device being dragged
         self.snap = True  # View → Snap to Floor Tiles
         self.show_trays = True  # View → Layers
@@ -84,7 +86,9 @@ class HallScene(QGraphicsScene):
         self.feed = feed_for(design, plant) if plant is not None else None
         self.tray_load = TrayLoad(design, plant, self)
         self.tray_load.updated.connect(self._apply_tray_load)
+        self.trunk_layer = TrunkLayer(self)  # View > Trunks: structured designs' MPO trunks
         self._build()
+        self.trunk_layer.refresh()
         self.tray_load.start()
         self._subscription = design.subscribe(self._on_change)
         self.selectionChanged.connect(self._on_selection_changed)
@@ -96,6 +100,7 @@ class HallScene(QGraphicsScene):
         self._subscription.close()
         self._links_timer.stop()
         self.tray_load.stop()
+        self.trunk_layer.stop()
 
     def _build(self) -> None:
         self._update_hall()
@@ -271,7 +276,10 @@ class HallScene(QGraphicsScene):
 
     def item_for(self, object_id: str):
         return (
-            self.racks.get(object_id) or self.trays.get(object_id) or self.link_items.get(object_id)
+            self.racks.get(object_id)
+            or self.trays.get(object_id)
+            or self.link_items.get(object_id)
+            or self.trunk_layer.items.get(object_id)
         )
 
     def select_ids(self, ids: Iterable[str]) -> None:
@@ -298,6 +306,7 @@ class HallScene(QGraphicsScene):
     def _on_selection_changed(self) -> None:
         if self.selectedItems():
             self.device_selection = []
+        self.channel_focus = set()  # a warning's marks last until the selection changes
         self._links_timer.start()
         self.selection_ids_changed.emit()
 

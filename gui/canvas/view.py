@@ -178,14 +178,23 @@ class HallView(QGraphicsView):
             self.scale_factor(),
             self.viewportTransform(),
             power_key=power,
+            trunks=bool(
+                getattr(self.scene(), "trunk_layer", None) and self.scene().trunk_layer.items
+            ),
         )
 
 
 def draw_legend(
-    painter: QPainter, viewport, _map, pixels_per_m: float, transform, power_key: bool = False
+    painter: QPainter,
+    viewport,
+    _map,
+    pixels_per_m: float,
+    transform,
+    power_key: bool = False,
+    trunks: bool = False,
 ) -> None:
-    """Medium colours (and, with racks coloured by power, the power key) and a scale bar in
-    the bottom-left corner, in device pixels."""
+    """Medium colours (the MPO trunks when the plan shows them; with racks coloured by power,
+    the power key) and a scale bar in the bottom-left corner, in device pixels."""
     painter.save()
     painter.setWorldMatrixEnabled(False)
     painter.resetTransform()
@@ -193,6 +202,7 @@ def draw_legend(
     font.setPixelSize(11)
     painter.setFont(font)
     entries = list(style.MEDIUM_KIND_LABELS.values())
+    entries += [(style.TRUNK_LABEL, style.TRUNK_COLOR)] if trunks else []
     swatches = list(style.POWER_KEY) if power_key else []
     row = 16
     width = 190
@@ -204,7 +214,15 @@ def draw_legend(
     painter.drawRoundedRect(QRectF(x0, y0, width, height), 4, 4)
     for i, (label, colour) in enumerate(entries):
         y = y0 + 8 + i * row
-        painter.setPen(QPen(QColor(colour), 4, Qt.SolidLine, Qt.RoundCap))
+        trunk = label == style.TRUNK_LABEL  # dashed, as the trunks are drawn
+        painter.setPen(
+            QPen(
+                QColor(colour),
+                4,
+                Qt.DashLine if trunk else Qt.SolidLine,
+                Qt.FlatCap if trunk else Qt.RoundCap,
+            )
+        )
         painter.drawLine(QPointF(x0 + 10, y + 6), QPointF(x0 + 34, y + 6))
         painter.setPen(QColor("#222"))
         painter.drawText(QRectF(x0 + 42, y - 1, width - 46, row), Qt.AlignVCenter, label)

@@ -29,6 +29,7 @@ from gui.panels.settings_dialog import DesignSettingsDialog
 from gui.panels.warning_marks import WarningMarksItem
 from gui.panels.warnings_panel import WarningsPanel
 from model.generate import GenerateError
+from model.structured_layout import uses_structured
 
 
 class AnalysisDocks(QObject):
@@ -178,14 +179,23 @@ class AnalysisDocks(QObject):
         """Select a finding's objects on the canvas (devices by their racks) and centre them."""
         design, scene = self.document.design, self.scene
         chosen = []
+        # Channel findings name the channel's elements: trunks are selected on the trunk layer,
+        # cords by their link; panels are marked in the inspector's channel view.
+        places = scene.trunk_layer.plan_objects() if uses_structured(design) else {}
+        focus = {i for i in ids if i in places}
         for object_id in ids:
-            if object_id in design.devices:
+            place = places.get(object_id)
+            if place is not None:
+                if place.kind == "trunk":
+                    chosen.append(object_id)
+            elif object_id in design.devices:
                 chosen.append(design.devices[object_id].rack)
             elif (
                 object_id in design.racks or object_id in design.links or object_id in design.trays
             ):
                 chosen.append(object_id)
         scene.select_ids(chosen[:MAX_CANVAS_SELECTION])
+        scene.channel_focus = focus  # after the selection, which clears it
         rect = QRectF()
         for object_id in chosen[:MAX_CANVAS_SELECTION]:
             item = scene.item_for(object_id)

@@ -24,17 +24,21 @@ from PySide6.QtWidgets import (
 
 from gui import style
 from gui.commands import MoveDevicesCommand, RotateRacksCommand, UpdateCommand
+from gui.panels.inspector_structured import StructuredForms
 from gui.plain_text import plain_labels
+from gui.structured_actions import CablingStyleCommand, style_words
 from model.media import media_that_fit
 from model.plant import link_plugs, rack_power
 from model.route_words import explain_route
+from model.structured_edit import panel_types
+from model.structured_layout import CABLING_STYLES
 from model.wording import count
 
 MIXED = "(several values)"
 MIN_FIELD_PX = 72
 
 
-class InspectorPanel(QWidget):
+class InspectorPanel(StructuredForms, QWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.scene = None
@@ -105,6 +109,7 @@ class InspectorPanel(QWidget):
         devices = [design.devices[i] for i in ids if i in design.devices]
         links = [design.links[i] for i in ids if i in design.links]
         trays = [design.trays[i] for i in ids if i in design.trays]
+        trunks = [i for i in ids if i in self.scene.trunk_layer.items]
         if racks:
             self._rack_form(racks)
         elif devices:
@@ -113,6 +118,8 @@ class InspectorPanel(QWidget):
             self._link_form(links)
         elif trays:
             self._tray_form(trays)
+        elif trunks:
+            self._trunk_form(trunks)
         else:
             self._design_form()
 
@@ -430,6 +437,10 @@ class InspectorPanel(QWidget):
             [lk.label for lk in links],
             lambda t: self._replace("links", links, label=t),
         )
+        panel_ids = panel_types(design)
+        has_panels = any(d.type in panel_ids for d in design.devices.values())
+        if len(links) == 1 and (links[0].via or has_panels):
+            self._via_row(links[0])
         if len(links) == 1:
             link = links[0]
             a, b = design.devices[link.a.device], design.devices[link.b.device]
@@ -449,6 +460,7 @@ class InspectorPanel(QWidget):
                     )
                     self._info("Why", plant.reason(link.id))
                     self._plug_rows(plant, link.id)
+                    self._channel_rows(link.id)
                 except Exception as exc:  # noqa: BLE001 - the engine's refusal is shown, not raised
                     self._info("Routing", str(exc))
 
@@ -531,6 +543,15 @@ class InspectorPanel(QWidget):
             f"{count(len(design.racks), 'rack')}, {count(len(design.devices), 'device')}, "
             f"{count(design.gpu_count(), 'GPU')}, {count(len(design.links), 'link')}, "
             f"{count(len(design.trays), 'tray')}",
+        )
+        self._combo(
+            "cabling",
+            "Cabling style",
+            [(style_words(s), s) for s in CABLING_STYLES],
+            [design.settings.cabling],
+            lambda s: (
+                self._push(CablingStyleCommand(design, s)) if s != design.settings.cabling else None
+            ),
         )
         self._info(
             "Tip",

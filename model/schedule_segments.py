@@ -1,0 +1,263 @@
+"""Cabling-schedule rows per segment of a structured design (patch cord / trunk / patch cord).
+
+For a design with links through panels (:func:`model.structured_layout.structured_layout`),
+every such link is listed as its segments instead of one row: the A-end patch cord (device port
+to its first panel's front), each trunk (panel rear to panel rear, or through an intermediate
+adapter), and the B-end patch cord, each a row of the schedule's own columns
+(:data:`model.schedule.SCHEDULE_COLUMNS`). ``link_id`` is the channel's id (the link's) and
+groups a channel's rows; ``cable_id`` names the physical assembly (``{link}:cord-a``, the
+trunk's id, ``{link}:cord-b``). Links that stay direct keep their row unchanged, so a direct
+design's schedule is exactly what it was.
+
+Choices, written down:
+
+* **Ports.** Each MPO leg of a channel takes the next port of every adapter panel it passes,
+  panel by panel in the layout's channel order (the layout counts ports per panel, it does not
+  number them); the front of port p is ``{panel}:{p}``, its rear ``{panel}:R{p}``. A cassette's
+  front is the channel's LC port (``{cassette}:{k}``, the layout's mirrored ports), its rear
+  ``{cassette}:R``. A panel is named as the design names its device (``pp1``); a panel the
+  layout needs beyond the placed ones (*virtual*, PANELS_NOT_PLACED) by its layout id with U 0.
+* **Trunks.** A trunk is one physical cable, however many legs it bundles (MPO-24/48/144): one
+  row, listed under the first channel (in schedule order) it carries, its ends labelled with
+  the rear ports of all its legs (``R1-R3,R7``). ``medium_kind`` says the segment
+  (``patch-cord`` or ``trunk``), ``medium`` stays the link's; a cord's ``part`` is the module's
+  fibre part at the cord's ordered length, a trunk's the trunk part at its length; the trunk row
+  carries the link's tray route, a cord ``(in rack)``.
+* **Several fibres per port** (800G SR8: two MPO per port; duplex links of several pairs): one
+  cord row per fibre per end, ``cable_id`` suffixed ``.1``, ``.2``, each on its own panel port.
+* Rows follow the schedule row's A end: when the schedule turned a link round (its B end sorts
+  first), its segments are listed from the B end, each with its ends swapped.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+from msgspec.structs import replace
+
+from model.channel_view import patch_point_rack
+from model.parts import part_number_for
+from model.structured_catalog import structured_catalog
+from model.structured_layout import structured_layout, uses_structured
+
+PATCH_CORD, TRUNK = "patch-cord", "trunk"
+END_FIELDS = ("rack", "u", "device", "port", "cage", "module")
+
+
+def _num(value: float | None) -> float | None:
+    return None if value is None or math.isnan(value) else round(value, 3)
+
+
+def _ranges(ports: list[int]) -> str:
+    """[1, 2, 3, 7] -> "R1-R3,R7"."""
+    out, run = [], []
+    for p in sorted(set(ports)):
+        if run and p == run[-1] + 1:
+            run.append(p)
+            continue
+        if run:
+            out.append(f"R{run[0]}" + (f"-R{run[-1]}" if len(run) > 1 else ""))
+        run = [p]
+    if run:
+        out.append(f"R{run[0]}" + (f"-R{run[-1]}" if len(run) > 1 else ""))
+    return ",".join(out)
+
+
+class _Places:
+    """Racks, names and U of the channels' patch points, and their port numbers."""
+
+    def __init__(self, design, layout) -> None:
+        self.design = design
+        self.trunks = {t.id: t for t in layout.trunks}
+        self.next_port: dict[str, int] = defaultdict(int)
+
+    def rack(self, channel, i: int) -> str:
+        return patch_point_rack(self.design, self.trunks, channel, i)
+
+    def end(self, rack_id: str, element, port: str) -> dict:
+        design = self.design
+        device = design.devices.get(element.object_id)
+        name = (device.name or device.id) if device is not None else element.object_id
+        return {
+            "label": f"{name}:{port}",
+            "rack": design.racks[rack_id].name,
+            "u": device.u if device is not None else 0,
+            "device": name,
+            "port": port,
+            "cage": "",
+            "module": "",
+        }
+
+    def port(self, element) -> int:
+        self.next_port[element.object_id] += 1
+        return self.next_port[element.object_id]
+
+
+def _device_end(design, end, cage: str, module: str) -> dict:
+    device = design.devices[end.device]
+    rack = design.racks[device.rack].name
+    return {
+        "label": f"{rack}-U{device.u}-{end.port}",
+        "rack": rack,
+        "u": device.u,
+        "device": device.name,
+        "port": end.port,
+        "cage": cage,
+        "module": module,
+    }
+
+
+def _row(base, cable_id: str, kind: str, a: dict, b: dict, length, ordered, part, route):
+    fields = {f"a_{k}": a[k] for k in END_FIELDS} | {f"b_{k}": b[k] for k in END_FIELDS}
+    return replace(
+        base,
+        cable_id=cable_id,
+        label=f"{a['label']} to {b['label']}",
+        medium_kind=kind,
+        length_m=_num(length),
+        ordered_length_m=_num(ordered),
+        part=part,
+        route=route,
+        **fields,
+    )
+
+
+def _swapped(design, row) -> bool:
+    """Whether the schedule lists the link from its B end."""
+    link = design.links[row.link_id]
+    return (row.a_device, row.a_port) != (design.devices[link.a.device].name, link.a.port)
+
+
+def _reverse_route(route: str) -> str:
+    return " > ".join(reversed(route.split(" > "))) if " > " in route else route
+
+
+def _swap(row):
+    """The same segment listed from its other end."""
+    fields = {}
+    for k in END_FIELDS:
+        fields[f"a_{k}"], fields[f"b_{k}"] = getattr(row, f"b_{k}"), getattr(row, f"a_{k}")
+    a_label, _, b_label = row.label.partition(" to ")
+    route = _reverse_route(row.route) if row.medium_kind == TRUNK else row.route
+    return replace(row, label=f"{b_label} to {a_label}", route=route, **fields)
+
+
+def segment_rows(design, plant, rows: list) -> list:
+    """``rows`` (the schedule's, one per link) with each paneled link replaced by its segments."""
+    if not uses_structured(design):
+        return rows
+    layout = structured_layout(plant)
+    structured = layout.structured_links()
+    if not structured:
+        return rows
+    sc = structured_catalog()
+    places = _Places(design, layout)
+    fibre_parts = design.catalog.fibre_parts
+    cords_of: dict[str, list] = defaultdict(list)
+    for cord in layout.cords:
+        cords_of[cord.link_id].append(cord)
+    # 1. Ports: every leg of every channel, in the layout's channel order.
+    legs: dict[str, list[list[tuple[str, dict, dict]]]] = {}  # link -> per copy, per point
+    trunk_ends: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
+    for link_id, channel in layout.channels.items():
+        if link_id not in structured:
+            continue
+        points = [i for i, e in enumerate(channel.elements) if e.kind in ("panel", "cassette")]
+        copies = max(1, len(cords_of[link_id]) // 2)
+        per_copy = []
+        for k in range(copies):
+            ends = []
+            for i in points:
+                element = channel.elements[i]
+                rack_id = places.rack(channel, i)
+                if element.kind == "cassette":
+                    lc = element.port + (-k if element.reverse else k)
+                    front = places.end(rack_id, element, str(lc))
+                    rear = places.end(rack_id, element, "R")
+                else:
+                    p = places.port(element)
+                    front = places.end(rack_id, element, str(p))
+                    rear = places.end(rack_id, element, f"R{p}")
+                    before = channel.elements[i - 1]
+                    after = channel.elements[i + 1]
+                    if before.kind == "trunk":
+                        trunk_ends[before.object_id][1].append(p)
+                    if after.kind == "trunk":
+                        trunk_ends[after.object_id][0].append(p)
+                ends.append((element.kind, front, rear))
+            per_copy.append(ends)
+        legs[link_id] = per_copy
+    # 2. Rows, in the schedule's order.
+    listed_trunks: set[str] = set()
+    result = []
+    for row in rows:
+        if row.link_id not in legs:
+            result.append(row)
+            continue
+        link_id = row.link_id
+        link = design.links[link_id]
+        channel = layout.channels[link_id]
+        swapped = _swapped(design, row)
+        cage_a, cage_b = (row.b_cage, row.a_cage) if swapped else (row.a_cage, row.b_cage)
+        mod_a, mod_b = (row.b_module, row.a_module) if swapped else (row.a_module, row.b_module)
+        dev_a = _device_end(design, link.a, cage_a, mod_a)
+        dev_b = _device_end(design, link.b, cage_b, mod_b)
+        cords = cords_of[link_id]
+        copies = legs[link_id]
+        out_a, out_trunks, out_b = [], [], []
+        for k, ends in enumerate(copies):
+            suffix = f".{k + 1}" if len(copies) > 1 else ""
+            cord_a, cord_b = cords[2 * k], cords[2 * k + 1]
+            for cord, a, b, name, out in (
+                (cord_a, dev_a, ends[0][1], "cord-a", out_a),
+                (cord_b, ends[-1][1], dev_b, "cord-b", out_b),
+            ):
+                fpart = fibre_parts.get(cord.fibre_part)
+                part = part_number_for(fpart.part_number, cord.ordered_m) if fpart else ""
+                out.append(
+                    _row(
+                        base=row,
+                        cable_id=f"{link_id}:{name}{suffix}",
+                        kind=PATCH_CORD,
+                        a=a,
+                        b=b,
+                        length=cord.length_m,
+                        ordered=cord.ordered_m,
+                        part=part,
+                        route="(in rack)",
+                    )
+                )
+        trunk_elements = [e for e in channel.elements if e.kind == "trunk"]
+        ends = copies[0]
+        for n, element in enumerate(trunk_elements):
+            trunk = places.trunks.get(element.object_id)
+            if trunk is None or trunk.id in listed_trunks:
+                continue
+            listed_trunks.add(trunk.id)
+            near, far = ends[n], ends[n + 1]
+            a_ports, b_ports = trunk_ends[trunk.id]
+            a = dict(near[2], port=_ranges(a_ports) if a_ports else near[2]["port"])
+            b = dict(far[2], port=_ranges(b_ports) if b_ports else far[2]["port"])
+            if near[0] == "panel" and n > 0:  # a trunk leaving an intermediate adapter: front
+                a["port"] = a["port"].replace("R", "")
+            a["label"] = f"{a['device']}:{a['port']}"
+            b["label"] = f"{b['device']}:{b['port']}"
+            tpart = sc.trunks.get(trunk.part)
+            base_route = _reverse_route(row.route) if swapped else row.route
+            out_trunks.append(
+                _row(
+                    base=row,
+                    cable_id=trunk.id,
+                    kind=TRUNK,
+                    a=a,
+                    b=b,
+                    length=trunk.length_m,
+                    ordered=trunk.ordered_m,
+                    part=part_number_for(tpart.part_number, trunk.ordered_m) if tpart else "",
+                    route=base_route if len(trunk_elements) == 1 else "",
+                )
+            )
+        listed = [*out_a, *out_trunks, *out_b]
+        result.extend([_swap(r) for r in reversed(listed)] if swapped else listed)
+    return result

@@ -1,0 +1,226 @@
+"""Structured cabling in the editor: cabling style (undo/redo), channel view, trunk layer,
+channel warnings selecting their elements, placing panels and routing a link via them."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QLabel
+
+from model.channels import loss_budget
+from model.entities import Tray
+from model.fileio import save_design
+from model.structured_layout import set_cabling, structured_layout
+from tests.builders import device, empty_hall, link, rack
+from tests.gui.analysis_support import close_quietly, wait_fresh
+from tests.gui.conftest import make_window
+
+
+def two_rack_hall(x_far: float, nics: int = 2, cabling: str = "direct"):
+    """A DGX rack at x = 1.5 and a leaf rack at ``x_far`` on one 70 m tray, SR4 links pinned."""
+    design = empty_hall(width_m=72.0)
+    rack(design, "r1", 1.5, 3.0)
+    rack(design, "n1", x_far, 3.0)
+    design.add_trays([Tray(id="t-row", points=[(0.6, 3.0), (71.4, 3.0)])])
+    device(design, "a1", "r1", 2, "dgx-h100")
+    device(design, "leaf1", "n1", 20, "qm9700", role="leaf")
+    for nic in range(1, nics + 1):
+        link(design, f"l-{nic}", ("a1", f"nic{nic}"), ("leaf1", f"p{nic}"), medium="sr4-400g")
+    set_cabling(design, cabling)
+    return design
+
+
+@pytest.fixture
+def open_window(qtbot, tmp_path):
+    windows = []
+
+    def open_design(design):
+        path = tmp_path / f"d{len(windows)}.hall.json"
+        save_design(design, path)
+        win = make_window(qtbot, tmp_path, path)
+        windows.append(win)
+        return win
+
+    yield open_design
+    for win in windows:
+        close_quietly(win)
+
+
+def settle(qtbot, window) -> None:
+    QApplication.processEvents()
+    window.scene.feed.ensure_fresh()
+    qtbot.wait(10)
+    QApplication.processEvents()
+
+
+def test_cabling_style_from_the_inspector_with_undo_and_redo(open_window, qtbot):
+    window = open_window(two_rack_hall(12.0))
+    design = window.document.design
+    window.scene.clearSelection()
+    settle(qtbot, window)
+    combo = window.inspector.fields["cabling"]
+    assert combo.currentData() == "direct"
+    assert window.scene.trunk_layer.items == {}
+    combo.setFocus()
+    qtbot.keyClick(combo, Qt.Key_Down)  # the next style: cross-connect
+    settle(qtbot, window)
+    assert design.settings.cabling == "cross-connect"
+    assert window.undo_action.text() == "&Undo Cabling style: cross-connect"
+    trunks = structured_layout(window.document.plant).trunks
+    assert sorted(window.scene.trunk_layer.items) == sorted(t.id for t in trunks)
+    assert [(t.part, t.legs) for t in trunks] == [("trunk-mpo24-mm", 2)]  # both SR4 channels
+    window.undo_action.trigger()
+    settle(qtbot, window)
+    assert design.settings.cabling == "direct"
+    assert window.scene.trunk_layer.items == {}
+    assert window.inspector.fields["cabling"].currentData() == "direct"
+    window.redo_action.trigger()
+    settle(qtbot, window)
+    assert design.settings.cabling == "cross-connect"
+    assert len(window.scene.trunk_layer.items) == 1
+    # View > Trunks hides the layer and shows it again.
+    window.structured_actions.trunks_action.trigger()
+    assert window.scene.trunk_layer.items == {}
+    window.structured_actions.trunks_action.trigger()
+    assert len(window.scene.trunk_layer.items) == 1
+    # The Design menu offers the same choice, as the same undo step.
+    window.structured_actions.style_actions["direct"].trigger()
+    settle(qtbot, window)
+    assert design.settings.cabling == "direct"
+    window.undo_action.trigger()
+    assert design.settings.cabling == "cross-connect"
+
+
+def test_channel_view_shows_each_segment_its_loss_and_the_budget(open_window, qtbot):
+    window = open_window(two_rack_hall(12.0, cabling="cross-connect"))
+    settle(qtbot, window)
+    # Click the trunk on the plan: the trunk's form names its channel.
+    item = window.scene.trunk_layer.items["trunk-1"]
+    window.scene.clearSelection()
+    item.setSelected(True)
+    settle(qtbot, window)
+    assert window.inspector.title.text() == "Trunk trunk-1"
+    window.scene.select_ids(["l-1"])
+    settle(qtbot, window)
+    tree = window.inspector.fields["channel"]
+    texts = tree.segment_texts()
+    assert [t[0].split(" ")[1] for t in texts] == ["Patch", "Panel", "Trunk", "Panel", "Patch"]
+    channel = structured_layout(window.document.plant).channels["l-1"]
+    budget = loss_budget(channel)
+    losses = [float(item.text(2).split()[0]) for item in tree.segment_items]
+    assert sum(losses) == pytest.approx(budget.loss_db, abs=1e-3 * len(losses))
+    assert texts[1][-1] == "Loss MPO mated pair 0.35 dB"
+    trunk = channel.elements[2]
+    assert texts[2][-1] == f"Loss {trunk.length_m:g} m × 3 dB/km"
+    texts = [label.text() for label in window.inspector.findChildren(QLabel)]
+    assert f"{budget.margin_db:+.3f} dB, within budget" in texts
+    assert "polarity correct" in texts
+    # Double-clicking the trunk's row selects the trunk on the plan.
+    window.inspector.scroll.ensureWidgetVisible(tree)
+    QApplication.processEvents()
+    rect = tree.visualItemRect(tree.segment_items[2])
+    qtbot.mouseClick(tree.viewport(), Qt.LeftButton, pos=rect.center())  # as a hand does:
+    qtbot.mouseDClick(tree.viewport(), Qt.LeftButton, pos=rect.center())  # press, then double
+    settle(qtbot, window)
+    assert window.scene.selected_ids() == [trunk.object_id]
+
+
+def test_moving_the_leaf_rack_away_a_channel_warning_selects_its_link_and_trunk(open_window, qtbot):
+    window = open_window(two_rack_hall(12.0, nics=1, cabling="cross-connect"))
+    wait_fresh(qtbot, window)
+    # The user moves the network rack 30 m down the row in the inspector.
+    window.scene.select_ids(["n1"])
+    settle(qtbot, window)
+    x = window.inspector.fields["x"]
+    x.setValue(42.0)
+    wait_fresh(qtbot, window)
+    d = window.analysis_docks
+    codes = {w.code: w for w in d.panel.report.warnings}
+    finding = codes["CHANNEL_REACH_EXCEEDED"]
+    assert finding.objects[0] == "l-1"
+    tree = d.warnings.tree
+    item = next(
+        tree.topLevelItem(i).child(j).child(0)
+        for i in range(tree.topLevelItemCount())
+        for j in range(tree.topLevelItem(i).childCount())
+        if tree.topLevelItem(i).child(j).text(0).startswith("CHANNEL_REACH_EXCEEDED")
+    )
+    d.tabs.setCurrentWidget(d.warnings)
+    item.parent().setExpanded(True)
+    tree.scrollToItem(item)
+    qtbot.mouseClick(tree.viewport(), Qt.LeftButton, pos=tree.visualItemRect(item).center())
+    settle(qtbot, window)
+    assert sorted(window.scene.selected_ids()) == ["l-1", "trunk-1"]
+    view = window.inspector.fields["channel"]
+    marked = [
+        it.data(0, Qt.UserRole + 1)
+        for it in view.segment_items
+        if it.background(0).color().name() == "#fff3bf"
+    ]
+    assert marked == [e for e in finding.objects[1:]]  # every element the warning names
+    texts = [label.text() for label in window.inspector.findChildren(QLabel)]
+    assert any("exceeds the 50 m paneled reach" in t for t in texts)
+
+
+def test_place_panels_and_route_a_link_via_them_with_undo(open_window, qtbot):
+    window = open_window(two_rack_hall(12.0, nics=1))
+    design = window.document.design
+    window.scene.select_ids(["r1", "n1"])
+    settle(qtbot, window)
+    menu_action = window.place_panel_actions["panel-mpo-1u-72"]
+    menu_action.trigger()
+    panels = sorted(
+        (d for d in design.devices.values() if d.role == "patch-panel"), key=lambda d: d.rack
+    )
+    assert [(p.rack, p.u) for p in panels] == [("n1", 48), ("r1", 48)]
+    window.scene.select_ids(["l-1"])
+    settle(qtbot, window)
+    window.route_via_action.trigger()
+    by_rack = {p.rack: p.id for p in panels}
+    assert design.links["l-1"].via == (by_rack["r1"], by_rack["n1"])
+    settle(qtbot, window)
+    via = window.inspector.fields["via"]
+    names = {p.id: p.name for p in panels}
+    assert via.text() == f"{names[by_rack['r1']]}, {names[by_rack['n1']]}"
+    # The channel now passes the placed panels, and the plan draws its trunk between them.
+    tree = window.inspector.fields["channel"]
+    rows = [item.data(0, Qt.UserRole + 1) for item in tree.segment_items]
+    assert rows[1] == by_rack["r1"] and rows[3] == by_rack["n1"]
+    assert list(window.scene.trunk_layer.items) == [rows[2]]
+    # Typing a panel route: one panel only, then a name that is no panel (refused, kept).
+    via.setFocus()
+    via.selectAll()
+    qtbot.keyClicks(via, names[by_rack["r1"]])
+    qtbot.keyClick(via, Qt.Key_Return)
+    settle(qtbot, window)
+    assert design.links["l-1"].via == (by_rack["r1"],)
+    via = window.inspector.fields["via"]
+    via.setFocus()
+    via.selectAll()
+    qtbot.keyClicks(via, "nowhere")
+    qtbot.keyClick(via, Qt.Key_Return)
+    settle(qtbot, window)
+    assert design.links["l-1"].via == (by_rack["r1"],)
+    assert window.inspector.error.text() == "no patch panel named 'nowhere'"
+    window.undo_action.trigger()
+    assert design.links["l-1"].via == (by_rack["r1"], by_rack["n1"])
+    window.undo_action.trigger()
+    assert design.links["l-1"].via == ()
+    window.undo_action.trigger()
+    assert not any(d.role == "patch-panel" for d in design.devices.values())
+    window.redo_action.trigger()
+    assert sorted(d.id for d in design.devices.values() if d.role == "patch-panel") == sorted(
+        by_rack.values()
+    )
+
+
+def test_route_via_panels_refuses_a_rack_without_a_panel(open_window, qtbot):
+    window = open_window(two_rack_hall(12.0, nics=1))
+    window.scene.select_ids(["r1"])
+    window.place_panel_actions["panel-mpo-1u-72"].trigger()
+    window.scene.select_ids(["l-1"])
+    settle(qtbot, window)
+    window.route_via_action.trigger()
+    assert window.document.design.links["l-1"].via == ()
+    assert window.document.stack.count() == 1  # only the panel placed: nothing half done
+    assert "rack N1 has no MPO adapter panel" in window.statusBar().currentMessage()
