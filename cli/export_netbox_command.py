@@ -28,7 +28,7 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
 def run(args: argparse.Namespace) -> int:
     design, plant = load_and_route(args.file)
     try:
-        export = netbox_tables(design, schedule_rows(design, plant), plant)
+        export = netbox_tables(design, schedule_rows(design, plant, segments=False), plant)
         paths = write_netbox_dir(args.output, export)
     except ExportError as exc:
         raise CliError(str(exc)) from None

@@ -165,7 +165,7 @@ class _Exporter(QObject):
             from model.schedule import schedule_rows
 
             paths = write_netbox_dir(
-                out, netbox_tables(design, schedule_rows(design, plant), plant)
+                out, netbox_tables(design, schedule_rows(design, plant, segments=False), plant)
             )
             return f"{len(paths)} NetBox files"
 

@@ -80,7 +80,7 @@ class ScheduleRow(Struct, frozen=True, kw_only=True):
 
 
 def schedule_rows(
-    design: Design, plant: CablePlant, phys: PhysicalPlant | None = None
+    design: Design, plant: CablePlant, phys: PhysicalPlant | None = None, segments: bool = True
 ) -> list[ScheduleRow]:
     """One row per link (backplane links excluded), sorted for installers rack by rack.
 
@@ -173,7 +173,10 @@ def schedule_rows(
             replace(row, label=f"{row.label} #{row.link_id}") if seen[row.label] > 1 else row
             for row in out
         ]
-    # Structured designs: each paneled link as its segments (direct designs: rows unchanged).
+    # Structured designs: each paneled link as its segments (direct designs: rows unchanged);
+    # ``segments=False``: one row per link (the NetBox export builds its own cords and trunks).
+    if not segments:
+        return out
     from model.schedule_segments import segment_rows
 
     return segment_rows(design, plant, out)

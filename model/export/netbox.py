@@ -63,7 +63,8 @@ from model.export.netbox_types import (
     is_infiniband_switch,
     yaml_document,
 )
-from model.schedule import ScheduleRow
+from model.schedule import ScheduleRow, schedule_rows
+from model.schedule_segments import PATCH_CORD, TRUNK
 
 CHUNK_ROWS = 500
 SHARED = "shared"
@@ -186,10 +187,18 @@ def _variants(design: Design) -> dict[str, TypeVariant]:
     return out
 
 
+SEGMENT_KINDS = (PATCH_CORD, TRUNK)
+
+
 def netbox_tables(
     design: Design, schedule: Sequence[ScheduleRow], plant: CablePlant
 ) -> NetBoxTables:
-    """The design as NetBox tables (one site); ``schedule`` gives the cables' labels and lengths."""
+    """The design as NetBox tables (one site); ``schedule`` gives the cables' labels and lengths.
+
+    A structured design's schedule lists paneled links per segment: the link rows are taken
+    instead (cords and trunk legs come from :mod:`model.export.netbox_panels`)."""
+    if any(row.medium_kind in SEGMENT_KINDS for row in schedule):
+        schedule = schedule_rows(design, plant, segments=False)
     site = fit_name(design.name, SITE_NAME_MAX) or "Hallwright design"
     out = NetBoxTables(site=site)
     racks = sorted(design.racks.values(), key=lambda r: (r.name, r.id))
