@@ -13,7 +13,8 @@ with the other devices; this module adds what NetBox needs to trace through them
   ``port-mappings`` what NetBox 4.5 and later read.
 * **Ports** are handed out per panel in the order of the legs' schedule labels (one MPO port per
   leg, one enclosure slot per cassette pair end), so the same design exports the same ports,
-  also after a round trip through NetBox.
+  also after a round trip through NetBox, and an MPO panel's port ``k`` is the cabling
+  schedule's ``{panel}:k`` (:mod:`model.schedule_segments` numbers them in the same order).
 * **Cords**: interface <-> the leg's front port at each end (a cassette: front ``Cs-j`` for the
   leg's ``j``-th channel). A link of two connectors per port (800G SR8) has two legs; NetBox
   lets an interface hold one cable, so its cord is on the first leg's port.
@@ -163,7 +164,7 @@ def panel_export(
         return t.rack_a if i < len(trunk_ids) else t.rack_b
 
     # Ports per leg and node, legs taken in the order of their channels' labels.
-    legs = sorted(layout.legs, key=lambda g: tuple(label(lid) for lid in g.links))
+    legs = sorted(layout.legs, key=lambda g: tuple((label(lid), lid) for lid in g.links))
     placed: list[tuple] = []  # (leg, [(device name, number) per node])
     for leg in legs:
         at = []

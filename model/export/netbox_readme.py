@@ -32,12 +32,17 @@ name ends in _01, _02, ... is one table cut into parts: import every part, in or
    08_cables*.csv         Connections > Cables > Import: the cables to order and plug, with
                           the ordered length in metres. side_a_site / side_b_site name this
                           site, so device names that repeat in other sites are no problem.
-                          A cross-connect design's links through patch panels are two
+                          A structured design's links through patch panels are two
                           patch cords (interface to the panel's front port, "... cord A" /
-                          "... cord B") and an MPO trunk (rear port to rear port): the panels
-                          are devices of role patch-panel in 07_devices, their front and rear
-                          ports and the port mappings come from their device type, so NetBox
-                          traces a port through both panels to the far port.
+                          "... cord B") and their MPO trunk legs (rear port to rear port; a
+                          zone panel's adapter takes the next trunk on its front port): the
+                          panels are the design's devices of role patch-panel in 07_devices,
+                          their ports and port mappings come from their device type, so NetBox
+                          traces a port through every panel to the far port. A trunk bundling
+                          several legs (MPO-24/48/144) is one physical cable, exported as one
+                          cable per leg with the trunk's label ("leg k of n" in the
+                          description): NetBox follows a leg through a multi-connector cable
+                          only with a cable profile, and has none for twelve legs.
    09_backplane_cables*.csv  links on a rack backplane (NVL72 NVLink spine): they come with the
                           rack and have no length, but are exported so those ports show as
                           connected.

@@ -67,7 +67,8 @@ STRUCTURED = Path(__file__).resolve().parents[1] / "data" / "netbox_export_struc
 
 def test_a_structured_site_from_netbox_comes_back_with_its_links_through_the_panels():
     # NetBox 4.7.3's own list exports of the cross-connect pod of `make test-netbox` (the
-    # design beside them): devices are listed "name (asset tag)", links are cord-trunk-cord.
+    # design beside them): devices are listed "name (asset tag)", links are cord - trunk leg -
+    # cord, the panels are the design's panel devices.
     original = load_design(STRUCTURED / "pod-a.hall.json")
     result = import_netbox(STRUCTURED)
     back = result.design
@@ -82,7 +83,12 @@ def test_a_structured_site_from_netbox_comes_back_with_its_links_through_the_pan
         }
 
     assert ends(back) == ends(original)
-    assert any("5 patch panels read as pass-through" in n for n in result.notes)
+    assert any("384 links joined from patch cord - trunk - patch cord" in n for n in result.notes)
+    panel_names = {d.id: d.name for d in back.devices.values()}
+    assert all(len(k.via) == 2 for k in back.links.values())  # routed via the panels they pass
+    assert {panel_names[p] for k in back.links.values() for p in k.via} == {
+        d.name for d in original.devices.values() if d.role == "patch-panel"
+    }
     assert not any("left out" in n for n in result.notes)
     first, second = _tables(original), _tables(back)
     assert all(link.as_built_m for link in back.links.values())

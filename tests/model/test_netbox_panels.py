@@ -128,6 +128,27 @@ def test_every_structured_link_traces_through_its_two_panels_to_its_far_port(str
         assert _panels_passed(hops) == panels, link_id
 
 
+def test_panel_ports_are_the_cabling_schedules_panel_ports(structured_pod):
+    design, plant, export = structured_pod
+    names = {row[12].removeprefix("Hallwright "): row[0] for row in export.rows("07_devices")}
+    schedule = {}
+    for row in schedule_rows(design, plant):  # per segment: cords name the panel port
+        if row.medium_kind == "patch-cord":
+            ends = [(row.a_device, row.a_port), (row.b_device, row.b_port)]
+            device_end, panel_end = ends if ends[1][0].startswith("pp") else ends[::-1]
+            schedule[device_end] = (panel_end[0], f"F{panel_end[1]}")
+    cords = [r for r in export.rows("08_cables") if "dcim.interface" in (r[2], r[6])]
+    assert len(cords) == len(schedule) == 2 * len(design.links)
+    by_name = {d.name: d for d in design.devices.values()}
+    for r in cords:
+        device_end, panel_end = ((r[1], r[3]), (r[5], r[7]))
+        if r[2] != "dcim.interface":
+            device_end, panel_end = panel_end, device_end
+        device = by_name[device_end[0]]
+        assert schedule[(device.name, device_end[1])] == panel_end, r
+    assert set(names.values()) >= {p for p, _ in schedule.values()}
+
+
 def test_panels_are_the_designs_panel_devices_at_their_units(structured_pod):
     design, _, export = structured_pod
     rows = [r for r in export.rows("07_devices") if r[1] == "patch-panel"]
