@@ -18,7 +18,7 @@ Termination B, Site A, Site B, Label, Length``) of one site into a design.
 - Patch panels of the catalog's panel types come back as panel devices; each patch cord -
   trunk(s) - patch cord through them becomes one link routed via those panels (``Link.via``,
   :mod:`model.asbuilt.netbox_panels_import`) and the design's cabling style becomes
-  ``cross-connect``. A panel of a type the catalog does not know is a pass-through: its links
+  ``cross-connect`` (``zones`` when a channel passes a third panel). A panel of a type the catalog does not know is a pass-through: its links
   are joined and take the style's own panels.
 """
 
@@ -308,10 +308,13 @@ def _add_cables(design: Design, folder: Path, site: str, notes) -> None:
         )
     skipped = len(left) - 2 * len(joined) - trunk_rows  # two cords each, and the trunks
     if joined:
-        set_cabling(design, "cross-connect")
+        # A channel through a third (zone) panel is TIA-942 zones; the links keep their panels
+        # either way (via), the style only chooses for links added later.
+        style = "zones" if any(len(j[4]) > 2 for j in joined) else "cross-connect"
+        set_cabling(design, style)
         notes.append(
             f"{len(joined)} links joined from patch cord - trunk - patch cord, routed via "
-            "their panels; cabling style set to cross-connect"
+            f"their panels; cabling style set to {style}"
         )
     if unjoined:
         notes.append(f"{unjoined} patch cords left out: no trunk and far cord continue them")

@@ -353,7 +353,7 @@ def test_a_zoned_site_comes_back_routed_via_its_three_panels(tmp_path):
     design = zone_hall("sr4-400g")
     first, plant, result, second, back_plant = _round_trip(design, tmp_path)
     back = result.design
-    assert len(back.links) == len(design.links)
+    assert len(back.links) == len(design.links) and back.settings.cabling == "zones"
     assert sorted(len(k.via) for k in back.links.values()) == sorted(
         structured_layout(plant).channels[k].panels for k in design.links
     )
