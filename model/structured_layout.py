@@ -282,7 +282,16 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
     segments: dict[tuple, list[tuple[_Leg, int]]] = {}
     legs: list[tuple[_Leg, list[tuple[str, float, float, float]]]] = []
     cassette_no: dict[str, int] = {}
+
+    def ends_key(member) -> tuple:
+        # Legs in the order of their links' ends (device, port; either way round), not of the
+        # links' ids or insertion: the same plant bundles the same legs into the same trunks,
+        # also after a round trip that gives the links new ids (import-netbox).
+        link = design.links[member[0]]
+        return tuple(sorted(((link.a.device, link.a.port), (link.b.device, link.b.port))))
+
     for (nodes, rack_a, rack_b, mode, connector), members in sorted(groups.items()):
+        members = sorted(members, key=ends_key)  # stable: a link's repeats stay together
         lc = CONNECTOR_FAMILY.get(connector) == "LC"
         width = 12 if lc else CONNECTOR_FIBRES[connector]
         per_leg = CASSETTE_PORTS if lc else 1
