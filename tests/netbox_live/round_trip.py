@@ -51,22 +51,22 @@ def main(design_path: str, back_path: str) -> int:
 
 
 def _vias(design) -> set:
-    """Per link (its two ends' names): the names of the panels its channel passes."""
+    """Per link (its two ends' names): the names of the panels (or enclosures) its first trunk
+    leg passes, A end first or reversed (the schedule may list a link from either end)."""
     from model.cabling import CablePlant
     from model.structured_layout import structured_layout
 
     layout = structured_layout(CablePlant(design))
     name = {d.id: d.name for d in design.devices.values()}
+    holders: dict[str, tuple] = {}
+    for leg in layout.legs:
+        for link_id in leg.links:
+            holders.setdefault(link_id, tuple(name.get(h, h) for h in leg.holders))
     out = set()
     for link in design.links.values():
-        channel = layout.channels.get(link.id)
-        panels = [
-            name.get(e.object_id, e.object_id)
-            for e in (channel.elements if channel else ())
-            if e.kind == "panel"
-        ]
         ends = frozenset([(name[link.a.device], link.a.port), (name[link.b.device], link.b.port)])
-        out.add((ends, frozenset(panels)))
+        path = holders.get(link.id, ())
+        out.add((ends, min(path, path[::-1])))
     return out
 
 
