@@ -11,10 +11,13 @@ from pathlib import Path
 
 from cli import CliError
 from cli.export_common import add_policy_argument, load_and_route
+from cli.progress import Progress
 from model.bom import bom_lines, bom_totals, export_findings, summary_rows
 from model.export import ExportError
 from model.export.bom_export import write_bom_csv, write_bom_xlsx
-from model.schedule import schedule_rows
+from model.fabrics import link_fabric_map
+from model.plant import build_plant
+from model.schedule import schedule_table
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
@@ -35,22 +38,30 @@ def run(args: argparse.Namespace) -> int:
     suffix = out.suffix.lower()
     if suffix not in (".csv", ".xlsx"):
         raise CliError(f"cannot write {out.name}: the output must end in .csv or .xlsx")
+    progress = Progress("bom")
     design, plant = load_and_route(args.file, args.policy)
-    lines = bom_lines(design, plant)
+    progress.step("routed")
+    # One physical plant for the BOM lines (by fabric) and the schedule sheet (per link)
+    phys = (
+        build_plant(plant, with_links=True, fabric_of=link_fabric_map(design))
+        if suffix == ".xlsx"
+        else None
+    )
+    lines = bom_lines(design, plant, phys)
+    progress.step("counted")
     try:
         if suffix == ".csv":
             write_bom_csv(out, lines)
         else:
             findings = export_findings(design, plant)
-            write_bom_xlsx(
-                out,
-                summary_rows(design, plant, lines, findings),
-                lines,
-                schedule_rows(design, plant),
-                findings,
-            )
+            progress.step("analysed")
+            summary = summary_rows(design, plant, lines, findings)
+            schedule = schedule_table(design, plant, phys)
+            progress.step("scheduled")
+            write_bom_xlsx(out, summary, lines, schedule, findings)
     except ExportError as exc:
         raise CliError(str(exc)) from None
+    progress.done()
     totals = bom_totals(lines)
     print(
         f"{out}: {len(lines)} BOM lines, {totals.power_w / 1000:,.1f} kW, "

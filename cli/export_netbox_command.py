@@ -6,9 +6,11 @@ import argparse
 
 from cli import CliError
 from cli.export_common import load_and_route
+from cli.progress import Progress
 from model.export import ExportError
 from model.export.netbox import netbox_tables, write_netbox_dir
-from model.schedule import schedule_rows
+from model.plant import build_plant
+from model.schedule import schedule_table
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
@@ -26,19 +28,27 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    progress = Progress("export-netbox")
     design, plant = load_and_route(args.file)
+    progress.step("routed")
     try:
-        export = netbox_tables(design, schedule_rows(design, plant, segments=False), plant)
+        # One physical plant for the schedule (cables) and the module file
+        phys = build_plant(plant, with_links=True)
+        export = netbox_tables(
+            design, schedule_table(design, plant, phys, segments=False), plant, phys
+        )
+        progress.step("tables built")
         paths = write_netbox_dir(args.output, export)
     except ExportError as exc:
         raise CliError(str(exc)) from None
+    finally:
+        progress.done()
     counts = ", ".join(
         f"{len(rows)} {stem[3:].replace('_', ' ')}" for stem, (_, rows) in export.tables.items()
     )
     print(
         f"{args.output}: {len(paths)} files for site {export.site!r} "
-        f"({len(export.device_types)} device types, "
-        f"{len(export.module_types)} module types, "
+        f"({len(export.device_types)} device types, {len(export.module_types)} module types, "
         f"{counts}); import order in README.txt"
     )
     return 0

@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     if suffix not in (".csv", ".xlsx"):
         raise CliError(f"cannot write {out.name}: the output must end in .csv or .xlsx")
     design, plant = load_and_route(args.file)
-    rows = p2p_rows(design, schedule_rows(design, plant), args.ports)
+    rows = p2p_rows(design, schedule_rows(design, plant, segments=False), args.ports)
     try:
         if suffix == ".csv":
             write_csv(out, P2P_COLUMNS, rows)

@@ -8,9 +8,10 @@ from pathlib import Path
 
 from cli import CliError
 from cli.export_common import add_policy_argument, load_and_route
+from cli.progress import Progress
 from model.export import ExportError
 from model.export.bom_export import write_schedule_csv
-from model.schedule import schedule_rows
+from model.schedule import schedule_table
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
@@ -24,13 +25,17 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.output)
     if out.suffix.lower() != ".csv":
         raise CliError(f"cannot write {out.name}: the output must end in .csv")
+    progress = Progress("schedule")
     design, plant = load_and_route(args.file, args.policy)
-    rows = schedule_rows(design, plant)
+    progress.step("routed")
+    rows = schedule_table(design, plant)
+    progress.step("scheduled")
     try:
         write_schedule_csv(out, rows)
     except ExportError as exc:
         raise CliError(str(exc)) from None
-    missing = sum(1 for row in rows if row.ordered_length_m is None)
+    progress.done()
+    missing = rows.columns["ordered_length_m"].count(None)
     print(f"{out}: {len(rows)} cables")
     if missing:
         print(

@@ -117,7 +117,7 @@ class _Exporter(QObject):
         def work(design, plant) -> str:
             from model.bom import bom_lines, export_findings, summary_rows
             from model.export.bom_export import write_bom_csv, write_bom_xlsx
-            from model.schedule import schedule_rows
+            from model.schedule import schedule_table
 
             lines = bom_lines(design, plant)
             if out.suffix.lower() == ".csv":
@@ -128,7 +128,7 @@ class _Exporter(QObject):
                     out,
                     summary_rows(design, plant, lines, findings),
                     lines,
-                    schedule_rows(design, plant),
+                    schedule_table(design, plant),
                     findings,
                 )
             return f"{len(lines)} BOM lines"
@@ -142,9 +142,9 @@ class _Exporter(QObject):
 
         def work(design, plant) -> str:
             from model.export.bom_export import write_schedule_csv
-            from model.schedule import schedule_rows
+            from model.schedule import schedule_table
 
-            rows = schedule_rows(design, plant)
+            rows = schedule_table(design, plant)
             write_schedule_csv(out, rows)
             return f"{len(rows)} cables"
 
@@ -162,10 +162,10 @@ class _Exporter(QObject):
 
         def work(design, plant) -> str:
             from model.export.netbox import netbox_tables, write_netbox_dir
-            from model.schedule import schedule_rows
+            from model.schedule import schedule_table
 
             paths = write_netbox_dir(
-                out, netbox_tables(design, schedule_rows(design, plant, segments=False), plant)
+                out, netbox_tables(design, schedule_table(design, plant, segments=False), plant)
             )
             return f"{len(paths)} NetBox files"
 

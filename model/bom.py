@@ -40,7 +40,8 @@ from model.catalog import MediaType
 from model.design import Design
 from model.fabrics import FABRICS, device_fabric, link_fabric_map
 from model.findings import Finding, sort_findings
-from model.plant import PhysicalPlant, build_plant, tray_items
+from model.plant import PhysicalPlant, build_plant
+from model.tray_products import tray_items
 
 BOM_COLUMNS = (
     "category",

@@ -7,6 +7,9 @@ last call and recomputes only the affected rows (moving a rack re-attaches that 
 recomputes its links; shortest-path rows of the tray graph are cached until the trays change).
 Changes to trays, the hall, the settings or the catalog recompute everything.
 
+The class holds the per-link arrays and keeps them current (this module); routing
+(:mod:`model.cabling_routes`) and media choice (:mod:`model.cabling_media`) are its two mixins.
+
 Effective length used for the medium: the as-built measurement if set, else the user's override,
 else the routed estimate (which includes slack).
 """
@@ -17,9 +20,10 @@ from operator import attrgetter
 
 import numpy as np
 
-from model.arrays import unique_sorted
 from model.cabling_findings import plant_findings
-from model.cages import CAGE_STRIDE, PartTables, choose_per_cage, component_graph, port_cages
+from model.cabling_media import PlantMedia
+from model.cabling_routes import PlantRouting
+from model.cages import CAGE_STRIDE, PartTables, port_cages
 from model.catalog import MediaType
 from model.changes import TRAY_KINDS, Change, ChangeKind
 from model.design import Design
@@ -28,15 +32,9 @@ from model.findings import Finding
 from model.geometry import (
     FACE_FRONT,
     FACE_REAR,
-    METHOD_NAMES,
-    METHOD_NO_TRAY_PATH,
-    METHOD_SAME_RACK,
-    METHOD_TRAY,
-    LinkRoute,
-    compose_lengths,
     drop_points,
 )
-from model.media import PortClass, choose, explain, media_that_fit
+from model.media import PortClass
 from model.plant_status import (  # re-exported: callers read the flags from here too
     NO_MEDIUM,
     NO_TRAY_PATH,
@@ -46,7 +44,7 @@ from model.plant_status import (  # re-exported: callers read the flags from her
     UNREACHED_RACK,
 )
 from model.ports import port_table
-from model.tray_graph import Attachments, TrayGraph, dedupe_points
+from model.tray_graph import Attachments, TrayGraph
 
 _FULL_KINDS = TRAY_KINDS | {ChangeKind.HALL_CHANGED, ChangeKind.SETTINGS_CHANGED}
 # Per-link input columns (from the design) and output columns (derived), by dtype.
@@ -87,7 +85,6 @@ _OUTPUTS = {
     "_component": np.int64,  # cage-graph component (links whose cages must agree on a medium)
     "_by_cage": bool,  # medium set by the per-cage choice (False: a pin kept, or no medium)
 }
-_STALE_ROUTE = -2  # _route_key of a row recomputed since route_keys() last named its route
 
 
 _DEVICE_A, _DEVICE_B, _PORT_A, _PORT_B = (
@@ -100,7 +97,7 @@ _TYPE, _BREAKOUT, _RACK, _U = (attrgetter(n) for n in ("type", "breakout", "rack
 _COMPARED = ("routed_m", "length_m", "ordered_m", "medium_index")
 
 
-class CablePlant:
+class CablePlant(PlantRouting, PlantMedia):
     """Routed length and chosen medium of every link of a design, kept current incrementally.
 
     Arrays (``routed_m``, ``length_m``, ``ordered_m``, ``medium_index``, ``speed_gbps``,
@@ -194,179 +191,6 @@ class CablePlant:
         rows_arr = np.array(sorted(rows), dtype=np.int64)
         self._fill_inputs(rows_arr, [self.link_ids[r] for r in rows_arr])
         return self._compute(rows_arr) | set(new)
-
-    def tray_distance(self, a: tuple[float, float], b: tuple[float, float]) -> float | None:
-        """Distance between two plan points along the current trays (the measure tool): the
-        plant's own tray graph, so a measurement and a routed length agree."""
-        self.refresh()
-        return self._graph.point_distance(a, b, self.design.settings.tray_reach_m)
-
-    def medium(self, link_id: str) -> MediaType | None:
-        k = int(self.medium_index[self.index[link_id]])
-        return self.media[k] if k >= 0 else None
-
-    def reason(self, link_id: str) -> str:
-        """Why this medium (or none), in words."""
-        row = self.index[link_id]
-        status = int(self.status[row])
-        cands, lane_rate = self._group(int(self._class_a[row]), int(self._class_b[row]))
-        # Only media with a part for these two cages explain the choice (no NDR AEC for a
-        # twin-port OSFP cage, say).
-        sa, sb = int(self._spec_a[row]), int(self._spec_b[row])
-        cands = [c for c in cands if self.parts.orderable(c, sa, sb)] or cands
-        pinned = int(self._pinned[row])
-        length = float(self.length_m[row])
-        key = (
-            tuple(cands),
-            length,
-            int(self.medium_index[row]),
-            self.policy,
-            lane_rate,
-            pinned >= 0,
-        )
-        text = self._memo_reasons.get(key)
-        if text is None:
-            text = self._memo_reasons[key] = explain(self.media, *key)
-        if status & PINNED_MISMATCH:
-            text += " (does not match the link's speed, lane rate or form factor)"
-        chosen = int(self.medium_index[row])
-        if self._by_cage[row] and chosen >= 0 and self.media[chosen].kind != "backplane":
-            a, b = self.cage_reason(link_id)
-            text += f"; per cage: {a}; {b}"
-        if status & NO_TRAY_PATH:
-            text += "; no tray path: routed on the floor"
-        return text
-
-    def cage_reason(self, link_id: str) -> tuple[str, str]:
-        """Why each end's cage holds its plug (A end, B end): :func:`model.plant.cage_reasons`."""
-        from model.plant import cage_reasons
-
-        return cage_reasons(self, link_id)
-
-    def pieces_m(self, link_id: str) -> tuple[str, float, float, float]:
-        """(method, vertical A, horizontal, vertical B) of a link's route in m, without slack.
-
-        Horizontal = hops + trays + floor: what a trunk between the two rack tops follows
-        (:mod:`model.structured_layout`); cheaper than :meth:`route` (no plan path).
-        """
-        r = self.index[link_id]
-        horizontal = self._hop_a[r] + self._tray[r] + self._hop_b[r] + self._floor[r]
-        return (
-            METHOD_NAMES[int(self._method[r])],
-            float(self._vertical_a[r]),
-            float(horizontal),
-            float(self._vertical_b[r]),
-        )
-
-    def route(self, link_id: str) -> LinkRoute:
-        """The pieces of a link's routed length and its plan path."""
-        r = self.index[link_id]
-        da, db = int(self._drop_a[r]), int(self._drop_b[r])
-        method = int(self._method[r])
-        pa = (float(self._drop_x[da]), float(self._drop_y[da]))
-        pb = (float(self._drop_x[db]), float(self._drop_y[db]))
-        trays: list[str] = []
-        if method == METHOD_SAME_RACK:
-            points = [pa]
-        elif method == METHOD_NO_TRAY_PATH:
-            points = [pa, (pb[0], pa[1]), pb]
-        else:
-            memo = self._memo_paths.get((da, db))
-            if memo is None:
-                att = self._att
-                path, trays, _ = self._graph.path(att, da, att, db)
-                memo = self._memo_paths[(da, db)] = (path, trays)
-            path, trays = memo[0], list(memo[1])
-            points = dedupe_points([pa, *path, pb])
-        return LinkRoute(
-            link_id=link_id,
-            method=METHOD_NAMES[method],
-            vertical_a_m=float(self._vertical_a[r]),
-            hop_a_m=float(self._hop_a[r]),
-            tray_m=float(self._tray[r]),
-            hop_b_m=float(self._hop_b[r]),
-            vertical_b_m=float(self._vertical_b[r]),
-            floor_m=float(self._floor[r]),
-            slack_m=float(self._slack[r]),
-            total_m=float(self.routed_m[r]),
-            points=points,
-            tray_ids=trays,
-        )
-
-    def route_keys(self) -> np.ndarray:
-        """Route id of every link (int64, one per row in ``link_ids`` order); -1 off the trays.
-
-        Links with the same route id run along the same trays over the same intervals (they
-        join the trays at the same two drop points), so per-route work such as tray fill is done
-        once per id: :meth:`tray_spans` gives the intervals. Ids are small integers
-        ``0 .. route_count - 1``, assigned as routes are first seen; an id keeps its meaning
-        while ``route_generation`` is unchanged (a moved rack's links take the ids of their new
-        routes; what an existing id means never changes). Same-rack and floor-routed links have
-        -1. The array is a read-only view, valid until the next edit is applied.
-        """
-        stale = np.flatnonzero(self._route_key == _STALE_ROUTE)
-        if len(stale):
-            self._name_routes(stale)
-        view = self._route_key.view()
-        view.flags.writeable = False
-        return view
-
-    @property
-    def route_count(self) -> int:
-        """Number of route ids handed out so far in this ``route_generation``."""
-        return len(self._route_spans)
-
-    def tray_spans(self, route_id: int) -> tuple[tuple[str, float, float], ...]:
-        """Trays a route runs along, in order: (tray id, s0_m, s1_m) intervals of arc length.
-
-        ``s0_m <= s1_m`` are positions along the tray from its first point. Joins between trays
-        and the hops from racks to trays take no interval. No plan points are built (use
-        :meth:`route` to draw or explain one link).
-        """
-        return self._route_spans[route_id]
-
-    def link_tray_spans(self, link_id: str) -> tuple[tuple[str, float, float], ...]:
-        """:meth:`tray_spans` of one link's route (``()`` when it does not run on trays)."""
-        key = int(self.route_keys()[self.index[link_id]])
-        return self._route_spans[key] if key >= 0 else ()
-
-    def _name_routes(self, rows: np.ndarray) -> None:
-        """Route ids of these rows: one per unordered pair of drop points (by plan position)."""
-        on_tray = self._method[rows] == METHOD_TRAY
-        self._route_key[rows[~on_tray]] = -1
-        rows = rows[on_tray]
-        if not len(rows):
-            return
-        da, db = self._drop_a[rows], self._drop_b[rows]
-        lo, hi = np.minimum(da, db), np.maximum(da, db)
-        _, first, inverse = np.unique(
-            lo * (len(self._drop_x) + 1) + hi, return_index=True, return_inverse=True
-        )
-        ids = np.empty(len(first), dtype=np.int64)
-        fresh_a, fresh_b = [], []
-        xs, ys = self._drop_x, self._drop_y
-        # A route is named, and its spans taken, in the direction of its first link in row
-        # order: the trays route() gives that link (equal shortest paths break the same way).
-        for k, (a, b) in enumerate(zip(da[first].tolist(), db[first].tolist(), strict=True)):
-            pa = (round(float(xs[a]), 6), round(float(ys[a]), 6))
-            pb = (round(float(xs[b]), 6), round(float(ys[b]), 6))
-            route = self._route_of.get((min(pa, pb), max(pa, pb)))
-            if route is None:
-                route = self._route_of[(min(pa, pb), max(pa, pb))] = len(self._route_spans)
-                self._route_spans.append(())
-                fresh_a.append(a)
-                fresh_b.append(b)
-            ids[k] = route
-        self._route_key[rows] = ids[inverse.reshape(-1)]
-        if fresh_a:
-            att, names = self._att, self._graph.tray_ids
-            spans = self._graph.spans(
-                att, np.array(fresh_a, dtype=np.int64), att, np.array(fresh_b, dtype=np.int64)
-            )
-            start = len(self._route_spans) - len(fresh_a)
-            self._route_spans[start:] = [
-                tuple((names[t], s0, s1) for t, s0, s1 in legs) for legs in spans
-            ]
 
     def findings(self) -> list[Finding]:
         """NO_TRAY_PATH (per unreached rack or rack pair), NO_MEDIUM_REACHES, PINNED_MEDIUM_OUT_OF_REACH."""
@@ -647,17 +471,6 @@ class CablePlant:
 
     # ----------------------------------------------------------------------------- computing
 
-    def _group(self, class_a: int, class_b: int) -> tuple[list[int], float]:
-        """Candidate media and lane rate for links between ports of these two classes."""
-        key = (min(class_a, class_b), max(class_a, class_b))
-        group = self._groups.get(key)
-        if group is None:
-            a, b = self._classes[key[0]], self._classes[key[1]]
-            cands = media_that_fit(self.media, a, b, self.policy)
-            lane_rate = max(a.speed_gbps / a.lanes, b.speed_gbps / b.lanes)
-            group = self._groups[key] = (cands, lane_rate)
-        return group
-
     def _compute(self, rows: np.ndarray, diff: bool = True) -> set[str]:
         """Route ``rows``, choose media per cage for their components; ids whose results changed."""
         if not len(rows):
@@ -698,131 +511,3 @@ class CablePlant:
                 else old == new
             )
         return {self.link_ids[r] for r in rows[~same]}
-
-    def component_of(self, link_id: str) -> np.ndarray:
-        """Rows of the cage-graph component of one link (indexed once per edit: cheap per call)."""
-        self._component_rows(np.zeros(0, dtype=np.int64))
-        cache = getattr(self, "_comp_index", None)
-        if cache is None or len(cache[0]) != len(self.link_ids):
-            order = np.argsort(self._component, kind="stable")
-            cache = self._comp_index = (order, self._component[order])
-        order, labels = cache
-        label = self._component[self.index[link_id]]
-        lo, hi = np.searchsorted(labels, [label, label + 1])
-        return order[lo:hi]
-
-    def _component_rows(self, rows: np.ndarray) -> np.ndarray:
-        """``rows`` grown to whole cage-graph components (a cage's plug is chosen for all its links)."""
-        if self._components_stale:
-            labels, node_a, node_b, n_nodes = component_graph(self._cage_a, self._cage_b)
-            self._component[:] = labels
-            self._graph_rows = (labels, node_a, node_b, n_nodes)  # localize() of all rows
-            self._comp_index = None
-            self._components_stale = False
-        if len(rows) == len(self.link_ids):
-            return np.arange(len(self.link_ids))
-        comps = unique_sorted(self._component[rows])
-        return np.flatnonzero(np.isin(self._component, comps))
-
-    def _route(self, rows: np.ndarray) -> None:
-        """Routed and effective length of ``rows`` (the geometry: no media)."""
-        if not len(rows):
-            return
-        settings, att = self.design.settings, self._att
-        da, db = self._drop_a[rows], self._drop_b[rows]
-        tray = self._graph.distance(att, da, att, db)
-        floor = np.abs(self._drop_x[da] - self._drop_x[db]) + np.abs(
-            self._drop_y[da] - self._drop_y[db]
-        )
-        p = compose_lengths(
-            same_rack=self._same_rack[rows],
-            faces_differ=self._faces_differ[rows],
-            rack_depth_m=self._rack_depth[rows],
-            height_a=self._height_a[rows],
-            height_b=self._height_b[rows],
-            elev_a=att.elev[da],
-            elev_b=att.elev[db],
-            hop_a=att.hop[da],
-            hop_b=att.hop[db],
-            tray_m=tray,
-            floor_m=floor,
-            slack_per_end_m=settings.slack_per_end_m,
-            slack_pct=settings.slack_pct,
-        )
-        self._method[rows], self._vertical_a[rows], self._hop_a[rows] = (
-            p.method,
-            p.vertical_a,
-            p.hop_a,
-        )
-        self._tray[rows], self._hop_b[rows], self._vertical_b[rows] = p.tray, p.hop_b, p.vertical_b
-        self._floor[rows], self._slack[rows], self.routed_m[rows] = p.floor, p.slack, p.total
-        length = np.where(
-            np.isnan(self._as_built[rows]),
-            np.where(np.isnan(self._override[rows]), p.total, self._override[rows]),
-            self._as_built[rows],
-        )
-        self.length_m[rows] = length
-        status = np.where(p.method == METHOD_SAME_RACK, SAME_RACK, 0)
-        status |= np.where(p.method == METHOD_NO_TRAY_PATH, NO_TRAY_PATH, 0)
-        unreached = (att.seg[da] < 0) | (att.seg[db] < 0)
-        status |= np.where((p.method == METHOD_NO_TRAY_PATH) & unreached, UNREACHED_RACK, 0)
-        self.status[rows] = status.astype(np.uint8)
-        self._route_key[rows] = _STALE_ROUTE
-
-    def _choose_media(
-        self, rows: np.ndarray, length: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Medium index, ordered length and "pinned but does not fit" per row."""
-        ca, cb = self._class_a[rows], self._class_b[rows]
-        key = np.minimum(ca, cb) * (len(self._classes) + 1) + np.maximum(ca, cb)
-        pinned = self._pinned[rows]
-        policy = self.policy
-        keys, pattern_of = np.unique(key, return_inverse=True)
-        patterns = np.zeros((len(keys), len(self.media)), dtype=bool)
-        for p, k in enumerate(keys.tolist()):
-            sel = np.flatnonzero(key == k)[:1]
-            row = self._accept.get(int(k))
-            if row is None:
-                cands = media_that_fit(
-                    self.media,
-                    self._classes[int(ca[sel[0]])],
-                    self._classes[int(cb[sel[0]])],
-                    policy,
-                    include_splitters=True,
-                )
-                row = self._accept[int(k)] = np.isin(np.arange(len(self.media)), cands)
-            patterns[p] = row
-        choice = choose_per_cage(
-            self.parts,
-            policy,
-            self._component[rows],
-            self._cage_a[rows],
-            self._cage_b[rows],
-            self._spec_a[rows],
-            self._spec_b[rows],
-            patterns,
-            pattern_of.reshape(-1),
-            length,
-            pinned,
-            self._graph_rows if len(rows) == len(self.link_ids) else None,
-        )
-        medium, ordered = choice.medium, choice.ordered_m
-        self._by_cage[rows] = choice.chosen_by_cage
-        # Links no per-cage option covers keep the best medium of their own (the plant's
-        # findings name the cages this leaves without a valid plug).
-        for k in unique_sorted(key[(medium < 0) & (pinned < 0)]):
-            sel = np.flatnonzero((key == k) & (medium < 0) & (pinned < 0))
-            cands, _ = self._group(int(ca[sel[0]]), int(cb[sel[0]]))
-            medium[sel], ordered[sel] = choose(self.media, cands, length[sel], policy)
-        mismatch = np.zeros(len(rows), dtype=bool)
-        for m in unique_sorted(pinned[pinned >= 0]):
-            sel = np.flatnonzero(pinned == m)
-            for k in unique_sorted(key[sel]):
-                same = sel[key[sel] == k]
-                mismatch[same] = not self._fits(int(ca[same[0]]), int(cb[same[0]]), int(m))
-        return medium, ordered, mismatch
-
-    def _fits(self, class_a: int, class_b: int, medium: int) -> bool:
-        """Whether ``medium`` carries links between these port classes (whatever the policy)."""
-        a, b = self._classes[class_a], self._classes[class_b]
-        return bool(media_that_fit([self.media[medium]], a, b))

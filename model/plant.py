@@ -21,22 +21,31 @@ a plug or assembly the catalog has no orderable part for. Such cages count as ``
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from model.cages import (
-    CAGE_STRIDE,
-    MODULE_KINDS,
-    SHAPE_SPLITTER,
-    SHAPE_STRAIGHT,
     cage_view,
-    component_shapes,
 )
-from model.findings import Finding, sort_findings
-from model.parts import CablePart, ModulePart, part_number_for
+from model.findings import Finding
+from model.parts import part_number_for
+from model.plant_cages import cage_labels, cage_reasons, plug_findings
+from model.plant_power import device_plug_power, rack_power
+from model.plant_tally import PlantCache, cage_graph, tally
+
+# Re-exported: callers read a link's plug reasons and a rack's power from the plant module.
+__all__ = [
+    "PartCount",
+    "PhysicalPlant",
+    "PlantCache",
+    "build_plant",
+    "cage_reasons",
+    "link_plugs",
+    "rack_power",
+]
 
 if TYPE_CHECKING:
     from model.cabling import CablePlant
@@ -144,6 +153,8 @@ def build_plant(
     with_links: bool = False,
     around_link: str | None = None,
     fabric_of: dict[str, str] | None = None,
+    fabric_rows: tuple[list[str], np.ndarray] | None = None,
+    cache: PlantCache | None = None,
 ) -> PhysicalPlant:
     """The physical plant of ``plant``'s current media choice.
 
@@ -152,15 +163,21 @@ def build_plant(
     that link's cage-graph component (what the inspector shows for one link). ``fabric_of``
     (link id -> fabric, :func:`model.fabrics.link_fabric_map`) splits every item by the fabric
     of the links it serves (a cage's links share their switch's fabric), for the BOM.
+    ``fabric_rows`` gives the same split as (fabric names, name index per plant row), which the
+    analysis has as arrays already: a dict of 400k link ids costs it ~0.3 s per report.
+    ``cache`` (a :class:`PlantCache` kept from one call to the next) reuses the cage graph of
+    the previous call when the links and their cages are unchanged, as after a rack move.
     """
     design, media = plant.design, list(plant.media)
     view = cage_view(plant)
     tables = view.tables
-    n_all = len(plant.link_ids)
     medium = np.asarray(plant.medium_index, dtype=np.int64)
-    kinds = np.array([m.kind for m in media] + ["none"])
-    kind = kinds[np.where(medium < 0, len(media), medium)]
-    rows = np.flatnonzero(kind != "backplane")
+    # Per medium row (the last entry: no medium), compared as a boolean: a string array of
+    # 400k kinds costs the analysis tens of ms per report.
+    kinds = [m.kind for m in media] + ["none"]
+    medium_row = np.where(medium < 0, len(media), medium)
+    backplane = np.array([k == "backplane" for k in kinds])[medium_row]
+    rows = np.flatnonzero(~backplane)
     if around_link is not None:
         near = (
             plant.component_of(around_link)
@@ -177,188 +194,38 @@ def build_plant(
     n = len(rows)
     m = medium[rows]
     ordered = np.asarray(plant.ordered_m)[rows]
-    cage_a, cage_b = view.cage_a[rows], view.cage_b[rows]
-    spec_a, spec_b = view.spec_a[rows], view.spec_b[rows]
-    _, comp = np.unique(view.component[rows], return_inverse=True)
-    comp = comp.reshape(-1)
-    nodes, inv = np.unique(np.concatenate([cage_a, cage_b]), return_inverse=True)
-    ia, ib = inv[:n], inv[n:]
+    counting = cache is not None and not with_links and around_link is None
+    graph = cache.graph(view, rows) if counting else cage_graph(view, rows)
+    nodes, ia, ib = graph.nodes, graph.ia, graph.ib
     out.cages_used = len(nodes)
-    cage_spec = np.zeros(len(nodes), dtype=np.int64)
-    cage_spec[ia], cage_spec[ib] = spec_a, spec_b
-    # Medium of each cage: mixed when its links disagree.
-    lo = np.full(len(nodes), np.iinfo(np.int64).max)
-    hi = np.full(len(nodes), -(2**62))
-    for side in (ia, ib):
-        np.minimum.at(lo, side, m)
-        np.maximum.at(hi, side, m)
-    mixed = lo != hi
-    cage_medium = np.where(mixed, -1, lo)
-    problem: dict[int, tuple[str, str]] = {}  # cage -> (code, why)
-    for c in np.flatnonzero(mixed).tolist():
-        problem[c] = (
-            "CAGE_MIXED_PLUGS",
-            "its ports run on different media, one cage takes one plug",
-        )
-    for c in np.flatnonzero((cage_medium < 0) & ~mixed).tolist():
-        problem[c] = ("PART_NOT_ORDERABLE", "no medium reaches: no plug")
     dev_ids = view.dev_ids
-    counts: Counter[tuple] = Counter()
-    meta: dict[tuple, tuple] = {}
-
-    fabric_names = ["", *sorted({f for f in (fabric_of or {}).values() if f})]
-    code_of = {f: i for i, f in enumerate(fabric_names)}
     row_fab = np.zeros(n, dtype=np.int64)
-    if fabric_of:
+    if fabric_rows is not None:
+        given, codes = fabric_rows
+        codes = np.asarray(codes, dtype=np.int64)
+        used = [given[c - 1] for c in np.flatnonzero(np.bincount(codes + 1)).tolist()]
+        fabric_names = ["", *sorted({f for f in used if f})]
+        code_of = {f: i for i, f in enumerate(fabric_names)}
+        recode = np.array([code_of.get(f, 0) for f in given], dtype=np.int64)
+        row_fab = recode[codes[rows]]
+    else:
+        fabric_names = ["", *sorted({f for f in (fabric_of or {}).values() if f})]
+        code_of = {f: i for i, f in enumerate(fabric_names)}
+    if fabric_of and fabric_rows is None:
         row_fab = np.fromiter(
             (code_of.get(fabric_of.get(plant.link_ids[r], ""), 0) for r in rows.tolist()),
             np.int64,
             n,
         )
-    cage_fab = np.zeros(len(nodes), dtype=np.int64)
-    cage_fab[ia], cage_fab[ib] = row_fab, row_fab
-
-    def add(category, part, length, qty, kind_name, p_typ, p_max, price, fab=0):
-        key = (category, part.id, length, fab)
-        counts[key] += qty
-        meta[key] = (part, kind_name, p_typ, p_max, price)
-
-    # ---- modules: one per used cage on a module medium
-    module_of = np.full(len(nodes), -1, dtype=np.int64)
-    module_parts: list[ModulePart] = []
-    module_cages = np.flatnonzero(
-        (cage_medium >= 0) & np.isin(kinds[np.maximum(cage_medium, 0)], list(MODULE_KINDS))
-    )
-    pairs = cage_medium[module_cages] * 4096 + cage_spec[module_cages]
-    for key in np.unique(pairs).tolist():
-        part = tables.module(key // 4096, key % 4096)
-        sel = module_cages[pairs == key]
-        if part is None:
-            spec = tables.specs[key % 4096]
-            for c in sel.tolist():
-                problem.setdefault(
-                    c,
-                    (
-                        "PART_NOT_ORDERABLE",
-                        f"no {media[key // 4096].name} module for a {spec[0]} cage of "
-                        f"{spec[1]} port(s), {spec[2]} top",
-                    ),
-                )
-            continue
-        module_parts.append(part)
-        module_of[sel] = len(module_parts) - 1
-        fabs, per_fab = np.unique(cage_fab[sel], return_counts=True)
-        for fab, qty in zip(fabs.tolist(), per_fab.tolist(), strict=True):
-            add(
-                "module",
-                part,
-                None,
-                qty,
-                media[key // 4096].kind,
-                part.power_w,
-                part.power_w_max,
-                part.price_usd,
-                fab,
-            )
-    # ---- fibres: per link on a module medium, at its ordered length
-    fibre_rows = np.flatnonzero(np.isin(kind[rows], list(MODULE_KINDS)))
-    fpp = np.array([p.fibres_per_port for p in module_parts] + [1])
-    link_fpp = fpp[
-        np.where(module_of[ia[fibre_rows]] >= 0, module_of[ia[fibre_rows]], len(module_parts))
-    ]
-    # Grouped by (medium, ordered length) with numpy: a Python pass per fibre would dominate
-    # the analysis at 400k links.
-    fibre_of = np.full(len(media) + 1, -1, dtype=np.int64)
-    fibre_parts = list({id(f): f for f in tables.fibre_of.values()}.values())
-    for medium_row, fpart in tables.fibre_of.items():
-        fibre_of[medium_row] = fibre_parts.index(fpart)
-    m_f = m[fibre_rows]
-    len_f = ordered[fibre_rows]
-    part_f = fibre_of[np.where(m_f >= 0, m_f, len(media))]
-    good = (part_f >= 0) & np.isfinite(len_f)
-    for r in fibre_rows[~good].tolist():
-        for c in (int(ia[r]), int(ib[r])):
-            problem.setdefault(c, ("PART_NOT_ORDERABLE", "no orderable fibre for its length"))
-    fibre_part_of_row = np.full(n, -1, dtype=np.int64)
-    fibre_part_of_row[fibre_rows[good]] = part_f[good]
-    if good.any():
-        key = (row_fab[fibre_rows[good]] * 64 + part_f[good]) * 10_000_000 + np.round(
-            len_f[good] * 1000
-        ).astype(np.int64)
-        keys, inverse = np.unique(key, return_inverse=True)
-        qty = np.bincount(inverse.reshape(-1), weights=link_fpp[good], minlength=len(keys))
-        for k, q in zip(keys.tolist(), qty.tolist(), strict=True):
-            fab, fpart = divmod(k // 10_000_000, 64)
-            fpart = fibre_parts[fpart]
-            length = (k % 10_000_000) / 1000
-            add(
-                "fibre",
-                fpart,
-                length,
-                int(round(q)),
-                f"{fpart.mode}-fibre",
-                0.0,
-                0.0,
-                fpart.price_at(length),
-                fab,
-            )
-    # ---- integrated cables: one assembly per component
-    shape, hub, leaf, leaves, cage_comp = component_shapes(comp, ia, ib, len(nodes))
-    cable_rows = np.flatnonzero(~np.isin(kind[rows], list(MODULE_KINDS)) & (m >= 0))
-    cable_of_comp: dict[int, tuple[CablePart, float]] = {}
-    comps = np.unique(comp[cable_rows]).tolist()
-    comp_rows: dict[int, list[int]] = defaultdict(list)
-    for r in cable_rows.tolist():
-        comp_rows[int(comp[r])].append(r)
-    for c in comps:
-        crow = comp_rows[c]
-        mm = int(m[crow[0]])
-        cages_here = {int(ia[r]) for r in crow} | {int(ib[r]) for r in crow}
-        if any(int(m[r]) != mm for r in crow) or any(x in problem for x in cages_here):
-            continue
-        part = None
-        if shape[c] in (SHAPE_STRAIGHT, SHAPE_SPLITTER):
-            h, f = int(cage_spec[hub[c]]), int(cage_spec[leaf[c]])
-            part = tables.cable(mm, h, f, int(leaves[c])) or (
-                tables.cable(mm, f, h, 1) if shape[c] == SHAPE_STRAIGHT else None
-            )
-            if (
-                shape[c] == SHAPE_SPLITTER
-                and len({int(cage_spec[x]) for x in cages_here} - {h}) > 1
-            ):
-                part = None
-        if part is None:
-            # Ports of one cage to different far cages with no splitter part for them.
-            code = "CAGE_SPLIT_CABLE" if shape[c] != SHAPE_STRAIGHT else "PART_NOT_ORDERABLE"
-            why = (
-                f"{media[mm].name}: its ports go to different far cages, which no "
-                "integrated cable joins (a module and a fibre per link would)"
-                if code == "CAGE_SPLIT_CABLE"
-                else f"no orderable {media[mm].name} part of this shape"
-            )
-            for x in cages_here:
-                problem.setdefault(x, (code, why))
-            continue
-        length = float(np.nanmax(ordered[crow])) if np.isfinite(ordered[crow]).any() else np.nan
-        if not np.isfinite(length) or length > part.reach_m + 1e-9:
-            for x in cages_here:
-                problem.setdefault(
-                    x, ("PART_NOT_ORDERABLE", f"{part.part_number}: no length that long")
-                )
-            continue
-        length = min(x for x in part.lengths_m if x + 1e-9 >= length)
-        cable_of_comp[c] = (part, length)
-        add(
-            "cable",
-            part,
-            length,
-            1,
-            media[mm].kind,
-            part.power_a_w + part.fanout * part.power_b_w,
-            part.power_a_w_max + part.fanout * part.power_b_w_max,
-            part.price_at(length),
-            int(row_fab[crow[0]]),
-        )
+    if counting:
+        # Fabric codes are renumbered when the set of fabrics changes: recount then.
+        if getattr(cache, "fabric_names", None) != fabric_names:
+            cache.reset_counts()
+        cache.fabric_names = fabric_names
+        count = cache.tally(tables, graph, m, ordered, row_fab)
+    else:
+        count = tally(tables, graph, np.arange(n), m, ordered, row_fab)
+    counts, meta, problem, lo = count.counts, count.meta, count.problem, count.lo
     for (category, _pid, length, fab), qty in sorted(counts.items(), key=lambda kv: str(kv[0])):
         part, kind_name, p_typ, p_max, price = meta[(category, _pid, length, fab)]
         out.items.append(
@@ -380,42 +247,88 @@ def build_plant(
         )
     out.cages_invalid = len(problem)
     # Plug power per device by the one per-cage rule (rack_power uses it for single racks).
-    out.device_power_w, out.device_power_w_max = cage_power_by_device(plant, rows)
-    out.findings = _findings(plant, dev_ids, rows, nodes, ia, ib, problem)
+    if counting:
+        out.device_power_w, out.device_power_w_max = cache.device_power(tables, dev_ids, graph, lo)
+    else:
+        out.device_power_w, out.device_power_w_max = device_plug_power(
+            tables, dev_ids, nodes, lo, graph.cage_spec, grouped=graph.by_device
+        )
+    out.findings = plug_findings(plant, dev_ids, rows, nodes, ia, ib, problem)
     if with_links:
-        labels = _cage_labels(plant, dev_ids, nodes)
-        for r in range(n):
-            link_id = plant.link_ids[rows[r]]
-            a, b = int(ia[r]), int(ib[r])
-            mod_a = module_parts[module_of[a]].part_number if module_of[a] >= 0 else ""
-            mod_b = module_parts[module_of[b]].part_number if module_of[b] >= 0 else ""
-            c = int(comp[r])
-            if c in cable_of_comp:
-                part, length = cable_of_comp[c]
-                first = min(plant.link_ids[rows[x]] for x in comp_rows[c])
-                cable_id, name = (
-                    f"{first}" if len(comp_rows[c]) == 1 else f"{first}+",
-                    part_number_for(part.part_number, length),
-                )
-            elif fibre_part_of_row[r] >= 0:
-                cable_id, name = (
-                    link_id,
-                    part_number_for(
-                        fibre_parts[fibre_part_of_row[r]].part_number, float(ordered[r])
-                    ),
-                )
-            else:
-                cable_id, name = link_id, ""
-            out.link_parts[link_id] = (cable_id, labels[a], labels[b], mod_a, mod_b, name)
-        for r in range(n_all) if around_link is None else ():
-            if kind[r] == "backplane":
-                out.link_parts[plant.link_ids[r]] = ("", "", "", "", "", "rack backplane")
+        out.link_parts = _link_parts(
+            plant,
+            rows,
+            backplane,
+            cage_labels(plant, dev_ids, nodes),
+            (ia, ib),
+            [p.part_number for p in count.module_parts],
+            count.module_of,
+            (graph.comp, count.comp_rows, count.cable_of_comp),
+            (count.fibre_part_of_row, [f.part_number for f in count.fibre_parts], ordered),
+            around_link is None,
+        )
     if around_link is None:
         # Imported here: model.structured_plant builds on this module's PartCount; it changes
         # nothing unless a link runs through panels.
         from model.structured_plant import apply_structured
 
+        if fabric_rows is not None:
+            names = np.array(fabric_rows[0], dtype=object)[np.asarray(fabric_rows[1])]
+            fabric_of = dict(zip(plant.link_ids, names.tolist(), strict=True))
         apply_structured(out, plant, fabric_of)
+    return out
+
+
+def _link_parts(
+    plant, rows, backplane, labels, ends, module_names, module_of, cables, fibres, with_backplane
+) -> dict[str, tuple[str, str, str, str, str, str]]:
+    """``PhysicalPlant.link_parts``, column by column: names per cage, per cable assembly and
+    per (fibre, length), then one tuple per link (no per-link search of its component)."""
+    link_ids = plant.link_ids
+    ia, ib = ends
+    comp, comp_rows, cable_of_comp = cables
+    fibre_part_of_row, fibre_names, ordered = fibres
+    names = [*module_names, ""]
+    plug = [names[k] for k in np.where(module_of >= 0, module_of, len(module_names)).tolist()]
+    ids = [link_ids[r] for r in rows.tolist()]
+    cable_id, part = list(ids), [""] * len(ids)
+    for c, (cpart, length) in cable_of_comp.items():
+        members = comp_rows[c]
+        first = min(ids[x] for x in members)
+        name = part_number_for(cpart.part_number, length)
+        shared = first if len(members) == 1 else f"{first}+"
+        for x in members:
+            cable_id[x], part[x] = shared, name
+    fibre = np.flatnonzero(fibre_part_of_row >= 0)
+    memo: dict[tuple[int, float], str] = {}
+    for r, f, length in zip(
+        fibre.tolist(), fibre_part_of_row[fibre].tolist(), ordered[fibre].tolist(), strict=True
+    ):
+        if int(comp[r]) in cable_of_comp:
+            continue
+        name = memo.get((f, length))
+        if name is None:
+            name = memo[(f, length)] = part_number_for(fibre_names[f], length)
+        part[r] = name
+    a_side, b_side = ia.tolist(), ib.tolist()
+    out = dict(
+        zip(
+            ids,
+            zip(
+                cable_id,
+                [labels[a] for a in a_side],
+                [labels[b] for b in b_side],
+                [plug[a] for a in a_side],
+                [plug[b] for b in b_side],
+                part,
+                strict=True,
+            ),
+            strict=True,
+        )
+    )
+    if with_backplane:
+        for r in np.flatnonzero(backplane).tolist():
+            out[link_ids[r]] = ("", "", "", "", "", "rack backplane")
     return out
 
 
@@ -431,265 +344,6 @@ def _cages_total(design) -> int:
         )
         total += per * count
     return total
-
-
-def _cage_labels(plant: CablePlant, dev_ids: list[str], nodes: np.ndarray) -> list[str]:
-    """``{rack}-U{u} {device} {group} cage {n}`` for each cage key."""
-    design = plant.design
-    out = []
-    cache: dict[str, dict[int, str]] = {}
-    for key in nodes.tolist():
-        device_id = dev_ids[key // CAGE_STRIDE]
-        device = design.devices.get(device_id)
-        if device is None:
-            out.append(f"{device_id} cage {key % CAGE_STRIDE}")
-            continue
-        table = cache.get(device_id)
-        if table is None:
-            from model.cages import port_cages
-
-            table = cache[device_id] = {
-                cage: label
-                for cage, _spec, label in port_cages(
-                    design.catalog.device_types[device.type], device.breakout
-                ).values()
-            }
-        rack = design.racks.get(device.rack)
-        where = f"{rack.name}-U{device.u}" if rack else device.name
-        out.append(f"{where} {device.name} {table.get(key % CAGE_STRIDE, '')}".strip())
-    return out
-
-
-def _findings(plant, dev_ids, rows, nodes, ia, ib, problem) -> list[Finding]:
-    if not problem:
-        return []
-    by_code: dict[str, list[int]] = defaultdict(list)
-    for c, (code, _why) in problem.items():
-        by_code[code].append(c)
-    labels = _cage_labels(plant, dev_ids, nodes[sorted(problem)])
-    label_of = dict(zip(sorted(problem), labels, strict=True))
-    links_of: dict[int, list[str]] = defaultdict(list)
-    wanted = set(problem)
-    for r, (a, b) in enumerate(zip(ia.tolist(), ib.tolist(), strict=True)):
-        for c in (a, b):
-            if c in wanted and len(links_of[c]) < 4:
-                links_of[c].append(plant.link_ids[rows[r]])
-    out = []
-    for code, cages in by_code.items():
-        for c in sorted(cages, key=label_of.get):
-            device = dev_ids[int(nodes[c]) // CAGE_STRIDE]
-            out.append(
-                Finding(
-                    code=code,
-                    severity="error",
-                    message=f"cage {label_of[c]}: {problem[c][1]}",
-                    objects=(device, *links_of[c]),
-                )
-            )
-    return sort_findings(out)
-
-
-def tray_items(design) -> list[PartCount]:
-    """Tray products for the design's trays: metres of each standard product, by bank.
-
-    A tray wider than the widest product is a bank of parallel trays of the smallest product
-    width that divides it into at most as many trays as needed (a 1.8 m tray = 2 x 0.9 m); its
-    depth rounds up to the next product depth. Metres are rounded up to whole sections.
-    """
-    products = sorted(design.catalog.tray_products.values(), key=lambda p: (p.width_m, p.depth_m))
-    if not products:
-        return []
-    metres: Counter[str] = Counter()
-    widest = max(p.width_m for p in products)
-    for tray in design.trays.values():
-        length = _polyline_length(tray.points)
-        banks = max(1, int(np.ceil(tray.width_m / widest - 1e-9)))
-        each = tray.width_m / banks
-        fit = [p for p in products if p.width_m + 1e-9 >= each and p.depth_m + 1e-9 >= tray.depth_m]
-        if not fit:
-            fit = [max(products, key=lambda p: (p.width_m, p.depth_m))]
-        product = min(fit, key=lambda p: (p.width_m * p.depth_m, p.width_m))
-        metres[product.id] += banks * length
-    out = []
-    for product_id, length in sorted(metres.items()):
-        product = design.catalog.tray_products[product_id]
-        sections = int(np.ceil(length / product.length_m - 1e-9))
-        out.append(
-            PartCount(
-                category="tray",
-                part_id=product.id,
-                part_number=product.part_number,
-                vendor=product.vendor,
-                description=product.description,
-                length_m=product.length_m,
-                quantity=sections,
-                kind="tray",
-                unit_power_w=0.0,
-                unit_power_w_max=0.0,
-                unit_price_usd=product.price_per_m_usd * product.length_m,
-                source=product.source,
-            )
-        )
-    return out
-
-
-def _polyline_length(points) -> float:
-    pts = np.asarray(points, dtype=float)
-    if len(pts) < 2:
-        return 0.0
-    return float(np.hypot(*np.diff(pts, axis=0).T).sum())
-
-
-def cage_reasons(plant: CablePlant, link_id: str) -> tuple[str, str]:
-    """Why each end's cage holds the plug it holds, in words (A end, B end).
-
-    For example "cage A01-U2 node01 nic cage 1: ports go to 2 different far cages → twin-port
-    module 980-9I51A-00NS00 + 1 MPO-12/APC fibre per link". Reads only the link's component.
-    """
-    from model.cages import SHAPE_NAMES, cage_view
-
-    view = cage_view(plant)
-    r = plant.index[link_id]
-    rows = (
-        plant.component_of(link_id)
-        if hasattr(plant, "component_of")
-        else np.flatnonzero(view.component == view.component[r])
-    )
-    m = int(plant.medium_index[r])
-    medium = plant.media[m] if m >= 0 else None
-    n = len(rows)
-    nodes, inv = np.unique(
-        np.concatenate([view.cage_a[rows], view.cage_b[rows]]), return_inverse=True
-    )
-    ia, ib = inv[:n], inv[n:]
-    shape, *_ = component_shapes(np.zeros(n, dtype=np.int64), ia, ib, len(nodes))
-    labels = _cage_labels(plant, view.dev_ids, nodes)
-    k = int(np.flatnonzero(rows == r)[0])
-    out = []
-    for mine, spec in ((int(ia[k]), int(view.spec_a[r])), (int(ib[k]), int(view.spec_b[r]))):
-        far = {int(b) for a, b in zip(ia.tolist(), ib.tolist(), strict=True) if a == mine} | {
-            int(a) for a, b in zip(ia.tolist(), ib.tolist(), strict=True) if b == mine
-        }
-        ports = int(np.sum(ia == mine) + np.sum(ib == mine))
-        where = (
-            f"ports go to {len(far)} different far cages"
-            if len(far) > 1
-            else f"{ports} port(s) to one far cage"
-        )
-        if medium is None:
-            plug = "no medium reaches: no plug"
-        elif medium.kind == "backplane":
-            plug = "rack backplane (comes with the rack)"
-        elif medium.kind in MODULE_KINDS:
-            part = view.tables.module(m, spec)
-            fibre = view.tables.fibre_of.get(m)
-            plug = (
-                f"module {part.part_number} ({medium.name})" if part else f"no {medium.name} module"
-            ) + (
-                f" + {len(far) if len(far) > 1 else ports} {fibre.connector} fibre(s)"
-                if fibre
-                else ""
-            )
-        else:
-            plug = f"one end of a {SHAPE_NAMES[int(shape[0])]} {medium.name}"
-        out.append(f"cage {labels[nodes.tolist().index(int(nodes[mine]))]}: {where} → {plug}")
-    return out[0], out[1]
-
-
-def plug_power_w(tables, medium: int, spec: int) -> tuple[float, float]:
-    """(typical W, max W) of the plug of ``medium`` in a cage of ``spec``: the one rule for it.
-
-    A module medium: the module part's power (a twin-port module draws the same half used or
-    not, §2). An integrated cable: the power of the cable end that fits the cage (A end of a
-    part whose A side matches, else a B end). The backplane and missing parts: 0.
-    """
-    key = (medium, spec)
-    cache = tables.__dict__.setdefault("_plug_power", {})
-    if key in cache:
-        return cache[key]
-    kind = tables.media[medium].kind if medium >= 0 else "none"
-    out = (0.0, 0.0)
-    if kind in MODULE_KINDS:
-        part = tables.module(medium, spec)
-        if part is not None:
-            out = (part.power_w, part.power_w_max)
-    elif kind not in ("backplane", "none"):
-        ff, ports = tables.specs[spec][0], tables.specs[spec][1]
-        for (m, ffa, pa, ffb, pb), parts in tables.cables.items():
-            if m != medium:
-                continue
-            if (ffa, pa) == (ff, ports):
-                out = (parts[0].power_a_w, parts[0].power_a_w_max)
-                break
-            if (ffb, pb) == (ff, ports):
-                out = (parts[0].power_b_w, parts[0].power_b_w_max)
-    cache[key] = out
-    return out
-
-
-def cage_power_by_device(plant, rows: np.ndarray | None = None, devices=None):
-    """Plug power per device id, (typical, max) dicts, over the cages of ``rows``' link ends.
-
-    Each used cage counts once, at :func:`plug_power_w` of its medium (the smallest medium row
-    among its links when they disagree). ``devices`` limits the ends counted (a set of ids).
-    """
-    view = cage_view(plant)
-    medium = np.asarray(plant.medium_index, dtype=np.int64)
-    if rows is None:
-        rows = np.arange(len(plant.link_ids))
-    keys = np.concatenate([view.cage_a[rows], view.cage_b[rows]])
-    specs = np.concatenate([view.spec_a[rows], view.spec_b[rows]])
-    meds = np.concatenate([medium[rows], medium[rows]])
-    order = np.lexsort((meds, keys))
-    keys, specs, meds = keys[order], specs[order], meds[order]
-    first = np.ones(len(keys), dtype=bool)
-    first[1:] = keys[1:] != keys[:-1]
-    typ: defaultdict[str, float] = defaultdict(float)
-    mx: defaultdict[str, float] = defaultdict(float)
-    dev_ids = view.dev_ids
-    combos: dict[tuple[int, int], tuple[float, float]] = {}
-    for key, spec, m in zip(
-        keys[first].tolist(), specs[first].tolist(), meds[first].tolist(), strict=True
-    ):
-        device = dev_ids[key // CAGE_STRIDE]
-        if devices is not None and device not in devices:
-            continue
-        watts = combos.get((m, spec))
-        if watts is None:
-            watts = combos[(m, spec)] = plug_power_w(view.tables, m, spec)
-        typ[device] += watts[0]
-        mx[device] += watts[1]
-    return dict(typ), dict(mx)
-
-
-def rack_power(design, plant, rack_ids=None) -> dict[str, tuple[float, float, float]]:
-    """(typical W, max W, budget W) per rack: its devices plus the plugs in their cages.
-
-    The figure the analysis reports (``Report.rack_power_w``) and the canvas, inspector and
-    elevation sheet display: computed here once, only for the racks asked for.
-    """
-    racks = list(design.racks) if rack_ids is None else [r for r in rack_ids if r in design.racks]
-    types = design.catalog.device_types
-    wanted = set(racks)
-    devices = {d.id: d for d in design.devices.values() if d.rack in wanted}
-    rows = None
-    if plant is not None and rack_ids is not None:
-        index = plant.index
-        rows = np.array(
-            sorted({index[x] for x in design.links_of_racks(racks) if x in index}), dtype=np.int64
-        )
-    plug_typ, plug_max = (
-        cage_power_by_device(plant, rows, set(devices)) if plant is not None else ({}, {})
-    )
-    out = {}
-    for rack_id in racks:
-        out[rack_id] = [0.0, 0.0, design.racks[rack_id].power_budget_kw * 1000]
-    for device in devices.values():
-        dtype = types[device.type]
-        entry = out[device.rack]
-        entry[0] += dtype.power_typical_w + plug_typ.get(device.id, 0.0)
-        entry[1] += dtype.power_max_w + plug_max.get(device.id, 0.0)
-    return {r: (v[0], v[1], v[2]) for r, v in out.items()}
 
 
 def link_plugs(plant: CablePlant, link_id: str) -> dict[str, str]:

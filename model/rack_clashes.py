@@ -86,6 +86,7 @@ def rack_clashes(
         for p, q in zip(i[hit].tolist(), j[hit].tolist(), strict=True)
     ]
     outline = shapely.Polygon(design.hall.outline).buffer(OUTLINE_TOLERANCE_M)
+    shapely.prepare(outline)  # thousands of covers() tests against one polygon: ~4x faster
     inside = shapely.covers(outline, polys[subject])
     out += [Clash("RACK_OUTSIDE_HALL", ids[p]) for p in subject[~inside].tolist()]
     wanted = set(subject.tolist())

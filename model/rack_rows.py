@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from model.design import Design
 from model.entities import Rack
@@ -12,6 +13,7 @@ _NUMBER = re.compile(r"(\d+)")
 ROW_TOLERANCE_M = 0.5
 
 
+@lru_cache(maxsize=1 << 16)  # the canvas regroups 4,500 racks after every move: names repeat
 def _natural(name: str) -> tuple:
     return tuple(int(part) if part.isdigit() else part.lower() for part in _NUMBER.split(name))
 

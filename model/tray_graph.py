@@ -433,11 +433,7 @@ class TrayGraph:
 
     def _station_legs(self, start: int, end: int) -> list[tuple[int, float, float]]:
         """Tray runs (tray, s from, s to) of the shortest station path ``start`` -> ``end``."""
-        paths = self._paths.get(start)
-        if paths is None:
-            # single_source_dijkstra gives each target the path dijkstra_path(start, target) gives
-            paths = self._paths[start] = nx.single_source_dijkstra(self.graph, start)[1]
-        nodes = paths[end]
+        nodes = self._node_path(start, end)
         legs = []
         graph, node_s = self.graph, self._node_s
         for p, q in pairwise(nodes):
@@ -446,13 +442,11 @@ class TrayGraph:
                 legs.append((tray, node_s[(p, tray)], node_s[(q, tray)]))
         return legs
 
-    def path(
+    def _way(
         self, a: Attachments, i: int, b: Attachments, j: int
-    ) -> tuple[list[tuple[float, float]], list[str], float]:
-        """The tray path from attachment ``a[i]`` to ``b[j]``: plan points, tray ids, length."""
-        if a.seg[i] < 0 or b.seg[j] < 0:
-            return [], [], float("inf")
-        tray_a, tray_b = int(self.seg_tray[a.seg[i]]), int(self.seg_tray[b.seg[j]])
+    ) -> tuple[float, int | None, int | None]:
+        """(length, start station node, end station node) of the shortest tray way from
+        ``a[i]`` to ``b[j]``; nodes None when the way stays on one piece (or there is none)."""
         best = (float("inf"), None, None)
         if a.piece[i] == b.piece[j]:
             best = (abs(float(a.s[i] - b.s[j])), None, None)
@@ -462,7 +456,46 @@ class TrayGraph:
                 total = float(d0 + matrix[index[start], end] + d1)
                 if total < best[0] - 1e-12:
                     best = (total, start, end)
-        length, start, end = best
+        return best
+
+    def _node_path(self, start: int, end: int) -> list[int]:
+        """Station nodes of the shortest path ``start`` -> ``end``, from one cached Dijkstra per
+        source (the same path ``nx.dijkstra_path`` gives: it runs the same search, stopped early)."""
+        paths = self._paths.get(start)
+        if paths is None:
+            paths = self._paths[start] = nx.single_source_dijkstra(self.graph, start)[1]
+        return paths[end]
+
+    def tray_numbers(self, a: Attachments, i: int, b: Attachments, j: int) -> list[int]:
+        """Tray numbers :meth:`path` passes along, in order (a tray may repeat), no plan points."""
+        if a.seg[i] < 0 or b.seg[j] < 0:
+            return []
+        tray_a, tray_b = int(self.seg_tray[a.seg[i]]), int(self.seg_tray[b.seg[j]])
+        length, start, end = self._way(a, i, b, j)
+        if start is None:
+            return [] if length == float("inf") else [tray_a]
+        trays = [tray_a]
+        graph = self.graph
+        for p, q in pairwise(self._node_path(start, end)):
+            tray = graph[p][q]["tray"]
+            if tray >= 0:
+                trays.append(tray)
+        trays.append(tray_b)
+        return trays
+
+    def tray_ids_between(self, a: Attachments, i: int, b: Attachments, j: int) -> list[str]:
+        """Ids of the trays :meth:`path` follows (consecutive repeats merged), no plan points."""
+        trays = self.tray_numbers(a, i, b, j)
+        return [self.tray_ids[t] for k, t in enumerate(trays) if k == 0 or trays[k - 1] != t]
+
+    def path(
+        self, a: Attachments, i: int, b: Attachments, j: int
+    ) -> tuple[list[tuple[float, float]], list[str], float]:
+        """The tray path from attachment ``a[i]`` to ``b[j]``: plan points, tray ids, length."""
+        if a.seg[i] < 0 or b.seg[j] < 0:
+            return [], [], float("inf")
+        tray_a, tray_b = int(self.seg_tray[a.seg[i]]), int(self.seg_tray[b.seg[j]])
+        length, start, end = self._way(a, i, b, j)
         if start is None:
             if length == float("inf"):
                 return [], [], length
@@ -471,7 +504,7 @@ class TrayGraph:
                 [self.tray_ids[tray_a]],
                 length,
             )
-        nodes = nx.dijkstra_path(self.graph, start, end)
+        nodes = self._node_path(start, end)
         points = self.points_between(tray_a, float(a.s[i]), self._node_s[(start, tray_a)])
         trays = [tray_a]
         for p, q in pairwise(nodes):

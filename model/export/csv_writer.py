@@ -15,9 +15,13 @@ import math
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+import numpy as np
+
 from model.export import write_file
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA_SET = frozenset(_FORMULA_START)
+_QUOTE_IF = (",", '"', "\r", "\n")  # what csv.writer's QUOTE_MINIMAL quotes for
 
 
 def _cell(value: object, spreadsheet_safe: bool) -> object:
@@ -49,6 +53,98 @@ def csv_bytes(
     return buffer.getvalue().encode("utf-8")
 
 
+def format_column(values: Sequence[object], spreadsheet_safe: bool = True) -> list[str]:
+    """One column's cells as the text :func:`csv_bytes` writes for them (quoted where needed).
+
+    Checks are per column at C speed (a search in the joined column): a column of text with no
+    formula start and nothing to quote is taken as it is; floats are formatted once per distinct
+    value; any other mix goes cell by cell.
+    """
+    kinds = set(map(type, values))
+    if kinds <= {str}:
+        cells = list(values)
+        if spreadsheet_safe and _any_starts(cells, _FORMULA_START):
+            cells = ["'" + v if v[:1] in _FORMULA_SET else v for v in cells]
+    elif kinds <= {int}:
+        return list(map(str, values))
+    elif kinds <= {float, type(None)}:
+        memo: dict[float, str] = {}  # NaN never equals itself: it misses and is redone
+        cells = []
+        for v in values:
+            cell = memo.get(v)
+            if cell is None:
+                cell = memo[v] = str(_cell(v, spreadsheet_safe))
+            cells.append(cell)
+    else:
+        cells = [str(_cell(v, spreadsheet_safe)) for v in values]
+    blob = "".join(cells)
+    if any(c in blob for c in _QUOTE_IF):
+        cells = [_quoted(v) if any(c in v for c in _QUOTE_IF) else v for v in cells]
+    return cells
+
+
+def _any_starts(cells: list[str], starts: tuple[str, ...]) -> bool:
+    """Whether some cell may start with one of ``starts`` (one-character ASCII strings): the
+    byte after every line break of the joined column, looked at by numpy. A cell holding a line
+    break can only make this say yes wrongly, and the caller then checks cell by cell."""
+    blob = np.frombuffer(("\n" + "\n".join(cells)).encode("utf-8"), dtype=np.uint8)
+    after = blob[np.flatnonzero(blob[:-1] == 10) + 1]
+    return bool(np.isin(after, np.frombuffer("".join(starts).encode("ascii"), np.uint8)).any())
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
+
+
+def csv_column_bytes(
+    header: Sequence[str], columns: Sequence[Sequence[object]], *, spreadsheet_safe: bool = True
+) -> bytes:
+    """The CSV of a table given column by column: the same bytes as :func:`csv_bytes` of its
+    rows (``csv.writer``'s minimal quoting), each column formatted once (:func:`format_column`)
+    and each line joined in C."""
+    if len(columns) != len(header):
+        raise ValueError(f"{len(columns)} columns, header has {len(header)}")
+    lengths = {len(c) for c in columns}
+    if len(lengths) > 1:
+        raise ValueError(f"columns of different lengths: {sorted(lengths)}")
+    if len(columns) < 2:  # csv.writer quotes a lone empty field: leave that case to it
+        rows = list(zip(*columns, strict=True)) if columns else []
+        return csv_bytes(header, rows, spreadsheet_safe=spreadsheet_safe)
+    cells = [format_column(c, spreadsheet_safe) for c in columns]
+    head = format_column(list(header), spreadsheet_safe=False)
+    lines = [",".join(head), *map(",".join, zip(*cells, strict=True)), ""]
+    return "\r\n".join(lines).encode("utf-8")
+
+
+def csv_chunks(
+    header: Sequence[str],
+    rows: Sequence[Sequence[object]],
+    chunk_rows: int,
+    *,
+    spreadsheet_safe: bool = True,
+) -> list[bytes]:
+    """``csv_bytes(header, rows[i:i + chunk_rows])`` for each chunk (one file when no rows),
+    with every column formatted once for the whole table rather than per chunk."""
+    if not rows:
+        return [csv_bytes(header, [], spreadsheet_safe=spreadsheet_safe)]
+    width = len(header)
+    for row in rows:
+        if len(row) != width:
+            raise ValueError(f"row has {len(row)} cells, header has {width}")
+    if width < 2:
+        return [
+            csv_bytes(header, rows[i : i + chunk_rows], spreadsheet_safe=spreadsheet_safe)
+            for i in range(0, len(rows), chunk_rows)
+        ]
+    cells = [format_column(list(c), spreadsheet_safe) for c in zip(*rows, strict=True)]
+    head = ",".join(format_column(list(header), spreadsheet_safe=False))
+    lines = list(map(",".join, zip(*cells, strict=True)))
+    return [
+        "\r\n".join([head, *lines[i : i + chunk_rows], ""]).encode("utf-8")
+        for i in range(0, len(lines), chunk_rows)
+    ]
+
+
 def write_csv(
     path: str | Path,
     header: Sequence[str],
@@ -58,3 +154,14 @@ def write_csv(
 ) -> None:
     """Build the CSV in memory, then replace ``path`` atomically."""
     write_file(path, csv_bytes(header, rows, spreadsheet_safe=spreadsheet_safe))
+
+
+def write_csv_columns(
+    path: str | Path,
+    header: Sequence[str],
+    columns: Sequence[Sequence[object]],
+    *,
+    spreadsheet_safe: bool = True,
+) -> None:
+    """:func:`write_csv` of a table given column by column (:func:`csv_column_bytes`)."""
+    write_file(path, csv_column_bytes(header, columns, spreadsheet_safe=spreadsheet_safe))

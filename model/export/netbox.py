@@ -34,7 +34,7 @@ from pathlib import Path
 from model.cabling import CablePlant
 from model.design import Design
 from model.export import ExportError
-from model.export.csv_writer import csv_bytes
+from model.export.csv_writer import csv_chunks
 from model.export.folder_writer import replace_folder
 from model.export.netbox_modules import (
     MODULE_HEADER,
@@ -63,8 +63,10 @@ from model.export.netbox_types import (
     is_infiniband_switch,
     yaml_document,
 )
-from model.schedule import ScheduleRow, schedule_rows
+from model.plant import PhysicalPlant
+from model.schedule import ScheduleRow, ScheduleTable, schedule_table
 from model.schedule_segments import PATCH_CORD, TRUNK
+from model.structured_layout import uses_structured
 
 CHUNK_ROWS = 500
 SHARED = "shared"
@@ -191,14 +193,25 @@ SEGMENT_KINDS = (PATCH_CORD, TRUNK)
 
 
 def netbox_tables(
-    design: Design, schedule: Sequence[ScheduleRow], plant: CablePlant
+    design: Design,
+    schedule: ScheduleTable | Sequence[ScheduleRow],
+    plant: CablePlant,
+    phys: PhysicalPlant | None = None,
 ) -> NetBoxTables:
-    """The design as NetBox tables (one site); ``schedule`` gives the cables' labels and lengths.
+    """The design as NetBox tables (one site); ``schedule`` gives the cables' labels and lengths
+    (a :class:`ScheduleTable` is read column by column); ``phys`` the physical plant with its
+    ``link_parts``, when the caller has built it already.
 
-    A structured design's schedule lists paneled links per segment: the link rows are taken
-    instead (cords and trunk legs come from :mod:`model.export.netbox_panels`)."""
-    if any(row.medium_kind in SEGMENT_KINDS for row in schedule):
-        schedule = schedule_rows(design, plant, segments=False)
+    A structured design's installer schedule lists paneled links per segment: the link rows
+    (``segments=False``) are taken instead; cords and trunk legs come from
+    :mod:`model.export.netbox_panels`."""
+    kinds = (
+        schedule.columns["medium_kind"]
+        if isinstance(schedule, ScheduleTable)
+        else [row.medium_kind for row in schedule]
+    )
+    if any(kind in SEGMENT_KINDS for kind in kinds):
+        schedule = schedule_table(design, plant, phys, segments=False)
     site = fit_name(design.name, SITE_NAME_MAX) or "Hallwright design"
     out = NetBoxTables(site=site)
     racks = sorted(design.racks.values(), key=lambda r: (r.name, r.id))
@@ -210,7 +223,7 @@ def netbox_tables(
     tags = {d.id: device_asset_tag(site, device_names[d.id]) for d in devices}
     variants = _variants(design)
     out.device_types = sorted({v.key: v for v in variants.values()}.values(), key=lambda v: v.slug)
-    modules = module_export(design, plant, tags)
+    modules = module_export(design, plant, tags, phys)
     out.module_types = modules.types
     vendors = sorted(
         {v.dtype.vendor for v in out.device_types} | {m.vendor for m in out.module_types}
@@ -283,6 +296,9 @@ def netbox_tables(
 def _add_panels(design, plant, schedule, out, device_names, rack_names) -> None:
     """Structured designs: cords + trunk legs in place of their links' cables (the panels are
     design devices, their types carry the ports); virtual panels as unpositioned devices."""
+    if not uses_structured(design):
+        return
+    schedule = schedule.rows() if isinstance(schedule, ScheduleTable) else schedule
     labels = {row.link_id: row.label for row in schedule}
     flipped = set()
     for row in schedule:
@@ -354,6 +370,8 @@ def _cable(site, names, a, b, medium, label, length) -> tuple:
 
 
 def _schedule_cables(design, schedule, plant, site, device_names) -> list[tuple]:
+    if isinstance(schedule, ScheduleTable):
+        return _table_cables(design, schedule, plant, site, device_names)
     rows = []
     for row in schedule:
         link = design.links.get(row.link_id)
@@ -365,6 +383,66 @@ def _schedule_cables(design, schedule, plant, site, device_names) -> list[tuple]
         medium = plant.medium(row.cable_id) if row.cable_id in plant.index else None
         length = row.ordered_length_m if row.ordered_length_m is not None else row.length_m
         rows.append(_cable(site, device_names, a, b, medium, row.label, length))
+    return rows
+
+
+def _table_cables(design, table: ScheduleTable, plant, site, device_names) -> list[tuple]:
+    """:func:`_schedule_cables` of a schedule given column by column: the A and B ends are the
+    table's (device id and port per end), names and types looked up once per distinct value."""
+    col = table.columns
+    missing = [lid for lid in col["link_id"] if lid not in design.links]
+    if missing:
+        raise ExportError(f"schedule row {missing[0]!r} names no link of the design")
+    ports = {p: interface_name(p) for p in {*col["a_port"], *col["b_port"]}}
+    names = [m.netbox_type for m in plant.media] + [""]
+    words = [cable_description(m) for m in plant.media] + [""]
+    index, medium_index = plant.index, plant.medium_index
+    kinds = [
+        int(medium_index[index[c]]) if c in index else -1 for c in col["cable_id"]
+    ]  # the medium of the cable id (a twin cable's "l-1+" is no link: none)
+    lengths = [
+        o if o is not None else x
+        for o, x in zip(col["ordered_length_m"], col["length_m"], strict=True)
+    ]
+    fitted: dict[str, str] = {}
+    rounded: dict[float, float] = {}
+    rows = []
+    for a_dev, a_port, b_dev, b_port, k, label, length in zip(
+        table.a_device_id,
+        col["a_port"],
+        table.b_device_id,
+        col["b_port"],
+        kinds,
+        col["label"],
+        lengths,
+        strict=True,
+    ):
+        if len(label) <= LABEL_MAX and label == label.strip():
+            text = label
+        else:
+            text = fitted.get(label) or fitted.setdefault(label, fit_name(label, LABEL_MAX))
+        if length is not None:
+            r = rounded.get(length)
+            if r is None:
+                r = rounded[length] = round(length, 2)
+        rows.append(
+            (
+                site,
+                device_names[a_dev],
+                "dcim.interface",
+                ports[a_port],
+                site,
+                device_names[b_dev],
+                "dcim.interface",
+                ports[b_port],
+                names[k],
+                "planned",
+                text,
+                None if length is None else r,
+                "m" if length is not None else "",
+                words[k],
+            )
+        )
     return rows
 
 
@@ -415,10 +493,10 @@ def netbox_files(export: NetBoxTables) -> dict[str, bytes]:
                 files[path] = yaml_document(m.document()).encode("utf-8")
         if not rows and stem in OPTIONAL_TABLES:
             continue
-        for i, name in enumerate(chunk_names(stem, len(rows))):
-            part = rows[i * CHUNK_ROWS : (i + 1) * CHUNK_ROWS]
+        chunks = csv_chunks(header, rows, CHUNK_ROWS)
+        for name, part in zip(chunk_names(stem, len(rows)), chunks, strict=True):
             # formula-safe: these files get opened in a spreadsheet before the import
-            files[f"{folder}/{name}"] = csv_bytes(header, part)
+            files[f"{folder}/{name}"] = part
     return files
 
 

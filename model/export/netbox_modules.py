@@ -100,32 +100,48 @@ def device_asset_tag(site: str, device_name: str) -> str:
     return fit_name(f"{device_name} @ {site}", ASSET_TAG_MAX)
 
 
-def module_export(design: Design, plant: CablePlant, device_tags: dict[str, str]) -> ModuleExport:
+def module_export(
+    design: Design, plant: CablePlant, device_tags: dict[str, str], phys=None
+) -> ModuleExport:
     """A module per used cage that holds a transceiver, in its device's module bay.
 
-    ``device_tags`` are the exported devices' asset tags (device id -> tag). Rows are sorted by
-    device and bay, so the same design always exports the same file.
+    ``device_tags`` are the exported devices' asset tags (device id -> tag); ``phys`` the
+    physical plant with its ``link_parts`` when the caller has one. Rows are sorted by device
+    and bay, so the same design always exports the same file. Port tables, medium names and
+    descriptions are looked up once per device type and per medium, not per link end.
     """
     by_number: dict[str, list[ModulePart]] = {}
     for part in sorted(design.catalog.module_parts.values(), key=lambda p: p.id):
         by_number.setdefault(part.part_number, []).append(part)
     types = {number: ModuleType(parts) for number, parts in by_number.items()}
-    phys = build_plant(plant, with_links=True)
+    if phys is None or not phys.link_parts:
+        phys = build_plant(plant, with_links=True)
     cages: dict[tuple[str, str], tuple[str, str]] = {}  # (device, bay) -> (part number, medium)
+    tables: dict[str, dict] = {}  # device id -> its port table
+    names = [m.name for m in plant.media] + [""]
+    index, medium_index = plant.index, plant.medium_index
     for link_id, (_cable, _a, _b, mod_a, mod_b, _part) in phys.link_parts.items():
+        if not mod_a and not mod_b:
+            continue
         link = design.links.get(link_id)
         if link is None:
             continue
-        medium = plant.medium(link_id) if link_id in plant.index else None
+        row = index.get(link_id)
+        medium_name = names[int(medium_index[row])] if row is not None else ""
         for end, number in ((link.a, mod_a), (link.b, mod_b)):
             if not number:
                 continue
-            device = design.devices[end.device]
-            table = port_cages(design.catalog.device_types[device.type], device.breakout)
+            table = tables.get(end.device)
+            if table is None:
+                device = design.devices[end.device]
+                table = tables[end.device] = port_cages(
+                    design.catalog.device_types[device.type], device.breakout
+                )
             bay = table[end.port][2]
-            cages.setdefault((end.device, bay), (number, medium.name if medium else ""))
+            cages.setdefault((end.device, bay), (number, medium_name))
     used: dict[str, ModuleType] = {}
     rows = []
+    described: dict[str, str] = {}
     for (device_id, bay), (number, medium_name) in cages.items():
         mtype = types.get(number)
         if mtype is None:
@@ -137,10 +153,27 @@ def module_export(design: Design, plant: CablePlant, device_tags: dict[str, str]
                 bay,
                 mtype.model,
                 "planned",
-                fit_name(f"{medium_name} transceiver" if medium_name else "", DESCRIPTION_MAX),
+                described.get(medium_name)
+                or described.setdefault(
+                    medium_name,
+                    fit_name(f"{medium_name} transceiver" if medium_name else "", DESCRIPTION_MAX),
+                ),
             )
         )
-    rows.sort(key=lambda r: (r[0].casefold(), _bay_key(r[1])))
+    folded: dict[str, str] = {}
+    bays: dict[str, tuple[str, int]] = {}
+
+    def order(r: tuple) -> tuple:
+        tag, bay = r[0], r[1]
+        f = folded.get(tag)
+        if f is None:
+            f = folded[tag] = tag.casefold()
+        b = bays.get(bay)
+        if b is None:
+            b = bays[bay] = _bay_key(bay)
+        return (f, b)
+
+    rows.sort(key=order)
     return ModuleExport(sorted(used.values(), key=lambda t: t.slug), rows)
 
 

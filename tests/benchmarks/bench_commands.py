@@ -1,13 +1,20 @@
 """Commands a user waits for, each beside its floor measured in the same run, with the ratio.
 
-* load (``validate``'s work: decode + checks + build) against a bare ``msgspec.json.decode``
-  of the same bytes with GC off, in a fresh process (the floor of any loader);
-* ``routes`` (every link's route, medium and reason, printed) against writing the same number
-  of lines with ``csv.writer`` (the floor of any per-link text output).
+Every figure is min / median of 3 runs of ``python main.py ...`` in a fresh process, output
+written, so the process start is in the figure. Floors are measured in the same run:
 
-Each figure is min / median of 3 runs in fresh processes (``python main.py ...``), so the
-process start is in both the figure and its floor.
-Usage: ``python tests/benchmarks/run_benchmarks.py --only commands --sizes S,L``.
+* load (``validate``): a bare ``msgspec.json.decode`` of the same bytes with GC off, in a fresh
+  process (the floor of any loader);
+* ``schedule``, ``bom -o .xlsx``: the process start plus ``csv.writer`` writing the very rows of
+  the schedule just produced (read back from it first, not timed): the floor of any per-cable
+  output (the XLSX carries the same rows in its "Cabling schedule" sheet);
+* ``export-netbox``: the process start plus ``csv.writer`` writing the rows of every CSV of the
+  folder just produced (cables and modules);
+* ``routes``: writing the same number of lines with ``csv.writer`` in a fresh process;
+* ``bom -o .csv``, ``analyze --json``, ``render``: the bare decode above (their output is small,
+  so reading the file is their floor).
+
+Usage: ``python tests/benchmarks/run_benchmarks.py --only commands --sizes S,L,XL``.
 """
 
 from __future__ import annotations
@@ -33,6 +40,16 @@ CSV_LINES = (
     "import csv, sys; w = csv.writer(sys.stdout); n = int(sys.argv[1]); "
     "[w.writerow(('link-%d' % i, 'a', 'b', 400, 3.5, 'dac-400g-3m', 'reason')) for i in range(n)]"
 )
+# Prints the seconds csv.writer takes to write the rows of the CSV files given (read first).
+CSV_REWRITE = (
+    "import csv, io, sys, time\n"
+    "tables = [list(csv.reader(open(p, newline='', encoding='utf-8'))) for p in sys.argv[1:]]\n"
+    "started = time.perf_counter()\n"
+    "for rows in tables:\n"
+    "    out = io.StringIO(); csv.writer(out, lineterminator='\\r\\n').writerows(rows)\n"
+    "    open('/dev/null', 'w').write(out.getvalue())\n"
+    "print(time.perf_counter() - started)\n"
+)
 
 
 def _timed(args: list[str]) -> float:
@@ -43,6 +60,17 @@ def _timed(args: list[str]) -> float:
 
 def _three(args: list[str]) -> list[float]:
     return [_timed(args) for _ in range(RUNS)]
+
+
+def _rewrite(py: str, files: list[str], start: list[float]) -> list[float]:
+    """Process start plus csv.writer of the rows of ``files``, RUNS times."""
+    out = []
+    for k in range(RUNS):
+        done = subprocess.run(
+            [py, "-c", CSV_REWRITE, *files], cwd=ROOT, check=True, capture_output=True, text=True
+        )
+        out.append(start[k] + float(done.stdout.strip()))
+    return out
 
 
 def _add(report, size, stage, runs, floor, target) -> None:
@@ -66,12 +94,36 @@ def run(report: Report) -> None:
         design = build(size)
         links = len(design.links)
         with tempfile.TemporaryDirectory() as tmp:
-            path = str(Path(tmp) / f"{size}.hall.json")
+            out = Path(tmp)
+            path = str(out / f"{size}.hall.json")
             save_design(design, path)
             del design
-            load = _three([py, "main.py", "validate", path])
+            start = _three([py, "-c", "pass"])
             decode = _three([py, "-c", BARE_DECODE, path])
+            load = _three([py, "main.py", "validate", path])
             _add(report, size, "command: validate (load)", load, decode, "<= 3x floor")
+            schedule_csv = str(out / "schedule.csv")
+            schedule = _three([py, "main.py", "schedule", path, "-o", schedule_csv])
+            rows_floor = _rewrite(py, [schedule_csv], start)
+            _add(report, size, "command: schedule -o .csv", schedule, rows_floor, "<= 4 s")
+            netbox = _three([py, "main.py", "export-netbox", path, "-o", str(out / "netbox")])
+            tables = sorted(str(p) for p in (out / "netbox").rglob("*.csv"))
+            _add(
+                report,
+                size,
+                "command: export-netbox",
+                netbox,
+                _rewrite(py, tables, start),
+                "<= 4 s",
+            )
+            bom_csv = _three([py, "main.py", "bom", path, "-o", str(out / "bom.csv")])
+            _add(report, size, "command: bom -o .csv", bom_csv, decode, "<= 4 s")
+            bom_xlsx = _three([py, "main.py", "bom", path, "-o", str(out / "bom.xlsx")])
+            _add(report, size, "command: bom -o .xlsx", bom_xlsx, rows_floor, "<= 4 s")
             routes = _three([py, "main.py", "routes", path])
             lines = _three([py, "-c", CSV_LINES, str(5 * links)])
             _add(report, size, "command: routes", routes, lines, "<= 5 s")
+            analyze = _three([py, "main.py", "analyze", "--json", path])
+            _add(report, size, "command: analyze --json", analyze, decode, "<= 2.5 s")
+            render = _three([py, "main.py", "render", path, "-o", str(out / "hall.png")])
+            _add(report, size, "command: render -o .png", render, decode, "<= 2 s")

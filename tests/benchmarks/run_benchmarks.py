@@ -3,6 +3,9 @@
 Each ``bench_<area>.py`` defines ``run(report)`` and calls ``report.add(workload, stage, seconds,
 peak_mb=None, target=None, note="")`` for each figure. Stages run in the order of their module
 names. Benchmarks are measurements, not tests: they print figures and never fail on a target.
+Each stage runs once per workload size in a fresh Python process (``--in-process`` runs them
+all in this one), so a figure's peak memory is that workload's alone, not the sum of every
+workload held in one process, and no stage's heap or caches weigh on the next.
 Usage: ``python tests/benchmarks/run_benchmarks.py [--sizes S,L,XL] [--only AREA]``.
 """
 
@@ -11,6 +14,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -54,18 +58,26 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="S,L,XL")
     parser.add_argument("--only", default="")
+    parser.add_argument("--in-process", action="store_true", help="no process per stage")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    report = Report(tuple(s.strip() for s in args.sizes.split(",") if s.strip()))
-    print(
-        f"Hallwright benchmarks — {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
-        f"{time.strftime('%Y-%m-%d %H:%M')}"
-    )
-    print(f"  {'size':4} {'stage':44} {'time':>13} {'peak':>11}  {'target':10} note")
+    sizes = tuple(s.strip() for s in args.sizes.split(",") if s.strip())
+    if not args.child:
+        print(
+            f"Hallwright benchmarks — {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
+            f"{time.strftime('%Y-%m-%d %H:%M')}"
+        )
+        print(f"  {'size':4} {'stage':44} {'time':>13} {'peak':>11}  {'target':10} note")
     for path in sorted(HERE.glob("bench_*.py")):
         if args.only and args.only not in path.stem:
             continue
-        module = importlib.import_module(f"tests.benchmarks.{path.stem}")
-        module.run(report)
+        if args.in_process or args.child:
+            module = importlib.import_module(f"tests.benchmarks.{path.stem}")
+            module.run(Report(sizes))
+            continue
+        for size in sizes:
+            command = [sys.executable, __file__, "--child", "--only", path.stem, "--sizes", size]
+            subprocess.run(command, check=False)
     return 0
 
 

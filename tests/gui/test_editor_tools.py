@@ -366,3 +366,13 @@ def test_row_labels_follow_the_racks_and_show_only_when_zoomed_out(window, qtbot
     window.view.zoom(0.3)  # zoomed out: rack names too small, the row labels are drawn
     assert window.view.scale_factor() < SHOW_BELOW_PX_PER_M
     assert label_pixels() > 0
+
+
+def test_row_labels_regroup_when_a_rack_is_renamed(window, qtbot):
+    """Moves reuse the rows grouped by name; a rename regroups (model -> view)."""
+    import msgspec
+
+    design = window.document.design
+    rack = next(r for r in design.racks.values() if r.name.upper().startswith("R"))
+    design.update_racks([msgspec.structs.replace(rack, name="Q" + rack.name[1:])])
+    qtbot.waitUntil(lambda: "Row Q" in {t for t, _x, _y in window.scene.row_labels.labels()})

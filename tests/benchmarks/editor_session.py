@@ -1,0 +1,96 @@
+"""The editor benchmarks' shared set-up: a workload saved to a file and opened in a main window.
+
+``bench_editor`` and ``bench_pipeline`` both open the reference hall the way a person does
+(File > Open of a saved file: load in a worker thread, scene built, first frame painted) and
+close it without the unsaved-changes prompt; this module holds that once, with the event-loop
+watch (:class:`Gaps`) and the min/median wording both report with.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QSettings, QTimer  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+import gui  # noqa: E402,F401 - applies the PySide6 workaround before any Qt call
+from model.fileio import save_design  # noqa: E402
+from tests.benchmarks.workloads import build  # noqa: E402
+
+
+class Gaps:
+    """Longest gap between ticks of a 2 ms timer: how long the event loop was held."""
+
+    def __init__(self) -> None:
+        self.timer = QTimer()
+        self.timer.setInterval(2)
+        self.timer.timeout.connect(self._tick)
+        self.last = self.longest = 0.0
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.longest = max(self.longest, now - self.last)
+        self.last = now
+
+    def start(self) -> None:
+        self.last, self.longest = time.perf_counter(), 0.0
+        self.timer.start()
+
+    def stop(self) -> float:
+        self.timer.stop()
+        self._tick()
+        return self.longest
+
+
+def min_median(values: list[float]) -> str:
+    """ "min 12 / median 15 ms" of a list of seconds."""
+    return f"min {min(values) * 1000:.0f} / median {statistics.median(values) * 1000:.0f} ms"
+
+
+def app() -> QApplication:
+    return QApplication.instance() or QApplication([])
+
+
+def settle(window) -> None:
+    """Process events until the analysis is fresh and the cable bundles are counted."""
+    runner, application = window.analysis_docks.runner, app()
+    while not runner.fresh or window.scene.tray_load.busy:
+        application.processEvents()
+
+
+@contextmanager
+def saved_workload(size: str) -> Iterator[tuple[Path, Path]]:
+    """(file of workload ``size``, scratch folder); the design itself is freed before use."""
+    design = build(size)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"{size}.hall.json"
+        save_design(design, path)
+        del design
+        yield path, Path(tmp)
+
+
+def new_window(folder: Path):
+    """A shown 1600 x 1000 main window with its settings and recovery files in ``folder``."""
+    from gui.main_window import MainWindow
+
+    window = MainWindow(QSettings(str(folder / "s.ini"), QSettings.IniFormat), folder / "rec")
+    window.resize(1600, 1000)
+    window.show()
+    app().processEvents()
+    return window
+
+
+def close(window) -> None:
+    """Close without the unsaved-changes prompt and let Qt delete the window."""
+    window.document.stack.setClean()
+    window.close()
+    window.deleteLater()
+    app().processEvents()

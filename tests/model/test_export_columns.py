@@ -1,0 +1,375 @@
+"""The column-wise exports equal the row-by-row builders they replace (issue #13).
+
+The old builders are kept here as the reference: the cabling schedule (one ``ScheduleRow`` per
+link, sorted by natural-order tuples), the XLSX plain-sheet XML (cell by cell), the ``routes``
+report (one ``route()`` and ``reason()`` per link) and the CSV writer (``csv.writer`` per row).
+They run on generated fabrics of every template and under every media policy.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+from openpyxl.utils import get_column_letter
+
+from model.bom import _link_medium, _num, _round, natural_key
+from model.cabling import NO_MEDIUM, NO_TRAY_PATH, SAME_RACK, CablePlant
+from model.design import Design
+from model.export.csv_writer import csv_bytes, csv_chunks, csv_column_bytes
+from model.export.xlsx_writer import _columns_xml, _text_xml
+from model.generate import generate
+from model.media import POLICIES, explain
+from model.media_words import explain_lengths
+from model.plant import PhysicalPlant, build_plant, cage_reasons
+from model.schedule import ScheduleRow, ScheduleTable, _route_text, schedule_rows, schedule_table
+
+FABRICS = {
+    "superpod-2su": (
+        "rail-optimized",
+        dict(nodes=64, node_type="dgx-h100", switch="qm9700", su_nodes=32),
+    ),
+    "leaf-spine-3to1": (
+        "leaf-spine",
+        dict(nodes=48, node_type="dgx-h100", switch="qm9700", oversubscription=3),
+    ),
+    "fat-tree-k8": ("fat-tree", dict(k=8)),
+    "nvl72-4": ("nvl72", dict(racks=4, switch="qm9700")),
+}
+
+
+@pytest.fixture(scope="module", params=sorted(FABRICS))
+def fabric(request) -> Design:
+    template, params = FABRICS[request.param]
+    return generate(template, **params)
+
+
+def _old_route_trays(plant: CablePlant, link_id: str) -> list[str] | None:
+    try:
+        return list(plant.route(link_id).tray_ids)
+    except (AttributeError, KeyError, IndexError):
+        return None
+
+
+# ---- the row-by-row schedule builder this change replaced (main at 040728d)
+
+
+def _old_schedule_rows(
+    design: Design, plant: CablePlant, phys: PhysicalPlant | None = None
+) -> list[ScheduleRow]:
+    """One row per link (backplane links excluded), sorted for installers rack by rack.
+
+    ``cable_id`` names the physical assembly (the two links of a straight twin-port cable share
+    one: the smaller link id + "+"; a fibre or a single-link cable has its link's id);
+    ``a_cage``/``b_cage`` the cages, ``a_module``/``b_module`` the module part numbers (empty
+    for an integrated cable's end), ``part`` the cable's or fibre's part number at its length.
+    """
+    racks, devices, trays = design.racks, design.devices, design.trays
+    if phys is None or not phys.link_parts:
+        phys = build_plant(plant, with_links=True)
+    parts = phys.link_parts
+    types = design.catalog.device_types
+    # Cables leaving the same rack face for the same rack face follow the same trays (the
+    # engine routes between per-face drop points), so ask the engine once per pair of faces.
+    route_cache: dict[tuple[str, str, str, str], list[str] | None] = {}
+    rows: list[tuple[tuple, ScheduleRow]] = []
+    for link_id, link in design.links.items():
+        i = plant.index.get(link_id)
+        medium = _link_medium(plant, i) if i is not None else None
+        if medium is not None and medium.kind == "backplane":
+            continue
+        ends = []
+        for end in (link.a, link.b):
+            device = devices[end.device]
+            rack_name = racks[device.rack].name
+            ends.append(
+                (
+                    natural_key(rack_name),
+                    device.u,
+                    natural_key(end.port),
+                    rack_name,
+                    device.name,
+                    end.port,
+                )
+            )
+        swapped = ends[1][:3] < ends[0][:3]
+        a, b = (ends[1], ends[0]) if swapped else (ends[0], ends[1])
+        status = int(plant.status[i]) if i is not None else NO_MEDIUM
+        dev_a, dev_b = devices[link.a.device], devices[link.b.device]
+        key = (dev_a.rack, types[dev_a.type].ports_face, dev_b.rack, types[dev_b.type].ports_face)
+        if status & (SAME_RACK | NO_TRAY_PATH):
+            tray_ids = None
+        elif key in route_cache:
+            tray_ids = route_cache[key]
+        else:
+            tray_ids = route_cache[key] = _old_route_trays(plant, link_id)
+        route = _route_text(tray_ids, status, trays, swapped)
+        length = _num(plant.length_m[i]) if i is not None else None
+        ordered = _num(plant.ordered_m[i]) if i is not None and medium is not None else None
+        speed = float(plant.speed_gbps[i]) if i is not None else 0.0
+        label = link.label or f"{a[3]}-U{a[1]}-{a[5]} to {b[3]}-U{b[1]}-{b[5]}"
+        cable_id, a_cage, b_cage, a_module, b_module, part = parts.get(
+            link_id, (link_id, "", "", "", "", "")
+        )
+        if swapped:
+            a_cage, b_cage, a_module, b_module = b_cage, a_cage, b_module, a_module
+        row = ScheduleRow(
+            cable_id=cable_id,
+            link_id=link_id,
+            label=label,
+            a_rack=a[3],
+            a_u=a[1],
+            a_device=a[4],
+            a_port=a[5],
+            b_rack=b[3],
+            b_u=b[1],
+            b_device=b[4],
+            b_port=b[5],
+            speed_gbps=speed if speed % 1 else int(speed),
+            medium=medium.id if medium else "",
+            medium_kind=medium.kind if medium else "",
+            length_m=_round(length),
+            ordered_length_m=_round(ordered, 3),
+            a_cage=a_cage,
+            b_cage=b_cage,
+            a_module=a_module,
+            b_module=b_module,
+            part=part,
+            route=route,
+        )
+        rows.append(((a[0], a[1], a[2], b[0], b[1], b[2], link_id), row))
+    rows.sort(key=lambda kr: kr[0])
+    out = [row for _, row in rows]
+    seen = Counter(row.label for row in out)
+    if any(n > 1 for n in seen.values()):
+        from msgspec.structs import replace
+
+        out = [
+            replace(row, label=f"{row.label} #{row.link_id}") if seen[row.label] > 1 else row
+            for row in out
+        ]
+    return out
+
+
+# ---- the cell-by-cell XLSX sheet XML it replaced
+
+
+def _old_rows_xml(rows: Sequence[Sequence[object]], start: int) -> bytes:
+    width = max((len(r) for r in rows), default=0)
+    letters = [get_column_letter(c + 1) for c in range(width)]
+    parts: list[str] = []
+    for n, row in enumerate(rows, start=start):
+        cells = []
+        for letter, value in zip(letters, row, strict=False):
+            if value is None:
+                continue
+            if isinstance(value, str):
+                cells.append(f'<c r="{letter}{n}" t="inlineStr"><is>{_text_xml(value)}</is></c>')
+            elif isinstance(value, bool):
+                cells.append(f'<c r="{letter}{n}" t="b"><v>{int(value)}</v></c>')
+            elif isinstance(value, (int, float)):
+                if isinstance(value, float) and not math.isfinite(value):
+                    continue
+                cells.append(f'<c r="{letter}{n}" t="n"><v>{value!r}</v></c>')
+            else:
+                raise TypeError(f"plain sheet cell of type {type(value).__name__}")
+        parts.append(f'<row r="{n}">{"".join(cells)}</row>')
+    return "".join(parts).encode("utf-8")
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_column_wise_schedule_equals_the_row_builder(fabric, policy):
+    plant = CablePlant(fabric, policy)
+    assert schedule_rows(fabric, plant) == _old_schedule_rows(fabric, plant)
+
+
+def test_schedule_with_labels_duplicates_and_unknown_links_equals_the_row_builder(fabric):
+    design = fabric
+    ids = sorted(design.links)[:6]
+    import msgspec
+
+    design.update_links(
+        [msgspec.structs.replace(design.links[i], label="same label") for i in ids[:3]]
+        + [msgspec.structs.replace(design.links[ids[3]], label="=SUM(A1)")]
+    )
+    plant = CablePlant(design)
+    assert schedule_rows(design, plant) == _old_schedule_rows(design, plant)
+
+
+def test_schedule_table_round_trips_its_rows(fabric):
+    plant = CablePlant(fabric)
+    table = schedule_table(fabric, plant)
+    rows = table.rows()
+    assert ScheduleTable.from_rows(rows).columns == table.columns
+    assert len(table) == len(rows) == len(table.a_device_id)
+    by_id = {r.link_id: r for r in rows}
+    for lid, a_dev in zip(table.columns["link_id"], table.a_device_id, strict=True):
+        assert fabric.devices[a_dev].name == by_id[lid].a_device
+
+
+def test_schedule_csv_is_the_csv_of_its_rows(fabric):
+    plant = CablePlant(fabric)
+    table = schedule_table(fabric, plant)
+    from model.schedule import SCHEDULE_COLUMNS
+
+    rows = [r.as_row() for r in table.rows()]
+    assert csv_column_bytes(SCHEDULE_COLUMNS, table.column_list()) == csv_bytes(
+        SCHEDULE_COLUMNS, rows
+    )
+
+
+def test_xlsx_sheet_xml_of_the_columns_equals_the_cell_by_cell_xml(fabric):
+    plant = CablePlant(fabric)
+    table = schedule_table(fabric, plant)
+    rows = [r.as_row() for r in table.rows()]
+    assert _columns_xml(table.column_list(), start=2) == _old_rows_xml(rows, start=2)
+
+
+_VALUES = [
+    None,
+    math.nan,
+    math.inf,
+    1.0,
+    -0.0,
+    2.5,
+    1e20,
+    3,
+    -7,
+    True,
+    False,
+    "",
+    "a,b",
+    'q"x',
+    "=1+2",
+    "-x",
+    "\tx",
+    "line\nb",
+    "\r",
+    " sp",
+    "sp ",
+    "@",
+    "plain",
+    "a&b<c>",
+    "é=",
+    "x\n=y",
+    "{0}",
+    "\x01bad",
+    0.1 + 0.2,
+    12345678901234567.0,
+]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_column_writers_equal_the_row_writers_on_mixed_values(seed):
+    rng = random.Random(seed)
+    width, n = rng.randint(2, 6), rng.randint(0, 60)
+    pools = [rng.sample(_VALUES, rng.randint(1, 6)) for _ in range(width)]
+    rows = [tuple(rng.choice(pool) for pool in pools) for _ in range(n)]
+    columns = [list(c) for c in zip(*rows, strict=True)] if rows else [[] for _ in range(width)]
+    header = [f"h{k}" for k in range(width)]
+    for safe in (True, False):
+        assert csv_column_bytes(header, columns, spreadsheet_safe=safe) == csv_bytes(
+            header, rows, spreadsheet_safe=safe
+        )
+        chunks = csv_chunks(header, rows, 7, spreadsheet_safe=safe)
+        assert chunks == [
+            csv_bytes(header, rows[i : i + 7], spreadsheet_safe=safe)
+            for i in range(0, max(len(rows), 1), 7)
+        ]
+    if rows:
+        assert _columns_xml(columns, start=5) == _old_rows_xml(rows, start=5)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_bulk_reasons_and_route_words_equal_the_per_link_ones(fabric, policy):
+    plant = CablePlant(fabric, policy)
+    rows = np.arange(len(plant.link_ids))
+    reasons = plant.reasons(rows)
+    words = plant.route_descriptions(rows)
+    for r, link_id in enumerate(plant.link_ids):
+        assert reasons[r] == plant.reason(link_id)
+        assert words[r] == plant.route(link_id).describe()
+        assert plant.route_tray_ids(link_id) == list(plant.route(link_id).tray_ids)
+
+
+def test_bulk_cage_words_equal_the_per_link_ones(fabric):
+    from model.cage_words import cage_reason_columns
+
+    plant = CablePlant(fabric)
+    rows = np.arange(len(plant.link_ids))
+    words_a, words_b = cage_reason_columns(plant, rows)
+    for r, link_id in enumerate(plant.link_ids):
+        assert (words_a[r], words_b[r]) == cage_reasons(plant, link_id)
+
+
+def test_routes_report_equals_the_per_link_report(fabric):
+    from cli.routes_command import _natural, route_report
+
+    plant = CablePlant(fabric)
+    assert route_report(fabric, plant) == _old_routes_report(fabric, plant, _natural)
+
+
+def _old_routes_report(design, plant, natural) -> str:
+    out = io.StringIO()
+    for link_id in sorted(plant.link_ids, key=natural):
+        link = design.links[link_id]
+        row = plant.index[link_id]
+        medium = plant.medium(link_id)
+        ordered = plant.ordered_m[row]
+        ordered_text = "-" if ordered != ordered else f"{ordered:g} m"
+        print(
+            f"{link_id}: {link.a.device} {link.a.port} -> {link.b.device} {link.b.port}, "
+            f"{plant.speed_gbps[row]:g}G",
+            file=out,
+        )
+        print(f"  route   {plant.route(link_id).describe()}", file=out)
+        if plant.length_m[row] != plant.routed_m[row]:
+            print(f"  length  {plant.length_m[row]:.2f} m (measured or typed)", file=out)
+        print(f"  medium  {medium.id if medium else 'none'}, ordered {ordered_text}", file=out)
+        print(f"  reason  {plant.reason(link_id)}", file=out)
+    for finding in [*plant.findings(), *build_plant(plant).findings]:
+        print(f"{finding.severity.upper()} {finding.code}: {finding.message}", file=out)
+    return out.getvalue()
+
+
+def test_choice_words_for_many_lengths_equal_the_one_length_words(fabric):
+    media = list(fabric.catalog.media_types.values())
+    rng = random.Random(3)
+    for _ in range(400):
+        cands = rng.sample(range(len(media)), rng.randint(0, min(6, len(media))))
+        chosen = rng.choice([*cands, -1, rng.randrange(len(media))])
+        policy, lane = rng.choice(POLICIES), rng.choice([25.0, 50.0, 100.0, 200.0])
+        pinned = chosen >= 0 and rng.random() < 0.1
+        lengths = np.array([round(rng.uniform(0.1, 150), rng.choice([1, 2, 3])) for _ in range(15)])
+        assert explain_lengths(media, cands, lengths, chosen, policy, lane, pinned) == [
+            explain(media, cands, float(x), chosen, policy, lane, pinned) for x in lengths
+        ]
+
+
+def test_progress_stays_off_stderr_that_is_not_a_terminal():
+    from cli.progress import Progress
+
+    pipe = io.StringIO()
+    progress = Progress("schedule", stream=pipe, after_s=0.0)
+    progress.step("routed")
+    progress.done()
+    assert pipe.getvalue() == ""
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty = Terminal()
+    quick = Progress("schedule", stream=tty, after_s=3600.0)
+    quick.step("routed")
+    assert tty.getvalue() == ""  # under a second (here: an hour): nothing
+    slow = Progress("schedule", stream=tty, after_s=0.0)
+    slow.step("routed")
+    assert "schedule: routed (" in tty.getvalue()
+    slow.done()
+    assert tty.getvalue().endswith("\r\x1b[K")

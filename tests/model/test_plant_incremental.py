@@ -1,0 +1,89 @@
+"""The physical plant kept by a PlantCache equals a plant built from scratch after any edits."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import msgspec
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from model.cabling import CablePlant
+from model.generate import rail_optimized
+from model.plant import PlantCache, build_plant
+from model.snapshot import Snapshotter
+
+EDITS = st.lists(
+    st.tuples(
+        st.sampled_from(["move", "far", "pin", "unpin", "unlink", "restore", "policy"]),
+        st.integers(0, 10_000),
+        st.floats(-6.0, 6.0),
+    ),
+    min_size=1,
+    max_size=6,
+)
+POLICIES = ("lowest-cost", "lowest-power", "copper-first", "fibre-only")
+
+
+def _design():
+    return rail_optimized(nodes=16, node_type="dgx-h100", switch="qm9700", su_nodes=8)
+
+
+def _plant_dict(phys) -> dict:
+    return dataclasses.asdict(phys)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(EDITS)
+def test_cached_plant_equals_a_fresh_build_after_any_edits(edits):
+    design = _design()
+    plant = CablePlant(design)
+    plant.refresh()
+    cache = PlantCache()
+    snapshots = Snapshotter(design, plant)
+    build_plant(snapshots.take()[1], cache=cache)
+    removed = []
+    media = [m.id for m in plant.media]
+    for op, n, dx in edits:
+        racks, links = list(design.racks), list(design.links)
+        rack = design.racks[racks[n % len(racks)]]
+        if op == "move":
+            design.move_racks({rack.id: (rack.x + dx, rack.y)})
+        elif op == "far":  # far enough to change media (copper out of reach)
+            design.move_racks({rack.id: (rack.x, rack.y + 4 * dx)})
+        elif op == "pin" and links:
+            link = design.links[links[n % len(links)]]
+            medium = media[n % len(media)]
+            design.update_links([msgspec.structs.replace(link, medium=medium)])
+        elif op == "unpin" and links:
+            link = design.links[links[n % len(links)]]
+            design.update_links([msgspec.structs.replace(link, medium="auto")])
+        elif op == "unlink" and links:
+            removed.append(design.remove_links([links[n % len(links)]]))
+        elif op == "restore" and removed:
+            design.restore(removed.pop())
+        elif op == "policy":
+            design.set_settings(
+                msgspec.structs.replace(design.settings, media_policy=POLICIES[n % 4])
+            )
+        plant.refresh()
+        _, frozen = snapshots.take()  # the analysis worker reads snapshots: copies each time
+        assert _plant_dict(build_plant(frozen, cache=cache)) == _plant_dict(build_plant(frozen))
+    snapshots.close()
+    plant.close()
+
+
+def test_a_rack_move_recounts_only_the_components_of_its_links():
+    design = _design()
+    plant = CablePlant(design)
+    plant.refresh()
+    cache = PlantCache()
+    build_plant(plant, cache=cache)
+    assert cache.recounted_rows == len(plant.link_ids)
+    rack = next(r for r in design.racks.values() if design.links_of_racks([r.id]))
+    design.move_racks({rack.id: (rack.x + 1.5, rack.y)})
+    changed = plant.refresh()
+    assert changed  # the move changed some lengths
+    build_plant(plant, cache=cache)
+    assert 0 < cache.recounted_rows < len(plant.link_ids) / 2
+    assert _plant_dict(build_plant(plant, cache=cache)) == _plant_dict(build_plant(plant))
