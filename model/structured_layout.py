@@ -87,6 +87,18 @@ class Cord:
     quantity: int = 1
 
 
+@dataclass(frozen=True)
+class TrunkLeg:
+    """One MPO leg of a path: the channels it carries (an LC leg: one per cassette port, in
+    port order), its patch points (panel or enclosure ids, A end first; ``cassettes``: the end
+    points are LC cassettes in enclosures) and the trunk of each segment."""
+
+    links: tuple[str, ...]
+    holders: tuple[str, ...]
+    trunks: tuple[str, ...]
+    cassettes: bool = False
+
+
 @dataclass
 class StructuredLayout:
     style: str
@@ -98,6 +110,7 @@ class StructuredLayout:
     cassettes: dict[str, int] = field(default_factory=dict)  # rack -> cassettes
     leg_lengths_m: dict[str, list[float]] = field(default_factory=dict)  # link -> per fibre
     panel_use: dict[str, tuple[int, int]] = field(default_factory=dict)  # placed: (used, of)
+    legs: list[TrunkLeg] = field(default_factory=list)  # every trunk leg, in layout order
     findings: list[Finding] = field(default_factory=list)
 
     def panel_counts(self, catalog: StructuredCatalog | None = None) -> dict[str, int]:
@@ -271,7 +284,16 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
     segments: dict[tuple, list[tuple[_Leg, int]]] = {}
     legs: list[tuple[_Leg, list[tuple[str, float, float, float]]]] = []
     cassette_no: dict[str, int] = {}
+
+    def ends_key(member) -> tuple:
+        # Legs in the order of their links' ends (device, port; either way round), not of the
+        # links' ids or insertion: the same plant bundles the same legs into the same trunks,
+        # also after a round trip that gives the links new ids (import-netbox).
+        link = design.links[member[0]]
+        return tuple(sorted(((link.a.device, link.a.port), (link.b.device, link.b.port))))
+
     for (nodes, rack_a, rack_b, mode, connector), members in sorted(groups.items()):
+        members = sorted(members, key=ends_key)  # stable: a link's repeats stay together
         lc = CONNECTOR_FAMILY.get(connector) == "LC"
         width = 12 if lc else CONNECTOR_FIBRES[connector]
         per_leg = CASSETTE_PORTS if lc else 1
@@ -374,6 +396,14 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
     # 4. Channels and cords.
     slack_end = settings.slack_per_end_m
     for leg, chunk in legs:
+        layout.legs.append(
+            TrunkLeg(
+                tuple(leg.link_ids),
+                tuple(leg.holders),
+                tuple(t[0] for t in leg.trunks),
+                any(n.kind == "cassette" for n in leg.nodes),
+            )
+        )
         for i, (link_id, up_a, _, up_b) in enumerate(chunk):
             old = direct[link_id]
             fpart = fibre_of.get(old.medium)
