@@ -9,6 +9,20 @@ import numpy as np
 from model.plant import PartCount
 
 
+def trays_in_bank(design, tray) -> int:
+    """How many parallel tray products a tray record is: a tray wider than the widest product
+    is a bank of them (a 3.6 m tray of 0.9 m products = 4 trays), each carrying its own load
+    class. 1 when the catalog has no tray products."""
+    products = design.catalog.tray_products.values()
+    if not products:
+        return 1
+    return _bank_count(tray.width_m, max(p.width_m for p in products))
+
+
+def _bank_count(width_m: float, widest_m: float) -> int:
+    return max(1, int(np.ceil(width_m / widest_m - 1e-9)))
+
+
 def tray_items(design) -> list[PartCount]:
     """Tray products for the design's trays: metres of each standard product, by bank.
 
@@ -23,7 +37,7 @@ def tray_items(design) -> list[PartCount]:
     widest = max(p.width_m for p in products)
     for tray in design.trays.values():
         length = _polyline_length(tray.points)
-        banks = max(1, int(np.ceil(tray.width_m / widest - 1e-9)))
+        banks = _bank_count(tray.width_m, widest)
         each = tray.width_m / banks
         fit = [p for p in products if p.width_m + 1e-9 >= each and p.depth_m + 1e-9 >= tray.depth_m]
         if not fit:

@@ -31,6 +31,7 @@ import numpy as np
 
 from model.design import Design
 from model.structured_catalog import structured_catalog
+from model.tray_products import trays_in_bank
 
 
 @dataclass(frozen=True)
@@ -399,7 +400,10 @@ class TrayFill:
             self.loads[tray_id] = TrayLoad(
                 fill_ratio=out[tray_id],
                 load_kg_per_m=max(kg, 0.0),
-                load_limit_kg_per_m=tray_class.load_kg_per_m if tray_class else math.inf,
+                # A bank of n parallel trays carries n trays' load class (tray_products).
+                load_limit_kg_per_m=(
+                    tray_class.load_kg_per_m * trays_in_bank(design, t) if tray_class else math.inf
+                ),
                 load_at=_point_at(t.points, kg_pos) if kg_pos is not None else None,
                 bend_radius_mm=float(need[k]),
                 corner_radius_mm=tray_class.corner_radius_mm if tray_class else math.inf,

@@ -152,3 +152,22 @@ def test_a_zone_trunk_to_the_hda_rack_runs_along_the_trays_and_counts_in_fill_we
     # ... and the r2-n1 trunks run round the corner at (30, 3): 15 x 5.5 mm.
     assert load.bend_radius_mm == pytest.approx(15 * 5.5)
     assert TrayFill().update(design, plant, None, TrunkLoad(trunks.minus))["t-l"] == 0.0
+
+
+def test_a_bank_of_parallel_trays_carries_each_trays_load_class():
+    # A 1.8 m tray record is a bank of two 0.9 m tray products (model.tray_products), each of
+    # the 74 kg/m class: 100 kg/m overloads one tray but not the bank of two.
+    design = l_hall()
+    plant = CablePlant(design)
+    route = int(plant.route_keys()[plant.index["l-1"]])
+    heavy = TrunkLoad({}, ((route, 0.0, 100.0, 0.0),))
+    points = design.trays["t-l"].points
+    loads = {}
+    for width_m in (0.9, 1.8):
+        design.update_trays([Tray(id="t-l", points=points, width_m=width_m, depth_m=D_M)])
+        plant.refresh()
+        trays = TrayFill()
+        trays.update(design, plant, None, heavy)
+        loads[width_m] = trays.loads["t-l"]
+    assert loads[0.9].load_limit_kg_per_m == 74.0 and loads[0.9].overloaded
+    assert loads[1.8].load_limit_kg_per_m == 2 * 74.0 and not loads[1.8].overloaded
