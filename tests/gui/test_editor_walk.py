@@ -1,0 +1,58 @@
+"""Acceptance walk of issue 16 (second pass): what a user still saw cut or stale in a real
+window, driven with real input events: a narrow inspector's link form, a restored layout."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QApplication, QStyle
+
+from tests.gui.conftest import click, close_quietly, make_window
+from tests.gui.test_editor_bugs import _l_shaped_pod
+
+
+def _text_fits(widget, text: str) -> bool:
+    """The field shows ``text`` whole: its text area is at least as wide as the text."""
+    area = widget.lineEdit() if hasattr(widget, "lineEdit") and widget.lineEdit() else widget
+    return area.width() >= area.fontMetrics().horizontalAdvance(text)
+
+
+def test_link_form_at_the_default_dock_width_shows_its_fields_whole(qtbot, tmp_path):
+    window = make_window(qtbot, tmp_path, _l_shaped_pod(tmp_path))
+    try:
+        window.resizeDocks([window.inspector_dock], [300], Qt.Horizontal)
+        QApplication.processEvents()
+        click(window.view, 6.6, 6.0)
+        QApplication.processEvents()
+        click(window.view, 6.0, 4.8)  # the cable down the cross tray
+        qtbot.waitUntil(lambda: "medium" in window.inspector.fields)
+        QApplication.processEvents()
+        fields = window.inspector.fields
+        assert window.inspector_dock.width() <= 320
+        assert _text_fits(fields["length_override"], "none (use routed length) ")
+        assert _text_fits(fields["as_built"], "not measured")
+        medium = fields["medium"]
+        width = (
+            medium.style()
+            .subControlRect(
+                QStyle.CC_ComboBox,
+                _combo_option(medium),
+                QStyle.SC_ComboBoxEditField,
+            )
+            .width()
+        )
+        assert width >= medium.fontMetrics().horizontalAdvance(medium.currentText())
+        viewport = window.inspector.scroll.viewport()
+        for key, field in fields.items():
+            right = field.mapTo(viewport, QPoint(field.width(), 0)).x()
+            assert right <= viewport.width(), key
+    finally:
+        close_quietly(window)
+
+
+def _combo_option(combo):
+    from PySide6.QtWidgets import QStyleOptionComboBox
+
+    option = QStyleOptionComboBox()
+    option.initFrom(combo)
+    option.rect = combo.rect()
+    return option
