@@ -18,6 +18,10 @@ STATE_VERSION = 1  # bump when the docks change so much that an old state would 
 SIDE_DOCK_PX = (300, 310)
 ELEVATION_DOCK_PX = 280  # a 42–48 U rack column with its U rail and readable labels
 BOTTOM_SHARE = 0.26  # analysis docks' share of the window height at first launch
+# First launch: the window takes this share of the screen's free area (never less than the
+# size it was built with), so the plan gets the room the screen has: at 1920 x 1080 a
+# 1400 x 900 window left the plan a third of the window and a fifth of the screen.
+SCREEN_SHARE = 0.94
 
 
 class WindowLayout(QObject):
@@ -65,6 +69,21 @@ class WindowLayout(QObject):
             ]
             if tabbed and not spans:
                 bar.hide()
+
+    def has_saved(self) -> bool:
+        return self.settings.value(GEOMETRY_KEY) is not None
+
+    def fill_screen(self) -> None:
+        """First launch: grow the window to most of its screen's free area, centred on it."""
+        screen = self.window.screen()
+        if screen is None:
+            return
+        free = screen.availableGeometry()
+        width = max(self.window.width(), int(free.width() * SCREEN_SHARE))
+        height = max(self.window.height(), int(free.height() * SCREEN_SHARE))
+        width, height = min(width, free.width()), min(height, free.height())
+        self.window.resize(width, height)
+        self.window.move(free.center().x() - width // 2, free.center().y() - height // 2)
 
     def apply_default(self) -> None:
         """First launch: side docks at working widths, the analysis docks under a third of the

@@ -56,3 +56,20 @@ def _combo_option(combo):
     option.initFrom(combo)
     option.rect = combo.rect()
     return option
+
+
+def test_first_launch_fills_the_screen_and_a_later_run_keeps_its_own_size(qtbot, tmp_path):
+
+    window = make_window(qtbot, tmp_path)
+    try:
+        layout = window.window_layout
+        assert not layout.has_saved()
+        window.resize(640, 480)
+        layout.fill_screen()
+        free = window.screen().availableGeometry()
+        assert window.width() >= min(free.width(), int(free.width() * 0.9))
+        assert window.height() >= min(free.height(), int(free.height() * 0.9))
+        assert free.contains(window.geometry().center())
+    finally:
+        close_quietly(window)
+    assert window.settings.value("window/geometry") is not None  # saved on close
