@@ -73,3 +73,17 @@ def test_first_launch_fills_the_screen_and_a_later_run_keeps_its_own_size(qtbot,
     finally:
         close_quietly(window)
     assert window.settings.value("window/geometry") is not None  # saved on close
+
+
+def test_duplicate_lands_the_copy_on_free_floor_not_on_the_next_rack(window, qtbot):
+    from model.rack_clashes import rack_clashes
+
+    click(window.view, 1.5, 3.0)  # R1, with N1 and R2 beside it in the row
+    QApplication.processEvents()
+    qtbot.keyClick(window.view, Qt.Key_D, Qt.ControlModifier)
+    design = window.document.design
+    assert window.document.stack.undoText() == "Duplicate 1 rack"
+    (copy,) = window.scene.selected_ids()
+    assert copy in design.racks and copy != "r1"
+    assert design.racks[copy].y == design.racks["r1"].y  # beside it, in the row's line
+    assert rack_clashes(design, only=[copy]) == []
