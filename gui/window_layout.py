@@ -16,6 +16,10 @@ STATE_VERSION = 1  # bump when the docks change so much that an old state would 
 # Catalog, inspector: wide enough for their fields; the catalog shows a ~28-character type name
 # ("NVIDIA Quantum-X800 Q3400-RA") whole beside its U and kW, longer ones elided in the middle.
 SIDE_DOCK_PX = (300, 310)
+# On a wide first-launch window (the screen filled) the catalog grows with it, so the longer
+# names ("NVIDIA Quantum-X800 Q3400-RA", "OEM HGX H100 ... (8 x 400G)") show whole too.
+CATALOG_SHARE = 0.2
+CATALOG_MAX_PX = 380
 ELEVATION_DOCK_PX = 280  # a 42–48 U rack column with its U rail and readable labels
 BOTTOM_SHARE = 0.26  # analysis docks' share of the window height at first launch
 # First launch: the window takes this share of the screen's free area (never less than the
@@ -89,7 +93,10 @@ class WindowLayout(QObject):
         """First launch: side docks at working widths, the analysis docks under a third of the
         height, the plan gets the rest."""
         w = self.window
-        w.resizeDocks([w.palette_dock, w.inspector_dock], list(SIDE_DOCK_PX), Qt.Horizontal)
+        catalog_px = max(SIDE_DOCK_PX[0], min(CATALOG_MAX_PX, int(w.width() * CATALOG_SHARE)))
+        w.resizeDocks(
+            [w.palette_dock, w.inspector_dock], [catalog_px, SIDE_DOCK_PX[1]], Qt.Horizontal
+        )
         docks = getattr(w, "analysis_docks", None)
         if docks is not None:
             w.resizeDocks([docks.panel_dock], [int(w.height() * BOTTOM_SHARE)], Qt.Vertical)

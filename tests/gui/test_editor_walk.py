@@ -87,3 +87,27 @@ def test_duplicate_lands_the_copy_on_free_floor_not_on_the_next_rack(window, qtb
     assert copy in design.racks and copy != "r1"
     assert design.racks[copy].y == design.racks["r1"].y  # beside it, in the row's line
     assert rack_clashes(design, only=[copy]) == []
+
+
+def test_a_wide_first_launch_window_shows_the_long_catalog_names_whole(qtbot, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from gui.main_window import MainWindow
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
+    window = MainWindow(settings, tmp_path / "recovery")
+    window.resize(1800, 1000)  # what fill_screen gives on a 1920 x 1080 screen
+    window.show()
+    qtbot.waitExposed(window)
+    try:
+        qtbot.waitUntil(lambda: window.palette_dock.width() >= 340, timeout=3000)
+        tree = window.palette.tree
+        for key in ("device:q3400", "device:dgx-h100", "device:qm9700"):
+            item = window.palette.item_for(key)
+            cell = tree.visualRect(tree.indexFromItem(item, 0))
+            room = cell.width() - tree.iconSize().width() - 12
+            assert tree.fontMetrics().horizontalAdvance(item.text(0)) <= room, item.text(0)
+        plan = window.view.width() * window.view.height()
+        assert plan > 0.38 * window.width() * window.height()
+    finally:
+        close_quietly(window)
