@@ -111,3 +111,26 @@ def test_a_wide_first_launch_window_shows_the_long_catalog_names_whole(qtbot, tm
         assert plan > 0.38 * window.width() * window.height()
     finally:
         close_quietly(window)
+
+
+def test_find_shows_the_object_among_its_neighbours_and_does_not_cover_it(window, qtbot):
+    qtbot.keyClick(window.view, Qt.Key_F, Qt.ControlModifier)
+    dialog = window.find_dialog
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is dialog.text)
+    view = window.view
+    # the dialog where a user leaves it: over the middle of the plan
+    middle = view.viewport().mapToGlobal(view.viewport().rect().center())
+    dialog.move(middle.x() - dialog.width() // 2, middle.y() - dialog.height() // 2)
+    QApplication.processEvents()
+    qtbot.keyClicks(dialog.text, "R2")
+    qtbot.keyClick(dialog.text, Qt.Key_Return)
+    assert window.scene.selected_ids() == ["r2"]
+    shown = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert shown.width() >= 7.9 and shown.height() >= 7.9  # its row around it
+    r1 = window.document.design.racks["r1"]
+    assert shown.contains(r1.x, r1.y)  # a neighbour in view
+    rack = window.scene.item_for("r2").sceneBoundingRect()
+    on_view = view.mapFromScene(rack).boundingRect()
+    centre = view.viewport().mapToGlobal(on_view.center())
+    assert not dialog.frameGeometry().contains(centre)
+    dialog.close()
