@@ -134,3 +134,30 @@ def test_find_shows_the_object_among_its_neighbours_and_does_not_cover_it(window
     centre = view.viewport().mapToGlobal(on_view.center())
     assert not dialog.frameGeometry().contains(centre)
     dialog.close()
+
+
+def test_hovering_and_right_clicking_a_drawn_cable(qtbot, tmp_path):
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QToolTip
+
+    from tests.gui.conftest import view_point
+    from tests.gui.test_editor_tools import right_click_and_choose
+
+    window = make_window(qtbot, tmp_path, _l_shaped_pod(tmp_path))
+    try:
+        view = window.view
+        click(view, 6.6, 6.0)  # rack R9: its one cable is drawn
+        QApplication.processEvents()
+        pos = view_point(view, 6.0, 4.8).toPoint()  # on the cable down the cross tray
+        QApplication.sendEvent(
+            view.viewport(), QHelpEvent(QEvent.ToolTip, pos, view.viewport().mapToGlobal(pos))
+        )
+        text = QToolTip.text()
+        assert "a3:nic1" in text and "leaf9:p1" in text and "m routed" in text
+        QToolTip.hideText()
+        seen = right_click_and_choose(qtbot, view, 6.0, 4.8, "Select the Racks at Both Ends")
+        assert "Delete Link" in seen
+        assert sorted(window.scene.selected_ids()) == ["r1", "r9"]
+    finally:
+        close_quietly(window)
