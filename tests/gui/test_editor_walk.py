@@ -3,6 +3,7 @@ window, driven with real input events: a narrow inspector's link form, a restore
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication, QStyle
 
@@ -161,3 +162,56 @@ def test_hovering_and_right_clicking_a_drawn_cable(qtbot, tmp_path):
         assert sorted(window.scene.selected_ids()) == ["r1", "r9"]
     finally:
         close_quietly(window)
+
+
+def _stale_tab_bars(window) -> list[str]:
+    """Dock tab bars painted on the window that sit on none of the docks they switch between
+    (the stale "History | Overview" once seen over the Warnings panel)."""
+    from PySide6.QtWidgets import QDockWidget, QTabBar
+
+    docks = {d.windowTitle(): d for d in window.findChildren(QDockWidget)}
+    stale = []
+    for bar in window.findChildren(QTabBar, options=Qt.FindDirectChildrenOnly):
+        if not bar.isVisible() or bar.count() == 0:
+            continue
+        if not bar.geometry().intersects(window.rect()):
+            continue  # parked off the window by Qt: never painted
+        titles = [bar.tabText(i) for i in range(bar.count())]
+        under = [
+            docks[t]
+            for t in titles
+            if t in docks
+            and docks[t].isVisible()
+            and abs(docks[t].geometry().left() - bar.geometry().left()) <= 2
+            and abs(docks[t].geometry().width() - bar.geometry().width()) <= 2
+        ]
+        if not under:
+            stale.append(" | ".join(titles))
+    return stale
+
+
+@pytest.mark.parametrize("variant", ["wider", "history", "floating"])
+def test_a_restored_layout_leaves_no_stale_tab_bar_over_the_warnings(
+    qtbot, tmp_path, pod_file, variant
+):
+    first = make_window(qtbot, tmp_path, pod_file)
+    click(first.view, 1.5, 3.0)
+    qtbot.keyClick(first.view, Qt.Key_Return)  # the elevation opens beside the inspector
+    qtbot.waitUntil(first.elevation_dock.isVisible)
+    if variant == "wider":
+        first.resize(1600, 1000)
+    elif variant == "history":
+        first.history_dock.show()
+        first.history_dock.raise_()
+    else:
+        first.history_dock.setFloating(True)
+    qtbot.wait(100)
+    close_quietly(first)
+    second = make_window(qtbot, tmp_path, pod_file)
+    try:
+        qtbot.waitUntil(lambda: second.window_layout.restored, timeout=3000)
+        qtbot.wait(200)
+        assert second.elevation_dock.isVisible()
+        assert _stale_tab_bars(second) == []
+    finally:
+        close_quietly(second)
