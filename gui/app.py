@@ -25,6 +25,8 @@ def run_editor(path: Path | None) -> int:
     app.setOrganizationName("Hallwright")
     app.setApplicationName("Hallwright")
     window = MainWindow(QSettings(), recovery_directory())
+    if not window.window_layout.has_saved():
+        window.window_layout.fill_screen()  # first launch; later runs restore their geometry
     window.show()
     if not window.offer_recovery() and path is not None:
         window.open_path(Path(path))

@@ -3,7 +3,7 @@ it; and View → Zoom to Selection. The matching itself is model.search.find_obj
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt, QTimer
+from PySide6.QtCore import QPoint, QRect, QRectF, Qt, QTimer
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout
 
@@ -11,6 +11,9 @@ from model.search import Hit, find_objects
 from model.wording import count
 
 DEBOUNCE_MS = 150  # a 400k-link hall is searched once typing pauses, not on every key
+# A found object is shown with this much of the plan around it (a dozen 600 mm racks of its
+# row), not zoomed until one rack fills the view: the user sees where it stands.
+FIND_CONTEXT_M = 8.0
 
 
 class FindDialog(QDialog):
@@ -76,8 +79,46 @@ class FindDialog(QDialog):
             scene.select_ids([hit.object_id])
             item = scene.item_for(hit.object_id)
             rect = item.sceneBoundingRect() if item is not None else QRectF()
-        view.zoom_to(rect)
+        view.zoom_to(_with_context(rect))
+        self._uncover(view, rect)
         self.window.statusBar().showMessage(hit.label, 6000)
+
+    def _uncover(self, view, rect: QRectF) -> None:
+        """Move the dialog off the found object (it sat over the plan's centre, where the
+        object is centred): to a corner of the plan, else beside the object."""
+        if not self.isVisible():
+            return
+        shown = view.mapFromScene(rect).boundingRect()
+        target = QRect(view.viewport().mapToGlobal(shown.topLeft()), shown.size())
+        frame = self.frameGeometry()
+        if not frame.intersects(target):
+            return
+        plan = QRect(view.viewport().mapToGlobal(QPoint(0, 0)), view.viewport().size())
+        pad = 8
+        w, h = frame.width(), frame.height()
+        places = [
+            QPoint(plan.right() - w - pad, plan.top() + pad),
+            QPoint(plan.left() + pad, plan.top() + pad),
+            QPoint(plan.right() - w - pad, plan.bottom() - h - pad),
+            QPoint(plan.left() + pad, plan.bottom() - h - pad),
+            QPoint(target.right() + 2 * pad, plan.top() + pad),
+            QPoint(target.left() - w - 2 * pad, plan.top() + pad),
+        ]
+        for place in places:
+            if not QRect(place, frame.size()).intersects(target):
+                self.move(place + self.pos() - frame.topLeft())
+                return
+
+
+def _with_context(rect: QRectF) -> QRectF:
+    """``rect`` grown about its centre to at least FIND_CONTEXT_M across each way."""
+    if rect.isNull():
+        return rect
+    width = max(rect.width(), FIND_CONTEXT_M)
+    height = max(rect.height(), FIND_CONTEXT_M)
+    grown = QRectF(0, 0, width, height)
+    grown.moveCenter(rect.center())
+    return grown
 
 
 def zoom_to_selection(window) -> None:

@@ -16,8 +16,16 @@ STATE_VERSION = 1  # bump when the docks change so much that an old state would 
 # Catalog, inspector: wide enough for their fields; the catalog shows a ~28-character type name
 # ("NVIDIA Quantum-X800 Q3400-RA") whole beside its U and kW, longer ones elided in the middle.
 SIDE_DOCK_PX = (300, 310)
+# On a wide first-launch window (the screen filled) the catalog grows with it, so the longer
+# names ("NVIDIA Quantum-X800 Q3400-RA", "OEM HGX H100 ... (8 x 400G)") show whole too.
+CATALOG_SHARE = 0.2
+CATALOG_MAX_PX = 380
 ELEVATION_DOCK_PX = 280  # a 42–48 U rack column with its U rail and readable labels
 BOTTOM_SHARE = 0.26  # analysis docks' share of the window height at first launch
+# First launch: the window takes this share of the screen's free area (never less than the
+# size it was built with), so the plan gets the room the screen has: at 1920 x 1080 a
+# 1400 x 900 window left the plan a third of the window and a fifth of the screen.
+SCREEN_SHARE = 0.94
 
 
 class WindowLayout(QObject):
@@ -66,11 +74,29 @@ class WindowLayout(QObject):
             if tabbed and not spans:
                 bar.hide()
 
+    def has_saved(self) -> bool:
+        return self.settings.value(GEOMETRY_KEY) is not None
+
+    def fill_screen(self) -> None:
+        """First launch: grow the window to most of its screen's free area, centred on it."""
+        screen = self.window.screen()
+        if screen is None:
+            return
+        free = screen.availableGeometry()
+        width = max(self.window.width(), int(free.width() * SCREEN_SHARE))
+        height = max(self.window.height(), int(free.height() * SCREEN_SHARE))
+        width, height = min(width, free.width()), min(height, free.height())
+        self.window.resize(width, height)
+        self.window.move(free.center().x() - width // 2, free.center().y() - height // 2)
+
     def apply_default(self) -> None:
         """First launch: side docks at working widths, the analysis docks under a third of the
         height, the plan gets the rest."""
         w = self.window
-        w.resizeDocks([w.palette_dock, w.inspector_dock], list(SIDE_DOCK_PX), Qt.Horizontal)
+        catalog_px = max(SIDE_DOCK_PX[0], min(CATALOG_MAX_PX, int(w.width() * CATALOG_SHARE)))
+        w.resizeDocks(
+            [w.palette_dock, w.inspector_dock], [catalog_px, SIDE_DOCK_PX[1]], Qt.Horizontal
+        )
         docks = getattr(w, "analysis_docks", None)
         if docks is not None:
             w.resizeDocks([docks.panel_dock], [int(w.height() * BOTTOM_SHARE)], Qt.Vertical)

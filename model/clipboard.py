@@ -2,7 +2,11 @@
 
 The clipboard holds plain model records as JSON (mime type below, plus a text summary); a paste
 gives every record a fresh id and name and offsets the racks so that they land beside the
-originals.
+originals, on free floor.
+
+Choice: the copy moves sideways (along x) by whole block widths, the first step that lands it
+inside the hall on no rack or obstacle (right first, then left); if none within
+``FREE_STEPS`` blocks, the plain offset, and the placement check names the clash.
 """
 
 from __future__ import annotations
@@ -12,9 +16,11 @@ import msgspec
 from model.design import Design
 from model.entities import Device, Link, PortRef, Rack, plan_size
 from model.placement import next_rack_name
+from model.rack_clashes import rack_clashes
 from model.wording import count
 
 MIME_RACKS = "application/x-hallwright-racks"
+FREE_STEPS = 40  # block widths tried each way for free floor
 
 
 class Clip(msgspec.Struct):
@@ -48,7 +54,7 @@ def paste_records(design: Design, data: bytes, offset_index: int = 1) -> Clip:
     span = max(x + w / 2 for x, w in zip(xs, widths, strict=False)) - min(
         x - w / 2 for x, w in zip(xs, widths, strict=False)
     )
-    dx = round(-(-span // tile) * tile * offset_index, 6)
+    dx = _free_offset(design, clip.racks, -(-span // tile) * tile, offset_index)
     rack_map: dict[str, str] = {}
     racks = []
     taken_names = {r.name for r in design.racks.values()}
@@ -83,6 +89,21 @@ def paste_records(design: Design, data: bytes, offset_index: int = 1) -> Clip:
         for lk in clip.links
     ]
     return Clip(racks, devices, links)
+
+
+def _free_offset(design: Design, racks: list[Rack], step_m: float, offset_index: int) -> float:
+    """The sideways shift, in metres, that puts the copied racks on free floor (module
+    docstring); ``offset_index`` steps when nothing is free."""
+    tries = [offset_index + i for i in range(FREE_STEPS)] + [-i for i in range(1, FREE_STEPS)]
+    for steps in tries:
+        dx = round(step_m * steps, 6)
+        places = {
+            f"copy-{i}": (r.x + dx, r.y, r.width_m, r.depth_m, r.rotation)
+            for i, r in enumerate(racks)
+        }
+        if not rack_clashes(design, places, only=places):
+            return dx
+    return round(step_m * offset_index, 6)
 
 
 def summary(data: bytes) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import msgspec
 from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QSpinBox,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -36,6 +38,16 @@ from model.wording import count
 
 MIXED = "(several values)"
 MIN_FIELD_PX = 72
+COMBO_CHROME_PX = 40  # a combo's frame and drop-down arrow beside its text
+
+
+def _field_need_px(field: QWidget) -> int:
+    """The width ``field`` needs to show its current text whole."""
+    if isinstance(field, QComboBox):
+        return field.fontMetrics().horizontalAdvance(field.currentText()) + COMBO_CHROME_PX
+    if isinstance(field, QAbstractSpinBox):
+        return field.sizeHint().width()  # counts the special text ("none (use routed length)")
+    return MIN_FIELD_PX
 
 
 class InspectorPanel(StructuredForms, QWidget):
@@ -122,6 +134,39 @@ class InspectorPanel(StructuredForms, QWidget):
             self._trunk_form(trunks)
         else:
             self._design_form()
+        self._fit_rows()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_rows()
+
+    def _fit_rows(self) -> None:
+        """Labels beside their fields when both fit, above them when the dock is narrow.
+
+        Why: at the default dock width (~310 px) a label column of "Length override" leaves
+        a field too narrow for "none (use routed length)" or a medium's name, which were cut.
+        Measured from the dock's width less a vertical scrollbar (always, so that the
+        scrollbar coming and going cannot flip the layout back and forth).
+        """
+        rows = range(self.form.rowCount())
+        labels = [self.form.itemAt(r, QFormLayout.LabelRole) for r in rows]
+        label_px = max(
+            (i.widget().sizeHint().width() for i in labels if i and i.widget()), default=0
+        )
+        need_px = max((_field_need_px(f) for f in self.fields.values()), default=0)
+        scrollbar_px = self.style().pixelMetric(QStyle.PM_ScrollBarExtent)
+        margins = self.form.contentsMargins()
+        room_px = (
+            self.scroll.width()
+            - scrollbar_px
+            - margins.left()
+            - margins.right()
+            - self.form.horizontalSpacing()
+            - label_px
+        )
+        wrap = QFormLayout.WrapAllRows if need_px > room_px else QFormLayout.WrapLongRows
+        if self.form.rowWrapPolicy() != wrap:
+            self.form.setRowWrapPolicy(wrap)
 
     def _row(self, key: str, label: str, widget: QWidget) -> QWidget:
         widget.setObjectName(key)
@@ -136,6 +181,7 @@ class InspectorPanel(StructuredForms, QWidget):
             widget.setMinimumContentsLength(8)
             widget.setToolTip(widget.currentText())
             widget.currentTextChanged.connect(widget.setToolTip)
+            widget.currentTextChanged.connect(lambda _text: self._fit_rows())
         self.fields[key] = widget
         self.form.addRow(label, widget)
         return widget

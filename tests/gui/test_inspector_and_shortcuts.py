@@ -114,7 +114,8 @@ def test_copy_paste_and_duplicate_racks_with_devices_and_internal_links(window, 
     assert len(design.racks) == racks + 2
     new = [r for r in design.racks.values() if r.id not in ("r1", "r2", "n1")]
     assert sorted(r.name for r in new) == ["R03", "R04"]
-    assert {r.x for r in new} == {1.5 + 1.2, 2.1 + 1.2}
+    # one block (1.2 m) to the right would stand on R2 (2.4-3.0 m): the next free place
+    assert {r.x for r in new} == {1.5 + 2.4, 2.1 + 2.4}
     new_ids = {r.id for r in new}
     new_devices = [d for d in design.devices.values() if d.rack in new_ids]
     assert len(new_devices) == 5  # a1, a2, a3, leaf1, leaf2
