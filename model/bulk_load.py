@@ -6,7 +6,10 @@ in one ``has_id`` per id. :func:`add_loaded_links` decides the same question, "w
 ``add_links`` accept this whole list?", with set operations: duplicate and taken ids by set
 size and disjointness, unknown devices by a set difference, ports used twice by set size, and
 port validity once per distinct (device type, breakout) group rather than once per link end.
-Then it fills ``links`` and the two lookup tables in one pass.
+Ports used twice and port validity are judged on integer codes of the ends (one sort of 786k
+numbers, not 786k (device, port) tuples hashed). Then it fills ``links``; on a design being
+loaded the two lookup tables (port -> link, device -> links) are left to be built on first use
+(``Design._port_table`` / ``_device_table``): most commands never read them.
 
 A choice: when the answer is "no", this module does not word the refusal itself. It raises
 :class:`BulkRefused` (a ``DesignError``) and the loader's existing slow path adds the records one
@@ -20,6 +23,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from operator import attrgetter
+
+import numpy as np
 
 from model.changes import ChangeKind
 from model.design import Design, DesignError
@@ -52,31 +57,64 @@ def add_loaded_links(design: Design, links: Sequence[Link]) -> None:
     end_devices = [*map(_DEVICE, a_ends), *map(_DEVICE, b_ends)]
     end_ports = [*map(_PORT, a_ends), *map(_PORT, b_ends)]
     del a_ends, b_ends
-    end_ids = ids + ids
-    new_ports = dict(zip(zip(end_devices, end_ports, strict=True), end_ids, strict=True))
-    port_links = design._port_links
-    if len(new_ports) != len(end_ids) or not port_links.keys().isdisjoint(new_ports):
-        raise BulkRefused("a port is used twice")
     devices = design.devices
     used_devices = set(end_devices)
     if not devices.keys() >= used_devices:
         raise BulkRefused("a link names an unknown device")
-    _check_ports(design, used_devices, end_devices, end_ports)
+    ends = _EndCodes(used_devices, end_devices, end_ports)
+    loading = not design.links  # a design being loaded: its lookup tables wait for first use
+    if loading:
+        if ends.distinct_ports() != len(end_ports):
+            raise BulkRefused("a port is used twice")
+    else:
+        new_ports = dict(zip(zip(end_devices, end_ports, strict=True), ids + ids, strict=True))
+        port_links = design._port_table()
+        if len(new_ports) != len(end_ports) or not port_links.keys().isdisjoint(new_ports):
+            raise BulkRefused("a port is used twice")
+    _check_ports(design, ends)
     media = design.catalog.media_types
     if not set(map(_MEDIUM, links)) - {"auto"} <= media.keys():
         raise BulkRefused("a link names an unknown medium")
     design.links.update(zip(ids, links, strict=True))
     design._via_links.update(map(_ID, filter(_VIA, links)))  # links routed through panels
-    if port_links:
-        port_links.update(new_ports)  # a lookup table: its order is free
-    else:  # a design being loaded: the new table is the whole table (saves a 786k update)
-        design._port_links = new_ports
-    device_links = design._device_links
-    for device_id in used_devices:
-        device_links.setdefault(device_id, set())
-    # device_links[end device].add(link id) for every end, in C (deque of size 0 drains it).
-    deque(map(set.add, map(device_links.__getitem__, end_devices), end_ids), maxlen=0)
+    if loading:
+        # Built from ``links`` on first use (Design._port_table / _device_table): validate,
+        # schedule, routes and the exports never ask, and building them is ~0.5 s at XL.
+        design._port_links = design._device_links = None
+    else:
+        port_links.update(new_ports)
+        device_links = design._device_table()
+        for device_id in used_devices:
+            device_links.setdefault(device_id, set())
+        deque(map(set.add, map(device_links.__getitem__, end_devices), ids + ids), maxlen=0)
     design._emit(ChangeKind.LINKS_ADDED, ids)
+
+
+class _EndCodes:
+    """The link ends as integer arrays (device number, port number): sorting 786k integers
+    is several times cheaper than hashing 786k (device, port) tuples."""
+
+    def __init__(self, used_devices: set[str], end_devices: list[str], end_ports: list[str]):
+        self.device_ids = list(used_devices)
+        self.port_names = list(set(end_ports))
+        device_code = {d: k for k, d in enumerate(self.device_ids)}
+        port_code = {p: k for k, p in enumerate(self.port_names)}
+        n = len(end_devices)
+        self.device = np.fromiter(map(device_code.__getitem__, end_devices), np.int64, n)
+        self.port = np.fromiter(map(port_code.__getitem__, end_ports), np.int64, n)
+
+    def distinct_ports(self) -> int:
+        """How many distinct (device, port) pairs the ends name."""
+        return int(_distinct(self.device * len(self.port_names) + self.port).size)
+
+
+def _distinct(values: np.ndarray) -> np.ndarray:
+    """The distinct values, sorted: by one sort (numpy's hash-based ``unique`` is ~10x slower
+    on 786k int64 here)."""
+    ordered = np.sort(values)
+    return (
+        ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))] if ordered.size else ordered
+    )
 
 
 _ID = attrgetter("id")
@@ -86,24 +124,22 @@ _A, _B = attrgetter("a"), attrgetter("b")
 _DEVICE, _PORT = attrgetter("device"), attrgetter("port")
 
 
-def _check_ports(
-    design: Design, used_devices: set[str], end_devices: list[str], end_ports: list[str]
-) -> None:
+def _check_ports(design: Design, ends: _EndCodes) -> None:
     """Every used port exists on its device, judged once per distinct (device type, breakout,
     port): devices of one type and breakout have one port table."""
     devices = design.devices
-    # Each device's group as a small number: hashing 786k (number, port) pairs is several
-    # times cheaper than hashing (type, breakout tuple, port) ones.
     code_of: dict[tuple[str, tuple[tuple[str, int], ...]], int] = {}
-    group_of: dict[str, int] = {}
-    for device_id in used_devices:
+    group_of_device = np.empty(len(ends.device_ids), np.int64)
+    for k, device_id in enumerate(ends.device_ids):
         device = devices[device_id]
         key = (device.type, tuple(sorted(device.breakout.items())))
-        group_of[device_id] = code_of.setdefault(key, len(code_of))
-    used = set(zip(map(group_of.__getitem__, end_devices), end_ports, strict=True))
+        group_of_device[k] = code_of.setdefault(key, len(code_of))
+    width = len(ends.port_names)
+    used = _distinct(group_of_device[ends.device] * width + ends.port)
     groups: dict[int, set[str]] = {}
-    for group, port in used:
-        groups.setdefault(group, set()).add(port)
+    names = ends.port_names
+    for group, port in zip((used // width).tolist(), (used % width).tolist(), strict=True):
+        groups.setdefault(group, set()).add(names[port])
     types = design.catalog.device_types
     for (type_id, breakout), code in code_of.items():
         if not groups.get(code, set()) <= port_table(types[type_id], dict(breakout)).keys():

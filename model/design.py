@@ -67,8 +67,10 @@ class Design(DesignQueries, LinkEdits):
         self.custom_types = custom_types or CatalogFile()
         self.catalog = self._base_catalog.extended(self.custom_types)
         self._rack_devices: dict[str, set[str]] = {}
-        self._device_links: dict[str, set[str]] = {}
-        self._port_links: dict[tuple[str, str], str] = {}
+        # Lookup tables of the links; None = not built yet (a loaded file builds them on first
+        # use: most commands never ask), so read them through _device_table / _port_table.
+        self._device_links: dict[str, set[str]] | None = {}
+        self._port_links: dict[tuple[str, str], str] | None = {}
         self._via_links: set[str] = set()  # links routed through panels (Link.via non-empty)
         self._changes = ChangeNotifier()
         self._id_counters: dict[str, int] = {}
@@ -323,7 +325,7 @@ class Design(DesignQueries, LinkEdits):
                 if slot in others:
                     raise DesignError(f"device {device.name!r} would collide with {others[slot]!r}")
             ports = port_table(dtype, device.breakout)
-            for link_id in self._device_links.get(device.id, ()):
+            for link_id in self._device_table().get(device.id, ()):
                 link = self.links[link_id]
                 for end in (link.a, link.b):
                     if end.device == device.id and end.port not in ports:
@@ -340,12 +342,13 @@ class Design(DesignQueries, LinkEdits):
         """Remove devices and their links."""
         ids = list(dict.fromkeys(ids))
         self._require(self.devices, ids, "device")
-        link_ids = sorted({link for d in ids for link in self._device_links.get(d, ())})
+        device_links = self._device_table()
+        link_ids = sorted({link for d in ids for link in device_links.get(d, ())})
         removed = self.remove_links(link_ids) if link_ids else Removed()
         removed.devices = [self.devices.pop(d) for d in ids]
         for device in removed.devices:
             self._rack_devices.get(device.rack, set()).discard(device.id)
-            self._device_links.pop(device.id, None)
+            device_links.pop(device.id, None)
         self._emit(ChangeKind.DEVICES_REMOVED, ids)
         return removed
 

@@ -1,7 +1,9 @@
 """The link edits of a design: connect ports, change a link's record, disconnect.
 
 A mixin of :class:`~model.design.Design`, which holds the dicts and indexes these keep current
-(``links``, ``_port_links``, ``_device_links``) and announces each edit as one change.
+(``links``, ``_port_links``, ``_device_links``; the two tables through ``_port_table`` and
+``_device_table``, which build them on first use after a file load) and announces each edit as
+one change.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ class LinkEdits:
         devices = self.devices
         types = self.catalog.device_types
         media = self.catalog.media_types
-        port_links = self._port_links
+        port_links = self._port_table()
         taken: set[tuple[str, str]] = set()
         tables: dict[str, dict[str, PortInfo]] = {}
         for link in links:
@@ -54,7 +56,7 @@ class LinkEdits:
                 taken.add(key)
             if link.medium != "auto" and link.medium not in media:
                 raise DesignError(f"link {link.id!r}: unknown medium {link.medium!r}")
-        device_links = self._device_links
+        device_links = self._device_table()
         for link in links:
             self.links[link.id] = link
             for end in (link.a, link.b):
@@ -90,8 +92,8 @@ class LinkEdits:
         removed = Removed(links=[self.links.pop(link_id) for link_id in ids])
         for link in removed.links:
             for end in (link.a, link.b):
-                self._port_links.pop((end.device, end.port), None)
-                self._device_links.get(end.device, set()).discard(link.id)
+                self._port_table().pop((end.device, end.port), None)
+                self._device_table().get(end.device, set()).discard(link.id)
             self._via_links.discard(link.id)
         self._emit(ChangeKind.LINKS_REMOVED, ids)
         return removed

@@ -7,12 +7,17 @@ object.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable, Mapping
+from operator import attrgetter
 
 from model.catalog import DeviceType
 from model.design_records import DesignError
 from model.entities import Device, Rack
 from model.ports import PortInfo, port_table, validate_breakout
+
+_A, _B = attrgetter("a"), attrgetter("b")
+_DEVICE, _PORT = attrgetter("device"), attrgetter("port")
 
 
 class DesignQueries:
@@ -61,28 +66,61 @@ class DesignQueries:
         return frozenset(self._via_links)
 
     def links_of_device(self, device_id: str) -> set[str]:
-        return set(self._device_links.get(device_id, ()))
+        return set(self._device_table().get(device_id, ()))
 
     def links_of_racks(self, rack_ids: Iterable[str]) -> set[str]:
         out: set[str] = set()
         for rack_id in rack_ids:
             for device_id in self._rack_devices.get(rack_id, ()):
-                out.update(self._device_links.get(device_id, ()))
+                out.update(self._device_table().get(device_id, ()))
         return out
 
     def link_at_port(self, device_id: str, port: str) -> str | None:
-        return self._port_links.get((device_id, port))
+        return self._port_table().get((device_id, port))
 
     def free_ports(self, device_id: str, role: str | None = None) -> list[str]:
+        used = self._port_table()
         return [
             name
             for name, info in self.ports(device_id).items()
-            if (role is None or info.role == role) and (device_id, name) not in self._port_links
+            if (role is None or info.role == role) and (device_id, name) not in used
         ]
 
     def gpu_count(self) -> int:
         types = self.catalog.device_types
         return sum(types[d.type].gpu_count for d in self.devices.values())
+
+    # ----------------------------------------------------------------------------- lookup tables
+
+    def _port_table(self) -> dict[tuple[str, str], str]:
+        """(device id, port) -> link id, built from ``links`` on first use after a file load
+        (``None`` until then: see :mod:`model.bulk_load`); edits keep it current."""
+        table = self._port_links
+        if table is None:
+            ids, a_ends, b_ends = self._link_columns()
+            keys = zip(
+                [*map(_DEVICE, a_ends), *map(_DEVICE, b_ends)],
+                [*map(_PORT, a_ends), *map(_PORT, b_ends)],
+                strict=True,
+            )
+            table = self._port_links = dict(zip(keys, ids + ids, strict=True))
+        return table
+
+    def _device_table(self) -> dict[str, set[str]]:
+        """Device id -> ids of its links, built like :meth:`_port_table` on first use."""
+        table = self._device_links
+        if table is None:
+            ids, a_ends, b_ends = self._link_columns()
+            ends = [*map(_DEVICE, a_ends), *map(_DEVICE, b_ends)]
+            table = {device_id: set() for device_id in ends}
+            # table[end device].add(link id) per end, in C (a deque of size 0 drains the map).
+            deque(map(set.add, map(table.__getitem__, ends), ids + ids), maxlen=0)
+            self._device_links = table
+        return table
+
+    def _link_columns(self) -> tuple[list[str], list, list]:
+        links = list(self.links.values())
+        return list(self.links), list(map(_A, links)), list(map(_B, links))
 
     # ----------------------------------------------------------------------------- helpers
 

@@ -380,7 +380,7 @@ def _schedule_cables(design, schedule, plant, site, device_names) -> list[tuple]
         a, b = link.a, link.b
         if _end_key(design, a.device, a.port) != (row.a_rack, row.a_u, row.a_device, row.a_port):
             a, b = b, a
-        medium = plant.medium(row.cable_id) if row.cable_id in plant.index else None
+        medium = plant.medium(row.link_id) if row.link_id in plant.index else None
         length = row.ordered_length_m if row.ordered_length_m is not None else row.length_m
         rows.append(_cable(site, device_names, a, b, medium, row.label, length))
     return rows
@@ -398,8 +398,8 @@ def _table_cables(design, table: ScheduleTable, plant, site, device_names) -> li
     words = [cable_description(m) for m in plant.media] + [""]
     index, medium_index = plant.index, plant.medium_index
     kinds = [
-        int(medium_index[index[c]]) if c in index else -1 for c in col["cable_id"]
-    ]  # the medium of the cable id (a twin cable's "l-1+" is no link: none)
+        int(medium_index[index[lid]]) if lid in index else -1 for lid in col["link_id"]
+    ]  # by link id: a twin-port cable's cable id ("l-1+") names no link
     lengths = [
         o if o is not None else x
         for o, x in zip(col["ordered_length_m"], col["length_m"], strict=True)

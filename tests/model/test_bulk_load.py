@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from model.design import DesignError
+from model.entities import Link
 from model.fileio import (
     DesignFileError,
     build_design,
@@ -44,10 +46,37 @@ def test_bulk_fills_the_lookup_tables_like_add_links(pod):
     data = design_to_bytes(pod)
     bulk = build_design(parse_document(data), bulk=True)
     single = build_design(parse_document(data), bulk=False)
-    assert bulk._port_links == single._port_links
-    assert bulk._device_links == single._device_links
+    assert bulk._port_table() == single._port_table()
+    assert bulk._device_table() == single._device_table()
     assert list(bulk.links) == list(single.links)
     assert bulk.revision == single.revision == 0
+
+
+def test_lookup_tables_left_for_first_use_answer_edits_like_add_links(pod):
+    """A loaded design builds its port and device tables on first use; every query and edit
+    that reads them answers as on a design whose links were added one at a time."""
+    data = design_to_bytes(pod)
+    designs = [build_design(parse_document(data), bulk=b) for b in (True, False)]
+    assert designs[0]._port_links is None and designs[0]._device_links is None
+    link = next(iter(pod.links.values()))
+    device_id = link.a.device
+    answers = []
+    for design in designs:
+        taken = Link(id="new-link", a=link.a, b=link.b)
+        with pytest.raises(DesignError) as refused:
+            design.add_links([taken])
+        removed = design.remove_devices([device_id])
+        answers.append(
+            (
+                str(refused.value),
+                sorted(lk.id for lk in removed.links),
+                design.link_at_port(link.b.device, link.b.port),
+                design.free_ports(link.b.device),
+                design_to_bytes(design),
+            )
+        )
+    assert answers[0] == answers[1]
+    assert answers[0][1] and answers[0][2] is None  # the device's links went with it
 
 
 def _mutate(doc):

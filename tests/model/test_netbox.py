@@ -18,9 +18,10 @@ from model.export.netbox import (
     write_netbox_dir,
 )
 from model.export.netbox_types import interface_type
+from model.plant import build_plant
 from model.ports import PortInfo
-from model.schedule import schedule_rows
-from tests.builders import device, link, rack, small_pod
+from model.schedule import schedule_rows, schedule_table
+from tests.builders import device, empty_hall, link, rack, small_pod
 from tests.model.bom_test_helpers import plant_of
 
 
@@ -239,3 +240,24 @@ def test_nvl72_backplane_links_are_exported_so_no_nvlink_port_is_free():
     )
     assert 2 * len(backplane) == nvl_ports
     assert all(r[CABLE_HEADER.index("length")] is None for r in backplane)
+
+
+def test_twin_port_cable_rows_carry_the_type_and_description_of_their_link():
+    """A straight twin-port DAC (two links, one assembly "l-1+"): each NetBox cable row is
+    typed by its link's medium, from the column table and from schedule rows alike."""
+    design = empty_hall()
+    rack(design, "r1", 2.0, 3.0)
+    device(design, "s1", "r1", 10, "qm9700")
+    device(design, "s2", "r1", 12, "qm9700")
+    link(design, "l-1", ("s1", "p1"), ("s2", "p1"))
+    link(design, "l-2", ("s1", "p2"), ("s2", "p2"))
+    plant = plant_of(design)
+    phys = build_plant(plant, with_links=True)
+    table = schedule_table(design, plant, phys)
+    assert table.columns["cable_id"] == ["l-1+", "l-1+"]  # one assembly, no link of that id
+    medium = plant.medium("l-1")
+    for schedule in (table, table.rows()):
+        header, rows = netbox_tables(design, schedule, plant, phys).tables["08_cables"]
+        kind, words = header.index("type"), header.index("description")
+        assert [r[kind] for r in rows] == [medium.netbox_type] * 2
+        assert all(r[words] and medium.id in r[words] for r in rows)
