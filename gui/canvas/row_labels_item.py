@@ -14,9 +14,12 @@ SHOW_BELOW_PX_PER_M = 40.0  # about where a 0.6 m rack's name stops being legibl
 TEXT_PX = 13
 
 
-def _shows_row_labels(widget) -> bool:
-    """False in a view that draws the plan as a thumbnail (the Overview): there the labels,
-    kept at screen size, would cover the whole hall."""
+def _shows_row_labels(widget, scene=None) -> bool:
+    """False in a view that draws the plan as a thumbnail (the Overview, which renders the
+    scene into a picture with no widget, saying so on the scene): there the labels, kept at
+    screen size, would cover the whole hall."""
+    if getattr(scene, "rendering_thumbnail", False):
+        return False
     view = widget.parent() if widget is not None else None
     return getattr(view, "shows_row_labels", True)
 
@@ -50,7 +53,11 @@ class RowLabelsItem(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
-        if lod >= SHOW_BELOW_PX_PER_M or not self._labels or not _shows_row_labels(widget):
+        if (
+            lod >= SHOW_BELOW_PX_PER_M
+            or not self._labels
+            or not _shows_row_labels(widget, self.scene())
+        ):
             return
         painter.save()
         painter.setFont(self._font)
