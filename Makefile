@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup run test fuzz bench lint clean netbox-check
+.PHONY: setup run test fuzz bench lint clean test-netbox netbox-check
 
 setup: $(STAMP)
 
@@ -38,9 +38,14 @@ bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/run_benchmarks.py
 
 # A real NetBox (PyPI `netbox`, Python >= 3.12) with PostgreSQL and Redis on loopback: imports two
-# generated pods as two sites through NetBox's bulk-import views and checks every row and count.
-netbox-check: $(STAMP)
+# generated pods (one cross-connect, with patch panels) as two sites of one NetBox through
+# NetBox's bulk-import views and checks every row, the counts and cable traces. Run by .ci/run.
+test-netbox: $(STAMP)
 	bash tests/netbox_live/run_live_import.sh
+
+# The same with two more, heavier pods (a 16-node pod and a 2-rack NVL72 with its NVLink spine).
+netbox-check: $(STAMP)
+	NETBOX_PODS=full bash tests/netbox_live/run_live_import.sh
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -16,6 +16,7 @@ from model.design import Design, DesignError
 from model.entities import Device, Link
 from model.panel_routes import PANEL_WORDS, end_panels
 from model.structured_edit import PANEL_TYPES, new_panel, route_via
+from model.structured_polarity import set_polarity, set_polarity_record
 from model.wording import count
 
 
@@ -63,6 +64,41 @@ class RouteViaCommand(DesignCommand):
 
     def revert(self) -> None:
         self.design.update_links(self.old)
+
+
+class SetPolarityCommand(DesignCommand):
+    """Record one element's polarity on a link's channel (``value`` None: the style's own);
+    the inspector's "Fix polarity" pushes the change the polarity check names."""
+
+    def __init__(
+        self, design: Design, link_id: str, key: str, value: str | None, text: str = ""
+    ) -> None:
+        super().__init__(design, text or f"Set {key} polarity of {link_id}")
+        self.link_id, self.key, self.value = link_id, key, value
+        self.old: Link | None = None
+
+    def apply(self) -> None:
+        self.old = set_polarity(self.design, self.link_id, self.key, self.value)
+
+    def revert(self) -> None:
+        if self.old is not None:
+            self.design.update_links([self.old])
+
+
+class PolarityRecordCommand(DesignCommand):
+    """Replace a link's record of as-installed element polarity (the inspector's field)."""
+
+    def __init__(self, design: Design, link_id: str, record: dict[str, str]) -> None:
+        super().__init__(design, f"Set installed polarity of {link_id}")
+        self.link_id, self.record = link_id, dict(record)
+        self.old: Link | None = None
+
+    def apply(self) -> None:
+        self.old = set_polarity_record(self.design, self.link_id, self.record)
+
+    def revert(self) -> None:
+        if self.old is not None:
+            self.design.update_links([self.old])
 
 
 def add_panel_actions(window) -> None:

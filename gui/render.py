@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import math
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QPointF, QRect, QRectF, QSize, Qt
@@ -72,6 +73,7 @@ def render_design(
                 width_px,
                 plan_px,
                 min(width_px / source.width(), plan_px / source.height()),
+                trunks=bool(scene.trunk_layer.items),
             )
 
     # Every format is drawn into memory and then replaces ``out`` atomically: a full disk or a
@@ -162,32 +164,54 @@ def _font(px: int, bold: bool = False) -> QFont:
     return font
 
 
+def legend_entries(trunks: bool) -> list[tuple[str, str]]:
+    """(label, colour) of the footer legend: the medium kinds, and the MPO trunks when the
+    plan shows them (as the editor's on-canvas legend does)."""
+    entries = list(style.MEDIUM_KIND_LABELS.values())
+    return entries + [(style.TRUNK_LABEL, style.TRUNK_COLOR)] if trunks else entries
+
+
 def _draw_title_block(
-    painter: QPainter, design: Design, width_px: int, top: float, pixels_per_m: float
+    painter: QPainter,
+    design: Design,
+    width_px: int,
+    top: float,
+    pixels_per_m: float,
+    trunks: bool = False,
 ) -> None:
-    """The strip under the plan: medium legend and scale bar on the left, title on the right."""
+    """The strip under the plan: legend and scale bar on the left, title on the right."""
     painter.save()
     painter.setPen(QPen(QColor(style.HALL_EDGE), 2))
     painter.drawLine(QPointF(0, top + 1), QPointF(width_px, top + 1))
     painter.setFont(_font(14))
     row = 21
-    for i, (label, colour) in enumerate(style.MEDIUM_KIND_LABELS.values()):
+    entries = legend_entries(trunks)
+    for i, (label, colour) in enumerate(entries):
         y = top + 14 + (i % 3) * row
         x = 16 + (i // 3) * 250
-        painter.setPen(QPen(QColor(colour), 6, Qt.SolidLine, Qt.RoundCap))
+        trunk = label == style.TRUNK_LABEL  # dashed, as the trunks are drawn
+        pen_style = Qt.DashLine if trunk else Qt.SolidLine
+        painter.setPen(QPen(QColor(colour), 4 if trunk else 6, pen_style, Qt.RoundCap))
         painter.drawLine(QPointF(x, y + 8), QPointF(x + 30, y + 8))
         painter.setPen(QColor("#222"))
         painter.drawText(QRectF(x + 40, y, 200, 17), Qt.AlignLeft | Qt.AlignVCenter, label)
     target_m = 160 / max(pixels_per_m, 1e-9)
     nice = next((n for n in (0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500) if n >= target_m), 1000)
     bar = nice * pixels_per_m
-    x0, y = 266.0, top + 14 + 2 * row + 8
+    # The scale bar takes the free slot of the legend's second column (five medium kinds); with
+    # the trunk entry filling it, a fourth row under the first column. The title keeps the
+    # rest of the strip, right of the legend.
+    slot = len(entries)
+    if slot < 6:
+        x0, y = 16.0 + (slot // 3) * 250, top + 14 + (slot % 3) * row + 8
+    else:
+        x0, y = 16.0, top + 14 + 3 * row + 8
     painter.setPen(QPen(QColor("#222"), 2))
     painter.drawLine(QPointF(x0, y), QPointF(x0 + bar, y))
     for tick in (0.0, 0.5, 1.0):
         painter.drawLine(QPointF(x0 + tick * bar, y - 5), QPointF(x0 + tick * bar, y + 5))
     painter.drawText(QPointF(x0 + bar + 8, y + 5), f"{nice:g} m")
-    text_x = x0 + max(bar, 200) + 80
+    text_x = max(x0 + max(bar, 200) + 80, 16.0 + math.ceil(slot / 3) * 250)
     box = QRectF(text_x, top + 10, max(width_px - text_x - 16, 100), FOOTER_PX - 20)
     painter.setFont(_font(22, bold=True))
     painter.drawText(box, Qt.AlignRight | Qt.AlignTop, design.name)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from model.geometry import (
+    FACE_FRONT,
+    FACE_REAR,
     METHOD_NAMES,
     METHOD_NO_TRAY_PATH,
     METHOD_SAME_RACK,
@@ -172,6 +174,22 @@ class PlantRouting:
         """:meth:`tray_spans` of one link's route (``()`` when it does not run on trays)."""
         key = int(self.route_keys()[self.index[link_id]])
         return self._route_spans[key] if key >= 0 else ()
+
+    def rack_tray_spans(
+        self, rack_a: str, face_a: str, rack_b: str, face_b: str
+    ) -> tuple[tuple[str, float, float], ...]:
+        """:meth:`tray_spans` of the way between two racks' drop points (``face``: "front" or
+        "rear"), for a cable no link's route follows (a zone's trunk to its HDA rack): the
+        route a link between those faces would take. ``()`` when either rack is off the trays."""
+        self.refresh()
+        ra, rb = self._rack_row.get(rack_a), self._rack_row.get(rack_b)
+        if ra is None or rb is None or ra == rb:
+            return ()
+        da = 2 * ra + (FACE_REAR if face_a == "rear" else FACE_FRONT)
+        db = 2 * rb + (FACE_REAR if face_b == "rear" else FACE_FRONT)
+        att, names = self._att, self._graph.tray_ids
+        (legs,) = self._graph.spans(att, np.array([da]), att, np.array([db]))
+        return tuple((names[t], s0, s1) for t, s0, s1 in legs)
 
     def _name_routes(self, rows: np.ndarray) -> None:
         """Route ids of these rows: one per unordered pair of drop points (by plan position)."""

@@ -181,6 +181,18 @@ def channel_view(
     )
 
 
+def parts_text(view: ChannelView) -> str:
+    """The parts a paneled channel is built of, A end to B end, in one line: what the
+    inspector's "Cable" line shows for it instead of the direct fibre it no longer orders.
+    Cords and trunks carry their ordered length; the patch points their part number."""
+    words = []
+    for row in view.rows:
+        part = row.part or "none orderable"
+        length = f" ({row.length_m:g} m)" if row.kind in ("cord", "trunk") else ""
+        words.append(f"{KIND_WORDS[row.kind].lower()} {part}{length}")
+    return " + ".join(words)
+
+
 def _names_and_places(design, channel: Channel, trunks: dict) -> tuple[list[str], list[str]]:
     """Per element: the name the design gives it and where it is, in words."""
     racks, devices = design.racks, design.devices

@@ -105,6 +105,10 @@ class PortRef(Struct, array_like=True, frozen=True, forbid_unknown_fields=True):
     port: Ident
 
 
+PolarityKey = Annotated[str, Meta(pattern=r"^(cord|trunk|cassette)-[1-9][0-9]?$")]
+PolarityValue = Annotated[str, Meta(pattern=r"^(A|B|C|AB|AA)(@[1-9][0-9]?)?$")]
+
+
 class Link(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     """A cable between two ports.
 
@@ -125,6 +129,10 @@ class Link(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True)
     # Structured cabling (schema 3): the patch-panel devices the link's channel passes, A end to
     # B end (model.structured_edit.route_via); empty = the design's cabling style chooses.
     via: Annotated[tuple[Ident, ...], Meta(max_length=16)] = ()
+    # The as-installed polarity of elements of the link's channel where it differs from what the
+    # cabling style lays out (model.structured_polarity): element key ("cord-2", "trunk-1",
+    # "cassette-1") -> "A" / "B" / "C" / "AB" / "AA", a cassette's optionally "@port".
+    polarity: Annotated[dict[PolarityKey, PolarityValue], Meta(max_length=32)] = {}
 
 
 BomCategory = Literal[

@@ -86,6 +86,9 @@ class PhysicalPlant:
     device_power_w_max: dict[str, float] = field(default_factory=dict)
     # Per link id: (cable_id, a_cage, b_cage, a_module, b_module, part) for the schedule.
     link_parts: dict[str, tuple[str, str, str, str, str, str]] = field(default_factory=dict)
+    # The structured layout the items were counted from (model.structured_plant), so the
+    # schedule's segment rows reuse it instead of building it again; None: direct cabling.
+    structured: object | None = None
 
     def of(self, category: str) -> list[PartCount]:
         return [i for i in self.items if i.category == category]

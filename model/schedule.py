@@ -177,12 +177,16 @@ def schedule_table(
     row per link end to end, with the device ids: what the NetBox export (which writes panels
     and trunks itself) and the point-to-point file need. A direct design is the same either way.
     """
+    if phys is None or not phys.link_parts:
+        phys = build_plant(plant, with_links=True)
     table = _link_table(design, plant, phys)
     if not segments or not uses_structured(design):
         return table
     from model.schedule_segments import segment_rows
 
-    return ScheduleTable.from_rows(segment_rows(design, plant, table.rows()))
+    # The layout the plant's items were counted from: built once per schedule.
+    layout = phys.structured
+    return ScheduleTable.from_rows(segment_rows(design, plant, table.rows(), layout))
 
 
 def _link_table(design: Design, plant: CablePlant, phys: PhysicalPlant | None) -> ScheduleTable:

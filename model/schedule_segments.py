@@ -12,8 +12,8 @@ design's schedule is exactly what it was.
 Choices, written down:
 
 * **Ports.** Each MPO leg of a channel takes the next port of every adapter panel it passes,
-  panel by panel in the layout's channel order (the layout counts ports per panel, it does not
-  number them); the front of port p is ``{panel}:{p}``, its rear ``{panel}:R{p}``. A cassette's
+  panel by panel, the channels in the order of their schedule labels (the layout counts ports
+  per panel, it does not number them; the NetBox export numbers them the same way); the front of port p is ``{panel}:{p}``, its rear ``{panel}:R{p}``. A cassette's
   front is the channel's LC port (``{cassette}:{k}``, the layout's mirrored ports), its rear
   ``{cassette}:R``. A panel is named as the design names its device (``pp1``); a panel the
   layout needs beyond the placed ones (*virtual*, PANELS_NOT_PLACED) by its layout id with U 0.
@@ -143,11 +143,13 @@ def _swap(row):
     return replace(row, label=f"{b_label} to {a_label}", route=route, **fields)
 
 
-def segment_rows(design, plant, rows: list) -> list:
-    """``rows`` (the schedule's, one per link) with each paneled link replaced by its segments."""
+def segment_rows(design, plant, rows: list, layout=None) -> list:
+    """``rows`` (the schedule's, one per link) with each paneled link replaced by its segments
+    (``layout``: the design's structured layout when the caller has it, else built here)."""
     if not uses_structured(design):
         return rows
-    layout = structured_layout(plant)
+    if layout is None:
+        layout = structured_layout(plant)
     structured = layout.structured_links()
     if not structured:
         return rows
@@ -160,9 +162,11 @@ def segment_rows(design, plant, rows: list) -> list:
     # 1. Ports: every leg of every channel, in the layout's channel order.
     legs: dict[str, list[list[tuple[str, dict, dict]]]] = {}  # link -> per copy, per point
     trunk_ends: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
-    for link_id, channel in layout.channels.items():
-        if link_id not in structured:
-            continue
+    # In the order of the links' schedule labels, as the NetBox export numbers them
+    # (model.export.netbox_panels), so a panel port is the same in both.
+    label_of = {row.link_id: row.label for row in rows}
+    for link_id in sorted(structured, key=lambda k: (label_of.get(k) or "", k)):
+        channel = layout.channels[link_id]
         points = [i for i, e in enumerate(channel.elements) if e.kind in ("panel", "cassette")]
         copies = max(1, len(cords_of[link_id]) // 2)
         per_copy = []

@@ -27,7 +27,8 @@ Choices, written down:
   fibre count and length.
 * **Polarity.** Cords are the module's own fibre part (NVIDIA MPO-12/APC crossover, Type B;
   duplex A-to-B); the first trunk of a channel is Type B and any further trunk Type A (through
-  an MPO adapter), so the channel keeps one flip (domain-facts §8a).
+  an MPO adapter), so the channel keeps one flip (domain-facts §8a). A link's record of what
+  is installed (``Link.polarity``, :mod:`model.structured_polarity`) overrides its elements.
 * **Lengths.** Cord = the link's vertical at that end + the design's slack per end (+ the rack
   distance when the panel is in another rack); trunk = the horizontal route between the two
   panels' racks (the link's own route between its two racks, else
@@ -49,6 +50,7 @@ from model.findings import Finding
 from model.structured_catalog import StructuredCatalog, structured_catalog
 from model.structured_edit import new_panel, panel_types
 from model.structured_paths import PanelPool, RackDistances, style_path, zone_hubs
+from model.structured_polarity import apply_polarity
 
 CABLING_STYLES = ("direct", "cross-connect", "zones")
 TRUNK_SERVICE_LOOP_M = 2.0  # LEVIATHAN: 2-3 m service loop per fibre trunk run
@@ -85,6 +87,18 @@ class Cord:
     quantity: int = 1
 
 
+@dataclass(frozen=True)
+class TrunkLeg:
+    """One MPO leg of a path: the channels it carries (an LC leg: one per cassette port, in
+    port order), its patch points (panel or enclosure ids, A end first; ``cassettes``: the end
+    points are LC cassettes in enclosures) and the trunk of each segment."""
+
+    links: tuple[str, ...]
+    holders: tuple[str, ...]
+    trunks: tuple[str, ...]
+    cassettes: bool = False
+
+
 @dataclass
 class StructuredLayout:
     style: str
@@ -96,6 +110,7 @@ class StructuredLayout:
     cassettes: dict[str, int] = field(default_factory=dict)  # rack -> cassettes
     leg_lengths_m: dict[str, list[float]] = field(default_factory=dict)  # link -> per fibre
     panel_use: dict[str, tuple[int, int]] = field(default_factory=dict)  # placed: (used, of)
+    legs: list[TrunkLeg] = field(default_factory=list)  # every trunk leg, in layout order
     findings: list[Finding] = field(default_factory=list)
 
     def panel_counts(self, catalog: StructuredCatalog | None = None) -> dict[str, int]:
@@ -269,7 +284,16 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
     segments: dict[tuple, list[tuple[_Leg, int]]] = {}
     legs: list[tuple[_Leg, list[tuple[str, float, float, float]]]] = []
     cassette_no: dict[str, int] = {}
+
+    def ends_key(member) -> tuple:
+        # Legs in the order of their links' ends (device, port; either way round), not of the
+        # links' ids or insertion: the same plant bundles the same legs into the same trunks,
+        # also after a round trip that gives the links new ids (import-netbox).
+        link = design.links[member[0]]
+        return tuple(sorted(((link.a.device, link.a.port), (link.b.device, link.b.port))))
+
     for (nodes, rack_a, rack_b, mode, connector), members in sorted(groups.items()):
+        members = sorted(members, key=ends_key)  # stable: a link's repeats stay together
         lc = CONNECTOR_FAMILY.get(connector) == "LC"
         width = 12 if lc else CONNECTOR_FIBRES[connector]
         per_leg = CASSETTE_PORTS if lc else 1
@@ -312,9 +336,12 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
     route_of = _route_links(design, plant, direct)
     n_trunk = 0
     for (panel_a, panel_b, mode, width), members in segments.items():
-        parts = sorted(
-            (t for t in catalog.trunks.values() if t.mode == mode and t.fibres >= width),
-            key=lambda t: t.fibres,
+        parts = _bendable(
+            catalog,
+            sorted(
+                (t for t in catalog.trunks.values() if t.mode == mode and t.fibres >= width),
+                key=lambda t: t.fibres,
+            ),
         )
         i = 0
         while i < len(members):
@@ -369,6 +396,14 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
     # 4. Channels and cords.
     slack_end = settings.slack_per_end_m
     for leg, chunk in legs:
+        layout.legs.append(
+            TrunkLeg(
+                tuple(leg.link_ids),
+                tuple(leg.holders),
+                tuple(t[0] for t in leg.trunks),
+                any(n.kind == "cassette" for n in leg.nodes),
+            )
+        )
         for i, (link_id, up_a, _, up_b) in enumerate(chunk):
             old = direct[link_id]
             fpart = fibre_of.get(old.medium)
@@ -401,9 +436,9 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
                     trunk_id, part, got = leg.trunks[n]
                     elements.append(Element("trunk", trunk_id, part, got, "B" if n == 0 else "A"))
             elements.append(Element("cord", f"{link_id}:cord-b", "", cords[1].ordered_m, cord_type))
-            layout.channels[link_id] = Channel(
-                link_id, old.medium, old.mode, old.connector, tuple(elements)
-            )
+            channel = Channel(link_id, old.medium, old.mode, old.connector, tuple(elements))
+            # The as-installed polarity the link records (model.structured_polarity).
+            layout.channels[link_id] = apply_polarity(channel, link.polarity)
     layout.cassettes = dict(cassette_no)
     layout.virtual_panels = pool.virtual_panels()
     layout.panel_use = {
@@ -423,3 +458,17 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
             )
         )
     return layout
+
+
+def _bendable(catalog, parts: list) -> list:
+    """The trunk parts that can turn in the design's trays: an installer does not order a trunk
+    whose minimum bend radius (fibre: 15 x OD, ``bend_rules``) exceeds the trays' corner radius
+    (``tray_class``), since it would kink at the first corner (TRAY_BEND_RADIUS). Thicker
+    trunks are used only when no part of the mode fits the corner (then the check reports it)."""
+    tray = catalog.tray_class
+    if tray is None:
+        return parts
+    fits = [
+        p for p in parts if catalog.bend_radius_mm("trunk", p.diameter_mm) <= tray.corner_radius_mm
+    ]
+    return fits or parts

@@ -26,7 +26,7 @@ def apply_structured(
     no link runs through panels, nothing changed)."""
     if not uses_structured(plant.design):
         return None
-    layout = structured_layout(plant)
+    layout = phys.structured = structured_layout(plant)
     structured = layout.structured_links()
     if not structured:
         return layout

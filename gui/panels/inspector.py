@@ -471,7 +471,7 @@ class InspectorPanel(StructuredForms, QWidget):
             return
         self._info("A cage", f"{plugs['a_cage']}: {plugs['a_plug'] or 'no plug'}")
         self._info("B cage", f"{plugs['b_cage']}: {plugs['b_plug'] or 'no plug'}")
-        if plugs["part"]:
+        if plugs["part"] and not self._channel_cable_row(link_id):
             self._info("Cable", f"{plugs['part']} (assembly {plugs['cable_id']})")
         for end, text in zip(("A", "B"), plant.cage_reason(link_id), strict=True):
             self._info(f"{end} cage why", text)

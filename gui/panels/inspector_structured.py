@@ -5,14 +5,15 @@ the model's (:func:`model.channel_view.channel_view`, the scene's structured lay
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLabel, QPushButton
 
-from gui.panel_commands import RouteViaCommand
+from gui.panel_commands import PolarityRecordCommand, RouteViaCommand, SetPolarityCommand
 from gui.panels.channel_view import ChannelTree, budget_lines
 from gui.plain_text import plain_labels
-from model.channel_view import channel_view
+from model.channel_view import channel_view, parts_text
 from model.design import DesignError
 from model.panel_routes import panel_names_to_ids, via_text
+from model.structured_polarity import parse_polarity_text, polarity_fix, polarity_text
 
 
 class StructuredForms:
@@ -33,6 +34,51 @@ class StructuredForms:
         self.form.addRow(tree)
         for label, text in budget_lines(view):
             self._info(label, text)
+        self._polarity_row(self.scene.design.links[link_id])
+        fix = polarity_fix(channel)
+        if fix is not None:  # the check names one element to change: offer to record it
+            key, value, words = fix
+            button = QPushButton("Fix polarity")
+            button.setToolTip(f"{words[0].upper()}{words[1:]} (one undo step)")
+            button.clicked.connect(
+                lambda _on=False: self._push(
+                    SetPolarityCommand(
+                        self.scene.design, link_id, key, value, f"Fix polarity of {link_id}"
+                    )
+                )
+            )
+            self.fields["fix_polarity"] = button
+            self.form.addRow(QLabel(words[0].upper() + words[1:]), button)
+
+    def _channel_cable_row(self, link_id: str) -> bool:
+        """The "Cable" line of a link through panels: its channel's parts (cords, panels or
+        cassettes, trunks), not the direct fibre it no longer orders. False: not paneled."""
+        layout = self.scene.trunk_layer.layout()
+        channel = layout.channels.get(link_id) if layout is not None else None
+        if channel is None or not channel.panels:
+            return False
+        view = channel_view(self.scene.design, channel, layout=layout)
+        self._info("Cable", f"channel of {channel.panels} patch points: {parts_text(view)}")
+        return True
+
+    def _polarity_row(self, link) -> None:
+        """What is installed where it differs from the style's polarity ("trunk-1 A, cord-2
+        AA"; blank: as laid out), so the check runs on the channel as built."""
+
+        def apply(text: str) -> None:
+            try:
+                record = parse_polarity_text(link.id, text)
+            except DesignError as exc:
+                return self._refuse(str(exc))
+            if record != link.polarity:
+                self._push(PolarityRecordCommand(self.scene.design, link.id, record))
+
+        edit = self._text("polarity", "Installed polarity", [polarity_text(link.polarity)], apply)
+        edit.setPlaceholderText("as laid out (the cabling style's polarity)")
+        edit.setToolTip(
+            "Elements installed differently from the layout, e.g. trunk-1 A, cord-2 AA, "
+            "cassette-2 A@3 (cords, cassettes and trunks counted from the A end)"
+        )
 
     def _via_row(self, link) -> None:
         """The panels the link passes, by name (A end to B end); blank = automatic."""

@@ -61,14 +61,18 @@ class TrunkLoad:
 
     minus: dict[tuple[int, int], int] = field(default_factory=dict)
     plus: tuple[tuple[int, float, float, float], ...] = ()
+    # Trunks between racks no link joins (a zone's trunk to its HDA rack): their own tray
+    # intervals (plant.rack_tray_spans), cross-section m^2, kg/m, bend radius mm.
+    own: tuple[tuple[tuple[tuple[str, float, float], ...], float, float, float], ...] = ()
 
 
 def trunk_load(plant, layout) -> TrunkLoad:
     """The :class:`TrunkLoad` of a structured layout (:mod:`model.structured_layout`).
 
     Patch cords run inside their racks and are not in the trays. A trunk between racks that no
-    link joins directly (a zone's HDA trunk) has no route of its own and is left out of the
-    fill (a stated limit)."""
+    link joins directly (a zone's HDA trunk) follows the trays between the two racks' drop
+    points on its panels' faces (:meth:`~model.cabling.CablePlant.rack_tray_spans`, the way a
+    link between them would take; ``own``)."""
     sc = structured_catalog()
     routes = plant.route_keys()
     media = np.asarray(plant.medium_index, dtype=np.int64)
@@ -77,23 +81,39 @@ def trunk_load(plant, layout) -> TrunkLoad:
         row = plant.index[link_id]
         if routes[row] >= 0 and media[row] >= 0:
             minus[(int(routes[row]), int(media[row]))] += 1
-    plus = []
+    plus, own = [], []
     for trunk in layout.trunks:
         part = sc.trunks.get(trunk.part)
-        if part is None or not trunk.route_link:
+        if part is None:
             continue
-        route = int(routes[plant.index[trunk.route_link]])
-        if route >= 0:
-            d_mm = part.diameter_mm
-            plus.append(
-                (
-                    route,
-                    math.pi * (d_mm / 1000) ** 2 / 4,
-                    part.weight_kg_per_m,
-                    sc.bend_radius_mm("trunk", d_mm),
-                )
-            )
-    return TrunkLoad(dict(minus), tuple(plus))
+        d_mm = part.diameter_mm
+        figures = (
+            math.pi * (d_mm / 1000) ** 2 / 4 * trunk.quantity,
+            part.weight_kg_per_m * trunk.quantity,
+            sc.bend_radius_mm("trunk", d_mm),
+        )
+        if trunk.route_link:
+            route = int(routes[plant.index[trunk.route_link]])
+            if route >= 0:
+                plus.append((route, *figures))
+            continue
+        spans = plant.rack_tray_spans(
+            trunk.rack_a,
+            _panel_face(plant.design, trunk.panel_a),
+            trunk.rack_b,
+            _panel_face(plant.design, trunk.panel_b),
+        )
+        if spans:
+            own.append((spans, *figures))
+    return TrunkLoad(dict(minus), tuple(plus), tuple(own))
+
+
+def _panel_face(design, panel_id: str) -> str:
+    """The face a panel's trunk leaves its rack by: the placed panel's port face, else the
+    front (a virtual panel; generated panels are front-facing)."""
+    device = design.devices.get(panel_id)
+    dtype = design.catalog.device_types.get(device.type) if device is not None else None
+    return getattr(dtype, "ports_face", "front") if dtype is not None else "front"
 
 
 class TrayFill:
@@ -339,6 +359,21 @@ class TrayFill:
                 np.array(self._span_s1),
             )
         span_route, span_tray, s0, s1 = self._span_arrays
+        own = self._structured.own if self._structured is not None else ()
+        if own:  # trunks on their own tray intervals: numbered after the routes
+            tray_no = {t: i for i, t in enumerate(tray_ids)}
+            base = len(area)
+            rows = [
+                (base + k, tray_no.get(t, -1), a, b) for k, o in enumerate(own) for t, a, b in o[0]
+            ]
+            extra = np.array(rows, dtype=float).reshape(-1, 4)
+            span_route = np.concatenate([span_route, extra[:, 0].astype(np.int64)])
+            span_tray = np.concatenate([span_tray, extra[:, 1].astype(np.int64)])
+            s0, s1 = np.concatenate([s0, extra[:, 2]]), np.concatenate([s1, extra[:, 3]])
+            area = np.concatenate([area, [o[1] for o in own]])
+            mass = np.concatenate([mass, [o[2] for o in own]])
+            bend = np.concatenate([bend, [o[3] for o in own]])
+            turns = np.concatenate([turns, [len({t for t, _, _ in o[0]}) > 1 for o in own]])
         filled = _sweep(span_route, span_tray, s0, s1, area)
         weighed = _sweep(span_route, span_tray, s0, s1, mass)
         need = np.zeros(len(tray_ids))

@@ -13,6 +13,13 @@ Termination B, Site A, Site B, Label, Length``) of one site into a design.
   with (``A01``, ``A02`` -> row A), front to the aisle, rows 1.2 m apart, in a hall drawn around
   them with one tray over each row; the notes say so.
 - Cables become links with NetBox's label; a recorded length becomes the as-built length.
+  NetBox's cable list names a device that has an asset tag ``name (asset tag)`` (every device
+  Hallwright exports has one): that is read as the device ``name``.
+- Patch panels of the catalog's panel types come back as panel devices; each patch cord -
+  trunk(s) - patch cord through them becomes one link routed via those panels (``Link.via``,
+  :mod:`model.asbuilt.netbox_panels_import`) and the design's cabling style becomes
+  ``cross-connect`` (``zones`` when a channel passes a third panel). A panel of a type the catalog does not know is a pass-through: its links
+  are joined and take the style's own panels.
 """
 
 from __future__ import annotations
@@ -22,10 +29,14 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from model.asbuilt.netbox_panels_import import join_through_panels
 from model.asbuilt.report_csv import ReportError, read_table
 from model.catalog import builtin_catalog
 from model.design import Design
 from model.entities import Device, Hall, Link, PortRef, Rack, Tray
+from model.structured_layout import set_cabling
+
+PANEL_ROLE = "patch-panel"
 
 FILES = {
     "sites": "netbox_sites.csv",
@@ -187,6 +198,7 @@ def _add_devices(design: Design, folder: Path, site: str, rack_ids, notes) -> No
     devices = []
     unknown: dict[str, int] = defaultdict(int)
     used: set[str] = set()
+    panels = 0
     for line, d in _read(folder, "devices", DEVICE_COLUMNS):
         if d["site"] != site:
             continue
@@ -196,6 +208,9 @@ def _add_devices(design: Design, folder: Path, site: str, rack_ids, notes) -> No
             )
             continue
         dtype, breakout = _catalog_type(catalog, d["manufacturer"], d["type"])
+        if dtype is None and d["role"] == PANEL_ROLE:
+            panels += 1  # a pass-through: its cords and trunks are joined into links
+            continue
         if dtype is None:
             unknown[f"{d['manufacturer']} {d['type']}"] += 1
             continue
@@ -215,6 +230,11 @@ def _add_devices(design: Design, folder: Path, site: str, rack_ids, notes) -> No
                 role=role,
                 breakout=breakout,
             )
+        )
+    if panels:
+        notes.append(
+            f"{panels} patch panels of types the catalog does not know read as pass-through: "
+            "the links through them take the cabling style's own panels"
         )
     for name, count in sorted(unknown.items()):
         notes.append(f"{count} devices of type {name!r} left out: the catalog has no such type")
@@ -237,23 +257,33 @@ ROLES = (
 def _add_cables(design: Design, folder: Path, site: str, notes) -> None:
     by_name = {d.name: d.id for d in design.devices.values()}
     links = []
-    skipped = 0
+    left: list[tuple[int, dict[str, str]]] = []
+
+    def device_of(cell: str) -> str | None:
+        # NetBox writes a device with an asset tag as "name (asset tag)" in the cable list; the
+        # tag may hold " (" itself, so every split is tried, the shortest name first.
+        if cell in by_name:
+            return by_name[cell]
+        if cell.endswith(")"):
+            at = cell.find(" (")
+            while at > 0:
+                if cell[:at] in by_name:
+                    return by_name[cell[:at]]
+                at = cell.find(" (", at + 1)
+        return None
+
+    def is_port(end: tuple[str, str]) -> bool:
+        device = device_of(end[0])
+        return device is not None and end[1] in design.ports(device)
+
     for line, c in _read(folder, "cables", CABLE_COLUMNS):
         if c["site_a"] != site and c["site_b"] != site:
             continue
-        a, b = by_name.get(c["device_a"]), by_name.get(c["device_b"])
-        if (
-            a is None
-            or b is None
-            or c["port_a"] not in design.ports(a)
-            or c["port_b"] not in design.ports(b)
-        ):
-            skipped += 1
+        a, b = device_of(c["device_a"]), device_of(c["device_b"])
+        if not (is_port((c["device_a"], c["port_a"])) and is_port((c["device_b"], c["port_b"]))):
+            left.append((line, c))
             continue
-        length = None
-        match = _LENGTH.match(c["length"] or "")
-        if match:
-            length = round(float(match.group(1)) * _UNIT_M[match.group(2)], 3) or None
+        length = _length_m(c["length"])
         links.append(
             Link(
                 id=f"nb-{line}",
@@ -263,8 +293,41 @@ def _add_cables(design: Design, folder: Path, site: str, notes) -> None:
                 label=c["label"],
             )
         )
-    if skipped:
+    joined, unjoined, trunk_rows = join_through_panels(left, is_port, _length_m)
+    for (a, b, label, length, panels), n in zip(joined, range(1, len(joined) + 1), strict=True):
+        via = tuple(device_of(p) for p in panels)
+        links.append(
+            Link(
+                id=f"nb-p{n}",
+                a=PortRef(device_of(a[0]), a[1]),
+                b=PortRef(device_of(b[0]), b[1]),
+                as_built_m=length,
+                label=label,
+                via=via if all(via) else (),  # a panel left out: the style chooses
+            )
+        )
+    skipped = len(left) - 2 * len(joined) - trunk_rows  # two cords each, and the trunks
+    if joined:
+        # A channel through a third (zone) panel is TIA-942 zones; the links keep their panels
+        # either way (via), the style only chooses for links added later.
+        style = "zones" if any(len(j[4]) > 2 for j in joined) else "cross-connect"
+        set_cabling(design, style)
         notes.append(
-            f"{skipped} cables left out: an end is a device or port the design does not have"
+            f"{len(joined)} links joined from patch cord - trunk - patch cord, routed via "
+            f"their panels; cabling style set to {style}"
+        )
+    if unjoined:
+        notes.append(f"{unjoined} patch cords left out: no trunk and far cord continue them")
+    if skipped > unjoined:
+        notes.append(
+            f"{skipped - unjoined} cables left out: an end is a device or port the design "
+            "does not have"
         )
     design.add_links(links)
+
+
+def _length_m(text: str) -> float | None:
+    match = _LENGTH.match(text or "")
+    if not match:
+        return None
+    return round(float(match.group(1)) * _UNIT_M[match.group(2)], 3) or None

@@ -55,6 +55,7 @@ from model.export.netbox_names import (
     slugify,
     unique_names,
 )
+from model.export.netbox_panels import PANEL_ROLE, panel_export
 from model.export.netbox_readme import README
 from model.export.netbox_types import (
     TypeVariant,
@@ -63,7 +64,9 @@ from model.export.netbox_types import (
     yaml_document,
 )
 from model.plant import PhysicalPlant
-from model.schedule import ScheduleRow, ScheduleTable
+from model.schedule import ScheduleRow, ScheduleTable, schedule_table
+from model.schedule_segments import PATCH_CORD, TRUNK
+from model.structured_layout import uses_structured
 
 CHUNK_ROWS = 500
 SHARED = "shared"
@@ -186,6 +189,9 @@ def _variants(design: Design) -> dict[str, TypeVariant]:
     return out
 
 
+SEGMENT_KINDS = (PATCH_CORD, TRUNK)
+
+
 def netbox_tables(
     design: Design,
     schedule: ScheduleTable | Sequence[ScheduleRow],
@@ -194,7 +200,18 @@ def netbox_tables(
 ) -> NetBoxTables:
     """The design as NetBox tables (one site); ``schedule`` gives the cables' labels and lengths
     (a :class:`ScheduleTable` is read column by column); ``phys`` the physical plant with its
-    ``link_parts``, when the caller has built it already."""
+    ``link_parts``, when the caller has built it already.
+
+    A structured design's installer schedule lists paneled links per segment: the link rows
+    (``segments=False``) are taken instead; cords and trunk legs come from
+    :mod:`model.export.netbox_panels`."""
+    kinds = (
+        schedule.columns["medium_kind"]
+        if isinstance(schedule, ScheduleTable)
+        else [row.medium_kind for row in schedule]
+    )
+    if any(kind in SEGMENT_KINDS for kind in kinds):
+        schedule = schedule_table(design, plant, phys, segments=False)
     site = fit_name(design.name, SITE_NAME_MAX) or "Hallwright design"
     out = NetBoxTables(site=site)
     racks = sorted(design.racks.values(), key=lambda r: (r.name, r.id))
@@ -272,7 +289,65 @@ def netbox_tables(
         _backplane_cables(design, plant, site, device_names, rack_names),
     )
     t[MODULES_STEM] = (MODULE_HEADER, modules.rows)
+    _add_panels(design, plant, schedule, out, device_names, rack_names)
     return out
+
+
+def _add_panels(design, plant, schedule, out, device_names, rack_names) -> None:
+    """Structured designs: cords + trunk legs in place of their links' cables (the panels are
+    design devices, their types carry the ports); virtual panels as unpositioned devices."""
+    if not uses_structured(design):
+        return
+    schedule = schedule.rows() if isinstance(schedule, ScheduleTable) else schedule
+    labels = {row.link_id: row.label for row in schedule}
+    flipped = set()
+    for row in schedule:
+        a = design.links[row.link_id].a
+        if _end_key(design, a.device, a.port) != (row.a_rack, row.a_u, row.a_device, row.a_port):
+            flipped.add(row.link_id)
+    panels = panel_export(design, plant, out.site, device_names, rack_names, labels, flipped)
+    if not panels.links:
+        return
+    t, site = out.tables, out.site
+    if panels.virtual:
+        variants = {v.dtype.id: v for v in out.device_types}
+        for _, _, part_id in panels.virtual:
+            if part_id not in variants:
+                variants[part_id] = TypeVariant(design.catalog.device_types[part_id], {}, ())
+        out.device_types = sorted(variants.values(), key=lambda v: v.slug)
+        vendors = {v for v, _ in t["01_manufacturers"][1]} | {
+            v.dtype.vendor for v in variants.values()
+        }
+        t["01_manufacturers"] = (MANUFACTURER_HEADER, [(v, slugify(v)) for v in sorted(vendors)])
+        roles = sorted({r for r, _, _ in t["02_device_roles"][1]} | {PANEL_ROLE})
+        t["02_device_roles"] = (
+            ROLE_HEADER,
+            [(r, slugify(r), ROLE_COLORS.get(r, "607d8b")) for r in roles],
+        )
+        for name, rack_id, part_id in panels.virtual:
+            variant = variants[part_id]
+            row = {
+                "name": name,
+                "role": PANEL_ROLE,
+                "manufacturer": variant.dtype.vendor,
+                "device_type": variant.model,
+                "status": "planned",
+                "site": site,
+                "location": LOCATION_NAME,
+                "rack": rack_names[rack_id],
+                "airflow": "passive",
+                "asset_tag": device_asset_tag(site, name),
+                "description": fit_name(
+                    f"Hallwright {part_id} not placed in the design (no rack position)",
+                    DESCRIPTION_MAX,
+                ),
+            }
+            t["07_devices"][1].append(tuple(row.get(h, "") for h in DEVICE_HEADER))
+    kept = [
+        r for r, s in zip(t["08_cables"][1], schedule, strict=True) if s.link_id not in panels.links
+    ]
+    kept.extend(tuple(c.get(h, "") for h in CABLE_HEADER) for c in panels.cables)
+    t["08_cables"] = (CABLE_HEADER, kept)
 
 
 def _cable(site, names, a, b, medium, label, length) -> tuple:

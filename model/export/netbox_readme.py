@@ -10,7 +10,10 @@ name ends in _01, _02, ... is one table cut into parts: import every part, in or
    02_device_roles.csv    Devices > Device Roles > Import (CSV)
    03_device_types/*.yaml Devices > Device Types > Import: paste or upload each file, format
                           YAML (one device type each, devicetype-library format, with its
-                          interfaces, module bays for the cages and its power port)
+                          interfaces, module bays for the cages and its power port;
+                          a patch panel's type has rear-ports, front-ports and port-mappings,
+                          which NetBox 4.5 and later read -- older NetBox reads the
+                          rear_port of each front port instead)
    03_module_types/*.yaml Devices > Module Types > Import: the same way, one transceiver
                           type each (devicetype-library module-types format: manufacturer,
                           model = part number, part number, description; no interfaces, the
@@ -29,6 +32,17 @@ name ends in _01, _02, ... is one table cut into parts: import every part, in or
    08_cables*.csv         Connections > Cables > Import: the cables to order and plug, with
                           the ordered length in metres. side_a_site / side_b_site name this
                           site, so device names that repeat in other sites are no problem.
+                          A structured design's links through patch panels are two
+                          patch cords (interface to the panel's front port, "... cord A" /
+                          "... cord B") and their MPO trunk legs (rear port to rear port; a
+                          zone panel's adapter takes the next trunk on its front port): the
+                          panels are the design's devices of role patch-panel in 07_devices,
+                          their ports and port mappings come from their device type, so NetBox
+                          traces a port through every panel to the far port. A trunk bundling
+                          several legs (MPO-24/48/144) is one physical cable, exported as one
+                          cable per leg with the trunk's label ("leg k of n" in the
+                          description): NetBox follows a leg through a multi-connector cable
+                          only with a cable profile, and has none for twelve legs.
    09_backplane_cables*.csv  links on a rack backplane (NVL72 NVLink spine): they come with the
                           rack and have no length, but are exported so those ports show as
                           connected.

@@ -33,6 +33,7 @@ from model.export.netbox_names import (
     interface_name,
     slugify,
 )
+from model.export.netbox_panels import panel_port_templates
 from model.ports import PortInfo, port_table
 
 FULL_DEPTH_MIN_M = 0.5
@@ -198,6 +199,15 @@ class TypeVariant:
         ):
             if items:
                 doc[key] = items
+        if self.dtype.category == "patch-panel":  # structured panels: front/rear ports
+            rear, front, maps = panel_port_templates(self.dtype.id)
+            for key, items in (
+                ("rear-ports", rear),
+                ("front-ports", front),
+                ("port-mappings", maps),
+            ):
+                if items:
+                    doc[key] = items
         return doc
 
 

@@ -73,3 +73,27 @@ def test_screenshot_of_the_editor_on_the_example(qtbot, tmp_path):
     assert QImage(str(path)).width() >= 1000
     window.document.stack.setClean()
     window.close()
+
+
+def test_the_footer_legend_names_the_trunks_when_the_plan_shows_them(qapp, tmp_path):
+    from gui import style
+    from gui.render import FOOTER_PX, render_design
+    from model.fileio import load_design
+    from model.structured_layout import set_cabling
+
+    def footer_has_trunk_colour(path: Path) -> bool:
+        image = QImage(str(path))
+        trunk = QImage(1, 1, QImage.Format_RGB32)
+        trunk.fill(style.TRUNK_COLOR)
+        want = trunk.pixel(0, 0)
+        top = image.height() - FOOTER_PX
+        return any(
+            image.pixel(x, y) == want for y in range(top, image.height()) for x in range(0, 800)
+        )
+
+    design = load_design(EXAMPLE)
+    render_design(design, tmp_path / "direct.png", 1400, show_links=False)
+    assert not footer_has_trunk_colour(tmp_path / "direct.png")
+    set_cabling(design, "cross-connect")
+    render_design(design, tmp_path / "xc.png", 1400, show_links=False)
+    assert footer_has_trunk_colour(tmp_path / "xc.png")

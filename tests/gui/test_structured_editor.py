@@ -10,6 +10,8 @@ from PySide6.QtWidgets import QApplication, QLabel
 from model.channels import loss_budget
 from model.entities import Tray
 from model.fileio import save_design
+from model.parts import part_number_for
+from model.structured_catalog import structured_catalog
 from model.structured_layout import set_cabling, structured_layout
 from tests.builders import device, empty_hall, link, rack
 from tests.gui.analysis_support import close_quietly, wait_fresh
@@ -115,6 +117,13 @@ def test_channel_view_shows_each_segment_its_loss_and_the_budget(open_window, qt
     texts = [label.text() for label in window.inspector.findChildren(QLabel)]
     assert f"{budget.margin_db:+.3f} dB, within budget" in texts
     assert "polarity correct" in texts
+    # The "Cable" line names the channel's parts, not the direct fibre it no longer orders.
+    (cable,) = [t for t in texts if t.startswith("channel of 2 patch points: ")]
+    kinds = [part.split(" ")[0] for part in cable.split(": ", 1)[1].split(" + ")]
+    assert kinds == ["patch", "panel", "trunk", "panel", "patch"]
+    number = part_number_for(structured_catalog().trunks[trunk.part].part_number, trunk.length_m)
+    assert f"trunk {number} ({trunk.length_m:g} m)" in cable
+    assert not any("(assembly " in t for t in texts)  # the direct fibre's line is gone
     # Double-clicking the trunk's row selects the trunk on the plan.
     window.inspector.scroll.ensureWidgetVisible(tree)
     QApplication.processEvents()
@@ -224,3 +233,100 @@ def test_route_via_panels_refuses_a_rack_without_a_panel(open_window, qtbot):
     assert window.document.design.links["l-1"].via == ()
     assert window.document.stack.count() == 1  # only the panel placed: nothing half done
     assert "rack N1 has no MPO adapter panel" in window.statusBar().currentMessage()
+
+
+def warning_item(tree, code: str):
+    """The first finding row of ``code`` in the warnings tree (severity > code > finding)."""
+    return next(
+        tree.topLevelItem(i).child(j).child(0)
+        for i in range(tree.topLevelItemCount())
+        for j in range(tree.topLevelItem(i).childCount())
+        if tree.topLevelItem(i).child(j).text(0).startswith(code)
+    )
+
+
+def click_warning(qtbot, window, code: str) -> None:
+    d = window.analysis_docks
+    tree = d.warnings.tree
+    item = warning_item(tree, code)
+    d.tabs.setCurrentWidget(d.warnings)
+    item.parent().setExpanded(True)
+    tree.scrollToItem(item)
+    qtbot.mouseClick(tree.viewport(), Qt.LeftButton, pos=tree.visualItemRect(item).center())
+    settle(qtbot, window)
+
+
+def test_fix_polarity_from_the_warning_in_one_undo_step(open_window, qtbot):
+    window = open_window(two_rack_hall(12.0, nics=1, cabling="cross-connect"))
+    wait_fresh(qtbot, window)
+    # The installer reports a Type A trunk: the user records it on the link.
+    window.scene.select_ids(["l-1"])
+    settle(qtbot, window)
+    field = window.inspector.fields["polarity"]
+    window.inspector.scroll.ensureWidgetVisible(field)
+    qtbot.mouseClick(field, Qt.LeftButton)
+    qtbot.keyClicks(field, "trunk-1 Q")
+    qtbot.keyClick(field, Qt.Key_Return)
+    settle(qtbot, window)
+    assert "'Q' is no polarity" in window.inspector.error.text()  # refused, nothing changed
+    assert window.document.design.links["l-1"].polarity == {}
+    field = window.inspector.fields["polarity"]
+    field.clear()
+    qtbot.keyClicks(field, "trunk-1 a")
+    qtbot.keyClick(field, Qt.Key_Return)
+    wait_fresh(qtbot, window)
+    assert window.document.design.links["l-1"].polarity == {"trunk-1": "A"}
+    codes = {w.code: w for w in window.analysis_docks.panel.report.warnings}
+    assert codes["POLARITY_MISMATCH"].objects == ("l-1", "l-1:cord-a")
+    click_warning(qtbot, window, "POLARITY_MISMATCH")
+    assert "l-1" in window.scene.selected_ids()
+    button = window.inspector.fields["fix_polarity"]
+    assert "Type B to A" in button.toolTip()
+    window.inspector.scroll.ensureWidgetVisible(button)
+    qtbot.mouseClick(button, Qt.LeftButton)
+    wait_fresh(qtbot, window)
+    doc = window.document.design
+    assert doc.links["l-1"].polarity == {"trunk-1": "A", "cord-1": "A"}
+    codes = {w.code for w in window.analysis_docks.panel.report.warnings}
+    assert "POLARITY_MISMATCH" not in codes
+    assert window.undo_action.text().replace("&", "") == "Undo Fix polarity of l-1"
+    window.undo_action.trigger()  # one step: the mismatch is back
+    wait_fresh(qtbot, window)
+    assert doc.links["l-1"].polarity == {"trunk-1": "A"}
+    codes = {w.code for w in window.analysis_docks.panel.report.warnings}
+    assert "POLARITY_MISMATCH" in codes
+    window.undo_action.trigger()  # and the record itself
+    wait_fresh(qtbot, window)
+    assert doc.links["l-1"].polarity == {}
+
+
+def test_moving_the_spine_rack_away_a_loss_warning_selects_that_channel(open_window, qtbot):
+    from tests.model.test_structured_loss_budget import pod_with_an_mda
+
+    design, link_id, spine = pod_with_an_mda()
+    window = open_window(design)
+    wait_fresh(qtbot, window)
+    report = window.analysis_docks.panel.report
+    assert not [w for w in report.warnings if w.code == "CHANNEL_LOSS_OVER_BUDGET"]
+    # The user moves the spine rack 35 m down its row in the inspector.
+    window.scene.select_ids([spine])
+    settle(qtbot, window)
+    x = window.inspector.fields["x"]
+    x.setValue(x.value() + 35.0)
+    wait_fresh(qtbot, window)
+    report = window.analysis_docks.panel.report
+    (finding,) = [w for w in report.warnings if w.code == "CHANNEL_LOSS_OVER_BUDGET"]
+    assert finding.objects[0] == link_id
+    click_warning(qtbot, window, "CHANNEL_LOSS_OVER_BUDGET")
+    trunks = [o for o in finding.objects if o.startswith("trunk-")]
+    assert len(trunks) == 4
+    assert sorted(window.scene.selected_ids()) == sorted([link_id, *trunks])
+    view = window.inspector.fields["channel"]
+    marked = [
+        it.data(0, Qt.UserRole + 1)
+        for it in view.segment_items
+        if it.background(0).color().name() == "#fff3bf"
+    ]
+    assert marked == list(finding.objects[1:])  # the whole channel, segment by segment
+    texts = [label.text() for label in window.inspector.findChildren(QLabel)]
+    assert any("over budget" in t for t in texts)

@@ -60,3 +60,46 @@ def test_import_netbox_command_writes_a_design_and_refuses_a_wrong_folder(tmp_pa
     assert "no netbox_sites.csv" in capsys.readouterr().err
     with pytest.raises(ReportError, match="no site 'Elsewhere'"):
         import_netbox(DATA, "Elsewhere")
+
+
+STRUCTURED = Path(__file__).resolve().parents[1] / "data" / "netbox_export_structured"
+
+
+def test_a_structured_site_from_netbox_comes_back_with_its_links_through_the_panels():
+    # NetBox 4.7.3's own list exports of the cross-connect pod of `make test-netbox` (the
+    # design beside them): devices are listed "name (asset tag)", links are cord - trunk leg -
+    # cord, the panels are the design's panel devices.
+    original = load_design(STRUCTURED / "pod-a.hall.json")
+    result = import_netbox(STRUCTURED)
+    back = result.design
+    assert back.settings.cabling == "cross-connect"
+    assert {d.name for d in back.devices.values()} == {d.name for d in original.devices.values()}
+
+    def ends(design):
+        name = {d.id: d.name for d in design.devices.values()}
+        return {
+            frozenset([(name[k.a.device], k.a.port), (name[k.b.device], k.b.port)])
+            for k in design.links.values()
+        }
+
+    assert ends(back) == ends(original)
+    assert any("128 links joined from patch cord - trunk - patch cord" in n for n in result.notes)
+    panel_names = {d.id: d.name for d in back.devices.values()}
+    assert all(len(k.via) == 2 for k in back.links.values())  # routed via the panels they pass
+    assert {panel_names[p] for k in back.links.values() for p in k.via} == {
+        d.name for d in original.devices.values() if d.role == "patch-panel"
+    }
+    assert not any("left out" in n for n in result.notes)
+    first, second = _tables(original), _tables(back)
+    assert all(link.as_built_m for link in back.links.values())
+    first_cables = {r[10]: r[11] for r in first.rows("08_cables")}
+    for link in back.links.values():  # as-built = the recorded cord A + trunk + cord B
+        cords = first_cables[f"{link.label} cord A"] + first_cables[f"{link.label} cord B"]
+        assert link.as_built_m > cords
+    panels = [r for r in second.rows("07_devices") if r[1] == "patch-panel"]
+    assert panels == [r for r in first.rows("07_devices") if r[1] == "patch-panel"]
+
+    def cable_set(export):  # ends and labels; lengths follow the racks' new positions
+        return {(r[1], r[3], r[5], r[7], r[10]) for r in export.rows("08_cables")}
+
+    assert cable_set(second) == cable_set(first)

@@ -179,3 +179,21 @@ def test_duplex_channels_list_cassette_ports_and_one_row_per_shared_trunk():
     assert (first[0].b_device, first[0].b_port) == ("cassette-n1-1", "6")
     assert (first[2].a_device, first[2].a_port) == ("cassette-r1-1", "1")
     assert first[1].a_port == first[1].b_port == "R"
+
+
+def test_the_schedule_builds_the_structured_layout_once(pod, monkeypatch):
+    """The plant's BOM items and the segment rows come from one layout (it was built twice)."""
+    design, plant, _, rows, _ = pod
+    import model.schedule_segments as segments
+    import model.structured_plant as structured_plant
+
+    built = []
+
+    def counted(p, catalog=None):
+        built.append(p)
+        return structured_layout(p, catalog)
+
+    monkeypatch.setattr(segments, "structured_layout", counted)
+    monkeypatch.setattr(structured_plant, "structured_layout", counted)
+    assert schedule_rows(design, plant) == rows
+    assert len(built) == 1

@@ -82,7 +82,8 @@ def test_pod_bom_lists_cords_trunks_and_panels_and_matches_the_analysis(pod):
     cords = sum(ln.quantity for ln in lines if "(patch cord)" in ln.description)
     assert cords == 2 * n  # one cord at each end, fibres_per_port 1 on the pod's SR4 modules
     # Bundled: the legs between two rack panels share the fewest trunks that hold them (one
-    # MPO-12 leg per SR4 channel): the smallest trunk for all, else 144-fibre trunks first.
+    # MPO-12 leg per SR4 channel): the smallest trunk for all, else the largest that turns the
+    # trays' 100 mm corner first (48 fibres, 82.5 mm; a 144's 142.5 mm does not).
     legs = Counter((t.panel_a, t.panel_b) for t in layout.trunks for _ in range(t.legs))
     assert sum(legs.values()) == n
     per_pair = Counter()
@@ -93,7 +94,7 @@ def test_pod_bom_lists_cords_trunks_and_panels_and_matches_the_analysis(pod):
         trunk_m = {e.length_m for c in members for e in c.elements if e.object_id == t.id}
         assert trunk_m == {t.ordered_m} and t.ordered_m >= t.length_m
     for pair, count in legs.items():
-        assert per_pair[pair] == math.ceil(count / 12)  # 144-fibre trunks carry 12 legs
+        assert per_pair[pair] == math.ceil(count / 4)  # 48-fibre trunks carry 4 legs
     assert qty["Trunks"] == len(layout.trunks) < n
     # Panels: each rack's MPO ports over 72 per 1U panel, rounded up per rack.
     ports = Counter()

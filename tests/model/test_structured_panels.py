@@ -169,9 +169,10 @@ def test_zones_pass_the_rows_hda_panel_and_multimode_breaks_the_two_panel_rule()
     assert [e.polarity for e in far.elements if e.kind == "trunk"] == ["B", "A"]
     assert loss_budget(far).mated_pairs == ("MPO",) * 3
     assert [e.kind for e in layout.channels["l-31"].elements].count("panel") == 2  # the hub's own
-    # The HDA-to-MDA segment carries every channel of the row: one bundled trunk.
+    # The HDA-to-MDA segment carries every channel of the row: 6 legs bundled into a 48-fibre
+    # trunk (4 legs, the largest that turns a 100 mm tray corner) and a 24-fibre one (2).
     backbone = [t for t in layout.trunks if (t.rack_a, t.rack_b) == (hub, "b1")]
-    assert len(backbone) == 1 and backbone[0].legs == 6
+    assert sorted((t.fibres, t.legs) for t in backbone) == [(24, 2), (48, 4)]
     codes = {(f.code, f.objects[0]) for f in channel_findings(layout.channels.values())}
     assert ("CHANNEL_TOO_MANY_PANELS", "l-11") in codes
     assert ("CHANNEL_TOO_MANY_PANELS", "l-31") not in codes

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import math
 
+import msgspec
 import pytest
 
 from model.analysis import analyze
 from model.analysis.tray_fill import TrayFill, TrunkLoad, trunk_load
 from model.cabling import CablePlant
 from model.entities import Tray
+from model.structured_catalog import structured_catalog
 from model.structured_layout import set_cabling, structured_layout
 from tests.builders import device, empty_hall, link, rack
 
@@ -46,23 +48,41 @@ def test_direct_fibres_fill_weigh_and_bend_as_hand_computed():
     assert not load.overloaded and not load.bend_too_tight
 
 
-def test_trunks_replace_the_fibres_in_the_tray_and_a_thick_trunk_is_too_stiff_for_the_corner():
+def test_trunks_replace_the_fibres_and_bundling_keeps_to_trunks_that_turn_the_corner():
     design = l_hall()
     set_cabling(design, "cross-connect")
     plant = CablePlant(design)
     layout = structured_layout(plant)
-    (trunk,) = layout.trunks  # 8 MPO-12 legs: one 144-fibre trunk (48 holds only 4)
-    assert (trunk.part, trunk.legs) == ("trunk-mpo144-mm", 8)
+    # 8 MPO-12 legs would fit one 144-fibre trunk, but its 9.5 mm needs 15 x 9.5 = 142.5 mm
+    # of bend radius against the trays' 100 mm corner: two 48-fibre trunks (5.5 mm, 82.5 mm).
+    assert sorted((t.part, t.legs) for t in layout.trunks) == [("trunk-mpo48-mm", 4)] * 2
     trays = TrayFill()
     fill = trays.update(design, plant, None, trunk_load(plant, layout))
-    assert fill["t-l"] == pytest.approx(math.pi * 0.0095**2 / 4 / (W_M * D_M))  # 9.5 mm trunk
+    assert fill["t-l"] == pytest.approx(2 * math.pi * 0.0055**2 / 4 / (W_M * D_M))
     load = trays.loads["t-l"]
-    assert load.load_kg_per_m == pytest.approx(0.085)
-    assert load.bend_radius_mm == pytest.approx(15 * 9.5)  # 142.5 mm > 100 mm corner
+    weight = structured_catalog().trunks["trunk-mpo48-mm"].weight_kg_per_m
+    assert load.load_kg_per_m == pytest.approx(2 * weight)
+    assert load.bend_radius_mm == pytest.approx(15 * 5.5) and not load.bend_too_tight
     report = analyze(design, plant)
     assert report.tray_fill["t-l"] == pytest.approx(fill["t-l"])  # one definition
+    assert not [w for w in report.warnings if w.code == "TRAY_BEND_RADIUS"]
+
+
+def test_a_trunk_too_stiff_for_the_corner_is_flagged_on_its_tray(monkeypatch):
+    # A tray class with a 40 mm corner: no trunk of the catalog turns it (MPO-12: 45 mm), so
+    # bundling falls back to the largest and the analysis names the tray.
+    design = l_hall()
+    set_cabling(design, "cross-connect")
+    sc = structured_catalog()
+    monkeypatch.setattr(
+        sc, "tray_class", msgspec.structs.replace(sc.tray_class, corner_radius_mm=40.0)
+    )
+    plant = CablePlant(design)
+    (trunk,) = structured_layout(plant).trunks
+    assert (trunk.part, trunk.legs) == ("trunk-mpo144-mm", 8)
+    report = analyze(design, plant)
     (bend,) = [w for w in report.warnings if w.code == "TRAY_BEND_RADIUS"]
-    assert bend.objects == ("t-l",) and "142.5 mm" in bend.message and "100 mm" in bend.message
+    assert bend.objects == ("t-l",) and "142.5 mm" in bend.message and "40 mm" in bend.message
 
 
 def test_a_straight_run_does_not_bend():
@@ -104,3 +124,31 @@ def test_analysis_warns_at_40_and_errs_at_50_percent():
         (w,) = [f for f in analyze(design, plant).warnings if f.code == "TRAY_OVERFILLED"]
         assert (w.severity, w.objects) == (severity, ("t-l",))
         assert f"{ratio:.0%}" in w.message
+
+
+def test_a_zone_trunk_to_the_hda_rack_runs_along_the_trays_and_counts_in_fill_weight_and_bend():
+    design = l_hall()
+    rack(design, "r2", 2.1, 3.0)  # row R has no network gear: r2, its end nearest n1, is its HDA
+    set_cabling(design, "zones")
+    plant = CablePlant(design)
+    layout = structured_layout(plant)
+    assert [e.kind for e in layout.channels["l-1"].elements] == [
+        *("cord", "panel", "trunk", "panel", "trunk", "panel", "cord")
+    ]
+    hda = {(t.rack_a, t.rack_b): t for t in layout.trunks}
+    assert set(hda) == {("r1", "r2"), ("r2", "n1")}
+    assert all(not t.route_link for t in hda.values())  # no link joins these racks
+    trunks = trunk_load(plant, layout)
+    assert len(trunks.own) == 4 and trunks.plus == ()  # two trunks per hop
+    trays = TrayFill()
+    fill = trays.update(design, plant, None, trunks)
+    # The 8 fibres became trunks (two 48-fibre per hop: a 144 would not turn the 100 mm
+    # corner); along the tray the r1-r2 and r2-n1 trunks meet at r2's drop and do not overlap,
+    # so the peak is two 48-fibre trunks of 5.5 mm ...
+    assert fill["t-l"] == pytest.approx(2 * math.pi * 0.0055**2 / 4 / (W_M * D_M))
+    load = trays.loads["t-l"]
+    weight = structured_catalog().trunks["trunk-mpo48-mm"].weight_kg_per_m
+    assert load.load_kg_per_m == pytest.approx(2 * weight)
+    # ... and the r2-n1 trunks run round the corner at (30, 3): 15 x 5.5 mm.
+    assert load.bend_radius_mm == pytest.approx(15 * 5.5)
+    assert TrayFill().update(design, plant, None, TrunkLoad(trunks.minus))["t-l"] == 0.0

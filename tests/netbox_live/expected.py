@@ -1,7 +1,11 @@
-"""What NetBox must hold after importing a design: counts from the design, lengths by label.
+"""What NetBox must hold after importing a design: counts from the design, lengths, traces.
 
 Run with Hallwright's Python: ``expected.py DESIGN.hall.json OUT.json``. The live driver runs in
-NetBox's own environment and compares the database with this file.
+NetBox's own environment and compares the database with this file. Counts come from the design
+and its structured layout (panels, cords, trunks), not from the export's rows, so a row the
+export drops shows as a difference. ``traces`` are links to trace end to end in NetBox: each
+A-end interface must reach the link's B-end interface (through both panels when
+``through_panels``).
 """
 
 from __future__ import annotations
@@ -12,26 +16,56 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from model.bom import schedule_rows  # noqa: E402
 from model.cabling import CablePlant  # noqa: E402
 from model.export.netbox import netbox_tables  # noqa: E402
+from model.export.netbox_names import interface_name  # noqa: E402
 from model.fileio import load_design  # noqa: E402
+from model.schedule import schedule_rows  # noqa: E402
+from model.structured_edit import is_panel  # noqa: E402
+from model.structured_layout import structured_layout  # noqa: E402
+
+TRACES = 24  # links traced per site, spread over the design
 
 
 def main(design_path: str, out_path: str) -> None:
     design = load_design(design_path)
     plant = CablePlant(design)
     export = netbox_tables(design, schedule_rows(design, plant), plant)
+    layout = structured_layout(plant)
+    structured = layout.structured_links()
+    # One cable per trunk leg and segment (model.export.netbox_panels); a leg leaving a zone
+    # panel starts on its front port.
+    trunks = sum(len(leg.trunks) for leg in layout.legs)
+    zone_fronts = sum(len(leg.trunks) - 1 for leg in layout.legs)
+    placed = sum(1 for d in design.devices.values() if is_panel(design, d.id))
+    virtual = sum(1 for r in export.rows("07_devices") if "not placed" in str(r[12]))
     cables = export.rows("08_cables") + export.rows("09_backplane_cables")
-    lengths = {row[10]: row[11] for row in cables}
+    names = {row[0]: row for row in export.rows("07_devices")}
+    device_name = {str(row[12]).removeprefix("Hallwright "): row[0] for row in names.values()}
+    links = sorted(design.links)
+    step = max(1, len(links) // TRACES)
+    traces = []
+    for link_id in links[::step][:TRACES]:
+        link = design.links[link_id]
+        traces.append(
+            {
+                "from": [device_name[link.a.device], interface_name(link.a.port)],
+                "to": [device_name[link.b.device], interface_name(link.b.port)],
+                "through_panels": link_id in structured,
+            }
+        )
     expected = {
         "site": export.site,
-        "devices": len(design.devices),
+        "devices": len(design.devices) + virtual,
+        "patch_panels": placed + virtual,
         "interfaces": sum(len(design.ports(d)) for d in design.devices.values()),
-        "cables": len(design.links),
+        "cables": len(design.links) + len(structured) + trunks,
         "cabled_ports": 2 * len(design.links),
+        "cabled_front_ports": 2 * len(structured) + zone_fronts,
+        "cabled_rear_ports": 2 * trunks - zone_fronts,
         "modules": len(export.rows("10_modules")),
-        "lengths": lengths,
+        "lengths": {row[10]: row[11] for row in cables},
+        "traces": traces,
     }
     Path(out_path).write_text(json.dumps(expected, indent=1), encoding="utf-8")
 

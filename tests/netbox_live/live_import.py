@@ -7,7 +7,10 @@ Every file is posted like a user's upload (Import -> "Upload file") to NetBox's 
 with Django's test client, so NetBox's forms, validation and transaction are the ones in use.
 Shared objects that an earlier site already created are left out, as the export's README tells
 the user to do. Then the database is compared with the design: devices, interfaces, cables,
-modules, cable lengths by label, no free NVLink port, and a cable trace end to end.
+modules, patch panels and their cabled front/rear ports, cable lengths by label, no free NVLink
+port, and cable traces end to end (through both panels for a structured design's links).
+Last, each site's lists (sites, racks, devices, cables) are exported the way a user downloads
+them ("Export -> All data") into ``EXPORT_DIR.netbox-lists`` for the way back (import-netbox).
 
 Exit 0 when every row imported and every check held; 1 otherwise, with the failures printed.
 """
@@ -33,10 +36,13 @@ from dcim.models import (  # noqa: E402
     Device,
     DeviceRole,
     DeviceType,
+    FrontPort,
     Interface,
     Manufacturer,
     Module,
     ModuleType,
+    RearPort,
+    Site,
 )
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.files.uploadedfile import SimpleUploadedFile  # noqa: E402
@@ -153,8 +159,15 @@ def check_site(expected: dict) -> None:
         "cables": cables.count(),
         "cabled_ports": interfaces.filter(cable__isnull=False).count(),
         "modules": Module.objects.filter(device__site__name=site).count(),
+        "patch_panels": devices.filter(role__slug="patch-panel").count(),
+        "cabled_front_ports": FrontPort.objects.filter(
+            device__site__name=site, cable__isnull=False
+        ).count(),
+        "cabled_rear_ports": RearPort.objects.filter(
+            device__site__name=site, cable__isnull=False
+        ).count(),
     }
-    checks[0] += len(got) + 3  # the counts, free NVLink ports, lengths, traces
+    checks[0] += len(got) + 2 + len(expected["traces"])  # counts, NVLink, lengths, traces
     for key, value in got.items():
         if value != expected[key]:
             failures.append(f"{site}: {key} {value} in NetBox, {expected[key]} in the design")
@@ -172,13 +185,51 @@ def check_site(expected: dict) -> None:
     if wrong:
         failures.append(f"{site}: {wrong} cables whose length differs from the design's")
     traced = 0
-    for iface in interfaces.filter(cable__isnull=False).order_by("pk")[:20]:
-        path = iface._path
-        if path is None or not path.is_complete:
-            failures.append(f"{site}: trace from {iface.device.name} {iface.name} is incomplete")
-            break
-        traced += 1
-    print(f"{site}: {got} ; {free_nvlink} free NVLink ports ; {traced} traces complete")
+    for want in expected["traces"]:
+        traced += _trace(site, want)
+    print(f"{site}: {got} ; {free_nvlink} free NVLink ports ; {traced} traces end to end")
+
+
+def _trace(site: str, want: dict) -> int:
+    """1 when the A end's cable path reaches the B end (through front and rear ports if asked)."""
+    (a_dev, a_port), (b_dev, b_port) = want["from"], want["to"]
+    iface = Interface.objects.filter(device__site__name=site, device__name=a_dev, name=a_port)
+    iface = iface.first()
+    path = iface._path if iface is not None else None
+    where = f"{site}: trace from {a_dev} {a_port}"
+    if path is None or not path.is_complete:
+        failures.append(f"{where} is incomplete (expected to reach {b_dev} {b_port})")
+        return 0
+    ends = [(getattr(o, "device", None) and o.device.name, o.name) for o in path.destinations]
+    if ends != [(b_dev, b_port)]:
+        failures.append(f"{where} reaches {ends}, expected {b_dev} {b_port}")
+        return 0
+    kinds = {type(o).__name__ for hop in path.path_objects for o in hop}
+    if want["through_panels"] and not {"FrontPort", "RearPort"} <= kinds:
+        failures.append(f"{where} does not run through patch-panel front and rear ports")
+        return 0
+    return 1
+
+
+LISTS = {  # NetBox's list views, exported as "All data" (CSV), as a user downloads them
+    "netbox_sites.csv": ("/dcim/sites/", "id"),
+    "netbox_racks.csv": ("/dcim/racks/", "site_id"),
+    "netbox_devices.csv": ("/dcim/devices/", "site_id"),
+    "netbox_cables.csv": ("/dcim/cables/", "site_id"),
+}
+
+
+def export_lists(c: Client, site_name: str, folder: Path) -> None:
+    """The site's lists as NetBox exports them, for ``main.py import-netbox`` (the way back)."""
+    site = Site.objects.get(name=site_name)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, (url, key) in LISTS.items():
+        response = c.get(url, {key: site.pk, "export": ""})
+        checks[0] += 1
+        if response.status_code != 200:
+            failures.append(f"{site_name}: exporting {url} answered HTTP {response.status_code}")
+            continue
+        (folder / name).write_bytes(response.content)
 
 
 def main(argv: list[str]) -> int:
@@ -193,8 +244,9 @@ def main(argv: list[str]) -> int:
     for folder, _ in pairs:
         import_shared(c, folder)
         import_site(c, folder)
-    for _, expected in pairs:
+    for folder, expected in pairs:
         check_site(expected)
+        export_lists(c, expected["site"], folder.with_name(folder.name + ".netbox-lists"))
     print(f"{'file':40} {'rows':>6} {'seconds':>8} {'s/row':>7}  result")
     for name, rows, seconds, result in timings:
         per_row = seconds / rows if rows else 0.0

@@ -1,13 +1,23 @@
 #!/usr/bin/env bash
-# Live NetBox check: stand up a real NetBox (PyPI package `netbox`) with PostgreSQL and Redis from
-# Debian packages on loopback, import two Hallwright designs as two sites through NetBox's own
-# bulk-import views, and check every row imported and the counts match the designs.
+# Live NetBox check (`make test-netbox`): stand up a real NetBox (PyPI package `netbox`) with
+# PostgreSQL and Redis from Debian packages on loopback, import two Hallwright designs as two sites
+# of one NetBox through NetBox's own bulk-import views, and check every row imported, the device,
+# interface, cable, module and patch-panel counts, lengths and cable traces.
+#
+# Default pods (CI, a few minutes): two 8-node DGX H100 rail-optimized pods whose device names
+# and device types repeat, one of them cabled cross-connect (rack-top MPO panels, trunks, cords:
+# traces run through the panels). NETBOX_PODS=full adds the heavier set (16-node pod and a
+# 2-rack GB200 NVL72 with its 2,592 NVLink backplane cables; `make netbox-check`, ~15-25 min).
 #
 # Everything it starts is private to this run (a throw-away PostgreSQL cluster and Redis on free
 # loopback ports, in a temporary folder) and is stopped on exit. The NetBox virtual environment is
 # kept in $HALLWRIGHT_NETBOX_HOME (default ~/.cache/hallwright-netbox) so later runs skip the pip
-# install. Usage: tests/netbox_live/run_live_import.sh [DESIGN_A DESIGN_B]
+# install, and the migrated empty database as a dump beside it so later runs skip the ~900
+# migrations. Usage: tests/netbox_live/run_live_import.sh [DESIGN ...]
 set -euo pipefail
+set -o errtrace
+trap 'echo "test-netbox: FAILED at line $LINENO: $BASH_COMMAND" >&2' ERR
+RUN_START=$(date +%s)
 cd "$(dirname "$0")/../.."
 REPO=$PWD
 NETBOX_VERSION=${NETBOX_VERSION:-4.7.3}
@@ -57,6 +67,11 @@ cleanup() {
         runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$RUN_DIR/pg" -m fast stop >/dev/null 2>&1 || true
     fi
     if [ -n "$REDIS_PID" ]; then kill "$REDIS_PID" 2>/dev/null || true; fi
+    # NETBOX_KEEP_EXPORTS=DIR keeps the exports, NetBox's lists and the designs for a look.
+    if [ -n "${NETBOX_KEEP_EXPORTS:-}" ] && [ -d "$RUN_DIR/exports" ]; then
+        rm -rf "$NETBOX_KEEP_EXPORTS" && cp -r "$RUN_DIR/exports" "$NETBOX_KEEP_EXPORTS"
+        cp "$RUN_DIR"/*.hall.json "$NETBOX_KEEP_EXPORTS/" 2>/dev/null || true
+    fi
     rm -rf "$RUN_DIR"
 }
 trap cleanup EXIT
@@ -125,14 +140,21 @@ fi
 EXPORT_DIR=$RUN_DIR/exports
 mkdir -p "$EXPORT_DIR"
 designs=("$@")
+gen() { "$PY_HALL" main.py generate "$@" >/dev/null; }
 if [ ${#designs[@]} -eq 0 ]; then
-    # Two different pods whose device names repeat (su1-leaf-rail1-1 ...) and that share the
-    # manufacturer, roles and the QM9700 device type: what a second site meets in a shared NetBox.
-    "$PY_HALL" main.py generate rail-optimized --nodes 16 --node-type dgx-h100 --switch qm9700 \
-        --su-nodes 16 --name "Pod A (DGX H100)" -o "$RUN_DIR/pod-a.hall.json" >/dev/null
-    "$PY_HALL" main.py generate nvl72 --racks 2 --name "Pod B (GB200 NVL72)" \
-        -o "$RUN_DIR/pod-b.hall.json" >/dev/null
+    # Two pods whose device names repeat (su1-node01 ...) and that share the manufacturer, roles
+    # and device types: what a second site meets in a shared NetBox. Pod A is structured.
+    gen rail-optimized --nodes 8 --node-type dgx-h100 --switch qm9700 --su-nodes 8 \
+        --cabling cross-connect --name "Pod A (DGX H100, cross-connect)" -o "$RUN_DIR/pod-a.hall.json"
+    gen rail-optimized --nodes 8 --node-type dgx-h100 --switch qm9700 --su-nodes 8 \
+        --name "Pod B (DGX H100, direct)" -o "$RUN_DIR/pod-b.hall.json"
     designs=("$RUN_DIR/pod-a.hall.json" "$RUN_DIR/pod-b.hall.json")
+    if [ "${NETBOX_PODS:-small}" = full ]; then
+        gen rail-optimized --nodes 16 --node-type dgx-h100 --switch qm9700 --su-nodes 16 \
+            --name "Pod C (DGX H100)" -o "$RUN_DIR/pod-c.hall.json"
+        gen nvl72 --racks 2 --name "Pod D (GB200 NVL72)" -o "$RUN_DIR/pod-d.hall.json"
+        designs+=("$RUN_DIR/pod-c.hall.json" "$RUN_DIR/pod-d.hall.json")
+    fi
 fi
 args=()
 for i in "${!designs[@]}"; do
@@ -142,4 +164,20 @@ for i in "${!designs[@]}"; do
     args+=("$out" "$out.expected.json")
 done
 
-"$NB_HOME/venv/bin/python" "$REPO/tests/netbox_live/live_import.py" "${args[@]}"
+status=0
+"$NB_HOME/venv/bin/python" "$REPO/tests/netbox_live/live_import.py" "${args[@]}" || status=$?
+# The way back: each site's NetBox lists through import-netbox, compared with its design.
+for i in "${!designs[@]}"; do
+    lists="$EXPORT_DIR/site$i.netbox-lists"
+    [ -d "$lists" ] || continue
+    "$PY_HALL" main.py import-netbox "$lists" -o "$EXPORT_DIR/back$i.hall.json" ||
+        { echo "FAIL import-netbox of site $i" >&2; status=1; continue; }
+    "$PY_HALL" tests/netbox_live/round_trip.py "${designs[$i]}" "$EXPORT_DIR/back$i.hall.json" ||
+        status=1
+done
+trap - ERR
+if [ "$status" -ne 0 ]; then
+    echo "test-netbox: FAILED (see the FAIL lines above) after $(($(date +%s) - RUN_START)) s" >&2
+    exit "$status"
+fi
+echo "test-netbox: passed in $(($(date +%s) - RUN_START)) s"

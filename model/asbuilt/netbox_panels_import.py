@@ -1,0 +1,129 @@
+"""Links through patch panels, back from NetBox's cable list: cord - trunk(s) - cord joined.
+
+A structured site in NetBox (as :mod:`model.export.netbox_panels` exports it, or as a team
+records it the same way) has no cable from a GPU port to a switch port: a patch cord runs from
+the interface to a panel's front port, a trunk from that panel's rear port to the next panel,
+and a cord from the last panel's front port to the far interface. NetBox's cable list export
+names each end's device and port but neither the port's kind nor the panel's port mapping, so
+the join follows the port names the export's device types use, as NetBox's trace does:
+
+* MPO adapter panels: front ``Fk`` sits on rear ``Rk`` (one position);
+* cassette enclosures: front ``Cs-k`` sits on rear ``Cs`` at position ``k``; the position is
+  carried straight through trunks and one-position adapters (NetBox's position stack), so the
+  far cassette's front is ``Ct-k``;
+* a zone (HDA) panel joins two trunks: one on its rear ``Rk``, the next on its front ``Fk``.
+
+A joined link gets the cords' label stem, the panels it passed (A end first) and, when every
+piece has a recorded length, their sum as its as-built length. The "cord A" end is the link's
+A end. Trunk legs sharing one label (one bundled trunk) are joined leg by leg.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+_MPO_FRONT = re.compile(r"^F(\d+)$")
+_MPO_REAR = re.compile(r"^R(\d+)$")
+_CASSETTE_FRONT = re.compile(r"^(C\d+)-(\d+)$")
+_CASSETTE_REAR = re.compile(r"^C\d+$")
+_CORD = re.compile(r"^(?P<stem>.*) cord (?P<end>[AB])$")
+MAX_HOPS = 18  # Link.via holds 16 panels
+
+End = tuple[str, str]  # (device name, port name)
+
+
+def _rear_of(front: str) -> tuple[str, int] | None:
+    if m := _MPO_FRONT.match(front):
+        return f"R{m.group(1)}", 1
+    if m := _CASSETTE_FRONT.match(front):
+        return m.group(1), int(m.group(2))
+    return None
+
+
+def _front_of(rear: str, position: int) -> str | None:
+    if m := _MPO_REAR.match(rear):
+        return f"F{m.group(1)}"
+    if _CASSETTE_REAR.match(rear):
+        return f"{rear}-{position}"
+    return None
+
+
+def _stem(label: str) -> tuple[str, str]:
+    m = _CORD.match(label or "")
+    return (m.group("stem"), m.group("end")) if m else (label or "", "")
+
+
+def join_through_panels(
+    rows: Sequence[tuple[int, dict[str, str]]],
+    is_port: Callable[[End], bool],
+    length_m: Callable[[str], float | None],
+) -> tuple[list[tuple[End, End, str, float | None, tuple[str, ...]]], int, int]:
+    """(a end, b end, label, as-built length, panel names A to B) of every channel the cables
+    ``rows`` join.
+
+    ``rows`` are the cables left over (an end is not a design port); ``is_port`` says whether
+    an end is a port of the design. Returns the links, the number of cords left unjoined and
+    the number of trunk cables the links passed.
+    """
+    ends: dict[End, tuple[int, dict[str, str], End]] = {}
+    for line, c in rows:
+        a, b = (c["device_a"], c["port_a"]), (c["device_b"], c["port_b"])
+        ends[a] = (line, c, b)
+        ends[b] = (line, c, a)
+    used: set[int] = set()
+    trunk_lines: set[int] = set()
+    links = []
+    cords = [(line, c) for line, c in rows if is_port(_a(c)) != is_port(_b(c))]
+    for line, cord in cords:
+        if line in used:
+            continue
+        port, panel = (_a(cord), _b(cord)) if is_port(_a(cord)) else (_b(cord), _a(cord))
+        found = _follow(panel, ends, is_port)
+        if found is None:
+            continue
+        far_line, far_cord, far_port, trunks, panels = found
+        if far_line in used or far_line == line:
+            continue
+        used.update((line, far_line))
+        trunk_lines.update(id(t) for t in trunks)
+        stem, end = _stem(cord["label"])
+        pieces = [length_m(c["length"]) for c in (cord, *trunks, far_cord)]
+        total = None if None in pieces else round(sum(pieces), 3)
+        if end == "B":
+            links.append((far_port, port, stem, total, tuple(reversed(panels))))
+        else:
+            links.append((port, far_port, stem, total, tuple(panels)))
+    return links, sum(1 for line, _ in cords if line not in used), len(trunk_lines)
+
+
+def _follow(front: End, ends, is_port):
+    """From a panel front port: (far cord line, far cord, far port, trunks, panels) or None."""
+    rear = _rear_of(front[1])
+    if rear is None:
+        return None
+    position = rear[1]
+    trunk = ends.get((front[0], rear[0]))
+    trunks, panels = [], [front[0]]
+    for _ in range(MAX_HOPS):
+        if trunk is None:
+            return None
+        trunks.append(trunk[1])
+        dev, rear_port = trunk[2]  # the trunk lands on a rear port
+        panels.append(dev)
+        out = _front_of(rear_port, position)
+        nxt = ends.get((dev, out)) if out else None
+        if nxt is None:
+            return None
+        if is_port(nxt[2]):
+            return nxt[0], nxt[1], nxt[2], trunks, panels
+        trunk = nxt  # a zone panel: the next trunk leaves its front
+    return None
+
+
+def _a(c: dict[str, str]) -> End:
+    return (c["device_a"], c["port_a"])
+
+
+def _b(c: dict[str, str]) -> End:
+    return (c["device_b"], c["port_b"])
