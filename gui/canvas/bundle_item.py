@@ -214,12 +214,18 @@ class TrayLoad(QObject):
 
 class BundleItem(QGraphicsItem):
     """One item for all bundles: per tray, a line as wide as its cable count, in the colour of
-    its main medium."""
+    its main medium.
+
+    An update repaints only the trays whose line changed (count, main medium, stretches, tray
+    geometry or width): the item spans the whole hall, and a whole-item update after each edit
+    repainted every rack of the hall under it."""
 
     def __init__(self) -> None:
         super().__init__()
         self.setZValue(-5)
         self._lines: list[tuple[QPainterPath, QPen]] = []
+        # tray id -> (what the line is drawn from, path, pen, its bounds)
+        self._by_tray: dict[str, tuple[tuple, QPainterPath, QPen, QRectF]] = {}
         self._rect = QRectF()
 
     def set_bundles(
@@ -229,8 +235,9 @@ class BundleItem(QGraphicsItem):
         used: dict[str, list[tuple[float, float]]] | None = None,
     ) -> None:
         """``used``: per tray, the intervals cables run along (the whole tray when absent)."""
-        self.prepareGeometryChange()
-        self._lines = []
+        before = self._by_tray
+        after: dict[str, tuple[tuple, QPainterPath, QPen, QRectF]] = {}
+        dirty = QRectF()
         rect = QRectF()
         top = max((sum(c.values()) for c in counts.values()), default=1)
         for tray_id, groups in counts.items():
@@ -239,31 +246,33 @@ class BundleItem(QGraphicsItem):
                 continue
             total = sum(groups.values())
             main = max(groups, key=groups.get)
-            stretches = [tray.points]
-            if used and used.get(tray_id):
-                stretches = [polyline_between(tray.points, s0, s1) for s0, s1 in used[tray_id]]
-            path = QPainterPath()
-            for points in stretches:
-                if len(points) >= 2:
-                    path.moveTo(*points[0])
-                    for x, y in points[1:]:
-                        path.lineTo(x, y)
             width = 2.0 + 8.0 * math.sqrt(total / top)
-            pen = QPen(
-                style.medium_color(None) if main == "none" else _qcolor(GROUP_COLOR[main]),
-                width,
-                Qt.SolidLine,
-                Qt.FlatCap,
-                Qt.RoundJoin,
-            )
-            pen.setCosmetic(True)
-            color = pen.color()
-            color.setAlpha(170)
-            pen.setColor(color)
-            self._lines.append((path, pen))
-            rect = rect.united(path.boundingRect())
-        self._rect = rect.adjusted(-1, -1, 1, 1)
-        self.update()
+            spans = tuple(used.get(tray_id) or ()) if used else ()
+            key = (main, width, spans, tuple(map(tuple, tray.points)))
+            old = before.get(tray_id)
+            if old is not None and old[0] == key:
+                after[tray_id] = old
+                rect = rect.united(old[3])
+                continue
+            path, pen = _line(tray.points, spans, main, width)
+            bounds = path.boundingRect()
+            after[tray_id] = (key, path, pen, bounds)
+            rect = rect.united(bounds)
+            dirty = dirty.united(bounds)
+            if old is not None:
+                dirty = dirty.united(old[3])
+        for tray_id in before.keys() - after.keys():
+            dirty = dirty.united(before[tray_id][3])
+        self._by_tray = after
+        self._lines = [(path, pen) for _, path, pen, _ in after.values()]
+        rect = rect.adjusted(-1, -1, 1, 1)
+        if rect != self._rect:
+            self.prepareGeometryChange()
+            self._rect = rect
+            self.update()  # the bounds moved: the whole item, as before
+            return
+        if not dirty.isNull():
+            self.update(dirty.adjusted(-1, -1, 1, 1))
 
     def boundingRect(self) -> QRectF:
         return self._rect
@@ -273,6 +282,29 @@ class BundleItem(QGraphicsItem):
         for path, pen in self._lines:
             painter.setPen(pen)
             painter.drawPath(path)
+
+
+def _line(points, spans, main: str, width: float) -> tuple[QPainterPath, QPen]:
+    """The path of a tray's bundle (along ``spans``, or the whole tray) and its pen."""
+    stretches = [polyline_between(points, s0, s1) for s0, s1 in spans] if spans else [points]
+    path = QPainterPath()
+    for stretch in stretches:
+        if len(stretch) >= 2:
+            path.moveTo(*stretch[0])
+            for x, y in stretch[1:]:
+                path.lineTo(x, y)
+    pen = QPen(
+        style.medium_color(None) if main == "none" else _qcolor(GROUP_COLOR[main]),
+        width,
+        Qt.SolidLine,
+        Qt.FlatCap,
+        Qt.RoundJoin,
+    )
+    pen.setCosmetic(True)
+    color = pen.color()
+    color.setAlpha(170)
+    pen.setColor(color)
+    return path, pen
 
 
 def _qcolor(name: str):

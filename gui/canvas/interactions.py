@@ -92,7 +92,13 @@ class SelectInteraction(Interaction):
             anchor.rotation,
             self.scene.snap_step(design.hall.tile_m),
         )
-        self._delta = (sx - anchor.x, sy - anchor.y)
+        delta = (sx - anchor.x, sy - anchor.y)
+        if delta == self._delta:
+            # Snapped to the same tile as the previous event: the racks stand where they stood
+            # and the collision check (a spatial query over every rack of the hall) would
+            # give the same answer, so this event costs nothing.
+            return True
+        self._delta = delta
         moving = set(self._drag)
         for rack_id, start in self._drag.items():
             item = self.scene.racks[rack_id]

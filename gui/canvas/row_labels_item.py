@@ -12,13 +12,23 @@ from gui import style
 
 SHOW_BELOW_PX_PER_M = 40.0  # about where a 0.6 m rack's name stops being legible
 TEXT_PX = 13
+BOUNDS_SPARE_M = 5.0  # the bounds grow this much past the labels, so small moves stay inside
 
 
-def _shows_row_labels(widget) -> bool:
-    """False in a view that draws the plan as a thumbnail (the Overview): there the labels,
-    kept at screen size, would cover the whole hall."""
+def _shows_row_labels(widget, scene=None) -> bool:
+    """False in a view that draws the plan as a thumbnail (the Overview, which renders the
+    scene into a picture with no widget, saying so on the scene): there the labels, kept at
+    screen size, would cover the whole hall."""
+    if getattr(scene, "rendering_thumbnail", False):
+        return False
     view = widget.parent() if widget is not None else None
     return getattr(view, "shows_row_labels", True)
+
+
+def _label_rect(label: tuple[str, float, float]) -> QRectF:
+    """Where a row's label may be drawn (metres): the 20 m left of the row's first rack."""
+    _text, x, y = label
+    return QRectF(x - 20, y - 5, 20, 10)
 
 
 class RowLabelsItem(QGraphicsItem):
@@ -34,13 +44,27 @@ class RowLabelsItem(QGraphicsItem):
     def set_labels(self, labels: list[tuple[str, float, float]]) -> None:
         if labels == self._labels:
             return  # a move that keeps every row's leftmost rack: nothing to repaint
-        self.prepareGeometryChange()
+        before = set(self._labels)
         self._labels = labels
         rect = QRectF()
-        for _text, x, y in labels:
-            rect = rect.united(QRectF(x - 20, y - 5, 20, 10))
-        self._rect = rect
-        self.update()
+        for label in labels:
+            rect = rect.united(_label_rect(label))
+        if not self._rect.contains(rect):
+            # The bounds only grow (a row moved out of them), with room to spare: a bounding
+            # rect a little larger than the labels costs nothing, and a change of it repaints
+            # the whole item, which is the whole hall.
+            self.prepareGeometryChange()
+            grown = rect.united(self._rect) if self._rect.isValid() else rect
+            m = BOUNDS_SPARE_M
+            self._rect = grown.adjusted(-m, -m, m, m)
+            self.update()
+            return
+        # Only the rows whose label moved: the item spans the hall, and a whole-item update
+        # after a rack move repainted every rack of the hall.
+        dirty = QRectF()
+        for label in before.symmetric_difference(labels):
+            dirty = dirty.united(_label_rect(label))
+        self.update(dirty)
 
     def labels(self) -> list[tuple[str, float, float]]:
         return list(self._labels)
@@ -50,7 +74,11 @@ class RowLabelsItem(QGraphicsItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
-        if lod >= SHOW_BELOW_PX_PER_M or not self._labels or not _shows_row_labels(widget):
+        if (
+            lod >= SHOW_BELOW_PX_PER_M
+            or not self._labels
+            or not _shows_row_labels(widget, self.scene())
+        ):
             return
         painter.save()
         painter.setFont(self._font)

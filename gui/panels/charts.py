@@ -1,6 +1,11 @@
 """ChartsPanel (pyqtgraph): cable lengths by medium kind with reach limits, power by category,
 the per-GPU bandwidth ladder and the all-reduce scaling curve. Each chart is redrawn from a
-report and the cable plant's arrays; nothing here computes analysis figures."""
+report and the length histogram the analysis worker computed with it
+(:mod:`model.length_histogram`); nothing here computes analysis figures.
+
+While the panel is hidden (another analysis tab shows) a new result is only remembered and drawn
+when the panel is next shown: building the plot items of four charts after every edit held the
+GUI thread for a panel nobody looks at."""
 
 from __future__ import annotations
 
@@ -12,13 +17,17 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
 from gui.plain_text import plain_labels
 from gui.style import MEDIUM_KIND_COLORS, NO_MEDIUM_COLOR
-from model.catalog import MEDIUM_GROUP_LABELS, MEDIUM_GROUPS
+from model.catalog import MEDIUM_GROUP_LABELS, MEDIUM_GROUPS, NO_MEDIUM_GROUP
+from model.length_histogram import LengthHistogram
 from model.media import KIND_LABEL
 
-GROUPS = tuple(  # label, kinds, colour (of the group's first kind)
-    (MEDIUM_GROUP_LABELS[g], kinds, MEDIUM_KIND_COLORS[kinds[0]])
-    for g, kinds in MEDIUM_GROUPS.items()
-)
+GROUP_STYLE = {  # medium group -> label, colour (of the group's first kind)
+    **{
+        g: (MEDIUM_GROUP_LABELS[g], MEDIUM_KIND_COLORS[kinds[0]])
+        for g, kinds in MEDIUM_GROUPS.items()
+    },
+    NO_MEDIUM_GROUP: ("no medium", NO_MEDIUM_COLOR),
+}
 POWER_PARTS = (
     ("servers", "Servers"),
     ("switches", "Switches"),
@@ -58,6 +67,7 @@ class ChartsPanel(QWidget):
         )
         self.allreduce.setLogMode(x=True, y=False)
         self._released = False
+        self._pending = None  # (report, histogram) not drawn yet: the panel was hidden
         self.status = QLabel("")
         plain_labels(self.status)
         self.status.setStyleSheet("color: #666; font-size: 11px;")
@@ -97,48 +107,48 @@ class ChartsPanel(QWidget):
         self.status.setText("⟳ recomputing… (charts below are of the previous revision)")
         self.status.setStyleSheet("color: #b35c00; font-size: 11px; font-weight: 600;")
 
-    def update_charts(self, report, plant, revision: int | None = None) -> None:
+    def update_charts(
+        self, report, histogram: LengthHistogram | None, revision: int | None = None
+    ) -> None:
         if self._released:
             return  # the window is closing
         self.status.setText(
             "up to date" + (f" · revision {revision}" if revision is not None else "")
         )
         self.status.setStyleSheet("color: #2b8a3e; font-size: 11px;")
-        self._lengths(plant)
+        self._pending = (report, histogram)
+        if not self.isHidden():  # the current tab (whether or not the window is on screen)
+            self._draw()
+
+    def setVisible(self, visible: bool) -> None:  # noqa: N802 - Qt override
+        # The tab widget shows its current page with show(), which lands here (virtual).
+        super().setVisible(visible)
+        if visible:
+            self._draw()
+
+    def _draw(self) -> None:
+        if self._pending is None or self._released:
+            return
+        (report, histogram), self._pending = self._pending, None
+        self._lengths(histogram)
         self._power(report)
         self._ladder(report)
         self._allreduce(report)
 
     # ------------------------------------------------------------------ charts
 
-    def _lengths(self, plant) -> None:
+    def _lengths(self, histogram: LengthHistogram | None) -> None:
         w = self.lengths
         w.clear()
-        length = np.asarray(plant.length_m, dtype=float)
-        medium = np.asarray(plant.medium_index, dtype=np.int64)
-        finite = np.isfinite(length)
-        if not finite.any():
+        if histogram is None:
             return
-        top = (
-            float(np.percentile(length[finite], 99.5))
-            if finite.sum() > 50
-            else float(length[finite].max())
-        )
-        top = max(top, 1.0)
-        edges = np.linspace(0.0, math.ceil(top), min(60, max(10, int(math.ceil(top)) * 2)) + 1)
-        # Per medium slot (the last for "none", which index -1 picks), not per link: 400k
-        # string compares took 0.1 s of the GUI thread at XL.
-        kinds = [m.kind for m in plant.media] + ["none"]
+        edges = histogram.edges_m
         bottom = np.zeros(len(edges) - 1)
         width = edges[1] - edges[0]
-        groups = [*GROUPS, ("no medium", ("none",), NO_MEDIUM_COLOR)]
         shown: list[tuple[str, str]] = []
-        for label, members, colour in groups:
-            sel = finite & np.array([k in members for k in kinds], dtype=bool)[medium]
-            if not sel.any():
-                continue
+        for group, counts in histogram.counts.items():
+            label, colour = GROUP_STYLE[group]
             shown.append((label, colour))
-            counts, _ = np.histogram(np.clip(length[sel], 0, edges[-1]), bins=edges)
             bars = pg.BarGraphItem(
                 x0=edges[:-1],
                 width=width * 0.95,
@@ -159,13 +169,8 @@ class ChartsPanel(QWidget):
             size="10pt",
             color="#222",
         )
-        used = {int(k) for k in np.unique(medium) if k >= 0}
-        reach = {}
-        for k in used:
-            m = plant.media[k]
-            if m.reach_m <= edges[-1] * 1.5:
-                reach[(m.kind, m.reach_m)] = m.name
-        for kind, r in sorted(reach, key=lambda kr: kr[1]):
+        for reach in histogram.reach:
+            kind, r = reach.kind, reach.reach_m
             line = pg.InfiniteLine(
                 pos=r,
                 angle=90,

@@ -26,6 +26,8 @@ class WarningMarksItem(QGraphicsItem):
         self.setAcceptedMouseButtons(Qt.NoButton)
         self.rack_severity: dict[str, str] = {}
         self.link_paths: list[QPainterPath] = []
+        self._badges: dict[str, tuple[str, QPointF]] = {}  # rack -> severity, badge centre
+        self._path_keys: dict[str, tuple[tuple, QRectF]] = {}  # marked link -> points, bounds
         self._rect = QRectF()
 
     def set_findings(self, findings: list[Finding]) -> None:
@@ -47,9 +49,10 @@ class WarningMarksItem(QGraphicsItem):
                         racks[rack_id] = f.severity
                 elif object_id in design.links and len(links) < MAX_LINK_MARKS:
                     links.append(object_id)
-        self.prepareGeometryChange()
+        before_badges, before_paths = self._badges, self._path_keys
         self.rack_severity = racks
         self.link_paths = []
+        path_keys: dict[str, tuple[tuple, QRectF]] = {}
         for link_id in dict.fromkeys(links):
             points = self.hall_scene.link_points(link_id)
             if len(points) >= 2:
@@ -57,8 +60,49 @@ class WarningMarksItem(QGraphicsItem):
                 for x, y in points[1:]:
                     path.lineTo(x, y)
                 self.link_paths.append(path)
-        self._rect = self.hall_scene.sceneRect()
-        self.update()
+                path_keys[link_id] = (tuple(map(tuple, points)), path.boundingRect())
+        self._badges = {
+            rack_id: (severity, corner)
+            for rack_id, severity in racks.items()
+            if (corner := self._corner(rack_id)) is not None
+        }
+        self._path_keys = path_keys
+        rect = self.hall_scene.sceneRect()
+        if rect != self._rect:
+            self.prepareGeometryChange()
+            self._rect = rect
+            self.update()
+            return
+        # Repaint only the badges and link marks that came, went or moved: the item spans the
+        # hall, and a whole-item update after every analysis repainted every rack under it.
+        dirty = QRectF()
+        margin = self._badge_margin_m()
+        for rack_id in before_badges.keys() | self._badges.keys():
+            old, new = before_badges.get(rack_id), self._badges.get(rack_id)
+            if old == new:
+                continue
+            for badge in (old, new):
+                if badge is not None:
+                    corner = badge[1]
+                    dirty = dirty.united(
+                        QRectF(corner.x() - margin, corner.y() - margin, 2 * margin, 2 * margin)
+                    )
+        if before_paths != path_keys:
+            for _, bounds in (*before_paths.values(), *path_keys.values()):
+                dirty = dirty.united(bounds.adjusted(-margin, -margin, margin, margin))
+        if not dirty.isNull():
+            self.update(dirty)
+
+    def _corner(self, rack_id: str) -> QPointF | None:
+        item = self.hall_scene.racks.get(rack_id)
+        return item.mapToScene(item.footprint().topRight()) if item is not None else None
+
+    def _badge_margin_m(self) -> float:
+        """A badge's radius in metres in the view that shows the hall smallest (it is drawn at
+        a fixed size in pixels), and a little more for the dashed link marks' width."""
+        scales = [abs(v.transform().m11()) for v in self.hall_scene.views()]
+        px_per_m = min((s for s in scales if s > 0), default=1.0)
+        return (BADGE_PX / 2 + 2) / px_per_m
 
     def boundingRect(self) -> QRectF:
         return self._rect
