@@ -36,7 +36,7 @@ def tray_items(design) -> list[PartCount]:
     metres: Counter[str] = Counter()
     widest = max(p.width_m for p in products)
     for tray in design.trays.values():
-        length = _polyline_length(tray.points)
+        length = polyline_length_m(tray.points)
         banks = _bank_count(tray.width_m, widest)
         each = tray.width_m / banks
         fit = [p for p in products if p.width_m + 1e-9 >= each and p.depth_m + 1e-9 >= tray.depth_m]
@@ -67,7 +67,8 @@ def tray_items(design) -> list[PartCount]:
     return out
 
 
-def _polyline_length(points) -> float:
+def polyline_length_m(points) -> float:
+    """Length of a tray's centre line (sum of its straight pieces), in metres."""
     pts = np.asarray(points, dtype=float)
     if len(pts) < 2:
         return 0.0

@@ -26,14 +26,13 @@ from PySide6.QtWidgets import (
 
 from gui import style
 from gui.commands import MoveDevicesCommand, RotateRacksCommand, UpdateCommand
+from gui.panels.inspector_hall import HallForms
 from gui.panels.inspector_structured import StructuredForms
 from gui.plain_text import plain_labels
-from gui.structured_actions import CablingStyleCommand, style_words
 from model.media import media_that_fit
 from model.plant import link_plugs, rack_power
 from model.route_words import explain_route
 from model.structured_edit import panel_types
-from model.structured_layout import CABLING_STYLES
 from model.wording import count
 
 MIXED = "(several values)"
@@ -50,7 +49,7 @@ def _field_need_px(field: QWidget) -> int:
     return MIN_FIELD_PX
 
 
-class InspectorPanel(StructuredForms, QWidget):
+class InspectorPanel(HallForms, StructuredForms, QWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.scene = None
@@ -523,83 +522,3 @@ class InspectorPanel(StructuredForms, QWidget):
             self._info(f"{end} cage why", text)
         if plugs["problems"]:
             self._info("Plug rules", plugs["problems"])
-
-    def _tray_form(self, trays) -> None:
-        design = self.scene.design
-        self.title.setText(
-            f"Tray {trays[0].name or trays[0].id}" if len(trays) == 1 else f"{len(trays)} trays"
-        )
-        self._text(
-            "name", "Name", [t.name for t in trays], lambda n: self._replace("trays", trays, name=n)
-        )
-        self._number(
-            "width",
-            "Width",
-            [t.width_m for t in trays],
-            lambda v: self._replace("trays", trays, width_m=v),
-            lo=0.05,
-            hi=5,
-            suffix=" m",
-            step=0.05,
-        )
-        self._number(
-            "depth",
-            "Depth",
-            [t.depth_m for t in trays],
-            lambda v: self._replace("trays", trays, depth_m=v),
-            lo=0.05,
-            hi=2,
-            suffix=" m",
-            step=0.05,
-        )
-        default = design.hall.tray_elevation_m
-        elevations = [t.elevation_m if t.elevation_m is not None else default for t in trays]
-        self._number(
-            "elevation",
-            "Elevation",
-            elevations,
-            lambda v: self._replace(
-                "trays", trays, elevation_m=None if abs(v - default) < 1e-9 else v
-            ),
-            lo=-5,
-            hi=20,
-            suffix=" m",
-            step=0.1,
-        )
-        if len(trays) == 1:
-            pts = trays[0].points
-            length = sum(
-                ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5
-                for (x1, y1), (x2, y2) in zip(pts, pts[1:], strict=False)
-            )
-            self._info("Length", f"{length:.2f} m, {len(pts)} corners")
-
-    def _design_form(self) -> None:
-        design = self.scene.design
-        self.title.setText(design.name)
-        xs = [p[0] for p in design.hall.outline]
-        ys = [p[1] for p in design.hall.outline]
-        self._info(
-            "Hall",
-            f"{max(xs) - min(xs):.1f} × {max(ys) - min(ys):.1f} m, "
-            f"tiles {design.hall.tile_m:g} m, trays at {design.hall.tray_elevation_m:g} m",
-        )
-        self._info(
-            "Contents",
-            f"{count(len(design.racks), 'rack')}, {count(len(design.devices), 'device')}, "
-            f"{count(design.gpu_count(), 'GPU')}, {count(len(design.links), 'link')}, "
-            f"{count(len(design.trays), 'tray')}",
-        )
-        self._combo(
-            "cabling",
-            "Cabling style",
-            [(style_words(s), s) for s in CABLING_STYLES],
-            [design.settings.cabling],
-            lambda s: (
-                self._push(CablingStyleCommand(design, s)) if s != design.settings.cabling else None
-            ),
-        )
-        self._info(
-            "Tip",
-            "Select racks, trays or links to edit them; double-click a rack for its elevation.",
-        )

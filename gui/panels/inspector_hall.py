@@ -1,0 +1,91 @@
+"""HallForms: the inspector's forms for trays and for the design itself (nothing selected).
+
+A mixin of :class:`gui.panels.inspector.InspectorPanel`, which provides the field builders
+(``_text``, ``_number``, ``_combo``, ``_info``) and ``_replace`` / ``_push``; every edit is an
+undo command through them. Figures (tray length) come from the model.
+"""
+
+from __future__ import annotations
+
+from gui.structured_actions import CablingStyleCommand, style_words
+from model.structured_layout import CABLING_STYLES
+from model.tray_products import polyline_length_m
+from model.wording import count
+
+
+class HallForms:
+    def _tray_form(self, trays) -> None:
+        design = self.scene.design
+        self.title.setText(
+            f"Tray {trays[0].name or trays[0].id}" if len(trays) == 1 else f"{len(trays)} trays"
+        )
+        self._text(
+            "name", "Name", [t.name for t in trays], lambda n: self._replace("trays", trays, name=n)
+        )
+        self._number(
+            "width",
+            "Width",
+            [t.width_m for t in trays],
+            lambda v: self._replace("trays", trays, width_m=v),
+            lo=0.05,
+            hi=5,
+            suffix=" m",
+            step=0.05,
+        )
+        self._number(
+            "depth",
+            "Depth",
+            [t.depth_m for t in trays],
+            lambda v: self._replace("trays", trays, depth_m=v),
+            lo=0.05,
+            hi=2,
+            suffix=" m",
+            step=0.05,
+        )
+        default = design.hall.tray_elevation_m
+        elevations = [t.elevation_m if t.elevation_m is not None else default for t in trays]
+        self._number(
+            "elevation",
+            "Elevation",
+            elevations,
+            lambda v: self._replace(
+                "trays", trays, elevation_m=None if abs(v - default) < 1e-9 else v
+            ),
+            lo=-5,
+            hi=20,
+            suffix=" m",
+            step=0.1,
+        )
+        if len(trays) == 1:
+            pts = trays[0].points
+            self._info("Length", f"{polyline_length_m(pts):.2f} m, {len(pts)} corners")
+
+    def _design_form(self) -> None:
+        design = self.scene.design
+        self.title.setText(design.name)
+        xs = [p[0] for p in design.hall.outline]
+        ys = [p[1] for p in design.hall.outline]
+        self._info(
+            "Hall",
+            f"{max(xs) - min(xs):.1f} × {max(ys) - min(ys):.1f} m, "
+            f"tiles {design.hall.tile_m:g} m, trays at {design.hall.tray_elevation_m:g} m",
+        )
+        self._info(
+            "Contents",
+            f"{count(len(design.racks), 'rack')}, {count(len(design.devices), 'device')}, "
+            f"{count(design.gpu_count(), 'GPU')}, {count(len(design.links), 'link')}, "
+            f"{count(len(design.trays), 'tray')}",
+        )
+        self._combo(
+            "cabling",
+            "Cabling style",
+            [(style_words(s), s) for s in CABLING_STYLES],
+            [design.settings.cabling],
+            lambda s: (
+                self._push(CablingStyleCommand(design, s)) if s != design.settings.cabling else None
+            ),
+        )
+        self._info(
+            "Tip",
+            "Select racks, trays or links to edit them; double-click a rack for its elevation.",
+        )
