@@ -31,6 +31,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import get_args
 
 from msgspec import Struct
 
@@ -38,6 +39,7 @@ from model.analysis import analyze
 from model.cabling import CablePlant
 from model.catalog import MediaType
 from model.design import Design
+from model.entities import BomCategory
 from model.fabrics import FABRICS, device_fabric, link_fabric_map
 from model.findings import Finding, sort_findings
 from model.plant import PhysicalPlant, build_plant
@@ -62,18 +64,7 @@ BOM_COLUMNS = (
     "source",
     "fabric",
 )
-CATEGORY_ORDER = (
-    "Racks",
-    "Servers",
-    "Switches",
-    "Other equipment",
-    "Transceivers",
-    "Cables",
-    "Fibres",
-    "Trunks",
-    "Patch panels",
-    "Trays",
-)
+CATEGORY_ORDER = get_args(BomCategory)  # the order the entities' Literal lists them in
 _CATEGORY_OF_DEVICE = {
     "server": "Servers",
     "storage": "Servers",

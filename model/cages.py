@@ -35,7 +35,7 @@ from functools import lru_cache
 import numpy as np
 
 from model.catalog import Catalog, DeviceType, MediaType
-from model.media import ordered_lengths
+from model.media import beats, ordered_lengths
 from model.parts import CablePart, FibrePart, ModulePart
 from model.ports import port_table
 
@@ -421,12 +421,7 @@ def choose_per_cage(
                 better = feasible
                 best_keys = best[mode][1] = [np.full(n_comp, np.inf) for _ in keys]
             else:
-                better = np.zeros(n_comp, dtype=bool)
-                decided = ~feasible
-                for new, old in zip(keys, best_keys, strict=True):
-                    lower, higher = new < old - 1e-9, new > old + 1e-9
-                    better |= ~decided & lower
-                    decided |= lower | higher
+                better = beats(keys, best_keys, feasible)
             index[better] = m
             best_len[better] = assembly_len[better]
             for new, old in zip(keys, best_keys, strict=True):

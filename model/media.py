@@ -137,6 +137,19 @@ def _rank_keys(medium: MediaType, ordered: np.ndarray, policy: str) -> list[np.n
     return [price, power]
 
 
+def beats(keys: Sequence[np.ndarray], best_keys: Sequence[np.ndarray], feasible: np.ndarray):
+    """Per row: does a feasible candidate's ``keys`` beat ``best_keys`` lexicographically (each key
+    compared within 1e-9; the first key that differs decides)? Shared by the per-link media
+    choice and the per-cage plug choice (:mod:`model.cages`)."""
+    better = np.zeros(len(feasible), dtype=bool)
+    decided = ~feasible
+    for new, old in zip(keys, best_keys, strict=True):
+        lower, higher = new < old - 1e-9, new > old + 1e-9
+        better |= ~decided & lower
+        decided |= lower | higher
+    return better
+
+
 def choose(
     media: Sequence[MediaType], cands: Sequence[int], length_m: np.ndarray, policy: str
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -159,12 +172,7 @@ def choose(
             better = feasible
             best_keys = [np.full(n, np.inf) for _ in keys]
         else:
-            better = np.zeros(n, dtype=bool)
-            decided = ~feasible
-            for new, old in zip(keys, best_keys, strict=True):
-                lower, higher = new < old - 1e-9, new > old + 1e-9
-                better |= ~decided & lower
-                decided |= lower | higher
+            better = beats(keys, best_keys, feasible)
         index[better] = c
         best_ordered[better] = ordered[better]
         for new, old in zip(keys, best_keys, strict=True):
