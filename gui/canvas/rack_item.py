@@ -1,4 +1,7 @@
-"""RackItem: a rack footprint with its front marker and name; dumb, driven by setters."""
+"""RackItem: a rack footprint with its front marker and name; dumb, driven by setters.
+
+A scene's racks are painted by the scene's RackField (one paint call for the hall, see
+rack_field.py) once ``attach``ed; a rack on its own (the placement ghost) paints itself."""
 
 from __future__ import annotations
 
@@ -10,15 +13,32 @@ from gui import style
 
 FRONT_FRACTION = 0.12  # depth share of the strip that marks the front (the cold aisle side)
 LABEL_MIN_PX = 16.0
+# What changes where or how a rack shows: its field repaints it (the ``...HasChanged`` forms).
+_REPAINTING_CHANGES = frozenset(
+    {
+        QGraphicsItem.ItemPositionHasChanged,
+        QGraphicsItem.ItemRotationHasChanged,
+        QGraphicsItem.ItemTransformHasChanged,
+        QGraphicsItem.ItemSelectedHasChanged,
+        QGraphicsItem.ItemOpacityHasChanged,
+        QGraphicsItem.ItemVisibleHasChanged,
+    }
+)
 
 
 class RackItem(QGraphicsItem):
     """Position = footprint centre (metres); rotation clockwise as in the model."""
 
-    def __init__(self, object_id: str) -> None:
+    def __init__(self, object_id: str, field=None) -> None:
+        """``field``: the scene's RackField, which paints this rack once it is ``add``ed to it
+        (Qt then never calls this item's paint); without one the rack paints itself."""
         super().__init__()
+        self._field = field
         self.object_id = object_id
-        self.setFlag(QGraphicsItem.ItemIsSelectable, True)
+        flags = QGraphicsItem.ItemIsSelectable
+        if field is not None:  # one call: each flag change is a call into itemChange
+            flags |= QGraphicsItem.ItemHasNoContents | QGraphicsItem.ItemSendsGeometryChanges
+        self.setFlags(flags)
         self._rect = QRectF(-0.3, -0.6, 0.6, 1.2)
         # Kept, not derived per paint: the whole hall paints thousands of racks, and building
         # a QRectF and a QColor in each paint call was a third of the repaint.
@@ -31,6 +51,28 @@ class RackItem(QGraphicsItem):
         self._drop_target = False  # a catalog device is being dragged over this rack
         self._font = QFont("Sans Serif")
         self._font.setPixelSize(12)
+        self._look: tuple[QPen, QColor] | None = None  # see look()
+        self._front_color = QColor(style.FRONT_MARK)
+
+    def _changed(self) -> None:
+        """Repaint this rack (through its field when it has one)."""
+        self._look = None
+        if self._field is not None:
+            self._field.rack_changed(self)
+        else:
+            self.update()
+
+    def itemChange(self, change, value):
+        if change == QGraphicsItem.ItemSelectedHasChanged:
+            self._look = None  # the selection changes the edge
+        field = self._field
+        if field is not None:
+            if change in _REPAINTING_CHANGES:
+                field.rack_changed(self)
+            elif change == QGraphicsItem.ItemSceneChange and value is None:
+                field.remove(self)  # taken out of the scene: no longer painted
+                self._field = None
+        return super().itemChange(change, value)
 
     def set_geometry(
         self, x: float, y: float, width_m: float, depth_m: float, rotation: int
@@ -40,29 +82,33 @@ class RackItem(QGraphicsItem):
             self.prepareGeometryChange()
             self._rect = rect
             self._bounds = rect.adjusted(-0.02, -0.02, 0.02, 0.02)
+            self.setPos(x, y)
+            self.setRotation(rotation)
+            self._changed()  # a new size in place: no move told the field
+            return
         self.setPos(x, y)
         self.setRotation(rotation)
 
     def set_label(self, text: str) -> None:
         if text != self._label:
             self._label = text
-            self.update()
+            self._changed()
 
     def set_fill(self, fill: QColor) -> None:
         if fill != self._fill:
             self._fill = fill
             self._far_fill = fill.darker(115)
-            self.update()
+            self._changed()
 
     def set_collision(self, on: bool) -> None:
         if on != self._collision:
             self._collision = on
-            self.update()
+            self._changed()
 
     def set_drop_target(self, on: bool) -> None:
         if on != self._drop_target:
             self._drop_target = on
-            self.update()
+            self._changed()
 
     def footprint(self) -> QRectF:
         return self._rect
@@ -70,36 +116,63 @@ class RackItem(QGraphicsItem):
     def boundingRect(self) -> QRectF:
         return self._bounds
 
+    def is_far(self, lod: float) -> bool:
+        """A few pixels wide at ``lod``: one filled rectangle is all the eye can see."""
+        return lod * self._rect.width() < 3
+
+    def far_fill(self) -> QColor:
+        return self._selected_fill if self.isSelected() else self._far_fill
+
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
-        lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        self.paint_body(painter, option.levelOfDetailFromTransform(painter.worldTransform()))
+
+    def paint_body(self, painter: QPainter, lod: float) -> None:
+        """Draw the rack in item coordinates at level of detail ``lod`` (pixels per metre)."""
         r = self._rect
-        if lod * r.width() < 3:  # a few pixels: one filled rectangle is all the eye can see
-            painter.fillRect(r, self._selected_fill if self.isSelected() else self._far_fill)
+        if self.is_far(lod):
+            painter.fillRect(r, self.far_fill())
             return
-        edge_color = (
-            QColor(style.DROP_TARGET)
-            if self._drop_target
-            else QColor(style.COLLISION)
-            if self._collision
-            else QColor(style.SELECTION)
-            if self.isSelected()
-            else QColor(style.RACK_EDGE)
-        )
-        pen = QPen(
-            edge_color,
-            4.0 if self._drop_target else 2.5 if (self._collision or self.isSelected()) else 1.0,
-        )
-        pen.setCosmetic(True)
+        pen, fill = self.look()
         painter.setPen(pen)
-        fill = QColor(self._fill)
-        if self._collision:
-            fill = QColor("#ffc9c9")
         painter.setBrush(fill)
         painter.drawRect(r)
-        front = QRectF(r.left(), r.top(), r.width(), r.height() * FRONT_FRACTION)
-        painter.fillRect(front, QColor(style.FRONT_MARK))
-        if self._label and lod * min(r.width(), r.height()) >= LABEL_MIN_PX:
+        painter.fillRect(self.front(), self._front_color)
+        if self.shows_label(lod):
             self._paint_label(painter, lod)
+
+    def look(self) -> tuple[QPen, QColor]:
+        """(edge pen, body fill) of the near drawing, kept until the rack's state changes."""
+        if self._look is None:
+            selected = self.isSelected()
+            edge_color = (
+                QColor(style.DROP_TARGET)
+                if self._drop_target
+                else QColor(style.COLLISION)
+                if self._collision
+                else QColor(style.SELECTION)
+                if selected
+                else QColor(style.RACK_EDGE)
+            )
+            pen = QPen(
+                edge_color,
+                4.0 if self._drop_target else 2.5 if (self._collision or selected) else 1.0,
+            )
+            pen.setCosmetic(True)
+            fill = QColor("#ffc9c9") if self._collision else QColor(self._fill)
+            self._look = (pen, fill)
+        return self._look
+
+    def front(self) -> QRectF:
+        """The strip that marks the front, in item coordinates."""
+        r = self._rect
+        return QRectF(r.left(), r.top(), r.width(), r.height() * FRONT_FRACTION)
+
+    def front_color(self) -> QColor:
+        return self._front_color
+
+    def shows_label(self, lod: float) -> bool:
+        r = self._rect
+        return bool(self._label) and lod * min(r.width(), r.height()) >= LABEL_MIN_PX
 
     def _paint_label(self, painter: QPainter, lod: float) -> None:
         r = self._rect

@@ -18,6 +18,7 @@ from gui.canvas.bundle_item import BundleItem, TrayLoad
 from gui.canvas.hall_item import HallItem
 from gui.canvas.layers import LayerState
 from gui.canvas.link_item import LinkItem
+from gui.canvas.rack_field import RackField
 from gui.canvas.rack_item import RackItem
 from gui.canvas.row_labels_item import RowLabelsItem
 from gui.canvas.tray_item import TrayItem
@@ -63,6 +64,8 @@ class HallScene(QGraphicsScene):
         self.show_cables = True
         self.hall_item = HallItem()
         self.addItem(self.hall_item)
+        self.rack_field = RackField()  # paints every rack in one call (rack_field.py)
+        self.addItem(self.rack_field)
         self._interaction = None
         self._plant_dirty = False
         self._links_timer = QTimer(self)
@@ -154,8 +157,11 @@ class HallScene(QGraphicsScene):
         for rack_id in ids:
             item = self.racks.get(rack_id)
             if item is None:
-                item = self.racks[rack_id] = RackItem(rack_id)
+                item = self.racks[rack_id] = RackItem(rack_id, self.rack_field)
                 self.addItem(item)
+                self._update_rack(rack_id)
+                self.rack_field.add(item)  # placed: the field paints it from now on
+                continue
             self._update_rack(rack_id)
 
     def _update_rack(self, rack_id: str) -> None:
