@@ -28,8 +28,10 @@ BOUNDS_SPARE_M = 5.0  # grown bounds: a rack moved just past them does not repai
 class RackField(QGraphicsItem):
     """Paints the racks registered with ``add``; z 0, as the racks themselves."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_change=None) -> None:
+        """``on_change()``: called after any rack was added, removed or repainted."""
         super().__init__()
+        self._on_change = on_change or (lambda: None)
         self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
         self.setAcceptedMouseButtons(Qt.NoButton)
         # item -> (scene bounds, scene footprint and front strip, or None when the rack is not
@@ -42,11 +44,13 @@ class RackField(QGraphicsItem):
         self._racks[item] = self._place(item)
         self._grow(self._racks[item][0])
         self.update(self._racks[item][0])
+        self._on_change()
 
     def remove(self, item) -> None:
         placed = self._racks.pop(item, None)
         if placed is not None:
             self.update(placed[0])
+            self._on_change()
 
     def rack_changed(self, item) -> None:
         """``item`` moved, turned or looks different: repaint where it was and where it is."""
@@ -59,6 +63,7 @@ class RackField(QGraphicsItem):
         if new[0] != old[0]:
             self._grow(new[0])
             self.update(new[0])
+        self._on_change()
 
     @staticmethod
     def _place(item) -> tuple[QRectF, tuple[QRectF, QRectF] | None]:

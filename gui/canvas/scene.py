@@ -44,6 +44,12 @@ class HallScene(QGraphicsScene):
     message = Signal(str)  # a sentence for the status bar (refused edits, measurements)
     selection_ids_changed = Signal()
     rack_activated = Signal(str)  # double-click on a rack: open its elevation
+    # What the plan shows changed (an edit, a drag, the bundles, the selection, a layer, the
+    # warning marks): the overview redraws its miniature once the scene rests. Not Qt's
+    # ``changed``: a slot on that signal puts the scene in Qt's compatibility mode, where an
+    # item's partial ``update(rect)`` repaints its whole bounds — for the hall-wide bundle,
+    # row-label, rack-field and warning-mark items, the whole main view after every edit.
+    drawing_changed = Signal()
 
     def __init__(self, design: Design, stack: QUndoStack, plant: CablePlant, parent=None) -> None:
         super().__init__(parent)
@@ -64,7 +70,7 @@ class HallScene(QGraphicsScene):
         self.show_cables = True
         self.hall_item = HallItem()
         self.addItem(self.hall_item)
-        self.rack_field = RackField()  # paints every rack in one call (rack_field.py)
+        self.rack_field = RackField(self.drawing_changed.emit)  # every rack in one paint call
         self.addItem(self.rack_field)
         self._interaction = None
         self._plant_dirty = False
@@ -96,6 +102,7 @@ class HallScene(QGraphicsScene):
         self.tray_load.start()
         self._subscription = design.subscribe(self._on_change)
         self.selectionChanged.connect(self._on_selection_changed)
+        self.selectionChanged.connect(self.drawing_changed)
 
     # ------------------------------------------------------------------ building and following
 
@@ -196,6 +203,7 @@ class HallScene(QGraphicsScene):
         )
         for tray_id, item in self.trays.items():
             item.set_fill(load.fill.get(tray_id, 0.0) if self.show_tray_fill else None)
+        self.drawing_changed.emit()
 
     def set_layers(self, *, trays: bool | None = None, cables: bool | None = None) -> None:
         """Show or hide whole layers: the trays, the cables (bundles and drawn links)."""
@@ -208,6 +216,7 @@ class HallScene(QGraphicsScene):
             self.bundle_item.setVisible(cables)
             for item in self.link_items.values():
                 item.setVisible(cables)
+        self.drawing_changed.emit()
 
     def set_view_options(
         self, *, bundles: bool | None = None, tray_fill: bool | None = None
@@ -243,6 +252,7 @@ class HallScene(QGraphicsScene):
         for rack_id, item in self.racks.items():
             shown = not active or self.layers.rack_shown(rack_id)
             item.setOpacity(1.0 if shown else 0.2)
+        self.drawing_changed.emit()
 
     def _remove(self, table: dict, ids: Iterable[str]) -> None:
         for object_id in ids:
@@ -281,6 +291,7 @@ class HallScene(QGraphicsScene):
             self._links_timer.start()
             if change.touches(routed):
                 self.tray_load.schedule()
+        self.drawing_changed.emit()
         self.selection_ids_changed.emit()
 
     # ------------------------------------------------------------------ selection
