@@ -22,6 +22,8 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QPainter, QPainterPath
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
+from gui.canvas.rack_item import LABEL_MIN_PX
+
 BOUNDS_SPARE_M = 5.0  # grown bounds: a rack moved just past them does not repaint the hall
 
 
@@ -34,20 +36,32 @@ class RackField(QGraphicsItem):
         self._on_change = on_change or (lambda: None)
         self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
         self.setAcceptedMouseButtons(Qt.NoButton)
-        # item -> (scene bounds, scene footprint and front strip, or None when the rack is not
-        # axis-aligned); dict order is the racks' insertion order, their stacking order among
-        # themselves (all at z 0).
-        self._racks: dict[QGraphicsItem, tuple[QRectF, tuple[QRectF, QRectF] | None]] = {}
+        # Dict order is the racks' insertion order, their stacking order among themselves (all
+        # at z 0).
+        # item -> (scene bounds, _place(item) or None until the next paint)
+        self._racks: dict[QGraphicsItem, tuple] = {}
         self._rect = QRectF()
+        self._selected: set = set()  # racks drawn selected
+        self._looks: dict[tuple, object] = {}  # equal edge pens and fills, one object each
+
+    def selection_changed(self, selected) -> None:
+        """The scene's selection is now ``selected`` (items): repaint the racks that joined or
+        left it."""
+        now = {item for item in selected if item in self._racks}
+        for item in now ^ self._selected:
+            self.rack_changed(item)
+        self._selected = now
 
     def add(self, item) -> None:
-        self._racks[item] = self._place(item)
-        self._grow(self._racks[item][0])
-        self.update(self._racks[item][0])
+        bounds = item.sceneBoundingRect()
+        self._racks[item] = (bounds, None)  # what to paint is read at the first paint
+        self._grow(bounds)
+        self.update(bounds)
         self._on_change()
 
     def remove(self, item) -> None:
         placed = self._racks.pop(item, None)
+        self._selected.discard(item)
         if placed is not None:
             self.update(placed[0])
             self._on_change()
@@ -57,21 +71,39 @@ class RackField(QGraphicsItem):
         old = self._racks.get(item)
         if old is None:
             return
-        new = self._place(item)
-        self._racks[item] = new
+        bounds = item.sceneBoundingRect()
+        self._racks[item] = (bounds, None)
         self.update(old[0])
-        if new[0] != old[0]:
-            self._grow(new[0])
-            self.update(new[0])
+        if bounds != old[0]:
+            self._grow(bounds)
+            self.update(bounds)
         self._on_change()
 
-    @staticmethod
-    def _place(item) -> tuple[QRectF, tuple[QRectF, QRectF] | None]:
+    def _place(self, item) -> tuple:
+        """What painting ``item`` needs, read once per change of it rather than per paint:
+        ((scene footprint, scene front strip) or None when the rack is not
+        axis-aligned, shown, opacity, width m, side m its label needs or None, far fill,
+        edge pen, body fill, front colour)."""
         transform = item.sceneTransform()
         rects = None
         if item.rotation() % 90 == 0:  # axis-aligned: footprint and strip are scene rectangles
             rects = (transform.mapRect(item.footprint()), transform.mapRect(item.front()))
-        return transform.mapRect(item.boundingRect()), rects
+        r = item.footprint()
+        pen, fill = item.look()
+        # Equal pens and fills shared: the paint then sets them only when they change.
+        pen = self._looks.setdefault(("pen", pen.color().rgba(), pen.widthF()), pen)
+        fill = self._looks.setdefault(("fill", fill.rgba()), fill)
+        return (
+            rects,
+            item.isVisible(),
+            item.opacity(),
+            r.width(),
+            min(r.width(), r.height()) if item.label() else None,
+            item.far_fill(),
+            pen,
+            fill,
+            item.front_color(),
+        )
 
     def _grow(self, rect: QRectF) -> None:
         if self._rect.contains(rect):
@@ -99,23 +131,35 @@ class RackField(QGraphicsItem):
         painter.save()
         opacity = painter.opacity()
         current = opacity
-        for item, (bounds, rects) in self._racks.items():
-            if not bounds.intersects(exposed) or not item.isVisible():
+        last_pen = last_fill = None
+        racks = self._racks
+        for item, (bounds, placed) in racks.items():
+            if not bounds.intersects(exposed):
                 continue
-            alpha = opacity * item.opacity()
+            if placed is None:  # added or changed since the last paint
+                placed = self._place(item)
+                racks[item] = (bounds, placed)  # a value, not a key: the loop goes on
+            rects, shown, alpha, width, label_side, far_fill, pen, fill, front = placed
+            if not shown:
+                continue
+            alpha *= opacity
             if alpha != current:
                 painter.setOpacity(alpha)
                 current = alpha
             if rects is not None:
-                if item.is_far(lod):
-                    painter.fillRect(rects[0], item.far_fill())
+                # RackItem.paint_body's drawing, in scene coordinates (same tests, same calls)
+                if lod * width < 3:
+                    painter.fillRect(rects[0], far_fill)
                     continue
-                if not item.shows_label(lod):  # RackItem.paint_body's drawing, in the scene
-                    pen, fill = item.look()
-                    painter.setPen(pen)
-                    painter.setBrush(fill)
+                if label_side is None or lod * label_side < LABEL_MIN_PX:
+                    if pen is not last_pen:
+                        painter.setPen(pen)
+                        last_pen = pen
+                    if fill is not last_fill:
+                        painter.setBrush(fill)
+                        last_fill = fill
                     painter.drawRect(rects[0])
-                    painter.fillRect(rects[1], item.front_color())
+                    painter.fillRect(rects[1], front)
                     continue
             painter.save()
             painter.setWorldTransform(item.sceneTransform() * base)

@@ -1,7 +1,7 @@
 """RackItem: a rack footprint with its front marker and name; dumb, driven by setters.
 
 A scene's racks are painted by the scene's RackField (one paint call for the hall, see
-rack_field.py) once ``attach``ed; a rack on its own (the placement ghost) paints itself."""
+rack_field.py) when made with it; a rack on its own (the placement ghost) paints itself."""
 
 from __future__ import annotations
 
@@ -13,17 +13,6 @@ from gui import style
 
 FRONT_FRACTION = 0.12  # depth share of the strip that marks the front (the cold aisle side)
 LABEL_MIN_PX = 16.0
-# What changes where or how a rack shows: its field repaints it (the ``...HasChanged`` forms).
-_REPAINTING_CHANGES = frozenset(
-    {
-        QGraphicsItem.ItemPositionHasChanged,
-        QGraphicsItem.ItemRotationHasChanged,
-        QGraphicsItem.ItemTransformHasChanged,
-        QGraphicsItem.ItemSelectedHasChanged,
-        QGraphicsItem.ItemOpacityHasChanged,
-        QGraphicsItem.ItemVisibleHasChanged,
-    }
-)
 
 
 class RackItem(QGraphicsItem):
@@ -36,8 +25,8 @@ class RackItem(QGraphicsItem):
         self._field = field
         self.object_id = object_id
         flags = QGraphicsItem.ItemIsSelectable
-        if field is not None:  # one call: each flag change is a call into itemChange
-            flags |= QGraphicsItem.ItemHasNoContents | QGraphicsItem.ItemSendsGeometryChanges
+        if field is not None:
+            flags |= QGraphicsItem.ItemHasNoContents
         self.setFlags(flags)
         self._rect = QRectF(-0.3, -0.6, 0.6, 1.2)
         # Kept, not derived per paint: the whole hall paints thousands of racks, and building
@@ -51,7 +40,7 @@ class RackItem(QGraphicsItem):
         self._drop_target = False  # a catalog device is being dragged over this rack
         self._font = QFont("Sans Serif")
         self._font.setPixelSize(12)
-        self._look: tuple[QPen, QColor] | None = None  # see look()
+        self._look: tuple[bool, QPen, QColor] | None = None  # see look()
         self._front_color = QColor(style.FRONT_MARK)
 
     def _changed(self) -> None:
@@ -62,32 +51,42 @@ class RackItem(QGraphicsItem):
         else:
             self.update()
 
-    def itemChange(self, change, value):
-        if change == QGraphicsItem.ItemSelectedHasChanged:
-            self._look = None  # the selection changes the edge
-        field = self._field
-        if field is not None:
-            if change in _REPAINTING_CHANGES:
-                field.rack_changed(self)
-            elif change == QGraphicsItem.ItemSceneChange and value is None:
-                field.remove(self)  # taken out of the scene: no longer painted
-                self._field = None
-        return super().itemChange(change, value)
+    # Where the rack stands or how it shows, changed from Python (the scene, the drag): the
+    # field repaints it. No ``itemChange`` override for this: Qt would call into Python for
+    # every change of every rack (flags, scene, position …), which was a third of building
+    # the XL scene. The selection, changed inside Qt, reaches the field from the scene's
+    # ``selectionChanged`` (RackField.selection_changed).
+    def setPos(self, *args) -> None:
+        super().setPos(*args)
+        self._changed()
+
+    def setRotation(self, angle: float) -> None:
+        super().setRotation(angle)
+        self._changed()
+
+    def setOpacity(self, opacity: float) -> None:
+        super().setOpacity(opacity)
+        self._changed()
+
+    def setVisible(self, visible: bool) -> None:
+        super().setVisible(visible)
+        self._changed()
 
     def set_geometry(
         self, x: float, y: float, width_m: float, depth_m: float, rotation: int
     ) -> None:
         rect = QRectF(-width_m / 2, -depth_m / 2, width_m, depth_m)
-        if rect != self._rect:
+        resized = rect != self._rect
+        if resized:
             self.prepareGeometryChange()
             self._rect = rect
             self._bounds = rect.adjusted(-0.02, -0.02, 0.02, 0.02)
-            self.setPos(x, y)
-            self.setRotation(rotation)
-            self._changed()  # a new size in place: no move told the field
-            return
-        self.setPos(x, y)
-        self.setRotation(rotation)
+        moved = self.pos() != QPointF(x, y) or self.rotation() != rotation
+        if moved:
+            QGraphicsItem.setPos(self, x, y)
+            QGraphicsItem.setRotation(self, rotation)
+        if resized or moved:
+            self._changed()
 
     def set_label(self, text: str) -> None:
         if text != self._label:
@@ -109,6 +108,9 @@ class RackItem(QGraphicsItem):
         if on != self._drop_target:
             self._drop_target = on
             self._changed()
+
+    def label(self) -> str:
+        return self._label
 
     def footprint(self) -> QRectF:
         return self._rect
@@ -142,8 +144,8 @@ class RackItem(QGraphicsItem):
 
     def look(self) -> tuple[QPen, QColor]:
         """(edge pen, body fill) of the near drawing, kept until the rack's state changes."""
-        if self._look is None:
-            selected = self.isSelected()
+        selected = self.isSelected()
+        if self._look is None or self._look[0] != selected:
             edge_color = (
                 QColor(style.DROP_TARGET)
                 if self._drop_target
@@ -159,8 +161,8 @@ class RackItem(QGraphicsItem):
             )
             pen.setCosmetic(True)
             fill = QColor("#ffc9c9") if self._collision else QColor(self._fill)
-            self._look = (pen, fill)
-        return self._look
+            self._look = (selected, pen, fill)
+        return self._look[1], self._look[2]
 
     def front(self) -> QRectF:
         """The strip that marks the front, in item coordinates."""

@@ -102,6 +102,7 @@ class HallScene(QGraphicsScene):
         self.tray_load.start()
         self._subscription = design.subscribe(self._on_change)
         self.selectionChanged.connect(self._on_selection_changed)
+        self.selectionChanged.connect(self._racks_selected)
         self.selectionChanged.connect(self.drawing_changed)
 
     # ------------------------------------------------------------------ building and following
@@ -254,10 +255,15 @@ class HallScene(QGraphicsScene):
             item.setOpacity(1.0 if shown else 0.2)
         self.drawing_changed.emit()
 
+    def _racks_selected(self) -> None:
+        self.rack_field.selection_changed(self.selectedItems())
+
     def _remove(self, table: dict, ids: Iterable[str]) -> None:
         for object_id in ids:
             item = table.pop(object_id, None)
             if item is not None:
+                if isinstance(item, RackItem):
+                    self.rack_field.remove(item)
                 self.removeItem(item)
 
     def _on_change(self, change: Change) -> None:
