@@ -53,10 +53,19 @@ class RackField(QGraphicsItem):
         self._selected = now
 
     def add(self, item) -> None:
-        bounds = item.sceneBoundingRect()
-        self._racks[item] = (bounds, None)  # what to paint is read at the first paint
-        self._grow(bounds)
-        self.update(bounds)
+        self.add_many([item])
+
+    def add_many(self, items) -> None:
+        """Paint ``items`` (placed racks) from now on: one repaint of them all."""
+        dirty = QRectF()
+        for item in items:
+            bounds = item.sceneBoundingRect()
+            self._racks[item] = (bounds, None)  # what to paint is read at the first paint
+            dirty = dirty.united(bounds)
+        if dirty.isNull():
+            return
+        self._grow(dirty)
+        self.update(dirty)
         self._on_change()
 
     def remove(self, item) -> None:
@@ -104,6 +113,11 @@ class RackField(QGraphicsItem):
             fill,
             item.front_color(),
         )
+
+    def cover(self, rect: QRectF) -> None:
+        """Bounds at least ``rect`` (the hall): racks added inside it never grow them one by
+        one (each growth re-indexes the item in the scene and repaints it whole)."""
+        self._grow(rect)
 
     def _grow(self, rect: QRectF) -> None:
         if self._rect.contains(rect):

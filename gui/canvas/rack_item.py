@@ -13,6 +13,7 @@ from gui import style
 
 FRONT_FRACTION = 0.12  # depth share of the strip that marks the front (the cold aisle side)
 LABEL_MIN_PX = 16.0
+_FRONT_COLOR = QColor(style.FRONT_MARK)  # a style constant, the same for every rack
 
 
 class RackItem(QGraphicsItem):
@@ -41,7 +42,6 @@ class RackItem(QGraphicsItem):
         self._font = QFont("Sans Serif")
         self._font.setPixelSize(12)
         self._look: tuple[bool, QPen, QColor] | None = None  # see look()
-        self._front_color = QColor(style.FRONT_MARK)
 
     def _changed(self) -> None:
         """Repaint this rack (through its field when it has one)."""
@@ -138,7 +138,7 @@ class RackItem(QGraphicsItem):
         painter.setPen(pen)
         painter.setBrush(fill)
         painter.drawRect(r)
-        painter.fillRect(self.front(), self._front_color)
+        painter.fillRect(self.front(), _FRONT_COLOR)
         if self.shows_label(lod):
             self._paint_label(painter, lod)
 
@@ -170,7 +170,7 @@ class RackItem(QGraphicsItem):
         return QRectF(r.left(), r.top(), r.width(), r.height() * FRONT_FRACTION)
 
     def front_color(self) -> QColor:
-        return self._front_color
+        return _FRONT_COLOR
 
     def shows_label(self, lod: float) -> bool:
         r = self._rect

@@ -149,6 +149,7 @@ class HallScene(QGraphicsScene):
     def _update_hall(self) -> None:
         hall = self.design.hall
         self.hall_item.set_floor(hall.outline, hall.obstacles, hall.tile_m)
+        self.rack_field.cover(self.hall_item.boundingRect())
         self.setSceneRect(self.hall_item.boundingRect().adjusted(-20, -20, 20, 20))
 
     def _add_trays(self, ids: Iterable[str]) -> None:
@@ -162,15 +163,15 @@ class HallScene(QGraphicsScene):
             item.set_path(tray.points, tray.width_m)
 
     def _add_racks(self, ids: Iterable[str]) -> None:
+        new = []
         for rack_id in ids:
             item = self.racks.get(rack_id)
             if item is None:
                 item = self.racks[rack_id] = RackItem(rack_id, self.rack_field)
                 self.addItem(item)
-                self._update_rack(rack_id)
-                self.rack_field.add(item)  # placed: the field paints it from now on
-                continue
+                new.append(item)
             self._update_rack(rack_id)
+        self.rack_field.add_many(new)  # placed: the field paints them from now on
 
     def _update_rack(self, rack_id: str) -> None:
         rack = self.design.racks[rack_id]
