@@ -147,7 +147,15 @@ class RackField(QGraphicsItem):
         current = opacity
         last_pen = last_fill = None
         racks = self._racks
-        for item, (bounds, placed) in racks.items():
+        area = self._rect.width() * self._rect.height()
+        if exposed.width() * exposed.height() < area / 16 and self.scene() is not None:
+            # A small part (a dragged rack, zoomed in): the scene's index finds the few racks
+            # there, in stacking order, instead of a test of every rack of the hall.
+            shown = self.scene().items(exposed, Qt.IntersectsItemBoundingRect, Qt.AscendingOrder)
+            entries = [(item, racks[item]) for item in shown if item in racks]
+        else:
+            entries = racks.items()
+        for item, (bounds, placed) in entries:
             if not bounds.intersects(exposed):
                 continue
             if placed is None:  # added or changed since the last paint
