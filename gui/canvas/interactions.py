@@ -23,7 +23,6 @@ from gui.canvas.measure_interaction import MeasureInteraction  # noqa: F401 - th
 from gui.canvas.rack_item import RackItem
 from gui.commands import AddObjectsCommand, MoveRacksCommand, RotateRacksCommand
 from model import placement
-from model.clash_index import ClashIndex
 from model.entities import Tray
 from model.rack_clashes import clashing_racks
 
@@ -43,7 +42,6 @@ class SelectInteraction(Interaction):
     def __init__(self, scene, on_done=None) -> None:
         super().__init__(scene, on_done)
         self._drag: dict[str, QPointF] | None = None
-        self._clashes: tuple[int, ClashIndex] | None = None  # (design revision, index)
         self._anchor: str | None = None
         self._press_screen = None
         self._moved = False
@@ -71,7 +69,6 @@ class SelectInteraction(Interaction):
             self._press_screen = event.screenPos()
             self._moved = False
             self._delta = (0.0, 0.0)
-            self._clashes = None  # the still racks indexed at the first step (ClashIndex)
             self.scene.tray_load.pause()  # nothing but the drag competes for the event loop
         return True
 
@@ -122,12 +119,7 @@ class SelectInteraction(Interaction):
             )
             for r in moving
         }
-        # The analysis's rule, before the edit: the still racks are indexed once per drag (and
-        # again should the design change meanwhile), each step places the moving ones only.
-        index = self._clashes
-        if index is None or index[0] != design.revision:
-            index = self._clashes = (design.revision, ClashIndex(design, moving))
-        red = index[1].clashing(footprints)
+        red = clashing_racks(design, footprints, moving)  # the analysis's rule, before the edit
         for rack_id in self._drag:
             self.scene.racks[rack_id].set_collision(rack_id in red)
         self.scene.message.emit(f"Move by Δx {self._delta[0]:+.2f} m, Δy {self._delta[1]:+.2f} m")
