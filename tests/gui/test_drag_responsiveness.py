@@ -1,6 +1,6 @@
 """While a person holds a rack to drag it, nothing else takes the event loop: the inspector
 builds the rack's form once the button is up, and the drag shows red exactly where
-``clashing_racks`` says (the per-drag ClashIndex gives its answer)."""
+``clashing_racks`` says."""
 
 from __future__ import annotations
 
