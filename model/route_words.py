@@ -2,13 +2,18 @@
 numbers: which face each device's ports are on, where the cable drops, which trays it follows.
 
 Example: "hop B: rear drop of N1 to the tray, 0.30 m". The figures are the engine's
-(``LinkRoute``); this module only names them.
+(``LinkRoute``); this module only names them. :func:`route_word_table` gives the one-line
+``LinkRoute.describe()`` of many links at once, as pieces (each length formatted once per
+distinct value).
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from model.design import Design
-from model.geometry import LinkRoute
+from model.geometry import METHOD_SAME_RACK, METHOD_TRAY, LinkRoute
+from model.text_columns import formatted, lookup, piece_table
 
 
 def port_face(design: Design, device_id: str) -> str:
@@ -57,3 +62,64 @@ def explain_route(design: Design, link_id: str, route: LinkRoute) -> list[str]:
     )
     lines.append(f"= {route.total_m:.2f} m routed")
     return lines
+
+
+def _two_places(value: float) -> str:
+    return f"{value:.2f}"
+
+
+# The labels before the second to fifth figure of a route line, per method (METHOD_*)
+_LABELS = {
+    METHOD_SAME_RACK: ("in rack ", "", "", "", ""),
+    METHOD_TRAY: ("vertical A ", " + hop A ", " + tray ", " + hop B ", " + vertical B "),
+}
+_FLOOR_LABELS = ("down A ", " + floor ", " + up B ", "", "")
+
+
+def route_word_table(
+    method: np.ndarray,
+    vertical_a: np.ndarray,
+    hop_a: np.ndarray,
+    tray: np.ndarray,
+    hop_b: np.ndarray,
+    vertical_b: np.ndarray,
+    floor: np.ndarray,
+    slack: np.ndarray,
+    total: np.ndarray,
+) -> np.ndarray:
+    """``LinkRoute.describe()`` of each row as a piece table (:mod:`model.text_columns`), from
+    the engine's per-link length arrays (m) and ``METHOD_*`` codes: 15 pieces per row, labels
+    chosen by method, each length worded to two places once per distinct value."""
+    n = len(method)
+    method = np.asarray(method, dtype=np.int64)
+    kinds = np.where(method == METHOD_SAME_RACK, 0, np.where(method == METHOD_TRAY, 1, 2))
+    tables = list(zip(_LABELS[METHOD_SAME_RACK], _LABELS[METHOD_TRAY], _FLOOR_LABELS, strict=True))
+    labels = [lookup(t, kinds) for t in tables]
+    va, ha, tr, hb, vb, fl = (
+        formatted(v, _two_places) for v in (vertical_a, hop_a, tray, hop_b, vertical_b, floor)
+    )
+    on_tray, on_floor = kinds == 1, kinds == 2
+    x1 = np.where(on_tray, ha, np.where(on_floor, fl, ""))
+    x2 = np.where(on_tray, tr, np.where(on_floor, vb, ""))
+    x3 = np.where(on_tray, hb, "")
+    x4 = np.where(on_tray, vb, "")
+    return piece_table(
+        n,
+        [
+            labels[0],
+            va,
+            labels[1],
+            x1,
+            labels[2],
+            x2,
+            labels[3],
+            x3,
+            labels[4],
+            x4,
+            " + slack ",
+            formatted(slack, _two_places),
+            " = ",
+            formatted(total, _two_places),
+            " m",
+        ],
+    )

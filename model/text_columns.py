@@ -1,0 +1,70 @@
+"""Text reports built column by column: each value formatted once, each line joined from pieces.
+
+The ``routes`` report, the reasons and the route words are one line of text per link, but the
+words come from a handful of columns with few distinct values (a speed, a medium, a length to
+two places). :func:`formatted` words each distinct value of a column once and hands back one
+piece per row (a numpy object array, indexed in C, not a Python loop); a report is a table of
+such pieces, one row per link, that :func:`join_rows` or one ``"".join`` over the table turns
+into text without building a string per piece per link.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+
+def codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct values in sorted order, index of each value among them): ``np.unique`` with the
+    inverse, flat. NaNs share one code (the last); -0.0 and 0.0 share one code."""
+    distinct, inverse = np.unique(np.asarray(values), return_inverse=True)
+    return distinct, inverse.reshape(-1)
+
+
+def formatted(values: np.ndarray, fmt: Callable[[object], str]) -> np.ndarray:
+    """``fmt(v)`` of each value as an object array, ``fmt`` called once per distinct value.
+
+    Negative zeros are worded apart (``f"{-0.0:.2f}"`` is "-0.00"), as a call per value would.
+    """
+    values = np.asarray(values)
+    out = np.empty(len(values), dtype=object)
+    if not len(values):
+        return out
+    distinct, inverse = codes(values)
+    texts = np.empty(len(distinct), dtype=object)
+    texts[:] = [fmt(v) for v in distinct.tolist()]
+    out[:] = texts[inverse]
+    if values.dtype.kind == "f":
+        negative_zero = np.flatnonzero((values == 0) & np.signbit(values))
+        if len(negative_zero):
+            out[negative_zero] = fmt(-0.0)
+    return out
+
+
+def lookup(table: Sequence[str], index: np.ndarray) -> np.ndarray:
+    """``table[i]`` for each ``i`` of ``index``, as an object array (fancy indexing in C)."""
+    texts = np.empty(len(table), dtype=object)
+    texts[:] = list(table)
+    return texts[np.asarray(index, dtype=np.int64)]
+
+
+def piece_table(n: int, columns: Sequence[object]) -> np.ndarray:
+    """An ``(n, len(columns))`` object array: each column a string (the same on every row) or
+    ``n`` strings (an object array or a list)."""
+    table = np.empty((n, len(columns)), dtype=object)
+    for k, column in enumerate(columns):
+        table[:, k] = column
+    return table
+
+
+def join_rows(table: np.ndarray) -> list[str]:
+    """One string per row of a piece table: its pieces joined."""
+    return list(map("".join, table.tolist()))
+
+
+def join_chunks(table: np.ndarray, rows_per_chunk: int = 16384):
+    """The whole piece table as text, in chunks of ``rows_per_chunk`` rows (each one string):
+    the text of a big report without holding it whole."""
+    for start in range(0, len(table), rows_per_chunk):
+        yield "".join(table[start : start + rows_per_chunk].ravel().tolist())
