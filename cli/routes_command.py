@@ -20,8 +20,8 @@ from cli.export_common import add_policy_argument
 from cli.progress import Progress
 from model.cabling import CablePlant
 from model.design import Design
-from model.reason_words import reason_word_table
-from model.text_columns import codes, formatted, join_chunks, lookup, piece_table
+from model.reason_words import reason_word_columns
+from model.text_columns import codes, formatted, join_chunks, lookup
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
@@ -36,9 +36,9 @@ def run(args: argparse.Namespace) -> int:
     progress.step("loaded")
     plant = CablePlant(design, args.policy)
     progress.step("routed")
-    table = report_table(design, plant)
+    n, columns = report_columns(design, plant)
     progress.step("explained")
-    for text in join_chunks(table):
+    for text in join_chunks(n, columns):
         sys.stdout.write(text)
     sys.stdout.write(findings_text(plant))
     sys.stdout.flush()
@@ -49,22 +49,21 @@ def run(args: argparse.Namespace) -> int:
 def route_report(design: Design, plant: CablePlant) -> str:
     """The whole ``routes`` report: four or five lines per link in natural id order, then the
     plant's findings (routing, media and plugs)."""
-    return "".join(join_chunks(report_table(design, plant))) + findings_text(plant)
+    return "".join(join_chunks(*report_columns(design, plant))) + findings_text(plant)
 
 
-def report_table(design: Design, plant: CablePlant) -> np.ndarray:
-    """The links' part of the report as a piece table (:mod:`model.text_columns`), one row per
-    link in natural id order: every column worded once per distinct value (speed, lengths,
-    medium, ordered length, choice) or taken as it is (ids, devices, ports, cage labels)."""
-    order = natural_order(plant.link_ids)
-    ids = lookup(plant.link_ids, order)
-    rows = np.fromiter(map(plant.index.__getitem__, ids.tolist()), np.int64, len(ids))
+def report_columns(design: Design, plant: CablePlant) -> tuple[int, list]:
+    """The links' part of the report as columns of pieces (:mod:`model.text_columns`), one row
+    per link in natural id order: every figure worded once per distinct value (speed, lengths,
+    medium, ordered length, choice), ids, devices, ports and cage labels taken as they are."""
+    rows = natural_order(plant.link_ids)  # row r of the plant's arrays is link_ids[r]
+    ids = lookup(plant.link_ids, rows)
     links = list(map(design.links.__getitem__, ids.tolist()))
     length, routed = plant.length_m[rows], plant.routed_m[rows]
-    typed = np.full(len(rows), "", dtype=object)
+    typed = np.full(len(rows), "  medium  ", dtype=object)
     differs = np.flatnonzero(length != routed)
     typed[differs] = formatted(
-        length[differs], lambda v: f"  length  {v:.2f} m (measured or typed)\n"
+        length[differs], lambda v: f"  length  {v:.2f} m (measured or typed)\n  medium  "
     )
     media = plant.medium_index[rows]
     names = [m.id for m in plant.media] + ["none"]
@@ -79,19 +78,16 @@ def report_table(design: Design, plant: CablePlant) -> np.ndarray:
         " ",
         list(map(_B_PORT, links)),
         formatted(plant.speed_gbps[rows], lambda v: f", {v:g}G\n  route   "),
-        *plant.route_word_table(rows).T,
-        "\n",
+        *plant.route_word_columns(rows, end="\n"),
         typed,
-        "  medium  ",
         lookup(names, np.where(media < 0, -1, media)),
         formatted(
             plant.ordered_m[rows],
             lambda v: ", ordered -\n  reason  " if v != v else f", ordered {v:g} m\n  reason  ",
         ),
-        *reason_word_table(plant, rows).T,
-        "\n",
+        *reason_word_columns(plant, rows, end="\n"),
     ]
-    return piece_table(len(rows), columns)
+    return len(rows), columns
 
 
 def findings_text(plant: CablePlant) -> str:
@@ -114,9 +110,6 @@ def natural_sorted(ids: list[str]) -> list[str]:
     return lookup(ids, natural_order(ids)).tolist()
 
 
-_POW10 = 10 ** np.arange(19, dtype=np.int64)
-
-
 def natural_order(ids: list[str]) -> np.ndarray:
     """Positions of ``ids`` in natural order (the stable sort by :func:`_natural`).
 
@@ -125,11 +118,11 @@ def natural_order(ids: list[str]) -> np.ndarray:
     as its shorter key does); any other id set takes the sort by :func:`_natural`.
     """
     n = len(ids)
-    lengths = np.fromiter(map(len, ids), np.int64, n)
     text = np.array(ids, dtype=str)
     width = text.dtype.itemsize // 4
-    if not n or not width or not np.array_equal(np.strings.str_len(text), lengths):
-        return _sorted_order(ids)  # empty, or trailing NULs numpy would drop
+    if not n or not width or "\x00" in "".join(ids):
+        return _sorted_order(ids)  # empty, or NULs numpy would drop at the end of an id
+    lengths = np.strings.str_len(text).astype(np.int64)
     chars = text.view(np.uint32).reshape(n, width)
     position = np.arange(width)
     inside = position < lengths[:, None]
@@ -144,8 +137,9 @@ def natural_order(ids: list[str]) -> np.ndarray:
         or int((lengths - stem_length).max()) > 18  # beyond int64
     ):
         return _sorted_order(ids)
-    power = _POW10[np.clip(lengths[:, None] - 1 - position, 0, 18)]
-    number = np.where(tail, (chars.astype(np.int64) - 48) * power, 0).sum(axis=1)
+    number = np.zeros(n, dtype=np.int64)
+    for p in range(width):  # the digits read left to right
+        number = np.where(tail[:, p], number * 10 + chars[:, p].astype(np.int64) - 48, number)
     number[stem_length == lengths] = -1
     prefix = np.where(stem, chars, 0)
     if (prefix == prefix[0]).all():

@@ -59,12 +59,12 @@ class PlantMedia:
         return text
 
     def reasons(self, rows: np.ndarray) -> list[str]:
-        """:meth:`reason` of many rows at once (:func:`model.reason_words.reason_word_table`):
+        """:meth:`reason` of many rows at once (:func:`model.reason_words.reason_word_columns`):
         the choice worded once per group of rows with the same candidates, medium and pin and
         per distinct length, the per-cage words from one pass over the cage graph."""
-        from model.reason_words import reason_word_table
+        from model.reason_words import reason_word_columns
 
-        return join_rows(reason_word_table(self, rows))
+        return join_rows(len(rows), reason_word_columns(self, rows))
 
     def cage_reason(self, link_id: str) -> tuple[str, str]:
         """Why each end's cage holds its plug (A end, B end): :func:`model.plant.cage_reasons`."""

@@ -21,7 +21,7 @@ from model.geometry import (
     compose_lengths,
 )
 from model.plant_status import NO_TRAY_PATH, SAME_RACK, UNREACHED_RACK
-from model.route_words import route_word_table
+from model.route_words import route_word_columns
 from model.text_columns import join_rows
 from model.tray_graph import dedupe_points
 
@@ -90,13 +90,13 @@ class PlantRouting:
     def route_descriptions(self, rows: np.ndarray) -> list[str]:
         """``route(link_id).describe()`` of many rows at once, from the length arrays alone
         (no plan path): each length column is formatted once per distinct value."""
-        return join_rows(self.route_word_table(rows))
+        return join_rows(len(rows), self.route_word_columns(rows))
 
-    def route_word_table(self, rows: np.ndarray) -> np.ndarray:
-        """:meth:`route_descriptions` of ``rows`` as a piece table
-        (:func:`model.route_words.route_word_table`): what the ``routes`` report joins."""
+    def route_word_columns(self, rows: np.ndarray, end: str = "") -> list:
+        """:meth:`route_descriptions` (each followed by ``end``) of ``rows`` as columns of
+        pieces (:func:`model.route_words.route_word_columns`): what the ``routes`` report joins."""
         rows = np.asarray(rows, dtype=np.int64)
-        return route_word_table(
+        return route_word_columns(
             self._method[rows],
             *(
                 getattr(self, name)[rows]
@@ -111,6 +111,7 @@ class PlantRouting:
                     "routed_m",
                 )
             ),
+            end=end,
         )
 
     def route_tray_ids(self, link_id: str) -> list[str]:

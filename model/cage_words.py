@@ -20,7 +20,7 @@ import numpy as np
 
 from model.arrays import unique_sorted
 from model.cages import CAGE_STRIDE, MODULE_KINDS, SHAPE_NAMES, cage_view, component_shapes
-from model.text_columns import codes, formatted, join_rows, piece_table
+from model.text_columns import codes, formatted, join_rows
 
 if TYPE_CHECKING:
     from model.cabling import CablePlant
@@ -28,12 +28,13 @@ if TYPE_CHECKING:
 
 def cage_reason_columns(plant: CablePlant, rows: np.ndarray) -> tuple[list[str], list[str]]:
     """(A end, B end) sentences of :func:`model.plant.cage_reasons` for each of ``rows``."""
-    table_a, table_b = cage_word_tables(plant, rows)
-    return join_rows(table_a), join_rows(table_b)
+    ends = cage_word_columns(plant, rows)
+    return join_rows(len(rows), ["cage ", *ends[0]]), join_rows(len(rows), ["cage ", *ends[1]])
 
 
-def cage_word_tables(plant: CablePlant, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`cage_reason_columns` as two piece tables (A end, B end) of 4 pieces per row."""
+def cage_word_columns(plant: CablePlant, rows: np.ndarray) -> tuple[list, list]:
+    """:func:`cage_reason_columns` as columns of pieces (A end, B end), each sentence "cage "
+    and its three pieces: the label's two and the rest."""
     rows = np.asarray(rows, dtype=np.int64)
     view = cage_view(plant)
     n = len(plant.link_ids)
@@ -59,7 +60,7 @@ def cage_word_tables(plant: CablePlant, rows: np.ndarray) -> tuple[np.ndarray, n
     ):
         left, right = cage_label_pieces(plant, view.dev_ids, keys)
         tail = _tails(plant, view.tables, m, specs, count[ends], far[ends] > 1, c_shape)
-        out.append(piece_table(len(rows), ["cage ", left, right, tail]))
+        out.append([left, right, tail])
     return out[0], out[1]
 
 

@@ -4,7 +4,7 @@
 same sentence for every link asked for, as pieces (:mod:`model.text_columns`): the choice
 worded once per group of rows with the same candidates, medium and pin and per distinct length
 (:func:`model.media_words.explain_lengths`), the pinned-mismatch and no-tray-path remarks, and
-the per-cage words of :func:`model.cage_words.cage_word_tables`.
+the per-cage words of :func:`model.cage_words.cage_word_columns`.
 """
 
 from __future__ import annotations
@@ -15,44 +15,56 @@ import numpy as np
 
 from model.media_words import explain_lengths
 from model.plant_status import NO_TRAY_PATH, PINNED_MISMATCH
-from model.text_columns import codes
+from model.text_columns import Columns, codes
 
 if TYPE_CHECKING:
     from model.cabling import CablePlant
 
 MISMATCH = " (does not match the link's speed, lane rate or form factor)"
 NO_TRAY = "; no tray path: routed on the floor"
-REASON_PIECES = 13  # columns of reason_word_table
 
 
-def reason_word_table(plant: CablePlant, rows: np.ndarray) -> np.ndarray:
-    """``plant.reason(link_id)`` of each of ``rows`` as an ``(n, REASON_PIECES)`` piece table:
-    choice, mismatch remark, "; per cage: ", the A end's 4 pieces, "; ", the B end's 4 pieces
-    (these 10 empty unless the plug was chosen per cage), the no-tray-path remark."""
-    from model.cage_words import cage_word_tables
+def reason_word_columns(plant: CablePlant, rows: np.ndarray, end: str = "") -> Columns:
+    """``plant.reason(link_id) + end`` of each of ``rows`` as 11 columns of pieces: choice,
+    mismatch remark, "; per cage: cage " and the A end's 3 pieces, "; cage " and the B end's 3
+    pieces (these 8 empty unless the plug was chosen per cage), the no-tray-path remark and
+    ``end``."""
+    from model.cage_words import cage_word_columns
 
     rows = np.asarray(rows, dtype=np.int64)
     n = len(rows)
-    table = np.empty((n, REASON_PIECES), dtype=object)
-    table[:] = ""
+    columns: Columns = [""] * 11  # a column no row has words in stays one ""
+    columns[10] = end
     if not n:
-        return table
-    table[:, 0] = _choice_words(plant, rows)
+        return columns
+    columns[0] = _choice_words(plant, rows)
     status = plant.status[rows]
-    table[(status & PINNED_MISMATCH) != 0, 1] = MISMATCH
+    columns[1] = _on_rows(n, (status & PINNED_MISMATCH) != 0, MISMATCH)
     chosen = plant.medium_index[rows].astype(np.int64)
     backplane = np.array([m.kind == "backplane" for m in plant.media] + [True])
-    by_cage = np.flatnonzero(
-        plant._by_cage[rows] & (chosen >= 0) & ~backplane[np.where(chosen < 0, -1, chosen)]
-    )
-    if len(by_cage):
-        words_a, words_b = cage_word_tables(plant, rows[by_cage])
-        table[by_cage, 2] = "; per cage: "
-        table[by_cage, 3:7] = words_a
-        table[by_cage, 7] = "; "
-        table[by_cage, 8:12] = words_b
-    table[(status & NO_TRAY_PATH) != 0, 12] = NO_TRAY
-    return table
+    by_cage = plant._by_cage[rows] & (chosen >= 0) & ~backplane[np.where(chosen < 0, -1, chosen)]
+    if by_cage.any():
+        where = np.flatnonzero(by_cage)
+        words_a, words_b = cage_word_columns(plant, rows[where])
+        for k, words in zip(
+            range(2, 10), ("; per cage: cage ", *words_a, "; cage ", *words_b), strict=True
+        ):
+            columns[k] = _on_rows(n, by_cage, words, where)
+    columns[10] = _on_rows(n, (status & NO_TRAY_PATH) != 0, NO_TRAY + end, default=end)
+    return columns
+
+
+def _on_rows(n: int, mask: np.ndarray, words, where: np.ndarray | None = None, default=""):
+    """A column with ``words`` (a string, or one per row of ``mask``) on the rows of ``mask``
+    and ``default`` elsewhere: the words or the default alone when every row or no row has
+    them."""
+    if mask.all():
+        return words
+    if not mask.any():
+        return default
+    out = np.full(n, default, dtype=object)
+    out[np.flatnonzero(mask) if where is None else where] = words
+    return out
 
 
 def _choice_words(plant: CablePlant, rows: np.ndarray) -> np.ndarray:

@@ -2,7 +2,7 @@
 numbers: which face each device's ports are on, where the cable drops, which trays it follows.
 
 Example: "hop B: rear drop of N1 to the tray, 0.30 m". The figures are the engine's
-(``LinkRoute``); this module only names them. :func:`route_word_table` gives the one-line
+(``LinkRoute``); this module only names them. :func:`route_word_columns` gives the one-line
 ``LinkRoute.describe()`` of many links at once, as pieces (each length formatted once per
 distinct value).
 """
@@ -13,7 +13,7 @@ import numpy as np
 
 from model.design import Design
 from model.geometry import METHOD_SAME_RACK, METHOD_TRAY, LinkRoute
-from model.text_columns import formatted, lookup, piece_table
+from model.text_columns import Columns, formatted
 
 
 def port_face(design: Design, device_id: str) -> str:
@@ -64,19 +64,7 @@ def explain_route(design: Design, link_id: str, route: LinkRoute) -> list[str]:
     return lines
 
 
-def _two_places(value: float) -> str:
-    return f"{value:.2f}"
-
-
-# The labels before the second to fifth figure of a route line, per method (METHOD_*)
-_LABELS = {
-    METHOD_SAME_RACK: ("in rack ", "", "", "", ""),
-    METHOD_TRAY: ("vertical A ", " + hop A ", " + tray ", " + hop B ", " + vertical B "),
-}
-_FLOOR_LABELS = ("down A ", " + floor ", " + up B ", "", "")
-
-
-def route_word_table(
+def route_word_columns(
     method: np.ndarray,
     vertical_a: np.ndarray,
     hop_a: np.ndarray,
@@ -86,40 +74,41 @@ def route_word_table(
     floor: np.ndarray,
     slack: np.ndarray,
     total: np.ndarray,
-) -> np.ndarray:
-    """``LinkRoute.describe()`` of each row as a piece table (:mod:`model.text_columns`), from
-    the engine's per-link length arrays (m) and ``METHOD_*`` codes: 15 pieces per row, labels
-    chosen by method, each length worded to two places once per distinct value."""
+    end: str = "",
+) -> Columns:
+    """``LinkRoute.describe() + end`` of each row as 7 columns of pieces
+    (:mod:`model.text_columns`), from the engine's per-link length arrays (m) and ``METHOD_*``
+    codes: each figure worded with the label before it (which depends on the method), once
+    per distinct value."""
     n = len(method)
     method = np.asarray(method, dtype=np.int64)
-    kinds = np.where(method == METHOD_SAME_RACK, 0, np.where(method == METHOD_TRAY, 1, 2))
-    tables = list(zip(_LABELS[METHOD_SAME_RACK], _LABELS[METHOD_TRAY], _FLOOR_LABELS, strict=True))
-    labels = [lookup(t, kinds) for t in tables]
-    va, ha, tr, hb, vb, fl = (
-        formatted(v, _two_places) for v in (vertical_a, hop_a, tray, hop_b, vertical_b, floor)
-    )
-    on_tray, on_floor = kinds == 1, kinds == 2
-    x1 = np.where(on_tray, ha, np.where(on_floor, fl, ""))
-    x2 = np.where(on_tray, tr, np.where(on_floor, vb, ""))
-    x3 = np.where(on_tray, hb, "")
-    x4 = np.where(on_tray, vb, "")
-    return piece_table(
+    same, on_tray = method == METHOD_SAME_RACK, method == METHOD_TRAY
+    on_floor = ~same & ~on_tray
+    first = _labelled(
         n,
-        [
-            labels[0],
-            va,
-            labels[1],
-            x1,
-            labels[2],
-            x2,
-            labels[3],
-            x3,
-            labels[4],
-            x4,
-            " + slack ",
-            formatted(slack, _two_places),
-            " = ",
-            formatted(total, _two_places),
-            " m",
-        ],
+        (vertical_a, same, "in rack "),
+        (vertical_a, on_tray, "vertical A "),
+        (vertical_a, on_floor, "down A "),
     )
+    x1 = _labelled(n, (hop_a, on_tray, " + hop A "), (floor, on_floor, " + floor "))
+    x2 = _labelled(n, (tray, on_tray, " + tray "), (vertical_b, on_floor, " + up B "))
+    x3 = _labelled(n, (hop_b, on_tray, " + hop B "))
+    x4 = _labelled(n, (vertical_b, on_tray, " + vertical B "))
+    slack_words = formatted(slack, lambda v: f" + slack {v:.2f}")
+    last = formatted(total, lambda v: f" = {v:.2f} m{end}")
+    return [first, x1, x2, x3, x4, slack_words, last]
+
+
+def _labelled(n: int, *cases: tuple[np.ndarray, np.ndarray, str]) -> np.ndarray | str:
+    """``f"{label}{v:.2f}"`` of ``values`` on the rows of each (values, mask, label) case, ""
+    elsewhere (just "" when no row has one)."""
+    out: np.ndarray | None = None
+    for values, mask, label in cases:
+        if mask.all():
+            return formatted(values, lambda v, label=label: f"{label}{v:.2f}")
+        where = np.flatnonzero(mask)
+        if len(where):
+            if out is None:
+                out = np.full(n, "", dtype=object)
+            out[where] = formatted(values[where], lambda v, label=label: f"{label}{v:.2f}")
+    return "" if out is None else out

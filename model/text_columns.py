@@ -49,22 +49,30 @@ def lookup(table: Sequence[str], index: np.ndarray) -> np.ndarray:
     return texts[np.asarray(index, dtype=np.int64)]
 
 
-def piece_table(n: int, columns: Sequence[object]) -> np.ndarray:
-    """An ``(n, len(columns))`` object array: each column a string (the same on every row) or
-    ``n`` strings (an object array or a list)."""
-    table = np.empty((n, len(columns)), dtype=object)
-    for k, column in enumerate(columns):
-        table[:, k] = column
-    return table
+Columns = list  # of pieces: each a string (the same on every row) or one string per row
 
 
-def join_rows(table: np.ndarray) -> list[str]:
-    """One string per row of a piece table: its pieces joined."""
-    return list(map("".join, table.tolist()))
+def _chunks(n: int, columns: Columns, rows_per_chunk: int):
+    """Row-major object tables of the pieces of ``rows_per_chunk`` rows at a time (small enough
+    to stay in cache while the columns are copied in)."""
+    for start in range(0, n, rows_per_chunk):
+        stop = min(start + rows_per_chunk, n)
+        table = np.empty((stop - start, len(columns)), dtype=object)
+        for k, column in enumerate(columns):
+            table[:, k] = column if isinstance(column, str) else column[start:stop]
+        yield table
 
 
-def join_chunks(table: np.ndarray, rows_per_chunk: int = 16384):
-    """The whole piece table as text, in chunks of ``rows_per_chunk`` rows (each one string):
-    the text of a big report without holding it whole."""
-    for start in range(0, len(table), rows_per_chunk):
-        yield "".join(table[start : start + rows_per_chunk].ravel().tolist())
+def join_rows(n: int, columns: Columns) -> list[str]:
+    """One string per row: its pieces joined."""
+    out: list[str] = []
+    for table in _chunks(n, columns, 2048):
+        out += map("".join, table.tolist())
+    return out
+
+
+def join_chunks(n: int, columns: Columns, rows_per_chunk: int = 2048):
+    """The text of all rows, in chunks of ``rows_per_chunk`` rows (each one string): the text of
+    a big report without holding it whole."""
+    for table in _chunks(n, columns, rows_per_chunk):
+        yield "".join(table.ravel().tolist())
