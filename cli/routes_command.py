@@ -19,6 +19,7 @@ from cli import load_or_refuse
 from cli.export_common import add_policy_argument
 from cli.progress import Progress
 from model.cabling import CablePlant
+from model.cages import CAGE_STRIDE, cage_view
 from model.design import Design
 from model.reason_words import reason_word_columns
 from model.text_columns import codes, formatted, join_chunks, lookup
@@ -59,6 +60,11 @@ def report_columns(design: Design, plant: CablePlant) -> tuple[int, list]:
     rows = natural_order(plant.link_ids)  # row r of the plant's arrays is link_ids[r]
     ids = lookup(plant.link_ids, rows)
     links = list(map(design.links.__getitem__, ids.tolist()))
+    # The devices from the plant's cage keys (device number * CAGE_STRIDE + cage), the ports
+    # from the links
+    view = cage_view(plant)
+    device_a = lookup(view.dev_ids, view.cage_a[rows] // CAGE_STRIDE)
+    device_b = lookup(view.dev_ids, view.cage_b[rows] // CAGE_STRIDE)
     length, routed = plant.length_m[rows], plant.routed_m[rows]
     typed = np.full(len(rows), "  medium  ", dtype=object)
     differs = np.flatnonzero(length != routed)
@@ -70,11 +76,11 @@ def report_columns(design: Design, plant: CablePlant) -> tuple[int, list]:
     columns = [
         ids,
         ": ",
-        list(map(_A_DEVICE, links)),
+        device_a,
         " ",
         list(map(_A_PORT, links)),
         " -> ",
-        list(map(_B_DEVICE, links)),
+        device_b,
         " ",
         list(map(_B_PORT, links)),
         formatted(plant.speed_gbps[rows], lambda v: f", {v:g}G\n  route   "),
@@ -100,8 +106,7 @@ def findings_text(plant: CablePlant) -> str:
     )
 
 
-_A_DEVICE, _A_PORT = attrgetter("a.device"), attrgetter("a.port")
-_B_DEVICE, _B_PORT = attrgetter("b.device"), attrgetter("b.port")
+_A_PORT, _B_PORT = attrgetter("a.port"), attrgetter("b.port")
 _DIGITS = re.compile(r"(\d+)")
 
 

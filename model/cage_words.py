@@ -53,14 +53,17 @@ def cage_word_columns(plant: CablePlant, rows: np.ndarray) -> tuple[list, list]:
     count = np.where(far > 1, far, ports)
     m = plant.medium_index[rows].astype(np.int64)
     c_shape = shape[comp[rows]].astype(np.int64)
+    k = len(rows)
+    # Both ends' labels in one pass (a device is worded once however many ends it has)
+    left, right = cage_label_pieces(
+        plant, view.dev_ids, np.concatenate([view.cage_a[rows], view.cage_b[rows]])
+    )
     out = []
-    for keys, ends, specs in (
-        (view.cage_a[rows], ia[rows], view.spec_a[rows]),
-        (view.cage_b[rows], ib[rows], view.spec_b[rows]),
+    for side, (ends, specs) in enumerate(
+        ((ia[rows], view.spec_a[rows]), (ib[rows], view.spec_b[rows]))
     ):
-        left, right = cage_label_pieces(plant, view.dev_ids, keys)
         tail = _tails(plant, view.tables, m, specs, count[ends], far[ends] > 1, c_shape)
-        out.append([left, right, tail])
+        out.append([left[side * k : (side + 1) * k], right[side * k : (side + 1) * k], tail])
     return out[0], out[1]
 
 
