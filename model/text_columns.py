@@ -32,6 +32,8 @@ def formatted(values: np.ndarray, fmt: Callable[[object], str]) -> np.ndarray:
     if not len(values):
         return out
     distinct, inverse = codes(values)
+    if values.dtype.kind == "f":
+        distinct = distinct + 0.0  # the zeros' code words 0.0 (adding 0.0 turns -0.0 into 0.0)
     texts = np.empty(len(distinct), dtype=object)
     texts[:] = [fmt(v) for v in distinct.tolist()]
     out[:] = texts[inverse]
