@@ -1,9 +1,11 @@
 """``main.py routes FILE``: each link's routed length in pieces, ordered length, medium and why.
 
-The report is built column by column (:func:`route_report`): the route words and the reasons
-come from the plant's arrays for all links at once (:meth:`CablePlant.route_descriptions`,
-:meth:`CablePlant.reasons`), each distinct choice explained once, so the time grows with the
-number of distinct routes and choices, not with a search per link.
+The report is built column by column (:func:`report_columns`): the route words and the reasons
+come from the plant's arrays for all links at once (:meth:`CablePlant.route_word_columns`,
+:func:`model.reason_words.reason_word_columns`), every figure and choice worded once per
+distinct value and fancy-indexed into place as pieces (:mod:`model.text_columns`); the pieces
+are joined a few thousand links at a time and written, so the time grows with the number of
+distinct values plus one ``join`` over the pieces, not with string formatting per link.
 """
 
 from __future__ import annotations
