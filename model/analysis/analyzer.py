@@ -32,7 +32,13 @@ from model.analysis.hops import server_hops
 from model.analysis.media_costs import media_figures
 from model.analysis.reliability import forecast
 from model.analysis.report import Report
-from model.analysis.topology import LINK_COMPUTE, components, infer_topology, tier_name
+from model.analysis.topology import (
+    LINK_COMPUTE,
+    components,
+    infer_topology,
+    tier_codes,
+    tier_name,
+)
 from model.analysis.tray_fill import TrayFill, trunk_load
 from model.changes import DEVICE_KINDS, RACK_KINDS, TRAY_KINDS, Change, ChangeKind
 from model.channel_checks import channel_findings, channel_summary, skew_findings
@@ -88,6 +94,7 @@ class Analyzer:
         self._plant_rows = None
         self._rows_generation = None  # plant route_generation the rows were read at
         self._links_by_tier: dict[str, int] = {}
+        self._tier_codes = None  # ((topology, plant rows, row count, first names), codes)
         self._domain = 1
         self._pending_links: set[str] = set()
         self._geometry = _geometry_settings(design.settings)
@@ -117,6 +124,23 @@ class Analyzer:
     def cables_by_tray(self, group_of) -> dict[str, dict[str, int]]:
         """Cables per tray and group as of the last report (see ``TrayFill.cables_by_tray``)."""
         return self._trays.cables_by_tray(self.plant, group_of)
+
+    def tier_codes(self, first=()) -> tuple[list[str], np.ndarray] | None:
+        """Tier code per plant row as of the last report (``topology.tier_codes``; None without
+        a plant), kept until the link set or the plant's rows change: what the links table
+        shows and filters by, computed here so the GUI thread never infers the topology."""
+        if self.plant is None or self._topo is None or self._plant_rows is None:
+            return None
+        cached = self._tier_codes
+        key = (self._topo, self._plant_rows, len(self.plant.link_ids), tuple(first))
+        if cached is None or any(a is not b for a, b in zip(cached[0][:2], key[:2], strict=True)):
+            cached = None
+        elif cached[0][2:] != key[2:]:
+            cached = None
+        if cached is None:
+            codes = tier_codes(self._topo.link_tier, self._plant_rows, key[2], first)
+            cached = self._tier_codes = (key, codes)
+        return cached[1]
 
     def _on_change(self, change: Change) -> None:
         if change.touches(TOPOLOGY_EVENTS):
