@@ -27,7 +27,7 @@ from model.analysis.bandwidth import bandwidth
 from model.analysis.bisection import Bisection, bisection, split_servers
 from model.analysis.collectives import RingPlacement
 from model.analysis.devices import device_figures, rack_power, switches_off_the_tiers
-from model.analysis.fabrics import fabric_figures
+from model.analysis.fabrics import fabric_figures, fabric_shapes
 from model.analysis.hops import server_hops
 from model.analysis.media_costs import media_figures
 from model.analysis.reliability import forecast
@@ -46,6 +46,7 @@ from model.design import Design
 from model.entities import FABRICS
 from model.findings import sort_findings
 from model.plant import PlantCache, build_plant
+from model.rack_clashes import rack_clashes
 from model.structured_layout import structured_layout, uses_structured
 from model.tray_products import tray_items
 
@@ -87,6 +88,8 @@ class Analyzer:
         self._dev = None
         self._dev_findings = []
         self._placement = []
+        self._clashes = None  # the placement findings' clashes (model.rack_clashes)
+        self._moved_racks: set[str] | None = set()  # since them; None: redo every rack
         self._scale_up = None
         self._trays = TrayFill()
         self._rack_power = None  # (device figures, plug power dicts, (typical, max) per rack)
@@ -95,6 +98,7 @@ class Analyzer:
         self._rows_generation = None  # plant route_generation the rows were read at
         self._links_by_tier: dict[str, int] = {}
         self._tier_codes = None  # ((topology, plant rows, row count, first names), codes)
+        self._fabric_shapes = None  # ((topology, catalog), fabric_shapes)
         self._domain = 1
         self._pending_links: set[str] = set()
         self._geometry = _geometry_settings(design.settings)
@@ -149,6 +153,14 @@ class Analyzer:
             self._dirty.add("devices")
         if change.touches(PLACEMENT_EVENTS):
             self._dirty.add("placement")
+            # Moves alone: only the moved racks' clashes are redone; anything else (a rack
+            # added, removed or renamed: names are in the messages; the hall) redoes them all.
+            if self._moved_racks is not None and set(change.kinds) & PLACEMENT_EVENTS <= {
+                K.RACKS_MOVED
+            }:
+                self._moved_racks.update(change.ids(K.RACKS_MOVED))
+            else:
+                self._moved_racks = None
         if change.touches(TRAY_EVENTS):
             self._dirty.add("trays")
         # Links whose route or medium may have changed, whoever refreshes the plant.
@@ -210,7 +222,13 @@ class Analyzer:
             self._dev_findings = warn.rack_u_findings(design)
             self._dirty.discard("devices")
         if "placement" in self._dirty:
-            self._placement = warn.placement_findings(design)
+            moved = self._moved_racks
+            if moved is not None and self._clashes is not None:
+                self._clashes = warn.moved_clashes(design, self._clashes, moved)
+            else:
+                self._clashes = rack_clashes(design)
+            self._moved_racks = set()
+            self._placement = warn.placement_findings(design, self._clashes)
             self._dirty.discard("placement")
             self._scale_up = None
         half_a, half_b = split_servers(design, topo)
@@ -389,9 +407,19 @@ class Analyzer:
             },
             tray_fill=fill,
             warnings=sort_findings(findings),
-            fabrics=fabric_figures(design, topo, self.plant, self._plant_rows, media, phys),
+            fabrics=fabric_figures(
+                design, topo, self.plant, self._plant_rows, media, phys, self._shapes(topo)
+            ),
             reliability=forecast(design, topo, media),
         )
+
+    def _shapes(self, topo):
+        """The fabrics' topology part (``fabric_shapes``), kept while topology and catalog stand."""
+        key = (topo, self.design.catalog)
+        cached = self._fabric_shapes
+        if cached is None or cached[0][0] is not key[0] or cached[0][1] is not key[1]:
+            cached = self._fabric_shapes = (key, fabric_shapes(self.design, topo))
+        return cached[1]
 
     def _tray_overfill(self, fill: dict[str, float]):
         """TRAY_OVERFILLED, TRAY_OVERLOADED and TRAY_BEND_RADIUS, each naming its tray."""
