@@ -99,6 +99,7 @@ class Analyzer:
         self._links_by_tier: dict[str, int] = {}
         self._tier_codes = None  # ((topology, plant rows, row count, first names), codes)
         self._fabric_shapes = None  # ((topology, catalog), fabric_shapes)
+        self._topo_findings = None  # (topology, bandwidth, target, findings)
         self._domain = 1
         self._pending_links: set[str] = set()
         self._geometry = _geometry_settings(design.settings)
@@ -292,7 +293,7 @@ class Analyzer:
             *self._placement,
             *self._dev_findings,
             *self._scale_up,
-            *warn.topology_findings(design, topo, bw.switch_ratio),
+            *self._topology_findings(topo, bw),
             *warn.rack_power_findings(design, typ, mx),
             *self._tray_overfill(fill),
         ]
@@ -412,6 +413,16 @@ class Analyzer:
             ),
             reliability=forecast(design, topo, media),
         )
+
+    def _topology_findings(self, topo, bw):
+        """``warnings.topology_findings``, kept while topology, bandwidth and target stand (a
+        device rename or a link edit makes a new topology)."""
+        target = self.design.settings.oversubscription_target
+        cached = self._topo_findings
+        if cached is None or cached[0] is not topo or cached[1] is not bw or cached[2] != target:
+            findings = warn.topology_findings(self.design, topo, bw.switch_ratio)
+            cached = self._topo_findings = (topo, bw, target, findings)
+        return cached[3]
 
     def _shapes(self, topo):
         """The fabrics' topology part (``fabric_shapes``), kept while topology and catalog stand."""
