@@ -29,7 +29,7 @@ from model.analysis.collectives import RingPlacement
 from model.analysis.devices import device_figures, rack_power, switches_off_the_tiers
 from model.analysis.fabrics import fabric_figures, fabric_shapes
 from model.analysis.hops import server_hops
-from model.analysis.media_costs import media_figures
+from model.analysis.media_costs import media_figures, shared_cages
 from model.analysis.reliability import forecast
 from model.analysis.report import Report
 from model.analysis.topology import (
@@ -100,6 +100,7 @@ class Analyzer:
         self._tier_codes = None  # ((topology, plant rows, row count, first names), codes)
         self._fabric_shapes = None  # ((topology, catalog), fabric_shapes)
         self._topo_findings = None  # (topology, bandwidth, target, findings)
+        self._shared = None  # (topology, media_costs.shared_cages)
         self._domain = 1
         self._pending_links: set[str] = set()
         self._geometry = _geometry_settings(design.settings)
@@ -257,7 +258,7 @@ class Analyzer:
                 self._plant_rows = np.fromiter(
                     (index[lid] for lid in topo.link_ids), dtype=np.int64, count=len(topo.link_ids)
                 )
-        media = media_figures(topo, self.plant, self._plant_rows)
+        media = media_figures(topo, self.plant, self._plant_rows, self._shared_cages(topo))
         phys = None
         if self.plant is not None:
             # Split by fabric once: the totals are the sums, the per-fabric figures its parts.
@@ -423,6 +424,13 @@ class Analyzer:
             findings = warn.topology_findings(self.design, topo, bw.switch_ratio)
             cached = self._topo_findings = (topo, bw, target, findings)
         return cached[3]
+
+    def _shared_cages(self, topo):
+        """``media_costs.shared_cages`` of the topology, kept while it stands."""
+        cached = self._shared
+        if cached is None or cached[0] is not topo:
+            cached = self._shared = (topo, shared_cages(topo))
+        return cached[1]
 
     def _shapes(self, topo):
         """The fabrics' topology part (``fabric_shapes``), kept while topology and catalog stand."""

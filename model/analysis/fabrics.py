@@ -19,7 +19,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from model.analysis.media_costs import MediaFigures, media_figures
+from model.analysis.media_costs import MediaFigures, SharedCages, media_figures, shared_cages
 from model.analysis.topology import Topology, components
 from model.design import Design
 from model.entities import FABRICS
@@ -67,6 +67,7 @@ class FabricShape:
     endpoints: int
     planes: int
     view: SimpleNamespace | None  # the fabric's links as a Topology-like view (None: all links)
+    shared: tuple[SharedCages, SharedCages] | None  # shared_cages of the view
 
 
 def fabric_shapes(design: Design, topo: Topology) -> list[FabricShape]:
@@ -88,6 +89,7 @@ def fabric_shapes(design: Design, topo: Topology) -> list[FabricShape]:
             typ += dtype.power_typical_w
             mx += dtype.power_max_w
             usd += dtype.price_usd
+        view = None if mask.all() else _view(topo, mask)
         ends = np.concatenate([topo.a[mask], topo.b[mask]])
         is_switch = dev_codes[ends] >= 0 if dev_codes is not None else np.zeros(len(ends), bool)
         out.append(
@@ -101,7 +103,8 @@ def fabric_shapes(design: Design, topo: Topology) -> list[FabricShape]:
                 usd,
                 int(len(np.unique(ends[~is_switch]))),
                 _planes(topo, dev_codes, code, mask),
-                None if mask.all() else _view(topo, mask),
+                view,
+                shared_cages(view) if view is not None else None,
             )
         )
     return out
@@ -141,7 +144,7 @@ def fabric_figures(
             sub = MediaFigures(False)
         else:
             rows = None if plant_rows is None else plant_rows[shape.mask]
-            sub = media_figures(shape.view, plant, rows)
+            sub = media_figures(shape.view, plant, rows, shape.shared)
         media_typ = sub.transceiver_power_w + sub.passive_power_w
         media_max = getattr(sub, "transceiver_power_max_w", sub.transceiver_power_w)
         media_max += getattr(sub, "passive_power_max_w", sub.passive_power_w)
