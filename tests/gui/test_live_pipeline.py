@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 
-from gui.commands import MoveRacksCommand
+from gui.commands import DeleteCommand, MoveRacksCommand
 from model.analysis import analyze
 from model.analysis.analyzer import Analyzer
 from model.cabling import CablePlant
@@ -97,4 +97,34 @@ def test_finished_jobs_let_go_of_their_snapshots(qtbot, tmp_path, monkeypatch):
     alive = [ref for ref in handed if ref() is not None]
     assert len(handed) >= 4
     assert len(alive) <= 1  # only the analyzer's current snapshot
+    close_quietly(window)
+
+
+def test_the_links_tables_tiers_come_with_the_analysis(qtbot, tmp_path, monkeypatch):
+    """The Tier column shows the analysis's classification without inferring the topology on
+    the GUI thread (1.5 s at XL the first time the Links tab was shown)."""
+    import gui.panels.links_table as links_table
+    from gui.panels.links_table import COL_TIER
+    from model.analysis.topology import link_tiers
+
+    window = open_window(qtbot, tmp_path, build("S"))
+    d = docks(window)
+    design = window.document.design
+    wait_fresh(qtbot, window)
+
+    def refused(_design):
+        raise AssertionError("the GUI thread inferred the topology")
+
+    monkeypatch.setattr(links_table, "infer_topology", refused)
+    d.tabs.setCurrentWidget(d.links)
+    model = d.links.model
+    expected = link_tiers(design)
+    shown = {model.link_id(r): model.index(r, COL_TIER).data() for r in range(model.rowCount())}
+    assert shown == expected
+    # A link deleted: the column waits for the next result ("…") instead of computing here.
+    window.scene.push(DeleteCommand(design, [next(iter(design.links))]))
+    assert model.index(0, COL_TIER).data() in ("…", expected[model.link_id(0)])
+    wait_fresh(qtbot, window)
+    shown = {model.link_id(r): model.index(r, COL_TIER).data() for r in range(model.rowCount())}
+    assert shown == link_tiers(design)
     close_quietly(window)
