@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from heapq import heappop, heappush
-from itertools import count, pairwise
+from itertools import pairwise
+from math import inf
 
 import numpy as np
 import shapely
@@ -83,6 +84,7 @@ class TrayGraph:
         self._build_stations(joins)
         self._rows: dict[int, np.ndarray] = {}
         self._paths: dict[int, dict[int, int]] = {}  # source -> predecessor per reached node
+        self._legs: dict[tuple[int, int], list[tuple[int, float, float]]] = {}  # _station_legs
         self._adjacency: list[list[tuple[int, float]]] | None = None  # node: (node, weight)
         self._matrix: np.ndarray | None = None
         self._index = np.zeros(0, dtype=np.int64)
@@ -441,14 +443,17 @@ class TrayGraph:
         return out
 
     def _station_legs(self, start: int, end: int) -> list[tuple[int, float, float]]:
-        """Tray runs (tray, s from, s to) of the shortest station path ``start`` -> ``end``."""
-        nodes = self._node_path(start, end)
-        legs = []
-        graph, node_s = self.graph, self._node_s
-        for p, q in pairwise(nodes):
-            tray = graph[p][q]["tray"]
-            if tray >= 0:
-                legs.append((tray, node_s[(p, tray)], node_s[(q, tray)]))
+        """Tray runs (tray, s from, s to) of the shortest station path ``start`` -> ``end``,
+        kept per pair of stations (at XL 3,444 routes run between 741 pairs)."""
+        legs = self._legs.get((start, end))
+        if legs is None:
+            legs = []
+            graph, node_s = self.graph, self._node_s
+            for p, q in pairwise(self._node_path(start, end)):
+                tray = graph[p][q]["tray"]
+                if tray >= 0:
+                    legs.append((tray, node_s[(p, tray)], node_s[(q, tray)]))
+            self._legs[(start, end)] = legs
         return legs
 
     def _way(
@@ -583,21 +588,25 @@ def _dijkstra(
     cost ~0.5 s that way. One search gives both the distance row and the paths of a source.
     """
     dist: dict[int, float] = {}
-    seen = {source: 0}
+    done = [False] * len(adjacency)
+    seen = [inf] * len(adjacency)  # best way found so far (networkx's ``seen``; inf: none)
+    seen[source] = 0
     pred = {source: -1}
-    c = count()
-    fringe = [(0, next(c), source)]
+    order = 1  # networkx's push counter: equal distances leave the heap first pushed first
+    fringe = [(0, 0, source)]
     while fringe:
         dist_v, _, v = heappop(fringe)
-        if v in dist:
+        if done[v]:
             continue
+        done[v] = True
         dist[v] = dist_v
         for u, cost in adjacency[v]:
-            if u in dist:
+            if done[u]:
                 continue
             vu_dist = dist_v + cost
-            if u not in seen or vu_dist < seen[u]:
+            if vu_dist < seen[u]:
                 seen[u] = vu_dist
-                heappush(fringe, (vu_dist, next(c), u))
+                heappush(fringe, (vu_dist, order, u))
+                order += 1
                 pred[u] = v
     return dist, pred
