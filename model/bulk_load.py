@@ -3,13 +3,15 @@
 The file loader adds every link of a design at once. ``Design.add_links`` (the edit API's path,
 kept for edits) checks them one by one: a 400k-link file spent 72 % of its load there and 21 %
 in one ``has_id`` per id. :func:`add_loaded_links` decides the same question, "would
-``add_links`` accept this whole list?", with set operations: duplicate and taken ids by set
-size and disjointness, unknown devices by a set difference, ports used twice by set size, and
-port validity once per distinct (device type, breakout) group rather than once per link end.
-Ports used twice and port validity are judged on integer codes of the ends (one sort of 786k
-numbers, not 786k (device, port) tuples hashed). Then it fills ``links``; on a design being
-loaded the two lookup tables (port -> link, device -> links) are left to be built on first use
-(``Design._port_table`` / ``_device_table``): most commands never read them.
+``add_links`` accept this whole list?", with whole-set operations: duplicate ids by the size
+of the links table it fills (taken back on a refusal), taken ids by disjointness, unknown
+devices by a failed code lookup, ports used twice by the count of distinct codes, and port
+validity once per distinct (device type, breakout) group rather than once per link end. Ports
+used twice and port validity are judged on integer codes of the ends (one sort of 786k
+numbers, not 786k (device, port) tuples hashed); the codes are kept for the cable plant
+(:class:`LoadedLinkCodes`), which would otherwise read every end again. The two lookup tables
+(port -> link, device -> links) are left to be built on first use (``Design._port_table`` /
+``_device_table``): most commands never read them.
 
 A choice: when the answer is "no", this module does not word the refusal itself. It raises
 :class:`BulkRefused` (a ``DesignError``) and the loader's existing slow path adds the records one
