@@ -244,11 +244,10 @@ class CablePlant(PlantRouting, PlantMedia):
         for name, dtype in {**_INPUTS, **_OUTPUTS}.items():
             setattr(self, name, np.zeros(n, dtype=dtype))
         self.ordered_m[:] = np.nan
-        rows = np.arange(n)
-        self._fill_inputs(
-            rows, self.link_ids, list(design.links.values()), loaded_link_codes(design)
-        )
-        self._compute(rows, diff=False)
+        # All rows as a slice: each column is written by one copy, not a scatter by index.
+        records = list(design.links.values())
+        self._fill_inputs(slice(0, n), self.link_ids, records, loaded_link_codes(design))
+        self._compute(np.arange(n), diff=False)
 
     def _full_with_diff(self) -> set[str]:
         old_index = self.index
@@ -421,7 +420,7 @@ class CablePlant(PlantRouting, PlantMedia):
 
     def _fill_inputs(
         self,
-        rows: np.ndarray,
+        rows: np.ndarray | slice,
         ids: list[str],
         records: list | None = None,
         codes: LoadedLinkCodes | None = None,
