@@ -63,7 +63,9 @@ SCHEDULE_COLUMNS = (
     "part",
     "route",
 )
-_A_END, _B_END, _DEVICE, _PORT = (attrgetter(n) for n in ("a", "b", "device", "port"))
+_A_END, _B_END, _DEVICE, _PORT, _LABEL = (
+    attrgetter(n) for n in ("a", "b", "device", "port", "label")
+)
 _NO_PARTS = ("", "", "", "", "", "")
 
 
@@ -278,9 +280,8 @@ def _link_table(design: Design, plant: CablePlant, phys: PhysicalPlant | None) -
     a_u, b_u = dev_u[fo], dev_u[so]
     pa_o, pb_o = port_a[order], port_b[order]
     a_port, b_port = np.where(sw, pb_o, pa_o).tolist(), np.where(sw, pa_o, pb_o).tolist()
-    label = _labels(
-        [recs[k].label for k in order.tolist()], rack_names, dev_u, (fo, a_port), (so, b_port)
-    )
+    own = _objects(list(map(_LABEL, recs)), n)[order].tolist()
+    label = _labels(own, rack_names, dev_u, (fo, a_port), (so, b_port))
     if len(set(label)) != len(label):
         seen = Counter(label)
         label = [
@@ -314,7 +315,7 @@ def _link_table(design: Design, plant: CablePlant, phys: PhysicalPlant | None) -
         "a_module": parts_o[3],
         "b_module": parts_o[4],
         "part": parts_o[5],
-        "route": _objects(route, n)[order].tolist(),
+        "route": route[order].tolist(),
     }
     dev_id_names = _objects(device_ids, len(device_ids))
     return ScheduleTable(
@@ -412,10 +413,11 @@ def _break_ties_by_id(order: np.ndarray, sorted_keys: np.ndarray, ids: list[str]
     return out
 
 
-def _route_column(plant, trays, status, drop_a, drop_b, swapped, ids, found) -> list[str]:
-    """Route text of every link: made once per (drop pair, direction) and gathered."""
+def _route_column(plant, trays, status, drop_a, drop_b, swapped, ids, found) -> np.ndarray:
+    """Route text of every link (an object array): made once per (drop pair, direction) and
+    gathered."""
     n = len(ids)
-    out = [""] * n
+    out = np.full(n, "", dtype=object)
     same = (status & SAME_RACK) != 0
     floor = ~same & ((status & NO_TRAY_PATH) != 0)
     on_tray = np.flatnonzero(~same & ~floor & found)
@@ -429,12 +431,10 @@ def _route_column(plant, trays, status, drop_a, drop_b, swapped, ids, found) -> 
         if pair not in paths:
             paths[pair] = _route_trays(plant, ids[k])
         texts.append(_route_text(paths[pair], int(status[k]), trays, bool(c % 2)))
-    for k, t in zip(on_tray.tolist(), inverse.reshape(-1).tolist(), strict=True):
-        out[k] = texts[t]
-    for k in np.flatnonzero(same).tolist():
-        out[k] = "(in rack)"
-    for k in np.flatnonzero(floor).tolist():
-        out[k] = "(no tray path: floor run)"
+    if len(on_tray):
+        out[on_tray] = _objects(texts, len(texts))[inverse.reshape(-1)]
+    out[same] = "(in rack)"
+    out[floor] = "(no tray path: floor run)"
     return out
 
 
