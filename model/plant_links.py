@@ -30,11 +30,12 @@ PART_COLUMNS = ("cable_id", "a_cage", "b_cage", "a_module", "b_module", "part")
 class LinkParts(Mapping):
     """``link id -> (cable_id, a_cage, b_cage, a_module, b_module, part)``, stored as codes.
 
-    Per plant row (``len(link_ids)`` rows): ``cage_a``/``cage_b`` index ``cage_names``,
-    ``module_a``/``module_b`` index ``module_names``, ``part`` indexes ``part_names`` and
-    ``cable`` indexes ``cable_names`` — each names array ends with ``""``, so code -1 reads as
-    the empty text; a ``cable`` code of -1 means the link's own id (a fibre, or a cable of one
-    link). ``rows`` are the plant rows the mapping lists, in its order.
+    For each column of ``PART_COLUMNS``, one integer code per plant row (``len(link_ids)``
+    rows) indexing that column's distinct texts (:meth:`names`; the two cage columns share one
+    list, as do the two module columns, so swapping the ends swaps codes). Every names array
+    ends with ``""``, so code -1 reads as the empty text, except that a ``cable_id`` code of -1
+    means the link's own id (a fibre, or a cable of one link). ``rows`` are the plant rows the
+    mapping lists, in its order.
     """
 
     def __init__(
@@ -51,13 +52,6 @@ class LinkParts(Mapping):
         self._listed = np.zeros(len(self.link_ids), dtype=bool)
         self._listed[self.rows] = True
         self._index: dict[str, int] | None = None
-
-    @classmethod
-    def empty(cls, link_ids: list[str]) -> LinkParts:
-        n = len(link_ids)
-        codes = {name: np.full(n, -1, dtype=np.int64) for name in PART_COLUMNS}
-        names = {name: np.array([""], dtype=object) for name in PART_COLUMNS}
-        return cls(link_ids, np.zeros(0, dtype=np.int64), codes, names)
 
     # ---- the column API (the schedule)
 
@@ -204,15 +198,15 @@ def link_parts(
             cable_names.append("")
             codes["cable_id"][back] = len(cable_names) - 1
             listed = np.concatenate([rows, back])
+    cage_names, plug_names = _names(labels), _names(module_names)  # shared by both ends
     names = {
         "cable_id": _names(cable_names),
-        "a_cage": _names(labels),
-        "b_cage": None,
-        "a_module": _names(module_names),
-        "b_module": None,
+        "a_cage": cage_names,
+        "b_cage": cage_names,
+        "a_module": plug_names,
+        "b_module": plug_names,
         "part": _names(part_names),
     }
-    names["b_cage"], names["b_module"] = names["a_cage"], names["a_module"]
     return LinkParts(link_ids, listed, codes, names)
 
 
