@@ -33,8 +33,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from model.cabling import CablePlant
-from model.cages import port_cages
+from model.cages import CAGE_STRIDE, cage_view, port_cages
 from model.design import Design
 from model.export import ExportError
 from model.export.netbox_names import DESCRIPTION_MAX, MODEL_NAME_MAX, fit_name, slugify
@@ -107,8 +109,10 @@ def module_export(
 
     ``device_tags`` are the exported devices' asset tags (device id -> tag); ``phys`` the
     physical plant with its ``link_parts`` when the caller has one. Rows are sorted by device
-    and bay, so the same design always exports the same file. Port tables, medium names and
-    descriptions are looked up once per device type and per medium, not per link end.
+    and bay, so the same design always exports the same file. The first link end (in
+    ``link_parts`` order) that plugs a cage names its module; port tables, models, medium
+    descriptions and sort keys are worked out once per device type, part, medium, device and
+    bay, and the rows are put together column by column.
     """
     by_number: dict[str, list[ModulePart]] = {}
     for part in sorted(design.catalog.module_parts.values(), key=lambda p: p.id):
@@ -116,65 +120,73 @@ def module_export(
     types = {number: ModuleType(parts) for number, parts in by_number.items()}
     if phys is None or not phys.link_parts:
         phys = build_plant(plant, with_links=True)
-    cages: dict[tuple[str, str], tuple[str, str]] = {}  # (device, bay) -> (part number, medium)
-    tables: dict[str, dict] = {}  # device id -> its port table
+    cages = _plugged_cages(design, plant, phys.link_parts)
+    missing = {number for number, _ in cages.values()} - types.keys()
+    if missing:
+        first = next(n for n, _ in cages.values() if n in missing)
+        raise ExportError(f"module part number {first!r} is not in the design's catalog")
+    # In first-use order, as the types are listed before their sort by slug
+    models = {n: types[n].model for n in dict.fromkeys(n for n, _ in cages.values())}
+    described = {
+        medium: fit_name(f"{medium} transceiver" if medium else "", DESCRIPTION_MAX)
+        for medium in {m for _, m in cages.values()}
+    }
+    tags = [device_tags[d] for d, _ in cages]
+    bays = [b for _, b in cages]
+    # Sort by (tag ignoring case, bay in number order): the rank of each distinct tag and bay,
+    # then one stable sort of the rows by their pair of ranks.
+    folded = {f: i for i, f in enumerate(sorted({t.casefold() for t in tags}))}
+    tag_rank = {t: folded[t.casefold()] for t in set(tags)}
+    bay_keys = {b: _bay_key(b) for b in set(bays)}
+    ranked = {k: i for i, k in enumerate(sorted(set(bay_keys.values())))}
+    bay_rank = {b: ranked[k] for b, k in bay_keys.items()}
+    width = len(ranked)
+    keys = [tag_rank[t] * width + bay_rank[b] for t, b in zip(tags, bays, strict=True)]
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    plugs = list(cages.values())
+    rows = [
+        (tags[i], bays[i], models[plugs[i][0]], "planned", described[plugs[i][1]]) for i in order
+    ]
+    used = [types[number] for number in models]
+    return ModuleExport(sorted(used, key=lambda t: t.slug), rows)
+
+
+def _plugged_cages(design: Design, plant: CablePlant, link_parts) -> dict:
+    """(device id, bay) -> (module part number, medium name) of every cage a module plugs,
+    the first link end that plugs it naming the module (ends in ``link_parts`` order, A first).
+
+    Column by column: the ends' cage keys are the plant's (:func:`model.cages.cage_view`), the
+    first end of each cage is found by ``numpy.unique``, and each such cage is named once (its
+    device's port table, :func:`model.cages.port_cages`, gives the bay of a cage number).
+    """
+    links = design.links
+    kept = [(link_id, parts) for link_id, parts in link_parts.items() if link_id in links]
+    if not kept:
+        return {}
+    index = plant.index
+    rows = np.fromiter((index[link_id] for link_id, _ in kept), np.int64, len(kept))
+    view = cage_view(plant)
+    cage = np.column_stack([view.cage_a[rows], view.cage_b[rows]]).ravel()  # A, B, A, B...
+    module = [number for _, parts in kept for number in (parts[3], parts[4])]
+    plugged = np.flatnonzero(np.array(module, dtype=object) != "")
+    _, first = np.unique(cage[plugged], return_index=True)
+    ends = plugged[np.sort(first)].tolist()  # the first end of each cage, in end order
     names = [m.name for m in plant.media] + [""]
-    index, medium_index = plant.index, plant.medium_index
-    for link_id, (_cable, _a, _b, mod_a, mod_b, _part) in phys.link_parts.items():
-        if not mod_a and not mod_b:
-            continue
-        link = design.links.get(link_id)
-        if link is None:
-            continue
-        row = index.get(link_id)
-        medium_name = names[int(medium_index[row])] if row is not None else ""
-        for end, number in ((link.a, mod_a), (link.b, mod_b)):
-            if not number:
-                continue
-            table = tables.get(end.device)
-            if table is None:
-                device = design.devices[end.device]
-                table = tables[end.device] = port_cages(
-                    design.catalog.device_types[device.type], device.breakout
-                )
-            bay = table[end.port][2]
-            cages.setdefault((end.device, bay), (number, medium_name))
-    used: dict[str, ModuleType] = {}
-    rows = []
-    described: dict[str, str] = {}
-    for (device_id, bay), (number, medium_name) in cages.items():
-        mtype = types.get(number)
-        if mtype is None:
-            raise ExportError(f"module part number {number!r} is not in the design's catalog")
-        used[number] = mtype
-        rows.append(
-            (
-                device_tags[device_id],
-                bay,
-                mtype.model,
-                "planned",
-                described.get(medium_name)
-                or described.setdefault(
-                    medium_name,
-                    fit_name(f"{medium_name} transceiver" if medium_name else "", DESCRIPTION_MAX),
-                ),
-            )
+    medium_of = np.asarray(plant.medium_index)[rows].tolist()  # -1 (none): the last name
+    dev_ids, devices, device_types = view.dev_ids, design.devices, design.catalog.device_types
+    bays: dict[int, dict[int, str]] = {}  # device number -> cage number -> bay name
+    cages: dict[tuple[str, str], tuple[str, str]] = {}
+    for end, key in zip(ends, cage[ends].tolist(), strict=True):
+        number, cage_no = divmod(key, CAGE_STRIDE)
+        bay_of = bays.get(number)
+        if bay_of is None:
+            device = devices[dev_ids[number]]
+            table = port_cages(device_types[device.type], device.breakout)
+            bay_of = bays[number] = {c: label for c, _, label in table.values()}
+        cages.setdefault(
+            (dev_ids[number], bay_of[cage_no]), (module[end], names[medium_of[end >> 1]])
         )
-    folded: dict[str, str] = {}
-    bays: dict[str, tuple[str, int]] = {}
-
-    def order(r: tuple) -> tuple:
-        tag, bay = r[0], r[1]
-        f = folded.get(tag)
-        if f is None:
-            f = folded[tag] = tag.casefold()
-        b = bays.get(bay)
-        if b is None:
-            b = bays[bay] = _bay_key(bay)
-        return (f, b)
-
-    rows.sort(key=order)
-    return ModuleExport(sorted(used.values(), key=lambda t: t.slug), rows)
+    return cages
 
 
 def _bay_key(bay: str) -> tuple[str, int]:
