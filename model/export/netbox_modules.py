@@ -32,6 +32,7 @@ itself (exported as the cable), and backplane links have no plug at all.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 import numpy as np
 
@@ -159,33 +160,45 @@ def _plugged_cages(design: Design, plant: CablePlant, link_parts) -> dict:
     first end of each cage is found by ``numpy.unique``, and each such cage is named once (its
     device's port table, :func:`model.cages.port_cages`, gives the bay of a cage number).
     """
-    links = design.links
-    kept = [(link_id, parts) for link_id, parts in link_parts.items() if link_id in links]
-    if not kept:
+    link_ids, parts = list(link_parts), list(link_parts.values())
+    if not all(map(design.links.__contains__, link_ids)):  # a link gone from the design
+        kept = [i for i, link_id in enumerate(link_ids) if link_id in design.links]
+        link_ids, parts = [link_ids[i] for i in kept], [parts[i] for i in kept]
+    n = len(link_ids)
+    if not n:
         return {}
-    index = plant.index
-    rows = np.fromiter((index[link_id] for link_id, _ in kept), np.int64, len(kept))
+    rows = np.fromiter(map(plant.index.__getitem__, link_ids), np.int64, n)
     view = cage_view(plant)
     cage = np.column_stack([view.cage_a[rows], view.cage_b[rows]]).ravel()  # A, B, A, B...
-    module = [number for _, parts in kept for number in (parts[3], parts[4])]
-    plugged = np.flatnonzero(np.array(module, dtype=object) != "")
+    module = np.empty(2 * n, dtype=object)
+    module[0::2] = list(map(itemgetter(3), parts))
+    module[1::2] = list(map(itemgetter(4), parts))
+    plugged = np.flatnonzero(module != "")
     _, first = np.unique(cage[plugged], return_index=True)
-    ends = plugged[np.sort(first)].tolist()  # the first end of each cage, in end order
+    ends = plugged[np.sort(first)]  # the first end of each cage, in end order
     names = [m.name for m in plant.media] + [""]
-    medium_of = np.asarray(plant.medium_index)[rows].tolist()  # -1 (none): the last name
+    medium = [names[m] for m in np.asarray(plant.medium_index)[rows[ends >> 1]].tolist()]
+    keys = cage[ends]
     dev_ids, devices, device_types = view.dev_ids, design.devices, design.catalog.device_types
     bays: dict[int, dict[int, str]] = {}  # device number -> cage number -> bay name
+    by_table: dict[int, tuple[dict, dict[int, str]]] = {}  # id(port table) -> (it, its bays)
     cages: dict[tuple[str, str], tuple[str, str]] = {}
-    for end, key in zip(ends, cage[ends].tolist(), strict=True):
-        number, cage_no = divmod(key, CAGE_STRIDE)
+    for number, cage_no, plug, medium_name in zip(
+        (keys // CAGE_STRIDE).tolist(),
+        (keys % CAGE_STRIDE).tolist(),
+        module[ends].tolist(),
+        medium,
+        strict=True,
+    ):
         bay_of = bays.get(number)
         if bay_of is None:
             device = devices[dev_ids[number]]
-            table = port_cages(device_types[device.type], device.breakout)
-            bay_of = bays[number] = {c: label for c, _, label in table.values()}
-        cages.setdefault(
-            (dev_ids[number], bay_of[cage_no]), (module[end], names[medium_of[end >> 1]])
-        )
+            table = port_cages(device_types[device.type], device.breakout)  # cached per type
+            known = by_table.get(id(table))
+            if known is None:
+                known = by_table[id(table)] = (table, {c: b for c, _, b in table.values()})
+            bay_of = bays[number] = known[1]
+        cages.setdefault((dev_ids[number], bay_of[cage_no]), (plug, medium_name))
     return cages
 
 
