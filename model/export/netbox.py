@@ -192,7 +192,7 @@ def _variants(design: Design) -> dict[str, TypeVariant]:
     return out
 
 
-SEGMENT_KINDS = (PATCH_CORD, TRUNK)
+SEGMENT_KINDS = frozenset({PATCH_CORD, TRUNK})
 
 
 def netbox_tables(
@@ -213,7 +213,7 @@ def netbox_tables(
         if isinstance(schedule, ScheduleTable)
         else [row.medium_kind for row in schedule]
     )
-    if any(kind in SEGMENT_KINDS for kind in kinds):
+    if not SEGMENT_KINDS.isdisjoint(kinds):
         schedule = schedule_table(design, plant, phys, segments=False)
     site = fit_name(design.name, SITE_NAME_MAX) or "Hallwright design"
     out = NetBoxTables(site=site)

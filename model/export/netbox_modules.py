@@ -32,6 +32,7 @@ itself (exported as the cable), and backplane links have no plug at all.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import repeat
 from operator import itemgetter
 
 import numpy as np
@@ -121,44 +122,53 @@ def module_export(
     types = {number: ModuleType(parts) for number, parts in by_number.items()}
     if phys is None or not phys.link_parts:
         phys = build_plant(plant, with_links=True)
-    cages = _plugged_cages(design, plant, phys.link_parts)
-    missing = {number for number, _ in cages.values()} - types.keys()
+    devices, bays, numbers, media = _plugged_cages(design, plant, phys.link_parts)
+    missing = set(numbers) - types.keys()
     if missing:
-        first = next(n for n, _ in cages.values() if n in missing)
+        first = next(n for n in numbers if n in missing)
         raise ExportError(f"module part number {first!r} is not in the design's catalog")
     # In first-use order, as the types are listed before their sort by slug
-    models = {n: types[n].model for n in dict.fromkeys(n for n, _ in cages.values())}
+    models = {n: types[n].model for n in dict.fromkeys(numbers)}
     described = {
         medium: fit_name(f"{medium} transceiver" if medium else "", DESCRIPTION_MAX)
-        for medium in {m for _, m in cages.values()}
+        for medium in set(media)
     }
-    tags = [device_tags[d] for d, _ in cages]
-    bays = [b for _, b in cages]
+    tags = list(map(device_tags.__getitem__, devices))
     # Sort by (tag ignoring case, bay in number order): the rank of each distinct tag and bay,
     # then one stable sort of the rows by their pair of ranks.
-    folded = {f: i for i, f in enumerate(sorted({t.casefold() for t in tags}))}
+    folded = {f: i for i, f in enumerate(sorted({t.casefold() for t in set(tags)}))}
     tag_rank = {t: folded[t.casefold()] for t in set(tags)}
     bay_keys = {b: _bay_key(b) for b in set(bays)}
     ranked = {k: i for i, k in enumerate(sorted(set(bay_keys.values())))}
     bay_rank = {b: ranked[k] for b, k in bay_keys.items()}
-    width = len(ranked)
-    keys = [tag_rank[t] * width + bay_rank[b] for t, b in zip(tags, bays, strict=True)]
-    order = sorted(range(len(keys)), key=keys.__getitem__)
-    plugs = list(cages.values())
-    rows = [
-        (tags[i], bays[i], models[plugs[i][0]], "planned", described[plugs[i][1]]) for i in order
-    ]
+    n = len(tags)
+    key = np.fromiter(map(tag_rank.__getitem__, tags), np.int64, n) * len(ranked)
+    key += np.fromiter(map(bay_rank.__getitem__, bays), np.int64, n)
+    order = np.argsort(key, kind="stable").tolist()
+    rows = list(
+        zip(
+            map(tags.__getitem__, order),
+            map(bays.__getitem__, order),
+            map(models.__getitem__, map(numbers.__getitem__, order)),
+            repeat("planned"),
+            map(described.__getitem__, map(media.__getitem__, order)),
+        )
+    )
     used = [types[number] for number in models]
     return ModuleExport(sorted(used, key=lambda t: t.slug), rows)
 
 
-def _plugged_cages(design: Design, plant: CablePlant, link_parts) -> dict:
-    """(device id, bay) -> (module part number, medium name) of every cage a module plugs,
-    the first link end that plugs it naming the module (ends in ``link_parts`` order, A first).
+def _plugged_cages(
+    design: Design, plant: CablePlant, link_parts
+) -> tuple[list[str], list[str], list[str], list[str]]:
+    """Every cage a module plugs, as columns: device id, bay, module part number, medium name;
+    the first link end that plugs a cage names its module (ends in ``link_parts`` order, A
+    first), and cages are listed in the order of those ends.
 
-    Column by column: the ends' cage keys are the plant's (:func:`model.cages.cage_view`), the
-    first end of each cage is found by ``numpy.unique``, and each such cage is named once (its
-    device's port table, :func:`model.cages.port_cages`, gives the bay of a cage number).
+    The ends' cage keys are the plant's (:func:`model.cages.cage_view`), the first end of each
+    cage is found by ``numpy.unique``, and a bay is named once per device type and cage number
+    (the type's port table, :func:`model.cages.port_cages`). Were a table to give two cages one
+    bay name, the later cage is dropped, as NetBox would have the bay once.
     """
     link_ids, parts = list(link_parts), list(link_parts.values())
     if not all(map(design.links.__contains__, link_ids)):  # a link gone from the design
@@ -166,7 +176,7 @@ def _plugged_cages(design: Design, plant: CablePlant, link_parts) -> dict:
         link_ids, parts = [link_ids[i] for i in kept], [parts[i] for i in kept]
     n = len(link_ids)
     if not n:
-        return {}
+        return [], [], [], []
     rows = np.fromiter(map(plant.index.__getitem__, link_ids), np.int64, n)
     view = cage_view(plant)
     cage = np.column_stack([view.cage_a[rows], view.cage_b[rows]]).ravel()  # A, B, A, B...
@@ -177,29 +187,40 @@ def _plugged_cages(design: Design, plant: CablePlant, link_parts) -> dict:
     _, first = np.unique(cage[plugged], return_index=True)
     ends = plugged[np.sort(first)]  # the first end of each cage, in end order
     names = [m.name for m in plant.media] + [""]
-    medium = [names[m] for m in np.asarray(plant.medium_index)[rows[ends >> 1]].tolist()]
-    keys = cage[ends]
+    media = list(map(names.__getitem__, np.asarray(plant.medium_index)[rows[ends >> 1]].tolist()))
+    number, cage_no = np.divmod(cage[ends], CAGE_STRIDE)
+    # Port table of each device number used: one bay list per table (cage number -> name)
     dev_ids, devices, device_types = view.dev_ids, design.devices, design.catalog.device_types
-    bays: dict[int, dict[int, str]] = {}  # device number -> cage number -> bay name
-    by_table: dict[int, tuple[dict, dict[int, str]]] = {}  # id(port table) -> (it, its bays)
-    cages: dict[tuple[str, str], tuple[str, str]] = {}
-    for number, cage_no, plug, medium_name in zip(
-        (keys // CAGE_STRIDE).tolist(),
-        (keys % CAGE_STRIDE).tolist(),
-        module[ends].tolist(),
-        medium,
-        strict=True,
-    ):
-        bay_of = bays.get(number)
-        if bay_of is None:
-            device = devices[dev_ids[number]]
-            table = port_cages(device_types[device.type], device.breakout)  # cached per type
-            known = by_table.get(id(table))
-            if known is None:
-                known = by_table[id(table)] = (table, {c: b for c, _, b in table.values()})
-            bay_of = bays[number] = known[1]
-        cages.setdefault((dev_ids[number], bay_of[cage_no]), (plug, medium_name))
-    return cages
+    tables: dict[int, int] = {}  # id(port table) -> its position in ``bay_names``
+    bay_names: list[list[str]] = []
+    injective = True
+    used = np.unique(number)
+    table_of = np.zeros(len(dev_ids), dtype=np.int64)
+    for d in used.tolist():
+        device = devices[dev_ids[d]]
+        table = port_cages(device_types[device.type], device.breakout)  # cached per type
+        t = tables.get(id(table))
+        if t is None:
+            t = tables[id(table)] = len(bay_names)
+            named = {c: b for c, _, b in table.values()}
+            injective &= len(set(named.values())) == len(named)
+            width = max(named, default=0) + 1
+            bay_names.append([named.get(c, "") for c in range(width)])
+        table_of[d] = t
+    slots = [b for names_of in bay_names for b in names_of]
+    offset = np.cumsum([0] + [len(b) for b in bay_names])[:-1]
+    bays = list(map(slots.__getitem__, (offset[table_of[number]] + cage_no).tolist()))
+    device_col = list(map(dev_ids.__getitem__, number.tolist()))
+    plugs = module[ends].tolist()
+    if not injective:  # the first cage per (device, bay) name
+        firsts: dict[tuple[str, str], int] = {}
+        for i, key in enumerate(zip(device_col, bays, strict=True)):
+            firsts.setdefault(key, i)
+        keep = sorted(firsts.values())
+        device_col, bays, plugs, media = (
+            [col[i] for i in keep] for col in (device_col, bays, plugs, media)
+        )
+    return device_col, bays, plugs, media
 
 
 def _bay_key(bay: str) -> tuple[str, int]:
