@@ -232,17 +232,35 @@ def _column_xml(values: Sequence[object]) -> list[str | None]:
     return out
 
 
+# Bytes that keep an ASCII text out of ``<t>`` as it is: controls (ILLEGAL_CHARACTERS_RE's and
+# the tab and line breaks that ``isprintable`` refuses), DEL, and what XML escapes.
+_NOT_PLAIN = np.zeros(256, dtype=bool)
+_NOT_PLAIN[:32] = _NOT_PLAIN[127] = True
+_NOT_PLAIN[[ord("&"), ord("<"), ord(">")]] = True
+
+
 def _plain_text(values: list[str]) -> bool:
     """Whether every text of a column goes into ``<t>`` as it is: printable, nothing to escape,
-    no space at either end (checked on the joined column, at C speed)."""
-    joined = "\x01" + "\x01".join(values) + "\x01"
-    body = joined.replace("\x01", "")
-    return (
-        body.isprintable()
-        and not any(c in body for c in "&<>")
-        and "\x01 " not in joined
-        and " \x01" not in joined
-    )
+    no space at either end. Checked on the column's bytes joined by NULs, by numpy: every
+    refused byte must be one of the ``len + 1`` NULs around the texts, and no space may touch one. Text
+    with non-ASCII characters is checked by ``str.isprintable`` instead. (A text holding a
+    control character such as U+0001 is not plain: it is cleaned by :func:`_text_xml`.)"""
+    if not values:
+        return True
+    blob = np.frombuffer(("\x00" + "\x00".join(values) + "\x00").encode("utf-8"), np.uint8)
+    if blob.max() >= 128:
+        body = "".join(values)  # printable: no NUL in any text, so NUL can mark their ends
+        joined = "\x00" + "\x00".join(values) + "\x00"
+        return (
+            body.isprintable()
+            and not any(c in body for c in "&<>")
+            and "\x00 " not in joined
+            and " \x00" not in joined
+        )
+    if np.count_nonzero(_NOT_PLAIN[blob]) != len(values) + 1:
+        return False
+    nul = np.flatnonzero(blob == 0)
+    return not ((blob[nul[1:] - 1] == 32).any() or (blob[nul[:-1] + 1] == 32).any())
 
 
 def _value_texts(values: list, kinds: set[type]) -> list[str] | None:
