@@ -29,7 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import compress, repeat
+from operator import attrgetter
 from pathlib import Path
 
 import numpy as np
@@ -168,18 +169,39 @@ class NetBoxTables:
 
 
 def _variants(design: Design) -> dict[str, TypeVariant]:
-    """Device id -> its NetBox device type (see ``netbox_types`` for why types split)."""
+    """Device id -> its NetBox device type (see ``netbox_types`` for why types split).
+
+    The port groups facing an InfiniBand switch are found with C-level maps over the links:
+    each end's group comes from one port -> group table per device type (None for RJ45 and
+    unknown ports), and only the distinct (device, group) pairs are looked at in Python.
+    """
     types = design.catalog.device_types
     ib_type = {type_id: is_infiniband_switch(t) for type_id, t in types.items()}
     devices = design.devices
-    ports = {d.id: design.ports(d) for d in devices.values()}
+    ib_devices = {d.id for d in devices.values() if ib_type[d.type]}
     ib_groups: dict[str, set[str]] = {d: set() for d in devices}
-    for link in design.links.values():
-        for near, far in ((link.a, link.b), (link.b, link.a)):
-            if ib_type[devices[far.device].type]:
-                info = ports[near.device].get(near.port)
-                if info is not None and info.form_factor != "RJ45":
-                    ib_groups[near.device].add(info.group)
+    if ib_devices:
+        by_table: dict[int, tuple[dict, dict[str, str]]] = {}  # id(port table) -> groups
+        group_table: dict[str, dict[str, str]] = {}  # device id -> port -> group (no RJ45)
+        for device in devices.values():
+            table = design.ports(device)
+            known = by_table.get(id(table))
+            if known is None:
+                groups = {p: i.group for p, i in table.items() if i.form_factor != "RJ45"}
+                known = by_table[id(table)] = (table, groups)
+            group_table[device.id] = known[1]
+        links = list(design.links.values())
+        for near_side, far_side in (("a", "b"), ("b", "a")):
+            near = list(map(attrgetter(near_side), links))
+            far_ib = list(
+                map(ib_devices.__contains__, map(_DEVICE, map(attrgetter(far_side), links)))
+            )
+            ids = list(compress(map(_DEVICE, near), far_ib))
+            ports = compress(map(_PORT, near), far_ib)
+            groups = map(dict.get, map(group_table.__getitem__, ids), ports)
+            for device_id, group in set(zip(ids, groups, strict=True)):
+                if group is not None:
+                    ib_groups[device_id].add(group)
     by_key: dict[tuple, TypeVariant] = {}
     out = {}
     for device in devices.values():
@@ -192,6 +214,7 @@ def _variants(design: Design) -> dict[str, TypeVariant]:
     return out
 
 
+_DEVICE, _PORT = attrgetter("device"), attrgetter("port")
 SEGMENT_KINDS = frozenset({PATCH_CORD, TRUNK})
 
 
