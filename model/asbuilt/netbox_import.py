@@ -3,7 +3,8 @@
 Reads the sites, racks, devices and cables exports (the column titles NetBox 4.x writes: racks
 ``Name, Site, Height, Outer Width, Outer Depth, Description``; devices ``Name, Site, Rack, Role,
 Manufacturer, Type, Position, Description``; cables ``Device A, Termination A, Device B,
-Termination B, Site A, Site B, Label, Length``) of one site into a design.
+Termination B, Site A, Site B, Label, Length``, and ``Type, Description`` when present) of one
+site into a design.
 
 - Device types are matched to the catalog by manufacturer and model; a model Hallwright's
   export wrote as a variant (``SN5600 (p 2x400G)``) gives its breakout back. A device of a type
@@ -12,7 +13,9 @@ Termination B, Site A, Site B, Label, Length``) of one site into a design.
 - NetBox has no floor positions: racks are laid out in rows by the letters their names start
   with (``A01``, ``A02`` -> row A), front to the aisle, rows 1.2 m apart, in a hall drawn around
   them with one tray over each row; the notes say so.
-- Cables become links with NetBox's label; a recorded length becomes the as-built length.
+- Cables become links with NetBox's label; a recorded length becomes the as-built length, and
+  a recorded medium that differs from the policy's choice is pinned
+  (:mod:`model.asbuilt.netbox_media`).
   NetBox's cable list names a device that has an asset tag ``name (asset tag)`` (every device
   Hallwright exports has one): that is read as the device ``name``.
 - Patch panels of the catalog's panel types come back as panel devices; each patch cord -
@@ -29,6 +32,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from model.asbuilt.netbox_media import pin_recorded_media, recorded_medium
 from model.asbuilt.netbox_panels_import import join_through_panels
 from model.asbuilt.report_csv import ReportError, read_table
 from model.catalog import builtin_catalog
@@ -73,6 +77,8 @@ CABLE_COLUMNS = {
     "label": ("Label",),
     "length": ("Length",),
 }
+# Read when the list export has them: what the cable is (:mod:`model.asbuilt.netbox_media`).
+CABLE_OPTIONAL_COLUMNS = {"type": ("Type",), "description": ("Description",)}
 AISLE_M = 1.2
 MARGIN_M = 1.8
 _ID = re.compile(r"^Hallwright (\S+)$")
@@ -96,11 +102,11 @@ def _ident(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.\-]+", "-", text).strip("-") or "x"
 
 
-def _read(folder: Path, key: str, columns) -> list[tuple[int, dict[str, str]]]:
+def _read(folder: Path, key: str, columns, optional=None) -> list[tuple[int, dict[str, str]]]:
     path = folder / FILES[key]
     if not path.is_file():
         raise ReportError(f"{folder}: no {FILES[key]} (NetBox's list export of {key})")
-    return read_table(path, columns)
+    return read_table(path, columns, optional)
 
 
 def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
@@ -276,7 +282,8 @@ def _add_cables(design: Design, folder: Path, site: str, notes) -> None:
         device = device_of(end[0])
         return device is not None and end[1] in design.ports(device)
 
-    for line, c in _read(folder, "cables", CABLE_COLUMNS):
+    recorded: dict[str, tuple[str, str, str]] = {}
+    for line, c in _read(folder, "cables", CABLE_COLUMNS, CABLE_OPTIONAL_COLUMNS):
         if c["site_a"] != site and c["site_b"] != site:
             continue
         a, b = device_of(c["device_a"]), device_of(c["device_b"])
@@ -284,6 +291,7 @@ def _add_cables(design: Design, folder: Path, site: str, notes) -> None:
             left.append((line, c))
             continue
         length = _length_m(c["length"])
+        recorded[f"nb-{line}"] = recorded_medium(c)
         links.append(
             Link(
                 id=f"nb-{line}",
@@ -294,8 +302,11 @@ def _add_cables(design: Design, folder: Path, site: str, notes) -> None:
             )
         )
     joined, unjoined, trunk_rows = join_through_panels(left, is_port, _length_m)
-    for (a, b, label, length, panels), n in zip(joined, range(1, len(joined) + 1), strict=True):
+    for (a, b, label, length, panels, cord), n in zip(
+        joined, range(1, len(joined) + 1), strict=True
+    ):
         via = tuple(device_of(p) for p in panels)
+        recorded[f"nb-p{n}"] = recorded_medium(cord)
         links.append(
             Link(
                 id=f"nb-p{n}",
@@ -324,6 +335,7 @@ def _add_cables(design: Design, folder: Path, site: str, notes) -> None:
             "does not have"
         )
     design.add_links(links)
+    pin_recorded_media(design, recorded, notes)
 
 
 def _length_m(text: str) -> float | None:

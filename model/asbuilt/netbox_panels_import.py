@@ -58,9 +58,9 @@ def join_through_panels(
     rows: Sequence[tuple[int, dict[str, str]]],
     is_port: Callable[[End], bool],
     length_m: Callable[[str], float | None],
-) -> tuple[list[tuple[End, End, str, float | None, tuple[str, ...]]], int, int]:
-    """(a end, b end, label, as-built length, panel names A to B) of every channel the cables
-    ``rows`` join.
+) -> tuple[list[tuple[End, End, str, float | None, tuple[str, ...], dict]], int, int]:
+    """(a end, b end, label, as-built length, panel names A to B, the A end's cord row) of every
+    channel the cables ``rows`` join.
 
     ``rows`` are the cables left over (an end is not a design port); ``is_port`` says whether
     an end is a port of the design. Returns the links, the number of cords left unjoined and
@@ -91,9 +91,9 @@ def join_through_panels(
         pieces = [length_m(c["length"]) for c in (cord, *trunks, far_cord)]
         total = None if None in pieces else round(sum(pieces), 3)
         if end == "B":
-            links.append((far_port, port, stem, total, tuple(reversed(panels))))
+            links.append((far_port, port, stem, total, tuple(reversed(panels)), far_cord))
         else:
-            links.append((port, far_port, stem, total, tuple(panels)))
+            links.append((port, far_port, stem, total, tuple(panels), cord))
     return links, sum(1 for line, _ in cords if line not in used), len(trunk_lines)
 
 

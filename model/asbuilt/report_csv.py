@@ -26,11 +26,14 @@ def _fold(name: str) -> str:
 
 
 def read_table(
-    path: str | Path, columns: Mapping[str, Sequence[str]]
+    path: str | Path,
+    columns: Mapping[str, Sequence[str]],
+    optional: Mapping[str, Sequence[str]] | None = None,
 ) -> list[tuple[int, dict[str, str]]]:
     """(line number, {logical column: cell}) for every non-empty row of a CSV file.
 
     ``columns`` maps each logical column to the header names it may have; all are required.
+    ``optional`` columns are read when the file has them and are ``""`` when it has not.
     """
     path = Path(path)
     try:
@@ -59,11 +62,20 @@ def read_table(
                 f"{path}: line 1 has no column {names[0]!r} "
                 f"(also accepted: {', '.join(repr(n) for n in names[1:]) or 'none'})"
             )
+    missing = []
+    for logical, names in (optional or {}).items():
+        found = [folded.index(_fold(n)) for n in names if _fold(n) in folded]
+        if found:
+            where[logical] = found[0]
+        else:
+            missing.append(logical)
     rows = []
     for line, cells in enumerate(reader, start=2):
         if not any(c.strip() for c in cells):
             continue
         if len(cells) < len(header):
             cells = cells + [""] * (len(header) - len(cells))
-        rows.append((line, {k: cells[i].strip() for k, i in where.items()}))
+        row = {k: cells[i].strip() for k, i in where.items()}
+        row.update(dict.fromkeys(missing, ""))
+        rows.append((line, row))
     return rows

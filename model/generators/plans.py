@@ -266,14 +266,23 @@ def check_media(catalog: Catalog, node: NodeSpec, leaf: SwitchPorts) -> None:
     """Refuse a node-leaf pairing no medium of the catalog can cable (speed, both ends' lane
     rates and cages), before building thousands of links without a medium."""
     nic = port_table(catalog.device_types[node.type_id], node.breakout)[node.nics[0]]
+    _check_host_media(
+        catalog, f"NICs of {node.type_id!r}", node.speed_gbps, nic.lanes, nic.form_factor, leaf
+    )
+
+
+def _check_host_media(
+    catalog: Catalog, hosts: str, speed_gbps: float, lanes: int, form: str, leaf: SwitchPorts
+) -> None:
+    """:func:`check_media` for a host NIC given by its lanes and cage (the generic host of
+    the fat tree is not in the catalog while the plan is made)."""
     port = port_table(catalog.device_types[leaf.type_id], leaf.breakout)[leaf.names[0]]
-    lanes = {nic.speed_gbps / nic.lanes, port.speed_gbps / port.lanes}
-    forms = {nic.form_factor, port.form_factor}
-    if _medium_joins(catalog, node.speed_gbps, lanes, forms):
+    lane_rates = {speed_gbps / lanes, port.speed_gbps / port.lanes}
+    if _medium_joins(catalog, speed_gbps, lane_rates, {form, port.form_factor}):
         return
-    rates = " and ".join(f"{r:g}G" for r in sorted(lanes))
+    rates = " and ".join(f"{r:g}G" for r in sorted(lane_rates))
     raise GenerateError(
-        f"no medium in the catalog joins the {node.speed_gbps:g}G NICs of {node.type_id!r} to the "
+        f"no medium in the catalog joins the {speed_gbps:g}G {hosts} to the "
         f"{leaf.speed_gbps:g}G ports of {leaf.type_id!r} (lanes at {rates}); choose a switch or "
         "port mode whose ports run the NICs' lane rate"
     )
@@ -478,6 +487,10 @@ class FatTreePlan:
 
 
 GENERIC_SPEED_GBPS = 400.0
+# The generic fat-tree host's one NIC: 4 lanes in an OSFP cage, like the generic k-port switch
+# (`topology.generic_host_type`/`generic_switch_type` build them from these).
+GENERIC_NIC_LANES = 4
+GENERIC_NIC_FORM = "OSFP"
 
 
 def plan_fat_tree(
@@ -499,6 +512,15 @@ def plan_fat_tree(
                 f"than k = {k}; use --k {ports.radix - ports.radix % 2} or less, "
                 "or a bigger switch"
             )
+        # The hosts must be cabled to the edge (a Q3400 at 400G runs 2 x 200G lanes, which no
+        # 4-lane 400G NIC can join). Switch-to-switch links then need no check of their own:
+        # every tier is this one switch at this speed, and a medium that joins a host to it
+        # runs its lane rate and cage at both ends.
+        if node_type:
+            check_media(catalog, node, ports)
+        else:
+            hosts = "NICs of the generic hosts"
+            _check_host_media(catalog, hosts, speed, GENERIC_NIC_LANES, GENERIC_NIC_FORM, ports)
     return FatTreePlan(k, switch or "", node_type or "", speed, gpus)
 
 

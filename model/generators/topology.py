@@ -12,6 +12,8 @@ from collections.abc import Callable
 from model.catalog import Catalog, DeviceType, GpuSpec, PortGroup
 from model.generators.placement import Segment, Unit
 from model.generators.plans import (
+    GENERIC_NIC_FORM,
+    GENERIC_NIC_LANES,
     NVL72_COMPUTE_TRAYS,
     NVL72_SWITCH_TRAYS,
     FatTreePlan,
@@ -304,8 +306,8 @@ def generic_switch_type(k: int, speed_gbps: float) -> DeviceType:
                 role="compute",
                 count=k,
                 speed_gbps=speed_gbps,
-                lanes=4,
-                form_factor="OSFP",
+                lanes=GENERIC_NIC_LANES,
+                form_factor=GENERIC_NIC_FORM,
             ),
         ),
         source="estimate",
@@ -335,8 +337,8 @@ def generic_host_type(speed_gbps: float) -> DeviceType:
                 role="compute",
                 count=1,
                 speed_gbps=speed_gbps,
-                lanes=4,
-                form_factor="OSFP",
+                lanes=GENERIC_NIC_LANES,
+                form_factor=GENERIC_NIC_FORM,
             ),
         ),
         source="estimate",

@@ -22,7 +22,9 @@ import math
 
 import pytest
 
+from model.cabling import CablePlant
 from model.generate import fat_tree, generate, leaf_spine, nvl72, preview, rail_optimized
+from model.generators.plans import GenerateError
 from tests.model.generate_checks import assert_links_valid, tier_counts
 
 
@@ -348,3 +350,21 @@ def test_nvl72_scale_up_and_scale_out_counts():
 def test_generate_dispatches_by_template_name():
     design = generate("leaf-spine", nodes=4, node_type="dgx-h100", switch="qm9700")
     assert len(design.links) == 4 * 8 + 32 * 1
+
+
+@pytest.mark.parametrize("node_type", [None, "dgx-h100"])
+def test_fat_tree_on_a_switch_no_medium_can_cable_to_the_hosts_is_refused(node_type):
+    # A Q3400 at 400G splits each 800G port in two 2 x 200G lanes; the generic host's NIC and
+    # the DGX H100's ConnectX-7 run 400G on 4 x 100G, so 128 of a k = 8 tree's links would
+    # have no medium (they were built, unroutable, before this check).
+    with pytest.raises(GenerateError) as refused:
+        fat_tree(k=8, switch="q3400", node_type=node_type)
+    message = str(refused.value)
+    assert "no medium in the catalog joins the 400G" in message
+    assert "'q3400' (lanes at 100G and 200G)" in message
+
+
+@pytest.mark.parametrize("switch", ["qm9700", "sn5600"])
+def test_fat_tree_on_a_cableable_switch_has_a_medium_for_every_link(switch):
+    design = fat_tree(k=8, switch=switch, node_type="dgx-h100")
+    assert int((CablePlant(design).medium_index < 0).sum()) == 0

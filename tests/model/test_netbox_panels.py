@@ -13,6 +13,7 @@ import json
 
 import pytest
 
+from model.asbuilt.netbox_media import NETBOX_CABLE_TYPE_LABELS
 from model.cabling import CablePlant
 from model.export.netbox import netbox_files, netbox_tables
 from model.export.netbox_names import interface_name
@@ -277,6 +278,7 @@ def _netbox_lists(export, folder):
     import csv
 
     site = export.site
+    type_label = {slug: label for label, slug in NETBOX_CABLE_TYPE_LABELS.items()}
     tables = {
         "netbox_sites.csv": (["Name"], [[site]]),
         "netbox_racks.csv": (
@@ -292,9 +294,10 @@ def _netbox_lists(export, folder):
         ),
         "netbox_cables.csv": (
             ["Device A", "Termination A", "Device B", "Termination B", "Site A", "Site B"]
-            + ["Label", "Length"],
+            + ["Label", "Length", "Type", "Description"],
             [
                 [r[1], r[3], r[5], r[7], r[0], r[4], r[10], f"{r[11]} m" if r[11] else ""]
+                + [type_label.get(r[8], r[8]), r[13]]  # NetBox lists a type by its label
                 for r in export.rows("08_cables")
             ],
         ),
@@ -322,7 +325,7 @@ def _cables(export):  # ends and label (lengths follow the new rack positions)
 def test_import_netbox_brings_panels_and_via_back_and_exports_the_same(tmp_path, medium):
     design = two_rack_hall(12.0, medium, nics=8)
     place_panels(design)
-    first, plant, result, second, _ = _round_trip(design, tmp_path)
+    first, plant, result, second, back_plant = _round_trip(design, tmp_path)
     back = result.design
     assert back.settings.cabling == "cross-connect"
     assert len(back.devices) == len(design.devices) and len(back.links) == len(design.links)
@@ -343,8 +346,12 @@ def test_import_netbox_brings_panels_and_via_back_and_exports_the_same(tmp_path,
     for link in back.links.values():  # as-built = cord A + trunk + cord B as recorded
         cord_a, _, trunk, _, cord_b = layout.channels[_by_label(design, plant, link.label)].elements
         assert link.as_built_m == pytest.approx(cord_a.length_m + trunk.length_m + cord_b.length_m)
-    if medium != "sr4-400g":
-        return  # the import does not read a cable's medium back: the default (SR4) is chosen
+    # The cords' cable type brings the medium back: FR4 over LC cassettes stays single-mode
+    # (the lowest-cost policy alone would choose SR4 at these lengths) and is pinned; SR4, the
+    # policy's own choice, is left to the policy.
+    assert {back_plant.medium(k).id for k in back.links} == {medium}
+    pinned = {k.medium for k in back.links.values()}
+    assert pinned == ({"auto"} if medium == "sr4-400g" else {medium})
     assert first.rows("07_devices") == second.rows("07_devices")
     assert _cables(second) == _cables(first)
 
