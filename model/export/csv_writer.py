@@ -60,18 +60,21 @@ def format_column(values: Sequence[object], spreadsheet_safe: bool = True) -> li
     """One column's cells as the text :func:`csv_bytes` writes for them (quoted where needed).
 
     Checks are per column at C speed (a search in the joined column): a column of text with no
-    formula start and nothing to quote is taken as it is. A column with few distinct values
-    (text of a few kinds, floats, ints with empties) is formatted once per distinct value and
-    mapped; any other mix goes cell by cell.
+    formula start and nothing to quote is taken as it is. Text that needs a prefix or quotes,
+    when it has few distinct values, and floats or ints with empty cells are formatted once per
+    distinct value and mapped; any other mix goes cell by cell.
     """
     kinds = set(map(type, values))
     if kinds <= {str}:
-        distinct = set(values)
-        if distinct and len(distinct) * 4 <= len(values):
-            memo = dict(zip(distinct, format_column(list(distinct), spreadsheet_safe), strict=True))
-            return list(map(memo.__getitem__, values))
         cells = list(values)
-        if spreadsheet_safe and _any_starts(cells, _FORMULA_START):
+        formula = spreadsheet_safe and _any_starts(cells, _FORMULA_START)
+        if not formula and not _needs_quotes(cells):
+            return cells
+        distinct = set(cells)
+        if len(distinct) * 4 <= len(cells):
+            memo = dict(zip(distinct, format_column(list(distinct), spreadsheet_safe), strict=True))
+            return list(map(memo.__getitem__, cells))
+        if formula:
             cells = ["'" + v if v[:1] in _FORMULA_SET else v for v in cells]
     elif kinds <= {int}:
         return list(map(str, values))
@@ -81,11 +84,15 @@ def format_column(values: Sequence[object], spreadsheet_safe: bool = True) -> li
         return list(map(memo.__getitem__, values))
     else:
         cells = [str(_cell(v, spreadsheet_safe)) for v in values]
-    blob = "".join(cells)
-    if any(c in blob for c in _QUOTE_IF):
+    if _needs_quotes(cells):
         search = _NEEDS_QUOTES.search
         cells = [_quoted(v) if search(v) else v for v in cells]
     return cells
+
+
+def _needs_quotes(cells: list[str]) -> bool:
+    blob = "".join(cells)
+    return any(c in blob for c in _QUOTE_IF)
 
 
 def _any_starts(cells: list[str], starts: tuple[str, ...]) -> bool:
