@@ -20,6 +20,7 @@ from operator import attrgetter
 
 import numpy as np
 
+from model.bulk_load import LoadedLinkCodes, loaded_link_codes
 from model.cabling_findings import plant_findings
 from model.cabling_media import PlantMedia
 from model.cabling_routes import PlantRouting
@@ -235,12 +236,18 @@ class CablePlant(PlantRouting, PlantMedia):
         self._drop_x = self._drop_y = np.zeros(0)
         self._att = self._graph.attach(np.zeros(0), np.zeros(0), 0.0)
         self._place_racks(list(design.racks))
-        self.link_ids: list[str] = []
-        self.index: dict[str, int] = {}
+        # Every row at once: the columns are allocated at their size (not grown), and a design
+        # not edited since its load gives its link ends as the loader's integer codes.
+        self.link_ids = list(design.links)
+        n = len(self.link_ids)
+        self.index = dict(zip(self.link_ids, range(n), strict=True))
         for name, dtype in {**_INPUTS, **_OUTPUTS}.items():
-            setattr(self, name, np.zeros(0, dtype=dtype))
-        self._append_rows(list(design.links), compute=False, records=list(design.links.values()))
-        self._compute(np.arange(len(self.link_ids)), diff=False)
+            setattr(self, name, np.zeros(n, dtype=dtype))
+        self.ordered_m[:] = np.nan
+        # All rows as a slice: each column is written by one copy, not a scatter by index.
+        records = list(design.links.values())
+        self._fill_inputs(slice(0, n), self.link_ids, records, loaded_link_codes(design))
+        self._compute(np.arange(n), diff=False)
 
     def _full_with_diff(self) -> set[str]:
         old_index = self.index
@@ -411,12 +418,21 @@ class CablePlant(PlantRouting, PlantMedia):
             self.index[link_id] = hole
         del self.link_ids[new_n:]
 
-    def _fill_inputs(self, rows: np.ndarray, ids: list[str], records: list | None = None) -> None:
+    def _fill_inputs(
+        self,
+        rows: np.ndarray | slice,
+        ids: list[str],
+        records: list | None = None,
+        codes: LoadedLinkCodes | None = None,
+    ) -> None:
         """Read the design's records of these links into the input columns.
 
         This is the one per-link pass over Python objects of a full build, so it is written as
         ``map`` over C-level getters into integer arrays (device position, port name number);
-        everything else is a numpy gather from per-device and per-port-table arrays.
+        everything else is a numpy gather from per-device and per-port-table arrays. ``codes``
+        (all rows of a design unedited since its load) gives the device and port of every end
+        as the loader's integer codes: then only the per-device and per-port-name tables are
+        looked up in Python, and the ends are numpy gathers through them.
         """
         n = len(ids)
         if not n:
@@ -426,15 +442,28 @@ class CablePlant(PlantRouting, PlantMedia):
         if n > len(design.devices) // 4:
             device_ids = list(design.devices)
         else:
+            codes = None  # few links: the slow path below numbers only their devices
             device_ids = list(set(map(_DEVICE_A, recs)) | set(map(_DEVICE_B, recs)))
         rack, face, height, table = self._device_table(device_ids)
         position = dict(zip(device_ids, range(len(device_ids)), strict=True))
         port_no = self._port_no
-        ia = np.fromiter(map(position.__getitem__, map(_DEVICE_A, recs)), np.int64, n)
-        ib = np.fromiter(map(position.__getitem__, map(_DEVICE_B, recs)), np.int64, n)
         dev_no = self._last_dev_no
-        pa = np.fromiter(map(port_no.__getitem__, map(_PORT_A, recs)), np.int64, n)
-        pb = np.fromiter(map(port_no.__getitem__, map(_PORT_B, recs)), np.int64, n)
+        if codes is not None and codes.port_names and set(codes.port_names) <= port_no.keys():
+            dev_of_code = np.fromiter(
+                map(position.__getitem__, codes.device_ids), np.int64, len(codes.device_ids)
+            )
+            port_of_code = np.fromiter(
+                map(port_no.__getitem__, codes.port_names), np.int64, len(codes.port_names)
+            )
+            ends_dev, ends_port = dev_of_code[codes.device], port_of_code[codes.port]
+            ia, ib = ends_dev[:n], ends_dev[n:]
+            pa, pb = ends_port[:n], ends_port[n:]
+        else:
+            codes = None
+            ia = np.fromiter(map(position.__getitem__, map(_DEVICE_A, recs)), np.int64, n)
+            ib = np.fromiter(map(position.__getitem__, map(_DEVICE_B, recs)), np.int64, n)
+            pa = np.fromiter(map(port_no.__getitem__, map(_PORT_A, recs)), np.int64, n)
+            pb = np.fromiter(map(port_no.__getitem__, map(_PORT_B, recs)), np.int64, n)
         ca = self._class_matrix[table[ia], pa]
         cb = self._class_matrix[table[ib], pb]
         cage_a = dev_no[ia] * CAGE_STRIDE + self._cage_matrix[table[ia], pa]
@@ -458,8 +487,8 @@ class CablePlant(PlantRouting, PlantMedia):
         self._rack_depth[rows] = self._rack_geom[ra, 3]
         self._class_a[rows], self._class_b[rows] = ca, cb
         pinned = np.full(n, -1, dtype=np.int32)
-        media = list(map(_MEDIUM, recs))
-        if media.count("auto") != n:
+        media = [] if codes is not None and codes.all_auto else list(map(_MEDIUM, recs))
+        if media and media.count("auto") != n:
             for k in [k for k, m in enumerate(media) if m != "auto"]:
                 pinned[k] = self._media_row.get(media[k], -1)
         self._pinned[rows] = pinned

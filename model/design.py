@@ -75,6 +75,9 @@ class Design(DesignQueries, LinkEdits):
         self._changes = ChangeNotifier()
         self._id_counters: dict[str, int] = {}
         self.revision = 0  # bumped by every edit; caches compare it
+        # The loader's integer codes of the link ends (model.bulk_load.LoadedLinkCodes), for
+        # the cable plant; dropped by the first edit.
+        self._loaded_codes = None
 
     # ----------------------------------------------------------------------------- listeners
 
@@ -88,6 +91,7 @@ class Design(DesignQueries, LinkEdits):
 
     def _emit(self, kind: ChangeKind, ids: Iterable[str] = ()) -> None:
         self.revision += 1
+        self._loaded_codes = None
         self._changes.record(kind, ids)
 
     # ----------------------------------------------------------------------------- name, hall, settings

@@ -273,9 +273,12 @@ def build_plant(
     if around_link is None:
         # Imported here: model.structured_plant builds on this module's PartCount; it changes
         # nothing unless a link runs through panels.
+        from model.structured_layout import uses_structured
         from model.structured_plant import apply_structured
 
-        if fabric_rows is not None:
+        # The dict of every link's fabric is only read for links through panels (~0.1 s at
+        # 393k links per analysis report otherwise).
+        if fabric_rows is not None and uses_structured(design):
             names = np.array(fabric_rows[0], dtype=object)[np.asarray(fabric_rows[1])]
             fabric_of = dict(zip(plant.link_ids, names.tolist(), strict=True))
         apply_structured(out, plant, fabric_of)

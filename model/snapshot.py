@@ -162,7 +162,9 @@ def _copy_container(value):
     """One level of copying: containers and arrays copied, their elements shared (immutable),
     except sets inside a dict (the design's indexes), which edits change in place."""
     if isinstance(value, np.ndarray):
-        return value.copy()
+        copied = value.copy()
+        copied.flags.writeable = False  # immutable: a write on the worker raises, not tears
+        return copied
     if isinstance(value, dict):
         if value and isinstance(next(iter(value.values())), set):
             return {k: set(v) for k, v in value.items()}

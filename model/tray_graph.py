@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from heapq import heappop, heappush
-from itertools import count, pairwise
+from itertools import pairwise
+from math import inf
 
-import networkx as nx
 import numpy as np
 import shapely
 
@@ -84,7 +84,8 @@ class TrayGraph:
         self._build_stations(joins)
         self._rows: dict[int, np.ndarray] = {}
         self._paths: dict[int, dict[int, int]] = {}  # source -> predecessor per reached node
-        self._adjacency: dict[int, list[tuple[int, float]]] | None = None  # node: (node, weight)
+        self._legs: dict[tuple[int, int], list[tuple[int, float, float]]] = {}  # _station_legs
+        self._adjacency: list[list[tuple[int, float]]] | None = None  # node: (node, weight)
         self._matrix: np.ndarray | None = None
         self._index = np.zeros(0, dtype=np.int64)
 
@@ -186,8 +187,10 @@ class TrayGraph:
         node_of_root = {r: k for k, r in enumerate(roots)}
         self.node_of_station = np.array([node_of_root[find(k)] for k in range(n)], dtype=np.int64)
         self.node_xy = np.zeros((len(roots), 2))
-        graph = nx.Graph()
-        graph.add_nodes_from(range(len(roots)))
+        # node -> {neighbour: edge}, one edge dict shared by both ends: networkx's Graph layout
+        # (the same neighbour order, so the same shortest path among equal ones) without
+        # importing networkx (~0.1 s of every command's start).
+        graph: dict[int, dict[int, dict]] = {k: {} for k in range(len(roots))}
         self._node_s: dict[tuple[int, int], float] = {}  # (node, tray) -> position along tray
         for t, arr in enumerate(self.station_s):
             nodes = self.node_of_station[offsets[t] : offsets[t + 1]]
@@ -209,12 +212,16 @@ class TrayGraph:
         )
 
     @staticmethod
-    def _add_edge(graph: nx.Graph, u: int, v: int, w: float, tray: int) -> None:
+    def _add_edge(graph: dict[int, dict[int, dict]], u: int, v: int, w: float, tray: int) -> None:
+        """The edge u-v of weight ``w`` along ``tray`` (-1: a join), unless a lighter one is
+        there; a heavier one is replaced in place (it keeps its place among the neighbours)."""
         if u == v:
             return
-        old = graph.get_edge_data(u, v)
-        if old is None or old["weight"] > w:
-            graph.add_edge(u, v, weight=w, tray=tray)
+        old = graph[u].get(v)
+        if old is None:
+            graph[u][v] = graph[v][u] = {"weight": w, "tray": tray}
+        elif old["weight"] > w:
+            old.update(weight=w, tray=tray)
 
     # ----------------------------------------------------------------------------- queries
 
@@ -303,9 +310,10 @@ class TrayGraph:
         for node in unique_sorted(nodes).tolist():
             if node not in self._rows:
                 row = np.full(self.node_count, np.inf)
-                dist = nx.single_source_dijkstra_path_length(self.graph, node)
+                dist, pred = _dijkstra(self._adjacency_lists(), node)
                 row[list(dist.keys())] = list(dist.values())
                 self._rows[node] = row
+                self._paths.setdefault(node, pred)  # the same search gives its paths
         if self._matrix is None or len(self._matrix) != len(self._rows):
             order = list(self._rows)
             self._index = np.full(max(self.node_count, 1), -1, dtype=np.int64)
@@ -321,8 +329,9 @@ class TrayGraph:
         n = self.node_count
         dist = np.full((n, n), np.inf)
         np.fill_diagonal(dist, 0.0)
-        for u, v, w in self.graph.edges(data="weight"):
-            dist[u, v] = dist[v, u] = min(dist[u, v], w)
+        for u, nbrs in self.graph.items():
+            for v, edge in nbrs.items():
+                dist[u, v] = dist[v, u] = min(dist[u, v], edge["weight"])
         for k in range(n):
             np.minimum(dist, dist[:, k, None] + dist[None, k, :], out=dist)
         self._rows = {k: dist[k] for k in range(n)}
@@ -366,7 +375,7 @@ class TrayGraph:
             return None
         best = abs(float(att.s[0] - att.s[1])) if att.piece[0] == att.piece[1] else np.inf
         for node, off in ((int(att.u[0]), float(att.du[0])), (int(att.v[0]), float(att.dv[0]))):
-            dist = nx.single_source_dijkstra_path_length(self.graph, node)
+            dist, _ = _dijkstra(self._adjacency_lists(), node)
             for far, far_off in ((int(att.u[1]), att.du[1]), (int(att.v[1]), att.dv[1])):
                 if far in dist:
                     best = min(best, off + dist[far] + float(far_off))
@@ -434,14 +443,17 @@ class TrayGraph:
         return out
 
     def _station_legs(self, start: int, end: int) -> list[tuple[int, float, float]]:
-        """Tray runs (tray, s from, s to) of the shortest station path ``start`` -> ``end``."""
-        nodes = self._node_path(start, end)
-        legs = []
-        graph, node_s = self.graph, self._node_s
-        for p, q in pairwise(nodes):
-            tray = graph[p][q]["tray"]
-            if tray >= 0:
-                legs.append((tray, node_s[(p, tray)], node_s[(q, tray)]))
+        """Tray runs (tray, s from, s to) of the shortest station path ``start`` -> ``end``,
+        kept per pair of stations (at XL 3,444 routes run between 741 pairs)."""
+        legs = self._legs.get((start, end))
+        if legs is None:
+            legs = []
+            graph, node_s = self.graph, self._node_s
+            for p, q in pairwise(self._node_path(start, end)):
+                tray = graph[p][q]["tray"]
+                if tray >= 0:
+                    legs.append((tray, node_s[(p, tray)], node_s[(q, tray)]))
+            self._legs[(start, end)] = legs
         return legs
 
     def _way(
@@ -462,21 +474,25 @@ class TrayGraph:
 
     def _node_path(self, start: int, end: int) -> list[int]:
         """Station nodes of the shortest path ``start`` -> ``end``, from one cached Dijkstra per
-        source (the same path ``nx.dijkstra_path`` gives: :func:`_dijkstra_predecessors` is
+        source (the same path ``nx.dijkstra_path`` gives: :func:`_dijkstra` is
         networkx's search, and a path is read back from its predecessors only when asked)."""
         pred = self._paths.get(start)
         if pred is None:
-            if self._adjacency is None:
-                self._adjacency = {
-                    v: [(u, edge["weight"]) for u, edge in nbrs.items()]
-                    for v, nbrs in self.graph.adj.items()
-                }
-            pred = self._paths[start] = _dijkstra_predecessors(self._adjacency, start)
+            pred = self._paths[start] = _dijkstra(self._adjacency_lists(), start)[1]
         path = [end]
         while (node := pred[path[-1]]) >= 0:
             path.append(node)
         path.reverse()
         return path
+
+    def _adjacency_lists(self) -> list[list[tuple[int, float]]]:
+        """(neighbour, weight) of every node, in the graph's neighbour order, read once."""
+        if self._adjacency is None:
+            self._adjacency = [
+                [(u, edge["weight"]) for u, edge in self.graph[v].items()]
+                for v in range(self.node_count)
+            ]
+        return self._adjacency
 
     def tray_numbers(self, a: Attachments, i: int, b: Attachments, j: int) -> list[int]:
         """Tray numbers :meth:`path` passes along, in order (a tray may repeat), no plan points."""
@@ -560,32 +576,37 @@ def _merge(legs: list[tuple[int, float, float]]) -> tuple[tuple[int, float, floa
     return tuple((t, lo, hi) for t, lo, hi in out)
 
 
-def _dijkstra_predecessors(
-    adjacency: dict[int, list[tuple[int, float]]], source: int
-) -> dict[int, int]:
-    """Predecessor of each node reached from ``source`` on its shortest path (-1 at the source).
+def _dijkstra(
+    adjacency: list[list[tuple[int, float]]], source: int
+) -> tuple[dict[int, float], dict[int, int]]:
+    """Shortest distance from ``source`` of each node it reaches, in the order they are settled,
+    and each one's predecessor on its shortest path (-1 at the source).
 
-    Why not ``nx.single_source_dijkstra``: it is this very search (same heap order, same
-    neighbour order, a node's predecessor replaced only by a strictly shorter way, so the same
-    path among equal ones) plus a path list built for every node; at XL 287 sources cost
-    ~0.5 s that way. Here the graph is read once into lists and only predecessors are kept.
+    This is networkx's ``single_source_dijkstra`` search (same heap order, same neighbour order,
+    a node's predecessor replaced only by a strictly shorter way, so the same distances and the
+    same path among equal ones) without a path list built for every node: at XL 287 sources
+    cost ~0.5 s that way. One search gives both the distance row and the paths of a source.
     """
     dist: dict[int, float] = {}
-    seen = {source: 0}
+    done = [False] * len(adjacency)
+    seen = [inf] * len(adjacency)  # best way found so far (networkx's ``seen``; inf: none)
+    seen[source] = 0
     pred = {source: -1}
-    c = count()
-    fringe = [(0, next(c), source)]
+    order = 1  # networkx's push counter: equal distances leave the heap first pushed first
+    fringe = [(0, 0, source)]
     while fringe:
         dist_v, _, v = heappop(fringe)
-        if v in dist:
+        if done[v]:
             continue
+        done[v] = True
         dist[v] = dist_v
         for u, cost in adjacency[v]:
-            if u in dist:
+            if done[u]:
                 continue
             vu_dist = dist_v + cost
-            if u not in seen or vu_dist < seen[u]:
+            if vu_dist < seen[u]:
                 seen[u] = vu_dist
-                heappush(fringe, (vu_dist, next(c), u))
+                heappush(fringe, (vu_dist, order, u))
+                order += 1
                 pred[u] = v
-    return pred
+    return dist, pred

@@ -121,6 +121,7 @@ class AnalysisDocks(QObject):
         scene.tray_load.follow(self.runner)  # bundles and fill come with each analysis
         self.links.set_source(document.design, document.plant, document.stack)
         self.runner.plant_refreshed.connect(self.links.plant_changed)
+        self.runner.finished.connect(self.links.analysis_finished)
         scene.selection_ids_changed.connect(self._canvas_selected)
         self._stack_index = document.stack.index()
         self._edits: list[str] = []

@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 from gui.commands import UpdateCommand, push
 from gui.plain_text import plain_labels, tooltip
 from gui.style import MEDIUM_KIND_COLORS
-from model.analysis.topology import link_tiers
+from model.analysis.topology import infer_topology, tier_codes
 from model.catalog import medium_group
 from model.changes import DEVICE_KINDS, LINK_KINDS, Change
 from model.media import media_that_fit
@@ -79,6 +79,9 @@ class LinksTableModel(QAbstractTableModel):
         self._parts: dict[str, tuple] | None = None  # link id -> the plant's part names
         self._tiers: np.ndarray | None = None  # per plant row; dropped when links or devices change
         self._tier_names: list[str] = list(TIER_NAMES)
+        # True once an analysis runner feeds the codes (set_tiers): the column then waits for
+        # them instead of computing them on the GUI thread.
+        self.tiers_follow_analysis = False
         self._subscription = design.subscribe(self._on_change)
 
     def close(self) -> None:
@@ -172,6 +175,8 @@ class LinksTableModel(QAbstractTableModel):
             rack = design.racks.get(device.rack)
             return f"{rack.name if rack else '?'} · {device.name or device.id}:{end.port}"
         if col == COL_TIER:
+            if self._tiers is None and self.tiers_follow_analysis:
+                return "…"  # the analysis worker hands the codes over with its result
             return self._tier_names[int(self.tiers()[row])]
         if col == COL_SPEED:
             return f"{plant.speed_gbps[row]:g}G"
@@ -299,23 +304,35 @@ class LinksTableModel(QAbstractTableModel):
         self._apply()
         self.endResetModel()
 
+    def set_tiers(self, tiers: tuple[list[str], np.ndarray] | None, revision: int) -> None:
+        """Take the tier codes the analysis worker computed for design ``revision`` (names,
+        code per plant row: ``Analyzer.tier_codes``), so the GUI thread never infers them."""
+        if tiers is None or revision != self.design.revision:
+            return
+        names, codes = tiers
+        if len(codes) != len(self.plant.link_ids):
+            return
+        had = self._tiers is not None
+        self._tier_names, self._tiers = list(names), codes
+        if not had and len(self.order):
+            # Cells shown as pending ("…") while the codes were on their way.
+            self.dataChanged.emit(
+                self.index(0, COL_TIER), self.index(len(self.order) - 1, COL_TIER)
+            )
+
     def tiers(self) -> np.ndarray:
         """Tier code per plant row (index into ``_tier_names``): the analysis's classification
-        (``model.analysis.topology.link_tiers``), computed once per change of links or devices."""
+        (``model.analysis.topology.tier_codes``). Normally handed over by the analysis worker
+        (``set_tiers``); computed here, on the calling thread, only when a sort or a filter
+        needs them before the worker's result for the current links has arrived."""
         if self._tiers is None or len(self._tiers) != len(self.plant.link_ids):
-            tier_of = link_tiers(self.design)
-            names = list(TIER_NAMES)
-            code: dict[str, int] = {name: i for i, name in enumerate(names)}
-            for name in tier_of.values():
-                if name not in code:
-                    code[name] = len(names)
-                    names.append(name)
-            names.append("?")  # a plant row whose link is already gone from the design
-            self._tier_names = names
-            self._tiers = np.fromiter(
-                (code.get(tier_of.get(k, "?"), len(names) - 1) for k in self.plant.link_ids),
-                dtype=np.int16,
-                count=len(self.plant.link_ids),
+            topo = infer_topology(self.design)
+            index = self.plant.index
+            known = [i for i, k in enumerate(topo.link_ids) if k in index]
+            rows = np.fromiter((index[topo.link_ids[i]] for i in known), np.int64, len(known))
+            link_tier = [topo.link_tier[i] for i in known]
+            self._tier_names, self._tiers = tier_codes(
+                link_tier, rows, len(self.plant.link_ids), TIER_NAMES
             )
         return self._tiers
 
@@ -524,6 +541,12 @@ class LinksTablePanel(QWidget):
             self.view.setColumnWidth(col, width)
         self.view.selectionModel().selectionChanged.connect(self._selection_changed)
         self._filters_changed()
+
+    def analysis_finished(self, result) -> None:
+        """A fresh analysis result (``AnalysisResult``): its tier codes fill the tier column."""
+        if self.model is not None:
+            self.model.tiers_follow_analysis = True
+            self.model.set_tiers(result.tiers, result.revision)
 
     def plant_changed(self, changed: set[str] | None = None) -> None:
         if self.model is None:

@@ -27,12 +27,18 @@ from model.analysis.bandwidth import bandwidth
 from model.analysis.bisection import Bisection, bisection, split_servers
 from model.analysis.collectives import RingPlacement
 from model.analysis.devices import device_figures, rack_power, switches_off_the_tiers
-from model.analysis.fabrics import fabric_figures
+from model.analysis.fabrics import fabric_figures, fabric_shapes
 from model.analysis.hops import server_hops
-from model.analysis.media_costs import media_figures
+from model.analysis.media_costs import media_figures, shared_cages
 from model.analysis.reliability import forecast
 from model.analysis.report import Report
-from model.analysis.topology import LINK_COMPUTE, components, infer_topology, tier_name
+from model.analysis.topology import (
+    LINK_COMPUTE,
+    components,
+    infer_topology,
+    tier_codes,
+    tier_name,
+)
 from model.analysis.tray_fill import TrayFill, trunk_load
 from model.changes import DEVICE_KINDS, RACK_KINDS, TRAY_KINDS, Change, ChangeKind
 from model.channel_checks import channel_findings, channel_summary, skew_findings
@@ -40,6 +46,7 @@ from model.design import Design
 from model.entities import FABRICS
 from model.findings import sort_findings
 from model.plant import PlantCache, build_plant
+from model.rack_clashes import rack_clashes
 from model.structured_layout import structured_layout, uses_structured
 from model.tray_products import tray_items
 
@@ -81,6 +88,8 @@ class Analyzer:
         self._dev = None
         self._dev_findings = []
         self._placement = []
+        self._clashes = None  # the placement findings' clashes (model.rack_clashes)
+        self._moved_racks: set[str] | None = set()  # since them; None: redo every rack
         self._scale_up = None
         self._trays = TrayFill()
         self._rack_power = None  # (device figures, plug power dicts, (typical, max) per rack)
@@ -88,6 +97,10 @@ class Analyzer:
         self._plant_rows = None
         self._rows_generation = None  # plant route_generation the rows were read at
         self._links_by_tier: dict[str, int] = {}
+        self._tier_codes = None  # ((topology, plant rows, row count, first names), codes)
+        self._fabric_shapes = None  # ((topology, catalog), fabric_shapes)
+        self._topo_findings = None  # (topology, bandwidth, target, findings)
+        self._shared = None  # (topology, media_costs.shared_cages)
         self._domain = 1
         self._pending_links: set[str] = set()
         self._geometry = _geometry_settings(design.settings)
@@ -118,6 +131,23 @@ class Analyzer:
         """Cables per tray and group as of the last report (see ``TrayFill.cables_by_tray``)."""
         return self._trays.cables_by_tray(self.plant, group_of)
 
+    def tier_codes(self, first=()) -> tuple[list[str], np.ndarray] | None:
+        """Tier code per plant row as of the last report (``topology.tier_codes``; None without
+        a plant), kept until the link set or the plant's rows change: what the links table
+        shows and filters by, computed here so the GUI thread never infers the topology."""
+        if self.plant is None or self._topo is None or self._plant_rows is None:
+            return None
+        cached = self._tier_codes
+        key = (self._topo, self._plant_rows, len(self.plant.link_ids), tuple(first))
+        if cached is None or any(a is not b for a, b in zip(cached[0][:2], key[:2], strict=True)):
+            cached = None
+        elif cached[0][2:] != key[2:]:
+            cached = None
+        if cached is None:
+            codes = tier_codes(self._topo.link_tier, self._plant_rows, key[2], first)
+            cached = self._tier_codes = (key, codes)
+        return cached[1]
+
     def _on_change(self, change: Change) -> None:
         if change.touches(TOPOLOGY_EVENTS):
             self._dirty.add("topology")
@@ -125,6 +155,14 @@ class Analyzer:
             self._dirty.add("devices")
         if change.touches(PLACEMENT_EVENTS):
             self._dirty.add("placement")
+            # Moves alone: only the moved racks' clashes are redone; anything else (a rack
+            # added, removed or renamed: names are in the messages; the hall) redoes them all.
+            if self._moved_racks is not None and set(change.kinds) & PLACEMENT_EVENTS <= {
+                K.RACKS_MOVED
+            }:
+                self._moved_racks.update(change.ids(K.RACKS_MOVED))
+            else:
+                self._moved_racks = None
         if change.touches(TRAY_EVENTS):
             self._dirty.add("trays")
         # Links whose route or medium may have changed, whoever refreshes the plant.
@@ -186,7 +224,13 @@ class Analyzer:
             self._dev_findings = warn.rack_u_findings(design)
             self._dirty.discard("devices")
         if "placement" in self._dirty:
-            self._placement = warn.placement_findings(design)
+            moved = self._moved_racks
+            if moved is not None and self._clashes is not None:
+                self._clashes = warn.moved_clashes(design, self._clashes, moved)
+            else:
+                self._clashes = rack_clashes(design)
+            self._moved_racks = set()
+            self._placement = warn.placement_findings(design, self._clashes)
             self._dirty.discard("placement")
             self._scale_up = None
         half_a, half_b = split_servers(design, topo)
@@ -214,7 +258,7 @@ class Analyzer:
                 self._plant_rows = np.fromiter(
                     (index[lid] for lid in topo.link_ids), dtype=np.int64, count=len(topo.link_ids)
                 )
-        media = media_figures(topo, self.plant, self._plant_rows)
+        media = media_figures(topo, self.plant, self._plant_rows, self._shared_cages(topo))
         phys = None
         if self.plant is not None:
             # Split by fabric once: the totals are the sums, the per-fabric figures its parts.
@@ -250,7 +294,7 @@ class Analyzer:
             *self._placement,
             *self._dev_findings,
             *self._scale_up,
-            *warn.topology_findings(design, topo, bw.switch_ratio),
+            *self._topology_findings(topo, bw),
             *warn.rack_power_findings(design, typ, mx),
             *self._tray_overfill(fill),
         ]
@@ -365,9 +409,36 @@ class Analyzer:
             },
             tray_fill=fill,
             warnings=sort_findings(findings),
-            fabrics=fabric_figures(design, topo, self.plant, self._plant_rows, media, phys),
+            fabrics=fabric_figures(
+                design, topo, self.plant, self._plant_rows, media, phys, self._shapes(topo)
+            ),
             reliability=forecast(design, topo, media),
         )
+
+    def _topology_findings(self, topo, bw):
+        """``warnings.topology_findings``, kept while topology, bandwidth and target stand (a
+        device rename or a link edit makes a new topology)."""
+        target = self.design.settings.oversubscription_target
+        cached = self._topo_findings
+        if cached is None or cached[0] is not topo or cached[1] is not bw or cached[2] != target:
+            findings = warn.topology_findings(self.design, topo, bw.switch_ratio)
+            cached = self._topo_findings = (topo, bw, target, findings)
+        return cached[3]
+
+    def _shared_cages(self, topo):
+        """``media_costs.shared_cages`` of the topology, kept while it stands."""
+        cached = self._shared
+        if cached is None or cached[0] is not topo:
+            cached = self._shared = (topo, shared_cages(topo))
+        return cached[1]
+
+    def _shapes(self, topo):
+        """The fabrics' topology part (``fabric_shapes``), kept while topology and catalog stand."""
+        key = (topo, self.design.catalog)
+        cached = self._fabric_shapes
+        if cached is None or cached[0][0] is not key[0] or cached[0][1] is not key[1]:
+            cached = self._fabric_shapes = (key, fabric_shapes(self.design, topo))
+        return cached[1]
 
     def _tray_overfill(self, fill: dict[str, float]):
         """TRAY_OVERFILLED, TRAY_OVERLOADED and TRAY_BEND_RADIUS, each naming its tray."""

@@ -19,7 +19,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from model.analysis.media_costs import MediaFigures, media_figures
+from model.analysis.media_costs import MediaFigures, SharedCages, media_figures, shared_cages
 from model.analysis.topology import Topology, components
 from model.design import Design
 from model.entities import FABRICS
@@ -51,31 +51,36 @@ class FabricFigures:
         }
 
 
-def fabric_figures(
-    design: Design,
-    topo: Topology,
-    plant,
-    plant_rows: np.ndarray | None,
-    media: MediaFigures,
-    phys=None,
-) -> dict[str, FabricFigures]:
-    """Figures of every fabric that has a switch or a link, in :data:`FABRICS` order.
+@dataclass(frozen=True)
+class FabricShape:
+    """What a fabric's figures take from the topology alone (no media): its links, switches,
+    endpoints and planes. Kept by the incremental analyzer while the topology stands, so a rack
+    move recomputes only the media part."""
 
-    ``media`` is the whole design's media figures (reused for a fabric that holds every link);
-    ``phys`` the physical plant split by fabric (:func:`model.plant.build_plant` with
-    ``fabric_of``): modules, cables and fibres, their power and cost come from it when given, so
-    the fabrics add up to the design's totals and the BOM.
-    """
+    code: int
+    mask: np.ndarray  # per topology link: in this fabric
+    links: int
+    switches_by_type: dict[str, int]
+    power_typical_w: float  # of its switches
+    power_max_w: float
+    price_usd: float
+    endpoints: int
+    planes: int
+    view: SimpleNamespace | None  # the fabric's links as a Topology-like view (None: all links)
+    shared: tuple[SharedCages, SharedCages] | None  # shared_cages of the view
+
+
+def fabric_shapes(design: Design, topo: Topology) -> list[FabricShape]:
+    """The topology part of every fabric that has a switch or a link, in :data:`FABRICS` order."""
     types = design.catalog.device_types
     codes = topo.fabric if topo.fabric is not None else np.zeros(len(topo.link_ids), np.int8)
     dev_codes = topo.device_fabric
-    out: dict[str, FabricFigures] = {}
-    for code, name in enumerate(FABRICS):
+    out: list[FabricShape] = []
+    for code, _name in enumerate(FABRICS):
         mask = codes == code
         switches = np.flatnonzero(dev_codes == code) if dev_codes is not None else []
         if not mask.any() and not len(switches):
             continue
-        fig = FabricFigures(links=int(mask.sum()))
         by_type: dict[str, int] = {}
         typ = mx = usd = 0.0
         for i in np.asarray(switches).tolist():
@@ -84,13 +89,62 @@ def fabric_figures(
             typ += dtype.power_typical_w
             mx += dtype.power_max_w
             usd += dtype.price_usd
-        fig.switches = int(sum(by_type.values()))
-        fig.switches_by_type = dict(sorted(by_type.items()))
+        view = None if mask.all() else _view(topo, mask)
         ends = np.concatenate([topo.a[mask], topo.b[mask]])
         is_switch = dev_codes[ends] >= 0 if dev_codes is not None else np.zeros(len(ends), bool)
-        fig.endpoints = int(len(np.unique(ends[~is_switch])))
-        fig.planes = _planes(topo, dev_codes, code, mask)
-        sub = media if mask.all() else _media_of(topo, plant, plant_rows, mask)
+        out.append(
+            FabricShape(
+                code,
+                mask,
+                int(mask.sum()),
+                dict(sorted(by_type.items())),
+                typ,
+                mx,
+                usd,
+                int(len(np.unique(ends[~is_switch]))),
+                _planes(topo, dev_codes, code, mask),
+                view,
+                shared_cages(view) if view is not None else None,
+            )
+        )
+    return out
+
+
+def fabric_figures(
+    design: Design,
+    topo: Topology,
+    plant,
+    plant_rows: np.ndarray | None,
+    media: MediaFigures,
+    phys=None,
+    shapes: list[FabricShape] | None = None,
+) -> dict[str, FabricFigures]:
+    """Figures of every fabric that has a switch or a link, in :data:`FABRICS` order.
+
+    ``media`` is the whole design's media figures (reused for a fabric that holds every link);
+    ``phys`` the physical plant split by fabric (:func:`model.plant.build_plant` with
+    ``fabric_of``): modules, cables and fibres, their power and cost come from it when given, so
+    the fabrics add up to the design's totals and the BOM. ``shapes`` are
+    :func:`fabric_shapes` of this topology (computed when not given).
+    """
+    if shapes is None:
+        shapes = fabric_shapes(design, topo)
+    out: dict[str, FabricFigures] = {}
+    for shape in shapes:
+        name = FABRICS[shape.code]
+        fig = FabricFigures(links=shape.links)
+        typ, mx, usd = shape.power_typical_w, shape.power_max_w, shape.price_usd
+        fig.switches = int(sum(shape.switches_by_type.values()))
+        fig.switches_by_type = dict(shape.switches_by_type)
+        fig.endpoints = shape.endpoints
+        fig.planes = shape.planes
+        if shape.view is None:
+            sub = media
+        elif plant is None:
+            sub = MediaFigures(False)
+        else:
+            rows = None if plant_rows is None else plant_rows[shape.mask]
+            sub = media_figures(shape.view, plant, rows, shape.shared)
         media_typ = sub.transceiver_power_w + sub.passive_power_w
         media_max = getattr(sub, "transceiver_power_max_w", sub.transceiver_power_w)
         media_max += getattr(sub, "passive_power_max_w", sub.passive_power_w)
@@ -127,11 +181,9 @@ def _planes(topo: Topology, dev_codes, code: int, mask: np.ndarray) -> int:
     return int(len(np.unique(label[members])))
 
 
-def _media_of(topo: Topology, plant, plant_rows, mask: np.ndarray) -> MediaFigures:
-    """``media_figures`` over the links of ``mask`` only (a view of the topology's link arrays)."""
-    if plant is None:
-        return MediaFigures(False)
-    view = SimpleNamespace(
+def _view(topo: Topology, mask: np.ndarray) -> SimpleNamespace:
+    """The links of ``mask`` as a Topology-like view for ``media_figures``."""
+    return SimpleNamespace(
         device_ids=topo.device_ids,
         link_ids=[lid for lid, keep in zip(topo.link_ids, mask.tolist(), strict=True) if keep],
         a=topo.a[mask],
@@ -141,5 +193,3 @@ def _media_of(topo: Topology, plant, plant_rows, mask: np.ndarray) -> MediaFigur
         ppc_a=topo.ppc_a[mask],
         ppc_b=topo.ppc_b[mask],
     )
-    rows = None if plant_rows is None else plant_rows[mask]
-    return media_figures(view, plant, rows)

@@ -50,10 +50,53 @@ class MediaFigures:
     transceivers_by_kind: dict[str, dict[str, float]] = field(default_factory=dict)
 
 
-def media_figures(topo: Topology, plant, order: np.ndarray | None = None) -> MediaFigures:
+@dataclass(frozen=True)
+class SharedCages:
+    """The link ends in shared (twin-port) cages of one side, grouped by cage: a topology-only
+    order (kept while the topology stands) under which the distinct (cage, medium) pairs are
+    found without sorting 260k ends per report."""
+
+    ends: np.ndarray  # topology link indexes of the shared ends, grouped by cage (stable)
+    cage: np.ndarray  # their cages, in that order
+    most: int  # the most ends one cage holds
+
+
+def shared_cages(topo: Topology) -> tuple[SharedCages, SharedCages]:
+    """:class:`SharedCages` of the A and the B ends of ``topo``."""
+    out = []
+    for cage, ppc in ((topo.cage_a, topo.ppc_a), (topo.cage_b, topo.ppc_b)):
+        ends = np.flatnonzero(ppc > 1)
+        ends = ends[np.argsort(cage[ends], kind="stable")]
+        grouped = cage[ends]
+        starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]]) if len(ends) else ends
+        most = int(np.diff(np.r_[starts, len(ends)]).max()) if len(ends) else 0
+        out.append(SharedCages(ends, grouped, most))
+    return out[0], out[1]
+
+
+def _modules_in_shared_cages(
+    side: SharedCages, idx: np.ndarray, with_modules: np.ndarray, k: int
+) -> np.ndarray:
+    """Per medium index: how many distinct (cage, medium) pairs the shared ends with modules
+    make (what ``unique_sorted(cage * (k + 1) + idx)`` counts, found within each cage group)."""
+    medium = idx[side.ends]
+    first = with_modules[side.ends].copy()
+    for back in range(1, side.most):  # an end equal to an earlier one of its cage is not new
+        same = (side.cage[back:] == side.cage[:-back]) & (medium[back:] == medium[:-back])
+        first[back:] &= ~same
+    return np.bincount(medium[first], minlength=k + 1)
+
+
+def media_figures(
+    topo: Topology,
+    plant,
+    order: np.ndarray | None = None,
+    shared: tuple[SharedCages, SharedCages] | None = None,
+) -> MediaFigures:
     """Counts, modules, power and cost of the media the plant chose, in topology link order.
 
-    ``order`` = the plant row of each topology link (computed when not given).
+    ``order`` = the plant row of each topology link (computed when not given); ``shared`` =
+    :func:`shared_cages` of ``topo`` (kept by the incremental analyzer; the same figures).
     """
     if plant is None:
         return MediaFigures(False)
@@ -85,12 +128,19 @@ def media_figures(topo: Topology, plant, order: np.ndarray | None = None) -> Med
     with_modules = modules_per_link[idx] > 0
     per_end_modules = modules_per_link[idx] / 2.0
     per_medium = np.zeros(k + 1)  # modules per medium index
-    for cage, ppc in ((topo.cage_a, topo.ppc_a), (topo.cage_b, topo.ppc_b)):
+    sides = ((topo.cage_a, topo.ppc_a), (topo.cage_b, topo.ppc_b))
+    for side, (cage, ppc) in enumerate(sides):
         single = with_modules & (ppc == 1)
         per_medium += np.bincount(idx[single], weights=per_end_modules[single], minlength=k + 1)
-        shared = with_modules & (ppc > 1)
-        if shared.any():
-            used = unique_sorted(cage[shared] * (k + 1) + idx[shared]) % (k + 1)  # (cage, medium)
+        if shared is not None:
+            # Each pair adds modules_per_link / 2 (0.5 or 1: exact in any order), so a count
+            # per medium gives the same sums as the sorted pairs below.
+            pairs = _modules_in_shared_cages(shared[side], idx, with_modules, k)
+            per_medium += pairs * (modules_per_link / 2.0)
+            continue
+        in_shared = with_modules & (ppc > 1)
+        if in_shared.any():
+            used = unique_sorted(cage[in_shared] * (k + 1) + idx[in_shared]) % (k + 1)
             per_medium += np.bincount(used, weights=modules_per_link[used] / 2.0, minlength=k + 1)
     modules = float(per_medium.sum())
     end_w = per_end_w[idx]

@@ -15,6 +15,7 @@ higher levels; links between two switches of one level ("peer" links) count as n
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 
@@ -245,6 +246,30 @@ def link_tiers(design: Design) -> dict[str, str]:
     table and the analysis share."""
     topo = infer_topology(design)
     return dict(zip(topo.link_ids, topo.link_tier, strict=True))
+
+
+def tier_codes(
+    link_tier: list[str], rows: np.ndarray, n_rows: int, first: Sequence[str] = ()
+) -> tuple[list[str], np.ndarray]:
+    """The tiers of ``link_tier`` (per topology link) as a code per cable-plant row.
+
+    ``rows`` is the plant row of each topology link, ``n_rows`` the plant's row count. Returns
+    (names, code per row): the names are ``first``, then every other tier in the order links
+    first name it, then "?" (the code of a plant row with no topology link, as a link already
+    gone from the design).
+    """
+    names = list(first)
+    code = {name: i for i, name in enumerate(names)}
+    for name in dict.fromkeys(link_tier):
+        if name not in code:
+            code[name] = len(names)
+            names.append(name)
+    names.append("?")
+    out = np.full(n_rows, len(names) - 1, dtype=np.int16)
+    out[np.asarray(rows, dtype=np.int64)] = np.fromiter(
+        (code[t] for t in link_tier), dtype=np.int16, count=len(link_tier)
+    )
+    return names, out
 
 
 def _link_tiers(kind: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> list[str]:

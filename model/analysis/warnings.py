@@ -32,7 +32,7 @@ from model.analysis.topology import LINK_SCALE_UP, Topology, components, tier_na
 from model.design import Design
 from model.findings import Finding
 from model.media import media_that_fit
-from model.rack_clashes import rack_clashes
+from model.rack_clashes import Clash, rack_clashes
 
 TRAY_FILL_WARNING = 0.4  # domain-facts §8b: plan <= 40 % (warning above) ...
 TRAY_FILL_LIMIT = 0.5  # ... 50 % maximum (error above)
@@ -52,13 +52,14 @@ def _names(ids, limit: int = MAX_LISTED) -> str:
     return text + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
 
 
-def placement_findings(design: Design) -> list[Finding]:
+def placement_findings(design: Design, clashes: list[Clash] | None = None) -> list[Finding]:
     """RACK_OVERLAP, RACK_OUTSIDE_HALL, RACK_ON_OBSTACLE: the clashes of ``model.rack_clashes``
-    (the rule the canvas also shows while a rack is dragged or placed)."""
+    (the rule the canvas also shows while a rack is dragged or placed); ``clashes`` are the
+    design's, when the caller has them already (see :func:`moved_clashes`)."""
     racks = design.racks
     obstacles = {o.id: o for o in design.hall.obstacles}
     out: list[Finding] = []
-    for clash in rack_clashes(design):
+    for clash in rack_clashes(design) if clashes is None else clashes:
         rack = racks[clash.rack]
         if clash.code == "RACK_OVERLAP":
             message = f"Racks {rack.name} and {racks[clash.other].name} overlap."
@@ -70,6 +71,19 @@ def placement_findings(design: Design) -> list[Finding]:
         objects = (clash.rack,) if clash.other is None else (clash.rack, clash.other)
         out.append(Finding(code=clash.code, severity="error", message=message, objects=objects))
     return out
+
+
+def moved_clashes(design: Design, before: list[Clash], moved: set[str]) -> list[Clash]:
+    """The design's clashes after only the racks ``moved`` moved, from the clashes ``before``:
+    those that involve no moved rack stand (a clash between two racks that stayed cannot
+    change), and the moved racks are checked again against everything. The same clashes as
+    ``rack_clashes(design)``; those of a moved rack come last."""
+    kept = [
+        c
+        for c in before
+        if c.rack not in moved and not (c.code == "RACK_OVERLAP" and c.other in moved)
+    ]
+    return kept + rack_clashes(design, only=moved)
 
 
 def rack_u_findings(design: Design) -> list[Finding]:

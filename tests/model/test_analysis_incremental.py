@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -15,6 +16,8 @@ EDITS = st.lists(
         st.sampled_from(
             [
                 "move",
+                "stack",
+                "rename",
                 "rotate",
                 "unlink",
                 "remove_device",
@@ -68,6 +71,12 @@ def test_incremental_report_equals_full_report(edits):
         racks, links, devices = list(design.racks), list(design.links), list(design.devices)
         if op == "move":
             design.move_racks({racks[n % len(racks)]: (x, y)})
+        elif op == "stack":  # onto another rack: the two overlap (placement redone for moves)
+            other = design.racks[racks[(n + 1) % len(racks)]]
+            design.move_racks({racks[n % len(racks)]: (other.x + x / 100, other.y)})
+        elif op == "rename":  # names are in the overlap messages: every clash is redone
+            rack = design.racks[racks[n % len(racks)]]
+            design.update_racks([msgspec.structs.replace(rack, name=f"{rack.name}-{n}")])
         elif op == "rotate":
             design.rotate_racks({racks[n % len(racks)]: 90 * (n % 4)})
         elif op == "unlink" and links:
@@ -117,6 +126,9 @@ def test_incremental_report_equals_full_report(edits):
             "switches": r.switch_oversubscription,
         }
         assert incremental == full(design, plant)
+        assert [w.objects for w in r.warnings] == [
+            w.objects for w in analyze(design, plant).warnings
+        ]
     analyzer.close()
 
 

@@ -5,6 +5,8 @@ bundles after an incremental update equal a full recount."""
 from __future__ import annotations
 
 import msgspec
+import numpy as np
+import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -75,6 +77,19 @@ def test_a_snapshot_is_independent_of_later_edits():
     # ... and it is the analysis of the design as it was saved at that revision.
     reloaded = read_design_bytes(saved)
     assert figures(analyze(reloaded, CablePlant(reloaded))) == before
+
+
+def test_a_snapshots_arrays_cannot_be_written():
+    """Immutable, not only unshared: a write into a snapshot's arrays raises instead of changing
+    what another job or a published result reads."""
+    design = fabric()
+    plant = CablePlant(design)
+    _frozen, frozen_plant = snapshot(design, plant)
+    arrays = [v for v in vars(frozen_plant).values() if isinstance(v, np.ndarray)]
+    assert arrays and not any(a.flags.writeable for a in arrays)
+    with pytest.raises(ValueError):
+        frozen_plant.length_m[0] = 1.0
+    assert plant.length_m.flags.writeable  # the live plant's own arrays are untouched
 
 
 def test_a_snapshot_refuses_a_plant_with_unapplied_edits():

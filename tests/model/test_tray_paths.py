@@ -1,4 +1,5 @@
-"""The tray graph's own Dijkstra gives networkx's shortest paths exactly, ties included."""
+"""The tray graph's own graph and Dijkstra give networkx's shortest paths and distances exactly,
+ties and neighbour order included (the tray graph no longer imports networkx)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import random
 import networkx as nx
 import pytest
 
-from model.tray_graph import _dijkstra_predecessors
+from model.tray_graph import TrayGraph, _dijkstra
 
 
 def _path(pred: dict[int, int], end: int) -> list[int]:
@@ -29,9 +30,31 @@ def test_predecessor_paths_equal_networkx_paths_on_random_graphs(seed):
         u, v = rng.randrange(n), rng.randrange(n)
         if u != v:
             graph.add_edge(u, v, weight=rng.choice([0.0, 0.5, 1.0, 1.0, 2.0, rng.random()]))
-    adjacency = {v: [(u, e["weight"]) for u, e in nbrs.items()] for v, nbrs in graph.adj.items()}
+    adjacency = [[(u, e["weight"]) for u, e in graph.adj[v].items()] for v in range(n)]
     for source in graph.nodes:
-        expected = nx.single_source_dijkstra(graph, source)[1]
-        pred = _dijkstra_predecessors(adjacency, source)
+        expected_dist, expected = nx.single_source_dijkstra(graph, source)
+        dist, pred = _dijkstra(adjacency, source)
         assert pred.keys() == expected.keys()
         assert {end: _path(pred, end) for end in pred} == expected
+        assert list(dist.items()) == list(expected_dist.items())  # same values, same order
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_own_edges_keep_networkx_neighbour_order_and_lightest_weight(seed):
+    # A lighter edge between the same two nodes replaces the heavier one where it stands;
+    # Dijkstra's tie-break follows this neighbour order.
+    rng = random.Random(seed)
+    n = rng.randint(2, 20)
+    reference = nx.Graph()
+    reference.add_nodes_from(range(n))
+    own: dict[int, dict[int, dict]] = {k: {} for k in range(n)}
+    for _ in range(rng.randint(0, 80)):
+        u, v = rng.randrange(n), rng.randrange(n)
+        w, tray = rng.choice([0.5, 1.0, 2.0, rng.random()]), rng.randrange(-1, 5)
+        TrayGraph._add_edge(own, u, v, w, tray)
+        old = reference.get_edge_data(u, v)
+        if u != v and (old is None or old["weight"] > w):
+            reference.add_edge(u, v, weight=w, tray=tray)
+    assert {k: list(nbrs.items()) for k, nbrs in own.items()} == {
+        k: list(nbrs.items()) for k, nbrs in reference.adj.items()
+    }

@@ -1,0 +1,38 @@
+"""Modules in shared (twin-port) cages: the topology-ordered count the analyzer keeps gives the
+very figures of the sorted (cage, medium) pairs, on generated fabrics and after rack moves."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from model.analysis.media_costs import media_figures, shared_cages
+from model.analysis.topology import infer_topology
+from model.cabling import CablePlant
+from tests.benchmarks.workloads import build
+
+
+def _same(a, b) -> None:
+    for field in dataclasses.fields(a):
+        x, y = getattr(a, field.name), getattr(b, field.name)
+        if isinstance(x, np.ndarray):
+            assert np.array_equal(x, y), field.name
+        else:
+            assert x == y, field.name
+
+
+@pytest.mark.parametrize("size", ["S"])
+def test_shared_cage_count_equals_sorted_pairs(size):
+    design = build(size)
+    plant = CablePlant(design)
+    topo = infer_topology(design)
+    shared = shared_cages(topo)
+    assert shared[0].most > 1 or shared[1].most > 1  # the fabric has twin-port cages
+    _same(media_figures(topo, plant, None, shared), media_figures(topo, plant))
+    racks = list(design.racks.values())
+    for step, rack in enumerate(racks[:: max(1, len(racks) // 6)]):
+        design.move_racks({rack.id: (rack.x + 1.5 * (step % 3), rack.y + 0.6 * step)})
+        plant.refresh()
+        _same(media_figures(topo, plant, None, shared), media_figures(topo, plant))
