@@ -29,7 +29,7 @@ from model.analysis.collectives import RingPlacement
 from model.analysis.devices import device_figures, rack_power, switches_off_the_tiers
 from model.analysis.fabrics import fabric_figures, fabric_shapes
 from model.analysis.hops import server_hops
-from model.analysis.media_costs import media_figures, shared_cages
+from model.analysis.media_costs import MediaCache, media_figures, shared_cages
 from model.analysis.reliability import forecast
 from model.analysis.report import Report
 from model.analysis.topology import (
@@ -101,6 +101,7 @@ class Analyzer:
         self._fabric_shapes = None  # ((topology, catalog), fabric_shapes)
         self._topo_findings = None  # (topology, bandwidth, target, findings)
         self._shared = None  # (topology, media_costs.shared_cages)
+        self._media_cache = MediaCache()  # the media-only figures, kept while no medium changes
         self._domain = 1
         self._pending_links: set[str] = set()
         self._geometry = _geometry_settings(design.settings)
@@ -258,7 +259,9 @@ class Analyzer:
                 self._plant_rows = np.fromiter(
                     (index[lid] for lid in topo.link_ids), dtype=np.int64, count=len(topo.link_ids)
                 )
-        media = media_figures(topo, self.plant, self._plant_rows, self._shared_cages(topo))
+        media = media_figures(
+            topo, self.plant, self._plant_rows, self._shared_cages(topo), self._media_cache
+        )
         phys = None
         if self.plant is not None:
             # Split by fabric once: the totals are the sums, the per-fabric figures its parts.
