@@ -97,6 +97,7 @@ class Analyzer:
         self._plant_rows = None
         self._rows_generation = None  # plant route_generation the rows were read at
         self._links_by_tier: dict[str, int] = {}
+        self._switches_by_tier: dict[str, int] = {}  # of the topology, in tier order
         self._tier_codes = None  # ((topology, plant rows, row count, first names), codes)
         self._fabric_shapes = None  # ((topology, catalog), fabric_shapes)
         self._topo_findings = None  # (topology, bandwidth, target, findings)
@@ -204,6 +205,8 @@ class Analyzer:
         self._scale_up = None
         self._plant_rows = None
         self._links_by_tier = dict(Counter(topo.link_tier))
+        by_tier = Counter(tier_name(int(v)) for v in topo.level[topo.level >= 1].tolist())
+        self._switches_by_tier = dict(sorted(by_tier.items(), key=lambda kv: _tier_order(kv[0])))
         self._dirty.add("trays")  # link set changed: tray fill from scratch
 
     def report(self) -> Report:
@@ -325,9 +328,6 @@ class Analyzer:
         )
         points = curve(bw, total_gpus, domain, message, algorithm, rings, place)
 
-        switches = topo.level >= 1
-        by_tier = Counter(tier_name(int(v)) for v in topo.level[switches].tolist())
-
         # Modules and cables from the physical plant: the same counts, power and prices as the
         # BOM, so the analysis cost equals the BOM total.
         def plant_sum(category: str, attr: str) -> float:
@@ -370,7 +370,7 @@ class Analyzer:
             gpus=total_gpus,
             servers=len(servers),
             racks=len(design.racks),
-            switches_by_tier=dict(sorted(by_tier.items(), key=lambda kv: _tier_order(kv[0]))),
+            switches_by_tier=dict(self._switches_by_tier),
             switches_off_tier=switches_off_the_tiers(design, self._dev.switch_ids, topo),
             links_total=len(topo.link_ids),
             links_by_tier=dict(self._links_by_tier),

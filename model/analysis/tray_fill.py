@@ -138,7 +138,7 @@ class TrayFill:
         self._span_s1: list[float] = []
         self._routes_known = 0  # routes whose spans are in the flat lists
         self._turns: list[bool] = []  # per known route: does it pass from one tray to another
-        self._span_arrays = None
+        self._span_arrays = None  # (tray ids numbered, (route, tray no, s0, s1) per span)
         self._pairs = None  # (spans known, tray ids, distinct (route, tray) rows)
 
     def update(
@@ -292,18 +292,28 @@ class TrayFill:
         cached until more spans are learnt (a route along one tray in two intervals is still
         one cable in that tray)."""
         cached = self._pairs
-        if cached is not None and cached[0] == len(self._span_route):
+        known = len(self._span_route)
+        if cached is not None and cached[0] == known:
             return cached[1], cached[2]
-        tray_ids = sorted(set(self._span_tray))
+        start = 0
+        if cached is not None and set(self._span_tray[cached[0] :]) <= set(cached[1]):
+            # Spans only grow, by routes numbered above every known one: the distinct pairs of
+            # the new spans sort after all the earlier ones, so they are appended (the same
+            # rows as a unique over every span, without re-sorting them all after each move).
+            start = cached[0]
+        tray_ids = cached[1] if start else sorted(set(self._span_tray))
         tray_no = {t: i for i, t in enumerate(tray_ids)}
-        flat = np.fromiter(
-            (tray_no[t] for t in self._span_tray), dtype=np.int64, count=len(self._span_tray)
-        )
+        new_trays = self._span_tray[start:]
+        flat = np.fromiter((tray_no[t] for t in new_trays), dtype=np.int64, count=len(new_trays))
         pairs = np.unique(
-            np.stack([np.array(self._span_route, dtype=np.int64), flat], axis=1).reshape(-1, 2),
+            np.stack([np.array(self._span_route[start:], dtype=np.int64), flat], axis=1).reshape(
+                -1, 2
+            ),
             axis=0,
         )
-        self._pairs = (len(self._span_route), tray_ids, pairs)
+        if start:
+            pairs = np.concatenate([cached[2], pairs])
+        self._pairs = (known, tray_ids, pairs)
         return tray_ids, pairs
 
     def _learn_spans(self, plant, up_to: int) -> None:
@@ -351,15 +361,23 @@ class TrayFill:
         metre, and the largest bend radius a cable in it needs at a corner (``loads``)."""
         area, mass, bend, turns = self._route_figures(plant)
         tray_ids = list(design.trays)
-        if self._span_arrays is None or len(self._span_arrays[0]) != len(self._span_route):
-            tray_no = {t: i for i, t in enumerate(tray_ids)}  # trays change -> reset()
-            self._span_arrays = (
-                np.array(self._span_route, dtype=np.int64),
-                np.array([tray_no.get(t, -1) for t in self._span_tray], dtype=np.int64),
-                np.array(self._span_s0),
-                np.array(self._span_s1),
+        arrays = self._span_arrays
+        known = len(self._span_route)
+        if arrays is None or arrays[0] != tray_ids or len(arrays[1][0]) != known:
+            # The spans learnt since the last report are appended to the arrays (spans only
+            # grow until reset(), which also follows any change of the trays).
+            start = len(arrays[1][0]) if arrays is not None and arrays[0] == tray_ids else 0
+            tray_no = {t: i for i, t in enumerate(tray_ids)}
+            new = (
+                np.array(self._span_route[start:], dtype=np.int64),
+                np.array([tray_no.get(t, -1) for t in self._span_tray[start:]], dtype=np.int64),
+                np.array(self._span_s0[start:], dtype=float),
+                np.array(self._span_s1[start:], dtype=float),
             )
-        span_route, span_tray, s0, s1 = self._span_arrays
+            if start:
+                new = tuple(np.concatenate([a, b]) for a, b in zip(arrays[1], new, strict=True))
+            self._span_arrays = (tray_ids, new)
+        span_route, span_tray, s0, s1 = self._span_arrays[1]
         own = self._structured.own if self._structured is not None else ()
         if own:  # trunks on their own tray intervals: numbered after the routes
             tray_no = {t: i for i, t in enumerate(tray_ids)}
