@@ -9,7 +9,7 @@ The analysis is computed in stages, each cached until an edit invalidates it:
 * devices (devices changed): device power and price, rack U checks;
 * placement (racks moved/added/removed, hall changed): overlaps, outside hall, on obstacle;
 * media (every report): counts per medium, transceivers, power, cost, lengths, per-rack power,
-  tray fill (updated per changed link from the plant's ``refresh()``);
+  tray fill (updated for the links whose route or medium the plant's ``refresh()`` changed);
 * settings: oversubscription target and all-reduce parameters (cheap, always recomputed).
 
 ``analyze`` runs a fresh Analyzer once, so the incremental and the full report share one code path.
@@ -105,6 +105,7 @@ class Analyzer:
         self._media_cache = MediaCache()  # the media-only figures, kept while no medium changes
         self._domain = 1
         self._pending_links: set[str] = set()
+        self._racks_moved = False  # a rack moved or changed since the last report
         self._geometry = _geometry_settings(design.settings)
         self._explicit = False  # fed by advance(): changes are known without a subscription
         self._subscription = design.subscribe(self._on_change) if subscribe else None
@@ -167,9 +168,12 @@ class Analyzer:
                 self._moved_racks = None
         if change.touches(TRAY_EVENTS):
             self._dirty.add("trays")
-        # Links whose route or medium may have changed, whoever refreshes the plant.
-        moved = [r for r in change.ids(K.RACKS_MOVED, K.RACKS_CHANGED) if r in self.design.racks]
-        self._pending_links |= self.design.links_of_racks(moved)
+        # Links whose route or medium may have changed, whoever refreshes the plant. A moved
+        # rack's links are not listed (at 393k links that read, or first built, the design's
+        # device-to-links table on the worker): the tray fill finds every link whose route or
+        # medium changed by comparing the plant's arrays, and a move only needs to be known.
+        if any(r in self.design.racks for r in change.ids(K.RACKS_MOVED, K.RACKS_CHANGED)):
+            self._racks_moved = True
         self._pending_links.update(change.ids(K.LINKS_CHANGED))
         if K.SETTINGS_CHANGED in change:
             geometry = _geometry_settings(self.design.settings)
@@ -215,6 +219,7 @@ class Analyzer:
         followed = self._subscription is not None or self._explicit
         changed: set[str] | None = set(self._pending_links) if followed else None
         self._pending_links.clear()
+        racks_moved, self._racks_moved = self._racks_moved, False
         if self.plant is not None and self.refresh_plant:
             refreshed = self.plant.refresh()
             if changed is not None:
@@ -245,7 +250,7 @@ class Analyzer:
             or not np.array_equal(cached.half_b, half_b)
         ):
             self._bisection = bisection(design, topo, halves=(half_a, half_b))
-        if self._scale_up is None or changed is None or changed:
+        if self._scale_up is None or changed is None or changed or racks_moved:
             self._scale_up = warn.scale_up_findings(design, topo, self.plant)
         # A full plant rebuild (new route_generation) renumbers the plant's rows.
         generation = getattr(self.plant, "route_generation", None)

@@ -148,7 +148,8 @@ class TrayFill:
         changed: set[str] | None,
         structured: TrunkLoad | None = None,
     ) -> dict[str, float]:
-        """Fill ratio per tray id; ``changed`` None (or after ``reset``) recounts every link.
+        """Fill ratio per tray id; ``changed`` None (or after ``reset``) recounts every link,
+        otherwise the links whose route or medium differ from those last counted are recounted.
 
         ``structured`` (:func:`trunk_load`): the trunks that replace the links' fibres in the
         trays; :attr:`loads` then holds each tray's fill, weight and bend figures."""
@@ -170,10 +171,16 @@ class TrayFill:
             self.reset()
             self._plant_state = state
             self._full(plant)
-        elif changed:
-            index = plant.index
-            rows = np.fromiter((index[lid] for lid in changed if lid in index), dtype=np.int64)
-            self._recount(plant, rows)
+        else:
+            # The rows to recount are found by comparing the plant's routes and media with the
+            # counted ones (two integer passes): ``changed`` need not name links whose route
+            # changed at an unchanged length (a moved rack's), and no id is looked up. Ascending
+            # rows: the counts' order does not hang on the order of a set of ids.
+            routes = np.asarray(plant.route_keys(), dtype=np.int64)
+            media = np.asarray(plant.medium_index, dtype=np.int64)
+            rows = np.flatnonzero((routes != self._row_route) | (media != self._row_medium))
+            if len(rows):
+                self._recount(plant, rows)
         return self._peaks(design, plant)
 
     def _full(self, plant) -> None:
