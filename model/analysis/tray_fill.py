@@ -342,19 +342,29 @@ class TrayFill:
         areas = [math.pi * (m.cable_diameter_mm / 1000) ** 2 / 4 for m in plant.media]
         bends = [sc.bend_radius_mm(m.kind, m.cable_diameter_mm) for m in plant.media]
         load = self._structured
-        n_routes = max((route for (route, _), c in self._counts.items() if c > 0), default=-1) + 1
+        # The counts as arrays, in the Counter's order: each route's sums below add its media
+        # in that order, as a loop over the items would (bincount adds in input order).
+        pairs = np.array(list(self._counts), dtype=np.int64).reshape(-1, 2)
+        count = np.fromiter(self._counts.values(), dtype=np.int64, count=len(pairs))
+        counted = pairs[count > 0, 0]  # routes with cables, before trunks take their fibres
+        n_routes = int(counted.max()) + 1 if len(counted) else 0
+        minus = load.minus if load is not None else {}
+        if minus:
+            count = count - np.fromiter(
+                (minus.get(key, 0) for key in self._counts), dtype=np.int64, count=len(pairs)
+            )
+        live = count > 0
+        route, medium, count = pairs[live, 0], pairs[live, 1], count[live]
         if load is not None and load.plus:
             n_routes = max(n_routes, max(p[0] for p in load.plus) + 1)
         self._learn_spans(plant, n_routes)
         size = max(self._routes_known, 1)
-        area, mass, bend = np.zeros(size), np.zeros(size), np.zeros(size)
-        minus = load.minus if load is not None else {}
-        for (route, medium), count in self._counts.items():
-            count -= minus.get((route, medium), 0)
-            if count > 0:
-                area[route] += areas[medium] * count
-                mass[route] += plant.media[medium].weight_kg_per_m * count
-                bend[route] = max(bend[route], bends[medium])
+        weights = np.array([m.weight_kg_per_m for m in plant.media] + [0.0])
+        # (float even when no route has cables: bincount of nothing gives integers)
+        area = np.bincount(route, np.array(areas + [0.0])[medium] * count, size).astype(float)
+        mass = np.bincount(route, weights[medium] * count, size).astype(float)
+        bend = np.zeros(size)
+        np.maximum.at(bend, route, np.array(bends + [0.0])[medium])
         for route, area_m2, kg_per_m, bend_mm in load.plus if load is not None else ():
             area[route] += area_m2
             mass[route] += kg_per_m
