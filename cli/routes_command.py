@@ -1,9 +1,11 @@
 """``main.py routes FILE``: each link's routed length in pieces, ordered length, medium and why.
 
-The report is built column by column (:func:`route_report`): the route words and the reasons
-come from the plant's arrays for all links at once (:meth:`CablePlant.route_descriptions`,
-:meth:`CablePlant.reasons`), each distinct choice explained once, so the time grows with the
-number of distinct routes and choices, not with a search per link.
+The report is built column by column (:func:`report_columns`): the route words and the reasons
+come from the plant's arrays for all links at once (:meth:`CablePlant.route_word_columns`,
+:func:`model.reason_words.reason_word_columns`), every figure and choice worded once per
+distinct value and fancy-indexed into place as pieces (:mod:`model.text_columns`); the pieces
+are joined a few thousand links at a time and written, so the time grows with the number of
+distinct values plus one ``join`` over the pieces, not with string formatting per link.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from operator import attrgetter
 
 import numpy as np
 
@@ -18,7 +21,10 @@ from cli import load_or_refuse
 from cli.export_common import add_policy_argument
 from cli.progress import Progress
 from model.cabling import CablePlant
+from model.cages import CAGE_STRIDE, cage_view
 from model.design import Design
+from model.reason_words import reason_word_columns
+from model.text_columns import codes, formatted, join_chunks, lookup
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
@@ -33,9 +39,11 @@ def run(args: argparse.Namespace) -> int:
     progress.step("loaded")
     plant = CablePlant(design, args.policy)
     progress.step("routed")
-    text = route_report(design, plant)
+    n, columns = report_columns(design, plant)
     progress.step("explained")
-    sys.stdout.write(text)
+    for text in join_chunks(n, columns):
+        sys.stdout.write(text)
+    sys.stdout.write(findings_text(plant))
     sys.stdout.flush()
     progress.done()
     return 0
@@ -44,63 +52,112 @@ def run(args: argparse.Namespace) -> int:
 def route_report(design: Design, plant: CablePlant) -> str:
     """The whole ``routes`` report: four or five lines per link in natural id order, then the
     plant's findings (routing, media and plugs)."""
+    return "".join(join_chunks(*report_columns(design, plant))) + findings_text(plant)
+
+
+def report_columns(design: Design, plant: CablePlant) -> tuple[int, list]:
+    """The links' part of the report as columns of pieces (:mod:`model.text_columns`), one row
+    per link in natural id order: every figure worded once per distinct value (speed, lengths,
+    medium, ordered length, choice), ids, devices, ports and cage labels taken as they are."""
+    rows = natural_order(plant.link_ids)  # row r of the plant's arrays is link_ids[r]
+    ids = lookup(plant.link_ids, rows)
+    links = list(map(design.links.__getitem__, ids.tolist()))
+    # The devices from the plant's cage keys (device number * CAGE_STRIDE + cage), the ports
+    # from the links
+    view = cage_view(plant)
+    device_a = lookup(view.dev_ids, view.cage_a[rows] // CAGE_STRIDE)
+    device_b = lookup(view.dev_ids, view.cage_b[rows] // CAGE_STRIDE)
+    length, routed = plant.length_m[rows], plant.routed_m[rows]
+    typed = np.full(len(rows), "  medium  ", dtype=object)
+    differs = np.flatnonzero(length != routed)
+    typed[differs] = formatted(
+        length[differs], lambda v: f"  length  {v:.2f} m (measured or typed)\n  medium  "
+    )
+    media = plant.medium_index[rows]
+    names = [m.id for m in plant.media] + ["none"]
+    columns = [
+        ids,
+        ": ",
+        device_a,
+        " ",
+        list(map(_A_PORT, links)),
+        " -> ",
+        device_b,
+        " ",
+        list(map(_B_PORT, links)),
+        formatted(plant.speed_gbps[rows], lambda v: f", {v:g}G\n  route   "),
+        *plant.route_word_columns(rows, end="\n"),
+        typed,
+        lookup(names, np.where(media < 0, -1, media)),
+        formatted(
+            plant.ordered_m[rows],
+            lambda v: ", ordered -\n  reason  " if v != v else f", ordered {v:g} m\n  reason  ",
+        ),
+        *reason_word_columns(plant, rows, end="\n"),
+    ]
+    return len(rows), columns
+
+
+def findings_text(plant: CablePlant) -> str:
+    """The report's last lines: the plant's findings (routing, media and plugs)."""
     from model.plant import build_plant
 
-    ids = natural_sorted(plant.link_ids)
-    rows = np.fromiter(map(plant.index.__getitem__, ids), np.int64, len(ids))
-    links = list(map(design.links.__getitem__, ids))
-    speed = _memo(plant.speed_gbps[rows].tolist(), lambda v: f"{v:g}G")
-    routes = plant.route_descriptions(rows)
-    length, routed = plant.length_m[rows], plant.routed_m[rows]
-    typed = _memo(length.tolist(), lambda v: f"  length  {v:.2f} m (measured or typed)\n")
-    differs = (length != routed).tolist()
-    names = [m.id for m in plant.media] + ["none"]
-    media = plant.medium_index[rows]
-    medium = [names[m] for m in np.where(media < 0, -1, media).tolist()]
-    ordered = _memo(plant.ordered_m[rows].tolist(), lambda v: "-" if v != v else f"{v:g} m")
-    reasons = plant.reasons(rows)
-    lines = [
-        f"{lid}: {link.a.device} {link.a.port} -> {link.b.device} {link.b.port}, {sp}\n"
-        f"  route   {route}\n"
-        f"{typed_line if differ else ''}"
-        f"  medium  {med}, ordered {order}\n"
-        f"  reason  {why}\n"
-        for lid, link, sp, route, typed_line, differ, med, order, why in zip(
-            ids, links, speed, routes, typed, differs, medium, ordered, reasons, strict=True
-        )
-    ]
-    for finding in [*plant.findings(), *build_plant(plant).findings]:
-        lines.append(f"{finding.severity.upper()} {finding.code}: {finding.message}\n")
-    return "".join(lines)
+    return "".join(
+        f"{finding.severity.upper()} {finding.code}: {finding.message}\n"
+        for finding in [*plant.findings(), *build_plant(plant).findings]
+    )
 
 
-def _memo(values: list, fmt) -> list[str]:
-    """``fmt(v)`` of each value, worked out once per distinct value."""
-    memo: dict = {}
-    out = []
-    for v in values:
-        text = memo.get(v)
-        if text is None:
-            text = memo[v] = fmt(v)
-        out.append(text)
-    return out
-
-
+_A_PORT, _B_PORT = attrgetter("a.port"), attrgetter("b.port")
 _DIGITS = re.compile(r"(\d+)")
-_DIGIT_CHARS = "0123456789"
 
 
 def natural_sorted(ids: list[str]) -> list[str]:
-    """``ids`` in natural order (``l-2`` before ``l-10``): by :func:`_natural`, with a fast path
-    for the usual ids, a prefix without digits and a number at the end."""
-    stems = [i.rstrip(_DIGIT_CHARS) for i in ids]
-    if _DIGITS.search("".join(stems)) or not all(stems):
-        return sorted(ids, key=_natural)
-    keys = [
-        (stem, int(i[len(stem) :]), "") if len(stem) < len(i) else (i,)
-        for stem, i in zip(stems, ids, strict=True)
-    ]
-    return [ids[k] for k in sorted(range(len(ids)), key=keys.__getitem__)]  # stable, as sorted()
+    """``ids`` in natural order (``l-2`` before ``l-10``): by :func:`_natural`, stable."""
+    return lookup(ids, natural_order(ids)).tolist()
+
+
+def natural_order(ids: list[str]) -> np.ndarray:
+    """Positions of ``ids`` in natural order (the stable sort by :func:`_natural`).
+
+    The usual ids, an ASCII prefix without digits and a number at the end, are sorted by (prefix,
+    number) from their characters as a numpy array (an id that is its prefix alone comes first,
+    as its shorter key does); any other id set takes the sort by :func:`_natural`.
+    """
+    n = len(ids)
+    text = np.array(ids, dtype=str)
+    width = text.dtype.itemsize // 4
+    if not n or not width or "\x00" in "".join(ids):
+        return _sorted_order(ids)  # empty, or NULs numpy would drop at the end of an id
+    lengths = np.strings.str_len(text).astype(np.int64)
+    chars = text.view(np.uint32).reshape(n, width)
+    position = np.arange(width)
+    inside = position < lengths[:, None]
+    digit = (chars >= 48) & (chars <= 57)
+    # The number at the end: the digits from a position to the end of the id (padding counts)
+    tail = np.logical_and.accumulate((digit | ~inside)[:, ::-1], axis=1)[:, ::-1] & inside
+    stem_length = lengths - tail.sum(axis=1)
+    stem = position < stem_length[:, None]
+    if (
+        not stem_length.all()
+        or (stem & (digit | (chars > 127))).any()  # a digit (maybe a non-ASCII one) in a prefix
+        or int((lengths - stem_length).max()) > 18  # beyond int64
+    ):
+        return _sorted_order(ids)
+    number = np.zeros(n, dtype=np.int64)
+    for p in range(width):  # the digits read left to right
+        number = np.where(tail[:, p], number * 10 + chars[:, p].astype(np.int64) - 48, number)
+    number[stem_length == lengths] = -1
+    prefix = np.where(stem, chars, 0)
+    if (prefix == prefix[0]).all():
+        return np.argsort(number, kind="stable")
+    prefix_code = codes(np.ascontiguousarray(prefix).view(f"<U{width}").reshape(-1))[1]
+    return np.lexsort((number, prefix_code))
+
+
+def _sorted_order(ids: list[str]) -> np.ndarray:
+    order = sorted(range(len(ids)), key=lambda k: _natural(ids[k]))
+    return np.array(order, dtype=np.int64)
 
 
 def _natural(text: str) -> tuple:

@@ -88,7 +88,9 @@ def render_design(
         paint_fitted(painter, painter.viewport(), width_px, height_px, paint)
         painter.end()
     elif suffix == ".png":
-        image = QImage(QSize(width_px, height_px), QImage.Format_ARGB32_Premultiplied)
+        # Opaque (the plan is drawn on white): RGB32 encodes a third faster than ARGB32 and
+        # the PNG is smaller (no alpha channel); every pixel is the same colour.
+        image = QImage(QSize(width_px, height_px), QImage.Format_RGB32)
         image.fill(QColor("#ffffff"))
         painter = QPainter(image)
         paint(painter)

@@ -15,8 +15,8 @@ from model.arrays import unique_sorted
 from model.cages import choose_per_cage, component_graph
 from model.catalog import MediaType
 from model.media import choose, explain, media_that_fit
-from model.media_words import explain_lengths
 from model.plant_status import NO_TRAY_PATH, PINNED_MISMATCH
+from model.text_columns import join_rows
 
 
 class PlantMedia:
@@ -59,59 +59,12 @@ class PlantMedia:
         return text
 
     def reasons(self, rows: np.ndarray) -> list[str]:
-        """:meth:`reason` of many rows at once: the choice worded in one pass per group of rows
-        with the same candidates, medium and pin, over the group's distinct lengths
-        (:func:`model.media_words.explain_lengths`), and the per-cage words from one pass over
-        the cage graph (:func:`model.cage_words.cage_reason_columns`)."""
-        from model.cage_words import cage_reason_columns
+        """:meth:`reason` of many rows at once (:func:`model.reason_words.reason_word_columns`):
+        the choice worded once per group of rows with the same candidates, medium and pin and
+        per distinct length, the per-cage words from one pass over the cage graph."""
+        from model.reason_words import reason_word_columns
 
-        rows = np.asarray(rows, dtype=np.int64)
-        ca, cb = self._class_a[rows], self._class_b[rows]
-        width = len(self._classes) + 1
-        n_specs = int(max(self._spec_a.max(initial=0), self._spec_b.max(initial=0))) + 2
-        chosen = self.medium_index[rows].astype(np.int64)
-        pinned = self._pinned[rows] >= 0
-        group = (np.minimum(ca, cb) * width + np.maximum(ca, cb)) * n_specs
-        group = (group + self._spec_a[rows] + 1) * n_specs + self._spec_b[rows] + 1
-        group = (group * (len(self.media) + 1) + chosen + 1) * 2 + pinned
-        # One wording pass per group (same candidates, medium, pin), over its distinct lengths
-        length = self.length_m[rows]
-        out: list[str] = [""] * len(rows)
-        groups, first, inverse = np.unique(group, return_index=True, return_inverse=True)
-        inverse = inverse.reshape(-1)
-        by_group = np.argsort(inverse, kind="stable")
-        bounds = np.searchsorted(inverse[by_group], np.arange(len(groups) + 1))
-        for g, r in enumerate(rows[first].tolist()):
-            members = by_group[bounds[g] : bounds[g + 1]]
-            cands, lane_rate = self._group(int(self._class_a[r]), int(self._class_b[r]))
-            sa, sb = int(self._spec_a[r]), int(self._spec_b[r])
-            cands = [c for c in cands if self.parts.orderable(c, sa, sb)] or cands
-            distinct, where = np.unique(length[members], return_inverse=True)
-            texts = explain_lengths(
-                self.media,
-                cands,
-                distinct,
-                int(self.medium_index[r]),
-                self.policy,
-                lane_rate,
-                int(self._pinned[r]) >= 0,
-            )
-            for k, t in zip(members.tolist(), where.reshape(-1).tolist(), strict=True):
-                out[k] = texts[t]
-        status = self.status[rows]
-        for k in np.flatnonzero(status & PINNED_MISMATCH).tolist():
-            out[k] += " (does not match the link's speed, lane rate or form factor)"
-        backplane = np.array([m.kind == "backplane" for m in self.media] + [True])
-        by_cage = np.flatnonzero(
-            self._by_cage[rows] & (chosen >= 0) & ~backplane[np.where(chosen < 0, -1, chosen)]
-        )
-        if len(by_cage):
-            words_a, words_b = cage_reason_columns(self, rows[by_cage])
-            for k, a, b in zip(by_cage.tolist(), words_a, words_b, strict=True):
-                out[k] += f"; per cage: {a}; {b}"
-        for k in np.flatnonzero(status & NO_TRAY_PATH).tolist():
-            out[k] += "; no tray path: routed on the floor"
-        return out
+        return join_rows(len(rows), reason_word_columns(self, rows))
 
     def cage_reason(self, link_id: str) -> tuple[str, str]:
         """Why each end's cage holds its plug (A end, B end): :func:`model.plant.cage_reasons`."""

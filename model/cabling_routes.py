@@ -21,16 +21,11 @@ from model.geometry import (
     compose_lengths,
 )
 from model.plant_status import NO_TRAY_PATH, SAME_RACK, UNREACHED_RACK
+from model.route_words import route_word_columns
+from model.text_columns import join_rows
 from model.tray_graph import dedupe_points
 
 _STALE_ROUTE = -2  # _route_key of a row recomputed since route_keys() last named its route
-
-
-def _two_places(values: np.ndarray) -> list[str]:
-    """``f"{v:.2f}"`` of each value, formatted once per distinct value."""
-    listed = values.tolist()
-    memo = {v: f"{v:.2f}" for v in set(listed)}
-    return [memo[v] if v in memo else f"{v:.2f}" for v in listed]
 
 
 class PlantRouting:
@@ -95,32 +90,29 @@ class PlantRouting:
     def route_descriptions(self, rows: np.ndarray) -> list[str]:
         """``route(link_id).describe()`` of many rows at once, from the length arrays alone
         (no plan path): each length column is formatted once per distinct value."""
+        return join_rows(len(rows), self.route_word_columns(rows))
+
+    def route_word_columns(self, rows: np.ndarray, end: str = "") -> list:
+        """:meth:`route_descriptions` (each followed by ``end``) of ``rows`` as columns of
+        pieces (:func:`model.route_words.route_word_columns`): what the ``routes`` report joins."""
         rows = np.asarray(rows, dtype=np.int64)
-        col = {
-            name: _two_places(getattr(self, name)[rows])
-            for name in (
-                "_vertical_a",
-                "_hop_a",
-                "_tray",
-                "_hop_b",
-                "_vertical_b",
-                "_floor",
-                "_slack",
-                "routed_m",
-            )
-        }
-        out = []
-        for method, va, ha, tray, hb, vb, floor, slack, total in zip(
-            self._method[rows].tolist(), *col.values(), strict=True
-        ):
-            if method == METHOD_SAME_RACK:
-                text = f"in rack {va}"
-            elif method == METHOD_TRAY:
-                text = f"vertical A {va} + hop A {ha} + tray {tray} + hop B {hb} + vertical B {vb}"
-            else:
-                text = f"down A {va} + floor {floor} + up B {vb}"
-            out.append(f"{text} + slack {slack} = {total} m")
-        return out
+        return route_word_columns(
+            self._method[rows],
+            *(
+                getattr(self, name)[rows]
+                for name in (
+                    "_vertical_a",
+                    "_hop_a",
+                    "_tray",
+                    "_hop_b",
+                    "_vertical_b",
+                    "_floor",
+                    "_slack",
+                    "routed_m",
+                )
+            ),
+            end=end,
+        )
 
     def route_tray_ids(self, link_id: str) -> list[str]:
         """Ids of the trays a link's route follows (what :meth:`route` gives), without building

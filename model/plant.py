@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -32,7 +33,8 @@ from model.cages import (
 )
 from model.findings import Finding
 from model.parts import part_number_for
-from model.plant_cages import cage_labels, cage_reasons, plug_findings
+from model.plant_cages import cage_label_array, cage_reasons, plug_findings
+from model.plant_links import LinkParts, link_parts
 from model.plant_power import device_plug_power, rack_power
 from model.plant_tally import PlantCache, cage_graph, tally
 
@@ -84,8 +86,9 @@ class PhysicalPlant:
     # Per device id: W of the plugs in its cages (typical, max): modules and cable ends.
     device_power_w: dict[str, float] = field(default_factory=dict)
     device_power_w_max: dict[str, float] = field(default_factory=dict)
-    # Per link id: (cable_id, a_cage, b_cage, a_module, b_module, part) for the schedule.
-    link_parts: dict[str, tuple[str, str, str, str, str, str]] = field(default_factory=dict)
+    # Per link id: (cable_id, a_cage, b_cage, a_module, b_module, part) for the schedule, a
+    # mapping kept as columns (model.plant_links.LinkParts); empty unless asked for.
+    link_parts: LinkParts | dict = field(default_factory=dict)
     # The structured layout the items were counted from (model.structured_plant), so the
     # schedule's segment rows reuse it instead of building it again; None: direct cabling.
     structured: object | None = None
@@ -161,8 +164,8 @@ def build_plant(
 ) -> PhysicalPlant:
     """The physical plant of ``plant``'s current media choice.
 
-    ``with_links`` also fills ``link_parts`` (per-link part names for the schedule; a Python
-    pass over the links, so the analysis leaves it out). ``around_link`` limits the plant to
+    ``with_links`` also fills ``link_parts`` (per-link part names for the schedule, as codes
+    per plant row: :class:`model.plant_links.LinkParts`; the analysis leaves it out). ``around_link`` limits the plant to
     that link's cage-graph component (what the inspector shows for one link). ``fabric_of``
     (link id -> fabric, :func:`model.fabrics.link_fabric_map`) splits every item by the fabric
     of the links it serves (a cage's links share their switch's fabric), for the BOM.
@@ -215,10 +218,10 @@ def build_plant(
         fabric_names = ["", *sorted({f for f in (fabric_of or {}).values() if f})]
         code_of = {f: i for i, f in enumerate(fabric_names)}
     if fabric_of and fabric_rows is None:
+        ids = plant.link_ids
+        ids = ids if n == len(ids) else [ids[r] for r in rows.tolist()]
         row_fab = np.fromiter(
-            (code_of.get(fabric_of.get(plant.link_ids[r], ""), 0) for r in rows.tolist()),
-            np.int64,
-            n,
+            map(code_of.get, map(fabric_of.get, ids, repeat("")), repeat(0)), np.int64, n
         )
     if counting:
         # Fabric codes are renumbered when the set of fabrics changes: recount then.
@@ -258,14 +261,12 @@ def build_plant(
         )
     out.findings = plug_findings(plant, dev_ids, rows, nodes, ia, ib, problem)
     if with_links:
-        out.link_parts = _link_parts(
-            plant,
+        out.link_parts = link_parts(
+            plant.link_ids,
             rows,
             backplane,
-            cage_labels(plant, dev_ids, nodes),
-            (ia, ib),
-            [p.part_number for p in count.module_parts],
-            count.module_of,
+            (cage_label_array(plant, dev_ids, nodes), ia, ib),
+            ([p.part_number for p in count.module_parts], count.module_of),
             (graph.comp, count.comp_rows, count.cable_of_comp),
             (count.fibre_part_of_row, [f.part_number for f in count.fibre_parts], ordered),
             around_link is None,
@@ -282,59 +283,6 @@ def build_plant(
             names = np.array(fabric_rows[0], dtype=object)[np.asarray(fabric_rows[1])]
             fabric_of = dict(zip(plant.link_ids, names.tolist(), strict=True))
         apply_structured(out, plant, fabric_of)
-    return out
-
-
-def _link_parts(
-    plant, rows, backplane, labels, ends, module_names, module_of, cables, fibres, with_backplane
-) -> dict[str, tuple[str, str, str, str, str, str]]:
-    """``PhysicalPlant.link_parts``, column by column: names per cage, per cable assembly and
-    per (fibre, length), then one tuple per link (no per-link search of its component)."""
-    link_ids = plant.link_ids
-    ia, ib = ends
-    comp, comp_rows, cable_of_comp = cables
-    fibre_part_of_row, fibre_names, ordered = fibres
-    names = [*module_names, ""]
-    plug = [names[k] for k in np.where(module_of >= 0, module_of, len(module_names)).tolist()]
-    ids = [link_ids[r] for r in rows.tolist()]
-    cable_id, part = list(ids), [""] * len(ids)
-    for c, (cpart, length) in cable_of_comp.items():
-        members = comp_rows[c]
-        first = min(ids[x] for x in members)
-        name = part_number_for(cpart.part_number, length)
-        shared = first if len(members) == 1 else f"{first}+"
-        for x in members:
-            cable_id[x], part[x] = shared, name
-    fibre = np.flatnonzero(fibre_part_of_row >= 0)
-    memo: dict[tuple[int, float], str] = {}
-    for r, f, length in zip(
-        fibre.tolist(), fibre_part_of_row[fibre].tolist(), ordered[fibre].tolist(), strict=True
-    ):
-        if int(comp[r]) in cable_of_comp:
-            continue
-        name = memo.get((f, length))
-        if name is None:
-            name = memo[(f, length)] = part_number_for(fibre_names[f], length)
-        part[r] = name
-    a_side, b_side = ia.tolist(), ib.tolist()
-    out = dict(
-        zip(
-            ids,
-            zip(
-                cable_id,
-                [labels[a] for a in a_side],
-                [labels[b] for b in b_side],
-                [plug[a] for a in a_side],
-                [plug[b] for b in b_side],
-                part,
-                strict=True,
-            ),
-            strict=True,
-        )
-    )
-    if with_backplane:
-        for r in np.flatnonzero(backplane).tolist():
-            out[link_ids[r]] = ("", "", "", "", "", "rack backplane")
     return out
 
 

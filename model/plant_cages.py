@@ -20,39 +20,74 @@ if TYPE_CHECKING:
 
 
 def cage_labels(plant: CablePlant, dev_ids: list[str], nodes: np.ndarray) -> list[str]:
-    """``{rack}-U{u} {device} {group} cage {n}`` for each cage key (worked out once per device
-    and per device type and breakout, then filled in per cage)."""
+    """``{rack}-U{u} {device} {group} cage {n}`` for each cage key (:func:`cage_label_array`)."""
+    return cage_label_array(plant, dev_ids, nodes).tolist()
+
+
+def cage_label_array(plant: CablePlant, dev_ids: list[str], nodes: np.ndarray) -> np.ndarray:
+    """The labels of :func:`cage_labels` as an object array, built per column: the prefix
+    ``{rack}-U{u} {device} `` once per device, the ``{group} cage {n}`` part once per device
+    type and breakout, then joined for all cages by one numpy ``+`` of the two object arrays
+    (a Python f-string per cage costs ~0.7 s at 460k cages). The label is stripped, as the
+    text of a device with no rack or a cage with no group label would otherwise end in a space.
+    """
     from model.cages import port_cages
 
     design = plant.design
-    out = []
-    prefix: dict[int, tuple[str, dict[int, str]] | None] = {}
-    tables: dict[tuple, dict[int, str]] = {}
-    for key in nodes.tolist():
-        number, cage = divmod(key, CAGE_STRIDE)
-        known = prefix.get(number, False)
-        if known is False:
-            device = design.devices.get(dev_ids[number])
-            if device is None:
-                known = None
-            else:
-                kind = (device.type, tuple(sorted((device.breakout or {}).items())))
-                table = tables.get(kind)
-                if table is None:
-                    table = tables[kind] = {
-                        c: label
-                        for c, _spec, label in port_cages(
-                            design.catalog.device_types[device.type], device.breakout
-                        ).values()
-                    }
-                rack = design.racks.get(device.rack)
-                where = f"{rack.name}-U{device.u}" if rack else device.name
-                known = (f"{where} {device.name} ", table)
-            prefix[number] = known
-        if known is None:
-            out.append(f"{dev_ids[number]} cage {cage}")
-        else:
-            out.append(f"{known[0]}{known[1].get(cage, '')}".strip())
+    nodes = np.asarray(nodes, dtype=np.int64)
+    out = np.empty(len(nodes), dtype=object)
+    if not len(nodes):
+        return out
+    number, cage = np.divmod(nodes, CAGE_STRIDE)
+    present, local = np.unique(number, return_inverse=True)
+    local = local.reshape(-1)
+    prefixes: list[str] = []
+    kind_of: list[int] = []
+    kinds: dict[tuple, int] = {}
+    tables: list[dict[int, str]] = []
+    for d in present.tolist():
+        device = design.devices.get(dev_ids[d])
+        if device is None:
+            prefixes.append("")
+            kind_of.append(-1)
+            continue
+        kind = (device.type, tuple(sorted((device.breakout or {}).items())))
+        k = kinds.get(kind)
+        if k is None:
+            k = kinds[kind] = len(tables)
+            tables.append(
+                {
+                    c: label
+                    for c, _spec, label in port_cages(
+                        design.catalog.device_types[device.type], device.breakout
+                    ).values()
+                }
+            )
+        rack = design.racks.get(device.rack)
+        where = f"{rack.name}-U{device.u}" if rack else device.name
+        prefixes.append(f"{where} {device.name} ")
+        kind_of.append(k)
+    # The group part of every (device kind, cage number); "" where the table has none.
+    width = int(cage.max()) + 1
+    for table in tables:
+        width = max(width, max(table, default=-1) + 1)
+    groups = np.full((max(len(tables), 1), width), "", dtype=object)
+    for k, table in enumerate(tables):
+        for c, label in table.items():
+            groups[k, c] = label
+    kind = np.array(kind_of, dtype=np.int64)[local]
+    known = kind >= 0
+    prefix = np.array(prefixes, dtype=object)
+    out[known] = prefix[local[known]] + groups[kind[known], cage[known]]
+    # str.strip only where it can change the text: a prefix starting with a space, or a group
+    # part that is empty or ends with one.
+    lead = np.array([p[:1].isspace() for p in prefixes], dtype=bool)
+    trail = np.array([[not g or g[-1].isspace() for g in row] for row in groups], dtype=bool)
+    fix = np.flatnonzero(known & (lead[local] | trail[np.maximum(kind, 0), cage]))
+    for i in fix.tolist():
+        out[i] = out[i].strip()
+    for i in np.flatnonzero(~known).tolist():
+        out[i] = f"{dev_ids[int(number[i])]} cage {int(cage[i])}"
     return out
 
 

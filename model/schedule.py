@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from operator import attrgetter, itemgetter
 
 import numpy as np
@@ -35,6 +36,7 @@ from model.bom import natural_key
 from model.cabling import NO_MEDIUM, NO_TRAY_PATH, SAME_RACK, CablePlant
 from model.design import Design
 from model.plant import PhysicalPlant, build_plant
+from model.plant_links import PART_COLUMNS, LinkParts
 from model.structured_layout import uses_structured
 
 SCHEDULE_COLUMNS = (
@@ -61,8 +63,8 @@ SCHEDULE_COLUMNS = (
     "part",
     "route",
 )
-_A_DEVICE, _B_DEVICE, _A_PORT, _B_PORT, _LABEL = (
-    attrgetter(n) for n in ("a.device", "b.device", "a.port", "b.port", "label")
+_A_END, _B_END, _DEVICE, _PORT, _LABEL = (
+    attrgetter(n) for n in ("a", "b", "device", "port", "label")
 )
 _NO_PARTS = ("", "", "", "", "", "")
 
@@ -151,7 +153,7 @@ def schedule_rows(
     return schedule_table(design, plant, phys, segments=segments).rows()
 
 
-def _ranks(names: list[str]) -> dict[str, int]:
+def _ranks(names) -> dict[str, int]:
     """Rank of each distinct name in natural order (names with equal sort keys share a rank)."""
     out: dict[str, int] = {}
     rank, last = -1, None
@@ -190,42 +192,57 @@ def schedule_table(
 
 
 def _link_table(design: Design, plant: CablePlant, phys: PhysicalPlant | None) -> ScheduleTable:
-    """One row per link (backplane links excluded), column by column, in schedule order."""
+    """One row per link (backplane links excluded), column by column, in schedule order.
+
+    Every column is gathered from per-link numpy arrays (plant rows, device positions, port
+    ranks) after one sort; text is made per distinct value (a rack name, a medium, a rounded
+    length) and gathered, and only the default label is joined per link (by numpy ``+`` of
+    object arrays of per-device prefixes and port names).
+    """
     racks, devices, trays = design.racks, design.devices, design.trays
     if phys is None or not phys.link_parts:
         phys = build_plant(plant, with_links=True)
     parts = phys.link_parts
     types = design.catalog.device_types
-    index = plant.index
     media = plant.media
     # ---- which links: every design link but those on a rack backplane
     all_ids = list(design.links)
-    row_of = np.fromiter(map(index.get, all_ids, [-1] * len(all_ids)), np.int64, len(all_ids))
+    all_recs = list(design.links.values())
+    if all_ids == plant.link_ids:
+        row_of = np.arange(len(all_ids), dtype=np.int64)
+    else:
+        index = plant.index
+        row_of = np.fromiter(map(index.get, all_ids, repeat(-1)), np.int64, len(all_ids))
     known = row_of >= 0
     medium_all = np.full(len(all_ids), -1, dtype=np.int64)
     medium_all[known] = plant.medium_index[row_of[known]]
     backplane = np.array([m.kind == "backplane" for m in media] + [False])
     keep = np.flatnonzero(~backplane[np.where(medium_all < 0, len(media), medium_all)])
-    ids = [all_ids[k] for k in keep.tolist()] if len(keep) != len(all_ids) else all_ids
-    recs = list(map(design.links.__getitem__, ids))
+    if len(keep) != len(all_ids):
+        ids = [all_ids[k] for k in keep.tolist()]
+        recs = [all_recs[k] for k in keep.tolist()]
+    else:
+        ids, recs = all_ids, all_recs
     n = len(ids)
     row = row_of[keep]
     found = row >= 0
     safe = np.where(found, row, 0)
     medium = medium_all[keep]
     # ---- ends: per-device tables gathered by position
-    dev_a, dev_b = list(map(_A_DEVICE, recs)), list(map(_B_DEVICE, recs))
-    port_a, port_b = list(map(_A_PORT, recs)), list(map(_B_PORT, recs))
-    device_ids = list(dict.fromkeys(dev_a + dev_b))
-    where = dict(zip(device_ids, range(len(device_ids)), strict=True))
-    na = np.fromiter(map(where.__getitem__, dev_a), np.int64, n)
-    nb = np.fromiter(map(where.__getitem__, dev_b), np.int64, n)
-    dev_objs = [devices[d] for d in device_ids]
+    where = {d: k for k, d in enumerate(devices)}
+    # The ends once, then their fields: two one-level getters beat one two-level getter.
+    ends_a, ends_b = list(map(_A_END, recs)), list(map(_B_END, recs))
+    na = np.fromiter(map(where.__getitem__, map(_DEVICE, ends_a)), np.int64, n)
+    nb = np.fromiter(map(where.__getitem__, map(_DEVICE, ends_b)), np.int64, n)
+    ports_a, ports_b = list(map(_PORT, ends_a)), list(map(_PORT, ends_b))
+    del ends_a, ends_b
+    port_a, port_b = _objects(ports_a, n), _objects(ports_b, n)
+    device_ids = list(devices)
+    dev_objs = list(devices.values())
     rack_name = [racks[d.rack].name for d in dev_objs]
     rack_rank_of = _ranks(rack_name)
     dev_rack_rank = np.array([rack_rank_of[r] for r in rack_name], dtype=np.int64)
     dev_u = np.array([d.u for d in dev_objs], dtype=np.int64)
-    dev_name = [d.name for d in dev_objs]
     # The drop point of each end (rack and the face its ports are on): cables between the same
     # two drops follow the same trays, so a route's text is made once per pair of drops.
     rack_no = {rid: k for k, rid in enumerate(dict.fromkeys(d.rack for d in dev_objs))}
@@ -233,9 +250,9 @@ def _link_table(design: Design, plant: CablePlant, phys: PhysicalPlant | None) -
         [2 * rack_no[d.rack] + (types[d.type].ports_face == "front") for d in dev_objs],
         dtype=np.int64,
     )
-    port_rank_of = _ranks(port_a + port_b)
-    pra = np.fromiter(map(port_rank_of.__getitem__, port_a), np.int64, n)
-    prb = np.fromiter(map(port_rank_of.__getitem__, port_b), np.int64, n)
+    port_rank_of = _ranks(set(ports_a).union(ports_b))
+    pra = np.fromiter(map(port_rank_of.__getitem__, ports_a), np.int64, n)
+    prb = np.fromiter(map(port_rank_of.__getitem__, ports_b), np.int64, n)
     ka = np.stack([dev_rack_rank[na], dev_u[na], pra])
     kb = np.stack([dev_rack_rank[nb], dev_u[nb], prb])
     # B end first when it sorts first by (rack, U, port): compare the keys lexicographically
@@ -247,8 +264,7 @@ def _link_table(design: Design, plant: CablePlant, phys: PhysicalPlant | None) -
     first = np.where(swapped, nb, na)
     second = np.where(swapped, na, nb)
     k_first, k_second = np.where(swapped, kb, ka), np.where(swapped, ka, kb)
-    order = np.lexsort(tuple(k_second[::-1]) + tuple(k_first[::-1]))
-    order = _break_ties_by_id(order, np.concatenate([k_first, k_second]), ids)
+    order = _break_ties_by_id(*_sorted_by(np.concatenate([k_first, k_second])), ids)
     # ---- per-link values from the plant's arrays (links missing from the plant: none)
     status = np.where(found, plant.status[safe].astype(np.int64), NO_MEDIUM)
     speed = np.where(found, plant.speed_gbps[safe], 0.0)
@@ -256,82 +272,134 @@ def _link_table(design: Design, plant: CablePlant, phys: PhysicalPlant | None) -
     ordered = np.where(found & (medium >= 0), plant.ordered_m[safe], np.nan)
     route = _route_column(plant, trays, status, dev_drop[na], dev_drop[nb], swapped, ids, found)
     # ---- gather everything in schedule order
-    o = order.tolist()
-    sw = swapped[order].tolist()
-    fo, so = first[order].tolist(), second[order].tolist()
-    ids_o = [ids[k] for k in o]
-    a_rack = [rack_name[d] for d in fo]
-    b_rack = [rack_name[d] for d in so]
-    a_u = dev_u[first[order]].tolist()
-    b_u = dev_u[second[order]].tolist()
-    a_port = [port_b[k] if s else port_a[k] for k, s in zip(o, sw, strict=True)]
-    b_port = [port_a[k] if s else port_b[k] for k, s in zip(o, sw, strict=True)]
-    own = [recs[k].label for k in o]
-    label = [
-        text or f"{ar}-U{au}-{ap} to {br}-U{bu}-{bp}"
-        for text, ar, au, ap, br, bu, bp in zip(
-            own, a_rack, a_u, a_port, b_rack, b_u, b_port, strict=True
-        )
-    ]
-    seen = Counter(label)
-    if len(seen) != len(label):
+    sw = swapped[order]
+    fo, so = first[order], second[order]
+    ids_o = _objects(ids, n)[order]
+    rack_names = np.array(rack_name, dtype=object)
+    a_rack, b_rack = rack_names[fo], rack_names[so]
+    a_u, b_u = dev_u[fo], dev_u[so]
+    pa_o, pb_o = port_a[order], port_b[order]
+    a_port, b_port = np.where(sw, pb_o, pa_o).tolist(), np.where(sw, pa_o, pb_o).tolist()
+    own = _objects(list(map(_LABEL, recs)), n)[order].tolist()
+    label = _labels(own, rack_names, dev_u, (fo, a_port), (so, b_port))
+    if len(set(label)) != len(label):
+        seen = Counter(label)
         label = [
             f"{text} #{lid}" if seen[text] > 1 else text
-            for text, lid in zip(label, ids_o, strict=True)
+            for text, lid in zip(label, ids_o.tolist(), strict=True)
         ]
-    got = list(map(parts.get, ids_o, [None] * n))
-    tup = [g if g is not None else (lid, *_NO_PARTS[1:]) for g, lid in zip(got, ids_o, strict=True)]
-    cage_a, cage_b = list(map(itemgetter(1), tup)), list(map(itemgetter(2), tup))
-    mod_a, mod_b = list(map(itemgetter(3), tup)), list(map(itemgetter(4), tup))
-    a_cage = [b if s else a for a, b, s in zip(cage_a, cage_b, sw, strict=True)]
-    b_cage = [a if s else b for a, b, s in zip(cage_a, cage_b, sw, strict=True)]
-    a_module = [b if s else a for a, b, s in zip(mod_a, mod_b, sw, strict=True)]
-    b_module = [a if s else b for a, b, s in zip(mod_a, mod_b, sw, strict=True)]
-    medium_names = [m.id for m in media] + [""]
-    kind_names = [m.kind for m in media] + [""]
-    m_o = np.where(medium < 0, len(media), medium)[order].tolist()
+    parts_o = _part_columns(parts, row[order], ids_o, sw)
+    medium_names = _objects([m.id for m in media] + [""], len(media) + 1)
+    kind_names = _objects([m.kind for m in media] + [""], len(media) + 1)
+    m_o = np.where(medium < 0, len(media), medium)[order]
+    names = _objects([d.name for d in dev_objs], len(dev_objs))
     columns = {
-        "cable_id": list(map(itemgetter(0), tup)),
-        "link_id": ids_o,
+        "cable_id": parts_o[0],
+        "link_id": ids_o.tolist(),
         "label": label,
-        "a_rack": a_rack,
-        "a_u": a_u,
-        "a_device": [dev_name[d] for d in fo],
+        "a_rack": a_rack.tolist(),
+        "a_u": a_u.tolist(),
+        "a_device": names[fo].tolist(),
         "a_port": a_port,
-        "b_rack": b_rack,
-        "b_u": b_u,
-        "b_device": [dev_name[d] for d in so],
+        "b_rack": b_rack.tolist(),
+        "b_u": b_u.tolist(),
+        "b_device": names[so].tolist(),
         "b_port": b_port,
-        "speed_gbps": [s if s % 1 else int(s) for s in speed[order].tolist()],
-        "medium": [medium_names[m] for m in m_o],
-        "medium_kind": [kind_names[m] for m in m_o],
-        "length_m": _rounded(length[order].tolist(), 2),
-        "ordered_length_m": _rounded(ordered[order].tolist(), 3),
-        "a_cage": a_cage,
-        "b_cage": b_cage,
-        "a_module": a_module,
-        "b_module": b_module,
-        "part": list(map(itemgetter(5), tup)),
-        "route": [route[k] for k in o],
+        "speed_gbps": _per_value(speed[order], lambda s: s if s % 1 else int(s)),
+        "medium": medium_names[m_o].tolist(),
+        "medium_kind": kind_names[m_o].tolist(),
+        "length_m": _per_value(length[order], lambda v: round(v, 2) if v == v else None),
+        "ordered_length_m": _per_value(ordered[order], lambda v: round(v, 3) if v == v else None),
+        "a_cage": parts_o[1],
+        "b_cage": parts_o[2],
+        "a_module": parts_o[3],
+        "b_module": parts_o[4],
+        "part": parts_o[5],
+        "route": route[order].tolist(),
     }
+    dev_id_names = _objects(device_ids, len(device_ids))
     return ScheduleTable(
         columns,
-        a_device_id=[device_ids[d] for d in fo],
-        b_device_id=[device_ids[d] for d in so],
+        a_device_id=dev_id_names[fo].tolist(),
+        b_device_id=dev_id_names[so].tolist(),
     )
 
 
-def _rounded(values: list[float], digits: int) -> list[float | None]:
-    """``round(v, digits)`` of each value (None for NaN), rounded once per distinct value."""
-    memo = {v: round(v, digits) for v in set(values) if v == v}
-    return list(map(memo.get, values))
+def _objects(values, n: int) -> np.ndarray:
+    """``values`` (any iterable of ``n`` Python objects) as a 1-D object array."""
+    out = np.empty(n, dtype=object)
+    out[:] = values if isinstance(values, list) else list(values)
+    return out
 
 
-def _break_ties_by_id(order: np.ndarray, keys: np.ndarray, ids: list[str]) -> np.ndarray:
-    """Rows whose sort keys are all equal (two links between the same two ports) by link id."""
+def _per_value(values: np.ndarray, cell) -> list:
+    """``[cell(v) for v in values]``, with ``cell`` called once per distinct value."""
+    if not len(values):
+        return []
+    uniq, inverse = np.unique(values, return_inverse=True)
+    return _objects([cell(v) for v in uniq.tolist()], len(uniq))[inverse.reshape(-1)].tolist()
+
+
+def _labels(own: list[str], rack_names, dev_u, a_end, b_end) -> list[str]:
+    """The link's own label, else ``{rack}-U{u}-{port} to {rack}-U{u}-{port}`` (A end first),
+    from a ``{rack}-U{u}-`` prefix made once per device (``a_end``/``b_end`` = device position
+    array, port name list)."""
+    prefix = rack_names + _objects((f"-U{u}-" for u in dev_u.tolist()), len(dev_u))
+    (dev_a, port_a), (dev_b, port_b) = a_end, b_end
+    return [
+        text or f"{pa}{xa} to {pb}{xb}"
+        for text, pa, xa, pb, xb in zip(
+            own, prefix[dev_a].tolist(), port_a, prefix[dev_b].tolist(), port_b, strict=True
+        )
+    ]
+
+
+def _part_columns(parts, rows: np.ndarray, own_ids: np.ndarray, swapped: np.ndarray) -> list[list]:
+    """(cable_id, a_cage, b_cage, a_module, b_module, part) of plant ``rows`` (-1: a link
+    missing from the plant), the two ends exchanged where ``swapped``; a link the plant lists
+    no parts for runs on a cable of its own id with nothing else known."""
+    if isinstance(parts, LinkParts):
+        code = {name: parts.codes(name, rows) for name in PART_COLUMNS}
+        for x, y in (("a_cage", "b_cage"), ("a_module", "b_module")):
+            code[x], code[y] = (
+                np.where(swapped, code[y], code[x]),
+                np.where(swapped, code[x], code[y]),
+            )
+        return [parts.text(name, code[name], own_ids) for name in PART_COLUMNS]
+    ids = own_ids.tolist()
+    got = [parts.get(lid) for lid in ids]
+    tup = [g if g is not None else (lid, *_NO_PARTS[1:]) for g, lid in zip(got, ids, strict=True)]
+    cols = [list(map(itemgetter(k), tup)) for k in range(6)]
+    sw = swapped.tolist()
+    for x, y in ((1, 2), (3, 4)):
+        a, b = cols[x], cols[y]
+        cols[x] = [q if s else p for p, q, s in zip(a, b, sw, strict=True)]
+        cols[y] = [p if s else q for p, q, s in zip(a, b, sw, strict=True)]
+    return cols
+
+
+def _sorted_by(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(stable order of the columns of ``keys`` by its rows, first row first; the keys as one
+    comparable array per column in that order). The rows are packed into one int64 when their
+    ranges fit in 63 bits (one sort instead of a six-key lexsort), else lexsorted as they are."""
+    n = keys.shape[1]
+    if n and keys.min() >= 0:
+        bits = [int(row.max()).bit_length() for row in keys]
+        if sum(bits) <= 63:
+            packed = np.zeros(n, dtype=np.int64)
+            for row, width in zip(keys, bits, strict=True):
+                packed = (packed << width) | row
+            order = np.argsort(packed, kind="stable")
+            return order, packed[order][None, :]
+    order = np.lexsort(tuple(keys[::-1]))
+    return order, keys[:, order]
+
+
+def _break_ties_by_id(order: np.ndarray, sorted_keys: np.ndarray, ids: list[str]) -> np.ndarray:
+    """Rows whose sort keys are all equal (two links between the same two ports) by link id;
+    ``sorted_keys`` are the keys in ``order`` (one column per row)."""
     if len(order) < 2:
         return order
-    sorted_keys = keys[:, order]
     same = (sorted_keys[:, 1:] == sorted_keys[:, :-1]).all(axis=0)
     if not same.any():
         return order
@@ -345,10 +413,11 @@ def _break_ties_by_id(order: np.ndarray, keys: np.ndarray, ids: list[str]) -> np
     return out
 
 
-def _route_column(plant, trays, status, drop_a, drop_b, swapped, ids, found) -> list[str]:
-    """Route text of every link: made once per (drop pair, direction) and gathered."""
+def _route_column(plant, trays, status, drop_a, drop_b, swapped, ids, found) -> np.ndarray:
+    """Route text of every link (an object array): made once per (drop pair, direction) and
+    gathered."""
     n = len(ids)
-    out = [""] * n
+    out = np.full(n, "", dtype=object)
     same = (status & SAME_RACK) != 0
     floor = ~same & ((status & NO_TRAY_PATH) != 0)
     on_tray = np.flatnonzero(~same & ~floor & found)
@@ -362,12 +431,10 @@ def _route_column(plant, trays, status, drop_a, drop_b, swapped, ids, found) -> 
         if pair not in paths:
             paths[pair] = _route_trays(plant, ids[k])
         texts.append(_route_text(paths[pair], int(status[k]), trays, bool(c % 2)))
-    for k, t in zip(on_tray.tolist(), inverse.reshape(-1).tolist(), strict=True):
-        out[k] = texts[t]
-    for k in np.flatnonzero(same).tolist():
-        out[k] = "(in rack)"
-    for k in np.flatnonzero(floor).tolist():
-        out[k] = "(no tray path: floor run)"
+    if len(on_tray):
+        out[on_tray] = _objects(texts, len(texts))[inverse.reshape(-1)]
+    out[same] = "(in rack)"
+    out[floor] = "(no tray path: floor run)"
     return out
 
 

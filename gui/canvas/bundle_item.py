@@ -237,8 +237,9 @@ class BundleItem(QGraphicsItem):
         """``used``: per tray, the intervals cables run along (the whole tray when absent)."""
         before = self._by_tray
         after: dict[str, tuple[tuple, QPainterPath, QPen, QRectF]] = {}
-        dirty = QRectF()
+        dirty: list[QRectF] = []  # one rectangle per changed line, not their union (below)
         rect = QRectF()
+        kept = 0  # lines drawn as before
         top = max((sum(c.values()) for c in counts.values()), default=1)
         for tray_id, groups in counts.items():
             tray = trays.get(tray_id)
@@ -251,6 +252,7 @@ class BundleItem(QGraphicsItem):
             key = (main, width, spans, tuple(map(tuple, tray.points)))
             old = before.get(tray_id)
             if old is not None and old[0] == key:
+                kept += 1
                 after[tray_id] = old
                 rect = rect.united(old[3])
                 continue
@@ -258,11 +260,11 @@ class BundleItem(QGraphicsItem):
             bounds = path.boundingRect()
             after[tray_id] = (key, path, pen, bounds)
             rect = rect.united(bounds)
-            dirty = dirty.united(bounds)
-            if old is not None:
-                dirty = dirty.united(old[3])
+            dirty.append(bounds)
+            if old is not None and old[3] != bounds:
+                dirty.append(old[3])
         for tray_id in before.keys() - after.keys():
-            dirty = dirty.united(before[tray_id][3])
+            dirty.append(before[tray_id][3])
         self._by_tray = after
         self._lines = [(path, pen) for _, path, pen, _ in after.values()]
         rect = rect.adjusted(-1, -1, 1, 1)
@@ -271,8 +273,15 @@ class BundleItem(QGraphicsItem):
             self._rect = rect
             self.update()  # the bounds moved: the whole item, as before
             return
-        if not dirty.isNull():
-            self.update(dirty.adjusted(-1, -1, 1, 1))
+        # The changed trays of one rack's links lie along its rows and the spine, far apart: their
+        # union was most of the hall. Qt keeps separate rectangles as a region (a view takes the
+        # bounding rectangle of them past ~50), so only the lines that changed repaint.
+        # Every line changed (a new busiest tray rescales them all): one update of the item.
+        if dirty and kept == 0:
+            self.update(self._rect)
+            return
+        for bounds in dirty:
+            self.update(bounds.adjusted(-1, -1, 1, 1))
 
     def boundingRect(self) -> QRectF:
         return self._rect

@@ -72,6 +72,11 @@ class SelectInteraction(Interaction):
             self.scene.tray_load.pause()  # nothing but the drag competes for the event loop
         return True
 
+    @property
+    def dragging(self) -> bool:
+        """Racks are held under the pointer (pressed, maybe not moved yet)."""
+        return self._drag is not None
+
     def move(self, event) -> bool:
         if self._drag is None:
             return False

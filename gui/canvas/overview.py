@@ -61,15 +61,15 @@ class OverviewView(QGraphicsView):
         old = self.scene()
         if old is not None:
             try:
-                old.changed.disconnect(self._scene_changed)
+                old.drawing_changed.disconnect(self._scene_changed)
             except (RuntimeError, TypeError):
                 pass
         self.setScene(scene)
         self._picture, self._next = None, None
-        scene.changed.connect(self._scene_changed)
+        scene.drawing_changed.connect(self._scene_changed)
         self.fit()
 
-    def _scene_changed(self, _regions) -> None:
+    def _scene_changed(self) -> None:
         self._stale.start()  # restarted by each change: a drag redraws once it rests
 
     def _redraw(self) -> None:

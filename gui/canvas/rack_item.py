@@ -1,4 +1,7 @@
-"""RackItem: a rack footprint with its front marker and name; dumb, driven by setters."""
+"""RackItem: a rack footprint with its front marker and name; dumb, driven by setters.
+
+A scene's racks are painted by the scene's RackField (one paint call for the hall, see
+rack_field.py) when made with it; a rack on its own (the placement ghost) paints itself."""
 
 from __future__ import annotations
 
@@ -10,15 +13,22 @@ from gui import style
 
 FRONT_FRACTION = 0.12  # depth share of the strip that marks the front (the cold aisle side)
 LABEL_MIN_PX = 16.0
+_FRONT_COLOR = QColor(style.FRONT_MARK)  # a style constant, the same for every rack
 
 
 class RackItem(QGraphicsItem):
     """Position = footprint centre (metres); rotation clockwise as in the model."""
 
-    def __init__(self, object_id: str) -> None:
+    def __init__(self, object_id: str, field=None) -> None:
+        """``field``: the scene's RackField, which paints this rack once it is ``add``ed to it
+        (Qt then never calls this item's paint); without one the rack paints itself."""
         super().__init__()
+        self._field = field
         self.object_id = object_id
-        self.setFlag(QGraphicsItem.ItemIsSelectable, True)
+        flags = QGraphicsItem.ItemIsSelectable
+        if field is not None:
+            flags |= QGraphicsItem.ItemHasNoContents
+        self.setFlags(flags)
         self._rect = QRectF(-0.3, -0.6, 0.6, 1.2)
         # Kept, not derived per paint: the whole hall paints thousands of racks, and building
         # a QRectF and a QColor in each paint call was a third of the repaint.
@@ -31,38 +41,76 @@ class RackItem(QGraphicsItem):
         self._drop_target = False  # a catalog device is being dragged over this rack
         self._font = QFont("Sans Serif")
         self._font.setPixelSize(12)
+        self._look: tuple[bool, QPen, QColor] | None = None  # see look()
+
+    def _changed(self) -> None:
+        """Repaint this rack (through its field when it has one)."""
+        self._look = None
+        if self._field is not None:
+            self._field.rack_changed(self)
+        else:
+            self.update()
+
+    # Where the rack stands or how it shows, changed from Python (the scene, the drag): the
+    # field repaints it. No ``itemChange`` override for this: Qt would call into Python for
+    # every change of every rack (flags, scene, position …), which was a third of building
+    # the XL scene. The selection, changed inside Qt, reaches the field from the scene's
+    # ``selectionChanged`` (RackField.selection_changed).
+    def setPos(self, *args) -> None:
+        super().setPos(*args)
+        self._changed()
+
+    def setRotation(self, angle: float) -> None:
+        super().setRotation(angle)
+        self._changed()
+
+    def setOpacity(self, opacity: float) -> None:
+        super().setOpacity(opacity)
+        self._changed()
+
+    def setVisible(self, visible: bool) -> None:
+        super().setVisible(visible)
+        self._changed()
 
     def set_geometry(
         self, x: float, y: float, width_m: float, depth_m: float, rotation: int
     ) -> None:
         rect = QRectF(-width_m / 2, -depth_m / 2, width_m, depth_m)
-        if rect != self._rect:
+        resized = rect != self._rect
+        if resized:
             self.prepareGeometryChange()
             self._rect = rect
             self._bounds = rect.adjusted(-0.02, -0.02, 0.02, 0.02)
-        self.setPos(x, y)
-        self.setRotation(rotation)
+        moved = self.pos() != QPointF(x, y) or self.rotation() != rotation
+        if moved:
+            QGraphicsItem.setPos(self, x, y)
+            QGraphicsItem.setRotation(self, rotation)
+        if resized or moved:
+            self._changed()
 
     def set_label(self, text: str) -> None:
         if text != self._label:
             self._label = text
-            self.update()
+            self._changed()
 
     def set_fill(self, fill: QColor) -> None:
         if fill != self._fill:
             self._fill = fill
             self._far_fill = fill.darker(115)
-            self.update()
+            self._changed()
 
     def set_collision(self, on: bool) -> None:
         if on != self._collision:
             self._collision = on
-            self.update()
+            self._changed()
 
     def set_drop_target(self, on: bool) -> None:
         if on != self._drop_target:
             self._drop_target = on
-            self.update()
+            self._changed()
+
+    def label(self) -> str:
+        return self._label
 
     def footprint(self) -> QRectF:
         return self._rect
@@ -70,36 +118,63 @@ class RackItem(QGraphicsItem):
     def boundingRect(self) -> QRectF:
         return self._bounds
 
+    def is_far(self, lod: float) -> bool:
+        """A few pixels wide at ``lod``: one filled rectangle is all the eye can see."""
+        return lod * self._rect.width() < 3
+
+    def far_fill(self) -> QColor:
+        return self._selected_fill if self.isSelected() else self._far_fill
+
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
-        lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        self.paint_body(painter, option.levelOfDetailFromTransform(painter.worldTransform()))
+
+    def paint_body(self, painter: QPainter, lod: float) -> None:
+        """Draw the rack in item coordinates at level of detail ``lod`` (pixels per metre)."""
         r = self._rect
-        if lod * r.width() < 3:  # a few pixels: one filled rectangle is all the eye can see
-            painter.fillRect(r, self._selected_fill if self.isSelected() else self._far_fill)
+        if self.is_far(lod):
+            painter.fillRect(r, self.far_fill())
             return
-        edge_color = (
-            QColor(style.DROP_TARGET)
-            if self._drop_target
-            else QColor(style.COLLISION)
-            if self._collision
-            else QColor(style.SELECTION)
-            if self.isSelected()
-            else QColor(style.RACK_EDGE)
-        )
-        pen = QPen(
-            edge_color,
-            4.0 if self._drop_target else 2.5 if (self._collision or self.isSelected()) else 1.0,
-        )
-        pen.setCosmetic(True)
+        pen, fill = self.look()
         painter.setPen(pen)
-        fill = QColor(self._fill)
-        if self._collision:
-            fill = QColor("#ffc9c9")
         painter.setBrush(fill)
         painter.drawRect(r)
-        front = QRectF(r.left(), r.top(), r.width(), r.height() * FRONT_FRACTION)
-        painter.fillRect(front, QColor(style.FRONT_MARK))
-        if self._label and lod * min(r.width(), r.height()) >= LABEL_MIN_PX:
+        painter.fillRect(self.front(), _FRONT_COLOR)
+        if self.shows_label(lod):
             self._paint_label(painter, lod)
+
+    def look(self) -> tuple[QPen, QColor]:
+        """(edge pen, body fill) of the near drawing, kept until the rack's state changes."""
+        selected = self.isSelected()
+        if self._look is None or self._look[0] != selected:
+            edge_color = (
+                QColor(style.DROP_TARGET)
+                if self._drop_target
+                else QColor(style.COLLISION)
+                if self._collision
+                else QColor(style.SELECTION)
+                if selected
+                else QColor(style.RACK_EDGE)
+            )
+            pen = QPen(
+                edge_color,
+                4.0 if self._drop_target else 2.5 if (self._collision or selected) else 1.0,
+            )
+            pen.setCosmetic(True)
+            fill = QColor("#ffc9c9") if self._collision else QColor(self._fill)
+            self._look = (selected, pen, fill)
+        return self._look[1], self._look[2]
+
+    def front(self) -> QRectF:
+        """The strip that marks the front, in item coordinates."""
+        r = self._rect
+        return QRectF(r.left(), r.top(), r.width(), r.height() * FRONT_FRACTION)
+
+    def front_color(self) -> QColor:
+        return _FRONT_COLOR
+
+    def shows_label(self, lod: float) -> bool:
+        r = self._rect
+        return bool(self._label) and lod * min(r.width(), r.height()) >= LABEL_MIN_PX
 
     def _paint_label(self, painter: QPainter, lod: float) -> None:
         r = self._rect

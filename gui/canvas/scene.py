@@ -18,6 +18,7 @@ from gui.canvas.bundle_item import BundleItem, TrayLoad
 from gui.canvas.hall_item import HallItem
 from gui.canvas.layers import LayerState
 from gui.canvas.link_item import LinkItem
+from gui.canvas.rack_field import RackField
 from gui.canvas.rack_item import RackItem
 from gui.canvas.row_labels_item import RowLabelsItem
 from gui.canvas.tray_item import TrayItem
@@ -43,6 +44,12 @@ class HallScene(QGraphicsScene):
     message = Signal(str)  # a sentence for the status bar (refused edits, measurements)
     selection_ids_changed = Signal()
     rack_activated = Signal(str)  # double-click on a rack: open its elevation
+    # What the plan shows changed (an edit, a drag, the bundles, the selection, a layer, the
+    # warning marks): the overview redraws its miniature once the scene rests. Not Qt's
+    # ``changed``: a slot on that signal puts the scene in Qt's compatibility mode, where an
+    # item's partial ``update(rect)`` repaints its whole bounds — for the hall-wide bundle,
+    # row-label, rack-field and warning-mark items, the whole main view after every edit.
+    drawing_changed = Signal()
 
     def __init__(self, design: Design, stack: QUndoStack, plant: CablePlant, parent=None) -> None:
         super().__init__(parent)
@@ -63,6 +70,8 @@ class HallScene(QGraphicsScene):
         self.show_cables = True
         self.hall_item = HallItem()
         self.addItem(self.hall_item)
+        self.rack_field = RackField(self.drawing_changed.emit)  # every rack in one paint call
+        self.addItem(self.rack_field)
         self._interaction = None
         self._plant_dirty = False
         self._links_timer = QTimer(self)
@@ -93,6 +102,8 @@ class HallScene(QGraphicsScene):
         self.tray_load.start()
         self._subscription = design.subscribe(self._on_change)
         self.selectionChanged.connect(self._on_selection_changed)
+        self.selectionChanged.connect(self._racks_selected)
+        self.selectionChanged.connect(self.drawing_changed)
 
     # ------------------------------------------------------------------ building and following
 
@@ -138,6 +149,7 @@ class HallScene(QGraphicsScene):
     def _update_hall(self) -> None:
         hall = self.design.hall
         self.hall_item.set_floor(hall.outline, hall.obstacles, hall.tile_m)
+        self.rack_field.cover(self.hall_item.boundingRect())
         self.setSceneRect(self.hall_item.boundingRect().adjusted(-20, -20, 20, 20))
 
     def _add_trays(self, ids: Iterable[str]) -> None:
@@ -151,12 +163,15 @@ class HallScene(QGraphicsScene):
             item.set_path(tray.points, tray.width_m)
 
     def _add_racks(self, ids: Iterable[str]) -> None:
+        new = []
         for rack_id in ids:
             item = self.racks.get(rack_id)
             if item is None:
-                item = self.racks[rack_id] = RackItem(rack_id)
+                item = self.racks[rack_id] = RackItem(rack_id, self.rack_field)
                 self.addItem(item)
+                new.append(item)
             self._update_rack(rack_id)
+        self.rack_field.add_many(new)  # placed: the field paints them from now on
 
     def _update_rack(self, rack_id: str) -> None:
         rack = self.design.racks[rack_id]
@@ -190,6 +205,7 @@ class HallScene(QGraphicsScene):
         )
         for tray_id, item in self.trays.items():
             item.set_fill(load.fill.get(tray_id, 0.0) if self.show_tray_fill else None)
+        self.drawing_changed.emit()
 
     def set_layers(self, *, trays: bool | None = None, cables: bool | None = None) -> None:
         """Show or hide whole layers: the trays, the cables (bundles and drawn links)."""
@@ -202,6 +218,7 @@ class HallScene(QGraphicsScene):
             self.bundle_item.setVisible(cables)
             for item in self.link_items.values():
                 item.setVisible(cables)
+        self.drawing_changed.emit()
 
     def set_view_options(
         self, *, bundles: bool | None = None, tray_fill: bool | None = None
@@ -237,11 +254,17 @@ class HallScene(QGraphicsScene):
         for rack_id, item in self.racks.items():
             shown = not active or self.layers.rack_shown(rack_id)
             item.setOpacity(1.0 if shown else 0.2)
+        self.drawing_changed.emit()
+
+    def _racks_selected(self) -> None:
+        self.rack_field.selection_changed(self.selectedItems())
 
     def _remove(self, table: dict, ids: Iterable[str]) -> None:
         for object_id in ids:
             item = table.pop(object_id, None)
             if item is not None:
+                if isinstance(item, RackItem):
+                    self.rack_field.remove(item)
                 self.removeItem(item)
 
     def _on_change(self, change: Change) -> None:
@@ -275,6 +298,7 @@ class HallScene(QGraphicsScene):
             self._links_timer.start()
             if change.touches(routed):
                 self.tray_load.schedule()
+        self.drawing_changed.emit()
         self.selection_ids_changed.emit()
 
     # ------------------------------------------------------------------ selection

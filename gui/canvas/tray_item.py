@@ -37,6 +37,8 @@ class TrayItem(QGraphicsItem):
 
     def set_fill(self, fraction: float | None) -> None:
         """Tray fill (0..1+, the analysis's figure) shown as a tint, or None to hide it."""
+        if fraction == self._fill_fraction:
+            return  # every tray is told after each count: repaint only those that changed
         self._fill_fraction = fraction
         self.setToolTip(
             "" if fraction is None else f"Tray fill {fraction:.1%} at its fullest point"

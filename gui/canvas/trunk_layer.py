@@ -162,3 +162,4 @@ class TrunkLayer:
                 f"{trunk.ordered_m:g} m ordered ({trunk.length_m:.1f} m needed), "
                 f"{trunk.legs} MPO leg(s), {len(set(trunk.links))} channel(s)"
             )
+        scene.drawing_changed.emit()  # the overview's miniature shows the trunks too

@@ -163,6 +163,7 @@ class AnalysisDocks(QObject):
         self.warnings.set_findings(result.report.warnings, self.object_name)
         if self.marks is not None:
             self.marks.set_findings(result.report.warnings)
+            self.scene.drawing_changed.emit()  # the overview's miniature shows the marks too
         self.charts.update_charts(result.report, result.lengths, result.revision)
 
     def object_name(self, object_id: str) -> str:

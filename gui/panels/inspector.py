@@ -82,7 +82,7 @@ class InspectorPanel(HallForms, StructuredForms, QWidget):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
-        self._timer.timeout.connect(self.rebuild)
+        self._timer.timeout.connect(self._rebuild_unless_dragging)
 
     def sizeHint(self) -> QSize:
         return QSize(320, 600)
@@ -99,6 +99,16 @@ class InspectorPanel(HallForms, StructuredForms, QWidget):
 
     def _schedule(self) -> None:
         self._timer.start()
+
+    def _rebuild_unless_dragging(self) -> None:
+        """Rebuild, but not while the press that selected a rack may become a drag: the rack
+        form (its power from the plant) held the first move events of a drag at XL ~0.1 s.
+        It is built once the button is up (polled every 50 ms meanwhile)."""
+        if getattr(self.scene.interaction, "dragging", False) if self.scene else False:
+            self._timer.start(50)
+            return
+        self._timer.setInterval(0)
+        self.rebuild()
 
     # ------------------------------------------------------------------ building the form
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import networkx as nx
 import numpy as np
 
 from model.analysis.topology import LINK_COMPUTE, Topology, components
@@ -90,6 +89,10 @@ def max_flow(topo: Topology, half_a: np.ndarray, half_b: np.ndarray) -> float:
             continue
         key = (u, v) if u < v else (v, u)
         caps[key] = caps.get(key, 0.0) + c
+    # Imported here, not at the top: rendering and most CLI commands never cut the fabric,
+    # and importing networkx costs them ~0.2 s of start-up.
+    import networkx as nx
+
     graph = nx.DiGraph()
     for (u, v), c in caps.items():
         graph.add_edge(u, v, capacity=c)

@@ -10,7 +10,9 @@ written, so the process start is in the figure. Floors are measured in the same 
   output (the XLSX carries the same rows in its "Cabling schedule" sheet);
 * ``export-netbox``: the process start plus ``csv.writer`` writing the rows of every CSV of the
   folder just produced (cables and modules);
-* ``routes``: writing the same number of lines with ``csv.writer`` in a fresh process;
+* ``routes``: the process start plus ``csv.writer`` writing the very lines of the report just
+  produced (read back first, not timed), one field per line with quoting off, so that it writes
+  the same bytes (checked) — the report is text, not a table, and its lines are long;
 * ``bom -o .csv``, ``analyze --json``, ``render``: the bare decode above (their output is small,
   so reading the file is their floor).
 
@@ -36,9 +38,21 @@ BARE_DECODE = (
     "import gc, sys, msgspec; data = open(sys.argv[1], 'rb').read(); gc.disable(); "
     "msgspec.json.decode(data)"
 )
-CSV_LINES = (
-    "import csv, sys; w = csv.writer(sys.stdout); n = int(sys.argv[1]); "
-    "[w.writerow(('link-%d' % i, 'a', 'b', 400, 3.5, 'dac-400g-3m', 'reason')) for i in range(n)]"
+# Prints the seconds csv.writer takes to write the lines of the text file given (read first):
+# one field per line, no quoting, "\n" after each, which gives back the file's bytes (checked).
+LINES_REWRITE = (
+    "import csv, io, sys, time\n"
+    "text = open(sys.argv[1], encoding='utf-8', newline='').read()\n"
+    "assert '\\x1f' not in text and '\\r' not in text and text.endswith('\\n')\n"
+    "rows = [[line] for line in text[:-1].split('\\n')]\n"
+    "started = time.perf_counter()\n"
+    "out = io.StringIO()\n"
+    "csv.writer(out, delimiter='\\x1f', quoting=csv.QUOTE_NONE, quotechar=None,\n"
+    "           lineterminator='\\n').writerows(rows)\n"
+    "open('/dev/null', 'w', encoding='utf-8').write(out.getvalue())\n"
+    "took = time.perf_counter() - started\n"
+    "assert out.getvalue() == text\n"
+    "print(took)\n"
 )
 # Prints the seconds csv.writer takes to write the rows of the CSV files given (read first).
 CSV_REWRITE = (
@@ -62,12 +76,14 @@ def _three(args: list[str]) -> list[float]:
     return [_timed(args) for _ in range(RUNS)]
 
 
-def _rewrite(py: str, files: list[str], start: list[float]) -> list[float]:
-    """Process start plus csv.writer of the rows of ``files``, RUNS times."""
+def _rewrite(
+    py: str, files: list[str], start: list[float], script: str = CSV_REWRITE
+) -> list[float]:
+    """Process start plus csv.writer of the rows of ``files`` (``script``), RUNS times."""
     out = []
     for k in range(RUNS):
         done = subprocess.run(
-            [py, "-c", CSV_REWRITE, *files], cwd=ROOT, check=True, capture_output=True, text=True
+            [py, "-c", script, *files], cwd=ROOT, check=True, capture_output=True, text=True
         )
         out.append(start[k] + float(done.stdout.strip()))
     return out
@@ -92,7 +108,6 @@ def run(report: Report) -> None:
         if size not in report.sizes:
             continue
         design = build(size)
-        links = len(design.links)
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp)
             path = str(out / f"{size}.hall.json")
@@ -121,7 +136,10 @@ def run(report: Report) -> None:
             bom_xlsx = _three([py, "main.py", "bom", path, "-o", str(out / "bom.xlsx")])
             _add(report, size, "command: bom -o .xlsx", bom_xlsx, rows_floor, "<= 4 s")
             routes = _three([py, "main.py", "routes", path])
-            lines = _three([py, "-c", CSV_LINES, str(5 * links)])
+            routes_txt = out / "routes.txt"
+            with routes_txt.open("wb") as sink:  # the report itself, for its floor (not timed)
+                subprocess.run([py, "main.py", "routes", path], cwd=ROOT, check=True, stdout=sink)
+            lines = _rewrite(py, [str(routes_txt)], start, LINES_REWRITE)
             _add(report, size, "command: routes", routes, lines, "<= 5 s")
             analyze = _three([py, "main.py", "analyze", "--json", path])
             _add(report, size, "command: analyze --json", analyze, decode, "<= 2.5 s")

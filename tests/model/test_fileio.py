@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from pathlib import Path
@@ -214,7 +215,10 @@ def mutated_files(draw):
         action = draw(st.sampled_from(["replace", "delete", "duplicate"]))
         try:
             if action == "replace":
-                _set(doc, path, draw(REPLACEMENTS))
+                # A copy: the sampled lists and dicts are shared by every example, and a later
+                # "duplicate" appending into one of them changed what the next examples drew
+                # (Hypothesis: "data generation behaved differently between runs").
+                _set(doc, path, copy.deepcopy(draw(REPLACEMENTS)))
             elif action == "delete":
                 _delete(doc, path)
             else:

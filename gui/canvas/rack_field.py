@@ -1,0 +1,190 @@
+"""RackField: one item that paints every rack of the scene in a single paint call.
+
+A RackItem per rack stays the model-to-item map's rack: it is what selection, hit tests,
+tooltips and drags work on. But a whole-hall repaint at XL (4,544 racks) called 4,544 Python
+``paint`` methods, ~15 µs each through the binding: ~80 ms against ~15 ms for Qt alone to fill
+the same rectangles. So the scene's racks carry ``ItemHasNoContents`` (Qt never calls their
+``paint``) and this item draws them, in their stacking order, from one Python call:
+
+- a rack a few pixels wide (the far level of detail RackItem draws as one filled rectangle) is
+  one ``fillRect`` of its footprint, kept in scene coordinates;
+- a nearer rack is drawn by its own ``RackItem.paint_body`` under its scene transform, exactly as
+  it drew itself.
+
+A rack tells the field when it moved, turned, or changed what it shows (``rack_changed``); the
+field repaints the rack's old and new bounds only. Its own bounds only grow (with room to
+spare), as the row labels' do, so a move never repaints the whole hall.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QPainter, QPainterPath
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
+
+from gui.canvas.rack_item import LABEL_MIN_PX
+
+BOUNDS_SPARE_M = 5.0  # grown bounds: a rack moved just past them does not repaint the hall
+
+
+class RackField(QGraphicsItem):
+    """Paints the racks registered with ``add``; z 0, as the racks themselves."""
+
+    def __init__(self, on_change=None) -> None:
+        """``on_change()``: called after any rack was added, removed or repainted."""
+        super().__init__()
+        self._on_change = on_change or (lambda: None)
+        self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
+        self.setAcceptedMouseButtons(Qt.NoButton)
+        # Dict order is the racks' insertion order, their stacking order among themselves (all
+        # at z 0).
+        # item -> (scene bounds, _place(item) or None until the next paint)
+        self._racks: dict[QGraphicsItem, tuple] = {}
+        self._rect = QRectF()
+        self._selected: set = set()  # racks drawn selected
+        self._looks: dict[tuple, object] = {}  # equal edge pens and fills, one object each
+
+    def selection_changed(self, selected) -> None:
+        """The scene's selection is now ``selected`` (items): repaint the racks that joined or
+        left it."""
+        now = {item for item in selected if item in self._racks}
+        for item in now ^ self._selected:
+            self.rack_changed(item)
+        self._selected = now
+
+    def add(self, item) -> None:
+        self.add_many([item])
+
+    def add_many(self, items) -> None:
+        """Paint ``items`` (placed racks) from now on: one repaint of them all."""
+        dirty = QRectF()
+        for item in items:
+            bounds = item.sceneBoundingRect()
+            self._racks[item] = (bounds, None)  # what to paint is read at the first paint
+            dirty = dirty.united(bounds)
+        if dirty.isNull():
+            return
+        self._grow(dirty)
+        self.update(dirty)
+        self._on_change()
+
+    def remove(self, item) -> None:
+        placed = self._racks.pop(item, None)
+        self._selected.discard(item)
+        if placed is not None:
+            self.update(placed[0])
+            self._on_change()
+
+    def rack_changed(self, item) -> None:
+        """``item`` moved, turned or looks different: repaint where it was and where it is."""
+        old = self._racks.get(item)
+        if old is None:
+            return
+        bounds = item.sceneBoundingRect()
+        self._racks[item] = (bounds, None)
+        self.update(old[0])
+        if bounds != old[0]:
+            self._grow(bounds)
+            self.update(bounds)
+        self._on_change()
+
+    def _place(self, item) -> tuple:
+        """What painting ``item`` needs, read once per change of it rather than per paint:
+        ((scene footprint, scene front strip) or None when the rack is not
+        axis-aligned, shown, opacity, width m, side m its label needs or None, far fill,
+        edge pen, body fill, front colour)."""
+        transform = item.sceneTransform()
+        rects = None
+        if item.rotation() % 90 == 0:  # axis-aligned: footprint and strip are scene rectangles
+            rects = (transform.mapRect(item.footprint()), transform.mapRect(item.front()))
+        r = item.footprint()
+        pen, fill = item.look()
+        # Equal pens and fills shared: the paint then sets them only when they change.
+        pen = self._looks.setdefault(("pen", pen.color().rgba(), pen.widthF()), pen)
+        fill = self._looks.setdefault(("fill", fill.rgba()), fill)
+        return (
+            rects,
+            item.isVisible(),
+            item.opacity(),
+            r.width(),
+            min(r.width(), r.height()) if item.label() else None,
+            item.far_fill(),
+            pen,
+            fill,
+            item.front_color(),
+        )
+
+    def cover(self, rect: QRectF) -> None:
+        """Bounds at least ``rect`` (the hall): racks added inside it never grow them one by
+        one (each growth re-indexes the item in the scene and repaints it whole)."""
+        self._grow(rect)
+
+    def _grow(self, rect: QRectF) -> None:
+        if self._rect.contains(rect):
+            return
+        self.prepareGeometryChange()
+        grown = rect.united(self._rect) if self._rect.isValid() else rect
+        m = BOUNDS_SPARE_M
+        self._rect = grown.adjusted(-m, -m, m, m)
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def shape(self) -> QPainterPath:
+        # Never hit: clicks, tooltips and rubber bands between racks reach the trays, bundles
+        # and floor under it, and a click on a rack reaches the RackItem, as before.
+        return QPainterPath()
+
+    def contains(self, _point) -> bool:
+        return False
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        base = painter.worldTransform()
+        lod = option.levelOfDetailFromTransform(base)
+        exposed = option.exposedRect
+        painter.save()
+        opacity = painter.opacity()
+        current = opacity
+        last_pen = last_fill = None
+        racks = self._racks
+        area = self._rect.width() * self._rect.height()
+        if exposed.width() * exposed.height() < area / 16 and self.scene() is not None:
+            # A small part (a dragged rack, zoomed in): the scene's index finds the few racks
+            # there, in stacking order, instead of a test of every rack of the hall.
+            shown = self.scene().items(exposed, Qt.IntersectsItemBoundingRect, Qt.AscendingOrder)
+            entries = [(item, racks[item]) for item in shown if item in racks]
+        else:
+            entries = racks.items()
+        for item, (bounds, placed) in entries:
+            if not bounds.intersects(exposed):
+                continue
+            if placed is None:  # added or changed since the last paint
+                placed = self._place(item)
+                racks[item] = (bounds, placed)  # a value, not a key: the loop goes on
+            rects, shown, alpha, width, label_side, far_fill, pen, fill, front = placed
+            if not shown:
+                continue
+            alpha *= opacity
+            if alpha != current:
+                painter.setOpacity(alpha)
+                current = alpha
+            if rects is not None:
+                # RackItem.paint_body's drawing, in scene coordinates (same tests, same calls)
+                if lod * width < 3:
+                    painter.fillRect(rects[0], far_fill)
+                    continue
+                if label_side is None or lod * label_side < LABEL_MIN_PX:
+                    if pen is not last_pen:
+                        painter.setPen(pen)
+                        last_pen = pen
+                    if fill is not last_fill:
+                        painter.setBrush(fill)
+                        last_fill = fill
+                    painter.drawRect(rects[0])
+                    painter.fillRect(rects[1], front)
+                    continue
+            painter.save()
+            painter.setWorldTransform(item.sceneTransform() * base)
+            item.paint_body(painter, lod)
+            painter.restore()
+        painter.restore()
