@@ -33,6 +33,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import get_args
 
+import numpy as np
 from msgspec import Struct
 
 from model.analysis import analyze
@@ -135,16 +136,18 @@ def _link_medium(plant: CablePlant, i: int) -> MediaType | None:
 # ------------------------------------------------------------------------------------ counts
 
 
+def _on_backplane(plant: CablePlant) -> np.ndarray:
+    """Per plant row: is the link on the rack backplane (cabled with the rack, never ordered)?"""
+    backplane = np.array([m.kind == "backplane" for m in plant.media] + [False], dtype=bool)
+    return backplane[np.asarray(plant.medium_index)]  # medium -1 (none) reads the last: False
+
+
 def unorderable_links(plant: CablePlant) -> list[str]:
-    """Link ids with no medium or no orderable length (pinned medium out of reach)."""
-    out = []
-    for i, link_id in enumerate(plant.link_ids):
-        medium = _link_medium(plant, i)
-        if medium is not None and medium.kind == "backplane":
-            continue
-        if medium is None or _num(plant.ordered_m[i]) is None:
-            out.append(link_id)
-    return out
+    """Link ids with no medium or no orderable length (pinned medium out of reach), in plant
+    row order; links on the rack backplane are never ordered, so never listed."""
+    unordered = (np.asarray(plant.medium_index) < 0) | np.isnan(np.asarray(plant.ordered_m))
+    ids = plant.link_ids
+    return [ids[i] for i in np.flatnonzero(unordered & ~_on_backplane(plant)).tolist()]
 
 
 def tray_metres(design: Design) -> dict[tuple[bool, float, float], float]:
@@ -351,11 +354,7 @@ def summary_rows(
     """(item, value, unit) rows for the Summary sheet."""
     totals = bom_totals(lines)
     qty = {c: t[0] for c, t in totals.by_category.items()}
-    backplane = sum(
-        1
-        for i in range(len(plant.link_ids))
-        if (m := _link_medium(plant, i)) is not None and m.kind == "backplane"
-    )
+    backplane = int(_on_backplane(plant).sum())
     rows: list[tuple[str, float | int | str, str]] = [
         ("Design", design.name, ""),
         ("Racks", int(qty.get("Racks", 0)), "ea"),
