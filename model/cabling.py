@@ -289,11 +289,11 @@ class CablePlant(PlantRouting, PlantMedia):
             self._rack_geom = np.vstack([self._rack_geom, np.zeros((grow, 4))])
             self._drop_x = np.concatenate([self._drop_x, np.zeros(2 * grow)])
             self._drop_y = np.concatenate([self._drop_y, np.zeros(2 * grow)])
-            empty = self._graph.attach(np.zeros(2 * grow), np.zeros(2 * grow), 0.0)
+            # Room for the new racks' drops, every field written below (no attach of dummies).
             self._att = Attachments(
                 *(
-                    np.concatenate([getattr(self._att, f), getattr(empty, f)])
-                    for f in Attachments.__dataclass_fields__
+                    np.concatenate([old, np.zeros(2 * grow, dtype=old.dtype)])
+                    for old in map(self._att.__getattribute__, Attachments.__dataclass_fields__)
                 )
             )
         rows_arr = np.array(rows, dtype=np.int64)
