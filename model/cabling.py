@@ -467,18 +467,22 @@ class CablePlant(PlantRouting, PlantMedia):
             ib = np.fromiter(map(position.__getitem__, map(_DEVICE_B, recs)), np.int64, n)
             pa = np.fromiter(map(port_no.__getitem__, map(_PORT_A, recs)), np.int64, n)
             pb = np.fromiter(map(port_no.__getitem__, map(_PORT_B, recs)), np.int64, n)
-        ca = self._class_matrix[table[ia], pa]
-        cb = self._class_matrix[table[ib], pb]
-        cage_a = dev_no[ia] * CAGE_STRIDE + self._cage_matrix[table[ia], pa]
-        cage_b = dev_no[ib] * CAGE_STRIDE + self._cage_matrix[table[ib], pb]
+        # Each end's cell of the port-table matrices, found once for the three read from them.
+        width = self._class_matrix.shape[1]
+        cell_a, cell_b = table[ia] * width + pa, table[ib] * width + pb
+        classes, cages, specs = (
+            m.reshape(-1) for m in (self._class_matrix, self._cage_matrix, self._spec_matrix)
+        )
+        ca, cb = classes[cell_a], classes[cell_b]
+        cage_a = dev_no[ia] * CAGE_STRIDE + cages[cell_a]
+        cage_b = dev_no[ib] * CAGE_STRIDE + cages[cell_b]
         if not (
             np.array_equal(self._cage_a[rows], cage_a)
             and np.array_equal(self._cage_b[rows], cage_b)
         ):
             self._components_stale = True
         self._cage_a[rows], self._cage_b[rows] = cage_a, cage_b
-        self._spec_a[rows] = self._spec_matrix[table[ia], pa]
-        self._spec_b[rows] = self._spec_matrix[table[ib], pb]
+        self._spec_a[rows], self._spec_b[rows] = specs[cell_a], specs[cell_b]
         if (ca < 0).any() or (cb < 0).any():
             bad = ids[int(np.flatnonzero((ca < 0) | (cb < 0))[0])]
             raise KeyError(f"link {bad}: a port its device type does not have")
