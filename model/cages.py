@@ -385,6 +385,17 @@ def choose_per_cage(
             got = fibre_ordered[lengths.tobytes()] = _round_up(lengths, length_m)
         return got
 
+    def cable_shapes() -> tuple[np.ndarray, list[int]]:
+        # Signature of a component's cable shape: hub spec, leaf spec, number of leaves (-1:
+        # no cable fits a mesh or mixed leaves); the same for every cable medium.
+        sig = cage_spec[np.maximum(hub, 0)] * 4096 + leaf_spec * 64 + np.minimum(leaves, 63)
+        sig = np.where(
+            (shape != SHAPE_MESH) & (uniform_leaves | (shape == SHAPE_STRAIGHT)), sig, -1
+        )
+        return sig, np.unique(sig[sig >= 0]).tolist()
+
+    sig: np.ndarray | None = None
+    sigs: list[int] = []
     for m in candidates_m.tolist():
         medium = media[m]
         if medium.kind in MODULE_KINDS:
@@ -426,12 +437,9 @@ def choose_per_cage(
         else:
             part_of = np.full(n_comp, -1, dtype=np.int64)
             parts: list[CablePart] = []
-            # Signature of a component's cable shape: hub spec, leaf spec, number of leaves.
-            sig = cage_spec[np.maximum(hub, 0)] * 4096 + leaf_spec * 64 + np.minimum(leaves, 63)
-            sig = np.where(
-                (shape != SHAPE_MESH) & (uniform_leaves | (shape == SHAPE_STRAIGHT)), sig, -1
-            )
-            for s in np.unique(sig[sig >= 0]).tolist():
+            if sig is None:
+                sig, sigs = cable_shapes()
+            for s in sigs:
                 h, f, lv = s // 4096, (s % 4096) // 64, s % 64
                 part = tables.cable(m, h, f, lv) or (tables.cable(m, f, h, lv) if lv == 1 else None)
                 if part is not None:
