@@ -15,7 +15,7 @@ from cli.progress import Progress
 from model.bom import bom_lines, bom_totals, export_findings, summary_rows
 from model.export import ExportError
 from model.export.bom_export import write_bom_csv, write_bom_xlsx
-from model.fabrics import link_fabric_map
+from model.fabrics import plant_fabric_rows
 from model.plant import build_plant
 from model.schedule import schedule_table
 
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     progress.step("routed")
     # One physical plant for the BOM lines (by fabric) and the schedule sheet (per link)
     phys = (
-        build_plant(plant, with_links=True, fabric_of=link_fabric_map(design))
+        build_plant(plant, with_links=True, fabric_rows=plant_fabric_rows(design, plant))
         if suffix == ".xlsx"
         else None
     )

@@ -37,8 +37,9 @@ from model.design import Design
 from model.length_histogram import LengthHistogram, length_histogram
 from model.snapshot import Snapshotter
 
-# Edits closer together than this make one analysis (keyboard nudges, a burst of undo); short
-# enough that the panel is fresh within the 150 ms of DESIGN.md after a single edit.
+# An edit made while the panel is fresh is analysed at once (the panel is then fresh within the
+# 150 ms of DESIGN.md after a single edit); edits following it closer together than this make
+# one more analysis (keyboard nudges, a burst of undo), as do edits made while a job runs.
 DEBOUNCE_MS = 40
 KIND_SHORT = {
     "dac": "DAC",
@@ -154,7 +155,7 @@ class AnalysisRunner(QObject):
         self._closed = False
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
-        self._timer.setInterval(delay_ms)
+        self._delay_ms = delay_ms
         self._timer.timeout.connect(self._start)
         self._subscription = design.subscribe(self._on_change)
         if self.feed is not None:
@@ -201,7 +202,7 @@ class AnalysisRunner(QObject):
 
     def request(self) -> None:
         """Recompute soon (after the debounce delay)."""
-        self._timer.start()
+        self._timer.start(self._delay_ms)
 
     # ------------------------------------------------------------------ flow
 
@@ -210,7 +211,9 @@ class AnalysisRunner(QObject):
             return  # the name is in no figure
         self._changes.append(change)
         was_fresh = not self._timer.isActive() and self._running is None
-        self._timer.start()
+        # QTimer.start(msec) also sets the interval: always say which delay is meant (the
+        # start(0) of __init__ once made every later start() immediate, debounce and all).
+        self._timer.start(0 if was_fresh else self._delay_ms)
         if was_fresh:
             self.stale.emit()
 
@@ -243,7 +246,8 @@ class AnalysisRunner(QObject):
         if result is None:
             self._analyzer = None  # its caches may be half updated: start over next time
         if revision != self.design.revision or self._timer.isActive():
-            self._timer.start()  # edited since the snapshot: analyse the current revision
+            if not self._timer.isActive():  # a burst still settling keeps its delay
+                self._timer.start(0)  # edited since the snapshot: analyse the current revision
             return
         if result is None:
             self.failed.emit(error)

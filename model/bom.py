@@ -40,7 +40,7 @@ from model.cabling import CablePlant
 from model.catalog import MediaType
 from model.design import Design
 from model.entities import BomCategory
-from model.fabrics import FABRICS, device_fabric, link_fabric_map
+from model.fabrics import FABRICS, device_fabric, plant_fabric_rows
 from model.findings import Finding, sort_findings
 from model.plant import PhysicalPlant, build_plant
 from model.tray_products import tray_items
@@ -181,7 +181,11 @@ def bom_lines(
     not in the totals that match the analysis.
     """
     catalog = design.catalog
-    phys = phys if phys is not None else build_plant(plant, fabric_of=link_fabric_map(design))
+    phys = (
+        phys
+        if phys is not None
+        else build_plant(plant, fabric_rows=plant_fabric_rows(design, plant))
+    )
     spares_pct = design.settings.spares_pct
     lines: list[BomLine] = []
 

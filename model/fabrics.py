@@ -23,6 +23,7 @@ the BOM and the editor's layers:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import attrgetter
 
 import numpy as np
 
@@ -127,22 +128,32 @@ def link_fabric(design: Design, link: Link | str) -> str:
 
 
 def design_link_fabrics(design: Design) -> np.ndarray:
-    """Fabric code of every link of ``design``, in ``design.links`` order (vectorized rules)."""
+    """Fabric code of every link of ``design``, in ``design.links`` order (vectorized rules).
+
+    The ends' port roles are read through one role table per device type (``design.ports`` is
+    one table per type and breakout) with C-level maps over the links: no Python code per link.
+    """
     links = list(design.links.values())
     m = len(links)
-    dev_code = {d.id: device_fabric_code(design, d) for d in design.devices.values()}
-    roles = {}
+    devices = design.devices
+    dev_code = {d.id: device_fabric_code(design, d) for d in devices.values()}
+    by_table: dict[int, tuple[dict, dict[str, int]]] = {}  # id(port table) -> (it, roles)
+    role_table: dict[str, dict[str, int]] = {}  # device id -> port name -> role code
+    for device in devices.values():
+        table = design.ports(device)
+        known = by_table.get(id(table))
+        if known is None:
+            roles = {port: PORT_ROLE_CODE[info.role] for port, info in table.items()}
+            known = by_table[id(table)] = (table, roles)
+        role_table[device.id] = known[1]
     arrays = []
     for side in ("a", "b"):
-        role = np.empty(m, dtype=np.int8)
-        fabric = np.empty(m, dtype=np.int8)
-        for i, link in enumerate(links):
-            end = getattr(link, side)
-            table = roles.get(end.device)
-            if table is None:
-                table = roles[end.device] = design.ports(end.device)
-            role[i] = PORT_ROLE_CODE[table[end.port].role]
-            fabric[i] = dev_code[end.device]
+        ends = list(map(attrgetter(side), links))
+        ids = list(map(attrgetter("device"), ends))
+        ports = map(attrgetter("port"), ends)
+        tables = map(role_table.__getitem__, ids)
+        role = np.fromiter(map(dict.__getitem__, tables, ports), np.int8, m)
+        fabric = np.fromiter(map(dev_code.__getitem__, ids), np.int8, m)
         arrays.append((role, fabric))
     (role_a, fabric_a), (role_b, fabric_b) = arrays
     return link_fabric_codes(explicit_codes(links, m), role_a, role_b, fabric_a, fabric_b)
@@ -151,7 +162,17 @@ def design_link_fabrics(design: Design) -> np.ndarray:
 def link_fabric_map(design: Design) -> dict[str, str]:
     """Link id -> fabric name for every link."""
     codes = design_link_fabrics(design).tolist()
-    return {link_id: FABRICS[c] for link_id, c in zip(design.links, codes, strict=True)}
+    return dict(zip(design.links, map(FABRICS.__getitem__, codes), strict=True))
+
+
+def plant_fabric_rows(design: Design, plant) -> tuple[list[str], np.ndarray]:
+    """:func:`link_fabric_map` as ``build_plant``'s ``fabric_rows``: (fabric names, name index
+    per plant row), the same split without a dict of every link id."""
+    codes = design_link_fabrics(design)
+    if list(plant.link_ids) != list(design.links):
+        position = {link_id: i for i, link_id in enumerate(design.links)}
+        codes = codes[np.fromiter(map(position.__getitem__, plant.link_ids), np.int64)]
+    return list(FABRICS), codes.astype(np.int64)
 
 
 def links_by_fabric(design: Design) -> dict[str, list[str]]:
@@ -201,6 +222,7 @@ __all__ = [
     "link_fabric",
     "link_fabric_codes",
     "link_fabric_map",
+    "plant_fabric_rows",
     "links_by_fabric",
     "rack_fabrics",
 ]

@@ -79,7 +79,9 @@ def length_histogram(plant) -> LengthHistogram | None:
     table = table.reshape(len(groups), n_bins)
     counts = {g: table[i] for i, g in enumerate(groups) if table[i].any()}
     reach: dict[tuple[str, float], str] = {}
-    for k in sorted({int(k) for k in np.unique(medium) if k >= 0}):
+    # The media in use: a count per medium index (no sort of 393k indexes), the same set.
+    in_use = np.bincount(medium[medium >= 0], minlength=len(plant.media))
+    for k in np.flatnonzero(in_use).tolist():
         m = plant.media[k]
         if m.reach_m <= edges[-1] * REACH_SHOWN_FACTOR:
             reach.setdefault((m.kind, m.reach_m), m.name)

@@ -19,10 +19,12 @@ import numpy as np
 import shapely
 
 from model.design import Design
-from model.entities import plan_size
 
 OVERLAP_EPS_M2 = 1e-4
 OUTLINE_TOLERANCE_M = 1e-6
+# Up to this many racks checked (a move, a paste), they are tested against every rack's box
+# directly (a few thousand comparisons each) instead of building a spatial index of all racks.
+_DIRECT_MAX = 64
 
 # x, y of the centre, width, depth (metres), rotation (degrees)
 Footprint = tuple[float, float, float, float, int]
@@ -36,13 +38,6 @@ class Clash:
     code: str  # RACK_OVERLAP, RACK_OUTSIDE_HALL or RACK_ON_OBSTACLE
     rack: str
     other: str | None = None
-
-
-def footprint_box(footprint: Footprint) -> tuple[float, float, float, float]:
-    """(x0, y0, x1, y1) of a footprint on the plan."""
-    x, y, width_m, depth_m, rotation = footprint
-    w, d = plan_size(width_m, depth_m, rotation)
-    return (x - w / 2, y - d / 2, x + w / 2, y + d / 2)
 
 
 def rack_clashes(
@@ -59,8 +54,7 @@ def rack_clashes(
     ids = list(places)
     if not ids:
         return []
-    boxes = np.array([footprint_box(places[r]) for r in ids], dtype=float).reshape(-1, 4)
-    polys = shapely.box(boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3])
+    boxes = _boxes(list(places.values()))
     row = {r: i for i, r in enumerate(ids)}
     subject = (
         np.arange(len(ids))
@@ -70,9 +64,25 @@ def rack_clashes(
     out: list[Clash] = []
     if not len(subject):
         return out
-    tree = shapely.STRtree(polys)
-    k, j = tree.query(polys[subject], predicate="intersects")
-    i = subject[k]
+    if only is None or len(subject) > _DIRECT_MAX:
+        polys = _polys(boxes)
+        tree = shapely.STRtree(polys)
+        k, j = tree.query(polys[subject], predicate="intersects")
+        i = subject[k]
+    else:
+        # A few racks (a move): test them against every box directly, without building a tree
+        # of all racks. Boxes that merely intersect are the tree's candidates; the overlap test
+        # below keeps the same pairs either way.
+        polys, tree = None, None
+        sub = boxes[subject]
+        near = (
+            (sub[:, None, 0] <= boxes[None, :, 2])
+            & (boxes[None, :, 0] <= sub[:, None, 2])
+            & (sub[:, None, 1] <= boxes[None, :, 3])
+            & (boxes[None, :, 1] <= sub[:, None, 3])
+        )
+        k, j = np.nonzero(near)
+        i = subject[k]
     keep = i != j
     i, j = np.minimum(i[keep], j[keep]), np.maximum(i[keep], j[keep])
     if len(i):
@@ -85,17 +95,37 @@ def rack_clashes(
         Clash("RACK_OVERLAP", ids[p], ids[q])
         for p, q in zip(i[hit].tolist(), j[hit].tolist(), strict=True)
     ]
+    shown = polys[subject] if polys is not None else _polys(boxes[subject])
     outline = shapely.Polygon(design.hall.outline).buffer(OUTLINE_TOLERANCE_M)
     shapely.prepare(outline)  # thousands of covers() tests against one polygon: ~4x faster
-    inside = shapely.covers(outline, polys[subject])
+    inside = shapely.covers(outline, shown)
     out += [Clash("RACK_OUTSIDE_HALL", ids[p]) for p in subject[~inside].tolist()]
     wanted = set(subject.tolist())
     for obstacle in design.hall.obstacles:
         shape = shapely.Polygon(obstacle.polygon)
-        for p in tree.query(shape, predicate="intersects").tolist():
-            if p in wanted and shapely.area(shapely.intersection(polys[p], shape)) > OVERLAP_EPS_M2:
+        if tree is not None:
+            touching = tree.query(shape, predicate="intersects").tolist()
+        else:  # the few racks checked, in row order
+            touching = subject[shapely.intersects(shown, shape)].tolist()
+        for p in touching:
+            poly = polys[p] if polys is not None else shown[np.searchsorted(subject, p)]
+            if p in wanted and shapely.area(shapely.intersection(poly, shape)) > OVERLAP_EPS_M2:
                 out.append(Clash("RACK_ON_OBSTACLE", ids[p], obstacle.id))
     return out
+
+
+def _boxes(places: list[Footprint]) -> np.ndarray:
+    """(x0, y0, x1, y1) per footprint, the centre plus or minus half the plan size
+    (``plan_size``)."""
+    cols = np.array(places, dtype=float).reshape(-1, 5)
+    x, y, width_m, depth_m, rotation = cols.T
+    square = np.isin(rotation, (0, 180))  # plan_size: width along x unless turned 90/270
+    w, d = np.where(square, width_m, depth_m), np.where(square, depth_m, width_m)
+    return np.stack([x - w / 2, y - d / 2, x + w / 2, y + d / 2], axis=1)
+
+
+def _polys(boxes: np.ndarray) -> np.ndarray:
+    return shapely.box(boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3])
 
 
 def clashing_racks(

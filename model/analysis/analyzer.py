@@ -9,7 +9,7 @@ The analysis is computed in stages, each cached until an edit invalidates it:
 * devices (devices changed): device power and price, rack U checks;
 * placement (racks moved/added/removed, hall changed): overlaps, outside hall, on obstacle;
 * media (every report): counts per medium, transceivers, power, cost, lengths, per-rack power,
-  tray fill (updated per changed link from the plant's ``refresh()``);
+  tray fill (updated for the links whose route or medium the plant's ``refresh()`` changed);
 * settings: oversubscription target and all-reduce parameters (cheap, always recomputed).
 
 ``analyze`` runs a fresh Analyzer once, so the incremental and the full report share one code path.
@@ -29,7 +29,7 @@ from model.analysis.collectives import RingPlacement
 from model.analysis.devices import device_figures, rack_power, switches_off_the_tiers
 from model.analysis.fabrics import fabric_figures, fabric_shapes
 from model.analysis.hops import server_hops
-from model.analysis.media_costs import media_figures, shared_cages
+from model.analysis.media_costs import MediaCache, media_figures, shared_cages
 from model.analysis.reliability import forecast
 from model.analysis.report import Report
 from model.analysis.topology import (
@@ -97,12 +97,15 @@ class Analyzer:
         self._plant_rows = None
         self._rows_generation = None  # plant route_generation the rows were read at
         self._links_by_tier: dict[str, int] = {}
+        self._switches_by_tier: dict[str, int] = {}  # of the topology, in tier order
         self._tier_codes = None  # ((topology, plant rows, row count, first names), codes)
         self._fabric_shapes = None  # ((topology, catalog), fabric_shapes)
         self._topo_findings = None  # (topology, bandwidth, target, findings)
         self._shared = None  # (topology, media_costs.shared_cages)
+        self._media_cache = MediaCache()  # the media-only figures, kept while no medium changes
         self._domain = 1
         self._pending_links: set[str] = set()
+        self._racks_moved = False  # a rack moved or changed since the last report
         self._geometry = _geometry_settings(design.settings)
         self._explicit = False  # fed by advance(): changes are known without a subscription
         self._subscription = design.subscribe(self._on_change) if subscribe else None
@@ -165,9 +168,12 @@ class Analyzer:
                 self._moved_racks = None
         if change.touches(TRAY_EVENTS):
             self._dirty.add("trays")
-        # Links whose route or medium may have changed, whoever refreshes the plant.
-        moved = [r for r in change.ids(K.RACKS_MOVED, K.RACKS_CHANGED) if r in self.design.racks]
-        self._pending_links |= self.design.links_of_racks(moved)
+        # Links whose route or medium may have changed, whoever refreshes the plant. A moved
+        # rack's links are not listed (at 393k links that read, or first built, the design's
+        # device-to-links table on the worker): the tray fill finds every link whose route or
+        # medium changed by comparing the plant's arrays, and a move only needs to be known.
+        if any(r in self.design.racks for r in change.ids(K.RACKS_MOVED, K.RACKS_CHANGED)):
+            self._racks_moved = True
         self._pending_links.update(change.ids(K.LINKS_CHANGED))
         if K.SETTINGS_CHANGED in change:
             geometry = _geometry_settings(self.design.settings)
@@ -203,6 +209,8 @@ class Analyzer:
         self._scale_up = None
         self._plant_rows = None
         self._links_by_tier = dict(Counter(topo.link_tier))
+        by_tier = Counter(tier_name(int(v)) for v in topo.level[topo.level >= 1].tolist())
+        self._switches_by_tier = dict(sorted(by_tier.items(), key=lambda kv: _tier_order(kv[0])))
         self._dirty.add("trays")  # link set changed: tray fill from scratch
 
     def report(self) -> Report:
@@ -211,6 +219,7 @@ class Analyzer:
         followed = self._subscription is not None or self._explicit
         changed: set[str] | None = set(self._pending_links) if followed else None
         self._pending_links.clear()
+        racks_moved, self._racks_moved = self._racks_moved, False
         if self.plant is not None and self.refresh_plant:
             refreshed = self.plant.refresh()
             if changed is not None:
@@ -241,7 +250,7 @@ class Analyzer:
             or not np.array_equal(cached.half_b, half_b)
         ):
             self._bisection = bisection(design, topo, halves=(half_a, half_b))
-        if self._scale_up is None or changed is None or changed:
+        if self._scale_up is None or changed is None or changed or racks_moved:
             self._scale_up = warn.scale_up_findings(design, topo, self.plant)
         # A full plant rebuild (new route_generation) renumbers the plant's rows.
         generation = getattr(self.plant, "route_generation", None)
@@ -258,7 +267,9 @@ class Analyzer:
                 self._plant_rows = np.fromiter(
                     (index[lid] for lid in topo.link_ids), dtype=np.int64, count=len(topo.link_ids)
                 )
-        media = media_figures(topo, self.plant, self._plant_rows, self._shared_cages(topo))
+        media = media_figures(
+            topo, self.plant, self._plant_rows, self._shared_cages(topo), self._media_cache
+        )
         phys = None
         if self.plant is not None:
             # Split by fabric once: the totals are the sums, the per-fabric figures its parts.
@@ -322,9 +333,6 @@ class Analyzer:
         )
         points = curve(bw, total_gpus, domain, message, algorithm, rings, place)
 
-        switches = topo.level >= 1
-        by_tier = Counter(tier_name(int(v)) for v in topo.level[switches].tolist())
-
         # Modules and cables from the physical plant: the same counts, power and prices as the
         # BOM, so the analysis cost equals the BOM total.
         def plant_sum(category: str, attr: str) -> float:
@@ -367,7 +375,7 @@ class Analyzer:
             gpus=total_gpus,
             servers=len(servers),
             racks=len(design.racks),
-            switches_by_tier=dict(sorted(by_tier.items(), key=lambda kv: _tier_order(kv[0]))),
+            switches_by_tier=dict(self._switches_by_tier),
             switches_off_tier=switches_off_the_tiers(design, self._dev.switch_ids, topo),
             links_total=len(topo.link_ids),
             links_by_tier=dict(self._links_by_tier),

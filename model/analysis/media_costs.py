@@ -87,16 +87,29 @@ def _modules_in_shared_cages(
     return np.bincount(medium[first], minlength=k + 1)
 
 
+class MediaCache:
+    """The medium-only figures of the last :func:`media_figures` call (counts, modules, power,
+    module prices, per-device end power), reused while the topology, the plant's media list and
+    every link's medium stand: a rack move changes lengths, and seldom a medium. Held by one
+    analyzer (never shared between designs)."""
+
+    def __init__(self) -> None:
+        self.key: tuple | None = None  # (topology, media, medium index per topology link)
+        self.figures: tuple | None = None
+
+
 def media_figures(
     topo: Topology,
     plant,
     order: np.ndarray | None = None,
     shared: tuple[SharedCages, SharedCages] | None = None,
+    cache: MediaCache | None = None,
 ) -> MediaFigures:
     """Counts, modules, power and cost of the media the plant chose, in topology link order.
 
     ``order`` = the plant row of each topology link (computed when not given); ``shared`` =
-    :func:`shared_cages` of ``topo`` (kept by the incremental analyzer; the same figures).
+    :func:`shared_cages` of ``topo`` (kept by the incremental analyzer; the same figures);
+    ``cache`` keeps the figures that depend on the media only (the same values either way).
     """
     if plant is None:
         return MediaFigures(False)
@@ -110,13 +123,52 @@ def media_figures(
     ordered = np.asarray(plant.ordered_m, dtype=float)[order]
     media = list(plant.media)
     k = len(media)
-    per_end_w = np.array([m.power_per_end_w for m in media] + [0.0])
-    per_end_usd = np.array([m.price_per_end_usd for m in media] + [0.0])
     cable_usd = np.array([m.cable_price_usd for m in media] + [0.0])
     per_m_usd = np.array([m.cable_price_per_m_usd for m in media] + [0.0])
+    idx = np.where(mi < 0, k, mi)  # index k = "no medium"
+    if (
+        cache is not None
+        and cache.key is not None
+        and cache.key[0] is topo
+        and cache.key[1] == media
+        and np.array_equal(cache.key[2], mi)
+    ):
+        by_medium = cache.figures
+    else:
+        by_medium = _medium_figures(topo, idx, media, shared)
+        if cache is not None:
+            cache.key, cache.figures = (topo, media, mi), by_medium
+    counts, by_kind, by_id, modules, trx_w, passive_w, trx_usd, end_power, trx_by_kind = by_medium
+    has = idx < k
+    safe_ordered = np.where(np.isfinite(ordered), ordered, 0.0)
+    cab_usd = float((cable_usd[idx] + per_m_usd[idx] * safe_ordered)[has].sum())
+    finite = np.isfinite(length)
+    return MediaFigures(
+        True,
+        dict(by_kind),
+        dict(by_id),
+        int(counts[k]),
+        int(round(modules)),
+        trx_w,
+        passive_w,
+        trx_usd,
+        cab_usd,
+        float(length[finite].sum()),
+        float(length[finite].max()) if finite.any() else 0.0,
+        float(safe_ordered.sum()),
+        end_power,
+        mi,
+        {kind: dict(entry) for kind, entry in trx_by_kind.items()},
+    )
+
+
+def _medium_figures(topo: Topology, idx: np.ndarray, media: list, shared) -> tuple:
+    """The figures that follow each link's medium index ``idx`` alone (k = no medium)."""
+    k = len(media)
+    per_end_w = np.array([m.power_per_end_w for m in media] + [0.0])
+    per_end_usd = np.array([m.price_per_end_usd for m in media] + [0.0])
     modules_per_link = np.array([m.modules_per_link for m in media] + [0])
     ids = [m.id for m in media]
-    idx = np.where(mi < 0, k, mi)  # index k = "no medium"
 
     counts = np.bincount(idx, minlength=k + 1)
     by_medium = {ids[i]: int(counts[i]) for i in range(k) if counts[i]}
@@ -154,10 +206,7 @@ def media_figures(
     trx_w = float(2 * end_w[with_modules].sum())
     passive_w = float(2 * end_w[~with_modules].sum())
     has = idx < k
-    safe_ordered = np.where(np.isfinite(ordered), ordered, 0.0)
     trx_usd = float(2 * per_end_usd[idx][has].sum())
-    cab_usd = float((cable_usd[idx] + per_m_usd[idx] * safe_ordered)[has].sum())
-    finite = np.isfinite(length)
     # One bincount over the A ends then the B ends: the same sums, in the same order, as
     # np.add.at per end, ~10x faster at 400k links.
     end_power = np.bincount(
@@ -165,20 +214,5 @@ def media_figures(
         weights=np.concatenate([end_w, end_w]),
         minlength=len(topo.device_ids),
     ).astype(float)
-    return MediaFigures(
-        True,
-        by_kind,
-        by_medium,
-        int(counts[k]),
-        int(round(modules)),
-        trx_w,
-        passive_w,
-        trx_usd,
-        cab_usd,
-        float(length[finite].sum()),
-        float(length[finite].max()) if finite.any() else 0.0,
-        float(safe_ordered.sum()),
-        end_power,
-        mi,
-        trx_by_kind,
-    )
+    end_power.flags.writeable = False  # shared by the reports the cache serves
+    return counts, by_kind, by_medium, modules, trx_w, passive_w, trx_usd, end_power, trx_by_kind

@@ -68,12 +68,19 @@ def part_counts(design, topo: Topology, media) -> dict[str, dict[str, int]]:
     """Counts per category, split by medium kind where the FIT differs by kind."""
     kinds = media.transceivers_by_kind if media.available else {}
     modules = {k: int(v["modules"]) for k, v in kinds.items()}
-    types = design.catalog.device_types
-    switches = sum(1 for d in design.devices.values() if types[d.type].category == "switch")
-    compute = topo.kind == LINK_COMPUTE
-    server = topo.is_gpu_server
-    nics = int((compute & server[topo.a] & ~server[topo.b]).sum())
-    nics += int((compute & server[topo.b] & ~server[topo.a]).sum())
+    # Switches and NICs follow the devices, links and catalog alone: kept with the topology
+    # (which any device or link edit replaces) while the catalog stands.
+    cached = getattr(topo, "_switches_nics", None)
+    if cached is None or cached[0] is not design.catalog:
+        types = design.catalog.device_types
+        switches = sum(1 for d in design.devices.values() if types[d.type].category == "switch")
+        compute = topo.kind == LINK_COMPUTE
+        server = topo.is_gpu_server
+        nics = int((compute & server[topo.a] & ~server[topo.b]).sum())
+        nics += int((compute & server[topo.b] & ~server[topo.a]).sum())
+        cached = (design.catalog, switches, nics)
+        topo._switches_nics = cached
+    _, switches, nics = cached
     return {
         "optics": {k: modules.get(k, 0) for k in ("mmf", "smf")},
         "active_cables": {k: modules.get(k, 0) for k in ("aoc", "aec", "acc")},

@@ -138,7 +138,7 @@ class TrayFill:
         self._span_s1: list[float] = []
         self._routes_known = 0  # routes whose spans are in the flat lists
         self._turns: list[bool] = []  # per known route: does it pass from one tray to another
-        self._span_arrays = None
+        self._span_arrays = None  # (tray ids numbered, (route, tray no, s0, s1) per span)
         self._pairs = None  # (spans known, tray ids, distinct (route, tray) rows)
 
     def update(
@@ -148,7 +148,8 @@ class TrayFill:
         changed: set[str] | None,
         structured: TrunkLoad | None = None,
     ) -> dict[str, float]:
-        """Fill ratio per tray id; ``changed`` None (or after ``reset``) recounts every link.
+        """Fill ratio per tray id; ``changed`` None (or after ``reset``) recounts every link,
+        otherwise the links whose route or medium differ from those last counted are recounted.
 
         ``structured`` (:func:`trunk_load`): the trunks that replace the links' fibres in the
         trays; :attr:`loads` then holds each tray's fill, weight and bend figures."""
@@ -170,10 +171,16 @@ class TrayFill:
             self.reset()
             self._plant_state = state
             self._full(plant)
-        elif changed:
-            index = plant.index
-            rows = np.fromiter((index[lid] for lid in changed if lid in index), dtype=np.int64)
-            self._recount(plant, rows)
+        else:
+            # The rows to recount are found by comparing the plant's routes and media with the
+            # counted ones (two integer passes): ``changed`` need not name links whose route
+            # changed at an unchanged length (a moved rack's), and no id is looked up. Ascending
+            # rows: the counts' order does not hang on the order of a set of ids.
+            routes = np.asarray(plant.route_keys(), dtype=np.int64)
+            media = np.asarray(plant.medium_index, dtype=np.int64)
+            rows = np.flatnonzero((routes != self._row_route) | (media != self._row_medium))
+            if len(rows):
+                self._recount(plant, rows)
         return self._peaks(design, plant)
 
     def _full(self, plant) -> None:
@@ -292,18 +299,28 @@ class TrayFill:
         cached until more spans are learnt (a route along one tray in two intervals is still
         one cable in that tray)."""
         cached = self._pairs
-        if cached is not None and cached[0] == len(self._span_route):
+        known = len(self._span_route)
+        if cached is not None and cached[0] == known:
             return cached[1], cached[2]
-        tray_ids = sorted(set(self._span_tray))
+        start = 0
+        if cached is not None and set(self._span_tray[cached[0] :]) <= set(cached[1]):
+            # Spans only grow, by routes numbered above every known one: the distinct pairs of
+            # the new spans sort after all the earlier ones, so they are appended (the same
+            # rows as a unique over every span, without re-sorting them all after each move).
+            start = cached[0]
+        tray_ids = cached[1] if start else sorted(set(self._span_tray))
         tray_no = {t: i for i, t in enumerate(tray_ids)}
-        flat = np.fromiter(
-            (tray_no[t] for t in self._span_tray), dtype=np.int64, count=len(self._span_tray)
-        )
+        new_trays = self._span_tray[start:]
+        flat = np.fromiter((tray_no[t] for t in new_trays), dtype=np.int64, count=len(new_trays))
         pairs = np.unique(
-            np.stack([np.array(self._span_route, dtype=np.int64), flat], axis=1).reshape(-1, 2),
+            np.stack([np.array(self._span_route[start:], dtype=np.int64), flat], axis=1).reshape(
+                -1, 2
+            ),
             axis=0,
         )
-        self._pairs = (len(self._span_route), tray_ids, pairs)
+        if start:
+            pairs = np.concatenate([cached[2], pairs])
+        self._pairs = (known, tray_ids, pairs)
         return tray_ids, pairs
 
     def _learn_spans(self, plant, up_to: int) -> None:
@@ -325,19 +342,29 @@ class TrayFill:
         areas = [math.pi * (m.cable_diameter_mm / 1000) ** 2 / 4 for m in plant.media]
         bends = [sc.bend_radius_mm(m.kind, m.cable_diameter_mm) for m in plant.media]
         load = self._structured
-        n_routes = max((route for (route, _), c in self._counts.items() if c > 0), default=-1) + 1
+        # The counts as arrays, in the Counter's order: each route's sums below add its media
+        # in that order, as a loop over the items would (bincount adds in input order).
+        pairs = np.array(list(self._counts), dtype=np.int64).reshape(-1, 2)
+        count = np.fromiter(self._counts.values(), dtype=np.int64, count=len(pairs))
+        counted = pairs[count > 0, 0]  # routes with cables, before trunks take their fibres
+        n_routes = int(counted.max()) + 1 if len(counted) else 0
+        minus = load.minus if load is not None else {}
+        if minus:
+            count = count - np.fromiter(
+                (minus.get(key, 0) for key in self._counts), dtype=np.int64, count=len(pairs)
+            )
+        live = count > 0
+        route, medium, count = pairs[live, 0], pairs[live, 1], count[live]
         if load is not None and load.plus:
             n_routes = max(n_routes, max(p[0] for p in load.plus) + 1)
         self._learn_spans(plant, n_routes)
         size = max(self._routes_known, 1)
-        area, mass, bend = np.zeros(size), np.zeros(size), np.zeros(size)
-        minus = load.minus if load is not None else {}
-        for (route, medium), count in self._counts.items():
-            count -= minus.get((route, medium), 0)
-            if count > 0:
-                area[route] += areas[medium] * count
-                mass[route] += plant.media[medium].weight_kg_per_m * count
-                bend[route] = max(bend[route], bends[medium])
+        weights = np.array([m.weight_kg_per_m for m in plant.media] + [0.0])
+        # (float even when no route has cables: bincount of nothing gives integers)
+        area = np.bincount(route, np.array(areas + [0.0])[medium] * count, size).astype(float)
+        mass = np.bincount(route, weights[medium] * count, size).astype(float)
+        bend = np.zeros(size)
+        np.maximum.at(bend, route, np.array(bends + [0.0])[medium])
         for route, area_m2, kg_per_m, bend_mm in load.plus if load is not None else ():
             area[route] += area_m2
             mass[route] += kg_per_m
@@ -351,15 +378,23 @@ class TrayFill:
         metre, and the largest bend radius a cable in it needs at a corner (``loads``)."""
         area, mass, bend, turns = self._route_figures(plant)
         tray_ids = list(design.trays)
-        if self._span_arrays is None or len(self._span_arrays[0]) != len(self._span_route):
-            tray_no = {t: i for i, t in enumerate(tray_ids)}  # trays change -> reset()
-            self._span_arrays = (
-                np.array(self._span_route, dtype=np.int64),
-                np.array([tray_no.get(t, -1) for t in self._span_tray], dtype=np.int64),
-                np.array(self._span_s0),
-                np.array(self._span_s1),
+        arrays = self._span_arrays
+        known = len(self._span_route)
+        if arrays is None or arrays[0] != tray_ids or len(arrays[1][0]) != known:
+            # The spans learnt since the last report are appended to the arrays (spans only
+            # grow until reset(), which also follows any change of the trays).
+            start = len(arrays[1][0]) if arrays is not None and arrays[0] == tray_ids else 0
+            tray_no = {t: i for i, t in enumerate(tray_ids)}
+            new = (
+                np.array(self._span_route[start:], dtype=np.int64),
+                np.array([tray_no.get(t, -1) for t in self._span_tray[start:]], dtype=np.int64),
+                np.array(self._span_s0[start:], dtype=float),
+                np.array(self._span_s1[start:], dtype=float),
             )
-        span_route, span_tray, s0, s1 = self._span_arrays
+            if start:
+                new = tuple(np.concatenate([a, b]) for a, b in zip(arrays[1], new, strict=True))
+            self._span_arrays = (tray_ids, new)
+        span_route, span_tray, s0, s1 = self._span_arrays[1]
         own = self._structured.own if self._structured is not None else ()
         if own:  # trunks on their own tray intervals: numbered after the routes
             tray_no = {t: i for i, t in enumerate(tray_ids)}

@@ -12,7 +12,9 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from collections.abc import Iterable, Sequence
+from operator import itemgetter
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +24,7 @@ from model.export import write_file
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _FORMULA_SET = frozenset(_FORMULA_START)
 _QUOTE_IF = (",", '"', "\r", "\n")  # what csv.writer's QUOTE_MINIMAL quotes for
+_NEEDS_QUOTES = re.compile('[,"\r\n]')
 
 
 def _cell(value: object, spreadsheet_safe: bool) -> object:
@@ -57,30 +60,39 @@ def format_column(values: Sequence[object], spreadsheet_safe: bool = True) -> li
     """One column's cells as the text :func:`csv_bytes` writes for them (quoted where needed).
 
     Checks are per column at C speed (a search in the joined column): a column of text with no
-    formula start and nothing to quote is taken as it is; floats are formatted once per distinct
-    value; any other mix goes cell by cell.
+    formula start and nothing to quote is taken as it is. Text that needs a prefix or quotes,
+    when it has few distinct values, and floats or ints with empty cells are formatted once per
+    distinct value and mapped; any other mix goes cell by cell.
     """
     kinds = set(map(type, values))
     if kinds <= {str}:
         cells = list(values)
-        if spreadsheet_safe and _any_starts(cells, _FORMULA_START):
+        formula = spreadsheet_safe and _any_starts(cells, _FORMULA_START)
+        if not formula and not _needs_quotes(cells):
+            return cells
+        distinct = set(cells)
+        if len(distinct) * 4 <= len(cells):
+            memo = dict(zip(distinct, format_column(list(distinct), spreadsheet_safe), strict=True))
+            return list(map(memo.__getitem__, cells))
+        if formula:
             cells = ["'" + v if v[:1] in _FORMULA_SET else v for v in cells]
     elif kinds <= {int}:
         return list(map(str, values))
-    elif kinds <= {float, type(None)}:
-        memo: dict[float, str] = {}  # NaN never equals itself: it misses and is redone
-        cells = []
-        for v in values:
-            cell = memo.get(v)
-            if cell is None:
-                cell = memo[v] = str(_cell(v, spreadsheet_safe))
-            cells.append(cell)
+    elif kinds <= {float, type(None)} or kinds <= {int, type(None)}:
+        # Equal floats (0.0 and -0.0 too) are written alike; NaN is found by identity
+        memo = {v: str(_cell(v, spreadsheet_safe)) for v in set(values)}
+        return list(map(memo.__getitem__, values))
     else:
         cells = [str(_cell(v, spreadsheet_safe)) for v in values]
-    blob = "".join(cells)
-    if any(c in blob for c in _QUOTE_IF):
-        cells = [_quoted(v) if any(c in v for c in _QUOTE_IF) else v for v in cells]
+    if _needs_quotes(cells):
+        search = _NEEDS_QUOTES.search
+        cells = [_quoted(v) if search(v) else v for v in cells]
     return cells
+
+
+def _needs_quotes(cells: list[str]) -> bool:
+    blob = "".join(cells)
+    return any(c in blob for c in _QUOTE_IF)
 
 
 def _any_starts(cells: list[str], starts: tuple[str, ...]) -> bool:
@@ -128,15 +140,17 @@ def csv_chunks(
     if not rows:
         return [csv_bytes(header, [], spreadsheet_safe=spreadsheet_safe)]
     width = len(header)
-    for row in rows:
-        if len(row) != width:
-            raise ValueError(f"row has {len(row)} cells, header has {width}")
+    if set(map(len, rows)) != {width}:
+        bad = next(row for row in rows if len(row) != width)
+        raise ValueError(f"row has {len(bad)} cells, header has {width}")
     if width < 2:
         return [
             csv_bytes(header, rows[i : i + chunk_rows], spreadsheet_safe=spreadsheet_safe)
             for i in range(0, len(rows), chunk_rows)
         ]
-    cells = [format_column(list(c), spreadsheet_safe) for c in zip(*rows, strict=True)]
+    # One column at a time (zip(*rows) of 400k rows is ~4x slower)
+    columns = [list(map(itemgetter(k), rows)) for k in range(width)]
+    cells = [format_column(c, spreadsheet_safe) for c in columns]
     head = ",".join(format_column(list(header), spreadsheet_safe=False))
     lines = list(map(",".join, zip(*cells, strict=True)))
     return [

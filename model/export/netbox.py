@@ -29,7 +29,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import compress, repeat
+from operator import attrgetter
 from pathlib import Path
+
+import numpy as np
 
 from model.cabling import CablePlant
 from model.design import Design
@@ -165,18 +169,39 @@ class NetBoxTables:
 
 
 def _variants(design: Design) -> dict[str, TypeVariant]:
-    """Device id -> its NetBox device type (see ``netbox_types`` for why types split)."""
+    """Device id -> its NetBox device type (see ``netbox_types`` for why types split).
+
+    The port groups facing an InfiniBand switch are found with C-level maps over the links:
+    each end's group comes from one port -> group table per device type (None for RJ45 and
+    unknown ports), and only the distinct (device, group) pairs are looked at in Python.
+    """
     types = design.catalog.device_types
     ib_type = {type_id: is_infiniband_switch(t) for type_id, t in types.items()}
     devices = design.devices
-    ports = {d.id: design.ports(d) for d in devices.values()}
+    ib_devices = {d.id for d in devices.values() if ib_type[d.type]}
     ib_groups: dict[str, set[str]] = {d: set() for d in devices}
-    for link in design.links.values():
-        for near, far in ((link.a, link.b), (link.b, link.a)):
-            if ib_type[devices[far.device].type]:
-                info = ports[near.device].get(near.port)
-                if info is not None and info.form_factor != "RJ45":
-                    ib_groups[near.device].add(info.group)
+    if ib_devices:
+        by_table: dict[int, tuple[dict, dict[str, str]]] = {}  # id(port table) -> groups
+        group_table: dict[str, dict[str, str]] = {}  # device id -> port -> group (no RJ45)
+        for device in devices.values():
+            table = design.ports(device)
+            known = by_table.get(id(table))
+            if known is None:
+                groups = {p: i.group for p, i in table.items() if i.form_factor != "RJ45"}
+                known = by_table[id(table)] = (table, groups)
+            group_table[device.id] = known[1]
+        links = list(design.links.values())
+        for near_side, far_side in (("a", "b"), ("b", "a")):
+            near = list(map(attrgetter(near_side), links))
+            far_ib = list(
+                map(ib_devices.__contains__, map(_DEVICE, map(attrgetter(far_side), links)))
+            )
+            ids = list(compress(map(_DEVICE, near), far_ib))
+            ports = compress(map(_PORT, near), far_ib)
+            groups = map(dict.get, map(group_table.__getitem__, ids), ports)
+            for device_id, group in set(zip(ids, groups, strict=True)):
+                if group is not None:
+                    ib_groups[device_id].add(group)
     by_key: dict[tuple, TypeVariant] = {}
     out = {}
     for device in devices.values():
@@ -189,7 +214,8 @@ def _variants(design: Design) -> dict[str, TypeVariant]:
     return out
 
 
-SEGMENT_KINDS = (PATCH_CORD, TRUNK)
+_DEVICE, _PORT = attrgetter("device"), attrgetter("port")
+SEGMENT_KINDS = frozenset({PATCH_CORD, TRUNK})
 
 
 def netbox_tables(
@@ -210,7 +236,7 @@ def netbox_tables(
         if isinstance(schedule, ScheduleTable)
         else [row.medium_kind for row in schedule]
     )
-    if any(kind in SEGMENT_KINDS for kind in kinds):
+    if not SEGMENT_KINDS.isdisjoint(kinds):
         schedule = schedule_table(design, plant, phys, segments=False)
     site = fit_name(design.name, SITE_NAME_MAX) or "Hallwright design"
     out = NetBoxTables(site=site)
@@ -388,82 +414,68 @@ def _schedule_cables(design, schedule, plant, site, device_names) -> list[tuple]
 
 def _table_cables(design, table: ScheduleTable, plant, site, device_names) -> list[tuple]:
     """:func:`_schedule_cables` of a schedule given column by column: the A and B ends are the
-    table's (device id and port per end), names and types looked up once per distinct value."""
+    table's (device id and port per end); each column is mapped in one pass, names, types,
+    labels and lengths worked out once per distinct value, and the rows zipped together."""
     col = table.columns
-    missing = [lid for lid in col["link_id"] if lid not in design.links]
-    if missing:
-        raise ExportError(f"schedule row {missing[0]!r} names no link of the design")
+    link_ids = col["link_id"]
+    if not all(map(design.links.__contains__, link_ids)):
+        missing = next(lid for lid in link_ids if lid not in design.links)
+        raise ExportError(f"schedule row {missing!r} names no link of the design")
+    n = len(link_ids)
     ports = {p: interface_name(p) for p in {*col["a_port"], *col["b_port"]}}
-    names = [m.netbox_type for m in plant.media] + [""]
+    # Medium by link id: a twin-port cable's cable id ("l-1+") names no link
+    row = np.fromiter(map(plant.index.get, link_ids, repeat(-1)), np.int64, n)
+    medium = np.asarray(plant.medium_index)
+    kinds = np.where(row >= 0, medium[np.maximum(row, 0)], -1).tolist() if n else []
+    types = [m.netbox_type for m in plant.media] + [""]
     words = [cable_description(m) for m in plant.media] + [""]
-    index, medium_index = plant.index, plant.medium_index
-    kinds = [
-        int(medium_index[index[lid]]) if lid in index else -1 for lid in col["link_id"]
-    ]  # by link id: a twin-port cable's cable id ("l-1+") names no link
     lengths = [
         o if o is not None else x
         for o, x in zip(col["ordered_length_m"], col["length_m"], strict=True)
     ]
-    fitted: dict[str, str] = {}
-    rounded: dict[float, float] = {}
-    rows = []
-    for a_dev, a_port, b_dev, b_port, k, label, length in zip(
-        table.a_device_id,
-        col["a_port"],
-        table.b_device_id,
-        col["b_port"],
-        kinds,
-        col["label"],
-        lengths,
-        strict=True,
-    ):
-        if len(label) <= LABEL_MAX and label == label.strip():
-            text = label
-        else:
-            text = fitted.get(label) or fitted.setdefault(label, fit_name(label, LABEL_MAX))
-        if length is not None:
-            r = rounded.get(length)
-            if r is None:
-                r = rounded[length] = round(length, 2)
-        rows.append(
-            (
-                site,
-                device_names[a_dev],
-                "dcim.interface",
-                ports[a_port],
-                site,
-                device_names[b_dev],
-                "dcim.interface",
-                ports[b_port],
-                names[k],
-                "planned",
-                text,
-                None if length is None else r,
-                "m" if length is not None else "",
-                words[k],
-            )
+    rounded = {v: None if v is None else round(v, 2) for v in set(lengths)}
+    labels = col["label"]
+    if max(map(len, labels), default=0) > LABEL_MAX or list(map(str.strip, labels)) != labels:
+        fitted = {v: fit_name(v, LABEL_MAX) for v in set(labels)}
+        labels = list(map(fitted.__getitem__, labels))
+    return list(
+        zip(
+            repeat(site, n),
+            map(device_names.__getitem__, table.a_device_id),
+            repeat("dcim.interface"),
+            map(ports.__getitem__, col["a_port"]),
+            repeat(site),
+            map(device_names.__getitem__, table.b_device_id),
+            repeat("dcim.interface"),
+            map(ports.__getitem__, col["b_port"]),
+            map(types.__getitem__, kinds),
+            repeat("planned"),
+            labels,
+            map(rounded.__getitem__, lengths),
+            ("" if v is None else "m" for v in lengths),
+            map(words.__getitem__, kinds),
         )
-    return rows
+    )
 
 
 def _backplane_cables(design, plant, site, device_names, rack_names) -> list[tuple]:
     """Links on a rack backplane: not ordered (no length), but plugged, so exported."""
-    rows = []
-    for link_id in sorted(design.links):
-        if link_id not in plant.index:
+    backplane = [k for k, m in enumerate(plant.media) if m.kind == "backplane"]
+    rows = np.flatnonzero(np.isin(np.asarray(plant.medium_index), backplane)).tolist()
+    out = []
+    for link_id in sorted(plant.link_ids[r] for r in rows):
+        if link_id not in design.links:
             continue
         medium = plant.medium(link_id)
-        if medium is None or medium.kind != "backplane":
-            continue
         link = design.links[link_id]
         a, b = link.a, link.b
         da, db = design.devices[a.device], design.devices[b.device]
         label = link.label or (
             f"{rack_names[da.rack]}-U{da.u}-{a.port} to {rack_names[db.rack]}-U{db.u}-{b.port}"
         )
-        rows.append(_cable(site, device_names, a, b, medium, label, None))
-    rows.sort(key=lambda r: (r[1], r[3], r[5], r[7]))
-    return rows
+        out.append(_cable(site, device_names, a, b, medium, label, None))
+    out.sort(key=lambda r: (r[1], r[3], r[5], r[7]))
+    return out
 
 
 def _end_key(design: Design, device_id: str, port: str) -> tuple[str, int, str, str]:

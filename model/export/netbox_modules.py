@@ -32,9 +32,13 @@ itself (exported as the cable), and backplane links have no plug at all.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import itemgetter
+
+import numpy as np
 
 from model.cabling import CablePlant
-from model.cages import port_cages
+from model.cages import CAGE_STRIDE, cage_view, port_cages
 from model.design import Design
 from model.export import ExportError
 from model.export.netbox_names import DESCRIPTION_MAX, MODEL_NAME_MAX, fit_name, slugify
@@ -107,8 +111,10 @@ def module_export(
 
     ``device_tags`` are the exported devices' asset tags (device id -> tag); ``phys`` the
     physical plant with its ``link_parts`` when the caller has one. Rows are sorted by device
-    and bay, so the same design always exports the same file. Port tables, medium names and
-    descriptions are looked up once per device type and per medium, not per link end.
+    and bay, so the same design always exports the same file. The first link end (in
+    ``link_parts`` order) that plugs a cage names its module; port tables, models, medium
+    descriptions and sort keys are worked out once per device type, part, medium, device and
+    bay, and the rows are put together column by column.
     """
     by_number: dict[str, list[ModulePart]] = {}
     for part in sorted(design.catalog.module_parts.values(), key=lambda p: p.id):
@@ -116,65 +122,105 @@ def module_export(
     types = {number: ModuleType(parts) for number, parts in by_number.items()}
     if phys is None or not phys.link_parts:
         phys = build_plant(plant, with_links=True)
-    cages: dict[tuple[str, str], tuple[str, str]] = {}  # (device, bay) -> (part number, medium)
-    tables: dict[str, dict] = {}  # device id -> its port table
-    names = [m.name for m in plant.media] + [""]
-    index, medium_index = plant.index, plant.medium_index
-    for link_id, (_cable, _a, _b, mod_a, mod_b, _part) in phys.link_parts.items():
-        if not mod_a and not mod_b:
-            continue
-        link = design.links.get(link_id)
-        if link is None:
-            continue
-        row = index.get(link_id)
-        medium_name = names[int(medium_index[row])] if row is not None else ""
-        for end, number in ((link.a, mod_a), (link.b, mod_b)):
-            if not number:
-                continue
-            table = tables.get(end.device)
-            if table is None:
-                device = design.devices[end.device]
-                table = tables[end.device] = port_cages(
-                    design.catalog.device_types[device.type], device.breakout
-                )
-            bay = table[end.port][2]
-            cages.setdefault((end.device, bay), (number, medium_name))
-    used: dict[str, ModuleType] = {}
-    rows = []
-    described: dict[str, str] = {}
-    for (device_id, bay), (number, medium_name) in cages.items():
-        mtype = types.get(number)
-        if mtype is None:
-            raise ExportError(f"module part number {number!r} is not in the design's catalog")
-        used[number] = mtype
-        rows.append(
-            (
-                device_tags[device_id],
-                bay,
-                mtype.model,
-                "planned",
-                described.get(medium_name)
-                or described.setdefault(
-                    medium_name,
-                    fit_name(f"{medium_name} transceiver" if medium_name else "", DESCRIPTION_MAX),
-                ),
-            )
+    devices, bays, numbers, media = _plugged_cages(design, plant, phys.link_parts)
+    missing = set(numbers) - types.keys()
+    if missing:
+        first = next(n for n in numbers if n in missing)
+        raise ExportError(f"module part number {first!r} is not in the design's catalog")
+    # In first-use order, as the types are listed before their sort by slug
+    models = {n: types[n].model for n in dict.fromkeys(numbers)}
+    described = {
+        medium: fit_name(f"{medium} transceiver" if medium else "", DESCRIPTION_MAX)
+        for medium in set(media)
+    }
+    tags = list(map(device_tags.__getitem__, devices))
+    # Sort by (tag ignoring case, bay in number order): the rank of each distinct tag and bay,
+    # then one stable sort of the rows by their pair of ranks.
+    folded = {f: i for i, f in enumerate(sorted({t.casefold() for t in set(tags)}))}
+    tag_rank = {t: folded[t.casefold()] for t in set(tags)}
+    bay_keys = {b: _bay_key(b) for b in set(bays)}
+    ranked = {k: i for i, k in enumerate(sorted(set(bay_keys.values())))}
+    bay_rank = {b: ranked[k] for b, k in bay_keys.items()}
+    n = len(tags)
+    key = np.fromiter(map(tag_rank.__getitem__, tags), np.int64, n) * len(ranked)
+    key += np.fromiter(map(bay_rank.__getitem__, bays), np.int64, n)
+    order = np.argsort(key, kind="stable").tolist()
+    rows = list(
+        zip(
+            map(tags.__getitem__, order),
+            map(bays.__getitem__, order),
+            map(models.__getitem__, map(numbers.__getitem__, order)),
+            repeat("planned"),
+            map(described.__getitem__, map(media.__getitem__, order)),
         )
-    folded: dict[str, str] = {}
-    bays: dict[str, tuple[str, int]] = {}
+    )
+    used = [types[number] for number in models]
+    return ModuleExport(sorted(used, key=lambda t: t.slug), rows)
 
-    def order(r: tuple) -> tuple:
-        tag, bay = r[0], r[1]
-        f = folded.get(tag)
-        if f is None:
-            f = folded[tag] = tag.casefold()
-        b = bays.get(bay)
-        if b is None:
-            b = bays[bay] = _bay_key(bay)
-        return (f, b)
 
-    rows.sort(key=order)
-    return ModuleExport(sorted(used.values(), key=lambda t: t.slug), rows)
+def _plugged_cages(
+    design: Design, plant: CablePlant, link_parts
+) -> tuple[list[str], list[str], list[str], list[str]]:
+    """Every cage a module plugs, as columns: device id, bay, module part number, medium name;
+    the first link end that plugs a cage names its module (ends in ``link_parts`` order, A
+    first), and cages are listed in the order of those ends.
+
+    The ends' cage keys are the plant's (:func:`model.cages.cage_view`), the first end of each
+    cage is found by ``numpy.unique``, and a bay is named once per device type and cage number
+    (the type's port table, :func:`model.cages.port_cages`). Were a table to give two cages one
+    bay name, the later cage is dropped, as NetBox would have the bay once.
+    """
+    link_ids, parts = list(link_parts), list(link_parts.values())
+    if not all(map(design.links.__contains__, link_ids)):  # a link gone from the design
+        kept = [i for i, link_id in enumerate(link_ids) if link_id in design.links]
+        link_ids, parts = [link_ids[i] for i in kept], [parts[i] for i in kept]
+    n = len(link_ids)
+    if not n:
+        return [], [], [], []
+    rows = np.fromiter(map(plant.index.__getitem__, link_ids), np.int64, n)
+    view = cage_view(plant)
+    cage = np.column_stack([view.cage_a[rows], view.cage_b[rows]]).ravel()  # A, B, A, B...
+    module = np.empty(2 * n, dtype=object)
+    module[0::2] = list(map(itemgetter(3), parts))
+    module[1::2] = list(map(itemgetter(4), parts))
+    plugged = np.flatnonzero(module != "")
+    _, first = np.unique(cage[plugged], return_index=True)
+    ends = plugged[np.sort(first)]  # the first end of each cage, in end order
+    names = [m.name for m in plant.media] + [""]
+    media = list(map(names.__getitem__, np.asarray(plant.medium_index)[rows[ends >> 1]].tolist()))
+    number, cage_no = np.divmod(cage[ends], CAGE_STRIDE)
+    # Port table of each device number used: one bay list per table (cage number -> name)
+    dev_ids, devices, device_types = view.dev_ids, design.devices, design.catalog.device_types
+    tables: dict[int, int] = {}  # id(port table) -> its position in ``bay_names``
+    bay_names: list[list[str]] = []
+    injective = True
+    used = np.unique(number)
+    table_of = np.zeros(len(dev_ids), dtype=np.int64)
+    for d in used.tolist():
+        device = devices[dev_ids[d]]
+        table = port_cages(device_types[device.type], device.breakout)  # cached per type
+        t = tables.get(id(table))
+        if t is None:
+            t = tables[id(table)] = len(bay_names)
+            named = {c: b for c, _, b in table.values()}
+            injective &= len(set(named.values())) == len(named)
+            width = max(named, default=0) + 1
+            bay_names.append([named.get(c, "") for c in range(width)])
+        table_of[d] = t
+    slots = [b for names_of in bay_names for b in names_of]
+    offset = np.cumsum([0] + [len(b) for b in bay_names])[:-1]
+    bays = list(map(slots.__getitem__, (offset[table_of[number]] + cage_no).tolist()))
+    device_col = list(map(dev_ids.__getitem__, number.tolist()))
+    plugs = module[ends].tolist()
+    if not injective:  # the first cage per (device, bay) name
+        firsts: dict[tuple[str, str], int] = {}
+        for i, key in enumerate(zip(device_col, bays, strict=True)):
+            firsts.setdefault(key, i)
+        keep = sorted(firsts.values())
+        device_col, bays, plugs, media = (
+            [col[i] for i in keep] for col in (device_col, bays, plugs, media)
+        )
+    return device_col, bays, plugs, media
 
 
 def _bay_key(bay: str) -> tuple[str, int]:

@@ -18,6 +18,7 @@ import re
 import zipfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 
 import numpy as np
@@ -231,80 +232,120 @@ def _column_xml(values: Sequence[object]) -> list[str | None]:
     return out
 
 
+# Bytes that keep an ASCII text out of ``<t>`` as it is: controls (ILLEGAL_CHARACTERS_RE's and
+# the tab and line breaks that ``isprintable`` refuses), DEL, and what XML escapes.
+_NOT_PLAIN = np.zeros(256, dtype=bool)
+_NOT_PLAIN[:32] = _NOT_PLAIN[127] = True
+_NOT_PLAIN[[ord("&"), ord("<"), ord(">")]] = True
+
+
 def _plain_text(values: list[str]) -> bool:
     """Whether every text of a column goes into ``<t>`` as it is: printable, nothing to escape,
-    no space at either end (checked on the joined column, at C speed)."""
-    joined = "\x01" + "\x01".join(values) + "\x01"
-    body = joined.replace("\x01", "")
-    return (
-        body.isprintable()
-        and not any(c in body for c in "&<>")
-        and "\x01 " not in joined
-        and " \x01" not in joined
-    )
+    no space at either end. Checked on the column's bytes joined by NULs, by numpy: every
+    refused byte must be one of the ``len + 1`` NULs around the texts, and no space may touch one. Text
+    with non-ASCII characters is checked by ``str.isprintable`` instead. (A text holding a
+    control character such as U+0001 is not plain: it is cleaned by :func:`_text_xml`.)"""
+    if not values:
+        return True
+    blob = np.frombuffer(("\x00" + "\x00".join(values) + "\x00").encode("utf-8"), np.uint8)
+    if blob.max() >= 128:
+        body = "".join(values)  # printable: no NUL in any text, so NUL can mark their ends
+        joined = "\x00" + "\x00".join(values) + "\x00"
+        return (
+            body.isprintable()
+            and not any(c in body for c in "&<>")
+            and "\x00 " not in joined
+            and " \x00" not in joined
+        )
+    if np.count_nonzero(_NOT_PLAIN[blob]) != len(values) + 1:
+        return False
+    nul = np.flatnonzero(blob == 0)
+    return not ((blob[nul[1:] - 1] == 32).any() or (blob[nul[:-1] + 1] == 32).any())
 
 
-def _column_cells(values: Sequence[object], letter: str, k: int) -> tuple[str, list, list[bool]]:
-    """(cell template with ``{0}`` for the row and ``{k}`` for the value, values to fill in,
-    which cells to leave out) for one column.
+def _value_texts(values: list, kinds: set[type]) -> list[str] | None:
+    """The text of every number of a numeric column (``repr``, as ``str.format`` writes it), or
+    None when the column is not all int / float. Floats are turned into text once per distinct
+    value; zeros are left to ``repr`` (``-0.0 == 0.0`` would share one text) and so are columns
+    mixing ints and floats (``1 == 1.0``)."""
+    if kinds == {int}:
+        return list(map(str, values))
+    if kinds == {float}:
+        memo = {v: repr(v) for v in set(values)}
+        if 0.0 not in memo and len(memo) < len(values) // 2:
+            return list(map(memo.__getitem__, values))  # NaN: its own object is the key
+        return list(map(repr, values))
+    if kinds <= {int, float}:
+        return list(map(repr, values))
+    return None
 
-    Text with nothing to escape and numbers go into the template as they are (``str.format``
-    writes an int or a float as ``repr`` does); any other column is turned into cell text
-    once per distinct value by :func:`_column_xml`.
+
+def _column_parts(values: Sequence[object], letter: str, numbers: list[str]) -> tuple[list, list]:
+    """One column's cells as pieces to lay side by side with the other columns' (constant
+    strings and per-row lists, the row number text ``numbers`` among them), and the 0-based rows
+    whose cell is left out (None, NaN, infinity: no cell, as openpyxl writes none).
+
+    Text with nothing to escape and numbers go in as they are; any other column is turned into
+    cell text once per distinct value by :func:`_column_xml`.
     """
     values = list(values)
     kinds = set(map(type, values))
+    head = f'<c r="{letter}'
     if kinds == {str} and _plain_text(values):
-        return f'<c r="{letter}{{0}}" t="inlineStr"><is><t>{{{k}}}</t></is></c>', values, []
+        return [head, numbers, '" t="inlineStr"><is><t>', values, "</t></is></c>"], []
     if kinds and kinds <= {int, float, type(None)}:
-        skip = []
+        skip: list[int] = []
         if float in kinds or type(None) in kinds:
             finite = np.isfinite(np.array(values, dtype=float))  # None becomes NaN
             if not finite.all():
-                skip = (~finite).tolist()
-        return f'<c r="{letter}{{0}}" t="n"><v>{{{k}}}</v></c>', values, skip
+                skip = np.flatnonzero(~finite).tolist()
+                values = [0 if v is None else v for v in values]
+                kinds = kinds - {type(None)}
+        texts = _value_texts(values, kinds)
+        if texts is not None:
+            return [head, numbers, '" t="n"><v>', texts, "</v></c>"], skip
     cells = _column_xml(values)
-    skip = [c is None for c in cells] if None in cells else []
-    return f'<c r="{letter}{{0}}"{{{k}}}', cells, skip
+    skip = [i for i, c in enumerate(cells) if c is None] if None in cells else []
+    if skip:
+        cells = ["" if c is None else c for c in cells]
+    return [head, numbers, '"', cells], skip
 
 
 def _columns_xml(columns: Sequence[Sequence[object]], start: int) -> bytes:
     """Rows ``start``... of a plain sheet given column by column, as sheet XML.
 
-    Each column becomes a cell template and its values (:func:`_column_cells`); each row is
-    then one ``str.format`` of a row template, chosen by which of its cells are empty (no cell
-    is written for None, NaN or infinity, as openpyxl does).
+    Each column becomes pieces (:func:`_column_parts`): constant strings and per-row lists.
+    The pieces of all columns, side by side, are joined once (C loops: no per-cell Python
+    code). A column with cells to leave out is joined into whole cells first, and the left-out
+    ones emptied (no cell is written for None, NaN or infinity, as openpyxl does).
     """
     if not columns or not len(columns[0]):
         return b""
-    letters = [get_column_letter(c + 1) for c in range(len(columns))]
-    parts = [
-        _column_cells(c, letter, k + 1)
-        for k, (c, letter) in enumerate(zip(columns, letters, strict=True))
-    ]
-    cells = [values for _, values, _ in parts]
-    empty = [0] * len(columns[0])  # per row, a bit per empty cell (few columns have any)
-    for k, (_, _, skip) in enumerate(parts):
+    n = len(columns[0])
+    numbers = list(map(str, range(start, start + n)))
+    pieces: list = ['<row r="', numbers, '">']
+    for c, values in enumerate(columns):
+        parts, skip = _column_parts(values, get_column_letter(c + 1), numbers)
         if skip:
-            bit = 1 << k
-            empty = [e | bit if s else e for e, s in zip(empty, skip, strict=True)]
-    templates: dict[int, str] = {}
-    for mask in set(empty):
-        templates[mask] = (
-            '<row r="{0}">'
-            + "".join(t for k, (t, _, _) in enumerate(parts) if not mask >> k & 1)
-            + "</row>"
-        )
-    numbers = range(start, start + len(columns[0]))
-    if len(templates) == 1:
-        fmt = next(iter(templates.values())).format
-        text = "".join(map(fmt, numbers, *cells))
-    else:
-        text = "".join(
-            templates[m].format(n, *row)
-            for m, n, row in zip(empty, numbers, zip(*cells, strict=True), strict=True)
-        )
+            cells = list(map("".join, zip(*_lanes(parts), strict=False)))
+            for i in skip:
+                cells[i] = ""
+            parts = [cells]
+        pieces.extend(parts)
+    pieces.append("</row>")
+    merged: list = []  # adjacent constant strings as one
+    for piece in pieces:
+        if isinstance(piece, str) and merged and isinstance(merged[-1], str):
+            merged[-1] += piece
+        else:
+            merged.append(piece)
+    text = "".join(map("".join, zip(*_lanes(merged), strict=False)))
     return text.encode("utf-8")
+
+
+def _lanes(pieces: list) -> list:
+    """Pieces as iterables to zip: a constant repeats on every row."""
+    return [repeat(p) if isinstance(p, str) else p for p in pieces]
 
 
 def write_xlsx(path: str | Path, sheets: Iterable[Sheet]) -> None:

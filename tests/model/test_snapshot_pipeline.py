@@ -187,6 +187,30 @@ def test_bundles_after_rack_moves_equal_a_full_recount():
     assert incremental != first  # the moves did move cables between trays
 
 
+def test_tray_fill_finds_the_moved_links_without_being_told():
+    """The analyzer no longer lists a moved rack's links (their routes can change at an equal
+    length, which the plant's refresh does not report): an update told of no link recounts
+    every link whose route or medium changed, the fill and bundles of a full recount."""
+    design = fabric()
+    plant = CablePlant(design)
+    counted = TrayFill()
+    first = counted.update(design, plant, None)
+    racks = list(design.racks)
+    for rack_id, place in [
+        (racks[0], (3.5, 20.0)),
+        (racks[2], (20.0, 7.5)),
+        (racks[0], (1.0, 1.0)),
+    ]:
+        design.move_racks({rack_id: place})
+        plant.refresh()
+        fill = counted.update(design, plant, set())
+        full = TrayFill()
+        assert fill == full.update(design, plant, None)
+        assert counted.peak_at == full.peak_at
+        assert counted.cables_by_tray(plant, group) == full.cables_by_tray(plant, group)
+    assert fill != first  # the moves did change the fill
+
+
 def test_successive_snapshots_share_only_what_no_edit_changed():
     design = fabric()
     plant = CablePlant(design)
