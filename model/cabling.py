@@ -16,6 +16,7 @@ else the routed estimate (which includes slack).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from operator import attrgetter
 
 import numpy as np
@@ -245,7 +246,9 @@ class CablePlant(PlantRouting, PlantMedia):
             setattr(self, name, np.zeros(n, dtype=dtype))
         self.ordered_m[:] = np.nan
         # All rows as a slice: each column is written by one copy, not a scatter by index.
-        records = list(design.links.values())
+        # The records as the table's view, not a list: no 393k-long list for the collector
+        # to walk; the loop below reads them only through C-level maps.
+        records = design.links.values()
         self._fill_inputs(slice(0, n), self.link_ids, records, loaded_link_codes(design))
         self._compute(np.arange(n), diff=False)
 
@@ -286,11 +289,11 @@ class CablePlant(PlantRouting, PlantMedia):
             self._rack_geom = np.vstack([self._rack_geom, np.zeros((grow, 4))])
             self._drop_x = np.concatenate([self._drop_x, np.zeros(2 * grow)])
             self._drop_y = np.concatenate([self._drop_y, np.zeros(2 * grow)])
-            empty = self._graph.attach(np.zeros(2 * grow), np.zeros(2 * grow), 0.0)
+            # Room for the new racks' drops, every field written below (no attach of dummies).
             self._att = Attachments(
                 *(
-                    np.concatenate([getattr(self._att, f), getattr(empty, f)])
-                    for f in Attachments.__dataclass_fields__
+                    np.concatenate([old, np.zeros(2 * grow, dtype=old.dtype)])
+                    for old in map(self._att.__getattribute__, Attachments.__dataclass_fields__)
                 )
             )
         rows_arr = np.array(rows, dtype=np.int64)
@@ -422,7 +425,7 @@ class CablePlant(PlantRouting, PlantMedia):
         self,
         rows: np.ndarray | slice,
         ids: list[str],
-        records: list | None = None,
+        records: Collection | None = None,
         codes: LoadedLinkCodes | None = None,
     ) -> None:
         """Read the design's records of these links into the input columns.
@@ -464,21 +467,25 @@ class CablePlant(PlantRouting, PlantMedia):
             ib = np.fromiter(map(position.__getitem__, map(_DEVICE_B, recs)), np.int64, n)
             pa = np.fromiter(map(port_no.__getitem__, map(_PORT_A, recs)), np.int64, n)
             pb = np.fromiter(map(port_no.__getitem__, map(_PORT_B, recs)), np.int64, n)
-        ca = self._class_matrix[table[ia], pa]
-        cb = self._class_matrix[table[ib], pb]
-        cage_a = dev_no[ia] * CAGE_STRIDE + self._cage_matrix[table[ia], pa]
-        cage_b = dev_no[ib] * CAGE_STRIDE + self._cage_matrix[table[ib], pb]
+        # Each end's cell of the port-table matrices, found once for the three read from them.
+        width = self._class_matrix.shape[1]
+        cell_a, cell_b = table[ia] * width + pa, table[ib] * width + pb
+        classes, cages, specs = (
+            m.reshape(-1) for m in (self._class_matrix, self._cage_matrix, self._spec_matrix)
+        )
+        ca, cb = classes[cell_a], classes[cell_b]
+        cage_a = dev_no[ia] * CAGE_STRIDE + cages[cell_a]
+        cage_b = dev_no[ib] * CAGE_STRIDE + cages[cell_b]
         if not (
             np.array_equal(self._cage_a[rows], cage_a)
             and np.array_equal(self._cage_b[rows], cage_b)
         ):
             self._components_stale = True
         self._cage_a[rows], self._cage_b[rows] = cage_a, cage_b
-        self._spec_a[rows] = self._spec_matrix[table[ia], pa]
-        self._spec_b[rows] = self._spec_matrix[table[ib], pb]
+        self._spec_a[rows], self._spec_b[rows] = specs[cell_a], specs[cell_b]
         if (ca < 0).any() or (cb < 0).any():
-            bad = recs[int(np.flatnonzero((ca < 0) | (cb < 0))[0])]
-            raise KeyError(f"link {bad.id}: a port its device type does not have")
+            bad = ids[int(np.flatnonzero((ca < 0) | (cb < 0))[0])]
+            raise KeyError(f"link {bad}: a port its device type does not have")
         ra, rb, fa, fb = rack[ia], rack[ib], face[ia], face[ib]
         self._drop_a[rows], self._drop_b[rows] = 2 * ra + fa, 2 * rb + fb
         self._height_a[rows], self._height_b[rows] = height[ia], height[ib]
@@ -493,8 +500,12 @@ class CablePlant(PlantRouting, PlantMedia):
                 pinned[k] = self._media_row.get(media[k], -1)
         self._pinned[rows] = pinned
         for column, getter in ((self._override, _OVERRIDE), (self._as_built, _AS_BUILT)):
-            values = list(map(getter, recs))
-            column[rows] = np.nan if values.count(None) == n else np.array(values, dtype=float)
+            # Mostly none set: a set of the values stays tiny, where a list would be 393k long
+            # (and walked by the cyclic collector while young).
+            if set(map(getter, recs)) == {None}:
+                column[rows] = np.nan
+            else:
+                column[rows] = np.array(list(map(getter, recs)), dtype=float)
         speeds = np.array([c[0] for c in self._classes])
         self.speed_gbps[rows] = np.minimum(speeds[ca], speeds[cb])
 

@@ -227,10 +227,23 @@ class PlantRouting:
             return
         settings, att = self.design.settings, self._att
         da, db = self._drop_a[rows], self._drop_b[rows]
+        # Tray and floor distances depend on the two drop points only, and links between the
+        # same two racks sit in runs of consecutive rows (a fabric's links are listed by rack
+        # pair): compute them once per run and gather. Same arithmetic per pair, so the same
+        # floats; rows in no order at all take the per-row path.
+        changed = (da[1:] != da[:-1]) | (db[1:] != db[:-1])
+        heads = np.flatnonzero(np.concatenate([[True], changed]))
+        run = None
+        if len(heads) * 2 < len(rows):
+            run = np.cumsum(np.concatenate([[False], changed]))
+            da, db = da[heads], db[heads]
         tray = self._graph.distance(att, da, att, db)
         floor = np.abs(self._drop_x[da] - self._drop_x[db]) + np.abs(
             self._drop_y[da] - self._drop_y[db]
         )
+        if run is not None:
+            tray, floor = tray[run], floor[run]
+            da, db = self._drop_a[rows], self._drop_b[rows]
         p = compose_lengths(
             same_rack=self._same_rack[rows],
             faces_differ=self._faces_differ[rows],

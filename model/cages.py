@@ -114,9 +114,9 @@ def component_graph(
     if not n:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty, 0
-    nodes, inverse = np.unique(np.concatenate([cage_a, cage_b]), return_inverse=True)
+    n_nodes, inverse = _rank(np.concatenate([cage_a, cage_b]))
     u, v = inverse[:n], inverse[n:]
-    label = np.arange(len(nodes), dtype=np.int64)
+    label = np.arange(n_nodes, dtype=np.int64)
     while True:
         low = np.minimum(label[u], label[v])
         new = label.copy()
@@ -127,7 +127,28 @@ def component_graph(
         if np.array_equal(new, label):
             break
         label = new
-    return label[u], u, v, len(nodes)
+    return label[u], u, v, n_nodes
+
+
+def _rank(keys: np.ndarray) -> tuple[int, np.ndarray]:
+    """(number of distinct cage keys, rank of each key among them): ``np.unique``'s inverse.
+
+    Cage keys are device number * CAGE_STRIDE + cage number, and devices have few cages: the
+    keys packed as device * (largest cage number + 1) + cage keep their order in a range a
+    count fits in, so the ranks come from a running count of the keys present, not a sort of
+    786k keys. Keys spread wider than that (negative, or few and far apart) are sorted.
+    """
+    if len(keys) and keys.min() >= 0:
+        device, cage = keys // CAGE_STRIDE, keys % CAGE_STRIDE
+        width = int(cage.max()) + 1
+        span = (int(device.max()) + 1) * width
+        if span <= 4 * len(keys) + 1024:
+            packed = device * width + cage
+            present = np.bincount(packed, minlength=span) > 0
+            rank = np.cumsum(present) - 1
+            return int(rank[-1]) + 1, rank[packed]
+    nodes, inverse = np.unique(keys, return_inverse=True)
+    return len(nodes), inverse.reshape(-1)
 
 
 @dataclass
@@ -353,6 +374,28 @@ def choose_per_cage(
         accepted_by_all = patterns[np.maximum(first, 0)].copy()
         for c in np.flatnonzero(mixed).tolist():
             accepted_by_all[c] = patterns[np.unique(pattern_of[comp == c])].all(axis=0)
+    # Each link's next orderable fibre length, per fibre length list (media sharing a fibre
+    # part and reach share one): taken again below for the chosen medium's ordered lengths.
+    fibre_ordered: dict[bytes, np.ndarray] = {}
+
+    def link_fibre_ordered(m: int) -> np.ndarray:
+        lengths = tables.fibre_lengths(m)
+        got = fibre_ordered.get(lengths.tobytes())
+        if got is None:
+            got = fibre_ordered[lengths.tobytes()] = _round_up(lengths, length_m)
+        return got
+
+    def cable_shapes() -> tuple[np.ndarray, list[int]]:
+        # Signature of a component's cable shape: hub spec, leaf spec, number of leaves (-1:
+        # no cable fits a mesh or mixed leaves); the same for every cable medium.
+        sig = cage_spec[np.maximum(hub, 0)] * 4096 + leaf_spec * 64 + np.minimum(leaves, 63)
+        sig = np.where(
+            (shape != SHAPE_MESH) & (uniform_leaves | (shape == SHAPE_STRAIGHT)), sig, -1
+        )
+        return sig, np.unique(sig[sig >= 0]).tolist()
+
+    sig: np.ndarray | None = None
+    sigs: list[int] = []
     for m in candidates_m.tolist():
         medium = media[m]
         if medium.kind in MODULE_KINDS:
@@ -380,11 +423,13 @@ def choose_per_cage(
             if fpart is None:
                 continue
             cage_price = price[cage_spec]
-            ok &= np.bincount(cage_comp, weights=np.isnan(cage_price), minlength=n_comp) == 0
+            # A component takes the module only if every cage does: marked where one does not.
+            if np.isnan(price).any():
+                ok[cage_comp[np.isnan(cage_price)]] = False
             cost += np.bincount(cage_comp, weights=np.nan_to_num(cage_price), minlength=n_comp)
             power += np.bincount(cage_comp, weights=watts[cage_spec], minlength=n_comp)
-            link_ordered = _round_up(tables.fibre_lengths(m), length_m)
-            ok &= np.bincount(comp, weights=np.isnan(link_ordered), minlength=n_comp) == 0
+            link_ordered = link_fibre_ordered(m)
+            ok[comp[np.isnan(link_ordered)]] = False
             per_link = fpp[spec_a] * (
                 fpart.price_usd + fpart.price_per_m_usd * np.nan_to_num(link_ordered)
             )
@@ -392,12 +437,9 @@ def choose_per_cage(
         else:
             part_of = np.full(n_comp, -1, dtype=np.int64)
             parts: list[CablePart] = []
-            # Signature of a component's cable shape: hub spec, leaf spec, number of leaves.
-            sig = cage_spec[np.maximum(hub, 0)] * 4096 + leaf_spec * 64 + np.minimum(leaves, 63)
-            sig = np.where(
-                (shape != SHAPE_MESH) & (uniform_leaves | (shape == SHAPE_STRAIGHT)), sig, -1
-            )
-            for s in np.unique(sig[sig >= 0]).tolist():
+            if sig is None:
+                sig, sigs = cable_shapes()
+            for s in sigs:
                 h, f, lv = s // 4096, (s % 4096) // 64, s % 64
                 part = tables.cable(m, h, f, lv) or (tables.cable(m, f, h, lv) if lv == 1 else None)
                 if part is not None:
@@ -444,7 +486,7 @@ def choose_per_cage(
         sel = row_medium == m
         medium = media[m]
         if medium.kind in MODULE_KINDS:
-            got = _round_up(tables.fibre_lengths(m), length_m[sel])
+            got = link_fibre_ordered(m)[sel]
             out_ordered[sel] = np.where(keep_pin[sel], ordered_lengths(medium, length_m[sel]), got)
         else:
             got = ordered_lengths(medium, length_m[sel])

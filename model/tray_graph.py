@@ -31,6 +31,9 @@ from model.entities import Hall, Tray
 
 ALL_PAIRS_MAX_NODES = 800  # Floyd-Warshall (n^3 / vectorised) beats n Dijkstras below this
 _TRAY_KEY = 1e7  # separates trays in one sorted array of station positions (trays < 10,000 km)
+# Distances closer than this (m) are left to GEOS when choosing a rack's nearest tray segment:
+# far above float error at hall sizes (~1e-12 m), far below any real gap between two trays.
+_NEAR_TIE_M = 1e-6
 
 
 def tray_elevation_m(tray: Tray, hall: Hall) -> float:
@@ -266,13 +269,7 @@ class TrayGraph:
                 dv=zeros.copy(),
             )
         if n:
-            (src, hit), _ = self._tree.query_nearest(
-                shapely.points(pts_xy),
-                max_distance=max(reach_m, 1e-9),
-                return_distance=True,
-                all_matches=False,
-            )
-            seg[src] = hit
+            seg[:] = self._nearest_segments(pts_xy, max(reach_m, 1e-9))
         ok = seg >= 0
         sg = np.where(ok, seg, 0)
         tray = self.seg_tray[sg]
@@ -298,6 +295,44 @@ class TrayGraph:
             du=np.maximum(s - su, 0.0),
             dv=np.maximum(sv - s, 0.0),
         )
+
+    def _nearest_segments(self, pts_xy: np.ndarray, reach_m: float) -> np.ndarray:
+        """Nearest tray segment of each point within ``reach_m`` (-1 none), as GEOS answers it.
+
+        Halls have tens to hundreds of segments and thousands of drop points: the distance of
+        every point to every segment in numpy takes a few ms where the STRtree's nearest query
+        takes ~80 ms at XL. Where the answer is not clear-cut (two segments within
+        ``_NEAR_TIE_M`` of the nearest, as at a corner, or the nearest within that of the
+        reach) the STRtree decides, so every point gets the segment it always got.
+        """
+        n, a, d = len(pts_xy), self.seg_a, self.seg_b - self.seg_a
+        seg = np.full(n, -1, dtype=np.int64)
+        unsure = np.zeros(n, dtype=bool)
+        len2 = np.maximum((d * d).sum(axis=1), 1e-18)
+        step = max(1, 1_000_000 // len(a))  # points per block: ~1M point-segment pairs
+        for lo in range(0, n, step):
+            rel = pts_xy[lo : lo + step, None, :] - a[None, :, :]
+            t = np.clip((rel * d).sum(axis=2) / len2, 0.0, 1.0)
+            dist = np.hypot(rel[..., 0] - t * d[:, 0], rel[..., 1] - t * d[:, 1])
+            best = dist.argmin(axis=1)
+            best_m = dist[np.arange(len(dist)), best]
+            dist[np.arange(len(dist)), best] = np.inf
+            second_m = dist.min(axis=1)
+            seg[lo : lo + step] = np.where(best_m <= reach_m, best, -1)
+            unsure[lo : lo + step] = (second_m - best_m <= _NEAR_TIE_M) | (
+                np.abs(best_m - reach_m) <= _NEAR_TIE_M
+            )
+        ask = np.flatnonzero(unsure)
+        if len(ask):
+            seg[ask] = -1
+            (src, hit), _ = self._tree.query_nearest(
+                shapely.points(pts_xy[ask]),
+                max_distance=reach_m,
+                return_distance=True,
+                all_matches=False,
+            )
+            seg[ask[src]] = hit
+        return seg
 
     def rows(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Shortest tray distances from each of ``nodes`` to every node: (matrix, row index per node).
