@@ -16,8 +16,9 @@ from model.cabling import CablePlant
 from model.catalog import medium_group
 from model.entities import Tray
 from model.fileio import design_to_bytes, read_design_bytes
-from model.snapshot import Snapshotter, snapshot
+from model.snapshot import Snapshotter, freeze_plant, snapshot
 from tests.analysis_fabrics import clos
+from tests.benchmarks.workloads import build
 
 
 def group(medium) -> str:
@@ -228,4 +229,33 @@ def test_successive_snapshots_share_only_what_no_edit_changed():
     assert third.links is not second.links and third.links == design.links
     assert third_plant.link_ids == plant.link_ids != second_plant.link_ids
     assert figures(analyze(third, third_plant)) == figures(analyze(design, plant))
+    snapshots.close()
+
+
+def _plant_arrays(plant) -> dict[str, np.ndarray]:
+    return {n: v for n, v in vars(plant).items() if isinstance(v, np.ndarray) and v.size >= 4096}
+
+
+def test_snapshots_reuse_only_arrays_nothing_holds_and_equal_fresh_copies():
+    design = build("L")  # 49k links: columns big enough to be worth reusing
+    plant = CablePlant(design)
+    snapshots = Snapshotter(design, plant)
+    racks = list(design.racks)
+    held_design, held_plant = snapshots.take()  # kept, as a running job keeps its snapshot
+    held = {n: a.copy() for n, a in _plant_arrays(held_plant).items()}
+    assert held  # the fabric is big enough for arrays worth reusing
+    for step, rack_id in enumerate(racks[:6]):
+        design.move_racks({rack_id: (3.5 + step, 20.0)})
+        plant.refresh()
+        _, snap_plant = snapshots.take()  # dropped at once, as a finished job drops its own
+        # Every array equals what a fresh snapshot copies now...
+        for name, array in _plant_arrays(freeze_plant(plant, design)).items():
+            assert np.array_equal(getattr(snap_plant, name), array, equal_nan=True), name
+            assert not getattr(snap_plant, name).flags.writeable
+        del snap_plant
+    # ...the snapshot still held never had an array overwritten...
+    for name, array in _plant_arrays(held_plant).items():
+        assert np.array_equal(array, held[name], equal_nan=True), name
+    # ...and the dropped snapshots' memory was copied into again.
+    assert snapshots._buffers.reused > 0
     snapshots.close()
