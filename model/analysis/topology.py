@@ -22,6 +22,7 @@ from operator import attrgetter
 import numpy as np
 
 from model.arrays import unique_sorted
+from model.bulk_load import LoadedLinkCodes, loaded_link_codes
 from model.design import Design
 from model.fabrics import (
     COMPUTE,
@@ -100,6 +101,24 @@ class Topology:
         return self.kind == LINK_COMPUTE
 
 
+def _coded_ends(codes: LoadedLinkCodes, dev_table: np.ndarray, port_row: dict) -> list:
+    """[(device index, port row) of the A ends, the same of the B ends] from the loader's
+    codes: devices are coded in ``design.devices`` order (the topology's device index), and
+    each distinct (port table, port) pair is looked up once, not once per link end."""
+    m, ports = codes.link_count, len(codes.port_names)
+    out = []
+    for half in (slice(0, m), slice(m, 2 * m)):
+        dev = np.asarray(codes.device[half], dtype=np.int64)
+        pair, where = np.unique(dev_table[dev] * ports + codes.port[half], return_inverse=True)
+        names = codes.port_names
+        rows = np.array(
+            [port_row[(int(k) // ports, names[int(k) % ports])] for k in pair.tolist()],
+            dtype=np.int64,
+        )
+        out.append((dev, rows[where.reshape(-1)]))
+    return out
+
+
 def infer_topology(design: Design) -> Topology:
     """Classify every device and link of ``design`` (see the module docstring)."""
     device_ids = list(design.devices)
@@ -160,13 +179,20 @@ def infer_topology(design: Design) -> Topology:
     port_row = {
         (t, name): offsets[t] + k for t, names in enumerate(port_maps) for name, k in names.items()
     }
-    for side in ("a", "b"):
-        refs = list(map(attrgetter(side), records))  # C-level loops: 400k links at XL
-        dev = np.fromiter(
-            map(device_index.__getitem__, map(attrgetter("device"), refs)), dtype=np.int64, count=m
-        )
-        keys = zip(dev_table[dev].tolist(), map(attrgetter("port"), refs), strict=True)
-        ends.append((dev, np.fromiter(map(port_row.__getitem__, keys), dtype=np.int64, count=m)))
+    codes = loaded_link_codes(design)
+    if codes is not None:  # just loaded: the loader's end codes, no walk of 393k records
+        ends = _coded_ends(codes, dev_table, port_row)
+    else:
+        for side in ("a", "b"):
+            refs = list(map(attrgetter(side), records))  # C-level loops: 400k links at XL
+            dev = np.fromiter(
+                map(device_index.__getitem__, map(attrgetter("device"), refs)),
+                dtype=np.int64,
+                count=m,
+            )
+            keys = zip(dev_table[dev].tolist(), map(attrgetter("port"), refs), strict=True)
+            rows = np.fromiter(map(port_row.__getitem__, keys), dtype=np.int64, count=m)
+            ends.append((dev, rows))
     (a, row_a), (b, row_b) = ends
     speed_a, speed_b = port_speed[row_a], port_speed[row_b]
     role_a, role_b = port_role[row_a], port_role[row_b]
