@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 
-from gui.panels.links_table import TIER_NAMES
+from gui.panels.links_model import TIER_NAMES
 from gui.plant_feed import PlantUpdate, feed_for
 from model.analysis import Report
 from model.analysis.analyzer import Analyzer

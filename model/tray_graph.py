@@ -19,15 +19,14 @@ here depends on where racks are, so moving a rack only re-attaches that rack.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from heapq import heappop, heappush
 from itertools import pairwise
-from math import inf
 
 import numpy as np
 import shapely
 
 from model.arrays import unique_sorted
 from model.entities import Hall, Tray
+from model.tray_search import dijkstra, merge_legs
 
 ALL_PAIRS_MAX_NODES = 800  # Floyd-Warshall (n^3 / vectorised) beats n Dijkstras below this
 _TRAY_KEY = 1e7  # separates trays in one sorted array of station positions (trays < 10,000 km)
@@ -345,7 +344,7 @@ class TrayGraph:
         for node in unique_sorted(nodes).tolist():
             if node not in self._rows:
                 row = np.full(self.node_count, np.inf)
-                dist, pred = _dijkstra(self._adjacency_lists(), node)
+                dist, pred = dijkstra(self._adjacency_lists(), node)
                 row[list(dist.keys())] = list(dist.values())
                 self._rows[node] = row
                 self._paths.setdefault(node, pred)  # the same search gives its paths
@@ -410,7 +409,7 @@ class TrayGraph:
             return None
         best = abs(float(att.s[0] - att.s[1])) if att.piece[0] == att.piece[1] else np.inf
         for node, off in ((int(att.u[0]), float(att.du[0])), (int(att.v[0]), float(att.dv[0]))):
-            dist, _ = _dijkstra(self._adjacency_lists(), node)
+            dist, _ = dijkstra(self._adjacency_lists(), node)
             for far, far_off in ((int(att.u[1]), att.du[1]), (int(att.v[1]), att.dv[1])):
                 if far in dist:
                     best = min(best, off + dist[far] + float(far_off))
@@ -469,12 +468,12 @@ class TrayGraph:
         ):
             if w < 0:
                 if d != float("inf"):
-                    out[row] = _merge([(t_a, s_a, s_b)])
+                    out[row] = merge_legs([(t_a, s_a, s_b)])
                 continue
             legs = [(t_a, s_a, node_s[(u, t_a)])]
             legs.extend(self._station_legs(u, v))
             legs.append((t_b, node_s[(v, t_b)], s_b))
-            out[row] = _merge(legs)
+            out[row] = merge_legs(legs)
         return out
 
     def _station_legs(self, start: int, end: int) -> list[tuple[int, float, float]]:
@@ -509,11 +508,11 @@ class TrayGraph:
 
     def _node_path(self, start: int, end: int) -> list[int]:
         """Station nodes of the shortest path ``start`` -> ``end``, from one cached Dijkstra per
-        source (the same path ``nx.dijkstra_path`` gives: :func:`_dijkstra` is
+        source (the same path ``nx.dijkstra_path`` gives: :func:`model.tray_search.dijkstra` is
         networkx's search, and a path is read back from its predecessors only when asked)."""
         pred = self._paths.get(start)
         if pred is None:
-            pred = self._paths[start] = _dijkstra(self._adjacency_lists(), start)[1]
+            pred = self._paths[start] = dijkstra(self._adjacency_lists(), start)[1]
         path = [end]
         while (node := pred[path[-1]]) >= 0:
             path.append(node)
@@ -591,57 +590,3 @@ def dedupe_points(points: list[tuple[float, float]]) -> list[tuple[float, float]
         if not out or abs(out[-1][0] - p[0]) > 1e-9 or abs(out[-1][1] - p[1]) > 1e-9:
             out.append(p)
     return out
-
-
-def _merge(legs: list[tuple[int, float, float]]) -> tuple[tuple[int, float, float], ...]:
-    """Consecutive runs along one tray joined into one interval (s0 <= s1); empty runs dropped."""
-    out: list[list] = []
-    for tray, s0, s1 in legs:
-        lo, hi = (s0, s1) if s0 <= s1 else (s1, s0)
-        if hi - lo <= 1e-9:
-            continue
-        if (
-            out
-            and out[-1][0] == tray
-            and (abs(out[-1][2] - lo) <= 1e-9 or abs(out[-1][1] - hi) <= 1e-9)
-        ):
-            out[-1][1], out[-1][2] = min(out[-1][1], lo), max(out[-1][2], hi)
-        else:
-            out.append([tray, lo, hi])
-    return tuple((t, lo, hi) for t, lo, hi in out)
-
-
-def _dijkstra(
-    adjacency: list[list[tuple[int, float]]], source: int
-) -> tuple[dict[int, float], dict[int, int]]:
-    """Shortest distance from ``source`` of each node it reaches, in the order they are settled,
-    and each one's predecessor on its shortest path (-1 at the source).
-
-    This is networkx's ``single_source_dijkstra`` search (same heap order, same neighbour order,
-    a node's predecessor replaced only by a strictly shorter way, so the same distances and the
-    same path among equal ones) without a path list built for every node: at XL 287 sources
-    cost ~0.5 s that way. One search gives both the distance row and the paths of a source.
-    """
-    dist: dict[int, float] = {}
-    done = [False] * len(adjacency)
-    seen = [inf] * len(adjacency)  # best way found so far (networkx's ``seen``; inf: none)
-    seen[source] = 0
-    pred = {source: -1}
-    order = 1  # networkx's push counter: equal distances leave the heap first pushed first
-    fringe = [(0, 0, source)]
-    while fringe:
-        dist_v, _, v = heappop(fringe)
-        if done[v]:
-            continue
-        done[v] = True
-        dist[v] = dist_v
-        for u, cost in adjacency[v]:
-            if done[u]:
-                continue
-            vu_dist = dist_v + cost
-            if vu_dist < seen[u]:
-                seen[u] = vu_dist
-                heappush(fringe, (vu_dist, order, u))
-                order += 1
-                pred[u] = v
-    return dist, pred

@@ -24,7 +24,8 @@ from gui.document import Document
 from gui.panels.analysis_panel import AnalysisPanel
 from gui.panels.charts import ChartsPanel
 from gui.panels.fabric_wizard import FabricWizard
-from gui.panels.links_table import MAX_CANVAS_SELECTION, LinksTablePanel
+from gui.panels.links_model import MAX_CANVAS_SELECTION
+from gui.panels.links_table import LinksTablePanel
 from gui.panels.settings_dialog import DesignSettingsDialog
 from gui.panels.warning_marks import WarningMarksItem
 from gui.panels.warnings_panel import WarningsPanel

@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from gui.commands import DeleteCommand, MoveRacksCommand
-from gui.panels.links_table import COL_MEDIUM
+from gui.panels.links_model import COL_MEDIUM
 from tests.benchmarks.workloads import build
 from tests.builders import copper_pod
 from tests.gui.analysis_support import close_quietly, docks, open_window, wait_fresh

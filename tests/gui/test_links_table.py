@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from gui.panels.links_table import COL_MEDIUM, COL_ORDERED, COL_ROUTED, COL_TIER, LinksTableModel
+from gui.panels.links_model import COL_MEDIUM, COL_ORDERED, COL_ROUTED, COL_TIER, LinksTableModel
 from model.cabling import CablePlant
 from tests.benchmarks.workloads import build
 from tests.gui.analysis_support import close_quietly, docks, open_window, wait_fresh

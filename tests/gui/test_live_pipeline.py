@@ -103,8 +103,8 @@ def test_finished_jobs_let_go_of_their_snapshots(qtbot, tmp_path, monkeypatch):
 def test_the_links_tables_tiers_come_with_the_analysis(qtbot, tmp_path, monkeypatch):
     """The Tier column shows the analysis's classification without inferring the topology on
     the GUI thread (1.5 s at XL the first time the Links tab was shown)."""
-    import gui.panels.links_table as links_table
-    from gui.panels.links_table import COL_TIER
+    import gui.panels.links_model as links_model
+    from gui.panels.links_model import COL_TIER
     from model.analysis.topology import link_tiers
 
     window = open_window(qtbot, tmp_path, build("S"))
@@ -115,7 +115,7 @@ def test_the_links_tables_tiers_come_with_the_analysis(qtbot, tmp_path, monkeypa
     def refused(_design):
         raise AssertionError("the GUI thread inferred the topology")
 
-    monkeypatch.setattr(links_table, "infer_topology", refused)
+    monkeypatch.setattr(links_model, "infer_topology", refused)
     d.tabs.setCurrentWidget(d.links)
     model = d.links.model
     expected = link_tiers(design)

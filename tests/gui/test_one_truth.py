@@ -12,7 +12,7 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QApplication
 
 from gui.panels.fabric_wizard import FabricWizard
-from gui.panels.links_table import COL_TIER
+from gui.panels.links_model import COL_TIER
 from model.analysis.topology import link_tiers
 from model.analysis.warnings import placement_findings
 from model.fileio import load_design

@@ -8,7 +8,8 @@ import random
 import networkx as nx
 import pytest
 
-from model.tray_graph import TrayGraph, _dijkstra
+from model.tray_graph import TrayGraph
+from model.tray_search import dijkstra
 
 
 def _path(pred: dict[int, int], end: int) -> list[int]:
@@ -33,7 +34,7 @@ def test_predecessor_paths_equal_networkx_paths_on_random_graphs(seed):
     adjacency = [[(u, e["weight"]) for u, e in graph.adj[v].items()] for v in range(n)]
     for source in graph.nodes:
         expected_dist, expected = nx.single_source_dijkstra(graph, source)
-        dist, pred = _dijkstra(adjacency, source)
+        dist, pred = dijkstra(adjacency, source)
         assert pred.keys() == expected.keys()
         assert {end: _path(pred, end) for end in pred} == expected
         assert list(dist.items()) == list(expected_dist.items())  # same values, same order
