@@ -308,33 +308,11 @@ def test_bulk_cage_words_equal_the_per_link_ones(fabric):
 
 
 def test_routes_report_equals_the_per_link_report(fabric):
-    from cli.routes_command import _natural, route_report
+    from cli.routes_command import route_report
+    from tests.model.test_routes_report import _reference_report
 
     plant = CablePlant(fabric)
-    assert route_report(fabric, plant) == _old_routes_report(fabric, plant, _natural)
-
-
-def _old_routes_report(design, plant, natural) -> str:
-    out = io.StringIO()
-    for link_id in sorted(plant.link_ids, key=natural):
-        link = design.links[link_id]
-        row = plant.index[link_id]
-        medium = plant.medium(link_id)
-        ordered = plant.ordered_m[row]
-        ordered_text = "-" if ordered != ordered else f"{ordered:g} m"
-        print(
-            f"{link_id}: {link.a.device} {link.a.port} -> {link.b.device} {link.b.port}, "
-            f"{plant.speed_gbps[row]:g}G",
-            file=out,
-        )
-        print(f"  route   {plant.route(link_id).describe()}", file=out)
-        if plant.length_m[row] != plant.routed_m[row]:
-            print(f"  length  {plant.length_m[row]:.2f} m (measured or typed)", file=out)
-        print(f"  medium  {medium.id if medium else 'none'}, ordered {ordered_text}", file=out)
-        print(f"  reason  {plant.reason(link_id)}", file=out)
-    for finding in [*plant.findings(), *build_plant(plant).findings]:
-        print(f"{finding.severity.upper()} {finding.code}: {finding.message}", file=out)
-    return out.getvalue()
+    assert route_report(fabric, plant) == _reference_report(fabric, plant)
 
 
 def test_choice_words_for_many_lengths_equal_the_one_length_words(fabric):
