@@ -8,7 +8,6 @@ and are not counted. ``typical`` is the median over all server pairs.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,38 +37,11 @@ def server_hops(topo: Topology) -> Hops:
     up_a, up_b = (la == 0) & (lb == 1), (lb == 0) & (la == 1)
     srv = np.concatenate([a[up_a], b[up_b]])
     leaf = np.concatenate([b[up_a], a[up_b]])
-    # The set of leaves of each server, grouped in numpy (a Python loop per link is slow at XL).
-    leaves_of: dict[int, frozenset[int]] = {}
-    if len(srv):
-        pairs = unique_sorted(srv * max(n, 1) + leaf)
-        srv_u, leaf_u = pairs // max(n, 1), (pairs % max(n, 1)).tolist()
-        starts = np.flatnonzero(np.concatenate([[True], srv_u[1:] != srv_u[:-1]]))
-        ends = np.append(starts[1:], len(pairs)).tolist()
-        for s, lo, hi in zip(srv_u[starts].tolist(), starts.tolist(), ends, strict=True):
-            leaves_of[s] = frozenset(leaf_u[lo:hi])
-    servers = np.flatnonzero(topo.is_gpu_server).tolist()
-    signatures = Counter(frozenset(leaves_of.get(s, ())) for s in servers)
-    sigs = list(signatures.items())
-    sig_groups = []
-    for sig, _count in sigs:
-        idx = np.fromiter(sig, dtype=np.int64, count=len(sig))
-        sig_groups.append([frozenset(lab[idx].tolist()) for lab in labels])
-    hist: Counter[int] = Counter()
-    disconnected = 0
-    for i, (sig_i, count_i) in enumerate(sigs):
-        if count_i > 1:
-            if sig_i:
-                hist[1] += count_i * (count_i - 1) // 2
-            else:
-                disconnected += count_i * (count_i - 1) // 2
-        for j in range(i + 1, len(sigs)):
-            sig_j, count_j = sigs[j]
-            pairs = count_i * count_j
-            hops = _pair_hops(sig_i, sig_j, sig_groups[i], sig_groups[j])
-            if hops is None:
-                disconnected += pairs
-            else:
-                hist[hops] += pairs
+    servers = np.flatnonzero(topo.is_gpu_server)
+    sig_leaves, counts = _signatures(servers, srv, leaf, n)
+    if len(servers) < 2:
+        return Hops(None, None, 0, {})
+    hist, disconnected = _pair_counts(sig_leaves, counts, labels)
     if not hist and not disconnected:
         return Hops(None, None, 0, {})
     typical = _median(hist) if hist else None
@@ -77,18 +49,84 @@ def server_hops(topo: Topology) -> Hops:
     return Hops(worst, typical, disconnected, dict(sorted(hist.items())))
 
 
-def _pair_hops(sig_i, sig_j, groups_i, groups_j) -> int | None:
-    if not sig_i or not sig_j:
-        return None
-    if sig_i & sig_j:
-        return 1
-    for k, (gi, gj) in enumerate(zip(groups_i, groups_j, strict=True)):
-        if gi & gj:
-            return 2 * (k + 2) - 1
-    return None
+def _signatures(
+    servers: np.ndarray, srv: np.ndarray, leaf: np.ndarray, n: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct leaf sets of the GPU servers and how many servers have each.
+
+    Returns a (signatures x widest set) matrix of sorted leaf numbers padded with -1 (a row of
+    -1 only: servers on no leaf) and the server count per row. Servers with the same set of
+    leaves are alike for every pair count, so pairs are counted per pair of sets.
+    """
+    width = max(n, 1)
+    pairs = unique_sorted(srv * width + leaf)  # (server, leaf) once each, by server then leaf
+    pair_srv, pair_leaf = pairs // width, pairs % width
+    pairs_of = np.bincount(pair_srv, minlength=width)
+    widest = int(pairs_of[servers].max()) if len(servers) else 0
+    # Each server's row: its leaves in ascending order, then -1.
+    table = np.full((width, max(widest, 1)), -1, dtype=np.int64)
+    first = np.concatenate([[0], np.cumsum(pairs_of)[:-1]])
+    column = np.arange(len(pairs)) - first[pair_srv]
+    keep = np.isin(pair_srv, servers) if len(pairs) else np.zeros(0, dtype=bool)
+    table[pair_srv[keep], column[keep]] = pair_leaf[keep]
+    # Equal rows grouped by one lexicographic sort (np.unique(axis=0) sorts a structured view).
+    rows = table[servers]
+    rows = rows[np.lexsort(rows.T[::-1])]
+    starts = np.flatnonzero(np.concatenate([[True], (rows[1:] != rows[:-1]).any(axis=1)]))
+    return rows[starts], np.diff(np.append(starts, len(rows)))
 
 
-def _median(hist: Counter[int]) -> int:
+def _pair_counts(
+    sig_leaves: np.ndarray, counts: np.ndarray, labels: list[np.ndarray]
+) -> tuple[dict[int, int], int]:
+    """(server pairs per switch-hop count, pairs not connected) over the pairs of servers.
+
+    Two leaf sets that share a leaf are 1 hop apart; otherwise 2k - 1 for the lowest level k
+    whose groups (``labels[k - 2]``) both sets reach; a set with no leaf reaches nothing. Sets
+    meet where the product of their membership rows is non-zero (exact: 0/1 entries, few per
+    row), computed a block of rows at a time so that many distinct sets stay in memory.
+    """
+    n_sigs = len(sig_leaves)
+    sig_of, leaves = np.nonzero(sig_leaves >= 0)
+    leaf = sig_leaves[sig_of, leaves]
+    # Membership of each set in each leaf, then in each group of each level, as 0/1 columns.
+    members = [_membership(n_sigs, sig_of, leaf)]
+    members += [_membership(n_sigs, sig_of, lab[leaf]) for lab in labels]
+    hop_of = [1] + [2 * (k + 2) - 1 for k in range(len(labels))]
+    c = counts.astype(np.int64)
+    totals: dict[int, int] = {}
+    block = 1024
+    for lo in range(0, n_sigs, block):
+        hi = min(lo + block, n_sigs)
+        # Pairs (i, j) with i in this block and j >= i: distinct sets c_i * c_j, one set
+        # with itself c_i (c_i - 1) / 2.
+        j = np.arange(lo, n_sigs)
+        weight = c[lo:hi, None] * c[None, lo:]
+        i_col = np.arange(lo, hi)[:, None]
+        weight = np.where(j[None, :] > i_col, weight, 0)
+        own = np.arange(hi - lo)
+        weight[own, own] = c[lo:hi] * (c[lo:hi] - 1) // 2
+        hops = np.zeros(weight.shape, dtype=np.int64)  # 0: not connected
+        for m, h in zip(reversed(members), reversed(hop_of), strict=True):
+            meet = (m[lo:hi] @ m[lo:].T) > 0
+            hops[meet] = h
+        for h in np.unique(hops).tolist():
+            got = int(weight[hops == h].sum())
+            if got:
+                totals[h] = totals.get(h, 0) + got
+    disconnected = totals.pop(0, 0)
+    return totals, disconnected
+
+
+def _membership(rows: int, row_of: np.ndarray, key: np.ndarray) -> np.ndarray:
+    """A (rows x distinct keys) float32 0/1 matrix: 1 where a row has that key."""
+    _, column = np.unique(key, return_inverse=True)
+    out = np.zeros((rows, int(column.max()) + 1 if len(column) else 1), dtype=np.float32)
+    out[row_of, column.reshape(-1)] = 1.0
+    return out
+
+
+def _median(hist: dict[int, int]) -> int:
     total = sum(hist.values())
     seen = 0
     for hops in sorted(hist):
