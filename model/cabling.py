@@ -124,6 +124,17 @@ class CablePlant(PlantRouting, PlantMedia):
         self._full()
         self._subscription = design.subscribe(self._pending.append)
 
+    def __getattr__(self, name: str):
+        # ``index`` (link id -> row) is built on first use and then kept as a plain attribute:
+        # a 393k-entry dict costs ~0.1 s at XL, and analyze, render and the exports read the
+        # rows in order without it. Only called for attributes not found the usual way.
+        if name == "index":
+            ids = self.__dict__.get("link_ids")
+            if ids is not None:
+                index = self.__dict__["index"] = dict(zip(ids, range(len(ids)), strict=True))
+                return index
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     @property
     def policy(self) -> str:
         """The media policy of this plant: the override given at construction, else the design's."""
@@ -241,7 +252,7 @@ class CablePlant(PlantRouting, PlantMedia):
         # not edited since its load gives its link ends as the loader's integer codes.
         self.link_ids = list(design.links)
         n = len(self.link_ids)
-        self.index = dict(zip(self.link_ids, range(n), strict=True))
+        self.__dict__.pop("index", None)  # built from link_ids when first asked (__getattr__)
         for name, dtype in {**_INPUTS, **_OUTPUTS}.items():
             setattr(self, name, np.zeros(n, dtype=dtype))
         self.ordered_m[:] = np.nan

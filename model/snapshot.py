@@ -155,7 +155,7 @@ def freeze_plant(
         if name in ("design", "_graph", "_subscription", "_pending"):
             continue
         if reuse is not None and name in unchanged:
-            setattr(snap, name, reuse.__dict__[name])
+            setattr(snap, name, getattr(reuse, name))  # index: built lazily
             continue
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
             value = dataclasses.replace(
