@@ -34,6 +34,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from model.arrays import unique_sorted
 from model.catalog import Catalog, DeviceType, MediaType
 from model.media import beats, ordered_lengths
 from model.parts import CablePart, FibrePart, ModulePart
@@ -325,7 +326,13 @@ def choose_per_cage(
         return CageChoice(out_medium, out_ordered, by_cage)
     if local is None:
         local = localize(comp_global, cage_a, cage_b)
-    comp, ia, ib, n_nodes = local
+        comp, ia, ib, n_nodes = local
+    else:
+        # A cached labelling numbers components by a cage node (at XL 164k components among
+        # 459k numbers): renumbered 0..C-1, every per-component array below is that much shorter.
+        comp, ia, ib, n_nodes = local
+        present = np.bincount(comp, minlength=n_nodes) > 0
+        comp = (np.cumsum(present) - 1)[comp]
     cage_spec = np.zeros(n_nodes, dtype=np.int64)
     cage_spec[ia], cage_spec[ib] = spec_a, spec_b
     shape, hub, leaf, leaves, cage_comp = component_shapes(comp, ia, ib, n_nodes)
@@ -349,6 +356,7 @@ def choose_per_cage(
     np.minimum.at(pin_lo, comp[pr], pinned[pr].astype(np.int64))
     np.maximum.at(pin_hi, comp[pr], pinned[pr].astype(np.int64))
     pin_of = np.where(has_pin & (pin_lo == pin_hi), pin_hi, -2)  # -2: pins disagree
+    any_pin = bool(len(pr))  # no pin: the "pinned" ranking below would find nothing feasible
 
     def ranked(m: int, cost: np.ndarray, power: np.ndarray) -> list[np.ndarray]:
         if policy == "lowest-power":
@@ -373,7 +381,7 @@ def choose_per_cage(
         mixed[comp[pattern_of != first[comp]]] = True  # ... and whether others differ
         accepted_by_all = patterns[np.maximum(first, 0)].copy()
         for c in np.flatnonzero(mixed).tolist():
-            accepted_by_all[c] = patterns[np.unique(pattern_of[comp == c])].all(axis=0)
+            accepted_by_all[c] = patterns[unique_sorted(pattern_of[comp == c])].all(axis=0)
     # Each link's next orderable fibre length, per fibre length list (media sharing a fibre
     # part and reach share one): taken again below for the chosen medium's ordered lengths.
     fibre_ordered: dict[bytes, np.ndarray] = {}
@@ -392,7 +400,7 @@ def choose_per_cage(
         sig = np.where(
             (shape != SHAPE_MESH) & (uniform_leaves | (shape == SHAPE_STRAIGHT)), sig, -1
         )
-        return sig, np.unique(sig[sig >= 0]).tolist()
+        return sig, unique_sorted(sig[sig >= 0]).tolist()
 
     sig: np.ndarray | None = None
     sigs: list[int] = []
@@ -453,7 +461,7 @@ def choose_per_cage(
                 cost[sel] = part.price_usd + part.price_per_m_usd * np.nan_to_num(got)
                 power[sel] = part.power_a_w + part.fanout * part.power_b_w
             ok &= ~np.isnan(assembly_len)
-        for mode in ("free", "pinned"):
+        for mode in ("free", "pinned") if any_pin else ("free",):
             feasible = ok if mode == "free" else ok & (pin_of == m)
             if not feasible.any():
                 continue
@@ -482,12 +490,15 @@ def choose_per_cage(
     out_medium[:] = row_medium
     # Ordered lengths: an integrated cable's assembly length, else each link's fibre length.
     row_len = chosen_len[comp]
-    for m in np.unique(row_medium[row_medium >= 0]).tolist():
+    any_kept = bool(keep_pin.any())
+    for m in unique_sorted(row_medium[row_medium >= 0]).tolist():
         sel = row_medium == m
         medium = media[m]
         if medium.kind in MODULE_KINDS:
             got = link_fibre_ordered(m)[sel]
-            out_ordered[sel] = np.where(keep_pin[sel], ordered_lengths(medium, length_m[sel]), got)
+            if any_kept:  # a kept pin orders its own medium's length
+                got = np.where(keep_pin[sel], ordered_lengths(medium, length_m[sel]), got)
+            out_ordered[sel] = got
         else:
             got = ordered_lengths(medium, length_m[sel])
             out_ordered[sel] = np.where(np.isnan(row_len[sel]) | keep_pin[sel], got, row_len[sel])
