@@ -38,9 +38,9 @@ def server_hops(topo: Topology) -> Hops:
     srv = np.concatenate([a[up_a], b[up_b]])
     leaf = np.concatenate([b[up_a], a[up_b]])
     servers = np.flatnonzero(topo.is_gpu_server)
-    sig_leaves, counts = _signatures(servers, srv, leaf, n)
     if len(servers) < 2:
         return Hops(None, None, 0, {})
+    sig_leaves, counts = _signatures(servers, srv, leaf, n)
     hist, disconnected = _pair_counts(sig_leaves, counts, labels)
     if not hist and not disconnected:
         return Hops(None, None, 0, {})
@@ -110,7 +110,7 @@ def _pair_counts(
         for m, h in zip(reversed(members), reversed(hop_of), strict=True):
             meet = (m[lo:hi] @ m[lo:].T) > 0
             hops[meet] = h
-        for h in np.unique(hops).tolist():
+        for h in unique_sorted(hops.ravel()).tolist():
             got = int(weight[hops == h].sum())
             if got:
                 totals[h] = totals.get(h, 0) + got

@@ -29,6 +29,7 @@ from itertools import pairwise
 
 import numpy as np
 
+from model.arrays import unique_sorted
 from model.design import Design
 from model.structured_catalog import structured_catalog
 from model.tray_products import trays_in_bank
@@ -265,7 +266,7 @@ class TrayFill:
         media = np.asarray(plant.medium_index, dtype=np.int64)
         if rows is not None:
             routes, media = routes[rows], media[rows]
-        live = np.unique(routes[(routes >= 0) & (media >= 0)])
+        live = unique_sorted(routes[(routes >= 0) & (media >= 0)])
         if live.size == 0:
             return {}
         self._learn_spans(plant, int(live.max()) + 1)
@@ -312,12 +313,10 @@ class TrayFill:
         tray_no = {t: i for i, t in enumerate(tray_ids)}
         new_trays = self._span_tray[start:]
         flat = np.fromiter((tray_no[t] for t in new_trays), dtype=np.int64, count=len(new_trays))
-        pairs = np.unique(
-            np.stack([np.array(self._span_route[start:], dtype=np.int64), flat], axis=1).reshape(
-                -1, 2
-            ),
-            axis=0,
-        )
+        # Distinct (route, tray) rows in lexicographic order: one number per row, sorted.
+        width = max(len(tray_ids), 1)
+        codes = unique_sorted(np.array(self._span_route[start:], dtype=np.int64) * width + flat)
+        pairs = np.stack([codes // width, codes % width], axis=1).reshape(-1, 2)
         if start:
             pairs = np.concatenate([cached[2], pairs])
         self._pairs = (known, tray_ids, pairs)

@@ -78,3 +78,17 @@ def test_grouped_count_equals_every_pair(name, design):
     )
     if hist and not disconnected:
         assert hops.max == max(hist)
+
+
+def test_fewer_than_two_servers_have_no_hops():
+    design = rail_optimized(nodes=32, node_type="dgx-h100", switch="qm9700", su_nodes=32)
+    servers = [d for d in design.devices if design.devices[d].role == "gpu-server"]
+    for keep in (1, 0):
+        design.remove_devices(servers[keep:])
+        hops = server_hops(infer_topology(design))
+        assert (hops.max, hops.typical, hops.disconnected_pairs, hops.histogram) == (
+            None,
+            None,
+            0,
+            {},
+        )
