@@ -84,7 +84,7 @@ def test_fewer_than_two_servers_have_no_hops():
     design = rail_optimized(nodes=32, node_type="dgx-h100", switch="qm9700", su_nodes=32)
     servers = [d for d in design.devices if design.devices[d].role == "gpu-server"]
     for keep in (1, 0):
-        design.remove_devices(servers[keep:])
+        design.remove_devices([s for s in servers[keep:] if s in design.devices])
         hops = server_hops(infer_topology(design))
         assert (hops.max, hops.typical, hops.disconnected_pairs, hops.histogram) == (
             None,
