@@ -26,7 +26,7 @@ import shapely
 
 from model.arrays import unique_sorted
 from model.entities import Hall, Tray
-from model.tray_search import dijkstra, merge_legs
+from model.tray_search import dijkstra, merge_legs, walk_path
 
 ALL_PAIRS_MAX_NODES = 800  # Floyd-Warshall (n^3 / vectorised) beats n Dijkstras below this
 _TRAY_KEY = 1e7  # separates trays in one sorted array of station positions (trays < 10,000 km)
@@ -454,6 +454,7 @@ class TrayGraph:
         end = np.choose(np.maximum(way, 0), ends)
         tray_a, tray_b = self.seg_tray[a.seg[ia]], self.seg_tray[b.seg[ib]]
         node_s = self._node_s
+        self._learn_legs(way.tolist(), start.tolist(), end.tolist())
         for row, w, s_a, s_b, t_a, t_b, u, v, d in zip(
             ok.tolist(),
             way.tolist(),
@@ -476,18 +477,35 @@ class TrayGraph:
             out[row] = merge_legs(legs)
         return out
 
+    def _learn_legs(self, ways: list[int], starts: list[int], ends: list[int]) -> None:
+        """The station legs of the pairs not known yet whose source has no cached search: one
+        search per source, stopped once its targets are settled (the same paths as a whole
+        search, :func:`model.tray_search.dijkstra`); the partial search itself is not kept."""
+        wanted: dict[int, set[int]] = {}
+        for w, u, v in zip(ways, starts, ends, strict=True):
+            if w >= 0 and u not in self._paths and (u, v) not in self._legs:
+                wanted.setdefault(u, set()).add(v)
+        for u, targets in wanted.items():
+            _, pred = dijkstra(self._adjacency_lists(), u, targets)
+            for v in targets:
+                self._legs[(u, v)] = self._legs_along(walk_path(pred, v))
+
     def _station_legs(self, start: int, end: int) -> list[tuple[int, float, float]]:
         """Tray runs (tray, s from, s to) of the shortest station path ``start`` -> ``end``,
         kept per pair of stations (at XL 3,444 routes run between 741 pairs)."""
         legs = self._legs.get((start, end))
         if legs is None:
-            legs = []
-            graph, node_s = self.graph, self._node_s
-            for p, q in pairwise(self._node_path(start, end)):
-                tray = graph[p][q]["tray"]
-                if tray >= 0:
-                    legs.append((tray, node_s[(p, tray)], node_s[(q, tray)]))
-            self._legs[(start, end)] = legs
+            legs = self._legs[(start, end)] = self._legs_along(self._node_path(start, end))
+        return legs
+
+    def _legs_along(self, path: list[int]) -> list[tuple[int, float, float]]:
+        """Tray runs (tray, s from, s to) along a path of station nodes (joins give none)."""
+        legs = []
+        graph, node_s = self.graph, self._node_s
+        for p, q in pairwise(path):
+            tray = graph[p][q]["tray"]
+            if tray >= 0:
+                legs.append((tray, node_s[(p, tray)], node_s[(q, tray)]))
         return legs
 
     def _way(
@@ -513,11 +531,7 @@ class TrayGraph:
         pred = self._paths.get(start)
         if pred is None:
             pred = self._paths[start] = dijkstra(self._adjacency_lists(), start)[1]
-        path = [end]
-        while (node := pred[path[-1]]) >= 0:
-            path.append(node)
-        path.reverse()
-        return path
+        return walk_path(pred, end)
 
     def _adjacency_lists(self) -> list[list[tuple[int, float]]]:
         """(neighbour, weight) of every node, in the graph's neighbour order, read once."""

@@ -1,7 +1,8 @@
 """Searches over the tray graph's station network: pure functions of adjacency lists and legs.
 
 :func:`dijkstra` is the one shortest-path search of the tray graph (distance rows and paths);
-:func:`merge_legs` joins the consecutive runs of a route along one tray into one interval.
+:func:`merge_legs` joins the consecutive runs of a route along one tray into one interval;
+:func:`walk_path` reads a path back from a search's predecessors.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def merge_legs(legs: list[tuple[int, float, float]]) -> tuple[tuple[int, float, 
 
 
 def dijkstra(
-    adjacency: list[list[tuple[int, float]]], source: int
+    adjacency: list[list[tuple[int, float]]], source: int, targets: set[int] | None = None
 ) -> tuple[dict[int, float], dict[int, int]]:
     """Shortest distance from ``source`` of each node it reaches, in the order they are settled,
     and each one's predecessor on its shortest path (-1 at the source).
@@ -38,6 +39,10 @@ def dijkstra(
     a node's predecessor replaced only by a strictly shorter way, so the same distances and the
     same path among equal ones) without a path list built for every node: at XL 287 sources
     cost ~0.5 s that way. One search gives both the distance row and the paths of a source.
+
+    With ``targets`` the search stops once every target is settled: a settled node's
+    predecessor never changes again and every node on its path was settled before it, so the
+    paths to the targets are those of the whole search (the other entries are not final).
     """
     dist: dict[int, float] = {}
     done = [False] * len(adjacency)
@@ -46,12 +51,17 @@ def dijkstra(
     pred = {source: -1}
     order = 1  # networkx's push counter: equal distances leave the heap first pushed first
     fringe = [(0, 0, source)]
+    left = len(targets) if targets is not None else -1
     while fringe:
         dist_v, _, v = heappop(fringe)
         if done[v]:
             continue
         done[v] = True
         dist[v] = dist_v
+        if targets is not None and v in targets:
+            left -= 1
+            if not left:
+                break
         for u, cost in adjacency[v]:
             if done[u]:
                 continue
@@ -62,3 +72,12 @@ def dijkstra(
                 order += 1
                 pred[u] = v
     return dist, pred
+
+
+def walk_path(pred: dict[int, int], end: int) -> list[int]:
+    """The nodes from a search's source to ``end``, read back from its predecessors."""
+    path = [end]
+    while (node := pred[path[-1]]) >= 0:
+        path.append(node)
+    path.reverse()
+    return path

@@ -9,7 +9,7 @@ import networkx as nx
 import pytest
 
 from model.tray_graph import TrayGraph
-from model.tray_search import dijkstra
+from model.tray_search import dijkstra, walk_path
 
 
 def _path(pred: dict[int, int], end: int) -> list[int]:
@@ -38,6 +38,31 @@ def test_predecessor_paths_equal_networkx_paths_on_random_graphs(seed):
         assert pred.keys() == expected.keys()
         assert {end: _path(pred, end) for end in pred} == expected
         assert list(dist.items()) == list(expected_dist.items())  # same values, same order
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_search_stopped_at_its_targets_gives_the_whole_searchs_paths(seed):
+    # The same tie-heavy graphs: every target's path (and distance) from a search that stops
+    # once its targets are settled is the one of the full search, whatever else it left.
+    rng = random.Random(1000 + seed)
+    n = rng.randint(2, 40)
+    adjacency: list[list[tuple[int, float]]] = [[] for _ in range(n)]
+    for _ in range(rng.randint(n, 160)):
+        u, v = rng.randrange(n), rng.randrange(n)
+        if u != v:
+            w = rng.choice([0.0, 0.5, 1.0, 1.0, 2.0, rng.random()])
+            adjacency[u].append((v, w))
+            adjacency[v].append((u, w))
+    for source in range(n):
+        dist, pred = dijkstra(adjacency, source)
+        reached = list(dist)
+        for _ in range(3):
+            targets = set(rng.sample(reached, rng.randint(1, len(reached))))
+            part_dist, part_pred = dijkstra(adjacency, source, targets)
+            assert len(part_dist) <= len(dist)
+            for end in targets:
+                assert walk_path(part_pred, end) == walk_path(pred, end) == _path(pred, end)
+                assert part_dist[end] == dist[end]
 
 
 @pytest.mark.parametrize("seed", range(20))
