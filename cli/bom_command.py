@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         if suffix == ".csv":
             write_bom_csv(out, lines)
         else:
-            findings = export_findings(design, plant)
+            findings = export_findings(design, plant, phys)
             progress.step("analysed")
             summary = summary_rows(design, plant, lines, findings)
             schedule = schedule_table(design, plant, phys)
