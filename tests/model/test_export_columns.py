@@ -30,7 +30,7 @@ from model.generate import generate
 from model.media import POLICIES, explain
 from model.media_words import explain_lengths
 from model.plant import PhysicalPlant, build_plant, cage_reasons
-from model.schedule import ScheduleRow, ScheduleTable, _route_text, schedule_rows, schedule_table
+from model.schedule import ScheduleRow, ScheduleTable, schedule_rows, schedule_table
 
 FABRICS = {
     "superpod-2su": (
@@ -111,7 +111,7 @@ def _old_schedule_rows(
             tray_ids = route_cache[key]
         else:
             tray_ids = route_cache[key] = _old_route_trays(plant, link_id)
-        route = _route_text(tray_ids, status, trays, swapped)
+        route = _old_route_text(tray_ids, status, trays, swapped)
         length = _num(plant.length_m[i]) if i is not None else None
         ordered = _num(plant.ordered_m[i]) if i is not None and medium is not None else None
         speed = float(plant.speed_gbps[i]) if i is not None else 0.0
@@ -157,6 +157,23 @@ def _old_schedule_rows(
             for row in out
         ]
     return out
+
+
+def _old_route_text(tray_ids, status: int, trays: dict, swapped: bool) -> str:
+    """The route column of one link as the row builder wrote it (one name lookup per tray)."""
+    if status & SAME_RACK:
+        return "(in rack)"
+    if status & NO_TRAY_PATH:
+        return "(no tray path: floor run)"
+    if tray_ids is None:
+        return ""
+    ordered = reversed(tray_ids) if swapped else tray_ids
+    names: list[str] = []
+    for tray_id in ordered:
+        name = (trays[tray_id].name or tray_id) if tray_id in trays else tray_id
+        if not names or names[-1] != name:
+            names.append(name)
+    return " > ".join(names)
 
 
 # ---- the XLSX plain-sheet XML, read back cell by cell
