@@ -64,11 +64,12 @@ def format_column(values: Sequence[object], spreadsheet_safe: bool = True) -> li
     when it has few distinct values, ints with few distinct values, and floats or ints with
     empty cells are formatted once per distinct value and mapped; any other mix goes cell by cell.
     """
-    kinds = set(map(type, values))
+    blob = _joined_text(values)
+    kinds = {str} if blob is not None else set(map(type, values))
     if kinds <= {str}:
         cells = list(values)
         formula = spreadsheet_safe and _any_starts(cells, _FORMULA_START)
-        if not formula and not _needs_quotes(cells):
+        if not formula and not _needs_quotes(cells, blob):
             return cells
         distinct = set(cells)
         if len(distinct) * 4 <= len(cells):
@@ -94,8 +95,17 @@ def format_column(values: Sequence[object], spreadsheet_safe: bool = True) -> li
     return cells
 
 
-def _needs_quotes(cells: list[str]) -> bool:
-    blob = "".join(cells)
+def _joined_text(values: Sequence[object]) -> str | None:
+    """The column's cells joined, when every one is text (``str.join`` checks that in C, and
+    the join is what :func:`_needs_quotes` searches); None for any other column."""
+    try:
+        return "".join(values)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def _needs_quotes(cells: list[str], blob: str | None = None) -> bool:
+    blob = "".join(cells) if blob is None else blob
     return any(c in blob for c in _QUOTE_IF)
 
 
