@@ -135,8 +135,12 @@ class TrayLoad(QObject):
         if result is None:
             return
         self.fill = dict(result.report.tray_fill)
-        self.counts = self._visible_counts() if self.link_shown() else result.bundles
-        self.used = self._used_stretches()
+        if self.link_shown():  # layers hidden: their cables are left out, from the live plant
+            self.counts, self.used = self._visible_counts(), self._used_stretches()
+        else:  # every cable: as the worker counted them from the result's snapshot
+            self.counts = result.bundles
+            used = getattr(result, "used", None)
+            self.used = used if used is not None else self._used_stretches()
         self.updated.emit()
 
     def _visible_rows(self):

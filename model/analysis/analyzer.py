@@ -134,6 +134,11 @@ class Analyzer:
         """Cables per tray and group as of the last report (see ``TrayFill.cables_by_tray``)."""
         return self._trays.cables_by_tray(self.plant, group_of)
 
+    def used_stretches(self) -> dict[str, list[tuple[float, float]]]:
+        """Per tray, the stretches some cable runs along as of the last report (see
+        ``TrayFill.used_stretches``; every link with a medium)."""
+        return self._trays.used_stretches(self.plant)
+
     def tier_codes(self, first=()) -> tuple[list[str], np.ndarray] | None:
         """Tier code per plant row as of the last report (``topology.tier_codes``; None without
         a plant), kept until the link set or the plant's rows change: what the links table
