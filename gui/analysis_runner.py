@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 
+from gui.main_thread_gc import collect_on_gui_thread
 from gui.panels.links_model import TIER_NAMES
 from gui.plant_feed import PlantUpdate, feed_for
 from model.analysis import Report
@@ -141,6 +142,7 @@ class AnalysisRunner(QObject):
         self, design: Design, plant: CablePlant, delay_ms: int = DEBOUNCE_MS, parent=None
     ) -> None:
         super().__init__(parent)
+        collect_on_gui_thread()  # the worker never runs a collection (see gui.main_thread_gc)
         self.design = design
         self.plant = plant
         self.feed = feed_for(design, plant) if plant is not None else None

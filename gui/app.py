@@ -8,6 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QSettings, QStandardPaths
 from PySide6.QtWidgets import QApplication
 
+from gui.main_thread_gc import collect_on_gui_thread
 from gui.main_window import MainWindow
 from model.clipboard import MIME_RACKS
 
@@ -24,6 +25,7 @@ def run_editor(path: Path | None) -> int:
     app = QApplication.instance() or QApplication(sys.argv)
     app.setOrganizationName("Hallwright")
     app.setApplicationName("Hallwright")
+    collect_on_gui_thread()
     window = MainWindow(QSettings(), recovery_directory())
     if not window.window_layout.has_saved():
         window.window_layout.fill_screen()  # first launch; later runs restore their geometry

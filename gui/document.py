@@ -13,6 +13,7 @@ from PySide6.QtCore import QEventLoop, QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QApplication, QProgressDialog
 
+from gui.main_thread_gc import collect_on_gui_thread
 from model.cabling import CablePlant
 from model.design import Design
 from model.entities import Hall
@@ -23,6 +24,7 @@ from model.fileio import (
     read_design_bytes,
     write_atomic,
 )
+from model.gc_policy import settle_if_pending
 
 AUTOSAVE_MS = 60_000
 MAX_RECENT = 8
@@ -106,6 +108,14 @@ def open_with_progress(path: Path, parent=None) -> Document:
 def run_with_progress(work, label: str, parent=None):
     """Run ``work()`` in a worker thread; the window stays responsive and, past 0.4 s, shows a
     busy progress dialog. Returns the result or raises the worker's exception."""
+    collect_on_gui_thread()  # no garbage collection on the worker (see gui.main_thread_gc)
+    try:
+        return _run_in_worker(work, label, parent)
+    finally:
+        settle_if_pending()  # a design the worker built is frozen here, on the GUI thread
+
+
+def _run_in_worker(work, label: str, parent):
     with ThreadPoolExecutor(max_workers=1) as pool:
         future = pool.submit(work)
         dialog = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -19,9 +20,14 @@ def building_design() -> Iterator[None]:
     permanent generation, which collections skip) removes both. Reference counting frees frozen
     objects as usual; a design dropped while still in a reference cycle (with subscribers that
     were never closed) is unfrozen and collected when the next design is built here.
+
+    Built on a worker thread (the editor loads and generates off its GUI thread), only the
+    pause applies: a collection finalizes whatever garbage it finds, and garbage left by a
+    window holds Qt objects that must be destroyed on the GUI thread (destroying them from a
+    worker once hung the test suite). The caller settles the design on its main thread with
+    :func:`settle_if_pending` once the worker is done.
     """
-    previously_frozen = gc.get_freeze_count()
-    gc.unfreeze()
+    global _settle_pending
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -29,6 +35,30 @@ def building_design() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-    if previously_frozen:
+    if threading.current_thread() is threading.main_thread():
+        settle_built_design()
+    else:
+        _settle_pending = True
+
+
+# A design was built on a worker thread and not settled yet (the collector's state is
+# process-wide, and so is this flag).
+_settle_pending = False
+
+
+def settle_if_pending() -> None:
+    """On the main thread, after a worker built a design: settle it (see building_design)."""
+    global _settle_pending
+    if _settle_pending:
+        _settle_pending = False
+        settle_built_design()
+
+
+def settle_built_design() -> None:
+    """Collect what an earlier design left in cycles, then freeze everything alive now.
+
+    Call on the main thread (see :func:`building_design`)."""
+    if gc.get_freeze_count():
+        gc.unfreeze()
         gc.collect()  # an earlier design that is gone now is collected, not frozen again
     gc.freeze()

@@ -14,6 +14,8 @@ import pytest  # noqa: E402
 from tests.builders import small_pod  # noqa: E402
 from tests.leak_check import no_leaks  # noqa: E402, F401 - autouse, for every test
 
+pytest_plugins = ["tests.hang_watchdog"]  # a hung test ends the run with every stack printed
+
 
 @pytest.fixture
 def pod():

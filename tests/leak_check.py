@@ -56,6 +56,9 @@ def settle_qt() -> None:
     for _ in range(3):
         QApplication.sendPostedEvents(None, QEvent.DeferredDelete)
         QApplication.processEvents()
+    # What the editor froze (model.gc_policy, the analysis runner) is looked at and collected
+    # too, here on the GUI thread: gc.get_objects() and gc.collect() skip frozen objects.
+    gc.unfreeze()
     gc.collect()
     QApplication.sendPostedEvents(None, QEvent.DeferredDelete)
 
@@ -65,6 +68,8 @@ def qt_leaks() -> list[str]:
     import shiboken6
     from PySide6.QtCore import QThreadPool, QTimer
     from PySide6.QtWidgets import QApplication
+
+    from gui.main_thread_gc import COLLECTOR_NAME
 
     if QApplication.instance() is None:
         return []
@@ -76,7 +81,9 @@ def qt_leaks() -> list[str]:
     runner_type = sys.modules.get("gui.analysis_runner")
     for obj in gc.get_objects():
         if isinstance(obj, QTimer):
-            if shiboken6.isValid(obj) and obj.isActive():
+            if not shiboken6.isValid(obj) or obj.objectName() == COLLECTOR_NAME:
+                continue  # gone, or the process-wide collector (gui.main_thread_gc)
+            if obj.isActive():
                 parent = obj.parent()
                 owner = type(parent).__name__ if parent is not None else "no parent"
                 found.append(f"running QTimer ({obj.interval()} ms, owned by {owner})")
@@ -94,6 +101,8 @@ def clean_up_qt() -> None:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
+    from gui.main_thread_gc import COLLECTOR_NAME
+
     runner_type = sys.modules.get("gui.analysis_runner")
     for obj in gc.get_objects():
         if runner_type is not None and isinstance(obj, runner_type.AnalysisRunner):
@@ -107,7 +116,8 @@ def clean_up_qt() -> None:
     settle_qt()
     for obj in gc.get_objects():
         if isinstance(obj, QTimer) and shiboken6.isValid(obj):
-            obj.stop()
+            if obj.objectName() != COLLECTOR_NAME:
+                obj.stop()
 
 
 def check_for_leaks(threads_before: set[threading.Thread]) -> list[str]:

@@ -328,6 +328,7 @@ def build_networks(
 
     # In-band Ethernet: servers, head nodes, UFM appliances.
     inband_spines: list[str] = []  # the 100GbE spines, where the OOB switches uplink
+    inband_next = 0  # the spine the next uplink goes to (round-robin over leaves, then OOB)
     if "inband" in fabrics:
         endpoints = [(d, p) for d in inband_ports for p in inband_ports[d]]
         for dev in heads + ufm_compute + ufm_storage:
@@ -337,7 +338,9 @@ def build_networks(
         by_speed: dict[float, list[tuple[str, str]]] = {}
         for d, p in endpoints:
             by_speed.setdefault(_port_speed(catalog, ports, d, p), []).append((d, p))
-        for speed, group in sorted(by_speed.items()):
+        # The 100GbE group last: its spines take the OOB uplinks, so they are sized once every
+        # other in-band switch (each with a management port on the OOB network) exists.
+        for speed, group in sorted(by_speed.items(), key=lambda item: (item[0] == 100, item[0])):
             if speed not in INBAND_SWITCHES:
                 raise GenerateError(f"no in-band switch in the catalog for {speed:g}G ports")
             switch, breakout = INBAND_SWITCHES[speed]
@@ -353,14 +356,29 @@ def build_networks(
             )
             role = _data_role(catalog, switch)
             radix = _radix(catalog, switch, breakout)
-            spine_ports = sum(up for _, up in leaves)
+            leaf_uplinks = sum(up for _, up in leaves)
+            n_spines = max(2, 2 * math.ceil(leaf_uplinks / (2 * radix)))  # pairs
             if speed == 100 and "oob" in fabrics:
-                # The OOB switches' two uplinks each land here too (their count bounded from
-                # the devices with a management port, plus a margin).
-                managed = len(servers) + len(mgmt_units) + len(storage_units) + len(switches)
-                managed += len(storage_switches) + len(leaves) + pdus + 8
-                spine_ports += 2 * (math.ceil(managed / 47) + 1)
-            n_spines = max(2, 2 * math.ceil(spine_ports / (2 * radix)))  # pairs
+                # The OOB switches' two uplinks each land here too. Their count follows from
+                # every management port the OOB network will serve, these spines' own included:
+                # grow the spine pairs until they hold both (a few rounds at most).
+                managed = len(
+                    _oob_endpoints(
+                        ports,
+                        [d for d, _ in servers],
+                        mgmt_units + storage_units,
+                        [s for s, _, _ in switches]
+                        + [s for s, *_ in storage_switches + mgmt_switches]
+                        + [leaf for leaf, _ in leaves],
+                    )
+                )
+                per_spine = _management_port_count(catalog, switch)
+                while True:
+                    oob_switches = _oob_switch_count(catalog, managed + n_spines * per_spine, pdus)
+                    need = max(2, 2 * math.ceil((leaf_uplinks + 2 * oob_switches) / (2 * radix)))
+                    if need <= n_spines:
+                        break
+                    n_spines = need
             spines = [f"{prefix}-spine{i + 1}" for i in range(n_spines)]
             for spine in spines:
                 ports.add(spine, switch, breakout)
@@ -380,6 +398,7 @@ def build_networks(
                 mgmt_switches.append((spine, switch, "spine", breakout or {}))
             if speed == 100:
                 inband_spines = spines
+                inband_next = k  # the OOB uplinks go on round the spines from here
         inband_switch = INBAND_SWITCH
 
     # Out-of-band 1 GbE: every BMC and every switch management port (this module's too).
@@ -387,21 +406,10 @@ def build_networks(
         all_switches = [s for s, _, _ in switches] + [
             s for s, *_ in storage_switches + mgmt_switches
         ]
-        devices = [d for d, _ in servers] + [u.members[0][0] for u in mgmt_units + storage_units]
-        endpoints = [
-            (d, p)
-            for d in devices + all_switches
-            for p in ports.free.get((d, "management"), [])
-            if p.startswith(("bmc", "mgmt"))
-        ]
-        per_switch = sum(
-            g.count for g in catalog.device_types[OOB_SWITCH].port_groups if g.name == "p"
+        endpoints = _oob_endpoints(
+            ports, [d for d, _ in servers], mgmt_units + storage_units, all_switches
         )
-        # n switches hold every endpoint and the PDUs plus, when n > 1, each other's management
-        # port.
-        n = max(1, math.ceil((len(endpoints) + pdus) / per_switch))
-        if n > 1:
-            n = math.ceil((len(endpoints) + pdus) / (per_switch - 1))
+        n = _oob_switch_count(catalog, len(endpoints), pdus)
         oob = [f"oob{i + 1:0{max(2, len(str(n)))}d}" for i in range(n)]
         for s in oob:
             ports.add(s, OOB_SWITCH)
@@ -422,7 +430,9 @@ def build_networks(
             role = _data_role(catalog, inband_switch)
             for i, s in enumerate(oob):
                 for j, port in enumerate(ports.take(s, "frontend", 2)):
-                    spine = inband_spines[(2 * i + j) % len(inband_spines)]
+                    # Continuing the leaves' round-robin keeps every spine within its ports:
+                    # starting again at spine 1 overfilled the first ones (XL, all fabrics).
+                    spine = inband_spines[(inband_next + 2 * i + j) % len(inband_spines)]
                     sp = ports.take(spine, role)[0]
                     up_links.append((s, port, spine, sp))
                     net.pinned[(s, port)] = "oob"
@@ -435,6 +445,37 @@ def build_networks(
         net.segments.append(Segment(units=storage_units, switches=storage_switches, own_row=True))
     net.segments.append(Segment(units=mgmt_units, switches=mgmt_switches, own_row=True))
     return net
+
+
+def _oob_endpoints(
+    ports: _Ports, servers: list[str], units: list[Unit], switches: list[str]
+) -> list[tuple[str, str]]:
+    """The management ports (BMC, switch mgmt) the OOB network serves, in cabling order."""
+    devices = servers + [u.members[0][0] for u in units] + switches
+    return [
+        (d, p)
+        for d in devices
+        for p in ports.free.get((d, "management"), [])
+        if p.startswith(("bmc", "mgmt"))
+    ]
+
+
+def _management_port_count(catalog: Catalog, type_id: str) -> int:
+    """Management ports of one ``type_id`` device the OOB network serves."""
+    table = port_table(catalog.device_types[type_id])
+    return sum(
+        1 for n, i in table.items() if i.role == "management" and n.startswith(("bmc", "mgmt"))
+    )
+
+
+def _oob_switch_count(catalog: Catalog, endpoints: int, pdus: int) -> int:
+    """OOB switches for ``endpoints`` management ports and the PDUs: n switches hold them all
+    plus, when n > 1, each other's management port."""
+    per_switch = sum(g.count for g in catalog.device_types[OOB_SWITCH].port_groups if g.name == "p")
+    n = max(1, math.ceil((endpoints + pdus) / per_switch))
+    if n > 1:
+        n = math.ceil((endpoints + pdus) / (per_switch - 1))
+    return n
 
 
 PDU_TYPE = "pdu-1u-metered"

@@ -227,3 +227,19 @@ def test_blackwell_servers_get_in_band_on_their_bluefield_ports_at_400g():
     inband = {d.type for d in design.devices.values() if device_fabric(design, d) == "inband"}
     assert inband == {"sn5600", "sn4600c"}  # 400G for the servers, 100G for the head nodes
     assert_links_valid(design)
+
+
+def test_oob_uplinks_go_on_round_the_in_band_spines_where_the_leaves_stopped():
+    """Every in-band spine carries within one link of every other. The OOB uplinks used to start
+    again at spine 1 after the leaves' round-robin, so the first spines ran out of ports first:
+    the full XL rail fabric (16,384 nodes, every network) could not be generated at all."""
+    design = rail_optimized(
+        nodes=2048, node_type="hgx-h100-8x400", switch="sn5600", su_nodes=64, fabrics="all"
+    )
+    load: dict[str, int] = {}
+    for link in design.links.values():
+        for dev in (link.a.device, link.b.device):
+            if dev.startswith("inband-spine"):
+                load[dev] = load.get(dev, 0) + 1
+    assert len(load) >= 2
+    assert max(load.values()) - min(load.values()) <= 1
