@@ -56,7 +56,7 @@ def render_design(
     scene.tray_load.run_to_end()
     if show_links and len(design.links) <= MAX_LINK_ITEMS:
         scene.show_links(design.links)
-    source = scene.hall_rect().adjusted(-0.5, -0.5, 0.5, 0.5)
+    source = _room_for_row_labels(scene, scene.hall_rect().adjusted(-0.5, -0.5, 0.5, 0.5), width_px)
     plan_px = max(200, int(width_px * source.height() / max(source.width(), 1e-6)))
     height_px = plan_px + (FOOTER_PX if title_block else 0)
     plan = QRectF(0, 0, width_px, plan_px)
@@ -142,6 +142,20 @@ def replace_file(out: Path, data: bytes) -> None:
         write_atomic(out, data)
     except DesignFileError as exc:
         raise OSError(str(exc)) from None
+
+
+def _room_for_row_labels(scene, source: QRectF, width_px: int) -> QRectF:
+    """``source`` widened leftwards until the row labels fit in the picture.
+
+    The labels keep their pixel size while the plan is small (a large hall), so near the hall's
+    left wall they reached past the picture's edge ("ow AA" at 131k GPUs). Widening the plan
+    shrinks its scale and so widens the labels in metres: a few rounds settle it."""
+    for _ in range(4):
+        left_m = scene.row_labels.left_edge_m(width_px / source.width())
+        if left_m is None or left_m >= source.left():
+            break
+        source.setLeft(left_m - 0.25)
+    return source
 
 
 def fit_on_page(page: QRect, width_px: int, height_px: int) -> QRect:

@@ -12,6 +12,7 @@ from gui import style
 
 SHOW_BELOW_PX_PER_M = 40.0  # about where a 0.6 m rack's name stops being legible
 TEXT_PX = 13
+LABEL_BOX_PX = QRectF(-86, -10, 80, 20)  # where a label's text goes, from its row's first rack
 BOUNDS_SPARE_M = 5.0  # the bounds grow this much past the labels, so small moves stay inside
 
 
@@ -69,6 +70,12 @@ class RowLabelsItem(QGraphicsItem):
     def labels(self) -> list[tuple[str, float, float]]:
         return list(self._labels)
 
+    def left_edge_m(self, px_per_m: float) -> float | None:
+        """The leftmost x (m) a label reaches when drawn at ``px_per_m``; None when none is."""
+        if px_per_m >= SHOW_BELOW_PX_PER_M or not self._labels:
+            return None
+        return min(x for _text, x, _y in self._labels) + LABEL_BOX_PX.left() / px_per_m
+
     def boundingRect(self) -> QRectF:
         return self._rect
 
@@ -87,6 +94,6 @@ class RowLabelsItem(QGraphicsItem):
             painter.save()
             painter.translate(QPointF(x, y))
             painter.scale(1 / lod, 1 / lod)  # pixels from here: the label keeps its size
-            painter.drawText(QRectF(-86, -10, 80, 20), Qt.AlignRight | Qt.AlignVCenter, text)
+            painter.drawText(LABEL_BOX_PX, Qt.AlignRight | Qt.AlignVCenter, text)
             painter.restore()
         painter.restore()

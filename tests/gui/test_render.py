@@ -97,3 +97,38 @@ def test_the_footer_legend_names_the_trunks_when_the_plan_shows_them(qapp, tmp_p
     set_cabling(design, "cross-connect")
     render_design(design, tmp_path / "xc.png", 1400, show_links=False)
     assert footer_has_trunk_colour(tmp_path / "xc.png")
+
+
+def test_row_labels_of_a_large_hall_fit_inside_the_picture(qapp, tmp_path):
+    """A hall wide enough that the plan is drawn small shows "Row A" at screen size left of the
+    row; near the left wall the label used to run past the picture's edge ("ow AA")."""
+    import msgspec
+
+    from gui import style
+    from gui.render import render_design
+    from tests.builders import small_pod
+
+    design = small_pod()
+    hall = design.hall
+    design.set_hall(msgspec.structs.replace(hall, outline=[(0, 0), (120, 0), (120, 12), (0, 12)]))
+    out = tmp_path / "wide.png"
+    render_design(design, out, 1200, show_links=False, title_block=False)
+    image = QImage(str(out))
+    label = QImage(1, 1, QImage.Format_RGB32)
+    label.fill(style.ROW_LABEL)
+    target = label.pixelColor(0, 0)
+
+    def label_pixels(x0: int, x1: int) -> int:
+        return sum(
+            1
+            for x in range(x0, x1)
+            for y in range(image.height())
+            if _near(image.pixelColor(x, y), target)
+        )
+
+    assert label_pixels(0, 80) > 20  # the label is drawn, left of the row's first rack
+    assert label_pixels(0, 2) == 0  # and nothing of it touches the picture's left edge
+
+
+def _near(a, b, tolerance: int = 40) -> bool:
+    return all(abs(p - q) <= tolerance for p, q in zip(a.getRgb()[:3], b.getRgb()[:3], strict=True))
