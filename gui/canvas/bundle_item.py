@@ -19,7 +19,7 @@ import math
 import time
 
 import numpy as np
-from PySide6.QtCore import QObject, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
@@ -135,8 +135,12 @@ class TrayLoad(QObject):
         if result is None:
             return
         self.fill = dict(result.report.tray_fill)
-        self.counts = self._visible_counts() if self.link_shown() else result.bundles
-        self.used = self._used_stretches()
+        if self.link_shown():  # layers hidden: their cables are left out, from the live plant
+            self.counts, self.used = self._visible_counts(), self._used_stretches()
+        else:  # every cable: as the worker counted them from the result's snapshot
+            self.counts = result.bundles
+            used = getattr(result, "used", None)
+            self.used = used if used is not None else self._used_stretches()
         self.updated.emit()
 
     def _visible_rows(self):
@@ -224,8 +228,8 @@ class BundleItem(QGraphicsItem):
         super().__init__()
         self.setZValue(-5)
         self._lines: list[tuple[QPainterPath, QPen]] = []
-        # tray id -> (what the line is drawn from, path, pen, its bounds)
-        self._by_tray: dict[str, tuple[tuple, QPainterPath, QPen, QRectF]] = {}
+        # tray id -> (what the line is drawn from, path, pen, its bounds, its segments' bounds)
+        self._by_tray: dict[str, tuple[tuple, QPainterPath, QPen, QRectF, list[QRectF]]] = {}
         self._rect = QRectF()
 
     def set_bundles(
@@ -236,7 +240,7 @@ class BundleItem(QGraphicsItem):
     ) -> None:
         """``used``: per tray, the intervals cables run along (the whole tray when absent)."""
         before = self._by_tray
-        after: dict[str, tuple[tuple, QPainterPath, QPen, QRectF]] = {}
+        after: dict[str, tuple[tuple, QPainterPath, QPen, QRectF, list[QRectF]]] = {}
         dirty: list[QRectF] = []  # one rectangle per changed line, not their union (below)
         rect = QRectF()
         kept = 0  # lines drawn as before
@@ -258,15 +262,16 @@ class BundleItem(QGraphicsItem):
                 continue
             path, pen = _line(tray.points, spans, main, width)
             bounds = path.boundingRect()
-            after[tray_id] = (key, path, pen, bounds)
+            pieces = _segments(path)
+            after[tray_id] = (key, path, pen, bounds, pieces)
             rect = rect.united(bounds)
-            dirty.append(bounds)
-            if old is not None and old[3] != bounds:
-                dirty.append(old[3])
+            dirty.extend(pieces)
+            if old is not None and old[4] != pieces:
+                dirty.extend(old[4])
         for tray_id in before.keys() - after.keys():
-            dirty.append(before[tray_id][3])
+            dirty.extend(before[tray_id][4])
         self._by_tray = after
-        self._lines = [(path, pen) for _, path, pen, _ in after.values()]
+        self._lines = [(path, pen) for _, path, pen, _, _ in after.values()]
         rect = rect.adjusted(-1, -1, 1, 1)
         if rect != self._rect:
             self.prepareGeometryChange()
@@ -274,14 +279,23 @@ class BundleItem(QGraphicsItem):
             self.update()  # the bounds moved: the whole item, as before
             return
         # The changed trays of one rack's links lie along its rows and the spine, far apart: their
-        # union was most of the hall. Qt keeps separate rectangles as a region (a view takes the
-        # bounding rectangle of them past ~50), so only the lines that changed repaint.
+        # union was most of the hall. A view keeps separate rectangles as a region, so only the
+        # lines that changed repaint; a line
+        # is updated segment by segment, as an L-shaped tray's bounding rectangle is most of the
+        # hall too (and every rack under it was repainted).
         # Every line changed (a new busiest tray rescales them all): one update of the item.
         if dirty and kept == 0:
             self.update(self._rect)
             return
+        # Through the scene, not ``self.update(rect)``: an item's repaint requests are merged
+        # into one rectangle (their union) before any view sees them; the scene hands each to
+        # the views as it is (the views paint every item under it, as for the item's update).
+        scene = self.scene()
         for bounds in dirty:
-            self.update(bounds.adjusted(-1, -1, 1, 1))
+            if scene is not None:
+                scene.update(self.mapRectToScene(bounds.adjusted(-1, -1, 1, 1)))
+            else:
+                self.update(bounds.adjusted(-1, -1, 1, 1))
 
     def boundingRect(self) -> QRectF:
         return self._rect
@@ -291,6 +305,19 @@ class BundleItem(QGraphicsItem):
         for path, pen in self._lines:
             painter.setPen(pen)
             painter.drawPath(path)
+
+
+def _segments(path: QPainterPath) -> list[QRectF]:
+    """The bounds of each straight segment of ``path`` (moves and lines only): together they
+    hold the line, which its bounding rectangle holds with much floor besides."""
+    out = []
+    previous = None
+    for i in range(path.elementCount()):
+        e = path.elementAt(i)
+        if e.isLineTo() and previous is not None:
+            out.append(QRectF(previous, QPointF(e.x, e.y)).normalized())
+        previous = QPointF(e.x, e.y)
+    return out
 
 
 def _line(points, spans, main: str, width: float) -> tuple[QPainterPath, QPen]:

@@ -12,12 +12,17 @@ the same rectangles. So the scene's racks carry ``ItemHasNoContents`` (Qt never 
   it drew itself.
 
 A rack tells the field when it moved, turned, or changed what it shows (``rack_changed``); the
-field repaints the rack's old and new bounds only. Its own bounds only grow (with room to
+field repaints the rack's old and new bounds only. The racks an exposed rectangle meets are
+found by one numpy box test over every rack's bounds (a per-rack ``QRectF.intersects`` in
+Python was ~5 ms of every whole-hall paint, and the scene index's ``items()`` for a tray-long
+strip ~15 ms); the test is ``QRectF.intersects``'s, so the same racks are painted, in the same
+order. Its own bounds only grow (with room to
 spare), as the row labels' do, so a move never repaints the whole hall.
 """
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QPainter, QPainterPath
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
@@ -25,6 +30,9 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 from gui.canvas.rack_item import LABEL_MIN_PX
 
 BOUNDS_SPARE_M = 5.0  # grown bounds: a rack moved just past them does not repaint the hall
+# A repainted region of more rectangles than this is culled by its bounding rectangle alone (the
+# box test is racks x rectangles; a view merges a region this ragged into one rectangle anyway).
+MAX_CLIPS = 256
 
 
 class RackField(QGraphicsItem):
@@ -42,6 +50,13 @@ class RackField(QGraphicsItem):
         self._racks: dict[QGraphicsItem, tuple] = {}
         self._rect = QRectF()
         self._selected: set = set()  # racks drawn selected
+        # The racks' scene bounds as rows (left, top, right, bottom) in dict order, with each
+        # item's row; None after a rack was added or removed (rebuilt at the next paint).
+        self._boxes: np.ndarray | None = None
+        self._items: list = []
+        self._rows: dict = {}
+        # (viewport, clip boxes) of the view painting now (set_view_region), else None
+        self._view_clips: tuple | None = None
         self._looks: dict[tuple, object] = {}  # equal edge pens and fills, one object each
 
     def selection_changed(self, selected) -> None:
@@ -62,6 +77,7 @@ class RackField(QGraphicsItem):
             bounds = item.sceneBoundingRect()
             self._racks[item] = (bounds, None)  # what to paint is read at the first paint
             dirty = dirty.united(bounds)
+            self._boxes = None
         if dirty.isNull():
             return
         self._grow(dirty)
@@ -71,6 +87,7 @@ class RackField(QGraphicsItem):
     def remove(self, item) -> None:
         placed = self._racks.pop(item, None)
         self._selected.discard(item)
+        self._boxes = None
         if placed is not None:
             self.update(placed[0])
             self._on_change()
@@ -82,6 +99,8 @@ class RackField(QGraphicsItem):
             return
         bounds = item.sceneBoundingRect()
         self._racks[item] = (bounds, None)
+        if self._boxes is not None:
+            self._boxes[self._rows[item]] = _box(bounds)
         self.update(old[0])
         if bounds != old[0]:
             self._grow(bounds)
@@ -138,6 +157,68 @@ class RackField(QGraphicsItem):
     def contains(self, _point) -> bool:
         return False
 
+    def set_view_region(self, viewport, region, map_to_scene) -> None:
+        """A view is about to repaint ``region`` (viewport pixels) of ``viewport``;
+        ``map_to_scene(QRect) -> QPolygonF`` is the view's mapping. (None, None, None): done."""
+        if viewport is None or region.rectCount() > MAX_CLIPS:
+            self._view_clips = None
+            return
+        # One pixel of margin: a rack touching a repainted pixel only by its antialiased edge
+        # is painted still.
+        boxes = [_box(map_to_scene(r.adjusted(-1, -1, 1, 1)).boundingRect()) for r in region]
+        self._view_clips = (viewport, np.array(boxes, dtype=np.float64).reshape(-1, 4))
+
+    def _clips(self, painter: QPainter, widget) -> np.ndarray | None:
+        """The scene boxes outside which nothing painted now shows: the view's repainted
+        region, or the painter's clip (a picture rendered in strips); None: no such bound."""
+        view = self._view_clips
+        if view is not None and widget is not None and view[0] is widget:
+            return view[1]
+        if widget is None and painter.hasClipping():
+            base = painter.worldTransform()
+            inverse, invertible = base.inverted()
+            if invertible:
+                device = base.mapRect(painter.clipBoundingRect()).adjusted(-1, -1, 1, 1)
+                return np.array([_box(inverse.mapRect(device))], dtype=np.float64)
+        return None
+
+    def entries(self, exposed: QRectF, clips: np.ndarray | None = None) -> list[tuple]:
+        """(item, (bounds, placed)) of the racks whose bounds intersect ``exposed`` and, given
+        ``clips`` (rows of left, top, right, bottom), one of those boxes, in stacking order:
+        exactly the racks ``bounds.intersects(exposed)`` selects, less those no clip box
+        meets."""
+        if self._boxes is None:
+            self._items = list(self._racks)
+            self._rows = {item: row for row, item in enumerate(self._items)}
+            self._boxes = np.array(
+                [_box(bounds) for bounds, _ in self._racks.values()], dtype=np.float64
+            ).reshape(-1, 4)
+        left, top, right, bottom = _box(exposed)
+        if left == right or top == bottom:  # QRectF.intersects: a null rectangle meets nothing
+            return []
+        b = self._boxes
+        # QRectF.intersects with positive sizes: overlapping open intervals on both axes, and
+        # neither rectangle null (a rack's bounds always have a size).
+        hit = (
+            (b[:, 0] < right)
+            & (left < b[:, 2])
+            & (b[:, 1] < bottom)
+            & (top < b[:, 3])
+            & (b[:, 0] != b[:, 2])
+            & (b[:, 1] != b[:, 3])
+        )
+        if clips is not None and len(clips):
+            c = clips[:, None, :]
+            meets = (
+                (b[None, :, 0] < c[..., 2])
+                & (c[..., 0] < b[None, :, 2])
+                & (b[None, :, 1] < c[..., 3])
+                & (c[..., 1] < b[None, :, 3])
+            )
+            hit &= meets.any(axis=0)
+        items, racks = self._items, self._racks
+        return [(items[row], racks[items[row]]) for row in np.flatnonzero(hit).tolist()]
+
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         base = painter.worldTransform()
         lod = option.levelOfDetailFromTransform(base)
@@ -147,17 +228,7 @@ class RackField(QGraphicsItem):
         current = opacity
         last_pen = last_fill = None
         racks = self._racks
-        area = self._rect.width() * self._rect.height()
-        if exposed.width() * exposed.height() < area / 16 and self.scene() is not None:
-            # A small part (a dragged rack, zoomed in): the scene's index finds the few racks
-            # there, in stacking order, instead of a test of every rack of the hall.
-            shown = self.scene().items(exposed, Qt.IntersectsItemBoundingRect, Qt.AscendingOrder)
-            entries = [(item, racks[item]) for item in shown if item in racks]
-        else:
-            entries = racks.items()
-        for item, (bounds, placed) in entries:
-            if not bounds.intersects(exposed):
-                continue
+        for item, (bounds, placed) in self.entries(exposed, self._clips(painter, widget)):
             if placed is None:  # added or changed since the last paint
                 placed = self._place(item)
                 racks[item] = (bounds, placed)  # a value, not a key: the loop goes on
@@ -188,3 +259,12 @@ class RackField(QGraphicsItem):
             item.paint_body(painter, lod)
             painter.restore()
         painter.restore()
+
+
+def _box(rect: QRectF) -> tuple[float, float, float, float]:
+    """(left, top, right, bottom) of ``rect`` with its size made positive, as
+    ``QRectF.intersects`` reads it."""
+    x, y, w, h = rect.x(), rect.y(), rect.width(), rect.height()
+    left, right = (x + w, x) if w < 0 else (x, x + w)
+    top, bottom = (y + h, y) if h < 0 else (y, y + h)
+    return left, top, right, bottom

@@ -21,7 +21,11 @@ class HallView(QGraphicsView):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
-        self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
+        # Minimal, not Smart: past 50 dirty rectangles Smart repaints their bounding rectangle,
+        # and the changed bundle segments of one moved rack's links are ~60 small rectangles
+        # whose bounds are most of the hall (every rack under them was repainted). Each pixel of
+        # the region is repainted from scratch either way, so the picture is the same.
+        self.setViewportUpdateMode(QGraphicsView.MinimalViewportUpdate)
         self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
         self.setResizeAnchor(QGraphicsView.AnchorViewCenter)
         self.setDragMode(QGraphicsView.RubberBandDrag)
@@ -60,6 +64,20 @@ class HallView(QGraphicsView):
         margin = max(rect.width(), rect.height(), 2.0) * 0.25
         self.fitInView(rect.adjusted(-margin, -margin, margin, margin), Qt.KeepAspectRatio)
         self.fitted = False
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt override
+        # The rack field paints only the racks in the parts of the viewport being repainted:
+        # Qt hands each item the bounding rectangle of those parts, which for a rack move is
+        # the whole hall (the moved links' trays cross it) though the parts are a few strips.
+        field = getattr(self.scene(), "rack_field", None)
+        if field is None:
+            super().paintEvent(event)
+            return
+        field.set_view_region(self.viewport(), event.region(), self.mapToScene)
+        try:
+            super().paintEvent(event)
+        finally:
+            field.set_view_region(None, None, None)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

@@ -117,14 +117,21 @@ class ChartsPanel(QWidget):
         )
         self.status.setStyleSheet("color: #2b8a3e; font-size: 11px;")
         self._pending = (report, histogram)
-        if not self.isHidden():  # the current tab (whether or not the window is on screen)
+        # Drawn now only on the current tab (whether or not the window is on screen): the panel
+        # sits in a scroll area, the tab's page, so its own isHidden() was never true and the
+        # four plots (~30 ms at XL) were redrawn after every edit behind any other tab.
+        if self.isVisibleTo(self.window()):
             self._draw()
 
     def setVisible(self, visible: bool) -> None:  # noqa: N802 - Qt override
-        # The tab widget shows its current page with show(), which lands here (virtual).
         super().setVisible(visible)
         if visible:
             self._draw()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
+        # Its tab (the scroll area holding it) became the current one: draw what came meanwhile.
+        super().showEvent(event)
+        self._draw()
 
     def _draw(self) -> None:
         if self._pending is None or self._released:

@@ -52,7 +52,7 @@ class AnalysisDocks(QObject):
         self.tabs.addTab(self.links, "Links")
         # In a scroll area: the four plots' minimum height would otherwise hold the bottom
         # docks at ~430 px and squeeze the plan on every window short of full HD.
-        charts_scroll = QScrollArea()
+        charts_scroll = self.charts_page = QScrollArea()  # the tab's page, holding the charts
         charts_scroll.setWidgetResizable(True)
         charts_scroll.setFrameShape(QScrollArea.NoFrame)
         charts_scroll.setWidget(self.charts)

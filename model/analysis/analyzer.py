@@ -57,12 +57,17 @@ PLACEMENT_EVENTS = RACK_KINDS | {K.HALL_CHANGED}
 TRAY_EVENTS = TRAY_KINDS | {K.HALL_CHANGED}
 
 
-def analyze(design: Design, plant=None) -> Report:
+def analyze(design: Design, plant=None, phys=None) -> Report:
     """The full analysis of ``design`` with the cable plant's media and lengths (None: no media).
 
-    The plant must be up to date (``plant.refresh()`` called after the last edit).
+    The plant must be up to date (``plant.refresh()`` called after the last edit). ``phys``:
+    the physical plant of ``plant`` that the caller has built already, split by fabric
+    (``build_plant(plant, ..., fabric_rows=plant_fabric_rows(design, plant))``, as the BOM
+    does), used instead of building it again.
     """
-    return Analyzer(design, plant, subscribe=False, refresh_plant=False).report()
+    analyzer = Analyzer(design, plant, subscribe=False, refresh_plant=False)
+    analyzer.given_phys = phys
+    return analyzer.report()
 
 
 class Analyzer:
@@ -94,6 +99,7 @@ class Analyzer:
         self._trays = TrayFill()
         self._rack_power = None  # (device figures, plug power dicts, (typical, max) per rack)
         self._plant_cache = PlantCache()  # the cage graph, reused while no link changes cages
+        self.given_phys = None  # analyze()'s caller's physical plant of ``plant``, if any
         self._plant_rows = None
         self._rows_generation = None  # plant route_generation the rows were read at
         self._links_by_tier: dict[str, int] = {}
@@ -102,6 +108,7 @@ class Analyzer:
         self._fabric_shapes = None  # ((topology, catalog), fabric_shapes)
         self._topo_findings = None  # (topology, bandwidth, target, findings)
         self._shared = None  # (topology, media_costs.shared_cages)
+        self._allreduce_figures = None  # (bandwidth, rings, settings, job, curve)
         self._media_cache = MediaCache()  # the media-only figures, kept while no medium changes
         self._domain = 1
         self._pending_links: set[str] = set()
@@ -133,6 +140,11 @@ class Analyzer:
     def cables_by_tray(self, group_of) -> dict[str, dict[str, int]]:
         """Cables per tray and group as of the last report (see ``TrayFill.cables_by_tray``)."""
         return self._trays.cables_by_tray(self.plant, group_of)
+
+    def used_stretches(self) -> dict[str, list[tuple[float, float]]]:
+        """Per tray, the stretches some cable runs along as of the last report (see
+        ``TrayFill.used_stretches``; every link with a medium)."""
+        return self._trays.used_stretches(self.plant)
 
     def tier_codes(self, first=()) -> tuple[list[str], np.ndarray] | None:
         """Tier code per plant row as of the last report (``topology.tier_codes``; None without
@@ -270,8 +282,8 @@ class Analyzer:
         media = media_figures(
             topo, self.plant, self._plant_rows, self._shared_cages(topo), self._media_cache
         )
-        phys = None
-        if self.plant is not None:
+        phys = self.given_phys
+        if self.plant is not None and phys is None:
             # Split by fabric once: the totals are the sums, the per-fabric figures its parts.
             fabric_rows = None
             if topo.fabric is not None:
@@ -326,12 +338,7 @@ class Analyzer:
         message = settings.allreduce_message_mb
         algorithm = settings.allreduce_algorithm
         rings, place = self._rings, settings.job_placement
-        job = (
-            allreduce(bw, total_gpus, domain, message, algorithm, rings, place)
-            if total_gpus
-            else None
-        )
-        points = curve(bw, total_gpus, domain, message, algorithm, rings, place)
+        job, points = self._allreduce(bw, total_gpus, domain, message, algorithm, rings, place)
 
         # Modules and cables from the physical plant: the same counts, power and prices as the
         # BOM, so the analysis cost equals the BOM total.
@@ -422,6 +429,19 @@ class Analyzer:
             ),
             reliability=forecast(design, topo, media),
         )
+
+    def _allreduce(self, bw, gpus, domain, message, algorithm, rings, place):
+        """(the job's all-reduce or None, the curve), kept while bandwidth, ring placement and
+        the settings they read stand: a rack move changes none of them (the rings follow the
+        topology and the racks' order, not their places), and the curve's ~16 estimates were
+        ~5 ms of every report at 131k GPUs."""
+        key = (gpus, domain, message, algorithm, tuple(place) if isinstance(place, list) else place)
+        cached = self._allreduce_figures
+        if cached is None or cached[0] is not bw or cached[1] is not rings or cached[2] != key:
+            job = allreduce(bw, gpus, domain, message, algorithm, rings, place) if gpus else None
+            points = curve(bw, gpus, domain, message, algorithm, rings, place)
+            cached = self._allreduce_figures = (bw, rings, key, job, points)
+        return cached[3], cached[4]
 
     def _topology_findings(self, topo, bw):
         """``warnings.topology_findings``, kept while topology, bandwidth and target stand (a

@@ -41,7 +41,7 @@ def run(report: Report) -> None:
             rack = next(r for r in d.racks.values() if d.links_of_racks([r.id]))
             fresh, blocks, snaps, counts, workers = [], [], [], [], []
             gaps = Gaps()
-            for i, tab in enumerate((docks.warnings, docks.links, docks.charts)):
+            for i, tab in enumerate((docks.warnings, docks.links, docks.charts_page)):
                 docks.tabs.setCurrentWidget(tab)
                 settle(window)
                 gaps.start()

@@ -98,9 +98,7 @@ def test_results_of_an_older_revision_are_never_published(s_window, qtbot, monke
     monkeypatch.setattr(Analyzer, "advance", lambda self, *a: (gate.wait(10), advance(self, *a))[1])
     rack = next(r for r in design.racks.values() if r.name == "A05")
     window.scene.push(MoveRacksCommand(design, {rack.id: (14.8, rack.y)}))
-    qtbot.waitUntil(
-        lambda: d.runner._running is not None, timeout=5000
-    )  # a job is reading the model
+    qtbot.waitUntil(lambda: d.runner._job is not None, timeout=5000)  # a job is reading the model
     window.scene.push(MoveRacksCommand(design, {rack.id: (0.8, rack.y)}))
     gate.set()
     wait_fresh(qtbot, window)

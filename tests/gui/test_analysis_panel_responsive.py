@@ -24,7 +24,7 @@ def test_an_edit_with_each_tab_showing_refreshes_the_panel(qtbot, tmp_path):
         if any(dev.role != "gpu-server" for dev in design.devices_in_rack(r.id))
     )
     before = d.runner.result.report.to_json()
-    for step, tab in enumerate((d.warnings, d.links, d.charts), start=1):
+    for step, tab in enumerate((d.warnings, d.links, d.charts_page), start=1):
         d.tabs.setCurrentWidget(tab)
         qtbot.wait(20)
         window.scene.push(MoveRacksCommand(design, {rack.id: (rack.x + 3.0 * step, rack.y)}))

@@ -17,7 +17,7 @@ def test_charts_show_lengths_reach_power_ladder_and_allreduce(qtbot, tmp_path):
     window = open_window(qtbot, tmp_path, build("S"))
     d = docks(window)
     charts = d.charts
-    d.tabs.setCurrentWidget(charts)
+    d.tabs.setCurrentWidget(d.charts_page)
     bars = _items(charts.lengths, pg.BarGraphItem)
     assert len(bars) == 1  # the SuperPOD: every link on multimode modules and fibres
     assert _items(charts.power, pg.BarGraphItem) and _items(charts.ladder, pg.BarGraphItem)
@@ -62,12 +62,34 @@ def test_charts_say_when_they_are_being_recomputed(qtbot, tmp_path):
     close_quietly(window)
 
 
+def test_charts_behind_another_tab_are_drawn_when_their_tab_shows(qtbot, tmp_path, monkeypatch):
+    window = open_window(qtbot, tmp_path, build("S"))
+    d = docks(window)
+    d.tabs.setCurrentWidget(d.charts_page)
+    total = sum(b.opts["height"].sum() for b in _items(d.charts.lengths, pg.BarGraphItem))
+    d.tabs.setCurrentWidget(d.warnings)
+    drawn, lengths = [], d.charts._lengths
+    monkeypatch.setattr(d.charts, "_lengths", lambda h: (drawn.append(h), lengths(h)))
+    design = window.document.design
+    rack = next(r for r in design.racks.values() if r.name == "A05")
+    window.scene.push(MoveRacksCommand(design, {rack.id: (14.8, rack.y)}))
+    wait_fresh(qtbot, window)
+    assert d.charts.status.text().startswith("up to date")
+    assert not drawn  # four plots not redrawn behind the warnings
+    d.tabs.setCurrentWidget(d.charts_page)  # a person clicks the Charts tab
+    assert len(drawn) == 1
+    bars = _items(d.charts.lengths, pg.BarGraphItem)
+    assert bars and sum(b.opts["height"].sum() for b in bars) == total
+    assert d.charts._pending is None  # the moved design's charts, drawn on showing
+    close_quietly(window)
+
+
 def test_reach_lines_of_the_media_in_use(qtbot, tmp_path):
     from tests.builders import copper_pod
 
     window = open_window(qtbot, tmp_path, copper_pod())
     d = docks(window)
-    d.tabs.setCurrentWidget(d.charts)
+    d.tabs.setCurrentWidget(d.charts_page)
     window.scene.push(MoveRacksCommand(window.document.design, {"r2": (9.0, 3.0)}))
     wait_fresh(qtbot, window)
     bars = _items(d.charts.lengths, pg.BarGraphItem)

@@ -200,3 +200,32 @@ def test_double_clicking_a_row_centres_its_link_on_the_canvas(s_window, qtbot):
     item = window.scene.link_items[link_id]
     visible = window.view.mapToScene(window.view.viewport().rect()).boundingRect()
     assert visible.intersects(item.sceneBoundingRect())
+
+
+def test_a_rack_move_repaints_the_moved_links_rows_only(s_window, qtbot):
+    from gui.commands import MoveRacksCommand
+
+    model = docks(s_window).links.model
+    design = s_window.document.design
+    wait_fresh(qtbot, s_window)
+    covered: list[int] = []
+    model.dataChanged.connect(
+        lambda top, bottom, *_: covered.extend(range(top.row(), bottom.row() + 1))
+    )
+    heard: list[set[str]] = []
+    docks(s_window).runner.plant_refreshed.connect(heard.append)
+    # Racks whose links are far apart in the table: the span between them is not repainted.
+    index = model.plant.index
+
+    def apart(link_ids) -> bool:
+        rows = [index[i] for i in link_ids]
+        return len(rows) > 1 and max(rows) - min(rows) + 1 > len(rows)
+
+    rack = next(r for r in design.racks.values() if apart(design.links_of_racks([r.id])))
+    s_window.scene.push(MoveRacksCommand(design, {rack.id: (rack.x + 3.0, rack.y)}))
+    wait_fresh(qtbot, s_window)
+    changed = set().union(*heard)
+    assert changed
+    rows = {index[i] for i in changed}
+    assert apart(changed)  # rows apart: a span would cover others
+    assert set(covered) == rows  # each changed row, no other

@@ -9,6 +9,7 @@ import threading
 from gui.commands import DeleteCommand, MoveRacksCommand
 from model.analysis import analyze
 from model.analysis.analyzer import Analyzer
+from model.analysis.tray_fill import TrayFill
 from model.cabling import CablePlant
 from model.fileio import design_to_bytes, read_design_bytes
 from tests.benchmarks.workloads import build
@@ -66,6 +67,9 @@ def test_a_refresh_asked_for_by_one_view_reaches_every_consumer(qtbot, tmp_path)
     report = d.runner.result.report
     assert scene.tray_load.fill == report.tray_fill
     assert scene.tray_load.counts == d.runner.result.bundles
+    # The bundles' stretches come from the worker too: those of the live plant, counted afresh.
+    assert d.runner.result.used is not None
+    assert scene.tray_load.used == TrayFill().used_stretches(window.document.plant)
     close_quietly(window)
 
 

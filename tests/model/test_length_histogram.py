@@ -71,3 +71,22 @@ def test_no_finite_length_gives_no_histogram():
     plant.refresh()
     plant.length_m = np.full(len(plant.length_m), np.nan)
     assert length_histogram(plant) is None
+
+
+@pytest.mark.parametrize("top_m", [1, 7, 30, 143, 2000])
+def test_bins_are_searchsorteds_on_edges_and_between_them(top_m):
+    from model.length_histogram import bin_of
+
+    edges = np.linspace(0.0, top_m, min(60, max(10, top_m * 2)) + 1)
+    rng = np.random.default_rng(top_m)
+    values = np.concatenate(
+        [
+            edges,  # exactly on every edge
+            np.nextafter(edges, -np.inf),  # a hair below
+            np.nextafter(edges, np.inf),  # a hair above
+            rng.uniform(-1.0, top_m * 1.2, 20_000),
+            [0.0, -0.0, -5.0, top_m, top_m * 10.0],
+        ]
+    )
+    want = np.searchsorted(edges, values, side="right") - 1
+    assert np.array_equal(bin_of(edges, values), want)
