@@ -19,11 +19,11 @@ from model.geometry import (
     METHOD_TRAY,
     LinkRoute,
     compose_lengths,
+    dedupe_points,
 )
 from model.plant_status import NO_TRAY_PATH, SAME_RACK, UNREACHED_RACK
 from model.route_words import route_word_columns
 from model.text_columns import join_rows
-from model.tray_graph import dedupe_points
 
 _STALE_ROUTE = -2  # _route_key of a row recomputed since route_keys() last named its route
 

@@ -216,3 +216,12 @@ def polyline_between(
                     out.append(p)
         walked += seg
     return out
+
+
+def dedupe_points(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The polyline without consecutive repeats (closer than 1 nm in x and y)."""
+    out: list[tuple[float, float]] = []
+    for p in points:
+        if not out or abs(out[-1][0] - p[0]) > 1e-9 or abs(out[-1][1] - p[1]) > 1e-9:
+            out.append(p)
+    return out

@@ -26,6 +26,7 @@ import shapely
 
 from model.arrays import unique_sorted
 from model.entities import Hall, Tray
+from model.geometry import dedupe_points
 from model.tray_search import dijkstra, merge_legs, walk_path
 
 ALL_PAIRS_MAX_NODES = 800  # Floyd-Warshall (n^3 / vectorised) beats n Dijkstras below this
@@ -596,11 +597,3 @@ class TrayGraph:
         trays.append(tray_b)
         ids = [self.tray_ids[t] for k, t in enumerate(trays) if k == 0 or trays[k - 1] != t]
         return dedupe_points(points), ids, length
-
-
-def dedupe_points(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    out: list[tuple[float, float]] = []
-    for p in points:
-        if not out or abs(out[-1][0] - p[0]) > 1e-9 or abs(out[-1][1] - p[1]) > 1e-9:
-            out.append(p)
-    return out
