@@ -31,6 +31,7 @@ from model.changes import ChangeKind as K
 from model.design import Design
 from model.entities import plan_size
 from model.plant import rack_power
+from model.rack_role import rack_role
 from model.rack_rows import rack_rows
 
 MAX_LINK_ITEMS = 2000
@@ -187,11 +188,8 @@ class HallScene(QGraphicsScene):
             # The model's rack power at max (budgets are checked at max), never a sum here.
             _typical, max_w, budget_w = rack_power(self.design, self.plant, [rack_id])[rack_id]
             return style.power_color(max_w / budget_w)
-        if not devices:
-            return QColor(style.ROLE_COLORS["empty"])
-        roles = [d.role for d in devices]
-        role = "gpu-server" if "gpu-server" in roles else max(set(roles), key=roles.count)
-        return style.role_color(role)
+        role = rack_role(d.role for d in devices)
+        return QColor(style.ROLE_COLORS["empty"]) if role is None else style.role_color(role)
 
     def set_color_mode(self, mode: str) -> None:
         self.color_mode = mode
