@@ -75,6 +75,10 @@ class Design(DesignQueries, LinkEdits):
         self._changes = ChangeNotifier()
         self._id_counters: dict[str, int] = {}
         self.revision = 0  # bumped by every edit; caches compare it
+        # Counts every edit and, unlike ``revision``, is never reset (a load or a generator sets
+        # revision back to 0): what the design's own caches of derived counts compare.
+        self._edit_count = 0
+        self._gpu_total: tuple[int, int] | None = None  # (edit count, GPUs): see gpu_count
         # The loader's integer codes of the link ends (model.bulk_load.LoadedLinkCodes), for
         # the cable plant; dropped by the first edit.
         self._loaded_codes = None
@@ -91,6 +95,7 @@ class Design(DesignQueries, LinkEdits):
 
     def _emit(self, kind: ChangeKind, ids: Iterable[str] = ()) -> None:
         self.revision += 1
+        self._edit_count += 1
         self._loaded_codes = None
         self._changes.record(kind, ids)
 
