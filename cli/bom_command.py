@@ -12,12 +12,9 @@ from pathlib import Path
 from cli import CliError
 from cli.export_common import add_policy_argument, load_and_route
 from cli.progress import Progress
-from model.bom import bom_lines, bom_totals, export_findings, summary_rows
+from model.bom import bom_totals
 from model.export import ExportError
-from model.export.bom_export import write_bom_csv, write_bom_xlsx
-from model.fabrics import plant_fabric_rows
-from model.plant import build_plant
-from model.schedule import schedule_table
+from model.export.bom_export import export_bom
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
@@ -41,24 +38,8 @@ def run(args: argparse.Namespace) -> int:
     progress = Progress("bom")
     design, plant = load_and_route(args.file, args.policy)
     progress.step("routed")
-    # One physical plant for the BOM lines (by fabric) and the schedule sheet (per link)
-    phys = (
-        build_plant(plant, with_links=True, fabric_rows=plant_fabric_rows(design, plant))
-        if suffix == ".xlsx"
-        else None
-    )
-    lines = bom_lines(design, plant, phys)
-    progress.step("counted")
     try:
-        if suffix == ".csv":
-            write_bom_csv(out, lines)
-        else:
-            findings = export_findings(design, plant)
-            progress.step("analysed")
-            summary = summary_rows(design, plant, lines, findings)
-            schedule = schedule_table(design, plant, phys)
-            progress.step("scheduled")
-            write_bom_xlsx(out, summary, lines, schedule, findings)
+        lines = export_bom(out, design, plant, progress.step)
     except ExportError as exc:
         raise CliError(str(exc)) from None
     progress.done()

@@ -115,23 +115,9 @@ class _Exporter(QObject):
             return
 
         def work(design, plant) -> str:
-            from model.bom import bom_lines, export_findings, summary_rows
-            from model.export.bom_export import write_bom_csv, write_bom_xlsx
-            from model.schedule import schedule_table
+            from model.export.bom_export import export_bom
 
-            lines = bom_lines(design, plant)
-            if out.suffix.lower() == ".csv":
-                write_bom_csv(out, lines)
-            else:
-                findings = export_findings(design, plant)
-                write_bom_xlsx(
-                    out,
-                    summary_rows(design, plant, lines, findings),
-                    lines,
-                    schedule_table(design, plant),
-                    findings,
-                )
-            return f"{len(lines)} BOM lines"
+            return f"{len(export_bom(out, design, plant))} BOM lines"
 
         self._run(out, f"Writing {out.name}…", work)
 

@@ -394,9 +394,14 @@ def _devices_of(design: Design, category: str) -> int:
     return sum(1 for d in design.devices.values() if types[d.type].category == category)
 
 
-def export_findings(design: Design, plant: CablePlant) -> list[Finding]:
-    """Every finding of the analysis (which includes the engine's), in the shared stable order."""
-    return sort_findings(list(analyze(design, plant).warnings))
+def export_findings(
+    design: Design, plant: CablePlant, phys: PhysicalPlant | None = None
+) -> list[Finding]:
+    """Every finding of the analysis (which includes the engine's), in the shared stable order.
+
+    ``phys``: the physical plant already built for the BOM (split by fabric), which the
+    analysis then takes instead of building its own."""
+    return sort_findings(list(analyze(design, plant, phys).warnings))
 
 
 __all__ = [

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import groupby, repeat
 from operator import attrgetter, itemgetter
 
 import numpy as np
@@ -346,12 +346,15 @@ def _labels(own: list[str], rack_names, dev_u, a_end, b_end) -> list[str]:
     array, port name list)."""
     prefix = rack_names + _objects((f"-U{u}-" for u in dev_u.tolist()), len(dev_u))
     (dev_a, port_a), (dev_b, port_b) = a_end, b_end
-    return [
-        text or f"{pa}{xa} to {pb}{xb}"
-        for text, pa, xa, pb, xb in zip(
-            own, prefix[dev_a].tolist(), port_a, prefix[dev_b].tolist(), port_b, strict=True
+    made = list(
+        map(
+            "".join,
+            zip(prefix[dev_a].tolist(), port_a, repeat(" to "), prefix[dev_b].tolist(), port_b),
         )
-    ]
+    )
+    if any(own):  # the links' own labels, where given
+        made = [text or default for text, default in zip(own, made, strict=True)]
+    return made
 
 
 def _part_columns(parts, rows: np.ndarray, own_ids: np.ndarray, swapped: np.ndarray) -> list[list]:
@@ -426,11 +429,12 @@ def _route_column(plant, trays, status, drop_a, drop_b, swapped, ids, found) -> 
     uniq, first, inverse = np.unique(code, return_index=True, return_inverse=True)
     paths: dict[int, list[str] | None] = {}
     texts = []
+    names = _tray_names(trays)
     for c, k in zip(uniq.tolist(), on_tray[first].tolist(), strict=True):
         pair = c // 2
         if pair not in paths:
             paths[pair] = _route_trays(plant, ids[k])
-        texts.append(_route_text(paths[pair], int(status[k]), trays, bool(c % 2)))
+        texts.append(_route_text(paths[pair], int(status[k]), trays, bool(c % 2), names))
     if len(on_tray):
         out[on_tray] = _objects(texts, len(texts))[inverse.reshape(-1)]
     out[same] = "(in rack)"
@@ -445,17 +449,28 @@ def _route_trays(plant: CablePlant, link_id: str) -> list[str] | None:
         return None
 
 
-def _route_text(tray_ids: list[str] | None, status: int, trays: dict, swapped: bool) -> str:
+def _tray_names(trays: dict) -> dict[str, str]:
+    """The name a route shows for each tray id (its id when it has none)."""
+    return {tray_id: tray.name or tray_id for tray_id, tray in trays.items()}
+
+
+def _route_text(
+    tray_ids: list[str] | None,
+    status: int,
+    trays: dict,
+    swapped: bool,
+    names: dict[str, str] | None = None,
+) -> str:
+    """The route column of one link: its trays' names, A end first, a name repeated by
+    consecutive trays once (``names``: :func:`_tray_names` of ``trays``, made once per
+    schedule; an id no tray has is shown as it is)."""
     if status & SAME_RACK:
         return "(in rack)"
     if status & NO_TRAY_PATH:
         return "(no tray path: floor run)"
     if tray_ids is None:
         return ""
-    ordered = reversed(tray_ids) if swapped else tray_ids
-    names: list[str] = []
-    for tray_id in ordered:
-        name = (trays[tray_id].name or tray_id) if tray_id in trays else tray_id
-        if not names or names[-1] != name:
-            names.append(name)
-    return " > ".join(names)
+    if names is None:
+        names = _tray_names(trays)
+    ordered = tray_ids[::-1] if swapped else tray_ids
+    return " > ".join(name for name, _ in groupby(map(names.get, ordered, ordered)))

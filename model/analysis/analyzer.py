@@ -57,12 +57,17 @@ PLACEMENT_EVENTS = RACK_KINDS | {K.HALL_CHANGED}
 TRAY_EVENTS = TRAY_KINDS | {K.HALL_CHANGED}
 
 
-def analyze(design: Design, plant=None) -> Report:
+def analyze(design: Design, plant=None, phys=None) -> Report:
     """The full analysis of ``design`` with the cable plant's media and lengths (None: no media).
 
-    The plant must be up to date (``plant.refresh()`` called after the last edit).
+    The plant must be up to date (``plant.refresh()`` called after the last edit). ``phys``:
+    the physical plant of ``plant`` that the caller has built already, split by fabric
+    (``build_plant(plant, ..., fabric_rows=plant_fabric_rows(design, plant))``, as the BOM
+    does), used instead of building it again.
     """
-    return Analyzer(design, plant, subscribe=False, refresh_plant=False).report()
+    analyzer = Analyzer(design, plant, subscribe=False, refresh_plant=False)
+    analyzer.given_phys = phys
+    return analyzer.report()
 
 
 class Analyzer:
@@ -94,6 +99,7 @@ class Analyzer:
         self._trays = TrayFill()
         self._rack_power = None  # (device figures, plug power dicts, (typical, max) per rack)
         self._plant_cache = PlantCache()  # the cage graph, reused while no link changes cages
+        self.given_phys = None  # analyze()'s caller's physical plant of ``plant``, if any
         self._plant_rows = None
         self._rows_generation = None  # plant route_generation the rows were read at
         self._links_by_tier: dict[str, int] = {}
@@ -276,8 +282,8 @@ class Analyzer:
         media = media_figures(
             topo, self.plant, self._plant_rows, self._shared_cages(topo), self._media_cache
         )
-        phys = None
-        if self.plant is not None:
+        phys = self.given_phys
+        if self.plant is not None and phys is None:
             # Split by fabric once: the totals are the sums, the per-fabric figures its parts.
             fabric_rows = None
             if topo.fabric is not None:

@@ -3,14 +3,24 @@ with the sheets "Summary", "BOM", "Cabling schedule" and "Warnings"."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from model.bom import BOM_COLUMNS, BomLine, bom_total_line, bom_totals
 from model.export.csv_writer import write_csv, write_csv_columns
 from model.export.xlsx_writer import Formula, Sheet, write_xlsx
 from model.findings import Finding
 from model.schedule import SCHEDULE_COLUMNS, ScheduleRow, ScheduleTable
+
+if TYPE_CHECKING:
+    from model.cabling import CablePlant
+    from model.design import Design
+
+
+def _no_step(_name: str) -> None:
+    pass
+
 
 XLSX_SHEETS = ("Summary", "BOM", "Cabling schedule", "Warnings")
 BOM_HEADERS = (
@@ -135,6 +145,41 @@ def write_bom_xlsx(
     findings: Sequence[Finding],
 ) -> None:
     write_xlsx(path, bom_sheets(summary, lines, schedule, findings))
+
+
+def export_bom(
+    path: str | Path, design: Design, plant: CablePlant, step: Callable[[str], None] = _no_step
+) -> list[BomLine]:
+    """Write the bill of materials of ``design`` to ``path`` and return its lines: the one
+    recipe of the command line and the editor.
+
+    ``.csv``: one line per part. ``.xlsx``: sheets Summary, BOM, Cabling schedule and Warnings,
+    from one physical plant (split by fabric for the BOM lines, per link for the schedule) that
+    the analysis behind the Warnings takes too. ``step(name)`` is told as each stage ends
+    ("counted", "analysed", "scheduled"), for progress. Raises ExportError."""
+    from model.bom import bom_lines, export_findings, summary_rows
+    from model.fabrics import plant_fabric_rows
+    from model.plant import build_plant
+    from model.schedule import schedule_table
+
+    xlsx = Path(path).suffix.lower() == ".xlsx"
+    phys = (
+        build_plant(plant, with_links=True, fabric_rows=plant_fabric_rows(design, plant))
+        if xlsx
+        else None
+    )
+    lines = bom_lines(design, plant, phys)
+    step("counted")
+    if not xlsx:
+        write_bom_csv(path, lines)
+        return lines
+    findings = export_findings(design, plant, phys)
+    step("analysed")
+    summary = summary_rows(design, plant, lines, findings)
+    schedule = schedule_table(design, plant, phys)
+    step("scheduled")
+    write_bom_xlsx(path, summary, lines, schedule, findings)
+    return lines
 
 
 def _objects_text(objects: Sequence[str], limit: int = 50) -> str:

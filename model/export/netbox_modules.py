@@ -44,6 +44,7 @@ from model.export import ExportError
 from model.export.netbox_names import DESCRIPTION_MAX, MODEL_NAME_MAX, fit_name, slugify
 from model.parts import ModulePart
 from model.plant import build_plant
+from model.plant_links import LinkParts
 
 PART_NUMBER_MAX = 50  # devicetype-library moduletype.json / NetBox ModuleType.part_number
 ASSET_TAG_MAX = 50  # NetBox Device.asset_tag
@@ -170,19 +171,25 @@ def _plugged_cages(
     (the type's port table, :func:`model.cages.port_cages`). Were a table to give two cages one
     bay name, the later cage is dropped, as NetBox would have the bay once.
     """
-    link_ids, parts = list(link_parts), list(link_parts.values())
+    link_ids, module_a, module_b = _end_modules(link_parts)
     if not all(map(design.links.__contains__, link_ids)):  # a link gone from the design
         kept = [i for i, link_id in enumerate(link_ids) if link_id in design.links]
-        link_ids, parts = [link_ids[i] for i in kept], [parts[i] for i in kept]
+        link_ids = [link_ids[i] for i in kept]
+        module_a, module_b = (np.asarray(m, dtype=object)[kept] for m in (module_a, module_b))
     n = len(link_ids)
     if not n:
         return [], [], [], []
-    rows = np.fromiter(map(plant.index.__getitem__, link_ids), np.int64, n)
+    if isinstance(link_parts, LinkParts) and link_parts.link_ids == list(plant.link_ids):
+        rows = link_parts.rows if n == len(link_parts) else None  # the plant's own rows
+    else:
+        rows = None
+    if rows is None:
+        rows = np.fromiter(map(plant.index.__getitem__, link_ids), np.int64, n)
     view = cage_view(plant)
     cage = np.column_stack([view.cage_a[rows], view.cage_b[rows]]).ravel()  # A, B, A, B...
     module = np.empty(2 * n, dtype=object)
-    module[0::2] = list(map(itemgetter(3), parts))
-    module[1::2] = list(map(itemgetter(4), parts))
+    module[0::2] = module_a
+    module[1::2] = module_b
     plugged = np.flatnonzero(module != "")
     _, first = np.unique(cage[plugged], return_index=True)
     ends = plugged[np.sort(first)]  # the first end of each cage, in end order
@@ -221,6 +228,25 @@ def _plugged_cages(
             [col[i] for i in keep] for col in (device_col, bays, plugs, media)
         )
     return device_col, bays, plugs, media
+
+
+def _end_modules(link_parts) -> tuple[list[str], object, object]:
+    """(link ids, module part of each A end, of each B end) in ``link_parts`` order: from the
+    codes of a :class:`LinkParts` (no tuple per link), else from the mapping's values."""
+    if isinstance(link_parts, LinkParts):
+        rows = link_parts.rows
+        ids = link_parts.link_ids
+        if len(rows) == len(ids) and bool((rows == np.arange(len(ids))).all()):
+            link_ids = list(ids)
+        else:
+            link_ids = [ids[r] for r in rows.tolist()]
+        return (
+            link_ids,
+            link_parts.names("a_module")[link_parts.codes("a_module", rows)],
+            link_parts.names("b_module")[link_parts.codes("b_module", rows)],
+        )
+    link_ids, parts = list(link_parts), list(link_parts.values())
+    return link_ids, list(map(itemgetter(3), parts)), list(map(itemgetter(4), parts))
 
 
 def _bay_key(bay: str) -> tuple[str, int]:

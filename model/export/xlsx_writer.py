@@ -5,9 +5,12 @@ content (measured on the header and the first rows) and numbers stored as number
 format per column. Text that a spreadsheet would take for a formula stays text.
 
 A sheet marked ``plain`` (no formats, no bold rows: the 400k-row cabling schedule) has its rows
-written straight into the sheet XML that openpyxl produced for its header, in the very cell form
-openpyxl writes (numbers as ``<v>``, text as inline strings): openpyxl's cell-by-cell writer
-takes over a minute for 6 million cells, this takes seconds.
+written straight into the sheet XML that openpyxl produced for its header: openpyxl's
+cell-by-cell writer takes over a minute for 6 million cells, this takes seconds. Its cells are
+written compactly, as the format allows (ECMA-376 Part 1, 18.3.1.4 and 18.4): text repeated down
+a column goes into a shared strings part (``<c t="s"><v>index</v></c>``), other text inline;
+numbers take the default cell type; and a cell carries no ``r`` reference, being the next column
+of its row, except after a left-out empty cell. At 393k rows that halves the XML to compress.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import math
 import re
 import zipfile
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from itertools import repeat
 from pathlib import Path
@@ -151,17 +155,24 @@ def workbook_bytes(sheets: Iterable[Sheet]) -> bytes:
 
 
 _ZIP_LEVEL = 1
-_CHUNK_ROWS = 20_000  # rows encoded at a time: keeps the 300 MB sheet XML of XL out of memory
+_CHUNK_ROWS = 20_000  # rows encoded at a time: keeps the sheet XML of XL out of memory
 _SHEET_RE = re.compile(rb'<sheet name="([^"]*)"[^>]*r:id="([^"]+)"')
 _REL_RE = re.compile(rb'<Relationship [^>]*Target="([^"]+)" Id="([^"]+)"')
+_STRINGS_PART = "xl/sharedStrings.xml"
+_STRINGS_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"
+_STRINGS_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings"
+_MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+# openpyxl (and Excel) drop "x005F_" from a shared string read back (the escape of "_xHHHH_"),
+# not from an inline one: such a text stays inline, so that it reads back as written.
+_SHARED_UNSAFE = "x005F_"
 
 
 def _fill_plain_sheets(data: bytes, plain: dict[str, Sheet]) -> bytes:
+    """The workbook ``data`` (openpyxl's) with the rows of the ``plain`` sheets written into
+    their sheet XML, and the shared strings those rows use as a part of its own."""
     source = zipfile.ZipFile(io.BytesIO(data))
-    targets = {
-        rid.decode(): target.lstrip(b"/").decode()
-        for target, rid in _REL_RE.findall(source.read("xl/_rels/workbook.xml.rels"))
-    }
+    rels = source.read("xl/_rels/workbook.xml.rels")
+    targets = {rid.decode(): target.lstrip(b"/").decode() for target, rid in _REL_RE.findall(rels)}
     part_of = {}
     for name, rid in _SHEET_RE.findall(source.read("xl/workbook.xml")):
         title = name.decode().replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
@@ -169,27 +180,78 @@ def _fill_plain_sheets(data: bytes, plain: dict[str, Sheet]) -> bytes:
             part_of[targets[rid.decode()]] = plain[title]
     if len(part_of) != len(plain):
         raise RuntimeError("could not find every plain sheet in the workbook")
+    strings: dict[str, int] = {}  # shared text -> its index in the shared strings part
     out = io.BytesIO()
-    # Level 1: the schedule sheet is ~0.5 GB of XML at 400k rows; level 6 (the default) takes
+    # Level 1: the schedule sheet is ~0.25 GB of XML at 400k rows; level 6 (the default) takes
     # ~4x longer to compress it for a file ~20 % smaller
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=_ZIP_LEVEL) as target:
         for info in source.infolist():
             content = source.read(info.filename)
             sheet = part_of.get(info.filename)
             if sheet is None:
-                target.writestr(info.filename, content)
+                target.writestr(info.filename, _with_strings_part(info.filename, content, rels))
                 continue
             head, marker, tail = content.partition(b"</sheetData>")
             if not marker:
                 raise RuntimeError(f"no sheet data in {info.filename}")
-            with target.open(info.filename, "w") as stream:
-                stream.write(head)
-                columns = sheet.columns or list(map(list, zip(*sheet.rows, strict=True)))
-                for first in range(0, sheet.row_count(), _CHUNK_ROWS):
-                    chunk = [c[first : first + _CHUNK_ROWS] for c in columns]
-                    stream.write(_columns_xml(chunk, start=2 + first))
-                stream.write(marker + tail)
+            columns = sheet.columns or list(map(list, zip(*sheet.rows, strict=True)))
+            chunks = (
+                _columns_xml([c[first : first + _CHUNK_ROWS] for c in columns], 2 + first, strings)
+                for first in range(0, sheet.row_count(), _CHUNK_ROWS)
+            )
+            _write_member(target, info.filename, [head], chunks, [marker + tail])
+        _write_member(target, _STRINGS_PART, [], _strings_xml(strings), [])
     return out.getvalue()
+
+
+def _with_strings_part(name: str, content: bytes, rels: bytes) -> bytes:
+    """The content types and the workbook's relationships, with the shared strings part added
+    (openpyxl writes none: its cells hold their text inline)."""
+    if name == "[Content_Types].xml":
+        entry = f'<Override PartName="/{_STRINGS_PART}" ContentType="{_STRINGS_TYPE}" />'
+        return content.replace(b"</Types>", entry.encode() + b"</Types>")
+    if name == "xl/_rels/workbook.xml.rels":
+        taken = {rid.decode() for _target, rid in _REL_RE.findall(rels)}
+        rid = next(
+            f"rId{k}" for k in range(len(taken) + 1, 2 * len(taken) + 2) if f"rId{k}" not in taken
+        )
+        entry = f'<Relationship Type="{_STRINGS_REL}" Target="sharedStrings.xml" Id="{rid}" />'
+        return content.replace(b"</Relationships>", entry.encode() + b"</Relationships>")
+    return content
+
+
+def _write_member(target: zipfile.ZipFile, name: str, head: list, chunks, tail: list) -> None:
+    """One zip member of ``head``, then the bytes ``chunks`` yields, then ``tail``: each chunk
+    is compressed by a worker thread while the next one is encoded (zlib and the CRC release
+    the interpreter lock, so the two overlap on a second core)."""
+    with target.open(name, "w") as stream, ThreadPoolExecutor(max_workers=1) as pool:
+        for part in head:
+            stream.write(part)
+        pending = None
+        for chunk in chunks:
+            if pending is not None:
+                pending.result()
+            pending = pool.submit(stream.write, chunk)
+        if pending is not None:
+            pending.result()
+        for part in tail:
+            stream.write(part)
+
+
+def _strings_xml(strings: dict[str, int]):
+    """The shared strings part, in pieces (texts in index order: a dict keeps insertion)."""
+    yield f'<sst xmlns="{_MAIN_NS}" uniqueCount="{len(strings)}">'.encode()
+    texts = list(strings)
+    for first in range(0, len(texts), _CHUNK_ROWS):
+        part = texts[first : first + _CHUNK_ROWS]
+        if _plain_text(part, escapes=True):
+            body = "\x00".join(part)
+            if "&" in body or "<" in body or ">" in body:
+                body = body.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            yield ("<si><t>" + body.replace("\x00", "</t></si><si><t>") + "</t></si>").encode()
+        else:
+            yield "".join([f"<si>{_text_xml(t)}</si>" for t in part]).encode("utf-8")
+    yield b"</sst>"
 
 
 def _text_xml(text: str) -> str:
@@ -202,17 +264,18 @@ def _text_xml(text: str) -> str:
 
 
 def _cell_xml(value: object) -> str | None:
-    """What follows ``<c r="A2"`` for one value (None: no cell), the cell form openpyxl writes."""
+    """One value's whole cell, text inline (None: no cell, as openpyxl writes none). The cell
+    has no ``r`` reference: it is the next column of its row (:func:`_columns_xml`)."""
     if value is None:
         return None
     if isinstance(value, str):
-        return f' t="inlineStr"><is>{_text_xml(value)}</is></c>'
+        return f'<c t="inlineStr"><is>{_text_xml(value)}</is></c>'
     if isinstance(value, bool):
-        return f' t="b"><v>{int(value)}</v></c>'
+        return f'<c t="b"><v>{int(value)}</v></c>'
     if isinstance(value, (int, float)):
         if isinstance(value, float) and not math.isfinite(value):
             return None
-        return f' t="n"><v>{value!r}</v></c>'
+        return f"<c><v>{value!r}</v></c>"  # t="n", the default cell type
     raise TypeError(f"plain sheet cell of type {type(value).__name__}")
 
 
@@ -233,31 +296,34 @@ def _column_xml(values: Sequence[object]) -> list[str | None]:
 
 
 # Bytes that keep an ASCII text out of ``<t>`` as it is: controls (ILLEGAL_CHARACTERS_RE's and
-# the tab and line breaks that ``isprintable`` refuses), DEL, and what XML escapes.
-_NOT_PLAIN = np.zeros(256, dtype=bool)
-_NOT_PLAIN[:32] = _NOT_PLAIN[127] = True
+# the tab and line breaks that ``isprintable`` refuses), DEL, and (_NOT_PLAIN) what XML escapes.
+_CONTROL = np.zeros(256, dtype=bool)
+_CONTROL[:32] = _CONTROL[127] = True
+_NOT_PLAIN = _CONTROL.copy()
 _NOT_PLAIN[[ord("&"), ord("<"), ord(">")]] = True
 
 
-def _plain_text(values: list[str]) -> bool:
-    """Whether every text of a column goes into ``<t>`` as it is: printable, nothing to escape,
-    no space at either end. Checked on the column's bytes joined by NULs, by numpy: every
-    refused byte must be one of the ``len + 1`` NULs around the texts, and no space may touch one. Text
-    with non-ASCII characters is checked by ``str.isprintable`` instead. (A text holding a
-    control character such as U+0001 is not plain: it is cleaned by :func:`_text_xml`.)"""
+def _plain_text(values: list[str], escapes: bool = False) -> bool:
+    """Whether every text of a column goes into ``<t>`` as it is: printable, nothing to escape
+    (``escapes``: or only ``&``, ``<`` and ``>``), no space at either end. Checked on the
+    column's bytes joined by NULs, by numpy: every refused byte must be one of the ``len + 1``
+    NULs around the texts, and no space may touch one. Text with non-ASCII characters is
+    checked by ``str.isprintable`` instead. (A text holding a control character such as U+0001
+    is not plain: it is cleaned by :func:`_text_xml`.)"""
     if not values:
         return True
-    blob = np.frombuffer(("\x00" + "\x00".join(values) + "\x00").encode("utf-8"), np.uint8)
+    joined = "\x00" + "\x00".join(values) + "\x00"
+    blob = np.frombuffer(joined.encode("utf-8"), np.uint8)
     if blob.max() >= 128:
         body = "".join(values)  # printable: no NUL in any text, so NUL can mark their ends
-        joined = "\x00" + "\x00".join(values) + "\x00"
         return (
             body.isprintable()
-            and not any(c in body for c in "&<>")
+            and (escapes or not any(c in body for c in "&<>"))
             and "\x00 " not in joined
             and " \x00" not in joined
         )
-    if np.count_nonzero(_NOT_PLAIN[blob]) != len(values) + 1:
+    refused = _CONTROL if escapes else _NOT_PLAIN
+    if np.count_nonzero(refused[blob]) != len(values) + 1:
         return False
     nul = np.flatnonzero(blob == 0)
     return not ((blob[nul[1:] - 1] == 32).any() or (blob[nul[:-1] + 1] == 32).any())
@@ -280,21 +346,49 @@ def _value_texts(values: list, kinds: set[type]) -> list[str] | None:
     return None
 
 
-def _column_parts(values: Sequence[object], letter: str, numbers: list[str]) -> tuple[list, list]:
-    """One column's cells as pieces to lay side by side with the other columns' (constant
-    strings and per-row lists, the row number text ``numbers`` among them), and the 0-based rows
-    whose cell is left out (None, NaN, infinity: no cell, as openpyxl writes none).
+def _shared_cells(values: list[str], strings: dict[str, int]) -> list | None:
+    """The cells of a text column as shared strings (``<c t="s"><v>index</v></c>``, new texts
+    added to ``strings``) as pieces (see :func:`_column_parts`), or None when inline cells are
+    shorter: an inline cell takes 36 bytes around its text, a shared one 20 plus the index, and
+    its text's entry in the table (``<si><t>...</t></si>``) 16 around the text once per
+    distinct text (the column's lengths taken as its distinct texts' mean)."""
+    distinct = list(dict.fromkeys(values))
+    n, d = len(values), len(distinct)
+    mean = sum(map(len, distinct)) / d
+    if n * (20 + len(str(len(strings) + d))) + d * (16 + mean) >= n * (36 + mean):
+        return None
+    if _SHARED_UNSAFE in "\x00".join(distinct):
+        return None
+    new = [text for text in distinct if text not in strings]
+    strings.update(zip(new, range(len(strings), len(strings) + len(new)), strict=True))
+    index = dict(zip(distinct, map(str, map(strings.__getitem__, distinct)), strict=True))
+    return ['<c t="s"><v>', list(map(index.__getitem__, values)), "</v></c>"]
 
-    Text with nothing to escape and numbers go in as they are; any other column is turned into
-    cell text once per distinct value by :func:`_column_xml`.
+
+def _column_parts(values: Sequence[object], strings: dict[str, int]) -> tuple[list, list]:
+    """One column's cells as pieces to lay side by side with the other columns' (constant
+    strings and per-row lists), and the 0-based rows whose cell is left out (None, NaN,
+    infinity: no cell, as openpyxl writes none).
+
+    Text repeated down the column goes into the shared strings (``strings``); other text with
+    nothing to escape and numbers go in as they are; any other column is turned into cell text
+    once per distinct value by :func:`_column_xml`.
     """
     values = list(values)
     kinds = set(map(type, values))
-    head = f'<c r="{letter}'
-    if kinds == {str} and _plain_text(values):
-        return [head, numbers, '" t="inlineStr"><is><t>', values, "</t></is></c>"], []
-    if kinds and kinds <= {int, float, type(None)}:
+    if kinds and kinds <= {str, type(None)}:
         skip: list[int] = []
+        texts = values
+        if type(None) in kinds:
+            skip = [i for i, v in enumerate(values) if v is None]
+            texts = ["" if v is None else v for v in values]
+        shared = _shared_cells(texts, strings) if len(skip) < len(texts) else None
+        if shared is not None:
+            return shared, skip
+        if _plain_text(texts):
+            return ['<c t="inlineStr"><is><t>', texts, "</t></is></c>"], skip
+    if kinds and kinds <= {int, float, type(None)}:
+        skip = []
         if float in kinds or type(None) in kinds:
             finite = np.isfinite(np.array(values, dtype=float))  # None becomes NaN
             if not finite.all():
@@ -303,35 +397,46 @@ def _column_parts(values: Sequence[object], letter: str, numbers: list[str]) -> 
                 kinds = kinds - {type(None)}
         texts = _value_texts(values, kinds)
         if texts is not None:
-            return [head, numbers, '" t="n"><v>', texts, "</v></c>"], skip
+            return ["<c><v>", texts, "</v></c>"], skip
     cells = _column_xml(values)
     skip = [i for i, c in enumerate(cells) if c is None] if None in cells else []
     if skip:
         cells = ["" if c is None else c for c in cells]
-    return [head, numbers, '"', cells], skip
+    return [cells], skip
 
 
-def _columns_xml(columns: Sequence[Sequence[object]], start: int) -> bytes:
-    """Rows ``start``... of a plain sheet given column by column, as sheet XML.
+def _columns_xml(
+    columns: Sequence[Sequence[object]], start: int, strings: dict[str, int] | None = None
+) -> bytes:
+    """Rows ``start``... of a plain sheet given column by column, as sheet XML; repeated text
+    goes into ``strings`` (the shared strings, text -> index; a new table when None).
 
     Each column becomes pieces (:func:`_column_parts`): constant strings and per-row lists.
     The pieces of all columns, side by side, are joined once (C loops: no per-cell Python
-    code). A column with cells to leave out is joined into whole cells first, and the left-out
-    ones emptied (no cell is written for None, NaN or infinity, as openpyxl does).
+    code). A cell carries no ``r`` reference (it is the next column of its row), except the
+    cell after one left out (no cell is written for None, NaN or infinity, as openpyxl does):
+    the columns around a gap are joined into whole cells first, the left-out ones emptied and
+    the next ones given their reference.
     """
     if not columns or not len(columns[0]):
         return b""
+    strings = {} if strings is None else strings
     n = len(columns[0])
-    numbers = list(map(str, range(start, start + n)))
-    pieces: list = ['<row r="', numbers, '">']
+    pieces: list = ['<row r="', list(map(str, range(start, start + n))), '">']
+    gap: list[int] = []  # rows where the previous column has no cell
     for c, values in enumerate(columns):
-        parts, skip = _column_parts(values, get_column_letter(c + 1), numbers)
-        if skip:
+        parts, skip = _column_parts(values, strings)
+        if skip or gap:
             cells = list(map("".join, zip(*_lanes(parts), strict=False)))
             for i in skip:
                 cells[i] = ""
+            letter = get_column_letter(c + 1)
+            for i in gap:
+                if cells[i]:
+                    cells[i] = f'<c r="{letter}{start + i}"{cells[i][2:]}'
             parts = [cells]
         pieces.extend(parts)
+        gap = skip
     pieces.append("</row>")
     merged: list = []  # adjacent constant strings as one
     for piece in pieces:

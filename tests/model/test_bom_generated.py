@@ -118,3 +118,36 @@ def test_analysis_agrees_on_broken_out_ports():
     report = analyze(design, plant).to_json()
     assert _qty(bom_lines(design, plant), "Transceivers") == report["transceivers"]["total"]
     assert report["plant"]["cages"]["invalid"] == 0
+
+
+_PLANT_REUSE = {
+    "leaf-spine": ("leaf-spine", dict(nodes=48, node_type="dgx-h100", switch="qm9700"), None),
+    "fat-tree-k8-all": ("fat-tree", dict(k=8, fabrics="all"), None),
+    "rail-cross-connect-all": (
+        "rail-optimized",
+        dict(nodes=64, node_type="dgx-h100", switch="qm9700", su_nodes=32, fabrics="all"),
+        "cross-connect",
+    ),
+    "nvl72-all-zones": ("nvl72", dict(racks=4, fabrics="all"), "zones"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_PLANT_REUSE))
+def test_the_analysis_of_the_boms_plant_equals_the_analysis_of_its_own(name):
+    """``bom -o .xlsx`` hands the analysis (its Warnings sheet) the physical plant it built for
+    the BOM lines and the schedule: the report is the one the analysis builds for itself."""
+    from model.bom import export_findings
+    from model.fabrics import plant_fabric_rows
+    from model.generate import apply_cabling
+
+    template, params, cabling = _PLANT_REUSE[name]
+    design = generate(template, **params)
+    if cabling:
+        apply_cabling(design, cabling)
+    plant = CablePlant(design)
+    phys = build_plant(plant, with_links=True, fabric_rows=plant_fabric_rows(design, plant))
+    own = analyze(design, plant)
+    given = analyze(design, plant, phys)
+    assert given.to_json() == own.to_json()
+    assert given.warnings == own.warnings
+    assert export_findings(design, plant, phys) == export_findings(design, plant)

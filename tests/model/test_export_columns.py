@@ -1,8 +1,9 @@
 """The column-wise exports equal the row-by-row builders they replace (issue #13).
 
 The old builders are kept here as the reference: the cabling schedule (one ``ScheduleRow`` per
-link, sorted by natural-order tuples), the XLSX plain-sheet XML (cell by cell), the ``routes``
-report (one ``route()`` and ``reason()`` per link) and the CSV writer (``csv.writer`` per row).
+link, sorted by natural-order tuples), the ``routes``
+report (one ``route()`` and ``reason()`` per link) and the CSV writer (``csv.writer`` per row);
+the XLSX plain-sheet XML is read back cell by cell (shared strings, cells without references).
 They run on generated fabrics of every template and under every media policy.
 """
 
@@ -13,21 +14,23 @@ import math
 import random
 from collections import Counter
 from collections.abc import Sequence
+from xml.etree import ElementTree
 
 import numpy as np
 import pytest
-from openpyxl.utils import get_column_letter
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.utils import column_index_from_string
 
 from model.bom import _link_medium, _num, _round, natural_key
 from model.cabling import NO_MEDIUM, NO_TRAY_PATH, SAME_RACK, CablePlant
 from model.design import Design
 from model.export.csv_writer import csv_bytes, csv_chunks, csv_column_bytes
-from model.export.xlsx_writer import _columns_xml, _text_xml
+from model.export.xlsx_writer import _MAIN_NS, _columns_xml, _strings_xml
 from model.generate import generate
 from model.media import POLICIES, explain
 from model.media_words import explain_lengths
 from model.plant import PhysicalPlant, build_plant, cage_reasons
-from model.schedule import ScheduleRow, ScheduleTable, _route_text, schedule_rows, schedule_table
+from model.schedule import ScheduleRow, ScheduleTable, schedule_rows, schedule_table
 
 FABRICS = {
     "superpod-2su": (
@@ -108,7 +111,7 @@ def _old_schedule_rows(
             tray_ids = route_cache[key]
         else:
             tray_ids = route_cache[key] = _old_route_trays(plant, link_id)
-        route = _route_text(tray_ids, status, trays, swapped)
+        route = _old_route_text(tray_ids, status, trays, swapped)
         length = _num(plant.length_m[i]) if i is not None else None
         ordered = _num(plant.ordered_m[i]) if i is not None and medium is not None else None
         speed = float(plant.speed_gbps[i]) if i is not None else 0.0
@@ -156,30 +159,82 @@ def _old_schedule_rows(
     return out
 
 
-# ---- the cell-by-cell XLSX sheet XML it replaced
+def _old_route_text(tray_ids, status: int, trays: dict, swapped: bool) -> str:
+    """The route column of one link as the row builder wrote it (one name lookup per tray)."""
+    if status & SAME_RACK:
+        return "(in rack)"
+    if status & NO_TRAY_PATH:
+        return "(no tray path: floor run)"
+    if tray_ids is None:
+        return ""
+    ordered = reversed(tray_ids) if swapped else tray_ids
+    names: list[str] = []
+    for tray_id in ordered:
+        name = (trays[tray_id].name or tray_id) if tray_id in trays else tray_id
+        if not names or names[-1] != name:
+            names.append(name)
+    return " > ".join(names)
 
 
-def _old_rows_xml(rows: Sequence[Sequence[object]], start: int) -> bytes:
-    width = max((len(r) for r in rows), default=0)
-    letters = [get_column_letter(c + 1) for c in range(width)]
-    parts: list[str] = []
+# ---- the XLSX plain-sheet XML, read back cell by cell
+
+
+def _expected_cells(rows: Sequence[Sequence[object]], start: int) -> dict:
+    """(row, column) -> (cell type, text) of every cell the sheet must hold: what the old
+    cell-by-cell writer wrote (no cell for None, NaN or infinity; text cleaned of controls)."""
+    out = {}
     for n, row in enumerate(rows, start=start):
-        cells = []
-        for letter, value in zip(letters, row, strict=False):
-            if value is None:
+        for col, value in enumerate(row, start=1):
+            if value is None or (isinstance(value, float) and not math.isfinite(value)):
                 continue
             if isinstance(value, str):
-                cells.append(f'<c r="{letter}{n}" t="inlineStr"><is>{_text_xml(value)}</is></c>')
+                # An XML parser reads a CR as a line feed (XML 1.0, 2.11), as from openpyxl's
+                text = ILLEGAL_CHARACTERS_RE.sub("", value).replace("\r\n", "\n")
+                out[n, col] = ("s", text.replace("\r", "\n"))
             elif isinstance(value, bool):
-                cells.append(f'<c r="{letter}{n}" t="b"><v>{int(value)}</v></c>')
-            elif isinstance(value, (int, float)):
-                if isinstance(value, float) and not math.isfinite(value):
-                    continue
-                cells.append(f'<c r="{letter}{n}" t="n"><v>{value!r}</v></c>')
+                out[n, col] = ("b", str(int(value)))
             else:
-                raise TypeError(f"plain sheet cell of type {type(value).__name__}")
-        parts.append(f'<row r="{n}">{"".join(cells)}</row>')
-    return "".join(parts).encode("utf-8")
+                out[n, col] = ("n", repr(value))
+    return out
+
+
+def _read_cells(xml: bytes, strings: dict[str, int], start: int, n_rows: int) -> dict:
+    """The cells of sheet XML rows as a spreadsheet reads them: a cell without an ``r``
+    reference is the next column of its row, ``t="s"`` indexes the shared strings (their part
+    as written), no ``t`` is a number. Checks that every row is there, in order, each numbered."""
+    assert list(strings.values()) == list(range(len(strings)))
+    sst = ElementTree.fromstring(b"".join(_strings_xml(strings)))
+    table = [si.find(f"{{{_MAIN_NS}}}t").text or "" for si in sst]
+    assert len(table) == int(sst.get("uniqueCount")) == len(strings)
+    root = ElementTree.fromstring(b"<sheetData>" + xml + b"</sheetData>")
+    assert [int(r.get("r")) for r in root] == list(range(start, start + n_rows))
+    out = {}
+    for row in root:
+        col = 0
+        for cell in row:
+            ref = cell.get("r")
+            if ref is not None:
+                letters = ref.rstrip("0123456789")
+                assert ref[len(letters) :] == row.get("r")
+                assert column_index_from_string(letters) > col
+                col = column_index_from_string(letters)
+            else:
+                col += 1
+            kind = cell.get("t", "n")
+            if kind == "inlineStr":
+                text = cell.find("is/t").text or ""
+                out[int(row.get("r")), col] = ("s", text)
+            elif kind == "s":
+                out[int(row.get("r")), col] = ("s", table[int(cell.find("v").text)])
+            else:
+                out[int(row.get("r")), col] = (kind, cell.find("v").text)
+    return out
+
+
+def _check_sheet_xml(columns, rows, start: int) -> None:
+    strings: dict[str, int] = {"already there": 0}  # a table other chunks started
+    xml = _columns_xml(columns, start, strings)
+    assert _read_cells(xml, strings, start, len(rows)) == _expected_cells(rows, start)
 
 
 @pytest.mark.parametrize("policy", POLICIES)
@@ -227,7 +282,7 @@ def test_xlsx_sheet_xml_of_the_columns_equals_the_cell_by_cell_xml(fabric):
     plant = CablePlant(fabric)
     table = schedule_table(fabric, plant)
     rows = [r.as_row() for r in table.rows()]
-    assert _columns_xml(table.column_list(), start=2) == _old_rows_xml(rows, start=2)
+    _check_sheet_xml(table.column_list(), rows, start=2)
 
 
 _VALUES = [
@@ -282,7 +337,7 @@ def test_column_writers_equal_the_row_writers_on_mixed_values(seed):
             for i in range(0, max(len(rows), 1), 7)
         ]
     if rows:
-        assert _columns_xml(columns, start=5) == _old_rows_xml(rows, start=5)
+        _check_sheet_xml(columns, rows, start=5)
 
 
 @pytest.mark.parametrize("policy", POLICIES)

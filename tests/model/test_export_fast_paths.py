@@ -182,3 +182,29 @@ def test_module_rows_equal_a_per_link_end_reference(design):
     assert [(r[0], r[1]) for r in got] == [(r[0], r[1]) for r in expected]
     assert [r[2] for r in got] == [models[r[2]] for r in expected]
     assert [r[4] for r in got] == [f"{r[3]} transceiver" if r[3] else "" for r in expected]
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_shared_strings_and_cells_without_references_read_back_in_openpyxl(read_only):
+    """Repeated text goes into the shared strings and cells carry no ``r`` reference except
+    after a gap: gaps at a row's start, side by side and at its end still land every value in
+    its column, and a text holding "x005F_" (which a shared string read back loses) stays
+    inline."""
+    n = 400
+    columns = [
+        [None if i % 3 == 0 else "rack-A" for i in range(n)],
+        [None if i % 3 < 2 else i for i in range(n)],
+        ["_x005F_x0041_" if i % 2 else "A&B <1>" for i in range(n)],
+        [None if i % 5 == 0 else 1.5 for i in range(n)],
+        [None if i % 7 else " lead" for i in range(n)],
+    ]
+    sheet = Sheet("S", ("a", "b", "c", "d", "e"), (), plain=True, columns=columns)
+    data = workbook_bytes([sheet])
+    with zipfile.ZipFile(io.BytesIO(data)) as book:
+        sheet_xml = book.read("xl/worksheets/sheet1.xml")
+        assert b'<c t="s">' in sheet_xml and b"_x005F_x0041_" in sheet_xml
+        assert b"sharedStrings" in book.read("[Content_Types].xml")
+    ws = openpyxl.load_workbook(io.BytesIO(data), read_only=read_only).worksheets[0]
+    got = [tuple(c.value for c in r) for r in ws.iter_rows(min_row=2, max_col=5)]
+    got = [r + (None,) * (5 - len(r)) for r in got]  # read-only rows end at their last cell
+    assert got == list(zip(*columns, strict=True))
