@@ -23,7 +23,7 @@ from contextlib import AbstractContextManager
 import msgspec
 
 from model.catalog import Catalog, CatalogFile, builtin_catalog
-from model.changes import ChangeKind, ChangeNotifier, Listener, Subscription
+from model.changes import DEVICE_KINDS, ChangeKind, ChangeNotifier, Listener, Subscription
 from model.design_links import LinkEdits
 from model.design_queries import DesignQueries
 from model.design_records import (
@@ -75,6 +75,11 @@ class Design(DesignQueries, LinkEdits):
         self._changes = ChangeNotifier()
         self._id_counters: dict[str, int] = {}
         self.revision = 0  # bumped by every edit; caches compare it
+        # Counts the edits of devices (every kind in DEVICE_KINDS) and, unlike ``revision``, is
+        # never reset (a load or a generator sets revision back to 0): what caches of figures
+        # that only devices change compare (gpu_count), so a rack move or a link edit keeps them.
+        self._device_edits = 0
+        self._gpu_total: tuple[int, int] | None = None  # (device edits, GPUs): see gpu_count
         # The loader's integer codes of the link ends (model.bulk_load.LoadedLinkCodes), for
         # the cable plant; dropped by the first edit.
         self._loaded_codes = None
@@ -91,6 +96,8 @@ class Design(DesignQueries, LinkEdits):
 
     def _emit(self, kind: ChangeKind, ids: Iterable[str] = ()) -> None:
         self.revision += 1
+        if kind in DEVICE_KINDS:
+            self._device_edits += 1
         self._loaded_codes = None
         self._changes.record(kind, ids)
 

@@ -10,6 +10,31 @@ from gui import style
 from model.analysis.warnings import tray_fill_severity
 
 
+def _cosmetic_pen(color: str, width_px: float, line=Qt.SolidLine) -> QPen:
+    pen = QPen(QColor(color), width_px, line)
+    pen.setCosmetic(True)
+    return pen
+
+
+def _fill_color(fraction: float | None) -> QColor:
+    """The band's fill: plain, or the analysis's own rule for the fill (amber where it warns,
+    red where it reports an error)."""
+    if fraction is None:
+        fill = QColor(style.TRAY_FILL)
+    else:
+        severity = tray_fill_severity(fraction)
+        fill = QColor({None: "#b2f2bb", "warning": "#ffe066"}.get(severity, "#ff8787"))
+    fill.setAlpha(200)
+    return fill
+
+
+# Built once: a repaint of the bundles after a rack move paints ~40-150 trays, and the pens,
+# the colours and the severity lookup were made again in each paint.
+_EDGE = _cosmetic_pen(style.TRAY_EDGE, 1.0)
+_EDGE_SELECTED = _cosmetic_pen(style.SELECTION, 2.0)
+_CENTRE = _cosmetic_pen(style.TRAY_EDGE, 1.0, Qt.DashLine)
+
+
 class TrayItem(QGraphicsItem):
     def __init__(self, object_id: str) -> None:
         super().__init__()
@@ -20,6 +45,7 @@ class TrayItem(QGraphicsItem):
         self._centre = QPainterPath()
         self._rect = QRectF()
         self._fill_fraction: float | None = None
+        self._fill = _fill_color(None)
 
     def set_path(self, points, width_m: float) -> None:
         self.prepareGeometryChange()
@@ -40,6 +66,7 @@ class TrayItem(QGraphicsItem):
         if fraction == self._fill_fraction:
             return  # every tray is told after each count: repaint only those that changed
         self._fill_fraction = fraction
+        self._fill = _fill_color(fraction)
         self.setToolTip(
             "" if fraction is None else f"Tray fill {fraction:.1%} at its fullest point"
         )
@@ -52,22 +79,9 @@ class TrayItem(QGraphicsItem):
         return self._band
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
-        fill = QColor(style.TRAY_FILL)
-        if self._fill_fraction is not None:
-            # The analysis's own rule: amber where it warns, red where it reports an error.
-            severity = tray_fill_severity(self._fill_fraction)
-            fill = QColor({None: "#b2f2bb", "warning": "#ffe066"}.get(severity, "#ff8787"))
-        fill.setAlpha(200)
-        edge = QPen(
-            QColor(style.SELECTION if self.isSelected() else style.TRAY_EDGE),
-            2.0 if self.isSelected() else 1.0,
-        )
-        edge.setCosmetic(True)
-        painter.setPen(edge)
-        painter.setBrush(fill)
+        painter.setPen(_EDGE_SELECTED if self.isSelected() else _EDGE)
+        painter.setBrush(self._fill)
         painter.drawPath(self._band)
-        centre = QPen(QColor(style.TRAY_EDGE), 1.0, Qt.DashLine)
-        centre.setCosmetic(True)
-        painter.setPen(centre)
+        painter.setPen(_CENTRE)
         painter.setBrush(Qt.NoBrush)
         painter.drawPath(self._centre)

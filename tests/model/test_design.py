@@ -23,6 +23,27 @@ def test_small_pod_counts(pod):
     assert pod.gpu_count() == 32
 
 
+def test_gpu_count_follows_every_device_edit_and_undo(pod):
+    def counted():
+        return sum(pod.device_type(d).gpu_count for d in pod.devices.values())
+
+    assert pod.gpu_count() == counted() == 32
+    kept = pod._gpu_total
+    pod.move_racks({"r1": (4.0, 3.0)})  # no device edit: the count is not taken again
+    assert pod.gpu_count() == 32 and pod._gpu_total is kept
+    device(pod, "a3", "r1", 22, "dgx-h100")  # 8 more GPUs
+    assert pod.gpu_count() == counted() == 40
+    pod.revision = 0  # as a load or a generator leaves it: the count must not go stale
+    removed = pod.remove_devices(["a1", "a3"])
+    assert pod.gpu_count() == counted() == 24
+    pod.restore(removed)
+    assert pod.gpu_count() == counted() == 40
+    pod.update_devices([msgspec.structs.replace(pod.devices["leaf1"], name="spine-ish")])
+    assert pod.gpu_count() == counted() == 40
+    pod.remove_racks(["r2"])  # its two DGX go with it
+    assert pod.gpu_count() == counted() == 24
+
+
 def test_move_racks_emits_racks_moved(pod):
     seen = record_changes(pod)
     pod.move_racks({"r1": (4.0, 3.0)})
