@@ -43,12 +43,13 @@ def run(args) -> int:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
-    from gui.elevation_sheet import write_elevations_pdf
     from gui.render import render_design
 
     app = QApplication.instance() or QApplication([])  # noqa: F841 - scenes need an application
     try:
         if args.elevations:
+            from gui.elevation_sheet import write_elevations_pdf  # only here: not for a picture
+
             pages = write_elevations_pdf(design, args.output)
             print(f"wrote {args.output} ({pages} pages, {len(design.racks)} racks)")
             return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import gc
 import math
 from pathlib import Path
 
@@ -29,6 +30,11 @@ from model.wording import count
 
 FORMATS = (".png", ".svg", ".pdf")
 FOOTER_PX = 130
+# zlib level 3 (Qt maps quality q to level (100 - q) * 9 // 91): at XL (1800 x 1614 px) it
+# encodes in ~77 ms against ~108 ms for Qt's default (level 6), for a file ~12 % larger
+# (567 KB against 504 KB); level 1 gains only ~3 ms more for +22 %. Lossless either way:
+# the decoded pixels are the same.
+PNG_QUALITY = 60
 
 
 def render_design(
@@ -49,6 +55,31 @@ def render_design(
     suffix = "printer" if printer is not None else out.suffix.lower()
     if printer is None and suffix not in FORMATS:
         raise ValueError(f"cannot render to {out.name}: use .png, .svg or .pdf")
+    # The cyclic collector paused while the picture is built: the plant, the scene's items and
+    # the counts are ~10^5 objects that make no garbage cycles, yet their allocation triggered
+    # collections walking them (XL: ~0.1 s of a render). Nothing outlives the render but the
+    # picture, and the collector runs again as before once it is written.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _render(design, out, suffix, width_px, plant, show_links, title_block, printer)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _render(
+    design: Design,
+    out: Path | None,
+    suffix: str,
+    width_px: int,
+    plant,
+    show_links: bool,
+    title_block: bool,
+    printer,
+) -> Path | None:
+    """:func:`render_design` once its arguments are checked (``suffix``: the format, or
+    "printer")."""
     own_plant = plant is None  # a caller's plant (the editor's) stays open
     plant = make_plant(design) if own_plant else plant
     stack = QUndoStack()
@@ -95,7 +126,7 @@ def render_design(
         painter = QPainter(image)
         paint(painter)
         painter.end()
-        if not image.save(buffer, "PNG"):
+        if not image.save(buffer, "PNG", PNG_QUALITY):
             raise OSError(f"could not encode {out.name} as PNG")
     elif suffix == ".svg":
         from PySide6.QtSvg import QSvgGenerator
