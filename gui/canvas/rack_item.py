@@ -21,6 +21,19 @@ _FIELD_FLAGS = QGraphicsItem.ItemIsSelectable | QGraphicsItem.ItemHasNoContents
 _LABEL_FONT: list[QFont] = []  # made on first use: a QFont wants the application
 
 
+_EDGE_PENS: dict[tuple[str, float], QPen] = {}  # (style colour, width px) -> cosmetic pen
+
+
+def _edge_pen(color: str, width_px: float) -> QPen:
+    """The cosmetic edge pen of that style colour and width, one per kind: a painter copies a
+    pen it is given, and a new QPen and QColor per rack was a third of placing the XL racks."""
+    pen = _EDGE_PENS.get((color, width_px))
+    if pen is None:
+        pen = _EDGE_PENS[(color, width_px)] = QPen(QColor(color), width_px)
+        pen.setCosmetic(True)
+    return pen
+
+
 def _label_font() -> QFont:
     """The 12 px font every rack label is drawn in (scaled to the rack by the painter)."""
     if not _LABEL_FONT:
@@ -155,20 +168,18 @@ class RackItem(QGraphicsItem):
         """(edge pen, body fill) of the near drawing, kept until the rack's state changes."""
         selected = self.isSelected()
         if self._look is None or self._look[0] != selected:
-            edge_color = (
-                QColor(style.DROP_TARGET)
+            edge = (
+                style.DROP_TARGET
                 if self._drop_target
-                else QColor(style.COLLISION)
+                else style.COLLISION
                 if self._collision
-                else QColor(style.SELECTION)
+                else style.SELECTION
                 if selected
-                else QColor(style.RACK_EDGE)
+                else style.RACK_EDGE
             )
-            pen = QPen(
-                edge_color,
-                4.0 if self._drop_target else 2.5 if (self._collision or selected) else 1.0,
+            pen = _edge_pen(
+                edge, 4.0 if self._drop_target else 2.5 if (self._collision or selected) else 1.0
             )
-            pen.setCosmetic(True)
             fill = QColor("#ffc9c9") if self._collision else QColor(self._fill)
             self._look = (selected, pen, fill)
         return self._look[1], self._look[2]
