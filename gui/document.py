@@ -31,12 +31,16 @@ MAX_RECENT = 8
 
 
 def make_plant(design: Design) -> CablePlant:
-    """The geometry engine's CablePlant for ``design`` (routes and media, kept current).
+    """The geometry engine's CablePlant for ``design`` (routes and media, kept current)."""
+    return CablePlant(design)
 
-    Its link id -> row index is built here, where the editor builds the plant (behind the
-    progress dialog, on the loading thread): the plant makes it on first use, which the
-    command line often never needs, but the editor's first edit does, and at 393k links that
-    was ~90 ms inside the first move event of a drag."""
+
+def editing_plant(design: Design) -> CablePlant:
+    """The plant of a document the user edits, its link id -> row index built now.
+
+    The plant makes that index on first use, which a picture or an export never needs, but the
+    first edit does: at 393k links it was ~90 ms inside the first move event of a drag. Built
+    here, it costs that time behind the open dialog (on the loading thread) instead."""
     plant = CablePlant(design)
     plant.index  # noqa: B018 - built now, not in the first edit
     return plant
@@ -67,7 +71,7 @@ class Document:
         self.design = design
         self.path = path
         self.stack = QUndoStack()
-        self.plant = plant or make_plant(design)  # one per document, given when loaded with it
+        self.plant = plant or editing_plant(design)  # one per document, given when loaded with it
         self.recovery_file: Path | None = None  # set when recovered after a crash
         if unsaved:
             self.stack.resetClean()  # no clean state until the first save
@@ -106,7 +110,7 @@ def open_with_progress(path: Path, parent=None) -> Document:
 
     def work() -> tuple[Design, object]:
         design = load_design(path)
-        return design, make_plant(design)
+        return design, editing_plant(design)
 
     design, plant = run_with_progress(work, f"Opening {path.name}…", parent)
     return Document(design, Path(path), plant)

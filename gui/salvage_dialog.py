@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from gui.document import Document, make_plant, run_with_progress
+from gui.document import Document, editing_plant, run_with_progress
 from gui.plain_text import message
 from model.fileio import DesignFileError, Salvage, salvage_design_bytes
 
@@ -30,7 +30,7 @@ def offer_salvage(parent: QWidget, path: Path, error: DesignFileError) -> Docume
 
     def work() -> tuple[Salvage, object]:
         salvage = salvage_design_bytes(Path(path).read_bytes(), Path(path).name)
-        return salvage, make_plant(salvage.design)
+        return salvage, editing_plant(salvage.design)
 
     try:
         salvage, plant = run_with_progress(work, f"Reading {path.name}…", parent)
