@@ -427,19 +427,30 @@ def _route_column(plant, trays, status, drop_a, drop_b, swapped, ids, found) -> 
     width = int(max(drop_a.max(initial=0), drop_b.max(initial=0))) + 1
     code = (drop_a[on_tray] * width + drop_b[on_tray]) * 2 + swapped[on_tray]
     uniq, first, inverse = np.unique(code, return_index=True, return_inverse=True)
-    paths: dict[int, list[str] | None] = {}
+    codes, rows = uniq.tolist(), on_tray[first].tolist()
+    first_of = {}  # the first link of each drop pair (a pair may show in both directions)
+    for c, k in zip(codes, rows, strict=True):
+        first_of.setdefault(c // 2, k)
+    found = _routes_trays(plant, [ids[k] for k in first_of.values()])
+    paths = dict(zip(first_of, found, strict=True))
     texts = []
     names = _tray_names(trays)
-    for c, k in zip(uniq.tolist(), on_tray[first].tolist(), strict=True):
-        pair = c // 2
-        if pair not in paths:
-            paths[pair] = _route_trays(plant, ids[k])
-        texts.append(_route_text(paths[pair], int(status[k]), trays, bool(c % 2), names))
+    for c, k in zip(codes, rows, strict=True):
+        texts.append(_route_text(paths[c // 2], int(status[k]), trays, bool(c % 2), names))
     if len(on_tray):
         out[on_tray] = _objects(texts, len(texts))[inverse.reshape(-1)]
     out[same] = "(in rack)"
     out[floor] = "(no tray path: floor run)"
     return out
+
+
+def _routes_trays(plant: CablePlant, link_ids: list[str]) -> list[list[str] | None]:
+    """The trays of each link's route, all found together; one by one (None for a link whose
+    route cannot be read) when the plant cannot answer for them all."""
+    try:
+        return plant.route_tray_ids_of(link_ids)
+    except (AttributeError, KeyError, IndexError):
+        return [_route_trays(plant, link_id) for link_id in link_ids]
 
 
 def _route_trays(plant: CablePlant, link_id: str) -> list[str] | None:
