@@ -120,9 +120,13 @@ class PlantRouting:
         return self.route_tray_ids_of([link_id])[0]
 
     def route_tray_ids_of(self, link_ids: list[str]) -> list[list[str]]:
-        """:meth:`route_tray_ids` of each of ``link_ids``: the pairs of drop points not memoised
-        yet are found together (one way choice for all, one search per source station)."""
-        rows = [self.index[link_id] for link_id in link_ids]
+        """:meth:`route_tray_ids` of each of ``link_ids`` (see :meth:`route_tray_ids_at`)."""
+        return self.route_tray_ids_at(np.array([self.index[i] for i in link_ids], dtype=np.int64))
+
+    def route_tray_ids_at(self, rows: np.ndarray) -> list[list[str]]:
+        """:meth:`route_tray_ids` of the links in plant ``rows``: the pairs of drop points not
+        memoised yet are found together (one way choice for all, one search per source)."""
+        rows = np.asarray(rows, dtype=np.int64)
         on_tray = (self._method[rows] == METHOD_TRAY).tolist()
         pairs = list(zip(self._drop_a[rows].tolist(), self._drop_b[rows].tolist(), strict=True))
         memo = self._memo_paths
