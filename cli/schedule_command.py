@@ -10,8 +10,11 @@ from cli import CliError
 from cli.export_common import add_policy_argument, load_and_route
 from cli.progress import Progress
 from model.export import ExportError
-from model.export.bom_export import write_schedule_csv
-from model.schedule import schedule_table
+
+# The CSV writer itself, not model.export.bom_export's write_schedule_csv (the same call):
+# that module brings the XLSX writer and the BOM (openpyxl, ~0.1 s of imports at start).
+from model.export.csv_writer import write_csv_columns
+from model.schedule import SCHEDULE_COLUMNS, schedule_table
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
@@ -31,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     rows = schedule_table(design, plant)
     progress.step("scheduled")
     try:
-        write_schedule_csv(out, rows)
+        write_csv_columns(out, SCHEDULE_COLUMNS, rows.column_list())
     except ExportError as exc:
         raise CliError(str(exc)) from None
     progress.done()

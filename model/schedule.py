@@ -32,9 +32,9 @@ from operator import attrgetter, itemgetter
 import numpy as np
 from msgspec import Struct
 
-from model.bom import natural_key
 from model.cabling import NO_MEDIUM, NO_TRAY_PATH, SAME_RACK, CablePlant
 from model.design import Design
+from model.natural_sort import natural_key
 from model.plant import PhysicalPlant, build_plant
 from model.plant_links import PART_COLUMNS, LinkParts
 from model.structured_layout import uses_structured
