@@ -27,10 +27,8 @@ Counting conventions (shared with the analysis, because both read :mod:`model.pl
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from functools import lru_cache
 from typing import get_args
 
 import numpy as np
@@ -43,6 +41,7 @@ from model.design import Design
 from model.entities import BomCategory
 from model.fabrics import FABRICS, device_fabric, plant_fabric_rows
 from model.findings import Finding, sort_findings
+from model.natural_sort import natural_key
 from model.plant import PhysicalPlant, build_plant
 from model.tray_products import tray_items
 
@@ -109,14 +108,6 @@ class BomTotals(Struct, frozen=True, kw_only=True):
 
 
 # ------------------------------------------------------------------------------------ helpers
-
-_DIGITS = re.compile(r"(\d+)")
-
-
-@lru_cache(maxsize=1 << 16)
-def natural_key(text: str) -> tuple:
-    """Sort key that orders ``A2`` before ``A10`` and ``p9`` before ``p10``."""
-    return tuple(int(part) if part.isdigit() else part.lower() for part in _DIGITS.split(text))
 
 
 def _num(value: float) -> float | None:

@@ -117,18 +117,35 @@ class PlantRouting:
     def route_tray_ids(self, link_id: str) -> list[str]:
         """Ids of the trays a link's route follows (what :meth:`route` gives), without building
         its plan path: once per pair of drop points, memoised with the paths."""
-        r = self.index[link_id]
-        if int(self._method[r]) != METHOD_TRAY:
-            return []
-        da, db = int(self._drop_a[r]), int(self._drop_b[r])
-        memo = self._memo_paths.get((da, db))
-        if memo is not None:
-            return list(memo[1])
-        key = ("ids", da, db)
-        ids = self._memo_paths.get(key)
-        if ids is None:
-            ids = self._memo_paths[key] = self._graph.tray_ids_between(self._att, da, self._att, db)
-        return list(ids)
+        return self.route_tray_ids_of([link_id])[0]
+
+    def route_tray_ids_of(self, link_ids: list[str]) -> list[list[str]]:
+        """:meth:`route_tray_ids` of each of ``link_ids`` (see :meth:`route_tray_ids_at`)."""
+        return self.route_tray_ids_at(np.array([self.index[i] for i in link_ids], dtype=np.int64))
+
+    def route_tray_ids_at(self, rows: np.ndarray) -> list[list[str]]:
+        """:meth:`route_tray_ids` of the links in plant ``rows``: the pairs of drop points not
+        memoised yet are found together (one way choice for all, one search per source)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        on_tray = (self._method[rows] == METHOD_TRAY).tolist()
+        pairs = list(zip(self._drop_a[rows].tolist(), self._drop_b[rows].tolist(), strict=True))
+        memo = self._memo_paths
+        new = list(
+            dict.fromkeys(
+                p
+                for p, tray in zip(pairs, on_tray, strict=True)
+                if tray and p not in memo and ("ids", *p) not in memo
+            )
+        )
+        if new:
+            da, db = (np.array(side, dtype=np.int64) for side in zip(*new, strict=True))
+            found = self._graph.tray_ids_between(self._att, da, self._att, db)
+            for p, ids in zip(new, found, strict=True):
+                memo[("ids", *p)] = ids
+        return [
+            (list(memo[p][1]) if p in memo else list(memo[("ids", *p)])) if tray else []
+            for p, tray in zip(pairs, on_tray, strict=True)
+        ]
 
     def route_keys(self) -> np.ndarray:
         """Route id of every link (int64, one per row in ``link_ids`` order); -1 off the trays.

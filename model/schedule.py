@@ -32,9 +32,9 @@ from operator import attrgetter, itemgetter
 import numpy as np
 from msgspec import Struct
 
-from model.bom import natural_key
 from model.cabling import NO_MEDIUM, NO_TRAY_PATH, SAME_RACK, CablePlant
 from model.design import Design
+from model.natural_sort import natural_key
 from model.plant import PhysicalPlant, build_plant
 from model.plant_links import PART_COLUMNS, LinkParts
 from model.structured_layout import uses_structured
@@ -270,7 +270,7 @@ def _link_table(design: Design, plant: CablePlant, phys: PhysicalPlant | None) -
     speed = np.where(found, plant.speed_gbps[safe], 0.0)
     length = np.where(found, plant.length_m[safe], np.nan)
     ordered = np.where(found & (medium >= 0), plant.ordered_m[safe], np.nan)
-    route = _route_column(plant, trays, status, dev_drop[na], dev_drop[nb], swapped, ids, found)
+    route = _route_column(plant, trays, status, dev_drop[na], dev_drop[nb], swapped, ids, row)
     # ---- gather everything in schedule order
     sw = swapped[order]
     fo, so = first[order], second[order]
@@ -416,30 +416,43 @@ def _break_ties_by_id(order: np.ndarray, sorted_keys: np.ndarray, ids: list[str]
     return out
 
 
-def _route_column(plant, trays, status, drop_a, drop_b, swapped, ids, found) -> np.ndarray:
+def _route_column(plant, trays, status, drop_a, drop_b, swapped, ids, row) -> np.ndarray:
     """Route text of every link (an object array): made once per (drop pair, direction) and
-    gathered."""
+    gathered (``row``: each link's plant row, -1 when the plant has none)."""
     n = len(ids)
     out = np.full(n, "", dtype=object)
     same = (status & SAME_RACK) != 0
     floor = ~same & ((status & NO_TRAY_PATH) != 0)
-    on_tray = np.flatnonzero(~same & ~floor & found)
+    on_tray = np.flatnonzero(~same & ~floor & (row >= 0))
     width = int(max(drop_a.max(initial=0), drop_b.max(initial=0))) + 1
     code = (drop_a[on_tray] * width + drop_b[on_tray]) * 2 + swapped[on_tray]
     uniq, first, inverse = np.unique(code, return_index=True, return_inverse=True)
-    paths: dict[int, list[str] | None] = {}
+    codes, rows = uniq.tolist(), on_tray[first].tolist()
+    first_of = {}  # the first link of each drop pair (a pair may show in both directions)
+    for c, k in zip(codes, rows, strict=True):
+        first_of.setdefault(c // 2, k)
+    found = _routes_trays(plant, [ids[k] for k in first_of.values()], row[list(first_of.values())])
+    paths = dict(zip(first_of, found, strict=True))
     texts = []
     names = _tray_names(trays)
-    for c, k in zip(uniq.tolist(), on_tray[first].tolist(), strict=True):
-        pair = c // 2
-        if pair not in paths:
-            paths[pair] = _route_trays(plant, ids[k])
-        texts.append(_route_text(paths[pair], int(status[k]), trays, bool(c % 2), names))
+    for c, k in zip(codes, rows, strict=True):
+        texts.append(_route_text(paths[c // 2], int(status[k]), trays, bool(c % 2), names))
     if len(on_tray):
         out[on_tray] = _objects(texts, len(texts))[inverse.reshape(-1)]
     out[same] = "(in rack)"
     out[floor] = "(no tray path: floor run)"
     return out
+
+
+def _routes_trays(
+    plant: CablePlant, link_ids: list[str], rows: np.ndarray
+) -> list[list[str] | None]:
+    """The trays of each link's route (``rows``: their plant rows), all found together; one by
+    one (None for a link whose route cannot be read) when the plant cannot answer for them all."""
+    try:
+        return plant.route_tray_ids_at(rows)
+    except (AttributeError, KeyError, IndexError):
+        return [_route_trays(plant, link_id) for link_id in link_ids]
 
 
 def _route_trays(plant: CablePlant, link_id: str) -> list[str] | None:

@@ -436,10 +436,33 @@ class TrayGraph:
         if not len(ok):
             return out
         ia, ib = ia[ok], ib[ok]
+        way, start, end, best = self._ways(a, ia, b, ib)
+        sa, sb = a.s[ia], b.s[ib]
+        tray_a, tray_b = self.seg_tray[a.seg[ia]], self.seg_tray[b.seg[ib]]
+        node_s, ways, starts, ends = self._node_s, way.tolist(), start.tolist(), end.tolist()
+        self._learn_legs(ways, starts, ends)
+        ends_s = (sa.tolist(), sb.tolist(), tray_a.tolist(), tray_b.tolist(), starts, ends)
+        for row, w, s_a, s_b, t_a, t_b, u, v, d in zip(
+            ok.tolist(), ways, *ends_s, best.tolist(), strict=True
+        ):
+            if w < 0:
+                if d != float("inf"):
+                    out[row] = merge_legs([(t_a, s_a, s_b)])
+                continue
+            legs = [(t_a, s_a, node_s[(u, t_a)])]
+            legs.extend(self._station_legs(u, v))
+            legs.append((t_b, node_s[(v, t_b)], s_b))
+            out[row] = merge_legs(legs)
+        return out
+
+    def _ways(
+        self, a: Attachments, ia: np.ndarray, b: Attachments, ib: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The shortest tray way of every pair ``a[ia]``-``b[ib]`` (both on trays): (way, start
+        station node, end station node, length); way -1 when it stays on one piece (or none)."""
         ua, va, ub, vb = a.u[ia], a.v[ia], b.u[ib], b.v[ib]
         matrix, index = self.rows(np.concatenate([ua, va]))
-        sa, sb = a.s[ia], b.s[ib]
-        best = np.where(a.piece[ia] == b.piece[ib], np.abs(sa - sb), np.inf)
+        best = np.where(a.piece[ia] == b.piece[ib], np.abs(a.s[ia] - b.s[ib]), np.inf)
         way = np.full(len(ia), -1, dtype=np.int64)
         starts, ends = (ua, ua, va, va), (ub, vb, ub, vb)
         d0s, d1s = (
@@ -452,31 +475,7 @@ class TrayGraph:
             best = np.where(better, total, best)
             way[better] = k
         start = np.choose(np.maximum(way, 0), starts)
-        end = np.choose(np.maximum(way, 0), ends)
-        tray_a, tray_b = self.seg_tray[a.seg[ia]], self.seg_tray[b.seg[ib]]
-        node_s = self._node_s
-        self._learn_legs(way.tolist(), start.tolist(), end.tolist())
-        for row, w, s_a, s_b, t_a, t_b, u, v, d in zip(
-            ok.tolist(),
-            way.tolist(),
-            sa.tolist(),
-            sb.tolist(),
-            tray_a.tolist(),
-            tray_b.tolist(),
-            start.tolist(),
-            end.tolist(),
-            best.tolist(),
-            strict=True,
-        ):
-            if w < 0:
-                if d != float("inf"):
-                    out[row] = merge_legs([(t_a, s_a, s_b)])
-                continue
-            legs = [(t_a, s_a, node_s[(u, t_a)])]
-            legs.extend(self._station_legs(u, v))
-            legs.append((t_b, node_s[(v, t_b)], s_b))
-            out[row] = merge_legs(legs)
-        return out
+        return way, start, np.choose(np.maximum(way, 0), ends), best
 
     def _learn_legs(self, ways: list[int], starts: list[int], ends: list[int]) -> None:
         """The station legs of the pairs not known yet whose source has no cached search: one
@@ -509,22 +508,6 @@ class TrayGraph:
                 legs.append((tray, node_s[(p, tray)], node_s[(q, tray)]))
         return legs
 
-    def _way(
-        self, a: Attachments, i: int, b: Attachments, j: int
-    ) -> tuple[float, int | None, int | None]:
-        """(length, start station node, end station node) of the shortest tray way from
-        ``a[i]`` to ``b[j]``; nodes None when the way stays on one piece (or there is none)."""
-        best = (float("inf"), None, None)
-        if a.piece[i] == b.piece[j]:
-            best = (abs(float(a.s[i] - b.s[j])), None, None)
-        matrix, index = self.rows(np.array([a.u[i], a.v[i]]))
-        for start, d0 in ((int(a.u[i]), a.du[i]), (int(a.v[i]), a.dv[i])):
-            for end, d1 in ((int(b.u[j]), b.du[j]), (int(b.v[j]), b.dv[j])):
-                total = float(d0 + matrix[index[start], end] + d1)
-                if total < best[0] - 1e-12:
-                    best = (total, start, end)
-        return best
-
     def _node_path(self, start: int, end: int) -> list[int]:
         """Station nodes of the shortest path ``start`` -> ``end``, from one cached Dijkstra per
         source (the same path ``nx.dijkstra_path`` gives: :func:`model.tray_search.dijkstra` is
@@ -543,27 +526,30 @@ class TrayGraph:
             ]
         return self._adjacency
 
-    def tray_numbers(self, a: Attachments, i: int, b: Attachments, j: int) -> list[int]:
-        """Tray numbers :meth:`path` passes along, in order (a tray may repeat), no plan points."""
-        if a.seg[i] < 0 or b.seg[j] < 0:
-            return []
-        tray_a, tray_b = int(self.seg_tray[a.seg[i]]), int(self.seg_tray[b.seg[j]])
-        length, start, end = self._way(a, i, b, j)
-        if start is None:
-            return [] if length == float("inf") else [tray_a]
-        trays = [tray_a]
-        graph = self.graph
-        for p, q in pairwise(self._node_path(start, end)):
-            tray = graph[p][q]["tray"]
-            if tray >= 0:
-                trays.append(tray)
-        trays.append(tray_b)
-        return trays
-
-    def tray_ids_between(self, a: Attachments, i: int, b: Attachments, j: int) -> list[str]:
-        """Ids of the trays :meth:`path` follows (consecutive repeats merged), no plan points."""
-        trays = self.tray_numbers(a, i, b, j)
-        return [self.tray_ids[t] for k, t in enumerate(trays) if k == 0 or trays[k - 1] != t]
+    def tray_ids_between(
+        self, a: Attachments, ia: np.ndarray, b: Attachments, ib: np.ndarray
+    ) -> list[list[str]]:
+        """Ids of the trays :meth:`path` follows from each ``a[ia]`` to ``b[ib]`` (repeats
+        merged, ``[]`` when not joined), no plan points: :meth:`spans`' ways and legs."""
+        out: list[list[str]] = [[] for _ in range(len(ia))]
+        ia, ib = np.asarray(ia, dtype=np.int64), np.asarray(ib, dtype=np.int64)
+        ok = np.flatnonzero((a.seg[ia] >= 0) & (b.seg[ib] >= 0))
+        if not len(ok):
+            return out
+        ia, ib = ia[ok], ib[ok]
+        way, start, end, best = self._ways(a, ia, b, ib)
+        ways, starts, ends = way.tolist(), start.tolist(), end.tolist()
+        self._learn_legs(ways, starts, ends)
+        ids = self.tray_ids
+        tray_a, tray_b = self.seg_tray[a.seg[ia]].tolist(), self.seg_tray[b.seg[ib]].tolist()
+        rows = zip(ok.tolist(), ways, tray_a, tray_b, starts, ends, best.tolist(), strict=True)
+        for row, w, t_a, t_b, u, v, d in rows:
+            if w >= 0:
+                trays = [t_a, *(leg[0] for leg in self._station_legs(u, v)), t_b]
+                out[row] = [ids[t] for k, t in enumerate(trays) if k == 0 or trays[k - 1] != t]
+            elif d != float("inf"):
+                out[row] = [ids[t_a]]
+        return out
 
     def path(
         self, a: Attachments, i: int, b: Attachments, j: int
@@ -572,8 +558,9 @@ class TrayGraph:
         if a.seg[i] < 0 or b.seg[j] < 0:
             return [], [], float("inf")
         tray_a, tray_b = int(self.seg_tray[a.seg[i]]), int(self.seg_tray[b.seg[j]])
-        length, start, end = self._way(a, i, b, j)
-        if start is None:
+        way, first, last, best = self._ways(a, np.array([i]), b, np.array([j]))
+        length, start, end = float(best[0]), int(first[0]), int(last[0])
+        if way[0] < 0:
             if length == float("inf"):
                 return [], [], length
             return (
