@@ -429,14 +429,11 @@ class TrayGraph:
         unreached or unconnected pair gives ``()``. The ways out are chosen for all pairs at
         once; the station-to-station paths come from one Dijkstra per source node, cached.
         """
-        n = len(ia)
-        out: list[tuple[tuple[int, float, float], ...]] = [()] * n
-        ia, ib = np.asarray(ia, dtype=np.int64), np.asarray(ib, dtype=np.int64)
-        ok = np.flatnonzero((a.seg[ia] >= 0) & (b.seg[ib] >= 0))
-        if not len(ok):
+        out: list[tuple[tuple[int, float, float], ...]] = [()] * len(ia)
+        reached = self._reached_ways(a, ia, b, ib)
+        if reached is None:
             return out
-        ia, ib = ia[ok], ib[ok]
-        way, start, end, best = self._ways(a, ia, b, ib)
+        ok, ia, ib, way, start, end, best = reached
         sa, sb = a.s[ia], b.s[ib]
         tray_a, tray_b = self.seg_tray[a.seg[ia]], self.seg_tray[b.seg[ib]]
         node_s, ways, starts, ends = self._node_s, way.tolist(), start.tolist(), end.tolist()
@@ -526,18 +523,27 @@ class TrayGraph:
             ]
         return self._adjacency
 
+    def _reached_ways(self, a: Attachments, ia, b: Attachments, ib):
+        """The pairs ``a[ia]``-``b[ib]`` whose both ends reach a tray (their positions ``ok``
+        among the pairs, their ``ia`` and ``ib``) with :meth:`_ways`' answer for them; None when
+        no pair does."""
+        ia, ib = np.asarray(ia, dtype=np.int64), np.asarray(ib, dtype=np.int64)
+        ok = np.flatnonzero((a.seg[ia] >= 0) & (b.seg[ib] >= 0))
+        if not len(ok):
+            return None
+        ia, ib = ia[ok], ib[ok]
+        return (ok, ia, ib, *self._ways(a, ia, b, ib))
+
     def tray_ids_between(
         self, a: Attachments, ia: np.ndarray, b: Attachments, ib: np.ndarray
     ) -> list[list[str]]:
         """Ids of the trays :meth:`path` follows from each ``a[ia]`` to ``b[ib]`` (repeats
         merged, ``[]`` when not joined), no plan points: :meth:`spans`' ways and legs."""
         out: list[list[str]] = [[] for _ in range(len(ia))]
-        ia, ib = np.asarray(ia, dtype=np.int64), np.asarray(ib, dtype=np.int64)
-        ok = np.flatnonzero((a.seg[ia] >= 0) & (b.seg[ib] >= 0))
-        if not len(ok):
+        reached = self._reached_ways(a, ia, b, ib)
+        if reached is None:
             return out
-        ia, ib = ia[ok], ib[ok]
-        way, start, end, best = self._ways(a, ia, b, ib)
+        ok, ia, ib, way, start, end, best = reached
         ways, starts, ends = way.tolist(), start.tolist(), end.tolist()
         self._learn_legs(ways, starts, ends)
         ids = self.tray_ids
