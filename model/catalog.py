@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 import msgspec
 from msgspec import Meta, Struct
@@ -44,6 +44,9 @@ DeviceRole = Literal[
     "patch-panel",
     "switch",
 ]
+# Every device role, in the catalog's order (the plan legend, the inspector's role list and the
+# NetBox import's known roles all follow it).
+DEVICE_ROLES: tuple[str, ...] = get_args(DeviceRole)
 MediumKind = Literal["dac", "acc", "aec", "aoc", "mmf", "smf", "utp", "backplane"]
 # Medium-kind groups: how the plan, the links table and the charts bundle media kinds (one
 # colour and one filter per group). "none" is a link with no medium.

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import get_args
 
-from model.catalog import DeviceRole
+from model.catalog import DEVICE_ROLES
 
 # Ties between equally many devices go to the role earlier here (the catalog's order, which the
 # plan legend follows): a network rack with as many patch panels as switches is a network rack.
 # Before this order the tie went to whichever role a set happened to yield first, so the same
 # cross-connect design drew its network racks green in one run and grey in the next (string
 # hashing is salted per process).
-ROLE_ORDER = get_args(DeviceRole)
+ROLE_ORDER = DEVICE_ROLES
 _RANK = {role: i for i, role in enumerate(ROLE_ORDER)}
 
 

@@ -29,6 +29,7 @@ from gui.commands import MoveDevicesCommand, RotateRacksCommand, UpdateCommand
 from gui.panels.inspector_hall import HallForms
 from gui.panels.inspector_structured import StructuredForms
 from gui.plain_text import plain_labels
+from model.catalog import DEVICE_ROLES
 from model.media import media_that_fit
 from model.plant import link_plugs, rack_power
 from model.route_words import explain_route
@@ -383,21 +384,10 @@ class InspectorPanel(HallForms, StructuredForms, QWidget):
             [d.type for d in devices],
             lambda t: self._replace("devices", devices, type=t),
         )
-        roles = [
-            "gpu-server",
-            "leaf",
-            "spine",
-            "core",
-            "nvlink-switch",
-            "storage",
-            "management",
-            "patch-panel",
-            "switch",
-        ]
         self._combo(
             "role",
             "Role",
-            [(r, r) for r in roles],
+            [(r, r) for r in DEVICE_ROLES],
             [d.role for d in devices],
             lambda r: self._replace("devices", devices, role=r),
         )

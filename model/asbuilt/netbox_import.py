@@ -35,7 +35,7 @@ from pathlib import Path
 from model.asbuilt.netbox_media import pin_recorded_media, recorded_medium
 from model.asbuilt.netbox_panels_import import join_through_panels
 from model.asbuilt.report_csv import ReportError, read_table
-from model.catalog import builtin_catalog
+from model.catalog import DEVICE_ROLES, builtin_catalog
 from model.design import Design
 from model.entities import Device, Hall, Link, PortRef, Rack, Tray
 from model.structured_layout import set_cabling
@@ -225,7 +225,7 @@ def _add_devices(design: Design, folder: Path, site: str, rack_ids, notes) -> No
         if device_id in used:
             device_id = f"{device_id}-{line}"
         used.add(device_id)
-        role = d["role"] if d["role"] in ROLES else dtype.default_role
+        role = d["role"] if d["role"] in DEVICE_ROLES else dtype.default_role
         devices.append(
             Device(
                 id=device_id,
@@ -245,19 +245,6 @@ def _add_devices(design: Design, folder: Path, site: str, rack_ids, notes) -> No
     for name, count in sorted(unknown.items()):
         notes.append(f"{count} devices of type {name!r} left out: the catalog has no such type")
     design.add_devices(devices)
-
-
-ROLES = (
-    "gpu-server",
-    "leaf",
-    "spine",
-    "core",
-    "nvlink-switch",
-    "storage",
-    "management",
-    "patch-panel",
-    "switch",
-)
 
 
 def _add_cables(design: Design, folder: Path, site: str, notes) -> None:
