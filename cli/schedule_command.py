@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         rows = schedule_table(design, plant)
         progress.step("scheduled")
-        write_csv_columns(out, SCHEDULE_COLUMNS, rows.column_list())
+        write_csv_columns(out, SCHEDULE_COLUMNS, rows.csv_columns())
     except ExportError as exc:
         raise CliError(str(exc)) from None
     finally:

@@ -32,8 +32,10 @@ from operator import attrgetter, itemgetter
 import numpy as np
 from msgspec import Struct
 
+from model.bulk_load import loaded_link_codes
 from model.cabling import NO_MEDIUM, NO_TRAY_PATH, SAME_RACK, CablePlant
 from model.design import Design
+from model.export.csv_writer import CodedColumns
 from model.natural_sort import natural_key
 from model.plant import PhysicalPlant, build_plant
 from model.plant_links import PART_COLUMNS, LinkParts
@@ -105,12 +107,15 @@ class ScheduleTable:
     schedule order, for every name of ``SCHEDULE_COLUMNS`` (values as in :class:`ScheduleRow`).
 
     ``a_device_id`` / ``b_device_id`` are the device ids of the A and B ends (the NetBox export
-    names devices by id); they are not cut-sheet columns.
+    names devices by id); they are not cut-sheet columns. ``coded`` is the same table for a CSV
+    writer, as :class:`CodedColumns` where a run of columns has few distinct rows (an end's rack,
+    U and device are one per device), in ``SCHEDULE_COLUMNS`` order; None when not made.
     """
 
     columns: dict[str, list]
     a_device_id: list[str] = field(default_factory=list)
     b_device_id: list[str] = field(default_factory=list)
+    coded: list | None = None
 
     def __len__(self) -> int:
         return len(self.columns["link_id"])
@@ -118,6 +123,11 @@ class ScheduleTable:
     def column_list(self) -> list[list]:
         """The columns in ``SCHEDULE_COLUMNS`` order (what a writer formats one by one)."""
         return [self.columns[name] for name in SCHEDULE_COLUMNS]
+
+    def csv_columns(self) -> list:
+        """What :func:`model.export.csv_writer.write_csv_columns` takes for this table: the
+        coded columns when made, else :meth:`column_list` (the same CSV bytes either way)."""
+        return self.coded if self.coded is not None else self.column_list()
 
     def rows(self) -> list[ScheduleRow]:
         names = SCHEDULE_COLUMNS
@@ -229,15 +239,8 @@ def _link_table(design: Design, plant: CablePlant, phys: PhysicalPlant | None) -
     safe = np.where(found, row, 0)
     medium = medium_all[keep]
     # ---- ends: per-device tables gathered by position
-    where = {d: k for k, d in enumerate(devices)}
-    # The ends once, then their fields: two one-level getters beat one two-level getter.
-    ends_a, ends_b = list(map(_A_END, recs)), list(map(_B_END, recs))
-    na = np.fromiter(map(where.__getitem__, map(_DEVICE, ends_a)), np.int64, n)
-    nb = np.fromiter(map(where.__getitem__, map(_DEVICE, ends_b)), np.int64, n)
-    ports_a, ports_b = list(map(_PORT, ends_a)), list(map(_PORT, ends_b))
-    del ends_a, ends_b
-    port_a, port_b = _objects(ports_a, n), _objects(ports_b, n)
     device_ids = list(devices)
+    na, nb, port_list, pca, pcb = _end_codes(design, recs, keep, device_ids)
     dev_objs = list(devices.values())
     rack_name = [racks[d.rack].name for d in dev_objs]
     rack_rank_of = _ranks(rack_name)
@@ -250,9 +253,9 @@ def _link_table(design: Design, plant: CablePlant, phys: PhysicalPlant | None) -
         [2 * rack_no[d.rack] + (types[d.type].ports_face == "front") for d in dev_objs],
         dtype=np.int64,
     )
-    port_rank_of = _ranks(set(ports_a).union(ports_b))
-    pra = np.fromiter(map(port_rank_of.__getitem__, ports_a), np.int64, n)
-    prb = np.fromiter(map(port_rank_of.__getitem__, ports_b), np.int64, n)
+    port_rank_of = _ranks(port_list)
+    port_rank = np.array([port_rank_of[p] for p in port_list], dtype=np.int64)
+    pra, prb = port_rank[pca], port_rank[pcb]
     ka = np.stack([dev_rack_rank[na], dev_u[na], pra])
     kb = np.stack([dev_rack_rank[nb], dev_u[nb], prb])
     # B end first when it sorts first by (rack, U, port): compare the keys lexicographically
@@ -270,7 +273,9 @@ def _link_table(design: Design, plant: CablePlant, phys: PhysicalPlant | None) -
     speed = np.where(found, plant.speed_gbps[safe], 0.0)
     length = np.where(found, plant.length_m[safe], np.nan)
     ordered = np.where(found & (medium >= 0), plant.ordered_m[safe], np.nan)
-    route = _route_column(plant, trays, status, dev_drop[na], dev_drop[nb], swapped, ids, row)
+    route_texts, route = _route_column(
+        plant, trays, status, dev_drop[na], dev_drop[nb], swapped, ids, row
+    )
     # ---- gather everything in schedule order
     sw = swapped[order]
     fo, so = first[order], second[order]
@@ -278,8 +283,10 @@ def _link_table(design: Design, plant: CablePlant, phys: PhysicalPlant | None) -
     rack_names = np.array(rack_name, dtype=object)
     a_rack, b_rack = rack_names[fo], rack_names[so]
     a_u, b_u = dev_u[fo], dev_u[so]
-    pa_o, pb_o = port_a[order], port_b[order]
-    a_port, b_port = np.where(sw, pb_o, pa_o).tolist(), np.where(sw, pa_o, pb_o).tolist()
+    pa_o, pb_o = pca[order], pcb[order]
+    a_pcode, b_pcode = np.where(sw, pb_o, pa_o), np.where(sw, pa_o, pb_o)
+    port_names = _objects(port_list, len(port_list))
+    a_port, b_port = port_names[a_pcode].tolist(), port_names[b_pcode].tolist()
     own = _objects(list(map(_LABEL, recs)), n)[order].tolist()
     label = _labels(own, rack_names, dev_u, (fo, a_port), (so, b_port))
     if len(set(label)) != len(label):
@@ -288,11 +295,15 @@ def _link_table(design: Design, plant: CablePlant, phys: PhysicalPlant | None) -
             f"{text} #{lid}" if seen[text] > 1 else text
             for text, lid in zip(label, ids_o.tolist(), strict=True)
         ]
-    parts_o = _part_columns(parts, row[order], ids_o, sw)
+    parts_o, part_codes = _part_columns(parts, row[order], ids_o, sw)
     medium_names = _objects([m.id for m in media] + [""], len(media) + 1)
     kind_names = _objects([m.kind for m in media] + [""], len(media) + 1)
     m_o = np.where(medium < 0, len(media), medium)[order]
     names = _objects([d.name for d in dev_objs], len(dev_objs))
+    speed_v, speed_c = _per_value(speed[order], lambda s: s if s % 1 else int(s))
+    length_v, length_c = _per_value(length[order], lambda v: round(v, 2) if v == v else None)
+    ordered_v, ordered_c = _per_value(ordered[order], lambda v: round(v, 3) if v == v else None)
+    route_o = route[order]
     columns = {
         "cable_id": parts_o[0],
         "link_id": ids_o.tolist(),
@@ -305,24 +316,112 @@ def _link_table(design: Design, plant: CablePlant, phys: PhysicalPlant | None) -
         "b_u": b_u.tolist(),
         "b_device": names[so].tolist(),
         "b_port": b_port,
-        "speed_gbps": _per_value(speed[order], lambda s: s if s % 1 else int(s)),
+        "speed_gbps": _gathered(speed_v, speed_c),
         "medium": medium_names[m_o].tolist(),
         "medium_kind": kind_names[m_o].tolist(),
-        "length_m": _per_value(length[order], lambda v: round(v, 2) if v == v else None),
-        "ordered_length_m": _per_value(ordered[order], lambda v: round(v, 3) if v == v else None),
+        "length_m": _gathered(length_v, length_c),
+        "ordered_length_m": _gathered(ordered_v, ordered_c),
         "a_cage": parts_o[1],
         "b_cage": parts_o[2],
         "a_module": parts_o[3],
         "b_module": parts_o[4],
         "part": parts_o[5],
-        "route": route[order].tolist(),
+        "route": _gathered(route_texts, route_o),
     }
+    dev_name_list = names.tolist()
+    ends = [(rack_name, fo), (dev_u.tolist(), fo), (dev_name_list, fo)]
+    far_ends = [(rack_name, so), (dev_u.tolist(), so), (dev_name_list, so)]
+    media_cols = [(medium_names.tolist(), m_o), (kind_names.tolist(), m_o)]
+    coded = [
+        columns["cable_id"],
+        columns["link_id"],
+        label,
+        _coded(ends),
+        _coded([(port_list, a_pcode)]),
+        _coded(far_ends),
+        _coded([(port_list, b_pcode)]),
+        _coded([(speed_v, speed_c), *media_cols, (length_v, length_c), (ordered_v, ordered_c)]),
+    ]
+    if part_codes is None:
+        coded += parts_o[1:]
+    else:
+        coded += [_coded([p]) for p in part_codes[:2]]
+        coded.append(_coded(part_codes[2:]))
+    coded.append(_coded([(route_texts, route_o)]))
     dev_id_names = _objects(device_ids, len(device_ids))
     return ScheduleTable(
         columns,
         a_device_id=dev_id_names[fo].tolist(),
         b_device_id=dev_id_names[so].tolist(),
+        coded=coded,
     )
+
+
+def _end_codes(design: Design, recs: list, keep: np.ndarray, device_ids: list[str]) -> tuple:
+    """(A device position, B device position, port names, A port code, B port code) of the
+    kept links ``recs`` (``keep``: their positions in ``design.links``). A design unedited since
+    its load has them as the loader's integer codes (no walk of the records); else they are read
+    from the records."""
+    codes = loaded_link_codes(design)
+    if codes is not None and codes.device_ids == device_ids:
+        total = codes.link_count
+        return (
+            codes.device[:total][keep],
+            codes.device[total:][keep],
+            list(codes.port_names),
+            codes.port[:total][keep],
+            codes.port[total:][keep],
+        )
+    n = len(recs)
+    where = {d: k for k, d in enumerate(device_ids)}
+    # The ends once, then their fields: two one-level getters beat one two-level getter.
+    ends_a, ends_b = list(map(_A_END, recs)), list(map(_B_END, recs))
+    na = np.fromiter(map(where.__getitem__, map(_DEVICE, ends_a)), np.int64, n)
+    nb = np.fromiter(map(where.__getitem__, map(_DEVICE, ends_b)), np.int64, n)
+    ports_a, ports_b = list(map(_PORT, ends_a)), list(map(_PORT, ends_b))
+    port_list = list(set(ports_a).union(ports_b))
+    port_no = {p: k for k, p in enumerate(port_list)}
+    pca = np.fromiter(map(port_no.__getitem__, ports_a), np.int64, n)
+    pcb = np.fromiter(map(port_no.__getitem__, ports_b), np.int64, n)
+    return na, nb, port_list, pca, pcb
+
+
+def _gathered(values: list, codes: np.ndarray) -> list:
+    """``[values[c] for c in codes]`` (a gather of an object array)."""
+    return _objects(values, len(values))[codes].tolist() if len(codes) else []
+
+
+def _coded(columns: list[tuple[Sequence, np.ndarray]]) -> CodedColumns:
+    """Adjacent columns, each given as (its distinct values, a code per row), as one
+    :class:`CodedColumns` over the distinct rows that occur (their codes combined in one
+    integer when the product of the sizes fits, else column by column joined in Python)."""
+    n = len(columns[0][1])
+    sizes = [len(values) for values, _ in columns]
+    if n == 0:
+        return CodedColumns([], np.zeros(0, dtype=np.int64), len(columns))
+    product = 1
+    for size in sizes:
+        product *= max(size, 1)
+    if product >= 1 << 62:
+        rows = list(zip(*(_gathered(v, c) for v, c in columns), strict=True))
+        distinct = list(dict.fromkeys(rows))
+        at = {r: k for k, r in enumerate(distinct)}
+        return CodedColumns(
+            distinct, np.fromiter(map(at.__getitem__, rows), np.int64, n), len(sizes)
+        )
+    combined = np.zeros(n, dtype=np.int64)
+    for (_, codes), size in zip(columns, sizes, strict=True):
+        # A negative code (-1: the last value, as numpy indexes) is taken as that position.
+        combined = combined * size + np.where(codes < 0, codes + size, codes)
+    uniq, inverse = np.unique(combined, return_inverse=True)
+    parts = []
+    rest = uniq
+    for size in reversed(sizes):
+        parts.append(rest % size)
+        rest = rest // size
+    parts.reverse()
+    cols = [_gathered(list(values), code) for (values, _), code in zip(columns, parts, strict=True)]
+    return CodedColumns(list(zip(*cols, strict=True)), inverse.reshape(-1), len(sizes))
 
 
 def _objects(values, n: int) -> np.ndarray:
@@ -332,12 +431,13 @@ def _objects(values, n: int) -> np.ndarray:
     return out
 
 
-def _per_value(values: np.ndarray, cell) -> list:
-    """``[cell(v) for v in values]``, with ``cell`` called once per distinct value."""
+def _per_value(values: np.ndarray, cell) -> tuple[list, np.ndarray]:
+    """(``cell(v)`` of each distinct value, the code of each of ``values`` in that list):
+    ``cell`` is called once per distinct value."""
     if not len(values):
-        return []
+        return [], np.zeros(0, dtype=np.int64)
     uniq, inverse = np.unique(values, return_inverse=True)
-    return _objects([cell(v) for v in uniq.tolist()], len(uniq))[inverse.reshape(-1)].tolist()
+    return [cell(v) for v in uniq.tolist()], inverse.reshape(-1)
 
 
 def _labels(own: list[str], rack_names, dev_u, a_end, b_end) -> list[str]:
@@ -368,7 +468,9 @@ def _part_columns(parts, rows: np.ndarray, own_ids: np.ndarray, swapped: np.ndar
                 np.where(swapped, code[y], code[x]),
                 np.where(swapped, code[x], code[y]),
             )
-        return [parts.text(name, code[name], own_ids) for name in PART_COLUMNS]
+        texts = [parts.text(name, code[name], own_ids) for name in PART_COLUMNS]
+        coded = [(parts.names(name).tolist(), code[name]) for name in PART_COLUMNS[1:]]
+        return texts, coded
     ids = own_ids.tolist()
     got = [parts.get(lid) for lid in ids]
     tup = [g if g is not None else (lid, *_NO_PARTS[1:]) for g, lid in zip(got, ids, strict=True)]
@@ -378,7 +480,7 @@ def _part_columns(parts, rows: np.ndarray, own_ids: np.ndarray, swapped: np.ndar
         a, b = cols[x], cols[y]
         cols[x] = [q if s else p for p, q, s in zip(a, b, sw, strict=True)]
         cols[y] = [p if s else q for p, q, s in zip(a, b, sw, strict=True)]
-    return cols
+    return cols, None
 
 
 def _sorted_by(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -416,11 +518,10 @@ def _break_ties_by_id(order: np.ndarray, sorted_keys: np.ndarray, ids: list[str]
     return out
 
 
-def _route_column(plant, trays, status, drop_a, drop_b, swapped, ids, row) -> np.ndarray:
-    """Route text of every link (an object array): made once per (drop pair, direction) and
-    gathered (``row``: each link's plant row, -1 when the plant has none)."""
+def _route_column(plant, trays, status, drop_a, drop_b, swapped, ids, row) -> tuple:
+    """(the distinct route texts, each link's code in them): a text is made once per (drop
+    pair, direction) (``row``: each link's plant row, -1 when the plant has none)."""
     n = len(ids)
-    out = np.full(n, "", dtype=object)
     same = (status & SAME_RACK) != 0
     floor = ~same & ((status & NO_TRAY_PATH) != 0)
     on_tray = np.flatnonzero(~same & ~floor & (row >= 0))
@@ -437,11 +538,12 @@ def _route_column(plant, trays, status, drop_a, drop_b, swapped, ids, row) -> np
     names = _tray_names(trays)
     for c, k in zip(codes, rows, strict=True):
         texts.append(_route_text(paths[c // 2], int(status[k]), trays, bool(c % 2), names))
+    out = np.full(n, len(texts), dtype=np.int64)  # "" unless set below
     if len(on_tray):
-        out[on_tray] = _objects(texts, len(texts))[inverse.reshape(-1)]
-    out[same] = "(in rack)"
-    out[floor] = "(no tray path: floor run)"
-    return out
+        out[on_tray] = inverse.reshape(-1)
+    out[same] = len(texts) + 1
+    out[floor] = len(texts) + 2
+    return [*texts, "", "(in rack)", "(no tray path: floor run)"], out
 
 
 def _routes_trays(

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable, Sequence
 from operator import itemgetter
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -25,6 +26,40 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _FORMULA_SET = frozenset(_FORMULA_START)
 _QUOTE_IF = (",", '"', "\r", "\n")  # what csv.writer's QUOTE_MINIMAL quotes for
 _NEEDS_QUOTES = re.compile('[,"\r\n]')
+
+
+class CodedColumns(NamedTuple):
+    """``width`` adjacent columns of a table given as their distinct rows and a code per row:
+    row ``k`` of the table holds ``distinct[codes[k]]`` (a tuple of ``width`` values). The cells
+    are then formatted once per distinct row and gathered (a schedule's rack, U and device of an
+    end are one per device; its medium one of three), the same text as the columns in full."""
+
+    distinct: list[tuple]
+    codes: np.ndarray
+    width: int
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def cells(self, spreadsheet_safe: bool = True) -> list[str]:
+        """The row's cells of these columns joined by commas, one string per table row."""
+        if not len(self.codes):
+            return []
+        parts = [
+            format_column(list(col), spreadsheet_safe) for col in zip(*self.distinct, strict=True)
+        ]
+        joined = np.empty(len(self.distinct), dtype=object)
+        joined[:] = list(map(",".join, zip(*parts, strict=True)))
+        return joined[self.codes].tolist()
+
+    def columns(self) -> list[list]:
+        """The columns in full (one list of values per column)."""
+        rows = [self.distinct[k] for k in self.codes.tolist()]
+        return [list(map(itemgetter(j), rows)) for j in range(self.width)]
+
+
+def _width(column: object) -> int:
+    return column.width if isinstance(column, CodedColumns) else 1
 
 
 def _cell(value: object, spreadsheet_safe: bool) -> object:
@@ -127,16 +162,25 @@ def csv_column_bytes(
 ) -> bytes:
     """The CSV of a table given column by column: the same bytes as :func:`csv_bytes` of its
     rows (``csv.writer``'s minimal quoting), each column formatted once (:func:`format_column`)
-    and each line joined in C."""
-    if len(columns) != len(header):
-        raise ValueError(f"{len(columns)} columns, header has {len(header)}")
+    and each line joined in C. A column may be :class:`CodedColumns` (several header columns)."""
+    width = sum(map(_width, columns))
+    if width != len(header):
+        raise ValueError(f"{width} columns, header has {len(header)}")
     lengths = {len(c) for c in columns}
     if len(lengths) > 1:
         raise ValueError(f"columns of different lengths: {sorted(lengths)}")
-    if len(columns) < 2:  # csv.writer quotes a lone empty field: leave that case to it
+    if width < 2:  # csv.writer quotes a lone empty field: leave that case to it
+        columns = [
+            col for c in columns for col in (c.columns() if isinstance(c, CodedColumns) else [c])
+        ]
         rows = list(zip(*columns, strict=True)) if columns else []
         return csv_bytes(header, rows, spreadsheet_safe=spreadsheet_safe)
-    cells = [format_column(c, spreadsheet_safe) for c in columns]
+    cells = [
+        c.cells(spreadsheet_safe)
+        if isinstance(c, CodedColumns)
+        else format_column(c, spreadsheet_safe)
+        for c in columns
+    ]
     head = format_column(list(header), spreadsheet_safe=False)
     lines = [",".join(head), *map(",".join, zip(*cells, strict=True)), ""]
     return "\r\n".join(lines).encode("utf-8")
