@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         if collecting:
             gc.enable()
     progress.done()
-    missing = rows.columns["ordered_length_m"].count(None)
+    missing = rows.unordered_count()
     print(f"{out}: {len(rows)} cables")
     if missing:
         print(

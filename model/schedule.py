@@ -129,6 +129,10 @@ class ScheduleTable:
         coded columns when made, else :meth:`column_list` (the same CSV bytes either way)."""
         return self.coded if self.coded is not None else self.column_list()
 
+    def unordered_count(self) -> int:
+        """Rows with no ordered length (no orderable medium or length)."""
+        return self.columns["ordered_length_m"].count(None)
+
     def rows(self) -> list[ScheduleRow]:
         names = SCHEDULE_COLUMNS
         return [ScheduleRow(**dict(zip(names, values, strict=True))) for values in self.tuples()]
@@ -281,7 +285,6 @@ def _link_table(design: Design, plant: CablePlant, phys: PhysicalPlant | None) -
     fo, so = first[order], second[order]
     ids_o = _objects(ids, n)[order]
     rack_names = np.array(rack_name, dtype=object)
-    a_rack, b_rack = rack_names[fo], rack_names[so]
     a_u, b_u = dev_u[fo], dev_u[so]
     pa_o, pb_o = pca[order], pcb[order]
     a_pcode, b_pcode = np.where(sw, pb_o, pa_o), np.where(sw, pa_o, pb_o)
@@ -295,66 +298,103 @@ def _link_table(design: Design, plant: CablePlant, phys: PhysicalPlant | None) -
             f"{text} #{lid}" if seen[text] > 1 else text
             for text, lid in zip(label, ids_o.tolist(), strict=True)
         ]
-    parts_o, part_codes = _part_columns(parts, row[order], ids_o, sw)
-    medium_names = _objects([m.id for m in media] + [""], len(media) + 1)
-    kind_names = _objects([m.kind for m in media] + [""], len(media) + 1)
+    part_text = _part_columns(parts, row[order], ids_o, sw)
+    medium_names = [m.id for m in media] + [""]
+    kind_names = [m.kind for m in media] + [""]
     m_o = np.where(medium < 0, len(media), medium)[order]
-    names = _objects([d.name for d in dev_objs], len(dev_objs))
+    names = [d.name for d in dev_objs]
     speed_v, speed_c = _per_value(speed[order], lambda s: s if s % 1 else int(s))
     length_v, length_c = _per_value(length[order], lambda v: round(v, 2) if v == v else None)
     ordered_v, ordered_c = _per_value(ordered[order], lambda v: round(v, 3) if v == v else None)
     route_o = route[order]
-    columns = {
-        "cable_id": parts_o[0],
-        "link_id": ids_o.tolist(),
-        "label": label,
-        "a_rack": a_rack.tolist(),
-        "a_u": a_u.tolist(),
-        "a_device": names[fo].tolist(),
-        "a_port": a_port,
-        "b_rack": b_rack.tolist(),
-        "b_u": b_u.tolist(),
-        "b_device": names[so].tolist(),
-        "b_port": b_port,
-        "speed_gbps": _gathered(speed_v, speed_c),
-        "medium": medium_names[m_o].tolist(),
-        "medium_kind": kind_names[m_o].tolist(),
-        "length_m": _gathered(length_v, length_c),
-        "ordered_length_m": _gathered(ordered_v, ordered_c),
-        "a_cage": parts_o[1],
-        "b_cage": parts_o[2],
-        "a_module": parts_o[3],
-        "b_module": parts_o[4],
-        "part": parts_o[5],
-        "route": _gathered(route_texts, route_o),
-    }
-    dev_name_list = names.tolist()
-    ends = [(rack_name, fo), (dev_u.tolist(), fo), (dev_name_list, fo)]
-    far_ends = [(rack_name, so), (dev_u.tolist(), so), (dev_name_list, so)]
-    media_cols = [(medium_names.tolist(), m_o), (kind_names.tolist(), m_o)]
+    link_id, cable_id = ids_o.tolist(), part_text("cable_id")
+    a_cage, b_cage = part_text("a_cage"), part_text("b_cage")
+    dev_u_list = dev_u.tolist()
+
+    def full_columns() -> tuple[dict[str, list], list[str], list[str]]:
+        columns = {
+            "cable_id": cable_id,
+            "link_id": link_id,
+            "label": label,
+            "a_rack": _gathered(rack_name, fo),
+            "a_u": a_u.tolist(),
+            "a_device": _gathered(names, fo),
+            "a_port": a_port,
+            "b_rack": _gathered(rack_name, so),
+            "b_u": b_u.tolist(),
+            "b_device": _gathered(names, so),
+            "b_port": b_port,
+            "speed_gbps": _gathered(speed_v, speed_c),
+            "medium": _gathered(medium_names, m_o),
+            "medium_kind": _gathered(kind_names, m_o),
+            "length_m": _gathered(length_v, length_c),
+            "ordered_length_m": _gathered(ordered_v, ordered_c),
+            "a_cage": a_cage,
+            "b_cage": b_cage,
+            "a_module": part_text("a_module"),
+            "b_module": part_text("b_module"),
+            "part": part_text("part"),
+            "route": _gathered(route_texts, route_o),
+        }
+        return columns, _gathered(device_ids, fo), _gathered(device_ids, so)
+
+    # The same table for a CSV writer: an end's rack, U and device are one per device, and the
+    # medium, lengths, modules, part and route have few distinct rows.
     coded = [
-        columns["cable_id"],
-        columns["link_id"],
+        cable_id,
+        link_id,
         label,
-        _coded(ends),
+        CodedColumns(list(zip(rack_name, dev_u_list, names, strict=True)), fo, 3),
         _coded([(port_list, a_pcode)]),
-        _coded(far_ends),
+        CodedColumns(list(zip(rack_name, dev_u_list, names, strict=True)), so, 3),
         _coded([(port_list, b_pcode)]),
-        _coded([(speed_v, speed_c), *media_cols, (length_v, length_c), (ordered_v, ordered_c)]),
+        _coded(
+            [
+                (speed_v, speed_c),
+                (medium_names, m_o),
+                (kind_names, m_o),
+                (length_v, length_c),
+                (ordered_v, ordered_c),
+            ]
+        ),
+        a_cage,
+        b_cage,
+        _coded([part_text(name, coded=True) for name in ("a_module", "b_module", "part")]),
+        _coded([(route_texts, route_o)]),
     ]
-    if part_codes is None:
-        coded += parts_o[1:]
-    else:
-        coded += [_coded([p]) for p in part_codes[:2]]
-        coded.append(_coded(part_codes[2:]))
-    coded.append(_coded([(route_texts, route_o)]))
-    dev_id_names = _objects(device_ids, len(device_ids))
-    return ScheduleTable(
-        columns,
-        a_device_id=dev_id_names[fo].tolist(),
-        b_device_id=dev_id_names[so].tolist(),
-        coded=coded,
+    unordered = {k for k, v in enumerate(ordered_v) if v is None}
+    return _LazyTable(
+        full_columns,
+        coded,
+        n,
+        int(np.isin(ordered_c, list(unordered)).sum()) if unordered else 0,
     )
+
+
+class _LazyTable(ScheduleTable):
+    """A schedule made column-wise: its :attr:`coded` columns at once (what the CSV command
+    writes), the full per-row lists (``columns``, the device ids) on first use. The CSV of a
+    big hall then never makes ~20 lists of 393k cells it does not write."""
+
+    def __init__(self, make, coded: list, length: int, unordered: int) -> None:
+        self._make, self._made = make, None
+        self.coded = coded
+        self._length, self._unordered = length, unordered
+
+    def _full(self) -> tuple[dict[str, list], list[str], list[str]]:
+        if self._made is None:
+            self._made, self._make = self._make(), None
+        return self._made
+
+    columns = property(lambda self: self._full()[0])
+    a_device_id = property(lambda self: self._full()[1])
+    b_device_id = property(lambda self: self._full()[2])
+
+    def __len__(self) -> int:
+        return self._length
+
+    def unordered_count(self) -> int:
+        return self._unordered
 
 
 def _end_codes(design: Design, recs: list, keep: np.ndarray, device_ids: list[str]) -> tuple:
@@ -399,6 +439,9 @@ def _coded(columns: list[tuple[Sequence, np.ndarray]]) -> CodedColumns:
     sizes = [len(values) for values, _ in columns]
     if n == 0:
         return CodedColumns([], np.zeros(0, dtype=np.int64), len(columns))
+    if len(columns) == 1:  # its values as the distinct rows (a code -1 is the last value)
+        values, codes = columns[0]
+        return CodedColumns([(v,) for v in values], codes, 1)
     product = 1
     for size in sizes:
         product *= max(size, 1)
@@ -457,10 +500,11 @@ def _labels(own: list[str], rack_names, dev_u, a_end, b_end) -> list[str]:
     return made
 
 
-def _part_columns(parts, rows: np.ndarray, own_ids: np.ndarray, swapped: np.ndarray) -> list[list]:
-    """(cable_id, a_cage, b_cage, a_module, b_module, part) of plant ``rows`` (-1: a link
-    missing from the plant), the two ends exchanged where ``swapped``; a link the plant lists
-    no parts for runs on a cable of its own id with nothing else known."""
+def _part_columns(parts, rows: np.ndarray, own_ids: np.ndarray, swapped: np.ndarray):
+    """A getter of the (cable_id, a_cage, b_cage, a_module, b_module, part) columns of plant
+    ``rows`` (-1: a link missing from the plant), the two ends exchanged where ``swapped``: the
+    getter gives a column's list, or with ``coded=True`` its (distinct texts, code per row). A
+    link the plant lists no parts for runs on a cable of its own id with nothing else known."""
     if isinstance(parts, LinkParts):
         code = {name: parts.codes(name, rows) for name in PART_COLUMNS}
         for x, y in (("a_cage", "b_cage"), ("a_module", "b_module")):
@@ -468,9 +512,13 @@ def _part_columns(parts, rows: np.ndarray, own_ids: np.ndarray, swapped: np.ndar
                 np.where(swapped, code[y], code[x]),
                 np.where(swapped, code[x], code[y]),
             )
-        texts = [parts.text(name, code[name], own_ids) for name in PART_COLUMNS]
-        coded = [(parts.names(name).tolist(), code[name]) for name in PART_COLUMNS[1:]]
-        return texts, coded
+
+        def coded_text(name: str, coded: bool = False):
+            if coded:  # code -1 is the last name, ""
+                return parts.names(name).tolist(), code[name]
+            return parts.text(name, code[name], own_ids)
+
+        return coded_text
     ids = own_ids.tolist()
     got = [parts.get(lid) for lid in ids]
     tup = [g if g is not None else (lid, *_NO_PARTS[1:]) for g, lid in zip(got, ids, strict=True)]
@@ -480,7 +528,16 @@ def _part_columns(parts, rows: np.ndarray, own_ids: np.ndarray, swapped: np.ndar
         a, b = cols[x], cols[y]
         cols[x] = [q if s else p for p, q, s in zip(a, b, sw, strict=True)]
         cols[y] = [p if s else q for p, q, s in zip(a, b, sw, strict=True)]
-    return cols, None
+    by_name = dict(zip(PART_COLUMNS, cols, strict=True))
+
+    def listed_text(name: str, coded: bool = False):
+        if coded:
+            values = list(dict.fromkeys(by_name[name]))
+            at = {v: k for k, v in enumerate(values)}
+            return values, np.fromiter(map(at.__getitem__, by_name[name]), np.int64, len(ids))
+        return by_name[name]
+
+    return listed_text
 
 
 def _sorted_by(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -406,3 +406,50 @@ def test_progress_stays_off_stderr_that_is_not_a_terminal():
     assert "schedule: routed (" in tty.getvalue()
     slow.done()
     assert tty.getvalue().endswith("\r\x1b[K")
+
+
+def test_schedule_csv_of_coded_columns_is_the_csv_of_its_rows(fabric):
+    """The CSV command writes ``csv_columns()`` (runs of columns formatted once per distinct
+    row): the bytes of the full columns, for a design as generated and as loaded from its file
+    (the ends read from the loader's codes), with labels that need quotes or a prefix."""
+    import msgspec
+
+    from model.fileio import design_to_bytes, read_design_bytes
+    from model.schedule import SCHEDULE_COLUMNS
+
+    loaded = read_design_bytes(design_to_bytes(fabric))
+    ids = sorted(loaded.links)[:3]
+    edited = read_design_bytes(design_to_bytes(fabric))
+    edited.update_links(
+        [msgspec.structs.replace(edited.links[ids[0]], label='=a,"b"')]
+        + [msgspec.structs.replace(edited.links[i], label="same") for i in ids[1:]]
+    )
+    for design in (fabric, loaded, edited):
+        plant = CablePlant(design)
+        table = schedule_table(design, plant)
+        rows = [r.as_row() for r in table.rows()]
+        assert table.coded is not None
+        assert csv_column_bytes(SCHEDULE_COLUMNS, table.csv_columns()) == csv_bytes(
+            SCHEDULE_COLUMNS, rows
+        )
+        assert schedule_rows(design, plant) == _old_schedule_rows(design, plant)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_coded_columns_write_the_bytes_of_the_full_columns(seed):
+    from model.export.csv_writer import CodedColumns
+
+    rng = random.Random(seed)
+    n = rng.randint(0, 40)
+    groups, full = [], []
+    for _ in range(rng.randint(1, 4)):
+        width = rng.randint(1, 3)
+        distinct = [tuple(rng.choice(_VALUES) for _ in range(width)) for _ in range(5)]
+        codes = np.array([rng.randrange(5) for _ in range(n)], dtype=np.int64)
+        groups.append(CodedColumns(distinct, codes, width))
+        full += [[distinct[c][j] for c in codes.tolist()] for j in range(width)]
+    header = [f"h{k}" for k in range(len(full))]
+    for safe in (True, False):
+        assert csv_column_bytes(header, groups, spreadsheet_safe=safe) == csv_column_bytes(
+            header, full, spreadsheet_safe=safe
+        )
