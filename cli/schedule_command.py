@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import sys
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from model.export import ExportError
 # The CSV writer itself, not model.export.bom_export's write_schedule_csv (the same call):
 # that module brings the XLSX writer and the BOM (openpyxl, ~0.1 s of imports at start).
 from model.export.csv_writer import write_csv_columns
+from model.gc_policy import collector_paused
 from model.schedule import SCHEDULE_COLUMNS, schedule_table
 
 
@@ -34,17 +34,13 @@ def run(args: argparse.Namespace) -> int:
     progress.step("routed")
     # The table and its text make millions of new objects and no garbage cycles: with the collector
     # on, its young collections re-scan them ~60 times (~0.1 s at XL) for nothing to free.
-    collecting = gc.isenabled()
-    gc.disable()
     try:
-        rows = schedule_table(design, plant)
-        progress.step("scheduled")
-        write_csv_columns(out, SCHEDULE_COLUMNS, rows.csv_columns())
+        with collector_paused():
+            rows = schedule_table(design, plant)
+            progress.step("scheduled")
+            write_csv_columns(out, SCHEDULE_COLUMNS, rows.csv_columns())
     except ExportError as exc:
         raise CliError(str(exc)) from None
-    finally:
-        if collecting:
-            gc.enable()
     progress.done()
     missing = rows.unordered_count()
     print(f"{out}: {len(rows)} cables")

@@ -99,12 +99,14 @@ def format_column(values: Sequence[object], spreadsheet_safe: bool = True) -> li
     when it has few distinct values, ints with few distinct values, and floats or ints with
     empty cells are formatted once per distinct value and mapped; any other mix goes cell by cell.
     """
+    if len(values) == 0:
+        return []
     blob = _joined_text(values)
     kinds = {str} if blob is not None else set(map(type, values))
     if kinds <= {str}:
         cells = list(values)
-        formula = spreadsheet_safe and _any_starts(cells, _FORMULA_START)
-        if not formula and not _needs_quotes(cells, blob):
+        formula = spreadsheet_safe and _any_starts(cells, _FORMULA_START, blob)
+        if not formula and not _lines_need_quotes(blob, len(cells)):
             return cells
         distinct = set(cells)
         if len(distinct) * 4 <= len(cells):
@@ -131,12 +133,19 @@ def format_column(values: Sequence[object], spreadsheet_safe: bool = True) -> li
 
 
 def _joined_text(values: Sequence[object]) -> str | None:
-    """The column's cells joined, when every one is text (``str.join`` checks that in C, and
-    the join is what :func:`_needs_quotes` searches); None for any other column."""
+    """The column's cells joined by line breaks, when every one is text (``str.join`` checks
+    that in C; the join is what :func:`_lines_need_quotes` and :func:`_any_starts` search); None
+    for any other column."""
     try:
-        return "".join(values)  # type: ignore[arg-type]
+        return "\n".join(values)  # type: ignore[arg-type]
     except TypeError:
         return None
+
+
+def _lines_need_quotes(blob: str, count: int) -> bool:
+    """Whether some of ``count`` cells joined by line breaks into ``blob`` needs quotes (a cell
+    holding a line break shows as one break too many)."""
+    return any(c in blob for c in _QUOTE_IF[:3]) or blob.count("\n") != count - 1
 
 
 def _needs_quotes(cells: list[str], blob: str | None = None) -> bool:
@@ -144,11 +153,13 @@ def _needs_quotes(cells: list[str], blob: str | None = None) -> bool:
     return any(c in blob for c in _QUOTE_IF)
 
 
-def _any_starts(cells: list[str], starts: tuple[str, ...]) -> bool:
+def _any_starts(cells: list[str], starts: tuple[str, ...], blob: str | None = None) -> bool:
     """Whether some cell may start with one of ``starts`` (one-character ASCII strings): the
     byte after every line break of the joined column, looked at by numpy. A cell holding a line
-    break can only make this say yes wrongly, and the caller then checks cell by cell."""
-    blob = np.frombuffer(("\n" + "\n".join(cells)).encode("utf-8"), dtype=np.uint8)
+    break can only make this say yes wrongly, and the caller then checks cell by cell.
+    ``blob``: the cells already joined by line breaks."""
+    joined = "\n".join(cells) if blob is None else blob
+    blob = np.frombuffer(("\n" + joined).encode("utf-8"), dtype=np.uint8)
     after = blob[np.flatnonzero(blob[:-1] == 10) + 1]
     return bool(np.isin(after, np.frombuffer("".join(starts).encode("ascii"), np.uint8)).any())
 
