@@ -15,10 +15,13 @@ The schedule is built column-wise (:func:`schedule_table`): each column is gathe
 plant's per-link arrays and per-device / per-port tables, the rows are put in order by one sort of
 integer keys (natural-order ranks of the distinct rack and port names), and the route text is
 made once per distinct route. :class:`ScheduleTable` is the entry point for writers (CSV, XLSX,
-NetBox), which format per column; :func:`schedule_rows` gives the same rows as
-:class:`ScheduleRow` records for callers that want one object per cable. A module that lists
-more rows per link (the per-segment rows of structured cabling) builds a ``ScheduleTable`` with
-the same ``SCHEDULE_COLUMNS`` (``ScheduleTable.from_rows``) and the writers take it unchanged.
+NetBox), which format per column. The CSV command writes its ``coded`` columns (runs of columns
+given as their distinct rows and a code per row, formatted once per distinct row); the full
+per-row lists are made only when a writer asks for them (the XLSX sheet, the NetBox export).
+:func:`schedule_rows` gives the same rows as :class:`ScheduleRow` records for callers that want
+one object per cable. A module that lists more rows per link (the per-segment rows of
+structured cabling) builds a ``ScheduleTable`` with the same ``SCHEDULE_COLUMNS``
+(``ScheduleTable.from_rows``) and the writers take it unchanged.
 """
 
 from __future__ import annotations
@@ -26,19 +29,20 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import groupby, repeat
+from itertools import repeat
 from operator import attrgetter, itemgetter
 
 import numpy as np
 from msgspec import Struct
 
 from model.bulk_load import loaded_link_codes
-from model.cabling import NO_MEDIUM, NO_TRAY_PATH, SAME_RACK, CablePlant
+from model.cabling import NO_MEDIUM, CablePlant
 from model.design import Design
 from model.export.csv_writer import CodedColumns
 from model.natural_sort import natural_key
 from model.plant import PhysicalPlant, build_plant
 from model.plant_links import PART_COLUMNS, LinkParts
+from model.schedule_routes import route_column
 from model.structured_layout import uses_structured
 
 SCHEDULE_COLUMNS = (
@@ -115,7 +119,7 @@ class ScheduleTable:
     columns: dict[str, list]
     a_device_id: list[str] = field(default_factory=list)
     b_device_id: list[str] = field(default_factory=list)
-    coded: list | None = None
+    coded: list | None = field(default=None, compare=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.columns["link_id"])
@@ -277,7 +281,7 @@ def _link_table(design: Design, plant: CablePlant, phys: PhysicalPlant | None) -
     speed = np.where(found, plant.speed_gbps[safe], 0.0)
     length = np.where(found, plant.length_m[safe], np.nan)
     ordered = np.where(found & (medium >= 0), plant.ordered_m[safe], np.nan)
-    route_texts, route = _route_column(
+    route_texts, route = route_column(
         plant, trays, status, dev_drop[na], dev_drop[nb], swapped, ids, row
     )
     # ---- gather everything in schedule order
@@ -573,76 +577,3 @@ def _break_ties_by_id(order: np.ndarray, sorted_keys: np.ndarray, ids: list[str]
             e += 1
         out[s : e + 1] = sorted(order[s : e + 1].tolist(), key=ids.__getitem__)
     return out
-
-
-def _route_column(plant, trays, status, drop_a, drop_b, swapped, ids, row) -> tuple:
-    """(the distinct route texts, each link's code in them): a text is made once per (drop
-    pair, direction) (``row``: each link's plant row, -1 when the plant has none)."""
-    n = len(ids)
-    same = (status & SAME_RACK) != 0
-    floor = ~same & ((status & NO_TRAY_PATH) != 0)
-    on_tray = np.flatnonzero(~same & ~floor & (row >= 0))
-    width = int(max(drop_a.max(initial=0), drop_b.max(initial=0))) + 1
-    code = (drop_a[on_tray] * width + drop_b[on_tray]) * 2 + swapped[on_tray]
-    uniq, first, inverse = np.unique(code, return_index=True, return_inverse=True)
-    codes, rows = uniq.tolist(), on_tray[first].tolist()
-    first_of = {}  # the first link of each drop pair (a pair may show in both directions)
-    for c, k in zip(codes, rows, strict=True):
-        first_of.setdefault(c // 2, k)
-    found = _routes_trays(plant, [ids[k] for k in first_of.values()], row[list(first_of.values())])
-    paths = dict(zip(first_of, found, strict=True))
-    texts = []
-    names = _tray_names(trays)
-    for c, k in zip(codes, rows, strict=True):
-        texts.append(_route_text(paths[c // 2], int(status[k]), trays, bool(c % 2), names))
-    out = np.full(n, len(texts), dtype=np.int64)  # "" unless set below
-    if len(on_tray):
-        out[on_tray] = inverse.reshape(-1)
-    out[same] = len(texts) + 1
-    out[floor] = len(texts) + 2
-    return [*texts, "", "(in rack)", "(no tray path: floor run)"], out
-
-
-def _routes_trays(
-    plant: CablePlant, link_ids: list[str], rows: np.ndarray
-) -> list[list[str] | None]:
-    """The trays of each link's route (``rows``: their plant rows), all found together; one by
-    one (None for a link whose route cannot be read) when the plant cannot answer for them all."""
-    try:
-        return plant.route_tray_ids_at(rows)
-    except (AttributeError, KeyError, IndexError):
-        return [_route_trays(plant, link_id) for link_id in link_ids]
-
-
-def _route_trays(plant: CablePlant, link_id: str) -> list[str] | None:
-    try:
-        return list(plant.route_tray_ids(link_id))
-    except (AttributeError, KeyError, IndexError):
-        return None
-
-
-def _tray_names(trays: dict) -> dict[str, str]:
-    """The name a route shows for each tray id (its id when it has none)."""
-    return {tray_id: tray.name or tray_id for tray_id, tray in trays.items()}
-
-
-def _route_text(
-    tray_ids: list[str] | None,
-    status: int,
-    trays: dict,
-    swapped: bool,
-    names: dict[str, str] | None = None,
-) -> str:
-    """The route column of one link: its trays' names, A end first, a name repeated by
-    consecutive trays once (``names``: :func:`_tray_names` of ``trays``, made once per
-    schedule; an id no tray has is shown as it is)."""
-    if status & SAME_RACK:
-        return "(in rack)"
-    if status & NO_TRAY_PATH:
-        return "(no tray path: floor run)"
-    if tray_ids is None:
-        return ""
-    if names is None:
-        names = _tray_names(trays)
-    ordered = tray_ids[::-1] if swapped else tray_ids
-    return " > ".join(name for name, _ in groupby(map(names.get, ordered, ordered)))
