@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         progress.done()
     counts = ", ".join(
-        f"{len(rows)} {stem[3:].replace('_', ' ')}" for stem, (_, rows) in export.tables.items()
+        f"{len(table)} {stem[3:].replace('_', ' ')}" for stem, table in export.tables.items()
     )
     print(
         f"{args.output}: {len(paths)} files for site {export.site!r} "
