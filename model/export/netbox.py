@@ -438,12 +438,22 @@ def _table_cables(design, table: ScheduleTable, plant, site, device_names) -> Ta
         raise ExportError(f"schedule row {missing!r} names no link of the design")
     n = len(link_ids)
     ports = {p: interface_name(p) for p in {*col["a_port"], *col["b_port"]}}
-    # Medium by link id: a twin-port cable's cable id ("l-1+") names no link
-    row = np.fromiter(map(plant.index.get, link_ids, repeat(-1)), np.int64, n)
-    medium = np.asarray(plant.medium_index, dtype=np.int64)
-    kinds = np.where(row >= 0, medium[np.maximum(row, 0)], -1) if n else np.zeros(0, np.int64)
     types = [m.netbox_type for m in plant.media] + [""]
     words = [cable_description(m) for m in plant.media] + [""]
+    # The medium of each row: the schedule's medium column names it by id (the plant's medium
+    # of that link, "" for none), so the cells are looked up by id without the plant's link
+    # index. A column naming some other id (a schedule not made from this plant) is not
+    # trusted: the medium is then found by link id. (A twin-port cable's cable id "l-1+"
+    # names no link, which is why the link id is used.)
+    by_id = {m.id: k for k, m in enumerate(plant.media)} | {"": -1}
+    kinds = col["medium"]
+    if not by_id.keys() >= set(kinds):
+        row = np.fromiter(map(plant.index.get, link_ids, repeat(-1)), np.int64, n)
+        medium = np.asarray(plant.medium_index, dtype=np.int64)
+        kinds = np.where(row >= 0, medium[np.maximum(row, 0)], -1) if n else np.zeros(0, np.int64)
+    else:
+        types = {m_id: types[k] for m_id, k in by_id.items()}
+        words = {m_id: words[k] for m_id, k in by_id.items()}
     lengths = [
         o if o is not None else x
         for o, x in zip(col["ordered_length_m"], col["length_m"], strict=True)
