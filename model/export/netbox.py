@@ -291,27 +291,7 @@ def netbox_tables(
             for r in racks
         ],
     )
-    t["07_devices"] = (
-        DEVICE_HEADER,
-        [
-            (
-                device_names[d.id],
-                d.role,
-                variants[d.id].dtype.vendor,
-                variants[d.id].model,
-                "planned",
-                site,
-                LOCATION_NAME,
-                rack_names[d.rack],
-                d.u,
-                "front",
-                variants[d.id].airflow,
-                tags[d.id],
-                fit_name(f"Hallwright {d.id}", DESCRIPTION_MAX),
-            )
-            for d in devices
-        ],
-    )
+    t["07_devices"] = _device_table(devices, device_names, rack_names, variants, tags, site)
     cables = _schedule_cables(design, schedule, plant, site, device_names)
     t["08_cables"] = cables if isinstance(cables, Table) else (CABLE_HEADER, cables)
     t["09_backplane_cables"] = (
@@ -324,6 +304,33 @@ def netbox_tables(
             t[stem] = Table.from_rows(*table)
     _add_panels(design, plant, schedule, out, device_names, rack_names)
     return out
+
+
+def _device_table(devices, device_names, rack_names, variants, tags, site) -> Table:
+    """The devices' rows as columns; a device type's model, vendor and airflow are worked out
+    once per type variant (they are looked up per device)."""
+    n = len(devices)
+    ids = [d.id for d in devices]
+    of_device = list(map(variants.__getitem__, ids))
+    distinct = dict.fromkeys(of_device)
+    return Table(
+        DEVICE_HEADER,
+        [
+            list(map(device_names.__getitem__, ids)),
+            [d.role for d in devices],
+            Lookup({v: v.dtype.vendor for v in distinct}, of_device),
+            Lookup({v: v.model for v in distinct}, of_device),
+            Repeat("planned", n),
+            Repeat(site, n),
+            Repeat(LOCATION_NAME, n),
+            Lookup(rack_names, [d.rack for d in devices]),
+            [d.u for d in devices],
+            Repeat("front", n),
+            Lookup({v: v.airflow for v in distinct}, of_device),
+            list(map(tags.__getitem__, ids)),
+            [fit_name(f"Hallwright {i}", DESCRIPTION_MAX) for i in ids],
+        ],
+    )
 
 
 def _add_panels(design, plant, schedule, out, device_names, rack_names) -> None:

@@ -119,7 +119,7 @@ def table_chunks(table: Table, chunk_rows: int) -> list[bytes]:
             literals[-1] += ","
     first, last = literals[0], literals[-1] + "\r\n"
     if not cells:  # every column repeated: one line, n times
-        lines = [first + last] * n
+        lines = [last] * n  # the one literal is the whole line
         return [
             (head + "\r\n" + "".join(lines[i : i + chunk_rows])).encode("utf-8")
             for i in range(0, n, chunk_rows)

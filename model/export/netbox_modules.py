@@ -195,7 +195,8 @@ def _plugged_cages(design: Design, plant: CablePlant, link_parts) -> _Cages:
     bay name, the later cage is dropped, as NetBox would have the bay once.
     """
     link_ids, module_a, module_b = _end_modules(link_parts)
-    if not all(map(design.links.__contains__, link_ids)):  # a link gone from the design
+    if link_ids != list(design.links) and not all(map(design.links.__contains__, link_ids)):
+        # a link gone from the design (the plant's own order, compared first, is the design's)
         kept = [i for i, link_id in enumerate(link_ids) if link_id in design.links]
         link_ids = [link_ids[i] for i in kept]
         module_a, module_b = (np.asarray(m, dtype=object)[kept] for m in (module_a, module_b))
