@@ -22,7 +22,8 @@ The transceiver in every used cage is a module in its device's module bay (``10_
 integrated cables (DAC/ACC/AEC/AOC) are not modules, they are the cable. Every device carries an
 asset tag unique in the whole NetBox, which is how the module file finds it (see
 ``model.export.netbox_modules``).
-Every CSV is cut into files of at most ``CHUNK_ROWS`` rows.
+Every CSV is cut into files of at most ``CHUNK_ROWS`` rows, written from the tables' columns
+(``model.export.netbox_columns``), byte for byte what ``csv_writer.csv_chunks`` writes for rows.
 """
 
 from __future__ import annotations
@@ -156,7 +157,11 @@ DEVICE_TYPES_DIR = f"{SHARED}/03_device_types"
 
 @dataclass
 class NetBoxTables:
-    """Everything one export holds: CSV tables by stem, and the NetBox device types."""
+    """Everything one export holds: CSV tables by stem, and the NetBox device types.
+
+    The tables are held column by column (:class:`model.export.netbox_columns.Table`): the big
+    ones (cables, modules) as lookups into tables of distinct names, types and lengths, so
+    they are never turned into a tuple per row unless :meth:`rows` is asked for."""
 
     site: str
     tables: dict[str, Table] = field(default_factory=dict)
