@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from cli import CliError
 from cli.export_common import load_and_route
@@ -27,24 +30,44 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     )
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic collector paused while the plant, the schedule and the tables are built.
+
+    Why: these are millions of strings, lists and numpy arrays that make no reference cycles,
+    and their allocations set off collections that walk every one of them for nothing (~0.4 s
+    at XL, two of them full). Reference counting still frees everything; the collector comes
+    back on when the folder is written (or the export fails), as ``model.gc_policy`` does
+    while a design is built.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def run(args: argparse.Namespace) -> int:
     progress = Progress("export-netbox")
     design, plant = load_and_route(args.file)
     progress.step("routed")
     try:
         # One physical plant for the schedule (cables) and the module file
-        phys = build_plant(plant, with_links=True)
-        export = netbox_tables(
-            design, schedule_table(design, plant, phys, segments=False), plant, phys
-        )
-        progress.step("tables built")
-        paths = write_netbox_dir(args.output, export)
+        with _collector_paused():
+            phys = build_plant(plant, with_links=True)
+            export = netbox_tables(
+                design, schedule_table(design, plant, phys, segments=False), plant, phys
+            )
+            progress.step("tables built")
+            paths = write_netbox_dir(args.output, export)
     except ExportError as exc:
         raise CliError(str(exc)) from None
     finally:
         progress.done()
     counts = ", ".join(
-        f"{len(rows)} {stem[3:].replace('_', ' ')}" for stem, (_, rows) in export.tables.items()
+        f"{len(table)} {stem[3:].replace('_', ' ')}" for stem, table in export.tables.items()
     )
     print(
         f"{args.output}: {len(paths)} files for site {export.site!r} "
