@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from cli import CliError
 from cli.export_common import load_and_route
 from cli.progress import Progress
 from model.export import ExportError
 from model.export.netbox import netbox_tables, write_netbox_dir
+from model.gc_policy import collector_paused
 from model.plant import build_plant
 from model.schedule import schedule_table
 
@@ -30,32 +28,15 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     )
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic collector paused while the plant, the schedule and the tables are built.
-
-    Why: these are millions of strings, lists and numpy arrays that make no reference cycles,
-    and their allocations set off collections that walk every one of them for nothing (~0.4 s
-    at XL, two of them full). Reference counting still frees everything; the collector comes
-    back on when the folder is written (or the export fails), as ``model.gc_policy`` does
-    while a design is built.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def run(args: argparse.Namespace) -> int:
     progress = Progress("export-netbox")
     design, plant = load_and_route(args.file)
     progress.step("routed")
     try:
-        # One physical plant for the schedule (cables) and the module file
-        with _collector_paused():
+        # One physical plant for the schedule (cables) and the module file. The collector is
+        # paused meanwhile: millions of strings, lists and arrays that make no cycles, whose
+        # allocations set off collections walking all of them (~0.4 s at XL, two of them full).
+        with collector_paused():
             phys = build_plant(plant, with_links=True)
             export = netbox_tables(
                 design, schedule_table(design, plant, phys, segments=False), plant, phys
