@@ -52,13 +52,18 @@ def deflate_member(
     name: str, chunks: Iterable[bytes], level: int, workers: int = 2, date_time=None
 ) -> Member:
     """The member ``name`` holding the bytes ``chunks`` yields, deflated at ``level`` by
-    ``workers`` threads while the next chunks are made (at most ``workers`` + 1 in memory)."""
+    ``workers`` threads while the next chunks are made (at most ``workers`` + 1 in memory),
+    the CRC-32 chained over the chunks by a thread of its own (off the encoding thread)."""
     member = Member(name) if date_time is None else Member(name, tuple(date_time))
+
+    def checksum(chunk: bytes) -> None:  # in order: the one thread of ``crc`` runs them FIFO
+        member.crc = zlib.crc32(chunk, member.crc)
+
     pending: deque = deque()
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    with ThreadPoolExecutor(max_workers=workers) as pool, ThreadPoolExecutor(1) as crc:
         for chunk in chunks:
-            member.crc = zlib.crc32(chunk, member.crc)
             member.size += len(chunk)
+            crc.submit(checksum, chunk)
             pending.append(pool.submit(_deflate_part, chunk, level))
             while len(pending) > workers:
                 member.parts.append(pending.popleft().result())
