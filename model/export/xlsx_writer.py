@@ -86,9 +86,13 @@ def _width(value: object) -> int:
 
 def _column_widths(sheet: Sheet) -> list[float]:
     widths = [len(h) for h in sheet.header]
-    for row in sheet.head_rows(_WIDTH_SAMPLE_ROWS):
-        for col, value in enumerate(row):
-            widths[col] = max(widths[col], _width(value))
+    if sheet.columns:  # column by column: no row tuples to build
+        for col, values in enumerate(sheet.columns):
+            widths[col] = max(widths[col], max(map(_width, values[:_WIDTH_SAMPLE_ROWS]), default=0))
+    else:
+        for row in sheet.head_rows(_WIDTH_SAMPLE_ROWS):
+            for col, value in enumerate(row):
+                widths[col] = max(widths[col], _width(value))
     return [min(w + 2, _MAX_WIDTH) for w in widths]
 
 
