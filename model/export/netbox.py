@@ -307,7 +307,9 @@ def netbox_tables(
     for stem, table in t.items():
         if not isinstance(table, Table):
             t[stem] = Table.from_rows(*table)
-    _add_panels(design, plant, schedule, out, device_names, rack_names)
+    # The physical plant's layout when it has one: laying out an XL structured design is ~15 s.
+    layout = getattr(phys, "structured", None)
+    _add_panels(design, plant, schedule, out, device_names, rack_names, layout)
     return out
 
 
@@ -338,7 +340,7 @@ def _device_table(devices, device_names, rack_names, variants, tags, site) -> Ta
     )
 
 
-def _add_panels(design, plant, schedule, out, device_names, rack_names) -> None:
+def _add_panels(design, plant, schedule, out, device_names, rack_names, layout=None) -> None:
     """Structured designs: cords + trunk legs in place of their links' cables (the panels are
     design devices, their types carry the ports); virtual panels as unpositioned devices."""
     if not uses_structured(design):
@@ -350,7 +352,9 @@ def _add_panels(design, plant, schedule, out, device_names, rack_names) -> None:
         a = design.links[row.link_id].a
         if _end_key(design, a.device, a.port) != (row.a_rack, row.a_u, row.a_device, row.a_port):
             flipped.add(row.link_id)
-    panels = panel_export(design, plant, out.site, device_names, rack_names, labels, flipped)
+    panels = panel_export(
+        design, plant, out.site, device_names, rack_names, labels, flipped, layout=layout
+    )
     if not panels.links:
         return
     site = out.site
