@@ -208,9 +208,7 @@ class TrayLoad(QObject):
         changed, self._changed = self._changed, set()
         # Fill is the analysis's figure (the peak along the tray), not a sum of every cable
         # touching the tray: the same model count on the same design and plant.
-        self.fill = self._tray_fill.update(
-            self.design, self.plant, changed, peaks=self.fill_wanted
-        )
+        self.fill = self._tray_fill.update(self.design, self.plant, changed, peaks=self.fill_wanted)
         self.counts = (
             self._visible_counts()
             if self.link_shown()
