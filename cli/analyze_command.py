@@ -7,6 +7,7 @@ import json
 
 from cli import load_or_refuse
 from cli.export_common import add_policy_argument
+from cli.progress import Progress
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
@@ -35,8 +36,15 @@ def cable_plant(design, policy: str | None = None):
 def run(args: argparse.Namespace) -> int:
     from model.analysis import analyze
 
-    design = load_or_refuse(args.file)  # unreadable files are refused there too
-    report = analyze(design, cable_plant(design, args.policy))
+    progress = Progress("analyze")
+    try:
+        design = load_or_refuse(args.file)  # unreadable files are refused there too
+        progress.step("loaded")
+        plant = cable_plant(design, args.policy)
+        progress.step("routed")
+        report = analyze(design, plant)
+    finally:
+        progress.done()  # the line cleared before the report (or an error) is printed
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from cli import CliError
+from cli.progress import Progress
 from model.fileio import DesignFileError, save_design
 from model.generate import TEMPLATES, GenerateError, apply_cabling, generate
 from model.structured_layout import CABLING_STYLES
@@ -139,16 +140,22 @@ def generator_params(args: argparse.Namespace, given: set[str] = frozenset()) ->
 def run(args: argparse.Namespace) -> int:
     template = args.template
     params = generator_params(args)
+    progress = Progress("generate")
     try:
         design = generate(template, **params)
     except GenerateError as exc:
+        progress.done()
         raise CliError(str(exc)) from None
+    progress.step("generated")
     # Panels at the top of the racks for the structured styles, as the design records.
     apply_cabling(design, getattr(args, "cabling", "direct"))
+    progress.step("cabling placed")
     try:
         save_design(design, args.output)
     except DesignFileError as exc:
         raise CliError(str(exc)) from None
+    finally:
+        progress.done()
     roles: dict[str, int] = {}
     types = design.catalog.device_types
     for device in design.devices.values():

@@ -12,14 +12,18 @@ import sys
 import time
 from typing import TextIO
 
+AFTER_S = 1.0  # work shorter than this shows no progress
+
 
 class Progress:
     """``step(what)`` after each stage of a command; ``done()`` at its end."""
 
-    def __init__(self, command: str, stream: TextIO | None = None, after_s: float = 1.0) -> None:
+    def __init__(
+        self, command: str, stream: TextIO | None = None, after_s: float | None = None
+    ) -> None:
         self.command = command
         self.stream = stream if stream is not None else sys.stderr
-        self.after_s = after_s
+        self.after_s = AFTER_S if after_s is None else after_s
         self.started = time.perf_counter()
         self.shown = False
         isatty = getattr(self.stream, "isatty", None)

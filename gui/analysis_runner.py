@@ -139,8 +139,15 @@ class AnalysisRunner(QObject):
     failed = Signal(str)
 
     def __init__(
-        self, design: Design, plant: CablePlant, delay_ms: int = DEBOUNCE_MS, parent=None
+        self,
+        design: Design,
+        plant: CablePlant,
+        delay_ms: int = DEBOUNCE_MS,
+        parent=None,
+        snapshots: Snapshotter | None = None,
     ) -> None:
+        """``snapshots``: a Snapshotter of this design and plant, primed on the loading thread
+        (:func:`gui.document.prepare`); without one the first snapshot is taken here."""
         super().__init__(parent)
         collect_on_gui_thread()  # the worker never runs a collection (see gui.main_thread_gc)
         self.design = design
@@ -149,7 +156,12 @@ class AnalysisRunner(QObject):
         self.result: AnalysisResult | None = None
         self.snapshot_s = 0.0
         self._analyzer: Analyzer | None = None
-        self._snapshots = Snapshotter(design, plant)  # copies only what edits changed
+        if snapshots is not None and (
+            snapshots.design is not design or snapshots.plant is not plant
+        ):
+            raise ValueError("the snapshots follow another design or plant")
+        # copies only what edits changed
+        self._snapshots = snapshots or Snapshotter(design, plant)
         self._changes: list[Change] = []  # since the analyzer's last job
         self._changed_links: set[str] = set()
         self._pool = QThreadPool(self)

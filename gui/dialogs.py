@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import msgspec
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -145,18 +147,20 @@ class NewHallDialog(QDialog):
             )
         )
 
-    def design(self) -> Design:
-        """The new design (generated in the caller's thread; see MainWindow.new_document)."""
+    def builder(self) -> Callable[[], Design]:
+        """What makes the new design, with the dialog's values read now (on the GUI thread), so
+        it can run on a worker thread (see DocumentFiles.new_document)."""
         name = self.name.text().strip() or "Untitled hall"
         key = self.template.currentData()
         if key is None:
-            return empty_design(self.width.value(), self.depth.value(), self.tile.value(), name)
+            size = (self.width.value(), self.depth.value(), self.tile.value())
+            return lambda: empty_design(*size, name)
         from model.generate import generate
 
         given = self.name.text().strip()
-        return generate(
-            key, name=given if given and given != "Untitled hall" else None, **self.params()
-        )
+        params = self.params()
+        named = given if given and given != "Untitled hall" else None
+        return lambda: generate(key, name=named, **params)
 
 
 class HallDialog(QDialog):

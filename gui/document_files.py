@@ -18,8 +18,8 @@ from gui.document import (
     Autosaver,
     Document,
     RecentFiles,
-    load_with_progress,
     open_with_progress,
+    prepare,
     run_with_progress,
 )
 from gui.plain_text import message, tooltip
@@ -72,7 +72,10 @@ class DocumentFiles:
         if dialog.exec() != NewHallDialog.Accepted:
             return
         try:
-            design = run_with_progress(dialog.design, "Generating the design…", self.window)
+            build = dialog.builder()
+            prepared = run_with_progress(
+                lambda: prepare(build()), "Generating the design…", self.window
+            )
         except Exception as exc:  # noqa: BLE001 - GenerateError and friends: one sentence to the user
             QMessageBox.critical(
                 self.window, "Cannot create the design", message("The design was not created.", exc)
@@ -80,7 +83,8 @@ class DocumentFiles:
             return
         self.autosaver.discard()
         # A generated fabric is work worth a prompt; an empty hall is not.
-        self.window.set_document(Document(design, unsaved=bool(design.racks)))
+        unsaved = bool(prepared.design.racks)
+        self.window.set_document(Document.prepared(prepared, unsaved=unsaved))
 
     def open_dialog(self) -> None:
         start = str(self.document.path.parent) if self.document and self.document.path else ""
@@ -159,14 +163,14 @@ class DocumentFiles:
         if answer != QMessageBox.Yes:
             return
         try:
-            design = load_with_progress(doc.path, self.window)
+            document = open_with_progress(doc.path, self.window)
         except DesignFileError as exc:
             QMessageBox.critical(
                 self.window, "Cannot revert", message("The file was not reloaded.", exc)
             )
             return
         self.autosaver.discard()
-        self.window.set_document(Document(design, doc.path))
+        self.window.set_document(document)
 
     def offer_recovery(self) -> bool:
         """After a crash: offer to recover autosaved changes. True when a document was recovered."""
@@ -188,13 +192,17 @@ class DocumentFiles:
                 path.with_suffix("").with_suffix(".origin.json").unlink(missing_ok=True)
                 continue
             try:
-                design = self.autosaver.take(path)
+                prepared = run_with_progress(
+                    lambda path=path: prepare(self.autosaver.take(path)),
+                    f"Recovering {name}…",
+                    self.window,
+                )
             except DesignFileError as exc:
                 QMessageBox.critical(
                     self.window, "Cannot recover", message("The changes were not recovered.", exc)
                 )
                 continue
-            document = Document(design, origin)
+            document = Document.prepared(prepared, origin)
             self.autosaver.adopt(document, path)  # kept until the next save or autosave
             self.window.set_document(document)
             document.stack.resetClean()

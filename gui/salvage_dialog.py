@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from gui.document import Document, editing_plant, run_with_progress
+from gui.document import Document, Prepared, prepare, run_with_progress
 from gui.plain_text import message
 from model.fileio import DesignFileError, Salvage, salvage_design_bytes
 
@@ -28,12 +28,12 @@ def offer_salvage(parent: QWidget, path: Path, error: DesignFileError) -> Docume
         refuse(parent, "Cannot open design", error)
         return None
 
-    def work() -> tuple[Salvage, object]:
+    def work() -> tuple[Salvage, Prepared]:
         salvage = salvage_design_bytes(Path(path).read_bytes(), Path(path).name)
-        return salvage, editing_plant(salvage.design)
+        return salvage, prepare(salvage.design)
 
     try:
-        salvage, plant = run_with_progress(work, f"Reading {path.name}…", parent)
+        salvage, prepared = run_with_progress(work, f"Reading {path.name}…", parent)
     except (DesignFileError, OSError) as exc:
         refuse(parent, "Cannot open design", exc)
         return None
@@ -41,7 +41,7 @@ def offer_salvage(parent: QWidget, path: Path, error: DesignFileError) -> Docume
     box.exec()
     if box.clickedButton() is not box.open_button:
         return None
-    document = Document(salvage.design, Path(path), plant)
+    document = Document.prepared(prepared, Path(path))
     document.stack.resetClean()  # shown as modified: saving would write the reduced design
     return document
 

@@ -114,7 +114,9 @@ class AnalysisDocks(QObject):
         self.document, self.scene = document, scene
         self.marks = WarningMarksItem(scene)
         scene.addItem(self.marks)
-        self.runner = AnalysisRunner(document.design, document.plant, parent=self)
+        self.runner = AnalysisRunner(
+            document.design, document.plant, parent=self, snapshots=document.take_snapshots()
+        )
         self.panel.set_runner(self.runner)
         self.runner.stale.connect(self.warnings.set_stale)
         self.runner.stale.connect(self.charts.set_stale)
@@ -242,18 +244,21 @@ class AnalysisDocks(QObject):
             return
         if wizard.new_document.isChecked() and not self.window.maybe_save():
             return
+        replace = wizard.replace_hall.isChecked()
         try:
-            design = wizard.build()
+            # A new document's plant and first snapshot are made on the generating worker.
+            prepared = None if replace else wizard.build_prepared()
+            design = wizard.build() if replace else prepared.design
         except GenerateError as exc:
             self.window.statusBar().showMessage(f"Not generated: {exc}", 10000)
             return
-        if wizard.replace_hall.isChecked():
+        if replace:
             error = self.replace_contents(design)
             if error:
                 self.window.statusBar().showMessage(f"Not generated: {error}", 10000)
                 return
         else:
-            self.window.set_document(Document(design, unsaved=True))
+            self.window.set_document(Document.prepared(prepared, unsaved=True))
         notes = "".join(f"; note: {n}" for n in getattr(design, "generation_notes", ()))
         self.window.statusBar().showMessage(
             f"Generated {design.name}: {len(design.racks):,} racks, {len(design.links):,} links"

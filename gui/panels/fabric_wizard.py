@@ -11,6 +11,8 @@ item ("catalog's choice", "auto", 0 servers per rack) is not passed, as on the C
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -28,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui.document import run_with_progress
+from gui.document import Prepared, prepare, run_with_progress
 from gui.plain_text import escape
 from model.catalog import Catalog, builtin_catalog
 from model.design import Design
@@ -350,18 +352,22 @@ class FabricWizard(QDialog):
 
     def build(self) -> Design:
         """Generate the design in a worker thread while a progress dialog keeps the window alive."""
-        params = self.build_params()
-        return generate_with_progress(
-            self.template_key(), params, self, cabling=self.cabling.currentData()
+        return run_with_progress(self.builder(), self._progress_label(), self)
+
+    def build_prepared(self) -> Prepared:
+        """:meth:`build`, with the new document's plant and first snapshot made on the same
+        worker (:func:`gui.document.prepare`)."""
+        build = self.builder()
+        return run_with_progress(lambda: prepare(build()), self._progress_label(), self)
+
+    def builder(self) -> Callable[[], Design]:
+        """What generates the design, with the wizard's values read now (on the GUI thread)."""
+        template, params, cabling = (
+            self.template_key(),
+            self.build_params(),
+            self.cabling.currentData(),
         )
+        return lambda: apply_cabling(generate(template, **params), cabling)
 
-
-def generate_with_progress(
-    template: str, params: dict, parent=None, cabling: str = "direct"
-) -> Design:
-    """Run ``generate`` (and the cabling style's panel placement) off the GUI thread; show a
-    busy dialog when it takes a while."""
-    label = f"Generating {TEMPLATE_LABELS.get(template, template)}…"
-    return run_with_progress(
-        lambda: apply_cabling(generate(template, **params), cabling), label, parent
-    )
+    def _progress_label(self) -> str:
+        return f"Generating {TEMPLATE_LABELS.get(self.template_key(), self.template_key())}…"

@@ -159,8 +159,8 @@ def test_new_empty_hall(window, monkeypatch):
         def exec(self):
             return 1
 
-        def design(self):
-            return empty_design(30, 20, name="Hall B")
+        def builder(self):
+            return lambda: empty_design(30, 20, name="Hall B")
 
     monkeypatch.setattr(document_files_module, "NewHallDialog", FakeNewHallDialog)
     window.new_action.trigger()

@@ -131,3 +131,31 @@ def test_one_command_builds_the_4_su_superpod_with_every_network(tmp_path, capsy
         assert {"Switches", "Transceivers"} <= per[fabric], fabric
         assert per[fabric] & {"Cables", "Fibres"}, fabric
     assert {"Switches", "Cables"} <= per["oob"]
+
+
+def test_generate_and_analyze_show_progress_on_a_terminal_and_clear_it(
+    tmp_path, capsys, monkeypatch
+):
+    import io
+    import sys
+
+    import cli.progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(cli.progress, "AFTER_S", 0.0)  # as if every step took over a second
+    out = tmp_path / "fabric.hall.json"
+    for argv, steps in (
+        (["generate", "fat-tree", "--k", "4", "-o", str(out)], ("generated", "cabling placed")),
+        (["analyze", str(out)], ("loaded", "routed")),
+    ):
+        terminal = Terminal()
+        monkeypatch.setattr(sys, "stderr", terminal)
+        assert run_cli(argv) == 0
+        shown = terminal.getvalue()
+        for step in steps:
+            assert f"\r\x1b[K{argv[0]}: {step} (" in shown
+        assert shown.endswith("\r\x1b[K")  # the line is cleared before the output
+        assert capsys.readouterr().out  # the command's own output is on stdout, as before

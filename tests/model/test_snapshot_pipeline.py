@@ -232,6 +232,32 @@ def test_successive_snapshots_share_only_what_no_edit_changed():
     snapshots.close()
 
 
+def test_a_primed_snapshot_is_handed_out_only_while_nothing_changed():
+    design = fabric()
+    plant = CablePlant(design)
+    snapshots = Snapshotter(design, plant)
+    snapshots.prime()  # as the loading thread does, before anybody edits
+    primed = snapshots.take()
+    assert primed[0] is not design and figures(analyze(*primed)) == figures(analyze(design, plant))
+    snapshots.prime()
+    rack = next(iter(design.racks))
+    design.move_racks({rack: (3.5, 20.0)})  # an edit after priming: the primed copy is stale
+    plant.refresh()
+    moved, moved_plant = snapshots.take()
+    assert moved.racks[rack] == design.racks[rack] != primed[0].racks[rack]
+    assert figures(analyze(moved, moved_plant)) == figures(analyze(design, plant))
+    snapshots.close()
+
+
+def test_a_snapshot_of_a_hall_without_links_analyses():
+    design = fabric()
+    design.remove_links(list(design.links))
+    design.remove_devices(list(design.devices))
+    plant = CablePlant(design)
+    snap, snap_plant = snapshot(design, plant)
+    assert figures(analyze(snap, snap_plant)) == figures(analyze(design, plant))
+
+
 def _plant_arrays(plant) -> dict[str, np.ndarray]:
     return {n: v for n, v in vars(plant).items() if isinstance(v, np.ndarray) and v.size >= 4096}
 
