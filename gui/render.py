@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import gc
 import math
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from gui.document import make_plant
 from gui.plant_feed import close_feed
 from model.design import Design
 from model.fileio import DesignFileError, write_atomic
+from model.gc_policy import collector_paused
 from model.wording import count
 
 FORMATS = (".png", ".svg", ".pdf")
@@ -59,13 +59,8 @@ def render_design(
     # the counts are ~10^5 objects that make no garbage cycles, yet their allocation triggered
     # collections walking them (XL: ~0.1 s of a render). Nothing outlives the render but the
     # picture, and the collector runs again as before once it is written.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         return _render(design, out, suffix, width_px, plant, show_links, title_block, printer)
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _render(
@@ -84,6 +79,7 @@ def _render(
     plant = make_plant(design) if own_plant else plant
     stack = QUndoStack()
     scene = HallScene(design, stack, plant)
+    scene.tray_load.fill_wanted = scene.show_tray_fill  # the fill tint shows only when shown
     scene.tray_load.run_to_end()
     if show_links and len(design.links) <= MAX_LINK_ITEMS:
         scene.show_links(design.links)

@@ -40,10 +40,10 @@ Choices, written down:
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 
 import msgspec
-import numpy as np
 
 from model.channels import CONNECTOR_FAMILY, CONNECTOR_FIBRES, Channel, Element, plant_channels
 from model.findings import Finding
@@ -208,7 +208,13 @@ def _route_links(design, plant, direct: dict[str, Channel]) -> dict[tuple[str, s
 
 
 def _round_up(lengths: tuple[float, ...], length_m: float) -> float:
-    k = int(np.searchsorted(np.asarray(lengths, dtype=float), length_m - 1e-9))
+    """The first orderable length >= ``length_m`` (to 1 nm), NaN when none is or the length is
+    unknown. ``bisect_left`` is numpy's ``searchsorted`` search (the same lower-bound halving,
+    so the same index on any tuple), without making an array per call: at XL that was ~15 s
+    of a zones layout's 1.8 M cords and trunks. NaN is tested first, as numpy sorts it last."""
+    if length_m != length_m:
+        return math.nan
+    k = bisect_left(lengths, length_m - 1e-9)
     return float(lengths[k]) if k < len(lengths) else math.nan
 
 

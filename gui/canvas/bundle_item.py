@@ -65,6 +65,9 @@ class TrayLoad(QObject):
         # (the fill is the analysis figure of the whole design). ``link_shown()`` gives a test
         # link id -> drawn, or None when every layer is shown.
         self.link_shown = lambda: None
+        # False: the own count leaves ``fill`` empty (a headless picture that shows no tray fill
+        # never reads it; the editor keeps it True, as it may show the fill at any time).
+        self.fill_wanted = True
         self._last = None  # the last result taken, to filter again when layers change
         # Per tray, the stretches (arc-length intervals, m) some cable runs along (the model's
         # TrayFill.used_stretches): a bundle is drawn there only, not along an unused leg.
@@ -205,7 +208,7 @@ class TrayLoad(QObject):
         changed, self._changed = self._changed, set()
         # Fill is the analysis's figure (the peak along the tray), not a sum of every cable
         # touching the tray: the same model count on the same design and plant.
-        self.fill = self._tray_fill.update(self.design, self.plant, changed)
+        self.fill = self._tray_fill.update(self.design, self.plant, changed, peaks=self.fill_wanted)
         self.counts = (
             self._visible_counts()
             if self.link_shown()

@@ -112,11 +112,11 @@ class RackField(QGraphicsItem):
         ((scene footprint, scene front strip) or None when the rack is not
         axis-aligned, shown, opacity, width m, side m its label needs or None, far fill,
         edge pen, body fill, front colour)."""
-        transform = item.sceneTransform()
+        r = item.footprint()
         rects = None
         if item.rotation() % 90 == 0:  # axis-aligned: footprint and strip are scene rectangles
-            rects = (transform.mapRect(item.footprint()), transform.mapRect(item.front()))
-        r = item.footprint()
+            transform = item.sceneTransform()
+            rects = (transform.mapRect(r), transform.mapRect(item.front()))
         pen, fill = item.look()
         # Equal pens and fills shared: the paint then sets them only when they change.
         pen = self._looks.setdefault(("pen", pen.color().rgba(), pen.widthF()), pen)

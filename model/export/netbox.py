@@ -22,7 +22,8 @@ The transceiver in every used cage is a module in its device's module bay (``10_
 integrated cables (DAC/ACC/AEC/AOC) are not modules, they are the cable. Every device carries an
 asset tag unique in the whole NetBox, which is how the module file finds it (see
 ``model.export.netbox_modules``).
-Every CSV is cut into files of at most ``CHUNK_ROWS`` rows.
+Every CSV is cut into files of at most ``CHUNK_ROWS`` rows, written from the tables' columns
+(``model.export.netbox_columns``), byte for byte what ``csv_writer.csv_chunks`` writes for rows.
 """
 
 from __future__ import annotations
@@ -38,10 +39,9 @@ import numpy as np
 from model.cabling import CablePlant
 from model.design import Design
 from model.export import ExportError
-from model.export.csv_writer import csv_chunks
 from model.export.folder_writer import replace_folder
+from model.export.netbox_columns import Lookup, Repeat, Table, table_chunks
 from model.export.netbox_modules import (
-    MODULE_HEADER,
     MODULE_TYPES_DIR,
     MODULES_STEM,
     ModuleType,
@@ -157,15 +157,23 @@ DEVICE_TYPES_DIR = f"{SHARED}/03_device_types"
 
 @dataclass
 class NetBoxTables:
-    """Everything one export holds: CSV tables by stem, and the NetBox device types."""
+    """Everything one export holds: CSV tables by stem, and the NetBox device types.
+
+    The tables are held column by column (:class:`model.export.netbox_columns.Table`): the big
+    ones (cables, modules) as lookups into tables of distinct names, types and lengths, so
+    they are never turned into a tuple per row unless :meth:`rows` is asked for."""
 
     site: str
-    tables: dict[str, tuple[tuple[str, ...], list[tuple]]] = field(default_factory=dict)
+    tables: dict[str, Table] = field(default_factory=dict)
     device_types: list[TypeVariant] = field(default_factory=list)
     module_types: list[ModuleType] = field(default_factory=list)
 
     def rows(self, stem: str) -> list[tuple]:
-        return self.tables[stem][1]
+        """The table ``stem`` as row tuples (built from its columns on each call)."""
+        return self.tables[stem].rows()
+
+    def set_rows(self, stem: str, header: tuple[str, ...], rows: list[tuple]) -> None:
+        self.tables[stem] = Table.from_rows(header, rows)
 
 
 def _variants(design: Design) -> dict[str, TypeVariant]:
@@ -288,38 +296,51 @@ def netbox_tables(
             for r in racks
         ],
     )
-    t["07_devices"] = (
-        DEVICE_HEADER,
-        [
-            (
-                device_names[d.id],
-                d.role,
-                variants[d.id].dtype.vendor,
-                variants[d.id].model,
-                "planned",
-                site,
-                LOCATION_NAME,
-                rack_names[d.rack],
-                d.u,
-                "front",
-                variants[d.id].airflow,
-                tags[d.id],
-                fit_name(f"Hallwright {d.id}", DESCRIPTION_MAX),
-            )
-            for d in devices
-        ],
-    )
-    t["08_cables"] = (CABLE_HEADER, _schedule_cables(design, schedule, plant, site, device_names))
+    t["07_devices"] = _device_table(devices, device_names, rack_names, variants, tags, site)
+    cables = _schedule_cables(design, schedule, plant, site, device_names)
+    t["08_cables"] = cables if isinstance(cables, Table) else (CABLE_HEADER, cables)
     t["09_backplane_cables"] = (
         CABLE_HEADER,
         _backplane_cables(design, plant, site, device_names, rack_names),
     )
-    t[MODULES_STEM] = (MODULE_HEADER, modules.rows)
-    _add_panels(design, plant, schedule, out, device_names, rack_names)
+    t[MODULES_STEM] = modules.table
+    for stem, table in t.items():
+        if not isinstance(table, Table):
+            t[stem] = Table.from_rows(*table)
+    # The physical plant's layout when it has one: laying out an XL structured design is ~15 s.
+    layout = getattr(phys, "structured", None)
+    _add_panels(design, plant, schedule, out, device_names, rack_names, layout)
     return out
 
 
-def _add_panels(design, plant, schedule, out, device_names, rack_names) -> None:
+def _device_table(devices, device_names, rack_names, variants, tags, site) -> Table:
+    """The devices' rows as columns; a device type's model, vendor and airflow are worked out
+    once per type variant (they are looked up per device)."""
+    n = len(devices)
+    ids = [d.id for d in devices]
+    of_device = list(map(variants.__getitem__, ids))
+    distinct = dict.fromkeys(of_device)
+    return Table(
+        DEVICE_HEADER,
+        [
+            list(map(device_names.__getitem__, ids)),
+            [d.role for d in devices],
+            Lookup({v: v.dtype.vendor for v in distinct}, of_device),
+            Lookup({v: v.model for v in distinct}, of_device),
+            Repeat("planned", n),
+            Repeat(site, n),
+            Repeat(LOCATION_NAME, n),
+            Lookup(rack_names, [d.rack for d in devices]),
+            [d.u for d in devices],
+            Repeat("front", n),
+            Lookup({v: v.airflow for v in distinct}, of_device),
+            list(map(tags.__getitem__, ids)),
+            [fit_name(f"Hallwright {i}", DESCRIPTION_MAX) for i in ids],
+        ],
+    )
+
+
+def _add_panels(design, plant, schedule, out, device_names, rack_names, layout=None) -> None:
     """Structured designs: cords + trunk legs in place of their links' cables (the panels are
     design devices, their types carry the ports); virtual panels as unpositioned devices."""
     if not uses_structured(design):
@@ -331,25 +352,31 @@ def _add_panels(design, plant, schedule, out, device_names, rack_names) -> None:
         a = design.links[row.link_id].a
         if _end_key(design, a.device, a.port) != (row.a_rack, row.a_u, row.a_device, row.a_port):
             flipped.add(row.link_id)
-    panels = panel_export(design, plant, out.site, device_names, rack_names, labels, flipped)
+    panels = panel_export(
+        design, plant, out.site, device_names, rack_names, labels, flipped, layout=layout
+    )
     if not panels.links:
         return
-    t, site = out.tables, out.site
+    site = out.site
     if panels.virtual:
         variants = {v.dtype.id: v for v in out.device_types}
         for _, _, part_id in panels.virtual:
             if part_id not in variants:
                 variants[part_id] = TypeVariant(design.catalog.device_types[part_id], {}, ())
         out.device_types = sorted(variants.values(), key=lambda v: v.slug)
-        vendors = {v for v, _ in t["01_manufacturers"][1]} | {
+        vendors = {v for v, _ in out.rows("01_manufacturers")} | {
             v.dtype.vendor for v in variants.values()
         }
-        t["01_manufacturers"] = (MANUFACTURER_HEADER, [(v, slugify(v)) for v in sorted(vendors)])
-        roles = sorted({r for r, _, _ in t["02_device_roles"][1]} | {PANEL_ROLE})
-        t["02_device_roles"] = (
+        out.set_rows(
+            "01_manufacturers", MANUFACTURER_HEADER, [(v, slugify(v)) for v in sorted(vendors)]
+        )
+        roles = sorted({r for r, _, _ in out.rows("02_device_roles")} | {PANEL_ROLE})
+        out.set_rows(
+            "02_device_roles",
             ROLE_HEADER,
             [(r, slugify(r), ROLE_COLORS.get(r, "607d8b")) for r in roles],
         )
+        device_rows = out.rows("07_devices")
         for name, rack_id, part_id in panels.virtual:
             variant = variants[part_id]
             row = {
@@ -368,12 +395,15 @@ def _add_panels(design, plant, schedule, out, device_names, rack_names) -> None:
                     DESCRIPTION_MAX,
                 ),
             }
-            t["07_devices"][1].append(tuple(row.get(h, "") for h in DEVICE_HEADER))
+            device_rows.append(tuple(row.get(h, "") for h in DEVICE_HEADER))
+        out.set_rows("07_devices", DEVICE_HEADER, device_rows)
     kept = [
-        r for r, s in zip(t["08_cables"][1], schedule, strict=True) if s.link_id not in panels.links
+        r
+        for r, s in zip(out.rows("08_cables"), schedule, strict=True)
+        if s.link_id not in panels.links
     ]
     kept.extend(tuple(c.get(h, "") for h in CABLE_HEADER) for c in panels.cables)
-    t["08_cables"] = (CABLE_HEADER, kept)
+    out.set_rows("08_cables", CABLE_HEADER, kept)
 
 
 def _cable(site, names, a, b, medium, label, length) -> tuple:
@@ -395,7 +425,7 @@ def _cable(site, names, a, b, medium, label, length) -> tuple:
     )
 
 
-def _schedule_cables(design, schedule, plant, site, device_names) -> list[tuple]:
+def _schedule_cables(design, schedule, plant, site, device_names) -> list[tuple] | Table:
     if isinstance(schedule, ScheduleTable):
         return _table_cables(design, schedule, plant, site, device_names)
     rows = []
@@ -412,10 +442,11 @@ def _schedule_cables(design, schedule, plant, site, device_names) -> list[tuple]
     return rows
 
 
-def _table_cables(design, table: ScheduleTable, plant, site, device_names) -> list[tuple]:
-    """:func:`_schedule_cables` of a schedule given column by column: the A and B ends are the
-    table's (device id and port per end); each column is mapped in one pass, names, types,
-    labels and lengths worked out once per distinct value, and the rows zipped together."""
+def _table_cables(design, table: ScheduleTable, plant, site, device_names) -> Table:
+    """:func:`_schedule_cables` of a schedule given column by column, as columns: the A and B
+    ends are the table's (device id and port per end); names, ports, types and lengths are
+    lookups into tables of their distinct values (the writer formats each entry once), the
+    medium of each row a code of the plant's."""
     col = table.columns
     link_ids = col["link_id"]
     if not all(map(design.links.__contains__, link_ids)):
@@ -423,38 +454,52 @@ def _table_cables(design, table: ScheduleTable, plant, site, device_names) -> li
         raise ExportError(f"schedule row {missing!r} names no link of the design")
     n = len(link_ids)
     ports = {p: interface_name(p) for p in {*col["a_port"], *col["b_port"]}}
-    # Medium by link id: a twin-port cable's cable id ("l-1+") names no link
-    row = np.fromiter(map(plant.index.get, link_ids, repeat(-1)), np.int64, n)
-    medium = np.asarray(plant.medium_index)
-    kinds = np.where(row >= 0, medium[np.maximum(row, 0)], -1).tolist() if n else []
     types = [m.netbox_type for m in plant.media] + [""]
     words = [cable_description(m) for m in plant.media] + [""]
+    # The medium of each row: the schedule's medium column names it by id (the plant's medium
+    # of that link, "" for none), so the cells are looked up by id without the plant's link
+    # index. A column naming some other id (a schedule not made from this plant) is not
+    # trusted: the medium is then found by link id. (A twin-port cable's cable id "l-1+"
+    # names no link, which is why the link id is used.)
+    by_id = {m.id: k for k, m in enumerate(plant.media)} | {"": -1}
+    kinds = col["medium"]
+    if not by_id.keys() >= set(kinds):
+        row = np.fromiter(map(plant.index.get, link_ids, repeat(-1)), np.int64, n)
+        medium = np.asarray(plant.medium_index, dtype=np.int64)
+        kinds = np.where(row >= 0, medium[np.maximum(row, 0)], -1) if n else np.zeros(0, np.int64)
+    else:
+        types = {m_id: types[k] for m_id, k in by_id.items()}
+        words = {m_id: words[k] for m_id, k in by_id.items()}
     lengths = [
         o if o is not None else x
         for o, x in zip(col["ordered_length_m"], col["length_m"], strict=True)
     ]
-    rounded = {v: None if v is None else round(v, 2) for v in set(lengths)}
+    distinct = set(lengths)
+    rounded = {v: None if v is None else round(v, 2) for v in distinct}
+    units = {v: "" if v is None else "m" for v in distinct}
     labels = col["label"]
     if max(map(len, labels), default=0) > LABEL_MAX or list(map(str.strip, labels)) != labels:
         fitted = {v: fit_name(v, LABEL_MAX) for v in set(labels)}
         labels = list(map(fitted.__getitem__, labels))
-    return list(
-        zip(
-            repeat(site, n),
-            map(device_names.__getitem__, table.a_device_id),
-            repeat("dcim.interface"),
-            map(ports.__getitem__, col["a_port"]),
-            repeat(site),
-            map(device_names.__getitem__, table.b_device_id),
-            repeat("dcim.interface"),
-            map(ports.__getitem__, col["b_port"]),
-            map(types.__getitem__, kinds),
-            repeat("planned"),
+    interface = Repeat("dcim.interface", n)
+    return Table(
+        CABLE_HEADER,
+        [
+            Repeat(site, n),
+            Lookup(device_names, table.a_device_id),
+            interface,
+            Lookup(ports, col["a_port"]),
+            Repeat(site, n),
+            Lookup(device_names, table.b_device_id),
+            interface,
+            Lookup(ports, col["b_port"]),
+            Lookup(types, kinds),
+            Repeat("planned", n),
             labels,
-            map(rounded.__getitem__, lengths),
-            ("" if v is None else "m" for v in lengths),
-            map(words.__getitem__, kinds),
-        )
+            Lookup(rounded, lengths),
+            Lookup(units, lengths),
+            Lookup(words, kinds),
+        ],
     )
 
 
@@ -495,7 +540,7 @@ def netbox_files(export: NetBoxTables) -> dict[str, bytes]:
     """Relative path -> bytes of every file of the export folder, in import order."""
     files: dict[str, bytes] = {"README.txt": README.format(site=export.site).encode("utf-8")}
     for folder, stem in TABLES:
-        header, rows = export.tables[stem]
+        table = export.tables[stem]
         if stem == "04_sites":
             for v in export.device_types:
                 path = f"{DEVICE_TYPES_DIR}/{v.slug}.yaml"
@@ -503,10 +548,10 @@ def netbox_files(export: NetBoxTables) -> dict[str, bytes]:
             for m in export.module_types:
                 path = f"{MODULE_TYPES_DIR}/{m.slug}.yaml"
                 files[path] = yaml_document(m.document()).encode("utf-8")
-        if not rows and stem in OPTIONAL_TABLES:
+        if not len(table) and stem in OPTIONAL_TABLES:
             continue
-        chunks = csv_chunks(header, rows, CHUNK_ROWS)
-        for name, part in zip(chunk_names(stem, len(rows)), chunks, strict=True):
+        chunks = table_chunks(table, CHUNK_ROWS)
+        for name, part in zip(chunk_names(stem, len(table)), chunks, strict=True):
             # formula-safe: these files get opened in a spreadsheet before the import
             files[f"{folder}/{name}"] = part
     return files

@@ -32,7 +32,6 @@ itself (exported as the cable), and backplane links have no plug at all.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import repeat
 from operator import itemgetter
 
 import numpy as np
@@ -41,6 +40,7 @@ from model.cabling import CablePlant
 from model.cages import CAGE_STRIDE, cage_view, port_cages
 from model.design import Design
 from model.export import ExportError
+from model.export.netbox_columns import Lookup, Repeat, Table
 from model.export.netbox_names import DESCRIPTION_MAX, MODEL_NAME_MAX, fit_name, slugify
 from model.parts import ModulePart
 from model.plant import build_plant
@@ -94,10 +94,10 @@ class ModuleType:
 
 @dataclass
 class ModuleExport:
-    """The module types and the module rows (``MODULE_HEADER``) of one design."""
+    """The module types and the module table (``MODULE_HEADER``) of one design."""
 
     types: list[ModuleType]
-    rows: list[tuple]
+    table: Table
 
 
 def device_asset_tag(site: str, device_name: str) -> str:
@@ -123,46 +123,69 @@ def module_export(
     types = {number: ModuleType(parts) for number, parts in by_number.items()}
     if phys is None or not phys.link_parts:
         phys = build_plant(plant, with_links=True)
-    devices, bays, numbers, media = _plugged_cages(design, plant, phys.link_parts)
+    cages = _plugged_cages(design, plant, phys.link_parts)
+    numbers = cages.plugs.tolist()
     missing = set(numbers) - types.keys()
     if missing:
         first = next(n for n in numbers if n in missing)
         raise ExportError(f"module part number {first!r} is not in the design's catalog")
     # In first-use order, as the types are listed before their sort by slug
     models = {n: types[n].model for n in dict.fromkeys(numbers)}
-    described = {
-        medium: fit_name(f"{medium} transceiver" if medium else "", DESCRIPTION_MAX)
-        for medium in set(media)
-    }
-    tags = list(map(device_tags.__getitem__, devices))
-    # Sort by (tag ignoring case, bay in number order): the rank of each distinct tag and bay,
+    described = [
+        fit_name(f"{medium} transceiver" if medium else "", DESCRIPTION_MAX)
+        for medium in cages.media
+    ]
+    # Tag per device number and bay per slot, "" where no row uses them
+    used_devices = np.unique(cages.device).tolist()
+    tags = [""] * len(cages.dev_ids)
+    for d in used_devices:
+        tags[d] = device_tags[cages.dev_ids[d]]
+    # Sort by (tag ignoring case, bay in number order): the rank of each used tag and bay,
     # then one stable sort of the rows by their pair of ranks.
-    folded = {f: i for i, f in enumerate(sorted({t.casefold() for t in set(tags)}))}
-    tag_rank = {t: folded[t.casefold()] for t in set(tags)}
-    bay_keys = {b: _bay_key(b) for b in set(bays)}
+    folded = {f: i for i, f in enumerate(sorted({tags[d].casefold() for d in used_devices}))}
+    tag_rank = np.zeros(len(tags), dtype=np.int64)
+    for d in used_devices:
+        tag_rank[d] = folded[tags[d].casefold()]
+    used_slots = np.unique(cages.bay).tolist()
+    bay_keys = {i: _bay_key(cages.slots[i]) for i in used_slots}
     ranked = {k: i for i, k in enumerate(sorted(set(bay_keys.values())))}
-    bay_rank = {b: ranked[k] for b, k in bay_keys.items()}
-    n = len(tags)
-    key = np.fromiter(map(tag_rank.__getitem__, tags), np.int64, n) * len(ranked)
-    key += np.fromiter(map(bay_rank.__getitem__, bays), np.int64, n)
-    order = np.argsort(key, kind="stable").tolist()
-    rows = list(
-        zip(
-            map(tags.__getitem__, order),
-            map(bays.__getitem__, order),
-            map(models.__getitem__, map(numbers.__getitem__, order)),
-            repeat("planned"),
-            map(described.__getitem__, map(media.__getitem__, order)),
-        )
+    bay_rank = np.zeros(len(cages.slots), dtype=np.int64)
+    for i, k in bay_keys.items():
+        bay_rank[i] = ranked[k]
+    key = tag_rank[cages.device] * len(ranked) + bay_rank[cages.bay]
+    order = np.argsort(key, kind="stable")
+    n = len(order)
+    table = Table(
+        MODULE_HEADER,
+        [
+            Lookup(tags, cages.device[order]),
+            Lookup(cages.slots, cages.bay[order]),
+            Lookup(models, cages.plugs[order].tolist()),
+            Repeat("planned", n),
+            Lookup(described, cages.medium[order]),
+        ],
     )
     used = [types[number] for number in models]
-    return ModuleExport(sorted(used, key=lambda t: t.slug), rows)
+    return ModuleExport(sorted(used, key=lambda t: t.slug), table)
 
 
-def _plugged_cages(
-    design: Design, plant: CablePlant, link_parts
-) -> tuple[list[str], list[str], list[str], list[str]]:
-    """Every cage a module plugs, as columns: device id, bay, module part number, medium name;
+@dataclass
+class _Cages:
+    """The plugged cages as columns of codes: device number (into ``dev_ids``), bay (into
+    ``slots``), module part number (an object array) and medium (into ``media``)."""
+
+    dev_ids: list[str]
+    device: np.ndarray
+    slots: list[str]
+    bay: np.ndarray
+    plugs: np.ndarray
+    media: list[str]
+    medium: np.ndarray
+
+
+def _plugged_cages(design: Design, plant: CablePlant, link_parts) -> _Cages:
+    """Every cage a module plugs, as columns of codes (:class:`_Cages`): device, bay, module
+    part number, medium;
     the first link end that plugs a cage names its module (ends in ``link_parts`` order, A
     first), and cages are listed in the order of those ends.
 
@@ -172,20 +195,23 @@ def _plugged_cages(
     bay name, the later cage is dropped, as NetBox would have the bay once.
     """
     link_ids, module_a, module_b = _end_modules(link_parts)
-    if not all(map(design.links.__contains__, link_ids)):  # a link gone from the design
+    if link_ids != list(design.links) and not all(map(design.links.__contains__, link_ids)):
+        # a link gone from the design (the plant's own order, compared first, is the design's)
         kept = [i for i, link_id in enumerate(link_ids) if link_id in design.links]
         link_ids = [link_ids[i] for i in kept]
         module_a, module_b = (np.asarray(m, dtype=object)[kept] for m in (module_a, module_b))
     n = len(link_ids)
+    view = cage_view(plant)
+    names = [m.name for m in plant.media] + [""]
     if not n:
-        return [], [], [], []
+        empty = np.zeros(0, dtype=np.int64)
+        return _Cages(view.dev_ids, empty, [], empty, np.zeros(0, dtype=object), names, empty)
     if isinstance(link_parts, LinkParts) and link_parts.link_ids == list(plant.link_ids):
         rows = link_parts.rows if n == len(link_parts) else None  # the plant's own rows
     else:
         rows = None
     if rows is None:
         rows = np.fromiter(map(plant.index.__getitem__, link_ids), np.int64, n)
-    view = cage_view(plant)
     cage = np.column_stack([view.cage_a[rows], view.cage_b[rows]]).ravel()  # A, B, A, B...
     module = np.empty(2 * n, dtype=object)
     module[0::2] = module_a
@@ -193,8 +219,7 @@ def _plugged_cages(
     plugged = np.flatnonzero(module != "")
     _, first = np.unique(cage[plugged], return_index=True)
     ends = plugged[np.sort(first)]  # the first end of each cage, in end order
-    names = [m.name for m in plant.media] + [""]
-    media = list(map(names.__getitem__, np.asarray(plant.medium_index)[rows[ends >> 1]].tolist()))
+    medium = np.asarray(plant.medium_index, dtype=np.int64)[rows[ends >> 1]]
     number, cage_no = np.divmod(cage[ends], CAGE_STRIDE)
     # Port table of each device number used: one bay list per table (cage number -> name)
     dev_ids, devices, device_types = view.dev_ids, design.devices, design.catalog.device_types
@@ -216,18 +241,16 @@ def _plugged_cages(
         table_of[d] = t
     slots = [b for names_of in bay_names for b in names_of]
     offset = np.cumsum([0] + [len(b) for b in bay_names])[:-1]
-    bays = list(map(slots.__getitem__, (offset[table_of[number]] + cage_no).tolist()))
-    device_col = list(map(dev_ids.__getitem__, number.tolist()))
-    plugs = module[ends].tolist()
+    bay = offset[table_of[number]] + cage_no
+    plugs = module[ends]
     if not injective:  # the first cage per (device, bay) name
-        firsts: dict[tuple[str, str], int] = {}
-        for i, key in enumerate(zip(device_col, bays, strict=True)):
+        firsts: dict[tuple[int, str], int] = {}
+        bay_name = map(slots.__getitem__, bay.tolist())
+        for i, key in enumerate(zip(number.tolist(), bay_name, strict=True)):
             firsts.setdefault(key, i)
-        keep = sorted(firsts.values())
-        device_col, bays, plugs, media = (
-            [col[i] for i in keep] for col in (device_col, bays, plugs, media)
-        )
-    return device_col, bays, plugs, media
+        keep = np.asarray(sorted(firsts.values()), dtype=np.int64)
+        number, bay, plugs, medium = number[keep], bay[keep], plugs[keep], medium[keep]
+    return _Cages(dev_ids, number, slots, bay, plugs, names, medium)
 
 
 def _end_modules(link_parts) -> tuple[list[str], object, object]:

@@ -138,16 +138,17 @@ def _free_name(name: str, taken: set[str]) -> str:
 
 
 def panel_export(
-    design, plant, site: str, device_names, rack_names, labels, flipped=frozenset()
+    design, plant, site: str, device_names, rack_names, labels, flipped=frozenset(), layout=None
 ) -> PanelExport:
     """Cords and trunk legs of ``plant``'s design; an empty export for a direct design.
 
     ``device_names`` / ``rack_names``: the NetBox names already chosen (id -> name); ``labels``:
     link id -> the cabling schedule's label (cords are labelled after it); ``flipped``: links
-    whose schedule A end is the link's B end (cord A is at the schedule's A end).
+    whose schedule A end is the link's B end (cord A is at the schedule's A end); ``layout``:
+    the plant's structured layout when the caller has it (the physical plant's).
     """
     out = PanelExport()
-    layout = layout_of(plant)
+    layout = layout if layout is not None else layout_of(plant)
     if not layout.legs:
         return out
     out.links = {lid for leg in layout.legs for lid in leg.links}

@@ -132,3 +132,43 @@ def test_row_labels_of_a_large_hall_fit_inside_the_picture(qapp, tmp_path):
 
 def _near(a, b, tolerance: int = 40) -> bool:
     return all(abs(p - q) <= tolerance for p, q in zip(a.getRgb()[:3], b.getRgb()[:3], strict=True))
+
+
+def test_main_py_render_in_its_own_process_writes_the_same_picture(qapp, tmp_path):
+    """Run as ``main.py render`` the command leaves the design to the process's exit (not
+    freed object by object): it still exits 0 with the picture written, pixel for pixel the
+    one the command draws in process, where the design is freed as usual (nothing frozen)."""
+    import gc
+    import os
+    import subprocess
+    import sys
+    import weakref
+
+    from cli.render_command import _leave_to_process_exit
+
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    own = tmp_path / "own.png"
+    done = subprocess.run(
+        [sys.executable, "main.py", "render", str(EXAMPLE), "-o", str(own)],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"wrote {own}") and done.stderr == ""
+    here = tmp_path / "here.png"
+    assert run_cli(["render", str(EXAMPLE), "-o", str(here)]) == 0
+    assert QImage(str(own)) == QImage(str(here))
+
+    class Kept:  # stands for the design
+        pass
+
+    kept = Kept()
+    gone = weakref.ref(kept)
+    _leave_to_process_exit(kept)  # in process (pytest is __main__): not kept
+    del kept
+    gc.collect()
+    assert gone() is None

@@ -25,7 +25,9 @@ from model.bom import _link_medium, _num, _round, natural_key
 from model.cabling import NO_MEDIUM, NO_TRAY_PATH, SAME_RACK, CablePlant
 from model.design import Design
 from model.export.csv_writer import csv_bytes, csv_chunks, csv_column_bytes
-from model.export.xlsx_writer import _MAIN_NS, _columns_xml, _strings_xml
+from model.export.xlsx_columns import MAIN_NS as _MAIN_NS
+from model.export.xlsx_columns import columns_xml as _columns_xml
+from model.export.xlsx_columns import strings_xml as _strings_xml
 from model.generate import generate
 from model.media import POLICIES, explain
 from model.media_words import explain_lengths

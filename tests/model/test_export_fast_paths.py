@@ -21,7 +21,9 @@ from model.cages import port_cages
 from model.export.csv_writer import csv_bytes, csv_chunks, csv_column_bytes, format_column
 from model.export.netbox import netbox_tables
 from model.export.netbox_modules import _bay_key
-from model.export.xlsx_writer import Sheet, _plain_text, _text_xml, workbook_bytes
+from model.export.xlsx_columns import plain_text as _plain_text
+from model.export.xlsx_columns import text_xml as _text_xml
+from model.export.xlsx_writer import Sheet, workbook_bytes
 from model.fabrics import link_fabric, link_fabric_map, plant_fabric_rows
 from model.generate import apply_cabling, generate
 from model.plant import build_plant

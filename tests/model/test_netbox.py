@@ -257,7 +257,8 @@ def test_twin_port_cable_rows_carry_the_type_and_description_of_their_link():
     assert table.columns["cable_id"] == ["l-1+", "l-1+"]  # one assembly, no link of that id
     medium = plant.medium("l-1")
     for schedule in (table, table.rows()):
-        header, rows = netbox_tables(design, schedule, plant, phys).tables["08_cables"]
+        cables = netbox_tables(design, schedule, plant, phys).tables["08_cables"]
+        header, rows = cables.header, cables.rows()
         kind, words = header.index("type"), header.index("description")
         assert [r[kind] for r in rows] == [medium.netbox_type] * 2
         assert all(r[words] and medium.id in r[words] for r in rows)

@@ -372,3 +372,21 @@ def _by_label(design, plant, label):
     rows = schedule_rows(design, plant, segments=False)
     (link_id,) = [r.link_id for r in rows if r.label == label]
     return link_id
+
+
+def test_the_export_lays_the_design_out_once_with_the_physical_plant(structured_pod, monkeypatch):
+    """Given the physical plant, the panel export takes its layout (an XL zones layout is ~15 s)
+    instead of laying the design out again, and exports the same tables."""
+    import model.export.netbox_panels as netbox_panels
+    from model.plant import build_plant
+
+    design, plant, export = structured_pod
+    phys = build_plant(plant, with_links=True)
+    assert phys.structured is not None
+
+    def no_second_layout(_plant):
+        raise AssertionError("laid out again")
+
+    monkeypatch.setattr(netbox_panels, "layout_of", no_second_layout)
+    again = netbox_tables(design, schedule_rows(design, plant), plant, phys)
+    assert netbox_files(again) == netbox_files(export)

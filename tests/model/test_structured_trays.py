@@ -171,3 +171,20 @@ def test_a_bank_of_parallel_trays_carries_each_trays_load_class():
         loads[width_m] = trays.loads["t-l"]
     assert loads[0.9].load_limit_kg_per_m == 74.0 and loads[0.9].overloaded
     assert loads[1.8].load_limit_kg_per_m == 2 * 74.0 and not loads[1.8].overloaded
+
+
+def test_counts_without_the_fill_sweep_equal_those_with_it():
+    """``peaks=False`` (a picture showing no tray fill) skips only the fill figures: the
+    bundles and used stretches read the same counts, after a full and an incremental update."""
+    design = l_hall()
+    plant = CablePlant(design)
+    with_fill, without = TrayFill(), TrayFill()
+    assert with_fill.update(design, plant, None)["t-l"] > 0
+    assert without.update(design, plant, None, peaks=False) == {}
+    assert without.loads == {} and without.peak_at == {}
+    for trays in (with_fill, without):
+        assert trays.update(design, plant, set(), peaks=trays is with_fill) is not None
+    group = lambda m: m.kind  # noqa: E731 - the medium's kind as the bundle group
+    assert without.cables_by_tray(plant, group) == with_fill.cables_by_tray(plant, group)
+    assert without.cables_by_tray(plant, group) == {"t-l": {"mmf": 8}}  # sr4-400g
+    assert without.used_stretches(plant) == with_fill.used_stretches(plant)

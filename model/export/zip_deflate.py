@@ -1,0 +1,114 @@
+"""A zip archive written from members deflated in parallel: the container of a large .xlsx.
+
+``zipfile`` compresses a member on the thread that writes it, one stream after another. At XL
+the cabling schedule's sheet is ~0.25 GB of XML, and deflating it on one core takes longer
+than encoding it. Here each chunk of a member is deflated by a worker thread on its own (a
+raw deflate stream ended by a sync flush: byte-aligned and not final, as pigz does), and the
+chunks' streams are laid one after another, closed by an empty final block. That is one valid
+deflate stream (RFC 1951, 3.2.3: a decoder reads blocks until the final one), each chunk
+losing only the first 32 KiB window of history. zlib releases the interpreter lock while it
+compresses, so the workers run beside the thread that encodes the next chunk.
+
+The container follows PKWARE's APPNOTE 4.3 (local headers, central directory, end record)
+without ZIP64, so a member and the archive must stay under 4 GiB (a schedule of ~6 million
+links): past that, :func:`zip_bytes` raises ``ValueError`` rather than write a broken file.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from collections import deque
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+_LOCAL = struct.Struct("<IHHHHHIIIHH")
+_CENTRAL = struct.Struct("<IHHHHHHIIIHHHHHII")
+_END = struct.Struct("<IHHHHIIH")
+_LIMIT = 0xFFFFFFFF
+_VERSION = 20  # 2.0: deflate
+_MADE_BY = (3 << 8) | _VERSION  # attributes of Unix, as zipfile writes
+_FILE_MODE = 0o600 << 16  # rw-------, as zipfile.writestr gives a member
+
+
+@dataclass
+class Member:
+    """One deflated member: its name, modification time, CRC-32, size and deflated parts."""
+
+    name: str
+    date_time: tuple[int, int, int, int, int, int] = (1980, 1, 1, 0, 0, 0)
+    crc: int = 0
+    size: int = 0
+    parts: list[bytes] = field(default_factory=list)
+
+
+def _deflate_part(chunk: bytes, level: int) -> bytes:
+    compressor = zlib.compressobj(level, zlib.DEFLATED, -15)
+    return compressor.compress(chunk) + compressor.flush(zlib.Z_SYNC_FLUSH)
+
+
+def deflate_member(
+    name: str, chunks: Iterable[bytes], level: int, workers: int = 2, date_time=None
+) -> Member:
+    """The member ``name`` holding the bytes ``chunks`` yields, deflated at ``level`` by
+    ``workers`` threads while the next chunks are made (at most ``workers`` + 1 in memory),
+    the CRC-32 chained over the chunks by a thread of its own (off the encoding thread)."""
+    member = Member(name) if date_time is None else Member(name, tuple(date_time))
+
+    def checksum(chunk: bytes) -> None:  # in order: the one thread of ``crc`` runs them FIFO
+        member.crc = zlib.crc32(chunk, member.crc)
+
+    pending: deque = deque()
+    with ThreadPoolExecutor(max_workers=workers) as pool, ThreadPoolExecutor(1) as crc:
+        for chunk in chunks:
+            member.size += len(chunk)
+            crc.submit(checksum, chunk)
+            pending.append(pool.submit(_deflate_part, chunk, level))
+            while len(pending) > workers:
+                member.parts.append(pending.popleft().result())
+        member.parts.extend(f.result() for f in pending)
+    member.parts.append(zlib.compressobj(level, zlib.DEFLATED, -15).flush())  # final block
+    return member
+
+
+def small_member(name: str, content: bytes, level: int, date_time=None) -> Member:
+    """A member deflated on this thread (the few kilobytes of a workbook's other parts)."""
+    member = Member(name) if date_time is None else Member(name, tuple(date_time))
+    member.crc, member.size = zlib.crc32(content), len(content)
+    compressor = zlib.compressobj(level, zlib.DEFLATED, -15)
+    member.parts = [compressor.compress(content) + compressor.flush()]
+    return member
+
+
+def _dos_time(date_time: tuple) -> tuple[int, int]:
+    year, month, day, hour, minute, second = date_time
+    return (hour << 11) | (minute << 5) | (second // 2), ((year - 1980) << 9) | (month << 5) | day
+
+
+def zip_bytes(members: Iterable[Member]) -> bytes:
+    """The zip archive of ``members``, in order."""
+    out: list[bytes] = []
+    central: list[bytes] = []
+    offset = 0
+    count = 0
+    for m in members:
+        name = m.name.encode("utf-8")
+        flags = 0 if name.isascii() else 0x800  # bit 11: the name is UTF-8
+        packed = sum(map(len, m.parts))
+        if max(m.size, packed, offset) >= _LIMIT:
+            raise ValueError(f"{m.name} is too large for a zip without ZIP64 (4 GiB)")
+        time, date = _dos_time(m.date_time)
+        head = (_VERSION, flags, zlib.DEFLATED, time, date, m.crc, packed, m.size, len(name))
+        out.append(_LOCAL.pack(0x04034B50, *head, 0) + name)
+        out.extend(m.parts)
+        central.append(
+            _CENTRAL.pack(0x02014B50, _MADE_BY, *head, 0, 0, 0, 0, _FILE_MODE, offset) + name
+        )
+        offset += _LOCAL.size + len(name) + packed
+        count += 1
+    directory = b"".join(central)
+    if offset + len(directory) >= _LIMIT or count >= 0xFFFF:
+        raise ValueError("the archive is too large for a zip without ZIP64 (4 GiB)")
+    end = _END.pack(0x06054B50, 0, 0, count, count, len(directory), offset, 0)
+    return b"".join([*out, directory, end])
