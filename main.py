@@ -20,4 +20,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from cli.process_exit import leave_to_exit, own_process
+
+    own_process()  # this process ends with the command: its design is left to the exit
+    code = main()
+    leave_to_exit()
+    sys.exit(code)

@@ -37,13 +37,20 @@ class CliError(Exception):
 
 
 def load_or_refuse(path):
-    """The design at ``path``; a file problem becomes a CliError (exit 2, one sentence)."""
+    """The design at ``path``; a file problem becomes a CliError (exit 2, one sentence).
+
+    In ``main.py``'s own process the design is kept until the process exits
+    (:mod:`cli.process_exit`): no command reads a design after it returns, and freeing one
+    object at a time only delays the exit."""
+    from cli.process_exit import keep_until_exit
     from model.fileio import DesignFileError, load_design
 
     try:
-        return load_design(path)
+        design = load_design(path)
     except DesignFileError as exc:
         raise CliError(str(exc)) from None
+    keep_until_exit(design)
+    return design
 
 
 class _Parser(argparse.ArgumentParser):

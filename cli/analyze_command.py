@@ -28,8 +28,11 @@ def cable_plant(design, policy: str | None = None):
         from model.cabling import CablePlant
     except ImportError:
         return None
+    from cli.process_exit import keep_until_exit
+
     plant = CablePlant(design, policy)
     plant.refresh()
+    keep_until_exit(plant)  # as its design: left to main.py's exit, not freed one by one
     return plant
 
 

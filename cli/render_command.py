@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import gc
 import os
-import sys
 from pathlib import Path
 
 
@@ -65,23 +63,4 @@ def run(args) -> int:
     except OSError as exc:
         raise CliError(f"cannot write {args.output}: {exc}") from None
     print(f"wrote {args.output} ({len(design.racks)} racks, {len(design.links)} links)")
-    _leave_to_process_exit(design)
     return 0
-
-
-def _leave_to_process_exit(design) -> None:
-    """When this process is ``main.py render``: never free ``design`` one object at a time.
-
-    Why: the picture is written and nothing reads the design again, yet dropping it freed its
-    ~1.2 M objects one by one (XL: 0.1-0.25 s of a 2 s command). Kept in a reference cycle and
-    frozen (the permanent generation, which no collection visits, not even at exit), it is
-    handed back to the system with the rest of the process. The design holds no Qt object
-    (``model/`` never imports Qt; the scene was deleted before), so nothing of Qt is left to be
-    destroyed late or off the main thread. A caller running the command in its own process
-    (tests, scripts) keeps the usual behaviour: the design is freed when ``run`` returns."""
-    main = sys.modules.get("__main__")
-    if Path(getattr(main, "__file__", None) or "").name != "main.py":
-        return
-    keeper = [design]
-    keeper.append(keeper)  # a cycle: only a collection could free it ...
-    gc.freeze()  # ... and frozen objects are never collected

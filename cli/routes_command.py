@@ -19,6 +19,7 @@ import numpy as np
 
 from cli import load_or_refuse
 from cli.export_common import add_policy_argument
+from cli.process_exit import keep_until_exit
 from cli.progress import Progress
 from model.cabling import CablePlant
 from model.cages import CAGE_STRIDE, cage_view
@@ -38,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
     design = load_or_refuse(args.file)
     progress.step("loaded")
     plant = CablePlant(design, args.policy)
+    keep_until_exit(plant)  # as its design: left to main.py's exit, not freed one by one
     progress.step("routed")
     n, columns = report_columns(design, plant)
     progress.step("explained")

@@ -136,15 +136,11 @@ def _near(a, b, tolerance: int = 40) -> bool:
 
 def test_main_py_render_in_its_own_process_writes_the_same_picture(qapp, tmp_path):
     """Run as ``main.py render`` the command leaves the design to the process's exit (not
-    freed object by object): it still exits 0 with the picture written, pixel for pixel the
-    one the command draws in process, where the design is freed as usual (nothing frozen)."""
-    import gc
+    freed object by object, cli/process_exit): it still exits 0 with the picture written, pixel
+    for pixel the one the command draws in process, where the design is freed as usual."""
     import os
     import subprocess
     import sys
-    import weakref
-
-    from cli.render_command import _leave_to_process_exit
 
     root = Path(__file__).resolve().parents[2]
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
@@ -162,13 +158,3 @@ def test_main_py_render_in_its_own_process_writes_the_same_picture(qapp, tmp_pat
     here = tmp_path / "here.png"
     assert run_cli(["render", str(EXAMPLE), "-o", str(here)]) == 0
     assert QImage(str(own)) == QImage(str(here))
-
-    class Kept:  # stands for the design
-        pass
-
-    kept = Kept()
-    gone = weakref.ref(kept)
-    _leave_to_process_exit(kept)  # in process (pytest is __main__): not kept
-    del kept
-    gc.collect()
-    assert gone() is None
