@@ -401,7 +401,11 @@ def apply_cabling(design: Design, style: str) -> Design:
     set_cabling(design, style)
     if style != "direct":
         revision = design.revision
-        place_panels(design)
+        # Still a design being built: the layout's millions of cords, legs and elements make no
+        # cycles, and with the collector on its full collections walked them all (XL zones:
+        # most of the step's time).
+        with building_design():
+            place_panels(design)
         design.revision = revision
     return design
 

@@ -27,7 +27,7 @@ import msgspec
 
 from model.design import Design, DesignError, Removed
 from model.entities import Device, Link
-from model.placement import device_name
+from model.placement import DeviceNames, device_name
 from model.structured_catalog import structured_catalog
 
 MAX_VIA = 16  # panels on one link (the file's limit, Link.via)
@@ -76,9 +76,15 @@ def top_free_u(design: Design, rack_id: str, u_height: int = 1) -> int | None:
 
 
 def new_panel(
-    design: Design, rack_id: str, type_id: str, u: int | None = None, device_id: str | None = None
+    design: Design,
+    rack_id: str,
+    type_id: str,
+    u: int | None = None,
+    device_id: str | None = None,
+    names: DeviceNames | None = None,
 ) -> Device:
-    """A panel record for ``rack_id`` (not yet added): at ``u`` or the top free U."""
+    """A panel record for ``rack_id`` (not yet added): at ``u`` or the top free U. ``names``:
+    where its name comes from when many panels are placed one after another (the generator)."""
     if rack_id not in design.racks:
         raise DesignError(f"no rack {rack_id!r} to place a panel in")
     if type_id not in panel_types(design):
@@ -91,7 +97,7 @@ def new_panel(
             raise DesignError(f"rack {rack.name!r} has no {height} free U for a patch panel")
     return Device(
         id=device_id or design.new_id("pp"),
-        name=device_name(design, type_id),
+        name=names.take(type_id) if names is not None else device_name(design, type_id),
         type=type_id,
         rack=rack_id,
         u=u,

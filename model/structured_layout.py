@@ -47,6 +47,7 @@ import msgspec
 
 from model.channels import CONNECTOR_FAMILY, CONNECTOR_FIBRES, Channel, Element, plant_channels
 from model.findings import Finding
+from model.placement import DeviceNames
 from model.structured_catalog import StructuredCatalog, structured_catalog
 from model.structured_edit import new_panel, panel_types
 from model.structured_paths import PanelPool, RackDistances, style_path, zone_hubs
@@ -169,11 +170,12 @@ def place_panels(design, plant=None) -> int:
 
     plant = plant or CablePlant(design)
     layout = structured_layout(plant)
+    names = DeviceNames(design)
     placed = 0
     for (rack_id, type_id), count in sorted(layout.virtual_panels.items()):
         for _ in range(count):
             try:
-                device = new_panel(design, rack_id, type_id)
+                device = new_panel(design, rack_id, type_id, names=names)
             except ValueError:  # no free U left: the panel stays virtual (PANELS_NOT_PLACED)
                 break
             design.add_devices([device])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from model.design import DesignError
@@ -77,3 +78,48 @@ def test_panels_and_via_round_trip_through_the_file(hall):
     again = read_design_bytes(data)
     assert again.links["l-1"].via == (p1.id,)
     assert again.devices[p1.id].u == hall.racks["r1"].height_u
+
+
+def test_device_names_in_a_row_are_the_ones_device_name_gives_one_by_one(hall):
+    """Names taken one after another (the generator's panels) are what ``device_name`` gives
+    when each named device is added before the next: the lowest free number, gaps filled."""
+    from model.placement import DeviceNames, device_name
+
+    for rack_id, u, name in (("r1", 30, "pp1"), ("r1", 32, "pp3"), ("n1", 30, "pp6")):
+        added = place_panel(hall, rack_id, "panel-mpo-1u-72", u=u)
+        hall.update_devices([msgspec.structs.replace(added, name=name)])
+    one_by_one = read_design_bytes(design_to_bytes(hall))
+    names = DeviceNames(hall)
+    taken = [names.take(t) for t in ("panel-mpo-1u-72",) * 5 + ("qm9700", "dgx-h100")]
+    expected = []
+    for type_id in ("panel-mpo-1u-72",) * 5 + ("qm9700", "dgx-h100"):
+        name = device_name(one_by_one, type_id)
+        expected.append(name)
+        added = place_panel(one_by_one, "n1", "panel-mpo-1u-72", u=40 - len(expected))
+        one_by_one.update_devices([msgspec.structs.replace(added, name=name)])
+    assert taken == expected
+    assert taken[:5] == ["pp2", "pp4", "pp5", "pp7", "pp8"]
+
+
+def test_the_generator_names_its_panels_without_rereading_every_device(monkeypatch):
+    """An XL zoned hall places ~11k panels: naming each from the names of all ~20k devices
+    took a minute. ``place_panels`` takes the names from one DeviceNames, never device_name."""
+    import model.placement
+    import model.structured_edit
+    from model.generate import apply_cabling, generate
+
+    design = generate("rail-optimized", nodes=16, node_type="dgx-h100", switch="qm9700", su_nodes=8)
+    reference = read_design_bytes(design_to_bytes(design))
+    apply_cabling(reference, "zones")
+
+    def refused(*_args):
+        raise AssertionError("device_name called per panel")
+
+    monkeypatch.setattr(model.structured_edit, "device_name", refused)
+    monkeypatch.setattr(model.placement, "device_name", refused)
+    apply_cabling(design, "zones")
+    panels = sorted(d.name for d in design.devices.values() if d.role == "patch-panel")
+    assert panels and panels == sorted(
+        d.name for d in reference.devices.values() if d.role == "patch-panel"
+    )
+    assert design_to_bytes(design) == design_to_bytes(reference)
