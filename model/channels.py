@@ -22,6 +22,7 @@ length × the mode's attenuation, compared with the medium's channel limit
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Literal
 
@@ -58,11 +59,13 @@ class Channel:
     connector: str  # the modules' optical connector (FibrePart.connector)
     elements: tuple[Element, ...]
 
-    @property
+    # Cached (a frozen dataclass's fields never change): the layout, the checks and the
+    # summary ask each of a zoned hall's 393k channels for them several times.
+    @functools.cached_property
     def panels(self) -> int:
         return sum(1 for e in self.elements if e.kind in ("panel", "cassette"))
 
-    @property
+    @functools.cached_property
     def length_m(self) -> float:
         return sum(e.length_m for e in self.elements)
 

@@ -24,6 +24,7 @@ row — an approximation, stated.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 
 from model.channels import CONNECTOR_FIBRES, Channel, Element
@@ -150,18 +151,40 @@ def check_polarity(channel: Channel) -> PolarityResult:
     The fix is searched cheapest change first: cords (swapped in minutes), then cassettes (a
     polarity or port change at the panel), then trunks (re-ordered and re-pulled); in path order
     within each kind.
+
+    The answer depends only on the channel's *shape* (its connector and each element's kind,
+    polarity, port and direction), never on ids, parts or lengths, and a hall has few shapes:
+    each is traced once (:func:`_shape_result`). Tracing every channel's fibres took ~3 min of
+    the analysis of a zoned XL hall (393k channels, 786k traces, each building its maps).
     """
     if channel.connector not in MODULE_LANES:
         return PolarityResult(True, (), None)
+    shape = tuple((e.kind, e.polarity, e.port, e.reverse) for e in channel.elements)
+    wrong, fix = _shape_result(channel.connector, shape)
+    if fix is None:
+        return PolarityResult(not wrong, wrong, None)
+    i, changes = fix
+    return PolarityResult(False, wrong, (i, replace(channel.elements[i], **dict(changes))))
+
+
+@functools.lru_cache(maxsize=4096)
+def _shape_result(connector: str, shape: tuple) -> tuple[tuple, tuple[int, tuple] | None]:
+    """(wrong lanes, fix) of a channel of this shape: the fix as (element index, the fields
+    its replacement changes), applied to the real element by :func:`check_polarity`."""
+    channel = Channel(
+        "", "", "mmf", connector, tuple(Element(k, "", "", 0.0, p, n, r) for k, p, n, r in shape)
+    )
     wrong = _wrong(channel)
     if not wrong:
-        return PolarityResult(True, (), None)
+        return (), None
     order = {"cord": 0, "cassette": 1, "trunk": 2, "panel": 3}
     indices = sorted(range(len(channel.elements)), key=lambda i: order[channel.elements[i].kind])
     for i in indices:
-        for alt in _alternatives(channel.elements[i]):
+        old = channel.elements[i]
+        for alt in _alternatives(old):
             elements = list(channel.elements)
             elements[i] = alt
             if not _wrong(replace(channel, elements=tuple(elements))):
-                return PolarityResult(False, wrong, (i, alt))
-    return PolarityResult(False, wrong, None)
+                changes = {"polarity": alt.polarity, "port": alt.port}
+                return wrong, (i, tuple((k, v) for k, v in changes.items() if getattr(old, k) != v))
+    return wrong, None

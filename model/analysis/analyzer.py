@@ -310,7 +310,10 @@ class Analyzer:
             self._trays.reset()
             self._dirty.discard("trays")
         # Structured cabling: one layout for the trays (trunks for fibres) and the channels.
-        layout = structured_layout(self.plant) if self.plant and uses_structured(design) else None
+        # The physical plant laid it out already (model.structured_plant): the same plant now.
+        layout = None
+        if self.plant and uses_structured(design):
+            layout = getattr(phys, "structured", None) or structured_layout(self.plant)
         trunks = trunk_load(self.plant, layout) if layout is not None else None
         fill = self._trays.update(design, self.plant, changed, trunks)
         findings = [

@@ -390,3 +390,26 @@ def test_the_export_lays_the_design_out_once_with_the_physical_plant(structured_
     monkeypatch.setattr(netbox_panels, "layout_of", no_second_layout)
     again = netbox_tables(design, schedule_rows(design, plant), plant, phys)
     assert netbox_files(again) == netbox_files(export)
+
+
+def test_the_analysis_lays_a_structured_design_out_once(structured_pod, monkeypatch):
+    """The analysis takes the channels from the layout its physical plant was counted from
+    (a zoned XL hall's layout is ~15 s), and reports what a second layout reported."""
+    import model.analysis.analyzer as analyzer
+    import model.structured_plant as structured_plant
+    from model.analysis import analyze
+    from model.structured_layout import structured_layout
+
+    design, plant, _ = structured_pod
+    before = analyze(design, plant).to_json()
+    calls = []
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return structured_layout(*args, **kwargs)
+
+    monkeypatch.setattr(analyzer, "structured_layout", counted)
+    monkeypatch.setattr(structured_plant, "structured_layout", counted)
+    after = analyze(design, plant).to_json()
+    assert len(calls) == 1
+    assert after == before and after["channels"]["total"] > 0

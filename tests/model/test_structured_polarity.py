@@ -121,3 +121,69 @@ def test_the_inspector_text_of_a_record_parses_back_and_bad_text_is_refused():
     with pytest.raises(DesignError):
         set_polarity_record(design, "l-1", {"trunk-1": "C", "cord-1": "A@2"})
     assert design.links["l-1"].polarity == {"trunk-1": "C"}
+
+
+def _traced_one_by_one(channel):
+    """The check as it was before results were kept per shape: every channel traced itself."""
+    from dataclasses import replace
+
+    from model.polarity import MODULE_LANES, PolarityResult, _alternatives, _wrong
+
+    if channel.connector not in MODULE_LANES:
+        return PolarityResult(True, (), None)
+    wrong = _wrong(channel)
+    if not wrong:
+        return PolarityResult(True, (), None)
+    order = {"cord": 0, "cassette": 1, "trunk": 2, "panel": 3}
+    indices = sorted(range(len(channel.elements)), key=lambda i: order[channel.elements[i].kind])
+    for i in indices:
+        for alt in _alternatives(channel.elements[i]):
+            elements = list(channel.elements)
+            elements[i] = alt
+            if not _wrong(replace(channel, elements=tuple(elements))):
+                return PolarityResult(False, wrong, (i, alt))
+    return PolarityResult(False, wrong, None)
+
+
+@pytest.mark.parametrize("connector", ["MPO-12/APC", "MPO-16/APC", "LC duplex"])
+def test_the_result_kept_per_shape_is_each_channel_s_own(connector):
+    """Every polarity and port of a cord-cassette-trunk-panel-cassette-cord channel (and the
+    MPO cord-panel-trunk-panel-cord one): the same result, the fix naming the channel's own
+    element (its id, part and length kept), as tracing each channel by itself."""
+    import itertools
+
+    from model.channels import Channel, Element
+
+    lc = connector == "LC duplex"
+    cords = ("AB", "AA") if lc else ("A", "B", "C")
+    checked, seen = 0, set()
+    for n, (ca, trunk, cb, pa, pb, port) in enumerate(
+        itertools.product(cords, "ABC", cords, "AB", "AB", (1, 2, 6))
+    ):
+        if lc:
+            middle = (
+                Element("cassette", f"cas-a{n}", "cas", 0.0, pa, port),
+                Element("trunk", f"trunk-{n}", "t12", 30.0 + n, trunk),
+                Element("cassette", f"cas-b{n}", "cas", 0.0, pb, 7 - port, reverse=True),
+            )
+        else:
+            if (pa, pb, port) != ("A", "A", 1):
+                continue
+            middle = (
+                Element("panel", f"pp-a{n}", "mpo"),
+                Element("trunk", f"trunk-{n}", "t12", 30.0 + n, trunk),
+                Element("panel", f"pp-b{n}", "mpo"),
+            )
+        elements = (
+            Element("cord", f"l-{n}:cord-a", "f1", 2.0 + n, ca),
+            *middle,
+            Element("cord", f"l-{n}:cord-b", "f2", 3.0, cb),
+        )
+        channel = Channel(f"l-{n}", "sr4-400g", "mmf", connector, elements)
+        result = check_polarity(channel)
+        assert result == _traced_one_by_one(channel)
+        if result.fix:
+            assert result.fix[1].object_id == elements[result.fix[0]].object_id
+        seen.add("ok" if result.ok else "fixed" if result.fix else "unfixable")
+        checked += 1
+    assert checked >= 18 and {"ok", "fixed"} <= seen
