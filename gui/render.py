@@ -78,7 +78,7 @@ def _render(
     own_plant = plant is None  # a caller's plant (the editor's) stays open
     plant = make_plant(design) if own_plant else plant
     stack = QUndoStack()
-    scene = HallScene(design, stack, plant)
+    scene = HallScene(design, stack, plant, picture=True)
     scene.tray_load.fill_wanted = scene.show_tray_fill  # the fill tint shows only when shown
     scene.tray_load.run_to_end()
     if show_links and len(design.links) <= MAX_LINK_ITEMS:
