@@ -1,0 +1,52 @@
+"""A PNG file of an opaque picture (QImage.Format_RGB32), encoded with numpy and zlib.
+
+Qt's PNG writer (libpng, its adaptive row filters) took ~80 ms for the XL floor plan (1800 x
+1614 px) at zlib level 3, a twentieth of the whole ``main.py render``. The plan is flat colour
+and straight lines, which libpng's filter choice mostly settles as "Up" anyway: every row but
+the first filtered "Up" by one numpy subtraction and deflated by zlib at the same level takes
+~35 ms, and the file is a little smaller (529 KB against 567 KB). Lossless either way: a reader
+decodes the same pixels. The chunks are those Qt writes for such an image: IHDR (8-bit RGB, no
+interlace), pHYs (the image's dots per metre), IDAT, IEND.
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+import zlib
+
+import numpy as np
+from PySide6.QtGui import QImage
+
+SIGNATURE = b"\x89PNG\r\n\x1a\n"
+ZLIB_LEVEL = 3  # as Qt's quality 60 (level (100 - q) * 9 // 91): its speed, about its size
+FILTER_NONE, FILTER_UP = 0, 2
+# Where red, green and blue sit in an RGB32 pixel's four bytes (0xffRRGGBB, native order).
+RGB_BYTES = [2, 1, 0] if sys.byteorder == "little" else [1, 2, 3]
+
+
+def png_bytes(image: QImage) -> bytes:
+    """The PNG file of ``image`` (Format_RGB32: opaque), as bytes."""
+    if image.format() != QImage.Format_RGB32:
+        raise ValueError("png_bytes encodes Format_RGB32 images")
+    width, height = image.width(), image.height()
+    pixels = np.frombuffer(image.constBits(), dtype=np.uint8, count=image.sizeInBytes())
+    pixels = pixels.reshape(height, image.bytesPerLine())[:, : width * 4]
+    rgb = pixels.reshape(height, width, 4)[:, :, RGB_BYTES].reshape(height, width * 3)
+    rows = np.empty((height, 1 + width * 3), dtype=np.uint8)
+    rows[:, 0] = FILTER_UP
+    rows[0, 0] = FILTER_NONE  # the first row has no row above it
+    rows[0, 1:] = rgb[0]
+    np.subtract(rgb[1:], rgb[:-1], out=rows[1:, 1:])  # modulo 256, as PNG's Up filter
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
+    chunks = [SIGNATURE, _chunk(b"IHDR", header)]
+    dots = image.dotsPerMeterX(), image.dotsPerMeterY()
+    if max(dots) > 0:  # as Qt: the resolution when the image has one, per metre
+        chunks.append(_chunk(b"pHYs", struct.pack(">IIB", max(dots[0], 0), max(dots[1], 0), 1)))
+    chunks += [_chunk(b"IDAT", zlib.compress(rows.data, ZLIB_LEVEL)), _chunk(b"IEND", b"")]
+    return b"".join(chunks)
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    crc = zlib.crc32(data, zlib.crc32(kind))
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
