@@ -61,7 +61,7 @@ def _pixels(image: QImage) -> np.ndarray:
 
 
 def test_png_bytes_decode_to_the_image_with_qt_and_by_the_png_rules(qapp):
-    for width, height in ((1, 1), (7, 3), (161, 97)):
+    for width, height in ((1, 1), (7, 3), (161, 97), (1200, 150)):  # the last: 3 bands
         image = _picture(width, height)
         data = png_bytes(image)
         decoded = QImage.fromData(data, "PNG")
