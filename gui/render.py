@@ -21,8 +21,9 @@ from PySide6.QtGui import (
 
 from gui import style
 from gui.canvas.scene import MAX_LINK_ITEMS, HallScene
-from gui.document import make_plant
 from gui.plant_feed import close_feed
+from gui.png_file import png_bytes
+from model.cabling import CablePlant
 from model.design import Design
 from model.fileio import DesignFileError, write_atomic
 from model.gc_policy import collector_paused
@@ -30,11 +31,6 @@ from model.wording import count
 
 FORMATS = (".png", ".svg", ".pdf")
 FOOTER_PX = 130
-# zlib level 3 (Qt maps quality q to level (100 - q) * 9 // 91): at XL (1800 x 1614 px) it
-# encodes in ~77 ms against ~108 ms for Qt's default (level 6), for a file ~12 % larger
-# (567 KB against 504 KB); level 1 gains only ~3 ms more for +22 %. Lossless either way:
-# the decoded pixels are the same.
-PNG_QUALITY = 60
 
 
 def render_design(
@@ -76,9 +72,11 @@ def _render(
     """:func:`render_design` once its arguments are checked (``suffix``: the format, or
     "printer")."""
     own_plant = plant is None  # a caller's plant (the editor's) stays open
-    plant = make_plant(design) if own_plant else plant
+    # The plant itself, not gui.document's make_plant: that module (autosave, recent files,
+    # its thread pool) took ~17 ms of a picture's imports.
+    plant = CablePlant(design) if own_plant else plant
     stack = QUndoStack()
-    scene = HallScene(design, stack, plant)
+    scene = HallScene(design, stack, plant, picture=True)
     scene.tray_load.fill_wanted = scene.show_tray_fill  # the fill tint shows only when shown
     scene.tray_load.run_to_end()
     if show_links and len(design.links) <= MAX_LINK_ITEMS:
@@ -122,8 +120,7 @@ def _render(
         painter = QPainter(image)
         paint(painter)
         painter.end()
-        if not image.save(buffer, "PNG", PNG_QUALITY):
-            raise OSError(f"could not encode {out.name} as PNG")
+        buffer.write(png_bytes(image))  # numpy and zlib: see gui/png_file.py
     elif suffix == ".svg":
         from PySide6.QtSvg import QSvgGenerator
 

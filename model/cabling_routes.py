@@ -212,22 +212,32 @@ class PlantRouting:
         _, first, inverse = np.unique(
             lo * (len(self._drop_x) + 1) + hi, return_index=True, return_inverse=True
         )
-        ids = np.empty(len(first), dtype=np.int64)
+        fa, fb = da[first], db[first]
+        # Each drop point's rounded position made once, not once per pair it ends (XL: 7,168
+        # pairs cost ~40 ms in numpy scalar reads and rounding): the same ``round`` of the same
+        # floats, so the same keys.
+        points, end_of = np.unique(np.concatenate([fa, fb]), return_inverse=True)
+        xs, ys = self._drop_x[points].tolist(), self._drop_y[points].tolist()
+        position = [(round(x, 6), round(y, 6)) for x, y in zip(xs, ys, strict=True)]
+        end_of = end_of.reshape(-1).tolist()
+        ids = []
         fresh_a, fresh_b = [], []
-        xs, ys = self._drop_x, self._drop_y
+        route_of, known = self._route_of, self._route_spans
         # A route is named, and its spans taken, in the direction of its first link in row
         # order: the trays route() gives that link (equal shortest paths break the same way).
-        for k, (a, b) in enumerate(zip(da[first].tolist(), db[first].tolist(), strict=True)):
-            pa = (round(float(xs[a]), 6), round(float(ys[a]), 6))
-            pb = (round(float(xs[b]), 6), round(float(ys[b]), 6))
-            route = self._route_of.get((min(pa, pb), max(pa, pb)))
+        for a, b, pa_at, pb_at in zip(
+            fa.tolist(), fb.tolist(), end_of[: len(fa)], end_of[len(fa) :], strict=True
+        ):
+            pa, pb = position[pa_at], position[pb_at]
+            key = (pa, pb) if pa <= pb else (pb, pa)  # (min, max) of the two positions
+            route = route_of.get(key)
             if route is None:
-                route = self._route_of[(min(pa, pb), max(pa, pb))] = len(self._route_spans)
-                self._route_spans.append(())
+                route = route_of[key] = len(known)
+                known.append(())
                 fresh_a.append(a)
                 fresh_b.append(b)
-            ids[k] = route
-        self._route_key[rows] = ids[inverse.reshape(-1)]
+            ids.append(route)
+        self._route_key[rows] = np.array(ids, dtype=np.int64)[inverse.reshape(-1)]
         if fresh_a:
             att, names = self._att, self._graph.tray_ids
             spans = self._graph.spans(

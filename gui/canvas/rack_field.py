@@ -46,7 +46,7 @@ class RackField(QGraphicsItem):
         self.setAcceptedMouseButtons(Qt.NoButton)
         # Dict order is the racks' insertion order, their stacking order among themselves (all
         # at z 0).
-        # item -> (scene bounds, _place(item) or None until the next paint)
+        # item -> (scene bounds, place(item) or None until the next paint)
         self._racks: dict[QGraphicsItem, tuple] = {}
         self._rect = QRectF()
         self._selected: set = set()  # racks drawn selected
@@ -84,6 +84,36 @@ class RackField(QGraphicsItem):
         self.update(dirty)
         self._on_change()
 
+    def add_placed(self, keys, bounds, placed, boxes: np.ndarray) -> None:
+        """Paint racks whose entries are computed already (a picture's, see picture_racks.py):
+        ``keys`` stand for the racks (a near drawing calls their ``sceneTransform`` and
+        ``paint_body``), with their scene ``bounds``, their ``place`` tuples and the bounds as
+        rows of (left, top, right, bottom). The same field as ``add_many`` of the racks' items."""
+        if not keys:
+            return
+        first = not self._racks
+        for key, scene_bounds, entry in zip(keys, bounds, placed, strict=True):
+            self._racks[key] = (scene_bounds, entry)
+        if first:  # the culling boxes as entries() would build them
+            self._items = list(keys)
+            self._rows = {key: row for row, key in enumerate(self._items)}
+            self._boxes = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
+        else:
+            self._boxes = None
+        left, top = boxes[:, 0].min(), boxes[:, 1].min()
+        right, bottom = boxes[:, 2].max(), boxes[:, 3].max()
+        extent = QRectF(left, top, right - left, bottom - top)
+        # The union add_many grows the bounds by, rectangle by rectangle (its float sums may end
+        # an ulp past the extreme edges): taken only when the racks reach near the bounds.
+        if not self._rect.contains(extent.adjusted(-1e-6, -1e-6, 1e-6, 1e-6)):
+            dirty = QRectF()
+            for scene_bounds in bounds:
+                dirty = dirty.united(scene_bounds)
+            self._grow(dirty)
+            extent = dirty
+        self.update(extent)
+        self._on_change()
+
     def remove(self, item) -> None:
         placed = self._racks.pop(item, None)
         self._selected.discard(item)
@@ -107,7 +137,7 @@ class RackField(QGraphicsItem):
             self.update(bounds)
         self._on_change()
 
-    def _place(self, item) -> tuple:
+    def place(self, item) -> tuple:
         """What painting ``item`` needs, read once per change of it rather than per paint:
         ((scene footprint, scene front strip) or None when the rack is not
         axis-aligned, shown, opacity, width m, side m its label needs or None, far fill,
@@ -230,7 +260,7 @@ class RackField(QGraphicsItem):
         racks = self._racks
         for item, (bounds, placed) in self.entries(exposed, self._clips(painter, widget)):
             if placed is None:  # added or changed since the last paint
-                placed = self._place(item)
+                placed = self.place(item)
                 racks[item] = (bounds, placed)  # a value, not a key: the loop goes on
             rects, shown, alpha, width, label_side, far_fill, pen, fill, front = placed
             if not shown:

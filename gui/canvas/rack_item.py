@@ -13,7 +13,7 @@ from gui import style
 
 FRONT_FRACTION = 0.12  # depth share of the strip that marks the front (the cold aisle side)
 LABEL_MIN_PX = 16.0
-_FRONT_COLOR = QColor(style.FRONT_MARK)  # a style constant, the same for every rack
+FRONT_COLOR = QColor(style.FRONT_MARK)  # a style constant, the same for every rack
 # Per class, not per rack: OR-ing the flag enums and making a QFont in each of the XL
 # hall's 4,544 racks was a fifth of building its scene (the font is only ever read).
 _OWN_FLAGS = QGraphicsItem.ItemIsSelectable
@@ -160,7 +160,7 @@ class RackItem(QGraphicsItem):
         painter.setPen(pen)
         painter.setBrush(fill)
         painter.drawRect(r)
-        painter.fillRect(self.front(), _FRONT_COLOR)
+        painter.fillRect(self.front(), FRONT_COLOR)
         if self.shows_label(lod):
             self._paint_label(painter, lod)
 
@@ -190,7 +190,7 @@ class RackItem(QGraphicsItem):
         return QRectF(r.left(), r.top(), r.width(), r.height() * FRONT_FRACTION)
 
     def front_color(self) -> QColor:
-        return _FRONT_COLOR
+        return FRONT_COLOR
 
     def shows_label(self, lod: float) -> bool:
         r = self._rect

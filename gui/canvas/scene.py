@@ -18,6 +18,7 @@ from gui.canvas.bundle_item import BundleItem, TrayLoad
 from gui.canvas.hall_item import HallItem
 from gui.canvas.layers import LayerState
 from gui.canvas.link_item import LinkItem
+from gui.canvas.picture_racks import picture_entries
 from gui.canvas.rack_field import RackField
 from gui.canvas.rack_item import RackItem
 from gui.canvas.row_labels_item import RowLabelsItem
@@ -52,9 +53,20 @@ class HallScene(QGraphicsScene):
     # row-label, rack-field and warning-mark items, the whole main view after every edit.
     drawing_changed = Signal()
 
-    def __init__(self, design: Design, stack: QUndoStack, plant: CablePlant, parent=None) -> None:
+    def __init__(
+        self,
+        design: Design,
+        stack: QUndoStack,
+        plant: CablePlant,
+        parent=None,
+        picture: bool = False,
+    ) -> None:
+        """``picture``: the scene of one picture of the design as it is now (a render): its
+        racks are painted from entries computed together (gui/canvas/picture_racks.py), with no
+        RackItem to select or drag, and it does not follow the design's edits."""
         super().__init__(parent)
         self.design = design
+        self.picture = picture
         self.stack = stack
         self.plant = plant
         self.color_mode = "role"  # or "power"
@@ -101,7 +113,7 @@ class HallScene(QGraphicsScene):
         self._build()
         self.trunk_layer.refresh()
         self.tray_load.start()
-        self._subscription = design.subscribe(self._on_change)
+        self._subscription = None if picture else design.subscribe(self._on_change)
         self.selectionChanged.connect(self._on_selection_changed)
         self.selectionChanged.connect(self._racks_selected)
         self.selectionChanged.connect(self.drawing_changed)
@@ -110,7 +122,8 @@ class HallScene(QGraphicsScene):
 
     def detach(self) -> None:
         """Stop following the design (the document is being closed or replaced)."""
-        self._subscription.close()
+        if self._subscription is not None:
+            self._subscription.close()
         self._links_timer.stop()
         self.tray_load.stop()
         self.trunk_layer.stop()
@@ -118,7 +131,10 @@ class HallScene(QGraphicsScene):
     def _build(self) -> None:
         self._update_hall()
         self._add_trays(self.design.trays)
-        self._add_racks(self.design.racks)
+        if self.picture:
+            self._add_picture_racks()
+        else:
+            self._add_racks(self.design.racks)
         self._update_row_labels()
         self.setSceneRect(self.hall_item.boundingRect().adjusted(-20, -20, 20, 20))
 
@@ -175,12 +191,60 @@ class HallScene(QGraphicsScene):
         self.rack_field.add_many(new)  # placed: the field paints them from now on
 
     def _update_rack(self, rack_id: str) -> None:
+        self._show_rack(self.racks[rack_id], rack_id)
+
+    def _show_rack(self, item: RackItem, rack_id: str, fill: QColor | None = None) -> None:
         rack = self.design.racks[rack_id]
-        item = self.racks[rack_id]
         item.set_geometry(rack.x, rack.y, rack.width_m, rack.depth_m, rack.rotation)
         item.set_label(rack.name)
         item.set_collision(False)
-        item.set_fill(self.rack_fill(rack_id))
+        item.set_fill(self.rack_fill(rack_id) if fill is None else fill)
+
+    def _add_picture_racks(self) -> None:
+        """Every rack of the design into the rack field, for a picture (see ``picture``)."""
+        design = self.design
+        fills = self._role_fills()
+        looks: dict[int, tuple] = {}  # fill rgba -> (far fill, edge pen, body fill)
+
+        def look_of(rack_id: str) -> tuple:
+            fill = fills[rack_id]
+            look = looks.get(fill.rgba())
+            if look is None:  # as an unselected RackItem of this fill shows itself
+                item = RackItem(rack_id)
+                item.set_fill(fill)
+                pen, body = item.look()
+                look = looks[fill.rgba()] = (item.far_fill(), pen, body)
+            return look
+
+        def make(rack_id: str) -> RackItem:
+            item = RackItem(rack_id)  # drawn near by the field, never added to the scene
+            self._show_rack(item, rack_id, fills[rack_id])
+            return item
+
+        keys, bounds, placed, boxes = picture_entries(
+            list(design.racks.values()), look_of, make, self.rack_field.place
+        )
+        self.rack_field.add_placed(keys, bounds, placed, boxes)
+
+    def _role_fills(self) -> dict[str, QColor]:
+        """Rack id -> its fill by role (``rack_fill`` in "role" mode), the devices read in one
+        pass and one colour object per role."""
+        roles: dict[str, list[str]] = {rack_id: [] for rack_id in self.design.racks}
+        for device in self.design.devices.values():
+            held = roles.get(device.rack)
+            if held is not None:
+                held.append(device.role)
+        colours: dict[str | None, QColor] = {}
+        out = {}
+        for rack_id, held in roles.items():
+            role = rack_role(held)
+            colour = colours.get(role)
+            if colour is None:
+                colour = colours[role] = (
+                    QColor(style.ROLE_COLORS["empty"]) if role is None else style.role_color(role)
+                )
+            out[rack_id] = colour
+        return out
 
     def rack_fill(self, rack_id: str) -> QColor:
         devices = self.design.devices_in_rack(rack_id)

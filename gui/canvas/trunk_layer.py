@@ -12,14 +12,18 @@ design has no trunk.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import shiboken6
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPainterPathStroker, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from gui import style
-from model.channel_view import PlanObject, channel_objects
 from model.structured_layout import StructuredLayout, structured_layout, uses_structured
+
+if TYPE_CHECKING:
+    from model.channel_view import PlanObject
 
 HIT_WIDTH_M = 0.15
 
@@ -120,6 +124,9 @@ class TrunkLayer:
 
     def plan_objects(self) -> dict[str, PlanObject]:
         """Channel element id -> where it is on the plan (model.channel_view.channel_objects)."""
+        # Imported here: the inspector's channel view needs it, a picture never (~16 ms).
+        from model.channel_view import channel_objects
+
         layout = self.layout()
         if layout is None:
             return {}

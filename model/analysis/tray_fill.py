@@ -32,7 +32,6 @@ import numpy as np
 from model.arrays import unique_sorted
 from model.design import Design
 from model.structured_catalog import structured_catalog
-from model.tray_products import trays_in_bank
 
 
 @dataclass(frozen=True)
@@ -380,6 +379,10 @@ class TrayFill:
     def _peaks(self, design: Design, plant) -> dict[str, float]:
         """Sweep every tray's interval ends: peak cross-section and where, peak weight per
         metre, and the largest bend radius a cable in it needs at a corner (``loads``)."""
+        # Imported here: it brings model.plant (~13 ms), which a picture's count (no peaks)
+        # never needs.
+        from model.tray_products import trays_in_bank
+
         area, mass, bend, turns = self._route_figures(plant)
         tray_ids = list(design.trays)
         arrays = self._span_arrays

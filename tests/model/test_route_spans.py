@@ -17,6 +17,7 @@ import pytest
 
 from model.analysis import analyze
 from model.cabling import CablePlant
+from model.cabling_routes import _STALE_ROUTE, METHOD_TRAY
 from model.entities import Settings
 from tests.benchmarks.workloads import build
 from tests.builders import link
@@ -68,6 +69,51 @@ def test_moving_a_rack_gives_its_links_new_routes_and_keeps_the_old_ones():
     design.set_settings(Settings(slack_pct=1.0))  # a full rebuild renumbers
     plant.refresh()
     assert plant.route_generation > generation
+
+
+def _named_one_pair_at_a_time(plant, route_of: dict) -> np.ndarray:
+    """Route ids of the plant's stale rows (-2 elsewhere) as route naming gave them before it
+    rounded each drop point once: per distinct pair of drop points (in key order), its two
+    positions rounded there and then; a pair of positions not in ``route_of`` (position pair ->
+    id, updated) takes the next id."""
+    rows = np.flatnonzero(plant._route_key == _STALE_ROUTE)
+    rows = rows[plant._method[rows] == METHOD_TRAY]
+    da, db = plant._drop_a[rows], plant._drop_b[rows]
+    lo, hi = np.minimum(da, db), np.maximum(da, db)
+    _, first, inverse = np.unique(
+        lo * (len(plant._drop_x) + 1) + hi, return_index=True, return_inverse=True
+    )
+    xs, ys = plant._drop_x, plant._drop_y
+    ids = []
+    for a, b in zip(da[first].tolist(), db[first].tolist(), strict=True):
+        pa = (round(float(xs[a]), 6), round(float(ys[a]), 6))
+        pb = (round(float(xs[b]), 6), round(float(ys[b]), 6))
+        key = (min(pa, pb), max(pa, pb))
+        if key not in route_of:
+            route_of[key] = len(route_of)
+        ids.append(route_of[key])
+    out = np.full(len(plant._route_key), -2, dtype=np.int64)
+    out[rows] = np.array(ids, dtype=np.int64)[inverse.reshape(-1)]
+    return out
+
+
+@pytest.mark.parametrize("size", ["S", "L"])
+def test_route_ids_are_those_of_naming_one_pair_at_a_time(size):
+    design = build(size)
+    plant = CablePlant(design)
+    expected = _named_one_pair_at_a_time(plant, {})
+    on_tray = expected >= 0
+    assert on_tray.sum() > 1000
+    assert np.array_equal(plant.route_keys()[on_tray], expected[on_tray])
+    # A moved rack's links are named again, after the routes known.
+    rack = next(iter(design.racks.values()))
+    design.move_racks({rack.id: (rack.x + 0.6, rack.y)})
+    plant.refresh()
+    assert len(plant._route_of) == plant.route_count
+    expected = _named_one_pair_at_a_time(plant, dict(plant._route_of))
+    renamed = expected >= 0
+    assert renamed.any()
+    assert np.array_equal(plant.route_keys()[renamed], expected[renamed])
 
 
 @pytest.mark.parametrize("size", ["S", "L"])
