@@ -27,7 +27,7 @@ structured cabling) builds a ``ScheduleTable`` with the same ``SCHEDULE_COLUMNS`
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from operator import attrgetter, itemgetter
@@ -42,6 +42,14 @@ from model.export.csv_writer import CodedColumns
 from model.natural_sort import natural_key
 from model.plant import PhysicalPlant, build_plant
 from model.plant_links import PART_COLUMNS, LinkParts
+from model.schedule_columns import (
+    break_ties_by_id,
+    coded,
+    gathered,
+    objects,
+    per_value,
+    sorted_by,
+)
 from model.schedule_routes import route_column
 from model.structured_layout import uses_structured
 
@@ -189,6 +197,7 @@ def schedule_table(
     phys: PhysicalPlant | None = None,
     *,
     segments: bool = True,
+    only: Collection[str] | None = None,
 ) -> ScheduleTable:
     """The schedule of :func:`schedule_rows`, column by column (see the module docstring).
 
@@ -196,12 +205,19 @@ def schedule_table(
     patch cord, :mod:`model.schedule_segments`), as installers pull them. ``False`` keeps one
     row per link end to end, with the device ids: what the NetBox export (which writes panels
     and trunks itself) and the point-to-point file need. A direct design is the same either way.
+
+    ``only``: the names of ``SCHEDULE_COLUMNS`` the caller reads: ``columns`` then holds just
+    those (the device ids too), the other columns are never made (the route and the parts cost
+    ~0.3 s at XL), there are no ``coded`` columns and ``rows()`` is not available. It is ignored
+    where the rows become segments (they are made from whole rows).
     """
+    if segments and uses_structured(design):
+        only = None
+    else:
+        return _link_table(design, plant, phys, only)
     if phys is None or not phys.link_parts:
         phys = build_plant(plant, with_links=True)
-    table = _link_table(design, plant, phys)
-    if not segments or not uses_structured(design):
-        return table
+    table = _link_table(design, plant, phys, None)
     from model.schedule_segments import segment_rows
 
     # The layout the plant's items were counted from: built once per schedule.
@@ -209,7 +225,12 @@ def schedule_table(
     return ScheduleTable.from_rows(segment_rows(design, plant, table.rows(), layout))
 
 
-def _link_table(design: Design, plant: CablePlant, phys: PhysicalPlant | None) -> ScheduleTable:
+def _link_table(
+    design: Design,
+    plant: CablePlant,
+    phys: PhysicalPlant | None,
+    only: Collection[str] | None,
+) -> ScheduleTable:
     """One row per link (backplane links excluded), column by column, in schedule order.
 
     Every column is gathered from per-link numpy arrays (plant rows, device positions, port
@@ -218,9 +239,6 @@ def _link_table(design: Design, plant: CablePlant, phys: PhysicalPlant | None) -
     object arrays of per-device prefixes and port names).
     """
     racks, devices, trays = design.racks, design.devices, design.trays
-    if phys is None or not phys.link_parts:
-        phys = build_plant(plant, with_links=True)
-    parts = phys.link_parts
     types = design.catalog.device_types
     media = plant.media
     # ---- which links: every design link but those on a rack backplane
@@ -275,84 +293,98 @@ def _link_table(design: Design, plant: CablePlant, phys: PhysicalPlant | None) -
     first = np.where(swapped, nb, na)
     second = np.where(swapped, na, nb)
     k_first, k_second = np.where(swapped, kb, ka), np.where(swapped, ka, kb)
-    order = _break_ties_by_id(*_sorted_by(np.concatenate([k_first, k_second])), ids)
-    # ---- per-link values from the plant's arrays (links missing from the plant: none)
-    status = np.where(found, plant.status[safe].astype(np.int64), NO_MEDIUM)
-    speed = np.where(found, plant.speed_gbps[safe], 0.0)
-    length = np.where(found, plant.length_m[safe], np.nan)
-    ordered = np.where(found & (medium >= 0), plant.ordered_m[safe], np.nan)
-    route_texts, route = route_column(
-        plant, trays, status, dev_drop[na], dev_drop[nb], swapped, ids, row
-    )
-    # ---- gather everything in schedule order
+    order = break_ties_by_id(*sorted_by(np.concatenate([k_first, k_second])), ids)
+    # ---- gather in schedule order what every column needs
     sw = swapped[order]
     fo, so = first[order], second[order]
-    ids_o = _objects(ids, n)[order]
-    rack_names = np.array(rack_name, dtype=object)
-    a_u, b_u = dev_u[fo], dev_u[so]
+    ids_o = objects(ids, n)[order]
     pa_o, pb_o = pca[order], pcb[order]
     a_pcode, b_pcode = np.where(sw, pb_o, pa_o), np.where(sw, pa_o, pb_o)
-    port_names = _objects(port_list, len(port_list))
-    a_port, b_port = port_names[a_pcode].tolist(), port_names[b_pcode].tolist()
-    own = _objects(list(map(_LABEL, recs)), n)[order].tolist()
-    label = _labels(own, rack_names, dev_u, (fo, a_port), (so, b_port))
-    if len(set(label)) != len(label):
-        seen = Counter(label)
-        label = [
-            f"{text} #{lid}" if seen[text] > 1 else text
-            for text, lid in zip(label, ids_o.tolist(), strict=True)
-        ]
-    part_text = _part_columns(parts, row[order], ids_o, sw)
+    want = set(SCHEDULE_COLUMNS) if only is None else set(only)
+    link_id = ids_o.tolist()
+    a_port = b_port = label = None
+    if want & {"a_port", "b_port", "label"}:
+        port_names = objects(port_list, len(port_list))
+        a_port, b_port = port_names[a_pcode].tolist(), port_names[b_pcode].tolist()
+    if "label" in want:
+        label = _link_labels(recs, order, rack_name, dev_u, (fo, a_port), (so, b_port), link_id)
+    part_text = None
+    if want & set(PART_COLUMNS):
+        if phys is None or not phys.link_parts:
+            phys = build_plant(plant, with_links=True)
+        part_text = _part_columns(phys.link_parts, row[order], ids_o, sw)
+    cable_id = part_text("cable_id") if "cable_id" in want else None
+    a_cage = part_text("a_cage") if "a_cage" in want else None
+    b_cage = part_text("b_cage") if "b_cage" in want else None
+    # ---- per-link values from the plant's arrays (links missing from the plant: none), as
+    # (distinct cells, code per row in schedule order)
     medium_names = [m.id for m in media] + [""]
     kind_names = [m.kind for m in media] + [""]
     m_o = np.where(medium < 0, len(media), medium)[order]
+    speed_v = length_v = ordered_v = route_texts = None
+    if "speed_gbps" in want:
+        speed = np.where(found, plant.speed_gbps[safe], 0.0)[order]
+        speed_v, speed_c = per_value(speed, lambda s: s if s % 1 else int(s))
+    if "length_m" in want:
+        length = np.where(found, plant.length_m[safe], np.nan)[order]
+        length_v, length_c = per_value(length, lambda v: round(v, 2) if v == v else None)
+    if "ordered_length_m" in want:
+        ordered = np.where(found & (medium >= 0), plant.ordered_m[safe], np.nan)[order]
+        ordered_v, ordered_c = per_value(ordered, lambda v: round(v, 3) if v == v else None)
+    if "route" in want:
+        status = np.where(found, plant.status[safe].astype(np.int64), NO_MEDIUM)
+        route_texts, route = route_column(
+            plant, trays, status, dev_drop[na], dev_drop[nb], swapped, ids, row
+        )
+        route_o = route[order]
     names = [d.name for d in dev_objs]
-    speed_v, speed_c = _per_value(speed[order], lambda s: s if s % 1 else int(s))
-    length_v, length_c = _per_value(length[order], lambda v: round(v, 2) if v == v else None)
-    ordered_v, ordered_c = _per_value(ordered[order], lambda v: round(v, 3) if v == v else None)
-    route_o = route[order]
-    link_id, cable_id = ids_o.tolist(), part_text("cable_id")
-    a_cage, b_cage = part_text("a_cage"), part_text("b_cage")
-    dev_u_list = dev_u.tolist()
 
     def full_columns() -> tuple[dict[str, list], list[str], list[str]]:
-        columns = {
-            "cable_id": cable_id,
-            "link_id": link_id,
-            "label": label,
-            "a_rack": _gathered(rack_name, fo),
-            "a_u": a_u.tolist(),
-            "a_device": _gathered(names, fo),
-            "a_port": a_port,
-            "b_rack": _gathered(rack_name, so),
-            "b_u": b_u.tolist(),
-            "b_device": _gathered(names, so),
-            "b_port": b_port,
-            "speed_gbps": _gathered(speed_v, speed_c),
-            "medium": _gathered(medium_names, m_o),
-            "medium_kind": _gathered(kind_names, m_o),
-            "length_m": _gathered(length_v, length_c),
-            "ordered_length_m": _gathered(ordered_v, ordered_c),
-            "a_cage": a_cage,
-            "b_cage": b_cage,
-            "a_module": part_text("a_module"),
-            "b_module": part_text("b_module"),
-            "part": part_text("part"),
-            "route": _gathered(route_texts, route_o),
+        made = {
+            "cable_id": lambda: cable_id,
+            "link_id": lambda: link_id,
+            "label": lambda: label,
+            "a_rack": lambda: gathered(rack_name, fo),
+            "a_u": lambda: dev_u[fo].tolist(),
+            "a_device": lambda: gathered(names, fo),
+            "a_port": lambda: a_port,
+            "b_rack": lambda: gathered(rack_name, so),
+            "b_u": lambda: dev_u[so].tolist(),
+            "b_device": lambda: gathered(names, so),
+            "b_port": lambda: b_port,
+            "speed_gbps": lambda: gathered(speed_v, speed_c),
+            "medium": lambda: gathered(medium_names, m_o),
+            "medium_kind": lambda: gathered(kind_names, m_o),
+            "length_m": lambda: gathered(length_v, length_c),
+            "ordered_length_m": lambda: gathered(ordered_v, ordered_c),
+            "a_cage": lambda: a_cage,
+            "b_cage": lambda: b_cage,
+            "a_module": lambda: part_text("a_module"),
+            "b_module": lambda: part_text("b_module"),
+            "part": lambda: part_text("part"),
+            "route": lambda: gathered(route_texts, route_o),
         }
-        return columns, _gathered(device_ids, fo), _gathered(device_ids, so)
+        columns = {name: made[name]() for name in SCHEDULE_COLUMNS if name in want}
+        return columns, gathered(device_ids, fo), gathered(device_ids, so)
 
+    unordered = None
+    if ordered_v is not None:
+        none_at = [k for k, v in enumerate(ordered_v) if v is None]
+        unordered = int(np.isin(ordered_c, none_at).sum()) if none_at else 0
+    if only is not None:
+        return _LazyTable(full_columns, None, n, unordered)
     # The same table for a CSV writer: an end's rack, U and device are one per device, and the
     # medium, lengths, modules, part and route have few distinct rows.
-    coded = [
+    dev_u_list = dev_u.tolist()
+    coded_columns = [
         cable_id,
         link_id,
         label,
         CodedColumns(list(zip(rack_name, dev_u_list, names, strict=True)), fo, 3),
-        _coded([(port_list, a_pcode)]),
+        coded([(port_list, a_pcode)]),
         CodedColumns(list(zip(rack_name, dev_u_list, names, strict=True)), so, 3),
-        _coded([(port_list, b_pcode)]),
-        _coded(
+        coded([(port_list, b_pcode)]),
+        coded(
             [
                 (speed_v, speed_c),
                 (medium_names, m_o),
@@ -363,16 +395,10 @@ def _link_table(design: Design, plant: CablePlant, phys: PhysicalPlant | None) -
         ),
         a_cage,
         b_cage,
-        _coded([part_text(name, coded=True) for name in ("a_module", "b_module", "part")]),
-        _coded([(route_texts, route_o)]),
+        coded([part_text(name, coded=True) for name in ("a_module", "b_module", "part")]),
+        coded([(route_texts, route_o)]),
     ]
-    unordered = {k for k, v in enumerate(ordered_v) if v is None}
-    return _LazyTable(
-        full_columns,
-        coded,
-        n,
-        int(np.isin(ordered_c, list(unordered)).sum()) if unordered else 0,
-    )
+    return _LazyTable(full_columns, coded_columns, n, unordered)
 
 
 class _LazyTable(ScheduleTable):
@@ -398,7 +424,7 @@ class _LazyTable(ScheduleTable):
         return self._length
 
     def unordered_count(self) -> int:
-        return self._unordered
+        return super().unordered_count() if self._unordered is None else self._unordered
 
 
 def _end_codes(design: Design, recs: list, keep: np.ndarray, device_ids: list[str]) -> tuple:
@@ -430,68 +456,26 @@ def _end_codes(design: Design, recs: list, keep: np.ndarray, device_ids: list[st
     return na, nb, port_list, pca, pcb
 
 
-def _gathered(values: list, codes: np.ndarray) -> list:
-    """``[values[c] for c in codes]`` (a gather of an object array)."""
-    return _objects(values, len(values))[codes].tolist() if len(codes) else []
+def _link_labels(recs: list, order: np.ndarray, rack_name: list[str], dev_u, a_end, b_end, ids):
+    """The label column in schedule order (``order``: the position in ``recs`` of each row):
+    the link's own label, else :func:`_labels`, with `` #{link_id}`` on a label two rows share."""
+    own = list(map(_LABEL, recs))
+    own_o = objects(own, len(own))[order].tolist() if any(own) else None
+    label = _labels(own_o, np.array(rack_name, dtype=object), dev_u, a_end, b_end)
+    if len(set(label)) != len(label):
+        seen = Counter(label)
+        label = [
+            f"{text} #{lid}" if seen[text] > 1 else text
+            for text, lid in zip(label, ids, strict=True)
+        ]
+    return label
 
 
-def _coded(columns: list[tuple[Sequence, np.ndarray]]) -> CodedColumns:
-    """Adjacent columns, each given as (its distinct values, a code per row), as one
-    :class:`CodedColumns` over the distinct rows that occur (their codes combined in one
-    integer when the product of the sizes fits, else column by column joined in Python)."""
-    n = len(columns[0][1])
-    sizes = [len(values) for values, _ in columns]
-    if n == 0:
-        return CodedColumns([], np.zeros(0, dtype=np.int64), len(columns))
-    if len(columns) == 1:  # its values as the distinct rows (a code -1 is the last value)
-        values, codes = columns[0]
-        return CodedColumns([(v,) for v in values], codes, 1)
-    product = 1
-    for size in sizes:
-        product *= max(size, 1)
-    if product >= 1 << 62:
-        rows = list(zip(*(_gathered(v, c) for v, c in columns), strict=True))
-        distinct = list(dict.fromkeys(rows))
-        at = {r: k for k, r in enumerate(distinct)}
-        return CodedColumns(
-            distinct, np.fromiter(map(at.__getitem__, rows), np.int64, n), len(sizes)
-        )
-    combined = np.zeros(n, dtype=np.int64)
-    for (_, codes), size in zip(columns, sizes, strict=True):
-        # A negative code (-1: the last value, as numpy indexes) is taken as that position.
-        combined = combined * size + np.where(codes < 0, codes + size, codes)
-    uniq, inverse = np.unique(combined, return_inverse=True)
-    parts = []
-    rest = uniq
-    for size in reversed(sizes):
-        parts.append(rest % size)
-        rest = rest // size
-    parts.reverse()
-    cols = [_gathered(list(values), code) for (values, _), code in zip(columns, parts, strict=True)]
-    return CodedColumns(list(zip(*cols, strict=True)), inverse.reshape(-1), len(sizes))
-
-
-def _objects(values, n: int) -> np.ndarray:
-    """``values`` (any iterable of ``n`` Python objects) as a 1-D object array."""
-    out = np.empty(n, dtype=object)
-    out[:] = values if isinstance(values, list) else list(values)
-    return out
-
-
-def _per_value(values: np.ndarray, cell) -> tuple[list, np.ndarray]:
-    """(``cell(v)`` of each distinct value, the code of each of ``values`` in that list):
-    ``cell`` is called once per distinct value."""
-    if not len(values):
-        return [], np.zeros(0, dtype=np.int64)
-    uniq, inverse = np.unique(values, return_inverse=True)
-    return [cell(v) for v in uniq.tolist()], inverse.reshape(-1)
-
-
-def _labels(own: list[str], rack_names, dev_u, a_end, b_end) -> list[str]:
-    """The link's own label, else ``{rack}-U{u}-{port} to {rack}-U{u}-{port}`` (A end first),
-    from a ``{rack}-U{u}-`` prefix made once per device (``a_end``/``b_end`` = device position
-    array, port name list)."""
-    prefix = rack_names + _objects((f"-U{u}-" for u in dev_u.tolist()), len(dev_u))
+def _labels(own: list[str] | None, rack_names, dev_u, a_end, b_end) -> list[str]:
+    """The link's own label (``own``; None: no link has one), else
+    ``{rack}-U{u}-{port} to {rack}-U{u}-{port}`` (A end first), from a ``{rack}-U{u}-`` prefix
+    made once per device (``a_end``/``b_end`` = device position array, port name list)."""
+    prefix = rack_names + objects((f"-U{u}-" for u in dev_u.tolist()), len(dev_u))
     (dev_a, port_a), (dev_b, port_b) = a_end, b_end
     made = list(
         map(
@@ -499,7 +483,7 @@ def _labels(own: list[str], rack_names, dev_u, a_end, b_end) -> list[str]:
             zip(prefix[dev_a].tolist(), port_a, repeat(" to "), prefix[dev_b].tolist(), port_b),
         )
     )
-    if any(own):  # the links' own labels, where given
+    if own is not None:  # the links' own labels, where given
         made = [text or default for text, default in zip(own, made, strict=True)]
     return made
 
@@ -542,38 +526,3 @@ def _part_columns(parts, rows: np.ndarray, own_ids: np.ndarray, swapped: np.ndar
         return by_name[name]
 
     return listed_text
-
-
-def _sorted_by(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(stable order of the columns of ``keys`` by its rows, first row first; the keys as one
-    comparable array per column in that order). The rows are packed into one int64 when their
-    ranges fit in 63 bits (one sort instead of a six-key lexsort), else lexsorted as they are."""
-    n = keys.shape[1]
-    if n and keys.min() >= 0:
-        bits = [int(row.max()).bit_length() for row in keys]
-        if sum(bits) <= 63:
-            packed = np.zeros(n, dtype=np.int64)
-            for row, width in zip(keys, bits, strict=True):
-                packed = (packed << width) | row
-            order = np.argsort(packed, kind="stable")
-            return order, packed[order][None, :]
-    order = np.lexsort(tuple(keys[::-1]))
-    return order, keys[:, order]
-
-
-def _break_ties_by_id(order: np.ndarray, sorted_keys: np.ndarray, ids: list[str]) -> np.ndarray:
-    """Rows whose sort keys are all equal (two links between the same two ports) by link id;
-    ``sorted_keys`` are the keys in ``order`` (one column per row)."""
-    if len(order) < 2:
-        return order
-    same = (sorted_keys[:, 1:] == sorted_keys[:, :-1]).all(axis=0)
-    if not same.any():
-        return order
-    out = order.copy()
-    starts = np.flatnonzero(same & ~np.concatenate([[False], same[:-1]]))
-    for s in starts.tolist():
-        e = s + 1
-        while e < len(same) and same[e]:
-            e += 1
-        out[s : e + 1] = sorted(order[s : e + 1].tolist(), key=ids.__getitem__)
-    return out

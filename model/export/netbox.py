@@ -73,6 +73,14 @@ from model.schedule_segments import PATCH_CORD, TRUNK
 from model.structured_layout import uses_structured
 
 CHUNK_ROWS = 500
+# The schedule columns the export reads (the cables' ends, label, medium and length; a
+# structured design's panels also compare each row's A end with its link's): the route, the
+# parts and the cages are never made for it (:func:`netbox_schedule`).
+SCHEDULE_READ = frozenset(
+    {"link_id", "label", "a_port", "b_port", "medium", "medium_kind", "length_m"}
+    | {"ordered_length_m"}
+)
+PANEL_SCHEDULE_READ = SCHEDULE_READ | {"a_rack", "a_u", "a_device"}
 SHARED = "shared"
 SITE = "site"
 LOCATION_NAME = "Data hall"
@@ -226,6 +234,15 @@ _DEVICE, _PORT = attrgetter("device"), attrgetter("port")
 SEGMENT_KINDS = frozenset({PATCH_CORD, TRUNK})
 
 
+def netbox_schedule(
+    design: Design, plant: CablePlant, phys: PhysicalPlant | None = None
+) -> ScheduleTable:
+    """The schedule :func:`netbox_tables` takes: one row per link (no segments), with only the
+    columns it reads (``SCHEDULE_READ``, ``PANEL_SCHEDULE_READ`` for a structured design)."""
+    only = PANEL_SCHEDULE_READ if uses_structured(design) else SCHEDULE_READ
+    return schedule_table(design, plant, phys, segments=False, only=only)
+
+
 def netbox_tables(
     design: Design,
     schedule: ScheduleTable | Sequence[ScheduleRow],
@@ -245,7 +262,7 @@ def netbox_tables(
         else [row.medium_kind for row in schedule]
     )
     if not SEGMENT_KINDS.isdisjoint(kinds):
-        schedule = schedule_table(design, plant, phys, segments=False)
+        schedule = netbox_schedule(design, plant, phys)
     site = fit_name(design.name, SITE_NAME_MAX) or "Hallwright design"
     out = NetBoxTables(site=site)
     racks = sorted(design.racks.values(), key=lambda r: (r.name, r.id))
@@ -345,13 +362,17 @@ def _add_panels(design, plant, schedule, out, device_names, rack_names, layout=N
     design devices, their types carry the ports); virtual panels as unpositioned devices."""
     if not uses_structured(design):
         return
-    schedule = schedule.rows() if isinstance(schedule, ScheduleTable) else schedule
-    labels = {row.link_id: row.label for row in schedule}
+    if not isinstance(schedule, ScheduleTable):
+        schedule = ScheduleTable.from_rows(schedule)
+    col = schedule.columns
+    link_ids = col["link_id"]
+    labels = dict(zip(link_ids, col["label"], strict=True))
     flipped = set()
-    for row in schedule:
-        a = design.links[row.link_id].a
-        if _end_key(design, a.device, a.port) != (row.a_rack, row.a_u, row.a_device, row.a_port):
-            flipped.add(row.link_id)
+    a_ends = zip(link_ids, col["a_rack"], col["a_u"], col["a_device"], col["a_port"], strict=True)
+    for link_id, *a_end in a_ends:
+        a = design.links[link_id].a
+        if _end_key(design, a.device, a.port) != tuple(a_end):
+            flipped.add(link_id)
     panels = panel_export(
         design, plant, out.site, device_names, rack_names, labels, flipped, layout=layout
     )
@@ -399,8 +420,8 @@ def _add_panels(design, plant, schedule, out, device_names, rack_names, layout=N
         out.set_rows("07_devices", DEVICE_HEADER, device_rows)
     kept = [
         r
-        for r, s in zip(out.rows("08_cables"), schedule, strict=True)
-        if s.link_id not in panels.links
+        for r, link_id in zip(out.rows("08_cables"), link_ids, strict=True)
+        if link_id not in panels.links
     ]
     kept.extend(tuple(c.get(h, "") for h in CABLE_HEADER) for c in panels.cables)
     out.set_rows("08_cables", CABLE_HEADER, kept)
