@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import repeat
 from operator import attrgetter, itemgetter
 
@@ -144,6 +145,18 @@ class ScheduleTable:
     def unordered_count(self) -> int:
         """Rows with no ordered length (no orderable medium or length)."""
         return self.columns["ordered_length_m"].count(None)
+
+    def codes(self, name: str) -> tuple[Sequence, np.ndarray]:
+        """Column ``name`` (of ``SCHEDULE_COLUMNS`` but ``cable_id``, or ``a_device_id`` /
+        ``b_device_id``) as (values, code per row): row ``k`` holds ``values[codes[k]]``, a
+        negative code counting from the end. A table made by :func:`schedule_table` gives
+        each column's few distinct values (a writer formats each once, a reader gathers by
+        numpy), made when asked for even when ``only`` left the column out."""
+        if name in ("a_device_id", "b_device_id"):
+            values = getattr(self, name)
+        else:
+            values = self.columns[name]
+        return values, np.arange(len(values), dtype=np.int64)
 
     def rows(self) -> list[ScheduleRow]:
         names = SCHEDULE_COLUMNS
@@ -302,112 +315,117 @@ def _link_table(
     a_pcode, b_pcode = np.where(sw, pb_o, pa_o), np.where(sw, pa_o, pb_o)
     want = set(SCHEDULE_COLUMNS) if only is None else set(only)
     link_id = ids_o.tolist()
-    a_port = b_port = label = None
-    if want & {"a_port", "b_port", "label"}:
-        port_names = objects(port_list, len(port_list))
-        a_port, b_port = port_names[a_pcode].tolist(), port_names[b_pcode].tolist()
-    if "label" in want:
-        label = _link_labels(recs, order, rack_name, dev_u, (fo, a_port), (so, b_port), link_id)
-    part_text = None
-    if want & set(PART_COLUMNS):
+    names = [d.name for d in dev_objs]
+    dev_u_list = dev_u.tolist()
+    m_o = np.where(medium < 0, len(media), medium)[order]
+
+    @cache
+    def part_text():
+        nonlocal phys
         if phys is None or not phys.link_parts:
             phys = build_plant(plant, with_links=True)
-        part_text = _part_columns(phys.link_parts, row[order], ids_o, sw)
-    cable_id = part_text("cable_id") if "cable_id" in want else None
-    a_cage = part_text("a_cage") if "a_cage" in want else None
-    b_cage = part_text("b_cage") if "b_cage" in want else None
-    # ---- per-link values from the plant's arrays (links missing from the plant: none), as
-    # (distinct cells, code per row in schedule order)
-    medium_names = [m.id for m in media] + [""]
-    kind_names = [m.kind for m in media] + [""]
-    m_o = np.where(medium < 0, len(media), medium)[order]
-    speed_v = length_v = ordered_v = route_texts = None
-    if "speed_gbps" in want:
-        speed = np.where(found, plant.speed_gbps[safe], 0.0)[order]
-        speed_v, speed_c = per_value(speed, lambda s: s if s % 1 else int(s))
-    if "length_m" in want:
-        length = np.where(found, plant.length_m[safe], np.nan)[order]
-        length_v, length_c = per_value(length, lambda v: round(v, 2) if v == v else None)
-    if "ordered_length_m" in want:
-        ordered = np.where(found & (medium >= 0), plant.ordered_m[safe], np.nan)[order]
-        ordered_v, ordered_c = per_value(ordered, lambda v: round(v, 3) if v == v else None)
-    if "route" in want:
-        status = np.where(found, plant.status[safe].astype(np.int64), NO_MEDIUM)
-        route_texts, route = route_column(
-            plant, trays, status, dev_drop[na], dev_drop[nb], swapped, ids, row
-        )
-        route_o = route[order]
-    names = [d.name for d in dev_objs]
+        return _part_columns(phys.link_parts, row[order], ids_o, sw)
+
+    @cache
+    def codes_of(name: str) -> tuple[Sequence, np.ndarray]:
+        """(distinct values, code per row in schedule order) of column ``name``; the plant's
+        per-link values are taken for the links it has (none for the others)."""
+        if name == "speed_gbps":
+            speed = np.where(found, plant.speed_gbps[safe], 0.0)[order]
+            return per_value(speed, lambda s: s if s % 1 else int(s))
+        if name == "length_m":
+            length = np.where(found, plant.length_m[safe], np.nan)[order]
+            return per_value(length, lambda v: round(v, 2) if v == v else None)
+        if name == "ordered_length_m":
+            ordered = np.where(found & (medium >= 0), plant.ordered_m[safe], np.nan)[order]
+            return per_value(ordered, lambda v: round(v, 3) if v == v else None)
+        if name == "route":
+            status = np.where(found, plant.status[safe].astype(np.int64), NO_MEDIUM)
+            texts, route = route_column(
+                plant, trays, status, dev_drop[na], dev_drop[nb], swapped, ids, row
+            )
+            return texts, route[order]
+        if name in PART_COLUMNS and name != "cable_id":
+            return part_text()(name, coded=True)
+        if name == "medium":
+            return [m.id for m in media] + [""], m_o
+        if name == "medium_kind":
+            return [m.kind for m in media] + [""], m_o
+        if name in ("link_id", "label", "cable_id"):  # one value per row
+            return text(name), np.arange(n, dtype=np.int64)
+        end, field_name = name[:2], name[2:]
+        at = fo if end == "a_" else so
+        if field_name == "port":
+            return port_list, a_pcode if end == "a_" else b_pcode
+        per_device = {"rack": rack_name, "u": dev_u_list, "device": names, "device_id": device_ids}
+        return per_device[field_name], at
+
+    @cache
+    def text(name: str) -> list:
+        if name == "link_id":
+            return link_id
+        if name == "label":
+            port_names = objects(port_list, len(port_list))
+            a_port, b_port = port_names[a_pcode].tolist(), port_names[b_pcode].tolist()
+            return _link_labels(recs, order, rack_name, dev_u, (fo, a_port), (so, b_port), link_id)
+        if name in ("cable_id", "a_cage", "b_cage"):
+            return part_text()(name)
+        if name in ("a_u", "b_u"):
+            return dev_u[fo if name == "a_u" else so].tolist()
+        return gathered(*codes_of(name))
 
     def full_columns() -> tuple[dict[str, list], list[str], list[str]]:
-        made = {
-            "cable_id": lambda: cable_id,
-            "link_id": lambda: link_id,
-            "label": lambda: label,
-            "a_rack": lambda: gathered(rack_name, fo),
-            "a_u": lambda: dev_u[fo].tolist(),
-            "a_device": lambda: gathered(names, fo),
-            "a_port": lambda: a_port,
-            "b_rack": lambda: gathered(rack_name, so),
-            "b_u": lambda: dev_u[so].tolist(),
-            "b_device": lambda: gathered(names, so),
-            "b_port": lambda: b_port,
-            "speed_gbps": lambda: gathered(speed_v, speed_c),
-            "medium": lambda: gathered(medium_names, m_o),
-            "medium_kind": lambda: gathered(kind_names, m_o),
-            "length_m": lambda: gathered(length_v, length_c),
-            "ordered_length_m": lambda: gathered(ordered_v, ordered_c),
-            "a_cage": lambda: a_cage,
-            "b_cage": lambda: b_cage,
-            "a_module": lambda: part_text("a_module"),
-            "b_module": lambda: part_text("b_module"),
-            "part": lambda: part_text("part"),
-            "route": lambda: gathered(route_texts, route_o),
-        }
-        columns = {name: made[name]() for name in SCHEDULE_COLUMNS if name in want}
-        return columns, gathered(device_ids, fo), gathered(device_ids, so)
+        columns = {name: text(name) for name in SCHEDULE_COLUMNS if name in want}
+        return columns, text("a_device_id"), text("b_device_id")
 
-    unordered = None
-    if ordered_v is not None:
-        none_at = [k for k, v in enumerate(ordered_v) if v is None]
-        unordered = int(np.isin(ordered_c, none_at).sum()) if none_at else 0
-    if only is not None:
-        return _LazyTable(full_columns, None, n, unordered)
-    # The same table for a CSV writer: an end's rack, U and device are one per device, and the
-    # medium, lengths, modules, part and route have few distinct rows.
-    dev_u_list = dev_u.tolist()
-    coded_columns = [
-        cable_id,
-        link_id,
-        label,
-        CodedColumns(list(zip(rack_name, dev_u_list, names, strict=True)), fo, 3),
-        coded([(port_list, a_pcode)]),
-        CodedColumns(list(zip(rack_name, dev_u_list, names, strict=True)), so, 3),
-        coded([(port_list, b_pcode)]),
-        coded(
-            [
-                (speed_v, speed_c),
-                (medium_names, m_o),
-                (kind_names, m_o),
-                (length_v, length_c),
-                (ordered_v, ordered_c),
-            ]
-        ),
-        a_cage,
-        b_cage,
-        coded([part_text(name, coded=True) for name in ("a_module", "b_module", "part")]),
-        coded([(route_texts, route_o)]),
-    ]
-    return _LazyTable(full_columns, coded_columns, n, unordered)
+    def unordered() -> int:
+        values, codes = codes_of("ordered_length_m")
+        none_at = [k for k, v in enumerate(values) if v is None]
+        return int(np.isin(codes, none_at).sum()) if none_at else 0
+
+    coded_columns = None
+    if only is None:
+        # The same table for a CSV writer: an end's rack, U and device are one per device, and
+        # the medium, lengths, modules, part and route have few distinct rows.
+        per_device = list(zip(rack_name, dev_u_list, names, strict=True))
+        coded_columns = [
+            text("cable_id"),
+            link_id,
+            text("label"),
+            CodedColumns(per_device, fo, 3),
+            coded([codes_of("a_port")]),
+            CodedColumns(per_device, so, 3),
+            coded([codes_of("b_port")]),
+            coded(
+                [
+                    codes_of(name)
+                    for name in (
+                        "speed_gbps",
+                        "medium",
+                        "medium_kind",
+                        "length_m",
+                        "ordered_length_m",
+                    )
+                ]
+            ),
+            text("a_cage"),
+            text("b_cage"),
+            coded([codes_of(name) for name in ("a_module", "b_module", "part")]),
+            coded([codes_of("route")]),
+        ]
+    return _LazyTable(full_columns, codes_of, coded_columns, n, unordered)
 
 
 class _LazyTable(ScheduleTable):
     """A schedule made column-wise: its :attr:`coded` columns at once (what the CSV command
-    writes), the full per-row lists (``columns``, the device ids) on first use. The CSV of a
-    big hall then never makes ~20 lists of 393k cells it does not write."""
+    writes), the full per-row lists (``columns``, the device ids) on first use, and
+    :meth:`codes` from the codes the columns are gathered by. The CSV of a big hall then never
+    makes ~20 lists of 393k cells it does not write, nor the NetBox export lists it reads as
+    codes."""
 
-    def __init__(self, make, coded: list, length: int, unordered: int) -> None:
+    def __init__(self, make, codes_of, coded: list | None, length: int, unordered) -> None:
         self._make, self._made = make, None
+        self._codes_of = codes_of
         self.coded = coded
         self._length, self._unordered = length, unordered
 
@@ -424,7 +442,10 @@ class _LazyTable(ScheduleTable):
         return self._length
 
     def unordered_count(self) -> int:
-        return super().unordered_count() if self._unordered is None else self._unordered
+        return self._unordered()
+
+    def codes(self, name: str) -> tuple[Sequence, np.ndarray]:
+        return self._codes_of(name)
 
 
 def _end_codes(design: Design, recs: list, keep: np.ndarray, device_ids: list[str]) -> tuple:

@@ -73,14 +73,12 @@ from model.schedule_segments import PATCH_CORD, TRUNK
 from model.structured_layout import uses_structured
 
 CHUNK_ROWS = 500
-# The schedule columns the export reads (the cables' ends, label, medium and length; a
-# structured design's panels also compare each row's A end with its link's): the route, the
-# parts and the cages are never made for it (:func:`netbox_schedule`).
-SCHEDULE_READ = frozenset(
-    {"link_id", "label", "a_port", "b_port", "medium", "medium_kind", "length_m"}
-    | {"ordered_length_m"}
-)
-PANEL_SCHEDULE_READ = SCHEDULE_READ | {"a_rack", "a_u", "a_device"}
+# The schedule columns the export reads as lists (:func:`netbox_schedule`); the cables' ends,
+# media and lengths it reads as codes (``ScheduleTable.codes``), and a structured design's
+# panels also compare each row's A end with its link's. The route, the parts and the cages
+# are never made for it.
+SCHEDULE_READ = frozenset({"link_id", "label"})
+PANEL_SCHEDULE_READ = SCHEDULE_READ | {"a_rack", "a_u", "a_device", "a_port"}
 SHARED = "shared"
 SITE = "site"
 LOCATION_NAME = "Data hall"
@@ -256,11 +254,11 @@ def netbox_tables(
     A structured design's installer schedule lists paneled links per segment: the link rows
     (``segments=False``) are taken instead; cords and trunk legs come from
     :mod:`model.export.netbox_panels`."""
-    kinds = (
-        schedule.columns["medium_kind"]
-        if isinstance(schedule, ScheduleTable)
-        else [row.medium_kind for row in schedule]
-    )
+    if isinstance(schedule, ScheduleTable):
+        kind_names, kind_codes = schedule.codes("medium_kind")
+        kinds = {kind_names[k] for k in np.unique(kind_codes).tolist()}
+    else:
+        kinds = {row.medium_kind for row in schedule}
     if not SEGMENT_KINDS.isdisjoint(kinds):
         schedule = netbox_schedule(design, plant, phys)
     site = fit_name(design.name, SITE_NAME_MAX) or "Hallwright design"
@@ -466,59 +464,77 @@ def _schedule_cables(design, schedule, plant, site, device_names) -> list[tuple]
 def _table_cables(design, table: ScheduleTable, plant, site, device_names) -> Table:
     """:func:`_schedule_cables` of a schedule given column by column, as columns: the A and B
     ends are the table's (device id and port per end); names, ports, types and lengths are
-    lookups into tables of their distinct values (the writer formats each entry once), the
-    medium of each row a code of the plant's."""
+    lookups into the table's distinct values by its codes (:meth:`ScheduleTable.codes`: the
+    writer formats each value once, the cells are gathered by numpy)."""
     col = table.columns
     link_ids = col["link_id"]
     if not all(map(design.links.__contains__, link_ids)):
         missing = next(lid for lid in link_ids if lid not in design.links)
         raise ExportError(f"schedule row {missing!r} names no link of the design")
     n = len(link_ids)
-    ports = {p: interface_name(p) for p in {*col["a_port"], *col["b_port"]}}
-    types = [m.netbox_type for m in plant.media] + [""]
-    words = [cable_description(m) for m in plant.media] + [""]
     # The medium of each row: the schedule's medium column names it by id (the plant's medium
     # of that link, "" for none), so the cells are looked up by id without the plant's link
     # index. A column naming some other id (a schedule not made from this plant) is not
     # trusted: the medium is then found by link id. (A twin-port cable's cable id "l-1+"
     # names no link, which is why the link id is used.)
     by_id = {m.id: k for k, m in enumerate(plant.media)} | {"": -1}
-    kinds = col["medium"]
-    if not by_id.keys() >= set(kinds):
+    medium_ids, kinds = table.codes("medium")
+    types = [m.netbox_type for m in plant.media] + [""]
+    words = [cable_description(m) for m in plant.media] + [""]
+    if by_id.keys() >= set(medium_ids):
+        types = [types[by_id[m_id]] for m_id in medium_ids]
+        words = [words[by_id[m_id]] for m_id in medium_ids]
+    else:
         row = np.fromiter(map(plant.index.get, link_ids, repeat(-1)), np.int64, n)
         medium = np.asarray(plant.medium_index, dtype=np.int64)
         kinds = np.where(row >= 0, medium[np.maximum(row, 0)], -1) if n else np.zeros(0, np.int64)
-    else:
-        types = {m_id: types[k] for m_id, k in by_id.items()}
-        words = {m_id: words[k] for m_id, k in by_id.items()}
-    lengths = [
-        o if o is not None else x
-        for o, x in zip(col["ordered_length_m"], col["length_m"], strict=True)
-    ]
-    distinct = set(lengths)
-    rounded = {v: None if v is None else round(v, 2) for v in distinct}
-    units = {v: "" if v is None else "m" for v in distinct}
+    # The length of each row: its ordered length, else its routed length (both as codes).
+    ordered, ordered_code = table.codes("ordered_length_m")
+    routed, routed_code = table.codes("length_m")
+    lengths = [*ordered, *routed]
+    unordered = np.array([v is None for v in ordered], dtype=bool)
+    length_code = np.where(
+        unordered[ordered_code], len(ordered) + np.asarray(routed_code), ordered_code
+    ).astype(np.int64)
+    # Only the lengths some row shows (the routed length of an ordered row is never written)
+    used = np.zeros(len(lengths), dtype=bool)
+    used[length_code] = True
+    lengths = [lengths[k] for k in np.flatnonzero(used).tolist()]
+    length_code = (np.cumsum(used) - 1)[length_code]
+    rounded = [None if v is None else round(v, 2) for v in lengths]
+    units = ["" if v is None else "m" for v in lengths]
     labels = col["label"]
     if max(map(len, labels), default=0) > LABEL_MAX or list(map(str.strip, labels)) != labels:
         fitted = {v: fit_name(v, LABEL_MAX) for v in set(labels)}
         labels = list(map(fitted.__getitem__, labels))
     interface = Repeat("dcim.interface", n)
+    ends = []
+    for end in ("a", "b"):
+        device_ids, device_code = table.codes(f"{end}_device_id")
+        ports, port_code = table.codes(f"{end}_port")
+        ends.append(
+            (
+                Lookup([device_names[d] for d in device_ids], device_code),
+                Lookup([interface_name(p) for p in ports], port_code),
+            )
+        )
+    (a_device, a_port), (b_device, b_port) = ends
     return Table(
         CABLE_HEADER,
         [
             Repeat(site, n),
-            Lookup(device_names, table.a_device_id),
+            a_device,
             interface,
-            Lookup(ports, col["a_port"]),
+            a_port,
             Repeat(site, n),
-            Lookup(device_names, table.b_device_id),
+            b_device,
             interface,
-            Lookup(ports, col["b_port"]),
+            b_port,
             Lookup(types, kinds),
             Repeat("planned", n),
             labels,
-            Lookup(rounded, lengths),
-            Lookup(units, lengths),
+            Lookup(rounded, length_code),
+            Lookup(units, length_code),
             Lookup(words, kinds),
         ],
     )

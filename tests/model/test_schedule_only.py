@@ -9,7 +9,7 @@ from model.cabling import CablePlant
 from model.export.netbox import netbox_files, netbox_schedule, netbox_tables
 from model.generate import apply_cabling, generate
 from model.plant import build_plant
-from model.schedule import SCHEDULE_COLUMNS, schedule_table
+from model.schedule import SCHEDULE_COLUMNS, ScheduleTable, schedule_table
 
 DESIGNS = {
     "direct": (
@@ -63,6 +63,9 @@ def test_the_netbox_files_from_the_columns_it_reads_equal_those_from_the_full_sc
     full = netbox_tables(design, schedule_table(design, plant, phys, segments=False), plant, phys)
     reduced = netbox_tables(design, netbox_schedule(design, plant, phys), plant, phys)
     assert netbox_files(reduced) == netbox_files(full)
+    rows = schedule_table(design, plant, phys, segments=False).rows()
+    as_rows = netbox_tables(design, rows, plant, phys)  # one record per row, the plain path
+    assert netbox_files(as_rows) == netbox_files(full)
 
 
 def test_a_schedule_of_segments_is_made_whole_whatever_only_says():
@@ -72,3 +75,19 @@ def test_a_schedule_of_segments_is_made_whole_whatever_only_says():
     plant = CablePlant(design)
     full = schedule_table(design, plant)
     assert schedule_table(design, plant, only=("link_id",)).columns == full.columns
+
+
+def test_each_columns_codes_gather_to_the_column(design):
+    plant = CablePlant(design)
+    full = schedule_table(design, plant, segments=False)
+    for table in (full, schedule_table(design, plant, segments=False, only=("link_id",))):
+        names = [n for n in SCHEDULE_COLUMNS if n != "cable_id"]
+        for name in [*names, "a_device_id", "b_device_id"]:
+            values, codes = table.codes(name)
+            ids = name in ("a_device_id", "b_device_id")
+            expected = getattr(full, name) if ids else full.columns[name]
+            assert [values[c] for c in codes.tolist()] == expected, name
+    # A table of given rows has its columns as codes too (one value per row)
+    given = ScheduleTable.from_rows(full.rows())
+    values, codes = given.codes("route")
+    assert [values[c] for c in codes.tolist()] == full.columns["route"]
