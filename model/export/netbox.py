@@ -496,11 +496,8 @@ def _table_cables(design, table: ScheduleTable, plant, site, device_names) -> Ta
     length_code = np.where(
         unordered[ordered_code], len(ordered) + np.asarray(routed_code), ordered_code
     ).astype(np.int64)
-    # Only the lengths some row shows (the routed length of an ordered row is never written)
-    used = np.zeros(len(lengths), dtype=bool)
-    used[length_code] = True
-    lengths = [lengths[k] for k in np.flatnonzero(used).tolist()]
-    length_code = (np.cumsum(used) - 1)[length_code]
+    kept, length_code = _used_codes(length_code, len(lengths))
+    lengths = [lengths[k] for k in kept]
     rounded = [None if v is None else round(v, 2) for v in lengths]
     units = ["" if v is None else "m" for v in lengths]
     labels = col["label"]
@@ -511,13 +508,17 @@ def _table_cables(design, table: ScheduleTable, plant, site, device_names) -> Ta
     ends = []
     for end in ("a", "b"):
         device_ids, device_code = table.codes(f"{end}_device_id")
+        kept, device_code = _used_codes(device_code, len(device_ids))
         ports, port_code = table.codes(f"{end}_port")
+        kept_ports, port_code = _used_codes(port_code, len(ports))
         ends.append(
             (
-                Lookup([device_names[d] for d in device_ids], device_code),
-                Lookup([interface_name(p) for p in ports], port_code),
+                Lookup([device_names[device_ids[k]] for k in kept], device_code),
+                Lookup([interface_name(ports[k]) for k in kept_ports], port_code),
             )
         )
+    kept, kinds = _used_codes(kinds, len(types))
+    types, words = [types[k] for k in kept], [words[k] for k in kept]
     (a_device, a_port), (b_device, b_port) = ends
     return Table(
         CABLE_HEADER,
@@ -538,6 +539,16 @@ def _table_cables(design, table: ScheduleTable, plant, site, device_names) -> Ta
             Lookup(words, kinds),
         ],
     )
+
+
+def _used_codes(codes, size: int) -> tuple[list[int], np.ndarray]:
+    """(the positions among ``size`` values that some row's code names, in order; each row's
+    code among those): a lookup then holds only the values written, and a column that shows
+    one value on every row is written as text between the cells."""
+    codes = np.asarray(codes, dtype=np.int64) % max(size, 1)  # a negative code: from the end
+    used = np.zeros(size, dtype=bool)
+    used[codes] = True
+    return np.flatnonzero(used).tolist(), (np.cumsum(used) - 1)[codes]
 
 
 def _backplane_cables(design, plant, site, device_names, rack_names) -> list[tuple]:
