@@ -17,7 +17,8 @@ integer keys (natural-order ranks of the distinct rack and port names), and the 
 made once per distinct route. :class:`ScheduleTable` is the entry point for writers (CSV, XLSX,
 NetBox), which format per column. The CSV command writes its ``coded`` columns (runs of columns
 given as their distinct rows and a code per row, formatted once per distinct row); the full
-per-row lists are made only when a writer asks for them (the XLSX sheet, the NetBox export).
+per-row lists are made only when a writer asks for them (the XLSX sheet); the NetBox export
+asks for the few it needs (``only=``) and reads the others as codes (``ScheduleTable.codes``).
 :func:`schedule_rows` gives the same rows as :class:`ScheduleRow` records for callers that want
 one object per cable. A module that lists more rows per link (the per-segment rows of
 structured cabling) builds a ``ScheduleTable`` with the same ``SCHEDULE_COLUMNS``
@@ -221,13 +222,13 @@ def schedule_table(
 
     ``only``: the names of ``SCHEDULE_COLUMNS`` the caller reads: ``columns`` then holds just
     those (the device ids too), the other columns are never made (the route and the parts cost
-    ~0.3 s at XL), there are no ``coded`` columns and ``rows()`` is not available. It is ignored
-    where the rows become segments (they are made from whole rows).
+    ~0.3 s at XL), there are no ``coded`` columns and ``rows()`` is not available; any column
+    can still be read as codes (:meth:`ScheduleTable.codes`). It is ignored where the rows
+    become segments (they are made from whole rows).
     """
-    if segments and uses_structured(design):
-        only = None
-    else:
+    if not segments or not uses_structured(design):
         return _link_table(design, plant, phys, only)
+    # Segments are made from whole rows, whatever ``only`` says.
     if phys is None or not phys.link_parts:
         phys = build_plant(plant, with_links=True)
     table = _link_table(design, plant, phys, None)
