@@ -8,10 +8,9 @@ from cli import CliError
 from cli.export_common import load_and_route
 from cli.progress import Progress
 from model.export import ExportError
-from model.export.netbox import netbox_tables, write_netbox_dir
+from model.export.netbox import netbox_schedule, netbox_tables, write_netbox_dir
 from model.gc_policy import collector_paused
 from model.plant import build_plant
-from model.schedule import schedule_table
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
@@ -38,9 +37,7 @@ def run(args: argparse.Namespace) -> int:
         # allocations set off collections walking all of them (~0.4 s at XL, two of them full).
         with collector_paused():
             phys = build_plant(plant, with_links=True)
-            export = netbox_tables(
-                design, schedule_table(design, plant, phys, segments=False), plant, phys
-            )
+            export = netbox_tables(design, netbox_schedule(design, plant, phys), plant, phys)
             progress.step("tables built")
             paths = write_netbox_dir(args.output, export)
     except ExportError as exc:

@@ -17,7 +17,8 @@ integer keys (natural-order ranks of the distinct rack and port names), and the 
 made once per distinct route. :class:`ScheduleTable` is the entry point for writers (CSV, XLSX,
 NetBox), which format per column. The CSV command writes its ``coded`` columns (runs of columns
 given as their distinct rows and a code per row, formatted once per distinct row); the full
-per-row lists are made only when a writer asks for them (the XLSX sheet, the NetBox export).
+per-row lists are made only when a writer asks for them (the XLSX sheet); the NetBox export
+asks for the few it needs (``only=``) and reads the others as codes (``ScheduleTable.codes``).
 :func:`schedule_rows` gives the same rows as :class:`ScheduleRow` records for callers that want
 one object per cable. A module that lists more rows per link (the per-segment rows of
 structured cabling) builds a ``ScheduleTable`` with the same ``SCHEDULE_COLUMNS``
@@ -27,8 +28,9 @@ structured cabling) builds a ``ScheduleTable`` with the same ``SCHEDULE_COLUMNS`
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import repeat
 from operator import attrgetter, itemgetter
 
@@ -42,6 +44,14 @@ from model.export.csv_writer import CodedColumns
 from model.natural_sort import natural_key
 from model.plant import PhysicalPlant, build_plant
 from model.plant_links import PART_COLUMNS, LinkParts
+from model.schedule_columns import (
+    break_ties_by_id,
+    coded,
+    gathered,
+    objects,
+    per_value,
+    sorted_by,
+)
 from model.schedule_routes import route_column
 from model.structured_layout import uses_structured
 
@@ -137,6 +147,18 @@ class ScheduleTable:
         """Rows with no ordered length (no orderable medium or length)."""
         return self.columns["ordered_length_m"].count(None)
 
+    def codes(self, name: str) -> tuple[Sequence, np.ndarray]:
+        """Column ``name`` (of ``SCHEDULE_COLUMNS`` but ``cable_id``, or ``a_device_id`` /
+        ``b_device_id``) as (values, code per row): row ``k`` holds ``values[codes[k]]``, a
+        negative code counting from the end. A table made by :func:`schedule_table` gives
+        each column's few distinct values (a writer formats each once, a reader gathers by
+        numpy), made when asked for even when ``only`` left the column out."""
+        if name in ("a_device_id", "b_device_id"):
+            values = getattr(self, name)
+        else:
+            values = self.columns[name]
+        return values, np.arange(len(values), dtype=np.int64)
+
     def rows(self) -> list[ScheduleRow]:
         names = SCHEDULE_COLUMNS
         return [ScheduleRow(**dict(zip(names, values, strict=True))) for values in self.tuples()]
@@ -189,6 +211,7 @@ def schedule_table(
     phys: PhysicalPlant | None = None,
     *,
     segments: bool = True,
+    only: Collection[str] | None = None,
 ) -> ScheduleTable:
     """The schedule of :func:`schedule_rows`, column by column (see the module docstring).
 
@@ -196,12 +219,19 @@ def schedule_table(
     patch cord, :mod:`model.schedule_segments`), as installers pull them. ``False`` keeps one
     row per link end to end, with the device ids: what the NetBox export (which writes panels
     and trunks itself) and the point-to-point file need. A direct design is the same either way.
+
+    ``only``: the names of ``SCHEDULE_COLUMNS`` the caller reads: ``columns`` then holds just
+    those (the device ids too), the other columns are never made (the route and the parts cost
+    ~0.3 s at XL), there are no ``coded`` columns and ``rows()`` is not available; any column
+    can still be read as codes (:meth:`ScheduleTable.codes`). It is ignored where the rows
+    become segments (they are made from whole rows).
     """
+    if not segments or not uses_structured(design):
+        return _link_table(design, plant, phys, only)
+    # Segments are made from whole rows, whatever ``only`` says.
     if phys is None or not phys.link_parts:
         phys = build_plant(plant, with_links=True)
-    table = _link_table(design, plant, phys)
-    if not segments or not uses_structured(design):
-        return table
+    table = _link_table(design, plant, phys, None)
     from model.schedule_segments import segment_rows
 
     # The layout the plant's items were counted from: built once per schedule.
@@ -209,7 +239,12 @@ def schedule_table(
     return ScheduleTable.from_rows(segment_rows(design, plant, table.rows(), layout))
 
 
-def _link_table(design: Design, plant: CablePlant, phys: PhysicalPlant | None) -> ScheduleTable:
+def _link_table(
+    design: Design,
+    plant: CablePlant,
+    phys: PhysicalPlant | None,
+    only: Collection[str] | None,
+) -> ScheduleTable:
     """One row per link (backplane links excluded), column by column, in schedule order.
 
     Every column is gathered from per-link numpy arrays (plant rows, device positions, port
@@ -218,9 +253,6 @@ def _link_table(design: Design, plant: CablePlant, phys: PhysicalPlant | None) -
     object arrays of per-device prefixes and port names).
     """
     racks, devices, trays = design.racks, design.devices, design.trays
-    if phys is None or not phys.link_parts:
-        phys = build_plant(plant, with_links=True)
-    parts = phys.link_parts
     types = design.catalog.device_types
     media = plant.media
     # ---- which links: every design link but those on a rack backplane
@@ -275,113 +307,126 @@ def _link_table(design: Design, plant: CablePlant, phys: PhysicalPlant | None) -
     first = np.where(swapped, nb, na)
     second = np.where(swapped, na, nb)
     k_first, k_second = np.where(swapped, kb, ka), np.where(swapped, ka, kb)
-    order = _break_ties_by_id(*_sorted_by(np.concatenate([k_first, k_second])), ids)
-    # ---- per-link values from the plant's arrays (links missing from the plant: none)
-    status = np.where(found, plant.status[safe].astype(np.int64), NO_MEDIUM)
-    speed = np.where(found, plant.speed_gbps[safe], 0.0)
-    length = np.where(found, plant.length_m[safe], np.nan)
-    ordered = np.where(found & (medium >= 0), plant.ordered_m[safe], np.nan)
-    route_texts, route = route_column(
-        plant, trays, status, dev_drop[na], dev_drop[nb], swapped, ids, row
-    )
-    # ---- gather everything in schedule order
+    order = break_ties_by_id(*sorted_by(np.concatenate([k_first, k_second])), ids)
+    # ---- gather in schedule order what every column needs
     sw = swapped[order]
     fo, so = first[order], second[order]
-    ids_o = _objects(ids, n)[order]
-    rack_names = np.array(rack_name, dtype=object)
-    a_u, b_u = dev_u[fo], dev_u[so]
+    ids_o = objects(ids, n)[order]
     pa_o, pb_o = pca[order], pcb[order]
     a_pcode, b_pcode = np.where(sw, pb_o, pa_o), np.where(sw, pa_o, pb_o)
-    port_names = _objects(port_list, len(port_list))
-    a_port, b_port = port_names[a_pcode].tolist(), port_names[b_pcode].tolist()
-    own = _objects(list(map(_LABEL, recs)), n)[order].tolist()
-    label = _labels(own, rack_names, dev_u, (fo, a_port), (so, b_port))
-    if len(set(label)) != len(label):
-        seen = Counter(label)
-        label = [
-            f"{text} #{lid}" if seen[text] > 1 else text
-            for text, lid in zip(label, ids_o.tolist(), strict=True)
-        ]
-    part_text = _part_columns(parts, row[order], ids_o, sw)
-    medium_names = [m.id for m in media] + [""]
-    kind_names = [m.kind for m in media] + [""]
-    m_o = np.where(medium < 0, len(media), medium)[order]
+    want = set(SCHEDULE_COLUMNS) if only is None else set(only)
+    link_id = ids_o.tolist()
     names = [d.name for d in dev_objs]
-    speed_v, speed_c = _per_value(speed[order], lambda s: s if s % 1 else int(s))
-    length_v, length_c = _per_value(length[order], lambda v: round(v, 2) if v == v else None)
-    ordered_v, ordered_c = _per_value(ordered[order], lambda v: round(v, 3) if v == v else None)
-    route_o = route[order]
-    link_id, cable_id = ids_o.tolist(), part_text("cable_id")
-    a_cage, b_cage = part_text("a_cage"), part_text("b_cage")
     dev_u_list = dev_u.tolist()
+    m_o = np.where(medium < 0, len(media), medium)[order]
+
+    @cache
+    def part_text():
+        nonlocal phys
+        if phys is None or not phys.link_parts:
+            phys = build_plant(plant, with_links=True)
+        return _part_columns(phys.link_parts, row[order], ids_o, sw)
+
+    @cache
+    def codes_of(name: str) -> tuple[Sequence, np.ndarray]:
+        """(distinct values, code per row in schedule order) of column ``name``; the plant's
+        per-link values are taken for the links it has (none for the others)."""
+        if name == "speed_gbps":
+            speed = np.where(found, plant.speed_gbps[safe], 0.0)[order]
+            return per_value(speed, lambda s: s if s % 1 else int(s))
+        if name == "length_m":
+            length = np.where(found, plant.length_m[safe], np.nan)[order]
+            return per_value(length, lambda v: round(v, 2) if v == v else None)
+        if name == "ordered_length_m":
+            ordered = np.where(found & (medium >= 0), plant.ordered_m[safe], np.nan)[order]
+            return per_value(ordered, lambda v: round(v, 3) if v == v else None)
+        if name == "route":
+            status = np.where(found, plant.status[safe].astype(np.int64), NO_MEDIUM)
+            texts, route = route_column(
+                plant, trays, status, dev_drop[na], dev_drop[nb], swapped, ids, row
+            )
+            return texts, route[order]
+        if name in PART_COLUMNS and name != "cable_id":
+            return part_text()(name, coded=True)
+        if name == "medium":
+            return [m.id for m in media] + [""], m_o
+        if name == "medium_kind":
+            return [m.kind for m in media] + [""], m_o
+        if name in ("link_id", "label", "cable_id"):  # one value per row
+            return text(name), np.arange(n, dtype=np.int64)
+        end, field_name = name[:2], name[2:]
+        at = fo if end == "a_" else so
+        if field_name == "port":
+            return port_list, a_pcode if end == "a_" else b_pcode
+        per_device = {"rack": rack_name, "u": dev_u_list, "device": names, "device_id": device_ids}
+        return per_device[field_name], at
+
+    @cache
+    def text(name: str) -> list:
+        if name == "link_id":
+            return link_id
+        if name == "label":
+            port_names = objects(port_list, len(port_list))
+            a_port, b_port = port_names[a_pcode].tolist(), port_names[b_pcode].tolist()
+            return _link_labels(recs, order, rack_name, dev_u, (fo, a_port), (so, b_port), link_id)
+        if name in ("cable_id", "a_cage", "b_cage"):
+            return part_text()(name)
+        if name in ("a_u", "b_u"):
+            return dev_u[fo if name == "a_u" else so].tolist()
+        return gathered(*codes_of(name))
 
     def full_columns() -> tuple[dict[str, list], list[str], list[str]]:
-        columns = {
-            "cable_id": cable_id,
-            "link_id": link_id,
-            "label": label,
-            "a_rack": _gathered(rack_name, fo),
-            "a_u": a_u.tolist(),
-            "a_device": _gathered(names, fo),
-            "a_port": a_port,
-            "b_rack": _gathered(rack_name, so),
-            "b_u": b_u.tolist(),
-            "b_device": _gathered(names, so),
-            "b_port": b_port,
-            "speed_gbps": _gathered(speed_v, speed_c),
-            "medium": _gathered(medium_names, m_o),
-            "medium_kind": _gathered(kind_names, m_o),
-            "length_m": _gathered(length_v, length_c),
-            "ordered_length_m": _gathered(ordered_v, ordered_c),
-            "a_cage": a_cage,
-            "b_cage": b_cage,
-            "a_module": part_text("a_module"),
-            "b_module": part_text("b_module"),
-            "part": part_text("part"),
-            "route": _gathered(route_texts, route_o),
-        }
-        return columns, _gathered(device_ids, fo), _gathered(device_ids, so)
+        columns = {name: text(name) for name in SCHEDULE_COLUMNS if name in want}
+        return columns, text("a_device_id"), text("b_device_id")
 
-    # The same table for a CSV writer: an end's rack, U and device are one per device, and the
-    # medium, lengths, modules, part and route have few distinct rows.
-    coded = [
-        cable_id,
-        link_id,
-        label,
-        CodedColumns(list(zip(rack_name, dev_u_list, names, strict=True)), fo, 3),
-        _coded([(port_list, a_pcode)]),
-        CodedColumns(list(zip(rack_name, dev_u_list, names, strict=True)), so, 3),
-        _coded([(port_list, b_pcode)]),
-        _coded(
-            [
-                (speed_v, speed_c),
-                (medium_names, m_o),
-                (kind_names, m_o),
-                (length_v, length_c),
-                (ordered_v, ordered_c),
-            ]
-        ),
-        a_cage,
-        b_cage,
-        _coded([part_text(name, coded=True) for name in ("a_module", "b_module", "part")]),
-        _coded([(route_texts, route_o)]),
-    ]
-    unordered = {k for k, v in enumerate(ordered_v) if v is None}
-    return _LazyTable(
-        full_columns,
-        coded,
-        n,
-        int(np.isin(ordered_c, list(unordered)).sum()) if unordered else 0,
-    )
+    def unordered() -> int:
+        values, codes = codes_of("ordered_length_m")
+        none_at = [k for k, v in enumerate(values) if v is None]
+        return int(np.isin(codes, none_at).sum()) if none_at else 0
+
+    coded_columns = None
+    if only is None:
+        # The same table for a CSV writer: an end's rack, U and device are one per device, and
+        # the medium, lengths, modules, part and route have few distinct rows.
+        per_device = list(zip(rack_name, dev_u_list, names, strict=True))
+        coded_columns = [
+            text("cable_id"),
+            link_id,
+            text("label"),
+            CodedColumns(per_device, fo, 3),
+            coded([codes_of("a_port")]),
+            CodedColumns(per_device, so, 3),
+            coded([codes_of("b_port")]),
+            coded(
+                [
+                    codes_of(name)
+                    for name in (
+                        "speed_gbps",
+                        "medium",
+                        "medium_kind",
+                        "length_m",
+                        "ordered_length_m",
+                    )
+                ]
+            ),
+            text("a_cage"),
+            text("b_cage"),
+            coded([codes_of(name) for name in ("a_module", "b_module", "part")]),
+            coded([codes_of("route")]),
+        ]
+    return _LazyTable(full_columns, codes_of, coded_columns, n, unordered)
 
 
 class _LazyTable(ScheduleTable):
     """A schedule made column-wise: its :attr:`coded` columns at once (what the CSV command
-    writes), the full per-row lists (``columns``, the device ids) on first use. The CSV of a
-    big hall then never makes ~20 lists of 393k cells it does not write."""
+    writes), the full per-row lists (``columns``, the device ids) on first use, and
+    :meth:`codes` from the codes the columns are gathered by. The CSV of a big hall then never
+    makes ~20 lists of 393k cells it does not write, nor the NetBox export lists it reads as
+    codes."""
 
-    def __init__(self, make, coded: list, length: int, unordered: int) -> None:
+    def __init__(self, make, codes_of, coded: list | None, length: int, unordered) -> None:
         self._make, self._made = make, None
+        self._codes_of = codes_of
         self.coded = coded
         self._length, self._unordered = length, unordered
 
@@ -398,7 +443,10 @@ class _LazyTable(ScheduleTable):
         return self._length
 
     def unordered_count(self) -> int:
-        return self._unordered
+        return self._unordered()
+
+    def codes(self, name: str) -> tuple[Sequence, np.ndarray]:
+        return self._codes_of(name)
 
 
 def _end_codes(design: Design, recs: list, keep: np.ndarray, device_ids: list[str]) -> tuple:
@@ -430,68 +478,26 @@ def _end_codes(design: Design, recs: list, keep: np.ndarray, device_ids: list[st
     return na, nb, port_list, pca, pcb
 
 
-def _gathered(values: list, codes: np.ndarray) -> list:
-    """``[values[c] for c in codes]`` (a gather of an object array)."""
-    return _objects(values, len(values))[codes].tolist() if len(codes) else []
+def _link_labels(recs: list, order: np.ndarray, rack_name: list[str], dev_u, a_end, b_end, ids):
+    """The label column in schedule order (``order``: the position in ``recs`` of each row):
+    the link's own label, else :func:`_labels`, with `` #{link_id}`` on a label two rows share."""
+    own = list(map(_LABEL, recs))
+    own_o = objects(own, len(own))[order].tolist() if any(own) else None
+    label = _labels(own_o, np.array(rack_name, dtype=object), dev_u, a_end, b_end)
+    if len(set(label)) != len(label):
+        seen = Counter(label)
+        label = [
+            f"{text} #{lid}" if seen[text] > 1 else text
+            for text, lid in zip(label, ids, strict=True)
+        ]
+    return label
 
 
-def _coded(columns: list[tuple[Sequence, np.ndarray]]) -> CodedColumns:
-    """Adjacent columns, each given as (its distinct values, a code per row), as one
-    :class:`CodedColumns` over the distinct rows that occur (their codes combined in one
-    integer when the product of the sizes fits, else column by column joined in Python)."""
-    n = len(columns[0][1])
-    sizes = [len(values) for values, _ in columns]
-    if n == 0:
-        return CodedColumns([], np.zeros(0, dtype=np.int64), len(columns))
-    if len(columns) == 1:  # its values as the distinct rows (a code -1 is the last value)
-        values, codes = columns[0]
-        return CodedColumns([(v,) for v in values], codes, 1)
-    product = 1
-    for size in sizes:
-        product *= max(size, 1)
-    if product >= 1 << 62:
-        rows = list(zip(*(_gathered(v, c) for v, c in columns), strict=True))
-        distinct = list(dict.fromkeys(rows))
-        at = {r: k for k, r in enumerate(distinct)}
-        return CodedColumns(
-            distinct, np.fromiter(map(at.__getitem__, rows), np.int64, n), len(sizes)
-        )
-    combined = np.zeros(n, dtype=np.int64)
-    for (_, codes), size in zip(columns, sizes, strict=True):
-        # A negative code (-1: the last value, as numpy indexes) is taken as that position.
-        combined = combined * size + np.where(codes < 0, codes + size, codes)
-    uniq, inverse = np.unique(combined, return_inverse=True)
-    parts = []
-    rest = uniq
-    for size in reversed(sizes):
-        parts.append(rest % size)
-        rest = rest // size
-    parts.reverse()
-    cols = [_gathered(list(values), code) for (values, _), code in zip(columns, parts, strict=True)]
-    return CodedColumns(list(zip(*cols, strict=True)), inverse.reshape(-1), len(sizes))
-
-
-def _objects(values, n: int) -> np.ndarray:
-    """``values`` (any iterable of ``n`` Python objects) as a 1-D object array."""
-    out = np.empty(n, dtype=object)
-    out[:] = values if isinstance(values, list) else list(values)
-    return out
-
-
-def _per_value(values: np.ndarray, cell) -> tuple[list, np.ndarray]:
-    """(``cell(v)`` of each distinct value, the code of each of ``values`` in that list):
-    ``cell`` is called once per distinct value."""
-    if not len(values):
-        return [], np.zeros(0, dtype=np.int64)
-    uniq, inverse = np.unique(values, return_inverse=True)
-    return [cell(v) for v in uniq.tolist()], inverse.reshape(-1)
-
-
-def _labels(own: list[str], rack_names, dev_u, a_end, b_end) -> list[str]:
-    """The link's own label, else ``{rack}-U{u}-{port} to {rack}-U{u}-{port}`` (A end first),
-    from a ``{rack}-U{u}-`` prefix made once per device (``a_end``/``b_end`` = device position
-    array, port name list)."""
-    prefix = rack_names + _objects((f"-U{u}-" for u in dev_u.tolist()), len(dev_u))
+def _labels(own: list[str] | None, rack_names, dev_u, a_end, b_end) -> list[str]:
+    """The link's own label (``own``; None: no link has one), else
+    ``{rack}-U{u}-{port} to {rack}-U{u}-{port}`` (A end first), from a ``{rack}-U{u}-`` prefix
+    made once per device (``a_end``/``b_end`` = device position array, port name list)."""
+    prefix = rack_names + objects((f"-U{u}-" for u in dev_u.tolist()), len(dev_u))
     (dev_a, port_a), (dev_b, port_b) = a_end, b_end
     made = list(
         map(
@@ -499,7 +505,7 @@ def _labels(own: list[str], rack_names, dev_u, a_end, b_end) -> list[str]:
             zip(prefix[dev_a].tolist(), port_a, repeat(" to "), prefix[dev_b].tolist(), port_b),
         )
     )
-    if any(own):  # the links' own labels, where given
+    if own is not None:  # the links' own labels, where given
         made = [text or default for text, default in zip(own, made, strict=True)]
     return made
 
@@ -542,38 +548,3 @@ def _part_columns(parts, rows: np.ndarray, own_ids: np.ndarray, swapped: np.ndar
         return by_name[name]
 
     return listed_text
-
-
-def _sorted_by(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(stable order of the columns of ``keys`` by its rows, first row first; the keys as one
-    comparable array per column in that order). The rows are packed into one int64 when their
-    ranges fit in 63 bits (one sort instead of a six-key lexsort), else lexsorted as they are."""
-    n = keys.shape[1]
-    if n and keys.min() >= 0:
-        bits = [int(row.max()).bit_length() for row in keys]
-        if sum(bits) <= 63:
-            packed = np.zeros(n, dtype=np.int64)
-            for row, width in zip(keys, bits, strict=True):
-                packed = (packed << width) | row
-            order = np.argsort(packed, kind="stable")
-            return order, packed[order][None, :]
-    order = np.lexsort(tuple(keys[::-1]))
-    return order, keys[:, order]
-
-
-def _break_ties_by_id(order: np.ndarray, sorted_keys: np.ndarray, ids: list[str]) -> np.ndarray:
-    """Rows whose sort keys are all equal (two links between the same two ports) by link id;
-    ``sorted_keys`` are the keys in ``order`` (one column per row)."""
-    if len(order) < 2:
-        return order
-    same = (sorted_keys[:, 1:] == sorted_keys[:, :-1]).all(axis=0)
-    if not same.any():
-        return order
-    out = order.copy()
-    starts = np.flatnonzero(same & ~np.concatenate([[False], same[:-1]]))
-    for s in starts.tolist():
-        e = s + 1
-        while e < len(same) and same[e]:
-            e += 1
-        out[s : e + 1] = sorted(order[s : e + 1].tolist(), key=ids.__getitem__)
-    return out

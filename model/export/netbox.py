@@ -73,6 +73,12 @@ from model.schedule_segments import PATCH_CORD, TRUNK
 from model.structured_layout import uses_structured
 
 CHUNK_ROWS = 500
+# The schedule columns the export reads as lists (:func:`netbox_schedule`); the cables' ends,
+# media and lengths it reads as codes (``ScheduleTable.codes``), and a structured design's
+# panels also compare each row's A end with its link's. The route, the parts and the cages
+# are never made for it.
+SCHEDULE_READ = frozenset({"link_id", "label"})
+PANEL_SCHEDULE_READ = SCHEDULE_READ | {"a_rack", "a_u", "a_device", "a_port"}
 SHARED = "shared"
 SITE = "site"
 LOCATION_NAME = "Data hall"
@@ -226,6 +232,15 @@ _DEVICE, _PORT = attrgetter("device"), attrgetter("port")
 SEGMENT_KINDS = frozenset({PATCH_CORD, TRUNK})
 
 
+def netbox_schedule(
+    design: Design, plant: CablePlant, phys: PhysicalPlant | None = None
+) -> ScheduleTable:
+    """The schedule :func:`netbox_tables` takes: one row per link (no segments), with only the
+    columns it reads (``SCHEDULE_READ``, ``PANEL_SCHEDULE_READ`` for a structured design)."""
+    only = PANEL_SCHEDULE_READ if uses_structured(design) else SCHEDULE_READ
+    return schedule_table(design, plant, phys, segments=False, only=only)
+
+
 def netbox_tables(
     design: Design,
     schedule: ScheduleTable | Sequence[ScheduleRow],
@@ -239,13 +254,13 @@ def netbox_tables(
     A structured design's installer schedule lists paneled links per segment: the link rows
     (``segments=False``) are taken instead; cords and trunk legs come from
     :mod:`model.export.netbox_panels`."""
-    kinds = (
-        schedule.columns["medium_kind"]
-        if isinstance(schedule, ScheduleTable)
-        else [row.medium_kind for row in schedule]
-    )
+    if isinstance(schedule, ScheduleTable):
+        kind_names, kind_codes = schedule.codes("medium_kind")
+        kinds = {kind_names[k] for k in np.unique(kind_codes).tolist()}
+    else:
+        kinds = {row.medium_kind for row in schedule}
     if not SEGMENT_KINDS.isdisjoint(kinds):
-        schedule = schedule_table(design, plant, phys, segments=False)
+        schedule = netbox_schedule(design, plant, phys)
     site = fit_name(design.name, SITE_NAME_MAX) or "Hallwright design"
     out = NetBoxTables(site=site)
     racks = sorted(design.racks.values(), key=lambda r: (r.name, r.id))
@@ -345,13 +360,17 @@ def _add_panels(design, plant, schedule, out, device_names, rack_names, layout=N
     design devices, their types carry the ports); virtual panels as unpositioned devices."""
     if not uses_structured(design):
         return
-    schedule = schedule.rows() if isinstance(schedule, ScheduleTable) else schedule
-    labels = {row.link_id: row.label for row in schedule}
+    if not isinstance(schedule, ScheduleTable):
+        schedule = ScheduleTable.from_rows(schedule)
+    col = schedule.columns
+    link_ids = col["link_id"]
+    labels = dict(zip(link_ids, col["label"], strict=True))
     flipped = set()
-    for row in schedule:
-        a = design.links[row.link_id].a
-        if _end_key(design, a.device, a.port) != (row.a_rack, row.a_u, row.a_device, row.a_port):
-            flipped.add(row.link_id)
+    a_ends = zip(link_ids, col["a_rack"], col["a_u"], col["a_device"], col["a_port"], strict=True)
+    for link_id, *a_end in a_ends:
+        a = design.links[link_id].a
+        if _end_key(design, a.device, a.port) != tuple(a_end):
+            flipped.add(link_id)
     panels = panel_export(
         design, plant, out.site, device_names, rack_names, labels, flipped, layout=layout
     )
@@ -399,8 +418,8 @@ def _add_panels(design, plant, schedule, out, device_names, rack_names, layout=N
         out.set_rows("07_devices", DEVICE_HEADER, device_rows)
     kept = [
         r
-        for r, s in zip(out.rows("08_cables"), schedule, strict=True)
-        if s.link_id not in panels.links
+        for r, link_id in zip(out.rows("08_cables"), link_ids, strict=True)
+        if link_id not in panels.links
     ]
     kept.extend(tuple(c.get(h, "") for h in CABLE_HEADER) for c in panels.cables)
     out.set_rows("08_cables", CABLE_HEADER, kept)
@@ -445,62 +464,91 @@ def _schedule_cables(design, schedule, plant, site, device_names) -> list[tuple]
 def _table_cables(design, table: ScheduleTable, plant, site, device_names) -> Table:
     """:func:`_schedule_cables` of a schedule given column by column, as columns: the A and B
     ends are the table's (device id and port per end); names, ports, types and lengths are
-    lookups into tables of their distinct values (the writer formats each entry once), the
-    medium of each row a code of the plant's."""
+    lookups into the table's distinct values by its codes (:meth:`ScheduleTable.codes`: the
+    writer formats each value once, the cells are gathered by numpy)."""
     col = table.columns
     link_ids = col["link_id"]
     if not all(map(design.links.__contains__, link_ids)):
         missing = next(lid for lid in link_ids if lid not in design.links)
         raise ExportError(f"schedule row {missing!r} names no link of the design")
     n = len(link_ids)
-    ports = {p: interface_name(p) for p in {*col["a_port"], *col["b_port"]}}
-    types = [m.netbox_type for m in plant.media] + [""]
-    words = [cable_description(m) for m in plant.media] + [""]
     # The medium of each row: the schedule's medium column names it by id (the plant's medium
     # of that link, "" for none), so the cells are looked up by id without the plant's link
     # index. A column naming some other id (a schedule not made from this plant) is not
     # trusted: the medium is then found by link id. (A twin-port cable's cable id "l-1+"
     # names no link, which is why the link id is used.)
     by_id = {m.id: k for k, m in enumerate(plant.media)} | {"": -1}
-    kinds = col["medium"]
-    if not by_id.keys() >= set(kinds):
+    medium_ids, kinds = table.codes("medium")
+    types = [m.netbox_type for m in plant.media] + [""]
+    words = [cable_description(m) for m in plant.media] + [""]
+    if by_id.keys() >= set(medium_ids):
+        types = [types[by_id[m_id]] for m_id in medium_ids]
+        words = [words[by_id[m_id]] for m_id in medium_ids]
+    else:
         row = np.fromiter(map(plant.index.get, link_ids, repeat(-1)), np.int64, n)
         medium = np.asarray(plant.medium_index, dtype=np.int64)
         kinds = np.where(row >= 0, medium[np.maximum(row, 0)], -1) if n else np.zeros(0, np.int64)
-    else:
-        types = {m_id: types[k] for m_id, k in by_id.items()}
-        words = {m_id: words[k] for m_id, k in by_id.items()}
-    lengths = [
-        o if o is not None else x
-        for o, x in zip(col["ordered_length_m"], col["length_m"], strict=True)
-    ]
-    distinct = set(lengths)
-    rounded = {v: None if v is None else round(v, 2) for v in distinct}
-    units = {v: "" if v is None else "m" for v in distinct}
+    # The length of each row: its ordered length, else its routed length (both as codes).
+    ordered, ordered_code = table.codes("ordered_length_m")
+    routed, routed_code = table.codes("length_m")
+    lengths = [*ordered, *routed]
+    unordered = np.array([v is None for v in ordered], dtype=bool)
+    length_code = np.where(
+        unordered[ordered_code], len(ordered) + np.asarray(routed_code), ordered_code
+    ).astype(np.int64)
+    kept, length_code = _used_codes(length_code, len(lengths))
+    lengths = [lengths[k] for k in kept]
+    rounded = [None if v is None else round(v, 2) for v in lengths]
+    units = ["" if v is None else "m" for v in lengths]
     labels = col["label"]
     if max(map(len, labels), default=0) > LABEL_MAX or list(map(str.strip, labels)) != labels:
         fitted = {v: fit_name(v, LABEL_MAX) for v in set(labels)}
         labels = list(map(fitted.__getitem__, labels))
     interface = Repeat("dcim.interface", n)
+    ends = []
+    for end in ("a", "b"):
+        device_ids, device_code = table.codes(f"{end}_device_id")
+        kept, device_code = _used_codes(device_code, len(device_ids))
+        ports, port_code = table.codes(f"{end}_port")
+        kept_ports, port_code = _used_codes(port_code, len(ports))
+        ends.append(
+            (
+                Lookup([device_names[device_ids[k]] for k in kept], device_code),
+                Lookup([interface_name(ports[k]) for k in kept_ports], port_code),
+            )
+        )
+    kept, kinds = _used_codes(kinds, len(types))
+    types, words = [types[k] for k in kept], [words[k] for k in kept]
+    (a_device, a_port), (b_device, b_port) = ends
     return Table(
         CABLE_HEADER,
         [
             Repeat(site, n),
-            Lookup(device_names, table.a_device_id),
+            a_device,
             interface,
-            Lookup(ports, col["a_port"]),
+            a_port,
             Repeat(site, n),
-            Lookup(device_names, table.b_device_id),
+            b_device,
             interface,
-            Lookup(ports, col["b_port"]),
+            b_port,
             Lookup(types, kinds),
             Repeat("planned", n),
             labels,
-            Lookup(rounded, lengths),
-            Lookup(units, lengths),
+            Lookup(rounded, length_code),
+            Lookup(units, length_code),
             Lookup(words, kinds),
         ],
     )
+
+
+def _used_codes(codes, size: int) -> tuple[list[int], np.ndarray]:
+    """(the positions among ``size`` values that some row's code names, in order; each row's
+    code among those): a lookup then holds only the values written, and a column that shows
+    one value on every row is written as text between the cells."""
+    codes = np.asarray(codes, dtype=np.int64) % max(size, 1)  # a negative code: from the end
+    used = np.zeros(size, dtype=bool)
+    used[codes] = True
+    return np.flatnonzero(used).tolist(), (np.cumsum(used) - 1)[codes]
 
 
 def _backplane_cables(design, plant, site, device_names, rack_names) -> list[tuple]:

@@ -6,8 +6,8 @@ and one key per row, often the plant's numpy codes). :func:`table_chunks` gives 
 as :func:`model.export.csv_writer.csv_chunks` of the table's rows, but formats a lookup's
 values once per entry of its table (:func:`~model.export.csv_writer.format_column`: the cell
 text of a value does not depend on the other cells of its column), folds the repeated columns
-into the text between the cells, and lays every row's cells and separators in one flat list
-that each chunk joins in C. Two neighbouring lookups on the very same keys (a length and its
+into the text between the cells, and lays each chunk's cells and separators in a flat list
+that is joined in C. Two neighbouring lookups on the very same keys (a length and its
 unit) are joined into one cell pair per table entry.
 """
 
@@ -129,14 +129,16 @@ def table_chunks(table: Table, chunk_rows: int) -> list[bytes]:
     pattern = []
     for j in range(m):
         pattern.extend((None, literals[j + 1] if j < m - 1 else last + first))
-    flat = pattern * n
-    for j, column_cells in enumerate(cells):
-        flat[2 * j :: 2 * m] = column_cells
+    # One chunk's rows laid out at a time (a flat list of every row was ~40 MB at XL)
     step = 2 * m
     out = []
     for i in range(0, n, chunk_rows):
-        stop = min(n, i + chunk_rows) * step - 1  # without the last row's separator
-        text = "".join((head, "\r\n", first, "".join(flat[i * step : stop]), last))
+        rows = min(n, i + chunk_rows) - i
+        flat = pattern * rows
+        for j, column_cells in enumerate(cells):
+            flat[2 * j :: step] = column_cells[i : i + rows]
+        flat.pop()  # without the last row's separator
+        text = "".join((head, "\r\n", first, "".join(flat), last))
         out.append(text.encode("utf-8"))
     return out
 

@@ -455,3 +455,31 @@ def test_coded_columns_write_the_bytes_of_the_full_columns(seed):
         assert csv_column_bytes(header, groups, spreadsheet_safe=safe) == csv_column_bytes(
             header, full, spreadsheet_safe=safe
         )
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_coded_and_plain_columns_over_several_joins_write_the_rows_bytes(seed):
+    """The column-wise writer joins its rows a few thousand at a time, folding the separator
+    after a coded column into its texts: the rows at and across those joins (and a coded
+    column last, which carries the line break) are still csv.writer's."""
+    from model.export.csv_writer import _JOIN_ROWS, CodedColumns
+
+    rng = random.Random(seed)
+    n = 2 * _JOIN_ROWS + rng.randint(1, _JOIN_ROWS)
+    columns, full = [], []
+    for k in range(rng.randint(2, 6)):
+        if k % 2 == rng.randint(0, 1):
+            width = rng.randint(1, 3)
+            distinct = [tuple(rng.choice(_VALUES) for _ in range(width)) for _ in range(7)]
+            codes = np.array([rng.randrange(7) for _ in range(n)], dtype=np.int64)
+            columns.append(CodedColumns(distinct, codes, width))
+            full += [[distinct[c][j] for c in codes.tolist()] for j in range(width)]
+        else:
+            column = [rng.choice(_VALUES) for _ in range(n)]
+            columns.append(column)
+            full.append(column)
+    header = [f"h{k}" for k in range(len(full))]
+    rows = list(zip(*full, strict=True))
+    for safe in (True, False):
+        expected = csv_bytes(header, rows, spreadsheet_safe=safe)
+        assert csv_column_bytes(header, columns, spreadsheet_safe=safe) == expected

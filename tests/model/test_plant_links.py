@@ -24,7 +24,9 @@ from model.parts import part_number_for
 from model.plant import PhysicalPlant, build_plant, link_plugs
 from model.plant_cages import cage_label_array, cage_labels
 from model.plant_links import LinkParts
-from model.schedule import _break_ties_by_id, _sorted_by, schedule_rows
+from model.schedule import schedule_rows
+from model.schedule_columns import break_ties_by_id as _break_ties_by_id
+from model.schedule_columns import sorted_by as _sorted_by
 from model.structured_layout import uses_structured
 from tests.model.test_export_columns import _old_schedule_rows
 
