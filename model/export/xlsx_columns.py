@@ -31,6 +31,7 @@ MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 # not from an inline one: such a text stays inline, so that it reads back as written.
 _SHARED_UNSAFE = "x005F_"
 _INLINE_HEAD, _INLINE_TAIL = b'<c t="inlineStr"><is><t>', b"</t></is></c>"
+_INLINE_SEP = _INLINE_TAIL + b"\x00" + _INLINE_HEAD
 _JOIN = b"".join
 _SAMPLE_ROWS = 4096  # first rows of a text column judged for how repeated it is
 
@@ -116,6 +117,8 @@ class _Column:
         self.sample = self.values[:_SAMPLE_ROWS] if sample is None else sample
         self.cell_of: dict | None = None  # distinct value -> its whole cell (b"": none)
         self.inline_plain = False  # text cells made by join and split
+        self.blob: bytes | None = None  # inline plain ASCII: the texts framed by NULs
+        self.ends: np.ndarray | None = None  # the positions of those NULs
         self.skips = False  # some rows have no cell
         self.zeros = False  # floats with a zero: -0.0 == 0.0 share a key, each has its text
         if self._mostly_distinct_plain():
@@ -145,9 +148,20 @@ class _Column:
         if len(set(sample)) * 4 <= len(sample):
             return False
         try:
-            return plain_text(self.values)  # TypeError: a value further down is not text
-        except TypeError:
+            framed = "\x00" + "\x00".join(self.values) + "\x00"
+        except TypeError:  # a value further down is not text
             return False
+        if not framed.isascii():
+            return plain_text(self.values)
+        # plain_text's test, on the bytes kept for cells(): each chunk is then a slice of them
+        # (the texts joined and encoded once per column, not once per chunk)
+        if "\x00 " in framed or " \x00" in framed:
+            return False
+        blob = framed.encode("ascii")
+        if blob.translate(None, _PLAIN) != b"\x00" * (len(self.values) + 1):
+            return False
+        self.blob = blob
+        return True
 
     def _text(self, distinct: list, skips: bool, strings: dict[str, int]) -> None:
         self.skips = skips
@@ -171,13 +185,19 @@ class _Column:
             self.skips = self.skips or cell is None
 
     def cells(self, first: int, last: int) -> tuple[list[bytes], list[int]]:
+        if self.blob is not None:
+            if self.ends is None:  # where each text's NULs are: text k is between k and k + 1
+                self.ends = np.flatnonzero(np.frombuffer(self.blob, np.uint8) == 0)
+            # "\0a\0b\0" -> tail \0 head a tail \0 head b tail \0 head: the cells between
+            framed = self.blob[self.ends[first] : self.ends[last] + 1]
+            return framed.replace(b"\x00", _INLINE_SEP).split(b"\x00")[1:-1], []
         return self.encode(self.values[first:last])
 
     def encode(self, part: list) -> tuple[list[bytes], list[int]]:
         """The cells of the values ``part`` (of this column), and the positions with none."""
         if self.inline_plain:
             body = "\x00".join(part).encode()
-            joined = _INLINE_HEAD + body.replace(b"\x00", _INLINE_TAIL + b"\x00" + _INLINE_HEAD)
+            joined = _INLINE_HEAD + body.replace(b"\x00", _INLINE_SEP)
             return (joined + _INLINE_TAIL).split(b"\x00"), []
         if self.cell_of is None:
             cells = [b"" if c is None else c.encode() for c in map(cell_xml, part)]
@@ -206,28 +226,28 @@ class _CodedGroup:
         self.letters = letters
         uniq, first = np.unique(self.codes, return_index=True)
         used = uniq[np.argsort(first, kind="stable")].tolist()  # distinct rows by first use
-        rows = [coded.distinct[k] for k in used]
-        head = [coded.distinct[k] for k in self.codes[:_SAMPLE_ROWS].tolist()]
+        distinct = coded.distinct
+        columns = list(zip(*map(distinct.__getitem__, used), strict=True))
+        first_rows = map(distinct.__getitem__, self.codes[:_SAMPLE_ROWS].tolist())
+        head = list(zip(*first_rows, strict=True))
         lanes = []
-        for j in range(coded.width):
-            values = [row[j] for row in rows]
-            column = _Column(values, strings, len(codes), [row[j] for row in head])
-            lanes.append(column.encode(values)[0])
+        for values, sample in zip(columns, head, strict=True):
+            column = _Column(list(values), strings, len(codes), list(sample))
+            lanes.append(column.encode(column.values)[0])
+        # Per used distinct row and column: no cell there (an empty cell is b"")
+        empty = np.stack([np.fromiter(map(len, lane), np.int64, len(used)) == 0 for lane in lanes])
         self.joined = np.full(size, b"", dtype=object)
+        self.joined[used] = list(map(_JOIN, zip(*lanes, strict=True)))
         self.lead = np.zeros(size, dtype=bool)  # the first column has a cell
+        self.lead[used] = ~empty[0]
         self.tail_gap = np.zeros(size, dtype=bool)  # the last column has none
+        self.tail_gap[used] = empty[-1]
         self.inner_gap = np.zeros(size, dtype=bool)  # a cell after a left-out one
-        self.parts: dict[int, tuple[bytes, ...]] = {}
-        cells = list(zip(*lanes, strict=True))
-        self.joined[used] = list(map(_JOIN, cells))
-        empty = np.array([[not c for c in row] for row in cells], dtype=bool)
-        empty = empty.reshape(len(used), coded.width)
-        self.lead[used] = ~empty[:, 0]
-        self.tail_gap[used] = empty[:, -1]
-        inner = (empty[:, :-1] & ~empty[:, 1:]).any(axis=1)
+        inner = (empty[:-1] & ~empty[1:]).any(axis=0)
         self.inner_gap[used] = inner
-        for i in np.flatnonzero(inner).tolist():
-            self.parts[used[i]] = cells[i]
+        self.parts: dict[int, tuple[bytes, ...]] = {
+            used[i]: tuple(lane[i] for lane in lanes) for i in np.flatnonzero(inner).tolist()
+        }
         self.skips = bool(self.tail_gap.any())
 
     def cells(self, first: int, last: int, gap: list[int], row0: int):
