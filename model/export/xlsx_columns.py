@@ -6,7 +6,11 @@ it is plain (nothing to escape). Each distinct value is then turned into its who
 bytes, once (``<c t="s"><v>7</v></c>``, ``<c><v>2.5</v></c>``), and a chunk of rows is the
 cells gathered by value (``map`` over a dict: a C loop) and laid side by side with the other
 columns' by slice assignment, then joined once. Text seen once (an id, a label) is not worth a
-dict: when plain, a chunk of it becomes cells by one ``join`` and one ``split``.
+dict: when plain, a chunk of it becomes cells by one ``replace`` and one ``split`` of the bytes
+its plain-text test made. A run of columns may come as :class:`CodedColumns` (the schedule's
+distinct rows and a code per row, what its CSV takes): each distinct row's cells are then made
+and joined once and gathered by code (:class:`_CodedGroup`), with the choices and the shared
+strings the full columns would get, so the bytes are the same.
 
 Cells follow ECMA-376 Part 1, 18.3.1.4 and 18.4, as compactly as the format allows: repeated
 text as a shared string, other text inline, numbers with the default cell type, and no ``r``
