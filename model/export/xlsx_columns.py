@@ -6,11 +6,11 @@ it is plain (nothing to escape). Each distinct value is then turned into its who
 bytes, once (``<c t="s"><v>7</v></c>``, ``<c><v>2.5</v></c>``), and a chunk of rows is the
 cells gathered by value (``map`` over a dict: a C loop) and laid side by side with the other
 columns' by slice assignment, then joined once. Text seen once (an id, a label) is not worth a
-dict: when plain, a chunk of it becomes cells by one ``replace`` and one ``split`` of the bytes
-its plain-text test made. A run of columns may come as :class:`CodedColumns` (the schedule's
-distinct rows and a code per row, what its CSV takes): each distinct row's cells are then made
-and joined once and gathered by code (:class:`_CodedGroup`), with the choices and the shared
-strings the full columns would get, so the bytes are the same.
+dict: when plain, a chunk of it becomes cells by one ``join`` and one ``split``. A run of
+columns may come as :class:`CodedColumns` (the schedule's distinct rows and a code per row, what
+its CSV takes): each distinct row's cells are then made and joined once and gathered by code
+(:class:`_CodedGroup`), with the choices and the shared strings the full columns would get, so
+the bytes are the same.
 
 Cells follow ECMA-376 Part 1, 18.3.1.4 and 18.4, as compactly as the format allows: repeated
 text as a shared string, other text inline, numbers with the default cell type, and no ``r``
@@ -121,8 +121,6 @@ class _Column:
         self.sample = self.values[:_SAMPLE_ROWS] if sample is None else sample
         self.cell_of: dict | None = None  # distinct value -> its whole cell (b"": none)
         self.inline_plain = False  # text cells made by join and split
-        self.blob: bytes | None = None  # inline plain ASCII: the texts framed by NULs
-        self.ends: np.ndarray | None = None  # the positions of those NULs
         self.skips = False  # some rows have no cell
         self.zeros = False  # floats with a zero: -0.0 == 0.0 share a key, each has its text
         if self._mostly_distinct_plain():
@@ -152,20 +150,9 @@ class _Column:
         if len(set(sample)) * 4 <= len(sample):
             return False
         try:
-            framed = "\x00" + "\x00".join(self.values) + "\x00"
-        except TypeError:  # a value further down is not text
+            return plain_text(self.values)  # TypeError: a value further down is not text
+        except TypeError:
             return False
-        if not framed.isascii():
-            return plain_text(self.values)
-        # plain_text's test, on the bytes kept for cells(): each chunk is then a slice of them
-        # (the texts joined and encoded once per column, not once per chunk)
-        if "\x00 " in framed or " \x00" in framed:
-            return False
-        blob = framed.encode("ascii")
-        if blob.translate(None, _PLAIN) != b"\x00" * (len(self.values) + 1):
-            return False
-        self.blob = blob
-        return True
 
     def _text(self, distinct: list, skips: bool, strings: dict[str, int]) -> None:
         self.skips = skips
@@ -189,12 +176,6 @@ class _Column:
             self.skips = self.skips or cell is None
 
     def cells(self, first: int, last: int) -> tuple[list[bytes], list[int]]:
-        if self.blob is not None:
-            if self.ends is None:  # where each text's NULs are: text k is between k and k + 1
-                self.ends = np.flatnonzero(np.frombuffer(self.blob, np.uint8) == 0)
-            # "\0a\0b\0" -> tail \0 head a tail \0 head b tail \0 head: the cells between
-            framed = self.blob[self.ends[first] : self.ends[last] + 1]
-            return framed.replace(b"\x00", _INLINE_SEP).split(b"\x00")[1:-1], []
         return self.encode(self.values[first:last])
 
     def encode(self, part: list) -> tuple[list[bytes], list[int]]:
