@@ -27,6 +27,7 @@ from operator import attrgetter
 
 import numpy as np
 
+from model.bulk_load import loaded_link_codes
 from model.design import Design
 from model.entities import FABRICS, Device, Link
 
@@ -49,6 +50,7 @@ _SCALE_UP_PORT = PORT_ROLE_CODE["scale-up"]
 _ROLE_FABRIC = np.array([COMPUTE, STORAGE, INBAND, OOB, SCALE_UP], dtype=np.int8)
 
 SWITCH_CATEGORIES = frozenset({"switch", "nvlink-switch"})
+_FABRIC = attrgetter("fabric")
 
 
 def device_fabric_code(design: Design, device: Device) -> int:
@@ -101,11 +103,11 @@ def link_fabric_codes(
 
 def explicit_codes(links: Iterable[Link], count: int) -> np.ndarray:
     """Pinned fabric code per link (-1 = derived)."""
-    out = np.full(count, NO_FABRIC, dtype=np.int8)
-    for i, link in enumerate(links):
-        if link.fabric is not None:
-            out[i] = FABRIC_CODE[link.fabric]
-    return out
+    pinned = list(map(_FABRIC, links))
+    if not any(pinned):  # the usual case, judged in C: no link pins its fabric
+        return np.full(count, NO_FABRIC, dtype=np.int8)
+    code = {**FABRIC_CODE, None: NO_FABRIC}
+    return np.fromiter(map(code.__getitem__, pinned), np.int8, count)
 
 
 def link_fabric(design: Design, link: Link | str) -> str:
@@ -136,6 +138,9 @@ def design_link_fabrics(design: Design) -> np.ndarray:
     links = list(design.links.values())
     m = len(links)
     devices = design.devices
+    codes = loaded_link_codes(design)
+    if codes is not None and codes.device_ids == list(devices):
+        return _loaded_link_fabrics(design, links, codes)
     dev_code = {d.id: device_fabric_code(design, d) for d in devices.values()}
     by_table: dict[int, tuple[dict, dict[str, int]]] = {}  # id(port table) -> (it, roles)
     role_table: dict[str, dict[str, int]] = {}  # device id -> port name -> role code
@@ -155,6 +160,35 @@ def design_link_fabrics(design: Design) -> np.ndarray:
         role = np.fromiter(map(dict.__getitem__, tables, ports), np.int8, m)
         fabric = np.fromiter(map(dev_code.__getitem__, ids), np.int8, m)
         arrays.append((role, fabric))
+    (role_a, fabric_a), (role_b, fabric_b) = arrays
+    return link_fabric_codes(explicit_codes(links, m), role_a, role_b, fabric_a, fabric_b)
+
+
+def _loaded_link_fabrics(design: Design, links: list[Link], codes) -> np.ndarray:
+    """:func:`design_link_fabrics` of a design unedited since its load, from the loader's end
+    codes (:class:`model.bulk_load.LoadedLinkCodes`): each distinct (port table, port) pair is
+    looked up once and the ends gathered by numpy, rather than 786k ends read from records."""
+    tables: dict[int, int] = {}  # id(port table) -> its number
+    role_maps: list[dict[str, int]] = []
+    dev_table = np.empty(len(design.devices), dtype=np.int64)
+    dev_fabric = np.empty(len(design.devices), dtype=np.int8)
+    for i, device in enumerate(design.devices.values()):
+        table = design.ports(device)
+        t = tables.get(id(table))
+        if t is None:
+            t = tables[id(table)] = len(role_maps)
+            role_maps.append({port: PORT_ROLE_CODE[info.role] for port, info in table.items()})
+        dev_table[i] = t
+        dev_fabric[i] = device_fabric_code(design, device)
+    m, ports, names = codes.link_count, len(codes.port_names), codes.port_names
+    arrays = []
+    for half in (slice(0, m), slice(m, 2 * m)):
+        dev = np.asarray(codes.device[half], dtype=np.int64)
+        pair, where = np.unique(dev_table[dev] * ports + codes.port[half], return_inverse=True)
+        pair_role = np.array(
+            [role_maps[k // ports][names[k % ports]] for k in pair.tolist()], dtype=np.int8
+        )
+        arrays.append((pair_role[where.reshape(-1)], dev_fabric[dev]))
     (role_a, fabric_a), (role_b, fabric_b) = arrays
     return link_fabric_codes(explicit_codes(links, m), role_a, role_b, fabric_a, fabric_b)
 

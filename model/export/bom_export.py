@@ -102,9 +102,11 @@ def bom_sheets(
         "Summary", SUMMARY_HEADERS, [tuple(r) for r in summary], formats={1: "#,##0.###"}
     )
     # Plain cells (no per-cell formats): 400k rows of styled cells would take minutes to write.
+    # The coded columns (the CSV's): each distinct row of a run of columns is encoded once, and
+    # the schedule's full per-row lists are never made.
     table = schedule if isinstance(schedule, ScheduleTable) else ScheduleTable.from_rows(schedule)
     cabling = Sheet(
-        "Cabling schedule", SCHEDULE_COLUMNS, (), plain=True, columns=table.column_list()
+        "Cabling schedule", SCHEDULE_COLUMNS, (), plain=True, columns=table.csv_columns()
     )
     warnings = Sheet(
         "Warnings",

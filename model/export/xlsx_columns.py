@@ -6,7 +6,11 @@ it is plain (nothing to escape). Each distinct value is then turned into its who
 bytes, once (``<c t="s"><v>7</v></c>``, ``<c><v>2.5</v></c>``), and a chunk of rows is the
 cells gathered by value (``map`` over a dict: a C loop) and laid side by side with the other
 columns' by slice assignment, then joined once. Text seen once (an id, a label) is not worth a
-dict: when plain, a chunk of it becomes cells by one ``join`` and one ``split``.
+dict: when plain, a chunk of it becomes cells by one ``join`` and one ``split``. A run of
+columns may come as :class:`CodedColumns` (the schedule's distinct rows and a code per row, what
+its CSV takes): each distinct row's cells are then made and joined once and gathered by code
+(:class:`_CodedGroup`), with the choices and the shared strings the full columns would get, so
+the bytes are the same.
 
 Cells follow ECMA-376 Part 1, 18.3.1.4 and 18.4, as compactly as the format allows: repeated
 text as a shared string, other text inline, numbers with the default cell type, and no ``r``
@@ -24,11 +28,14 @@ import numpy as np
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.utils import get_column_letter
 
+from model.export.csv_writer import CodedColumns
+
 MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 # openpyxl (and Excel) drop "x005F_" from a shared string read back (the escape of "_xHHHH_"),
 # not from an inline one: such a text stays inline, so that it reads back as written.
 _SHARED_UNSAFE = "x005F_"
 _INLINE_HEAD, _INLINE_TAIL = b'<c t="inlineStr"><is><t>', b"</t></is></c>"
+_INLINE_SEP = _INLINE_TAIL + b"\x00" + _INLINE_HEAD
 _JOIN = b"".join
 _SAMPLE_ROWS = 4096  # first rows of a text column judged for how repeated it is
 
@@ -99,8 +106,19 @@ class _Column:
     """One column, looked at whole; :meth:`cells` gives the cells (bytes) of a row range and
     the rows in it that have no cell."""
 
-    def __init__(self, values: Sequence[object], strings: dict[str, int]) -> None:
+    def __init__(
+        self,
+        values: Sequence[object],
+        strings: dict[str, int],
+        rows: int | None = None,
+        sample: list | None = None,
+    ) -> None:
+        """``rows`` and ``sample`` (a coded column, :class:`_CodedGroup`): ``values`` is then
+        one value per distinct row in order of first use, not one per row; ``rows`` the count
+        of rows and ``sample`` the column's first rows, which decide as the full column would."""
         self.values = values if isinstance(values, list) else list(values)
+        self.rows = len(self.values) if rows is None else rows
+        self.sample = self.values[:_SAMPLE_ROWS] if sample is None else sample
         self.cell_of: dict | None = None  # distinct value -> its whole cell (b"": none)
         self.inline_plain = False  # text cells made by join and split
         self.skips = False  # some rows have no cell
@@ -126,7 +144,7 @@ class _Column:
         its first rows (over a quarter of them distinct): an id, a label, a cage name. Such a
         column goes inline: a table of its texts would save a few bytes a cell and cost more
         time to build than those bytes cost to compress."""
-        sample = self.values[:_SAMPLE_ROWS]
+        sample = self.sample
         if not sample or len(set(map(type, sample))) != 1 or type(sample[0]) is not str:
             return False
         if len(set(sample)) * 4 <= len(sample):
@@ -139,7 +157,7 @@ class _Column:
     def _text(self, distinct: list, skips: bool, strings: dict[str, int]) -> None:
         self.skips = skips
         texts = [t for t in distinct if t is not None] if skips else distinct
-        if texts and _shared_pays(len(self.values), texts, len(strings)):
+        if texts and _shared_pays(self.rows, texts, len(strings)):
             new = [t for t in texts if t not in strings]
             strings.update(zip(new, range(len(strings), len(strings) + len(new)), strict=True))
             self.cell_of = {t: b'<c t="s"><v>%d</v></c>' % strings[t] for t in texts}
@@ -158,10 +176,13 @@ class _Column:
             self.skips = self.skips or cell is None
 
     def cells(self, first: int, last: int) -> tuple[list[bytes], list[int]]:
-        part = self.values[first:last]
+        return self.encode(self.values[first:last])
+
+    def encode(self, part: list) -> tuple[list[bytes], list[int]]:
+        """The cells of the values ``part`` (of this column), and the positions with none."""
         if self.inline_plain:
             body = "\x00".join(part).encode()
-            joined = _INLINE_HEAD + body.replace(b"\x00", _INLINE_TAIL + b"\x00" + _INLINE_HEAD)
+            joined = _INLINE_HEAD + body.replace(b"\x00", _INLINE_SEP)
             return (joined + _INLINE_TAIL).split(b"\x00"), []
         if self.cell_of is None:
             cells = [b"" if c is None else c.encode() for c in map(cell_xml, part)]
@@ -175,17 +196,105 @@ class _Column:
         return cells, [i for i, c in enumerate(cells) if not c]
 
 
+class _CodedGroup:
+    """Adjacent columns given as :class:`CodedColumns` (their distinct rows and a code per
+    row): each column judged as its full list would be (:class:`_Column` of its values in
+    order of first use: the same choices, the same shared strings in the same order), each
+    distinct row's cells made and joined once, and a chunk's rows gathered by code (a numpy
+    take). A row's cell that follows a left-out one needs its ``r``: a distinct row with a gap
+    inside is rare (a length known and its ordered length not) and is made per row."""
+
+    def __init__(self, coded: CodedColumns, strings: dict[str, int], letters: list[bytes]):
+        size = len(coded.distinct)
+        codes = np.asarray(coded.codes, dtype=np.int64)
+        self.codes = np.where(codes < 0, codes + size, codes)  # -1: the last row, as numpy reads
+        self.letters = letters
+        uniq, first = np.unique(self.codes, return_index=True)
+        used = uniq[np.argsort(first, kind="stable")].tolist()  # distinct rows by first use
+        distinct = coded.distinct
+        columns = list(zip(*map(distinct.__getitem__, used), strict=True))
+        first_rows = map(distinct.__getitem__, self.codes[:_SAMPLE_ROWS].tolist())
+        head = list(zip(*first_rows, strict=True))
+        lanes = []
+        for values, sample in zip(columns, head, strict=True):
+            column = _Column(list(values), strings, len(codes), list(sample))
+            lanes.append(column.encode(column.values)[0])
+        # Per used distinct row and column: no cell there (an empty cell is b"")
+        empty = np.stack([np.fromiter(map(len, lane), np.int64, len(used)) == 0 for lane in lanes])
+        self.joined = np.full(size, b"", dtype=object)
+        self.joined[used] = list(map(_JOIN, zip(*lanes, strict=True)))
+        self.lead = np.zeros(size, dtype=bool)  # the first column has a cell
+        self.lead[used] = ~empty[0]
+        self.tail_gap = np.zeros(size, dtype=bool)  # the last column has none
+        self.tail_gap[used] = empty[-1]
+        self.inner_gap = np.zeros(size, dtype=bool)  # a cell after a left-out one
+        inner = (empty[:-1] & ~empty[1:]).any(axis=0)
+        self.inner_gap[used] = inner
+        self.parts: dict[int, tuple[bytes, ...]] = {
+            used[i]: tuple(lane[i] for lane in lanes) for i in np.flatnonzero(inner).tolist()
+        }
+        self.skips = bool(self.tail_gap.any())
+
+    def cells(self, first: int, last: int, gap: list[int], row0: int):
+        """The joined cells of rows ``first:last`` (numbered from ``row0``), given the rows
+        ``gap`` where the column before has no cell; and the rows where the last has none."""
+        codes = self.codes[first:last]
+        out = self.joined[codes].tolist()
+        if self.parts:
+            after_gap = set(gap)
+            for i in np.flatnonzero(self.inner_gap[codes]).tolist():
+                out[i] = self._with_refs(self.parts[int(codes[i])], i in after_gap, row0 + i)
+        lead, inner = self.lead, self.inner_gap
+        for i in gap:
+            k = codes[i]
+            if lead[k] and not inner[k]:
+                out[i] = b'<c r="%s%d"' % (self.letters[0], row0 + i) + out[i][2:]
+        skip = np.flatnonzero(self.tail_gap[codes]).tolist() if self.skips else []
+        return out, skip
+
+    def _with_refs(self, cells: tuple[bytes, ...], after_gap: bool, row: int) -> bytes:
+        out = []
+        for letter, cell in zip(self.letters, cells, strict=True):
+            if cell and after_gap:
+                cell = b'<c r="%s%d"' % (letter, row) + cell[2:]
+            out.append(cell)
+            after_gap = not cell
+        return b"".join(out)
+
+
+def column_heads(columns: Sequence, n: int) -> list[list]:
+    """The first ``n`` values of each column, a :class:`CodedColumns` as its columns."""
+    out = []
+    for column in columns:
+        if isinstance(column, CodedColumns):
+            rows = [column.distinct[k] for k in column.codes[:n].tolist()]
+            out.extend([row[j] for row in rows] for j in range(column.width))
+        else:
+            out.append(list(column[:n]))
+    return out
+
+
 def column_chunks(
-    columns: Sequence[Sequence[object]], start: int, strings: dict[str, int], chunk_rows: int
+    columns: Sequence, start: int, strings: dict[str, int], chunk_rows: int
 ) -> Iterator[bytes]:
     """The ``<row>`` elements of a plain sheet given column by column, its first row numbered
     ``start``, ``chunk_rows`` rows at a time; repeated text goes into ``strings`` (the shared
-    strings, text -> index, new texts added at the end)."""
+    strings, text -> index, new texts added at the end). A column may be a
+    :class:`CodedColumns` (several sheet columns, formatted once per distinct row)."""
     if not columns or not len(columns[0]):
         return
     n = len(columns[0])
-    encoded = [_Column(values, strings) for values in columns]
-    letters = [get_column_letter(c + 1).encode() for c in range(len(columns))]
+    encoded: list = []
+    width = 0
+    for values in columns:
+        if isinstance(values, CodedColumns):
+            letters = [get_column_letter(width + j + 1).encode() for j in range(values.width)]
+            encoded.append(_CodedGroup(values, strings, letters))
+            width += values.width
+        else:
+            width += 1
+            encoded.append(_Column(values, strings))
+    letters = [get_column_letter(c + 1).encode() for c in range(width)]
     for first in range(0, n, chunk_rows):
         last = min(first + chunk_rows, n)
         numbers = "\x00".join(map(str, range(start + first, start + last))).encode()
@@ -194,12 +303,18 @@ def column_chunks(
         )
         lanes: list[list[bytes]] = [opens]
         gap: list[int] = []  # rows (in the chunk) where the previous column has no cell
-        for c, column in enumerate(encoded):
-            cells, skip = column.cells(first, last)
-            for i in gap:
-                if cells[i]:
-                    ref = b'<c r="%s%d"' % (letters[c], start + first + i)
-                    cells[i] = ref + cells[i][2:]
+        c = 0  # sheet column of the next cell
+        for column in encoded:
+            if isinstance(column, _CodedGroup):
+                cells, skip = column.cells(first, last, gap, start + first)
+                c += len(column.letters)
+            else:
+                cells, skip = column.cells(first, last)
+                for i in gap:
+                    if cells[i]:
+                        ref = b'<c r="%s%d"' % (letters[c], start + first + i)
+                        cells[i] = ref + cells[i][2:]
+                c += 1
             lanes.append(cells)
             gap = skip
         # Row by row, then the rows: a quarter of the time of one join over every cell (the

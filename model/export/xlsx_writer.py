@@ -29,7 +29,8 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
 from model.export import write_file
-from model.export.xlsx_columns import column_chunks, strings_xml
+from model.export.csv_writer import CodedColumns
+from model.export.xlsx_columns import column_chunks, column_heads, strings_xml
 from model.export.zip_deflate import deflate_member, small_member, zip_bytes
 
 _HEADER_FONT = Font(bold=True)
@@ -53,8 +54,10 @@ class Sheet:
     bold_rows: frozenset[int] = frozenset()  # 0-based data row indices shown bold (totals)
     plain: bool = False  # values only (str, int, float, bool, None): written by the fast path
     # A plain sheet may be given column by column instead (``rows`` left empty): one list per
-    # header entry, formatted per column (the 400k-row cabling schedule)
-    columns: Sequence[Sequence[object]] | None = None
+    # header entry, formatted per column (the 400k-row cabling schedule), or a CodedColumns
+    # for a run of header entries (their distinct rows and a code per row, formatted once per
+    # distinct row: the schedule's coded columns, whose full lists are then never made)
+    columns: Sequence[Sequence[object] | CodedColumns] | None = None
 
     def row_count(self) -> int:
         return len(self.columns[0]) if self.columns else len(self.rows)
@@ -62,7 +65,7 @@ class Sheet:
     def head_rows(self, n: int) -> Sequence[Sequence[object]]:
         """The first ``n`` rows (for measuring column widths)."""
         if self.columns:
-            return list(zip(*(c[:n] for c in self.columns), strict=True))
+            return list(zip(*column_heads(self.columns, n), strict=True))
         return self.rows[:n]
 
 
@@ -87,7 +90,7 @@ def _width(value: object) -> int:
 def _column_widths(sheet: Sheet) -> list[float]:
     widths = [len(h) for h in sheet.header]
     if sheet.columns:  # column by column: no row tuples to build
-        for col, values in enumerate(sheet.columns):
+        for col, values in enumerate(column_heads(sheet.columns, _WIDTH_SAMPLE_ROWS)):
             widths[col] = max(widths[col], max(map(_width, values[:_WIDTH_SAMPLE_ROWS]), default=0))
     else:
         for row in sheet.head_rows(_WIDTH_SAMPLE_ROWS):

@@ -243,3 +243,31 @@ def test_oob_uplinks_go_on_round_the_in_band_spines_where_the_leaves_stopped():
                 load[dev] = load.get(dev, 0) + 1
     assert len(load) >= 2
     assert max(load.values()) - min(load.values()) <= 1
+
+
+def test_a_just_loaded_design_splits_by_fabric_from_the_loader_codes(tmp_path, monkeypatch):
+    """The loader's end codes give every link the fabric the records give (a link pinned to
+    a fabric, every network of a SuperPOD), and the split is taken from them."""
+    import msgspec
+    import numpy as np
+
+    import model.fabrics as fabrics
+    from model.fileio import load_design, save_design
+
+    design = rail_optimized(
+        nodes=64, node_type="dgx-h100", switch="qm9700", su_nodes=32, fabrics="all"
+    )
+    first = next(iter(design.links))
+    design.update_links([msgspec.structs.replace(design.links[first], fabric="storage")])
+    save_design(design, tmp_path / "all.hall.json")
+    loaded = load_design(tmp_path / "all.hall.json")
+    assert fabrics.loaded_link_codes(loaded) is not None
+    fast = fabrics.design_link_fabrics(loaded)
+    monkeypatch.setattr(fabrics, "loaded_link_codes", lambda _design: None)
+    slow = fabrics.design_link_fabrics(loaded)
+    assert fast.dtype == slow.dtype and np.array_equal(fast, slow)
+    assert fabrics.FABRICS[int(fast[0])] == "storage"
+    assert len(set(fast.tolist())) >= 4
+    assert list(fabrics.link_fabric_map(loaded).values()) == [
+        fabrics.link_fabric(loaded, link) for link in loaded.links.values()
+    ]

@@ -6,6 +6,7 @@ import io
 import math
 import zipfile
 
+import numpy as np
 import openpyxl
 
 from model.export import xlsx_columns, xlsx_writer
@@ -16,7 +17,7 @@ from model.export.zip_deflate import deflate_member, small_member, zip_bytes
 def _read_back(columns, monkeypatch, chunk_rows=3):
     monkeypatch.setattr(xlsx_writer, "_CHUNK_ROWS", chunk_rows)  # rows span several chunks
     monkeypatch.setattr(xlsx_columns, "_SAMPLE_ROWS", 4)
-    header = tuple(f"c{i}" for i in range(len(columns)))
+    header = tuple(f"c{i}" for i in range(len(_full(columns))))
     data = workbook_bytes([Sheet("Plain", header, (), plain=True, columns=columns)])
     assert zipfile.ZipFile(io.BytesIO(data)).testzip() is None  # every CRC matches
     ws = openpyxl.load_workbook(io.BytesIO(data))["Plain"]
@@ -71,3 +72,91 @@ def test_parallel_deflate_chunks_make_one_valid_member():
     assert archive.read("big.xml") == b"".join(chunks)
     assert archive.read("small.txt") == b"hello"
     assert archive.read("empty.xml") == b""
+
+
+def _coded(rows: list[tuple], codes: list[int], width: int):
+    from model.export.csv_writer import CodedColumns
+
+    return CodedColumns(rows, np.array(codes, dtype=np.int64), width)
+
+
+def _full(columns) -> list[list]:
+    from model.export.csv_writer import CodedColumns
+
+    out = []
+    for column in columns:
+        out.extend(column.columns() if isinstance(column, CodedColumns) else [list(column)])
+    return out
+
+
+def _chunks(columns, chunk_rows):
+    strings = {"already there": 0}
+    xml = b"".join(xlsx_columns.column_chunks(columns, 2, strings, chunk_rows))
+    return xml, strings
+
+
+def test_coded_columns_make_the_xml_and_shared_strings_of_their_full_columns(monkeypatch):
+    """A run of columns given as distinct rows and codes (the schedule's CSV columns) encodes
+    to the very bytes, and the same shared strings in the same order, as the columns in full:
+    with gaps inside a row and before it, -0.0 beside 0.0, mixed kinds, a code -1 (the last
+    row), distinct rows no row uses, text that goes shared, inline or inline by join."""
+    monkeypatch.setattr(xlsx_columns, "_SAMPLE_ROWS", 4)
+    rng = np.random.default_rng(7)
+    n = 40
+    groups = [
+        (  # rack, U, device: repeated text, ints
+            [("r1", 3, "leaf-1"), ("r1", 5, "leaf-2"), ("r2", 3, "x & y"), ("unused", 9, "z")],
+            rng.integers(0, 3, n).tolist(),
+        ),
+        (  # lengths with gaps: none, only the second, both
+            [
+                (400, "mmf", 2.5, 3.0),
+                (400.5, "dac", None, None),
+                (800, "mmf", 1.25, None),
+                (800, "", None, 4.0),
+                (0.0, "aoc", -0.0, 0.0),
+                (1, "=x", float("nan"), True),
+            ],
+            [-1, *rng.integers(0, 6, n - 1).tolist()],
+        ),
+        ([(f"port{i}",) for i in range(n)], rng.permutation(n).tolist()),  # mostly distinct
+        ([(None,), (" lead",), ("x005F_y",)], rng.integers(0, 3, n).tolist()),
+    ]
+    ids = [f"id-{i}" for i in range(n)]
+    gappy = [None if i % 5 == 0 else float(i) for i in range(n)]
+    columns = [ids, _coded(*groups[0], 3), gappy, _coded(*groups[1], 4), _coded(*groups[2], 1)]
+    columns += [_coded(*groups[3], 1), gappy, _coded(*groups[1], 4)]
+    for chunk_rows in (7, n):
+        assert _chunks(columns, chunk_rows) == _chunks(_full(columns), chunk_rows)
+
+
+def test_a_plain_sheet_of_coded_columns_reads_back_as_its_full_columns(monkeypatch):
+    columns = [
+        [f"c{i}" for i in range(9)],
+        _coded([("a", 1, None), ("b", None, 2.5)], [0, 1, 1, 0, 0, 1, 0, 1, 1], 3),
+    ]
+    got = _read_back(columns, monkeypatch)
+    assert got == _full(columns)
+
+
+def test_the_workbook_schedule_sheet_never_makes_the_full_columns(tmp_path):
+    """The XLSX takes the schedule's coded columns: the per-row lists are left unmade, and
+    the sheet is the one the full columns make."""
+    from model.cabling import CablePlant
+    from model.export.bom_export import bom_sheets
+    from model.fileio import load_design, save_design
+    from model.generate import generate
+    from model.schedule import schedule_table
+
+    design = generate("leaf-spine", nodes=16, node_type="dgx-h100", switch="qm9700")
+    path = tmp_path / "d.hall.json"
+    save_design(design, path)
+    design = load_design(path)  # as the command has it: just loaded
+    plant = CablePlant(design)
+    table = schedule_table(design, plant)
+    sheets = bom_sheets([], [], table, [])
+    cabling = sheets[2]
+    assert table.coded is not None and cabling.columns is table.coded
+    encoded = xlsx_columns.columns_xml(cabling.columns, 2)
+    assert table._made is None  # nothing asked for the full lists
+    assert encoded == xlsx_columns.columns_xml(table.column_list(), 2)
