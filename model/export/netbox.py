@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import compress, repeat
+from itertools import compress
 from operator import attrgetter
 from pathlib import Path
 
@@ -40,6 +40,12 @@ from model.cabling import CablePlant
 from model.design import Design
 from model.export import ExportError
 from model.export.folder_writer import replace_folder
+from model.export.netbox_cables import (
+    CABLE_HEADER,
+    backplane_cables,
+    end_key,
+    schedule_cables,
+)
 from model.export.netbox_columns import Lookup, Repeat, Table, table_chunks
 from model.export.netbox_modules import (
     MODULE_TYPES_DIR,
@@ -51,11 +57,9 @@ from model.export.netbox_modules import (
 from model.export.netbox_names import (
     DESCRIPTION_MAX,
     DEVICE_NAME_MAX,
-    LABEL_MAX,
     RACK_NAME_MAX,
     SITE_NAME_MAX,
     fit_name,
-    interface_name,
     slugify,
     unique_names,
 )
@@ -63,7 +67,6 @@ from model.export.netbox_panels import PANEL_ROLE, panel_export
 from model.export.netbox_readme import README
 from model.export.netbox_types import (
     TypeVariant,
-    cable_description,
     is_infiniband_switch,
     yaml_document,
 )
@@ -115,22 +118,6 @@ DEVICE_HEADER = (
     "face",
     "airflow",
     "asset_tag",
-    "description",
-)
-CABLE_HEADER = (
-    "side_a_site",
-    "side_a_device",
-    "side_a_type",
-    "side_a_name",
-    "side_b_site",
-    "side_b_device",
-    "side_b_type",
-    "side_b_name",
-    "type",
-    "status",
-    "label",
-    "length",
-    "length_unit",
     "description",
 )
 ROLE_COLORS = {
@@ -312,11 +299,11 @@ def netbox_tables(
         ],
     )
     t["07_devices"] = _device_table(devices, device_names, rack_names, variants, tags, site)
-    cables = _schedule_cables(design, schedule, plant, site, device_names)
+    cables = schedule_cables(design, schedule, plant, site, device_names)
     t["08_cables"] = cables if isinstance(cables, Table) else (CABLE_HEADER, cables)
     t["09_backplane_cables"] = (
         CABLE_HEADER,
-        _backplane_cables(design, plant, site, device_names, rack_names),
+        backplane_cables(design, plant, site, device_names, rack_names),
     )
     t[MODULES_STEM] = modules.table
     for stem, table in t.items():
@@ -369,7 +356,7 @@ def _add_panels(design, plant, schedule, out, device_names, rack_names, layout=N
     a_ends = zip(link_ids, col["a_rack"], col["a_u"], col["a_device"], col["a_port"], strict=True)
     for link_id, *a_end in a_ends:
         a = design.links[link_id].a
-        if _end_key(design, a.device, a.port) != tuple(a_end):
+        if end_key(design, a.device, a.port) != tuple(a_end):
             flipped.add(link_id)
     panels = panel_export(
         design, plant, out.site, device_names, rack_names, labels, flipped, layout=layout
@@ -423,157 +410,6 @@ def _add_panels(design, plant, schedule, out, device_names, rack_names, layout=N
     ]
     kept.extend(tuple(c.get(h, "") for h in CABLE_HEADER) for c in panels.cables)
     out.set_rows("08_cables", CABLE_HEADER, kept)
-
-
-def _cable(site, names, a, b, medium, label, length) -> tuple:
-    return (
-        site,
-        names[a.device],
-        "dcim.interface",
-        interface_name(a.port),
-        site,
-        names[b.device],
-        "dcim.interface",
-        interface_name(b.port),
-        medium.netbox_type if medium else "",
-        "planned",
-        fit_name(label, LABEL_MAX),
-        None if length is None else round(length, 2),
-        "m" if length is not None else "",
-        cable_description(medium) if medium else "",
-    )
-
-
-def _schedule_cables(design, schedule, plant, site, device_names) -> list[tuple] | Table:
-    if isinstance(schedule, ScheduleTable):
-        return _table_cables(design, schedule, plant, site, device_names)
-    rows = []
-    for row in schedule:
-        link = design.links.get(row.link_id)
-        if link is None:
-            raise ExportError(f"schedule row {row.link_id!r} names no link of the design")
-        a, b = link.a, link.b
-        if _end_key(design, a.device, a.port) != (row.a_rack, row.a_u, row.a_device, row.a_port):
-            a, b = b, a
-        medium = plant.medium(row.link_id) if row.link_id in plant.index else None
-        length = row.ordered_length_m if row.ordered_length_m is not None else row.length_m
-        rows.append(_cable(site, device_names, a, b, medium, row.label, length))
-    return rows
-
-
-def _table_cables(design, table: ScheduleTable, plant, site, device_names) -> Table:
-    """:func:`_schedule_cables` of a schedule given column by column, as columns: the A and B
-    ends are the table's (device id and port per end); names, ports, types and lengths are
-    lookups into the table's distinct values by its codes (:meth:`ScheduleTable.codes`: the
-    writer formats each value once, the cells are gathered by numpy)."""
-    col = table.columns
-    link_ids = col["link_id"]
-    if not all(map(design.links.__contains__, link_ids)):
-        missing = next(lid for lid in link_ids if lid not in design.links)
-        raise ExportError(f"schedule row {missing!r} names no link of the design")
-    n = len(link_ids)
-    # The medium of each row: the schedule's medium column names it by id (the plant's medium
-    # of that link, "" for none), so the cells are looked up by id without the plant's link
-    # index. A column naming some other id (a schedule not made from this plant) is not
-    # trusted: the medium is then found by link id. (A twin-port cable's cable id "l-1+"
-    # names no link, which is why the link id is used.)
-    by_id = {m.id: k for k, m in enumerate(plant.media)} | {"": -1}
-    medium_ids, kinds = table.codes("medium")
-    types = [m.netbox_type for m in plant.media] + [""]
-    words = [cable_description(m) for m in plant.media] + [""]
-    if by_id.keys() >= set(medium_ids):
-        types = [types[by_id[m_id]] for m_id in medium_ids]
-        words = [words[by_id[m_id]] for m_id in medium_ids]
-    else:
-        row = np.fromiter(map(plant.index.get, link_ids, repeat(-1)), np.int64, n)
-        medium = np.asarray(plant.medium_index, dtype=np.int64)
-        kinds = np.where(row >= 0, medium[np.maximum(row, 0)], -1) if n else np.zeros(0, np.int64)
-    # The length of each row: its ordered length, else its routed length (both as codes).
-    ordered, ordered_code = table.codes("ordered_length_m")
-    routed, routed_code = table.codes("length_m")
-    lengths = [*ordered, *routed]
-    unordered = np.array([v is None for v in ordered], dtype=bool)
-    length_code = np.where(
-        unordered[ordered_code], len(ordered) + np.asarray(routed_code), ordered_code
-    ).astype(np.int64)
-    kept, length_code = _used_codes(length_code, len(lengths))
-    lengths = [lengths[k] for k in kept]
-    rounded = [None if v is None else round(v, 2) for v in lengths]
-    units = ["" if v is None else "m" for v in lengths]
-    labels = col["label"]
-    if max(map(len, labels), default=0) > LABEL_MAX or list(map(str.strip, labels)) != labels:
-        fitted = {v: fit_name(v, LABEL_MAX) for v in set(labels)}
-        labels = list(map(fitted.__getitem__, labels))
-    interface = Repeat("dcim.interface", n)
-    ends = []
-    for end in ("a", "b"):
-        device_ids, device_code = table.codes(f"{end}_device_id")
-        kept, device_code = _used_codes(device_code, len(device_ids))
-        ports, port_code = table.codes(f"{end}_port")
-        kept_ports, port_code = _used_codes(port_code, len(ports))
-        ends.append(
-            (
-                Lookup([device_names[device_ids[k]] for k in kept], device_code),
-                Lookup([interface_name(ports[k]) for k in kept_ports], port_code),
-            )
-        )
-    kept, kinds = _used_codes(kinds, len(types))
-    types, words = [types[k] for k in kept], [words[k] for k in kept]
-    (a_device, a_port), (b_device, b_port) = ends
-    return Table(
-        CABLE_HEADER,
-        [
-            Repeat(site, n),
-            a_device,
-            interface,
-            a_port,
-            Repeat(site, n),
-            b_device,
-            interface,
-            b_port,
-            Lookup(types, kinds),
-            Repeat("planned", n),
-            labels,
-            Lookup(rounded, length_code),
-            Lookup(units, length_code),
-            Lookup(words, kinds),
-        ],
-    )
-
-
-def _used_codes(codes, size: int) -> tuple[list[int], np.ndarray]:
-    """(the positions among ``size`` values that some row's code names, in order; each row's
-    code among those): a lookup then holds only the values written, and a column that shows
-    one value on every row is written as text between the cells."""
-    codes = np.asarray(codes, dtype=np.int64) % max(size, 1)  # a negative code: from the end
-    used = np.zeros(size, dtype=bool)
-    used[codes] = True
-    return np.flatnonzero(used).tolist(), (np.cumsum(used) - 1)[codes]
-
-
-def _backplane_cables(design, plant, site, device_names, rack_names) -> list[tuple]:
-    """Links on a rack backplane: not ordered (no length), but plugged, so exported."""
-    backplane = [k for k, m in enumerate(plant.media) if m.kind == "backplane"]
-    rows = np.flatnonzero(np.isin(np.asarray(plant.medium_index), backplane)).tolist()
-    out = []
-    for link_id in sorted(plant.link_ids[r] for r in rows):
-        if link_id not in design.links:
-            continue
-        medium = plant.medium(link_id)
-        link = design.links[link_id]
-        a, b = link.a, link.b
-        da, db = design.devices[a.device], design.devices[b.device]
-        label = link.label or (
-            f"{rack_names[da.rack]}-U{da.u}-{a.port} to {rack_names[db.rack]}-U{db.u}-{b.port}"
-        )
-        out.append(_cable(site, device_names, a, b, medium, label, None))
-    out.sort(key=lambda r: (r[1], r[3], r[5], r[7]))
-    return out
-
-
-def _end_key(design: Design, device_id: str, port: str) -> tuple[str, int, str, str]:
-    device = design.devices[device_id]
-    return (design.racks[device.rack].name, device.u, device.name, port)
 
 
 def chunk_names(stem: str, rows: int) -> list[str]:
