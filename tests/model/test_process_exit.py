@@ -24,6 +24,20 @@ def _run(code: str) -> subprocess.CompletedProcess:
     )
 
 
+def _as_main_py(argv: list[str], then: str) -> subprocess.CompletedProcess:
+    """Run ``main.py argv`` through its ``__main__`` block in a fresh interpreter, then the
+    Python ``then`` (which sees the command's exit code as ``code``)."""
+    return _run(
+        "import gc, runpy, sys\n"
+        f"sys.argv = ['main.py', *{argv!r}]\n"
+        "try:\n"
+        "    runpy.run_path('main.py', run_name='__main__')\n"
+        "except SystemExit as exc:\n"
+        "    code = exc.code\n"
+        "from cli import process_exit\n" + then
+    )
+
+
 def test_in_a_process_not_main_py_s_nothing_is_kept():
     """pytest runs commands in process: the design is freed as the command returns."""
     held = _Held()
@@ -39,18 +53,11 @@ def test_in_a_process_not_main_py_s_nothing_is_kept():
 def test_main_py_keeps_the_design_it_loaded_and_freezes_it_after_the_command():
     """Run as ``main.py validate FILE`` (its ``__main__`` block), the loaded design is kept, and
     after the command it is held by a frozen cycle: a full collection does not free it."""
-    done = _run(
-        "import gc, runpy, sys\n"
-        f"sys.argv = ['main.py', 'validate', {str(EXAMPLE)!r}]\n"
-        "try:\n"
-        "    runpy.run_path('main.py', run_name='__main__')\n"
-        "except SystemExit as exc:\n"
-        "    code = exc.code\n"
-        "from cli import process_exit\n"
-        "from model.design import Design\n"
+    done = _as_main_py(
+        ["validate", str(EXAMPLE)],
         "kept = process_exit._kept\n"
         "gc.collect()\n"
-        "print(code, [type(k).__name__ for k in kept], kept[-1] is kept, gc.get_freeze_count() > 0)\n"
+        "print(code, [type(k).__name__ for k in kept], kept[-1] is kept, gc.get_freeze_count() > 0)\n",
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "0 ['Design', 'list'] True True"
@@ -59,15 +66,9 @@ def test_main_py_keeps_the_design_it_loaded_and_freezes_it_after_the_command():
 def test_main_py_s_exports_keep_the_routed_plant_too(tmp_path):
     """``schedule`` loads and routes: both the design and its plant are kept."""
     out = tmp_path / "s.csv"
-    done = _run(
-        "import runpy, sys\n"
-        f"sys.argv = ['main.py', 'schedule', {str(EXAMPLE)!r}, '-o', {str(out)!r}]\n"
-        "try:\n"
-        "    runpy.run_path('main.py', run_name='__main__')\n"
-        "except SystemExit as exc:\n"
-        "    code = exc.code\n"
-        "from cli import process_exit\n"
-        "print(code, sorted(type(k).__name__ for k in process_exit._kept[:-1]))\n"
+    done = _as_main_py(
+        ["schedule", str(EXAMPLE), "-o", str(out)],
+        "print(code, sorted(type(k).__name__ for k in process_exit._kept[:-1]))\n",
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "0 ['CablePlant', 'Design']"
