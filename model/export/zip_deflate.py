@@ -6,8 +6,13 @@ than encoding it. Here each chunk of a member is deflated by a worker thread on 
 raw deflate stream ended by a sync flush: byte-aligned and not final, as pigz does), and the
 chunks' streams are laid one after another, closed by an empty final block. That is one valid
 deflate stream (RFC 1951, 3.2.3: a decoder reads blocks until the final one), each chunk
-losing only the first 32 KiB window of history. zlib releases the interpreter lock while it
-compresses, so the workers run beside the thread that encodes the next chunk.
+losing only the first 32 KiB window of history. The compressor releases the interpreter lock,
+so the workers run beside the thread that encodes the next chunk.
+
+The deflate streams and CRC-32s come from Intel's ISA-L (PyPI ``isal``, the zlib interface of
+python-isal): on the XL schedule sheet its level 1 takes a fifth of zlib's level-1 CPU time
+(0.19 s against 1.09 s) for a slightly smaller file (19.5 MB against 20.0 MB), and its CRC-32
+a third of zlib's. The output is plain deflate, read by any unzip, Excel and openpyxl.
 
 The container follows PKWARE's APPNOTE 4.3 (local headers, central directory, end record)
 without ZIP64, so a member and the archive must stay under 4 GiB (a schedule of ~6 million
@@ -23,6 +28,8 @@ from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from isal import isal_zlib
+
 _LOCAL = struct.Struct("<IHHHHHIIIHH")
 _CENTRAL = struct.Struct("<IHHHHHHIIIHHHHHII")
 _END = struct.Struct("<IHHHHIIH")
@@ -30,6 +37,9 @@ _LIMIT = 0xFFFFFFFF
 _VERSION = 20  # 2.0: deflate
 _MADE_BY = (3 << 8) | _VERSION  # attributes of Unix, as zipfile writes
 _FILE_MODE = 0o600 << 16  # rw-------, as zipfile.writestr gives a member
+# The empty final block that closes a member's chunks (a fixed-Huffman block holding only the
+# end-of-block code, RFC 1951 3.2.6): what zlib's flush of an unused stream gives.
+_FINAL_BLOCK = zlib.compressobj(1, zlib.DEFLATED, -15).flush()
 
 
 @dataclass
@@ -44,8 +54,8 @@ class Member:
 
 
 def _deflate_part(chunk: bytes, level: int) -> bytes:
-    compressor = zlib.compressobj(level, zlib.DEFLATED, -15)
-    return compressor.compress(chunk) + compressor.flush(zlib.Z_SYNC_FLUSH)
+    compressor = isal_zlib.compressobj(level, isal_zlib.DEFLATED, -15)
+    return compressor.compress(chunk) + compressor.flush(isal_zlib.Z_SYNC_FLUSH)
 
 
 def deflate_member(
@@ -57,7 +67,7 @@ def deflate_member(
     member = Member(name) if date_time is None else Member(name, tuple(date_time))
 
     def checksum(chunk: bytes) -> None:  # in order: the one thread of ``crc`` runs them FIFO
-        member.crc = zlib.crc32(chunk, member.crc)
+        member.crc = isal_zlib.crc32(chunk, member.crc)
 
     pending: deque = deque()
     with ThreadPoolExecutor(max_workers=workers) as pool, ThreadPoolExecutor(1) as crc:
@@ -68,15 +78,15 @@ def deflate_member(
             while len(pending) > workers:
                 member.parts.append(pending.popleft().result())
         member.parts.extend(f.result() for f in pending)
-    member.parts.append(zlib.compressobj(level, zlib.DEFLATED, -15).flush())  # final block
+    member.parts.append(_FINAL_BLOCK)
     return member
 
 
 def small_member(name: str, content: bytes, level: int, date_time=None) -> Member:
     """A member deflated on this thread (the few kilobytes of a workbook's other parts)."""
     member = Member(name) if date_time is None else Member(name, tuple(date_time))
-    member.crc, member.size = zlib.crc32(content), len(content)
-    compressor = zlib.compressobj(level, zlib.DEFLATED, -15)
+    member.crc, member.size = isal_zlib.crc32(content), len(content)
+    compressor = isal_zlib.compressobj(level, isal_zlib.DEFLATED, -15)
     member.parts = [compressor.compress(content) + compressor.flush()]
     return member
 
