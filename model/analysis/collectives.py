@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -139,21 +140,29 @@ class RingPlacement:
             grid[ring, position[srv]] = labels[level][leaf]
             self.attach[level] = grid
         self.gpus = topo.gpus[self.servers]
-        # The leaves of each server (its scalable unit), from the links sorted by server.
+        self._design = design
+        self._srv, self._leaf = srv, leaf  # the edge links sorted by server
+
+    @cached_property
+    def _su_key(self) -> list[tuple[int, ...]]:
+        """Each server's leaves (its scalable unit), for "by-su" (made when first asked: the
+        analysis of the default placement, "first", never needs it)."""
+        srv = self._srv
         bounds = np.searchsorted(srv, self.servers)
         ends = np.searchsorted(srv, self.servers, side="right")
-        leaves = leaf.tolist()
-        self._su_key = [
+        leaves = self._leaf.tolist()
+        return [
             tuple(sorted(leaves[lo:hi]))
             for lo, hi in zip(bounds.tolist(), ends.tolist(), strict=True)
         ]
-        racks = list(design.racks)
-        rank = {r: k for k, r in enumerate(racks)}
-        self._rack_key = [
-            (
-                rank.get(design.devices[topo.device_ids[i]].rack, 0),
-                design.devices[topo.device_ids[i]].u,
-            )
+
+    @cached_property
+    def _rack_key(self) -> list[tuple[int, int]]:
+        """Each server's (rack's place in the design, U), for "by-rack" (made when first asked)."""
+        design, ids = self._design, self.topo.device_ids
+        rank = {r: k for k, r in enumerate(design.racks)}
+        return [
+            (rank.get(design.devices[ids[i]].rack, 0), design.devices[ids[i]].u)
             for i in self.servers.tolist()
         ]
 
