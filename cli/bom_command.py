@@ -15,6 +15,7 @@ from cli.progress import Progress
 from model.bom import bom_totals
 from model.export import ExportError
 from model.export.bom_export import export_bom
+from model.gc_policy import collector_paused
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
@@ -38,8 +39,12 @@ def run(args: argparse.Namespace) -> int:
     progress = Progress("bom")
     design, plant = load_and_route(args.file, args.policy)
     progress.step("routed")
+    # The analysis, the schedule and the sheets make millions of new objects and almost no
+    # garbage cycles: with the collector on, XL ran three full collections (0.25-0.5 s in all)
+    # and ~40 middle ones that freed nothing.
     try:
-        lines = export_bom(out, design, plant, progress.step)
+        with collector_paused():
+            lines = export_bom(out, design, plant, progress.step)
     except ExportError as exc:
         raise CliError(str(exc)) from None
     progress.done()

@@ -14,10 +14,8 @@ per cage, ``n/k`` for split port k), and a host's compute NIC port as its number
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from model.design import Design
-from model.schedule import ScheduleRow
+from model.schedule import ScheduleTable
 
 P2P_COLUMNS = (
     "A-Rack",
@@ -59,32 +57,55 @@ def ib_port_name(design: Design, device_id: str, port: str) -> str:
     return str(n)
 
 
-def p2p_rows(
-    design: Design, schedule: Sequence[ScheduleRow], port_style: str = "hallwright"
-) -> list[tuple]:
-    """One P2P row per cable of the schedule, in its order."""
-    by_name: dict[tuple[str, int, str], str] = {}
-    for d in design.devices.values():
-        by_name[(design.racks[d.rack].name, d.u, d.name)] = d.id
-    rows = []
-    for row in schedule:
-        a = by_name[(row.a_rack, row.a_u, row.a_device)]
-        b = by_name[(row.b_rack, row.b_u, row.b_device)]
-        a_port, b_port = row.a_port, row.b_port
+# The schedule's columns the file is made from (its ends), and the ends' device ids.
+END_COLUMNS = ("a_rack", "a_u", "a_device", "a_port", "b_rack", "b_u", "b_device", "b_port")
+
+
+def p2p_columns(
+    design: Design, schedule: ScheduleTable, port_style: str = "hallwright"
+) -> list[list]:
+    """The P2P file column by column (``P2P_COLUMNS`` order), one row per cable of ``schedule``
+    (a table of one row per link, with the device ids: ``schedule_table(segments=False)``).
+
+    A node's type is looked up once per device and an InfiniBand port name once per (device
+    type, breakout, port): at XL the file's 786k ends name ~21k devices and ~200 port names,
+    and the columns are then gathered (no row object is made)."""
+    cols = schedule.columns
+    out: list[list] = []
+    for side in ("a", "b"):
+        devices = getattr(schedule, f"{side}_device_id")
+        kind_of = {d: _node_type(design, d) for d in dict.fromkeys(devices)}
+        ports = cols[f"{side}_port"]
         if port_style == "ib":
-            a_port, b_port = ib_port_name(design, a, a_port), ib_port_name(design, b, b_port)
-        rows.append(
-            (
-                row.a_rack,
-                row.a_u,
-                row.a_device,
-                _node_type(design, a),
-                a_port,
-                row.b_rack,
-                row.b_u,
-                row.b_device,
-                _node_type(design, b),
-                b_port,
-            )
-        )
-    return rows
+            ports = _ib_ports(design, devices, ports)
+        out += [
+            cols[f"{side}_rack"],
+            cols[f"{side}_u"],
+            cols[f"{side}_device"],
+            list(map(kind_of.__getitem__, devices)),
+            ports,
+        ]
+    return out
+
+
+def _ib_ports(design: Design, devices: list[str], ports: list[str]) -> list[str]:
+    """:func:`ib_port_name` of each (device, port), made once per (type, breakout, port)."""
+    group_of = {}
+    for d in dict.fromkeys(devices):
+        device = design.devices[d]
+        breakout = tuple(sorted(device.breakout.items())) if device.breakout else ()
+        group_of[d] = (device.type, breakout)
+    named: dict[tuple, str] = {}
+    out = []
+    for d, port in zip(devices, ports, strict=True):
+        key = (group_of[d], port)
+        name = named.get(key)
+        if name is None:
+            name = named[key] = ib_port_name(design, d, port)
+        out.append(name)
+    return out
+
+
+def p2p_rows(design: Design, schedule: ScheduleTable, port_style: str = "hallwright") -> list:
+    """The P2P rows (:func:`p2p_columns`) as tuples, in the schedule's order."""
+    return list(zip(*p2p_columns(design, schedule, port_style), strict=True))

@@ -10,9 +10,10 @@ from cli import run_cli
 from model.asbuilt.cabling_check import check_cabling, read_report, summary
 from model.asbuilt.lengths import apply_lengths, read_lengths
 from model.asbuilt.report_csv import ReportError
-from model.export.p2p import P2P_COLUMNS, ib_port_name, p2p_rows
+from model.export.p2p import END_COLUMNS, P2P_COLUMNS, PORT_STYLES, ib_port_name, p2p_rows
 from model.fileio import load_design, save_design
-from model.schedule import schedule_rows
+from model.generate import apply_cabling, generate
+from model.schedule import schedule_rows, schedule_table
 from tests.model.bom_test_helpers import plant_of
 
 
@@ -60,8 +61,40 @@ def test_ib_port_names_are_cage_and_port_on_switches_and_hca_numbers_on_hosts(po
     assert ib_port_name(pod, "leaf1", "p17") == "9/1"
     assert ib_port_name(pod, "a1", "nic3") == "3"
     assert ib_port_name(pod, "a1", "bmc1") == "bmc1"
-    rows = p2p_rows(pod, schedule_rows(pod, plant_of(pod)), "ib")
+    rows = p2p_rows(pod, schedule_table(pod, plant_of(pod), segments=False), "ib")
     assert all("/" in r[9] for r in rows if r[8] == "Switch")
+
+
+@pytest.mark.parametrize("cabling", ["zones", "cross-connect"])
+@pytest.mark.parametrize("style", PORT_STYLES)
+def test_p2p_columns_are_each_cable_end_looked_up_by_its_rack_u_and_name(cabling, style):
+    """The column-wise file equals the per-row reading of the one-row-per-link schedule (each
+    end's device found by rack name, U and device name), panels and all left out."""
+    design = generate(
+        "rail-optimized", nodes=64, node_type="dgx-h100", switch="qm9700", su_nodes=32
+    )
+    apply_cabling(design, cabling)  # patch panels, cords and trunks: not in the P2P file
+    plant = plant_of(design)
+    by_name = {(design.racks[d.rack].name, d.u, d.name): d.id for d in design.devices.values()}
+
+    def kind(device_id):
+        category = design.device_type(device_id).category
+        return "Switch" if category in ("switch", "nvlink-switch") else "Host"
+
+    def port(device_id, name):
+        return ib_port_name(design, device_id, name) if style == "ib" else name
+
+    expected = []
+    for r in schedule_rows(design, plant, segments=False):
+        a = by_name[(r.a_rack, r.a_u, r.a_device)]
+        b = by_name[(r.b_rack, r.b_u, r.b_device)]
+        expected.append(
+            (r.a_rack, r.a_u, r.a_device, kind(a), port(a, r.a_port))
+            + (r.b_rack, r.b_u, r.b_device, kind(b), port(b, r.b_port))
+        )
+    table = schedule_table(design, plant, segments=False, only=END_COLUMNS)
+    assert p2p_rows(design, table, style) == expected
+    assert len(expected) == len(design.links)  # no backplane links in a DGX pod
 
 
 def test_three_swapped_cables_are_miswired_and_a_missing_one_missing(tmp_path, pod):
