@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import random
 
+import msgspec
 import pytest
 
 from cli import run_cli
@@ -11,7 +13,7 @@ from model.analysis import analyze
 from model.cabling import CablePlant
 from model.compare import compare, kpis, physical_diff
 from model.fileio import design_to_bytes, read_design_bytes, save_design
-from model.generate import fat_tree
+from model.generate import fat_tree, generate
 
 
 def _copy(design):
@@ -78,3 +80,58 @@ def test_compare_cli(tmp_path, capsys):
     assert run_cli(["compare", str(a), str(a)]) == 0
     assert "Physically identical." in capsys.readouterr().out
     assert run_cli(["compare", str(a), str(tmp_path / "missing.hall.json")]) == 2
+
+
+def _links_by_ends(a, plant_a, b, plant_b):
+    """The link half of the physical diff read record by record: each link's two ends as a
+    set, a dict per design (the reference the array matching must equal)."""
+
+    def ends(link):
+        return frozenset(((link.a.device, link.a.port), (link.b.device, link.b.port)))
+
+    def medium(plant, link_id):
+        m = plant.medium(link_id)
+        return m.id if m is not None else None
+
+    ends_a = {ends(link): lid for lid, link in a.links.items()}
+    ends_b = {ends(link): lid for lid, link in b.links.items()}
+    flipped = [
+        {"link": lid_b, "from": medium(plant_a, ends_a[key]), "to": medium(plant_b, lid_b)}
+        for key, lid_b in ends_b.items()
+        if key in ends_a and medium(plant_a, ends_a[key]) != medium(plant_b, lid_b)
+    ]
+    return (
+        sorted(lid for key, lid in ends_b.items() if key not in ends_a),
+        sorted(lid for key, lid in ends_a.items() if key not in ends_b),
+        sorted(flipped, key=lambda f: f["link"]),
+    )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_links_are_matched_by_their_ends_either_way_round(seed):
+    """Links removed, re-added under new ids, re-added with their ends the other way round,
+    rewired to other ports, and a rack moved 80 m (its fibres flip from SR4 to DR4): the
+    diff names exactly what the per-record reading names."""
+    rng = random.Random(seed)
+    a = generate(
+        "rail-optimized", nodes=64, node_type="hgx-h100-8x400", switch="sn5600", su_nodes=32
+    )
+    b = _copy(a)
+    rack = list(b.racks)[rng.randrange(2)]
+    b.move_racks({rack: (b.racks[rack].x, b.racks[rack].y + 80.0)})
+    ids = rng.sample(sorted(b.links), 60)
+    removed = b.remove_links(ids).links
+    renamed = [msgspec.structs.replace(link, id=link.id + "-new") for link in removed[:20]]
+    turned = [
+        msgspec.structs.replace(link, id=link.id + "-turned", a=link.b, b=link.a)
+        for link in removed[20:40]
+    ]
+    b.add_links(renamed + turned)  # the last 20 stay removed
+    plant_a, plant_b = CablePlant(a), CablePlant(b)
+    diff = physical_diff(a, plant_a, b, plant_b)
+    added, gone, flipped = _links_by_ends(a, plant_a, b, plant_b)
+    assert (diff.links_added, diff.links_removed, diff.media_flipped) == (added, gone, flipped)
+    assert len(gone) == 20 and not added
+    assert flipped and all(f["from"] != f["to"] for f in flipped)
+    back = physical_diff(b, plant_b, a, plant_a)  # the other way: the 20 come back as added
+    assert back.links_added == gone and not back.links_removed
