@@ -21,23 +21,16 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     parser.add_argument("--json", action="store_true", help="machine-readable JSON on stdout")
 
 
-def analysed(path):
-    """(design, plant, analyze --json dict) of a design file."""
-    from cli.analyze_command import cable_plant
-    from model.analysis import analyze
-
-    design = load_or_refuse(path)
-    plant = cable_plant(design)
-    return design, plant, analyze(design, plant).to_json()
-
-
 def run(args: argparse.Namespace) -> int:
+    from cli.analyze_command import cable_plant
     from model.analysis.report import _clean
-    from model.compare import compare
+    from model.compare import compare_designs
 
-    a, plant_a, ja = analysed(args.a)
-    b, plant_b, jb = analysed(args.b)
-    result = _clean(compare(a, plant_a, ja, b, plant_b, jb))
+    a = load_or_refuse(args.a)
+    plant_a = cable_plant(a)
+    b = load_or_refuse(args.b)
+    plant_b = cable_plant(b)
+    result = _clean(compare_designs(a, plant_a, b, plant_b)[0])
     print(json.dumps(result, indent=2) if args.json else text(result, args.a, args.b))
     return 0
 

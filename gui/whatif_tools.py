@@ -212,8 +212,7 @@ class WhatIfTools(QObject):
             self.compare_with(Path(path))
 
     def compare_with(self, path: Path) -> dict | None:
-        from model.analysis import analyze
-        from model.compare import compare, physical_diff
+        from model.compare import compare_designs
 
         design = self.document.design
 
@@ -222,11 +221,8 @@ class WhatIfTools(QObject):
             this = _copy(design)
             plants = [_plant(other), _plant(this)]
             try:
-                ja = analyze(other, plants[0]).to_json()
-                jb = analyze(this, plants[1]).to_json()
-                result = compare(other, plants[0], ja, this, plants[1], jb)
-                highlight = physical_diff(other, plants[0], this, plants[1]).highlight_ids()
-                return result, highlight
+                result, diff = compare_designs(other, plants[0], this, plants[1])
+                return result, diff.highlight_ids()
             finally:
                 for plant in plants:
                     if plant is not None:
