@@ -25,7 +25,9 @@ Choices (written down because the issue leaves them open):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cached_property
 from itertools import compress
 
 import numpy as np
@@ -59,8 +61,13 @@ class Failed:
         return int(self.links.sum())
 
 
-def resolve(design: Design, topo: Topology, plant, ids: list[str]) -> Failed:
-    """Devices and links that fail with ``ids`` (devices, links, racks, trays, ``TRAY#N``)."""
+def resolve(
+    design: Design, topo: Topology, plant, ids: list[str], links_at: Callable | None = None
+) -> Failed:
+    """Devices and links that fail with ``ids`` (devices, links, racks, trays, ``TRAY#N``).
+
+    ``links_at()``: link id -> position in ``topo.link_ids``, asked for only when a link or a
+    tray fails (the caller's kept dict; by default made here)."""
     dead_dev = np.zeros(len(topo.device_ids), dtype=bool)
     dead_link = np.zeros(len(topo.link_ids), dtype=bool)
     link_index = None
@@ -69,7 +76,7 @@ def resolve(design: Design, topo: Topology, plant, ids: list[str]) -> Failed:
         if oid in topo.device_index:
             dead_dev[topo.device_index[oid]] = True
         elif oid in design.links:
-            link_index = link_index or {lid: i for i, lid in enumerate(topo.link_ids)}
+            link_index = link_index or _link_index(topo, links_at)
             dead_link[link_index[oid]] = True
         elif oid in design.racks:
             for device in design.devices_in_rack(oid):
@@ -77,7 +84,7 @@ def resolve(design: Design, topo: Topology, plant, ids: list[str]) -> Failed:
         elif oid in design.trays or _segment(design, oid) is not None:
             if plant is None:
                 raise WhatIfError(f"failing tray {oid!r} needs the routed cable plant")
-            link_index = link_index or {lid: i for i, lid in enumerate(topo.link_ids)}
+            link_index = link_index or _link_index(topo, links_at)
             for lid in links_on_tray(design, plant, oid):
                 dead_link[link_index[lid]] = True
         else:
@@ -86,6 +93,10 @@ def resolve(design: Design, topo: Topology, plant, ids: list[str]) -> Failed:
                 "(a tray segment is TRAY#N, N counted from 1)"
             )
     return Failed(list(ids), dead_dev, dead_link)
+
+
+def _link_index(topo: Topology, links_at: Callable | None) -> dict[str, int]:
+    return links_at() if links_at is not None else {lid: i for i, lid in enumerate(topo.link_ids)}
 
 
 def _segment(design: Design, oid: str) -> tuple[str, int] | None:
@@ -315,7 +326,13 @@ class WhatIf:
         return self._before
 
     def resolve(self, ids: list[str]) -> Failed:
-        return resolve(self.design, self.topo, self.plant, ids)
+        return resolve(self.design, self.topo, self.plant, ids, lambda: self._link_index)
+
+    @cached_property
+    def _link_index(self) -> dict[str, int]:
+        """Link id -> position in the topology (made once: ``--n-1`` fails a link of each
+        link class, and at XL one such dict is ~0.3 s)."""
+        return {lid: i for i, lid in enumerate(self.topo.link_ids)}
 
     def after(self, failed: Failed) -> tuple[dict, np.ndarray]:
         per_gpu = per_gpu_scale_out(self.topo, self.ports, failed)
