@@ -8,6 +8,8 @@ written, so the process start is in the figure. Floors are measured in the same 
 * ``schedule``, ``bom -o .xlsx``: the process start plus ``csv.writer`` writing the very rows of
   the schedule just produced (read back from it first, not timed): the floor of any per-cable
   output (the XLSX carries the same rows in its "Cabling schedule" sheet);
+* ``export-p2p``: the process start plus ``csv.writer`` writing the rows of the file just
+  produced;
 * ``export-netbox``: the process start plus ``csv.writer`` writing the rows of every CSV of the
   folder just produced (cables and modules);
 * ``routes``: the process start plus ``csv.writer`` writing the very lines of the report just
@@ -152,6 +154,10 @@ def run(report: Report) -> None:
             _add(report, size, "command: bom -o .csv", bom_csv, decode, "<= 4 s")
             bom_xlsx = _three([py, "main.py", "bom", path, "-o", str(out / "bom.xlsx")])
             _add(report, size, "command: bom -o .xlsx", bom_xlsx, rows_floor, "<= 4 s")
+            p2p_csv = str(out / "p2p.csv")
+            p2p = _three([py, "main.py", "export-p2p", path, "-o", p2p_csv])
+            p2p_floor = _rewrite(py, [p2p_csv], start)
+            _add(report, size, "command: export-p2p -o .csv", p2p, p2p_floor, "<= 4 s")
             routes = _three([py, "main.py", "routes", path])
             routes_txt = out / "routes.txt"
             with routes_txt.open("wb") as sink:  # the report itself, for its floor (not timed)
