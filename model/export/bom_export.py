@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING
 
 from model.bom import BOM_COLUMNS, BomLine, bom_total_line, bom_totals
 from model.export.csv_writer import write_csv, write_csv_columns
-from model.export.xlsx_writer import Formula, Sheet, write_xlsx
 from model.findings import Finding
 from model.schedule import SCHEDULE_COLUMNS, ScheduleRow, ScheduleTable
 
 if TYPE_CHECKING:
     from model.cabling import CablePlant
     from model.design import Design
+    from model.export.xlsx_writer import Sheet
 
 
 def _no_step(_name: str) -> None:
@@ -78,6 +78,10 @@ def bom_sheets(
     On the BOM sheet every total is a formula (line totals = quantity x unit figure, the Total
     row = SUM of the column), so a purchaser who edits a quantity sees the totals follow.
     """
+    # Imported here, not with the module: openpyxl's import (~0.2 s) is for workbooks only,
+    # not for the BOM or schedule CSV.
+    from model.export.xlsx_writer import Sheet
+
     total = bom_total_line(bom_totals(lines))
     bom_rows = [_formula_row(ln.as_row(), n + 2) for n, ln in enumerate(lines)]
     bom_rows.append(_total_row(total.as_row(), len(lines)))
@@ -123,6 +127,8 @@ def _letter(column: str) -> str:
 
 
 def _formula_row(row: tuple, excel_row: int) -> tuple:
+    from model.export.xlsx_writer import Formula
+
     out = list(row)
     for target, (count, unit) in _PRODUCTS.items():
         i = BOM_COLUMNS.index(target)
@@ -132,6 +138,8 @@ def _formula_row(row: tuple, excel_row: int) -> tuple:
 
 
 def _total_row(row: tuple, n_lines: int) -> tuple:
+    from model.export.xlsx_writer import Formula
+
     out = list(row)
     for target in _PRODUCTS:
         i = BOM_COLUMNS.index(target)
@@ -146,6 +154,8 @@ def write_bom_xlsx(
     schedule: ScheduleTable | Sequence[ScheduleRow],
     findings: Sequence[Finding],
 ) -> None:
+    from model.export.xlsx_writer import write_xlsx
+
     write_xlsx(path, bom_sheets(summary, lines, schedule, findings))
 
 
