@@ -57,7 +57,7 @@ def ib_port_name(design: Design, device_id: str, port: str) -> str:
     return str(n)
 
 
-# The schedule's columns the file is made from (its ends), and the ends' device ids.
+# The schedule's columns the file is made from: its two ends (the table brings their device ids).
 END_COLUMNS = ("a_rack", "a_u", "a_device", "a_port", "b_rack", "b_u", "b_device", "b_port")
 
 
