@@ -1,5 +1,6 @@
 """HallScene: owns the model-id -> item map, follows the design's change events, and forwards
-mouse events to the active interaction (one class per mouse mode, see interactions.py).
+mouse events to the active interaction (one class per mouse mode, see interactions.py; the
+event handlers, tooltips and palette drops are in :mod:`gui.canvas.scene_input`).
 
 Links are never one item each: only the links of the selection get a LinkItem; the rest of the
 cabling shows as bundles along the trays (BundleItem) when a cable plant is available.
@@ -11,7 +12,7 @@ from collections.abc import Iterable
 
 from PySide6.QtCore import QRectF, QTimer, Signal
 from PySide6.QtGui import QColor, QUndoStack
-from PySide6.QtWidgets import QGraphicsScene, QGraphicsSceneMouseEvent, QToolTip
+from PySide6.QtWidgets import QGraphicsScene
 
 from gui import style
 from gui.canvas.bundle_item import BundleItem, TrayLoad
@@ -22,6 +23,7 @@ from gui.canvas.picture_racks import picture_entries
 from gui.canvas.rack_field import RackField
 from gui.canvas.rack_item import RackItem
 from gui.canvas.row_labels_item import RowLabelsItem
+from gui.canvas.scene_input import SceneInput
 from gui.canvas.tray_item import TrayItem
 from gui.canvas.trunk_layer import TrunkLayer
 from gui.commands import DesignCommand, push
@@ -37,10 +39,9 @@ from model.rack_rows import rack_rows
 
 MAX_LINK_ITEMS = 2000
 FREE_STEP_M = 0.01  # the positioning step with snapping off
-MIME_TYPE = "application/x-hallwright-type"
 
 
-class HallScene(QGraphicsScene):
+class HallScene(SceneInput, QGraphicsScene):
     """The plan of one design; ``plant`` is the design's CablePlant (routes and media)."""
 
     message = Signal(str)  # a sentence for the status bar (refused edits, measurements)
@@ -493,121 +494,3 @@ class HallScene(QGraphicsScene):
 
     def hall_rect(self) -> QRectF:
         return self.hall_item.boundingRect()
-
-    # ------------------------------------------------------------------ interactions
-
-    @property
-    def interaction(self):
-        return self._interaction
-
-    def set_interaction(self, interaction) -> None:
-        if self._interaction is not None:
-            self._interaction.cancel()
-        self._interaction = interaction
-
-    def mousePressEvent(self, event: QGraphicsSceneMouseEvent) -> None:
-        if self._interaction is not None and self._interaction.press(event):
-            event.accept()
-            return
-        super().mousePressEvent(event)
-
-    def mouseMoveEvent(self, event: QGraphicsSceneMouseEvent) -> None:
-        if self._interaction is not None and self._interaction.move(event):
-            event.accept()
-            return
-        super().mouseMoveEvent(event)
-
-    def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:
-        if self._interaction is not None and self._interaction.release(event):
-            event.accept()
-            return
-        super().mouseReleaseEvent(event)
-
-    def mouseDoubleClickEvent(self, event: QGraphicsSceneMouseEvent) -> None:
-        if self._interaction is not None and self._interaction.double_click(event):
-            event.accept()
-            return
-        super().mouseDoubleClickEvent(event)
-
-    def keyPressEvent(self, event) -> None:
-        if self._interaction is not None and self._interaction.key_press(event):
-            event.accept()
-            return
-        super().keyPressEvent(event)
-
-    def helpEvent(self, event) -> None:
-        """Hover tooltips, built on demand: a rack's contents and power, a link's route."""
-        from gui.canvas.interaction import item_at
-        from gui.canvas.tooltips import link_tooltip, rack_tooltip
-
-        item = item_at(self, event.scenePos())
-        text = ""
-        if isinstance(item, RackItem) and item.object_id in self.design.racks:
-            text = rack_tooltip(self.design, self.plant, item.object_id)
-        elif isinstance(item, LinkItem) and item.object_id in self.design.links:
-            text = link_tooltip(self.design, self.plant, item.object_id)
-        if text:
-            QToolTip.showText(event.screenPos(), text)
-            event.accept()
-        else:
-            QToolTip.hideText()
-            event.ignore()
-
-    # ------------------------------------------------------------------ drops from the palette
-
-    def dragEnterEvent(self, event) -> None:
-        if event.mimeData().hasFormat(MIME_TYPE):
-            event.acceptProposedAction()
-        else:
-            super().dragEnterEvent(event)
-
-    def dragMoveEvent(self, event) -> None:
-        if event.mimeData().hasFormat(MIME_TYPE):
-            event.acceptProposedAction()
-            self._drop_feedback(event)
-        else:
-            super().dragMoveEvent(event)
-
-    def dragLeaveEvent(self, event) -> None:
-        self._set_drop_target(None)
-        super().dragLeaveEvent(event)
-
-    def _set_drop_target(self, rack_id: str | None) -> None:
-        for object_id, item in self.racks.items():
-            item.set_drop_target(object_id == rack_id)
-        self.drop_target = rack_id
-
-    def _drop_feedback(self, event) -> None:
-        """While a catalog device is dragged: outline the rack it would go into and say which
-        U it would take (or why it cannot)."""
-        from model.placement import free_u
-
-        kind, _, type_id = bytes(event.mimeData().data(MIME_TYPE)).decode().partition(":")
-        if kind != "device":
-            return
-        rack_id = self.rack_at(event.scenePos())
-        if rack_id == self.drop_target:
-            return
-        self._set_drop_target(rack_id)
-        if rack_id is None:
-            self.message.emit("Drop the device onto a rack")
-            return
-        dtype = self.design.catalog.device_type(type_id)
-        rack = self.design.racks[rack_id]
-        u = free_u(self.design, rack_id, dtype.u_height)
-        self.message.emit(
-            f"Into {rack.name} at U{u}–U{u + dtype.u_height - 1}"
-            if u is not None
-            else f"{rack.name} has no {dtype.u_height} U free"
-        )
-
-    def dropEvent(self, event) -> None:
-        if not event.mimeData().hasFormat(MIME_TYPE):
-            super().dropEvent(event)
-            return
-        from gui.canvas.interactions import drop_type
-
-        kind, _, type_id = bytes(event.mimeData().data(MIME_TYPE)).decode().partition(":")
-        self._set_drop_target(None)
-        drop_type(self, kind, type_id, event.scenePos())
-        event.acceptProposedAction()

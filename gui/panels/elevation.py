@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui import style
-from gui.canvas.scene import MIME_TYPE
+from gui.canvas.scene_input import MIME_TYPE
 from gui.commands import AddObjectsCommand, MoveDevicesCommand
 from gui.panels.elevation_blocks import DeviceBlockItem
 from gui.plain_text import escape

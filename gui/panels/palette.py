@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui import style
-from gui.canvas.scene import MIME_TYPE
+from gui.canvas.scene_input import MIME_TYPE
 from gui.plain_text import tooltip
 from model.catalog import Catalog
 

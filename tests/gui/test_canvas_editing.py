@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication
 
 from gui.canvas import connect_interaction
 from gui.canvas.link_item import LinkItem
-from gui.canvas.scene import MIME_TYPE
+from gui.canvas.scene_input import MIME_TYPE
 from tests.gui.conftest import click, double_click, drag, mouse, snapshot, view_point
 
 

@@ -186,7 +186,7 @@ def test_dragging_a_device_outlines_the_target_rack_and_says_where_it_lands(wind
     from PySide6.QtCore import QByteArray, QMimeData
     from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 
-    from gui.canvas.scene import MIME_TYPE
+    from gui.canvas.scene_input import MIME_TYPE
 
     messages = []
     window.scene.message.connect(messages.append)
