@@ -22,7 +22,6 @@ length × the mode's attenuation, compared with the medium's channel limit
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Literal
 
@@ -59,15 +58,19 @@ class Channel:
     connector: str  # the modules' optical connector (FibrePart.connector)
     elements: tuple[Element, ...]
 
-    # Cached (a frozen dataclass's fields never change): the layout, the checks and the
-    # summary ask each of a zoned hall's 393k channels for them several times.
-    @functools.cached_property
-    def panels(self) -> int:
-        return sum(1 for e in self.elements if e.kind in ("panel", "cassette"))
-
-    @functools.cached_property
-    def length_m(self) -> float:
-        return sum(e.length_m for e in self.elements)
+    # Computed once when made (a frozen dataclass's fields never change): the layout, the
+    # checks and the summary ask each of a zoned hall's 393k channels for them several times,
+    # and a functools.cached_property (a lock and a dict lookup per read) cost ~2 s of an XL
+    # schedule. Plain attributes, not fields: equality and replace() see only the elements.
+    def __post_init__(self) -> None:
+        panels = 0
+        length = 0
+        for e in self.elements:
+            length += e.length_m
+            if e.kind == "panel" or e.kind == "cassette":
+                panels += 1
+        object.__setattr__(self, "panels", panels)
+        object.__setattr__(self, "length_m", length)
 
     @property
     def style(self) -> str:

@@ -47,6 +47,7 @@ import msgspec
 
 from model.channels import CONNECTOR_FAMILY, CONNECTOR_FIBRES, Channel, Element, plant_channels
 from model.findings import Finding
+from model.gc_policy import collector_paused
 from model.placement import DeviceNames
 from model.structured_catalog import StructuredCatalog, structured_catalog
 from model.structured_edit import new_panel, panel_types
@@ -232,7 +233,13 @@ class _Leg:
 
 def structured_layout(plant, catalog: StructuredCatalog | None = None) -> StructuredLayout:
     """The channels, trunks, cords and panels of ``plant``'s design (see the module docstring)."""
-    catalog = catalog or structured_catalog()
+    # A zoned XL hall's layout makes millions of objects and no cycles: with the collector on,
+    # its full collections re-scanned them all (a third of the layout's time).
+    with collector_paused():
+        return _layout(plant, catalog or structured_catalog())
+
+
+def _layout(plant, catalog: StructuredCatalog) -> StructuredLayout:
     design = plant.design
     style = design.settings.cabling
     direct = plant_channels(plant)
@@ -292,6 +299,8 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
     segments: dict[tuple, list[tuple[_Leg, int]]] = {}
     legs: list[tuple[_Leg, list[tuple[str, float, float, float]]]] = []
     cassette_no: dict[str, int] = {}
+    # One Element per panel (frozen, so the channels through it can share it).
+    panel_element: dict[str, Element] = {}
 
     def ends_key(member) -> tuple:
         # Legs in the order of their links' ends (device, port; either way round), not of the
@@ -328,11 +337,14 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
                         cas = f"cassette-{rack_id}-{cassette_no[rack_id]}"
                         elements.append(Element("cassette", cas, LC_CASSETTE, reverse=i > 0))
                     else:
-                        elements.append(Element("panel", holder, MPO_PANEL))
+                        element = panel_element.get(holder)
+                        if element is None:
+                            element = panel_element[holder] = Element("panel", holder, MPO_PANEL)
+                        elements.append(element)
                 seg_m = []
                 for ra, rb in zip(racks, racks[1:], strict=False):
                     if len(racks) == 2 and (ra, rb) == (rack_a, rack_b):
-                        seg_m.append(max(h for _, _, h, _ in chunk))
+                        seg_m.append(chunk[0][2] if len(chunk) == 1 else max(c[2] for c in chunk))
                     else:
                         seg_m.append(distance(ra, rb))
                 leg = _Leg([c[0] for c in chunk], racks, holders, elements, seg_m)
@@ -403,6 +415,9 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
                 leg.trunks[s] = (trunk_id, tpart.id if tpart else "", got)
     # 4. Channels and cords.
     slack_end = settings.slack_per_end_m
+    done: set[str] = set()  # links whose channel is made (a further fibre adds cords only)
+    # One Element per trunk and polarity (shared by the channels of its legs, as panels are).
+    trunk_element: dict[tuple, Element] = {}
     for leg, chunk in legs:
         layout.legs.append(
             TrunkLeg(
@@ -430,8 +445,9 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
                 cords[0].ordered_m + trunk_m + cords[1].ordered_m
             )
             layout.cords.extend(cords)
-            if link_id in layout.channels and layout.channels[link_id].panels:
+            if link_id in done:
                 continue  # a further fibre (pair) of the same link: its cords only
+            done.add(link_id)
             lc = CONNECTOR_FAMILY.get(old.connector) == "LC"
             cord_type = "AB" if lc else "B"
             elements = [Element("cord", f"{link_id}:cord-a", "", cords[0].ordered_m, cord_type)]
@@ -441,8 +457,13 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
                     node = replace(node, port=port)
                 elements.append(node)
                 if n < len(leg.trunks):
-                    trunk_id, part, got = leg.trunks[n]
-                    elements.append(Element("trunk", trunk_id, part, got, "B" if n == 0 else "A"))
+                    key = (leg.trunks[n], n == 0)
+                    element = trunk_element.get(key)
+                    if element is None:
+                        trunk_id, part, got = leg.trunks[n]
+                        element = Element("trunk", trunk_id, part, got, "B" if n == 0 else "A")
+                        trunk_element[key] = element
+                    elements.append(element)
             elements.append(Element("cord", f"{link_id}:cord-b", "", cords[1].ordered_m, cord_type))
             channel = Channel(link_id, old.medium, old.mode, old.connector, tuple(elements))
             # The as-installed polarity the link records (model.structured_polarity).
