@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from model.quick_init import quick_init
 from model.structured_catalog import StructuredCatalog, structured_catalog
 
 ElementKind = Literal["cord", "trunk", "panel", "cassette"]
@@ -33,6 +34,7 @@ CONNECTOR_FAMILY = {"MPO-12/APC": "MPO", "MPO-16/APC": "MPO", "LC duplex": "LC"}
 CONNECTOR_FIBRES = {"MPO-12/APC": 12, "MPO-16/APC": 16, "LC duplex": 2}
 
 
+@quick_init
 @dataclass(frozen=True)
 class Element:
     """One element of a channel, in the order light from the link's A end meets them."""
@@ -48,6 +50,7 @@ class Element:
     reverse: bool = False  # cassettes: met rear-to-front (the far end of a trunk)
 
 
+@quick_init
 @dataclass(frozen=True)
 class Channel:
     """The optical path of one link between its two modules."""
@@ -69,8 +72,8 @@ class Channel:
             length += e.length_m
             if e.kind == "panel" or e.kind == "cassette":
                 panels += 1
-        object.__setattr__(self, "panels", panels)
-        object.__setattr__(self, "length_m", length)
+        self.__dict__["panels"] = panels  # not through the frozen __setattr__
+        self.__dict__["length_m"] = length
 
     @property
     def style(self) -> str:

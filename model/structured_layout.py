@@ -49,6 +49,7 @@ from model.channels import CONNECTOR_FAMILY, CONNECTOR_FIBRES, Channel, Element,
 from model.findings import Finding
 from model.gc_policy import collector_paused
 from model.placement import DeviceNames
+from model.quick_init import quick_init
 from model.structured_catalog import StructuredCatalog, structured_catalog
 from model.structured_edit import new_panel, panel_types
 from model.structured_paths import PanelPool, RackDistances, style_path, zone_hubs
@@ -62,6 +63,7 @@ LC_ENCLOSURE = "enclosure-1u-4"
 CASSETTE_PORTS = 6
 
 
+@quick_init
 @dataclass(frozen=True)
 class Trunk:
     id: str
@@ -79,6 +81,7 @@ class Trunk:
     route_link: str = ""  # a link between the same two racks whose tray route it follows
 
 
+@quick_init
 @dataclass(frozen=True)
 class Cord:
     link_id: str
@@ -89,6 +92,7 @@ class Cord:
     quantity: int = 1
 
 
+@quick_init
 @dataclass(frozen=True)
 class TrunkLeg:
     """One MPO leg of a path: the channels it carries (an LC leg: one per cassette port, in
