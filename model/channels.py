@@ -25,6 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+import numpy as np
+
 from model.quick_init import quick_init
 from model.structured_catalog import StructuredCatalog, structured_catalog
 
@@ -162,12 +164,21 @@ def plant_channels(plant) -> dict[str, Channel]:
         fibre = catalog.fibre_parts.get(part.fibre)
         if fibre is not None:
             fibre_of.setdefault(part.medium, fibre)
+    # Per medium row (plant.medium's lookup), then the rows as plain lists: a numpy scalar
+    # read per link and array was ~1 s of a zoned XL layout.
+    media = [(m.id, fibre_of.get(m.id)) for m in plant.media]
     out: dict[str, Channel] = {}
-    for row, link_id in enumerate(plant.link_ids):
-        medium = plant.medium(link_id)
-        fibre = fibre_of.get(medium.id) if medium is not None else None
-        length = float(plant.ordered_m[row])
+    rows = zip(
+        plant.link_ids,
+        np.asarray(plant.medium_index).tolist(),
+        np.asarray(plant.ordered_m, dtype=np.float64).tolist(),
+        strict=True,
+    )
+    for link_id, k, length in rows:
+        if k < 0:
+            continue
+        medium_id, fibre = media[k]
         if fibre is None or not length == length:  # no module medium, or no orderable length
             continue
-        out[link_id] = direct_channel(link_id, medium.id, fibre.mode, fibre.connector, length)
+        out[link_id] = direct_channel(link_id, medium_id, fibre.mode, fibre.connector, length)
     return out

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import msgspec
 
@@ -423,53 +423,71 @@ def _layout(plant, catalog: StructuredCatalog) -> StructuredLayout:
     # One Element per trunk and polarity (shared by the channels of its legs, as panels are).
     trunk_element: dict[tuple, Element] = {}
     for leg, chunk in legs:
+        cassettes = any(n.kind == "cassette" for n in leg.nodes)
         layout.legs.append(
             TrunkLeg(
-                tuple(leg.link_ids),
-                tuple(leg.holders),
-                tuple(t[0] for t in leg.trunks),
-                any(n.kind == "cassette" for n in leg.nodes),
+                tuple(leg.link_ids), tuple(leg.holders), tuple(t[0] for t in leg.trunks), cassettes
             )
         )
+        # What every channel of the leg shares: its trunks' length, and (no cassette) the
+        # panels and trunks between its two cords.
+        trunk_m = sum(t[2] for t in leg.trunks)
+        middle = []
+        for n, node in enumerate(leg.nodes):
+            middle.append(node)
+            if n < len(leg.trunks):
+                key = (leg.trunks[n], n == 0)
+                element = trunk_element.get(key)
+                if element is None:
+                    trunk_id, part, got = leg.trunks[n]
+                    element = Element("trunk", trunk_id, part, got, "B" if n == 0 else "A")
+                    trunk_element[key] = element
+                middle.append(element)
+        panel_a, panel_b = leg.racks[0], leg.racks[-1]
         for i, (link_id, up_a, _, up_b) in enumerate(chunk):
             old = direct[link_id]
             fpart = fibre_of.get(old.medium)
             link = design.links[link_id]
-            ends = (design.devices[link.a.device].rack, design.devices[link.b.device].rack)
-            cords = []
-            for end, up, rack_id, panel_rack in (
-                ("a", up_a, ends[0], leg.racks[0]),
-                ("b", up_b, ends[1], leg.racks[-1]),
-            ):
-                cord_len = up + slack_end + distance(rack_id, panel_rack)
-                got = _round_up(fpart.lengths_m, cord_len) if fpart else math.nan
-                cords.append(Cord(link_id, end, fpart.id if fpart else "", cord_len, got))
-            trunk_m = sum(t[2] for t in leg.trunks)
-            layout.leg_lengths_m.setdefault(link_id, []).append(
-                cords[0].ordered_m + trunk_m + cords[1].ordered_m
-            )
-            layout.cords.extend(cords)
+            devices = design.devices
+            cord_a_m = up_a + slack_end + distance(devices[link.a.device].rack, panel_a)
+            cord_b_m = up_b + slack_end + distance(devices[link.b.device].rack, panel_b)
+            if fpart:
+                got_a = _round_up(fpart.lengths_m, cord_a_m)
+                got_b = _round_up(fpart.lengths_m, cord_b_m)
+                fibre_id = fpart.id
+            else:
+                got_a = got_b = math.nan
+                fibre_id = ""
+            layout.cords.append(Cord(link_id, "a", fibre_id, cord_a_m, got_a))
+            layout.cords.append(Cord(link_id, "b", fibre_id, cord_b_m, got_b))
+            layout.leg_lengths_m.setdefault(link_id, []).append(got_a + trunk_m + got_b)
             if link_id in done:
                 continue  # a further fibre (pair) of the same link: its cords only
             done.add(link_id)
             lc = CONNECTOR_FAMILY.get(old.connector) == "LC"
             cord_type = "AB" if lc else "B"
-            elements = [Element("cord", f"{link_id}:cord-a", "", cords[0].ordered_m, cord_type)]
-            for n, node in enumerate(leg.nodes):
-                if node.kind == "cassette":
-                    port = CASSETTE_PORTS - i if node.reverse else i + 1
-                    node = replace(node, port=port)
-                elements.append(node)
-                if n < len(leg.trunks):
-                    key = (leg.trunks[n], n == 0)
-                    element = trunk_element.get(key)
-                    if element is None:
-                        trunk_id, part, got = leg.trunks[n]
-                        element = Element("trunk", trunk_id, part, got, "B" if n == 0 else "A")
-                        trunk_element[key] = element
-                    elements.append(element)
-            elements.append(Element("cord", f"{link_id}:cord-b", "", cords[1].ordered_m, cord_type))
-            channel = Channel(link_id, old.medium, old.mode, old.connector, tuple(elements))
+            through = middle
+            if cassettes:  # each channel on its own cassette port (far end mirrored)
+                through = [
+                    Element(
+                        e.kind,
+                        e.object_id,
+                        e.part,
+                        e.length_m,
+                        e.polarity,
+                        CASSETTE_PORTS - i if e.reverse else i + 1,
+                        e.reverse,
+                    )
+                    if e.kind == "cassette"
+                    else e
+                    for e in middle
+                ]
+            elements = (
+                Element("cord", f"{link_id}:cord-a", "", got_a, cord_type),
+                *through,
+                Element("cord", f"{link_id}:cord-b", "", got_b, cord_type),
+            )
+            channel = Channel(link_id, old.medium, old.mode, old.connector, elements)
             # The as-installed polarity the link records (model.structured_polarity).
             layout.channels[link_id] = apply_polarity(channel, link.polarity)
     layout.cassettes = dict(cassette_no)

@@ -155,8 +155,20 @@ def panel_export(
     trunks = {t.id: t for t in layout.trunks}
     ports = _Ports(design, device_names, rack_names, {n.casefold() for n in device_names.values()})
 
+    # Labels and media once per link (a zoned XL hall asks ~1.3 M times for each).
+    label_of: dict[str, str] = {}
+    medium_of: dict[str, object] = {}
+
     def label(link_id: str) -> str:
-        return labels.get(link_id) or design.links[link_id].label or link_id
+        got = label_of.get(link_id)
+        if got is None:
+            got = label_of[link_id] = labels.get(link_id) or design.links[link_id].label or link_id
+        return got
+
+    def medium(link_id: str):
+        if link_id not in medium_of:
+            medium_of[link_id] = plant.medium(link_id)
+        return medium_of[link_id]
 
     def rack_of(holder: str, trunk_ids, i: int) -> str:
         if holder in design.devices:
@@ -189,7 +201,7 @@ def panel_export(
     for link_id in sorted(first_leg, key=lambda k: (label(k), k)):
         leg, at, j = first_leg[link_id]
         link = design.links[link_id]
-        medium = plant.medium(link_id)
+        medium_ = medium(link_id)
         order = ("b", "a") if link_id in flipped else ("a", "b")
         for end, which in zip(("a", "b"), order, strict=True):
             ref = link.a if which == "a" else link.b
@@ -213,7 +225,7 @@ def panel_export(
                 _cable(
                     a,
                     b,
-                    medium,
+                    medium_,
                     f"{label(link_id)} cord {end.upper()}",
                     cords.get((link_id, which)),
                     what,
@@ -225,7 +237,7 @@ def panel_export(
     per_pair: dict[tuple[str, str], int] = defaultdict(int)
     leg_no: dict[str, int] = defaultdict(int)
     for leg, at in placed:
-        medium = plant.medium(leg.links[0])
+        medium_ = medium(leg.links[0])
         last = len(at) - 1
         for s, trunk_id in enumerate(leg.trunks):
             trunk = trunks[trunk_id]
@@ -245,7 +257,7 @@ def panel_export(
                 a, b = b, a
             part = trunk.part or "MPO"
             what = f"leg {leg_no[trunk_id]} of {trunk.legs} of one {part} trunk"
-            out.cables.append(_cable(a, b, medium, numbered[trunk_id], trunk, what))
+            out.cables.append(_cable(a, b, medium_, numbered[trunk_id], trunk, what))
     return out
 
 
