@@ -23,7 +23,7 @@ length × the mode's attenuation, compared with the medium's channel limit
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import numpy as np
 
@@ -152,12 +152,27 @@ def direct_channel(
     return Channel(link_id, medium, mode, connector, (cord,))  # type: ignore[arg-type]
 
 
+class Fibre(NamedTuple):
+    """What a link's direct channel is made of (see :func:`plant_fibres`)."""
+
+    medium: str
+    mode: str
+    connector: str
+    length_m: float
+
+
 def plant_channels(plant) -> dict[str, Channel]:
     """The direct channel of every link of ``plant`` (a CablePlant) on a module medium.
 
     The fibre is the module medium's fibre part (its connector and mode) at the link's ordered
     length. Links on integrated cables (DAC, AOC, ...) have no channel.
     """
+    return {link_id: direct_channel(link_id, *f) for link_id, f in plant_fibres(plant).items()}
+
+
+def plant_fibres(plant) -> dict[str, Fibre]:
+    """Per link of :func:`plant_channels`, in its order: the fibre of its direct channel (a
+    structured layout makes channels only for the links that stay direct)."""
     catalog = plant.design.catalog
     fibre_of: dict[str, object] = {}
     for part in catalog.module_parts.values():
@@ -167,7 +182,7 @@ def plant_channels(plant) -> dict[str, Channel]:
     # Per medium row (plant.medium's lookup), then the rows as plain lists: a numpy scalar
     # read per link and array was ~1 s of a zoned XL layout.
     media = [(m.id, fibre_of.get(m.id)) for m in plant.media]
-    out: dict[str, Channel] = {}
+    out: dict[str, Fibre] = {}
     rows = zip(
         plant.link_ids,
         np.asarray(plant.medium_index).tolist(),
@@ -180,5 +195,5 @@ def plant_channels(plant) -> dict[str, Channel]:
         medium_id, fibre = media[k]
         if fibre is None or not length == length:  # no module medium, or no orderable length
             continue
-        out[link_id] = direct_channel(link_id, medium_id, fibre.mode, fibre.connector, length)
+        out[link_id] = Fibre(medium_id, fibre.mode, fibre.connector, length)
     return out

@@ -45,7 +45,15 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from model.channels import CONNECTOR_FAMILY, CONNECTOR_FIBRES, Channel, Element, plant_channels
+from model.channels import (
+    CONNECTOR_FAMILY,
+    CONNECTOR_FIBRES,
+    Channel,
+    Element,
+    Fibre,
+    direct_channel,
+    plant_fibres,
+)
 from model.findings import Finding
 from model.gc_policy import collector_paused
 from model.placement import DeviceNames
@@ -199,7 +207,7 @@ def _ports_exceeded(design, panel_id: str, link_id: str) -> Finding:
     )
 
 
-def _route_links(design, plant, direct: dict[str, Channel]) -> dict[tuple[str, str], str]:
+def _route_links(design, plant, direct: dict[str, Fibre]) -> dict[tuple[str, str], str]:
     """Per rack pair: the link whose tray route a trunk between those racks follows (the
     longest, so the trunk's tray fill follows the farthest-reaching route)."""
     best: dict[tuple[str, str], tuple[float, str]] = {}
@@ -246,9 +254,13 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
 def _layout(plant, catalog: StructuredCatalog) -> StructuredLayout:
     design = plant.design
     style = design.settings.cabling
-    direct = plant_channels(plant)
-    layout = StructuredLayout(style, dict(direct))
+    direct = plant_fibres(plant)
+    layout = StructuredLayout(style, {})
+    # Channels are made at the end, for the links that stay direct: a zoned hall's links nearly
+    # all run through panels, and a direct channel made for each was made and freed for nothing.
+    made: dict[str, Channel] = {}
     if not uses_structured(design):
+        layout.channels = {lid: direct_channel(lid, *f) for lid, f in direct.items()}
         return layout
     settings = design.settings
     fibre_of, fpp_of = {}, {}
@@ -489,7 +501,11 @@ def _layout(plant, catalog: StructuredCatalog) -> StructuredLayout:
             )
             channel = Channel(link_id, old.medium, old.mode, old.connector, elements)
             # The as-installed polarity the link records (model.structured_polarity).
-            layout.channels[link_id] = apply_polarity(channel, link.polarity)
+            made[link_id] = apply_polarity(channel, link.polarity)
+    # In the plant's link order, as before (the checks and the plan list channels in it).
+    layout.channels = {
+        lid: made[lid] if lid in made else direct_channel(lid, *f) for lid, f in direct.items()
+    }
     layout.cassettes = dict(cassette_no)
     layout.virtual_panels = pool.virtual_panels()
     layout.panel_use = {
