@@ -82,6 +82,7 @@ class Channel:
         return "direct" if not self.panels else f"{self.panels}-panel"
 
 
+@quick_init
 @dataclass(frozen=True)
 class LossBudget:
     """Insertion loss of a channel against its medium's limit (dB)."""
@@ -102,25 +103,19 @@ class LossBudget:
 
 def mated_pairs(channel: Channel, catalog: StructuredCatalog | None = None) -> tuple[str, ...]:
     """Connector family of every mated pair inside the channel (panels and cassettes)."""
-    catalog = catalog or structured_catalog()
+    return _pairs(channel, catalog or structured_catalog())[0]
+
+
+def _pairs(channel: Channel, catalog: StructuredCatalog) -> tuple[tuple[str, ...], float]:
     family = CONNECTOR_FAMILY.get(channel.connector, "MPO")
-    out: list[str] = []
-    for e in channel.elements:
-        if e.kind not in ("panel", "cassette"):
-            continue
-        part = catalog.panels.get(e.part)
-        if part is None:  # an unknown panel: an adapter of the channel's own connector
-            out.append(family)
-        else:
-            out.extend(part.mated_pairs)
-    return tuple(out)
+    parts = tuple(e.part for e in channel.elements if e.kind == "panel" or e.kind == "cassette")
+    return catalog.mated_pairs(family, parts)
 
 
 def loss_budget(channel: Channel, catalog: StructuredCatalog | None = None) -> LossBudget:
     """The channel's insertion loss, its limit and margin, and the panel rule that applies."""
     catalog = catalog or structured_catalog()
-    pairs = mated_pairs(channel, catalog)
-    connectors_db = sum(catalog.connector_loss_db[c] for c in pairs)
+    pairs, connectors_db = _pairs(channel, catalog)
     fibre_db = channel.length_m / 1000.0 * catalog.attenuation_db_per_km[channel.mode]
     loss_db = connectors_db + fibre_db
     limit = catalog.limits.get(channel.medium)
