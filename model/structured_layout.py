@@ -50,7 +50,6 @@ from model.channels import (
     CONNECTOR_FIBRES,
     Channel,
     Element,
-    Fibre,
     direct_channel,
     plant_fibres,
 )
@@ -207,21 +206,6 @@ def _ports_exceeded(design, panel_id: str, link_id: str) -> Finding:
     )
 
 
-def _route_links(design, plant, direct: dict[str, Fibre]) -> dict[tuple[str, str], str]:
-    """Per rack pair: the link whose tray route a trunk between those racks follows (the
-    longest, so the trunk's tray fill follows the farthest-reaching route)."""
-    best: dict[tuple[str, str], tuple[float, str]] = {}
-    for link_id in direct:
-        link = design.links[link_id]
-        key = (design.devices[link.a.device].rack, design.devices[link.b.device].rack)
-        if key[0] == key[1]:
-            continue
-        horizontal = plant.pieces_m(link_id)[2]
-        if key not in best or (horizontal, link_id) > best[key]:
-            best[key] = (horizontal, link_id)
-    return {k: v[1] for k, v in best.items()}
-
-
 def _round_up(lengths: tuple[float, ...], length_m: float) -> float:
     """The first orderable length >= ``length_m`` (to 1 nm), NaN when none is or the length is
     unknown. ``bisect_left`` is numpy's ``searchsorted`` search (the same lower-bound halving,
@@ -279,11 +263,20 @@ def _layout(plant, catalog: StructuredCatalog) -> StructuredLayout:
     )
     # 1. Group the channels by path (racks and named panels), mode and connector.
     groups: dict[tuple, list[tuple[str, float, float, float]]] = {}
+    # Per rack pair: the link whose tray route a trunk between those racks follows (the
+    # longest, so the trunk's tray fill follows the farthest-reaching route), as (its
+    # horizontal length, its id). Found in the same pass, which reads every link's pieces.
+    route_best: dict[tuple[str, str], tuple[float, str]] = {}
+    path_of: dict[tuple[str, str], tuple] = {}  # the style's path per rack pair
     for link_id, channel in direct.items():
         link = design.links[link_id]
         method, up_a, horizontal, up_b = plant.pieces_m(link_id)
         rack_a = design.devices[link.a.device].rack
         rack_b = design.devices[link.b.device].rack
+        if rack_a != rack_b:
+            best = route_best.get((rack_a, rack_b))
+            if best is None or (horizontal, link_id) > best:
+                route_best[(rack_a, rack_b)] = (horizontal, link_id)
         if link.via:
             nodes = []
             for panel_id in link.via:
@@ -303,7 +296,10 @@ def _layout(plant, catalog: StructuredCatalog) -> StructuredLayout:
         if not link.via or not nodes:  # no (valid) panels named: the style's own path
             if method == "same-rack":
                 continue
-            nodes = [(r, "") for r in style_path(style, rack_a, rack_b, hubs)]
+            nodes = path_of.get((rack_a, rack_b))
+            if nodes is None:
+                path = style_path(style, rack_a, rack_b, hubs)
+                nodes = path_of[(rack_a, rack_b)] = tuple((r, "") for r in path)
         if not nodes:
             continue
         key = (tuple(nodes), rack_a, rack_b, channel.mode, channel.connector)
@@ -369,7 +365,7 @@ def _layout(plant, catalog: StructuredCatalog) -> StructuredLayout:
                     seg_key = (holders[s], holders[s + 1], mode, width)
                     segments.setdefault(seg_key, []).append((leg, s))
     # 3. Bundle the legs of each panel pair into trunks.
-    route_of = _route_links(design, plant, direct)
+    route_of = {pair: best[1] for pair, best in route_best.items()}
     n_trunk = 0
     for (panel_a, panel_b, mode, width), members in segments.items():
         parts = _bendable(
