@@ -31,7 +31,6 @@ Choices, written down:
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 
 from model.channel_view import patch_point_rack
@@ -58,7 +57,7 @@ assert SCHEDULE_COLUMNS[16:20] == ("a_cage", "b_cage", "a_module", "b_module")
 
 
 def _num(value: float | None) -> float | None:
-    return None if value is None or math.isnan(value) else round(value, 3)
+    return None if value is None or value != value else round(value, 3)  # NaN: not orderable
 
 
 def _ranges(ports: list[int]) -> str:
@@ -116,8 +115,14 @@ def _row(base: tuple, cable_id: str, kind: str, a: tuple, b: tuple, length, orde
         cable_id,
         base[_LINK],
         f"{a[0]} to {b[0]}",
-        *a[1:5],
-        *b[1:5],
+        a[1],
+        a[2],
+        a[3],
+        a[4],
+        b[1],
+        b[2],
+        b[3],
+        b[4],
         base[_SPEED],
         base[_MEDIUM],
         kind,
@@ -132,6 +137,41 @@ def _row(base: tuple, cable_id: str, kind: str, a: tuple, b: tuple, length, orde
     )
 
 
+def _swapped_row(
+    base: tuple, cable_id: str, kind: str, a: tuple, b: tuple, length, ordered, part, route
+):
+    """``_swap(_row(...))`` made at once: the segment from A to B listed from its B end."""
+    label = f"{a[0]} to {b[0]}"
+    if label.find(" to ") == len(a[0]):
+        a_label, b_label = a[0], b[0]
+    else:  # an end label holding " to ": split where _swap splits, at the first
+        a_label, _, b_label = label.partition(" to ")
+    return (
+        cable_id,
+        base[_LINK],
+        f"{b_label} to {a_label}",
+        b[1],
+        b[2],
+        b[3],
+        b[4],
+        a[1],
+        a[2],
+        a[3],
+        a[4],
+        base[_SPEED],
+        base[_MEDIUM],
+        kind,
+        _num(length),
+        _num(ordered),
+        b[5],
+        a[5],
+        b[6],
+        a[6],
+        part,
+        _reverse_route(route) if kind == TRUNK else route,
+    )
+
+
 def _swapped(design, row: tuple) -> bool:
     """Whether the schedule lists the link from its B end."""
     link = design.links[row[_LINK]]
@@ -140,26 +180,6 @@ def _swapped(design, row: tuple) -> bool:
 
 def _reverse_route(route: str) -> str:
     return " > ".join(reversed(route.split(" > "))) if " > " in route else route
-
-
-def _swap(row: tuple) -> tuple:
-    """The same segment listed from its other end."""
-    a_label, _, b_label = row[_LABEL].partition(" to ")
-    route = _reverse_route(row[_ROUTE]) if row[_KIND] == TRUNK else row[_ROUTE]
-    return (
-        row[0],
-        row[1],
-        f"{b_label} to {a_label}",
-        *row[7:11],
-        *row[3:7],
-        *row[11:16],
-        row[_B_CAGE],
-        row[_A_CAGE],
-        row[_B_MODULE],
-        row[_A_MODULE],
-        row[20],
-        route,
-    )
 
 
 def segment_rows(design, plant, rows: list[tuple], layout=None) -> list[tuple]:
@@ -240,6 +260,7 @@ def segment_rows(design, plant, rows: list[tuple], layout=None) -> list[tuple]:
                 row[_A_MODULE],
                 row[_B_MODULE],
             )
+        make = _swapped_row if swapped else _row
         dev_a = _device_end(design, link.a, cage_a, mod_a)
         dev_b = _device_end(design, link.b, cage_b, mod_b)
         cords = cords_of[link_id]
@@ -258,7 +279,7 @@ def segment_rows(design, plant, rows: list[tuple], layout=None) -> list[tuple]:
                     part = part_number_for(fpart.part_number, cord.ordered_m) if fpart else ""
                     part_of[key] = part
                 out.append(
-                    _row(
+                    make(
                         row,
                         f"{link_id}:{name}{suffix}",
                         PATCH_CORD,
@@ -288,7 +309,7 @@ def segment_rows(design, plant, rows: list[tuple], layout=None) -> list[tuple]:
             tpart = sc.trunks.get(trunk.part)
             base_route = _reverse_route(row[_ROUTE]) if swapped else row[_ROUTE]
             out_trunks.append(
-                _row(
+                make(
                     row,
                     trunk.id,
                     TRUNK,
@@ -300,6 +321,10 @@ def segment_rows(design, plant, rows: list[tuple], layout=None) -> list[tuple]:
                     base_route if len(trunk_elements) == 1 else "",
                 )
             )
-        listed = [*out_a, *out_trunks, *out_b]
-        result.extend([_swap(r) for r in reversed(listed)] if swapped else listed)
+        if swapped:
+            result.extend(reversed([*out_a, *out_trunks, *out_b]))
+        else:
+            result.extend(out_a)
+            result.extend(out_trunks)
+            result.extend(out_b)
     return result
