@@ -327,14 +327,21 @@ def _layout(plant, catalog: StructuredCatalog) -> StructuredLayout:
         width = 12 if lc else CONNECTOR_FIBRES[connector]
         per_leg = CASSETTE_PORTS if lc else 1
         racks = [r for r, _ in nodes]
+        # What every leg of the group shares: each node's rack, named panel, holder kind and
+        # whether it is an end; the segments' lengths unless the leg's own route sets them.
+        points = [
+            (i, rack_id, named, lc and i in (0, len(nodes) - 1))
+            for i, (rack_id, named) in enumerate(nodes)
+        ]
+        own_route = len(racks) == 2 and (racks[0], racks[1]) == (rack_a, rack_b)
+        hops = zip(racks, racks[1:], strict=False)
+        fixed_m = [] if own_route else [distance(ra, rb) for ra, rb in hops]
         for start in range(0, len(members), per_leg):
             chunk = members[start : start + per_leg]
             copies = 1 if lc else fpp_of.get(direct[chunk[0][0]].medium, 1)
             for _ in range(copies):
                 holders, elements = [], []
-                for i, (rack_id, named) in enumerate(nodes):
-                    end = i in (0, len(nodes) - 1)
-                    kind = LC_ENCLOSURE if lc and end else MPO_PANEL
+                for i, rack_id, named, cassette in points:
                     if named:
                         holder = named
                         if pool.use(named) > pool.capacity.get(
@@ -342,9 +349,9 @@ def _layout(plant, catalog: StructuredCatalog) -> StructuredLayout:
                         ):
                             layout.findings.append(_ports_exceeded(design, named, chunk[0][0]))
                     else:
-                        holder, _ = pool.take(rack_id, kind)
+                        holder, _ = pool.take(rack_id, LC_ENCLOSURE if cassette else MPO_PANEL)
                     holders.append(holder)
-                    if lc and end:
+                    if cassette:
                         cassette_no[rack_id] = cassette_no.get(rack_id, 0) + 1
                         cas = f"cassette-{rack_id}-{cassette_no[rack_id]}"
                         elements.append(Element("cassette", cas, LC_CASSETTE, reverse=i > 0))
@@ -353,12 +360,10 @@ def _layout(plant, catalog: StructuredCatalog) -> StructuredLayout:
                         if element is None:
                             element = panel_element[holder] = Element("panel", holder, MPO_PANEL)
                         elements.append(element)
-                seg_m = []
-                for ra, rb in zip(racks, racks[1:], strict=False):
-                    if len(racks) == 2 and (ra, rb) == (rack_a, rack_b):
-                        seg_m.append(chunk[0][2] if len(chunk) == 1 else max(c[2] for c in chunk))
-                    else:
-                        seg_m.append(distance(ra, rb))
+                if own_route:
+                    seg_m = [chunk[0][2] if len(chunk) == 1 else max(c[2] for c in chunk)]
+                else:
+                    seg_m = list(fixed_m)
                 leg = _Leg([c[0] for c in chunk], racks, holders, elements, seg_m)
                 legs.append((leg, chunk))
                 for s in range(len(seg_m)):
