@@ -45,6 +45,7 @@ Choices, written down:
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -111,6 +112,7 @@ class _Ports:
         )
         self.next: dict[str, int] = defaultdict(int)
         self.virtual: dict[tuple[str, int], tuple[str, str, str]] = {}
+        self._per: dict[str, int] = {}  # part id -> ports or slots (the catalog read once)
 
     def take(self, holder: str, rack_id: str, part_id: str) -> tuple[str, int]:
         """(NetBox device name, port or slot number) of the holder's next free port."""
@@ -118,8 +120,10 @@ class _Ports:
         n = self.next[holder]
         if holder in self.design.devices:
             return self.names[holder], n
-        part = structured_catalog().panels[part_id]
-        per = part.slots or part.front_ports
+        per = self._per.get(part_id)
+        if per is None:
+            part = structured_catalog().panels[part_id]
+            per = self._per[part_id] = part.slots or part.front_ports
         key = (holder, (n - 1) // per)
         if key not in self.virtual:
             base = f"{self.rack_names[rack_id]}-{VIRTUAL_PREFIX.get(part_id, 'PP')}"
@@ -279,8 +283,11 @@ def _cable(a: tuple, b: tuple, medium, label: str, piece, what: str) -> dict[str
         "label": fit_name(label, 100),
         "length": None if length is None else round(length, 2),
         "length_unit": "m" if length is not None else "",
-        "description": fit_name(
-            what + (f" ({piece.fibre_part})" if getattr(piece, "fibre_part", "") else ""),
-            DESCRIPTION_MAX,
-        ),
+        "description": _description(what, getattr(piece, "fibre_part", "")),
     }
+
+
+@functools.lru_cache(maxsize=4096)
+def _description(what: str, fibre_part: str) -> str:
+    """A cable's description (a hall's ~1 M cords and legs have a few hundred)."""
+    return fit_name(what + (f" ({fibre_part})" if fibre_part else ""), DESCRIPTION_MAX)
