@@ -22,10 +22,12 @@ length × the mode's attenuation, compared with the medium's channel limit
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
+import numpy as np
+
+from model.quick_init import quick_init
 from model.structured_catalog import StructuredCatalog, structured_catalog
 
 ElementKind = Literal["cord", "trunk", "panel", "cassette"]
@@ -34,6 +36,7 @@ CONNECTOR_FAMILY = {"MPO-12/APC": "MPO", "MPO-16/APC": "MPO", "LC duplex": "LC"}
 CONNECTOR_FIBRES = {"MPO-12/APC": 12, "MPO-16/APC": 16, "LC duplex": 2}
 
 
+@quick_init
 @dataclass(frozen=True)
 class Element:
     """One element of a channel, in the order light from the link's A end meets them."""
@@ -49,6 +52,7 @@ class Element:
     reverse: bool = False  # cassettes: met rear-to-front (the far end of a trunk)
 
 
+@quick_init
 @dataclass(frozen=True)
 class Channel:
     """The optical path of one link between its two modules."""
@@ -59,21 +63,26 @@ class Channel:
     connector: str  # the modules' optical connector (FibrePart.connector)
     elements: tuple[Element, ...]
 
-    # Cached (a frozen dataclass's fields never change): the layout, the checks and the
-    # summary ask each of a zoned hall's 393k channels for them several times.
-    @functools.cached_property
-    def panels(self) -> int:
-        return sum(1 for e in self.elements if e.kind in ("panel", "cassette"))
-
-    @functools.cached_property
-    def length_m(self) -> float:
-        return sum(e.length_m for e in self.elements)
+    # Computed once when made (a frozen dataclass's fields never change): the layout, the
+    # checks and the summary ask each of a zoned hall's 393k channels for them several times,
+    # and a functools.cached_property (a lock and a dict lookup per read) cost ~2 s of an XL
+    # schedule. Plain attributes, not fields: equality and replace() see only the elements.
+    def __post_init__(self) -> None:
+        panels = 0
+        length = 0
+        for e in self.elements:
+            length += e.length_m
+            if e.kind == "panel" or e.kind == "cassette":
+                panels += 1
+        self.__dict__["panels"] = panels  # not through the frozen __setattr__
+        self.__dict__["length_m"] = length
 
     @property
     def style(self) -> str:
         return "direct" if not self.panels else f"{self.panels}-panel"
 
 
+@quick_init
 @dataclass(frozen=True)
 class LossBudget:
     """Insertion loss of a channel against its medium's limit (dB)."""
@@ -94,25 +103,19 @@ class LossBudget:
 
 def mated_pairs(channel: Channel, catalog: StructuredCatalog | None = None) -> tuple[str, ...]:
     """Connector family of every mated pair inside the channel (panels and cassettes)."""
-    catalog = catalog or structured_catalog()
+    return _pairs(channel, catalog or structured_catalog())[0]
+
+
+def _pairs(channel: Channel, catalog: StructuredCatalog) -> tuple[tuple[str, ...], float]:
     family = CONNECTOR_FAMILY.get(channel.connector, "MPO")
-    out: list[str] = []
-    for e in channel.elements:
-        if e.kind not in ("panel", "cassette"):
-            continue
-        part = catalog.panels.get(e.part)
-        if part is None:  # an unknown panel: an adapter of the channel's own connector
-            out.append(family)
-        else:
-            out.extend(part.mated_pairs)
-    return tuple(out)
+    parts = tuple(e.part for e in channel.elements if e.kind == "panel" or e.kind == "cassette")
+    return catalog.mated_pairs(family, parts)
 
 
 def loss_budget(channel: Channel, catalog: StructuredCatalog | None = None) -> LossBudget:
     """The channel's insertion loss, its limit and margin, and the panel rule that applies."""
     catalog = catalog or structured_catalog()
-    pairs = mated_pairs(channel, catalog)
-    connectors_db = sum(catalog.connector_loss_db[c] for c in pairs)
+    pairs, connectors_db = _pairs(channel, catalog)
     fibre_db = channel.length_m / 1000.0 * catalog.attenuation_db_per_km[channel.mode]
     loss_db = connectors_db + fibre_db
     limit = catalog.limits.get(channel.medium)
@@ -144,24 +147,48 @@ def direct_channel(
     return Channel(link_id, medium, mode, connector, (cord,))  # type: ignore[arg-type]
 
 
+class Fibre(NamedTuple):
+    """What a link's direct channel is made of (see :func:`plant_fibres`)."""
+
+    medium: str
+    mode: str
+    connector: str
+    length_m: float
+
+
 def plant_channels(plant) -> dict[str, Channel]:
     """The direct channel of every link of ``plant`` (a CablePlant) on a module medium.
 
     The fibre is the module medium's fibre part (its connector and mode) at the link's ordered
     length. Links on integrated cables (DAC, AOC, ...) have no channel.
     """
+    return {link_id: direct_channel(link_id, *f) for link_id, f in plant_fibres(plant).items()}
+
+
+def plant_fibres(plant) -> dict[str, Fibre]:
+    """Per link of :func:`plant_channels`, in its order: the fibre of its direct channel (a
+    structured layout makes channels only for the links that stay direct)."""
     catalog = plant.design.catalog
     fibre_of: dict[str, object] = {}
     for part in catalog.module_parts.values():
         fibre = catalog.fibre_parts.get(part.fibre)
         if fibre is not None:
             fibre_of.setdefault(part.medium, fibre)
-    out: dict[str, Channel] = {}
-    for row, link_id in enumerate(plant.link_ids):
-        medium = plant.medium(link_id)
-        fibre = fibre_of.get(medium.id) if medium is not None else None
-        length = float(plant.ordered_m[row])
+    # Per medium row (plant.medium's lookup), then the rows as plain lists: a numpy scalar
+    # read per link and array was ~1 s of a zoned XL layout.
+    media = [(m.id, fibre_of.get(m.id)) for m in plant.media]
+    out: dict[str, Fibre] = {}
+    rows = zip(
+        plant.link_ids,
+        np.asarray(plant.medium_index).tolist(),
+        np.asarray(plant.ordered_m, dtype=np.float64).tolist(),
+        strict=True,
+    )
+    for link_id, k, length in rows:
+        if k < 0:
+            continue
+        medium_id, fibre = media[k]
         if fibre is None or not length == length:  # no module medium, or no orderable length
             continue
-        out[link_id] = direct_channel(link_id, medium.id, fibre.mode, fibre.connector, length)
+        out[link_id] = Fibre(medium_id, fibre.mode, fibre.connector, length)
     return out

@@ -31,22 +31,33 @@ Choices, written down:
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
-
-from msgspec.structs import replace
 
 from model.channel_view import patch_point_rack
 from model.parts import part_number_for
+from model.schedule import SCHEDULE_COLUMNS
 from model.structured_catalog import structured_catalog
 from model.structured_layout import structured_layout, uses_structured
 
 PATCH_CORD, TRUNK = "patch-cord", "trunk"
 END_FIELDS = ("rack", "u", "device", "port", "cage", "module")
+# Rows are tuples in SCHEDULE_COLUMNS order, and an end is a tuple (label, *END_FIELDS): a zoned
+# XL hall has ~900k segment rows, and a Struct or dict per row and per end (made, replaced,
+# swapped, then turned back into columns) was most of its schedule's time.
+_C = {name: i for i, name in enumerate(SCHEDULE_COLUMNS)}
+_LINK, _LABEL, _SPEED, _MEDIUM, _KIND, _ROUTE = (
+    _C[n] for n in ("link_id", "label", "speed_gbps", "medium", "medium_kind", "route")
+)
+_A_DEVICE, _A_PORT = _C["a_device"], _C["a_port"]
+_A_CAGE, _B_CAGE, _A_MODULE, _B_MODULE = (
+    _C[n] for n in ("a_cage", "b_cage", "a_module", "b_module")
+)
+assert SCHEDULE_COLUMNS[3:11] == tuple(f"{e}_{k}" for e in "ab" for k in END_FIELDS[:4])
+assert SCHEDULE_COLUMNS[16:20] == ("a_cage", "b_cage", "a_module", "b_module")
 
 
 def _num(value: float | None) -> float | None:
-    return None if value is None or math.isnan(value) else round(value, 3)
+    return None if value is None or value != value else round(value, 3)  # NaN: not orderable
 
 
 def _ranges(ports: list[int]) -> str:
@@ -71,81 +82,110 @@ class _Places:
         self.design = design
         self.trunks = {t.id: t for t in layout.trunks}
         self.next_port: dict[str, int] = defaultdict(int)
+        self._named: dict[tuple[str, str], tuple] = {}
 
     def rack(self, channel, i: int) -> str:
         return patch_point_rack(self.design, self.trunks, channel, i)
 
-    def end(self, rack_id: str, element, port: str) -> dict:
-        design = self.design
-        device = design.devices.get(element.object_id)
-        name = (device.name or device.id) if device is not None else element.object_id
-        return {
-            "label": f"{name}:{port}",
-            "rack": design.racks[rack_id].name,
-            "u": device.u if device is not None else 0,
-            "device": name,
-            "port": port,
-            "cage": "",
-            "module": "",
-        }
+    def end(self, rack_id: str, element, port: str) -> tuple:
+        key = (rack_id, element.object_id)
+        named = self._named.get(key)
+        if named is None:
+            design = self.design
+            device = design.devices.get(element.object_id)
+            name = (device.name or device.id) if device is not None else element.object_id
+            u = device.u if device is not None else 0
+            named = self._named[key] = (design.racks[rack_id].name, u, name)
+        rack, u, name = named
+        return (f"{name}:{port}", rack, u, name, port, "", "")
 
     def port(self, element) -> int:
         self.next_port[element.object_id] += 1
         return self.next_port[element.object_id]
 
 
-def _device_end(design, end, cage: str, module: str) -> dict:
+def _device_end(design, end, cage: str, module: str) -> tuple:
     device = design.devices[end.device]
     rack = design.racks[device.rack].name
-    return {
-        "label": f"{rack}-U{device.u}-{end.port}",
-        "rack": rack,
-        "u": device.u,
-        "device": device.name,
-        "port": end.port,
-        "cage": cage,
-        "module": module,
-    }
+    return (f"{rack}-U{device.u}-{end.port}", rack, device.u, device.name, end.port, cage, module)
 
 
-def _row(base, cable_id: str, kind: str, a: dict, b: dict, length, ordered, part, route):
-    fields = {f"a_{k}": a[k] for k in END_FIELDS} | {f"b_{k}": b[k] for k in END_FIELDS}
-    return replace(
-        base,
-        cable_id=cable_id,
-        label=f"{a['label']} to {b['label']}",
-        medium_kind=kind,
-        length_m=_num(length),
-        ordered_length_m=_num(ordered),
-        part=part,
-        route=route,
-        **fields,
+def _row(base: tuple, cable_id: str, kind: str, a: tuple, b: tuple, length, ordered, part, route):
+    return (
+        cable_id,
+        base[_LINK],
+        f"{a[0]} to {b[0]}",
+        a[1],
+        a[2],
+        a[3],
+        a[4],
+        b[1],
+        b[2],
+        b[3],
+        b[4],
+        base[_SPEED],
+        base[_MEDIUM],
+        kind,
+        _num(length),
+        _num(ordered),
+        a[5],
+        b[5],
+        a[6],
+        b[6],
+        part,
+        route,
     )
 
 
-def _swapped(design, row) -> bool:
+def _swapped_row(
+    base: tuple, cable_id: str, kind: str, a: tuple, b: tuple, length, ordered, part, route
+):
+    """``_swap(_row(...))`` made at once: the segment from A to B listed from its B end."""
+    label = f"{a[0]} to {b[0]}"
+    if label.find(" to ") == len(a[0]):
+        a_label, b_label = a[0], b[0]
+    else:  # an end label holding " to ": split where _swap splits, at the first
+        a_label, _, b_label = label.partition(" to ")
+    return (
+        cable_id,
+        base[_LINK],
+        f"{b_label} to {a_label}",
+        b[1],
+        b[2],
+        b[3],
+        b[4],
+        a[1],
+        a[2],
+        a[3],
+        a[4],
+        base[_SPEED],
+        base[_MEDIUM],
+        kind,
+        _num(length),
+        _num(ordered),
+        b[5],
+        a[5],
+        b[6],
+        a[6],
+        part,
+        _reverse_route(route) if kind == TRUNK else route,
+    )
+
+
+def _swapped(design, row: tuple) -> bool:
     """Whether the schedule lists the link from its B end."""
-    link = design.links[row.link_id]
-    return (row.a_device, row.a_port) != (design.devices[link.a.device].name, link.a.port)
+    link = design.links[row[_LINK]]
+    return (row[_A_DEVICE], row[_A_PORT]) != (design.devices[link.a.device].name, link.a.port)
 
 
 def _reverse_route(route: str) -> str:
     return " > ".join(reversed(route.split(" > "))) if " > " in route else route
 
 
-def _swap(row):
-    """The same segment listed from its other end."""
-    fields = {}
-    for k in END_FIELDS:
-        fields[f"a_{k}"], fields[f"b_{k}"] = getattr(row, f"b_{k}"), getattr(row, f"a_{k}")
-    a_label, _, b_label = row.label.partition(" to ")
-    route = _reverse_route(row.route) if row.medium_kind == TRUNK else row.route
-    return replace(row, label=f"{b_label} to {a_label}", route=route, **fields)
-
-
-def segment_rows(design, plant, rows: list, layout=None) -> list:
-    """``rows`` (the schedule's, one per link) with each paneled link replaced by its segments
-    (``layout``: the design's structured layout when the caller has it, else built here)."""
+def segment_rows(design, plant, rows: list[tuple], layout=None) -> list[tuple]:
+    """``rows`` (the schedule's, one per link, as tuples in ``SCHEDULE_COLUMNS`` order) with
+    each paneled link replaced by its segments (``layout``: the design's structured layout when
+    the caller has it, else built here)."""
     if not uses_structured(design):
         return rows
     if layout is None:
@@ -160,21 +200,22 @@ def segment_rows(design, plant, rows: list, layout=None) -> list:
     for cord in layout.cords:
         cords_of[cord.link_id].append(cord)
     # 1. Ports: every leg of every channel, in the layout's channel order.
-    legs: dict[str, list[list[tuple[str, dict, dict]]]] = {}  # link -> per copy, per point
+    legs: dict[str, list[list[tuple[str, tuple, tuple]]]] = {}  # link -> per copy, per point
     trunk_ends: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
     # In the order of the links' schedule labels, as the NetBox export numbers them
     # (model.export.netbox_panels), so a panel port is the same in both.
-    label_of = {row.link_id: row.label for row in rows}
+    label_of = {row[_LINK]: row[_LABEL] for row in rows}
     for link_id in sorted(structured, key=lambda k: (label_of.get(k) or "", k)):
         channel = layout.channels[link_id]
-        points = [i for i, e in enumerate(channel.elements) if e.kind in ("panel", "cassette")]
+        elements = channel.elements
+        points = [i for i, e in enumerate(elements) if e.kind in ("panel", "cassette")]
+        racks = [places.rack(channel, i) for i in points]
         copies = max(1, len(cords_of[link_id]) // 2)
         per_copy = []
         for k in range(copies):
             ends = []
-            for i in points:
-                element = channel.elements[i]
-                rack_id = places.rack(channel, i)
+            for i, rack_id in zip(points, racks, strict=True):
+                element = elements[i]
                 if element.kind == "cassette":
                     lc = element.port + (-k if element.reverse else k)
                     front = places.end(rack_id, element, str(lc))
@@ -183,8 +224,8 @@ def segment_rows(design, plant, rows: list, layout=None) -> list:
                     p = places.port(element)
                     front = places.end(rack_id, element, str(p))
                     rear = places.end(rack_id, element, f"R{p}")
-                    before = channel.elements[i - 1]
-                    after = channel.elements[i + 1]
+                    before = elements[i - 1]
+                    after = elements[i + 1]
                     if before.kind == "trunk":
                         trunk_ends[before.object_id][1].append(p)
                     if after.kind == "trunk":
@@ -194,21 +235,35 @@ def segment_rows(design, plant, rows: list, layout=None) -> list:
         legs[link_id] = per_copy
     # 2. Rows, in the schedule's order.
     listed_trunks: set[str] = set()
+    part_of: dict[tuple[str, float], str] = {}  # (fibre part, ordered length) -> part number
     result = []
     for row in rows:
-        if row.link_id not in legs:
+        link_id = row[_LINK]
+        copies = legs.get(link_id)
+        if copies is None:
             result.append(row)
             continue
-        link_id = row.link_id
         link = design.links[link_id]
         channel = layout.channels[link_id]
         swapped = _swapped(design, row)
-        cage_a, cage_b = (row.b_cage, row.a_cage) if swapped else (row.a_cage, row.b_cage)
-        mod_a, mod_b = (row.b_module, row.a_module) if swapped else (row.a_module, row.b_module)
+        if swapped:
+            cage_a, cage_b, mod_a, mod_b = (
+                row[_B_CAGE],
+                row[_A_CAGE],
+                row[_B_MODULE],
+                row[_A_MODULE],
+            )
+        else:
+            cage_a, cage_b, mod_a, mod_b = (
+                row[_A_CAGE],
+                row[_B_CAGE],
+                row[_A_MODULE],
+                row[_B_MODULE],
+            )
+        make = _swapped_row if swapped else _row
         dev_a = _device_end(design, link.a, cage_a, mod_a)
         dev_b = _device_end(design, link.b, cage_b, mod_b)
         cords = cords_of[link_id]
-        copies = legs[link_id]
         out_a, out_trunks, out_b = [], [], []
         for k, ends in enumerate(copies):
             suffix = f".{k + 1}" if len(copies) > 1 else ""
@@ -217,19 +272,23 @@ def segment_rows(design, plant, rows: list, layout=None) -> list:
                 (cord_a, dev_a, ends[0][1], "cord-a", out_a),
                 (cord_b, ends[-1][1], dev_b, "cord-b", out_b),
             ):
-                fpart = fibre_parts.get(cord.fibre_part)
-                part = part_number_for(fpart.part_number, cord.ordered_m) if fpart else ""
+                key = (cord.fibre_part, cord.ordered_m)
+                part = part_of.get(key)
+                if part is None:
+                    fpart = fibre_parts.get(cord.fibre_part)
+                    part = part_number_for(fpart.part_number, cord.ordered_m) if fpart else ""
+                    part_of[key] = part
                 out.append(
-                    _row(
-                        base=row,
-                        cable_id=f"{link_id}:{name}{suffix}",
-                        kind=PATCH_CORD,
-                        a=a,
-                        b=b,
-                        length=cord.length_m,
-                        ordered=cord.ordered_m,
-                        part=part,
-                        route="(in rack)",
+                    make(
+                        row,
+                        f"{link_id}:{name}{suffix}",
+                        PATCH_CORD,
+                        a,
+                        b,
+                        cord.length_m,
+                        cord.ordered_m,
+                        part,
+                        "(in rack)",
                     )
                 )
         trunk_elements = [e for e in channel.elements if e.kind == "trunk"]
@@ -239,29 +298,33 @@ def segment_rows(design, plant, rows: list, layout=None) -> list:
             if trunk is None or trunk.id in listed_trunks:
                 continue
             listed_trunks.add(trunk.id)
-            near, far = ends[n], ends[n + 1]
+            near, far = ends[n][2], ends[n + 1][2]
             a_ports, b_ports = trunk_ends[trunk.id]
-            a = dict(near[2], port=_ranges(a_ports) if a_ports else near[2]["port"])
-            b = dict(far[2], port=_ranges(b_ports) if b_ports else far[2]["port"])
-            if near[0] == "panel" and n > 0:  # a trunk leaving an intermediate adapter: front
-                a["port"] = a["port"].replace("R", "")
-            a["label"] = f"{a['device']}:{a['port']}"
-            b["label"] = f"{b['device']}:{b['port']}"
+            a_port = _ranges(a_ports) if a_ports else near[4]
+            b_port = _ranges(b_ports) if b_ports else far[4]
+            if ends[n][0] == "panel" and n > 0:  # a trunk leaving an intermediate adapter: front
+                a_port = a_port.replace("R", "")
+            a = (f"{near[3]}:{a_port}", *near[1:4], a_port, *near[5:])
+            b = (f"{far[3]}:{b_port}", *far[1:4], b_port, *far[5:])
             tpart = sc.trunks.get(trunk.part)
-            base_route = _reverse_route(row.route) if swapped else row.route
+            base_route = _reverse_route(row[_ROUTE]) if swapped else row[_ROUTE]
             out_trunks.append(
-                _row(
-                    base=row,
-                    cable_id=trunk.id,
-                    kind=TRUNK,
-                    a=a,
-                    b=b,
-                    length=trunk.length_m,
-                    ordered=trunk.ordered_m,
-                    part=part_number_for(tpart.part_number, trunk.ordered_m) if tpart else "",
-                    route=base_route if len(trunk_elements) == 1 else "",
+                make(
+                    row,
+                    trunk.id,
+                    TRUNK,
+                    a,
+                    b,
+                    trunk.length_m,
+                    trunk.ordered_m,
+                    part_number_for(tpart.part_number, trunk.ordered_m) if tpart else "",
+                    base_route if len(trunk_elements) == 1 else "",
                 )
             )
-        listed = [*out_a, *out_trunks, *out_b]
-        result.extend([_swap(r) for r in reversed(listed)] if swapped else listed)
+        if swapped:
+            result.extend(reversed([*out_a, *out_trunks, *out_b]))
+        else:
+            result.extend(out_a)
+            result.extend(out_trunks)
+            result.extend(out_b)
     return result

@@ -167,6 +167,27 @@ class StructuredCatalog:
         ):
             if len(table) != len(items):
                 raise ValueError(f"structured catalog: duplicate {kind} id")
+        # (connector family, panel parts) -> mated pairs and their loss: a hall's channels
+        # have a few shapes, and the analysis asks for each of 393k channels' budget twice.
+        self._pairs: dict[tuple[str, tuple[str, ...]], tuple[tuple[str, ...], float]] = {}
+
+    def mated_pairs(self, family: str, parts: tuple[str, ...]) -> tuple[tuple[str, ...], float]:
+        """(connector family of every mated pair, their loss in dB) of a channel of connector
+        ``family`` through the panel or cassette ``parts`` in path order (an unknown part: an
+        adapter of the channel's own family)."""
+        key = (family, parts)
+        got = self._pairs.get(key)
+        if got is None:
+            out: list[str] = []
+            for part_id in parts:
+                part = self.panels.get(part_id)
+                if part is None:
+                    out.append(family)
+                else:
+                    out.extend(part.mated_pairs)
+            pairs = tuple(out)
+            got = self._pairs[key] = (pairs, sum(self.connector_loss_db[c] for c in pairs))
+        return got
 
     def bend_radius_mm(self, kind: str, diameter_mm: float) -> float:
         """Minimum static bend radius of a cable of medium ``kind`` (or "trunk") and diameter."""

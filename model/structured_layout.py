@@ -41,13 +41,22 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import msgspec
 
-from model.channels import CONNECTOR_FAMILY, CONNECTOR_FIBRES, Channel, Element, plant_channels
+from model.channels import (
+    CONNECTOR_FAMILY,
+    CONNECTOR_FIBRES,
+    Channel,
+    Element,
+    direct_channel,
+    plant_fibres,
+)
 from model.findings import Finding
+from model.gc_policy import collector_paused
 from model.placement import DeviceNames
+from model.quick_init import quick_init
 from model.structured_catalog import StructuredCatalog, structured_catalog
 from model.structured_edit import new_panel, panel_types
 from model.structured_paths import PanelPool, RackDistances, style_path, zone_hubs
@@ -61,6 +70,7 @@ LC_ENCLOSURE = "enclosure-1u-4"
 CASSETTE_PORTS = 6
 
 
+@quick_init
 @dataclass(frozen=True)
 class Trunk:
     id: str
@@ -78,6 +88,7 @@ class Trunk:
     route_link: str = ""  # a link between the same two racks whose tray route it follows
 
 
+@quick_init
 @dataclass(frozen=True)
 class Cord:
     link_id: str
@@ -88,6 +99,7 @@ class Cord:
     quantity: int = 1
 
 
+@quick_init
 @dataclass(frozen=True)
 class TrunkLeg:
     """One MPO leg of a path: the channels it carries (an LC leg: one per cassette port, in
@@ -194,21 +206,6 @@ def _ports_exceeded(design, panel_id: str, link_id: str) -> Finding:
     )
 
 
-def _route_links(design, plant, direct: dict[str, Channel]) -> dict[tuple[str, str], str]:
-    """Per rack pair: the link whose tray route a trunk between those racks follows (the
-    longest, so the trunk's tray fill follows the farthest-reaching route)."""
-    best: dict[tuple[str, str], tuple[float, str]] = {}
-    for link_id in direct:
-        link = design.links[link_id]
-        key = (design.devices[link.a.device].rack, design.devices[link.b.device].rack)
-        if key[0] == key[1]:
-            continue
-        horizontal = plant.pieces_m(link_id)[2]
-        if key not in best or (horizontal, link_id) > best[key]:
-            best[key] = (horizontal, link_id)
-    return {k: v[1] for k, v in best.items()}
-
-
 def _round_up(lengths: tuple[float, ...], length_m: float) -> float:
     """The first orderable length >= ``length_m`` (to 1 nm), NaN when none is or the length is
     unknown. ``bisect_left`` is numpy's ``searchsorted`` search (the same lower-bound halving,
@@ -232,12 +229,22 @@ class _Leg:
 
 def structured_layout(plant, catalog: StructuredCatalog | None = None) -> StructuredLayout:
     """The channels, trunks, cords and panels of ``plant``'s design (see the module docstring)."""
-    catalog = catalog or structured_catalog()
+    # A zoned XL hall's layout makes millions of objects and no cycles: with the collector on,
+    # its full collections re-scanned them all (a third of the layout's time).
+    with collector_paused():
+        return _layout(plant, catalog or structured_catalog())
+
+
+def _layout(plant, catalog: StructuredCatalog) -> StructuredLayout:
     design = plant.design
     style = design.settings.cabling
-    direct = plant_channels(plant)
-    layout = StructuredLayout(style, dict(direct))
+    direct = plant_fibres(plant)
+    layout = StructuredLayout(style, {})
+    # Channels are made at the end, for the links that stay direct: a zoned hall's links nearly
+    # all run through panels, and a direct channel made for each was made and freed for nothing.
+    made: dict[str, Channel] = {}
     if not uses_structured(design):
+        layout.channels = {lid: direct_channel(lid, *f) for lid, f in direct.items()}
         return layout
     settings = design.settings
     fibre_of, fpp_of = {}, {}
@@ -256,11 +263,20 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
     )
     # 1. Group the channels by path (racks and named panels), mode and connector.
     groups: dict[tuple, list[tuple[str, float, float, float]]] = {}
+    # Per rack pair: the link whose tray route a trunk between those racks follows (the
+    # longest, so the trunk's tray fill follows the farthest-reaching route), as (its
+    # horizontal length, its id). Found in the same pass, which reads every link's pieces.
+    route_best: dict[tuple[str, str], tuple[float, str]] = {}
+    path_of: dict[tuple[str, str], tuple] = {}  # the style's path per rack pair
     for link_id, channel in direct.items():
         link = design.links[link_id]
         method, up_a, horizontal, up_b = plant.pieces_m(link_id)
         rack_a = design.devices[link.a.device].rack
         rack_b = design.devices[link.b.device].rack
+        if rack_a != rack_b:
+            best = route_best.get((rack_a, rack_b))
+            if best is None or (horizontal, link_id) > best:
+                route_best[(rack_a, rack_b)] = (horizontal, link_id)
         if link.via:
             nodes = []
             for panel_id in link.via:
@@ -280,7 +296,10 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
         if not link.via or not nodes:  # no (valid) panels named: the style's own path
             if method == "same-rack":
                 continue
-            nodes = [(r, "") for r in style_path(style, rack_a, rack_b, hubs)]
+            nodes = path_of.get((rack_a, rack_b))
+            if nodes is None:
+                path = style_path(style, rack_a, rack_b, hubs)
+                nodes = path_of[(rack_a, rack_b)] = tuple((r, "") for r in path)
         if not nodes:
             continue
         key = (tuple(nodes), rack_a, rack_b, channel.mode, channel.connector)
@@ -292,6 +311,8 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
     segments: dict[tuple, list[tuple[_Leg, int]]] = {}
     legs: list[tuple[_Leg, list[tuple[str, float, float, float]]]] = []
     cassette_no: dict[str, int] = {}
+    # One Element per panel (frozen, so the channels through it can share it).
+    panel_element: dict[str, Element] = {}
 
     def ends_key(member) -> tuple:
         # Legs in the order of their links' ends (device, port; either way round), not of the
@@ -306,14 +327,21 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
         width = 12 if lc else CONNECTOR_FIBRES[connector]
         per_leg = CASSETTE_PORTS if lc else 1
         racks = [r for r, _ in nodes]
+        # What every leg of the group shares: each node's rack, named panel, holder kind and
+        # whether it is an end; the segments' lengths unless the leg's own route sets them.
+        points = [
+            (i, rack_id, named, lc and i in (0, len(nodes) - 1))
+            for i, (rack_id, named) in enumerate(nodes)
+        ]
+        own_route = len(racks) == 2 and (racks[0], racks[1]) == (rack_a, rack_b)
+        hops = zip(racks, racks[1:], strict=False)
+        fixed_m = [] if own_route else [distance(ra, rb) for ra, rb in hops]
         for start in range(0, len(members), per_leg):
             chunk = members[start : start + per_leg]
             copies = 1 if lc else fpp_of.get(direct[chunk[0][0]].medium, 1)
             for _ in range(copies):
                 holders, elements = [], []
-                for i, (rack_id, named) in enumerate(nodes):
-                    end = i in (0, len(nodes) - 1)
-                    kind = LC_ENCLOSURE if lc and end else MPO_PANEL
+                for i, rack_id, named, cassette in points:
                     if named:
                         holder = named
                         if pool.use(named) > pool.capacity.get(
@@ -321,27 +349,28 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
                         ):
                             layout.findings.append(_ports_exceeded(design, named, chunk[0][0]))
                     else:
-                        holder, _ = pool.take(rack_id, kind)
+                        holder, _ = pool.take(rack_id, LC_ENCLOSURE if cassette else MPO_PANEL)
                     holders.append(holder)
-                    if lc and end:
+                    if cassette:
                         cassette_no[rack_id] = cassette_no.get(rack_id, 0) + 1
                         cas = f"cassette-{rack_id}-{cassette_no[rack_id]}"
                         elements.append(Element("cassette", cas, LC_CASSETTE, reverse=i > 0))
                     else:
-                        elements.append(Element("panel", holder, MPO_PANEL))
-                seg_m = []
-                for ra, rb in zip(racks, racks[1:], strict=False):
-                    if len(racks) == 2 and (ra, rb) == (rack_a, rack_b):
-                        seg_m.append(max(h for _, _, h, _ in chunk))
-                    else:
-                        seg_m.append(distance(ra, rb))
+                        element = panel_element.get(holder)
+                        if element is None:
+                            element = panel_element[holder] = Element("panel", holder, MPO_PANEL)
+                        elements.append(element)
+                if own_route:
+                    seg_m = [chunk[0][2] if len(chunk) == 1 else max(c[2] for c in chunk)]
+                else:
+                    seg_m = list(fixed_m)
                 leg = _Leg([c[0] for c in chunk], racks, holders, elements, seg_m)
                 legs.append((leg, chunk))
                 for s in range(len(seg_m)):
                     seg_key = (holders[s], holders[s + 1], mode, width)
                     segments.setdefault(seg_key, []).append((leg, s))
     # 3. Bundle the legs of each panel pair into trunks.
-    route_of = _route_links(design, plant, direct)
+    route_of = {pair: best[1] for pair, best in route_best.items()}
     n_trunk = 0
     for (panel_a, panel_b, mode, width), members in segments.items():
         parts = _bendable(
@@ -403,50 +432,81 @@ def structured_layout(plant, catalog: StructuredCatalog | None = None) -> Struct
                 leg.trunks[s] = (trunk_id, tpart.id if tpart else "", got)
     # 4. Channels and cords.
     slack_end = settings.slack_per_end_m
+    done: set[str] = set()  # links whose channel is made (a further fibre adds cords only)
+    # One Element per trunk and polarity (shared by the channels of its legs, as panels are).
+    trunk_element: dict[tuple, Element] = {}
     for leg, chunk in legs:
+        cassettes = any(n.kind == "cassette" for n in leg.nodes)
         layout.legs.append(
             TrunkLeg(
-                tuple(leg.link_ids),
-                tuple(leg.holders),
-                tuple(t[0] for t in leg.trunks),
-                any(n.kind == "cassette" for n in leg.nodes),
+                tuple(leg.link_ids), tuple(leg.holders), tuple(t[0] for t in leg.trunks), cassettes
             )
         )
+        # What every channel of the leg shares: its trunks' length, and (no cassette) the
+        # panels and trunks between its two cords.
+        trunk_m = sum(t[2] for t in leg.trunks)
+        middle = []
+        for n, node in enumerate(leg.nodes):
+            middle.append(node)
+            if n < len(leg.trunks):
+                key = (leg.trunks[n], n == 0)
+                element = trunk_element.get(key)
+                if element is None:
+                    trunk_id, part, got = leg.trunks[n]
+                    element = Element("trunk", trunk_id, part, got, "B" if n == 0 else "A")
+                    trunk_element[key] = element
+                middle.append(element)
+        panel_a, panel_b = leg.racks[0], leg.racks[-1]
         for i, (link_id, up_a, _, up_b) in enumerate(chunk):
             old = direct[link_id]
             fpart = fibre_of.get(old.medium)
             link = design.links[link_id]
-            ends = (design.devices[link.a.device].rack, design.devices[link.b.device].rack)
-            cords = []
-            for end, up, rack_id, panel_rack in (
-                ("a", up_a, ends[0], leg.racks[0]),
-                ("b", up_b, ends[1], leg.racks[-1]),
-            ):
-                cord_len = up + slack_end + distance(rack_id, panel_rack)
-                got = _round_up(fpart.lengths_m, cord_len) if fpart else math.nan
-                cords.append(Cord(link_id, end, fpart.id if fpart else "", cord_len, got))
-            trunk_m = sum(t[2] for t in leg.trunks)
-            layout.leg_lengths_m.setdefault(link_id, []).append(
-                cords[0].ordered_m + trunk_m + cords[1].ordered_m
-            )
-            layout.cords.extend(cords)
-            if link_id in layout.channels and layout.channels[link_id].panels:
+            devices = design.devices
+            cord_a_m = up_a + slack_end + distance(devices[link.a.device].rack, panel_a)
+            cord_b_m = up_b + slack_end + distance(devices[link.b.device].rack, panel_b)
+            if fpart:
+                got_a = _round_up(fpart.lengths_m, cord_a_m)
+                got_b = _round_up(fpart.lengths_m, cord_b_m)
+                fibre_id = fpart.id
+            else:
+                got_a = got_b = math.nan
+                fibre_id = ""
+            layout.cords.append(Cord(link_id, "a", fibre_id, cord_a_m, got_a))
+            layout.cords.append(Cord(link_id, "b", fibre_id, cord_b_m, got_b))
+            layout.leg_lengths_m.setdefault(link_id, []).append(got_a + trunk_m + got_b)
+            if link_id in done:
                 continue  # a further fibre (pair) of the same link: its cords only
+            done.add(link_id)
             lc = CONNECTOR_FAMILY.get(old.connector) == "LC"
             cord_type = "AB" if lc else "B"
-            elements = [Element("cord", f"{link_id}:cord-a", "", cords[0].ordered_m, cord_type)]
-            for n, node in enumerate(leg.nodes):
-                if node.kind == "cassette":
-                    port = CASSETTE_PORTS - i if node.reverse else i + 1
-                    node = replace(node, port=port)
-                elements.append(node)
-                if n < len(leg.trunks):
-                    trunk_id, part, got = leg.trunks[n]
-                    elements.append(Element("trunk", trunk_id, part, got, "B" if n == 0 else "A"))
-            elements.append(Element("cord", f"{link_id}:cord-b", "", cords[1].ordered_m, cord_type))
-            channel = Channel(link_id, old.medium, old.mode, old.connector, tuple(elements))
+            through = middle
+            if cassettes:  # each channel on its own cassette port (far end mirrored)
+                through = [
+                    Element(
+                        e.kind,
+                        e.object_id,
+                        e.part,
+                        e.length_m,
+                        e.polarity,
+                        CASSETTE_PORTS - i if e.reverse else i + 1,
+                        e.reverse,
+                    )
+                    if e.kind == "cassette"
+                    else e
+                    for e in middle
+                ]
+            elements = (
+                Element("cord", f"{link_id}:cord-a", "", got_a, cord_type),
+                *through,
+                Element("cord", f"{link_id}:cord-b", "", got_b, cord_type),
+            )
+            channel = Channel(link_id, old.medium, old.mode, old.connector, elements)
             # The as-installed polarity the link records (model.structured_polarity).
-            layout.channels[link_id] = apply_polarity(channel, link.polarity)
+            made[link_id] = apply_polarity(channel, link.polarity)
+    # In the plant's link order, as before (the checks and the plan list channels in it).
+    layout.channels = {
+        lid: made[lid] if lid in made else direct_channel(lid, *f) for lid, f in direct.items()
+    }
     layout.cassettes = dict(cassette_no)
     layout.virtual_panels = pool.virtual_panels()
     layout.panel_use = {

@@ -124,12 +124,18 @@ class PanelPool:
 
     def take(self, rack_id: str, type_id: str, count: int = 1) -> tuple[str, bool]:
         """A panel of ``rack_id`` with ``count`` free ports: (panel id, placed?)."""
-        for slot in self.free.get((rack_id, type_id), ()):
-            if slot[1] >= count:
-                slot[1] -= count
-                self.used[slot[0]] = self.used.get(slot[0], 0) + count
-                return slot[0], True
         key = (rack_id, type_id)
+        slots = self.free.get(key)
+        if slots:
+            # Panels with no port left are dropped from the front: a network rack's dozens of
+            # panels were otherwise scanned again for each of its thousands of ports.
+            while slots and slots[0][1] == 0:
+                del slots[0]
+            for slot in slots:
+                if slot[1] >= count:
+                    slot[1] -= count
+                    self.used[slot[0]] = self.used.get(slot[0], 0) + count
+                    return slot[0], True
         self.virtual[key] = self.virtual.get(key, 0) + count
         return virtual_panel_id(rack_id, type_id), False
 

@@ -45,6 +45,7 @@ Choices, written down:
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -111,6 +112,7 @@ class _Ports:
         )
         self.next: dict[str, int] = defaultdict(int)
         self.virtual: dict[tuple[str, int], tuple[str, str, str]] = {}
+        self._per: dict[str, int] = {}  # part id -> ports or slots (the catalog read once)
 
     def take(self, holder: str, rack_id: str, part_id: str) -> tuple[str, int]:
         """(NetBox device name, port or slot number) of the holder's next free port."""
@@ -118,8 +120,10 @@ class _Ports:
         n = self.next[holder]
         if holder in self.design.devices:
             return self.names[holder], n
-        part = structured_catalog().panels[part_id]
-        per = part.slots or part.front_ports
+        per = self._per.get(part_id)
+        if per is None:
+            part = structured_catalog().panels[part_id]
+            per = self._per[part_id] = part.slots or part.front_ports
         key = (holder, (n - 1) // per)
         if key not in self.virtual:
             base = f"{self.rack_names[rack_id]}-{VIRTUAL_PREFIX.get(part_id, 'PP')}"
@@ -155,8 +159,20 @@ def panel_export(
     trunks = {t.id: t for t in layout.trunks}
     ports = _Ports(design, device_names, rack_names, {n.casefold() for n in device_names.values()})
 
+    # Labels and media once per link (a zoned XL hall asks ~1.3 M times for each).
+    label_of: dict[str, str] = {}
+    medium_of: dict[str, object] = {}
+
     def label(link_id: str) -> str:
-        return labels.get(link_id) or design.links[link_id].label or link_id
+        got = label_of.get(link_id)
+        if got is None:
+            got = label_of[link_id] = labels.get(link_id) or design.links[link_id].label or link_id
+        return got
+
+    def medium(link_id: str):
+        if link_id not in medium_of:
+            medium_of[link_id] = plant.medium(link_id)
+        return medium_of[link_id]
 
     def rack_of(holder: str, trunk_ids, i: int) -> str:
         if holder in design.devices:
@@ -189,7 +205,7 @@ def panel_export(
     for link_id in sorted(first_leg, key=lambda k: (label(k), k)):
         leg, at, j = first_leg[link_id]
         link = design.links[link_id]
-        medium = plant.medium(link_id)
+        medium_ = medium(link_id)
         order = ("b", "a") if link_id in flipped else ("a", "b")
         for end, which in zip(("a", "b"), order, strict=True):
             ref = link.a if which == "a" else link.b
@@ -213,7 +229,7 @@ def panel_export(
                 _cable(
                     a,
                     b,
-                    medium,
+                    medium_,
                     f"{label(link_id)} cord {end.upper()}",
                     cords.get((link_id, which)),
                     what,
@@ -225,7 +241,7 @@ def panel_export(
     per_pair: dict[tuple[str, str], int] = defaultdict(int)
     leg_no: dict[str, int] = defaultdict(int)
     for leg, at in placed:
-        medium = plant.medium(leg.links[0])
+        medium_ = medium(leg.links[0])
         last = len(at) - 1
         for s, trunk_id in enumerate(leg.trunks):
             trunk = trunks[trunk_id]
@@ -245,7 +261,7 @@ def panel_export(
                 a, b = b, a
             part = trunk.part or "MPO"
             what = f"leg {leg_no[trunk_id]} of {trunk.legs} of one {part} trunk"
-            out.cables.append(_cable(a, b, medium, numbered[trunk_id], trunk, what))
+            out.cables.append(_cable(a, b, medium_, numbered[trunk_id], trunk, what))
     return out
 
 
@@ -267,8 +283,11 @@ def _cable(a: tuple, b: tuple, medium, label: str, piece, what: str) -> dict[str
         "label": fit_name(label, 100),
         "length": None if length is None else round(length, 2),
         "length_unit": "m" if length is not None else "",
-        "description": fit_name(
-            what + (f" ({piece.fibre_part})" if getattr(piece, "fibre_part", "") else ""),
-            DESCRIPTION_MAX,
-        ),
+        "description": _description(what, getattr(piece, "fibre_part", "")),
     }
+
+
+@functools.lru_cache(maxsize=4096)
+def _description(what: str, fibre_part: str) -> str:
+    """A cable's description (a hall's ~1 M cords and legs have a few hundred)."""
+    return fit_name(what + (f" ({fibre_part})" if fibre_part else ""), DESCRIPTION_MAX)

@@ -197,3 +197,39 @@ def test_the_schedule_builds_the_structured_layout_once(pod, monkeypatch):
     monkeypatch.setattr(structured_plant, "structured_layout", counted)
     assert schedule_rows(design, plant) == rows
     assert len(built) == 1
+
+
+def _old_swap(row: tuple) -> tuple:
+    """The swap the schedule made before rows were tuples (ScheduleRow, dataclass replace)."""
+    from model.schedule_segments import TRUNK, _reverse_route
+
+    a_label, _, b_label = row[2].partition(" to ")
+    route = _reverse_route(row[21]) if row[13] == TRUNK else row[21]
+    return (
+        *row[:2],
+        f"{b_label} to {a_label}",
+        *row[7:11],
+        *row[3:7],
+        *row[11:16],
+        row[17],
+        row[16],
+        row[19],
+        row[18],
+        row[20],
+        route,
+    )
+
+
+@pytest.mark.parametrize(
+    ("a_label", "b_label"),
+    [("A01-U2-nic1", "pp1:17"), ("go to", "pp1:R1"), ("x to y", "b to c"), ("a", " to b")],
+)
+@pytest.mark.parametrize("kind", ["patch-cord", "trunk"])
+def test_a_segment_made_from_its_b_end_is_the_old_swap(a_label, b_label, kind):
+    from model.schedule_segments import _row, _swapped_row
+
+    base = ("l-1:x", "l-1", "", *("",) * 8, 400.0, "sr4-400g", *("",) * 9)
+    a = (a_label, "A01", 2, "node", "nic1", "cage 1", "MMA")
+    b = (b_label, "A09", 48, "pp9", "R1", "", "")
+    args = ("trunk-1", kind, a, b, 8.9312, float("nan"), "P", "Cross 1 > Row A")
+    assert _swapped_row(base, *args) == _old_swap(_row(base, *args))
