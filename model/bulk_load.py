@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from model.arrays import FirstSeen
 from model.changes import ChangeKind
 from model.design import Design, DesignError
 from model.entities import Link
@@ -124,7 +125,7 @@ class _EndCodes:
     def __init__(self, design: Design, links: Sequence[Link]) -> None:
         self.device_ids = list(design.devices)
         device_code = dict(zip(self.device_ids, range(len(self.device_ids)), strict=True))
-        port_code = _FirstSeen()
+        port_code = FirstSeen()
         n = len(links)
         self.device = np.empty(2 * n, np.int64)
         self.port = np.empty(2 * n, np.int64)
@@ -142,15 +143,6 @@ class _EndCodes:
     def distinct_ports(self) -> int:
         """How many distinct (device, port) pairs the ends name."""
         return int(_distinct(self.device * max(len(self.port_names), 1) + self.port).size)
-
-
-class _FirstSeen(dict):
-    """Name -> code, a new name taking the next code on first lookup (C-level ``__getitem__``:
-    ``__missing__`` runs once per distinct name, ~200 port names for 786k ends)."""
-
-    def __missing__(self, name: str) -> int:
-        code = self[name] = len(self)
-        return code
 
 
 def _distinct(values: np.ndarray) -> np.ndarray:
@@ -176,7 +168,7 @@ def _check_ports(design: Design, ends: _EndCodes) -> None:
     keys = [
         (d.type, tuple(sorted(d.breakout.items())) if d.breakout else ()) for d in devices.values()
     ]
-    code_of = _FirstSeen()
+    code_of = FirstSeen()
     group_of_device = np.fromiter(map(code_of.__getitem__, keys), np.int64, len(keys))
     width = max(len(ends.port_names), 1)
     used = _distinct(group_of_device[ends.device] * width + ends.port)

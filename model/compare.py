@@ -17,6 +17,8 @@ from operator import attrgetter
 
 import numpy as np
 
+from model.arrays import FirstSeen
+
 KPI_COLUMNS = (
     "gpus",
     "cost_per_gpu_usd",
@@ -86,19 +88,11 @@ class PhysicalDiff:
         }
 
 
-class _EndCodes(dict):
-    """(device, port) -> code, shared by both designs; a new end takes the next code."""
-
-    def __missing__(self, end: tuple[str, str]) -> int:
-        code = self[end] = len(self)
-        return code
-
-
 _A, _B = attrgetter("a"), attrgetter("b")
 _DEVICE, _PORT = attrgetter("device"), attrgetter("port")
 
 
-def _link_keys(design, codes: _EndCodes) -> tuple[list[str], np.ndarray]:
+def _link_keys(design, codes: FirstSeen) -> tuple[list[str], np.ndarray]:
     """(the link ids, each link's two ends as one int64 either way round): C-level passes and
     numpy, no frozenset per link (at XL 393k of them took most of ``compare``'s own time)."""
     ids = list(design.links)
@@ -130,7 +124,7 @@ def _media_ids(plant, ids: list[str]) -> list[str | None]:
 def _link_diff(a, plant_a, b, plant_b) -> tuple[list[str], list[str], list[dict]]:
     """(links added: ids in B, links removed: ids in A, media flipped), links matched by their
     two ends, sorted by id."""
-    codes = _EndCodes()
+    codes = FirstSeen()  # (device, port) -> code, shared by both designs
     ids_a, keys_a = _link_keys(a, codes)
     ids_b, keys_b = _link_keys(b, codes)
     if len(codes) >= 1 << 31:

@@ -22,6 +22,7 @@ import numpy as np
 
 from model.analysis.topology import LINK_COMPUTE, tier_name
 from model.analysis.whatif import WhatIf
+from model.arrays import FirstSeen
 
 MAX_CLASSES = 64
 
@@ -35,12 +36,11 @@ def _link_classes(topo, sig: list[tuple], compute: np.ndarray) -> list[tuple[str
     rows = np.flatnonzero(compute & (np.minimum(topo.level[topo.a], topo.level[topo.b]) >= 0))
     if not len(rows):
         return []
-    sig_code: dict[tuple, int] = {}
-    dev_sig = np.fromiter((sig_code.setdefault(s, len(sig_code)) for s in sig), np.int64, len(sig))
+    dev_sig = np.fromiter(map(FirstSeen().__getitem__, sig), np.int64, len(sig))
     sa, sb = dev_sig[topo.a[rows]], dev_sig[topo.b[rows]]
-    tier_code: dict[str, int] = {}
+    tier_code = FirstSeen()
     tiers = np.fromiter(
-        (tier_code.setdefault(topo.link_tier[i], len(tier_code)) for i in rows.tolist()),
+        map(tier_code.__getitem__, map(topo.link_tier.__getitem__, rows.tolist())),
         np.int64,
         len(rows),
     )
