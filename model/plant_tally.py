@@ -99,8 +99,11 @@ class Tally:
     """The parts of some whole components: counts by item key and what the schedule needs.
 
     ``counts``/``meta`` are keyed ``(category, part id, length, fabric code)``; ``problem``
-    maps a local cage to its plug-rule finding (code, why); ``lo`` is the smallest medium row
-    among each counted cage's links (the medium its plug power is taken at), valid on ``cages``.
+    maps a local cage to its plug-rule finding (code, why); ``cages`` are the counted cages
+    (local cage numbers, sorted), and the per-cage arrays are indexed by position in it: ``lo``,
+    the smallest medium row among each cage's links (the medium its plug power is taken at),
+    and ``module_of``. ``fibre_part_of_row`` is indexed by position in the counted rows. For
+    the whole plant, positions are the cages and rows themselves.
     """
 
     counts: Counter = field(default_factory=Counter)
@@ -140,39 +143,48 @@ def tally(
     module_medium = np.array([md.kind in MODULE_KINDS for md in media] + [False])
     n_nodes, n = len(nodes), len(m)
     sa, sb, ms = ia[sel], ib[sel], m[sel]
-    cages = np.unique(np.concatenate([sa, sb])) if len(sel) != n else np.arange(n_nodes)
+    # Per-cage work is indexed by position in ``cages``: for the whole plant that is the cage
+    # itself; for the few components an edit recounts (twice: before and after), arrays the
+    # size of those components, not of the hall's ~800k cages (twelve such arrays per rack
+    # move were ~20 ms of fresh pages on the analysis worker).
+    if len(sel) == n:
+        cages, la, lb = np.arange(n_nodes), sa, sb
+    else:
+        cages, local = np.unique(np.concatenate([sa, sb]), return_inverse=True)
+        local = local.reshape(-1)
+        la, lb = local[: len(sel)], local[len(sel) :]
+    k = len(cages)
     # Medium of each cage: mixed when its links disagree.
-    lo = np.full(n_nodes, NO_MEDIUM_LO)
-    hi = np.full(n_nodes, -(2**62))
-    for side in (sa, sb):
+    lo = np.full(k, NO_MEDIUM_LO)
+    hi = np.full(k, -(2**62))
+    for side in (la, lb):
         np.minimum.at(lo, side, ms)
         np.maximum.at(hi, side, ms)
     out.cages, out.lo = cages, lo
-    mixed = lo[cages] != hi[cages]
-    cage_medium = np.full(n_nodes, -1, dtype=np.int64)
-    cage_medium[cages] = np.where(mixed, -1, lo[cages])
+    mixed = lo != hi
+    cage_medium = np.where(mixed, -1, lo)
     problem = out.problem
     for c in cages[mixed].tolist():
         problem[c] = (
             "CAGE_MIXED_PLUGS",
             "its ports run on different media, one cage takes one plug",
         )
-    for c in cages[(cage_medium[cages] < 0) & ~mixed].tolist():
+    for c in cages[(cage_medium < 0) & ~mixed].tolist():
         problem[c] = ("PART_NOT_ORDERABLE", "no medium reaches: no plug")
-    cage_fab = np.zeros(n_nodes, dtype=np.int64)
-    cage_fab[sa], cage_fab[sb] = row_fab[sel], row_fab[sel]
+    cage_fab = np.zeros(k, dtype=np.int64)
+    cage_fab[la], cage_fab[lb] = row_fab[sel], row_fab[sel]
 
     # ---- modules: one per used cage on a module medium
-    module_of = out.module_of = np.full(n_nodes, -1, dtype=np.int64)
+    module_of = out.module_of = np.full(k, -1, dtype=np.int64)
     module_parts = out.module_parts
-    module_cages = cages[(cage_medium[cages] >= 0) & module_medium[cage_medium[cages]]]
-    pairs = cage_medium[module_cages] * 4096 + cage_spec[module_cages]
+    module_cages = np.flatnonzero((cage_medium >= 0) & module_medium[cage_medium])
+    pairs = cage_medium[module_cages] * 4096 + cage_spec[cages[module_cages]]
     for key in np.flatnonzero(np.bincount(pairs)).tolist() if len(pairs) else ():
         part = tables.module(key // 4096, key % 4096)
         here = module_cages[pairs == key]
         if part is None:
             spec = tables.specs[key % 4096]
-            for c in here.tolist():
+            for c in cages[here].tolist():
                 problem.setdefault(
                     c,
                     (
@@ -199,11 +211,11 @@ def tally(
             )
     # ---- fibres: per link on a module medium, at its ordered length
     row_module = module_medium[np.where(ms < 0, len(media), ms)]
-    fibre_rows = sel[row_module]
+    fibre_at = np.flatnonzero(row_module)  # positions in sel
+    fibre_rows = sel[fibre_at]
     fpp = np.array([p.fibres_per_port for p in module_parts] + [1])
-    link_fpp = fpp[
-        np.where(module_of[ia[fibre_rows]] >= 0, module_of[ia[fibre_rows]], len(module_parts))
-    ]
+    a_module = module_of[la[fibre_at]]
+    link_fpp = fpp[np.where(a_module >= 0, a_module, len(module_parts))]
     # Grouped by (medium, ordered length) with numpy: a Python pass per fibre would dominate
     # the analysis at 400k links.
     fibre_of = np.full(len(media) + 1, -1, dtype=np.int64)
@@ -217,8 +229,8 @@ def tally(
     for r in fibre_rows[~good].tolist():
         for c in (int(ia[r]), int(ib[r])):
             problem.setdefault(c, ("PART_NOT_ORDERABLE", "no orderable fibre for its length"))
-    out.fibre_part_of_row = np.full(n, -1, dtype=np.int64)
-    out.fibre_part_of_row[fibre_rows[good]] = part_f[good]
+    out.fibre_part_of_row = np.full(len(sel), -1, dtype=np.int64)
+    out.fibre_part_of_row[fibre_at[good]] = part_f[good]
     if good.any():
         key = (row_fab[fibre_rows[good]] * 64 + part_f[good]) * 10_000_000 + np.round(
             len_f[good] * 1000
@@ -384,10 +396,13 @@ class PlantCache:
         counts = Counter({k: q for k, q in counts.items() if q})
         problem = {c: p for c, p in whole.problem.items() if c not in before.problem}
         problem.update(after.problem)
-        lo = whole.lo.copy()
-        lo[after.cages] = after.lo[after.cages]
+        # The cache's own arrays, updated in place: nothing else holds them (device_power
+        # keeps a copy of ``lo``), and copies the size of the hall were most of a rack move's
+        # recount.
+        lo = whole.lo
+        lo[after.cages] = after.lo
         self._tally = Tally(counts=counts, meta=meta, problem=problem, cages=whole.cages, lo=lo)
-        self._inputs = (m.copy(), ordered.copy(), row_fab.copy())
+        old_m[rows], old_ordered[rows], old_fab[rows] = m[rows], ordered[rows], row_fab[rows]
         return self._tally
 
     def device_power(self, tables, dev_ids, graph: CageGraph, lo: np.ndarray):
