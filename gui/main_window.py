@@ -27,6 +27,7 @@ from gui.document_files import DocumentFiles
 from gui.editor_extras import install_editor_extras
 from gui.export_actions import add_export_menu
 from gui.fabric_layers import LayerMenus
+from gui.heap_reuse import reuse_freed_heap
 from gui.panels.docks import install_analysis_docks
 from gui.panels.elevation import RackElevationPanel
 from gui.panels.inspector import InspectorPanel
@@ -55,6 +56,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, settings: QSettings, recovery_dir: Path, parent=None) -> None:
         super().__init__(parent)
+        reuse_freed_heap()  # an editor process: an edit's arrays reuse the last edit's pages
         self.settings = settings
         self.files = DocumentFiles(self, settings, recovery_dir)
         self.recent, self.autosaver = self.files.recent, self.files.autosaver
