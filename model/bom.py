@@ -386,13 +386,14 @@ def _devices_of(design: Design, category: str) -> int:
 
 
 def export_findings(
-    design: Design, plant: CablePlant, phys: PhysicalPlant | None = None
+    design: Design, plant: CablePlant, phys: PhysicalPlant | None = None, topology=None
 ) -> list[Finding]:
     """Every finding of the analysis (which includes the engine's), in the shared stable order.
 
     ``phys``: the physical plant already built for the BOM (split by fabric), which the
-    analysis then takes instead of building its own."""
-    return sort_findings(list(analyze(design, plant, phys).warnings))
+    analysis then takes instead of building its own; ``topology`` likewise its
+    ``infer_topology(design)``."""
+    return sort_findings(list(analyze(design, plant, phys, topology).warnings))
 
 
 __all__ = [

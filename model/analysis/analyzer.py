@@ -57,16 +57,19 @@ PLACEMENT_EVENTS = RACK_KINDS | {K.HALL_CHANGED}
 TRAY_EVENTS = TRAY_KINDS | {K.HALL_CHANGED}
 
 
-def analyze(design: Design, plant=None, phys=None) -> Report:
+def analyze(design: Design, plant=None, phys=None, topology=None) -> Report:
     """The full analysis of ``design`` with the cable plant's media and lengths (None: no media).
 
     The plant must be up to date (``plant.refresh()`` called after the last edit). ``phys``:
     the physical plant of ``plant`` that the caller has built already, split by fabric
     (``build_plant(plant, ..., fabric_rows=plant_fabric_rows(design, plant))``, as the BOM
-    does), used instead of building it again.
+    does), used instead of building it again. ``topology``: ``infer_topology(design)`` of the
+    design as it is now, if the caller made it already (the BOM splits its plant by the
+    topology's link fabrics).
     """
     analyzer = Analyzer(design, plant, subscribe=False, refresh_plant=False)
     analyzer.given_phys = phys
+    analyzer.given_topology = topology
     return analyzer.report()
 
 
@@ -100,6 +103,7 @@ class Analyzer:
         self._rack_power = None  # (device figures, plug power dicts, (typical, max) per rack)
         self._plant_cache = PlantCache()  # the cage graph, reused while no link changes cages
         self.given_phys = None  # analyze()'s caller's physical plant of ``plant``, if any
+        self.given_topology = None  # analyze()'s caller's topology of the design, if any
         self._plant_rows = None
         self._rows_generation = None  # plant route_generation the rows were read at
         self._links_by_tier: dict[str, int] = {}
@@ -197,7 +201,8 @@ class Analyzer:
 
     def _topology(self) -> None:
         design = self.design
-        topo = self._topo = infer_topology(design)
+        given, self.given_topology = self.given_topology, None  # after an edit: inferred
+        topo = self._topo = given if given is not None else infer_topology(design)
         n = len(topo.device_ids)
         compute = topo.kind == LINK_COMPUTE
         self._groups = {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from model.analysis import analyze
@@ -136,6 +137,7 @@ _PLANT_REUSE = {
 def test_the_analysis_of_the_boms_plant_equals_the_analysis_of_its_own(name):
     """``bom -o .xlsx`` hands the analysis (its Warnings sheet) the physical plant it built for
     the BOM lines and the schedule: the report is the one the analysis builds for itself."""
+    from model.analysis.topology import infer_topology
     from model.bom import export_findings
     from model.fabrics import plant_fabric_rows
     from model.generate import apply_cabling
@@ -151,3 +153,10 @@ def test_the_analysis_of_the_boms_plant_equals_the_analysis_of_its_own(name):
     assert given.to_json() == own.to_json()
     assert given.warnings == own.warnings
     assert export_findings(design, plant, phys) == export_findings(design, plant)
+    # The BOM's own recipe: one topology for the plant's fabric split and the analysis.
+    topology = infer_topology(design)
+    rows = plant_fabric_rows(design, plant, topology.fabric)
+    expected = plant_fabric_rows(design, plant)
+    assert rows[0] == expected[0] and np.array_equal(rows[1], expected[1])
+    shared = analyze(design, plant, phys, topology)
+    assert shared.to_json() == own.to_json() and shared.warnings == own.warnings
