@@ -34,7 +34,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from model.arrays import unique_sorted
+from model.arrays import unique_inverse, unique_sorted
 from model.catalog import Catalog, DeviceType, MediaType
 from model.media import beats, ordered_lengths
 from model.parts import CablePart, FibrePart, ModulePart
@@ -129,6 +129,15 @@ def component_graph(
             break
         label = new
     return label[u], u, v, n_nodes
+
+
+def cage_ranks(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct cage keys ascending, rank of each key among them): ``np.unique(keys,
+    return_inverse=True)`` (see :func:`_rank`)."""
+    count, inverse = _rank(keys)
+    nodes = np.empty(count, dtype=keys.dtype)
+    nodes[inverse] = keys
+    return nodes, inverse
 
 
 def _rank(keys: np.ndarray) -> tuple[int, np.ndarray]:
@@ -257,9 +266,9 @@ def localize(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """(component 0..C-1 per link, cage 0..N-1 of each end, N) for a set of rows."""
     n = len(cage_a)
-    _, comp = np.unique(comp_global, return_inverse=True)
-    nodes, inv = np.unique(np.concatenate([cage_a, cage_b]), return_inverse=True)
-    return comp.reshape(-1), inv[:n], inv[n:], len(nodes)
+    _, comp = unique_inverse(comp_global)
+    count, inv = _rank(np.concatenate([cage_a, cage_b]))
+    return comp, inv[:n], inv[n:], count
 
 
 def component_shapes(

@@ -1,6 +1,8 @@
 """numpy helpers."""
 
 import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
 
 
 def test_unique_sorted_matches_numpy_unique():
@@ -14,3 +16,39 @@ def test_unique_sorted_matches_numpy_unique():
         np.array([5]),
     ):
         assert np.array_equal(unique_sorted(values), np.unique(values))
+
+
+INTEGER_DTYPES = st.sampled_from([np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint32])
+
+
+@given(
+    INTEGER_DTYPES,
+    st.lists(st.integers(-(2**7), 2**7 - 1), max_size=300),
+    st.integers(0, 3),
+    st.integers(0, 2**20),
+)
+def test_unique_inverse_is_numpys_unique_with_inverse(dtype, small, spread, offset):
+    """Dense and sparse ranges, negatives, every integer width: the values and the inverse
+    of ``np.unique(..., return_inverse=True)``, dtype and all."""
+    from model.arrays import unique_inverse
+
+    info = np.iinfo(dtype)
+    values = np.array(small, dtype=np.int64) * (10**spread) + (offset if spread else 0)
+    values = np.clip(values, info.min, info.max).astype(dtype)
+    distinct, inverse = unique_inverse(values)
+    expected, expected_inverse = np.unique(values, return_inverse=True)
+    assert distinct.dtype == expected.dtype and np.array_equal(distinct, expected)
+    assert inverse.dtype == expected_inverse.dtype
+    assert np.array_equal(inverse, expected_inverse.reshape(-1))
+    assert np.array_equal(distinct[inverse], values)
+
+
+def test_cage_ranks_are_numpys_unique_of_cage_keys():
+    from model.cages import CAGE_STRIDE, cage_ranks
+
+    rng = np.random.default_rng(5)
+    for devices, cages in ((300, 40), (5, 1000), (2, 3)):
+        keys = rng.integers(0, devices, 2000) * CAGE_STRIDE + rng.integers(0, cages, 2000)
+        nodes, inverse = cage_ranks(keys)
+        expected, expected_inverse = np.unique(keys, return_inverse=True)
+        assert np.array_equal(nodes, expected) and np.array_equal(inverse, expected_inverse)
