@@ -11,7 +11,17 @@ def unique_sorted(values: np.ndarray) -> np.ndarray:
     numpy 2.x answers a plain ``np.unique`` on integers with a hash table that holds the GIL:
     ~300 ms for 400k values, which froze the editor while the analysis ran on its worker
     thread. Sorting gives the same result in ~30 ms and lets the GUI thread run meanwhile.
+    Integers spread over a range up to about eight times their count (end codes, route keys,
+    device-and-port numbers) are marked in a table of that range instead: ~5 ms for 786k.
     """
+    values = np.asarray(values)
+    if values.size and values.dtype.kind in "iu":
+        low, high = int(values.min()), int(values.max())
+        span = high - low + 1
+        if span <= 8 * values.size + 4096:
+            present = np.zeros(span, dtype=bool)
+            present[(values.astype(np.intp, copy=False) - low).reshape(-1)] = True
+            return (np.flatnonzero(present) + low).astype(values.dtype)
     ordered = np.sort(values, kind="stable")
     if ordered.size == 0:
         return ordered

@@ -52,3 +52,18 @@ def test_cage_ranks_are_numpys_unique_of_cage_keys():
         nodes, inverse = cage_ranks(keys)
         expected, expected_inverse = np.unique(keys, return_inverse=True)
         assert np.array_equal(nodes, expected) and np.array_equal(inverse, expected_inverse)
+
+
+@given(
+    INTEGER_DTYPES,
+    st.lists(st.integers(-(2**7), 2**7 - 1), max_size=300),
+    st.integers(0, 4),
+)
+def test_unique_sorted_of_dense_and_sparse_integers_is_numpys(dtype, small, spread):
+    from model.arrays import unique_sorted
+
+    info = np.iinfo(dtype)
+    values = np.clip(np.array(small, dtype=np.int64) * (10**spread), info.min, info.max)
+    values = values.astype(dtype)
+    got, expected = unique_sorted(values), np.unique(values)
+    assert got.dtype == expected.dtype and np.array_equal(got, expected)
