@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pyqtgraph as pg
+import pytest
 
 from gui.commands import MoveRacksCommand
 from tests.benchmarks.workloads import build
@@ -96,4 +97,36 @@ def test_reach_lines_of_the_media_in_use(qtbot, tmp_path):
     assert len(bars) == 2  # copper (LACC) and multimode
     reach = _items(d.charts.lengths, pg.InfiniteLine)
     assert any("LACC" in line.label.format for line in reach)
+    close_quietly(window)
+
+
+def test_a_chart_is_redrawn_only_when_its_figures_change(qtbot, tmp_path):
+    """A rack move that changes no power, bandwidth or all-reduce figure leaves those three
+    plots as drawn (their items are the same objects); a changed figure redraws its plot."""
+    import dataclasses
+
+    window = open_window(qtbot, tmp_path, build("S"))
+    d = docks(window)
+    charts = d.charts
+    d.tabs.setCurrentWidget(d.charts_page)
+    power, ladder = _items(charts.power, pg.BarGraphItem), _items(charts.ladder, pg.BarGraphItem)
+    curve = charts.allreduce.getPlotItem().listDataItems()
+    before = window.analysis_docks.runner.result.report
+
+    design = window.document.design
+    rack = next(r for r in design.racks.values() if r.name == "A05")
+    window.scene.push(MoveRacksCommand(design, {rack.id: (rack.x + 0.6, rack.y)}))
+    wait_fresh(qtbot, window)
+    result = window.analysis_docks.runner.result
+    assert result.report.power_w == before.power_w  # the move changed no medium
+    assert _items(charts.power, pg.BarGraphItem) == power
+    assert _items(charts.ladder, pg.BarGraphItem) == ladder
+    assert charts.allreduce.getPlotItem().listDataItems() == curve
+
+    more = {**result.report.power_w, "switches": result.report.power_w["switches"] + 5e5}
+    charts.update_charts(dataclasses.replace(result.report, power_w=more), result.lengths)
+    redrawn = _items(charts.power, pg.BarGraphItem)
+    assert redrawn != power
+    assert sum(redrawn[0].opts["height"]) == pytest.approx(sum(power[0].opts["height"]) + 500)
+    assert _items(charts.ladder, pg.BarGraphItem) == ladder
     close_quietly(window)
