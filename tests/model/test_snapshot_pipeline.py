@@ -285,3 +285,34 @@ def test_snapshots_reuse_only_arrays_nothing_holds_and_equal_fresh_copies():
     # ...and the dropped snapshots' memory was copied into again.
     assert snapshots._buffers.reused > 0
     snapshots.close()
+
+
+def test_with_no_free_array_a_snapshot_shares_what_the_edit_left_as_it_was():
+    """The first edit after opening finds every array of the first snapshot held (by the first
+    analysis): the arrays a rack move did not change are then the first snapshot's own, the
+    changed ones copies, and none of them follows later edits."""
+    design = build("L")
+    plant = CablePlant(design)
+    snapshots = Snapshotter(design, plant)
+    _, first = snapshots.take()  # held, as the first analysis holds it
+    kept = {n: a.copy() for n, a in _plant_arrays(first).items()}
+    rack = next(r for r in design.racks.values() if design.links_of_racks([r.id]))
+    design.move_racks({rack.id: (rack.x + 1.2, rack.y)})
+    assert plant.refresh()  # the move changed some lengths
+    _, second = snapshots.take()
+    arrays = _plant_arrays(second)
+    shared = {n for n, a in arrays.items() if a is getattr(first, n)}
+    assert shared and len(shared) < len(arrays)  # most arrays shared, the changed ones copied
+    expected = {n: a.copy() for n, a in _plant_arrays(freeze_plant(plant, design)).items()}
+    for name, array in arrays.items():
+        assert np.array_equal(array, expected[name], equal_nan=True), name
+        assert not array.flags.writeable
+    for step in range(3):  # later edits and snapshots change neither snapshot
+        design.move_racks({rack.id: (rack.x + 2.0 + step, rack.y)})
+        plant.refresh()
+        snapshots.take()
+    for name, array in _plant_arrays(first).items():
+        assert np.array_equal(array, kept[name], equal_nan=True), name
+    for name, array in arrays.items():
+        assert np.array_equal(array, expected[name], equal_nan=True), name
+    snapshots.close()
