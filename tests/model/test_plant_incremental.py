@@ -87,3 +87,38 @@ def test_a_rack_move_recounts_only_the_components_of_its_links():
     build_plant(plant, cache=cache)
     assert 0 < cache.recounted_rows < len(plant.link_ids) / 2
     assert _plant_dict(build_plant(plant, cache=cache)) == _plant_dict(build_plant(plant))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(EDITS)
+def test_a_links_component_rows_follow_every_edit(edits):
+    """``component_of`` (kept from one refresh to the next while no edit relabels the cage
+    graph) always names the rows whose cages are joined to the link's, as a fresh plant does."""
+    design = _design()
+    plant = CablePlant(design)
+    plant.refresh()
+    removed = []
+    media = [m.id for m in plant.media]
+    for op, n, dx in edits:
+        racks, links = list(design.racks), list(design.links)
+        rack = design.racks[racks[n % len(racks)]]
+        if op in ("move", "far"):
+            design.move_racks({rack.id: (rack.x + dx, rack.y + (4 * dx if op == "far" else 0))})
+        elif op == "pin" and links:
+            link = design.links[links[n % len(links)]]
+            design.update_links([msgspec.structs.replace(link, medium=media[n % len(media)])])
+        elif op == "unlink" and links:
+            removed.append(design.remove_links([links[n % len(links)]]))
+        elif op == "restore" and removed:
+            design.restore(removed.pop())
+        plant.refresh()
+        if not plant.link_ids:
+            continue
+        fresh = CablePlant(design)
+        fresh.refresh()
+        for link_id in list(design.links)[n % 7 :: 7]:
+            mine = sorted(plant.link_ids[r] for r in plant.component_of(link_id).tolist())
+            theirs = sorted(fresh.link_ids[r] for r in fresh.component_of(link_id).tolist())
+            assert mine == theirs and link_id in mine
+        fresh.close()
+    plant.close()
