@@ -340,8 +340,7 @@ def choose_per_cage(
         # A cached labelling numbers components by a cage node (at XL 164k components among
         # 459k numbers): renumbered 0..C-1, every per-component array below is that much shorter.
         comp, ia, ib, n_nodes = local
-        present = np.bincount(comp, minlength=n_nodes) > 0
-        comp = (np.cumsum(present) - 1)[comp]
+        comp = unique_inverse(comp)[1]
     cage_spec = np.zeros(n_nodes, dtype=np.int64)
     cage_spec[ia], cage_spec[ib] = spec_a, spec_b
     shape, hub, leaf, leaves, cage_comp = component_shapes(comp, ia, ib, n_nodes)
