@@ -11,6 +11,7 @@ from pathlib import Path
 
 from cli import CliError
 from cli.export_common import add_policy_argument, load_and_route
+from cli.process_exit import is_own_process
 from cli.progress import Progress
 from model.bom import bom_totals
 from model.export import ExportError
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     # and ~40 middle ones that freed nothing.
     try:
         with collector_paused():
-            lines = export_bom(out, design, plant, progress.step)
+            lines = export_bom(out, design, plant, progress.step, fork=is_own_process())
     except ExportError as exc:
         raise CliError(str(exc)) from None
     progress.done()

@@ -34,10 +34,16 @@ def own_process() -> None:
     _owner_pid = os.getpid()
 
 
+def is_own_process() -> bool:
+    """Whether this is the process ``main.py`` started (not a test's, the editor's or a child's):
+    one that runs one command on one thread, and may fork (:mod:`model.forked_call`)."""
+    return _owner_pid is not None and _owner_pid == os.getpid()
+
+
 def keep_until_exit(*objects: object) -> None:
     """Keep ``objects`` until the process exits, when this is ``main.py``'s process (a child
     forked from it has another id, and keeps nothing: it may live on and load many designs)."""
-    if _owner_pid is not None and _owner_pid == os.getpid():
+    if is_own_process():
         _kept.extend(objects)
 
 

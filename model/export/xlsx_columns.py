@@ -274,29 +274,37 @@ def column_heads(columns: Sequence, n: int) -> list[list]:
     return out
 
 
-def column_chunks(
-    columns: Sequence, start: int, strings: dict[str, int], chunk_rows: int
-) -> Iterator[bytes]:
-    """The ``<row>`` elements of a plain sheet given column by column, its first row numbered
-    ``start``, ``chunk_rows`` rows at a time; repeated text goes into ``strings`` (the shared
-    strings, text -> index, new texts added at the end). A column may be a
+class SheetRows:
+    """The rows of a plain sheet given column by column, each column looked at once (its
+    repeated text added to the shared strings ``strings``: text -> index, new texts at the
+    end), its first row numbered ``start``. :meth:`chunks` gives the ``<row>`` elements of any
+    row range from that alone: once made, the shared strings are known, and parts of the sheet
+    may be encoded apart (in another process) and laid one after another. A column may be a
     :class:`CodedColumns` (several sheet columns, formatted once per distinct row)."""
-    if not columns or not len(columns[0]):
-        return
-    n = len(columns[0])
-    encoded: list = []
-    width = 0
-    for values in columns:
-        if isinstance(values, CodedColumns):
-            letters = [get_column_letter(width + j + 1).encode() for j in range(values.width)]
-            encoded.append(_CodedGroup(values, strings, letters))
-            width += values.width
-        else:
-            width += 1
-            encoded.append(_Column(values, strings))
-    letters = [get_column_letter(c + 1).encode() for c in range(width)]
-    for first in range(0, n, chunk_rows):
-        last = min(first + chunk_rows, n)
+
+    def __init__(self, columns: Sequence, start: int, strings: dict[str, int]) -> None:
+        self.count = len(columns[0]) if columns else 0
+        self.start = start
+        self._encoded: list = []
+        width = 0
+        for values in columns if self.count else ():
+            if isinstance(values, CodedColumns):
+                letters = [get_column_letter(width + j + 1).encode() for j in range(values.width)]
+                self._encoded.append(_CodedGroup(values, strings, letters))
+                width += values.width
+            else:
+                width += 1
+                self._encoded.append(_Column(values, strings))
+        self._letters = [get_column_letter(c + 1).encode() for c in range(width)]
+
+    def chunks(self, first: int, last: int, chunk_rows: int) -> Iterator[bytes]:
+        """The ``<row>`` elements of rows ``first:last`` (of the columns), ``chunk_rows`` at a
+        time."""
+        for at in range(first, last, chunk_rows):
+            yield self._chunk(at, min(at + chunk_rows, last))
+
+    def _chunk(self, first: int, last: int) -> bytes:
+        start, letters = self.start, self._letters
         numbers = "\x00".join(map(str, range(start + first, start + last))).encode()
         opens = (b'<row r="' + numbers.replace(b"\x00", b'">\x00</row><row r="') + b'">').split(
             b"\x00"
@@ -304,7 +312,7 @@ def column_chunks(
         lanes: list[list[bytes]] = [opens]
         gap: list[int] = []  # rows (in the chunk) where the previous column has no cell
         c = 0  # sheet column of the next cell
-        for column in encoded:
+        for column in self._encoded:
             if isinstance(column, _CodedGroup):
                 cells, skip = column.cells(first, last, gap, start + first)
                 c += len(column.letters)
@@ -319,7 +327,15 @@ def column_chunks(
             gap = skip
         # Row by row, then the rows: a quarter of the time of one join over every cell (the
         # short joins stay in the cache)
-        yield b"".join(map(_JOIN, zip(*lanes, strict=True))) + b"</row>"
+        return b"".join(map(_JOIN, zip(*lanes, strict=True))) + b"</row>"
+
+
+def column_chunks(
+    columns: Sequence, start: int, strings: dict[str, int], chunk_rows: int
+) -> Iterator[bytes]:
+    """All rows of :class:`SheetRows` of ``columns``, ``chunk_rows`` at a time."""
+    rows = SheetRows(columns, start, strings)
+    return rows.chunks(0, rows.count, chunk_rows)
 
 
 def columns_xml(

@@ -82,6 +82,18 @@ def deflate_member(
     return member
 
 
+def concatenated(first: Member, second: Member) -> Member:
+    """The member ``first`` followed by the bytes of ``second`` (two halves of one member,
+    deflated apart by :func:`deflate_member`): ``first``'s parts without its empty final block,
+    then ``second``'s, one deflate stream as the parts of one member are; the CRC-32 of the
+    whole from the two (zlib's ``crc32_combine``), without reading a byte again."""
+    if first.parts[-1:] != [_FINAL_BLOCK]:
+        raise ValueError(f"{first.name}: not a member made by deflate_member")
+    crc = isal_zlib.crc32_combine(first.crc, second.crc, second.size)
+    parts = [*first.parts[:-1], *second.parts]
+    return Member(first.name, first.date_time, crc, first.size + second.size, parts)
+
+
 def small_member(name: str, content: bytes, level: int, date_time=None) -> Member:
     """A member deflated on this thread (the few kilobytes of a workbook's other parts)."""
     member = Member(name) if date_time is None else Member(name, tuple(date_time))

@@ -8,10 +8,11 @@ import zipfile
 
 import numpy as np
 import openpyxl
+import pytest
 
 from model.export import xlsx_columns, xlsx_writer
 from model.export.xlsx_writer import Sheet, workbook_bytes
-from model.export.zip_deflate import deflate_member, small_member, zip_bytes
+from model.export.zip_deflate import concatenated, deflate_member, small_member, zip_bytes
 
 
 def _read_back(columns, monkeypatch, chunk_rows=3):
@@ -72,6 +73,19 @@ def test_parallel_deflate_chunks_make_one_valid_member():
     assert archive.read("big.xml") == b"".join(chunks)
     assert archive.read("small.txt") == b"hello"
     assert archive.read("empty.xml") == b""
+
+
+def test_two_halves_deflated_apart_make_the_member_of_the_whole():
+    """``concatenated``: the halves of a sheet encoded in two processes are one member."""
+    chunks = [bytes([65 + i % 26]) * 30_000 + b"%d" % i for i in range(7)]
+    whole = deflate_member("s.xml", iter(chunks), 1)
+    first = deflate_member("s.xml", iter(chunks[:3]), 1)
+    joined = concatenated(first, deflate_member("s.xml", iter(chunks[3:]), 1))
+    assert (joined.crc, joined.size, joined.parts) == (whole.crc, whole.size, whole.parts)
+    archive = zipfile.ZipFile(io.BytesIO(zip_bytes([joined])))
+    assert archive.testzip() is None and archive.read("s.xml") == b"".join(chunks)
+    with pytest.raises(ValueError):
+        concatenated(small_member("t.xml", b"x", 1), first)
 
 
 def _coded(rows: list[tuple], codes: list[int], width: int):

@@ -1,0 +1,114 @@
+"""A function run in a forked child gives what the same call gives in process
+(model/forked_call), and nothing is lost when the child fails, dies or is no longer wanted.
+
+Each case runs in a fresh interpreter: pytest's own process has other threads (and must never
+fork), so :func:`can_fork` would rightly refuse there and nothing would be forked.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+_PRELUDE = (
+    "import os, sys, time, threading\n"
+    "from model.forked_call import ForkedCall, can_fork\n"
+    "parent = os.getpid()\n"
+)
+
+
+def _run(code: str) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", _PRELUDE + code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def test_the_child_computes_the_value_and_the_parent_reads_it_back():
+    out = _run(
+        "call = ForkedCall(lambda: (os.getpid(), [n * n for n in range(100_000)]), fork=True)\n"
+        "pid, squares = call.result()\n"
+        "print(can_fork(), call.forked, pid != parent, squares == [n * n for n in range(100_000)])\n"
+    )
+    assert out == ["True", "True", "True", "True"]
+
+
+def test_without_fork_the_function_runs_here_when_its_result_is_asked_for():
+    out = _run(
+        "calls = []\n"
+        "call = ForkedCall(lambda: calls.append(os.getpid()) or 'v', fork=False)\n"
+        "before = list(calls)\n"
+        "print(call.forked, before, call.result(), calls == [parent])\n"
+    )
+    assert out == ["False", "[]", "v", "True"]
+
+
+def test_a_process_with_another_thread_does_not_fork():
+    """A second thread may hold a lock at the fork that no thread of the child would release."""
+    out = _run(
+        "stop = threading.Event()\n"
+        "threading.Thread(target=stop.wait).start()\n"
+        "call = ForkedCall(os.getpid, fork=True)\n"
+        "print(can_fork(), call.forked, call.result() == parent)\n"
+        "stop.set()\n"
+    )
+    assert out == ["False", "False", "True"]
+
+
+def test_an_error_in_the_child_is_raised_from_the_parent_s_own_run():
+    """The child's exception is not carried over: the parent runs the function again and its
+    own call raises, with a traceback of this process."""
+    out = _run(
+        "def fail():\n"
+        "    raise ValueError(f'bad input in {os.getpid()}')\n"
+        "call = ForkedCall(fail, fork=True)\n"
+        "try:\n"
+        "    call.result()\n"
+        "except ValueError as exc:\n"
+        "    print(call.forked, str(exc) == f'bad input in {parent}')\n"
+    )
+    assert out == ["True", "True"]
+
+
+def test_a_child_that_dies_or_cannot_send_its_result_costs_only_time():
+    out = _run(
+        "def dies():\n"
+        "    if os.getpid() != parent:\n"
+        "        os._exit(3)\n"
+        "    return 'done_here'\n"
+        "def unpicklable():\n"
+        "    return (os.getpid(), lambda: None)\n"
+        "died = ForkedCall(dies, fork=True)\n"
+        "odd = ForkedCall(unpicklable, fork=True)\n"
+        "print(died.forked, died.result(), odd.forked, odd.result()[0] == parent)\n"
+    )
+    assert out == ["True", "done_here", "True", "True"]
+
+
+def test_a_cancelled_child_is_stopped_and_reaped_at_once():
+    """Leaving the ``with`` block without the result (the parent's half failed) kills the child
+    and leaves no zombie behind."""
+    out = _run(
+        "start = time.monotonic()\n"
+        "try:\n"
+        "    with ForkedCall(lambda: time.sleep(60), fork=True) as call:\n"
+        "        child = call._pid\n"
+        "        raise KeyError('the parent half failed')\n"
+        "except KeyError:\n"
+        "    pass\n"
+        "try:\n"
+        "    os.waitpid(child, os.WNOHANG)\n"
+        "    reaped = False\n"
+        "except ChildProcessError:\n"
+        "    reaped = True\n"
+        "print(call.forked, reaped, time.monotonic() - start < 10)\n"
+    )
+    assert out == ["True", "True", "True"]
