@@ -74,7 +74,10 @@ class ForkedCall(Generic[T]):
         """The function's value: the child's when it gave one, else the function run here."""
         if self._pid is None:
             return self._fn()
-        with os.fdopen(self._read_fd, "rb") as pipe:
+        # The pipe is the file object's from here: closed by it even if the read is broken off
+        # (Ctrl-C), when cancel() then only stops and reaps the child.
+        read_fd, self._read_fd = self._read_fd, -1
+        with os.fdopen(read_fd, "rb") as pipe:
             payload = pipe.read()  # all of it: the child writes only once it is done
         _pid, wait_status = os.waitpid(self._pid, 0)
         self._pid = None
@@ -92,8 +95,10 @@ class ForkedCall(Generic[T]):
             return
         os.kill(self._pid, signal.SIGKILL)
         os.waitpid(self._pid, 0)
-        os.close(self._read_fd)
         self._pid = None
+        if self._read_fd >= 0:
+            os.close(self._read_fd)
+            self._read_fd = -1
 
     def __enter__(self) -> ForkedCall[T]:
         return self

@@ -112,3 +112,28 @@ def test_a_cancelled_child_is_stopped_and_reaped_at_once():
         "print(call.forked, reaped, time.monotonic() - start < 10)\n"
     )
     assert out == ["True", "True", "True"]
+
+
+def test_a_result_broken_off_by_ctrl_c_still_stops_the_child():
+    """Ctrl-C while the parent waits for the child's result: the interrupt reaches the caller,
+    the child is killed and reaped, and no descriptor is closed twice."""
+    out = _run(
+        "import signal\n"
+        "signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt))\n"
+        "try:\n"
+        "    with ForkedCall(lambda: time.sleep(60), fork=True) as call:\n"
+        "        child = call._pid\n"
+        "        signal.setitimer(signal.ITIMER_REAL, 0.3)\n"
+        "        call.result()\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted')\n"
+        "try:\n"
+        "    os.waitpid(child, os.WNOHANG)\n"
+        "except ChildProcessError:\n"
+        "    print('reaped')\n"
+        "r, w = os.pipe()\n"
+        "call.cancel()\n"
+        "os.write(w, b'x')\n"
+        "print(os.read(r, 1) == b'x')\n"
+    )
+    assert out == ["interrupted", "reaped", "True"]
