@@ -31,8 +31,8 @@ from gui.panels.links_model import TIER_NAMES
 from gui.plant_feed import PlantUpdate, feed_for
 from model.analysis import Report
 from model.analysis.analyzer import Analyzer
+from model.analysis.tray_fill import medium_bundle_group
 from model.cabling import CablePlant
-from model.catalog import medium_group
 from model.changes import Change, ChangeKind
 from model.design import Design
 from model.length_histogram import LengthHistogram, length_histogram
@@ -107,9 +107,7 @@ class _Job(QRunnable):
                 work.design, work.plant, work.changes, work.changed_links
             )
             bundles = (
-                self.analyzer.cables_by_tray(lambda m: medium_group(m.kind))
-                if work.plant is not None
-                else {}
+                self.analyzer.cables_by_tray(medium_bundle_group) if work.plant is not None else {}
             )
             lengths = length_histogram(work.plant) if work.plant is not None else None
             tiers = self.analyzer.tier_codes(TIER_NAMES)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QPointF, QRect, QRectF, QSize, Qt
@@ -23,6 +24,7 @@ from gui import style
 from gui.canvas.scene import MAX_LINK_ITEMS, HallScene
 from gui.plant_feed import close_feed
 from gui.png_file import png_bytes
+from model.analysis.tray_fill import PlanTrayFigures
 from model.cabling import CablePlant
 from model.design import Design
 from model.fileio import DesignFileError, write_atomic
@@ -41,9 +43,14 @@ def render_design(
     show_links: bool = True,
     title_block: bool = True,
     printer=None,
+    tray_figures: Callable[[], PlanTrayFigures] | None = None,
 ) -> Path | None:
     """Draw ``design`` into ``out`` (format from the extension), or onto ``printer`` (a
     QPrinter, the page fitted as for a PDF) when given. Needs a QApplication.
+
+    ``tray_figures``: gives the bundles and fill of ``plant`` (``plan_tray_figures``), asked
+    for once the scene is built: the command line counts them in a forked child meanwhile.
+    Without it the scene counts them itself.
 
     With ``title_block`` a strip under the plan carries the medium legend, a scale bar in
     metres, the design name, today's date and the rack, GPU, device and link counts."""
@@ -56,7 +63,9 @@ def render_design(
     # collections walking them (XL: ~0.1 s of a render). Nothing outlives the render but the
     # picture, and the collector runs again as before once it is written.
     with collector_paused():
-        return _render(design, out, suffix, width_px, plant, show_links, title_block, printer)
+        return _render(
+            design, out, suffix, width_px, plant, show_links, title_block, printer, tray_figures
+        )
 
 
 def _render(
@@ -68,6 +77,7 @@ def _render(
     show_links: bool,
     title_block: bool,
     printer,
+    tray_figures: Callable[[], PlanTrayFigures] | None,
 ) -> Path | None:
     """:func:`render_design` once its arguments are checked (``suffix``: the format, or
     "printer")."""
@@ -77,8 +87,11 @@ def _render(
     plant = CablePlant(design) if own_plant else plant
     stack = QUndoStack()
     scene = HallScene(design, stack, plant, picture=True)
-    scene.tray_load.fill_wanted = scene.show_tray_fill  # the fill tint shows only when shown
-    scene.tray_load.run_to_end()
+    if tray_figures is not None:
+        scene.tray_load.take_figures(tray_figures())
+    else:
+        scene.tray_load.fill_wanted = scene.show_tray_fill  # the fill tint shows only when shown
+        scene.tray_load.run_to_end()
     if show_links and len(design.links) <= MAX_LINK_ITEMS:
         scene.show_links(design.links)
     source = _room_for_row_labels(scene, scene.hall_rect().adjusted(-0.5, -0.5, 0.5, 0.5), width_px)

@@ -25,8 +25,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from gui import style
 from gui.plant_feed import PlantUpdate, feed_for
-from model.analysis.tray_fill import TrayFill
-from model.catalog import medium_group
+from model.analysis.tray_fill import PlanTrayFigures, TrayFill, medium_bundle_group
 from model.changes import Change, ChangeKind
 from model.geometry import polyline_between
 
@@ -38,10 +37,6 @@ GROUP_COLOR = {
     "none": style.NO_MEDIUM_COLOR,
 }
 _RECOUNT_ALL = {ChangeKind.LINKS_ADDED, ChangeKind.LINKS_REMOVED}  # plant rows renumbered
-
-
-def _group(medium) -> str:
-    return medium_group(medium.kind)
 
 
 class TrayLoad(QObject):
@@ -166,7 +161,9 @@ class TrayLoad(QObject):
         """Bundles of the links of the fabric layers shown (from the live, refreshed plant)."""
         if self.feed is not None:
             self.feed.ensure_fresh()
-        return self._tray_fill.cables_by_tray(self.plant, _group, rows=self._visible_rows())
+        return self._tray_fill.cables_by_tray(
+            self.plant, medium_bundle_group, rows=self._visible_rows()
+        )
 
     def stop(self) -> None:
         self._timer.stop()
@@ -184,6 +181,13 @@ class TrayLoad(QObject):
     def run_to_end(self) -> None:
         """Count synchronously (headless render, tests)."""
         self._count()
+
+    def take_figures(self, figures: PlanTrayFigures) -> None:
+        """Show figures counted elsewhere (a headless render's, counted in a forked child while
+        the scene was built) instead of counting: every layer shown, no count pending."""
+        self._timer.stop()
+        self.fill, self.counts, self.used = figures.fill, figures.counts, figures.used
+        self.updated.emit()
 
     def _stop_listening(self) -> None:
         if self.feed is not None and self._listening:
@@ -212,7 +216,7 @@ class TrayLoad(QObject):
         self.counts = (
             self._visible_counts()
             if self.link_shown()
-            else self._tray_fill.cables_by_tray(self.plant, _group)
+            else self._tray_fill.cables_by_tray(self.plant, medium_bundle_group)
         )
         self.used = self._used_stretches()
         self.last_count_s = time.perf_counter() - started

@@ -30,6 +30,7 @@ from itertools import pairwise
 import numpy as np
 
 from model.arrays import unique_sorted
+from model.catalog import medium_group
 from model.design import Design
 from model.structured_catalog import structured_catalog
 
@@ -451,6 +452,33 @@ class TrayFill:
                 corner_radius_mm=tray_class.corner_radius_mm if tray_class else math.inf,
             )
         return out
+
+
+def medium_bundle_group(medium) -> str:
+    """The bundle a cable of ``medium`` is drawn in (copper, fibre …: its kind's group)."""
+    return medium_group(medium.kind)
+
+
+@dataclass(frozen=True)
+class PlanTrayFigures:
+    """What a plan shows along the trays: fill ratio per tray, cables per tray and bundle group,
+    and per tray the stretches some cable runs along (see :class:`TrayFill`)."""
+
+    fill: dict[str, float]
+    counts: dict[str, dict[str, int]]
+    used: dict[str, list[tuple[float, float]]]
+
+
+def plan_tray_figures(design: Design, plant) -> PlanTrayFigures:
+    """:class:`PlanTrayFigures` of every cable of the refreshed ``plant``, from one full count:
+    the figures the canvas's own count gives when every layer is shown (a headless picture)."""
+    fill_counter = TrayFill()
+    fill = fill_counter.update(design, plant, None)
+    return PlanTrayFigures(
+        fill,
+        fill_counter.cables_by_tray(plant, medium_bundle_group),
+        fill_counter.used_stretches(plant),
+    )
 
 
 def _sweep(span_route, span_tray, s0, s1, per_route) -> dict[int, tuple[float, float]]:
