@@ -3,8 +3,6 @@ is built (cli/render_command): the picture is the one the scene's own count give
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 from PySide6.QtGui import QImage
@@ -13,6 +11,7 @@ from gui.render import render_design
 from model.analysis.tray_fill import plan_tray_figures
 from model.cabling import CablePlant
 from model.fileio import load_design
+from tests.forked_runs import main_py_forks
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "resources" / "examples" / "superpod-4su.hall.json"
@@ -34,32 +33,10 @@ def test_the_counts_of_a_picture_are_the_canvas_s_own(qapp):
 
 def test_main_py_s_forked_picture_is_the_in_process_one(qapp, tmp_path):
     forked_png = tmp_path / "forked.png"
-    code = (
-        "import runpy, sys\n"
-        "from model import forked_call\n"
-        "made = []\n"
-        "class Recorded(forked_call.ForkedCall):\n"
-        "    def __init__(self, fn, fork):\n"
-        "        super().__init__(fn, fork)\n"
-        "        made.append(self.forked)\n"
-        "forked_call.ForkedCall = Recorded\n"
-        f"sys.argv = ['main.py', 'render', {str(EXAMPLE)!r}, '-o', {str(forked_png)!r}]\n"
-        "try:\n"
-        "    runpy.run_path('main.py', run_name='__main__')\n"
-        "except SystemExit as exc:\n"
-        "    print('exit', exc.code)\n"
-        "print('forked', made)\n"
+    assert main_py_forks(["render", str(EXAMPLE), "-o", str(forked_png)]) == (
+        "exit 0",
+        "forked [True]",
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**__import__("os").environ, "QT_QPA_PLATFORM": "offscreen"},
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[-2:] == ["exit 0", "forked [True]"]
     here_png = tmp_path / "here.png"
     render_design(load_design(EXAMPLE), here_png, 1800)  # its own plant and count
     forked, here = QImage(str(forked_png)), QImage(str(here_png))

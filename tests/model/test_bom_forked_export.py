@@ -3,14 +3,13 @@ writes the workbook an in-process export writes, sheet for sheet."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
 from model.cabling import CablePlant
 from model.export.bom_export import export_bom
 from model.fileio import load_design
+from tests.forked_runs import main_py_forks, run_recording_forks
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "resources" / "examples" / "superpod-4su.hall.json"
@@ -24,29 +23,11 @@ def _members(path: Path) -> dict[str, bytes]:
 
 def test_main_py_s_forked_workbook_is_the_in_process_one(tmp_path):
     forked_out = tmp_path / "forked.xlsx"
-    # main.py through its __main__ block, with every ForkedCall it makes recorded.
-    code = (
-        "import runpy, sys\n"
-        "from model import forked_call\n"
-        "made = []\n"
-        "class Recorded(forked_call.ForkedCall):\n"
-        "    def __init__(self, fn, fork):\n"
-        "        super().__init__(fn, fork)\n"
-        "        made.append(self.forked)\n"
-        "forked_call.ForkedCall = Recorded\n"
-        f"sys.argv = ['main.py', 'bom', {str(EXAMPLE)!r}, '-o', {str(forked_out)!r}]\n"
-        "try:\n"
-        "    runpy.run_path('main.py', run_name='__main__')\n"
-        "except SystemExit as exc:\n"
-        "    print('exit', exc.code)\n"
-        "print('forked', made)\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
     # The BOM half forked; a schedule sheet under two chunks a half (40,000 rows) is not split.
-    assert done.stdout.splitlines()[-2:] == ["exit 0", "forked [True, False]"]
+    assert main_py_forks(["bom", str(EXAMPLE), "-o", str(forked_out)]) == (
+        "exit 0",
+        "forked [True, False]",
+    )
 
     design = load_design(EXAMPLE)
     plant = CablePlant(design)
@@ -60,17 +41,10 @@ def test_a_plain_sheet_half_encoded_in_a_child_is_the_sheet_encoded_here():
     a forked child: the same XML and shared strings, and a valid archive."""
     code = (
         "import hashlib, io, zipfile\n"
-        "from model import forked_call\n"
         "from model.export import xlsx_writer\n"
         "from model.export.csv_writer import CodedColumns\n"
         "from model.export.xlsx_writer import Sheet, workbook_bytes\n"
         "import numpy as np\n"
-        "made = []\n"
-        "class Recorded(forked_call.ForkedCall):\n"
-        "    def __init__(self, fn, fork):\n"
-        "        super().__init__(fn, fork)\n"
-        "        made.append(self.forked)\n"
-        "forked_call.ForkedCall = Recorded\n"
         "xlsx_writer._CHUNK_ROWS = 7\n"
         "n = 100\n"
         "coded = CodedColumns([('a', 1.5), ('b', None)], np.arange(n) % 2, 2)\n"
@@ -84,9 +58,5 @@ def test_a_plain_sheet_half_encoded_in_a_child_is_the_sheet_encoded_here():
         "here, there = workbook_bytes([sheet]), workbook_bytes([sheet], fork=True)\n"
         "print(made, members(here) == members(there), len(members(here)))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    made, same, count = done.stdout.rsplit(None, 2)
+    made, same, count = run_recording_forks(code)[-1].rsplit(None, 2)
     assert (made, same) == ("[False, True]", "True") and int(count) > 5

@@ -7,11 +7,7 @@ fork), so :func:`can_fork` would rightly refuse there and nothing would be forke
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.forked_runs import run_recording_forks
 
 _PRELUDE = (
     "import os, sys, time, threading\n"
@@ -21,15 +17,8 @@ _PRELUDE = (
 
 
 def _run(code: str) -> list[str]:
-    done = subprocess.run(
-        [sys.executable, "-c", _PRELUDE + code],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout.split()
+    """The words ``code`` prints, run after ``_PRELUDE`` in a fresh interpreter."""
+    return " ".join(run_recording_forks(_PRELUDE + code)).split()
 
 
 def test_the_child_computes_the_value_and_the_parent_reads_it_back():
