@@ -36,9 +36,18 @@ _FAILED = 1  # the child's exit status when its function raised or its result di
 
 
 def can_fork() -> bool:
-    """Whether this process may fork now: the platform has ``fork`` and no other Python thread
-    runs (a thread the interpreter knows of; the caller vouches for native ones)."""
-    return hasattr(os, "fork") and threading.active_count() == 1
+    """Whether this process may fork now, and gains by it: the platform has ``fork``, no other
+    Python thread runs (a thread the interpreter knows of; the caller vouches for native ones)
+    and the process may run on two cores or more (on one, a child only adds its copy-on-write
+    faults and the work it repeats)."""
+    return hasattr(os, "fork") and threading.active_count() == 1 and usable_cores() > 1
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the platform tells it)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 class ForkedCall(Generic[T]):

@@ -8,7 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from model.forked_call import usable_cores
+
 ROOT = Path(__file__).resolve().parents[1]
+
+# A process on one core does not fork (model.forked_call.can_fork): nothing to test there.
+needs_two_cores = pytest.mark.skipif(usable_cores() < 2, reason="forks only with two cores")
 
 # Prepended to a test's code: ``made`` gets each ForkedCall's ``forked`` as it is made.
 _RECORD_FORKS = (

@@ -11,7 +11,7 @@ from gui.render import render_design
 from model.analysis.tray_fill import plan_tray_figures
 from model.cabling import CablePlant
 from model.fileio import load_design
-from tests.forked_runs import main_py_forks
+from tests.forked_runs import main_py_forks, needs_two_cores
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "resources" / "examples" / "superpod-4su.hall.json"
@@ -31,6 +31,7 @@ def test_the_counts_of_a_picture_are_the_canvas_s_own(qapp):
     load.stop()
 
 
+@needs_two_cores
 def test_main_py_s_forked_picture_is_the_in_process_one(qapp, tmp_path):
     forked_png = tmp_path / "forked.png"
     assert main_py_forks(["render", str(EXAMPLE), "-o", str(forked_png)]) == (

@@ -9,7 +9,7 @@ from pathlib import Path
 from model.cabling import CablePlant
 from model.export.bom_export import export_bom
 from model.fileio import load_design
-from tests.forked_runs import main_py_forks, run_recording_forks
+from tests.forked_runs import main_py_forks, needs_two_cores, run_recording_forks
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "resources" / "examples" / "superpod-4su.hall.json"
@@ -21,6 +21,7 @@ def _members(path: Path) -> dict[str, bytes]:
         return {n: book.read(n) for n in book.namelist() if n != "docProps/core.xml"}
 
 
+@needs_two_cores
 def test_main_py_s_forked_workbook_is_the_in_process_one(tmp_path):
     forked_out = tmp_path / "forked.xlsx"
     # The BOM half forked; a schedule sheet under two chunks a half (40,000 rows) is not split.
@@ -36,6 +37,7 @@ def test_main_py_s_forked_workbook_is_the_in_process_one(tmp_path):
     assert lines and _members(forked_out) == _members(here_out)
 
 
+@needs_two_cores
 def test_a_plain_sheet_half_encoded_in_a_child_is_the_sheet_encoded_here():
     """The schedule's sheet split at a chunk boundary, its second half encoded and deflated in
     a forked child: the same XML and shared strings, and a valid archive."""

@@ -7,7 +7,11 @@ fork), so :func:`can_fork` would rightly refuse there and nothing would be forke
 
 from __future__ import annotations
 
-from tests.forked_runs import run_recording_forks
+import os
+
+import pytest
+
+from tests.forked_runs import needs_two_cores, run_recording_forks
 
 _PRELUDE = (
     "import os, sys, time, threading\n"
@@ -21,6 +25,7 @@ def _run(code: str) -> list[str]:
     return " ".join(run_recording_forks(_PRELUDE + code)).split()
 
 
+@needs_two_cores
 def test_the_child_computes_the_value_and_the_parent_reads_it_back():
     out = _run(
         "call = ForkedCall(lambda: (os.getpid(), [n * n for n in range(100_000)]), fork=True)\n"
@@ -52,6 +57,18 @@ def test_a_process_with_another_thread_does_not_fork():
     assert out == ["False", "False", "True"]
 
 
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="no CPU affinity here")
+def test_a_process_on_one_core_does_not_fork():
+    """On one core a child would only add its copy-on-write faults: the call runs here."""
+    out = _run(
+        "os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})\n"
+        "call = ForkedCall(os.getpid, fork=True)\n"
+        "print(can_fork(), call.forked, call.result() == parent)\n"
+    )
+    assert out == ["False", "False", "True"]
+
+
+@needs_two_cores
 def test_an_error_in_the_child_is_raised_from_the_parent_s_own_run():
     """The child's exception is not carried over: the parent runs the function again and its
     own call raises, with a traceback of this process."""
@@ -67,6 +84,7 @@ def test_an_error_in_the_child_is_raised_from_the_parent_s_own_run():
     assert out == ["True", "True"]
 
 
+@needs_two_cores
 def test_a_child_that_dies_or_cannot_send_its_result_costs_only_time():
     out = _run(
         "def dies():\n"
@@ -82,6 +100,7 @@ def test_a_child_that_dies_or_cannot_send_its_result_costs_only_time():
     assert out == ["True", "done_here", "True", "True"]
 
 
+@needs_two_cores
 def test_a_cancelled_child_is_stopped_and_reaped_at_once():
     """Leaving the ``with`` block without the result (the parent's half failed) kills the child
     and leaves no zombie behind."""
@@ -103,6 +122,7 @@ def test_a_cancelled_child_is_stopped_and_reaped_at_once():
     assert out == ["True", "True", "True"]
 
 
+@needs_two_cores
 def test_a_result_broken_off_by_ctrl_c_still_stops_the_child():
     """Ctrl-C while the parent waits for the child's result: the interrupt reaches the caller,
     the child is killed and reaped, and no descriptor is closed twice."""
