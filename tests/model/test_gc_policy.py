@@ -61,3 +61,32 @@ def test_loading_a_design_runs_no_collection_over_what_it_built(collector_state,
     # At most the settle's own full collection (of what an earlier design left, when one was
     # frozen before), never an automatic young one over the new design.
     assert collections in ([], [2])
+
+
+def test_records_are_not_tracked_and_a_dropped_design_is_freed_without_a_collection(
+    collector_state, tmp_path
+):
+    """Racks, devices and links are structs the collector does not track (``gc=False``): they
+    hold only strings, numbers and containers of them, so they cannot make a cycle, and at XL a
+    full collection that walked the 393k links took 0.24 s of opening the file in the editor
+    (0.05 s without them). The premise is checked here: a loaded and edited design, records
+    removed and restored included, is freed by reference counting alone."""
+    import weakref
+
+    from model.fileio import load_design, save_design
+    from model.generate import generate
+
+    path = tmp_path / "pod.hall.json"
+    save_design(generate("fat-tree", k=4), path)
+    gc.disable()
+    design = load_design(path)
+    records = [*design.racks.values(), *design.devices.values(), *design.links.values()]
+    assert records and not any(gc.is_tracked(record) for record in records)
+    rack = next(iter(design.racks.values()))
+    design.move_racks({rack.id: (rack.x + 0.6, rack.y)})
+    removed = design.delete([next(iter(design.devices))])
+    design.restore(removed)
+    gc.collect()  # nothing made before the design is left for the check below
+    dropped = weakref.ref(design)
+    del design, records, rack, removed
+    assert dropped() is None
