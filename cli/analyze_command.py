@@ -7,6 +7,7 @@ import json
 
 from cli import load_or_refuse
 from cli.export_common import add_policy_argument
+from cli.process_exit import no_collection_until_exit
 from cli.progress import Progress
 
 
@@ -39,6 +40,7 @@ def cable_plant(design, policy: str | None = None):
 def run(args: argparse.Namespace) -> int:
     from model.analysis import analyze
 
+    no_collection_until_exit()  # one load, route and analysis, then the exit
     progress = Progress("analyze")
     try:
         design = load_or_refuse(args.file)  # unreadable files are refused there too

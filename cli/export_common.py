@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cli import load_or_refuse
-from cli.process_exit import keep_until_exit
+from cli.process_exit import keep_until_exit, no_collection_until_exit
 from model.cabling import CablePlant
 from model.design import Design
 
@@ -23,6 +23,7 @@ def add_policy_argument(parser) -> None:
 def load_and_route(path: str, policy: str | None = None) -> tuple[Design, CablePlant]:
     """The design at ``path`` and its cable plant (under ``policy`` when given); both kept
     until ``main.py``'s process exits, as :func:`cli.load_or_refuse` keeps the design."""
+    no_collection_until_exit()  # a one-shot export: see cli.process_exit
     design = load_or_refuse(path)
     plant = CablePlant(design, policy)
     keep_until_exit(plant)

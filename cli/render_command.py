@@ -38,6 +38,9 @@ def run(args) -> int:
         raise CliError(f"cannot write elevations to {args.output.name}: use .pdf")
     if not 100 <= args.width <= 20000:
         raise CliError("--width must be between 100 and 20000 pixels")
+    from cli.process_exit import no_collection_until_exit
+
+    no_collection_until_exit()  # one load and picture, then the exit
     design = load_or_refuse(args.file)
     if args.elevations:
         app = _application()  # noqa: F841 - kept: the sheets' scenes need an application

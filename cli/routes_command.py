@@ -19,7 +19,7 @@ import numpy as np
 
 from cli import load_or_refuse
 from cli.export_common import add_policy_argument
-from cli.process_exit import keep_until_exit
+from cli.process_exit import keep_until_exit, no_collection_until_exit
 from cli.progress import Progress
 from model.cabling import CablePlant
 from model.cages import CAGE_STRIDE, cage_view
@@ -35,6 +35,7 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    no_collection_until_exit()  # one load, route and report, then the exit
     progress = Progress("routes")
     design = load_or_refuse(args.file)
     progress.step("loaded")
