@@ -117,8 +117,8 @@ def test_main_py_exits_with_the_command_s_code_and_output():
 
 
 def test_main_py_s_one_shot_commands_run_no_automatic_collection(tmp_path):
-    """``schedule``, ``bom`` and ``analyze``, run as ``main.py``: no collection from the load to the exit
-    (one over the export's leftovers cost 0.12-0.19 s at XL), the collector left off."""
+    """``schedule``, ``bom`` and ``analyze``, run as ``main.py``: no collection from the load
+    to the exit (one over an export's leftovers cost 0.12-0.19 s at XL), the collector off."""
     for argv in (
         ["schedule", str(EXAMPLE), "-o", str(tmp_path / "s.csv")],
         ["bom", str(EXAMPLE), "-o", str(tmp_path / "b.xlsx")],
