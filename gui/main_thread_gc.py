@@ -17,6 +17,8 @@ import gc
 
 from PySide6.QtCore import QCoreApplication, QObject, QTimer
 
+from model.gc_policy import design_building
+
 COLLECTOR_NAME = "hallwright-main-thread-gc"
 INTERVAL_MS = 1000  # as pyqtgraph's; a tick with nothing over threshold costs microseconds
 
@@ -35,7 +37,10 @@ class MainThreadCollector(QObject):
         self.timer.start(INTERVAL_MS)
 
     def collect_due(self) -> None:
-        """Collect the generations whose allocation counts passed their thresholds."""
+        """Collect the generations whose allocation counts passed their thresholds (none while
+        a worker builds a design: model.gc_policy.design_building)."""
+        if design_building():
+            return
         count0, count1, count2 = gc.get_count()
         if count0 > self.threshold[0]:
             gc.collect(0)

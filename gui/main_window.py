@@ -3,6 +3,7 @@ Document. It wires actions to the objects that do the work and holds no domain l
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 from PySide6.QtCore import QMimeData, QSettings, Qt, QTimer, Signal
@@ -354,6 +355,12 @@ class MainWindow(QMainWindow):
             old.plant.close()
             old.stack.clear()  # its commands die now, in order, not when the collector gets to them
             old.stack.deleteLater()
+        # The scene just built (an item per rack, tray and bundle, their wrappers and maps)
+        # lives as long as the document: moved out of the collector's generations as the design
+        # was (model.gc_policy), the next young collection no longer walks it all (~50 ms of
+        # this thread after opening the XL hall). Frozen objects are freed by reference counting
+        # as usual; a cycle among them is collected when the next design is settled.
+        gc.freeze()
         self.document_set.emit()
 
     def _update_title(self, *_args) -> None:

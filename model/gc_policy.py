@@ -45,21 +45,43 @@ def building_design() -> Iterator[None]:
     worker once hung the test suite). The caller settles the design on its main thread with
     :func:`settle_if_pending` once the worker is done.
     """
+    global _settle_pending, _building
+    with _building_lock:
+        _building += 1
+    try:
+        with collector_paused():
+            yield
+            _settle_at_end()
+    finally:
+        with _building_lock:
+            _building -= 1
+
+
+def _settle_at_end() -> None:
     global _settle_pending
-    with collector_paused():
-        yield
-        # Settled while still paused: once the collector is back on, the next allocation runs
-        # a young-generation collection over everything just built (~0.1 s at XL), which the
-        # freeze spares it if it comes first.
-        if threading.current_thread() is threading.main_thread():
-            settle_built_design()
-        else:
-            _settle_pending = True
+    # Settled while still paused: once the collector is back on, the next allocation runs a
+    # young-generation collection over everything just built (~0.1 s at XL), which the freeze
+    # spares it if it comes first.
+    if threading.current_thread() is threading.main_thread():
+        settle_built_design()
+    else:
+        _settle_pending = True
 
 
 # A design was built on a worker thread and not settled yet (the collector's state is
 # process-wide, and so is this flag).
 _settle_pending = False
+# Designs being built now (building_design), on any thread.
+_building = 0
+_building_lock = threading.Lock()
+
+
+def design_building() -> bool:
+    """Whether a design is being built (on any thread): all its objects are then young, and
+    make no garbage cycles. The editor's collector on the GUI thread (gui.main_thread_gc)
+    waits: a young collection there walked what a loading worker had built so far (~50 ms of
+    the GUI thread at XL) and found nothing."""
+    return _building > 0
 
 
 def settle_if_pending() -> None:

@@ -73,3 +73,70 @@ def test_an_opened_designs_first_snapshot_is_taken_on_the_loading_thread(
     wait_fresh(qtbot, window)  # an edit's snapshot is the GUI thread's (it edits the design)
     assert threads[1:] == [threading.main_thread().name]
     close_quietly(window)
+
+
+def test_no_collection_on_the_gui_thread_while_a_worker_builds_a_design(qtbot, tmp_path):
+    """Everything a loading worker has built so far is young and makes no cycle: the GUI
+    thread's timer does not walk it (~50 ms at XL) while the build runs, and collects after."""
+    from PySide6.QtCore import QCoreApplication
+
+    from gui.main_thread_gc import COLLECTOR_NAME, MainThreadCollector
+    from model.gc_policy import building_design
+
+    window = make_window(qtbot, tmp_path)
+    collector = QCoreApplication.instance().findChild(MainThreadCollector, COLLECTOR_NAME)
+    runs: list[int] = []
+
+    def record(phase, info):
+        if phase == "start":
+            runs.append(info["generation"])
+
+    inside, done = threading.Event(), threading.Event()
+
+    def build() -> None:
+        with building_design():
+            inside.set()
+            done.wait(10)
+
+    worker = threading.Thread(target=build)
+    worker.start()
+    gc.callbacks.append(record)
+    try:
+        assert inside.wait(10)
+        _junk = [[] for _ in range(5 * gc.get_threshold()[0])]  # past the young threshold
+        collector.collect_due()
+        assert runs == []
+        done.set()
+        worker.join(10)
+        collector.collect_due()
+        assert runs and runs[0] == 0
+    finally:
+        gc.callbacks.remove(record)
+        done.set()
+        worker.join(10)
+    close_quietly(window)
+
+
+def test_an_opened_designs_scene_is_frozen_and_collected_two_opens_later(
+    qtbot, tmp_path, pod_file
+):
+    """The scene a document gets is moved out of the collector's generations (young
+    collections stopped walking it), yet a dropped one is still collected: at the settle of
+    the design opened after the one that replaced it."""
+    import weakref
+
+    window = make_window(qtbot, tmp_path)
+    wait_fresh(qtbot, window)
+    assert window.open_path(pod_file)
+    scene = window.scene  # as set_document left it, before the first analysis has run
+    assert not any(o is scene for o in gc.get_objects())  # frozen: in no generation
+    wait_fresh(qtbot, window)
+    first = weakref.ref(scene)
+    first_items = weakref.ref(next(iter(scene.racks.values())))
+    del scene
+    for _ in range(2):
+        window.document.stack.setClean()
+        assert window.open_path(pod_file)
+        wait_fresh(qtbot, window)
+    qtbot.waitUntil(lambda: first() is None and first_items() is None, timeout=5000)
+    close_quietly(window)
