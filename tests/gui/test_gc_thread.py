@@ -117,9 +117,7 @@ def test_no_collection_on_the_gui_thread_while_a_worker_builds_a_design(qtbot, t
     close_quietly(window)
 
 
-def test_an_opened_designs_scene_is_frozen_and_collected_two_opens_later(
-    qtbot, tmp_path, pod_file
-):
+def test_an_opened_designs_scene_is_frozen_and_collected_two_opens_later(qtbot, tmp_path, pod_file):
     """The scene a document gets is moved out of the collector's generations (young
     collections stopped walking it), yet a dropped one is still collected: at the settle of
     the design opened after the one that replaced it."""
