@@ -158,6 +158,10 @@ def test_a_command_run_in_process_gives_the_collector_back(tmp_path):
     """Outside ``main.py``'s process (pytest, the editor) the one-shot switch does nothing."""
     from cli import run_cli
 
-    assert gc.isenabled()
-    assert run_cli(["schedule", str(EXAMPLE), "-o", str(tmp_path / "s.csv")]) == 0
-    assert gc.isenabled()
+    was = gc.isenabled()  # the editor's tests, earlier in this process, may have turned it off
+    gc.enable()
+    try:
+        assert run_cli(["schedule", str(EXAMPLE), "-o", str(tmp_path / "s.csv")]) == 0
+        assert gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
