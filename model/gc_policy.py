@@ -45,7 +45,7 @@ def building_design() -> Iterator[None]:
     worker once hung the test suite). The caller settles the design on its main thread with
     :func:`settle_if_pending` once the worker is done.
     """
-    global _settle_pending, _building
+    global _building
     with _building_lock:
         _building += 1
     try:
