@@ -5,8 +5,12 @@ booleans, mixed), whether its text is repeated enough to go into the shared stri
 it is plain (nothing to escape). Each distinct value is then turned into its whole cell, as
 bytes, once (``<c t="s"><v>7</v></c>``, ``<c><v>2.5</v></c>``), and a chunk of rows is the
 cells gathered by value (``map`` over a dict: a C loop) and laid side by side with the other
-columns' by slice assignment, then joined once. Text seen once (an id, a label) is not worth a
-dict: when plain, a chunk of it becomes cells by one ``join`` and one ``split``. A run of
+columns' by slice assignment, then joined once. Text seen once (an id, a label: a column whose
+first rows are mostly distinct text) is not worth a dict: it always goes inline, and a chunk
+of it that is plain becomes cells by one ``join`` and one ``split``; a chunk that is not (a
+character to escape, a value that is not text) is made value by value. That check is made
+chunk by chunk, not on the whole column up front, so it runs where the chunks are encoded
+(two halves of a sheet on two cores) rather than before them. A run of
 columns may come as :class:`CodedColumns` (the schedule's distinct rows and a code per row, what
 its CSV takes): each distinct row's cells are then made and joined once and gathered by code
 (:class:`_CodedGroup`), with the choices and the shared strings the full columns would get, so
@@ -79,16 +83,35 @@ def plain_text(values: list[str], escapes: bool = False) -> bool:
     the ``len + 1`` NULs around the texts may be left, and no space may touch one. Text with
     non-ASCII characters is checked by ``str.isprintable`` instead. (A text holding a control
     character such as U+0001 is not plain: it is cleaned by :func:`text_xml`.)"""
-    if not values:
-        return True
-    joined = "\x00" + "\x00".join(values) + "\x00"
-    if "\x00 " in joined or " \x00" in joined:
+    return _plain_joined("\x00".join(values), len(values), escapes) if values else True
+
+
+def _plain_joined(body: str, count: int, escapes: bool = False) -> bool:
+    """:func:`plain_text` of ``count`` texts given joined by NULs (``body``)."""
+    if body[:1] == " " or body[-1:] == " " or "\x00 " in body or " \x00" in body:
         return False
-    if not joined.isascii():
-        body = "".join(values)  # printable: no NUL in any text, so NUL can mark their ends
-        return body.isprintable() and (escapes or not any(c in body for c in "&<>"))
-    left = joined.encode("ascii").translate(None, _PRINTABLE if escapes else _PLAIN)
-    return left == b"\x00" * (len(values) + 1)
+    if not body.isascii():
+        # Printable: no NUL inside a text (the count of NULs is the count of separators).
+        if body.count("\x00") != count - 1 or not body.replace("\x00", "").isprintable():
+            return False
+        return escapes or not any(c in body for c in "&<>")
+    left = body.encode("ascii").translate(None, _PRINTABLE if escapes else _PLAIN)
+    return left == b"\x00" * (count - 1)
+
+
+def _inline_plain_cells(part: list) -> list[bytes] | None:
+    """The inline cells of ``part``, made by one ``join`` and one ``split`` when every value is
+    plain text (:func:`plain_text`); None when not (the caller makes them one by one)."""
+    if not part:
+        return []
+    try:
+        body = "\x00".join(part)
+    except TypeError:  # a value that is not text
+        return None
+    if not _plain_joined(body, len(part)):
+        return None
+    joined = _INLINE_HEAD + body.encode().replace(b"\x00", _INLINE_SEP)
+    return (joined + _INLINE_TAIL).split(b"\x00")
 
 
 def _shared_pays(n: int, distinct: list[str], table_size: int) -> bool:
@@ -120,10 +143,10 @@ class _Column:
         self.rows = len(self.values) if rows is None else rows
         self.sample = self.values[:_SAMPLE_ROWS] if sample is None else sample
         self.cell_of: dict | None = None  # distinct value -> its whole cell (b"": none)
-        self.inline_plain = False  # text cells made by join and split
+        self.inline_plain = False  # mostly distinct text: inline, plain chunks by join and split
         self.skips = False  # some rows have no cell
         self.zeros = False  # floats with a zero: -0.0 == 0.0 share a key, each has its text
-        if self._mostly_distinct_plain():
+        if self._mostly_distinct_text():
             self.inline_plain = True
             return
         distinct = dict.fromkeys(self.values)
@@ -139,20 +162,15 @@ class _Column:
             self._mapped(distinct)
         # else mixed kinds: each value turned into its cell (cell_of stays None)
 
-    def _mostly_distinct_plain(self) -> bool:
-        """Whether the column is plain text (:func:`plain_text`) and mostly distinct, judged on
-        its first rows (over a quarter of them distinct): an id, a label, a cage name. Such a
-        column goes inline: a table of its texts would save a few bytes a cell and cost more
-        time to build than those bytes cost to compress."""
+    def _mostly_distinct_text(self) -> bool:
+        """Whether the column is mostly distinct text, judged on its first rows (all text, over
+        a quarter of them distinct): an id, a label, a cage name. Such a column goes inline: a
+        table of its texts would save a few bytes a cell and cost more time to build than those
+        bytes cost to compress. Whether its text is plain is judged per chunk (:meth:`encode`)."""
         sample = self.sample
         if not sample or len(set(map(type, sample))) != 1 or type(sample[0]) is not str:
             return False
-        if len(set(sample)) * 4 <= len(sample):
-            return False
-        try:
-            return plain_text(self.values)  # TypeError: a value further down is not text
-        except TypeError:
-            return False
+        return len(set(sample)) * 4 > len(sample)
 
     def _text(self, distinct: list, skips: bool, strings: dict[str, int]) -> None:
         self.skips = skips
@@ -181,10 +199,10 @@ class _Column:
     def encode(self, part: list) -> tuple[list[bytes], list[int]]:
         """The cells of the values ``part`` (of this column), and the positions with none."""
         if self.inline_plain:
-            body = "\x00".join(part).encode()
-            joined = _INLINE_HEAD + body.replace(b"\x00", _INLINE_SEP)
-            return (joined + _INLINE_TAIL).split(b"\x00"), []
-        if self.cell_of is None:
+            cells = _inline_plain_cells(part)
+            if cells is not None:
+                return cells, []
+        if self.cell_of is None:  # mixed kinds, or inline text not plain: cell by cell
             cells = [b"" if c is None else c.encode() for c in map(cell_xml, part)]
         else:
             cells = list(map(self.cell_of.__getitem__, part))
@@ -209,8 +227,7 @@ class _CodedGroup:
         codes = np.asarray(coded.codes, dtype=np.int64)
         self.codes = np.where(codes < 0, codes + size, codes)  # -1: the last row, as numpy reads
         self.letters = letters
-        uniq, first = np.unique(self.codes, return_index=True)
-        used = uniq[np.argsort(first, kind="stable")].tolist()  # distinct rows by first use
+        used = _first_use_order(self.codes, size)  # distinct rows by first use
         distinct = coded.distinct
         columns = list(zip(*map(distinct.__getitem__, used), strict=True))
         first_rows = map(distinct.__getitem__, self.codes[:_SAMPLE_ROWS].tolist())
@@ -260,6 +277,17 @@ class _CodedGroup:
             out.append(cell)
             after_gap = not cell
         return b"".join(out)
+
+
+def _first_use_order(codes: np.ndarray, size: int) -> list[int]:
+    """The codes (each in ``0..size-1``) that occur, in order of first occurrence: the first
+    row of each by one unbuffered minimum (``np.minimum.at``, linear), then a sort of the
+    distinct codes alone (``np.unique`` with ``return_index`` sorts every row: ~10x longer)."""
+    n = len(codes)
+    first = np.full(size, n, dtype=np.int64)
+    np.minimum.at(first, codes, np.arange(n, dtype=np.int64))
+    present = np.flatnonzero(first < n)
+    return present[np.argsort(first[present], kind="stable")].tolist()
 
 
 def column_heads(columns: Sequence, n: int) -> list[list]:

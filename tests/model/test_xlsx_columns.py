@@ -9,6 +9,8 @@ import zipfile
 import numpy as np
 import openpyxl
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from model.export import xlsx_columns, xlsx_writer
 from model.export.xlsx_writer import Sheet, workbook_bytes
@@ -59,6 +61,24 @@ def test_columns_of_every_kind_read_back_as_written(monkeypatch):
 def test_a_text_column_with_a_number_further_down_is_not_taken_for_plain_text(monkeypatch):
     columns = [[f"t{i}" for i in range(9)] + [5]]
     assert _read_back(columns, monkeypatch) == [[f"t{i}" for i in range(9)] + [5]]
+
+
+def test_mostly_distinct_text_is_judged_plain_chunk_by_chunk(monkeypatch):
+    """An id-like column is inline; a chunk holding a character to escape or a value that is
+    not text is made cell by cell, the other chunks by one join, and no shared string is made."""
+    monkeypatch.setattr(xlsx_columns, "_SAMPLE_ROWS", 4)
+    values = [f"id-{i}" for i in range(12)]
+    values[7], values[10] = "a&b", None
+    strings: dict[str, int] = {}
+    column = xlsx_columns._Column(values, strings)
+    assert column.inline_plain and not strings
+    plain, no_cell = column.cells(0, 3)
+    assert plain == [b'<c t="inlineStr"><is><t>id-%d</t></is></c>' % i for i in range(3)]
+    assert no_cell == []
+    escaped, no_cell = column.cells(6, 9)
+    assert escaped[1] == b'<c t="inlineStr"><is><t>a&amp;b</t></is></c>' and no_cell == []
+    with_gap, no_cell = column.cells(9, 12)
+    assert with_gap[1] == b"" and no_cell == [1]
 
 
 def test_parallel_deflate_chunks_make_one_valid_member():
@@ -174,3 +194,9 @@ def test_the_workbook_schedule_sheet_never_makes_the_full_columns(tmp_path):
     encoded = xlsx_columns.columns_xml(cabling.columns, 2)
     assert table._made is None  # nothing asked for the full lists
     assert encoded == xlsx_columns.columns_xml(table.column_list(), 2)
+
+
+@given(st.lists(st.integers(0, 30), max_size=200))
+def test_first_use_order_lists_each_code_present_once_in_order_of_first_row(codes):
+    want = list(dict.fromkeys(codes))
+    assert xlsx_columns._first_use_order(np.array(codes, dtype=np.int64), 31) == want
