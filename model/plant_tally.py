@@ -232,15 +232,18 @@ def tally(
     out.fibre_part_of_row = np.full(len(sel), -1, dtype=np.int64)
     out.fibre_part_of_row[fibre_at[good]] = part_f[good]
     if good.any():
-        key = (row_fab[fibre_rows[good]] * 64 + part_f[good]) * 10_000_000 + np.round(
-            len_f[good] * 1000
-        ).astype(np.int64)
-        keys, inverse = np.unique(key, return_inverse=True)
-        qty = np.bincount(inverse.reshape(-1), weights=link_fpp[good], minlength=len(keys))
+        # One line per (fabric, fibre part, length in mm): the millimetres numbered densely
+        # first, so the key spans (parts x lengths) and is ranked without a sort of every row.
+        mm, mm_code = unique_inverse(np.round(len_f[good] * 1000).astype(np.int64))
+        span = max(len(mm), 1)
+        key = (row_fab[fibre_rows[good]] * 64 + part_f[good]) * span + mm_code
+        keys, inverse = unique_inverse(key)
+        qty = np.bincount(inverse, weights=link_fpp[good], minlength=len(keys))
+        mm_list = mm.tolist()
         for k, q in zip(keys.tolist(), qty.tolist(), strict=True):
-            fab, fpart = divmod(k // 10_000_000, 64)
+            fab, fpart = divmod(k // span, 64)
             fpart = fibre_parts[fpart]
-            length = (k % 10_000_000) / 1000
+            length = mm_list[k % span] / 1000
             out.add(
                 "fibre",
                 fpart,

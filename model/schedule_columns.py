@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from model.arrays import unique_inverse
 from model.export.csv_writer import CodedColumns
 
 
@@ -40,7 +41,7 @@ def coded(columns: list[tuple[Sequence, np.ndarray]]) -> CodedColumns:
     for (_, codes), size in zip(columns, sizes, strict=True):
         # A negative code (-1: the last value, as numpy indexes) is taken as that position.
         combined = combined * size + np.where(codes < 0, codes + size, codes)
-    uniq, inverse = np.unique(combined, return_inverse=True)
+    uniq, inverse = unique_inverse(combined)
     parts = []
     rest = uniq
     for size in reversed(sizes):
