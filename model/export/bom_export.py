@@ -121,9 +121,9 @@ def bom_sheets(
 
 
 def _letter(column: str) -> str:
-    from openpyxl.utils import get_column_letter
+    from model.export.xlsx_columns import column_letter
 
-    return get_column_letter(BOM_COLUMNS.index(column) + 1)
+    return column_letter(BOM_COLUMNS.index(column) + 1)
 
 
 def _formula_row(row: tuple, excel_row: int) -> tuple:

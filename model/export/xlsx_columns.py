@@ -26,13 +26,28 @@ inline text is made per column over all its rows; the values read back are the s
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator, Sequence
 
 import numpy as np
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-from openpyxl.utils import get_column_letter
 
 from model.export.csv_writer import CodedColumns
+
+# The control characters XML 1.0 forbids (all below U+0020 but tab, LF and CR): what openpyxl
+# removes from a cell's text (openpyxl.cell.cell.ILLEGAL_CHARACTERS_RE, the same pattern; a
+# test holds them equal). Kept here so that encoding a plain sheet does not import openpyxl
+# (~0.1 s), which the workbook's small sheets need only later.
+ILLEGAL_CHARACTERS_RE = re.compile(r"[\000-\010]|[\013-\014]|[\016-\037]")
+
+
+def column_letter(column: int) -> str:
+    """The letters of a 1-based column number (1: ``A``, 27: ``AA``), as a spreadsheet names it."""
+    letters = ""
+    while column > 0:
+        column, rest = divmod(column - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
 
 MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 # openpyxl (and Excel) drop "x005F_" from a shared string read back (the escape of "_xHHHH_"),
@@ -317,13 +332,13 @@ class SheetRows:
         width = 0
         for values in columns if self.count else ():
             if isinstance(values, CodedColumns):
-                letters = [get_column_letter(width + j + 1).encode() for j in range(values.width)]
+                letters = [column_letter(width + j + 1).encode() for j in range(values.width)]
                 self._encoded.append(_CodedGroup(values, strings, letters))
                 width += values.width
             else:
                 width += 1
                 self._encoded.append(_Column(values, strings))
-        self._letters = [get_column_letter(c + 1).encode() for c in range(width)]
+        self._letters = [column_letter(c + 1).encode() for c in range(width)]
 
     def chunks(self, first: int, last: int, chunk_rows: int) -> Iterator[bytes]:
         """The ``<row>`` elements of rows ``first:last`` (of the columns), ``chunk_rows`` at a

@@ -9,7 +9,10 @@ written straight into the sheet XML that openpyxl produced for its header: openp
 cell-by-cell writer takes over a minute for 6 million cells, this takes seconds. Its cells are
 encoded column by column (:mod:`model.export.xlsx_columns`: repeated text as shared strings,
 no ``r`` on a cell) and the archive is rewritten with that sheet deflated on worker threads
-(:mod:`model.export.zip_deflate`), the other parts as openpyxl made them.
+(:mod:`model.export.zip_deflate`), the other parts as openpyxl made them. The plain rows are
+encoded before openpyxl is imported and its book made: the book (~0.15 s at XL, most of it
+openpyxl's import) is then made in this process while a forked child encodes the second half of
+the big sheet, instead of before either half starts.
 """
 
 from __future__ import annotations
@@ -18,19 +21,20 @@ import io
 import math
 import re
 import zipfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-from openpyxl.styles import Alignment, Font, PatternFill
-from openpyxl.utils import get_column_letter
+from typing import TYPE_CHECKING
 
 from model.export import write_file
 from model.export.csv_writer import CodedColumns
-from model.export.xlsx_columns import SheetRows, column_heads, strings_xml
+from model.export.xlsx_columns import (
+    ILLEGAL_CHARACTERS_RE,
+    SheetRows,
+    column_heads,
+    column_letter,
+    strings_xml,
+)
 from model.export.zip_deflate import (
     Member,
     concatenated,
@@ -39,8 +43,10 @@ from model.export.zip_deflate import (
     zip_bytes,
 )
 
-_HEADER_FONT = Font(bold=True)
-_HEADER_FILL = PatternFill("solid", fgColor="DDE4EE")
+if TYPE_CHECKING:
+    from openpyxl import Workbook
+
+_HEADER_FILL_COLOR = "DDE4EE"
 _WIDTH_SAMPLE_ROWS = 2000
 _MAX_WIDTH = 70
 
@@ -106,17 +112,21 @@ def _column_widths(sheet: Sheet) -> list[float]:
 
 
 def _write_sheet(book: Workbook, sheet: Sheet) -> None:
+    from openpyxl.cell import WriteOnlyCell
+    from openpyxl.styles import Alignment, Font, PatternFill
+
+    bold_font = Font(bold=True)
     ws = book.create_sheet(sheet.name)
     for col, width in enumerate(_column_widths(sheet), start=1):
-        ws.column_dimensions[get_column_letter(col)].width = width
+        ws.column_dimensions[column_letter(col)].width = width
     ws.freeze_panes = "A2"
     if sheet.row_count():
-        ws.auto_filter.ref = f"A1:{get_column_letter(len(sheet.header))}{sheet.row_count() + 1}"
+        ws.auto_filter.ref = f"A1:{column_letter(len(sheet.header))}{sheet.row_count() + 1}"
     header = []
     for title in sheet.header:
         cell = WriteOnlyCell(ws, value=title)
-        cell.font = _HEADER_FONT
-        cell.fill = _HEADER_FILL
+        cell.font = bold_font
+        cell.fill = PatternFill("solid", fgColor=_HEADER_FILL_COLOR)
         cell.alignment = Alignment(vertical="center")
         header.append(cell)
     ws.append(header)
@@ -135,7 +145,7 @@ def _write_sheet(book: Workbook, sheet: Sheet) -> None:
                 if formats.get(col):
                     cell.number_format = formats[col]
                 if bold:
-                    cell.font = _HEADER_FONT
+                    cell.font = bold_font
                 out.append(cell)
             elif fmt or bold or (isinstance(value, str) and value.startswith("=")):
                 cell = WriteOnlyCell(ws, value=value)
@@ -144,7 +154,7 @@ def _write_sheet(book: Workbook, sheet: Sheet) -> None:
                 if fmt:
                     cell.number_format = fmt
                 if bold:
-                    cell.font = _HEADER_FONT
+                    cell.font = bold_font
                 out.append(cell)
             else:
                 out.append(value)
@@ -153,17 +163,24 @@ def _write_sheet(book: Workbook, sheet: Sheet) -> None:
 
 def workbook_bytes(sheets: Iterable[Sheet], fork: bool = False) -> bytes:
     """The complete .xlsx file as bytes, sheets in the given order. ``fork``: the second half
-    of a large plain sheet may be encoded in a forked child (:func:`_sheet_member`)."""
+    of a large plain sheet may be encoded in a forked child (:func:`_rows_member`)."""
     sheets = list(sheets)
+    plain = {sheet.name: sheet for sheet in sheets if sheet.plain and sheet.row_count()}
+    if not plain:
+        return _book_bytes(sheets)
+    return _with_plain_rows(sheets, plain, fork)
+
+
+def _book_bytes(sheets: list[Sheet]) -> bytes:
+    """openpyxl's workbook of ``sheets`` (a plain sheet with its header row only)."""
+    from openpyxl import Workbook
+
     book = Workbook(write_only=True)
     for sheet in sheets:
         _write_sheet(book, sheet)
     buffer = io.BytesIO()
     book.save(buffer)
-    plain = {sheet.name: sheet for sheet in sheets if sheet.plain and sheet.row_count()}
-    if not plain:
-        return buffer.getvalue()
-    return _fill_plain_sheets(buffer.getvalue(), plain, fork)
+    return buffer.getvalue()
 
 
 _ZIP_LEVEL = 1
@@ -175,78 +192,77 @@ _STRINGS_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sha
 _STRINGS_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings"
 
 
-def _fill_plain_sheets(data: bytes, plain: dict[str, Sheet], fork: bool) -> bytes:
-    """The workbook ``data`` (openpyxl's) with the rows of the ``plain`` sheets written into
-    their sheet XML, and the shared strings those rows use as a part of its own."""
-    source = zipfile.ZipFile(io.BytesIO(data))
+def _with_plain_rows(sheets: list[Sheet], plain: dict[str, Sheet], fork: bool) -> bytes:
+    """openpyxl's workbook of ``sheets`` with the rows of the ``plain`` sheets written into
+    their sheet XML, and the shared strings those rows use as a part of its own. The rows are
+    encoded first, and openpyxl's book made while they are (:func:`_rows_member`)."""
+    strings: dict[str, int] = {}  # shared text -> its index in the shared strings part
+    rows = {
+        name: SheetRows(sheet.columns or list(map(list, zip(*sheet.rows, strict=True))), 2, strings)
+        for name, sheet in plain.items()
+    }  # the shared strings of every plain sheet now known
+    book: list[bytes] = []
+
+    def make_book() -> None:
+        if not book:
+            book.append(_book_bytes(sheets))
+
+    row_members = {name: _rows_member(part, fork, make_book) for name, part in rows.items()}
+    make_book()
+    source = zipfile.ZipFile(io.BytesIO(book[0]))
     rels = source.read("xl/_rels/workbook.xml.rels")
     targets = {rid.decode(): target.lstrip(b"/").decode() for target, rid in _REL_RE.findall(rels)}
     part_of = {}
     for name, rid in _SHEET_RE.findall(source.read("xl/workbook.xml")):
         title = name.decode().replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
         if title in plain:
-            part_of[targets[rid.decode()]] = plain[title]
+            part_of[targets[rid.decode()]] = title
     if len(part_of) != len(plain):
         raise RuntimeError("could not find every plain sheet in the workbook")
-    strings: dict[str, int] = {}  # shared text -> its index in the shared strings part
     members = []
-    # Level 1 (ISA-L's, model.export.zip_deflate): the schedule sheet is ~0.25 GB of XML at 400k
-    # rows; ISA-L's level 3 takes 8x longer for a file 0.4 % smaller
     for info in source.infolist():
         content = source.read(info.filename)
-        sheet = part_of.get(info.filename)
-        if sheet is None:
+        title = part_of.get(info.filename)
+        if title is None:
             content = _with_strings_part(info.filename, content, rels)
             members.append(small_member(info.filename, content, _ZIP_LEVEL, info.date_time))
             continue
         head, marker, tail = content.partition(b"</sheetData>")
         if not marker:
             raise RuntimeError(f"no sheet data in {info.filename}")
-        columns = sheet.columns or list(map(list, zip(*sheet.rows, strict=True)))
-        rows = SheetRows(columns, 2, strings)  # the shared strings of the sheet now known
-        members.append(_sheet_member(info.filename, head, rows, marker + tail, fork))
+        # One deflate stream: openpyxl's head (up to the header row), the rows, the tail.
+        head_part = deflate_member(info.filename, [head], _ZIP_LEVEL, workers=1)
+        tail_part = deflate_member(info.filename, [marker + tail], _ZIP_LEVEL, workers=1)
+        members.append(concatenated(concatenated(head_part, row_members[title]), tail_part))
     members.append(deflate_member(_STRINGS_PART, strings_xml(strings, _CHUNK_ROWS), _ZIP_LEVEL))
     return zip_bytes(members)
 
 
-def _sheet_member(name: str, head: bytes, rows: SheetRows, tail: bytes, fork: bool) -> Member:
-    """The sheet XML member: ``head``, the rows, ``tail``, deflated. With ``fork`` (and a sheet
-    of many chunks, and :func:`~model.forked_call.can_fork`), the second half of the rows is
-    encoded and deflated in a forked child while this process does the first, and the two
-    halves are laid one after the other (:func:`~model.export.zip_deflate.concatenated`): the
-    same bytes of XML. XL: the schedule sheet's rows take ~0.9 s on one core."""
+def _rows_member(rows: SheetRows, fork: bool, meanwhile: Callable[[], None]) -> Member:
+    """The rows of a plain sheet, deflated (a part of its sheet member, to be laid after the
+    head by :func:`~model.export.zip_deflate.concatenated`); ``meanwhile()`` is called once
+    the work is under way. With ``fork`` (and a sheet of many chunks, and
+    :func:`~model.forked_call.can_fork`), the second half of the rows is encoded and deflated
+    in a forked child while this process calls ``meanwhile`` and does the first half, and the
+    two halves are laid one after the other: the same bytes of XML. XL: the schedule sheet's
+    rows take ~0.9 s on one core."""
     from model.forked_call import ForkedCall
 
+    # Level 1 (ISA-L's, model.export.zip_deflate): the schedule sheet is ~0.25 GB of XML at
+    # 400k rows; ISA-L's level 3 takes 8x longer for a file 0.4 % smaller
     half = rows.count // (2 * _CHUNK_ROWS) * _CHUNK_ROWS  # a chunk boundary, as on one core
     if not half:
         fork = False
 
     def second_half() -> Member:
-        return deflate_member(
-            name, _chain(b"", rows.chunks(half, rows.count, _CHUNK_ROWS), tail), _ZIP_LEVEL
-        )
+        return deflate_member("rows", rows.chunks(half, rows.count, _CHUNK_ROWS), _ZIP_LEVEL)
 
     with ForkedCall(second_half, fork) as later:
+        meanwhile()
         if not later.forked:
-            chunks = rows.chunks(0, rows.count, _CHUNK_ROWS)
-            return deflate_member(name, _chain(head, chunks, tail), _ZIP_LEVEL)
-        first = deflate_member(
-            name, _chain(head, rows.chunks(0, half, _CHUNK_ROWS), b""), _ZIP_LEVEL
-        )
+            return deflate_member("rows", rows.chunks(0, rows.count, _CHUNK_ROWS), _ZIP_LEVEL)
+        first = deflate_member("rows", rows.chunks(0, half, _CHUNK_ROWS), _ZIP_LEVEL)
         return concatenated(first, later.result())
-
-
-def _chain(head: bytes, chunks: Iterable[bytes], tail: bytes):
-    """The chunks, ``head`` joined to the first and ``tail`` to the last, so that no member
-    part is a few bytes on its own (an empty ``head`` or ``tail`` adds nothing)."""
-    last = None
-    for chunk in chunks:
-        if last is None:
-            last = head + chunk
-            continue
-        yield last
-        last = chunk
-    yield (head if last is None else last) + tail
 
 
 def _with_strings_part(name: str, content: bytes, rels: bytes) -> bytes:

@@ -200,3 +200,34 @@ def test_the_workbook_schedule_sheet_never_makes_the_full_columns(tmp_path):
 def test_first_use_order_lists_each_code_present_once_in_order_of_first_row(codes):
     want = list(dict.fromkeys(codes))
     assert xlsx_columns._first_use_order(np.array(codes, dtype=np.int64), 31) == want
+
+
+def test_the_column_encoder_cleans_and_names_columns_as_openpyxl_does():
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+    from openpyxl.utils import get_column_letter
+
+    assert xlsx_columns.ILLEGAL_CHARACTERS_RE.pattern == ILLEGAL_CHARACTERS_RE.pattern
+    assert all(xlsx_columns.column_letter(c) == get_column_letter(c) for c in range(1, 18279))
+
+
+def test_a_plain_sheet_s_rows_are_encoded_without_importing_openpyxl():
+    """openpyxl (~0.1 s to import) is for the workbook's small sheets, made while a forked
+    child encodes half the big one: the BOM sheets and the rows must not need it first."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import sys\n"
+        "from model.export import bom_export, xlsx_writer\n"
+        "from model.export.xlsx_columns import SheetRows\n"
+        "rows = SheetRows([['a', 'b'], [1, 2]], 2, {})\n"
+        "xml = b''.join(rows.chunks(0, rows.count, 10))\n"
+        "print(bom_export._letter('quantity'), b'<row r=\"3\">' in xml,"
+        " any(m.startswith('openpyxl') for m in sys.modules))\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out[1:] == ["True", "False"] and out[0].isalpha()
