@@ -101,6 +101,32 @@ def test_a_child_that_dies_or_cannot_send_its_result_costs_only_time():
 
 
 @needs_two_cores
+def test_a_child_that_gave_its_result_is_not_waited_for_but_reaped_by_the_next_call():
+    """The result is read without waiting for the child's exit (its teardown takes tens of
+    milliseconds at XL); the next call reaps it, so no zombie stays behind."""
+    out = _run(
+        "import model.forked_call as fc\n"
+        "def slow_to_leave():  # runs in the child: its exit then takes 1.5 s\n"
+        "    leave = os._exit\n"
+        "    os._exit = lambda status: (time.sleep(1.5), leave(status))\n"
+        "    return os.getpid()\n"
+        "first = ForkedCall(slow_to_leave, fork=True)\n"
+        "start = time.monotonic()\n"
+        "child = first.result()\n"
+        "quick = time.monotonic() - start < 1.0\n"
+        "time.sleep(2.5)  # the child has left by now\n"
+        "second = ForkedCall(lambda: 'two', fork=True)\n"
+        "try:\n"
+        "    os.waitpid(child, os.WNOHANG)\n"
+        "    reaped = False\n"
+        "except ChildProcessError:\n"
+        "    reaped = True\n"
+        "print(child != parent, quick, second.result(), reaped, child in fc._exited)\n"
+    )
+    assert out == ["True", "True", "two", "True", "False"]
+
+
+@needs_two_cores
 def test_a_cancelled_child_is_stopped_and_reaped_at_once():
     """Leaving the ``with`` block without the result (the parent's half failed) kills the child
     and leaves no zombie behind."""
