@@ -37,6 +37,7 @@ from operator import attrgetter, itemgetter
 import numpy as np
 from msgspec import Struct
 
+from model.arrays import FirstSeen, unique_sorted
 from model.bulk_load import loaded_link_codes
 from model.cabling import NO_MEDIUM, CablePlant
 from model.design import Design
@@ -375,7 +376,8 @@ def _link_table(
         if name == "label":
             port_names = objects(port_list, len(port_list))
             a_port, b_port = port_names[a_pcode].tolist(), port_names[b_pcode].tolist()
-            return _link_labels(recs, order, rack_name, dev_u, (fo, a_port), (so, b_port), link_id)
+            ends = (fo, a_port, a_pcode), (so, b_port, b_pcode)
+            return _link_labels(recs, order, (rack_name, dev_u, port_list), *ends, link_id)
         if name in ("cable_id", "a_cage", "b_cage"):
             return part_text()(name)
         if name in ("a_u", "b_u"):
@@ -485,12 +487,17 @@ def _end_codes(design: Design, recs: list, keep: np.ndarray, device_ids: list[st
     return na, nb, port_list, pca, pcb
 
 
-def _link_labels(recs: list, order: np.ndarray, rack_name: list[str], dev_u, a_end, b_end, ids):
+def _link_labels(recs: list, order: np.ndarray, names: tuple, a_end, b_end, ids):
     """The label column in schedule order (``order``: the position in ``recs`` of each row):
-    the link's own label, else :func:`_labels`, with `` #{link_id}`` on a label two rows share."""
+    the link's own label, else :func:`_labels`, with `` #{link_id}`` on a label two rows share.
+    ``names``: (rack name and U per device, the port names); ``a_end``/``b_end``: (device
+    position, port name and port code (in the port names) per row)."""
+    rack_name, dev_u, port_list = names
     own = list(map(_LABEL, recs))
     own_o = objects(own, len(own))[order].tolist() if any(own) else None
-    label = _labels(own_o, np.array(rack_name, dtype=object), dev_u, a_end, b_end)
+    label = _labels(own_o, np.array(rack_name, dtype=object), dev_u, a_end[:2], b_end[:2])
+    if own_o is None and _defaults_distinct(names, a_end, b_end):
+        return label
     if len(set(label)) != len(label):
         seen = Counter(label)
         label = [
@@ -498,6 +505,42 @@ def _link_labels(recs: list, order: np.ndarray, rack_name: list[str], dev_u, a_e
             for text, lid in zip(label, ids, strict=True)
         ]
     return label
+
+
+def _defaults_distinct(names: tuple, a_end, b_end) -> bool:
+    """Whether the default labels ``{rack}-U{u}-{port} to {rack}-U{u}-{port}`` are certainly
+    all distinct, decided on integer codes of their parts instead of a set of 393k strings
+    (~80 ms at XL). False when that cannot be told: the caller then compares the strings.
+
+    A label reads back into its parts one way only, so distinct parts make distinct labels,
+    when no U is negative (its text is digits), no rack name holds "-U" or " to ", and no port
+    name holds " to " nor ends in " to". Then the first "-U" of a label ends its A rack (an
+    occurrence across the rack's end would need the "-" that follows the rack to be a "U"),
+    the next "-" ends the U, and the first " to " ends the A port: " to " holds no "-", so it
+    cannot lie across the dashes, nor inside a name, nor across the A port's end (only a port
+    ending in " to" makes one there: "p to" + " to B" reads as "p" + " to to B"). The B end
+    is what follows, read the same way. ``names``, ``a_end`` and
+    ``b_end`` as :func:`_link_labels` takes them."""
+    rack_name, dev_u, port_list = names
+    (dev_a, _, code_a), (dev_b, _, code_b) = a_end, b_end
+    if len(dev_u) and int(dev_u.min()) < 0:
+        return False
+    if any("-U" in t or " to " in t for t in set(rack_name)):
+        return False
+    if any(" to " in t or t.endswith(" to") for t in port_list):
+        return False
+    # One code per (rack name, U): the prefix a device's ends are labelled with
+    prefix = FirstSeen()
+    prefix_of = np.fromiter(
+        map(prefix.__getitem__, zip(rack_name, dev_u.tolist(), strict=True)), np.int64, len(dev_u)
+    )
+    width = max(len(port_list), 1)
+    if (len(prefix) * width) ** 2 >= 1 << 63:  # the pair key would not fit in int64
+        return False
+    end_a = prefix_of[dev_a] * width + code_a
+    end_b = prefix_of[dev_b] * width + code_b
+    key = end_a * (len(prefix) * width) + end_b
+    return len(unique_sorted(key)) == len(key)
 
 
 def _labels(own: list[str] | None, rack_names, dev_u, a_end, b_end) -> list[str]:
