@@ -306,9 +306,6 @@ class HallScene(SceneInput, QGraphicsScene):
     def layer_visible(self, kind: str, layer: str) -> bool:
         return self.layers.visible(kind, layer)
 
-    def set_fabric_visible(self, fabric: str, visible: bool) -> None:
-        self.set_layer_visible("fabric", fabric, visible)
-
     def fabric_visible(self, fabric: str) -> bool:
         return self.layer_visible("fabric", fabric)
 
