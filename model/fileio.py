@@ -11,7 +11,7 @@ from __future__ import annotations
 import codecs
 import os
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
@@ -526,8 +526,13 @@ class ReadOnlyFileError(DesignFileError):
     it (the editor asks the user first)."""
 
 
-def write_atomic(path: Path, data: bytes, *, overwrite_read_only: bool = False) -> None:
+def write_atomic(
+    path: Path, data: bytes | Iterable[bytes], *, overwrite_read_only: bool = False
+) -> None:
     """Replace ``path`` with ``data`` or leave it untouched; raises DesignFileError on failure.
+
+    ``data`` may be pieces of bytes (an iterable), written as they are made: a file of 100 MB
+    then never sits in memory whole. An error while they are made leaves ``path`` untouched too.
 
     A symbolic link is followed: its target gets the new content and the link stays a link.
     A read-only target is refused (:class:`ReadOnlyFileError`) unless ``overwrite_read_only``.
@@ -547,7 +552,11 @@ def write_atomic(path: Path, data: bytes, *, overwrite_read_only: bool = False) 
     try:
         fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            if isinstance(data, (bytes, bytearray, memoryview)):
+                handle.write(data)
+            else:
+                for piece in data:
+                    handle.write(piece)
             handle.flush()
             os.fsync(handle.fileno())
         # mkstemp creates owner-only files; give the result the mode the user would expect:

@@ -1,12 +1,14 @@
 """Export writers: pure functions of rows -> file bytes, written atomically.
 
-Every writer first builds the whole file in memory, then replaces the target through a temporary
-file beside it (``model.fileio.write_atomic``), so a failed export never leaves a half file and
-never damages an older export of the same name.
+Every writer builds the file's content in memory (whole, or piece by piece as it is written:
+the big CSV files) and replaces the target through a temporary file beside it
+(``model.fileio.write_atomic``), so a failed export never leaves a half file and never damages
+an older export of the same name.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from model.fileio import DesignFileError, write_atomic
@@ -16,8 +18,9 @@ class ExportError(Exception):
     """An export could not be written; ``str()`` is a sentence for the user."""
 
 
-def write_file(path: str | Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` atomically; raises :class:`ExportError` on failure."""
+def write_file(path: str | Path, data: bytes | Iterable[bytes]) -> None:
+    """Replace ``path`` with ``data`` (bytes, or pieces of bytes written as they come)
+    atomically; raises :class:`ExportError` on failure."""
     path = Path(path)
     if path.is_dir():
         raise ExportError(f"{path} is a directory, not a file name")

@@ -13,7 +13,7 @@ import csv
 import io
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from operator import itemgetter
 from pathlib import Path
 from typing import NamedTuple
@@ -180,18 +180,21 @@ def csv_column_bytes(
     """The CSV of a table given column by column: the same bytes as :func:`csv_bytes` of its
     rows (``csv.writer``'s minimal quoting), each column formatted once (:func:`format_column`)
     and each line joined in C. A column may be :class:`CodedColumns` (several header columns)."""
-    return bytes(_column_buffer(header, columns, spreadsheet_safe))
+    return b"".join(_column_pieces(header, columns, spreadsheet_safe))
 
 
-def _column_buffer(
+def _column_pieces(
     header: Sequence[str], columns: Sequence[Sequence[object]], spreadsheet_safe: bool
-) -> bytes | bytearray:
-    """The bytes of :func:`csv_column_bytes`, in a bytearray when the table has rows.
+) -> Iterator[bytes]:
+    """The bytes of :func:`csv_column_bytes` in pieces: the header line, then the rows
+    ``_JOIN_ROWS`` at a time. The table is checked and its columns formatted when this is
+    called; the pieces are made as they are taken.
 
     The rows are joined ``_JOIN_ROWS`` at a time into one flat list of cells and separators
-    (no string per line, no text of the whole file beside its bytes): at 400k rows the lines
-    and the file's text were ~220 MB more of memory to touch, which costs more than the joins
-    on a machine with slow first-touch page faults."""
+    (no string per line, no text of the whole file beside its bytes), and a writer takes each
+    piece as it comes (:func:`write_csv_columns`): at 400k rows the lines and the file's text
+    were ~220 MB more of memory to touch, and the file's bytes in one buffer ~100 MB more,
+    which costs more than the joins on a machine with slow first-touch page faults."""
     width = sum(map(_width, columns))
     if width != len(header):
         raise ValueError(f"{width} columns, header has {len(header)}")
@@ -203,7 +206,7 @@ def _column_buffer(
             col for c in columns for col in (c.columns() if isinstance(c, CodedColumns) else [c])
         ]
         rows = list(zip(*columns, strict=True)) if columns else []
-        return csv_bytes(header, rows, spreadsheet_safe=spreadsheet_safe)
+        return iter([csv_bytes(header, rows, spreadsheet_safe=spreadsheet_safe)])
     # One row's items: each column's cell, then its separator ("," or CRLF after the last),
     # which a coded column carries at the end of its distinct texts (fewer items to join).
     pattern: list[str | None] = []
@@ -218,8 +221,14 @@ def _column_buffer(
             slots.append((slot, format_column(column, spreadsheet_safe)))
             pattern.extend((None, separator))
     head = format_column(list(header), spreadsheet_safe=False)
-    out = bytearray((",".join(head) + "\r\n").encode("utf-8"))
-    n, step = lengths.pop(), len(pattern)
+    return _joined_rows((",".join(head) + "\r\n").encode("utf-8"), pattern, slots, lengths.pop())
+
+
+def _joined_rows(head: bytes, pattern: list, slots: list, n: int) -> Iterator[bytes]:
+    """``head``, then the ``n`` rows laid out by ``pattern`` and ``slots`` (see
+    :func:`_column_pieces`), ``_JOIN_ROWS`` at a time."""
+    yield head
+    step = len(pattern)
     for start in range(0, n, _JOIN_ROWS):
         stop = min(n, start + _JOIN_ROWS)
         flat = pattern * (stop - start)
@@ -229,8 +238,7 @@ def _column_buffer(
                 flat[slot::step] = texts[codes[start:stop]].tolist()
             else:
                 flat[slot::step] = cells[start:stop]
-        out += "".join(flat).encode("utf-8")
-    return out
+        yield "".join(flat).encode("utf-8")
 
 
 def csv_chunks(
@@ -282,5 +290,6 @@ def write_csv_columns(
     *,
     spreadsheet_safe: bool = True,
 ) -> None:
-    """:func:`write_csv` of a table given column by column (:func:`csv_column_bytes`)."""
-    write_file(path, _column_buffer(header, columns, spreadsheet_safe))
+    """:func:`write_csv` of a table given column by column (:func:`csv_column_bytes`), each
+    piece written as it is made (the file's bytes are never in memory at once)."""
+    write_file(path, _column_pieces(header, columns, spreadsheet_safe))

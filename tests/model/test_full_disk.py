@@ -139,3 +139,29 @@ def test_a_read_only_design_is_refused_unless_confirmed(tmp_path):
     save_design(design, target, overwrite_read_only=True)
     assert load_design(target).name == "changed"
     assert target.stat().st_mode & 0o777 == 0o444  # still read-only, as the user left it
+
+
+def test_a_file_written_piece_by_piece_that_fails_half_way_keeps_the_old_file(tmp_path):
+    """The big CSV files are written as their pieces are made: the disk filling after the
+    first piece, or a piece that cannot be made, leaves the old file and no temporary one."""
+    from model.fileio import write_atomic
+
+    target = tmp_path / "schedule.csv"
+    target.write_bytes(b"old\r\n")
+
+    def filling_up():
+        yield b"a,b\r\n" * 1000
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    with pytest.raises(DesignFileError, match="No space left on device"):
+        write_atomic(target, filling_up())
+
+    def broken():
+        yield b"a,b\r\n"
+        raise ValueError("a row of the wrong width")
+
+    with pytest.raises(ValueError, match="wrong width"):
+        write_atomic(target, broken())
+    assert listing(tmp_path) == {"schedule.csv": b"old\r\n"}
+    write_atomic(target, iter([b"new", b"\r\n"]))
+    assert target.read_bytes() == b"new\r\n"
