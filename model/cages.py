@@ -532,6 +532,9 @@ class CageView:
     component: np.ndarray
     dev_ids: list[str]
     tables: PartTables
+    # (cage node of each A end, of each B end, number of nodes) of all rows, when the plant
+    # has them (its component graph ranked them): cage_graph of all rows then ranks nothing
+    ranks: tuple[np.ndarray, np.ndarray, int] | None = None
 
 
 def cage_view(plant) -> CageView:
@@ -549,6 +552,7 @@ def cage_view(plant) -> CageView:
             plant._component,
             plant._dev_ids,
             plant.parts,
+            plant._graph_rows[1:] if getattr(plant, "_graph_rows", None) else None,
         )
     design = plant.design
     tables = PartTables.build(design.catalog, plant.media)

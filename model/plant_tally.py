@@ -71,8 +71,13 @@ def cage_graph(view, rows: np.ndarray) -> CageGraph:
     # Ranks without sorting (labels, devices: arrays.unique_inverse; cage keys: cages'
     # packed count): three sorts of 400k-800k values were ~0.1 s of each XL analysis.
     _, comp = unique_inverse(view.component[rows])
-    nodes, inv = cage_ranks(np.concatenate([view.cage_a[rows], view.cage_b[rows]]))
-    ia, ib = inv[:n], inv[n:]
+    if view.ranks is not None and n == len(view.cage_a):  # all rows: the plant ranked them
+        ia, ib, count = view.ranks
+        nodes = np.empty(count, dtype=np.int64)
+        nodes[ia], nodes[ib] = view.cage_a, view.cage_b
+    else:
+        nodes, inv = cage_ranks(np.concatenate([view.cage_a[rows], view.cage_b[rows]]))
+        ia, ib = inv[:n], inv[n:]
     cage_spec = np.zeros(len(nodes), dtype=np.int64)
     cage_spec[ia], cage_spec[ib] = view.spec_a[rows], view.spec_b[rows]
     shape, hub, leaf, leaves, _ = component_shapes(comp, ia, ib, len(nodes))
