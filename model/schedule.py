@@ -519,8 +519,8 @@ def _defaults_distinct(names: tuple, a_end, b_end) -> bool:
     the next "-" ends the U, and the first " to " ends the A port: " to " holds no "-", so it
     cannot lie across the dashes, nor inside a name, nor across the A port's end (only a port
     ending in " to" makes one there: "p to" + " to B" reads as "p" + " to to B"). The B end
-    is what follows, read the same way. ``names``, ``a_end`` and
-    ``b_end`` as :func:`_link_labels` takes them."""
+    is what follows, read the same way. ``names``, ``a_end`` and ``b_end`` as
+    :func:`_link_labels` takes them."""
     rack_name, dev_u, port_list = names
     (dev_a, _, code_a), (dev_b, _, code_b) = a_end, b_end
     if len(dev_u) and int(dev_u.min()) < 0:

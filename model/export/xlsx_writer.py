@@ -17,6 +17,7 @@ the big sheet, instead of before either half starts.
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 import re
@@ -201,15 +202,9 @@ def _with_plain_rows(sheets: list[Sheet], plain: dict[str, Sheet], fork: bool) -
         name: SheetRows(sheet.columns or list(map(list, zip(*sheet.rows, strict=True))), 2, strings)
         for name, sheet in plain.items()
     }  # the shared strings of every plain sheet now known
-    book: list[bytes] = []
-
-    def make_book() -> None:
-        if not book:
-            book.append(_book_bytes(sheets))
-
-    row_members = {name: _rows_member(part, fork, make_book) for name, part in rows.items()}
-    make_book()
-    source = zipfile.ZipFile(io.BytesIO(book[0]))
+    book = functools.cache(lambda: _book_bytes(sheets))  # made once, while the first rows are
+    row_members = {name: _rows_member(part, fork, book) for name, part in rows.items()}
+    source = zipfile.ZipFile(io.BytesIO(book()))
     rels = source.read("xl/_rels/workbook.xml.rels")
     targets = {rid.decode(): target.lstrip(b"/").decode() for target, rid in _REL_RE.findall(rels)}
     part_of = {}
@@ -238,7 +233,7 @@ def _with_plain_rows(sheets: list[Sheet], plain: dict[str, Sheet], fork: bool) -
     return zip_bytes(members)
 
 
-def _rows_member(rows: SheetRows, fork: bool, meanwhile: Callable[[], None]) -> Member:
+def _rows_member(rows: SheetRows, fork: bool, meanwhile: Callable[[], object]) -> Member:
     """The rows of a plain sheet, deflated (a part of its sheet member, to be laid after the
     head by :func:`~model.export.zip_deflate.concatenated`); ``meanwhile()`` is called once
     the work is under way. With ``fork`` (and a sheet of many chunks, and
