@@ -1,7 +1,8 @@
 """Commands a user waits for, each beside its floor measured in the same run, with the ratio.
 
 Every figure is min / median of 3 runs of ``python main.py ...`` in a fresh process, output
-written, so the process start is in the figure. Floors are measured in the same run:
+written, so the process start is in the figure; the peak column is the largest peak resident
+memory of the command's process over its runs. Floors are measured in the same run:
 
 * load (``validate``): a bare ``msgspec.json.decode`` of the same bytes with GC off, in a fresh
   process (the floor of any loader);
@@ -23,7 +24,7 @@ Usage: ``python tests/benchmarks/run_benchmarks.py --only commands --sizes S,L,X
 
 from __future__ import annotations
 
-import resource
+import os
 import statistics
 import subprocess
 import sys
@@ -72,19 +73,25 @@ CSV_REWRITE = (
 class _Timed(float):
     """Wall seconds of one run, with the child's CPU seconds beside them (``user``, ``system``):
     on a virtual machine whose first touch of a page is slow, the system time of a process that
-    uses ~1 GB varies by seconds from run to run, and the note says how much of a figure it is."""
+    uses ~1 GB varies by seconds from run to run, and the note says how much of a figure it is.
+    ``peak_mb`` is the command's own peak resident memory (``wait4``'s rusage of that process:
+    a forked helper that it reaped counts if it was larger, as its pages are mostly shared)."""
 
     user: float
     system: float
+    peak_mb: float
 
 
 def _timed(args: list[str]) -> _Timed:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    subprocess.run(args, cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    child = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
     out = _Timed(time.perf_counter() - started)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    out.user, out.system = after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        raise subprocess.CalledProcessError(child.returncode, args)
+    out.user, out.system = usage.ru_utime, usage.ru_stime
+    out.peak_mb = usage.ru_maxrss / 1024  # kilobytes on Linux
     return out
 
 
@@ -110,11 +117,12 @@ def _add(report, size, stage, runs, floor, target) -> None:
     cpu = (
         f"; its cpu {best.user:.2f} user + {best.system:.2f} sys s" if hasattr(best, "user") else ""
     )
+    peak = max(run.peak_mb for run in runs) if hasattr(best, "peak_mb") else None
     report.add(
         size,
         stage,
         best,
-        None,
+        peak,
         target=target if size == "XL" else "",
         note=f"min/median {best:.2f}/{statistics.median(runs):.2f} s; floor min/median "
         f"{floor_best:.2f}/{statistics.median(floor):.2f} s; ratio {best / floor_best:.1f}x{cpu}",
