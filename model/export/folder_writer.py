@@ -15,8 +15,9 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from collections.abc import Collection, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from model.export import ExportError
@@ -25,13 +26,18 @@ from model.export import ExportError
 # replacing them is what the user asked for.
 _OLD_EXPORT_FILE = re.compile(r"(00_README\.txt|\d\d_[\w-]+\.csv)")
 _WRITERS = 8  # threads writing and syncing the files (their time is spent waiting on the disk)
+_IN_FLIGHT = 4 * _WRITERS  # files made and not yet written, at most
 
 
-def replace_folder(directory: Path, files: Mapping[str, bytes], what: str) -> list[Path]:
-    """Make ``directory`` hold exactly ``files`` (relative path -> bytes); returns the paths.
-    Raises :class:`ExportError` with a sentence; on failure ``directory`` is as it was."""
+def replace_folder(
+    directory: Path, files: Iterable[tuple[str, bytes]], what: str, ours: Collection[str]
+) -> list[Path]:
+    """Make ``directory`` hold exactly ``files`` ((relative path, bytes) pairs, made as they are
+    taken: each is written while the next is made); returns the paths. ``ours`` names what may
+    be at the top of ``directory`` (files and folders the export writes): anything else there
+    is the user's, and the folder is refused before anything is written. Raises
+    :class:`ExportError` with a sentence; on failure ``directory`` is as it was."""
     directory = Path(directory)
-    ours = {Path(relative).parts[0] for relative in files}
     if directory.is_dir():
         foreign = sorted(
             p.name
@@ -45,16 +51,10 @@ def replace_folder(directory: Path, files: Mapping[str, bytes], what: str) -> li
                 "choose a new or empty folder, nothing was written"
             )
     staging = None
+    written: list[Path] = []
     try:
         staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
-        for folder in sorted({(staging / relative).parent for relative in files}):
-            folder.mkdir(parents=True, exist_ok=True)
-        # Written and synced by a few threads: fsync waits on the disk with the GIL released,
-        # so the ~1,800 files of an XL export overlap their waits instead of queueing them.
-        # Every file is still synced before the swap; the first error is raised here.
-        with ThreadPoolExecutor(max_workers=_WRITERS) as pool:
-            for _ in pool.map(_write_synced, (staging / r for r in files), files.values()):
-                pass
+        _write_all(staging, files, written)
         os.chmod(staging, 0o777 & ~_umask())  # mkdtemp makes it owner-only
         _swap_in(staging, directory)
         staging = None
@@ -66,7 +66,34 @@ def replace_folder(directory: Path, files: Mapping[str, bytes], what: str) -> li
     finally:
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
-    return [directory / relative for relative in files]
+    return [directory / relative for relative in written]
+
+
+def _write_all(staging: Path, files: Iterable[tuple[str, bytes]], written: list[Path]) -> None:
+    """Write and sync every file into ``staging`` (their relative paths appended to
+    ``written``). A few threads write and sync: fsync waits on the disk with the GIL released,
+    so the ~1,800 files of an XL export overlap their waits with each other and with the
+    making of the next files here. At most ``_IN_FLIGHT`` files wait to be written, so memory
+    holds a few files, not the folder. Every file is synced before this returns; the first
+    error is raised here (the files still queued are dropped)."""
+    folders: set[Path] = set()
+    pending: deque[Future] = deque()
+    with ThreadPoolExecutor(max_workers=_WRITERS) as pool:
+        try:
+            for relative, data in files:
+                path = staging / relative
+                if path.parent not in folders:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    folders.add(path.parent)
+                if len(pending) >= _IN_FLIGHT:
+                    pending.popleft().result()
+                pending.append(pool.submit(_write_synced, path, data))
+                written.append(Path(relative))
+            while pending:
+                pending.popleft().result()
+        finally:
+            for future in pending:
+                future.cancel()
 
 
 def _write_synced(path: Path, data: bytes) -> None:

@@ -28,7 +28,7 @@ Every CSV is cut into files of at most ``CHUNK_ROWS`` rows, written from the tab
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
 from operator import attrgetter
@@ -46,7 +46,7 @@ from model.export.netbox_cables import (
     end_key,
     schedule_cables,
 )
-from model.export.netbox_columns import Lookup, Repeat, Table, table_chunks
+from model.export.netbox_columns import Lookup, Repeat, Table, iter_table_chunks
 from model.export.netbox_modules import (
     MODULE_TYPES_DIR,
     MODULES_STEM,
@@ -422,31 +422,45 @@ def chunk_names(stem: str, rows: int) -> list[str]:
 
 def netbox_files(export: NetBoxTables) -> dict[str, bytes]:
     """Relative path -> bytes of every file of the export folder, in import order."""
-    files: dict[str, bytes] = {"README.txt": README.format(site=export.site).encode("utf-8")}
+    return dict(netbox_file_stream(export))
+
+
+def netbox_file_stream(export: NetBoxTables) -> Iterator[tuple[str, bytes]]:
+    """(relative path, bytes) of every file of the export folder, in import order, each made
+    when asked for: :func:`write_netbox_dir` writes one file while the next is made, and never
+    holds the whole folder (157 MB at XL) in memory."""
+    yield "README.txt", README.format(site=export.site).encode("utf-8")
     for folder, stem in TABLES:
         table = export.tables[stem]
         if stem == "04_sites":
             for v in export.device_types:
-                path = f"{DEVICE_TYPES_DIR}/{v.slug}.yaml"
-                files[path] = yaml_document(v.document()).encode("utf-8")
+                yield f"{DEVICE_TYPES_DIR}/{v.slug}.yaml", yaml_document(v.document()).encode()
             for m in export.module_types:
-                path = f"{MODULE_TYPES_DIR}/{m.slug}.yaml"
-                files[path] = yaml_document(m.document()).encode("utf-8")
+                yield f"{MODULE_TYPES_DIR}/{m.slug}.yaml", yaml_document(m.document()).encode()
         if not len(table) and stem in OPTIONAL_TABLES:
             continue
-        chunks = table_chunks(table, CHUNK_ROWS)
+        chunks = iter_table_chunks(table, CHUNK_ROWS)
         for name, part in zip(chunk_names(stem, len(table)), chunks, strict=True):
             # formula-safe: these files get opened in a spreadsheet before the import
-            files[f"{folder}/{name}"] = part
-    return files
+            yield f"{folder}/{name}", part
+
+
+# What the export may find in a folder it replaces as its own: the README and the top-level
+# folders of its files (a table folder an earlier export held and this one has no rows for
+# is ours too).
+EXPORT_ENTRIES = frozenset(
+    {"README.txt"}
+    | {folder.split("/")[0] for folder, _ in TABLES}
+    | {DEVICE_TYPES_DIR.split("/")[0], MODULE_TYPES_DIR.split("/")[0]}
+)
 
 
 def write_netbox_dir(directory: str | Path, export: NetBoxTables) -> list[Path]:
     """Write the export folder (creating it and its sub-folders); returns the paths written.
 
-    Every file is built in memory first; this is the one place that writes them. The folder
-    is replaced as a whole (``model.export.folder_writer``): a failure leaves the previous
-    export complete, and a folder holding other files is refused.
+    Each file is made and written in turn (:func:`netbox_file_stream`); this is the one place
+    that writes them. The folder is replaced as a whole (``model.export.folder_writer``): a
+    failure leaves the previous export complete, and a folder holding other files is refused.
     """
     directory = Path(directory)
     if directory.exists() and not directory.is_dir():
@@ -455,4 +469,4 @@ def write_netbox_dir(directory: str | Path, export: NetBoxTables) -> list[Path]:
         raise ExportError(
             f"cannot create {directory.name}: the folder {directory.parent} does not exist"
         )
-    return replace_folder(directory, netbox_files(export), "NetBox export")
+    return replace_folder(directory, netbox_file_stream(export), "NetBox export", EXPORT_ENTRIES)

@@ -13,7 +13,7 @@ unit) are joined into one cell pair per table entry.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -94,9 +94,16 @@ def _values(column: Column) -> list:
 
 def table_chunks(table: Table, chunk_rows: int) -> list[bytes]:
     """``csv_chunks(table.header, table.rows(), chunk_rows)``, built from the columns."""
+    return list(iter_table_chunks(table, chunk_rows))
+
+
+def iter_table_chunks(table: Table, chunk_rows: int) -> Iterator[bytes]:
+    """:func:`table_chunks` one chunk at a time: a chunk's bytes are made when asked for, so
+    a writer can write (and free) each file while the next is made."""
     n, width = len(table), len(table.header)
     if not n or width < 2:
-        return csv_chunks(table.header, table.rows(), chunk_rows)
+        yield from csv_chunks(table.header, table.rows(), chunk_rows)
+        return
     head = ",".join(format_column(list(table.header), spreadsheet_safe=False))
     # Each column as ("text", cell text) when it is the same on every row, else its cells
     formatted: list[tuple[str, object]] = []
@@ -120,10 +127,9 @@ def table_chunks(table: Table, chunk_rows: int) -> list[bytes]:
     first, last = literals[0], literals[-1] + "\r\n"
     if not cells:  # every column repeated: one line, n times
         lines = [last] * n  # the one literal is the whole line
-        return [
-            (head + "\r\n" + "".join(lines[i : i + chunk_rows])).encode("utf-8")
-            for i in range(0, n, chunk_rows)
-        ]
+        for i in range(0, n, chunk_rows):
+            yield (head + "\r\n" + "".join(lines[i : i + chunk_rows])).encode("utf-8")
+        return
     # Per row: cell, literal, cell, ..., cell, separator (the row's end and the next's start)
     m = len(cells)
     pattern = []
@@ -131,16 +137,13 @@ def table_chunks(table: Table, chunk_rows: int) -> list[bytes]:
         pattern.extend((None, literals[j + 1] if j < m - 1 else last + first))
     # One chunk's rows laid out at a time (a flat list of every row was ~40 MB at XL)
     step = 2 * m
-    out = []
     for i in range(0, n, chunk_rows):
         rows = min(n, i + chunk_rows) - i
         flat = pattern * rows
         for j, column_cells in enumerate(cells):
             flat[2 * j :: step] = column_cells[i : i + rows]
         flat.pop()  # without the last row's separator
-        text = "".join((head, "\r\n", first, "".join(flat), last))
-        out.append(text.encode("utf-8"))
-    return out
+        yield "".join((head, "\r\n", first, "".join(flat), last)).encode("utf-8")
 
 
 def _formatted(column: Column) -> tuple[str, object]:
