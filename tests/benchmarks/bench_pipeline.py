@@ -2,10 +2,12 @@
 
 Opens the workload in the editor window and moves one server rack three times (undoing in
 between), each time with another analysis tab showing (warnings, links, charts: what the timed
-GUI test of the L workload used to check), and reports min/median of: push to a fresh analysis
-panel, the longest gap between ticks of a 2 ms timer meanwhile (the GUI block), and the pieces
-on the GUI thread (snapshot, bundle/fill count) and on the worker (incremental analysis, the
-floor of "panel fresh": the panel cannot be fresh before the worker is done).
+GUI test of the L workload used to check), and reports: push to a fresh analysis panel
+(min/median); the longest gap between ticks of a 2 ms timer meanwhile, the GUI block (its
+largest over the three runs, as the target is that none exceeds 50 ms; min/median beside it);
+and min/median of the pieces on the GUI thread (snapshot, bundle/fill count) and on the worker
+(incremental analysis, the floor of "panel fresh": the panel cannot be fresh before the worker
+is done).
 Usage: ``python tests/benchmarks/run_benchmarks.py --only pipeline --sizes L``.
 """
 
@@ -68,10 +70,11 @@ def run(report: Report) -> None:
                 note=f"{min_median(fresh)}; floor: worker incremental analysis "
                 f"{min_median(workers)}; {links} links moved",
             )
+            # The longest of the three runs: the target is that no block exceeds 50 ms.
             report.add(
                 size,
-                "pipeline: longest GUI block during it",
-                min(blocks),
+                "pipeline: longest GUI block during it (max)",
+                max(blocks),
                 peak_rss_mb(),
                 target="<= 50 ms" if size == "XL" else "",
                 note=f"{min_median(blocks)} (warnings, links, charts tab); snapshot "
