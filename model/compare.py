@@ -17,7 +17,8 @@ from operator import attrgetter
 
 import numpy as np
 
-from model.arrays import FirstSeen
+from model.arrays import FirstSeen, unique_inverse
+from model.bulk_load import loaded_link_codes
 
 KPI_COLUMNS = (
     "gpus",
@@ -90,20 +91,51 @@ class PhysicalDiff:
 
 _A, _B = attrgetter("a"), attrgetter("b")
 _DEVICE, _PORT = attrgetter("device"), attrgetter("port")
+_SPAN_LIMIT = 1 << 31  # end codes below this pair into one int64 (lo * span + hi)
 
 
-def _link_keys(design, codes: FirstSeen) -> tuple[list[str], np.ndarray]:
-    """(the link ids, each link's two ends as one int64 either way round): C-level passes and
-    numpy, no frozenset per link (at XL 393k of them took most of ``compare``'s own time)."""
-    ids = list(design.links)
+def _end_codes(design, devices: FirstSeen, ports: FirstSeen) -> tuple[np.ndarray, np.ndarray]:
+    """(device code, port code) of every link end, the A ends then the B ends, links in
+    ``design.links`` order; codes shared by both designs through ``devices`` and ``ports``.
+
+    A design unedited since its load has its ends as codes already (the loader's
+    :class:`~model.bulk_load.LoadedLinkCodes`): only its ~21k device ids and ~200 port names are
+    looked up. Otherwise each end's device id and port name are (C-level passes over strings
+    whose hashes are cached; a (device, port) tuple per end took ~0.6 s a design at XL)."""
+    loaded = loaded_link_codes(design)
+    if loaded is not None:
+        device = np.fromiter(map(devices.__getitem__, loaded.device_ids), np.int64)
+        port = np.fromiter(map(ports.__getitem__, loaded.port_names), np.int64)
+        return device[loaded.device], port[loaded.port]
     recs = list(design.links.values())
-    ends = []
-    for side in (_A, _B):
-        refs = list(map(side, recs))
-        pairs = zip(map(_DEVICE, refs), map(_PORT, refs), strict=True)
-        ends.append(np.fromiter(map(codes.__getitem__, pairs), np.int64, len(ids)))
-    lo, hi = np.minimum(*ends), np.maximum(*ends)
-    return ids, (lo << 32) | hi
+    refs = [*map(_A, recs), *map(_B, recs)]
+    return (
+        np.fromiter(map(devices.__getitem__, map(_DEVICE, refs)), np.int64, len(refs)),
+        np.fromiter(map(ports.__getitem__, map(_PORT, refs)), np.int64, len(refs)),
+    )
+
+
+def _pair_keys(ends: np.ndarray, span: int) -> np.ndarray:
+    """Each link's two end codes (< ``span``; A ends then B ends) as one int64 either way
+    round."""
+    n = len(ends) // 2
+    lo, hi = np.minimum(ends[:n], ends[n:]), np.maximum(ends[:n], ends[n:])
+    return lo * span + hi
+
+
+def _link_keys(a, b) -> tuple[np.ndarray, np.ndarray]:
+    """The pair keys (:func:`_pair_keys`) of the links of ``a`` and of ``b``, in
+    ``design.links`` order: equal keys, equal ends."""
+    devices, ports = FirstSeen(), FirstSeen()
+    codes_a, codes_b = _end_codes(a, devices, ports), _end_codes(b, devices, ports)
+    width = max(len(ports), 1)
+    ends_a, ends_b = codes_a[0] * width + codes_a[1], codes_b[0] * width + codes_b[1]
+    span = max(len(devices), 1) * width
+    if span >= _SPAN_LIMIT:  # lo * span + hi could overflow: number the ends densely instead
+        _, dense = unique_inverse(np.concatenate((ends_a, ends_b)))
+        ends_a, ends_b = np.split(dense.astype(np.int64), [len(ends_a)])
+        span = len(ends_a) + len(ends_b)
+    return _pair_keys(ends_a, span), _pair_keys(ends_b, span)
 
 
 def _last_of_each(keys: np.ndarray) -> np.ndarray:
@@ -113,9 +145,14 @@ def _last_of_each(keys: np.ndarray) -> np.ndarray:
     return np.sort(len(keys) - 1 - first_from_end)
 
 
-def _media_ids(plant, ids: list[str]) -> list[str | None]:
-    """The chosen medium's id of each link (None: no medium)."""
-    rows = np.fromiter(map(plant.index.__getitem__, ids), np.int64, len(ids))
+def _media_ids(plant, ids: list[str], at: np.ndarray) -> list[str | None]:
+    """The chosen medium's id of the links at positions ``at`` of ``ids`` (the design's links
+    in order; None: no medium). A plant built from an unedited design has its rows in that
+    order (a list compare of the same string objects, ~1 ms), else rows are looked up by id."""
+    if plant.link_ids == ids:
+        rows = at
+    else:
+        rows = np.fromiter(map(plant.index.__getitem__, (ids[k] for k in at.tolist())), np.int64)
     names = [m.id for m in plant.media] + [None]  # index -1: no medium
     chosen = np.asarray(plant.medium_index, dtype=np.int64)[rows]
     return [names[k] for k in chosen.tolist()]
@@ -124,11 +161,8 @@ def _media_ids(plant, ids: list[str]) -> list[str | None]:
 def _link_diff(a, plant_a, b, plant_b) -> tuple[list[str], list[str], list[dict]]:
     """(links added: ids in B, links removed: ids in A, media flipped), links matched by their
     two ends, sorted by id."""
-    codes = FirstSeen()  # (device, port) -> code, shared by both designs
-    ids_a, keys_a = _link_keys(a, codes)
-    ids_b, keys_b = _link_keys(b, codes)
-    if len(codes) >= 1 << 31:
-        raise ValueError("too many link ends to compare")  # 2 x 2^31 ports: not a design
+    ids_a, ids_b = list(a.links), list(b.links)
+    keys_a, keys_b = _link_keys(a, b)
     at_a, at_b = _last_of_each(keys_a), _last_of_each(keys_b)
     keys_a, keys_b = keys_a[at_a], keys_b[at_b]
     in_a = np.isin(keys_b, keys_a)
@@ -141,12 +175,10 @@ def _link_diff(a, plant_a, b, plant_b) -> tuple[list[str], list[str], list[dict]
         both_b = at_b[in_a]
         order_a = np.argsort(keys_a, kind="stable")
         match = at_a[order_a[np.searchsorted(keys_a[order_a], keys_b[in_a])]]
-        lid_b = [ids_b[k] for k in both_b.tolist()]
-        lid_a = [ids_a[k] for k in match.tolist()]
-        media_a, media_b = _media_ids(plant_a, lid_a), _media_ids(plant_b, lid_b)
+        media_a, media_b = _media_ids(plant_a, ids_a, match), _media_ids(plant_b, ids_b, both_b)
         flipped = [
-            {"link": lb, "from": ma, "to": mb}
-            for lb, ma, mb in zip(lid_b, media_a, media_b, strict=True)
+            {"link": ids_b[k], "from": ma, "to": mb}
+            for k, ma, mb in zip(both_b.tolist(), media_a, media_b, strict=True)
             if ma != mb
         ]
     flipped.sort(key=lambda f: f["link"])
