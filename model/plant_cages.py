@@ -101,7 +101,12 @@ def plug_findings(plant, dev_ids, rows, nodes, ia, ib, problem) -> list[Finding]
     label_of = dict(zip(sorted(problem), labels, strict=True))
     links_of: dict[int, list[str]] = defaultdict(list)
     wanted = set(problem)
-    for r, (a, b) in enumerate(zip(ia.tolist(), ib.tolist(), strict=True)):
+    # Only the rows with an end in a wanted cage, found with numpy (a Python pass over every
+    # row was ~0.15 s at XL whenever a single cage had a problem).
+    marked = np.zeros(len(nodes), dtype=bool)
+    marked[np.fromiter(wanted, np.int64, len(wanted))] = True
+    hit = np.flatnonzero(marked[ia] | marked[ib])
+    for r, a, b in zip(hit.tolist(), ia[hit].tolist(), ib[hit].tolist(), strict=True):
         for c in (a, b):
             if c in wanted and len(links_of[c]) < 4:
                 links_of[c].append(plant.link_ids[rows[r]])

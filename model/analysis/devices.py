@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from model.analysis.topology import Topology
 from model.design import Design
 
@@ -90,11 +92,18 @@ def switches_off_the_tiers(
     storage, management or another network). They are bought and powered, so the switch count
     keeps them, apart from the tiers, instead of leaving them out."""
     index, level = topo.device_index, topo.level
+    # Whether a device has any link, from the topology's link ends (every link of the design):
+    # asking the design per switch built its whole device -> links table (~0.35 s at XL with
+    # ~1,400 storage, in-band and out-of-band switches).
+    linked = np.zeros(len(topo.device_ids), dtype=bool)
+    linked[topo.a], linked[topo.b] = True, True
     out = {UNCONNECTED: 0, OTHER_FABRIC: 0}
     for device_id in switch_ids:
-        if device_id in index and level[index[device_id]] >= 1:
+        i = index.get(device_id)
+        if i is not None and level[i] >= 1:
             continue
-        out[OTHER_FABRIC if design.links_of_device(device_id) else UNCONNECTED] += 1
+        has_links = linked[i] if i is not None else bool(design.links_of_device(device_id))
+        out[OTHER_FABRIC if has_links else UNCONNECTED] += 1
     return {k: v for k, v in out.items() if v}
 
 
