@@ -69,14 +69,18 @@ def plant_findings(plant: CablePlant) -> list[Finding]:
         (PINNED_OUT_OF_REACH, "PINNED_MEDIUM_OUT_OF_REACH", "warning"),
         (PINNED_MISMATCH, "PINNED_MEDIUM_MISMATCH", "warning"),
     ):
-        for row in np.flatnonzero(plant.status & flag):
+        rows = np.flatnonzero(plant.status & flag)
+        # Worded for all rows at once (the same words as plant.reason, one per link): a hall
+        # whose far management links no copper reaches has thousands of them.
+        words = plant.reasons(rows) if len(rows) else []
+        for row, why in zip(rows.tolist(), words, strict=True):
             link = design.links[plant.link_ids[row]]
             ends = f"{_end(design, link.a)} – {_end(design, link.b)}"
             out.append(
                 Finding(
                     code=code,
                     severity=severity,
-                    message=f"link {link.label or link.id} ({ends}): {plant.reason(link.id)}",
+                    message=f"link {link.label or link.id} ({ends}): {why}",
                     objects=(link.id, link.a.device, link.b.device),
                 )
             )
