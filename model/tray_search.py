@@ -12,21 +12,29 @@ from math import inf
 
 
 def merge_legs(legs: list[tuple[int, float, float]]) -> tuple[tuple[int, float, float], ...]:
-    """Consecutive runs along one tray joined into one interval (s0 <= s1); empty runs dropped."""
-    out: list[list] = []
+    """Consecutive runs along one tray joined into one interval (s0 <= s1); empty runs dropped.
+
+    The interval being grown is kept in locals and written out when the next run starts a new
+    one (at XL with every fabric ~20k routes merge ~300k runs: list cells read and written per
+    run were ~0.4 s)."""
+    out: list[tuple[int, float, float]] = []
+    tray_now, lo_now, hi_now = None, 0.0, 0.0  # None: no interval yet
     for tray, s0, s1 in legs:
         lo, hi = (s0, s1) if s0 <= s1 else (s1, s0)
         if hi - lo <= 1e-9:
             continue
-        if (
-            out
-            and out[-1][0] == tray
-            and (abs(out[-1][2] - lo) <= 1e-9 or abs(out[-1][1] - hi) <= 1e-9)
-        ):
-            out[-1][1], out[-1][2] = min(out[-1][1], lo), max(out[-1][2], hi)
+        if tray == tray_now and (abs(hi_now - lo) <= 1e-9 or abs(lo_now - hi) <= 1e-9):
+            if lo < lo_now:  # min() and max() as before: the earlier value kept on a tie
+                lo_now = lo
+            if hi > hi_now:
+                hi_now = hi
         else:
-            out.append([tray, lo, hi])
-    return tuple((t, lo, hi) for t, lo, hi in out)
+            if tray_now is not None:
+                out.append((tray_now, lo_now, hi_now))
+            tray_now, lo_now, hi_now = tray, lo, hi
+    if tray_now is not None:
+        out.append((tray_now, lo_now, hi_now))
+    return tuple(out)
 
 
 def dijkstra(
