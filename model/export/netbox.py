@@ -301,10 +301,7 @@ def netbox_tables(
     t["07_devices"] = _device_table(devices, device_names, rack_names, variants, tags, site)
     cables = schedule_cables(design, schedule, plant, site, device_names)
     t["08_cables"] = cables if isinstance(cables, Table) else (CABLE_HEADER, cables)
-    t["09_backplane_cables"] = (
-        CABLE_HEADER,
-        backplane_cables(design, plant, site, device_names, rack_names),
-    )
+    t["09_backplane_cables"] = backplane_cables(design, plant, site, device_names, rack_names)
     t[MODULES_STEM] = modules.table
     for stem, table in t.items():
         if not isinstance(table, Table):
