@@ -112,10 +112,13 @@ def bom_sheets(
     cabling = Sheet(
         "Cabling schedule", SCHEDULE_COLUMNS, (), plain=True, columns=table.csv_columns()
     )
+    # Plain too (text only): a hall with thousands of findings (every far management link, say)
+    # took seconds through openpyxl's cell-by-cell writer.
     warnings = Sheet(
         "Warnings",
         WARNING_HEADERS,
         [(f.severity, f.code, f.message, _objects_text(f.objects)) for f in findings],
+        plain=True,
     )
     return [summary_sheet, bom, cabling, warnings]
 

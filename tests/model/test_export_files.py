@@ -140,6 +140,26 @@ def test_warnings_sheet_lists_the_findings(tmp_path, exported):
     assert ws.cell(2, 4).value.endswith("(150 more)")
 
 
+def test_many_warnings_are_written_as_text_with_the_sheets_look(exported):
+    """The Warnings sheet takes the plain rows' fast path (thousands of findings in a big
+    hall): text that looks like a formula stays text, control characters are dropped, and the
+    header is bold and frozen as on every sheet."""
+    from model.findings import Finding
+
+    design, plant, lines, schedule, _ = exported
+    findings = [
+        Finding(code="X", severity="warning", message=f"link l-{i}: far", objects=(f"l-{i}",))
+        for i in range(3000)
+    ]
+    findings.append(Finding(code="Y", severity="error", message="=SUM(A1)\x07", objects=()))
+    sheets = bom_sheets(summary_rows(design, plant, lines, findings), lines, schedule, findings)
+    assert next(s for s in sheets if s.name == "Warnings").plain
+    ws = openpyxl.load_workbook(io.BytesIO(workbook_bytes(sheets)))["Warnings"]
+    assert ws.max_row == 3002 and ws.freeze_panes == "A2" and ws["A1"].font.bold
+    assert [c.value for c in ws[2]] == ["warning", "X", "link l-0: far", "l-0"]
+    assert ws["C3002"].value == "=SUM(A1)" and ws["C3002"].data_type == "s"
+
+
 def test_a_failed_write_leaves_the_previous_file_and_no_temporary(tmp_path, exported):
     _, _, lines, _, _ = exported
     out = tmp_path / "bom.csv"
