@@ -41,7 +41,7 @@ from model.analysis.topology import (
 )
 from model.analysis.tray_fill import TrayFill, trunk_load
 from model.changes import DEVICE_KINDS, RACK_KINDS, TRAY_KINDS, Change, ChangeKind
-from model.channel_checks import channel_findings, channel_summary, skew_findings
+from model.channel_checks import channel_checks, skew_findings
 from model.design import Design
 from model.entities import FABRICS
 from model.findings import sort_findings
@@ -335,8 +335,9 @@ class Analyzer:
         channels = None
         if layout is not None:
             # Structured cabling: channel loss, reach and polarity (direct designs unchanged).
-            channels = channel_summary(layout.channels.values())  # trunk findings: the plant's
-            findings.extend(channel_findings(layout.channels.values()))
+            # Trunk findings are the plant's.
+            channels, channel_finds = channel_checks(layout.channels.values())
+            findings.extend(channel_finds)
             findings.extend(skew_findings(layout))
 
         settings = design.settings
