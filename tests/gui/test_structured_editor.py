@@ -330,3 +330,43 @@ def test_moving_the_spine_rack_away_a_loss_warning_selects_that_channel(open_win
     assert marked == list(finding.objects[1:])  # the whole channel, segment by segment
     texts = [label.text() for label in window.inspector.findChildren(QLabel)]
     assert any("over budget" in t for t in texts)
+
+
+def test_a_rack_move_redraws_only_the_trunks_whose_route_changed(open_window, qtbot, monkeypatch):
+    """Two DGX racks cross-connected to one leaf rack: moving one DGX rack in the inspector
+    re-routes its trunk and leaves the other trunk's geometry alone (at XL, re-indexing 100k
+    unchanged trunks in the scene froze the editor for over a minute)."""
+    from gui.canvas.trunk_layer import TrunkItem
+
+    design = two_rack_hall(12.0, nics=1, cabling="cross-connect")
+    rack(design, "r2", 20.0, 3.0)
+    device(design, "a2", "r2", 2, "dgx-h100")
+    link(design, "l-2", ("a2", "nic1"), ("leaf1", "p3"), medium="sr4-400g")
+    window = open_window(design)
+    wait_fresh(qtbot, window)
+    layer = window.scene.trunk_layer
+    trunk_of = {t.route_link or t.links[0]: t.id for t in layer.layout().trunks}
+    assert set(trunk_of) == {"l-1", "l-2"}
+    before = {tid: layer.items[tid].boundingRect() for tid in trunk_of.values()}
+    changed: list[str] = []
+    real = TrunkItem.prepareGeometryChange
+
+    def counted(item):
+        changed.append(item.object_id)
+        real(item)
+
+    monkeypatch.setattr(TrunkItem, "prepareGeometryChange", counted)
+    window.scene.select_ids(["r1"])
+    settle(qtbot, window)
+    window.inspector.fields["x"].setValue(4.5)
+    wait_fresh(qtbot, window)
+    qtbot.waitUntil(lambda: bool(changed))
+    settle(qtbot, window)
+    trunk_of = {t.route_link or t.links[0]: t.id for t in layer.layout().trunks}
+    assert changed == [trunk_of["l-1"]]  # the moved rack's trunk only
+    item = layer.items[trunk_of["l-1"]]
+    assert item.boundingRect() != before[trunk_of["l-1"]]
+    assert [(p.x, p.y) for p in [item._path.elementAt(0)]] == [
+        tuple(window.scene.link_points("l-1")[0])
+    ]
+    assert layer.items[trunk_of["l-2"]].boundingRect() == before[trunk_of["l-2"]]
