@@ -12,6 +12,7 @@ design has no trunk.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import shiboken6
@@ -71,16 +72,24 @@ class TrunkItem(QGraphicsItem):
         return super().itemChange(change, value)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        halo, pen = _pens()
         painter.setBrush(Qt.NoBrush)
         if self.isSelected():
-            halo = QPen(QColor(style.SELECTION), 7.0, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin)
-            halo.setCosmetic(True)
             painter.setPen(halo)
             painter.drawPath(self._path)
-        pen = QPen(QColor(style.TRUNK_COLOR), 3.0, Qt.DashLine, Qt.FlatCap, Qt.RoundJoin)
-        pen.setCosmetic(True)
         painter.setPen(pen)
         painter.drawPath(self._path)
+
+
+@functools.cache
+def _pens() -> tuple[QPen, QPen]:
+    """(selection halo, trunk) pens, made once: a zoned XL hall paints ~100k trunks per
+    whole-hall repaint, and two pens made per trunk were a third of it."""
+    halo = QPen(QColor(style.SELECTION), 7.0, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin)
+    halo.setCosmetic(True)
+    pen = QPen(QColor(style.TRUNK_COLOR), 3.0, Qt.DashLine, Qt.FlatCap, Qt.RoundJoin)
+    pen.setCosmetic(True)
+    return halo, pen
 
 
 class TrunkLayer:
