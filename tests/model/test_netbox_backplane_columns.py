@@ -9,30 +9,10 @@ import numpy as np
 
 from model.cabling import CablePlant
 from model.export.netbox import netbox_tables
-from model.export.netbox_cables import CABLE_HEADER, backplane_cables
-from model.export.netbox_names import LABEL_MAX, fit_name, interface_name
-from model.export.netbox_types import cable_description
+from model.export.netbox_cables import CABLE_HEADER, backplane_cables, cable_row
+from model.export.netbox_names import LABEL_MAX
 from model.generate import generate
 from model.schedule import schedule_rows
-
-
-def reference_row(site, names, a, b, medium, label, length) -> tuple:
-    return (
-        site,
-        names[a.device],
-        "dcim.interface",
-        interface_name(a.port),
-        site,
-        names[b.device],
-        "dcim.interface",
-        interface_name(b.port),
-        medium.netbox_type if medium else "",
-        "planned",
-        fit_name(label, LABEL_MAX),
-        None if length is None else round(length, 2),
-        "m" if length is not None else "",
-        cable_description(medium) if medium else "",
-    )
 
 
 def reference_backplane(design, plant, site, device_names, rack_names) -> list[tuple]:
@@ -50,7 +30,7 @@ def reference_backplane(design, plant, site, device_names, rack_names) -> list[t
         label = link.label or (
             f"{rack_names[da.rack]}-U{da.u}-{a.port} to {rack_names[db.rack]}-U{db.u}-{b.port}"
         )
-        out.append(reference_row(site, device_names, a, b, medium, label, None))
+        out.append(cable_row(site, device_names, a, b, medium, label, None))
     out.sort(key=lambda r: (r[1], r[3], r[5], r[7]))
     return out
 
