@@ -31,7 +31,7 @@ import numpy as np
 from model.arrays import FirstSeen, unique_sorted
 from model.changes import ChangeKind
 from model.design import Design, DesignError
-from model.entities import Link
+from model.entities import END_DEVICE, END_PORT, LINK_A, LINK_B, Link
 from model.ports import port_table
 
 
@@ -115,6 +115,20 @@ def loaded_link_codes(design: Design) -> LoadedLinkCodes | None:
     return codes if codes is not None and codes.link_count == len(design.links) else None
 
 
+def link_end_codes(design: Design) -> LoadedLinkCodes:
+    """The ends of the design's links as integer codes (:class:`LoadedLinkCodes`, links in
+    ``design.links`` order): the loader's while the design is unedited, else coded now."""
+    codes = loaded_link_codes(design)
+    if codes is not None:
+        return codes
+    links = list(design.links.values())
+    ends = _EndCodes(design, links)
+    pins = {link.medium for link in links} - {"auto"}
+    return LoadedLinkCodes(
+        len(links), ends.device_ids, ends.port_names, ends.device, ends.port, not pins
+    )
+
+
 class _EndCodes:
     """The link ends as integer arrays (device number, port number): sorting 786k integers
     is several times cheaper than hashing 786k (device, port) tuples.
@@ -129,15 +143,20 @@ class _EndCodes:
         n = len(links)
         self.device = np.empty(2 * n, np.int64)
         self.port = np.empty(2 * n, np.int64)
-        for half, ends in ((slice(0, n), map(_A, links)), (slice(n, 2 * n), map(_B, links))):
+        for half, ends in (
+            (slice(0, n), map(LINK_A, links)),
+            (slice(n, 2 * n), map(LINK_B, links)),
+        ):
             ends = list(ends)
             try:
                 self.device[half] = np.fromiter(
-                    map(device_code.__getitem__, map(_DEVICE, ends)), np.int64, n
+                    map(device_code.__getitem__, map(END_DEVICE, ends)), np.int64, n
                 )
             except KeyError:
                 raise BulkRefused("a link names an unknown device") from None
-            self.port[half] = np.fromiter(map(port_code.__getitem__, map(_PORT, ends)), np.int64, n)
+            self.port[half] = np.fromiter(
+                map(port_code.__getitem__, map(END_PORT, ends)), np.int64, n
+            )
         self.port_names = list(port_code)
 
     def distinct_ports(self) -> int:
@@ -148,8 +167,6 @@ class _EndCodes:
 _ID = attrgetter("id")
 _MEDIUM = attrgetter("medium")
 _VIA = attrgetter("via")
-_A, _B = attrgetter("a"), attrgetter("b")
-_DEVICE, _PORT = attrgetter("device"), attrgetter("port")
 
 
 def _check_ports(design: Design, ends: _EndCodes) -> None:

@@ -13,12 +13,11 @@ installer would:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from operator import attrgetter
 
 import numpy as np
 
 from model.arrays import FirstSeen, unique_inverse
-from model.bulk_load import loaded_link_codes
+from model.bulk_load import link_end_codes
 
 KPI_COLUMNS = (
     "gpus",
@@ -89,8 +88,6 @@ class PhysicalDiff:
         }
 
 
-_A, _B = attrgetter("a"), attrgetter("b")
-_DEVICE, _PORT = attrgetter("device"), attrgetter("port")
 _SPAN_LIMIT = 1 << 31  # end codes below this pair into one int64 (lo * span + hi)
 
 
@@ -98,21 +95,13 @@ def _end_codes(design, devices: FirstSeen, ports: FirstSeen) -> tuple[np.ndarray
     """(device code, port code) of every link end, the A ends then the B ends, links in
     ``design.links`` order; codes shared by both designs through ``devices`` and ``ports``.
 
-    A design unedited since its load has its ends as codes already (the loader's
-    :class:`~model.bulk_load.LoadedLinkCodes`): only its ~21k device ids and ~200 port names are
-    looked up. Otherwise each end's device id and port name are (C-level passes over strings
-    whose hashes are cached; a (device, port) tuple per end took ~0.6 s a design at XL)."""
-    loaded = loaded_link_codes(design)
-    if loaded is not None:
-        device = np.fromiter(map(devices.__getitem__, loaded.device_ids), np.int64)
-        port = np.fromiter(map(ports.__getitem__, loaded.port_names), np.int64)
-        return device[loaded.device], port[loaded.port]
-    recs = list(design.links.values())
-    refs = [*map(_A, recs), *map(_B, recs)]
-    return (
-        np.fromiter(map(devices.__getitem__, map(_DEVICE, refs)), np.int64, len(refs)),
-        np.fromiter(map(ports.__getitem__, map(_PORT, refs)), np.int64, len(refs)),
-    )
+    The design's own end codes (:func:`~model.bulk_load.link_end_codes`: the loader's, or made
+    now) are translated, so only its ~21k device ids and ~200 port names are looked up here (a
+    (device, port) tuple hashed per end took ~0.6 s a design at XL)."""
+    codes = link_end_codes(design)
+    device = np.fromiter(map(devices.__getitem__, codes.device_ids), np.int64)
+    port = np.fromiter(map(ports.__getitem__, codes.port_names), np.int64)
+    return device[codes.device], port[codes.port]
 
 
 def _pair_keys(ends: np.ndarray, span: int) -> np.ndarray:

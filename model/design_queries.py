@@ -9,15 +9,11 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Mapping
-from operator import attrgetter
 
 from model.catalog import DeviceType
 from model.design_records import DesignError
-from model.entities import Device, Rack
+from model.entities import END_DEVICE, END_PORT, LINK_A, LINK_B, Device, Rack
 from model.ports import PortInfo, port_table, validate_breakout
-
-_A, _B = attrgetter("a"), attrgetter("b")
-_DEVICE, _PORT = attrgetter("device"), attrgetter("port")
 
 
 class DesignQueries:
@@ -108,8 +104,8 @@ class DesignQueries:
         if table is None:
             ids, a_ends, b_ends = self._link_columns()
             keys = zip(
-                [*map(_DEVICE, a_ends), *map(_DEVICE, b_ends)],
-                [*map(_PORT, a_ends), *map(_PORT, b_ends)],
+                [*map(END_DEVICE, a_ends), *map(END_DEVICE, b_ends)],
+                [*map(END_PORT, a_ends), *map(END_PORT, b_ends)],
                 strict=True,
             )
             table = self._port_links = dict(zip(keys, ids + ids, strict=True))
@@ -120,7 +116,7 @@ class DesignQueries:
         table = self._device_links
         if table is None:
             ids, a_ends, b_ends = self._link_columns()
-            ends = [*map(_DEVICE, a_ends), *map(_DEVICE, b_ends)]
+            ends = [*map(END_DEVICE, a_ends), *map(END_DEVICE, b_ends)]
             table = {device_id: set() for device_id in ends}
             # table[end device].add(link id) per end, in C (a deque of size 0 drains the map).
             deque(map(set.add, map(table.__getitem__, ends), ids + ids), maxlen=0)
@@ -129,7 +125,7 @@ class DesignQueries:
 
     def _link_columns(self) -> tuple[list[str], list, list]:
         links = list(self.links.values())
-        return list(self.links), list(map(_A, links)), list(map(_B, links))
+        return list(self.links), list(map(LINK_A, links)), list(map(LINK_B, links))
 
     # ----------------------------------------------------------------------------- helpers
 

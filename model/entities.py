@@ -14,6 +14,7 @@ collection walk them: 0.24 s of opening that file in the editor, against 0.05 s 
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Annotated, Literal
 
 from msgspec import Meta, Struct
@@ -207,7 +208,16 @@ def new_id_factory(prefix: str, existing: set[str] | dict[str, object]) -> str:
     return f"{prefix}-{n}"
 
 
+# C-level readers of a link's ends and an end's fields, for ``map`` over many links (a Python
+# loop over the 786k ends of an XL hall costs ~0.3 s a pass).
+LINK_A, LINK_B = attrgetter("a"), attrgetter("b")
+END_DEVICE, END_PORT = attrgetter("device"), attrgetter("port")
+
 __all__ = [
+    "END_DEVICE",
+    "END_PORT",
+    "LINK_A",
+    "LINK_B",
     "Device",
     "ENTITY_KINDS",
     "FABRICS",

@@ -294,14 +294,16 @@ def _cables(out: Tally, tables, graph: CageGraph, cable_rows, m, ordered, row_fa
     gets a problem of its own when no part of its shape exists, or none is that long."""
     media, problem = tables.media, out.problem
     comp, ia, ib, cage_spec = graph.comp, graph.ia, graph.ib, graph.cage_spec
+    if not len(cable_rows):
+        none = np.zeros(0, dtype=np.int64)
+        out.comp_rows = ComponentRows(none, np.zeros(1, dtype=np.int64), none)
+        return
     order = np.argsort(comp[cable_rows], kind="stable")
     rows = cable_rows[order]  # by component, each component's rows ascending
     comp_of_row = comp[rows]
-    starts = np.flatnonzero(np.r_[True, comp_of_row[1:] != comp_of_row[:-1]]) if len(rows) else []
-    comps = comp_of_row[starts] if len(rows) else np.zeros(0, dtype=np.int64)
-    out.comp_rows = ComponentRows(comps, np.r_[starts, len(rows)].astype(np.int64), rows)
-    if not len(rows):
-        return
+    starts = np.flatnonzero(np.r_[True, comp_of_row[1:] != comp_of_row[:-1]])
+    comps = comp_of_row[starts]
+    out.comp_rows = ComponentRows(comps, np.r_[starts, len(rows)], rows)
     row_medium = m[rows]
     medium = row_medium[starts]
     skip = np.minimum.reduceat(row_medium, starts) != np.maximum.reduceat(row_medium, starts)

@@ -40,7 +40,7 @@ class TrunkItem(QGraphicsItem):
         self._path = QPainterPath()
         self._shape = QPainterPath()
         self._points: tuple = ()
-        self.tip = ""
+        self._tip = ""
 
     def set_route(self, points) -> None:
         """Draw the trunk along ``points``; the same points as now change nothing (no geometry
@@ -59,6 +59,13 @@ class TrunkItem(QGraphicsItem):
         stroker.setWidth(HIT_WIDTH_M)
         self._shape = stroker.createStroke(path)
         self.update()
+
+    def set_tip(self, text: str) -> None:
+        """The tooltip; the same text as now is not set again (Qt's setToolTip costs ~10 us
+        even then, a second per refresh of a zoned XL hall's 100k trunks)."""
+        if text != self._tip:
+            self._tip = text
+            self.setToolTip(text)
 
     def boundingRect(self) -> QRectF:
         return self._shape.boundingRect()
@@ -187,7 +194,5 @@ class TrunkLayer:
                 f"{trunk.ordered_m:g} m ordered ({trunk.length_m:.1f} m needed), "
                 f"{trunk.legs} MPO leg(s), {len(set(trunk.links))} channel(s)"
             )
-            if tip != item.tip:  # Qt's setToolTip costs ~10 us even when the text is the same
-                item.tip = tip
-                item.setToolTip(tip)
+            item.set_tip(tip)
         scene.drawing_changed.emit()  # the overview's miniature shows the trunks too

@@ -51,10 +51,9 @@ def replace_folder(
                 "choose a new or empty folder, nothing was written"
             )
     staging = None
-    written: list[Path] = []
     try:
         staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
-        _write_all(staging, files, written)
+        written = _write_all(staging, files)
         os.chmod(staging, 0o777 & ~_umask())  # mkdtemp makes it owner-only
         _swap_in(staging, directory)
         staging = None
@@ -69,14 +68,14 @@ def replace_folder(
     return [directory / relative for relative in written]
 
 
-def _write_all(staging: Path, files: Iterable[tuple[str, bytes]], written: list[Path]) -> None:
-    """Write and sync every file into ``staging`` (their relative paths appended to
-    ``written``). A few threads write and sync: fsync waits on the disk with the GIL released,
+def _write_all(staging: Path, files: Iterable[tuple[str, bytes]]) -> list[Path]:
+    """Write and sync every file into ``staging``; returns their relative paths. A few threads write and sync: fsync waits on the disk with the GIL released,
     so the ~1,800 files of an XL export overlap their waits with each other and with the
     making of the next files here. At most ``_IN_FLIGHT`` files wait to be written, so memory
     holds a few files, not the folder. Every file is synced before this returns; the first
     error is raised here (the files still queued are dropped)."""
     folders: set[Path] = set()
+    written: list[Path] = []
     pending: deque[Future] = deque()
     with ThreadPoolExecutor(max_workers=_WRITERS) as pool:
         try:
@@ -94,6 +93,7 @@ def _write_all(staging: Path, files: Iterable[tuple[str, bytes]], written: list[
         finally:
             for future in pending:
                 future.cancel()
+    return written
 
 
 def _write_synced(path: Path, data: bytes) -> None:

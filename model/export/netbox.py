@@ -38,6 +38,7 @@ import numpy as np
 
 from model.cabling import CablePlant
 from model.design import Design
+from model.entities import END_DEVICE, END_PORT
 from model.export import ExportError
 from model.export.folder_writer import replace_folder
 from model.export.netbox_cables import (
@@ -195,10 +196,10 @@ def _variants(design: Design) -> dict[str, TypeVariant]:
         for near_side, far_side in (("a", "b"), ("b", "a")):
             near = list(map(attrgetter(near_side), links))
             far_ib = list(
-                map(ib_devices.__contains__, map(_DEVICE, map(attrgetter(far_side), links)))
+                map(ib_devices.__contains__, map(END_DEVICE, map(attrgetter(far_side), links)))
             )
-            ids = list(compress(map(_DEVICE, near), far_ib))
-            ports = compress(map(_PORT, near), far_ib)
+            ids = list(compress(map(END_DEVICE, near), far_ib))
+            ports = compress(map(END_PORT, near), far_ib)
             groups = map(dict.get, map(group_table.__getitem__, ids), ports)
             for device_id, group in set(zip(ids, groups, strict=True)):
                 if group is not None:
@@ -215,7 +216,6 @@ def _variants(design: Design) -> dict[str, TypeVariant]:
     return out
 
 
-_DEVICE, _PORT = attrgetter("device"), attrgetter("port")
 SEGMENT_KINDS = frozenset({PATCH_CORD, TRUNK})
 
 

@@ -6,11 +6,11 @@ columns (:func:`table_cables`); rows as rows."""
 from __future__ import annotations
 
 from itertools import repeat
-from operator import attrgetter
 
 import numpy as np
 
 from model.design import Design
+from model.entities import END_DEVICE, END_PORT, LINK_A, LINK_B
 from model.export import ExportError
 from model.export.netbox_columns import Lookup, Repeat, Table
 from model.export.netbox_names import LABEL_MAX, fit_name, interface_name
@@ -176,9 +176,9 @@ def backplane_cables(design, plant, site, device_names, rack_names) -> Table:
     if not kept:
         return Table.from_rows(CABLE_HEADER, [])
     links = [design.links[lid] for lid, _ in kept]
-    a_ends, b_ends = list(map(_A, links)), list(map(_B, links))
-    a_dev, a_port = list(map(_DEVICE, a_ends)), list(map(_PORT, a_ends))
-    b_dev, b_port = list(map(_DEVICE, b_ends)), list(map(_PORT, b_ends))
+    a_ends, b_ends = list(map(LINK_A, links)), list(map(LINK_B, links))
+    a_dev, a_port = list(map(END_DEVICE, a_ends)), list(map(END_PORT, a_ends))
+    b_dev, b_port = list(map(END_DEVICE, b_ends)), list(map(END_PORT, b_ends))
     devices = design.devices
     prefix = {d: f"{rack_names[devices[d].rack]}-U{devices[d].u}-" for d in {*a_dev, *b_dev}}
     labels = [
@@ -216,10 +216,6 @@ def backplane_cables(design, plant, site, device_names, rack_names) -> Table:
             Lookup({k: cable_description(m) for k, m in media.items()}, medium),
         ],
     )
-
-
-_A, _B = attrgetter("a"), attrgetter("b")
-_DEVICE, _PORT = attrgetter("device"), attrgetter("port")
 
 
 def end_key(design: Design, device_id: str, port: str) -> tuple[str, int, str, str]:
