@@ -22,12 +22,12 @@ length × the mode's attenuation, compared with the medium's channel limit
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 import numpy as np
 
-from model.quick_init import quick_init
+from model.quick_init import quick_init, slot_setter
 from model.structured_catalog import StructuredCatalog, structured_catalog
 
 ElementKind = Literal["cord", "trunk", "panel", "cassette"]
@@ -37,7 +37,7 @@ CONNECTOR_FIBRES = {"MPO-12/APC": 12, "MPO-16/APC": 16, "LC duplex": 2}
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Element:
     """One element of a channel, in the order light from the link's A end meets them."""
 
@@ -53,7 +53,7 @@ class Element:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Channel:
     """The optical path of one link between its two modules."""
 
@@ -62,11 +62,13 @@ class Channel:
     mode: Literal["mmf", "smf"]
     connector: str  # the modules' optical connector (FibrePart.connector)
     elements: tuple[Element, ...]
-
     # Computed once when made (a frozen dataclass's fields never change): the layout, the
     # checks and the summary ask each of a zoned hall's 393k channels for them several times,
     # and a functools.cached_property (a lock and a dict lookup per read) cost ~2 s of an XL
-    # schedule. Plain attributes, not fields: equality and replace() see only the elements.
+    # schedule. Not compared: equality and replace() see only the elements they come from.
+    panels: int = field(default=0, init=False, repr=False, compare=False)  # panels + cassettes
+    length_m: float = field(default=0.0, init=False, repr=False, compare=False)
+
     def __post_init__(self) -> None:
         panels = 0
         length = 0
@@ -74,16 +76,20 @@ class Channel:
             length += e.length_m
             if e.kind == "panel" or e.kind == "cassette":
                 panels += 1
-        self.__dict__["panels"] = panels  # not through the frozen __setattr__
-        self.__dict__["length_m"] = length
+        _set_panels(self, panels)  # past the frozen __setattr__
+        _set_length(self, length)
 
     @property
     def style(self) -> str:
         return "direct" if not self.panels else f"{self.panels}-panel"
 
 
+_set_panels = slot_setter(Channel, "panels")
+_set_length = slot_setter(Channel, "length_m")
+
+
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LossBudget:
     """Insertion loss of a channel against its medium's limit (dB)."""
 

@@ -71,7 +71,7 @@ CASSETTE_PORTS = 6
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Trunk:
     id: str
     part: str  # structured-catalog trunk id
@@ -89,7 +89,7 @@ class Trunk:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Cord:
     link_id: str
     end: str  # "a" / "b"
@@ -100,7 +100,7 @@ class Cord:
 
 
 @quick_init
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TrunkLeg:
     """One MPO leg of a path: the channels it carries (an LC leg: one per cassette port, in
     port order), its patch points (panel or enclosure ids, A end first; ``cassettes``: the end
