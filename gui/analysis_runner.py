@@ -37,6 +37,7 @@ from model.changes import Change, ChangeKind
 from model.design import Design
 from model.length_histogram import LengthHistogram, length_histogram
 from model.snapshot import Snapshotter
+from model.structured_layout import StructuredLayout
 
 # An edit made while the panel is fresh is analysed at once (the panel is then fresh within the
 # 150 ms of DESIGN.md after a single edit); edits following it closer together than this make
@@ -72,6 +73,10 @@ class AnalysisResult:
     # Per tray, the stretches some cable runs along (the bundles are drawn there only), of the
     # same snapshot: 30-45 ms at 393k links, the GUI thread's largest piece of the publish.
     used: dict[str, list[tuple[float, float]]] | None = None
+    # The structured layout (trunks, channels) the analysis used, None for direct cabling: the
+    # trunk layer and the channel views adopt it (a zoned XL hall's layout is ~10 s, which the
+    # GUI thread computed again after every edit).
+    structured: StructuredLayout | None = None
 
 
 @dataclass
@@ -86,7 +91,7 @@ class _Work:
 
 
 class _JobSignals(QObject):
-    # revision, (report, bundles, lengths, tiers, used) or None, error, seconds
+    # revision, (report, bundles, lengths, tiers, used, structured) or None, error, seconds
     done = Signal(int, object, str, float)
 
 
@@ -112,7 +117,8 @@ class _Job(QRunnable):
             lengths = length_histogram(work.plant) if work.plant is not None else None
             tiers = self.analyzer.tier_codes(TIER_NAMES)
             used = self.analyzer.used_stretches() if work.plant is not None else {}
-            result, error = (report, bundles, lengths, tiers, used), ""
+            structured = self.analyzer.structured
+            result, error = (report, bundles, lengths, tiers, used, structured), ""
         except Exception:  # noqa: BLE001 - reported; the analyzer is dropped
             result, error = None, traceback.format_exc(limit=6)
         seconds = time.perf_counter() - started
@@ -286,7 +292,7 @@ class AnalysisRunner(QObject):
         if result is None:
             self.failed.emit(error)
             return
-        report, bundles, lengths, tiers, used = result
+        report, bundles, lengths, tiers, used, structured = result
         previous = self.result.report if self.result is not None else None
         self.result = AnalysisResult(
             report,
@@ -297,6 +303,7 @@ class AnalysisRunner(QObject):
             lengths,
             tiers,
             used,
+            structured,
         )
         self.finished.emit(self.result)
         # What the job built and the panels keep (the analyzer's caches, the snapshot's copied

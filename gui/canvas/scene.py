@@ -112,7 +112,10 @@ class HallScene(SceneInput, QGraphicsScene):
         self.tray_load.updated.connect(self._apply_tray_load)
         self.trunk_layer = TrunkLayer(self)  # View > Trunks: structured designs' MPO trunks
         self._build()
-        self.trunk_layer.refresh()
+        if picture:
+            self.trunk_layer.refresh()
+        else:  # the editor's: drawn from the analysis's layout once the docks follow a runner
+            self.trunk_layer.refresh_soon()
         self.tray_load.start()
         self._subscription = None if picture else design.subscribe(self._on_change)
         self.selectionChanged.connect(self._on_selection_changed)

@@ -4,10 +4,16 @@ The trunks, their racks and the links they carry come from the model's structure
 (:func:`model.structured_layout.structured_layout`); a trunk is drawn along the routed plan path
 of the link the layout names for it (``Trunk.route_link``: one between the same two racks, so
 along the same trays); a trunk no link runs alongside (to a zone's distribution rack) is drawn
-rack centre to rack centre. The
-layer keeps the layout of the design's current revision, so the inspector's channel view and the
-warnings share one computation with the canvas. View > Trunks shows or hides the layer; a direct
-design has no trunk.
+rack centre to rack centre.
+
+Whose layout. In the editor the layer ``follow``s the analysis runner: the worker lays the hall
+out from its snapshot with the analysis (:attr:`gui.analysis_runner.AnalysisResult.structured`)
+and the layer, the inspector's channel view and the warnings adopt that one, so the GUI thread
+never lays the hall out (a zoned XL hall's layout is ~10 s; the layer computed it again after
+every edit). While the next analysis runs, the layer shows the previous revision's trunks, as
+the panel shows the previous figures; a new layout emits ``changed``. Without a runner (a
+picture, a scene on its own) the layer computes the layout of the current revision itself.
+View > Trunks shows or hides the layer; a direct design has no trunk.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ import functools
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
+from PySide6.QtCore import QObject, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPainterPathStroker, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
@@ -99,15 +105,19 @@ def _pens() -> tuple[QPen, QPen]:
     return halo, pen
 
 
-class TrunkLayer:
+class TrunkLayer(QObject):
     """The scene's trunk items (``items[trunk id]``) and the structured layout they show."""
 
+    changed = Signal()  # a layout from the analysis adopted (the channel views follow it)
+
     def __init__(self, scene) -> None:
+        super().__init__(scene)
         self.scene = scene
         self.items: dict[str, TrunkItem] = {}
         self.visible = True
         self._layout: tuple[int, StructuredLayout] | None = None
         self._objects: tuple[int, dict[str, PlanObject]] | None = None
+        self._runner = None  # the analysis runner followed (see the module docstring)
         # After each plant refresh, once per burst: the layout of a 4-SU pod takes ~0.2 s.
         self._timer = QTimer(scene)
         self._timer.setSingleShot(True)
@@ -123,8 +133,7 @@ class TrunkLayer:
         if shiboken6.isValid(self._timer):
             self._timer.start()
 
-    def stop(self) -> None:
-        """The scene stops following its design: no refresh after this."""
+    def _stop_listening(self) -> None:
         if self._feed is not None:
             try:
                 self._feed.refreshed.disconnect(self._plant_refreshed)
@@ -133,18 +142,53 @@ class TrunkLayer:
             self._feed = None
         if shiboken6.isValid(self._timer):
             self._timer.stop()
+
+    def stop(self) -> None:
+        """The scene stops following its design: no refresh after this."""
+        self._stop_listening()
+        if self._runner is not None:
+            try:
+                self._runner.finished.disconnect(self._adopt)
+            except (RuntimeError, TypeError):
+                pass
+            self._runner = None
         self.visible = False
 
+    def follow(self, runner) -> None:
+        """Show the layouts of ``runner``'s results (an AnalysisRunner) from now on, and lay
+        nothing out on the GUI thread for the items (see the module docstring)."""
+        self._stop_listening()
+        self._runner = runner
+        self._layout = None  # until the runner's first result: laid out here when asked
+        runner.finished.connect(self._adopt)
+        if runner.result is not None:
+            self._adopt(runner.result)
+
+    def _adopt(self, result) -> None:
+        layout = result.structured
+        if layout is None and self._layout is None and not self.items:
+            return  # direct cabling, as before: nothing drawn, nothing to tell
+        # None (direct cabling now): a channel view lays out the current revision when asked.
+        self._layout = (result.revision, layout) if layout is not None else None
+        self._objects = None
+        self.refresh()
+        self.changed.emit()
+
     def layout(self) -> StructuredLayout | None:
-        """The structured layout of the design as it is now (None without a cable plant)."""
+        """The structured layout of the design (None without a cable plant): following a
+        runner, that of its latest result (a revision behind while the next one runs), else
+        that of the current revision."""
         scene = self.scene
         if scene.plant is None:
             return None
+        if self._runner is not None and self._layout is not None:
+            return self._layout[1]
         if scene.feed is not None:
             scene.feed.ensure_fresh()
         revision = scene.design.revision
         if self._layout is None or self._layout[0] != revision:
             self._layout = (revision, structured_layout(scene.plant))
+            self._objects = None
         return self._layout[1]
 
     def plan_objects(self) -> dict[str, PlanObject]:
@@ -159,7 +203,15 @@ class TrunkLayer:
             self._objects = (self._layout[0], channel_objects(layout, self.scene.design))
         return self._objects[1]
 
+    def refresh_soon(self) -> None:
+        """Refresh on the next idle turn (an editor's scene: by then it may follow a runner,
+        and then draws the analysis's layout instead of laying the hall out here)."""
+        if shiboken6.isValid(self._timer):
+            self._timer.start()
+
     def set_visible(self, visible: bool) -> None:
+        if visible == self.visible:
+            return
         self.visible = visible
         self.refresh()
 
@@ -168,20 +220,32 @@ class TrunkLayer:
         scene = self.scene
         if not self.items and not uses_structured(scene.design):
             return  # no trunk to draw or remove: nothing computed on a direct design's edits
-        layout = self.layout() if self.visible else None
+        if not self.visible:
+            layout = None
+        elif self._runner is not None:  # the analysis's layout only: none laid out here
+            layout = self._layout[1] if self._layout is not None else None
+        else:
+            layout = self.layout()
         trunks = {t.id: t for t in layout.trunks} if layout is not None else {}
         selected = {i for i, item in self.items.items() if item.isSelected()}
         for trunk_id in [i for i in self.items if i not in trunks]:
             scene.removeItem(self.items.pop(trunk_id))
         for trunk_id, trunk in trunks.items():
             route_link = trunk.route_link or (trunk.links[0] if len(trunk.links) == 1 else "")
-            if route_link:
+            if route_link in scene.design.links:
                 points = scene.link_points(route_link)
+            elif route_link:  # deleted since the analysis's revision: the next layout says
+                points = []
             else:  # a trunk to a zone's distribution rack: no link runs it, rack to rack
                 racks = scene.design.racks
-                a, b = racks[trunk.rack_a], racks[trunk.rack_b]
-                points = [(a.x, a.y), (b.x, b.y)]
-            if len(points) < 2:
+                a, b = racks.get(trunk.rack_a), racks.get(trunk.rack_b)
+                # The analysis's layout may be a revision behind: a rack deleted since is not
+                # drawn to (the next layout has no trunk to it).
+                points = [(a.x, a.y), (b.x, b.y)] if a is not None and b is not None else []
+            if len(points) < 2:  # nothing to draw it along (yet): no item
+                gone = self.items.pop(trunk_id, None)
+                if gone is not None:
+                    scene.removeItem(gone)
                 continue
             item = self.items.get(trunk_id)
             if item is None:

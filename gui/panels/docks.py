@@ -122,6 +122,7 @@ class AnalysisDocks(QObject):
         self.runner.stale.connect(self.charts.set_stale)
         self.runner.finished.connect(self._result)
         scene.tray_load.follow(self.runner)  # bundles and fill come with each analysis
+        scene.trunk_layer.follow(self.runner)  # and so does the structured layout
         self.links.set_source(document.design, document.plant, document.stack)
         self.runner.plant_refreshed.connect(self.links.plant_changed)
         self.runner.finished.connect(self.links.analysis_finished)

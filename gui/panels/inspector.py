@@ -11,6 +11,7 @@ import msgspec
 from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
+    QApplication,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
@@ -92,14 +93,29 @@ class InspectorPanel(HallForms, StructuredForms, QWidget):
         if self.scene is not None:
             try:
                 self.scene.selection_ids_changed.disconnect(self._schedule)
+                self.scene.trunk_layer.changed.disconnect(self._layout_changed)
             except (RuntimeError, TypeError):
                 pass
         self.scene = scene
         scene.selection_ids_changed.connect(self._schedule)
+        # A channel or trunk shown is the analysis's layout: shown again with each new one.
+        scene.trunk_layer.changed.connect(self._layout_changed)
         self.rebuild()
 
     def _schedule(self) -> None:
         self._timer.start()
+
+    def _layout_changed(self) -> None:
+        """A new structured layout (with the analysis): a channel or trunk shown is shown again
+        from it, unless the user is typing in one of the form's fields."""
+        scene = self.scene
+        ids = scene.selected_ids()
+        if not any(i in scene.design.links or i in scene.trunk_layer.items for i in ids):
+            return
+        focus = QApplication.focusWidget()
+        if focus is not None and self.form_host.isAncestorOf(focus):
+            return
+        self._schedule()
 
     def _rebuild_unless_dragging(self) -> None:
         """Rebuild, but not while the press that selected a rack may become a drag: the rack

@@ -120,6 +120,9 @@ class Analyzer:
         self._geometry = _geometry_settings(design.settings)
         self._explicit = False  # fed by advance(): changes are known without a subscription
         self._subscription = design.subscribe(self._on_change) if subscribe else None
+        # The structured layout of the last report (None: direct cabling): the editor's trunk
+        # layer and channel views show this one rather than lay the hall out again.
+        self.structured = None
 
     def close(self) -> None:
         if self._subscription is not None:
@@ -319,6 +322,7 @@ class Analyzer:
         layout = None
         if self.plant and uses_structured(design):
             layout = getattr(phys, "structured", None) or structured_layout(self.plant)
+        self.structured = layout
         trunks = trunk_load(self.plant, layout) if layout is not None else None
         fill = self._trays.update(design, self.plant, changed, trunks)
         findings = [

@@ -49,9 +49,11 @@ def open_window(qtbot, tmp_path):
 
 
 def settle(qtbot, window) -> None:
+    """Until the analysis of the current revision is shown: the trunk layer and the channel
+    views show its structured layout."""
     QApplication.processEvents()
     window.scene.feed.ensure_fresh()
-    qtbot.wait(10)
+    wait_fresh(qtbot, window)
     QApplication.processEvents()
 
 
@@ -370,3 +372,47 @@ def test_a_rack_move_redraws_only_the_trunks_whose_route_changed(open_window, qt
         tuple(window.scene.link_points("l-1")[0])
     ]
     assert layer.items[trunk_of["l-2"]].boundingRect() == before[trunk_of["l-2"]]
+
+
+def test_the_editor_shows_the_analysis_layout_and_lays_out_nothing_itself(
+    open_window, qtbot, monkeypatch
+):
+    """The trunk layer and the channel view show the layout the analysis worker made from its
+    snapshot: the GUI thread never lays the hall out (a zoned XL hall took ~10 s a refresh)."""
+    import gui.canvas.trunk_layer as trunk_layer
+
+    design = two_rack_hall(12.0, nics=1, cabling="cross-connect")
+    rack(design, "r2", 20.0, 3.0)
+    device(design, "a2", "r2", 2, "dgx-h100")
+    link(design, "l-2", ("a2", "nic1"), ("leaf1", "p3"), medium="sr4-400g")
+    window = open_window(design)
+    settle(qtbot, window)
+    design = window.document.design
+    runner, layer = window.analysis_docks.runner, window.scene.trunk_layer
+
+    def refused(*_args, **_kw):
+        raise AssertionError("the GUI thread laid the hall out")
+
+    monkeypatch.setattr(trunk_layer, "structured_layout", refused)
+    assert layer.layout() is runner.result.structured
+    assert sorted(layer.items) == sorted(t.id for t in runner.result.structured.trunks)
+    # A rack move: the next analysis's layout is adopted, with the trunk's new length.
+    before = {t.route_link: t.length_m for t in layer.layout().trunks}
+    window.scene.select_ids(["r1"])
+    settle(qtbot, window)
+    window.inspector.fields["x"].setValue(4.5)
+    settle(qtbot, window)
+    assert layer.layout() is runner.result.structured
+    assert runner.result.revision == design.revision
+    after = {t.route_link: t.length_m for t in layer.layout().trunks}
+    assert after["l-1"] < before["l-1"] and after["l-2"] == before["l-2"]
+    # The channel view of a selected link shows the same layout's channel.
+    window.scene.select_ids(["l-1"])
+    settle(qtbot, window)
+    assert "channel" in window.inspector.fields
+    # A layout a revision behind names a rack and a link deleted since: drawn without them.
+    stale = runner.result
+    far = next(t.id for t in stale.structured.trunks if t.route_link == "l-2")
+    design.delete(["r2"])  # as the model's edit, so no analysis has run since
+    layer._adopt(stale)
+    assert far not in layer.items and len(layer.items) == len(stale.structured.trunks) - 1
