@@ -18,91 +18,16 @@ View > Trunks shows or hides the layer; a direct design has no trunk.
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import QObject, QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPainterPathStroker, QPen
-from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
+from PySide6.QtCore import QObject, QTimer, Signal
 
-from gui import style
+from gui.canvas.trunk_items import TrunkField, TrunkItem, TrunkRoute
 from model.structured_layout import StructuredLayout, structured_layout, uses_structured
 
 if TYPE_CHECKING:
     from model.channel_view import PlanObject
-
-HIT_WIDTH_M = 0.15
-
-
-class TrunkItem(QGraphicsItem):
-    """One trunk: a dashed raspberry line along its route; selectable (its id is the trunk's)."""
-
-    def __init__(self, object_id: str) -> None:
-        super().__init__()
-        self.object_id = object_id
-        self.setFlag(QGraphicsItem.ItemIsSelectable, True)
-        self.setZValue(15)  # above the bundles, below the drawn links
-        self._path = QPainterPath()
-        self._shape = QPainterPath()
-        self._points: tuple = ()
-        self._tip = ""
-
-    def set_route(self, points) -> None:
-        """Draw the trunk along ``points``; the same points as now change nothing (no geometry
-        change: after a rack move of a zoned XL hall, ~100k unchanged trunks re-indexed one by
-        one in the scene took over a minute)."""
-        points = tuple(map(tuple, points))
-        if points == self._points:
-            return
-        self._points = points
-        self.prepareGeometryChange()
-        path = QPainterPath(QPointF(*points[0]))
-        for x, y in points[1:]:
-            path.lineTo(x, y)
-        self._path = path
-        stroker = QPainterPathStroker()
-        stroker.setWidth(HIT_WIDTH_M)
-        self._shape = stroker.createStroke(path)
-        self.update()
-
-    def set_tip(self, text: str) -> None:
-        """The tooltip; the same text as now is not set again (Qt's setToolTip costs ~10 us
-        even then, a second per refresh of a zoned XL hall's 100k trunks)."""
-        if text != self._tip:
-            self._tip = text
-            self.setToolTip(text)
-
-    def boundingRect(self) -> QRectF:
-        return self._shape.boundingRect()
-
-    def shape(self) -> QPainterPath:
-        return self._shape
-
-    def itemChange(self, change, value):
-        if change == QGraphicsItem.ItemSelectedHasChanged:
-            self.setZValue(18 if value else 15)  # a selected trunk shows above its neighbours
-        return super().itemChange(change, value)
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
-        halo, pen = _pens()
-        painter.setBrush(Qt.NoBrush)
-        if self.isSelected():
-            painter.setPen(halo)
-            painter.drawPath(self._path)
-        painter.setPen(pen)
-        painter.drawPath(self._path)
-
-
-@functools.cache
-def _pens() -> tuple[QPen, QPen]:
-    """(selection halo, trunk) pens, made once: a zoned XL hall paints ~100k trunks per
-    whole-hall repaint, and two pens made per trunk were a third of it."""
-    halo = QPen(QColor(style.SELECTION), 7.0, Qt.SolidLine, Qt.RoundCap, Qt.RoundJoin)
-    halo.setCosmetic(True)
-    pen = QPen(QColor(style.TRUNK_COLOR), 3.0, Qt.DashLine, Qt.FlatCap, Qt.RoundJoin)
-    pen.setCosmetic(True)
-    return halo, pen
 
 
 class TrunkLayer(QObject):
@@ -114,6 +39,9 @@ class TrunkLayer(QObject):
         super().__init__(scene)
         self.scene = scene
         self.items: dict[str, TrunkItem] = {}
+        self.field = TrunkField()  # paints every trunk (see gui.canvas.trunk_items)
+        scene.addItem(self.field)
+        self._routes: dict[tuple, TrunkRoute] = {}  # points -> the route trunks share
         self.visible = True
         self._layout: tuple[int, StructuredLayout] | None = None
         self._objects: tuple[int, dict[str, PlanObject]] | None = None
@@ -203,6 +131,19 @@ class TrunkLayer(QObject):
             self._objects = (self._layout[0], channel_objects(layout, self.scene.design))
         return self._objects[1]
 
+    def _route(self, points) -> TrunkRoute:
+        key = tuple(map(tuple, points))
+        route = self._routes.get(key)
+        if route is None:
+            route = self._routes[key] = TrunkRoute(key)
+        return route
+
+    def _remove(self, trunk_id: str) -> None:
+        item = self.items.pop(trunk_id, None)
+        if item is not None:
+            self.field.forget(item)
+            self.scene.removeItem(item)
+
     def refresh_soon(self) -> None:
         """Refresh on the next idle turn (an editor's scene: by then it may follow a runner,
         and then draws the analysis's layout instead of laying the hall out here)."""
@@ -229,34 +170,40 @@ class TrunkLayer(QObject):
         trunks = {t.id: t for t in layout.trunks} if layout is not None else {}
         selected = {i for i, item in self.items.items() if item.isSelected()}
         for trunk_id in [i for i in self.items if i not in trunks]:
-            scene.removeItem(self.items.pop(trunk_id))
+            self._remove(trunk_id)
+        # Trunks between the same two racks follow the same link: ~7k routes for a zoned XL
+        # hall's 100k trunks, each asked of the plant once.
+        points_of: dict[str, list] = {}
+        racks, links = scene.design.racks, scene.design.links
         for trunk_id, trunk in trunks.items():
             route_link = trunk.route_link or (trunk.links[0] if len(trunk.links) == 1 else "")
-            if route_link in scene.design.links:
-                points = scene.link_points(route_link)
+            if route_link in links:
+                points = points_of.get(route_link)
+                if points is None:
+                    points = points_of[route_link] = scene.link_points(route_link)
             elif route_link:  # deleted since the analysis's revision: the next layout says
                 points = []
             else:  # a trunk to a zone's distribution rack: no link runs it, rack to rack
-                racks = scene.design.racks
                 a, b = racks.get(trunk.rack_a), racks.get(trunk.rack_b)
                 # The analysis's layout may be a revision behind: a rack deleted since is not
                 # drawn to (the next layout has no trunk to it).
                 points = [(a.x, a.y), (b.x, b.y)] if a is not None and b is not None else []
             if len(points) < 2:  # nothing to draw it along (yet): no item
-                gone = self.items.pop(trunk_id, None)
-                if gone is not None:
-                    scene.removeItem(gone)
+                self._remove(trunk_id)
                 continue
             item = self.items.get(trunk_id)
             if item is None:
-                item = self.items[trunk_id] = TrunkItem(trunk_id)
+                item = self.items[trunk_id] = TrunkItem(trunk_id, self.field)
                 scene.addItem(item)
                 item.setSelected(trunk_id in selected)
-            item.set_route(points)
+            item.set_route(self._route(points))
             tip = (
                 f"{trunk_id}: {trunk.part or 'no orderable trunk'}, "
                 f"{trunk.ordered_m:g} m ordered ({trunk.length_m:.1f} m needed), "
                 f"{trunk.legs} MPO leg(s), {len(set(trunk.links))} channel(s)"
             )
             item.set_tip(tip)
+        # Routes no trunk follows any more are let go.
+        used = set(self.field.routes())
+        self._routes = {key: r for key, r in self._routes.items() if r in used}
         scene.drawing_changed.emit()  # the overview's miniature shows the trunks too

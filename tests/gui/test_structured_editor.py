@@ -4,7 +4,8 @@ channel warnings selecting their elements, placing panels and routing a link via
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication, QLabel
 
 from model.channels import loss_budget
@@ -338,7 +339,7 @@ def test_a_rack_move_redraws_only_the_trunks_whose_route_changed(open_window, qt
     """Two DGX racks cross-connected to one leaf rack: moving one DGX rack in the inspector
     re-routes its trunk and leaves the other trunk's geometry alone (at XL, re-indexing 100k
     unchanged trunks in the scene froze the editor for over a minute)."""
-    from gui.canvas.trunk_layer import TrunkItem
+    from gui.canvas.trunk_items import TrunkItem
 
     design = two_rack_hall(12.0, nics=1, cabling="cross-connect")
     rack(design, "r2", 20.0, 3.0)
@@ -368,9 +369,7 @@ def test_a_rack_move_redraws_only_the_trunks_whose_route_changed(open_window, qt
     assert changed == [trunk_of["l-1"]]  # the moved rack's trunk only
     item = layer.items[trunk_of["l-1"]]
     assert item.boundingRect() != before[trunk_of["l-1"]]
-    assert [(p.x, p.y) for p in [item._path.elementAt(0)]] == [
-        tuple(window.scene.link_points("l-1")[0])
-    ]
+    assert item.route.points[0] == tuple(window.scene.link_points("l-1")[0])
     assert layer.items[trunk_of["l-2"]].boundingRect() == before[trunk_of["l-2"]]
 
 
@@ -416,3 +415,54 @@ def test_the_editor_shows_the_analysis_layout_and_lays_out_nothing_itself(
     design.delete(["r2"])  # as the model's edit, so no analysis has run since
     layer._adopt(stale)
     assert far not in layer.items and len(layer.items) == len(stale.structured.trunks) - 1
+
+
+def test_trunks_on_one_route_are_drawn_once_and_a_click_selects_one(open_window, qtbot):
+    """Sixteen SR4 channels between two racks take several trunks along the same route: the
+    field draws that route once, every trunk is hit along it, and a selected
+    trunk's halo is drawn under the dashes."""
+    from gui import style
+
+    design = two_rack_hall(12.0, nics=8, cabling="cross-connect")
+    device(design, "a2", "r1", 12, "dgx-h100")
+    for nic in range(1, 9):
+        link(design, f"m-{nic}", ("a2", f"nic{nic}"), ("leaf1", f"p{8 + nic}"), medium="sr4-400g")
+    window = open_window(design)
+    settle(qtbot, window)
+    layer = window.scene.trunk_layer
+    assert len(layer.items) >= 2
+    first, *others = layer.items.values()
+    assert all(o.route is first.route for o in others) and layer.field.routes() == [first.route]
+    # The middle of the route's longest stretch, on the tray between the racks.
+    points = first.route.points
+    (x0, y0), (x1, y1) = max(
+        zip(points, points[1:], strict=False),
+        key=lambda s: abs(s[1][0] - s[0][0]) + abs(s[1][1] - s[0][1]),
+    )
+    middle = ((x0 + x1) / 2, (y0 + y1) / 2)
+    view = window.view
+    view.centerOn(*middle)
+    QApplication.processEvents()
+    at = view.mapFromScene(*middle)
+
+    def colour_near(name: str) -> bool:
+        image = view.viewport().grab().toImage()
+        want = QColor(name)
+        return any(
+            image.pixelColor(at.x() + dx, at.y() + dy) == want
+            for dx in range(-6, 7)
+            for dy in range(-3, 4)
+        )
+
+    assert colour_near(style.TRUNK_COLOR) and not colour_near(style.SELECTION)
+    # Hit along its route: the scene finds every trunk there, above the tray and bundles.
+    hits = [getattr(i, "object_id", None) for i in window.scene.items(QPointF(*middle))]
+    assert set(layer.items) <= set(hits)
+    chosen = next(iter(layer.items))
+    window.scene.select_ids([chosen])
+    settle(qtbot, window)
+    assert window.inspector.title.text() == f"Trunk {chosen}"
+    assert colour_near(style.SELECTION)
+    window.scene.clearSelection()
+    settle(qtbot, window)
+    assert not colour_near(style.SELECTION)
