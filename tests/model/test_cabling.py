@@ -202,8 +202,18 @@ def test_incremental_equals_full_recompute(steps):
             link(design, "b2", ("b", "nic2"), ("leaf", "p6"))
         if x > 10:  # refresh at random points, sometimes after several edits
             plant.refresh()
+            plan_paths(plant)  # memoised: a later move must forget the paths it changes
     plant.refresh()
     assert snapshot(plant) == snapshot(CablePlant(design))
+    assert plan_paths(plant) == plan_paths(CablePlant(design))
+
+
+def plan_paths(plant) -> dict[str, tuple]:
+    """Each link's plan path and trays, as the canvas and the trunk layer draw them."""
+    return {
+        lid: (tuple(map(tuple, plant.route(lid).points)), tuple(plant.route_tray_ids(lid)))
+        for lid in plant.design.links
+    }
 
 
 def test_routes_command_prints_each_link(capsys, tmp_path):
