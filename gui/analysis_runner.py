@@ -35,6 +35,7 @@ from model.analysis.tray_fill import medium_bundle_group
 from model.cabling import CablePlant
 from model.changes import Change, ChangeKind
 from model.design import Design
+from model.gc_policy import collector_waits
 from model.length_histogram import LengthHistogram, length_histogram
 from model.snapshot import Snapshotter
 from model.structured_layout import StructuredLayout
@@ -108,17 +109,10 @@ class _Job(QRunnable):
         started = time.perf_counter()
         work = self.work
         try:
-            report = self.analyzer.advance(
-                work.design, work.plant, work.changes, work.changed_links
-            )
-            bundles = (
-                self.analyzer.cables_by_tray(medium_bundle_group) if work.plant is not None else {}
-            )
-            lengths = length_histogram(work.plant) if work.plant is not None else None
-            tiers = self.analyzer.tier_codes(TIER_NAMES)
-            used = self.analyzer.used_stretches() if work.plant is not None else {}
-            structured = self.analyzer.structured
-            result, error = (report, bundles, lengths, tiers, used, structured), ""
+            # The GUI thread's collector waits for the job (what it makes is frozen when the
+            # result is published, see _job_done).
+            with collector_waits():
+                result, error = self._compute(work), ""
         except Exception:  # noqa: BLE001 - reported; the analyzer is dropped
             result, error = None, traceback.format_exc(limit=6)
         seconds = time.perf_counter() - started
@@ -127,6 +121,15 @@ class _Job(QRunnable):
         # plant columns at 393k links) alive, one more per edit.
         self.work = self.analyzer = None
         self.signals.done.emit(work.revision, result, error, seconds)
+
+    def _compute(self, work: _Work) -> tuple:
+        analyzer = self.analyzer
+        report = analyzer.advance(work.design, work.plant, work.changes, work.changed_links)
+        bundles = analyzer.cables_by_tray(medium_bundle_group) if work.plant is not None else {}
+        lengths = length_histogram(work.plant) if work.plant is not None else None
+        tiers = analyzer.tier_codes(TIER_NAMES)
+        used = analyzer.used_stretches() if work.plant is not None else {}
+        return report, bundles, lengths, tiers, used, analyzer.structured
 
 
 class AnalysisRunner(QObject):

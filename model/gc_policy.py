@@ -45,13 +45,23 @@ def building_design() -> Iterator[None]:
     worker once hung the test suite). The caller settles the design on its main thread with
     :func:`settle_if_pending` once the worker is done.
     """
+    with collector_waits(), collector_paused():
+        yield
+        _settle_at_end()
+
+
+@contextmanager
+def collector_waits() -> Iterator[None]:
+    """The editor's collector on the GUI thread (gui.main_thread_gc) waits while the block
+    runs, on any thread: work that makes hundreds of thousands of young objects and no garbage
+    cycles (a design being built, an analysis job). A young collection there walked all that
+    work had made so far and found nothing: at a zoned XL hall, whose analysis makes ~2.5 M
+    channel objects, ~170 ms of the GUI thread each second of the job."""
     global _building
     with _building_lock:
         _building += 1
     try:
-        with collector_paused():
-            yield
-            _settle_at_end()
+        yield
     finally:
         with _building_lock:
             _building -= 1
@@ -77,8 +87,8 @@ _building_lock = threading.Lock()
 
 
 def design_building() -> bool:
-    """Whether a design is being built (on any thread): all its objects are then young, and
-    make no garbage cycles. The editor's collector on the GUI thread (gui.main_thread_gc)
+    """Whether a design is being built or other work runs under :func:`collector_waits` (on
+    any thread): all its objects are then young, and make no garbage cycles. The editor's collector on the GUI thread (gui.main_thread_gc)
     waits: a young collection there walked what a loading worker had built so far (~50 ms of
     the GUI thread at XL) and found nothing."""
     return _building > 0

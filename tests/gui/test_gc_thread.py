@@ -138,3 +138,54 @@ def test_an_opened_designs_scene_is_frozen_and_collected_two_opens_later(qtbot, 
         wait_fresh(qtbot, window)
     qtbot.waitUntil(lambda: first() is None and first_items() is None, timeout=5000)
     close_quietly(window)
+
+
+def test_no_collection_on_the_gui_thread_while_an_analysis_job_runs(qtbot, tmp_path, monkeypatch):
+    """An analysis job makes young objects and no cycles (a zoned XL hall's ~2.5 M channel
+    objects): the GUI thread's timer does not walk them while the job runs (~170 ms a tick)."""
+    from PySide6.QtCore import QCoreApplication
+
+    from gui.commands import MoveRacksCommand
+    from gui.main_thread_gc import COLLECTOR_NAME, MainThreadCollector
+    from model.analysis.analyzer import Analyzer
+
+    window = make_window(qtbot, tmp_path)
+    wait_fresh(qtbot, window)
+    collector = QCoreApplication.instance().findChild(MainThreadCollector, COLLECTOR_NAME)
+    runs: list[int] = []
+    inside, done = threading.Event(), threading.Event()
+    advance = Analyzer.advance
+
+    def held_advance(self, *args, **kwargs):
+        inside.set()
+        done.wait(10)
+        return advance(self, *args, **kwargs)
+
+    def record(phase, info):
+        if phase == "start":
+            runs.append(info["generation"])
+
+    monkeypatch.setattr(Analyzer, "advance", held_advance)
+    design = window.document.design
+    rack_id = next(iter(design.racks), None)
+    if rack_id is None:
+        from tests.builders import rack
+
+        rack(design, "r-gc", 2.0, 2.0)
+    else:
+        window.scene.push(MoveRacksCommand(design, {rack_id: (3.0, 3.0)}))
+    gc.callbacks.append(record)
+    try:
+        qtbot.waitUntil(inside.is_set, timeout=10_000)
+        _junk = [[] for _ in range(5 * gc.get_threshold()[0])]  # past the young threshold
+        collector.collect_due()
+        assert runs == []
+        done.set()
+        wait_fresh(qtbot, window)
+        more = [[] for _ in range(5 * gc.get_threshold()[0])]  # (the freeze reset the count)
+        collector.collect_due()
+        assert runs and runs[0] == 0 and more
+    finally:
+        gc.callbacks.remove(record)
+        done.set()
+    close_quietly(window)
