@@ -33,6 +33,16 @@ def two_rack_hall(x_far: float, nics: int = 2, cabling: str = "direct"):
     return design
 
 
+def two_dgx_racks_cross_connected():
+    """Two DGX racks (r1 at x = 1.5, r2 at x = 20) each with one SR4 link to the leaf rack
+    n1 at x = 12, cross-connected: one trunk per DGX rack."""
+    design = two_rack_hall(12.0, nics=1, cabling="cross-connect")
+    rack(design, "r2", 20.0, 3.0)
+    device(design, "a2", "r2", 2, "dgx-h100")
+    link(design, "l-2", ("a2", "nic1"), ("leaf1", "p3"), medium="sr4-400g")
+    return design
+
+
 @pytest.fixture
 def open_window(qtbot, tmp_path):
     windows = []
@@ -341,10 +351,7 @@ def test_a_rack_move_redraws_only_the_trunks_whose_route_changed(open_window, qt
     unchanged trunks in the scene froze the editor for over a minute)."""
     from gui.canvas.trunk_items import TrunkItem
 
-    design = two_rack_hall(12.0, nics=1, cabling="cross-connect")
-    rack(design, "r2", 20.0, 3.0)
-    device(design, "a2", "r2", 2, "dgx-h100")
-    link(design, "l-2", ("a2", "nic1"), ("leaf1", "p3"), medium="sr4-400g")
+    design = two_dgx_racks_cross_connected()
     window = open_window(design)
     wait_fresh(qtbot, window)
     layer = window.scene.trunk_layer
@@ -380,10 +387,7 @@ def test_the_editor_shows_the_analysis_layout_and_lays_out_nothing_itself(
     snapshot: the GUI thread never lays the hall out (a zoned XL hall took ~10 s a refresh)."""
     import gui.canvas.trunk_layer as trunk_layer
 
-    design = two_rack_hall(12.0, nics=1, cabling="cross-connect")
-    rack(design, "r2", 20.0, 3.0)
-    device(design, "a2", "r2", 2, "dgx-h100")
-    link(design, "l-2", ("a2", "nic1"), ("leaf1", "p3"), medium="sr4-400g")
+    design = two_dgx_racks_cross_connected()
     window = open_window(design)
     settle(qtbot, window)
     design = window.document.design
