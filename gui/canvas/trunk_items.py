@@ -127,6 +127,7 @@ class TrunkField(QGraphicsItem):
         self.setAcceptedMouseButtons(Qt.NoButton)
         self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
         self._users: dict[TrunkRoute, int] = {}  # route -> trunks along it (insertion order)
+        self._by_points: dict[tuple, TrunkRoute] = {}  # the same routes by their points
         self._selected: dict[TrunkRoute, int] = {}  # route -> selected trunks along it
         self._boxes: np.ndarray | None = None  # (left, top, right, bottom) per route, or stale
         self._routes: list[TrunkRoute] = []
@@ -136,6 +137,14 @@ class TrunkField(QGraphicsItem):
         """The distinct routes drawn, in the order first used."""
         return list(self._users)
 
+    def route_for(self, points) -> TrunkRoute:
+        """The route along ``points``: the one trunks already follow there, else a new one."""
+        key = tuple(map(tuple, points))
+        route = self._by_points.get(key)
+        if route is None:
+            route = self._by_points[key] = TrunkRoute(key)
+        return route
+
     def route_changed(self, old: TrunkRoute | None, new: TrunkRoute | None) -> None:
         for route, step in ((old, -1), (new, 1)):
             if route is None:
@@ -143,8 +152,9 @@ class TrunkField(QGraphicsItem):
             count = self._users.get(route, 0) + step
             if count > 0:
                 self._users[route] = count
-            else:
+            else:  # no trunk follows it any more: let it go
                 self._users.pop(route, None)
+                self._by_points.pop(route.points, None)
             self._boxes = None
             self.update(route.bounds)
         if new is not None and not self._rect.contains(new.bounds):

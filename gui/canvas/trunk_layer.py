@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import shiboken6
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from gui.canvas.trunk_items import TrunkField, TrunkItem, TrunkRoute
+from gui.canvas.trunk_items import TrunkField, TrunkItem
 from model.structured_layout import StructuredLayout, structured_layout, uses_structured
 
 if TYPE_CHECKING:
@@ -41,7 +41,6 @@ class TrunkLayer(QObject):
         self.items: dict[str, TrunkItem] = {}
         self.field = TrunkField()  # paints every trunk (see gui.canvas.trunk_items)
         scene.addItem(self.field)
-        self._routes: dict[tuple, TrunkRoute] = {}  # points -> the route trunks share
         self.visible = True
         self._layout: tuple[int, StructuredLayout] | None = None
         self._objects: tuple[int, dict[str, PlanObject]] | None = None
@@ -131,13 +130,6 @@ class TrunkLayer(QObject):
             self._objects = (self._layout[0], channel_objects(layout, self.scene.design))
         return self._objects[1]
 
-    def _route(self, points) -> TrunkRoute:
-        key = tuple(map(tuple, points))
-        route = self._routes.get(key)
-        if route is None:
-            route = self._routes[key] = TrunkRoute(key)
-        return route
-
     def _remove(self, trunk_id: str) -> None:
         item = self.items.pop(trunk_id, None)
         if item is not None:
@@ -196,14 +188,11 @@ class TrunkLayer(QObject):
                 item = self.items[trunk_id] = TrunkItem(trunk_id, self.field)
                 scene.addItem(item)
                 item.setSelected(trunk_id in selected)
-            item.set_route(self._route(points))
+            item.set_route(self.field.route_for(points))
             tip = (
                 f"{trunk_id}: {trunk.part or 'no orderable trunk'}, "
                 f"{trunk.ordered_m:g} m ordered ({trunk.length_m:.1f} m needed), "
                 f"{trunk.legs} MPO leg(s), {len(set(trunk.links))} channel(s)"
             )
             item.set_tip(tip)
-        # Routes no trunk follows any more are let go.
-        used = set(self.field.routes())
-        self._routes = {key: r for key, r in self._routes.items() if r in used}
         scene.drawing_changed.emit()  # the overview's miniature shows the trunks too
