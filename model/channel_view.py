@@ -261,10 +261,13 @@ def patch_point_rack(design, trunks: dict, channel: Channel, i: int) -> str | No
     """Rack of the patch point ``channel.elements[i]``: its panel device's rack when the panel
     is placed, else the rack the adjacent trunk starts (after it) or ends (before it) in.
     ``trunks`` maps trunk id -> the layout's :class:`~model.structured_layout.Trunk`."""
-    device = design.devices.get(channel.elements[i].object_id)
+    return _point_rack(design, trunks, channel.elements, i)
+
+
+def _point_rack(design, trunks: dict, elements, i: int) -> str | None:
+    device = design.devices.get(elements[i].object_id)
     if device is not None:
         return device.rack
-    elements = channel.elements
     if i + 1 < len(elements) and elements[i + 1].object_id in trunks:
         return trunks[elements[i + 1].object_id].rack_a
     if i > 0 and elements[i - 1].object_id in trunks:
@@ -273,26 +276,29 @@ def patch_point_rack(design, trunks: dict, channel: Channel, i: int) -> str | No
 
 
 def channel_objects(layout: StructuredLayout, design) -> dict[str, PlanObject]:
-    """Every element id of the layout's channels -> where it sits on the plan.
+    """Every element id of the layout's channels through panels -> where it sits on the plan.
 
     Panels and cassettes are in a rack (:func:`patch_point_rack`); cords belong to their link;
-    trunks are their own plan objects (the trunk layer).
+    trunks are their own plan objects (the trunk layer). Read off the layout's columns: each
+    leg's shared elements once, and the two cords of each channel (the channels are not made:
+    at zoned XL that was seconds on the editor's thread when a finding was selected). A patch
+    point is next to the same trunks whichever channel passes it, so its first leg places it.
     """
     out: dict[str, PlanObject] = {}
     trunks = {t.id: t for t in layout.trunks}
-    for channel in layout.channels.values():
-        if not channel.panels:
-            continue
-        for i, e in enumerate(channel.elements):
+    table = layout.channels
+    for middle in table.middles:
+        for i, e in enumerate(middle):
             if e.object_id in out:
                 continue
-            if e.kind == "cord":
-                out[e.object_id] = PlanObject("cord", link_id=channel.link_id)
-            elif e.kind == "trunk":
+            if e.kind == "trunk":
                 trunk = trunks.get(e.object_id)
                 out[e.object_id] = PlanObject("trunk", rack_id=trunk.rack_a if trunk else None)
             else:
                 out[e.object_id] = PlanObject(
-                    e.kind, rack_id=patch_point_rack(design, trunks, channel, i)
+                    e.kind, rack_id=_point_rack(design, trunks, middle, i)
                 )
+    for link_id in table.structured:
+        cord = PlanObject("cord", link_id=link_id)
+        out[f"{link_id}:cord-a"] = out[f"{link_id}:cord-b"] = cord
     return out

@@ -205,8 +205,9 @@ def segment_rows(design, plant, rows: list[tuple], layout=None) -> list[tuple]:
     # In the order of the links' schedule labels, as the NetBox export numbers them
     # (model.export.netbox_panels), so a panel port is the same in both.
     label_of = {row[_LINK]: row[_LABEL] for row in rows}
+    channel_of = {}  # made once for both passes (the layout makes a channel when asked)
     for link_id in sorted(structured, key=lambda k: (label_of.get(k) or "", k)):
-        channel = layout.channels[link_id]
+        channel = channel_of[link_id] = layout.channels[link_id]
         elements = channel.elements
         points = [i for i, e in enumerate(elements) if e.kind in ("panel", "cassette")]
         racks = [places.rack(channel, i) for i in points]
@@ -244,7 +245,7 @@ def segment_rows(design, plant, rows: list[tuple], layout=None) -> list[tuple]:
             result.append(row)
             continue
         link = design.links[link_id]
-        channel = layout.channels[link_id]
+        channel = channel_of[link_id]
         swapped = _swapped(design, row)
         if swapped:
             cage_a, cage_b, mod_a, mod_b = (

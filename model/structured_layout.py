@@ -45,14 +45,8 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from model.channels import (
-    CONNECTOR_FAMILY,
-    CONNECTOR_FIBRES,
-    Channel,
-    Element,
-    direct_channel,
-    plant_fibres,
-)
+from model.channel_table import ChannelTable, CordTable
+from model.channels import CONNECTOR_FAMILY, CONNECTOR_FIBRES, Element, plant_fibres
 from model.findings import Finding
 from model.gc_policy import collector_paused
 from model.placement import DeviceNames
@@ -60,7 +54,6 @@ from model.quick_init import quick_init
 from model.structured_catalog import StructuredCatalog, structured_catalog
 from model.structured_edit import new_panel, panel_types
 from model.structured_paths import PanelPool, RackDistances, style_path, zone_hubs
-from model.structured_polarity import apply_polarity
 
 CABLING_STYLES = ("direct", "cross-connect", "zones")
 TRUNK_SERVICE_LOOP_M = 2.0  # LEVIATHAN: 2-3 m service loop per fibre trunk run
@@ -90,17 +83,6 @@ class Trunk:
 
 @quick_init
 @dataclass(frozen=True, slots=True)
-class Cord:
-    link_id: str
-    end: str  # "a" / "b"
-    fibre_part: str
-    length_m: float
-    ordered_m: float
-    quantity: int = 1
-
-
-@quick_init
-@dataclass(frozen=True, slots=True)
 class TrunkLeg:
     """One MPO leg of a path: the channels it carries (an LC leg: one per cassette port, in
     port order), its patch points (panel or enclosure ids, A end first; ``cassettes``: the end
@@ -115,9 +97,10 @@ class TrunkLeg:
 @dataclass
 class StructuredLayout:
     style: str
-    channels: dict[str, Channel]
+    # Link id -> Channel, and the patch cords: columns, made into objects when asked for.
+    channels: ChannelTable
     trunks: list[Trunk] = field(default_factory=list)
-    cords: list[Cord] = field(default_factory=list)
+    cords: CordTable = field(default_factory=CordTable)
     # (rack, panel type) -> panels the channels need beyond the placed ones.
     virtual_panels: dict[tuple[str, str], int] = field(default_factory=dict)
     cassettes: dict[str, int] = field(default_factory=dict)  # rack -> cassettes
@@ -137,7 +120,8 @@ class StructuredLayout:
         return {k: v for k, v in out.items() if v}
 
     def structured_links(self) -> set[str]:
-        return {c.link_id for c in self.channels.values() if c.panels}
+        """The links whose channel runs through panels."""
+        return set(self.channels.structured)
 
 
 def uses_structured(design) -> bool:
@@ -228,6 +212,7 @@ class _Leg:
     holders: list[str]  # per node: the panel or enclosure id
     nodes: list[Element]  # per node: the panel or cassette element (port set per member)
     seg_m: list[float]  # per segment: horizontal length (m, no slack)
+    group: int  # its path's number: the legs of a path have the same shape of elements
     trunks: list[tuple[str, str, float]] = field(default_factory=list)  # (id, part, ordered)
 
 
@@ -251,12 +236,12 @@ def _layout(plant, catalog: StructuredCatalog, panels_only: bool = False) -> Str
     design = plant.design
     style = design.settings.cabling
     direct = plant_fibres(plant)
-    layout = StructuredLayout(style, {})
-    # Channels are made at the end, for the links that stay direct: a zoned hall's links nearly
-    # all run through panels, and a direct channel made for each was made and freed for nothing.
-    made: dict[str, Channel] = {}
+    # The links that run through panels are added to the table in step 4; the others stay
+    # direct. Polarity records are read now: the layout follows its design's revision only.
+    records = {lid: link.polarity for lid, link in design.links.items() if link.polarity}
+    table = ChannelTable(direct, {lid: r for lid, r in records.items() if lid in direct})
+    layout = StructuredLayout(style, table)
     if not uses_structured(design):
-        layout.channels = {lid: direct_channel(lid, *f) for lid, f in direct.items()}
         return layout
     settings = design.settings
     fibre_of, fpp_of = {}, {}
@@ -333,7 +318,9 @@ def _layout(plant, catalog: StructuredCatalog, panels_only: bool = False) -> Str
         link = design.links[member[0]]
         return tuple(sorted(((link.a.device, link.a.port), (link.b.device, link.b.port))))
 
-    for (nodes, rack_a, rack_b, mode, connector), members in sorted(groups.items()):
+    for group, ((nodes, rack_a, rack_b, mode, connector), members) in enumerate(
+        sorted(groups.items())
+    ):
         members = sorted(members, key=ends_key)  # stable: a link's repeats stay together
         lc = CONNECTOR_FAMILY.get(connector) == "LC"
         width = 12 if lc else CONNECTOR_FIBRES[connector]
@@ -381,12 +368,13 @@ def _layout(plant, catalog: StructuredCatalog, panels_only: bool = False) -> Str
                     seg_m = [chunk[0][2] if len(chunk) == 1 else max(c[2] for c in chunk)]
                 else:
                     seg_m = list(fixed_m)
-                leg = _Leg([c[0] for c in chunk], racks, holders, elements, seg_m)
+                leg = _Leg([c[0] for c in chunk], racks, holders, elements, seg_m, group)
                 legs.append((leg, chunk))
                 for s in range(len(seg_m)):
                     seg_key = (holders[s], holders[s + 1], mode, width)
                     segments.setdefault(seg_key, []).append((leg, s))
     if panels_only:
+        layout.channels = ChannelTable({})  # no channel made, as no trunk or cord is
         return _with_panels(layout, design, pool, cassette_no)
     # 3. Bundle the legs of each panel pair into trunks.
     route_of = {pair: best[1] for pair, best in route_best.items()}
@@ -449,9 +437,12 @@ def _layout(plant, catalog: StructuredCatalog, panels_only: bool = False) -> Str
                     leg.trunks.append(("", "", math.nan))
                 got = ordered if not math.isnan(ordered) else length
                 leg.trunks[s] = (trunk_id, tpart.id if tpart else "", got)
-    # 4. Channels and cords.
+    # 4. Channels and cords, as columns (model.channel_table): per leg the elements its
+    # channels share, per channel and cord only its link and lengths.
     slack_end = settings.slack_per_end_m
-    done: set[str] = set()  # links whose channel is made (a further fibre adds cords only)
+    devices = design.devices
+    cords = layout.cords
+    leg_lengths = layout.leg_lengths_m
     # One Element per trunk and polarity (shared by the channels of its legs, as panels are).
     trunk_element: dict[tuple, Element] = {}
     for leg, chunk in legs:
@@ -461,8 +452,8 @@ def _layout(plant, catalog: StructuredCatalog, panels_only: bool = False) -> Str
                 tuple(leg.link_ids), tuple(leg.holders), tuple(t[0] for t in leg.trunks), cassettes
             )
         )
-        # What every channel of the leg shares: its trunks' length, and (no cassette) the
-        # panels and trunks between its two cords.
+        # What every channel of the leg shares: its trunks' length, and the panels and trunks
+        # between its two cords (a cassette's port is set per channel by the table).
         trunk_m = sum(t[2] for t in leg.trunks)
         middle = []
         for n, node in enumerate(leg.nodes):
@@ -475,12 +466,11 @@ def _layout(plant, catalog: StructuredCatalog, panels_only: bool = False) -> Str
                     element = Element("trunk", trunk_id, part, got, "B" if n == 0 else "A")
                     trunk_element[key] = element
                 middle.append(element)
+        leg_row = table.add_leg(tuple(middle), cassettes, leg.group)
         panel_a, panel_b = leg.racks[0], leg.racks[-1]
         for i, (link_id, up_a, _, up_b) in enumerate(chunk):
-            old = direct[link_id]
-            fpart = fibre_of.get(old.medium)
+            fpart = fibre_of.get(direct[link_id].medium)
             link = design.links[link_id]
-            devices = design.devices
             cord_a_m = up_a + slack_end + distance(devices[link.a.device].rack, panel_a)
             cord_b_m = up_b + slack_end + distance(devices[link.b.device].rack, panel_b)
             if fpart:
@@ -490,42 +480,13 @@ def _layout(plant, catalog: StructuredCatalog, panels_only: bool = False) -> Str
             else:
                 got_a = got_b = math.nan
                 fibre_id = ""
-            layout.cords.append(Cord(link_id, "a", fibre_id, cord_a_m, got_a))
-            layout.cords.append(Cord(link_id, "b", fibre_id, cord_b_m, got_b))
-            layout.leg_lengths_m.setdefault(link_id, []).append(got_a + trunk_m + got_b)
-            if link_id in done:
-                continue  # a further fibre (pair) of the same link: its cords only
-            done.add(link_id)
-            lc = CONNECTOR_FAMILY.get(old.connector) == "LC"
-            cord_type = "AB" if lc else "B"
-            through = middle
-            if cassettes:  # each channel on its own cassette port (far end mirrored)
-                through = [
-                    Element(
-                        e.kind,
-                        e.object_id,
-                        e.part,
-                        e.length_m,
-                        e.polarity,
-                        CASSETTE_PORTS - i if e.reverse else i + 1,
-                        e.reverse,
-                    )
-                    if e.kind == "cassette"
-                    else e
-                    for e in middle
-                ]
-            elements = (
-                Element("cord", f"{link_id}:cord-a", "", got_a, cord_type),
-                *through,
-                Element("cord", f"{link_id}:cord-b", "", got_b, cord_type),
-            )
-            channel = Channel(link_id, old.medium, old.mode, old.connector, elements)
-            # The as-installed polarity the link records (model.structured_polarity).
-            made[link_id] = apply_polarity(channel, link.polarity)
-    # In the plant's link order, as before (the checks and the plan list channels in it).
-    layout.channels = {
-        lid: made[lid] if lid in made else direct_channel(lid, *f) for lid, f in direct.items()
-    }
+            cords.add(link_id, fibre_id, cord_a_m, got_a, cord_b_m, got_b)
+            lengths = leg_lengths.get(link_id)
+            if lengths is None:
+                leg_lengths[link_id] = [got_a + trunk_m + got_b]
+                table.add(link_id, leg_row, i, got_a, got_b)
+            else:  # a further fibre (pair) of the same link: its cords only
+                lengths.append(got_a + trunk_m + got_b)
     return _with_panels(layout, design, pool, cassette_no)
 
 

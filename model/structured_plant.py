@@ -46,7 +46,7 @@ def apply_structured(
     index = plant.index
     channels = layout.channels
     for link_id in structured:
-        medium = channels[link_id].medium
+        medium = channels.medium(link_id)
         key = (fibre_of[medium], ordered[index[link_id]], fabric.get(link_id, ""))
         removed[key] += fpp_of.get(medium, 1)
     items: list[PartCount] = []
@@ -60,8 +60,8 @@ def apply_structured(
             continue
         items.append(item)
     cords: Counter[tuple[str, float, str]] = Counter()
-    for cord in layout.cords:
-        cords[(cord.fibre_part, cord.ordered_m, fabric.get(cord.link_id, ""))] += cord.quantity
+    for link_id, part_id, ordered_m in layout.cords.ordered():  # one of each cord
+        cords[(part_id, ordered_m, fabric.get(link_id, ""))] += 1
     for (part_id, length, fab), qty in sorted(cords.items()):
         fpart = catalog.fibre_parts[part_id]
         items.append(

@@ -41,7 +41,7 @@ from model.analysis.topology import (
 )
 from model.analysis.tray_fill import TrayFill, trunk_load
 from model.changes import DEVICE_KINDS, RACK_KINDS, TRAY_KINDS, Change, ChangeKind
-from model.channel_checks import channel_checks, skew_findings
+from model.channel_checks import skew_findings, table_checks
 from model.design import Design
 from model.entities import FABRICS
 from model.findings import sort_findings
@@ -340,7 +340,7 @@ class Analyzer:
         if layout is not None:
             # Structured cabling: channel loss, reach and polarity (direct designs unchanged).
             # Trunk findings are the plant's.
-            channels, channel_finds = channel_checks(layout.channels.values())
+            channels, channel_finds = table_checks(layout.channels)
             findings.extend(channel_finds)
             findings.extend(skew_findings(layout))
 

@@ -1,0 +1,123 @@
+"""A layout's channels and cords as columns: the same channels and checks as one by one."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from cli import run_cli
+from model.cabling import CablePlant
+from model.channel_checks import channel_checks, table_checks
+from model.channel_table import ChannelTable, Cord
+from model.channel_view import PlanObject, channel_objects, patch_point_rack
+from model.fileio import load_design
+from model.structured_layout import place_panels, structured_layout
+from model.structured_polarity import set_polarity
+from tests.model.test_structured_layout import two_rack_hall
+
+POD = ["rail-optimized", "--nodes", "31", "--node-type", "dgx-h100", "--switch", "qm9700"]
+POD += ["--su-nodes", "31", "--reserve-ports", "1"]
+
+
+@pytest.fixture(scope="module", params=["cross-connect", "zones"])
+def pod_file(request, tmp_path_factory):
+    out = tmp_path_factory.mktemp("pod") / "pod.hall.json"
+    assert run_cli(["generate", *POD, "-o", str(out), "--cabling", request.param]) == 0
+    return out
+
+
+def _mixed(path):
+    """The pod with one server's links on duplex optics (LC cassettes, one port per channel)
+    and polarity records that break some channels (a cord, a trunk, a cassette port)."""
+    design = load_design(path)
+    server = sorted(d.id for d in design.devices.values() if d.role == "gpu-server")[0]
+    duplex = sorted(design.links_of_device(server))
+    design.update_links(
+        [msgspec.structs.replace(design.links[i], medium="fr4-400g") for i in duplex]
+    )
+    place_panels(design)
+    others = sorted(set(design.links) - set(duplex))
+    set_polarity(design, others[0], "trunk-1", "A")
+    set_polarity(design, others[1], "cord-1", "A")
+    set_polarity(design, duplex[0], "cassette-2", "B@3")
+    set_polarity(design, duplex[1], "cord-2", "AA")
+    return design
+
+
+def _checks_agree(layout):
+    channels = list(layout.channels.values())
+    assert table_checks(layout.channels) == channel_checks(channels)
+
+
+def test_checks_on_the_columns_equal_the_checks_of_every_channel_made(pod_file):
+    design = _mixed(pod_file)
+    layout = structured_layout(CablePlant(design))
+    summary, findings = table_checks(layout.channels)
+    assert summary["polarity_errors"] >= 3  # the records above are checked, and count
+    assert {f.code for f in findings} >= {"POLARITY_MISMATCH"}
+    _checks_agree(layout)
+
+
+def test_checks_on_the_columns_find_every_channel_over_its_reach_or_budget():
+    design = two_rack_hall(42.0, "sr4-400g", nics=4)  # 50 m OM4 paneled reach exceeded
+    layout = structured_layout(CablePlant(design))
+    summary, findings = table_checks(layout.channels)
+    assert [f.code for f in findings] == ["CHANNEL_REACH_EXCEEDED"] * 4
+    assert summary["total"] == 4
+    _checks_agree(layout)
+    direct = two_rack_hall(42.0, "sr4-400g", nics=4)
+    direct.set_settings(msgspec.structs.replace(direct.settings, cabling="direct"))
+    _checks_agree(structured_layout(CablePlant(direct)))  # direct channels: one group
+
+
+def test_a_channel_is_made_from_its_leg_with_its_own_cords_port_and_record(pod_file):
+    design = _mixed(pod_file)
+    layout = structured_layout(CablePlant(design))
+    table = layout.channels
+    assert isinstance(table, ChannelTable) and list(table) == list(table.fibres)
+    for row, link_id in enumerate(table.link_ids):
+        channel = table[link_id]
+        cord_a = channel.elements[0]
+        assert (cord_a.object_id, cord_a.length_m) == (f"{link_id}:cord-a", table.cord_a_m[row])
+        assert channel.elements[-1].length_m == table.cord_b_m[row]
+        cassettes = [e for e in channel.elements if e.kind == "cassette"]
+        if cassettes and link_id not in table.records:
+            near, far = cassettes
+            assert near.port == table.ports[row] + 1 and far.port == 6 - table.ports[row]
+    assert set(layout.structured_links()) == set(table.link_ids)
+    assert table.records  # read when the layout was made, only for links through panels
+
+
+def test_the_cords_as_columns_read_as_cords(pod_file):
+    layout = structured_layout(CablePlant(load_design(pod_file)))
+    cords = layout.cords
+    made = list(cords)
+    assert len(made) == len(cords) == 2 * len(cords.link_ids) > 0
+    assert made[0] == cords[0] and made[-1] == cords[-1] and made[3] == cords[3]
+    assert cords[1:3] == made[1:3]
+    assert [(c.end, c.quantity) for c in made[:2]] == [("a", 1), ("b", 1)]
+    assert isinstance(made[0], Cord)
+    assert list(cords.ordered()) == [(c.link_id, c.fibre_part, c.ordered_m) for c in made]
+    with pytest.raises(IndexError):
+        cords[len(cords)]
+
+
+def test_plan_objects_read_off_the_legs_are_those_of_every_channel_made(pod_file):
+    design = _mixed(pod_file)
+    layout = structured_layout(CablePlant(design))
+    trunks = {t.id: t for t in layout.trunks}
+    expected = {}  # the channels made one by one, each element placed where it is
+    for channel in layout.channels.values():
+        if not channel.panels:
+            continue
+        for i, e in enumerate(channel.elements):
+            if e.kind == "cord":
+                place = PlanObject("cord", link_id=channel.link_id)
+            elif e.kind == "trunk":
+                place = PlanObject("trunk", rack_id=trunks[e.object_id].rack_a)
+            else:
+                place = PlanObject(e.kind, rack_id=patch_point_rack(design, trunks, channel, i))
+            expected.setdefault(e.object_id, place)
+    got = channel_objects(layout, design)
+    assert got == expected
+    assert {p.kind for p in got.values()} >= {"cord", "trunk", "panel", "cassette"}
