@@ -29,8 +29,7 @@ def apply_structured(
     if not uses_structured(plant.design):
         return None
     layout = phys.structured = structured_layout(plant)
-    structured = layout.structured_links()
-    if not structured:
+    if not layout.channels.structured:
         return layout
     design = plant.design
     catalog, sc = design.catalog, structured_catalog()
@@ -39,16 +38,26 @@ def apply_structured(
     for part in catalog.module_parts.values():
         fibre_of.setdefault(part.medium, part.fibre)
         fpp_of.setdefault(part.medium, part.fibres_per_port)
-    # The direct fibres these links no longer order: (part id, length, fabric) -> quantity.
-    removed: Counter[tuple[str, float, str]] = Counter()
+    # The direct fibres these links no longer order: (part id, length, fabric) -> quantity,
+    # counted per (medium, ordered length, fabric) first, the counting in C (a tuple and a
+    # Counter update per link were ~1 s of a zoned XL analysis).
+    table = layout.channels
+    link_ids = table.link_ids
+    fibres, index = table.fibres, plant.index
     # The ordered lengths as one list (a numpy scalar read per link was ~0.5 s at XL).
     ordered = np.asarray(plant.ordered_m, dtype=np.float64).tolist()
-    index = plant.index
-    channels = layout.channels
-    for link_id in structured:
-        medium = channels.medium(link_id)
-        key = (fibre_of[medium], ordered[index[link_id]], fabric.get(link_id, ""))
-        removed[key] += fpp_of.get(medium, 1)
+    fabrics = [fabric.get(lid, "") for lid in link_ids] if fabric else [""] * len(link_ids)
+    per_medium = Counter(
+        zip(
+            [fibres[lid].medium for lid in link_ids],
+            [ordered[index[lid]] for lid in link_ids],
+            fabrics,
+            strict=True,
+        )
+    )
+    removed: Counter[tuple[str, float, str]] = Counter()
+    for (medium, length, fab), count in per_medium.items():
+        removed[(fibre_of[medium], length, fab)] += count * fpp_of.get(medium, 1)
     items: list[PartCount] = []
     for item in phys.items:
         key = (item.part_id, item.length_m, item.fabric)
@@ -59,9 +68,18 @@ def apply_structured(
                 items.append(replace(item, quantity=left))
             continue
         items.append(item)
-    cords: Counter[tuple[str, float, str]] = Counter()
-    for link_id, part_id, ordered_m in layout.cords.ordered():  # one of each cord
-        cords[(part_id, ordered_m, fabric.get(link_id, ""))] += 1
+    # The cords' ordered lengths are the catalog's own objects (NaN: math.nan), so every
+    # unorderable cord of a part counts under one key, as it did cord by cord.
+    cord_table = layout.cords
+    fabrics = (
+        [fabric.get(lid, "") for lid in cord_table.link_ids]
+        if fabric
+        else [""] * len(cord_table.link_ids)
+    )
+    cords: Counter[tuple[str, float, str]] = Counter(
+        zip(cord_table.parts, cord_table.a_ordered, fabrics, strict=True)
+    )
+    cords.update(zip(cord_table.parts, cord_table.b_ordered, fabrics, strict=True))
     for (part_id, length, fab), qty in sorted(cords.items()):
         fpart = catalog.fibre_parts[part_id]
         items.append(
