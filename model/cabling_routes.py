@@ -52,6 +52,17 @@ class PlantRouting:
             float(self._vertical_b[r]),
         )
 
+    def pieces_columns(self) -> tuple[list[str], list[float], list[float], list[float]]:
+        """:meth:`pieces_m` of every row at once, as lists in row order (methods, vertical A,
+        horizontal, vertical B): the same figures, summed in the same order."""
+        horizontal = self._hop_a + self._tray + self._hop_b + self._floor
+        return (
+            [METHOD_NAMES[m] for m in np.asarray(self._method).tolist()],
+            np.asarray(self._vertical_a, dtype=np.float64).tolist(),
+            np.asarray(horizontal, dtype=np.float64).tolist(),
+            np.asarray(self._vertical_b, dtype=np.float64).tolist(),
+        )
+
     def route(self, link_id: str) -> LinkRoute:
         """The pieces of a link's routed length and its plan path."""
         r = self.index[link_id]

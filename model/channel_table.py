@@ -102,13 +102,15 @@ class ChannelTable(Mapping):
         self.leg_trunk_m.append(tuple(e.length_m for e in middle if e.kind == "trunk"))
         return len(self.middles) - 1
 
-    def add(self, link_id: str, leg: int, position: int, cord_a_m: float, cord_b_m: float) -> None:
-        self.row_of[link_id] = len(self.link_ids)
-        self.link_ids.append(link_id)
-        self.legs.append(leg)
-        self.ports.append(position)
-        self.cord_a_m.append(cord_a_m)
-        self.cord_b_m.append(cord_b_m)
+    def add_rows(self, link_ids, legs, positions, cord_a_m, cord_b_m) -> None:
+        """Add the channels of ``link_ids`` (columns of equal length, see the attributes)."""
+        start = len(self.link_ids)
+        self.row_of.update(zip(link_ids, range(start, start + len(link_ids)), strict=True))
+        self.link_ids.extend(link_ids)
+        self.legs.extend(legs)
+        self.ports.extend(positions)
+        self.cord_a_m.extend(cord_a_m)
+        self.cord_b_m.extend(cord_b_m)
 
     @property
     def structured(self) -> Mapping[str, int]:
@@ -182,16 +184,6 @@ class CordTable(Sequence):
         self.a_ordered: list[float] = []
         self.b_m: list[float] = []
         self.b_ordered: list[float] = []
-
-    def add(
-        self, link_id: str, part: str, a_m: float, a_ordered: float, b_m: float, b_ordered: float
-    ) -> None:
-        self.link_ids.append(link_id)
-        self.parts.append(part)
-        self.a_m.append(a_m)
-        self.a_ordered.append(a_ordered)
-        self.b_m.append(b_m)
-        self.b_ordered.append(b_ordered)
 
     def __len__(self) -> int:
         return 2 * len(self.link_ids)

@@ -44,6 +44,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 
 import msgspec
+import numpy as np
 
 from model.channel_table import ChannelTable, CordTable
 from model.channels import CONNECTOR_FAMILY, CONNECTOR_FIBRES, Element, plant_fibres
@@ -205,7 +206,7 @@ def _round_up(lengths: tuple[float, ...], length_m: float) -> float:
     return float(lengths[k]) if k < len(lengths) else math.nan
 
 
-@dataclass
+@dataclass(slots=True)
 class _Leg:
     link_ids: list[str]  # the channels it carries (LC: up to six, one per cassette port)
     racks: list[str]  # the path's racks
@@ -213,6 +214,7 @@ class _Leg:
     nodes: list[Element]  # per node: the panel or cassette element (port set per member)
     seg_m: list[float]  # per segment: horizontal length (m, no slack)
     group: int  # its path's number: the legs of a path have the same shape of elements
+    ends: tuple[str, str, bool]  # its links' racks (A, B; one group's) and: LC cassettes?
     trunks: list[tuple[str, str, float]] = field(default_factory=list)  # (id, part, ordered)
 
 
@@ -265,11 +267,19 @@ def _layout(plant, catalog: StructuredCatalog, panels_only: bool = False) -> Str
     # horizontal length, its id). Found in the same pass, which reads every link's pieces.
     route_best: dict[tuple[str, str], tuple[float, str]] = {}
     path_of: dict[tuple[str, str], tuple] = {}  # the style's path per rack pair
+    # Every link's pieces as columns (plant.pieces_m's figures; a call per link was ~1 s).
+    methods, ups_a, horizontals, ups_b = plant.pieces_columns()
+    index, devices = plant.index, design.devices
+    # Per link: its two ends (device, port), lowest first: the order of the legs (step 2).
+    ends_of: dict[str, tuple] = {}
     for link_id, channel in direct.items():
         link = design.links[link_id]
-        method, up_a, horizontal, up_b = plant.pieces_m(link_id)
-        rack_a = design.devices[link.a.device].rack
-        rack_b = design.devices[link.b.device].rack
+        r = index[link_id]
+        method, up_a, horizontal, up_b = methods[r], ups_a[r], horizontals[r], ups_b[r]
+        end_a, end_b = (link.a.device, link.a.port), (link.b.device, link.b.port)
+        ends_of[link_id] = (end_a, end_b) if end_a <= end_b else (end_b, end_a)
+        rack_a = devices[end_a[0]].rack
+        rack_b = devices[end_b[0]].rack
         if rack_a != rack_b:
             best = route_best.get((rack_a, rack_b))
             if best is None or (horizontal, link_id) > best:
@@ -315,8 +325,7 @@ def _layout(plant, catalog: StructuredCatalog, panels_only: bool = False) -> Str
         # Legs in the order of their links' ends (device, port; either way round), not of the
         # links' ids or insertion: the same plant bundles the same legs into the same trunks,
         # also after a round trip that gives the links new ids (import-netbox).
-        link = design.links[member[0]]
-        return tuple(sorted(((link.a.device, link.a.port), (link.b.device, link.b.port))))
+        return ends_of[member[0]]
 
     for group, ((nodes, rack_a, rack_b, mode, connector), members) in enumerate(
         sorted(groups.items())
@@ -332,6 +341,7 @@ def _layout(plant, catalog: StructuredCatalog, panels_only: bool = False) -> Str
             (i, rack_id, named, lc and i in (0, len(nodes) - 1))
             for i, (rack_id, named) in enumerate(nodes)
         ]
+        leg_ends = (rack_a, rack_b, any(point[3] for point in points))
         own_route = len(racks) == 2 and (racks[0], racks[1]) == (rack_a, rack_b)
         hops = zip(racks, racks[1:], strict=False)
         fixed_m = [] if own_route else [distance(ra, rb) for ra, rb in hops]
@@ -368,7 +378,7 @@ def _layout(plant, catalog: StructuredCatalog, panels_only: bool = False) -> Str
                     seg_m = [chunk[0][2] if len(chunk) == 1 else max(c[2] for c in chunk)]
                 else:
                     seg_m = list(fixed_m)
-                leg = _Leg([c[0] for c in chunk], racks, holders, elements, seg_m, group)
+                leg = _Leg([c[0] for c in chunk], racks, holders, elements, seg_m, group, leg_ends)
                 legs.append((leg, chunk))
                 for s in range(len(seg_m)):
                     seg_key = (holders[s], holders[s + 1], mode, width)
@@ -438,23 +448,22 @@ def _layout(plant, catalog: StructuredCatalog, panels_only: bool = False) -> Str
                 got = ordered if not math.isnan(ordered) else length
                 leg.trunks[s] = (trunk_id, tpart.id if tpart else "", got)
     # 4. Channels and cords, as columns (model.channel_table): per leg the elements its
-    # channels share, per channel and cord only its link and lengths.
-    slack_end = settings.slack_per_end_m
-    devices = design.devices
-    cords = layout.cords
-    leg_lengths = layout.leg_lengths_m
+    # channels share, per channel and cord only its link and lengths, worked out as arrays.
     # One Element per trunk and polarity (shared by the channels of its legs, as panels are).
     trunk_element: dict[tuple, Element] = {}
+    per_leg = []  # (table leg, the cords' rack distances, trunks' length, the leg's members)
     for leg, chunk in legs:
-        cassettes = any(n.kind == "cassette" for n in leg.nodes)
+        rack_a, rack_b, cassettes = leg.ends
         layout.legs.append(
             TrunkLeg(
-                tuple(leg.link_ids), tuple(leg.holders), tuple(t[0] for t in leg.trunks), cassettes
+                tuple(leg.link_ids),
+                tuple(leg.holders),
+                tuple([t[0] for t in leg.trunks]),
+                cassettes,
             )
         )
         # What every channel of the leg shares: its trunks' length, and the panels and trunks
         # between its two cords (a cassette's port is set per channel by the table).
-        trunk_m = sum(t[2] for t in leg.trunks)
         middle = []
         for n, node in enumerate(leg.nodes):
             middle.append(node)
@@ -466,28 +475,85 @@ def _layout(plant, catalog: StructuredCatalog, panels_only: bool = False) -> Str
                     element = Element("trunk", trunk_id, part, got, "B" if n == 0 else "A")
                     trunk_element[key] = element
                 middle.append(element)
-        leg_row = table.add_leg(tuple(middle), cassettes, leg.group)
-        panel_a, panel_b = leg.racks[0], leg.racks[-1]
-        for i, (link_id, up_a, _, up_b) in enumerate(chunk):
-            fpart = fibre_of.get(direct[link_id].medium)
-            link = design.links[link_id]
-            cord_a_m = up_a + slack_end + distance(devices[link.a.device].rack, panel_a)
-            cord_b_m = up_b + slack_end + distance(devices[link.b.device].rack, panel_b)
-            if fpart:
-                got_a = _round_up(fpart.lengths_m, cord_a_m)
-                got_b = _round_up(fpart.lengths_m, cord_b_m)
-                fibre_id = fpart.id
-            else:
-                got_a = got_b = math.nan
-                fibre_id = ""
-            cords.add(link_id, fibre_id, cord_a_m, got_a, cord_b_m, got_b)
-            lengths = leg_lengths.get(link_id)
-            if lengths is None:
-                leg_lengths[link_id] = [got_a + trunk_m + got_b]
-                table.add(link_id, leg_row, i, got_a, got_b)
-            else:  # a further fibre (pair) of the same link: its cords only
-                lengths.append(got_a + trunk_m + got_b)
+        # A cord runs from its device to the leg's end panel, in the device's rack or (a panel
+        # named in another rack) over to it: the same for every link of a group.
+        per_leg.append(
+            (
+                table.add_leg(tuple(middle), cassettes, leg.group),
+                distance(rack_a, leg.racks[0]),
+                distance(rack_b, leg.racks[-1]),
+                sum([t[2] for t in leg.trunks]),
+                chunk,
+            )
+        )
+    _cords(layout, table, per_leg, fibre_of, settings.slack_per_end_m)
     return _with_panels(layout, design, pool, cassette_no)
+
+
+def _cords(layout: StructuredLayout, table: ChannelTable, per_leg, fibre_of, slack_m) -> None:
+    """The cords of every leg's links, as columns; each link's channel row (its first leg) and
+    its fibres' lengths (``leg_lengths_m``). A cord is the link's vertical at that end + the
+    slack per end + the rack distance to its panel, ordered at the next orderable length of
+    the link's fibre part (:func:`_round_up`, here numpy's same search over every cord)."""
+    link_ids = [m[0] for *_, chunk in per_leg for m in chunk]
+    if not link_ids:
+        return
+    sizes = [len(chunk) for *_, chunk in per_leg]
+    leg_of = np.repeat(np.asarray([p[0] for p in per_leg], dtype=np.int64), sizes)
+    ports = [i for *_, chunk in per_leg for i in range(len(chunk))]
+    up_a = np.asarray([m[1] for *_, chunk in per_leg for m in chunk], dtype=np.float64)
+    up_b = np.asarray([m[3] for *_, chunk in per_leg for m in chunk], dtype=np.float64)
+    # In the order the sum was written cord by cord: (vertical + slack) + distance.
+    a_m = (up_a + slack_m) + np.repeat(np.asarray([p[1] for p in per_leg], dtype=np.float64), sizes)
+    b_m = (up_b + slack_m) + np.repeat(np.asarray([p[2] for p in per_leg], dtype=np.float64), sizes)
+    trunk_m = np.repeat(np.asarray([p[3] for p in per_leg], dtype=np.float64), sizes)
+    fibres = table.fibres
+    part_no: dict[str, int] = {}  # fibre part id -> its number; "" (no part): -1
+    parts = [fibre_of.get(fibres[lid].medium) for lid in link_ids]
+    codes = np.asarray(
+        [part_no.setdefault(p.id, len(part_no)) if p else -1 for p in parts], dtype=np.int64
+    )
+    got_a: list[float] = [math.nan] * len(link_ids)  # math.nan itself: one key when counted
+    got_b: list[float] = [math.nan] * len(link_ids)
+    for part_id, code in part_no.items():
+        part = next(p for p in parts if p and p.id == part_id)
+        rows = np.flatnonzero(codes == code)
+        lengths = [float(x) for x in part.lengths_m]  # as _round_up returns them
+        grid = np.asarray(lengths, dtype=np.float64)
+        for got, wanted in ((got_a, a_m), (got_b, b_m)):
+            # _round_up's lower-bound search (NaN, sorted last, finds no length), the length
+            # taken from the part's own tuple.
+            found = np.searchsorted(grid, wanted[rows] - 1e-9, side="left").tolist()
+            pick = [*lengths, math.nan]  # k == len(lengths): none long enough
+            if len(rows) == len(got):  # one fibre part for all (the usual hall)
+                got[:] = [pick[k] for k in found]
+                continue
+            for row, k in zip(rows.tolist(), found, strict=True):
+                got[row] = pick[k]
+    cords = layout.cords
+    cords.link_ids = link_ids
+    cords.parts = [p.id if p else "" for p in parts]
+    cords.a_m, cords.b_m = a_m.tolist(), b_m.tolist()
+    cords.a_ordered, cords.b_ordered = got_a, got_b
+    # Each fibre's length: cords + the trunks of its leg; a link's first leg makes its channel.
+    fibre_m = (np.asarray(got_a) + trunk_m) + np.asarray(got_b)
+    leg_lengths = layout.leg_lengths_m
+    first = []
+    for row, (link_id, length) in enumerate(zip(link_ids, fibre_m.tolist(), strict=True)):
+        lengths = leg_lengths.get(link_id)
+        if lengths is None:
+            leg_lengths[link_id] = [length]
+            first.append(row)
+        else:  # a further fibre (pair) of the same link: its cords only
+            lengths.append(length)
+    legs = leg_of.tolist()
+    table.add_rows(
+        [link_ids[r] for r in first],
+        [legs[r] for r in first],
+        [ports[r] for r in first],
+        [got_a[r] for r in first],
+        [got_b[r] for r in first],
+    )
 
 
 def _with_panels(

@@ -121,3 +121,12 @@ def test_plan_objects_read_off_the_legs_are_those_of_every_channel_made(pod_file
     got = channel_objects(layout, design)
     assert got == expected
     assert {p.kind for p in got.values()} >= {"cord", "trunk", "panel", "cassette"}
+
+
+def test_the_pieces_as_columns_are_each_links_pieces(pod_file):
+    plant = CablePlant(load_design(pod_file))
+    plant.refresh()
+    columns = list(zip(*plant.pieces_columns(), strict=True))
+    assert len(columns) == len(plant.link_ids) > 0
+    for link_id in plant.link_ids:
+        assert columns[plant.index[link_id]] == plant.pieces_m(link_id)
