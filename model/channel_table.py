@@ -164,6 +164,16 @@ class ChannelTable(Mapping):
         record = self.records.get(link_id)
         return apply_polarity(channel, record) if record else channel
 
+    def middle_of(self, link_id: str) -> tuple[Element, ...]:
+        """The elements between the two cords of a link's channel through panels, as its
+        channel has them: its leg's own tuple unless its cassette ports or a polarity record
+        make them the channel's own (then the channel is made)."""
+        row = self.row_of[link_id]
+        leg = self.legs[row]
+        if self.leg_cassettes[leg] or link_id in self.records:
+            return self.row_channel(row).elements[1:-1]
+        return self.middles[leg]
+
     def medium(self, link_id: str) -> str:
         """The link's medium, without making its channel."""
         return self.fibres[link_id].medium

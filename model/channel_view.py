@@ -261,10 +261,12 @@ def patch_point_rack(design, trunks: dict, channel: Channel, i: int) -> str | No
     """Rack of the patch point ``channel.elements[i]``: its panel device's rack when the panel
     is placed, else the rack the adjacent trunk starts (after it) or ends (before it) in.
     ``trunks`` maps trunk id -> the layout's :class:`~model.structured_layout.Trunk`."""
-    return _point_rack(design, trunks, channel.elements, i)
+    return point_rack(design, trunks, channel.elements, i)
 
 
-def _point_rack(design, trunks: dict, elements, i: int) -> str | None:
+def point_rack(design, trunks: dict, elements, i: int) -> str | None:
+    """:func:`patch_point_rack` of ``elements[i]`` in a sequence of a channel's elements (the
+    cords, which are never trunks, may be left out)."""
     device = design.devices.get(elements[i].object_id)
     if device is not None:
         return device.rack
@@ -295,9 +297,7 @@ def channel_objects(layout: StructuredLayout, design) -> dict[str, PlanObject]:
                 trunk = trunks.get(e.object_id)
                 out[e.object_id] = PlanObject("trunk", rack_id=trunk.rack_a if trunk else None)
             else:
-                out[e.object_id] = PlanObject(
-                    e.kind, rack_id=_point_rack(design, trunks, middle, i)
-                )
+                out[e.object_id] = PlanObject(e.kind, rack_id=point_rack(design, trunks, middle, i))
     for link_id in table.structured:
         cord = PlanObject("cord", link_id=link_id)
         out[f"{link_id}:cord-a"] = out[f"{link_id}:cord-b"] = cord

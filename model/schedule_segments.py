@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from model.channel_view import patch_point_rack
+from model.channel_view import point_rack
 from model.parts import part_number_for
 from model.schedule import SCHEDULE_COLUMNS
 from model.structured_catalog import structured_catalog
@@ -84,8 +84,8 @@ class _Places:
         self.next_port: dict[str, int] = defaultdict(int)
         self._named: dict[tuple[str, str], tuple] = {}
 
-    def rack(self, channel, i: int) -> str:
-        return patch_point_rack(self.design, self.trunks, channel, i)
+    def rack(self, elements, i: int) -> str:
+        return point_rack(self.design, self.trunks, elements, i)
 
     def end(self, rack_id: str, element, port: str) -> tuple:
         key = (rack_id, element.object_id)
@@ -196,27 +196,29 @@ def segment_rows(design, plant, rows: list[tuple], layout=None) -> list[tuple]:
     sc = structured_catalog()
     places = _Places(design, layout)
     fibre_parts = design.catalog.fibre_parts
-    cords_of: dict[str, list] = defaultdict(list)
-    for cord in layout.cords:
-        cords_of[cord.link_id].append(cord)
-    # 1. Ports: every leg of every channel, in the layout's channel order.
+    table, cord_table = layout.channels, layout.cords
+    # Per link: its cord pairs (rows of the cord table), one per fibre (pair), in order.
+    pairs_of: dict[str, list[int]] = defaultdict(list)
+    for k, link_id in enumerate(cord_table.link_ids):
+        pairs_of[link_id].append(k)
+    # 1. Ports: every leg of every channel, in the layout's channel order. The elements
+    # between a channel's cords are read off the layout (no channel is made for them).
     legs: dict[str, list[list[tuple[str, tuple, tuple]]]] = {}  # link -> per copy, per point
     trunk_ends: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
     # In the order of the links' schedule labels, as the NetBox export numbers them
     # (model.export.netbox_panels), so a panel port is the same in both.
     label_of = {row[_LINK]: row[_LABEL] for row in rows}
-    channel_of = {}  # made once for both passes (the layout makes a channel when asked)
+    middle_of = {}  # read once for both passes
     for link_id in sorted(structured, key=lambda k: (label_of.get(k) or "", k)):
-        channel = channel_of[link_id] = layout.channels[link_id]
-        elements = channel.elements
-        points = [i for i, e in enumerate(elements) if e.kind in ("panel", "cassette")]
-        racks = [places.rack(channel, i) for i in points]
-        copies = max(1, len(cords_of[link_id]) // 2)
+        middle = middle_of[link_id] = table.middle_of(link_id)
+        points = [i for i, e in enumerate(middle) if e.kind in ("panel", "cassette")]
+        racks = [places.rack(middle, i) for i in points]
+        copies = max(1, len(pairs_of[link_id]))
         per_copy = []
         for k in range(copies):
             ends = []
             for i, rack_id in zip(points, racks, strict=True):
-                element = elements[i]
+                element = middle[i]
                 if element.kind == "cassette":
                     lc = element.port + (-k if element.reverse else k)
                     front = places.end(rack_id, element, str(lc))
@@ -225,12 +227,11 @@ def segment_rows(design, plant, rows: list[tuple], layout=None) -> list[tuple]:
                     p = places.port(element)
                     front = places.end(rack_id, element, str(p))
                     rear = places.end(rack_id, element, f"R{p}")
-                    before = elements[i - 1]
-                    after = elements[i + 1]
-                    if before.kind == "trunk":
-                        trunk_ends[before.object_id][1].append(p)
-                    if after.kind == "trunk":
-                        trunk_ends[after.object_id][0].append(p)
+                    # Before and after it: a trunk, or a cord (off the ends of the middle).
+                    if i > 0 and middle[i - 1].kind == "trunk":
+                        trunk_ends[middle[i - 1].object_id][1].append(p)
+                    if i + 1 < len(middle) and middle[i + 1].kind == "trunk":
+                        trunk_ends[middle[i + 1].object_id][0].append(p)
                 ends.append((element.kind, front, rear))
             per_copy.append(ends)
         legs[link_id] = per_copy
@@ -245,7 +246,6 @@ def segment_rows(design, plant, rows: list[tuple], layout=None) -> list[tuple]:
             result.append(row)
             continue
         link = design.links[link_id]
-        channel = channel_of[link_id]
         swapped = _swapped(design, row)
         if swapped:
             cage_a, cage_b, mod_a, mod_b = (
@@ -264,20 +264,35 @@ def segment_rows(design, plant, rows: list[tuple], layout=None) -> list[tuple]:
         make = _swapped_row if swapped else _row
         dev_a = _device_end(design, link.a, cage_a, mod_a)
         dev_b = _device_end(design, link.b, cage_b, mod_b)
-        cords = cords_of[link_id]
+        pairs = pairs_of[link_id]
         out_a, out_trunks, out_b = [], [], []
         for k, ends in enumerate(copies):
             suffix = f".{k + 1}" if len(copies) > 1 else ""
-            cord_a, cord_b = cords[2 * k], cords[2 * k + 1]
-            for cord, a, b, name, out in (
-                (cord_a, dev_a, ends[0][1], "cord-a", out_a),
-                (cord_b, ends[-1][1], dev_b, "cord-b", out_b),
+            pair = pairs[k]
+            fibre_part = cord_table.parts[pair]
+            for length_m, ordered_m, a, b, name, out in (
+                (
+                    cord_table.a_m[pair],
+                    cord_table.a_ordered[pair],
+                    dev_a,
+                    ends[0][1],
+                    "cord-a",
+                    out_a,
+                ),
+                (
+                    cord_table.b_m[pair],
+                    cord_table.b_ordered[pair],
+                    ends[-1][1],
+                    dev_b,
+                    "cord-b",
+                    out_b,
+                ),
             ):
-                key = (cord.fibre_part, cord.ordered_m)
+                key = (fibre_part, ordered_m)
                 part = part_of.get(key)
                 if part is None:
-                    fpart = fibre_parts.get(cord.fibre_part)
-                    part = part_number_for(fpart.part_number, cord.ordered_m) if fpart else ""
+                    fpart = fibre_parts.get(fibre_part)
+                    part = part_number_for(fpart.part_number, ordered_m) if fpart else ""
                     part_of[key] = part
                 out.append(
                     make(
@@ -286,13 +301,13 @@ def segment_rows(design, plant, rows: list[tuple], layout=None) -> list[tuple]:
                         PATCH_CORD,
                         a,
                         b,
-                        cord.length_m,
-                        cord.ordered_m,
+                        length_m,
+                        ordered_m,
                         part,
                         "(in rack)",
                     )
                 )
-        trunk_elements = [e for e in channel.elements if e.kind == "trunk"]
+        trunk_elements = [e for e in middle_of[link_id] if e.kind == "trunk"]
         ends = copies[0]
         for n, element in enumerate(trunk_elements):
             trunk = places.trunks.get(element.object_id)
