@@ -199,9 +199,11 @@ def panel_export(
     for leg, at in placed:
         for j, link_id in enumerate(leg.links):
             first_leg.setdefault(link_id, (leg, at, j))
-    cords = {}
-    for cord in layout.cords:
-        cords.setdefault((cord.link_id, cord.end), cord)
+    # Each link's first cord pair (the cord table's rows: pair k is cords 2k and 2k + 1).
+    cords = layout.cords
+    first_pair: dict[str, int] = {}
+    for k, cord_link in enumerate(cords.link_ids):
+        first_pair.setdefault(cord_link, k)
     for link_id in sorted(first_leg, key=lambda k: (label(k), k)):
         leg, at, j = first_leg[link_id]
         link = design.links[link_id]
@@ -231,7 +233,9 @@ def panel_export(
                     b,
                     medium_,
                     f"{label(link_id)} cord {end.upper()}",
-                    cords.get((link_id, which)),
+                    cords[2 * first_pair[link_id] + (which == "b")]
+                    if link_id in first_pair
+                    else None,
                     what,
                 )
             )
