@@ -13,7 +13,7 @@ import os
 import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import msgspec
 
@@ -34,6 +34,9 @@ from model.entities import (
 )
 from model.file_checks import LoadProblem, check_document
 from model.gc_policy import building_design
+
+if TYPE_CHECKING:
+    from model.snapshot import FileContent
 
 FORMAT = "hallwright"
 SCHEMA_VERSION = 3
@@ -482,8 +485,11 @@ def _record_order(object_id: str) -> tuple[int, str]:
     return (len(object_id), object_id)
 
 
-def design_to_bytes(design: Design) -> bytes:
-    """The file content of a design: stable order, one record per line, so that diffs are small."""
+def design_to_bytes(design: Design | FileContent) -> bytes:
+    """The file content of a design: stable order, one record per line, so that diffs are small.
+
+    Reads only the fields of :class:`~model.snapshot.FileContent`, which a thread other than the
+    editing one encodes instead of the live design."""
     encode = msgspec.json.encode
     parts = [
         b'{\n"format": "hallwright",\n',

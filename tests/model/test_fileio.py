@@ -19,6 +19,7 @@ from model.fileio import (
     read_design_bytes,
     save_design,
 )
+from model.snapshot import file_content
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 GOLDEN_V1 = DATA / "golden-v1.hall.json"
@@ -33,6 +34,19 @@ def test_round_trip_is_byte_identical(pod, tmp_path):
     save_design(load_design(first), second)
     assert first.read_bytes() == second.read_bytes()
     assert first.read_bytes() == design_to_bytes(pod)
+
+
+def test_file_content_encodes_as_the_design_did_when_taken_whatever_the_edits_after():
+    """What a worker thread writes (the editor's autosave) is the design at one revision."""
+    design = load_design(GOLDEN_V3)
+    before, revision = design_to_bytes(design), design.revision
+    content = file_content(design)
+    design.set_name("Renamed after the snapshot")
+    design.move_racks({next(iter(design.racks)): (1.0, 1.0)})
+    design.delete([next(iter(design.links)), next(iter(design.trays))])
+    assert design_to_bytes(design) != before
+    assert content.revision == revision
+    assert design_to_bytes(content) == before
 
 
 def test_golden_v1_loads_and_migrates_to_v2():
