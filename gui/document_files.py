@@ -13,9 +13,9 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from gui.autosaver import Autosaver
 from gui.dialogs import NewHallDialog
 from gui.document import (
-    Autosaver,
     Document,
     RecentFiles,
     open_with_progress,
