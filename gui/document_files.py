@@ -13,9 +13,9 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from gui.autosaver import Autosaver
 from gui.dialogs import NewHallDialog
 from gui.document import (
-    Autosaver,
     Document,
     RecentFiles,
     open_with_progress,
@@ -146,8 +146,7 @@ class DocumentFiles:
                 self.window, "Cannot save design", message("The design was not saved.", exc)
             )
             return False
-        old_recovery.unlink(missing_ok=True)
-        old_recovery.with_suffix("").with_suffix(".origin.json").unlink(missing_ok=True)
+        self.autosaver.remove(old_recovery)  # an autosave still writing it writes nothing
         self.recent.add(path)
         self.window._update_title()
         self.window.statusBar().showMessage(f"Saved {path.name}", 5000)
@@ -188,8 +187,7 @@ class DocumentFiles:
                 QMessageBox.Yes,
             )
             if answer != QMessageBox.Yes:
-                path.unlink(missing_ok=True)
-                path.with_suffix("").with_suffix(".origin.json").unlink(missing_ok=True)
+                self.autosaver.remove(path)
                 continue
             try:
                 prepared = run_with_progress(

@@ -394,7 +394,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:
         if self.maybe_save():
-            self.autosaver.timer.stop()
+            self.autosaver.close()  # waits for an autosave still writing
             self.elevation.release()
             if self.scene is not None:
                 self.scene.detach()  # its timers stop with it

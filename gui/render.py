@@ -82,7 +82,7 @@ def _render(
     """:func:`render_design` once its arguments are checked (``suffix``: the format, or
     "printer")."""
     own_plant = plant is None  # a caller's plant (the editor's) stays open
-    # The plant itself, not gui.document's make_plant: that module (autosave, recent files,
+    # The plant itself, not gui.document's make_plant: that module (recent files,
     # its thread pool) took ~17 ms of a picture's imports.
     plant = CablePlant(design) if own_plant else plant
     stack = QUndoStack()

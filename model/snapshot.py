@@ -28,10 +28,12 @@ import copy
 import dataclasses
 import sys
 from collections import deque
+from typing import NamedTuple
 
 import numpy as np
 
 from model.cabling import CablePlant
+from model.catalog import CatalogFile
 from model.changes import (
     DEVICE_KINDS,
     LINK_KINDS,
@@ -42,6 +44,7 @@ from model.changes import (
     ChangeNotifier,
 )
 from model.design import Design
+from model.entities import Device, Hall, Link, Rack, Settings, Tray
 
 # The design's large containers and the change kinds that can alter them; a snapshot reuses
 # the previous snapshot's copy of one when no such change came since. Any other attribute is
@@ -67,6 +70,42 @@ def snapshot(design: Design, plant: CablePlant | None) -> tuple[Design, CablePla
     """
     frozen = freeze_design(design)
     return frozen, (freeze_plant(plant, frozen) if plant is not None else None)
+
+
+class FileContent(NamedTuple):
+    """What :func:`model.fileio.design_to_bytes` reads of a design, as it was at ``revision``.
+
+    For writing a design on another thread (the editor's autosave) while it is edited: the four
+    record dicts are copied (~15 ms at 393k links), the records, name, hall, settings and custom
+    types are shared (edits replace them, never change them in place). Nothing else is taken:
+    should the file ever read another attribute of the design, encoding a FileContent raises
+    AttributeError instead of reading the live design from the worker.
+    """
+
+    revision: int
+    name: str
+    settings: Settings
+    hall: Hall
+    custom_types: CatalogFile
+    trays: dict[str, Tray]
+    racks: dict[str, Rack]
+    devices: dict[str, Device]
+    links: dict[str, Link]
+
+
+def file_content(design: Design) -> FileContent:
+    """The content of ``design``'s file as it is now; call on the thread that edits it."""
+    return FileContent(
+        design.revision,
+        design.name,
+        design.settings,
+        design.hall,
+        design.custom_types,
+        dict(design.trays),
+        dict(design.racks),
+        dict(design.devices),
+        dict(design.links),
+    )
 
 
 class Snapshotter:

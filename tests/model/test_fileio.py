@@ -12,13 +12,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from model import fileio
+from model.design import Design
 from model.fileio import (
     DesignFileError,
+    design_pieces,
     design_to_bytes,
     load_design,
     read_design_bytes,
     save_design,
 )
+from model.snapshot import file_content
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 GOLDEN_V1 = DATA / "golden-v1.hall.json"
@@ -33,6 +36,34 @@ def test_round_trip_is_byte_identical(pod, tmp_path):
     save_design(load_design(first), second)
     assert first.read_bytes() == second.read_bytes()
     assert first.read_bytes() == design_to_bytes(pod)
+
+
+def test_file_content_encodes_as_the_design_did_when_taken_whatever_the_edits_after():
+    """What a worker thread writes (the editor's autosave) is the design at one revision."""
+    design = load_design(GOLDEN_V3)
+    before, revision = design_to_bytes(design), design.revision
+    content = file_content(design)
+    design.set_name("Renamed after the snapshot")
+    design.move_racks({next(iter(design.racks)): (1.0, 1.0)})
+    design.delete([next(iter(design.links)), next(iter(design.trays))])
+    assert design_to_bytes(design) != before
+    assert content.revision == revision
+    assert design_to_bytes(content) == before
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 5])
+def test_the_file_in_pieces_is_the_file(chunk):
+    """The pieces a writer thread makes join into the very file, whatever their size."""
+    design = load_design(GOLDEN_V3)
+    assert b"".join(design_pieces(design, chunk=chunk)) == GOLDEN_V3.read_bytes()
+    empty = Design(design.hall)
+    assert b"".join(design_pieces(empty, chunk=chunk)) == design_to_bytes(empty)
+    assert design_to_bytes(empty).endswith(b'"links": []\n}\n')
+
+
+@given(st.sets(st.text(alphabet="ab-19Zé", max_size=6)))
+def test_records_are_written_shorter_ids_first_then_alphabetical(ids):
+    assert fileio._in_record_order(dict.fromkeys(ids)) == sorted(ids, key=lambda i: (len(i), i))
 
 
 def test_golden_v1_loads_and_migrates_to_v2():
