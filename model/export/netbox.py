@@ -405,7 +405,7 @@ def _add_panels(design, plant, schedule, out, device_names, rack_names, layout=N
         for r, link_id in zip(out.rows("08_cables"), link_ids, strict=True)
         if link_id not in panels.links
     ]
-    kept.extend(tuple(c.get(h, "") for h in CABLE_HEADER) for c in panels.cables)
+    kept.extend(panels.cables)  # rows in CABLE_HEADER order
     out.set_rows("08_cables", CABLE_HEADER, kept)
 
 

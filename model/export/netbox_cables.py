@@ -14,6 +14,7 @@ from model.entities import END_DEVICE, END_PORT, LINK_A, LINK_B
 from model.export import ExportError
 from model.export.netbox_columns import Lookup, Repeat, Table
 from model.export.netbox_names import LABEL_MAX, fit_name, interface_name
+from model.export.netbox_panels import CABLE_ROW_TAIL
 from model.export.netbox_types import cable_description
 from model.schedule import ScheduleTable
 
@@ -33,6 +34,7 @@ CABLE_HEADER = (
     "length_unit",
     "description",
 )
+assert CABLE_HEADER[8:] == CABLE_ROW_TAIL  # the rows model.export.netbox_panels makes
 
 
 def cable_row(site, names, a, b, medium, label, length) -> tuple:

@@ -96,7 +96,7 @@ class PanelExport:
 
     links: set[str] = field(default_factory=set)  # links exported as cord-trunk-cord
     virtual: list[tuple[str, str, str]] = field(default_factory=list)  # (name, rack, part)
-    cables: list[dict[str, object]] = field(default_factory=list)  # cords, then trunk legs
+    cables: list[tuple] = field(default_factory=list)  # CABLE_HEADER rows: cords, then legs
 
 
 class _Ports:
@@ -269,26 +269,34 @@ def panel_export(
     return out
 
 
-def _cable(a: tuple, b: tuple, medium, label: str, piece, what: str) -> dict[str, object]:
+# _cable's row: side A and side B (site, device, type, name), then type, status, label,
+# length, length unit and description: netbox_cables.CABLE_HEADER's order (asserted there, as
+# this module cannot import it: netbox_cables imports this one through netbox_types).
+CABLE_ROW_TAIL = ("type", "status", "label", "length", "length_unit", "description")
+
+
+def _cable(a: tuple, b: tuple, medium, label: str, piece, what: str) -> tuple:
+    """A cable row in ``CABLE_HEADER`` order (a tuple, not a dict per cable: a zoned XL hall
+    has ~1.2 M cords and trunk legs)."""
     length = None
     if piece is not None:
         length = piece.ordered_m if piece.ordered_m == piece.ordered_m else piece.length_m
-    return {
-        "side_a_site": a[0],
-        "side_a_device": a[1],
-        "side_a_type": a[2],
-        "side_a_name": a[3],
-        "side_b_site": b[0],
-        "side_b_device": b[1],
-        "side_b_type": b[2],
-        "side_b_name": b[3],
-        "type": medium.netbox_type if medium is not None else "",
-        "status": "planned",
-        "label": fit_name(label, 100),
-        "length": None if length is None else round(length, 2),
-        "length_unit": "m" if length is not None else "",
-        "description": _description(what, getattr(piece, "fibre_part", "")),
-    }
+    return (
+        a[0],
+        a[1],
+        a[2],
+        a[3],
+        b[0],
+        b[1],
+        b[2],
+        b[3],
+        medium.netbox_type if medium is not None else "",
+        "planned",
+        fit_name(label, 100),
+        None if length is None else round(length, 2),
+        "m" if length is not None else "",
+        _description(what, getattr(piece, "fibre_part", "")),
+    )
 
 
 @functools.lru_cache(maxsize=4096)
