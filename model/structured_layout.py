@@ -208,11 +208,13 @@ def _round_up(lengths: tuple[float, ...], length_m: float) -> float:
 
 @dataclass(slots=True)
 class _Leg:
-    link_ids: list[str]  # the channels it carries (LC: up to six, one per cassette port)
-    racks: list[str]  # the path's racks
-    holders: list[str]  # per node: the panel or enclosure id
-    nodes: list[Element]  # per node: the panel or cassette element (port set per member)
-    seg_m: list[float]  # per segment: horizontal length (m, no slack)
+    # Tuples, not lists: a zoned XL hall has 393k legs, and the trunk leg the layout keeps
+    # (TrunkLeg) shares them.
+    link_ids: tuple[str, ...]  # the channels it carries (LC: up to six, one per cassette port)
+    racks: tuple[str, ...]  # the path's racks
+    holders: tuple[str, ...]  # per node: the panel or enclosure id
+    nodes: tuple[Element, ...]  # per node: the panel or cassette element (port set per member)
+    seg_m: tuple[float, ...]  # per segment: horizontal length (m, no slack)
     group: int  # its path's number: the legs of a path have the same shape of elements
     ends: tuple[str, str, bool]  # its links' racks (A, B; one group's) and: LC cassettes?
     trunks: list[tuple[str, str, float]] = field(default_factory=list)  # (id, part, ordered)
@@ -334,7 +336,7 @@ def _layout(plant, catalog: StructuredCatalog, panels_only: bool = False) -> Str
         lc = CONNECTOR_FAMILY.get(connector) == "LC"
         width = 12 if lc else CONNECTOR_FIBRES[connector]
         per_leg = CASSETTE_PORTS if lc else 1
-        racks = [r for r, _ in nodes]
+        racks = tuple(r for r, _ in nodes)
         # What every leg of the group shares: each node's rack, named panel, holder kind and
         # whether it is an end; the segments' lengths unless the leg's own route sets them.
         points = [
@@ -344,7 +346,7 @@ def _layout(plant, catalog: StructuredCatalog, panels_only: bool = False) -> Str
         leg_ends = (rack_a, rack_b, any(point[3] for point in points))
         own_route = len(racks) == 2 and (racks[0], racks[1]) == (rack_a, rack_b)
         hops = zip(racks, racks[1:], strict=False)
-        fixed_m = [] if own_route else [distance(ra, rb) for ra, rb in hops]
+        fixed_m = () if own_route else tuple(distance(ra, rb) for ra, rb in hops)
         for start in range(0, len(members), per_leg):
             chunk = members[start : start + per_leg]
             copies = 1 if lc else fpp_of.get(direct[chunk[0][0]].medium, 1)
@@ -375,10 +377,12 @@ def _layout(plant, catalog: StructuredCatalog, panels_only: bool = False) -> Str
                 if panels_only:
                     continue
                 if own_route:
-                    seg_m = [chunk[0][2] if len(chunk) == 1 else max(c[2] for c in chunk)]
+                    seg_m = (chunk[0][2] if len(chunk) == 1 else max(c[2] for c in chunk),)
                 else:
-                    seg_m = list(fixed_m)
-                leg = _Leg([c[0] for c in chunk], racks, holders, elements, seg_m, group, leg_ends)
+                    seg_m = fixed_m
+                link_ids = (chunk[0][0],) if len(chunk) == 1 else tuple(c[0] for c in chunk)
+                holders = tuple(holders)
+                leg = _Leg(link_ids, racks, holders, tuple(elements), seg_m, group, leg_ends)
                 legs.append((leg, chunk))
                 for s in range(len(seg_m)):
                     seg_key = (holders[s], holders[s + 1], mode, width)
@@ -456,8 +460,8 @@ def _layout(plant, catalog: StructuredCatalog, panels_only: bool = False) -> Str
         rack_a, rack_b, cassettes = leg.ends
         layout.legs.append(
             TrunkLeg(
-                tuple(leg.link_ids),
-                tuple(leg.holders),
+                leg.link_ids,
+                leg.holders,
                 tuple([t[0] for t in leg.trunks]),
                 cassettes,
             )
