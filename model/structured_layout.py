@@ -105,7 +105,9 @@ class StructuredLayout:
     # (rack, panel type) -> panels the channels need beyond the placed ones.
     virtual_panels: dict[tuple[str, str], int] = field(default_factory=dict)
     cassettes: dict[str, int] = field(default_factory=dict)  # rack -> cassettes
-    leg_lengths_m: dict[str, list[float]] = field(default_factory=dict)  # link -> per fibre
+    # Link -> each fibre's (pair's) length, cords and trunks, for the links with several fibres
+    # per port (800G SR8, duplex links of several pairs): the skew check's.
+    leg_lengths_m: dict[str, list[float]] = field(default_factory=dict)
     panel_use: dict[str, tuple[int, int]] = field(default_factory=dict)  # placed: (used, of)
     legs: list[TrunkLeg] = field(default_factory=list)  # every trunk leg, in layout order
     findings: list[Finding] = field(default_factory=list)
@@ -495,8 +497,8 @@ def _layout(plant, catalog: StructuredCatalog, panels_only: bool = False) -> Str
 
 
 def _cords(layout: StructuredLayout, table: ChannelTable, per_leg, fibre_of, slack_m) -> None:
-    """The cords of every leg's links, as columns; each link's channel row (its first leg) and
-    its fibres' lengths (``leg_lengths_m``). A cord is the link's vertical at that end + the
+    """The cords of every leg's links, as columns; each link's channel row (its first leg) and,
+    for a link of several fibres, their lengths (``leg_lengths_m``). A cord is the link's vertical at that end + the
     slack per end + the rack distance to its panel, ordered at the next orderable length of
     the link's fibre part (:func:`_round_up`, here numpy's same search over every cord)."""
     link_ids = [m[0] for *_, chunk in per_leg for m in chunk]
@@ -539,24 +541,26 @@ def _cords(layout: StructuredLayout, table: ChannelTable, per_leg, fibre_of, sla
     cords.parts = [p.id if p else "" for p in parts]
     cords.a_m, cords.b_m = a_m.tolist(), b_m.tolist()
     cords.a_ordered, cords.b_ordered = got_a, got_b
-    # Each fibre's length: cords + the trunks of its leg; a link's first leg makes its channel.
-    fibre_m = (np.asarray(got_a) + trunk_m) + np.asarray(got_b)
-    leg_lengths = layout.leg_lengths_m
-    first = []
-    for row, (link_id, length) in enumerate(zip(link_ids, fibre_m.tolist(), strict=True)):
-        lengths = leg_lengths.get(link_id)
-        if lengths is None:
-            leg_lengths[link_id] = [length]
-            first.append(row)
-        else:  # a further fibre (pair) of the same link: its cords only
-            lengths.append(length)
+    # A link's first leg makes its channel; a further fibre (pair) adds its cords only.
+    first: dict[str, int] = {}
+    repeats = [row for row, lid in enumerate(link_ids) if first.setdefault(lid, row) != row]
+    if repeats:  # each fibre's length (cords + its leg's trunks), for the skew check
+        fibre_m = ((np.asarray(got_a) + trunk_m) + np.asarray(got_b)).tolist()
+        leg_lengths = layout.leg_lengths_m
+        for row in repeats:
+            link_id = link_ids[row]
+            lengths = leg_lengths.get(link_id)
+            if lengths is None:
+                lengths = leg_lengths[link_id] = [fibre_m[first[link_id]]]
+            lengths.append(fibre_m[row])
+    rows = list(first.values())
     legs = leg_of.tolist()
     table.add_rows(
-        [link_ids[r] for r in first],
-        [legs[r] for r in first],
-        [ports[r] for r in first],
-        [got_a[r] for r in first],
-        [got_b[r] for r in first],
+        list(first),
+        [legs[r] for r in rows],
+        [ports[r] for r in rows],
+        [got_a[r] for r in rows],
+        [got_b[r] for r in rows],
     )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import msgspec
 import pytest
 
@@ -130,3 +132,25 @@ def test_the_pieces_as_columns_are_each_links_pieces(pod_file):
     assert len(columns) == len(plant.link_ids) > 0
     for link_id in plant.link_ids:
         assert columns[plant.index[link_id]] == plant.pieces_m(link_id)
+
+
+def test_each_fibre_of_a_twin_mpo_link_has_its_length_and_single_fibre_links_none():
+    design = two_rack_hall(12.0, "sr8-800g", nics=4)  # 2 MPO per port: 2 legs, 2 cord pairs
+    layout = structured_layout(CablePlant(design))
+    pairs = Counter(layout.cords.link_ids)
+    assert set(pairs.values()) == {2}
+    assert set(layout.leg_lengths_m) == set(pairs)
+    ordered = {t.id: t.ordered_m for t in layout.trunks}
+    for link_id, lengths in layout.leg_lengths_m.items():
+        # Each fibre: its cords + the trunks of its own leg, in the order the legs were laid.
+        legs = [leg for leg in layout.legs if link_id in leg.links]
+        rows = [k for k, lid in enumerate(layout.cords.link_ids) if lid == link_id]
+        expected = [
+            layout.cords.a_ordered[row]
+            + sum(ordered[t] for t in leg.trunks)
+            + layout.cords.b_ordered[row]
+            for leg, row in zip(legs, rows, strict=True)
+        ]
+        assert lengths == pytest.approx(expected)
+    single = two_rack_hall(12.0, "sr4-400g", nics=4)
+    assert structured_layout(CablePlant(single)).leg_lengths_m == {}

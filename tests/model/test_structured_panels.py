@@ -108,9 +108,10 @@ def test_duplex_optics_on_the_generated_pod_order_cassettes_in_enclosures(genera
     cassettes = sum(layout.cassettes.values())
     assert cassettes == 2 * sum(t.legs for t in enclosure_trunks)  # one at each end per leg
     lc_ports = Counter()
+    fibres_of = Counter(layout.cords.link_ids)  # a cord pair per fibre (pair)
     for t in enclosure_trunks:
         for link_id in t.links:
-            lc_ports[(t.panel_a, t.panel_b)] += len(layout.leg_lengths_m[link_id])
+            lc_ports[(t.panel_a, t.panel_b)] += fibres_of[link_id]  # a cassette port each
     assert cassettes == 2 * sum(math.ceil(n / 6) for n in lc_ports.values())  # 6 LC per cassette
     enclosures = [d for d in design.devices.values() if d.type == "enclosure-1u-4"]
     per_rack = Counter(
