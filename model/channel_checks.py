@@ -60,10 +60,16 @@ def channel_summary(channels: Iterable[Channel], catalog: StructuredCatalog | No
 
 
 def _summary(channels: list[Channel], budgets: list, polarity: list) -> dict:
-    margins = [b.margin_db for b in budgets if b.margin_db is not None]
+    # A channel whose length is unknown (a cord no length orders, CORD_NOT_ORDERABLE) has an
+    # unknown (NaN) loss and margin: left out of the worst figures.
+    margins = [
+        b.margin_db for b in budgets if b.margin_db is not None and b.margin_db == b.margin_db
+    ]
     return {
         "total": len(channels),
-        "max_loss_db": round(max((b.loss_db for b in budgets), default=0.0), 3),
+        "max_loss_db": round(
+            max((b.loss_db for b in budgets if b.loss_db == b.loss_db), default=0.0), 3
+        ),
         "min_margin_db": round(min(margins), 3) if margins else None,
         "over_budget": sum(1 for b in budgets if b.over_budget),
         "polarity_errors": sum(1 for p in polarity if not p.ok),
@@ -187,7 +193,9 @@ def table_checks(
             c = make(k)
             flagged.append((c, loss_budget(c, catalog), check_polarity(c)))
     loss_all = np.concatenate(losses)
+    loss_all = loss_all[~np.isnan(loss_all)]  # unknown lengths left out, as by _summary
     margin_all = np.concatenate(margins)
+    margin_all = margin_all[~np.isnan(margin_all)]
     summary = {
         "total": len(table),
         "max_loss_db": round(float(loss_all.max()) if len(loss_all) else 0.0, 3),

@@ -124,7 +124,11 @@ def length_code(length_m: float) -> str:
 
 
 def part_number_for(pattern: str, length_m: float | None) -> str:
-    """The part number of one length of a part (``{len}`` replaced by the length code)."""
+    """The part number of one length of a part (``{len}`` replaced by the length code); ""
+    for a NaN length: no length of the part is long enough, so there is no part to name (the
+    layout reports it, CORD_NOT_ORDERABLE / TRUNK_NOT_ORDERABLE)."""
     if "{len}" not in pattern or length_m is None:
         return pattern
+    if length_m != length_m:
+        return ""
     return pattern.replace("{len}", length_code(length_m))

@@ -538,6 +538,7 @@ def _cords(layout: StructuredLayout, table: ChannelTable, per_leg, fibre_of, sla
                 continue
             for row, k in zip(rows.tolist(), found, strict=True):
                 got[row] = pick[k]
+    _unorderable_cords(layout, link_ids, parts, a_m, b_m, got_a, got_b)
     cords = layout.cords
     cords.link_ids = link_ids
     cords.parts = [p.id if p else "" for p in parts]
@@ -564,6 +565,33 @@ def _cords(layout: StructuredLayout, table: ChannelTable, per_leg, fibre_of, sla
         [got_a[r] for r in rows],
         [got_b[r] for r in rows],
     )
+
+
+def _unorderable_cords(layout, link_ids, parts, a_m, b_m, got_a, got_b) -> None:
+    """CORD_NOT_ORDERABLE (error), once per link: a patch cord longer than any length of its
+    fibre part (a panel named far from the device: the cord runs over to that panel's rack).
+    Its channel's length and loss are then unknown, and the BOM cannot order it."""
+    unknown = np.isnan(np.asarray(got_a, dtype=np.float64))
+    unknown |= np.isnan(np.asarray(got_b, dtype=np.float64))
+    seen: set[str] = set()
+    for row in np.flatnonzero(unknown).tolist():
+        link_id = link_ids[row]
+        if link_id in seen:
+            continue
+        seen.add(link_id)
+        end, length = ("A", a_m[row]) if got_a[row] != got_a[row] else ("B", b_m[row])
+        part = parts[row]
+        longest = f"{part.lengths_m[-1]:g} m" if part and part.lengths_m else "none"
+        layout.findings.append(
+            Finding(
+                code="CORD_NOT_ORDERABLE",
+                severity="error",
+                message=f"link {link_id}: its {end}-end patch cord is {length:.1f} m, longer "
+                f"than any orderable {part.id if part else 'fibre'} cord (longest {longest}); "
+                "its channel's loss is unknown. Patch it at a panel nearer the device",
+                objects=(link_id, f"{link_id}:cord-{end.lower()}"),
+            )
+        )
 
 
 def _with_panels(

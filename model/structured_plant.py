@@ -81,6 +81,8 @@ def apply_structured(
     )
     cords.update(zip(cord_table.parts, cord_table.b_ordered, fabrics, strict=True))
     for (part_id, length, fab), qty in sorted(cords.items()):
+        if length != length:  # no orderable length: not bought (CORD_NOT_ORDERABLE says so)
+            continue
         fpart = catalog.fibre_parts[part_id]
         items.append(
             PartCount(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import math
 from collections import Counter
 
 import msgspec
@@ -12,9 +14,12 @@ from model.cabling import CablePlant
 from model.channel_checks import channel_checks, table_checks
 from model.channel_table import ChannelTable, Cord
 from model.channel_view import PlanObject, channel_objects, patch_point_rack
-from model.fileio import load_design
+from model.channels import loss_budget
+from model.fileio import load_design, save_design
+from model.structured_edit import place_panel, route_via
 from model.structured_layout import place_panels, structured_layout
 from model.structured_polarity import set_polarity
+from tests.builders import rack
 from tests.model.test_structured_layout import two_rack_hall
 
 POD = ["rail-optimized", "--nodes", "31", "--node-type", "dgx-h100", "--switch", "qm9700"]
@@ -154,3 +159,48 @@ def test_each_fibre_of_a_twin_mpo_link_has_its_length_and_single_fibre_links_non
         assert lengths == pytest.approx(expected)
     single = two_rack_hall(12.0, "sr4-400g", nics=4)
     assert structured_layout(CablePlant(single)).leg_lengths_m == {}
+
+
+def test_a_cord_too_long_to_order_leaves_the_summary_finite_on_both_paths():
+    # l-1 routed via a panel ~68 m away: its A cord is longer than any MM MPO cord (50 m), so
+    # its channel's length and loss are unknown (NaN); the summary leaves it out on both paths.
+    design = two_rack_hall(12.0, "sr4-400g", nics=2)
+    rack(design, "far", 70.0, 3.0)
+    far = place_panel(design, "far", "panel-mpo-1u-72")
+    near = place_panel(design, "n1", "panel-mpo-1u-72")
+    route_via(design, "l-1", [far.id, near.id])
+    layout = structured_layout(CablePlant(design))
+    assert math.isnan(layout.channels["l-1"].length_m)
+    (finding,) = [f for f in layout.findings if f.code == "CORD_NOT_ORDERABLE"]
+    assert finding.severity == "error" and finding.objects == ("l-1", "l-1:cord-a")
+    assert "longest 50 m" in finding.message
+    summary, _ = table_checks(layout.channels)
+    assert math.isfinite(summary["max_loss_db"]) and math.isfinite(summary["min_margin_db"])
+    assert summary["max_loss_db"] == round(loss_budget(layout.channels["l-2"]).loss_db, 3)
+    _checks_agree(layout)
+
+
+def test_every_command_handles_a_cord_too_long_to_order(tmp_path):
+    design = two_rack_hall(12.0, "sr4-400g", nics=2)
+    rack(design, "far", 70.0, 3.0)
+    route_via(
+        design,
+        "l-1",
+        [
+            place_panel(design, "far", "panel-mpo-1u-72").id,
+            place_panel(design, "n1", "panel-mpo-1u-72").id,
+        ],
+    )
+    path = tmp_path / "far.hall.json"
+    save_design(design, path)
+    for command in (
+        ["analyze", "--json"],
+        ["bom", "-o", str(tmp_path / "bom.csv")],
+        ["schedule", "-o", str(tmp_path / "schedule.csv")],
+        ["export-netbox", "-o", str(tmp_path / "netbox")],
+    ):
+        assert run_cli([command[0], str(path), *command[1:]]) in (0, 1), command
+    bom = list(csv.reader((tmp_path / "bom.csv").open()))
+    assert not [c for row in bom for c in row if c.lower() == "nan"]  # the cord is not bought
+    cord_a = [r for r in (tmp_path / "schedule.csv").read_text().splitlines() if "l-1:cord-a" in r]
+    assert len(cord_a) == 1 and ",71.578,," in cord_a[0]  # its length, no ordered length, no part
