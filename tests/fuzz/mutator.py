@@ -26,10 +26,32 @@ def base_designs() -> list[tuple[str, dict]]:
     """The seeds: the small test pod built through the edit API and the bundled examples."""
     from tests.builders import small_pod
 
-    seeds = [("small_pod", json.loads(design_to_bytes(small_pod())))]
+    seeds = [
+        ("small_pod", json.loads(design_to_bytes(small_pod()))),
+        ("small_pod_structured", json.loads(design_to_bytes(_structured_pod()))),
+    ]
     for path in sorted(EXAMPLES.glob("*.hall.json")):
         seeds.append((path.name, json.loads(path.read_bytes())))
     return seeds
+
+
+def _structured_pod():
+    """The small pod cabled through panels (cross-connect), one link routed via two placed
+    panels by hand and one carrying a polarity record: the structured layout, its channels,
+    trunks and cords in every stage, which the direct seeds never reach."""
+    from model.generate import apply_cabling
+    from model.structured_edit import panels_in_rack, route_via
+    from model.structured_polarity import set_polarity
+    from tests.builders import small_pod
+
+    design = apply_cabling(small_pod(), "cross-connect")
+    links = sorted(design.links)
+    racks = sorted({p.rack for p in design.devices.values() if p.type.startswith("panel-")})
+    panels = [panels_in_rack(design, r)[0].id for r in racks[:2]]
+    if len(panels) == 2:
+        route_via(design, links[0], panels)
+    set_polarity(design, links[-1], "cord-1", "A")
+    return design
 
 
 def _dump(doc: object) -> bytes:
