@@ -223,7 +223,10 @@ class _Leg:
 
 
 def structured_layout(
-    plant, catalog: StructuredCatalog | None = None, panels_only: bool = False
+    plant,
+    catalog: StructuredCatalog | None = None,
+    panels_only: bool = False,
+    trunks_only: bool = False,
 ) -> StructuredLayout:
     """The channels, trunks, cords and panels of ``plant``'s design (see the module docstring).
 
@@ -231,14 +234,19 @@ def structured_layout(
     their findings — without bundling trunks or making cords and channels. Panels are taken
     while the legs are laid out, before any trunk exists, so these are the full layout's own
     figures; placing the panels of a generated XL hall needed nothing else, and the whole
-    layout was ~60 % of ``generate --cabling``."""
+    layout was ~60 % of ``generate --cabling``.
+
+    ``trunks_only``: the panels and the trunks, without channels, cords and legs (no channel
+    is in ``channels``): what a picture draws (~a third of a zoned XL layout less)."""
     # A zoned XL hall's layout makes millions of objects and no cycles: with the collector on,
     # its full collections re-scanned them all (a third of the layout's time).
     with collector_paused():
-        return _layout(plant, catalog or structured_catalog(), panels_only)
+        return _layout(plant, catalog or structured_catalog(), panels_only, trunks_only)
 
 
-def _layout(plant, catalog: StructuredCatalog, panels_only: bool = False) -> StructuredLayout:
+def _layout(
+    plant, catalog: StructuredCatalog, panels_only: bool = False, trunks_only: bool = False
+) -> StructuredLayout:
     design = plant.design
     style = design.settings.cabling
     direct = plant_fibres(plant)
@@ -455,6 +463,9 @@ def _layout(plant, catalog: StructuredCatalog, panels_only: bool = False) -> Str
                     leg.trunks.append(("", "", math.nan))
                 got = ordered if not math.isnan(ordered) else length
                 leg.trunks[s] = (trunk_id, tpart.id if tpart else "", got)
+    if trunks_only:
+        layout.channels = ChannelTable({})  # no channel made, as no cord is
+        return _with_panels(layout, design, pool, cassette_no)
     # 4. Channels and cords, as columns (model.channel_table): per leg the elements its
     # channels share, per channel and cord only its link and lengths, worked out as arrays.
     # One Element per trunk and polarity (shared by the channels of its legs, as panels are).

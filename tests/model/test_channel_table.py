@@ -204,3 +204,18 @@ def test_every_command_handles_a_cord_too_long_to_order(tmp_path):
     assert not [c for row in bom for c in row if c.lower() == "nan"]  # the cord is not bought
     cord_a = [r for r in (tmp_path / "schedule.csv").read_text().splitlines() if "l-1:cord-a" in r]
     assert len(cord_a) == 1 and ",71.578,," in cord_a[0]  # its length, no ordered length, no part
+
+
+def test_a_trunks_only_layout_has_the_full_layouts_trunks_and_panels(pod_file):
+    plant = CablePlant(_mixed(pod_file))
+    full = structured_layout(plant)
+    trunks = structured_layout(plant, trunks_only=True)
+    assert trunks.trunks == full.trunks and trunks.findings == [
+        f for f in full.findings if f.code != "CORD_NOT_ORDERABLE"
+    ]
+    assert (trunks.virtual_panels, trunks.panel_use, trunks.cassettes) == (
+        full.virtual_panels,
+        full.panel_use,
+        full.cassettes,
+    )
+    assert not trunks.channels and not trunks.cords and not trunks.legs
