@@ -14,7 +14,12 @@ follow the same link's tray route, so they lie exactly on top of each other. So:
   adopted layout and ~0.3 s of every whole-hall paint (Qt's index and sort of the items met).
 
 The look is the one each trunk drew itself: a cosmetic dashed raspberry line, a wide halo when
-selected.
+selected. Zoomed out below FAR_PX_PER_M, the field draws each distinct straight stretch of the
+routes once, in the same pen, rather than each route: trunks from many racks run the same tray
+stretches, so a whole zoned XL hall is ~9.5k stretches for ~43k route segments, and its
+~7k dashed polylines took ~140 ms to stroke against ~10 ms for the stretches. Where routes
+share a stretch its dashes show once, instead of the shifted dashes of each route merging into
+a solid line; a route's bends show as its stretches meeting, a few pixels across at that zoom.
 """
 
 from __future__ import annotations
@@ -23,13 +28,17 @@ import functools
 from collections.abc import Iterable
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPainterPathStroker, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from gui import style
+from gui.canvas.row_labels_item import SHOW_BELOW_PX_PER_M
 
 HIT_WIDTH_M = 0.15
+# Below this zoom (pixels per metre) the far look (see the module docstring): the row labels'
+# threshold, where the plan turns into an overview of rows that no rack name can be read in.
+FAR_PX_PER_M = SHOW_BELOW_PX_PER_M
 BOUNDS_SPARE_M = 5.0  # the field's bounds grow with room to spare: a moved trunk seldom grows them
 
 
@@ -48,6 +57,13 @@ class TrunkRoute:
             min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
         )
         self._shape: QPainterPath | None = None
+
+    def stretches(self) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+        """Its straight stretches, each as (lower end, higher end): the same stretch of two
+        routes, whichever way they run it, is one key."""
+        pts = self.points
+        pairs = zip(pts, pts[1:], strict=False)
+        return [(a, b) if a <= b else (b, a) for a, b in pairs if a != b]
 
     def shape(self) -> QPainterPath:
         """The hit area: the route stroked HIT_WIDTH_M wide (made when first hit-tested)."""
@@ -114,6 +130,11 @@ class TrunkField(QGraphicsItem):
         self._boxes: np.ndarray | None = None  # (left, top, right, bottom) per route, or stale
         self._order: list[TrunkRoute] = []  # the routes in the rows of _boxes
         self._rect = QRectF()
+        # The far look: each stretch of the drawn routes -> how many routes run it; its lines
+        # and their boxes (left, top, right, bottom) made at the next far paint after a change.
+        self._stretches: dict[tuple, int] = {}
+        self._lines: list[QLineF] | None = None
+        self._line_boxes: np.ndarray | None = None
 
     def routes(self) -> list[TrunkRoute]:
         """The distinct routes drawn, in painting order."""
@@ -140,6 +161,7 @@ class TrunkField(QGraphicsItem):
         self._routes = {**{r: None for r in old if r in new}, **dict.fromkeys(came)}
         self._by_points = {r.points: r for r in self._routes}
         self._boxes = None
+        self._count_stretches(gone, came)
         for route in gone:
             self.update(route.bounds)
         if came:
@@ -152,6 +174,23 @@ class TrunkField(QGraphicsItem):
                 self.prepareGeometryChange()
                 self._rect = self._rect.united(extent.adjusted(-spare, -spare, spare, spare))
         return True
+
+    def _count_stretches(self, gone: list[TrunkRoute], came: list[TrunkRoute]) -> None:
+        counts = self._stretches
+        for route in gone:
+            for stretch in route.stretches():
+                left = counts[stretch] - 1
+                if left:
+                    counts[stretch] = left
+                else:
+                    del counts[stretch]
+                    self._lines = None
+        for route in came:
+            for stretch in route.stretches():
+                before = counts.get(stretch, 0)
+                counts[stretch] = before + 1
+                if not before:
+                    self._lines = None
 
     def selection_changed(self, item: TrunkItem, selected: bool) -> None:
         route = item.route
@@ -189,9 +228,7 @@ class TrunkField(QGraphicsItem):
                 ],
                 dtype=np.float64,
             ).reshape(-1, 4)
-        b = self._boxes
-        keep = (b[:, 0] <= right) & (b[:, 2] >= left) & (b[:, 1] <= bottom) & (b[:, 3] >= top)
-        return np.flatnonzero(keep)
+        return _meeting(self._boxes, left, top, right, bottom)
 
     def _hit(self, exposed: QRectF) -> list[TrunkRoute]:
         rows = self._rows(exposed.left(), exposed.top(), exposed.right(), exposed.bottom())
@@ -210,21 +247,54 @@ class TrunkField(QGraphicsItem):
                 return order[i]
         return None
 
+    def _far_lines(self, exposed: QRectF) -> list[QLineF]:
+        """The stretches of the far look that meet ``exposed``."""
+        if self._lines is None:
+            keys = list(self._stretches)
+            self._lines = [QLineF(ax, ay, bx, by) for (ax, ay), (bx, by) in keys]
+            self._line_boxes = np.array(
+                [
+                    (min(ax, bx), min(ay, by), max(ax, bx), max(ay, by))
+                    for (ax, ay), (bx, by) in keys
+                ],
+                dtype=np.float64,
+            ).reshape(-1, 4)
+        rect = (exposed.left(), exposed.top(), exposed.right(), exposed.bottom())
+        rows = _meeting(self._line_boxes, *rect)
+        if len(rows) == len(self._lines):
+            return self._lines
+        lines = self._lines
+        return [lines[i] for i in rows.tolist()]
+
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         if not self._routes:
             return
         exposed = option.exposedRect if not option.exposedRect.isEmpty() else self._rect
-        routes = self._hit(exposed.adjusted(-1, -1, 1, 1))
+        exposed = exposed.adjusted(-1, -1, 1, 1)
+        far = option.levelOfDetailFromTransform(painter.worldTransform()) < FAR_PX_PER_M
         halo, pen = pens()
         painter.setBrush(Qt.NoBrush)
-        if self._selected:
+        if far:  # the selected routes' halos whole (a few), then the stretches
+            routes, halos = [], list(self._selected)
+        else:
+            routes = self._hit(exposed)
+            halos = [route for route in routes if route in self._selected] if self._selected else []
+        if halos:
             painter.setPen(halo)
-            for route in routes:
-                if route in self._selected:
-                    painter.drawPolyline(route.polygon)
+            for route in halos:
+                painter.drawPolyline(route.polygon)
         painter.setPen(pen)
+        if far:
+            painter.drawLines(self._far_lines(exposed))
         for route in routes:
             painter.drawPolyline(route.polygon)
+
+
+def _meeting(boxes: np.ndarray, left: float, top: float, right: float, bottom: float):
+    """Rows of ``boxes`` (left, top, right, bottom) that meet the rectangle, edges included."""
+    b = boxes
+    keep = (b[:, 0] <= right) & (b[:, 2] >= left) & (b[:, 1] <= bottom) & (b[:, 3] >= top)
+    return np.flatnonzero(keep)
 
 
 @functools.cache

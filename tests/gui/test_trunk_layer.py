@@ -1,13 +1,13 @@
 """The trunk layer in the editor: what an adopted layout changes and which trunks get an item,
-a click, a hover and a right-click on a trunk (see gui/canvas/trunk_layer.py, trunk_items.py
-and interaction.py's item_at)."""
+a click, a hover and a right-click on a trunk, the field's far look (see
+gui/canvas/trunk_layer.py, trunk_items.py and interaction.py's item_at)."""
 
 from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
-from PySide6.QtGui import QHelpEvent
-from PySide6.QtWidgets import QApplication, QToolTip
+from PySide6.QtGui import QColor, QHelpEvent, QImage, QPainter, QTransform
+from PySide6.QtWidgets import QApplication, QStyleOptionGraphicsItem, QToolTip
 
 from gui.commands import MoveRacksCommand
 from model.fileio import save_design
@@ -135,3 +135,67 @@ def test_right_click_on_a_trunk_selects_it_and_zooms_to_it(window, qtbot):
     assert "Zoom to Trunk" in seen and "Delete Tray" not in seen  # a trunk's menu, not a tray's
     assert window.scene.selected_ids() == [trunk.id]
     assert window.view.scale_factor() > scale
+
+
+class RecordingPainter(QPainter):
+    """A painter that notes the field's drawing calls (and draws them)."""
+
+    def __init__(self, device) -> None:
+        super().__init__(device)
+        self.polylines: list = []
+        self.lines: list = []
+
+    def drawPolyline(self, polygon) -> None:
+        self.polylines.append(polygon)
+        super().drawPolyline(polygon)
+
+    def drawLines(self, lines) -> None:
+        self.lines.extend(lines)
+        super().drawLines(lines)
+
+
+def paint_field(field, px_per_m: float) -> tuple[RecordingPainter, QImage]:
+    """The whole field painted at ``px_per_m`` pixels per metre, antialiased as in the view."""
+    image = QImage(600, 600, QImage.Format_ARGB32)
+    image.fill(Qt.white)
+    painter = RecordingPainter(image)
+    painter.setRenderHint(QPainter.Antialiasing)
+    painter.setTransform(QTransform.fromScale(px_per_m, px_per_m))
+    option = QStyleOptionGraphicsItem()
+    option.exposedRect = field.boundingRect()
+    field.paint(painter, option)
+    painter.end()
+    return painter, image
+
+
+def test_zoomed_out_the_field_draws_each_stretch_once_and_near_each_route(qapp):
+    """Below FAR_PX_PER_M the field draws each straight stretch of its routes once (a stretch
+    two routes share, whichever way they run it, once), still in the trunk colour; nearer, each
+    route as one polyline, as before. A selected route's halo is its polyline at any zoom."""
+    from gui import style
+    from gui.canvas.trunk_items import FAR_PX_PER_M, TrunkField, TrunkItem
+
+    field = TrunkField()
+    east = field.route_for([(1, 1), (1, 2), (9, 2), (9, 5)])
+    west = field.route_for([(9, 2), (1, 2), (1, 8)])  # the stretch (1, 2)-(9, 2) the other way
+    field.set_routes([east, west])
+    far, image = paint_field(field, FAR_PX_PER_M / 4)
+    assert far.polylines == []
+    ends = sorted((line.x1(), line.y1(), line.x2(), line.y2()) for line in far.lines)
+    assert ends == [(1, 1, 1, 2), (1, 2, 1, 8), (1, 2, 9, 2), (9, 2, 9, 5)]
+    on_shared = [image.pixelColor(round(x * FAR_PX_PER_M / 4), 20) for x in (3, 4, 5, 6, 7)]
+    assert QColor(style.TRUNK_COLOR) in on_shared  # dashed: some of its pixels are the trunks'
+    near, _ = paint_field(field, FAR_PX_PER_M)
+    assert near.lines == [] and [p.size() for p in near.polylines] == [4, 3]
+    # Selected: the halo along the whole route, at either zoom.
+    item = TrunkItem("trunk-1", field)
+    item.set_route(west)
+    item.setSelected(True)
+    far, _ = paint_field(field, FAR_PX_PER_M / 4)
+    assert [p.size() for p in far.polylines] == [3] and len(far.lines) == 4
+    near, _ = paint_field(field, FAR_PX_PER_M)
+    assert [p.size() for p in near.polylines] == [3, 4, 3]
+    # A route gone: the stretches only it ran go too; the shared one stays for the other.
+    field.set_routes([east])
+    far, _ = paint_field(field, FAR_PX_PER_M / 4)
+    assert len(far.lines) == 3
