@@ -4,6 +4,8 @@ gui/canvas/trunk_layer.py, trunk_items.py and interaction.py's item_at)."""
 
 from __future__ import annotations
 
+import weakref
+
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QColor, QHelpEvent, QImage, QPainter, QTransform
@@ -85,6 +87,18 @@ def test_an_adopted_layout_gives_items_only_to_selected_trunks_and_they_follow(w
     move_rack(qtbot, window, "r1", -3.0)
     assert layer.items == {}
     assert sorted(layer.trunks()) == sorted([moved.id, still.id])
+
+
+def test_the_layout_shown_before_is_let_go_after_the_adopt_not_during_it(window, qtbot):
+    """Freeing a zoned XL hall's previous layout at once held the GUI thread ~0.35 s after
+    every analysis: the adopt leaves it to the retirer, which takes it apart on idle turns."""
+    layer, runner = window.scene.trunk_layer, window.analysis_docks.runner
+    before = weakref.ref(layer.layout())
+    seen = []
+    runner.finished.connect(lambda _r: seen.append(before() is not None))  # after the layer's
+    move_rack(qtbot, window, "r1", 3.0)
+    assert layer.layout() is not before() and seen == [True]
+    qtbot.waitUntil(lambda: before() is None)
 
 
 def test_a_click_on_a_trunk_selects_it_and_the_inspector_shows_it(window, qtbot):
