@@ -110,7 +110,7 @@ class InspectorPanel(HallForms, StructuredForms, QWidget):
         from it, unless the user is typing in one of the form's fields."""
         scene = self.scene
         ids = scene.selected_ids()
-        if not any(i in scene.design.links or scene.trunk_layer.trunk(i) for i in ids):
+        if not any(i in scene.design.links or i in scene.trunk_layer.items for i in ids):
             return
         focus = QApplication.focusWidget()
         if focus is not None and self.form_host.isAncestorOf(focus):
@@ -147,7 +147,7 @@ class InspectorPanel(HallForms, StructuredForms, QWidget):
         devices = [design.devices[i] for i in ids if i in design.devices]
         links = [design.links[i] for i in ids if i in design.links]
         trays = [design.trays[i] for i in ids if i in design.trays]
-        trunks = [i for i in ids if self.scene.trunk_layer.trunk(i) is not None]
+        trunks = [i for i in ids if i in self.scene.trunk_layer.items]  # a selected trunk has one
         if racks:
             self._rack_form(racks)
         elif devices:
