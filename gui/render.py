@@ -111,7 +111,7 @@ def _render(
                 width_px,
                 plan_px,
                 min(width_px / source.width(), plan_px / source.height()),
-                trunks=bool(scene.trunk_layer.items),
+                trunks=scene.trunk_layer.shows_trunks(),
             )
 
     # Every format is drawn into memory and then replaces ``out`` atomically: a full disk or a

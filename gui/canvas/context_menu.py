@@ -1,9 +1,9 @@
-"""Right-click menus on the plan: racks, links, trays and the empty floor.
+"""Right-click menus on the plan: racks, links, trunks, trays and the empty floor.
 
 Extensible: a feature adds its own entries with ``window.context_menu.add_provider(fn)``, where
 ``fn(target) -> list[MenuEntry | QMenu | None]`` (None is a separator; a QMenu's actions are
 shown, its submenus included) is asked each time a menu opens;
-``target.kind`` is "rack", "link", "tray" or "plan" and ``target.ids`` the objects concerned
+``target.kind`` is "rack", "link", "trunk", "tray" or "plan" and ``target.ids`` the objects concerned
 (the whole selection when the click is on a selected object). A provider returns ``[]`` for
 targets it has nothing to say about.
 """
@@ -20,6 +20,7 @@ from gui.canvas.interaction import item_at
 from gui.canvas.link_item import LinkItem
 from gui.canvas.rack_item import RackItem
 from gui.canvas.tray_item import TrayItem
+from gui.canvas.trunk_items import TrunkItem
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class MenuEntry:
 
 @dataclass
 class ContextTarget:
-    kind: str  # "rack", "link", "tray" or "plan"
+    kind: str  # "rack", "link", "trunk", "tray" or "plan"
     ids: list[str] = field(default_factory=list)
     scene_pos: QPointF = field(default_factory=QPointF)
 
@@ -61,16 +62,11 @@ class CanvasContextMenu(QObject):
         item = item_at(scene, scene_pos)
         if item is None:
             return ContextTarget("plan", [], scene_pos)
-        kind = (
-            "rack"
-            if isinstance(item, RackItem)
-            else "link"
-            if isinstance(item, LinkItem)
-            else "tray"
-        )
+        tables = {"rack": RackItem, "link": LinkItem, "trunk": TrunkItem, "tray": TrayItem}
+        kind = next(k for k, table in tables.items() if isinstance(item, table))
         if not item.isSelected():
             scene.select_ids([item.object_id])
-        table = {"rack": RackItem, "link": LinkItem, "tray": TrayItem}[kind]
+        table = tables[kind]
         ids = [i.object_id for i in scene.selectedItems() if isinstance(i, table)]
         return ContextTarget(kind, ids or [item.object_id], scene_pos)
 
@@ -148,6 +144,8 @@ def editor_entries(window) -> Provider:
                 None,
                 MenuEntry("Delete Link", w.delete_selection),
             ]
+        if target.kind == "trunk":  # what a trunk is and carries: the inspector shows it
+            return [MenuEntry("Zoom to Trunk", w.zoom_selection_action.trigger)]
         if target.kind == "tray":
             return [
                 MenuEntry("Zoom to Tray", w.zoom_selection_action.trigger),

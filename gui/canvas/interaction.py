@@ -50,11 +50,19 @@ class Interaction:
 
 
 def item_at(scene, pos: QPointF):
-    """The object a click at ``pos`` means. Inside a rack's footprint the rack wins over the
-    cables drawn on top of it (its own drops): a cable is picked along its run, or in the
-    links table, never where it only enters a rack."""
+    """The object a click at ``pos`` means: what is drawn on top there, except that inside a
+    rack's footprint the rack wins over the cables drawn on top of it (its own drops): a cable
+    is picked along its run, or in the links table, never where it only enters a rack.
+
+    Off the racks, in drawing order: a drawn link (z 20; the links of the selection, drawn
+    over everything else of the cabling), then a trunk (z 15; the trunk layer finds it along
+    its route and makes its item then), then a tray (z -10). So a click on a link drawn along
+    a trunk picks the link, as the eye sees it on top; the trunk is picked where no drawn link
+    covers it (or from the inspector's channel view)."""
     hits = [i for i in scene.items(pos) if isinstance(i, (RackItem, TrayItem, LinkItem))]
-    rack = next((i for i in hits if isinstance(i, RackItem)), None)
-    if rack is not None and hits and isinstance(hits[0], LinkItem):
-        return rack
+    if hits and not isinstance(hits[0], TrayItem):  # a rack, or a drawn link over the plan
+        return next((i for i in hits if isinstance(i, RackItem)), hits[0])
+    trunk = scene.trunk_layer.item_at(pos)
+    if trunk is not None:
+        return trunk
     return hits[0] if hits else None

@@ -385,7 +385,7 @@ class HallScene(SceneInput, QGraphicsScene):
             self.racks.get(object_id)
             or self.trays.get(object_id)
             or self.link_items.get(object_id)
-            or self.trunk_layer.items.get(object_id)
+            or self.trunk_layer.item(object_id)  # made now for a drawn trunk
         )
 
     def select_ids(self, ids: Iterable[str]) -> None:

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QGraphicsSceneMouseEvent, QToolTip
 
 from gui.canvas.link_item import LinkItem
 from gui.canvas.rack_item import RackItem
+from gui.canvas.trunk_items import TrunkItem
 
 MIME_TYPE = "application/x-hallwright-type"  # a palette entry being dragged: "kind:type id"
 
@@ -63,9 +64,10 @@ class SceneInput:
         super().keyPressEvent(event)
 
     def helpEvent(self, event) -> None:
-        """Hover tooltips, built on demand: a rack's contents and power, a link's route."""
+        """Hover tooltips, built on demand: a rack's contents and power, a link's route, a
+        trunk's part and length (from its record in the layout shown)."""
         from gui.canvas.interaction import item_at
-        from gui.canvas.tooltips import link_tooltip, rack_tooltip
+        from gui.canvas.tooltips import link_tooltip, rack_tooltip, trunk_tooltip
 
         item = item_at(self, event.scenePos())
         text = ""
@@ -73,6 +75,9 @@ class SceneInput:
             text = rack_tooltip(self.design, self.plant, item.object_id)
         elif isinstance(item, LinkItem) and item.object_id in self.design.links:
             text = link_tooltip(self.design, self.plant, item.object_id)
+        elif isinstance(item, TrunkItem):
+            trunk = self.trunk_layer.trunk(item.object_id)
+            text = trunk_tooltip(trunk) if trunk is not None else ""
         if text:
             QToolTip.showText(event.screenPos(), text)
             event.accept()

@@ -1,5 +1,5 @@
 """Hover texts for the plan: a rack's contents, U and power (typical / max against its budget),
-a link's ends, routed length, medium and why. Built when the tooltip is asked for, from the
+a link's ends, routed length, medium and why, a trunk's part, lengths, legs and channels. Built when the tooltip is asked for, from the
 model and the cable plant, so nothing is kept up to date for 4,500 racks. Tooltips are rich text:
 every string that comes from the file (names, ports, models) is escaped, never rendered."""
 
@@ -55,3 +55,13 @@ def link_tooltip(design, plant, link_id: str) -> str:
         except Exception as exc:  # noqa: BLE001 - the engine's refusal is the explanation
             lines.append(escape(str(exc)))
     return "<br>".join(lines)
+
+
+def trunk_tooltip(trunk) -> str:
+    """One line on a trunk (a model.structured_layout.Trunk). Plain text: Qt shows it as it is,
+    so nothing in it is escaped (it holds no tag)."""
+    return (
+        f"{trunk.id}: {trunk.part or 'no orderable trunk'}, "
+        f"{trunk.ordered_m:g} m ordered ({trunk.length_m:.1f} m needed), "
+        f"{trunk.legs} MPO leg(s), {len(set(trunk.links))} channel(s)"
+    )

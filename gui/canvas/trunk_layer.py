@@ -14,34 +14,58 @@ every edit). While the next analysis runs, the layer shows the previous revision
 the panel shows the previous figures; a new layout emits ``changed``. Without a runner (a
 picture, a scene on its own) the layer computes the layout of the current revision itself.
 View > Trunks shows or hides the layer; a direct design has no trunk.
+
+What an adopted layout costs the GUI thread. The field paints routes, not trunks (see
+gui/canvas/trunk_items.py), so an adopt groups the trunks by what they are drawn along (one
+pass) and finds each group's route, asking the plant only for the paths that changed; an item
+is made for a trunk only when it is selected or hit (``item``, ``item_at``), and one that is
+no longer selected is let go at the next adopt. A zoned XL hall has 100k trunks on ~7k routes:
+an adopt that made or updated an item and a tooltip per trunk held the GUI thread ~0.8 s. The
+layout shown before (millions of objects at XL) goes to a :class:`gui.retirer.Retirer`, which
+frees it a slice per idle turn rather than in one ~0.35 s drop.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
 import shiboken6
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, QPointF, QTimer, Signal
 
-from gui.canvas.trunk_items import TrunkField, TrunkItem
-from model.structured_layout import StructuredLayout, structured_layout, uses_structured
+from gui.canvas.trunk_items import TrunkField, TrunkItem, TrunkRoute
+from gui.retirer import Retirer
+from model.structured_layout import StructuredLayout, Trunk, structured_layout, uses_structured
 
 if TYPE_CHECKING:
     from model.channel_view import PlanObject
 
+# What a trunk is drawn along (see route_key): a link id, or a pair of rack ids.
+RouteKey = str | tuple[str, str]
+
 
 class TrunkLayer(QObject):
-    """The scene's trunk items (``items[trunk id]``) and the structured layout they show."""
+    """The structured layout the plan shows, its trunks drawn by one field, and the items of
+    the trunks selected or hit (``items[trunk id]``)."""
 
     changed = Signal()  # a layout from the analysis adopted (the channel views follow it)
 
     def __init__(self, scene) -> None:
         super().__init__(scene)
         self.scene = scene
-        self.items: dict[str, TrunkItem] = {}
+        self.items: dict[str, TrunkItem] = {}  # the trunks selected or hit, see ``item``
         self.field = TrunkField()  # paints every trunk (see gui.canvas.trunk_items)
         scene.addItem(self.field)
         self.visible = True
+        # The layout drawn (its trunks grouped by route key), the route of each key drawn, and
+        # the plant's (route generation, route id) each link's route was read at.
+        self._grouped: StructuredLayout | None = None
+        self._groups: dict[RouteKey, list[Trunk]] = {}
+        self._drawn: dict[RouteKey, TrunkRoute] = {}
+        self._read_at: dict[str, tuple[int, int] | None] = {}
+        self._by_id: dict[str, Trunk] | None = None  # the drawn trunks by id, when first asked
+        self._first_key: dict[TrunkRoute, RouteKey] | None = None  # for hits, when first asked
+        self._retirer = Retirer(self)  # lets go of the layouts shown before (gui/retirer.py)
         self._layout: tuple[int, StructuredLayout] | None = None
         self._objects: tuple[int, dict[str, PlanObject]] | None = None
         self._runner = None  # the analysis runner followed (see the module docstring)
@@ -93,10 +117,12 @@ class TrunkLayer(QObject):
 
     def _adopt(self, result) -> None:
         layout = result.structured
-        if layout is None and self._layout is None and not self.items:
+        if layout is None and self._layout is None and not self._drawn:
             return  # direct cabling, as before: nothing drawn, nothing to tell
         # None (direct cabling now): a channel view lays out the current revision when asked.
+        before = self._layout
         self._layout = (result.revision, layout) if layout is not None else None
+        self._retirer.retire(before[1] if before else None, self._objects)  # see the module doc
         self._objects = None
         self.refresh()
         self.changed.emit()
@@ -130,12 +156,6 @@ class TrunkLayer(QObject):
             self._objects = (self._layout[0], channel_objects(layout, self.scene.design))
         return self._objects[1]
 
-    def _remove(self, trunk_id: str) -> None:
-        item = self.items.pop(trunk_id, None)
-        if item is not None:
-            self.field.forget(item)
-            self.scene.removeItem(item)
-
     def refresh_soon(self) -> None:
         """Refresh on the next idle turn (an editor's scene: by then it may follow a runner,
         and then draws the analysis's layout instead of laying the hall out here)."""
@@ -149,9 +169,9 @@ class TrunkLayer(QObject):
         self.refresh()
 
     def refresh(self) -> None:
-        """Make the items match the layout's trunks (none while the layer is hidden)."""
+        """Draw the layout's trunks (none while the layer is hidden); the items made follow."""
         scene = self.scene
-        if not self.items and not uses_structured(scene.design):
+        if not self._drawn and not self.items and not uses_structured(scene.design):
             return  # no trunk to draw or remove: nothing computed on a direct design's edits
         if not self.visible:
             layout = None
@@ -159,40 +179,146 @@ class TrunkLayer(QObject):
             layout = self._layout[1] if self._layout is not None else None
         else:
             layout = self.layout()
-        trunks = {t.id: t for t in layout.trunks} if layout is not None else {}
-        selected = {i for i, item in self.items.items() if item.isSelected()}
-        for trunk_id in [i for i in self.items if i not in trunks]:
-            self._remove(trunk_id)
-        # Trunks between the same two racks follow the same link: ~7k routes for a zoned XL
-        # hall's 100k trunks, each asked of the plant once.
-        points_of: dict[str, list] = {}
-        racks, links = scene.design.racks, scene.design.links
-        for trunk_id, trunk in trunks.items():
-            route_link = trunk.route_link or (trunk.links[0] if len(trunk.links) == 1 else "")
-            if route_link in links:
-                points = points_of.get(route_link)
-                if points is None:
-                    points = points_of[route_link] = scene.link_points(route_link)
-            elif route_link:  # deleted since the analysis's revision: the next layout says
-                points = []
-            else:  # a trunk to a zone's distribution rack: no link runs it, rack to rack
-                a, b = racks.get(trunk.rack_a), racks.get(trunk.rack_b)
-                # The analysis's layout may be a revision behind: a rack deleted since is not
-                # drawn to (the next layout has no trunk to it).
-                points = [(a.x, a.y), (b.x, b.y)] if a is not None and b is not None else []
-            if len(points) < 2:  # nothing to draw it along (yet): no item
+        if layout is not self._grouped:
+            self._retirer.retire(self._grouped, self._groups)  # see the module docstring
+            self._grouped = layout
+            self._groups = _group(layout.trunks) if layout is not None else {}
+        self._drawn = self._routes_of(self._groups)
+        self._by_id = self._first_key = None
+        changed = self.field.set_routes(self._drawn.values())
+        for trunk_id, item in list(self.items.items()):
+            # Kept while selected (made again when next hit or chosen); a trunk gone, or with
+            # nothing to draw it along, loses its item and its place in the selection.
+            trunk = self.trunk(trunk_id) if item.isSelected() else None
+            if trunk is None:
                 self._remove(trunk_id)
-                continue
-            item = self.items.get(trunk_id)
-            if item is None:
-                item = self.items[trunk_id] = TrunkItem(trunk_id, self.field)
-                scene.addItem(item)
-                item.setSelected(trunk_id in selected)
-            item.set_route(self.field.route_for(points))
-            tip = (
-                f"{trunk_id}: {trunk.part or 'no orderable trunk'}, "
-                f"{trunk.ordered_m:g} m ordered ({trunk.length_m:.1f} m needed), "
-                f"{trunk.legs} MPO leg(s), {len(set(trunk.links))} channel(s)"
-            )
-            item.set_tip(tip)
-        scene.drawing_changed.emit()  # the overview's miniature shows the trunks too
+            else:
+                item.set_route(self._drawn[route_key(trunk)])
+        if changed:
+            scene.drawing_changed.emit()  # the overview's miniature shows the trunks too
+
+    def _routes_of(self, keys) -> dict[RouteKey, TrunkRoute]:
+        """The route each of ``keys`` is drawn along, for those with something to draw along.
+
+        A link's plan path is asked of the plant again only when the plant's route id of the
+        link changed (the same id in the same route generation: the same drop points and trays,
+        so the same points): asking 7k paths after every analysis held the GUI thread ~60 ms
+        at zoned XL. A rack pair's line is compared by its points.
+        """
+        scene = self.scene
+        design = scene.design
+        links, racks = design.links, design.racks
+        plan_ids = self._plan_ids(k for k in keys if k.__class__ is str and k in links)
+        was, read_at = self._drawn, self._read_at
+        self._read_at = {}
+        out: dict[RouteKey, TrunkRoute] = {}
+        for key in keys:
+            route = was.get(key)
+            if key.__class__ is str:
+                if key not in links:  # deleted since the analysis's revision: the next says
+                    continue
+                plan_id = plan_ids.get(key)
+                if route is None or plan_id is None or read_at.get(key) != plan_id:
+                    points = scene.link_points(key)
+                    route = self.field.route_for(points) if len(points) >= 2 else None
+                self._read_at[key] = plan_id
+            else:  # a trunk to a zone's distribution rack: no link runs it, rack to rack
+                a, b = racks.get(key[0]), racks.get(key[1])
+                # The layout may be a revision behind: a rack deleted since is not drawn to.
+                if a is None or b is None:
+                    continue
+                points = ((a.x, a.y), (b.x, b.y))
+                if route is None or route.points != points:
+                    route = self.field.route_for(points)
+            if route is not None:
+                out[key] = route
+        return out
+
+    def _plan_ids(self, link_ids) -> dict[str, tuple[int, int]]:
+        """(route generation, route id) of each link the plant routes along trays now (see
+        CablePlant.route_keys); links it does not route so (or does not know yet) are left out."""
+        plant = self.scene.plant
+        link_ids = list(link_ids)
+        if plant is None or not link_ids:
+            return {}
+        index = plant.index
+        rows = np.array([index.get(i, -1) for i in link_ids], dtype=np.int64)
+        ids = np.where(rows >= 0, plant.route_keys()[np.maximum(rows, 0)], -1).tolist()
+        generation = plant.route_generation
+        return {i: (generation, r) for i, r in zip(link_ids, ids, strict=True) if r >= 0}
+
+    # ------------------------------------------------------------------ trunks and their items
+
+    def shows_trunks(self) -> bool:
+        """Some trunk is drawn (the legend names the trunks then)."""
+        return bool(self._drawn)
+
+    def trunks(self) -> dict[str, Trunk]:
+        """The drawn trunks by id, as the layout shown has them (made when first asked after
+        an adopt: ~10 ms at zoned XL). Not to be changed."""
+        if self._by_id is None:
+            groups = self._groups
+            self._by_id = {t.id: t for key in self._drawn for t in groups[key]}
+        return self._by_id
+
+    def trunk(self, trunk_id: str) -> Trunk | None:
+        """The drawn trunk of that id, else None."""
+        return self.trunks().get(trunk_id)
+
+    def item(self, trunk_id: str) -> TrunkItem | None:
+        """The item of a drawn trunk (made now if it has none), else None."""
+        item = self.items.get(trunk_id)
+        if item is None:
+            trunk = self.trunk(trunk_id)
+            if trunk is None:
+                return None
+            item = self.items[trunk_id] = TrunkItem(trunk_id, self.field)
+            item.set_route(self._drawn[route_key(trunk)])
+            self.scene.addItem(item)
+        return item
+
+    def item_at(self, pos: QPointF) -> TrunkItem | None:
+        """The item of the trunk drawn at ``pos`` (scene metres): on the topmost route there,
+        a selected trunk along it, else the first trunk along it in the layout."""
+        route = self.field.route_at(pos)
+        if route is None:
+            return None
+        chosen = next((i for i in self.items.values() if i.route is route and i.isSelected()), None)
+        if chosen is not None:
+            return chosen
+        if self._first_key is None:
+            self._first_key = {}
+            for key, drawn in self._drawn.items():
+                self._first_key.setdefault(drawn, key)
+        return self.item(self._groups[self._first_key[route]][0].id)
+
+    def _remove(self, trunk_id: str) -> None:
+        item = self.items.pop(trunk_id, None)
+        if item is not None:
+            self.field.forget(item)
+            self.scene.removeItem(item)
+
+
+def route_key(trunk: Trunk) -> RouteKey:
+    """What ``trunk`` is drawn along: the link it follows (``Trunk.route_link``, or its only
+    link), else its two racks (a trunk to a zone's distribution rack: no link runs it)."""
+    return trunk.route_link or (
+        trunk.links[0] if len(trunk.links) == 1 else (trunk.rack_a, trunk.rack_b)
+    )
+
+
+def _group(trunks) -> dict[RouteKey, list[Trunk]]:
+    """The trunks by what they are drawn along (:func:`route_key`), each list in layout order:
+    the only pass over every trunk of an adopted layout (~15 ms for a zoned XL hall's 100k)."""
+    groups: dict[RouteKey, list[Trunk]] = {}
+    for trunk in trunks:
+        # route_key(trunk), inline: a call per trunk was a quarter of the pass.
+        key = trunk.route_link or (
+            trunk.links[0] if len(trunk.links) == 1 else (trunk.rack_a, trunk.rack_b)
+        )
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [trunk]
+        else:
+            group.append(trunk)
+    return groups

@@ -197,7 +197,8 @@ class HallView(QGraphicsView):
             self.viewportTransform(),
             power_key=power,
             trunks=bool(
-                getattr(self.scene(), "trunk_layer", None) and self.scene().trunk_layer.items
+                getattr(self.scene(), "trunk_layer", None)
+                and self.scene().trunk_layer.shows_trunks()
             ),
         )
 

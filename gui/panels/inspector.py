@@ -147,7 +147,7 @@ class InspectorPanel(HallForms, StructuredForms, QWidget):
         devices = [design.devices[i] for i in ids if i in design.devices]
         links = [design.links[i] for i in ids if i in design.links]
         trays = [design.trays[i] for i in ids if i in design.trays]
-        trunks = [i for i in ids if i in self.scene.trunk_layer.items]
+        trunks = [i for i in ids if i in self.scene.trunk_layer.items]  # a selected trunk has one
         if racks:
             self._rack_form(racks)
         elif devices:
