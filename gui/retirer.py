@@ -79,3 +79,27 @@ def _take_apart(item, stack: list) -> None:
         attributes = vars(item)
         stack.extend(attributes.values())
         attributes.clear()
+    elif not isinstance(item, type) and not hasattr(item, "__dict__"):
+        # An object with slots (a layout's channel and cord tables: columns of 393k at zoned
+        # XL, ~85 ms to free at once): its attributes are let go one by one onto the stack.
+        # A frozen one refuses (a channel element: small) and is freed as it is.
+        for name in _slot_names(type(item)):
+            value = getattr(item, name, _MISSING)
+            if value is _MISSING:
+                continue
+            try:
+                delattr(item, name)
+            except (AttributeError, TypeError, dataclasses.FrozenInstanceError):
+                return
+            stack.append(value)
+
+
+_MISSING = object()
+
+
+def _slot_names(cls: type) -> list[str]:
+    names = []
+    for klass in cls.__mro__:
+        slots = klass.__dict__.get("__slots__", ())
+        names.extend([slots] if isinstance(slots, str) else slots)
+    return [n for n in names if n not in ("__dict__", "__weakref__")]

@@ -58,3 +58,26 @@ def test_what_someone_else_still_holds_is_left_whole(qtbot):
     qtbot.waitUntil(lambda: not retirer.busy)
     assert len(shared) == 10 and all(isinstance(t, Thing) for t in shared.values())
     assert alive(watch) == 10  # the dict's ten, the list's ten freed
+
+
+class Columns:
+    """An object with slots holding big columns (as a layout's channel table does)."""
+
+    __slots__ = ("rows", "names")
+
+    def __init__(self, rows: list, names: dict) -> None:
+        self.rows, self.names = rows, names
+
+
+def test_an_object_with_slots_is_taken_apart_too(qtbot):
+    retirer = Retirer()
+    things = [Thing() for _ in range(200_000)]
+    watch = [weakref.ref(t) for t in things]
+    columns = Columns(things, {})
+    del things
+    retirer.retire(columns)
+    del columns
+    QApplication.processEvents()  # one idle turn: its list emptied a slice at a time
+    assert 0 < alive(watch) < len(watch)
+    qtbot.waitUntil(lambda: not retirer.busy)
+    assert alive(watch) == 0
