@@ -140,7 +140,9 @@ class TrunkLayer(QObject):
             scene.feed.ensure_fresh()
         revision = scene.design.revision
         if self._layout is None or self._layout[0] != revision:
-            self._layout = (revision, structured_layout(scene.plant))
+            # A picture draws the trunks only: no channel, cord or leg is laid out for it.
+            layout = structured_layout(scene.plant, trunks_only=scene.picture)
+            self._layout = (revision, layout)
             self._objects = None
         return self._layout[1]
 

@@ -213,3 +213,22 @@ def test_zoomed_out_the_field_draws_each_stretch_once_and_near_each_route(qapp):
     field.set_routes([east])
     far, _ = paint_field(field, FAR_PX_PER_M / 4)
     assert len(far.lines) == 3
+
+
+def test_a_picture_lays_out_the_trunks_only_and_draws_them(qtbot, tmp_path, monkeypatch):
+    import gui.canvas.trunk_layer as trunk_layer
+    from gui.render import render_design
+
+    asked = []
+    real = trunk_layer.structured_layout
+
+    def layout(plant, *args, **kwargs):
+        got = real(plant, *args, **kwargs)
+        asked.append((kwargs.get("trunks_only", False), len(got.trunks), len(got.channels)))
+        return got
+
+    monkeypatch.setattr(trunk_layer, "structured_layout", layout)
+    design = two_dgx_racks_cross_connected()
+    render_design(design, tmp_path / "hall.png", width_px=400)
+    assert asked and all(only and trunks and not channels for only, trunks, channels in asked)
+    assert (tmp_path / "hall.png").stat().st_size > 0
