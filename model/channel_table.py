@@ -174,10 +174,6 @@ class ChannelTable(Mapping):
             return self.row_channel(row).elements[1:-1]
         return self.middles[leg]
 
-    def medium(self, link_id: str) -> str:
-        """The link's medium, without making its channel."""
-        return self.fibres[link_id].medium
-
 
 class CordTable(Sequence):
     """The patch cords of a layout, two per fibre (pair) of each channel: its A-end cord, then
@@ -226,11 +222,3 @@ class CordTable(Sequence):
         ):
             yield Cord(link_id, "a", part, a_m, a_got)
             yield Cord(link_id, "b", part, b_m, b_got)
-
-    def ordered(self) -> Iterator[tuple[str, str, float]]:
-        """(link id, part, ordered length) of every cord, in order, without making cords."""
-        for link_id, part, a_got, b_got in zip(
-            self.link_ids, self.parts, self.a_ordered, self.b_ordered, strict=True
-        ):
-            yield link_id, part, a_got
-            yield link_id, part, b_got

@@ -50,6 +50,7 @@ from model.channels import CONNECTOR_FAMILY, CONNECTOR_FIBRES, Element, plant_fi
 from model.findings import Finding
 from model.gc_policy import collector_paused
 from model.placement import DeviceNames
+from model.polarity import CASSETTE_PORTS  # 6 LC duplex ports per MPO-12 cassette
 from model.quick_init import quick_init
 from model.structured_catalog import StructuredCatalog, structured_catalog
 from model.structured_cords import lay_cords
@@ -61,7 +62,6 @@ TRUNK_SERVICE_LOOP_M = 2.0  # LEVIATHAN: 2-3 m service loop per fibre trunk run
 MPO_PANEL = "panel-mpo-1u-72"
 LC_CASSETTE = "cassette-mpo12-lc6-a"
 LC_ENCLOSURE = "enclosure-1u-4"
-CASSETTE_PORTS = 6
 
 
 @quick_init
