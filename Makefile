@@ -27,6 +27,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(VENV)/bin/lint-imports
 	$(PY) tests/model_without_qt.py -q tests/model
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 

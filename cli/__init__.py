@@ -43,7 +43,7 @@ def load_or_refuse(path):
     (:mod:`cli.process_exit`): no command reads a design after it returns, and freeing one
     object at a time only delays the exit."""
     from cli.process_exit import keep_until_exit
-    from model.fileio import DesignFileError, load_design
+    from model.files.design_file import DesignFileError, load_design
 
     try:
         design = load_design(path)
@@ -73,7 +73,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def run_cli(argv: list[str]) -> int:
     if argv[:1] in (["--version"], ["-V"]):
-        from model.version import version
+        from model.runtime.version import version
 
         print(f"hallwright {version()}")
         return 0

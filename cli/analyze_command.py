@@ -26,12 +26,12 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
 def cable_plant(design, policy: str | None = None):
     """The geometry engine's routed cables and media, or None when it is not available."""
     try:
-        from model.cabling import CablePlant
+        from model.engine.routed_links import RoutedLinks
     except ImportError:
         return None
     from cli.process_exit import keep_until_exit
 
-    plant = CablePlant(design, policy)
+    plant = RoutedLinks(design, policy)
     plant.refresh()
     keep_until_exit(plant)  # as its design: left to main.py's exit, not freed one by one
     return plant

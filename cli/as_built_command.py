@@ -13,8 +13,8 @@ import sys
 from cli import CliError, load_or_refuse
 from model.asbuilt.lengths import apply_lengths, read_lengths
 from model.asbuilt.report_csv import ReportError
-from model.cabling import CablePlant
-from model.fileio import DesignFileError, save_design
+from model.engine.routed_links import RoutedLinks
+from model.files.design_file import DesignFileError, save_design
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
         measured = read_lengths(args.lengths)
     except ReportError as exc:
         raise CliError(str(exc)) from None
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     errors, problems = apply_lengths(design, plant, measured)
     for problem in problems:
         print(f"hallwright as-built: {args.lengths}: {problem}", file=sys.stderr)

@@ -13,10 +13,10 @@ from cli import CliError
 from cli.export_common import add_policy_argument, load_and_route
 from cli.process_exit import is_own_process
 from cli.progress import Progress
-from model.bom import bom_totals
-from model.export import ExportError
-from model.export.bom_export import export_bom
-from model.gc_policy import collector_paused
+from model.outputs.bom import bom_totals
+from model.outputs.bom_files import export_bom
+from model.outputs.writers import ExportError
+from model.runtime.gc_policy import collector_paused
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:

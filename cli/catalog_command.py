@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
 
         catalog = load_or_refuse(args.file).catalog
     else:
-        from model.catalog import builtin_catalog
+        from model.catalog.components import builtin_catalog
 
         catalog = builtin_catalog()
     print("\n".join(lines(catalog, (args.kind,) if args.kind else KINDS)))

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from cli import CliError, load_or_refuse
 from model.asbuilt.cabling_check import PROBLEMS, ReportError, check_cabling, read_report, summary
-from model.export import ExportError
-from model.export.csv_writer import write_csv
+from model.outputs.writers import ExportError
+from model.outputs.writers.csv_writer import write_csv
 
 RESULT_COLUMNS = ("status", "link_id", "label", "expected", "observed", "report_lines")
 

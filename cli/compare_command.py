@@ -24,7 +24,7 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
 def run(args: argparse.Namespace) -> int:
     from cli.analyze_command import cable_plant
     from model.analysis.report import _clean
-    from model.compare import compare_designs
+    from model.studies.compare import compare_designs
 
     a = load_or_refuse(args.a)
     plant_a = cable_plant(a)
@@ -44,7 +44,7 @@ def _fmt(value) -> str:
 
 
 def text(result: dict, name_a: str, name_b: str) -> str:
-    from model.compare import KPI_LABELS
+    from model.studies.compare import KPI_LABELS
 
     lines = [
         f"A = {name_a}",

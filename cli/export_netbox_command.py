@@ -7,10 +7,10 @@ import argparse
 from cli import CliError
 from cli.export_common import load_and_route
 from cli.progress import Progress
-from model.export import ExportError
-from model.export.netbox import netbox_schedule, netbox_tables, write_netbox_dir
-from model.gc_policy import collector_paused
-from model.plant import build_plant
+from model.outputs.netbox.export import netbox_schedule, netbox_tables, write_netbox_dir
+from model.outputs.writers import ExportError
+from model.plant.physical_plant import build_plant
+from model.runtime.gc_policy import collector_paused
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:

@@ -7,11 +7,11 @@ from pathlib import Path
 
 from cli import CliError
 from cli.export_common import load_and_route
-from model.export import ExportError
-from model.export.csv_writer import write_csv_columns
-from model.export.p2p import END_COLUMNS, P2P_COLUMNS, PORT_STYLES, p2p_columns
-from model.gc_policy import collector_paused
-from model.schedule import schedule_table
+from model.outputs.p2p import END_COLUMNS, P2P_COLUMNS, PORT_STYLES, p2p_columns
+from model.outputs.schedule import schedule_table
+from model.outputs.writers import ExportError
+from model.outputs.writers.csv_writer import write_csv_columns
+from model.runtime.gc_policy import collector_paused
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
             if suffix == ".csv":
                 write_csv_columns(out, P2P_COLUMNS, columns)
             else:
-                from model.export.xlsx_writer import Sheet, write_xlsx  # openpyxl: ~0.2 s
+                from model.outputs.writers.xlsx_writer import Sheet, write_xlsx  # openpyxl: ~0.2 s
 
                 write_xlsx(out, [Sheet("P2P", P2P_COLUMNS, (), plain=True, columns=columns)])
     except ExportError as exc:

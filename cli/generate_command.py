@@ -6,9 +6,9 @@ import argparse
 
 from cli import CliError
 from cli.progress import Progress
-from model.fileio import DesignFileError, save_design
-from model.generate import TEMPLATES, GenerateError, apply_cabling, generate
-from model.structured_layout import CABLING_STYLES
+from model.files.design_file import DesignFileError, save_design
+from model.generators.generate import TEMPLATES, GenerateError, apply_cabling, generate
+from model.structured.layout import CABLING_STYLES
 
 # option dest -> templates that take it
 _OPTIONS = {

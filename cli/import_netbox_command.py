@@ -11,8 +11,8 @@ import argparse
 from cli import CliError
 from model.asbuilt.netbox_import import import_netbox
 from model.asbuilt.report_csv import ReportError
-from model.design import DesignError
-from model.fileio import DesignFileError, save_design
+from model.design.design import DesignError
+from model.files.design_file import DesignFileError, save_design
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:

@@ -36,7 +36,7 @@ def own_process() -> None:
 
 def is_own_process() -> bool:
     """Whether this is the process ``main.py`` started (not a test's, the editor's or a child's):
-    one that runs one command on one thread, and may fork (:mod:`model.forked_call`)."""
+    one that runs one command on one thread, and may fork (:mod:`model.runtime.forked_call`)."""
     return _owner_pid is not None and _owner_pid == os.getpid()
 
 

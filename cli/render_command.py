@@ -44,7 +44,9 @@ def run(args) -> int:
     design = load_or_refuse(args.file)
     if args.elevations:
         app = _application()  # noqa: F841 - kept: the sheets' scenes need an application
-        from gui.elevation_sheet import write_elevations_pdf  # only here: not for a picture
+        from gui.pictures.elevation_sheet import (
+            write_elevations_pdf,  # only here: not for a picture
+        )
 
         try:
             pages = write_elevations_pdf(design, args.output)
@@ -54,20 +56,20 @@ def run(args) -> int:
         return 0
     from cli.process_exit import is_own_process, keep_until_exit
     from model.analysis.tray_fill import plan_tray_figures
-    from model.cabling import CablePlant
-    from model.forked_call import ForkedCall
-    from model.gc_policy import collector_paused
+    from model.engine.routed_links import RoutedLinks
+    from model.runtime.forked_call import ForkedCall
+    from model.runtime.gc_policy import collector_paused
 
     # The plant is routed before Qt starts (no thread yet), so that main.py's process may
     # count the bundles in a forked child while this one starts Qt and builds the scene (XL:
     # ~0.25 s of counting beside ~0.35 s of Qt and scene). The collector is paused throughout,
     # as render_design pauses it: the plant is ~10^5 objects that make no garbage cycles.
     with collector_paused():
-        plant = CablePlant(design)
+        plant = RoutedLinks(design)
         keep_until_exit(plant)
         with ForkedCall(lambda: plan_tray_figures(design, plant), is_own_process()) as figures:
             app = _application()  # noqa: F841 - kept: the scene needs an application
-            from gui.render import render_design
+            from gui.pictures.render import render_design
 
             try:
                 render_design(

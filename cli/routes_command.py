@@ -1,9 +1,9 @@
 """``main.py routes FILE``: each link's routed length in pieces, ordered length, medium and why.
 
 The report is built column by column (:func:`report_columns`): the route words and the reasons
-come from the plant's arrays for all links at once (:meth:`CablePlant.route_word_columns`,
-:func:`model.reason_words.reason_word_columns`), every figure and choice worded once per
-distinct value and fancy-indexed into place as pieces (:mod:`model.text_columns`); the pieces
+come from the plant's arrays for all links at once (:meth:`RoutedLinks.route_word_columns`,
+:func:`model.engine.reason_words.reason_word_columns`), every figure and choice worded once per
+distinct value and fancy-indexed into place as pieces (:mod:`model.common.text_columns`); the pieces
 are joined a few thousand links at a time and written, so the time grows with the number of
 distinct values plus one ``join`` over the pieces, not with string formatting per link.
 """
@@ -21,11 +21,11 @@ from cli import load_or_refuse
 from cli.export_common import add_policy_argument
 from cli.process_exit import keep_until_exit, no_collection_until_exit
 from cli.progress import Progress
-from model.cabling import CablePlant
-from model.cages import CAGE_STRIDE, cage_view
-from model.design import Design
-from model.reason_words import reason_word_columns
-from model.text_columns import codes, formatted, join_chunks, lookup
+from model.common.text_columns import codes, formatted, join_chunks, lookup
+from model.design.design import Design
+from model.engine.cages import CAGE_STRIDE, cage_view
+from model.engine.reason_words import reason_word_columns
+from model.engine.routed_links import RoutedLinks
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     progress = Progress("routes")
     design = load_or_refuse(args.file)
     progress.step("loaded")
-    plant = CablePlant(design, args.policy)
+    plant = RoutedLinks(design, args.policy)
     keep_until_exit(plant)  # as its design: left to main.py's exit, not freed one by one
     progress.step("routed")
     n, columns = report_columns(design, plant)
@@ -52,14 +52,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def route_report(design: Design, plant: CablePlant) -> str:
+def route_report(design: Design, plant: RoutedLinks) -> str:
     """The whole ``routes`` report: four or five lines per link in natural id order, then the
     plant's findings (routing, media and plugs)."""
     return "".join(join_chunks(*report_columns(design, plant))) + findings_text(plant)
 
 
-def report_columns(design: Design, plant: CablePlant) -> tuple[int, list]:
-    """The links' part of the report as columns of pieces (:mod:`model.text_columns`), one row
+def report_columns(design: Design, plant: RoutedLinks) -> tuple[int, list]:
+    """The links' part of the report as columns of pieces (:mod:`model.common.text_columns`), one row
     per link in natural id order: every figure worded once per distinct value (speed, lengths,
     medium, ordered length, choice), ids, devices, ports and cage labels taken as they are."""
     rows = natural_order(plant.link_ids)  # row r of the plant's arrays is link_ids[r]
@@ -101,9 +101,9 @@ def report_columns(design: Design, plant: CablePlant) -> tuple[int, list]:
     return len(rows), columns
 
 
-def findings_text(plant: CablePlant) -> str:
+def findings_text(plant: RoutedLinks) -> str:
     """The report's last lines: the plant's findings (routing, media and plugs)."""
-    from model.plant import build_plant
+    from model.plant.physical_plant import build_plant
 
     return "".join(
         f"{finding.severity.upper()} {finding.code}: {finding.message}\n"

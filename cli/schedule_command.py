@@ -9,13 +9,13 @@ from pathlib import Path
 from cli import CliError
 from cli.export_common import add_policy_argument, load_and_route
 from cli.progress import Progress
-from model.export import ExportError
+from model.outputs.schedule import SCHEDULE_COLUMNS, schedule_table
+from model.outputs.writers import ExportError
 
-# The CSV writer itself, not model.export.bom_export's write_schedule_csv (the same call):
+# The CSV writer itself, not model.outputs.bom_files's write_schedule_csv (the same call):
 # that module brings the XLSX writer and the BOM (openpyxl, ~0.1 s of imports at start).
-from model.export.csv_writer import write_csv_columns
-from model.gc_policy import collector_paused
-from model.schedule import SCHEDULE_COLUMNS, schedule_table
+from model.outputs.writers.csv_writer import write_csv_columns
+from model.runtime.gc_policy import collector_paused
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:

@@ -1,6 +1,6 @@
 """``main.py sweep TEMPLATE [generator options] --vary NAME=V1,V2 ... -o OUT.csv [--cluster ADDR]``.
 
-Every combination is generated and analysed by :func:`model.sweep.evaluate` on Dask: the
+Every combination is generated and analysed by :func:`model.studies.sweep.evaluate` on Dask: the
 multiprocessing scheduler (a local process pool) by default, or the workers of an existing Dask
 distributed cluster with ``--cluster tcp://host:8786``. One CSV row per variant.
 """
@@ -15,7 +15,7 @@ from functools import partial
 
 from cli import CliError
 from cli.generate_command import add_generator_options, generator_params
-from model.generate import TEMPLATES
+from model.generators.generate import TEMPLATES
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
@@ -46,7 +46,7 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from model.sweep import SweepError, columns, evaluate, parse_vary, variants
+    from model.studies.sweep import SweepError, columns, evaluate, parse_vary, variants
 
     try:
         vary = parse_vary(args.vary)

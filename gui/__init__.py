@@ -1,2 +1,2 @@
 """The Qt editor: main window, canvas, panels and undo commands (PySide6 only; edits go through
-gui/commands.py to the model's edit API)."""
+gui/edit/commands.py to the model's edit API)."""

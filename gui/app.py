@@ -8,9 +8,9 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QSettings, QStandardPaths
 from PySide6.QtWidgets import QApplication
 
-from gui.main_thread_gc import collect_on_gui_thread
 from gui.main_window import MainWindow
-from model.clipboard import MIME_RACKS
+from gui.runtime.main_thread_gc import collect_on_gui_thread
+from model.design.clipboard import MIME_RACKS
 
 
 def recovery_directory() -> Path:

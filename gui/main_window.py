@@ -17,28 +17,28 @@ from PySide6.QtWidgets import (
     QUndoView,
 )
 
-from gui.cabling_check_action import add_cabling_check_actions
+from gui.actions.cabling_check import add_cabling_check_actions
+from gui.actions.editor_extras import install_editor_extras
+from gui.actions.export import add_export_menu
+from gui.actions.fabric_layers import LayerMenus
+from gui.actions.whatif_tools import WhatIfTools
 from gui.canvas import interactions as modes
 from gui.canvas.scene import HallScene
 from gui.canvas.view import HallView
-from gui.commands import AddObjectsCommand, DeleteCommand
-from gui.dialogs import HallDialog
-from gui.document import Document, empty_design
-from gui.document_files import DocumentFiles
-from gui.editor_extras import install_editor_extras
-from gui.export_actions import add_export_menu
-from gui.fabric_layers import LayerMenus
-from gui.heap_reuse import reuse_freed_heap
+from gui.dialogs.design_dialogs import HallDialog
+from gui.document.document import Document, empty_design
+from gui.document.files import DocumentFiles
+from gui.document.plant_feed import close_feed
+from gui.edit.commands import AddObjectsCommand, DeleteCommand
 from gui.panels.docks import install_analysis_docks
 from gui.panels.elevation import RackElevationPanel
 from gui.panels.inspector import InspectorPanel
 from gui.panels.palette import CatalogPalette
-from gui.plant_feed import close_feed
-from gui.whatif_tools import WhatIfTools
+from gui.runtime.heap_reuse import reuse_freed_heap
 from gui.window_layout import ELEVATION_DOCK_PX, SIDE_DOCK_PX
-from model import clipboard
-from model.version import version
-from model.wording import count
+from model.common.wording import count
+from model.design import clipboard
+from model.runtime.version import version
 
 MODES = (  # (key, label, shortcut, interaction class)
     ("select", "Select", "V", modes.SelectInteraction),
@@ -357,7 +357,7 @@ class MainWindow(QMainWindow):
             old.stack.deleteLater()
         # The scene just built (an item per rack, tray and bundle, their wrappers and maps)
         # lives as long as the document: moved out of the collector's generations as the design
-        # was (model.gc_policy), the next young collection no longer walks it all (~50 ms of
+        # was (model.runtime.gc_policy), the next young collection no longer walks it all (~50 ms of
         # this thread after opening the XL hall). Frozen objects are freed by reference counting
         # as usual; a cycle among them is collected when the next design is settled.
         gc.freeze()
@@ -369,7 +369,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{doc.display_name}[*] — Hallwright")
         self.revert_action.setEnabled(doc.path is not None and doc.modified)
 
-    # File-menu work lives in gui/document_files.py; these names stay for the app and tests.
+    # File-menu work lives in gui/document/files.py; these names stay for the app and tests.
 
     def maybe_save(self) -> bool:
         return self.files.maybe_save()

@@ -1,6 +1,6 @@
 """Clos fabrics built through the edit API, and a fake cable plant, for the analysis tests.
 
-The fake plant follows the geometry engine's ``CablePlant`` contract (arrays per link, ``route``,
+The fake plant follows the geometry engine's ``RoutedLinks`` contract (arrays per link, ``route``,
 ``route_keys``/``tray_spans``, ``findings``, ``refresh``) with explicitly given media and lengths; it lives in tests only.
 """
 
@@ -11,8 +11,8 @@ from itertools import pairwise
 
 import numpy as np
 
-from model.design import Design
-from model.entities import Device, Hall, Link, PortRef, Rack
+from model.design.design import Design
+from model.design.entities import Device, Hall, Link, PortRef, Rack
 
 SERVER = "hgx-h100-8x400"  # 8 x 400G compute NICs, 1 port per cage
 SWITCH = "qm9700"  # 64 x 400G
@@ -136,7 +136,7 @@ class FakeRoute:
 
 @dataclass
 class FakePlant:
-    """Explicit media and lengths per link, in the shape of ``model.cabling.CablePlant``."""
+    """Explicit media and lengths per link, in the shape of ``model.engine.routed_links.RoutedLinks``."""
 
     design: Design
     media_of: dict[str, str] | None = None  # link id -> media type id ("" = none)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from model.design import Design
-from model.entities import Device, Hall, Link, PortRef, Rack, Tray
+from model.design.design import Design
+from model.design.entities import Device, Hall, Link, PortRef, Rack, Tray
 
 
 def empty_hall(width_m: float = 12.0, depth_m: float = 8.4) -> Design:

@@ -24,7 +24,7 @@ def pod():
 
 
 class ListenerErrors(logging.Handler):
-    """Collects the failures ``model.changes`` logs while a test runs."""
+    """Collects the failures ``model.design.changes`` logs while a test runs."""
 
     def __init__(self) -> None:
         super().__init__(logging.ERROR)
@@ -44,7 +44,7 @@ class ListenerErrors(logging.Handler):
 def listener_errors():
     """Fail the test if a change listener raised and the test did not ``take()`` the failure."""
     handler = ListenerErrors()
-    logger = logging.getLogger("model.changes")
+    logger = logging.getLogger("model.design.changes")
     logger.addHandler(handler)
     try:
         yield handler

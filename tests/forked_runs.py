@@ -1,4 +1,4 @@
-"""Fresh interpreters that record every ForkedCall (model/forked_call) they make: the tests of
+"""Fresh interpreters that record every ForkedCall (model/runtime/forked_call) they make: the tests of
 the commands that fork run there, as pytest's own process (other threads) must never fork."""
 
 from __future__ import annotations
@@ -10,16 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from model.forked_call import usable_cores
+from model.runtime.forked_call import usable_cores
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# A process on one core does not fork (model.forked_call.can_fork): nothing to test there.
+# A process on one core does not fork (model.runtime.forked_call.can_fork): nothing to test there.
 needs_two_cores = pytest.mark.skipif(usable_cores() < 2, reason="forks only with two cores")
 
 # Prepended to a test's code: ``made`` gets each ForkedCall's ``forked`` as it is made.
 _RECORD_FORKS = (
-    "from model import forked_call\n"
+    "from model.runtime import forked_call\n"
     "made = []\n"
     "class Recorded(forked_call.ForkedCall):\n"
     "    def __init__(self, fn, fork):\n"

@@ -56,7 +56,7 @@ def settle_qt() -> None:
     for _ in range(3):
         QApplication.sendPostedEvents(None, QEvent.DeferredDelete)
         QApplication.processEvents()
-    # What the editor froze (model.gc_policy, the analysis runner) is looked at and collected
+    # What the editor froze (model.runtime.gc_policy, the analysis runner) is looked at and collected
     # too, here on the GUI thread: gc.get_objects() and gc.collect() skip frozen objects.
     gc.unfreeze()
     gc.collect()
@@ -69,7 +69,7 @@ def qt_leaks() -> list[str]:
     from PySide6.QtCore import QThreadPool, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from gui.main_thread_gc import COLLECTOR_NAME
+    from gui.runtime.main_thread_gc import COLLECTOR_NAME
 
     if QApplication.instance() is None:
         return []
@@ -78,11 +78,11 @@ def qt_leaks() -> list[str]:
         for w in QApplication.topLevelWidgets()
         if w.parent() is None
     ]
-    runner_type = sys.modules.get("gui.analysis_runner")
+    runner_type = sys.modules.get("gui.document.analysis_runner")
     for obj in gc.get_objects():
         if isinstance(obj, QTimer):
             if not shiboken6.isValid(obj) or obj.objectName() == COLLECTOR_NAME:
-                continue  # gone, or the process-wide collector (gui.main_thread_gc)
+                continue  # gone, or the process-wide collector (gui.runtime.main_thread_gc)
             if obj.isActive():
                 parent = obj.parent()
                 owner = type(parent).__name__ if parent is not None else "no parent"
@@ -101,9 +101,9 @@ def clean_up_qt() -> None:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    from gui.main_thread_gc import COLLECTOR_NAME
+    from gui.runtime.main_thread_gc import COLLECTOR_NAME
 
-    runner_type = sys.modules.get("gui.analysis_runner")
+    runner_type = sys.modules.get("gui.document.analysis_runner")
     for obj in gc.get_objects():
         if runner_type is not None and isinstance(obj, runner_type.AnalysisRunner):
             obj.close()

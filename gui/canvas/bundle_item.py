@@ -3,7 +3,7 @@
 ``TrayLoad`` keeps, per tray, the cables routed through it by medium group (for the bundles)
 and each tray's fill, both from one model tray count (``model.analysis.tray_fill.TrayFill``:
 the analysis's peak along the tray, so the plan and the analysis panel show one figure). It
-follows the document's :class:`~gui.plant_feed.PlantFeed`: after each plant refresh it recounts
+follows the document's :class:`~gui.document.plant_feed.PlantFeed`: after each plant refresh it recounts
 only the links the refresh reported changed (the count is kept per route and medium, so an
 incremental update equals a full recount); a change of the link set, the trays, the hall or the
 settings recounts everything. In the editor it ``follow``s the analysis runner instead: the
@@ -24,10 +24,10 @@ from PySide6.QtGui import QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from gui import style
-from gui.plant_feed import PlantUpdate, feed_for
+from gui.document.plant_feed import PlantUpdate, feed_for
 from model.analysis.tray_fill import PlanTrayFigures, TrayFill, medium_bundle_group
-from model.changes import Change, ChangeKind
-from model.geometry import polyline_between
+from model.design.changes import Change, ChangeKind
+from model.engine.geometry import polyline_between
 
 GROUP_COLOR = {
     "copper": style.MEDIUM_KIND_COLORS["dac"],

@@ -11,10 +11,10 @@ from PySide6.QtWidgets import (
 
 from gui import style
 from gui.canvas.interaction import Interaction
-from gui.commands import AddObjectsCommand
-from model import placement
-from model.bulk_connect import groups_with_free_ports, plan_bulk_connect
-from model.wording import count
+from gui.edit.commands import AddObjectsCommand
+from model.common.wording import count
+from model.design import placement
+from model.design.bulk_connect import groups_with_free_ports, plan_bulk_connect
 
 
 def choose(options: list[tuple[str, object]], screen_pos) -> object | None:

@@ -109,7 +109,7 @@ def editor_entries(window) -> Provider:
     def provide(target: ContextTarget) -> list:
         w = window
         if target.kind == "rack":
-            from gui.port_table_dialog import open_port_table
+            from gui.dialogs.port_table import open_port_table
 
             one = len(target.ids) == 1
             devices = w.document.design.devices_in_rack(target.ids[0]) if one else []

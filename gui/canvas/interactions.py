@@ -21,10 +21,10 @@ from gui.canvas.connect_interaction import ConnectInteraction  # noqa: F401 - th
 from gui.canvas.interaction import Interaction
 from gui.canvas.measure_interaction import MeasureInteraction  # noqa: F401 - the mode list
 from gui.canvas.rack_item import RackItem
-from gui.commands import AddObjectsCommand, MoveRacksCommand, RotateRacksCommand
-from model import placement
-from model.entities import Tray
-from model.rack_clashes import clashing_racks
+from gui.edit.commands import AddObjectsCommand, MoveRacksCommand, RotateRacksCommand
+from model.design import placement
+from model.design.entities import Tray
+from model.design.rack_clashes import clashing_racks
 
 EPS = 1e-6
 
@@ -392,7 +392,7 @@ class DrawOutlineInteraction(DrawTrayInteraction):
             return
         import msgspec
 
-        from gui.commands import SetHallCommand
+        from gui.edit.commands import SetHallCommand
 
         hall = msgspec.structs.replace(self.scene.design.hall, outline=points)
         if self.scene.push(SetHallCommand(self.scene.design, hall, "Draw hall outline")):

@@ -2,12 +2,12 @@
 
 A :class:`LayerKind` names its layers and says, from the model, which link and which racks are
 in each; ``register_layer_kind`` adds a kind (View menu entries come with it, see
-:mod:`gui.fabric_layers`). :class:`LayerState` is what a plan scene hides: a link is drawn when
+:mod:`gui.actions.fabric_layers`). :class:`LayerState` is what a plan scene hides: a link is drawn when
 no kind hides the layer it is in; a rack is dimmed when, for some kind, it is in layers of that
 kind and all of them are hidden (a rack in none of a kind's layers is never dimmed by it).
 
-This module only switches layers: membership is the model's (``model.fabrics``,
-``model.tier_layers``).
+This module only switches layers: membership is the model's (``model.design.fabrics``,
+``model.analysis.tier_layers``).
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from model.design import Design
-from model.entities import FABRICS
-from model.fabrics import FABRIC_LABELS, link_fabric_map, rack_fabrics
-from model.tier_layers import TIERS, rack_tiers, tier_label, tier_membership
+from model.analysis.tier_layers import TIERS, rack_tiers, tier_label, tier_membership
+from model.design.design import Design
+from model.design.entities import FABRICS
+from model.design.fabrics import FABRIC_LABELS, link_fabric_map, rack_fabrics
 
 Membership = tuple[dict[str, str], dict[str, set[str]]]  # link id -> layer, rack id -> layers
 

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.canvas.interaction import Interaction
-from model import placement
+from model.design import placement
 
 MEASURE_SNAP_M = 0.05
 

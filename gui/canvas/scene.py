@@ -26,23 +26,23 @@ from gui.canvas.row_labels_item import RowLabelsItem
 from gui.canvas.scene_input import SceneInput
 from gui.canvas.tray_item import TrayItem
 from gui.canvas.trunk_layer import TrunkLayer
-from gui.commands import DesignCommand, push
-from gui.plant_feed import feed_for
-from model.cabling import CablePlant
-from model.changes import DEVICE_KINDS, LINK_KINDS, RACK_KINDS, TRAY_KINDS, Change
-from model.changes import ChangeKind as K
-from model.design import Design
-from model.entities import plan_size
-from model.plant import rack_power
-from model.rack_role import rack_role
-from model.rack_rows import rack_rows
+from gui.document.plant_feed import feed_for
+from gui.edit.commands import DesignCommand, push
+from model.design.changes import DEVICE_KINDS, LINK_KINDS, RACK_KINDS, TRAY_KINDS, Change
+from model.design.changes import ChangeKind as K
+from model.design.design import Design
+from model.design.entities import plan_size
+from model.design.rack_role import rack_role
+from model.design.rack_rows import rack_rows
+from model.engine.routed_links import RoutedLinks
+from model.plant.physical_plant import rack_power
 
 MAX_LINK_ITEMS = 2000
 FREE_STEP_M = 0.01  # the positioning step with snapping off
 
 
 class HallScene(SceneInput, QGraphicsScene):
-    """The plan of one design; ``plant`` is the design's CablePlant (routes and media)."""
+    """The plan of one design; ``plant`` is the design's RoutedLinks (routes and media)."""
 
     message = Signal(str)  # a sentence for the status bar (refused edits, measurements)
     selection_ids_changed = Signal()
@@ -58,7 +58,7 @@ class HallScene(SceneInput, QGraphicsScene):
         self,
         design: Design,
         stack: QUndoStack,
-        plant: CablePlant,
+        plant: RoutedLinks,
         parent=None,
         picture: bool = False,
     ) -> None:
@@ -143,7 +143,7 @@ class HallScene(SceneInput, QGraphicsScene):
         self.setSceneRect(self.hall_item.boundingRect().adjusted(-20, -20, 20, 20))
 
     def _update_row_labels(self) -> None:
-        """ "Row A" left of each row's leftmost rack (model.rack_rows groups the racks).
+        """ "Row A" left of each row's leftmost rack (model.design.rack_rows groups the racks).
 
         Rows grouped by name are kept until a rack is added, removed or renamed: a move only
         changes which rack of its row is leftmost (regrouping 4,500 racks after every move held

@@ -112,7 +112,7 @@ class SceneInput:
     def _drop_feedback(self, event) -> None:
         """While a catalog device is dragged: outline the rack it would go into and say which
         U it would take (or why it cannot)."""
-        from model.placement import free_u
+        from model.design.placement import free_u
 
         kind, _, type_id = bytes(event.mimeData().data(MIME_TYPE)).decode().partition(":")
         if kind != "device":

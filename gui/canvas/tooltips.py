@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections import Counter
 from html import escape
 
-from model.plant import rack_power
-from model.wording import count
+from model.common.wording import count
+from model.plant.physical_plant import rack_power
 
 
 def rack_tooltip(design, plant, rack_id: str) -> str:
@@ -58,7 +58,7 @@ def link_tooltip(design, plant, link_id: str) -> str:
 
 
 def trunk_tooltip(trunk) -> str:
-    """One line on a trunk (a model.structured_layout.Trunk). Plain text: Qt shows it as it is,
+    """One line on a trunk (a model.structured.layout.Trunk). Plain text: Qt shows it as it is,
     so nothing in it is escaped (it holds no tag)."""
     return (
         f"{trunk.id}: {trunk.part or 'no orderable trunk'}, "

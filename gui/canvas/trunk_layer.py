@@ -1,13 +1,13 @@
 """The trunk layer of the plan: every MPO trunk of a structured design along its tray route.
 
 The trunks, their racks and the links they carry come from the model's structured layout
-(:func:`model.structured_layout.structured_layout`); a trunk is drawn along the routed plan path
+(:func:`model.structured.layout.structured_layout`); a trunk is drawn along the routed plan path
 of the link the layout names for it (``Trunk.route_link``: one between the same two racks, so
 along the same trays); a trunk no link runs alongside (to a zone's distribution rack) is drawn
 rack centre to rack centre.
 
 Whose layout. In the editor the layer ``follow``s the analysis runner: the worker lays the hall
-out from its snapshot with the analysis (:attr:`gui.analysis_runner.AnalysisResult.structured`)
+out from its snapshot with the analysis (:attr:`gui.document.analysis_runner.AnalysisResult.structured`)
 and the layer, the inspector's channel view and the warnings adopt that one, so the GUI thread
 never lays the hall out (a zoned XL hall's layout is ~10 s; the layer computed it again after
 every edit). While the next analysis runs, the layer shows the previous revision's trunks, as
@@ -21,7 +21,7 @@ pass) and finds each group's route, asking the plant only for the paths that cha
 is made for a trunk only when it is selected or hit (``item``, ``item_at``), and one that is
 no longer selected is let go at the next adopt. A zoned XL hall has 100k trunks on ~7k routes:
 an adopt that made or updated an item and a tooltip per trunk held the GUI thread ~0.8 s. The
-layout shown before (millions of objects at XL) goes to a :class:`gui.retirer.Retirer`, which
+layout shown before (millions of objects at XL) goes to a :class:`gui.runtime.retirer.Retirer`, which
 frees it a slice per idle turn rather than in one ~0.35 s drop.
 """
 
@@ -34,11 +34,11 @@ import shiboken6
 from PySide6.QtCore import QObject, QPointF, QTimer, Signal
 
 from gui.canvas.trunk_items import TrunkField, TrunkItem, TrunkRoute
-from gui.retirer import Retirer
-from model.structured_layout import StructuredLayout, Trunk, structured_layout, uses_structured
+from gui.runtime.retirer import Retirer
+from model.structured.layout import StructuredLayout, Trunk, structured_layout, uses_structured
 
 if TYPE_CHECKING:
-    from model.channel_view import PlanObject
+    from model.structured.channel_view import PlanObject
 
 # What a trunk is drawn along (see route_key): a link id, or a pair of rack ids.
 RouteKey = str | tuple[str, str]
@@ -65,7 +65,9 @@ class TrunkLayer(QObject):
         self._read_at: dict[str, tuple[int, int] | None] = {}
         self._by_id: dict[str, Trunk] | None = None  # the drawn trunks by id, when first asked
         self._first_key: dict[TrunkRoute, RouteKey] | None = None  # for hits, when first asked
-        self._retirer = Retirer(self)  # lets go of the layouts shown before (gui/retirer.py)
+        self._retirer = Retirer(
+            self
+        )  # lets go of the layouts shown before (gui/runtime/retirer.py)
         self._layout: tuple[int, StructuredLayout] | None = None
         self._objects: tuple[int, dict[str, PlanObject]] | None = None
         self._runner = None  # the analysis runner followed (see the module docstring)
@@ -147,9 +149,9 @@ class TrunkLayer(QObject):
         return self._layout[1]
 
     def plan_objects(self) -> dict[str, PlanObject]:
-        """Channel element id -> where it is on the plan (model.channel_view.channel_objects)."""
+        """Channel element id -> where it is on the plan (model.structured.channel_view.channel_objects)."""
         # Imported here: the inspector's channel view needs it, a picture never (~16 ms).
-        from model.channel_view import channel_objects
+        from model.structured.channel_view import channel_objects
 
         layout = self.layout()
         if layout is None:
@@ -238,7 +240,7 @@ class TrunkLayer(QObject):
 
     def _plan_ids(self, link_ids) -> dict[str, tuple[int, int]]:
         """(route generation, route id) of each link the plant routes along trays now (see
-        CablePlant.route_keys); links it does not route so (or does not know yet) are left out."""
+        RoutedLinks.route_keys); links it does not route so (or does not know yet) are left out."""
         plant = self.scene.plant
         link_ids = list(link_ids)
         if plant is None or not link_ids:

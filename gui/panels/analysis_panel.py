@@ -4,7 +4,7 @@ The "Fabric" box shows the report's per-fabric figures (switches, links, transce
 typical / max, cost) for one network or a table of all of them; the figures are the model's
 (``Report.fabrics``), only formatted here.
 
-It shows what an :class:`~gui.analysis_runner.AnalysisRunner` publishes. Between an edit and the
+It shows what an :class:`~gui.document.analysis_runner.AnalysisRunner` publishes. Between an edit and the
 next fresh report the tiles are greyed and the status line says "recomputing…", so numbers of an
 older revision are never presented as current.
 """
@@ -25,11 +25,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui.analysis_runner import KIND_SHORT, AnalysisResult, AnalysisRunner
+from gui.document.analysis_runner import KIND_SHORT, AnalysisResult, AnalysisRunner
 from gui.plain_text import plain_labels
 from model.analysis import Report
-from model.fabrics import FABRIC_LABELS
-from model.wording import count
+from model.common.wording import count
+from model.design.fabrics import FABRIC_LABELS
 
 ALL_FABRICS = "all"
 

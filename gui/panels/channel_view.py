@@ -1,6 +1,6 @@
 """The inspector's channel view: a link's optical channel, one row per segment, and its budget.
 
-Everything shown is the model's (:func:`model.channel_view.channel_view`): each element with
+Everything shown is the model's (:func:`model.structured.channel_view.channel_view`): each element with
 its part, length, connectors, polarity and share of the loss; then total loss, limit, margin,
 the panel rule and the polarity verdict naming the element to change. Rows of the elements a
 chosen warning names are marked, and the element to change is flagged in red. Double-clicking
@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTreeWidgetItem
 
-from model.channel_view import KIND_WORDS, ChannelView
+from model.structured.channel_view import KIND_WORDS, ChannelView
 
 OBJECT_ROLE = Qt.UserRole + 1
 FIX_COLOR = "#c92a2a"

@@ -1,7 +1,7 @@
 """ChartsPanel (pyqtgraph): cable lengths by medium kind with reach limits, power by category,
 the per-GPU bandwidth ladder and the all-reduce scaling curve. Each chart is redrawn from a
 report and the length histogram the analysis worker computed with it
-(:mod:`model.length_histogram`); nothing here computes analysis figures.
+(:mod:`model.engine.length_histogram`); nothing here computes analysis figures.
 
 While the panel is hidden (another analysis tab shows) a new result is only remembered and drawn
 when the panel is next shown: building the plot items of four charts after every edit held the
@@ -17,9 +17,9 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
 from gui.plain_text import plain_labels
 from gui.style import MEDIUM_KIND_COLORS, NO_MEDIUM_COLOR
-from model.catalog import MEDIUM_GROUP_LABELS, MEDIUM_GROUPS, NO_MEDIUM_GROUP
-from model.length_histogram import LengthHistogram
-from model.media import KIND_LABEL
+from model.catalog.components import MEDIUM_GROUP_LABELS, MEDIUM_GROUPS, NO_MEDIUM_GROUP
+from model.engine.length_histogram import LengthHistogram
+from model.engine.media import KIND_LABEL
 
 GROUP_STYLE = {  # medium group -> label, colour (of the group's first kind)
     **{

@@ -1,6 +1,6 @@
 """CompareDialog (KPIs of two designs and what differs) and SweepPlotDialog (Pareto view).
 
-Both display what the model computed (:mod:`model.compare`, :mod:`model.sweep`): the KPI table
+Both display what the model computed (:mod:`model.studies.compare`, :mod:`model.studies.sweep`): the KPI table
 and diff lists of ``compare``, and a sweep CSV's rows with the Pareto front of two chosen
 columns (pyqtgraph scatter).
 """
@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from model.compare import KPI_LABELS
-from model.sweep import numeric_columns, pareto_front
+from model.studies.compare import KPI_LABELS
+from model.studies.sweep import numeric_columns, pareto_front
 
 DIFF_LABELS = (
     ("racks_moved", "Racks moved"),

@@ -12,15 +12,15 @@ from PySide6.QtCore import QObject, QRectF, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QScrollArea, QTabWidget
 
-from gui.analysis_runner import AnalysisResult, AnalysisRunner
-from gui.commands import (
+from gui.document.analysis_runner import AnalysisResult, AnalysisRunner
+from gui.document.document import Document
+from gui.edit.commands import (
     AddObjectsCommand,
     DeleteCommand,
     SetHallCommand,
     SetSettingsCommand,
     push,
 )
-from gui.document import Document
 from gui.panels.analysis_panel import AnalysisPanel
 from gui.panels.charts import ChartsPanel
 from gui.panels.fabric_wizard import FabricWizard
@@ -29,8 +29,8 @@ from gui.panels.links_table import LinksTablePanel
 from gui.panels.settings_dialog import DesignSettingsDialog
 from gui.panels.warning_marks import WarningMarksItem
 from gui.panels.warnings_panel import WarningsPanel
-from model.generate import GenerateError
-from model.structured_layout import uses_structured
+from model.generators.generate import GenerateError
+from model.structured.layout import uses_structured
 
 
 class AnalysisDocks(QObject):

@@ -35,15 +35,15 @@ from PySide6.QtWidgets import (
 
 from gui import style
 from gui.canvas.scene_input import MIME_TYPE
-from gui.commands import AddObjectsCommand, MoveDevicesCommand
+from gui.edit.commands import AddObjectsCommand, MoveDevicesCommand
 from gui.panels.elevation_blocks import DeviceBlockItem
 from gui.plain_text import escape
-from model import placement
-from model.changes import DEVICE_KINDS, LINK_KINDS, RACK_KINDS, Change
-from model.plant import rack_power
-from model.port_map import port_rows
-from model.structured_layout import panel_usage
-from model.wording import count
+from model.common.wording import count
+from model.design import placement
+from model.design.changes import DEVICE_KINDS, LINK_KINDS, RACK_KINDS, Change
+from model.design.port_map import port_rows
+from model.plant.physical_plant import rack_power
+from model.structured.layout import panel_usage
 
 U_PX = 18.0
 RACK_PX = 300.0

@@ -4,7 +4,7 @@ A device whose ports are on the face shown gets a strip of port marks along its 
 filled where a cable is plugged in, hollow where the port is free — and its label says so; a
 device whose ports are on the other face is drawn faded with "ports at the rear" (or front).
 Which face a type's ports are on and which ports are cabled come from the model
-(``DeviceType.ports_face``, :func:`model.port_map.port_rows`); this module only draws them.
+(``DeviceType.ports_face``, :func:`model.design.port_map.port_rows`); this module only draws them.
 
 Choice: the port marks run in the model's port order from the viewer's left on the port face.
 The catalog gives no port positions across the face, so the strip shows order and use, not

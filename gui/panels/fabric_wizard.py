@@ -1,5 +1,5 @@
 """FabricWizard (Design → Generate fabric…): a template and its parameters, the resulting counts
-previewed live from ``model.generate.preview`` (no building), and generation of the design in a
+previewed live from ``model.generators.generate.preview`` (no building), and generation of the design in a
 worker thread with a progress dialog. The caller opens the result as a new document.
 
 Everything ``generate`` offers on the command line is offered here: per template its options
@@ -30,13 +30,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui.document import Prepared, prepare, run_with_progress
+from gui.document.document import Prepared, prepare, run_with_progress
 from gui.plain_text import escape
-from model.catalog import Catalog, builtin_catalog
-from model.design import Design
-from model.generate import TEMPLATES, GenerateError, apply_cabling, generate, preview
+from model.catalog.components import Catalog, builtin_catalog
+from model.design.design import Design
+from model.generators.generate import TEMPLATES, GenerateError, apply_cabling, generate, preview
 from model.generators.plans import MULTI_PLANE_SWITCH, NVL72_PLATFORMS, usable_port_modes
-from model.structured_layout import CABLING_STYLES
+from model.structured.layout import CABLING_STYLES
 
 TEMPLATE_LABELS = {
     "rail-optimized": "Rail-optimized (SuperPOD-like)",
@@ -356,7 +356,7 @@ class FabricWizard(QDialog):
 
     def build_prepared(self) -> Prepared:
         """:meth:`build`, with the new document's plant and first snapshot made on the same
-        worker (:func:`gui.document.prepare`)."""
+        worker (:func:`gui.document.document.prepare`)."""
         build = self.builder()
         return run_with_progress(lambda: prepare(build()), self._progress_label(), self)
 

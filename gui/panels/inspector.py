@@ -26,16 +26,16 @@ from PySide6.QtWidgets import (
 )
 
 from gui import style
-from gui.commands import MoveDevicesCommand, RotateRacksCommand, UpdateCommand
+from gui.edit.commands import MoveDevicesCommand, RotateRacksCommand, UpdateCommand
 from gui.panels.inspector_hall import HallForms
 from gui.panels.inspector_structured import StructuredForms
 from gui.plain_text import plain_labels
-from model.catalog import DEVICE_ROLES
-from model.media import media_that_fit
-from model.plant import link_plugs, rack_power
-from model.route_words import explain_route
-from model.structured_edit import panel_types
-from model.wording import count
+from model.catalog.components import DEVICE_ROLES
+from model.common.wording import count
+from model.design.structured_edit import panel_types
+from model.engine.media import media_that_fit
+from model.engine.route_words import explain_route
+from model.plant.physical_plant import link_plugs, rack_power
 
 MIXED = "(several values)"
 MIN_FIELD_PX = 72

@@ -7,10 +7,10 @@ undo command through them. Figures (tray length) come from the model.
 
 from __future__ import annotations
 
-from gui.structured_actions import CablingStyleCommand, style_words
-from model.structured_layout import CABLING_STYLES
-from model.tray_products import polyline_length_m
-from model.wording import count
+from gui.actions.structured import CablingStyleCommand, style_words
+from model.common.wording import count
+from model.plant.tray_products import polyline_length_m
+from model.structured.layout import CABLING_STYLES
 
 
 class HallForms:

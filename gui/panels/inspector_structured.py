@@ -1,19 +1,19 @@
 """The inspector's structured-cabling rows: a link's channel view and its "Via panels" field,
 and the form of a selected trunk. A mixin of :class:`gui.panels.inspector.InspectorPanel` (it
 uses the panel's form helpers: ``_info``, ``_text``, ``_push``, ``_refuse``); every figure is
-the model's (:func:`model.channel_view.channel_view`, the scene's structured layout)."""
+the model's (:func:`model.structured.channel_view.channel_view`, the scene's structured layout)."""
 
 from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QPushButton
 
-from gui.panel_commands import PolarityRecordCommand, RouteViaCommand, SetPolarityCommand
+from gui.edit.panel_commands import PolarityRecordCommand, RouteViaCommand, SetPolarityCommand
 from gui.panels.channel_view import ChannelTree, budget_lines
 from gui.plain_text import plain_labels
-from model.channel_view import channel_view, parts_text
-from model.design import DesignError
-from model.panel_routes import panel_names_to_ids, via_text
-from model.structured_polarity import parse_polarity_text, polarity_fix, polarity_text
+from model.design.design import DesignError
+from model.structured.channel_view import channel_view, parts_text
+from model.structured.link_polarity import parse_polarity_text, polarity_fix, polarity_text
+from model.structured.panel_routes import panel_names_to_ids, via_text
 
 
 class StructuredForms:

@@ -17,13 +17,13 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, Qt, Signal
 from PySide6.QtGui import QColor
 
-from gui.commands import UpdateCommand, push
+from gui.edit.commands import UpdateCommand, push
 from gui.plain_text import tooltip
 from gui.style import MEDIUM_KIND_COLORS
 from model.analysis.topology import infer_topology, tier_codes
-from model.catalog import medium_group
-from model.changes import DEVICE_KINDS, LINK_KINDS, Change
-from model.media import media_that_fit
+from model.catalog.components import medium_group
+from model.design.changes import DEVICE_KINDS, LINK_KINDS, Change
+from model.engine.media import media_that_fit
 
 COLUMNS = ("A end", "B end", "Tier", "Speed", "Routed m", "Ordered m", "Medium", "Reason")
 COL_A, COL_B, COL_TIER, COL_SPEED, COL_ROUTED, COL_ORDERED, COL_MEDIUM, COL_REASON = range(8)
@@ -283,7 +283,7 @@ class LinksTableModel(QAbstractTableModel):
     def link_parts(self) -> dict[str, tuple]:
         """Per link: (cable_id, a_cage, b_cage, a_module, b_module, part), from the model's plant."""
         if self._parts is None:
-            from model.plant import build_plant
+            from model.plant.physical_plant import build_plant
 
             self._parts = build_plant(self.plant, with_links=True).link_parts
         return self._parts

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 from gui import style
 from gui.canvas.scene_input import MIME_TYPE
 from gui.plain_text import tooltip
-from model.catalog import Catalog
+from model.catalog.components import Catalog
 
 CATEGORY_TITLES = {
     "server": "GPU servers",

@@ -13,12 +13,12 @@ from PySide6.QtWidgets import (
     QLabel,
 )
 
-from gui.commands import SetSettingsCommand
+from gui.edit.commands import SetSettingsCommand
 from gui.widgets import spin_box
 from model.analysis.collectives import ALGORITHMS, PLACEMENTS
 from model.analysis.reliability import CATEGORIES, fit_rates
-from model.design import Design
-from model.media import POLICIES
+from model.design.design import Design
+from model.engine.media import POLICIES
 
 # BOM categories that usually carry spares (modules, cables, fibres fail or get damaged).
 SPARE_CATEGORIES = ("Transceivers", "Cables", "Fibres")

@@ -11,7 +11,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
-from model.findings import SEVERITY_ORDER, Finding
+from model.common.findings import SEVERITY_ORDER, Finding
 
 BADGE_COLORS = {"error": "#e03131", "warning": "#f59f00", "info": "#1c7ed6"}
 MAX_LINK_MARKS = 2000

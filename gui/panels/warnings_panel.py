@@ -13,7 +13,7 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from gui.plain_text import plain_labels, tooltip
-from model.findings import SEVERITY_ORDER, Finding
+from model.common.findings import SEVERITY_ORDER, Finding
 
 GROUP_LIMIT = 500
 SEVERITY_COLORS = {"error": "#c92a2a", "warning": "#b35c00", "info": "#1c7ed6"}

@@ -40,15 +40,15 @@ from model.analysis.topology import (
     tier_name,
 )
 from model.analysis.tray_fill import TrayFill, trunk_load
-from model.changes import DEVICE_KINDS, RACK_KINDS, TRAY_KINDS, Change, ChangeKind
-from model.channel_checks import skew_findings, table_checks
-from model.design import Design
-from model.entities import FABRICS
-from model.findings import sort_findings
-from model.plant import PlantCache, build_plant
-from model.rack_clashes import rack_clashes
-from model.structured_layout import structured_layout, uses_structured
-from model.tray_products import tray_items
+from model.common.findings import sort_findings
+from model.design.changes import DEVICE_KINDS, RACK_KINDS, TRAY_KINDS, Change, ChangeKind
+from model.design.design import Design
+from model.design.entities import FABRICS
+from model.design.rack_clashes import rack_clashes
+from model.plant.physical_plant import PlantCache, build_plant
+from model.plant.tray_products import tray_items
+from model.structured.channel_checks import skew_findings, table_checks
+from model.structured.layout import structured_layout, uses_structured
 
 K = ChangeKind
 TOPOLOGY_EVENTS = DEVICE_KINDS | {K.LINKS_ADDED, K.LINKS_REMOVED}
@@ -96,7 +96,7 @@ class Analyzer:
         self._dev = None
         self._dev_findings = []
         self._placement = []
-        self._clashes = None  # the placement findings' clashes (model.rack_clashes)
+        self._clashes = None  # the placement findings' clashes (model.design.rack_clashes)
         self._moved_racks: set[str] | None = set()  # since them; None: redo every rack
         self._scale_up = None
         self._trays = TrayFill()
@@ -133,7 +133,7 @@ class Analyzer:
         """The report of ``design`` (and its refreshed ``plant``) after ``changes``.
 
         For an analyzer that follows no design (``subscribe=False``) and works on snapshots
-        (:mod:`model.snapshot`): ``design`` and ``plant`` replace the ones it read before,
+        (:mod:`model.engine.snapshot`): ``design`` and ``plant`` replace the ones it read before,
         ``changes`` are the design's change events since then and ``changed_links`` the links
         whose route or medium the plant's refreshes reported. Only what they touch is redone.
         """
@@ -318,7 +318,7 @@ class Analyzer:
             self._trays.reset()
             self._dirty.discard("trays")
         # Structured cabling: one layout for the trays (trunks for fibres) and the channels.
-        # The physical plant laid it out already (model.structured_plant): the same plant now.
+        # The physical plant laid it out already (model.plant.structured): the same plant now.
         layout = None
         if self.plant and uses_structured(design):
             layout = getattr(phys, "structured", None) or structured_layout(self.plant)

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from model.analysis.topology import LINK_COMPUTE, Topology, tier_name
-from model.arrays import unique_sorted
-from model.design import Design
+from model.common.arrays import unique_sorted
+from model.design.design import Design
 
 
 @dataclass

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from model.analysis.topology import LINK_COMPUTE, Topology, components
-from model.arrays import unique_sorted
-from model.design import Design
+from model.common.arrays import unique_sorted
+from model.design.design import Design
 
 MAX_FLOW_LINK_LIMIT = 20_000
 # An irregular fabric is worth a slow exact max flow up to this size; beyond, the tier figure is

@@ -2,7 +2,7 @@
 
 Every power figure exists at typical (``power_typical_w``) and at maximum (``power_max_w``)
 draw. Pluggable plugs (modules, cable ends) are not part of the catalog's device figures: the
-physical plant (:mod:`model.plant`) gives each device the typical and maximum power of the plugs
+physical plant (:mod:`model.plant.physical_plant`) gives each device the typical and maximum power of the plugs
 in its cages, added to the rack the device sits in. This is the one rack-power figure: the
 canvas, inspector and elevation sheets display :func:`rack_power_of` and compute nothing.
 """
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from model.analysis.topology import Topology
-from model.design import Design
+from model.design.design import Design
 
 UNCONNECTED = "unconnected"  # switch-count keys beside the tiers (leaf, spine, core ...)
 OTHER_FABRIC = "other-fabric"

@@ -1,6 +1,6 @@
 """Per-fabric figures: switches, links, transceivers, power and cost of each network of the hall.
 
-Every switch and link is in one fabric (:mod:`model.fabrics`); this module splits the analysis'
+Every switch and link is in one fabric (:mod:`model.design.fabrics`); this module splits the analysis'
 own counts by it, reusing the same counting functions on each fabric's links
 (:func:`model.analysis.media_costs.media_figures` for media, modules, power and cost) so that
 the fabrics add up to the totals by construction. Power is given at typical and at maximum:
@@ -22,8 +22,8 @@ import numpy as np
 
 from model.analysis.media_costs import MediaFigures, SharedCages, media_figures, shared_cages
 from model.analysis.topology import Topology, components
-from model.design import Design
-from model.entities import FABRICS
+from model.design.design import Design
+from model.design.entities import FABRICS
 
 
 @dataclass
@@ -123,7 +123,7 @@ def fabric_figures(
     """Figures of every fabric that has a switch or a link, in :data:`FABRICS` order.
 
     ``media`` is the whole design's media figures (reused for a fabric that holds every link);
-    ``phys`` the physical plant split by fabric (:func:`model.plant.build_plant` with
+    ``phys`` the physical plant split by fabric (:func:`model.plant.physical_plant.build_plant` with
     ``fabric_of``): modules, cables and fibres, their power and cost come from it when given, so
     the fabrics add up to the design's totals and the BOM. ``shapes`` are
     :func:`fabric_shapes` of this topology (computed when not given).

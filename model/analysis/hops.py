@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from model.analysis.topology import LINK_COMPUTE, Topology, components
-from model.arrays import unique_sorted
+from model.common.arrays import unique_sorted
 
 
 @dataclass

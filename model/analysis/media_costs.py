@@ -1,6 +1,6 @@
 """Media, transceivers, power and cost: the parts of the analysis that follow cable lengths.
 
-They read the geometry engine's arrays (``CablePlant``: chosen medium and lengths per link), so
+They read the geometry engine's arrays (``RoutedLinks``: chosen medium and lengths per link), so
 a rack move recomputes only these.
 
 Counting rules (the catalog defines them):
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from model.analysis.topology import Topology
-from model.arrays import unique_sorted
+from model.common.arrays import unique_sorted
 
 KINDS = ("dac", "acc", "aec", "aoc", "mmf", "smf")
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from model.analysis.topology import LINK_COMPUTE, tier_name
 from model.analysis.whatif import WhatIf
-from model.arrays import FirstSeen
+from model.common.arrays import FirstSeen
 
 MAX_CLASSES = 64
 

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from model.analysis.topology import LINK_COMPUTE, Topology
-from model.catalog import CATALOG_DIR
+from model.catalog.components import CATALOG_DIR
 
 FIT_FILE = CATALOG_DIR / "reliability" / "fit-rates.json"
 CATEGORIES = ("optics", "active_cables", "passive_cables", "switches", "nics")

@@ -15,7 +15,7 @@ from model.analysis.bandwidth import TierRatio
 from model.analysis.fabrics import FabricFigures
 from model.analysis.hops import Hops
 from model.analysis.media_costs import KINDS
-from model.findings import Finding
+from model.common.findings import Finding
 
 SWITCH_TIERS = ("leaf", "spine", "core")
 LINK_TIERS = ("server-leaf", "leaf-spine", "spine-core")
@@ -60,8 +60,10 @@ class Report:
     tray_fill: dict[str, float]
     warnings: list[Finding] = field(default_factory=list)
     power_w_max: dict[str, float] = field(default_factory=dict)  # same keys as power_w
-    plant: dict | None = None  # model.plant.PhysicalPlant.summary(); None without a plant
-    # model.channel_checks.channel_summary of a structured design; None for direct cabling.
+    plant: dict | None = (
+        None  # model.plant.physical_plant.PhysicalPlant.summary(); None without a plant
+    )
+    # model.structured.channel_checks.channel_summary of a structured design; None for direct cabling.
     channels: dict | None = None
     fabrics: dict[str, FabricFigures] = field(default_factory=dict)
     reliability: dict = field(default_factory=dict)  # model.analysis.reliability.forecast

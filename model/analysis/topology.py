@@ -3,7 +3,7 @@
 Tiers come from graph distance, not from the role typed on a device, so that hand-built designs
 work: a GPU server is level 0; a device reached from a GPU server's compute port is level 1
 (leaf); the next is level 2 (spine), then 3 (core), 4+ (``tier4`` ...). Only links of the compute
-fabric (:mod:`model.fabrics`) whose two ends are ``compute`` ports form the compute topology (so
+fabric (:mod:`model.design.fabrics`) whose two ends are ``compute`` ports form the compute topology (so
 a storage fabric built of the same switch type, or a UFM appliance's port on a leaf, adds no
 tier); links with a ``scale-up`` port at either end are the scale-up tier; storage, in-band and
 management links are left out. ``fabric`` gives every link's fabric code for per-fabric counts.
@@ -21,10 +21,10 @@ from operator import attrgetter
 
 import numpy as np
 
-from model.arrays import unique_sorted
-from model.bulk_load import LoadedLinkCodes, loaded_link_codes
-from model.design import Design
-from model.fabrics import (
+from model.common.arrays import unique_sorted
+from model.design.bulk_load import LoadedLinkCodes, loaded_link_codes
+from model.design.design import Design
+from model.design.fabrics import (
     COMPUTE,
     PORT_ROLE_CODE,
     device_fabric_code,
@@ -83,7 +83,7 @@ class Topology:
     cage_b: np.ndarray
     ppc_a: np.ndarray  # logical ports one module serves at each end (twin-port x breakout)
     ppc_b: np.ndarray
-    fabric: np.ndarray | None = None  # fabric code per link (model.fabrics.FABRIC_CODE)
+    fabric: np.ndarray | None = None  # fabric code per link (model.design.fabrics.FABRIC_CODE)
     device_fabric: np.ndarray | None = None  # fabric code per device, -1 for non-switches
 
     @property

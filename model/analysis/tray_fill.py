@@ -29,10 +29,10 @@ from itertools import pairwise
 
 import numpy as np
 
-from model.arrays import unique_sorted
-from model.catalog import medium_group
-from model.design import Design
-from model.structured_catalog import structured_catalog
+from model.catalog.components import medium_group
+from model.catalog.structured import structured_catalog
+from model.common.arrays import unique_sorted
+from model.design.design import Design
 
 
 @dataclass(frozen=True)
@@ -69,11 +69,11 @@ class TrunkLoad:
 
 
 def trunk_load(plant, layout) -> TrunkLoad:
-    """The :class:`TrunkLoad` of a structured layout (:mod:`model.structured_layout`).
+    """The :class:`TrunkLoad` of a structured layout (:mod:`model.structured.layout`).
 
     Patch cords run inside their racks and are not in the trays. A trunk between racks that no
     link joins directly (a zone's HDA trunk) follows the trays between the two racks' drop
-    points on its panels' faces (:meth:`~model.cabling.CablePlant.rack_tray_spans`, the way a
+    points on its panels' faces (:meth:`~model.engine.routed_links.RoutedLinks.rack_tray_spans`, the way a
     link between them would take; ``own``)."""
     sc = structured_catalog()
     routes = np.asarray(plant.route_keys(), dtype=np.int64)
@@ -174,7 +174,7 @@ class TrayFill:
             self.reset()
             return {t: 0.0 for t in design.trays}
         # Route ids and medium indexes are counted as integers: they mean the same while these do.
-        # A snapshot of the plant (model.snapshot) carries the live plant's identity.
+        # A snapshot of the plant (model.engine.snapshot) carries the live plant's identity.
         identity = getattr(plant, "plant_identity", id(plant))
         state = (identity, plant.route_generation, tuple(m.id for m in plant.media))
         if (
@@ -388,9 +388,9 @@ class TrayFill:
     def _peaks(self, design: Design, plant) -> dict[str, float]:
         """Sweep every tray's interval ends: peak cross-section and where, peak weight per
         metre, and the largest bend radius a cable in it needs at a corner (``loads``)."""
-        # Imported here: it brings model.plant (~13 ms), which a picture's count (no peaks)
+        # Imported here: it brings model.plant.physical_plant (~13 ms), which a picture's count (no peaks)
         # never needs.
-        from model.tray_products import trays_in_bank
+        from model.plant.tray_products import trays_in_bank
 
         area, mass, bend, turns = self._route_figures(plant)
         tray_ids = list(design.trays)

@@ -1,4 +1,4 @@
-"""Warnings the analysis raises (codes are a stable contract; see ``model.findings``).
+"""Warnings the analysis raises (codes are a stable contract; see ``model.common.findings``).
 
 Choices where a code could mean several things:
 
@@ -17,9 +17,9 @@ Choices where a code could mean several things:
   figures (:mod:`model.analysis.tray_fill`).
 * ``SCALE_UP_SPLIT``: a scale-up domain (devices joined by scale-up links) spread over racks
   where one of its links is longer than every medium that fits the link
-  (``model.media.media_that_fit``) reaches.
+  (``model.engine.media.media_that_fit``) reaches.
 * ``RACK_OVERLAP`` / ``RACK_ON_OBSTACLE`` / ``RACK_OUTSIDE_HALL``: the rule of
-  ``model.rack_clashes`` (overlap above ``OVERLAP_EPS_M2``; touching racks in a row are fine).
+  ``model.design.rack_clashes`` (overlap above ``OVERLAP_EPS_M2``; touching racks in a row are fine).
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ import math
 import numpy as np
 
 from model.analysis.topology import LINK_SCALE_UP, Topology, components, tier_name
-from model.design import Design
-from model.findings import Finding
-from model.media import media_that_fit
-from model.rack_clashes import Clash, rack_clashes
+from model.common.findings import Finding
+from model.design.design import Design
+from model.design.rack_clashes import Clash, rack_clashes
+from model.engine.media import media_that_fit
 
 TRAY_FILL_WARNING = 0.4  # domain-facts §8b: plan <= 40 % (warning above) ...
 TRAY_FILL_LIMIT = 0.5  # ... 50 % maximum (error above)
@@ -53,7 +53,7 @@ def _names(ids, limit: int = MAX_LISTED) -> str:
 
 
 def placement_findings(design: Design, clashes: list[Clash] | None = None) -> list[Finding]:
-    """RACK_OVERLAP, RACK_OUTSIDE_HALL, RACK_ON_OBSTACLE: the clashes of ``model.rack_clashes``
+    """RACK_OVERLAP, RACK_OUTSIDE_HALL, RACK_ON_OBSTACLE: the clashes of ``model.design.rack_clashes``
     (the rule the canvas also shows while a rack is dragged or placed); ``clashes`` are the
     design's, when the caller has them already (see :func:`moved_clashes`)."""
     racks = design.racks

@@ -36,8 +36,8 @@ from model.analysis.bandwidth import bandwidth
 from model.analysis.bisection import bisection, split_servers
 from model.analysis.hops import server_hops
 from model.analysis.topology import LINK_COMPUTE, Topology, components, infer_topology
-from model.arrays import unique_sorted
-from model.design import Design
+from model.common.arrays import unique_sorted
+from model.design.design import Design
 
 
 class WhatIfError(ValueError):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from model.asbuilt.report_csv import ReportError, read_table
-from model.design import Design
+from model.design.design import Design
 
 REPORT_COLUMNS = {
     "local_device": (

@@ -18,9 +18,9 @@ from pathlib import Path
 import msgspec
 
 from model.asbuilt.report_csv import ReportError, read_table
-from model.cabling import NO_TRAY_PATH, SAME_RACK, CablePlant
-from model.design import Design
-from model.schedule import schedule_rows
+from model.design.design import Design
+from model.engine.routed_links import NO_TRAY_PATH, SAME_RACK, RoutedLinks
+from model.outputs.schedule import schedule_rows
 
 LENGTH_COLUMNS = {
     "label": ("label", "cable", "cable label", "cable id", "name"),
@@ -69,7 +69,7 @@ def read_lengths(path: str | Path) -> list[tuple[int, str, float]]:
 
 
 def apply_lengths(
-    design: Design, plant: CablePlant, measured: list[tuple[int, str, float]]
+    design: Design, plant: RoutedLinks, measured: list[tuple[int, str, float]]
 ) -> tuple[list[RouteError], list[str]]:
     """Set ``as_built_m`` of every labelled link; returns (errors per route kind, problems).
 

@@ -35,10 +35,10 @@ from pathlib import Path
 from model.asbuilt.netbox_media import pin_recorded_media, recorded_medium
 from model.asbuilt.netbox_panels_import import join_through_panels
 from model.asbuilt.report_csv import ReportError, read_table
-from model.catalog import DEVICE_ROLES, builtin_catalog
-from model.design import Design
-from model.entities import Device, Hall, Link, PortRef, Rack, Tray
-from model.structured_layout import set_cabling
+from model.catalog.components import DEVICE_ROLES, builtin_catalog
+from model.design.design import Design
+from model.design.entities import Device, Hall, Link, PortRef, Rack, Tray
+from model.structured.layout import set_cabling
 
 PANEL_ROLE = "patch-panel"
 

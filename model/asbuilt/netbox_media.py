@@ -24,9 +24,9 @@ import re
 import msgspec
 import numpy as np
 
-from model.cabling import CablePlant
-from model.design import Design
-from model.media import choose, media_that_fit
+from model.design.design import Design
+from model.engine.media import choose, media_that_fit
+from model.engine.routed_links import RoutedLinks
 
 _BRACKETED_ID = re.compile(r"\[([A-Za-z0-9_.\-]+)\]\s*$")
 _FIBRE_PART = re.compile(r"\(([A-Za-z0-9_.\-]+)\)\s*$")
@@ -88,7 +88,7 @@ def pin_recorded_media(
         return
     catalog = design.catalog
     fibres_of = _fibres_of(catalog)
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     try:
         media = plant.media
         pins, unmatched, unknown_ids = {}, 0, set()

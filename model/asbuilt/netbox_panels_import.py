@@ -1,6 +1,6 @@
 """Links through patch panels, back from NetBox's cable list: cord - trunk(s) - cord joined.
 
-A structured site in NetBox (as :mod:`model.export.netbox_panels` exports it, or as a team
+A structured site in NetBox (as :mod:`model.outputs.netbox.panels` exports it, or as a team
 records it the same way) has no cable from a GPU port to a switch port: a patch cord runs from
 the interface to a panel's front port, a trunk from that panel's rear port to the next panel,
 and a cord from the last panel's front port to the far interface. NetBox's cable list export

@@ -35,10 +35,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from model.catalog import Catalog
+from model.catalog.components import Catalog
+from model.catalog.ports import port_table
 from model.generators.placement import Segment, Unit
 from model.generators.plans import GenerateError
-from model.ports import port_table
 
 PortLink = tuple[str, str, str, str]
 
@@ -486,7 +486,7 @@ def cable_pdus(design, oob_switches: list[str]) -> tuple[list, list[PortLink], l
 
     Returns (PDU devices, links, names of full racks): a rack without a free U gets no PDU.
     """
-    from model.entities import Device
+    from model.design.entities import Device
 
     free: list[tuple[str, str]] = [
         (s, p) for s in oob_switches for p in design.free_ports(s, "management") if p[0] == "p"

@@ -22,9 +22,9 @@ from typing import Literal
 
 import msgspec
 
-from model.catalog import Catalog
-from model.design import Design
-from model.entities import Device, Hall, Rack, Tray
+from model.catalog.components import Catalog
+from model.design.design import Design
+from model.design.entities import Device, Hall, Rack, Tray
 from model.generators.plans import MAX_SWITCHES_PER_NETWORK_RACK, GenerateError
 
 Placement = Literal["middle-of-row", "end-of-row"]
@@ -353,7 +353,7 @@ def standard_tray_size(area_m2: float) -> tuple[float, float, int]:
 def size_trays(design: Design) -> list[Tray]:
     """The design's trays sized for the cables routed in them (to update with ``update_trays``).
 
-    Routes and media come from the geometry engine (:class:`model.cabling.CablePlant`) and the
+    Routes and media come from the geometry engine (:class:`model.engine.routed_links.RoutedLinks`) and the
     peak cross-section of each tray from the analysis' tray fill, so a generated design passes
     its own TRAY_OVERFILLED check: each tray gets the smallest standard width x depth whose fill
     stays within ``TRAY_FILL_WARNING`` (40 %). Where even the largest standard tray is too small, the
@@ -364,9 +364,9 @@ def size_trays(design: Design) -> list[Tray]:
     """
     from model.analysis.tray_fill import TrayFill
     from model.analysis.warnings import TRAY_FILL_WARNING
-    from model.cabling import CablePlant
+    from model.engine.routed_links import RoutedLinks
 
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     trays = TrayFill()
     try:
         fill = trays.update(design, plant, None)

@@ -1,7 +1,7 @@
 """Fabric plans: the counts of a generated fabric, derived from formulas and checked before building.
 
 A plan holds only integers and ids. Every refusal (:class:`GenerateError`) is raised here, before
-anything is allocated; :func:`model.generate.preview` reports a plan's counts without building it.
+anything is allocated; :func:`model.generators.generate.preview` reports a plan's counts without building it.
 
 Conventions (rail-optimized and leaf-spine): a leaf of radix K with oversubscription R
 (downlink:uplink) has at most ``u = floor(K / (R + 1))`` uplinks and ``R u`` downlinks; the
@@ -22,8 +22,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from model.catalog import Catalog, DeviceType
-from model.ports import port_table
+from model.catalog.components import Catalog, DeviceType
+from model.catalog.ports import port_table
 
 MAX_GPUS = 1_048_576  # "about a million": larger requests are refused before anything is built
 MAX_SWITCHES_PER_NETWORK_RACK = 16

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from model.catalog import Catalog
+from model.catalog.components import Catalog
 from model.generators.plans import (
     MULTI_PLANE_SWITCH,
     NVL72_COMPUTE_TRAYS,

@@ -1,7 +1,7 @@
 """Topology builders: from a plan, the devices (grouped into placement segments) and the links.
 
 Links are (device, port, device, port) tuples in tier order (node-leaf, leaf-spine, spine-core);
-the caller turns them into :class:`model.entities.Link` records. Network-only segments (spines,
+the caller turns them into :class:`model.design.entities.Link` records. Network-only segments (spines,
 cores) are put in the middle of the segment list so that placement puts them centrally.
 """
 
@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from model.catalog import Catalog, DeviceType, GpuSpec, PortGroup
+from model.catalog.components import Catalog, DeviceType, GpuSpec, PortGroup
+from model.catalog.ports import port_table
 from model.generators.placement import Segment, Unit
 from model.generators.plans import (
     GENERIC_NIC_FORM,
@@ -21,7 +22,6 @@ from model.generators.plans import (
     switch_ports,
 )
 from model.generators.rail_plans import Nvl72Plan, RailPlan
-from model.ports import port_table
 
 PortLink = tuple[str, str, str, str]
 

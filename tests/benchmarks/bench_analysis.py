@@ -2,7 +2,7 @@
 after moving one rack (route + media + analysis together).
 
 Uses ``tests.benchmarks.workloads.build`` (the generators' reference halls) and the geometry
-engine's ``CablePlant``; until both are on the branch it reports what it waits for.
+engine's ``RoutedLinks``; until both are on the branch it reports what it waits for.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from tests.benchmarks.run_benchmarks import Report, peak_rss_mb
 
 def run(report: Report) -> None:
     try:
-        from model.cabling import CablePlant
+        from model.engine.routed_links import RoutedLinks
         from tests.benchmarks.workloads import build
     except ImportError as exc:
         report.add("-", "analysis: waiting for workloads/cabling", 0.0, note=str(exc))
@@ -25,7 +25,7 @@ def run(report: Report) -> None:
         if size not in report.sizes:
             continue
         design = build(size)
-        plant = CablePlant(design)
+        plant = RoutedLinks(design)
         plant.refresh()
         t0, c0 = time.perf_counter(), time.process_time()
         result = analyze(design, plant)

@@ -32,7 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from model.fileio import save_design
+from model.files.design_file import save_design
 from tests.benchmarks.run_benchmarks import Report
 from tests.benchmarks.workloads import build
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import msgspec
 
-from model.fileio import save_design
+from model.files.design_file import save_design
 from tests.benchmarks.floors import bare_decode_s
 from tests.benchmarks.run_benchmarks import peak_rss_mb
 from tests.benchmarks.workloads import build
@@ -21,7 +21,7 @@ from tests.benchmarks.workloads import build
 ROOT = Path(__file__).resolve().parents[2]
 _LOAD = """
 import sys, time
-from model.fileio import load_design
+from model.files.design_file import load_design
 t0 = time.perf_counter()
 load_design(sys.argv[1])
 print(time.perf_counter() - t0)

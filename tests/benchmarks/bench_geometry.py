@@ -5,8 +5,8 @@ from __future__ import annotations
 import gc
 import time
 
-from model.cabling import CablePlant
-from model.plant import build_plant
+from model.engine.routed_links import RoutedLinks
+from model.plant.physical_plant import build_plant
 from tests.benchmarks.run_benchmarks import Report, peak_rss_mb
 from tests.benchmarks.synthetic import WORKLOADS, synthetic_hall
 
@@ -27,12 +27,12 @@ def run(report: Report) -> None:
         )
         gc.collect()  # garbage of the build stage is not this stage's cost
         t0, c0 = time.perf_counter(), time.process_time()
-        plant = CablePlant(design)
+        plant = RoutedLinks(design)
         full, cpu = time.perf_counter() - t0, time.process_time() - c0
         graph = plant._graph
         report.add(
             size,
-            "geometry: full route + media per cage (CablePlant)",
+            "geometry: full route + media per cage (RoutedLinks)",
             full,
             peak_rss_mb(),
             target="<= 1 s" if size == "XL" else "",

@@ -28,7 +28,7 @@ from tests.benchmarks.run_benchmarks import Report, peak_rss_mb
 
 
 def run(report: Report) -> None:
-    from gui.commands import MoveRacksCommand
+    from gui.edit.commands import MoveRacksCommand
 
     application = app()
     for size in ("S", "L", "XL"):

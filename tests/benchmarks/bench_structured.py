@@ -2,7 +2,7 @@
 
 ``generate --cabling zones`` gives every inter-rack link of the reference workload a channel
 of patch cord - rack panel - trunk - zone panel - trunk - network-rack panel - patch cord
-(``model.structured_layout``): at XL 393k channels, ~100k MPO trunks and 786k patch cords,
+(``model.structured.layout``): at XL 393k channels, ~100k MPO trunks and 786k patch cords,
 which the analysis, the BOM, the schedule (each link as its segments), the NetBox export
 (panels, front and rear ports, trunk legs) and the picture (the trunks) all lay out. The
 targets are the issue's, the same as for direct cabling; they are printed beside the figures
@@ -19,8 +19,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from model.fileio import save_design
-from model.generate import apply_cabling
+from model.files.design_file import save_design
+from model.generators.generate import apply_cabling
 from tests.benchmarks import bench_commands as commands
 from tests.benchmarks.run_benchmarks import Report
 from tests.benchmarks.workloads import build

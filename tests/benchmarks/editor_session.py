@@ -22,7 +22,7 @@ from PySide6.QtCore import QAbstractEventDispatcher, QEventLoop, QSettings, QTim
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 import gui  # noqa: E402,F401 - applies the PySide6 workaround before any Qt call
-from model.fileio import save_design  # noqa: E402
+from model.files.design_file import save_design  # noqa: E402
 from tests.benchmarks.workloads import build  # noqa: E402
 
 

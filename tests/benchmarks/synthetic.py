@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import math
 
-from model.design import Design
-from model.entities import Device, Hall, Link, PortRef, Rack, Settings, Tray
+from model.design.design import Design
+from model.design.entities import Device, Hall, Link, PortRef, Rack, Settings, Tray
 
 WORKLOADS = {"S": 128, "L": 2048, "XL": 16384}
 POD_SERVERS = 64

@@ -8,8 +8,8 @@
 
 from __future__ import annotations
 
-from model.design import Design
-from model.generate import rail_optimized
+from model.design.design import Design
+from model.generators.generate import rail_optimized
 
 PARAMS = {
     "S": dict(nodes=128, node_type="dgx-h100", switch="qm9700", su_nodes=32),

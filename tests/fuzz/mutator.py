@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from model.fileio import design_to_bytes
+from model.files.design_file import design_to_bytes
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 
@@ -39,9 +39,9 @@ def _structured_pod():
     """The small pod cabled through panels (cross-connect), one link routed via two placed
     panels by hand and one carrying a polarity record: the structured layout, its channels,
     trunks and cords in every stage, which the direct seeds never reach."""
-    from model.generate import apply_cabling
-    from model.structured_edit import panels_in_rack, route_via
-    from model.structured_polarity import set_polarity
+    from model.design.structured_edit import panels_in_rack, route_via
+    from model.generators.generate import apply_cabling
+    from model.structured.link_polarity import set_polarity
     from tests.builders import small_pod
 
     design = apply_cabling(small_pod(), "cross-connect")

@@ -60,7 +60,7 @@ class Summary:
 
 def _stages(data: bytes, workdir: Path, render_width_px: int, tell=None) -> tuple[str, str, str]:
     """(kind, stage, detail) for one file, run in the worker; ``tell(stage)`` as each starts."""
-    from model.fileio import DesignFileError, read_design_bytes
+    from model.files.design_file import DesignFileError, read_design_bytes
 
     stage = "validate"
     tell = tell or (lambda stage: None)
@@ -72,15 +72,15 @@ def _stages(data: bytes, workdir: Path, render_width_px: int, tell=None) -> tupl
                 return "bad-refusal", stage, f"no JSON path: {exc}"
             return "refused", stage, str(exc)[:200]
         from model.analysis import analyze
-        from model.bom import bom_lines, export_findings, summary_rows
-        from model.cabling import CablePlant
-        from model.export.bom_export import write_bom_csv, write_bom_xlsx, write_schedule_csv
-        from model.export.netbox import netbox_tables, write_netbox_dir
-        from model.schedule import schedule_rows
+        from model.engine.routed_links import RoutedLinks
+        from model.outputs.bom import bom_lines, export_findings, summary_rows
+        from model.outputs.bom_files import write_bom_csv, write_bom_xlsx, write_schedule_csv
+        from model.outputs.netbox.export import netbox_tables, write_netbox_dir
+        from model.outputs.schedule import schedule_rows
 
         stage = "analyze"
         tell(stage)
-        plant = CablePlant(design)
+        plant = RoutedLinks(design)
         plant.refresh()
         report = analyze(design, plant)
         report.to_json()
@@ -109,7 +109,7 @@ def _stages(data: bytes, workdir: Path, render_width_px: int, tell=None) -> tupl
         if render_width_px:
             from PySide6.QtWidgets import QApplication
 
-            from gui.render import render_design
+            from gui.pictures.render import render_design
 
             _app = QApplication.instance() or QApplication([])  # noqa: F841
             render_design(design, workdir / "plan.png", render_width_px, plant=plant)

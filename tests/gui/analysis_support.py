@@ -10,9 +10,9 @@ import shiboken6
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
-from gui.document import Document
+from gui.document.document import Document
 from gui.main_window import MainWindow
-from model.design import Design
+from model.design.design import Design
 
 
 def open_window(qtbot, tmp_path: Path, design: Design) -> MainWindow:

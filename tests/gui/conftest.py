@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from gui.app import shut_down_qt
 from gui.main_window import MainWindow
-from model.fileio import design_to_bytes, save_design
+from model.files.design_file import design_to_bytes, save_design
 from tests.builders import device, small_pod
 
 

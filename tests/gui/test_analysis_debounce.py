@@ -1,5 +1,5 @@
 """When the analysis runner starts a job: at once for an edit made while the panel is fresh,
-after the debounce delay for the edits of a burst (``gui.analysis_runner.DEBOUNCE_MS``)."""
+after the debounce delay for the edits of a burst (``gui.document.analysis_runner.DEBOUNCE_MS``)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import time
 
 from PySide6.QtWidgets import QApplication
 
-from gui.analysis_runner import AnalysisRunner
-from model.cabling import CablePlant
+from gui.document.analysis_runner import AnalysisRunner
+from model.engine.routed_links import RoutedLinks
 from tests.builders import small_pod
 
 
@@ -27,7 +27,7 @@ def _nudge(design, rack_id: str, dx: float) -> None:
 def test_an_edit_while_fresh_is_analysed_at_once_and_a_burst_waits_for_the_delay(qtbot):
     design = small_pod()
     # A delay no test waits out: whatever is analysed here was started without it.
-    runner = AnalysisRunner(design, CablePlant(design), delay_ms=60_000)
+    runner = AnalysisRunner(design, RoutedLinks(design), delay_ms=60_000)
     try:
         qtbot.waitUntil(lambda: runner.fresh, timeout=20_000)
         rack = next(iter(design.racks))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from gui.commands import DeleteCommand, MoveRacksCommand
+from gui.edit.commands import DeleteCommand, MoveRacksCommand
 from gui.panels.links_model import COL_MEDIUM
 from tests.benchmarks.workloads import build
 from tests.builders import copper_pod

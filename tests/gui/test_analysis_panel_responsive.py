@@ -7,7 +7,7 @@ How long the event loop is held meanwhile is a benchmark figure, not a test (tim
 
 from __future__ import annotations
 
-from gui.commands import MoveRacksCommand
+from gui.edit.commands import MoveRacksCommand
 from model.analysis import analyze
 from tests.benchmarks.workloads import build
 from tests.gui.analysis_support import close_quietly, docks, open_window, wait_fresh

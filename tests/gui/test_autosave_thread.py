@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import gui.autosaver as autosaver_module
+import gui.document.autosaver as autosaver_module
 from tests.gui.conftest import click, close_quietly, make_window, snapshot
 
 GUI_THREAD = threading.main_thread().ident

@@ -6,8 +6,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
-from gui.bulk_connect_dialog import BulkConnectDialog
 from gui.canvas import connect_interaction
+from gui.dialogs.bulk_connect import BulkConnectDialog
 from tests.gui.conftest import click, close_quietly, double_click, make_window, snapshot
 from tests.gui.test_canvas_editing import drop_type
 

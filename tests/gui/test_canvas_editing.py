@@ -339,8 +339,8 @@ def test_status_bar_shows_cursor_position_in_metres(window):
 
 
 def test_open_recent_menu_reopens_a_file(window, tmp_path, pod_file):
-    from gui.document import empty_design
-    from model.fileio import save_design
+    from gui.document.document import empty_design
+    from model.files.design_file import save_design
 
     other = tmp_path / "b.hall.json"
     save_design(empty_design(8, 8, name="B"), other)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 import pytest
 
-from gui.commands import MoveRacksCommand
+from gui.edit.commands import MoveRacksCommand
 from tests.benchmarks.workloads import build
 from tests.gui.analysis_support import close_quietly, docks, open_window, wait_fresh
 

@@ -8,9 +8,9 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-import gui.document_files as document_files_module
-from gui.document import empty_design
-from model.fileio import design_to_bytes
+import gui.document.files as document_files_module
+from gui.document.document import empty_design
+from model.files.design_file import design_to_bytes
 from tests.gui.conftest import click, close_quietly, drag, make_window, snapshot
 
 
@@ -201,7 +201,7 @@ def test_recovered_unsaved_design_reopens_without_a_path(qtbot, tmp_path, monkey
 
 
 def test_new_design_from_a_template_is_generated_with_progress(window, monkeypatch):
-    from gui.dialogs import NewHallDialog
+    from gui.dialogs.design_dialogs import NewHallDialog
 
     class ChooseRailOptimized(NewHallDialog):
         def exec(self):  # the person picks a template and a size, then OK

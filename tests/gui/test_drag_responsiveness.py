@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QApplication
 
-from model.rack_clashes import clashing_racks
+from model.design.rack_clashes import clashing_racks
 from tests.gui.conftest import mouse
 
 

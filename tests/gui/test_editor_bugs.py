@@ -12,7 +12,7 @@ from PySide6.QtGui import QKeySequence, QRegion
 from PySide6.QtWidgets import QApplication, QLabel, QMessageBox
 
 from gui.canvas.link_item import LinkItem
-from model.fileio import save_design
+from model.files.design_file import save_design
 from tests.builders import device, link, rack, small_pod
 from tests.gui.conftest import click, close_quietly, double_click, drag, make_window, view_point
 from tests.gui.test_canvas_editing import drop_type
@@ -228,8 +228,8 @@ def test_bug8_analysis_counts_a_switch_dropped_into_a_rack_before_it_is_cabled(q
 def test_bug9_new_and_quit_ask_before_dropping_a_generated_never_saved_design(
     window, qtbot, monkeypatch
 ):
-    import gui.document_files as main_window_module
-    from gui.dialogs import NewHallDialog
+    import gui.document.files as main_window_module
+    from gui.dialogs.design_dialogs import NewHallDialog
 
     class ChooseLeafSpine(NewHallDialog):
         def exec(self):  # the person picks a template and a size, then OK
@@ -259,7 +259,7 @@ def test_bug10_one_short_cable_lights_only_the_stretch_of_tray_it_uses(
     qtbot, tmp_path, monkeypatch
 ):
     from gui.canvas import connect_interaction
-    from model.entities import Tray
+    from model.design.entities import Tray
     from tests.builders import empty_hall
 
     design = empty_hall()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtGui import QColor, QFontMetrics
 
 from gui import style
-from model.generate import rail_optimized
+from model.generators.generate import rail_optimized
 from tests.gui.analysis_support import open_window
 from tests.gui.conftest import close_quietly, make_window
 

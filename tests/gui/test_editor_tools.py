@@ -158,7 +158,7 @@ def test_a_fitted_hall_is_refitted_when_the_window_grows(window, qtbot):
 
 
 def test_help_menu_lists_the_real_shortcuts_and_about_names_the_version(window, qtbot):
-    from model.version import version
+    from model.runtime.version import version
 
     help_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Help")
     texts = [a.text() for a in help_menu.actions()]
@@ -175,7 +175,7 @@ def test_help_menu_lists_the_real_shortcuts_and_about_names_the_version(window, 
 
 def test_cli_version_and_catalog(capsys):
     from cli import run_cli
-    from model.catalog import builtin_catalog
+    from model.catalog.components import builtin_catalog
 
     assert run_cli(["--version"]) == 0
     assert capsys.readouterr().out.startswith("hallwright 0.1.0")
@@ -274,7 +274,7 @@ def test_file_print_puts_the_whole_plan_on_the_page(window, qtbot, tmp_path, mon
 
 
 def test_align_top_from_the_design_menu_in_one_undo_step(window, qtbot):
-    from gui.commands import MoveRacksCommand
+    from gui.edit.commands import MoveRacksCommand
 
     design = window.document.design
     window.scene.push(  # put R2 out of line first (as a drag would)

@@ -77,7 +77,7 @@ def test_first_launch_fills_the_screen_and_a_later_run_keeps_its_own_size(qtbot,
 
 
 def test_duplicate_lands_the_copy_on_free_floor_not_on_the_next_rack(window, qtbot):
-    from model.rack_clashes import rack_clashes
+    from model.design.rack_clashes import rack_clashes
 
     click(window.view, 1.5, 3.0)  # R1, with N1 and R2 beside it in the row
     QApplication.processEvents()

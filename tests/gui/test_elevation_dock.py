@@ -7,9 +7,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QGraphicsSimpleTextItem, QTabBar
 
-from gui.commands import AddObjectsCommand
+from gui.edit.commands import AddObjectsCommand
 from gui.panels.elevation import RACK_PX
-from model.entities import Link, PortRef
+from model.design.entities import Link, PortRef
 from tests.gui.conftest import click, close_quietly, make_window
 
 

@@ -6,8 +6,8 @@ import re
 
 from cli import run_cli
 from cli.gui_command import EXAMPLE
-from model.fileio import load_design
-from model.rack_rows import rack_rows
+from model.design.rack_rows import rack_rows
+from model.files.design_file import load_design
 from tests.gui.test_render import OUTPUT
 
 

@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from model.export.bom_export import BOM_COLUMNS, SCHEDULE_COLUMNS
+from model.outputs.bom_files import BOM_COLUMNS, SCHEDULE_COLUMNS
 from tests.gui.conftest import close_quietly, make_window
 
 

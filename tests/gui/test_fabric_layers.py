@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from model.fabrics import device_fabric, link_fabric
-from model.generate import rail_optimized
+from model.design.fabrics import device_fabric, link_fabric
+from model.generators.generate import rail_optimized
 from tests.gui.analysis_support import close_quietly, docks, open_window, wait_fresh
 
 
@@ -96,7 +96,7 @@ def test_analysis_panel_shows_one_fabric_or_all(all_networks, qtbot):
     "fabric", ["compute", "storage", "inband", "oob"], ids=lambda f: f"only-{f}"
 )
 def test_each_fabric_can_be_shown_alone(all_networks, qtbot, fabric):
-    from model.fabrics import FABRIC_LABELS
+    from model.design.fabrics import FABRIC_LABELS
 
     window = all_networks
     design = window.document.design

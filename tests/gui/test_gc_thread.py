@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 import threading
 
-from gui.commands import MoveRacksCommand
+from gui.edit.commands import MoveRacksCommand
 from tests.gui.analysis_support import close_quietly, wait_fresh
 from tests.gui.conftest import make_window
 
@@ -51,7 +51,7 @@ def test_an_opened_designs_first_snapshot_is_taken_on_the_loading_thread(
 ):
     """The first snapshot copies everything (~0.25 s at 393k links): it is taken with the load,
     behind the progress dialog, not on the GUI thread when the first analysis starts."""
-    import model.snapshot as snapshot_module
+    import model.engine.snapshot as snapshot_module
 
     threads: list[str] = []
     freeze = snapshot_module.freeze_plant
@@ -80,8 +80,8 @@ def test_no_collection_on_the_gui_thread_while_a_worker_builds_a_design(qtbot, t
     thread's timer does not walk it (~50 ms at XL) while the build runs, and collects after."""
     from PySide6.QtCore import QCoreApplication
 
-    from gui.main_thread_gc import COLLECTOR_NAME, MainThreadCollector
-    from model.gc_policy import building_design
+    from gui.runtime.main_thread_gc import COLLECTOR_NAME, MainThreadCollector
+    from model.runtime.gc_policy import building_design
 
     window = make_window(qtbot, tmp_path)
     collector = QCoreApplication.instance().findChild(MainThreadCollector, COLLECTOR_NAME)
@@ -145,8 +145,8 @@ def test_no_collection_on_the_gui_thread_while_an_analysis_job_runs(qtbot, tmp_p
     objects): the GUI thread's timer does not walk them while the job runs (~170 ms a tick)."""
     from PySide6.QtCore import QCoreApplication
 
-    from gui.commands import MoveRacksCommand
-    from gui.main_thread_gc import COLLECTOR_NAME, MainThreadCollector
+    from gui.edit.commands import MoveRacksCommand
+    from gui.runtime.main_thread_gc import COLLECTOR_NAME, MainThreadCollector
     from model.analysis.analyzer import Analyzer
 
     window = make_window(qtbot, tmp_path)

@@ -20,7 +20,7 @@ ROUNDS = textwrap.dedent(
     import resource, sys
     import numpy as np
     if sys.argv[1] == "editor":
-        from gui.heap_reuse import reuse_freed_heap
+        from gui.runtime.heap_reuse import reuse_freed_heap
         assert reuse_freed_heap() and reuse_freed_heap()  # idempotent
     def faults():
         return resource.getrusage(resource.RUSAGE_SELF).ru_minflt

@@ -15,8 +15,8 @@ import threading
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QWidget
 
-from gui.analysis_runner import AnalysisRunner
-from model.cabling import CablePlant
+from gui.document.analysis_runner import AnalysisRunner
+from model.engine.routed_links import RoutedLinks
 from tests.builders import small_pod
 
 kept = []  # what a leaking test keeps alive past its end
@@ -57,12 +57,12 @@ def test_leaks_a_thread():
 
 def test_leaks_an_analysis_runner(qtbot):
     design = small_pod()
-    kept.append(AnalysisRunner(design, CablePlant(design), delay_ms=60_000))
+    kept.append(AnalysisRunner(design, RoutedLinks(design), delay_ms=60_000))
 
 
 def test_closes_its_analysis_runner(qtbot):
     design = small_pod()
-    runner = AnalysisRunner(design, CablePlant(design), delay_ms=60_000)
+    runner = AnalysisRunner(design, RoutedLinks(design), delay_ms=60_000)
     runner.close()
 """
 

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from gui.panels.links_model import COL_MEDIUM, COL_ORDERED, COL_ROUTED, COL_TIER, LinksTableModel
-from model.cabling import CablePlant
+from model.engine.routed_links import RoutedLinks
 from tests.benchmarks.workloads import build
 from tests.gui.analysis_support import close_quietly, docks, open_window, wait_fresh
 
@@ -24,7 +24,7 @@ def s_window(qtbot, tmp_path):
 
 
 def _routed(model) -> list[float]:
-    return [model.plant.routed_m[int(r)] for r in model.order]
+    return [model.plant.physical_plant.routed_m[int(r)] for r in model.order]
 
 
 def test_clicking_the_header_sorts_by_routed_length(s_window, qtbot):
@@ -99,7 +99,7 @@ def test_pinning_a_medium_and_overriding_a_length_are_undoable(s_window, qtbot):
     window = s_window
     design = window.document.design
     model = docks(window).links.model
-    from model.fileio import design_to_bytes
+    from model.files.design_file import design_to_bytes
 
     original = design_to_bytes(design)
     link_id = model.link_id(0)
@@ -145,7 +145,7 @@ def test_medium_editor_offers_matching_media(s_window, qtbot):
 @pytest.mark.slow
 def test_sorting_and_filtering_400k_rows_is_fast():
     design = build("XL")
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     model = LinksTableModel(design, plant, stack=None)
     assert model.rowCount() == len(design.links) > 390_000
     started = time.perf_counter()
@@ -172,7 +172,7 @@ def test_deleting_racks_shrinks_the_table_and_undo_restores_it(s_window, qtbot):
     racks = [r.id for r in design.racks.values() if r.name in ("A01", "A02")]
     gone = len(design.links_of_racks(racks))
     docks(window).links.view.selectRow(total - 1)  # a row the deletion moves
-    from gui.commands import DeleteCommand
+    from gui.edit.commands import DeleteCommand
 
     window.scene.push(DeleteCommand(design, racks))
     qtbot.waitUntil(lambda: model.rowCount() == total - gone, timeout=5000)
@@ -203,7 +203,7 @@ def test_double_clicking_a_row_centres_its_link_on_the_canvas(s_window, qtbot):
 
 
 def test_a_rack_move_repaints_the_moved_links_rows_only(s_window, qtbot):
-    from gui.commands import MoveRacksCommand
+    from gui.edit.commands import MoveRacksCommand
 
     model = docks(s_window).links.model
     design = s_window.document.design
@@ -215,7 +215,7 @@ def test_a_rack_move_repaints_the_moved_links_rows_only(s_window, qtbot):
     heard: list[set[str]] = []
     docks(s_window).runner.plant_refreshed.connect(heard.append)
     # Racks whose links are far apart in the table: the span between them is not repainted.
-    index = model.plant.index
+    index = model.plant.physical_plant.index
 
     def apart(link_ids) -> bool:
         rows = [index[i] for i in link_ids]

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import threading
 
-from gui.commands import DeleteCommand, MoveRacksCommand
+from gui.edit.commands import DeleteCommand, MoveRacksCommand
 from model.analysis import analyze
 from model.analysis.analyzer import Analyzer
 from model.analysis.tray_fill import TrayFill
-from model.cabling import CablePlant
-from model.fileio import design_to_bytes, read_design_bytes
+from model.engine.routed_links import RoutedLinks
+from model.files.design_file import design_to_bytes, read_design_bytes
 from tests.benchmarks.workloads import build
 from tests.gui.analysis_support import close_quietly, docks, open_window, wait_fresh
 
@@ -42,7 +42,7 @@ def test_an_edit_during_a_running_analysis_does_not_reach_its_result(qtbot, tmp_
     revision, frozen_bytes, report = seen[0]
     assert frozen_bytes == at_edit  # the worker read the design as it was when the job began
     at_job = read_design_bytes(at_edit)
-    assert report.to_json() == analyze(at_job, CablePlant(at_job)).to_json()
+    assert report.to_json() == analyze(at_job, RoutedLinks(at_job)).to_json()
     # The published result is the current design's, computed by the job that ran after it.
     assert d.runner.result.revision == design.revision != revision
     assert d.runner.result.report.to_json() == analyze(design, window.document.plant).to_json()
@@ -79,7 +79,7 @@ def test_finished_jobs_let_go_of_their_snapshots(qtbot, tmp_path, monkeypatch):
     import gc
     import weakref
 
-    from gui.analysis_runner import _Job
+    from gui.document.analysis_runner import _Job
 
     window = open_window(qtbot, tmp_path, build("S"))
     design = window.document.design

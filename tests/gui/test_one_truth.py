@@ -15,9 +15,9 @@ from gui.panels.fabric_wizard import FabricWizard
 from gui.panels.links_model import COL_TIER
 from model.analysis.topology import link_tiers
 from model.analysis.warnings import placement_findings
-from model.fileio import load_design
-from model.generate import preview
-from model.media import media_that_fit
+from model.engine.media import media_that_fit
+from model.files.design_file import load_design
+from model.generators.generate import preview
 from tests.benchmarks.workloads import build
 from tests.gui.analysis_support import close_quietly, open_window, wait_fresh
 from tests.gui.conftest import mouse

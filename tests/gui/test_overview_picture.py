@@ -4,7 +4,7 @@ and drags do not make it repaint the whole hall on each change, yet it ends up s
 from __future__ import annotations
 
 from gui.canvas.overview import REFRESH_MS, STRIPS
-from gui.commands import MoveRacksCommand
+from gui.edit.commands import MoveRacksCommand
 
 
 def _render_counter(scene):

@@ -18,8 +18,8 @@ from PySide6.QtGui import QColor, QImage, QPainter, QUndoStack
 from gui.canvas.picture_racks import scene_rects
 from gui.canvas.rack_item import RackItem
 from gui.canvas.scene import HallScene
-from gui.document import make_plant
-from gui.plant_feed import close_feed
+from gui.document.document import make_plant
+from gui.document.plant_feed import close_feed
 from tests import builders
 
 

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QApplication, QLabel
 
 from gui import style
 from gui.panels.elevation import RackElevationPanel
-from model.plant import link_plugs, rack_power
+from model.plant.physical_plant import link_plugs, rack_power
 
 
 def settle():

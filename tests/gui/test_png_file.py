@@ -1,4 +1,4 @@
-"""gui/png_file.py writes PNG files that decode to the picture's pixels, as Qt's writer did.
+"""gui/pictures/png_file.py writes PNG files that decode to the picture's pixels, as Qt's writer did.
 
 The render's PNG is encoded by numpy and zlib (rows filtered "Up") instead of Qt's libpng
 writer: these tests decode its files with Qt and, independently, with zlib and the PNG filter
@@ -14,7 +14,7 @@ import numpy as np
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPen
 
-from gui.png_file import png_bytes
+from gui.pictures.png_file import png_bytes
 
 
 def _picture(width: int, height: int) -> QImage:

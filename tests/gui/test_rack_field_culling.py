@@ -18,7 +18,7 @@ from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QApplication
 
 from gui.canvas.rack_field import _box
-from gui.commands import MoveRacksCommand
+from gui.edit.commands import MoveRacksCommand
 from tests.gui.conftest import close_quietly, make_window
 
 EXAMPLE = Path(__file__).parents[2] / "resources" / "examples" / "superpod-4su.hall.json"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor
 
-from gui.commands import MoveRacksCommand
+from gui.edit.commands import MoveRacksCommand
 from tests.gui.conftest import close_quietly
 from tests.gui.test_rack_field_culling import _settle, _viewport_picture, _window
 

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from cli import run_cli
 from cli.gui_command import EXAMPLE
-from model.fileio import design_to_bytes
+from model.files.design_file import design_to_bytes
 from tests.builders import small_pod
 from tests.gui.conftest import click, close_quietly, make_window, snapshot
 

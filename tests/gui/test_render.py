@@ -30,8 +30,8 @@ def test_render_command_writes_png_svg_and_pdf(qapp, capsys):
 
 
 def test_title_block_adds_a_strip_under_the_plan(qapp, tmp_path):
-    from gui.render import FOOTER_PX, render_design
-    from model.fileio import load_design
+    from gui.pictures.render import FOOTER_PX, render_design
+    from model.files.design_file import load_design
 
     design = load_design(EXAMPLE)
     render_design(design, tmp_path / "with.png", 900, show_links=False)
@@ -77,9 +77,9 @@ def test_screenshot_of_the_editor_on_the_example(qtbot, tmp_path):
 
 def test_the_footer_legend_names_the_trunks_when_the_plan_shows_them(qapp, tmp_path):
     from gui import style
-    from gui.render import FOOTER_PX, render_design
-    from model.fileio import load_design
-    from model.structured_layout import set_cabling
+    from gui.pictures.render import FOOTER_PX, render_design
+    from model.files.design_file import load_design
+    from model.structured.layout import set_cabling
 
     def footer_has_trunk_colour(path: Path) -> bool:
         image = QImage(str(path))
@@ -105,7 +105,7 @@ def test_row_labels_of_a_large_hall_fit_inside_the_picture(qapp, tmp_path):
     import msgspec
 
     from gui import style
-    from gui.render import render_design
+    from gui.pictures.render import render_design
     from tests.builders import small_pod
 
     design = small_pod()

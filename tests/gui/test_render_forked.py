@@ -7,10 +7,10 @@ from pathlib import Path
 
 from PySide6.QtGui import QImage
 
-from gui.render import render_design
+from gui.pictures.render import render_design
 from model.analysis.tray_fill import plan_tray_figures
-from model.cabling import CablePlant
-from model.fileio import load_design
+from model.engine.routed_links import RoutedLinks
+from model.files.design_file import load_design
 from tests.forked_runs import main_py_forks, needs_two_cores
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,7 +22,7 @@ def test_the_counts_of_a_picture_are_the_canvas_s_own(qapp):
     from gui.canvas.bundle_item import TrayLoad
 
     design = load_design(EXAMPLE)
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     load = TrayLoad(design, plant)
     load.run_to_end()
     figures = plan_tray_figures(design, plant)

@@ -1,4 +1,4 @@
-"""The retirer takes apart, on idle turns, what only it refers to (gui/retirer.py)."""
+"""The retirer takes apart, on idle turns, what only it refers to (gui/runtime/retirer.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from gui.retirer import Retirer
+from gui.runtime.retirer import Retirer
 
 
 class Thing:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QDialogButtonBox
 
-from gui.commands import MoveRacksCommand
+from gui.edit.commands import MoveRacksCommand
 from gui.panels.settings_dialog import DesignSettingsDialog
 from tests.benchmarks.workloads import build
 from tests.builders import copper_pod
@@ -55,7 +55,7 @@ def test_unchanged_dialog_makes_no_command(qtbot):
 
 
 def test_bom_spares_per_category_are_a_design_setting(qtbot, tmp_path):
-    from model.bom import bom_lines
+    from model.outputs.bom import bom_lines
 
     window = open_window(qtbot, tmp_path, copper_pod())
     d = docks(window)

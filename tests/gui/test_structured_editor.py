@@ -8,13 +8,13 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication, QLabel
 
-from gui.commands import MoveRacksCommand
-from model.channels import loss_budget
-from model.entities import Tray
-from model.fileio import save_design
-from model.parts import part_number_for
-from model.structured_catalog import structured_catalog
-from model.structured_layout import set_cabling, structured_layout
+from gui.edit.commands import MoveRacksCommand
+from model.catalog.parts import part_number_for
+from model.catalog.structured import structured_catalog
+from model.design.entities import Tray
+from model.files.design_file import save_design
+from model.structured.channels import loss_budget
+from model.structured.layout import set_cabling, structured_layout
 from tests.builders import device, empty_hall, link, rack
 from tests.gui.analysis_support import close_quietly, wait_fresh
 from tests.gui.conftest import make_window

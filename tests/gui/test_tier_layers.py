@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from model.generate import rail_optimized
-from model.tier_layers import tier_membership
+from model.analysis.tier_layers import tier_membership
+from model.generators.generate import rail_optimized
 from tests.gui.analysis_support import close_quietly, open_window
 
 
@@ -69,7 +69,7 @@ def test_tier_and_fabric_layers_combine_and_follow_a_new_document(two_tier, qtbo
     scene = window.scene
     assert not scene.layer_visible("tier", "leaf") and not scene.fabric_visible("compute")
     design = rail_optimized(nodes=64, node_type="dgx-h100", switch="qm9700", su_nodes=32)
-    from gui.document import Document
+    from gui.document.document import Document
 
     window.set_document(Document(design))
     assert window.scene is not scene

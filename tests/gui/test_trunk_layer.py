@@ -11,8 +11,8 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QColor, QHelpEvent, QImage, QPainter, QTransform
 from PySide6.QtWidgets import QApplication, QStyleOptionGraphicsItem, QToolTip
 
-from gui.commands import MoveRacksCommand
-from model.fileio import save_design
+from gui.edit.commands import MoveRacksCommand
+from model.files.design_file import save_design
 from tests.gui.analysis_support import close_quietly
 from tests.gui.conftest import make_window
 from tests.gui.test_editor_tools import right_click_and_choose
@@ -217,7 +217,7 @@ def test_zoomed_out_the_field_draws_each_stretch_once_and_near_each_route(qapp):
 
 def test_a_picture_lays_out_the_trunks_only_and_draws_them(qtbot, tmp_path, monkeypatch):
     import gui.canvas.trunk_layer as trunk_layer
-    from gui.render import render_design
+    from gui.pictures.render import render_design
 
     asked = []
     real = trunk_layer.structured_layout

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from PySide6.QtGui import QUndoStack
 
 from gui.canvas.scene import HallScene
-from gui.commands import (
+from gui.document.document import make_plant
+from gui.edit.commands import (
     AddObjectsCommand,
     DeleteCommand,
     MoveDevicesCommand,
@@ -19,10 +20,9 @@ from gui.commands import (
     UpdateCommand,
     push,
 )
-from gui.document import make_plant
-from model import placement
-from model.entities import Tray
-from model.fileio import design_to_bytes
+from model.design import placement
+from model.design.entities import Tray
+from model.files.design_file import design_to_bytes
 from tests.builders import small_pod
 
 EDITS = (

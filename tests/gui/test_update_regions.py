@@ -7,7 +7,7 @@ from PySide6.QtCore import QRectF
 
 from gui.canvas.bundle_item import BundleItem
 from gui.canvas.row_labels_item import RowLabelsItem
-from model.entities import Tray
+from model.design.entities import Tray
 
 TRAYS = {
     "west": Tray(id="west", points=[(0.0, 0.0), (0.0, 20.0)]),

@@ -90,7 +90,7 @@ def test_with_bundles_a_rack_move_repaints_the_changed_trays_not_the_view(qtbot,
 
 def test_the_overview_shows_an_edit_without_the_scenes_changed_signal(window, qtbot):
     from gui.canvas.overview import REFRESH_MS
-    from gui.commands import MoveRacksCommand
+    from gui.edit.commands import MoveRacksCommand
 
     overview = window.overview
     window.overview_dock.show()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRectF
 
-from model.findings import Finding
+from model.common.findings import Finding
 from tests.builders import copper_pod
 from tests.gui.analysis_support import close_quietly, docks, open_window, wait_fresh
 

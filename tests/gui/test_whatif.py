@@ -11,9 +11,9 @@ from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu
 
 from model.analysis.whatif import links_on_tray, what_if
-from model.fileio import design_to_bytes, read_design_bytes, save_design
-from model.generate import rail_optimized
-from model.sweep import pareto_front
+from model.files.design_file import design_to_bytes, read_design_bytes, save_design
+from model.generators.generate import rail_optimized
+from model.studies.sweep import pareto_front
 from tests.gui.conftest import close_quietly, make_window, view_point
 
 

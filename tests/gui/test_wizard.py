@@ -9,8 +9,8 @@ from PySide6.QtWidgets import QDialogButtonBox
 
 from gui.panels.fabric_wizard import FabricWizard
 from model.analysis import analyze
-from model.cabling import CablePlant
-from model.fabrics import device_fabric
+from model.design.fabrics import device_fabric
+from model.engine.routed_links import RoutedLinks
 from tests.gui.analysis_support import close_quietly, docks, open_window
 
 
@@ -56,7 +56,7 @@ def test_preview_matches_the_generated_designs_analysis(qtbot):
             wizard.fields[template][name].setValue(value)
         counts = wizard.counts
         design = wizard.build()
-        report = analyze(design, CablePlant(design))
+        report = analyze(design, RoutedLinks(design))
         # The preview is of the compute fabric; the other networks (built by default) are
         # reported per fabric beside it.
         assert wizard.fabrics() == "compute,storage,inband,oob"

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QDialogButtonBox
 
 from cli.generate_command import _OPTIONS
 from gui.panels.fabric_wizard import FabricWizard
-from model.generate import TEMPLATES
+from model.generators.generate import TEMPLATES
 from tests.gui.analysis_support import close_quietly, docks, open_window
 
 

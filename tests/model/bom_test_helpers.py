@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import math
 
-from model.cabling import CablePlant
-from model.design import Design
+from model.design.design import Design
+from model.engine.routed_links import RoutedLinks
 
 
-def plant_of(design: Design) -> CablePlant:
+def plant_of(design: Design) -> RoutedLinks:
     """The geometry engine's cable plant of ``design``."""
-    return CablePlant(design)
+    return RoutedLinks(design)
 
 
 def assert_close(a: float, b: float) -> None:

@@ -6,7 +6,7 @@ from collections import Counter
 
 from shapely.geometry import LineString
 
-from model.design import Design
+from model.design.design import Design
 
 TILE = 0.6
 

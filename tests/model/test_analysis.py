@@ -12,7 +12,7 @@ import pytest
 from model.analysis import analyze
 from model.analysis.bisection import bisection
 from model.analysis.topology import infer_topology
-from model.fileio import save_design
+from model.files.design_file import save_design
 from tests.analysis_fabrics import FakePlant, clos
 from tests.builders import device, empty_hall, link, rack
 

@@ -14,12 +14,12 @@ from tests.builders import small_pod
 
 
 def _generate():
-    return pytest.importorskip("model.generate")
+    return pytest.importorskip("model.generators.generate")
 
 
 def _plant(design):
-    cabling = pytest.importorskip("model.cabling")
-    plant = cabling.CablePlant(design)
+    cabling = pytest.importorskip("model.engine.routed_links")
+    plant = cabling.RoutedLinks(design)
     plant.refresh()
     return plant
 
@@ -135,7 +135,7 @@ def test_real_plant_incremental_equals_full_after_moves():
 
 def test_tray_fill_is_the_peak_along_the_tray_not_the_sum():
     """8 cables run r1 -> n1 and 8 run n1 -> r2 along one tray: at no point are there 16."""
-    from model.entities import Tray
+    from model.design.entities import Tray
     from tests.builders import device, empty_hall, link, rack
 
     design = empty_hall()

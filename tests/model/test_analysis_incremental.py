@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from model.analysis import Analyzer, analyze
-from model.entities import Rack, Tray
+from model.design.entities import Rack, Tray
 from tests.analysis_fabrics import FakePlant, clos
 
 EDITS = st.lists(

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from model.analysis import analyze
-from model.entities import Hall, Obstacle, Tray
-from model.findings import Finding
+from model.common.findings import Finding
+from model.design.entities import Hall, Obstacle, Tray
 from tests.analysis_fabrics import FakePlant, clos
 from tests.builders import device, empty_hall, link, rack, small_pod
 

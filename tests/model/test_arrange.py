@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from model.arrange import align_racks, distribute_racks
+from model.design.arrange import align_racks, distribute_racks
 from tests.builders import empty_hall, rack
 
 

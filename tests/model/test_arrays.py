@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 
 def test_unique_sorted_matches_numpy_unique():
-    from model.arrays import unique_sorted
+    from model.common.arrays import unique_sorted
 
     rng = np.random.default_rng(3)
     for values in (
@@ -30,7 +30,7 @@ INTEGER_DTYPES = st.sampled_from([np.int8, np.int16, np.int32, np.int64, np.uint
 def test_unique_inverse_is_numpys_unique_with_inverse(dtype, small, spread, offset):
     """Dense and sparse ranges, negatives, every integer width: the values and the inverse
     of ``np.unique(..., return_inverse=True)``, dtype and all."""
-    from model.arrays import unique_inverse
+    from model.common.arrays import unique_inverse
 
     info = np.iinfo(dtype)
     values = np.array(small, dtype=np.int64) * (10**spread) + (offset if spread else 0)
@@ -44,7 +44,7 @@ def test_unique_inverse_is_numpys_unique_with_inverse(dtype, small, spread, offs
 
 
 def test_cage_ranks_are_numpys_unique_of_cage_keys():
-    from model.cages import CAGE_STRIDE, cage_ranks
+    from model.engine.cages import CAGE_STRIDE, cage_ranks
 
     rng = np.random.default_rng(5)
     for devices, cages in ((300, 40), (5, 1000), (2, 3)):
@@ -60,7 +60,7 @@ def test_cage_ranks_are_numpys_unique_of_cage_keys():
     st.integers(0, 4),
 )
 def test_unique_sorted_of_dense_and_sparse_integers_is_numpys(dtype, small, spread):
-    from model.arrays import unique_sorted
+    from model.common.arrays import unique_sorted
 
     info = np.iinfo(dtype)
     values = np.clip(np.array(small, dtype=np.int64) * (10**spread), info.min, info.max)

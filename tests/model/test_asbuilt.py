@@ -10,10 +10,10 @@ from cli import run_cli
 from model.asbuilt.cabling_check import check_cabling, read_report, summary
 from model.asbuilt.lengths import apply_lengths, read_lengths
 from model.asbuilt.report_csv import ReportError
-from model.export.p2p import END_COLUMNS, P2P_COLUMNS, PORT_STYLES, ib_port_name, p2p_rows
-from model.fileio import load_design, save_design
-from model.generate import apply_cabling, generate
-from model.schedule import schedule_rows, schedule_table
+from model.files.design_file import load_design, save_design
+from model.generators.generate import apply_cabling, generate
+from model.outputs.p2p import END_COLUMNS, P2P_COLUMNS, PORT_STYLES, ib_port_name, p2p_rows
+from model.outputs.schedule import schedule_rows, schedule_table
 from tests.model.bom_test_helpers import plant_of
 
 

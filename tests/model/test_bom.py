@@ -5,10 +5,10 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from model.bom import bom_lines, bom_totals, tray_metres, unorderable_links
-from model.entities import Settings, Tray
-from model.plant import build_plant
-from model.schedule import schedule_rows
+from model.design.entities import Settings, Tray
+from model.outputs.bom import bom_lines, bom_totals, tray_metres, unorderable_links
+from model.outputs.schedule import schedule_rows
+from model.plant.physical_plant import build_plant
 from tests.builders import device, link, rack, small_pod
 from tests.model.bom_test_helpers import assert_close, plant_of
 

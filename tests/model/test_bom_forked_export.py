@@ -1,4 +1,4 @@
-"""``main.py bom -o OUT.xlsx`` runs the BOM half in a forked child (model/forked_call) and
+"""``main.py bom -o OUT.xlsx`` runs the BOM half in a forked child (model/runtime/forked_call) and
 writes the workbook an in-process export writes, sheet for sheet."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
-from model.cabling import CablePlant
-from model.export.bom_export import export_bom
-from model.fileio import load_design
+from model.engine.routed_links import RoutedLinks
+from model.files.design_file import load_design
+from model.outputs.bom_files import export_bom
 from tests.forked_runs import main_py_forks, needs_two_cores, run_recording_forks
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,7 +31,7 @@ def test_main_py_s_forked_workbook_is_the_in_process_one(tmp_path):
     )
 
     design = load_design(EXAMPLE)
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     here_out = tmp_path / "here.xlsx"
     lines = export_bom(here_out, design, plant, fork=False)
     assert lines and _members(forked_out) == _members(here_out)
@@ -43,9 +43,9 @@ def test_a_plain_sheet_half_encoded_in_a_child_is_the_sheet_encoded_here():
     a forked child: the same XML and shared strings, and a valid archive."""
     code = (
         "import hashlib, io, zipfile\n"
-        "from model.export import xlsx_writer\n"
-        "from model.export.csv_writer import CodedColumns\n"
-        "from model.export.xlsx_writer import Sheet, workbook_bytes\n"
+        "from model.outputs.writers import xlsx_writer\n"
+        "from model.outputs.writers.csv_writer import CodedColumns\n"
+        "from model.outputs.writers.xlsx_writer import Sheet, workbook_bytes\n"
         "import numpy as np\n"
         "xlsx_writer._CHUNK_ROWS = 7\n"
         "n = 100\n"

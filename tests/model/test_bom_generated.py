@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 
 from model.analysis import analyze
-from model.bom import bom_lines, bom_totals, unorderable_links
-from model.cabling import CablePlant
-from model.generate import generate
-from model.media import POLICIES
-from model.plant import build_plant
-from model.schedule import schedule_rows
+from model.engine.media import POLICIES
+from model.engine.routed_links import RoutedLinks
+from model.generators.generate import generate
+from model.outputs.bom import bom_lines, bom_totals, unorderable_links
+from model.outputs.schedule import schedule_rows
+from model.plant.physical_plant import build_plant
 from tests.model.bom_test_helpers import plant_of
 
 FABRICS = {
@@ -84,7 +84,7 @@ def test_bom_quantities_equal_the_plant_and_the_cost_equals_the_analysis(fabric)
 @pytest.mark.parametrize("policy", POLICIES)
 def test_every_used_cage_has_one_valid_plug_under_every_policy(fabric, policy):
     design, _ = fabric
-    plant = CablePlant(design, policy)
+    plant = RoutedLinks(design, policy)
     phys = build_plant(plant)
     assert phys.cages_invalid == 0, [f.message for f in phys.findings[:3]]
     assert phys.summary()["cages"]["used"] > 0
@@ -138,15 +138,15 @@ def test_the_analysis_of_the_boms_plant_equals_the_analysis_of_its_own(name):
     """``bom -o .xlsx`` hands the analysis (its Warnings sheet) the physical plant it built for
     the BOM lines and the schedule: the report is the one the analysis builds for itself."""
     from model.analysis.topology import infer_topology
-    from model.bom import export_findings
-    from model.fabrics import plant_fabric_rows
-    from model.generate import apply_cabling
+    from model.design.fabrics import plant_fabric_rows
+    from model.generators.generate import apply_cabling
+    from model.outputs.bom import export_findings
 
     template, params, cabling = _PLANT_REUSE[name]
     design = generate(template, **params)
     if cabling:
         apply_cabling(design, cabling)
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     phys = build_plant(plant, with_links=True, fabric_rows=plant_fabric_rows(design, plant))
     own = analyze(design, plant)
     given = analyze(design, plant, phys)

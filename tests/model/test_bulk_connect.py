@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from model.bulk_connect import groups_with_free_ports, plan_bulk_connect
+from model.design.bulk_connect import groups_with_free_ports, plan_bulk_connect
 from tests.builders import device, empty_hall, link, rack
 
 

@@ -1,4 +1,4 @@
-"""Bulk load (model.bulk_load) builds the same design and refuses the same files, with the
+"""Bulk load (model.design.bulk_load) builds the same design and refuses the same files, with the
 same messages and JSON paths, as adding the links one at a time through ``Design.add_links``."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from model.design import DesignError
-from model.entities import Link
-from model.fileio import (
+from model.design.design import DesignError
+from model.design.entities import Link
+from model.files.design_file import (
     DesignFileError,
     build_design,
     design_to_bytes,

@@ -1,4 +1,4 @@
-"""CablePlant: incremental updates, flips across the copper/fibre boundary, pins, findings, CLI."""
+"""RoutedLinks: incremental updates, flips across the copper/fibre boundary, pins, findings, CLI."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cli import run_cli
-from model.cabling import NO_MEDIUM, PINNED_MISMATCH, PINNED_OUT_OF_REACH, CablePlant
-from model.entities import Settings, Tray
+from model.design.entities import Settings, Tray
+from model.engine.routed_links import NO_MEDIUM, PINNED_MISMATCH, PINNED_OUT_OF_REACH, RoutedLinks
 from tests.builders import device, empty_hall, link, rack, small_pod
 
 
@@ -54,7 +54,7 @@ def snapshot(plant):
 
 def test_moving_a_rack_across_the_copper_fibre_boundary_flips_exactly_its_links():
     design = row_pod()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     b_links = {"b1", "b2", "b3", "b4"}
     assert all(plant.medium(i).is_copper for i in plant.link_ids)
     design.move_racks({"r2": (8.1, 3.0)})  # 6 m farther along the tray
@@ -70,14 +70,14 @@ def test_moving_a_rack_across_the_copper_fibre_boundary_flips_exactly_its_links(
 
 def test_a_small_rack_move_returns_the_links_whose_length_changed():
     design = row_pod()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     design.move_racks({"r1": (1.5, 3.05)})  # hop 0.05 m: lengths change, media do not
     assert plant.refresh() == {"a1", "a2", "a3", "a4"}
 
 
 def test_pinned_medium_out_of_reach_is_kept_and_warns():
     design = row_pod()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     design.move_racks({"r2": (8.1, 3.0)})
     design.update_links([msgspec.structs.replace(design.links["b1"], medium="dac-400g")])
     assert "b1" in plant.refresh()
@@ -91,7 +91,7 @@ def test_pinned_medium_out_of_reach_is_kept_and_warns():
 
 def test_pinned_medium_of_another_speed_warns():
     design = row_pod()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     design.update_links([msgspec.structs.replace(design.links["a1"], medium="aoc-200g")])
     plant.refresh()
     assert plant.status[plant.index["a1"]] & PINNED_MISMATCH and plant.medium("a1").id == "aoc-200g"
@@ -101,7 +101,7 @@ def test_pinned_medium_of_another_speed_warns():
 
 def test_no_medium_reaches_is_an_error():
     design = row_pod()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     design.update_links([msgspec.structs.replace(design.links["a1"], length_override_m=2500.0)])
     assert plant.refresh() == {"a1"}
     assert plant.status[plant.index["a1"]] & NO_MEDIUM and plant.medium("a1") is None
@@ -111,7 +111,7 @@ def test_no_medium_reaches_is_an_error():
 
 def test_as_built_length_wins_over_override_and_estimate():
     design = row_pod()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     design.update_links(
         [msgspec.structs.replace(design.links["a1"], length_override_m=4.0, as_built_m=1.0)]
     )
@@ -127,7 +127,7 @@ def test_as_built_length_wins_over_override_and_estimate():
 
 def test_links_added_and_removed_follow_the_design():
     design = row_pod()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     design.remove_links(["a2", "b3"])
     assert plant.refresh() == set() and "a2" not in plant.index and len(plant.link_ids) == 7
     link(design, "new", ("a", "nic2"), ("leaf", "p40"))
@@ -135,36 +135,36 @@ def test_links_added_and_removed_follow_the_design():
     # cages, so a1 leaves its cable for a module and a fibre too.
     assert plant.refresh() == {"new", "a1"}
     assert plant.medium("a1") == plant.medium("new") and plant.medium("a1").kind == "mmf"
-    assert snapshot(plant) == snapshot(CablePlant(design))
+    assert snapshot(plant) == snapshot(RoutedLinks(design))
     design.remove_racks(["r2"])
     plant.refresh()
-    assert snapshot(plant) == snapshot(CablePlant(design))
+    assert snapshot(plant) == snapshot(RoutedLinks(design))
 
 
 def test_settings_and_tray_changes_recompute_everything():
     design = row_pod()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     design.set_settings(Settings(slack_per_end_m=0.5, slack_pct=5.0))
     assert plant.refresh() == set(design.links)
     design.set_settings(Settings(slack_per_end_m=0.5, slack_pct=5.0, oversubscription_target=2.0))
     assert plant.refresh() == set()  # nothing the cables depend on
     design.remove_trays(["t"])
     plant.refresh()
-    assert snapshot(plant) == snapshot(CablePlant(design))
+    assert snapshot(plant) == snapshot(RoutedLinks(design))
 
 
 def test_rack_device_and_link_added_in_one_batch():
     design = row_pod()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     rack(design, "r9", 12.0, 3.0)
     device(design, "c", "r9", 30, "dgx-h100")
     link(design, "c1", ("c", "nic1"), ("leaf", "p20"))
     assert plant.refresh() == {"c1"}
-    assert snapshot(plant) == snapshot(CablePlant(design))
+    assert snapshot(plant) == snapshot(RoutedLinks(design))
     removed = design.delete(["r9"])
     design.restore(removed)  # undo of a delete, before any refresh
     plant.refresh()
-    assert snapshot(plant) == snapshot(CablePlant(design))
+    assert snapshot(plant) == snapshot(RoutedLinks(design))
 
 
 moves = st.lists(
@@ -184,7 +184,7 @@ moves = st.lists(
 @given(moves)
 def test_incremental_equals_full_recompute(steps):
     design = row_pod()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     for rack_id, x, y, rotation, action in steps:
         if action == "move":
             design.move_racks({rack_id: (round(x, 2), round(y, 2))})
@@ -204,8 +204,8 @@ def test_incremental_equals_full_recompute(steps):
             plant.refresh()
             plan_paths(plant)  # memoised: a later move must forget the paths it changes
     plant.refresh()
-    assert snapshot(plant) == snapshot(CablePlant(design))
-    assert plan_paths(plant) == plan_paths(CablePlant(design))
+    assert snapshot(plant) == snapshot(RoutedLinks(design))
+    assert plan_paths(plant) == plan_paths(RoutedLinks(design))
 
 
 def plan_paths(plant) -> dict[str, tuple]:
@@ -217,7 +217,7 @@ def plan_paths(plant) -> dict[str, tuple]:
 
 
 def test_routes_command_prints_each_link(capsys, tmp_path):
-    from model.fileio import save_design
+    from model.files.design_file import save_design
 
     path = tmp_path / "pod.hall.json"
     save_design(small_pod(), path)

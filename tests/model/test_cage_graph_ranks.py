@@ -1,5 +1,5 @@
 """The cage graph of all a plant's rows reads the cage ranks the plant's component graph made
-(model.plant_tally.cage_graph with CageView.ranks): the same graph as ranking them again."""
+(model.plant.tally.cage_graph with CageView.ranks): the same graph as ranking them again."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from pathlib import Path
 
 import numpy as np
 
-from model.cabling import CablePlant
-from model.cages import cage_view
-from model.fileio import load_design
-from model.plant_tally import cage_graph
+from model.engine.cages import cage_view
+from model.engine.routed_links import RoutedLinks
+from model.files.design_file import load_design
+from model.plant.tally import cage_graph
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "resources" / "examples" / "superpod-4su.hall.json"
 
@@ -26,7 +26,7 @@ def _same(a, b) -> None:
 
 def test_the_plant_s_ranks_give_the_graph_a_fresh_ranking_gives():
     design = load_design(EXAMPLE)
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     plant.refresh()
     for step in range(3):
         view = cage_view(plant)

@@ -8,7 +8,7 @@ import re
 import msgspec
 import pytest
 
-from model.catalog import (
+from model.catalog.components import (
     CATALOG_DIR,
     COPPER_KINDS,
     OPTICAL_KINDS,

@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-from model.catalog import SOURCES_FILE, catalog_files
+from model.catalog.components import SOURCES_FILE, catalog_files
 
 NOT_A_DOCUMENT = "estimate"  # engineering judgement, said so instead of citing
 

@@ -8,7 +8,7 @@ import logging
 
 import msgspec
 
-from model.changes import Change, ChangeKind
+from model.design.changes import Change, ChangeKind
 from tests.builders import small_pod
 
 
@@ -102,7 +102,7 @@ def test_a_failing_listener_is_logged_and_the_others_still_hear(caplog, listener
 
     design.subscribe(broken)
     design.subscribe(after.append)
-    with caplog.at_level(logging.ERROR, logger="model.changes"):
+    with caplog.at_level(logging.ERROR, logger="model.design.changes"):
         design.move_racks({"r1": (4.0, 3.0)})
     assert len(before) == len(after) == 1
     assert design.racks["r1"].x == 4.0  # the edit stands

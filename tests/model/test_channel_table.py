@@ -10,15 +10,15 @@ import msgspec
 import pytest
 
 from cli import run_cli
-from model.cabling import CablePlant
-from model.channel_checks import channel_checks, table_checks
-from model.channel_table import ChannelTable, Cord
-from model.channel_view import PlanObject, channel_objects, patch_point_rack
-from model.channels import loss_budget
-from model.fileio import load_design, save_design
-from model.structured_edit import place_panel, route_via
-from model.structured_layout import place_panels, structured_layout
-from model.structured_polarity import set_polarity
+from model.design.structured_edit import place_panel, route_via
+from model.engine.routed_links import RoutedLinks
+from model.files.design_file import load_design, save_design
+from model.structured.channel_checks import channel_checks, table_checks
+from model.structured.channel_table import ChannelTable, Cord
+from model.structured.channel_view import PlanObject, channel_objects, patch_point_rack
+from model.structured.channels import loss_budget
+from model.structured.layout import place_panels, structured_layout
+from model.structured.link_polarity import set_polarity
 from tests.builders import rack
 from tests.model.test_structured_layout import two_rack_hall
 
@@ -58,7 +58,7 @@ def _checks_agree(layout):
 
 def test_checks_on_the_columns_equal_the_checks_of_every_channel_made(pod_file):
     design = _mixed(pod_file)
-    layout = structured_layout(CablePlant(design))
+    layout = structured_layout(RoutedLinks(design))
     summary, findings = table_checks(layout.channels)
     assert summary["polarity_errors"] >= 3  # the records above are checked, and count
     assert {f.code for f in findings} >= {"POLARITY_MISMATCH"}
@@ -67,19 +67,19 @@ def test_checks_on_the_columns_equal_the_checks_of_every_channel_made(pod_file):
 
 def test_checks_on_the_columns_find_every_channel_over_its_reach_or_budget():
     design = two_rack_hall(42.0, "sr4-400g", nics=4)  # 50 m OM4 paneled reach exceeded
-    layout = structured_layout(CablePlant(design))
+    layout = structured_layout(RoutedLinks(design))
     summary, findings = table_checks(layout.channels)
     assert [f.code for f in findings] == ["CHANNEL_REACH_EXCEEDED"] * 4
     assert summary["total"] == 4
     _checks_agree(layout)
     direct = two_rack_hall(42.0, "sr4-400g", nics=4)
     direct.set_settings(msgspec.structs.replace(direct.settings, cabling="direct"))
-    _checks_agree(structured_layout(CablePlant(direct)))  # direct channels: one group
+    _checks_agree(structured_layout(RoutedLinks(direct)))  # direct channels: one group
 
 
 def test_a_channel_is_made_from_its_leg_with_its_own_cords_port_and_record(pod_file):
     design = _mixed(pod_file)
-    layout = structured_layout(CablePlant(design))
+    layout = structured_layout(RoutedLinks(design))
     table = layout.channels
     assert isinstance(table, ChannelTable) and list(table) == list(table.fibres)
     for row, link_id in enumerate(table.link_ids):
@@ -96,7 +96,7 @@ def test_a_channel_is_made_from_its_leg_with_its_own_cords_port_and_record(pod_f
 
 
 def test_the_cords_as_columns_read_as_cords(pod_file):
-    layout = structured_layout(CablePlant(load_design(pod_file)))
+    layout = structured_layout(RoutedLinks(load_design(pod_file)))
     cords = layout.cords
     made = list(cords)
     assert len(made) == len(cords) == 2 * len(cords.link_ids) > 0
@@ -113,7 +113,7 @@ def test_the_cords_as_columns_read_as_cords(pod_file):
 
 def test_plan_objects_read_off_the_legs_are_those_of_every_channel_made(pod_file):
     design = _mixed(pod_file)
-    layout = structured_layout(CablePlant(design))
+    layout = structured_layout(RoutedLinks(design))
     trunks = {t.id: t for t in layout.trunks}
     expected = {}  # the channels made one by one, each element placed where it is
     for channel in layout.channels.values():
@@ -133,7 +133,7 @@ def test_plan_objects_read_off_the_legs_are_those_of_every_channel_made(pod_file
 
 
 def test_the_pieces_as_columns_are_each_links_pieces(pod_file):
-    plant = CablePlant(load_design(pod_file))
+    plant = RoutedLinks(load_design(pod_file))
     plant.refresh()
     columns = list(zip(*plant.pieces_columns(), strict=True))
     assert len(columns) == len(plant.link_ids) > 0
@@ -143,7 +143,7 @@ def test_the_pieces_as_columns_are_each_links_pieces(pod_file):
 
 def test_each_fibre_of_a_twin_mpo_link_has_its_length_and_single_fibre_links_none():
     design = two_rack_hall(12.0, "sr8-800g", nics=4)  # 2 MPO per port: 2 legs, 2 cord pairs
-    layout = structured_layout(CablePlant(design))
+    layout = structured_layout(RoutedLinks(design))
     pairs = Counter(layout.cords.link_ids)
     assert set(pairs.values()) == {2}
     assert set(layout.leg_lengths_m) == set(pairs)
@@ -160,7 +160,7 @@ def test_each_fibre_of_a_twin_mpo_link_has_its_length_and_single_fibre_links_non
         ]
         assert lengths == pytest.approx(expected)
     single = two_rack_hall(12.0, "sr4-400g", nics=4)
-    assert structured_layout(CablePlant(single)).leg_lengths_m == {}
+    assert structured_layout(RoutedLinks(single)).leg_lengths_m == {}
 
 
 def test_a_cord_too_long_to_order_leaves_the_summary_finite_on_both_paths():
@@ -171,7 +171,7 @@ def test_a_cord_too_long_to_order_leaves_the_summary_finite_on_both_paths():
     far = place_panel(design, "far", "panel-mpo-1u-72")
     near = place_panel(design, "n1", "panel-mpo-1u-72")
     route_via(design, "l-1", [far.id, near.id])
-    layout = structured_layout(CablePlant(design))
+    layout = structured_layout(RoutedLinks(design))
     assert math.isnan(layout.channels["l-1"].length_m)
     (finding,) = [f for f in layout.findings if f.code == "CORD_NOT_ORDERABLE"]
     assert finding.severity == "error" and finding.objects == ("l-1", "l-1:cord-a")
@@ -209,7 +209,7 @@ def test_every_command_handles_a_cord_too_long_to_order(tmp_path):
 
 
 def test_a_trunks_only_layout_has_the_full_layouts_trunks_and_panels(pod_file):
-    plant = CablePlant(_mixed(pod_file))
+    plant = RoutedLinks(_mixed(pod_file))
     full = structured_layout(plant)
     trunks = structured_layout(plant, trunks_only=True)
     assert trunks.trunks == full.trunks and trunks.findings == [

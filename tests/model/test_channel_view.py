@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from model.cabling import CablePlant
-from model.channel_view import channel_objects, channel_view
-from model.channels import loss_budget
-from model.structured_layout import structured_layout
+from model.engine.routed_links import RoutedLinks
+from model.structured.channel_view import channel_objects, channel_view
+from model.structured.channels import loss_budget
+from model.structured.layout import structured_layout
 from tests.model.test_channels import lc_cassette_channel, mpo_channel
 from tests.model.test_structured_layout import two_rack_hall
 
@@ -16,7 +16,7 @@ from tests.model.test_structured_layout import two_rack_hall
 @pytest.fixture(scope="module")
 def hall():
     design = two_rack_hall(12.0, "sr4-400g")
-    return design, structured_layout(CablePlant(design))
+    return design, structured_layout(RoutedLinks(design))
 
 
 def test_two_panel_rows_carry_their_own_loss_and_add_up_to_the_budget(hall):

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from model.cabling import CablePlant
-from model.channel_checks import channel_findings, channel_summary
-from model.channels import Channel, Element, direct_channel, loss_budget, plant_channels
-from model.fileio import load_design
-from model.polarity import check_polarity
-from model.structured_catalog import STRUCTURED_FILE, structured_catalog
+from model.catalog.structured import STRUCTURED_FILE, structured_catalog
+from model.engine.routed_links import RoutedLinks
+from model.files.design_file import load_design
+from model.structured.channel_checks import channel_findings, channel_summary
+from model.structured.channels import Channel, Element, direct_channel, loss_budget, plant_channels
+from model.structured.polarity import check_polarity
 from tests.model.test_catalog_sources import load_sources, unresolved_keys
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -203,7 +203,7 @@ def test_structured_catalog_sources_resolve_and_every_module_medium_has_a_limit(
 
 def test_plant_channels_of_the_superpod_are_direct_with_loss_equal_to_fibre_length():
     design = load_design(ROOT / "resources" / "examples" / "superpod-4su.hall.json")
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     channels = plant_channels(plant)
     assert channels
     att = structured_catalog().attenuation_db_per_km

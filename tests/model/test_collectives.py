@@ -10,7 +10,7 @@ import pytest
 
 from model.analysis.allreduce import job_allreduce
 from model.analysis.collectives import nccl_allreduce
-from model.generate import rail_optimized
+from model.generators.generate import rail_optimized
 
 GIB = 2**30
 UP, NIC = 3600e9, 400e9  # bit/s per GPU per direction
@@ -102,7 +102,7 @@ def test_allreduce_cli_reports_the_job_and_refuses_bad_input(oversubscribed, tmp
     import json
 
     from cli import run_cli
-    from model.fileio import save_design
+    from model.files.design_file import save_design
 
     path = tmp_path / "os.hall.json"
     save_design(oversubscribed, path)

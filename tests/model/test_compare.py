@@ -10,10 +10,10 @@ import pytest
 
 from cli import run_cli
 from model.analysis import analyze
-from model.cabling import CablePlant
-from model.compare import compare, kpis, physical_diff
-from model.fileio import design_to_bytes, read_design_bytes, save_design
-from model.generate import fat_tree, generate
+from model.engine.routed_links import RoutedLinks
+from model.files.design_file import design_to_bytes, read_design_bytes, save_design
+from model.generators.generate import fat_tree, generate
+from model.studies.compare import compare, kpis, physical_diff
 
 
 def _copy(design):
@@ -21,7 +21,7 @@ def _copy(design):
 
 
 def _analysed(design):
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     plant.refresh()
     return design, plant, analyze(design, plant).to_json()
 
@@ -43,7 +43,7 @@ def test_a_moved_rack_lists_exactly_that_rack_and_its_flipped_links():
     # so the fibres get longer (the BOM changes) and any flip is one of A01's links.
     rack = moved.racks["A01"]
     moved.move_racks({"A01": (rack.x, rack.y + 2.4)})
-    plant_b = CablePlant(moved)
+    plant_b = RoutedLinks(moved)
     plant_b.refresh()
     diff = physical_diff(design, plant, moved, plant_b)
     assert diff.racks_moved == ["A01"]
@@ -133,7 +133,7 @@ def test_links_are_matched_by_their_ends_either_way_round(seed):
     rewired to other ports, and a rack moved 80 m (its fibres flip from SR4 to DR4): the
     diff names exactly what the per-record reading names."""
     a, b = _edited_pair(seed)
-    plant_a, plant_b = CablePlant(a), CablePlant(b)
+    plant_a, plant_b = RoutedLinks(a), RoutedLinks(b)
     diff = physical_diff(a, plant_a, b, plant_b)
     added, gone, flipped = _links_by_ends(a, plant_a, b, plant_b)
     assert (diff.links_added, diff.links_removed, diff.media_flipped) == (added, gone, flipped)
@@ -147,11 +147,11 @@ def test_links_are_matched_by_their_ends_either_way_round(seed):
 def test_designs_as_loaded_are_diffed_from_their_end_codes_like_the_records(seed):
     """Both designs straight from their files (the loader's end codes are used, in two
     different code spaces): the same diff as the per-record reading."""
-    from model.bulk_load import loaded_link_codes
+    from model.design.bulk_load import loaded_link_codes
 
     a, b = (_copy(d) for d in _edited_pair(seed))
     assert loaded_link_codes(a) is not None and loaded_link_codes(b) is not None
-    plant_a, plant_b = CablePlant(a), CablePlant(b)
+    plant_a, plant_b = RoutedLinks(a), RoutedLinks(b)
     diff = physical_diff(a, plant_a, b, plant_b)
     added, gone, flipped = _links_by_ends(a, plant_a, b, plant_b)
     assert (diff.links_added, diff.links_removed, diff.media_flipped) == (added, gone, flipped)
@@ -161,10 +161,10 @@ def test_designs_as_loaded_are_diffed_from_their_end_codes_like_the_records(seed
 def test_end_codes_too_wide_to_pair_are_numbered_densely(monkeypatch):
     """A file with very many devices and port names (lo * span + hi would overflow int64)
     numbers the ends densely first: the limit lowered here to take that path on a small pod."""
-    import model.compare
+    import model.studies.compare
 
     a, b = _edited_pair(0)
-    plant_a, plant_b = CablePlant(a), CablePlant(b)
+    plant_a, plant_b = RoutedLinks(a), RoutedLinks(b)
     expected = physical_diff(a, plant_a, b, plant_b)
-    monkeypatch.setattr(model.compare, "_SPAN_LIMIT", 2)
+    monkeypatch.setattr(model.studies.compare, "_SPAN_LIMIT", 2)
     assert physical_diff(a, plant_a, b, plant_b) == expected

@@ -5,10 +5,10 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from model.changes import Change, ChangeKind
-from model.design import DesignError
-from model.entities import Device, Link, PortRef
-from model.fileio import design_to_bytes
+from model.design.changes import Change, ChangeKind
+from model.design.design import DesignError
+from model.design.entities import Device, Link, PortRef
+from model.files.design_file import design_to_bytes
 from tests.builders import device, link, rack, small_pod
 
 

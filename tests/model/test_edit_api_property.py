@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from model.design import DesignError
-from model.entities import Hall, Link, PortRef, Rack, Settings, Tray
-from model.fileio import design_to_bytes, read_design_bytes
+from model.design.design import DesignError
+from model.design.entities import Hall, Link, PortRef, Rack, Settings, Tray
+from model.files.design_file import design_to_bytes, read_design_bytes
 from tests.builders import small_pod
 
 SANE = st.one_of(st.floats(min_value=0.1, max_value=9.0), st.integers(min_value=1, max_value=8))

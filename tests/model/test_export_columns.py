@@ -21,18 +21,19 @@ import pytest
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.utils import column_index_from_string
 
-from model.bom import _link_medium, _num, _round, natural_key
-from model.cabling import NO_MEDIUM, NO_TRAY_PATH, SAME_RACK, CablePlant
-from model.design import Design
-from model.export.csv_writer import csv_bytes, csv_chunks, csv_column_bytes
-from model.export.xlsx_columns import MAIN_NS as _MAIN_NS
-from model.export.xlsx_columns import columns_xml as _columns_xml
-from model.export.xlsx_columns import strings_xml as _strings_xml
-from model.generate import generate
-from model.media import POLICIES, explain
-from model.media_words import explain_lengths
-from model.plant import PhysicalPlant, build_plant, cage_reasons
-from model.schedule import ScheduleRow, ScheduleTable, schedule_rows, schedule_table
+from model.design.design import Design
+from model.engine.cage_labels import cage_reasons
+from model.engine.media import POLICIES, explain
+from model.engine.media_words import explain_lengths
+from model.engine.routed_links import NO_MEDIUM, NO_TRAY_PATH, SAME_RACK, RoutedLinks
+from model.generators.generate import generate
+from model.outputs.bom import _link_medium, _num, _round, natural_key
+from model.outputs.schedule import ScheduleRow, ScheduleTable, schedule_rows, schedule_table
+from model.outputs.writers.csv_writer import csv_bytes, csv_chunks, csv_column_bytes
+from model.outputs.writers.xlsx_columns import MAIN_NS as _MAIN_NS
+from model.outputs.writers.xlsx_columns import columns_xml as _columns_xml
+from model.outputs.writers.xlsx_columns import strings_xml as _strings_xml
+from model.plant.physical_plant import PhysicalPlant, build_plant
 
 FABRICS = {
     "superpod-2su": (
@@ -54,7 +55,7 @@ def fabric(request) -> Design:
     return generate(template, **params)
 
 
-def _old_route_trays(plant: CablePlant, link_id: str) -> list[str] | None:
+def _old_route_trays(plant: RoutedLinks, link_id: str) -> list[str] | None:
     try:
         return list(plant.route(link_id).tray_ids)
     except (AttributeError, KeyError, IndexError):
@@ -65,7 +66,7 @@ def _old_route_trays(plant: CablePlant, link_id: str) -> list[str] | None:
 
 
 def _old_schedule_rows(
-    design: Design, plant: CablePlant, phys: PhysicalPlant | None = None
+    design: Design, plant: RoutedLinks, phys: PhysicalPlant | None = None
 ) -> list[ScheduleRow]:
     """One row per link (backplane links excluded), sorted for installers rack by rack.
 
@@ -241,7 +242,7 @@ def _check_sheet_xml(columns, rows, start: int) -> None:
 
 @pytest.mark.parametrize("policy", POLICIES)
 def test_column_wise_schedule_equals_the_row_builder(fabric, policy):
-    plant = CablePlant(fabric, policy)
+    plant = RoutedLinks(fabric, policy)
     assert schedule_rows(fabric, plant) == _old_schedule_rows(fabric, plant)
 
 
@@ -254,12 +255,12 @@ def test_schedule_with_labels_duplicates_and_unknown_links_equals_the_row_builde
         [msgspec.structs.replace(design.links[i], label="same label") for i in ids[:3]]
         + [msgspec.structs.replace(design.links[ids[3]], label="=SUM(A1)")]
     )
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     assert schedule_rows(design, plant) == _old_schedule_rows(design, plant)
 
 
 def test_schedule_table_round_trips_its_rows(fabric):
-    plant = CablePlant(fabric)
+    plant = RoutedLinks(fabric)
     table = schedule_table(fabric, plant)
     rows = table.rows()
     assert ScheduleTable.from_rows(rows).columns == table.columns
@@ -270,9 +271,9 @@ def test_schedule_table_round_trips_its_rows(fabric):
 
 
 def test_schedule_csv_is_the_csv_of_its_rows(fabric):
-    plant = CablePlant(fabric)
+    plant = RoutedLinks(fabric)
     table = schedule_table(fabric, plant)
-    from model.schedule import SCHEDULE_COLUMNS
+    from model.outputs.schedule import SCHEDULE_COLUMNS
 
     rows = [r.as_row() for r in table.rows()]
     assert csv_column_bytes(SCHEDULE_COLUMNS, table.column_list()) == csv_bytes(
@@ -281,7 +282,7 @@ def test_schedule_csv_is_the_csv_of_its_rows(fabric):
 
 
 def test_xlsx_sheet_xml_of_the_columns_equals_the_cell_by_cell_xml(fabric):
-    plant = CablePlant(fabric)
+    plant = RoutedLinks(fabric)
     table = schedule_table(fabric, plant)
     rows = [r.as_row() for r in table.rows()]
     _check_sheet_xml(table.column_list(), rows, start=2)
@@ -344,7 +345,7 @@ def test_column_writers_equal_the_row_writers_on_mixed_values(seed):
 
 @pytest.mark.parametrize("policy", POLICIES)
 def test_bulk_reasons_and_route_words_equal_the_per_link_ones(fabric, policy):
-    plant = CablePlant(fabric, policy)
+    plant = RoutedLinks(fabric, policy)
     rows = np.arange(len(plant.link_ids))
     reasons = plant.reasons(rows)
     words = plant.route_descriptions(rows)
@@ -355,9 +356,9 @@ def test_bulk_reasons_and_route_words_equal_the_per_link_ones(fabric, policy):
 
 
 def test_bulk_cage_words_equal_the_per_link_ones(fabric):
-    from model.cage_words import cage_reason_columns
+    from model.engine.cage_words import cage_reason_columns
 
-    plant = CablePlant(fabric)
+    plant = RoutedLinks(fabric)
     rows = np.arange(len(plant.link_ids))
     words_a, words_b = cage_reason_columns(plant, rows)
     for r, link_id in enumerate(plant.link_ids):
@@ -368,7 +369,7 @@ def test_routes_report_equals_the_per_link_report(fabric):
     from cli.routes_command import route_report
     from tests.model.test_routes_report import _reference_report
 
-    plant = CablePlant(fabric)
+    plant = RoutedLinks(fabric)
     assert route_report(fabric, plant) == _reference_report(fabric, plant)
 
 
@@ -416,8 +417,8 @@ def test_schedule_csv_of_coded_columns_is_the_csv_of_its_rows(fabric):
     (the ends read from the loader's codes), with labels that need quotes or a prefix."""
     import msgspec
 
-    from model.fileio import design_to_bytes, read_design_bytes
-    from model.schedule import SCHEDULE_COLUMNS
+    from model.files.design_file import design_to_bytes, read_design_bytes
+    from model.outputs.schedule import SCHEDULE_COLUMNS
 
     loaded = read_design_bytes(design_to_bytes(fabric))
     ids = sorted(loaded.links)[:3]
@@ -427,7 +428,7 @@ def test_schedule_csv_of_coded_columns_is_the_csv_of_its_rows(fabric):
         + [msgspec.structs.replace(edited.links[i], label="same") for i in ids[1:]]
     )
     for design in (fabric, loaded, edited):
-        plant = CablePlant(design)
+        plant = RoutedLinks(design)
         table = schedule_table(design, plant)
         rows = [r.as_row() for r in table.rows()]
         assert table.coded is not None
@@ -439,7 +440,7 @@ def test_schedule_csv_of_coded_columns_is_the_csv_of_its_rows(fabric):
 
 @pytest.mark.parametrize("seed", range(10))
 def test_coded_columns_write_the_bytes_of_the_full_columns(seed):
-    from model.export.csv_writer import CodedColumns
+    from model.outputs.writers.csv_writer import CodedColumns
 
     rng = random.Random(seed)
     n = rng.randint(0, 40)
@@ -462,7 +463,7 @@ def test_coded_and_plain_columns_over_several_joins_write_the_rows_bytes(seed):
     """The column-wise writer joins its rows a few thousand at a time, folding the separator
     after a coded column into its texts: the rows at and across those joins (and a coded
     column last, which carries the line break) are still csv.writer's."""
-    from model.export.csv_writer import _JOIN_ROWS, CodedColumns
+    from model.outputs.writers.csv_writer import _JOIN_ROWS, CodedColumns
 
     rng = random.Random(seed)
     n = 2 * _JOIN_ROWS + rng.randint(1, _JOIN_ROWS)

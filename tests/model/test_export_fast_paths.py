@@ -16,18 +16,18 @@ import zipfile
 import openpyxl
 import pytest
 
-from model.cabling import CablePlant
-from model.cages import port_cages
-from model.export.csv_writer import csv_bytes, csv_chunks, csv_column_bytes, format_column
-from model.export.netbox import netbox_tables
-from model.export.netbox_modules import _bay_key
-from model.export.xlsx_columns import plain_text as _plain_text
-from model.export.xlsx_columns import text_xml as _text_xml
-from model.export.xlsx_writer import Sheet, workbook_bytes
-from model.fabrics import link_fabric, link_fabric_map, plant_fabric_rows
-from model.generate import apply_cabling, generate
-from model.plant import build_plant
-from model.schedule import schedule_table
+from model.design.fabrics import link_fabric, link_fabric_map, plant_fabric_rows
+from model.engine.cages import port_cages
+from model.engine.routed_links import RoutedLinks
+from model.generators.generate import apply_cabling, generate
+from model.outputs.netbox.export import netbox_tables
+from model.outputs.netbox.modules import _bay_key
+from model.outputs.schedule import schedule_table
+from model.outputs.writers.csv_writer import csv_bytes, csv_chunks, csv_column_bytes, format_column
+from model.outputs.writers.xlsx_columns import plain_text as _plain_text
+from model.outputs.writers.xlsx_columns import text_xml as _text_xml
+from model.outputs.writers.xlsx_writer import Sheet, workbook_bytes
+from model.plant.physical_plant import build_plant
 
 DESIGNS = {
     "zones-all": (
@@ -143,7 +143,7 @@ def test_link_fabrics_through_role_tables_equal_the_per_link_rule(design):
 
 
 def test_the_plant_split_by_fabric_rows_equals_the_split_by_a_link_dict(design):
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     by_dict = build_plant(plant, with_links=True, fabric_of=link_fabric_map(design))
     by_rows = build_plant(plant, with_links=True, fabric_rows=plant_fabric_rows(design, plant))
     assert by_rows.items == by_dict.items
@@ -172,7 +172,7 @@ def _reference_module_rows(design, plant, phys, tags):
 
 
 def test_module_rows_equal_a_per_link_end_reference(design):
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     phys = build_plant(plant, with_links=True)
     export = netbox_tables(design, schedule_table(design, plant, phys, segments=False), plant, phys)
     tag_at = 11  # DEVICE_HEADER's asset_tag

@@ -9,9 +9,8 @@ import os
 import openpyxl
 import pytest
 
-from model.bom import BOM_COLUMNS, bom_lines, bom_totals, export_findings, summary_rows
-from model.export import ExportError
-from model.export.bom_export import (
+from model.outputs.bom import BOM_COLUMNS, bom_lines, bom_totals, export_findings, summary_rows
+from model.outputs.bom_files import (
     BOM_HEADERS,
     XLSX_SHEETS,
     bom_sheets,
@@ -19,9 +18,10 @@ from model.export.bom_export import (
     write_bom_xlsx,
     write_schedule_csv,
 )
-from model.export.csv_writer import csv_bytes
-from model.export.xlsx_writer import workbook_bytes
-from model.schedule import SCHEDULE_COLUMNS, schedule_rows
+from model.outputs.schedule import SCHEDULE_COLUMNS, schedule_rows
+from model.outputs.writers import ExportError
+from model.outputs.writers.csv_writer import csv_bytes
+from model.outputs.writers.xlsx_writer import workbook_bytes
 from tests.model.bom_test_helpers import plant_of
 
 
@@ -114,7 +114,7 @@ def test_xlsx_reads_back_with_four_sheets_frozen_headers_and_numbers(tmp_path, e
 
 
 def test_xlsx_keeps_formula_like_text_as_text():
-    from model.export.xlsx_writer import Sheet
+    from model.outputs.writers.xlsx_writer import Sheet
 
     data = workbook_bytes([Sheet("S", ("name",), [('=HYPERLINK("x")',), ("ok\x01",)])])
     ws = openpyxl.load_workbook(io.BytesIO(data))["S"]
@@ -123,7 +123,7 @@ def test_xlsx_keeps_formula_like_text_as_text():
 
 
 def test_warnings_sheet_lists_the_findings(tmp_path, exported):
-    from model.findings import Finding
+    from model.common.findings import Finding
 
     design, plant, lines, schedule, _ = exported
     findings = [
@@ -144,7 +144,7 @@ def test_many_warnings_are_written_as_text_with_the_sheets_look(exported):
     """The Warnings sheet takes the plain rows' fast path (thousands of findings in a big
     hall): text that looks like a formula stays text, control characters are dropped, and the
     header is bold and frozen as on every sheet."""
-    from model.findings import Finding
+    from model.common.findings import Finding
 
     design, plant, lines, schedule, _ = exported
     findings = [
@@ -184,7 +184,7 @@ def test_missing_folder_is_refused_with_a_sentence(tmp_path, exported):
 
 
 def test_a_row_of_the_wrong_width_fails_before_anything_is_written(tmp_path):
-    from model.export.csv_writer import write_csv
+    from model.outputs.writers.csv_writer import write_csv
 
     out = tmp_path / "x.csv"
     with pytest.raises(ValueError):
@@ -209,8 +209,8 @@ def test_a_write_failing_at_the_last_step_keeps_the_old_file(tmp_path, exported,
 
 
 def test_plain_sheet_rows_read_back_exactly(monkeypatch):
-    from model.export import xlsx_writer
-    from model.export.xlsx_writer import Sheet
+    from model.outputs.writers import xlsx_writer
+    from model.outputs.writers.xlsx_writer import Sheet
 
     monkeypatch.setattr(xlsx_writer, "_CHUNK_ROWS", 2)  # rows span several chunks
 

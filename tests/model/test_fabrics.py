@@ -12,16 +12,16 @@ import math
 import pytest
 
 from model.analysis import analyze
-from model.bom import bom_lines
-from model.cabling import CablePlant
-from model.fabrics import device_fabric, link_fabric, link_fabric_map
-from model.generate import generate, leaf_spine, rail_optimized
+from model.design.fabrics import device_fabric, link_fabric, link_fabric_map
+from model.engine.routed_links import RoutedLinks
+from model.generators.generate import generate, leaf_spine, rail_optimized
 from model.generators.plans import GenerateError
+from model.outputs.bom import bom_lines
 from tests.model.generate_checks import assert_links_valid, assert_placement_valid
 
 
 def _report(design):
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     plant.refresh()
     try:
         return analyze(design, plant), plant
@@ -251,8 +251,8 @@ def test_a_just_loaded_design_splits_by_fabric_from_the_loader_codes(tmp_path, m
     import msgspec
     import numpy as np
 
-    import model.fabrics as fabrics
-    from model.fileio import load_design, save_design
+    import model.design.fabrics as fabrics
+    from model.files.design_file import load_design, save_design
 
     design = rail_optimized(
         nodes=64, node_type="dgx-h100", switch="qm9700", su_nodes=32, fabrics="all"

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from model import fileio
-from model.design import Design
-from model.fileio import (
+from model.design.design import Design
+from model.files import design_file as fileio
+from model.files.design_file import (
     DesignFileError,
     design_pieces,
     design_to_bytes,
@@ -21,7 +21,7 @@ from model.fileio import (
     read_design_bytes,
     save_design,
 )
-from model.snapshot import file_content
+from model.files.file_content import file_content
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 GOLDEN_V1 = DATA / "golden-v1.hall.json"

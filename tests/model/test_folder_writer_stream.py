@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from model.cabling import CablePlant
-from model.export import ExportError, folder_writer
-from model.export.netbox import netbox_files, netbox_tables, write_netbox_dir
-from model.schedule import schedule_rows
+from model.engine.routed_links import RoutedLinks
+from model.outputs.netbox.export import netbox_files, netbox_tables, write_netbox_dir
+from model.outputs.schedule import schedule_rows
+from model.outputs.writers import ExportError, folder_writer
 from tests.builders import small_pod
 
 
@@ -59,7 +59,7 @@ def test_a_file_that_cannot_be_made_leaves_the_old_folder_whole(tmp_path):
 
 def test_the_streamed_netbox_folder_holds_exactly_netbox_files(tmp_path):
     design = small_pod()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     export = netbox_tables(design, schedule_rows(design, plant), plant)
     paths = write_netbox_dir(tmp_path / "netbox", export)
     expected = netbox_files(export)

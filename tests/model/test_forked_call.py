@@ -1,5 +1,5 @@
 """A function run in a forked child gives what the same call gives in process
-(model/forked_call), and nothing is lost when the child fails, dies or is no longer wanted.
+(model/runtime/forked_call), and nothing is lost when the child fails, dies or is no longer wanted.
 
 Each case runs in a fresh interpreter: pytest's own process has other threads (and must never
 fork), so :func:`can_fork` would rightly refuse there and nothing would be forked.
@@ -15,7 +15,7 @@ from tests.forked_runs import needs_two_cores, run_recording_forks
 
 _PRELUDE = (
     "import os, sys, time, threading\n"
-    "from model.forked_call import ForkedCall, can_fork\n"
+    "from model.runtime.forked_call import ForkedCall, can_fork\n"
     "parent = os.getpid()\n"
 )
 
@@ -105,7 +105,7 @@ def test_a_child_that_gave_its_result_is_not_waited_for_but_reaped_by_the_next_c
     """The result is read without waiting for the child's exit (its teardown takes tens of
     milliseconds at XL); the next call reaps it, so no zombie stays behind."""
     out = _run(
-        "import model.forked_call as fc\n"
+        "import model.runtime.forked_call as fc\n"
         "def slow_to_leave():  # runs in the child: its exit then takes 1.5 s\n"
         "    leave = os._exit\n"
         "    os._exit = lambda status: (time.sleep(1.5), leave(status))\n"

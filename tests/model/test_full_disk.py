@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from model.bom import bom_lines
-from model.cabling import CablePlant
-from model.export import ExportError
-from model.export.bom_export import write_bom_csv, write_schedule_csv
-from model.export.netbox import netbox_tables, write_netbox_dir
-from model.export.xlsx_writer import Sheet, write_xlsx
-from model.fileio import DesignFileError, ReadOnlyFileError, load_design, save_design
-from model.schedule import schedule_rows
+from model.engine.routed_links import RoutedLinks
+from model.files.design_file import DesignFileError, ReadOnlyFileError, load_design, save_design
+from model.outputs.bom import bom_lines
+from model.outputs.bom_files import write_bom_csv, write_schedule_csv
+from model.outputs.netbox.export import netbox_tables, write_netbox_dir
+from model.outputs.schedule import schedule_rows
+from model.outputs.writers import ExportError
+from model.outputs.writers.xlsx_writer import Sheet, write_xlsx
 from tests.builders import small_pod
 
 
@@ -41,7 +41,7 @@ def listing(folder: Path) -> dict[str, bytes]:
 
 
 def tables(design):
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     return netbox_tables(design, schedule_rows(design, plant), plant)
 
 
@@ -61,7 +61,7 @@ def test_saving_a_design_on_a_full_disk_keeps_the_old_file(tmp_path, request):
 @pytest.mark.parametrize("kind", ["bom.csv", "schedule.csv", "bom.xlsx"])
 def test_exports_on_a_full_disk_keep_the_old_file(tmp_path, kind, request):
     design = small_pod()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     target = tmp_path / kind
 
     def write() -> None:
@@ -144,7 +144,7 @@ def test_a_read_only_design_is_refused_unless_confirmed(tmp_path):
 def test_a_file_written_piece_by_piece_that_fails_half_way_keeps_the_old_file(tmp_path):
     """The big CSV files are written as their pieces are made: the disk filling after the
     first piece, or a piece that cannot be made, leaves the old file and no temporary one."""
-    from model.fileio import write_atomic
+    from model.files.design_file import write_atomic
 
     target = tmp_path / "schedule.csv"
     target.write_bytes(b"old\r\n")

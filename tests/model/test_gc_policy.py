@@ -1,4 +1,4 @@
-"""model.gc_policy.collector_paused: the collector off inside, back as it was after."""
+"""model.runtime.gc_policy.collector_paused: the collector off inside, back as it was after."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import gc
 
 import pytest
 
-from model.gc_policy import collector_paused
+from model.runtime.gc_policy import collector_paused
 
 
 @pytest.fixture
@@ -41,8 +41,8 @@ def test_a_collector_that_was_off_stays_off(collector_state):
 def test_loading_a_design_runs_no_collection_over_what_it_built(collector_state, tmp_path):
     """The design is frozen before the collector comes back on: a collection right after the
     pause walked every object just built (~0.1 s at XL, 12 % of a load)."""
-    from model.fileio import load_design, save_design
-    from model.generate import generate
+    from model.files.design_file import load_design, save_design
+    from model.generators.generate import generate
 
     path = tmp_path / "pod.hall.json"
     save_design(generate("fat-tree", k=8), path)
@@ -73,8 +73,8 @@ def test_records_are_not_tracked_and_a_dropped_design_is_freed_without_a_collect
     removed and restored included, is freed by reference counting alone."""
     import weakref
 
-    from model.fileio import load_design, save_design
-    from model.generate import generate
+    from model.files.design_file import load_design, save_design
+    from model.generators.generate import generate
 
     path = tmp_path / "pod.hall.json"
     save_design(generate("fat-tree", k=4), path)

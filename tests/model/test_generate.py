@@ -22,8 +22,8 @@ import math
 
 import pytest
 
-from model.cabling import CablePlant
-from model.generate import fat_tree, generate, leaf_spine, nvl72, preview, rail_optimized
+from model.engine.routed_links import RoutedLinks
+from model.generators.generate import fat_tree, generate, leaf_spine, nvl72, preview, rail_optimized
 from model.generators.plans import GenerateError
 from tests.model.generate_checks import assert_links_valid, tier_counts
 
@@ -367,4 +367,4 @@ def test_fat_tree_on_a_switch_no_medium_can_cable_to_the_hosts_is_refused(node_t
 @pytest.mark.parametrize("switch", ["qm9700", "sn5600"])
 def test_fat_tree_on_a_cableable_switch_has_a_medium_for_every_link(switch):
     design = fat_tree(k=8, switch=switch, node_type="dgx-h100")
-    assert int((CablePlant(design).medium_index < 0).sum()) == 0
+    assert int((RoutedLinks(design).medium_index < 0).sum()) == 0

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from model.fileio import design_to_bytes, load_design
-from model.generate import generate
+from model.files.design_file import design_to_bytes, load_design
+from model.generators.generate import generate
 from tests.model.generate_checks import assert_links_valid, assert_placement_valid
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from model.generate import generate
+from model.generators.generate import generate
 
-cabling = pytest.importorskip("model.cabling", reason="the geometry engine is not merged yet")
+cabling = pytest.importorskip(
+    "model.engine.routed_links", reason="the geometry engine is not merged yet"
+)
 
 
 def _media(design):
-    plant = cabling.CablePlant(design)
+    plant = cabling.RoutedLinks(design)
     out = {}
     for link_id in design.links:
         row = plant.index[link_id]

@@ -7,8 +7,8 @@ from collections import defaultdict
 
 import pytest
 
-from model.fileio import design_to_bytes, load_design, save_design
-from model.generate import generate
+from model.files.design_file import design_to_bytes, load_design, save_design
+from model.generators.generate import generate
 from tests.model.generate_checks import assert_placement_valid
 
 CASES = {

@@ -11,15 +11,15 @@ import pytest
 
 from cli import run_cli
 from model.analysis import analyze
-from model.cabling import CablePlant
-from model.catalog import CatalogFile, builtin_catalog
-from model.fileio import load_design
-from model.generate import nvl72, preview, rail_optimized
+from model.catalog.components import CatalogFile, builtin_catalog
+from model.engine.routed_links import RoutedLinks
+from model.files.design_file import load_design
+from model.generators.generate import nvl72, preview, rail_optimized
 from model.generators.plans import GenerateError, port_modes, usable_port_modes
 
 
 def _report(design):
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     plant.refresh()
     try:
         return analyze(design, plant)

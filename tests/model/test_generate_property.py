@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from model.generate import GenerateError, generate, preview
+from model.generators.generate import GenerateError, generate, preview
 from tests.model.generate_checks import assert_links_valid, assert_placement_valid, tier_counts
 
 NODE_TYPES = ["dgx-h100", "dgx-b200", "dgx-b300", "hgx-h100-8x400"]

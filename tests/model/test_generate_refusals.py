@@ -6,8 +6,8 @@ import tracemalloc
 
 import pytest
 
-from model.catalog import builtin_catalog
-from model.generate import GenerateError, generate, preview
+from model.catalog.components import builtin_catalog
+from model.generators.generate import GenerateError, generate, preview
 
 BAD = [
     # a switch with too few ports for the requested nodes (3 tiers of 64 ports hold 64 pods)

@@ -9,14 +9,14 @@ from collections import Counter
 import pytest
 
 from model.analysis import analyze
-from model.cabling import CablePlant
-from model.generate import nvl72, preview, rail_optimized
+from model.engine.routed_links import RoutedLinks
+from model.generators.generate import nvl72, preview, rail_optimized
 from model.generators.placement import switch_power_max_w
 from model.generators.plans import GenerateError
 
 
 def _findings(design):
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     plant.refresh()
     try:
         return [w for w in analyze(design, plant).warnings if w.severity != "info"]

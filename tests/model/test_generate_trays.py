@@ -6,14 +6,14 @@ import msgspec
 import pytest
 
 from model.analysis import analyze
-from model.cabling import CablePlant
+from model.design.limits import MIN_TRAY_SIZE_M
+from model.engine.routed_links import RoutedLinks
 from model.generators.placement import standard_tray_size
-from model.limits import MIN_TRAY_SIZE_M
 from tests.benchmarks.workloads import build
 
 
 def overfilled(design) -> dict[str, str]:
-    report = analyze(design, CablePlant(design))
+    report = analyze(design, RoutedLinks(design))
     return {w.objects[0]: w.message for w in report.warnings if w.code == "TRAY_OVERFILLED"}
 
 
@@ -21,13 +21,13 @@ def overfilled(design) -> dict[str, str]:
 def test_generated_workloads_pass_their_own_tray_fill_check(size):
     design = build(size)
     assert overfilled(design) == {}
-    report = analyze(design, CablePlant(design))
+    report = analyze(design, RoutedLinks(design))
     assert 0 < max(report.tray_fill.values()) <= 0.5
 
 
 def test_a_narrowed_tray_is_reported_overfilled():
     design = build("S")
-    report = analyze(design, CablePlant(design))
+    report = analyze(design, RoutedLinks(design))
     busiest = max(report.tray_fill, key=report.tray_fill.get)
     tray = design.trays[busiest]
     # Fibre is thin: narrow it a lot, to the smallest tray the loader and edit API accept.

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from model.analysis import analyze
-from model.cabling import CablePlant
-from model.generate import generate
+from model.engine.routed_links import RoutedLinks
+from model.generators.generate import generate
 from tests.model.generate_checks import assert_links_valid
 
 RAIL = [
@@ -84,7 +84,7 @@ def test_generated_design_has_no_warning(case, fabrics):
     template, params = case
     design = generate(template, fabrics=fabrics, **params)
     assert_links_valid(design)
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     plant.refresh()
     try:
         findings = [w for w in analyze(design, plant).warnings if w.severity != "info"]
@@ -97,7 +97,7 @@ def test_gb200_16_su_has_no_warning():
     # 2,304 trays, 3 tiers: rails sharing leaves, pods spanning SUs, core groups that are full.
     design = generate("nvl72", racks=128)
     assert_links_valid(design)
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     plant.refresh()
     try:
         findings = [w for w in analyze(design, plant).warnings if w.severity != "info"]
@@ -111,10 +111,10 @@ def test_gb200_5_and_16_su_with_every_network_have_no_finding(racks):
     # Every network of a 128-rack hall (64k links) builds in about a second now (it took ~2 min:
     # a free-port scan over every device per port). The generator gives a tray bank enough
     # parallel trays for the cables' weight, and the analysis weighs a bank against as many
-    # trays' load class (model.tray_products.trays_in_bank).
+    # trays' load class (model.plant.tray_products.trays_in_bank).
     design = generate("nvl72", racks=racks, fabrics="all")
     assert_links_valid(design)
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     plant.refresh()
     try:
         report = analyze(design, plant)

@@ -13,9 +13,9 @@ from itertools import pairwise
 import numpy as np
 import pytest
 
-from model.cabling import NO_TRAY_PATH, SAME_RACK, UNREACHED_RACK, CablePlant
-from model.entities import Settings, Tray
-from model.geometry import FACE_FRONT, FACE_REAR, drop_points, port_position
+from model.design.entities import Settings, Tray
+from model.engine.geometry import FACE_FRONT, FACE_REAR, drop_points, port_position
+from model.engine.routed_links import NO_TRAY_PATH, SAME_RACK, UNREACHED_RACK, RoutedLinks
 from tests.builders import device, empty_hall, link, rack
 
 DGX_U2 = 0.1 + 5 * 0.04445
@@ -51,7 +51,7 @@ def layout(slack_per_end: float = 0.0, slack_pct: float = 0.0):
 
 
 def test_same_rack_is_vertical_distance_between_ports():
-    plant = CablePlant(layout())
+    plant = RoutedLinks(layout())
     route = plant.route("same")
     assert route.method == "same-rack"
     assert route.total_m == pytest.approx(DGX_U12 - DGX_U2)
@@ -62,7 +62,7 @@ def test_same_rack_is_vertical_distance_between_ports():
 
 
 def test_adjacent_racks_go_up_along_the_tray_and_down():
-    plant = CablePlant(layout())
+    plant = RoutedLinks(layout())
     route = plant.route("adjacent")
     assert route.method == "tray"
     assert route.vertical_a_m == pytest.approx(TRAY - DGX_U2)
@@ -74,7 +74,7 @@ def test_adjacent_racks_go_up_along_the_tray_and_down():
 
 
 def test_rows_joined_by_a_tray_corner():
-    plant = CablePlant(layout())
+    plant = RoutedLinks(layout())
     route = plant.route("corner")
     # along t1 from x 1.5 to 6.0, down t2 from y 3.6 to 7.2, back along t2 from x 6.0 to 3.0
     assert route.tray_m == pytest.approx(4.5 + 3.6 + 3.0)
@@ -84,7 +84,7 @@ def test_rows_joined_by_a_tray_corner():
 
 
 def test_no_tray_path_runs_on_the_floor_and_warns():
-    plant = CablePlant(layout())
+    plant = RoutedLinks(layout())
     row = plant.index["nopath"]
     route = plant.route("nopath")
     assert route.method == "no-tray-path"
@@ -99,7 +99,7 @@ def test_no_tray_path_runs_on_the_floor_and_warns():
 def test_racks_on_trays_that_do_not_meet_have_no_tray_path():
     design = layout()
     design.add_trays([Tray(id="t9", points=[(9.0, 1.6), (11.0, 1.6)])])  # r4 reached, island
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     row = plant.index["nopath"]
     assert plant.status[row] == NO_TRAY_PATH
     finding = next(f for f in plant.findings() if f.code == "NO_TRAY_PATH")
@@ -113,17 +113,17 @@ def test_trays_within_join_tolerance_join_and_elevation_step_counts():
     design.update_trays(
         [Tray(id="t2", points=[(6.0, 3.6), (6.0, 7.2), (2.0, 7.2)], elevation_m=3.2)]
     )
-    route = CablePlant(design).route("corner")
+    route = RoutedLinks(design).route("corner")
     assert route.tray_m == pytest.approx(4.3 + 0.2 + 0.3 + 3.6 + 3.0)
     assert route.vertical_b_m == pytest.approx(3.2 - QM_U20)
 
 
 def test_slack_settings_applied():
-    base = CablePlant(layout()).route("corner").total_m
-    route = CablePlant(layout(slack_per_end=0.5, slack_pct=10.0)).route("corner")
+    base = RoutedLinks(layout()).route("corner").total_m
+    route = RoutedLinks(layout(slack_per_end=0.5, slack_pct=10.0)).route("corner")
     assert route.slack_m == pytest.approx(1.0 + 0.1 * base)
     assert route.total_m == pytest.approx(base * 1.1 + 1.0)
-    same = CablePlant(layout(slack_per_end=0.5, slack_pct=10.0)).route("same")
+    same = RoutedLinks(layout(slack_per_end=0.5, slack_pct=10.0)).route("same")
     assert same.total_m == pytest.approx((DGX_U12 - DGX_U2) * 1.1 + 1.0)
 
 
@@ -152,7 +152,7 @@ def test_rotation_moves_the_drop_points(rotation, rear):
 
 def test_rotating_a_rack_changes_its_route():
     design = layout()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     before = plant.route("adjacent")
     design.rotate_racks({"r2": 180})  # rear now faces up the page: drop at (2.1, 2.4)
     assert "adjacent" in plant.refresh()
@@ -173,13 +173,13 @@ def test_under_floor_tray_runs_below_the_floor():
             Tray(id="t2", points=[(6.0, 3.6), (6.0, 7.2), (2.0, 7.2)], under_floor=True),
         ]
     )
-    route = CablePlant(design).route("adjacent")
+    route = RoutedLinks(design).route("adjacent")
     assert route.vertical_a_m == pytest.approx(DGX_U2 + 0.3)
     assert route.vertical_b_m == pytest.approx(QM_U20 + 0.3)
 
 
 def test_all_pairs_and_lazy_dijkstra_rows_agree():
-    from model.tray_graph import TrayGraph
+    from model.engine.tray_graph import TrayGraph
     from tests.benchmarks.synthetic import synthetic_hall
 
     design = synthetic_hall(2048)
@@ -195,10 +195,10 @@ def test_all_pairs_and_lazy_dijkstra_rows_agree():
 def test_small_pod_file_agrees_with_a_tape_measure():
     from pathlib import Path
 
-    from model.fileio import load_design
+    from model.files.design_file import load_design
 
     design = load_design(Path(__file__).parents[1] / "data/golden-v1.hall.json")
-    route = CablePlant(design).route("l-1")  # a1 (R1, U2) nic1 -> leaf1 (N1, U20)
+    route = RoutedLinks(design).route("l-1")  # a1 (R1, U2) nic1 -> leaf1 (N1, U20)
     # rear drops at y 3.6, tray along the row centre y 3.0: 0.6 m hop each end, 0.6 m along
     run = (TRAY - DGX_U2) + 0.6 + 0.6 + 0.6 + (TRAY - QM_U20)
     assert route.total_m == pytest.approx(run * 1.05 + 2 * 0.5)
@@ -206,7 +206,7 @@ def test_small_pod_file_agrees_with_a_tape_measure():
 
 
 def test_lazy_and_all_pairs_distances_agree_on_random_points():
-    from model.tray_graph import TrayGraph
+    from model.engine.tray_graph import TrayGraph
     from tests.benchmarks.synthetic import synthetic_hall
 
     design = synthetic_hall(2048)
@@ -226,7 +226,7 @@ def test_drawn_path_is_as_long_as_the_routed_pieces():
     from tests.benchmarks.synthetic import synthetic_hall
 
     design = synthetic_hall(2048)
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     for link_id in plant.link_ids[::997]:
         route = plant.route(link_id)
         drawn = sum(np.hypot(q[0] - p[0], q[1] - p[1]) for p, q in pairwise(route.points))

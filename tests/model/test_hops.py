@@ -9,7 +9,7 @@ import pytest
 
 from model.analysis.hops import server_hops
 from model.analysis.topology import LINK_COMPUTE, components, infer_topology
-from model.generate import fat_tree, leaf_spine, nvl72, rail_optimized
+from model.generators.generate import fat_tree, leaf_spine, nvl72, rail_optimized
 
 
 def _pair_by_pair(topo) -> tuple[dict[int, int], int]:

@@ -8,9 +8,9 @@ import math
 import numpy as np
 import pytest
 
-from model.cabling import CablePlant
-from model.catalog import MEDIUM_GROUPS, NO_MEDIUM_GROUP, medium_group
-from model.length_histogram import length_histogram
+from model.catalog.components import MEDIUM_GROUPS, NO_MEDIUM_GROUP, medium_group
+from model.engine.length_histogram import length_histogram
+from model.engine.routed_links import RoutedLinks
 from tests.benchmarks.workloads import build
 from tests.builders import copper_pod
 
@@ -39,7 +39,7 @@ def _reference(plant):
 
 @pytest.mark.parametrize("make", [copper_pod, lambda: build("S")])
 def test_histogram_equals_one_numpy_histogram_per_medium_group(make):
-    plant = CablePlant(make())
+    plant = RoutedLinks(make())
     plant.refresh()
     got = length_histogram(plant)
     edges, want = _reference(plant)
@@ -51,7 +51,7 @@ def test_histogram_equals_one_numpy_histogram_per_medium_group(make):
 
 
 def test_links_past_the_range_land_in_the_last_bin_and_unrouted_links_in_none():
-    plant = CablePlant(copper_pod())
+    plant = RoutedLinks(copper_pod())
     plant.refresh()
     plant.length_m = np.array(plant.length_m, dtype=float)
     plant.medium_index = np.array(plant.medium_index, dtype=np.int64)
@@ -67,7 +67,7 @@ def test_links_past_the_range_land_in_the_last_bin_and_unrouted_links_in_none():
 
 
 def test_no_finite_length_gives_no_histogram():
-    plant = CablePlant(copper_pod())
+    plant = RoutedLinks(copper_pod())
     plant.refresh()
     plant.length_m = np.full(len(plant.length_m), np.nan)
     assert length_histogram(plant) is None
@@ -75,7 +75,7 @@ def test_no_finite_length_gives_no_histogram():
 
 @pytest.mark.parametrize("top_m", [1, 7, 30, 143, 2000])
 def test_bins_are_searchsorteds_on_edges_and_between_them(top_m):
-    from model.length_histogram import bin_of
+    from model.engine.length_histogram import bin_of
 
     edges = np.linspace(0.0, top_m, min(60, max(10, top_m * 2)) + 1)
     rng = np.random.default_rng(top_m)

@@ -7,8 +7,13 @@ import json
 
 import pytest
 
-from model import limits
-from model.fileio import DesignFileError, design_to_bytes, read_design_bytes, salvage_design_bytes
+from model.design import limits
+from model.files.design_file import (
+    DesignFileError,
+    design_to_bytes,
+    read_design_bytes,
+    salvage_design_bytes,
+)
 from tests.builders import small_pod
 
 

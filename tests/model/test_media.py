@@ -6,8 +6,8 @@ import msgspec
 import numpy as np
 import pytest
 
-from model.catalog import builtin_catalog
-from model.media import POLICIES, candidates, choose, explain, ordered_lengths
+from model.catalog.components import builtin_catalog
+from model.engine.media import POLICIES, candidates, choose, explain, ordered_lengths
 
 MEDIA = list(builtin_catalog().media_types.values())
 

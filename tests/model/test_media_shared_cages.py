@@ -10,7 +10,7 @@ import pytest
 
 from model.analysis.media_costs import MediaCache, media_figures, shared_cages
 from model.analysis.topology import infer_topology
-from model.cabling import CablePlant
+from model.engine.routed_links import RoutedLinks
 from tests.benchmarks.workloads import build
 
 
@@ -26,7 +26,7 @@ def _same(a, b) -> None:
 @pytest.mark.parametrize("size", ["S"])
 def test_shared_cage_count_equals_sorted_pairs(size):
     design = build(size)
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     topo = infer_topology(design)
     shared = shared_cages(topo)
     assert shared[0].most > 1 or shared[1].most > 1  # the fabric has twin-port cages
@@ -44,7 +44,7 @@ def test_the_media_cache_gives_the_uncached_figures_whether_a_medium_changed_or_
     from tests.model.test_snapshot_pipeline import fabric
 
     for design in (build("S"), fabric()):
-        plant = CablePlant(design)
+        plant = RoutedLinks(design)
         topo = infer_topology(design)
         shared, cache = shared_cages(topo), MediaCache()
         _same(media_figures(topo, plant, None, shared, cache), media_figures(topo, plant))

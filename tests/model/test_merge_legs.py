@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from model.tray_search import merge_legs
+from model.engine.tray_search import merge_legs
 
 
 def merge_legs_in_list(legs):

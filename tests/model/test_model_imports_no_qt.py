@@ -43,8 +43,10 @@ def test_blocker_really_blocks():
 
 
 def test_plant_findings_do_not_import_the_plant():
-    """model.cabling imports model.cabling_findings, never the other way (no import cycle)."""
-    probe = "import sys, model.cabling_findings; print('model.cabling' in sys.modules)"
+    """model.engine.routed_links imports model.engine.link_findings, never the other way (no import cycle)."""
+    probe = (
+        "import sys, model.engine.link_findings; print('model.engine.routed_links' in sys.modules)"
+    )
     result = subprocess.run(
         [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=120
     )

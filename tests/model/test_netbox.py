@@ -7,8 +7,10 @@ import json
 
 import msgspec
 
-from model.export import netbox as nb
-from model.export.netbox import (
+from model.catalog.ports import PortInfo
+from model.outputs.netbox import export as nb
+from model.outputs.netbox.device_types import interface_type
+from model.outputs.netbox.export import (
     CABLE_HEADER,
     DEVICE_HEADER,
     RACK_HEADER,
@@ -17,10 +19,8 @@ from model.export.netbox import (
     netbox_tables,
     write_netbox_dir,
 )
-from model.export.netbox_types import interface_type
-from model.plant import build_plant
-from model.ports import PortInfo
-from model.schedule import schedule_rows, schedule_table
+from model.outputs.schedule import schedule_rows, schedule_table
+from model.plant.physical_plant import build_plant
 from tests.builders import device, empty_hall, link, rack, small_pod
 from tests.model.bom_test_helpers import plant_of
 
@@ -167,7 +167,7 @@ def test_racks_carry_outer_dimensions_and_rail_width(pod):
 
 def test_aec_and_lacc_share_the_netbox_type_but_not_the_description(pod):
     media = pod.catalog.media_types
-    from model.export.netbox_types import cable_description
+    from model.outputs.netbox.device_types import cable_description
 
     assert media["aec-400g"].netbox_type == media["lacc-400g"].netbox_type == "dac-active"
     assert cable_description(media["aec-400g"]).startswith("AEC")
@@ -230,7 +230,7 @@ def test_tables_are_cut_below_1000_rows(monkeypatch, pod):
 
 
 def test_nvl72_backplane_links_are_exported_so_no_nvlink_port_is_free():
-    from model.generate import generate
+    from model.generators.generate import generate
 
     design = generate("nvl72", racks=1)
     export = _tables(design)

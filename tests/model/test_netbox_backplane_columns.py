@@ -7,12 +7,12 @@ from __future__ import annotations
 import msgspec
 import numpy as np
 
-from model.cabling import CablePlant
-from model.export.netbox import netbox_tables
-from model.export.netbox_cables import CABLE_HEADER, backplane_cables, cable_row
-from model.export.netbox_names import LABEL_MAX
-from model.generate import generate
-from model.schedule import schedule_rows
+from model.engine.routed_links import RoutedLinks
+from model.generators.generate import generate
+from model.outputs.netbox.cables import CABLE_HEADER, backplane_cables, cable_row
+from model.outputs.netbox.export import netbox_tables
+from model.outputs.netbox.names import LABEL_MAX
+from model.outputs.schedule import schedule_rows
 
 
 def reference_backplane(design, plant, site, device_names, rack_names) -> list[tuple]:
@@ -43,7 +43,7 @@ def _site_names(design):
 
 def test_backplane_columns_equal_the_rows_of_before():
     design = generate("nvl72", racks=2)
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     backplane = [
         lid for lid in plant.link_ids if plant.medium(lid) and plant.medium(lid).kind == "backplane"
     ]
@@ -53,7 +53,7 @@ def test_backplane_columns_equal_the_rows_of_before():
     design.update_links(
         [msgspec.structs.replace(design.links[lid], label=text) for lid, text in own.items()]
     )
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     names, racks = _site_names(design)
     got = backplane_cables(design, plant, "site-1", names, racks)
     assert got.header == CABLE_HEADER
@@ -64,7 +64,7 @@ def test_a_design_without_a_backplane_has_an_empty_table():
     design = generate(
         "rail-optimized", nodes=32, node_type="hgx-h100-8x400", switch="sn5600", su_nodes=32
     )
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     names, racks = _site_names(design)
     assert len(backplane_cables(design, plant, "s", names, racks)) == 0
     export = netbox_tables(design, schedule_rows(design, plant), plant)

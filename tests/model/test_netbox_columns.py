@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from model.export.csv_writer import csv_chunks
-from model.export.netbox_columns import Lookup, Repeat, Table, table_chunks
+from model.outputs.netbox.columns import Lookup, Repeat, Table, table_chunks
+from model.outputs.writers.csv_writer import csv_chunks
 
 AWKWARD = ["plain", "=SUM(A1)", "+1", "-x", "@a", 'say "hi"', "a,b", "two\nlines", "", " pad "]
 

@@ -15,16 +15,16 @@ import pytest
 from cli import run_cli
 from model.asbuilt.netbox_import import import_netbox
 from model.asbuilt.report_csv import ReportError
-from model.cabling import CablePlant
-from model.export.netbox import netbox_tables
-from model.fileio import load_design
-from model.schedule import schedule_rows
+from model.engine.routed_links import RoutedLinks
+from model.files.design_file import load_design
+from model.outputs.netbox.export import netbox_tables
+from model.outputs.schedule import schedule_rows
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "netbox_export"
 
 
 def _tables(design):
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     return netbox_tables(design, schedule_rows(design, plant), plant)
 
 

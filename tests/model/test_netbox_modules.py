@@ -9,20 +9,20 @@ from pathlib import Path
 
 import pytest
 
-from model.cabling import CablePlant
-from model.cages import port_cages
-from model.export import netbox as nb
-from model.export.netbox import CABLE_HEADER, DEVICE_HEADER, netbox_files, netbox_tables
-from model.export.netbox_modules import (
+from model.engine.cages import port_cages
+from model.engine.routed_links import RoutedLinks
+from model.files.design_file import load_design
+from model.outputs.netbox import export as nb
+from model.outputs.netbox.export import CABLE_HEADER, DEVICE_HEADER, netbox_files, netbox_tables
+from model.outputs.netbox.modules import (
     ASSET_TAG_MAX,
     MODULE_HEADER,
     MODULES_STEM,
     PART_NUMBER_MAX,
     device_asset_tag,
 )
-from model.fileio import load_design
-from model.plant import build_plant
-from model.schedule import schedule_rows
+from model.outputs.schedule import schedule_rows
+from model.plant.physical_plant import build_plant
 from tests.model.test_netbox import _read_block_yaml
 from tests.model.test_plant_rules import connect, one_rack
 
@@ -51,7 +51,7 @@ MODULE_TYPE_KEYS = {
 @pytest.fixture(scope="module")
 def superpod():
     design = load_design(EXAMPLES / "superpod-4su.hall.json")
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     return design, plant, netbox_tables(design, schedule_rows(design, plant), plant)
 
 
@@ -107,7 +107,7 @@ def test_cages_of_integrated_cables_hold_no_module_and_module_cages_do():
     connect(
         design, [("f1", ("d1", "p3"), ("d4", "nic1")), ("f2", ("d1", "p4"), ("d5", "nic1"))], 20
     )
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     assert plant.medium("s1").kind == "dac" and plant.medium("f1").kind in ("mmf", "smf")
     export = netbox_tables(design, schedule_rows(design, plant), plant)
     placed = sorted((r[0], r[1]) for r in export.rows(MODULES_STEM))
@@ -121,7 +121,7 @@ def test_cages_of_integrated_cables_hold_no_module_and_module_cages_do():
 
 def test_backplane_cages_hold_no_module():
     design = load_design(EXAMPLES / "nvl72-su.hall.json")
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     export = netbox_tables(design, schedule_rows(design, plant), plant)
     at, tag_at = DEVICE_HEADER.index("description"), DEVICE_HEADER.index("asset_tag")
     name_of = {
@@ -180,13 +180,13 @@ def test_readme_says_where_modules_go_and_that_cables_are_not_modules(superpod):
 
 
 def test_asset_tags_find_devices_across_sites_whose_names_repeat():
-    from model.generate import generate
+    from model.generators.generate import generate
 
     tags = []
     for name in ("Pod A", "Pod B"):
         design = generate("leaf-spine", nodes=4, node_type="dgx-h100", switch="qm9700")
         design.name = name
-        plant = CablePlant(design)
+        plant = RoutedLinks(design)
         export = netbox_tables(design, schedule_rows(design, plant), plant)
         at = DEVICE_HEADER.index("asset_tag")
         tags.append([row[at] for row in export.rows("07_devices")])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.export.netbox_names import fit_name, slugify, unique_names
+from model.outputs.netbox.names import fit_name, slugify, unique_names
 
 _text = st.text(alphabet=st.sampled_from("abcXYZ-_019 é"), min_size=0, max_size=90)
 

@@ -14,13 +14,13 @@ import json
 import pytest
 
 from model.asbuilt.netbox_media import NETBOX_CABLE_TYPE_LABELS
-from model.cabling import CablePlant
-from model.export.netbox import netbox_files, netbox_tables
-from model.export.netbox_names import interface_name
-from model.generate import generate
-from model.schedule import schedule_rows
-from model.structured_edit import is_panel
-from model.structured_layout import (
+from model.design.structured_edit import is_panel
+from model.engine.routed_links import RoutedLinks
+from model.generators.generate import generate
+from model.outputs.netbox.export import netbox_files, netbox_tables
+from model.outputs.netbox.names import interface_name
+from model.outputs.schedule import schedule_rows
+from model.structured.layout import (
     LC_ENCLOSURE,
     MPO_PANEL,
     place_panels,
@@ -32,7 +32,7 @@ from tests.model.test_structured_panels import zone_hall
 
 
 def _export(design):
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     return netbox_tables(design, schedule_rows(design, plant), plant), plant
 
 
@@ -377,8 +377,8 @@ def _by_label(design, plant, label):
 def test_the_export_lays_the_design_out_once_with_the_physical_plant(structured_pod, monkeypatch):
     """Given the physical plant, the panel export takes its layout (an XL zones layout is ~15 s)
     instead of laying the design out again, and exports the same tables."""
-    import model.export.netbox_panels as netbox_panels
-    from model.plant import build_plant
+    import model.outputs.netbox.panels as netbox_panels
+    from model.plant.physical_plant import build_plant
 
     design, plant, export = structured_pod
     phys = build_plant(plant, with_links=True)
@@ -396,9 +396,9 @@ def test_the_analysis_lays_a_structured_design_out_once(structured_pod, monkeypa
     """The analysis takes the channels from the layout its physical plant was counted from
     (a zoned XL hall's layout is ~15 s), and reports what a second layout reported."""
     import model.analysis.analyzer as analyzer
-    import model.structured_plant as structured_plant
+    import model.plant.structured as structured_plant
     from model.analysis import analyze
-    from model.structured_layout import structured_layout
+    from model.structured.layout import structured_layout
 
     design, plant, _ = structured_pod
     before = analyze(design, plant).to_json()

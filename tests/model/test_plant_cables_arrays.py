@@ -14,12 +14,12 @@ import msgspec
 import numpy as np
 import pytest
 
-import model.plant_tally as plant_tally
-from model.cabling import CablePlant
-from model.cages import SHAPE_SPLITTER, SHAPE_STRAIGHT
-from model.fabrics import plant_fabric_rows
-from model.generate import generate
-from model.plant import build_plant
+import model.plant.tally as plant_tally
+from model.design.fabrics import plant_fabric_rows
+from model.engine.cages import SHAPE_SPLITTER, SHAPE_STRAIGHT
+from model.engine.routed_links import RoutedLinks
+from model.generators.generate import generate
+from model.plant.physical_plant import build_plant
 
 
 def reference_cables(out, tables, graph, cable_rows, m, ordered, row_fab) -> None:
@@ -135,7 +135,7 @@ def test_cables_on_arrays_equal_the_per_component_loop(seed, monkeypatch):
     design.move_racks({rack_id: (rack.x + rng.uniform(-3, 3), rack.y)})
     calls: list[int] = []
     monkeypatch.setattr(plant_tally, "_cables", _compare_both(calls))
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     phys = build_plant(plant, fabric_rows=plant_fabric_rows(design, plant), with_links=True)
     assert calls and sum(calls) > 0  # components were decided (cables or problems)
     assert phys.items
@@ -147,7 +147,7 @@ def test_a_hall_with_no_copper_has_no_cable_components(monkeypatch):
     )
     calls: list[int] = []
     monkeypatch.setattr(plant_tally, "_cables", _compare_both(calls))
-    build_plant(CablePlant(design), with_links=True)
+    build_plant(RoutedLinks(design), with_links=True)
     assert calls
 
 
@@ -197,7 +197,7 @@ def test_cables_on_arrays_equal_the_loop_on_random_copper_in_one_rack(seed, monk
     and lengths past a part's reach: the same decisions as the loop."""
     calls: list[int] = []
     monkeypatch.setattr(plant_tally, "_cables", _compare_both(calls))
-    build_plant(CablePlant(_random_rack(seed)), with_links=True)
+    build_plant(RoutedLinks(_random_rack(seed)), with_links=True)
     assert calls
 
 
@@ -223,7 +223,7 @@ def test_the_random_racks_reach_every_rule_of_the_cables(monkeypatch):
 
     monkeypatch.setattr(plant_tally, "_cables", watch)
     for seed in SEEDS:
-        build_plant(CablePlant(_random_rack(seed)), with_links=True)
+        build_plant(RoutedLinks(_random_rack(seed)), with_links=True)
     assert {
         "straight",
         "splitter",

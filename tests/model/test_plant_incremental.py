@@ -8,10 +8,10 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from model.cabling import CablePlant
-from model.generate import rail_optimized
-from model.plant import PlantCache, build_plant
-from model.snapshot import Snapshotter
+from model.engine.routed_links import RoutedLinks
+from model.engine.snapshot import Snapshotter
+from model.generators.generate import rail_optimized
+from model.plant.physical_plant import PlantCache, build_plant
 
 EDITS = st.lists(
     st.tuples(
@@ -37,7 +37,7 @@ def _plant_dict(phys) -> dict:
 @given(EDITS)
 def test_cached_plant_equals_a_fresh_build_after_any_edits(edits):
     design = _design()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     plant.refresh()
     cache = PlantCache()
     snapshots = Snapshotter(design, plant)
@@ -75,7 +75,7 @@ def test_cached_plant_equals_a_fresh_build_after_any_edits(edits):
 
 def test_a_rack_move_recounts_only_the_components_of_its_links():
     design = _design()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     plant.refresh()
     cache = PlantCache()
     build_plant(plant, cache=cache)
@@ -95,7 +95,7 @@ def test_a_links_component_rows_follow_every_edit(edits):
     """``component_of`` (kept from one refresh to the next while no edit relabels the cage
     graph) always names the rows whose cages are joined to the link's, as a fresh plant does."""
     design = _design()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     plant.refresh()
     removed = []
     media = [m.id for m in plant.media]
@@ -114,7 +114,7 @@ def test_a_links_component_rows_follow_every_edit(edits):
         plant.refresh()
         if not plant.link_ids:
             continue
-        fresh = CablePlant(design)
+        fresh = RoutedLinks(design)
         fresh.refresh()
         for link_id in list(design.links)[n % 7 :: 7]:
             mine = sorted(plant.link_ids[r] for r in plant.component_of(link_id).tolist())

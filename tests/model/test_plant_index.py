@@ -4,10 +4,10 @@ every link through edits and snapshots."""
 from __future__ import annotations
 
 from model.analysis import analyze
-from model.cabling import CablePlant
-from model.fileio import design_to_bytes, read_design_bytes
-from model.generate import rail_optimized
-from model.snapshot import Snapshotter
+from model.engine.routed_links import RoutedLinks
+from model.engine.snapshot import Snapshotter
+from model.files.design_file import design_to_bytes, read_design_bytes
+from model.generators.generate import rail_optimized
 
 
 def _design():
@@ -21,7 +21,7 @@ def _rows(plant) -> dict[str, int]:
 
 def test_a_fresh_plant_builds_no_index_until_asked():
     design = _design()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     analyze(design, plant)  # rows in design order: the analysis needs no index
     assert "index" not in vars(plant)
     assert plant.index == _rows(plant)
@@ -31,7 +31,7 @@ def test_a_fresh_plant_builds_no_index_until_asked():
 def test_the_index_follows_edits_whether_built_before_or_after_them():
     for built_first in (False, True):
         design = _design()
-        plant = CablePlant(design)
+        plant = RoutedLinks(design)
         if built_first:
             assert plant.index == _rows(plant)
         gone = list(design.links)[5:40:3]
@@ -49,7 +49,7 @@ def test_the_index_follows_edits_whether_built_before_or_after_them():
 
 def test_snapshots_share_or_build_the_index_of_their_own_rows():
     design = _design()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     snapshots = Snapshotter(design, plant)
     first, first_plant = snapshots.take()  # taken before the live plant has an index
     assert "index" not in vars(first_plant)

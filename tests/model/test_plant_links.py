@@ -15,19 +15,19 @@ import msgspec
 import numpy as np
 import pytest
 
-from model.cabling import CablePlant
-from model.cages import CAGE_STRIDE, cage_view, port_cages
-from model.design import Design
-from model.generate import apply_cabling, generate
-from model.media import POLICIES
-from model.parts import part_number_for
-from model.plant import PhysicalPlant, build_plant, link_plugs
-from model.plant_cages import cage_label_array, cage_labels
-from model.plant_links import LinkParts
-from model.schedule import schedule_rows
-from model.schedule_columns import break_ties_by_id as _break_ties_by_id
-from model.schedule_columns import sorted_by as _sorted_by
-from model.structured_layout import uses_structured
+from model.catalog.parts import part_number_for
+from model.design.design import Design
+from model.engine.cage_labels import cage_label_array, cage_labels
+from model.engine.cages import CAGE_STRIDE, cage_view, port_cages
+from model.engine.media import POLICIES
+from model.engine.routed_links import RoutedLinks
+from model.generators.generate import apply_cabling, generate
+from model.outputs.schedule import schedule_rows
+from model.outputs.schedule_columns import break_ties_by_id as _break_ties_by_id
+from model.outputs.schedule_columns import sorted_by as _sorted_by
+from model.plant.links import LinkParts
+from model.plant.physical_plant import PhysicalPlant, build_plant, link_plugs
+from model.structured.layout import uses_structured
 from tests.model.test_export_columns import _old_schedule_rows
 
 FABRICS = {
@@ -128,7 +128,7 @@ def _old_link_parts(
 def _old_plant_link_parts(plant) -> dict[str, tuple]:
     """``build_plant(plant, with_links=True).link_parts`` as main built it, from the same
     count (the tally is unchanged by this change)."""
-    from model.plant_tally import cage_graph, tally
+    from model.plant.tally import cage_graph, tally
 
     view = cage_view(plant)
     media = list(plant.media)
@@ -164,7 +164,7 @@ def _old_plant_link_parts(plant) -> dict[str, tuple]:
 
 @pytest.mark.parametrize("policy", POLICIES)
 def test_link_parts_equal_the_per_link_builder_in_content_and_order(fabric, policy):
-    plant = CablePlant(fabric, policy)
+    plant = RoutedLinks(fabric, policy)
     parts = build_plant(plant, with_links=True).link_parts
     old = _old_plant_link_parts(plant)
     assert isinstance(parts, LinkParts)
@@ -177,7 +177,7 @@ def test_link_parts_equal_the_per_link_builder_in_content_and_order(fabric, poli
 
 
 def test_cage_labels_equal_the_per_cage_labels_including_odd_names(fabric):
-    plant = CablePlant(fabric)
+    plant = RoutedLinks(fabric)
     view = cage_view(plant)
     nodes = np.unique(np.concatenate([view.cage_a, view.cage_b]))
     assert cage_labels(plant, view.dev_ids, nodes) == _old_cage_labels(plant, view.dev_ids, nodes)
@@ -206,7 +206,7 @@ def test_cage_labels_equal_the_per_cage_labels_including_odd_names(fabric):
 
 def test_link_parts_are_a_snapshot_of_the_plant_when_built(fabric):
     design = fabric
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     parts = build_plant(plant, with_links=True).link_parts
     before = list(parts.items())
     removed = next(iter(parts))
@@ -220,7 +220,7 @@ def test_link_parts_are_a_snapshot_of_the_plant_when_built(fabric):
 
 
 def test_link_plugs_of_single_links_equal_the_whole_plant_parts(fabric):
-    plant = CablePlant(fabric)
+    plant = RoutedLinks(fabric)
     old = _old_plant_link_parts(plant)
     cabled = [k for k, v in old.items() if v[5] != "rack backplane"]  # the inspector's case
     for link_id in random.Random(3).sample(cabled, 8):
@@ -234,7 +234,7 @@ def test_schedule_of_a_plant_missing_links_equals_the_row_builder(fabric):
     design = fabric
     if uses_structured(design):
         pytest.skip("a structured layout needs a plant that knows every link of the design")
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     plant.close()  # stops following the design: a link renamed now is unknown to the plant
     first = next(iter(design.links.values()))
     design.remove_links([first.id])
@@ -256,7 +256,7 @@ def test_schedule_of_a_plant_missing_links_equals_the_row_builder(fabric):
 
 
 def test_schedule_with_plain_dict_link_parts_equals_the_row_builder(fabric):
-    plant = CablePlant(fabric)
+    plant = RoutedLinks(fabric)
     phys = build_plant(plant, with_links=True)
     as_dict = PhysicalPlant(link_parts=dict(phys.link_parts.items()))
     rows = schedule_rows(fabric, plant, as_dict, segments=False)
@@ -269,7 +269,7 @@ def test_schedule_with_plain_dict_link_parts_equals_the_row_builder(fabric):
 
 @pytest.mark.parametrize("policy", POLICIES)
 def test_per_link_schedule_of_every_template_equals_the_row_builder(fabric, policy):
-    plant = CablePlant(fabric, policy)
+    plant = RoutedLinks(fabric, policy)
     assert schedule_rows(fabric, plant, segments=False) == _old_schedule_rows(fabric, plant)
 
 

@@ -8,8 +8,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.cabling import CablePlant
-from model.cages import CAGE_STRIDE, _rank, component_graph
+from model.engine.cages import CAGE_STRIDE, _rank, component_graph
+from model.engine.routed_links import RoutedLinks
 from tests.benchmarks.workloads import build
 
 _ROUTED = (
@@ -57,7 +57,7 @@ def test_component_graph_labels_smallest_cage_node():
 
 
 def test_routing_by_runs_equals_routing_row_by_row():
-    plant = CablePlant(build("S"))  # built by runs: its links come in runs of one rack pair
+    plant = RoutedLinks(build("S"))  # built by runs: its links come in runs of one rack pair
     n = len(plant.link_ids)
     drop_a, drop_b = plant._drop_a, plant._drop_b
     runs = 1 + int(((drop_a[1:] != drop_a[:-1]) | (drop_b[1:] != drop_b[:-1])).sum())

@@ -11,13 +11,13 @@ from openpyxl import load_workbook
 
 from cli import run_cli
 from model.analysis import analyze
-from model.bom import bom_lines, bom_totals, export_findings, summary_rows
-from model.cabling import CablePlant
-from model.export.bom_export import write_bom_xlsx
-from model.fileio import load_design
-from model.media import POLICIES
-from model.plant import build_plant
-from model.schedule import schedule_rows
+from model.engine.media import POLICIES
+from model.engine.routed_links import RoutedLinks
+from model.files.design_file import load_design
+from model.outputs.bom import bom_lines, bom_totals, export_findings, summary_rows
+from model.outputs.bom_files import write_bom_xlsx
+from model.outputs.schedule import schedule_rows
+from model.plant.physical_plant import build_plant
 from tests.builders import device, empty_hall, link, rack
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,7 +31,7 @@ def superpod():
 
 @pytest.mark.parametrize("policy", POLICIES)
 def test_superpod_4su_has_no_invalid_cage_and_a_bom_to_order_from(superpod, policy):
-    plant = CablePlant(superpod, policy)
+    plant = RoutedLinks(superpod, policy)
     report = analyze(superpod, plant)
     assert report.plant["cages"]["invalid"] == 0
     assert report.plant["cages"]["used"] == 128 * 4 + 48 * 32  # every DGX and switch cage
@@ -48,14 +48,14 @@ def test_superpod_4su_has_no_invalid_cage_and_a_bom_to_order_from(superpod, poli
 
 
 def test_superpod_modules_are_finned_on_switches_and_flat_on_dgx(superpod):
-    phys = build_plant(CablePlant(superpod))
+    phys = build_plant(RoutedLinks(superpod))
     by_part = {i.part_number: i.quantity for i in phys.of("module")}
     assert by_part["980-9I51A-00NS00"] == 128 * 4  # flat, DGX H100 cages
     assert by_part["980-9I510-00NS00"] == 48 * 32  # finned, QM9700 cages
 
 
 def test_xlsx_totals_are_formulas(superpod, tmp_path):
-    plant = CablePlant(superpod)
+    plant = RoutedLinks(superpod)
     lines = bom_lines(superpod, plant)
     findings = export_findings(superpod, plant)
     out = tmp_path / "bom.xlsx"
@@ -86,7 +86,7 @@ def test_max_power_roll_up_by_hand():
     device(design, "l", "r1", 40, "qm9700")
     link(design, "x", ("s", "nic1"), ("l", "p1"), length_override_m=3.0)
     link(design, "y", ("s", "nic2"), ("l", "p3"), length_override_m=3.0)
-    report = analyze(design, CablePlant(design))
+    report = analyze(design, RoutedLinks(design))
     # Modules: 1 flat twin-port SR4 on the DGX cage, 2 finned on the leaf (cages 1 and 2):
     # 15 W typical, 17 W max each (NV-MMA4Z00-NST).
     assert report.power_w["transceivers"] == pytest.approx(3 * 15)
@@ -111,7 +111,7 @@ def test_rack_over_power_is_an_error_at_max():
         link(design, f"x{n}", (f"s{n}", "nic1"), ("l", f"p{2 * n + 1}"), length_override_m=3.0)
     # 4 x 8.0 kW typical = 32 kW; 4 x 10.2 kW max = 40.8 kW + switch + optics > 40 kW budget.
     design.update_racks([msgspec.structs.replace(design.racks["r1"], power_budget_kw=40.0)])
-    report = analyze(design, CablePlant(design))
+    report = analyze(design, RoutedLinks(design))
     over = [w for w in report.warnings if w.code == "RACK_OVER_POWER"]
     assert [w.severity for w in over] == ["error"]
     assert "maximum" in over[0].message
@@ -119,7 +119,7 @@ def test_rack_over_power_is_an_error_at_max():
 
 def test_gb200_nvl72_rack_power_per_domain_facts():
     design = load_design(ROOT / "resources" / "examples" / "nvl72-su.hall.json")
-    report = analyze(design, CablePlant(design))
+    report = analyze(design, RoutedLinks(design))
     nvl = [v for r, v in report.rack_power_w.items() if design.racks[r].type == "rack-nvl72"]
     assert nvl
     for typical, maximum, budget in nvl:

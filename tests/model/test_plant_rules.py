@@ -5,9 +5,9 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from model.cabling import CablePlant
-from model.media import POLICIES
-from model.plant import build_plant
+from model.engine.media import POLICIES
+from model.engine.routed_links import RoutedLinks
+from model.plant.physical_plant import build_plant
 from tests.builders import device, empty_hall, link, rack
 
 
@@ -38,7 +38,7 @@ def test_straight_twin_port_copper_only_where_both_ports_go_to_one_far_cage(poli
     connect(design, [("a", ("d1", "nic1"), ("d2", "p1")), ("b", ("d1", "nic2"), ("d2", "p2"))], 1.2)
     # nic3 -> p3 (cage 2) but nic4 -> p5 (cage 3): cage 2 of the DGX is split.
     connect(design, [("c", ("d1", "nic3"), ("d2", "p3")), ("d", ("d1", "nic4"), ("d2", "p5"))], 1.2)
-    plant = CablePlant(design, policy)
+    plant = RoutedLinks(design, policy)
     got = media(plant)
     phys = build_plant(plant, with_links=True)
     if policy != "fibre-only":
@@ -60,7 +60,7 @@ def test_rails_from_a_dgx_cage_to_two_leaves_get_a_module_and_fibres(policy, len
         [("rail1", ("d1", "nic1"), ("d2", "p1")), ("rail2", ("d1", "nic2"), ("d3", "p1"))],
         length_m,
     )
-    plant = CablePlant(design, policy)
+    plant = RoutedLinks(design, policy)
     phys = build_plant(plant, with_links=True)
     assert {plant.medium(x).kind for x in ("rail1", "rail2")} <= {"mmf", "smf"}
     assert plant.medium("rail1") == plant.medium("rail2")  # one twin-port module: one PMD
@@ -79,7 +79,7 @@ def test_a_splitter_only_where_its_catalog_entry_allows():
     connect(
         design, [("s1", ("d1", "p1"), ("d2", "nic1")), ("s2", ("d1", "p2"), ("d3", "nic1"))], 2.5
     )
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     assert media(plant) == {"s1": "dac-400g-splitter", "s2": "dac-400g-splitter"}
     phys = build_plant(plant, with_links=True)
     assert [(i.part_number, i.quantity) for i in phys.of("cable")] == [("MCP7Y00-N02A", 1)]
@@ -89,21 +89,21 @@ def test_a_splitter_only_where_its_catalog_entry_allows():
     connect(
         design, [("s1", ("d1", "p1"), ("d2", "nic1")), ("s2", ("d1", "p2"), ("d3", "nic1"))], 2.5
     )
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     assert {plant.medium(x).kind for x in ("s1", "s2")} == {"mmf"}
     # Beyond the splitter's 3 m: modules and fibres.
     design = one_rack("qm9700", "hgx-h100-8x400", "hgx-h100-8x400")
     connect(
         design, [("s1", ("d1", "p1"), ("d2", "nic1")), ("s2", ("d1", "p2"), ("d3", "nic1"))], 3.2
     )
-    assert {CablePlant(design).medium(x).kind for x in ("s1", "s2")} == {"mmf"}
+    assert {RoutedLinks(design).medium(x).kind for x in ("s1", "s2")} == {"mmf"}
 
 
 def test_one_long_link_moves_the_whole_component_to_the_longer_reach_module():
     design = one_rack("dgx-h100", "qm9700", "qm9700")
     link(design, "near", ("d1", "nic1"), ("d2", "p1"), length_override_m=10.0)
     link(design, "far", ("d1", "nic2"), ("d3", "p1"), length_override_m=80.0)  # > 50 m SR4
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     # Both ports of the DGX cage's module carry one PMD and fibre type (§4, §7b).
     assert media(plant) == {"near": "dr4-400g", "far": "dr4-400g"}
     phys = build_plant(plant)
@@ -115,10 +115,10 @@ def test_a_part_is_used_only_where_the_catalog_has_one():
     # no NDR AEC or AOC (§1b), so the cages take modules, never an AEC.
     design = one_rack("qm9700", "qm9700")
     connect(design, [("u1", ("d1", "p1"), ("d2", "p1")), ("u2", ("d1", "p2"), ("d2", "p2"))], 6.0)
-    plant = CablePlant(design, "copper-first")
+    plant = RoutedLinks(design, "copper-first")
     assert {plant.medium(x).kind for x in ("u1", "u2")} == {"mmf"}
     connect(design, [("v1", ("d1", "p3"), ("d2", "p3")), ("v2", ("d1", "p4"), ("d2", "p4"))], 4.5)
-    plant = CablePlant(design, "copper-first")
+    plant = RoutedLinks(design, "copper-first")
     assert {plant.medium(x).id for x in ("v1", "v2")} == {"lacc-400g"}
     assert not build_plant(plant).findings
 
@@ -130,7 +130,7 @@ def test_a_pinned_out_of_rule_medium_warns_and_stays_pinned():
         [("rail1", ("d1", "nic1"), ("d2", "p1")), ("rail2", ("d1", "nic2"), ("d3", "p1"))],
         1.0,
     )
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     design.update_links([msgspec.structs.replace(design.links["rail1"], medium="dac-400g")])
     plant.refresh()
     assert plant.medium("rail1").id == "dac-400g"  # kept, never silently changed
@@ -148,7 +148,7 @@ def test_a_pinned_medium_that_fits_the_rules_spreads_to_its_cages():
         [("rail1", ("d1", "nic1"), ("d2", "p1")), ("rail2", ("d1", "nic2"), ("d3", "p1"))],
         5.0,
     )
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     design.update_links([msgspec.structs.replace(design.links["rail1"], medium="dr4-400g")])
     plant.refresh()
     assert media(plant) == {"rail1": "dr4-400g", "rail2": "dr4-400g"}
@@ -165,7 +165,7 @@ def test_a_pinned_dac_on_a_split_cage_is_a_split_cable():
     design.update_links(
         [msgspec.structs.replace(design.links[x], medium="dac-400g") for x in ("rail1", "rail2")]
     )
-    phys = build_plant(CablePlant(design))
+    phys = build_plant(RoutedLinks(design))
     assert {f.code for f in phys.findings} == {"CAGE_SPLIT_CABLE"}
     assert phys.cages_invalid == 3
 
@@ -177,7 +177,7 @@ def test_removing_a_rail_lets_the_cage_left_take_a_cable_and_refresh_says_so():
         [("rail1", ("d1", "nic1"), ("d2", "p1")), ("rail2", ("d1", "nic2"), ("d3", "p1"))],
         1.0,
     )
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     assert plant.medium("rail1").kind == "mmf"
     design.remove_links(["rail2"])
     changed = plant.refresh()

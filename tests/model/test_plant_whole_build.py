@@ -12,11 +12,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from model.bulk_load import loaded_link_codes
-from model.cabling import _INPUTS, _OUTPUTS, CablePlant
-from model.cages import CAGE_STRIDE
-from model.fileio import design_to_bytes, read_design_bytes
-from model.generate import GenerateError, rail_optimized
+from model.design.bulk_load import loaded_link_codes
+from model.engine.cages import CAGE_STRIDE
+from model.engine.link_table import INPUT_COLUMNS, OUTPUT_COLUMNS
+from model.engine.routed_links import RoutedLinks
+from model.files.design_file import design_to_bytes, read_design_bytes
+from model.generators.generate import GenerateError, rail_optimized
 from tests.benchmarks.workloads import build
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "resources" / "examples").glob("*.json"))
@@ -35,9 +36,9 @@ def _first_seen(labels: np.ndarray) -> np.ndarray:
     return out
 
 
-def _meaning(plant: CablePlant) -> dict:
+def _meaning(plant: RoutedLinks) -> dict:
     """Every per-link array, the numbered ones translated to what their numbers stand for."""
-    out = {n: getattr(plant, n) for n in {**_INPUTS, **_OUTPUTS} if n not in _NUMBERED}
+    out = {n: getattr(plant, n) for n in {**INPUT_COLUMNS, **OUTPUT_COLUMNS} if n not in _NUMBERED}
     for end in ("a", "b"):
         out[f"class_{end}"] = [plant._classes[c] for c in getattr(plant, f"_class_{end}")]
         out[f"spec_{end}"] = [plant.parts.specs[s] for s in getattr(plant, f"_spec_{end}")]
@@ -68,14 +69,14 @@ def _three_ways(data: bytes, batches: int = 3) -> tuple[dict, dict, dict]:
     """(codes path, record path, per-link path) of the design in ``data``."""
     fast = read_design_bytes(data)
     assert loaded_link_codes(fast) is not None  # the whole-array path is the one under test
-    by_codes = CablePlant(fast)
+    by_codes = RoutedLinks(fast)
     walked = read_design_bytes(data)
     walked._loaded_codes = None
-    by_records = CablePlant(walked)
+    by_records = RoutedLinks(walked)
     growing = read_design_bytes(data)
     links = list(growing.links.values())
     growing.remove_links([lk.id for lk in links])
-    plant = CablePlant(growing)
+    plant = RoutedLinks(growing)
     step = max(1, -(-len(links) // batches))
     for start in range(0, len(links), step):
         growing.add_links(links[start : start + step])
@@ -148,7 +149,7 @@ def test_the_loaders_codes_go_with_the_first_edit(pod):
     link = next(iter(design.links.values()))
     design.update_links([msgspec.structs.replace(link, label="relabelled")])
     assert loaded_link_codes(design) is None  # an edited design's plant reads its records
-    _assert_same(_meaning(CablePlant(design)), _meaning(CablePlant(read_design_bytes(data))))
+    _assert_same(_meaning(RoutedLinks(design)), _meaning(RoutedLinks(read_design_bytes(data))))
     design.remove_links([link.id])
     assert loaded_link_codes(design) is None
-    assert CablePlant(design).link_ids == list(design.links)
+    assert RoutedLinks(design).link_ids == list(design.links)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from model.geometry import merge_intervals, polyline_between
+from model.engine.geometry import merge_intervals, polyline_between
 
 L_TRAY = [(0.0, 0.0), (4.0, 0.0), (4.0, 3.0)]
 

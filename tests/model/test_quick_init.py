@@ -8,10 +8,10 @@ import pickle
 
 import pytest
 
-from model.channel_table import Cord
-from model.channels import Channel, Element
-from model.quick_init import quick_init
-from model.structured_layout import Trunk, TrunkLeg
+from model.runtime.quick_init import quick_init
+from model.structured.channel_table import Cord
+from model.structured.channels import Channel, Element
+from model.structured.layout import Trunk, TrunkLeg
 
 
 @pytest.mark.parametrize("cls", [Element, Channel, Cord, Trunk, TrunkLeg])

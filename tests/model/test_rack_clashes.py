@@ -3,8 +3,8 @@ the same rule for racks at places they do not hold yet (a drag, a rack being pla
 
 from __future__ import annotations
 
-from model.entities import Hall, Obstacle
-from model.rack_clashes import Clash, clashing_racks, rack_clashes
+from model.design.entities import Hall, Obstacle
+from model.design.rack_clashes import Clash, clashing_racks, rack_clashes
 from tests.builders import empty_hall, rack
 
 

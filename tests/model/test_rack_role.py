@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from model.rack_role import rack_role
+from model.design.rack_role import rack_role
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,7 +24,7 @@ def test_a_tie_goes_to_the_network_role_whatever_the_order_or_the_process():
     assert rack_role(["management", "storage"]) == "storage"
     assert rack_role(["zz-unknown", "aa-unknown"]) == "aa-unknown"
     # The same answer under other string-hash salts (the old tie-break followed set order).
-    code = "from model.rack_role import rack_role; print(rack_role(['patch-panel', 'leaf']))"
+    code = "from model.design.rack_role import rack_role; print(rack_role(['patch-panel', 'leaf']))"
     for seed in ("1", "2", "3"):
         env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=str(ROOT))
         out = subprocess.run(

@@ -7,7 +7,7 @@ import pytest
 from model.analysis import analyze
 from model.analysis.allreduce import job_allreduce
 from model.analysis.whatif import what_if
-from model.generate import GenerateError, preview, rail_optimized
+from model.generators.generate import GenerateError, preview, rail_optimized
 
 
 def test_rail_only_drops_the_spines_when_one_switch_holds_a_rail():

@@ -7,13 +7,13 @@ import pytest
 
 from model.analysis import analyze
 from model.analysis.reliability import CATEGORIES, fit_rates, reference
-from model.cabling import CablePlant
-from model.entities import Settings
-from model.generate import rail_optimized
+from model.design.entities import Settings
+from model.engine.routed_links import RoutedLinks
+from model.generators.generate import rail_optimized
 
 
 def _report(design):
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     plant.refresh()
     return analyze(design, plant).to_json()
 

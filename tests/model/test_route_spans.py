@@ -1,4 +1,4 @@
-"""CablePlant's route API (route_keys, tray_spans) and the tray fill computed from it.
+"""RoutedLinks's route API (route_keys, tray_spans) and the tray fill computed from it.
 
 The fill of the reference workloads is checked against an independent computation from each
 link's drawn route (``plant.route(...).points`` projected onto the trays), which is how tray fill
@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from model.analysis import analyze
-from model.cabling import CablePlant
-from model.cabling_routes import _STALE_ROUTE, METHOD_TRAY
-from model.entities import Settings
+from model.design.entities import Settings
+from model.engine.routed_links import RoutedLinks
+from model.engine.routing import _STALE_ROUTE, METHOD_TRAY
 from tests.benchmarks.workloads import build
 from tests.builders import link
 from tests.model.test_geometry import layout
@@ -27,7 +27,7 @@ from tests.model.test_geometry import layout
 def test_links_between_the_same_drop_points_share_a_route():
     design = layout()
     link(design, "adjacent-2", ("s2", "nic2"), ("sw2", "p2"))  # s2 shares s1's rack and face
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     keys = plant.route_keys()
     key = {lid: int(keys[plant.index[lid]]) for lid in design.links}
     assert key["same"] == -1 and key["nopath"] == -1  # same rack, routed on the floor
@@ -39,7 +39,7 @@ def test_links_between_the_same_drop_points_share_a_route():
 
 
 def test_tray_spans_follow_the_route_without_plan_points():
-    plant = CablePlant(layout())
+    plant = RoutedLinks(layout())
     spans = plant.link_tray_spans("corner")
     # r1's rear drop (1.5, 3.6) lies on t1 at 0.9; t1 ends at 5.4 where t2 starts; r3's rear
     # drop (3.0, 7.2) lies on t2 at 3.6 + 3.0.
@@ -54,7 +54,7 @@ def test_tray_spans_follow_the_route_without_plan_points():
 
 def test_moving_a_rack_gives_its_links_new_routes_and_keeps_the_old_ones():
     design = layout()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     before = plant.route_keys().copy()
     spans = {int(k): plant.tray_spans(int(k)) for k in before if k >= 0}
     generation = plant.route_generation
@@ -100,7 +100,7 @@ def _named_one_pair_at_a_time(plant, route_of: dict) -> np.ndarray:
 @pytest.mark.parametrize("size", ["S", "L"])
 def test_route_ids_are_those_of_naming_one_pair_at_a_time(size):
     design = build(size)
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     expected = _named_one_pair_at_a_time(plant, {})
     on_tray = expected >= 0
     assert on_tray.sum() > 1000
@@ -123,7 +123,7 @@ def test_tray_fill_of_the_workloads_matches_the_drawn_routes(size):
     design.update_trays(
         [msgspec.structs.replace(t, width_m=t.width_m / 8) for t in design.trays.values()]
     )
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     report = analyze(design, plant)
     fill, peak = _fill_from_drawn_routes(design, plant)
     assert report.tray_fill == pytest.approx(fill, rel=1e-9, abs=1e-12)

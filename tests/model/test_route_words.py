@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from model.cabling import CablePlant
-from model.route_words import explain_route, port_face
+from model.engine.route_words import explain_route, port_face
+from model.engine.routed_links import RoutedLinks
 from tests.builders import small_pod
 
 
 def test_a_tray_route_names_each_piece_with_its_face_and_length():
     design = small_pod()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     plant.refresh()
     route = plant.route("l-1")
     lines = explain_route(design, "l-1", route)

@@ -2,7 +2,7 @@
 
 The reference words each link on its own, in the most direct way: ``route(link_id).describe()``,
 ``reason(link_id)`` and the natural sort by tuples. The report under test words each distinct
-value once and joins pieces (:mod:`model.text_columns`). They run on generated fabrics with all
+value once and joins pieces (:mod:`model.common.text_columns`). They run on generated fabrics with all
 networks, under every cabling style and media policy, and on designs edited so that the rare
 lines appear: typed and measured lengths, pinned media that do not fit, ids out of order.
 """
@@ -17,15 +17,15 @@ import numpy as np
 import pytest
 
 from cli.routes_command import _natural, natural_order, route_report
-from model.cabling import CablePlant
-from model.cage_words import cage_label_pieces
-from model.cages import cage_view
-from model.design import Design
-from model.generate import apply_cabling, generate
-from model.media import POLICIES
-from model.plant import build_plant
-from model.plant_cages import cage_labels
-from model.text_columns import formatted, join_chunks
+from model.common.text_columns import formatted, join_chunks
+from model.design.design import Design
+from model.engine.cage_labels import cage_labels
+from model.engine.cage_words import cage_label_pieces
+from model.engine.cages import cage_view
+from model.engine.media import POLICIES
+from model.engine.routed_links import RoutedLinks
+from model.generators.generate import apply_cabling, generate
+from model.plant.physical_plant import build_plant
 
 FABRICS = {
     "rail-all": (
@@ -49,7 +49,7 @@ def fabric(request) -> Design:
     return apply_cabling(generate(template, fabrics="all", **params), cabling)
 
 
-def _reference_report(design: Design, plant: CablePlant) -> str:
+def _reference_report(design: Design, plant: RoutedLinks) -> str:
     out = io.StringIO()
     for link_id in sorted(plant.link_ids, key=_natural):
         link = design.links[link_id]
@@ -74,7 +74,7 @@ def _reference_report(design: Design, plant: CablePlant) -> str:
 
 @pytest.mark.parametrize("policy", POLICIES)
 def test_report_equals_the_per_link_report(fabric, policy):
-    plant = CablePlant(fabric, policy)
+    plant = RoutedLinks(fabric, policy)
     assert route_report(fabric, plant) == _reference_report(fabric, plant)
 
 
@@ -83,7 +83,7 @@ def _edited(design: Design, seed: int) -> Design:
     links renamed in a shuffled order with ids of several shapes and, for odd seeds, half its
     trays gone."""
     rng = random.Random(seed)
-    media = [m.id for m in CablePlant(design).media]
+    media = [m.id for m in RoutedLinks(design).media]
     links = list(design.links.values())
     changed = []
     for link in rng.sample(links, len(links) // 5):
@@ -118,12 +118,12 @@ def test_report_of_edited_designs_equals_the_per_link_report(seed):
         apply_cabling(generate(template, fabrics="all", **params), "cross-connect"), seed
     )
     for policy in POLICIES:
-        plant = CablePlant(design, policy)
+        plant = RoutedLinks(design, policy)
         assert route_report(design, plant) == _reference_report(design, plant)
 
 
 def test_cage_label_pieces_join_to_the_cage_labels(fabric):
-    plant = CablePlant(fabric)
+    plant = RoutedLinks(fabric)
     view = cage_view(plant)
     keys = np.unique(np.concatenate([view.cage_a, view.cage_b]))
     left, right = cage_label_pieces(plant, view.dev_ids, keys)

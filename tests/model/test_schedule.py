@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
-from model.bom import natural_key
-from model.schedule import SCHEDULE_COLUMNS, ScheduleRow, schedule_rows
+from model.outputs.bom import natural_key
+from model.outputs.schedule import SCHEDULE_COLUMNS, ScheduleRow, schedule_rows
 from tests.builders import device, link, rack, small_pod
 from tests.model.bom_test_helpers import plant_of
 
@@ -101,7 +101,7 @@ def test_route_names_the_trays_followed(pod):
 
 
 def test_a_pinned_medium_out_of_reach_is_listed_but_not_ordered():
-    from model.bom import bom_lines, export_findings, unorderable_links
+    from model.outputs.bom import bom_lines, export_findings, unorderable_links
 
     design = small_pod()
     design.update_links(

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from model.cabling import CablePlant
-from model.export.netbox import netbox_files, netbox_schedule, netbox_tables
-from model.generate import apply_cabling, generate
-from model.plant import build_plant
-from model.schedule import SCHEDULE_COLUMNS, ScheduleTable, schedule_table
+from model.engine.routed_links import RoutedLinks
+from model.generators.generate import apply_cabling, generate
+from model.outputs.netbox.export import netbox_files, netbox_schedule, netbox_tables
+from model.outputs.schedule import SCHEDULE_COLUMNS, ScheduleTable, schedule_table
+from model.plant.physical_plant import build_plant
 
 DESIGNS = {
     "direct": (
@@ -45,7 +45,7 @@ def design(request):
     ],
 )
 def test_only_some_columns_are_the_full_schedules_columns(design, only):
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     full = schedule_table(design, plant, segments=False)
     part = schedule_table(design, plant, segments=False, only=only)
     assert part.coded is None
@@ -58,7 +58,7 @@ def test_only_some_columns_are_the_full_schedules_columns(design, only):
 
 
 def test_the_netbox_files_from_the_columns_it_reads_equal_those_from_the_full_schedule(design):
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     phys = build_plant(plant, with_links=True)
     full = netbox_tables(design, schedule_table(design, plant, phys, segments=False), plant, phys)
     reduced = netbox_tables(design, netbox_schedule(design, plant, phys), plant, phys)
@@ -72,13 +72,13 @@ def test_a_schedule_of_segments_is_made_whole_whatever_only_says():
     template, params, cabling = DESIGNS["zones-all"]
     design = generate(template, **params)
     apply_cabling(design, cabling)
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     full = schedule_table(design, plant)
     assert schedule_table(design, plant, only=("link_id",)).columns == full.columns
 
 
 def test_each_columns_codes_gather_to_the_column(design):
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     full = schedule_table(design, plant, segments=False)
     for table in (full, schedule_table(design, plant, segments=False, only=("link_id",))):
         names = [n for n in SCHEDULE_COLUMNS if n != "cable_id"]

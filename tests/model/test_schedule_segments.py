@@ -9,13 +9,13 @@ from collections import Counter, defaultdict
 import pytest
 
 from cli import run_cli
-from model.cabling import CablePlant
-from model.channels import CONNECTOR_FAMILY
-from model.entities import Tray
-from model.fileio import save_design
-from model.generate import generate
-from model.schedule import SCHEDULE_COLUMNS, schedule_rows
-from model.structured_layout import place_panels, set_cabling, structured_layout
+from model.design.entities import Tray
+from model.engine.routed_links import RoutedLinks
+from model.files.design_file import save_design
+from model.generators.generate import generate
+from model.outputs.schedule import SCHEDULE_COLUMNS, schedule_rows
+from model.structured.channels import CONNECTOR_FAMILY
+from model.structured.layout import place_panels, set_cabling, structured_layout
 from tests.builders import device, empty_hall, link, rack
 
 POD = dict(
@@ -35,11 +35,11 @@ def expand(ports: str) -> list[int]:
 @pytest.fixture(scope="module")
 def pod():
     direct = generate("rail-optimized", **POD)
-    direct_rows = schedule_rows(direct, CablePlant(direct))
+    direct_rows = schedule_rows(direct, RoutedLinks(direct))
     design = generate("rail-optimized", **POD)
     set_cabling(design, "cross-connect")
     place_panels(design)  # as generate --cabling does: panel devices at the rack tops
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     return design, plant, structured_layout(plant), schedule_rows(design, plant), direct_rows
 
 
@@ -149,7 +149,7 @@ def test_cli_schedule_of_a_cross_connect_design_lists_segments(tmp_path):
     with out.open(newline="") as f:
         lines = list(csv.DictReader(f))
     kinds = Counter(r["medium_kind"] for r in lines)
-    layout = structured_layout(CablePlant(design))
+    layout = structured_layout(RoutedLinks(design))
     assert kinds["trunk"] == len(layout.trunks)
     assert kinds["patch-cord"] == len(layout.cords)
 
@@ -164,7 +164,7 @@ def test_duplex_channels_list_cassette_ports_and_one_row_per_shared_trunk():
     for nic in range(1, 9):
         link(design, f"l-{nic}", ("a1", f"nic{nic}"), ("leaf1", f"p{nic}"), medium="fr4-400g")
     set_cabling(design, "cross-connect")
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     layout = structured_layout(plant)
     assert all(CONNECTOR_FAMILY[c.connector] == "LC" for c in layout.channels.values())
     rows = schedule_rows(design, plant)
@@ -184,8 +184,8 @@ def test_duplex_channels_list_cassette_ports_and_one_row_per_shared_trunk():
 def test_the_schedule_builds_the_structured_layout_once(pod, monkeypatch):
     """The plant's BOM items and the segment rows come from one layout (it was built twice)."""
     design, plant, _, rows, _ = pod
-    import model.schedule_segments as segments
-    import model.structured_plant as structured_plant
+    import model.outputs.schedule_segments as segments
+    import model.plant.structured as structured_plant
 
     built = []
 
@@ -201,7 +201,7 @@ def test_the_schedule_builds_the_structured_layout_once(pod, monkeypatch):
 
 def _old_swap(row: tuple) -> tuple:
     """The swap the schedule made before rows were tuples (ScheduleRow, dataclass replace)."""
-    from model.schedule_segments import TRUNK, _reverse_route
+    from model.outputs.schedule_segments import TRUNK, _reverse_route
 
     a_label, _, b_label = row[2].partition(" to ")
     route = _reverse_route(row[21]) if row[13] == TRUNK else row[21]
@@ -226,7 +226,7 @@ def _old_swap(row: tuple) -> tuple:
 )
 @pytest.mark.parametrize("kind", ["patch-cord", "trunk"])
 def test_a_segment_made_from_its_b_end_is_the_old_swap(a_label, b_label, kind):
-    from model.schedule_segments import _row, _swapped_row
+    from model.outputs.schedule_segments import _row, _swapped_row
 
     base = ("l-1:x", "l-1", "", *("",) * 8, 400.0, "sr4-400g", *("",) * 9)
     a = (a_label, "A01", 2, "node", "nic1", "cage 1", "MMA")

@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 
 from model.analysis import Analyzer, analyze
 from model.analysis.tray_fill import TrayFill
-from model.cabling import CablePlant
-from model.catalog import medium_group
-from model.entities import Tray
-from model.fileio import design_to_bytes, read_design_bytes
-from model.snapshot import Snapshotter, freeze_plant, snapshot
+from model.catalog.components import medium_group
+from model.design.entities import Tray
+from model.engine.routed_links import RoutedLinks
+from model.engine.snapshot import Snapshotter, freeze_plant, snapshot
+from model.files.design_file import design_to_bytes, read_design_bytes
 from tests.analysis_fabrics import clos
 from tests.benchmarks.workloads import build
 
@@ -57,7 +57,7 @@ def figures(report) -> dict:
 
 def test_a_snapshot_is_independent_of_later_edits():
     design = fabric()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     saved = design_to_bytes(design)
     frozen, frozen_plant = snapshot(design, plant)
     before = figures(analyze(frozen, frozen_plant))
@@ -77,14 +77,14 @@ def test_a_snapshot_is_independent_of_later_edits():
     assert design_to_bytes(frozen) == saved
     # ... and it is the analysis of the design as it was saved at that revision.
     reloaded = read_design_bytes(saved)
-    assert figures(analyze(reloaded, CablePlant(reloaded))) == before
+    assert figures(analyze(reloaded, RoutedLinks(reloaded))) == before
 
 
 def test_a_snapshots_arrays_cannot_be_written():
     """Immutable, not only unshared: a write into a snapshot's arrays raises instead of changing
     what another job or a published result reads."""
     design = fabric()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     _frozen, frozen_plant = snapshot(design, plant)
     arrays = [v for v in vars(frozen_plant).values() if isinstance(v, np.ndarray)]
     assert arrays and not any(a.flags.writeable for a in arrays)
@@ -95,7 +95,7 @@ def test_a_snapshots_arrays_cannot_be_written():
 
 def test_a_snapshot_refuses_a_plant_with_unapplied_edits():
     design = fabric()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     design.move_racks({next(iter(design.racks)): (20.0, 20.0)})
     try:
         snapshot(design, plant)
@@ -128,7 +128,7 @@ EDITS = st.lists(
 def test_analyzer_fed_snapshots_equals_full_analysis(edits):
     """The worker's way: snapshot, change events and refreshed links since the last job."""
     design = fabric()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     changes, changed_links = [], set()
     subscription = design.subscribe(changes.append)
     frozen, frozen_plant = snapshot(design, plant)
@@ -170,7 +170,7 @@ def test_analyzer_fed_snapshots_equals_full_analysis(edits):
 
 def test_bundles_after_rack_moves_equal_a_full_recount():
     design = fabric()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     counted = TrayFill()
     counted.update(design, plant, None)
     first = counted.cables_by_tray(plant, group)
@@ -193,7 +193,7 @@ def test_tray_fill_finds_the_moved_links_without_being_told():
     length, which the plant's refresh does not report): an update told of no link recounts
     every link whose route or medium changed, the fill and bundles of a full recount."""
     design = fabric()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     counted = TrayFill()
     first = counted.update(design, plant, None)
     racks = list(design.racks)
@@ -214,7 +214,7 @@ def test_tray_fill_finds_the_moved_links_without_being_told():
 
 def test_successive_snapshots_share_only_what_no_edit_changed():
     design = fabric()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     snapshots = Snapshotter(design, plant)
     first, first_plant = snapshots.take()
     design.move_racks({next(iter(design.racks)): (3.5, 20.0)})
@@ -234,7 +234,7 @@ def test_successive_snapshots_share_only_what_no_edit_changed():
 
 def test_a_primed_snapshot_is_handed_out_only_while_nothing_changed():
     design = fabric()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     snapshots = Snapshotter(design, plant)
     snapshots.prime()  # as the loading thread does, before anybody edits
     primed = snapshots.take()
@@ -253,7 +253,7 @@ def test_a_snapshot_of_a_hall_without_links_analyses():
     design = fabric()
     design.remove_links(list(design.links))
     design.remove_devices(list(design.devices))
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     snap, snap_plant = snapshot(design, plant)
     assert figures(analyze(snap, snap_plant)) == figures(analyze(design, plant))
 
@@ -264,7 +264,7 @@ def _plant_arrays(plant) -> dict[str, np.ndarray]:
 
 def test_snapshots_reuse_only_arrays_nothing_holds_and_equal_fresh_copies():
     design = build("L")  # 49k links: columns big enough to be worth reusing
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     snapshots = Snapshotter(design, plant)
     racks = list(design.racks)
     held_design, held_plant = snapshots.take()  # kept, as a running job keeps its snapshot
@@ -292,7 +292,7 @@ def test_with_no_free_array_a_snapshot_shares_what_the_edit_left_as_it_was():
     analysis): the arrays a rack move did not change are then the first snapshot's own, the
     changed ones copies, and none of them follows later edits."""
     design = build("L")
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     snapshots = Snapshotter(design, plant)
     _, first = snapshots.take()  # held, as the first analysis holds it
     kept = {n: a.copy() for n, a in _plant_arrays(first).items()}

@@ -5,9 +5,8 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from model.design import DesignError
-from model.fileio import design_to_bytes, read_design_bytes
-from model.structured_edit import (
+from model.design.design import DesignError
+from model.design.structured_edit import (
     panels_in_rack,
     place_panel,
     remove_panels,
@@ -15,6 +14,7 @@ from model.structured_edit import (
     route_via,
     top_free_u,
 )
+from model.files.design_file import design_to_bytes, read_design_bytes
 from tests.builders import device, empty_hall, link, rack
 
 
@@ -83,7 +83,7 @@ def test_panels_and_via_round_trip_through_the_file(hall):
 def test_device_names_in_a_row_are_the_ones_device_name_gives_one_by_one(hall):
     """Names taken one after another (the generator's panels) are what ``device_name`` gives
     when each named device is added before the next: the lowest free number, gaps filled."""
-    from model.placement import DeviceNames, device_name
+    from model.design.placement import DeviceNames, device_name
 
     for rack_id, u, name in (("r1", 30, "pp1"), ("r1", 32, "pp3"), ("n1", 30, "pp6")):
         added = place_panel(hall, rack_id, "panel-mpo-1u-72", u=u)
@@ -104,9 +104,9 @@ def test_device_names_in_a_row_are_the_ones_device_name_gives_one_by_one(hall):
 def test_the_generator_names_its_panels_without_rereading_every_device(monkeypatch):
     """An XL zoned hall places ~11k panels: naming each from the names of all ~20k devices
     took a minute. ``place_panels`` takes the names from one DeviceNames, never device_name."""
-    import model.placement
-    import model.structured_edit
-    from model.generate import apply_cabling, generate
+    import model.design.placement
+    import model.design.structured_edit
+    from model.generators.generate import apply_cabling, generate
 
     design = generate("rail-optimized", nodes=16, node_type="dgx-h100", switch="qm9700", su_nodes=8)
     reference = read_design_bytes(design_to_bytes(design))
@@ -115,8 +115,8 @@ def test_the_generator_names_its_panels_without_rereading_every_device(monkeypat
     def refused(*_args):
         raise AssertionError("device_name called per panel")
 
-    monkeypatch.setattr(model.structured_edit, "device_name", refused)
-    monkeypatch.setattr(model.placement, "device_name", refused)
+    monkeypatch.setattr(model.design.structured_edit, "device_name", refused)
+    monkeypatch.setattr(model.design.placement, "device_name", refused)
     apply_cabling(design, "zones")
     panels = sorted(d.name for d in design.devices.values() if d.role == "patch-panel")
     assert panels and panels == sorted(

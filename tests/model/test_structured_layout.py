@@ -11,15 +11,15 @@ import pytest
 
 from cli import run_cli
 from model.analysis import analyze
-from model.bom import bom_lines, bom_totals
-from model.cabling import CablePlant
-from model.channel_checks import channel_findings
-from model.channels import loss_budget
-from model.entities import Tray
-from model.fileio import design_to_bytes, load_design
-from model.generate import generate
-from model.polarity import check_polarity
-from model.structured_layout import set_cabling, structured_layout
+from model.design.entities import Tray
+from model.engine.routed_links import RoutedLinks
+from model.files.design_file import design_to_bytes, load_design
+from model.generators.generate import generate
+from model.outputs.bom import bom_lines, bom_totals
+from model.structured.channel_checks import channel_findings
+from model.structured.channels import loss_budget
+from model.structured.layout import set_cabling, structured_layout
+from model.structured.polarity import check_polarity
 from tests.builders import device, empty_hall, link, rack
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +42,7 @@ def cross_connect(design):
 @pytest.fixture(scope="module")
 def pod():
     design = cross_connect(load_design(SMALL_POD))
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     return design, plant, structured_layout(plant)
 
 
@@ -117,7 +117,7 @@ def test_pod_bom_lists_cords_trunks_and_panels_and_matches_the_analysis(pod):
 def test_direct_is_the_default_and_unchanged(tmp_path):
     design = load_design(SMALL_POD)
     assert design.settings.cabling == "direct"
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     assert structured_layout(plant).structured_links() == set()
     assert "channels" not in analyze(design, plant).to_json()
     assert "Trunks" not in {ln.category for ln in bom_lines(design, plant)}
@@ -157,7 +157,7 @@ def two_rack_hall(x_far: float, medium: str, nics: int = 1):
 
 def test_moving_the_network_rack_away_makes_that_channel_exceed_the_paneled_reach():
     design = two_rack_hall(12.0, "sr4-400g")
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     assert channel_findings(structured_layout(plant).channels.values()) == []
     design.move_racks({"n1": (42.0, 3.0)})
     plant.refresh()
@@ -176,7 +176,7 @@ def test_moving_the_network_rack_away_makes_that_channel_exceed_the_paneled_reac
 
 def test_duplex_channels_share_a_trunk_through_cassettes_with_mirrored_ports():
     design = two_rack_hall(12.0, "fr4-400g", nics=8)
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     layout = structured_layout(plant)
     (trunk,) = layout.trunks  # 6 + 2 duplex channels: two cassette legs bundled in one trunk
     assert (trunk.part, trunk.legs, len(trunk.links)) == ("trunk-mpo24-sm", 2, 8)

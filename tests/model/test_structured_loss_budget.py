@@ -16,11 +16,11 @@ import math
 
 import msgspec
 
-from model.cabling import CablePlant
-from model.channel_checks import channel_findings
-from model.generate import generate
-from model.structured_edit import place_panel, route_via
-from model.structured_layout import place_panels, set_cabling, structured_layout
+from model.design.structured_edit import place_panel, route_via
+from model.engine.routed_links import RoutedLinks
+from model.generators.generate import generate
+from model.structured.channel_checks import channel_findings
+from model.structured.layout import place_panels, set_cabling, structured_layout
 from tests.builders import rack
 
 POD = dict(
@@ -53,7 +53,7 @@ def pod_with_an_mda():
     )
     ends = []
     for rack_id in (leaf, spine):
-        layout = structured_layout(CablePlant(design))
+        layout = structured_layout(RoutedLinks(design))
         panel = next(
             e.object_id
             for e in layout.channels[link_id].elements
@@ -73,7 +73,7 @@ def hand_loss_db(channel) -> tuple[int, float, float]:
 
 def test_moving_the_spine_rack_away_takes_the_five_point_channel_over_its_loss_budget():
     design, link_id, spine = pod_with_an_mda()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     layout = structured_layout(plant)
     channel = layout.channels[link_id]
     pairs, metres, loss = hand_loss_db(channel)

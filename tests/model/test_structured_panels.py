@@ -10,21 +10,21 @@ import pytest
 
 from cli import run_cli
 from model.analysis import analyze
-from model.bom import bom_lines
-from model.cabling import CablePlant
-from model.channel_checks import channel_findings, skew_findings
-from model.channels import loss_budget
-from model.entities import Tray
-from model.fileio import load_design
-from model.polarity import check_polarity
-from model.structured_edit import panels_in_rack, place_panel, remove_panels, route_via
-from model.structured_layout import (
+from model.design.entities import Tray
+from model.design.structured_edit import panels_in_rack, place_panel, remove_panels, route_via
+from model.engine.routed_links import RoutedLinks
+from model.files.design_file import load_design
+from model.outputs.bom import bom_lines
+from model.structured.channel_checks import channel_findings, skew_findings
+from model.structured.channels import loss_budget
+from model.structured.layout import (
     StructuredLayout,
     panel_usage,
     place_panels,
     set_cabling,
     structured_layout,
 )
+from model.structured.polarity import check_polarity
 from tests.builders import device, empty_hall, link, rack
 
 POD_ARGS = ["rail-optimized", "--nodes", "31", "--node-type", "dgx-h100", "--switch", "qm9700"]
@@ -36,7 +36,7 @@ def generated_pod(tmp_path_factory):
     out = tmp_path_factory.mktemp("pod") / "pod.hall.json"
     assert run_cli(["generate", *POD_ARGS, "-o", str(out), "--cabling", "cross-connect"]) == 0
     design = load_design(out)
-    return design, CablePlant(design)
+    return design, RoutedLinks(design)
 
 
 def test_generated_pod_has_its_panels_at_the_top_of_the_racks(generated_pod):
@@ -95,7 +95,7 @@ def test_duplex_optics_on_the_generated_pod_order_cassettes_in_enclosures(genera
         [msgspec.structs.replace(design.links[i], medium="fr4-400g") for i in pinned]
     )
     place_panels(design)
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     layout = structured_layout(plant)
     lc = [layout.channels[i] for i in pinned if layout.channels[i].connector == "LC duplex"]
     assert lc
@@ -125,7 +125,7 @@ def test_duplex_optics_on_the_generated_pod_order_cassettes_in_enclosures(genera
 
 
 def load_design_copy(design):
-    from model.fileio import design_to_bytes, read_design_bytes
+    from model.files.design_file import design_to_bytes, read_design_bytes
 
     return read_design_bytes(design_to_bytes(design))
 
@@ -159,7 +159,7 @@ def zone_hall(medium: str):
 
 def test_zones_pass_the_rows_hda_panel_and_multimode_breaks_the_two_panel_rule():
     design = zone_hall("sr4-400g")
-    layout = structured_layout(CablePlant(design))
+    layout = structured_layout(RoutedLinks(design))
     hub = "a3"  # A03: the row end nearest the network rack
     far = layout.channels["l-11"]
     kinds = [e.kind for e in far.elements]
@@ -181,7 +181,7 @@ def test_zones_pass_the_rows_hda_panel_and_multimode_breaks_the_two_panel_rule()
 
 def test_zones_suit_single_mode_which_has_no_panel_rule():
     design = zone_hall("dr4-400g")
-    layout = structured_layout(CablePlant(design))
+    layout = structured_layout(RoutedLinks(design))
     assert layout.channels["l-11"].panels == 3
     assert channel_findings(layout.channels.values()) == []
     assert layout.virtual_panels == {}
@@ -192,7 +192,7 @@ def test_a_link_routed_via_chosen_panels_uses_exactly_them():
     set_cabling(design, "direct")
     p1 = panels_in_rack(design, "a1")[0].id
     p2 = panels_in_rack(design, "b1")[0].id
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     assert structured_layout(plant).structured_links() == set()
     route_via(design, "l-11", [p1, p2])
     plant.refresh()
@@ -223,7 +223,7 @@ def test_a_full_rack_keeps_virtual_panels_and_says_so():
     for u in free:
         place_panel(design, "b1", "enclosure-1u-4", u=u)  # fill every free U
     assert place_panels(design) == 0
-    layout = structured_layout(CablePlant(design))
+    layout = structured_layout(RoutedLinks(design))
     (f,) = [f for f in layout.findings if f.code == "PANELS_NOT_PLACED"]
     assert f.objects == ("b1",) and "B01" in f.message
     assert layout.panel_counts()["panel-mpo-1u-72"] == 1
@@ -243,19 +243,19 @@ def test_generate_zones_saves_the_style_and_places_the_panels(tmp_path):
     design = load_design(out)
     assert design.settings.cabling == "zones" and design.revision == 0
     assert any(d.role == "patch-panel" for d in design.devices.values())
-    layout = structured_layout(CablePlant(design))
+    layout = structured_layout(RoutedLinks(design))
     assert layout.virtual_panels == {} and layout.structured_links()
 
 
 def test_a_file_whose_link_names_a_missing_panel_loads_and_the_layout_says_so(tmp_path):
-    from model.fileio import design_to_bytes, read_design_bytes
+    from model.files.design_file import design_to_bytes, read_design_bytes
 
     design = zone_hall("sr4-400g")
     p1 = panels_in_rack(design, "a1")[0].id
     route_via(design, "l-11", [p1])
     data = design_to_bytes(design).replace(f'"via":["{p1}"]'.encode(), b'"via":["pp-gone"]')
     again = read_design_bytes(data)
-    layout = structured_layout(CablePlant(again))
+    layout = structured_layout(RoutedLinks(again))
     (f,) = [f for f in layout.findings if f.code == "VIA_PANEL_MISSING"]
     assert f.objects == ("l-11",) and "pp-gone" in f.message
     assert layout.channels["l-11"].panels == 3  # the zones path instead

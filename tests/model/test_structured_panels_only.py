@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from model.cabling import CablePlant
-from model.generate import generate
-from model.structured_layout import place_panels, set_cabling, structured_layout
+from model.engine.routed_links import RoutedLinks
+from model.generators.generate import generate
+from model.structured.layout import place_panels, set_cabling, structured_layout
 
 
 def _panel_figures(layout):
@@ -30,14 +30,14 @@ def _panel_figures(layout):
 def test_panels_only_gives_the_full_layouts_panel_figures(style, template, params):
     design = generate(template, **params)
     set_cabling(design, style)
-    full = structured_layout(CablePlant(design))
+    full = structured_layout(RoutedLinks(design))
     assert full.virtual_panels  # nothing placed yet: every panel is virtual
-    assert _panel_figures(structured_layout(CablePlant(design), panels_only=True)) == (
+    assert _panel_figures(structured_layout(RoutedLinks(design), panels_only=True)) == (
         _panel_figures(full)
     )
     assert place_panels(design) > 0
-    full = structured_layout(CablePlant(design))
+    full = structured_layout(RoutedLinks(design))
     assert full.panel_use
-    only = structured_layout(CablePlant(design), panels_only=True)
+    only = structured_layout(RoutedLinks(design), panels_only=True)
     assert _panel_figures(only) == _panel_figures(full)
     assert not only.channels and not only.trunks and not only.cords  # nothing else made

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from model.cabling import CablePlant
-from model.channel_checks import channel_findings
-from model.design import DesignError
-from model.fileio import DesignFileError, design_to_bytes, load_design
-from model.polarity import check_polarity
-from model.structured_layout import structured_layout
-from model.structured_polarity import (
+from model.design.design import DesignError
+from model.engine.routed_links import RoutedLinks
+from model.files.design_file import DesignFileError, design_to_bytes, load_design
+from model.structured.channel_checks import channel_findings
+from model.structured.layout import structured_layout
+from model.structured.link_polarity import (
     element_key,
     fix_polarity,
     parse_polarity_text,
@@ -19,6 +18,7 @@ from model.structured_polarity import (
     set_polarity,
     set_polarity_record,
 )
+from model.structured.polarity import check_polarity
 from tests.model.test_structured_layout import two_rack_hall
 
 
@@ -29,7 +29,7 @@ def channel(design, plant, link_id="l-1"):
 
 def test_a_type_a_trunk_installed_breaks_the_channel_and_the_fix_names_and_mends_it():
     design = two_rack_hall(12.0, "sr4-400g")
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     before = channel(design, plant)
     assert [element_key(before, i) for i in range(5)] == [*("cord-1", "", "trunk-1", "", "cord-2")]
     old = set_polarity(design, "l-1", "trunk-1", "A")  # a Type A trunk was delivered
@@ -56,7 +56,7 @@ def test_a_type_a_trunk_installed_breaks_the_channel_and_the_fix_names_and_mends
 
 def test_duplex_cords_and_cassette_ports_are_fixed_where_the_check_says():
     design = two_rack_hall(12.0, "fr4-400g", nics=2)
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     set_polarity(design, "l-1", "cord-2", "AA")  # an A-to-A duplex cord at the leaf
     broken = channel(design, plant)
     key, value, words = polarity_fix(broken)
@@ -127,7 +127,7 @@ def _traced_one_by_one(channel):
     """The check as it was before results were kept per shape: every channel traced itself."""
     from dataclasses import replace
 
-    from model.polarity import MODULE_LANES, PolarityResult, _alternatives, _wrong
+    from model.structured.polarity import MODULE_LANES, PolarityResult, _alternatives, _wrong
 
     if channel.connector not in MODULE_LANES:
         return PolarityResult(True, (), None)
@@ -152,7 +152,7 @@ def test_the_result_kept_per_shape_is_each_channel_s_own(connector):
     element (its id, part and length kept), as tracing each channel by itself."""
     import itertools
 
-    from model.channels import Channel, Element
+    from model.structured.channels import Channel, Element
 
     lc = connector == "LC duplex"
     cords = ("AB", "AA") if lc else ("A", "B", "C")

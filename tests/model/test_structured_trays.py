@@ -9,10 +9,10 @@ import pytest
 
 from model.analysis import analyze
 from model.analysis.tray_fill import TrayFill, TrunkLoad, trunk_load
-from model.cabling import CablePlant
-from model.entities import Tray
-from model.structured_catalog import structured_catalog
-from model.structured_layout import set_cabling, structured_layout
+from model.catalog.structured import structured_catalog
+from model.design.entities import Tray
+from model.engine.routed_links import RoutedLinks
+from model.structured.layout import set_cabling, structured_layout
 from tests.builders import device, empty_hall, link, rack
 
 W_M, D_M = 0.3, 0.1  # the tray's cross-section
@@ -35,7 +35,7 @@ def l_hall(nics: int = 8, medium: str = "sr4-400g"):
 
 def test_direct_fibres_fill_weigh_and_bend_as_hand_computed():
     design = l_hall()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     assert all(plant.link_tray_spans(f"l-{n}") for n in range(1, 9))  # all on the tray
     trays = TrayFill()
     fill = trays.update(design, plant, None)
@@ -51,7 +51,7 @@ def test_direct_fibres_fill_weigh_and_bend_as_hand_computed():
 def test_trunks_replace_the_fibres_and_bundling_keeps_to_trunks_that_turn_the_corner():
     design = l_hall()
     set_cabling(design, "cross-connect")
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     layout = structured_layout(plant)
     # 8 MPO-12 legs would fit one 144-fibre trunk, but its 9.5 mm needs 15 x 9.5 = 142.5 mm
     # of bend radius against the trays' 100 mm corner: two 48-fibre trunks (5.5 mm, 82.5 mm).
@@ -77,7 +77,7 @@ def test_a_trunk_too_stiff_for_the_corner_is_flagged_on_its_tray(monkeypatch):
     monkeypatch.setattr(
         sc, "tray_class", msgspec.structs.replace(sc.tray_class, corner_radius_mm=40.0)
     )
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     (trunk,) = structured_layout(plant).trunks
     assert (trunk.part, trunk.legs) == ("trunk-mpo144-mm", 8)
     report = analyze(design, plant)
@@ -93,7 +93,7 @@ def test_a_straight_run_does_not_bend():
     design.move_racks({"n1": (31.5, 3.0)})
     design.rotate_racks({"n1": 0})
     set_cabling(design, "cross-connect")
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     trays = TrayFill()
     trays.update(design, plant, None, trunk_load(plant, structured_layout(plant)))
     assert trays.loads["t-l"].bend_radius_mm == 0.0
@@ -101,7 +101,7 @@ def test_a_straight_run_does_not_bend():
 
 def test_fill_thresholds_and_the_load_class_name_the_tray():
     design = l_hall()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     route = int(plant.route_keys()[plant.index["l-1"]])
     heavy = TrunkLoad({}, ((route, W_M * D_M * 0.45, 80.0, 0.0),))  # 45 % more fill, 80 kg/m
     analyzer_fill = TrayFill()
@@ -116,7 +116,7 @@ def test_analysis_warns_at_40_and_errs_at_50_percent():
     design = l_hall()
     area = 8 * math.pi * 0.003**2 / 4
     points = design.trays["t-l"].points
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     for ratio, severity in ((0.45, "warning"), (0.55, "error")):
         depth = round(area / (ratio * 0.01), 6)  # a 10 mm wide tray this deep is `ratio` full
         design.update_trays([Tray(id="t-l", points=points, width_m=0.01, depth_m=depth)])
@@ -130,7 +130,7 @@ def test_a_zone_trunk_to_the_hda_rack_runs_along_the_trays_and_counts_in_fill_we
     design = l_hall()
     rack(design, "r2", 2.1, 3.0)  # row R has no network gear: r2, its end nearest n1, is its HDA
     set_cabling(design, "zones")
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     layout = structured_layout(plant)
     assert [e.kind for e in layout.channels["l-1"].elements] == [
         *("cord", "panel", "trunk", "panel", "trunk", "panel", "cord")
@@ -155,10 +155,10 @@ def test_a_zone_trunk_to_the_hda_rack_runs_along_the_trays_and_counts_in_fill_we
 
 
 def test_a_bank_of_parallel_trays_carries_each_trays_load_class():
-    # A 1.8 m tray record is a bank of two 0.9 m tray products (model.tray_products), each of
+    # A 1.8 m tray record is a bank of two 0.9 m tray products (model.plant.tray_products), each of
     # the 74 kg/m class: 100 kg/m overloads one tray but not the bank of two.
     design = l_hall()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     route = int(plant.route_keys()[plant.index["l-1"]])
     heavy = TrunkLoad({}, ((route, 0.0, 100.0, 0.0),))
     points = design.trays["t-l"].points
@@ -177,7 +177,7 @@ def test_counts_without_the_fill_sweep_equal_those_with_it():
     """``peaks=False`` (a picture showing no tray fill) skips only the fill figures: the
     bundles and used stretches read the same counts, after a full and an incremental update."""
     design = l_hall()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     with_fill, without = TrayFill(), TrayFill()
     assert with_fill.update(design, plant, None)["t-l"] > 0
     assert without.update(design, plant, None, peaks=False) == {}

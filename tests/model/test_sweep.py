@@ -8,8 +8,8 @@ import json
 import pytest
 
 from cli import run_cli
-from model.compare import KPI_COLUMNS
-from model.sweep import SweepError, parse_vary, variants
+from model.studies.compare import KPI_COLUMNS
+from model.studies.sweep import SweepError, parse_vary, variants
 
 BASE = ["rail-optimized", "--node-type", "dgx-h100", "--switch", "qm9700", "--su-nodes", "16"]
 
@@ -18,14 +18,14 @@ def _separately(tmp_path, capsys, nodes: int, policy: str) -> dict:
     path = tmp_path / f"v{nodes}-{policy}.hall.json"
     gen = ["generate", *BASE, "--nodes", str(nodes), "-o", str(path)]
     assert run_cli(gen) == 0
-    from model.fileio import load_design, save_design
+    from model.files.design_file import load_design, save_design
 
     design = load_design(path)
     design.set_settings(design.settings.__class__(media_policy=policy))
     save_design(design, path)
     capsys.readouterr()
     assert run_cli(["analyze", str(path), "--json"]) == 0
-    from model.compare import kpis
+    from model.studies.compare import kpis
 
     return kpis(json.loads(capsys.readouterr().out))
 

@@ -1,13 +1,13 @@
-"""Tier membership (model.tier_layers): switches by level, links by their upper end, NVLink in
+"""Tier membership (model.analysis.tier_layers): switches by level, links by their upper end, NVLink in
 scale-up, storage and management in no tier; racks in their switches' tiers."""
 
 from __future__ import annotations
 
 from collections import Counter
 
+from model.analysis.tier_layers import TIERS, rack_tiers, tier_membership, tier_order
 from model.analysis.topology import infer_topology
-from model.generate import nvl72, rail_optimized
-from model.tier_layers import TIERS, rack_tiers, tier_membership, tier_order
+from model.generators.generate import nvl72, rail_optimized
 from tests.builders import small_pod
 
 

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from model.analysis.topology import infer_topology
-from model.bulk_load import loaded_link_codes
-from model.fileio import design_to_bytes, read_design_bytes
-from model.generate import generate
+from model.design.bulk_load import loaded_link_codes
+from model.files.design_file import design_to_bytes, read_design_bytes
+from model.generators.generate import generate
 from tests.benchmarks.workloads import build
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "resources" / "examples").glob("*.json"))

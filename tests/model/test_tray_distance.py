@@ -7,14 +7,14 @@ import msgspec
 import numpy as np
 import pytest
 
-from model.cabling import CablePlant
-from model.tray_graph import TrayGraph
+from model.engine.routed_links import RoutedLinks
+from model.engine.tray_graph import TrayGraph
 from tests.builders import small_pod
 
 
 def test_plant_tray_distance_is_the_routing_graph_distance():
     design = small_pod()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     a, b = (4.0, 3.0), (6.0, 5.5)
     assert plant.tray_distance(a, b) == pytest.approx(2.0 + 2.5)
     graph = TrayGraph(list(design.trays.values()), design.hall, 0.05)
@@ -26,7 +26,7 @@ def test_plant_tray_distance_is_the_routing_graph_distance():
 
 def test_plant_tray_distance_follows_tray_edits_and_refuses_far_points():
     design = small_pod()
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     cross = design.trays["t-cross"]
     assert plant.tray_distance((4.0, 3.0), (6.0, 5.5)) == pytest.approx(2.0 + 2.5)
     design.update_trays([msgspec.structs.replace(cross, points=[(8.0, 3.0), (8.0, 6.0)])])

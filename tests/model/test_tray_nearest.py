@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
-from model.tray_graph import TrayGraph
+from model.engine.tray_graph import TrayGraph
 from tests.benchmarks.workloads import build
 from tests.builders import small_pod
 

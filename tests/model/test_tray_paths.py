@@ -8,8 +8,8 @@ import random
 import networkx as nx
 import pytest
 
-from model.tray_graph import TrayGraph
-from model.tray_search import dijkstra, walk_path
+from model.engine.tray_graph import TrayGraph
+from model.engine.tray_search import dijkstra, walk_path
 
 
 def _path(pred: dict[int, int], end: int) -> list[int]:

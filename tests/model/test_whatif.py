@@ -11,9 +11,9 @@ from cli import run_cli
 from model.analysis import analyze
 from model.analysis.n_minus_one import n_minus_one
 from model.analysis.whatif import WhatIf, what_if
-from model.cabling import CablePlant
-from model.fileio import save_design
-from model.generate import fat_tree, rail_optimized
+from model.engine.routed_links import RoutedLinks
+from model.files.design_file import save_design
+from model.generators.generate import fat_tree, rail_optimized
 
 
 def test_one_core_of_a_k8_fat_tree_leaves_15_16_of_the_bisection():
@@ -77,7 +77,7 @@ def test_before_matches_analyze_where_the_keys_overlap():
 
 def test_a_tray_segment_fails_the_links_routed_along_it():
     design = fat_tree(k=4)
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     plant.refresh()
     whatif = WhatIf(design, plant)
     tray = next(iter(design.trays.values()))

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from model.export import xlsx_columns, xlsx_writer
-from model.export.xlsx_writer import Sheet, workbook_bytes
-from model.export.zip_deflate import concatenated, deflate_member, small_member, zip_bytes
+from model.outputs.writers import xlsx_columns, xlsx_writer
+from model.outputs.writers.xlsx_writer import Sheet, workbook_bytes
+from model.outputs.writers.zip_deflate import concatenated, deflate_member, small_member, zip_bytes
 
 
 def _read_back(columns, monkeypatch, chunk_rows=3):
@@ -109,13 +109,13 @@ def test_two_halves_deflated_apart_make_the_member_of_the_whole():
 
 
 def _coded(rows: list[tuple], codes: list[int], width: int):
-    from model.export.csv_writer import CodedColumns
+    from model.outputs.writers.csv_writer import CodedColumns
 
     return CodedColumns(rows, np.array(codes, dtype=np.int64), width)
 
 
 def _full(columns) -> list[list]:
-    from model.export.csv_writer import CodedColumns
+    from model.outputs.writers.csv_writer import CodedColumns
 
     out = []
     for column in columns:
@@ -176,17 +176,17 @@ def test_a_plain_sheet_of_coded_columns_reads_back_as_its_full_columns(monkeypat
 def test_the_workbook_schedule_sheet_never_makes_the_full_columns(tmp_path):
     """The XLSX takes the schedule's coded columns: the per-row lists are left unmade, and
     the sheet is the one the full columns make."""
-    from model.cabling import CablePlant
-    from model.export.bom_export import bom_sheets
-    from model.fileio import load_design, save_design
-    from model.generate import generate
-    from model.schedule import schedule_table
+    from model.engine.routed_links import RoutedLinks
+    from model.files.design_file import load_design, save_design
+    from model.generators.generate import generate
+    from model.outputs.bom_files import bom_sheets
+    from model.outputs.schedule import schedule_table
 
     design = generate("leaf-spine", nodes=16, node_type="dgx-h100", switch="qm9700")
     path = tmp_path / "d.hall.json"
     save_design(design, path)
     design = load_design(path)  # as the command has it: just loaded
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     table = schedule_table(design, plant)
     sheets = bom_sheets([], [], table, [])
     cabling = sheets[2]
@@ -219,8 +219,9 @@ def test_a_plain_sheet_s_rows_are_encoded_without_importing_openpyxl():
 
     code = (
         "import sys\n"
-        "from model.export import bom_export, xlsx_writer\n"
-        "from model.export.xlsx_columns import SheetRows\n"
+        "from model.outputs import bom_files as bom_export\n"
+        "from model.outputs.writers import xlsx_writer\n"
+        "from model.outputs.writers.xlsx_columns import SheetRows\n"
         "rows = SheetRows([['a', 'b'], [1, 2]], 2, {})\n"
         "xml = b''.join(rows.chunks(0, rows.count, 10))\n"
         "print(bom_export._letter('quantity'), b'<row r=\"3\">' in xml,"

@@ -16,24 +16,24 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from model.cabling import CablePlant  # noqa: E402
-from model.export.netbox import netbox_tables  # noqa: E402
-from model.export.netbox_names import interface_name  # noqa: E402
-from model.fileio import load_design  # noqa: E402
-from model.schedule import schedule_rows  # noqa: E402
-from model.structured_edit import is_panel  # noqa: E402
-from model.structured_layout import structured_layout  # noqa: E402
+from model.design.structured_edit import is_panel  # noqa: E402
+from model.engine.routed_links import RoutedLinks  # noqa: E402
+from model.files.design_file import load_design  # noqa: E402
+from model.outputs.netbox.export import netbox_tables  # noqa: E402
+from model.outputs.netbox.names import interface_name  # noqa: E402
+from model.outputs.schedule import schedule_rows  # noqa: E402
+from model.structured.layout import structured_layout  # noqa: E402
 
 TRACES = 24  # links traced per site, spread over the design
 
 
 def main(design_path: str, out_path: str) -> None:
     design = load_design(design_path)
-    plant = CablePlant(design)
+    plant = RoutedLinks(design)
     export = netbox_tables(design, schedule_rows(design, plant), plant)
     layout = structured_layout(plant)
     structured = layout.structured_links()
-    # One cable per trunk leg and segment (model.export.netbox_panels); a leg leaving a zone
+    # One cable per trunk leg and segment (model.outputs.netbox.panels); a leg leaving a zone
     # panel starts on its front port.
     trunks = sum(len(leg.trunks) for leg in layout.legs)
     zone_fronts = sum(len(leg.trunks) - 1 for leg in layout.legs)

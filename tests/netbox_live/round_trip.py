@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from model.fileio import load_design  # noqa: E402
+from model.files.design_file import load_design  # noqa: E402
 
 
 def _ends(design) -> set[frozenset]:
@@ -53,10 +53,10 @@ def main(design_path: str, back_path: str) -> int:
 def _vias(design) -> set:
     """Per link (its two ends' names): the names of the panels (or enclosures) its first trunk
     leg passes, A end first or reversed (the schedule may list a link from either end)."""
-    from model.cabling import CablePlant
-    from model.structured_layout import structured_layout
+    from model.engine.routed_links import RoutedLinks
+    from model.structured.layout import structured_layout
 
-    layout = structured_layout(CablePlant(design))
+    layout = structured_layout(RoutedLinks(design))
     name = {d.id: d.name for d in design.devices.values()}
     holders: dict[str, tuple] = {}
     for leg in layout.legs:

@@ -1,0 +1,273 @@
+"""WhatIfTools: "What if this fails?" on the plan, File → Compare With… and the sweep Pareto view.
+
+The right-click menu of the canvas offers the rack, each device in it, a drawn link and the tray
+segment under the cursor (and the current selection). Every case runs the model's
+:class:`~model.analysis.whatif.WhatIf` on a *copy* of the design in a worker thread (the live
+design and plant stay the GUI thread's), shows the before / after table in the What-if dock and
+draws the blast radius with :class:`BlastRadiusItem`. An edit makes the case stale: the overlay
+goes and the panel says so. Compare loads the other file, analyses both copies and highlights
+on the plan what differs (this design = B, the other file = A).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QPoint, Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox
+
+from gui.canvas.blast_radius_item import BlastRadiusItem
+from gui.canvas.link_item import LinkItem
+from gui.canvas.tray_item import TrayItem
+from gui.document.document import run_with_progress
+from gui.panels.compare_dialog import CompareDialog, SweepPlotDialog
+from gui.panels.whatif_panel import WhatIfPanel
+from model.design.changes import ChangeKind
+from model.files.design_file import (
+    EXTENSION,
+    DesignFileError,
+    design_to_bytes,
+    load_design,
+    read_design_bytes,
+)
+
+
+def _copy(design):
+    return read_design_bytes(design_to_bytes(design), "<snapshot>")
+
+
+def _plant(design):
+    from gui.document.document import make_plant
+
+    return make_plant(design)
+
+
+class WhatIfTools(QObject):
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.window = window
+        self.document = None
+        self._subscription = None
+        self.scene = None
+        self.overlay: BlastRadiusItem | None = None
+        self.panel = WhatIfPanel()
+        self.dock = window.add_panel("What if", self.panel, Qt.RightDockWidgetArea)
+        self.dock.hide()
+        self.panel.case_chosen.connect(self.run_case)
+        self.panel.n_minus_one_requested.connect(self.run_n_minus_one)
+        self.panel.cleared.connect(self._clear_overlay)
+        self.compare_dialog: CompareDialog | None = None
+        self.sweep_dialog: SweepPlotDialog | None = None
+        view = window.view
+        view.setContextMenuPolicy(Qt.CustomContextMenu)
+        view.customContextMenuRequested.connect(self._context_menu)
+        self.compare_action = QAction("Compare &With…", window)
+        self.compare_action.setStatusTip("KPIs side by side with another design and what differs")
+        self.compare_action.triggered.connect(self.compare_with_dialog)
+        self.sweep_action = QAction("Open S&weep Results…", window)
+        self.sweep_action.setStatusTip("Plot two columns of a sweep's CSV with its Pareto front")
+        self.sweep_action.triggered.connect(self.open_sweep_dialog)
+
+    def add_to_file_menu(self, menu: QMenu, before: QAction) -> None:
+        menu.insertActions(before, [self.compare_action, self.sweep_action])
+        menu.insertSeparator(before)
+
+    def set_document(self, document, scene) -> None:
+        if self._subscription is not None:
+            self._subscription.close()
+        self.document, self.scene = document, scene
+        self.overlay = BlastRadiusItem(scene)
+        scene.addItem(self.overlay)
+        self._subscription = document.design.subscribe(self._on_change)
+        self.panel.clear()
+
+    def _on_change(self, change) -> None:
+        if (
+            change.kinds != {ChangeKind.NAME_CHANGED}
+            and self.overlay is not None
+            and not self.overlay.is_empty()
+        ):
+            self.overlay.clear()
+            self.panel.set_stale()
+
+    def _clear_overlay(self) -> None:
+        if self.overlay is not None:
+            self.overlay.clear()
+
+    # ------------------------------------------------------------------ the menu
+
+    def menu_at(self, scene_pos) -> QMenu:
+        """The right-click menu for a plan point (scene coordinates, metres)."""
+        from model.analysis.whatif import nearest_segment
+
+        design = self.document.design
+        menu = QMenu(self.window.view)
+        cases: list[tuple[str, list[str]]] = []
+        selected = self.scene.selected_ids()
+        if len(selected) > 1:
+            cases.append((f"What if the {len(selected)} selected fail together?", selected))
+        for item in self.scene.items(scene_pos):
+            if isinstance(item, LinkItem) and item.object_id in design.links:
+                cases.append((f"What if link {item.object_id} fails?", [item.object_id]))
+                break
+        rack_id = self.scene.rack_at(scene_pos)
+        if rack_id is not None:
+            name = design.racks[rack_id].name or rack_id
+            cases.append((f"What if rack {name} fails?", [rack_id]))
+        for item in self.scene.items(scene_pos):
+            if isinstance(item, TrayItem) and item.object_id in design.trays:
+                tray = design.trays[item.object_id]
+                n = nearest_segment(design, tray.id, scene_pos.x(), scene_pos.y())
+                label = tray.name or tray.id
+                cases.append((f"What if tray {label}, segment {n}, fails?", [f"{tray.id}#{n}"]))
+                cases.append((f"What if all of tray {label} fails?", [tray.id]))
+                break
+        for text, ids in cases:
+            action = menu.addAction(text)
+            action.triggered.connect(lambda _=False, ids=ids: self.run_case(ids))
+        if rack_id is not None:
+            devices = design.devices_in_rack(rack_id)
+            if devices:
+                sub = menu.addMenu("What if this device fails?")
+                for device in sorted(devices, key=lambda d: -d.u):
+                    action = sub.addAction(
+                        f"{device.name or device.id} (U{device.u}, {device.role})"
+                    )
+                    action.triggered.connect(lambda _=False, d=device.id: self.run_case([d]))
+        if menu.isEmpty():
+            menu.addAction(
+                "Right-click a rack, link or tray to ask what its failure costs"
+            ).setEnabled(False)
+        return menu
+
+    def _context_menu(self, pos: QPoint) -> None:
+        if self.document is None:
+            return
+        menu = self.menu_at(self.window.view.mapToScene(pos))
+        menu.exec(self.window.view.viewport().mapToGlobal(pos))
+        menu.deleteLater()
+
+    # ------------------------------------------------------------------ cases
+
+    def run_case(self, ids: list[str]) -> dict | None:
+        from model.analysis.whatif import WhatIf, WhatIfError
+
+        design = self.document.design
+        needs_plant = any(i in design.trays or "#" in i for i in ids)
+
+        def work():
+            copy = _copy(design)
+            plant = _plant(copy) if needs_plant else None
+            try:
+                return WhatIf(copy, plant).run(ids)
+            finally:
+                if plant is not None:
+                    plant.close()
+
+        try:
+            result = run_with_progress(work, "Failing " + ", ".join(ids) + "…", self.window)
+        except WhatIfError as exc:
+            self.window.statusBar().showMessage(str(exc), 8000)
+            return None
+        self.panel.show_result(result)
+        self._draw(result)
+        self.dock.show()
+        self.dock.raise_()
+        return result
+
+    def _draw(self, result: dict) -> None:
+        design = self.document.design
+        blast = result["blast_radius"]
+        racks: dict[str, str] = {}
+        for state, ids in (
+            ("degraded", blast["servers_degraded"]),
+            ("cut_off", blast["servers_cut_off"]),
+            ("failed", blast["devices"]),
+        ):
+            for device_id in ids:
+                device = design.devices.get(device_id)
+                if device is not None:
+                    racks[device.rack] = state
+        for rack_id in result["failed"]:
+            if rack_id in design.racks:
+                racks[rack_id] = "failed"
+        self.overlay.set_state(racks, {lid: "failed" for lid in blast["links"]})
+
+    def run_n_minus_one(self) -> dict:
+        from model.analysis.n_minus_one import n_minus_one
+        from model.analysis.whatif import WhatIf
+
+        design = self.document.design
+        ranking = run_with_progress(
+            lambda: n_minus_one(WhatIf(_copy(design))),
+            "Ranking the worst single failure of every tier…",
+            self.window,
+        )
+        self.panel.show_ranking(ranking)
+        self.dock.show()
+        return ranking
+
+    # ------------------------------------------------------------------ compare and sweeps
+
+    def compare_with_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, "Compare With", "", f"Hallwright designs (*{EXTENSION});;All files (*)"
+        )
+        if path:
+            self.compare_with(Path(path))
+
+    def compare_with(self, path: Path) -> dict | None:
+        from model.studies.compare import compare_designs
+
+        design = self.document.design
+
+        def work():
+            other = load_design(path)
+            this = _copy(design)
+            plants = [_plant(other), _plant(this)]
+            try:
+                result, diff = compare_designs(other, plants[0], this, plants[1])
+                return result, diff.highlight_ids()
+            finally:
+                for plant in plants:
+                    if plant is not None:
+                        plant.close()
+
+        try:
+            result, highlight = run_with_progress(work, f"Comparing with {path.name}…", self.window)
+        except DesignFileError as exc:
+            QMessageBox.warning(self.window, "Compare With", str(exc))
+            return None
+        racks = {i: "changed" for i in highlight if i in design.racks}
+        for i in highlight:
+            if i in design.devices:
+                racks[design.devices[i].rack] = "changed"
+        self.overlay.set_state(racks, {i: "changed" for i in highlight if i in design.links})
+        if self.compare_dialog is not None:
+            self.compare_dialog.close()
+        self.compare_dialog = CompareDialog(
+            result, path.name, self.document.display_name, self.window
+        )
+        self.compare_dialog.show()
+        return result
+
+    def open_sweep_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, "Open Sweep Results", "", "CSV files (*.csv);;All files (*)"
+        )
+        if path:
+            self.open_sweep(Path(path))
+
+    def open_sweep(self, path: Path) -> SweepPlotDialog | None:
+        try:
+            dialog = SweepPlotDialog.from_csv(path, self.window)
+        except (OSError, ValueError) as exc:
+            QMessageBox.warning(self.window, "Open Sweep Results", f"{path.name}: {exc}")
+            return None
+        if self.sweep_dialog is not None:
+            self.sweep_dialog.close()
+        self.sweep_dialog = dialog
+        dialog.show()
+        QApplication.processEvents()
+        return dialog

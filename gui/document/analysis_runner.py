@@ -1,0 +1,374 @@
+"""AnalysisRunner: keeps a document's analysis report current, debounced and off the GUI thread.
+
+Threading contract. The design and its cable plant are edited and refreshed on the GUI thread
+only, the plant by the document's :class:`~gui.document.plant_feed.PlantFeed` (the one owner of plant
+refreshes, which tells every consumer which links changed). When a job starts, the runner takes
+a snapshot of the design and the refreshed plant (:mod:`model.engine.snapshot`) on the GUI thread and
+hands the worker only that: the worker never reads the live design or plant, so edits made
+while it runs cannot tear what it reads, and the result is exactly the analysis of the design
+at the snapshot's revision.
+
+The worker keeps one incremental :class:`~model.analysis.analyzer.Analyzer` between jobs (only
+the worker touches it, one job at a time) and feeds it the change events and changed links
+since the previous job, so a rack move redoes the placement checks, the media figures and the
+tray fill of the links that moved, not the whole analysis. A job that fails drops the analyzer;
+the next job starts from a fresh one. A result whose revision is no longer current is not
+published: the job runs again for the current revision.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+import traceback
+from dataclasses import dataclass
+
+import numpy as np
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
+
+from gui.document.plant_feed import PlantUpdate, feed_for
+from gui.panels.links_model import TIER_NAMES
+from gui.runtime.main_thread_gc import collect_on_gui_thread
+from model.analysis import Report
+from model.analysis.analyzer import Analyzer
+from model.analysis.tray_fill import medium_bundle_group
+from model.design.changes import Change, ChangeKind
+from model.design.design import Design
+from model.engine.length_histogram import LengthHistogram, length_histogram
+from model.engine.routed_links import RoutedLinks
+from model.engine.snapshot import Snapshotter
+from model.runtime.gc_policy import collector_waits
+from model.structured.layout import StructuredLayout
+
+# An edit made while the panel is fresh is analysed at once (the panel is then fresh within the
+# 150 ms of DESIGN.md after a single edit); edits following it closer together than this make
+# one more analysis (keyboard nudges, a burst of undo), as do edits made while a job runs.
+DEBOUNCE_MS = 40
+KIND_SHORT = {
+    "dac": "DAC",
+    "acc": "LACC",
+    "aec": "AEC",
+    "aoc": "AOC",
+    "mmf": "MMF optic",
+    "smf": "SMF optic",
+    "utp": "UTP",
+    "backplane": "backplane",
+}
+
+
+@dataclass
+class AnalysisResult:
+    report: Report
+    revision: int
+    seconds: float  # worker time of the analysis
+    delta: str  # what changed since the previous published report ("" the first time)
+    # Cables per tray and medium group (the plan's bundles), from the same tray count as the
+    # report's tray fill.
+    bundles: dict[str, dict[str, int]] | None = None
+    # The charts panel's cable-length histogram of the same snapshot (computed on the worker:
+    # 130–190 ms at 393k links was the GUI thread's largest piece after an edit).
+    lengths: LengthHistogram | None = None
+    # The links table's tier column: (names, code per plant row) of the same snapshot (1.5 s
+    # of topology inference at 393k links when the table computed it on the GUI thread).
+    tiers: tuple[list[str], np.ndarray] | None = None
+    # Per tray, the stretches some cable runs along (the bundles are drawn there only), of the
+    # same snapshot: 30-45 ms at 393k links, the GUI thread's largest piece of the publish.
+    used: dict[str, list[tuple[float, float]]] | None = None
+    # The structured layout (trunks, channels) the analysis used, None for direct cabling: the
+    # trunk layer and the channel views adopt it (a zoned XL hall's layout is ~10 s, which the
+    # GUI thread computed again after every edit).
+    structured: StructuredLayout | None = None
+
+
+@dataclass
+class _Work:
+    """What one job reads: snapshots and what changed since the analyzer's previous job."""
+
+    design: Design
+    plant: RoutedLinks | None
+    changes: list[Change]
+    changed_links: set[str]
+    revision: int
+
+
+class _JobSignals(QObject):
+    # revision, (report, bundles, lengths, tiers, used, structured) or None, error, seconds
+    done = Signal(int, object, str, float)
+
+
+class _Job(QRunnable):
+    def __init__(self, analyzer: Analyzer, work: _Work, signals: _JobSignals) -> None:
+        super().__init__()
+        self.analyzer, self.work, self.signals = analyzer, work, signals
+        # The runner keeps this object until its result arrives: with auto-delete, Qt would free
+        # the C++ side on the worker thread under a live Python wrapper, which corrupted
+        # reference counts and crashed the interpreter at exit.
+        self.setAutoDelete(False)
+
+    def run(self) -> None:
+        started = time.perf_counter()
+        work = self.work
+        try:
+            # The GUI thread's collector waits for the job (what it makes is frozen when the
+            # result is published, see _job_done).
+            with collector_waits():
+                result, error = self._compute(work), ""
+        except Exception:  # noqa: BLE001 - reported; the analyzer is dropped
+            result, error = None, traceback.format_exc(limit=6)
+        seconds = time.perf_counter() - started
+        # Let go of the snapshot before reporting: the thread pool keeps its Python reference to
+        # a started runnable, so a job holding its work kept every snapshot's arrays (~85 MB of
+        # plant columns at 393k links) alive, one more per edit.
+        self.work = self.analyzer = None
+        self.signals.done.emit(work.revision, result, error, seconds)
+
+    def _compute(self, work: _Work) -> tuple:
+        analyzer = self.analyzer
+        report = analyzer.advance(work.design, work.plant, work.changes, work.changed_links)
+        bundles = analyzer.cables_by_tray(medium_bundle_group) if work.plant is not None else {}
+        lengths = length_histogram(work.plant) if work.plant is not None else None
+        tiers = analyzer.tier_codes(TIER_NAMES)
+        used = analyzer.used_stretches() if work.plant is not None else {}
+        return report, bundles, lengths, tiers, used, analyzer.structured
+
+
+class AnalysisRunner(QObject):
+    """Follows one design; emits ``stale`` at the first edit and ``finished`` with a fresh result.
+
+    ``plant_refreshed`` carries the ids of links whose length or medium changed (re-emitted
+    from the document's PlantFeed, on the GUI thread, before the analysis runs).
+    ``snapshot_s`` is how long the last snapshot held the GUI thread.
+    """
+
+    stale = Signal()
+    plant_refreshed = Signal(object)  # set of link ids
+    finished = Signal(object)  # AnalysisResult
+    failed = Signal(str)
+
+    def __init__(
+        self,
+        design: Design,
+        plant: RoutedLinks,
+        delay_ms: int = DEBOUNCE_MS,
+        parent=None,
+        snapshots: Snapshotter | None = None,
+    ) -> None:
+        """``snapshots``: a Snapshotter of this design and plant, primed on the loading thread
+        (:func:`gui.document.document.prepare`); without one the first snapshot is taken here."""
+        super().__init__(parent)
+        collect_on_gui_thread()  # the worker never runs a collection (see gui.runtime.main_thread_gc)
+        self.design = design
+        self.plant = plant
+        self.feed = feed_for(design, plant) if plant is not None else None
+        self.result: AnalysisResult | None = None
+        self.snapshot_s = 0.0
+        self._analyzer: Analyzer | None = None
+        if snapshots is not None and (
+            snapshots.design is not design or snapshots.plant is not plant
+        ):
+            raise ValueError("the snapshots follow another design or plant")
+        # copies only what edits changed
+        self._snapshots = snapshots or Snapshotter(design, plant)
+        self._changes: list[Change] = []  # since the analyzer's last job
+        self._changed_links: set[str] = set()
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
+        self._signals = _JobSignals(self)
+        self._signals.done.connect(self._job_done)
+        self._running: int | None = None  # revision of the job in flight
+        self._job: _Job | None = None
+        self._closed = False
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._delay_ms = delay_ms
+        self._timer.timeout.connect(self._start)
+        # The snapshot runs on an event-loop turn of its own (see _start).
+        self._snap_timer = QTimer(self)
+        self._snap_timer.setSingleShot(True)
+        self._snap_timer.setInterval(0)
+        self._snap_timer.timeout.connect(self._run_job)
+        self._subscription = design.subscribe(self._on_change)
+        if self.feed is not None:
+            self.feed.refreshed.connect(self._plant_refreshed)
+        self._timer.start(0)
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def fresh(self) -> bool:
+        """True when the published report was computed from the current design revision."""
+        return (
+            self.result is not None
+            and self.result.revision == self.design.revision
+            and self._running is None
+            and not self._timer.isActive()
+        )
+
+    @property
+    def closed(self) -> bool:
+        """True once ``close()`` ran: no more jobs, the design is no longer followed."""
+        return self._closed
+
+    def close(self) -> None:
+        """Stop following the design and wait for a job in flight (its result is dropped)."""
+        if self._closed:
+            return
+        self._closed = True
+        self._subscription.close()
+        self._snapshots.close()
+        if self.feed is not None:
+            try:
+                self.feed.refreshed.disconnect(self._plant_refreshed)
+            except (RuntimeError, TypeError):
+                pass
+        self._timer.stop()
+        self._signals.done.disconnect(self._job_done)
+        # Poll with the GIL released instead of a blocking waitForDone(): the job in flight is
+        # Python code and needs the GIL to finish.
+        while self._pool.activeThreadCount():
+            time.sleep(0.005)
+        self._pool.waitForDone()
+        self._job = None
+
+    def request(self) -> None:
+        """Recompute soon (after the debounce delay)."""
+        self._timer.start(self._delay_ms)
+
+    # ------------------------------------------------------------------ flow
+
+    def _on_change(self, change: Change) -> None:
+        if change.kinds == {ChangeKind.NAME_CHANGED}:
+            return  # the name is in no figure
+        self._changes.append(change)
+        was_fresh = not self._timer.isActive() and self._running is None
+        # QTimer.start(msec) also sets the interval: always say which delay is meant (the
+        # start(0) of __init__ once made every later start() immediate, debounce and all).
+        self._timer.start(0 if was_fresh else self._delay_ms)
+        if was_fresh:
+            self.stale.emit()
+
+    def _plant_refreshed(self, update: PlantUpdate) -> None:
+        self._changed_links |= update.changed
+        self.plant_refreshed.emit(set(update.changed))
+
+    def _start(self) -> None:
+        if self._running is not None:
+            return  # the job in flight finishes first; _job_done starts the next one
+        if self.feed is not None:
+            self.feed.ensure_fresh()
+        # The snapshot (15 ms at XL) is taken on the next turn of the event loop, not in this
+        # one: this turn already ran the edit's repaint, the plant refresh and the inspector,
+        # and one turn holding all of them was the editor's longest hitch after an edit.
+        self._running = self.design.revision  # a job is under way: not fresh meanwhile
+        self._snap_timer.start()
+
+    def _run_job(self) -> None:
+        """Snapshot the design and plant and hand them to the worker."""
+        if self._closed:
+            self._running = None
+            return
+        if self.feed is not None:
+            self.feed.ensure_fresh()  # an edit between _start and now
+        started = time.perf_counter()
+        design, plant = self._snapshots.take()
+        self.snapshot_s = time.perf_counter() - started
+        if self._analyzer is None:
+            self._analyzer = Analyzer(design, plant, subscribe=False, refresh_plant=False)
+            self._changes.clear()  # a fresh analyzer computes everything
+        work = _Work(design, plant, self._changes, self._changed_links, self.design.revision)
+        self._changes, self._changed_links = [], set()
+        self._running = work.revision
+        self._job = _Job(self._analyzer, work, self._signals)
+        self._pool.start(self._job)
+
+    def _job_done(self, revision: int, result, error: str, seconds: float) -> None:
+        self._running = None
+        self._job = None
+        if self._closed:
+            return  # a result queued before close() is dropped, as close() promises
+        if result is None:
+            self._analyzer = None  # its caches may be half updated: start over next time
+        if revision != self.design.revision or self._timer.isActive():
+            if not self._timer.isActive():  # a burst still settling keeps its delay
+                self._timer.start(0)  # edited since the snapshot: analyse the current revision
+            return
+        if result is None:
+            self.failed.emit(error)
+            return
+        report, bundles, lengths, tiers, used, structured = result
+        previous = self.result.report if self.result is not None else None
+        self.result = AnalysisResult(
+            report,
+            revision,
+            seconds,
+            describe_delta(previous, report) if previous else "",
+            bundles,
+            lengths,
+            tiers,
+            used,
+            structured,
+        )
+        self.finished.emit(self.result)
+        # What the job built and the panels keep (the analyzer's caches, the snapshot's copied
+        # indexes, the report) lives until the next edit or longer. Moved out of the collector's
+        # generations, a full collection no longer re-walks them: at 393k links one walked
+        # ~786k index entries for 100-150 ms, holding the GIL and so the GUI thread with it.
+        # Frozen objects are still freed by reference counting; a reference cycle made before
+        # this point is collected at the next design load (model.runtime.gc_policy), as for the design.
+        gc.freeze()
+
+
+def describe_delta(before: Report, after: Report) -> str:
+    """What changed between two reports, in the terms a person checks: "+6 AOC, −6 DAC, +84 W"."""
+    parts = []
+    kinds = sorted(set(before.links_by_kind) | set(after.links_by_kind))
+    for kind in kinds:
+        d = after.links_by_kind.get(kind, 0) - before.links_by_kind.get(kind, 0)
+        if d:
+            parts.append((d, f"{_signed(d)} {KIND_SHORT.get(kind, kind)}"))
+    parts.sort(key=lambda p: -p[0])
+    words = [text for _, text in parts]
+    unrouted = after.links_without_medium - before.links_without_medium
+    if unrouted:
+        words.append(f"{_signed(unrouted)} without medium")
+    # Physical counts: modules and cables (each assembly once), not link ends.
+    cables = _plant_count(after, "cables") - _plant_count(before, "cables")
+    for label, d in (
+        ("links", after.links_total - before.links_total),
+        ("GPUs", after.gpus - before.gpus),
+        ("modules", after.transceivers - before.transceivers),
+        ("cables", cables),
+    ):
+        if d:
+            words.append(f"{_signed(d)} {label}")
+    watts = after.power_w.get("total", 0.0) - before.power_w.get("total", 0.0)
+    if abs(watts) >= 0.5:
+        words.append(_signed_watts(watts))
+    cost = after.cost_usd.get("total", 0.0) - before.cost_usd.get("total", 0.0)
+    if abs(cost) >= 0.5:
+        words.append(f"{'+' if cost > 0 else '−'}${abs(cost):,.0f}")
+    warn = len(after.warnings) - len(before.warnings)
+    if warn:
+        words.append(f"{_signed(warn)} warning{'s' if abs(warn) != 1 else ''}")
+    bisection = after.bisection_gbps - before.bisection_gbps
+    if abs(bisection) >= 0.5:
+        words.append(f"bisection {_signed_float(bisection / 1000)} Tb/s")
+    return ", ".join(words) if words else "no change in counts, power or cost"
+
+
+def _plant_count(report: Report, section: str) -> int:
+    return int(report.plant[section]["total"]) if report.plant else 0
+
+
+def _signed(n: int) -> str:
+    return f"+{n:,}" if n > 0 else f"−{-n:,}"
+
+
+def _signed_float(x: float) -> str:
+    return f"+{x:,.1f}" if x > 0 else f"−{-x:,.1f}"
+
+
+def _signed_watts(w: float) -> str:
+    sign = "+" if w > 0 else "−"
+    w = abs(w)
+    return f"{sign}{w / 1000:,.1f} kW" if w >= 10_000 else f"{sign}{w:,.0f} W"

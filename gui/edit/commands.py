@@ -1,0 +1,239 @@
+"""Undo commands: every user edit is one of these, and each calls only the model's edit API.
+
+Commands hold ids and plain model records, never graphics items (items die on delete and
+reload). ``QUndoStack.push()`` runs ``redo()``; a refused edit (``DesignError``) marks the
+command obsolete so that the stack drops it, and :func:`push` returns the sentence to show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from model.common.wording import count
+from model.design.design import Design, DesignError, Removed
+from model.design.entities import Device, Hall, Link, Rack, Settings, Tray
+
+MOVE_RACKS_ID = 1001
+
+
+class DesignCommand(QUndoCommand):
+    """Base: runs an edit, turning a refusal into an obsolete command with ``error`` set."""
+
+    def __init__(self, design: Design, text: str) -> None:
+        super().__init__(text)
+        self.design = design
+        self.error: str | None = None
+
+    def redo(self) -> None:
+        try:
+            with self.design.batch():  # one user edit, one change event
+                self.apply()
+        except DesignError as exc:
+            self.error = str(exc)
+            self.setObsolete(True)
+
+    def undo(self) -> None:
+        with self.design.batch():
+            self.revert()
+
+    def apply(self) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def revert(self) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+def push(stack: QUndoStack, command: DesignCommand) -> str | None:
+    """Push and run ``command``; the user sentence if the model refused it, else None."""
+    stack.push(command)
+    return command.error
+
+
+def _plural(n: int, word: str) -> str:
+    return count(n, word)
+
+
+class AddObjectsCommand(DesignCommand):
+    """Add trays, racks, devices and links in one step (place, draw, connect, paste)."""
+
+    def __init__(
+        self,
+        design: Design,
+        text: str,
+        *,
+        trays: Iterable[Tray] = (),
+        racks: Iterable[Rack] = (),
+        devices: Iterable[Device] = (),
+        links: Iterable[Link] = (),
+    ) -> None:
+        super().__init__(design, text)
+        self.added = Removed(list(trays), list(racks), list(devices), list(links))
+
+    def ids(self) -> list[str]:
+        a = self.added
+        return [o.id for o in (*a.links, *a.devices, *a.racks, *a.trays)]
+
+    def apply(self) -> None:
+        self.design.restore(self.added)
+
+    def revert(self) -> None:
+        self.design.delete(self.ids())
+
+
+class DeleteCommand(DesignCommand):
+    """Delete any mix of objects with everything that depends on them."""
+
+    def __init__(self, design: Design, ids: Iterable[str], text: str | None = None) -> None:
+        ids = list(dict.fromkeys(ids))
+        super().__init__(design, text or f"Delete {_describe(design, ids)}")
+        self.ids = ids
+        self.removed: Removed | None = None
+
+    def apply(self) -> None:
+        self.removed = self.design.delete(self.ids)
+
+    def revert(self) -> None:
+        if self.removed is not None:
+            self.design.restore(self.removed)
+
+
+class MoveRacksCommand(DesignCommand):
+    """Move racks to new centres; consecutive keyboard nudges of the same racks merge."""
+
+    def __init__(
+        self,
+        design: Design,
+        positions: Mapping[str, tuple[float, float]],
+        text: str | None = None,
+        mergeable: bool = False,
+    ) -> None:
+        super().__init__(design, text or f"Move {_describe(design, positions)}")
+        self.new = {k: (float(x), float(y)) for k, (x, y) in positions.items()}
+        self.old = {
+            k: (design.racks[k].x, design.racks[k].y) for k in positions if k in design.racks
+        }
+        self.mergeable = mergeable
+
+    def id(self) -> int:
+        return MOVE_RACKS_ID if self.mergeable else -1
+
+    def mergeWith(self, other: QUndoCommand) -> bool:
+        if not isinstance(other, MoveRacksCommand) or set(other.new) != set(self.new):
+            return False
+        self.new = other.new
+        return True
+
+    def apply(self) -> None:
+        self.design.move_racks(self.new)
+
+    def revert(self) -> None:
+        self.design.move_racks(self.old)
+
+
+class RotateRacksCommand(DesignCommand):
+    def __init__(
+        self, design: Design, rotations: Mapping[str, int], text: str | None = None
+    ) -> None:
+        super().__init__(design, text or f"Rotate {_describe(design, rotations)}")
+        self.new = dict(rotations)
+        self.old = {k: design.racks[k].rotation for k in rotations if k in design.racks}
+
+    def apply(self) -> None:
+        self.design.rotate_racks(self.new)
+
+    def revert(self) -> None:
+        self.design.rotate_racks(self.old)
+
+
+class UpdateCommand(DesignCommand):
+    """Replace records of one kind (racks, devices, links or trays) keeping their ids."""
+
+    def __init__(
+        self, design: Design, kind: str, records: Iterable, text: str | None = None
+    ) -> None:
+        records = list(records)
+        super().__init__(design, text or f"Edit {_describe(design, [r.id for r in records])}")
+        self.kind = kind
+        table = getattr(design, kind)
+        self.new = records
+        self.old = [table[r.id] for r in records if r.id in table]
+
+    def _update(self, records: list) -> None:
+        getattr(self.design, f"update_{self.kind}")(records)
+
+    def apply(self) -> None:
+        self._update(self.new)
+
+    def revert(self) -> None:
+        self._update(self.old)
+
+
+class MoveDevicesCommand(DesignCommand):
+    def __init__(
+        self, design: Design, places: Mapping[str, tuple[str, int]], text: str | None = None
+    ) -> None:
+        super().__init__(design, text or f"Move {_describe(design, places)}")
+        self.new = dict(places)
+        self.old = {
+            k: (design.devices[k].rack, design.devices[k].u) for k in places if k in design.devices
+        }
+
+    def apply(self) -> None:
+        self.design.move_devices(self.new)
+
+    def revert(self) -> None:
+        self.design.move_devices(self.old)
+
+
+class SetHallCommand(DesignCommand):
+    def __init__(self, design: Design, hall: Hall, text: str = "Edit hall") -> None:
+        super().__init__(design, text)
+        self.new, self.old = hall, design.hall
+
+    def apply(self) -> None:
+        self.design.set_hall(self.new)
+
+    def revert(self) -> None:
+        self.design.set_hall(self.old)
+
+
+class SetSettingsCommand(DesignCommand):
+    def __init__(
+        self, design: Design, settings: Settings, text: str = "Edit design settings"
+    ) -> None:
+        super().__init__(design, text)
+        self.new, self.old = settings, design.settings
+
+    def apply(self) -> None:
+        self.design.set_settings(self.new)
+
+    def revert(self) -> None:
+        self.design.set_settings(self.old)
+
+
+def _describe(design: Design, ids: Iterable[str]) -> str:
+    """'rack R07', '3 racks', '2 objects' — the words shown in Edit > Undo."""
+    ids = list(ids)
+    kinds = []
+    for object_id in ids:
+        for kind, table in (
+            ("rack", design.racks),
+            ("device", design.devices),
+            ("link", design.links),
+            ("tray", design.trays),
+        ):
+            if object_id in table:
+                kinds.append((kind, table[object_id]))
+                break
+    if not kinds:
+        return _plural(len(ids), "object")
+    names = {k for k, _ in kinds}
+    if len(kinds) == 1:
+        kind, record = kinds[0]
+        label = getattr(record, "name", "") or getattr(record, "label", "") or record.id
+        return f"{kind} {label}"
+    if len(names) == 1:
+        return _plural(len(kinds), kinds[0][0])
+    return _plural(len(kinds), "object")

@@ -1,0 +1,12 @@
+"""The component catalog: device, rack and media types (``components``), orderable parts, port
+names of a device type, and the structured-cabling catalog (panels, cassettes, trunks).
+
+Modules:
+
+- ``components``: Component catalog: device types, rack types and media types, loaded from
+  resources/catalog.
+- ``parts``: Orderable parts: transceiver modules, integrated cables, fibres and tray products.
+- ``ports``: Port names of a device type, with the speed, lanes and form factor of each port.
+- ``structured``: Structured-cabling catalog: patch panels, cassettes, enclosures, MPO trunks,
+  channel figures.
+"""

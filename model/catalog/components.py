@@ -1,0 +1,368 @@
+"""Component catalog: device types, rack types and media types, loaded from resources/catalog.
+
+Units: metres, Gb/s (per direction), watts, US dollars (indicative). Every entry names the row of
+``domain-facts.md`` its figures come from in ``source`` (or says ``"estimate"``).
+
+Per-direction bandwidth everywhere: a 400G NIC moves 400 Gb/s each way, and NVLink's
+"900 GB/s bidirectional" per H100 GPU is stored as 450 GB/s = 3,600 Gb/s per direction, so that
+scale-up and scale-out numbers compare like with like.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cached_property
+from pathlib import Path
+from typing import Annotated, Literal, get_args
+
+import msgspec
+from msgspec import Meta, Struct
+
+from model.catalog.parts import CablePart, FibrePart, ModulePart, TrayProduct
+
+CATALOG_DIR = Path(__file__).resolve().parents[2] / "resources" / "catalog"
+SOURCES_FILE = CATALOG_DIR / "sources.json"  # the documents behind each ``source`` key
+
+# Bounded numbers: a design or catalog file with 1e308 or a negative length is refused with the
+# JSON path of the bad value, instead of poisoning the geometry engine later.
+PositiveFloat = Annotated[float, Meta(gt=0, le=1e7)]
+NonNegFloat = Annotated[float, Meta(ge=0, le=1e9)]
+PositiveInt = Annotated[int, Meta(ge=1, le=1_000_000)]
+NonNegInt = Annotated[int, Meta(ge=0, le=1_000_000)]
+Ident = Annotated[str, Meta(min_length=1, max_length=200)]
+
+PortRole = Literal["compute", "storage", "frontend", "management", "scale-up"]
+DeviceCategory = Literal["server", "switch", "nvlink-switch", "patch-panel", "storage", "other"]
+DeviceRole = Literal[
+    "gpu-server",
+    "leaf",
+    "spine",
+    "core",
+    "nvlink-switch",
+    "storage",
+    "management",
+    "patch-panel",
+    "switch",
+]
+# Every device role, in the catalog's order (the plan legend, the inspector's role list and the
+# NetBox import's known roles all follow it).
+DEVICE_ROLES: tuple[str, ...] = get_args(DeviceRole)
+MediumKind = Literal["dac", "acc", "aec", "aoc", "mmf", "smf", "utp", "backplane"]
+# Medium-kind groups: how the plan, the links table and the charts bundle media kinds (one
+# colour and one filter per group). "none" is a link with no medium.
+MEDIUM_GROUPS: dict[str, tuple[str, ...]] = {
+    "copper": ("dac", "acc", "aec", "utp", "backplane"),
+    "aoc": ("aoc",),
+    "mmf": ("mmf",),
+    "smf": ("smf",),
+}
+MEDIUM_GROUP_LABELS = {"copper": "copper", "aoc": "AOC", "mmf": "multimode", "smf": "single-mode"}
+NO_MEDIUM_GROUP = "none"
+COPPER_KINDS = frozenset(MEDIUM_GROUPS["copper"])
+OPTICAL_KINDS = frozenset({"aoc", "mmf", "smf"})
+
+
+def medium_group(kind: str | None) -> str:
+    """The group of a medium kind (``"none"`` for no medium or an unknown kind)."""
+    for group, kinds in MEDIUM_GROUPS.items():
+        if kind in kinds:
+            return group
+    return NO_MEDIUM_GROUP
+
+
+class Breakout(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One way a port can be split: ``fanout`` ports of ``speed_gbps`` over ``lanes`` lanes each."""
+
+    fanout: PositiveInt
+    speed_gbps: PositiveFloat
+    lanes: PositiveInt
+
+
+class PortGroup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A set of identical ports on a device type.
+
+    Ports are named ``{name}{i}`` (1-based), or ``{name}{i}/{j}`` when the device breaks the group
+    out. ``ports_per_cage`` is 2 for NVIDIA twin-port OSFP cages: one transceiver module serves
+    two logical ports, which is how modules are counted.
+    """
+
+    name: Ident
+    role: PortRole
+    count: PositiveInt
+    speed_gbps: PositiveFloat
+    lanes: PositiveInt
+    form_factor: Ident
+    ports_per_cage: PositiveInt = 1
+    breakouts: tuple[Breakout, ...] = ()
+    # Which module heat sink the cage takes: "" = by the device's category (switch cages are
+    # finned/IHS, server cages flat/riding heat sink, domain-facts §4 OSFP).
+    cage_heatsink: Literal["", "finned", "flat"] = ""
+
+    @property
+    def lane_rate_gbps(self) -> float:
+        return self.speed_gbps / self.lanes
+
+    def breakout(self, fanout: int) -> Breakout | None:
+        for option in self.breakouts:
+            if option.fanout == fanout:
+                return option
+        return None
+
+
+class GpuSpec(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """GPUs in a device and their scale-up (NVLink) domain.
+
+    ``scale_up_domain`` is ``"device"`` when the NVLink domain is inside the box (DGX H100: 8 GPUs)
+    or ``"links"`` when it is built from scale-up links to NVLink switch trays (GB200 NVL72).
+    """
+
+    count: PositiveInt
+    model: Ident
+    scale_up_gbps_per_gpu: NonNegFloat
+    scale_up_domain: Literal["device", "links"] = "device"
+    scale_up_domain_gpus: PositiveInt = 8
+    power_w_per_gpu: NonNegFloat = 0.0
+
+
+class DeviceType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: Ident
+    vendor: str
+    model: str
+    category: DeviceCategory
+    default_role: DeviceRole
+    u_height: PositiveInt
+    depth_m: PositiveFloat = 0.8
+    power_typical_w: NonNegFloat
+    power_max_w: NonNegFloat
+    price_usd: NonNegFloat = 0.0
+    ports_face: Literal["front", "rear"] = "rear"
+    gpus: GpuSpec | None = None
+    port_groups: tuple[PortGroup, ...] = ()
+    source: Ident
+    notes: str = ""
+    # Where the reference architecture racks this server (generators' default; overridable).
+    rack_type: Ident | None = None
+    servers_per_rack: PositiveInt | None = None
+
+    def port_group(self, name: str) -> PortGroup | None:
+        for group in self.port_groups:
+            if group.name == name:
+                return group
+        return None
+
+    def ports_of_role(self, role: str) -> tuple[PortGroup, ...]:
+        return tuple(g for g in self.port_groups if g.role == role)
+
+    @property
+    def gpu_count(self) -> int:
+        return self.gpus.count if self.gpus else 0
+
+
+class RackType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: Ident
+    vendor: str = ""
+    model: str
+    width_m: PositiveFloat
+    depth_m: PositiveFloat
+    height_u: PositiveInt
+    power_budget_kw: PositiveFloat
+    price_usd: NonNegFloat = 0.0
+    source: Ident
+    notes: str = ""
+
+
+class MediaType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A cable or optic choice for links of given speeds.
+
+    Price of one link = 2 x ``price_per_end_usd`` (the transceivers, 0 for a cable with
+    integrated ends) + ``cable_price_usd`` + ``cable_price_per_m_usd`` x ordered length.
+    ``modules_per_link`` is what the BOM counts as transceivers: 2 for optics and active cables'
+    ends as the catalog defines them, 0 for passive copper.
+    """
+
+    id: Ident
+    name: str
+    kind: MediumKind
+    speeds_gbps: tuple[PositiveFloat, ...]
+    lane_rates_gbps: tuple[PositiveFloat, ...]
+    form_factors: tuple[Ident, ...]
+    reach_m: PositiveFloat
+    min_length_m: NonNegFloat = 0.0
+    orderable_lengths_m: tuple[PositiveFloat, ...] = ()
+    length_step_m: NonNegFloat = 0.0
+    power_per_end_w: NonNegFloat
+    price_per_end_usd: NonNegFloat = 0.0
+    cable_price_usd: NonNegFloat = 0.0
+    cable_price_per_m_usd: NonNegFloat = 0.0
+    modules_per_link: NonNegInt = 0
+    # A splitter cable family: only a cage whose ports go to single-port cages can take one, so
+    # it is a candidate of the per-cage choice (model.engine.cages), never of a lone link.
+    splitter: bool = False
+    cable_diameter_mm: PositiveFloat
+    weight_kg_per_m: NonNegFloat
+    netbox_type: str = ""
+    source: Ident
+    notes: str = ""
+
+    @property
+    def is_copper(self) -> bool:
+        return self.kind in COPPER_KINDS
+
+    def ordered_length(self, length_m: float) -> float | None:
+        """The shortest orderable length >= ``length_m``; None when none is long enough.
+
+        Media with a list of lengths round up to the next one; media cut to length (fibre
+        trunks, ``length_step_m`` > 0) round up to the step.
+        """
+        if self.orderable_lengths_m:
+            for candidate in self.orderable_lengths_m:
+                if candidate + 1e-9 >= length_m:
+                    return candidate
+            return None
+        if self.length_step_m > 0:
+            steps = -(-length_m // self.length_step_m)
+            ordered = max(steps * self.length_step_m, self.length_step_m)
+            return ordered if ordered <= self.reach_m + 1e-9 else None
+        return length_m if length_m <= self.reach_m + 1e-9 else None
+
+
+class CatalogFile(Struct, kw_only=True, forbid_unknown_fields=True):
+    """The layout of one ``resources/catalog/*.json`` file and of a design's custom types."""
+
+    device_types: list[DeviceType] = []
+    rack_types: list[RackType] = []
+    media_types: list[MediaType] = []
+    module_parts: list[ModulePart] = []
+    cable_parts: list[CablePart] = []
+    fibre_parts: list[FibrePart] = []
+    tray_products: list[TrayProduct] = []
+
+
+class CatalogError(ValueError):
+    """A catalog file is malformed or contradicts itself."""
+
+
+class Catalog:
+    """Lookup of device, rack and media types by id. Immutable once built."""
+
+    def __init__(
+        self,
+        device_types: Iterable[DeviceType] = (),
+        rack_types: Iterable[RackType] = (),
+        media_types: Iterable[MediaType] = (),
+        parts: CatalogFile | None = None,
+    ) -> None:
+        self.device_types: dict[str, DeviceType] = {}
+        self.rack_types: dict[str, RackType] = {}
+        self.media_types: dict[str, MediaType] = {}
+        for kind, table, items in (
+            ("device type", self.device_types, device_types),
+            ("rack type", self.rack_types, rack_types),
+            ("media type", self.media_types, media_types),
+        ):
+            for item in items:
+                if item.id in table:
+                    raise CatalogError(f"duplicate {kind} id {item.id!r}")
+                table[item.id] = item
+        parts = parts or CatalogFile()
+        self.module_parts: dict[str, ModulePart] = {}
+        self.cable_parts: dict[str, CablePart] = {}
+        self.fibre_parts: dict[str, FibrePart] = {}
+        self.tray_products: dict[str, TrayProduct] = {}
+        for kind, table, items in (
+            ("module part", self.module_parts, parts.module_parts),
+            ("cable part", self.cable_parts, parts.cable_parts),
+            ("fibre part", self.fibre_parts, parts.fibre_parts),
+            ("tray product", self.tray_products, parts.tray_products),
+        ):
+            for item in items:
+                if item.id in table:
+                    raise CatalogError(f"duplicate {kind} id {item.id!r}")
+                if (
+                    getattr(item, "medium", None) is not None
+                    and item.medium not in self.media_types
+                ):
+                    raise CatalogError(f"{kind} {item.id!r} names unknown medium {item.medium!r}")
+                table[item.id] = item
+
+    def parts_file(self) -> CatalogFile:
+        """The parts tables as a CatalogFile (to extend or copy this catalog)."""
+        return CatalogFile(
+            module_parts=list(self.module_parts.values()),
+            cable_parts=list(self.cable_parts.values()),
+            fibre_parts=list(self.fibre_parts.values()),
+            tray_products=list(self.tray_products.values()),
+        )
+
+    def device_type(self, type_id: str) -> DeviceType:
+        try:
+            return self.device_types[type_id]
+        except KeyError:
+            raise CatalogError(f"unknown device type {type_id!r}") from None
+
+    def rack_type(self, type_id: str) -> RackType:
+        try:
+            return self.rack_types[type_id]
+        except KeyError:
+            raise CatalogError(f"unknown rack type {type_id!r}") from None
+
+    def media_type(self, media_id: str) -> MediaType:
+        try:
+            return self.media_types[media_id]
+        except KeyError:
+            raise CatalogError(f"unknown media type {media_id!r}") from None
+
+    def extended(self, custom: CatalogFile) -> Catalog:
+        """A new catalog with ``custom`` entries added (a design's own types)."""
+        return Catalog(
+            [*self.device_types.values(), *custom.device_types],
+            [*self.rack_types.values(), *custom.rack_types],
+            [*self.media_types.values(), *custom.media_types],
+            CatalogFile(
+                module_parts=[*self.module_parts.values(), *custom.module_parts],
+                cable_parts=[*self.cable_parts.values(), *custom.cable_parts],
+                fibre_parts=[*self.fibre_parts.values(), *custom.fibre_parts],
+                tray_products=[*self.tray_products.values(), *custom.tray_products],
+            ),
+        )
+
+    @cached_property
+    def media_by_kind(self) -> dict[str, tuple[MediaType, ...]]:
+        out: dict[str, list[MediaType]] = {}
+        for medium in self.media_types.values():
+            out.setdefault(medium.kind, []).append(medium)
+        return {k: tuple(v) for k, v in out.items()}
+
+
+def load_catalog_file(path: Path) -> CatalogFile:
+    try:
+        return msgspec.json.decode(path.read_bytes(), type=CatalogFile)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise CatalogError(f"{path.name}: {exc}") from None
+
+
+_builtin: Catalog | None = None
+
+
+def catalog_files() -> list[Path]:
+    """The bundled catalog files, in load order (the sources file is not one of them)."""
+    return sorted(p for p in CATALOG_DIR.glob("*.json") if p != SOURCES_FILE)
+
+
+def builtin_catalog() -> Catalog:
+    """The catalog bundled in resources/catalog (loaded once; it never changes at run time)."""
+    global _builtin
+    if _builtin is None:
+        parts = [load_catalog_file(p) for p in catalog_files()]
+        _builtin = Catalog(
+            [d for p in parts for d in p.device_types],
+            [r for p in parts for r in p.rack_types],
+            [m for p in parts for m in p.media_types],
+            CatalogFile(
+                module_parts=[x for p in parts for x in p.module_parts],
+                cable_parts=[x for p in parts for x in p.cable_parts],
+                fibre_parts=[x for p in parts for x in p.fibre_parts],
+                tray_products=[x for p in parts for x in p.tray_products],
+            ),
+        )
+    return _builtin

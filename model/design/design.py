@@ -1,0 +1,405 @@
+"""The Design: a hall with its trays, racks, devices and links, and the edit API that changes it.
+
+Every change to a design goes through the methods of :class:`Design`. They validate first and
+change nothing when they refuse (raising :class:`DesignError` with a sentence naming the
+object), then apply the change and notify listeners with one :class:`~model.design.changes.Change` per edit
+naming every id it touched (see :mod:`model.design.changes`), so that views, the geometry cache and the
+analysis can update incrementally. Rack overlaps,
+racks outside the hall and over-budget racks are allowed: the analysis reports them as warnings.
+
+The edit API refuses whatever the file loader refuses, so the editor can never write a file it
+cannot open: every record must fit the file's ranges (``model.design.record_checks``: finite numbers
+within the limits of the entity types), and rack names are unique ignoring case and
+surrounding spaces, and not blank (a choice: an installer reads "a01" and "A01" as one rack).
+The ``add_*`` methods take ``fields_checked=True`` only from the loader, whose decoder has
+just enforced those very ranges (checking 400k links twice would double the load time).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from contextlib import AbstractContextManager
+
+import msgspec
+
+from model.catalog.components import Catalog, CatalogFile, builtin_catalog
+from model.catalog.ports import port_table
+from model.design.changes import DEVICE_KINDS, ChangeKind, ChangeNotifier, Listener, Subscription
+from model.design.entities import Device, Hall, Link, Rack, Settings, Tray
+from model.design.hall_checks import hall_problem, trays_problem
+from model.design.limits import MAX_NAME_LENGTH
+from model.design.links import LinkEdits
+from model.design.queries import DesignQueries
+from model.design.records import (
+    DesignError,
+    Removed,
+    check_polyline,
+    fit_fields,
+    merge_removed,
+    one_change,
+    placement,
+)
+
+# Re-exported: the design's error and removal record are read from here everywhere.
+__all__ = ["Design", "DesignError", "Removed"]
+
+
+class Design(DesignQueries, LinkEdits):
+    """A data hall design. Read the public dicts freely; change them only through methods."""
+
+    def __init__(
+        self,
+        hall: Hall,
+        *,
+        name: str = "Untitled hall",
+        settings: Settings | None = None,
+        custom_types: CatalogFile | None = None,
+        base_catalog: Catalog | None = None,
+    ) -> None:
+        self.name = name
+        self.hall = hall
+        self.settings = settings or Settings()
+        self.trays: dict[str, Tray] = {}
+        self.racks: dict[str, Rack] = {}
+        self.devices: dict[str, Device] = {}
+        self.links: dict[str, Link] = {}
+        self._base_catalog = base_catalog or builtin_catalog()
+        self.custom_types = custom_types or CatalogFile()
+        self.catalog = self._base_catalog.extended(self.custom_types)
+        self._rack_devices: dict[str, set[str]] = {}
+        # Lookup tables of the links; None = not built yet (a loaded file builds them on first
+        # use: most commands never ask), so read them through _device_table / _port_table.
+        self._device_links: dict[str, set[str]] | None = {}
+        self._port_links: dict[tuple[str, str], str] | None = {}
+        self._via_links: set[str] = set()  # links routed through panels (Link.via non-empty)
+        self._changes = ChangeNotifier()
+        self._id_counters: dict[str, int] = {}
+        self.revision = 0  # bumped by every edit; caches compare it
+        # Counts the edits of devices (every kind in DEVICE_KINDS) and, unlike ``revision``, is
+        # never reset (a load or a generator sets revision back to 0): what caches of figures
+        # that only devices change compare (gpu_count), so a rack move or a link edit keeps them.
+        self._device_edits = 0
+        self._gpu_total: tuple[int, int] | None = None  # (device edits, GPUs): see gpu_count
+        # The loader's integer codes of the link ends (model.design.bulk_load.LoadedLinkCodes), for
+        # the cable plant; dropped by the first edit.
+        self._loaded_codes = None
+
+    # ----------------------------------------------------------------------------- listeners
+
+    def subscribe(self, listener: Listener) -> Subscription:
+        """Call ``listener(change)`` after every edit; close the returned handle to stop."""
+        return self._changes.subscribe(listener)
+
+    def batch(self) -> AbstractContextManager[None]:
+        """Gather the edit-API calls made inside into one Change (one user edit, one event)."""
+        return self._changes.batch()
+
+    def _emit(self, kind: ChangeKind, ids: Iterable[str] = ()) -> None:
+        self.revision += 1
+        if kind in DEVICE_KINDS:
+            self._device_edits += 1
+        self._loaded_codes = None
+        self._changes.record(kind, ids)
+
+    # ----------------------------------------------------------------------------- name, hall, settings
+
+    def set_name(self, name: str) -> None:
+        if not isinstance(name, str):
+            raise DesignError(f"a design's name must be text, not {name!r}")
+        if len(name) > MAX_NAME_LENGTH:
+            raise DesignError(f"a design's name has at most {MAX_NAME_LENGTH} characters")
+        if name != self.name:
+            self.name = name
+            self._emit(ChangeKind.NAME_CHANGED)
+
+    def set_hall(self, hall: Hall) -> None:
+        (hall,) = fit_fields([hall], "the hall")
+        ids = [o.id for o in hall.obstacles]
+        if len(set(ids)) != len(ids):
+            raise DesignError("two obstacles share one id")
+        clash = [
+            i
+            for i in ids
+            if i in self.racks or i in self.devices or i in self.links or i in self.trays
+        ]
+        if clash:
+            raise DesignError(f"obstacle id {clash[0]!r} is already used by another object")
+        if len(hall.outline) < 3:
+            raise DesignError("the hall outline needs at least 3 corners")
+        problem = hall_problem(hall)  # what the loader refuses too (model/design/hall_checks.py)
+        if problem:
+            raise DesignError(problem)
+        if hall != self.hall:
+            self.hall = hall
+            self._emit(ChangeKind.HALL_CHANGED)
+
+    def set_settings(self, settings: Settings) -> None:
+        (settings,) = fit_fields([settings], "the design settings")
+        if settings != self.settings:
+            self.settings = settings
+            self._emit(ChangeKind.SETTINGS_CHANGED)
+
+    # ----------------------------------------------------------------------------- trays
+
+    def add_trays(self, trays: Iterable[Tray], *, fields_checked: bool = False) -> None:
+        trays = list(trays)
+        if not fields_checked:
+            trays = fit_fields(trays, "tray")
+        self._check_new_ids(t.id for t in trays)
+        for tray in trays:
+            check_polyline(tray)
+        problem = trays_problem(trays, [*self.trays.values(), *trays])
+        if problem:
+            raise DesignError(problem)
+        for tray in trays:
+            self.trays[tray.id] = tray
+        self._emit(ChangeKind.TRAYS_ADDED, (t.id for t in trays))
+
+    def update_trays(self, trays: Iterable[Tray]) -> None:
+        trays = list(trays)
+        trays = fit_fields(trays, "tray")
+        for tray in trays:
+            if tray.id not in self.trays:
+                raise DesignError(f"no tray {tray.id!r}")
+            check_polyline(tray)
+        changed = {t.id: t for t in trays}
+        problem = trays_problem(trays, [changed.get(i, t) for i, t in self.trays.items()])
+        if problem:
+            raise DesignError(problem)
+        for tray in trays:
+            self.trays[tray.id] = tray
+        self._emit(ChangeKind.TRAYS_CHANGED, (t.id for t in trays))
+
+    def remove_trays(self, ids: Iterable[str]) -> Removed:
+        ids = list(dict.fromkeys(ids))
+        for tray_id in ids:
+            if tray_id not in self.trays:
+                raise DesignError(f"no tray {tray_id!r}")
+        removed = Removed(trays=[self.trays.pop(t) for t in ids])
+        self._emit(ChangeKind.TRAYS_REMOVED, ids)
+        return removed
+
+    # ----------------------------------------------------------------------------- racks
+
+    def add_racks(self, racks: Iterable[Rack], *, fields_checked: bool = False) -> None:
+        racks = list(racks)
+        if not fields_checked:
+            racks = fit_fields(racks, "rack")
+        self._check_new_ids(r.id for r in racks)
+        for rack in racks:
+            if rack.type not in self.catalog.rack_types:
+                raise DesignError(f"rack {rack.name or rack.id!r}: unknown rack type {rack.type!r}")
+        self._check_rack_names(racks)
+        for rack in racks:
+            self.racks[rack.id] = rack
+            self._rack_devices.setdefault(rack.id, set())
+        self._emit(ChangeKind.RACKS_ADDED, (r.id for r in racks))
+
+    def move_racks(self, positions: Mapping[str, tuple[float, float]]) -> None:
+        """Move racks to new centre positions (metres)."""
+        self._require(self.racks, positions, "rack")
+        new: dict[str, Rack] = {}
+        for rack_id, place in positions.items():
+            rack = self.racks[rack_id]
+            try:
+                x, y = (float(v) for v in place)
+            except (TypeError, ValueError):
+                raise DesignError(
+                    f"rack {rack.name!r}: a position is two numbers, not {place!r}"
+                ) from None
+            if (rack.x, rack.y) != (x, y):
+                new[rack_id] = msgspec.structs.replace(rack, x=x, y=y)
+        new = dict(zip(new, fit_fields(new.values(), "rack"), strict=True))
+        self.racks.update(new)
+        moved = list(new)
+        if moved:
+            self._emit(ChangeKind.RACKS_MOVED, moved)
+
+    def rotate_racks(self, rotations: Mapping[str, int]) -> None:
+        self._require(self.racks, rotations, "rack")
+        for rack_id, rotation in rotations.items():
+            if rotation not in (0, 90, 180, 270):
+                raise DesignError(
+                    f"rack {rack_id!r}: rotation must be 0, 90, 180 or 270, not {rotation}"
+                )
+        new = {
+            rack_id: msgspec.structs.replace(self.racks[rack_id], rotation=rotation)
+            for rack_id, rotation in rotations.items()
+            if self.racks[rack_id].rotation != rotation
+        }
+        new = dict(zip(new, fit_fields(new.values(), "rack"), strict=True))
+        self.racks.update(new)
+        turned = list(new)
+        if turned:
+            self._emit(ChangeKind.RACKS_MOVED, turned)
+
+    @one_change
+    def update_racks(self, racks: Iterable[Rack]) -> None:
+        """Replace rack records (name, type, size, budget, position) keeping their ids."""
+        racks = list(racks)
+        for rack in racks:
+            if rack.id not in self.racks:
+                raise DesignError(f"no rack {rack.id!r}")
+            if rack.type not in self.catalog.rack_types:
+                raise DesignError(f"rack {rack.name or rack.id!r}: unknown rack type {rack.type!r}")
+        racks = fit_fields(racks, "rack")
+        self._check_rack_names(racks)
+        moved = [r.id for r in racks if placement(r) != placement(self.racks[r.id])]
+        for rack in racks:
+            self.racks[rack.id] = rack
+        self._emit(ChangeKind.RACKS_CHANGED, (r.id for r in racks))
+        if moved:
+            self._emit(ChangeKind.RACKS_MOVED, moved)
+
+    @one_change
+    def remove_racks(self, ids: Iterable[str]) -> Removed:
+        """Remove racks with their devices and those devices' links."""
+        ids = list(dict.fromkeys(ids))
+        self._require(self.racks, ids, "rack")
+        device_ids = [d for r in ids for d in sorted(self._rack_devices.get(r, ()))]
+        removed = self.remove_devices(device_ids) if device_ids else Removed()
+        removed.racks = [self.racks.pop(r) for r in ids]
+        for rack_id in ids:
+            self._rack_devices.pop(rack_id, None)
+        self._emit(ChangeKind.RACKS_REMOVED, ids)
+        return removed
+
+    # ----------------------------------------------------------------------------- devices
+
+    def add_devices(self, devices: Iterable[Device], *, fields_checked: bool = False) -> None:
+        devices = list(devices)
+        if not fields_checked:
+            devices = fit_fields(devices, "device")
+        self._check_new_ids(d.id for d in devices)
+        occupied = {
+            rack_id: self._occupied_u(rack_id)
+            for rack_id in {d.rack for d in devices}
+            if rack_id in self.racks
+        }
+        for device in devices:
+            dtype = self._check_device(device)
+            slots = occupied[device.rack]
+            span = range(device.u, device.u + dtype.u_height)
+            clash = next((slots[u] for u in span if u in slots), None)
+            if clash is not None:
+                raise DesignError(
+                    f"device {device.name or device.id!r} at U{device.u} of rack "
+                    f"{self.racks[device.rack].name!r} collides with {clash!r}"
+                )
+            for u in span:
+                slots[u] = device.name or device.id
+        for device in devices:
+            self.devices[device.id] = device
+            self._rack_devices[device.rack].add(device.id)
+        self._emit(ChangeKind.DEVICES_ADDED, (d.id for d in devices))
+
+    def move_devices(self, places: Mapping[str, tuple[str, int]]) -> None:
+        """Move devices to (rack id, U position)."""
+        self._require(self.devices, places, "device")
+        moving = set(places)
+        occupied: dict[str, dict[int, str]] = {}
+        new: dict[str, Device] = {}
+        for device_id, (rack_id, u) in places.items():
+            if rack_id not in self.racks:
+                raise DesignError(f"no rack {rack_id!r} to move device {device_id!r} into")
+            old = self.devices[device_id]
+            (device,) = fit_fields([msgspec.structs.replace(old, rack=rack_id, u=u)], "device")
+            new[device_id] = device
+            slots = occupied.setdefault(rack_id, self._occupied_u(rack_id, exclude=moving))
+            height = self.device_type(device_id).u_height
+            for slot in range(device.u, device.u + height):
+                if slot in slots:
+                    raise DesignError(
+                        f"device {old.name!r} at U{device.u} of rack "
+                        f"{self.racks[rack_id].name!r} collides with {slots[slot]!r}"
+                    )
+                slots[slot] = old.name
+        for device_id, device in new.items():
+            self._rack_devices[self.devices[device_id].rack].discard(device_id)
+            self.devices[device_id] = device
+            self._rack_devices[device.rack].add(device_id)
+        self._emit(ChangeKind.DEVICES_MOVED, places.keys())
+
+    def update_devices(self, devices: Iterable[Device]) -> None:
+        """Replace device records (name, type, role, breakout); rack and U must not change here."""
+        devices = list(devices)
+        devices = fit_fields(devices, "device")
+        for device in devices:
+            old = self.devices.get(device.id)
+            if old is None:
+                raise DesignError(f"no device {device.id!r}")
+            if (old.rack, old.u) != (device.rack, device.u):
+                raise DesignError("use move_devices to change a device's rack or U position")
+            dtype = self._check_device(device)
+            others = self._occupied_u(device.rack, exclude={device.id})
+            for slot in range(device.u, device.u + dtype.u_height):
+                if slot in others:
+                    raise DesignError(f"device {device.name!r} would collide with {others[slot]!r}")
+            ports = port_table(dtype, device.breakout)
+            for link_id in self._device_table().get(device.id, ()):
+                link = self.links[link_id]
+                for end in (link.a, link.b):
+                    if end.device == device.id and end.port not in ports:
+                        raise DesignError(
+                            f"device {device.name!r}: port {end.port!r} used by link "
+                            f"{link_id!r} would no longer exist"
+                        )
+        for device in devices:
+            self.devices[device.id] = device
+        self._emit(ChangeKind.DEVICES_CHANGED, (d.id for d in devices))
+
+    @one_change
+    def remove_devices(self, ids: Iterable[str]) -> Removed:
+        """Remove devices and their links."""
+        ids = list(dict.fromkeys(ids))
+        self._require(self.devices, ids, "device")
+        device_links = self._device_table()
+        link_ids = sorted({link for d in ids for link in device_links.get(d, ())})
+        removed = self.remove_links(link_ids) if link_ids else Removed()
+        removed.devices = [self.devices.pop(d) for d in ids]
+        for device in removed.devices:
+            self._rack_devices.get(device.rack, set()).discard(device.id)
+            device_links.pop(device.id, None)
+        self._emit(ChangeKind.DEVICES_REMOVED, ids)
+        return removed
+
+    # ----------------------------------------------------------------------------- undo support
+
+    @one_change
+    def restore(self, removed: Removed) -> None:
+        """Put back what a removal took out (in dependency order)."""
+        if removed.trays:
+            self.add_trays(removed.trays)
+        if removed.racks:
+            self.add_racks(removed.racks)
+        if removed.devices:
+            self.add_devices(removed.devices)
+        if removed.links:
+            self.add_links(removed.links)
+
+    @one_change
+    def delete(self, ids: Iterable[str]) -> Removed:
+        """Remove any mix of trays, racks, devices and links (cascading), as one removal."""
+        ids = list(dict.fromkeys(ids))
+        unknown = [
+            i
+            for i in ids
+            if not (i in self.trays or i in self.racks or i in self.devices or i in self.links)
+        ]
+        if unknown:
+            raise DesignError(f"nothing with id {unknown[0]!r} to delete")
+        out = Removed()
+        racks = [i for i in ids if i in self.racks]
+        rack_set = set(racks)
+        devices = [i for i in ids if i in self.devices and self.devices[i].rack not in rack_set]
+        if racks:
+            out = merge_removed(out, self.remove_racks(racks))
+        if devices:
+            out = merge_removed(out, self.remove_devices(devices))
+        links = [i for i in ids if i in self.links]
+        if links:
+            out = merge_removed(out, self.remove_links(links))
+        trays = [i for i in ids if i in self.trays]
+        if trays:
+            out = merge_removed(out, self.remove_trays(trays))
+        return out

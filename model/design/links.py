@@ -1,0 +1,99 @@
+"""The link edits of a design: connect ports, change a link's record, disconnect.
+
+A mixin of :class:`~model.design.design.Design`, which holds the dicts and indexes these keep current
+(``links``, ``_port_links``, ``_device_links``; the two tables through ``_port_table`` and
+``_device_table``, which build them on first use after a file load) and announces each edit as
+one change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from model.catalog.ports import PortInfo, port_table
+from model.design.changes import ChangeKind
+from model.design.entities import Link
+from model.design.records import DesignError, Removed, fit_fields
+
+
+class LinkEdits:
+    """Adding, updating and removing links (see :class:`~model.design.design.Design`)."""
+
+    # ----------------------------------------------------------------------------- links
+
+    def add_links(self, links: Iterable[Link], *, fields_checked: bool = False) -> None:
+        """Connect ports. Refused if a device or port is missing or a port is already used."""
+        links = list(links)
+        if not fields_checked:
+            links = fit_fields(links, "link")
+        self._check_new_ids(link.id for link in links)
+        devices = self.devices
+        types = self.catalog.device_types
+        media = self.catalog.media_types
+        port_links = self._port_table()
+        taken: set[tuple[str, str]] = set()
+        tables: dict[str, dict[str, PortInfo]] = {}
+        for link in links:
+            for end in (link.a, link.b):
+                table = tables.get(end.device)
+                if table is None:
+                    device = devices.get(end.device)
+                    if device is None:
+                        raise DesignError(f"link {link.id!r}: no device {end.device!r}")
+                    table = tables[end.device] = port_table(types[device.type], device.breakout)
+                if end.port not in table:
+                    raise DesignError(
+                        f"link {link.id!r}: device {devices[end.device].name!r} "
+                        f"has no port {end.port!r}"
+                    )
+                key = (end.device, end.port)
+                if key in port_links or key in taken:
+                    other = port_links.get(key, "another new link")
+                    raise DesignError(
+                        f"link {link.id!r}: port {end.port!r} of "
+                        f"{devices[end.device].name!r} is already used by {other!r}"
+                    )
+                taken.add(key)
+            if link.medium != "auto" and link.medium not in media:
+                raise DesignError(f"link {link.id!r}: unknown medium {link.medium!r}")
+        device_links = self._device_table()
+        for link in links:
+            self.links[link.id] = link
+            for end in (link.a, link.b):
+                port_links[(end.device, end.port)] = link.id
+                device_links.setdefault(end.device, set()).add(link.id)
+            if link.via:
+                self._via_links.add(link.id)
+        self._emit(ChangeKind.LINKS_ADDED, (link.id for link in links))
+
+    def update_links(self, links: Iterable[Link]) -> None:
+        """Replace link records: medium, length override, as-built length, label (ends fixed)."""
+        links = list(links)
+        links = fit_fields(links, "link")
+        for link in links:
+            old = self.links.get(link.id)
+            if old is None:
+                raise DesignError(f"no link {link.id!r}")
+            if (old.a, old.b) != (link.a, link.b):
+                raise DesignError("a link's ends cannot change; remove it and connect anew")
+            if link.medium != "auto" and link.medium not in self.catalog.media_types:
+                raise DesignError(f"link {link.id!r}: unknown medium {link.medium!r}")
+        for link in links:
+            self.links[link.id] = link
+            if link.via:
+                self._via_links.add(link.id)
+            else:
+                self._via_links.discard(link.id)
+        self._emit(ChangeKind.LINKS_CHANGED, (link.id for link in links))
+
+    def remove_links(self, ids: Iterable[str]) -> Removed:
+        ids = list(dict.fromkeys(ids))
+        self._require(self.links, ids, "link")
+        removed = Removed(links=[self.links.pop(link_id) for link_id in ids])
+        for link in removed.links:
+            for end in (link.a, link.b):
+                self._port_table().pop((end.device, end.port), None)
+                self._device_table().get(end.device, set()).discard(link.id)
+            self._via_links.discard(link.id)
+        self._emit(ChangeKind.LINKS_REMOVED, ids)
+        return removed

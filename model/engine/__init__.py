@@ -1,0 +1,37 @@
+"""The routing engine: each link's routed length along the trays and its chosen medium
+(``routed_links.RoutedLinks``), the per-cage media choice, the tray graph, the words that
+explain a length or a choice, and immutable snapshots for the analysis thread.
+
+Modules:
+
+- ``cage_words``: Why each cage holds its plug, in words, for many links at once (the ``routes``
+  report).
+- ``cages``: Cages and the per-cage media choice: which plug goes into every used cage.
+- ``geometry``: Port positions and routed cable lengths, as pure functions of numpy arrays.
+- ``length_histogram``: The cable-length histogram of a cable plant, per medium group, with the
+  reach limits in use.
+- ``link_findings``: Findings of the cable plant: links with no tray path, no medium, or a pinned
+  medium out of reach.
+- ``link_status``: Status flags of a cable-plant row (bit flags in ``RoutedLinks.status``), shared
+  by the plant and the modules that read it (findings, BOM) without importing the plant itself.
+- ``media``: Copper or fibre: the medium of each link from its length, speed, lanes and form
+  factors.
+- ``media_choice``: The media half of :class:`~model.engine.routed_links.RoutedLinks`: candidate
+  media, the per-cage choice, reasons.
+- ``media_words``: Why a medium was chosen, in words, for many lengths at once (the ``routes``
+  report).
+- ``reason_words``: Why each link has its medium (or none), in words, for many links at once
+  (``routes``).
+- ``route_words``: A routed length explained in words, piece by piece, for installers who distrust
+  opaque numbers: which face each device's ports are on, where the cable drops, which trays it
+  follows.
+- ``routed_links``: RoutedLinks: the routed length and chosen medium of every link of a design, kept
+  current.
+- ``routing``: The routing half of :class:`~model.engine.routed_links.RoutedLinks`: routed lengths,
+  tray routes and plan paths.
+- ``snapshot``: Immutable snapshots of a design and its cable plant, for work on another thread.
+- ``tray_graph``: The cable-tray network: trays joined where they touch, cross or nearly meet;
+  racks attached.
+- ``tray_search``: Searches over the tray graph's station network: pure functions of adjacency
+  lists and legs.
+"""

@@ -1,0 +1,574 @@
+"""Cages and the per-cage media choice: which plug goes into every used cage.
+
+A port belongs to a *cage* (``ports_per_cage`` physical ports of its group, times the breakout
+fan-out: an NVIDIA twin-port OSFP cage carries 2 x 400G). A used cage holds exactly one plug: a
+transceiver module or one end of an integrated cable. So media are chosen per cage, not per link:
+
+* Cages joined by links form *components* (connected components of the cage graph). Every link
+  of a component runs on one medium: both ports of a twin-port module have the same PMD and
+  fibre type (domain-facts §4 "Twin-port OSFP", §7b "Twin-port fibre pairing"), and the far end
+  of each link must speak the same PMD, so the rule spreads along the links.
+* A component of two cages (all its links between cage A and cage B) can take a straight
+  integrated cable; a component of one *hub* cage whose links each go to a different cage with
+  only that link can take a splitter (1:2) cable, where the catalog has such a part; every other
+  component (ports of one cage going to different far cages, e.g. the rails of a DGX cage to two
+  leaves) takes a module in each cage and a fibre per link.
+* Options are ranked by the design's policy over the whole component: ``lowest-cost`` = price of
+  the parts (modules + fibres, or the cable at its ordered length), then typical power;
+  ``lowest-power`` = power then price; ``copper-first`` = copper kinds first; ``fibre-only`` =
+  optical kinds only (the candidate list already holds only those). Ties keep catalog order.
+* A pinned medium is kept: a component whose pins agree on a medium that fits the plug rules uses
+  it for all its links; otherwise the pinned links keep their pin and the others are chosen
+  without it (the plant's findings then name the broken rule).
+
+Everything runs on numpy arrays over the rows of whole components, so an edit re-chooses only the
+components it touches. Protocol (InfiniBand vs Ethernet) is not modelled: the catalog simply has
+no NDR part where NVIDIA sells none (no NDR AOC, no NDR AEC), so no such part can be chosen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from model.catalog.components import Catalog, DeviceType, MediaType
+from model.catalog.parts import CablePart, FibrePart, ModulePart
+from model.catalog.ports import port_table
+from model.common.arrays import unique_inverse, unique_sorted
+from model.engine.media import beats, ordered_lengths
+
+CAGE_STRIDE = 1 << 12  # cage key = device number * CAGE_STRIDE + cage number on the device
+MODULE_KINDS = frozenset({"mmf", "smf"})
+COPPER_RANK = frozenset({"dac", "acc", "aec", "utp", "backplane"})
+SHAPE_MESH, SHAPE_STRAIGHT, SHAPE_SPLITTER = 0, 1, 2
+SHAPE_NAMES = {SHAPE_MESH: "mesh", SHAPE_STRAIGHT: "straight", SHAPE_SPLITTER: "splitter"}
+
+
+class CageSpec(tuple):
+    """(form factor, logical ports, heat sink) of a cage: what a plug must match."""
+
+    __slots__ = ()
+
+    @property
+    def form_factor(self) -> str:
+        return self[0]
+
+    @property
+    def slots(self) -> int:
+        return self[1]
+
+    @property
+    def heatsink(self) -> str:
+        return self[2]
+
+
+@lru_cache(maxsize=512)
+def _port_cages(
+    device_type: DeviceType, breakout_key: tuple[tuple[str, int], ...]
+) -> dict[str, tuple[int, CageSpec, str]]:
+    fanouts = dict(breakout_key)
+    out: dict[str, tuple[int, CageSpec, str]] = {}
+    cage0 = 0
+    table = port_table(device_type, fanouts)
+    names = list(table)
+    pos = 0
+    for group in device_type.port_groups:
+        fanout = fanouts.get(group.name, 1) if group.breakout(fanouts.get(group.name, 1)) else 1
+        heatsink = group.cage_heatsink or ("finned" if device_type.category == "switch" else "flat")
+        spec = CageSpec((group.form_factor, group.ports_per_cage * fanout, heatsink))
+        for i in range(group.count):
+            cage = cage0 + i // group.ports_per_cage
+            for _ in range(fanout):
+                out[names[pos]] = (cage, spec, f"{group.name} cage {i // group.ports_per_cage + 1}")
+                pos += 1
+        cage0 += -(-group.count // group.ports_per_cage)
+    return out
+
+
+def port_cages(
+    device_type: DeviceType, breakout: dict[str, int] | None = None
+) -> dict[str, tuple[int, CageSpec, str]]:
+    """Per port name: (cage number on the device, the cage's spec, the cage's label)."""
+    return _port_cages(device_type, tuple(sorted((breakout or {}).items())))
+
+
+def component_labels(cage_a: np.ndarray, cage_b: np.ndarray) -> np.ndarray:
+    """Connected-component label of every link of the cage graph (one label per row)."""
+    return component_graph(cage_a, cage_b)[0]
+
+
+def component_graph(
+    cage_a: np.ndarray, cage_b: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """(component label per link, cage node of each end, number of cages) of the cage graph.
+
+    Labels are cage-node numbers (the smallest node of each component), so they double as
+    component numbers in ``0 .. n_nodes - 1`` (:func:`localize` form for all rows).
+
+    Label propagation with pointer jumping on numpy arrays: each round every cage takes the
+    smallest label among its links' cages, then follows its label's label.
+    """
+    n = len(cage_a)
+    if not n:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty, 0
+    n_nodes, inverse = _rank(np.concatenate([cage_a, cage_b]))
+    u, v = inverse[:n], inverse[n:]
+    label = np.arange(n_nodes, dtype=np.int64)
+    while True:
+        low = np.minimum(label[u], label[v])
+        new = label.copy()
+        np.minimum.at(new, u, low)
+        np.minimum.at(new, v, low)
+        new = new[new]
+        new = new[new]
+        if np.array_equal(new, label):
+            break
+        label = new
+    return label[u], u, v, n_nodes
+
+
+def cage_ranks(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct cage keys ascending, rank of each key among them): ``np.unique(keys,
+    return_inverse=True)`` (see :func:`_rank`)."""
+    count, inverse = _rank(keys)
+    nodes = np.empty(count, dtype=keys.dtype)
+    nodes[inverse] = keys
+    return nodes, inverse
+
+
+def _rank(keys: np.ndarray) -> tuple[int, np.ndarray]:
+    """(number of distinct cage keys, rank of each key among them): ``np.unique``'s inverse.
+
+    Cage keys are device number * CAGE_STRIDE + cage number, and devices have few cages: the
+    keys packed as device * (largest cage number + 1) + cage keep their order in a range a
+    count fits in, so the ranks come from a running count of the keys present, not a sort of
+    786k keys. Keys spread wider than that (negative, or few and far apart) are sorted.
+    """
+    if len(keys) and keys.min() >= 0:
+        device, cage = keys // CAGE_STRIDE, keys % CAGE_STRIDE
+        width = int(cage.max()) + 1
+        span = (int(device.max()) + 1) * width
+        if span <= 4 * len(keys) + 1024:
+            packed = device * width + cage
+            present = np.bincount(packed, minlength=span) > 0
+            rank = np.cumsum(present) - 1
+            return int(rank[-1]) + 1, rank[packed]
+    nodes, inverse = np.unique(keys, return_inverse=True)
+    return len(nodes), inverse.reshape(-1)
+
+
+@dataclass
+class PartTables:
+    """The catalog's parts indexed for the engine: by (medium, cage spec) and by cable shape."""
+
+    media: list[MediaType]
+    specs: list[CageSpec]
+    modules: dict[tuple[int, int], ModulePart]  # (medium row, spec row) -> module part
+    cables: dict[tuple[int, str, int, str, int], list[CablePart]]  # (m, ffA, pA, ffB, pB)
+    fibre_of: dict[int, FibrePart]  # medium row -> the fibre its modules take
+
+    @classmethod
+    def build(cls, catalog: Catalog, media: Sequence[MediaType]) -> PartTables:
+        row = {m.id: i for i, m in enumerate(media)}
+        cables: dict[tuple[int, str, int, str, int], list[CablePart]] = {}
+        for part in catalog.cable_parts.values():
+            if part.medium not in row:
+                continue
+            key = (
+                row[part.medium],
+                part.a_form_factor,
+                part.a_ports,
+                part.b_form_factor,
+                part.b_ports,
+            )
+            cables.setdefault(key, []).append(part)
+        for parts in cables.values():
+            parts.sort(key=lambda p: p.fanout)
+        fibre_of = {
+            row[p.medium]: catalog.fibre_parts[p.fibre]
+            for p in catalog.module_parts.values()
+            if p.medium in row and p.fibre in catalog.fibre_parts
+        }
+        tables = cls(list(media), [], {}, cables, fibre_of)
+        tables._module_parts = [
+            (row[p.medium], p) for p in catalog.module_parts.values() if p.medium in row
+        ]
+        return tables
+
+    def fibre_lengths(self, medium: int) -> np.ndarray:
+        """Orderable lengths of the fibre of a module medium, up to the medium's reach."""
+        part = self.fibre_of.get(medium)
+        if part is None:
+            return np.zeros(0)
+        reach = self.media[medium].reach_m + 1e-9
+        return np.asarray([x for x in part.lengths_m if x <= reach], dtype=float)
+
+    def spec_row(self, spec: CageSpec) -> int:
+        try:
+            return self.specs.index(spec)
+        except ValueError:
+            self.specs.append(spec)
+            s = len(self.specs) - 1
+            for m, part in self._module_parts:
+                if (
+                    part.form_factor == spec.form_factor
+                    and part.ports == spec.slots
+                    and part.heatsink in ("any", spec.heatsink)
+                    and (m, s) not in self.modules
+                ):
+                    self.modules[(m, s)] = part
+            return s
+
+    def module(self, medium: int, spec: int) -> ModulePart | None:
+        return self.modules.get((medium, spec))
+
+    def orderable(self, medium: int, spec_a: int, spec_b: int) -> bool:
+        """Whether some part of ``medium`` plugs into cages of these two specs (any shape)."""
+        kind = self.media[medium].kind
+        if kind == "backplane":
+            return True
+        if kind in MODULE_KINDS:
+            return (
+                self.module(medium, spec_a) is not None and self.module(medium, spec_b) is not None
+            )
+        a, b = self.specs[spec_a], self.specs[spec_b]
+        for (m, ffa, pa, ffb, pb), _parts in self.cables.items():
+            if m == medium and (
+                (ffa, pa, ffb, pb) in ((a[0], a[1], b[0], b[1]), (b[0], b[1], a[0], a[1]))
+            ):
+                return True
+        return False
+
+    def cable(self, medium: int, hub: int, leaf: int, leaves: int) -> CablePart | None:
+        """The cable part of ``medium`` from a hub cage to ``leaves`` cages of one spec."""
+        h, f = self.specs[hub], self.specs[leaf]
+        for part in self.cables.get((medium, h[0], h[1], f[0], f[1]), ()):
+            if part.fanout >= leaves and (part.fanout == 1) == (leaves == 1):
+                return part
+        return None
+
+
+@dataclass
+class CageChoice:
+    """Result of :func:`choose_per_cage` for the rows it was given (same order)."""
+
+    medium: np.ndarray  # int32 medium row per link, -1 none
+    ordered_m: np.ndarray  # ordered length per link (the assembly's or the fibre's), NaN none
+    chosen_by_cage: np.ndarray  # bool: medium set by the per-cage choice (not a pin / fallback)
+
+
+def localize(
+    comp_global: np.ndarray, cage_a: np.ndarray, cage_b: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """(component 0..C-1 per link, cage 0..N-1 of each end, N) for a set of rows."""
+    n = len(cage_a)
+    _, comp = unique_inverse(comp_global)
+    count, inv = _rank(np.concatenate([cage_a, cage_b]))
+    return comp, inv[:n], inv[n:], count
+
+
+def component_shapes(
+    comp: np.ndarray, ia: np.ndarray, ib: np.ndarray, n_cages: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per component: shape, hub cage, a leaf cage, number of leaves; and each cage's component.
+
+    ``comp`` local component per link (0..C-1), ``ia``/``ib`` local cage per link end.
+    """
+    n_comp = int(comp.max()) + 1 if len(comp) else 0
+    cage_comp = np.zeros(n_cages, dtype=np.int64)
+    cage_comp[ia], cage_comp[ib] = comp, comp
+    deg = np.bincount(ia, minlength=n_cages) + np.bincount(ib, minlength=n_cages)
+    links = np.bincount(comp, minlength=n_comp)
+    cages = np.bincount(cage_comp, minlength=n_comp)
+    # Hub = the cage of most links (ties: larger cage number); leaf = any other cage.
+    index = np.arange(n_cages)
+    hub_deg = np.zeros(n_comp, dtype=np.int64)
+    np.maximum.at(hub_deg, cage_comp, deg)
+    hub = np.full(n_comp, -1, dtype=np.int64)
+    top = deg == hub_deg[cage_comp]
+    np.maximum.at(hub, cage_comp[top], index[top])
+    leaf = np.full(n_comp, -1, dtype=np.int64)
+    other = index != hub[cage_comp]
+    np.maximum.at(leaf, cage_comp[other], index[other])
+    hub_deg = np.where(hub >= 0, deg[np.maximum(hub, 0)], 0)
+    self_loop = np.bincount(comp[ia == ib], minlength=n_comp) > 0
+    shape = np.full(n_comp, SHAPE_MESH, dtype=np.int8)
+    shape[(cages == 2) & ~self_loop] = SHAPE_STRAIGHT
+    splitter = (cages == links + 1) & (hub_deg == links) & (links >= 2) & ~self_loop
+    shape[splitter] = SHAPE_SPLITTER
+    leaves = np.where(shape == SHAPE_SPLITTER, cages - 1, 1)
+    return shape, hub, leaf, leaves, cage_comp
+
+
+def choose_per_cage(
+    tables: PartTables,
+    policy: str,
+    comp_global: np.ndarray,
+    cage_a: np.ndarray,
+    cage_b: np.ndarray,
+    spec_a: np.ndarray,
+    spec_b: np.ndarray,
+    patterns: np.ndarray,
+    pattern_of: np.ndarray,
+    length_m: np.ndarray,
+    pinned: np.ndarray,
+    local: tuple[np.ndarray, np.ndarray, np.ndarray, int] | None = None,
+) -> CageChoice:
+    """Medium and ordered length of every link of whole components under the plug rules.
+
+    ``patterns`` is a bool matrix (patterns x media) of the media that carry a link's speed,
+    lane rate and form factors under the policy (the per-link candidates); ``pattern_of`` the
+    pattern row of each link (links of one port-class pair share one). ``pinned`` = pinned medium
+    row or -1. Rows must cover whole components (every link of each component present).
+    ``local`` = :func:`localize` of the rows when the caller has it cached.
+    """
+    n = len(cage_a)
+    media = tables.media
+    out_medium = np.full(n, -1, dtype=np.int32)
+    out_ordered = np.full(n, np.nan)
+    by_cage = np.zeros(n, dtype=bool)
+    if not n:
+        return CageChoice(out_medium, out_ordered, by_cage)
+    if local is None:
+        local = localize(comp_global, cage_a, cage_b)
+        comp, ia, ib, n_nodes = local
+    else:
+        # A cached labelling numbers components by a cage node (at XL 164k components among
+        # 459k numbers): renumbered 0..C-1, every per-component array below is that much shorter.
+        comp, ia, ib, n_nodes = local
+        comp = unique_inverse(comp)[1]
+    cage_spec = np.zeros(n_nodes, dtype=np.int64)
+    cage_spec[ia], cage_spec[ib] = spec_a, spec_b
+    shape, hub, leaf, leaves, cage_comp = component_shapes(comp, ia, ib, n_nodes)
+    n_comp = len(shape)
+    # Max link length per component (an integrated cable's links share one length).
+    comp_len = np.full(n_comp, -np.inf)
+    np.maximum.at(comp_len, comp, np.where(np.isfinite(length_m), length_m, np.inf))
+    leaf_spec = np.where(leaf >= 0, cage_spec[np.maximum(leaf, 0)], -1)
+    # Leaves of a splitter must all be of one spec.
+    spec_lo = np.full(n_comp, np.iinfo(np.int64).max)
+    spec_hi = np.full(n_comp, -1)
+    non_hub = np.flatnonzero(np.arange(n_nodes) != hub[cage_comp])
+    np.minimum.at(spec_lo, cage_comp[non_hub], cage_spec[non_hub])
+    np.maximum.at(spec_hi, cage_comp[non_hub], cage_spec[non_hub])
+    uniform_leaves = spec_lo == spec_hi
+    has_pin = np.zeros(n_comp, dtype=bool)
+    has_pin[comp[pinned >= 0]] = True
+    pin_lo = np.full(n_comp, np.iinfo(np.int64).max)
+    pin_hi = np.full(n_comp, -1)
+    pr = np.flatnonzero(pinned >= 0)
+    np.minimum.at(pin_lo, comp[pr], pinned[pr].astype(np.int64))
+    np.maximum.at(pin_hi, comp[pr], pinned[pr].astype(np.int64))
+    pin_of = np.where(has_pin & (pin_lo == pin_hi), pin_hi, -2)  # -2: pins disagree
+    any_pin = bool(len(pr))  # no pin: the "pinned" ranking below would find nothing feasible
+
+    def ranked(m: int, cost: np.ndarray, power: np.ndarray) -> list[np.ndarray]:
+        if policy == "lowest-power":
+            return [power, cost]
+        if policy == "copper-first":
+            copper = 0.0 if media[m].kind in COPPER_RANK else 1.0
+            return [np.full(n_comp, copper), cost, power]
+        return [cost, power]
+
+    best: dict[str, list] = {}
+    for mode in ("free", "pinned"):
+        best[mode] = [np.full(n_comp, -1, dtype=np.int64), None, np.full(n_comp, np.nan)]
+    candidates_m = np.flatnonzero(patterns.any(axis=0) | np.isin(np.arange(len(media)), pinned))
+    # Media every link of a component accepts: rows share few accept patterns, so reduce the
+    # patterns per component once instead of once per medium.
+    if len(patterns) == 1:
+        accepted_by_all = np.broadcast_to(patterns[0], (n_comp, len(media)))
+    else:
+        first = np.full(n_comp, -1, dtype=np.int64)
+        first[comp] = pattern_of  # one pattern of each component ...
+        mixed = np.zeros(n_comp, dtype=bool)
+        mixed[comp[pattern_of != first[comp]]] = True  # ... and whether others differ
+        accepted_by_all = patterns[np.maximum(first, 0)].copy()
+        for c in np.flatnonzero(mixed).tolist():
+            accepted_by_all[c] = patterns[unique_sorted(pattern_of[comp == c])].all(axis=0)
+    # Each link's next orderable fibre length, per fibre length list (media sharing a fibre
+    # part and reach share one): taken again below for the chosen medium's ordered lengths.
+    fibre_ordered: dict[bytes, np.ndarray] = {}
+
+    def link_fibre_ordered(m: int) -> np.ndarray:
+        lengths = tables.fibre_lengths(m)
+        got = fibre_ordered.get(lengths.tobytes())
+        if got is None:
+            got = fibre_ordered[lengths.tobytes()] = _round_up(lengths, length_m)
+        return got
+
+    def cable_shapes() -> tuple[np.ndarray, list[int]]:
+        # Signature of a component's cable shape: hub spec, leaf spec, number of leaves (-1:
+        # no cable fits a mesh or mixed leaves); the same for every cable medium.
+        sig = cage_spec[np.maximum(hub, 0)] * 4096 + leaf_spec * 64 + np.minimum(leaves, 63)
+        sig = np.where(
+            (shape != SHAPE_MESH) & (uniform_leaves | (shape == SHAPE_STRAIGHT)), sig, -1
+        )
+        return sig, unique_sorted(sig[sig >= 0]).tolist()
+
+    sig: np.ndarray | None = None
+    sigs: list[int] = []
+    for m in candidates_m.tolist():
+        medium = media[m]
+        if medium.kind in MODULE_KINDS:
+            if m not in tables.fibre_of:
+                continue
+        elif medium.kind != "backplane" and not any(k[0] == m for k in tables.cables):
+            continue
+        ok = accepted_by_all[:, m].copy()
+        if not ok.any() and not (pin_of == m).any():
+            continue
+        cost = np.zeros(n_comp)
+        power = np.zeros(n_comp)
+        assembly_len = np.full(n_comp, np.nan)
+        if medium.kind == "backplane":
+            ok &= comp_len <= medium.reach_m + 1e-9
+        elif medium.kind in MODULE_KINDS:
+            price = np.full(len(tables.specs), np.nan)
+            watts = np.zeros(len(tables.specs))
+            fpp = np.ones(len(tables.specs))
+            for s in range(len(tables.specs)):
+                part = tables.module(m, s)
+                if part is not None:
+                    price[s], watts[s], fpp[s] = part.price_usd, part.power_w, part.fibres_per_port
+            fpart = tables.fibre_of.get(m)
+            if fpart is None:
+                continue
+            cage_price = price[cage_spec]
+            # A component takes the module only if every cage does: marked where one does not.
+            if np.isnan(price).any():
+                ok[cage_comp[np.isnan(cage_price)]] = False
+            cost += np.bincount(cage_comp, weights=np.nan_to_num(cage_price), minlength=n_comp)
+            power += np.bincount(cage_comp, weights=watts[cage_spec], minlength=n_comp)
+            link_ordered = link_fibre_ordered(m)
+            ok[comp[np.isnan(link_ordered)]] = False
+            per_link = fpp[spec_a] * (
+                fpart.price_usd + fpart.price_per_m_usd * np.nan_to_num(link_ordered)
+            )
+            cost += np.bincount(comp, weights=per_link, minlength=n_comp)
+        else:
+            part_of = np.full(n_comp, -1, dtype=np.int64)
+            parts: list[CablePart] = []
+            if sig is None:
+                sig, sigs = cable_shapes()
+            for s in sigs:
+                h, f, lv = s // 4096, (s % 4096) // 64, s % 64
+                part = tables.cable(m, h, f, lv) or (tables.cable(m, f, h, lv) if lv == 1 else None)
+                if part is not None:
+                    parts.append(part)
+                    part_of[sig == s] = len(parts) - 1
+            ok &= part_of >= 0
+            for p, part in enumerate(parts):
+                sel = part_of == p
+                got = _round_up(np.asarray(part.lengths_m, dtype=float), comp_len[sel])
+                assembly_len[sel] = got
+                cost[sel] = part.price_usd + part.price_per_m_usd * np.nan_to_num(got)
+                power[sel] = part.power_a_w + part.fanout * part.power_b_w
+            ok &= ~np.isnan(assembly_len)
+        for mode in ("free", "pinned") if any_pin else ("free",):
+            feasible = ok if mode == "free" else ok & (pin_of == m)
+            if not feasible.any():
+                continue
+            keys = ranked(m, cost, power)
+            index, best_keys, best_len = best[mode]
+            if best_keys is None:
+                better = feasible
+                best_keys = best[mode][1] = [np.full(n_comp, np.inf) for _ in keys]
+            else:
+                better = beats(keys, best_keys, feasible)
+            index[better] = m
+            best_len[better] = assembly_len[better]
+            for new, old in zip(keys, best_keys, strict=True):
+                old[better] = new[better]
+    free, free_len = best["free"][0], best["free"][2]
+    pinned_best, pinned_len = best["pinned"][0], best["pinned"][2]
+    use_pinned = pinned_best >= 0
+    chosen = np.where(use_pinned, pinned_best, free)
+    chosen_len = np.where(use_pinned, pinned_len, free_len)
+    row_medium = chosen[comp]
+    by_cage = row_medium >= 0
+    # A pin the plug rules cannot honour stays on its own link.
+    keep_pin = (pinned >= 0) & ~use_pinned[comp]
+    row_medium = np.where(keep_pin, pinned, row_medium)
+    by_cage &= ~keep_pin
+    out_medium[:] = row_medium
+    # Ordered lengths: an integrated cable's assembly length, else each link's fibre length.
+    row_len = chosen_len[comp]
+    any_kept = bool(keep_pin.any())
+    for m in unique_sorted(row_medium[row_medium >= 0]).tolist():
+        sel = row_medium == m
+        medium = media[m]
+        if medium.kind in MODULE_KINDS:
+            got = link_fibre_ordered(m)[sel]
+            if any_kept:  # a kept pin orders its own medium's length
+                got = np.where(keep_pin[sel], ordered_lengths(medium, length_m[sel]), got)
+            out_ordered[sel] = got
+        else:
+            got = ordered_lengths(medium, length_m[sel])
+            out_ordered[sel] = np.where(np.isnan(row_len[sel]) | keep_pin[sel], got, row_len[sel])
+    return CageChoice(out_medium, out_ordered, by_cage)
+
+
+def _round_up(lengths: np.ndarray, length_m: np.ndarray) -> np.ndarray:
+    """Next orderable length >= each length (NaN when none is long enough)."""
+    if not len(lengths):
+        return np.full(len(length_m), np.nan)
+    k = np.searchsorted(lengths, length_m - 1e-9)
+    return np.where(k < len(lengths), lengths[np.minimum(k, len(lengths) - 1)], np.nan)
+
+
+@dataclass
+class CageView:
+    """The cages of a plant's links: what :func:`model.plant.physical_plant.build_plant` reads."""
+
+    cage_a: np.ndarray
+    cage_b: np.ndarray
+    spec_a: np.ndarray
+    spec_b: np.ndarray
+    component: np.ndarray
+    dev_ids: list[str]
+    tables: PartTables
+    # (cage node of each A end, of each B end, number of nodes) of all rows, when the plant
+    # has them (its component graph ranked them): cage_graph of all rows then ranks nothing
+    ranks: tuple[np.ndarray, np.ndarray, int] | None = None
+
+
+def cage_view(plant) -> CageView:
+    """The cage arrays of ``plant``: its own (a ``RoutedLinks``) or computed from the design.
+
+    Any object with ``design``, ``media`` and ``link_ids`` works (tests use stand-in plants).
+    """
+    if hasattr(plant, "_cage_a"):
+        plant._component_rows(np.zeros(0, dtype=np.int64))  # labels current
+        return CageView(
+            plant._cage_a,
+            plant._cage_b,
+            plant._spec_a,
+            plant._spec_b,
+            plant._component,
+            plant._dev_ids,
+            plant.parts,
+            plant._graph_rows[1:] if getattr(plant, "_graph_rows", None) else None,
+        )
+    design = plant.design
+    tables = PartTables.build(design.catalog, plant.media)
+    dev_no: dict[str, int] = {}
+    n = len(plant.link_ids)
+    out = np.zeros((4, n), dtype=np.int64)
+    for r, link_id in enumerate(plant.link_ids):
+        link = design.links[link_id]
+        for side, end in enumerate((link.a, link.b)):
+            device = design.devices[end.device]
+            cage, spec, _ = port_cages(design.catalog.device_types[device.type], device.breakout)[
+                end.port
+            ]
+            number = dev_no.setdefault(end.device, len(dev_no))
+            out[side, r] = number * CAGE_STRIDE + cage
+            out[2 + side, r] = tables.spec_row(spec)
+    return CageView(
+        out[0], out[1], out[2], out[3], component_labels(out[0], out[1]), list(dev_no), tables
+    )

@@ -1,0 +1,167 @@
+"""The media half of :class:`~model.engine.routed_links.RoutedLinks`: candidate media, the per-cage choice, reasons.
+
+A mixin over the plant's per-link arrays (port classes ``_class_a``/``_class_b``, cage keys and
+specs, pins, the cage-graph components): :meth:`PlantMedia._choose_media` picks each row's
+medium and ordered length for its component; ``medium`` and ``reason`` read the result.
+Candidate lists are cached per pair of port classes (and so per speed, lane rate and form
+factor) under the plant's policy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from model.catalog.components import MediaType
+from model.common.arrays import unique_sorted
+from model.common.text_columns import join_rows
+from model.engine.cages import choose_per_cage, component_graph
+from model.engine.link_status import NO_TRAY_PATH, PINNED_MISMATCH
+from model.engine.media import choose, explain, media_that_fit
+
+
+class PlantMedia:
+    """Media-choice methods of :class:`~model.engine.routed_links.RoutedLinks` (which holds the arrays)."""
+
+    def medium(self, link_id: str) -> MediaType | None:
+        k = int(self.medium_index[self.index[link_id]])
+        return self.media[k] if k >= 0 else None
+
+    def reason(self, link_id: str) -> str:
+        """Why this medium (or none), in words."""
+        row = self.index[link_id]
+        status = int(self.status[row])
+        cands, lane_rate = self._group(int(self._class_a[row]), int(self._class_b[row]))
+        # Only media with a part for these two cages explain the choice (no NDR AEC for a
+        # twin-port OSFP cage, say).
+        sa, sb = int(self._spec_a[row]), int(self._spec_b[row])
+        cands = [c for c in cands if self.parts.orderable(c, sa, sb)] or cands
+        pinned = int(self._pinned[row])
+        length = float(self.length_m[row])
+        key = (
+            tuple(cands),
+            length,
+            int(self.medium_index[row]),
+            self.policy,
+            lane_rate,
+            pinned >= 0,
+        )
+        text = self._memo_reasons.get(key)
+        if text is None:
+            text = self._memo_reasons[key] = explain(self.media, *key)
+        if status & PINNED_MISMATCH:
+            text += " (does not match the link's speed, lane rate or form factor)"
+        chosen = int(self.medium_index[row])
+        if self._by_cage[row] and chosen >= 0 and self.media[chosen].kind != "backplane":
+            a, b = self.cage_reason(link_id)
+            text += f"; per cage: {a}; {b}"
+        if status & NO_TRAY_PATH:
+            text += "; no tray path: routed on the floor"
+        return text
+
+    def reasons(self, rows: np.ndarray) -> list[str]:
+        """:meth:`reason` of many rows at once (:func:`model.engine.reason_words.reason_word_columns`):
+        the choice worded once per group of rows with the same candidates, medium and pin and
+        per distinct length, the per-cage words from one pass over the cage graph."""
+        from model.engine.reason_words import reason_word_columns
+
+        return join_rows(len(rows), reason_word_columns(self, rows))
+
+    def cage_reason(self, link_id: str) -> tuple[str, str]:
+        """Why each end's cage holds its plug (A end, B end): :func:`model.engine.cage_labels.cage_reasons`."""
+        from model.engine.cage_labels import cage_reasons
+
+        return cage_reasons(self, link_id)
+
+    def _group(self, class_a: int, class_b: int) -> tuple[list[int], float]:
+        """Candidate media and lane rate for links between ports of these two classes."""
+        key = (min(class_a, class_b), max(class_a, class_b))
+        group = self._groups.get(key)
+        if group is None:
+            a, b = self._classes[key[0]], self._classes[key[1]]
+            cands = media_that_fit(self.media, a, b, self.policy)
+            lane_rate = max(a.speed_gbps / a.lanes, b.speed_gbps / b.lanes)
+            group = self._groups[key] = (cands, lane_rate)
+        return group
+
+    def component_of(self, link_id: str) -> np.ndarray:
+        """Rows of the cage-graph component of one link (indexed once per edit: cheap per call)."""
+        self._component_rows(np.zeros(0, dtype=np.int64))
+        cache = getattr(self, "_comp_index", None)
+        if cache is None or len(cache[0]) != len(self.link_ids):
+            order = np.argsort(self._component, kind="stable")
+            cache = self._comp_index = (order, self._component[order])
+        order, labels = cache
+        label = self._component[self.index[link_id]]
+        lo, hi = np.searchsorted(labels, [label, label + 1])
+        return order[lo:hi]
+
+    def _component_rows(self, rows: np.ndarray) -> np.ndarray:
+        """``rows`` grown to whole cage-graph components (a cage's plug is chosen for all its links)."""
+        if self._components_stale:
+            labels, node_a, node_b, n_nodes = component_graph(self._cage_a, self._cage_b)
+            self._component[:] = labels
+            self._graph_rows = (labels, node_a, node_b, n_nodes)  # localize() of all rows
+            self._comp_index = None
+            self._components_stale = False
+        if len(rows) == len(self.link_ids):
+            return np.arange(len(self.link_ids))
+        comps = unique_sorted(self._component[rows])
+        return np.flatnonzero(np.isin(self._component, comps))
+
+    def _choose_media(
+        self, rows: np.ndarray, length: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Medium index, ordered length and "pinned but does not fit" per row."""
+        ca, cb = self._class_a[rows], self._class_b[rows]
+        key = np.minimum(ca, cb) * (len(self._classes) + 1) + np.maximum(ca, cb)
+        pinned = self._pinned[rows]
+        policy = self.policy
+        keys, pattern_of = np.unique(key, return_inverse=True)
+        patterns = np.zeros((len(keys), len(self.media)), dtype=bool)
+        for p, k in enumerate(keys.tolist()):
+            sel = np.flatnonzero(key == k)[:1]
+            row = self._accept.get(int(k))
+            if row is None:
+                cands = media_that_fit(
+                    self.media,
+                    self._classes[int(ca[sel[0]])],
+                    self._classes[int(cb[sel[0]])],
+                    policy,
+                    include_splitters=True,
+                )
+                row = self._accept[int(k)] = np.isin(np.arange(len(self.media)), cands)
+            patterns[p] = row
+        choice = choose_per_cage(
+            self.parts,
+            policy,
+            self._component[rows],
+            self._cage_a[rows],
+            self._cage_b[rows],
+            self._spec_a[rows],
+            self._spec_b[rows],
+            patterns,
+            pattern_of.reshape(-1),
+            length,
+            pinned,
+            self._graph_rows if len(rows) == len(self.link_ids) else None,
+        )
+        medium, ordered = choice.medium, choice.ordered_m
+        self._by_cage[rows] = choice.chosen_by_cage
+        # Links no per-cage option covers keep the best medium of their own (the plant's
+        # findings name the cages this leaves without a valid plug).
+        for k in unique_sorted(key[(medium < 0) & (pinned < 0)]):
+            sel = np.flatnonzero((key == k) & (medium < 0) & (pinned < 0))
+            cands, _ = self._group(int(ca[sel[0]]), int(cb[sel[0]]))
+            medium[sel], ordered[sel] = choose(self.media, cands, length[sel], policy)
+        mismatch = np.zeros(len(rows), dtype=bool)
+        for m in unique_sorted(pinned[pinned >= 0]):
+            sel = np.flatnonzero(pinned == m)
+            for k in unique_sorted(key[sel]):
+                same = sel[key[sel] == k]
+                mismatch[same] = not self._fits(int(ca[same[0]]), int(cb[same[0]]), int(m))
+        return medium, ordered, mismatch
+
+    def _fits(self, class_a: int, class_b: int, medium: int) -> bool:
+        """Whether ``medium`` carries links between these port classes (whatever the policy)."""
+        a, b = self._classes[class_a], self._classes[class_b]
+        return bool(media_that_fit([self.media[medium]], a, b))

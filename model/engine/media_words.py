@@ -1,0 +1,105 @@
+"""Why a medium was chosen, in words, for many lengths at once (the ``routes`` report).
+
+:func:`model.engine.media.explain` words one choice; links that share their candidates, chosen medium,
+lane rate and pin differ only in length, so :func:`explain_lengths` words a whole array of
+lengths with one vectorised pass per candidate: the policy's rank keys at each length, the
+candidates the policy prefers to the chosen one (those whose keys sort before it), and the
+binding one among them (the longest reach, the first in the policy's order on a tie). The
+sentences are the ones :func:`~model.engine.media.explain` gives for each length, character for
+character.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from model.catalog.components import MediaType
+from model.engine.media import KIND_LABEL, _lengths, _rank_keys, _speed, explain, ordered_lengths
+
+_WHY = {
+    "lowest-cost": "lowest cost",
+    "lowest-power": "lowest power",
+    "copper-first": "copper first",
+    "fibre-only": "fibre only",
+}
+
+
+def explain_lengths(
+    media: Sequence[MediaType],
+    cands: Sequence[int],
+    lengths_m: np.ndarray,
+    chosen: int,
+    policy: str,
+    lane_rate_gbps: float,
+    pinned: bool,
+) -> list[str]:
+    """``explain(media, cands, length, chosen, policy, lane_rate_gbps, pinned)`` per length."""
+    lengths_m = np.asarray(lengths_m, dtype=float)
+    listed = lengths_m.tolist()
+    if pinned or not cands or chosen < 0:
+        # One sentence shape per case, cheap per length: the scalar wording is the reference
+        return [explain(media, cands, x, chosen, policy, lane_rate_gbps, pinned) for x in listed]
+    at = f"at {_speed(lane_rate_gbps)}/lane"
+    m = media[chosen]
+    ordered = ordered_lengths(m, lengths_m).tolist()
+    label = KIND_LABEL[m.kind]
+    cands = list(cands)
+    keys = {c: _order_keys(media[c], lengths_m, policy, cands.index(c)) for c in cands}
+    mine = keys[chosen] if chosen in keys else None
+    # binding: the preferred candidate of longest reach (first in the policy's order on a tie)
+    binding = np.full(len(listed), -1, dtype=np.int64)
+    best_keys: list[np.ndarray] | None = None
+    if mine is not None:
+        for c in cands:
+            if c == chosen:
+                continue
+            preferred = _lex_less(keys[c], mine)
+            if best_keys is None:
+                take = preferred
+                best_keys = [k.copy() for k in keys[c]]
+            else:
+                reach_c, reach_b = media[c].reach_m, _reach(media, binding)
+                take = preferred & (
+                    (binding < 0)
+                    | (reach_c > reach_b)
+                    | ((reach_c == reach_b) & _lex_less(keys[c], best_keys))
+                )
+            binding[take] = c
+            for new, old in zip(keys[c], best_keys, strict=True):
+                old[take] = new[take]
+    why = _WHY[policy]
+    out = []
+    for x, o, b in zip(listed, ordered, binding.tolist(), strict=True):
+        said = f"{KIND_LABEL[m.kind]} {_lengths(o)}"
+        if b < 0:
+            out.append(f"{_lengths(x)} ≤ {_lengths(m.reach_m)} {label} reach {at} → {said} ({why})")
+        else:
+            out.append(
+                f"{_lengths(x)} > {_lengths(media[b].reach_m)} "
+                f"{KIND_LABEL[media[b].kind]} reach {at} → {said}"
+            )
+    return out
+
+
+def _order_keys(medium: MediaType, lengths_m: np.ndarray, policy: str, position: int):
+    """The keys ``model.engine.media._policy_order`` sorts a candidate by, at each length."""
+    nominal = np.minimum(np.maximum(lengths_m, medium.min_length_m), medium.reach_m)
+    keys = [np.asarray(k, dtype=float) for k in _rank_keys(medium, nominal, policy)]
+    return [*keys, np.full(len(lengths_m), float(position))]
+
+
+def _lex_less(a: list[np.ndarray], b: list[np.ndarray]) -> np.ndarray:
+    """Per element, whether the key tuple ``a`` sorts strictly before ``b``."""
+    less = np.zeros(len(a[0]), dtype=bool)
+    decided = np.zeros(len(a[0]), dtype=bool)
+    for x, y in zip(a, b, strict=True):
+        less |= ~decided & (x < y)
+        decided |= x != y
+    return less
+
+
+def _reach(media: Sequence[MediaType], index: np.ndarray) -> np.ndarray:
+    reach = np.array([m.reach_m for m in media] + [-np.inf])
+    return reach[np.where(index < 0, len(media), index)]

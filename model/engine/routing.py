@@ -1,0 +1,318 @@
+"""The routing half of :class:`~model.engine.routed_links.RoutedLinks`: routed lengths, tray routes and plan paths.
+
+A mixin over the plant's per-link arrays (``_drop_a``/``_drop_b``, the attachments ``_att`` of
+the drop points to the tray graph ``_graph``, the length pieces): :meth:`PlantRouting._route`
+fills the lengths of rows; the public methods name routes (``route_keys``, ``tray_spans``) and
+build one link's path (``route``, ``route_tray_ids``) for drawing, explaining and the cut sheet.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from model.common.text_columns import join_rows
+from model.engine.geometry import (
+    FACE_FRONT,
+    FACE_REAR,
+    METHOD_NAMES,
+    METHOD_NO_TRAY_PATH,
+    METHOD_SAME_RACK,
+    METHOD_TRAY,
+    LinkRoute,
+    compose_lengths,
+    dedupe_points,
+)
+from model.engine.link_status import NO_TRAY_PATH, SAME_RACK, UNREACHED_RACK
+from model.engine.route_words import route_word_columns
+
+_STALE_ROUTE = -2  # _route_key of a row recomputed since route_keys() last named its route
+
+
+class PlantRouting:
+    """Routing methods of :class:`~model.engine.routed_links.RoutedLinks` (which holds the arrays)."""
+
+    def tray_distance(self, a: tuple[float, float], b: tuple[float, float]) -> float | None:
+        """Distance between two plan points along the current trays (the measure tool): the
+        plant's own tray graph, so a measurement and a routed length agree."""
+        self.refresh()
+        return self._graph.point_distance(a, b, self.design.settings.tray_reach_m)
+
+    def pieces_m(self, link_id: str) -> tuple[str, float, float, float]:
+        """(method, vertical A, horizontal, vertical B) of a link's route in m, without slack.
+
+        Horizontal = hops + trays + floor: what a trunk between the two rack tops follows
+        (:mod:`model.structured.layout`); cheaper than :meth:`route` (no plan path).
+        """
+        r = self.index[link_id]
+        horizontal = self._hop_a[r] + self._tray[r] + self._hop_b[r] + self._floor[r]
+        return (
+            METHOD_NAMES[int(self._method[r])],
+            float(self._vertical_a[r]),
+            float(horizontal),
+            float(self._vertical_b[r]),
+        )
+
+    def pieces_columns(self) -> tuple[list[str], list[float], list[float], list[float]]:
+        """:meth:`pieces_m` of every row at once, as lists in row order (methods, vertical A,
+        horizontal, vertical B): the same figures, summed in the same order."""
+        horizontal = self._hop_a + self._tray + self._hop_b + self._floor
+        return (
+            [METHOD_NAMES[m] for m in np.asarray(self._method).tolist()],
+            np.asarray(self._vertical_a, dtype=np.float64).tolist(),
+            np.asarray(horizontal, dtype=np.float64).tolist(),
+            np.asarray(self._vertical_b, dtype=np.float64).tolist(),
+        )
+
+    def route(self, link_id: str) -> LinkRoute:
+        """The pieces of a link's routed length and its plan path."""
+        r = self.index[link_id]
+        da, db = int(self._drop_a[r]), int(self._drop_b[r])
+        method = int(self._method[r])
+        pa = (float(self._drop_x[da]), float(self._drop_y[da]))
+        pb = (float(self._drop_x[db]), float(self._drop_y[db]))
+        trays: list[str] = []
+        if method == METHOD_SAME_RACK:
+            points = [pa]
+        elif method == METHOD_NO_TRAY_PATH:
+            points = [pa, (pb[0], pa[1]), pb]
+        else:
+            memo = self._memo_paths.get((da, db))
+            if memo is None:
+                att = self._att
+                path, trays, _ = self._graph.path(att, da, att, db)
+                memo = self._memo_paths[(da, db)] = (path, trays)
+            path, trays = memo[0], list(memo[1])
+            points = dedupe_points([pa, *path, pb])
+        return LinkRoute(
+            link_id=link_id,
+            method=METHOD_NAMES[method],
+            vertical_a_m=float(self._vertical_a[r]),
+            hop_a_m=float(self._hop_a[r]),
+            tray_m=float(self._tray[r]),
+            hop_b_m=float(self._hop_b[r]),
+            vertical_b_m=float(self._vertical_b[r]),
+            floor_m=float(self._floor[r]),
+            slack_m=float(self._slack[r]),
+            total_m=float(self.routed_m[r]),
+            points=points,
+            tray_ids=trays,
+        )
+
+    def route_descriptions(self, rows: np.ndarray) -> list[str]:
+        """``route(link_id).describe()`` of many rows at once, from the length arrays alone
+        (no plan path): each length column is formatted once per distinct value."""
+        return join_rows(len(rows), self.route_word_columns(rows))
+
+    def route_word_columns(self, rows: np.ndarray, end: str = "") -> list:
+        """:meth:`route_descriptions` (each followed by ``end``) of ``rows`` as columns of
+        pieces (:func:`model.engine.route_words.route_word_columns`): what the ``routes`` report joins."""
+        rows = np.asarray(rows, dtype=np.int64)
+        return route_word_columns(
+            self._method[rows],
+            *(
+                getattr(self, name)[rows]
+                for name in (
+                    "_vertical_a",
+                    "_hop_a",
+                    "_tray",
+                    "_hop_b",
+                    "_vertical_b",
+                    "_floor",
+                    "_slack",
+                    "routed_m",
+                )
+            ),
+            end=end,
+        )
+
+    def route_tray_ids(self, link_id: str) -> list[str]:
+        """Ids of the trays a link's route follows (what :meth:`route` gives), without building
+        its plan path: once per pair of drop points, memoised with the paths."""
+        return self.route_tray_ids_of([link_id])[0]
+
+    def route_tray_ids_of(self, link_ids: list[str]) -> list[list[str]]:
+        """:meth:`route_tray_ids` of each of ``link_ids`` (see :meth:`route_tray_ids_at`)."""
+        return self.route_tray_ids_at(np.array([self.index[i] for i in link_ids], dtype=np.int64))
+
+    def route_tray_ids_at(self, rows: np.ndarray) -> list[list[str]]:
+        """:meth:`route_tray_ids` of the links in plant ``rows``: the pairs of drop points not
+        memoised yet are found together (one way choice for all, one search per source)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        on_tray = (self._method[rows] == METHOD_TRAY).tolist()
+        pairs = list(zip(self._drop_a[rows].tolist(), self._drop_b[rows].tolist(), strict=True))
+        memo = self._memo_paths
+        new = list(
+            dict.fromkeys(
+                p
+                for p, tray in zip(pairs, on_tray, strict=True)
+                if tray and p not in memo and ("ids", *p) not in memo
+            )
+        )
+        if new:
+            da, db = (np.array(side, dtype=np.int64) for side in zip(*new, strict=True))
+            found = self._graph.tray_ids_between(self._att, da, self._att, db)
+            for p, ids in zip(new, found, strict=True):
+                memo[("ids", *p)] = ids
+        return [
+            (list(memo[p][1]) if p in memo else list(memo[("ids", *p)])) if tray else []
+            for p, tray in zip(pairs, on_tray, strict=True)
+        ]
+
+    def route_keys(self) -> np.ndarray:
+        """Route id of every link (int64, one per row in ``link_ids`` order); -1 off the trays.
+
+        Links with the same route id run along the same trays over the same intervals (they
+        join the trays at the same two drop points), so per-route work such as tray fill is done
+        once per id: :meth:`tray_spans` gives the intervals. Ids are small integers
+        ``0 .. route_count - 1``, assigned as routes are first seen; an id keeps its meaning
+        while ``route_generation`` is unchanged (a moved rack's links take the ids of their new
+        routes; what an existing id means never changes). Same-rack and floor-routed links have
+        -1. The array is a read-only view, valid until the next edit is applied.
+        """
+        stale = np.flatnonzero(self._route_key == _STALE_ROUTE)
+        if len(stale):
+            self._name_routes(stale)
+        view = self._route_key.view()
+        view.flags.writeable = False
+        return view
+
+    @property
+    def route_count(self) -> int:
+        """Number of route ids handed out so far in this ``route_generation``."""
+        return len(self._route_spans)
+
+    def tray_spans(self, route_id: int) -> tuple[tuple[str, float, float], ...]:
+        """Trays a route runs along, in order: (tray id, s0_m, s1_m) intervals of arc length.
+
+        ``s0_m <= s1_m`` are positions along the tray from its first point. Joins between trays
+        and the hops from racks to trays take no interval. No plan points are built (use
+        :meth:`route` to draw or explain one link).
+        """
+        return self._route_spans[route_id]
+
+    def link_tray_spans(self, link_id: str) -> tuple[tuple[str, float, float], ...]:
+        """:meth:`tray_spans` of one link's route (``()`` when it does not run on trays)."""
+        key = int(self.route_keys()[self.index[link_id]])
+        return self._route_spans[key] if key >= 0 else ()
+
+    def rack_tray_spans(
+        self, rack_a: str, face_a: str, rack_b: str, face_b: str
+    ) -> tuple[tuple[str, float, float], ...]:
+        """:meth:`tray_spans` of the way between two racks' drop points (``face``: "front" or
+        "rear"), for a cable no link's route follows (a zone's trunk to its HDA rack): the
+        route a link between those faces would take. ``()`` when either rack is off the trays."""
+        self.refresh()
+        ra, rb = self._rack_row.get(rack_a), self._rack_row.get(rack_b)
+        if ra is None or rb is None or ra == rb:
+            return ()
+        da = 2 * ra + (FACE_REAR if face_a == "rear" else FACE_FRONT)
+        db = 2 * rb + (FACE_REAR if face_b == "rear" else FACE_FRONT)
+        att, names = self._att, self._graph.tray_ids
+        (legs,) = self._graph.spans(att, np.array([da]), att, np.array([db]))
+        return tuple((names[t], s0, s1) for t, s0, s1 in legs)
+
+    def _name_routes(self, rows: np.ndarray) -> None:
+        """Route ids of these rows: one per unordered pair of drop points (by plan position)."""
+        on_tray = self._method[rows] == METHOD_TRAY
+        self._route_key[rows[~on_tray]] = -1
+        rows = rows[on_tray]
+        if not len(rows):
+            return
+        da, db = self._drop_a[rows], self._drop_b[rows]
+        lo, hi = np.minimum(da, db), np.maximum(da, db)
+        _, first, inverse = np.unique(
+            lo * (len(self._drop_x) + 1) + hi, return_index=True, return_inverse=True
+        )
+        fa, fb = da[first], db[first]
+        # Each drop point's rounded position made once, not once per pair it ends (XL: 7,168
+        # pairs cost ~40 ms in numpy scalar reads and rounding): the same ``round`` of the same
+        # floats, so the same keys.
+        points, end_of = np.unique(np.concatenate([fa, fb]), return_inverse=True)
+        xs, ys = self._drop_x[points].tolist(), self._drop_y[points].tolist()
+        position = [(round(x, 6), round(y, 6)) for x, y in zip(xs, ys, strict=True)]
+        end_of = end_of.reshape(-1).tolist()
+        ids = []
+        fresh_a, fresh_b = [], []
+        route_of, known = self._route_of, self._route_spans
+        # A route is named, and its spans taken, in the direction of its first link in row
+        # order: the trays route() gives that link (equal shortest paths break the same way).
+        for a, b, pa_at, pb_at in zip(
+            fa.tolist(), fb.tolist(), end_of[: len(fa)], end_of[len(fa) :], strict=True
+        ):
+            pa, pb = position[pa_at], position[pb_at]
+            key = (pa, pb) if pa <= pb else (pb, pa)  # (min, max) of the two positions
+            route = route_of.get(key)
+            if route is None:
+                route = route_of[key] = len(known)
+                known.append(())
+                fresh_a.append(a)
+                fresh_b.append(b)
+            ids.append(route)
+        self._route_key[rows] = np.array(ids, dtype=np.int64)[inverse.reshape(-1)]
+        if fresh_a:
+            att, names = self._att, self._graph.tray_ids
+            spans = self._graph.spans(
+                att, np.array(fresh_a, dtype=np.int64), att, np.array(fresh_b, dtype=np.int64)
+            )
+            start = len(self._route_spans) - len(fresh_a)
+            self._route_spans[start:] = [
+                tuple((names[t], s0, s1) for t, s0, s1 in legs) for legs in spans
+            ]
+
+    def _route(self, rows: np.ndarray) -> None:
+        """Routed and effective length of ``rows`` (the geometry: no media)."""
+        if not len(rows):
+            return
+        settings, att = self.design.settings, self._att
+        da, db = self._drop_a[rows], self._drop_b[rows]
+        # Tray and floor distances depend on the two drop points only, and links between the
+        # same two racks sit in runs of consecutive rows (a fabric's links are listed by rack
+        # pair): compute them once per run and gather. Same arithmetic per pair, so the same
+        # floats; rows in no order at all take the per-row path.
+        changed = (da[1:] != da[:-1]) | (db[1:] != db[:-1])
+        heads = np.flatnonzero(np.concatenate([[True], changed]))
+        run = None
+        if len(heads) * 2 < len(rows):
+            run = np.cumsum(np.concatenate([[False], changed]))
+            da, db = da[heads], db[heads]
+        tray = self._graph.distance(att, da, att, db)
+        floor = np.abs(self._drop_x[da] - self._drop_x[db]) + np.abs(
+            self._drop_y[da] - self._drop_y[db]
+        )
+        if run is not None:
+            tray, floor = tray[run], floor[run]
+            da, db = self._drop_a[rows], self._drop_b[rows]
+        p = compose_lengths(
+            same_rack=self._same_rack[rows],
+            faces_differ=self._faces_differ[rows],
+            rack_depth_m=self._rack_depth[rows],
+            height_a=self._height_a[rows],
+            height_b=self._height_b[rows],
+            elev_a=att.elev[da],
+            elev_b=att.elev[db],
+            hop_a=att.hop[da],
+            hop_b=att.hop[db],
+            tray_m=tray,
+            floor_m=floor,
+            slack_per_end_m=settings.slack_per_end_m,
+            slack_pct=settings.slack_pct,
+        )
+        self._method[rows], self._vertical_a[rows], self._hop_a[rows] = (
+            p.method,
+            p.vertical_a,
+            p.hop_a,
+        )
+        self._tray[rows], self._hop_b[rows], self._vertical_b[rows] = p.tray, p.hop_b, p.vertical_b
+        self._floor[rows], self._slack[rows], self.routed_m[rows] = p.floor, p.slack, p.total
+        length = np.where(
+            np.isnan(self._as_built[rows]),
+            np.where(np.isnan(self._override[rows]), p.total, self._override[rows]),
+            self._as_built[rows],
+        )
+        self.length_m[rows] = length
+        status = np.where(p.method == METHOD_SAME_RACK, SAME_RACK, 0)
+        status |= np.where(p.method == METHOD_NO_TRAY_PATH, NO_TRAY_PATH, 0)
+        unreached = (att.seg[da] < 0) | (att.seg[db] < 0)
+        status |= np.where((p.method == METHOD_NO_TRAY_PATH) & unreached, UNREACHED_RACK, 0)
+        self.status[rows] = status.astype(np.uint8)
+        self._route_key[rows] = _STALE_ROUTE

@@ -1,0 +1,304 @@
+"""Immutable snapshots of a design and its cable plant, for work on another thread.
+
+The analysis runs on a worker thread while the editor goes on editing the live design and
+refreshing the live plant on the GUI thread. The worker must therefore read objects nobody
+changes: :func:`snapshot` copies the design and the plant as they are at one revision. The
+copy is shallow where that is safe: design records (msgspec structs) and the catalog are never
+mutated in place (edits replace them), so the dicts holding them are copied and the records
+shared; the indexes of sets, the plant's per-link arrays and its attachment arrays are mutated
+in place by edits and refreshes, so they are copied too.
+
+Copying ~26 per-link columns at 393k links takes ~13 ms into memory the process has touched
+before and ~45 ms into fresh pages (the allocator hands big arrays out as new mappings and gives
+them back on free, so every copy page-faults). :class:`Snapshotter` therefore copies into the
+arrays of its earlier snapshots that nothing references any more (the analysis let go of them);
+an array anything still holds (a running job, a published result, a view of it) is never reused.
+
+A snapshot is a plain :class:`~model.design.design.Design` / :class:`~model.engine.routed_links.RoutedLinks` that
+follows nothing: it has no listeners, no pending changes and is never refreshed. Its
+``plant_identity`` is the live plant's, so caches keyed by plant (tray fill) carry over from
+one snapshot to the next. One object is shared on purpose: the plant's tray graph, which a
+refresh replaces rather than changes (its distance cache only gains rows for attachment
+nodes, and every node a route of the snapshot's links uses was cached before the copy).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import sys
+from collections import deque
+
+import numpy as np
+
+from model.design.changes import (
+    DEVICE_KINDS,
+    LINK_KINDS,
+    RACK_KINDS,
+    TRAY_KINDS,
+    Change,
+    ChangeKind,
+    ChangeNotifier,
+)
+from model.design.design import Design
+from model.engine.routed_links import RoutedLinks
+
+# The design's large containers and the change kinds that can alter them; a snapshot reuses
+# the previous snapshot's copy of one when no such change came since. Any other attribute is
+# copied every time (they are small), so an attribute added later is never wrongly shared.
+_DESIGN_DEPENDS = {
+    "trays": TRAY_KINDS,
+    "racks": RACK_KINDS,
+    "devices": DEVICE_KINDS,
+    "links": LINK_KINDS,
+    "_rack_devices": DEVICE_KINDS | {ChangeKind.RACKS_ADDED, ChangeKind.RACKS_REMOVED},
+    "_device_links": LINK_KINDS | DEVICE_KINDS,
+    "_port_links": LINK_KINDS | DEVICE_KINDS,
+}
+_ROWS_RENUMBERED = frozenset({ChangeKind.LINKS_ADDED, ChangeKind.LINKS_REMOVED})
+_PLANT_ROW_TABLES = ("index", "link_ids")  # change only when rows are added, dropped or rebuilt
+
+
+def snapshot(design: Design, plant: RoutedLinks | None) -> tuple[Design, RoutedLinks | None]:
+    """Copies of ``design`` and its up-to-date ``plant`` that later edits do not change.
+
+    Call on the thread that edits the design, after ``plant.refresh()``; the copies may then be
+    read anywhere. Raises ValueError if the plant has edits it has not applied yet.
+    """
+    frozen = freeze_design(design)
+    return frozen, (freeze_plant(plant, frozen) if plant is not None else None)
+
+
+class Snapshotter:
+    """Takes successive snapshots of one design and plant, each copying only what changed.
+
+    A rack move changes the racks and the moved links' rows of the plant arrays, not the 400k
+    links or the port indexes: those copies are shared with the previous snapshot (neither is
+    ever changed, so sharing them is safe). It follows the design's change events to know what
+    changed; GUI thread only, like the edits.
+    """
+
+    def __init__(self, design: Design, plant: RoutedLinks | None) -> None:
+        self.design, self.plant = design, plant
+        self._kinds: set[ChangeKind] = set()
+        self._previous: tuple[Design, RoutedLinks | None] | None = None
+        self._generation = None
+        self._subscription = design.subscribe(self._on_change)
+        self._buffers = _Buffers()
+        self._primed: tuple[Design, RoutedLinks | None] | None = None
+
+    def close(self) -> None:
+        self._subscription.close()
+
+    def _on_change(self, change: Change) -> None:
+        self._kinds |= change.kinds
+
+    def prime(self) -> None:
+        """Take the first snapshot now, for the next :meth:`take` to hand out.
+
+        The first snapshot copies everything (~0.25 s at 393k links, most of it naming every
+        route and copying the port indexes); the editor primes it on the thread that loaded the
+        design, before anybody can edit it, so the GUI thread does not pay it when the first
+        analysis starts. An edit or a plant rebuild in between makes ``take`` copy afresh (from
+        the primed snapshot where nothing changed)."""
+        self._primed = self.take()
+
+    def take(self) -> tuple[Design, RoutedLinks | None]:
+        """Snapshots of the design and the refreshed plant as they are now."""
+        previous, kinds = self._previous, self._kinds
+        generation = getattr(self.plant, "route_generation", None)
+        primed, self._primed = self._primed, None
+        if primed is not None and not kinds and generation == self._generation:
+            return primed  # nothing changed since it was taken
+        design = freeze_design(
+            self.design,
+            reuse=previous[0] if previous else None,
+            unchanged={n for n, deps in _DESIGN_DEPENDS.items() if not deps & kinds},
+        )
+        plant = None
+        if self.plant is not None:
+            same_rows = (
+                previous is not None
+                and previous[1] is not None
+                and generation == self._generation
+                and not kinds & _ROWS_RENUMBERED
+            )
+            plant = freeze_plant(
+                self.plant,
+                design,
+                reuse=previous[1] if same_rows else None,
+                unchanged=set(_PLANT_ROW_TABLES) if same_rows else set(),
+                buffers=self._buffers,
+                earlier=previous[1] if previous is not None else None,
+            )
+        self._buffers.taken()
+        self._previous, self._kinds, self._generation = (design, plant), set(), generation
+        return design, plant
+
+
+def freeze_design(design: Design, reuse: Design | None = None, unchanged=frozenset()) -> Design:
+    """A copy of ``design`` at its current revision, with no listeners; the attributes named in
+    ``unchanged`` are taken from the earlier snapshot ``reuse`` instead of copied."""
+    snap = Design.__new__(Design)
+    for name, value in design.__dict__.items():
+        if reuse is not None and name in unchanged:
+            setattr(snap, name, reuse.__dict__[name])
+        else:
+            setattr(snap, name, _copy_container(value))
+    snap._changes = ChangeNotifier()
+    return snap
+
+
+def freeze_plant(
+    plant: RoutedLinks,
+    design: Design,
+    reuse: RoutedLinks | None = None,
+    unchanged=frozenset(),
+    buffers: _Buffers | None = None,
+    earlier: RoutedLinks | None = None,
+) -> RoutedLinks:
+    """A copy of the refreshed ``plant`` reading ``design`` (a snapshot of the plant's design);
+    the attributes named in ``unchanged`` are taken from the earlier snapshot ``reuse``; arrays
+    are copied into ``buffers``' free arrays where one fits, and where none does, an array
+    equal to the ``earlier`` snapshot's is that array (see :meth:`_Buffers.copy`)."""
+    if plant._pending:
+        raise ValueError("the cable plant has unapplied edits: refresh() it before a snapshot")
+    # Name the routes of changed links in the live plant first: a snapshot naming them itself
+    # would hand out route ids the live plant later gives other routes, and tray-fill counts
+    # kept by route id from one snapshot to the next would then mix routes up.
+    plant.route_keys()
+    # Label the cage-graph components too: the plant does it on first use, which on a snapshot
+    # would write into a read-only copy (a design with no links yet left them unlabelled, and
+    # every analysis of the editor's empty start-up hall failed there).
+    plant._component_rows(np.zeros(0, dtype=np.int64))
+    snap = copy.copy(plant)
+    for name, value in plant.__dict__.items():
+        if name in ("design", "_graph", "_subscription", "_pending"):
+            continue
+        if reuse is not None and name in unchanged:
+            setattr(snap, name, getattr(reuse, name))  # index: built lazily
+            continue
+        before = getattr(earlier, name, None)
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            value = dataclasses.replace(
+                value,
+                **{
+                    f.name: _copy_container(
+                        getattr(value, f.name), buffers, getattr(before, f.name, None)
+                    )
+                    for f in dataclasses.fields(value)
+                    if f.init
+                },
+            )
+            before = None
+        setattr(snap, name, _copy_container(value, buffers, before))
+    snap.design = design
+    snap._pending = []
+    snap._subscription = _Detached()
+    snap.plant_identity = getattr(plant, "plant_identity", id(plant))
+    return snap
+
+
+def _copy_container(value, buffers: _Buffers | None = None, earlier=None):
+    """One level of copying: containers and arrays copied, their elements shared (immutable),
+    except sets inside a dict (the design's indexes), which edits change in place. ``earlier``:
+    the same attribute of the previous snapshot, which an array equal to it may share."""
+    if isinstance(value, np.ndarray):
+        copied = buffers.copy(value, earlier) if buffers is not None else value.copy()
+        copied.flags.writeable = False  # immutable: a write on the worker raises, not tears
+        return copied
+    if isinstance(value, dict):
+        if value and isinstance(next(iter(value.values())), set):
+            return {k: set(v) for k, v in value.items()}
+        return dict(value)
+    if isinstance(value, list):
+        return list(value)
+    if isinstance(value, set):
+        return set(value)
+    return value
+
+
+class _Buffers:
+    """The arrays of a Snapshotter's last snapshots, to copy the next ones into.
+
+    An array is reused only when these lists hold its last reference: ``sys.getrefcount``
+    then counts the list, the loop's name and its own argument. A job still reading it, the
+    Snapshotter's previous snapshot, a result holding it or a view of it (a view references its
+    base) keeps it out of reuse. The arrays of the last ``KEPT`` snapshots are kept: the newest
+    is the one a job reads, the one before is the Snapshotter's ``previous``, and an older one is
+    free once its job is done; what is not reused goes when its snapshot leaves the window.
+    """
+
+    UNREFERENCED = 3
+    KEPT = 3
+    MIN_SIZE = 4096  # smaller arrays are cheap to allocate: not worth a search
+
+    def __init__(self) -> None:
+        self._recent: deque[list[np.ndarray]] = deque(maxlen=self.KEPT)  # newest last
+        self._handed: list[np.ndarray] = []  # arrays of the snapshot being taken
+        self.reused = 0  # arrays copied into instead of allocated, since the start
+
+    def copy(self, value: np.ndarray, earlier=None) -> np.ndarray:
+        """``value`` copied into a free array of an earlier snapshot; failing one, ``earlier``
+        itself when it holds the same bits (an earlier snapshot's array, never written again:
+        two snapshots may share it), else a new copy.
+
+        Why share: the first edit after a file opens finds no free array (the first analysis
+        still holds the primed snapshot's), and copying ~53 per-link arrays into fresh memory
+        held the GUI thread ~90 ms at XL; a rack move leaves most of them as they were."""
+        big = value.flags.c_contiguous and value.size >= self.MIN_SIZE
+        free = self._free(value) if big else None
+        if free is not None:
+            arrays, k = free
+            spare = arrays.pop(k)
+            spare.flags.writeable = True  # it owns its memory; nobody reads it
+            np.copyto(spare, value)
+            self._handed.append(spare)
+            self.reused += 1
+            return spare
+        if big and _same_bits(earlier, value):
+            return earlier
+        copied = value.copy()
+        if big:
+            self._handed.append(copied)
+        return copied
+
+    def _free(self, value: np.ndarray) -> tuple[list[np.ndarray], int] | None:
+        """(list, position) of a kept array of ``value``'s shape and type that nothing else
+        references, if any."""
+        for arrays in self._recent:
+            for k in range(len(arrays)):  # not enumerate(): its cached tuple holds a ref
+                spare = arrays[k]
+                if (
+                    spare.shape == value.shape
+                    and spare.dtype == value.dtype
+                    and sys.getrefcount(spare) <= self.UNREFERENCED
+                ):
+                    return arrays, k
+        return None
+
+    def taken(self) -> None:
+        """The snapshot is complete: its arrays become the newest kept."""
+        self._recent.append(self._handed)
+        self._handed = []
+
+
+def _same_bits(earlier, value: np.ndarray) -> bool:
+    """Whether ``earlier`` is a read-only (snapshot) array of numbers with ``value``'s shape,
+    type and bits (NaN equal to the same NaN)."""
+    return (
+        isinstance(earlier, np.ndarray)
+        and not earlier.flags.writeable
+        and earlier.flags.c_contiguous
+        and earlier.shape == value.shape
+        and earlier.dtype == value.dtype
+        and earlier.dtype.kind in "biuf"
+        and np.array_equal(earlier.view(np.uint8), value.view(np.uint8))
+    )
+
+
+class _Detached:
+    """The subscription of a snapshot: it follows nothing, so closing it does nothing."""
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,14 @@
+"""Design files: parse -> migrate -> validate -> build (``design_file``), the loader's checks
+beyond types (``checks``) and the schema migrations, and atomic saves.
+
+Modules:
+
+- ``checks``: What the loader checks beyond field types and ranges: valid polygons, trays of real
+  length and size, custom device types whose ports have unique names, and the limits of
+  model/design/limits.py.
+- ``design_file``: Design files (``*.hall.json``): parse -> migrate -> validate -> build, and
+  atomic, stable saves.
+- ``migrations``: Schema migrations of design files: each step turns a version-n document (plain
+  JSON values, as parsed) into a version n+1 document, before it is validated
+  (:mod:`model.files.design_file`).
+"""

@@ -1,0 +1,571 @@
+"""Design files (``*.hall.json``): parse -> migrate -> validate -> build, and atomic, stable saves.
+
+A file from a newer Hallwright is refused with a sentence saying so; a malformed file raises
+:class:`DesignFileError` naming the file, the JSON path and what was expected. Nothing here ever
+writes to the file being read, and a save goes to a temporary file beside the target that
+replaces it only once completely written, so a failed save leaves the previous file intact.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import tempfile
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import msgspec
+
+from model.catalog.components import CatalogError, CatalogFile
+from model.design import limits
+from model.design.bulk_load import add_loaded_links
+from model.design.design import Design, DesignError
+from model.design.entities import (
+    ENTITY_KINDS,
+    Device,
+    Hall,
+    Link,
+    Obstacle,
+    Rack,
+    Tray,
+)
+from model.files.checks import LoadProblem, check_document
+from model.files.document import DesignDocument
+from model.files.migrations import MIGRATIONS, Migration
+from model.runtime.gc_policy import building_design
+
+if TYPE_CHECKING:
+    from model.files.file_content import FileContent
+
+FORMAT = "hallwright"
+SCHEMA_VERSION = 3
+EXTENSION = ".hall.json"
+
+
+class DesignFileError(Exception):
+    """A design file could not be read or written. ``str()`` is a sentence for the user.
+
+    ``problems`` lists every problem found (the first is also ``json_path``/``problem``);
+    ``salvageable`` is True when each of them is tied to a record that can be left out, so the
+    editor may offer to open the file without those records (see :func:`salvage_design_bytes`).
+    """
+
+    def __init__(
+        self,
+        source: str,
+        json_path: str,
+        problem: str,
+        problems: Sequence[LoadProblem] | None = None,
+    ) -> None:
+        self.source = source
+        self.json_path = json_path
+        self.problem = problem
+        self.problems = list(problems) if problems else [LoadProblem(json_path, problem)]
+        self.salvageable = all(p.record is not None for p in self.problems)
+        if len(self.problems) == 1:
+            where = f"{source}: {json_path}: " if json_path else f"{source}: "
+            super().__init__(where + problem)
+        else:
+            super().__init__(f"{source}: {describe_problems(self.problems)}")
+
+    @classmethod
+    def from_problems(cls, source: str, problems: Sequence[LoadProblem]) -> DesignFileError:
+        first = problems[0]
+        return cls(source, first.json_path, first.message, problems)
+
+
+def describe_problems(problems: Sequence[LoadProblem]) -> str:
+    """ "N problems:" and one line per problem (at most MAX_REPORTED_PROBLEMS), with its path."""
+    shown = problems[: limits.MAX_REPORTED_PROBLEMS]
+    lines = [f"{len(problems)} problems:"] + [f"  {p.json_path}: {p.message}" for p in shown]
+    if len(problems) > len(shown):
+        lines.append(f"  … and {len(problems) - len(shown)} more")
+    return "\n".join(lines)
+
+
+class _Header(msgspec.Struct):
+    format: str | None = None
+    schema_version: int | None = None
+
+
+# ------------------------------------------------------------------------------------ reading
+
+
+def load_design(path: str | os.PathLike[str]) -> Design:
+    """Read a design file; raises :class:`DesignFileError` listing every problem found."""
+    return read_design_bytes(_read(Path(path)), Path(path).name)
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise DesignFileError(path.name, "", f"cannot be read ({exc.strerror or exc})") from None
+
+
+def read_design_bytes(
+    data: bytes,
+    source: str = "<design>",
+    *,
+    migrations: Mapping[int, Migration] = MIGRATIONS,
+    current_version: int = SCHEMA_VERSION,
+) -> Design:
+    """parse -> migrate -> validate -> build; any problem raises :class:`DesignFileError`."""
+    with building_design():
+        document = parse_document(
+            data, source, migrations=migrations, current_version=current_version
+        )
+        problems = check_document(document)
+        if problems:
+            raise DesignFileError.from_problems(source, problems)
+        return build_design(document, source)
+
+
+class Salvage(NamedTuple):
+    """A design opened without its bad records, and what was left out (each with its path)."""
+
+    design: Design
+    dropped: list[LoadProblem]
+
+
+def salvage_design_bytes(
+    data: bytes,
+    source: str = "<design>",
+    *,
+    migrations: Mapping[int, Migration] = MIGRATIONS,
+    current_version: int = SCHEMA_VERSION,
+) -> Salvage:
+    """Build the design from every record that passes, leaving out the others (and what
+    depends on them: a dropped rack's devices, a dropped device's links).
+
+    Raises :class:`DesignFileError` when a problem is not tied to a record (the header, the
+    hall outline, the settings, the custom types, a limit on the whole file). Only reads.
+    """
+    with building_design():
+        document, problems, indices = _parse(data, source, migrations, current_version)
+        if document is None or any(p.record is None for p in problems):
+            raise DesignFileError.from_problems(source, problems)
+        checked = check_document(document)
+        problems += [_renumber(p, indices) for p in checked]
+        if any(p.record is None for p in checked):
+            raise DesignFileError.from_problems(source, problems)
+        skip = {p.record for p in problems}
+        obstacles = [
+            o
+            for i, o in enumerate(document.hall.obstacles)
+            if ("obstacles", indices["obstacles"][i]) not in skip
+        ]
+        document.hall = msgspec.structs.replace(document.hall, obstacles=obstacles)
+        for key in ENTITY_KINDS:
+            original = indices[key]
+            kept = [
+                (original[i], r)
+                for i, r in enumerate(getattr(document, key))
+                if (key, original[i]) not in skip
+            ]
+            indices[key] = [i for i, _ in kept]
+            setattr(document, key, [r for _, r in kept])
+        design, built = _build(document, source, indices, keep_going=True)
+        return Salvage(design, problems + built)
+
+
+def _renumber(problem: LoadProblem, indices: dict[str, list[int]]) -> LoadProblem:
+    """A problem found on the partial document, with the record's index in the file."""
+    if problem.record is None or problem.record[0] not in indices:
+        return problem
+    key, i = problem.record
+    original = indices[key][i]
+    section = "hall.obstacles" if key == "obstacles" else key
+    prefix = f"$.{section}[{i}]"
+    path = f"$.{section}[{original}]" + problem.json_path[len(prefix) :]
+    return LoadProblem(path, problem.message, (key, original))
+
+
+def parse_document(
+    data: bytes,
+    source: str = "<design>",
+    *,
+    migrations: Mapping[int, Migration] = MIGRATIONS,
+    current_version: int = SCHEMA_VERSION,
+) -> DesignDocument:
+    """Parse and migrate to the current schema; validates types and ranges, not references."""
+    document, problems, _ = _parse(data, source, migrations, current_version)
+    if problems:
+        raise DesignFileError.from_problems(source, problems)
+    return document
+
+
+def _parse(
+    data: bytes, source: str, migrations: Mapping[int, Migration], current_version: int
+) -> tuple[DesignDocument | None, list[LoadProblem], dict[str, list[int]]]:
+    """(document, problems, file index of each record kept). The fast path decodes straight
+    into the document; only a file with a problem takes the slow path that finds them all."""
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8) :]  # Windows editors add one; it carries no meaning
+    try:
+        header = msgspec.json.decode(data, type=_Header)
+    except msgspec.ValidationError as exc:
+        return None, [_validation_problem(exc)], {}
+    except msgspec.DecodeError as exc:
+        return None, [LoadProblem("$", f"is not valid JSON ({exc})")], {}
+    except RecursionError:
+        return None, [_too_deep("$")], {}
+    if header.format != FORMAT:
+        problem = f'expected "{FORMAT}" (this is not a Hallwright design file)'
+        return None, [LoadProblem("$.format", problem)], {}
+    version = header.schema_version
+    if version is None:
+        return None, [LoadProblem("$.schema_version", "missing; expected an integer version")], {}
+    if version > current_version:
+        problem = (
+            f"the file is schema version {version}, newer than this Hallwright understands "
+            f"(up to {current_version}); open it with a newer Hallwright"
+        )
+        return None, [LoadProblem("$.schema_version", problem)], {}
+    if version < 1:
+        return None, [LoadProblem("$.schema_version", f"expected 1 or more, got {version}")], {}
+    try:
+        if version == current_version:
+            document = msgspec.json.decode(data, type=DesignDocument)
+            return document, [], _identity_indices(document)
+    except (msgspec.DecodeError, RecursionError):
+        pass  # the slow path below says what is wrong, and where
+    try:
+        raw = msgspec.json.decode(data)
+    except msgspec.DecodeError as exc:
+        return None, [LoadProblem("$", f"is not valid JSON ({exc})")], {}
+    except RecursionError:
+        return None, [_too_deep("$")], {}
+    for step in range(version, current_version):
+        if step not in migrations:
+            problem = f"no migration from version {step} to {step + 1}"
+            return None, [LoadProblem("$.schema_version", problem)], {}
+        raw = migrations[step](raw)
+        raw["schema_version"] = step + 1
+    try:
+        document = msgspec.convert(raw, type=DesignDocument)
+        return document, [], _identity_indices(document)
+    except (msgspec.ValidationError, RecursionError):
+        pass
+    # Only a file with a problem walks its whole tree (iteratively, before any recursive code).
+    deep = _deeper_than(raw, limits.MAX_JSON_DEPTH)
+    if deep:
+        return None, [_too_deep(deep)], {}
+    return record_problems(raw)
+
+
+def _identity_indices(document: DesignDocument) -> dict[str, list[int]]:
+    indices = {key: list(range(len(getattr(document, key)))) for key in ENTITY_KINDS}
+    indices["obstacles"] = list(range(len(document.hall.obstacles)))
+    return indices
+
+
+def record_problems(
+    raw: dict[str, Any],
+) -> tuple[DesignDocument | None, list[LoadProblem], dict[str, list[int]]]:
+    """The slow path: convert each part and each record on its own, so that every bad one is
+    reported (with its path) and the good ones still make a (partial) document."""
+    problems: list[LoadProblem] = []
+    parts: dict[str, Any] = {}
+    indices: dict[str, list[int]] = {}
+    fields = {f.name: f for f in msgspec.structs.fields(DesignDocument)}
+    for key in raw:
+        if key not in fields:
+            problems.append(LoadProblem(f"$.{key}", "unknown field"))
+    for name, field in fields.items():
+        if name not in raw:
+            if field.required:
+                problems.append(LoadProblem(f"$.{name}", "missing (required)"))
+            continue
+        value = raw[name]
+        if name in ENTITY_KINDS:
+            record_type = _RECORD_TYPES[name]
+            if not isinstance(value, list):
+                problems.append(LoadProblem(f"$.{name}", "expected an array"))
+                continue
+            kept, indices[name] = [], []
+            for i, item in enumerate(value):
+                try:
+                    kept.append(msgspec.convert(item, type=record_type))
+                    indices[name].append(i)
+                except msgspec.ValidationError as exc:
+                    found = _validation_problem(exc, f"$.{name}[{i}]")
+                    problems.append(found._replace(record=(name, i)))
+            parts[name] = kept
+        elif (
+            name == "hall" and isinstance(value, dict) and isinstance(value.get("obstacles"), list)
+        ):
+            obstacles, indices["obstacles"] = [], []
+            for i, item in enumerate(value["obstacles"]):
+                try:
+                    obstacles.append(msgspec.convert(item, type=Obstacle))
+                    indices["obstacles"].append(i)
+                except msgspec.ValidationError as exc:
+                    found = _validation_problem(exc, f"$.hall.obstacles[{i}]")
+                    problems.append(found._replace(record=("obstacles", i)))
+            try:
+                hall = msgspec.convert({**value, "obstacles": []}, type=Hall)
+                parts[name] = msgspec.structs.replace(hall, obstacles=obstacles)
+            except msgspec.ValidationError as exc:
+                problems.append(_validation_problem(exc, "$.hall"))
+        else:
+            try:
+                parts[name] = msgspec.convert(value, type=field.type)
+            except msgspec.ValidationError as exc:
+                problems.append(_validation_problem(exc, f"$.{name}"))
+    if any(p.record is None for p in problems) or "hall" not in parts or "name" not in parts:
+        return None, problems, indices
+    for key in (*ENTITY_KINDS, "obstacles"):
+        indices.setdefault(key, [])
+    return DesignDocument(**parts), problems, indices
+
+
+_RECORD_TYPES = {"trays": Tray, "racks": Rack, "devices": Device, "links": Link}
+
+
+def _deeper_than(node: Any, depth: int) -> str:
+    """The JSON path of a value nested deeper than ``depth`` levels, or "" (iterative: a file
+    of 100,000 nested arrays must not exhaust the Python stack)."""
+    stack = [(node, "$", 1)]
+    while stack:
+        value, path, level = stack.pop()
+        if isinstance(value, dict | list):
+            if level > depth:
+                return path
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, child in items:
+                child_path = f"{path}.{key}" if isinstance(value, dict) else f"{path}[{key}]"
+                stack.append((child, child_path, level + 1))
+    return ""
+
+
+def _too_deep(path: str) -> LoadProblem:
+    return LoadProblem(
+        path, f"nested deeper than {limits.MAX_JSON_DEPTH} levels (no design is nested so deep)"
+    )
+
+
+def build_design(
+    document: DesignDocument, source: str = "<design>", *, bulk: bool = True
+) -> Design:
+    """Check references (unique ids, racks, types, ports) and build the Design; raises
+    :class:`DesignFileError` listing every record that does not fit. ``bulk=False`` adds the
+    links through the edit API's ``add_links`` (the one-at-a-time reference the tests compare
+    the bulk path of :mod:`model.design.bulk_load` with)."""
+    design, problems = _build(
+        document, source, _identity_indices(document), keep_going=False, bulk=bulk
+    )
+    if problems:
+        raise DesignFileError.from_problems(source, problems)
+    return design
+
+
+def _build(
+    document: DesignDocument,
+    source: str,
+    indices: dict[str, list[int]],
+    *,
+    keep_going: bool,
+    bulk: bool = True,
+) -> tuple[Design, list[LoadProblem]]:
+    """The design and the records it refused. Without ``keep_going`` the records after a
+    refused section are not added (the design is thrown away), but every bad record of that
+    section is still reported. With ``bulk`` the links are first tried with the whole-set
+    checks of :mod:`model.design.bulk_load`; any refusal falls to the one-at-a-time path below, which
+    words it, so a bad file's messages do not depend on ``bulk``."""
+    try:
+        design = Design(
+            document.hall,
+            name=document.name,
+            settings=document.settings,
+            custom_types=document.custom_types,
+        )
+    except CatalogError as exc:
+        raise DesignFileError(source, "$.custom_types", str(exc)) from None
+    try:
+        design.set_hall(document.hall)
+    except DesignError as exc:
+        raise DesignFileError(source, "$.hall", str(exc)) from None
+    problems: list[LoadProblem] = []
+    for key, method in (
+        ("trays", design.add_trays),
+        ("racks", design.add_racks),
+        ("devices", design.add_devices),
+        ("links", design.add_links),
+    ):
+        records = getattr(document, key)
+        try:
+            if bulk and key == "links":
+                add_loaded_links(design, records)
+            else:
+                method(records, fields_checked=True)  # the decoder just enforced the ranges
+            continue
+        except DesignError:
+            pass
+        # Slow path, errors only: add one record at a time to find every bad one.
+        for position, record in enumerate(records):
+            try:
+                method([record], fields_checked=True)
+            except DesignError as exc:
+                index = indices[key][position]
+                problems.append(LoadProblem(f"$.{key}[{index}]", str(exc), (key, index)))
+        if not keep_going:
+            break
+    design.revision = 0
+    return design, problems
+
+
+def _validation_problem(exc: msgspec.ValidationError, prefix: str = "$") -> LoadProblem:
+    message = str(exc)
+    json_path = prefix
+    if " - at `" in message:
+        message, _, tail = message.rpartition(" - at `")
+        json_path = prefix + tail.rstrip("`")[1:]  # msgspec's path starts with "$"
+    return LoadProblem(json_path, message)
+
+
+# ------------------------------------------------------------------------------------ writing
+
+
+def design_to_bytes(design: Design | FileContent) -> bytes:
+    """The file content of a design: stable order, one record per line, so that diffs are small.
+
+    Reads only the fields of :class:`~model.files.file_content.FileContent`, which a thread other than the
+    editing one encodes instead of the live design."""
+    return b"".join(design_pieces(design))
+
+
+def design_pieces(design: Design | FileContent, chunk: int = 4096) -> Iterator[bytes]:
+    """:func:`design_to_bytes` in pieces of at most ``chunk`` records.
+
+    Why: a thread encoding a design holds the GIL for the whole of each C call, and the GUI
+    thread waits that long. Joining 393k encoded links in one call held it ~20-30 ms, sorting
+    their ids by a (length, id) tuple each ~45 ms (~630 ms for ids out of order); in pieces
+    and with the ids grouped by length, no step of the encode holds it past ~15 ms."""
+    encode = msgspec.json.encode
+    yield b"".join(
+        [
+            b'{\n"format": "hallwright",\n',
+            b'"schema_version": ' + str(SCHEMA_VERSION).encode() + b",\n",
+            b'"name": ' + encode(design.name) + b",\n",
+            b'"settings": ' + encode(design.settings) + b",\n",
+            b'"hall": ' + encode(design.hall) + b",\n",
+            b'"custom_types": ' + _encode_custom(design.custom_types) + b",\n",
+        ]
+    )
+    sections = (
+        ("trays", design.trays),
+        ("racks", design.racks),
+        ("devices", design.devices),
+        ("links", design.links),
+    )
+    for i, (key, table) in enumerate(sections):
+        ids = _in_record_order(table)
+        yield b'"' + key.encode() + b'": [' + (b"\n" if ids else b"")
+        for start in range(0, len(ids), chunk):
+            if start:
+                yield b",\n"
+            yield b",\n".join(
+                [encode(table[object_id]) for object_id in ids[start : start + chunk]]
+            )
+        yield (b"\n]" if ids else b"]") + (b",\n" if i < len(sections) - 1 else b"\n")
+    yield b"}\n"
+
+
+def _in_record_order(table: Mapping[str, object]) -> list[str]:
+    """The ids of ``table``, shorter ids first, then alphabetical: "l-2" before "l-10" without a
+    slow natural sort. Grouped by length and each group sorted as strings, not by a key tuple
+    per id (see :func:`design_pieces`)."""
+    by_length: dict[int, list[str]] = {}
+    for object_id in table:
+        by_length.setdefault(len(object_id), []).append(object_id)
+    ordered: list[str] = []
+    for length in sorted(by_length):
+        ordered += sorted(by_length[length])
+    return ordered
+
+
+def _encode_custom(custom: CatalogFile) -> bytes:
+    if not (custom.device_types or custom.rack_types or custom.media_types):
+        return b"{}"
+    return msgspec.json.format(msgspec.json.encode(custom), indent=1).replace(b"\n", b"\n ")
+
+
+def save_design(
+    design: Design, path: str | os.PathLike[str], *, overwrite_read_only: bool = False
+) -> None:
+    """Write atomically: a temporary file beside the target, flushed and synced, then renamed."""
+    write_atomic(Path(path), design_to_bytes(design), overwrite_read_only=overwrite_read_only)
+
+
+class ReadOnlyFileError(DesignFileError):
+    """The target exists and is read-only; saving again with ``overwrite_read_only`` replaces
+    it (the editor asks the user first)."""
+
+
+def write_atomic(
+    path: Path, data: bytes | Iterable[bytes], *, overwrite_read_only: bool = False
+) -> None:
+    """Replace ``path`` with ``data`` or leave it untouched; raises DesignFileError on failure.
+
+    ``data`` may be pieces of bytes (an iterable), written as they are made: a file of 100 MB
+    then never sits in memory whole. An error while they are made leaves ``path`` untouched too.
+
+    A symbolic link is followed: its target gets the new content and the link stays a link.
+    A read-only target is refused (:class:`ReadOnlyFileError`) unless ``overwrite_read_only``.
+    """
+    path = Path(path)
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
+    if not overwrite_read_only and _read_only(path):
+        raise ReadOnlyFileError(
+            path.name,
+            "",
+            "is read-only; it was not replaced (save under another name, or "
+            "confirm that the read-only file should be replaced)",
+        )
+    directory = path.parent if str(path.parent) else Path(".")
+    tmp_name = None
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+        with os.fdopen(fd, "wb") as handle:
+            if isinstance(data, (bytes, bytearray, memoryview)):
+                handle.write(data)
+            else:
+                for piece in data:
+                    handle.write(piece)
+            handle.flush()
+            os.fsync(handle.fileno())
+        # mkstemp creates owner-only files; give the result the mode the user would expect:
+        # the old file's, or what the umask allows for a new one.
+        os.chmod(tmp_name, path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask())
+        os.replace(tmp_name, path)
+        tmp_name = None
+    except OSError as exc:
+        raise DesignFileError(
+            path.name,
+            "",
+            f"could not be saved ({exc.strerror or exc}); the previous file is unchanged",
+        ) from None
+    finally:
+        if tmp_name is not None:
+            try:
+                os.unlink(tmp_name)
+            except OSError:
+                pass
+
+
+def _read_only(path: Path) -> bool:
+    """True for an existing file without write permission (mode bits, so root sees it too)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return not mode & 0o222 or not os.access(path, os.W_OK)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

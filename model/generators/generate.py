@@ -1,0 +1,436 @@
+"""Fabric generators: leaf-spine, fat-tree, rail-optimized and NVL72 fabrics, placed on the floor.
+
+Each template function returns an ordinary :class:`Design` (editable afterwards): GPU servers and
+switches in racks laid out in rows with hot/cold aisles, trays over the rows, every link
+connected port to port. :func:`preview` gives a template's counts from formulas without
+building anything. Impossible requests raise :class:`GenerateError` (a sentence saying what to
+change) before anything is allocated. The pieces live in ``model/generators/``: ``plans``
+(counts and checks), ``topology`` (devices and links), ``placement`` (racks, rows, trays, hall).
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import msgspec
+
+from model.catalog.components import OPTICAL_KINDS, Catalog, CatalogFile, builtin_catalog
+from model.design.design import Design
+from model.design.entities import Link, PortRef, Settings
+from model.generators import plans, rail_plans, topology
+from model.generators.networks import build_networks, cable_pdus, parse_fabrics
+from model.generators.placement import (
+    Placement,
+    Segment,
+    check_racking,
+    choose_server_racks,
+    lay_out,
+    size_trays,
+)
+from model.generators.plans import GenerateError
+from model.runtime.gc_policy import building_design
+from model.structured.layout import CABLING_STYLES, place_panels, set_cabling
+
+TEMPLATES = ("leaf-spine", "fat-tree", "rail-optimized", "nvl72")
+
+
+def leaf_spine(
+    *,
+    nodes: int,
+    node_type: str,
+    switch: str,
+    spine_switch: str | None = None,
+    oversubscription: int = 1,
+    reserve_ports: int = 0,
+    placement: Placement = "middle-of-row",
+    name: str | None = None,
+    catalog: Catalog | None = None,
+    fabrics: str = "compute",
+    rack_type: str | None = None,
+    servers_per_rack: int | None = None,
+) -> Design:
+    """Two tiers: each node's compute NICs on one leaf, leaves spread evenly over the spines.
+
+    ``oversubscription`` R = leaf downlink:uplink ports (1 = non-blocking); R + 1 must divide the
+    leaf's radix.
+    """
+    catalog = catalog or builtin_catalog()
+    plan = plans.plan_leaf_spine(
+        catalog,
+        nodes=nodes,
+        node_type=node_type,
+        switch=switch,
+        spine_switch=spine_switch,
+        oversubscription=oversubscription,
+        reserve_ports=reserve_ports,
+    )
+    segments, tiers = topology.leaf_spine(catalog, plan)
+    title = name or (
+        f"Leaf-spine, {nodes} x {node_type}, {switch}"
+        + (f" {oversubscription}:1" if oversubscription > 1 else "")
+    )
+    return _build(
+        catalog,
+        title,
+        segments,
+        tiers,
+        placement,
+        fabrics=fabrics,
+        racking=(rack_type, servers_per_rack),
+        switch=switch,
+        oversubscription=oversubscription,
+    )
+
+
+def fat_tree(
+    *,
+    k: int,
+    switch: str | None = None,
+    node_type: str | None = None,
+    placement: Placement = "middle-of-row",
+    name: str | None = None,
+    catalog: Catalog | None = None,
+    fabrics: str = "compute",
+    rack_type: str | None = None,
+    servers_per_rack: int | None = None,
+) -> Design:
+    """The textbook k-ary fat tree: k pods of k/2 edge and k/2 aggregation switches, (k/2)^2
+    cores, k^3/4 hosts on one NIC each. Without ``switch``/``node_type`` a generic k-port switch
+    and a single-NIC host are used (custom types stored in the design)."""
+    base = catalog or builtin_catalog()
+    plan = plans.plan_fat_tree(base, k=k, switch=switch, node_type=node_type)
+    custom = []
+    if not plan.switch_type:
+        custom.append(topology.generic_switch_type(k, plan.speed_gbps))
+    if not plan.node_type:
+        custom.append(topology.generic_host_type(plan.speed_gbps))
+    custom_file = CatalogFile(device_types=custom)
+    catalog = base.extended(custom_file)
+    segments, tiers = topology.fat_tree(catalog, plan)
+    return _build(
+        catalog,
+        name or f"Fat tree, k = {k}",
+        segments,
+        tiers,
+        placement,
+        custom=custom_file,
+        base=base,
+        fabrics=fabrics,
+        racking=(rack_type, servers_per_rack),
+        switch=plan.switch_type or "",
+    )
+
+
+def rail_optimized(
+    *,
+    nodes: int,
+    node_type: str,
+    switch: str,
+    su_nodes: int,
+    tiers: str | int = "auto",
+    oversubscription: int = 1,
+    reserve_ports: int = 0,
+    placement: Placement = "middle-of-row",
+    name: str | None = None,
+    catalog: Catalog | None = None,
+    fabrics: str = "compute",
+    rack_type: str | None = None,
+    servers_per_rack: int | None = None,
+    planes: int = 1,
+    port_mode: str = "auto",
+) -> Design:
+    """Scalable units of ``su_nodes`` nodes; NIC i of every node of an SU goes to the SU's rail-i
+    leaf. Two tiers when the spines can hold every leaf, else (``tiers="auto"``) pods with their
+    own spines joined by a core tier. ``planes`` > 1: multi-plane Spectrum-X (each NIC split
+    across that many independent planes); ``port_mode``: the switch's port mode (``288x400G``)."""
+    catalog = catalog or builtin_catalog()
+    plan = rail_plans.plan_rail_optimized(
+        catalog,
+        nodes=nodes,
+        node_type=node_type,
+        switch=switch,
+        su_nodes=su_nodes,
+        tiers=tiers,
+        oversubscription=oversubscription,
+        reserve_ports=reserve_ports,
+        planes=planes,
+        port_mode=port_mode,
+    )
+    segments, links = topology.rail_optimized(catalog, plan)
+    shape = "rail-only" if plan.rail_only else f"{plan.tiers} tiers"
+    if plan.planes > 1:
+        shape += f", {plan.planes} planes"
+    title = name or (f"Rail-optimized, {nodes} x {node_type}, {switch}, {shape}")
+    return _build(
+        catalog,
+        title,
+        segments,
+        links,
+        placement,
+        fabrics=fabrics,
+        racking=(rack_type, servers_per_rack),
+        switch=switch,
+        oversubscription=oversubscription,
+    )
+
+
+def nvl72(
+    *,
+    racks: int,
+    switch: str | None = None,
+    su_racks: int = 8,
+    tiers: str | int = "auto",
+    oversubscription: int = 1,
+    reserve_ports: int = 0,
+    placement: Placement = "middle-of-row",
+    name: str | None = None,
+    catalog: Catalog | None = None,
+    fabrics: str = "compute",
+    platform: str = "gb200",
+    planes: int = 1,
+    port_mode: str = "auto",
+) -> Design:
+    """GB200 or GB300 (``platform``) NVL72 racks (one 72-GPU NVLink domain each, on the rack's
+    copper backplane) and a rail-optimized scale-out fabric over the compute trays' NICs, SUs of
+    ``su_racks`` racks. The scale-out switch defaults to the platform's: Quantum-2 QM9700 for
+    GB200's 400G NICs, Quantum-X800 Q3400 for GB300's ConnectX-8 800G; with ``planes`` > 1
+    (multi-plane Spectrum-X, each ConnectX-8 as 2 x 400G) the Spectrum-X SN5610."""
+    catalog = catalog or builtin_catalog()
+    plan = rail_plans.plan_nvl72(
+        catalog,
+        racks=racks,
+        platform=platform,
+        switch=switch,
+        su_racks=su_racks,
+        tiers=tiers,
+        oversubscription=oversubscription,
+        reserve_ports=reserve_ports,
+        planes=planes,
+        port_mode=port_mode,
+    )
+    segments, links = topology.nvl72(catalog, plan)
+    shape = f", {plan.scale_out.planes} planes" if plan.scale_out.planes > 1 else ""
+    return _build(
+        catalog,
+        name
+        or f"{platform.upper()} NVL72 x {racks}, {plan.scale_out.leaf.type_id} scale-out{shape}",
+        segments,
+        links,
+        placement,
+        fabrics=fabrics,
+        switch=plan.scale_out.leaf.type_id,
+        oversubscription=oversubscription,
+    )
+
+
+_BUILDERS = {
+    "leaf-spine": leaf_spine,
+    "fat-tree": fat_tree,
+    "rail-optimized": rail_optimized,
+    "nvl72": nvl72,
+}
+
+
+def generate(template: str, **params) -> Design:
+    """Build ``template`` (one of :data:`TEMPLATES`) with keyword parameters of its function."""
+    builder = _builder(template)
+    try:
+        inspect.signature(builder).bind(**params)
+    except TypeError as exc:
+        raise GenerateError(f"{template} does not take those options ({exc})") from None
+    return builder(**params)
+
+
+def preview(template: str, **params) -> dict:
+    """Counts of ``template`` from formulas, without building: tiers, nodes, GPUs, switches and
+    links per tier, and the power estimate (see ``_power_estimate``). Raises
+    :class:`GenerateError` for the same requests the builder refuses."""
+    _builder(template)
+    # Options of the build only (where things go, the other networks), not of the plan.
+    build_only = ("placement", "name", "fabrics", "rack_type", "servers_per_rack")
+    racking = (params.get("rack_type"), params.get("servers_per_rack"))
+    fabrics = params.get("fabrics", "compute")
+    params = {k: v for k, v in params.items() if k not in build_only}
+    catalog = params.pop("catalog", None) or builtin_catalog()
+    # The build's own refusals that need no building: racking and the networks asked for.
+    parse_fabrics(fabrics)
+    if racking != (None, None):
+        check_racking(catalog, params.get("node_type"), *racking)
+    planner = {
+        "leaf-spine": plans.plan_leaf_spine,
+        "fat-tree": plans.plan_fat_tree,
+        "rail-optimized": rail_plans.plan_rail_optimized,
+        "nvl72": rail_plans.plan_nvl72,
+    }[template]
+    try:
+        plan = planner(catalog, **params)
+    except TypeError as exc:
+        raise GenerateError(f"{template} does not take those options ({exc})") from None
+    counts = plan.counts()
+    counts["template"] = template
+    counts.update(_power_estimate(catalog, template, params, counts))
+    return counts
+
+
+NVL72_NODE_TYPE = "gb200-compute-tray"
+NVL72_SWITCH_TYPE = "gb200-nvlink-switch-tray"
+
+
+def _power_estimate(catalog: Catalog, template: str, params: dict, counts: dict) -> dict:
+    """What the fabric will draw, before it is built (an estimate; the analysis of the built
+    design is the figure). ``device_power_w``: typical draw of the nodes and switches counted,
+    None when a type is not named. ``optics_at_most``: 2 modules per fabric link (an upper
+    bound: short links may be copper). ``power_estimate_w``: devices plus that many modules at
+    the median per-end power of the catalog's optics."""
+    types = catalog.device_types
+    switch = params.get("switch")
+    node_type = params.get("node_type") or ""
+    if template == "nvl72":
+        node_type, default_switch = plans.NVL72_PLATFORMS.get(
+            params.get("platform", "gb200"), (NVL72_NODE_TYPE, None)
+        )
+        if (params.get("planes") or 1) > 1:
+            default_switch = plans.MULTI_PLANE_SWITCH
+        switch = switch or default_switch
+    node = types.get(node_type)
+    leaf = types.get(switch or "")
+    spine = types.get(params.get("spine_switch") or "") or leaf
+    fabric_links = sum(n for tier, n in counts["links"].items() if tier != "scale-up")
+    optics = 2 * fabric_links
+    out = {"optics_at_most": optics, "device_power_w": None, "power_estimate_w": None}
+    if node is None or leaf is None:
+        return out
+    device_w = counts["nodes"] * node.power_typical_w
+    for tier, n in counts["switches"].items():
+        dtype = {"leaf": leaf, "nvlink-switch": types.get(NVL72_SWITCH_TYPE)}.get(tier, spine)
+        device_w += n * (dtype.power_typical_w if dtype else 0.0)
+    per_end = sorted(
+        m.power_per_end_w
+        for m in catalog.media_types.values()
+        if m.kind in OPTICAL_KINDS and m.power_per_end_w > 0
+    )
+    optic_w = per_end[len(per_end) // 2] if per_end else 0.0
+    out["device_power_w"] = device_w
+    out["power_estimate_w"] = device_w + optics * optic_w
+    return out
+
+
+def _builder(template: str):
+    try:
+        return _BUILDERS[template]
+    except KeyError:
+        raise GenerateError(
+            f"unknown template {template!r}; choose one of " + ", ".join(TEMPLATES)
+        ) from None
+
+
+def _build(
+    catalog: Catalog,
+    name: str,
+    segments: list[Segment],
+    tiers,
+    placement: Placement,
+    custom: CatalogFile | None = None,
+    base: Catalog | None = None,
+    fabrics: str = "compute",
+    switch: str = "",
+    oversubscription: int = 1,
+    racking: tuple[str | None, int | None] = (None, None),
+) -> Design:
+    """Place, build and cable; ``fabrics`` adds the storage / in-band / OOB networks
+    (:mod:`model.generators.networks`); the requested oversubscription becomes the design's
+    target, so the fresh design is checked against what was asked for."""
+    chosen = parse_fabrics(fabrics)
+    tiers = list(tiers)
+    choose_server_racks(catalog, segments, *racking)
+    with building_design():
+        net = build_networks(catalog, segments, tiers, chosen, switch)
+        layout = lay_out(catalog, segments + net.segments, placement)
+        if "oob" in chosen:
+            # Room on the OOB switches for one PDU per rack (and the racks more OOB switches
+            # may need), then the final layout.
+            racks = len(layout.racks)
+            pdus = racks + racks // 40 + 2
+            net = build_networks(catalog, segments, tiers, chosen, switch, pdus=pdus)
+            layout = lay_out(catalog, segments + net.segments, placement)
+        settings = Settings(oversubscription_target=float(max(1, oversubscription)))
+        design = Design(
+            layout.hall, name=name, settings=settings, custom_types=custom, base_catalog=base
+        )
+        design.add_trays(layout.trays)
+        design.add_racks(layout.racks)
+        design.add_devices(_with_fabrics(catalog, layout.devices, net.fabric_of))
+        links = []
+        n = 0
+        for tier in [*tiers, *net.links]:
+            for a_dev, a_port, b_dev, b_port in tier:
+                n += 1
+                links.append(
+                    Link(
+                        id=f"l-{n}",
+                        a=PortRef(a_dev, a_port),
+                        b=PortRef(b_dev, b_port),
+                        fabric=net.pinned.get((a_dev, a_port)),
+                    )
+                )
+        design.add_links(links)
+        if "oob" in chosen:
+            oob = [d for d, f in net.fabric_of.items() if f == "oob"]
+            pdus, pdu_links, full = cable_pdus(design, oob)
+            design.add_devices(pdus)
+            design.add_links(
+                Link(id=f"l-{n + i + 1}", a=PortRef(a, pa), b=PortRef(b, pb))
+                for i, (a, pa, b, pb) in enumerate(pdu_links)
+            )
+            if full:
+                net.notes.append("no PDU in full racks " + ", ".join(full))
+        design.update_trays(size_trays(design))
+        design.revision = 0
+    # Not saved: what the generator left out of the networks asked for, for the CLI / wizard.
+    design.generation_notes = list(net.notes)
+    return design
+
+
+def apply_cabling(design: Design, style: str) -> Design:
+    """Give a freshly generated design the cabling ``style`` (``direct``, ``cross-connect``,
+    ``zones``), placing the panels at the top of the racks for the structured styles; the
+    result is still a generator's output (revision kept). Shared by ``generate --cabling``
+    and the fabric wizard."""
+    if style not in CABLING_STYLES:
+        raise GenerateError(f"--cabling {style!r}: choose one of " + ", ".join(CABLING_STYLES))
+    set_cabling(design, style)
+    if style != "direct":
+        revision = design.revision
+        # Still a design being built: the layout's millions of cords, legs and elements make no
+        # cycles, and with the collector on its full collections walked them all (XL zones:
+        # most of the step's time).
+        with building_design():
+            place_panels(design)
+        design.revision = revision
+    return design
+
+
+def _with_fabrics(catalog: Catalog, devices, fabric_of: dict[str, str]):
+    """Every generated switch with its fabric written down (compute / scale-up by default)."""
+    out = []
+    for device in devices:
+        category = catalog.device_types[device.type].category
+        if category == "nvlink-switch":
+            device = msgspec.structs.replace(device, fabric="scale-up")
+        elif category == "switch":
+            device = msgspec.structs.replace(device, fabric=fabric_of.get(device.id, "compute"))
+        out.append(device)
+    return out
+
+
+__all__ = [
+    "GenerateError",
+    "apply_cabling",
+    "TEMPLATES",
+    "fat_tree",
+    "generate",
+    "leaf_spine",
+    "nvl72",
+    "preview",
+    "rail_optimized",
+]

@@ -1,0 +1,22 @@
+"""Outputs: the bill of materials, the cabling schedule, NetBox and P2P exports, and the writers
+(CSV, XLSX, folders) that put them on disk atomically.
+
+Modules:
+
+- ``bom``: Bill of materials: a pure function of a design and its cable plant (the cabling
+  schedule, which shares its counting conventions, is :mod:`model.outputs.schedule`).
+- ``bom_files``: Bill of materials and cabling schedule files: BOM CSV, schedule CSV, and the XLSX
+  workbook with the sheets "Summary", "BOM", "Cabling schedule" and "Warnings".
+- ``p2p``: Point-to-point (P2P) file for NVIDIA's UFM Cable Validation Tool: one row per cable.
+- ``schedule``: Cabling schedule (cut sheet): a pure function of a design and its cable plant.
+- ``schedule_columns``: Column tools of the cabling schedule: gathers of object arrays, coded
+  column runs, the per-distinct-value cells and the one-key sort, all over numpy codes (no object
+  per row).
+- ``schedule_routes``: The route column of the cabling schedule: each link's trays by name, A end
+  first, the text made once per (pair of drop points, direction) and given as distinct texts and a
+  code per link.
+- ``schedule_segments``: Cabling-schedule rows per segment of a structured design (patch cord /
+  trunk / patch cord).
+- ``netbox/``: see its ``__init__``.
+- ``writers/``: see its ``__init__``.
+"""

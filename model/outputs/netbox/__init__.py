@@ -1,0 +1,23 @@
+"""NetBox import files: device types, sites, racks, devices, modules, interfaces, patch panels
+and cables, chunked for NetBox's bulk-import views.
+
+Modules:
+
+- ``cables``: The cables file of the NetBox export (``08_cables``, ``09_backplane_cables``): one
+  row per link, A and B ends as NetBox's cable import names them (site, device, ``dcim.interface``,
+  port), NetBox's cable type, the ordered length. A schedule given column by column is written as
+  columns (:func:`table_cables`); rows as rows.
+- ``columns``: NetBox tables held column by column, and their CSV chunks written without a tuple
+  per row.
+- ``device_types``: NetBox device types from the catalog: variants, interface and cable types, and
+  their YAML.
+- ``export``: NetBox import files for a shared NetBox: the design as one site, shared types apart,
+  chunked.
+- ``modules``: NetBox modules: the transceiver in every used cage, and one module type per part
+  number.
+- ``names``: NetBox names: within NetBox's length limits and unique the way NetBox compares them.
+- ``panels``: NetBox patch panels of a structured design: panel port templates, cords and trunk
+  legs.
+- ``readme``: The README of a NetBox export folder: import order, shared objects, modules, big
+  files.
+"""

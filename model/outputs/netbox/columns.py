@@ -1,0 +1,185 @@
+"""NetBox tables held column by column, and their CSV chunks written without a tuple per row.
+
+A column is a plain list (one value per row), a :class:`Repeat` (one value on every row) or a
+:class:`Lookup` (row ``i`` holds ``values[keys[i]]``: a small table of names, types or lengths
+and one key per row, often the plant's numpy codes). :func:`table_chunks` gives the same bytes
+as :func:`model.outputs.writers.csv_writer.csv_chunks` of the table's rows, but formats a lookup's
+values once per entry of its table (:func:`~model.outputs.writers.csv_writer.format_column`: the cell
+text of a value does not depend on the other cells of its column), folds the repeated columns
+into the text between the cells, and lays each chunk's cells and separators in a flat list
+that is joined in C. Two neighbouring lookups on the very same keys (a length and its
+unit) are joined into one cell pair per table entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from operator import itemgetter
+
+import numpy as np
+
+from model.outputs.writers.csv_writer import csv_chunks, format_column
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """A column holding ``value`` on each of its ``rows`` rows."""
+
+    value: object
+    rows: int
+
+    def __len__(self) -> int:
+        return self.rows
+
+    def tolist(self) -> list:
+        return [self.value] * self.rows
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """A column whose row ``i`` holds ``values[keys[i]]`` (``values`` a list or a dict;
+    ``keys`` a list, or a numpy array of list positions)."""
+
+    values: Sequence | Mapping
+    keys: Sequence | np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def tolist(self) -> list:
+        return list(map(self.values.__getitem__, _plain(self.keys)))
+
+
+Column = list | Repeat | Lookup
+
+
+@dataclass
+class Table:
+    """One CSV table: its header and one column per header name, all of one length."""
+
+    header: tuple[str, ...]
+    columns: list[Column]
+
+    def __post_init__(self) -> None:
+        if len(self.columns) != len(self.header):
+            raise ValueError(f"{len(self.columns)} columns, header has {len(self.header)}")
+        lengths = {len(c) for c in self.columns}
+        if len(lengths) > 1:
+            raise ValueError(f"columns of different lengths: {sorted(lengths)}")
+
+    def __len__(self) -> int:
+        return len(self.columns[0]) if self.columns else 0
+
+    def rows(self) -> list[tuple]:
+        """The table as row tuples (for tests and the structured designs' edits)."""
+        return list(zip(*(_values(c) for c in self.columns), strict=True))
+
+    @classmethod
+    def from_rows(cls, header: Sequence[str], rows: Sequence[Sequence[object]]) -> Table:
+        width = len(header)
+        if any(len(row) != width for row in rows):
+            bad = next(row for row in rows if len(row) != width)
+            raise ValueError(f"row has {len(bad)} cells, header has {width}")
+        return cls(tuple(header), [list(map(itemgetter(k), rows)) for k in range(width)])
+
+
+def _plain(keys):
+    return keys.tolist() if isinstance(keys, np.ndarray) else keys
+
+
+def _values(column: Column) -> list:
+    return column if isinstance(column, list) else column.tolist()
+
+
+def table_chunks(table: Table, chunk_rows: int) -> list[bytes]:
+    """``csv_chunks(table.header, table.rows(), chunk_rows)``, built from the columns."""
+    return list(iter_table_chunks(table, chunk_rows))
+
+
+def iter_table_chunks(table: Table, chunk_rows: int) -> Iterator[bytes]:
+    """:func:`table_chunks` one chunk at a time: a chunk's bytes are made when asked for, so
+    a writer can write (and free) each file while the next is made."""
+    n, width = len(table), len(table.header)
+    if not n or width < 2:
+        yield from csv_chunks(table.header, table.rows(), chunk_rows)
+        return
+    head = ",".join(format_column(list(table.header), spreadsheet_safe=False))
+    # Each column as ("text", cell text) when it is the same on every row, else its cells
+    formatted: list[tuple[str, object]] = []
+    for column in table.columns:
+        piece = _formatted(column)
+        if piece[0] == "lookup" and formatted and formatted[-1][0] == "lookup":
+            merged = _merge(formatted[-1], piece)
+            if merged is not None:
+                formatted[-1] = merged
+                continue
+        formatted.append(piece)
+    literals, cells = [""], []  # literals[j] comes before cells[j]; literals[-1] ends a row
+    for k, (kind, data) in enumerate(formatted):
+        if kind == "text":
+            literals[-1] += data
+        else:
+            cells.append(_cells(data))
+            literals.append("")
+        if k < len(formatted) - 1:
+            literals[-1] += ","
+    first, last = literals[0], literals[-1] + "\r\n"
+    if not cells:  # every column repeated: one line, n times
+        lines = [last] * n  # the one literal is the whole line
+        for i in range(0, n, chunk_rows):
+            yield (head + "\r\n" + "".join(lines[i : i + chunk_rows])).encode("utf-8")
+        return
+    # Per row: cell, literal, cell, ..., cell, separator (the row's end and the next's start)
+    m = len(cells)
+    pattern = []
+    for j in range(m):
+        pattern.extend((None, literals[j + 1] if j < m - 1 else last + first))
+    # One chunk's rows laid out at a time (a flat list of every row was ~40 MB at XL)
+    step = 2 * m
+    for i in range(0, n, chunk_rows):
+        rows = min(n, i + chunk_rows) - i
+        flat = pattern * rows
+        for j, column_cells in enumerate(cells):
+            flat[2 * j :: step] = column_cells[i : i + rows]
+        flat.pop()  # without the last row's separator
+        yield "".join((head, "\r\n", first, "".join(flat), last)).encode("utf-8")
+
+
+def _formatted(column: Column) -> tuple[str, object]:
+    if isinstance(column, Repeat):
+        return "text", format_column([column.value])[0]
+    if isinstance(column, Lookup):
+        values = column.values
+        if isinstance(values, Mapping):
+            text = dict(zip(values, format_column(list(values.values())), strict=True))
+        else:
+            text = format_column(list(values))
+        entries = set(text.values() if isinstance(text, dict) else text)
+        if len(entries) == 1:  # the same cell on every row
+            return "text", entries.pop()
+        return "lookup", (text, column.keys)
+    return "cells", format_column(column)
+
+
+def _merge(left: tuple[str, object], right: tuple[str, object]) -> tuple[str, object] | None:
+    """One lookup of "left,right" cell pairs, when both columns use the same keys object."""
+    (a, keys), (b, other) = left[1], right[1]
+    if keys is not other or type(a) is not type(b) or len(a) != len(b):
+        return None
+    if isinstance(a, dict):
+        if a.keys() != b.keys():
+            return None
+        return "lookup", ({k: a[k] + "," + b[k] for k in a}, keys)
+    return "lookup", ([x + "," + y for x, y in zip(a, b, strict=True)], keys)
+
+
+def _cells(data) -> list[str]:
+    if isinstance(data, list):
+        return data
+    text, keys = data
+    if isinstance(keys, np.ndarray) and keys.dtype.kind in "iu" and isinstance(text, list):
+        table = np.empty(len(text), dtype=object)
+        table[:] = text
+        return table[keys].tolist()
+    return list(map(text.__getitem__, _plain(keys)))

@@ -1,0 +1,305 @@
+"""NetBox patch panels of a structured design: panel port templates, cords and trunk legs.
+
+The layout (:func:`model.structured.layout.structured_layout`) routes each structured link as
+patch cord – panel – MPO trunk – [zone panel – trunk –] panel – patch cord through the design's
+panel devices (``Link.via`` or the style's path). Those panels are design devices, exported
+with the other devices; this module adds what NetBox needs to trace through them:
+
+* **Port templates** of the panel device types (:func:`panel_port_templates`), in the
+  devicetype-library format: an MPO adapter panel (``panel-mpo-1u-72``) has front ``Fk`` on rear
+  ``Rk`` (MPO, one position); an enclosure (``enclosure-1u-4``) has per slot ``s`` a rear ``Cs``
+  (MPO, six positions) and LC fronts ``Cs-1``..``Cs-6`` on positions 1..6. ``front-ports``
+  carries the classic ``rear_port`` / ``rear_port_position`` (NetBox before 4.5) and
+  ``port-mappings`` what NetBox 4.5 and later read.
+* **Ports** are handed out per panel in the order of the legs' schedule labels (one MPO port per
+  leg, one enclosure slot per cassette pair end), so the same design exports the same ports,
+  also after a round trip through NetBox, and an MPO panel's port ``k`` is the cabling
+  schedule's ``{panel}:k`` (:mod:`model.outputs.schedule_segments` numbers them in the same order).
+* **Cords**: interface <-> the leg's front port at each end (a cassette: front ``Cs-j`` for the
+  leg's ``j``-th channel). A link of two connectors per port (800G SR8) has two legs; NetBox
+  lets an interface hold one cable, so its cord is on the first leg's port.
+* **Zone panels** (``--cabling zones``): the HDA panel's MPO adapter joins two trunks; the
+  trunk from the A side lands on its rear ``Rk``, the trunk onward leaves from its front ``Fk``,
+  so NetBox's trace passes ``Rk`` -> ``Fk`` like any adapter.
+
+Choices, written down:
+
+* **A bundled trunk is one cable per leg.** NetBox 4.7 follows a position through a
+  multi-termination cable only with a cable *profile* (``dcim/cable_profiles.py``); without one
+  (the legacy trace of ``CablePath.from_origin``) a rear port on a cable of several A and B
+  terminations reaches *every* far termination and the path splits. Its trunk profiles stop at
+  four one-position connectors (``trunk-4c1p``; ``trunk-8c4p`` has four positions per
+  connector), while the layout bundles up to twelve MPO-12 legs in an MPO-144. So each leg is a
+  cable rear port to rear port, all legs of a trunk with the trunk's label and length and a
+  description "leg k of n of one <part> trunk": NetBox traces every channel, the label tells
+  the installer they are one physical cable.
+* **Cassette polarity.** NetBox carries a position straight across a trunk and models no
+  polarity; the layout's method-B cassette pair meets near port ``k`` at far port ``7-k``. The
+  enclosure type keeps one straight mapping (a device type is shared by every enclosure), and a
+  far cord is exported on the front port NetBox's trace reaches (``Cs-k``), its description
+  naming the cassette port the installer plugs (``7-k``).
+* **Virtual panels** (a rack whose channels need more panels than are placed): exported as
+  devices without a rack position, named ``<rack>-PPn`` / ``<rack>-FEn``, so the trace still
+  passes; place the panels in the design to give them their U.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from model.catalog.structured import structured_catalog
+from model.outputs.netbox.names import DESCRIPTION_MAX, fit_name, interface_name
+from model.structured.layout import CASSETTE_PORTS, LC_ENCLOSURE, MPO_PANEL
+from model.structured.layout import structured_layout as layout_of
+
+PANEL_ROLE = "patch-panel"
+VIRTUAL_PREFIX = {MPO_PANEL: "PP", LC_ENCLOSURE: "FE"}
+
+
+def panel_port_templates(part_id: str) -> tuple[list[dict], list[dict], list[dict]]:
+    """(rear ports, front ports, port mappings) of a structured panel part's device type."""
+    part = structured_catalog().panels.get(part_id)
+    rear, front, maps = [], [], []
+    if part is None:
+        return rear, front, maps
+    if part_id == LC_ENCLOSURE or part.slots:
+        for s in range(1, part.slots + 1):
+            rear.append({"name": f"C{s}", "type": "mpo", "positions": CASSETTE_PORTS})
+            for k in range(1, CASSETTE_PORTS + 1):
+                name = f"C{s}-{k}"
+                front.append(
+                    {"name": name, "type": "lc", "rear_port": f"C{s}", "rear_port_position": k}
+                )
+                maps.append(_mapping(name, f"C{s}", k))
+        return rear, front, maps
+    for k in range(1, part.front_ports + 1):
+        rear.append({"name": f"R{k}", "type": "mpo", "positions": 1})
+        front.append({"name": f"F{k}", "type": "mpo", "rear_port": f"R{k}"})
+        maps.append(_mapping(f"F{k}", f"R{k}", 1))
+    return rear, front, maps
+
+
+def _mapping(front: str, rear: str, position: int) -> dict[str, object]:
+    return {
+        "front_port": front,
+        "front_port_position": 1,
+        "rear_port": rear,
+        "rear_port_position": position,
+    }
+
+
+@dataclass
+class PanelExport:
+    """What the panels add to a NetBox export (rows are dicts by NetBox column name)."""
+
+    links: set[str] = field(default_factory=set)  # links exported as cord-trunk-cord
+    virtual: list[tuple[str, str, str]] = field(default_factory=list)  # (name, rack, part)
+    cables: list[tuple] = field(default_factory=list)  # CABLE_HEADER rows: cords, then legs
+
+
+class _Ports:
+    """Ports handed out per panel; a virtual holder (not a design device) is split into
+    panels of the part's capacity, named after the rack."""
+
+    def __init__(self, design, device_names, rack_names, taken: set[str]):
+        self.design, self.names, self.rack_names, self.taken = (
+            design,
+            device_names,
+            rack_names,
+            taken,
+        )
+        self.next: dict[str, int] = defaultdict(int)
+        self.virtual: dict[tuple[str, int], tuple[str, str, str]] = {}
+        self._per: dict[str, int] = {}  # part id -> ports or slots (the catalog read once)
+
+    def take(self, holder: str, rack_id: str, part_id: str) -> tuple[str, int]:
+        """(NetBox device name, port or slot number) of the holder's next free port."""
+        self.next[holder] += 1
+        n = self.next[holder]
+        if holder in self.design.devices:
+            return self.names[holder], n
+        per = self._per.get(part_id)
+        if per is None:
+            part = structured_catalog().panels[part_id]
+            per = self._per[part_id] = part.slots or part.front_ports
+        key = (holder, (n - 1) // per)
+        if key not in self.virtual:
+            base = f"{self.rack_names[rack_id]}-{VIRTUAL_PREFIX.get(part_id, 'PP')}"
+            name = _free_name(f"{base}{key[1] + 1}", self.taken)
+            self.virtual[key] = (name, rack_id, part_id)
+        return self.virtual[key][0], (n - 1) % per + 1
+
+
+def _free_name(name: str, taken: set[str]) -> str:
+    candidate, n = fit_name(name, 64), 2
+    while candidate.casefold() in taken:
+        candidate = fit_name(f"{name}-{n}", 64)
+        n += 1
+    taken.add(candidate.casefold())
+    return candidate
+
+
+def panel_export(
+    design, plant, site: str, device_names, rack_names, labels, flipped=frozenset(), layout=None
+) -> PanelExport:
+    """Cords and trunk legs of ``plant``'s design; an empty export for a direct design.
+
+    ``device_names`` / ``rack_names``: the NetBox names already chosen (id -> name); ``labels``:
+    link id -> the cabling schedule's label (cords are labelled after it); ``flipped``: links
+    whose schedule A end is the link's B end (cord A is at the schedule's A end); ``layout``:
+    the plant's structured layout when the caller has it (the physical plant's).
+    """
+    out = PanelExport()
+    layout = layout if layout is not None else layout_of(plant)
+    if not layout.legs:
+        return out
+    out.links = {lid for leg in layout.legs for lid in leg.links}
+    trunks = {t.id: t for t in layout.trunks}
+    ports = _Ports(design, device_names, rack_names, {n.casefold() for n in device_names.values()})
+
+    # Labels and media once per link (a zoned XL hall asks ~1.3 M times for each).
+    label_of: dict[str, str] = {}
+    medium_of: dict[str, object] = {}
+
+    def label(link_id: str) -> str:
+        got = label_of.get(link_id)
+        if got is None:
+            got = label_of[link_id] = labels.get(link_id) or design.links[link_id].label or link_id
+        return got
+
+    def medium(link_id: str):
+        if link_id not in medium_of:
+            medium_of[link_id] = plant.medium(link_id)
+        return medium_of[link_id]
+
+    def rack_of(holder: str, trunk_ids, i: int) -> str:
+        if holder in design.devices:
+            return design.devices[holder].rack
+        t = trunks[trunk_ids[min(i, len(trunk_ids) - 1)]]
+        return t.rack_a if i < len(trunk_ids) else t.rack_b
+
+    # Ports per leg and node, legs taken in the order of their channels' labels.
+    legs = sorted(layout.legs, key=lambda g: tuple((label(lid), lid) for lid in g.links))
+    placed: list[tuple] = []  # (leg, [(device name, number) per node])
+    for leg in legs:
+        at = []
+        for i, holder in enumerate(leg.holders):
+            end = i in (0, len(leg.holders) - 1)
+            part = LC_ENCLOSURE if leg.cassettes and end else MPO_PANEL
+            if holder in design.devices:
+                part = design.devices[holder].type
+            at.append(ports.take(holder, rack_of(holder, leg.trunks, i), part))
+        placed.append((leg, at))
+    out.virtual = sorted(ports.virtual.values())
+
+    # Cords: each link's two ends on its first leg's end ports.
+    first_leg: dict[str, tuple] = {}
+    for leg, at in placed:
+        for j, link_id in enumerate(leg.links):
+            first_leg.setdefault(link_id, (leg, at, j))
+    # Each link's first cord pair (the cord table's rows: pair k is cords 2k and 2k + 1).
+    cords = layout.cords
+    first_pair: dict[str, int] = {}
+    for k, cord_link in enumerate(cords.link_ids):
+        first_pair.setdefault(cord_link, k)
+    for link_id in sorted(first_leg, key=lambda k: (label(k), k)):
+        leg, at, j = first_leg[link_id]
+        link = design.links[link_id]
+        medium_ = medium(link_id)
+        order = ("b", "a") if link_id in flipped else ("a", "b")
+        for end, which in zip(("a", "b"), order, strict=True):
+            ref = link.a if which == "a" else link.b
+            device_end = (
+                site,
+                device_names[ref.device],
+                "dcim.interface",
+                interface_name(ref.port),
+            )
+            name, number = at[0] if which == "a" else at[-1]
+            what = "patch cord"
+            if leg.cassettes:
+                port = f"C{number}-{j + 1}"
+                if which == "b":  # method B: the far cassette's physical port is 7-k
+                    what += f", cassette port {CASSETTE_PORTS - j}"
+            else:
+                port = f"F{number}"
+            panel_end = (site, name, "dcim.frontport", port)
+            a, b = (device_end, panel_end) if end == "a" else (panel_end, device_end)
+            out.cables.append(
+                _cable(
+                    a,
+                    b,
+                    medium_,
+                    f"{label(link_id)} cord {end.upper()}",
+                    cords[2 * first_pair[link_id] + (which == "b")]
+                    if link_id in first_pair
+                    else None,
+                    what,
+                )
+            )
+
+    # Trunk legs: one cable per leg and segment, named after the trunk's two panels.
+    numbered: dict[str, str] = {}
+    per_pair: dict[tuple[str, str], int] = defaultdict(int)
+    leg_no: dict[str, int] = defaultdict(int)
+    for leg, at in placed:
+        medium_ = medium(leg.links[0])
+        last = len(at) - 1
+        for s, trunk_id in enumerate(leg.trunks):
+            trunk = trunks[trunk_id]
+            (na, ka), (nb, kb) = at[s], at[s + 1]
+            if trunk_id not in numbered:
+                pair = tuple(sorted((na, nb)))
+                per_pair[pair] += 1
+                numbered[trunk_id] = f"{pair[0]}-{pair[1]} trunk {per_pair[pair]}"
+            leg_no[trunk_id] += 1
+            rear_a = f"C{ka}" if leg.cassettes and s == 0 else f"R{ka}"
+            a_kind = "dcim.rearport"
+            if 0 < s:  # leaving a zone panel: from the adapter's front
+                a_kind, rear_a = "dcim.frontport", f"F{ka}"
+            rear_b = f"C{kb}" if leg.cassettes and s + 1 == last else f"R{kb}"
+            a, b = (site, na, a_kind, rear_a), (site, nb, "dcim.rearport", rear_b)
+            if (nb, b[3]) < (na, a[3]):  # A side: the panel sorting first, whatever way the link
+                a, b = b, a
+            part = trunk.part or "MPO"
+            what = f"leg {leg_no[trunk_id]} of {trunk.legs} of one {part} trunk"
+            out.cables.append(_cable(a, b, medium_, numbered[trunk_id], trunk, what))
+    return out
+
+
+# _cable's row: side A and side B (site, device, type, name), then type, status, label,
+# length, length unit and description: netbox_cables.CABLE_HEADER's order (asserted there, as
+# this module cannot import it: netbox_cables imports this one through netbox_types).
+CABLE_ROW_TAIL = ("type", "status", "label", "length", "length_unit", "description")
+
+
+def _cable(a: tuple, b: tuple, medium, label: str, piece, what: str) -> tuple:
+    """A cable row in ``CABLE_HEADER`` order (a tuple, not a dict per cable: a zoned XL hall
+    has ~1.2 M cords and trunk legs)."""
+    length = None
+    if piece is not None:
+        length = piece.ordered_m if piece.ordered_m == piece.ordered_m else piece.length_m
+    return (
+        a[0],
+        a[1],
+        a[2],
+        a[3],
+        b[0],
+        b[1],
+        b[2],
+        b[3],
+        medium.netbox_type if medium is not None else "",
+        "planned",
+        fit_name(label, 100),
+        None if length is None else round(length, 2),
+        "m" if length is not None else "",
+        _description(what, getattr(piece, "fibre_part", "")),
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _description(what: str, fibre_part: str) -> str:
+    """A cable's description (a hall's ~1 M cords and legs have a few hundred)."""
+    return fit_name(what + (f" ({fibre_part})" if fibre_part else ""), DESCRIPTION_MAX)

@@ -1,0 +1,129 @@
+"""Column tools of the cabling schedule: gathers of object arrays, coded column runs, the
+per-distinct-value cells and the one-key sort, all over numpy codes (no object per row)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from model.common.arrays import unique_inverse
+from model.outputs.writers.csv_writer import CodedColumns
+
+# The schedule's columns, in file order: the cut sheet's CSV header and the XLSX sheet's.
+SCHEDULE_COLUMNS = (
+    "cable_id",
+    "link_id",
+    "label",
+    "a_rack",
+    "a_u",
+    "a_device",
+    "a_port",
+    "b_rack",
+    "b_u",
+    "b_device",
+    "b_port",
+    "speed_gbps",
+    "medium",
+    "medium_kind",
+    "length_m",
+    "ordered_length_m",
+    "a_cage",
+    "b_cage",
+    "a_module",
+    "b_module",
+    "part",
+    "route",
+)
+
+
+def gathered(values: list, codes: np.ndarray) -> list:
+    """``[values[c] for c in codes]`` (a gather of an object array)."""
+    return objects(values, len(values))[codes].tolist() if len(codes) else []
+
+
+def coded(columns: list[tuple[Sequence, np.ndarray]]) -> CodedColumns:
+    """Adjacent columns, each given as (its distinct values, a code per row), as one
+    :class:`CodedColumns` over the distinct rows that occur (their codes combined in one
+    integer when the product of the sizes fits, else column by column joined in Python)."""
+    n = len(columns[0][1])
+    sizes = [len(values) for values, _ in columns]
+    if n == 0:
+        return CodedColumns([], np.zeros(0, dtype=np.int64), len(columns))
+    if len(columns) == 1:  # its values as the distinct rows (a code -1 is the last value)
+        values, codes = columns[0]
+        return CodedColumns([(v,) for v in values], codes, 1)
+    product = 1
+    for size in sizes:
+        product *= max(size, 1)
+    if product >= 1 << 62:
+        rows = list(zip(*(gathered(v, c) for v, c in columns), strict=True))
+        distinct = list(dict.fromkeys(rows))
+        at = {r: k for k, r in enumerate(distinct)}
+        return CodedColumns(
+            distinct, np.fromiter(map(at.__getitem__, rows), np.int64, n), len(sizes)
+        )
+    combined = np.zeros(n, dtype=np.int64)
+    for (_, codes), size in zip(columns, sizes, strict=True):
+        # A negative code (-1: the last value, as numpy indexes) is taken as that position.
+        combined = combined * size + np.where(codes < 0, codes + size, codes)
+    uniq, inverse = unique_inverse(combined)
+    parts = []
+    rest = uniq
+    for size in reversed(sizes):
+        parts.append(rest % size)
+        rest = rest // size
+    parts.reverse()
+    cols = [gathered(list(values), code) for (values, _), code in zip(columns, parts, strict=True)]
+    return CodedColumns(list(zip(*cols, strict=True)), inverse.reshape(-1), len(sizes))
+
+
+def objects(values, n: int) -> np.ndarray:
+    """``values`` (any iterable of ``n`` Python objects) as a 1-D object array."""
+    out = np.empty(n, dtype=object)
+    out[:] = values if isinstance(values, list) else list(values)
+    return out
+
+
+def per_value(values: np.ndarray, cell) -> tuple[list, np.ndarray]:
+    """(``cell(v)`` of each distinct value, the code of each of ``values`` in that list):
+    ``cell`` is called once per distinct value."""
+    if not len(values):
+        return [], np.zeros(0, dtype=np.int64)
+    uniq, inverse = np.unique(values, return_inverse=True)
+    return [cell(v) for v in uniq.tolist()], inverse.reshape(-1)
+
+
+def sorted_by(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(stable order of the columns of ``keys`` by its rows, first row first; the keys as one
+    comparable array per column in that order). The rows are packed into one int64 when their
+    ranges fit in 63 bits (one sort instead of a six-key lexsort), else lexsorted as they are."""
+    n = keys.shape[1]
+    if n and keys.min() >= 0:
+        bits = [int(row.max()).bit_length() for row in keys]
+        if sum(bits) <= 63:
+            packed = np.zeros(n, dtype=np.int64)
+            for row, width in zip(keys, bits, strict=True):
+                packed = (packed << width) | row
+            order = np.argsort(packed, kind="stable")
+            return order, packed[order][None, :]
+    order = np.lexsort(tuple(keys[::-1]))
+    return order, keys[:, order]
+
+
+def break_ties_by_id(order: np.ndarray, sorted_keys: np.ndarray, ids: list[str]) -> np.ndarray:
+    """Rows whose sort keys are all equal (two links between the same two ports) by link id;
+    ``sorted_keys`` are the keys in ``order`` (one column per row)."""
+    if len(order) < 2:
+        return order
+    same = (sorted_keys[:, 1:] == sorted_keys[:, :-1]).all(axis=0)
+    if not same.any():
+        return order
+    out = order.copy()
+    starts = np.flatnonzero(same & ~np.concatenate([[False], same[:-1]]))
+    for s in starts.tolist():
+        e = s + 1
+        while e < len(same) and same[e]:
+            e += 1
+        out[s : e + 1] = sorted(order[s : e + 1].tolist(), key=ids.__getitem__)
+    return out

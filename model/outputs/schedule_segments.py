@@ -1,0 +1,346 @@
+"""Cabling-schedule rows per segment of a structured design (patch cord / trunk / patch cord).
+
+For a design with links through panels (:func:`model.structured.layout.structured_layout`),
+every such link is listed as its segments instead of one row: the A-end patch cord (device port
+to its first panel's front), each trunk (panel rear to panel rear, or through an intermediate
+adapter), and the B-end patch cord, each a row of the schedule's own columns
+(:data:`model.outputs.schedule.SCHEDULE_COLUMNS`). ``link_id`` is the channel's id (the link's) and
+groups a channel's rows; ``cable_id`` names the physical assembly (``{link}:cord-a``, the
+trunk's id, ``{link}:cord-b``). Links that stay direct keep their row unchanged, so a direct
+design's schedule is exactly what it was.
+
+Choices, written down:
+
+* **Ports.** Each MPO leg of a channel takes the next port of every adapter panel it passes,
+  panel by panel, the channels in the order of their schedule labels (the layout counts ports
+  per panel, it does not number them; the NetBox export numbers them the same way); the front of port p is ``{panel}:{p}``, its rear ``{panel}:R{p}``. A cassette's
+  front is the channel's LC port (``{cassette}:{k}``, the layout's mirrored ports), its rear
+  ``{cassette}:R``. A panel is named as the design names its device (``pp1``); a panel the
+  layout needs beyond the placed ones (*virtual*, PANELS_NOT_PLACED) by its layout id with U 0.
+* **Trunks.** A trunk is one physical cable, however many legs it bundles (MPO-24/48/144): one
+  row, listed under the first channel (in schedule order) it carries, its ends labelled with
+  the rear ports of all its legs (``R1-R3,R7``). ``medium_kind`` says the segment
+  (``patch-cord`` or ``trunk``), ``medium`` stays the link's; a cord's ``part`` is the module's
+  fibre part at the cord's ordered length, a trunk's the trunk part at its length; the trunk row
+  carries the link's tray route, a cord ``(in rack)``.
+* **Several fibres per port** (800G SR8: two MPO per port; duplex links of several pairs): one
+  cord row per fibre per end, ``cable_id`` suffixed ``.1``, ``.2``, each on its own panel port.
+* Rows follow the schedule row's A end: when the schedule turned a link round (its B end sorts
+  first), its segments are listed from the B end, each with its ends swapped.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from model.catalog.parts import part_number_for
+from model.catalog.structured import structured_catalog
+from model.outputs.schedule_columns import SCHEDULE_COLUMNS
+from model.structured.channel_view import point_rack
+from model.structured.layout import structured_layout, uses_structured
+
+PATCH_CORD, TRUNK = "patch-cord", "trunk"
+END_FIELDS = ("rack", "u", "device", "port", "cage", "module")
+# Rows are tuples in SCHEDULE_COLUMNS order, and an end is a tuple (label, *END_FIELDS): a zoned
+# XL hall has ~900k segment rows, and a Struct or dict per row and per end (made, replaced,
+# swapped, then turned back into columns) was most of its schedule's time.
+_C = {name: i for i, name in enumerate(SCHEDULE_COLUMNS)}
+_LINK, _LABEL, _SPEED, _MEDIUM, _KIND, _ROUTE = (
+    _C[n] for n in ("link_id", "label", "speed_gbps", "medium", "medium_kind", "route")
+)
+_A_DEVICE, _A_PORT = _C["a_device"], _C["a_port"]
+_A_CAGE, _B_CAGE, _A_MODULE, _B_MODULE = (
+    _C[n] for n in ("a_cage", "b_cage", "a_module", "b_module")
+)
+assert SCHEDULE_COLUMNS[3:11] == tuple(f"{e}_{k}" for e in "ab" for k in END_FIELDS[:4])
+assert SCHEDULE_COLUMNS[16:20] == ("a_cage", "b_cage", "a_module", "b_module")
+
+
+def _num(value: float | None) -> float | None:
+    return None if value is None or value != value else round(value, 3)  # NaN: not orderable
+
+
+def _ranges(ports: list[int]) -> str:
+    """[1, 2, 3, 7] -> "R1-R3,R7"."""
+    out, run = [], []
+    for p in sorted(set(ports)):
+        if run and p == run[-1] + 1:
+            run.append(p)
+            continue
+        if run:
+            out.append(f"R{run[0]}" + (f"-R{run[-1]}" if len(run) > 1 else ""))
+        run = [p]
+    if run:
+        out.append(f"R{run[0]}" + (f"-R{run[-1]}" if len(run) > 1 else ""))
+    return ",".join(out)
+
+
+class _Places:
+    """Racks, names and U of the channels' patch points, and their port numbers."""
+
+    def __init__(self, design, layout) -> None:
+        self.design = design
+        self.trunks = {t.id: t for t in layout.trunks}
+        self.next_port: dict[str, int] = defaultdict(int)
+        self._named: dict[tuple[str, str], tuple] = {}
+
+    def rack(self, elements, i: int) -> str:
+        return point_rack(self.design, self.trunks, elements, i)
+
+    def end(self, rack_id: str, element, port: str) -> tuple:
+        key = (rack_id, element.object_id)
+        named = self._named.get(key)
+        if named is None:
+            design = self.design
+            device = design.devices.get(element.object_id)
+            name = (device.name or device.id) if device is not None else element.object_id
+            u = device.u if device is not None else 0
+            named = self._named[key] = (design.racks[rack_id].name, u, name)
+        rack, u, name = named
+        return (f"{name}:{port}", rack, u, name, port, "", "")
+
+    def port(self, element) -> int:
+        self.next_port[element.object_id] += 1
+        return self.next_port[element.object_id]
+
+
+def _device_end(design, end, cage: str, module: str) -> tuple:
+    device = design.devices[end.device]
+    rack = design.racks[device.rack].name
+    return (f"{rack}-U{device.u}-{end.port}", rack, device.u, device.name, end.port, cage, module)
+
+
+def _row(base: tuple, cable_id: str, kind: str, a: tuple, b: tuple, length, ordered, part, route):
+    return (
+        cable_id,
+        base[_LINK],
+        f"{a[0]} to {b[0]}",
+        a[1],
+        a[2],
+        a[3],
+        a[4],
+        b[1],
+        b[2],
+        b[3],
+        b[4],
+        base[_SPEED],
+        base[_MEDIUM],
+        kind,
+        _num(length),
+        _num(ordered),
+        a[5],
+        b[5],
+        a[6],
+        b[6],
+        part,
+        route,
+    )
+
+
+def _swapped_row(
+    base: tuple, cable_id: str, kind: str, a: tuple, b: tuple, length, ordered, part, route
+):
+    """``_swap(_row(...))`` made at once: the segment from A to B listed from its B end."""
+    label = f"{a[0]} to {b[0]}"
+    if label.find(" to ") == len(a[0]):
+        a_label, b_label = a[0], b[0]
+    else:  # an end label holding " to ": split where _swap splits, at the first
+        a_label, _, b_label = label.partition(" to ")
+    return (
+        cable_id,
+        base[_LINK],
+        f"{b_label} to {a_label}",
+        b[1],
+        b[2],
+        b[3],
+        b[4],
+        a[1],
+        a[2],
+        a[3],
+        a[4],
+        base[_SPEED],
+        base[_MEDIUM],
+        kind,
+        _num(length),
+        _num(ordered),
+        b[5],
+        a[5],
+        b[6],
+        a[6],
+        part,
+        _reverse_route(route) if kind == TRUNK else route,
+    )
+
+
+def _swapped(design, row: tuple) -> bool:
+    """Whether the schedule lists the link from its B end."""
+    link = design.links[row[_LINK]]
+    return (row[_A_DEVICE], row[_A_PORT]) != (design.devices[link.a.device].name, link.a.port)
+
+
+def _reverse_route(route: str) -> str:
+    return " > ".join(reversed(route.split(" > "))) if " > " in route else route
+
+
+def segment_rows(design, plant, rows: list[tuple], layout=None) -> list[tuple]:
+    """``rows`` (the schedule's, one per link, as tuples in ``SCHEDULE_COLUMNS`` order) with
+    each paneled link replaced by its segments (``layout``: the design's structured layout when
+    the caller has it, else built here)."""
+    if not uses_structured(design):
+        return rows
+    if layout is None:
+        layout = structured_layout(plant)
+    structured = layout.structured_links()
+    if not structured:
+        return rows
+    sc = structured_catalog()
+    places = _Places(design, layout)
+    fibre_parts = design.catalog.fibre_parts
+    table, cord_table = layout.channels, layout.cords
+    # Per link: its cord pairs (rows of the cord table), one per fibre (pair), in order.
+    pairs_of: dict[str, list[int]] = defaultdict(list)
+    for k, link_id in enumerate(cord_table.link_ids):
+        pairs_of[link_id].append(k)
+    # 1. Ports: every leg of every channel, in the layout's channel order. The elements
+    # between a channel's cords are read off the layout (no channel is made for them).
+    legs: dict[str, list[list[tuple[str, tuple, tuple]]]] = {}  # link -> per copy, per point
+    trunk_ends: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
+    # In the order of the links' schedule labels, as the NetBox export numbers them
+    # (model.outputs.netbox.panels), so a panel port is the same in both.
+    label_of = {row[_LINK]: row[_LABEL] for row in rows}
+    middle_of = {}  # read once for both passes
+    for link_id in sorted(structured, key=lambda k: (label_of.get(k) or "", k)):
+        middle = middle_of[link_id] = table.middle_of(link_id)
+        points = [i for i, e in enumerate(middle) if e.kind in ("panel", "cassette")]
+        racks = [places.rack(middle, i) for i in points]
+        copies = max(1, len(pairs_of[link_id]))
+        per_copy = []
+        for k in range(copies):
+            ends = []
+            for i, rack_id in zip(points, racks, strict=True):
+                element = middle[i]
+                if element.kind == "cassette":
+                    lc = element.port + (-k if element.reverse else k)
+                    front = places.end(rack_id, element, str(lc))
+                    rear = places.end(rack_id, element, "R")
+                else:
+                    p = places.port(element)
+                    front = places.end(rack_id, element, str(p))
+                    rear = places.end(rack_id, element, f"R{p}")
+                    # Before and after it: a trunk, or a cord (off the ends of the middle).
+                    if i > 0 and middle[i - 1].kind == "trunk":
+                        trunk_ends[middle[i - 1].object_id][1].append(p)
+                    if i + 1 < len(middle) and middle[i + 1].kind == "trunk":
+                        trunk_ends[middle[i + 1].object_id][0].append(p)
+                ends.append((element.kind, front, rear))
+            per_copy.append(ends)
+        legs[link_id] = per_copy
+    # 2. Rows, in the schedule's order.
+    listed_trunks: set[str] = set()
+    part_of: dict[tuple[str, float], str] = {}  # (fibre part, ordered length) -> part number
+    result = []
+    for row in rows:
+        link_id = row[_LINK]
+        copies = legs.get(link_id)
+        if copies is None:
+            result.append(row)
+            continue
+        link = design.links[link_id]
+        swapped = _swapped(design, row)
+        if swapped:
+            cage_a, cage_b, mod_a, mod_b = (
+                row[_B_CAGE],
+                row[_A_CAGE],
+                row[_B_MODULE],
+                row[_A_MODULE],
+            )
+        else:
+            cage_a, cage_b, mod_a, mod_b = (
+                row[_A_CAGE],
+                row[_B_CAGE],
+                row[_A_MODULE],
+                row[_B_MODULE],
+            )
+        make = _swapped_row if swapped else _row
+        dev_a = _device_end(design, link.a, cage_a, mod_a)
+        dev_b = _device_end(design, link.b, cage_b, mod_b)
+        pairs = pairs_of[link_id]
+        out_a, out_trunks, out_b = [], [], []
+        for k, ends in enumerate(copies):
+            suffix = f".{k + 1}" if len(copies) > 1 else ""
+            pair = pairs[k]
+            fibre_part = cord_table.parts[pair]
+            for length_m, ordered_m, a, b, name, out in (
+                (
+                    cord_table.a_m[pair],
+                    cord_table.a_ordered[pair],
+                    dev_a,
+                    ends[0][1],
+                    "cord-a",
+                    out_a,
+                ),
+                (
+                    cord_table.b_m[pair],
+                    cord_table.b_ordered[pair],
+                    ends[-1][1],
+                    dev_b,
+                    "cord-b",
+                    out_b,
+                ),
+            ):
+                key = (fibre_part, ordered_m)
+                part = part_of.get(key)
+                if part is None:
+                    fpart = fibre_parts.get(fibre_part)
+                    part = part_number_for(fpart.part_number, ordered_m) if fpart else ""
+                    part_of[key] = part
+                out.append(
+                    make(
+                        row,
+                        f"{link_id}:{name}{suffix}",
+                        PATCH_CORD,
+                        a,
+                        b,
+                        length_m,
+                        ordered_m,
+                        part,
+                        "(in rack)",
+                    )
+                )
+        trunk_elements = [e for e in middle_of[link_id] if e.kind == "trunk"]
+        ends = copies[0]
+        for n, element in enumerate(trunk_elements):
+            trunk = places.trunks.get(element.object_id)
+            if trunk is None or trunk.id in listed_trunks:
+                continue
+            listed_trunks.add(trunk.id)
+            near, far = ends[n][2], ends[n + 1][2]
+            a_ports, b_ports = trunk_ends[trunk.id]
+            a_port = _ranges(a_ports) if a_ports else near[4]
+            b_port = _ranges(b_ports) if b_ports else far[4]
+            if ends[n][0] == "panel" and n > 0:  # a trunk leaving an intermediate adapter: front
+                a_port = a_port.replace("R", "")
+            a = (f"{near[3]}:{a_port}", *near[1:4], a_port, *near[5:])
+            b = (f"{far[3]}:{b_port}", *far[1:4], b_port, *far[5:])
+            tpart = sc.trunks.get(trunk.part)
+            base_route = _reverse_route(row[_ROUTE]) if swapped else row[_ROUTE]
+            out_trunks.append(
+                make(
+                    row,
+                    trunk.id,
+                    TRUNK,
+                    a,
+                    b,
+                    trunk.length_m,
+                    trunk.ordered_m,
+                    part_number_for(tpart.part_number, trunk.ordered_m) if tpart else "",
+                    base_route if len(trunk_elements) == 1 else "",
+                )
+            )
+        if swapped:
+            result.extend(reversed([*out_a, *out_trunks, *out_b]))
+        else:
+            result.extend(out_a)
+            result.extend(out_trunks)
+            result.extend(out_b)
+    return result

@@ -1,0 +1,282 @@
+"""XLSX writer (openpyxl, write-only mode so 400k-row schedules fit in memory).
+
+Each sheet gets a bold header row that stays frozen, an auto-filter, column widths that fit the
+content (measured on the header and the first rows) and numbers stored as numbers with a display
+format per column. Text that a spreadsheet would take for a formula stays text.
+
+A sheet marked ``plain`` (no formats, no bold rows: the 400k-row cabling schedule) has its rows
+written straight into the sheet XML that openpyxl produced for its header: openpyxl's
+cell-by-cell writer takes over a minute for 6 million cells, this takes seconds. Its cells are
+encoded column by column (:mod:`model.outputs.writers.xlsx_columns`: repeated text as shared strings,
+no ``r`` on a cell) and the archive is rewritten with that sheet deflated on worker threads
+(:mod:`model.outputs.writers.zip_deflate`), the other parts as openpyxl made them. The plain rows are
+encoded before openpyxl is imported and its book made: the book (~0.15 s at XL, most of it
+openpyxl's import) is then made in this process while a forked child encodes the second half of
+the big sheet, instead of before either half starts.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import math
+import re
+import zipfile
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from model.outputs.writers import write_file
+from model.outputs.writers.csv_writer import CodedColumns
+from model.outputs.writers.xlsx_columns import (
+    ILLEGAL_CHARACTERS_RE,
+    SheetRows,
+    column_heads,
+    column_letter,
+    strings_xml,
+)
+from model.outputs.writers.zip_deflate import (
+    Member,
+    concatenated,
+    deflate_member,
+    small_member,
+    zip_bytes,
+)
+
+if TYPE_CHECKING:
+    from openpyxl import Workbook
+
+_HEADER_FILL_COLOR = "DDE4EE"
+_WIDTH_SAMPLE_ROWS = 2000
+_MAX_WIDTH = 70
+
+
+class Formula(str):
+    """A cell formula (``=E2*M2``): written as a formula, so totals follow edited quantities."""
+
+
+@dataclass
+class Sheet:
+    """One worksheet: ``formats`` maps a column index to an Excel number format."""
+
+    name: str
+    header: Sequence[str]
+    rows: Sequence[Sequence[object]]
+    formats: dict[int, str] = field(default_factory=dict)
+    bold_rows: frozenset[int] = frozenset()  # 0-based data row indices shown bold (totals)
+    plain: bool = False  # values only (str, int, float, bool, None): written by the fast path
+    # A plain sheet may be given column by column instead (``rows`` left empty): one list per
+    # header entry, formatted per column (the 400k-row cabling schedule), or a CodedColumns
+    # for a run of header entries (their distinct rows and a code per row, formatted once per
+    # distinct row: the schedule's coded columns, whose full lists are then never made)
+    columns: Sequence[Sequence[object] | CodedColumns] | None = None
+
+    def row_count(self) -> int:
+        return len(self.columns[0]) if self.columns else len(self.rows)
+
+    def head_rows(self, n: int) -> Sequence[Sequence[object]]:
+        """The first ``n`` rows (for measuring column widths)."""
+        if self.columns:
+            return list(zip(*column_heads(self.columns, n), strict=True))
+        return self.rows[:n]
+
+
+def _value(value: object) -> object:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, str):
+        return ILLEGAL_CHARACTERS_RE.sub("", value)
+    return value
+
+
+def _width(value: object) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, float):
+        return len(f"{value:,.2f}")
+    if isinstance(value, int):
+        return len(f"{value:,}")
+    return max((len(line) for line in str(value).splitlines()), default=0)
+
+
+def _column_widths(sheet: Sheet) -> list[float]:
+    widths = [len(h) for h in sheet.header]
+    if sheet.columns:  # column by column: no row tuples to build
+        for col, values in enumerate(column_heads(sheet.columns, _WIDTH_SAMPLE_ROWS)):
+            widths[col] = max(widths[col], max(map(_width, values[:_WIDTH_SAMPLE_ROWS]), default=0))
+    else:
+        for row in sheet.head_rows(_WIDTH_SAMPLE_ROWS):
+            for col, value in enumerate(row):
+                widths[col] = max(widths[col], _width(value))
+    return [min(w + 2, _MAX_WIDTH) for w in widths]
+
+
+def _write_sheet(book: Workbook, sheet: Sheet) -> None:
+    from openpyxl.cell import WriteOnlyCell
+    from openpyxl.styles import Alignment, Font, PatternFill
+
+    bold_font = Font(bold=True)
+    ws = book.create_sheet(sheet.name)
+    for col, width in enumerate(_column_widths(sheet), start=1):
+        ws.column_dimensions[column_letter(col)].width = width
+    ws.freeze_panes = "A2"
+    if sheet.row_count():
+        ws.auto_filter.ref = f"A1:{column_letter(len(sheet.header))}{sheet.row_count() + 1}"
+    header = []
+    for title in sheet.header:
+        cell = WriteOnlyCell(ws, value=title)
+        cell.font = bold_font
+        cell.fill = PatternFill("solid", fgColor=_HEADER_FILL_COLOR)
+        cell.alignment = Alignment(vertical="center")
+        header.append(cell)
+    ws.append(header)
+    if sheet.plain:
+        return
+    formats = sheet.formats
+    for n, row in enumerate(sheet.rows):
+        bold = n in sheet.bold_rows
+        out: list[object] = []
+        for col, raw in enumerate(row):
+            value = _value(raw)
+            fmt = formats.get(col) if isinstance(value, (int, float)) else None
+            if isinstance(raw, Formula):
+                cell = WriteOnlyCell(ws, value=str(raw))
+                cell.data_type = "f"
+                if formats.get(col):
+                    cell.number_format = formats[col]
+                if bold:
+                    cell.font = bold_font
+                out.append(cell)
+            elif fmt or bold or (isinstance(value, str) and value.startswith("=")):
+                cell = WriteOnlyCell(ws, value=value)
+                if isinstance(value, str):
+                    cell.data_type = "s"
+                if fmt:
+                    cell.number_format = fmt
+                if bold:
+                    cell.font = bold_font
+                out.append(cell)
+            else:
+                out.append(value)
+        ws.append(out)
+
+
+def workbook_bytes(sheets: Iterable[Sheet], fork: bool = False) -> bytes:
+    """The complete .xlsx file as bytes, sheets in the given order. ``fork``: the second half
+    of a large plain sheet may be encoded in a forked child (:func:`_rows_member`)."""
+    sheets = list(sheets)
+    plain = {sheet.name: sheet for sheet in sheets if sheet.plain and sheet.row_count()}
+    if not plain:
+        return _book_bytes(sheets)
+    return _with_plain_rows(sheets, plain, fork)
+
+
+def _book_bytes(sheets: list[Sheet]) -> bytes:
+    """openpyxl's workbook of ``sheets`` (a plain sheet with its header row only)."""
+    from openpyxl import Workbook
+
+    book = Workbook(write_only=True)
+    for sheet in sheets:
+        _write_sheet(book, sheet)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+_ZIP_LEVEL = 1
+_CHUNK_ROWS = 20_000  # rows encoded at a time: keeps the sheet XML of XL out of memory
+_SHEET_RE = re.compile(rb'<sheet name="([^"]*)"[^>]*r:id="([^"]+)"')
+_REL_RE = re.compile(rb'<Relationship [^>]*Target="([^"]+)" Id="([^"]+)"')
+_STRINGS_PART = "xl/sharedStrings.xml"
+_STRINGS_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"
+_STRINGS_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings"
+
+
+def _with_plain_rows(sheets: list[Sheet], plain: dict[str, Sheet], fork: bool) -> bytes:
+    """openpyxl's workbook of ``sheets`` with the rows of the ``plain`` sheets written into
+    their sheet XML, and the shared strings those rows use as a part of its own. The rows are
+    encoded first, and openpyxl's book made while they are (:func:`_rows_member`)."""
+    strings: dict[str, int] = {}  # shared text -> its index in the shared strings part
+    rows = {
+        name: SheetRows(sheet.columns or list(map(list, zip(*sheet.rows, strict=True))), 2, strings)
+        for name, sheet in plain.items()
+    }  # the shared strings of every plain sheet now known
+    book = functools.cache(lambda: _book_bytes(sheets))  # made once, while the first rows are
+    row_members = {name: _rows_member(part, fork, book) for name, part in rows.items()}
+    source = zipfile.ZipFile(io.BytesIO(book()))
+    rels = source.read("xl/_rels/workbook.xml.rels")
+    targets = {rid.decode(): target.lstrip(b"/").decode() for target, rid in _REL_RE.findall(rels)}
+    part_of = {}
+    for name, rid in _SHEET_RE.findall(source.read("xl/workbook.xml")):
+        title = name.decode().replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+        if title in plain:
+            part_of[targets[rid.decode()]] = title
+    if len(part_of) != len(plain):
+        raise RuntimeError("could not find every plain sheet in the workbook")
+    members = []
+    for info in source.infolist():
+        content = source.read(info.filename)
+        title = part_of.get(info.filename)
+        if title is None:
+            content = _with_strings_part(info.filename, content, rels)
+            members.append(small_member(info.filename, content, _ZIP_LEVEL, info.date_time))
+            continue
+        head, marker, tail = content.partition(b"</sheetData>")
+        if not marker:
+            raise RuntimeError(f"no sheet data in {info.filename}")
+        # One deflate stream: openpyxl's head (up to the header row), the rows, the tail.
+        head_part = deflate_member(info.filename, [head], _ZIP_LEVEL, workers=1)
+        tail_part = deflate_member(info.filename, [marker + tail], _ZIP_LEVEL, workers=1)
+        members.append(concatenated(concatenated(head_part, row_members[title]), tail_part))
+    members.append(deflate_member(_STRINGS_PART, strings_xml(strings, _CHUNK_ROWS), _ZIP_LEVEL))
+    return zip_bytes(members)
+
+
+def _rows_member(rows: SheetRows, fork: bool, meanwhile: Callable[[], object]) -> Member:
+    """The rows of a plain sheet, deflated (a part of its sheet member, to be laid after the
+    head by :func:`~model.outputs.writers.zip_deflate.concatenated`); ``meanwhile()`` is called once
+    the work is under way. With ``fork`` (and a sheet of many chunks, and
+    :func:`~model.runtime.forked_call.can_fork`), the second half of the rows is encoded and deflated
+    in a forked child while this process calls ``meanwhile`` and does the first half, and the
+    two halves are laid one after the other: the same bytes of XML. XL: the schedule sheet's
+    rows take ~0.9 s on one core."""
+    from model.runtime.forked_call import ForkedCall
+
+    # Level 1 (ISA-L's, model.outputs.writers.zip_deflate): the schedule sheet is ~0.25 GB of XML at
+    # 400k rows; ISA-L's level 3 takes 8x longer for a file 0.4 % smaller
+    half = rows.count // (2 * _CHUNK_ROWS) * _CHUNK_ROWS  # a chunk boundary, as on one core
+    if not half:
+        fork = False
+
+    def second_half() -> Member:
+        return deflate_member("rows", rows.chunks(half, rows.count, _CHUNK_ROWS), _ZIP_LEVEL)
+
+    with ForkedCall(second_half, fork) as later:
+        meanwhile()
+        if not later.forked:
+            return deflate_member("rows", rows.chunks(0, rows.count, _CHUNK_ROWS), _ZIP_LEVEL)
+        first = deflate_member("rows", rows.chunks(0, half, _CHUNK_ROWS), _ZIP_LEVEL)
+        return concatenated(first, later.result())
+
+
+def _with_strings_part(name: str, content: bytes, rels: bytes) -> bytes:
+    """The content types and the workbook's relationships, with the shared strings part added
+    (openpyxl writes none: its cells hold their text inline)."""
+    if name == "[Content_Types].xml":
+        entry = f'<Override PartName="/{_STRINGS_PART}" ContentType="{_STRINGS_TYPE}" />'
+        return content.replace(b"</Types>", entry.encode() + b"</Types>")
+    if name == "xl/_rels/workbook.xml.rels":
+        taken = {rid.decode() for _target, rid in _REL_RE.findall(rels)}
+        rid = next(
+            f"rId{k}" for k in range(len(taken) + 1, 2 * len(taken) + 2) if f"rId{k}" not in taken
+        )
+        entry = f'<Relationship Type="{_STRINGS_REL}" Target="sharedStrings.xml" Id="{rid}" />'
+        return content.replace(b"</Relationships>", entry.encode() + b"</Relationships>")
+    return content
+
+
+def write_xlsx(path: str | Path, sheets: Iterable[Sheet], fork: bool = False) -> None:
+    """Build the workbook in memory (``fork``: see :func:`workbook_bytes`), then replace
+    ``path`` atomically."""
+    write_file(path, workbook_bytes(sheets, fork))

@@ -1,0 +1,217 @@
+"""The physical plant: what is bought and plugged — a plug per used cage, cables and fibres.
+
+Built from a :class:`~model.engine.routed_links.RoutedLinks` (medium and ordered length per link, the cage of
+each link end, the cage-graph components) as a pure function. It is the one place where modules,
+cables and fibres are counted, powered (typical and maximum) and priced, so the analysis, the
+BOM and the schedule agree by construction:
+
+* a used cage whose links run on a module medium (multimode / single-mode) holds one module: the
+  catalog's module part for that medium and the cage's spec (form factor, logical ports, heat
+  sink); each of its links takes ``fibres_per_port`` fibres of the module's fibre part at the
+  link's ordered length (one fibre per link: the far end's module takes the same fibre);
+* a component of links on an integrated medium (DAC, ACC, AEC, AOC, UTP) is one cable assembly:
+  a straight cable between two cages or a splitter from a hub cage, of the part that fits;
+* links on the rack backplane (NVL72 NVLink spine) come with the rack: no plug, no part.
+
+Plug rules checked here (findings): ``CAGE_MIXED_PLUGS`` a cage whose links run on different
+media (it would need two plugs), ``CAGE_SPLIT_CABLE`` an integrated cable whose cage's ports go
+to far cages no cable part joins (e.g. a pinned DAC on a DGX rail cage), ``PART_NOT_ORDERABLE``
+a plug or assembly the catalog has no orderable part for. Such cages count as ``invalid``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import repeat
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from model.catalog.parts import part_number_for
+from model.engine.cage_labels import cage_label_array, cage_reasons, plug_findings
+from model.engine.cages import (
+    cage_view,
+)
+from model.plant.links import link_parts
+from model.plant.parts_count import PartCount, PhysicalPlant
+from model.plant.power import device_plug_power, rack_power
+from model.plant.tally import PlantCache, cage_graph, tally
+
+# Re-exported: callers read a link's plug reasons and a rack's power from the plant module.
+__all__ = [
+    "PartCount",
+    "PhysicalPlant",
+    "PlantCache",
+    "build_plant",
+    "cage_reasons",
+    "link_plugs",
+    "rack_power",
+]
+
+if TYPE_CHECKING:
+    from model.engine.routed_links import RoutedLinks
+
+MAX_LISTED = 5
+
+
+def build_plant(
+    plant: RoutedLinks,
+    with_links: bool = False,
+    around_link: str | None = None,
+    fabric_of: dict[str, str] | None = None,
+    fabric_rows: tuple[list[str], np.ndarray] | None = None,
+    cache: PlantCache | None = None,
+) -> PhysicalPlant:
+    """The physical plant of ``plant``'s current media choice.
+
+    ``with_links`` also fills ``link_parts`` (per-link part names for the schedule, as codes
+    per plant row: :class:`model.plant.links.LinkParts`; the analysis leaves it out). ``around_link`` limits the plant to
+    that link's cage-graph component (what the inspector shows for one link). ``fabric_of``
+    (link id -> fabric, :func:`model.design.fabrics.link_fabric_map`) splits every item by the fabric
+    of the links it serves (a cage's links share their switch's fabric), for the BOM.
+    ``fabric_rows`` gives the same split as (fabric names, name index per plant row), which the
+    analysis has as arrays already: a dict of 400k link ids costs it ~0.3 s per report.
+    ``cache`` (a :class:`PlantCache` kept from one call to the next) reuses the cage graph of
+    the previous call when the links and their cages are unchanged, as after a rack move.
+    """
+    design, media = plant.design, list(plant.media)
+    view = cage_view(plant)
+    tables = view.tables
+    medium = np.asarray(plant.medium_index, dtype=np.int64)
+    # Per medium row (the last entry: no medium), compared as a boolean: a string array of
+    # 400k kinds costs the analysis tens of ms per report.
+    kinds = [m.kind for m in media] + ["none"]
+    medium_row = np.where(medium < 0, len(media), medium)
+    backplane = np.array([k == "backplane" for k in kinds])[medium_row]
+    rows = np.flatnonzero(~backplane)
+    if around_link is not None:
+        near = (
+            plant.component_of(around_link)
+            if hasattr(plant, "component_of")
+            else np.flatnonzero(view.component == view.component[plant.index[around_link]])
+        )
+        rows = np.intersect1d(rows, near)
+    out = PhysicalPlant()
+    # Cages of every used (non-backplane) link end; cages_total counts every cage of every
+    # device that has a port group of pluggable ports.
+    out.cages_total = _cages_total(design)
+    if not len(rows):
+        return out
+    n = len(rows)
+    m = medium[rows]
+    ordered = np.asarray(plant.ordered_m)[rows]
+    counting = cache is not None and not with_links and around_link is None
+    graph = cache.graph(view, rows) if counting else cage_graph(view, rows)
+    nodes, ia, ib = graph.nodes, graph.ia, graph.ib
+    out.cages_used = len(nodes)
+    dev_ids = view.dev_ids
+    row_fab = np.zeros(n, dtype=np.int64)
+    if fabric_rows is not None:
+        given, codes = fabric_rows
+        codes = np.asarray(codes, dtype=np.int64)
+        used = [given[c - 1] for c in np.flatnonzero(np.bincount(codes + 1)).tolist()]
+        fabric_names = ["", *sorted({f for f in used if f})]
+        code_of = {f: i for i, f in enumerate(fabric_names)}
+        recode = np.array([code_of.get(f, 0) for f in given], dtype=np.int64)
+        row_fab = recode[codes[rows]]
+    else:
+        fabric_names = ["", *sorted({f for f in (fabric_of or {}).values() if f})]
+        code_of = {f: i for i, f in enumerate(fabric_names)}
+    if fabric_of and fabric_rows is None:
+        ids = plant.link_ids
+        ids = ids if n == len(ids) else [ids[r] for r in rows.tolist()]
+        row_fab = np.fromiter(
+            map(code_of.get, map(fabric_of.get, ids, repeat("")), repeat(0)), np.int64, n
+        )
+    if counting:
+        # Fabric codes are renumbered when the set of fabrics changes: recount then.
+        if getattr(cache, "fabric_names", None) != fabric_names:
+            cache.reset_counts()
+        cache.fabric_names = fabric_names
+        count = cache.tally(tables, graph, m, ordered, row_fab)
+    else:
+        count = tally(tables, graph, np.arange(n), m, ordered, row_fab)
+    counts, meta, problem, lo = count.counts, count.meta, count.problem, count.lo
+    for (category, _pid, length, fab), qty in sorted(counts.items(), key=lambda kv: str(kv[0])):
+        part, kind_name, p_typ, p_max, price = meta[(category, _pid, length, fab)]
+        out.items.append(
+            PartCount(
+                category=category,
+                part_id=part.id,
+                part_number=part_number_for(part.part_number, length),
+                vendor=part.vendor,
+                description=part.description,
+                length_m=length,
+                quantity=qty,
+                kind=kind_name,
+                unit_power_w=p_typ,
+                unit_power_w_max=p_max,
+                unit_price_usd=price,
+                source=part.source,
+                fabric=fabric_names[fab],
+            )
+        )
+    out.cages_invalid = len(problem)
+    # Plug power per device by the one per-cage rule (rack_power uses it for single racks).
+    if counting:
+        out.device_power_w, out.device_power_w_max = cache.device_power(tables, dev_ids, graph, lo)
+    else:
+        out.device_power_w, out.device_power_w_max = device_plug_power(
+            tables, dev_ids, nodes, lo, graph.cage_spec, grouped=graph.by_device
+        )
+    out.findings = plug_findings(plant, dev_ids, rows, nodes, ia, ib, problem)
+    if with_links:
+        out.link_parts = link_parts(
+            plant.link_ids,
+            rows,
+            backplane,
+            (cage_label_array(plant, dev_ids, nodes), ia, ib),
+            ([p.part_number for p in count.module_parts], count.module_of),
+            (graph.comp, count.comp_rows, count.cable_of_comp),
+            (count.fibre_part_of_row, [f.part_number for f in count.fibre_parts], ordered),
+            around_link is None,
+        )
+    if around_link is None:
+        # Imported here: the structured overlay changes nothing unless a link runs through
+        # panels, and a directly cabled design need not load the structured layer.
+        from model.plant.structured import apply_structured
+        from model.structured.layout import uses_structured
+
+        # The dict of every link's fabric is only read for links through panels (~0.1 s at
+        # 393k links per analysis report otherwise).
+        if fabric_rows is not None and uses_structured(design):
+            names = np.array(fabric_rows[0], dtype=object)[np.asarray(fabric_rows[1])]
+            fabric_of = dict(zip(plant.link_ids, names.tolist(), strict=True))
+        apply_structured(out, plant, fabric_of)
+    return out
+
+
+def _cages_total(design) -> int:
+    total = 0
+    counts = Counter(d.type for d in design.devices.values())
+    for type_id, count in counts.items():
+        dtype = design.catalog.device_types[type_id]
+        per = sum(
+            -(-g.count // g.ports_per_cage)
+            for g in dtype.port_groups
+            if g.form_factor not in ("nvlink-backplane",)
+        )
+        total += per * count
+    return total
+
+
+def link_plugs(plant: RoutedLinks, link_id: str) -> dict[str, str]:
+    """The cages, plugs and cable of one link, for the inspector: computed for its component."""
+    phys = build_plant(plant, with_links=True, around_link=link_id)
+    cable_id, a_cage, b_cage, a_module, b_module, part = phys.link_parts.get(
+        link_id, (link_id, "", "", "", "", "")
+    )
+    return {
+        "a_cage": a_cage,
+        "b_cage": b_cage,
+        "a_plug": a_module or ("cable end" if part else ""),
+        "b_plug": b_module or ("cable end" if part else ""),
+        "cable_id": cable_id,
+        "part": part,
+        "problems": "; ".join(f.message for f in phys.findings),
+    }

@@ -1,0 +1,224 @@
+"""A structured layout's channels and patch cords as columns, made into objects on demand.
+
+A zoned XL hall has 393k channels of seven elements and 786k patch cords. As objects (a
+:class:`~model.structured.channels.Channel`, its two cord :class:`~model.structured.channels.Element`\\ s, two
+Cords and their id strings per link) they were ~8 s of its
+layout, most of it the kernel handing out fresh pages, and ~0.5 GB held for as long as the
+layout lives. Yet a channel differs from the others of its trunk leg only in its link, its cord
+lengths and (cassettes) its port: the panels and trunks between its cords are the leg's,
+shared. So the layout keeps, per channel, the leg it rides and those few figures
+(:class:`ChannelTable`), and per cord its link, part and lengths (:class:`CordTable`); a
+:class:`~model.structured.channels.Channel` or :class:`Cord` is made when one is
+asked for (the inspector's channel view, a finding), equal to the one the layout made before.
+The checks over all channels work on the columns (:func:`model.structured.channel_checks.table_checks`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from model.runtime.quick_init import quick_init
+from model.structured.channels import CONNECTOR_FAMILY, Channel, Element, direct_channel
+from model.structured.link_polarity import apply_polarity
+from model.structured.polarity import CASSETTE_PORTS
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class Cord:
+    """One patch cord: a link's fibre (pair) between its device and the panel at one end."""
+
+    link_id: str
+    end: str  # "a" / "b"
+    fibre_part: str
+    length_m: float
+    ordered_m: float
+    quantity: int = 1
+
+
+class ChannelTable(Mapping):
+    """Link id -> its :class:`~model.structured.channels.Channel`, in the plant's link order.
+
+    ``fibres``: every link's direct fibre (:func:`model.structured.channels.plant_fibres`); a link added
+    with :meth:`add` runs through panels, any other one stays direct. ``records``: the
+    as-installed polarity of the links that have one (``Link.polarity``, read when the layout
+    was made: the layout must not follow later edits of the live design)."""
+
+    __slots__ = (
+        "fibres",
+        "records",
+        "middles",
+        "leg_cassettes",
+        "leg_shape",
+        "leg_trunk_m",
+        "_path_shape",
+        "_shapes",
+        "row_of",
+        "link_ids",
+        "legs",
+        "ports",
+        "cord_a_m",
+        "cord_b_m",
+    )
+
+    def __init__(self, fibres: Mapping, records: dict[str, dict] | None = None) -> None:
+        self.fibres = fibres
+        self.records = records or {}
+        # Per trunk leg: the elements between its channels' cords, and whether its end points
+        # are LC cassettes (then each channel has its own cassette port).
+        self.middles: list[tuple[Element, ...]] = []
+        self.leg_cassettes: list[bool] = []
+        self.leg_shape: list[int] = []
+        self.leg_trunk_m: list[tuple[float, ...]] = []  # its trunks' ordered lengths, in order
+        self._path_shape: dict[int, int] = {}
+        self._shapes: dict[tuple, int] = {}
+        # Per channel through panels (a row), in the order the layout made them.
+        self.row_of: dict[str, int] = {}
+        self.link_ids: list[str] = []
+        self.legs: list[int] = []
+        self.ports: list[int] = []  # its position on the leg (cassettes: port k + 1)
+        self.cord_a_m: list[float] = []  # the cords' ordered lengths
+        self.cord_b_m: list[float] = []
+
+    def add_leg(self, middle: tuple[Element, ...], cassettes: bool, path: int) -> int:
+        """Add a trunk leg. ``path``: the number of the leg's path; the legs of one path have
+        the same *shape* (each element's kind, panel part, polarity, port and direction),
+        which the checks (:func:`model.structured.channel_checks.table_checks`) work out once per shape,
+        so a path's shape is read off its first leg (a hall has thousands of paths and a few
+        shapes)."""
+        shape = self._path_shape.get(path)
+        if shape is None:
+            key = tuple(
+                (e.kind, e.part if e.kind != "trunk" else "", e.polarity, e.port, e.reverse)
+                for e in middle
+            )
+            shape = self._path_shape[path] = self._shapes.setdefault(
+                (key, cassettes), len(self._shapes)
+            )
+        self.middles.append(middle)
+        self.leg_cassettes.append(cassettes)
+        self.leg_shape.append(shape)
+        self.leg_trunk_m.append(tuple(e.length_m for e in middle if e.kind == "trunk"))
+        return len(self.middles) - 1
+
+    def add_rows(self, link_ids, legs, positions, cord_a_m, cord_b_m) -> None:
+        """Add the channels of ``link_ids`` (columns of equal length, see the attributes)."""
+        start = len(self.link_ids)
+        self.row_of.update(zip(link_ids, range(start, start + len(link_ids)), strict=True))
+        self.link_ids.extend(link_ids)
+        self.legs.extend(legs)
+        self.ports.extend(positions)
+        self.cord_a_m.extend(cord_a_m)
+        self.cord_b_m.extend(cord_b_m)
+
+    @property
+    def structured(self) -> Mapping[str, int]:
+        """The links that run through panels -> their row."""
+        return self.row_of
+
+    def __len__(self) -> int:
+        return len(self.fibres)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.fibres)
+
+    def __contains__(self, link_id: object) -> bool:
+        return link_id in self.fibres
+
+    def __getitem__(self, link_id: str) -> Channel:
+        row = self.row_of.get(link_id)
+        if row is None:
+            return direct_channel(link_id, *self.fibres[link_id])
+        return self.row_channel(row)
+
+    def row_channel(self, row: int) -> Channel:
+        """The channel of ``row``, as the layout lays it out, with its link's polarity record."""
+        link_id = self.link_ids[row]
+        fibre = self.fibres[link_id]
+        leg = self.legs[row]
+        middle = self.middles[leg]
+        if self.leg_cassettes[leg]:  # each channel on its own cassette port (far end mirrored)
+            i = self.ports[row]
+            middle = tuple(
+                Element(
+                    e.kind,
+                    e.object_id,
+                    e.part,
+                    e.length_m,
+                    e.polarity,
+                    CASSETTE_PORTS - i if e.reverse else i + 1,
+                    e.reverse,
+                )
+                if e.kind == "cassette"
+                else e
+                for e in middle
+            )
+        cord_type = "AB" if CONNECTOR_FAMILY.get(fibre.connector) == "LC" else "B"
+        elements = (
+            Element("cord", f"{link_id}:cord-a", "", self.cord_a_m[row], cord_type),
+            *middle,
+            Element("cord", f"{link_id}:cord-b", "", self.cord_b_m[row], cord_type),
+        )
+        channel = Channel(link_id, fibre.medium, fibre.mode, fibre.connector, elements)
+        record = self.records.get(link_id)
+        return apply_polarity(channel, record) if record else channel
+
+    def middle_of(self, link_id: str) -> tuple[Element, ...]:
+        """The elements between the two cords of a link's channel through panels, as its
+        channel has them: its leg's own tuple unless its cassette ports or a polarity record
+        make them the channel's own (then the channel is made)."""
+        row = self.row_of[link_id]
+        leg = self.legs[row]
+        if self.leg_cassettes[leg] or link_id in self.records:
+            return self.row_channel(row).elements[1:-1]
+        return self.middles[leg]
+
+
+class CordTable(Sequence):
+    """The patch cords of a layout, two per fibre (pair) of each channel: its A-end cord, then
+    its B-end cord, as :class:`Cord`\\ s made on demand. The ordered
+    lengths are the catalog's own length objects (NaN: ``math.nan`` itself), so counting cords
+    by (part, ordered length) treats every unorderable cord of a part as one key, as before."""
+
+    __slots__ = ("link_ids", "parts", "a_m", "a_ordered", "b_m", "b_ordered")
+
+    def __init__(self) -> None:
+        self.link_ids: list[str] = []
+        self.parts: list[str] = []
+        self.a_m: list[float] = []  # the cord's length, before rounding up to an orderable one
+        self.a_ordered: list[float] = []
+        self.b_m: list[float] = []
+        self.b_ordered: list[float] = []
+
+    def __len__(self) -> int:
+        return 2 * len(self.link_ids)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        pair, end = divmod(index, 2)
+        if end:
+            return Cord(
+                self.link_ids[pair], "b", self.parts[pair], self.b_m[pair], self.b_ordered[pair]
+            )
+        return Cord(
+            self.link_ids[pair], "a", self.parts[pair], self.a_m[pair], self.a_ordered[pair]
+        )
+
+    def __iter__(self):
+        for link_id, part, a_m, a_got, b_m, b_got in zip(
+            self.link_ids,
+            self.parts,
+            self.a_m,
+            self.a_ordered,
+            self.b_m,
+            self.b_ordered,
+            strict=True,
+        ):
+            yield Cord(link_id, "a", part, a_m, a_got)
+            yield Cord(link_id, "b", part, b_m, b_got)

@@ -1,0 +1,200 @@
+"""Optical channels of links and their loss budgets.
+
+A *channel* is the end-to-end optical path of one link between its two modules: patch cord –
+panel – trunk – panel – patch cord, with any number of panels, or a single cord (``direct``, the
+plant as it is today: one fibre assembly per link). Each element names the design object it is
+(for findings), the catalog part, its length and its polarity (see :mod:`model.structured.polarity`).
+
+Loss budget (domain-facts §8a NV-STRUCT): insertion loss = Σ mated connector pairs + total fibre
+length × the mode's attenuation, compared with the medium's channel limit
+(:mod:`model.catalog.structured`); margin = limit − loss. Choices, written down:
+
+* Mated pairs counted are the ones *inside* the channel: one per adapter panel (the cord meets
+  the trunk in the adapter), two per cassette (its MPO rear and its LC front). The two module
+  interfaces are not counted: a PMD's channel limit is specified between the module
+  interfaces, whose connection is part of the transmitter/receiver specification. So a direct
+  channel's loss is its fibre length only.
+* Every panel or cassette counts as one patch point for NV-STRUCT's panel rule (100G-lane
+  multimode: 50 m with up to two patch panels); more panels than the medium allows, or a
+  paneled channel longer than the paneled reach, is a finding.
+* Connector figures are NVIDIA's required maxima, used as the design value (worst case).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, NamedTuple
+
+import numpy as np
+
+from model.catalog.structured import StructuredCatalog, structured_catalog
+from model.runtime.quick_init import quick_init, slot_setter
+
+ElementKind = Literal["cord", "trunk", "panel", "cassette"]
+# Connector of a module's optical port (FibrePart.connector) -> connector family for losses.
+CONNECTOR_FAMILY = {"MPO-12/APC": "MPO", "MPO-16/APC": "MPO", "LC duplex": "LC"}
+CONNECTOR_FIBRES = {"MPO-12/APC": 12, "MPO-16/APC": 16, "LC duplex": 2}
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class Element:
+    """One element of a channel, in the order light from the link's A end meets them."""
+
+    kind: ElementKind
+    object_id: str  # the design object (cord, trunk, panel) — what a finding selects
+    part: str = ""  # structured-catalog panel/trunk id, or the fibre part of a cord
+    length_m: float = 0.0
+    # Cords and trunks: "A" (fibre i to i), "B" (i to n+1-i), "C" (pairs flipped); duplex LC
+    # cords: "AB" (crossed) or "AA" (straight). Cassettes: "A" or "B" (see model.structured.polarity).
+    polarity: str = "A"
+    port: int = 1  # cassettes: the front LC duplex port the channel uses (1-based)
+    reverse: bool = False  # cassettes: met rear-to-front (the far end of a trunk)
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class Channel:
+    """The optical path of one link between its two modules."""
+
+    link_id: str
+    medium: str  # media type id of the modules
+    mode: Literal["mmf", "smf"]
+    connector: str  # the modules' optical connector (FibrePart.connector)
+    elements: tuple[Element, ...]
+    # Computed once when made (a frozen dataclass's fields never change): the layout, the
+    # checks and the summary ask each of a zoned hall's 393k channels for them several times,
+    # and a functools.cached_property (a lock and a dict lookup per read) cost ~2 s of an XL
+    # schedule. Not compared: equality and replace() see only the elements they come from.
+    panels: int = field(default=0, init=False, repr=False, compare=False)  # panels + cassettes
+    length_m: float = field(default=0.0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        panels = 0
+        length = 0
+        for e in self.elements:
+            length += e.length_m
+            if e.kind == "panel" or e.kind == "cassette":
+                panels += 1
+        _set_panels(self, panels)  # past the frozen __setattr__
+        _set_length(self, length)
+
+    @property
+    def style(self) -> str:
+        return "direct" if not self.panels else f"{self.panels}-panel"
+
+
+_set_panels = slot_setter(Channel, "panels")
+_set_length = slot_setter(Channel, "length_m")
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class LossBudget:
+    """Insertion loss of a channel against its medium's limit (dB)."""
+
+    loss_db: float
+    fibre_db: float
+    connectors_db: float
+    mated_pairs: tuple[str, ...]  # connector family of each mated pair, in path order
+    limit_db: float | None
+    margin_db: float | None  # limit - loss; negative = over budget
+    reach_m: float | None  # the paneled reach that applies, None when no panel rule applies
+    max_panels: int | None
+
+    @property
+    def over_budget(self) -> bool:
+        return self.margin_db is not None and self.margin_db < -1e-9
+
+
+def mated_pairs(channel: Channel, catalog: StructuredCatalog | None = None) -> tuple[str, ...]:
+    """Connector family of every mated pair inside the channel (panels and cassettes)."""
+    return _pairs(channel, catalog or structured_catalog())[0]
+
+
+def _pairs(channel: Channel, catalog: StructuredCatalog) -> tuple[tuple[str, ...], float]:
+    family = CONNECTOR_FAMILY.get(channel.connector, "MPO")
+    parts = tuple(e.part for e in channel.elements if e.kind == "panel" or e.kind == "cassette")
+    return catalog.mated_pairs(family, parts)
+
+
+def loss_budget(channel: Channel, catalog: StructuredCatalog | None = None) -> LossBudget:
+    """The channel's insertion loss, its limit and margin, and the panel rule that applies."""
+    catalog = catalog or structured_catalog()
+    pairs, connectors_db = _pairs(channel, catalog)
+    fibre_db = channel.length_m / 1000.0 * catalog.attenuation_db_per_km[channel.mode]
+    loss_db = connectors_db + fibre_db
+    limit = catalog.limits.get(channel.medium)
+    limit_db = limit.il_db if limit else None
+    margin = None if limit_db is None else limit_db - loss_db
+    reach = limit.reach_with_panels_m if limit and channel.panels else None
+    return LossBudget(
+        loss_db,
+        fibre_db,
+        connectors_db,
+        pairs,
+        limit_db,
+        margin,
+        reach,
+        limit.max_panels if limit else None,
+    )
+
+
+def direct_channel(
+    link_id: str, medium: str, mode: str, connector: str, length_m: float, cord_id: str = ""
+) -> Channel:
+    """Today's point-to-point fibre as a channel: one cord, no panel.
+
+    NVIDIA's MPO-12/APC fibres between twin-port modules are crossover (Type B) fibres, and a
+    duplex LC patch cord between two modules is A-to-B, so a direct channel is polarity-correct.
+    """
+    polarity = "AB" if CONNECTOR_FAMILY.get(connector) == "LC" else "B"
+    cord = Element("cord", cord_id or f"{link_id}:fibre", "", length_m, polarity)
+    return Channel(link_id, medium, mode, connector, (cord,))  # type: ignore[arg-type]
+
+
+class Fibre(NamedTuple):
+    """What a link's direct channel is made of (see :func:`plant_fibres`)."""
+
+    medium: str
+    mode: str
+    connector: str
+    length_m: float
+
+
+def plant_channels(plant) -> dict[str, Channel]:
+    """The direct channel of every link of ``plant`` (a RoutedLinks) on a module medium.
+
+    The fibre is the module medium's fibre part (its connector and mode) at the link's ordered
+    length. Links on integrated cables (DAC, AOC, ...) have no channel.
+    """
+    return {link_id: direct_channel(link_id, *f) for link_id, f in plant_fibres(plant).items()}
+
+
+def plant_fibres(plant) -> dict[str, Fibre]:
+    """Per link of :func:`plant_channels`, in its order: the fibre of its direct channel (a
+    structured layout makes channels only for the links that stay direct)."""
+    catalog = plant.design.catalog
+    fibre_of: dict[str, object] = {}
+    for part in catalog.module_parts.values():
+        fibre = catalog.fibre_parts.get(part.fibre)
+        if fibre is not None:
+            fibre_of.setdefault(part.medium, fibre)
+    # Per medium row (plant.medium's lookup), then the rows as plain lists: a numpy scalar
+    # read per link and array was ~1 s of a zoned XL layout.
+    media = [(m.id, fibre_of.get(m.id)) for m in plant.media]
+    out: dict[str, Fibre] = {}
+    rows = zip(
+        plant.link_ids,
+        np.asarray(plant.medium_index).tolist(),
+        np.asarray(plant.ordered_m, dtype=np.float64).tolist(),
+        strict=True,
+    )
+    for link_id, k, length in rows:
+        if k < 0:
+            continue
+        medium_id, fibre = media[k]
+        if fibre is None or not length == length:  # no module medium, or no orderable length
+            continue
+        out[link_id] = Fibre(medium_id, fibre.mode, fibre.connector, length)
+    return out

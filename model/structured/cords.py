@@ -1,0 +1,116 @@
+"""The patch cords of a structured layout and each channel's row, worked out as arrays.
+
+Step 4 of :func:`model.structured.layout.structured_layout`: once the legs are laid and the
+trunks bundled, every link on a leg gets a cord at each end (its device to the leg's end
+panel) and, on its first leg, its channel's row in the layout's
+:class:`~model.structured.channel_table.ChannelTable`. A cord no orderable length reaches is a finding.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from model.common.findings import Finding
+from model.structured.channel_table import ChannelTable
+
+if TYPE_CHECKING:
+    from model.structured.layout_records import StructuredLayout
+
+
+def lay_cords(layout: StructuredLayout, table: ChannelTable, per_leg, fibre_of, slack_m) -> None:
+    """The cords of every leg's links, as columns; each link's channel row (its first leg) and,
+    for a link of several fibres, their lengths (``leg_lengths_m``). A cord is the link's vertical at that end + the
+    slack per end + the rack distance to its panel, ordered at the next orderable length of
+    the link's fibre part (:func:`model.structured.layout._round_up`, here numpy's same search over every cord)."""
+    link_ids = [m[0] for *_, chunk in per_leg for m in chunk]
+    if not link_ids:
+        return
+    sizes = [len(chunk) for *_, chunk in per_leg]
+    leg_of = np.repeat(np.asarray([p[0] for p in per_leg], dtype=np.int64), sizes)
+    ports = [i for *_, chunk in per_leg for i in range(len(chunk))]
+    up_a = np.asarray([m[1] for *_, chunk in per_leg for m in chunk], dtype=np.float64)
+    up_b = np.asarray([m[3] for *_, chunk in per_leg for m in chunk], dtype=np.float64)
+    # In the order the sum was written cord by cord: (vertical + slack) + distance.
+    a_m = (up_a + slack_m) + np.repeat(np.asarray([p[1] for p in per_leg], dtype=np.float64), sizes)
+    b_m = (up_b + slack_m) + np.repeat(np.asarray([p[2] for p in per_leg], dtype=np.float64), sizes)
+    trunk_m = np.repeat(np.asarray([p[3] for p in per_leg], dtype=np.float64), sizes)
+    fibres = table.fibres
+    part_no: dict[str, int] = {}  # fibre part id -> its number; "" (no part): -1
+    parts = [fibre_of.get(fibres[lid].medium) for lid in link_ids]
+    codes = np.asarray(
+        [part_no.setdefault(p.id, len(part_no)) if p else -1 for p in parts], dtype=np.int64
+    )
+    got_a: list[float] = [math.nan] * len(link_ids)  # math.nan itself: one key when counted
+    got_b: list[float] = [math.nan] * len(link_ids)
+    for part_id, code in part_no.items():
+        part = next(p for p in parts if p and p.id == part_id)
+        rows = np.flatnonzero(codes == code)
+        lengths = [float(x) for x in part.lengths_m]  # as _round_up returns them
+        grid = np.asarray(lengths, dtype=np.float64)
+        for got, wanted in ((got_a, a_m), (got_b, b_m)):
+            # _round_up's lower-bound search (NaN, sorted last, finds no length), the length
+            # taken from the part's own tuple.
+            found = np.searchsorted(grid, wanted[rows] - 1e-9, side="left").tolist()
+            pick = [*lengths, math.nan]  # k == len(lengths): none long enough
+            if len(rows) == len(got):  # one fibre part for all (the usual hall)
+                got[:] = [pick[k] for k in found]
+                continue
+            for row, k in zip(rows.tolist(), found, strict=True):
+                got[row] = pick[k]
+    _unorderable_cords(layout, link_ids, parts, a_m, b_m, got_a, got_b)
+    cords = layout.cords
+    cords.link_ids = link_ids
+    cords.parts = [p.id if p else "" for p in parts]
+    cords.a_m, cords.b_m = a_m.tolist(), b_m.tolist()
+    cords.a_ordered, cords.b_ordered = got_a, got_b
+    # A link's first leg makes its channel; a further fibre (pair) adds its cords only.
+    first: dict[str, int] = {}
+    repeats = [row for row, lid in enumerate(link_ids) if first.setdefault(lid, row) != row]
+    if repeats:  # each fibre's length (cords + its leg's trunks), for the skew check
+        fibre_m = ((np.asarray(got_a) + trunk_m) + np.asarray(got_b)).tolist()
+        leg_lengths = layout.leg_lengths_m
+        for row in repeats:
+            link_id = link_ids[row]
+            lengths = leg_lengths.get(link_id)
+            if lengths is None:
+                lengths = leg_lengths[link_id] = [fibre_m[first[link_id]]]
+            lengths.append(fibre_m[row])
+    rows = list(first.values())
+    legs = leg_of.tolist()
+    table.add_rows(
+        list(first),
+        [legs[r] for r in rows],
+        [ports[r] for r in rows],
+        [got_a[r] for r in rows],
+        [got_b[r] for r in rows],
+    )
+
+
+def _unorderable_cords(layout, link_ids, parts, a_m, b_m, got_a, got_b) -> None:
+    """CORD_NOT_ORDERABLE (error), once per link: a patch cord longer than any length of its
+    fibre part (a panel named far from the device: the cord runs over to that panel's rack).
+    Its channel's length and loss are then unknown, and the BOM cannot order it."""
+    unknown = np.isnan(np.asarray(got_a, dtype=np.float64))
+    unknown |= np.isnan(np.asarray(got_b, dtype=np.float64))
+    seen: set[str] = set()
+    for row in np.flatnonzero(unknown).tolist():
+        link_id = link_ids[row]
+        if link_id in seen:
+            continue
+        seen.add(link_id)
+        end, length = ("A", a_m[row]) if got_a[row] != got_a[row] else ("B", b_m[row])
+        part = parts[row]
+        longest = f"{part.lengths_m[-1]:g} m" if part and part.lengths_m else "none"
+        layout.findings.append(
+            Finding(
+                code="CORD_NOT_ORDERABLE",
+                severity="error",
+                message=f"link {link_id}: its {end}-end patch cord is {length:.1f} m, longer "
+                f"than any orderable {part.id if part else 'fibre'} cord (longest {longest}); "
+                "its channel's loss is unknown. Patch it at a panel nearer the device",
+                objects=(link_id, f"{link_id}:cord-{end.lower()}"),
+            )
+        )

@@ -1,0 +1,81 @@
+"""The records of a structured layout: its trunks, their MPO legs and the layout that holds
+them with its channels and cords.
+
+Apart from :func:`model.structured.layout.structured_layout` that fills them, so that the step
+modules the layout calls (:mod:`model.structured.cords`) name the layout without importing the
+module that imports them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from model.catalog.structured import StructuredCatalog
+from model.common.findings import Finding
+from model.runtime.quick_init import quick_init
+from model.structured.channel_table import ChannelTable, CordTable
+
+LC_CASSETTE = "cassette-mpo12-lc6-a"
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class Trunk:
+    id: str
+    part: str  # structured-catalog trunk id
+    rack_a: str
+    rack_b: str
+    length_m: float  # the longest leg's length
+    ordered_m: float  # NaN: longer than the part's longest length
+    links: tuple[str, ...]
+    quantity: int = 1
+    fibres: int = 0  # the trunk part's fibre count
+    legs: int = 1  # MPO legs it carries
+    panel_a: str = ""
+    panel_b: str = ""
+    route_link: str = ""  # a link between the same two racks whose tray route it follows
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class TrunkLeg:
+    """One MPO leg of a path: the channels it carries (an LC leg: one per cassette port, in
+    port order), its patch points (panel or enclosure ids, A end first; ``cassettes``: the end
+    points are LC cassettes in enclosures) and the trunk of each segment."""
+
+    links: tuple[str, ...]
+    holders: tuple[str, ...]
+    trunks: tuple[str, ...]
+    cassettes: bool = False
+
+
+@dataclass
+class StructuredLayout:
+    style: str
+    # Link id -> Channel, and the patch cords: columns, made into objects when asked for.
+    channels: ChannelTable
+    trunks: list[Trunk] = field(default_factory=list)
+    cords: CordTable = field(default_factory=CordTable)
+    # (rack, panel type) -> panels the channels need beyond the placed ones.
+    virtual_panels: dict[tuple[str, str], int] = field(default_factory=dict)
+    cassettes: dict[str, int] = field(default_factory=dict)  # rack -> cassettes
+    # Link -> each fibre's (pair's) length, cords and trunks, for the links with several fibres
+    # per port (800G SR8, duplex links of several pairs): the skew check's.
+    leg_lengths_m: dict[str, list[float]] = field(default_factory=dict)
+    panel_use: dict[str, tuple[int, int]] = field(default_factory=dict)  # placed: (used, of)
+    legs: list[TrunkLeg] = field(default_factory=list)  # every trunk leg, in layout order
+    findings: list[Finding] = field(default_factory=list)
+
+    def panel_counts(self, catalog: StructuredCatalog | None = None) -> dict[str, int]:
+        """Per panel part id, what the BOM orders besides the placed panel devices: virtual
+        panels and enclosures, and every cassette."""
+        out: dict[str, int] = {}
+        for (_, type_id), count in sorted(self.virtual_panels.items()):
+            out[type_id] = out.get(type_id, 0) + count
+        if self.cassettes:
+            out[LC_CASSETTE] = sum(self.cassettes.values())
+        return {k: v for k, v in out.items() if v}
+
+    def structured_links(self) -> set[str]:
+        """The links whose channel runs through panels."""
+        return set(self.channels.structured)

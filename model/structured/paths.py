@@ -1,0 +1,153 @@
+"""Patch points of a structured channel: which racks' panels a link passes, by style or by hand.
+
+A link's *path* is the list of racks whose panels its channel passes, A end to B end:
+
+* ``Link.via`` set (the editor's "route via panels"): the racks of those panel devices, and those
+  very panels;
+* ``cross-connect``: the rack of each end (a panel at the top of each rack, one trunk between);
+* ``zones`` (TIA-942): every rack belongs to a zone whose distribution rack (HDA) is the nearest
+  network rack of its row (a rack with switches and no GPU server: a scalable unit's leaf rack);
+  a row without network gear is one zone whose HDA is a panel rack at the row's end nearest
+  the network racks. Network racks are their own distribution point (the MDA's backbone runs
+  rack panel to rack panel). A channel passes its own rack panel, its zone's HDA panel when
+  that is neither end (an interconnect: trunk to trunk through one MPO adapter), the far
+  zone's HDA panel likewise, and the far rack panel. Choice, written down: the HDA is an
+  interconnect, not a cross-connect; a channel through a row-end HDA has three patch points,
+  more than NV-STRUCT's two for 100G-lane multimode, so the analysis flags it
+  (CHANNEL_TOO_MANY_PANELS, naming the channel) — such zones suit single-mode optics, which have
+  no panel rule. A server to its zone's leaf rack is two patch points, as cross-connect.
+
+Lengths between racks that are not the link's own two racks (a trunk to an HDA) are the tray
+distance between the racks' centres (the measure tool's, :meth:`RoutedLinks.tray_distance`),
+or the Manhattan distance when no tray joins them; memoised per rack pair for one layout.
+"""
+
+from __future__ import annotations
+
+import math
+
+from model.design.rack_rows import rack_rows
+from model.design.structured_edit import panel_types
+
+
+def network_racks(design) -> set[str]:
+    """Racks holding a switch and no GPU server (the network rows' racks)."""
+    types = design.catalog.device_types
+    switch, server = set(), set()
+    for device in design.devices.values():
+        category = types[device.type].category
+        if device.role == "gpu-server" or category == "server":
+            server.add(device.rack)
+        elif category in ("switch", "nvlink-switch"):
+            switch.add(device.rack)
+    return switch - server
+
+
+def zone_hubs(design) -> dict[str, str]:
+    """Per rack: the rack of its zone's distribution point (see the module docstring)."""
+    network = network_racks(design)
+    if network:
+        cx = sum(design.racks[r].x for r in network) / len(network)
+        cy = sum(design.racks[r].y for r in network) / len(network)
+    else:
+        cx = cy = 0.0
+    out: dict[str, str] = {}
+    for _, racks in rack_rows(design):
+        hubs = [r for r in racks if r.id in network]
+        if not hubs:  # a row without network gear: an HDA panel rack at the row's near end
+            hubs = [
+                min((racks[0], racks[-1]), key=lambda r: (math.hypot(r.x - cx, r.y - cy), r.name))
+            ]
+        for rack in racks:
+            hub = min(hubs, key=lambda h: (abs(h.x - rack.x) + abs(h.y - rack.y), h.name))
+            out[rack.id] = rack.id if rack.id in network else hub.id
+    return out
+
+
+def style_path(style: str, rack_a: str, rack_b: str, hubs: dict[str, str]) -> list[str]:
+    """Racks of the patch points of a channel from ``rack_a`` to ``rack_b`` under ``style``."""
+    if style == "cross-connect" or (style == "zones" and hubs.get(rack_a) == hubs.get(rack_b)):
+        return [rack_a, rack_b]  # one zone: rack panel to rack panel (or to its HDA panel)
+    if style != "zones":
+        return []
+    path = [rack_a]
+    for hub in (hubs.get(rack_a, rack_a), hubs.get(rack_b, rack_b)):
+        if hub != path[-1]:
+            path.append(hub)
+    if rack_b != path[-1]:
+        path.append(rack_b)
+    return path
+
+
+class RackDistances:
+    """Horizontal trunk length between two racks (m, without slack), memoised."""
+
+    def __init__(self, plant) -> None:
+        self.plant = plant
+        self._memo: dict[tuple[str, str], float] = {}
+
+    def __call__(self, rack_a: str, rack_b: str) -> float:
+        if rack_a == rack_b:
+            return 0.0
+        key = (rack_a, rack_b) if rack_a < rack_b else (rack_b, rack_a)
+        got = self._memo.get(key)
+        if got is None:
+            racks = self.plant.design.racks
+            a, b = racks[key[0]], racks[key[1]]
+            got = self.plant.tray_distance((a.x, a.y), (b.x, b.y))
+            if got is None:
+                got = abs(a.x - b.x) + abs(a.y - b.y)
+            self._memo[key] = got
+        return got
+
+
+class PanelPool:
+    """Free ports of the placed panels, filled in order; what does not fit is *virtual*.
+
+    Each rack's placed panels of a type are used top first, one port (an MPO adapter) or one
+    slot (a cassette in an enclosure) at a time. When they are full, or a rack has none, the
+    port goes to a virtual panel ``{prefix}-{rack}`` that the BOM still orders and a finding
+    reports (the rack's U then does not include it).
+    """
+
+    def __init__(self, design, capacity: dict[str, int]) -> None:
+        types = panel_types(design)
+        self.capacity = capacity  # panel type -> ports (MPO panel) or slots (enclosure)
+        self.free: dict[tuple[str, str], list[list]] = {}
+        for device in sorted(design.devices.values(), key=lambda d: (d.rack, -d.u, d.id)):
+            if device.type in types and device.type in capacity:
+                self.free.setdefault((device.rack, device.type), []).append(
+                    [device.id, capacity[device.type]]
+                )
+        self.virtual: dict[tuple[str, str], int] = {}  # (rack, type) -> ports/slots used
+        self.used: dict[str, int] = {}  # placed panel id -> ports/slots used
+
+    def take(self, rack_id: str, type_id: str, count: int = 1) -> tuple[str, bool]:
+        """A panel of ``rack_id`` with ``count`` free ports: (panel id, placed?)."""
+        key = (rack_id, type_id)
+        slots = self.free.get(key)
+        if slots:
+            # Panels with no port left are dropped from the front: a network rack's dozens of
+            # panels were otherwise scanned again for each of its thousands of ports.
+            while slots and slots[0][1] == 0:
+                del slots[0]
+            for slot in slots:
+                if slot[1] >= count:
+                    slot[1] -= count
+                    self.used[slot[0]] = self.used.get(slot[0], 0) + count
+                    return slot[0], True
+        self.virtual[key] = self.virtual.get(key, 0) + count
+        return virtual_panel_id(rack_id, type_id), False
+
+    def use(self, panel_id: str, count: int = 1) -> int:
+        """Use ``count`` ports of a named (via) panel; returns the ports now used."""
+        self.used[panel_id] = self.used.get(panel_id, 0) + count
+        return self.used[panel_id]
+
+    def virtual_panels(self) -> dict[tuple[str, str], int]:
+        """(rack, panel type) -> how many virtual panels the overflow needs."""
+        return {key: math.ceil(used / self.capacity[key[1]]) for key, used in self.virtual.items()}
+
+
+def virtual_panel_id(rack_id: str, type_id: str) -> str:
+    return f"panel-{rack_id}" if type_id.startswith("panel-") else f"enclosure-{rack_id}"
