@@ -24,7 +24,7 @@ def s_window(qtbot, tmp_path):
 
 
 def _routed(model) -> list[float]:
-    return [model.plant.physical_plant.routed_m[int(r)] for r in model.order]
+    return [model.plant.routed_m[int(r)] for r in model.order]
 
 
 def test_clicking_the_header_sorts_by_routed_length(s_window, qtbot):
@@ -215,7 +215,7 @@ def test_a_rack_move_repaints_the_moved_links_rows_only(s_window, qtbot):
     heard: list[set[str]] = []
     docks(s_window).runner.plant_refreshed.connect(heard.append)
     # Racks whose links are far apart in the table: the span between them is not repainted.
-    index = model.plant.physical_plant.index
+    index = model.plant.index
 
     def apart(link_ids) -> bool:
         rows = [index[i] for i in link_ids]
