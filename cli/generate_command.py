@@ -175,6 +175,6 @@ def run(args: argparse.Namespace) -> int:
         f"{design.gpu_count()} GPUs, switches {switches}, {len(design.links)} links, "
         f"{len(design.racks)} racks in a {width:.1f} x {depth:.1f} m hall"
     )
-    for note in getattr(design, "generation_notes", ()):
+    for note in design.generation_notes:
         print(f"note: {note}")
     return 0

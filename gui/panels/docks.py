@@ -260,7 +260,7 @@ class AnalysisDocks(QObject):
                 return
         else:
             self.window.set_document(Document.prepared(prepared, unsaved=True))
-        notes = "".join(f"; note: {n}" for n in getattr(design, "generation_notes", ()))
+        notes = "".join(f"; note: {n}" for n in design.generation_notes)
         self.window.statusBar().showMessage(
             f"Generated {design.name}: {len(design.racks):,} racks, {len(design.links):,} links"
             + notes,

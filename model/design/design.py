@@ -72,6 +72,9 @@ class Design(DesignQueries, LinkEdits):
         self._device_links: dict[str, set[str]] | None = {}
         self._port_links: dict[tuple[str, str], str] | None = {}
         self._via_links: set[str] = set()  # links routed through panels (Link.via non-empty)
+        # What the generator that made this design had to decide for the user (a sentence each;
+        # shown after generating, never saved: a file read back has none).
+        self.generation_notes: list[str] = []
         self._changes = ChangeNotifier()
         self._id_counters: dict[str, int] = {}
         self.revision = 0  # bumped by every edit; caches compare it
