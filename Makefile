@@ -28,6 +28,7 @@ test: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports
+	$(PY) -m mypy
 	$(PY) tests/model_without_qt.py -q tests/model
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 

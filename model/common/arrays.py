@@ -62,6 +62,6 @@ class FirstSeen(dict):
     values)`` numbers values in order of first use at C speed (``__missing__`` runs once per
     distinct value, e.g. ~200 port names for 786k link ends)."""
 
-    def __missing__(self, value) -> int:
+    def __missing__(self, value: object) -> int:
         code = self[value] = len(self)
         return code

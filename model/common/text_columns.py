@@ -10,7 +10,7 @@ into text without building a string per piece per link.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -54,7 +54,7 @@ def lookup(table: Sequence[str], index: np.ndarray) -> np.ndarray:
 Columns = list  # of pieces: each a string (the same on every row) or one string per row
 
 
-def _chunks(n: int, columns: Columns, rows_per_chunk: int):
+def _chunks(n: int, columns: Columns, rows_per_chunk: int) -> Iterator[np.ndarray]:
     """Row-major object tables of the pieces of ``rows_per_chunk`` rows at a time (small enough
     to stay in cache while the columns are copied in)."""
     for start in range(0, n, rows_per_chunk):
@@ -73,7 +73,7 @@ def join_rows(n: int, columns: Columns) -> list[str]:
     return out
 
 
-def join_chunks(n: int, columns: Columns, rows_per_chunk: int = 2048):
+def join_chunks(n: int, columns: Columns, rows_per_chunk: int = 2048) -> Iterator[str]:
     """The text of all rows, in chunks of ``rows_per_chunk`` rows (each one string): the text of
     a big report without holding it whole."""
     for table in _chunks(n, columns, rows_per_chunk):

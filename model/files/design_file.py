@@ -191,7 +191,7 @@ def parse_document(
 ) -> DesignDocument:
     """Parse and migrate to the current schema; validates types and ranges, not references."""
     document, problems, _ = _parse(data, source, migrations, current_version)
-    if problems:
+    if problems or document is None:
         raise DesignFileError.from_problems(source, problems)
     return document
 
@@ -454,7 +454,7 @@ def design_pieces(design: Design | FileContent, chunk: int = 4096) -> Iterator[b
             b'"custom_types": ' + _encode_custom(design.custom_types) + b",\n",
         ]
     )
-    sections = (
+    sections: tuple[tuple[str, Mapping[str, Any]], ...] = (
         ("trays", design.trays),
         ("racks", design.racks),
         ("devices", design.devices),

@@ -18,6 +18,7 @@ afterwards.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 
 def quick_init(cls: type) -> type:
@@ -54,11 +55,11 @@ def quick_init(cls: type) -> type:
     exec(source, namespace, scope)  # noqa: S102 - code made from the class's own field names
     init = scope["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init
+    setattr(cls, "__init__", init)  # noqa: B010 - mypy refuses assigning a class's __init__
     return cls
 
 
-def slot_setter(cls: type, name: str):
+def slot_setter(cls: type, name: str) -> Callable[[object, object], None]:
     """The function that stores attribute ``name`` of a ``cls`` instance, past the frozen
     ``__setattr__``: the slot's own descriptor, as ``object.__setattr__`` finds it."""
     return cls.__dict__[name].__set__
