@@ -41,6 +41,11 @@ class Bisection:
     regular: bool  # the fabric satisfies the tier computation's condition
     half_a: np.ndarray  # device indices of the first half
     half_b: np.ndarray
+    # Filled by model.analysis.min_cut (the minimum over balanced cuts): the candidate that gave
+    # the minimum, the topology link indices crossing its cut, every candidate's figure.
+    cut: str = ""
+    cut_links: np.ndarray | None = None
+    candidates: tuple[tuple[str, float, str], ...] = ()
 
 
 def split_servers(design: Design, topo: Topology) -> tuple[np.ndarray, np.ndarray]:
@@ -77,6 +82,14 @@ def split_servers(design: Design, topo: Topology) -> tuple[np.ndarray, np.ndarra
 
 def max_flow(topo: Topology, half_a: np.ndarray, half_b: np.ndarray) -> float:
     """Exact minimum-cut capacity between the two halves (networkx preflow-push)."""
+    return max_flow_cut(topo, half_a, half_b)[0]
+
+
+def max_flow_cut(
+    topo: Topology, half_a: np.ndarray, half_b: np.ndarray, *, want_cut: bool = False
+) -> tuple[float, np.ndarray | None]:
+    """Minimum-cut capacity between the halves and, with ``want_cut``, the devices on the first
+    half's side of that cut (a bool per device; None without ``want_cut``)."""
     compute = topo.kind == LINK_COMPUTE
     caps: dict[tuple[int, int], float] = {}
     for u, v, c in zip(
@@ -105,9 +118,15 @@ def max_flow(topo: Topology, half_a: np.ndarray, half_b: np.ndarray) -> float:
     for i in half_b.tolist():
         graph.add_edge(i, sink)
     if not len(half_a) or not len(half_b):
-        return 0.0
-    value = nx.maximum_flow_value(graph, source, sink)
-    return float(value)
+        return 0.0, None
+    if not want_cut:
+        return float(nx.maximum_flow_value(graph, source, sink)), None
+    value, (reach, _rest) = nx.minimum_cut(graph, source, sink)
+    side = np.zeros(len(topo.device_ids), dtype=bool)
+    picked = [v for v in reach if v != source]
+    side[np.asarray(picked, dtype=np.int64)] = True
+    side[half_a] = True  # a server with no link is on its own half's side
+    return float(value), side
 
 
 def tier_bisection(topo: Topology, half_a: np.ndarray, half_b: np.ndarray) -> tuple[float, bool]:
