@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from model.analysis.topology import LINK_COMPUTE, Topology, components
-from model.common.arrays import unique_sorted
+from model.common.arrays import unique_inverse, unique_sorted
 from model.design.design import Design
 
 MAX_FLOW_LINK_LIMIT = 20_000
@@ -129,8 +129,28 @@ def max_flow_cut(
     return float(value), side
 
 
-def tier_bisection(topo: Topology, half_a: np.ndarray, half_b: np.ndarray) -> tuple[float, bool]:
-    """Tier-capacity bisection (see module docstring) and whether the fabric is regular."""
+def is_regular(topo: Topology) -> bool:
+    """Whether the tier computation is exact: links join adjacent levels only, and every
+    switch spreads its uplinks evenly over its upper neighbours."""
+    compute = topo.kind == LINK_COMPUTE
+    a, b, cap = topo.a[compute], topo.b[compute], topo.capacity[compute]
+    la, lb = topo.level[a], topo.level[b]
+    regular = bool(np.all((np.abs(la - lb) == 1) | (la < 0) | (lb < 0)))
+    return regular and _evenly_spread(topo, a, b, cap, la, lb)
+
+
+def tier_bisection(
+    topo: Topology,
+    half_a: np.ndarray,
+    half_b: np.ndarray,
+    *,
+    groups: dict[int, np.ndarray] | None = None,
+    regular: bool | None = None,
+) -> tuple[float, bool]:
+    """Tier-capacity bisection (see module docstring) and whether the fabric is regular.
+
+    ``groups``: the switch groups of each level from 2 up (components of the switches of levels
+    1..k), ``regular``: :func:`is_regular`, when the caller keeps them for many halves."""
     n = len(topo.device_ids)
     side = np.zeros(n, dtype=np.int8)
     side[half_a] = 1
@@ -138,8 +158,8 @@ def tier_bisection(topo: Topology, half_a: np.ndarray, half_b: np.ndarray) -> tu
     compute = topo.kind == LINK_COMPUTE
     a, b, cap = topo.a[compute], topo.b[compute], topo.capacity[compute]
     la, lb = topo.level[a], topo.level[b]
-    regular = bool(np.all((np.abs(la - lb) == 1) | (la < 0) | (lb < 0)))
-    regular &= _evenly_spread(topo, a, b, cap, la, lb)
+    if regular is None:
+        regular = is_regular(topo)
 
     # Level 1: each leaf's supply from the first half (sa) and demand from the second (sb).
     sa = np.zeros(n)
@@ -156,7 +176,10 @@ def tier_bisection(topo: Topology, half_a: np.ndarray, half_b: np.ndarray) -> tu
     node_of = np.arange(n)  # group representative of each level-(k-1) unit
     for level in range(2, top + 1):
         members = (topo.level >= 1) & (topo.level <= level)
-        label = components(n, topo.a[compute], topo.b[compute], members)
+        if groups is not None and level in groups:
+            label = groups[level]
+        else:
+            label = components(n, topo.a[compute], topo.b[compute], members)
         prev = np.flatnonzero((topo.level >= 1) & (topo.level <= level - 1))
         # Each previous unit (group of level-1 switches) is represented by its own push value.
         units = unique_sorted(node_of[prev])
@@ -187,15 +210,13 @@ def _evenly_spread(topo: Topology, a, b, cap, la, lb) -> bool:
     if not len(lower):
         return True
     n = len(topo.device_ids)
-    pair, inv = np.unique(lower * n + upper, return_inverse=True)
+    pair, inv = unique_inverse(lower * n + upper)
     per_pair = np.bincount(inv, weights=c)
-    owner = pair // n
-    lo = np.full(n, np.inf)
-    hi = np.full(n, -np.inf)
-    np.minimum.at(lo, owner, per_pair)
-    np.maximum.at(hi, owner, per_pair)
-    seen = np.isfinite(lo)
-    return bool(np.all(np.isclose(lo[seen], hi[seen])))
+    owner = pair // n  # ascending: each owner's pairs are one run
+    starts = np.flatnonzero(np.concatenate([[True], owner[1:] != owner[:-1]]))
+    lo = np.minimum.reduceat(per_pair, starts)
+    hi = np.maximum.reduceat(per_pair, starts)
+    return bool(np.all(np.isclose(lo, hi)))
 
 
 def bisection(

@@ -40,6 +40,7 @@ from model.analysis.bisection import (
     IRREGULAR_MAX_FLOW_LIMIT,
     MAX_FLOW_LINK_LIMIT,
     Bisection,
+    is_regular,
     max_flow_cut,
     tier_bisection,
 )
@@ -130,21 +131,44 @@ class MinCut:
     level and every evaluated pair of halves are reused, so a rack move re-evaluates only
     halves it changed (the hall halves along x or y, the rows)."""
 
-    def __init__(self, topo: Topology) -> None:
+    def __init__(self, topo: Topology, keys: tuple | None = None) -> None:
         self.topo = topo
         self._groups: dict[int, np.ndarray] = {}
-        self._keys: tuple | None = None
+        self._switch_groups: dict[int, np.ndarray] | None = None
+        self._keys = keys
         self._values: dict[tuple[bool, bytes], tuple[float, np.ndarray]] = {}
         self._refined: dict[bytes, tuple[np.ndarray, np.ndarray] | None] = {}
         compute = topo.kind == LINK_COMPUTE
         self.n_compute = int(compute.sum())
         self._regular: bool | None = None
 
-    def regular(self, half_a: np.ndarray, half_b: np.ndarray) -> bool:
+    def survivors(self, design: Design, after: Topology) -> MinCut:
+        """A MinCut of ``after`` (this topology less failed elements), reusing the servers'
+        floor keys (a what-if evaluates many failures of one design)."""
+        if self._keys is None:
+            self._keys = server_keys(design, self.topo)
+        rack_ids, rack_of, u, id_rank = self._keys
+        alive = after.is_gpu_server[np.flatnonzero(self.topo.is_gpu_server)]
+        return MinCut(after, (rack_ids, rack_of[alive], u[alive], id_rank[alive]))
+
+    def regular(self) -> bool:
         """Whether the tier computation is exact here (it does not depend on the halves)."""
         if self._regular is None:
-            self._regular = tier_bisection(self.topo, half_a, half_b)[1]
+            self._regular = is_regular(self.topo)
         return self._regular
+
+    def switch_groups(self) -> dict[int, np.ndarray]:
+        """The tier computation's groups: components of the switches of levels 1..k, k >= 2."""
+        if self._switch_groups is None:
+            topo = self.topo
+            n, compute = len(topo.device_ids), topo.kind == LINK_COMPUTE
+            self._switch_groups = {
+                level: components(
+                    n, topo.a[compute], topo.b[compute], (topo.level >= 1) & (topo.level <= level)
+                )
+                for level in range(2, topo.top_level() + 1)
+            }
+        return self._switch_groups
 
     def groups(self, level: int) -> np.ndarray:
         if level not in self._groups:
@@ -181,21 +205,32 @@ class MinCut:
         add("hall halves along y", np.lexsort((x, y)), floor >= len(servers) // 2)
         return list(out.values())
 
-    def evaluate(self, half_a, half_b, use_flow: bool, regular: bool) -> tuple[float, np.ndarray]:
-        """Figure and cut links of one pair of halves (cached by the halves)."""
+    def evaluate(self, half_a, half_b, use_flow: bool, regular: bool) -> float:
+        """Figure of one pair of halves (cached by the halves; see :meth:`cut_links`)."""
         key = (use_flow, half_a.tobytes())
         if key not in self._values:
             topo = self.topo
+            cut = None  # a regular fabric's tier figure finds its cut only when asked
             if use_flow:
                 value, side = max_flow_cut(topo, half_a, half_b, want_cut=True)
                 cut = _cut_of_side(topo, side) if side is not None else np.zeros(0, np.int64)
-            else:
-                value, _ = tier_bisection(topo, half_a, half_b)
-                witness, cut = _group_cut(topo, half_a, half_b, self.groups)
-                if not regular:  # the tier figure holds for even spreads only: the real cut
-                    value = witness
+            elif regular:
+                value, _ = tier_bisection(
+                    topo, half_a, half_b, groups=self.switch_groups(), regular=regular
+                )
+            else:  # the tier figure holds for even spreads only: the cheapest real cut
+                value, cut = _group_cut(topo, half_a, half_b, self.groups)
             self._values[key] = (float(value), cut)
-        return self._values[key]
+        return self._values[key][0]
+
+    def cut_links(self, half_a, half_b, use_flow: bool) -> np.ndarray:
+        """Topology link indices of the cut of these (evaluated) halves."""
+        key = (use_flow, half_a.tobytes())
+        value, cut = self._values[key]
+        if cut is None:
+            cut = _group_cut(self.topo, half_a, half_b, self.groups)[1]
+            self._values[key] = (value, cut)
+        return cut
 
     def refine(self, half_a: np.ndarray, half_b: np.ndarray):
         key = half_a.tobytes()
@@ -203,33 +238,35 @@ class MinCut:
             self._refined[key] = _kernighan_lin(self.topo, half_a, half_b)
         return self._refined[key]
 
-    def bisection(self, design: Design, *, force: str | None = None) -> Bisection:
+    def bisection(
+        self, design: Design, *, force: str | None = None, want_cut: bool = True
+    ) -> Bisection:
         """The minimum over balanced cuts (module docstring). ``force`` = "max-flow" or "tier"
-        picks the evaluation (tests compare the two)."""
+        picks the evaluation (tests compare the two); without ``want_cut`` the cut links of a
+        fabric evaluated by the tier computation are not looked for (``cut_links`` None)."""
         topo = self.topo
         cands = self.candidates(design)
         if not cands:
             servers = np.flatnonzero(topo.is_gpu_server)
             return Bisection(0.0, "none", True, servers, servers[:0], "", np.zeros(0, np.int64))
-        regular = self.regular(cands[0][1], cands[0][2])
+        regular = self.regular()
         affordable = self.n_compute <= MAX_FLOW_LINK_LIMIT or (
             not regular and self.n_compute <= IRREGULAR_MAX_FLOW_LIMIT
         )
         use_flow = force == "max-flow" or (force is None and affordable)
-        results = []  # (gbps, name, half_a, half_b, cut links)
+        results = []  # (gbps, name, half_a, half_b)
         for name, half_a, half_b in cands:
-            results.append(
-                (*self.evaluate(half_a, half_b, use_flow, regular), name, half_a, half_b)
-            )
+            results.append((self.evaluate(half_a, half_b, use_flow, regular), name, half_a, half_b))
         best = min(results, key=lambda r: r[0])
-        if use_flow and len(best[3]) + len(best[4]) <= KL_SERVER_LIMIT:
-            refined = self.refine(best[3], best[4])
+        if use_flow and len(best[2]) + len(best[3]) <= KL_SERVER_LIMIT:
+            refined = self.refine(best[2], best[3])
             if refined is not None:
-                value, cut = self.evaluate(*refined, use_flow, regular)
-                results.append((value, cut, f"Kernighan-Lin from {best[2]}", *refined))
+                value = self.evaluate(*refined, use_flow, regular)
+                results.append((value, f"Kernighan-Lin from {best[1]}", *refined))
                 best = min(results, key=lambda r: r[0])
         method = "max-flow" if use_flow else "tier"
-        value, cut, name, half_a, half_b = best
+        value, name, half_a, half_b = best
+        cut = self.cut_links(half_a, half_b, use_flow) if want_cut or use_flow else None
         return Bisection(
             value,
             method,
@@ -238,7 +275,7 @@ class MinCut:
             half_b,
             name,
             cut,
-            tuple((n, v, method) for v, _c, n, *_ in results),
+            tuple((n, v, method) for v, n, *_ in results),
         )
 
 
@@ -285,15 +322,15 @@ def _group_cut(
     server_side[half_a] = 1.0
     server_side[half_b] = -1.0
     best_value, best_side = np.inf, None
+    to_server = (topo.level[a] == 0) != (topo.level[b] == 0)
+    srv_end = np.where(topo.level[a] == 0, a, b)[to_server]
+    sw_end = np.where(topo.level[a] == 0, b, a)[to_server]
+    pull = cap[to_server] * server_side[srv_end]
     for level in range(0, topo.top_level() + 1):
         label = groups(level) if level else np.arange(n)
         # Each group's lean: server-link capacity from the first half minus the second's.
-        lean = np.zeros(n)
-        srv_end = np.where(topo.level[a] == 0, a, b)
-        sw_end = np.where(topo.level[a] == 0, b, a)
-        to_server = (topo.level[a] == 0) != (topo.level[b] == 0)
-        ok = to_server & (label[sw_end] >= 0)
-        np.add.at(lean, label[sw_end[ok]], cap[ok] * server_side[srv_end[ok]])
+        ok = label[sw_end] >= 0
+        lean = np.bincount(label[sw_end[ok]], weights=pull[ok], minlength=n)
         side = np.zeros(n, dtype=bool)
         side[half_a] = True
         switches = (topo.level >= 1) & (label >= 0)
