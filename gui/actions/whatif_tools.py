@@ -115,6 +115,8 @@ class WhatIfTools(QObject):
         if rack_id is not None:
             name = design.racks[rack_id].name or rack_id
             cases.append((f"What if rack {name} fails?", [rack_id]))
+            # No facility model yet: the rack is assumed A/B-fed, and the result says so.
+            cases.append((f"What if PDU A of rack {name} fails?", [f"{rack_id}:pdu-a"]))
         for item in self.scene.items(scene_pos):
             if isinstance(item, TrayItem) and item.object_id in design.trays:
                 tray = design.trays[item.object_id]
@@ -181,6 +183,7 @@ class WhatIfTools(QObject):
         blast = result["blast_radius"]
         racks: dict[str, str] = {}
         for state, ids in (
+            ("island", blast["servers_off_largest_island"]),
             ("degraded", blast["servers_degraded"]),
             ("cut_off", blast["servers_cut_off"]),
             ("failed", blast["devices"]),

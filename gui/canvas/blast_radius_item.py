@@ -1,7 +1,8 @@
 """BlastRadiusItem: what a what-if failure takes out, drawn over the plan.
 
 Failed racks (or racks of failed devices) get a red frame, racks whose servers lose every
-scale-out port an orange one, racks whose servers lose some bandwidth a yellow one; failed links
+scale-out port an orange one, racks whose servers lose some bandwidth a yellow one, racks of
+servers outside the largest island (they cannot join the largest job) a blue one; failed links
 are drawn as red lines along their routes. One overlay item for the whole scene; it reads rack
 footprints and link routes through the scene's public API and is given the ids by the model's
 ``WhatIf.blast_radius`` (it computes nothing itself). Racks drawn highlighted for a compare use
@@ -18,6 +19,7 @@ COLORS = {
     "failed": "#e03131",
     "cut_off": "#f76707",
     "degraded": "#fab005",
+    "island": "#1c7ed6",  # outside the largest island: cannot join the largest job
     "changed": "#7048e8",
 }
 MAX_LINKS = 4000

@@ -38,6 +38,7 @@ class Islands:
     island_labels: np.ndarray  # the piece label of each island, in the order of ``gpus``
     scale_out: np.ndarray  # bool per island: it holds a scale-out switch
     servers_per_island: np.ndarray
+    server: np.ndarray  # bool per device: a live GPU server
 
     @property
     def count(self) -> int:
@@ -56,7 +57,7 @@ class Islands:
         failure)."""
         if not len(self.gpus):
             return np.zeros(0, dtype=np.int64)
-        return np.flatnonzero(self.label == self.island_labels[0])
+        return np.flatnonzero(self.server & (self.label == self.island_labels[0]))
 
     def to_json(self) -> dict:
         return {
@@ -94,4 +95,5 @@ def islands(topo: Topology) -> Islands:
         pieces,
         has_switch[pieces],
         servers_of[pieces].astype(np.int64),
+        server,
     )
