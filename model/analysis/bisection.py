@@ -89,43 +89,50 @@ def max_flow_cut(
     topo: Topology, half_a: np.ndarray, half_b: np.ndarray, *, want_cut: bool = False
 ) -> tuple[float, np.ndarray | None]:
     """Minimum-cut capacity between the halves and, with ``want_cut``, the devices on the first
-    half's side of that cut (a bool per device; None without ``want_cut``)."""
+    half's side of that cut (a bool per device; None without ``want_cut``).
+
+    The servers of each half are merged into the source (first half) or the sink (second): they
+    are tied to it at infinite capacity, so every finite cut has them on that side, and the
+    merged network has the same minimum cut with a tenth of the nodes (a server link becomes an
+    edge from the source to its switch, parallel links one edge)."""
+    if not len(half_a) or not len(half_b):
+        return 0.0, None
     compute = topo.kind == LINK_COMPUTE
-    caps: dict[tuple[int, int], float] = {}
-    for u, v, c in zip(
-        topo.a[compute].tolist(),
-        topo.b[compute].tolist(),
-        topo.capacity[compute].tolist(),
-        strict=True,
-    ):
-        if u == v:
-            continue
-        key = (u, v) if u < v else (v, u)
-        caps[key] = caps.get(key, 0.0) + c
+    n = len(topo.device_ids)
+    source, sink = n, n + 1
+    node = np.arange(n)
+    node[half_a] = source
+    node[half_b] = sink
+    u, v = node[topo.a[compute]], node[topo.b[compute]]
+    c = topo.capacity[compute]
+    keep = u != v
+    lo, hi = np.minimum(u, v)[keep], np.maximum(u, v)[keep]
+    width = n + 2
+    pair, inverse = unique_inverse(lo * width + hi)
+    cap = np.bincount(inverse, weights=c[keep], minlength=len(pair))
     # Imported here, not at the top: rendering and most CLI commands never cut the fabric,
     # and importing networkx costs them ~0.2 s of start-up.
     import networkx as nx
 
     graph = nx.DiGraph()
-    for (u, v), c in caps.items():
-        graph.add_edge(u, v, capacity=c)
-        graph.add_edge(v, u, capacity=c)
-    source, sink = "A", "B"
     graph.add_node(source)
     graph.add_node(sink)
-    for i in half_a.tolist():
-        graph.add_edge(source, i)  # no capacity attribute = infinite
-    for i in half_b.tolist():
-        graph.add_edge(i, sink)
-    if not len(half_a) or not len(half_b):
-        return 0.0, None
+    for x, y, k in zip(
+        (pair // width).tolist(), (pair % width).tolist(), cap.tolist(), strict=True
+    ):
+        # An edge into the source or out of the sink carries no flow; both ways otherwise.
+        if y != source and x != sink:
+            graph.add_edge(x, y, capacity=k)
+        if x != source and y != sink:
+            graph.add_edge(y, x, capacity=k)
     if not want_cut:
         return float(nx.maximum_flow_value(graph, source, sink)), None
     value, (reach, _rest) = nx.minimum_cut(graph, source, sink)
-    side = np.zeros(len(topo.device_ids), dtype=bool)
-    picked = [v for v in reach if v != source]
-    side[np.asarray(picked, dtype=np.int64)] = True
-    side[half_a] = True  # a server with no link is on its own half's side
+    side = np.zeros(n + 2, dtype=bool)
+    side[np.fromiter(reach, dtype=np.int64)] = True
+    side = side[:n]
+    side[half_a] = True
+    side[half_b] = False
     return float(value), side
 
 

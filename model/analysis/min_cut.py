@@ -131,8 +131,17 @@ class MinCut:
     level and every evaluated pair of halves are reused, so a rack move re-evaluates only
     halves it changed (the hall halves along x or y, the rows)."""
 
-    def __init__(self, topo: Topology, keys: tuple | None = None) -> None:
+    def __init__(
+        self,
+        topo: Topology,
+        keys: tuple | None = None,
+        *,
+        refine: bool = True,
+        flow_limit: int = IRREGULAR_MAX_FLOW_LIMIT,
+    ) -> None:
         self.topo = topo
+        self.refines = refine  # Kernighan-Lin from the best halves, where max flow is used
+        self.flow_limit = flow_limit  # compute links up to which an irregular fabric gets max flow
         self._groups: dict[int, np.ndarray] = {}
         self._switch_groups: dict[int, np.ndarray] | None = None
         self._keys = keys
@@ -144,12 +153,18 @@ class MinCut:
 
     def survivors(self, design: Design, after: Topology) -> MinCut:
         """A MinCut of ``after`` (this topology less failed elements), reusing the servers'
-        floor keys (a what-if evaluates many failures of one design)."""
+        floor keys (a what-if evaluates many failures of one design). It evaluates the
+        structural and floor halves without the Kernighan-Lin refinement, and an irregular
+        survivor past ``MAX_FLOW_LINK_LIMIT`` links by its cheapest group-aligned cut rather
+        than max flow: ``--n-1`` runs it per case (a lost link makes an L hall irregular, and
+        its max flow takes seconds), and on the generated fabrics neither finds a cheaper
+        cut."""
         if self._keys is None:
             self._keys = server_keys(design, self.topo)
         rack_ids, rack_of, u, id_rank = self._keys
         alive = after.is_gpu_server[np.flatnonzero(self.topo.is_gpu_server)]
-        return MinCut(after, (rack_ids, rack_of[alive], u[alive], id_rank[alive]))
+        keys = (rack_ids, rack_of[alive], u[alive], id_rank[alive])
+        return MinCut(after, keys, refine=False, flow_limit=MAX_FLOW_LINK_LIMIT)
 
     def regular(self) -> bool:
         """Whether the tier computation is exact here (it does not depend on the halves)."""
@@ -251,14 +266,14 @@ class MinCut:
             return Bisection(0.0, "none", True, servers, servers[:0], "", np.zeros(0, np.int64))
         regular = self.regular()
         affordable = self.n_compute <= MAX_FLOW_LINK_LIMIT or (
-            not regular and self.n_compute <= IRREGULAR_MAX_FLOW_LIMIT
+            not regular and self.n_compute <= self.flow_limit
         )
         use_flow = force == "max-flow" or (force is None and affordable)
         results = []  # (gbps, name, half_a, half_b)
         for name, half_a, half_b in cands:
             results.append((self.evaluate(half_a, half_b, use_flow, regular), name, half_a, half_b))
         best = min(results, key=lambda r: r[0])
-        if use_flow and len(best[2]) + len(best[3]) <= KL_SERVER_LIMIT:
+        if self.refines and use_flow and len(best[2]) + len(best[3]) <= KL_SERVER_LIMIT:
             refined = self.refine(best[2], best[3])
             if refined is not None:
                 value = self.evaluate(*refined, use_flow, regular)
