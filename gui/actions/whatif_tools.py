@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, QPoint, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox
 
-from gui.canvas.blast_radius_item import BlastRadiusItem
+from gui.canvas.blast_radius_item import MAX_LINKS, BlastRadiusItem
 from gui.canvas.link_item import LinkItem
 from gui.canvas.tray_item import TrayItem
 from gui.document.document import run_with_progress
@@ -56,6 +56,7 @@ class WhatIfTools(QObject):
         self.dock.hide()
         self.panel.case_chosen.connect(self.run_case)
         self.panel.n_minus_one_requested.connect(self.run_n_minus_one)
+        self.panel.cut_requested.connect(self.show_bisection_cut)
         self.panel.cleared.connect(self._clear_overlay)
         self.compare_dialog: CompareDialog | None = None
         self.sweep_dialog: SweepPlotDialog | None = None
@@ -196,6 +197,31 @@ class WhatIfTools(QObject):
             if rack_id in design.racks:
                 racks[rack_id] = "failed"
         self.overlay.set_state(racks, {lid: "failed" for lid in blast["links"]})
+
+    def show_bisection_cut(self) -> dict | None:
+        """Draw the latest analysis's minimum balanced cut: its links, and the racks they end
+        in (the report's own figures; nothing is computed here)."""
+        docks = getattr(self.window, "analysis_docks", None)
+        runner = docks.runner if docks is not None else None
+        result = runner.result if runner is not None else None
+        if result is None or not result.report.bisection:
+            self.window.statusBar().showMessage("The analysis has not finished yet.", 5000)
+            return None
+        design = self.document.design
+        bisection = result.report.bisection
+        links = {lid: "cut" for lid in bisection["cut"]["links"] if lid in design.links}
+        racks: dict[str, str] = {}
+        for lid in list(links)[:MAX_LINKS]:
+            link = design.links[lid]
+            for end in (link.a, link.b):
+                device = design.devices.get(end.device)
+                if device is not None:
+                    racks[device.rack] = "cut"
+        self.overlay.set_state(racks, links)
+        self.panel.show_cut(bisection, min(len(links), MAX_LINKS))
+        self.dock.show()
+        self.dock.raise_()
+        return bisection
 
     def run_n_minus_one(self) -> dict:
         from model.analysis.n_minus_one import n_minus_one

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QHBoxLayout,
+    QFrame,
+    QGridLayout,
     QHeaderView,
     QLabel,
     QPushButton,
+    QScrollArea,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -55,6 +57,7 @@ def _gbps(value) -> str:
 class WhatIfPanel(QWidget):
     case_chosen = Signal(list)  # ids to fail
     n_minus_one_requested = Signal()
+    cut_requested = Signal()
     cleared = Signal()
 
     def __init__(self, parent=None) -> None:
@@ -73,12 +76,15 @@ class WhatIfPanel(QWidget):
         self.table.setVerticalHeaderLabels([name for name, _ in ROWS])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
-        self.table.setMinimumHeight(30 + 26 * len(ROWS))
+        # Six rows show, the rest scroll: a taller minimum crowded the legend over the table
+        # in a short dock.
+        self.table.setMinimumHeight(30 + 26 * 6)
         self.legend = QLabel(
             "On the plan: <b style='color:#e03131'>failed</b> · "
             "<b style='color:#f76707'>servers with a GPU cut off</b> · "
             "<b style='color:#fab005'>servers that lost bandwidth</b> · "
-            "<b style='color:#1c7ed6'>servers outside the largest island</b>"
+            "<b style='color:#1c7ed6'>servers outside the largest island</b> · "
+            "<b style='color:#0ca678'>bisection cut</b>"
         )
         self.legend.setWordWrap(True)
         self.worst = QTableWidget(0, len(WORST_COLUMNS))
@@ -94,19 +100,36 @@ class WhatIfPanel(QWidget):
         self.worst.cellDoubleClicked.connect(self._row_chosen)
         self.n1_button = QPushButton("Worst single failure per tier")
         self.n1_button.clicked.connect(self.n_minus_one_requested)
+        self.cut_button = QPushButton("Show the bisection cut")
+        self.cut_button.setToolTip(
+            "Draw the links of the minimum balanced cut the analysis found (its bisection)"
+        )
+        self.cut_button.clicked.connect(self.cut_requested)
         self.clear_button = QPushButton("Clear")
         self.clear_button.clicked.connect(self.clear)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.n1_button)
-        buttons.addStretch(1)
-        buttons.addWidget(self.clear_button)
-        layout = QVBoxLayout(self)
+        # Two rows: the dock is often narrower than the three buttons side by side.
+        buttons = QGridLayout()
+        buttons.addWidget(self.n1_button, 0, 0)
+        buttons.addWidget(self.cut_button, 1, 0)
+        buttons.addWidget(self.clear_button, 1, 1)
+        buttons.setColumnStretch(0, 1)
+        # In a scroll area: a short dock scrolls instead of drawing the legend over the table.
+        content = QWidget()
+        layout = QVBoxLayout(content)
         layout.addWidget(self.title)
         layout.addWidget(self.summary)
         layout.addWidget(self.table)
         layout.addWidget(self.legend)
         layout.addLayout(buttons)
         layout.addWidget(self.worst)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)  # the tables scroll sideways
+        scroll.setWidget(content)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
 
     def show_result(self, result: dict) -> None:
         self.result = result
@@ -136,6 +159,21 @@ class WhatIfPanel(QWidget):
         for row, t in enumerate(tiers):
             for col, (_name, fmt) in enumerate(WORST_COLUMNS):
                 self.worst.setItem(row, col, QTableWidgetItem(fmt(t, t["worst"])))
+
+    def show_cut(self, bisection: dict, drawn: int) -> None:
+        """The analysis's minimum balanced cut (``Report.bisection``), ``drawn`` of its links
+        on the plan."""
+        self.result = None
+        self.table.clearContents()
+        links = len(bisection["cut"]["links"])
+        a, b = bisection["servers"]
+        self.title.setText(f"Bisection {_gbps(bisection['gbps'])} ({bisection['method']})")
+        shown = "" if drawn == links else f" ({drawn:,} drawn)"
+        self.summary.setText(
+            f"The cheapest balanced cut found splits the GPU servers {a:,} / {b:,} along "
+            f"{bisection['halves']}; {links:,} links cross it{shown}, "
+            f"{_gbps(bisection['cut']['capacity_gbps'])} in all."
+        )
 
     def _row_chosen(self, row: int, _col: int) -> None:
         if self.ranking is not None:

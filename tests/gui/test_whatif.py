@@ -218,3 +218,18 @@ def test_the_worst_failure_table_has_the_ranking_columns(rail_window, qtbot):
     tools.run_n_minus_one()
     header = [tools.panel.worst.horizontalHeaderItem(c).text() for c in range(len(WORST_COLUMNS))]
     assert header[:4] == ["tier", "worst element", "job lost", "islands"]
+
+
+def test_show_the_bisection_cut_draws_the_reports_cut_links(rail_window, qtbot):
+    """The What-if dock draws the analysis's minimum balanced cut: 2 SUs of 16 DGX at 1:1, one
+    SU per half, the cut is 16 x 8 NIC-side links' worth (128 links, 51,200 Gb/s)."""
+    window = rail_window
+    runner = window.analysis_docks.runner
+    qtbot.waitUntil(lambda: runner.fresh, timeout=20_000)
+    tools = window.whatif
+    bisection = tools.show_bisection_cut()
+    assert bisection == runner.result.report.bisection
+    assert bisection["gbps"] == 16 * 8 * 400 and len(bisection["cut"]["links"]) == 128
+    assert set(tools.overlay.rack_state.values()) == {"cut"}
+    assert len(tools.overlay.link_paths) == 128
+    assert "128 links cross it" in tools.panel.summary.text()
