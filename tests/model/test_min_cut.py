@@ -120,3 +120,18 @@ def test_a_rack_move_keeps_the_graph_minimum_and_reuses_the_evaluations():
     assert after.gbps == before.gbps == 38_400
     # Only halves the move changed were evaluated again (at most the floor's three).
     assert len(mc._values) <= evaluated + 3
+
+
+def test_the_sweep_pareto_view_no_longer_crowns_3_to_1_as_free():
+    """The sweep's cost-per-GPU vs bisection front over the two-SU hall at 1:1, 2:1, 3:1: fewer
+    spines cost less and now carry less (102,400 / 51,200 / 38,400 Gb/s), so every ratio is a
+    trade-off on the front. With the fixed floor split all three read 102,400 and 3:1, the
+    cheapest, dominated the others."""
+    from model.studies.sweep import evaluate, pareto_front
+
+    base = dict(nodes=64, node_type="dgx-h100", switch="qm9700", su_nodes=32)
+    rows = [evaluate("rail-optimized", base | {"oversubscription": r}) for r in (1, 2, 3)]
+    assert [r["bisection_gbps"] for r in rows] == [102_400, 51_200, 38_400]
+    costs = [r["cost_per_gpu_usd"] for r in rows]
+    assert costs[0] > costs[1] > costs[2]
+    assert sorted(pareto_front(rows, "cost_per_gpu_usd", "bisection_gbps")) == [0, 1, 2]
