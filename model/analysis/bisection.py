@@ -1,9 +1,10 @@
-"""Bisection bandwidth of the compute fabric, and switch hops between GPU servers.
+"""The capacity of the compute fabric between two given halves of its GPU servers.
 
-The GPU servers are sorted by hall position (rack centre x, then y, then U, then id) and split
-into a first and a second half (the first half has ``n // 2`` servers). The bisection bandwidth
-is the capacity (Gb/s per direction) of the minimum cut between the halves over the compute
-fabric (scale-up links excluded: NVLink is not part of the scale-out bisection).
+:mod:`model.analysis.min_cut` builds the bisection (the minimum over balanced cuts) on the two
+evaluations here. ``split_servers`` is one candidate pair of halves: the GPU servers sorted by
+hall position (rack centre x, then y, then U, then id), the first half ``n // 2`` of them.
+Capacities are Gb/s per direction over the compute fabric (scale-up links excluded: NVLink is
+not part of the scale-out bisection).
 
 Two exact methods:
 

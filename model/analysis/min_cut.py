@@ -47,8 +47,10 @@ from model.analysis.bisection import (
 from model.analysis.topology import LINK_COMPUTE, Topology, components, tier_name
 from model.design.design import Design
 
-# Kernighan-Lin swaps pairs in pure Python: worth it on the designs max flow can take anyway.
+# Kernighan-Lin swaps pairs in pure Python: worth it on the designs max flow can take anyway,
+# and on a server graph of at most this many pairs (a leaf of m servers joins m(m-1)/2).
 KL_SERVER_LIMIT = 1024
+KL_PAIR_LIMIT = 20_000
 
 
 def server_order(
@@ -369,6 +371,9 @@ def _kernighan_lin(topo: Topology, half_a: np.ndarray, half_b: np.ndarray):
     srv = np.where(la == 0, topo.a, topo.b)[up]
     sw = np.where(la == 0, topo.b, topo.a)[up]
     cap = topo.capacity[up]
+    per_switch = np.bincount(sw, minlength=len(topo.device_ids))
+    if int((per_switch * (per_switch - 1) // 2).sum()) > KL_PAIR_LIMIT:
+        return None
     graph = nx.Graph()
     graph.add_nodes_from(np.concatenate([half_a, half_b]).tolist())
     order = np.argsort(sw, kind="stable")
