@@ -11,10 +11,12 @@ from cli import CliError, load_or_refuse
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     parser = sub.add_parser(
         name,
-        help="what a failure costs: bisection, per-GPU bandwidth, GPUs cut off, before and after",
-        description="Fail devices, links, racks, trays or tray segments (TRAY#N) together and "
-        "compare the compute fabric before and after; or, with --n-1, rank the worst single "
-        "failure of every tier.",
+        help="what a failure costs: islands, the largest job, bisection, per-GPU bandwidth",
+        description="Fail devices (NVLink switch trays among them), links, racks, one side of "
+        "a rack's power (RACK:pdu-a, RACK:pdu-b), trays or tray segments (TRAY#N) together and "
+        "compare the compute fabric before and after: the islands it splits into, the largest "
+        "job that still runs, bisection and per-GPU bandwidth; or, with --n-1, rank the worst "
+        "single failure of every tier.",
     )
     parser.add_argument("file", help="a .hall.json design file")
     parser.add_argument("--fail", help="comma-separated ids of what fails together")
@@ -55,11 +57,34 @@ def _gbps(value) -> str:
     return "n/a" if value is None else f"{value:,.0f} Gb/s"
 
 
+def _islands(islands: dict) -> str:
+    sizes = ", ".join(f"{g:,}" for g in islands["gpus"])
+    more = ", ..." if islands["count"] > len(islands["gpus"]) else ""
+    noun = "island" if islands["count"] == 1 else "islands"
+    return f"{islands['count']:,} {noun}: {sizes}{more} GPUs"
+
+
 def _text(r: dict) -> str:
     before, after = r["before"], r["after"]
     rows = [
         ("GPUs", f"{before['gpus']:,}", f"{after['gpus']:,}"),
+        ("Islands", f"{before['islands']['count']:,}", f"{after['islands']['count']:,}"),
+        (
+            "Largest job, GPUs",
+            f"{before['islands']['largest_job_gpus']:,}",
+            f"{after['islands']['largest_job_gpus']:,}",
+        ),
+        (
+            "GPUs with no scale-out path",
+            f"{before['islands']['gpus_without_scale_out']:,}",
+            f"{after['islands']['gpus_without_scale_out']:,}",
+        ),
         ("Bisection", _gbps(before["bisection_gbps"]), _gbps(after["bisection_gbps"])),
+        (
+            "NVLink per GPU, min",
+            _gbps(before["scale_up_per_gpu_gbps"]["min"]),
+            _gbps(after["scale_up_per_gpu_gbps"]["min"]),
+        ),
         (
             "Scale-out per GPU, min",
             _gbps(before["scale_out_per_gpu_gbps"]["min"]),
@@ -81,26 +106,37 @@ def _text(r: dict) -> str:
             f"{after['hops']['disconnected_pairs']:,}",
         ),
     ]
+    pdus = f", PDUs {', '.join(r['failed_pdus'])}" if r["failed_pdus"] else ""
     lines = [
         f"Failing {', '.join(r['failed'])}: {len(r['failed_devices'])} devices, "
-        f"{r['failed_links']} links of their own",
+        f"{r['failed_links']} links of their own{pdus}",
         f"{'':28}{'before':>18}{'after':>18}",
         *(f"{name:28}{b:>18}{a:>18}" for name, b, a in rows),
-        f"GPUs cut off from the scale-out fabric: {r['gpus_disconnected']:,}",
+        f"After: {_islands(r['islands'])}; largest job that still runs: "
+        f"{r['largest_job_gpus']:,} GPUs ({r['largest_job_lost_gpus']:,} fewer)",
+        f"GPUs cut off from the scale-out fabric: {r['gpus_without_scale_out']:,}; "
+        f"GPUs without a NIC link of their own (they reach it through a neighbour's NIC "
+        f"over NVLink, or their server failed): {r['gpus_disconnected']:,}",
+        *(f"Assumption: {a}" for a in r["assumptions"]),
     ]
     return "\n".join(lines)
 
 
 def _n1_text(r: dict) -> str:
     lines = [
-        f"Worst single failure per tier (bisection before {_gbps(r['before']['bisection_gbps'])})"
+        f"Worst single failure per tier (bisection before {_gbps(r['before']['bisection_gbps'])}"
+        f", largest job {r['before']['islands']['largest_job_gpus']:,} GPUs)"
     ]
     for t in r["tiers"]:
         w = t["worst"]
         lines.append(
             f"  {t['tier']:18} {w['id']} (and {w['equivalent'] - 1:,} alike of "
-            f"{t['candidates']:,}): {w['gpus_disconnected']:,} GPUs cut off, bisection "
-            f"-{_gbps(w['bisection_lost_gbps'])}, mean per GPU "
+            f"{t['candidates']:,}): largest job -{w['largest_job_lost_gpus']:,} GPUs, "
+            f"{w['islands']:,} islands, {w['gpus_without_scale_out']:,} GPUs without scale-out, "
+            f"{w['gpus_disconnected']:,} without a NIC link, bisection "
+            f"-{_gbps(w['bisection_lost_gbps'])}, NVLink per GPU min "
+            f"{_gbps(w['scale_up_per_gpu_gbps']['min'])}, scale-out per GPU mean "
             f"{_gbps(w['scale_out_per_gpu_gbps']['mean'])}"
         )
+    lines += [f"Assumption: {a}" for a in r["assumptions"]]
     return "\n".join(lines)

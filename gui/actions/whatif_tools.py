@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, QPoint, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox
 
-from gui.canvas.blast_radius_item import BlastRadiusItem
+from gui.canvas.blast_radius_item import MAX_LINKS, BlastRadiusItem
 from gui.canvas.link_item import LinkItem
 from gui.canvas.tray_item import TrayItem
 from gui.document.document import run_with_progress
@@ -56,6 +56,7 @@ class WhatIfTools(QObject):
         self.dock.hide()
         self.panel.case_chosen.connect(self.run_case)
         self.panel.n_minus_one_requested.connect(self.run_n_minus_one)
+        self.panel.cut_requested.connect(self.show_bisection_cut)
         self.panel.cleared.connect(self._clear_overlay)
         self.compare_dialog: CompareDialog | None = None
         self.sweep_dialog: SweepPlotDialog | None = None
@@ -115,6 +116,8 @@ class WhatIfTools(QObject):
         if rack_id is not None:
             name = design.racks[rack_id].name or rack_id
             cases.append((f"What if rack {name} fails?", [rack_id]))
+            # No facility model yet: the rack is assumed A/B-fed, and the result says so.
+            cases.append((f"What if PDU A of rack {name} fails?", [f"{rack_id}:pdu-a"]))
         for item in self.scene.items(scene_pos):
             if isinstance(item, TrayItem) and item.object_id in design.trays:
                 tray = design.trays[item.object_id]
@@ -181,6 +184,7 @@ class WhatIfTools(QObject):
         blast = result["blast_radius"]
         racks: dict[str, str] = {}
         for state, ids in (
+            ("island", blast["servers_off_largest_island"]),
             ("degraded", blast["servers_degraded"]),
             ("cut_off", blast["servers_cut_off"]),
             ("failed", blast["devices"]),
@@ -193,6 +197,31 @@ class WhatIfTools(QObject):
             if rack_id in design.racks:
                 racks[rack_id] = "failed"
         self.overlay.set_state(racks, {lid: "failed" for lid in blast["links"]})
+
+    def show_bisection_cut(self) -> dict | None:
+        """Draw the latest analysis's minimum balanced cut: its links, and the racks they end
+        in (the report's own figures; nothing is computed here)."""
+        docks = getattr(self.window, "analysis_docks", None)
+        runner = docks.runner if docks is not None else None
+        result = runner.result if runner is not None else None
+        if result is None or not result.report.bisection:
+            self.window.statusBar().showMessage("The analysis has not finished yet.", 5000)
+            return None
+        design = self.document.design
+        bisection = result.report.bisection
+        links = {lid: "cut" for lid in bisection["cut"]["links"] if lid in design.links}
+        racks: dict[str, str] = {}
+        for lid in list(links)[:MAX_LINKS]:
+            link = design.links[lid]
+            for end in (link.a, link.b):
+                device = design.devices.get(end.device)
+                if device is not None:
+                    racks[device.rack] = "cut"
+        self.overlay.set_state(racks, links)
+        self.panel.show_cut(bisection, min(len(links), MAX_LINKS))
+        self.dock.show()
+        self.dock.raise_()
+        return bisection
 
     def run_n_minus_one(self) -> dict:
         from model.analysis.n_minus_one import n_minus_one

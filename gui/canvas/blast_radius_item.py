@@ -1,11 +1,12 @@
 """BlastRadiusItem: what a what-if failure takes out, drawn over the plan.
 
 Failed racks (or racks of failed devices) get a red frame, racks whose servers lose every
-scale-out port an orange one, racks whose servers lose some bandwidth a yellow one; failed links
+scale-out port an orange one, racks whose servers lose some bandwidth a yellow one, racks of
+servers outside the largest island (they cannot join the largest job) a blue one; failed links
 are drawn as red lines along their routes. One overlay item for the whole scene; it reads rack
 footprints and link routes through the scene's public API and is given the ids by the model's
 ``WhatIf.blast_radius`` (it computes nothing itself). Racks drawn highlighted for a compare use
-the same item with the ``changed`` colour.
+the same item with the ``changed`` colour; the analysis's bisection cut the ``cut`` colour.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ COLORS = {
     "failed": "#e03131",
     "cut_off": "#f76707",
     "degraded": "#fab005",
+    "island": "#1c7ed6",  # outside the largest island: cannot join the largest job
     "changed": "#7048e8",
+    "cut": "#0ca678",  # the links of the bisection's minimum cut and the racks they end in
 }
 MAX_LINKS = 4000
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QHBoxLayout,
+    QFrame,
+    QGridLayout,
     QHeaderView,
     QLabel,
     QPushButton,
+    QScrollArea,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -21,12 +23,28 @@ from PySide6.QtWidgets import (
 
 ROWS = (
     ("GPUs", lambda s: f"{s['gpus']:,}"),
+    ("Islands", lambda s: f"{s['islands']['count']:,}"),
+    ("Largest job, GPUs", lambda s: f"{s['islands']['largest_job_gpus']:,}"),
+    ("GPUs with no scale-out path", lambda s: f"{s['islands']['gpus_without_scale_out']:,}"),
     ("Bisection", lambda s: _gbps(s["bisection_gbps"])),
+    ("NVLink per GPU, min", lambda s: _gbps(s["scale_up_per_gpu_gbps"]["min"])),
     ("Scale-out per GPU, min", lambda s: _gbps(s["scale_out_per_gpu_gbps"]["min"])),
     ("Scale-out per GPU, mean", lambda s: _gbps(s["scale_out_per_gpu_gbps"]["mean"])),
     ("GPUs on the scale-out fabric", lambda s: f"{s['gpus_connected']:,}"),
     ("Switch hops, typical / max", lambda s: f"{s['hops']['typical']} / {s['hops']['max']}"),
     ("Server pairs disconnected", lambda s: f"{s['hops']['disconnected_pairs']:,}"),
+)
+
+
+# The n-1 table, in the order the ranking sorts on.
+WORST_COLUMNS = (
+    ("tier", lambda t, w: t["tier"]),
+    ("worst element", lambda t, w: f"{w['id']} (1 of {w['equivalent']:,} alike)"),
+    ("job lost", lambda t, w: f"{w['largest_job_lost_gpus']:,} GPUs"),
+    ("islands", lambda t, w: f"{w['islands']:,}"),
+    ("no scale-out", lambda t, w: f"{w['gpus_without_scale_out']:,} GPUs"),
+    ("bisection lost", lambda t, w: _gbps(w["bisection_lost_gbps"])),
+    ("NVLink/GPU", lambda t, w: _gbps(w["scale_up_per_gpu_gbps"]["min"])),
 )
 
 
@@ -39,6 +57,7 @@ def _gbps(value) -> str:
 class WhatIfPanel(QWidget):
     case_chosen = Signal(list)  # ids to fail
     n_minus_one_requested = Signal()
+    cut_requested = Signal()
     cleared = Signal()
 
     def __init__(self, parent=None) -> None:
@@ -57,44 +76,75 @@ class WhatIfPanel(QWidget):
         self.table.setVerticalHeaderLabels([name for name, _ in ROWS])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
-        self.table.setMinimumHeight(30 + 26 * len(ROWS))
+        # Six rows show, the rest scroll: a taller minimum crowded the legend over the table
+        # in a short dock.
+        self.table.setMinimumHeight(30 + 26 * 6)
         self.legend = QLabel(
             "On the plan: <b style='color:#e03131'>failed</b> · "
             "<b style='color:#f76707'>servers with a GPU cut off</b> · "
-            "<b style='color:#fab005'>servers that lost bandwidth</b>"
+            "<b style='color:#fab005'>servers that lost bandwidth</b> · "
+            "<b style='color:#1c7ed6'>servers outside the largest island</b> · "
+            "<b style='color:#0ca678'>bisection cut</b>"
         )
         self.legend.setWordWrap(True)
-        self.worst = QTableWidget(0, 4)
-        self.worst.setHorizontalHeaderLabels(
-            ["tier", "worst element", "GPUs cut off", "bisection lost"]
+        self.worst = QTableWidget(0, len(WORST_COLUMNS))
+        self.worst.setHorizontalHeaderLabels([name for name, _ in WORST_COLUMNS])
+        self.worst.setToolTip(
+            "Ranked on the largest job lost (a partition), then GPUs with no scale-out path, "
+            "GPUs without a NIC link of their own, bisection lost and NVLink per GPU"
         )
-        self.worst.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        self.worst.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.worst.horizontalHeader().setSectionResizeMode(1, QHeaderView.Stretch)
         self.worst.setEditTriggers(QTableWidget.NoEditTriggers)
         self.worst.setSelectionBehavior(QTableWidget.SelectRows)
         self.worst.cellDoubleClicked.connect(self._row_chosen)
         self.n1_button = QPushButton("Worst single failure per tier")
         self.n1_button.clicked.connect(self.n_minus_one_requested)
+        self.cut_button = QPushButton("Show the bisection cut")
+        self.cut_button.setToolTip(
+            "Draw the links of the minimum balanced cut the analysis found (its bisection)"
+        )
+        self.cut_button.clicked.connect(self.cut_requested)
         self.clear_button = QPushButton("Clear")
         self.clear_button.clicked.connect(self.clear)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.n1_button)
-        buttons.addStretch(1)
-        buttons.addWidget(self.clear_button)
-        layout = QVBoxLayout(self)
+        # Two rows: the dock is often narrower than the three buttons side by side.
+        buttons = QGridLayout()
+        buttons.addWidget(self.n1_button, 0, 0)
+        buttons.addWidget(self.cut_button, 1, 0)
+        buttons.addWidget(self.clear_button, 1, 1)
+        buttons.setColumnStretch(0, 1)
+        # In a scroll area: a short dock scrolls instead of drawing the legend over the table.
+        content = QWidget()
+        layout = QVBoxLayout(content)
         layout.addWidget(self.title)
         layout.addWidget(self.summary)
         layout.addWidget(self.table)
         layout.addWidget(self.legend)
         layout.addLayout(buttons)
         layout.addWidget(self.worst)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)  # the tables scroll sideways
+        scroll.setWidget(content)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
 
     def show_result(self, result: dict) -> None:
         self.result = result
         self.title.setText("What if " + ", ".join(result["failed"]) + " fails?")
+        islands = result["islands"]
+        sizes = ", ".join(f"{g:,}" for g in islands["gpus"][:8])
+        more = ", …" if islands["count"] > 8 else ""
         self.summary.setText(
-            f"{result['gpus_disconnected']:,} GPUs cut off from the scale-out fabric; "
+            f"{islands['count']:,} island{'s' if islands['count'] != 1 else ''} "
+            f"({sizes}{more} GPUs): the largest job that still runs has "
+            f"{result['largest_job_gpus']:,} GPUs ({result['largest_job_lost_gpus']:,} fewer); "
+            f"{result['gpus_without_scale_out']:,} GPUs with no scale-out path; "
             f"{len(result['failed_devices']):,} devices and "
-            f"{len(result['blast_radius']['links']):,} links down."
+            f"{len(result['blast_radius']['links']):,} links down.\n"
+            + " ".join(f"Assumption: {a}" for a in result["assumptions"])
         )
         for row, (_name, fmt) in enumerate(ROWS):
             for col, key in enumerate(("before", "after")):
@@ -107,15 +157,23 @@ class WhatIfPanel(QWidget):
         tiers = ranking["tiers"]
         self.worst.setRowCount(len(tiers))
         for row, t in enumerate(tiers):
-            w = t["worst"]
-            values = (
-                t["tier"],
-                f"{w['id']} (1 of {w['equivalent']:,} alike)",
-                f"{w['gpus_disconnected']:,}",
-                _gbps(w["bisection_lost_gbps"]),
-            )
-            for col, text in enumerate(values):
-                self.worst.setItem(row, col, QTableWidgetItem(text))
+            for col, (_name, fmt) in enumerate(WORST_COLUMNS):
+                self.worst.setItem(row, col, QTableWidgetItem(fmt(t, t["worst"])))
+
+    def show_cut(self, bisection: dict, drawn: int) -> None:
+        """The analysis's minimum balanced cut (``Report.bisection``), ``drawn`` of its links
+        on the plan."""
+        self.result = None
+        self.table.clearContents()
+        links = len(bisection["cut"]["links"])
+        a, b = bisection["servers"]
+        self.title.setText(f"Bisection {_gbps(bisection['gbps'])} ({bisection['method']})")
+        shown = "" if drawn == links else f" ({drawn:,} drawn)"
+        self.summary.setText(
+            f"The cheapest balanced cut found splits the GPU servers {a:,} / {b:,} along "
+            f"{bisection['halves']}; {links:,} links cross it{shown}, "
+            f"{_gbps(bisection['cut']['capacity_gbps'])} in all."
+        )
 
     def _row_chosen(self, row: int, _col: int) -> None:
         if self.ranking is not None:

@@ -3,9 +3,9 @@
 The analysis is computed in stages, each cached until an edit invalidates it:
 
 * topology (devices and links changed, catalog changed): tiers, per-switch capacity,
-  oversubscription, hops, per-GPU bandwidth, scale-up domains; bisection is cached by the split
-  of the servers into halves, which a rack move can change (the split is recomputed, the max
-  flow only when the halves differ);
+  oversubscription, hops, per-GPU bandwidth, scale-up domains, and the bisection (the minimum
+  over balanced cuts, :mod:`model.analysis.min_cut`: a property of the graph, so a rack move
+  leaves it as it was);
 * devices (devices changed): device power and price, rack U checks;
 * placement (racks moved/added/removed, hall changed): overlaps, outside hall, on obstacle;
 * media (every report): counts per medium, transceivers, power, cost, lengths, per-rack power,
@@ -24,12 +24,13 @@ import numpy as np
 from model.analysis import warnings as warn
 from model.analysis.allreduce import allreduce, curve, knee
 from model.analysis.bandwidth import bandwidth
-from model.analysis.bisection import Bisection, bisection, split_servers
+from model.analysis.bisection import Bisection
 from model.analysis.collectives import RingPlacement
 from model.analysis.devices import device_figures, rack_power, switches_off_the_tiers
 from model.analysis.fabrics import fabric_figures, fabric_shapes
 from model.analysis.hops import server_hops
 from model.analysis.media_costs import MediaCache, media_figures, shared_cages
+from model.analysis.min_cut import MinCut, cut_json
 from model.analysis.reliability import forecast
 from model.analysis.report import Report
 from model.analysis.topology import (
@@ -93,6 +94,7 @@ class Analyzer:
         self._hops = None
         self._rings: RingPlacement | None = None
         self._bisection: Bisection | None = None
+        self._min_cut: MinCut | None = None
         self._dev = None
         self._dev_findings = []
         self._placement = []
@@ -226,6 +228,7 @@ class Analyzer:
         self._hops = server_hops(topo)
         self._rings = RingPlacement(design, topo, self._groups)
         self._bisection = None
+        self._min_cut = MinCut(topo)
         self._scale_up = None
         self._plant_rows = None
         self._links_by_tier = dict(Counter(topo.link_tier))
@@ -262,14 +265,9 @@ class Analyzer:
             self._placement = warn.placement_findings(design, self._clashes)
             self._dirty.discard("placement")
             self._scale_up = None
-        half_a, half_b = split_servers(design, topo)
-        cached = self._bisection
-        if (
-            cached is None
-            or not np.array_equal(cached.half_a, half_a)
-            or not np.array_equal(cached.half_b, half_b)
-        ):
-            self._bisection = bisection(design, topo, halves=(half_a, half_b))
+        if self._bisection is None or racks_moved:
+            # The graph's cuts are kept per topology; a move re-evaluates only the floor's halves.
+            self._bisection = self._min_cut.bisection(design)
         if self._scale_up is None or changed is None or changed or racks_moved:
             self._scale_up = warn.scale_up_findings(design, topo, self.plant)
         # A full plant rebuild (new route_generation) renumbers the plant's rows.
@@ -417,6 +415,7 @@ class Analyzer:
             bisection_gbps=self._bisection.gbps,
             bisection_method=self._bisection.method,
             bisection_regular=self._bisection.regular,
+            bisection=cut_json(topo, self._bisection),
             hops=self._hops,
             bandwidth_layers=bw.layers,
             scale_up_gbps=bw.scale_up,

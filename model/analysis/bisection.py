@@ -1,9 +1,10 @@
-"""Bisection bandwidth of the compute fabric, and switch hops between GPU servers.
+"""The capacity of the compute fabric between two given halves of its GPU servers.
 
-The GPU servers are sorted by hall position (rack centre x, then y, then U, then id) and split
-into a first and a second half (the first half has ``n // 2`` servers). The bisection bandwidth
-is the capacity (Gb/s per direction) of the minimum cut between the halves over the compute
-fabric (scale-up links excluded: NVLink is not part of the scale-out bisection).
+:mod:`model.analysis.min_cut` builds the bisection (the minimum over balanced cuts) on the two
+evaluations here. ``split_servers`` is one candidate pair of halves: the GPU servers sorted by
+hall position (rack centre x, then y, then U, then id), the first half ``n // 2`` of them.
+Capacities are Gb/s per direction over the compute fabric (scale-up links excluded: NVLink is
+not part of the scale-out bisection).
 
 Two exact methods:
 
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from model.analysis.topology import LINK_COMPUTE, Topology, components
-from model.common.arrays import unique_sorted
+from model.common.arrays import unique_inverse, unique_sorted
 from model.design.design import Design
 
 MAX_FLOW_LINK_LIMIT = 20_000
@@ -41,6 +42,11 @@ class Bisection:
     regular: bool  # the fabric satisfies the tier computation's condition
     half_a: np.ndarray  # device indices of the first half
     half_b: np.ndarray
+    # Filled by model.analysis.min_cut (the minimum over balanced cuts): the candidate that gave
+    # the minimum, the topology link indices crossing its cut, every candidate's figure.
+    cut: str = ""
+    cut_links: np.ndarray | None = None
+    candidates: tuple[tuple[str, float, str], ...] = ()
 
 
 def split_servers(design: Design, topo: Topology) -> tuple[np.ndarray, np.ndarray]:
@@ -77,41 +83,82 @@ def split_servers(design: Design, topo: Topology) -> tuple[np.ndarray, np.ndarra
 
 def max_flow(topo: Topology, half_a: np.ndarray, half_b: np.ndarray) -> float:
     """Exact minimum-cut capacity between the two halves (networkx preflow-push)."""
+    return max_flow_cut(topo, half_a, half_b)[0]
+
+
+def max_flow_cut(
+    topo: Topology, half_a: np.ndarray, half_b: np.ndarray, *, want_cut: bool = False
+) -> tuple[float, np.ndarray | None]:
+    """Minimum-cut capacity between the halves and, with ``want_cut``, the devices on the first
+    half's side of that cut (a bool per device; None without ``want_cut``).
+
+    The servers of each half are merged into the source (first half) or the sink (second): they
+    are tied to it at infinite capacity, so every finite cut has them on that side, and the
+    merged network has the same minimum cut with a tenth of the nodes (a server link becomes an
+    edge from the source to its switch, parallel links one edge)."""
+    if not len(half_a) or not len(half_b):
+        return 0.0, None
     compute = topo.kind == LINK_COMPUTE
-    caps: dict[tuple[int, int], float] = {}
-    for u, v, c in zip(
-        topo.a[compute].tolist(),
-        topo.b[compute].tolist(),
-        topo.capacity[compute].tolist(),
-        strict=True,
-    ):
-        if u == v:
-            continue
-        key = (u, v) if u < v else (v, u)
-        caps[key] = caps.get(key, 0.0) + c
+    n = len(topo.device_ids)
+    source, sink = n, n + 1
+    node = np.arange(n)
+    node[half_a] = source
+    node[half_b] = sink
+    u, v = node[topo.a[compute]], node[topo.b[compute]]
+    c = topo.capacity[compute]
+    keep = u != v
+    lo, hi = np.minimum(u, v)[keep], np.maximum(u, v)[keep]
+    width = n + 2
+    pair, inverse = unique_inverse(lo * width + hi)
+    cap = np.bincount(inverse, weights=c[keep], minlength=len(pair))
     # Imported here, not at the top: rendering and most CLI commands never cut the fabric,
     # and importing networkx costs them ~0.2 s of start-up.
     import networkx as nx
 
     graph = nx.DiGraph()
-    for (u, v), c in caps.items():
-        graph.add_edge(u, v, capacity=c)
-        graph.add_edge(v, u, capacity=c)
-    source, sink = "A", "B"
     graph.add_node(source)
     graph.add_node(sink)
-    for i in half_a.tolist():
-        graph.add_edge(source, i)  # no capacity attribute = infinite
-    for i in half_b.tolist():
-        graph.add_edge(i, sink)
-    if not len(half_a) or not len(half_b):
-        return 0.0
-    value = nx.maximum_flow_value(graph, source, sink)
-    return float(value)
+    for x, y, k in zip(
+        (pair // width).tolist(), (pair % width).tolist(), cap.tolist(), strict=True
+    ):
+        # An edge into the source or out of the sink carries no flow; both ways otherwise.
+        if y != source and x != sink:
+            graph.add_edge(x, y, capacity=k)
+        if x != source and y != sink:
+            graph.add_edge(y, x, capacity=k)
+    if not want_cut:
+        return float(nx.maximum_flow_value(graph, source, sink)), None
+    value, (reach, _rest) = nx.minimum_cut(graph, source, sink)
+    side = np.zeros(n + 2, dtype=bool)
+    side[np.fromiter(reach, dtype=np.int64)] = True
+    side = side[:n]
+    side[half_a] = True
+    side[half_b] = False
+    return float(value), side
 
 
-def tier_bisection(topo: Topology, half_a: np.ndarray, half_b: np.ndarray) -> tuple[float, bool]:
-    """Tier-capacity bisection (see module docstring) and whether the fabric is regular."""
+def is_regular(topo: Topology) -> bool:
+    """Whether the tier computation is exact: links join adjacent levels only, and every
+    switch spreads its uplinks evenly over its upper neighbours."""
+    compute = topo.kind == LINK_COMPUTE
+    a, b, cap = topo.a[compute], topo.b[compute], topo.capacity[compute]
+    la, lb = topo.level[a], topo.level[b]
+    regular = bool(np.all((np.abs(la - lb) == 1) | (la < 0) | (lb < 0)))
+    return regular and _evenly_spread(topo, a, b, cap, la, lb)
+
+
+def tier_bisection(
+    topo: Topology,
+    half_a: np.ndarray,
+    half_b: np.ndarray,
+    *,
+    groups: dict[int, np.ndarray] | None = None,
+    regular: bool | None = None,
+) -> tuple[float, bool]:
+    """Tier-capacity bisection (see module docstring) and whether the fabric is regular.
+
+    ``groups``: the switch groups of each level from 2 up (components of the switches of levels
+    1..k), ``regular``: :func:`is_regular`, when the caller keeps them for many halves."""
     n = len(topo.device_ids)
     side = np.zeros(n, dtype=np.int8)
     side[half_a] = 1
@@ -119,8 +166,8 @@ def tier_bisection(topo: Topology, half_a: np.ndarray, half_b: np.ndarray) -> tu
     compute = topo.kind == LINK_COMPUTE
     a, b, cap = topo.a[compute], topo.b[compute], topo.capacity[compute]
     la, lb = topo.level[a], topo.level[b]
-    regular = bool(np.all((np.abs(la - lb) == 1) | (la < 0) | (lb < 0)))
-    regular &= _evenly_spread(topo, a, b, cap, la, lb)
+    if regular is None:
+        regular = is_regular(topo)
 
     # Level 1: each leaf's supply from the first half (sa) and demand from the second (sb).
     sa = np.zeros(n)
@@ -137,7 +184,10 @@ def tier_bisection(topo: Topology, half_a: np.ndarray, half_b: np.ndarray) -> tu
     node_of = np.arange(n)  # group representative of each level-(k-1) unit
     for level in range(2, top + 1):
         members = (topo.level >= 1) & (topo.level <= level)
-        label = components(n, topo.a[compute], topo.b[compute], members)
+        if groups is not None and level in groups:
+            label = groups[level]
+        else:
+            label = components(n, topo.a[compute], topo.b[compute], members)
         prev = np.flatnonzero((topo.level >= 1) & (topo.level <= level - 1))
         # Each previous unit (group of level-1 switches) is represented by its own push value.
         units = unique_sorted(node_of[prev])
@@ -168,15 +218,13 @@ def _evenly_spread(topo: Topology, a, b, cap, la, lb) -> bool:
     if not len(lower):
         return True
     n = len(topo.device_ids)
-    pair, inv = np.unique(lower * n + upper, return_inverse=True)
+    pair, inv = unique_inverse(lower * n + upper)
     per_pair = np.bincount(inv, weights=c)
-    owner = pair // n
-    lo = np.full(n, np.inf)
-    hi = np.full(n, -np.inf)
-    np.minimum.at(lo, owner, per_pair)
-    np.maximum.at(hi, owner, per_pair)
-    seen = np.isfinite(lo)
-    return bool(np.all(np.isclose(lo[seen], hi[seen])))
+    owner = pair // n  # ascending: each owner's pairs are one run
+    starts = np.flatnonzero(np.concatenate([[True], owner[1:] != owner[:-1]]))
+    lo = np.minimum.reduceat(per_pair, starts)
+    hi = np.maximum.reduceat(per_pair, starts)
+    return bool(np.all(np.isclose(lo, hi)))
 
 
 def bisection(

@@ -24,7 +24,9 @@ class Hops:
     histogram: dict[int, int]  # switch hops -> number of server pairs
 
 
-def server_hops(topo: Topology) -> Hops:
+def server_hops(topo: Topology, groups: dict[int, np.ndarray] | None = None) -> Hops:
+    """Switch hops between GPU servers. ``groups``: the component labels of the switches up to
+    each level k >= 2, when the caller has them (the analysis and what-if do)."""
     n = len(topo.device_ids)
     compute = topo.kind == LINK_COMPUTE
     a, b = topo.a[compute], topo.b[compute]
@@ -32,6 +34,9 @@ def server_hops(topo: Topology) -> Hops:
     top = topo.top_level()
     labels = []  # per level k >= 2: component labels of switches up to level k
     for level in range(2, top + 1):
+        if groups is not None and level in groups:
+            labels.append(groups[level])
+            continue
         members = (topo.level >= 1) & (topo.level <= level)
         labels.append(components(n, a, b, members))
     up_a, up_b = (la == 0) & (lb == 1), (lb == 0) & (la == 1)

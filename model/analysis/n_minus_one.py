@@ -6,23 +6,29 @@ are grouped into classes by a structural signature and one member per class (the
 is evaluated exactly with :class:`WhatIf`:
 
 * a switch: level, downlink and uplink capacity, distinct upper neighbours, and the capacity of
-  its links to servers of each half of the hall (so the bisection effect is alike too);
+  its links to servers of each side of the minimum balanced cut (so the bisection effect is
+  alike too);
+* an NVLink switch tray: its type and the GPUs of the servers it joins (every tray of an NVL72
+  rack fails alike);
 * a rack: the sorted signatures of its devices and its GPU count;
 * a link: its class (``server-leaf`` ...), capacity and the signatures of its two ends.
 
 On generated Clos fabrics a tier is one or a few classes; an irregular design has more, and at
 most ``MAX_CLASSES`` per tier are evaluated (those with the most capacity below them first; the
-result says how many were). Ranking: most GPUs cut off, then the lowest bisection after, then
-the lowest mean scale-out bandwidth per GPU after.
+result says how many were). Ranking, on the figures of :mod:`model.analysis.islands`: most
+GPUs lost from the largest job that still runs (a partition), then most GPUs with no scale-out
+path, then most GPUs without a NIC of their own, then the lowest bisection after, then the
+lowest NVLink and mean scale-out bandwidth per GPU after.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from model.analysis.topology import LINK_COMPUTE, tier_name
+from model.analysis.failure_elements import POWER_ASSUMPTION
+from model.analysis.topology import LINK_COMPUTE, LINK_SCALE_UP, tier_name
 from model.analysis.whatif import WhatIf
-from model.common.arrays import FirstSeen
+from model.common.arrays import FirstSeen, unique_inverse, unique_sorted
 
 MAX_CLASSES = 64
 
@@ -46,8 +52,14 @@ def _link_classes(topo, sig: list[tuple], compute: np.ndarray) -> list[tuple[str
     )
     capacity = topo.capacity[rows]
     _, cap = np.unique(np.round(capacity, 3), return_inverse=True)
+    # One integer per (tier, capacity, lower signature, higher signature) where it fits in 63
+    # bits: np.unique(axis=1) over four rows took ~2.6 s at XL.
     keys = np.stack([tiers, cap.reshape(-1), np.minimum(sa, sb), np.maximum(sa, sb)])
-    _, group = np.unique(keys, axis=1, return_inverse=True)
+    width = int(keys.max()) + 1
+    if width**4 < 2**62:
+        _, group = unique_inverse(((keys[0] * width + keys[1]) * width + keys[2]) * width + keys[3])
+    else:
+        _, group = np.unique(keys, axis=1, return_inverse=True)
     group = group.reshape(-1)
     order = np.argsort(group, kind="stable")  # each class's links in link order
     bounds = np.flatnonzero(np.diff(group[order])) + 1
@@ -104,6 +116,7 @@ def n_minus_one(whatif: WhatIf) -> dict:
         racks.setdefault(key, []).append(rack_id)
         rack_weight[key] = float(sum(topo.gpus[i] + topo.down_gbps[i] for i in members))
     tiers.append(("rack", racks, rack_weight))
+    tiers.append(("nvlink-switch", *_nvlink_classes(design, topo)))
     for name, classes, weight in _link_classes(topo, sig, compute):
         tiers.append((f"link {name}", classes, weight))
 
@@ -116,22 +129,29 @@ def n_minus_one(whatif: WhatIf) -> dict:
         ranking = []
         for key in keys[:MAX_CLASSES]:
             members = sorted(classes[key])
-            result = whatif.run([members[0]])
+            result = whatif.run([members[0]], brief=True)
             after = result["after"]
             ranking.append(
                 {
                     "id": members[0],
                     "equivalent": len(members),
+                    "largest_job_lost_gpus": result["largest_job_lost_gpus"],
+                    "islands": after["islands"]["count"],
+                    "gpus_without_scale_out": result["gpus_without_scale_out"],
                     "gpus_disconnected": result["gpus_disconnected"],
                     "bisection_gbps": after["bisection_gbps"],
                     "bisection_lost_gbps": before["bisection_gbps"] - after["bisection_gbps"],
                     "scale_out_per_gpu_gbps": after["scale_out_per_gpu_gbps"],
+                    "scale_up_per_gpu_gbps": after["scale_up_per_gpu_gbps"],
                 }
             )
         ranking.sort(
             key=lambda r: (
+                -r["largest_job_lost_gpus"],
+                -r["gpus_without_scale_out"],
                 -r["gpus_disconnected"],
                 r["bisection_gbps"],
+                r["scale_up_per_gpu_gbps"]["min"],
                 r["scale_out_per_gpu_gbps"]["mean"],
                 r["id"],
             )
@@ -146,4 +166,24 @@ def n_minus_one(whatif: WhatIf) -> dict:
                 "ranking": ranking,
             }
         )
-    return {"before": before, "tiers": out}
+    return {"before": before, "tiers": out, "assumptions": [POWER_ASSUMPTION]}
+
+
+def _nvlink_classes(design, topo) -> tuple[dict, dict]:
+    """NVLink switch trays (devices on scale-up links that hold no GPU) in classes of the same
+    type and the same GPUs behind them."""
+    up = topo.kind == LINK_SCALE_UP
+    a, b = topo.a[up], topo.b[up]
+    switch_end = np.where(topo.gpus[a] > 0, b, a)
+    server_end = np.where(topo.gpus[a] > 0, a, b)
+    behind = np.zeros(len(topo.device_ids), dtype=np.int64)
+    np.add.at(behind, switch_end, topo.gpus[server_end])
+    classes: dict[tuple, list[str]] = {}
+    weight: dict[tuple, float] = {}
+    for i in unique_sorted(switch_end).tolist() if len(switch_end) else []:
+        if topo.gpus[i] > 0:
+            continue
+        key = (design.devices[topo.device_ids[i]].type, int(behind[i]))
+        classes.setdefault(key, []).append(topo.device_ids[i])
+        weight[key] = float(behind[i])
+    return classes, weight

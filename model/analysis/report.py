@@ -71,6 +71,8 @@ class Report:
     # so in the total, but no tier of the compute fabric. In JSON as "switches.off_tier", only
     # when there are any (the key is an addition to the issue-5 contract).
     switches_off_tier: dict[str, int] = field(default_factory=dict)
+    # model.analysis.min_cut.cut_json: the minimum balanced cut, its halves and its links.
+    bisection: dict = field(default_factory=dict)
 
     @property
     def switches_total(self) -> int:
@@ -114,6 +116,7 @@ class Report:
                 },
                 "bisection_gbps": self.bisection_gbps,
                 "bisection_method": self.bisection_method,
+                "bisection": self.bisection,
                 "hops": {
                     "max": self.hops.max,
                     "typical": self.hops.typical,
@@ -188,7 +191,13 @@ class Report:
             )
         lines.append(
             f"Bisection {self.bisection_gbps:,.0f} Gb/s ({self.bisection_method}"
-            f"{'' if self.bisection_regular else ', irregular fabric'})"
+            f"{'' if self.bisection_regular else ', irregular fabric'}"
+            + (
+                f"; minimum balanced cut: {self.bisection['halves']}, "
+                f"{len(self.bisection['cut']['links']):,} links)"
+                if self.bisection.get("halves")
+                else ")"
+            )
         )
         if self.hops.max is not None or self.hops.typical is not None:
             lines.append(

@@ -1,24 +1,29 @@
 """Failure analysis: what the compute fabric looks like after chosen elements fail.
 
-``what_if(design, plant, ids)`` fails devices, links, racks (every device in them), trays and
+``what_if(design, plant, ids)`` fails devices (NVLink switch trays among them), links, racks
+(every device in them), one side of a rack's power (``RACK:pdu-a``, ``RACK:pdu-b``), trays and
 tray segments (every link routed along them) and reports the fabric before and after, with the
 keys of ``analyze --json`` where they overlap (``gpus``, ``bisection_gbps``,
 ``bisection_method``, ``hops``, ``bandwidth_per_gpu_gbps``, ``oversubscription``) plus
-``scale_out_per_gpu_gbps`` {min, mean} per GPU and ``gpus_connected``.
+``islands`` (:mod:`model.analysis.islands`: how many, their GPUs, GPUs with no scale-out path,
+the largest job that still runs), ``scale_out_per_gpu_gbps`` and ``scale_up_per_gpu_gbps``
+{min, mean} per GPU and ``gpus_connected``.
 
 Choices (written down because the issue leaves them open):
 
 * A failed element is removed from the fabric; the survivors keep their tiers (a spine stays a
-  spine), and the bisection keeps the hall's split of the servers into halves, so before and
-  after measure the same cut.
+  spine). The bisection after is the minimum balanced cut of what survives
+  (:mod:`model.analysis.min_cut`): a fabric split into islands that can be shared out evenly
+  has a bisection of 0.
 * A GPU owns its share of its server's compute ports in port order (8 NICs, 8 GPUs: NIC i is
-  GPU i, as on a rail-optimized DGX); P ports for G > P GPUs are shared G/P ways. A port is
-  *live* when its link survives and its switch is still in the main part of its plane (the
-  surviving piece, of the switches that formed one connected fabric before, that holds the
-  most server ports; a rail-only fabric has one plane per rail). A GPU with no live port is
-  cut off from the scale-out fabric (it may still reach it over NVLink through a neighbour,
-  which NCCL's PXN does, but at the neighbour's expense). GPUs of a failed server count as cut
-  off. ``scale_out_per_gpu_gbps`` is over every GPU of the design (0 for those cut off).
+  GPU i, as on a rail-optimized DGX); P ports for G > P GPUs are shared G/P ways. A GPU whose
+  own ports all lost their link or switch has no NIC of its own left (``gpus_disconnected``,
+  with the GPUs of failed servers): it still reaches the fabric over NVLink through a
+  neighbour's NIC (NCCL's PXN), at the neighbour's expense, so it stays in its island. Whether
+  the fabric beyond the switch is whole is the islands' question, not the GPU's.
+* NVLink per GPU after the failure: see :mod:`model.analysis.failure_elements` (an NVL72 rack
+  with 8 of its 9 NVLink switch trays has 6,400 Gb/s per GPU). Rack power is assumed A/B-fed
+  until the design has a facility model; every result says so (``assumptions``).
 * A tray segment is named ``TRAY#N`` (N from 1, the N-th straight piece of the polyline); a
   link fails with it when its route runs along that piece. Trays need the cable plant.
 """
@@ -26,16 +31,23 @@ Choices (written down because the issue leaves them open):
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import compress
 
 import numpy as np
 
 from model.analysis.bandwidth import bandwidth
-from model.analysis.bisection import bisection, split_servers
+from model.analysis.failure_elements import (
+    POWER_ASSUMPTION,
+    ScaleUp,
+    pdu_of,
+    racks_without_power,
+)
 from model.analysis.hops import server_hops
-from model.analysis.topology import LINK_COMPUTE, Topology, components, infer_topology
+from model.analysis.islands import Islands, islands
+from model.analysis.min_cut import MinCut
+from model.analysis.topology import LINK_COMPUTE, Topology, infer_topology
 from model.common.arrays import unique_sorted
 from model.design.design import Design
 
@@ -51,6 +63,7 @@ class Failed:
     ids: list[str]  # as given
     devices: np.ndarray  # bool per device
     links: np.ndarray  # bool per link
+    pdus: list[tuple[str, str]] = field(default_factory=list)  # (rack, side) failed
 
     @property
     def device_count(self) -> int:
@@ -64,16 +77,21 @@ class Failed:
 def resolve(
     design: Design, topo: Topology, plant, ids: list[str], links_at: Callable | None = None
 ) -> Failed:
-    """Devices and links that fail with ``ids`` (devices, links, racks, trays, ``TRAY#N``).
+    """Devices and links that fail with ``ids`` (devices, links, racks, trays, ``TRAY#N``,
+    ``RACK:pdu-a`` / ``RACK:pdu-b``: a rack goes down when both its sides fail).
 
     ``links_at()``: link id -> position in ``topo.link_ids``, asked for only when a link or a
     tray fails (the caller's kept dict; by default made here)."""
     dead_dev = np.zeros(len(topo.device_ids), dtype=bool)
     dead_link = np.zeros(len(topo.link_ids), dtype=bool)
     link_index = None
+    pdus: list[tuple[str, str]] = []
     for raw in ids:
         oid = raw.strip()
-        if oid in topo.device_index:
+        pdu = pdu_of(design, oid)
+        if pdu is not None:
+            pdus.append(pdu)
+        elif oid in topo.device_index:
             dead_dev[topo.device_index[oid]] = True
         elif oid in design.links:
             link_index = link_index or _link_index(topo, links_at)
@@ -90,9 +108,13 @@ def resolve(
         else:
             raise WhatIfError(
                 f"no device, link, rack or tray has the id {oid!r} "
-                "(a tray segment is TRAY#N, N counted from 1)"
+                "(a tray segment is TRAY#N, N counted from 1; a rack's PDU is RACK:pdu-a or "
+                "RACK:pdu-b)"
             )
-    return Failed(list(ids), dead_dev, dead_link)
+    for rack in racks_without_power(pdus):
+        for device in design.devices_in_rack(rack):
+            dead_dev[topo.device_index[device.id]] = True
+    return Failed(list(ids), dead_dev, dead_link, pdus)
 
 
 def _link_index(topo: Topology, links_at: Callable | None) -> dict[str, int]:
@@ -156,20 +178,16 @@ def surviving(topo: Topology, failed: Failed) -> Topology:
     la, lb = topo.level[a], topo.level[b]
     reached = (kind == LINK_COMPUTE) & (np.minimum(la, lb) >= 0)
     a_up, b_up = reached & (la < lb), reached & (lb < la)
-    down, up = np.zeros(n), np.zeros(n)
-    np.add.at(up, a[a_up], cap[a_up])
-    np.add.at(down, b[a_up], cap[a_up])
-    np.add.at(up, b[b_up], cap[b_up])
-    np.add.at(down, a[b_up], cap[b_up])
     lower = np.concatenate([a[a_up], b[b_up]])
     upper = np.concatenate([b[a_up], a[b_up]])
+    up_cap = np.concatenate([cap[a_up], cap[b_up]])
+    up = np.bincount(lower, weights=up_cap, minlength=n)
+    down = np.bincount(upper, weights=up_cap, minlength=n)
     up_links = np.bincount(lower, minlength=n)
     pairs = unique_sorted(lower * max(n, 1) + upper) if len(lower) else lower
     up_neighbours = np.bincount(pairs // max(n, 1), minlength=n) if len(pairs) else up_links * 0
-    used = np.zeros(n, dtype=np.int64)
     compute = kind == LINK_COMPUTE
-    np.add.at(used, a[compute], 1)
-    np.add.at(used, b[compute], 1)
+    used = np.bincount(a[compute], minlength=n) + np.bincount(b[compute], minlength=n)
     return replace(
         topo,
         is_gpu_server=topo.is_gpu_server & ~failed.devices,
@@ -235,71 +253,77 @@ class GpuPorts:
 
 
 def per_gpu_scale_out(topo: Topology, ports: GpuPorts, failed: Failed | None) -> np.ndarray:
-    """Live scale-out Gb/s of every GPU of the design (index = the design's GPU order)."""
+    """Live scale-out Gb/s of every GPU's own ports (index = the design's GPU order): a port is
+    live while its link, its server and its switch are (module docstring)."""
     n = len(topo.device_ids)
     dead_dev = failed.devices if failed is not None else np.zeros(n, dtype=bool)
     dead_link = failed.links if failed is not None else np.zeros(len(topo.link_ids), dtype=bool)
-    compute = topo.kind == LINK_COMPUTE
-    switches = topo.level >= 1
-    sw_links = compute & switches[topo.a] & switches[topo.b]
-    plane = components(n, topo.a[sw_links], topo.b[sw_links], switches)
-    alive_sw = switches & ~dead_dev
-    ok = sw_links & ~dead_link & alive_sw[topo.a] & alive_sw[topo.b]
-    piece = components(n, topo.a[ok], topo.b[ok], alive_sw)
-    rows, sw = ports.rows, ports.switch
+    rows = ports.rows
     live = ~dead_link[rows] & ~dead_dev[topo.a[rows]] & ~dead_dev[topo.b[rows]]
-    # Main piece of each plane: the one with the most live server ports.
-    if live.any():
-        key = plane[sw[live]] * (n + 1) + piece[sw[live]]
-        uniq, counts = np.unique(key, return_counts=True)
-        order = np.lexsort((-counts, uniq // (n + 1)))
-        planes_sorted = uniq[order] // (n + 1)
-        first = np.concatenate([[True], planes_sorted[1:] != planes_sorted[:-1]])
-        main = np.full(n, -2)
-        main[planes_sorted[first]] = (uniq[order] % (n + 1))[first]
-        live &= piece[sw] == main[plane[sw]]
     out = np.zeros(ports.total_gpus)
     np.add.at(out, ports.gpu[live], topo.capacity[rows[live]] * ports.share[live])
     return out
 
 
-def figures(design: Design, topo: Topology, halves, per_gpu: np.ndarray) -> dict:
-    """The fabric figures of one state (keys as in ``analyze --json`` where they overlap)."""
-    n = len(topo.device_ids)
-    compute = topo.kind == LINK_COMPUTE
-    groups = {
-        level: components(
-            n, topo.a[compute], topo.b[compute], (topo.level >= 1) & (topo.level <= level)
-        )
-        for level in range(2, topo.top_level() + 1)
-    }
-    bw = bandwidth(design, topo, groups)
-    alive = topo.is_gpu_server
-    half_a, half_b = (h[alive[h]] for h in halves)
-    bis = bisection(design, topo, halves=(half_a, half_b))
-    hops = server_hops(topo)
-    return {
+@dataclass
+class State:
+    """One state of the fabric (the design as it is, or after a failure): the surviving
+    topology, its islands and minimum cut, each GPU's own scale-out Gb/s. A collective estimate
+    of the default job after a failure takes ``topo`` and ``islands.largest_job_servers()``."""
+
+    topo: Topology
+    islands: Islands
+    min_cut: MinCut
+    per_gpu: np.ndarray
+    scale_up: np.ndarray  # live NVLink Gb/s per GPU of each device (failure_elements.ScaleUp)
+
+
+def figures(design: Design, state: State, *, brief: bool = False) -> dict:
+    """The fabric figures of one state (keys as in ``analyze --json`` where they overlap).
+    ``brief``: only what ``--n-1`` ranks on (islands, bisection, per-GPU figures), not the hops
+    and per-layer bandwidth."""
+    topo, per_gpu = state.topo, state.per_gpu
+    bis = state.min_cut.bisection(design, want_cut=False)
+    servers = np.flatnonzero(topo.is_gpu_server)
+    up_per_gpu = np.repeat(state.scale_up[servers], topo.gpus[servers])
+    out = {
         "gpus": int(topo.gpus.sum()),
         "bisection_gbps": bis.gbps,
         "bisection_method": bis.method,
         "bisection_regular": bis.regular,  # False: the tier figure is an estimate (analysis)
-        "hops": {
-            "max": hops.max,
-            "typical": hops.typical,
-            "disconnected_pairs": hops.disconnected_pairs,
-        },
-        "bandwidth_per_gpu_gbps": {
-            "scale_up": bw.scale_up,
-            "scale_out": bw.scale_out,
-            "effective": bw.effective,
-            "layers": dict(bw.layers),
-        },
-        "oversubscription": {name: t.max for name, t in bw.tiers.items()},
-        "scale_out_per_gpu_gbps": {
-            "min": float(per_gpu.min()) if len(per_gpu) else 0.0,
-            "mean": float(per_gpu.mean()) if len(per_gpu) else 0.0,
-        },
+        "bisection_halves": bis.cut,
+        "scale_out_per_gpu_gbps": _min_mean(per_gpu),
+        "scale_up_per_gpu_gbps": _min_mean(up_per_gpu),
         "gpus_connected": int((per_gpu > 0).sum()),
+        "islands": state.islands.to_json(),
+    }
+    if brief:
+        return out
+    groups = state.min_cut.switch_groups()  # the switch groups of each level, made once
+    bw = bandwidth(design, topo, groups)
+    hops = server_hops(topo, groups)
+    layers = dict(bw.layers)
+    if len(up_per_gpu):  # NVLink as it is now, not as the catalog sells it
+        layers["scale-up"] = float(up_per_gpu.min())
+    out["hops"] = {
+        "max": hops.max,
+        "typical": hops.typical,
+        "disconnected_pairs": hops.disconnected_pairs,
+    }
+    out["bandwidth_per_gpu_gbps"] = {
+        "scale_up": layers.get("scale-up", bw.scale_up),
+        "scale_out": bw.scale_out,
+        "effective": min(bw.effective, layers.get("scale-up", bw.effective)),
+        "layers": layers,
+    }
+    out["oversubscription"] = {name: t.max for name, t in bw.tiers.items()}
+    return out
+
+
+def _min_mean(values: np.ndarray) -> dict:
+    return {
+        "min": float(values.min()) if len(values) else 0.0,
+        "mean": float(values.mean()) if len(values) else 0.0,
     }
 
 
@@ -310,19 +334,31 @@ class WhatIf:
         self.design = design
         self.plant = plant
         self.topo = topo if topo is not None else infer_topology(design)
-        self.halves = split_servers(design, self.topo)
         self.ports = GpuPorts(design, self.topo)
         self._before: dict | None = None
-        self._before_per_gpu: np.ndarray | None = None
+        self._before_state: State | None = None
+        self._scale_up = ScaleUp(design, self.topo)
+
+    def before_state(self) -> State:
+        if self._before_state is None:
+            topo = self.topo
+            per_gpu = per_gpu_scale_out(topo, self.ports, None)
+            scale_up = self._scale_up.per_gpu(topo)
+            self._before_state = State(topo, islands(topo), MinCut(topo), per_gpu, scale_up)
+        return self._before_state
 
     def before_per_gpu(self) -> np.ndarray:
-        if self._before_per_gpu is None:
-            self._before_per_gpu = per_gpu_scale_out(self.topo, self.ports, None)
-        return self._before_per_gpu
+        return self.before_state().per_gpu
+
+    @cached_property
+    def halves(self) -> tuple[np.ndarray, np.ndarray]:
+        """The servers on each side of the design's minimum balanced cut."""
+        bis = self.before_state().min_cut.bisection(self.design)
+        return bis.half_a, bis.half_b
 
     def before(self) -> dict:
         if self._before is None:
-            self._before = figures(self.design, self.topo, self.halves, self.before_per_gpu())
+            self._before = figures(self.design, self.before_state())
         return self._before
 
     def resolve(self, ids: list[str]) -> Failed:
@@ -334,30 +370,49 @@ class WhatIf:
         link class, and at XL one such dict is ~0.3 s)."""
         return {lid: i for i, lid in enumerate(self.topo.link_ids)}
 
-    def after(self, failed: Failed) -> tuple[dict, np.ndarray]:
+    def after_state(self, failed: Failed) -> State:
+        """What survives ``failed``: the seam for figures of the fabric after a failure."""
+        topo = surviving(self.topo, failed)
         per_gpu = per_gpu_scale_out(self.topo, self.ports, failed)
-        return figures(self.design, surviving(self.topo, failed), self.halves, per_gpu), per_gpu
+        min_cut = self.before_state().min_cut.survivors(self.design, topo)
+        return State(topo, islands(topo), min_cut, per_gpu, self._scale_up.per_gpu(topo))
 
-    def run(self, ids: list[str]) -> dict:
-        """``{"before", "after", "gpus_disconnected", "failed", ...}`` for failing ``ids``."""
+    def after(self, failed: Failed) -> tuple[dict, np.ndarray]:
+        state = self.after_state(failed)
+        return figures(self.design, state), state.per_gpu
+
+    def run(self, ids: list[str], *, brief: bool = False) -> dict:
+        """``{"before", "after", "islands", "gpus_disconnected", "failed", ...}`` for failing
+        ``ids`` (``brief``: the after figures ``--n-1`` ranks on, see :func:`figures`)."""
         failed = self.resolve(ids)
-        after, per_gpu = self.after(failed)
+        state = self.after_state(failed)
+        after, per_gpu = figures(self.design, state, brief=brief), state.per_gpu
         before = self.before()
         cut = np.flatnonzero(per_gpu <= 0)
         return {
             "before": before,
             "after": after,
+            "islands": after["islands"],
+            "largest_job_gpus": after["islands"]["largest_job_gpus"],
+            "largest_job_lost_gpus": before["islands"]["largest_job_gpus"]
+            - after["islands"]["largest_job_gpus"],
+            "gpus_without_scale_out": after["islands"]["gpus_without_scale_out"],
             "gpus_disconnected": int(len(cut)) - (before["gpus"] - before["gpus_connected"]),
             "failed": [s.strip() for s in ids],
             "failed_devices": [
                 self.topo.device_ids[i] for i in np.flatnonzero(failed.devices).tolist()
             ],
             "failed_links": int(failed.link_count),
-            "blast_radius": self.blast_radius(failed, per_gpu),
+            "failed_pdus": [f"{rack}:{side}" for rack, side in failed.pdus],
+            "assumptions": [POWER_ASSUMPTION],
+            "blast_radius": self.blast_radius(failed, per_gpu, state.islands),
         }
 
-    def blast_radius(self, failed: Failed, per_gpu: np.ndarray) -> dict:
-        """Ids the editor draws: failed devices and links, servers that lost bandwidth."""
+    def blast_radius(
+        self, failed: Failed, per_gpu: np.ndarray, after: Islands | None = None
+    ) -> dict:
+        """Ids the editor draws: failed devices and links, servers that lost bandwidth, and
+        servers outside the largest island (they cannot join the largest job)."""
         topo = self.topo
         before = self.before_per_gpu()
         lost_gpu = per_gpu < before - 1e-9
@@ -371,7 +426,15 @@ class WhatIf:
             "links": [topo.link_ids[i] for i in np.flatnonzero(dead_links).tolist()],
             "servers_degraded": [topo.device_ids[i] for i in hit.tolist()],
             "servers_cut_off": [topo.device_ids[i] for i in cut_servers.tolist()],
+            "servers_off_largest_island": _off_largest(topo, after),
         }
+
+
+def _off_largest(topo: Topology, after: Islands | None) -> list[str]:
+    if after is None or after.count < 2:
+        return []
+    off = topo.is_gpu_server & (after.label >= 0) & (after.label != after.island_labels[0])
+    return [topo.device_ids[i] for i in np.flatnonzero(off).tolist()]
 
 
 def what_if(design: Design, plant, ids: list[str]) -> dict:

@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu
 
+from gui.panels.whatif_panel import ROWS, WORST_COLUMNS
 from model.analysis.whatif import links_on_tray, what_if
 from model.files.design_file import design_to_bytes, read_design_bytes, save_design
 from model.generators.generate import rail_optimized
@@ -83,7 +84,8 @@ def test_right_click_a_spine_reads_what_its_loss_costs(rail_window):
     assert result["after"]["bisection_gbps"] <= result["before"]["bisection_gbps"]
     # The panel shows the model's figures; the plan marks the spine's rack as failed.
     tb_s = expected["after"]["bisection_gbps"] / 1000
-    assert tools.panel.table.item(1, 1).text() == f"{tb_s:,.2f} Tb/s"
+    row = [name for name, _ in ROWS].index("Bisection")
+    assert tools.panel.table.item(row, 1).text() == f"{tb_s:,.2f} Tb/s"
     assert tools.dock.isVisible()
     assert tools.overlay.rack_state[spine.rack] == "failed"
 
@@ -178,3 +180,56 @@ def test_right_click_a_tray_fails_the_segment_under_the_cursor(rail_window):
     window.document.plant.refresh()
     on_segment = set(links_on_tray(design, window.document.plant, f"{tray.id}#1"))
     assert on_segment and set(result["blast_radius"]["links"]) == on_segment
+
+
+def test_a_rack_of_every_spine_shows_islands_and_marks_the_servers_off_the_largest(rail_window):
+    """2 SUs of 16 DGX: the spines share one rack; failing it leaves two islands of 16 x 8 =
+    128 GPUs (each SU's servers join its rail leaves), none cut off. The panel shows the
+    model's islands; the plan marks the other SU's server racks blue."""
+    window = rail_window
+    design = window.document.design
+    spines = [d for d in design.devices.values() if d.role == "spine"]
+    (rack_id,) = {d.rack for d in spines}
+    tools = window.whatif
+    result = tools.run_case([rack_id])
+    assert result["islands"]["gpus"] == [128, 128]
+    rows = [name for name, _ in ROWS]
+    assert tools.panel.table.item(rows.index("Islands"), 1).text() == "2"
+    assert tools.panel.table.item(rows.index("Largest job, GPUs"), 1).text() == "128"
+    assert "2 islands (128, 128 GPUs)" in tools.panel.summary.text()
+    off = result["blast_radius"]["servers_off_largest_island"]
+    assert off and {tools.overlay.rack_state[design.devices[s].rack] for s in off} == {"island"}
+
+
+def test_right_click_a_rack_offers_its_pdu_under_the_a_b_assumption(rail_window):
+    window = rail_window
+    design = window.document.design
+    rack_id = design.devices["su1-node01"].rack
+    x, y = _rack_centre(window, rack_id)
+    text = _right_click_and_choose(window, x, y, lambda m: _action(m, "What if PDU A"))
+    assert "PDU A" in text
+    result = window.whatif.panel.result
+    assert result["failed_devices"] == [] and result["failed_pdus"] == [f"{rack_id}:pdu-a"]
+    assert "A/B-fed" in window.whatif.panel.summary.text()
+
+
+def test_the_worst_failure_table_has_the_ranking_columns(rail_window, qtbot):
+    tools = rail_window.whatif
+    tools.run_n_minus_one()
+    header = [tools.panel.worst.horizontalHeaderItem(c).text() for c in range(len(WORST_COLUMNS))]
+    assert header[:4] == ["tier", "worst element", "job lost", "islands"]
+
+
+def test_show_the_bisection_cut_draws_the_reports_cut_links(rail_window, qtbot):
+    """The What-if dock draws the analysis's minimum balanced cut: 2 SUs of 16 DGX at 1:1, one
+    SU per half, the cut is 16 x 8 NIC-side links' worth (128 links, 51,200 Gb/s)."""
+    window = rail_window
+    runner = window.analysis_docks.runner
+    qtbot.waitUntil(lambda: runner.fresh, timeout=20_000)
+    tools = window.whatif
+    bisection = tools.show_bisection_cut()
+    assert bisection == runner.result.report.bisection
+    assert bisection["gbps"] == 16 * 8 * 400 and len(bisection["cut"]["links"]) == 128
+    assert set(tools.overlay.rack_state.values()) == {"cut"}
+    assert len(tools.overlay.link_paths) == 128
+    assert "128 links cross it" in tools.panel.summary.text()
