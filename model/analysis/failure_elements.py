@@ -57,6 +57,7 @@ class ScaleUp:
             type_id = design.devices[topo.device_ids[i]].type
             if type_id not in spec_of:
                 spec = types[type_id].gpus
+                assert spec is not None  # a GPU server's type has GPUs
                 spec_of[type_id] = (spec.scale_up_gbps_per_gpu, spec.scale_up_domain == "links")
             self.catalog[i], self.linked[i] = spec_of[type_id]
 

@@ -147,7 +147,7 @@ class MinCut:
         self._groups: dict[int, np.ndarray] = {}
         self._switch_groups: dict[int, np.ndarray] | None = None
         self._keys = keys
-        self._values: dict[tuple[bool, bytes], tuple[float, np.ndarray]] = {}
+        self._values: dict[tuple[bool, bytes], tuple[float, np.ndarray | None]] = {}
         self._refined: dict[bytes, tuple[np.ndarray, np.ndarray] | None] = {}
         compute = topo.kind == LINK_COMPUTE
         self.n_compute = int(compute.sum())
@@ -249,7 +249,9 @@ class MinCut:
             self._values[key] = (value, cut)
         return cut
 
-    def refine(self, half_a: np.ndarray, half_b: np.ndarray):
+    def refine(
+        self, half_a: np.ndarray, half_b: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray] | None:
         key = half_a.tobytes()
         if key not in self._refined:
             self._refined[key] = _kernighan_lin(self.topo, half_a, half_b)
@@ -358,6 +360,7 @@ def _group_cut(
             value = float(cap[side[a] != side[b]].sum())
             if value < best_value:
                 best_value, best_side = value, side.copy()
+    assert best_side is not None  # every group split has a finite capacity
     return best_value, _cut_of_side(topo, best_side)
 
 
