@@ -30,7 +30,7 @@ from model.analysis.devices import device_figures, rack_power, switches_off_the_
 from model.analysis.fabrics import fabric_figures, fabric_shapes
 from model.analysis.hops import server_hops
 from model.analysis.link_media import link_media
-from model.analysis.reliability import forecast
+from model.analysis.reliability import forecast, hall_counts
 from model.analysis.report import Report
 from model.analysis.topology import (
     LINK_COMPUTE,
@@ -110,6 +110,7 @@ class Analyzer:
         self._switches_by_tier: dict[str, int] = {}  # of the topology, in tier order
         self._tier_codes = None  # ((topology, plant rows, row count, first names), codes)
         self._fabric_shapes = None  # ((topology, catalog), fabric_shapes)
+        self._hall_counts = None  # ((topology, catalog), reliability.hall_counts)
         self._topo_findings = None  # (topology, bandwidth, target, findings)
         self._allreduce_figures = None  # (bandwidth, rings, settings, job, curve)
         self._domain = 1
@@ -434,7 +435,7 @@ class Analyzer:
             tray_fill=fill,
             warnings=sort_findings(findings),
             fabrics=fabric_figures(design, topo, media, phys, self._shapes(topo)),
-            reliability=forecast(design, topo, phys),
+            reliability=forecast(design, topo, phys, hall=self._hall(topo)),
         )
 
     def _allreduce(self, bw, gpus, domain, message, algorithm, rings, place):
@@ -466,6 +467,16 @@ class Analyzer:
         cached = self._fabric_shapes
         if cached is None or cached[0][0] is not key[0] or cached[0][1] is not key[1]:
             cached = self._fabric_shapes = (key, fabric_shapes(self.design, topo))
+        return cached[1]
+
+    def _hall(self, topo):
+        """The hall's GPUs, hosts, NICs, switches and NVLink trays for the reliability forecast,
+        kept while topology and catalog stand (2-4 ms of every report at 16k GPUs otherwise,
+        growing with the devices and links)."""
+        key = (topo, self.design.catalog)
+        cached = self._hall_counts
+        if cached is None or cached[0][0] is not key[0] or cached[0][1] is not key[1]:
+            cached = self._hall_counts = (key, hall_counts(self.design, topo))
         return cached[1]
 
     def _tray_overfill(self, fill: dict[str, float]):

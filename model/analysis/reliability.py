@@ -66,6 +66,7 @@ class FitRate:
     fit: float  # per unit; for optics and active cables: the rate of a typical unit (see below)
     source: str
     entry: dict  # the file's entry (per-laser, per-end figures)
+    note: str = ""  # how the FIT of a unit follows its parts, where it is not one figure
 
 
 def _derived_fit(entry: dict, ref: dict) -> float:
@@ -85,15 +86,24 @@ def fit_rates(path: Path = FIT_FILE) -> dict[str, FitRate]:
     ref = data["reference"]
     out = {}
     for c in data["categories"]:
+        note = ""
         if "derived_from" in c:
             fit = _derived_fit(c, ref)
         elif c["category"] == "optics":
             fit = 4 * c["fit_per_laser"] + c["dsps_per_module"] * c["fit_per_dsp"]
+            note = (
+                f"{c['fit_per_laser']:g} per laser + {c['fit_per_dsp']:g} per DSP; "
+                f"{fit:g} = a 4-laser module"
+            )
         elif c["category"] == "active_cables":
             fit = float(c["fit_per_end_by_kind"]["aec"])
+            ends = ", ".join(f"{k.upper()} {v:g}" for k, v in c["fit_per_end_by_kind"].items())
+            note = f"per end: {ends}, AOC as an optic; {fit:g} = an AEC end"
         else:
             fit = float(c["fit"])
-        out[c["category"]] = FitRate(c["category"], c["label"], c["unit"], fit, c["source"], c)
+        out[c["category"]] = FitRate(
+            c["category"], c["label"], c["unit"], fit, c["source"], c, note
+        )
     return out
 
 
@@ -169,16 +179,30 @@ def device_counts(design, topo: Topology, servers: np.ndarray) -> dict[str, int]
     }
 
 
-def forecast(design, topo: Topology, phys, job_servers: np.ndarray | None = None) -> dict:
+def hall_counts(design, topo: Topology) -> dict[str, int]:
+    """:func:`device_counts` of every GPU server: what the hall's devices count, which the
+    devices, links and catalog alone decide (the analyzer keeps it while they stand)."""
+    return device_counts(design, topo, np.flatnonzero(topo.is_gpu_server))
+
+
+def forecast(
+    design,
+    topo: Topology,
+    phys,
+    job_servers: np.ndarray | None = None,
+    hall: dict[str, int] | None = None,
+) -> dict:
     """The ``reliability`` block of ``analyze --json`` (module docstring for the rules).
 
     ``phys``: the physical plant (None without routed links: no optics or cables counted);
-    ``job_servers``: the job's GPU servers as topology indexes (None: the default job)."""
+    ``job_servers``: the job's GPU servers as topology indexes (None: the default job);
+    ``hall``: :func:`hall_counts` of this design and topology (computed when not given)."""
     settings = design.settings
     rates = fit_rates()
     overrides = dict(getattr(settings, "reliability_fit", {}) or {})
     all_servers = np.flatnonzero(topo.is_gpu_server)
-    hall = device_counts(design, topo, all_servers)
+    if hall is None:
+        hall = hall_counts(design, topo)
     plant_units = unit_fits(design, phys, rates)
     gpus = hall["gpus"]
     restart_h = float(getattr(settings, "reliability_restart_h", 1.0))
@@ -188,12 +212,14 @@ def forecast(design, topo: Topology, phys, job_servers: np.ndarray | None = None
         job_share = {name: share for name in NETWORK}
         for name in ("gpus", "hbm", "software", "hosts", "nics"):
             job_share[name] = job[name] / hall[name] if hall[name] else 0.0
-        job_gpus = job["gpus"]
+        job_gpus, servers_in_job = job["gpus"], len(job_servers)
     else:
         asked = int(getattr(settings, "reliability_job_gpus", 0) or gpus)
         job_gpus = min(asked, gpus)
         share = job_gpus / gpus if gpus else 0.0
         job_share = {name: share for name in CATEGORIES}
+        # A share of GPUs names no server set unless it is the whole hall.
+        servers_in_job = len(all_servers) if job_gpus == gpus else None
     categories = {}
     total_fit = job_fit = 0.0
     for name in CATEGORIES:
@@ -228,9 +254,7 @@ def forecast(design, topo: Topology, phys, job_servers: np.ndarray | None = None
         "media_counted": phys is not None,
         "hall_gpus": gpus,
         "hall_gpu_hours_at_risk_per_day": per_day * gpus * restart_h,
-        "job_servers": len(job_servers if job_servers is not None else all_servers)
-        if job_gpus == gpus or job_servers is not None
-        else None,
+        "job_servers": servers_in_job,
         "job_gpus": job_gpus,
         "restart_h": restart_h,
         "job_interruptions_per_day": job_per_day,
