@@ -104,8 +104,8 @@ class DesignSettingsDialog(QDialog):
                 " FIT",
                 10,
                 0,
-                f"Failures per 10^9 hours of one part; catalog: {rates[name].fit:g} "
-                f"({rates[name].source})",
+                f"Failures per 10^9 hours of one {rates[name].unit}; catalog: "
+                f"{rates[name].note or format(rates[name].fit, 'g')} ({rates[name].source})",
             )
         self.job_gpus = spin_box(
             s.reliability_job_gpus,
@@ -142,7 +142,8 @@ class DesignSettingsDialog(QDialog):
         form.addRow("Job placement", self.placement)
         form.addRow(QLabel("<b>Reliability forecast</b>"))
         for name, box in self.fit.items():
-            form.addRow(name.replace("_", " ").capitalize(), box)
+            label = fit_rates()[name].label
+            form.addRow(label[:1].upper() + label[1:], box)
         form.addRow("Job size", self.job_gpus)
         form.addRow("Restart time", self.restart_h)
         box = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)

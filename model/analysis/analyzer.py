@@ -8,8 +8,8 @@ The analysis is computed in stages, each cached until an edit invalidates it:
   leaves it as it was);
 * devices (devices changed): device power and price, rack U checks;
 * placement (racks moved/added/removed, hall changed): overlaps, outside hall, on obstacle;
-* media (every report): counts per medium, transceivers, power, cost, lengths, per-rack power,
-  tray fill (updated for the links whose route or medium the plant's ``refresh()`` changed);
+* media (every report): links per medium and lengths (``link_media``); modules, cables,
+  power and cost from the physical plant (``build_plant``, per cage); per-rack power, tray fill (updated for the links whose route or medium the plant's ``refresh()`` changed);
 * settings: oversubscription target and all-reduce parameters (cheap, always recomputed).
 
 ``analyze`` runs a fresh Analyzer once, so the incremental and the full report share one code path.
@@ -29,9 +29,9 @@ from model.analysis.collectives import RingPlacement
 from model.analysis.devices import device_figures, rack_power, switches_off_the_tiers
 from model.analysis.fabrics import fabric_figures, fabric_shapes
 from model.analysis.hops import server_hops
-from model.analysis.media_costs import MediaCache, media_figures, shared_cages
+from model.analysis.link_media import link_media
 from model.analysis.min_cut import MinCut, cut_json
-from model.analysis.reliability import forecast
+from model.analysis.reliability import forecast, hall_counts
 from model.analysis.report import Report
 from model.analysis.topology import (
     LINK_COMPUTE,
@@ -112,10 +112,9 @@ class Analyzer:
         self._switches_by_tier: dict[str, int] = {}  # of the topology, in tier order
         self._tier_codes = None  # ((topology, plant rows, row count, first names), codes)
         self._fabric_shapes = None  # ((topology, catalog), fabric_shapes)
+        self._hall_counts = None  # ((topology, catalog), reliability.hall_counts)
         self._topo_findings = None  # (topology, bandwidth, target, findings)
-        self._shared = None  # (topology, media_costs.shared_cages)
         self._allreduce_figures = None  # (bandwidth, rings, settings, job, curve)
-        self._media_cache = MediaCache()  # the media-only figures, kept while no medium changes
         self._domain = 1
         self._pending_links: set[str] = set()
         self._racks_moved = False  # a rack moved or changed since the last report
@@ -285,9 +284,7 @@ class Analyzer:
                 self._plant_rows = np.fromiter(
                     (index[lid] for lid in topo.link_ids), dtype=np.int64, count=len(topo.link_ids)
                 )
-        media = media_figures(
-            topo, self.plant, self._plant_rows, self._shared_cages(topo), self._media_cache
-        )
+        media = link_media(topo, self.plant, self._plant_rows)
         phys = self.given_phys
         if self.plant is not None and phys is None:
             # Split by fabric once: the totals are the sums, the per-fabric figures its parts.
@@ -401,9 +398,9 @@ class Analyzer:
             links_by_medium=media.by_medium,
             links_without_medium=media.no_medium,
             media_available=media.available,
-            transceivers=int(plant_sum("module", "quantity")) if phys else media.modules,
+            transceivers=int(plant_sum("module", "quantity")),
             transceiver_power_w=power["transceivers"],
-            transceivers_by_kind=_modules_by_kind(phys) if phys else media.transceivers_by_kind,
+            transceivers_by_kind=_modules_by_kind(phys) if phys else {},
             cable_length_total_m=media.length_total_m,
             cable_length_max_m=media.length_max_m,
             cable_ordered_total_m=media.ordered_total_m,
@@ -436,10 +433,8 @@ class Analyzer:
             },
             tray_fill=fill,
             warnings=sort_findings(findings),
-            fabrics=fabric_figures(
-                design, topo, self.plant, self._plant_rows, media, phys, self._shapes(topo)
-            ),
-            reliability=forecast(design, topo, media),
+            fabrics=fabric_figures(design, topo, media, phys, self._shapes(topo)),
+            reliability=forecast(design, topo, phys, hall=self._hall(topo)),
         )
 
     def _allreduce(self, bw, gpus, domain, message, algorithm, rings, place):
@@ -465,19 +460,22 @@ class Analyzer:
             cached = self._topo_findings = (topo, bw, target, findings)
         return cached[3]
 
-    def _shared_cages(self, topo):
-        """``media_costs.shared_cages`` of the topology, kept while it stands."""
-        cached = self._shared
-        if cached is None or cached[0] is not topo:
-            cached = self._shared = (topo, shared_cages(topo))
-        return cached[1]
-
     def _shapes(self, topo):
         """The fabrics' topology part (``fabric_shapes``), kept while topology and catalog stand."""
         key = (topo, self.design.catalog)
         cached = self._fabric_shapes
         if cached is None or cached[0][0] is not key[0] or cached[0][1] is not key[1]:
             cached = self._fabric_shapes = (key, fabric_shapes(self.design, topo))
+        return cached[1]
+
+    def _hall(self, topo):
+        """The hall's GPUs, hosts, NICs, switches and NVLink trays for the reliability forecast,
+        kept while topology and catalog stand (2-4 ms of every report at 16k GPUs otherwise,
+        growing with the devices and links)."""
+        key = (topo, self.design.catalog)
+        cached = self._hall_counts
+        if cached is None or cached[0][0] is not key[0] or cached[0][1] is not key[1]:
+            cached = self._hall_counts = (key, hall_counts(self.design, topo))
         return cached[1]
 
     def _tray_overfill(self, fill: dict[str, float]):

@@ -8,7 +8,9 @@ All bandwidths are Gb/s per direction.
 * Oversubscription of a tier = the **largest** ratio among its switches (the worst switch: a job
   placed under it sees that ratio, and on generated fabrics every switch of a tier is alike). The
   capacity-weighted ratio (sum down / sum up) is reported beside it as ``weighted``.
-* Per GPU: ``scale_up`` = the catalog's NVLink bandwidth per GPU (smallest over the servers);
+* Per GPU: ``scale_up`` = the catalog's NVLink bandwidth per GPU (smallest over the servers
+  that have NVLink). A server without NVLink (scale-up bandwidth 0, e.g. a 1-GPU host) has no
+  scale-up layer: when no server has one, the layers start at the NIC and ``scale_up`` is 0;
   ``nic`` = a server's cabled compute capacity (each link at the slower end's speed) / its GPUs
   (smallest over the servers with compute links); after each tier below the top the NIC figure
   is divided by that tier's oversubscription (ratios below 1 do not add bandwidth).
@@ -77,7 +79,9 @@ def bandwidth(design: Design, topo: Topology, group_labels: dict[int, np.ndarray
     scale_up_values = [
         types[design.devices[topo.device_ids[i]].type].gpus.scale_up_gbps_per_gpu for i in servers
     ]
-    scale_up = float(min(scale_up_values)) if scale_up_values else 0.0
+    # A server without NVLink has no scale-up tier to be narrow: it is no 0 Gb/s layer.
+    with_nvlink = [v for v in scale_up_values if v > 0]
+    scale_up = float(min(with_nvlink)) if with_nvlink else 0.0
     compute = topo.kind == LINK_COMPUTE
     la, lb = topo.level[topo.a], topo.level[topo.b]
     server_links = compute & (((la == 0) & (lb >= 1)) | ((lb == 0) & (la >= 1)))
@@ -89,7 +93,8 @@ def bandwidth(design: Design, topo: Topology, group_labels: dict[int, np.ndarray
     cabled = servers[per_server[servers] > 0]
     nic = float((per_server[cabled] / topo.gpus[cabled]).min()) if len(cabled) else 0.0
 
-    layers: list[tuple[str, float]] = [("scale-up", scale_up), ("nic", nic)]
+    layers: list[tuple[str, float]] = [("scale-up", scale_up)] if with_nvlink else []
+    layers.append(("nic", nic))
     value = nic
     for tier in sorted(tiers.values(), key=lambda t: t.level):
         value = value / max(1.0, tier.max)
@@ -138,7 +143,7 @@ def _explain(layers, bottleneck, effective, tiers, slow) -> str:
             f"The {bottleneck} tier's {ratio} is the narrowest layer, leaving "
             f"{_fmt(effective)} per GPU for traffic that crosses it"
         )
-    return f"{head} (per direction; {others})."
+    return f"{head} (per direction; {others})." if others else f"{head} (per direction)."
 
 
 def _label(name: str) -> str:

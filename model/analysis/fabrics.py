@@ -1,11 +1,12 @@
 """Per-fabric figures: switches, links, transceivers, power and cost of each network of the hall.
 
-Every switch and link is in one fabric (:mod:`model.design.fabrics`); this module splits the analysis'
-own counts by it, reusing the same counting functions on each fabric's links
-(:func:`model.analysis.media_costs.media_figures` for media, modules, power and cost) so that
-the fabrics add up to the totals by construction. Power is given at typical and at maximum:
-switches' ``power_typical_w`` / ``power_max_w`` plus the media's power (the media's maximum
-where the cable plant provides one, else its typical figure). ``endpoints`` counts the
+Every switch and link is in one fabric (:mod:`model.design.fabrics`); this module splits the
+analysis' own counts by it. Modules, cables and fibres, their power and cost come from the
+physical plant split by fabric (:func:`model.plant.physical_plant.build_plant` with
+``fabric_rows``), the one per-cage count the totals and the BOM read too, so the fabrics add up
+to them by construction; links per medium kind from :class:`model.analysis.link_media.LinkMedia`.
+Power is given at typical and at maximum: switches' ``power_typical_w`` / ``power_max_w`` plus
+the plant's plugs at typical and at maximum. ``endpoints`` counts the
 non-switch devices (servers, storage appliances, UFM and head nodes) cabled into the fabric.
 ``planes`` counts the fabric's independent switch networks (connected components of its switches
 over its switch-to-switch links): 1 for one Clos, 2 for a multi-plane Spectrum-X fabric whose
@@ -15,12 +16,10 @@ NICs are split across two planes, one per rail for a rail-only fabric of single 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import compress
-from types import SimpleNamespace
 
 import numpy as np
 
-from model.analysis.media_costs import MediaFigures, SharedCages, media_figures, shared_cages
+from model.analysis.link_media import LinkMedia
 from model.analysis.topology import Topology, components
 from model.design.design import Design
 from model.design.entities import FABRICS
@@ -67,8 +66,6 @@ class FabricShape:
     price_usd: float
     endpoints: int
     planes: int
-    view: SimpleNamespace | None  # the fabric's links as a Topology-like view (None: all links)
-    shared: tuple[SharedCages, SharedCages] | None  # shared_cages of the view
 
 
 def fabric_shapes(design: Design, topo: Topology) -> list[FabricShape]:
@@ -90,7 +87,6 @@ def fabric_shapes(design: Design, topo: Topology) -> list[FabricShape]:
             typ += dtype.power_typical_w
             mx += dtype.power_max_w
             usd += dtype.price_usd
-        view = None if mask.all() else _view(topo, mask)
         ends = np.concatenate([topo.a[mask], topo.b[mask]])
         is_switch = dev_codes[ends] >= 0 if dev_codes is not None else np.zeros(len(ends), bool)
         out.append(
@@ -104,8 +100,6 @@ def fabric_shapes(design: Design, topo: Topology) -> list[FabricShape]:
                 usd,
                 int(len(np.unique(ends[~is_switch]))),
                 _planes(topo, dev_codes, code, mask),
-                view,
-                shared_cages(view) if view is not None else None,
             )
         )
     return out
@@ -114,19 +108,16 @@ def fabric_shapes(design: Design, topo: Topology) -> list[FabricShape]:
 def fabric_figures(
     design: Design,
     topo: Topology,
-    plant,
-    plant_rows: np.ndarray | None,
-    media: MediaFigures,
+    media: LinkMedia,
     phys=None,
     shapes: list[FabricShape] | None = None,
 ) -> dict[str, FabricFigures]:
     """Figures of every fabric that has a switch or a link, in :data:`FABRICS` order.
 
-    ``media`` is the whole design's media figures (reused for a fabric that holds every link);
-    ``phys`` the physical plant split by fabric (:func:`model.plant.physical_plant.build_plant` with
-    ``fabric_of``): modules, cables and fibres, their power and cost come from it when given, so
-    the fabrics add up to the design's totals and the BOM. ``shapes`` are
-    :func:`fabric_shapes` of this topology (computed when not given).
+    ``media``: the design's links per medium (:func:`model.analysis.link_media.link_media`);
+    ``phys`` the physical plant split by fabric (:func:`model.plant.physical_plant.build_plant`
+    with ``fabric_rows`` or ``fabric_of``; None without routed links: no modules, no cables).
+    ``shapes`` are :func:`fabric_shapes` of this topology (computed when not given).
     """
     if shapes is None:
         shapes = fabric_shapes(design, topo)
@@ -139,19 +130,8 @@ def fabric_figures(
         fig.switches_by_type = dict(shape.switches_by_type)
         fig.endpoints = shape.endpoints
         fig.planes = shape.planes
-        if shape.view is None:
-            sub = media
-        elif plant is None:
-            sub = MediaFigures(False)
-        else:
-            rows = None if plant_rows is None else plant_rows[shape.mask]
-            sub = media_figures(shape.view, plant, rows, shape.shared)
-        media_typ = sub.transceiver_power_w + sub.passive_power_w
-        media_max = getattr(sub, "transceiver_power_max_w", sub.transceiver_power_w)
-        media_max += getattr(sub, "passive_power_max_w", sub.passive_power_w)
-        fig.links_by_kind = {k: v for k, v in sub.by_kind.items() if v}
-        trx_usd, cable_usd = sub.transceiver_cost_usd, sub.cable_cost_usd
-        fig.transceivers = sub.modules
+        fig.links_by_kind = media.kinds_of(shape.mask)
+        media_typ = media_max = trx_usd = cable_usd = 0.0
         if phys is not None:
             mine = [i for i in phys.items if i.fabric == name]
             fig.transceivers = sum(i.quantity for i in mine if i.category == "module")
@@ -180,17 +160,3 @@ def _planes(topo: Topology, dev_codes, code: int, mask: np.ndarray) -> int:
     a, b = topo.a[mask], topo.b[mask]
     label = components(len(dev_codes), a, b, members)
     return int(len(np.unique(label[members])))
-
-
-def _view(topo: Topology, mask: np.ndarray) -> SimpleNamespace:
-    """The links of ``mask`` as a Topology-like view for ``media_figures``."""
-    return SimpleNamespace(
-        device_ids=topo.device_ids,
-        link_ids=list(compress(topo.link_ids, mask.tolist())),  # in C: ~5 ms, not ~70, at XL
-        a=topo.a[mask],
-        b=topo.b[mask],
-        cage_a=topo.cage_a[mask],
-        cage_b=topo.cage_b[mask],
-        ppc_a=topo.ppc_a[mask],
-        ppc_b=topo.ppc_b[mask],
-    )

@@ -1,28 +1,35 @@
-"""Reliability forecast: expected failures per day and per year by part category, GPU-hours at risk.
+"""All-cause reliability forecast: job interruptions per day by category, GPU-hours at risk.
 
-FIT (failures per 10^9 device-hours) per part category comes from
-``resources/catalog/reliability/fit-rates.json`` (each figure sourced or marked estimate), and a
-design overrides any category in ``settings.reliability_fit``. Expected failures per day =
-24 x 1e-9 x sum(count x FIT) (domain-facts 8d).
+Every category's FIT (failures per 10^9 unit-hours) is in
+``resources/catalog/reliability/fit-rates.json``: derived from the LLAMA3 observation (the Table 5
+rows it names over the units the 16,384-GPU reference cluster had: FIT = interruptions /
+(units x days x 24 h) x 1e9) or given with its source (``estimate`` where none is published). A
+design overrides any category's FIT per unit in ``settings.reliability_fit``. Expected failures
+per day = 24 x 1e-9 x sum(count x FIT) (domain-facts 8d).
 
-Parts are counted from the analysis, by medium kind (so they follow the chosen media):
+What each category counts (parts from the physical plant, per cage, as the BOM buys them):
 
-* ``optics``: transceiver modules of MMF and SMF media (a twin-port module counts once);
-* ``active_cables``: plugs with electronics of AOC, AEC and ACC cables (a twin-port splitter plug
-  counts once), each at its kind's FIT unless the category is overridden;
-* ``passive_cables``: passive copper (DAC) cables, one per link;
-* ``switches``: devices whose catalog category is ``switch`` (every fabric, not NVLink trays);
-* ``nics``: cabled compute ports of GPU servers (one NIC port each, as on DGX / HGX H100).
+* ``gpus``, ``hbm``, ``software``: GPUs of the GPU servers; ``hosts``: GPU servers (a compute
+  tray of an NVL72 rack is one host); ``nics``: cabled compute ports of GPU servers;
+* ``switches``: devices of the catalog category ``switch`` (every fabric); ``nvlink_trays``:
+  devices of the category ``nvlink-switch``;
+* ``optics``: transceiver modules, each lasers x FIT per laser + its DSP (lasers = lasers per
+  port of its medium x the part's ports, so optics with fewer lasers forecast fewer failures);
+* ``active_cables``: AOC, AEC and ACC assemblies, each its ends (1 + fanout) x FIT per end;
+* ``passive_cables``: DAC assemblies.
 
-GPU-hours at risk: a failure interrupts the job it hits, which then loses ``job_gpus`` x
-``restart_h`` GPU-hours (settings ``reliability_job_gpus``, 0 = the whole hall, and
-``reliability_restart_h``). A job of J of the hall's G GPUs is hit by J/G of the failures (parts
-spread evenly per GPU, a choice: shared core switches make it a slight underestimate).
+The job: by default the largest the design holds (every GPU server), or ``job_servers`` (topology
+device indexes), or the first ``settings.reliability_job_gpus`` GPUs (a share of every part).
+Its own GPUs, HBM, software, hosts and NICs interrupt it; network parts (switches, NVLink
+trays, optics, cables) are shared, so a job of J of the hall's G GPUs is hit by J/G of their
+failures (a choice: its own leaves fail it more surely, a far core less). A failure costs the
+job ``job GPUs x restart_h`` GPU-hours (``settings.reliability_restart_h``).
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -33,103 +40,224 @@ from model.analysis.topology import LINK_COMPUTE, Topology
 from model.catalog.components import CATALOG_DIR
 
 FIT_FILE = CATALOG_DIR / "reliability" / "fit-rates.json"
-CATEGORIES = ("optics", "active_cables", "passive_cables", "switches", "nics")
+CATEGORIES = (
+    "gpus",
+    "hbm",
+    "hosts",
+    "nics",
+    "switches",
+    "nvlink_trays",
+    "optics",
+    "active_cables",
+    "passive_cables",
+    "software",
+)
+NETWORK = ("switches", "nvlink_trays", "optics", "active_cables", "passive_cables")
+LABEL = "all causes"  # what the panel's tile says the figure counts
+SCOPE = "all causes: GPU, HBM, host, NIC, switch, NVLink tray, optics, cables, software"
 HOURS_PER_YEAR = 8766.0  # 365.25 days
 
 
 @dataclass(frozen=True)
 class FitRate:
     category: str
-    fit: float
-    source: str
+    label: str
     unit: str
-    fit_by_kind: dict[str, float]
+    fit: float  # per unit; for optics and active cables: the rate of a typical unit (see below)
+    source: str
+    entry: dict  # the file's entry (per-laser, per-end figures)
+    note: str = ""  # how the FIT of a unit follows its parts, where it is not one figure
+
+
+def _derived_fit(entry: dict, ref: dict) -> float:
+    """FIT per unit from the LLAMA3 rows ``entry`` names over the reference cluster's units,
+    to the whole FIT (counts of 2 to 196 carry no more figures; the settings edit whole FITs)."""
+    interruptions = sum(ref["table5"][row] for row in entry["derived_from"])
+    unit_hours = ref["gpus"] * entry["units_per_gpu"] * ref["days"] * 24.0
+    return float(round(interruptions / unit_hours * 1e9))
 
 
 @cache
 def fit_rates(path: Path = FIT_FILE) -> dict[str, FitRate]:
-    """The bundled FIT rate per category (see the file for each figure's source)."""
+    """The bundled FIT per category (see the file for each figure's source or derivation).
+
+    For optics ``fit`` is a 4-laser module with its DSP; for active cables an AEC end's."""
     data = json.loads(path.read_text(encoding="utf-8"))
-    return {
-        c["category"]: FitRate(
-            c["category"], float(c["fit"]), c["source"], c["unit"], dict(c.get("fit_by_kind", {}))
+    ref = data["reference"]
+    out = {}
+    for c in data["categories"]:
+        note = ""
+        if "derived_from" in c:
+            fit = _derived_fit(c, ref)
+        elif c["category"] == "optics":
+            fit = 4 * c["fit_per_laser"] + c["dsps_per_module"] * c["fit_per_dsp"]
+            note = (
+                f"{c['fit_per_laser']:g} per laser + {c['fit_per_dsp']:g} per DSP; "
+                f"{fit:g} = a 4-laser module"
+            )
+        elif c["category"] == "active_cables":
+            fit = float(c["fit_per_end_by_kind"]["aec"])
+            ends = ", ".join(f"{k.upper()} {v:g}" for k, v in c["fit_per_end_by_kind"].items())
+            note = f"per end: {ends}, AOC as an optic; {fit:g} = an AEC end"
+        else:
+            fit = float(c["fit"])
+        out[c["category"]] = FitRate(
+            c["category"], c["label"], c["unit"], fit, c["source"], c, note
         )
-        for c in data["categories"]
-    }
+    return out
 
 
 @cache
 def reference() -> dict:
-    """The public observation the defaults are checked against (LLAMA3, domain-facts 8d)."""
+    """The public observation the derived rates come from (LLAMA3 Table 5, domain-facts 8d)."""
     return json.loads(FIT_FILE.read_text(encoding="utf-8"))["reference"]
 
 
-def part_counts(design, topo: Topology, media) -> dict[str, dict[str, int]]:
-    """Counts per category, split by medium kind where the FIT differs by kind."""
-    kinds = media.transceivers_by_kind if media.available else {}
-    modules = {k: int(v["modules"]) for k, v in kinds.items()}
-    # Switches and NICs follow the devices, links and catalog alone: kept with the topology
-    # (which any device or link edit replaces) while the catalog stands.
-    cached = getattr(topo, "_switches_nics", None)
-    if cached is None or cached[0] is not design.catalog:
-        types = design.catalog.device_types
-        switches = sum(1 for d in design.devices.values() if types[d.type].category == "switch")
-        compute = topo.kind == LINK_COMPUTE
-        server = topo.is_gpu_server
-        nics = int((compute & server[topo.a] & ~server[topo.b]).sum())
-        nics += int((compute & server[topo.b] & ~server[topo.a]).sum())
-        cached = (design.catalog, switches, nics)
-        topo._switches_nics = cached
-    _, switches, nics = cached
+@cache
+def lasers_per_port() -> tuple[dict[str, int], int]:
+    """(lasers per port by medium id, the default for a medium not listed)."""
+    table = json.loads(FIT_FILE.read_text(encoding="utf-8"))["lasers_per_port"]
+    return dict(table["by_medium"]), int(table["default"])
+
+
+def unit_fits(design, phys, rates: dict[str, FitRate]) -> dict[str, list[tuple[int, float]]]:
+    """Per plant-counted category: (quantity, FIT per unit) of each plant item it counts."""
+    out: dict[str, list[tuple[int, float]]] = {
+        "optics": [],
+        "active_cables": [],
+        "passive_cables": [],
+    }
+    if phys is None:
+        return out
+    by_medium, default = lasers_per_port()
+    optics = rates["optics"].entry
+    per_laser, dsp = optics["fit_per_laser"], optics["dsps_per_module"] * optics["fit_per_dsp"]
+    catalog = design.catalog
+    for item in phys.of("module"):
+        part = catalog.module_parts.get(item.part_id)
+        medium, ports = (part.medium, part.ports) if part else ("", 1)
+        lasers = by_medium.get(medium, default) * ports
+        out["optics"].append((item.quantity, lasers * per_laser + dsp))
+    active = rates["active_cables"].entry
+    for item in phys.of("cable"):
+        part = catalog.cable_parts.get(item.part_id)
+        ends = 1 + (part.fanout if part else 1)
+        if item.kind in active["optical_end_kinds"]:
+            lasers = by_medium.get(part.medium if part else "", default)
+            out["active_cables"].append((item.quantity, ends * (lasers * per_laser + dsp)))
+        elif item.kind in active["fit_per_end_by_kind"]:
+            out["active_cables"].append(
+                (item.quantity, ends * float(active["fit_per_end_by_kind"][item.kind]))
+            )
+        elif item.kind == "dac":
+            out["passive_cables"].append((item.quantity, rates["passive_cables"].fit))
+    return out
+
+
+def device_counts(design, topo: Topology, servers: np.ndarray) -> dict[str, int]:
+    """GPUs, hosts and cabled NIC ports of ``servers`` (topology indexes), and the hall's
+    switches and NVLink trays."""
+    types = design.catalog.device_types
+    by_category: Counter[str] = Counter()
+    for type_id, n in Counter(d.type for d in design.devices.values()).items():
+        by_category[types[type_id].category] += n
+    compute = topo.kind == LINK_COMPUTE
+    member = np.zeros(len(topo.device_ids), dtype=bool)
+    member[servers] = True
+    server = topo.is_gpu_server
+    nics = int((compute & member[topo.a] & ~server[topo.b]).sum())
+    nics += int((compute & member[topo.b] & ~server[topo.a]).sum())
+    gpus = int(np.asarray(topo.gpus)[servers].sum())
     return {
-        "optics": {k: modules.get(k, 0) for k in ("mmf", "smf")},
-        "active_cables": {k: modules.get(k, 0) for k in ("aoc", "aec", "acc")},
-        "passive_cables": {"dac": int(media.by_kind.get("dac", 0)) if media.available else 0},
-        "switches": {"switch": switches},
-        "nics": {"nic": nics},
+        "gpus": gpus,
+        "hbm": gpus,
+        "software": gpus,
+        "hosts": len(servers),
+        "nics": nics,
+        "switches": by_category["switch"],
+        "nvlink_trays": by_category["nvlink-switch"],
     }
 
 
-def forecast(design, topo: Topology, media) -> dict:
-    """The ``reliability`` block of ``analyze --json`` (module docstring for the rules)."""
+def hall_counts(design, topo: Topology) -> dict[str, int]:
+    """:func:`device_counts` of every GPU server: what the hall's devices count, which the
+    devices, links and catalog alone decide (the analyzer keeps it while they stand)."""
+    return device_counts(design, topo, np.flatnonzero(topo.is_gpu_server))
+
+
+def forecast(
+    design,
+    topo: Topology,
+    phys,
+    job_servers: np.ndarray | None = None,
+    hall: dict[str, int] | None = None,
+) -> dict:
+    """The ``reliability`` block of ``analyze --json`` (module docstring for the rules).
+
+    ``phys``: the physical plant (None without routed links: no optics or cables counted);
+    ``job_servers``: the job's GPU servers as topology indexes (None: the default job);
+    ``hall``: :func:`hall_counts` of this design and topology (computed when not given)."""
     settings = design.settings
     rates = fit_rates()
     overrides = dict(getattr(settings, "reliability_fit", {}) or {})
-    counts = part_counts(design, topo, media)
+    all_servers = np.flatnonzero(topo.is_gpu_server)
+    if hall is None:
+        hall = hall_counts(design, topo)
+    plant_units = unit_fits(design, phys, rates)
+    gpus = hall["gpus"]
+    restart_h = float(getattr(settings, "reliability_restart_h", 1.0))
+    if job_servers is not None:
+        job = device_counts(design, topo, np.asarray(job_servers, dtype=np.int64))
+        share = job["gpus"] / gpus if gpus else 0.0
+        job_share = {name: share for name in NETWORK}
+        for name in ("gpus", "hbm", "software", "hosts", "nics"):
+            job_share[name] = job[name] / hall[name] if hall[name] else 0.0
+        job_gpus, servers_in_job = job["gpus"], len(job_servers)
+    else:
+        asked = int(getattr(settings, "reliability_job_gpus", 0) or gpus)
+        job_gpus = min(asked, gpus)
+        share = job_gpus / gpus if gpus else 0.0
+        job_share = {name: share for name in CATEGORIES}
+        # A share of GPUs names no server set unless it is the whole hall.
+        servers_in_job = len(all_servers) if job_gpus == gpus else None
     categories = {}
-    total_fit = 0.0
+    total_fit = job_fit = 0.0
     for name in CATEGORIES:
         rate = rates[name]
-        fit_sum = 0.0
-        count = 0
-        for kind, n in counts[name].items():
-            fit = overrides.get(name, rate.fit_by_kind.get(kind, rate.fit))
-            fit_sum += n * fit
-            count += n
+        units = plant_units.get(name) or [(hall.get(name, 0), rate.fit)]
+        if name in overrides:
+            units = [(n, overrides[name]) for n, _ in units]
+        count = sum(n for n, _ in units)
+        fit_sum = sum(n * fit for n, fit in units)
         per_day = 24e-9 * fit_sum
         categories[name] = {
+            "label": rate.label,
+            "unit": rate.unit,
             "count": count,
             "fit": fit_sum / count if count else overrides.get(name, rate.fit),
             "source": "design setting" if name in overrides else rate.source,
             "failures_per_day": per_day,
             "failures_per_year": per_day * HOURS_PER_YEAR / 24,
+            "job_failures_per_day": per_day * job_share[name],
         }
         total_fit += fit_sum
+        job_fit += fit_sum * job_share[name]
     per_day = 24e-9 * total_fit
-    gpus = int(np.asarray(topo.gpus).sum())
-    job = int(getattr(settings, "reliability_job_gpus", 0) or gpus)
-    job = min(job, gpus)
-    restart_h = float(getattr(settings, "reliability_restart_h", 1.0))
-    hits_per_day = per_day * (job / gpus) if gpus else 0.0
+    job_per_day = 24e-9 * job_fit
     return {
+        "label": LABEL,
+        "scope": SCOPE,
         "categories": categories,
         "failures_per_day": per_day,
         "failures_per_year": per_day * HOURS_PER_YEAR / 24,
         "mtbf_hours": 24 / per_day if per_day else None,
-        "media_counted": bool(media.available),
-        "job_gpus": job,
+        "media_counted": phys is not None,
+        "hall_gpus": gpus,
+        "hall_gpu_hours_at_risk_per_day": per_day * gpus * restart_h,
+        "job_servers": servers_in_job,
+        "job_gpus": job_gpus,
         "restart_h": restart_h,
-        "job_interruptions_per_day": hits_per_day,
-        "gpu_hours_at_risk_per_day": hits_per_day * job * restart_h,
-        "gpu_hours_at_risk_per_year": hits_per_day * job * restart_h * HOURS_PER_YEAR / 24,
+        "job_interruptions_per_day": job_per_day,
+        "gpu_hours_at_risk_per_day": job_per_day * job_gpus * restart_h,
+        "gpu_hours_at_risk_per_year": job_per_day * job_gpus * restart_h * HOURS_PER_YEAR / 24,
     }

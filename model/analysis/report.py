@@ -14,7 +14,7 @@ from model.analysis.allreduce import AllReduce
 from model.analysis.bandwidth import TierRatio
 from model.analysis.fabrics import FabricFigures
 from model.analysis.hops import Hops
-from model.analysis.media_costs import KINDS
+from model.analysis.link_media import KINDS
 from model.common.findings import Finding
 
 SWITCH_TIERS = ("leaf", "spine", "core")
@@ -247,14 +247,15 @@ class Report:
         if self.reliability:
             rel = self.reliability
             parts = ", ".join(
-                f"{k.replace('_', ' ')} {v['failures_per_day']:.3f}"
-                for k, v in rel["categories"].items()
+                f"{v['label']} {v['failures_per_day']:.3f}"
+                for v in rel["categories"].values()
                 if v["count"]
             )
             lines.append(
-                f"Expected failures {rel['failures_per_day']:.2f} per day, "
-                f"{rel['failures_per_year']:,.0f} per year ({parts}); "
-                f"GPU-hours at risk {rel['gpu_hours_at_risk_per_day']:,.0f} per day"
+                f"Expected failures ({rel['scope']}) {rel['failures_per_day']:.2f} per day, "
+                f"{rel['failures_per_year']:,.0f} per year ({parts}); job of "
+                f"{rel['job_gpus']:,} GPUs: {rel['job_interruptions_per_day']:.2f} interruptions "
+                f"and {rel['gpu_hours_at_risk_per_day']:,.0f} GPU-hours at risk per day"
             )
         lines.append(f"Warnings: {len(self.warnings)} ({len(self.errors())} errors)")
         for w in self.warnings:

@@ -172,7 +172,18 @@ class Settings(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, om
     # Reliability forecast (model.analysis.reliability): FIT per part category overriding the
     # catalog's, the job a failure interrupts (0 = every GPU of the hall) and its restart time.
     reliability_fit: dict[
-        Literal["optics", "active_cables", "passive_cables", "switches", "nics"],
+        Literal[
+            "gpus",
+            "hbm",
+            "hosts",
+            "nics",
+            "switches",
+            "nvlink_trays",
+            "optics",
+            "active_cables",
+            "passive_cables",
+            "software",
+        ],
         Annotated[float, Meta(ge=0, le=1e9)],
     ] = {}
     reliability_job_gpus: Annotated[int, Meta(ge=0, le=10_000_000)] = 0

@@ -18,8 +18,8 @@ Modules:
   factors.
 - ``media_choice``: The media half of :class:`~model.engine.routed_links.RoutedLinks`: candidate
   media, the per-cage choice, reasons.
-- ``media_words``: Why a medium was chosen, in words, for many lengths at once (the ``routes``
-  report).
+- ``media_words``: Why a medium was chosen, in words: the one wording of a choice, for one
+  length or many.
 - ``reason_words``: Why each link has its medium (or none), in words, for many links at once
   (``routes``).
 - ``route_words``: A routed length explained in words, piece by piece, for installers who distrust

@@ -16,7 +16,8 @@ from model.common.arrays import unique_sorted
 from model.common.text_columns import join_rows
 from model.engine.cages import choose_per_cage, component_graph
 from model.engine.link_status import NO_TRAY_PATH, PINNED_MISMATCH
-from model.engine.media import choose, explain, media_that_fit
+from model.engine.media import choose, media_that_fit
+from model.engine.media_words import explain
 
 
 class PlantMedia:

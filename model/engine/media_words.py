@@ -1,12 +1,11 @@
-"""Why a medium was chosen, in words, for many lengths at once (the ``routes`` report).
+"""Why a medium was chosen, in words: the one wording of a choice, for one length or many.
 
-:func:`model.engine.media.explain` words one choice; links that share their candidates, chosen medium,
-lane rate and pin differ only in length, so :func:`explain_lengths` words a whole array of
-lengths with one vectorised pass per candidate: the policy's rank keys at each length, the
-candidates the policy prefers to the chosen one (those whose keys sort before it), and the
-binding one among them (the longest reach, the first in the policy's order on a tie). The
-sentences are the ones :func:`~model.engine.media.explain` gives for each length, character for
-character.
+Links that share their candidates, chosen medium, lane rate and pin differ only in length, so
+:func:`explain_lengths` words a whole array of lengths with one vectorised pass per candidate:
+the policy's rank keys at each length, the candidates the policy prefers to the chosen one
+(those whose keys sort before it), and the binding one among them (the longest reach, the first
+in the policy's order on a tie). :func:`explain` words one length by the same path (a link's
+tooltip, the inspector). The scalar wording it replaced is kept in the tests as their oracle.
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from model.catalog.components import MediaType
-from model.engine.media import KIND_LABEL, _lengths, _rank_keys, _speed, explain, ordered_lengths
+from model.engine.media import KIND_LABEL, _lengths, _rank_keys, _speed, ordered_lengths
 
 _WHY = {
     "lowest-cost": "lowest cost",
@@ -35,13 +34,13 @@ def explain_lengths(
     lane_rate_gbps: float,
     pinned: bool,
 ) -> list[str]:
-    """``explain(media, cands, length, chosen, policy, lane_rate_gbps, pinned)`` per length."""
+    """:func:`explain` of each length: "2.7 m > 2.0 m passive DAC reach at 100G/lane → LACC 3 m"."""
     lengths_m = np.asarray(lengths_m, dtype=float)
     listed = lengths_m.tolist()
-    if pinned or not cands or chosen < 0:
-        # One sentence shape per case, cheap per length: the scalar wording is the reference
-        return [explain(media, cands, x, chosen, policy, lane_rate_gbps, pinned) for x in listed]
     at = f"at {_speed(lane_rate_gbps)}/lane"
+    if pinned or not cands or chosen < 0:
+        # One sentence shape per case, cheap per length.
+        return [_no_ranking(media, cands, x, chosen, at, pinned) for x in listed]
     m = media[chosen]
     ordered = ordered_lengths(m, lengths_m).tolist()
     label = KIND_LABEL[m.kind]
@@ -83,8 +82,45 @@ def explain_lengths(
     return out
 
 
+def explain(
+    media: Sequence[MediaType],
+    cands: Sequence[int],
+    length_m: float,
+    chosen: int,
+    policy: str,
+    lane_rate_gbps: float,
+    pinned: bool,
+) -> str:
+    """Why this medium at this length, in words (:func:`explain_lengths` of one length)."""
+    lengths = np.array([length_m], dtype=float)
+    return explain_lengths(media, cands, lengths, chosen, policy, lane_rate_gbps, pinned)[0]
+
+
+def _no_ranking(
+    media: Sequence[MediaType], cands: Sequence[int], length_m: float, chosen: int, at: str, pinned
+) -> str:
+    """The sentence of a choice no ranking made: pinned, no candidate, or none reaches."""
+    if pinned:
+        m = media[chosen]
+        ordered = ordered_lengths(m, np.array([length_m]))[0]
+        if np.isnan(ordered):
+            return (
+                f"pinned {m.name}: {_lengths(length_m)} > {_lengths(m.reach_m)} "
+                f"{KIND_LABEL[m.kind]} reach {at} (out of reach)"
+            )
+        return f"pinned {m.name} {_lengths(ordered)}"
+    if not cands:
+        return f"no medium in the catalog for this speed, lane rate {at} and form factor"
+    longest = max(cands, key=lambda c: media[c].reach_m)
+    return (
+        f"{_lengths(length_m)} > {_lengths(media[longest].reach_m)} "
+        f"{KIND_LABEL[media[longest].kind]} reach {at}: no medium reaches"
+    )
+
+
 def _order_keys(medium: MediaType, lengths_m: np.ndarray, policy: str, position: int):
-    """The keys ``model.engine.media._policy_order`` sorts a candidate by, at each length."""
+    """The keys the policy sorts a candidate by at each length (rank keys at the length clamped
+    to the candidate's orderable range, then its catalog position)."""
     nominal = np.minimum(np.maximum(lengths_m, medium.min_length_m), medium.reach_m)
     keys = [np.asarray(k, dtype=float) for k in _rank_keys(medium, nominal, policy)]
     return [*keys, np.full(len(lengths_m), float(position))]

@@ -37,7 +37,7 @@ KPI_LABELS = {
     "transceivers_per_gpu": "Transceivers per GPU",
     "bisection_gbps": "Bisection (Gb/s)",
     "allreduce_time_s": "All-reduce time (s)",
-    "failures_per_day": "Failures per day",
+    "failures_per_day": "Failures/day (all causes)",
 }
 
 

@@ -85,6 +85,9 @@ def test_reliability_rates_and_job_from_the_dialog_reach_the_panel(qtbot, tmp_pa
     d = docks(window)
     before = d.panel.report.reliability
     assert f"{before['failures_per_day']:.2f} / day" == d.panel.tiles["reliability"].value.text()
+    # The tile says what the figure counts, in the model's words.
+    assert d.panel.tiles["reliability"].detail.text().startswith(f"{before['label']} · ")
+    assert before["label"] == "all causes"
     assert "ms" in d.panel.tiles["allreduce"].value.text()
 
     def drive():

@@ -23,7 +23,7 @@ from openpyxl.utils import column_index_from_string
 
 from model.design.design import Design
 from model.engine.cage_labels import cage_reasons
-from model.engine.media import POLICIES, explain
+from model.engine.media import POLICIES
 from model.engine.media_words import explain_lengths
 from model.engine.routed_links import NO_MEDIUM, NO_TRAY_PATH, SAME_RACK, RoutedLinks
 from model.generators.generate import generate
@@ -34,6 +34,7 @@ from model.outputs.writers.xlsx_columns import MAIN_NS as _MAIN_NS
 from model.outputs.writers.xlsx_columns import columns_xml as _columns_xml
 from model.outputs.writers.xlsx_columns import strings_xml as _strings_xml
 from model.plant.physical_plant import PhysicalPlant, build_plant
+from tests.model.media_oracle import explain
 
 FABRICS = {
     "superpod-2su": (

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from model.catalog.components import builtin_catalog
-from model.engine.media import POLICIES, candidates, choose, explain, ordered_lengths
+from model.engine.media import POLICIES, candidates, choose, ordered_lengths
+from model.engine.media_words import explain
 
 MEDIA = list(builtin_catalog().media_types.values())
 
