@@ -82,3 +82,15 @@ def test_as_built_lengths_of_cords_and_trunks_change_nothing_and_say_why(cabling
     assert errors == [] and len(problems) == len(structured)
     assert all("of the structured cabling" in p for p in problems)
     assert {k: v.as_built_m for k, v in design.links.items()} == before
+
+
+@pytest.mark.parametrize("repeat", [1, 10])  # cell by cell, and the distinct-value fast path
+def test_a_cell_starting_with_nul_then_a_formula_is_defused(repeat):
+    from model.outputs.writers.csv_writer import csv_bytes, csv_column_bytes
+
+    cells = ["\x00=HYPERLINK(1)"] * repeat + ["plain"] * repeat
+    for data in (
+        csv_bytes(("a",), [(c,) for c in cells]),
+        csv_column_bytes(("a",), [cells]),
+    ):
+        assert data.split(b"\r\n")[1] == b"'\x00=HYPERLINK(1)"
