@@ -138,7 +138,7 @@ def _locked_temp_file(directory: Path, name: str) -> tuple[int, str]:
     """A new temporary file beside ``name``, open and locked. A cleaner of another write may
     take a file between its creation and its lock: then it is gone, and another is made."""
     for _ in range(5):
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{name}{TEMP_MARK}", suffix=".tmp", dir=directory)
+        fd, tmp_name = tempfile.mkstemp(prefix=temp_prefix(name), suffix=".tmp", dir=directory)
         if fcntl is None:
             return fd, tmp_name
         fcntl.flock(fd, fcntl.LOCK_EX)
@@ -150,7 +150,14 @@ def _locked_temp_file(directory: Path, name: str) -> tuple[int, str]:
 
 def temp_name_pattern(name: str, suffix: str) -> re.Pattern[str]:
     """The names of the temporary siblings of ``name`` ending in ``suffix``."""
-    return re.compile(re.escape(f".{name}{TEMP_MARK}") + _RANDOM + re.escape(suffix))
+    return re.compile(re.escape(temp_prefix(name)) + _RANDOM + re.escape(suffix))
+
+
+def temp_prefix(name: str) -> str:
+    """The start of the temporary names beside ``name``: the name cut to 200 characters, so
+    that a name near the file system's 255 stays writable (a dead write of another name with
+    the same start may then be removed too: it is dead either way)."""
+    return f".{name[:200]}{TEMP_MARK}"
 
 
 def remove_stale_siblings(

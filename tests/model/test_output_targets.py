@@ -224,3 +224,10 @@ def test_an_export_folder_that_is_a_file_is_refused(tmp_path):
     with pytest.raises(ExportError, match="not a folder"):
         export(path, "new")
     assert path.read_bytes() == b"a file"
+
+
+def test_a_name_near_the_file_system_limit_stays_writable(tmp_path):
+    target = tmp_path / ("n" * 250 + ".csv")  # 254 characters: the temporary name is cut
+    write_file(target, b"old")
+    write_file(target, b"new")
+    assert os.listdir(tmp_path) == [target.name] and target.read_bytes() == b"new"

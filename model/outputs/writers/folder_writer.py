@@ -28,7 +28,7 @@ from collections.abc import Collection, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
-from model.files.output_file import TEMP_MARK, lock, remove_stale_siblings, sync_folder
+from model.files.output_file import lock, remove_stale_siblings, sync_folder, temp_prefix
 from model.outputs.writers import ExportError
 
 # Files of exports written by earlier Hallwright versions (flat NN_name.csv and a README):
@@ -69,7 +69,7 @@ def replace_folder(
     try:
         staging = Path(
             tempfile.mkdtemp(
-                prefix=f".{directory.name}{TEMP_MARK}", suffix=".new", dir=directory.parent
+                prefix=temp_prefix(directory.name), suffix=".new", dir=directory.parent
             )
         )
         staging_fd = os.open(staging, os.O_RDONLY)
@@ -158,9 +158,7 @@ def _swap_by_two_renames(staging: Path, directory: Path) -> None:
     no other export takes it for a dead one's), the new one moves in, the old one goes. A kill
     between the renames is repaired by the next export (:func:`recover`)."""
     old = Path(
-        tempfile.mkdtemp(
-            prefix=f".{directory.name}{TEMP_MARK}", suffix=".old", dir=directory.parent
-        )
+        tempfile.mkdtemp(prefix=temp_prefix(directory.name), suffix=".old", dir=directory.parent)
     )
     os.rmdir(old)
     old_fd = os.open(directory, os.O_RDONLY)
