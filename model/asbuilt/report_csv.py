@@ -14,6 +14,11 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+# The largest report read: the XL hall's neighbour table (two rows for each of ~400,000 links,
+# ~80 bytes a row) is ~64 MB; four times that is still read in bounded memory (~2.5 GB of
+# cells at most), a 10 GB file by mistake is not
+MAX_REPORT_BYTES = 256 * 2**20
+
 
 class ReportError(Exception):
     """A report file cannot be used; ``str()`` names the file, the line and the problem."""
@@ -54,6 +59,12 @@ def read_table(
 def _text(path: Path) -> str:
     """The file's text: UTF-8 (with or without a BOM), or UTF-16/32 with their BOM."""
     try:
+        size = path.stat().st_size
+        if size > MAX_REPORT_BYTES:  # before reading: a row takes ~10x its bytes as cells
+            raise ReportError(
+                f"{path}: {size / 2**20:,.0f} MiB; a report or length file may be at most "
+                f"{MAX_REPORT_BYTES // 2**20} MiB"
+            )
         data = path.read_bytes()
     except OSError as exc:
         raise ReportError(f"{path}: cannot be read ({exc.strerror or exc})") from None

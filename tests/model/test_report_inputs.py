@@ -94,3 +94,13 @@ def test_a_cell_starting_with_nul_then_a_formula_is_defused(repeat):
         csv_column_bytes(("a",), [cells]),
     ):
         assert data.split(b"\r\n")[1] == b"'\x00=HYPERLINK(1)"
+
+
+def test_a_report_past_the_size_limit_is_refused_before_it_is_read(tmp_path, monkeypatch):
+    from model.asbuilt import report_csv
+
+    path = tmp_path / "r.csv"
+    path.write_text(HEADER + "a,b,c,d\n" * 100)
+    monkeypatch.setattr(report_csv, "MAX_REPORT_BYTES", 100)
+    with pytest.raises(ReportError, match="may be at most"):
+        read_report(path)
