@@ -159,6 +159,7 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
         rows[re.match(r"^\D*", r["name"]).group(0) or "-"].append(r)
     design = Design(Hall(outline=[(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]), name=site)
     rack_ids: dict[str, str] = {}
+    taken: set[str] = set()
     racks: list[Rack] = []
     trays: list[Tray] = []
     y = MARGIN_M
@@ -172,6 +173,9 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
             d = _mm(r["outer_depth"], rtype.depth_m, r["line"] + ", outer depth")
             height = _whole(_HEIGHT_U, r["height"], rtype.height_u, r["line"], "height")
             rack_id = f"r-{_ident(r['name'])}"
+            if rack_id in taken:  # "A 01" and "A-01" make the same id: both racks are kept
+                rack_id = f"{rack_id}-{r['line'].rsplit(' ', 1)[-1]}"
+            taken.add(rack_id)
             rack_ids[r["name"]] = rack_id
             racks.append(
                 Rack(

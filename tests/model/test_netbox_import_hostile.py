@@ -69,3 +69,26 @@ def test_empty_sizes_take_the_rack_type_and_the_recorded_export_still_imports(tm
     folder = _folder(tmp_path, "netbox_racks.csv", "Outer Width", "")
     design = import_netbox(folder).design
     assert len(design.devices) == 28
+
+
+def test_two_rack_names_that_make_the_same_id_are_both_kept(tmp_path):
+    folder = tmp_path / "nb"
+    shutil.copytree(DATA, folder)
+    renamed = {"A01": "A-01", "A02": "A 01"}  # both once made the id r-A-01
+
+    def rename(name: str, column: str) -> None:
+        path = folder / name
+        with path.open(newline="", encoding="utf-8-sig") as handle:
+            rows = list(csv.reader(handle))
+        k = rows[0].index(column)
+        for row in rows[1:]:
+            row[k] = renamed.get(row[k], row[k])
+        with path.open("w", newline="", encoding="utf-8") as handle:
+            csv.writer(handle).writerows(rows)
+
+    rename("netbox_racks.csv", "Name")
+    rename("netbox_devices.csv", "Rack")
+    design = import_netbox(folder).design
+    names = {r.name for r in design.racks.values()}
+    assert {"A-01", "A 01"} <= names and len(design.racks) == 6
+    assert len(design.devices) == 28
