@@ -71,12 +71,30 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _unknown_command(word: str) -> bool:
+    """A first argument that names no command and no existing file (a mistyped command):
+    opening the editor on it would wait for a window nobody sees when headless. A name ending
+    in the design extension is a new design for the editor."""
+    from pathlib import Path
+
+    if word in COMMANDS or word.startswith("-") or word.endswith(".hall.json"):
+        return False
+    return not Path(word).exists()
+
+
 def run_cli(argv: list[str]) -> int:
     if argv[:1] in (["--version"], ["-V"]):
         from model.runtime.version import version
 
         print(f"hallwright {version()}")
         return 0
+    if argv and _unknown_command(argv[0]):
+        print(
+            f"hallwright: {argv[0]!r} is neither a command nor a file; the commands are: "
+            + ", ".join(COMMANDS),
+            file=sys.stderr,
+        )
+        return 2
     if not argv or argv[0] not in COMMANDS and argv[0] not in ("-h", "--help"):
         from cli.gui_command import open_editor
 

@@ -8,6 +8,7 @@ settings can be recalibrated. Writes FILE in place unless ``-o`` names another f
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from cli import CliError, load_or_refuse
@@ -29,6 +30,8 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.output and os.path.realpath(args.output) == os.path.realpath(args.lengths):
+        raise CliError(f"cannot write {args.output}: it is the lengths file {args.lengths}")
     design = load_or_refuse(args.file)
     try:
         measured = read_lengths(args.lengths)

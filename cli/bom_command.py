@@ -7,10 +7,9 @@ CSV: one line per part with a closing Total line. XLSX: sheets "Summary", "BOM",
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from cli import CliError
-from cli.export_common import add_policy_argument, load_and_route
+from cli.export_common import add_policy_argument, load_and_route, output_path, summary_stream
 from cli.process_exit import is_own_process
 from cli.progress import Progress
 from model.outputs.bom import bom_totals
@@ -33,10 +32,7 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    out = Path(args.output)
-    suffix = out.suffix.lower()
-    if suffix not in (".csv", ".xlsx"):
-        raise CliError(f"cannot write {out.name}: the output must end in .csv or .xlsx")
+    out, suffix = output_path(args.output, (".csv", ".xlsx"), inputs=[args.file])
     progress = Progress("bom")
     design, plant = load_and_route(args.file, args.policy)
     progress.step("routed")
@@ -45,13 +41,14 @@ def run(args: argparse.Namespace) -> int:
     # and ~40 middle ones that freed nothing.
     try:
         with collector_paused():
-            lines = export_bom(out, design, plant, progress.step, fork=is_own_process())
+            lines = export_bom(out, design, plant, progress.step, is_own_process(), suffix)
     except ExportError as exc:
         raise CliError(str(exc)) from None
     progress.done()
     totals = bom_totals(lines)
     print(
         f"{out}: {len(lines)} BOM lines, {totals.power_w / 1000:,.1f} kW, "
-        f"USD {totals.price_usd:,.0f} (indicative)"
+        f"USD {totals.price_usd:,.0f} (indicative)",
+        file=summary_stream(out),
     )
     return 0

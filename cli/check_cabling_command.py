@@ -7,9 +7,9 @@ Exit 0 when every link was seen where the design puts it, 1 when a link is MISWI
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from cli import CliError, load_or_refuse
+from cli.export_common import output_path, summary_stream
 from model.asbuilt.cabling_check import PROBLEMS, ReportError, check_cabling, read_report, summary
 from model.outputs.writers import ExportError
 from model.outputs.writers.csv_writer import write_csv
@@ -30,23 +30,26 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.output:
+        out, _suffix = output_path(args.output, (".csv",), inputs=[args.file, args.report])
     design = load_or_refuse(args.file)
     try:
         rows = check_cabling(design, read_report(args.report))
     except ReportError as exc:
         raise CliError(str(exc)) from None
     if args.output:
-        out = Path(args.output)
-        if out.suffix.lower() != ".csv":
-            raise CliError(f"cannot write {out.name}: the output must end in .csv")
         try:
             write_csv(out, RESULT_COLUMNS, [tuple(vars(r).values()) for r in rows])
         except ExportError as exc:
             raise CliError(str(exc)) from None
+    listing = summary_stream(args.output or "")  # not into the CSV on standard output
     for row in rows:
         if row.status != "OK":
             detail = row.observed or "not in the report"
-            print(f"{row.status:10} {row.label or row.link_id or '-'}: {row.expected} ; {detail}")
+            print(
+                f"{row.status:10} {row.label or row.link_id or '-'}: {row.expected} ; {detail}",
+                file=listing,
+            )
     counts = summary(rows)
-    print(", ".join(f"{n} {status}" for status, n in counts.items()))
+    print(", ".join(f"{n} {status}" for status, n in counts.items()), file=listing)
     return 1 if any(counts[s] for s in PROBLEMS) else 0

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from cli import CliError
-from cli.export_common import load_and_route
+from cli.export_common import load_and_route, output_path, summary_stream
 from model.outputs.p2p import END_COLUMNS, P2P_COLUMNS, PORT_STYLES, p2p_columns
 from model.outputs.schedule import schedule_table
 from model.outputs.writers import ExportError
@@ -29,10 +28,7 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    out = Path(args.output)
-    suffix = out.suffix.lower()
-    if suffix not in (".csv", ".xlsx"):
-        raise CliError(f"cannot write {out.name}: the output must end in .csv or .xlsx")
+    out, suffix = output_path(args.output, (".csv", ".xlsx"), inputs=[args.file])
     design, plant = load_and_route(args.file)
     # Column by column, with the collector paused: the columns are millions of new objects and
     # no garbage cycles (row tuples and the collections they set off took ~60 % of the
@@ -49,5 +45,5 @@ def run(args: argparse.Namespace) -> int:
                 write_xlsx(out, [Sheet("P2P", P2P_COLUMNS, (), plain=True, columns=columns)])
     except ExportError as exc:
         raise CliError(str(exc)) from None
-    print(f"{out}: {len(table)} cables")
+    print(f"{out}: {len(table)} cables", file=summary_stream(out))
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from cli import CliError
 from cli.progress import Progress
@@ -170,11 +171,13 @@ def run(args: argparse.Namespace) -> int:
     outline = design.hall.outline
     width = max(p[0] for p in outline) - min(p[0] for p in outline)
     depth = max(p[1] for p in outline) - min(p[1] for p in outline)
+    said = sys.stderr if args.output == "-" else sys.stdout  # -o -: the design is stdout
     print(
         f"{args.output}: {template} — {roles.get('gpu-server', 0)} nodes, "
         f"{design.gpu_count()} GPUs, switches {switches}, {len(design.links)} links, "
-        f"{len(design.racks)} racks in a {width:.1f} x {depth:.1f} m hall"
+        f"{len(design.racks)} racks in a {width:.1f} x {depth:.1f} m hall",
+        file=said,
     )
     for note in design.generation_notes:
-        print(f"note: {note}")
+        print(f"note: {note}", file=said)
     return 0

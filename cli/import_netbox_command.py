@@ -7,6 +7,7 @@ netbox_racks.csv, netbox_devices.csv and netbox_cables.csv.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from cli import CliError
 from model.asbuilt.netbox_import import import_netbox
@@ -34,7 +35,11 @@ def run(args: argparse.Namespace) -> int:
     except DesignFileError as exc:
         raise CliError(str(exc)) from None
     d = result.design
-    print(f"{args.output}: {len(d.racks)} racks, {len(d.devices)} devices, {len(d.links)} links")
+    said = sys.stderr if args.output == "-" else sys.stdout  # -o -: the design is stdout
+    print(
+        f"{args.output}: {len(d.racks)} racks, {len(d.devices)} devices, {len(d.links)} links",
+        file=said,
+    )
     for note in result.notes:
-        print(f"note: {note}")
+        print(f"note: {note}", file=said)
     return 0

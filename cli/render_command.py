@@ -31,9 +31,11 @@ def add_parser(subparsers, name: str) -> None:
 
 def run(args) -> int:
     from cli import CliError, load_or_refuse
+    from cli.export_common import output_path
 
     if args.output.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise CliError(f"cannot render to {args.output.name}: use .png, .svg or .pdf")
+    output_path(str(args.output), (".png", ".svg", ".pdf"), inputs=[args.file], stream=False)
     if args.elevations and args.output.suffix.lower() != ".pdf":
         raise CliError(f"cannot write elevations to {args.output.name}: use .pdf")
     if not 100 <= args.width <= 20000:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from cli import CliError
-from cli.export_common import add_policy_argument, load_and_route
+from cli.export_common import add_policy_argument, load_and_route, output_path, summary_stream
 from cli.progress import Progress
 from model.outputs.schedule import SCHEDULE_COLUMNS, schedule_table
 from model.outputs.writers import ExportError
@@ -26,9 +25,7 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    out = Path(args.output)
-    if out.suffix.lower() != ".csv":
-        raise CliError(f"cannot write {out.name}: the output must end in .csv")
+    out, _suffix = output_path(args.output, (".csv",), inputs=[args.file])
     progress = Progress("schedule")
     design, plant = load_and_route(args.file, args.policy)
     progress.step("routed")
@@ -43,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     progress.done()
     missing = rows.unordered_count()
-    print(f"{out}: {len(rows)} cables")
+    print(f"{out}: {len(rows)} cables", file=summary_stream(out))
     if missing:
         print(
             f"hallwright schedule: {missing} cables have no orderable medium or length "

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import os
 import sys
 from functools import partial
@@ -46,7 +47,13 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from model.files.output_file import OutputRefused, output_target
     from model.studies.sweep import SweepError, columns, evaluate, parse_vary, variants
+
+    try:
+        output_target(args.output)  # a folder or socket refused before the variants run
+    except OutputRefused as exc:
+        raise CliError(str(exc)) from None
 
     try:
         vary = parse_vary(args.vary)
@@ -62,17 +69,22 @@ def run(args: argparse.Namespace) -> int:
     work = partial(evaluate, args.template)
     rows = _run_cluster(args.cluster, work, jobs) if args.cluster else _run_local(work, jobs, args)
     header = columns(vary, base)
+    text = io.StringIO(newline="")
+    writer = csv.DictWriter(text, fieldnames=header, extrasaction="ignore")
+    writer.writeheader()
+    writer.writerows(rows)
+    # Atomically: a full disk or a kill leaves the previous results whole, not cut mid-row.
+    from model.outputs.writers import ExportError, write_file
+
     try:
-        with open(args.output, "w", newline="", encoding="utf-8") as fh:
-            writer = csv.DictWriter(fh, fieldnames=header, extrasaction="ignore")
-            writer.writeheader()
-            writer.writerows(rows)
-    except OSError as exc:
-        raise CliError(f"cannot write {args.output}: {exc.strerror}") from None
+        write_file(args.output, text.getvalue().encode("utf-8"))
+    except ExportError as exc:
+        raise CliError(str(exc)) from None
     failed = sum(1 for r in rows if r["error"])
     print(
         f"{args.output}: {len(rows)} variants"
-        + (f", {failed} refused by the generator (see the error column)" if failed else "")
+        + (f", {failed} refused by the generator (see the error column)" if failed else ""),
+        file=sys.stderr if args.output == "-" else sys.stdout,
     )
     return 0
 

@@ -8,6 +8,7 @@ which lives on the GUI thread, so it is drawn there."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
@@ -74,7 +75,16 @@ class _Exporter(QObject):
         path, selected = QFileDialog.getSaveFileName(
             self.window, title, self._start_dir(default), file_filter
         )
-        return _with_suffix(path, selected, allowed) if path else None
+        out = _with_suffix(path, selected, allowed) if path else None
+        design = self.window.document.path
+        if out is not None and design is not None and _same_file(out, design):
+            # a link named like an export that points at the design: writing it would replace
+            # the design with the export
+            self._failed(
+                out, ValueError(f"it is the open design {design.name}; nothing was written")
+            )
+            return None
+        return out
 
     # ------------------------------------------------------------------ running
 
@@ -189,3 +199,10 @@ class _Exporter(QObject):
             return f"{write_elevations_pdf(design, out, _plant)} pages"
 
         self._run(out, f"Writing {out.name}…", work)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # the export does not exist yet
+        return False

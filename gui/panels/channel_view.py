@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTreeWidget, QTreeWidgetItem
 
+from gui.plain_text import tooltip
 from model.structured.channel_view import KIND_WORDS, ChannelView
 
 OBJECT_ROLE = Qt.UserRole + 1
@@ -69,13 +70,13 @@ class ChannelTree(QTreeWidget):
                 child = QTreeWidgetItem([text, "", ""])
                 child.setFirstColumnSpanned(True)
                 child.setData(0, OBJECT_ROLE, row.object_id)
-                child.setToolTip(0, text)
+                child.setToolTip(0, tooltip(text))
                 if text.startswith("Change:"):
                     child.setForeground(0, QBrush(QColor(FIX_COLOR)))
                 item.addChild(child)
             if row.change:
                 item.setForeground(0, QBrush(QColor(FIX_COLOR)))
-                item.setToolTip(0, f"The element to change: {row.change}")
+                item.setToolTip(0, tooltip(f"The element to change: {row.change}"))
             if row.object_id in focus:
                 for column in range(3):
                     item.setBackground(column, QBrush(QColor(FOCUS_COLOR)))

@@ -37,7 +37,7 @@ from gui import style
 from gui.canvas.scene_input import MIME_TYPE
 from gui.edit.commands import AddObjectsCommand, MoveDevicesCommand
 from gui.panels.elevation_blocks import DeviceBlockItem
-from gui.plain_text import escape
+from gui.plain_text import escape, tooltip
 from model.common.wording import count
 from model.design import placement
 from model.design.changes import DEVICE_KINDS, LINK_KINDS, RACK_KINDS, Change
@@ -324,8 +324,10 @@ class RackElevationPanel(QWidget):
                 align=Qt.AlignRight if rear else Qt.AlignLeft,
             )
             block.setToolTip(
-                f"{device.name} ({dtype.vendor} {dtype.model}), U{device.u}; "
-                f"{used} of {count(len(rows), 'port')} cabled, on the {dtype.ports_face}"
+                tooltip(
+                    f"{device.name} ({dtype.vendor} {dtype.model}), U{device.u}; "
+                    f"{used} of {count(len(rows), 'port')} cabled, on the {dtype.ports_face}"
+                )
             )
             self.graphics.addItem(block)
             block.setSelected(device.id in selected)

@@ -29,7 +29,7 @@ from gui import style
 from gui.edit.commands import MoveDevicesCommand, RotateRacksCommand, UpdateCommand
 from gui.panels.inspector_hall import HallForms
 from gui.panels.inspector_structured import StructuredForms
-from gui.plain_text import plain_labels
+from gui.plain_text import plain_labels, tooltip
 from model.catalog.components import DEVICE_ROLES
 from model.common.wording import count
 from model.design.structured_edit import panel_types
@@ -205,8 +205,9 @@ class InspectorPanel(HallForms, StructuredForms, QWidget):
         if isinstance(widget, QComboBox):
             widget.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
             widget.setMinimumContentsLength(8)
-            widget.setToolTip(widget.currentText())
-            widget.currentTextChanged.connect(widget.setToolTip)
+            # a type's or rack's name: shown as the text it is, never as markup
+            widget.setToolTip(tooltip(widget.currentText()))
+            widget.currentTextChanged.connect(lambda text, w=widget: w.setToolTip(tooltip(text)))
             widget.currentTextChanged.connect(lambda _text: self._fit_rows())
         self.fields[key] = widget
         self.form.addRow(label, widget)

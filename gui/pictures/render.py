@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import math
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -33,6 +34,11 @@ from model.runtime.gc_policy import collector_paused
 
 FORMATS = (".png", ".svg", ".pdf")
 FOOTER_PX = 130
+# The plan's height in pixels at most: a hall the loader accepts may be 9 m by 100 km, whose
+# plan at 1800 px across would be 20 million pixels tall (no QImage can hold it: the render
+# crashed). Past this the plan keeps its aspect inside a shorter picture (KeepAspectRatio).
+MAX_PLAN_PX = 16_000
+MAX_PLAN_ASPECT = 8  # height / width at most
 
 
 def render_design(
@@ -95,7 +101,7 @@ def _render(
     if show_links and len(design.links) <= MAX_LINK_ITEMS:
         scene.show_links(design.links)
     source = _room_for_row_labels(scene, scene.hall_rect().adjusted(-0.5, -0.5, 0.5, 0.5), width_px)
-    plan_px = max(200, int(width_px * source.height() / max(source.width(), 1e-6)))
+    plan_px = plan_height_px(width_px, source.width(), source.height())
     height_px = plan_px + (FOOTER_PX if title_block else 0)
     plan = QRectF(0, 0, width_px, plan_px)
     target = QRectF(0, 0, width_px, height_px)
@@ -129,6 +135,8 @@ def _render(
         # Opaque (the plan is drawn on white): RGB32 encodes a third faster than ARGB32 and
         # the PNG is smaller (no alpha channel); every pixel is the same colour.
         image = QImage(QSize(width_px, height_px), QImage.Format_RGB32)
+        if image.isNull():  # no memory for it: a sentence, not png_bytes's ValueError
+            raise OSError(f"no memory for a picture of {width_px} x {height_px} pixels")
         image.fill(QColor("#ffffff"))
         painter = QPainter(image)
         paint(painter)
@@ -159,7 +167,8 @@ def _render(
         del writer  # finishes the PDF into the buffer
     buffer.close()
     if printer is None:
-        replace_file(out, bytes(buffer.data()))
+        data = bytes(buffer.data())
+        replace_file(out, svg_text(data) if suffix == ".svg" else data)
     scene.detach()
     scene.clear()
     import shiboken6
@@ -169,6 +178,24 @@ def _render(
         close_feed(plant)
         plant.close()
     return out
+
+
+# The control characters XML 1.0 forbids (all below U+0020 but tab, LF and CR), as bytes: in
+# UTF-8 they never occur inside a multi-byte character, so they can be dropped byte by byte.
+_XML_ILLEGAL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def svg_text(data: bytes) -> bytes:
+    """QSvgGenerator's file with the control characters a name may hold dropped: it escapes
+    ``<&>`` but writes U+0001 as it is, which makes the whole file invalid XML."""
+    return _XML_ILLEGAL.sub(b"", data)
+
+
+def plan_height_px(width_px: int, width_m: float, height_m: float) -> int:
+    """The plan's height in pixels for ``width_px`` across: the hall's aspect, bounded (a
+    very tall hall is drawn smaller inside the bounded picture)."""
+    natural = width_px * height_m / max(width_m, 1e-6)
+    return int(max(200, min(natural, MAX_PLAN_ASPECT * width_px, MAX_PLAN_PX)))
 
 
 def replace_file(out: Path, data: bytes) -> None:

@@ -63,13 +63,31 @@ class CheckRow:
 
 class _Names:
     def __init__(self, design: Design):
+        self.design = design
         self.exact = {d.name: d.id for d in design.devices.values()}
+        # Names two devices share: a report naming one cannot say which (the later device
+        # took the name here, and a perfect report showed the other's cables as MISWIRED)
+        shared = Counter(d.name for d in design.devices.values())
+        self.shared = {name for name, n in shared.items() if n > 1}
         folded = Counter(name.casefold() for name in self.exact)
         self.folded = {
             name.casefold(): i for name, i in self.exact.items() if folded[name.casefold()] == 1
         }
 
-    def find(self, name: str) -> str | None:
+    def find(self, name: str, line: int) -> str | None:
+        if name in self.shared:
+            racks = sorted(
+                {
+                    self.design.racks[d.rack].name
+                    for d in self.design.devices.values()
+                    if d.name == name and d.rack in self.design.racks
+                }
+            )
+            raise ReportError(
+                f"line {line}: the design has several devices named {name!r} (racks "
+                f"{', '.join(racks[:4])}); a report naming devices cannot tell them apart: "
+                "give each device a name of its own"
+            )
         return self.exact.get(name) or self.folded.get(name.casefold())
 
 
@@ -84,8 +102,8 @@ def check_cabling(design: Design, report: list[tuple[int, dict[str, str]]]) -> l
     observed: dict[tuple[str, str], tuple[str, str, int]] = {}
     extra: list[CheckRow] = []
     for line, row in report:
-        local = names.find(row["local_device"])
-        remote = names.find(row["remote_device"])
+        local = names.find(row["local_device"], line)
+        remote = names.find(row["remote_device"], line)
         seen = f"{row['local_device']} {row['local_port']} -> {row['remote_device']} {row['remote_port']}"
         if local is None:
             extra.append(CheckRow(UNKNOWN, "", "", "", seen, f"line {line}"))

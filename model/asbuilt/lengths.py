@@ -75,7 +75,13 @@ def apply_lengths(
 
     Problems (unknown or repeated labels) are sentences; those rows change nothing.
     """
-    by_label = {row.label: row.cable_id for row in schedule_rows(design, plant)}
+    by_label: dict[str, str] = {}
+    structured: dict[str, str] = {}  # label -> "patch cord" / "trunk": no link of its own
+    for row in schedule_rows(design, plant):
+        if row.cable_id in design.links:
+            by_label[row.label] = row.cable_id
+        else:
+            structured.setdefault(row.label, row.medium_kind.replace("-", " "))
     for link in design.links.values():
         if link.label:
             by_label.setdefault(link.label, link.id)
@@ -85,6 +91,13 @@ def apply_lengths(
     groups: dict[str, list[tuple[float, float]]] = defaultdict(list)
     for line, label, value in measured:
         link_id = by_label.get(label)
+        if link_id is None and label in structured:
+            # A cord or trunk carries parts of many links: its length is no link's length
+            problems.append(
+                f"line {line}: {label!r} is a {structured[label]} of the structured cabling; "
+                "as-built lengths are kept for point-to-point cables only, the row changes nothing"
+            )
+            continue
         if link_id is None:
             problems.append(f"line {line}: no cable labelled {label!r}")
             continue

@@ -36,6 +36,7 @@ from model.asbuilt.netbox_media import pin_recorded_media, recorded_medium
 from model.asbuilt.netbox_panels_import import join_through_panels
 from model.asbuilt.report_csv import ReportError, read_table
 from model.catalog.components import DEVICE_ROLES, builtin_catalog
+from model.design import limits
 from model.design.design import Design
 from model.design.entities import Device, Hall, Link, PortRef, Rack, Tray
 from model.structured.layout import set_cabling
@@ -83,7 +84,12 @@ AISLE_M = 1.2
 MARGIN_M = 1.8
 _ID = re.compile(r"^Hallwright (\S+)$")
 _VARIANT = re.compile(r"^(?P<group>\w+) (?P<fanout>\d+)x")
-_LENGTH = re.compile(r"^\s*([0-9.]+)\s*(m|cm|km|ft|in)?\s*$")
+_NUMBER = r"([0-9]{1,9}(?:\.[0-9]*)?|\.[0-9]+)"  # no exponent, no 5,000 digits
+_LENGTH = re.compile(rf"^\s*{_NUMBER}\s*(m|cm|km|ft|in)?\s*$")
+_MM = re.compile(rf"^\s*{_NUMBER}\s*mm\s*$")
+_HEIGHT_U = re.compile(r"^\s*([0-9]{1,4})\s*U?\s*$")
+_POSITION_U = re.compile(r"^\s*([0-9]{1,4})(?:\.[0-9]*)?\s*$")
+MAX_CABLE_M = 100_000.0  # the loader's longest length
 _UNIT_M = {"m": 1.0, "cm": 0.01, "km": 1000.0, "ft": 0.3048, "in": 0.0254, None: 1.0}
 
 
@@ -93,9 +99,25 @@ class ImportResult:
     notes: list[str] = field(default_factory=list)
 
 
-def _mm(text: str, default_m: float) -> float:
-    match = re.match(r"^\s*([0-9.]+)\s*mm\s*$", text or "")
-    return float(match.group(1)) / 1000 if match else default_m
+def _mm(text: str, default_m: float, where: str) -> float:
+    """Metres of a NetBox outer width or depth ("600 mm"); empty: ``default_m``."""
+    if not (text or "").strip():
+        return default_m
+    match = _MM.match(text)
+    if not match or not 0 < float(match.group(1)) <= 100_000:
+        raise ReportError(f"{where}: {text!r} is not a length in mm (such as '600 mm')")
+    return float(match.group(1)) / 1000
+
+
+def _whole(pattern: re.Pattern, text: str, default: int | None, where: str, what: str) -> int:
+    """The whole number ``pattern`` reads from ``text`` (a rack height "48U", a position);
+    empty: ``default``; anything else is refused with ``where`` (file and line)."""
+    if not (text or "").strip() and default is not None:
+        return default
+    match = pattern.match(text or "")
+    if not match or not 0 < int(match.group(1)) <= limits.MAX_U_HEIGHT:
+        raise ReportError(f"{where}: {what} {text[:40]!r} is not a number of U (1-100)")
+    return int(match.group(1))
 
 
 def _ident(text: str) -> str:
@@ -125,12 +147,19 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
     catalog = builtin_catalog()
     notes: list[str] = []
     racks_in = [(n, r) for n, r in _read(folder, "racks", RACK_COLUMNS) if r["site"] == site]
+    if len(racks_in) > limits.MAX_RACKS:  # before any work: the design could not be opened
+        raise ReportError(
+            f"{folder}: site {site!r} has {len(racks_in):,} racks; a design holds at most "
+            f"{limits.MAX_RACKS:,}"
+        )
     rack_types = {t.model: t for t in catalog.rack_types.values()}
     rows: dict[str, list] = defaultdict(list)
-    for _, r in sorted(racks_in, key=lambda nr: nr[1]["name"]):
+    for n, r in sorted(racks_in, key=lambda nr: nr[1]["name"]):
+        r["line"] = f"{FILES['racks']} line {n}"
         rows[re.match(r"^\D*", r["name"]).group(0) or "-"].append(r)
     design = Design(Hall(outline=[(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]), name=site)
     rack_ids: dict[str, str] = {}
+    taken: set[str] = set()
     racks: list[Rack] = []
     trays: list[Tray] = []
     y = MARGIN_M
@@ -140,9 +169,13 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
         depth = 0.0
         for r in members:
             rtype = rack_types.get(r["description"]) or catalog.rack_types["rack-48u-600x1200"]
-            w, d = _mm(r["outer_width"], rtype.width_m), _mm(r["outer_depth"], rtype.depth_m)
-            height = int(re.sub(r"\D", "", r["height"]) or rtype.height_u)
+            w = _mm(r["outer_width"], rtype.width_m, r["line"] + ", outer width")
+            d = _mm(r["outer_depth"], rtype.depth_m, r["line"] + ", outer depth")
+            height = _whole(_HEIGHT_U, r["height"], rtype.height_u, r["line"], "height")
             rack_id = f"r-{_ident(r['name'])}"
+            if rack_id in taken:  # "A 01" and "A-01" make the same id: both racks are kept
+                rack_id = f"{rack_id}-{r['line'].rsplit(' ', 1)[-1]}"
+            taken.add(rack_id)
             rack_ids[r["name"]] = rack_id
             racks.append(
                 Rack(
@@ -232,7 +265,9 @@ def _add_devices(design: Design, folder: Path, site: str, rack_ids, notes) -> No
                 name=d["name"],
                 type=dtype.id,
                 rack=rack_ids[d["rack"]],
-                u=int(float(d["position"])),
+                u=_whole(
+                    _POSITION_U, d["position"], None, f"{FILES['devices']} line {line}", "position"
+                ),
                 role=role,
                 breakout=breakout,
             )
@@ -326,7 +361,15 @@ def _add_cables(design: Design, folder: Path, site: str, notes) -> None:
 
 
 def _length_m(text: str) -> float | None:
-    match = _LENGTH.match(text or "")
-    if not match:
+    if not (text or "").strip():
         return None
-    return round(float(match.group(1)) * _UNIT_M[match.group(2)], 3) or None
+    match = _LENGTH.match(text)
+    if not match:
+        raise ReportError(
+            f"{FILES['cables']}: cable length {text[:40]!r} is not a length "
+            "(a number and m, cm, km, ft or in)"
+        )
+    length_m = round(float(match.group(1)) * _UNIT_M[match.group(2)], 3)
+    if length_m > MAX_CABLE_M:
+        raise ReportError(f"{FILES['cables']}: cable length {text!r} is over 100 km")
+    return length_m or None

@@ -7,11 +7,17 @@ A problem names the file, the line and what was expected, as every bad input doe
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+
+# The largest report read: the XL hall's neighbour table (two rows for each of ~400,000 links,
+# ~80 bytes a row) is ~64 MB; four times that is still read in bounded memory (~2.5 GB of
+# cells at most), a 10 GB file by mistake is not
+MAX_REPORT_BYTES = 256 * 2**20
 
 
 class ReportError(Exception):
@@ -36,17 +42,57 @@ def read_table(
     ``optional`` columns are read when the file has them and are ``""`` when it has not.
     """
     path = Path(path)
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except OSError as exc:
-        raise ReportError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    except UnicodeDecodeError:
-        raise ReportError(f"{path}: not a UTF-8 text file") from None
+    text = _text(path)
     try:
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
         dialect = csv.excel
-    reader = csv.reader(io.StringIO(text), dialect)
+    # newline=None: universal newlines, so a file with CR-only line ends (old Mac tools) reads
+    # as lines too instead of one unquoted field holding line breaks
+    reader = csv.reader(io.StringIO(text, newline=None), dialect)
+    try:
+        return _rows(path, reader, columns, optional or {})
+    except csv.Error as exc:  # a cell over csv's field limit (128 KiB), a stray quote
+        raise ReportError(f"{path}: line {reader.line_num}: not readable as CSV ({exc})") from None
+
+
+def _text(path: Path) -> str:
+    """The file's text: UTF-8 (with or without a BOM), or UTF-16/32 with their BOM."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_REPORT_BYTES:  # before reading: a row takes ~10x its bytes as cells
+            raise ReportError(
+                f"{path}: {size / 2**20:,.0f} MiB; a report or length file may be at most "
+                f"{MAX_REPORT_BYTES // 2**20} MiB"
+            )
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ReportError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    encoding = "utf-8-sig"
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        encoding = "utf-32"
+    elif data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        encoding = "utf-16"
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError:
+        raise ReportError(f"{path}: not a UTF-8 text file") from None
+    nul = text.find("\x00")
+    if nul >= 0:  # UTF-16 without its byte-order mark decodes as UTF-8 with a NUL every other byte
+        line = text.count("\n", 0, nul) + 1
+        raise ReportError(
+            f"{path}: line {line} holds a NUL character: not a text file, or UTF-16 without "
+            "a byte-order mark (save it as UTF-8)"
+        )
+    return text
+
+
+def _rows(
+    path: Path,
+    reader,
+    columns: Mapping[str, Sequence[str]],
+    optional: Mapping[str, Sequence[str]],
+) -> list[tuple[int, dict[str, str]]]:
     header = next(reader, None)
     if not header:
         raise ReportError(f"{path}: empty file, expected a header line")
@@ -63,14 +109,15 @@ def read_table(
                 f"(also accepted: {', '.join(repr(n) for n in names[1:]) or 'none'})"
             )
     missing = []
-    for logical, names in (optional or {}).items():
+    for logical, names in optional.items():
         found = [folded.index(_fold(n)) for n in names if _fold(n) in folded]
         if found:
             where[logical] = found[0]
         else:
             missing.append(logical)
     rows = []
-    for line, cells in enumerate(reader, start=2):
+    for cells in reader:
+        line = reader.line_num
         if not any(c.strip() for c in cells):
             continue
         if len(cells) < len(header):

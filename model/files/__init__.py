@@ -8,6 +8,9 @@ Modules:
   model/design/limits.py.
 - ``design_file``: Design files (``*.hall.json``): parse -> migrate -> validate -> build, and
   atomic, stable saves.
+- ``output_file``: Where an output may go: regular files replaced atomically (named, locked
+  temporary files that the next write of a killed one removes), ``-`` as standard output,
+  devices and FIFOs written through, folders and sockets refused.
 - ``migrations``: Schema migrations of design files: each step turns a version-n document (plain
   JSON values, as parsed) into a version n+1 document, before it is validated
   (:mod:`model.files.design_file`).

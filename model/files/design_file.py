@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import codecs
 import os
-import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -33,6 +32,7 @@ from model.design.entities import (
 from model.files.checks import LoadProblem, check_document
 from model.files.document import DesignDocument
 from model.files.migrations import MIGRATIONS, Migration
+from model.files.output_file import OutputRefused, output_target, write_output
 from model.runtime.gc_policy import building_design
 
 if TYPE_CHECKING:
@@ -512,48 +512,30 @@ def write_atomic(
     ``data`` may be pieces of bytes (an iterable), written as they are made: a file of 100 MB
     then never sits in memory whole. An error while they are made leaves ``path`` untouched too.
 
-    A symbolic link is followed: its target gets the new content and the link stays a link.
-    A read-only target is refused (:class:`ReadOnlyFileError`) unless ``overwrite_read_only``.
+    What ``path`` names decides how (:mod:`model.files.output_file`): a regular file or a new
+    name is replaced atomically, ``-`` is standard output, a character device or FIFO is
+    written through, a folder or socket is refused. A symbolic link is followed: its target
+    gets the new content and the link stays a link. A read-only target is refused
+    (:class:`ReadOnlyFileError`) unless ``overwrite_read_only``.
     """
-    path = Path(path)
-    if path.is_symlink():
-        path = Path(os.path.realpath(path))
-    if not overwrite_read_only and _read_only(path):
+    try:
+        target = output_target(path)
+    except OutputRefused as exc:
+        raise DesignFileError(str(exc.path), "", exc.problem) from None
+    if target.kind == "file" and not overwrite_read_only and _read_only(target.path):
         raise ReadOnlyFileError(
-            path.name,
+            target.path.name,
             "",
             "is read-only; it was not replaced (save under another name, or "
             "confirm that the read-only file should be replaced)",
         )
-    directory = path.parent if str(path.parent) else Path(".")
-    tmp_name = None
     try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-        with os.fdopen(fd, "wb") as handle:
-            if isinstance(data, (bytes, bytearray, memoryview)):
-                handle.write(data)
-            else:
-                for piece in data:
-                    handle.write(piece)
-            handle.flush()
-            os.fsync(handle.fileno())
-        # mkstemp creates owner-only files; give the result the mode the user would expect:
-        # the old file's, or what the umask allows for a new one.
-        os.chmod(tmp_name, path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask())
-        os.replace(tmp_name, path)
-        tmp_name = None
+        write_output(target, data)
     except OSError as exc:
+        after = "the previous file is unchanged" if target.kind == "file" else "it is incomplete"
         raise DesignFileError(
-            path.name,
-            "",
-            f"could not be saved ({exc.strerror or exc}); the previous file is unchanged",
+            target.path.name, "", f"could not be saved ({exc.strerror or exc}); {after}"
         ) from None
-    finally:
-        if tmp_name is not None:
-            try:
-                os.unlink(tmp_name)
-            except OSError:
-                pass
 
 
 def _read_only(path: Path) -> bool:
@@ -563,9 +545,3 @@ def _read_only(path: Path) -> bool:
     except OSError:
         return False
     return not mode & 0o222 or not os.access(path, os.W_OK)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask

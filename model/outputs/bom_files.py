@@ -84,7 +84,7 @@ def bom_sheets(
 
     total = bom_total_line(bom_totals(lines))
     bom_rows = [_formula_row(ln.as_row(), n + 2) for n, ln in enumerate(lines)]
-    bom_rows.append(_total_row(total.as_row(), len(lines)))
+    bom_rows.append(_total_row(total.as_row(), bom_rows))
     col = {name: i for i, name in enumerate(BOM_COLUMNS)}
     money, power = (
         {col[c] for c in ("unit_price_usd", "total_price_usd", "spares_price_usd")},
@@ -136,18 +136,36 @@ def _formula_row(row: tuple, excel_row: int) -> tuple:
     for target, (count, unit) in _PRODUCTS.items():
         i = BOM_COLUMNS.index(target)
         if out[i] is not None:
-            out[i] = Formula(f"={_letter(count)}{excel_row}*{_letter(unit)}{excel_row}")
+            # The value stored with the formula is what a spreadsheet computes from the cells
+            a, b = row[BOM_COLUMNS.index(count)], row[BOM_COLUMNS.index(unit)]
+            value = a * b if _number(a) and _number(b) else None
+            out[i] = Formula(f"={_letter(count)}{excel_row}*{_letter(unit)}{excel_row}", value)
     return tuple(out)
 
 
-def _total_row(row: tuple, n_lines: int) -> tuple:
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _total_row(row: tuple, line_rows: Sequence[tuple]) -> tuple:
+    """The Total row: each total column the SUM of the line formulas above (their values)."""
     from model.outputs.writers.xlsx_writer import Formula
 
     out = list(row)
     for target in _PRODUCTS:
         i = BOM_COLUMNS.index(target)
-        out[i] = Formula(f"=SUM({_letter(target)}2:{_letter(target)}{n_lines + 1})")
+        cells = [r[i] for r in line_rows]
+        # SUM skips empty cells and text, as here
+        value = sum((c.value or 0.0) if isinstance(c, Formula) else c for c in cells if _counted(c))
+        letter = _letter(target)
+        out[i] = Formula(f"=SUM({letter}2:{letter}{len(line_rows) + 1})", float(value))
     return tuple(out)
+
+
+def _counted(cell: object) -> bool:
+    from model.outputs.writers.xlsx_writer import Formula
+
+    return cell.value is not None if isinstance(cell, Formula) else _number(cell)
 
 
 def write_bom_xlsx(
@@ -169,6 +187,7 @@ def export_bom(
     plant: RoutedLinks,
     step: Callable[[str], None] = _no_step,
     fork: bool = False,
+    suffix: str | None = None,
 ) -> list[BomLine]:
     """Write the bill of materials of ``design`` to ``path`` and return its lines: the one
     recipe of the command line and the editor.
@@ -179,11 +198,11 @@ def export_bom(
     and the analysis behind the Warnings may run on a second core, in a forked child
     (:mod:`model.runtime.forked_call`: only a process with no other thread may ask), beside the
     cabling schedule, and so may half of the schedule's sheet; the workbook is the same.
-    Raises ExportError."""
+    ``suffix``: the format when ``path`` does not say it (``-``, a device). Raises ExportError."""
     from model.outputs.bom import bom_lines
     from model.outputs.schedule import schedule_table
 
-    if Path(path).suffix.lower() != ".xlsx":
+    if (suffix or Path(path).suffix.lower()) != ".xlsx":
         lines = bom_lines(design, plant)
         step("counted")
         write_bom_csv(path, lines)

@@ -1,5 +1,6 @@
 """Run design files through every stage (validate, analyze, bom, schedule, export-netbox,
-render) in a worker process bounded in time and memory, and classify what happened.
+render), and check-cabling reports and as-built length files through their readers, in a worker
+process bounded in time and memory, and classify what happened.
 
 The supervisor starts a worker with ``spawn`` (no Qt state inherited from the test process),
 sends it one file at a time and waits at most ``timeout_s`` for the answer; a worker that does
@@ -125,6 +126,53 @@ def _stages(data: bytes, workdir: Path, render_width_px: int, tell=None) -> tupl
         return "crash", stage, f"{type(exc).__name__} at {where}: {str(exc)[:160]}"
 
 
+_SEED_DESIGNS: list[bytes] = []
+
+
+def _report_stages(kind: str, index: int, data: bytes, workdir: Path) -> tuple[str, str, str]:
+    """(kind, stage, detail) for one report (``kind`` "check-cabling") or length file
+    ("as-built") of seed design ``index`` (:mod:`tests.fuzz.report_mutator`): a ReportError
+    with a sentence is a refusal; the as-built design must load again once saved."""
+    from model.asbuilt.report_csv import ReportError
+    from model.files.design_file import design_to_bytes, load_design, read_design_bytes, save_design
+
+    if not _SEED_DESIGNS:
+        from tests.fuzz.report_mutator import seed_designs
+
+        _SEED_DESIGNS.extend(design_to_bytes(d) for d in seed_designs())
+    design = read_design_bytes(_SEED_DESIGNS[index], "seed.hall.json")
+    path = workdir / "report.csv"
+    path.write_bytes(data)
+    stage = kind
+    try:
+        try:
+            if kind == "check-cabling":
+                from model.asbuilt.cabling_check import check_cabling, read_report
+                from model.outputs.writers.csv_writer import write_csv
+
+                rows = check_cabling(design, read_report(path))
+                write_csv(workdir / "result.csv", ("status",), [(r.status,) for r in rows])
+            else:
+                from model.asbuilt.lengths import apply_lengths, read_lengths
+                from model.engine.routed_links import RoutedLinks
+
+                apply_lengths(design, RoutedLinks(design), read_lengths(path))
+                stage = "as-built save"
+                save_design(design, workdir / "asbuilt.hall.json")
+                load_design(workdir / "asbuilt.hall.json")
+        except ReportError as exc:
+            if not str(exc).strip():
+                return "bad-refusal", stage, "an empty sentence"
+            return "refused", stage, str(exc)[:200]
+        return "ok", "", ""
+    except MemoryError:
+        return "memory", stage, "MemoryError"
+    except Exception as exc:  # noqa: BLE001 - the point: any exception is a finding
+        tail = traceback.extract_tb(exc.__traceback__)[-1]
+        where = f"{Path(tail.filename).name}:{tail.lineno}"
+        return "crash", stage, f"{type(exc).__name__} at {where}: {str(exc)[:160]}"
+
+
 def _worker(conn, memory_mb: int, render_width_px: int) -> None:
     import resource
 
@@ -137,6 +185,9 @@ def _worker(conn, memory_mb: int, render_width_px: int) -> None:
             data = conn.recv()
             if data is None:
                 return
+            if isinstance(data, tuple):  # a report or length file (tests.fuzz.report_mutator)
+                conn.send(_report_stages(*data, Path(tmp)))
+                continue
             conn.send(_stages(data, Path(tmp), render_width_px, lambda s: conn.send(("at", s))))
 
 
@@ -167,7 +218,7 @@ class _Worker:
 
 
 def run_cases(
-    cases: Iterable[tuple[str, bytes]],
+    cases: Iterable[tuple[str, bytes | tuple[str, int, bytes]]],
     *,
     timeout_s: float = 30.0,
     memory_mb: int = 3072,

@@ -124,3 +124,17 @@ def test_cancelling_the_dialog_writes_nothing(export_window, monkeypatch, tmp_pa
     answer_save(monkeypatch, "")
     trigger(export_window, "Cabling schedule (CSV)…")
     assert list(tmp_path.glob("*.csv")) == []
+
+
+def test_an_export_through_a_link_to_the_open_design_is_refused(
+    export_window, monkeypatch, tmp_path, pod_file
+):
+    link = tmp_path / "schedule.csv"
+    link.symlink_to(pod_file)
+    before = pod_file.read_bytes()
+    answer_save(monkeypatch, link)
+    shown = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda parent, title, text: shown.append(text))
+    trigger(export_window, "Cabling schedule (CSV)…")
+    assert len(shown) == 1 and "it is the open design" in shown[0]
+    assert pod_file.read_bytes() == before and link.is_symlink()

@@ -21,6 +21,7 @@ says), ``passive`` for unpowered ones (patch panels).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable
 from functools import lru_cache
@@ -30,6 +31,7 @@ from model.catalog.ports import PortInfo, port_table
 from model.outputs.netbox.names import (
     DESCRIPTION_MAX,
     MODEL_NAME_MAX,
+    SLUG_MAX,
     fit_name,
     interface_name,
     slugify,
@@ -109,6 +111,7 @@ class TypeVariant:
         self.breakout = dict(sorted(breakout.items()))
         self.ib_groups = tuple(sorted(ib_groups))
         self.key = (dtype.id, tuple(self.breakout.items()), self.ib_groups)
+        self.slug_suffix = ""  # set by distinct_slugs when another type slugs alike
 
     @property
     def model(self) -> str:
@@ -125,6 +128,8 @@ class TypeVariant:
 
     @property
     def slug(self) -> str:
+        if self.slug_suffix:
+            return slugify(f"{self.dtype.vendor}-{self.model}", SLUG_MAX - 9) + self.slug_suffix
         return slugify(f"{self.dtype.vendor}-{self.model}")
 
     def layer(self, group: str) -> str:
@@ -209,6 +214,20 @@ class TypeVariant:
                 if items:
                     doc[key] = items
         return doc
+
+
+def distinct_slugs(variants: Iterable[TypeVariant]) -> None:
+    """Give every variant whose slug another one shares but the first (by key) a suffix of 8
+    hex digits of its key: two custom types "Acme X1" and "acme-x1" slug alike, and one of
+    them was lost (one YAML file written over the other; NetBox refuses a repeated slug)."""
+    by_slug: dict[str, list[TypeVariant]] = {}
+    for variant in variants:
+        variant.slug_suffix = ""
+        by_slug.setdefault(variant.slug, []).append(variant)
+    for group in by_slug.values():
+        for variant in sorted(group, key=lambda v: repr(v.key))[1:]:
+            digest = hashlib.sha1(repr(variant.key).encode("utf-8")).hexdigest()[:8]
+            variant.slug_suffix = "-" + digest
 
 
 def yaml_document(doc: dict[str, object]) -> str:

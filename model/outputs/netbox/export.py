@@ -48,6 +48,7 @@ from model.outputs.netbox.cables import (
 from model.outputs.netbox.columns import Lookup, Repeat, Table, iter_table_chunks
 from model.outputs.netbox.device_types import (
     TypeVariant,
+    distinct_slugs,
     is_infiniband_switch,
     yaml_document,
 )
@@ -258,7 +259,9 @@ def netbox_tables(
     )
     tags = {d.id: device_asset_tag(site, device_names[d.id]) for d in devices}
     variants = _variants(design)
-    out.device_types = sorted({v.key: v for v in variants.values()}.values(), key=lambda v: v.slug)
+    kinds = list({v.key: v for v in variants.values()}.values())
+    distinct_slugs(kinds)
+    out.device_types = sorted(kinds, key=lambda v: v.slug)
     modules = module_export(design, plant, tags, phys)
     out.module_types = modules.types
     vendors = sorted(
@@ -366,6 +369,7 @@ def _add_panels(design, plant, schedule, out, device_names, rack_names, layout=N
         for _, _, part_id in panels.virtual:
             if part_id not in variants:
                 variants[part_id] = TypeVariant(design.catalog.device_types[part_id], {}, ())
+        distinct_slugs(variants.values())
         out.device_types = sorted(variants.values(), key=lambda v: v.slug)
         vendors = {v for v, _ in out.rows("01_manufacturers")} | {
             v.dtype.vendor for v in variants.values()

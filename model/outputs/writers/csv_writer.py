@@ -22,7 +22,8 @@ import numpy as np
 
 from model.outputs.writers import write_file
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# A NUL too: spreadsheets drop it on import, so "\x00=HYPERLINK(...)" arrived as a formula
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\x00")
 _FORMULA_SET = frozenset(_FORMULA_START)
 _QUOTE_IF = (",", '"', "\r", "\n")  # what csv.writer's QUOTE_MINIMAL quotes for
 _NEEDS_QUOTES = re.compile('[,"\r\n]')

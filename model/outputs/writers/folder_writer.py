@@ -1,9 +1,15 @@
 """Replace a whole export folder atomically: a full disk leaves the previous folder complete.
 
-Every file is written (and synced) into a new folder beside the target, which then takes the
-old folder's place by two renames (the old one moves aside, the new one moves in, the old one
-goes; if the second rename fails the old one comes back). So the target is at every moment
-either the complete previous export or the complete new one, never a mix of two designs.
+Every file is written (and synced) into a new folder beside the target
+(``.NAME.hallwright-XXXXXXXX.new``), which then takes the old folder's place. On Linux the two
+names are exchanged in one step (``renameat2(RENAME_EXCHANGE)``), so the target is at every
+moment the complete previous export or the complete new one. Where the system cannot exchange,
+two renames do it (the old folder moves aside as ``.NAME.hallwright-XXXXXXXX.old``, the new
+one moves in); a process killed between them leaves the target missing, and the next export
+of that folder puts the old one back first. Each write locks its temporary folders, and the
+next export removes those no live process holds: a killed export leaves no litter behind.
+
+A symbolic link to a folder is followed: the folder it points at is replaced, the link stays.
 
 A folder holding anything the export does not write (other files, other folders) is refused
 rather than replaced: replacing it would delete the user's files.
@@ -11,6 +17,8 @@ rather than replaced: replacing it would delete the user's files.
 
 from __future__ import annotations
 
+import ctypes
+import errno
 import os
 import re
 import shutil
@@ -20,6 +28,7 @@ from collections.abc import Collection, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
+from model.files.output_file import lock, remove_stale_siblings, sync_folder, temp_prefix
 from model.outputs.writers import ExportError
 
 # Files of exports written by earlier Hallwright versions (flat NN_name.csv and a README):
@@ -38,6 +47,11 @@ def replace_folder(
     is the user's, and the folder is refused before anything is written. Raises
     :class:`ExportError` with a sentence; on failure ``directory`` is as it was."""
     directory = Path(directory)
+    if directory.is_symlink():
+        directory = Path(os.path.realpath(directory))
+    if os.path.lexists(directory) and not directory.is_dir():
+        raise ExportError(f"{directory} is not a folder; nothing was written")
+    recover(directory)
     if directory.is_dir():
         foreign = sorted(
             p.name
@@ -51,8 +65,15 @@ def replace_folder(
                 "choose a new or empty folder, nothing was written"
             )
     staging = None
+    staging_fd = -1
     try:
-        staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
+        staging = Path(
+            tempfile.mkdtemp(
+                prefix=temp_prefix(directory.name), suffix=".new", dir=directory.parent
+            )
+        )
+        staging_fd = os.open(staging, os.O_RDONLY)
+        lock(staging_fd)  # held until the folder is in place: no other export removes it
         written = _write_all(staging, files)
         os.chmod(staging, 0o777 & ~_umask())  # mkdtemp makes it owner-only
         _swap_in(staging, directory)
@@ -65,6 +86,8 @@ def replace_folder(
     finally:
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
+        if staging_fd >= 0:
+            os.close(staging_fd)
     return [directory / relative for relative in written]
 
 
@@ -103,19 +126,95 @@ def _write_synced(path: Path, data: bytes) -> None:
         os.fsync(handle.fileno())
 
 
+def recover(directory: Path) -> None:
+    """Undo what a killed export of ``directory`` left: an old folder moved aside goes back
+    when the target is missing (killed between the two renames), else is removed; new folders
+    never swapped in are removed. Folders a live export holds (locked) are left alone."""
+
+    def restore_or_remove(old: Path) -> None:
+        if not os.path.lexists(directory):
+            os.rename(old, directory)
+        else:
+            _remove_tree(old)
+
+    remove_stale_siblings(directory.parent, directory.name, ".old", restore_or_remove)
+    remove_stale_siblings(directory.parent, directory.name, ".new", _remove_tree)
+
+
 def _swap_in(staging: Path, directory: Path) -> None:
-    if not directory.exists():
+    """Put ``staging`` in ``directory``'s place; the previous folder is removed."""
+    if not os.path.lexists(directory):
         os.rename(staging, directory)
-        return
-    old = Path(tempfile.mkdtemp(prefix=f".{directory.name}.old.", dir=directory.parent))
+    elif exchange(staging, directory):
+        # ``staging`` now names the previous export: the target was complete at every moment
+        _remove_tree(staging)
+    else:
+        _swap_by_two_renames(staging, directory)
+    sync_folder(directory.parent)
+
+
+def _swap_by_two_renames(staging: Path, directory: Path) -> None:
+    """The swap where names cannot be exchanged: the old folder moves aside (locked, so that
+    no other export takes it for a dead one's), the new one moves in, the old one goes. A kill
+    between the renames is repaired by the next export (:func:`recover`)."""
+    old = Path(
+        tempfile.mkdtemp(prefix=temp_prefix(directory.name), suffix=".old", dir=directory.parent)
+    )
     os.rmdir(old)
-    os.rename(directory, old)
+    old_fd = os.open(directory, os.O_RDONLY)
     try:
-        os.rename(staging, directory)
-    except OSError:
-        os.rename(old, directory)
-        raise
+        lock(old_fd)
+        os.rename(directory, old)
+        try:
+            second_rename(staging, directory)
+        except OSError:
+            os.rename(old, directory)
+            raise
+    finally:
+        os.close(old_fd)
     _remove_tree(old)
+
+
+def second_rename(staging: Path, directory: Path) -> None:
+    """The new folder moves into the target's name (a function of its own so that a test can
+    fail it, as a kill between the two renames would)."""
+    os.rename(staging, directory)
+
+
+_RENAME_EXCHANGE = 2  # linux/fs.h
+_AT_FDCWD = -100
+
+
+def _renameat2():
+    try:
+        function = ctypes.CDLL(None, use_errno=True).renameat2  # glibc 2.28 and later
+    except (OSError, AttributeError):
+        return None
+    function.argtypes = (
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_uint,
+    )
+    function.restype = ctypes.c_int
+    return function
+
+
+_EXCHANGE = _renameat2() if os.name == "posix" else None
+
+
+def exchange(first: Path, second: Path) -> bool:
+    """Swap the names of two existing paths in one step; False where the system cannot (no
+    ``renameat2``, or a file system without RENAME_EXCHANGE): then nothing was done."""
+    if _EXCHANGE is None:
+        return False
+    if _EXCHANGE(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), _RENAME_EXCHANGE):
+        code = ctypes.get_errno()
+        if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP):
+            return False
+        raise OSError(code, os.strerror(code), str(second))
+    return True
 
 
 def _remove_tree(folder: Path) -> None:
@@ -123,6 +222,9 @@ def _remove_tree(folder: Path) -> None:
     files by a few threads: unlinking a file whose blocks were synced waits on the file
     system's journal (1-5 ms a file on a busy disk), so the ~1,800 files of an XL export took
     2-6 s one after the other and ~0.2 s side by side."""
+    if os.path.islink(folder):  # never the files a link points at
+        os.unlink(folder)
+        return
     files = [Path(root, name) for root, _dirs, names in os.walk(folder) for name in names]
     with ThreadPoolExecutor(max_workers=_WRITERS) as pool:
         for _ in pool.map(_unlink_quietly, files):

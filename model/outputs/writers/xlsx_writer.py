@@ -53,7 +53,16 @@ _MAX_WIDTH = 70
 
 
 class Formula(str):
-    """A cell formula (``=E2*M2``): written as a formula, so totals follow edited quantities."""
+    """A cell formula (``=E2*M2``): written as a formula, so totals follow edited quantities,
+    with the ``value`` it computes stored beside it (``<v>``): tools that read values without
+    recalculating (pandas, importers, openpyxl's ``data_only``) see the totals, not blanks."""
+
+    value: float | None
+
+    def __new__(cls, text: str, value: float | None = None) -> Formula:
+        formula = super().__new__(cls, text)
+        formula.value = value
+        return formula
 
 
 @dataclass
@@ -181,7 +190,60 @@ def _book_bytes(sheets: list[Sheet]) -> bytes:
         _write_sheet(book, sheet)
     buffer = io.BytesIO()
     book.save(buffer)
-    return buffer.getvalue()
+    values = _formula_values(sheets)
+    return _with_formula_values(buffer.getvalue(), values) if values else buffer.getvalue()
+
+
+def _formula_values(sheets: list[Sheet]) -> dict[str, dict[str, float]]:
+    """Sheet title -> cell reference -> the computed value of each formula cell that has one."""
+    found: dict[str, dict[str, float]] = {}
+    for sheet in sheets:
+        if sheet.plain:
+            continue
+        for n, row in enumerate(sheet.rows):
+            for col, raw in enumerate(row):
+                if isinstance(raw, Formula) and raw.value is not None:
+                    if math.isfinite(raw.value):
+                        cells = found.setdefault(sheet.name, {})
+                        cells[f"{column_letter(col + 1)}{n + 2}"] = raw.value
+    return found
+
+
+_FORMULA_CELL_RE = re.compile(rb'(<c r="([A-Z]+[0-9]+)"[^>]*><f>[^<]*</f>)<v ?/>')
+
+
+def _with_formula_values(book: bytes, values: dict[str, dict[str, float]]) -> bytes:
+    """openpyxl's workbook with each formula's computed value in its empty ``<v/>`` (openpyxl
+    writes formulas without one)."""
+    source = zipfile.ZipFile(io.BytesIO(book))
+    parts = {part: values[title] for title, part in _sheet_parts(source).items() if title in values}
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=_ZIP_LEVEL) as target:
+        for info in source.infolist():
+            content = source.read(info.filename)
+            cells = parts.get(info.filename)
+            if cells:
+
+                def filled(match: re.Match, cells: dict[str, float] = cells) -> bytes:
+                    value = cells.get(match.group(2).decode())
+                    if value is None:
+                        return match.group(0)
+                    return match.group(1) + f"<v>{value!r}</v>".encode()
+
+                content = _FORMULA_CELL_RE.sub(filled, content)
+            target.writestr(info, content, compress_type=zipfile.ZIP_DEFLATED)
+    return out.getvalue()
+
+
+def _sheet_parts(source: zipfile.ZipFile) -> dict[str, str]:
+    """Sheet title -> its part (``xl/worksheets/sheet2.xml``) in a workbook."""
+    rels = source.read("xl/_rels/workbook.xml.rels")
+    targets = {rid.decode(): target.lstrip(b"/").decode() for target, rid in _REL_RE.findall(rels)}
+    parts = {}
+    for name, rid in _SHEET_RE.findall(source.read("xl/workbook.xml")):
+        title = name.decode().replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+        parts[title] = targets[rid.decode()]
+    return parts
 
 
 _ZIP_LEVEL = 1
@@ -206,12 +268,7 @@ def _with_plain_rows(sheets: list[Sheet], plain: dict[str, Sheet], fork: bool) -
     row_members = {name: _rows_member(part, fork, book) for name, part in rows.items()}
     source = zipfile.ZipFile(io.BytesIO(book()))
     rels = source.read("xl/_rels/workbook.xml.rels")
-    targets = {rid.decode(): target.lstrip(b"/").decode() for target, rid in _REL_RE.findall(rels)}
-    part_of = {}
-    for name, rid in _SHEET_RE.findall(source.read("xl/workbook.xml")):
-        title = name.decode().replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
-        if title in plain:
-            part_of[targets[rid.decode()]] = title
+    part_of = {part: title for title, part in _sheet_parts(source).items() if title in plain}
     if len(part_of) != len(plain):
         raise RuntimeError("could not find every plain sheet in the workbook")
     members = []
