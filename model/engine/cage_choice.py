@@ -71,6 +71,7 @@ class _Components:
 
     @property
     def count(self) -> int:
+        """Number of components."""
         return len(self.shape)
 
 

@@ -356,6 +356,7 @@ class _LinkColumns:
         return got
 
     def _make_text(self, name: str) -> list:
+        """Column ``name`` made per row: ids, labels and part texts as such, the rest gathered."""
         if name == "link_id":
             return self.link_id
         if name == "label":

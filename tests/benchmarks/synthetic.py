@@ -41,6 +41,7 @@ class _Plan:
     servers: int
 
     def __post_init__(self) -> None:
+        """The counts, as the module docstring describes them."""
         self.pods = self.servers // POD_SERVERS
         self.leaves = self.pods * 8
         self.three_tier = self.pods > 8
