@@ -40,14 +40,55 @@ def clos(
     evenly into ``spines_per_pod`` planes). Servers stand 4 per rack in a row along x, in order.
     """
     design = Design(Hall(outline=[(0.0, 0.0), (hall_m, 0.0), (hall_m, hall_m), (0.0, hall_m)]))
-    racks: list[Rack] = []
-    devices: list[Device] = []
-    links: list[Link] = []
-    ports: dict[str, int] = {}
+    parts = _ClosParts()
+    servers_per_pod = servers_per_leaf * (1 if rail else leaves_per_pod)
+    parts.open_network_rack()
+    spines_all = []
+    for p in range(pods):
+        leaves = [parts.switch(f"leaf{p}-{i}", "leaf") for i in range(leaves_per_pod)]
+        spines = [parts.switch(f"spine{p}-{j}", "spine") for j in range(spines_per_pod)]
+        spines_all.append(spines)
+        for s in range(servers_per_pod):
+            sid = parts.server(f"srv{p}-{s}")
+            targets = (
+                [leaves[r] for r in range(nics)] if rail else [leaves[s // servers_per_leaf]] * nics
+            )
+            for leaf in targets:
+                parts.connect(sid, leaf)
+        for leaf in leaves:
+            for spine in spines:
+                for _ in range(leaf_spine_links):
+                    parts.connect(leaf, spine)
+    if cores:
+        per_plane = cores // spines_per_pod
+        core_ids = [parts.switch(f"core{c}", "core") for c in range(cores)]
+        for spines in spines_all:
+            for j, spine in enumerate(spines):
+                for core in core_ids[j * per_plane : (j + 1) * per_plane]:
+                    for _ in range(spine_core_links):
+                        parts.connect(spine, core)
+    design.add_racks(parts.racks)
+    design.add_devices(parts.devices)
+    design.add_links(parts.links)
+    return design
 
-    def rack(x: float, y: float) -> str:
-        rid = f"r{len(racks) + 1}"
-        racks.append(
+
+class _ClosParts:
+    """The racks, devices and links of one :func:`clos` fabric, numbered as they are added."""
+
+    def __init__(self) -> None:
+        self.racks: list[Rack] = []
+        self.devices: list[Device] = []
+        self.links: list[Link] = []
+        self.ports: dict[str, int] = {}
+        self.col = 0  # server racks so far
+        self.net, self.net_u = "", 1  # the network rack being filled and its next U
+        self.server_rack, self.slot = None, 4
+
+    def rack(self, x: float, y: float) -> str:
+        """A new 48U rack at (x, y)."""
+        rid = f"r{len(self.racks) + 1}"
+        self.racks.append(
             Rack(
                 id=rid,
                 name=rid.upper(),
@@ -62,71 +103,47 @@ def clos(
         )
         return rid
 
-    def device(did: str, rid: str, u: int, type_id: str, role: str) -> str:
-        devices.append(Device(id=did, name=did, type=type_id, rack=rid, u=u, role=role))
+    def device(self, did: str, rid: str, u: int, type_id: str, role: str) -> str:
+        """A device of ``type_id`` at U ``u`` of rack ``rid``."""
+        self.devices.append(Device(id=did, name=did, type=type_id, rack=rid, u=u, role=role))
         return did
 
-    def port(did: str, prefix: str) -> str:
-        ports[did] = ports.get(did, 0) + 1
-        return f"{prefix}{ports[did]}"
+    def open_network_rack(self) -> None:
+        """A new network rack, filled from U1, beside the racks so far."""
+        self.net = self.rack(0.3 + 0.6 * len(self.racks), 10.0)
+        self.net_u = 1
 
-    def connect(x: str, y: str) -> None:
-        links.append(
+    def switch(self, did: str, role: str) -> str:
+        """A QM9700 in the network rack (a new one once 40U are used)."""
+        if self.net_u > 40:
+            self.open_network_rack()
+        self.device(did, self.net, self.net_u, SWITCH, role)
+        self.net_u += 2
+        return did
+
+    def server(self, did: str) -> str:
+        """An HGX H100 server, 4 per rack in a row along x."""
+        if self.slot == 4:
+            self.server_rack, self.slot = self.rack(0.3 + 0.6 * self.col, 3.0), 0
+            self.col += 1
+        self.device(did, self.server_rack, 1 + 9 * self.slot, SERVER, "gpu-server")
+        self.slot += 1
+        return did
+
+    def port(self, did: str, prefix: str) -> str:
+        """The next port of a device (``nic1``, ``nic2``... on a server, ``p1``... on a switch)."""
+        self.ports[did] = self.ports.get(did, 0) + 1
+        return f"{prefix}{self.ports[did]}"
+
+    def connect(self, x: str, y: str) -> None:
+        """A link from the next port of ``x`` to the next port of ``y``."""
+        self.links.append(
             Link(
-                id=f"l{len(links) + 1}",
-                a=PortRef(x, port(x, "nic" if x.startswith("srv") else "p")),
-                b=PortRef(y, port(y, "p")),
+                id=f"l{len(self.links) + 1}",
+                a=PortRef(x, self.port(x, "nic" if x.startswith("srv") else "p")),
+                b=PortRef(y, self.port(y, "p")),
             )
         )
-
-    servers_per_pod = servers_per_leaf * (1 if rail else leaves_per_pod)
-    col = 0
-    net = rack(0.3, 10.0)
-    net_u = 1
-
-    def switch(did: str, role: str) -> str:
-        nonlocal net, net_u
-        if net_u > 40:
-            net = rack(0.3 + 0.6 * (len(racks)), 10.0)
-            net_u = 1
-        device(did, net, net_u, SWITCH, role)
-        net_u += 2
-        return did
-
-    server_rack, slot = None, 4
-    spines_all = []
-    for p in range(pods):
-        leaves = [switch(f"leaf{p}-{i}", "leaf") for i in range(leaves_per_pod)]
-        spines = [switch(f"spine{p}-{j}", "spine") for j in range(spines_per_pod)]
-        spines_all.append(spines)
-        for s in range(servers_per_pod):
-            if slot == 4:
-                server_rack, slot = rack(0.3 + 0.6 * col, 3.0), 0
-                col += 1
-            sid = device(f"srv{p}-{s}", server_rack, 1 + 9 * slot, SERVER, "gpu-server")
-            slot += 1
-            if rail:
-                for r in range(nics):
-                    connect(sid, leaves[r])
-            else:
-                for _ in range(nics):
-                    connect(sid, leaves[s // servers_per_leaf])
-        for leaf in leaves:
-            for spine in spines:
-                for _ in range(leaf_spine_links):
-                    connect(leaf, spine)
-    if cores:
-        per_plane = cores // spines_per_pod
-        core_ids = [switch(f"core{c}", "core") for c in range(cores)]
-        for spines in spines_all:
-            for j, spine in enumerate(spines):
-                for core in core_ids[j * per_plane : (j + 1) * per_plane]:
-                    for _ in range(spine_core_links):
-                        connect(spine, core)
-    design.add_racks(racks)
-    design.add_devices(devices)
-    design.add_links(links)
-    return design
 
 
 @dataclass

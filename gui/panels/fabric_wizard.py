@@ -72,100 +72,122 @@ def _combo(items: list[tuple[str, str]], current: str) -> QComboBox:
     return combo
 
 
+FIELD_LABELS = {
+    "nodes": "GPU servers",
+    "node_type": "Server type",
+    "switch": "Switch type",
+    "su_nodes": "Servers per scalable unit",
+    "tiers": "Switch tiers",
+    "oversubscription": "Oversubscription (R:1)",
+    "k": "Switch radix k",
+    "racks": "NVL72 racks",
+    "su_racks": "Racks per scalable unit",
+    "platform": "Rack platform",
+    "reserve_ports": "Leaf ports kept free",
+    "planes": "Planes",
+    "port_mode": "Switch port mode",
+    "rack_type": "Server rack type",
+    "servers_per_rack": "Servers per rack",
+    "spine_switch": "Spine switch type",
+    "switch_ft": "Switch type",
+    "node_type_ft": "Host type",
+}
+
+
+def _per_rack() -> QSpinBox:
+    """Servers per rack, 0 shown as the catalog's choice."""
+    spin = _int(0, 0, 64)
+    spin.setSpecialValueText("Catalog's choice")
+    return spin
+
+
+def _template_fields(catalog: Catalog) -> dict[str, dict[str, QWidget]]:
+    """Per template, its parameters' widgets at their defaults, choices from the catalog."""
+    types = catalog.device_types
+    servers = [
+        (t, f"{d.vendor} {d.model}")
+        for t, d in types.items()
+        if d.default_role == "gpu-server" and d.gpu_count
+    ]
+    switches = [
+        (t, f"{d.vendor} {d.model}")
+        for t, d in types.items()
+        if d.default_role in ("leaf", "spine", "core")
+    ]
+    tiers = [(t, t) for t in TIERS]
+    racks = [(None, "Catalog's choice")] + [
+        (r, f"{r} ({t.height_u}U, {t.power_budget_kw:g} kW)") for r, t in catalog.rack_types.items()
+    ]
+    planes = [(1, "1 (single plane)"), (2, "2 (multi-plane Spectrum-X)")]
+    return {
+        "rail-optimized": {
+            "nodes": _int(128, 1, 131_072, 32),
+            "node_type": _combo(servers, "dgx-h100"),
+            "switch": _combo(switches, "qm9700"),
+            "su_nodes": _int(32, 1, 4096, 8),
+            "tiers": _combo(tiers, "auto"),
+            "oversubscription": _int(1, 1, 7),
+            "reserve_ports": _int(0, 0, 64),
+            "planes": _combo(planes, 1),
+            "port_mode": _combo([("auto", "auto")], "auto"),
+            "rack_type": _combo(racks, None),
+            "servers_per_rack": _per_rack(),
+        },
+        "leaf-spine": {
+            "nodes": _int(64, 1, 131_072, 8),
+            "node_type": _combo(servers, "dgx-h100"),
+            "switch": _combo(switches, "qm9700"),
+            "spine_switch": _combo([(None, "Same as the leaves"), *switches], None),
+            "oversubscription": _int(1, 1, 7),
+            "reserve_ports": _int(0, 0, 64),
+            "rack_type": _combo(racks, None),
+            "servers_per_rack": _per_rack(),
+        },
+        "fat-tree": {
+            "k": _int(8, 2, 128, 2),
+            "switch_ft": _combo([(None, "Generic k-port switch"), *switches], None),
+            "node_type_ft": _combo([(None, "Generic single-NIC host"), *servers], None),
+            "rack_type": _combo(racks, None),
+            "servers_per_rack": _per_rack(),
+        },
+        "nvl72": {
+            "platform": _combo([("gb200", "GB200 NVL72"), ("gb300", "GB300 NVL72")], "gb200"),
+            "racks": _int(8, 1, 2048, 8),
+            "switch": _combo(switches, "qm9700"),
+            "su_racks": _int(8, 1, 256),
+            "tiers": _combo(tiers, "auto"),
+            "oversubscription": _int(1, 1, 7),
+            "reserve_ports": _int(0, 0, 64),
+            "planes": _combo(planes, 1),
+            "port_mode": _combo([("auto", "auto")], "auto"),
+        },
+    }
+
+
 class FabricWizard(QDialog):
     def __init__(self, catalog: Catalog | None = None, parent=None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Generate fabric")
         self.catalog = catalog or builtin_catalog()
-        types = self.catalog.device_types
-        servers = [
-            (t, f"{d.vendor} {d.model}")
-            for t, d in types.items()
-            if d.default_role == "gpu-server" and d.gpu_count
-        ]
-        switches = [
-            (t, f"{d.vendor} {d.model}")
-            for t, d in types.items()
-            if d.default_role in ("leaf", "spine", "core")
-        ]
-        tiers = [(t, t) for t in TIERS]
-        racks = [(None, "Catalog's choice")] + [
-            (r, f"{r} ({t.height_u}U, {t.power_budget_kw:g} kW)")
-            for r, t in self.catalog.rack_types.items()
-        ]
-        planes = [(1, "1 (single plane)"), (2, "2 (multi-plane Spectrum-X)")]
-
-        def per_rack() -> QSpinBox:
-            spin = _int(0, 0, 64)
-            spin.setSpecialValueText("Catalog's choice")
-            return spin
-
         self.template = QComboBox()
         for key in TEMPLATES:
             self.template.addItem(TEMPLATE_LABELS.get(key, key), key)
-        self.fields: dict[str, dict[str, QWidget]] = {
-            "rail-optimized": {
-                "nodes": _int(128, 1, 131_072, 32),
-                "node_type": _combo(servers, "dgx-h100"),
-                "switch": _combo(switches, "qm9700"),
-                "su_nodes": _int(32, 1, 4096, 8),
-                "tiers": _combo(tiers, "auto"),
-                "oversubscription": _int(1, 1, 7),
-                "reserve_ports": _int(0, 0, 64),
-                "planes": _combo(planes, 1),
-                "port_mode": _combo([("auto", "auto")], "auto"),
-                "rack_type": _combo(racks, None),
-                "servers_per_rack": per_rack(),
-            },
-            "leaf-spine": {
-                "nodes": _int(64, 1, 131_072, 8),
-                "node_type": _combo(servers, "dgx-h100"),
-                "switch": _combo(switches, "qm9700"),
-                "spine_switch": _combo([(None, "Same as the leaves"), *switches], None),
-                "oversubscription": _int(1, 1, 7),
-                "reserve_ports": _int(0, 0, 64),
-                "rack_type": _combo(racks, None),
-                "servers_per_rack": per_rack(),
-            },
-            "fat-tree": {
-                "k": _int(8, 2, 128, 2),
-                "switch_ft": _combo([(None, "Generic k-port switch"), *switches], None),
-                "node_type_ft": _combo([(None, "Generic single-NIC host"), *servers], None),
-                "rack_type": _combo(racks, None),
-                "servers_per_rack": per_rack(),
-            },
-            "nvl72": {
-                "platform": _combo([("gb200", "GB200 NVL72"), ("gb300", "GB300 NVL72")], "gb200"),
-                "racks": _int(8, 1, 2048, 8),
-                "switch": _combo(switches, "qm9700"),
-                "su_racks": _int(8, 1, 256),
-                "tiers": _combo(tiers, "auto"),
-                "oversubscription": _int(1, 1, 7),
-                "reserve_ports": _int(0, 0, 64),
-                "planes": _combo(planes, 1),
-                "port_mode": _combo([("auto", "auto")], "auto"),
-            },
-        }
-        labels = {
-            "nodes": "GPU servers",
-            "node_type": "Server type",
-            "switch": "Switch type",
-            "su_nodes": "Servers per scalable unit",
-            "tiers": "Switch tiers",
-            "oversubscription": "Oversubscription (R:1)",
-            "k": "Switch radix k",
-            "racks": "NVL72 racks",
-            "su_racks": "Racks per scalable unit",
-            "platform": "Rack platform",
-            "reserve_ports": "Leaf ports kept free",
-            "planes": "Planes",
-            "port_mode": "Switch port mode",
-            "rack_type": "Server rack type",
-            "servers_per_rack": "Servers per rack",
-            "spine_switch": "Spine switch type",
-            "switch_ft": "Switch type",
-            "node_type_ft": "Host type",
-        }
+        self.fields = _template_fields(self.catalog)
+        self._follow_switch_choices()
+        self.template.setCurrentIndex(self.template.findData("rail-optimized"))
+        self.pages = self._template_pages()
+        self.preview_label = self._preview_label()
+        networks = self._network_boxes()
+        build = self._build_options()
+        self._destination_and_buttons()
+        self._lay_out(networks, build)
+        self.counts: dict | None = None
+        self.update_preview()
+
+    # ------------------------------------------------------------------ the dialog's parts
+
+    def _follow_switch_choices(self) -> None:
+        """Keeps each page's switch and port modes in step with the choices they depend on."""
         nvl = self.fields["nvl72"]
 
         # A platform (and multi-plane, an Ethernet capability) brings its matching scale-out
@@ -183,31 +205,38 @@ class FabricWizard(QDialog):
                 lambda _i, page=page: self._offer_port_modes(page)
             )
             self._offer_port_modes(page)
-        self.template.setCurrentIndex(self.template.findData("rail-optimized"))
-        self.pages = QStackedWidget()
+
+    def _template_pages(self) -> QStackedWidget:
+        """One form per template, shown for the template chosen; any change updates the preview."""
+        pages = QStackedWidget()
         for key in TEMPLATES:
             page = QWidget()
             form = QFormLayout(page)
             for name, widget in self.fields[key].items():
-                form.addRow(labels[name], widget)
+                form.addRow(FIELD_LABELS[name], widget)
                 signal = (
                     widget.valueChanged
                     if isinstance(widget, QSpinBox)
                     else widget.currentIndexChanged
                 )
                 signal.connect(self.update_preview)
-            self.pages.addWidget(page)
-        self.pages.setCurrentIndex(self.template.currentIndex())
-        self.template.currentIndexChanged.connect(self.pages.setCurrentIndex)
+            pages.addWidget(page)
+        pages.setCurrentIndex(self.template.currentIndex())
+        self.template.currentIndexChanged.connect(pages.setCurrentIndex)
         self.template.currentIndexChanged.connect(self.update_preview)
-        self.preview_label = QLabel()
-        self.preview_label.setTextFormat(Qt.RichText)
-        self.preview_label.setWordWrap(True)
-        self.preview_label.setMinimumWidth(300)
-        self.preview_label.setStyleSheet(
-            "background: #f6f8fa; border: 1px solid #d7dbe0; padding: 8px;"
-        )
-        # The networks beside compute (domain-facts 8c), all built by default as in a SuperPOD.
+        return pages
+
+    def _preview_label(self) -> QLabel:
+        """The box the preview's counts are shown in."""
+        label = QLabel()
+        label.setTextFormat(Qt.RichText)
+        label.setWordWrap(True)
+        label.setMinimumWidth(300)
+        label.setStyleSheet("background: #f6f8fa; border: 1px solid #d7dbe0; padding: 8px;")
+        return label
+
+    def _network_boxes(self) -> QHBoxLayout:
+        """A box per network beside compute (domain-facts 8c), all ticked as in a SuperPOD."""
         self.network_boxes: dict[str, QCheckBox] = {}
         networks = QHBoxLayout()
         networks.addWidget(QLabel("Networks: compute +"))
@@ -221,7 +250,10 @@ class FabricWizard(QDialog):
             box.setToolTip(tip)
             networks.addWidget(box)
         networks.addStretch(1)
-        # Build options of every template (as ``generate --placement/--cabling/--name``).
+        return networks
+
+    def _build_options(self) -> QFormLayout:
+        """Build options of every template (as ``generate --placement/--cabling/--name``)."""
         self.placement = _combo(
             [("middle-of-row", "Middle of row"), ("end-of-row", "End of row")], "middle-of-row"
         )
@@ -234,6 +266,10 @@ class FabricWizard(QDialog):
         build.addRow("Design name", self.name)
         for box in self.network_boxes.values():
             box.toggled.connect(self.update_preview)
+        return build
+
+    def _destination_and_buttons(self) -> None:
+        """Where the result goes (a new document or the current hall) and Generate / Cancel."""
         self.new_document = QRadioButton("Open it as a new document")
         self.new_document.setChecked(True)
         self.replace_hall = QRadioButton("Replace the current hall's contents (undoable)")
@@ -245,6 +281,9 @@ class FabricWizard(QDialog):
         self.buttons.button(QDialogButtonBox.Ok).setText("Generate")
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
+
+    def _lay_out(self, networks: QHBoxLayout, build: QFormLayout) -> None:
+        """Template and its page beside the preview; below them networks, options, buttons."""
         left = QVBoxLayout()
         left.addWidget(QLabel("Template"))
         left.addWidget(self.template)
@@ -260,8 +299,6 @@ class FabricWizard(QDialog):
         layout.addWidget(self.new_document)
         layout.addWidget(self.replace_hall)
         layout.addWidget(self.buttons)
-        self.counts: dict | None = None
-        self.update_preview()
 
     # ------------------------------------------------------------------ parameters and preview
 

@@ -4,6 +4,8 @@ explain a length or a choice, and immutable snapshots for the analysis thread.
 
 Modules:
 
+- ``cage_choice``: The per-cage media choice: each component's plug options ranked under the
+  policy and pins.
 - ``cage_words``: Why each cage holds its plug, in words, for many links at once (the ``routes``
   report).
 - ``cages``: Cages and the per-cage media choice: which plug goes into every used cage.

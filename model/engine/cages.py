@@ -22,8 +22,9 @@ transceiver module or one end of an integrated cable. So media are chosen per ca
   without it (the plant's findings then name the broken rule).
 
 Everything runs on numpy arrays over the rows of whole components, so an edit re-chooses only the
-components it touches. Protocol (InfiniBand vs Ethernet) is not modelled: the catalog simply has
-no NDR part where NVIDIA sells none (no NDR AOC, no NDR AEC), so no such part can be chosen.
+components it touches (:func:`model.engine.cage_choice.choose_per_cage` applies these rules).
+Protocol (InfiniBand vs Ethernet) is not modelled: the catalog simply has no NDR part where NVIDIA
+sells none (no NDR AOC, no NDR AEC), so no such part can be chosen.
 """
 
 from __future__ import annotations
@@ -37,8 +38,7 @@ import numpy as np
 from model.catalog.components import Catalog, DeviceType, MediaType
 from model.catalog.parts import CablePart, FibrePart, ModulePart
 from model.catalog.ports import port_table
-from model.common.arrays import unique_inverse, unique_sorted
-from model.engine.media import beats, ordered_lengths
+from model.common.arrays import unique_inverse
 
 CAGE_STRIDE = 1 << 12  # cage key = device number * CAGE_STRIDE + cage number on the device
 MODULE_KINDS = frozenset({"mmf", "smf"})
@@ -302,223 +302,6 @@ def component_shapes(
     shape[splitter] = SHAPE_SPLITTER
     leaves = np.where(shape == SHAPE_SPLITTER, cages - 1, 1)
     return shape, hub, leaf, leaves, cage_comp
-
-
-def choose_per_cage(
-    tables: PartTables,
-    policy: str,
-    comp_global: np.ndarray,
-    cage_a: np.ndarray,
-    cage_b: np.ndarray,
-    spec_a: np.ndarray,
-    spec_b: np.ndarray,
-    patterns: np.ndarray,
-    pattern_of: np.ndarray,
-    length_m: np.ndarray,
-    pinned: np.ndarray,
-    local: tuple[np.ndarray, np.ndarray, np.ndarray, int] | None = None,
-) -> CageChoice:
-    """Medium and ordered length of every link of whole components under the plug rules.
-
-    ``patterns`` is a bool matrix (patterns x media) of the media that carry a link's speed,
-    lane rate and form factors under the policy (the per-link candidates); ``pattern_of`` the
-    pattern row of each link (links of one port-class pair share one). ``pinned`` = pinned medium
-    row or -1. Rows must cover whole components (every link of each component present).
-    ``local`` = :func:`localize` of the rows when the caller has it cached.
-    """
-    n = len(cage_a)
-    media = tables.media
-    out_medium = np.full(n, -1, dtype=np.int32)
-    out_ordered = np.full(n, np.nan)
-    by_cage = np.zeros(n, dtype=bool)
-    if not n:
-        return CageChoice(out_medium, out_ordered, by_cage)
-    if local is None:
-        local = localize(comp_global, cage_a, cage_b)
-        comp, ia, ib, n_nodes = local
-    else:
-        # A cached labelling numbers components by a cage node (at XL 164k components among
-        # 459k numbers): renumbered 0..C-1, every per-component array below is that much shorter.
-        comp, ia, ib, n_nodes = local
-        comp = unique_inverse(comp)[1]
-    cage_spec = np.zeros(n_nodes, dtype=np.int64)
-    cage_spec[ia], cage_spec[ib] = spec_a, spec_b
-    shape, hub, leaf, leaves, cage_comp = component_shapes(comp, ia, ib, n_nodes)
-    n_comp = len(shape)
-    # Max link length per component (an integrated cable's links share one length).
-    comp_len = np.full(n_comp, -np.inf)
-    np.maximum.at(comp_len, comp, np.where(np.isfinite(length_m), length_m, np.inf))
-    leaf_spec = np.where(leaf >= 0, cage_spec[np.maximum(leaf, 0)], -1)
-    # Leaves of a splitter must all be of one spec.
-    spec_lo = np.full(n_comp, np.iinfo(np.int64).max)
-    spec_hi = np.full(n_comp, -1)
-    non_hub = np.flatnonzero(np.arange(n_nodes) != hub[cage_comp])
-    np.minimum.at(spec_lo, cage_comp[non_hub], cage_spec[non_hub])
-    np.maximum.at(spec_hi, cage_comp[non_hub], cage_spec[non_hub])
-    uniform_leaves = spec_lo == spec_hi
-    has_pin = np.zeros(n_comp, dtype=bool)
-    has_pin[comp[pinned >= 0]] = True
-    pin_lo = np.full(n_comp, np.iinfo(np.int64).max)
-    pin_hi = np.full(n_comp, -1)
-    pr = np.flatnonzero(pinned >= 0)
-    np.minimum.at(pin_lo, comp[pr], pinned[pr].astype(np.int64))
-    np.maximum.at(pin_hi, comp[pr], pinned[pr].astype(np.int64))
-    pin_of = np.where(has_pin & (pin_lo == pin_hi), pin_hi, -2)  # -2: pins disagree
-    any_pin = bool(len(pr))  # no pin: the "pinned" ranking below would find nothing feasible
-
-    def ranked(m: int, cost: np.ndarray, power: np.ndarray) -> list[np.ndarray]:
-        if policy == "lowest-power":
-            return [power, cost]
-        if policy == "copper-first":
-            copper = 0.0 if media[m].kind in COPPER_RANK else 1.0
-            return [np.full(n_comp, copper), cost, power]
-        return [cost, power]
-
-    best: dict[str, list] = {}
-    for mode in ("free", "pinned"):
-        best[mode] = [np.full(n_comp, -1, dtype=np.int64), None, np.full(n_comp, np.nan)]
-    candidates_m = np.flatnonzero(patterns.any(axis=0) | np.isin(np.arange(len(media)), pinned))
-    # Media every link of a component accepts: rows share few accept patterns, so reduce the
-    # patterns per component once instead of once per medium.
-    if len(patterns) == 1:
-        accepted_by_all = np.broadcast_to(patterns[0], (n_comp, len(media)))
-    else:
-        first = np.full(n_comp, -1, dtype=np.int64)
-        first[comp] = pattern_of  # one pattern of each component ...
-        mixed = np.zeros(n_comp, dtype=bool)
-        mixed[comp[pattern_of != first[comp]]] = True  # ... and whether others differ
-        accepted_by_all = patterns[np.maximum(first, 0)].copy()
-        for c in np.flatnonzero(mixed).tolist():
-            accepted_by_all[c] = patterns[unique_sorted(pattern_of[comp == c])].all(axis=0)
-    # Each link's next orderable fibre length, per fibre length list (media sharing a fibre
-    # part and reach share one): taken again below for the chosen medium's ordered lengths.
-    fibre_ordered: dict[bytes, np.ndarray] = {}
-
-    def link_fibre_ordered(m: int) -> np.ndarray:
-        lengths = tables.fibre_lengths(m)
-        got = fibre_ordered.get(lengths.tobytes())
-        if got is None:
-            got = fibre_ordered[lengths.tobytes()] = _round_up(lengths, length_m)
-        return got
-
-    def cable_shapes() -> tuple[np.ndarray, list[int]]:
-        # Signature of a component's cable shape: hub spec, leaf spec, number of leaves (-1:
-        # no cable fits a mesh or mixed leaves); the same for every cable medium.
-        sig = cage_spec[np.maximum(hub, 0)] * 4096 + leaf_spec * 64 + np.minimum(leaves, 63)
-        sig = np.where(
-            (shape != SHAPE_MESH) & (uniform_leaves | (shape == SHAPE_STRAIGHT)), sig, -1
-        )
-        return sig, unique_sorted(sig[sig >= 0]).tolist()
-
-    sig: np.ndarray | None = None
-    sigs: list[int] = []
-    for m in candidates_m.tolist():
-        medium = media[m]
-        if medium.kind in MODULE_KINDS:
-            if m not in tables.fibre_of:
-                continue
-        elif medium.kind != "backplane" and not any(k[0] == m for k in tables.cables):
-            continue
-        ok = accepted_by_all[:, m].copy()
-        if not ok.any() and not (pin_of == m).any():
-            continue
-        cost = np.zeros(n_comp)
-        power = np.zeros(n_comp)
-        assembly_len = np.full(n_comp, np.nan)
-        if medium.kind == "backplane":
-            ok &= comp_len <= medium.reach_m + 1e-9
-        elif medium.kind in MODULE_KINDS:
-            price = np.full(len(tables.specs), np.nan)
-            watts = np.zeros(len(tables.specs))
-            fpp = np.ones(len(tables.specs))
-            for s in range(len(tables.specs)):
-                part = tables.module(m, s)
-                if part is not None:
-                    price[s], watts[s], fpp[s] = part.price_usd, part.power_w, part.fibres_per_port
-            fpart = tables.fibre_of.get(m)
-            if fpart is None:
-                continue
-            cage_price = price[cage_spec]
-            # A component takes the module only if every cage does: marked where one does not.
-            if np.isnan(price).any():
-                ok[cage_comp[np.isnan(cage_price)]] = False
-            cost += np.bincount(cage_comp, weights=np.nan_to_num(cage_price), minlength=n_comp)
-            power += np.bincount(cage_comp, weights=watts[cage_spec], minlength=n_comp)
-            link_ordered = link_fibre_ordered(m)
-            ok[comp[np.isnan(link_ordered)]] = False
-            per_link = fpp[spec_a] * (
-                fpart.price_usd + fpart.price_per_m_usd * np.nan_to_num(link_ordered)
-            )
-            cost += np.bincount(comp, weights=per_link, minlength=n_comp)
-        else:
-            part_of = np.full(n_comp, -1, dtype=np.int64)
-            parts: list[CablePart] = []
-            if sig is None:
-                sig, sigs = cable_shapes()
-            for s in sigs:
-                h, f, lv = s // 4096, (s % 4096) // 64, s % 64
-                part = tables.cable(m, h, f, lv) or (tables.cable(m, f, h, lv) if lv == 1 else None)
-                if part is not None:
-                    parts.append(part)
-                    part_of[sig == s] = len(parts) - 1
-            ok &= part_of >= 0
-            for p, part in enumerate(parts):
-                sel = part_of == p
-                got = _round_up(np.asarray(part.lengths_m, dtype=float), comp_len[sel])
-                assembly_len[sel] = got
-                cost[sel] = part.price_usd + part.price_per_m_usd * np.nan_to_num(got)
-                power[sel] = part.power_a_w + part.fanout * part.power_b_w
-            ok &= ~np.isnan(assembly_len)
-        for mode in ("free", "pinned") if any_pin else ("free",):
-            feasible = ok if mode == "free" else ok & (pin_of == m)
-            if not feasible.any():
-                continue
-            keys = ranked(m, cost, power)
-            index, best_keys, best_len = best[mode]
-            if best_keys is None:
-                better = feasible
-                best_keys = best[mode][1] = [np.full(n_comp, np.inf) for _ in keys]
-            else:
-                better = beats(keys, best_keys, feasible)
-            index[better] = m
-            best_len[better] = assembly_len[better]
-            for new, old in zip(keys, best_keys, strict=True):
-                old[better] = new[better]
-    free, free_len = best["free"][0], best["free"][2]
-    pinned_best, pinned_len = best["pinned"][0], best["pinned"][2]
-    use_pinned = pinned_best >= 0
-    chosen = np.where(use_pinned, pinned_best, free)
-    chosen_len = np.where(use_pinned, pinned_len, free_len)
-    row_medium = chosen[comp]
-    by_cage = row_medium >= 0
-    # A pin the plug rules cannot honour stays on its own link.
-    keep_pin = (pinned >= 0) & ~use_pinned[comp]
-    row_medium = np.where(keep_pin, pinned, row_medium)
-    by_cage &= ~keep_pin
-    out_medium[:] = row_medium
-    # Ordered lengths: an integrated cable's assembly length, else each link's fibre length.
-    row_len = chosen_len[comp]
-    any_kept = bool(keep_pin.any())
-    for m in unique_sorted(row_medium[row_medium >= 0]).tolist():
-        sel = row_medium == m
-        medium = media[m]
-        if medium.kind in MODULE_KINDS:
-            got = link_fibre_ordered(m)[sel]
-            if any_kept:  # a kept pin orders its own medium's length
-                got = np.where(keep_pin[sel], ordered_lengths(medium, length_m[sel]), got)
-            out_ordered[sel] = got
-        else:
-            got = ordered_lengths(medium, length_m[sel])
-            out_ordered[sel] = np.where(np.isnan(row_len[sel]) | keep_pin[sel], got, row_len[sel])
-    return CageChoice(out_medium, out_ordered, by_cage)
-
-
-def _round_up(lengths: np.ndarray, length_m: np.ndarray) -> np.ndarray:
-    """Next orderable length >= each length (NaN when none is long enough)."""
-    if not len(lengths):
-        return np.full(len(length_m), np.nan)
-    k = np.searchsorted(lengths, length_m - 1e-9)
-    return np.where(k < len(lengths), lengths[np.minimum(k, len(lengths) - 1)], np.nan)
 
 
 @dataclass

@@ -14,7 +14,8 @@ import numpy as np
 from model.catalog.components import MediaType
 from model.common.arrays import unique_sorted
 from model.common.text_columns import join_rows
-from model.engine.cages import choose_per_cage, component_graph
+from model.engine.cage_choice import CageRows, choose_per_cage
+from model.engine.cages import component_graph
 from model.engine.link_status import NO_TRAY_PATH, PINNED_MISMATCH
 from model.engine.media import choose, media_that_fit
 from model.engine.media_words import explain
@@ -132,9 +133,7 @@ class PlantMedia:
                 )
                 row = self._accept[int(k)] = np.isin(np.arange(len(self.media)), cands)
             patterns[p] = row
-        choice = choose_per_cage(
-            self.parts,
-            policy,
+        cage_rows = CageRows(
             self._component[rows],
             self._cage_a[rows],
             self._cage_b[rows],
@@ -146,6 +145,7 @@ class PlantMedia:
             pinned,
             self._graph_rows if len(rows) == len(self.link_ids) else None,
         )
+        choice = choose_per_cage(self.parts, policy, cage_rows)
         medium, ordered = choice.medium, choice.ordered_m
         self._by_cage[rows] = choice.chosen_by_cage
         # Links no per-cage option covers keep the best medium of their own (the plant's

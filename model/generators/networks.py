@@ -26,8 +26,9 @@ After the NVIDIA DGX SuperPOD reference architecture (NV-SP-H100; domain-facts Â
   make room (the reference architecture's SU is 31 DGX for this reason).
 
 Switches are spread evenly: spines are the smallest count whose ports hold every leaf uplink,
-and leaf uplinks go round-robin over them. Everything comes back as placement segments (a storage
-row, a management row) and link lists, plus the fabric of every switch built here.
+and leaf uplinks go round-robin over them (:mod:`model.generators.leaf_spine`). Everything comes
+back as placement segments (a storage row, a management row) and link lists, plus the fabric of
+every switch built here.
 """
 
 from __future__ import annotations
@@ -37,10 +38,16 @@ from dataclasses import dataclass, field
 
 from model.catalog.components import Catalog
 from model.catalog.ports import port_table
+from model.generators.leaf_spine import (
+    FreePorts,
+    PortLink,
+    add_leaves,
+    add_spines,
+    data_role,
+    port_radix,
+)
 from model.generators.placement import Segment, Unit
 from model.generators.plans import GenerateError
-
-PortLink = tuple[str, str, str, str]
 
 ALL_FABRICS = ("compute", "storage", "inband", "oob")
 INFINIBAND_SWITCHES = frozenset({"qm9700", "q3400"})  # Quantum-2 / Quantum-X800 (UFM-managed)
@@ -88,109 +95,6 @@ class Networks:
     notes: list[str] = field(default_factory=list)  # what was left out, and how to get it
 
 
-class _Ports:
-    """Free ports of the devices built so far, by (device, role), handed out in order."""
-
-    def __init__(self, catalog: Catalog) -> None:
-        self.catalog = catalog
-        self.free: dict[tuple[str, str], list[str]] = {}
-        self.tables: dict[str, dict] = {}
-
-    def add(self, device_id: str, type_id: str, breakout: dict[str, int] | None = None) -> None:
-        table = port_table(self.catalog.device_types[type_id], breakout or {})
-        self.tables[device_id] = table
-        for name, info in table.items():
-            self.free.setdefault((device_id, info.role), []).append(name)
-
-    def take(self, device_id: str, role: str, n: int = 1) -> list[str]:
-        ports = self.free.get((device_id, role), [])
-        if len(ports) < n:
-            raise GenerateError(f"{device_id} has no free {role} port left")
-        out, self.free[(device_id, role)] = ports[:n], ports[n:]
-        return out
-
-    def count(self, device_id: str, role: str) -> int:
-        return len(self.free.get((device_id, role), []))
-
-    def use(self, device_id: str, port: str) -> None:
-        """Mark ``port`` taken. Found through the device's port table (its role), not by
-        scanning every device's free list: that scan made a 128-rack all-fabrics build
-        quadratic (~2 min, 97 % of it here)."""
-        info = self.tables.get(device_id, {}).get(port)
-        ports = self.free.get((device_id, info.role), []) if info else []
-        if port in ports:
-            ports.remove(port)
-
-
-def _data_role(catalog: Catalog, type_id: str) -> str:
-    return next(g.role for g in catalog.device_types[type_id].port_groups if g.role != "management")
-
-
-def _radix(catalog: Catalog, type_id: str, breakout: dict[str, int] | None = None) -> int:
-    role = _data_role(catalog, type_id)
-    table = port_table(catalog.device_types[type_id], breakout or {})
-    return sum(1 for info in table.values() if info.role == role)
-
-
-def _leaf_spine(
-    catalog: Catalog,
-    ports: _Ports,
-    prefix: str,
-    switch: str,
-    leaves: list[tuple[str, int]],
-    breakout: dict[str, int] | None = None,
-) -> tuple[list[str], list[PortLink]]:
-    """Spines for ``leaves`` [(leaf id, uplinks)], uplinks round-robin; returns (spines, links).
-    The spines run the leaves' ``breakout`` (their uplinks are of the leaves' port speed)."""
-    role = _data_role(catalog, switch)
-    radix = _radix(catalog, switch, breakout)
-    total = sum(up for _, up in leaves)
-    n_spines = max(1, math.ceil(total / radix))
-    if total == 0:
-        return [], []
-    width = max(2, len(str(n_spines)))
-    spines = [f"{prefix}-spine{i + 1:0{width}d}" for i in range(n_spines)]
-    for s in spines:
-        ports.add(s, switch, breakout)
-    links: list[PortLink] = []
-    k = 0
-    for leaf, up in leaves:
-        for port in ports.take(leaf, role, up):
-            spine = spines[k % n_spines]
-            links.append((leaf, port, spine, ports.take(spine, role)[0]))
-            k += 1
-    return spines, links
-
-
-def _leaves(
-    catalog: Catalog,
-    ports: _Ports,
-    prefix: str,
-    switch: str,
-    endpoints: list[tuple[str, str]],
-    up_for: callable,
-    breakout: dict[str, int] | None = None,
-) -> tuple[list[tuple[str, int]], list[PortLink]]:
-    """Leaves of ``switch`` for ``endpoints`` [(device, port)], each with ``up_for(d)`` uplinks."""
-    role = _data_role(catalog, switch)
-    radix = _radix(catalog, switch, breakout)
-    # The most downlinks d with d + up_for(d) <= radix.
-    per_leaf = max(d for d in range(1, radix) if d + up_for(d) <= radix)
-    n = max(1, math.ceil(len(endpoints) / per_leaf))
-    per_leaf = math.ceil(len(endpoints) / n)  # spread evenly
-    width = max(2, len(str(n)))
-    out: list[tuple[str, int]] = []
-    links: list[PortLink] = []
-    for i in range(n):
-        leaf = f"{prefix}-leaf{i + 1:0{width}d}"
-        ports.add(leaf, switch, breakout)
-        mine = endpoints[i * per_leaf : (i + 1) * per_leaf]
-        for device, port in mine:
-            links.append((device, port, leaf, ports.take(leaf, role)[0]))
-        out.append((leaf, up_for(len(mine))))
-    return out, links
-
-
 def build_networks(
     catalog: Catalog,
     segments: list[Segment],
@@ -203,96 +107,122 @@ def build_networks(
 
     ``pdus`` OOB ports are left free for the racks' PDUs, cabled once the racks exist
     (:func:`cable_pdus`)."""
-    net = Networks()
     if fabrics == ("compute",):
-        return net
-    ports = _Ports(catalog)
-    servers: list[tuple[str, str]] = []
-    switches: list[tuple[str, str, str]] = []  # (id, type, role)
-    for seg in segments:
-        for unit in seg.units:
-            for dev_id, type_id, role, _, breakout in unit.members:
-                ports.add(dev_id, type_id, breakout)
-                if role == "gpu-server":
-                    servers.append((dev_id, type_id))
-                else:
-                    switches.append((dev_id, type_id, role))
-        for dev_id, type_id, role, breakout in seg.switches:
-            ports.add(dev_id, type_id, breakout)
-            switches.append((dev_id, type_id, role))
-    for tier in tiers:
-        for a_dev, a_port, b_dev, b_port in tier:
-            ports.use(a_dev, a_port)
-            ports.use(b_dev, b_port)
-    infiniband = compute_switch in INFINIBAND_SWITCHES
-    mgmt_units: list[Unit] = []
-    mgmt_switches: list[tuple[str, str, str, dict[str, int]]] = []
-    storage_units: list[Unit] = []
-    storage_switches: list[tuple[str, str, str, dict[str, int]]] = []
-
-    def unit(dev_id: str, type_id: str, role: str, into: list[Unit]) -> None:
-        dtype = catalog.device_types[type_id]
-        into.append(Unit([(dev_id, type_id, role, 0, {})], dtype.u_height, dtype.power_max_w))
-        ports.add(dev_id, type_id)
-
-    # Management nodes: UFM pairs (InfiniBand fabrics only) and the head nodes.
-    free_compute = sum(ports.count(s, "compute") for s, _, r in switches if r != "nvlink-switch")
-    compute_gbps = _compute_port_speed(catalog, switches)
-    ufm_type = UFM_BY_SPEED_GBPS.get(compute_gbps)
-    ufm_compute = []
-    if infiniband and ufm_type is None:
-        net.notes.append(
-            f"no UFM appliances for the compute fabric: the catalog has none for "
-            f"{compute_gbps:g}G InfiniBand ports"
+        return Networks()
+    build = _NetworkBuild(catalog, fabrics, compute_switch, pdus)
+    build.take_compute_fabric(segments, tiers)
+    ufm_compute, ufm_storage, heads = build.management_nodes()
+    storage_ports, inband_ports = _server_port_split(build.ports, build.servers)
+    if "storage" in fabrics and any(storage_ports.values()):
+        build.storage_fabric(storage_ports, ufm_storage)
+    inband_spines: list[str] = []  # the 100GbE spines, where the OOB switches uplink
+    inband_next = 0  # the spine the next uplink goes to (round-robin over leaves, then OOB)
+    if "inband" in fabrics:
+        inband_spines, inband_next = build.inband_fabric(
+            inband_ports, heads + ufm_compute + ufm_storage
         )
-    elif infiniband and free_compute >= UFM_PER_FABRIC * UFM_IB_PORTS:
-        ufm_compute = [f"ufm-compute{i + 1}" for i in range(UFM_PER_FABRIC)]
-    elif infiniband:
-        net.notes.append(
+    if "oob" in fabrics:
+        build.oob_fabric(inband_spines, inband_next)
+    return build.finish()
+
+
+class _NetworkBuild:
+    """One run of :func:`build_networks`: the free ports, the devices so far, what it adds."""
+
+    def __init__(self, catalog: Catalog, fabrics: tuple[str, ...], compute: str, pdus: int):
+        self.catalog, self.fabrics, self.compute_switch, self.pdus = catalog, fabrics, compute, pdus
+        self.infiniband = compute in INFINIBAND_SWITCHES
+        self.net = Networks()
+        self.ports = FreePorts(catalog)
+        self.servers: list[tuple[str, str]] = []
+        self.switches: list[tuple[str, str, str]] = []  # (id, type, role)
+        self.mgmt_units: list[Unit] = []
+        self.mgmt_switches: list[tuple[str, str, str, dict[str, int]]] = []
+        self.storage_units: list[Unit] = []
+        self.storage_switches: list[tuple[str, str, str, dict[str, int]]] = []
+
+    def take_compute_fabric(self, segments: list[Segment], tiers: list[list[PortLink]]) -> None:
+        """Registers the compute fabric's servers and switches and marks its cabled ports used."""
+        ports = self.ports
+        for seg in segments:
+            for unit in seg.units:
+                for dev_id, type_id, role, _, breakout in unit.members:
+                    ports.add(dev_id, type_id, breakout)
+                    if role == "gpu-server":
+                        self.servers.append((dev_id, type_id))
+                    else:
+                        self.switches.append((dev_id, type_id, role))
+            for dev_id, type_id, role, breakout in seg.switches:
+                ports.add(dev_id, type_id, breakout)
+                self.switches.append((dev_id, type_id, role))
+        for tier in tiers:
+            for a_dev, a_port, b_dev, b_port in tier:
+                ports.use(a_dev, a_port)
+                ports.use(b_dev, b_port)
+
+    def unit(self, dev_id: str, type_id: str, role: str, into: list[Unit]) -> None:
+        """Adds one single-device unit (an appliance or a head node) to a new row's units."""
+        dtype = self.catalog.device_types[type_id]
+        into.append(Unit([(dev_id, type_id, role, 0, {})], dtype.u_height, dtype.power_max_w))
+        self.ports.add(dev_id, type_id)
+
+    def management_nodes(self) -> tuple[list[str], list[str], list[str]]:
+        """The UFM pairs (InfiniBand only) and head nodes: (compute UFMs, storage UFMs, heads)."""
+        ufm_type, ufm_compute = self._compute_ufms()
+        with_storage = self.infiniband and "storage" in self.fabrics
+        ufm_storage = [f"ufm-storage{i + 1}" for i in range(UFM_PER_FABRIC)] if with_storage else []
+        heads = [f"head{i + 1}" for i in range(HEAD_NODES)]
+        for dev in ufm_compute:
+            self.unit(dev, ufm_type, "management", self.mgmt_units)
+        for dev in ufm_storage:
+            self.unit(dev, UFM_APPLIANCE, "management", self.mgmt_units)
+        for dev in heads:
+            self.unit(dev, HEAD_NODE, "management", self.mgmt_units)
+        if ufm_compute:
+            tiers_in_order = [
+                [s for s, _, r in self.switches if r == role] for role in ("leaf", "spine", "core")
+            ]
+            self.net.links.append(_ufm_links(self.ports, ufm_compute, tiers_in_order))
+        return ufm_compute, ufm_storage, heads
+
+    def _compute_ufms(self) -> tuple[str | None, list[str]]:
+        """(UFM type, compute UFM ids): none, with a note saying why, when they cannot be cabled."""
+        ports = self.ports
+        free_compute = sum(
+            ports.count(s, "compute") for s, _, r in self.switches if r != "nvlink-switch"
+        )
+        compute_gbps = _compute_port_speed(self.catalog, self.switches)
+        ufm_type = UFM_BY_SPEED_GBPS.get(compute_gbps)
+        if not self.infiniband:
+            return ufm_type, []
+        if ufm_type is None:
+            self.net.notes.append(
+                f"no UFM appliances for the compute fabric: the catalog has none for "
+                f"{compute_gbps:g}G InfiniBand ports"
+            )
+            return ufm_type, []
+        if free_compute >= UFM_PER_FABRIC * UFM_IB_PORTS:
+            return ufm_type, [f"ufm-compute{i + 1}" for i in range(UFM_PER_FABRIC)]
+        self.net.notes.append(
             "no UFM appliances for the compute fabric: every compute switch port is used; leave "
             "a leaf port free (--reserve-ports 1, or 31 nodes per SU as the reference "
             "architecture does) to cable them"
         )
-    with_storage = infiniband and "storage" in fabrics
-    ufm_storage = [f"ufm-storage{i + 1}" for i in range(UFM_PER_FABRIC)] if with_storage else []
-    heads = [f"head{i + 1}" for i in range(HEAD_NODES)]
-    for dev in ufm_compute:
-        unit(dev, ufm_type, "management", mgmt_units)
-    for dev in ufm_storage:
-        unit(dev, UFM_APPLIANCE, "management", mgmt_units)
+        return ufm_type, []
 
-    for dev in heads:
-        unit(dev, HEAD_NODE, "management", mgmt_units)
-    if ufm_compute:
-        tiers_in_order = [
-            [s for s, _, r in switches if r == role] for role in ("leaf", "spine", "core")
-        ]
-        net.links.append(_ufm_links(ports, ufm_compute, tiers_in_order))
-
-    # Storage fabric.
-    storage_ports: dict[str, list[str]] = {}
-    inband_ports: dict[str, list[str]] = {}
-    for dev, _type_id in servers:
-        stor = list(ports.free.get((dev, "storage"), []))
-        fe = list(ports.free.get((dev, "frontend"), []))
-        if fe:
-            storage_ports[dev] = stor[:STORAGE_PORTS]
-            inband_ports[dev] = fe[:INBAND_PORTS]
-        else:  # in-band on the storage/in-band cards' other ports (BlueField-3)
-            half = min(STORAGE_PORTS, (len(stor) + 1) // 2)
-            storage_ports[dev] = stor[:half]
-            inband_ports[dev] = stor[half : half + INBAND_PORTS]
-    if "storage" in fabrics and any(storage_ports.values()):
+    def storage_fabric(self, storage_ports: dict[str, list[str]], ufm_storage: list[str]) -> None:
+        """Node storage leaves, appliance leaves 1:1 and their spines, on the storage switch."""
+        catalog, ports = self.catalog, self.ports
         endpoints = [(d, p) for d in storage_ports for p in storage_ports[d]]
         endpoints += [(u, p) for u in ufm_storage for p in _ufm_ports(ports, u)]
         s_switch, s_breakout = STORAGE_SWITCH, None
-        if not infiniband:
+        if not self.infiniband:
             s_switch, s_breakout = _ethernet_storage_switch(
-                catalog, compute_switch, _port_speed(catalog, ports, *endpoints[0])
+                catalog, self.compute_switch, _port_speed(catalog, ports, *endpoints[0])
             )
         for d, p in endpoints:
             ports.use(d, p)
-        node_leaves, node_links = _leaves(
+        node_leaves, node_links = add_leaves(
             catalog,
             ports,
             "stor-node",
@@ -301,115 +231,147 @@ def build_networks(
             lambda d: math.ceil(3 * d / 4),
             s_breakout,
         )
-        appliance = catalog.device_types[STORAGE_APPLIANCE]
+        a_endpoints = self._storage_appliances()
+        for d, p in a_endpoints:
+            ports.use(d, p)
+        app_leaves, app_links = add_leaves(
+            catalog, ports, "stor-app", s_switch, a_endpoints, lambda d: d, s_breakout
+        )
+        spines, spine_links = add_spines(
+            catalog, ports, "stor", s_switch, node_leaves + app_leaves, s_breakout
+        )
+        self.net.links += [node_links, app_links, spine_links]
+        for leaf, _ in node_leaves + app_leaves:
+            self.net.fabric_of[leaf] = "storage"
+            self.storage_switches.append((leaf, s_switch, "leaf", dict(s_breakout or {})))
+        for spine in spines:
+            self.net.fabric_of[spine] = "storage"
+            self.storage_switches.append((spine, s_switch, "spine", dict(s_breakout or {})))
+
+    def _storage_appliances(self) -> list[tuple[str, str]]:
+        """Adds the storage appliances (>= 40 GB/s per GPU server); returns their storage ports."""
+        appliance = self.catalog.device_types[STORAGE_APPLIANCE]
         a_ports = [n for n, i in port_table(appliance).items() if i.role == "storage"]
         a_gbps = sum(port_table(appliance)[n].speed_gbps for n in a_ports)
-        n_app = max(1, math.ceil(len(servers) * STORAGE_GBPS_PER_NODE / a_gbps))
+        n_app = max(1, math.ceil(len(self.servers) * STORAGE_GBPS_PER_NODE / a_gbps))
         width = max(2, len(str(n_app)))
         apps = [f"storage{i + 1:0{width}d}" for i in range(n_app)]
         for dev in apps:
-            unit(dev, STORAGE_APPLIANCE, "storage", storage_units)
-        a_endpoints = [(d, p) for d in apps for p in a_ports]
-        for d, p in a_endpoints:
-            ports.use(d, p)
-        app_leaves, app_links = _leaves(
-            catalog, ports, "stor-app", s_switch, a_endpoints, lambda d: d, s_breakout
-        )
-        spines, spine_links = _leaf_spine(
-            catalog, ports, "stor", s_switch, node_leaves + app_leaves, s_breakout
-        )
-        net.links += [node_links, app_links, spine_links]
-        for leaf, _ in node_leaves + app_leaves:
-            net.fabric_of[leaf] = "storage"
-            storage_switches.append((leaf, s_switch, "leaf", dict(s_breakout or {})))
-        for spine in spines:
-            net.fabric_of[spine] = "storage"
-            storage_switches.append((spine, s_switch, "spine", dict(s_breakout or {})))
+            self.unit(dev, STORAGE_APPLIANCE, "storage", self.storage_units)
+        return [(d, p) for d in apps for p in a_ports]
 
-    # In-band Ethernet: servers, head nodes, UFM appliances.
-    inband_spines: list[str] = []  # the 100GbE spines, where the OOB switches uplink
-    inband_next = 0  # the spine the next uplink goes to (round-robin over leaves, then OOB)
-    if "inband" in fabrics:
+    def inband_fabric(
+        self, inband_ports: dict[str, list[str]], devices: list[str]
+    ) -> tuple[list[str], int]:
+        """In-band Ethernet for servers, head nodes and UFMs, one leaf-spine per port speed.
+
+        Returns the 100GbE spines and the spine their round-robin reached (the OOB uplinks go
+        on from there)."""
+        ports = self.ports
         endpoints = [(d, p) for d in inband_ports for p in inband_ports[d]]
-        for dev in heads + ufm_compute + ufm_storage:
+        for dev in devices:
             endpoints += [(dev, p) for p in ports.free.get((dev, "frontend"), [])]
         for d, p in endpoints:
             ports.use(d, p)
         by_speed: dict[float, list[tuple[str, str]]] = {}
         for d, p in endpoints:
-            by_speed.setdefault(_port_speed(catalog, ports, d, p), []).append((d, p))
+            by_speed.setdefault(_port_speed(self.catalog, ports, d, p), []).append((d, p))
+        inband_spines: list[str] = []
+        inband_next = 0
         # The 100GbE group last: its spines take the OOB uplinks, so they are sized once every
         # other in-band switch (each with a management port on the OOB network) exists.
         for speed, group in sorted(by_speed.items(), key=lambda item: (item[0] == 100, item[0])):
-            if speed not in INBAND_SWITCHES:
-                raise GenerateError(f"no in-band switch in the catalog for {speed:g}G ports")
-            switch, breakout = INBAND_SWITCHES[speed]
-            prefix = "inband" if speed == 100 else f"inband{speed:g}g"
-            leaves, leaf_links = _leaves(
-                catalog,
-                ports,
-                prefix,
-                switch,
-                group,
-                lambda d: max(2, math.ceil(d / 4)),
-                breakout,
-            )
-            role = _data_role(catalog, switch)
-            radix = _radix(catalog, switch, breakout)
-            leaf_uplinks = sum(up for _, up in leaves)
-            n_spines = max(2, 2 * math.ceil(leaf_uplinks / (2 * radix)))  # pairs
-            if speed == 100 and "oob" in fabrics:
-                # The OOB switches' two uplinks each land here too. Their count follows from
-                # every management port the OOB network will serve, these spines' own included:
-                # grow the spine pairs until they hold both (a few rounds at most).
-                managed = len(
-                    _oob_endpoints(
-                        ports,
-                        [d for d, _ in servers],
-                        mgmt_units + storage_units,
-                        [s for s, _, _ in switches]
-                        + [s for s, *_ in storage_switches + mgmt_switches]
-                        + [leaf for leaf, _ in leaves],
-                    )
-                )
-                per_spine = _management_port_count(catalog, switch)
-                while True:
-                    oob_switches = _oob_switch_count(catalog, managed + n_spines * per_spine, pdus)
-                    need = max(2, 2 * math.ceil((leaf_uplinks + 2 * oob_switches) / (2 * radix)))
-                    if need <= n_spines:
-                        break
-                    n_spines = need
-            spines = [f"{prefix}-spine{i + 1}" for i in range(n_spines)]
-            for spine in spines:
-                ports.add(spine, switch, breakout)
-            spine_links = []
-            k = 0
-            for leaf, up in leaves:
-                for port in ports.take(leaf, role, up):
-                    spine = spines[k % n_spines]
-                    k += 1
-                    spine_links.append((leaf, port, spine, ports.take(spine, role)[0]))
-            net.links += [leaf_links, spine_links]
-            for leaf, _ in leaves:
-                net.fabric_of[leaf] = "inband"
-                mgmt_switches.append((leaf, switch, "leaf", breakout or {}))
-            for spine in spines:
-                net.fabric_of[spine] = "inband"
-                mgmt_switches.append((spine, switch, "spine", breakout or {}))
+            spines, k = self._inband_leaf_spine(speed, group)
             if speed == 100:
                 inband_spines = spines
                 inband_next = k  # the OOB uplinks go on round the spines from here
-        inband_switch = INBAND_SWITCH
+        return inband_spines, inband_next
 
-    # Out-of-band 1 GbE: every BMC and every switch management port (this module's too).
-    if "oob" in fabrics:
-        all_switches = [s for s, _, _ in switches] + [
-            s for s, *_ in storage_switches + mgmt_switches
+    def _inband_leaf_spine(
+        self, speed: float, group: list[tuple[str, str]]
+    ) -> tuple[list[str], int]:
+        """Leaves and spine pairs of one in-band port speed: (spines, uplinks cabled)."""
+        catalog, ports = self.catalog, self.ports
+        if speed not in INBAND_SWITCHES:
+            raise GenerateError(f"no in-band switch in the catalog for {speed:g}G ports")
+        switch, breakout = INBAND_SWITCHES[speed]
+        prefix = "inband" if speed == 100 else f"inband{speed:g}g"
+        leaves, leaf_links = add_leaves(
+            catalog,
+            ports,
+            prefix,
+            switch,
+            group,
+            lambda d: max(2, math.ceil(d / 4)),
+            breakout,
+        )
+        role = data_role(catalog, switch)
+        n_spines = self._inband_spine_count(speed, switch, breakout, leaves)
+        spines = [f"{prefix}-spine{i + 1}" for i in range(n_spines)]
+        for spine in spines:
+            ports.add(spine, switch, breakout)
+        spine_links = []
+        k = 0
+        for leaf, up in leaves:
+            for port in ports.take(leaf, role, up):
+                spine = spines[k % n_spines]
+                k += 1
+                spine_links.append((leaf, port, spine, ports.take(spine, role)[0]))
+        self.net.links += [leaf_links, spine_links]
+        for leaf, _ in leaves:
+            self.net.fabric_of[leaf] = "inband"
+            self.mgmt_switches.append((leaf, switch, "leaf", breakout or {}))
+        for spine in spines:
+            self.net.fabric_of[spine] = "inband"
+            self.mgmt_switches.append((spine, switch, "spine", breakout or {}))
+        return spines, k
+
+    def _inband_spine_count(
+        self,
+        speed: float,
+        switch: str,
+        breakout: dict[str, int] | None,
+        leaves: list[tuple[str, int]],
+    ) -> int:
+        """Spines (in pairs) for the leaves' uplinks and, at 100G, the OOB switches' uplinks."""
+        radix = port_radix(self.catalog, switch, breakout)
+        leaf_uplinks = sum(up for _, up in leaves)
+        n_spines = max(2, 2 * math.ceil(leaf_uplinks / (2 * radix)))  # pairs
+        if speed != 100 or "oob" not in self.fabrics:
+            return n_spines
+        # The OOB switches' two uplinks each land here too. Their count follows from every
+        # management port the OOB network will serve, these spines' own included: grow the
+        # spine pairs until they hold both (a few rounds at most).
+        managed = len(
+            _oob_endpoints(
+                self.ports,
+                [d for d, _ in self.servers],
+                self.mgmt_units + self.storage_units,
+                [s for s, _, _ in self.switches]
+                + [s for s, *_ in self.storage_switches + self.mgmt_switches]
+                + [leaf for leaf, _ in leaves],
+            )
+        )
+        per_spine = _management_port_count(self.catalog, switch)
+        while True:
+            oob_switches = _oob_switch_count(
+                self.catalog, managed + n_spines * per_spine, self.pdus
+            )
+            need = max(2, 2 * math.ceil((leaf_uplinks + 2 * oob_switches) / (2 * radix)))
+            if need <= n_spines:
+                return n_spines
+            n_spines = need
+
+    def oob_fabric(self, inband_spines: list[str], inband_next: int) -> None:
+        """Out-of-band 1 GbE: every BMC and every switch management port (this module's too)."""
+        ports = self.ports
+        all_switches = [s for s, _, _ in self.switches] + [
+            s for s, *_ in self.storage_switches + self.mgmt_switches
         ]
         endpoints = _oob_endpoints(
-            ports, [d for d, _ in servers], mgmt_units + storage_units, all_switches
+            ports, [d for d, _ in self.servers], self.mgmt_units + self.storage_units, all_switches
         )
-        n = _oob_switch_count(catalog, len(endpoints), pdus)
+        n = _oob_switch_count(self.catalog, len(endpoints), self.pdus)
         oob = [f"oob{i + 1:0{max(2, len(str(n)))}d}" for i in range(n)]
         for s in oob:
             ports.add(s, OOB_SWITCH)
@@ -425,30 +387,64 @@ def build_networks(
                 ports.use(s, "mgmt1")
                 nxt = oob[(i + 1) % n]
                 links.append((s, "mgmt1", nxt, ports.take(nxt, "management")[0]))
-        up_links: list[PortLink] = []
-        if inband_spines and _data_role(catalog, inband_switch) == "frontend":
-            role = _data_role(catalog, inband_switch)
-            for i, s in enumerate(oob):
-                for j, port in enumerate(ports.take(s, "frontend", 2)):
-                    # Continuing the leaves' round-robin keeps every spine within its ports:
-                    # starting again at spine 1 overfilled the first ones (XL, all fabrics).
-                    spine = inband_spines[(inband_next + 2 * i + j) % len(inband_spines)]
-                    sp = ports.take(spine, role)[0]
-                    up_links.append((s, port, spine, sp))
-                    net.pinned[(s, port)] = "oob"
-        net.links += [links, up_links]
+        self.net.links += [links, self._oob_uplinks(oob, inband_spines, inband_next)]
         for s in oob:
-            net.fabric_of[s] = "oob"
-            mgmt_switches.append((s, OOB_SWITCH, "management", {}))
+            self.net.fabric_of[s] = "oob"
+            self.mgmt_switches.append((s, OOB_SWITCH, "management", {}))
 
-    if storage_units or storage_switches:
-        net.segments.append(Segment(units=storage_units, switches=storage_switches, own_row=True))
-    net.segments.append(Segment(units=mgmt_units, switches=mgmt_switches, own_row=True))
-    return net
+    def _oob_uplinks(
+        self, oob: list[str], inband_spines: list[str], inband_next: int
+    ) -> list[PortLink]:
+        """Two uplinks of each OOB switch to the 100GbE in-band spines (pinned to the OOB)."""
+        up_links: list[PortLink] = []
+        if not inband_spines or data_role(self.catalog, INBAND_SWITCH) != "frontend":
+            return up_links
+        role = data_role(self.catalog, INBAND_SWITCH)
+        for i, s in enumerate(oob):
+            for j, port in enumerate(self.ports.take(s, "frontend", 2)):
+                # Continuing the leaves' round-robin keeps every spine within its ports:
+                # starting again at spine 1 overfilled the first ones (XL, all fabrics).
+                spine = inband_spines[(inband_next + 2 * i + j) % len(inband_spines)]
+                sp = self.ports.take(spine, role)[0]
+                up_links.append((s, port, spine, sp))
+                self.net.pinned[(s, port)] = "oob"
+        return up_links
+
+    def finish(self) -> Networks:
+        """The networks with their rows: storage (if any) and management."""
+        net = self.net
+        if self.storage_units or self.storage_switches:
+            net.segments.append(
+                Segment(units=self.storage_units, switches=self.storage_switches, own_row=True)
+            )
+        net.segments.append(
+            Segment(units=self.mgmt_units, switches=self.mgmt_switches, own_row=True)
+        )
+        return net
+
+
+def _server_port_split(
+    ports: FreePorts, servers: list[tuple[str, str]]
+) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Each GPU server's (storage ports, in-band ports): front-end ports carry in-band when the
+    server has them, else the storage/in-band cards' other ports do (BlueField-3)."""
+    storage_ports: dict[str, list[str]] = {}
+    inband_ports: dict[str, list[str]] = {}
+    for dev, _type_id in servers:
+        stor = list(ports.free.get((dev, "storage"), []))
+        fe = list(ports.free.get((dev, "frontend"), []))
+        if fe:
+            storage_ports[dev] = stor[:STORAGE_PORTS]
+            inband_ports[dev] = fe[:INBAND_PORTS]
+        else:
+            half = min(STORAGE_PORTS, (len(stor) + 1) // 2)
+            storage_ports[dev] = stor[:half]
+            inband_ports[dev] = stor[half : half + INBAND_PORTS]
+    return storage_ports, inband_ports
 
 
 def _oob_endpoints(
-    ports: _Ports, servers: list[str], units: list[Unit], switches: list[str]
+    ports: FreePorts, servers: list[str], units: list[Unit], switches: list[str]
 ) -> list[tuple[str, str]]:
     """The management ports (BMC, switch mgmt) the OOB network serves, in cabling order."""
     devices = servers + [u.members[0][0] for u in units] + switches
@@ -530,7 +526,7 @@ def _ethernet_storage_switch(
     raise GenerateError(f"no storage switch in the catalog for {speed_gbps:g}G storage ports")
 
 
-def _port_speed(catalog: Catalog, ports: _Ports, device: str, port: str) -> float:
+def _port_speed(catalog: Catalog, ports: FreePorts, device: str, port: str) -> float:
     return ports.tables[device][port].speed_gbps
 
 
@@ -545,12 +541,12 @@ def _compute_port_speed(catalog: Catalog, switches: list[tuple[str, str, str]]) 
     return 0.0
 
 
-def _ufm_ports(ports: _Ports, ufm: str) -> list[str]:
+def _ufm_ports(ports: FreePorts, ufm: str) -> list[str]:
     """A UFM appliance's free InfiniBand ports (its ``ib`` group; the BMC is management too)."""
     return [p for p in ports.free.get((ufm, "management"), []) if p.startswith("ib")]
 
 
-def _ufm_links(ports: _Ports, ufms: list[str], tiers: list[list[str]]) -> list[PortLink]:
+def _ufm_links(ports: FreePorts, ufms: list[str], tiers: list[list[str]]) -> list[PortLink]:
     """Each UFM appliance's fabric ports on free compute ports: leaves first (last leaves first,
     where a partial SU leaves ports free), then spines, then cores."""
     out: list[PortLink] = []

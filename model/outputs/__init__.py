@@ -12,6 +12,10 @@ Modules:
 - ``schedule_columns``: Column tools of the cabling schedule: gathers of object arrays, coded
   column runs, the per-distinct-value cells and the one-key sort, all over numpy codes (no object
   per row).
+- ``schedule_labels``: The cabling schedule's label column: each link's own label, else one made
+  from its two ends.
+- ``schedule_order``: The cabling schedule's rows: which links it lists, their two ends and their
+  order.
 - ``schedule_routes``: The route column of the cabling schedule: each link's trays by name, A end
   first, the text made once per (pair of drop points, direction) and given as distinct texts and a
   code per link.

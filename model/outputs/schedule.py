@@ -27,29 +27,31 @@ structured cabling) builds a ``ScheduleTable`` with the same ``SCHEDULE_COLUMNS`
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from functools import cache
-from itertools import repeat
-from operator import attrgetter, itemgetter
+from functools import partial
+from operator import itemgetter
 
 import numpy as np
 from msgspec import Struct
 
-from model.common.arrays import FirstSeen, unique_sorted
-from model.common.natural_sort import natural_key
-from model.design.bulk_load import loaded_link_codes
 from model.design.design import Design
 from model.engine.routed_links import NO_MEDIUM, RoutedLinks
 from model.outputs.schedule_columns import (
     SCHEDULE_COLUMNS,
-    break_ties_by_id,
     coded,
     gathered,
     objects,
     per_value,
-    sorted_by,
+)
+from model.outputs.schedule_labels import link_labels
+from model.outputs.schedule_order import (
+    DeviceColumns,
+    KeptLinks,
+    device_columns,
+    end_codes,
+    kept_links,
+    schedule_order,
 )
 from model.outputs.schedule_routes import route_column
 from model.outputs.writers.csv_writer import CodedColumns
@@ -57,9 +59,6 @@ from model.plant.links import PART_COLUMNS, LinkParts
 from model.plant.physical_plant import PhysicalPlant, build_plant
 from model.structured.layout import uses_structured
 
-_A_END, _B_END, _DEVICE, _PORT, _LABEL = (
-    attrgetter(n) for n in ("a", "b", "device", "port", "label")
-)
 _NO_PARTS = ("", "", "", "", "", "")
 
 
@@ -176,18 +175,6 @@ def schedule_rows(
     return schedule_table(design, plant, phys, segments=segments).rows()
 
 
-def _ranks(names) -> dict[str, int]:
-    """Rank of each distinct name in natural order (names with equal sort keys share a rank)."""
-    out: dict[str, int] = {}
-    rank, last = -1, None
-    for name in sorted(set(names), key=natural_key):
-        key = natural_key(name)
-        if key != last:
-            rank, last = rank + 1, key
-        out[name] = rank
-    return out
-
-
 def schedule_table(
     design: Design,
     plant: RoutedLinks,
@@ -237,85 +224,81 @@ def _link_table(
     length) and gathered, and only the default label is joined per link (by numpy ``+`` of
     object arrays of per-device prefixes and port names).
     """
-    racks, devices, trays = design.racks, design.devices, design.trays
-    types = design.catalog.device_types
-    media = plant.media
-    # ---- which links: every design link but those on a rack backplane
-    all_ids = list(design.links)
-    all_recs = list(design.links.values())
-    if all_ids == plant.link_ids:
-        row_of = np.arange(len(all_ids), dtype=np.int64)
-    else:
-        index = plant.index
-        row_of = np.fromiter(map(index.get, all_ids, repeat(-1)), np.int64, len(all_ids))
-    known = row_of >= 0
-    medium_all = np.full(len(all_ids), -1, dtype=np.int64)
-    medium_all[known] = plant.medium_index[row_of[known]]
-    backplane = np.array([m.kind == "backplane" for m in media] + [False])
-    keep = np.flatnonzero(~backplane[np.where(medium_all < 0, len(media), medium_all)])
-    if len(keep) != len(all_ids):
-        ids = [all_ids[k] for k in keep.tolist()]
-        recs = [all_recs[k] for k in keep.tolist()]
-    else:
-        ids, recs = all_ids, all_recs
-    n = len(ids)
-    row = row_of[keep]
-    found = row >= 0
-    safe = np.where(found, row, 0)
-    medium = medium_all[keep]
-    # ---- ends: per-device tables gathered by position
-    device_ids = list(devices)
-    na, nb, port_list, pca, pcb = _end_codes(design, recs, keep, device_ids)
-    dev_objs = list(devices.values())
-    rack_name = [racks[d.rack].name for d in dev_objs]
-    rack_rank_of = _ranks(rack_name)
-    dev_rack_rank = np.array([rack_rank_of[r] for r in rack_name], dtype=np.int64)
-    dev_u = np.array([d.u for d in dev_objs], dtype=np.int64)
-    # The drop point of each end (rack and the face its ports are on): cables between the same
-    # two drops follow the same trays, so a route's text is made once per pair of drops.
-    rack_no = {rid: k for k, rid in enumerate(dict.fromkeys(d.rack for d in dev_objs))}
-    dev_drop = np.array(
-        [2 * rack_no[d.rack] + (types[d.type].ports_face == "front") for d in dev_objs],
-        dtype=np.int64,
-    )
-    port_rank_of = _ranks(port_list)
-    port_rank = np.array([port_rank_of[p] for p in port_list], dtype=np.int64)
-    pra, prb = port_rank[pca], port_rank[pcb]
-    ka = np.stack([dev_rack_rank[na], dev_u[na], pra])
-    kb = np.stack([dev_rack_rank[nb], dev_u[nb], prb])
-    # B end first when it sorts first by (rack, U, port): compare the keys lexicographically
-    swapped = np.zeros(n, dtype=bool)
-    decided = np.zeros(n, dtype=bool)
-    for k in range(3):
-        swapped |= ~decided & (kb[k] < ka[k])
-        decided |= ka[k] != kb[k]
-    first = np.where(swapped, nb, na)
-    second = np.where(swapped, na, nb)
-    k_first, k_second = np.where(swapped, kb, ka), np.where(swapped, ka, kb)
-    order = break_ties_by_id(*sorted_by(np.concatenate([k_first, k_second])), ids)
-    # ---- gather in schedule order what every column needs
-    sw = swapped[order]
-    fo, so = first[order], second[order]
-    ids_o = objects(ids, n)[order]
-    pa_o, pb_o = pca[order], pcb[order]
-    a_pcode, b_pcode = np.where(sw, pb_o, pa_o), np.where(sw, pa_o, pb_o)
+    kept = kept_links(design, plant)
+    devs = device_columns(design)
+    ends = end_codes(design, kept.recs, kept.keep, devs.ids)
+    columns = _LinkColumns(design, plant, phys, kept, devs, ends)
     want = set(SCHEDULE_COLUMNS) if only is None else set(only)
-    link_id = ids_o.tolist()
-    names = [d.name for d in dev_objs]
-    dev_u_list = dev_u.tolist()
-    m_o = np.where(medium < 0, len(media), medium)[order]
+    coded_columns = columns.coded_columns() if only is None else None
+    return _LazyTable(
+        partial(columns.full, want),
+        columns.codes_of,
+        coded_columns,
+        len(kept.ids),
+        columns.unordered,
+    )
 
-    @cache
-    def part_text():
-        nonlocal phys
-        if phys is None or not phys.link_parts:
-            phys = build_plant(plant, with_links=True)
-        return _part_columns(phys.link_parts, row[order], ids_o, sw)
 
-    @cache
-    def codes_of(name: str) -> tuple[Sequence, np.ndarray]:
+class _LinkColumns:
+    """The schedule's columns of the kept links in schedule order, each made on first use."""
+
+    def __init__(
+        self,
+        design: Design,
+        plant: RoutedLinks,
+        phys: PhysicalPlant | None,
+        kept: KeptLinks,
+        devs: DeviceColumns,
+        ends: tuple,
+    ) -> None:
+        self.trays, self.plant, self.phys, self.kept, self.devs = (
+            design.trays,
+            plant,
+            phys,
+            kept,
+            devs,
+        )
+        self.na, self.nb, self.port_list, pca, pcb = ends
+        self.swapped, first, second, order = schedule_order(devs, ends, kept.ids)
+        self.order, self.n = order, len(kept.ids)
+        self.found = kept.row >= 0
+        self.safe = np.where(self.found, kept.row, 0)
+        # ---- gathered in schedule order: what every column needs
+        self.sw = self.swapped[order]
+        self.fo, self.so = first[order], second[order]
+        self.ids_o = objects(kept.ids, self.n)[order]
+        pa_o, pb_o = pca[order], pcb[order]
+        self.a_pcode, self.b_pcode = np.where(self.sw, pb_o, pa_o), np.where(self.sw, pa_o, pb_o)
+        self.link_id = self.ids_o.tolist()
+        self.dev_u_list = devs.u.tolist()
+        media = plant.media
+        self.m_o = np.where(kept.medium < 0, len(media), kept.medium)[order]
+        self._codes: dict[str, tuple[Sequence, np.ndarray]] = {}
+        self._texts: dict[str, list] = {}
+        self._parts = None
+
+    def part_text(self):
+        """The getter of the part columns (the physical plant's, built once when not given)."""
+        if self._parts is None:
+            phys = self.phys
+            if phys is None or not phys.link_parts:
+                phys = self.phys = build_plant(self.plant, with_links=True)
+            self._parts = _part_columns(
+                phys.link_parts, self.kept.row[self.order], self.ids_o, self.sw
+            )
+        return self._parts
+
+    def codes_of(self, name: str) -> tuple[Sequence, np.ndarray]:
         """(distinct values, code per row in schedule order) of column ``name``; the plant's
         per-link values are taken for the links it has (none for the others)."""
+        got = self._codes.get(name)
+        if got is None:
+            got = self._codes[name] = self._plant_codes(name) or self._other_codes(name)
+        return got
+
+    def _plant_codes(self, name: str) -> tuple[Sequence, np.ndarray] | None:
+        """Codes of a column of the plant's per-link figures (speed, lengths, route), else None."""
+        plant, found, safe, order = self.plant, self.found, self.safe, self.order
         if name == "speed_gbps":
             speed = np.where(found, plant.speed_gbps[safe], 0.0)[order]
             return per_value(speed, lambda s: s if s % 1 else int(s))
@@ -323,84 +306,103 @@ def _link_table(
             length = np.where(found, plant.length_m[safe], np.nan)[order]
             return per_value(length, lambda v: round(v, 2) if v == v else None)
         if name == "ordered_length_m":
+            medium = self.kept.medium
             ordered = np.where(found & (medium >= 0), plant.ordered_m[safe], np.nan)[order]
             return per_value(ordered, lambda v: round(v, 3) if v == v else None)
         if name == "route":
             status = np.where(found, plant.status[safe].astype(np.int64), NO_MEDIUM)
+            drop = self.devs.drop
             texts, route = route_column(
-                plant, trays, status, dev_drop[na], dev_drop[nb], swapped, ids, row
+                plant,
+                self.trays,
+                status,
+                drop[self.na],
+                drop[self.nb],
+                self.swapped,
+                self.kept.ids,
+                self.kept.row,
             )
             return texts, route[order]
+        return None
+
+    def _other_codes(self, name: str) -> tuple[Sequence, np.ndarray]:
+        """Codes of a part, medium, per-row or end column."""
+        media = self.plant.media
         if name in PART_COLUMNS and name != "cable_id":
-            return part_text()(name, coded=True)
+            return self.part_text()(name, coded=True)
         if name == "medium":
-            return [m.id for m in media] + [""], m_o
+            return [m.id for m in media] + [""], self.m_o
         if name == "medium_kind":
-            return [m.kind for m in media] + [""], m_o
+            return [m.kind for m in media] + [""], self.m_o
         if name in ("link_id", "label", "cable_id"):  # one value per row
-            return text(name), np.arange(n, dtype=np.int64)
+            return self.text(name), np.arange(self.n, dtype=np.int64)
         end, field_name = name[:2], name[2:]
-        at = fo if end == "a_" else so
         if field_name == "port":
-            return port_list, a_pcode if end == "a_" else b_pcode
-        per_device = {"rack": rack_name, "u": dev_u_list, "device": names, "device_id": device_ids}
-        return per_device[field_name], at
+            return self.port_list, self.a_pcode if end == "a_" else self.b_pcode
+        devs = self.devs
+        per_device = {
+            "rack": devs.rack_name,
+            "u": self.dev_u_list,
+            "device": devs.names,
+            "device_id": devs.ids,
+        }
+        return per_device[field_name], self.fo if end == "a_" else self.so
 
-    @cache
-    def text(name: str) -> list:
+    def text(self, name: str) -> list:
+        """Column ``name`` as one value per row."""
+        got = self._texts.get(name)
+        if got is None:
+            got = self._texts[name] = self._make_text(name)
+        return got
+
+    def _make_text(self, name: str) -> list:
+        """Column ``name`` made per row: ids, labels and part texts as such, the rest gathered."""
         if name == "link_id":
-            return link_id
+            return self.link_id
         if name == "label":
+            port_list = self.port_list
             port_names = objects(port_list, len(port_list))
-            a_port, b_port = port_names[a_pcode].tolist(), port_names[b_pcode].tolist()
-            ends = (fo, a_port, a_pcode), (so, b_port, b_pcode)
-            return _link_labels(recs, order, (rack_name, dev_u, port_list), *ends, link_id)
+            a_port, b_port = port_names[self.a_pcode].tolist(), port_names[self.b_pcode].tolist()
+            ends = (self.fo, a_port, self.a_pcode), (self.so, b_port, self.b_pcode)
+            names = (self.devs.rack_name, self.devs.u, port_list)
+            return link_labels(self.kept.recs, self.order, names, *ends, self.link_id)
         if name in ("cable_id", "a_cage", "b_cage"):
-            return part_text()(name)
+            return self.part_text()(name)
         if name in ("a_u", "b_u"):
-            return dev_u[fo if name == "a_u" else so].tolist()
-        return gathered(*codes_of(name))
+            return self.devs.u[self.fo if name == "a_u" else self.so].tolist()
+        return gathered(*self.codes_of(name))
 
-    def full_columns() -> tuple[dict[str, list], list[str], list[str]]:
-        columns = {name: text(name) for name in SCHEDULE_COLUMNS if name in want}
-        return columns, text("a_device_id"), text("b_device_id")
+    def full(self, want: set[str]) -> tuple[dict[str, list], list[str], list[str]]:
+        """The ``want``-ed columns as per-row lists, and the device ids of both ends."""
+        columns = {name: self.text(name) for name in SCHEDULE_COLUMNS if name in want}
+        return columns, self.text("a_device_id"), self.text("b_device_id")
 
-    def unordered() -> int:
-        values, codes = codes_of("ordered_length_m")
+    def unordered(self) -> int:
+        """Rows with no orderable length."""
+        values, codes = self.codes_of("ordered_length_m")
         none_at = [k for k, v in enumerate(values) if v is None]
         return int(np.isin(codes, none_at).sum()) if none_at else 0
 
-    coded_columns = None
-    if only is None:
-        # The same table for a CSV writer: an end's rack, U and device are one per device, and
-        # the medium, lengths, modules, part and route have few distinct rows.
-        per_device = list(zip(rack_name, dev_u_list, names, strict=True))
-        coded_columns = [
+    def coded_columns(self) -> list:
+        """The same table for a CSV writer: an end's rack, U and device are one per device, and
+        the medium, lengths, modules, part and route have few distinct rows."""
+        devs, codes_of, text = self.devs, self.codes_of, self.text
+        per_device = list(zip(devs.rack_name, self.dev_u_list, devs.names, strict=True))
+        plant_figures = ("speed_gbps", "medium", "medium_kind", "length_m", "ordered_length_m")
+        return [
             text("cable_id"),
-            link_id,
+            self.link_id,
             text("label"),
-            CodedColumns(per_device, fo, 3),
+            CodedColumns(per_device, self.fo, 3),
             coded([codes_of("a_port")]),
-            CodedColumns(per_device, so, 3),
+            CodedColumns(per_device, self.so, 3),
             coded([codes_of("b_port")]),
-            coded(
-                [
-                    codes_of(name)
-                    for name in (
-                        "speed_gbps",
-                        "medium",
-                        "medium_kind",
-                        "length_m",
-                        "ordered_length_m",
-                    )
-                ]
-            ),
+            coded([codes_of(name) for name in plant_figures]),
             text("a_cage"),
             text("b_cage"),
             coded([codes_of(name) for name in ("a_module", "b_module", "part")]),
             coded([codes_of("route")]),
         ]
-    return _LazyTable(full_columns, codes_of, coded_columns, n, unordered)
 
 
 class _LazyTable(ScheduleTable):
@@ -433,108 +435,6 @@ class _LazyTable(ScheduleTable):
 
     def codes(self, name: str) -> tuple[Sequence, np.ndarray]:
         return self._codes_of(name)
-
-
-def _end_codes(design: Design, recs: list, keep: np.ndarray, device_ids: list[str]) -> tuple:
-    """(A device position, B device position, port names, A port code, B port code) of the
-    kept links ``recs`` (``keep``: their positions in ``design.links``). A design unedited since
-    its load has them as the loader's integer codes (no walk of the records); else they are read
-    from the records."""
-    codes = loaded_link_codes(design)
-    if codes is not None and codes.device_ids == device_ids:
-        total = codes.link_count
-        return (
-            codes.device[:total][keep],
-            codes.device[total:][keep],
-            list(codes.port_names),
-            codes.port[:total][keep],
-            codes.port[total:][keep],
-        )
-    n = len(recs)
-    where = {d: k for k, d in enumerate(device_ids)}
-    # The ends once, then their fields: two one-level getters beat one two-level getter.
-    ends_a, ends_b = list(map(_A_END, recs)), list(map(_B_END, recs))
-    na = np.fromiter(map(where.__getitem__, map(_DEVICE, ends_a)), np.int64, n)
-    nb = np.fromiter(map(where.__getitem__, map(_DEVICE, ends_b)), np.int64, n)
-    ports_a, ports_b = list(map(_PORT, ends_a)), list(map(_PORT, ends_b))
-    port_list = list(set(ports_a).union(ports_b))
-    port_no = {p: k for k, p in enumerate(port_list)}
-    pca = np.fromiter(map(port_no.__getitem__, ports_a), np.int64, n)
-    pcb = np.fromiter(map(port_no.__getitem__, ports_b), np.int64, n)
-    return na, nb, port_list, pca, pcb
-
-
-def _link_labels(recs: list, order: np.ndarray, names: tuple, a_end, b_end, ids):
-    """The label column in schedule order (``order``: the position in ``recs`` of each row):
-    the link's own label, else :func:`_labels`, with `` #{link_id}`` on a label two rows share.
-    ``names``: (rack name and U per device, the port names); ``a_end``/``b_end``: (device
-    position, port name and port code (in the port names) per row)."""
-    rack_name, dev_u, port_list = names
-    own = list(map(_LABEL, recs))
-    own_o = objects(own, len(own))[order].tolist() if any(own) else None
-    label = _labels(own_o, np.array(rack_name, dtype=object), dev_u, a_end[:2], b_end[:2])
-    if own_o is None and _defaults_distinct(names, a_end, b_end):
-        return label
-    if len(set(label)) != len(label):
-        seen = Counter(label)
-        label = [
-            f"{text} #{lid}" if seen[text] > 1 else text
-            for text, lid in zip(label, ids, strict=True)
-        ]
-    return label
-
-
-def _defaults_distinct(names: tuple, a_end, b_end) -> bool:
-    """Whether the default labels ``{rack}-U{u}-{port} to {rack}-U{u}-{port}`` are certainly
-    all distinct, decided on integer codes of their parts instead of a set of 393k strings
-    (~80 ms at XL). False when that cannot be told: the caller then compares the strings.
-
-    A label reads back into its parts one way only, so distinct parts make distinct labels,
-    when no U is negative (its text is digits), no rack name holds "-U" or " to ", and no port
-    name holds " to " nor ends in " to". Then the first "-U" of a label ends its A rack (an
-    occurrence across the rack's end would need the "-" that follows the rack to be a "U"),
-    the next "-" ends the U, and the first " to " ends the A port: " to " holds no "-", so it
-    cannot lie across the dashes, nor inside a name, nor across the A port's end (only a port
-    ending in " to" makes one there: "p to" + " to B" reads as "p" + " to to B"). The B end
-    is what follows, read the same way. ``names``, ``a_end`` and ``b_end`` as
-    :func:`_link_labels` takes them."""
-    rack_name, dev_u, port_list = names
-    (dev_a, _, code_a), (dev_b, _, code_b) = a_end, b_end
-    if len(dev_u) and int(dev_u.min()) < 0:
-        return False
-    if any("-U" in t or " to " in t for t in set(rack_name)):
-        return False
-    if any(" to " in t or t.endswith(" to") for t in port_list):
-        return False
-    # One code per (rack name, U): the prefix a device's ends are labelled with
-    prefix = FirstSeen()
-    prefix_of = np.fromiter(
-        map(prefix.__getitem__, zip(rack_name, dev_u.tolist(), strict=True)), np.int64, len(dev_u)
-    )
-    width = max(len(port_list), 1)
-    if (len(prefix) * width) ** 2 >= 1 << 63:  # the pair key would not fit in int64
-        return False
-    end_a = prefix_of[dev_a] * width + code_a
-    end_b = prefix_of[dev_b] * width + code_b
-    key = end_a * (len(prefix) * width) + end_b
-    return len(unique_sorted(key)) == len(key)
-
-
-def _labels(own: list[str] | None, rack_names, dev_u, a_end, b_end) -> list[str]:
-    """The link's own label (``own``; None: no link has one), else
-    ``{rack}-U{u}-{port} to {rack}-U{u}-{port}`` (A end first), from a ``{rack}-U{u}-`` prefix
-    made once per device (``a_end``/``b_end`` = device position array, port name list)."""
-    prefix = rack_names + objects((f"-U{u}-" for u in dev_u.tolist()), len(dev_u))
-    (dev_a, port_a), (dev_b, port_b) = a_end, b_end
-    made = list(
-        map(
-            "".join,
-            zip(prefix[dev_a].tolist(), port_a, repeat(" to "), prefix[dev_b].tolist(), port_b),
-        )
-    )
-    if own is not None:  # the links' own labels, where given
-        made = [text or default for text, default in zip(own, made, strict=True)]
-    return made
 
 
 def _part_columns(parts, rows: np.ndarray, own_ids: np.ndarray, swapped: np.ndarray):

@@ -193,22 +193,37 @@ def segment_rows(design, plant, rows: list[tuple], layout=None) -> list[tuple]:
     structured = layout.structured_links()
     if not structured:
         return rows
-    sc = structured_catalog()
     places = _Places(design, layout)
-    fibre_parts = design.catalog.fibre_parts
-    table, cord_table = layout.channels, layout.cords
     # Per link: its cord pairs (rows of the cord table), one per fibre (pair), in order.
     pairs_of: dict[str, list[int]] = defaultdict(list)
-    for k, link_id in enumerate(cord_table.link_ids):
+    for k, link_id in enumerate(layout.cords.link_ids):
         pairs_of[link_id].append(k)
-    # 1. Ports: every leg of every channel, in the layout's channel order. The elements
-    # between a channel's cords are read off the layout (no channel is made for them).
-    legs: dict[str, list[list[tuple[str, tuple, tuple]]]] = {}  # link -> per copy, per point
+    legs, trunk_ends, middle_of = _number_ports(rows, structured, layout.channels, places, pairs_of)
+    segments = _Segments(design, layout.cords, places, trunk_ends, middle_of, pairs_of)
+    # 2. Rows, in the schedule's order.
+    result = []
+    for row in rows:
+        copies = legs.get(row[_LINK])
+        if copies is None:
+            result.append(row)
+        else:
+            result.extend(segments.of_link(row, copies))
+    return result
+
+
+def _number_ports(rows: list[tuple], structured, table, places: _Places, pairs_of: dict) -> tuple:
+    """Step 1, ports: every leg of every channel, panel by panel, the channels in the order of
+    their schedule labels, as the NetBox export numbers them (model.outputs.netbox.panels), so
+    a panel port is the same in both.
+
+    Returns (per link, per copy, per patch point: (kind, front end, rear end); per trunk, the
+    panel ports of its A and B ends; per link, the elements between its cords)."""
+    legs: dict[str, list[list[tuple[str, tuple, tuple]]]] = {}
     trunk_ends: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
-    # In the order of the links' schedule labels, as the NetBox export numbers them
-    # (model.outputs.netbox.panels), so a panel port is the same in both.
     label_of = {row[_LINK]: row[_LABEL] for row in rows}
-    middle_of = {}  # read once for both passes
+    # The elements between a channel's cords are read off the layout (no channel is made for
+    # them), once for both steps.
+    middle_of = {}
     for link_id in sorted(structured, key=lambda k: (label_of.get(k) or "", k)):
         middle = middle_of[link_id] = table.middle_of(link_id)
         points = [i for i, e in enumerate(middle) if e.kind in ("panel", "cassette")]
@@ -235,17 +250,25 @@ def segment_rows(design, plant, rows: list[tuple], layout=None) -> list[tuple]:
                 ends.append((element.kind, front, rear))
             per_copy.append(ends)
         legs[link_id] = per_copy
-    # 2. Rows, in the schedule's order.
-    listed_trunks: set[str] = set()
-    part_of: dict[tuple[str, float], str] = {}  # (fibre part, ordered length) -> part number
-    result = []
-    for row in rows:
-        link_id = row[_LINK]
-        copies = legs.get(link_id)
-        if copies is None:
-            result.append(row)
-            continue
-        link = design.links[link_id]
+    return legs, trunk_ends, middle_of
+
+
+class _Segments:
+    """Step 2: the rows of a paneled link's segments, its cords and the trunks it lists first."""
+
+    def __init__(self, design, cord_table, places: _Places, trunk_ends, middle_of, pairs_of):
+        self.design, self.cord_table, self.places = design, cord_table, places
+        self.trunk_ends, self.middle_of, self.pairs_of = trunk_ends, middle_of, pairs_of
+        self.sc = structured_catalog()
+        self.fibre_parts = design.catalog.fibre_parts
+        self.listed_trunks: set[str] = set()
+        self.part_of: dict[tuple[str, float], str] = {}  # (fibre part, ordered) -> part number
+
+    def of_link(self, row: tuple, copies: list):
+        """The link's segment rows, A-end cord first (from its B end when the schedule row is
+        turned round)."""
+        design = self.design
+        link = design.links[row[_LINK]]
         swapped = _swapped(design, row)
         if swapped:
             cage_a, cage_b, mod_a, mod_b = (
@@ -264,8 +287,18 @@ def segment_rows(design, plant, rows: list[tuple], layout=None) -> list[tuple]:
         make = _swapped_row if swapped else _row
         dev_a = _device_end(design, link.a, cage_a, mod_a)
         dev_b = _device_end(design, link.b, cage_b, mod_b)
-        pairs = pairs_of[link_id]
-        out_a, out_trunks, out_b = [], [], []
+        out_a, out_b = self._cords(row, copies, make, dev_a, dev_b)
+        out_trunks = self._trunks(row, copies[0], make, swapped)
+        if swapped:
+            return reversed([*out_a, *out_trunks, *out_b])
+        return [*out_a, *out_trunks, *out_b]
+
+    def _cords(self, row: tuple, copies: list, make, dev_a: tuple, dev_b: tuple):
+        """(A-end cord rows, B-end cord rows): one per fibre (pair) of the link at each end."""
+        link_id = row[_LINK]
+        cord_table, part_of = self.cord_table, self.part_of
+        pairs = self.pairs_of[link_id]
+        out_a, out_b = [], []
         for k, ends in enumerate(copies):
             suffix = f".{k + 1}" if len(copies) > 1 else ""
             pair = pairs[k]
@@ -291,7 +324,7 @@ def segment_rows(design, plant, rows: list[tuple], layout=None) -> list[tuple]:
                 key = (fibre_part, ordered_m)
                 part = part_of.get(key)
                 if part is None:
-                    fpart = fibre_parts.get(fibre_part)
+                    fpart = self.fibre_parts.get(fibre_part)
                     part = part_number_for(fpart.part_number, ordered_m) if fpart else ""
                     part_of[key] = part
                 out.append(
@@ -307,22 +340,26 @@ def segment_rows(design, plant, rows: list[tuple], layout=None) -> list[tuple]:
                         "(in rack)",
                     )
                 )
-        trunk_elements = [e for e in middle_of[link_id] if e.kind == "trunk"]
-        ends = copies[0]
+        return out_a, out_b
+
+    def _trunks(self, row: tuple, ends: list, make, swapped: bool) -> list[tuple]:
+        """A row per trunk of the link not listed under an earlier link (a trunk is one cable)."""
+        trunk_elements = [e for e in self.middle_of[row[_LINK]] if e.kind == "trunk"]
+        out_trunks = []
         for n, element in enumerate(trunk_elements):
-            trunk = places.trunks.get(element.object_id)
-            if trunk is None or trunk.id in listed_trunks:
+            trunk = self.places.trunks.get(element.object_id)
+            if trunk is None or trunk.id in self.listed_trunks:
                 continue
-            listed_trunks.add(trunk.id)
+            self.listed_trunks.add(trunk.id)
             near, far = ends[n][2], ends[n + 1][2]
-            a_ports, b_ports = trunk_ends[trunk.id]
+            a_ports, b_ports = self.trunk_ends[trunk.id]
             a_port = _ranges(a_ports) if a_ports else near[4]
             b_port = _ranges(b_ports) if b_ports else far[4]
             if ends[n][0] == "panel" and n > 0:  # a trunk leaving an intermediate adapter: front
                 a_port = a_port.replace("R", "")
             a = (f"{near[3]}:{a_port}", *near[1:4], a_port, *near[5:])
             b = (f"{far[3]}:{b_port}", *far[1:4], b_port, *far[5:])
-            tpart = sc.trunks.get(trunk.part)
+            tpart = self.sc.trunks.get(trunk.part)
             base_route = _reverse_route(row[_ROUTE]) if swapped else row[_ROUTE]
             out_trunks.append(
                 make(
@@ -337,10 +374,4 @@ def segment_rows(design, plant, rows: list[tuple], layout=None) -> list[tuple]:
                     base_route if len(trunk_elements) == 1 else "",
                 )
             )
-        if swapped:
-            result.extend(reversed([*out_a, *out_trunks, *out_b]))
-        else:
-            result.extend(out_a)
-            result.extend(out_trunks)
-            result.extend(out_b)
-    return result
+        return out_trunks

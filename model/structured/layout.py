@@ -188,6 +188,7 @@ def structured_layout(
 def _layout(
     plant, catalog: StructuredCatalog, panels_only: bool = False, trunks_only: bool = False
 ) -> StructuredLayout:
+    """The layout in the module docstring's four steps: group, legs, trunks, channels and cords."""
     design = plant.design
     style = design.settings.cabling
     direct = plant_fibres(plant)
@@ -199,13 +200,8 @@ def _layout(
     if not uses_structured(design):
         return layout
     settings = design.settings
-    fibre_of, fpp_of = {}, {}
-    for part in design.catalog.module_parts.values():
-        fibre_of.setdefault(part.medium, design.catalog.fibre_parts.get(part.fibre))
-        fpp_of.setdefault(part.medium, part.fibres_per_port)
-    hubs = zone_hubs(design) if style == "zones" else {}
+    fibre_of, fpp_of = _module_fibres(design.catalog)
     distance = RackDistances(plant)
-    ptypes = panel_types(design)
     pool = PanelPool(
         design,
         {
@@ -213,7 +209,44 @@ def _layout(
             LC_ENCLOSURE: catalog.panels[LC_ENCLOSURE].slots,
         },
     )
-    # 1. Group the channels by path (racks and named panels), mode and connector.
+    groups, ends_of, route_best = _group_channels(plant, direct, fpp_of, layout.findings)
+    legs = _LegLayer(design, pool, layout.findings, panels_only)
+    legs.lay(groups, ends_of, direct, fpp_of, distance)
+    ends_of.clear()  # the legs hold what they need (zoned XL: ~100 MB less at the peak)
+    groups.clear()
+    if panels_only:
+        layout.channels = ChannelTable({})  # no channel made, as no trunk or cord is
+        return _with_panels(layout, design, pool, legs.cassette_no)
+    route_of = {pair: best[1] for pair, best in route_best.items()}
+    _bundle_trunks(layout, catalog, legs.segments, route_of, settings.slack_pct)
+    if trunks_only:
+        layout.channels = ChannelTable({})  # no channel made, as no cord is
+        return _with_panels(layout, design, pool, legs.cassette_no)
+    per_leg = _channel_legs(layout, table, legs.legs, distance)
+    lay_cords(layout, table, per_leg, fibre_of, settings.slack_per_end_m)
+    return _with_panels(layout, design, pool, legs.cassette_no)
+
+
+def _module_fibres(catalog) -> tuple[dict, dict]:
+    """Per module medium: the fibre part its modules take, and their fibres per port."""
+    fibre_of, fpp_of = {}, {}
+    for part in catalog.module_parts.values():
+        fibre_of.setdefault(part.medium, catalog.fibre_parts.get(part.fibre))
+        fpp_of.setdefault(part.medium, part.fibres_per_port)
+    return fibre_of, fpp_of
+
+
+def _group_channels(
+    plant, direct: dict, fpp_of: dict, findings: list[Finding]
+) -> tuple[dict[tuple, list[tuple[str, float, float, float]]], dict[str, tuple], dict]:
+    """Step 1: the channels grouped by path (racks and named panels), mode and connector.
+
+    Returns (groups, each link's two ends (device, port) lowest first: the order of the legs,
+    and per rack pair the link whose tray route a trunk between those racks follows)."""
+    design = plant.design
+    style = design.settings.cabling
+    hubs = zone_hubs(design) if style == "zones" else {}
+    ptypes = panel_types(design)
     groups: dict[tuple, list[tuple[str, float, float, float]]] = {}
     # Per rack pair: the link whose tray route a trunk between those racks follows (the
     # longest, so the trunk's tray fill follows the farthest-reaching route), as (its
@@ -223,7 +256,6 @@ def _layout(
     # Every link's pieces as columns (plant.pieces_m's figures; a call per link was ~1 s).
     methods, ups_a, horizontals, ups_b = plant.pieces_columns()
     index, devices = plant.index, design.devices
-    # Per link: its two ends (device, port), lowest first: the order of the legs (step 2).
     ends_of: dict[str, tuple] = {}
     for link_id, channel in direct.items():
         link = design.links[link_id]
@@ -237,23 +269,8 @@ def _layout(
             best = route_best.get((rack_a, rack_b))
             if best is None or (horizontal, link_id) > best:
                 route_best[(rack_a, rack_b)] = (horizontal, link_id)
-        if link.via:
-            nodes = []
-            for panel_id in link.via:
-                panel = design.devices.get(panel_id)
-                if panel is None or panel.type not in ptypes:
-                    layout.findings.append(
-                        Finding(
-                            code="VIA_PANEL_MISSING",
-                            severity="warning",
-                            message=f"link {link_id}: routed via {panel_id}, which is not a "
-                            "patch panel of the design; the channel skips it",
-                            objects=(link_id,),
-                        )
-                    )
-                    continue
-                nodes.append((panel.rack, panel_id))
-        if not link.via or not nodes:  # no (valid) panels named: the style's own path
+        nodes = _via_nodes(design, link_id, link.via, ptypes, findings) if link.via else None
+        if not nodes:  # no (valid) panels named: the style's own path
             if method == "same-rack":
                 continue
             nodes = path_of.get((rack_a, rack_b))
@@ -267,84 +284,123 @@ def _layout(
         lc = CONNECTOR_FAMILY.get(channel.connector) == "LC"
         repeat = fpp_of.get(channel.medium, 1) if lc else 1
         groups.setdefault(key, []).extend([(link_id, up_a, horizontal, up_b)] * repeat)
-    # 2. Legs, with their panels resolved.
-    segments: dict[tuple, list[tuple[_Leg, int]]] = {}
-    legs: list[tuple[_Leg, list[tuple[str, float, float, float]]]] = []
-    cassette_no: dict[str, int] = {}
-    # One Element per panel (frozen, so the channels through it can share it).
-    panel_element: dict[str, Element] = {}
+    return groups, ends_of, route_best
 
-    def ends_key(member) -> tuple:
-        # Legs in the order of their links' ends (device, port; either way round), not of the
-        # links' ids or insertion: the same plant bundles the same legs into the same trunks,
-        # also after a round trip that gives the links new ids (import-netbox).
-        return ends_of[member[0]]
 
-    for group, ((nodes, rack_a, rack_b, mode, connector), members) in enumerate(
-        sorted(groups.items())
-    ):
-        members = sorted(members, key=ends_key)  # stable: a link's repeats stay together
-        lc = CONNECTOR_FAMILY.get(connector) == "LC"
-        width = 12 if lc else CONNECTOR_FIBRES[connector]
-        per_leg = CASSETTE_PORTS if lc else 1
-        racks = tuple(r for r, _ in nodes)
-        # What every leg of the group shares: each node's rack, named panel, holder kind and
-        # whether it is an end; the segments' lengths unless the leg's own route sets them.
-        points = [
-            (i, rack_id, named, lc and i in (0, len(nodes) - 1))
-            for i, (rack_id, named) in enumerate(nodes)
-        ]
-        leg_ends = (rack_a, rack_b, any(point[3] for point in points))
-        own_route = len(racks) == 2 and (racks[0], racks[1]) == (rack_a, rack_b)
-        hops = zip(racks, racks[1:], strict=False)
-        fixed_m = () if own_route else tuple(distance(ra, rb) for ra, rb in hops)
-        for start in range(0, len(members), per_leg):
-            chunk = members[start : start + per_leg]
-            copies = 1 if lc else fpp_of.get(direct[chunk[0][0]].medium, 1)
-            for _ in range(copies):
-                holders, elements = [], []
-                for i, rack_id, named, cassette in points:
-                    if named:
-                        holder = named
-                        if pool.use(named) > pool.capacity.get(
-                            design.devices[named].type, math.inf
-                        ):
-                            layout.findings.append(_ports_exceeded(design, named, chunk[0][0]))
+def _via_nodes(
+    design, link_id: str, via: tuple[str, ...], ptypes, findings: list[Finding]
+) -> list[tuple[str, str]]:
+    """(rack, panel) of each panel a link is routed via; a VIA_PANEL_MISSING per one that is not."""
+    nodes = []
+    for panel_id in via:
+        panel = design.devices.get(panel_id)
+        if panel is None or panel.type not in ptypes:
+            findings.append(
+                Finding(
+                    code="VIA_PANEL_MISSING",
+                    severity="warning",
+                    message=f"link {link_id}: routed via {panel_id}, which is not a "
+                    "patch panel of the design; the channel skips it",
+                    objects=(link_id,),
+                )
+            )
+            continue
+        nodes.append((panel.rack, panel_id))
+    return nodes
+
+
+class _LegLayer:
+    """Step 2: the trunk legs of every group, with their panels taken from the pool."""
+
+    def __init__(self, design, pool: PanelPool, findings: list[Finding], panels_only: bool):
+        self.design, self.pool, self.findings, self.panels_only = (
+            design,
+            pool,
+            findings,
+            panels_only,
+        )
+        self.segments: dict[tuple, list[tuple[_Leg, int]]] = {}  # per panel pair, mode, width
+        self.legs: list[tuple[_Leg, list[tuple[str, float, float, float]]]] = []
+        self.cassette_no: dict[str, int] = {}
+        # One Element per panel (frozen, so the channels through it can share it).
+        self._panel_element: dict[str, Element] = {}
+
+    def lay(self, groups: dict, ends_of: dict, direct: dict, fpp_of: dict, distance) -> None:
+        """Lays the legs of every group, in the groups' sorted order."""
+
+        def ends_key(member) -> tuple:
+            # Legs in the order of their links' ends (device, port; either way round), not of
+            # the links' ids or insertion: the same plant bundles the same legs into the same
+            # trunks, also after a round trip that gives the links new ids (import-netbox).
+            return ends_of[member[0]]
+
+        for group, ((nodes, rack_a, rack_b, mode, connector), members) in enumerate(
+            sorted(groups.items())
+        ):
+            members = sorted(members, key=ends_key)  # stable: a link's repeats stay together
+            lc = CONNECTOR_FAMILY.get(connector) == "LC"
+            width = 12 if lc else CONNECTOR_FIBRES[connector]
+            per_leg = CASSETTE_PORTS if lc else 1
+            racks = tuple(r for r, _ in nodes)
+            # What every leg of the group shares: each node's rack, named panel, holder kind and
+            # whether it is an end; the segments' lengths unless the leg's own route sets them.
+            points = [
+                (i, rack_id, named, lc and i in (0, len(nodes) - 1))
+                for i, (rack_id, named) in enumerate(nodes)
+            ]
+            leg_ends = (rack_a, rack_b, any(point[3] for point in points))
+            own_route = len(racks) == 2 and (racks[0], racks[1]) == (rack_a, rack_b)
+            hops = zip(racks, racks[1:], strict=False)
+            fixed_m = () if own_route else tuple(distance(ra, rb) for ra, rb in hops)
+            for start in range(0, len(members), per_leg):
+                chunk = members[start : start + per_leg]
+                copies = 1 if lc else fpp_of.get(direct[chunk[0][0]].medium, 1)
+                for _ in range(copies):
+                    holders, elements = self._take_panels(points, chunk[0][0])
+                    if self.panels_only:
+                        continue
+                    if own_route:
+                        seg_m = (chunk[0][2] if len(chunk) == 1 else max(c[2] for c in chunk),)
                     else:
-                        holder, _ = pool.take(rack_id, LC_ENCLOSURE if cassette else MPO_PANEL)
-                    if cassette:
-                        cassette_no[rack_id] = cassette_no.get(rack_id, 0) + 1
-                    if panels_only:
-                        continue  # no elements: only what the panels take is wanted
-                    holders.append(holder)
-                    if cassette:
-                        cas = f"cassette-{rack_id}-{cassette_no[rack_id]}"
-                        elements.append(Element("cassette", cas, LC_CASSETTE, reverse=i > 0))
-                    else:
-                        element = panel_element.get(holder)
-                        if element is None:
-                            element = panel_element[holder] = Element("panel", holder, MPO_PANEL)
-                        elements.append(element)
-                if panels_only:
-                    continue
-                if own_route:
-                    seg_m = (chunk[0][2] if len(chunk) == 1 else max(c[2] for c in chunk),)
-                else:
-                    seg_m = fixed_m
-                link_ids = (chunk[0][0],) if len(chunk) == 1 else tuple(c[0] for c in chunk)
-                holders = tuple(holders)
-                leg = _Leg(link_ids, racks, holders, tuple(elements), seg_m, group, leg_ends)
-                legs.append((leg, chunk))
-                for s in range(len(seg_m)):
-                    seg_key = (holders[s], holders[s + 1], mode, width)
-                    segments.setdefault(seg_key, []).append((leg, s))
-    ends_of.clear()  # the legs hold what they need (zoned XL: ~100 MB less at the peak)
-    groups.clear()
-    if panels_only:
-        layout.channels = ChannelTable({})  # no channel made, as no trunk or cord is
-        return _with_panels(layout, design, pool, cassette_no)
-    # 3. Bundle the legs of each panel pair into trunks.
-    route_of = {pair: best[1] for pair, best in route_best.items()}
+                        seg_m = fixed_m
+                    link_ids = (chunk[0][0],) if len(chunk) == 1 else tuple(c[0] for c in chunk)
+                    leg = _Leg(link_ids, racks, holders, tuple(elements), seg_m, group, leg_ends)
+                    self.legs.append((leg, chunk))
+                    for s in range(len(seg_m)):
+                        seg_key = (holders[s], holders[s + 1], mode, width)
+                        self.segments.setdefault(seg_key, []).append((leg, s))
+
+    def _take_panels(self, points: list, link_id: str) -> tuple[tuple[str, ...], list[Element]]:
+        """One leg's panel or enclosure per node, and its elements (none when panels only)."""
+        design, pool, cassette_no = self.design, self.pool, self.cassette_no
+        holders, elements = [], []
+        for i, rack_id, named, cassette in points:
+            if named:
+                holder = named
+                if pool.use(named) > pool.capacity.get(design.devices[named].type, math.inf):
+                    self.findings.append(_ports_exceeded(design, named, link_id))
+            else:
+                holder, _ = pool.take(rack_id, LC_ENCLOSURE if cassette else MPO_PANEL)
+            if cassette:
+                cassette_no[rack_id] = cassette_no.get(rack_id, 0) + 1
+            if self.panels_only:
+                continue  # no elements: only what the panels take is wanted
+            holders.append(holder)
+            if cassette:
+                cas = f"cassette-{rack_id}-{cassette_no[rack_id]}"
+                elements.append(Element("cassette", cas, LC_CASSETTE, reverse=i > 0))
+            else:
+                element = self._panel_element.get(holder)
+                if element is None:
+                    element = self._panel_element[holder] = Element("panel", holder, MPO_PANEL)
+                elements.append(element)
+        return tuple(holders), elements
+
+
+def _bundle_trunks(
+    layout: StructuredLayout, catalog, segments: dict, route_of: dict, slack_pct: float
+) -> None:
+    """Step 3: the legs of each panel pair bundled into trunks, each leg told its trunks."""
     n_trunk = 0
     for (panel_a, panel_b, mode, width), members in segments.items():
         parts = _bendable(
@@ -364,54 +420,72 @@ def _layout(
             n = min(remaining, tpart.fibres // width) if tpart else 1
             chunk, i = members[i : i + n], i + n
             n_trunk += 1
-            trunk_id = f"trunk-{n_trunk}"
-            leg0, s0 = chunk[0]
-            ra, rb = leg0.racks[s0], leg0.racks[s0 + 1]
-            length = max(leg.seg_m[s] for leg, s in chunk) * (1 + settings.slack_pct / 100)
-            length += TRUNK_SERVICE_LOOP_M
-            ordered = _round_up(tpart.lengths_m, length) if tpart else math.nan
-            links = tuple(dict.fromkeys(lid for leg, _ in chunk for lid in leg.link_ids))
-            layout.trunks.append(
-                Trunk(
-                    trunk_id,
-                    tpart.id if tpart else "",
-                    ra,
-                    rb,
-                    length,
-                    ordered,
-                    links,
-                    1,
-                    tpart.fibres if tpart else width,
-                    len(chunk),
-                    panel_a,
-                    panel_b,
-                    route_of.get((ra, rb), route_of.get((rb, ra), "")),
-                )
+            trunk = _trunk(
+                f"trunk-{n_trunk}", tpart, chunk, width, (panel_a, panel_b), route_of, slack_pct
             )
-            if tpart is None or math.isnan(ordered):
-                layout.findings.append(
-                    Finding(
-                        code="TRUNK_NOT_ORDERABLE",
-                        severity="error",
-                        message=f"{trunk_id} {ra} to {rb}: {length:.1f} m of {mode} "
-                        f"trunk ({len(chunk)} x {width} fibres) is longer than any orderable "
-                        "trunk",
-                        objects=(trunk_id, *links),
-                    )
-                )
+            layout.trunks.append(trunk)
+            if tpart is None or math.isnan(trunk.ordered_m):
+                layout.findings.append(_trunk_not_orderable(trunk, mode, width))
+            got = trunk.ordered_m if not math.isnan(trunk.ordered_m) else trunk.length_m
             for leg, s in chunk:
                 while len(leg.trunks) <= s:
                     leg.trunks.append(("", "", math.nan))
-                got = ordered if not math.isnan(ordered) else length
-                leg.trunks[s] = (trunk_id, tpart.id if tpart else "", got)
-    if trunks_only:
-        layout.channels = ChannelTable({})  # no channel made, as no cord is
-        return _with_panels(layout, design, pool, cassette_no)
-    # 4. Channels and cords, as columns (model.structured.channel_table): per leg the elements its
-    # channels share, per channel and cord only its link and lengths, worked out as arrays.
+                leg.trunks[s] = (trunk.id, trunk.part, got)
+
+
+def _trunk(
+    trunk_id: str,
+    tpart,
+    chunk: list[tuple[_Leg, int]],
+    width: int,
+    panels: tuple[str, str],
+    route_of: dict,
+    slack_pct: float,
+) -> Trunk:
+    """The trunk of part ``tpart`` (None: no part fits) carrying the legs' segments ``chunk``,
+    at the longest leg's length plus the slack and a service loop."""
+    leg0, s0 = chunk[0]
+    ra, rb = leg0.racks[s0], leg0.racks[s0 + 1]
+    length = max(leg.seg_m[s] for leg, s in chunk) * (1 + slack_pct / 100)
+    length += TRUNK_SERVICE_LOOP_M
+    ordered = _round_up(tpart.lengths_m, length) if tpart else math.nan
+    links = tuple(dict.fromkeys(lid for leg, _ in chunk for lid in leg.link_ids))
+    return Trunk(
+        trunk_id,
+        tpart.id if tpart else "",
+        ra,
+        rb,
+        length,
+        ordered,
+        links,
+        1,
+        tpart.fibres if tpart else width,
+        len(chunk),
+        panels[0],
+        panels[1],
+        route_of.get((ra, rb), route_of.get((rb, ra), "")),
+    )
+
+
+def _trunk_not_orderable(trunk: Trunk, mode: str, width: int) -> Finding:
+    """TRUNK_NOT_ORDERABLE: no part of the mode is as long as the trunk."""
+    return Finding(
+        code="TRUNK_NOT_ORDERABLE",
+        severity="error",
+        message=f"{trunk.id} {trunk.rack_a} to {trunk.rack_b}: {trunk.length_m:.1f} m of {mode} "
+        f"trunk ({trunk.legs} x {width} fibres) is longer than any orderable "
+        "trunk",
+        objects=(trunk.id, *trunk.links),
+    )
+
+
+def _channel_legs(layout: StructuredLayout, table: ChannelTable, legs: list, distance) -> list:
+    """Step 4's legs: each added to the table with the elements its channels share.
+
+    Returns per leg (table leg, the cords' rack distances, the trunks' length, its members)."""
     # One Element per trunk and polarity (shared by the channels of its legs, as panels are).
     trunk_element: dict[tuple, Element] = {}
-    per_leg = []  # (table leg, the cords' rack distances, trunks' length, the leg's members)
+    per_leg = []
     for leg, chunk in legs:
         rack_a, rack_b, cassettes = leg.ends
         layout.legs.append(
@@ -446,8 +520,7 @@ def _layout(
                 chunk,
             )
         )
-    lay_cords(layout, table, per_leg, fibre_of, settings.slack_per_end_m)
-    return _with_panels(layout, design, pool, cassette_no)
+    return per_leg
 
 
 def _with_panels(

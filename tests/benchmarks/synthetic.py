@@ -18,6 +18,7 @@ along each row over the rack rears; three cross trays (left end, centre, right e
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from model.design.design import Design
 from model.design.entities import Device, Hall, Link, PortRef, Rack, Settings, Tray
@@ -33,55 +34,78 @@ def _port(i: int) -> str:
     return f"p{i // 2 + 1}/{i % 2 + 1}"
 
 
+@dataclass
+class _Plan:
+    """Counts and floor sizes of a synthetic hall of ``servers`` servers."""
+
+    servers: int
+
+    def __post_init__(self) -> None:
+        """The counts, as the module docstring describes them."""
+        self.pods = self.servers // POD_SERVERS
+        self.leaves = self.pods * 8
+        self.three_tier = self.pods > 8
+        self.groups = math.ceil(self.pods / 8)
+        self.spines = self.groups * 64 if self.three_tier else max(1, self.leaves * 64 // 128)
+        self.cores = self.spines // 2 if self.three_tier else 0
+        self.rows = math.ceil(self.pods / 4)
+        self.net_racks = math.ceil((self.spines + self.cores) / SWITCHES_PER_RACK)
+        self.per_row_net = math.ceil(self.net_racks / self.rows)
+        self.block_b_x = 22.0 + RACK_W * max(self.per_row_net, 3) + 1.2
+        self.width = self.block_b_x + 34 * RACK_W + 1.0
+        self.depth = self.rows * ROW_PITCH + 3.0
+
+
 def synthetic_hall(servers: int) -> Design:
     """A hall of ``servers`` DGX H100 (a multiple of 64) cabled as described above."""
-    pods = servers // POD_SERVERS
-    leaves = pods * 8
-    three_tier = pods > 8
-    groups = math.ceil(pods / 8)
-    spines = groups * 64 if three_tier else max(1, leaves * 64 // 128)
-    cores = spines // 2 if three_tier else 0
-    rows = math.ceil(pods / 4)
-    net_racks = math.ceil((spines + cores) / SWITCHES_PER_RACK)
-    per_row_net = math.ceil(net_racks / rows)
-    block_b_x = 22.0 + RACK_W * max(per_row_net, 3) + 1.2
-    width = block_b_x + 34 * RACK_W + 1.0
-    depth = rows * ROW_PITCH + 3.0
+    plan = _Plan(servers)
     design = Design(
-        Hall(outline=[(0.0, 0.0), (width, 0.0), (width, depth), (0.0, depth)]),
+        Hall(outline=[(0.0, 0.0), (plan.width, 0.0), (plan.width, plan.depth), (0.0, plan.depth)]),
         name=f"synthetic {servers * 8} GPUs",
         settings=Settings(),
     )
-
     racks: list[Rack] = []
     devices: list[Device] = []
+    server_ids, leaf_ids = _pods(plan, racks, devices)
+    _network_racks(plan, racks, devices)
+    design.add_racks(racks)
+    design.add_devices(devices)
+    design.add_links(_links(plan, server_ids, leaf_ids))
+    design.add_trays(_trays(plan))
+    design.revision = 0
+    return design
 
-    def add_rack(rid: str, x: float, y: float) -> str:
-        racks.append(
-            Rack(
-                id=rid,
-                name=rid.upper(),
-                type="rack-48u-600x1200",
-                x=x,
-                y=y,
-                width_m=RACK_W,
-                depth_m=RACK_D,
-                height_u=48,
-                power_budget_kw=45.0,
-            )
-        )
-        return rid
 
-    server_ids: list[list[str]] = []  # per pod
-    leaf_ids: list[list[str]] = []  # per pod, by rail
-    for pod in range(pods):
+def _rack(rid: str, x: float, y: float) -> Rack:
+    """A 48U rack ``rid`` at (x, y)."""
+    return Rack(
+        id=rid,
+        name=rid.upper(),
+        type="rack-48u-600x1200",
+        x=x,
+        y=y,
+        width_m=RACK_W,
+        depth_m=RACK_D,
+        height_u=48,
+        power_budget_kw=45.0,
+    )
+
+
+def _pods(
+    plan: _Plan, racks: list[Rack], devices: list[Device]
+) -> tuple[list[list[str]], list[list[str]]]:
+    """The pods' racks, servers and leaves; returns (servers per pod, leaves per pod by rail)."""
+    server_ids: list[list[str]] = []
+    leaf_ids: list[list[str]] = []
+    for pod in range(plan.pods):
         row, slot = divmod(pod, 4)
-        block_x = 1.0 if slot < 2 else block_b_x
+        block_x = 1.0 if slot < 2 else plan.block_b_x
         x0 = block_x + (slot % 2) * 17 * RACK_W
         y = 2.0 + row * ROW_PITCH
         pod_servers = []
         for k in range(17):
-            rid = add_rack(f"p{pod}-r{k}", x0 + k * RACK_W, y)
+            rid = f"p{pod}-r{k}"
+            racks.append(_rack(rid, x0 + k * RACK_W, y))
             if k == 8:
                 ids = [f"p{pod}-leaf{rail}" for rail in range(8)]
                 devices += [
@@ -97,26 +121,26 @@ def synthetic_hall(servers: int) -> Design:
                     for i, d in enumerate(ids)
                 ]
                 leaf_ids.append(ids)
-            else:
-                for s in range(4):
-                    sid = f"p{pod}-s{len(pod_servers)}"
-                    devices.append(
-                        Device(
-                            id=sid,
-                            name=sid,
-                            type="dgx-h100",
-                            rack=rid,
-                            u=2 + 10 * s,
-                            role="gpu-server",
-                        )
+                continue
+            for s in range(4):
+                sid = f"p{pod}-s{len(pod_servers)}"
+                devices.append(
+                    Device(
+                        id=sid, name=sid, type="dgx-h100", rack=rid, u=2 + 10 * s, role="gpu-server"
                     )
-                    pod_servers.append(sid)
+                )
+                pod_servers.append(sid)
         server_ids.append(pod_servers)
+    return server_ids, leaf_ids
 
-    switch_ids = [f"spine{i}" for i in range(spines)] + [f"core{i}" for i in range(cores)]
-    for n in range(net_racks):
-        row, k = divmod(n, per_row_net)
-        rid = add_rack(f"net{n}", 22.0 + k * RACK_W, 2.0 + row * ROW_PITCH)
+
+def _network_racks(plan: _Plan, racks: list[Rack], devices: list[Device]) -> None:
+    """The spine and core racks of the central network zone."""
+    switch_ids = [f"spine{i}" for i in range(plan.spines)] + [f"core{i}" for i in range(plan.cores)]
+    for n in range(plan.net_racks):
+        row, k = divmod(n, plan.per_row_net)
+        rid = f"net{n}"
+        racks.append(_rack(rid, 22.0 + k * RACK_W, 2.0 + row * ROW_PITCH))
         for i, sid in enumerate(switch_ids[n * SWITCHES_PER_RACK : (n + 1) * SWITCHES_PER_RACK]):
             devices.append(
                 Device(
@@ -129,55 +153,63 @@ def synthetic_hall(servers: int) -> Design:
                     breakout={"p": 2},
                 )
             )
-    design.add_racks(racks)
-    design.add_devices(devices)
 
+
+def _links(plan: _Plan, server_ids: list[list[str]], leaf_ids: list[list[str]]) -> list[Link]:
+    """Servers to leaves rail by rail, then leaves to spines (and spines to cores)."""
     links: list[Link] = []
 
     def connect(a: str, pa: str, b: str, pb: str) -> None:
         links.append(Link(id=f"l{len(links)}", a=PortRef(a, pa), b=PortRef(b, pb)))
 
-    for pod in range(pods):
+    for pod in range(plan.pods):
         for rail in range(8):
             for s, server in enumerate(server_ids[pod]):
                 connect(server, f"nic{rail + 1}", leaf_ids[pod][rail], _port(s))
     all_leaves = [leaf for pod in leaf_ids for leaf in pod]
-    if three_tier:
-        for g in range(groups):
-            group_leaves = all_leaves[g * 64 : (g + 1) * 64]
-            for j in range(64):
-                spine = f"spine{g * 64 + j}"
-                for li, leaf in enumerate(group_leaves):
-                    connect(leaf, _port(64 + j), spine, _port(li))
-        per_plane = cores // 64
-        per_core = 64 // per_plane
-        for g in range(groups):
-            for j in range(64):
-                spine = f"spine{g * 64 + j}"
-                for c in range(per_plane):
-                    core = f"core{j * per_plane + c}"
-                    for k in range(per_core):
-                        connect(spine, _port(64 + c * per_core + k), core, _port(g * per_core + k))
+    if plan.three_tier:
+        _three_tier_links(plan, all_leaves, connect)
     else:
-        per_spine = 64 // spines
+        per_spine = 64 // plan.spines
         for li, leaf in enumerate(all_leaves):
-            for j in range(spines):
+            for j in range(plan.spines):
                 for k in range(per_spine):
                     connect(
                         leaf, _port(64 + j * per_spine + k), f"spine{j}", _port(li * per_spine + k)
                     )
-    design.add_links(links)
+    return links
 
-    x_end = width - 0.5
+
+def _three_tier_links(plan: _Plan, all_leaves: list[str], connect) -> None:
+    """Each group of 64 leaves meshed to its 64 spines; spine j of every group to plane j."""
+    cores, groups = plan.cores, plan.groups
+    for g in range(groups):
+        group_leaves = all_leaves[g * 64 : (g + 1) * 64]
+        for j in range(64):
+            spine = f"spine{g * 64 + j}"
+            for li, leaf in enumerate(group_leaves):
+                connect(leaf, _port(64 + j), spine, _port(li))
+    per_plane = cores // 64
+    per_core = 64 // per_plane
+    for g in range(groups):
+        for j in range(64):
+            spine = f"spine{g * 64 + j}"
+            for c in range(per_plane):
+                core = f"core{j * per_plane + c}"
+                for k in range(per_core):
+                    connect(spine, _port(64 + c * per_core + k), core, _port(g * per_core + k))
+
+
+def _trays(plan: _Plan) -> list[Tray]:
+    """An overhead tray along each row, joined by three cross trays."""
+    rows, x_end = plan.rows, plan.width - 0.5
     trays = [
         Tray(id=f"t-row{r}", points=[(0.5, 2.6 + r * ROW_PITCH), (x_end, 2.6 + r * ROW_PITCH)])
         for r in range(rows)
     ]
     y_last = 2.6 + (rows - 1) * ROW_PITCH
     # Cross trays join the rows; a hall of one row has none (a 1 mm stub is refused as a slip).
-    crosses = (("left", 0.5), ("centre", 22.0 + RACK_W * per_row_net / 2), ("right", x_end))
+    crosses = (("left", 0.5), ("centre", 22.0 + RACK_W * plan.per_row_net / 2), ("right", x_end))
     for name, x in crosses if rows > 1 else ():
         trays.append(Tray(id=f"t-{name}", points=[(x, 2.6), (x, y_last)]))
-    design.add_trays(trays)
-    design.revision = 0
-    return design
+    return trays

@@ -1,5 +1,5 @@
 """The cabling schedule's default labels: told distinct from the codes of their parts only
-where the text cannot repeat (model.outputs.schedule._defaults_distinct), else compared as text."""
+where the text cannot repeat (model.outputs.schedule_labels._defaults_distinct), else compared as text."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.outputs.schedule import _defaults_distinct, _labels
+from model.outputs.schedule_labels import _defaults_distinct, _labels
 
 # Names that can make two different part tuples spell one label, and plain ones
 _RACKS = ["A", "A-U1", "A-U1-p", "R to", "B", "B ", "to B", "A-"]

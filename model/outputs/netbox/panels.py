@@ -158,21 +158,41 @@ def panel_export(
     out.links = {lid for leg in layout.legs for lid in leg.links}
     trunks = {t.id: t for t in layout.trunks}
     ports = _Ports(design, device_names, rack_names, {n.casefold() for n in device_names.values()})
+    facts = _LinkFacts(design, plant, labels)
+    placed = _place_legs(design, layout, trunks, ports, facts)
+    out.virtual = sorted(ports.virtual.values())
+    _cord_cables(out, design, layout, placed, (site, device_names, flipped), facts)
+    _trunk_leg_cables(out, site, trunks, placed, facts)
+    return out
 
-    # Labels and media once per link (a zoned XL hall asks ~1.3 M times for each).
-    label_of: dict[str, str] = {}
-    medium_of: dict[str, object] = {}
 
-    def label(link_id: str) -> str:
-        got = label_of.get(link_id)
+class _LinkFacts:
+    """Labels and media once per link (a zoned XL hall asks ~1.3 M times for each)."""
+
+    def __init__(self, design, plant, labels) -> None:
+        self.design, self.plant, self.labels = design, plant, labels
+        self._label: dict[str, str] = {}
+        self._medium: dict[str, object] = {}
+
+    def label(self, link_id: str) -> str:
+        """The schedule's label of the link, else its own, else its id."""
+        got = self._label.get(link_id)
         if got is None:
-            got = label_of[link_id] = labels.get(link_id) or design.links[link_id].label or link_id
+            got = self._label[link_id] = (
+                self.labels.get(link_id) or self.design.links[link_id].label or link_id
+            )
         return got
 
-    def medium(link_id: str):
-        if link_id not in medium_of:
-            medium_of[link_id] = plant.medium(link_id)
-        return medium_of[link_id]
+    def medium(self, link_id: str):
+        """The link's medium in the plant."""
+        if link_id not in self._medium:
+            self._medium[link_id] = self.plant.medium(link_id)
+        return self._medium[link_id]
+
+
+def _place_legs(design, layout, trunks: dict, ports: _Ports, facts: _LinkFacts) -> list[tuple]:
+    """(leg, [(device name, number) per node]): ports per leg and node, legs taken in the
+    order of their channels' labels."""
 
     def rack_of(holder: str, trunk_ids, i: int) -> str:
         if holder in design.devices:
@@ -180,9 +200,9 @@ def panel_export(
         t = trunks[trunk_ids[min(i, len(trunk_ids) - 1)]]
         return t.rack_a if i < len(trunk_ids) else t.rack_b
 
-    # Ports per leg and node, legs taken in the order of their channels' labels.
+    label = facts.label
     legs = sorted(layout.legs, key=lambda g: tuple((label(lid), lid) for lid in g.links))
-    placed: list[tuple] = []  # (leg, [(device name, number) per node])
+    placed: list[tuple] = []
     for leg in legs:
         at = []
         for i, holder in enumerate(leg.holders):
@@ -192,9 +212,17 @@ def panel_export(
                 part = design.devices[holder].type
             at.append(ports.take(holder, rack_of(holder, leg.trunks, i), part))
         placed.append((leg, at))
-    out.virtual = sorted(ports.virtual.values())
+    return placed
 
-    # Cords: each link's two ends on its first leg's end ports.
+
+def _cord_cables(
+    out: PanelExport, design, layout, placed: list[tuple], names: tuple, facts: _LinkFacts
+) -> None:
+    """Cords: each link's two ends on its first leg's end ports, in label order.
+
+    ``names``: (site, device id -> NetBox name, links whose schedule A end is their B end)."""
+    site, device_names, flipped = names
+    label = facts.label
     first_leg: dict[str, tuple] = {}
     for leg, at in placed:
         for j, link_id in enumerate(leg.links):
@@ -207,7 +235,7 @@ def panel_export(
     for link_id in sorted(first_leg, key=lambda k: (label(k), k)):
         leg, at, j = first_leg[link_id]
         link = design.links[link_id]
-        medium_ = medium(link_id)
+        medium_ = facts.medium(link_id)
         order = ("b", "a") if link_id in flipped else ("a", "b")
         for end, which in zip(("a", "b"), order, strict=True):
             ref = link.a if which == "a" else link.b
@@ -240,12 +268,16 @@ def panel_export(
                 )
             )
 
-    # Trunk legs: one cable per leg and segment, named after the trunk's two panels.
+
+def _trunk_leg_cables(
+    out: PanelExport, site: str, trunks: dict, placed: list[tuple], facts: _LinkFacts
+) -> None:
+    """Trunk legs: one cable per leg and segment, named after the trunk's two panels."""
     numbered: dict[str, str] = {}
     per_pair: dict[tuple[str, str], int] = defaultdict(int)
     leg_no: dict[str, int] = defaultdict(int)
     for leg, at in placed:
-        medium_ = medium(leg.links[0])
+        medium_ = facts.medium(leg.links[0])
         last = len(at) - 1
         for s, trunk_id in enumerate(leg.trunks):
             trunk = trunks[trunk_id]
@@ -266,7 +298,6 @@ def panel_export(
             part = trunk.part or "MPO"
             what = f"leg {leg_no[trunk_id]} of {trunk.legs} of one {part} trunk"
             out.cables.append(_cable(a, b, medium_, numbered[trunk_id], trunk, what))
-    return out
 
 
 # _cable's row: side A and side B (site, device, type, name), then type, status, label,
