@@ -9,6 +9,7 @@ uplink, the uplinks round-robin over them.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from model.catalog.components import Catalog
 from model.catalog.ports import port_table
@@ -102,7 +103,7 @@ def add_leaves(
     prefix: str,
     switch: str,
     endpoints: list[tuple[str, str]],
-    up_for: callable,
+    up_for: Callable[[int], int],
     breakout: dict[str, int] | None = None,
 ) -> tuple[list[tuple[str, int]], list[PortLink]]:
     """Leaves of ``switch`` for ``endpoints`` [(device, port)], each with ``up_for(d)`` uplinks."""
