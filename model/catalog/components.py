@@ -97,6 +97,9 @@ class PortGroup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     # Which module heat sink the cage takes: "" = by the device's category (switch cages are
     # finned/IHS, server cages flat/riding heat sink, domain-facts §4 OSFP).
     cage_heatsink: Literal["", "finned", "flat"] = ""
+    # The family of the silicon behind these cages when it differs from the device's (a DGX's
+    # ConnectX-7 NIC cages): what a part's ``hosts`` list is checked against.
+    family: str = ""
 
     @property
     def lane_rate_gbps(self) -> float:
@@ -136,6 +139,9 @@ class DeviceType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     power_max_w: NonNegFloat
     price_usd: NonNegFloat = 0.0
     ports_face: Literal["front", "rear"] = "rear"
+    # Switch or NIC family ("Quantum-2", "Spectrum-4", "Tomahawk-5", "ConnectX-7"): the plug
+    # rules admit a part into this device's cages only where its vendor lists the family.
+    family: str = ""
     gpus: GpuSpec | None = None
     port_groups: tuple[PortGroup, ...] = ()
     source: Ident

@@ -36,6 +36,11 @@ _Usd = Annotated[float, Meta(ge=0, le=1e9)]
 _Metres = Annotated[float, Meta(gt=0, le=1e5)]
 _Count = Annotated[int, Meta(ge=1, le=64)]
 Heatsink = Literal["finned", "flat", "any"]
+# Optical connectors of module receptacles and fibre plugs: an angle-polished (APC) plug only
+# mates an APC receptacle and a flat-polished (UPC) one only UPC (domain-facts §9: NVIDIA's
+# MPO-12/APC fibres do not mate flat-polished receptacles); MPO-12, MPO-16, MMC and LC only
+# mate their own kind.
+Connector = Literal["MPO-12/APC", "MPO-12/UPC", "MPO-16/APC", "MPO-16/UPC", "MMC-12", "LC duplex"]
 
 
 class ModulePart(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -49,6 +54,13 @@ class ModulePart(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     heatsink: Heatsink = "any"
     fibres_per_port: _Count = 1
     fibre: _Id  # the FibrePart its optical ports take (both ports the same type, §7b)
+    # The connector of its optical ports ("": not declared, so not checked: a design's own part)
+    receptacle: Connector | Literal[""] = ""
+    # The device families (switch or NIC families, DeviceType.family) its vendor supports it
+    # in; empty = any MSA cage (a vendor-neutral part). Plug rules: :func:`fits`.
+    hosts: tuple[str, ...] = ()
+    # Reach the vendor rates this part for, when shorter than its medium's (0: the medium's)
+    reach_m: Annotated[float, Meta(ge=0, le=1e5)] = 0.0
     power_w: _Watts
     power_w_max: _Watts
     price_usd: _Usd
@@ -67,6 +79,9 @@ class CablePart(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     b_form_factor: _Id
     b_ports: _Count
     fanout: _Count = 1
+    # Device families each end is supported in (empty = any cage), as ModulePart.hosts
+    a_hosts: tuple[str, ...] = ()
+    b_hosts: tuple[str, ...] = ()
     lengths_m: tuple[_Metres, ...]
     power_a_w: _Watts = 0.0
     power_a_w_max: _Watts = 0.0
@@ -88,7 +103,7 @@ class CablePart(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
 class FibrePart(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     id: _Id
     mode: Literal["mmf", "smf"]
-    connector: Literal["MPO-12/APC", "MPO-16/APC", "LC duplex"]
+    connector: Connector
     splitter: bool = False
     part_number: _Id
     vendor: str
@@ -114,6 +129,20 @@ class TrayProduct(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
     length_m: _Metres = 3.0  # one orderable straight section
     source: _Id  # keys of resources/catalog/sources.json, or "estimate"
     notes: str = ""  # what each source supports, in words
+
+
+def fits(hosts: tuple[str, ...], family: str) -> bool:
+    """Whether a part (end) its vendor supports in ``hosts`` may go into a cage of ``family``.
+
+    A vendor-neutral part (no hosts) fits any cage; a cage of no declared family (a design's
+    own device type) takes any part, there being nothing to check it against."""
+    return not hosts or not family or family in hosts
+
+
+def mates(receptacle: str, plug: str) -> bool:
+    """Whether a fibre plug mates a module receptacle: same connector and same polish
+    (APC with APC, UPC with UPC); an undeclared receptacle ("") is not checked."""
+    return not receptacle or receptacle == plug
 
 
 def length_code(length_m: float) -> str:

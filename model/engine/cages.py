@@ -30,13 +30,13 @@ sells none (no NDR AOC, no NDR AEC), so no such part can be chosen.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
 
 from model.catalog.components import Catalog, DeviceType, MediaType
-from model.catalog.parts import CablePart, FibrePart, ModulePart
+from model.catalog.parts import CablePart, FibrePart, ModulePart, fits, mates
 from model.catalog.ports import port_table
 from model.common.arrays import unique_inverse
 
@@ -48,7 +48,11 @@ SHAPE_NAMES = {SHAPE_MESH: "mesh", SHAPE_STRAIGHT: "straight", SHAPE_SPLITTER: "
 
 
 class CageSpec(tuple):
-    """(form factor, logical ports, heat sink) of a cage: what a plug must match."""
+    """(form factor, logical ports, heat sink, family) of a cage: what a plug must match.
+
+    ``family`` is the switch or NIC family behind the cage (``DeviceType.family``, or its port
+    group's): a part goes in only where its vendor lists that family (plug rules, PartTables).
+    """
 
     __slots__ = ()
 
@@ -64,6 +68,10 @@ class CageSpec(tuple):
     def heatsink(self) -> str:
         return self[2]
 
+    @property
+    def family(self) -> str:
+        return self[3] if len(self) > 3 else ""
+
 
 @lru_cache(maxsize=512)
 def _port_cages(
@@ -78,7 +86,8 @@ def _port_cages(
     for group in device_type.port_groups:
         fanout = fanouts.get(group.name, 1) if group.breakout(fanouts.get(group.name, 1)) else 1
         heatsink = group.cage_heatsink or ("finned" if device_type.category == "switch" else "flat")
-        spec = CageSpec((group.form_factor, group.ports_per_cage * fanout, heatsink))
+        family = group.family or device_type.family
+        spec = CageSpec((group.form_factor, group.ports_per_cage * fanout, heatsink, family))
         for i in range(group.count):
             cage = cage0 + i // group.ports_per_cage
             for _ in range(fanout):
@@ -163,13 +172,23 @@ def _rank(keys: np.ndarray) -> tuple[int, np.ndarray]:
 
 @dataclass
 class PartTables:
-    """The catalog's parts indexed for the engine: by (medium, cage spec) and by cable shape."""
+    """The catalog's parts indexed for the engine: by (medium, cage spec) and by cable shape.
+
+    Plug rules: a module is entered for a cage spec only where its form factor, logical ports
+    and heat sink match, its vendor supports it in the cage's family (``hosts``) and its
+    receptacle mates its medium's fibre (APC with APC, UPC with UPC, same connector); a cable
+    only where each end's vendor supports it in that end's cage family. What the rules refuse is
+    kept in ``refused`` as a sentence naming both parts, for the plant's findings; the media
+    choice never sees a refused part.
+    """
 
     media: list[MediaType]
     specs: list[CageSpec]
     modules: dict[tuple[int, int], ModulePart]  # (medium row, spec row) -> module part
     cables: dict[tuple[int, str, int, str, int], list[CablePart]]  # (m, ffA, pA, ffB, pB)
     fibre_of: dict[int, FibrePart]  # medium row -> the fibre its modules take
+    # (medium row, spec row) -> why the module of that shape does not go into that cage
+    refused: dict[tuple[int, int], str] = field(default_factory=dict)
 
     @classmethod
     def build(cls, catalog: Catalog, media: Sequence[MediaType]) -> PartTables:
@@ -188,16 +207,43 @@ class PartTables:
             cables.setdefault(key, []).append(part)
         for parts in cables.values():
             parts.sort(key=lambda p: p.fanout)
-        fibre_of = {
-            row[p.medium]: catalog.fibre_parts[p.fibre]
-            for p in catalog.module_parts.values()
-            if p.medium in row and p.fibre in catalog.fibre_parts
-        }
+        # The fibre of a medium: the one its modules take whose plug mates their receptacles
+        # (the first in catalog order); a module whose receptacle does not mate it is refused.
+        fibre_of: dict[int, FibrePart] = {}
+        for p in catalog.module_parts.values():
+            fibre = catalog.fibre_parts.get(p.fibre)
+            if p.medium in row and fibre is not None and mates(p.receptacle, fibre.connector):
+                fibre_of.setdefault(row[p.medium], fibre)
         tables = cls(list(media), [], {}, cables, fibre_of)
         tables._module_parts = [
             (row[p.medium], p) for p in catalog.module_parts.values() if p.medium in row
         ]
+        tables._own_fibre = {
+            p.id: catalog.fibre_parts.get(p.fibre) for p in catalog.module_parts.values()
+        }
         return tables
+
+    def module_refusal(self, medium: int, part: ModulePart, spec: CageSpec) -> str:
+        """Why ``part`` may not plug a cage of ``spec`` ("" when it may), naming both parts."""
+        name = f"{part.vendor} {part.part_number}"
+        if not fits(part.hosts, spec.family):
+            return (
+                f"{name} is not supported in a {spec.family} cage "
+                f"(its vendor lists {', '.join(part.hosts)})"
+            )
+        own = getattr(self, "_own_fibre", {}).get(part.id)
+        fibre = own if own is not None and not mates(part.receptacle, own.connector) else None
+        fibre = fibre or self.fibre_of.get(medium)
+        if fibre is not None and not mates(part.receptacle, fibre.connector):
+            return (
+                f"{name} has {part.receptacle} receptacles; fibre {fibre.vendor} "
+                f"{fibre.part_number} has {fibre.connector} plugs, which do not mate"
+            )
+        return ""
+
+    def cable_fits(self, part: CablePart, hub: CageSpec, leaf: CageSpec) -> bool:
+        """Whether each end of ``part`` (A end in ``hub``, B ends in ``leaf``) is supported there."""
+        return fits(part.a_hosts, hub.family) and fits(part.b_hosts, leaf.family)
 
     def fibre_lengths(self, medium: int) -> np.ndarray:
         """Orderable lengths of the fibre of a module medium, up to the medium's reach."""
@@ -220,7 +266,11 @@ class PartTables:
                     and part.heatsink in ("any", spec.heatsink)
                     and (m, s) not in self.modules
                 ):
-                    self.modules[(m, s)] = part
+                    why = self.module_refusal(m, part, spec)
+                    if why:
+                        self.refused.setdefault((m, s), why)
+                    else:
+                        self.modules[(m, s)] = part
             return s
 
     def module(self, medium: int, spec: int) -> ModulePart | None:
@@ -236,18 +286,29 @@ class PartTables:
                 self.module(medium, spec_a) is not None and self.module(medium, spec_b) is not None
             )
         a, b = self.specs[spec_a], self.specs[spec_b]
-        for (m, ffa, pa, ffb, pb), _parts in self.cables.items():
-            if m == medium and (
-                (ffa, pa, ffb, pb) in ((a[0], a[1], b[0], b[1]), (b[0], b[1], a[0], a[1]))
+        for (m, ffa, pa, ffb, pb), parts in self.cables.items():
+            if m != medium:
+                continue
+            if (ffa, pa, ffb, pb) == (a[0], a[1], b[0], b[1]) and any(
+                self.cable_fits(p, a, b) for p in parts
+            ):
+                return True
+            if (ffa, pa, ffb, pb) == (b[0], b[1], a[0], a[1]) and any(
+                self.cable_fits(p, b, a) for p in parts
             ):
                 return True
         return False
 
     def cable(self, medium: int, hub: int, leaf: int, leaves: int) -> CablePart | None:
-        """The cable part of ``medium`` from a hub cage to ``leaves`` cages of one spec."""
+        """The cable part of ``medium`` from a hub cage to ``leaves`` cages of one spec, whose
+        ends' vendors support them in those cages."""
         h, f = self.specs[hub], self.specs[leaf]
         for part in self.cables.get((medium, h[0], h[1], f[0], f[1]), ()):
-            if part.fanout >= leaves and (part.fanout == 1) == (leaves == 1):
+            if (
+                part.fanout >= leaves
+                and (part.fanout == 1) == (leaves == 1)
+                and self.cable_fits(part, h, f)
+            ):
                 return part
         return None
 

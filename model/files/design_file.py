@@ -489,7 +489,16 @@ def _in_record_order(table: Mapping[str, object]) -> list[str]:
 def _encode_custom(custom: CatalogFile) -> bytes:
     if not (custom.device_types or custom.rack_types or custom.media_types):
         return b"{}"
-    return msgspec.json.format(msgspec.json.encode(custom), indent=1).replace(b"\n", b"\n ")
+    plain = msgspec.to_builtins(custom)
+    # A device or port group of no particular family (the plug rules' default) is written as
+    # before the field existed, so files that do not use it stay readable by earlier versions.
+    for device in plain.get("device_types", ()):
+        if device.get("family") == "":
+            del device["family"]
+        for group in device.get("port_groups", ()):
+            if group.get("family") == "":
+                del group["family"]
+    return msgspec.json.format(msgspec.json.encode(plain), indent=1).replace(b"\n", b"\n ")
 
 
 def save_design(

@@ -360,6 +360,7 @@ def summary_rows(
         ("Scale-up links on the rack backplane (come with the rack)", backplane, "ea"),
         ("Links without an orderable medium", len(unorderable_links(plant)), "ea"),
         ("Cable tray sections", int(qty.get("Trays", 0)), "ea"),
+        ("Lines to quote (EST- part number: none published)", len(quote_lines(lines)), "ea"),
     ]
     for category in CATEGORY_ORDER:
         if category in totals.by_category:
@@ -375,9 +376,15 @@ def summary_rows(
         ("Errors", sum(1 for f in findings if f.severity == "error"), "ea"),
         ("Warnings", sum(1 for f in findings if f.severity == "warning"), "ea"),
         ("Prices", "indicative only; every figure names its source (see domain-facts.md)", ""),
-        ("Part numbers", "EST-... = estimate, to confirm with the vendor", ""),
+        ("Part numbers", "EST-... = no published part number: quote these lines", ""),
     ]
     return rows
+
+
+def quote_lines(lines: Iterable[BomLine]) -> list[BomLine]:
+    """The lines a purchaser must have quoted: parts whose vendor publishes no part number
+    (``EST-`` in the catalog), so the number and price are estimates to confirm."""
+    return [line for line in lines if line.part.startswith("EST-")]
 
 
 def _devices_of(design: Design, category: str) -> int:
@@ -406,6 +413,7 @@ __all__ = [
     "bom_totals",
     "export_findings",
     "natural_key",
+    "quote_lines",
     "summary_rows",
     "tray_metres",
     "unorderable_links",

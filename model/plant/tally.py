@@ -208,14 +208,14 @@ def tally(
         here = module_cages[pairs == key]
         if part is None:
             spec = tables.specs[key % 4096]
+            why = (
+                f"no {media[key // 4096].name} module for a {spec[0]} cage of "
+                f"{spec[1]} port(s), {spec[2]} top"
+            )
+            refused = tables.refused.get((key // 4096, key % 4096))
             for c in cages[here].tolist():
                 problem.setdefault(
-                    c,
-                    (
-                        "PART_NOT_ORDERABLE",
-                        f"no {media[key // 4096].name} module for a {spec[0]} cage of "
-                        f"{spec[1]} port(s), {spec[2]} top",
-                    ),
+                    c, ("PART_NOT_ORDERABLE", f"{why}: {refused}" if refused else why)
                 )
             continue
         module_parts.append(part)
@@ -253,6 +253,22 @@ def tally(
     for r in fibre_rows[~good].tolist():
         for c in (int(ia[r]), int(ib[r])):
             problem.setdefault(c, ("PART_NOT_ORDERABLE", "no orderable fibre for its length"))
+    # A module its vendor rates shorter than its medium (NVIDIA's ConnectX-7 single-port DR4:
+    # 100 m where DR4 reaches 500 m, domain-facts §9): a longer fibre is past the part.
+    rated = np.array([p.reach_m or np.inf for p in module_parts] + [np.inf])
+    for side in (la, lb):
+        ends = side[fibre_at]
+        mod = np.where(module_of[ends] >= 0, module_of[ends], len(module_parts))
+        for i in np.flatnonzero(len_f > rated[mod] + 1e-9).tolist():
+            p = module_parts[mod[i]]
+            problem.setdefault(
+                int(cages[ends[i]]),
+                (
+                    "PART_NOT_ORDERABLE",
+                    f"{len_f[i]:g} m of fibre is past the {p.reach_m:g} m {p.vendor} "
+                    f"{p.part_number} is rated for",
+                ),
+            )
     out.fibre_part_of_row = np.full(len(sel), -1, dtype=np.int64)
     out.fibre_part_of_row[fibre_at[good]] = part_f[good]
     if good.any():

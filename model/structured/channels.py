@@ -32,8 +32,24 @@ from model.runtime.quick_init import quick_init, slot_setter
 
 ElementKind = Literal["cord", "trunk", "panel", "cassette"]
 # Connector of a module's optical port (FibrePart.connector) -> connector family for losses.
-CONNECTOR_FAMILY = {"MPO-12/APC": "MPO", "MPO-16/APC": "MPO", "LC duplex": "LC"}
-CONNECTOR_FIBRES = {"MPO-12/APC": 12, "MPO-16/APC": 16, "LC duplex": 2}
+# UPC (flat) MPOs have the APC ones' fibres and loss family; MMC-12 (a very-small-form-factor
+# MT ferrule, Spectrum-6) is counted as an MPO of 12 fibres.
+CONNECTOR_FAMILY = {
+    "MPO-12/APC": "MPO",
+    "MPO-12/UPC": "MPO",
+    "MPO-16/APC": "MPO",
+    "MPO-16/UPC": "MPO",
+    "MMC-12": "MPO",
+    "LC duplex": "LC",
+}
+CONNECTOR_FIBRES = {
+    "MPO-12/APC": 12,
+    "MPO-12/UPC": 12,
+    "MPO-16/APC": 16,
+    "MPO-16/UPC": 16,
+    "MMC-12": 12,
+    "LC duplex": 2,
+}
 
 
 @quick_init

@@ -32,7 +32,10 @@ from model.structured.channels import CONNECTOR_FIBRES, Channel, Element
 # (transmit positions, receive positions), lane by lane.
 MODULE_LANES: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
     "MPO-12/APC": ((1, 2, 3, 4), (12, 11, 10, 9)),
+    "MPO-12/UPC": ((1, 2, 3, 4), (12, 11, 10, 9)),
+    "MMC-12": ((1, 2, 3, 4), (12, 11, 10, 9)),
     "MPO-16/APC": (tuple(range(1, 9)), tuple(range(16, 8, -1))),
+    "MPO-16/UPC": (tuple(range(1, 9)), tuple(range(16, 8, -1))),
     "LC duplex": ((1,), (2,)),
 }
 TRUNK_TYPES = ("A", "B", "C")

@@ -304,3 +304,30 @@ def test_saved_file_gets_normal_permissions(pod, tmp_path):
     target.chmod(0o640)
     save_design(pod, target)
     assert target.stat().st_mode & 0o777 == 0o640
+
+
+def test_a_custom_type_of_no_family_is_saved_as_before_the_field_existed(tmp_path):
+    """The plug rules' ``family`` is written only when set: a file whose custom types use no
+    family stays readable by a Hallwright without the field; one that sets it keeps it."""
+    import msgspec
+
+    from model.catalog.components import CatalogFile, builtin_catalog
+    from model.design.design import Design
+    from model.design.entities import Hall
+    from model.files.design_file import design_to_bytes, load_design, save_design
+
+    q = builtin_catalog().device_types["qm9700"]
+    plain = msgspec.structs.replace(q, id="my-switch", family="")
+    plain = msgspec.structs.replace(
+        plain, port_groups=tuple(msgspec.structs.replace(g, family="") for g in q.port_groups)
+    )
+    named = msgspec.structs.replace(plain, id="my-switch-2", family="Quantum-2")
+    hall = Hall(outline=((0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)))
+    for types, expected in (([plain], 0), ([plain, named], 1)):
+        design = Design(hall, custom_types=CatalogFile(device_types=types))
+        text = design_to_bytes(design)
+        assert text.count(b'"family"') == expected
+        path = tmp_path / f"custom{expected}.hall.json"
+        save_design(design, path)
+        back = load_design(path).custom_types.device_types
+        assert [t.family for t in back] == [t.family for t in types]
