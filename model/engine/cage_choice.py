@@ -232,10 +232,13 @@ class _Offers:
         price = np.full(len(tables.specs), np.nan)
         watts = np.zeros(len(tables.specs))
         fpp = np.ones(len(tables.specs))
+        reach = np.full(len(tables.specs), np.inf)  # a module rated shorter than its medium
         for s in range(len(tables.specs)):
             part = tables.module(m, s)
             if part is not None:
                 price[s], watts[s], fpp[s] = part.price_usd, part.power_w, part.fibres_per_port
+                if part.reach_m > 0:
+                    reach[s] = part.reach_m
         fpart = tables.fibre_of.get(m)
         if fpart is None:
             return False
@@ -248,6 +251,10 @@ class _Offers:
         power += np.bincount(comps.cage_comp, weights=watts[comps.cage_spec], minlength=n_comp)
         link_ordered = self.link_fibre_ordered(m)
         ok[comps.comp[np.isnan(link_ordered)]] = False
+        # A link longer than either end's module is rated for (NVIDIA's MMS4X00-NS400: 100 m on
+        # a 500 m DR4 medium) rules the medium out for its whole component.
+        beyond = rows.length_m > np.minimum(reach[rows.spec_a], reach[rows.spec_b]) + 1e-9
+        ok[comps.comp[beyond]] = False
         per_link = fpp[rows.spec_a] * (
             fpart.price_usd + fpart.price_per_m_usd * np.nan_to_num(link_ordered)
         )

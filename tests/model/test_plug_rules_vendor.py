@@ -167,3 +167,20 @@ def test_the_bom_counts_the_lines_to_quote():
     rows = {r[0]: r[1] for r in summary_rows(design, plant, lines, [])}
     assert rows["Lines to quote (EST- part number: none published)"] == len(quoted)
     assert np.isfinite(sum(x.quantity or 0 for x in quoted))
+
+
+def test_the_engine_never_chooses_a_module_past_the_reach_its_vendor_rates():
+    """Unpinned, a 150 m link from a ConnectX-7 port is not given the 100 m MMS4X00-NS400 (its
+    DR4 medium reaches 500 m, the part 100 m): the engine takes a medium whose parts reach, and
+    the plant has no finding; at 80 m the DR4 part is allowed again."""
+    for length_m, allowed in ((150.0, False), (80.0, True)):
+        design = one_rack("gb200-compute-tray", "qm9700")
+        link(design, "x", ("d1", "nic1"), ("d2", "p1"), length_override_m=length_m)
+        plant = RoutedLinks(design)
+        chosen = media(plant)["x"]
+        phys = build_plant(plant, with_links=True)
+        assert not [f for f in phys.findings if "100 m" in f.message]
+        modules = {i.part_number for i in phys.of("module")}
+        assert ("980-9I31N-00NM00" in modules) == (allowed and chosen == "dr4-400g")
+        if not allowed:
+            assert "980-9I31N-00NM00" not in modules and chosen is not None
