@@ -63,7 +63,9 @@ class CanvasContextMenu(QObject):
         if item is None:
             return ContextTarget("plan", [], scene_pos)
         tables = {"rack": RackItem, "link": LinkItem, "trunk": TrunkItem, "tray": TrayItem}
-        kind = next(k for k, table in tables.items() if isinstance(item, table))
+        kind = next((k for k, table in tables.items() if isinstance(item, table)), None)
+        if kind is None:  # an obstacle or the outline's edge: the plan's menu
+            return ContextTarget("plan", [], scene_pos)
         if not item.isSelected():
             scene.select_ids([item.object_id])
         table = tables[kind]

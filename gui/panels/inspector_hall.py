@@ -1,4 +1,4 @@
-"""HallForms: the inspector's forms for trays and for the design itself (nothing selected).
+"""HallForms: the inspector's forms for trays, obstacles and the design itself (nothing selected).
 
 A mixin of :class:`gui.panels.inspector.InspectorPanel`, which provides the field builders
 (``_text``, ``_number``, ``_combo``, ``_info``) and ``_replace`` / ``_push``; every edit is an
@@ -7,7 +7,11 @@ undo command through them. Figures (tray length) come from the model.
 
 from __future__ import annotations
 
+import msgspec
+
 from gui.actions.structured import CablingStyleCommand, style_words
+from gui.canvas.obstacle_interaction import KINDS
+from gui.edit.commands import ObstaclesCommand
 from model.common.wording import count
 from model.plant.tray_products import polyline_length_m
 from model.structured.layout import CABLING_STYLES
@@ -59,6 +63,41 @@ class HallForms:
         if len(trays) == 1:
             pts = trays[0].points
             self._info("Length", f"{polyline_length_m(pts):.2f} m, {len(pts)} corners")
+
+    def _obstacle_form(self, ids: list[str]) -> None:
+        design = self.scene.design
+        chosen = [o for o in design.hall.obstacles if o.id in ids]
+        self.title.setText(
+            f"Obstacle {chosen[0].name or chosen[0].id}"
+            if len(chosen) == 1
+            else f"{len(chosen)} obstacles"
+        )
+
+        def edit(**changes) -> None:
+            wanted = {o.id for o in chosen}
+            new = [
+                msgspec.structs.replace(o, **changes) if o.id in wanted else o
+                for o in design.hall.obstacles
+            ]
+            if new != design.hall.obstacles:
+                what = "obstacle" if len(chosen) == 1 else "obstacles"
+                self._push(ObstaclesCommand(design, new, f"Edit {what}"))
+
+        self._text("name", "Name", [o.name for o in chosen], lambda n: edit(name=n))
+        self._combo(
+            "kind",
+            "Kind",
+            [(words, k) for k, words in KINDS],
+            [o.kind for o in chosen],
+            lambda k: edit(kind=k),
+        )
+        if len(chosen) == 1:
+            xs = [p[0] for p in chosen[0].polygon]
+            ys = [p[1] for p in chosen[0].polygon]
+            self._info(
+                "Extent",
+                f"{max(xs) - min(xs):.2f} × {max(ys) - min(ys):.2f} m, {len(xs)} corners",
+            )
 
     def _design_form(self) -> None:
         design = self.scene.design

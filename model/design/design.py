@@ -25,7 +25,7 @@ import msgspec
 from model.catalog.components import Catalog, CatalogFile, builtin_catalog
 from model.catalog.ports import port_table
 from model.design.changes import DEVICE_KINDS, ChangeKind, ChangeNotifier, Listener, Subscription
-from model.design.entities import Device, Hall, Link, Rack, Settings, Tray
+from model.design.entities import Device, Hall, Link, Obstacle, Point, Rack, Settings, Tray
 from model.design.hall_checks import hall_problem, trays_problem
 from model.design.limits import MAX_NAME_LENGTH
 from model.design.links import LinkEdits
@@ -181,6 +181,56 @@ class Design(DesignQueries, LinkEdits):
         removed = Removed(trays=[self.trays.pop(t) for t in ids])
         self._emit(ChangeKind.TRAYS_REMOVED, ids)
         return removed
+
+    # ----------------------------------------------------------------------------- geometry edits
+    # A corner dragged, inserted or deleted, a tray or obstacle moved: each one edit through
+    # update_trays / set_hall, so the same checks as the loader's apply (hall_checks).
+
+    def set_tray_points(self, tray_id: str, points: Iterable[Point]) -> None:
+        """Reshape one tray: its whole polyline, (x, y) metres."""
+        tray = self.trays.get(tray_id)
+        if tray is None:
+            raise DesignError(f"no tray {tray_id!r}")
+        new = msgspec.structs.replace(
+            tray, points=_points(points, f"tray {tray.name or tray_id!r}")
+        )
+        if new != tray:
+            self.update_trays([new])
+
+    def move_trays(self, ids: Iterable[str], dx_m: float, dy_m: float) -> None:
+        """Shift whole trays by (dx, dy) metres (each point rounded to the micrometre)."""
+        ids = list(dict.fromkeys(ids))
+        self._require(self.trays, ids, "tray")
+        moved = [
+            msgspec.structs.replace(
+                self.trays[t], points=_shifted(self.trays[t].points, dx_m, dy_m)
+            )
+            for t in ids
+        ]
+        if dx_m or dy_m:
+            self.update_trays(moved)
+
+    def set_outline(self, points: Iterable[Point]) -> None:
+        """Reshape the hall outline (its corners in order, not closed)."""
+        self.set_hall(msgspec.structs.replace(self.hall, outline=_points(points, "the outline")))
+
+    def set_obstacles(self, obstacles: Iterable[Obstacle]) -> None:
+        """Replace the hall's obstacles (drawn, edited, moved or deleted) in this order."""
+        self.set_hall(msgspec.structs.replace(self.hall, obstacles=list(obstacles)))
+
+    def move_obstacles(self, ids: Iterable[str], dx_m: float, dy_m: float) -> None:
+        """Shift obstacles by (dx, dy) metres."""
+        wanted = set(ids)
+        known = {o.id for o in self.hall.obstacles}
+        missing = sorted(wanted - known)
+        if missing:
+            raise DesignError(f"no obstacle {missing[0]!r}")
+        self.set_obstacles(
+            msgspec.structs.replace(o, polygon=_shifted(o.polygon, dx_m, dy_m))
+            if o.id in wanted
+            else o
+            for o in self.hall.obstacles
+        )
 
     # ----------------------------------------------------------------------------- racks
 
@@ -406,3 +456,14 @@ class Design(DesignQueries, LinkEdits):
         if trays:
             out = merge_removed(out, self.remove_trays(trays))
         return out
+
+
+def _points(points: Iterable[Point], what: str) -> list[Point]:
+    try:
+        return [(float(x), float(y)) for x, y in points]
+    except (TypeError, ValueError):
+        raise DesignError(f"{what}: every corner is two numbers") from None
+
+
+def _shifted(points: Iterable[Point], dx_m: float, dy_m: float) -> list[Point]:
+    return [(round(x + dx_m, 6), round(y + dy_m, 6)) for x, y in points]
