@@ -18,10 +18,12 @@ from PySide6.QtWidgets import QApplication
 from gui.canvas.handles_item import GRAB_PX
 from gui.canvas.interaction import item_at
 from gui.edit.commands import (
+    JoinTraysCommand,
     MoveObstaclesCommand,
     MoveTraysCommand,
     ObstaclesCommand,
     OutlineCommand,
+    SplitTrayCommand,
     TrayPointsCommand,
 )
 from model.design import placement
@@ -56,6 +58,39 @@ def nearest_segment(
     return None if found is None else (found[1], found[2])
 
 
+def split_entry(scene, tray_ids: list[str], pos: QPointF) -> list:
+    """The context menu's "Split Tray Here": on an inner corner of the one tray clicked."""
+    from gui.canvas.context_menu import MenuEntry
+
+    tray = scene.design.trays.get(tray_ids[0]) if len(tray_ids) == 1 else None
+    if tray is None:
+        return []
+    reach_m = max(ShapeEdit(scene).reach_m(), tray.width_m / 2)
+    corner = nearest_corner(tray.points, pos.x(), pos.y(), reach_m)
+    inner = corner is not None and 0 < corner < len(tray.points) - 1
+    return [
+        MenuEntry(
+            "Split Tray Here",
+            lambda: scene.push(SplitTrayCommand(scene.design, tray.id, corner)),
+            inner,
+            "" if inner else "Right-click an inner corner of the tray to cut it in two there",
+        )
+    ]
+
+
+def join_entry(scene, tray_ids: list[str]) -> list:
+    """The context menu's "Join Trays": two trays selected (the model checks their ends meet)."""
+    from gui.canvas.context_menu import MenuEntry
+
+    if len(tray_ids) != 2:
+        return []
+    order = list(scene.design.trays)  # the tray drawn first keeps its id and direction
+    keep, other = sorted(tray_ids, key=order.index)
+    return [
+        MenuEntry("Join Trays", lambda: scene.push(JoinTraysCommand(scene.design, keep, other)))
+    ]
+
+
 class ShapeEdit:
     """The corner and move drags of :class:`~gui.canvas.interactions.SelectInteraction`."""
 
@@ -70,7 +105,7 @@ class ShapeEdit:
 
     # ------------------------------------------------------------------ geometry helpers
 
-    def _reach_m(self) -> float:
+    def reach_m(self) -> float:
         """GRAB_PX on screen, in metres at the view's zoom."""
         views = self.scene.views()
         scale = abs(views[0].transform().m11()) if views else 1.0
@@ -109,7 +144,7 @@ class ShapeEdit:
             return False
         kind, object_id, points = target
         pos = event.scenePos()
-        corner = nearest_corner(points, pos.x(), pos.y(), self._reach_m())
+        corner = nearest_corner(points, pos.x(), pos.y(), self.reach_m())
         if corner is None:
             item = item_at(self.scene, pos)
             if kind == "outline" or item is None or not item.isSelected():
@@ -178,7 +213,7 @@ class ShapeEdit:
             return False
         kind, object_id, points = target
         pos = event.scenePos()
-        reach = self._reach_m()
+        reach = self.reach_m()
         corner = nearest_corner(points, pos.x(), pos.y(), reach)
         if corner is not None:
             least = 2 if kind == "tray" else 3

@@ -243,6 +243,40 @@ class MoveTraysCommand(DesignCommand):
         self.design.update_trays(self.old)
 
 
+class SplitTrayCommand(DesignCommand):
+    """A tray cut in two at an inner corner; undo takes the new tray away and puts the old
+    record back."""
+
+    def __init__(self, design: Design, tray_id: str, corner: int) -> None:
+        super().__init__(design, f"Split {_describe(design, [tray_id])}")
+        self.tray_id, self.corner = tray_id, corner
+        self.new_id = design.new_id("tray")
+        self.old = design.trays[tray_id]
+
+    def apply(self) -> None:
+        self.design.split_tray(self.tray_id, self.corner, self.new_id)
+
+    def revert(self) -> None:
+        self.design.remove_trays([self.new_id])
+        self.design.update_trays([self.old])
+
+
+class JoinTraysCommand(DesignCommand):
+    """Two trays whose ends meet made one; undo puts both records back."""
+
+    def __init__(self, design: Design, keep_id: str, other_id: str) -> None:
+        super().__init__(design, f"Join {_describe(design, [keep_id, other_id])}")
+        self.keep_id, self.other_id = keep_id, other_id
+        self.old = [design.trays[keep_id], design.trays[other_id]]
+
+    def apply(self) -> None:
+        self.design.join_trays(self.keep_id, self.other_id)
+
+    def revert(self) -> None:
+        self.design.update_trays([self.old[0]])
+        self.design.add_trays([self.old[1]])
+
+
 class OutlineCommand(DesignCommand):
     """The hall outline reshaped (a corner dragged, inserted or deleted)."""
 

@@ -17,6 +17,7 @@ just enforced those very ranges (checking 400k links twice would double the load
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from contextlib import AbstractContextManager
 
@@ -209,6 +210,46 @@ class Design(DesignQueries, LinkEdits):
         ]
         if dx_m or dy_m:
             self.update_trays(moved)
+
+    @one_change
+    def split_tray(self, tray_id: str, corner: int, new_id: str) -> None:
+        """Cut a tray in two at an inner corner: the tray keeps the part up to that corner and
+        ``new_id`` (same width, depth and elevation) takes the rest from it."""
+        tray = self.trays.get(tray_id)
+        if tray is None:
+            raise DesignError(f"no tray {tray_id!r}")
+        if not 0 < corner < len(tray.points) - 1:
+            raise DesignError(
+                f"tray {tray.name or tray_id!r}: split at an inner corner, not an end"
+            )
+        rest = msgspec.structs.replace(tray, id=new_id, points=tray.points[corner:])
+        self.update_trays([msgspec.structs.replace(tray, points=tray.points[: corner + 1])])
+        self.add_trays([rest])
+
+    @one_change
+    def join_trays(self, keep_id: str, other_id: str) -> None:
+        """Make one tray of two whose ends meet (within the design's tray join tolerance): the
+        first keeps its id, width, depth and elevation and takes the other's run."""
+        self._require(self.trays, [keep_id, other_id], "tray")
+        if keep_id == other_id:
+            raise DesignError("join two different trays")
+        keep, other = self.trays[keep_id], self.trays[other_id]
+        if keep.under_floor != other.under_floor:
+            raise DesignError("a tray under the floor cannot join an overhead one")
+        reach_m = self.settings.tray_join_tolerance_m
+        a, b = list(keep.points), list(other.points)
+        # The four ways two polylines can meet end to end, the closest pair first.
+        ways = [(a, b), (a, b[::-1]), (a[::-1], b), (a[::-1], b[::-1])]
+        first, second = min(ways, key=lambda w: math.dist(w[0][-1], w[1][0]))
+        gap_m = math.dist(first[-1], second[0])
+        if gap_m > reach_m:
+            raise DesignError(
+                f"trays {keep.name or keep_id!r} and {other.name or other_id!r} do not meet "
+                f"(their nearest ends are {gap_m:.2f} m apart; the join tolerance is "
+                f"{reach_m:g} m)"
+            )
+        self.remove_trays([other_id])
+        self.update_trays([msgspec.structs.replace(keep, points=first + second[1:])])
 
     def set_outline(self, points: Iterable[Point]) -> None:
         """Reshape the hall outline (its corners in order, not closed)."""

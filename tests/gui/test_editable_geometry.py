@@ -211,3 +211,47 @@ def test_a_tray_reshaped_with_the_mouse_shows_the_delta_line_as_a_rack_move_does
         assert d.panel.delta.text().startswith("Undo Move a corner of tray t1:")
     finally:
         close_quietly(window)
+
+
+def test_split_a_tray_at_a_corner_then_join_the_halves_from_the_menu(window, qtbot):
+    from tests.gui.test_editor_tools import right_click_and_choose
+
+    design = window.document.design
+    before = snapshot(window)
+    click(window.view, 8.0, 3.0)
+    double_click(window.view, 9.0, 3.0)  # a corner to split at
+    with_corner = snapshot(window)
+    seen = right_click_and_choose(qtbot, window.view, 9.0, 3.0, "Split Tray Here")
+    assert "Join Trays" not in seen  # one tray chosen
+    new_id = next(t for t in design.trays if t not in ("t-row", "t-cross"))
+    assert design.trays["t-row"].points == [(0.6, 3.0), (9.0, 3.0)]
+    assert design.trays[new_id].points == [(9.0, 3.0), (11.4, 3.0)]
+    assert window.document.stack.undoText() == "Split tray t-row"
+    undo_redo_roundtrip(window, with_corner)
+    split = snapshot(window)
+
+    click(window.view, 5.0, 3.0)
+    click(window.view, 10.5, 3.0, modifiers=Qt.ShiftModifier)
+    assert set(window.scene.selected_ids()) == {"t-row", new_id}
+    right_click_and_choose(qtbot, window.view, 5.0, 3.0, "Join Trays")
+    assert new_id not in design.trays and new_id not in window.scene.trays
+    assert design.trays["t-row"].points == [(0.6, 3.0), (9.0, 3.0), (11.4, 3.0)]
+    assert snapshot(window) == with_corner  # the split undone by the join, byte for byte
+    undo_redo_roundtrip(window, split)
+    window.undo_action.trigger()  # join
+    window.undo_action.trigger()  # split
+    window.undo_action.trigger()  # the corner
+    assert snapshot(window) == before
+
+
+def test_join_refuses_trays_whose_ends_do_not_meet(window, qtbot):
+    from tests.gui.test_editor_tools import right_click_and_choose
+
+    messages = []
+    window.scene.message.connect(messages.append)
+    before = snapshot(window)
+    click(window.view, 8.0, 3.0)
+    click(window.view, 6.0, 5.0, modifiers=Qt.ShiftModifier)
+    right_click_and_choose(qtbot, window.view, 6.0, 5.0, "Join Trays")
+    assert snapshot(window) == before
+    assert any("do not meet" in m for m in messages), messages

@@ -1,4 +1,4 @@
-"""Property: random geometry edits (tray corners dragged, inserted, deleted, trays moved, outline
+"""Property: random geometry edits (tray corners dragged, inserted, deleted, trays split, joined and moved, outline
 corners dragged, obstacles drawn, reshaped, moved, deleted) made through the undo commands the
 plan uses, undone completely, restore the file byte for byte; the scene follows all along."""
 
@@ -14,10 +14,12 @@ from gui.canvas.scene import HallScene
 from gui.document.document import make_plant
 from gui.edit.commands import (
     DeleteCommand,
+    JoinTraysCommand,
     MoveObstaclesCommand,
     MoveTraysCommand,
     ObstaclesCommand,
     OutlineCommand,
+    SplitTrayCommand,
     TrayPointsCommand,
     push,
 )
@@ -26,6 +28,8 @@ from model.files.design_file import design_to_bytes
 from tests.builders import small_pod
 
 EDITS = (
+    "split",
+    "join",
     "corner",
     "insert",
     "remove",
@@ -58,6 +62,12 @@ def apply_edit(design, stack, kind: str, pick: int, dx: int, dy: int) -> None:
         i = pick % len(tray.points)
         points = tray.points[:i] + tray.points[i + 1 :]
         push(stack, TrayPointsCommand(design, tray.id, points, "remove"))
+    elif kind == "split" and tray and len(tray.points) > 2:
+        push(stack, SplitTrayCommand(design, tray.id, 1 + pick % (len(tray.points) - 2)))
+    elif kind == "join" and len(trays) >= 2:
+        other = trays[(pick + 1 + abs(dx)) % len(trays)]
+        if other != tray.id:
+            push(stack, JoinTraysCommand(design, tray.id, other))
     elif kind == "move_tray" and tray:
         push(stack, MoveTraysCommand(design, [tray.id], 0.3 * dx, 0.3 * dy))
     elif kind == "outline":

@@ -89,3 +89,31 @@ def test_obstacle_refusals():
     with pytest.raises(DesignError, match="obstacle 'c2'"):
         design.set_obstacles([flat])
     assert design.hall.obstacles == []
+
+
+def test_split_then_join_gives_the_tray_back():
+    design = small_pod()
+    design.set_tray_points("t-row", [(0.6, 3.0), (6.0, 3.0), (11.4, 3.0)])
+    before = design_to_bytes(design)
+    seen = events(design)
+    design.split_tray("t-row", 1, "t-east")
+    assert design.trays["t-row"].points == [(0.6, 3.0), (6.0, 3.0)]
+    assert design.trays["t-east"].points == [(6.0, 3.0), (11.4, 3.0)]
+    assert len(seen) == 1  # one edit, one event
+    design.join_trays("t-row", "t-east")
+    assert design_to_bytes(design) == before
+
+
+def test_split_and_join_refusals():
+    design = small_pod()
+    with pytest.raises(DesignError, match="inner corner"):
+        design.split_tray("t-row", 0, "t-x")
+    with pytest.raises(DesignError, match="do not meet"):
+        design.join_trays("t-row", "t-cross")  # t-cross starts mid-row, not at an end
+    with pytest.raises(DesignError, match="different trays"):
+        design.join_trays("t-row", "t-row")
+    # Ends within the join tolerance (0.3 m) meet: the second tray, reversed, follows on.
+    design.set_tray_points("t-cross", [(6.0, 6.0), (11.6, 3.1)])
+    design.join_trays("t-row", "t-cross")
+    assert design.trays["t-row"].points == [(0.6, 3.0), (11.4, 3.0), (6.0, 6.0)]
+    assert "t-cross" not in design.trays
