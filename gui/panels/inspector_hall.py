@@ -16,6 +16,8 @@ from model.common.wording import count
 from model.plant.tray_products import polyline_length_m
 from model.structured.layout import CABLING_STYLES
 
+CUSTOM = "\0custom"  # the product row's entry for a width and depth no product has
+
 
 class HallForms:
     def _tray_form(self, trays) -> None:
@@ -46,6 +48,7 @@ class HallForms:
             suffix=" m",
             step=0.05,
         )
+        self._product_row(trays)
         default = design.hall.tray_elevation_m
         elevations = [t.elevation_m if t.elevation_m is not None else default for t in trays]
         self._number(
@@ -63,6 +66,38 @@ class HallForms:
         if len(trays) == 1:
             pts = trays[0].points
             self._info("Length", f"{polyline_length_m(pts):.2f} m, {len(pts)} corners")
+
+    def _product_row(self, trays) -> None:
+        """The catalog tray product of the trays' cross-section; choosing one sets width and
+        depth to that product's (the BOM counts products from width and depth)."""
+        products = sorted(
+            self.scene.design.catalog.tray_products.values(), key=lambda p: (p.width_m, p.depth_m)
+        )
+        if not products:
+            return
+
+        def product_of(tray) -> str:
+            return next(
+                (
+                    p.id
+                    for p in products
+                    if abs(p.width_m - tray.width_m) < 1e-9 and abs(p.depth_m - tray.depth_m) < 1e-9
+                ),
+                CUSTOM,
+            )
+
+        options = [
+            (p.description.split(",")[0], p.id)
+            for p in products
+        ] + [("custom size (width and depth below)", CUSTOM)]
+
+        def choose(product_id: str) -> None:
+            if product_id == CUSTOM:
+                return
+            product = self.scene.design.catalog.tray_products[product_id]
+            self._replace("trays", trays, width_m=product.width_m, depth_m=product.depth_m)
+
+        self._combo("product", "Product", options, [product_of(t) for t in trays], choose)
 
     def _obstacle_form(self, ids: list[str]) -> None:
         design = self.scene.design

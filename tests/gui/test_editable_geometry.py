@@ -255,3 +255,36 @@ def test_join_refuses_trays_whose_ends_do_not_meet(window, qtbot):
     right_click_and_choose(qtbot, window.view, 6.0, 5.0, "Join Trays")
     assert snapshot(window) == before
     assert any("do not meet" in m for m in messages), messages
+
+
+def test_inspector_edits_a_trays_product_and_an_obstacles_kind(window, qtbot):
+    design = window.document.design
+    before = snapshot(window)
+    click(window.view, 8.0, 3.0)
+    qtbot.waitUntil(lambda: "product" in window.inspector.fields)
+    combo = window.inspector.fields["product"]
+    assert combo.currentData() == "tray-wm-600x150"  # the pod's 0.6 x 0.15 m trays
+    assert combo.currentText() == "wire-mesh cable tray 600 x 150 mm"
+    index = combo.findData("tray-wm-900x100")
+    combo.setCurrentIndex(index)
+    combo.activated.emit(index)
+    tray = design.trays["t-row"]
+    assert (tray.width_m, tray.depth_m) == (0.9, 0.1)
+    undo_redo_roundtrip(window, before)
+
+    window.set_mode("obstacle")
+    drag(window.view, (8.1, 5.1), (9.3, 6.3))
+    (obstacle,) = design.hall.obstacles
+    drawn = snapshot(window)
+    qtbot.waitUntil(lambda: "kind" in window.inspector.fields)
+    kind = window.inspector.fields["kind"]
+    index = kind.findData("keep-out")
+    kind.setCurrentIndex(index)
+    kind.activated.emit(index)
+    assert design.hall.obstacles[0].kind == "keep-out"
+    assert scene_item_kind(window, obstacle.id) == "keep-out"  # drawn hatched now
+    undo_redo_roundtrip(window, drawn)
+
+
+def scene_item_kind(window, obstacle_id: str) -> str:
+    return window.scene.obstacles[obstacle_id].kind
