@@ -288,3 +288,24 @@ def test_inspector_edits_a_trays_product_and_an_obstacles_kind(window, qtbot):
 
 def scene_item_kind(window, obstacle_id: str) -> str:
     return window.scene.obstacles[obstacle_id].kind
+
+
+def test_an_obstacle_drawn_under_a_rack_is_warned_about_and_undo_clears_it(qtbot, tmp_path):
+    from tests.builders import small_pod
+    from tests.gui.analysis_support import close_quietly, docks, open_window, wait_fresh
+
+    window = open_window(qtbot, tmp_path, small_pod())
+    try:
+        d = docks(window)
+        wait_fresh(qtbot, window)
+        assert not any(w.code == "RACK_ON_OBSTACLE" for w in d.panel.report.warnings)
+        window.set_mode("obstacle")
+        drag(window.view, (2.4, 3.3), (3.0, 3.9))  # a column under R2's back half
+        wait_fresh(qtbot, window)
+        (warning,) = [w for w in d.panel.report.warnings if w.code == "RACK_ON_OBSTACLE"]
+        assert "Rack R2 stands on column" in warning.message
+        window.undo_action.trigger()
+        wait_fresh(qtbot, window)
+        assert not any(w.code == "RACK_ON_OBSTACLE" for w in d.panel.report.warnings)
+    finally:
+        close_quietly(window)
