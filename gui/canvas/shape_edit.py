@@ -102,6 +102,7 @@ class ShapeEdit:
         self._press_screen = None
         self._moved = False
         self._preview: list[Point] | None = None
+        self._hovering = False  # the move cursor is shown over a handle
 
     # ------------------------------------------------------------------ geometry helpers
 
@@ -156,8 +157,26 @@ class ShapeEdit:
         self.scene.tray_load.pause()
         return True
 
+    def hover(self, event) -> None:
+        """The pointer over a corner handle shows that it can be taken (a move cursor)."""
+        target = self.scene.geometry_target()
+        pos = event.scenePos()
+        over = target is not None and (
+            nearest_corner(target[2], pos.x(), pos.y(), self.reach_m()) is not None
+        )
+        if over == self._hovering or not self.scene.views():
+            return
+        self._hovering = over
+        viewport = self.scene.views()[0].viewport()
+        if over:
+            viewport.setCursor(Qt.SizeAllCursor)
+        else:
+            viewport.unsetCursor()
+
     def move(self, event) -> bool:
         if self._target is None:
+            if not event.buttons():
+                self.hover(event)
             return False
         if not self._moved:
             travel = (event.screenPos() - self._press_screen).manhattanLength()

@@ -86,10 +86,9 @@ class HallForms:
                 CUSTOM,
             )
 
-        options = [
-            (p.description.split(",")[0], p.id)
-            for p in products
-        ] + [("custom size (width and depth below)", CUSTOM)]
+        options = [(p.description.split(",")[0], p.id) for p in products] + [
+            ("custom size (width and depth below)", CUSTOM)
+        ]
 
         def choose(product_id: str) -> None:
             if product_id == CUSTOM:

@@ -309,3 +309,16 @@ def test_an_obstacle_drawn_under_a_rack_is_warned_about_and_undo_clears_it(qtbot
         assert not any(w.code == "RACK_ON_OBSTACLE" for w in d.panel.report.warnings)
     finally:
         close_quietly(window)
+
+
+def test_the_pointer_over_a_corner_handle_shows_it_can_be_taken(window):
+    from PySide6.QtCore import QEvent
+
+    from tests.gui.conftest import mouse
+
+    viewport = window.view.viewport()
+    click(window.view, 8.0, 3.0)
+    mouse(window.view, QEvent.MouseMove, 11.4, 3.0, buttons=Qt.NoButton)
+    assert viewport.cursor().shape() == Qt.SizeAllCursor
+    mouse(window.view, QEvent.MouseMove, 9.0, 5.0, buttons=Qt.NoButton)
+    assert viewport.cursor().shape() == Qt.ArrowCursor
