@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from gui import style
 from gui.canvas.connect_interaction import ConnectInteraction  # noqa: F401 - the mode list
+from gui.canvas.group_move import GroupMove
 from gui.canvas.interaction import Interaction
 from gui.canvas.measure_interaction import MeasureInteraction  # noqa: F401 - the mode list
 from gui.canvas.rack_item import RackItem
@@ -53,11 +54,14 @@ class SelectInteraction(Interaction):
         self._moved = False
         self._delta = (0.0, 0.0)
         self.shapes = ShapeEdit(scene)
+        self.group = GroupMove(scene)  # several trays / obstacles (and racks) dragged together
 
     def press(self, event) -> bool:
         if event.button() != Qt.LeftButton:
             return False
         if self.shapes.press(event):  # a corner handle, or the selected tray or obstacle
+            return True
+        if self.group.press(event):  # a tray or obstacle of a larger selection
             return True
         item = self._top_item(event.scenePos())
         if item is None:
@@ -87,10 +91,10 @@ class SelectInteraction(Interaction):
     def dragging(self) -> bool:
         """Racks, a tray, an obstacle or a corner are held under the pointer (pressed, maybe
         not moved yet)."""
-        return self._drag is not None or self.shapes.dragging
+        return self._drag is not None or self.shapes.dragging or self.group.dragging
 
     def move(self, event) -> bool:
-        if self.shapes.move(event):
+        if self.shapes.move(event) or self.group.move(event):
             return True
         if self._drag is None:
             return False
@@ -140,7 +144,7 @@ class SelectInteraction(Interaction):
         return True
 
     def release(self, event) -> bool:
-        if self.shapes.release(event):
+        if self.shapes.release(event) or self.group.release(event):
             return True
         if self._drag is None:
             return False
@@ -168,7 +172,7 @@ class SelectInteraction(Interaction):
         return False
 
     def key_press(self, event) -> bool:
-        if event.key() == Qt.Key_Escape and (self._drag is not None or self.shapes.dragging):
+        if event.key() == Qt.Key_Escape and self.dragging:
             self.cancel()
             return True
         step = {Qt.Key_Left: (-1, 0), Qt.Key_Right: (1, 0), Qt.Key_Up: (0, -1), Qt.Key_Down: (0, 1)}
@@ -191,6 +195,7 @@ class SelectInteraction(Interaction):
 
     def cancel(self) -> None:
         self.shapes.cancel()
+        self.group.cancel()
         if self._drag is not None:
             self._restore(self._drag)
             self._drag = None

@@ -322,3 +322,26 @@ def test_the_pointer_over_a_corner_handle_shows_it_can_be_taken(window):
     assert viewport.cursor().shape() == Qt.SizeAllCursor
     mouse(window.view, QEvent.MouseMove, 9.0, 5.0, buttons=Qt.NoButton)
     assert viewport.cursor().shape() == Qt.ArrowCursor
+
+
+def test_trays_an_obstacle_and_a_rack_selected_together_move_as_one_step(window, qtbot):
+    design = window.document.design
+    window.set_mode("obstacle")
+    drag(window.view, (8.1, 5.1), (9.3, 6.3))
+    (obstacle,) = design.hall.obstacles
+    window.set_mode("select")
+    before = snapshot(window)
+    click(window.view, 6.0, 5.0)  # t-cross
+    click(window.view, 8.7, 5.7, modifiers=Qt.ShiftModifier)  # the obstacle
+    click(window.view, 1.5, 3.0, modifiers=Qt.ShiftModifier)  # rack R1
+    assert set(window.scene.selected_ids()) == {"t-cross", obstacle.id, "r1"}
+    count = window.document.stack.count()
+    drag(window.view, (8.7, 5.7), (9.95, 6.25))  # by the obstacle; racks along: whole tiles
+    assert window.document.stack.count() == count + 1
+    assert window.document.stack.undoText() == "Move 3 objects"
+    assert design.trays["t-cross"].points == [(7.2, 3.6), (7.2, 6.6)]
+    assert design.hall.obstacles[0].polygon[0] == (9.3, 5.7)
+    assert (design.racks["r1"].x, design.racks["r1"].y) == (2.7, 3.6)
+    assert window.scene.trays["t-cross"].pos().x() == 0.0  # drawn from the model again
+    assert window.scene.racks["r1"].pos().x() == 2.7
+    undo_redo_roundtrip(window, before)
