@@ -28,7 +28,7 @@ class DrawObstacleInteraction(DrawTrayInteraction):
     """Rectangle by dragging, polygon by clicking; corners snap to half tiles."""
 
     name = "Draw obstacle"
-    length_caption = "Obstacle edge"
+    length_caption = "Edges so far"
 
     def __init__(self, scene, on_done=None) -> None:
         super().__init__(scene, on_done)
