@@ -23,6 +23,7 @@ from gui.actions.export import add_export_menu
 from gui.actions.fabric_layers import LayerMenus
 from gui.actions.whatif_tools import WhatIfTools
 from gui.canvas import interactions as modes
+from gui.canvas.obstacle_interaction import DrawObstacleInteraction
 from gui.canvas.scene import HallScene
 from gui.canvas.view import HallView
 from gui.dialogs.design_dialogs import HallDialog
@@ -47,6 +48,7 @@ MODES = (  # (key, label, shortcut, interaction class)
     ("connect", "Connect", "C", modes.ConnectInteraction),
     ("measure", "Measure", "M", modes.MeasureInteraction),
     ("outline", "Draw outline", "O", modes.DrawOutlineInteraction),
+    ("obstacle", "Draw obstacle", "B", DrawObstacleInteraction),
 )
 
 

@@ -63,7 +63,9 @@ class CanvasContextMenu(QObject):
         if item is None:
             return ContextTarget("plan", [], scene_pos)
         tables = {"rack": RackItem, "link": LinkItem, "trunk": TrunkItem, "tray": TrayItem}
-        kind = next(k for k, table in tables.items() if isinstance(item, table))
+        kind = next((k for k, table in tables.items() if isinstance(item, table)), None)
+        if kind is None:  # an obstacle or the outline's edge: the plan's menu
+            return ContextTarget("plan", [], scene_pos)
         if not item.isSelected():
             scene.select_ids([item.object_id])
         table = tables[kind]
@@ -147,8 +149,13 @@ def editor_entries(window) -> Provider:
         if target.kind == "trunk":  # what a trunk is and carries: the inspector shows it
             return [MenuEntry("Zoom to Trunk", w.zoom_selection_action.trigger)]
         if target.kind == "tray":
+            from gui.canvas.shape_edit import join_entry, split_entry
+
             return [
                 MenuEntry("Zoom to Tray", w.zoom_selection_action.trigger),
+                *split_entry(w.scene, target.ids, target.scene_pos),
+                *join_entry(w.scene, target.ids),
+                None,
                 MenuEntry("Delete Tray", w.delete_selection),
             ]
         return [

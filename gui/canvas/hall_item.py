@@ -1,16 +1,18 @@
-"""HallItem: the hall outline, its obstacles and the floor tile grid (drawn only when legible)."""
+"""HallItem: the hall outline and the floor tile grid (drawn only when legible); the outline is
+selectable along its edge, to edit its corners. Obstacles are items of their own (obstacle_item)."""
 
 from __future__ import annotations
 
 import math
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QColor, QPainter, QPainterPath, QPainterPathStroker, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from gui import style
 
 MIN_TILE_PX = 7.0  # below this the grid is noise, not information
+EDGE_GRAB_M = 0.4  # a click this near the outline (either side) selects it
 
 
 def polygon(points) -> QPolygonF:
@@ -23,26 +25,33 @@ class HallItem(QGraphicsItem):
     def __init__(self) -> None:
         super().__init__()
         self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption, True)
+        self.setFlag(QGraphicsItem.ItemIsSelectable, True)
         self.setZValue(-100)
         self._outline = QPolygonF()
-        self._obstacles: list[tuple[QPolygonF, str]] = []
+        self._edge = QPainterPath()
         self._tile = 0.6
         self._path = QPainterPath()
         self._rect = QRectF()
 
-    def set_floor(self, outline, obstacles, tile_m: float) -> None:
+    def set_floor(self, outline, tile_m: float) -> None:
         self.prepareGeometryChange()
         self._outline = polygon(outline)
-        self._obstacles = [(polygon(o.polygon), o.name or o.kind) for o in obstacles]
         self._tile = tile_m
         self._path = QPainterPath()
         self._path.addPolygon(self._outline)
         self._path.closeSubpath()
         self._rect = self._outline.boundingRect().adjusted(-0.5, -0.5, 0.5, 0.5)
+        stroker = QPainterPathStroker()
+        stroker.setWidth(2 * EDGE_GRAB_M)
+        self._edge = stroker.createStroke(self._path)
         self.update()
 
     def boundingRect(self) -> QRectF:
         return self._rect
+
+    def shape(self) -> QPainterPath:
+        """The band along the outline: the floor inside is for racks, trays and rubber bands."""
+        return self._edge
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         painter.setPen(Qt.NoPen)
@@ -51,12 +60,7 @@ class HallItem(QGraphicsItem):
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         if self._tile * lod >= MIN_TILE_PX:
             self._paint_grid(painter, option.exposedRect)
-        painter.setPen(QPen(QColor(style.OBSTACLE_FILL).darker(140), 0))
-        painter.setBrush(QBrush(QColor(style.OBSTACLE_FILL), Qt.BDiagPattern))
-        for poly, _name in self._obstacles:
-            painter.setBrush(QColor(style.OBSTACLE_FILL))
-            painter.drawPolygon(poly)
-        pen = QPen(QColor(style.HALL_EDGE), 2.0)
+        pen = QPen(QColor(style.SELECTION if self.isSelected() else style.HALL_EDGE), 2.0)
         pen.setCosmetic(True)
         painter.setPen(pen)
         painter.setBrush(Qt.NoBrush)

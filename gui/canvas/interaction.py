@@ -8,7 +8,9 @@ from PySide6.QtWidgets import (
     QGraphicsSceneMouseEvent,
 )
 
+from gui.canvas.hall_item import HallItem
 from gui.canvas.link_item import LinkItem
+from gui.canvas.obstacle_item import ObstacleItem
 from gui.canvas.rack_item import RackItem
 from gui.canvas.tray_item import TrayItem
 
@@ -56,11 +58,16 @@ def item_at(scene, pos: QPointF):
 
     Off the racks, in drawing order: a drawn link (z 20; the links of the selection, drawn
     over everything else of the cabling), then a trunk (z 15; the trunk layer finds it along
-    its route and makes its item then), then a tray (z -10). So a click on a link drawn along
+    its route and makes its item then), then a tray (z -10), an obstacle (z -50) and the hall
+    outline's edge (z -100). So a click on a link drawn along
     a trunk picks the link, as the eye sees it on top; the trunk is picked where no drawn link
     covers it (or from the inspector's channel view)."""
-    hits = [i for i in scene.items(pos) if isinstance(i, (RackItem, TrayItem, LinkItem))]
-    if hits and not isinstance(hits[0], TrayItem):  # a rack, or a drawn link over the plan
+    hits = [
+        i
+        for i in scene.items(pos)
+        if isinstance(i, (RackItem, TrayItem, LinkItem, ObstacleItem, HallItem))
+    ]
+    if hits and isinstance(hits[0], (RackItem, LinkItem)):  # a rack, or a link over the plan
         return next((i for i in hits if isinstance(i, RackItem)), hits[0])
     trunk = scene.trunk_layer.item_at(pos)
     if trunk is not None:

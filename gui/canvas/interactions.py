@@ -18,9 +18,11 @@ from PySide6.QtWidgets import (
 
 from gui import style
 from gui.canvas.connect_interaction import ConnectInteraction  # noqa: F401 - the mode list
+from gui.canvas.group_move import GroupMove
 from gui.canvas.interaction import Interaction
 from gui.canvas.measure_interaction import MeasureInteraction  # noqa: F401 - the mode list
 from gui.canvas.rack_item import RackItem
+from gui.canvas.shape_edit import ShapeEdit
 from gui.edit.commands import AddObjectsCommand, MoveRacksCommand, RotateRacksCommand
 from model.design import placement
 from model.design.entities import Tray
@@ -34,10 +36,15 @@ NEW_RACK = "\0new rack"  # the id of the rack about to be placed, in the clash c
 
 class SelectInteraction(Interaction):
     """Click, shift-click and rubber band select; dragging selected racks moves them (snapped to
-    floor tiles, collisions shown live, one undo command at release); double-click opens a rack."""
+    floor tiles, collisions shown live, one undo command at release); double-click opens a rack.
+    The selected tray, obstacle or outline shows its corners: drag one, double-click a segment to
+    add one, double-click one to delete it, drag the tray or obstacle to move it (ShapeEdit)."""
 
     name = "Select"
-    hint = "Click to select, Shift+click to add, drag racks to move, drag empty floor to box-select"
+    hint = (
+        "Click to select, Shift+click to add, drag to move or box-select; corners of a "
+        "selected tray, obstacle or wall: drag, double-click an edge to add, a corner to delete"
+    )
 
     def __init__(self, scene, on_done=None) -> None:
         super().__init__(scene, on_done)
@@ -46,10 +53,16 @@ class SelectInteraction(Interaction):
         self._press_screen = None
         self._moved = False
         self._delta = (0.0, 0.0)
+        self.shapes = ShapeEdit(scene)
+        self.group = GroupMove(scene)  # several trays / obstacles (and racks) dragged together
 
     def press(self, event) -> bool:
         if event.button() != Qt.LeftButton:
             return False
+        if self.shapes.press(event):  # a corner handle, or the selected tray or obstacle
+            return True
+        if self.group.press(event):  # a tray or obstacle of a larger selection
+            return True
         item = self._top_item(event.scenePos())
         if item is None:
             if not event.modifiers() & (Qt.ShiftModifier | Qt.ControlModifier):
@@ -70,14 +83,19 @@ class SelectInteraction(Interaction):
             self._moved = False
             self._delta = (0.0, 0.0)
             self.scene.tray_load.pause()  # nothing but the drag competes for the event loop
+        else:
+            self.shapes.press(event)  # just selected: a tray or obstacle moves in the same drag
         return True
 
     @property
     def dragging(self) -> bool:
-        """Racks are held under the pointer (pressed, maybe not moved yet)."""
-        return self._drag is not None
+        """Racks, a tray, an obstacle or a corner are held under the pointer (pressed, maybe
+        not moved yet)."""
+        return self._drag is not None or self.shapes.dragging or self.group.dragging
 
     def move(self, event) -> bool:
+        if self.shapes.move(event) or self.group.move(event):
+            return True
         if self._drag is None:
             return False
         if not self._moved:
@@ -126,6 +144,8 @@ class SelectInteraction(Interaction):
         return True
 
     def release(self, event) -> bool:
+        if self.shapes.release(event) or self.group.release(event):
+            return True
         if self._drag is None:
             return False
         drag, self._drag = self._drag, None
@@ -143,6 +163,8 @@ class SelectInteraction(Interaction):
         return True
 
     def double_click(self, event) -> bool:
+        if self.shapes.double_click(event):
+            return True
         item = self._top_item(event.scenePos())
         if isinstance(item, RackItem):
             self.scene.rack_activated.emit(item.object_id)
@@ -150,7 +172,7 @@ class SelectInteraction(Interaction):
         return False
 
     def key_press(self, event) -> bool:
-        if event.key() == Qt.Key_Escape and self._drag is not None:
+        if event.key() == Qt.Key_Escape and self.dragging:
             self.cancel()
             return True
         step = {Qt.Key_Left: (-1, 0), Qt.Key_Right: (1, 0), Qt.Key_Up: (0, -1), Qt.Key_Down: (0, 1)}
@@ -172,6 +194,8 @@ class SelectInteraction(Interaction):
         return False
 
     def cancel(self) -> None:
+        self.shapes.cancel()
+        self.group.cancel()
         if self._drag is not None:
             self._restore(self._drag)
             self._drag = None

@@ -17,8 +17,10 @@ from PySide6.QtWidgets import QGraphicsScene
 from gui import style
 from gui.canvas.bundle_item import BundleItem, TrayLoad
 from gui.canvas.hall_item import HallItem
+from gui.canvas.handles_item import HandlesItem
 from gui.canvas.layers import LayerState
 from gui.canvas.link_item import LinkItem
+from gui.canvas.obstacle_item import ObstacleItem
 from gui.canvas.picture_racks import picture_entries
 from gui.canvas.rack_field import RackField
 from gui.canvas.rack_item import RackItem
@@ -74,6 +76,7 @@ class HallScene(SceneInput, QGraphicsScene):
         self.show_tray_fill = False
         self.racks: dict[str, RackItem] = {}
         self.trays: dict[str, TrayItem] = {}
+        self.obstacles: dict[str, ObstacleItem] = {}
         self.link_items: dict[str, LinkItem] = {}
         self.extra_link_ids: set[str] = set()  # links shown for a selection made elsewhere
         self.device_selection: list[str] = []  # devices picked in a rack elevation
@@ -84,6 +87,8 @@ class HallScene(SceneInput, QGraphicsScene):
         self.show_cables = True
         self.hall_item = HallItem()
         self.addItem(self.hall_item)
+        self.handles = HandlesItem()  # corners of the one tray, obstacle or outline selected
+        self.addItem(self.handles)
         self.rack_field = RackField(self.drawing_changed.emit)  # every rack in one paint call
         self.addItem(self.rack_field)
         self._interaction = None
@@ -121,6 +126,7 @@ class HallScene(SceneInput, QGraphicsScene):
         self.selectionChanged.connect(self._on_selection_changed)
         self.selectionChanged.connect(self._racks_selected)
         self.selectionChanged.connect(self.drawing_changed)
+        self.selectionChanged.connect(self.update_handles)
 
     # ------------------------------------------------------------------ building and following
 
@@ -169,7 +175,15 @@ class HallScene(SceneInput, QGraphicsScene):
 
     def _update_hall(self) -> None:
         hall = self.design.hall
-        self.hall_item.set_floor(hall.outline, hall.obstacles, hall.tile_m)
+        self.hall_item.set_floor(hall.outline, hall.tile_m)
+        kept = {o.id for o in hall.obstacles}
+        self._remove(self.obstacles, [i for i in self.obstacles if i not in kept])
+        for obstacle in hall.obstacles:
+            item = self.obstacles.get(obstacle.id)
+            if item is None:
+                item = self.obstacles[obstacle.id] = ObstacleItem(obstacle.id)
+                self.addItem(item)
+            item.set_polygon(obstacle.polygon, obstacle.kind)
         self.rack_field.cover(self.hall_item.boundingRect())
         self.setSceneRect(self.hall_item.boundingRect().adjusted(-20, -20, 20, 20))
 
@@ -349,6 +363,8 @@ class HallScene(SceneInput, QGraphicsScene):
                 self.racks[rack_id].set_fill(self.rack_fill(rack_id))
         if K.HALL_CHANGED in change:
             self._update_hall()
+        if change.touches(TRAY_KINDS | {K.HALL_CHANGED}):
+            self.update_handles()
         if change.touches(RACK_KINDS):
             if change.touches(RACK_KINDS - {K.RACKS_MOVED}):
                 self._row_groups = None  # racks added, removed or renamed: regroup
@@ -384,6 +400,7 @@ class HallScene(SceneInput, QGraphicsScene):
         return (
             self.racks.get(object_id)
             or self.trays.get(object_id)
+            or self.obstacles.get(object_id)
             or self.link_items.get(object_id)
             or self.trunk_layer.item(object_id)  # made now for a drawn trunk
         )
@@ -494,3 +511,31 @@ class HallScene(SceneInput, QGraphicsScene):
 
     def hall_rect(self) -> QRectF:
         return self.hall_item.boundingRect()
+
+    # ------------------------------------------------------------------ corner editing
+
+    def geometry_target(self) -> tuple[str, str, list[tuple[float, float]]] | None:
+        """(kind, id, corners) of the one shape whose corners can be edited now: the tray,
+        obstacle or hall outline selected alone; None otherwise. Kind is "tray" (an open
+        polyline), "obstacle" or "outline" (closed polygons)."""
+        selected = self.selectedItems()
+        if len(selected) != 1:
+            return None
+        item = selected[0]
+        design = self.design
+        if isinstance(item, TrayItem) and item.object_id in design.trays:
+            return "tray", item.object_id, list(design.trays[item.object_id].points)
+        if isinstance(item, ObstacleItem):
+            obstacle = next((o for o in design.hall.obstacles if o.id == item.object_id), None)
+            if obstacle is not None:
+                return "obstacle", obstacle.id, list(obstacle.polygon)
+        if item is self.hall_item:
+            return "outline", "", list(design.hall.outline)
+        return None
+
+    def update_handles(self, points=None) -> None:
+        """Show the corners of the editable shape (or ``points``, a drag's preview)."""
+        if points is None:
+            target = self.geometry_target()
+            points = target[2] if target is not None else []
+        self.handles.set_points(points)

@@ -13,7 +13,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from model.common.wording import count
 from model.design.design import Design, DesignError, Removed
-from model.design.entities import Device, Hall, Link, Rack, Settings, Tray
+from model.design.entities import Device, Hall, Link, Obstacle, Point, Rack, Settings, Tray
 
 MOVE_RACKS_ID = 1001
 
@@ -91,12 +91,25 @@ class DeleteCommand(DesignCommand):
         self.ids = ids
         self.removed: Removed | None = None
 
+        # Obstacles are part of the hall record, not an entity table: taken out of its list.
+        obstacles = {o.id for o in design.hall.obstacles}
+        self.obstacle_ids = {i for i in ids if i in obstacles}
+        self.old_obstacles = list(design.hall.obstacles)
+
     def apply(self) -> None:
-        self.removed = self.design.delete(self.ids)
+        rest = [i for i in self.ids if i not in self.obstacle_ids]
+        if self.obstacle_ids:
+            self.design.set_obstacles(
+                o for o in self.old_obstacles if o.id not in self.obstacle_ids
+            )
+        if rest:
+            self.removed = self.design.delete(rest)
 
     def revert(self) -> None:
         if self.removed is not None:
             self.design.restore(self.removed)
+        if self.obstacle_ids:
+            self.design.set_obstacles(self.old_obstacles)
 
 
 class MoveRacksCommand(DesignCommand):
@@ -199,6 +212,150 @@ class SetHallCommand(DesignCommand):
         self.design.set_hall(self.old)
 
 
+class TrayPointsCommand(DesignCommand):
+    """One tray reshaped: a corner dragged, inserted or deleted (the old points put back)."""
+
+    def __init__(self, design: Design, tray_id: str, points: list[Point], text: str) -> None:
+        super().__init__(design, text)
+        self.tray_id = tray_id
+        self.new = list(points)
+        self.old = list(design.trays[tray_id].points)
+
+    def apply(self) -> None:
+        self.design.set_tray_points(self.tray_id, self.new)
+
+    def revert(self) -> None:
+        self.design.set_tray_points(self.tray_id, self.old)
+
+
+class MoveTraysCommand(DesignCommand):
+    """Whole trays shifted; undo puts back the very records (no float round trip)."""
+
+    def __init__(self, design: Design, ids: list[str], dx_m: float, dy_m: float) -> None:
+        super().__init__(design, f"Move {_describe(design, ids)}")
+        self.ids, self.dx_m, self.dy_m = list(ids), dx_m, dy_m
+        self.old = [design.trays[i] for i in self.ids]
+
+    def apply(self) -> None:
+        self.design.move_trays(self.ids, self.dx_m, self.dy_m)
+
+    def revert(self) -> None:
+        self.design.update_trays(self.old)
+
+
+class SplitTrayCommand(DesignCommand):
+    """A tray cut in two at an inner corner; undo takes the new tray away and puts the old
+    record back."""
+
+    def __init__(self, design: Design, tray_id: str, corner: int) -> None:
+        super().__init__(design, f"Split {_describe(design, [tray_id])}")
+        self.tray_id, self.corner = tray_id, corner
+        self.new_id = design.new_id("tray")
+        self.old = design.trays[tray_id]
+
+    def apply(self) -> None:
+        self.design.split_tray(self.tray_id, self.corner, self.new_id)
+
+    def revert(self) -> None:
+        self.design.remove_trays([self.new_id])
+        self.design.update_trays([self.old])
+
+
+class JoinTraysCommand(DesignCommand):
+    """Two trays whose ends meet made one; undo puts both records back."""
+
+    def __init__(self, design: Design, keep_id: str, other_id: str) -> None:
+        super().__init__(design, f"Join {_describe(design, [keep_id, other_id])}")
+        self.keep_id, self.other_id = keep_id, other_id
+        self.old = [design.trays[keep_id], design.trays[other_id]]
+
+    def apply(self) -> None:
+        self.design.join_trays(self.keep_id, self.other_id)
+
+    def revert(self) -> None:
+        self.design.update_trays([self.old[0]])
+        self.design.add_trays([self.old[1]])
+
+
+class MoveSelectionCommand(DesignCommand):
+    """Racks, trays and obstacles dragged together by one offset; undo puts back the very
+    records (no float round trip)."""
+
+    def __init__(self, design: Design, ids: Iterable[str], dx_m: float, dy_m: float) -> None:
+        ids = list(ids)
+        super().__init__(design, f"Move {_describe(design, ids)}")
+        obstacle_ids = {o.id for o in design.hall.obstacles}
+        self.racks = [i for i in ids if i in design.racks]
+        self.trays = [i for i in ids if i in design.trays]
+        self.obstacles = [i for i in ids if i in obstacle_ids]
+        self.dx_m, self.dy_m = dx_m, dy_m
+        self.old_racks = {r: (design.racks[r].x, design.racks[r].y) for r in self.racks}
+        self.old_trays = [design.trays[t] for t in self.trays]
+        self.old_obstacles = list(design.hall.obstacles)
+
+    def apply(self) -> None:
+        dx, dy = self.dx_m, self.dy_m
+        if self.racks:
+            self.design.move_racks(
+                {r: (round(x + dx, 6), round(y + dy, 6)) for r, (x, y) in self.old_racks.items()}
+            )
+        if self.trays:
+            self.design.move_trays(self.trays, dx, dy)
+        if self.obstacles:
+            self.design.move_obstacles(self.obstacles, dx, dy)
+
+    def revert(self) -> None:
+        if self.racks:
+            self.design.move_racks(self.old_racks)
+        if self.trays:
+            self.design.update_trays(self.old_trays)
+        if self.obstacles:
+            self.design.set_obstacles(self.old_obstacles)
+
+
+class OutlineCommand(DesignCommand):
+    """The hall outline reshaped (a corner dragged, inserted or deleted)."""
+
+    def __init__(self, design: Design, points: list[Point], text: str) -> None:
+        super().__init__(design, text)
+        self.new = list(points)
+        self.old = list(design.hall.outline)
+
+    def apply(self) -> None:
+        self.design.set_outline(self.new)
+
+    def revert(self) -> None:
+        self.design.set_outline(self.old)
+
+
+class ObstaclesCommand(DesignCommand):
+    """The hall's obstacles replaced: one drawn, reshaped, moved, renamed or re-kinded."""
+
+    def __init__(self, design: Design, obstacles: Iterable[Obstacle], text: str) -> None:
+        super().__init__(design, text)
+        self.new = list(obstacles)
+        self.old = list(design.hall.obstacles)
+
+    def apply(self) -> None:
+        self.design.set_obstacles(self.new)
+
+    def revert(self) -> None:
+        self.design.set_obstacles(self.old)
+
+
+class MoveObstaclesCommand(DesignCommand):
+    def __init__(self, design: Design, ids: list[str], dx_m: float, dy_m: float) -> None:
+        super().__init__(design, f"Move {_describe(design, ids)}")
+        self.ids, self.dx_m, self.dy_m = list(ids), dx_m, dy_m
+        self.old = list(design.hall.obstacles)
+
+    def apply(self) -> None:
+        self.design.move_obstacles(self.ids, self.dx_m, self.dy_m)
+
+    def revert(self) -> None:
+        self.design.set_obstacles(self.old)
+
+
 class SetSettingsCommand(DesignCommand):
     def __init__(
         self, design: Design, settings: Settings, text: str = "Edit design settings"
@@ -227,6 +384,10 @@ def _describe(design: Design, ids: Iterable[str]) -> str:
             if object_id in table:
                 kinds.append((kind, table[object_id]))
                 break
+        else:
+            obstacle = next((o for o in design.hall.obstacles if o.id == object_id), None)
+            if obstacle is not None:
+                kinds.append(("obstacle", obstacle))
     if not kinds:
         return _plural(len(ids), "object")
     names = {k for k, _ in kinds}

@@ -148,6 +148,7 @@ class InspectorPanel(HallForms, StructuredForms, QWidget):
         links = [design.links[i] for i in ids if i in design.links]
         trays = [design.trays[i] for i in ids if i in design.trays]
         trunks = [i for i in ids if i in self.scene.trunk_layer.items]  # a selected trunk has one
+        obstacles = [i for i in ids if i in self.scene.obstacles]
         if racks:
             self._rack_form(racks)
         elif devices:
@@ -158,6 +159,8 @@ class InspectorPanel(HallForms, StructuredForms, QWidget):
             self._tray_form(trays)
         elif trunks:
             self._trunk_form(trunks)
+        elif obstacles:
+            self._obstacle_form(obstacles)
         else:
             self._design_form()
         self._fit_rows()

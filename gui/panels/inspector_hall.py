@@ -1,4 +1,4 @@
-"""HallForms: the inspector's forms for trays and for the design itself (nothing selected).
+"""HallForms: the inspector's forms for trays, obstacles and the design itself (nothing selected).
 
 A mixin of :class:`gui.panels.inspector.InspectorPanel`, which provides the field builders
 (``_text``, ``_number``, ``_combo``, ``_info``) and ``_replace`` / ``_push``; every edit is an
@@ -7,10 +7,16 @@ undo command through them. Figures (tray length) come from the model.
 
 from __future__ import annotations
 
+import msgspec
+
 from gui.actions.structured import CablingStyleCommand, style_words
+from gui.canvas.obstacle_interaction import KINDS
+from gui.edit.commands import ObstaclesCommand
 from model.common.wording import count
 from model.plant.tray_products import polyline_length_m
 from model.structured.layout import CABLING_STYLES
+
+CUSTOM = "\0custom"  # the product row's entry for a width and depth no product has
 
 
 class HallForms:
@@ -42,6 +48,7 @@ class HallForms:
             suffix=" m",
             step=0.05,
         )
+        self._product_row(trays)
         default = design.hall.tray_elevation_m
         elevations = [t.elevation_m if t.elevation_m is not None else default for t in trays]
         self._number(
@@ -59,6 +66,72 @@ class HallForms:
         if len(trays) == 1:
             pts = trays[0].points
             self._info("Length", f"{polyline_length_m(pts):.2f} m, {len(pts)} corners")
+
+    def _product_row(self, trays) -> None:
+        """The catalog tray product of the trays' cross-section; choosing one sets width and
+        depth to that product's (the BOM counts products from width and depth)."""
+        products = sorted(
+            self.scene.design.catalog.tray_products.values(), key=lambda p: (p.width_m, p.depth_m)
+        )
+        if not products:
+            return
+
+        def product_of(tray) -> str:
+            return next(
+                (
+                    p.id
+                    for p in products
+                    if abs(p.width_m - tray.width_m) < 1e-9 and abs(p.depth_m - tray.depth_m) < 1e-9
+                ),
+                CUSTOM,
+            )
+
+        options = [(p.description.split(",")[0], p.id) for p in products] + [
+            ("custom size (width and depth below)", CUSTOM)
+        ]
+
+        def choose(product_id: str) -> None:
+            if product_id == CUSTOM:
+                return
+            product = self.scene.design.catalog.tray_products[product_id]
+            self._replace("trays", trays, width_m=product.width_m, depth_m=product.depth_m)
+
+        self._combo("product", "Product", options, [product_of(t) for t in trays], choose)
+
+    def _obstacle_form(self, ids: list[str]) -> None:
+        design = self.scene.design
+        chosen = [o for o in design.hall.obstacles if o.id in ids]
+        self.title.setText(
+            f"Obstacle {chosen[0].name or chosen[0].id}"
+            if len(chosen) == 1
+            else f"{len(chosen)} obstacles"
+        )
+
+        def edit(**changes) -> None:
+            wanted = {o.id for o in chosen}
+            new = [
+                msgspec.structs.replace(o, **changes) if o.id in wanted else o
+                for o in design.hall.obstacles
+            ]
+            if new != design.hall.obstacles:
+                what = "obstacle" if len(chosen) == 1 else "obstacles"
+                self._push(ObstaclesCommand(design, new, f"Edit {what}"))
+
+        self._text("name", "Name", [o.name for o in chosen], lambda n: edit(name=n))
+        self._combo(
+            "kind",
+            "Kind",
+            [(words, k) for k, words in KINDS],
+            [o.kind for o in chosen],
+            lambda k: edit(kind=k),
+        )
+        if len(chosen) == 1:
+            xs = [p[0] for p in chosen[0].polygon]
+            ys = [p[1] for p in chosen[0].polygon]
+            self._info(
+                "Extent",
+                f"{max(xs) - min(xs):.2f} × {max(ys) - min(ys):.2f} m, {len(xs)} corners",
+            )
 
     def _design_form(self) -> None:
         design = self.scene.design

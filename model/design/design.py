@@ -17,6 +17,7 @@ just enforced those very ranges (checking 400k links twice would double the load
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from contextlib import AbstractContextManager
 
@@ -25,7 +26,7 @@ import msgspec
 from model.catalog.components import Catalog, CatalogFile, builtin_catalog
 from model.catalog.ports import port_table
 from model.design.changes import DEVICE_KINDS, ChangeKind, ChangeNotifier, Listener, Subscription
-from model.design.entities import Device, Hall, Link, Rack, Settings, Tray
+from model.design.entities import Device, Hall, Link, Obstacle, Point, Rack, Settings, Tray
 from model.design.hall_checks import hall_problem, trays_problem
 from model.design.limits import MAX_NAME_LENGTH
 from model.design.links import LinkEdits
@@ -181,6 +182,96 @@ class Design(DesignQueries, LinkEdits):
         removed = Removed(trays=[self.trays.pop(t) for t in ids])
         self._emit(ChangeKind.TRAYS_REMOVED, ids)
         return removed
+
+    # ----------------------------------------------------------------------------- geometry edits
+    # A corner dragged, inserted or deleted, a tray or obstacle moved: each one edit through
+    # update_trays / set_hall, so the same checks as the loader's apply (hall_checks).
+
+    def set_tray_points(self, tray_id: str, points: Iterable[Point]) -> None:
+        """Reshape one tray: its whole polyline, (x, y) metres."""
+        tray = self.trays.get(tray_id)
+        if tray is None:
+            raise DesignError(f"no tray {tray_id!r}")
+        new = msgspec.structs.replace(
+            tray, points=_points(points, f"tray {tray.name or tray_id!r}")
+        )
+        if new != tray:
+            self.update_trays([new])
+
+    def move_trays(self, ids: Iterable[str], dx_m: float, dy_m: float) -> None:
+        """Shift whole trays by (dx, dy) metres (each point rounded to the micrometre)."""
+        ids = list(dict.fromkeys(ids))
+        self._require(self.trays, ids, "tray")
+        moved = [
+            msgspec.structs.replace(
+                self.trays[t], points=_shifted(self.trays[t].points, dx_m, dy_m)
+            )
+            for t in ids
+        ]
+        if dx_m or dy_m:
+            self.update_trays(moved)
+
+    @one_change
+    def split_tray(self, tray_id: str, corner: int, new_id: str) -> None:
+        """Cut a tray in two at an inner corner: the tray keeps the part up to that corner and
+        ``new_id`` (same width, depth and elevation) takes the rest from it."""
+        tray = self.trays.get(tray_id)
+        if tray is None:
+            raise DesignError(f"no tray {tray_id!r}")
+        if not 0 < corner < len(tray.points) - 1:
+            raise DesignError(
+                f"tray {tray.name or tray_id!r}: split at an inner corner, not an end"
+            )
+        rest = msgspec.structs.replace(tray, id=new_id, points=tray.points[corner:])
+        self.update_trays([msgspec.structs.replace(tray, points=tray.points[: corner + 1])])
+        self.add_trays([rest])
+
+    @one_change
+    def join_trays(self, keep_id: str, other_id: str) -> None:
+        """Make one tray of two whose ends meet (within the design's tray join tolerance): the
+        first keeps its id, width, depth and elevation and takes the other's run."""
+        self._require(self.trays, [keep_id, other_id], "tray")
+        if keep_id == other_id:
+            raise DesignError("join two different trays")
+        keep, other = self.trays[keep_id], self.trays[other_id]
+        if keep.under_floor != other.under_floor:
+            raise DesignError("a tray under the floor cannot join an overhead one")
+        reach_m = self.settings.tray_join_tolerance_m
+        a, b = list(keep.points), list(other.points)
+        # The four ways two polylines can meet end to end, the closest pair first.
+        ways = [(a, b), (a, b[::-1]), (a[::-1], b), (a[::-1], b[::-1])]
+        first, second = min(ways, key=lambda w: math.dist(w[0][-1], w[1][0]))
+        gap_m = math.dist(first[-1], second[0])
+        if gap_m > reach_m:
+            raise DesignError(
+                f"trays {keep.name or keep_id!r} and {other.name or other_id!r} do not meet "
+                f"(their nearest ends are {gap_m:.2f} m apart; the join tolerance is "
+                f"{reach_m:g} m)"
+            )
+        self.remove_trays([other_id])
+        self.update_trays([msgspec.structs.replace(keep, points=first + second[1:])])
+
+    def set_outline(self, points: Iterable[Point]) -> None:
+        """Reshape the hall outline (its corners in order, not closed)."""
+        self.set_hall(msgspec.structs.replace(self.hall, outline=_points(points, "the outline")))
+
+    def set_obstacles(self, obstacles: Iterable[Obstacle]) -> None:
+        """Replace the hall's obstacles (drawn, edited, moved or deleted) in this order."""
+        self.set_hall(msgspec.structs.replace(self.hall, obstacles=list(obstacles)))
+
+    def move_obstacles(self, ids: Iterable[str], dx_m: float, dy_m: float) -> None:
+        """Shift obstacles by (dx, dy) metres."""
+        wanted = set(ids)
+        known = {o.id for o in self.hall.obstacles}
+        missing = sorted(wanted - known)
+        if missing:
+            raise DesignError(f"no obstacle {missing[0]!r}")
+        self.set_obstacles(
+            msgspec.structs.replace(o, polygon=_shifted(o.polygon, dx_m, dy_m))
+            if o.id in wanted
+            else o
+            for o in self.hall.obstacles
+        )
 
     # ----------------------------------------------------------------------------- racks
 
@@ -406,3 +497,14 @@ class Design(DesignQueries, LinkEdits):
         if trays:
             out = merge_removed(out, self.remove_trays(trays))
         return out
+
+
+def _points(points: Iterable[Point], what: str) -> list[Point]:
+    try:
+        return [(float(x), float(y)) for x, y in points]
+    except (TypeError, ValueError):
+        raise DesignError(f"{what}: every corner is two numbers") from None
+
+
+def _shifted(points: Iterable[Point], dx_m: float, dy_m: float) -> list[Point]:
+    return [(round(x + dx_m, 6), round(y + dy_m, 6)) for x, y in points]

@@ -146,4 +146,56 @@ def run(report: Report) -> None:
                 f"{len(window.scene.link_items)} drawn, moved "
                 f"{d.racks[rack_id].x - rack.x:+.1f}/{d.racks[rack_id].y - rack.y:+.1f} m",
             )
+            _drag_tray_corner(report, size, window)
             close(window)
+
+
+def _drag_tray_corner(report: Report, size: str, window) -> None:
+    """Select the busiest tray, drag its first corner a tile across with real mouse events:
+    the longest move event (the preview) and the drop (one undo command, the re-route of the
+    links along that tray)."""
+    application = QApplication.instance()
+    d, view, scene = window.document.design, window.view, window.scene
+    settle(window)
+    # Cables per tray by medium group, as the bundles show them.
+    load = {t: sum(groups.values()) for t, groups in scene.tray_load.counts.items()}
+    tray_id = max(d.trays, key=lambda t: load.get(t, 0))
+    tray = d.trays[tray_id]
+    scene.select_ids([tray_id])
+    (x0, y0), (x1, y1) = tray.points[0], tray.points[1]
+    view.resetTransform()
+    view.scale(40, 40)
+    view.centerOn(x0, y0)
+    application.processEvents()
+    _mouse(view, QEvent.MouseButtonPress, x0, y0, Qt.LeftButton)
+    # Across the tray's first segment, so that the corner leaves its line.
+    nx, ny = -(y1 - y0), x1 - x0
+    norm = (nx * nx + ny * ny) ** 0.5 or 1.0
+    moves = []
+    for i in range(1, 25):
+        t0 = time.perf_counter()
+        step = 0.05 * i
+        _mouse(view, QEvent.MouseMove, x0 + nx / norm * step, y0 + ny / norm * step, Qt.LeftButton)
+        application.processEvents()
+        moves.append(time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    _mouse(view, QEvent.MouseButtonRelease, x0 + nx / norm * 1.2, y0 + ny / norm * 1.2, Qt.NoButton)
+    application.processEvents()
+    release = time.perf_counter() - t0
+    moved = d.trays[tray_id].points[0] != tray.points[0]
+    report.add(
+        size,
+        "editor: drag a tray corner, longest move event",
+        max(moves),
+        peak_rss_mb(),
+        target="<= 50 ms" if size == "XL" else "",
+        note=f"median {statistics.median(moves) * 1000:.1f} ms over 24 moves",
+    )
+    report.add(
+        size,
+        "editor: drop the tray corner (command + re-route)",
+        release,
+        peak_rss_mb(),
+        note=f"tray {tray_id} ({load.get(tray_id, 0):,} cables), corner "
+        f"{'moved' if moved else 'NOT moved'}",
+    )
