@@ -5,48 +5,24 @@ OK when an end's observation names the other end; MISWIRED when an end sees some
 (the cable landed on another port or device); MISSING when neither end is in the report. A
 report row at a port the design leaves free is UNEXPECTED, one naming a device the design does
 not have is UNKNOWN. Device names are matched as the design writes them, or ignoring case when
-that is unambiguous; port names are the design's (``nic1``, ``p17``).
+that is unambiguous; port names are the design's (``nic1``, ``p17``) or a tool's names for
+them (``mlx5_0``, ``9/1``: see ``port_aliases``). Reports of seven formats are read by
+``model.asbuilt.reports``.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from model.asbuilt.report_csv import ReportError, read_table
+from model.asbuilt.port_aliases import PortNames
+from model.asbuilt.report_csv import ReportError
+from model.asbuilt.reports import FORMATS, detect_format, read_neighbours
+from model.asbuilt.reports.source import Neighbour
 from model.design.design import Design
 
-REPORT_COLUMNS = {
-    "local_device": (
-        "local_device",
-        "local device",
-        "device",
-        "local node",
-        "a-node name",
-        "a-node",
-    ),
-    "local_port": ("local_port", "local port", "port", "local interface", "a-port"),
-    "remote_device": (
-        "remote_device",
-        "remote device",
-        "neighbor",
-        "neighbour",
-        "remote node",
-        "remote system name",
-        "z-node name",
-        "z-node",
-    ),
-    "remote_port": (
-        "remote_port",
-        "remote port",
-        "neighbor port",
-        "neighbour port",
-        "remote interface",
-        "remote port id",
-        "z-port",
-    ),
-}
 OK, MISWIRED, MISSING, UNEXPECTED, UNKNOWN = "OK", "MISWIRED", "MISSING", "UNEXPECTED", "UNKNOWN"
 PROBLEMS = (MISWIRED, MISSING)
 
@@ -73,27 +49,39 @@ class _Names:
         return self.exact.get(name) or self.folded.get(name.casefold())
 
 
-def read_report(path: str | Path) -> list[tuple[int, dict[str, str]]]:
-    return read_table(path, REPORT_COLUMNS)
+def read_report(
+    path: str | Path | Sequence[str | Path], format_name: str | None = None
+) -> list[Neighbour]:
+    """The neighbour records of one report file (or several, e.g. one LLDP file per host), in
+    the format named (one of ``FORMATS``) or detected from each file."""
+    paths = [path] if isinstance(path, (str, Path)) else list(path)
+    return read_neighbours(paths, format_name)
 
 
-def check_cabling(design: Design, report: list[tuple[int, dict[str, str]]]) -> list[CheckRow]:
-    """One row per design link (OK / MISWIRED / MISSING), then UNEXPECTED and UNKNOWN rows."""
+def check_cabling(design: Design, report: Sequence[Neighbour]) -> list[CheckRow]:
+    """One row per design link (OK / MISWIRED / MISSING), then UNEXPECTED and UNKNOWN rows.
+
+    Ports are compared by their design names: a report's tool names (``mlx5_0``, ``9/1``,
+    ``swp17``) are mapped through ``port_aliases`` first."""
     names = _Names(design)
+    ports = PortNames(design)
     devices = design.devices
-    observed: dict[tuple[str, str], tuple[str, str, int]] = {}
+    observed: dict[tuple[str, str], tuple[str, str, str]] = {}
     extra: list[CheckRow] = []
     for line, row in report:
         local = names.find(row["local_device"])
         remote = names.find(row["remote_device"])
+        where = row.get("where") or f"line {line}"
         seen = f"{row['local_device']} {row['local_port']} -> {row['remote_device']} {row['remote_port']}"
         if local is None:
-            extra.append(CheckRow(UNKNOWN, "", "", "", seen, f"line {line}"))
+            extra.append(CheckRow(UNKNOWN, "", "", "", seen, where))
             continue
-        far = (remote or f"?{row['remote_device']}", row["remote_port"])
-        observed[(local, row["local_port"])] = (*far, line)
+        local_port = ports.resolve(local, row["local_port"])
+        remote_port = ports.resolve(remote, row["remote_port"]) if remote else row["remote_port"]
+        far = (remote or f"?{row['remote_device']}", remote_port)
+        observed[(local, local_port)] = (*far, where)
         if remote is not None:
-            observed.setdefault((remote, row["remote_port"]), (local, row["local_port"], line))
+            observed.setdefault((remote, remote_port), (local, local_port, where))
 
     def text(device_id: str, port: str) -> str:
         device = devices.get(device_id)
@@ -112,7 +100,7 @@ def check_cabling(design: Design, report: list[tuple[int, dict[str, str]]]) -> l
             for near, far, want in ((a, seen_a, b), (b, seen_b, a))
             if far is not None and far[:2] != want
         ]
-        lines = ", ".join(f"line {s[2]}" for s in (seen_a, seen_b) if s is not None)
+        lines = ", ".join(dict.fromkeys(s[2] for s in (seen_a, seen_b) if s is not None))
         if wrong:
             observed_text = "; ".join(f"{text(*near)} sees {text(*far[:2])}" for near, far in wrong)
             out.append(CheckRow(MISWIRED, link_id, link.label, expected, observed_text, lines))
@@ -123,7 +111,7 @@ def check_cabling(design: Design, report: list[tuple[int, dict[str, str]]]) -> l
     for (device_id, port), far in sorted(observed.items()):
         if (device_id, port) not in linked and device_id in devices:
             seen = f"{text(device_id, port)} sees {text(*far[:2])}"
-            extra.append(CheckRow(UNEXPECTED, "", "", "", seen, f"line {far[2]}"))
+            extra.append(CheckRow(UNEXPECTED, "", "", "", seen, far[2]))
     return out + extra
 
 
@@ -134,4 +122,12 @@ def summary(rows: list[CheckRow]) -> dict[str, int]:
     }
 
 
-__all__ = ["CheckRow", "ReportError", "check_cabling", "read_report", "summary"]
+__all__ = [
+    "FORMATS",
+    "CheckRow",
+    "ReportError",
+    "check_cabling",
+    "detect_format",
+    "read_report",
+    "summary",
+]
