@@ -19,7 +19,7 @@ from model.asbuilt.cabling_check import (
     PROBLEMS,
     ReportError,
     check_cabling,
-    read_report,
+    stream_report,
     summary,
 )
 from model.outputs.writers import ExportError
@@ -53,7 +53,7 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
 def run(args: argparse.Namespace) -> int:
     design = load_or_refuse(args.file)
     try:
-        rows = check_cabling(design, read_report(args.report, args.format))
+        rows = check_cabling(design, stream_report(args.report, args.format))
     except ReportError as exc:
         raise CliError(str(exc)) from None
     if args.output:

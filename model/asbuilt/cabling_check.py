@@ -13,13 +13,13 @@ them (``mlx5_0``, ``9/1``: see ``port_aliases``). Reports of seven formats are r
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from model.asbuilt.port_aliases import PortNames
 from model.asbuilt.report_csv import ReportError
-from model.asbuilt.reports import FORMATS, detect_format, read_neighbours
+from model.asbuilt.reports import FORMATS, detect_format, iter_neighbours, read_neighbours
 from model.asbuilt.reports.source import Neighbour
 from model.design.design import Design
 
@@ -58,7 +58,16 @@ def read_report(
     return read_neighbours(paths, format_name)
 
 
-def check_cabling(design: Design, report: Sequence[Neighbour]) -> list[CheckRow]:
+def stream_report(
+    path: str | Path | Sequence[str | Path], format_name: str | None = None
+) -> Iterator[Neighbour]:
+    """``read_report`` one record at a time (formats are told before the first is read), for a
+    check of a report too large to hold whole."""
+    paths = [path] if isinstance(path, (str, Path)) else list(path)
+    return iter_neighbours(paths, format_name)
+
+
+def check_cabling(design: Design, report: Iterable[Neighbour]) -> list[CheckRow]:
     """One row per design link (OK / MISWIRED / MISSING), then UNEXPECTED and UNKNOWN rows.
 
     Ports are compared by their design names: a report's tool names (``mlx5_0``, ``9/1``,
@@ -129,5 +138,6 @@ __all__ = [
     "check_cabling",
     "detect_format",
     "read_report",
+    "stream_report",
     "summary",
 ]

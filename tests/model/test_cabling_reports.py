@@ -124,6 +124,21 @@ def test_a_parse_error_names_its_line(tmp_path, pod, capsys):
     assert "line 10: not an ibnetdiscover line" in capsys.readouterr().err
 
 
+def test_files_of_no_report_format_are_refused_with_a_sentence(tmp_path, pod, capsys):
+    design_file = str(_saved(tmp_path, pod))
+    other = tmp_path / "other.json"
+    other.write_text('{"devices": []}')
+    (tmp_path / "empty").mkdir()
+    for report, says in (
+        (other, 'a JSON file, but not lldpctl\'s (no "lldp" object)'),
+        (tmp_path / "empty", "an empty folder, no report in it"),
+        (tmp_path / "absent.txt", "cannot be read"),
+    ):
+        assert run_cli(["check-cabling", design_file, str(report)]) == 2
+        err = capsys.readouterr().err
+        assert says in err and "Traceback" not in err
+
+
 def test_utf16_and_bom_reports_with_any_line_ending_read_the_same(tmp_path, pod):
     path = write_netbox(pod, cables(pod, SWAP, MISSING), tmp_path / "cables.csv")
     want = [(r.status, r.link_id) for r in check_cabling(pod, read_report(path))]

@@ -103,20 +103,26 @@ def file_filter() -> str:
     return ";;".join([f"Neighbour reports ({' '.join(every)})", *kinds, "All files (*)"])
 
 
-def read_neighbours(paths: Sequence[str | Path], format_name: str | None = None) -> list[Neighbour]:
+def iter_neighbours(
+    paths: Sequence[str | Path], format_name: str | None = None
+) -> Iterator[Neighbour]:
     """Every neighbour record of ``paths`` (files, or folders of them; each file's format
-    named or detected); with more than one file each record says which file it came from."""
+    named or detected), one at a time, so a check can consume a large report without holding
+    it; with more than one file each record says which file it came from."""
     if format_name is not None and format_name not in FORMATS:
         raise ReportError(f"unknown report format {format_name!r} (known: {', '.join(FORMATS)})")
-    out: list[Neighbour] = []
     files = report_files(paths)
-    for path in files:
-        reader = FORMATS[format_name or detect_format(path)].read
+    readers = [(path, FORMATS[format_name or detect_format(path)].read) for path in files]
+    for path, reader in readers:
         for line, row in reader(path):
             if len(files) > 1:
                 row["where"] = f"{path.name} {row.get('where') or f'line {line}'}"
-            out.append((line, row))
-    return out
+            yield line, row
+
+
+def read_neighbours(paths: Sequence[str | Path], format_name: str | None = None) -> list[Neighbour]:
+    """``iter_neighbours`` as a list."""
+    return list(iter_neighbours(paths, format_name))
 
 
 __all__ = [
@@ -125,6 +131,7 @@ __all__ = [
     "ReportFormat",
     "detect_format",
     "file_filter",
+    "iter_neighbours",
     "read_neighbours",
     "report_files",
 ]

@@ -61,8 +61,8 @@ def read(path: Path) -> Iterator[Neighbour]:
     if is_workbook(path):
         yield from _read_workbook(path)
         return
-    for line, row in csv_rows(path, COLUMNS):
-        yield neighbour(path, line, (row["a_node"], row["a_port"]), (row["z_node"], row["z_port"]))
+    for line, (a_node, a_port, z_node, z_port) in csv_rows(path, COLUMNS):
+        yield neighbour(path, line, (a_node, a_port), (z_node, z_port))
 
 
 def _column(header: list[str], names: tuple[str, ...]) -> int | None:

@@ -34,10 +34,5 @@ COLUMNS = {
 
 
 def read(path: Path) -> Iterator[Neighbour]:
-    for line, row in csv_rows(path, COLUMNS):
-        yield neighbour(
-            path,
-            line,
-            (row["local_device"], row["local_port"]),
-            (row["remote_device"], row["remote_port"]),
-        )
+    for line, (local_device, local_port, remote_device, remote_port) in csv_rows(path, COLUMNS):
+        yield neighbour(path, line, (local_device, local_port), (remote_device, remote_port))

@@ -29,9 +29,18 @@ from pathlib import Path
 from typing import Any
 
 from model.asbuilt.report_csv import ReportError
-from model.asbuilt.reports.source import Neighbour, neighbour, numbered_lines, open_text
+from model.asbuilt.reports.source import (
+    Neighbour,
+    amount,
+    checked_size,
+    neighbour,
+    numbered_lines,
+    open_text,
+)
 
 JSON_NAME = "lldp-json"
+# JSON is parsed whole; one host's lldpctl output is a few kB, 64 MiB is thousands of hosts'.
+MAX_JSON_BYTES = 64 << 20
 KEYVALUE_NAME = "lldp-keyvalue"
 
 _KEY = re.compile(
@@ -124,6 +133,12 @@ def _json_local(document: Any, path: Path) -> str:
 
 
 def read_json(path: Path) -> Iterator[Neighbour]:
+    size = checked_size(path)
+    if size > MAX_JSON_BYTES:
+        raise ReportError(
+            f"{path}: {amount(size)} of JSON is over the {amount(MAX_JSON_BYTES)} an lldpctl "
+            "report may have (keep one file per host)"
+        )
     with open_text(path) as handle:
         try:
             document = json.load(handle)

@@ -36,13 +36,13 @@ def looks_like(path: Path) -> bool:
 
 
 def read(path: Path) -> Iterator[Neighbour]:
-    for line, row in csv_rows(path, COLUMNS):
-        a_ports = [p.strip() for p in row["a_port"].split(",")]
-        b_ports = [p.strip() for p in row["b_port"].split(",")]
+    for line, (a_device, a_port, b_device, b_port) in csv_rows(path, COLUMNS):
+        a_ports = [p.strip() for p in a_port.split(",")]
+        b_ports = [p.strip() for p in b_port.split(",")]
         if len(a_ports) != len(b_ports):
             raise ReportError(
                 f"{path}: line {line}: {len(a_ports)} terminations on side A and "
                 f"{len(b_ports)} on side B cannot be paired"
             )
-        for a_port, b_port in zip(a_ports, b_ports, strict=True):
-            yield neighbour(path, line, (row["a_device"], a_port), (row["b_device"], b_port))
+        for a_end, b_end in zip(a_ports, b_ports, strict=True):
+            yield neighbour(path, line, (a_device, a_end), (b_device, b_end))

@@ -128,10 +128,18 @@ def cell(path: Path, line: int, value: str) -> str:
 def neighbour(
     path: Path, line: int, local: tuple[str, str], remote: tuple[str, str], where: str = ""
 ) -> Neighbour:
-    """One record, every name checked against the cell limit."""
+    """One record, its names stripped and checked against the cell limit."""
+    local_device, local_port = local[0].strip(), local[1].strip()
+    remote_device, remote_port = remote[0].strip(), remote[1].strip()
+    longest = max(len(local_device), len(local_port), len(remote_device), len(remote_port))
+    if longest > MAX_CELL_CHARS:
+        for value in (local_device, local_port, remote_device, remote_port):
+            cell(path, line, value)
     row = {
-        key: cell(path, line, value)
-        for key, value in zip(NEIGHBOUR_KEYS, (*local, *remote), strict=True)
+        "local_device": local_device,
+        "local_port": local_port,
+        "remote_device": remote_device,
+        "remote_port": remote_port,
     }
     if where:
         row["where"] = where
