@@ -5,9 +5,9 @@ OK when an end's observation names the other end; MISWIRED when an end sees some
 (the cable landed on another port or device); MISSING when neither end is in the report. A
 report row at a port the design leaves free is UNEXPECTED, one naming a device the design does
 not have is UNKNOWN. Device names are matched as the design writes them, or ignoring case when
-that is unambiguous; port names are the design's (``nic1``, ``p17``) or a tool's names for
-them (``mlx5_0``, ``9/1``: see ``port_aliases``). Reports of seven formats are read by
-``model.asbuilt.reports``.
+that is unambiguous, or by the host part of a domain name (``a1.cluster.local``). Port names
+are the design's (``nic1``, ``p17``) or a tool's names for them (``mlx5_0``, ``9/1``: see
+``port_aliases``). Reports of seven formats are read by ``model.asbuilt.reports``.
 """
 
 from __future__ import annotations
@@ -46,7 +46,11 @@ class _Names:
         }
 
     def find(self, name: str) -> str | None:
-        return self.exact.get(name) or self.folded.get(name.casefold())
+        found = self.exact.get(name) or self.folded.get(name.casefold())
+        if found is None and "." in name:  # a host's FQDN (rdma-ndd's %h, LLDP's system name)
+            short = name.split(".", 1)[0]
+            found = self.exact.get(short) or self.folded.get(short.casefold())
+        return found
 
 
 def read_report(

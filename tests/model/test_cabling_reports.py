@@ -204,6 +204,9 @@ def test_lldp_json0_and_a_host_named_by_its_chassis_section(tmp_path, pod):
     }
     rows = check_cabling(pod, read_report(path))
     assert next(r for r in rows if r.link_id == "l-1").observed == "a1 nic1 sees leaf1 p2"
+    path.write_text(json.dumps(document).replace('"a1"', '"A1.cluster.example"'))
+    rows = check_cabling(pod, read_report(path))  # a domain name: its host part is the device
+    assert next(r for r in rows if r.link_id == "l-1").observed == "a1 nic1 sees leaf1 p2"
 
 
 def test_tool_port_names_map_to_the_design_ports(pod):
