@@ -38,8 +38,8 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     parser.add_argument(
         "report",
         nargs="+",
-        help="report file(s); LLDP: one file per host, named after the host unless it holds "
-        "the host's 'show chassis' output",
+        help="report file(s) or folder(s) of them; LLDP: one file per host, named after the "
+        "host unless it holds the host's 'show chassis' output",
     )
     parser.add_argument(
         "--format",
