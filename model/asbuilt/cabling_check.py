@@ -79,15 +79,20 @@ def check_cabling(design: Design, report: Iterable[Neighbour]) -> list[CheckRow]
     names = _Names(design)
     ports = PortNames(design)
     devices = design.devices
-    observed: dict[tuple[str, str], tuple[str, str, str]] = {}
+    # (device, port) -> (far device, far port, where seen: a line number or the reader's words);
+    # the "line N" text is made only for the rows reported, not for each of a million seen.
+    observed: dict[tuple[str, str], tuple[str, str, str | int]] = {}
     extra: list[CheckRow] = []
     for line, row in report:
         local = names.find(row["local_device"])
         remote = names.find(row["remote_device"])
-        where = row.get("where") or f"line {line}"
-        seen = f"{row['local_device']} {row['local_port']} -> {row['remote_device']} {row['remote_port']}"
+        where: str | int = row.get("where") or line
         if local is None:
-            extra.append(CheckRow(UNKNOWN, "", "", "", seen, where))
+            seen = (
+                f"{row['local_device']} {row['local_port']} -> "
+                f"{row['remote_device']} {row['remote_port']}"
+            )
+            extra.append(CheckRow(UNKNOWN, "", "", "", seen, _where(where)))
             continue
         local_port = ports.resolve(local, row["local_port"])
         remote_port = ports.resolve(remote, row["remote_port"]) if remote else row["remote_port"]
@@ -113,7 +118,7 @@ def check_cabling(design: Design, report: Iterable[Neighbour]) -> list[CheckRow]
             for near, far, want in ((a, seen_a, b), (b, seen_b, a))
             if far is not None and far[:2] != want
         ]
-        lines = ", ".join(dict.fromkeys(s[2] for s in (seen_a, seen_b) if s is not None))
+        lines = ", ".join(dict.fromkeys(_where(s[2]) for s in (seen_a, seen_b) if s is not None))
         if wrong:
             observed_text = "; ".join(f"{text(*near)} sees {text(*far[:2])}" for near, far in wrong)
             out.append(CheckRow(MISWIRED, link_id, link.label, expected, observed_text, lines))
@@ -124,8 +129,12 @@ def check_cabling(design: Design, report: Iterable[Neighbour]) -> list[CheckRow]
     for (device_id, port), far in sorted(observed.items()):
         if (device_id, port) not in linked and device_id in devices:
             seen = f"{text(device_id, port)} sees {text(*far[:2])}"
-            extra.append(CheckRow(UNEXPECTED, "", "", "", seen, far[2]))
+            extra.append(CheckRow(UNEXPECTED, "", "", "", seen, _where(far[2])))
     return out + extra
+
+
+def _where(place: str | int) -> str:
+    return place if isinstance(place, str) else f"line {place}"
 
 
 def summary(rows: list[CheckRow]) -> dict[str, int]:

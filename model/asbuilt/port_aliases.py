@@ -55,11 +55,15 @@ class PortNames:
     def __init__(self, design: Design):
         self._design = design
         self._by_type: dict[tuple[str, tuple[tuple[str, int], ...]], dict[str, str]] = {}
+        self._by_device: dict[str, dict[str, str]] = {}
 
     def resolve(self, device_id: str, port: str) -> str:
-        device = self._design.devices[device_id]
-        key = (device.type, tuple(sorted(device.breakout.items())))
-        table = self._by_type.get(key)
+        table = self._by_device.get(device_id)
         if table is None:
-            table = self._by_type[key] = _aliases(self._design, device_id)
-        return table.get(port.casefold(), port)
+            device = self._design.devices[device_id]
+            key = (device.type, tuple(sorted(device.breakout.items())))
+            table = self._by_type.get(key)
+            if table is None:
+                table = self._by_type[key] = _aliases(self._design, device_id)
+            self._by_device[device_id] = table
+        return table.get(port) or table.get(port.casefold(), port)
