@@ -4,6 +4,7 @@ mapped from the tools' names, parse errors with their line, limits and encodings
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -137,6 +138,21 @@ def test_files_of_no_report_format_are_refused_with_a_sentence(tmp_path, pod, ca
         assert run_cli(["check-cabling", design_file, str(report)]) == 2
         err = capsys.readouterr().err
         assert says in err and "Traceback" not in err
+
+
+def test_ibnetdiscover_ca_lines_without_the_far_description_use_the_far_node_line(tmp_path, pod):
+    """Older ibnetdiscover prints a CA's port line as ``[1] "S-<guid>"[3]  # lid 1``: the
+    switch is named by its own node line, read before or after."""
+    path = write_ibnetdiscover(pod, cables(pod, SWAP, MISSING), tmp_path / "old.topo")
+    text = re.sub(r'# lid 5 lmc 0 "[^"]*" lid 1 4xNDR', "# lid 1", path.read_text())
+    path.write_text(text)
+    found = _by_status(check_cabling(pod, read_report(path)))
+    assert sorted(found["MISWIRED"]) == sorted(SWAP) and found["MISSING"] == [MISSING]
+    # a far node described nowhere in the file is named in the error, with the line
+    no_switch_blocks = text.split("\n\n", 1)[0] + "\n\n" + text.split("Ca\t", 1)[1]
+    path.write_text("Ca\t" + no_switch_blocks.split("Ca\t", 1)[-1])
+    with pytest.raises(ReportError, match=r"line 2: the node S-b83fd203[0-9a-f]+ it links to"):
+        read_report(path)
 
 
 def test_utf16_and_bom_reports_with_any_line_ending_read_the_same(tmp_path, pod):

@@ -3,7 +3,8 @@
 Based on NVIDIA's CVT documentation (docs.nvidia.com/networking, "Cable Validation Tool",
 Topology Files / P2P File): a link table has the columns A-Node Name, A-Port, Z-Node Name and
 Z-Port (with A-Rack, A-U, A-Type, Z-Rack, Z-RU, Z-Type beside them); from 1.7 the workbook
-has a Nodes sheet and a Links sheet and every link a Protocol. A port is a switch port number
+has a Nodes sheet and a Links sheet and every link a Protocol (as issue #40 records the 1.7.1
+documentation; the reader finds the link columns on whichever sheet has them). A port is a switch port number
 or split port (``1``, ``9/1``) or, on a host, an HCA port number mapped by the tool's default
 HCA mapping (``1`` is ``mlx5_0`` ...), or a name (``sw1p1``). The installer's copy of the
 table, as cabled, is what the check compares with the design; the port names are mapped by the

@@ -3,8 +3,8 @@
 A host's HCA describes itself as ``"<hostname> <device>"`` (rdma-core's ``rdma-ndd`` default
 node description format ``%h %d``: ``"a1 mlx5_0"``; older stacks write ``"a1 HCA-1"``), so the
 device is the first word and the HCA name the second. An NVIDIA switch describes itself as
-``"MF0;<hostname>:<model>/U1"`` (e.g. ``"MF0;leaf1:MQM9700/U1"``, as in the iblinkinfo and
-ibnetdiscover samples of NVIDIA's UFM documentation), so the device is between ``;`` and ``:``.
+``"MF0;<hostname>:<model>/U1"`` (e.g. ``"MF0;leaf1:MQM9700/U1"``, as published iblinkinfo and
+ibnetdiscover captures of NVIDIA switches show), so the device is between ``;`` and ``:``.
 A bare description is the device name itself.
 """
 

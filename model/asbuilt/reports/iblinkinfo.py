@@ -2,7 +2,9 @@
 
 Based on the iblinkinfo(8) man page ("reports link info for each port in an IB fabric, node by
 node ... Default is to print a header with the node information and then a list for each
-port") and the sample output in NVIDIA's UFM and MLNX_OFED documentation::
+port") and published captures of its output (the Arch Linux wiki's InfiniBand page; fabric
+captures quoted in public tools' tests, e.g. ``2   17[  ] ==( 4X 25.78125 Gbps Active/  LinkUp)==>
+4    1[  ] "n02 HCA-1" ( )``), here with this project's names::
 
     CA: a1 mlx5_0:
           0xb83fd20300a1b200      5    1[  ] ==( 4X   106.25 Gbps Active/  LinkUp)==>       1    1[  ] "MF0;leaf1:MQM9700/U1" ( )

@@ -2,8 +2,10 @@
 
 Based on the ibnetdiscover(8) man page (rdma-core infiniband-diags: "a human readable topology
 file. GUIDs, node types, and port numbers are displayed as well as port LIDs and
-NodeDescriptions") and the sample topology in its source and in the OpenFabrics
-documentation. Each node is a block::
+NodeDescriptions") and published captures of its output (e.g. ``Switch 41 "S-b8599f0300fc6de4"
+# "MF0;r-ufm-sw95:MQM8700/U1" enhanced port 0 lid 13 lmc 0`` and ``[1] "H-e09d7303b4f1abf5"[1]
+(e09d7303b4f1abf5) # "worker1 mlx5_0" lid 100 4xNDR`` as quoted in public tools' tests). Each
+node is a block (here with this project's names)::
 
     vendid=0x2c9
     devid=0xd2f0
