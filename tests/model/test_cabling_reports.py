@@ -188,6 +188,10 @@ def test_a_report_over_its_limits_is_refused_before_work_with_a_sentence(
     long_name = write_netbox(pod, [("a1" * 600, "nic1", "leaf1", "p1")], tmp_path / "long.csv")
     with pytest.raises(ReportError, match="line 2 has a value 1,200 characters long"):
         read_report(long_name)
+    one_line = tmp_path / "one-line.txt"
+    one_line.write_text("lldp.eth0.chassis.name=" + "x" * 70_000 + "\n")
+    with pytest.raises(ReportError, match="line 1 is over 65,536 characters long"):
+        read_report(one_line, "lldp-keyvalue")
     binary = tmp_path / "bad.csv"
     binary.write_bytes(b"local_device,local_port,remote_device,remote_port\na1,\xff\xfe\xfa,x,y\n")
     with pytest.raises(ReportError, match="not UTF-8"):

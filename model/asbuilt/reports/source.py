@@ -94,8 +94,9 @@ def numbered_lines(path: Path) -> Iterator[tuple[int, str]]:
     line = 0
     with open_text(path) as handle:
         try:
-            for line, text in enumerate(handle, start=1):
-                if len(text) > MAX_LINE_CHARS:
+            while text := handle.readline(MAX_LINE_CHARS + 1):  # a line is never read whole
+                line += 1
+                if len(text) > MAX_LINE_CHARS and not text.endswith("\n"):
                     raise ReportError(
                         f"{path}: line {line} is over {MAX_LINE_CHARS:,} characters long; "
                         "this is not a neighbour report"
