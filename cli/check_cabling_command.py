@@ -1,7 +1,11 @@
-"""``main.py check-cabling FILE REPORT [-o OUT.csv]``: observed neighbours against the design.
+"""``main.py check-cabling FILE REPORT... [--format F] [-o OUT.csv]``: observed neighbours
+against the design.
 
-Exit 0 when every link was seen where the design puts it, 1 when a link is MISWIRED or MISSING,
-2 on bad input.
+A report is ibnetdiscover or iblinkinfo output, lldpctl ``-f json`` or ``-f keyvalue`` (one
+file per host, named after it), a Cable Validation Tool link table (.xlsx or .csv), a NetBox
+cable CSV or Hallwright's own neighbour CSV; its format is detected unless ``--format`` names
+it. Exit 0 when every link was seen where the design puts it, 1 when a link is MISWIRED or
+MISSING, 2 on bad input.
 """
 
 from __future__ import annotations
@@ -10,7 +14,14 @@ import argparse
 
 from cli import CliError, load_or_refuse
 from cli.export_common import output_path, summary_stream
-from model.asbuilt.cabling_check import PROBLEMS, ReportError, check_cabling, read_report, summary
+from model.asbuilt.cabling_check import (
+    FORMATS,
+    PROBLEMS,
+    ReportError,
+    check_cabling,
+    stream_report,
+    summary,
+)
 from model.outputs.writers import ExportError
 from model.outputs.writers.csv_writer import write_csv
 
@@ -19,22 +30,32 @@ RESULT_COLUMNS = ("status", "link_id", "label", "expected", "observed", "report_
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     parser = sub.add_parser(
-        name, help="compare a neighbour report (LLDP / ibnetdiscover CSV) with the design's links"
+        name,
+        help="compare what the hall reports (ibnetdiscover, iblinkinfo, lldpctl, CVT, NetBox "
+        "cables, neighbour CSV) with the design's links",
     )
     parser.add_argument("file", help="a .hall.json design file")
     parser.add_argument(
         "report",
-        help="CSV with columns local_device, local_port, remote_device, remote_port",
+        nargs="+",
+        help="report file(s) or folder(s) of them; LLDP: one file per host, named after the "
+        "host unless it holds the host's 'show chassis' output",
+    )
+    parser.add_argument(
+        "--format",
+        choices=tuple(FORMATS),
+        help="the reports' format (default: detected from each file): "
+        + "; ".join(f"{f.name}: {f.title}" for f in FORMATS.values()),
     )
     parser.add_argument("-o", "--output", metavar="OUT.csv", help="write every result row here")
 
 
 def run(args: argparse.Namespace) -> int:
     if args.output:
-        out, _suffix = output_path(args.output, (".csv",), inputs=[args.file, args.report])
+        out, _suffix = output_path(args.output, (".csv",), inputs=[args.file, *args.report])
     design = load_or_refuse(args.file)
     try:
-        rows = check_cabling(design, read_report(args.report))
+        rows = check_cabling(design, stream_report(args.report, args.format))
     except ReportError as exc:
         raise CliError(str(exc)) from None
     if args.output:
