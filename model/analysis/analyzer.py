@@ -22,10 +22,10 @@ from collections import Counter
 import numpy as np
 
 from model.analysis import warnings as warn
-from model.analysis.allreduce import allreduce, curve, knee
+from model.analysis.allreduce import collective_figures
 from model.analysis.bandwidth import bandwidth
 from model.analysis.bisection import Bisection, bisection, split_servers
-from model.analysis.collectives import RingPlacement
+from model.analysis.collectives import Collectives
 from model.analysis.devices import device_figures, rack_power, switches_off_the_tiers
 from model.analysis.fabrics import fabric_figures, fabric_shapes
 from model.analysis.hops import server_hops
@@ -91,7 +91,7 @@ class Analyzer:
         self._groups = None
         self._bw = None
         self._hops = None
-        self._rings: RingPlacement | None = None
+        self._collectives: Collectives | None = None
         self._bisection: Bisection | None = None
         self._dev = None
         self._dev_findings = []
@@ -112,7 +112,7 @@ class Analyzer:
         self._fabric_shapes = None  # ((topology, catalog), fabric_shapes)
         self._topo_findings = None  # (topology, bandwidth, target, findings)
         self._shared = None  # (topology, media_costs.shared_cages)
-        self._allreduce_figures = None  # (bandwidth, rings, settings, job, curve)
+        self._allreduce_figures = None  # (collectives, settings key, CollectiveFigures)
         self._media_cache = MediaCache()  # the media-only figures, kept while no medium changes
         self._domain = 1
         self._pending_links: set[str] = set()
@@ -224,7 +224,7 @@ class Analyzer:
             default=1,
         )
         self._hops = server_hops(topo)
-        self._rings = RingPlacement(design, topo, self._groups)
+        self._collectives = Collectives(design, topo)
         self._bisection = None
         self._scale_up = None
         self._plant_rows = None
@@ -346,12 +346,10 @@ class Analyzer:
 
         settings = design.settings
         servers = np.flatnonzero(topo.is_gpu_server)
-        domain = self._domain
         total_gpus = int(topo.gpus.sum())
-        message = settings.allreduce_message_mb
-        algorithm = settings.allreduce_algorithm
-        rings, place = self._rings, settings.job_placement
-        job, points = self._allreduce(bw, total_gpus, domain, message, algorithm, rings, place)
+        coll = self._collective_figures(settings)
+        job = coll.default["all-reduce"] if coll else None
+        points = coll.curves["all-reduce"] if coll else []
 
         # Modules and cables from the physical plant: the same counts, power and prices as the
         # BOM, so the analysis cost equals the BOM total.
@@ -426,7 +424,8 @@ class Analyzer:
             bottleneck_explanation=bw.explanation,
             allreduce=job,
             allreduce_curve=points,
-            allreduce_knee=knee(points),
+            allreduce_knee=coll.knee if coll else "No GPUs, no collective.",
+            collectives=coll,
             power_w=power,
             power_w_max=power_max,
             plant=phys.summary() if phys else None,
@@ -443,18 +442,16 @@ class Analyzer:
             reliability=forecast(design, topo, media),
         )
 
-    def _allreduce(self, bw, gpus, domain, message, algorithm, rings, place):
-        """(the job's all-reduce or None, the curve), kept while bandwidth, ring placement and
+    def _collective_figures(self, settings):
+        """The collectives of the default job and their curves, kept while the topology and
         the settings they read stand: a rack move changes none of them (the rings follow the
-        topology and the racks' order, not their places), and the curve's ~16 estimates were
-        ~5 ms of every report at 131k GPUs."""
-        key = (gpus, domain, message, algorithm, tuple(place) if isinstance(place, list) else place)
+        topology, not the racks' places); the curves are ~1 s of a report at 131k GPUs."""
+        key = (settings.allreduce_message_mb, settings.allreduce_algorithm, settings.job_placement)
         cached = self._allreduce_figures
-        if cached is None or cached[0] is not bw or cached[1] is not rings or cached[2] != key:
-            job = allreduce(bw, gpus, domain, message, algorithm, rings, place) if gpus else None
-            points = curve(bw, gpus, domain, message, algorithm, rings, place)
-            cached = self._allreduce_figures = (bw, rings, key, job, points)
-        return cached[3], cached[4]
+        if cached is None or cached[0] is not self._collectives or cached[1] != key:
+            figures = collective_figures(self._collectives, settings)
+            cached = self._allreduce_figures = (self._collectives, key, figures)
+        return cached[2]
 
     def _topology_findings(self, topo, bw):
         """``warnings.topology_findings``, kept while topology, bandwidth and target stand (a
