@@ -11,9 +11,10 @@ older revision are never presented as current.
 
 from __future__ import annotations
 
+import html
 import math
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
 from gui.document.analysis_runner import KIND_SHORT, AnalysisResult, AnalysisRunner
 from gui.plain_text import plain_labels
 from model.analysis import Report
+from model.analysis.allreduce import bottleneck_sentence
 from model.common.wording import count
 from model.design.fabrics import FABRIC_LABELS
 
@@ -120,10 +122,11 @@ TILES = (  # key, caption, tooltip
     ),
     (
         "allreduce",
-        "All-reduce",
-        "Time of one all-reduce of the design's message size over every GPU, after NCCL's model: "
-        "the phases are pipelined, so the narrowest per-rank bandwidth sets the time; busBW = "
-        "algBW × 2(n−1)/n (nccl-tests). Algorithm, message size and job placement: Design settings.",
+        "All-reduce (largest job)",
+        "Time of one all-reduce of the design's message size on the largest job the design "
+        "holds: NCCL's pattern routed over the fabric (ECMP), the busiest link's bytes over its "
+        "capacity plus NCCL's latency model, with the algorithm and protocol NCCL would pick. "
+        "Algorithm, message size and job placement: Design settings.",
     ),
     (
         "reliability",
@@ -143,6 +146,8 @@ TILES = (  # key, caption, tooltip
 class AnalysisPanel(QWidget):
     """Tiles + bottleneck + delta, following a runner (``set_runner``)."""
 
+    links_chosen = Signal(list)  # link ids to select: the busiest links of the largest job
+
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.runner: AnalysisRunner | None = None
@@ -157,6 +162,17 @@ class AnalysisPanel(QWidget):
             "font-size: 13px; font-weight: 600; color: #1d3557; "
             "background: #e7f0fa; border-left: 4px solid #1c7ed6; padding: 6px;"
         )
+        self.collective = QLabel("")
+        self.collective.setWordWrap(True)
+        self.collective.setTextFormat(Qt.RichText)
+        self.collective.setToolTip(
+            "The largest job's all-reduce: NCCL's algorithm and protocol, and the links it loads "
+            "most. 'select them' selects those links in the editor."
+        )
+        self.collective.setStyleSheet(
+            "font-size: 12px; color: #1d3557; background: #f1f6fc; padding: 4px 6px;"
+        )
+        self.collective.linkActivated.connect(self._choose_busiest)
         self.delta = QLabel("")
         plain_labels(self.status, self.bottleneck, self.delta)
         self.delta.setWordWrap(True)
@@ -191,6 +207,7 @@ class AnalysisPanel(QWidget):
         layout.setSpacing(6)
         layout.addWidget(self.status)
         layout.addWidget(self.bottleneck)
+        layout.addWidget(self.collective)
         layout.addWidget(self.delta)
         layout.addWidget(grid_host)
         layout.addLayout(fabric_row)
@@ -229,6 +246,21 @@ class AnalysisPanel(QWidget):
         else:
             self.show_stale()
 
+    def _show_collective(self, r: Report) -> None:
+        """The model's sentence on the largest job's all-reduce, and a link selecting its
+        busiest links."""
+        fig = getattr(r, "collectives", None)
+        sentence = bottleneck_sentence(fig)
+        self.collective.setVisible(bool(sentence))
+        links = fig.default["all-reduce"].bottleneck_links if fig else []
+        pick = ' <a href="select">select them</a>' if links else ""
+        self.collective.setText(html.escape(sentence) + pick)
+
+    def _choose_busiest(self, _href: str = "") -> None:
+        fig = getattr(self.report, "collectives", None) if self.report else None
+        if fig is not None:
+            self.links_chosen.emit(list(fig.default["all-reduce"].bottleneck_links))
+
     # ------------------------------------------------------------------ states
 
     def show_stale(self) -> None:
@@ -250,6 +282,7 @@ class AnalysisPanel(QWidget):
         self.status.setStyleSheet("color: #2b8a3e; font-size: 11px;")
         self.bottleneck.setEnabled(True)
         self.bottleneck.setText("Bottleneck: " + (r.bottleneck_explanation or "none found"))
+        self._show_collective(r)
         what = self.edit_label or "Last edit"
         self.delta.setText(f"{what}: {result.delta}" if result.delta else "")
         self.edit_label = ""
@@ -320,8 +353,10 @@ class AnalysisPanel(QWidget):
         if a is not None:
             t["allreduce"].set(
                 f"{a.time_s * 1000:,.2f} ms",
-                f"{a.message_mb:g} MB over {a.gpus:,} GPUs · busBW {_gbps(a.busbw_gbps)} · "
-                f"limited by {a.limited_by}",
+                f"{a.message_mb:g} MB over {a.gpus:,} GPUs · {a.algorithm}/{a.protocol} · "
+                f"{'latency' if a.latency_bound else 'bandwidth'}-bound · busiest "
+                f"{'NVLink' if a.limited_by == 'scale-up' else a.limited_by}",
+                bad=a.unreachable,
             )
         else:
             t["allreduce"].set("—", "no GPUs")
