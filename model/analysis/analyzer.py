@@ -224,7 +224,7 @@ class Analyzer:
             default=1,
         )
         self._hops = server_hops(topo)
-        self._collectives = Collectives(design, topo)
+        self._collectives = Collectives(design, topo, groups=self._groups)
         self._bisection = None
         self._scale_up = None
         self._plant_rows = None

@@ -111,13 +111,15 @@ class _Wire:
 class Collectives:
     """The collectives of one design (optionally with failed elements), jobs of any size."""
 
-    def __init__(self, design, topo: Topology | None = None, failed=()) -> None:
+    def __init__(self, design, topo: Topology | None = None, failed=(), groups=None) -> None:
+        """``groups``: the analysis's switch groups per level (reused when nothing failed)."""
         self.design = design
         self.topo = topo if topo is not None else infer_topology(design)
-        self.fabric: Fabric = build_fabric(design, self.topo, tuple(failed))
+        self.fabric: Fabric = build_fabric(design, self.topo, tuple(failed), groups)
         types = design.catalog.device_types
         servers = np.flatnonzero(self.topo.is_gpu_server).tolist()
-        specs = [types[design.devices[self.topo.device_ids[i]].type].gpus for i in servers]
+        kinds = {design.devices[self.topo.device_ids[i]].type for i in servers}
+        specs = [types[kind].gpus for kind in kinds]
         self.scale_up_gbps = float(min((s.scale_up_gbps_per_gpu for s in specs), default=0.0))
         self.generation = min(
             (nt.generation(s.model) for s in specs), key=nt.GENERATIONS.index, default="volta"
@@ -133,9 +135,14 @@ class Collectives:
         return largest_job(self.fabric)
 
     def job(self, gpus: int | None = None, placement: str = "first") -> Job:
+        """The default job, or the first ``gpus`` GPUs of it in ``placement`` order."""
         if gpus is None:
             return self.default_job
-        return first_gpus(self.fabric, gpus, placement, self.design)
+        key = ("job", gpus, placement)
+        if key not in self._loads:
+            whole = self.default_job
+            self._loads[key] = first_gpus(self.fabric, gpus, placement, self.design, whole)
+        return self._loads[key]
 
     def estimate(
         self,
@@ -194,18 +201,21 @@ class Collectives:
     def curve(
         self, collective: str, size_bytes: float, algorithm: str = "auto", placement="first"
     ) -> list[Estimate]:
-        """The collective on the first G GPUs (in topology order, or by rack), G doubling from
-        one scale-up domain to the default job (its last point)."""
+        """The collective on the first G GPUs (in topology order, or by rack), G doubling (or
+        quadrupling on large halls) from one scale-up domain to the default job (its last
+        point)."""
         whole = self.default_job
         if whole.gpus < 1:
             return []
         domain = self.fabric.domain[whole.servers]
         first = whole.servers[domain == domain[0]] if len(whole.servers) else whole.servers
         out, g = [], max(int(self.topo.gpus[first].sum()), 1)
+        # x2 steps, x4 when that would pass 9 points (131k GPUs: 8 .. 131,072 in 8 points)
+        step = 2 if whole.gpus / g <= 2**8 else 4
         while g < whole.gpus:
             job = self.job(g, placement)
             out.append(self.estimate(job, collective, size_bytes, algorithm))
-            g *= 2
+            g *= step
         out.append(self.estimate(whole, collective, size_bytes, algorithm))
         return out
 
@@ -231,17 +241,21 @@ class Collectives:
         key = ("net", name, job.servers.tobytes())
         if key not in self._loads:
             loads = self._pattern(job, name)
-            t = loads.link_time_s(self.topo.capacity)
-            worst = float(t.max()) if len(t) else 0.0
+            worst, rows = loads.busiest(self.topo.capacity)
             if loads.unreachable:
                 worst = math.inf
-            rows = np.flatnonzero(t >= worst * (1 - 1e-9)) if worst > 0 else np.zeros(0, int)
             layer = self.topo.link_tier[int(rows[0])] if len(rows) else "none"
             self._loads[key] = (worst, rows, layer)
         return self._loads[key]
 
     def _wire(self, job: Job, collective: str, algo: str) -> _Wire:
         """Line-rate time per byte of S for the pattern of (collective, algorithm)."""
+        key = ("wire", collective, algo, job.servers.tobytes())
+        if key not in self._loads:
+            self._loads[key] = self._make_wire(job, collective, algo)
+        return self._loads[key]
+
+    def _make_wire(self, job: Job, collective: str, algo: str) -> _Wire:
         nics = self._nics(job)
         n, nodes, rails = job.gpus, max(nics.domains, 1), max(nics.rails, 1)
         g = n / nodes  # GPUs per domain

@@ -49,8 +49,11 @@ class Fabric:
         return len(self.topo.device_ids)
 
 
-def build_fabric(design, topo: Topology, failed: tuple[str, ...] | list[str] = ()) -> Fabric:
-    """The live fabric of ``topo``: ``failed`` ids (devices or links) removed."""
+def build_fabric(
+    design, topo: Topology, failed: tuple[str, ...] | list[str] = (), groups=None
+) -> Fabric:
+    """The live fabric of ``topo``: ``failed`` ids (devices or links) removed. ``groups``: the
+    analysis's switch groups per level >= 2 of the intact fabric, reused when nothing failed."""
     n = len(topo.device_ids)
     dead_dev = np.zeros(n, dtype=bool)
     dead_link = np.zeros(len(topo.link_ids), dtype=bool)
@@ -85,6 +88,9 @@ def build_fabric(design, topo: Topology, failed: tuple[str, ...] | list[str] = (
     switch = level >= 1
     labels = {1: np.where((level == 1) & ~dead_dev, np.arange(n), -1)}
     for lv in range(2, top + 1):
+        if groups is not None and not failed and lv in groups:
+            labels[lv] = groups[lv]
+            continue
         members = switch & (level <= lv) & ~dead_dev
         labels[lv] = components(n, a[alive], b[alive], members)
     uplinks, up_count = {}, {}
@@ -110,10 +116,17 @@ def build_fabric(design, topo: Topology, failed: tuple[str, ...] | list[str] = (
         servers = np.flatnonzero(topo.is_gpu_server)
         domain[servers[by_links]] = joined[servers[by_links]]
 
-    # The fabric's pieces: servers joined through live compute links (the default job is the
-    # largest); a server with no live NIC is a piece of its own.
-    piece = components(n, a[alive], b[alive], ~dead_dev)
+    # The fabric's pieces: a server belongs to the top-level switch group of its first live
+    # NIC's leaf (the default job is the largest piece); a server with no live NIC is a piece
+    # of its own.
     servers = np.flatnonzero(topo.is_gpu_server & ~dead_dev)
+    piece = np.full(n, -1, dtype=np.int64)
+    live = nic_leaf[servers] >= 0
+    first_live = np.where(live.any(axis=1), live.argmax(axis=1), -1)
+    leaf_of = nic_leaf[servers, np.maximum(first_live, 0)]
+    top_label = labels[max(top, 1)]
+    piece[servers] = np.where(first_live >= 0, top_label[np.maximum(leaf_of, 0)], -1)
+    piece[servers] = np.where(piece[servers] >= 0, piece[servers], n + servers)
     keys = [servers, domain[servers]]
     keys.append(np.where(nic_leaf[servers, 0] >= 0, nic_leaf[servers, 0], n + servers))
     for lv in range(2, top + 1):
@@ -143,10 +156,8 @@ def largest_job(fabric: Fabric) -> Job:
         return Job("no GPUs", servers, 0)
     gpus = fabric.topo.gpus
     piece = fabric.piece[servers]
-    sums = {}
-    for p, g in zip(piece.tolist(), gpus[servers].tolist(), strict=True):
-        sums[p] = sums.get(p, 0) + g
-    best = max(sums, key=lambda p: (sums[p], -p))
+    sums = np.bincount(piece, weights=gpus[servers], minlength=2 * fabric.n)
+    best = int(np.argmax(sums))  # the first of equals: the lowest label
     chosen = servers[piece == best]
     total = int(gpus.sum())
     label = "whole hall" if len(chosen) == len(fabric.topo.gpus[fabric.topo.is_gpu_server]) else (
@@ -156,10 +167,12 @@ def largest_job(fabric: Fabric) -> Job:
     return Job(f"{label} ({g:,} of {total:,} GPUs)" if g < total else label, chosen, g)
 
 
-def first_gpus(fabric: Fabric, gpus: int, placement: str = "first", design=None) -> Job:
+def first_gpus(
+    fabric: Fabric, gpus: int, placement: str = "first", design=None, pool: Job | None = None
+) -> Job:
     """The first servers holding ``gpus`` GPUs, in topology order (``first``, ``by-su``) or in
-    the design's rack order (``by-rack``), within the largest piece."""
-    pool = largest_job(fabric).servers
+    the design's rack order (``by-rack``), within ``pool`` (default: the largest piece)."""
+    pool = (pool or largest_job(fabric)).servers
     if placement in ("first", "by-su"):
         order = pool
     elif placement == "by-rack":

@@ -38,12 +38,17 @@ class Loads:
     down: np.ndarray
     unreachable: int  # flows (or bytes groups) with no live path
 
-    def link_time_s(self, capacity_gbps: np.ndarray) -> np.ndarray:
-        """Per link, the busier direction's bytes over the capacity (s)."""
-        worst = np.maximum(self.up, self.down) * 8.0
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = np.where(worst > 0, worst / (capacity_gbps * 1e9), 0.0)
-        return np.where(np.isnan(t), np.inf, t)
+    def busiest(self, capacity_gbps: np.ndarray) -> tuple[float, np.ndarray]:
+        """(the busiest link's time: its busier direction's bytes over its capacity, in s; the
+        rows of every link within 1e-9 of it). Only loaded links are looked at."""
+        rows = np.flatnonzero((self.up > 0) | (self.down > 0))
+        if not len(rows):
+            return 0.0, rows
+        worst = np.maximum(self.up[rows], self.down[rows]) * 8.0
+        cap = capacity_gbps[rows] * 1e9
+        t = np.divide(worst, cap, out=np.full(len(rows), np.inf), where=cap > 0)
+        top = float(t.max())
+        return top, rows[t >= top * (1 - 1e-9)]
 
 
 @dataclass
@@ -160,19 +165,19 @@ def alltoall_loads(fabric: Fabric, nics: Nics, gpus: int) -> Loads:
             band = np.maximum(within - below, 0.0)
             carry[level] = carry.get(level, 0.0) + w_leaf * band * c
             below = np.maximum(within, below)
-    unreachable = 0
-    for direction in (up, down):
-        load, stuck = _climb(fabric, dict(carry))
-        direction += load
-        unreachable += stuck
-    return Loads(up, down, unreachable)
+    # the way down into a leaf mirrors its way up (module docstring): the same climb, twice
+    switch_links = np.zeros_like(up)
+    stuck = _climb(fabric, carry, switch_links)
+    up += switch_links
+    down += switch_links
+    return Loads(up, down, 2 * stuck)
 
 
 def route(fabric: Fabric, nics: Nics, src: np.ndarray, dst: np.ndarray, byts: np.ndarray) -> Loads:
     """Route flows between NIC records ``src`` -> ``dst`` carrying ``byts`` each."""
     n_links = len(fabric.topo.link_ids)
-    up = np.bincount(nics.link[src], weights=byts, minlength=n_links).astype(float)
-    down = np.bincount(nics.link[dst], weights=byts, minlength=n_links).astype(float)
+    up = np.bincount(nics.link[src], weights=byts, minlength=n_links)
+    down = np.bincount(nics.link[dst], weights=byts, minlength=n_links)
     a, b = nics.leaf[src], nics.leaf[dst]
     meet = np.where(a == b, 1, 0)
     for level in range(2, fabric.top + 1):
@@ -188,16 +193,15 @@ def route(fabric: Fabric, nics: Nics, src: np.ndarray, dst: np.ndarray, byts: np
         if m.any():
             ups[level] = np.bincount(a[m], weights=byts[m], minlength=n)
             downs[level] = np.bincount(b[m], weights=byts[m], minlength=n)
-    load_up, stuck_up = _climb(fabric, ups)
-    load_down, stuck_down = _climb(fabric, downs)
-    return Loads(up + load_up, down + load_down, unreachable + stuck_up + stuck_down)
+    stuck_up = _climb(fabric, ups, up)
+    stuck_down = _climb(fabric, downs, down)
+    return Loads(up, down, unreachable + stuck_up + stuck_down)
 
 
-def _climb(fabric: Fabric, carry: dict[int, np.ndarray]) -> tuple[np.ndarray, int]:
-    """Bytes per link of traffic at the leaves bound for level L (``carry[L]``), split equally
-    over each switch's live uplinks tier by tier; and how many switches hold bytes with no
-    uplink to take them."""
-    load = np.zeros(len(fabric.topo.link_ids))
+def _climb(fabric: Fabric, carry: dict[int, np.ndarray], load: np.ndarray) -> int:
+    """Add to ``load`` (bytes per link) the traffic at the leaves bound for level L
+    (``carry[L]``), split equally over each switch's live uplinks tier by tier; return how many
+    switches hold bytes with no uplink to take them."""
     stuck = 0
     for k in range(1, fabric.top):
         levels = [lv for lv in carry if lv > k]
@@ -205,17 +209,20 @@ def _climb(fabric: Fabric, carry: dict[int, np.ndarray]) -> tuple[np.ndarray, in
             break
         lower, upper, rows = fabric.uplinks[k]
         cnt = fabric.up_count[k]
-        total = sum(carry[lv] for lv in levels)
+        total = np.asarray(sum(carry[lv] for lv in levels), dtype=float)
         stuck += int(((total > 0) & (cnt == 0)).sum())
         share = np.divide(total, cnt, out=np.zeros_like(total), where=cnt > 0)
-        load[rows] += share[lower]
+        # only the uplinks of switches that carry bytes: a small job touches few of them
+        sel = np.flatnonzero(share[lower] > 0)
+        low, up_sel = lower[sel], upper[sel]
+        load[rows[sel]] += share[low]
         nxt = {}
         for lv in levels:
             if lv > k + 1:
-                per = np.divide(carry[lv], cnt, out=np.zeros_like(total), where=cnt > 0)
-                nxt[lv] = np.bincount(upper, weights=per[lower], minlength=fabric.n)
+                per = np.divide(carry[lv], cnt, out=np.zeros(fabric.n), where=cnt > 0)
+                nxt[lv] = np.bincount(up_sel, weights=per[low], minlength=fabric.n)
         carry = nxt
-    return load, stuck
+    return stuck
 
 
 def _next_group_same_rail(nics: Nics) -> np.ndarray:
