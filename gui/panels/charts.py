@@ -256,22 +256,10 @@ class ChartsPanel(QWidget):
         show; hollow symbols mark latency-bound points."""
         w = self.allreduce
         w.clear()
-        legend = w.plotItem.legend
-        if legend is not None:
-            legend.clear()
-        else:
-            legend = w.addLegend(
-                offset=(-6, -6),
-                labelTextSize="7pt",
-                labelTextColor="#222",
-                brush=pg.mkBrush(255, 255, 255, 210),
-                colCount=3,
-                verSpacing=-6,
-            )
         fig = report.collectives
         if fig is None:
             return
-        all_x = []
+        all_x, shown = [], []
         for name, colour in COLLECTIVE_COLOURS.items():
             points = [p for p in fig.curves.get(name, []) if p.gpus > 1 and p.time_s > 0]
             if not points:
@@ -283,6 +271,7 @@ class ChartsPanel(QWidget):
                 x, t, pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=6,
                 symbolPen=colour, symbolBrush=brushes, name=name,
             )  # fmt: skip
+            shown.append(name)
             all_x.extend(x.tolist())
         ar = [p for p in fig.curves.get("all-reduce", []) if p.gpus > 1 and p.latency_s > 0]
         if ar:
@@ -306,9 +295,15 @@ class ChartsPanel(QWidget):
             ticks = ticks[:: math.ceil(len(ticks) / 8)]
         w.getAxis("bottom").setTicks([ticks, []])
         a = fig.default["all-reduce"]
+        # The key is in the title, not an in-plot legend: any corner of a log-log plot of five
+        # curves hides some of them at some message size.
+        key = " ".join(
+            f"<span style='color:{COLLECTIVE_COLOURS[n]}'>&#9632; {n}</span>" for n in shown
+        )
         w.setTitle(
             f"{fig.size_bytes / 1e6:g} MB: all-reduce {a.time_s * 1000:,.2f} ms at "
-            f"{_count(a.gpus)} GPUs ({a.algorithm})",
+            f"{_count(a.gpus)} GPUs ({a.algorithm})<br><span style='font-size:7pt'>{key} "
+            "<span style='color:#868e96'>- - latency; shaded: latency-bound</span></span>",
             size="9pt",
             color="#222",
         )

@@ -114,7 +114,6 @@ class Analyzer:
         self._shared = None  # (topology, media_costs.shared_cages)
         self._allreduce_figures = None  # (collectives, settings key, CollectiveFigures)
         self._media_cache = MediaCache()  # the media-only figures, kept while no medium changes
-        self._domain = 1
         self._pending_links: set[str] = set()
         self._racks_moved = False  # a rack moved or changed since the last report
         self._geometry = _geometry_settings(design.settings)
@@ -215,14 +214,6 @@ class Analyzer:
             for level in range(2, topo.top_level() + 1)
         }
         self._bw = bandwidth(design, topo, self._groups)
-        types = design.catalog.device_types
-        self._domain = min(
-            (
-                types[design.devices[topo.device_ids[i]].type].gpus.scale_up_domain_gpus
-                for i in np.flatnonzero(topo.is_gpu_server).tolist()
-            ),
-            default=1,
-        )
         self._hops = server_hops(topo)
         self._collectives = Collectives(design, topo, groups=self._groups)
         self._bisection = None

@@ -59,12 +59,13 @@ def run(report: Report) -> None:
             peak_rss_mb(),
             note=f"{a2a.time_s * 1e3:.1f} ms, busiest {a2a.limited_by}",
         )
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         collective_figures(Collectives(design, topo), design.settings)
         report.add(
             size,
             "collective: report figures (5 collectives, curves)",
             time.perf_counter() - t0,
             peak_rss_mb(),
-            note="what a full analysis adds when the topology changed",
+            note=f"cpu {(time.process_time() - c0) * 1000:.0f} ms; what a full analysis adds "
+            "when the topology changed",
         )
