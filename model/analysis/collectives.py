@@ -12,6 +12,9 @@ of a reduce-scatter), every algorithm NCCL could use is costed:
   reduce-scatter, 1 broadcast); a tree edge S / 2R each way per tree. On NVLink a GPU sends
   f S (g-1)/g in a ring (f S inside one domain), 2S in a tree chain, and NVLS sends through the
   NVSwitch at NCCL's NVLS bandwidth (2 x efficiency x NVLink for all-reduce).
+* CollNet (IB SHARP, only on InfiniBand Quantum fabrics and only when asked, as NCCL leaves it
+  off by default): per rail a NIC sends S/R up and gets S/R back, every switch reducing what its
+  children send (:func:`link_loads.collnet_loads`); 2(g-1)/g S per GPU on NVLink.
 * the **protocol** (LL, LL128, Simple) scales that time by NCCL's efficiency refinements and adds
   NCCL's latency (:mod:`nccl_tuning`); the fastest enabled pair wins, as in NCCL.
 
@@ -31,10 +34,17 @@ import numpy as np
 
 from model.analysis import nccl_tuning as nt
 from model.analysis.jobs import PLACEMENTS, Fabric, Job, build_fabric, first_gpus, largest_job
-from model.analysis.link_loads import Loads, alltoall_loads, job_nics, ring_loads, tree_loads
+from model.analysis.link_loads import (
+    Loads,
+    alltoall_loads,
+    collnet_loads,
+    job_nics,
+    ring_loads,
+    tree_loads,
+)
 from model.analysis.topology import LINK_SCALE_UP, Topology, infer_topology
 
-ALGORITHMS = ("auto", "ring", "tree", "nvls", "nvls-tree")
+ALGORITHMS = ("auto", "ring", "tree", "nvls", "nvls-tree", "collnet")
 COLLECTIVES = nt.COLLECTIVES
 __all__ = ["ALGORITHMS", "COLLECTIVES", "PLACEMENTS", "Estimate", "Collectives"]
 TOP_LINKS = 64  # bottleneck link ids listed (the count says how many tie)
@@ -128,6 +138,15 @@ class Collectives:
         # NVLink SHARP is in the NVSwitch of Hopper and later (NVSwitch 3, NVLink 4+).
         self.nvls = domain > 1 and nt.GENERATIONS.index(self.generation) >= 2
         self.intra = "nvlink" if self.scale_up_gbps > 0 and domain > 1 else "pci"
+        # IB SHARP (NCCL's CollNet) is in InfiniBand Quantum switches (Quantum-2: SHARPv3,
+        # Quantum-X800: SHARPv4); every switch of the compute fabric must have it.
+        switch_types = {
+            design.devices[self.topo.device_ids[i]].type
+            for i in np.flatnonzero(self.topo.level >= 1).tolist()
+        }
+        self.sharp = bool(switch_types) and all(
+            types[t].model.startswith("Quantum") for t in switch_types
+        )
         self._loads: dict = {}
 
     @cached_property
@@ -165,11 +184,11 @@ class Collectives:
         best = None
         names = nt.ALGORITHMS if algorithm == "auto" else (algorithm,)
         for algo in names:
-            if algo == "collnet":
-                continue  # NCCL_COLLNET_ENABLE is 0 by default
+            if algo == "collnet" and algorithm == "auto":
+                continue  # NCCL_COLLNET_ENABLE is 0 by default: only when asked
             for proto in (protocol,) if protocol else nt.PROTOCOLS:
                 if not nt.enabled(
-                    collective, algo, proto, nodes, self.generation, self.nvls, False
+                    collective, algo, proto, nodes, self.generation, self.nvls, self.sharp
                 ):
                     continue
                 wire = self._wire(job, collective, algo)
@@ -231,7 +250,7 @@ class Collectives:
         key = (name, job.servers.tobytes())
         if key not in self._loads:
             nics = self._nics(job)
-            make = {"ring": ring_loads, "tree": tree_loads}.get(name)
+            make = {"ring": ring_loads, "tree": tree_loads, "collnet": collnet_loads}.get(name)
             loads = make(self.fabric, nics) if make else alltoall_loads(self.fabric, nics, job.gpus)
             self._loads[key] = loads
         return self._loads[key]
@@ -276,6 +295,11 @@ class Collectives:
             if nodes > 1:
                 unit, rows, layer = self._network(job, "tree")
                 net_t = unit / (2 * rails)
+        elif algo == "collnet":  # in-network reduction: S/R per rail up and back, once
+            nv = 2 * (g - 1) / g if g > 1 else 0.0
+            if nodes > 1:
+                unit, rows, layer = self._network(job, "collnet")
+                net_t = unit / rails
         else:  # nvls, nvls-tree: NVSwitch reduction at NCCL's NVLS bus bandwidth
             eff = nt.NVLS_EFFICIENCY[self.generation]
             bus = 2 * eff if collective == "all-reduce" else eff * (g - 1) / g
@@ -304,6 +328,8 @@ class Collectives:
             )
         if algorithm == "nvls" and nodes > 1:
             return "nvls across nodes needs CollNet (off by default in NCCL); use nvls-tree"
+        if algorithm == "collnet" and not self.sharp:
+            return "collnet needs IB SHARP: every switch of the fabric an InfiniBand Quantum"
         if algorithm == "nvls-tree" and nodes == 1:
             return "nvls-tree needs several nodes; within one NVLink domain use nvls"
         return f"NCCL does not run {collective} with {algorithm}"

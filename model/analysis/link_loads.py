@@ -173,6 +173,41 @@ def alltoall_loads(fabric: Fabric, nics: Nics, gpus: int) -> Loads:
     return Loads(up, down, 2 * stuck)
 
 
+def collnet_loads(fabric: Fabric, nics: Nics) -> Loads:
+    """IB SHARP (CollNet): per rail the domain's NICs send one unit up and get one back; every
+    switch reduces what reaches it, so a switch forwards no more than the largest share one of
+    its children sent it, spread over its uplinks, and only while the job's NICs of that rail
+    span more than one group of its level (the top of the reduction tree). Both directions
+    carry the same bytes (reduce up, result down)."""
+    n_links = len(fabric.topo.link_ids)
+    up = np.zeros(n_links)
+    share_nic = 1.0 / nics.count[nics.group]
+    np.add.at(up, nics.link, share_nic)
+    stuck = 0
+    for r in range(nics.rails):
+        on = nics.rail[nics.group] == r
+        leaves = np.unique(nics.leaf[on])
+        if len(leaves) < 2:
+            continue
+        carry = np.zeros(fabric.n)
+        carry[leaves] = 1.0
+        for k in range(1, fabric.top):
+            lab = fabric.labels[k + 1] if k + 1 in fabric.labels else None
+            lower, upper, rows = fabric.uplinks[k]
+            cnt = fabric.up_count[k]
+            stuck += int(((carry > 0) & (cnt == 0)).sum())
+            share = np.divide(carry, cnt, out=np.zeros(fabric.n), where=cnt > 0)
+            sel = np.flatnonzero(share[lower] > 0)
+            up[rows[sel]] += share[lower[sel]]
+            nxt = np.zeros(fabric.n)
+            np.maximum.at(nxt, upper[sel], share[lower[sel]])
+            groups = fabric.labels[k + 1][leaves] if lab is not None else leaves
+            if len(np.unique(groups)) < 2:
+                break  # the level-(k+1) switches are the top of this rail's reduction tree
+            carry = nxt
+    return Loads(up, up.copy(), stuck)
+
+
 def route(fabric: Fabric, nics: Nics, src: np.ndarray, dst: np.ndarray, byts: np.ndarray) -> Loads:
     """Route flows between NIC records ``src`` -> ``dst`` carrying ``byts`` each."""
     n_links = len(fabric.topo.link_ids)

@@ -184,3 +184,30 @@ def test_collective_cli_and_its_allreduce_alias(tmp_path, capsys):
     assert run_cli(["allreduce", str(path), "--gpus", "100000"]) == 2
     assert run_cli(["collective", str(path), "--fail", "nope"]) == 2
     assert "neither a device nor a link" in capsys.readouterr().err
+
+
+def test_collnet_reduces_in_the_switches_when_asked():
+    """IB SHARP on Quantum-2 (NCCL's CollNet, off unless asked: NCCL_COLLNET_ENABLE=0). Per rail
+    a server's NIC sends S/8 up and gets S/8 back; each leaf reduces its 32 servers' streams into
+    one S/8, spread over its 16 uplinks (2:1): 1/16 of a NIC's bytes each. Inside the server
+    NCCL's CollNet-direct moves 2 x 7/8 S per GPU over NVLink at 0.85 efficiency (Hopper), which
+    limits; latency 2 x (3.7 + 7 x 0.4) + 31 = 44 µs (tuning.cc)."""
+    from model.analysis.link_loads import collnet_loads, job_nics
+
+    c = two_sus(2)
+    job = c.default_job
+    assert c.estimate(job, "all-reduce", GIB).algorithm != "collnet"  # not by default
+    e = c.estimate(job, "all-reduce", GIB, "collnet")
+    assert e.latency_s == pytest.approx(44e-6, rel=1e-9)
+    assert e.bandwidth_s == pytest.approx(2 * 7 / 8 * GIB / (0.85 * NVLINK), rel=1e-9)
+    assert e.limited_by == "scale-up"
+    loads = collnet_loads(c.fabric, job_nics(c.fabric, job))
+    tiers = c.topo.link_tier
+    server = max(u for u, t in zip(loads.up, tiers, strict=True) if t == "server-leaf")
+    uplink = max(u for u, t in zip(loads.up, tiers, strict=True) if t == "leaf-spine")
+    assert (server, uplink) == (pytest.approx(1.0), pytest.approx(1 / 16))
+    spectrum = Collectives(
+        rail_optimized(nodes=64, node_type="hgx-h100-8x400", switch="sn5600", su_nodes=32)
+    )
+    with pytest.raises(ValueError, match="IB SHARP"):
+        spectrum.estimate(spectrum.default_job, "all-reduce", GIB, "collnet")
