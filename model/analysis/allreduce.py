@@ -85,6 +85,9 @@ def knee(points: list[Estimate]) -> str:
         return "NCCL's latency terms set the all-reduce time at every job size up to the job."
     first = bound[0]
     layer = "NVLink" if first.limited_by == "scale-up" else f"the {first.limited_by} links"
+    net = next((p for p in bound if p.limited_by != "scale-up"), None)
+    if net is not None and net is not first:
+        layer += f", from {net.gpus:,} GPUs the {net.limited_by} links"
     if all(not p.latency_bound for p in points if p.gpus >= first.gpus):
         return f"From {first.gpus:,} GPUs on the all-reduce is bandwidth-bound ({layer})."
     return (
