@@ -11,7 +11,6 @@ older revision are never presented as current.
 
 from __future__ import annotations
 
-import html
 import math
 
 from PySide6.QtCore import Qt, Signal
@@ -122,11 +121,11 @@ TILES = (  # key, caption, tooltip
     ),
     (
         "allreduce",
-        "All-reduce (largest job)",
+        "All-reduce",
         "Time of one all-reduce of the design's message size on the largest job the design "
         "holds: NCCL's pattern routed over the fabric (ECMP), the busiest link's bytes over its "
-        "capacity plus NCCL's latency model, with the algorithm and protocol NCCL would pick. "
-        "Algorithm, message size and job placement: Design settings.",
+        "capacity plus NCCL's latency model, with the algorithm and protocol NCCL would pick "
+        "(named under the bottleneck). Algorithm, message size and job placement: Design settings.",
     ),
     (
         "reliability",
@@ -162,16 +161,13 @@ class AnalysisPanel(QWidget):
             "font-size: 13px; font-weight: 600; color: #1d3557; "
             "background: #e7f0fa; border-left: 4px solid #1c7ed6; padding: 6px;"
         )
-        self.collective = QLabel("")
-        self.collective.setWordWrap(True)
+        # Selects the links the largest job's all-reduce loads most (named under the bottleneck).
+        self.collective = QLabel('<a href="select">Select the busiest links</a>')
         self.collective.setTextFormat(Qt.RichText)
         self.collective.setToolTip(
-            "The largest job's all-reduce: NCCL's algorithm and protocol, and the links it loads "
-            "most. 'select them' selects those links in the editor."
+            "Select, in the editor, the links the largest job's all-reduce loads most."
         )
-        self.collective.setStyleSheet(
-            "font-size: 12px; color: #1d3557; background: #f1f6fc; padding: 4px 6px;"
-        )
+        self.collective.setStyleSheet("font-size: 11px; padding: 0 6px;")
         self.collective.linkActivated.connect(self._choose_busiest)
         self.delta = QLabel("")
         plain_labels(self.status, self.bottleneck, self.delta)
@@ -246,16 +242,6 @@ class AnalysisPanel(QWidget):
         else:
             self.show_stale()
 
-    def _show_collective(self, r: Report) -> None:
-        """The model's sentence on the largest job's all-reduce, and a link selecting its
-        busiest links."""
-        fig = getattr(r, "collectives", None)
-        sentence = bottleneck_sentence(fig)
-        self.collective.setVisible(bool(sentence))
-        links = fig.default["all-reduce"].bottleneck_links if fig else []
-        pick = ' <a href="select">select them</a>' if links else ""
-        self.collective.setText(html.escape(sentence) + pick)
-
     def _choose_busiest(self, _href: str = "") -> None:
         fig = getattr(self.report, "collectives", None) if self.report else None
         if fig is not None:
@@ -281,8 +267,13 @@ class AnalysisPanel(QWidget):
         )
         self.status.setStyleSheet("color: #2b8a3e; font-size: 11px;")
         self.bottleneck.setEnabled(True)
-        self.bottleneck.setText("Bottleneck: " + (r.bottleneck_explanation or "none found"))
-        self._show_collective(r)
+        sentence = bottleneck_sentence(getattr(r, "collectives", None))
+        self.bottleneck.setText(
+            "Bottleneck: " + (r.bottleneck_explanation or "none found")
+            + (f"\n{sentence}" if sentence else "")
+        )  # fmt: skip
+        fig = getattr(r, "collectives", None)
+        self.collective.setVisible(bool(fig and fig.default["all-reduce"].bottleneck_links))
         what = self.edit_label or "Last edit"
         self.delta.setText(f"{what}: {result.delta}" if result.delta else "")
         self.edit_label = ""
@@ -353,10 +344,8 @@ class AnalysisPanel(QWidget):
         if a is not None:
             t["allreduce"].set(
                 f"{a.time_s * 1000:,.2f} ms",
-                f"{a.message_mb:g} MB over {a.gpus:,} GPUs · {a.algorithm}/{a.protocol} · "
-                f"{'latency' if a.latency_bound else 'bandwidth'}-bound · busiest "
-                f"{'NVLink' if a.limited_by == 'scale-up' else a.limited_by}",
-                bad=a.unreachable,
+                f"{a.message_mb:g} MB over {a.gpus:,} GPUs · busBW {_gbps(a.busbw_gbps)} · "
+                f"limited by {a.limited_by}",
             )
         else:
             t["allreduce"].set("—", "no GPUs")

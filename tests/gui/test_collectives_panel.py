@@ -31,9 +31,10 @@ def test_panel_names_the_busiest_links_and_selects_them(qtbot, tmp_path):
     assert a.gpus == 512 and a.bottleneck_links
     tile = d.panel.tiles["allreduce"]
     assert tile.value.text() == f"{a.time_s * 1000:,.2f} ms"
-    assert f"{a.algorithm}/{a.protocol}" in tile.detail.text()
-    text = d.panel.collective.text()
-    assert a.bottleneck_links[0] in text and "select them" in text
+    assert f"limited by {a.limited_by}" in tile.detail.text()
+    text = d.panel.bottleneck.text()
+    assert a.bottleneck_links[0] in text and f"({a.algorithm}, {a.protocol})" in text
+    assert d.panel.collective.isVisibleTo(d.panel)
     d.panel.collective.linkActivated.emit("select")
     selected = set(window.selected())
     assert selected and selected <= set(a.bottleneck_links)
