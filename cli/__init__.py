@@ -27,7 +27,8 @@ COMMANDS = {
     "whatif": "cli.whatif_command",
     "compare": "cli.compare_command",
     "sweep": "cli.sweep_command",
-    "allreduce": "cli.allreduce_command",
+    "collective": "cli.collective_command",
+    "allreduce": "cli.collective_command",  # the old name: an all-reduce by default
     "catalog": "cli.catalog_command",
 }
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from gui.document.analysis_runner import KIND_SHORT, AnalysisResult, AnalysisRunner
 from gui.plain_text import plain_labels
 from model.analysis import Report
+from model.analysis.allreduce import bottleneck_sentence
 from model.common.wording import count
 from model.design.fabrics import FABRIC_LABELS
 
@@ -121,9 +122,10 @@ TILES = (  # key, caption, tooltip
     (
         "allreduce",
         "All-reduce",
-        "Time of one all-reduce of the design's message size over every GPU, after NCCL's model: "
-        "the phases are pipelined, so the narrowest per-rank bandwidth sets the time; busBW = "
-        "algBW × 2(n−1)/n (nccl-tests). Algorithm, message size and job placement: Design settings.",
+        "Time of one all-reduce of the design's message size on the largest job the design "
+        "holds: NCCL's pattern routed over the fabric (ECMP), the busiest link's bytes over its "
+        "capacity plus NCCL's latency model, with the algorithm and protocol NCCL would pick "
+        "(named under the bottleneck). Algorithm, message size and job placement: Design settings.",
     ),
     (
         "reliability",
@@ -144,6 +146,8 @@ TILES = (  # key, caption, tooltip
 class AnalysisPanel(QWidget):
     """Tiles + bottleneck + delta, following a runner (``set_runner``)."""
 
+    links_chosen = Signal(list)  # link ids to select: the busiest links of the largest job
+
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.runner: AnalysisRunner | None = None
@@ -158,6 +162,14 @@ class AnalysisPanel(QWidget):
             "font-size: 13px; font-weight: 600; color: #1d3557; "
             "background: #e7f0fa; border-left: 4px solid #1c7ed6; padding: 6px;"
         )
+        # Selects the links the largest job's all-reduce loads most (named under the bottleneck).
+        self.collective = QLabel('<a href="select">Select the busiest links</a>')
+        self.collective.setTextFormat(Qt.RichText)
+        self.collective.setToolTip(
+            "Select, in the editor, the links the largest job's all-reduce loads most."
+        )
+        self.collective.setStyleSheet("font-size: 11px; padding: 0 6px;")
+        self.collective.linkActivated.connect(self._choose_busiest)
         self.delta = QLabel("")
         plain_labels(self.status, self.bottleneck, self.delta)
         self.delta.setWordWrap(True)
@@ -192,6 +204,7 @@ class AnalysisPanel(QWidget):
         layout.setSpacing(6)
         layout.addWidget(self.status)
         layout.addWidget(self.bottleneck)
+        layout.addWidget(self.collective)
         layout.addWidget(self.delta)
         layout.addWidget(grid_host)
         layout.addLayout(fabric_row)
@@ -230,6 +243,11 @@ class AnalysisPanel(QWidget):
         else:
             self.show_stale()
 
+    def _choose_busiest(self, _href: str = "") -> None:
+        fig = getattr(self.report, "collectives", None) if self.report else None
+        if fig is not None:
+            self.links_chosen.emit(list(fig.default["all-reduce"].bottleneck_links))
+
     # ------------------------------------------------------------------ states
 
     def show_stale(self) -> None:
@@ -250,7 +268,13 @@ class AnalysisPanel(QWidget):
         )
         self.status.setStyleSheet("color: #2b8a3e; font-size: 11px;")
         self.bottleneck.setEnabled(True)
-        self.bottleneck.setText("Bottleneck: " + (r.bottleneck_explanation or "none found"))
+        sentence = bottleneck_sentence(getattr(r, "collectives", None))
+        self.bottleneck.setText(
+            "Bottleneck: " + (r.bottleneck_explanation or "none found")
+            + (f"\n{sentence}" if sentence else "")
+        )  # fmt: skip
+        fig = getattr(r, "collectives", None)
+        self.collective.setVisible(bool(fig and fig.default["all-reduce"].bottleneck_links))
         what = self.edit_label or "Last edit"
         self.delta.setText(f"{what}: {result.delta}" if result.delta else "")
         self.edit_label = ""

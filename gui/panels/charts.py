@@ -1,5 +1,5 @@
 """ChartsPanel (pyqtgraph): cable lengths by medium kind with reach limits, power by category,
-the per-GPU bandwidth ladder and the all-reduce scaling curve. Each chart is redrawn from a
+the per-GPU bandwidth ladder and the collectives' time vs job size. Each chart is redrawn from a
 report and the length histogram the analysis worker computed with it
 (:mod:`model.engine.length_histogram`); nothing here computes analysis figures.
 
@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QLabel, QWidget
 
 from gui.plain_text import plain_labels
@@ -27,6 +28,13 @@ GROUP_STYLE = {  # medium group -> label, colour (of the group's first kind)
         for g, kinds in MEDIUM_GROUPS.items()
     },
     NO_MEDIUM_GROUP: ("no medium", NO_MEDIUM_COLOR),
+}
+COLLECTIVE_COLOURS = {
+    "all-reduce": "#1c7ed6",
+    "all-gather": "#2b8a3e",
+    "reduce-scatter": "#94d82d",
+    "broadcast": "#7048e8",
+    "all-to-all": "#e8590c",
 }
 POWER_PARTS = (
     ("servers", "Servers"),
@@ -63,9 +71,9 @@ class ChartsPanel(QWidget):
         self.power = _plot("Power by category", "", "power (kW)")
         self.ladder = _plot("Per-GPU bandwidth by layer", "", "Gb/s per GPU (per direction)")
         self.allreduce = _plot(
-            "All-reduce scaling", "GPUs in the job (log)", "time per all-reduce (ms)"
+            "Collectives vs job size", "GPUs in the job (log)", "time per collective (ms, log)"
         )
-        self.allreduce.setLogMode(x=True, y=False)
+        self.allreduce.setLogMode(x=True, y=True)
         self._released = False
         self._pending = None  # (report, histogram) not drawn yet: the panel was hidden
         self._drawn: dict[str, object] = {}  # chart -> the figures it shows (see _draw)
@@ -145,11 +153,7 @@ class ChartsPanel(QWidget):
             ("lengths", _histogram_figures(histogram), lambda: self._lengths(histogram)),
             ("power", _power_parts(report), lambda: self._power(report)),
             ("ladder", tuple(report.bandwidth_layers), lambda: self._ladder(report)),
-            (
-                "allreduce",
-                (tuple(report.allreduce_curve), report.allreduce, report.allreduce_knee),
-                lambda: self._allreduce(report),
-            ),
+            ("allreduce", _collective_figures(report), lambda: self._allreduce(report)),
         ):
             if name not in self._drawn or self._drawn[name] != figures:
                 draw()
@@ -247,36 +251,80 @@ class ChartsPanel(QWidget):
         w.setYRange(0, max(values) * 1.15)
 
     def _allreduce(self, report) -> None:
+        """Time vs job size of every collective (log-log); the job sizes where NCCL's latency
+        terms exceed the transfer time are shaded, so the latency- and bandwidth-bound regions
+        show; hollow symbols mark latency-bound points."""
         w = self.allreduce
         w.clear()
-        points = [p for p in report.allreduce_curve if p.gpus > 0]
-        if not points:
+        fig = report.collectives
+        if fig is None:
             return
-        x = np.array([p.gpus for p in points], dtype=float)
-        t = np.array([p.time_s * 1000 for p in points])
-        w.plot(
-            x, t, pen=pg.mkPen("#1c7ed6", width=2), symbol="o", symbolSize=5, symbolBrush="#1c7ed6"
-        )
+        all_x, shown = [], []
+        for name, colour in COLLECTIVE_COLOURS.items():
+            points = [p for p in fig.curves.get(name, []) if p.gpus > 1 and p.time_s > 0]
+            if not points:
+                continue
+            x = np.array([p.gpus for p in points], dtype=float)
+            t = np.array([p.time_s * 1000 for p in points])
+            brushes = [None if p.latency_bound else colour for p in points]
+            w.plot(
+                x, t, pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=6,
+                symbolPen=colour, symbolBrush=brushes, name=name,
+            )  # fmt: skip
+            shown.append(name)
+            all_x.extend(x.tolist())
+        ar = [p for p in fig.curves.get("all-reduce", []) if p.gpus > 1 and p.latency_s > 0]
+        if ar:
+            x = np.array([p.gpus for p in ar], dtype=float)
+            lat = np.array([p.latency_s * 1000 for p in ar])
+            w.plot(x, lat, pen=pg.mkPen("#868e96", width=1, style=Qt.DashLine),
+                   name="all-reduce latency")  # fmt: skip
+            for lo, hi in _latency_spans(ar):
+                region = pg.LinearRegionItem(
+                    (math.log10(lo), math.log10(hi)), movable=False,
+                    brush=pg.mkBrush(255, 224, 102, 70), pen=pg.mkPen(None),
+                )  # fmt: skip
+                region.setZValue(-10)
+                w.addItem(region)
         ticks = [
-            (math.log10(g), _count(g)) for g in x.tolist() if g >= 1 and math.log2(g).is_integer()
+            (math.log10(g), _count(g))
+            for g in sorted(set(all_x))
+            if g >= 1 and math.log2(g).is_integer()
         ]
         if len(ticks) > 8:
             ticks = ticks[:: math.ceil(len(ticks) / 8)]
         w.getAxis("bottom").setTicks([ticks, []])
-        if report.allreduce is not None:
-            a = report.allreduce
-            comm = sum(v["time_s"] for k, v in a.layers.items() if k != "scale-up")
-            share = comm / a.time_s if a.time_s else 0.0
-            w.setTitle(
-                f"All-reduce {a.message_mb:g} MB: {a.time_s * 1000:,.1f} ms at {a.gpus:,} GPUs "
-                f"({share:.0%} scale-out)",
-                size="9pt",
-                color="#222",
-            )
-            w.setToolTip(
-                f"{a.algorithm} all-reduce of a {a.message_mb:g} MB message (Design settings); "
-                f"{report.allreduce_knee}"
-            )
+        a = fig.default["all-reduce"]
+        # The key is in the title, not an in-plot legend: any corner of a log-log plot of five
+        # curves hides some of them at some message size.
+        key = " ".join(
+            f"<span style='color:{COLLECTIVE_COLOURS[n]}'>&#9632; {n}</span>" for n in shown
+        )
+        w.setTitle(
+            f"{fig.size_bytes / 1e6:g} MB: all-reduce {a.time_s * 1000:,.2f} ms at "
+            f"{_count(a.gpus)} GPUs ({a.algorithm})<br><span style='font-size:7pt'>{key} "
+            "<span style='color:#868e96'>- - latency; shaded: latency-bound</span></span>",
+            size="9pt",
+            color="#222",
+        )
+        w.setToolTip(
+            "Time of each collective on the first G GPUs in topology order (NCCL's algorithm and "
+            "protocol, the busiest link plus NCCL's latency). Shaded: job sizes where the "
+            "all-reduce is latency-bound; hollow points: latency-bound. " + fig.knee
+        )
+
+
+def _latency_spans(points) -> list[tuple[float, float]]:
+    """Runs of consecutive latency-bound points as (first G, last G), widened by half a step."""
+    spans, start = [], None
+    for i, p in enumerate(points):
+        if p.latency_bound and start is None:
+            start = i
+        if start is not None and (not p.latency_bound or i == len(points) - 1):
+            end = i if p.latency_bound else i - 1
+            spans.append((points[start].gpus / math.sqrt(2), points[end].gpus * math.sqrt(2)))
+            start = None
+    return spans
 
 
 def _power_parts(report) -> tuple[tuple[str, float], ...]:
@@ -285,6 +333,17 @@ def _power_parts(report) -> tuple[tuple[str, float], ...]:
         (label, report.power_w.get(key, 0.0) / 1000)
         for key, label in POWER_PARTS
         if report.power_w.get(key, 0.0) > 0 or key not in ("other_devices", "cables")
+    )
+
+
+def _collective_figures(report) -> tuple:
+    """What the collectives chart shows of ``report``, comparable with ``==``."""
+    fig = getattr(report, "collectives", None)
+    if fig is None:
+        return ()
+    return tuple(
+        (name, tuple((p.gpus, p.time_s, p.latency_s, p.bandwidth_s) for p in points))
+        for name, points in fig.curves.items()
     )
 
 

@@ -65,6 +65,7 @@ class AnalysisDocks(QObject):
         self.panel.setMinimumWidth(240)  # the tiles reflow into fewer columns when narrow
         self._sized = False
         self.warnings.objects_chosen.connect(self.select_objects)
+        self.panel.links_chosen.connect(self.select_objects)
         self.links.links_selected.connect(self._table_selected)
         self.links.link_activated.connect(lambda link_id: self.select_objects([link_id]))
         self.settings_action = self._action(

@@ -22,10 +22,10 @@ from collections import Counter
 import numpy as np
 
 from model.analysis import warnings as warn
-from model.analysis.allreduce import allreduce, curve, knee
+from model.analysis.allreduce import collective_figures
 from model.analysis.bandwidth import bandwidth
 from model.analysis.bisection import Bisection
-from model.analysis.collectives import RingPlacement
+from model.analysis.collectives import Collectives
 from model.analysis.devices import device_figures, rack_power, switches_off_the_tiers
 from model.analysis.fabrics import fabric_figures, fabric_shapes
 from model.analysis.hops import server_hops
@@ -92,7 +92,7 @@ class Analyzer:
         self._groups = None
         self._bw = None
         self._hops = None
-        self._rings: RingPlacement | None = None
+        self._collectives: Collectives | None = None
         self._bisection: Bisection | None = None
         self._min_cut: MinCut | None = None
         self._dev = None
@@ -114,8 +114,7 @@ class Analyzer:
         self._fabric_shapes = None  # ((topology, catalog), fabric_shapes)
         self._hall_counts = None  # ((topology, catalog), reliability.hall_counts)
         self._topo_findings = None  # (topology, bandwidth, target, findings)
-        self._allreduce_figures = None  # (bandwidth, rings, settings, job, curve)
-        self._domain = 1
+        self._allreduce_figures = None  # (collectives, settings key, CollectiveFigures)
         self._pending_links: set[str] = set()
         self._racks_moved = False  # a rack moved or changed since the last report
         self._geometry = _geometry_settings(design.settings)
@@ -216,16 +215,8 @@ class Analyzer:
             for level in range(2, topo.top_level() + 1)
         }
         self._bw = bandwidth(design, topo, self._groups)
-        types = design.catalog.device_types
-        self._domain = min(
-            (
-                types[design.devices[topo.device_ids[i]].type].gpus.scale_up_domain_gpus
-                for i in np.flatnonzero(topo.is_gpu_server).tolist()
-            ),
-            default=1,
-        )
         self._hops = server_hops(topo)
-        self._rings = RingPlacement(design, topo, self._groups)
+        self._collectives = Collectives(design, topo, groups=self._groups)
         self._bisection = None
         self._min_cut = MinCut(topo)
         self._scale_up = None
@@ -341,12 +332,10 @@ class Analyzer:
 
         settings = design.settings
         servers = np.flatnonzero(topo.is_gpu_server)
-        domain = self._domain
         total_gpus = int(topo.gpus.sum())
-        message = settings.allreduce_message_mb
-        algorithm = settings.allreduce_algorithm
-        rings, place = self._rings, settings.job_placement
-        job, points = self._allreduce(bw, total_gpus, domain, message, algorithm, rings, place)
+        coll = self._collective_figures(settings)
+        job = coll.default["all-reduce"] if coll else None
+        points = coll.curves["all-reduce"] if coll else []
 
         # Modules and cables from the physical plant: the same counts, power and prices as the
         # BOM, so the analysis cost equals the BOM total.
@@ -422,7 +411,8 @@ class Analyzer:
             bottleneck_explanation=bw.explanation,
             allreduce=job,
             allreduce_curve=points,
-            allreduce_knee=knee(points),
+            allreduce_knee=coll.knee if coll else "No GPUs, no collective.",
+            collectives=coll,
             power_w=power,
             power_w_max=power_max,
             plant=phys.summary() if phys else None,
@@ -437,18 +427,16 @@ class Analyzer:
             reliability=forecast(design, topo, phys, hall=self._hall(topo)),
         )
 
-    def _allreduce(self, bw, gpus, domain, message, algorithm, rings, place):
-        """(the job's all-reduce or None, the curve), kept while bandwidth, ring placement and
+    def _collective_figures(self, settings):
+        """The collectives of the default job and their curves, kept while the topology and
         the settings they read stand: a rack move changes none of them (the rings follow the
-        topology and the racks' order, not their places), and the curve's ~16 estimates were
-        ~5 ms of every report at 131k GPUs."""
-        key = (gpus, domain, message, algorithm, tuple(place) if isinstance(place, list) else place)
+        topology, not the racks' places); the curves are ~1 s of a report at 131k GPUs."""
+        key = (settings.allreduce_message_mb, settings.allreduce_algorithm, settings.job_placement)
         cached = self._allreduce_figures
-        if cached is None or cached[0] is not bw or cached[1] is not rings or cached[2] != key:
-            job = allreduce(bw, gpus, domain, message, algorithm, rings, place) if gpus else None
-            points = curve(bw, gpus, domain, message, algorithm, rings, place)
-            cached = self._allreduce_figures = (bw, rings, key, job, points)
-        return cached[3], cached[4]
+        if cached is None or cached[0] is not self._collectives or cached[1] != key:
+            figures = collective_figures(self._collectives, settings)
+            cached = self._allreduce_figures = (self._collectives, key, figures)
+        return cached[2]
 
     def _topology_findings(self, topo, bw):
         """``warnings.topology_findings``, kept while topology, bandwidth and target stand (a

@@ -1,224 +1,349 @@
-"""All-reduce after NCCL's bus-bandwidth model, with the job's placement deciding the tiers crossed.
+"""Collective times of a job from the link loads of NCCL's patterns, plus NCCL's latency model.
 
-nccl-tests (doc/PERFORMANCE.md, domain-facts NCCL-PERF): an all-reduce of S bytes over n ranks
-moves 2(n-1)/n x S per rank, so t = S/B x 2(n-1)/n and busBW = algBW x 2(n-1)/n, algBW = S/t.
-NCCL runs one ring (channel) per NIC of a multi-NIC server and pipelines it: the NVLink and the
-network hops of a ring run at once, so the slowest *per-rank* bandwidth sets the time, the phases
-do not add. Bandwidth only (no latency term), per direction; G GPUs, d = GPUs per scale-up domain
-in the job (min(G, domain)), n = G/d domains, B_up = NVLink per GPU, B_out = scale-out per GPU
-along the job's rings.
+For a job (:mod:`jobs`) and a collective of S bytes (nccl-tests' size: the buffer of an
+all-reduce, broadcast or all-to-all per rank, the whole output of an all-gather, the whole input
+of a reduce-scatter), every algorithm NCCL could use is costed:
 
-* ``ring``: each ring enters and leaves every domain once, so of every d ring hops d-1 run over
-  NVLink and one over a NIC, and a domain's ring traffic leaves through its d GPUs' NICs:
-  t_up = 2(G-1)/G x S x (d-1)/d / B_up, t_out = 2(G-1)/G x S / (d x B_out), t = max. Inside one
-  domain, t = 2(G-1)/G x S / B_up.
-* ``hierarchical``: reduce-scatter in the domain, all-reduce of the S/d shard across domains,
-  all-gather in the domain, pipelined: t_up = 2(d-1)/d x S / B_up,
-  t_out = 2(n-1)/n x S/d / B_out, t = max.
-* ``tree``: NCCL's double binary tree between domains and a chain inside: every domain sends S up
-  and S down (t_out = 2S / (d x B_out)) and every GPU of the chain forwards S each way
-  (t_up = 2S / B_up). Without a latency term a tree never beats the ring; NCCL picks it for
-  latency-bound messages.
+* the **wire time**: the pattern's bytes per link and direction (:mod:`link_loads`), each link's
+  bytes over its capacity, the busiest link setting the time; beside it the NVLink port of each
+  GPU (the scale-up bandwidth per GPU of the catalog), because NCCL pipelines the NVLink and
+  network hops of a channel, the slower of the two sets the time, they do not add. Per rail a
+  ring hop carries f S / R (R rails, f = 2(n-1)/n all-reduce, (n-1)/n all-gather and
+  reduce-scatter, 1 broadcast); a tree edge S / 2R each way per tree. On NVLink a GPU sends
+  f S (g-1)/g in a ring (f S inside one domain), 2S in a tree chain, and NVLS sends through the
+  NVSwitch at NCCL's NVLS bandwidth (2 x efficiency x NVLink for all-reduce).
+* CollNet (IB SHARP, only on InfiniBand Quantum fabrics and only when asked, as NCCL leaves it
+  off by default): per rail a NIC sends S/R up and gets S/R back, every switch reducing what its
+  children send (:func:`link_loads.collnet_loads`); 2(g-1)/g S per GPU on NVLink.
+* the **protocol** (LL, LL128, Simple) scales that time by NCCL's efficiency refinements and adds
+  NCCL's latency (:mod:`nccl_tuning`); the fastest enabled pair wins, as in NCCL.
 
-Placement: a job of G GPUs takes the first ceil(G / GPUs per server) GPU servers in the order of
-its placement (``first``: the design's server order; ``by-su``: servers grouped by the set of
-leaves they attach to, i.e. their scalable unit; ``by-rack``: by rack, in the design's rack
-order; or an explicit list of server ids). Ring r runs through every job server's r-th compute
-port; it crosses switch level k's uplinks (the tier named after level k) when its ports of the
-job's servers reach more than one level-k group (k = 1: more than one leaf). B_out = the NIC
-bandwidth per GPU divided by the oversubscription of every tier the rings cross, so an
-oversubscribed tier slows only the jobs whose rings cross it: when rings do cross, every rank's
-hop may go over the tier (NCCL orders rings by rank, not by leaf, and ECMP spreads the flows), so
-the crossing traffic gets the tier's fair share (a choice, the conservative one).
+``algorithm="auto"`` (the default) is NCCL's choice; naming one forces it. The result names the
+busiest links (their ids, for the editor to select) and the layer they belong to. Oversubscription
+therefore costs what the loads say: a topology-ordered ring crosses a leaf's uplinks with one
+hop per rail and per group it leaves, an all-to-all sends most of its bytes across them.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 
-from model.analysis.bandwidth import Bandwidth
-from model.analysis.topology import LINK_COMPUTE, Topology, components, tier_name
+from model.analysis import nccl_tuning as nt
+from model.analysis.jobs import PLACEMENTS, Fabric, Job, build_fabric, first_gpus, largest_job
+from model.analysis.link_loads import (
+    Loads,
+    alltoall_loads,
+    collnet_loads,
+    job_nics,
+    ring_loads,
+    tree_loads,
+)
+from model.analysis.topology import LINK_SCALE_UP, Topology, infer_topology
 
-PLACEMENTS = ("first", "by-su", "by-rack")
-ALGORITHMS = ("ring", "hierarchical", "tree")
+ALGORITHMS = ("auto", "ring", "tree", "nvls", "nvls-tree", "collnet")
+COLLECTIVES = nt.COLLECTIVES
+__all__ = ["ALGORITHMS", "COLLECTIVES", "PLACEMENTS", "Estimate", "Collectives"]
+TOP_LINKS = 64  # bottleneck link ids listed (the count says how many tie)
 
 
 @dataclass
-class Phases:
-    """Times of the NVLink and network phases of one all-reduce (s) and its bandwidths."""
+class Estimate:
+    """One collective on one job."""
 
+    collective: str
+    job: str
+    gpus: int
+    nodes: int  # scale-up domains in the job
+    size_bytes: float
+    algorithm: str
+    protocol: str
     time_s: float
-    t_up_s: float
-    t_out_s: float
-    algbw_gbps: float  # S / t, Gb/s
-    busbw_gbps: float  # algbw x 2(G-1)/G
+    latency_s: float
+    bandwidth_s: float
+    limited_by: str  # the busiest links' layer: "scale-up" or a tier ("server-leaf" ...)
+    bottleneck_links: list[str] = field(default_factory=list)
+    bottleneck_count: int = 0
+    unreachable: bool = False
+
+    @property
+    def algbw_gbps(self) -> float:
+        return self.size_bytes * 8 / self.time_s / 1e9 if self.time_s > 0 else math.inf
+
+    @property
+    def busbw_gbps(self) -> float:
+        n = self.gpus
+        factor = {"all-reduce": 2 * (n - 1) / n, "all-gather": (n - 1) / n}.get(
+            self.collective, (n - 1) / n if self.collective != "broadcast" else 1.0
+        )
+        return self.algbw_gbps * factor if n > 1 else math.inf
+
+    @property
+    def message_mb(self) -> float:
+        return self.size_bytes / 1e6
+
+    @property
+    def latency_bound(self) -> bool:
+        return self.latency_s >= self.bandwidth_s
+
+    def to_json(self) -> dict:
+        return {
+            "collective": self.collective,
+            "job": self.job,
+            "gpus": self.gpus,
+            "nodes": self.nodes,
+            "size_bytes": self.size_bytes,
+            "algorithm": self.algorithm,
+            "protocol": self.protocol,
+            "time_s": self.time_s,
+            "latency_s": self.latency_s,
+            "bandwidth_s": self.bandwidth_s,
+            "bound": "latency" if self.latency_bound else "bandwidth",
+            "algbw_gbps": self.algbw_gbps,
+            "busbw_gbps": self.busbw_gbps,
+            "limited_by": self.limited_by,
+            "bottleneck_links": self.bottleneck_links,
+            "bottleneck_count": self.bottleneck_count,
+            "unreachable": self.unreachable,
+        }
 
 
-def nccl_allreduce(
-    message_bytes: float, gpus: int, domain: int, up_gbps: float, out_gbps: float, algorithm: str
-) -> Phases:
-    """Time of an all-reduce (module docstring for each algorithm's formulas)."""
-    g = max(int(gpus), 1)
-    if g == 1:
-        return Phases(0.0, 0.0, 0.0, math.inf, math.inf)
-    bits = message_bytes * 8
-    d = max(min(g, domain), 1)
-    n = g / d
-    ring = 2 * (g - 1) / g
-    if algorithm not in ALGORITHMS:
-        raise ValueError(f"unknown all-reduce algorithm {algorithm!r}")
-    if n <= 1:
-        t_up = _secs((2 if algorithm == "tree" else ring) * bits, up_gbps)
-        t_out = 0.0
-    elif algorithm == "ring":
-        t_up = _secs(ring * bits * (d - 1) / d, up_gbps)
-        t_out = _secs(ring * bits / d, out_gbps)
-    elif algorithm == "hierarchical":
-        t_up = _secs(2 * (d - 1) / d * bits, up_gbps)
-        t_out = _secs(2 * (n - 1) / n * bits / d, out_gbps)
-    else:
-        t_up = _secs(2 * bits, up_gbps) if d > 1 else 0.0
-        t_out = _secs(2 * bits / d, out_gbps)
-    t = max(t_up, t_out)
-    algbw = bits / t / 1e9 if t > 0 else math.inf
-    return Phases(t, t_up, t_out, algbw, algbw * ring)
+@dataclass
+class _Wire:
+    time_s: float  # at line rate, for S = 1 byte
+    layer: str
+    rows: np.ndarray  # busiest link rows (empty: NVLink)
 
 
-def _secs(bits: float, gbps: float) -> float:
-    if bits <= 0:
-        return 0.0
-    if gbps <= 0:
-        return math.inf
-    if gbps == math.inf:
-        return 0.0
-    return bits / (gbps * 1e9)
+class Collectives:
+    """The collectives of one design (optionally with failed elements), jobs of any size."""
 
-
-class RingPlacement:
-    """Which tiers the rings of a job cross, for each placement order (module docstring)."""
-
-    def __init__(self, design, topo: Topology, groups: dict[int, np.ndarray] | None = None) -> None:
-        """``groups``: the component labels per switch level >= 2, when the caller has them."""
-        self.topo = topo
-        n = len(topo.device_ids)
-        compute = topo.kind == LINK_COMPUTE
-        la, lb = topo.level[topo.a], topo.level[topo.b]
-        edge = compute & (((la == 0) & (lb == 1)) | ((lb == 0) & (la == 1)))
-        srv = np.where(la == 0, topo.a, topo.b)[edge]
-        leaf = np.where(la == 0, topo.b, topo.a)[edge]
-        rows = np.flatnonzero(edge)
-        self.servers = np.flatnonzero(topo.is_gpu_server)
-        position = np.full(n, -1)
-        position[self.servers] = np.arange(len(self.servers))
-        # Ring r of a server = its r-th compute link in link-port order (port names sort as
-        # the catalog numbers them: nic1 < nic2 ...); a server with fewer links joins fewer rings.
-        order = np.lexsort((rows, srv))
-        srv, leaf = srv[order], leaf[order]
-        start = np.searchsorted(srv, srv, side="left")
-        ring = np.arange(len(srv)) - start
-        self.rings = int(ring.max()) + 1 if len(ring) else 0
-        top = topo.top_level()
-        self.levels = list(range(1, top))  # tiers with uplinks (below the top)
-        labels = {1: np.arange(n)}
-        for level in range(2, top):  # the top level has no uplinks to cross
-            labels[level] = (
-                groups[level]
-                if groups is not None and level in groups
-                else components(
-                    n, topo.a[compute], topo.b[compute], (topo.level >= 1) & (topo.level <= level)
-                )
-            )
-        s = len(self.servers)
-        # attach[k][r, i] = level-k group of ring r's port of server i (-1: not in ring r)
-        self.attach = {}
-        for level in self.levels:
-            grid = np.full((max(self.rings, 1), s), -1, dtype=np.int64)
-            grid[ring, position[srv]] = labels[level][leaf]
-            self.attach[level] = grid
-        self.gpus = topo.gpus[self.servers]
-        self._design = design
-        self._srv, self._leaf = srv, leaf  # the edge links sorted by server
+    def __init__(self, design, topo: Topology | None = None, failed=(), groups=None) -> None:
+        """``groups``: the analysis's switch groups per level (reused when nothing failed)."""
+        self.design = design
+        self.topo = topo if topo is not None else infer_topology(design)
+        self.fabric: Fabric = build_fabric(design, self.topo, tuple(failed), groups)
+        types = design.catalog.device_types
+        servers = np.flatnonzero(self.topo.is_gpu_server).tolist()
+        kinds = {design.devices[self.topo.device_ids[i]].type for i in servers}
+        specs = [types[kind].gpus for kind in kinds]
+        self.scale_up_gbps = float(min((s.scale_up_gbps_per_gpu for s in specs), default=0.0))
+        self.generation = min(
+            (nt.generation(s.model) for s in specs), key=nt.GENERATIONS.index, default="volta"
+        )
+        domain = min((s.scale_up_domain_gpus for s in specs), default=1)
+        # NVLink SHARP is in the NVSwitch of Hopper and later (NVSwitch 3, NVLink 4+).
+        self.nvls = domain > 1 and nt.GENERATIONS.index(self.generation) >= 2
+        self.intra = "nvlink" if self.scale_up_gbps > 0 and domain > 1 else "pci"
+        # IB SHARP (NCCL's CollNet) is in InfiniBand Quantum switches (Quantum-2: SHARPv3,
+        # Quantum-X800: SHARPv4); every switch of the compute fabric must have it.
+        switch_types = {
+            design.devices[self.topo.device_ids[i]].type
+            for i in np.flatnonzero(self.topo.level >= 1).tolist()
+        }
+        self.sharp = bool(switch_types) and all(
+            types[t].model.startswith("Quantum") for t in switch_types
+        )
+        self._loads: dict = {}
 
     @cached_property
-    def _su_key(self) -> list[tuple[int, ...]]:
-        """Each server's leaves (its scalable unit), for "by-su" (made when first asked: the
-        analysis of the default placement, "first", never needs it)."""
-        srv = self._srv
-        bounds = np.searchsorted(srv, self.servers)
-        ends = np.searchsorted(srv, self.servers, side="right")
-        leaves = self._leaf.tolist()
-        return [
-            tuple(sorted(leaves[lo:hi]))
-            for lo, hi in zip(bounds.tolist(), ends.tolist(), strict=True)
-        ]
+    def default_job(self) -> Job:
+        return largest_job(self.fabric)
 
-    @cached_property
-    def _rack_key(self) -> list[tuple[int, int]]:
-        """Each server's (rack's place in the design, U), for "by-rack" (made when first asked)."""
-        design, ids = self._design, self.topo.device_ids
-        rank = {r: k for k, r in enumerate(design.racks)}
-        return [
-            (rank.get(design.devices[ids[i]].rack, 0), design.devices[ids[i]].u)
-            for i in self.servers.tolist()
-        ]
+    def job(self, gpus: int | None = None, placement: str = "first") -> Job:
+        """The default job, or the first ``gpus`` GPUs of it in ``placement`` order."""
+        if gpus is None:
+            return self.default_job
+        key = ("job", gpus, placement)
+        if key not in self._loads:
+            whole = self.default_job
+            self._loads[key] = first_gpus(self.fabric, gpus, placement, self.design, whole)
+        return self._loads[key]
 
-    def order(self, placement: str | list[str]) -> np.ndarray:
-        """Positions (into ``servers``) in the order a job takes them."""
-        s = len(self.servers)
-        if isinstance(placement, list):
-            index = self.topo.device_index
-            pos = {int(d): k for k, d in enumerate(self.servers.tolist())}
-            out = []
-            for sid in placement:
-                i = index.get(sid)
-                if i is None or i not in pos:
-                    raise ValueError(f"{sid!r} is not a GPU server of the design")
-                out.append(pos[i])
-            return np.array(out, dtype=np.int64)
-        if placement == "first":
-            return np.arange(s)
-        if placement == "by-su":
-            first_of = {}
-            for k, key in enumerate(self._su_key):
-                first_of.setdefault(key, k)
-            return np.array(sorted(range(s), key=lambda k: (first_of[self._su_key[k]], k)))
-        if placement == "by-rack":
-            return np.array(sorted(range(s), key=lambda k: (self._rack_key[k], k)))
-        raise ValueError(f"unknown placement {placement!r}; choose one of " + ", ".join(PLACEMENTS))
+    def estimate(
+        self,
+        job: Job,
+        collective: str,
+        size_bytes: float,
+        algorithm: str = "auto",
+        protocol: str | None = None,
+    ) -> Estimate:
+        """The collective's time on ``job`` (module docstring); ``protocol`` forces one."""
+        if collective not in COLLECTIVES:
+            raise ValueError(f"unknown collective {collective!r}; choose " + ", ".join(COLLECTIVES))
+        if algorithm not in ALGORITHMS:
+            raise ValueError(f"unknown algorithm {algorithm!r}; choose " + ", ".join(ALGORITHMS))
+        nics = self._nics(job)
+        n, nodes = job.gpus, max(nics.domains, 1)
+        if n < 2:
+            return Estimate(collective, job.label, n, nodes, size_bytes, "none", "none",
+                            0.0, 0.0, 0.0, "none")  # fmt: skip
+        best = None
+        names = nt.ALGORITHMS if algorithm == "auto" else (algorithm,)
+        for algo in names:
+            if algo == "collnet" and algorithm == "auto":
+                continue  # NCCL_COLLNET_ENABLE is 0 by default: only when asked
+            for proto in (protocol,) if protocol else nt.PROTOCOLS:
+                if not nt.enabled(
+                    collective, algo, proto, nodes, self.generation, self.nvls, self.sharp
+                ):
+                    continue
+                wire = self._wire(job, collective, algo)
+                bw_s = nt.protocol_time_s(
+                    collective, algo, proto, wire.time_s * size_bytes, size_bytes, n, nodes,
+                    self.generation,
+                )  # fmt: skip
+                lat_us = nt.latency_us(collective, algo, proto, n, nodes, self.intra)
+                if (
+                    algo == "ring" and proto == "Simple" and nodes > 1
+                    and collective == "all-reduce"
+                    and nt.GENERATIONS.index(self.generation) >= 1
+                    and size_bytes / (2 * max(nics.rails, 1) * n) >= 64
+                ):  # fmt: skip
+                    lat_us *= 1.4  # NCCL's ring plateau (2 channels per NIC assumed)
+                t = lat_us * 1e-6 + bw_s
+                if best is None or t < best[0]:
+                    best = (t, algo, proto, lat_us * 1e-6, bw_s, wire)
+        if best is None:
+            raise ValueError(self._why_not(algorithm, collective, nodes))
+        t, algo, proto, lat_s, bw_s, wire = best
+        limited = wire.layer
+        ids = [self.topo.link_ids[r] for r in wire.rows[:TOP_LINKS].tolist()]
+        return Estimate(
+            collective, job.label, n, nodes, size_bytes, algo, proto, t, lat_s, bw_s, limited,
+            ids, len(wire.rows), not math.isfinite(t),
+        )  # fmt: skip
 
-    def job(self, gpus: int, placement: str | list[str]) -> np.ndarray:
-        """Positions of the servers a job of ``gpus`` GPUs takes."""
-        order = self.order(placement)
-        need = np.cumsum(self.gpus[order])
-        count = int(np.searchsorted(need, gpus, side="left")) + 1
-        return order[: min(count, len(order))]
-
-    def crossed(self, job: np.ndarray) -> list[int]:
-        """Levels whose uplinks the job's rings cross."""
-        out = []
-        for level in self.levels:
-            grid = self.attach[level][:, job]
-            for row in grid:
-                used = row[row >= 0]
-                if len(used) and (used != used[0]).any():
-                    out.append(level)
-                    break
+    def curve(
+        self, collective: str, size_bytes: float, algorithm: str = "auto", placement="first"
+    ) -> list[Estimate]:
+        """The collective on the first G GPUs (in topology order, or by rack), G doubling (or
+        quadrupling on large halls) from one scale-up domain to the default job (its last
+        point)."""
+        whole = self.default_job
+        if whole.gpus < 1:
+            return []
+        domain = self.fabric.domain[whole.servers]
+        first = whole.servers[domain == domain[0]] if len(whole.servers) else whole.servers
+        out, g = [], max(int(self.topo.gpus[first].sum()), 1)
+        # x2 steps, x4 when that would pass 9 points (131k GPUs: 8 .. 131,072 in 8 points)
+        step = 2 if whole.gpus / g <= 2**8 else 4
+        while g < whole.gpus:
+            job = self.job(g, placement)
+            out.append(self.estimate(job, collective, size_bytes, algorithm))
+            g *= step
+        out.append(self.estimate(whole, collective, size_bytes, algorithm))
         return out
 
+    # -- patterns ---------------------------------------------------------------------------
 
-def job_scale_out(bw: Bandwidth, crossed: list[int]) -> tuple[str, float]:
-    """Narrowest scale-out layer the job's rings see and its per-GPU bandwidth (Gb/s).
+    def _nics(self, job: Job):
+        key = ("nics", job.servers.tobytes())
+        if key not in self._loads:
+            self._loads[key] = job_nics(self.fabric, job)
+        return self._loads[key]
 
-    Crossing level k's uplinks means crossing every level below too, so the ratios compound
-    (as in :mod:`bandwidth`'s layers).
-    """
-    name, value = "nic", bw.scale_out
-    for level in sorted(crossed):
-        tier = bw.tiers.get(tier_name(level))
-        if tier is not None and tier.max > 1.0:
-            name, value = tier.name, value / tier.max
-    return name, value
+    def _pattern(self, job: Job, name: str) -> Loads:
+        key = (name, job.servers.tobytes())
+        if key not in self._loads:
+            nics = self._nics(job)
+            make = {"ring": ring_loads, "tree": tree_loads, "collnet": collnet_loads}.get(name)
+            loads = make(self.fabric, nics) if make else alltoall_loads(self.fabric, nics, job.gpus)
+            self._loads[key] = loads
+        return self._loads[key]
+
+    def _network(self, job: Job, name: str) -> tuple[float, np.ndarray, str]:
+        """(busiest link's seconds per unit of pattern bytes, the busiest rows, their tier)."""
+        key = ("net", name, job.servers.tobytes())
+        if key not in self._loads:
+            loads = self._pattern(job, name)
+            worst, rows = loads.busiest(self.topo.capacity)
+            if loads.unreachable:
+                worst = math.inf
+            layer = self.topo.link_tier[int(rows[0])] if len(rows) else "none"
+            self._loads[key] = (worst, rows, layer)
+        return self._loads[key]
+
+    def _wire(self, job: Job, collective: str, algo: str) -> _Wire:
+        """Line-rate time per byte of S for the pattern of (collective, algorithm)."""
+        key = ("wire", collective, algo, job.servers.tobytes())
+        if key not in self._loads:
+            self._loads[key] = self._make_wire(job, collective, algo)
+        return self._loads[key]
+
+    def _make_wire(self, job: Job, collective: str, algo: str) -> _Wire:
+        nics = self._nics(job)
+        n, nodes, rails = job.gpus, max(nics.domains, 1), max(nics.rails, 1)
+        g = n / nodes  # GPUs per domain
+        up = self.scale_up_gbps * 1e9 / 8  # bytes/s per GPU
+        f = {"all-reduce": 2 * (n - 1) / n, "broadcast": 1.0}.get(collective, (n - 1) / n)
+        net_t, rows, layer = 0.0, np.zeros(0, dtype=np.int64), "none"
+        if collective == "all-to-all":
+            nv = ((g - 1) / n + (n - g) / n * (g - 1) / g) if g > 1 else 0.0
+            if nodes > 1:
+                net_t, rows, layer = self._network(job, "all-to-all")
+        elif algo == "ring":
+            nv = f * ((g - 1) / g if nodes > 1 else 1.0)
+            if nodes > 1:
+                unit, rows, layer = self._network(job, "ring")
+                net_t = unit * f / rails
+        elif algo == "tree":
+            nv = 2.0 if g > 1 else 0.0
+            if nodes > 1:
+                unit, rows, layer = self._network(job, "tree")
+                net_t = unit / (2 * rails)
+        elif algo == "collnet":  # in-network reduction: S/R per rail up and back, once
+            nv = 2 * (g - 1) / g if g > 1 else 0.0
+            if nodes > 1:
+                unit, rows, layer = self._network(job, "collnet")
+                net_t = unit / rails
+        else:  # nvls, nvls-tree: NVSwitch reduction at NCCL's NVLS bus bandwidth
+            eff = nt.NVLS_EFFICIENCY[self.generation]
+            bus = 2 * eff if collective == "all-reduce" else eff * (g - 1) / g
+            nv = nt.nsteps(collective, n) / n / bus if bus > 0 else math.inf
+            if algo == "nvls-tree":
+                unit, rows, layer = self._network(job, "tree")
+                net_t = unit / (2 * rails)
+        nv_t = nv / up if up > 0 else (math.inf if nv > 0 else 0.0)
+        if nv_t >= net_t:
+            return _Wire(nv_t, "scale-up", self._scale_up_rows(job))
+        return _Wire(net_t, layer, rows)
+
+    def _scale_up_rows(self, job: Job) -> np.ndarray:
+        """The job's scale-up links (NVL72 trays' backplane links); none for in-server NVLink."""
+        topo = self.topo
+        member = np.zeros(len(topo.device_ids), dtype=bool)
+        member[job.servers] = True
+        su = topo.kind == LINK_SCALE_UP
+        return np.flatnonzero(su & (member[topo.a] | member[topo.b]))
+
+    def _why_not(self, algorithm: str, collective: str, nodes: int) -> str:
+        if algorithm in ("nvls", "nvls-tree") and not self.nvls:
+            return (
+                f"{algorithm} needs NVLink SHARP (NVSwitch of Hopper or later); "
+                f"these GPUs ({self.generation}) do not have it"
+            )
+        if algorithm == "nvls" and nodes > 1:
+            return "nvls across nodes needs CollNet (off by default in NCCL); use nvls-tree"
+        if algorithm == "collnet" and not self.sharp:
+            return "collnet needs IB SHARP: every switch of the fabric an InfiniBand Quantum"
+        if algorithm == "nvls-tree" and nodes == 1:
+            return "nvls-tree needs several nodes; within one NVLink domain use nvls"
+        return f"NCCL does not run {collective} with {algorithm}"
+
+
+def after_failure(
+    design, failed: list[str] | tuple[str, ...], collective: str = "all-reduce",
+    size_bytes: float | None = None, job_servers: list[str] | None = None,
+) -> Estimate:  # fmt: skip
+    """The collective of the default job (the largest that still runs) once ``failed`` element
+    ids (devices or links) are gone; or of the named servers' job. For what-if and N-1."""
+    from model.analysis.jobs import named_job
+
+    c = Collectives(design, failed=failed)
+    size = size_bytes if size_bytes is not None else design.settings.allreduce_message_mb * 1e6
+    job = named_job(c.fabric, design, job_servers) if job_servers else c.default_job
+    return c.estimate(job, collective, size)

@@ -10,8 +10,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from model.analysis.allreduce import AllReduce
+from model.analysis.allreduce import CollectiveFigures, bottleneck_sentence
 from model.analysis.bandwidth import TierRatio
+from model.analysis.collectives import Estimate
 from model.analysis.fabrics import FabricFigures
 from model.analysis.hops import Hops
 from model.analysis.link_media import KINDS
@@ -51,8 +52,8 @@ class Report:
     effective_gbps: float
     bottleneck: str
     bottleneck_explanation: str
-    allreduce: AllReduce | None
-    allreduce_curve: list[AllReduce]
+    allreduce: Estimate | None  # the default job's all-reduce
+    allreduce_curve: list[Estimate]
     allreduce_knee: str
     power_w: dict[str, float]
     cost_usd: dict[str, float]
@@ -73,6 +74,8 @@ class Report:
     switches_off_tier: dict[str, int] = field(default_factory=dict)
     # model.analysis.min_cut.cut_json: the minimum balanced cut, its halves and its links.
     bisection: dict = field(default_factory=dict)
+    # Every collective of the default job, and over job sizes (model.analysis.allreduce).
+    collectives: CollectiveFigures | None = None
 
     @property
     def switches_total(self) -> int:
@@ -131,12 +134,14 @@ class Report:
                 "bottleneck": {
                     "layer": self.bottleneck,
                     "explanation": self.bottleneck_explanation,
+                    "collective": bottleneck_sentence(self.collectives),
                 },
                 "allreduce": _allreduce_json(self.allreduce)
                 | {
                     "curve": [_allreduce_json(p) for p in self.allreduce_curve],
                     "knee": self.allreduce_knee,
                 },
+                "collectives": self.collectives.to_json() if self.collectives else {},
                 "power_w": self.power_w,
                 "power_w_max": self.power_w_max,
                 "cost_usd": self.cost_usd,
@@ -210,14 +215,13 @@ class Report:
         lines.append(f"Bottleneck: {self.bottleneck_explanation}")
         if self.allreduce:
             a = self.allreduce
-            parts = ", ".join(
-                f"{k} {v['time_s'] * 1000:,.1f} ms ({v['share']:.0%})" for k, v in a.layers.items()
-            )
             lines.append(
-                f"All-reduce {a.message_mb:g} MB over {a.gpus:,} GPUs ({a.algorithm}): "
-                f"{a.time_s * 1000:,.1f} ms [{parts}], busBW {a.busbw_gbps / 8:,.0f} GB/s"
+                f"All-reduce {a.message_mb:g} MB over {a.gpus:,} GPUs ({a.algorithm}, {a.protocol}): "
+                f"{a.time_s * 1000:,.3f} ms (latency {a.latency_s * 1e6:,.1f} us, transfer "
+                f"{a.bandwidth_s * 1000:,.3f} ms), busBW {a.busbw_gbps / 8:,.0f} GB/s"
             )
             lines.append(f"  {self.allreduce_knee}")
+            lines.append(f"  {bottleneck_sentence(self.collectives)}")
         if self.plant:
             cables = self.plant["cables"]
             kinds = ", ".join(f"{k} {v:,}" for k, v in cables["by_kind"].items())
@@ -267,22 +271,10 @@ def _ratio(value: float) -> str:
     return "no uplinks" if math.isinf(value) else f"{value:.2f}:1"
 
 
-def _allreduce_json(a: AllReduce | None) -> dict:
+def _allreduce_json(a: Estimate | None) -> dict:
     if a is None:
         return {}
-    return {
-        "gpus": a.gpus,
-        "algorithm": a.algorithm,
-        "message_mb": a.message_mb,
-        "time_s": a.time_s,
-        "scale_out_gbps": a.scale_out_gbps,
-        "layers": a.layers,
-        "busbw_gbps": a.busbw_gbps,
-        "algbw_gbps": a.algbw_gbps,
-        "limited_by": a.limited_by,
-        "placement": a.placement,
-        "tiers_crossed": a.tiers_crossed,
-    }
+    return a.to_json() | {"message_mb": a.message_mb}
 
 
 def _clean(value):

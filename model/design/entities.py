@@ -166,8 +166,12 @@ class Settings(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, om
     media_policy: MediaPolicy = "lowest-cost"
     oversubscription_target: Annotated[float, Meta(ge=1, le=100)] = 1.0
     allreduce_message_mb: Annotated[float, Meta(gt=0, le=1e6)] = 1024.0
-    allreduce_algorithm: Literal["ring", "hierarchical", "tree"] = "hierarchical"
-    # Collectives: which servers a job takes (model.analysis.collectives.PLACEMENTS).
+    # NCCL's algorithms (model.analysis.collectives.ALGORITHMS), "auto" = NCCL's own choice;
+    # "hierarchical" (files before issue 37; NCCL has no such algorithm) is read as "auto".
+    allreduce_algorithm: Literal[
+        "auto", "ring", "tree", "nvls", "nvls-tree", "collnet", "hierarchical"
+    ] = "auto"
+    # Collectives: which servers a job takes (model.analysis.jobs.PLACEMENTS).
     job_placement: Literal["first", "by-su", "by-rack"] = "first"
     # Reliability forecast (model.analysis.reliability): FIT per part category overriding the
     # catalog's, the job a failure interrupts (0 = every GPU of the hall) and its restart time.

@@ -27,6 +27,7 @@ KPI_COLUMNS = (
     "transceivers_per_gpu",
     "bisection_gbps",
     "allreduce_time_s",
+    "alltoall_time_s",
     "failures_per_day",
 )
 KPI_LABELS = {
@@ -37,6 +38,7 @@ KPI_LABELS = {
     "transceivers_per_gpu": "Transceivers per GPU",
     "bisection_gbps": "Bisection (Gb/s)",
     "allreduce_time_s": "All-reduce time (s)",
+    "alltoall_time_s": "All-to-all time (s)",
     "failures_per_day": "Failures/day (all causes)",
 }
 
@@ -55,6 +57,11 @@ def kpis(j: dict) -> dict[str, float]:
         "transceivers_per_gpu": j["transceivers"]["total"] * per,
         "bisection_gbps": j["bisection_gbps"],
         "allreduce_time_s": j["allreduce"].get("time_s"),
+        # the largest job's all-to-all (expert parallelism): where oversubscription costs
+        "alltoall_time_s": j.get("collectives", {})
+        .get("default_job", {})
+        .get("all-to-all", {})
+        .get("time_s"),
         "failures_per_day": j.get("reliability", {}).get("failures_per_day"),
     }
 

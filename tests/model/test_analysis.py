@@ -111,15 +111,21 @@ def test_five_device_design_every_number_by_hand():
     assert j["bandwidth_per_gpu_gbps"]["effective"] == 200  # after the 2:1 leaf tier
     assert j["bottleneck"]["layer"] == "leaf"
     assert "2.00:1" in j["bottleneck"]["explanation"]
-    # Hierarchical all-reduce of 1024 MB over 16 GPUs: 2 domains of 8, phases pipelined.
-    t_up = 2 * 7 / 8 * M_BITS / 3600e9
-    t_out = 2 * 1 / 2 * (M_BITS / 8) / 200e9  # the rings join two leaves: 2:1 applies
+    # All-reduce of 1024 MB over both servers, NCCL's choice (tuning.cc): NVLS-tree. Its two
+    # binary trees over 2 nodes carry S each way between s1 and s2, S/8 per rail; each leaf
+    # sends its 8 rails' S up 4 uplinks: S/4 each at 50 GB/s = 5.12 ms (the NICs carry S/8).
+    # NVLS inside a server: 2(16-1)/16 x S / (2 x 0.85 x 450 GB/s) = 2.51 ms runs alongside.
+    # Latency 25 + 2 x log2(2) x 20.9 = 66.8 µs.
     a = j["allreduce"]
-    assert a["time_s"] == pytest.approx(max(t_up, t_out), rel=1e-5)
-    assert a["layers"]["scale-up"]["share"] == pytest.approx(t_up / t_out, rel=1e-5)
-    assert a["layers"]["leaf"]["time_s"] == pytest.approx(t_out, rel=1e-5)
-    assert a["limited_by"] == "leaf" and a["tiers_crossed"] == ["leaf"]
+    assert (a["algorithm"], a["protocol"]) == ("nvls-tree", "Simple")
+    assert a["time_s"] == pytest.approx(M_BITS / 8 / 4 / 50e9 + 66.8e-6, rel=1e-6)
+    assert a["limited_by"] == "leaf-spine" and a["bottleneck_count"] == 8
+    assert set(a["bottleneck_links"]) == {f"leaf{k}-up{i}" for k in (1, 2) for i in range(4)}
     assert [p["gpus"] for p in a["curve"]] == [8, 16]
+    assert "leaf1-up0" in j["bottleneck"]["collective"]
+    assert set(j["collectives"]["default_job"]) == {
+        "all-reduce", "all-gather", "reduce-scatter", "all-to-all", "broadcast"
+    }  # fmt: skip
     # Rack power: r1 = 8,000 W + 4 flat 2xDR4 modules x 16 W (x 17 W at max).
     assert r.rack_power_w["r1"][:2] == pytest.approx((8064, 10200 + 68))
     codes = sorted(w["code"] for w in j["warnings"])
@@ -127,16 +133,14 @@ def test_five_device_design_every_number_by_hand():
 
 
 def test_ring_allreduce_runs_at_the_narrowest_per_rank_bandwidth():
-    design, plant = five_devices()
-    design.set_settings(design.settings.__class__(allreduce_algorithm="ring"))
-    a = analyze(design, plant).to_json()["allreduce"]
-    # NCCL rings, one per NIC: of every 8 ring hops 7 run on NVLink, 1 leaves the server, and
-    # the server's ring traffic leaves through its 8 NICs at 200 Gb/s each after the 2:1 leaf.
-    t_up = 2 * 15 / 16 * M_BITS * 7 / 8 / 3600e9
-    t_out = 2 * 15 / 16 * M_BITS / (8 * 200e9)
-    assert a["time_s"] == pytest.approx(max(t_up, t_out), rel=1e-5)
-    assert a["layers"]["leaf"]["share"] == 1.0
-    assert a["busbw_gbps"] == pytest.approx(8 * 200, rel=1e-5)
+    """A ring per rail: both hops of rail r (s1 -> s2, s2 -> s1) carry 2 x 15/16 x S / 8, and
+    each leaf's 8 rails go up its 4 uplinks: 2 x 15/16 x S / 4 per uplink, twice a NIC's."""
+    from model.analysis.allreduce import job_allreduce
+
+    design, _plant = five_devices()
+    a = job_allreduce(design, algorithm="ring", message_mb=1024, protocol="Simple")
+    assert a.bandwidth_s == pytest.approx(2 * 15 / 16 * M_BITS / 8 / 4 / 50e9, rel=1e-9)
+    assert a.limited_by == "leaf-spine" and a.bottleneck_count == 8
 
 
 def test_small_pod_is_non_blocking_single_tier(pod):

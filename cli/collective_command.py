@@ -1,0 +1,105 @@
+"""``main.py collective FILE [--collective C] [--gpus N | --job ID,...] [--fail ID,...] [--json]``:
+one collective on one job, from the link loads of NCCL's pattern (``allreduce`` is its alias)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from cli import CliError, load_or_refuse
+
+
+def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
+    from model.analysis.collectives import ALGORITHMS, COLLECTIVES, PLACEMENTS
+    from model.analysis.nccl_tuning import PROTOCOLS
+
+    parser = sub.add_parser(
+        name,
+        help="time of a collective on a job: the busiest links, NCCL's algorithm and protocol",
+        description="A collective (all-reduce by default) on a job of the design: NCCL's pattern "
+        "(topology-ordered rings per rail, double binary trees, NVLS, all-to-all with PXN) routed "
+        "over the fabric with ECMP, the busiest link's bytes over its capacity plus NCCL's "
+        "latency model (src/graph/tuning.cc). The job: the largest the design holds, the first "
+        "N GPUs in topology order, or named servers, racks and SUs (su:1). Defaults come from "
+        "the design settings.",
+    )
+    parser.add_argument("file", help="a .hall.json design file")
+    parser.add_argument("--collective", choices=COLLECTIVES, default="all-reduce")
+    parser.add_argument("--gpus", type=int, help="the first N GPUs in topology order")
+    parser.add_argument("--placement", choices=PLACEMENTS, help="order --gpus takes servers in")
+    parser.add_argument("--job", "--servers", dest="job", help="servers, racks or su:N, by comma")
+    parser.add_argument("--fail", help="comma-separated device or link ids taken out first")
+    parser.add_argument("--algorithm", choices=ALGORITHMS, help="force one (default: NCCL's)")
+    parser.add_argument("--protocol", choices=PROTOCOLS, help="force one (default: NCCL's)")
+    parser.add_argument("--message-mb", type=float, help="message size, MB (10^6 bytes)")
+    parser.add_argument("--json", action="store_true", help="machine-readable JSON on stdout")
+
+
+def run(args: argparse.Namespace) -> int:
+    from model.analysis.allreduce import asked_algorithm, knee
+    from model.analysis.collectives import Collectives
+    from model.analysis.jobs import named_job
+    from model.analysis.report import _clean
+
+    if args.job and (args.gpus is not None or args.placement):
+        raise CliError("give either --job or --gpus/--placement, not both")
+    if args.message_mb is not None and not 0 < args.message_mb <= 1e6:
+        raise CliError("--message-mb must be above 0 and at most 1,000,000")
+    design = load_or_refuse(args.file)
+    settings = design.settings
+    failed = [s.strip() for s in (args.fail or "").split(",") if s.strip()]
+    try:
+        c = Collectives(design, failed=failed)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    whole = c.default_job
+    if not whole.gpus:
+        raise CliError(f"{args.file} has no GPU server that can run a job")
+    try:
+        if args.job:
+            job = named_job(c.fabric, design, [s for s in args.job.split(",") if s.strip()])
+        elif args.gpus is not None:
+            if not 1 <= args.gpus <= whole.gpus:
+                raise CliError(f"--gpus must be between 1 and {whole.gpus:,} (the largest job)")
+            job = c.job(args.gpus, args.placement or settings.job_placement)
+        else:
+            job = whole
+        size = (args.message_mb or settings.allreduce_message_mb) * 1e6
+        algorithm = args.algorithm or (
+            asked_algorithm(settings) if args.collective == "all-reduce" else "auto"
+        )
+        e = c.estimate(job, args.collective, size, algorithm, args.protocol)
+        points = c.curve(args.collective, size, algorithm)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    result = _clean(
+        e.to_json()
+        | {"message_mb": size / 1e6, "failed": failed}
+        | {"curve": [p.to_json() for p in points], "knee": knee(points)}
+    )
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    print(
+        f"{e.collective} of {size / 1e6:g} MB on {e.job} ({e.gpus:,} GPUs, {e.nodes:,} nodes): "
+        f"{e.time_s * 1000:,.3f} ms with {e.algorithm}/{e.protocol} "
+        f"(latency {e.latency_s * 1e6:,.1f} us, transfer {e.bandwidth_s * 1000:,.3f} ms), "
+        f"busBW {e.busbw_gbps / 8:,.1f} GB/s"
+    )
+    if e.unreachable:
+        print("  some of the job's GPUs cannot reach the others")
+    else:
+        bound = "latency-bound; " if e.latency_bound else ""
+        if e.limited_by == "scale-up":
+            print(f"  {bound}busiest: NVLink (scale-up bandwidth per GPU)")
+        else:
+            more = f" and {e.bottleneck_count - 8:,} more" if e.bottleneck_count > 8 else ""
+            shown = ", ".join(e.bottleneck_links[:8])
+            print(f"  {bound}busiest links ({e.limited_by}): {shown}{more}")
+    for p in points:
+        print(
+            f"  {p.gpus:>9,} GPUs  {p.time_s * 1000:10,.3f} ms  {p.algorithm:>9}/{p.protocol:<6}"
+            f"  {'latency' if p.latency_bound else 'bandwidth'}-bound  {p.limited_by}"
+        )
+    print(f"  {result['knee']}")
+    return 0

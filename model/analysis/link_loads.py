@@ -1,0 +1,278 @@
+"""Bytes per link and direction for NCCL's communication patterns, routed over the live fabric.
+
+Each pattern is built as NCCL builds it, between the job's scale-up domains ("nodes": a server,
+or an NVL72 rack's trays) in topology order, one set of channels per rail (NIC r of every server;
+PXN keeps inter-node traffic on the destination's rail):
+
+* ``ring``: per rail, the ring visits the domains in order and closes; each domain's NICs on the
+  rail share its one in-hop and one out-hop (NIC t sends to NIC t of the next domain).
+* ``tree``: NCCL's double binary tree over the domains (the heap order and its mirror, so every
+  domain is interior in at most one), every edge carrying data both ways.
+* ``all-to-all``: every GPU sends to every other; between domains X and Y g_X g_Y / n of the
+  message per pair of GPUs, spread over the rails and the domains' NICs on each rail.
+
+Routing (``route``): a flow from leaf A to leaf B climbs to the lowest level L at which A and B
+are in one switch group (:class:`jobs.Fabric`), split equally over the live uplinks at every
+step (ECMP, a fluid split), then comes down to B. In a Clos the way down mirrors the way up, so
+the bytes coming down into B from level L load B's side exactly as B's own bytes going up to L
+would, in the other direction. Per-flow work is numpy over the flows; the climb is per tier
+(bincounts over each tier's uplinks), never a Python loop per flow.
+
+Every figure is linear in the bytes: patterns are computed for unit bytes and scaled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from model.analysis.jobs import Fabric, Job
+
+
+@dataclass
+class Loads:
+    """Bytes per topology link: ``up`` from the lower level to the upper (server -> leaf ...)."""
+
+    up: np.ndarray
+    down: np.ndarray
+    unreachable: int  # flows (or bytes groups) with no live path
+
+    def busiest(self, capacity_gbps: np.ndarray) -> tuple[float, np.ndarray]:
+        """(the busiest link's time: its busier direction's bytes over its capacity, in s; the
+        rows of every link within 1e-9 of it). Only loaded links are looked at."""
+        rows = np.flatnonzero((self.up > 0) | (self.down > 0))
+        if not len(rows):
+            return 0.0, rows
+        worst = np.maximum(self.up[rows], self.down[rows]) * 8.0
+        cap = capacity_gbps[rows] * 1e9
+        t = np.divide(worst, cap, out=np.full(len(rows), np.inf), where=cap > 0)
+        top = float(t.max())
+        return top, rows[t >= top * (1 - 1e-9)]
+
+
+@dataclass
+class Nics:
+    """The job's NICs grouped per (rail, domain): record arrays sorted by rail, domain, server."""
+
+    link: np.ndarray  # topology link row
+    leaf: np.ndarray
+    group: np.ndarray  # group id of each record
+    start: np.ndarray  # per group: first record
+    count: np.ndarray  # per group: records (the domain's NICs on that rail)
+    rail: np.ndarray  # per group
+    domain: np.ndarray  # per group: the domain's position in the job (0 ..)
+    domains: int
+    rails: int
+    domain_gpus: np.ndarray  # per domain position: GPUs
+
+
+def job_nics(fabric: Fabric, job: Job) -> Nics:
+    servers = job.servers
+    dom = fabric.domain[servers]
+    _, first, inverse = np.unique(dom, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    rank = np.empty(len(first), dtype=np.int64)
+    rank[np.argsort(first)] = np.arange(len(first))
+    q = rank[inverse]  # each server's domain position, in ring order
+    domain_gpus = np.bincount(q, weights=fabric.topo.gpus[servers], minlength=len(first))
+    links = fabric.nic_link[servers]
+    pos, rail = np.nonzero(links >= 0)
+    rec_q = q[pos]
+    order = np.lexsort((pos, rec_q, rail))
+    pos, rail, rec_q = pos[order], rail[order], rec_q[order]
+    key = rail * max(len(first), 1) + rec_q
+    _, start, count = np.unique(key, return_index=True, return_counts=True)
+    group = np.repeat(np.arange(len(start)), count)
+    return Nics(
+        links[pos, rail], fabric.nic_leaf[servers][pos, rail], group, start, count,
+        rail[start], rec_q[start], len(first), fabric.rails, domain_gpus,
+    )  # fmt: skip
+
+
+def ring_loads(fabric: Fabric, nics: Nics) -> Loads:
+    """Bytes of one unit per ring hop and rail (module docstring)."""
+    g = nics.group
+    t = np.arange(len(g)) - nics.start[g]
+    nxt = _next_group_same_rail(nics)
+    dst = nics.start[nxt[g]] + t % nics.count[nxt[g]]
+    keep = nxt[g] != g  # a rail with one domain has no network hop
+    src = np.flatnonzero(keep)
+    return route(fabric, nics, src, dst[keep], 1.0 / nics.count[g[keep]])
+
+
+def tree_loads(fabric: Fabric, nics: Nics) -> Loads:
+    """One unit per edge, direction and tree, on every rail (module docstring)."""
+    q_count = nics.domains
+    if q_count < 2:
+        return _empty(fabric)
+    lookup = np.full((nics.rails, q_count), -1, dtype=np.int64)
+    lookup[nics.rail, nics.domain] = np.arange(len(nics.start))
+    child = np.arange(1, q_count)
+    parent = (child - 1) // 2
+    mirror = q_count - 1
+    pairs = np.concatenate(
+        [np.stack([child, parent], 1), np.stack([mirror - child, mirror - parent], 1)]
+    )
+    srcs, dsts, byts = [], [], []
+    for r in range(nics.rails):
+        gc, gp = lookup[r, pairs[:, 0]], lookup[r, pairs[:, 1]]
+        ok = (gc >= 0) & (gp >= 0)
+        gc, gp = gc[ok], gp[ok]
+        k = nics.count[gc]
+        rep = np.repeat(np.arange(len(gc)), k)
+        t = np.arange(len(rep)) - np.repeat(np.cumsum(k) - k, k)
+        a = nics.start[gc][rep] + t
+        b = nics.start[gp][rep] + t % nics.count[gp][rep]
+        w = 1.0 / k[rep]
+        srcs += [a, b]
+        dsts += [b, a]
+        byts += [w, w]
+    if not srcs:
+        return _empty(fabric)
+    return route(fabric, nics, np.concatenate(srcs), np.concatenate(dsts), np.concatenate(byts))
+
+
+def alltoall_loads(fabric: Fabric, nics: Nics, gpus: int) -> Loads:
+    """Bytes of an all-to-all of one unit per GPU (each GPU sends 1/n to each other GPU)."""
+    n = fabric.n
+    up = np.zeros(len(fabric.topo.link_ids))
+    down = np.zeros_like(up)
+    if nics.domains < 2 or gpus < 2:
+        return Loads(up, down, 0)
+    rails = nics.rails
+    c = rails / gpus
+    # a NIC's weight: the GPUs of its domain it carries traffic for, per rail
+    weight = nics.domain_gpus[nics.domain] / (rails * nics.count)
+    s = weight[nics.group]
+    carry: dict[int, np.ndarray] = {}
+    for r in range(rails):
+        on = nics.rail[nics.group] == r
+        if not on.any():
+            continue
+        leaf, w = nics.leaf[on], s[on]
+        total = w.sum()
+        own = nics.domain_gpus[nics.domain[nics.group[on]]] / rails
+        up[nics.link[on]] += w * (total - own) * c
+        down[nics.link[on]] += w * (total - own) * c
+        w_leaf = np.bincount(leaf, weights=w, minlength=n)
+        below = w_leaf
+        for level in range(2, fabric.top + 1):
+            lab = fabric.labels[level]
+            ok = lab >= 0
+            sums = np.bincount(lab[ok], weights=w_leaf[ok], minlength=n)
+            within = np.where(ok, sums[np.maximum(lab, 0)], 0.0)
+            band = np.maximum(within - below, 0.0)
+            carry[level] = carry.get(level, 0.0) + w_leaf * band * c
+            below = np.maximum(within, below)
+    # the way down into a leaf mirrors its way up (module docstring): the same climb, twice
+    switch_links = np.zeros_like(up)
+    stuck = _climb(fabric, carry, switch_links)
+    up += switch_links
+    down += switch_links
+    return Loads(up, down, 2 * stuck)
+
+
+def collnet_loads(fabric: Fabric, nics: Nics) -> Loads:
+    """IB SHARP (CollNet): per rail the domain's NICs send one unit up and get one back; every
+    switch reduces what reaches it, so a switch forwards no more than the largest share one of
+    its children sent it, spread over its uplinks, and only while the job's NICs of that rail
+    span more than one group of its level (the top of the reduction tree). Both directions
+    carry the same bytes (reduce up, result down)."""
+    n_links = len(fabric.topo.link_ids)
+    up = np.zeros(n_links)
+    share_nic = 1.0 / nics.count[nics.group]
+    np.add.at(up, nics.link, share_nic)
+    stuck = 0
+    for r in range(nics.rails):
+        on = nics.rail[nics.group] == r
+        leaves = np.unique(nics.leaf[on])
+        if len(leaves) < 2:
+            continue
+        carry = np.zeros(fabric.n)
+        carry[leaves] = 1.0
+        for k in range(1, fabric.top):
+            lab = fabric.labels[k + 1] if k + 1 in fabric.labels else None
+            lower, upper, rows = fabric.uplinks[k]
+            cnt = fabric.up_count[k]
+            stuck += int(((carry > 0) & (cnt == 0)).sum())
+            share = np.divide(carry, cnt, out=np.zeros(fabric.n), where=cnt > 0)
+            sel = np.flatnonzero(share[lower] > 0)
+            up[rows[sel]] += share[lower[sel]]
+            nxt = np.zeros(fabric.n)
+            np.maximum.at(nxt, upper[sel], share[lower[sel]])
+            groups = fabric.labels[k + 1][leaves] if lab is not None else leaves
+            if len(np.unique(groups)) < 2:
+                break  # the level-(k+1) switches are the top of this rail's reduction tree
+            carry = nxt
+    return Loads(up, up.copy(), stuck)
+
+
+def route(fabric: Fabric, nics: Nics, src: np.ndarray, dst: np.ndarray, byts: np.ndarray) -> Loads:
+    """Route flows between NIC records ``src`` -> ``dst`` carrying ``byts`` each."""
+    n_links = len(fabric.topo.link_ids)
+    up = np.bincount(nics.link[src], weights=byts, minlength=n_links)
+    down = np.bincount(nics.link[dst], weights=byts, minlength=n_links)
+    a, b = nics.leaf[src], nics.leaf[dst]
+    meet = np.where(a == b, 1, 0)
+    for level in range(2, fabric.top + 1):
+        lab = fabric.labels[level]
+        joined = (meet == 0) & (lab[a] == lab[b]) & (lab[a] >= 0)
+        meet[joined] = level
+    unreachable = int((meet == 0).sum())
+    n = fabric.n
+    ups: dict[int, np.ndarray] = {}
+    downs: dict[int, np.ndarray] = {}
+    for level in range(2, fabric.top + 1):
+        m = meet == level
+        if m.any():
+            ups[level] = np.bincount(a[m], weights=byts[m], minlength=n)
+            downs[level] = np.bincount(b[m], weights=byts[m], minlength=n)
+    stuck_up = _climb(fabric, ups, up)
+    stuck_down = _climb(fabric, downs, down)
+    return Loads(up, down, unreachable + stuck_up + stuck_down)
+
+
+def _climb(fabric: Fabric, carry: dict[int, np.ndarray], load: np.ndarray) -> int:
+    """Add to ``load`` (bytes per link) the traffic at the leaves bound for level L
+    (``carry[L]``), split equally over each switch's live uplinks tier by tier; return how many
+    switches hold bytes with no uplink to take them."""
+    stuck = 0
+    for k in range(1, fabric.top):
+        levels = [lv for lv in carry if lv > k]
+        if not levels:
+            break
+        lower, upper, rows = fabric.uplinks[k]
+        cnt = fabric.up_count[k]
+        total = np.asarray(sum(carry[lv] for lv in levels), dtype=float)
+        stuck += int(((total > 0) & (cnt == 0)).sum())
+        share = np.divide(total, cnt, out=np.zeros_like(total), where=cnt > 0)
+        # only the uplinks of switches that carry bytes: a small job touches few of them
+        sel = np.flatnonzero(share[lower] > 0)
+        low, up_sel = lower[sel], upper[sel]
+        load[rows[sel]] += share[low]
+        nxt = {}
+        for lv in levels:
+            if lv > k + 1:
+                per = np.divide(carry[lv], cnt, out=np.zeros(fabric.n), where=cnt > 0)
+                nxt[lv] = np.bincount(up_sel, weights=per[low], minlength=fabric.n)
+        carry = nxt
+    return stuck
+
+
+def _next_group_same_rail(nics: Nics) -> np.ndarray:
+    """Per (rail, domain) group, the next group of the same rail, cyclically."""
+    g = len(nics.start)
+    nxt = np.arange(1, g + 1)
+    last = np.ones(g, dtype=bool)
+    last[:-1] = nics.rail[1:] != nics.rail[:-1]
+    first = np.ones(g, dtype=bool)
+    first[1:] = nics.rail[1:] != nics.rail[:-1]
+    first_of_rail = np.maximum.accumulate(np.where(first, np.arange(g), 0))
+    nxt[last] = first_of_rail[last]
+    return nxt
+
+
+def _empty(fabric: Fabric) -> Loads:
+    m = len(fabric.topo.link_ids)
+    return Loads(np.zeros(m), np.zeros(m), 0)
