@@ -99,22 +99,25 @@ def small_pod() -> Design:
 
 
 def copper_pod() -> Design:
-    """Two DGX H100 racks beside a leaf rack, ports near the tray: straight twin-port LACCs.
+    """Two spine switches racked beside a leaf rack, ports near the tray: straight twin-port
+    LACCs, switch to switch (NVIDIA sells its 800G LACC for Quantum-2 switch-to-switch links
+    only: a DGX's ConnectX-7 cage takes none, issue 39's plug rules).
 
-    R1 | N1 | R2 at y = 3.0 with one tray along the row; each DGX's nic1-8 go to the leaf's
-    ports in order, so each DGX cage pairs with one leaf cage (straight cables, ~3.3 m). Moving
-    R2 a few metres along the row takes its 8 links past LACC reach: a module per cage + fibres.
+    R1 | N1 | R2 at y = 3.0 with one tray along the row; each spine's p1-8 go to the leaf's
+    ports in order, so each spine cage pairs with one leaf cage (straight cables, ~3.3 m).
+    Moving R2 a few metres along the row takes its 8 links past LACC reach: a module per cage +
+    fibres.
     """
     design = empty_hall(16.0, 8.4)
     for rack_id, x in (("r1", 1.5), ("n1", 2.1), ("r2", 2.7)):
         rack(design, rack_id, x, 3.0)
     design.add_trays([Tray(id="t1", points=[(0.6, 3.6), (15.0, 3.6)])])
-    device(design, "a1", "r1", 40, "dgx-h100")
-    device(design, "a2", "r2", 40, "dgx-h100")
+    device(design, "a1", "r1", 40, "qm9700", role="spine")
+    device(design, "a2", "r2", 40, "qm9700", role="spine")
     device(design, "leaf", "n1", 47, "qm9700", role="leaf")
     n = 0
-    for server in ("a1", "a2"):
-        for nic in range(1, 9):
+    for spine in ("a1", "a2"):
+        for port in range(1, 9):
             n += 1
-            link(design, f"{server}-{nic}", (server, f"nic{nic}"), ("leaf", f"p{n}"))
+            link(design, f"{spine}-{port}", (spine, f"p{port}"), ("leaf", f"p{n}"))
     return design
