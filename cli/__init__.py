@@ -29,6 +29,7 @@ COMMANDS = {
     "sweep": "cli.sweep_command",
     "allreduce": "cli.allreduce_command",
     "catalog": "cli.catalog_command",
+    "optimise": "cli.optimise_command",
 }
 
 

@@ -1,0 +1,124 @@
+"""Simulated annealing over network-rack positions, priced by the editor's incremental plant.
+
+Each candidate is one edit through the design's edit API (``Design.move_racks``: a rack to a free
+position, or two racks of one plan size swapping places); ``RoutedLinks.refresh()`` re-routes only
+the moved racks' links, the plant and forecast are priced from the cached counts, and a
+rejected or infeasible move is undone by moving back (the caches recount the difference at
+the next pricing). Deterministic for a seed: the random stream is the only choice, iteration
+order is fixed. Independent restarts (seed, seed+1, ...) are pure top-level jobs (:func:`restart`)
+that any executor can run; the command runs them on Dask as ``sweep`` does.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from model.design.design import Design
+from model.engine.routed_links import RoutedLinks
+from model.optimise.moves import Position, locked_racks, network_racks, search_space
+from model.optimise.objective import Pricer
+
+# Temperature, as a share of the normalised objective: a move 2 % worse is taken with
+# probability 1/e at the start, one 0.05 % worse at the end (geometric cooling between).
+T_START, T_END = 0.02, 0.0005
+SWAP_SHARE = 0.3  # share of candidates that swap two racks instead of moving one
+
+
+@dataclass
+class Run:
+    """What one annealing run found."""
+
+    seed: int
+    objective: float
+    positions: dict[str, Position]  # best state: every rack's centre
+    iterations: int
+    feasible: int
+    accepted: int
+    seconds: float
+
+
+def _candidate(rng, design, movable, free, partners) -> dict[str, Position] | None:
+    rack_id = rng.choice(movable)
+    rack = design.racks[rack_id]
+    if partners[rack_id] and rng.random() < SWAP_SHARE:
+        other = design.racks[rng.choice(partners[rack_id])]
+        return {rack_id: (other.x, other.y), other.id: (rack.x, rack.y)}
+    if not free[rack_id]:
+        return None
+    place = rng.choice(free[rack_id])
+    return None if place == (rack.x, rack.y) else {rack_id: place}
+
+
+def anneal(
+    design: Design,
+    plant: RoutedLinks,
+    weights: dict[str, float],
+    iterations: int,
+    seed: int,
+    locked: set[str],
+    seconds: float | None = None,
+) -> Run:
+    """Anneal ``design`` in place (left at its best state); stops after ``iterations`` or
+    ``seconds``, whichever comes first."""
+    t0 = time.perf_counter()
+    pricer = Pricer(design, plant)
+    movable = [r for r in network_racks(design) if r not in locked]
+    free, partners = search_space(design, movable, locked)
+    rng = random.Random(seed)
+    current = best = pricer.objective(pricer.start, weights)
+    best_places = {r: (design.racks[r].x, design.racks[r].y) for r in design.racks}
+    feasible = accepted = done = 0
+    for i in range(iterations if movable else 0):
+        if seconds is not None and time.perf_counter() - t0 > seconds:
+            break
+        done += 1
+        moves = _candidate(rng, design, movable, free, partners)
+        if moves is None:
+            continue
+        back = {r: (design.racks[r].x, design.racks[r].y) for r in moves}
+        design.move_racks(moves)
+        changed = plant.refresh()
+        priced = pricer.price(changed)
+        ok = pricer.broken(priced, list(moves), changed) is None
+        value = pricer.objective(priced, weights) if ok else math.inf
+        temp = T_START * (T_END / T_START) ** (i / max(iterations - 1, 1))
+        feasible += ok
+        if ok and (value <= current or rng.random() < math.exp(-(value - current) / temp)):
+            accepted += 1
+            current = value
+            if value < best - 1e-12:
+                best = value
+                best_places = {r: (design.racks[r].x, design.racks[r].y) for r in design.racks}
+        else:
+            design.move_racks(back)
+            plant.refresh()
+    design.move_racks(best_places)
+    plant.refresh()
+    return Run(seed, best, best_places, done, feasible, accepted, time.perf_counter() - t0)
+
+
+def restart(job: dict) -> dict:
+    """One independent run on a fresh copy of the design (a pure, picklable Dask job):
+    ``job`` holds ``design`` (file bytes), ``seed``, ``iterations``, ``weights``, ``locked``,
+    ``seconds``; returns the run's fields."""
+    from model.files.design_file import read_design_bytes
+
+    design = read_design_bytes(job["design"])
+    plant = RoutedLinks(design)
+    locked = locked_racks(design, job.get("locked", ()))
+    run = anneal(
+        design, plant, job["weights"], job["iterations"], job["seed"], locked, job.get("seconds")
+    )
+    plant.close()
+    return {
+        "seed": run.seed,
+        "objective": run.objective,
+        "positions": run.positions,
+        "iterations": run.iterations,
+        "feasible": run.feasible,
+        "accepted": run.accepted,
+        "seconds": run.seconds,
+    }
