@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass
 
 from model.design.design import Design
+from model.design.rack_clashes import rack_clashes
 from model.engine.routed_links import RoutedLinks
 from model.optimise.moves import Position, locked_racks, network_racks, search_space
 from model.optimise.objective import Pricer
@@ -52,6 +53,15 @@ def _candidate(rng, design, movable, free, partners) -> dict[str, Position] | No
     return None if place == (rack.x, rack.y) else {rack_id: place}
 
 
+def _clashes(design: Design, moves: dict[str, Position]) -> bool:
+    racks = design.racks
+    prints = {
+        r: (x, y, racks[r].width_m, racks[r].depth_m, racks[r].rotation)
+        for r, (x, y) in moves.items()
+    }
+    return bool(rack_clashes(design, prints, only=list(moves)))
+
+
 def anneal(
     design: Design,
     plant: RoutedLinks,
@@ -78,6 +88,8 @@ def anneal(
         moves = _candidate(rng, design, movable, free, partners)
         if moves is None:
             continue
+        if _clashes(design, moves):
+            continue  # checked before the edit: a clashing place is never priced
         back = {r: (design.racks[r].x, design.racks[r].y) for r in moves}
         design.move_racks(moves)
         changed = plant.refresh()
@@ -93,8 +105,9 @@ def anneal(
                 best = value
                 best_places = {r: (design.racks[r].x, design.racks[r].y) for r in design.racks}
         else:
+            # Undone by moving back; the plant follows at the next refresh, which then
+            # re-routes the racks of both edits in one batch.
             design.move_racks(back)
-            plant.refresh()
     design.move_racks(best_places)
     plant.refresh()
     return Run(seed, best, best_places, done, feasible, accepted, time.perf_counter() - t0)
