@@ -32,6 +32,11 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     parser.add_argument("--seed", type=int, default=0, help="random seed (same seed, same result)")
     parser.add_argument("--restarts", type=int, default=1, help="independent runs (Dask)")
     parser.add_argument("--seconds", type=float, help="time budget per restart")
+    parser.add_argument(
+        "--anywhere",
+        action="store_true",
+        help="let racks stand on any free tile, not only along the existing rows",
+    )
     parser.add_argument("--lock", action="append", default=[], help="a rack that must not move")
     parser.add_argument("--workers", type=int, help="local processes (default: the cores)")
     parser.add_argument("--json", action="store_true", help="the report as JSON on stdout")
@@ -81,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
         locked=args.lock,
         seconds=args.seconds,
         run_jobs=_run_jobs(workers),
+        anywhere=args.anywhere,
     )
     try:
         save_design(result.design, args.output)

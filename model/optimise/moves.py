@@ -6,6 +6,11 @@ moves, not even as the other half of a swap. Free positions are the tile-snapped
 the rack's footprint clashes with nothing (the canvas's rule, :mod:`model.design.rack_clashes`)
 in the starting layout, plus the starting places of the other movable racks of the same plan
 size (free once they move); whether a position is still free is checked again at each move.
+
+By default a rack moves only along the existing rows: a free position whose row line (its y for
+a rack facing 0/180 degrees, its x for 90/270) is that of a rack (itself too) of its rotation.
+The design has no aisle or clearance notion yet, so a free tile in an aisle would pass the
+clash rule while blocking the aisle; ``anywhere`` lifts the restriction.
 """
 
 from __future__ import annotations
@@ -48,9 +53,21 @@ def _size(design: Design, rack_id: str) -> tuple[float, float, int]:
     return (round(w, 6), round(d, 6), r.rotation)
 
 
-def free_positions(design: Design, rack_id: str) -> list[Position]:
-    """Tile-snapped centres where ``rack_id`` would clash with nothing (other racks stay)."""
+def _row_lines(design: Design, rack_id: str) -> set[float]:
+    """The row lines of the racks turned as ``rack_id`` is (its own: it may slide along it)."""
+    rotation = design.racks[rack_id].rotation
+    along_x = rotation in (0, 180)
+    return {
+        round(r.y if along_x else r.x, 6) for r in design.racks.values() if r.rotation == rotation
+    }
+
+
+def free_positions(design: Design, rack_id: str, anywhere: bool = False) -> list[Position]:
+    """Tile-snapped centres where ``rack_id`` would clash with nothing (other racks stay), on
+    the existing rows' lines unless ``anywhere``."""
     rack = design.racks[rack_id]
+    lines = None if anywhere else _row_lines(design, rack_id)
+    along_x = rack.rotation in (0, 180)
     tile = design.hall.tile_m
     xs = [p[0] for p in design.hall.outline]
     ys = [p[1] for p in design.hall.outline]
@@ -63,7 +80,8 @@ def free_positions(design: Design, rack_id: str) -> list[Position]:
             x = min(xs) + i * tile + w / 2
             y = min(ys) + j * tile + d / 2
             cx, cy = snap_rack_centre(x, y, rack.width_m, rack.depth_m, rack.rotation, tile)
-            if (cx, cy) != (rack.x, rack.y):
+            on_row = lines is None or round(cy if along_x else cx, 6) in lines
+            if on_row and (cx, cy) != (rack.x, rack.y):
                 cands[f"\0cand{len(cands)}"] = (cx, cy)
     if not cands:
         return []
@@ -78,12 +96,12 @@ def free_positions(design: Design, rack_id: str) -> list[Position]:
 
 
 def search_space(
-    design: Design, movable: list[str], locked: set[str]
+    design: Design, movable: list[str], locked: set[str], anywhere: bool = False
 ) -> tuple[dict[str, list[Position]], dict[str, list[str]]]:
     """Per movable rack: its free positions, and the unlocked racks of its plan size it may
     swap with."""
     sizes = {r: _size(design, r) for r in design.racks}
-    free = {r: free_positions(design, r) for r in movable}
+    free = {r: free_positions(design, r, anywhere) for r in movable}
     for r in movable:
         free[r] += [
             (design.racks[o].x, design.racks[o].y)

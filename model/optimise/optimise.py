@@ -49,13 +49,15 @@ def optimise(
     locked: Iterable[str] = (),
     seconds: float | None = None,
     run_jobs: RunJobs = _sequential,
+    anywhere: bool = False,
 ) -> Result:
-    """The best placement found (see the module docstring); ``locked``: rack ids or names."""
+    """The best placement found (see the module docstring); ``locked``: rack ids or names;
+    ``anywhere``: free tiles off the existing rows too (:mod:`model.optimise.moves`)."""
     data = design_to_bytes(design)
     copy = read_design_bytes(data)
     held = locked_racks(copy, locked)
     movable = [r for r in network_racks(copy) if r not in held]
-    free, partners = search_space(copy, movable, held)
+    free, partners = search_space(copy, movable, held, anywhere)
     if not movable or not any(free[r] or partners[r] for r in movable):
         why = (
             "no network rack may move (none, or all locked)"
@@ -71,6 +73,7 @@ def optimise(
             "weights": dict(weights),
             "locked": sorted(held),
             "seconds": seconds,
+            "anywhere": anywhere,
         }
         for k in range(max(restarts, 1))
     ]

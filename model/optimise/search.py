@@ -70,13 +70,14 @@ def anneal(
     seed: int,
     locked: set[str],
     seconds: float | None = None,
+    anywhere: bool = False,
 ) -> Run:
     """Anneal ``design`` in place (left at its best state); stops after ``iterations`` or
-    ``seconds``, whichever comes first."""
+    ``seconds``, whichever comes first; ``anywhere``: free tiles off the rows too."""
     t0 = time.perf_counter()
     pricer = Pricer(design, plant)
     movable = [r for r in network_racks(design) if r not in locked]
-    free, partners = search_space(design, movable, locked)
+    free, partners = search_space(design, movable, locked, anywhere)
     rng = random.Random(seed)
     current = best = pricer.objective(pricer.start, weights)
     best_places = {r: (design.racks[r].x, design.racks[r].y) for r in design.racks}
@@ -116,14 +117,21 @@ def anneal(
 def restart(job: dict) -> dict:
     """One independent run on a fresh copy of the design (a pure, picklable Dask job):
     ``job`` holds ``design`` (file bytes), ``seed``, ``iterations``, ``weights``, ``locked``,
-    ``seconds``; returns the run's fields."""
+    ``seconds``, ``anywhere``; returns the run's fields."""
     from model.files.design_file import read_design_bytes
 
     design = read_design_bytes(job["design"])
     plant = RoutedLinks(design)
     locked = locked_racks(design, job.get("locked", ()))
     run = anneal(
-        design, plant, job["weights"], job["iterations"], job["seed"], locked, job.get("seconds")
+        design,
+        plant,
+        job["weights"],
+        job["iterations"],
+        job["seed"],
+        locked,
+        job.get("seconds"),
+        job.get("anywhere", False),
     )
     plant.close()
     return {

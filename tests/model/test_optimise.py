@@ -13,7 +13,7 @@ from model.design.rack_clashes import rack_clashes
 from model.engine.routed_links import RoutedLinks
 from model.files.design_file import design_to_bytes
 from model.generators.generate import generate
-from model.optimise.moves import network_racks
+from model.optimise.moves import free_positions, network_racks
 from model.optimise.objective import DEFAULT_WEIGHTS, OptimiseError, Pricer, parse_weights
 from model.optimise.optimise import optimise
 
@@ -201,3 +201,13 @@ def test_weights_override_the_defaults():
     weights = parse_weights("cost=2,failures_per_day=0")
     assert weights["cost_usd"] == 2 and weights["failures_per_day"] == 0
     assert weights["cable_m"] == DEFAULT_WEIGHTS["cable_m"]
+
+
+def test_racks_move_along_the_existing_rows_unless_anywhere(far_result):
+    design, leaf, _before, result = far_result
+    rows = {r.y for r in design.racks.values()}  # its own line too: it may slide along it
+    assert all(m["to"][1] in rows for m in result.report["moved"])
+    free_rows = {p[1] for p in free_positions(design, leaf)}
+    assert free_rows <= rows
+    anywhere = free_positions(design, leaf, anywhere=True)
+    assert {p[1] for p in anywhere} - rows  # tiles off the rows exist, and are left out
