@@ -211,3 +211,17 @@ def test_racks_move_along_the_existing_rows_unless_anywhere(far_result):
     assert free_rows <= rows
     anywhere = free_positions(design, leaf, anywhere=True)
     assert {p[1] for p in anywhere} - rows  # tiles off the rows exist, and are left out
+
+
+def test_structured_design_keeps_every_channel_within_its_limits():
+    design, _leaf = _far_pod()
+    design.set_settings(msgspec.structs.replace(design.settings, cabling="cross-connect"))
+    result = optimise(design, DEFAULT_WEIGHTS, iterations=60, seed=3)
+    assert result.changed, result.sentence
+    assert result.report["limits"][-1].startswith("Channels: 0 over")
+    warnings = _analysis(result.design)["warnings"]
+    assert not [
+        w
+        for w in warnings
+        if w["code"].startswith("CHANNEL_") and w["code"] != "CHANNEL_LIMIT_UNKNOWN"
+    ]
