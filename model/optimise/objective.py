@@ -113,6 +113,7 @@ class Pricer:
         self.fill = TrayFill()
         self._backplane = np.array([m.kind == "backplane" for m in plant.media] + [False])
         self._changed: set[str] | None = None
+        self.start_places = {r.id: (r.x, r.y) for r in design.racks.values()}
         self.start = self.price()
         self.start_forecast = self.last_forecast
         self.start_power = rack_power(design, plant)
