@@ -30,6 +30,7 @@ COMMANDS = {
     "collective": "cli.collective_command",
     "allreduce": "cli.collective_command",  # the old name: an all-reduce by default
     "catalog": "cli.catalog_command",
+    "optimise": "cli.optimise_command",
 }
 
 

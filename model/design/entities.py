@@ -200,6 +200,8 @@ class Settings(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, om
     # "zones" = TIA-942 zones: rack panels trunked to their row's zone (HDA) panel, zone panels
     # trunked to the network racks' (MDA) panels.
     cabling: Literal["direct", "cross-connect", "zones"] = "direct"
+    # Racks the optimiser (model.optimise) never moves: the user's locks, by rack id.
+    locked_racks: tuple[str, ...] = ()
 
 
 ENTITY_KINDS = ("trays", "racks", "devices", "links")

@@ -1,0 +1,7 @@
+"""Optimiser of where the network racks stand: search space, objective, annealing, report.
+
+- ``moves``: which racks may move (network racks, not locked) and where (free positions, swaps).
+- ``objective``: the weighted terms and hard limits, read from the plant and analysis functions.
+- ``search``: simulated annealing priced by the editor's incremental plant; one restart a job.
+- ``optimise``: restarts, the best design (a copy) and its report.
+"""

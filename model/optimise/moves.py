@@ -1,0 +1,115 @@
+"""The optimiser's search space: which racks may move, the free floor positions, swap partners.
+
+Network racks are those whose role (:func:`model.design.rack_role.rack_role`) is a switch tier
+(leaf, spine, core). A rack listed in ``settings.locked_racks`` (or passed as locked) never
+moves, not even as the other half of a swap. Free positions are the tile-snapped centres where
+the rack's footprint clashes with nothing (the canvas's rule, :mod:`model.design.rack_clashes`)
+in the starting layout, plus the starting places of the other movable racks of the same plan
+size (free once they move); whether a position is still free is checked again at each move.
+
+By default a rack moves only along the existing rows: a free position whose row line (its y for
+a rack facing 0/180 degrees, its x for 90/270) is that of a rack (itself too) of its rotation.
+The design has no aisle or clearance notion yet, so a free tile in an aisle would pass the
+clash rule while blocking the aisle; ``anywhere`` lifts the restriction.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from model.design.design import Design
+from model.design.entities import plan_size
+from model.design.placement import snap_rack_centre
+from model.design.rack_clashes import rack_clashes
+from model.design.rack_role import rack_role
+
+NETWORK_ROLES = ("leaf", "spine", "core")
+Position = tuple[float, float]
+
+
+def network_racks(design: Design) -> list[str]:
+    """Ids of racks whose role is a switch tier, in the design's order."""
+    roles: dict[str, list[str]] = {}
+    for dev in design.devices.values():
+        roles.setdefault(dev.rack, []).append(dev.role)
+    return [r for r in design.racks if rack_role(roles.get(r, ())) in NETWORK_ROLES]
+
+
+def locked_racks(design: Design, extra: Iterable[str] = ()) -> set[str]:
+    """The design's locked racks and ``extra`` (ids or names), as ids of racks that exist."""
+    by_name = {r.name.strip().casefold(): r.id for r in design.racks.values()}
+    out = set()
+    for key in (*design.settings.locked_racks, *extra):
+        rack_id = key if key in design.racks else by_name.get(str(key).strip().casefold())
+        if rack_id is not None:
+            out.add(rack_id)
+    return out
+
+
+def _size(design: Design, rack_id: str) -> tuple[float, float, int]:
+    r = design.racks[rack_id]
+    w, d = plan_size(r.width_m, r.depth_m, r.rotation)
+    return (round(w, 6), round(d, 6), r.rotation)
+
+
+def _row_lines(design: Design, rack_id: str) -> set[float]:
+    """The row lines of the racks turned as ``rack_id`` is (its own: it may slide along it)."""
+    rotation = design.racks[rack_id].rotation
+    along_x = rotation in (0, 180)
+    return {
+        round(r.y if along_x else r.x, 6) for r in design.racks.values() if r.rotation == rotation
+    }
+
+
+def free_positions(design: Design, rack_id: str, anywhere: bool = False) -> list[Position]:
+    """Tile-snapped centres where ``rack_id`` would clash with nothing (other racks stay), on
+    the existing rows' lines unless ``anywhere``."""
+    rack = design.racks[rack_id]
+    lines = None if anywhere else _row_lines(design, rack_id)
+    along_x = rack.rotation in (0, 180)
+    tile = design.hall.tile_m
+    xs = [p[0] for p in design.hall.outline]
+    ys = [p[1] for p in design.hall.outline]
+    w, d = plan_size(rack.width_m, rack.depth_m, rack.rotation)
+    cands: dict[str, Position] = {}
+    nx = int(math.floor((max(xs) - min(xs) - w) / tile + 1e-9)) + 1
+    ny = int(math.floor((max(ys) - min(ys) - d) / tile + 1e-9)) + 1
+    for i in range(max(nx, 0)):
+        for j in range(max(ny, 0)):
+            x = min(xs) + i * tile + w / 2
+            y = min(ys) + j * tile + d / 2
+            cx, cy = snap_rack_centre(x, y, rack.width_m, rack.depth_m, rack.rotation, tile)
+            on_row = lines is None or round(cy if along_x else cx, 6) in lines
+            if on_row and (cx, cy) != (rack.x, rack.y):
+                cands[f"\0cand{len(cands)}"] = (cx, cy)
+    if not cands:
+        return []
+    prints = {k: (x, y, rack.width_m, rack.depth_m, rack.rotation) for k, (x, y) in cands.items()}
+    bad: set[str] = set()
+    for clash in rack_clashes(design, prints, only=list(cands)):
+        parties = {clash.rack, clash.other}
+        others = {p for p in parties if p is not None and p not in cands and p != rack_id}
+        if clash.code != "RACK_OVERLAP" or others:
+            bad.update(p for p in parties if p in cands)
+    return [cands[k] for k in cands if k not in bad]
+
+
+def search_space(
+    design: Design, movable: list[str], locked: set[str], anywhere: bool = False
+) -> tuple[dict[str, list[Position]], dict[str, list[str]]]:
+    """Per movable rack: its free positions, and the unlocked racks of its plan size it may
+    swap with."""
+    sizes = {r: _size(design, r) for r in design.racks}
+    free = {r: free_positions(design, r, anywhere) for r in movable}
+    for r in movable:
+        free[r] += [
+            (design.racks[o].x, design.racks[o].y)
+            for o in movable
+            if o != r and sizes[o] == sizes[r]
+        ]
+    partners = {
+        r: [o for o in design.racks if o != r and o not in locked and sizes[o] == sizes[r]]
+        for r in movable
+    }
+    return free, partners

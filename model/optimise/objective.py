@@ -1,0 +1,187 @@
+"""The optimiser's objective and hard limits, read from the plant and analysis functions.
+
+Terms (each from the function the analysis itself uses, so a delta here is the analysis's):
+
+* ``cost_usd``: capital cost of the physical plant (modules, cables, fibres, structured parts:
+  :func:`model.plant.physical_plant.build_plant`); devices do not change when a rack moves;
+* ``optics_power_w`` / ``optics_power_w_max``: typical and maximum draw of the same plant items;
+* ``failures_per_day``: the all-cause forecast of :func:`model.analysis.reliability.forecast`;
+* ``cable_m``: ordered metres of every link that has a medium (backplane links excluded).
+
+The weighted sum normalises each term by its value in the starting design, so weight 1 on cost
+and 1 on power means "1 % of cost is worth 1 % of power". Failures are normalised by the
+plant-counted share (optics and cables) of the start's forecast: GPUs, hosts and switches fail
+the same wherever a rack stands, and dividing by them would make the weight toothless.
+
+Hard limits (:meth:`Pricer.limits`): no rack clash (the canvas's rule), no more links without a
+medium or tray path than at the start, each rack's maximum draw within its budget (or no worse
+than at the start), each tray's fill within 40 % (or no worse than at the start), and, for
+structured cabling, no more channels over their loss, patch-point or reach limit than at the start.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from model.analysis.reliability import NETWORK, forecast, hall_counts
+from model.analysis.topology import infer_topology
+from model.analysis.tray_fill import TrayFill, trunk_load
+from model.analysis.warnings import TRAY_FILL_WARNING
+from model.design.design import Design
+from model.design.rack_clashes import rack_clashes
+from model.engine.routed_links import NO_MEDIUM, NO_TRAY_PATH, PINNED_OUT_OF_REACH, RoutedLinks
+from model.plant.physical_plant import PlantCache, build_plant, rack_power
+
+TERMS = ("cost_usd", "optics_power_w", "optics_power_w_max", "failures_per_day", "cable_m")
+DEFAULT_WEIGHTS = {
+    "cost_usd": 1.0,
+    "optics_power_w": 0.5,
+    "optics_power_w_max": 0.5,
+    "failures_per_day": 0.5,
+    "cable_m": 0.1,
+}
+# Short names accepted by --weights (cost=1,power=0.5,...).
+ALIASES = {
+    "cost": "cost_usd",
+    "power": "optics_power_w",
+    "power_max": "optics_power_w_max",
+    "failures": "failures_per_day",
+    "cable": "cable_m",
+    "metres": "cable_m",
+}
+UNREACHED = NO_MEDIUM | NO_TRAY_PATH | PINNED_OUT_OF_REACH
+CHANNEL_LIMIT_CODES = (
+    "CHANNEL_LOSS_OVER_BUDGET",
+    "CHANNEL_TOO_MANY_PANELS",
+    "CHANNEL_REACH_EXCEEDED",
+)
+
+
+class OptimiseError(ValueError):
+    """Input the optimiser cannot work with (the message says which and why)."""
+
+
+def parse_weights(text: str | None) -> dict[str, float]:
+    """``"cost=1,power=0.2"`` over the defaults; a weight is a finite number ≥ 0."""
+    weights = dict(DEFAULT_WEIGHTS)
+    if not text:
+        return weights
+    for item in text.split(","):
+        name, sep, value = item.partition("=")
+        key = ALIASES.get(name.strip(), name.strip())
+        if not sep or key not in weights:
+            raise OptimiseError(
+                f"weight {item.strip()!r}: write NAME=NUMBER with NAME one of "
+                + ", ".join([*ALIASES, *TERMS])
+            )
+        try:
+            w = float(value)
+        except ValueError:
+            raise OptimiseError(
+                f"weight {name.strip()}: {value.strip()!r} is not a number"
+            ) from None
+        if not math.isfinite(w) or w < 0:
+            raise OptimiseError(f"weight {name.strip()}: {w} must be a finite number ≥ 0")
+        weights[key] = w
+    if not any(weights.values()):
+        raise OptimiseError("every weight is 0: there is nothing to minimise")
+    return weights
+
+
+@dataclass
+class Priced:
+    """One state's terms, the media of its links and its hard-limit figures."""
+
+    terms: dict[str, float]
+    medium_index: np.ndarray
+    unreached: int
+    channel_breaks: int
+    tray_fill: dict[str, float] = field(default_factory=dict)
+
+
+class Pricer:
+    """Prices the design as it stands through ``plant``; keeps the caches the editor keeps."""
+
+    def __init__(self, design: Design, plant: RoutedLinks) -> None:
+        self.design, self.plant = design, plant
+        self.topo = infer_topology(design)  # devices and links do not change in a move
+        self.hall = hall_counts(design, self.topo)
+        self.cache = PlantCache()
+        self.fill = TrayFill()
+        self._backplane = np.array([m.kind == "backplane" for m in plant.media] + [False])
+        self._changed: set[str] | None = None
+        self.start_places = {r.id: (r.x, r.y) for r in design.racks.values()}
+        self.start = self.price()
+        self.start_forecast = self.last_forecast
+        self.start_power = rack_power(design, plant)
+        self._plant_fails = max(self._network_fails(self.start_forecast), 1e-12)
+        self.norm = {t: max(abs(self.start.terms[t]), 1e-9) for t in TERMS}
+        self.norm["failures_per_day"] = self._plant_fails
+
+    @staticmethod
+    def _network_fails(fc: dict) -> float:
+        return sum(fc["categories"][n]["failures_per_day"] for n in NETWORK)
+
+    def price(self, changed: set[str] | None = None) -> Priced:
+        """Terms of the design as it stands (``changed``: link ids the last refresh reported)."""
+        design, plant = self.design, self.plant
+        phys = build_plant(plant, cache=self.cache)
+        cost = sum(i.quantity * i.unit_price_usd for i in phys.items)
+        typ = sum(i.quantity * i.unit_power_w for i in phys.items)
+        mx = sum(i.quantity * i.unit_power_w_max for i in phys.items)
+        fc = forecast(design, self.topo, phys, hall=self.hall)
+        self.last_forecast = fc
+        medium = np.asarray(plant.medium_index, dtype=np.int64)
+        carried = (medium >= 0) & ~self._backplane[medium]
+        metres = float(np.nansum(np.asarray(plant.ordered_m)[carried]))
+        layout = getattr(phys, "structured", None)
+        fill = self.fill.update(
+            design, plant, changed, trunk_load(plant, layout) if layout is not None else None
+        )
+        breaks = 0
+        if layout is not None:
+            from model.structured.channel_checks import table_checks
+
+            breaks = sum(f.code in CHANNEL_LIMIT_CODES for f in table_checks(layout.channels)[1])
+        return Priced(
+            terms={
+                "cost_usd": float(cost),
+                "optics_power_w": float(typ),
+                "optics_power_w_max": float(mx),
+                "failures_per_day": float(fc["failures_per_day"]),
+                "cable_m": metres,
+            },
+            medium_index=medium.copy(),
+            unreached=int((np.asarray(plant.status) & UNREACHED != 0).sum()),
+            channel_breaks=breaks,
+            tray_fill=dict(fill),
+        )
+
+    def objective(self, priced: Priced, weights: dict[str, float]) -> float:
+        return sum(weights[t] * priced.terms[t] / self.norm[t] for t in TERMS)
+
+    def broken(self, priced: Priced, moved: list[str], changed: set[str]) -> str | None:
+        """Why the state breaks a hard limit (one sentence), None when every limit holds."""
+        design = self.design
+        if rack_clashes(design, only=moved):
+            return "a moved rack clashes with a rack, an obstacle or the hall outline"
+        if priced.unreached > self.start.unreached:
+            return "a link would lose its medium or tray path (reach)"
+        if priced.channel_breaks > self.start.channel_breaks:
+            return "a channel would exceed its loss, patch-point or reach limit"
+        for tray_id, ratio in priced.tray_fill.items():
+            if ratio > max(TRAY_FILL_WARNING, self.start.tray_fill.get(tray_id, 0.0)) + 1e-9:
+                return f"tray {tray_id} would fill to {ratio:.0%} (limit 40 %)"
+        racks = {
+            design.devices[d].rack
+            for lid in changed
+            if lid in design.links
+            for d in (design.links[lid].a.device, design.links[lid].b.device)
+        }
+        for rack_id, (_typ, mx, budget) in rack_power(design, self.plant, racks).items():
+            if mx > max(budget, self.start_power[rack_id][1]) + 1e-6:
+                return f"rack {design.racks[rack_id].name} would draw {mx / 1000:.1f} kW at most"
+        return None

@@ -1,0 +1,190 @@
+"""Optimise a design's network-rack placement: restarts, the best design and its report.
+
+:func:`optimise` never touches its input: it works on a copy read from the input's file bytes,
+runs ``restarts`` independent annealing runs (seeds ``seed``, ``seed + 1``, ...) through
+``run_jobs`` (sequential by default; the command passes Dask), keeps the lowest objective (ties
+to the lower seed, so the answer does not depend on which worker finished first) and prices
+the result again from scratch for the report: objective terms before and after, the racks
+moved (from -> to), the links whose medium changed, and why each hard limit holds.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from model.design.design import Design
+from model.design.rack_clashes import rack_clashes
+from model.engine.routed_links import RoutedLinks
+from model.files.design_file import design_to_bytes, read_design_bytes
+from model.optimise.moves import locked_racks, network_racks, search_space
+from model.optimise.objective import TERMS, Pricer
+from model.optimise.search import restart
+from model.plant.physical_plant import rack_power
+
+RunJobs = Callable[[Callable[[dict], dict], list[dict]], list[dict]]
+
+
+@dataclass
+class Result:
+    """The optimised design (a copy) and what the report says about it."""
+
+    design: Design
+    changed: bool
+    sentence: str
+    report: dict = field(default_factory=dict)
+
+
+def _sequential(work: Callable[[dict], dict], jobs: list[dict]) -> list[dict]:
+    return [work(job) for job in jobs]
+
+
+def optimise(
+    design: Design,
+    weights: dict[str, float],
+    iterations: int = 500,
+    seed: int = 0,
+    restarts: int = 1,
+    locked: Iterable[str] = (),
+    seconds: float | None = None,
+    run_jobs: RunJobs = _sequential,
+    anywhere: bool = False,
+) -> Result:
+    """The best placement found (see the module docstring); ``locked``: rack ids or names;
+    ``anywhere``: free tiles off the existing rows too (:mod:`model.optimise.moves`)."""
+    data = design_to_bytes(design)
+    copy = read_design_bytes(data)
+    held = locked_racks(copy, locked)
+    movable = [r for r in network_racks(copy) if r not in held]
+    free, partners = search_space(copy, movable, held, anywhere)
+    if not movable or not any(free[r] or partners[r] for r in movable):
+        why = (
+            "no network rack may move (none, or all locked)"
+            if not movable
+            else "no network rack has a free floor position or a rack to swap with"
+        )
+        return Result(copy, False, f"Design unchanged: {why}.")
+    jobs = [
+        {
+            "design": data,
+            "seed": seed + k,
+            "iterations": iterations,
+            "weights": dict(weights),
+            "locked": sorted(held),
+            "seconds": seconds,
+            "anywhere": anywhere,
+        }
+        for k in range(max(restarts, 1))
+    ]
+    runs = run_jobs(restart, jobs)
+    best = min(runs, key=lambda r: (r["objective"], r["seed"]))
+    plant = RoutedLinks(copy)
+    pricer = Pricer(copy, plant)
+    start = {r: (copy.racks[r].x, copy.racks[r].y) for r in copy.racks}
+    target = {r: tuple(p) for r, p in best["positions"].items() if tuple(p) != start[r]}
+    before_obj = pricer.objective(pricer.start, weights)
+    copy.move_racks(target)
+    changed = plant.refresh()
+    after = pricer.price(changed)
+    after_obj = pricer.objective(after, weights)
+    broken = pricer.broken(after, list(target), set(copy.links))
+    if not target or broken is not None or after_obj >= before_obj - 1e-12:
+        copy.move_racks({r: start[r] for r in target})
+        plant.close()
+        why = broken or "no feasible move lowers the weighted objective"
+        return Result(read_design_bytes(data), False, f"Design unchanged: {why}.")
+    report = _report(copy, plant, pricer, after, start, target, (before_obj, after_obj))
+    report["runs"] = runs_summary(runs)
+    plant.close()
+    moved = len(target)
+    sentence = (
+        f"Moved {moved} rack{'s' * (moved != 1)}: objective {before_obj:.4f} -> {after_obj:.4f}"
+        f" ({report['terms']['cost_usd']['delta']:+,.0f} USD,"
+        f" {report['terms']['optics_power_w']['delta'] / 1000:+.2f} kW typical optics)."
+    )
+    return Result(copy, True, sentence, report)
+
+
+def runs_summary(runs: list[dict]) -> list[dict]:
+    return [{k: v for k, v in r.items() if k != "positions"} for r in runs]
+
+
+def _report(design, plant, pricer, after, start, target, objectives) -> dict:
+    before = pricer.start
+    terms = {
+        t: {
+            "before": before.terms[t],
+            "after": after.terms[t],
+            "delta": after.terms[t] - before.terms[t],
+        }
+        for t in TERMS
+    }
+    media = [m.id for m in plant.media]
+    name = {i: media[i] for i in range(len(media))} | {-1: "none"}
+    flips: Counter[tuple[str, str]] = Counter()
+    per_rack: Counter[str] = Counter()
+    for row in (before.medium_index != after.medium_index).nonzero()[0].tolist():
+        flips[(name[int(before.medium_index[row])], name[int(after.medium_index[row])])] += 1
+        link = design.links.get(plant.link_ids[row])
+        if link is not None:
+            for end in (link.a.device, link.b.device):
+                rack_id = design.devices[end].rack
+                if rack_id in target:
+                    per_rack[rack_id] += 1
+    moved = [
+        {
+            "rack": r,
+            "name": design.racks[r].name,
+            "from": list(start[r]),
+            "to": list(target[r]),
+            "links_flipped": per_rack[r],
+        }
+        for r in target
+    ]
+    return {
+        "objective": {"before": objectives[0], "after": objectives[1]},
+        "terms": terms,
+        "moved": moved,
+        "media_flipped": [{"from": a, "to": b, "links": n} for (a, b), n in sorted(flips.items())],
+        "limits": limit_sentences(design, plant, pricer, after, list(target)),
+    }
+
+
+def limit_sentences(design, plant, pricer, after, moved: list[str]) -> list[str]:
+    """Why each hard limit holds in the optimised design, one sentence each."""
+    out = []
+    clashes = rack_clashes(design, only=moved)
+    out.append(
+        f"Placement: the {len(moved)} moved racks clash with nothing ({len(clashes)} clashes)."
+    )
+    out.append(
+        f"Reach: {after.unreached} links without a medium or tray path"
+        f" (start: {pricer.start.unreached})."
+    )
+    power = rack_power(design, plant)
+    rack_id, (_t, mx, budget) = max(
+        power.items(), key=lambda kv: kv[1][1] / kv[1][2] if kv[1][2] else 0.0
+    )
+    over = [r for r, (_a, m, b) in power.items() if m > max(b, pricer.start_power[r][1]) + 1e-6]
+    out.append(
+        f"Rack power at maximum draw: highest {mx / 1000:.1f} of {budget / 1000:.1f} kW"
+        f" ({design.racks[rack_id].name}); {len(over)} racks above budget and their start."
+    )
+    out.append(
+        "Rack U: a move changes no rack's devices, so every rack's U use is as at the start."
+    )
+    fill = after.tray_fill
+    if fill:
+        tray, ratio = max(fill.items(), key=lambda kv: kv[1])
+        out.append(f"Tray fill: highest {ratio:.0%} ({tray}); limit 40 % (or the start's fill).")
+    else:
+        out.append("Tray fill: the design has no trays.")
+    if design.settings.cabling == "direct":
+        out.append("Channels: direct cabling, no patch points to check.")
+    else:
+        out.append(
+            f"Channels: {after.channel_breaks} over their loss, patch-point or reach limit"
+            f" (start: {pricer.start.channel_breaks})."
+        )
+    return out

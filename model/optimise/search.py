@@ -1,0 +1,168 @@
+"""Simulated annealing over network-rack positions, priced by the editor's incremental plant.
+
+Each candidate is one edit through the design's edit API (``Design.move_racks``: a rack to a free
+position, or two racks of one plan size swapping places); ``RoutedLinks.refresh()`` re-routes only
+the moved racks' links, the plant and forecast are priced from the cached counts, and a
+rejected or infeasible move is undone by moving back (the caches recount the difference at
+the next pricing). Deterministic for a seed: the random stream is the only choice, iteration
+order is fixed. Independent restarts (seed, seed+1, ...) are pure top-level jobs (:func:`restart`)
+that any executor can run; the command runs them on Dask as ``sweep`` does.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from model.design.design import Design
+from model.design.rack_clashes import rack_clashes
+from model.engine.routed_links import RoutedLinks
+from model.optimise.moves import Position, locked_racks, network_racks, search_space
+from model.optimise.objective import Pricer
+
+# Temperature, as a share of the normalised objective: a move 2 % worse is taken with
+# probability 1/e at the start, one 0.05 % worse at the end (geometric cooling between).
+T_START, T_END = 0.02, 0.0005
+SWAP_SHARE = 0.3  # share of candidates that swap two racks instead of moving one
+
+
+@dataclass
+class Run:
+    """What one annealing run found."""
+
+    seed: int
+    objective: float
+    positions: dict[str, Position]  # best state: every rack's centre
+    iterations: int
+    feasible: int
+    accepted: int
+    seconds: float
+
+
+def _candidate(rng, design, movable, free, partners) -> dict[str, Position] | None:
+    rack_id = rng.choice(movable)
+    rack = design.racks[rack_id]
+    if partners[rack_id] and rng.random() < SWAP_SHARE:
+        other = design.racks[rng.choice(partners[rack_id])]
+        return {rack_id: (other.x, other.y), other.id: (rack.x, rack.y)}
+    if not free[rack_id]:
+        return None
+    place = rng.choice(free[rack_id])
+    return None if place == (rack.x, rack.y) else {rack_id: place}
+
+
+def _clashes(design: Design, moves: dict[str, Position]) -> bool:
+    racks = design.racks
+    prints = {
+        r: (x, y, racks[r].width_m, racks[r].depth_m, racks[r].rotation)
+        for r, (x, y) in moves.items()
+    }
+    return bool(rack_clashes(design, prints, only=list(moves)))
+
+
+def _put_back(design, plant, pricer, weights, start: dict[str, Position], best: float) -> float:
+    """Move each moved rack back to its start, one at a time, where that costs nothing (the
+    objective no higher, every limit holding): annealing also keeps moves that gain nothing,
+    and an architect should not move a rack for no gain. Leaves the design refreshed."""
+    plant.refresh()
+    for rack_id in sorted(start):
+        here = (design.racks[rack_id].x, design.racks[rack_id].y)
+        if here == start[rack_id] or _clashes(design, {rack_id: start[rack_id]}):
+            continue
+        design.move_racks({rack_id: start[rack_id]})
+        changed = plant.refresh()
+        priced = pricer.price(changed)
+        if pricer.broken(priced, [rack_id], changed) is None:
+            value = pricer.objective(priced, weights)
+            if value <= best + 1e-12:
+                best = value
+                continue
+        design.move_racks({rack_id: here})
+        plant.refresh()
+    return best
+
+
+def anneal(
+    design: Design,
+    plant: RoutedLinks,
+    weights: dict[str, float],
+    iterations: int,
+    seed: int,
+    locked: set[str],
+    seconds: float | None = None,
+    anywhere: bool = False,
+) -> Run:
+    """Anneal ``design`` in place (left at its best state); stops after ``iterations`` or
+    ``seconds``, whichever comes first; ``anywhere``: free tiles off the rows too."""
+    t0 = time.perf_counter()
+    pricer = Pricer(design, plant)
+    movable = [r for r in network_racks(design) if r not in locked]
+    free, partners = search_space(design, movable, locked, anywhere)
+    rng = random.Random(seed)
+    current = best = pricer.objective(pricer.start, weights)
+    best_places = {r: (design.racks[r].x, design.racks[r].y) for r in design.racks}
+    feasible = accepted = done = 0
+    for i in range(iterations if movable else 0):
+        if seconds is not None and time.perf_counter() - t0 > seconds:
+            break
+        done += 1
+        moves = _candidate(rng, design, movable, free, partners)
+        if moves is None:
+            continue
+        if _clashes(design, moves):
+            continue  # checked before the edit: a clashing place is never priced
+        back = {r: (design.racks[r].x, design.racks[r].y) for r in moves}
+        design.move_racks(moves)
+        changed = plant.refresh()
+        priced = pricer.price(changed)
+        ok = pricer.broken(priced, list(moves), changed) is None
+        value = pricer.objective(priced, weights) if ok else math.inf
+        temp = T_START * (T_END / T_START) ** (i / max(iterations - 1, 1))
+        feasible += ok
+        if ok and (value <= current or rng.random() < math.exp(-(value - current) / temp)):
+            accepted += 1
+            current = value
+            if value < best - 1e-12:
+                best = value
+                best_places = {r: (design.racks[r].x, design.racks[r].y) for r in design.racks}
+        else:
+            # Undone by moving back; the plant follows at the next refresh, which then
+            # re-routes the racks of both edits in one batch.
+            design.move_racks(back)
+    design.move_racks(best_places)
+    best = _put_back(design, plant, pricer, weights, dict(pricer.start_places), best)
+    best_places = {r: (design.racks[r].x, design.racks[r].y) for r in design.racks}
+    return Run(seed, best, best_places, done, feasible, accepted, time.perf_counter() - t0)
+
+
+def restart(job: dict) -> dict:
+    """One independent run on a fresh copy of the design (a pure, picklable Dask job):
+    ``job`` holds ``design`` (file bytes), ``seed``, ``iterations``, ``weights``, ``locked``,
+    ``seconds``, ``anywhere``; returns the run's fields."""
+    from model.files.design_file import read_design_bytes
+
+    design = read_design_bytes(job["design"])
+    plant = RoutedLinks(design)
+    locked = locked_racks(design, job.get("locked", ()))
+    run = anneal(
+        design,
+        plant,
+        job["weights"],
+        job["iterations"],
+        job["seed"],
+        locked,
+        job.get("seconds"),
+        job.get("anywhere", False),
+    )
+    plant.close()
+    return {
+        "seed": run.seed,
+        "objective": run.objective,
+        "positions": run.positions,
+        "iterations": run.iterations,
+        "feasible": run.feasible,
+        "accepted": run.accepted,
+        "seconds": run.seconds,
+    }

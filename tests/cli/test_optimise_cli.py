@@ -1,0 +1,60 @@
+"""``main.py optimise``: writes the optimised design to a new file (input untouched), exit 0;
+bad weights or counts: one sentence, exit 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from model.files.design_file import load_design, save_design
+from model.generators.generate import generate
+from model.optimise.moves import network_racks
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _main(*args):
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+
+
+def _far_pod(tmp_path: Path) -> Path:
+    design = generate("leaf-spine", nodes=8, node_type="dgx-h100", switch="qm9700")
+    design.move_racks({network_racks(design)[0]: (5.1, 6.6)})
+    path = tmp_path / "far.hall.json"
+    save_design(design, path)
+    return path
+
+
+def test_optimise_writes_the_file_and_exits_0(tmp_path):
+    src = _far_pod(tmp_path)
+    before = src.read_bytes()
+    out = tmp_path / "best.hall.json"
+    done = _main(
+        "optimise", src, "-o", out, "--iterations", 80, "--seed", 2, "--workers", 1, "--json"
+    )
+    assert done.returncode == 0, done.stderr
+    assert src.read_bytes() == before
+    report = json.loads(done.stdout)
+    assert report["changed"] and report["moved"]
+    optimised = load_design(out)
+    leaf = network_racks(optimised)[0]
+    assert (optimised.racks[leaf].x, optimised.racks[leaf].y) != (5.1, 6.6)
+
+
+def test_optimise_refuses_bad_weights_with_exit_2(tmp_path):
+    src = _far_pod(tmp_path)
+    out = tmp_path / "best.hall.json"
+    done = _main("optimise", src, "-o", out, "--weights", "cost=-3")
+    assert done.returncode == 2
+    assert "weight cost" in done.stderr and "Traceback" not in done.stderr
+    assert not out.exists()
+    done = _main("optimise", src, "-o", out, "--iterations", 0)
+    assert done.returncode == 2 and "--iterations" in done.stderr
