@@ -73,6 +73,9 @@ class Report:
     switches_off_tier: dict[str, int] = field(default_factory=dict)
     # model.analysis.min_cut.cut_json: the minimum balanced cut, its halves and its links.
     bisection: dict = field(default_factory=dict)
+    # model.facility.power_checks.power_feed_use: per feed and panel, rating and load at max
+    # draw; in JSON as "power_feeds" only when the design has feeds.
+    power_feeds: list[dict] = field(default_factory=list)
 
     @property
     def switches_total(self) -> int:
@@ -154,6 +157,7 @@ class Report:
                 ],
             }
             | ({"channels": self.channels} if self.channels is not None else {})
+            | ({"power_feeds": self.power_feeds} if self.power_feeds else {})
         )
 
     def to_text(self) -> str:

@@ -90,7 +90,7 @@ def power_paths(design: Design) -> PowerPaths:
     power = design.hall.power
     panels = {p.id: p for p in power.panels}
     rack_pdus, unknown = {}, {}
-    for rack in design.racks.values():
+    for rack in design.racks.values() if power.feeds else ():  # no feeds: no model to index
         if not rack.pdus:
             continue
         known = tuple(p for p in rack.pdus if p in panels)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from cli import run_cli
 from model.analysis.failure_elements import POWER_ASSUMPTION
 from model.analysis.whatif import WhatIf
@@ -86,3 +88,15 @@ def test_analyze_cli_shows_the_power_checks(tmp_path, capsys):
     run_cli(["analyze", str(path)])
     out = capsys.readouterr().out
     assert "Feed FA carries" in out and "71.9 kW rating" in out and "with side B failed" in out
+
+
+def test_analyze_json_reports_the_feeds_use(tmp_path, capsys):
+    path = tmp_path / "fed.hall.json"
+    save_design(_fed(), path)
+    run_cli(["analyze", str(path), "--json"])
+    feeds = {f["id"]: f for f in json.loads(capsys.readouterr().out)["power_feeds"]}
+    assert set(feeds) == {"FA", "FB", "PA", "PB"}
+    fa = feeds["FA"]  # 3-phase 415 V x 400 A = 287.5 kW; side B failed: FA carries all
+    assert fa["rating_kw"] == 287.52 and fa["worst_failure_kw"] == pytest.approx(
+        2 * fa["max_draw_kw"], abs=0.002
+    )
