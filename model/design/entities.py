@@ -53,7 +53,9 @@ class PowerFeed(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, o
     """A power source of the hall: a utility or UPS output on side A or B, with its rating.
 
     Rating: ``voltage_v`` is line-to-line for 3-phase AC, the DC bus voltage for DC (800 V);
-    ``current_a`` is the current per phase (the conductor's rating).
+    ``current_a`` is the current per phase (the conductor's rating). The defaults (415 V
+    3-phase, 400 A a feed, 250 A a busway) are estimates, no sourced figure: a design states
+    its own ratings.
     """
 
     id: Ident
