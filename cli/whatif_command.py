@@ -117,6 +117,14 @@ def _text(r: dict) -> str:
         f"GPUs cut off from the scale-out fabric: {r['gpus_without_scale_out']:,}; "
         f"GPUs without a NIC link of their own (they reach it through a neighbour's NIC "
         f"over NVLink, or their server failed): {r['gpus_disconnected']:,}",
+        *(
+            [
+                f"Without power: {len(r['unpowered_racks'])} racks, "
+                f"{r['unpowered_gpus']:,} GPUs ({', '.join(r['unpowered_racks']) or 'none'})"
+            ]
+            if r.get("failed_power") or r.get("unpowered_racks")
+            else []
+        ),
         *(f"Assumption: {a}" for a in r["assumptions"]),
     ]
     return "\n".join(lines)

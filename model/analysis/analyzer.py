@@ -46,6 +46,7 @@ from model.design.changes import DEVICE_KINDS, RACK_KINDS, TRAY_KINDS, Change, C
 from model.design.design import Design
 from model.design.entities import FABRICS
 from model.design.rack_clashes import rack_clashes
+from model.facility.power_checks import power_feed_use, power_findings
 from model.plant.physical_plant import PlantCache, build_plant
 from model.plant.tray_products import tray_items
 from model.structured.channel_checks import skew_findings, table_checks
@@ -317,6 +318,7 @@ class Analyzer:
             *self._scale_up,
             *self._topology_findings(topo, bw),
             *warn.rack_power_findings(design, typ, mx),
+            *power_findings(design, mx),  # feeds and panels at max draw (model.facility)
             *self._tray_overfill(fill),
         ]
         if self.plant is not None:
@@ -425,6 +427,7 @@ class Analyzer:
             warnings=sort_findings(findings),
             fabrics=fabric_figures(design, topo, media, phys, self._shapes(topo)),
             reliability=forecast(design, topo, phys, hall=self._hall(topo)),
+            power_feeds=power_feed_use(design, mx),
         )
 
     def _collective_figures(self, settings):

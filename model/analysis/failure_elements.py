@@ -6,10 +6,12 @@
   its GPU count: 9 x 3,200 / 4 = 7,200 Gb/s per GPU, 8 of 9 trays left: 6,400. A server whose
   NVLink domain is inside the box (DGX/HGX: ``scale_up_domain`` "device") keeps its catalog
   figure while it runs.
-* **Power.** The design has no facility model yet (feeds, PDUs): every rack's power is assumed
-  A/B-fed, two PDUs on independent feeds, each able to carry the rack. ``RACK:pdu-a`` (or
-  ``pdu-b``) fails one side: nothing goes down, and the output says it is an assumption;
-  failing both sides of a rack takes every device in it down.
+* **Power.** Where the design records a rack's power path (``Rack.pdus`` on the hall's panels
+  and feeds, :mod:`model.facility.power_paths`) a feed or panel id fails every PDU it serves,
+  ``RACK:pdu-a`` (``pdu-b``) fails the rack's PDUs on side-A (B) feeds, and a rack goes down
+  when none of its PDUs is live. A rack with no recorded power path keeps the assumption:
+  A/B-fed, two PDUs on independent feeds, each able to carry the rack; ``RACK:pdu-a`` fails one
+  side and takes nothing down, both sides take the rack down; the output says so.
 """
 
 from __future__ import annotations
@@ -18,12 +20,13 @@ import numpy as np
 
 from model.analysis.topology import LINK_SCALE_UP, Topology
 from model.design.design import Design
+from model.facility.power_paths import PowerPaths
 
 PDU_SIDES = ("pdu-a", "pdu-b")
 POWER_ASSUMPTION = (
-    "Rack power is assumed A/B-fed (two PDUs on independent feeds, either able to carry the "
-    "rack): the design has no facility model yet, so one PDU or feed failing takes no device "
-    "down, and only both sides of a rack failing take the rack down."
+    "Racks without a recorded power path (no PDU on a panel of the hall's feeds) are assumed "
+    "A/B-fed (two PDUs on independent feeds, either able to carry the rack): one PDU or feed "
+    "failing takes none of their devices down, only both sides of such a rack failing do."
 )
 
 
@@ -35,12 +38,24 @@ def pdu_of(design: Design, oid: str) -> tuple[str, str] | None:
     return None
 
 
-def racks_without_power(pdus: list[tuple[str, str]]) -> list[str]:
-    """Racks that lose both sides of their A/B feed (the others keep running on one side)."""
+def racks_without_power(
+    pdus: list[tuple[str, str]], paths: PowerPaths | None = None, power_ids: tuple[str, ...] = ()
+) -> list[str]:
+    """Racks left without power when the rack PDU sides ``pdus`` and the feeds and panels
+    ``power_ids`` fail: by the recorded power paths where a rack has one, else by the A/B
+    assumption (both sides of the rack failed)."""
     sides: dict[str, set[str]] = {}
     for rack, side in pdus:
         sides.setdefault(rack, set()).add(side)
-    return sorted(rack for rack, s in sides.items() if s >= set(PDU_SIDES))
+    modelled = paths.rack_pdus if paths is not None else {}
+    down = {r for r, s in sides.items() if r not in modelled and s >= set(PDU_SIDES)}
+    if paths is not None and modelled:
+        dead = paths.dead_panels(power_ids)
+        for rack, panels in modelled.items():
+            gone = {s[-1].upper() for s in sides.get(rack, ())}  # "pdu-a" -> "A"
+            if all(p in dead or paths.feeds[paths.panels[p].feed].side in gone for p in panels):
+                down.add(rack)
+    return sorted(down)
 
 
 class ScaleUp:

@@ -76,6 +76,9 @@ class Report:
     bisection: dict = field(default_factory=dict)
     # Every collective of the default job, and over job sizes (model.analysis.allreduce).
     collectives: CollectiveFigures | None = None
+    # model.facility.power_checks.power_feed_use: per feed and panel, rating and load at max
+    # draw; in JSON as "power_feeds" only when the design has feeds.
+    power_feeds: list[dict] = field(default_factory=list)
 
     @property
     def switches_total(self) -> int:
@@ -159,6 +162,7 @@ class Report:
                 ],
             }
             | ({"channels": self.channels} if self.channels is not None else {})
+            | ({"power_feeds": self.power_feeds} if self.power_feeds else {})
         )
 
     def to_text(self) -> str:

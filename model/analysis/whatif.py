@@ -22,8 +22,10 @@ Choices (written down because the issue leaves them open):
   neighbour's NIC (NCCL's PXN), at the neighbour's expense, so it stays in its island. Whether
   the fabric beyond the switch is whole is the islands' question, not the GPU's.
 * NVLink per GPU after the failure: see :mod:`model.analysis.failure_elements` (an NVL72 rack
-  with 8 of its 9 NVLink switch trays has 6,400 Gb/s per GPU). Rack power is assumed A/B-fed
-  until the design has a facility model; every result says so (``assumptions``).
+  with 8 of its 9 NVLink switch trays has 6,400 Gb/s per GPU). Power feeds and panels of the
+  hall (``Hall.power``) fail by id and take down the racks left with no live PDU
+  (``unpowered_racks``); racks with no recorded power path are assumed A/B-fed, and a result
+  says so (``assumptions``) whenever the design has such racks.
 * A tray segment is named ``TRAY#N`` (N from 1, the N-th straight piece of the polyline); a
   link fails with it when its route runs along that piece. Trays need the cable plant.
 """
@@ -50,6 +52,7 @@ from model.analysis.min_cut import MinCut
 from model.analysis.topology import LINK_COMPUTE, Topology, infer_topology
 from model.common.arrays import unique_sorted
 from model.design.design import Design
+from model.facility.power_paths import power_paths
 
 
 class WhatIfError(ValueError):
@@ -64,6 +67,8 @@ class Failed:
     devices: np.ndarray  # bool per device
     links: np.ndarray  # bool per link
     pdus: list[tuple[str, str]] = field(default_factory=list)  # (rack, side) failed
+    power: list[str] = field(default_factory=list)  # feed and panel ids failed
+    unpowered: list[str] = field(default_factory=list)  # racks left without power
 
     @property
     def device_count(self) -> int:
@@ -86,11 +91,15 @@ def resolve(
     dead_link = np.zeros(len(topo.link_ids), dtype=bool)
     link_index = None
     pdus: list[tuple[str, str]] = []
+    paths = power_paths(design)
+    power: list[str] = []
     for raw in ids:
         oid = raw.strip()
         pdu = pdu_of(design, oid)
         if pdu is not None:
             pdus.append(pdu)
+        elif oid in paths.feeds or oid in paths.panels:
+            power.append(oid)
         elif oid in topo.device_index:
             dead_dev[topo.device_index[oid]] = True
         elif oid in design.links:
@@ -109,12 +118,13 @@ def resolve(
             raise WhatIfError(
                 f"no device, link, rack or tray has the id {oid!r} "
                 "(a tray segment is TRAY#N, N counted from 1; a rack's PDU is RACK:pdu-a or "
-                "RACK:pdu-b)"
+                "RACK:pdu-b; a power feed or panel is named by its id)"
             )
-    for rack in racks_without_power(pdus):
+    unpowered = racks_without_power(pdus, paths, tuple(power))
+    for rack in unpowered:
         for device in design.devices_in_rack(rack):
             dead_dev[topo.device_index[device.id]] = True
-    return Failed(list(ids), dead_dev, dead_link, pdus)
+    return Failed(list(ids), dead_dev, dead_link, pdus, power, unpowered)
 
 
 def _link_index(topo: Topology, links_at: Callable | None) -> dict[str, int]:
@@ -404,9 +414,20 @@ class WhatIf:
             ],
             "failed_links": int(failed.link_count),
             "failed_pdus": [f"{rack}:{side}" for rack, side in failed.pdus],
-            "assumptions": [POWER_ASSUMPTION],
+            "failed_power": failed.power,
+            "unpowered_racks": failed.unpowered,
+            "unpowered_gpus": self._gpus_in(failed.unpowered),
+            "assumptions": [POWER_ASSUMPTION] if self._assumes_power() else [],
             "blast_radius": self.blast_radius(failed, per_gpu, state.islands),
         }
+
+    def _gpus_in(self, racks: list[str]) -> int:
+        types = self.design.catalog.device_types
+        return sum(types[d.type].gpu_count for r in racks for d in self.design.devices_in_rack(r))
+
+    def _assumes_power(self) -> bool:
+        """Some rack of the design has no recorded power path (the A/B assumption holds)."""
+        return any(not rack.pdus for rack in self.design.racks.values())
 
     def blast_radius(
         self, failed: Failed, per_gpu: np.ndarray, after: Islands | None = None

@@ -26,10 +26,21 @@ import msgspec
 from model.catalog.components import Catalog, CatalogFile, builtin_catalog
 from model.catalog.ports import port_table
 from model.design.changes import DEVICE_KINDS, ChangeKind, ChangeNotifier, Listener, Subscription
-from model.design.entities import Device, Hall, Link, Obstacle, Point, Rack, Settings, Tray
+from model.design.entities import (
+    Device,
+    Hall,
+    Link,
+    Obstacle,
+    Point,
+    Power,
+    Rack,
+    Settings,
+    Tray,
+)
 from model.design.hall_checks import hall_problem, trays_problem
 from model.design.limits import MAX_NAME_LENGTH
 from model.design.links import LinkEdits
+from model.design.power_checks import power_problem
 from model.design.queries import DesignQueries
 from model.design.records import (
     DesignError,
@@ -130,12 +141,34 @@ class Design(DesignQueries, LinkEdits):
             raise DesignError(f"obstacle id {clash[0]!r} is already used by another object")
         if len(hall.outline) < 3:
             raise DesignError("the hall outline needs at least 3 corners")
-        problem = hall_problem(hall)  # what the loader refuses too (model/design/hall_checks.py)
+        problem = hall_problem(hall) or power_problem(hall)  # the loader refuses these too
         if problem:
             raise DesignError(problem)
         if hall != self.hall:
             self.hall = hall
             self._emit(ChangeKind.HALL_CHANGED)
+
+    def set_power(self, power: Power) -> None:
+        """Replace the hall's power distribution (feeds, panels, redundancy): one hall edit,
+        checked as the loader checks it (model.design.power_checks)."""
+        if not isinstance(power, Power):
+            raise DesignError(f"a hall's power distribution must be a Power record, not {power!r}")
+        self.set_hall(msgspec.structs.replace(self.hall, power=power))
+
+    def set_rack_pdus(self, pdus: Mapping[str, Iterable[str]]) -> None:
+        """Set which power panels each rack's PDUs plug into (rack id -> panel ids, one per
+        PDU). Refuses an unknown rack or panel, and changes nothing when it refuses."""
+        panels = {p.id for p in self.hall.power.panels}
+        racks = []
+        for rack_id, panel_ids in pdus.items():
+            if rack_id not in self.racks:
+                raise DesignError(f"no rack has the id {rack_id!r}")
+            ids = tuple(panel_ids)
+            unknown = [p for p in ids if p not in panels]
+            if unknown:
+                raise DesignError(f"no power panel of the hall has the id {unknown[0]!r}")
+            racks.append(msgspec.structs.replace(self.racks[rack_id], pdus=ids))
+        self.update_racks(racks)
 
     def set_settings(self, settings: Settings) -> None:
         (settings,) = fit_fields([settings], "the design settings")

@@ -45,6 +45,56 @@ class Obstacle(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=T
     name: Name = ""
 
 
+Current = Literal["ac", "dc"]
+Redundancy = Literal["N", "N+1", "2N"]
+
+
+class PowerFeed(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A power source of the hall: a utility or UPS output on side A or B, with its rating.
+
+    Rating: ``voltage_v`` is line-to-line for 3-phase AC, the DC bus voltage for DC (800 V);
+    ``current_a`` is the current per phase (the conductor's rating). The defaults (415 V
+    3-phase, 400 A a feed, 250 A a busway) are estimates, no sourced figure: a design states
+    its own ratings.
+    """
+
+    id: Ident
+    name: Name = ""
+    side: Literal["A", "B"] = "A"
+    source: Literal["utility", "ups", "generator"] = "ups"
+    current: Current = "ac"
+    phases: Literal[1, 3] = 3
+    voltage_v: Annotated[float, Meta(gt=0, le=100_000)] = 415.0
+    current_a: Annotated[float, Meta(gt=0, le=100_000)] = 400.0
+
+
+class PowerPanel(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A busway or power panel on the plan, fed from one feed; racks' PDUs plug into it.
+
+    ``points``: where it runs (a busway: a polyline along the row) or stands (a panel: one
+    point). Rating as :class:`PowerFeed`'s."""
+
+    id: Ident
+    feed: Ident
+    points: Annotated[list[Point], Meta(min_length=1, max_length=64)]
+    kind: Literal["busway", "panel"] = "busway"
+    name: Name = ""
+    current: Current = "ac"
+    phases: Literal[1, 3] = 3
+    voltage_v: Annotated[float, Meta(gt=0, le=100_000)] = 415.0
+    current_a: Annotated[float, Meta(gt=0, le=100_000)] = 250.0
+
+
+class Power(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """The hall's power distribution: feeds, the panels/busways they feed, the redundancy the
+    design asks for (``N``: no failure covered; ``N+1``: any one feed may fail; ``2N``: either
+    side A or side B may fail whole). No feeds = no facility model (see model.facility)."""
+
+    redundancy: Redundancy = "2N"
+    feeds: Annotated[tuple[PowerFeed, ...], Meta(max_length=10_000)] = ()
+    panels: Annotated[tuple[PowerPanel, ...], Meta(max_length=100_000)] = ()
+
+
 class Hall(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     outline: list[Point]
     obstacles: list[Obstacle] = []
@@ -52,6 +102,8 @@ class Hall(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True)
     tray_elevation_m: Annotated[float, Meta(gt=0, le=20)] = 2.9
     raised_floor: bool = False
     floor_void_m: Annotated[float, Meta(ge=0, le=5)] = 0.6
+    # Optional (omitted when empty), so files without it load and save unchanged: schema 3.
+    power: Power = Power()
 
 
 class Tray(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -83,6 +135,9 @@ class Rack(Struct, gc=False, kw_only=True, forbid_unknown_fields=True, omit_defa
     height_u: Annotated[int, Meta(ge=1, le=100)]
     power_budget_kw: Annotated[float, Meta(gt=0, le=10_000)]
     rotation: Rotation = 0
+    # The power panels / busways (``Hall.power.panels`` ids) its PDUs or power shelves plug
+    # into, one entry per PDU; empty = the design says nothing about this rack's power path.
+    pdus: Annotated[tuple[Ident, ...], Meta(max_length=64)] = ()
 
 
 class Device(Struct, gc=False, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -244,6 +299,9 @@ __all__ = [
     "Obstacle",
     "Point",
     "PortRef",
+    "Power",
+    "PowerFeed",
+    "PowerPanel",
     "Rack",
     "Settings",
     "Tray",

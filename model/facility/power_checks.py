@@ -1,0 +1,106 @@
+"""Power checks at maximum draw: feed and panel capacity under the redundancy the design states.
+
+For every failure the design's redundancy must survive (:meth:`PowerPaths.scenarios`: none for
+N, each feed for N+1, each whole side for 2N) the live feeds and panels carry the racks'
+maximum draw (:func:`model.plant.power.rack_power`, devices plus plugs) shared over their live
+PDUs; a feed or panel over its rating is an error naming it, the failure and the figures. A
+rack that loses all its power in one of those failures (single-corded, or both PDUs on one
+side) is a warning: the design asked for redundancy the rack does not have.
+"""
+
+from __future__ import annotations
+
+from model.common.findings import Finding
+from model.design.design import Design
+from model.design.entities import PowerFeed, PowerPanel
+from model.facility.power_paths import PowerPaths, capacity_w, power_paths
+
+
+def power_findings(design: Design, rack_max_w: dict[str, float]) -> list[Finding]:
+    """Errors and warnings of the design's power distribution at maximum draw (none when the
+    design has no feeds: then there is nothing to check)."""
+    paths = power_paths(design)
+    if not paths.modelled:
+        return []
+    out = _unknown_panel_findings(design, paths)
+    over: dict[str, tuple[str, float]] = {}  # element -> worst (failure, load W)
+    unpowered: dict[str, str] = {}  # rack -> first failure that leaves it without power
+    for label, failed in paths.scenarios():
+        loads = paths.loads_w(rack_max_w, failed)
+        dead = paths.dead_panels(failed) | set(failed)
+        for oid, load in loads.items():
+            if oid in dead:
+                continue
+            rating = capacity_w(paths.feeds.get(oid) or paths.panels[oid])
+            if load > rating + 1e-6 and load > over.get(oid, ("", 0.0))[1]:
+                over[oid] = (label, load)
+        if failed:
+            for rack in paths.unpowered_racks(failed):
+                unpowered.setdefault(rack, label)
+    for oid, (label, load) in sorted(over.items()):
+        record: PowerFeed | PowerPanel = paths.feeds.get(oid) or paths.panels[oid]
+        what = f"Power {record.kind}" if isinstance(record, PowerPanel) else "Feed"
+        out.append(
+            Finding(
+                code="POWER_OVER_CAPACITY",
+                severity="error",
+                message=f"{what} {record.name or oid} carries {load / 1000:.1f} kW at maximum "
+                f"draw {label}, over its {capacity_w(record) / 1000:.1f} kW rating "
+                f"({paths.redundancy} design).",
+                objects=(oid,),
+            )
+        )
+    for rack, label in sorted(unpowered.items()):
+        out.append(
+            Finding(
+                code="RACK_NOT_REDUNDANT",
+                severity="warning",
+                message=f"Rack {design.racks[rack].name} loses all power {label}: the design "
+                f"asks for {paths.redundancy}.",
+                objects=(rack,),
+            )
+        )
+    return out
+
+
+def _unknown_panel_findings(design: Design, paths: PowerPaths) -> list[Finding]:
+    return [
+        Finding(
+            code="RACK_PDU_NO_PANEL",
+            severity="error",
+            message=f"Rack {design.racks[rack].name} has a PDU on power panel "
+            f"{', '.join(ids)}, which the hall does not have.",
+            objects=(rack,),
+        )
+        for rack, ids in sorted(paths.unknown_pdus.items())
+    ]
+
+
+def power_feed_use(design: Design, rack_max_w: dict[str, float]) -> list[dict]:
+    """Per feed and panel: rating, load at maximum draw in normal operation, and the worst
+    load over the failures the redundancy must survive (what ``analyze --json`` reports)."""
+    paths = power_paths(design)
+    if not paths.modelled:
+        return []
+    normal = paths.loads_w(rack_max_w)
+    worst = dict(normal)
+    for _label, failed in paths.scenarios()[1:]:
+        dead = paths.dead_panels(failed) | set(failed)
+        for oid, load in paths.loads_w(rack_max_w, failed).items():
+            if oid not in dead:
+                worst[oid] = max(worst[oid], load)
+    out = []
+    records: list[PowerFeed | PowerPanel] = [*paths.feeds.values(), *paths.panels.values()]
+    for record in records:
+        oid, rating = record.id, capacity_w(record)
+        out.append(
+            {
+                "id": oid,
+                "kind": record.kind if isinstance(record, PowerPanel) else "feed",
+                "rating_kw": round(rating / 1000, 3),
+                "max_draw_kw": round(normal[oid] / 1000, 3),
+                "worst_failure_kw": round(worst[oid] / 1000, 3),
+                "utilisation_pct": round(100 * worst[oid] / rating, 1),
+            }
+        )
+    return out
