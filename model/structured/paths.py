@@ -26,57 +26,10 @@ from __future__ import annotations
 
 import math
 
-from model.design.rack_rows import rack_rows
 from model.design.structured_edit import panel_types
+from model.engine.patch_points import network_racks, style_path, zone_hubs
 
-
-def network_racks(design) -> set[str]:
-    """Racks holding a switch and no GPU server (the network rows' racks)."""
-    types = design.catalog.device_types
-    switch, server = set(), set()
-    for device in design.devices.values():
-        category = types[device.type].category
-        if device.role == "gpu-server" or category == "server":
-            server.add(device.rack)
-        elif category in ("switch", "nvlink-switch"):
-            switch.add(device.rack)
-    return switch - server
-
-
-def zone_hubs(design) -> dict[str, str]:
-    """Per rack: the rack of its zone's distribution point (see the module docstring)."""
-    network = network_racks(design)
-    if network:
-        cx = sum(design.racks[r].x for r in network) / len(network)
-        cy = sum(design.racks[r].y for r in network) / len(network)
-    else:
-        cx = cy = 0.0
-    out: dict[str, str] = {}
-    for _, racks in rack_rows(design):
-        hubs = [r for r in racks if r.id in network]
-        if not hubs:  # a row without network gear: an HDA panel rack at the row's near end
-            hubs = [
-                min((racks[0], racks[-1]), key=lambda r: (math.hypot(r.x - cx, r.y - cy), r.name))
-            ]
-        for rack in racks:
-            hub = min(hubs, key=lambda h: (abs(h.x - rack.x) + abs(h.y - rack.y), h.name))
-            out[rack.id] = rack.id if rack.id in network else hub.id
-    return out
-
-
-def style_path(style: str, rack_a: str, rack_b: str, hubs: dict[str, str]) -> list[str]:
-    """Racks of the patch points of a channel from ``rack_a`` to ``rack_b`` under ``style``."""
-    if style == "cross-connect" or (style == "zones" and hubs.get(rack_a) == hubs.get(rack_b)):
-        return [rack_a, rack_b]  # one zone: rack panel to rack panel (or to its HDA panel)
-    if style != "zones":
-        return []
-    path = [rack_a]
-    for hub in (hubs.get(rack_a, rack_a), hubs.get(rack_b, rack_b)):
-        if hub != path[-1]:
-            path.append(hub)
-    if rack_b != path[-1]:
-        path.append(rack_b)
-    return path
+__all__ = ["PanelPool", "RackDistances", "network_racks", "style_path", "zone_hubs"]
 
 
 class RackDistances:
