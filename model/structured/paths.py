@@ -13,9 +13,10 @@ A link's *path* is the list of racks whose panels its channel passes, A end to B
   that is neither end (an interconnect: trunk to trunk through one MPO adapter), the far
   zone's HDA panel likewise, and the far rack panel. Choice, written down: the HDA is an
   interconnect, not a cross-connect; a channel through a row-end HDA has three patch points,
-  more than NV-STRUCT's two for 100G-lane multimode, so the analysis flags it
-  (CHANNEL_TOO_MANY_PANELS, naming the channel) — such zones suit single-mode optics, which have
-  no panel rule. A server to its zone's leaf rack is two patch points, as cross-connect.
+  more than NV-STRUCT's two for 100G-lane multimode, so the media choice gives it single-mode
+  optics, which have no panel rule (:mod:`model.engine.patch_points` counts the same points for
+  it); a medium pinned by hand is kept and the analysis flags it (CHANNEL_TOO_MANY_PANELS).
+  A server to its zone's leaf rack is two patch points, as cross-connect.
 
 Lengths between racks that are not the link's own two racks (a trunk to an HDA) are the tray
 distance between the racks' centres (the measure tool's, :meth:`RoutedLinks.tray_distance`),
