@@ -119,5 +119,7 @@ def budget_lines(view: ChannelView) -> list[tuple[str, str]]:
         verdict = "over budget" if budget.over_budget else "within budget"
         lines.append(("Margin", f"{budget.margin_db:+.3f} dB, {verdict}"))
     lines.append(("Panels", view.panel_rule))
+    if view.length_text:
+        lines.append(("Length", view.length_text))
     lines.append(("Polarity", view.polarity_text))
     return lines

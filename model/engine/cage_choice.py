@@ -16,6 +16,7 @@ import numpy as np
 
 from model.catalog.components import MediaType
 from model.catalog.parts import CablePart
+from model.catalog.structured import structured_catalog
 from model.common.arrays import unique_inverse, unique_sorted
 from model.engine.cages import (
     COPPER_RANK,
@@ -51,6 +52,8 @@ class CageRows:
     pinned: np.ndarray  # pinned medium row or -1
     # :func:`localize` of the rows when the caller has it cached
     local: tuple[np.ndarray, np.ndarray, np.ndarray, int] | None = None
+    # patch points of each link's channel (:mod:`model.engine.patch_points`); None: all direct
+    patch_points: np.ndarray | None = None
 
 
 @dataclass
@@ -213,6 +216,9 @@ class _Offers:
         elif medium.kind in MODULE_KINDS:
             if not self._modules(m, ok, cost, power):
                 return None
+            beyond = channel_beyond(medium, self.rows.patch_points, self.rows.length_m)
+            if beyond is not None:
+                ok[self.comps.comp[beyond]] = False  # both cages of the link move together
         else:
             self._cables(m, ok, cost, power, assembly_len)
             ok &= ~np.isnan(assembly_len)
@@ -298,6 +304,36 @@ class _Offers:
             sig = np.where(fits, sig, -1)
             self._shapes = sig, unique_sorted(sig[sig >= 0]).tolist()
         return self._shapes
+
+
+def channel_beyond(
+    medium: MediaType, patch_points: np.ndarray | None, length_m: np.ndarray
+) -> np.ndarray | None:
+    """Per link: whether its channel passes more patch points, runs longer with panels, or loses
+    more than ``medium``'s channel limit allows (None: no link does or no limit is known).
+
+    The loss counted here is the panels' MPO mated pairs and the fibre at the link's length,
+    as :func:`model.structured.channels.loss_budget` counts a channel of MPO adapter panels.
+    """
+    if patch_points is None or not patch_points.any():
+        return None
+    catalog = structured_catalog()
+    limit = catalog.limits.get(medium.id)
+    if limit is None:
+        return None
+    paneled = patch_points > 0
+    beyond = np.zeros(len(patch_points), dtype=bool)
+    if limit.max_panels is not None:
+        beyond |= patch_points > limit.max_panels
+    if limit.reach_with_panels_m is not None:
+        beyond |= paneled & (length_m > limit.reach_with_panels_m + 1e-9)
+    db_per_km = catalog.attenuation_db_per_km.get("smf" if medium.kind == "smf" else "mmf", 0.0)
+    loss_db = (
+        patch_points * catalog.connector_loss_db.get("MPO", 0.0)
+        + np.nan_to_num(length_m) / 1000.0 * db_per_km
+    )
+    beyond |= paneled & (loss_db > limit.il_db + 1e-9)
+    return beyond if beyond.any() else None
 
 
 def _rank_keys(

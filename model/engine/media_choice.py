@@ -19,6 +19,7 @@ from model.engine.cages import component_graph
 from model.engine.link_status import NO_TRAY_PATH, PINNED_MISMATCH
 from model.engine.media import choose, media_that_fit
 from model.engine.media_words import explain
+from model.engine.patch_points import rack_patch_points, via_patch_points
 
 
 class PlantMedia:
@@ -144,6 +145,7 @@ class PlantMedia:
             length,
             pinned,
             self._graph_rows if len(rows) == len(self.link_ids) else None,
+            self._patch_points(rows),
         )
         choice = choose_per_cage(self.parts, policy, cage_rows)
         medium, ordered = choice.medium, choice.ordered_m
@@ -161,6 +163,22 @@ class PlantMedia:
                 same = sel[key[sel] == k]
                 mismatch[same] = not self._fits(int(ca[same[0]]), int(cb[same[0]]), int(m))
         return medium, ordered, mismatch
+
+    def _patch_points(self, rows: np.ndarray) -> np.ndarray | None:
+        """Patch points of each row's channel under the design's cabling (None: all direct)."""
+        design = self.design
+        via = design.links_via_panels()
+        if design.settings.cabling == "direct" and not via:
+            return None
+        rack_a, rack_b = self._drop_a[rows] // 2, self._drop_b[rows] // 2
+        out = rack_patch_points(design, self._rack_row, rack_a, rack_b)
+        # Rows are sorted (whole components in row order): a hand-routed link found by bisection.
+        for link_id, count in via_patch_points(design, via).items():
+            r = self.index.get(link_id)
+            k = int(np.searchsorted(rows, r)) if r is not None else len(rows)
+            if k < len(rows) and rows[k] == r:
+                out[k] = count
+        return out
 
     def _fits(self, class_a: int, class_b: int, medium: int) -> bool:
         """Whether ``medium`` carries links between these port classes (whatever the policy)."""

@@ -31,6 +31,7 @@ from model.structured.channels import (
     LossBudget,
     loss_budget,
 )
+from model.structured.cords import typed_length
 from model.structured.layout import StructuredLayout
 from model.structured.polarity import PolarityResult, check_polarity
 
@@ -66,6 +67,7 @@ class ChannelView:
     rows: tuple[SegmentRow, ...]
     polarity_text: str
     panel_rule: str  # the NV-STRUCT panel/reach rule and whether the channel keeps it
+    length_text: str = ""  # which length the channel is: the link's typed one or as laid
 
     @property
     def ok(self) -> bool:
@@ -178,6 +180,30 @@ def channel_view(
         tuple(rows),
         polarity.message(channel),
         _panel_rule(channel, budget),
+        length_words(design, channel),
+    )
+
+
+def length_words(design, channel: Channel) -> str:
+    """Which length the channel is, in one sentence: the link's typed length (as-built, else
+    override) when it has one, else the length as laid (see :func:`model.structured.cords.lay_cords`)."""
+    link = design.links.get(channel.link_id)
+    typed = typed_length(link) if link is not None else None
+    if not channel.panels:
+        if typed is None:
+            return f"{channel.length_m:g} m: the link's routed length"
+        return f"{channel.length_m:g} m: the link's {typed[1]} length {typed[0]:g} m"
+    trunks_m = sum(e.length_m for e in channel.elements if e.kind == "trunk")
+    if typed is None:
+        return f"{channel.length_m:g} m as laid: cords from the racks, {trunks_m:g} m of trunks"
+    if typed[0] <= trunks_m:
+        return (
+            f"{channel.length_m:g} m as laid: the link's {typed[1]} length {typed[0]:g} m is "
+            f"no longer than its {trunks_m:g} m of trunks (shared by the bundle)"
+        )
+    return (
+        f"{channel.length_m:g} m: the link's {typed[1]} length {typed[0]:g} m, "
+        f"{trunks_m:g} m of it trunks and the rest cords at their stock lengths"
     )
 
 

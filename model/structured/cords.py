@@ -20,11 +20,21 @@ if TYPE_CHECKING:
     from model.structured.layout_records import StructuredLayout
 
 
-def lay_cords(layout: StructuredLayout, table: ChannelTable, per_leg, fibre_of, slack_m) -> None:
+def lay_cords(
+    layout: StructuredLayout,
+    table: ChannelTable,
+    per_leg,
+    fibre_of,
+    slack_m,
+    typed_m: dict[str, float] | None = None,
+) -> None:
     """The cords of every leg's links, as columns; each link's channel row (its first leg) and,
     for a link of several fibres, their lengths (``leg_lengths_m``). A cord is the link's vertical at that end + the
     slack per end + the rack distance to its panel, ordered at the next orderable length of
-    the link's fibre part (:func:`model.structured.layout._round_up`, here numpy's same search over every cord)."""
+    the link's fibre part (:func:`model.structured.layout._round_up`, here numpy's same search over every cord).
+
+    ``typed_m``: per link with a typed length (as-built, else override), that length: the
+    channel's too, so its two cords share what its trunks leave (:func:`_typed_cords`)."""
     link_ids = [m[0] for *_, chunk in per_leg for m in chunk]
     if not link_ids:
         return
@@ -37,6 +47,8 @@ def lay_cords(layout: StructuredLayout, table: ChannelTable, per_leg, fibre_of, 
     a_m = (up_a + slack_m) + np.repeat(np.asarray([p[1] for p in per_leg], dtype=np.float64), sizes)
     b_m = (up_b + slack_m) + np.repeat(np.asarray([p[2] for p in per_leg], dtype=np.float64), sizes)
     trunk_m = np.repeat(np.asarray([p[3] for p in per_leg], dtype=np.float64), sizes)
+    if typed_m:
+        _typed_cords(link_ids, typed_m, a_m, b_m, trunk_m)
     fibres = table.fibres
     part_no: dict[str, int] = {}  # fibre part id -> its number; "" (no part): -1
     parts = [fibre_of.get(fibres[lid].medium) for lid in link_ids]
@@ -87,6 +99,33 @@ def lay_cords(layout: StructuredLayout, table: ChannelTable, per_leg, fibre_of, 
         [got_a[r] for r in rows],
         [got_b[r] for r in rows],
     )
+
+
+def _typed_cords(link_ids, typed_m: dict[str, float], a_m, b_m, trunk_m) -> None:
+    """Cords (``a_m``, ``b_m``, in place) of the links with a typed length: the typed length
+    less the trunks of the leg, split between the two ends as the laid cords are, so the
+    channel (ordered cords + trunks) is the typed length rounded up to the cords' stock
+    lengths. A typed length no longer than the trunks leaves the laid cords (the trunks are
+    shared by the bundle and are not shortened for one link)."""
+    rows = np.asarray([r for r, lid in enumerate(link_ids) if lid in typed_m], dtype=np.int64)
+    if not len(rows):
+        return
+    wanted = np.asarray([typed_m[link_ids[r]] for r in rows.tolist()], dtype=np.float64)
+    share = wanted - trunk_m[rows]
+    laid = a_m[rows] + b_m[rows]
+    fits = (share > 0) & (laid > 0)
+    rows, share, laid = rows[fits], share[fits], laid[fits]
+    a_new = a_m[rows] * (share / laid)
+    a_m[rows], b_m[rows] = a_new, share - a_new
+
+
+def typed_length(link) -> tuple[float, str] | None:
+    """(length, which) a link's length is typed as: its as-built length, else its override."""
+    if link.as_built_m is not None:
+        return link.as_built_m, "as-built"
+    if link.length_override_m is not None:
+        return link.length_override_m, "override"
+    return None
 
 
 def _unorderable_cords(layout, link_ids, parts, a_m, b_m, got_a, got_b) -> None:

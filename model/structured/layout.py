@@ -52,7 +52,7 @@ from model.design.structured_edit import new_panel, panel_types
 from model.runtime.gc_policy import collector_paused
 from model.structured.channel_table import ChannelTable
 from model.structured.channels import CONNECTOR_FAMILY, CONNECTOR_FIBRES, Element, plant_fibres
-from model.structured.cords import lay_cords
+from model.structured.cords import lay_cords, typed_length
 from model.structured.layout_records import (  # re-exported: callers read them from here
     LC_CASSETTE,
     StructuredLayout,
@@ -223,7 +223,13 @@ def _layout(
         layout.channels = ChannelTable({})  # no channel made, as no cord is
         return _with_panels(layout, design, pool, legs.cassette_no)
     per_leg = _channel_legs(layout, table, legs.legs, distance)
-    lay_cords(layout, table, per_leg, fibre_of, settings.slack_per_end_m)
+    # A typed length is the channel's length too (mostly none is typed: one pass, no call).
+    typed = {
+        lid: typed_length(link)[0]
+        for lid, link in design.links.items()
+        if link.as_built_m is not None or link.length_override_m is not None
+    }
+    lay_cords(layout, table, per_leg, fibre_of, settings.slack_per_end_m, typed)
     return _with_panels(layout, design, pool, legs.cassette_no)
 
 

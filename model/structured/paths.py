@@ -13,9 +13,10 @@ A link's *path* is the list of racks whose panels its channel passes, A end to B
   that is neither end (an interconnect: trunk to trunk through one MPO adapter), the far
   zone's HDA panel likewise, and the far rack panel. Choice, written down: the HDA is an
   interconnect, not a cross-connect; a channel through a row-end HDA has three patch points,
-  more than NV-STRUCT's two for 100G-lane multimode, so the analysis flags it
-  (CHANNEL_TOO_MANY_PANELS, naming the channel) — such zones suit single-mode optics, which have
-  no panel rule. A server to its zone's leaf rack is two patch points, as cross-connect.
+  more than NV-STRUCT's two for 100G-lane multimode, so the media choice gives it single-mode
+  optics, which have no panel rule (:mod:`model.engine.patch_points` counts the same points for
+  it); a medium pinned by hand is kept and the analysis flags it (CHANNEL_TOO_MANY_PANELS).
+  A server to its zone's leaf rack is two patch points, as cross-connect.
 
 Lengths between racks that are not the link's own two racks (a trunk to an HDA) are the tray
 distance between the racks' centres (the measure tool's, :meth:`RoutedLinks.tray_distance`),
@@ -26,57 +27,10 @@ from __future__ import annotations
 
 import math
 
-from model.design.rack_rows import rack_rows
 from model.design.structured_edit import panel_types
+from model.engine.patch_points import network_racks, style_path, zone_hubs
 
-
-def network_racks(design) -> set[str]:
-    """Racks holding a switch and no GPU server (the network rows' racks)."""
-    types = design.catalog.device_types
-    switch, server = set(), set()
-    for device in design.devices.values():
-        category = types[device.type].category
-        if device.role == "gpu-server" or category == "server":
-            server.add(device.rack)
-        elif category in ("switch", "nvlink-switch"):
-            switch.add(device.rack)
-    return switch - server
-
-
-def zone_hubs(design) -> dict[str, str]:
-    """Per rack: the rack of its zone's distribution point (see the module docstring)."""
-    network = network_racks(design)
-    if network:
-        cx = sum(design.racks[r].x for r in network) / len(network)
-        cy = sum(design.racks[r].y for r in network) / len(network)
-    else:
-        cx = cy = 0.0
-    out: dict[str, str] = {}
-    for _, racks in rack_rows(design):
-        hubs = [r for r in racks if r.id in network]
-        if not hubs:  # a row without network gear: an HDA panel rack at the row's near end
-            hubs = [
-                min((racks[0], racks[-1]), key=lambda r: (math.hypot(r.x - cx, r.y - cy), r.name))
-            ]
-        for rack in racks:
-            hub = min(hubs, key=lambda h: (abs(h.x - rack.x) + abs(h.y - rack.y), h.name))
-            out[rack.id] = rack.id if rack.id in network else hub.id
-    return out
-
-
-def style_path(style: str, rack_a: str, rack_b: str, hubs: dict[str, str]) -> list[str]:
-    """Racks of the patch points of a channel from ``rack_a`` to ``rack_b`` under ``style``."""
-    if style == "cross-connect" or (style == "zones" and hubs.get(rack_a) == hubs.get(rack_b)):
-        return [rack_a, rack_b]  # one zone: rack panel to rack panel (or to its HDA panel)
-    if style != "zones":
-        return []
-    path = [rack_a]
-    for hub in (hubs.get(rack_a, rack_a), hubs.get(rack_b, rack_b)):
-        if hub != path[-1]:
-            path.append(hub)
-    if rack_b != path[-1]:
-        path.append(rack_b)
-    return path
+__all__ = ["PanelPool", "RackDistances", "network_racks", "style_path", "zone_hubs"]
 
 
 class RackDistances:

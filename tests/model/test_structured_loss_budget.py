@@ -7,7 +7,8 @@ points. Here one leaf-to-spine channel runs rack panel (leaf rack A05) - row-end
 (A09, the row's HDA) - the MDA cross-connect (two panels in rack M01, patched) - spine rack
 panel (B01): five MPO mated pairs, 1.75 dB, leaving 0.15 dB = 50 m of OM4. Moving the spine
 rack 35 m down its row takes that channel over the budget while the pod's two-panel channels
-stay within theirs.
+stay within theirs. The link is pinned to SR4 multimode: left to the media choice, a channel
+through five patch points gets single-mode (tests/model/test_channel_media.py).
 """
 
 from __future__ import annotations
@@ -61,6 +62,10 @@ def pod_with_an_mda():
         )
         ends.append(panel)
     route_via(design, link_id, [ends[0], hda.id, mda[0].id, mda[1].id, ends[1]])
+    # Unpinned, the media choice gives a five-point channel single-mode (no panel rule); the
+    # user's pin keeps it multimode, and the channel's findings then say why that is wrong.
+    link = design.links[link_id]
+    design.update_links([msgspec.structs.replace(link, medium="sr4-400g")])
     return design, link_id, spine
 
 
