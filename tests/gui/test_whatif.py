@@ -14,6 +14,7 @@ from gui.panels.whatif_panel import ROWS, WORST_COLUMNS
 from model.analysis.whatif import links_on_tray, what_if
 from model.files.design_file import design_to_bytes, read_design_bytes, save_design
 from model.generators.generate import rail_optimized
+from model.studies.compare import KPI_LABELS
 from model.studies.sweep import pareto_front
 from tests.gui.conftest import close_quietly, make_window, view_point
 
@@ -136,7 +137,7 @@ def test_compare_with_highlights_the_moved_rack(rail_window, monkeypatch, tmp_pa
     dialog = window.whatif.compare_dialog
     assert dialog is not None and dialog.isVisible()
     assert dialog.result["diff"]["racks_moved"] == [rack_id]
-    assert dialog.table.rowCount() == 8
+    assert dialog.table.rowCount() == len(KPI_LABELS)  # one row per KPI of model.studies.compare
     assert window.whatif.overlay.rack_state == {rack_id: "changed"}
     dialog.close()
 
