@@ -22,15 +22,21 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(PY) main.py
 
+# pytest-xdist workers per pytest run: "auto" is one per core (2 on the project's machines).
+TEST_WORKERS ?= auto
+
 # Lint and format first (cheap, and the house rules), then the model tests with Qt blocked (a
-# stray Qt import in model/ fails there), then the whole suite; each step's status stops make.
+# stray Qt import in model/ or a model test fails there), then every other test (CLI, fuzz, GUI)
+# headless; each step's status stops make. Each test runs once: the model tests ran a second
+# time in the whole suite before, with Qt importable, which checked nothing the first run had
+# not (`pytest` alone still runs everything, the model tests first). Both runs use every core.
 test: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(PY) -m mypy
-	$(PY) tests/model_without_qt.py -q tests/model
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
+	$(PY) tests/model_without_qt.py -n $(TEST_WORKERS) tests/model
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -n $(TEST_WORKERS) --ignore=tests/model
 
 # 5,000 mutated design files through validate, analyze, bom, schedule, export-netbox and render.
 fuzz: $(STAMP)

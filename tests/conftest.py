@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import os
+from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -15,6 +16,27 @@ from tests.builders import small_pod  # noqa: E402
 from tests.leak_check import no_leaks  # noqa: E402, F401 - autouse, for every test
 
 pytest_plugins = ["tests.hang_watchdog"]  # a hung test ends the run with every stack printed
+
+TESTS = Path(__file__).resolve().parent
+# The order the folders run in (napari's: the GUI last). The model tests need no QApplication;
+# run after the GUI tests they ran in a process with one and its editor's objects on the heap.
+# tests/cli holds the command tests (once they move there); a folder not named comes before
+# tests/fuzz.
+FOLDER_ORDER = ("model", "cli", None, "fuzz", "gui")
+
+
+def _folder_rank(item: pytest.Item) -> int:
+    try:
+        parts = item.path.relative_to(TESTS).parts
+    except ValueError:
+        parts = ()
+    folder = parts[0] if len(parts) > 1 else None
+    return FOLDER_ORDER.index(folder if folder in FOLDER_ORDER else None)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Model tests first, then CLI, fuzz and GUI tests; each folder keeps its own order."""
+    items.sort(key=_folder_rank)  # a stable sort
 
 
 @pytest.fixture

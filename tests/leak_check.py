@@ -1,11 +1,20 @@
-"""Leak checks run after every test: a test must not leave behind a thread, nor (GUI tests) a
-top-level window, a running QTimer, a busy thread pool or an open analysis runner.
+"""Leak checks run after every test: a test must not leave behind a thread, nor (tests that made
+Qt objects) a top-level window, a running QTimer, a busy thread pool or an open analysis runner.
 
 Modelled on napari's ``make_napari_viewer`` fixture, which fails a test that leaks widgets. A
 leak left alive turns into a crash later: a timer fires into a closed window, a runner's worker
 outlives QApplication, and the interpreter segfaults while finalizing Qt wrappers at exit. So
 each leak fails the test that made it, names what leaked, and is then cleaned up so the next
 test starts clean and is not blamed.
+
+What it costs. The Qt half runs only after a test that made Qt objects (:func:`made_qt`): a
+model test after the first GUI test has nothing of Qt's to check, and the old check's
+``gc.collect()`` and ``gc.get_objects()`` over the whole heap cost it ~0.4 s. The Qt objects
+are found through registries, not a heap scan: the application's top-level widgets, shiboken's
+own table of live Qt wrappers (every QTimer Python made, with or without a parent) and
+``AnalysisRunner.alive``. A full collection runs only when that finds something: what a test
+dropped into a reference cycle (a closed window, its timers) is then collected and looked at
+again, so only what is still alive after a full collection fails the test, as before.
 
 Qt is imported lazily: model tests run with PySide6 blocked and only get the thread check.
 """
@@ -16,6 +25,8 @@ import gc
 import sys
 import threading
 import time
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -24,6 +35,8 @@ THREAD_GRACE_S = 2.0  # a worker told to stop may need a moment to return
 # distributed's offload executor serves every Client of the process and has no shutdown hook,
 # and a Client whose scheduler never answers leaves its "IO loop" thread (the CLI exits next).
 PROCESS_WIDE_THREAD_PREFIXES = ("Dask-Offload", "IO loop")
+GUI_TESTS = Path(__file__).resolve().parent / "gui"
+QT_FIXTURES = {"qtbot", "qapp"}
 
 
 def _qt_loaded() -> bool:
@@ -46,8 +59,46 @@ def new_threads(before: set[threading.Thread]) -> list[threading.Thread]:
         time.sleep(0.02)
 
 
-def settle_qt() -> None:
-    """Run pending deferred deletions and events, so what a test closed is really gone."""
+@dataclass(frozen=True)
+class QtState:
+    """What tells, cheaply, whether a test made Qt objects (taken before and after it)."""
+
+    app: bool  # a QApplication exists
+    windows: frozenset[int]  # ids of the top-level widgets
+    wrappers: int  # live Python wrappers of Qt objects (shiboken's table)
+
+
+def qt_state() -> QtState | None:
+    """None while Qt is not even imported (the model tests' run with Qt blocked)."""
+    if not _qt_loaded():
+        return None
+    import shiboken6
+    from PySide6.QtWidgets import QApplication
+
+    if QApplication.instance() is None:
+        return QtState(False, frozenset(), 0)
+    return QtState(
+        True,
+        frozenset(id(w) for w in QApplication.topLevelWidgets()),
+        len(shiboken6.getAllValidWrappers()),
+    )
+
+
+def made_qt(request: pytest.FixtureRequest, before: QtState | None) -> bool:
+    """Whether the test made Qt objects: it asked for pytest-qt's ``qtbot`` or ``qapp``, it is a
+    GUI test (tests/gui), a QApplication came into existence while it ran, or the top-level
+    widgets or the number of live Qt wrappers changed."""
+    after = qt_state()
+    if after is None or not after.app:
+        return False  # without a QApplication no window, timer or runner can be alive
+    if QT_FIXTURES & set(request.fixturenames) or GUI_TESTS in request.node.path.parents:
+        return True
+    return before is None or after != before
+
+
+def settle_qt(full: bool = False) -> None:
+    """Run pending deferred deletions and events, so what a test closed is really gone;
+    ``full``: also collect every reference cycle, frozen ones too, and delete what that let go."""
     from PySide6.QtCore import QEvent
     from PySide6.QtWidgets import QApplication
 
@@ -56,20 +107,41 @@ def settle_qt() -> None:
     for _ in range(3):
         QApplication.sendPostedEvents(None, QEvent.DeferredDelete)
         QApplication.processEvents()
-    # What the editor froze (model.runtime.gc_policy, the analysis runner) is looked at and collected
-    # too, here on the GUI thread: gc.get_objects() and gc.collect() skip frozen objects.
-    gc.unfreeze()
-    gc.collect()
-    QApplication.sendPostedEvents(None, QEvent.DeferredDelete)
+    if full:
+        # What the editor froze (model.runtime.gc_policy, the analysis runner) is looked at and
+        # collected too, here on the GUI thread: gc.collect() skips frozen objects.
+        gc.unfreeze()
+        gc.collect()
+        QApplication.sendPostedEvents(None, QEvent.DeferredDelete)
+        QApplication.processEvents()
+
+
+def _live_timers() -> list:
+    """Every QTimer alive that Python made or saw (shiboken's table of wrappers), except the
+    process-wide collector's (gui.runtime.main_thread_gc)."""
+    import shiboken6
+    from PySide6.QtCore import QTimer
+
+    from gui.runtime.main_thread_gc import COLLECTOR_NAME
+
+    return [
+        obj
+        for obj in shiboken6.getAllValidWrappers()
+        if isinstance(obj, QTimer) and obj.objectName() != COLLECTOR_NAME
+    ]
+
+
+def _live_runners() -> list:
+    """Every AnalysisRunner alive, closed or not (``AnalysisRunner.alive``)."""
+    from gui.document.analysis_runner import AnalysisRunner  # if it moves, this fails loudly
+
+    return list(AnalysisRunner.alive)
 
 
 def qt_leaks() -> list[str]:
     """What Qt objects are still alive and active; empty when the test cleaned up."""
-    import shiboken6
-    from PySide6.QtCore import QThreadPool, QTimer
+    from PySide6.QtCore import QThreadPool
     from PySide6.QtWidgets import QApplication
-
-    from gui.runtime.main_thread_gc import COLLECTOR_NAME
 
     if QApplication.instance() is None:
         return []
@@ -78,18 +150,12 @@ def qt_leaks() -> list[str]:
         for w in QApplication.topLevelWidgets()
         if w.parent() is None
     ]
-    runner_type = sys.modules.get("gui.document.analysis_runner")
-    for obj in gc.get_objects():
-        if isinstance(obj, QTimer):
-            if not shiboken6.isValid(obj) or obj.objectName() == COLLECTOR_NAME:
-                continue  # gone, or the process-wide collector (gui.runtime.main_thread_gc)
-            if obj.isActive():
-                parent = obj.parent()
-                owner = type(parent).__name__ if parent is not None else "no parent"
-                found.append(f"running QTimer ({obj.interval()} ms, owned by {owner})")
-        elif runner_type is not None and isinstance(obj, runner_type.AnalysisRunner):
-            if not obj.closed:
-                found.append("analysis runner not closed")
+    for timer in _live_timers():
+        if timer.isActive():
+            parent = timer.parent()
+            owner = type(parent).__name__ if parent is not None else "no parent"
+            found.append(f"running QTimer ({timer.interval()} ms, owned by {owner})")
+    found += ["analysis runner not closed" for r in _live_runners() if not r.closed]
     if QThreadPool.globalInstance().activeThreadCount():
         found.append("busy global QThreadPool")
     return found
@@ -97,46 +163,42 @@ def qt_leaks() -> list[str]:
 
 def clean_up_qt() -> None:
     """Close and delete what a failing test leaked, so later tests start clean."""
-    import shiboken6
-    from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    from gui.runtime.main_thread_gc import COLLECTOR_NAME
-
-    runner_type = sys.modules.get("gui.document.analysis_runner")
-    for obj in gc.get_objects():
-        if runner_type is not None and isinstance(obj, runner_type.AnalysisRunner):
-            obj.close()
+    for runner in _live_runners():
+        runner.close()
     for widget in QApplication.topLevelWidgets():
         document = getattr(widget, "document", None)
         if document is not None:
             document.stack.setClean()  # no unsaved-changes prompt
         widget.close()
         widget.deleteLater()
-    settle_qt()
-    for obj in gc.get_objects():
-        if isinstance(obj, QTimer) and shiboken6.isValid(obj):
-            if obj.objectName() != COLLECTOR_NAME:
-                obj.stop()
+    settle_qt(full=True)
+    for timer in _live_timers():
+        timer.stop()
 
 
-def check_for_leaks(threads_before: set[threading.Thread]) -> list[str]:
-    """Everything the test left alive (and, having found it, cleaned up)."""
+def check_for_leaks(threads_before: set[threading.Thread], qt: bool) -> list[str]:
+    """Everything the test left alive (and, having found it, cleaned up); ``qt``: the test made
+    Qt objects, look for those too."""
     found: list[str] = []
-    if _qt_loaded():
+    if qt:
         settle_qt()
-        found = qt_leaks()
-        if found:
-            clean_up_qt()
+        if qt_leaks():  # perhaps only dropped into a reference cycle: collect, look again
+            settle_qt(full=True)
+            found = qt_leaks()
+            if found:
+                clean_up_qt()
     found += [f"thread {t.name!r}" for t in new_threads(threads_before)]
     return found
 
 
 @pytest.fixture(autouse=True)
-def no_leaks():
+def no_leaks(request):
     """Fail the test (at teardown) if it left a thread, window, timer, pool job or runner alive."""
     threads_before = set(threading.enumerate())
+    qt_before = qt_state()
     yield
-    leaks = check_for_leaks(threads_before)
+    leaks = check_for_leaks(threads_before, made_qt(request, qt_before))
     if leaks:
         pytest.fail("the test left alive: " + "; ".join(leaks), pytrace=False)

@@ -21,7 +21,9 @@ from __future__ import annotations
 import gc
 import time
 import traceback
+import weakref
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
@@ -145,6 +147,11 @@ class AnalysisRunner(QObject):
     finished = Signal(object)  # AnalysisResult
     failed = Signal(str)
 
+    # Every runner alive (weakly: it keeps none alive). A runner left open keeps its worker
+    # pool and its design subscription, so whoever must know that all were closed asks here
+    # (the test suite's leak check) instead of scanning the whole heap for them.
+    alive: ClassVar[weakref.WeakSet[AnalysisRunner]] = weakref.WeakSet()
+
     def __init__(
         self,
         design: Design,
@@ -156,6 +163,7 @@ class AnalysisRunner(QObject):
         """``snapshots``: a Snapshotter of this design and plant, primed on the loading thread
         (:func:`gui.document.document.prepare`); without one the first snapshot is taken here."""
         super().__init__(parent)
+        AnalysisRunner.alive.add(self)
         collect_on_gui_thread()  # the worker never runs a collection (see gui.runtime.main_thread_gc)
         self.design = design
         self.plant = plant

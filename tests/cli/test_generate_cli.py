@@ -123,7 +123,8 @@ def test_one_command_builds_the_4_su_superpod_with_every_network(tmp_path, capsy
     assert report["fabrics"]["compute"]["planes"] == 1
     bom = tmp_path / "bom.csv"
     assert run_cli(["bom", str(out), "-o", str(bom)]) == 0
-    rows = list(csv.DictReader(bom.open(encoding="utf-8")))
+    with bom.open(encoding="utf-8", newline="") as file:
+        rows = list(csv.DictReader(file))
     per: dict[str, set[str]] = {}
     for row in rows:
         per.setdefault(row["fabric"], set()).add(row["category"])

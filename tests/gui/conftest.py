@@ -16,6 +16,7 @@ from gui.app import shut_down_qt
 from gui.main_window import MainWindow
 from model.files.design_file import design_to_bytes, save_design
 from tests.builders import device, small_pod
+from tests.leak_check import _live_timers
 
 
 @pytest.fixture(autouse=True)
@@ -66,6 +67,18 @@ def close_quietly(win) -> None:
         win.document.stack.setClean()
     win.close()
     win.deleteLater()
+    QApplication.processEvents()
+
+
+def wait_until_idle(qtbot, timeout_ms: int = 20_000) -> None:
+    """Wait until the editor's deferred work is done: no single-shot QTimer pending (the row
+    labels, the overview's picture, the inspector's form, the plant feed, the trunk layer),
+    then let the paints that work asked for happen. A fixed spin of the event loop instead is
+    too short on a loaded machine and wasted time on an idle one."""
+    qtbot.waitUntil(
+        lambda: not any(t.isActive() and t.isSingleShot() for t in _live_timers()),
+        timeout=timeout_ms,
+    )
     QApplication.processEvents()
 
 

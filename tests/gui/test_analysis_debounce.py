@@ -3,20 +3,11 @@ after the debounce delay for the edits of a burst (``gui.document.analysis_runne
 
 from __future__ import annotations
 
-import time
-
 from PySide6.QtWidgets import QApplication
 
 from gui.document.analysis_runner import AnalysisRunner
 from model.engine.routed_links import RoutedLinks
 from tests.builders import small_pod
-
-
-def _spin(seconds: float) -> None:
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        QApplication.processEvents()
-        time.sleep(0.002)
 
 
 def _nudge(design, rack_id: str, dx: float) -> None:
@@ -38,7 +29,11 @@ def test_an_edit_while_fresh_is_analysed_at_once_and_a_burst_waits_for_the_delay
         # once started at once too: QTimer.start(0) had set the debounce interval to 0).
         _nudge(design, rack, 0.6)
         _nudge(design, rack, 0.6)
-        _spin(1.5)
+        # The second edit restarted the wait with the whole delay (60 s): read off the timer,
+        # not hoped from 1.5 s of waiting in which an immediate start would have shown.
+        assert runner._timer.isActive() and runner._timer.remainingTime() > 50_000
+        for _ in range(5):  # whatever was posted runs: no job starts
+            QApplication.processEvents()
         assert not runner.fresh
         assert runner.result.revision < design.revision
     finally:

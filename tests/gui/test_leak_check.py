@@ -1,6 +1,8 @@
 """The leak check (tests/leak_check.py) fails a test that leaves a window, a running timer, a
-thread or an open analysis runner behind, names what leaked, and passes the same test once it
-cleans up. Run in a separate pytest process (pytester) with the suite's own fixture."""
+thread, an open analysis runner or a busy thread pool behind, names what leaked, and passes the
+same test once it cleans up. A test that makes Qt objects without pytest-qt's fixtures is
+checked too; a window or timer only dropped into a reference cycle is collected, not blamed.
+Run in a separate pytest process (pytester) with the suite's own fixture."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ pytest_plugins = ["pytester"]
 INNER_TESTS = """
 import threading
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QThreadPool, QTimer
 from PySide6.QtWidgets import QWidget
 
 from gui.document.analysis_runner import AnalysisRunner
@@ -64,6 +66,40 @@ def test_closes_its_analysis_runner(qtbot):
     design = small_pod()
     runner = AnalysisRunner(design, RoutedLinks(design), delay_ms=60_000)
     runner.close()
+
+
+def test_leaks_a_window_without_qtbot():  # the QApplication of the tests above is still there
+    window = QWidget()
+    window.setWindowTitle("left open without qtbot")
+    window.show()
+    kept.append(window)
+
+
+def test_leaks_a_running_timer_without_qtbot():
+    timer = QTimer()
+    timer.start(45_000)
+    kept.append(timer)
+
+
+def test_drops_a_closed_window_in_a_reference_cycle(qtbot):
+    window = QWidget()
+    window.setWindowTitle("dropped in a cycle")
+    window.me = window  # only a full collection frees it
+    window.timer = QTimer(window)
+    window.timer.start(30_000)
+    window.show()
+    window.close()
+
+
+def test_leaks_a_busy_pool(qtbot):
+    release = threading.Event()
+    kept.append(release)
+    QThreadPool.globalInstance().start(release.wait)
+
+
+def test_releases_the_pool():
+    kept[-1].set()
+    QThreadPool.globalInstance().waitForDone()
 """
 
 
@@ -74,12 +110,22 @@ def test_the_leak_check_fails_leaking_tests_and_passes_clean_ones(pytester, monk
     pytester.makeini("[pytest]\nqt_api = pyside6\n")
     pytester.makepyfile(test_inner=INNER_TESTS)
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-v", timeout=300)
-    result.assert_outcomes(passed=7, errors=4)
+    result.assert_outcomes(passed=12, errors=7)
     out = result.stdout.str()
-    for name in ("closes_its_window", "stops_its_timer", "closes_its_analysis_runner"):
+    for name in (
+        "closes_its_window",
+        "stops_its_timer",
+        "closes_its_analysis_runner",
+        "drops_a_closed_window_in_a_reference_cycle",
+        "releases_the_pool",
+    ):
         assert f"test_{name} PASSED" in out
     assert "top-level window QWidget 'left open on purpose'" in out
     assert "running QTimer (60000 ms" in out
     assert "thread 'left running'" in out
     assert "analysis runner not closed" in out
+    assert "top-level window QWidget 'left open without qtbot'" in out
+    assert "running QTimer (45000 ms, owned by no parent)" in out
+    assert "busy global QThreadPool" in out
     assert "closed properly" not in out
+    assert "dropped in a cycle" not in out and "30000 ms" not in out

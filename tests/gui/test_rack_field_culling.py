@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 import shutil
-import time
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +18,7 @@ from PySide6.QtWidgets import QApplication
 
 from gui.canvas.rack_field import _box
 from gui.edit.commands import MoveRacksCommand
-from tests.gui.conftest import close_quietly, make_window
+from tests.gui.conftest import close_quietly, make_window, wait_until_idle
 
 EXAMPLE = Path(__file__).parents[2] / "resources" / "examples" / "superpod-4su.hall.json"
 
@@ -27,9 +26,7 @@ EXAMPLE = Path(__file__).parents[2] / "resources" / "examples" / "superpod-4su.h
 def _settle(window, qtbot) -> None:
     runner = window.analysis_docks.runner
     qtbot.waitUntil(lambda: runner.fresh and not window.scene.tray_load.busy, timeout=20000)
-    end = time.monotonic() + 0.5  # the row labels' and the overview's timers, the paints
-    while time.monotonic() < end:
-        QApplication.processEvents()
+    wait_until_idle(qtbot)  # the row labels' and the overview's timers, the paints
 
 
 def _window(qtbot, tmp_path):

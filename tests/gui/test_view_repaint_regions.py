@@ -10,13 +10,11 @@ viewport while a person drags a rack and undoes the move, with the overview show
 from __future__ import annotations
 
 import shutil
-import time
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtWidgets import QApplication
 
-from tests.gui.conftest import close_quietly, drag, make_window
+from tests.gui.conftest import close_quietly, drag, make_window, wait_until_idle
 
 EXAMPLE = Path(__file__).parents[2] / "resources" / "examples" / "superpod-4su.hall.json"
 
@@ -40,9 +38,7 @@ class PaintedArea(QObject):
 def _settle(window, qtbot) -> None:
     runner = window.analysis_docks.runner
     qtbot.waitUntil(lambda: runner.fresh and not window.scene.tray_load.busy, timeout=20000)
-    end = time.monotonic() + 0.5  # the row labels' and the overview's timers
-    while time.monotonic() < end:
-        QApplication.processEvents()
+    wait_until_idle(qtbot)  # the row labels' and the overview's timers, the paints
 
 
 def _moved_rack_repaints(qtbot, tmp_path, bundles: bool) -> tuple[list[float], object]:

@@ -202,7 +202,8 @@ def test_every_command_handles_a_cord_too_long_to_order(tmp_path):
         ["export-netbox", "-o", str(tmp_path / "netbox")],
     ):
         assert run_cli([command[0], str(path), *command[1:]]) in (0, 1), command
-    bom = list(csv.reader((tmp_path / "bom.csv").open()))
+    with (tmp_path / "bom.csv").open(newline="") as file:
+        bom = list(csv.reader(file))
     assert not [c for row in bom for c in row if c.lower() == "nan"]  # the cord is not bought
     cord_a = [r for r in (tmp_path / "schedule.csv").read_text().splitlines() if "l-1:cord-a" in r]
     assert len(cord_a) == 1 and ",71.578,," in cord_a[0]  # its length, no ordered length, no part

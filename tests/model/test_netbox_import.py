@@ -54,10 +54,11 @@ def test_export_import_export_round_trip_is_equal_but_for_positions():
     # What NetBox records is installed: its 86 AEC cables come back pinned to AEC although
     # today's policy would choose SR4 at those lengths; its 298 "aoc-400g" cables name a medium
     # the catalog no longer sells (a 4 x 100G AOC), so the policy chooses theirs again.
-    recorded = {
-        frozenset([(c["Device A"], c["Termination A"]), (c["Device B"], c["Termination B"])]): c
-        for c in csv.DictReader((DATA / "netbox_cables.csv").open(encoding="utf-8-sig"))
-    }
+    with (DATA / "netbox_cables.csv").open(encoding="utf-8-sig", newline="") as file:
+        recorded = {
+            frozenset([(c["Device A"], c["Termination A"]), (c["Device B"], c["Termination B"])]): c
+            for c in csv.DictReader(file)
+        }
     aec = {ends for ends, c in recorded.items() if c["Description"].endswith("[aec-400g]")}
     assert len(aec) == 86
     for ends, (_, description) in again.items():
