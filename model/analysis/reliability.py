@@ -33,25 +33,16 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import get_args
 
 import numpy as np
 
 from model.analysis.topology import LINK_COMPUTE, Topology
 from model.catalog.components import CATALOG_DIR
+from model.design.entities import FitCategory
 
 FIT_FILE = CATALOG_DIR / "reliability" / "fit-rates.json"
-CATEGORIES = (
-    "gpus",
-    "hbm",
-    "hosts",
-    "nics",
-    "switches",
-    "nvlink_trays",
-    "optics",
-    "active_cables",
-    "passive_cables",
-    "software",
-)
+CATEGORIES: tuple[str, ...] = get_args(FitCategory)  # the settings' own list
 NETWORK = ("switches", "nvlink_trays", "optics", "active_cables", "passive_cables")
 LABEL = "all causes"  # what the panel's tile says the figure counts
 SCOPE = "all causes: GPU, HBM, host, NIC, switch, NVLink tray, optics, cables, software"

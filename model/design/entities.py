@@ -211,6 +211,22 @@ BomCategory = Literal[
 ]
 
 
+# The part categories of the reliability forecast (model.analysis.reliability reads them from
+# here): the file's settings may override the FIT rate of any of them.
+FitCategory = Literal[
+    "gpus",
+    "hbm",
+    "hosts",
+    "nics",
+    "switches",
+    "nvlink_trays",
+    "optics",
+    "active_cables",
+    "passive_cables",
+    "software",
+]
+
+
 class Settings(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     """Design-wide settings that the geometry engine and the analysis read."""
 
@@ -230,21 +246,7 @@ class Settings(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, om
     job_placement: Literal["first", "by-su", "by-rack"] = "first"
     # Reliability forecast (model.analysis.reliability): FIT per part category overriding the
     # catalog's, the job a failure interrupts (0 = every GPU of the hall) and its restart time.
-    reliability_fit: dict[
-        Literal[
-            "gpus",
-            "hbm",
-            "hosts",
-            "nics",
-            "switches",
-            "nvlink_trays",
-            "optics",
-            "active_cables",
-            "passive_cables",
-            "software",
-        ],
-        Annotated[float, Meta(ge=0, le=1e9)],
-    ] = {}
+    reliability_fit: dict[FitCategory, Annotated[float, Meta(ge=0, le=1e9)]] = {}
     reliability_job_gpus: Annotated[int, Meta(ge=0, le=10_000_000)] = 0
     reliability_restart_h: Annotated[float, Meta(ge=0, le=1000)] = 1.0
     # Spare parts to order, % of the plant quantity per BOM category ("Transceivers": 2.0);
