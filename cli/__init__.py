@@ -31,6 +31,9 @@ COMMANDS = {
     "allreduce": "cli.collective_command",  # the old name: an all-reduce by default
     "catalog": "cli.catalog_command",
     "optimise": "cli.optimise_command",
+    "diff": "cli.diff_command",
+    "merge": "cli.merge_command",
+    "textconv": "cli.textconv_command",
 }
 
 
