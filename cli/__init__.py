@@ -34,6 +34,7 @@ COMMANDS = {
     "diff": "cli.diff_command",
     "merge": "cli.merge_command",
     "textconv": "cli.textconv_command",
+    "export-topology": "cli.export_topology_command",
 }
 
 

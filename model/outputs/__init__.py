@@ -7,6 +7,10 @@ Modules:
   schedule, which shares its counting conventions, is :mod:`model.outputs.schedule`).
 - ``bom_files``: Bill of materials and cabling schedule files: BOM CSV, schedule CSV, and the XLSX
   workbook with the sheets "Summary", "BOM", "Cabling schedule" and "Warnings".
+- ``fabric_tree``: The compute fabric as a scheduler sees it: a tree of logical switches over the
+  GPU servers, and blocks (NVLink domains, else leaf groups).
+- ``topology_files``: Scheduler topology files from the fabric tree: Slurm topology.conf (tree,
+  block), a Topograph model, Kubernetes node labels.
 - ``p2p``: Point-to-point (P2P) file for NVIDIA's UFM Cable Validation Tool: one row per cable.
 - ``schedule``: Cabling schedule (cut sheet): a pure function of a design and its cable plant.
 - ``schedule_columns``: Column tools of the cabling schedule: gathers of object arrays, coded
