@@ -12,7 +12,8 @@ port naming (``model.catalog.ports``: group name and number) and the InfiniBand 
   split port ``<group><n>/<k>`` as ``n/k`` and ``swp<n>s<k-1>``;
 - a host's compute NIC port ``<group><n>``: HCA number ``n`` (the CVT's), ``mlx5_<n-1>`` (the
   RDMA device, the CVT's default HCA mapping), ``HCA-<n>`` and ``ib<n-1>`` (the Linux IPoIB
-  interface, numbered in the same order).
+  interface, numbered in the same order), and the OS interface name the catalog lists for
+  it (``ibp24s0`` on a DGX H100, as CVT 1.7 names host ports).
 
 When two ports would share an alias the first in port order keeps it. A name that is no
 port's alias is returned unchanged, and the check reports it as seen.
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 from model.design.design import Design
 from model.outputs.p2p import ib_port_name
+from model.outputs.p2p_cvt17 import host_port_names
 
 SWITCH_CATEGORIES = ("switch", "nvlink-switch")
 
@@ -44,6 +46,8 @@ def _aliases(design: Design, device_id: str) -> dict[str, str]:
                 names += [str(n), f"P{n}", f"swp{n}", f"Eth1/{n}", f"Ethernet1/{n}"]
             elif info.role == "compute":
                 names += [str(n), f"mlx5_{n - 1}", f"HCA-{n}", f"ib{n - 1}"]
+        if not switch:  # the OS interface the catalog gives (ibp24s0): CVT 1.7's host ports
+            names += [a for a in host_port_names(design, device_id, port)[:1] if a]
         for name in names:
             table.setdefault(name.casefold(), port)
     return table

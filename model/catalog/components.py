@@ -100,6 +100,11 @@ class PortGroup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     # The family of the silicon behind these cages when it differs from the device's (a DGX's
     # ConnectX-7 NIC cages): what a part's ``hosts`` list is checked against.
     family: str = ""
+    # A host NIC's default names, port by port (port i is entry i-1): the OS network interface
+    # (``ip address show``: "ibp24s0") and the RDMA device ("mlx5_0"). Tools such as NVIDIA's
+    # Cable Validation Tool name host ports by them; empty where the vendor publishes none.
+    os_interfaces: Annotated[tuple[Ident, ...], Meta(max_length=1024)] = ()
+    rdma_devices: Annotated[tuple[Ident, ...], Meta(max_length=1024)] = ()
 
     @property
     def lane_rate_gbps(self) -> float:

@@ -12,6 +12,8 @@ Modules:
 - ``topology_files``: Scheduler topology files from the fabric tree: Slurm topology.conf (tree,
   block), a Topograph model, Kubernetes node labels.
 - ``p2p``: Point-to-point (P2P) file for NVIDIA's UFM Cable Validation Tool: one row per cable.
+- ``p2p_cvt17``: The Cable Validation Tool 1.7+ workbook (Nodes + Links sheets, Protocol per
+  link) and the host port-mapping file.
 - ``schedule``: Cabling schedule (cut sheet): a pure function of a design and its cable plant.
 - ``schedule_columns``: Column tools of the cabling schedule: gathers of object arrays, coded
   column runs, the per-distinct-value cells and the one-key sort, all over numpy codes (no object

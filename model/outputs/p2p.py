@@ -32,7 +32,8 @@ P2P_COLUMNS = (
 PORT_STYLES = ("hallwright", "ib")
 
 
-def _node_type(design: Design, device_id: str) -> str:
+def node_type(design: Design, device_id: str) -> str:
+    """``Switch`` for a switch or NVLink switch tray, else ``Host`` (the tool's A-Type / Z-Type)."""
     category = design.device_type(device_id).category
     return "Switch" if category in ("switch", "nvlink-switch") else "Host"
 
@@ -47,7 +48,7 @@ def ib_port_name(design: Design, device_id: str, port: str) -> str:
     if not base.isdigit() or group is None:
         return port
     n = int(base)
-    if _node_type(design, device_id) == "Host":
+    if node_type(design, device_id) == "Host":
         return str(n) if info.role == "compute" else port
     if split:
         return f"{n}/{split}"
@@ -74,7 +75,7 @@ def p2p_columns(
     out: list[list] = []
     for side in ("a", "b"):
         devices = getattr(schedule, f"{side}_device_id")
-        kind_of = {d: _node_type(design, d) for d in dict.fromkeys(devices)}
+        kind_of = {d: node_type(design, d) for d in dict.fromkeys(devices)}
         ports = cols[f"{side}_port"]
         if port_style == "ib":
             ports = _ib_ports(design, devices, ports)

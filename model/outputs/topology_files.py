@@ -119,7 +119,7 @@ def slurm_tree(tree: FabricTree) -> str:
             )
         if len(switch.members) > 1 or switch.members != [switch.name]:
             lines.append(
-                f"# {switch.name}: {len(switch.members)} {switch.tier} switches: {', '.join(switch.members)}"
+                f"# {switch.name}: {len(switch.members)} {switch.tier} switches: {hostlist(switch.members)}"
             )
         children = (
             f"Nodes={hostlist(switch.nodes)}"
