@@ -75,6 +75,19 @@ def join_through_panels(
     trunk_lines: set[int] = set()
     links = []
     cords = [(line, c) for line, c in rows if is_port(_a(c)) != is_port(_b(c))]
+    # A bundled trunk's legs share its label; its length is recorded once (on leg 1, so NetBox
+    # sums what is bought): a leg without one takes its trunk's.
+    trunk_length: dict[str, float] = {}
+    for _, c in rows:
+        if not is_port(_a(c)) and not is_port(_b(c)):
+            recorded = length_m(c["length"])
+            if recorded is not None:
+                trunk_length.setdefault(c["label"], recorded)
+
+    def piece_length(c: dict[str, str]) -> float | None:
+        recorded = length_m(c["length"])
+        return trunk_length.get(c["label"]) if recorded is None else recorded
+
     for line, cord in cords:
         if line in used:
             continue
@@ -88,7 +101,8 @@ def join_through_panels(
         used.update((line, far_line))
         trunk_lines.update(id(t) for t in trunks)
         stem, end = _stem(cord["label"])
-        pieces = [length_m(c["length"]) for c in (cord, *trunks, far_cord)]
+        pieces = [length_m(c["length"]) for c in (cord, far_cord)]
+        pieces += [piece_length(t) for t in trunks]
         total = None if None in pieces else round(sum(pieces), 3)
         if end == "B":
             links.append((far_port, port, stem, total, tuple(reversed(panels)), far_cord))

@@ -84,17 +84,20 @@ def test_infiniband_ports_are_typed_by_lane_rate_and_ethernet_by_form_factor(pod
     export = _tables(pod)
     by_model = {v.model: {i["name"]: i for i in v.interfaces()} for v in export.device_types}
     dgx = by_model["DGX H100 (nic InfiniBand)"]
-    assert dgx["nic1"]["type"] == "infiniband-ndr"  # 400G over 4 x 100G lanes = NDR
+    # 400G over 4 x 100G lanes: NetBox's "NDR 4X (400 Gbps)" (its infiniband-ndr is 100 Gbps)
+    assert dgx["nic1"]["type"] == "infiniband-ndr-4x"
     assert dgx["stor1"]["type"] == "400gbase-x-qsfp112"  # not cabled to an IB switch
     assert dgx["bmc1"]["type"] == "1000base-t" and dgx["bmc1"]["mgmt_only"] is True
     qm = by_model["Quantum-2 QM9700"]
-    assert qm["p1"]["type"] == "infiniband-ndr" and qm["mgmt1"]["type"] == "1000base-t"
+    assert qm["p1"]["type"] == "infiniband-ndr-4x" and qm["mgmt1"]["type"] == "1000base-t"
 
     def port(speed, lanes, ff):
         return PortInfo("p", 0, "compute", speed, lanes, ff, 1)
 
-    assert interface_type(port(800, 4, "OSFP"), "infiniband") == "infiniband-xdr"
-    assert interface_type(port(200, 4, "QSFP56"), "infiniband") == "infiniband-hdr"
+    assert interface_type(port(800, 4, "OSFP"), "infiniband") == "infiniband-xdr-4x"
+    assert interface_type(port(200, 4, "QSFP56"), "infiniband") == "infiniband-hdr-4x"
+    assert interface_type(port(100, 1, "OSFP"), "infiniband") == "infiniband-ndr"  # a 1X split
+    assert interface_type(port(200, 2, "OSFP"), "infiniband") == "other"  # NetBox has no 2X
     assert interface_type(port(800, 8, "OSFP"), "ethernet") == "800gbase-x-osfp"
     assert interface_type(port(3200, 8, "nvlink-backplane"), "ethernet") == "other"
 
@@ -150,7 +153,7 @@ def test_device_type_yaml_is_the_devicetype_library_format(pod):
     assert doc["u_height"] == 1 and doc["slug"] == "nvidia-quantum-2-qm9700"
     assert len(doc["interfaces"]) == 65 and doc["interfaces"][0] == {
         "name": "p1",
-        "type": "infiniband-ndr",
+        "type": "infiniband-ndr-4x",
         "mgmt_only": False,
     }
     assert doc["power-ports"][0]["maximum_draw"] == 747
@@ -262,3 +265,23 @@ def test_twin_port_cable_rows_carry_the_type_and_description_of_their_link():
         kind, words = header.index("type"), header.index("description")
         assert [r[kind] for r in rows] == [medium.netbox_type] * 2
         assert all(r[words] and medium.id in r[words] for r in rows)
+
+
+def test_names_a_cable_row_refers_to_carry_no_comma(tmp_path, pod):
+    """NetBox's cable import splits side_*_device and side_*_name at commas (multi-termination
+    lists, dcim/forms/bulk_import.py), so a comma in a device or rack name would abort its
+    cables (#40: 12 of 512 imported)."""
+    node = pod.devices["a1"]
+    pod.update_devices([msgspec.structs.replace(node, name="node 1, rack A")])
+    rack_id = node.rack
+    pod.update_racks([msgspec.structs.replace(pod.racks[rack_id], name="Row 1, A")])
+    write_netbox_dir(tmp_path / "nb", _tables(pod))
+    cables = _read(tmp_path / "nb" / "site" / "08_cables.csv")
+    devices = {r["name"] for r in _read(tmp_path / "nb" / "site" / "07_devices.csv")}
+    racks = {r["name"] for r in _read(tmp_path / "nb" / "site" / "06_racks.csv")}
+    assert "Row 1; A" in racks
+    assert "node 1; rack A" in devices and not any("," in name for name in devices)
+    ends = [(c[f"side_{s}_device"], c[f"side_{s}_name"]) for c in cables for s in "ab"]
+    assert ("node 1; rack A", "nic1") in ends
+    assert not any("," in d or "," in n for d, n in ends)
+    assert len(cables) == len(pod.links)

@@ -179,8 +179,11 @@ def test_cables_are_two_cords_per_link_and_one_per_trunk_leg_with_the_trunks_lab
     assert sorted((len(v), v[0][11]) for v in by_label.values()) == sorted(
         (t.legs, t.ordered_m) for t in layout.trunks
     )
+    # One physical trunk, one length: on leg 1, so NetBox's sum is the metres bought (#40).
+    assert sum(r[11] or 0 for r in legs) == pytest.approx(sum(t.ordered_m for t in layout.trunks))
     for rows in by_label.values():
-        assert {r[11] for r in rows} == {rows[0][11]}  # one cable, one length
+        assert [r[11] for r in rows[1:]] == [None] * (len(rows) - 1)
+        assert all(r[12] == "" and "length on leg 1" in r[13] for r in rows[1:])
         assert {(r[1], r[5]) for r in rows} == {(rows[0][1], rows[0][5])}  # two panels
         assert rows[0][13].startswith("leg 1 of ") and f"of {len(rows)} of one trunk" in rows[0][13]
     assert len({r[10] for r in cords}) == len(cords)

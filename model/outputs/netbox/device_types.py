@@ -60,12 +60,20 @@ ETHERNET_TYPES = {
     (1600, "OSFP"): "1.6tbase-x-osfp1600",
     (1600, "OSFP224"): "1.6tbase-x-osfp1600",
 }
-# Lane rate Gb/s -> NetBox InfiniBand type (NetBox names IB generations by their lane rate).
+# (lanes, lane rate Gb/s) -> NetBox InfiniBand type. NetBox's InterfaceTypeChoices
+# (netbox-community/netbox, netbox/dcim/choices.py) has an "InfiniBand 1X" group labelled per
+# lane ("NDR (100 Gbps)") and, from v4.6.9, an "InfiniBand 4X" group ("NDR 4X (400 Gbps)",
+# "XDR 4X (800 Gbps)"): a 400G NDR port is infiniband-ndr-4x. No 2X group exists, so a split
+# 2-lane port (NDR200) is "other" rather than a type of the wrong speed.
 INFINIBAND_TYPES = {
-    25: "infiniband-edr",
-    50: "infiniband-hdr",
-    100: "infiniband-ndr",
-    200: "infiniband-xdr",
+    (1, 25): "infiniband-edr",
+    (1, 50): "infiniband-hdr",
+    (1, 100): "infiniband-ndr",
+    (1, 200): "infiniband-xdr",
+    (4, 25): "infiniband-edr-4x",
+    (4, 50): "infiniband-hdr-4x",
+    (4, 100): "infiniband-ndr-4x",
+    (4, 200): "infiniband-xdr-4x",
 }
 # Form factors that are a pluggable cage (a module bay for a transceiver or a cable end).
 CAGE_FORM_FACTORS = frozenset(
@@ -93,7 +101,7 @@ def is_infiniband_switch(dtype: DeviceType) -> bool:
 def interface_type(info: PortInfo, layer: str) -> str:
     """NetBox interface type of a port running ``layer`` (``infiniband`` or ``ethernet``)."""
     if layer == INFINIBAND and info.form_factor != "RJ45":
-        return INFINIBAND_TYPES.get(round(info.lane_rate_gbps), "other")
+        return INFINIBAND_TYPES.get((info.lanes, round(info.lane_rate_gbps)), "other")
     return ETHERNET_TYPES.get((round(info.speed_gbps), info.form_factor), "other")
 
 

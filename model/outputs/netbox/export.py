@@ -65,6 +65,7 @@ from model.outputs.netbox.names import (
     RACK_NAME_MAX,
     SITE_NAME_MAX,
     fit_name,
+    list_safe,
     slugify,
     unique_names,
 )
@@ -252,10 +253,11 @@ def netbox_tables(
     site = fit_name(design.name, SITE_NAME_MAX) or "Hallwright design"
     out = NetBoxTables(site=site)
     racks = sorted(design.racks.values(), key=lambda r: (r.name, r.id))
-    rack_names = unique_names([(r.id, r.name, "") for r in racks], RACK_NAME_MAX)
+    # Names a cable row refers to carry no comma (NetBox splits them there: names.list_safe).
+    rack_names = unique_names([(r.id, list_safe(r.name), "") for r in racks], RACK_NAME_MAX)
     devices = sorted(design.devices.values(), key=lambda d: (rack_names[d.rack], d.u, d.name, d.id))
     device_names = unique_names(
-        [(d.id, d.name, rack_names[d.rack]) for d in devices], DEVICE_NAME_MAX
+        [(d.id, list_safe(d.name), rack_names[d.rack]) for d in devices], DEVICE_NAME_MAX
     )
     tags = {d.id: device_asset_tag(site, device_names[d.id]) for d in devices}
     variants = _variants(design)

@@ -5,6 +5,11 @@ location, rack, device-type model and cable label ≤ 100; slugs ≤ 100 of ``[a
 names are unique per site and rack names per location *ignoring case* (``Lower('name')``
 constraints), so ``SPINE02`` beside ``spine02`` is refused.
 
+NetBox's cable import reads ``side_a_device`` / ``side_a_name`` (and B) as lists separated by
+commas (``CSVModelMultipleChoiceField``, "Separate multiple values with commas", netbox
+``dcim/forms/bulk_import.py``), with no way to escape one: a device, rack or port name with a
+comma would be split and its cables refused. :func:`list_safe` writes such a comma as ``;``.
+
 Shortening is deterministic: a name over its limit keeps its first characters and ends in ``~``
 and 8 hex digits of the SHA-1 of the whole name, so two long names that share a prefix still
 differ, and the same design always exports the same names. Disambiguation: names that are
@@ -43,6 +48,11 @@ def fit_name(name: str, limit: int) -> str:
     if limit <= _HASH_LEN + 1:
         return digest[:limit]
     return name[: limit - _HASH_LEN - 1].rstrip() + "~" + digest
+
+
+def list_safe(name: str) -> str:
+    """``name`` with each comma written ``;`` (see the module docstring)."""
+    return name.replace(",", ";")
 
 
 def slugify(text: str, limit: int = SLUG_MAX) -> str:
@@ -98,6 +108,8 @@ def unique_names(items: Sequence[tuple[str, str, str]], limit: int) -> dict[str,
 
 def interface_name(port: str) -> str:
     """The NetBox interface name of a Hallwright port (within 64 characters)."""
+    if "," in port:
+        port = list_safe(port)
     return (
         port
         if len(port) <= INTERFACE_NAME_MAX and port == port.strip()

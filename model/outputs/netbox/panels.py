@@ -30,9 +30,10 @@ Choices, written down:
   terminations reaches *every* far termination and the path splits. Its trunk profiles stop at
   four one-position connectors (``trunk-4c1p``; ``trunk-8c4p`` has four positions per
   connector), while the layout bundles up to twelve MPO-12 legs in an MPO-144. So each leg is a
-  cable rear port to rear port, all legs of a trunk with the trunk's label and length and a
-  description "leg k of n of one <part> trunk": NetBox traces every channel, the label tells
-  the installer they are one physical cable.
+  cable rear port to rear port, all legs of a trunk with the trunk's label and a description
+  "leg k of n of one <part> trunk": NetBox traces every channel, the label tells the installer
+  they are one physical cable. The trunk's length is on leg 1 only (the others say so), so the
+  sum of NetBox's cable lengths is the length bought, not n times it.
 * **Cassette polarity.** NetBox carries a position straight across a trunk and models no
   polarity; the layout's method-B cassette pair meets near port ``k`` at far port ``7-k``. The
   enclosure type keeps one straight mapping (a device type is shared by every enclosure), and a
@@ -297,7 +298,14 @@ def _trunk_leg_cables(
                 a, b = b, a
             part = trunk.part or "MPO"
             what = f"leg {leg_no[trunk_id]} of {trunk.legs} of one {part} trunk"
-            out.cables.append(_cable(a, b, medium_, numbered[trunk_id], trunk, what))
+            # One physical trunk, one length: on leg 1 only, so that NetBox's sum of cable
+            # lengths is what is bought (the other legs say where their length is).
+            piece = trunk if leg_no[trunk_id] == 1 else None
+            if piece is None:
+                what += ", length on leg 1"
+            fibre_part = getattr(trunk, "fibre_part", "")
+            cable = _cable(a, b, medium_, numbered[trunk_id], piece, what, fibre_part)
+            out.cables.append(cable)
 
 
 # _cable's row: side A and side B (site, device, type, name), then type, status, label,
@@ -306,7 +314,7 @@ def _trunk_leg_cables(
 CABLE_ROW_TAIL = ("type", "status", "label", "length", "length_unit", "description")
 
 
-def _cable(a: tuple, b: tuple, medium, label: str, piece, what: str) -> tuple:
+def _cable(a: tuple, b: tuple, medium, label: str, piece, what: str, part: str = "") -> tuple:
     """A cable row in ``CABLE_HEADER`` order (a tuple, not a dict per cable: a zoned XL hall
     has ~1.2 M cords and trunk legs)."""
     length = None
@@ -326,7 +334,7 @@ def _cable(a: tuple, b: tuple, medium, label: str, piece, what: str) -> tuple:
         fit_name(label, 100),
         None if length is None else round(length, 2),
         "m" if length is not None else "",
-        _description(what, getattr(piece, "fibre_part", "")),
+        _description(what, getattr(piece, "fibre_part", "") or part),
     )
 
 

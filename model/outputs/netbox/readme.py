@@ -42,7 +42,9 @@ name ends in _01, _02, ... is one table cut into parts: import every part, in or
                           several legs (MPO-24/48/144) is one physical cable, exported as one
                           cable per leg with the trunk's label ("leg k of n" in the
                           description): NetBox follows a leg through a multi-connector cable
-                          only with a cable profile, and has none for twelve legs.
+                          only with a cable profile, and has none for twelve legs. The
+                          trunk's length is on leg 1 only ("length on leg 1" on the others),
+                          so NetBox's total cable length is the length bought.
    09_backplane_cables*.csv  links on a rack backplane (NVL72 NVLink spine): they come with the
                           rack and have no length, but are exported so those ports show as
                           connected.
@@ -68,7 +70,10 @@ longer, so tick "Background job" on the import page for files of more than a few
 Names: NetBox allows device names of at most 64 characters and site and rack names of at most
 100, and compares device names ignoring case. A longer name is cut and ends in "~" and 8
 characters of a hash of the full name; a name that repeats (ignoring case) is prefixed with its
-rack, then suffixed with its Hallwright id. The Hallwright id of every device is in its
+rack, then suffixed with its Hallwright id. A comma in a device, rack or port name is written
+";": NetBox's cable import reads those columns as comma-separated lists. InfiniBand ports are
+typed at their real speed: a 4-lane 400G NDR port is "infiniband-ndr-4x" (NetBox 4.6.9 and
+later; "infiniband-ndr" is NetBox's 1-lane 100 Gbps type). The Hallwright id of every device is in its
 description. Cable labels match the Hallwright cabling schedule; NetBox's cable type cannot tell
 LACC from AEC (both "dac-active"), the cable description does.
 """
