@@ -7,6 +7,8 @@ import sys
 
 from cli import CliError, load_or_refuse
 
+NAUTOBOT = "nautobot-design"
+
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     from model.outputs.topology_files import FORMATS
@@ -20,10 +22,14 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
         "slurm-block: topology.conf for topology/block (BlockName= Nodes=, BlockSizes=), blocks "
         "being the NVLink domains, else the logical leaves; topograph: NVIDIA Topograph's model "
         "YAML (switches, nodes, capacity_blocks); k8s-labels: one Node per server with the "
-        "network.topology.nvidia.com/leaf|spine|core|accelerator labels.",
+        "network.topology.nvidia.com/leaf|spine|core|accelerator labels; nautobot-design: the "
+        "devices, interfaces and planned cables as a Nautobot Design Builder design (NVIDIA "
+        "Config Manager keeps intended cabling in Nautobot).",
     )
     parser.add_argument("file", help="a .hall.json design")
-    parser.add_argument("--format", required=True, choices=FORMATS, help="which file to write")
+    parser.add_argument(
+        "--format", required=True, choices=(*FORMATS, NAUTOBOT), help="which file to write"
+    )
     parser.add_argument(
         "-o", "--output", default="-", help="output file (default: standard output)"
     )
@@ -36,7 +42,16 @@ def run(args: argparse.Namespace) -> int:
 
     design = load_or_refuse(args.file)
     try:
-        text = WRITERS[args.format](fabric_tree(design))
+        if args.format == NAUTOBOT:
+            from cli.analyze_command import cable_plant
+            from model.outputs.nautobot_design import NautobotExportError, nautobot_design
+
+            try:
+                text = nautobot_design(design, cable_plant(design))
+            except NautobotExportError as exc:
+                raise CliError(str(exc)) from None
+        else:
+            text = WRITERS[args.format](fabric_tree(design))
     except TopologyExportError as exc:
         raise CliError(str(exc)) from None
     if args.output == "-":

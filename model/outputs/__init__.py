@@ -11,6 +11,8 @@ Modules:
   GPU servers, and blocks (NVLink domains, else leaf groups).
 - ``topology_files``: Scheduler topology files from the fabric tree: Slurm topology.conf (tree,
   block), a Topograph model, Kubernetes node labels.
+- ``nautobot_design``: Nautobot Design Builder data: the design's site, racks, devices,
+  interfaces and planned cables, for NVIDIA's intended-cabling workflow.
 - ``p2p``: Point-to-point (P2P) file for NVIDIA's UFM Cable Validation Tool: one row per cable.
 - ``p2p_cvt17``: The Cable Validation Tool 1.7+ workbook (Nodes + Links sheets, Protocol per
   link) and the host port-mapping file.

@@ -233,3 +233,53 @@ def test_export_topology_command(tmp_path, capsys):
     assert "BlockSizes=32,64,128" in capsys.readouterr().out
     assert run_cli(["export-topology", path, "--format", "topograph", "-o", str(tmp_path)]) == 2
     assert "folder" in capsys.readouterr().err
+
+
+def test_nautobot_design_builder_data_names_every_link_once(tmp_path, capsys):
+    """The Design Builder format of the app's own cable test (nautobot-app-design-builder,
+    contrib/tests/testdata/cable_connections.yaml and its Nautobot 2 variant): model plural
+    keys, "!create_or_update:name", "!ref", and "!connect_cable" {status__name, to}."""
+    path = str(EXAMPLES / "small-pod.hall.json")
+    assert run_cli(["export-topology", path, "--format", "nautobot-design"]) == 0
+    doc = yaml.safe_load(capsys.readouterr().out)
+    assert doc["extensions"] == ["nautobot_design_builder.contrib.ext.CableConnectionExtension"]
+    build, cables = doc["designs"]
+    design = load_design(EXAMPLES / "small-pod.hall.json")
+    devices = {d["!create_or_update:name"]: d for d in build["devices"]}
+    assert len(devices) == len(design.devices)
+    racks = {r["!ref"] for r in build["racks"]}
+    assert all(d["rack"].removeprefix("!ref:") in racks for d in devices.values())
+    models = {t["!create_or_update:model"] for t in build["device_types"]}
+    assert {d["device_type__model"] for d in devices.values()} <= models
+    refs = {d["!ref"] for d in cables["devices"] if "!ref" in d}
+    seen = set()
+    for entry in cables["devices"]:
+        for iface in entry.get("interfaces", []):
+            cable = iface["!connect_cable"]
+            assert cable["status__name"] == "Planned" and cable["length_unit"] == "m"
+            assert cable["to"]["device"].removeprefix("!ref:") in refs
+            far = next(n for n, d in devices.items() if d["!ref"] == cable["to"]["device"][5:])
+            ends = frozenset([(entry["!create_or_update:name"], iface["!create_or_update:name"]),
+                              (far, cable["to"]["name"])])  # fmt: skip
+            assert ends not in seen
+            seen.add(ends)
+            for name, port in ends:  # both interfaces exist on their devices
+                assert port in {i["!create_or_update:name"] for i in devices[name]["interfaces"]}
+    assert len(seen) == len(design.links)
+    assert {i["type"] for d in devices.values() for i in d["interfaces"]} <= {
+        "400gbase-x-osfp", "400gbase-x-qsfp112", "100gbase-x-qsfp28", "1000base-t", "other",
+    }  # fmt: skip
+
+
+def test_nautobot_design_refuses_a_design_cabled_through_panels(tmp_path, capsys):
+    from model.files.design_file import save_design
+    from model.generators.generate import apply_cabling, generate
+
+    design = generate("rail-optimized", nodes=8, node_type="dgx-h100", switch="qm9700", su_nodes=8)
+    apply_cabling(design, "cross-connect")
+    save_design(design, tmp_path / "x.hall.json")
+    assert (
+        run_cli(["export-topology", str(tmp_path / "x.hall.json"), "--format", "nautobot-design"])
+        == 2
+    )
+    assert "patch panels" in capsys.readouterr().err
