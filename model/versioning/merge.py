@@ -174,11 +174,23 @@ def merge_plain(
         "design", "", {"name": base["name"]}, {"name": ours["name"]}, {"name": theirs["name"]}
     )
     out["name"] = top["name"]
-    for section in ("settings", "hall"):
-        merged, found = _merge_fields(
-            section, "", base.get(section, {}), ours.get(section, {}), theirs.get(section, {})
-        )
-        out[section], conflicts = merged, conflicts + found
+    settings, found = _merge_fields(
+        "settings",
+        "",
+        base.get("settings", {}),
+        ours.get("settings", {}),
+        theirs.get("settings", {}),
+    )
+    out["settings"], conflicts = settings, conflicts + found
+    # The hall's obstacles are records with ids too: two engineers placing a column each merge.
+    halls = [dict(side.get("hall", {})) for side in (base, ours, theirs)]
+    obstacles, found, n = _merge_keyed("obstacles", *(h.pop("obstacles", []) for h in halls))
+    hall, more = _merge_fields("hall", "", *halls)
+    if obstacles:
+        hall["obstacles"] = obstacles
+    out["hall"], conflicts = hall, conflicts + found + more
+    if n:
+        taken["obstacles"] = n
     custom: dict = {}
     groups = [
         *ours.get("custom_types", {}),

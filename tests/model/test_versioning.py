@@ -155,3 +155,41 @@ def test_textconv_lines_change_only_for_the_moved_rack_and_its_links():
     changed = {x.split()[1] for x, y in zip(before, after, strict=True) if x != y}
     assert "A09" in changed
     assert changed - {"A09"} <= a.links_of_racks(["A09"])
+
+
+def _obstacle(obstacle_id, x):
+    from model.design.entities import Obstacle
+
+    def add(d):
+        square = [(x, 0.2), (x + 0.4, 0.2), (x + 0.4, 0.6), (x, 0.6)]
+        d.set_obstacles([*d.hall.obstacles, Obstacle(id=obstacle_id, polygon=square)])
+
+    return add
+
+
+def test_obstacles_placed_by_each_side_both_stay():
+    base = design_to_bytes(_base())
+    result = merge_designs(base, _edited(_obstacle("col-1", 0.3)), _edited(_obstacle("col-2", 8.2)))
+    assert result.clean, [c.sentence() for c in result.conflicts]
+    merged = read_design_bytes(result.data, "merged")
+    assert [o.id for o in merged.hall.obstacles] == ["col-1", "col-2"]
+    assert result.data == _edited(_obstacle("col-1", 0.3), _obstacle("col-2", 8.2))
+
+
+def test_a_base_of_an_older_schema_is_migrated_before_the_merge():
+    golden = Path(__file__).parents[1] / "data" / "golden-v2.hall.json"
+    base = golden.read_bytes()  # schema version 2, as committed before the upgrade
+
+    def edited(*edits):
+        design = read_design_bytes(base, "v2")
+        for edit in edits:
+            edit(design)
+        return design_to_bytes(design)
+
+    first = sorted(read_design_bytes(base, "v2").links)[0]
+    label = lambda d: d.update_links([msgspec.structs.replace(d.links[first], label="x")])  # noqa: E731
+    rack = sorted(read_design_bytes(base, "v2").racks)[0]
+    rotate = lambda d: d.rotate_racks({rack: 180})  # noqa: E731
+    result = merge_designs(base, edited(label), edited(rotate))
+    assert result.clean, [c.sentence() for c in result.conflicts]
+    assert result.data == edited(label, rotate)
