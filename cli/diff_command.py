@@ -85,12 +85,15 @@ def text(result: dict, name_a: str, name_b: str) -> str:
                 lines.append(f"  {row['id']}: {', '.join(row['fields'])}")
     for s in diff["settings_changed"]:
         lines.append(f"Setting {s['name']}: {json.dumps(s['a'])} -> {json.dumps(s['b'])}")
-    lines.append(f"{'KPI':28}{'A':>16}{'B':>16}{'B - A':>16}")
-    for k, v in result["kpis"].items():
-        if v["delta"] is None or v["delta"] != 0:
-            lines.append(
-                f"{KPI_LABELS[k]:28}{_fmt(v['a']):>16}{_fmt(v['b']):>16}{_fmt(v['delta']):>16}"
-            )
+    changed = {k: v for k, v in result["kpis"].items() if v["delta"] is None or v["delta"] != 0}
+    if changed:
+        lines.append(f"{'KPI':28}{'A':>16}{'B':>16}{'B - A':>16}")
+    else:
+        lines.append("KPIs unchanged.")
+    for k, v in changed.items():
+        lines.append(
+            f"{KPI_LABELS[k]:28}{_fmt(v['a']):>16}{_fmt(v['b']):>16}{_fmt(v['delta']):>16}"
+        )
     if diff["bom_changed"]:
         lines.append(f"BOM lines changed ({len(diff['bom_changed']):,}):")
         for line in diff["bom_changed"][:20]:
