@@ -68,7 +68,28 @@ def run(args: argparse.Namespace) -> int:
     except ExportError as exc:
         raise CliError(str(exc)) from None
     print(f"{out}: {count} cables (CVT {version} format)", file=summary_stream(out))
+    if mapping is None and (version == "1.7" or args.ports == "ib"):
+        _mapping_hint(design, version, out)
     return 0
+
+
+def _mapping_hint(design, version: str, out) -> None:
+    """Where the tool's default HCA mapping misroutes this design's hosts, say how to fix it."""
+    from model.outputs.p2p_cvt17 import MappingError, port_mapping
+
+    try:
+        rows = port_mapping(design, version)
+    except MappingError:
+        return
+    wrong = [
+        port for port, rdma in rows if version == "1.5" and rdma != f"mlx5_{int(port) - 1}"
+    ] or [port for port, _ in rows if version == "1.7"]
+    if wrong:
+        print(
+            f"note: {len(wrong)} host port(s) need a port mapping for the tool "
+            "(its default maps port n to mlx5_<n-1>): add --mapping MAP.csv",
+            file=summary_stream(out),
+        )
 
 
 def _write_cvt15(design, plant, out, suffix: str, ports: str) -> int:

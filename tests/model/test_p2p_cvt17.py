@@ -156,3 +156,12 @@ def test_check_cabling_reads_the_17_workbook_back_as_installed(tmp_path, capsys)
     code = run_cli(["check-cabling", path, str(tmp_path / "p2p.xlsx")])
     out = capsys.readouterr().out
     assert code == 0, out
+
+
+def test_a_note_says_when_the_tools_default_mapping_misroutes_hosts(tmp_path, capsys):
+    path = str(EXAMPLES / "small-pod.hall.json")
+    assert run_cli(["export-p2p", path, "-o", str(tmp_path / "p.csv"), "--ports", "ib"]) == 0
+    # Only port 1 is mlx5_0 on a DGX H100: the other 7 ports differ from the tool's default.
+    assert "note: 7 host port(s) need a port mapping" in capsys.readouterr().out
+    assert run_cli(["export-p2p", path, "-o", str(tmp_path / "q.csv")]) == 0  # design names
+    assert "note:" not in capsys.readouterr().out
