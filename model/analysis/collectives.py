@@ -26,6 +26,7 @@ hop per rail and per group it leaves, an all-to-all sends most of its bytes acro
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -76,6 +77,8 @@ class Estimate:
     @property
     def busbw_gbps(self) -> float:
         n = self.gpus
+        if n < 2:  # no GPU left (a failure took them all), or one: nothing to exchange
+            return math.inf
         factor = {"all-reduce": 2 * (n - 1) / n, "all-gather": (n - 1) / n}.get(
             self.collective, (n - 1) / n if self.collective != "broadcast" else 1.0
         )
@@ -148,6 +151,22 @@ class Collectives:
             types[t].model.startswith("Quantum") for t in switch_types
         )
         self._loads: dict = {}
+
+    def without(
+        self, dead: tuple[np.ndarray, np.ndarray], groups=None, scale_up_gbps: float | None = None
+    ) -> Collectives:
+        """These collectives once the devices and links of the masks ``dead`` fail (what-if's
+        resolved failure; ``groups``: the surviving fabric's switch groups, see
+        :func:`jobs.build_fabric`). The catalog figures are this design's, read once: ``--n-1``
+        asks for one per case. ``scale_up_gbps``: the live NVLink per GPU after the failure (an
+        NVL72 rack that lost a tray), when lower than the catalog's."""
+        other = copy.copy(self)
+        other.__dict__.pop("default_job", None)
+        other.fabric = build_fabric(self.design, self.topo, groups=groups, dead=dead)
+        other._loads = {}
+        if scale_up_gbps is not None:
+            other.scale_up_gbps = min(self.scale_up_gbps, scale_up_gbps)
+        return other
 
     @cached_property
     def default_job(self) -> Job:
