@@ -51,6 +51,7 @@ class CollectiveFigures:
                 for k, points in self.curves.items()
             },
             "knee": self.knee,
+            "pxn": self.default["all-to-all"].pxn if "all-to-all" in self.default else "",
             "bottleneck": bottleneck_sentence(self),
         }
 
@@ -108,7 +109,7 @@ def bottleneck_sentence(fig: CollectiveFigures | None) -> str:
     a2a = fig.default.get("all-to-all")
     ar = fig.default["all-reduce"]
     if a2a is not None and a2a.gpus > 1 and a2a.limited_by != ar.limited_by:
-        text += " " + _limited(a2a, "same job")
+        text += " " + _limited(a2a, "same job")[:-1] + f"; PXN {a2a.pxn}."
     if fig.one_gpu_hosts:
         text += " Each host has one GPU: no scale-up (NVLink) fabric, every byte uses its NIC."
     return text

@@ -9,7 +9,8 @@ PXN keeps inter-node traffic on the destination's rail):
 * ``tree``: NCCL's double binary tree over the domains (the heap order and its mirror, so every
   domain is interior in at most one), every edge carrying data both ways.
 * ``all-to-all``: every GPU sends to every other; between domains X and Y g_X g_Y / n of the
-  message per pair of GPUs, spread over the rails and the domains' NICs on each rail.
+  message per pair of GPUs, spread over the rails and the domains' NICs on each rail (PXN, NCCL's
+  default); without PXN from each GPU's own NIC to the destination GPU's own NIC, across rails.
 
 Routing (``route``): a flow from leaf A to leaf B climbs to the lowest level L at which A and B
 are in one switch group (:class:`jobs.Fabric`), split equally over the live uplinks at every
@@ -133,26 +134,36 @@ def tree_loads(fabric: Fabric, nics: Nics) -> Loads:
     return route(fabric, nics, np.concatenate(srcs), np.concatenate(dsts), np.concatenate(byts))
 
 
-def alltoall_loads(fabric: Fabric, nics: Nics, gpus: int) -> Loads:
-    """Bytes of an all-to-all of one unit per GPU (each GPU sends 1/n to each other GPU)."""
+def alltoall_loads(fabric: Fabric, nics: Nics, gpus: int, pxn: bool = True) -> Loads:
+    """Bytes of an all-to-all of one unit per GPU (each GPU sends 1/n to each other GPU).
+
+    ``pxn`` (NCCL_P2P_PXN_LEVEL=2, NCCL's default since 2.12): a GPU hands the bytes for a GPU
+    of another domain over NVLink to its own domain's GPU on the destination's rail, so the
+    network carries them NIC r to NIC r: per rail, only the bytes bound for another group of
+    that rail's leaves climb. Without PXN (level 0, or GPUs without NVLink) a GPU sends through
+    its own NIC to the destination GPU's own NIC: the rails are one pool, and a byte between
+    two rails climbs to where their leaves meet (the spines of a rail-optimized SU) even inside
+    one SU. Each NIC sends (n - g)/n of a unit either way; only the switch links differ."""
     n = fabric.n
     up = np.zeros(len(fabric.topo.link_ids))
     down = np.zeros_like(up)
     if nics.domains < 2 or gpus < 2:
         return Loads(up, down, 0)
-    rails = nics.rails
-    c = rails / gpus
     # a NIC's weight: the GPUs of its domain it carries traffic for, per rail
-    weight = nics.domain_gpus[nics.domain] / (rails * nics.count)
+    weight = nics.domain_gpus[nics.domain] / (nics.rails * nics.count)
     s = weight[nics.group]
+    # PXN: each rail its own pool (c = rails / n per unit of weight pair); without: one pool
+    rails = nics.rails if pxn else 1
+    c = rails / gpus
+    rail_of = nics.rail[nics.group] if pxn else np.zeros(len(nics.group), dtype=np.int64)
     carry: dict[int, np.ndarray] = {}
     for r in range(rails):
-        on = nics.rail[nics.group] == r
+        on = rail_of == r
         if not on.any():
             continue
         leaf, w = nics.leaf[on], s[on]
         total = w.sum()
-        own = nics.domain_gpus[nics.domain[nics.group[on]]] / rails
+        own = nics.domain_gpus[nics.domain[nics.group[on]]] / rails  # the domain's own GPUs
         up[nics.link[on]] += w * (total - own) * c
         down[nics.link[on]] += w * (total - own) * c
         w_leaf = np.bincount(leaf, weights=w, minlength=n)
@@ -165,12 +176,46 @@ def alltoall_loads(fabric: Fabric, nics: Nics, gpus: int) -> Loads:
             band = np.maximum(within - below, 0.0)
             carry[level] = carry.get(level, 0.0) + w_leaf * band * c
             below = np.maximum(within, below)
+    if not pxn:
+        _drop_own_domain(fabric, nics, s, c, carry)
     # the way down into a leaf mirrors its way up (module docstring): the same climb, twice
     switch_links = np.zeros_like(up)
     stuck = _climb(fabric, carry, switch_links)
     up += switch_links
     down += switch_links
     return Loads(up, down, 2 * stuck)
+
+
+def _drop_own_domain(
+    fabric: Fabric, nics: Nics, s: np.ndarray, c: float, carry: dict[int, np.ndarray]
+) -> None:
+    """Without PXN the rails are pooled, and the pool's sums count the bytes between two NICs
+    of one domain (its GPUs exchange them over NVLink, or inside the host) as climbing from one
+    rail's leaf to the other's. Take them out of ``carry`` at the level where those two leaves
+    meet (the climb is linear in the bytes)."""
+    dom = nics.domain[nics.group]
+    order = np.argsort(dom, kind="stable")
+    d_sorted = dom[order]
+    starts = np.flatnonzero(np.r_[True, d_sorted[1:] != d_sorted[:-1]])
+    counts = np.diff(np.r_[starts, len(order)])
+    # every ordered pair (a, b), a != b, of records of one domain
+    k = np.repeat(counts, counts)  # records in the domain of each record
+    first = np.repeat(starts, counts)
+    a = np.repeat(np.arange(len(order)), k)
+    b = np.repeat(first, k) + (np.arange(len(a)) - np.repeat(np.cumsum(k) - k, k))
+    keep = a != b
+    a, b = order[a[keep]], order[b[keep]]
+    la, lb = nics.leaf[a], nics.leaf[b]
+    byts = s[a] * s[b] * c
+    meet = np.where(la == lb, 1, 0)
+    for level in range(2, fabric.top + 1):
+        lab = fabric.labels[level]
+        joined = (meet == 0) & (lab[la] == lab[lb]) & (lab[la] >= 0)
+        meet[joined] = level
+        m = meet == level
+        if m.any() and level in carry:
+            own = np.bincount(la[m], weights=byts[m], minlength=fabric.n)
+            carry[level] = np.maximum(carry[level] - own, 0.0)  # float noise, never below 0
 
 
 def collnet_loads(fabric: Fabric, nics: Nics) -> Loads:
