@@ -6,8 +6,10 @@ PXN keeps inter-node traffic on the destination's rail):
 
 * ``ring``: per rail, the ring visits the domains in order and closes; each domain's NICs on the
   rail share its one in-hop and one out-hop (NIC t sends to NIC t of the next domain).
-* ``tree``: NCCL's double binary tree over the domains (the heap order and its mirror, so every
-  domain is interior in at most one), every edge carrying data both ways.
+* ``tree``: NCCL's double binary tree over the domains (src/graph/trees.cc: ncclGetBtree's
+  in-order tree over the domain positions, and its mirror for an even count or its shift by one
+  for an odd count, so every domain is interior in at most one), every edge carrying data both
+  ways.
 * ``all-to-all``: every GPU sends to every other; between domains X and Y g_X g_Y / n of the
   message per pair of GPUs, spread over the rails and the domains' NICs on each rail (PXN, NCCL's
   default); without PXN from each GPU's own NIC to the destination GPU's own NIC, across rails.
@@ -110,11 +112,12 @@ def tree_loads(fabric: Fabric, nics: Nics) -> Loads:
     lookup = np.full((nics.rails, q_count), -1, dtype=np.int64)
     lookup[nics.rail, nics.domain] = np.arange(len(nics.start))
     child = np.arange(1, q_count)
-    parent = (child - 1) // 2
-    mirror = q_count - 1
-    pairs = np.concatenate(
-        [np.stack([child, parent], 1), np.stack([mirror - child, mirror - parent], 1)]
-    )
+    parent = btree_parent(child, q_count)
+    if q_count % 2 == 0:  # ncclGetDtree: the mirror tree for an even count ...
+        child2, parent2 = q_count - 1 - child, q_count - 1 - parent
+    else:  # ... the tree shifted by one rank for an odd count
+        child2, parent2 = (child + 1) % q_count, (parent + 1) % q_count
+    pairs = np.concatenate([np.stack([child, parent], 1), np.stack([child2, parent2], 1)])
     srcs, dsts, byts = [], [], []
     for r in range(nics.rails):
         gc, gp = lookup[r, pairs[:, 0]], lookup[r, pairs[:, 1]]
@@ -132,6 +135,16 @@ def tree_loads(fabric: Fabric, nics: Nics) -> Loads:
     if not srcs:
         return _empty(fabric)
     return route(fabric, nics, np.concatenate(srcs), np.concatenate(dsts), np.concatenate(byts))
+
+
+def btree_parent(rank: np.ndarray, nranks: int) -> np.ndarray:
+    """NCCL's ncclGetBtree (src/graph/trees.cc) parent of each ``rank`` > 0: its lowest set bit
+    moved up one place, ``(rank ^ bit) | (bit << 1)``, or just cleared when that is out of
+    range. An in-order tree: every subtree is a run of consecutive ranks, so with ranks in
+    topology order a subtree stays under one leaf or SU and few edges leave it."""
+    bit = rank & -rank
+    up = (rank ^ bit) | (bit << 1)
+    return np.where(up >= nranks, rank ^ bit, up)
 
 
 def alltoall_loads(fabric: Fabric, nics: Nics, gpus: int, pxn: bool = True) -> Loads:
