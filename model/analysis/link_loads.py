@@ -79,7 +79,7 @@ def job_nics(fabric: Fabric, job: Job) -> Nics:
     rank[np.argsort(first)] = np.arange(len(first))
     q = rank[inverse]  # each server's domain position, in ring order
     domain_gpus = np.bincount(q, weights=fabric.topo.gpus[servers], minlength=len(first))
-    links = fabric.nic_link[servers]
+    links, leaves = _stand_in_nics(fabric.nic_link[servers], fabric.nic_leaf[servers])
     pos, rail = np.nonzero(links >= 0)
     rec_q = q[pos]
     order = np.lexsort((pos, rec_q, rail))
@@ -88,9 +88,29 @@ def job_nics(fabric: Fabric, job: Job) -> Nics:
     _, start, count = np.unique(key, return_index=True, return_counts=True)
     group = np.repeat(np.arange(len(start)), count)
     return Nics(
-        links[pos, rail], fabric.nic_leaf[servers][pos, rail], group, start, count,
+        links[pos, rail], leaves[pos, rail], group, start, count,
         rail[start], rec_q[start], len(first), fabric.rails, domain_gpus,
     )  # fmt: skip
+
+
+def _stand_in_nics(links: np.ndarray, leaves: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A server without a live NIC on rail r (its link or leaf failed, or it has fewer NICs
+    than the fabric has rails) still runs rail r's channels: NCCL binds them to another of its
+    NICs (NCCL_CROSS_NIC=2, the default, allows it; the GPU reaches that NIC over NVLink, as
+    PXN does), so the next live NIC in rail order carries them beside its own and its link
+    carries both rails' bytes. Only servers with no live NIC at all drop out."""
+    live = links >= 0
+    rows = np.flatnonzero(~live.all(axis=1) & live.any(axis=1))
+    if not len(rows):
+        return links, leaves
+    links, leaves = links.copy(), leaves.copy()
+    for i in rows.tolist():
+        have = np.flatnonzero(live[i])
+        gone = np.flatnonzero(~live[i])
+        stand_in = have[np.searchsorted(have, gone) % len(have)]  # the next live rail, cyclic
+        links[i, gone] = links[i, stand_in]
+        leaves[i, gone] = leaves[i, stand_in]
+    return links, leaves
 
 
 def ring_loads(fabric: Fabric, nics: Nics) -> Loads:

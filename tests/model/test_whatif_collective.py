@@ -99,20 +99,30 @@ def test_a_lost_nvlink_tray_slows_an_nvlink_bound_all_reduce_by_nine_eighths():
 
 
 def test_n_minus_one_ranks_on_the_collective_and_reports_it(tmp_path, capsys):
-    """Every ranked case carries the all-reduce of the largest job after it. Two SUs at 2:1:
-    NCCL's trees are in-order over the servers in topology order (trees.cc), so each rail's
-    trees leave an SU on a few edges only and no single switch or link slows the whole-hall
-    all-reduce (1.00x); losing a rack of one SU's servers leaves a one-SU job whose all-reduce
-    is that SU's. The text names the time."""
+    """Every ranked case carries the all-reduce of the largest job after it. Two SUs at 2:1,
+    NCCL's NVLS-tree over 64 DGX (NIC-bound: each NIC carries its rail's tree edges, 5.12 ms
+    of transfer at 1,024 MB, + 275.8 µs of latency):
+
+    * a spine or a leaf-spine link: the in-order trees (trees.cc) leave an SU on a few edges,
+      the uplinks left still outrun the NICs: 1.00x;
+    * a server-leaf link (or a rail leaf): the servers that lost rail r's NIC run rail r's
+      channels on their next NIC, which then carries two rails' edges: the transfer doubles,
+      10.24 ms + 275.8 µs = 1.95x;
+    * a rack of one SU's servers: the job left is the other SU, its all-reduce that SU's.
+    The ranking puts the rack first in its tier by the GPUs lost, and the text names times."""
     design = rail_optimized(
         nodes=64, node_type="dgx-h100", switch="qm9700", su_nodes=32, oversubscription=2
     )
     r = n_minus_one(WhatIf(design))
     tiers = {t["tier"]: t["worst"] for t in r["tiers"]}
     before = r["collective_before"]["time_s"]
-    for name in ("leaf", "spine", "link leaf-spine"):
+    latency = 275.8e-6
+    assert before == pytest.approx(2 * 1.024e9 / (8 * 50e9) + latency)  # 2S over 8 NICs
+    for name in ("spine", "link leaf-spine"):
         assert tiers[name]["collective_time_s"] == pytest.approx(before, rel=1e-9), name
         assert tiers[name]["collective_slowdown"] == pytest.approx(1.0)
+    for name in ("leaf", "link server-leaf"):
+        assert tiers[name]["collective_time_s"] == pytest.approx(2 * 5.12e-3 + latency), name
     rack = tiers["rack"]
     assert rack["largest_job_lost_gpus"] == 256
     intact = Collectives(design)
