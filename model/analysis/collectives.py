@@ -46,11 +46,14 @@ from model.analysis import nccl_tuning as nt
 from model.analysis.jobs import PLACEMENTS, Fabric, Job, build_fabric, first_gpus, largest_job
 from model.analysis.link_loads import (
     Loads,
+    Routed,
     alltoall_loads,
+    climb,
     collnet_loads,
     job_nics,
-    ring_loads,
-    tree_loads,
+    meet_key,
+    ring_flows,
+    tree_flows,
 )
 from model.analysis.topology import LINK_SCALE_UP, Topology, infer_topology
 
@@ -58,6 +61,7 @@ ALGORITHMS = ("auto", "ring", "tree", "nvls", "nvls-tree", "collnet")
 COLLECTIVES = nt.COLLECTIVES
 __all__ = ["ALGORITHMS", "COLLECTIVES", "PLACEMENTS", "Estimate", "Collectives", "pxn_words"]
 TOP_LINKS = 64  # bottleneck link ids listed (the count says how many tie)
+MET_KEPT = 8  # met flows kept per design (each ~7 MB at XL: two float arrays per link)
 PXN_ON = "on (NCCL_P2P_PXN_LEVEL=2, NCCL's default)"
 PXN_OFF = "off (NCCL_P2P_PXN_LEVEL=0)"
 PXN_NONE = "off (no NVLink between a server's GPUs to relay over)"
@@ -179,6 +183,7 @@ class Collectives:
             types[t].model.startswith("Quantum") for t in switch_types
         )
         self._loads: dict = {}
+        self._routes: dict = {}  # met flows (link_loads.Routed), shared with without() copies
 
     def without(
         self, dead: tuple[np.ndarray, np.ndarray], groups=None, scale_up_gbps: float | None = None
@@ -297,14 +302,26 @@ class Collectives:
         key = (name, job.servers.tobytes())
         if key not in self._loads:
             nics = self._nics(job)
-            make = {"ring": ring_loads, "tree": tree_loads, "collnet": collnet_loads}.get(name)
-            loads = (
-                make(self.fabric, nics)
-                if make
-                else alltoall_loads(self.fabric, nics, job.gpus, self.pxn)
-            )
+            if name in ("ring", "tree"):
+                loads = climb(self.fabric, self._met(name, nics))
+            elif name == "collnet":
+                loads = collnet_loads(self.fabric, nics)
+            else:
+                loads = alltoall_loads(self.fabric, nics, job.gpus, self.pxn)
             self._loads[key] = loads
         return self._loads[key]
+
+    def _met(self, name: str, nics) -> Routed:
+        """The pattern's flows met at their levels, shared with the :meth:`without` copies:
+        a failure that changes neither the job's NICs nor which leaves share a group (a spine,
+        a spine or core link) only climbs them again over the uplinks left (``--n-1``)."""
+        key = (name, meet_key(self.fabric, nics))
+        routed = self._routes.get(key)
+        if routed is None:
+            routed = (ring_flows if name == "ring" else tree_flows)(self.fabric, nics)
+            if len(self._routes) < MET_KEPT:
+                self._routes[key] = routed
+        return routed
 
     def _network(self, job: Job, name: str) -> tuple[float, np.ndarray, str]:
         """(busiest link's seconds per unit of pattern bytes, the busiest rows, their tier)."""

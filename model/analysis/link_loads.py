@@ -26,6 +26,7 @@ Every figure is linear in the bytes: patterns are computed for unit bytes and sc
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -115,20 +116,30 @@ def _stand_in_nics(links: np.ndarray, leaves: np.ndarray) -> tuple[np.ndarray, n
 
 def ring_loads(fabric: Fabric, nics: Nics) -> Loads:
     """Bytes of one unit per ring hop and rail (module docstring)."""
+    return climb(fabric, ring_flows(fabric, nics))
+
+
+def tree_loads(fabric: Fabric, nics: Nics) -> Loads:
+    """One unit per edge, direction and tree, on every rail (module docstring)."""
+    return climb(fabric, tree_flows(fabric, nics))
+
+
+def ring_flows(fabric: Fabric, nics: Nics) -> Routed:
+    """The ring's hops met at their level (:func:`meet`), before the climb."""
     g = nics.group
     t = np.arange(len(g)) - nics.start[g]
     nxt = _next_group_same_rail(nics)
     dst = nics.start[nxt[g]] + t % nics.count[nxt[g]]
     keep = nxt[g] != g  # a rail with one domain has no network hop
     src = np.flatnonzero(keep)
-    return route(fabric, nics, src, dst[keep], 1.0 / nics.count[g[keep]])
+    return meet(fabric, nics, src, dst[keep], 1.0 / nics.count[g[keep]])
 
 
-def tree_loads(fabric: Fabric, nics: Nics) -> Loads:
-    """One unit per edge, direction and tree, on every rail (module docstring)."""
+def tree_flows(fabric: Fabric, nics: Nics) -> Routed:
+    """The trees' edges met at their level (:func:`meet`), before the climb."""
     q_count = nics.domains
     if q_count < 2:
-        return _empty(fabric)
+        return _no_flows(fabric)
     lookup = np.full((nics.rails, q_count), -1, dtype=np.int64)
     lookup[nics.rail, nics.domain] = np.arange(len(nics.start))
     child = np.arange(1, q_count)
@@ -153,8 +164,8 @@ def tree_loads(fabric: Fabric, nics: Nics) -> Loads:
         dsts += [b, a]
         byts += [w, w]
     if not srcs:
-        return _empty(fabric)
-    return route(fabric, nics, np.concatenate(srcs), np.concatenate(dsts), np.concatenate(byts))
+        return _no_flows(fabric)
+    return meet(fabric, nics, np.concatenate(srcs), np.concatenate(dsts), np.concatenate(byts))
 
 
 def btree_parent(rank: np.ndarray, nranks: int) -> np.ndarray:
@@ -286,29 +297,73 @@ def collnet_loads(fabric: Fabric, nics: Nics) -> Loads:
     return Loads(up, up.copy(), stuck)
 
 
+@dataclass
+class Routed:
+    """Flows met at their level, before the climb: the NIC links' bytes, and per level L the
+    bytes each leaf sends up (``ups``) and receives (``downs``) from level L. It depends only
+    on the NIC records and on which leaves share a group of each level, not on the uplinks:
+    a failure that leaves both alike (a spine, a spine or core link) reuses it."""
+
+    up: np.ndarray
+    down: np.ndarray
+    ups: dict[int, np.ndarray]
+    downs: dict[int, np.ndarray]
+    unreachable: int
+
+
 def route(fabric: Fabric, nics: Nics, src: np.ndarray, dst: np.ndarray, byts: np.ndarray) -> Loads:
     """Route flows between NIC records ``src`` -> ``dst`` carrying ``byts`` each."""
+    return climb(fabric, meet(fabric, nics, src, dst, byts))
+
+
+def meet(fabric: Fabric, nics: Nics, src: np.ndarray, dst: np.ndarray, byts: np.ndarray) -> Routed:
+    """The flows' NIC-link bytes and, per leaf, the bytes bound for each meeting level."""
     n_links = len(fabric.topo.link_ids)
     up = np.bincount(nics.link[src], weights=byts, minlength=n_links)
     down = np.bincount(nics.link[dst], weights=byts, minlength=n_links)
     a, b = nics.leaf[src], nics.leaf[dst]
-    meet = np.where(a == b, 1, 0)
+    level_of = np.where(a == b, 1, 0)
     for level in range(2, fabric.top + 1):
         lab = fabric.labels[level]
-        joined = (meet == 0) & (lab[a] == lab[b]) & (lab[a] >= 0)
-        meet[joined] = level
-    unreachable = int((meet == 0).sum())
+        joined = (level_of == 0) & (lab[a] == lab[b]) & (lab[a] >= 0)
+        level_of[joined] = level
+    unreachable = int((level_of == 0).sum())
     n = fabric.n
     ups: dict[int, np.ndarray] = {}
     downs: dict[int, np.ndarray] = {}
     for level in range(2, fabric.top + 1):
-        m = meet == level
+        m = level_of == level
         if m.any():
             ups[level] = np.bincount(a[m], weights=byts[m], minlength=n)
             downs[level] = np.bincount(b[m], weights=byts[m], minlength=n)
-    stuck_up = _climb(fabric, ups, up)
-    stuck_down = _climb(fabric, downs, down)
-    return Loads(up, down, unreachable + stuck_up + stuck_down)
+    return Routed(up, down, ups, downs, unreachable)
+
+
+def climb(fabric: Fabric, routed: Routed) -> Loads:
+    """The met flows up and down this fabric's live uplinks (ECMP, tier by tier)."""
+    up, down = routed.up.copy(), routed.down.copy()
+    stuck_up = _climb(fabric, dict(routed.ups), up)
+    stuck_down = _climb(fabric, dict(routed.downs), down)
+    return Loads(up, down, routed.unreachable + stuck_up + stuck_down)
+
+
+def meet_key(fabric: Fabric, nics: Nics) -> bytes:
+    """A digest of what :func:`meet` depends on: the NIC records (links, leaves, rails,
+    domains) and, per level, which leaves share a group (labels of the leaf switches renumbered
+    in order of first appearance, so a failed switch that renames a group but splits nothing
+    keeps the key). Over the ~2k leaves of an XL hall, not its ~131k NICs."""
+    h = hashlib.blake2b(digest_size=16)
+    for arr in (nics.link, nics.leaf, nics.group, nics.rail, nics.domain, nics.count):
+        h.update(np.ascontiguousarray(arr).tobytes())
+    leaves = np.flatnonzero(fabric.topo.level == 1)
+    for level in range(2, fabric.top + 1):
+        lab = fabric.labels[level][leaves]
+        _, first, canon = np.unique(lab, return_index=True, return_inverse=True)
+        rank = np.empty(len(first), dtype=np.int64)
+        rank[np.argsort(first)] = np.arange(len(first))
+        named = np.where(lab >= 0, rank[canon.reshape(-1)], -1)
+        h.update(level.to_bytes(2, "little") + named.tobytes())
+    return h.digest()
 
 
 def _climb(fabric: Fabric, carry: dict[int, np.ndarray], load: np.ndarray) -> int:
@@ -351,6 +406,6 @@ def _next_group_same_rail(nics: Nics) -> np.ndarray:
     return nxt
 
 
-def _empty(fabric: Fabric) -> Loads:
+def _no_flows(fabric: Fabric) -> Routed:
     m = len(fabric.topo.link_ids)
-    return Loads(np.zeros(m), np.zeros(m), 0)
+    return Routed(np.zeros(m), np.zeros(m), {}, {}, 0)
