@@ -139,6 +139,8 @@ def _ms(seconds) -> str:
 def _links(e: dict) -> str:
     if e["limited_by"] == "scale-up":
         return "NVLink"
+    if e["limited_by"] == "none":
+        return "no link (nothing crosses the network)"
     shown = ", ".join(e["bottleneck_links"][:4])
     more = f" and {e['bottleneck_count'] - 4:,} more" if e["bottleneck_count"] > 4 else ""
     return f"the {e['limited_by']} links {shown}{more}"
@@ -148,12 +150,18 @@ def _collective_lines(c: dict) -> list[str]:
     """The default job's collective before and after, its job and its busiest links."""
     b, a = c["before"], c["after"]
     slow = f" ({c['slowdown']:.2f}x)" if c["slowdown"] is not None else ""
+    if a["gpus"] < 2:
+        after = f"  after: no job of two or more GPUs still runs ({a['gpus']} GPUs left together)"
+    else:
+        after = (
+            f"  after {_ms(a['time_s'])}{slow} on the {a['job']} ({a['algorithm']}, "
+            f"{a['protocol']}), busiest {_links(a)}"
+        )
     return [
         f"{b['collective'].capitalize()} of {c['size_bytes'] / 1e6:g} MB: before "
         f"{_ms(b['time_s'])} on the {b['job']} ({b['algorithm']}, {b['protocol']}), busiest "
         f"{_links(b)}",
-        f"  after {_ms(a['time_s'])}{slow} on the {a['job']} ({a['algorithm']}, "
-        f"{a['protocol']}), busiest {_links(a)}",
+        after,
     ]
 
 

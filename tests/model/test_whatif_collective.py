@@ -141,3 +141,21 @@ def test_n_minus_one_ranks_on_the_collective_and_reports_it(tmp_path, capsys):
     assert run_cli(["whatif", str(path), "--fail", spine]) == 0
     text = capsys.readouterr().out
     assert "All-reduce of" in text and "after" in text and "(1.00x)" in text
+
+
+def test_a_failure_that_leaves_no_job_says_so(tmp_path, capsys):
+    """Every rack of a 1-GPU fat-tree failed: no two GPUs are left together, so there is no
+    collective after; the text says that instead of a time (and the JSON's after has 0 GPUs)."""
+    from model.generators.generate import fat_tree
+
+    design = fat_tree(k=4)
+    path = tmp_path / "ft.hall.json"
+    save_design(design, path)
+    racks = ",".join(design.racks)
+    assert run_cli(["whatif", str(path), "--fail", racks]) == 0
+    assert "after: no job of two or more GPUs still runs (0 GPUs left together)" in (
+        capsys.readouterr().out
+    )
+    assert run_cli(["whatif", str(path), "--fail", racks, "--json"]) == 0
+    after = json.loads(capsys.readouterr().out)["collective"]["after"]
+    assert after["gpus"] == 0 and after["algorithm"] == "none"
