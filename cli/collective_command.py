@@ -1,5 +1,7 @@
-"""``main.py collective FILE [--collective C] [--gpus N | --job ID,...] [--fail ID,...] [--json]``:
-one collective on one job, from the link loads of NCCL's pattern (``allreduce`` is its alias)."""
+"""``main.py collective FILE [options] [--json]``: one collective on one job, from link loads.
+
+Options: ``--collective C``, ``--gpus N`` or ``--job ID,...``, ``--fail ID,...``, ``--pxn on|off``
+(the all-to-all's PXN mode). The pattern is NCCL's; ``allreduce`` is this command's alias."""
 
 from __future__ import annotations
 
@@ -32,6 +34,13 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     parser.add_argument("--algorithm", choices=ALGORITHMS, help="force one (default: NCCL's)")
     parser.add_argument("--protocol", choices=PROTOCOLS, help="force one (default: NCCL's)")
     parser.add_argument("--message-mb", type=float, help="message size, MB (10^6 bytes)")
+    parser.add_argument(
+        "--pxn",
+        choices=("on", "off"),
+        default="on",
+        help="all-to-all through the GPU on the destination's rail over NVLink (on: "
+        "NCCL_P2P_PXN_LEVEL=2, NCCL's default) or from each GPU's own NIC (off: level 0)",
+    )
     parser.add_argument("--json", action="store_true", help="machine-readable JSON on stdout")
 
 
@@ -49,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     settings = design.settings
     failed = [s.strip() for s in (args.fail or "").split(",") if s.strip()]
     try:
-        c = Collectives(design, failed=failed)
+        c = Collectives(design, failed=failed, pxn=args.pxn == "on")
     except ValueError as exc:
         raise CliError(str(exc)) from None
     whole = c.default_job
@@ -86,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
         f"(latency {e.latency_s * 1e6:,.1f} us, transfer {e.bandwidth_s * 1000:,.3f} ms), "
         f"busBW {e.busbw_gbps / 8:,.1f} GB/s"
     )
+    if e.collective == "all-to-all":
+        print(f"  PXN {e.pxn}")
     if e.unreachable:
         print("  some of the job's GPUs cannot reach the others")
     else:

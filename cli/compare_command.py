@@ -36,6 +36,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _fmt(value) -> str:
+    if isinstance(value, str):  # a word column (the bisection method)
+        return value
     if value is None:
         return "n/a"
     if isinstance(value, int) or abs(value) >= 100:

@@ -11,12 +11,13 @@ from cli import CliError, load_or_refuse
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     parser = sub.add_parser(
         name,
-        help="what a failure costs: islands, the largest job, bisection, per-GPU bandwidth",
+        help="what a failure costs: islands, the largest job and its all-reduce, bisection, "
+        "per-GPU bandwidth",
         description="Fail devices (NVLink switch trays among them), links, racks, one side of "
         "a rack's power (RACK:pdu-a, RACK:pdu-b), trays or tray segments (TRAY#N) together and "
         "compare the compute fabric before and after: the islands it splits into, the largest "
-        "job that still runs, bisection and per-GPU bandwidth; or, with --n-1, rank the worst "
-        "single failure of every tier.",
+        "job that still runs and its all-reduce time (busiest links named), bisection and "
+        "per-GPU bandwidth; or, with --n-1, rank the worst single failure of every tier.",
     )
     parser.add_argument("file", help="a .hall.json design file")
     parser.add_argument("--fail", help="comma-separated ids of what fails together")
@@ -125,15 +126,50 @@ def _text(r: dict) -> str:
             if r.get("failed_power") or r.get("unpowered_racks")
             else []
         ),
+        *_collective_lines(r["collective"]),
         *(f"Assumption: {a}" for a in r["assumptions"]),
     ]
     return "\n".join(lines)
 
 
+def _ms(seconds) -> str:
+    return "no path (unreachable)" if seconds is None else f"{seconds * 1e3:,.2f} ms"
+
+
+def _links(e: dict) -> str:
+    if e["limited_by"] == "scale-up":
+        return "NVLink"
+    if e["limited_by"] == "none":
+        return "no link (nothing crosses the network)"
+    shown = ", ".join(e["bottleneck_links"][:4])
+    more = f" and {e['bottleneck_count'] - 4:,} more" if e["bottleneck_count"] > 4 else ""
+    return f"the {e['limited_by']} links {shown}{more}"
+
+
+def _collective_lines(c: dict) -> list[str]:
+    """The default job's collective before and after, its job and its busiest links."""
+    b, a = c["before"], c["after"]
+    slow = f" ({c['slowdown']:.2f}x)" if c["slowdown"] is not None else ""
+    if a["gpus"] < 2:
+        after = f"  after: no job of two or more GPUs still runs ({a['gpus']} GPUs left together)"
+    else:
+        after = (
+            f"  after {_ms(a['time_s'])}{slow} on the {a['job']} ({a['algorithm']}, "
+            f"{a['protocol']}), busiest {_links(a)}"
+        )
+    return [
+        f"{b['collective'].capitalize()} of {c['size_bytes'] / 1e6:g} MB: before "
+        f"{_ms(b['time_s'])} on the {b['job']} ({b['algorithm']}, {b['protocol']}), busiest "
+        f"{_links(b)}",
+        after,
+    ]
+
+
 def _n1_text(r: dict) -> str:
     lines = [
         f"Worst single failure per tier (bisection before {_gbps(r['before']['bisection_gbps'])}"
-        f", largest job {r['before']['islands']['largest_job_gpus']:,} GPUs)"
+        f", largest job {r['before']['islands']['largest_job_gpus']:,} GPUs, its all-reduce "
+        f"{_ms(r['collective_before']['time_s'])})"
     ]
     for t in r["tiers"]:
         w = t["worst"]
@@ -144,7 +180,9 @@ def _n1_text(r: dict) -> str:
             f"{w['gpus_disconnected']:,} without a NIC link, bisection "
             f"-{_gbps(w['bisection_lost_gbps'])}, NVLink per GPU min "
             f"{_gbps(w['scale_up_per_gpu_gbps']['min'])}, scale-out per GPU mean "
-            f"{_gbps(w['scale_out_per_gpu_gbps']['mean'])}"
+            f"{_gbps(w['scale_out_per_gpu_gbps']['mean'])}, all-reduce "
+            f"{_ms(w['collective_time_s'])}"
+            + (f" ({w['collective_slowdown']:.2f}x)" if w["collective_slowdown"] else "")
         )
     lines += [f"Assumption: {a}" for a in r["assumptions"]]
     return "\n".join(lines)

@@ -157,7 +157,9 @@ class AnalysisPanel(QWidget):
         self.status.setStyleSheet("color: #666; font-size: 11px;")
         self.bottleneck = QLabel("")
         self.bottleneck.setWordWrap(True)
-        self.bottleneck.setToolTip("The layer that limits per-GPU bandwidth, and why.")
+        self.bottleneck.setToolTip(
+            "The links the default job's collectives load most, then the per-GPU layers."
+        )
         self.bottleneck.setStyleSheet(
             "font-size: 13px; font-weight: 600; color: #1d3557; "
             "background: #e7f0fa; border-left: 4px solid #1c7ed6; padding: 6px;"
@@ -269,9 +271,12 @@ class AnalysisPanel(QWidget):
         self.status.setStyleSheet("color: #2b8a3e; font-size: 11px;")
         self.bottleneck.setEnabled(True)
         sentence = bottleneck_sentence(getattr(r, "collectives", None))
+        # The links the default job's collectives load most come first (link loads); the
+        # static per-layer figure after them (an oversubscribed tier is not charged to a ring).
+        layers = r.bottleneck_explanation or "none found"
         self.bottleneck.setText(
-            "Bottleneck: " + (r.bottleneck_explanation or "none found")
-            + (f"\n{sentence}" if sentence else "")
+            f"Bottleneck: {sentence}\nPer-GPU layers: {layers}" if sentence
+            else f"Bottleneck: {layers}"
         )  # fmt: skip
         fig = getattr(r, "collectives", None)
         self.collective.setVisible(bool(fig and fig.default["all-reduce"].bottleneck_links))

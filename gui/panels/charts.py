@@ -311,7 +311,9 @@ class ChartsPanel(QWidget):
             "Time of each collective on the first G GPUs in topology order (NCCL's algorithm and "
             "protocol, the busiest link plus NCCL's latency). Shaded: job sizes where the "
             "all-reduce is latency-bound; hollow points: latency-bound. " + fig.knee
-        )
+            + (f" All-to-all: PXN {fig.default['all-to-all'].pxn}." if "all-to-all" in
+               fig.default else "")
+        )  # fmt: skip
 
 
 def _latency_spans(points) -> list[tuple[float, float]]:

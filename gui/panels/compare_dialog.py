@@ -40,6 +40,8 @@ DIFF_LABELS = (
 
 
 def _fmt(value) -> str:
+    if isinstance(value, str):  # a word column (the bisection method)
+        return value
     if value is None:
         return "—"
     if isinstance(value, int) or abs(value) >= 100:

@@ -26,6 +26,7 @@ class CollectiveFigures:
     default: dict[str, Estimate]  # collective -> estimate on the default job
     curves: dict[str, list[Estimate]]  # collective -> estimates over job sizes
     knee: str
+    one_gpu_hosts: bool = False  # every server of the job has one GPU: no scale-up fabric
 
     def to_json(self) -> dict:
         return {
@@ -50,6 +51,7 @@ class CollectiveFigures:
                 for k, points in self.curves.items()
             },
             "knee": self.knee,
+            "pxn": self.default["all-to-all"].pxn if "all-to-all" in self.default else "",
             "bottleneck": bottleneck_sentence(self),
         }
 
@@ -71,8 +73,9 @@ def collective_figures(c: Collectives, settings) -> CollectiveFigures | None:
         algo = algorithm if name == "all-reduce" else "auto"
         default[name] = c.estimate(job, name, size, algo)
         curves[name] = c.curve(name, size, algo, settings.job_placement)
+    one_gpu = bool(len(job.servers)) and bool((c.topo.gpus[job.servers] <= 1).all())
     return CollectiveFigures(
-        job.label, job.gpus, size, algorithm, default, curves, knee(curves["all-reduce"])
+        job.label, job.gpus, size, algorithm, default, curves, knee(curves["all-reduce"]), one_gpu
     )
 
 
@@ -97,13 +100,25 @@ def knee(points: list[Estimate]) -> str:
 
 
 def bottleneck_sentence(fig: CollectiveFigures | None) -> str:
-    """The busiest links under the default job's all-reduce, named."""
+    """The busiest links under the default job's all-reduce, named from the link loads; then
+    the all-to-all's when other links limit it (an oversubscribed tier charges the all-to-all,
+    not the ring); and, on hosts of one GPU, that there is no scale-up fabric."""
     if fig is None:
         return ""
-    e = fig.default["all-reduce"]
+    text = _limited(fig.default["all-reduce"], fig.job)
+    a2a = fig.default.get("all-to-all")
+    ar = fig.default["all-reduce"]
+    if a2a is not None and a2a.gpus > 1 and a2a.limited_by != ar.limited_by:
+        text += " " + _limited(a2a, "same job")[:-1] + f"; PXN {a2a.pxn}."
+    if fig.one_gpu_hosts:
+        text += " Each host has one GPU: no scale-up (NVLink) fabric, every byte uses its NIC."
+    return text
+
+
+def _limited(e: Estimate, job: str) -> str:
     head = (
-        f"All-reduce of {e.size_bytes / 1e6:g} MB on the {fig.job}: {e.time_s * 1e3:,.2f} ms "
-        f"({e.algorithm}, {e.protocol})"
+        f"{e.collective.capitalize()} of {e.size_bytes / 1e6:g} MB on the {job}: "
+        f"{e.time_s * 1e3:,.2f} ms ({e.algorithm}, {e.protocol})"
     )
     if e.unreachable:
         return head + "; some of the job's GPUs cannot reach the others."
@@ -114,6 +129,8 @@ def bottleneck_sentence(fig: CollectiveFigures | None) -> str:
     )
     if e.limited_by == "scale-up":
         return head + f"{bound} NVLink (the scale-up bandwidth per GPU)."
+    if e.limited_by == "none":
+        return head + "."
     shown = ", ".join(e.bottleneck_links[:4])
     more = f" and {e.bottleneck_count - 4:,} more" if e.bottleneck_count > 4 else ""
     return head + f"{bound} the {e.limited_by} links {shown}{more} (equally busiest)."

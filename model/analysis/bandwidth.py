@@ -14,7 +14,10 @@ All bandwidths are Gb/s per direction.
   ``nic`` = a server's cabled compute capacity (each link at the slower end's speed) / its GPUs
   (smallest over the servers with compute links); after each tier below the top the NIC figure
   is divided by that tier's oversubscription (ratios below 1 do not add bandwidth).
-  ``effective`` is the smallest layer, the bottleneck (ties go to the lower layer).
+  ``effective`` is the smallest layer, the bottleneck (ties go to the lower layer). The
+  explanation says why a design without NVLink has no scale-up layer (1-GPU hosts: none to have).
+  This is the static per-layer figure; which links a collective actually saturates is the
+  collectives' answer from link loads (:func:`model.analysis.allreduce.bottleneck_sentence`).
 """
 
 from __future__ import annotations
@@ -111,7 +114,7 @@ def bandwidth(design: Design, topo: Topology, group_labels: dict[int, np.ndarray
         nic,
         effective,
         bottleneck,
-        _explain(layers, bottleneck, effective, tiers, slow),
+        _explain(layers, bottleneck, effective, tiers, slow, _no_scale_up(topo, servers)),
         slow,
         _gpus_under(topo, group_labels),
     )
@@ -121,7 +124,19 @@ def _fmt(gbps: float) -> str:
     return f"{gbps:,.0f} Gb/s" if gbps >= 100 else f"{gbps:,.1f} Gb/s"
 
 
-def _explain(layers, bottleneck, effective, tiers, slow) -> str:
+def _no_scale_up(topo: Topology, servers: np.ndarray) -> str:
+    """Why the layers start at the NIC when no server has NVLink ("" when some server does)."""
+    if not servers.size:
+        return ""
+    if (topo.gpus[servers] <= 1).all():
+        return (
+            "each host has one GPU, so there is no scale-up fabric: the NIC is every GPU's "
+            "only path to another"
+        )
+    return "the servers have no NVLink, so there is no scale-up fabric between their GPUs"
+
+
+def _explain(layers, bottleneck, effective, tiers, slow, no_scale_up="") -> str:
     if bottleneck == "none":
         return "The design has no GPU servers, so there is no per-GPU bandwidth to limit."
     others = ", ".join(f"{_label(name)} {_fmt(v)}" for name, v in layers if name != bottleneck)
@@ -139,11 +154,16 @@ def _explain(layers, bottleneck, effective, tiers, slow) -> str:
     else:
         t = tiers[bottleneck]
         ratio = "no uplinks" if t.max == float("inf") else f"{t.max:.2f}:1 oversubscription"
+        # Only the bytes that cross the tier pay its ratio: all of an all-to-all's that leave
+        # the group, a few hops of a topology-ordered ring (the collectives' link loads).
         head = (
-            f"The {bottleneck} tier's {ratio} is the narrowest layer, leaving "
-            f"{_fmt(effective)} per GPU for traffic that crosses it"
+            f"The {bottleneck} tier's {ratio} leaves {_fmt(effective)} per GPU for traffic "
+            "that crosses it (what an all-to-all across its groups gets; a topology-ordered "
+            "ring crosses it a few hops only)"
         )
-    return f"{head} (per direction; {others})." if others else f"{head} (per direction)."
+    text = f"{head} (per direction; {others})." if others else f"{head} (per direction)."
+    has_nvlink = any(name == "scale-up" for name, _ in layers)
+    return f"{text} No scale-up layer: {no_scale_up}." if no_scale_up and not has_nvlink else text
 
 
 def _label(name: str) -> str:

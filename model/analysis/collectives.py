@@ -18,6 +18,15 @@ of a reduce-scatter), every algorithm NCCL could use is costed:
 * the **protocol** (LL, LL128, Simple) scales that time by NCCL's efficiency refinements and adds
   NCCL's latency (:mod:`nccl_tuning`); the fastest enabled pair wins, as in NCCL.
 
+The all-to-all (NCCL's send/receive) assumes PXN, NCCL_P2P_PXN_LEVEL=2, NCCL's default since
+2.12 (NCCL env.rst; NVIDIA, "Doubling all2all performance with NCCL 2.12"): the bytes for a GPU
+of another server go over NVLink to the sender's GPU on the destination's rail and leave by
+that rail's NIC, so on a rail-optimized fabric only what crosses to another group of the rail's
+leaves climbs. ``pxn=False`` (level 0), or servers without NVLink, send from each GPU's own NIC
+to the destination GPU's own NIC: a byte between two rails climbs to the spines even inside one
+SU. ECMP is modelled as an ideal (fluid) split over the equal-cost uplinks: no flow-hash
+collisions, for want of a sourced formula for their cost on few-flow patterns.
+
 ``algorithm="auto"`` (the default) is NCCL's choice; naming one forces it. The result names the
 busiest links (their ids, for the editor to select) and the layer they belong to. Oversubscription
 therefore costs what the loads say: a topology-ordered ring crosses a leaf's uplinks with one
@@ -26,6 +35,7 @@ hop per rail and per group it leaves, an all-to-all sends most of its bytes acro
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -36,18 +46,32 @@ from model.analysis import nccl_tuning as nt
 from model.analysis.jobs import PLACEMENTS, Fabric, Job, build_fabric, first_gpus, largest_job
 from model.analysis.link_loads import (
     Loads,
+    Routed,
     alltoall_loads,
+    climb,
     collnet_loads,
     job_nics,
-    ring_loads,
-    tree_loads,
+    meet_key,
+    ring_flows,
+    tree_flows,
 )
 from model.analysis.topology import LINK_SCALE_UP, Topology, infer_topology
 
 ALGORITHMS = ("auto", "ring", "tree", "nvls", "nvls-tree", "collnet")
 COLLECTIVES = nt.COLLECTIVES
-__all__ = ["ALGORITHMS", "COLLECTIVES", "PLACEMENTS", "Estimate", "Collectives"]
+__all__ = ["ALGORITHMS", "COLLECTIVES", "PLACEMENTS", "Estimate", "Collectives", "pxn_words"]
 TOP_LINKS = 64  # bottleneck link ids listed (the count says how many tie)
+MET_KEPT = 8  # met flows kept per design (each ~7 MB at XL: two float arrays per link)
+PXN_ON = "on (NCCL_P2P_PXN_LEVEL=2, NCCL's default)"
+PXN_OFF = "off (NCCL_P2P_PXN_LEVEL=0)"
+PXN_NONE = "off (no NVLink between a server's GPUs to relay over)"
+
+
+def pxn_words(asked: bool, nvlink: bool) -> str:
+    """The PXN mode an all-to-all runs in, in words (NCCL env.rst, NCCL_P2P_PXN_LEVEL)."""
+    if not nvlink:
+        return PXN_NONE
+    return PXN_ON if asked else PXN_OFF
 
 
 @dataclass
@@ -68,6 +92,7 @@ class Estimate:
     bottleneck_links: list[str] = field(default_factory=list)
     bottleneck_count: int = 0
     unreachable: bool = False
+    pxn: str = PXN_ON  # the PXN mode the all-to-all pattern assumes (pxn_words)
 
     @property
     def algbw_gbps(self) -> float:
@@ -76,6 +101,8 @@ class Estimate:
     @property
     def busbw_gbps(self) -> float:
         n = self.gpus
+        if n < 2:  # no GPU left (a failure took them all), or one: nothing to exchange
+            return math.inf
         factor = {"all-reduce": 2 * (n - 1) / n, "all-gather": (n - 1) / n}.get(
             self.collective, (n - 1) / n if self.collective != "broadcast" else 1.0
         )
@@ -108,6 +135,7 @@ class Estimate:
             "bottleneck_links": self.bottleneck_links,
             "bottleneck_count": self.bottleneck_count,
             "unreachable": self.unreachable,
+            "pxn": self.pxn,
         }
 
 
@@ -121,8 +149,12 @@ class _Wire:
 class Collectives:
     """The collectives of one design (optionally with failed elements), jobs of any size."""
 
-    def __init__(self, design, topo: Topology | None = None, failed=(), groups=None) -> None:
-        """``groups``: the analysis's switch groups per level (reused when nothing failed)."""
+    def __init__(
+        self, design, topo: Topology | None = None, failed=(), groups=None, pxn: bool = True
+    ) -> None:
+        """``groups``: the analysis's switch groups per level (reused when nothing failed).
+        ``pxn``: NCCL's PXN for the all-to-all (NCCL_P2P_PXN_LEVEL=2, the default; False is
+        level 0); it needs NVLink between a server's GPUs, so without NVLink it is off."""
         self.design = design
         self.topo = topo if topo is not None else infer_topology(design)
         self.fabric: Fabric = build_fabric(design, self.topo, tuple(failed), groups)
@@ -138,6 +170,9 @@ class Collectives:
         # NVLink SHARP is in the NVSwitch of Hopper and later (NVSwitch 3, NVLink 4+).
         self.nvls = domain > 1 and nt.GENERATIONS.index(self.generation) >= 2
         self.intra = "nvlink" if self.scale_up_gbps > 0 and domain > 1 else "pci"
+        # PXN relays through a GPU of the destination's rail over NVLink: none without NVLink.
+        self.pxn = pxn and self.intra == "nvlink"
+        self.pxn_mode = pxn_words(pxn, self.intra == "nvlink")
         # IB SHARP (NCCL's CollNet) is in InfiniBand Quantum switches (Quantum-2: SHARPv3,
         # Quantum-X800: SHARPv4); every switch of the compute fabric must have it.
         switch_types = {
@@ -148,6 +183,23 @@ class Collectives:
             types[t].model.startswith("Quantum") for t in switch_types
         )
         self._loads: dict = {}
+        self._routes: dict = {}  # met flows (link_loads.Routed), shared with without() copies
+
+    def without(
+        self, dead: tuple[np.ndarray, np.ndarray], groups=None, scale_up_gbps: float | None = None
+    ) -> Collectives:
+        """These collectives once the devices and links of the masks ``dead`` fail (what-if's
+        resolved failure; ``groups``: the surviving fabric's switch groups, see
+        :func:`jobs.build_fabric`). The catalog figures are this design's, read once: ``--n-1``
+        asks for one per case. ``scale_up_gbps``: the live NVLink per GPU after the failure (an
+        NVL72 rack that lost a tray), when lower than the catalog's."""
+        other = copy.copy(self)
+        other.__dict__.pop("default_job", None)
+        other.fabric = build_fabric(self.design, self.topo, groups=groups, dead=dead)
+        other._loads = {}
+        if scale_up_gbps is not None:
+            other.scale_up_gbps = min(self.scale_up_gbps, scale_up_gbps)
+        return other
 
     @cached_property
     def default_job(self) -> Job:
@@ -180,7 +232,7 @@ class Collectives:
         n, nodes = job.gpus, max(nics.domains, 1)
         if n < 2:
             return Estimate(collective, job.label, n, nodes, size_bytes, "none", "none",
-                            0.0, 0.0, 0.0, "none")  # fmt: skip
+                            0.0, 0.0, 0.0, "none", pxn=self.pxn_mode)  # fmt: skip
         best = None
         names = nt.ALGORITHMS if algorithm == "auto" else (algorithm,)
         for algo in names:
@@ -214,7 +266,7 @@ class Collectives:
         ids = [self.topo.link_ids[r] for r in wire.rows[:TOP_LINKS].tolist()]
         return Estimate(
             collective, job.label, n, nodes, size_bytes, algo, proto, t, lat_s, bw_s, limited,
-            ids, len(wire.rows), not math.isfinite(t),
+            ids, len(wire.rows), not math.isfinite(t), self.pxn_mode,
         )  # fmt: skip
 
     def curve(
@@ -250,10 +302,26 @@ class Collectives:
         key = (name, job.servers.tobytes())
         if key not in self._loads:
             nics = self._nics(job)
-            make = {"ring": ring_loads, "tree": tree_loads, "collnet": collnet_loads}.get(name)
-            loads = make(self.fabric, nics) if make else alltoall_loads(self.fabric, nics, job.gpus)
+            if name in ("ring", "tree"):
+                loads = climb(self.fabric, self._met(name, nics))
+            elif name == "collnet":
+                loads = collnet_loads(self.fabric, nics)
+            else:
+                loads = alltoall_loads(self.fabric, nics, job.gpus, self.pxn)
             self._loads[key] = loads
         return self._loads[key]
+
+    def _met(self, name: str, nics) -> Routed:
+        """The pattern's flows met at their levels, shared with the :meth:`without` copies:
+        a failure that changes neither the job's NICs nor which leaves share a group (a spine,
+        a spine or core link) only climbs them again over the uplinks left (``--n-1``)."""
+        key = (name, meet_key(self.fabric, nics))
+        routed = self._routes.get(key)
+        if routed is None:
+            routed = (ring_flows if name == "ring" else tree_flows)(self.fabric, nics)
+            if len(self._routes) < MET_KEPT:
+                self._routes[key] = routed
+        return routed
 
     def _network(self, job: Job, name: str) -> tuple[float, np.ndarray, str]:
         """(busiest link's seconds per unit of pattern bytes, the busiest rows, their tier)."""
@@ -282,7 +350,9 @@ class Collectives:
         f = {"all-reduce": 2 * (n - 1) / n, "broadcast": 1.0}.get(collective, (n - 1) / n)
         net_t, rows, layer = 0.0, np.zeros(0, dtype=np.int64), "none"
         if collective == "all-to-all":
-            nv = ((g - 1) / n + (n - g) / n * (g - 1) / g) if g > 1 else 0.0
+            # own domain's GPUs, plus with PXN the relay to the GPU on the destination's rail
+            relay = (n - g) / n * (g - 1) / g if self.pxn else 0.0
+            nv = ((g - 1) / n + relay) if g > 1 else 0.0
             if nodes > 1:
                 net_t, rows, layer = self._network(job, "all-to-all")
         elif algo == "ring":

@@ -50,14 +50,24 @@ class Fabric:
 
 
 def build_fabric(
-    design, topo: Topology, failed: tuple[str, ...] | list[str] = (), groups=None
+    design,
+    topo: Topology,
+    failed: tuple[str, ...] | list[str] = (),
+    groups=None,
+    dead: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> Fabric:
-    """The live fabric of ``topo``: ``failed`` ids (devices or links) removed. ``groups``: the
-    analysis's switch groups per level >= 2 of the intact fabric, reused when nothing failed."""
+    """The live fabric of ``topo``: ``failed`` ids (devices or links) removed, or the masks
+    ``dead`` = (bool per device, bool per link) of what-if's resolved failure. ``groups``: the
+    switch groups per level >= 2 of the fabric that is left (the analysis's when nothing failed,
+    what-if's surviving topology's after a failure: components of the same live links), reused
+    instead of recomputed; a failed switch's own label is dropped."""
     n = len(topo.device_ids)
     dead_dev = np.zeros(n, dtype=bool)
     dead_link = np.zeros(len(topo.link_ids), dtype=bool)
-    if failed:
+    if dead is not None:
+        dead_dev, dead_link = dead
+        failed = tuple(topo.device_ids[i] for i in np.flatnonzero(dead_dev).tolist())
+    elif failed:
         link_index = {lid: k for k, lid in enumerate(topo.link_ids)}
         for fid in failed:
             if fid in topo.device_index:
@@ -88,8 +98,8 @@ def build_fabric(
     switch = level >= 1
     labels = {1: np.where((level == 1) & ~dead_dev, np.arange(n), -1)}
     for lv in range(2, top + 1):
-        if groups is not None and not failed and lv in groups:
-            labels[lv] = groups[lv]
+        if groups is not None and lv in groups:
+            labels[lv] = np.where(dead_dev, -1, groups[lv]) if dead_dev.any() else groups[lv]
             continue
         members = switch & (level <= lv) & ~dead_dev
         labels[lv] = components(n, a[alive], b[alive], members)

@@ -16,9 +16,10 @@ is evaluated exactly with :class:`WhatIf`:
 On generated Clos fabrics a tier is one or a few classes; an irregular design has more, and at
 most ``MAX_CLASSES`` per tier are evaluated (those with the most capacity below them first; the
 result says how many were). Ranking, on the figures of :mod:`model.analysis.islands`: most
-GPUs lost from the largest job that still runs (a partition), then most GPUs with no scale-out
-path, then most GPUs without a NIC of their own, then the lowest bisection after, then the
-lowest NVLink and mean scale-out bandwidth per GPU after.
+GPUs lost from the largest job that still runs (a partition), then most islands, then most GPUs
+with no scale-out path, then most GPUs without a NIC of their own, then the slowest all-reduce
+of the largest job that still runs (:mod:`model.analysis.failure_collective`), then the lowest
+bisection after, then the lowest NVLink and mean scale-out bandwidth per GPU after.
 """
 
 from __future__ import annotations
@@ -143,13 +144,18 @@ def n_minus_one(whatif: WhatIf) -> dict:
                     "bisection_lost_gbps": before["bisection_gbps"] - after["bisection_gbps"],
                     "scale_out_per_gpu_gbps": after["scale_out_per_gpu_gbps"],
                     "scale_up_per_gpu_gbps": after["scale_up_per_gpu_gbps"],
+                    "collective_time_s": result["collective"]["after"]["time_s"],
+                    "collective_slowdown": result["collective"]["slowdown"],
+                    "collective_limited_by": result["collective"]["after"]["limited_by"],
                 }
             )
         ranking.sort(
             key=lambda r: (
                 -r["largest_job_lost_gpus"],
+                -r["islands"],
                 -r["gpus_without_scale_out"],
                 -r["gpus_disconnected"],
+                -r["collective_time_s"],
                 r["bisection_gbps"],
                 r["scale_up_per_gpu_gbps"]["min"],
                 r["scale_out_per_gpu_gbps"]["mean"],
@@ -166,7 +172,12 @@ def n_minus_one(whatif: WhatIf) -> dict:
                 "ranking": ranking,
             }
         )
-    return {"before": before, "tiers": out, "assumptions": [POWER_ASSUMPTION]}
+    return {
+        "before": before,
+        "collective_before": whatif.collective.before.to_json(),
+        "tiers": out,
+        "assumptions": [POWER_ASSUMPTION],
+    }
 
 
 def _nvlink_classes(design, topo) -> tuple[dict, dict]:

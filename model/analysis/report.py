@@ -138,6 +138,7 @@ class Report:
                     "layer": self.bottleneck,
                     "explanation": self.bottleneck_explanation,
                     "collective": bottleneck_sentence(self.collectives),
+                    **_busiest(self.collectives),
                 },
                 "allreduce": _allreduce_json(self.allreduce)
                 | {
@@ -216,7 +217,12 @@ class Report:
             "Per GPU (Gb/s per direction): "
             + ", ".join(f"{k} {v:,.0f}" for k, v in self.bandwidth_layers)
         )
-        lines.append(f"Bottleneck: {self.bottleneck_explanation}")
+        # The links the default job's collectives load most (link loads), then the static
+        # per-layer figure: an oversubscribed tier is not charged to a ring that barely uses it.
+        sentence = bottleneck_sentence(self.collectives)
+        lines.append(f"Bottleneck: {sentence or self.bottleneck_explanation}")
+        if sentence:
+            lines.append(f"  Per-GPU layers: {self.bottleneck_explanation}")
         if self.allreduce:
             a = self.allreduce
             lines.append(
@@ -225,7 +231,6 @@ class Report:
                 f"{a.bandwidth_s * 1000:,.3f} ms), busBW {a.busbw_gbps / 8:,.0f} GB/s"
             )
             lines.append(f"  {self.allreduce_knee}")
-            lines.append(f"  {bottleneck_sentence(self.collectives)}")
         if self.plant:
             cables = self.plant["cables"]
             kinds = ", ".join(f"{k} {v:,}" for k, v in cables["by_kind"].items())
@@ -273,6 +278,14 @@ class Report:
 
 def _ratio(value: float) -> str:
     return "no uplinks" if math.isinf(value) else f"{value:.2f}:1"
+
+
+def _busiest(fig: CollectiveFigures | None) -> dict:
+    """The default job's all-reduce busiest links (ids the editor selects) and their layer."""
+    if fig is None:
+        return {"limited_by": "none", "links": []}
+    e = fig.default["all-reduce"]
+    return {"limited_by": e.limited_by, "links": list(e.bottleneck_links)}
 
 
 def _allreduce_json(a: Estimate | None) -> dict:

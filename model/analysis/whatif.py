@@ -40,6 +40,7 @@ from itertools import compress
 import numpy as np
 
 from model.analysis.bandwidth import bandwidth
+from model.analysis.failure_collective import FailureCollective, change_json
 from model.analysis.failure_elements import (
     POWER_ASSUMPTION,
     ScaleUp,
@@ -419,7 +420,22 @@ class WhatIf:
             "unpowered_gpus": self._gpus_in(failed.unpowered),
             "assumptions": [POWER_ASSUMPTION] if self._assumes_power() else [],
             "blast_radius": self.blast_radius(failed, per_gpu, state.islands),
+            "collective": self.collective_change(failed, state),
         }
+
+    @cached_property
+    def collective(self) -> FailureCollective:
+        """The default job's all-reduce before any failure (made once for ``--n-1``)."""
+        return FailureCollective(self.design, self.topo)
+
+    def collective_change(self, failed: Failed, state: State) -> dict:
+        """The default job's all-reduce before, and after ``failed`` on the largest job that
+        still runs (:mod:`model.analysis.failure_collective`)."""
+        fc = self.collective
+        dead = (failed.devices, failed.links)
+        groups = state.min_cut.switch_groups()
+        after = fc.after(dead, state.islands.largest_job_servers(), state.scale_up, groups)
+        return change_json(fc.before, after)
 
     def _gpus_in(self, racks: list[str]) -> int:
         types = self.design.catalog.device_types

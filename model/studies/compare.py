@@ -26,6 +26,7 @@ KPI_COLUMNS = (
     "optics_share_of_it_power",
     "transceivers_per_gpu",
     "bisection_gbps",
+    "bisection_method",
     "allreduce_time_s",
     "alltoall_time_s",
     "failures_per_day",
@@ -37,14 +38,16 @@ KPI_LABELS = {
     "optics_share_of_it_power": "Optics share of IT power",
     "transceivers_per_gpu": "Transceivers per GPU",
     "bisection_gbps": "Bisection (Gb/s)",
+    "bisection_method": "Bisection method",
     "allreduce_time_s": "All-reduce time (s)",
     "alltoall_time_s": "All-to-all time (s)",
     "failures_per_day": "Failures/day (all causes)",
 }
 
 
-def kpis(j: dict) -> dict[str, float]:
-    """The KPI columns of one ``analyze --json`` dict (optics = every transceiver module)."""
+def kpis(j: dict) -> dict[str, float | str | None]:
+    """The KPI columns of one ``analyze --json`` dict (optics = every transceiver module);
+    ``bisection_method`` is a word, every other column a number (or None: not computed)."""
     gpus = j["gpus"] or 0
     per = 1 / gpus if gpus else 0.0
     trx_w = j["transceivers"]["power_w"] or 0.0
@@ -56,6 +59,8 @@ def kpis(j: dict) -> dict[str, float]:
         "optics_share_of_it_power": trx_w / total_w if total_w else 0.0,
         "transceivers_per_gpu": j["transceivers"]["total"] * per,
         "bisection_gbps": j["bisection_gbps"],
+        # how the minimum balanced cut was evaluated (max-flow, or the tier computation)
+        "bisection_method": j.get("bisection_method"),
         "allreduce_time_s": j["allreduce"].get("time_s"),
         # the largest job's all-to-all (expert parallelism): where oversubscription costs
         "alltoall_time_s": j.get("collectives", {})
@@ -237,11 +242,19 @@ def compare(
     table = {}
     for name in KPI_COLUMNS:
         va, vb = ka[name], kb[name]
-        delta = vb - va if va is not None and vb is not None else None
-        table[name] = {"a": va, "b": vb, "delta": delta}
+        table[name] = {"a": va, "b": vb, "delta": _delta(va, vb)}
     if diff is None:
         diff = physical_diff(a, plant_a, b, plant_b)
     return {"kpis": table, "diff": diff.to_json(), "identical": diff.is_empty()}
+
+
+def _delta(va, vb):
+    """B - A for numbers; for words (the bisection method) "same" or "changed"."""
+    if va is None or vb is None:
+        return None
+    if isinstance(va, str) or isinstance(vb, str):
+        return "same" if va == vb else "changed"
+    return vb - va
 
 
 def compare_designs(a, plant_a, b, plant_b) -> tuple[dict, PhysicalDiff]:

@@ -5,7 +5,8 @@
   one pair of halves (the old fixed left/right bisection), measured in the same run: the
   minimum evaluates several.
 * ``whatif --n-1``: ``python main.py whatif FILE --n-1 --json`` in a fresh process, load
-  included. Floor: the process start and the load (``main.py validate``) plus, for every case
+  included, each case with the all-reduce of the largest job that still runs; its CPU seconds
+  beside the wall time. Floor: the process start and the load (``main.py validate``) plus, for every case
   the ranking evaluated, the surviving topology and its islands alone (the least any answer to
   "what does this failure split" must compute), measured in this process.
 
@@ -25,7 +26,12 @@ from tests.benchmarks.run_benchmarks import Report, peak_rss_mb
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _timed_command(args: list[str]) -> float:
+def _timed_command(args: list[str]) -> tuple[float, float]:
+    """(wall s, CPU s: user + system of the child) of one ``main.py`` command: on a loaded
+    machine the CPU seconds say what the command costs, the wall what a user waits."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     subprocess.run(
         [sys.executable, str(ROOT / "main.py"), *args],
@@ -33,7 +39,10 @@ def _timed_command(args: list[str]) -> float:
         stdout=subprocess.DEVNULL,
         cwd=ROOT,
     )
-    return time.perf_counter() - t0
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
 
 
 def run(report: Report) -> None:
@@ -80,8 +89,8 @@ def run(report: Report) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / f"{size}.hall.json"
             save_design(design, path)
-            load = _timed_command(["validate", str(path)])
-            n1 = _timed_command(["whatif", str(path), "--n-1", "--json"])
+            load, _ = _timed_command(["validate", str(path)])
+            n1, n1_cpu = _timed_command(["whatif", str(path), "--n-1", "--json"])
         floor = load + partition_floor
         report.add(
             size,
@@ -89,7 +98,8 @@ def run(report: Report) -> None:
             n1,
             None,
             target="<= 15 s" if size == "XL" else "",
-            note=f"floor (load {load:.2f} s + {len(ids)} partitions {partition_floor:.2f} s) "
+            note=f"cpu {n1_cpu:.2f} s; floor (load {load:.2f} s + {len(ids)} partitions "
+            f"{partition_floor:.2f} s) "
             f"{floor:.2f} s; ratio {n1 / floor:.1f}x",
         )
         del design, topo, whatif, mc

@@ -51,3 +51,36 @@ def test_panel_names_the_busiest_links_and_selects_them(qtbot, tmp_path):
     qtbot.wait(50)
     d.charts.grab().save(str(_output("collectives_chart.png")))
     close_quietly(window)
+
+
+def test_chart_shades_exactly_the_latency_bound_job_sizes(qtbot, tmp_path):
+    """At 16 MB on two SUs of 32 DGX H100 the all-reduce curve (8 .. 512 GPUs) is bandwidth-
+    bound in one server (NVLS on NVLink), latency-bound at 16 GPUs (the first job across two
+    servers adds the network latency), bandwidth-bound again from 32 to 128 and latency-bound
+    from 256 (NCCL's per-step latency grows with the nodes): the chart shades one region per
+    run of latency-bound points (two), draws those points hollow and the bandwidth-bound ones
+    filled, and its tooltip names the all-to-all's PXN mode."""
+    import msgspec
+    import pyqtgraph as pg
+
+    from gui.panels.charts import _latency_spans
+
+    design = rail_optimized(nodes=64, node_type="dgx-h100", switch="qm9700", su_nodes=32)
+    design.set_settings(msgspec.structs.replace(design.settings, allreduce_message_mb=16.0))
+    window = open_window(qtbot, tmp_path, design)
+    wait_fresh(qtbot, window)
+    d = docks(window)
+    fig = d.panel.report.collectives
+    points = [p for p in fig.curves["all-reduce"] if p.gpus > 1 and p.latency_s > 0]
+    bound = [p.latency_bound for p in points]
+    assert bound == [False, True, False, False, False, True, True]  # the model's, at 16 MB
+    d.tabs.setCurrentWidget(d.charts_page)
+    qtbot.wait(50)
+    plot = d.charts.allreduce.getPlotItem()
+    regions = [i for i in plot.items if isinstance(i, pg.LinearRegionItem)]
+    assert len(regions) == len(_latency_spans(points)) == 2
+    ar = plot.listDataItems()[0]
+    hollow = [b is None for b in ar.opts["symbolBrush"]]
+    assert hollow == bound
+    assert "PXN on" in d.charts.allreduce.toolTip()
+    close_quietly(window)

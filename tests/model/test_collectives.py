@@ -211,3 +211,28 @@ def test_collnet_reduces_in_the_switches_when_asked():
     )
     with pytest.raises(ValueError, match="IB SHARP"):
         spectrum.estimate(spectrum.default_job, "all-reduce", GIB, "collnet")
+
+
+def test_trees_are_nccls_in_order_btree_and_its_mirror():
+    """src/graph/trees.cc, ncclGetBtree's illustration for 14 ranks: 0 -> 8 -> {4, 12},
+    4 -> {2, 6}, 12 -> {10, 13}, 2 -> {1, 3} ... (13's parent 12: 13's lowest bit moved up is
+    out of range, so it is cleared). Subtrees are runs of consecutive ranks, so on two SUs in
+    topology order the trees of each rail cross between the SUs on a few edges: the default
+    all-reduce (NVLS-tree) of 64 DGX is the same at 1:1, 2:1 and 3:1 (NIC-bound), where the old
+    heap order (parent (c - 1) // 2) hung all 32 servers of SU 2 below SU 1 and slowed 3:1 by
+    1.32x."""
+    import numpy as np
+
+    from model.analysis.link_loads import btree_parent
+
+    parents = dict(zip(range(1, 14), btree_parent(np.arange(1, 14), 14).tolist(), strict=True))
+    assert parents == {
+        1: 2, 2: 4, 3: 2, 4: 8, 5: 6, 6: 4, 7: 6, 8: 0, 9: 10, 10: 12, 11: 10, 12: 8, 13: 12
+    }  # fmt: skip
+    times = {}
+    for ratio in (1, 2, 3):
+        c = two_sus(ratio)
+        e = c.estimate(c.default_job, "all-reduce", GIB)
+        assert e.algorithm == "nvls-tree" and e.limited_by == "server-leaf"
+        times[ratio] = e.time_s
+    assert times[2] == times[1] and times[3] == times[1]

@@ -12,8 +12,8 @@ from cli import run_cli
 from model.analysis import analyze
 from model.engine.routed_links import RoutedLinks
 from model.files.design_file import design_to_bytes, read_design_bytes, save_design
-from model.generators.generate import fat_tree, generate
-from model.studies.compare import compare, kpis, physical_diff
+from model.generators.generate import fat_tree, generate, rail_optimized
+from model.studies.compare import PhysicalDiff, compare, kpis, physical_diff
 
 
 def _copy(design):
@@ -32,7 +32,9 @@ def test_a_design_compared_with_itself_is_empty():
     result = compare(*a, *b)
     assert result["identical"]
     assert all(not v for v in result["diff"].values())
-    assert all(row["delta"] == 0 for row in result["kpis"].values())
+    # numbers differ by 0; the word column (bisection method) is alike: no delta
+    assert all(row["delta"] in (0, "same") for row in result["kpis"].values())
+    assert result["kpis"]["bisection_method"]["delta"] == "same"
 
 
 def test_a_moved_rack_lists_exactly_that_rack_and_its_flipped_links():
@@ -168,3 +170,31 @@ def test_end_codes_too_wide_to_pair_are_numbered_densely(monkeypatch):
     expected = physical_diff(a, plant_a, b, plant_b)
     monkeypatch.setattr(model.studies.compare, "_SPAN_LIMIT", 2)
     assert physical_diff(a, plant_a, b, plant_b) == expected
+
+
+def test_compare_carries_the_collectives_and_the_bisection_method_of_1_2_and_3_to_1():
+    """Issue 37's architect: two SUs of 32 DGX H100 at 1:1, 2:1, 3:1 (32, 16, 12 uplinks per
+    rail leaf, 400G). Bisection falls with the ratio (the minimum balanced cut is between the
+    SUs: 8 leaves x 32 / 16 / 12 x 400G = 102,400 / 51,200 / 38,400 Gb/s), by max-flow on all
+    three; the default job's all-reduce stays within 10 % (its trees cross the uplinks only
+    where an edge leaves the SU); the all-to-all, with PXN, sends half of each leaf's bytes up:
+    S per uplink at 2:1 (1.016x the NIC-bound 1:1 time), 4/3 S at 3:1 (1.35x)."""
+    reports, k = {}, {}
+    for ratio in (1, 2, 3):
+        design = rail_optimized(
+            nodes=64, node_type="dgx-h100", switch="qm9700", su_nodes=32, oversubscription=ratio
+        )
+        reports[ratio] = analyze(design).to_json()
+        k[ratio] = kpis(reports[ratio])
+    assert [k[r]["bisection_gbps"] for r in (1, 2, 3)] == [102_400, 51_200, 38_400]
+    assert {k[r]["bisection_method"] for r in (1, 2, 3)} == {"max-flow"}
+    for r in (2, 3):
+        assert k[r]["allreduce_time_s"] == pytest.approx(k[1]["allreduce_time_s"], rel=0.10)
+    a2a = {r: k[r]["alltoall_time_s"] for r in (1, 2, 3)}
+    assert a2a[2] / a2a[1] == pytest.approx(512 / 504, rel=0.01)
+    assert a2a[3] / a2a[1] == pytest.approx(4 / 3 * 512 / 504, rel=0.01)
+    nothing = PhysicalDiff(*([] for _ in range(9)))
+    table = compare(None, None, reports[1], None, None, reports[3], diff=nothing)["kpis"]
+    assert table["bisection_method"] == {"a": "max-flow", "b": "max-flow", "delta": "same"}
+    assert table["bisection_gbps"]["delta"] == 38_400 - 102_400
+    assert table["alltoall_time_s"]["delta"] == pytest.approx(a2a[3] - a2a[1])

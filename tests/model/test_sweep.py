@@ -45,6 +45,9 @@ def _check(rows, tmp_path, capsys):
     for row in rows:
         expected = _separately(tmp_path, capsys, int(row["nodes"]), row["policy"])
         for column in KPI_COLUMNS:
+            if isinstance(expected[column], str):  # a word column: the bisection method
+                assert row[column] == expected[column] and row[column], column
+                continue
             assert float(row[column]) == pytest.approx(expected[column], rel=1e-9), column
         assert row["error"] == ""
 
