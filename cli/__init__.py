@@ -31,6 +31,7 @@ COMMANDS = {
     "allreduce": "cli.collective_command",  # the old name: an all-reduce by default
     "catalog": "cli.catalog_command",
     "optimise": "cli.optimise_command",
+    "optimize": "cli.optimise_command",  # the (and US) spelling
 }
 
 

@@ -1,7 +1,7 @@
 """The optimiser's search space: which racks may move, the free floor positions, swap partners.
 
 Network racks are those whose role (:func:`model.design.rack_role.rack_role`) is a switch tier
-(leaf, spine, core). A rack listed in ``settings.locked_racks`` (or passed as locked) never
+(leaf, spine, core), or the roles the caller names (storage, management, patch-panel...). A rack listed in ``settings.locked_racks`` (or passed as locked) never
 moves, not even as the other half of a swap. Free positions are the tile-snapped centres where
 the rack's footprint clashes with nothing (the canvas's rule, :mod:`model.design.rack_clashes`)
 in the starting layout, plus the starting places of the other movable racks of the same plan
@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
+from model.catalog.components import DEVICE_ROLES
 from model.design.design import Design
 from model.design.entities import plan_size
 from model.design.placement import snap_rack_centre
@@ -25,15 +26,20 @@ from model.design.rack_clashes import rack_clashes
 from model.design.rack_role import rack_role
 
 NETWORK_ROLES = ("leaf", "spine", "core")
+# What ``--move`` may name: every rack role but a compute rack's (its servers' places are the
+# SU's, and moving them is the server-assignment search, not this one).
+MOVABLE_ROLES = tuple(r for r in DEVICE_ROLES if r != "gpu-server")
 Position = tuple[float, float]
 
 
-def network_racks(design: Design) -> list[str]:
-    """Ids of racks whose role is a switch tier, in the design's order."""
+def network_racks(design: Design, tiers: Iterable[str] | None = None) -> list[str]:
+    """Ids of racks whose role is one of ``tiers`` (default: the switch tiers), in the
+    design's order."""
+    wanted = set(NETWORK_ROLES if tiers is None else tiers)
     roles: dict[str, list[str]] = {}
     for dev in design.devices.values():
         roles.setdefault(dev.rack, []).append(dev.role)
-    return [r for r in design.racks if rack_role(roles.get(r, ())) in NETWORK_ROLES]
+    return [r for r in design.racks if rack_role(roles.get(r, ())) in wanted]
 
 
 def locked_racks(design: Design, extra: Iterable[str] = ()) -> set[str]:
