@@ -122,3 +122,18 @@ def test_the_front_holds_no_dominated_point_and_includes_the_start_or_better():
     # Every optimised point keeps its own objective no worse than the start's.
     for p in every[1:]:
         assert any(p.terms[t] <= start[t] + 1e-6 for t in FRONT_TERMS)
+
+
+def test_a_sweep_can_optimise_each_variant_and_refuses_an_unknown_objective():
+    from model.studies.sweep import SweepError, evaluate, parse_vary
+
+    vary = parse_vary(["optimise=none,cost", "optimise_iterations=40"])
+    assert vary == {"optimise": ["none", "cost"], "optimise_iterations": [40]}
+    base = {"nodes": 32, "node_type": "dgx-h100", "switch": "qm9700"}
+    plain = evaluate("leaf-spine", base | {"optimise": "none"})
+    best = evaluate("leaf-spine", base | {"optimise": "cost", "optimise_iterations": 40})
+    assert plain["error"] == best["error"] == ""
+    # The optimiser never returns a design costlier than its start on the objective it minimises.
+    assert best["cost_usd"] <= plain["cost_usd"] + 1e-6
+    with pytest.raises(SweepError, match="optimise"):
+        parse_vary(["optimise=cheapest"])
