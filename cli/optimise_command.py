@@ -60,6 +60,11 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
         action="store_true",
         help="let racks stand on any free tile, not only along the existing rows",
     )
+    parser.add_argument(
+        "--swap-compute",
+        action="store_true",
+        help="let a moving rack trade places with a compute rack of its size (which then moves)",
+    )
     parser.add_argument("--lock", action="append", default=[], help="a rack that must not move")
     parser.add_argument("--workers", type=int, help="local processes (default: the cores)")
     parser.add_argument("--json", action="store_true", help="the report as JSON on stdout")
@@ -117,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
         run_jobs=_run_jobs(workers),
         anywhere=args.anywhere,
         tiers=tiers,
+        swap_compute=args.swap_compute,
     )
     try:
         save_design(result.design, args.output)
@@ -157,6 +163,7 @@ def _front(args: argparse.Namespace, design, tiers) -> list[dict]:
         seconds=args.seconds,
         anywhere=args.anywhere,
         tiers=tiers,
+        swap_compute=args.swap_compute,
     )
     rows = []
     for point in front:

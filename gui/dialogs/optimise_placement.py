@@ -132,6 +132,8 @@ class OptimisePlacementDialog(QDialog):
         grid.addWidget(self.only_selection, 2, 0, 1, 3)
         self.anywhere = QCheckBox("Any free tile, not only along the existing rows")
         grid.addWidget(self.anywhere, 3, 0, 1, 3)
+        self.swap_compute = QCheckBox("May trade places with compute racks (they move too)")
+        grid.addWidget(self.swap_compute, 4, 0, 1, 3)
         layout.addWidget(moves)
 
         budget = QHBoxLayout()
@@ -200,6 +202,7 @@ class OptimisePlacementDialog(QDialog):
             "seed": self.seed.value(),
             "locked": locked,
             "anywhere": self.anywhere.isChecked(),
+            "swap_compute": self.swap_compute.isChecked(),
             "tiers": tuple(t for t, b in self.tier_boxes.items() if b.isChecked()),
         }
 

@@ -24,8 +24,10 @@ from model.design.design import Design
 from model.design.rack_clashes import rack_clashes
 from model.design.rack_role import rack_role
 from model.engine.routed_links import RoutedLinks
-from model.optimise.moves import Position
+from model.optimise.moves import Position, move_groups
 from model.optimise.objective import Priced, Pricer
+
+ROLE_WORDS = {"gpu-server": "Compute", "nvlink-switch": "NVLink switch", "patch-panel": "Patch"}
 
 
 @dataclass(frozen=True)
@@ -55,28 +57,6 @@ class MoveWhy:
             "mean_link_m": {"before": self.mean_link_m_before, "after": self.mean_link_m_after},
             "sentence": self.sentence,
         }
-
-
-def move_groups(start: dict[str, Position], target: dict[str, Position]) -> list[list[str]]:
-    """Moved racks grouped so that each group can go back alone: a rack that took another
-    moved rack's place is in that rack's group (swaps and chains)."""
-    parent = {r: r for r in target}
-
-    def find(r: str) -> str:
-        while parent[r] != r:
-            parent[r] = parent[parent[r]]
-            r = parent[r]
-        return r
-
-    at_start = {start[r]: r for r in target}
-    for rack_id, place in target.items():
-        other = at_start.get(place)
-        if other is not None and other != rack_id:
-            parent[find(rack_id)] = find(other)
-    groups: dict[str, list[str]] = {}
-    for rack_id in target:
-        groups.setdefault(find(rack_id), []).append(rack_id)
-    return sorted((sorted(g) for g in groups.values()), key=lambda g: g[0])
 
 
 def explain_moves(

@@ -102,10 +102,17 @@ def free_positions(design: Design, rack_id: str, anywhere: bool = False) -> list
 
 
 def search_space(
-    design: Design, movable: list[str], locked: set[str], anywhere: bool = False
+    design: Design,
+    movable: list[str],
+    locked: set[str],
+    anywhere: bool = False,
+    swap_compute: bool = False,
 ) -> tuple[dict[str, list[Position]], dict[str, list[str]]]:
-    """Per movable rack: its free positions, and the unlocked racks of its plan size it may
-    swap with."""
+    """Per movable rack: its free positions, and the racks of its plan size it may swap with:
+    the other movable racks, or with ``swap_compute`` any unlocked rack (a compute rack then
+    moves too). Off by default: on the bundled 4-SU SuperPOD, swaps with compute racks chained
+    into 30 racks moved to save 0.3 % of the fibre bill beyond what the network racks alone
+    saved, a reshuffle of the SUs' rows no architect would redraw the hall for."""
     sizes = {r: _size(design, r) for r in design.racks}
     free = {r: free_positions(design, r, anywhere) for r in movable}
     for r in movable:
@@ -114,8 +121,28 @@ def search_space(
             for o in movable
             if o != r and sizes[o] == sizes[r]
         ]
-    partners = {
-        r: [o for o in design.racks if o != r and o not in locked and sizes[o] == sizes[r]]
-        for r in movable
-    }
+    pool = [o for o in design.racks if o not in locked] if swap_compute else movable
+    partners = {r: [o for o in pool if o != r and sizes[o] == sizes[r]] for r in movable}
     return free, partners
+
+
+def move_groups(start: dict[str, Position], target: dict[str, Position]) -> list[list[str]]:
+    """Moved racks grouped so that each group can go back alone: a rack that took another
+    moved rack's place is in that rack's group (swaps and chains)."""
+    parent = {r: r for r in target}
+
+    def find(r: str) -> str:
+        while parent[r] != r:
+            parent[r] = parent[parent[r]]
+            r = parent[r]
+        return r
+
+    at_start = {start[r]: r for r in target}
+    for rack_id, place in target.items():
+        other = at_start.get(place)
+        if other is not None and other != rack_id:
+            parent[find(rack_id)] = find(other)
+    groups: dict[str, list[str]] = {}
+    for rack_id in target:
+        groups.setdefault(find(rack_id), []).append(rack_id)
+    return sorted((sorted(g) for g in groups.values()), key=lambda g: g[0])

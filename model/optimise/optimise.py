@@ -54,19 +54,21 @@ def optimise(
     tiers: Iterable[str] | None = None,
     progress: Progress | None = None,
     data: bytes | None = None,
+    swap_compute: bool = False,
 ) -> Result:
     """The best placement found (see the module docstring); ``locked``: rack ids or names;
     ``anywhere``: free tiles off the existing rows too (:mod:`model.optimise.moves`);
     ``tiers``: the rack roles that may move (default leaf, spine, core); ``progress``: called
     as :func:`model.optimise.search.anneal` says, the restarts then run one after another in
     this process whatever ``run_jobs`` is; ``data``: the design's file bytes when the caller
-    already has them (the editor snapshots on its own thread and optimises on a worker)."""
+    already has them (the editor snapshots on its own thread and optimises on a worker);
+    ``swap_compute``: a moving rack may also trade places with a compute rack of its size."""
     data = design_to_bytes(design) if data is None else data
     copy = read_design_bytes(data)
     held = locked_racks(copy, locked)
     tiers = None if tiers is None else tuple(tiers)
     movable = [r for r in network_racks(copy, tiers) if r not in held]
-    free, partners = search_space(copy, movable, held, anywhere)
+    free, partners = search_space(copy, movable, held, anywhere, swap_compute)
     if not movable or not any(free[r] or partners[r] for r in movable):
         why = (
             "no network rack may move (none, or all locked)"
@@ -84,6 +86,7 @@ def optimise(
             "seconds": seconds,
             "anywhere": anywhere,
             "tiers": tiers,
+            "swap_compute": swap_compute,
         }
         for k in range(max(restarts, 1))
     ]

@@ -7,9 +7,8 @@ from __future__ import annotations
 import pytest
 
 from model.generators.generate import generate
-from model.optimise.explain import move_groups
 from model.optimise.front import FRONT_TERMS, FrontPoint, dominates, non_dominated, pareto_front
-from model.optimise.moves import network_racks
+from model.optimise.moves import move_groups, network_racks
 from model.optimise.objective import DEFAULT_WEIGHTS
 from model.optimise.optimise import optimise
 
@@ -137,3 +136,18 @@ def test_a_sweep_can_optimise_each_variant_and_refuses_an_unknown_objective():
     assert best["cost_usd"] <= plain["cost_usd"] + 1e-6
     with pytest.raises(SweepError, match="optimise"):
         parse_vary(["optimise=cheapest"])
+
+
+def test_compute_racks_stay_unless_swaps_with_them_are_allowed():
+    design, _leaf = _far_pod()
+    compute = [r for r in design.racks if r not in network_racks(design)]
+    start = {r: (design.racks[r].x, design.racks[r].y) for r in compute}
+    kept = optimise(design, DEFAULT_WEIGHTS, iterations=150, seed=4)
+    assert all((kept.design.racks[r].x, kept.design.racks[r].y) == start[r] for r in compute)
+    from model.optimise.moves import search_space
+
+    movable = network_racks(design)
+    _free, partners = search_space(design, movable, set(), swap_compute=True)
+    assert any(set(p) & set(compute) for p in partners.values())
+    _free, partners = search_space(design, movable, set())
+    assert not any(set(p) & set(compute) for p in partners.values())
