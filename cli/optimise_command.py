@@ -1,9 +1,14 @@
-"""``main.py optimise FILE -o OUT.hall.json [--weights ...] [--iterations N] [--seed S] [--restarts R]``.
+"""``main.py optimise FILE -o OUT.hall.json [--objective cost|power|failures|balanced]
+[--weights ...] [--move TIERS] [--iterations N] [--seconds S] [--seed S] [--restarts R]
+[--front DIR]`` (also spelled ``optimize``).
 
 Searches where the network racks stand (:mod:`model.optimise`) and writes the best design to a
-new file, leaving FILE untouched; prints the report (objective terms before and after, racks
-moved, media flipped, why each hard limit holds), or ``--json``. Restarts run on Dask's local
-process pool as ``sweep``'s variants do (``--workers 1``: in this process).
+new file, leaving FILE untouched; prints the report (objective terms before and after, each
+moved rack's sentence saying what its move bought, media flipped, why each hard limit holds),
+or ``--json``. Restarts run on Dask's local process pool as ``sweep``'s variants do
+(``--workers 1``: in this process). ``--front DIR`` also optimises each preset weighting and
+writes the non-dominated designs (cost, optics watts, failures per day) to DIR with
+``front.json``, each openable and comparable with ``compare``.
 """
 
 from __future__ import annotations
@@ -25,8 +30,26 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     parser.add_argument("file", help="the .hall.json design (left untouched)")
     parser.add_argument("-o", "--output", required=True, help="the optimised .hall.json to write")
     parser.add_argument(
+        "--objective",
+        choices=["cost", "power", "failures", "balanced"],
+        default="balanced",
+        help="what to minimise: capital cost, optics power, failures per day, or the balanced "
+        "default weights (--weights adjusts any of them)",
+    )
+    parser.add_argument(
         "--weights",
-        help="NAME=W,... over the defaults (cost, power, power_max, failures, cable)",
+        help="NAME=W,... over the objective's weights (cost, power, power_max, failures, cable)",
+    )
+    parser.add_argument(
+        "--move",
+        default="leaf,spine,core",
+        help="comma-separated rack roles that may move (leaf, spine, core, storage, "
+        "management, patch-panel, nvlink-switch, switch); default leaf,spine,core",
+    )
+    parser.add_argument(
+        "--front",
+        metavar="DIR",
+        help="also write the Pareto front of the preset objectives to DIR (one design each)",
     )
     parser.add_argument("--iterations", type=int, default=300, help="moves tried per restart")
     parser.add_argument("--seed", type=int, default=0, help="random seed (same seed, same result)")
@@ -36,6 +59,11 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
         "--anywhere",
         action="store_true",
         help="let racks stand on any free tile, not only along the existing rows",
+    )
+    parser.add_argument(
+        "--swap-compute",
+        action="store_true",
+        help="let a moving rack trade places with a compute rack of its size (which then moves)",
     )
     parser.add_argument("--lock", action="append", default=[], help="a rack that must not move")
     parser.add_argument("--workers", type=int, help="local processes (default: the cores)")
@@ -57,13 +85,19 @@ def _run_jobs(workers: int):
 def run(args: argparse.Namespace) -> int:
     from model.files.design_file import DesignFileError, save_design
     from model.files.output_file import OutputRefused, output_target
+    from model.optimise.front import PRESETS
+    from model.optimise.moves import MOVABLE_ROLES
     from model.optimise.objective import OptimiseError, parse_weights
     from model.optimise.optimise import optimise
 
     try:
-        weights = parse_weights(args.weights)
+        weights = parse_weights(args.weights, PRESETS[args.objective])
     except OptimiseError as exc:
         raise CliError(str(exc)) from None
+    tiers = tuple(t.strip() for t in args.move.split(",") if t.strip())
+    unknown = [t for t in tiers if t not in MOVABLE_ROLES]
+    if unknown or not tiers:
+        raise CliError(f"--move {args.move!r}: name rack roles among " + ", ".join(MOVABLE_ROLES))
     for flag, value in (("--iterations", args.iterations), ("--restarts", args.restarts)):
         if value < 1:
             raise CliError(f"{flag} must be at least 1, not {value}")
@@ -87,20 +121,78 @@ def run(args: argparse.Namespace) -> int:
         seconds=args.seconds,
         run_jobs=_run_jobs(workers),
         anywhere=args.anywhere,
+        tiers=tiers,
+        swap_compute=args.swap_compute,
     )
     try:
         save_design(result.design, args.output)
     except DesignFileError as exc:
         raise CliError(str(exc)) from None
+    out = {"changed": result.changed, "sentence": result.sentence, **result.report}
+    if args.front:
+        out["front"] = _front(args, design, tiers)
     if args.json:
-        print(
-            json.dumps(
-                {"changed": result.changed, "sentence": result.sentence, **result.report}, indent=2
-            )
-        )
+        print(json.dumps(out, indent=2))
     else:
         print(text(result.sentence, result.report))
+        if args.front:
+            print(front_text(out["front"], args.front))
     return 0
+
+
+def _front(args: argparse.Namespace, design, tiers) -> list[dict]:
+    """Optimise each preset, write the non-dominated designs and front.json into the folder."""
+    from pathlib import Path
+
+    from model.files.design_file import DesignFileError, save_design
+    from model.files.output_file import OutputRefused, output_target, write_output
+    from model.optimise.front import pareto_front
+
+    folder = Path(args.front)
+    if folder.exists() and not folder.is_dir():
+        raise CliError(f"--front {folder}: exists and is not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CliError(f"--front {folder}: cannot create the folder ({exc.strerror})") from None
+    front, _every = pareto_front(
+        design,
+        iterations=args.iterations,
+        seed=args.seed,
+        locked=args.lock,
+        seconds=args.seconds,
+        anywhere=args.anywhere,
+        tiers=tiers,
+        swap_compute=args.swap_compute,
+    )
+    rows = []
+    for point in front:
+        row = point.to_json()
+        if point.result is not None:
+            path = folder / f"{point.name}.hall.json"
+            try:
+                save_design(point.result.design, str(path))
+            except DesignFileError as exc:
+                raise CliError(str(exc)) from None
+            row["file"] = path.name
+        rows.append(row)
+    try:
+        target = output_target(folder / "front.json")
+        write_output(target, (json.dumps(rows, indent=2) + "\n").encode())
+    except (OutputRefused, OSError) as exc:
+        raise CliError(f"{folder / 'front.json'}: {exc}") from None
+    return rows
+
+
+def front_text(rows: list[dict], folder: str) -> str:
+    lines = [f"Pareto front (cost, typical optics W, failures/day), written to {folder}:"]
+    for r in rows:
+        t = r["terms"]
+        lines.append(
+            f"  {r['name']:10} {t['cost_usd']:>14,.0f} USD {t['optics_power_w']:>12,.0f} W"
+            f" {t['failures_per_day']:>9.4f}/day  {r.get('file', '(the input design)')}"
+        )
+    return "\n".join(lines)
 
 
 def text(sentence: str, report: dict) -> str:
@@ -116,6 +208,12 @@ def text(sentence: str, report: dict) -> str:
             f"moved {m['name']}: ({m['from'][0]:.2f}, {m['from'][1]:.2f}) m ->"
             f" ({m['to'][0]:.2f}, {m['to'][1]:.2f}) m, {m['links_flipped']} links changed medium"
         )
+    if report.get("why"):
+        lines.append("What each move bought (putting it back, the other moves kept):")
+        lines.extend(f"  {w['sentence']}" for w in report["why"])
+    if "copper_share" in report:
+        c = report["copper_share"]
+        lines.append(f"copper share of cabled links: {c['before']:.1%} -> {c['after']:.1%}")
     for f in report["media_flipped"]:
         lines.append(f"media: {f['links']} links {f['from']} -> {f['to']}")
     lines.extend(report["limits"])

@@ -14,6 +14,7 @@ from gui.canvas.overview import OverviewView
 from gui.dialogs.bulk_connect import add_bulk_connect_action
 from gui.dialogs.find import add_find_actions
 from gui.dialogs.help import add_help_actions
+from gui.dialogs.optimise_placement import add_optimise_action
 from gui.edit.panel_commands import add_panel_actions
 from gui.window_layout import WindowLayout
 
@@ -27,6 +28,7 @@ def install_editor_extras(window) -> None:
     add_arrange_actions(window, window.design_menu, window.view_menu)
     add_structured_actions(window)  # View > Trunks, Design > Cabling Style
     add_panel_actions(window)  # Design > Place Patch Panel, Route Via Panels
+    add_optimise_action(window)  # Design > Optimise Placement…
     add_overview(window)
 
 

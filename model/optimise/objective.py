@@ -64,9 +64,10 @@ class OptimiseError(ValueError):
     """Input the optimiser cannot work with (the message says which and why)."""
 
 
-def parse_weights(text: str | None) -> dict[str, float]:
-    """``"cost=1,power=0.2"`` over the defaults; a weight is a finite number ≥ 0."""
-    weights = dict(DEFAULT_WEIGHTS)
+def parse_weights(text: str | None, base: dict[str, float] | None = None) -> dict[str, float]:
+    """``"cost=1,power=0.2"`` over ``base`` (default: the balanced defaults); a weight is a
+    finite number ≥ 0."""
+    weights = dict(DEFAULT_WEIGHTS if base is None else base)
     if not text:
         return weights
     for item in text.split(","):
@@ -112,6 +113,7 @@ class Pricer:
         self.cache = PlantCache()
         self.fill = TrayFill()
         self._backplane = np.array([m.kind == "backplane" for m in plant.media] + [False])
+        self._copper = np.array([m.is_copper for m in plant.media] + [False])
         self._changed: set[str] | None = None
         self.start_places = {r.id: (r.x, r.y) for r in design.racks.values()}
         self.start = self.price()
@@ -159,6 +161,13 @@ class Pricer:
             channel_breaks=breaks,
             tray_fill=dict(fill),
         )
+
+    def copper_share(self, priced: Priced) -> float:
+        """Share of the cabled links (backplane excluded) whose medium is copper."""
+        medium = priced.medium_index
+        carried = (medium >= 0) & ~self._backplane[medium]
+        n = int(carried.sum())
+        return float((carried & self._copper[medium]).sum() / n) if n else 0.0
 
     def objective(self, priced: Priced, weights: dict[str, float]) -> float:
         return sum(weights[t] * priced.terms[t] / self.norm[t] for t in TERMS)

@@ -18,9 +18,10 @@ from model.design.design import Design
 from model.design.rack_clashes import rack_clashes
 from model.engine.routed_links import RoutedLinks
 from model.files.design_file import design_to_bytes, read_design_bytes
+from model.optimise.explain import explain_moves
 from model.optimise.moves import locked_racks, network_racks, search_space
 from model.optimise.objective import TERMS, Pricer
-from model.optimise.search import restart
+from model.optimise.search import Progress, restart
 from model.plant.physical_plant import rack_power
 
 RunJobs = Callable[[Callable[[dict], dict], list[dict]], list[dict]]
@@ -50,14 +51,24 @@ def optimise(
     seconds: float | None = None,
     run_jobs: RunJobs = _sequential,
     anywhere: bool = False,
+    tiers: Iterable[str] | None = None,
+    progress: Progress | None = None,
+    data: bytes | None = None,
+    swap_compute: bool = False,
 ) -> Result:
     """The best placement found (see the module docstring); ``locked``: rack ids or names;
-    ``anywhere``: free tiles off the existing rows too (:mod:`model.optimise.moves`)."""
-    data = design_to_bytes(design)
+    ``anywhere``: free tiles off the existing rows too (:mod:`model.optimise.moves`);
+    ``tiers``: the rack roles that may move (default leaf, spine, core); ``progress``: called
+    as :func:`model.optimise.search.anneal` says, the restarts then run one after another in
+    this process whatever ``run_jobs`` is; ``data``: the design's file bytes when the caller
+    already has them (the editor snapshots on its own thread and optimises on a worker);
+    ``swap_compute``: a moving rack may also trade places with a compute rack of its size."""
+    data = design_to_bytes(design) if data is None else data
     copy = read_design_bytes(data)
     held = locked_racks(copy, locked)
-    movable = [r for r in network_racks(copy) if r not in held]
-    free, partners = search_space(copy, movable, held, anywhere)
+    tiers = None if tiers is None else tuple(tiers)
+    movable = [r for r in network_racks(copy, tiers) if r not in held]
+    free, partners = search_space(copy, movable, held, anywhere, swap_compute)
     if not movable or not any(free[r] or partners[r] for r in movable):
         why = (
             "no network rack may move (none, or all locked)"
@@ -74,10 +85,19 @@ def optimise(
             "locked": sorted(held),
             "seconds": seconds,
             "anywhere": anywhere,
+            "tiers": tiers,
+            "swap_compute": swap_compute,
         }
         for k in range(max(restarts, 1))
     ]
-    runs = run_jobs(restart, jobs)
+    if progress is not None:
+        runs = []
+        for job in jobs:
+            runs.append(restart(job, progress))
+            if runs[-1]["stopped"]:
+                break
+    else:
+        runs = run_jobs(restart, jobs)
     best = min(runs, key=lambda r: (r["objective"], r["seed"]))
     plant = RoutedLinks(copy)
     pricer = Pricer(copy, plant)
@@ -95,6 +115,11 @@ def optimise(
         why = broken or "no feasible move lowers the weighted objective"
         return Result(read_design_bytes(data), False, f"Design unchanged: {why}.")
     report = _report(copy, plant, pricer, after, start, target, (before_obj, after_obj))
+    report["why"] = [w.to_json() for w in explain_moves(copy, plant, pricer, after, start, target)]
+    report["copper_share"] = {
+        "before": pricer.copper_share(pricer.start),
+        "after": pricer.copper_share(after),
+    }
     report["runs"] = runs_summary(runs)
     plant.close()
     moved = len(target)

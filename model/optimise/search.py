@@ -14,18 +14,34 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from model.design.design import Design
 from model.design.rack_clashes import rack_clashes
 from model.engine.routed_links import RoutedLinks
-from model.optimise.moves import Position, locked_racks, network_racks, search_space
+from model.optimise.moves import (
+    Position,
+    locked_racks,
+    move_groups,
+    network_racks,
+    search_space,
+)
 from model.optimise.objective import Pricer
 
 # Temperature, as a share of the normalised objective: a move 2 % worse is taken with
 # probability 1/e at the start, one 0.05 % worse at the end (geometric cooling between).
 T_START, T_END = 0.02, 0.0005
 SWAP_SHARE = 0.3  # share of candidates that swap two racks instead of moving one
+# A kept move must buy at least this share of the starting objective per rack it moves: a swap
+# chain that shuffles eight compute racks to save 0.3 % of the fibre bill is noise an architect
+# would not redraw the hall for (seen on the bundled 4-SU SuperPOD before this floor).
+MIN_GAIN_PER_RACK = 0.001
+PROGRESS_EVERY = 10  # iterations between progress reports (and on every new best)
+
+# Called with the run's progress (see :func:`anneal`); returning False stops the run, which
+# then ends at its best state so far, as it would at the end of its iterations.
+Progress = Callable[[dict], bool]
 
 
 @dataclass
@@ -39,6 +55,7 @@ class Run:
     feasible: int
     accepted: int
     seconds: float
+    stopped: bool = False  # ended because ``progress`` said stop
 
 
 def _candidate(rng, design, movable, free, partners) -> dict[str, Position] | None:
@@ -65,7 +82,9 @@ def _clashes(design: Design, moves: dict[str, Position]) -> bool:
 def _put_back(design, plant, pricer, weights, start: dict[str, Position], best: float) -> float:
     """Move each moved rack back to its start, one at a time, where that costs nothing (the
     objective no higher, every limit holding): annealing also keeps moves that gain nothing,
-    and an architect should not move a rack for no gain. Leaves the design refreshed."""
+    and an architect should not move a rack for no gain. Then each group of racks that took
+    each other's places goes back together unless it buys ``MIN_GAIN_PER_RACK`` of the start's
+    objective per rack. Leaves the design refreshed."""
     plant.refresh()
     for rack_id in sorted(start):
         here = (design.racks[rack_id].x, design.racks[rack_id].y)
@@ -81,6 +100,26 @@ def _put_back(design, plant, pricer, weights, start: dict[str, Position], best: 
                 continue
         design.move_racks({rack_id: here})
         plant.refresh()
+    floor = MIN_GAIN_PER_RACK * abs(pricer.objective(pricer.start, weights))
+    target = {
+        r: (design.racks[r].x, design.racks[r].y)
+        for r in start
+        if (design.racks[r].x, design.racks[r].y) != start[r]
+    }
+    for group in move_groups(start, target):
+        back = {r: start[r] for r in group}
+        if _clashes(design, back):
+            continue
+        design.move_racks(back)
+        changed = plant.refresh()
+        priced = pricer.price(changed)
+        if pricer.broken(priced, group, changed) is None:
+            value = pricer.objective(priced, weights)
+            if value <= best + floor * len(group):
+                best = value
+                continue
+        design.move_racks({r: target[r] for r in group})
+        plant.refresh()
     return best
 
 
@@ -93,19 +132,49 @@ def anneal(
     locked: set[str],
     seconds: float | None = None,
     anywhere: bool = False,
+    tiers: tuple[str, ...] | None = None,
+    progress: Progress | None = None,
+    swap_compute: bool = False,
 ) -> Run:
     """Anneal ``design`` in place (left at its best state); stops after ``iterations`` or
-    ``seconds``, whichever comes first; ``anywhere``: free tiles off the rows too."""
+    ``seconds``, whichever comes first, or when ``progress`` returns False; ``anywhere``: free
+    tiles off the rows too; ``tiers``: the rack roles that may move (default: switch tiers).
+
+    ``progress`` gets ``{"seed", "iteration", "iterations", "best", "terms", "copper_share",
+    "moved"}`` every ``PROGRESS_EVERY`` iterations and at each new best: the best state's
+    objective, its terms, its share of links on copper and the racks it moves."""
     t0 = time.perf_counter()
     pricer = Pricer(design, plant)
-    movable = [r for r in network_racks(design) if r not in locked]
-    free, partners = search_space(design, movable, locked, anywhere)
+    movable = [r for r in network_racks(design, tiers) if r not in locked]
+    free, partners = search_space(design, movable, locked, anywhere, swap_compute)
     rng = random.Random(seed)
     current = best = pricer.objective(pricer.start, weights)
     best_places = {r: (design.racks[r].x, design.racks[r].y) for r in design.racks}
     feasible = accepted = done = 0
+    best_priced = pricer.start
+    stopped = False
+
+    def report(i: int) -> bool:
+        if progress is None:
+            return True
+        moved = sorted(r for r, p in best_places.items() if p != pricer.start_places[r])
+        return progress(
+            {
+                "seed": seed,
+                "iteration": i,
+                "iterations": iterations,
+                "best": best,
+                "terms": dict(best_priced.terms),
+                "copper_share": pricer.copper_share(best_priced),
+                "moved": moved,
+            }
+        )
+
     for i in range(iterations if movable else 0):
         if seconds is not None and time.perf_counter() - t0 > seconds:
+            break
+        if i % PROGRESS_EVERY == 0 and not report(i):
+            stopped = True
             break
         done += 1
         moves = _candidate(rng, design, movable, free, partners)
@@ -125,8 +194,11 @@ def anneal(
             accepted += 1
             current = value
             if value < best - 1e-12:
-                best = value
+                best, best_priced = value, priced
                 best_places = {r: (design.racks[r].x, design.racks[r].y) for r in design.racks}
+                if not report(i + 1):
+                    stopped = True
+                    break
         else:
             # Undone by moving back; the plant follows at the next refresh, which then
             # re-routes the racks of both edits in one batch.
@@ -134,13 +206,14 @@ def anneal(
     design.move_racks(best_places)
     best = _put_back(design, plant, pricer, weights, dict(pricer.start_places), best)
     best_places = {r: (design.racks[r].x, design.racks[r].y) for r in design.racks}
-    return Run(seed, best, best_places, done, feasible, accepted, time.perf_counter() - t0)
+    return Run(seed, best, best_places, done, feasible, accepted, time.perf_counter() - t0, stopped)
 
 
-def restart(job: dict) -> dict:
+def restart(job: dict, progress: Progress | None = None) -> dict:
     """One independent run on a fresh copy of the design (a pure, picklable Dask job):
     ``job`` holds ``design`` (file bytes), ``seed``, ``iterations``, ``weights``, ``locked``,
-    ``seconds``, ``anywhere``; returns the run's fields."""
+    ``seconds``, ``anywhere``, ``tiers``, ``swap_compute``; returns the run's fields. ``progress``: see
+    :func:`anneal` (in-process runs only: a callback does not cross to a Dask worker)."""
     from model.files.design_file import read_design_bytes
 
     design = read_design_bytes(job["design"])
@@ -155,6 +228,9 @@ def restart(job: dict) -> dict:
         locked,
         job.get("seconds"),
         job.get("anywhere", False),
+        job.get("tiers"),
+        progress,
+        job.get("swap_compute", False),
     )
     plant.close()
     return {
@@ -165,4 +241,5 @@ def restart(job: dict) -> dict:
         "feasible": run.feasible,
         "accepted": run.accepted,
         "seconds": run.seconds,
+        "stopped": run.stopped,
     }

@@ -10,8 +10,12 @@ distributed cluster) and never schedules anything itself.
 Names a sweep can vary: every generator option (``nodes``, ``node_type``, ``switch``,
 ``spine_switch``, ``oversubscription``, ``reserve_ports``, ``k``, ``su_nodes``, ``tiers``,
 ``racks``, ``su_racks``, ``placement``) and the design settings ``policy`` (media policy),
-``allreduce_algorithm``, ``job_placement`` and ``allreduce_message_mb``. A variant the generator
-refuses gets its sentence in the ``error`` column instead of figures.
+``allreduce_algorithm``, ``job_placement`` and ``allreduce_message_mb``; and ``optimise``
+(``none``, or an objective preset of :mod:`model.optimise.front`: ``cost``, ``power``,
+``failures``, ``balanced``) with ``optimise_iterations`` (default 200): the variant's network
+racks are placed by the optimiser (seed 0) before it is analysed, so a sweep compares the
+reference layout with the optimised one. A variant the generator refuses gets its sentence in
+the ``error`` column instead of figures.
 """
 
 from __future__ import annotations
@@ -22,13 +26,16 @@ from model.studies.compare import KPI_COLUMNS, kpis
 
 INT_PARAMS = {"nodes", "oversubscription", "reserve_ports", "k", "su_nodes", "racks", "su_racks"}
 STR_PARAMS = {"node_type", "switch", "spine_switch", "tiers", "placement"}
+# Not generator options: how the variant's placement is optimised after it is generated.
+OPTIMISE_PARAMS = {"optimise": str, "optimise_iterations": int}
+OPTIMISE_ITERATIONS = 200
 SETTINGS = {
     "policy": ("media_policy", str),
     "allreduce_algorithm": ("allreduce_algorithm", str),
     "job_placement": ("job_placement", str),
     "allreduce_message_mb": ("allreduce_message_mb", float),
 }
-VARIABLE = INT_PARAMS | STR_PARAMS | set(SETTINGS)
+VARIABLE = INT_PARAMS | STR_PARAMS | set(SETTINGS) | set(OPTIMISE_PARAMS)
 COUNT_COLUMNS = ("switches", "links", "transceivers", "power_kw", "cost_usd")
 
 
@@ -54,11 +61,23 @@ def parse_vary(items: list[str]) -> dict[str, list]:
         parsed = []
         for raw in values.split(","):
             raw = raw.strip()
-            kind = int if name in INT_PARAMS else SETTINGS.get(name, (None, str))[1]
+            kind = (
+                int
+                if name in INT_PARAMS
+                else OPTIMISE_PARAMS.get(name) or SETTINGS.get(name, (None, str))[1]
+            )
             try:
                 parsed.append(kind(raw))
             except ValueError:
                 raise SweepError(f"--vary {name}: {raw!r} is not a {kind.__name__}") from None
+        if name == "optimise":
+            from model.optimise.front import PRESETS
+
+            bad = [v for v in parsed if v != "none" and v not in PRESETS]
+            if bad:
+                raise SweepError(
+                    f"--vary optimise: {bad[0]!r} is not none or one of " + ", ".join(PRESETS)
+                )
         out[name] = parsed
     return out
 
@@ -78,7 +97,7 @@ def evaluate(template: str, params: dict) -> dict:
     from model.engine.routed_links import RoutedLinks
     from model.generators.generate import GenerateError, generate
 
-    gen = {k: v for k, v in params.items() if k not in SETTINGS}
+    gen = {k: v for k, v in params.items() if k not in SETTINGS and k not in OPTIMISE_PARAMS}
     row = {"template": template, **params}
     try:
         design = generate(template, **gen)
@@ -95,6 +114,13 @@ def evaluate(template: str, params: dict) -> dict:
             msgspec.convert(msgspec.to_builtins(design.settings), type(design.settings))
         except (msgspec.ValidationError, TypeError, ValueError) as exc:
             return row | {c: None for c in (*KPI_COLUMNS, *COUNT_COLUMNS)} | {"error": str(exc)}
+    objective = params.get("optimise", "none")
+    if objective != "none":
+        from model.optimise.front import PRESETS
+        from model.optimise.optimise import optimise
+
+        iterations = int(params.get("optimise_iterations", OPTIMISE_ITERATIONS))
+        design = optimise(design, PRESETS[objective], iterations=iterations, seed=0).design
     plant = RoutedLinks(design)
     plant.refresh()
     j = analyze(design, plant).to_json()

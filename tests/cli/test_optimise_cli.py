@@ -58,3 +58,45 @@ def test_optimise_refuses_bad_weights_with_exit_2(tmp_path):
     assert not out.exists()
     done = _main("optimise", src, "-o", out, "--iterations", 0)
     assert done.returncode == 2 and "--iterations" in done.stderr
+
+
+def test_optimize_spelling_writes_the_pareto_front_and_explains_each_move(tmp_path):
+    src = _far_pod(tmp_path)
+    out, front = tmp_path / "best.hall.json", tmp_path / "front"
+    done = _main(
+        "optimize",
+        src,
+        "-o",
+        out,
+        "--objective",
+        "cost",
+        "--iterations",
+        80,
+        "--seed",
+        2,
+        "--workers",
+        1,
+        "--front",
+        front,
+        "--json",
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["why"] and all(w["sentence"].endswith(").") for w in report["why"])
+    listed = json.loads((front / "front.json").read_text())
+    assert listed == report["front"]
+    for row in listed:
+        if "file" in row:  # each optimised point is a design the loader opens
+            load_design(front / row["file"])
+
+
+def test_optimise_refuses_an_unknown_tier_and_a_front_that_is_a_file(tmp_path):
+    src = _far_pod(tmp_path)
+    out = tmp_path / "best.hall.json"
+    done = _main("optimise", src, "-o", out, "--move", "leaf,gpu-server")
+    assert done.returncode == 2 and "--move" in done.stderr and "Traceback" not in done.stderr
+    blocker = tmp_path / "front"
+    blocker.write_text("mine")
+    done = _main("optimise", src, "-o", out, "--iterations", 5, "--workers", 1, "--front", blocker)
+    assert done.returncode == 2 and "not a folder" in done.stderr
+    assert blocker.read_text() == "mine"

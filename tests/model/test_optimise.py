@@ -125,7 +125,9 @@ def test_locked_racks_never_move():
 def test_a_locked_rack_is_not_swapped_either():
     design, leaf = _far_pod()
     servers = [r for r in design.racks if r not in network_racks(design)]
-    result = optimise(design, DEFAULT_WEIGHTS, iterations=120, seed=5, locked=servers)
+    result = optimise(
+        design, DEFAULT_WEIGHTS, iterations=120, seed=5, locked=servers, swap_compute=True
+    )
     for rack_id in servers:
         assert (result.design.racks[rack_id].x, result.design.racks[rack_id].y) == (
             design.racks[rack_id].x,

@@ -1,0 +1,76 @@
+"""The placement optimiser on the S, L, XL workloads: candidate moves priced per second, and a
+whole run with the improvement it found, each beside its floor.
+
+* ``optimise: moves priced``: :func:`model.optimise.search.anneal` for a fixed time budget
+  (``BUDGET_S``); the figure is the time per candidate move (edit, incremental re-route,
+  plant, forecast and limits priced). Target at XL: >= 200 moves per second (<= 5 ms each).
+  Floor: one ``RoutedLinks.refresh()`` with nothing changed plus one pricing of the unchanged
+  plant, measured in the same run (what any candidate costs before it moves anything).
+* ``optimise: whole run``: :func:`model.optimise.optimise.optimise` with its default 300
+  iterations (L: target <= 60 s); the note gives what it found (cost, optics kW, copper share).
+
+Usage: ``python tests/benchmarks/run_benchmarks.py --only optimise --sizes S,L,XL``.
+"""
+
+from __future__ import annotations
+
+import time
+
+from tests.benchmarks.run_benchmarks import Report, peak_rss_mb
+
+BUDGET_S = 20.0
+RUN_ITERATIONS = 300
+
+
+def run(report: Report) -> None:
+    from model.engine.routed_links import RoutedLinks
+    from model.optimise.objective import DEFAULT_WEIGHTS, Pricer
+    from model.optimise.optimise import optimise
+    from model.optimise.search import anneal
+    from tests.benchmarks.workloads import build
+
+    for size in ("S", "L", "XL"):
+        if size not in report.sizes:
+            continue
+        design = build(size)
+        plant = RoutedLinks(design)
+        pricer = Pricer(design, plant)
+        t0 = time.perf_counter()
+        pricer.price(plant.refresh())
+        floor = time.perf_counter() - t0
+        t0, c0 = time.perf_counter(), time.process_time()
+        done = anneal(design, plant, DEFAULT_WEIGHTS, 10**9, seed=0, locked=set(), seconds=BUDGET_S)
+        seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+        plant.close()
+        per_move = seconds / max(done.iterations, 1)
+        report.add(
+            size,
+            "optimise: one candidate move priced",
+            per_move,
+            peak_rss_mb(),
+            target="<= 5 ms" if size == "XL" else "",
+            note=f"{done.iterations / seconds:,.0f} moves/s ({done.feasible} feasible) in"
+            f" {seconds:.1f} s, cpu {cpu:.1f} s; floor (refresh + price, no change)"
+            f" {floor * 1000:.1f} ms",
+        )
+        design = build(size)
+        t0, c0 = time.perf_counter(), time.process_time()
+        result = optimise(design, DEFAULT_WEIGHTS, iterations=RUN_ITERATIONS, seed=0)
+        seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+        found = "no improving move"
+        if result.changed:
+            t = result.report["terms"]
+            share = result.report["copper_share"]
+            found = (
+                f"{len(result.report['moved'])} racks moved, {t['cost_usd']['delta']:+,.0f} USD,"
+                f" {t['optics_power_w']['delta'] / 1000:+.2f} kW optics, copper share"
+                f" {share['before']:.1%} -> {share['after']:.1%}"
+            )
+        report.add(
+            size,
+            f"optimise: whole run ({RUN_ITERATIONS} moves)",
+            seconds,
+            peak_rss_mb(),
+            target="<= 60 s" if size == "L" else "",
+            note=f"cpu {cpu:.1f} s; {found}",
+        )

@@ -1,0 +1,153 @@
+"""The optimiser explains each moved rack (its own share, measured by putting it back), reports
+progress and stops when told, moves only the tiers it is given, and its Pareto front holds no
+dominated point."""
+
+from __future__ import annotations
+
+import pytest
+
+from model.generators.generate import generate
+from model.optimise.front import FRONT_TERMS, FrontPoint, dominates, non_dominated, pareto_front
+from model.optimise.moves import move_groups, network_racks
+from model.optimise.objective import DEFAULT_WEIGHTS
+from model.optimise.optimise import optimise
+
+
+def _far_pod():
+    """An 8-node leaf-spine pod whose leaf rack stands in the hall's far corner: its 64 leaf to
+    server links are then too long for copper (the generator puts it mid-row, on LACC)."""
+    design = generate("leaf-spine", nodes=8, node_type="dgx-h100", switch="qm9700")
+    leaf = network_racks(design)[0]
+    design.move_racks({leaf: (5.1, 6.6)})
+    return design, leaf
+
+
+@pytest.fixture(scope="module")
+def far():
+    design, leaf = _far_pod()
+    seen: list[dict] = []
+    result = optimise(
+        design, DEFAULT_WEIGHTS, iterations=150, seed=3, progress=lambda p: seen.append(p) or True
+    )
+    return design, leaf, result, seen
+
+
+def test_each_moved_rack_has_a_sentence_with_what_it_bought(far):
+    _design, leaf, result, _seen = far
+    why = {w["racks"][0]: w for w in result.report["why"]}
+    assert leaf in why
+    mine = why[leaf]
+    # Back in its corner its links are optics again: the move is what made them copper.
+    assert mine["media_flipped"] and all("LACC" in f["to"] for f in mine["media_flipped"])
+    assert mine["cost_usd_delta"] < 0 and mine["optics_power_w_delta"] < 0
+    assert mine["mean_link_m"]["after"] < mine["mean_link_m"]["before"]
+    assert mine["sentence"].startswith(f"Leaf rack {result.design.racks[leaf].name} moved ")
+    assert "links changed medium" in mine["sentence"] and "kW typical optics" in mine["sentence"]
+    # A single rack's share is at most the whole gain (shares are marginal, not apportioned).
+    whole = result.report["terms"]["cost_usd"]["delta"]
+    assert whole <= mine["cost_usd_delta"] + 1e-6
+
+
+def test_copper_share_rises_when_links_come_under_copper_reach(far):
+    _design, _leaf, result, _seen = far
+    share = result.report["copper_share"]
+    assert share["after"] > share["before"]
+
+
+def test_progress_reports_the_best_so_far_and_never_gets_worse(far):
+    _design, _leaf, _result, seen = far
+    assert seen and seen[0]["iteration"] == 0
+    bests = [p["best"] for p in seen]
+    assert bests == sorted(bests, reverse=True)
+    assert {"terms", "copper_share", "moved", "iterations"} <= set(seen[-1])
+
+
+def test_progress_returning_false_stops_at_the_best_so_far():
+    design, _leaf = _far_pod()
+    calls: list[int] = []
+
+    def stop_after_two(p: dict) -> bool:
+        calls.append(p["iteration"])
+        return len(calls) < 2
+
+    result = optimise(design, DEFAULT_WEIGHTS, iterations=500, seed=3, progress=stop_after_two)
+    runs = result.report.get("runs") if result.changed else None
+    assert len(calls) == 2
+    if runs is not None:
+        assert runs[0]["stopped"] and runs[0]["iterations"] < 500
+
+
+def test_only_the_named_tiers_move():
+    design, _leaf = _far_pod()
+    result = optimise(design, DEFAULT_WEIGHTS, iterations=60, seed=3, tiers=("spine",))
+    spines = set(network_racks(design, ("spine",)))
+    assert spines
+    assert {m["rack"] for m in result.report.get("moved", [])} <= spines
+    # No storage rack in this pod: nothing may move, and the design says why.
+    none = optimise(design, DEFAULT_WEIGHTS, iterations=20, seed=3, tiers=("storage",))
+    assert not none.changed and "no network rack may move" in none.sentence
+
+
+def test_swapped_racks_are_one_group():
+    start = {"a": (0.0, 0.0), "b": (1.0, 0.0), "c": (5.0, 5.0)}
+    target = {"a": (1.0, 0.0), "b": (0.0, 0.0), "c": (6.0, 5.0)}
+    assert move_groups(start, target) == [["a", "b"], ["c"]]
+
+
+def _point(name, cost, watts, fails):
+    return FrontPoint(
+        name, {}, {"cost_usd": cost, "optics_power_w": watts, "failures_per_day": fails}, None
+    )
+
+
+def test_non_dominated_by_hand():
+    a, b, c, d = (
+        _point("a", 10, 5, 1.0),
+        _point("b", 8, 7, 1.0),  # cheaper, hotter: on the front beside a
+        _point("c", 11, 6, 1.0),  # worse than a on cost and watts: dominated
+        _point("d", 10, 5, 1.0),  # a's twin: kept once
+    )
+    assert dominates(a.terms, c.terms) and not dominates(a.terms, b.terms)
+    assert [p.name for p in non_dominated([a, b, c, d])] == ["a", "b"]
+
+
+def test_the_front_holds_no_dominated_point_and_includes_the_start_or_better():
+    design, _leaf = _far_pod()
+    front, every = pareto_front(design, iterations=80, seed=1)
+    assert every[0].name == "start" and front
+    for p in front:
+        assert not any(dominates(q.terms, p.terms) for q in every)
+    start = every[0].terms
+    # Every optimised point keeps its own objective no worse than the start's.
+    for p in every[1:]:
+        assert any(p.terms[t] <= start[t] + 1e-6 for t in FRONT_TERMS)
+
+
+def test_a_sweep_can_optimise_each_variant_and_refuses_an_unknown_objective():
+    from model.studies.sweep import SweepError, evaluate, parse_vary
+
+    vary = parse_vary(["optimise=none,cost", "optimise_iterations=40"])
+    assert vary == {"optimise": ["none", "cost"], "optimise_iterations": [40]}
+    base = {"nodes": 32, "node_type": "dgx-h100", "switch": "qm9700"}
+    plain = evaluate("leaf-spine", base | {"optimise": "none"})
+    best = evaluate("leaf-spine", base | {"optimise": "cost", "optimise_iterations": 40})
+    assert plain["error"] == best["error"] == ""
+    # The optimiser never returns a design costlier than its start on the objective it minimises.
+    assert best["cost_usd"] <= plain["cost_usd"] + 1e-6
+    with pytest.raises(SweepError, match="optimise"):
+        parse_vary(["optimise=cheapest"])
+
+
+def test_compute_racks_stay_unless_swaps_with_them_are_allowed():
+    design, _leaf = _far_pod()
+    compute = [r for r in design.racks if r not in network_racks(design)]
+    start = {r: (design.racks[r].x, design.racks[r].y) for r in compute}
+    kept = optimise(design, DEFAULT_WEIGHTS, iterations=150, seed=4)
+    assert all((kept.design.racks[r].x, kept.design.racks[r].y) == start[r] for r in compute)
+    from model.optimise.moves import search_space
+
+    movable = network_racks(design)
+    _free, partners = search_space(design, movable, set(), swap_compute=True)
+    assert any(set(p) & set(compute) for p in partners.values())
+    _free, partners = search_space(design, movable, set())
+    assert not any(set(p) & set(compute) for p in partners.values())
