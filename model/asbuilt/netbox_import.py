@@ -160,6 +160,8 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
     design = Design(Hall(outline=[(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]), name=site)
     rack_ids: dict[str, str] = {}
     taken: set[str] = set()
+    names_seen: set[str] = set()
+    repeated: list[str] = []
     racks: list[Rack] = []
     trays: list[Tray] = []
     y = MARGIN_M
@@ -168,6 +170,12 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
         x = MARGIN_M
         depth = 0.0
         for r in members:
+            # A design's rack names are unique ignoring case (the plan and the schedule name
+            # racks by them); a second row of the same name is left out, the first one kept.
+            if r["name"].casefold() in names_seen:
+                repeated.append(r["line"])
+                continue
+            names_seen.add(r["name"].casefold())
             rtype = rack_types.get(r["description"]) or catalog.rack_types["rack-48u-600x1200"]
             w = _mm(r["outer_width"], rtype.width_m, r["line"] + ", outer width")
             d = _mm(r["outer_depth"], rtype.depth_m, r["line"] + ", outer depth")
@@ -197,6 +205,11 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
         )
         width = max(width, x)
         y += depth + AISLE_M
+    if repeated:
+        notes.append(
+            f"{len(repeated):,} racks left out: a rack of the same name (ignoring case) came"
+            f" first ({', '.join(repeated[:3])}{' ...' if len(repeated) > 3 else ''})"
+        )
     if racks:
         notes.append(
             f"{len(racks)} racks had no floor position in NetBox: laid out in {len(rows)} rows "
@@ -356,8 +369,32 @@ def _add_cables(design: Design, folder: Path, site: str, notes) -> None:
             f"{skipped - unjoined} cables left out: an end is a device or port the design "
             "does not have"
         )
+    links = _one_cable_per_port(links, notes)
     design.add_links(links)
     pin_recorded_media(design, recorded, notes)
+
+
+def _one_cable_per_port(links: list[Link], notes: list[str]) -> list[Link]:
+    """The links whose ports no earlier link holds (NetBox allows one cable per termination,
+    so a second one is a corrupt or merged export; the first row wins), with a note naming
+    the first few left out."""
+    used: set[tuple[str, str]] = set()
+    kept, dropped = [], []
+    for link in links:
+        ends = {(link.a.device, link.a.port), (link.b.device, link.b.port)}
+        if len(ends) < 2 or ends & used:
+            dropped.append(link)
+            continue
+        used |= ends
+        kept.append(link)
+    if dropped:
+        first = ", ".join(f"{k.a.port} of {k.a.device}" for k in dropped[:3])
+        more = f" and {len(dropped) - 3:,} more" if len(dropped) > 3 else ""
+        notes.append(
+            f"{len(dropped):,} cables left out: a port an earlier cable already uses, or a "
+            f"cable from a port to itself ({first}{more})"
+        )
+    return kept
 
 
 def _length_m(text: str) -> float | None:
