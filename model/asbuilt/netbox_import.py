@@ -36,6 +36,7 @@ from model.asbuilt.netbox_media import pin_recorded_media, recorded_medium
 from model.asbuilt.netbox_panels_import import join_through_panels
 from model.asbuilt.report_csv import ReportError, read_table
 from model.catalog.components import DEVICE_ROLES, builtin_catalog
+from model.common.name_key import name_key
 from model.design import limits
 from model.design.design import Design
 from model.design.entities import Device, Hall, Link, PortRef, Rack, Tray
@@ -172,10 +173,10 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
         for r in members:
             # A design's rack names are unique ignoring case (the plan and the schedule name
             # racks by them); a second row of the same name is left out, the first one kept.
-            if r["name"].casefold() in names_seen:
+            if name_key(r["name"]) in names_seen:
                 repeated.append(r["line"])
                 continue
-            names_seen.add(r["name"].casefold())
+            names_seen.add(name_key(r["name"]))
             rtype = rack_types.get(r["description"]) or catalog.rack_types["rack-48u-600x1200"]
             w = _mm(r["outer_width"], rtype.width_m, r["line"] + ", outer width")
             d = _mm(r["outer_depth"], rtype.depth_m, r["line"] + ", outer depth")
@@ -207,7 +208,7 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
         y += depth + AISLE_M
     if repeated:
         notes.append(
-            f"{len(repeated):,} racks left out: a rack of the same name (ignoring case) came"
+            f"{len(repeated):,} racks left out: a rack of the same name (as displayed) came"
             f" first ({', '.join(repeated[:3])}{' ...' if len(repeated) > 3 else ''})"
         )
     if racks:
