@@ -38,7 +38,7 @@ from model.asbuilt.report_csv import ReportError, read_table
 from model.catalog.components import DEVICE_ROLES, builtin_catalog
 from model.common.name_key import name_key
 from model.design import limits
-from model.design.design import Design
+from model.design.design import Design, DesignError
 from model.design.entities import Device, Hall, Link, PortRef, Rack, Tray
 from model.structured.layout import set_cabling
 
@@ -220,12 +220,38 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
     design.set_hall(
         Hall(outline=[(0.0, 0.0), (outline_w, 0.0), (outline_w, outline_d), (0.0, outline_d)])
     )
-    design.add_racks(racks)
-    design.add_trays(trays)
+    try:
+        design.add_racks(racks)
+        design.add_trays(trays)
+    except DesignError as exc:  # a rack the design cannot hold (a name too long, ...)
+        raise ReportError(f"{folder / FILES['racks']}: {exc}") from None
     _add_devices(design, folder, site, rack_ids, notes)
     _add_cables(design, folder, site, notes)
     design.revision = 0
     return ImportResult(design, notes)
+
+
+def _add_each(add, items: list, what: str, where: dict[str, str], notes: list[str]) -> None:
+    """``add(items)`` in one edit; if the design refuses it, each item alone, those it refuses
+    left out with a note (the first three named with their file line and the design's reason):
+    a corrupt or merged export (a device listed twice, two on one unit, an over-long label)
+    costs the rows that are wrong, not the import."""
+    try:
+        add(items)
+        return
+    except DesignError:
+        pass
+    refused = []
+    for item in items:
+        try:
+            add([item])
+        except DesignError as exc:
+            refused.append(f"{where.get(item.id, item.id)}: {exc}")
+    if refused:
+        shown = "; ".join(refused[:3]) + (
+            f"; and {len(refused) - 3:,} more" if len(refused) > 3 else ""
+        )
+        notes.append(f"{len(refused):,} {what} left out, refused by the design: {shown}")
 
 
 def _catalog_type(catalog, manufacturer: str, model: str):
@@ -251,6 +277,7 @@ def _add_devices(design: Design, folder: Path, site: str, rack_ids, notes) -> No
     devices = []
     unknown: dict[str, int] = defaultdict(int)
     used: set[str] = set()
+    where: dict[str, str] = {}
     panels = 0
     for line, d in _read(folder, "devices", DEVICE_COLUMNS):
         if d["site"] != site:
@@ -272,6 +299,7 @@ def _add_devices(design: Design, folder: Path, site: str, rack_ids, notes) -> No
         if device_id in used:
             device_id = f"{device_id}-{line}"
         used.add(device_id)
+        where[device_id] = f"{FILES['devices']} line {line}"
         role = d["role"] if d["role"] in DEVICE_ROLES else dtype.default_role
         devices.append(
             Device(
@@ -293,7 +321,7 @@ def _add_devices(design: Design, folder: Path, site: str, rack_ids, notes) -> No
         )
     for name, count in sorted(unknown.items()):
         notes.append(f"{count} devices of type {name!r} left out: the catalog has no such type")
-    design.add_devices(devices)
+    _add_each(design.add_devices, devices, "devices", where, notes)
 
 
 def _add_cables(design: Design, folder: Path, site: str, notes) -> None:
@@ -371,7 +399,8 @@ def _add_cables(design: Design, folder: Path, site: str, notes) -> None:
             "does not have"
         )
     links = _one_cable_per_port(links, notes)
-    design.add_links(links)
+    where = {k.id: f"{FILES['cables']} line {k.id[3:]}" for k in links if k.id[3:].isdigit()}
+    _add_each(design.add_links, links, "cables", where, notes)
     pin_recorded_media(design, recorded, notes)
 
 
