@@ -44,7 +44,7 @@ test: $(STAMP)
 
 # 5,000 mutated design files through validate, analyze, bom, schedule, export-netbox and render.
 fuzz: $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(PY) tests/fuzz/run_fuzz.py --count 5000 --reports 2000
+	QT_QPA_PLATFORM=offscreen $(PY) tests/fuzz/run_fuzz.py --count 5000 --reports 2000 --netbox 500
 
 # The project's modules are byte-compiled first, as an installed application's are (pip compiles
 # what it installs): a shell with PYTHONDONTWRITEBYTECODE set would otherwise recompile ~90

@@ -27,6 +27,7 @@ from model.analysis.bandwidth import bandwidth
 from model.analysis.bisection import Bisection
 from model.analysis.collectives import Collectives
 from model.analysis.devices import device_figures, rack_power, switches_off_the_tiers
+from model.analysis.entry_checks import entry_findings
 from model.analysis.fabrics import fabric_figures, fabric_shapes
 from model.analysis.hops import server_hops
 from model.analysis.link_media import link_media
@@ -42,7 +43,14 @@ from model.analysis.topology import (
 )
 from model.analysis.tray_fill import TrayFill, trunk_load
 from model.common.findings import sort_findings
-from model.design.changes import DEVICE_KINDS, RACK_KINDS, TRAY_KINDS, Change, ChangeKind
+from model.design.changes import (
+    DEVICE_KINDS,
+    LINK_KINDS,
+    RACK_KINDS,
+    TRAY_KINDS,
+    Change,
+    ChangeKind,
+)
 from model.design.design import Design
 from model.design.entities import FABRICS
 from model.design.rack_clashes import rack_clashes
@@ -56,6 +64,8 @@ K = ChangeKind
 TOPOLOGY_EVENTS = DEVICE_KINDS | {K.LINKS_ADDED, K.LINKS_REMOVED}
 DEVICE_EVENTS = DEVICE_KINDS | {K.RACKS_ADDED, K.RACKS_REMOVED, K.RACKS_CHANGED}
 PLACEMENT_EVENTS = RACK_KINDS | {K.HALL_CHANGED}
+# What the entry checks (model.analysis.entry_checks) read: link lengths, rack sizes, roles.
+ENTRY_EVENTS = DEVICE_EVENTS | LINK_KINDS
 TRAY_EVENTS = TRAY_KINDS | {K.HALL_CHANGED}
 
 
@@ -88,7 +98,7 @@ class Analyzer:
         self.design = design
         self.plant = plant
         self.refresh_plant = refresh_plant
-        self._dirty = {"topology", "devices", "placement", "trays"}
+        self._dirty = {"topology", "devices", "placement", "trays", "entries"}
         self._topo = None
         self._groups = None
         self._bw = None
@@ -98,6 +108,7 @@ class Analyzer:
         self._min_cut: MinCut | None = None
         self._dev = None
         self._dev_findings = []
+        self._entry_findings: list = []
         self._placement = []
         self._clashes = None  # the placement findings' clashes (model.design.rack_clashes)
         self._moved_racks: set[str] | None = set()  # since them; None: redo every rack
@@ -176,6 +187,8 @@ class Analyzer:
             self._dirty.add("topology")
         if change.touches(DEVICE_EVENTS):
             self._dirty.add("devices")
+        if change.touches(ENTRY_EVENTS):
+            self._dirty.add("entries")
         if change.touches(PLACEMENT_EVENTS):
             self._dirty.add("placement")
             # Moves alone: only the moved racks' clashes are redone; anything else (a rack
@@ -227,6 +240,17 @@ class Analyzer:
         self._switches_by_tier = dict(sorted(by_tier.items(), key=lambda kv: _tier_order(kv[0])))
         self._dirty.add("trays")  # link set changed: tray fill from scratch
 
+    def _refresh_device_findings(self) -> None:
+        """Device figures and rack-U findings after a device edit; the entry checks after an
+        edit of what they read (lengths, rack sizes, roles)."""
+        if "devices" in self._dirty:
+            self._dev = device_figures(self.design)
+            self._dev_findings = warn.rack_u_findings(self.design)
+            self._dirty.discard("devices")
+        if "entries" in self._dirty:
+            self._entry_findings = entry_findings(self.design)
+            self._dirty.discard("entries")
+
     def report(self) -> Report:
         design = self.design
         # Links to re-read from the plant: None = all (no event history to go by).
@@ -242,10 +266,7 @@ class Analyzer:
             self._topology()
             self._dirty.discard("topology")
         topo, bw = self._topo, self._bw
-        if "devices" in self._dirty:
-            self._dev = device_figures(design)
-            self._dev_findings = warn.rack_u_findings(design)
-            self._dirty.discard("devices")
+        self._refresh_device_findings()
         if "placement" in self._dirty:
             moved = self._moved_racks
             if moved is not None and self._clashes is not None:
@@ -315,6 +336,7 @@ class Analyzer:
         findings = [
             *self._placement,
             *self._dev_findings,
+            *self._entry_findings,
             *self._scale_up,
             *self._topology_findings(topo, bw),
             *warn.rack_power_findings(design, typ, mx),

@@ -36,8 +36,9 @@ from model.asbuilt.netbox_media import pin_recorded_media, recorded_medium
 from model.asbuilt.netbox_panels_import import join_through_panels
 from model.asbuilt.report_csv import ReportError, read_table
 from model.catalog.components import DEVICE_ROLES, builtin_catalog
+from model.common.name_key import name_key
 from model.design import limits
-from model.design.design import Design
+from model.design.design import Design, DesignError
 from model.design.entities import Device, Hall, Link, PortRef, Rack, Tray
 from model.structured.layout import set_cabling
 
@@ -160,6 +161,8 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
     design = Design(Hall(outline=[(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]), name=site)
     rack_ids: dict[str, str] = {}
     taken: set[str] = set()
+    names_seen: set[str] = set()
+    repeated: list[str] = []
     racks: list[Rack] = []
     trays: list[Tray] = []
     y = MARGIN_M
@@ -168,6 +171,12 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
         x = MARGIN_M
         depth = 0.0
         for r in members:
+            # A design's rack names are unique ignoring case (the plan and the schedule name
+            # racks by them); a second row of the same name is left out, the first one kept.
+            if name_key(r["name"]) in names_seen:
+                repeated.append(r["line"])
+                continue
+            names_seen.add(name_key(r["name"]))
             rtype = rack_types.get(r["description"]) or catalog.rack_types["rack-48u-600x1200"]
             w = _mm(r["outer_width"], rtype.width_m, r["line"] + ", outer width")
             d = _mm(r["outer_depth"], rtype.depth_m, r["line"] + ", outer depth")
@@ -197,6 +206,11 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
         )
         width = max(width, x)
         y += depth + AISLE_M
+    if repeated:
+        notes.append(
+            f"{len(repeated):,} racks left out: a rack of the same name (as displayed) came"
+            f" first ({', '.join(repeated[:3])}{' ...' if len(repeated) > 3 else ''})"
+        )
     if racks:
         notes.append(
             f"{len(racks)} racks had no floor position in NetBox: laid out in {len(rows)} rows "
@@ -206,12 +220,38 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
     design.set_hall(
         Hall(outline=[(0.0, 0.0), (outline_w, 0.0), (outline_w, outline_d), (0.0, outline_d)])
     )
-    design.add_racks(racks)
-    design.add_trays(trays)
+    try:
+        design.add_racks(racks)
+        design.add_trays(trays)
+    except DesignError as exc:  # a rack the design cannot hold (a name too long, ...)
+        raise ReportError(f"{folder / FILES['racks']}: {exc}") from None
     _add_devices(design, folder, site, rack_ids, notes)
     _add_cables(design, folder, site, notes)
     design.revision = 0
     return ImportResult(design, notes)
+
+
+def _add_each(add, items: list, what: str, where: dict[str, str], notes: list[str]) -> None:
+    """``add(items)`` in one edit; if the design refuses it, each item alone, those it refuses
+    left out with a note (the first three named with their file line and the design's reason):
+    a corrupt or merged export (a device listed twice, two on one unit, an over-long label)
+    costs the rows that are wrong, not the import."""
+    try:
+        add(items)
+        return
+    except DesignError:
+        pass
+    refused = []
+    for item in items:
+        try:
+            add([item])
+        except DesignError as exc:
+            refused.append(f"{where.get(item.id, item.id)}: {exc}")
+    if refused:
+        shown = "; ".join(refused[:3]) + (
+            f"; and {len(refused) - 3:,} more" if len(refused) > 3 else ""
+        )
+        notes.append(f"{len(refused):,} {what} left out, refused by the design: {shown}")
 
 
 def _catalog_type(catalog, manufacturer: str, model: str):
@@ -237,6 +277,7 @@ def _add_devices(design: Design, folder: Path, site: str, rack_ids, notes) -> No
     devices = []
     unknown: dict[str, int] = defaultdict(int)
     used: set[str] = set()
+    where: dict[str, str] = {}
     panels = 0
     for line, d in _read(folder, "devices", DEVICE_COLUMNS):
         if d["site"] != site:
@@ -258,6 +299,7 @@ def _add_devices(design: Design, folder: Path, site: str, rack_ids, notes) -> No
         if device_id in used:
             device_id = f"{device_id}-{line}"
         used.add(device_id)
+        where[device_id] = f"{FILES['devices']} line {line}"
         role = d["role"] if d["role"] in DEVICE_ROLES else dtype.default_role
         devices.append(
             Device(
@@ -279,7 +321,7 @@ def _add_devices(design: Design, folder: Path, site: str, rack_ids, notes) -> No
         )
     for name, count in sorted(unknown.items()):
         notes.append(f"{count} devices of type {name!r} left out: the catalog has no such type")
-    design.add_devices(devices)
+    _add_each(design.add_devices, devices, "devices", where, notes)
 
 
 def _add_cables(design: Design, folder: Path, site: str, notes) -> None:
@@ -356,8 +398,33 @@ def _add_cables(design: Design, folder: Path, site: str, notes) -> None:
             f"{skipped - unjoined} cables left out: an end is a device or port the design "
             "does not have"
         )
-    design.add_links(links)
+    links = _one_cable_per_port(links, notes)
+    where = {k.id: f"{FILES['cables']} line {k.id[3:]}" for k in links if k.id[3:].isdigit()}
+    _add_each(design.add_links, links, "cables", where, notes)
     pin_recorded_media(design, recorded, notes)
+
+
+def _one_cable_per_port(links: list[Link], notes: list[str]) -> list[Link]:
+    """The links whose ports no earlier link holds (NetBox allows one cable per termination,
+    so a second one is a corrupt or merged export; the first row wins), with a note naming
+    the first few left out."""
+    used: set[tuple[str, str]] = set()
+    kept, dropped = [], []
+    for link in links:
+        ends = {(link.a.device, link.a.port), (link.b.device, link.b.port)}
+        if len(ends) < 2 or ends & used:
+            dropped.append(link)
+            continue
+        used |= ends
+        kept.append(link)
+    if dropped:
+        first = ", ".join(f"{k.a.port} of {k.a.device}" for k in dropped[:3])
+        more = f" and {len(dropped) - 3:,} more" if len(dropped) > 3 else ""
+        notes.append(
+            f"{len(dropped):,} cables left out: a port an earlier cable already uses, or a "
+            f"cable from a port to itself ({first}{more})"
+        )
+    return kept
 
 
 def _length_m(text: str) -> float | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 
+from model.common.name_key import name_key
 from model.design.design import Design
 from model.design.entities import Device, Link, PortRef, Rack
 from model.design.entities import plan_size as footprint_size
@@ -30,8 +31,8 @@ def snap_point(x: float, y: float, step_m: float) -> tuple[float, float]:
 
 def next_rack_name(design: Design, prefix: str = "R", also_taken: set[str] = frozenset()) -> str:
     """``{prefix}{n:02d}`` after the highest such name; names compare as the model compares
-    them (ignoring case and surrounding spaces)."""
-    used = {n.strip().casefold() for n in (*(r.name for r in design.racks.values()), *also_taken)}
+    them (:func:`model.common.name_key.name_key`)."""
+    used = {name_key(n) for n in (*(r.name for r in design.racks.values()), *also_taken)}
     stem = prefix.casefold()
     numbers = [
         int(m.group(1)) for name in used if (m := re.fullmatch(re.escape(stem) + r"(\d+)", name))

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 
 from model.catalog.components import DeviceType
 from model.catalog.ports import PortInfo, port_table, validate_breakout
+from model.common.name_key import name_key
 from model.design.entities import END_DEVICE, END_PORT, LINK_A, LINK_B, Device, Rack
 from model.design.records import DesignError
 
@@ -137,22 +138,24 @@ class DesignQueries:
             seen.add(object_id)
 
     def _check_rack_names(self, racks: list[Rack]) -> None:
-        """Refuse blank rack names and names another rack has (ignoring case and spaces), judged
-        on the names every rack would have after the edit."""
+        """Refuse blank rack names and names another rack has (compared as they display:
+        :func:`model.common.name_key.name_key`, case, spaces, full-width and zero-width
+        characters aside), judged on the names every rack would have after the edit."""
         names = {r.id: r.name for r in self.racks.values()} | {r.id: r.name for r in racks}
         # Every holder of each name, not just the first: an edited rack may come before the rack
         # that already holds the name in the table's order.
         holders: dict[str, list[str]] = {}
         for rack_id, name in names.items():
-            holders.setdefault(name.strip().casefold(), []).append(rack_id)
+            holders.setdefault(name_key(name), []).append(rack_id)
         for rack in racks:
-            if not rack.name.strip():
+            if not name_key(rack.name):
                 raise DesignError(f"rack {rack.id!r} needs a name")
-            other = next((r for r in holders[rack.name.strip().casefold()] if r != rack.id), None)
+            other = next((r for r in holders[name_key(rack.name)] if r != rack.id), None)
             if other is not None:
                 raise DesignError(
                     f"rack {rack.id!r} cannot be called {rack.name!r}: another rack is already "
-                    f"called {names[other]} (rack names are compared ignoring case)"
+                    f"called {names[other]} (rack names are compared as they display: ignoring "
+                    "case, spaces, full-width and invisible characters)"
                 )
 
     @staticmethod

@@ -1,9 +1,10 @@
 """``make fuzz``: the long fuzz run — N mutated files (default 5,000) through every stage.
 
-    python tests/fuzz/run_fuzz.py [--count 5000] [--reports 2000] [--seed 15] [--timeout 30]
+    python tests/fuzz/run_fuzz.py [--count 5000] [--reports 2000] [--netbox 500] [--seed 15] [--timeout 30]
                                   [--render-width 400]
 
-``--reports``: that many mutated check-cabling reports and as-built length files too.
+``--reports``: that many mutated check-cabling reports and as-built length files too;
+``--netbox``: that many mutated import-netbox folders (tests/fuzz/netbox_mutator.py).
 
 Prints the outcome counts and every crash, hang or bad refusal; exits 1 when there is any.
 """
@@ -18,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.fuzz import report_mutator  # noqa: E402
+from tests.fuzz import netbox_mutator, report_mutator  # noqa: E402
 from tests.fuzz.mutator import cases  # noqa: E402
 from tests.fuzz.stages import run_cases  # noqa: E402
 
@@ -27,6 +28,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=5000)
     parser.add_argument("--reports", type=int, default=0, help="hostile reports and length files")
+    parser.add_argument("--netbox", type=int, default=0, help="hostile import-netbox folders")
     parser.add_argument("--seed", type=int, default=15)
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per file")
     parser.add_argument("--memory-mb", type=int, default=3072, help="address-space cap")
@@ -34,7 +36,9 @@ def main() -> int:
     args = parser.parse_args()
     started = time.monotonic()
     everything = itertools.chain(
-        cases(args.count, args.seed), report_mutator.cases(args.reports, args.seed)
+        cases(args.count, args.seed),
+        report_mutator.cases(args.reports, args.seed),
+        netbox_mutator.cases(args.netbox, args.seed),
     )
     summary = run_cases(
         everything,

@@ -140,6 +140,8 @@ def _report_stages(kind: str, index: int, data: bytes, workdir: Path) -> tuple[s
         from tests.fuzz.report_mutator import seed_designs
 
         _SEED_DESIGNS.extend(design_to_bytes(d) for d in seed_designs())
+    if kind == "import-netbox":
+        return _netbox_stages(data, workdir)
     design = read_design_bytes(_SEED_DESIGNS[index], "seed.hall.json")
     path = workdir / "report.csv"
     path.write_bytes(data)
@@ -164,6 +166,49 @@ def _report_stages(kind: str, index: int, data: bytes, workdir: Path) -> tuple[s
             if not str(exc).strip():
                 return "bad-refusal", stage, "an empty sentence"
             return "refused", stage, str(exc)[:200]
+        return "ok", "", ""
+    except MemoryError:
+        return "memory", stage, "MemoryError"
+    except Exception as exc:  # noqa: BLE001 - the point: any exception is a finding
+        tail = traceback.extract_tb(exc.__traceback__)[-1]
+        where = f"{Path(tail.filename).name}:{tail.lineno}"
+        return "crash", stage, f"{type(exc).__name__} at {where}: {str(exc)[:160]}"
+
+
+def _netbox_stages(files: dict[str, bytes], workdir: Path) -> tuple[str, str, str]:
+    """(kind, stage, detail) for one mutated NetBox export folder
+    (:mod:`tests.fuzz.netbox_mutator`): import it as ``import-netbox`` does; a ReportError with
+    a sentence is a refusal; an imported design must save, load again (what ``validate``
+    checks) and analyse."""
+    import shutil
+
+    from model.analysis import analyze
+    from model.asbuilt.netbox_import import import_netbox
+    from model.asbuilt.report_csv import ReportError
+    from model.engine.routed_links import RoutedLinks
+    from model.files.design_file import load_design, save_design
+
+    folder = workdir / "netbox"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    stage = "import-netbox"
+    try:
+        try:
+            result = import_netbox(folder)
+        except ReportError as exc:
+            if not str(exc).strip():
+                return "bad-refusal", stage, "an empty sentence"
+            return "refused", stage, str(exc)[:200]
+        stage = "import-netbox save"
+        save_design(result.design, workdir / "imported.hall.json")
+        stage = "import-netbox validate"
+        design = load_design(workdir / "imported.hall.json")
+        stage = "import-netbox analyze"
+        plant = RoutedLinks(design)
+        analyze(design, plant).to_json()
+        plant.close()
         return "ok", "", ""
     except MemoryError:
         return "memory", stage, "MemoryError"

@@ -92,3 +92,52 @@ def test_two_rack_names_that_make_the_same_id_are_both_kept(tmp_path):
     names = {r.name for r in design.racks.values()}
     assert {"A-01", "A 01"} <= names and len(design.racks) == 6
     assert len(design.devices) == 28
+
+
+def _repeat_rows(folder: Path, name: str) -> None:
+    path = folder / name
+    with path.open(newline="", encoding="utf-8-sig") as handle:
+        rows = list(csv.reader(handle))
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows([rows[0], *rows[1:], *rows[1:]])
+
+
+def test_a_cable_on_a_port_an_earlier_cable_uses_is_left_out_with_a_note(tmp_path):
+    # Found by the NetBox-folder fuzzing: every cable row twice made the second link's
+    # DesignError ("port nic1 of su1-node01 is already used") escape as a traceback.
+    folder = tmp_path / "nb"
+    shutil.copytree(DATA, folder)
+    once = import_netbox(DATA).design
+    _repeat_rows(folder, "netbox_cables.csv")
+    result = import_netbox(folder)
+    assert len(result.design.links) == len(once.links)
+    assert any(
+        "384 cables left out: a port an earlier cable already uses" in n for n in result.notes
+    ), result.notes
+
+
+def test_a_rack_listed_twice_is_kept_once_with_a_note(tmp_path):
+    folder = tmp_path / "nb"
+    shutil.copytree(DATA, folder)
+    _repeat_rows(folder, "netbox_racks.csv")
+    result = import_netbox(folder)
+    assert len(result.design.racks) == 6 and len(result.design.devices) == 28
+    assert any("6 racks left out: a rack of the same name" in n for n in result.notes)
+
+
+def test_a_device_listed_twice_is_kept_once_and_named_in_a_note(tmp_path):
+    # Found by the NetBox-folder fuzzing: the second spine01 at U47 of B01 collided with the first.
+    folder = tmp_path / "nb"
+    shutil.copytree(DATA, folder)
+    _repeat_rows(folder, "netbox_devices.csv")
+    result = import_netbox(folder)
+    assert len(result.design.devices) == 28
+    note = next(n for n in result.notes if "devices left out, refused by the design" in n)
+    assert note.startswith("28 devices") and "netbox_devices.csv line 30" in note
+
+
+def test_an_over_long_cable_label_costs_that_cable_only(tmp_path):
+    folder = _folder(tmp_path, "netbox_cables.csv", "Label", "9" * 5000, row=147)
+    result = import_netbox(folder)
+    assert len(result.design.links) == len(import_netbox(DATA).design.links) - 1
+    assert any("1 cables left out" in n and "at most 200 characters" in n for n in result.notes)
