@@ -22,10 +22,11 @@ from model.structured.layout import StructuredLayout, structured_layout, uses_st
 
 
 def apply_structured(
-    phys: PhysicalPlant, plant, fabric_of: dict[str, str] | None = None
+    phys: PhysicalPlant, plant, fabric_of: dict[str, str] | None = None, needed: bool = False
 ) -> StructuredLayout | None:
     """Rewrite ``phys.items`` for the design's cabling style; returns the layout used (None:
-    no link runs through panels, nothing changed)."""
+    no link runs through panels, nothing changed). ``needed``: also fill each cord and trunk
+    line's ``needed_m`` (the metres its units serve before rounding up), for the BOM."""
     if not uses_structured(plant.design):
         return None
     layout = phys.structured = structured_layout(plant)
@@ -65,7 +66,8 @@ def apply_structured(
             left = item.quantity - removed[key]
             removed[key] = 0
             if left > 0:
-                items.append(replace(item, quantity=left))
+                # Which of its fibres stayed is not kept: the metres they serve are unknown
+                items.append(replace(item, quantity=left, needed_m=None))
             continue
         items.append(item)
     # The cords' ordered lengths are the catalog's own objects (NaN: math.nan), so every
@@ -80,6 +82,7 @@ def apply_structured(
         zip(cord_table.parts, cord_table.a_ordered, fabrics, strict=True)
     )
     cords.update(zip(cord_table.parts, cord_table.b_ordered, fabrics, strict=True))
+    cord_need = _cord_needed_m(cord_table, fabrics) if needed else dict.fromkeys(cords, None)
     for (part_id, length, fab), qty in sorted(cords.items()):
         if length != length:  # no orderable length: not bought (CORD_NOT_ORDERABLE says so)
             continue
@@ -90,7 +93,7 @@ def apply_structured(
                 fpart.id,
                 part_number_for(fpart.part_number, length),
                 fpart.vendor,
-                fpart.description + " (patch cord)",
+                fpart.description,
                 length,
                 qty,
                 f"{fpart.mode}-fibre",
@@ -99,12 +102,16 @@ def apply_structured(
                 fpart.price_at(length),
                 fpart.source,
                 fab,
+                cord_need[(part_id, length, fab)],
             )
         )
     trunks: Counter[tuple[str, float, str]] = Counter()
+    trunk_need: Counter[tuple[str, float, str]] = Counter()
     for trunk in layout.trunks:
         if trunk.part and trunk.ordered_m == trunk.ordered_m:
-            trunks[(trunk.part, trunk.ordered_m, fabric.get(trunk.links[0], ""))] += trunk.quantity
+            key = (trunk.part, trunk.ordered_m, fabric.get(trunk.links[0], ""))
+            trunks[key] += trunk.quantity
+            trunk_need[key] += trunk.quantity * trunk.length_m
     for (part_id, length, fab), qty in sorted(trunks.items()):
         tpart = sc.trunks[part_id]
         items.append(
@@ -122,6 +129,7 @@ def apply_structured(
                 tpart.price_usd + tpart.price_per_m_usd * length,
                 tpart.source,
                 fab,
+                trunk_need[(part_id, length, fab)] if needed else None,
             )
         )
     for part_id, qty in sorted(layout.panel_counts(sc).items()):
@@ -147,3 +155,30 @@ def apply_structured(
     phys.items = items
     phys.findings = [*phys.findings, *layout.findings]
     return layout
+
+
+def _cord_needed_m(cords, fabrics: list[str]) -> dict[tuple[str, float, str], float]:
+    """The cut length (before rounding up) the cords of each (part, ordered length, fabric)
+    serve, in metres: one grouping of both ends' arrays, not a Python step per cord."""
+    n = len(cords.parts)
+    if not n:
+        return {}
+    part_names = sorted(set(cords.parts))
+    fab_names = sorted(set(fabrics))
+    part_code = np.fromiter(
+        map({p: i for i, p in enumerate(part_names)}.get, cords.parts), np.int64, n
+    )
+    fab_code = np.fromiter(map({f: i for i, f in enumerate(fab_names)}.get, fabrics), np.int64, n)
+    out: Counter[tuple[str, float, str]] = Counter()
+    for ordered, cut in ((cords.a_ordered, cords.a_m), (cords.b_ordered, cords.b_m)):
+        ordered_m = np.asarray(ordered, dtype=np.float64)
+        good = np.isfinite(ordered_m)
+        lengths, length_code = np.unique(ordered_m[good], return_inverse=True)
+        key = (part_code[good] * len(fab_names) + fab_code[good]) * len(lengths) + length_code
+        keys, inverse = np.unique(key, return_inverse=True)
+        sums = np.bincount(inverse, weights=np.asarray(cut, dtype=np.float64)[good])
+        for k, total in zip(keys.tolist(), sums.tolist(), strict=True):
+            pf, li = divmod(k, len(lengths))
+            p, f = divmod(pf, len(fab_names))
+            out[(part_names[p], float(lengths[li]), fab_names[f])] += total
+    return dict(out)

@@ -162,10 +162,12 @@ def test_the_bom_counts_the_lines_to_quote():
     plant = RoutedLinks(design)
     lines = bom_lines(design, plant)
     quoted = quote_lines(lines)
-    assert quoted and all(x.part.startswith("EST-") for x in quoted)
-    assert len(quoted) == sum(1 for x in lines if x.part.startswith("EST-"))
+    assert quoted and all(x.part_number == "quote" for x in quoted)
+    # No estimated (EST-) number and no catalog id is ever shown as a part number
+    assert not any(x.part_number.startswith("EST-") or x.part_number == x.part for x in lines)
+    assert len(quoted) == sum(1 for x in lines if x.part_number == "quote")
     rows = {r[0]: r[1] for r in summary_rows(design, plant, lines, [])}
-    assert rows["Lines to quote (EST- part number: none published)"] == len(quoted)
+    assert rows["Lines to quote (no published part number)"] == len(quoted)
     assert np.isfinite(sum(x.quantity or 0 for x in quoted))
 
 

@@ -35,30 +35,37 @@ DESIGNS = {
 # "NVLink 0.0 Gb/s" layer; the BOM's source column and the NetBox module-type comments cite the
 # parts' vendor pages (NV-MMA4Z00-NS); in nv16z and ls128eor the channels of three patch points
 # (CHANNEL_TOO_MANY_PANELS before) are single-mode now, issue 43, with the schedule, BOM and
-# NetBox parts that follow. Every other key and file was checked unchanged.
+# NetBox parts that follow. Every other key and file was checked unchanged. The BOM CSV again
+# for issue 43 items 5-6 (a purchaser's BOM): one line per product and length with the
+# quantity per network in columns, purchase categories, part numbers or "quote", sources by
+# title and URL, spare metres; on these four designs every quantity, price and power is the
+# same per product, and the placed and automatic MPO panels are one line (ro256x: 140 + 13).
+# analyze --json for the same issue: "plant.cables" counts the trunks (by_part, by_kind
+# mmf-trunk / smf-trunk, total, length_m, cost_usd), so its total equals the schedule's rows
+# (ft8z 704, ro256x 9216, nv16z 5296, ls128eor 4656); no other key changed.
 EXPECTED = {
     "ft8z": (
         "a0492f583142f00f4aefc68f1cf9842f29be30f92a24f59ca93667d4b7f5fee5",
-        "f45425698e20b5df8d4a4e072a6900ce8528630ffa3a6c31c7b92aefa56aa671",
-        "9868aa390b8ce3431328354a77668eaf9160eac4c36598dc26a96e25939adb72",
+        "d26536d6a69be14efa57b6587c5b6d466a4313619d4813d5c67a5813253e43ae",
+        "3bec10d047b94db4ec00e03959059e9567882f84fa318b817eceb93bfe38250f",
         "89b959970bb304a28896e1c18158e69a5788d7898e73239feedc0b63def35ec2",
     ),
     "ro256x": (
         "6032106d79a2d31fe1b0d54ced4a2b3c01f8af8e4bc1cd91fff18bdde0778162",
-        "18ba8e3ed062d6066406e102c9ebf6a4ac58829774afd7052e7b0716dc2e120b",
-        "f547bdb2ac5c1729585dcdbaab5a3b6e51397a84948e1fe00758ccf342302205",
+        "1c0eba0d731eb8ae6f43d25627bae992a1e083f7d96b1c0e6d1b11efe8b72481",
+        "58fd4f9a037fff9c091ea1cccf917f5565a3c093c35c784fae8d3421609da533",
         "e47155dbaf928f1f02138c3a9f48ff87c4c8771ab3705823e84d040268eedb85",
     ),
     "nv16z": (
         "cb20256f12723f6e4e96c665421d0cb9152b145178e1b7bf969f6dfa905787bf",
-        "a3f27db35a21e7aa8bac67409ca3ad9352f04a62c8f0b62adc0d3ba8ae86bc92",
-        "f470b09f5332643cfd241532727932f1339009c4cd50429e3c9105e4607435fc",
+        "123895b8696b7731931fa8bea46753066e9139d5571deaa39a7c6b4685ea5fc6",
+        "0124e2e4f5597f20fb1b8677eb68cb5770054b2e305af52673faf8023ed861a3",
         "6813beda21abbbdd47df29a856ebd822104b1457749e726b21f3bbd53b317323",
     ),
     "ls128eor": (
         "74e301c83494a8380c44f1af13db5ecc8495e5974a2da3e78fe16f3e0358c921",
-        "5e1a06dba77a1c4ea172cf8a7149e1c6b2a30f194e16a77d698da7e3e0999d09",
-        "8eb795473b9c5477d9e066ea1f96b3e44ddf477b23f59cd2fd54b9cfd11cba60",
+        "ad0a1641c9151a15abf6f45f897e091aba391c29181fc79c2e7f88360eee6376",
+        "2449605608a9f339550d96fa0547448fd73630615cdb861f172ff198382111dc",
         "61952f8687fdd30cee28f253304effb60509aec9e1cacbea8fa050fb74c3606d",
     ),
 }
