@@ -246,7 +246,7 @@ def bom_lines(
             continue
         group(
             (device_category(dtype), type_id, None),
-            part_number=QUOTE,
+            part_number=orderable_number(dtype.part_number),
             vendor=dtype.vendor,
             description=dtype.model,
             unit_power_w=dtype.power_typical_w,

@@ -43,8 +43,10 @@ def test_equipment_lines_count_racks_servers_switches_by_type(pod_and_plant):
     assert [(ln.part, ln.quantity) for ln in _by(lines, "Switches")] == [("qm9700", 2)]
     dgx = design.catalog.device_types["dgx-h100"]
     server = _by(lines, "GPU servers")[0]
-    # No source of the catalog publishes DGX, switch or rack order codes: quote, never an id
-    assert {ln.part_number for ln in lines if ln.category in ("Racks", "Switches")} == {QUOTE}
+    # The switch by the number its source publishes (the DGX SuperPOD RA's MQM9700-NS2F); no
+    # source of the catalog publishes DGX or rack order codes: quote, never a catalog id
+    assert [ln.part_number for ln in _by(lines, "Switches")] == ["MQM9700-NS2F"]
+    assert {ln.part_number for ln in lines if ln.category == "Racks"} == {QUOTE}
     assert server.part_number == QUOTE
     assert server.vendor == "NVIDIA"
     assert server.unit_power_w == dgx.power_typical_w

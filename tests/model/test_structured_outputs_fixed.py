@@ -42,13 +42,15 @@ DESIGNS = {
 # same per product, and the placed and automatic MPO panels are one line (ro256x: 140 + 13).
 # analyze --json for the same issue: "plant.cables" counts the trunks (by_part, by_kind
 # mmf-trunk / smf-trunk, total, length_m, cost_usd), so its total equals the schedule's rows
-# (ft8z 704, ro256x 9216, nv16z 5296, ls128eor 4656); no other key changed.
+# (ft8z 704, ro256x 9216, nv16z 5296, ls128eor 4656); no other key changed. Then the QM9700's
+# part number MQM9700-NS2F (the DGX SuperPOD H100 RA names it, NV-SP-H100): its BOM line and
+# the source list in the NetBox device type's comments, nothing else.
 EXPECTED = {
     "ft8z": (
         "a0492f583142f00f4aefc68f1cf9842f29be30f92a24f59ca93667d4b7f5fee5",
-        "d26536d6a69be14efa57b6587c5b6d466a4313619d4813d5c67a5813253e43ae",
+        "75ee17e4a66a7f5d6412eec3e218f09e0ffdffb36f24bb245ebdf11fef23187e",
         "3bec10d047b94db4ec00e03959059e9567882f84fa318b817eceb93bfe38250f",
-        "89b959970bb304a28896e1c18158e69a5788d7898e73239feedc0b63def35ec2",
+        "fee97ef9241f35d41de1eb22ca793c9782a567d395e7e25878af6ca5cda41192",
     ),
     "ro256x": (
         "6032106d79a2d31fe1b0d54ced4a2b3c01f8af8e4bc1cd91fff18bdde0778162",
@@ -58,15 +60,15 @@ EXPECTED = {
     ),
     "nv16z": (
         "cb20256f12723f6e4e96c665421d0cb9152b145178e1b7bf969f6dfa905787bf",
-        "123895b8696b7731931fa8bea46753066e9139d5571deaa39a7c6b4685ea5fc6",
+        "04245b054f7be4507db37b8036e11cfe43787f5b2fdc7bfdff20cc5936d158cc",
         "0124e2e4f5597f20fb1b8677eb68cb5770054b2e305af52673faf8023ed861a3",
-        "6813beda21abbbdd47df29a856ebd822104b1457749e726b21f3bbd53b317323",
+        "85261ea5de1492c102b71ed993d93f286048bf35fceb4c8f50ffc99dab6cbf7b",
     ),
     "ls128eor": (
         "74e301c83494a8380c44f1af13db5ecc8495e5974a2da3e78fe16f3e0358c921",
-        "ad0a1641c9151a15abf6f45f897e091aba391c29181fc79c2e7f88360eee6376",
+        "2e405154c29edd79b3207ccde914559d92686367b2ed1efac37f6ae96ea19717",
         "2449605608a9f339550d96fa0547448fd73630615cdb861f172ff198382111dc",
-        "61952f8687fdd30cee28f253304effb60509aec9e1cacbea8fa050fb74c3606d",
+        "dbec44f9e3e92ed4e2992ff0304532ed4d6eaa95af611d1b58039efd42df39cf",
     ),
 }
 
