@@ -104,8 +104,9 @@ TILES = (  # key, caption, tooltip
     (
         "cables",
         "Cables by kind",
-        "Physical cables (each assembly once: a straight twin-port cable carries two links) and "
-        "fibres, by kind; then the links per medium kind and the cages used.",
+        "Cables pulled, as the cabling schedule and the BOM count them: each assembly once (a "
+        "straight twin-port cable carries two links), fibres, patch cords and trunks, by kind; "
+        "then the links per medium kind and the cages used.",
     ),
     (
         "power",

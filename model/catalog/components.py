@@ -147,6 +147,9 @@ class DeviceType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     # Switch or NIC family ("Quantum-2", "Spectrum-4", "Tomahawk-5", "ConnectX-7"): the plug
     # rules admit a part into this device's cages only where its vendor lists the family.
     family: str = ""
+    # The vendor's orderable number where a source of the catalog publishes it ("": none, the
+    # BOM line reads "quote"); never the catalog id.
+    part_number: str = ""
     gpus: GpuSpec | None = None
     port_groups: tuple[PortGroup, ...] = ()
     source: Ident

@@ -490,11 +490,13 @@ def _encode_custom(custom: CatalogFile) -> bytes:
     if not (custom.device_types or custom.rack_types or custom.media_types):
         return b"{}"
     plain = msgspec.to_builtins(custom)
-    # A device or port group of no particular family (the plug rules' default) is written as
-    # before the field existed, so files that do not use it stay readable by earlier versions.
+    # A device or port group of no particular family (the plug rules' default), and a device
+    # with no part number, is written as before the field existed, so files that do not use it stay readable by earlier versions.
     for device in plain.get("device_types", ()):
         if device.get("family") == "":
             del device["family"]
+        if device.get("part_number") == "":
+            del device["part_number"]
         for group in device.get("port_groups", ()):
             if group.get("family") == "":
                 del group["family"]

@@ -1,16 +1,18 @@
 """Bill of materials: a pure function of a design and its cable plant (the cabling schedule, which
 shares its counting conventions, is :mod:`model.outputs.schedule`).
 
-The BOM lists what a purchaser orders, one line per orderable part number: racks by rack type,
-servers and switches by device type, transceiver modules by part (finned or flat, per the cage),
-integrated cables and fibres by part and ordered length, trays by product (3 m sections). Every
-line carries its vendor, unit and total power at typical and at maximum draw (W), indicative unit
-and total price (USD), a spares quantity (the design's spares % of the category, its own column)
-and the catalog ``source`` of its figures (``EST-`` part numbers are estimates to confirm).
-Switches, modules, cables and fibres are grouped per fabric too (``fabric`` column: compute,
-storage, inband, oob, scale-up; :mod:`model.design.fabrics`), so each network's parts can be ordered and
-checked on their own; racks, servers, appliances and trays, which serve several fabrics, have an
-empty fabric.
+The BOM lists what a purchaser orders, one line per orderable product and length: racks by rack
+type, servers, appliances, switches and PDUs by device type, transceiver modules by part (finned
+or flat, per the cage), integrated cables, fibres (point-to-point and patch cords alike) and
+trunks by part and stock length, panels and cassettes by product (placed as devices or counted by
+the structured layout: one line), trays by product (3 m sections). The quantity of each network
+(compute, storage, in-band, out-of-band, scale-up; :mod:`model.design.fabrics`) is a column of
+the line, not a line of its own. Every line carries its purchase category
+(:mod:`model.outputs.bom_parts`), the vendor's part number or ``quote``, unit and total power at
+typical and at maximum draw (W), indicative unit and total price (USD), a spares quantity (the
+design's spares % of the category, its own column), for cut-free stock lengths the metres
+ordered beyond the routed lengths (``spare_m``), and the documents behind its figures by title
+and URL.
 
 Counting conventions (shared with the analysis, because both read :mod:`model.plant.physical_plant`):
 
@@ -29,29 +31,42 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from typing import get_args
+from dataclasses import dataclass, field
 
 import numpy as np
 from msgspec import Struct
 
 from model.analysis import analyze
-from model.catalog.components import MediaType
+from model.catalog.structured import structured_catalog
 from model.common.findings import Finding, sort_findings
 from model.common.natural_sort import natural_key
 from model.design.design import Design
-from model.design.entities import BomCategory
-from model.design.fabrics import FABRICS, device_fabric, plant_fabric_rows
+from model.design.entities import FABRICS
+from model.design.fabrics import device_fabric, plant_fabric_rows
 from model.engine.routed_links import RoutedLinks
+from model.outputs.bom_parts import (
+    PART_CATEGORY,
+    PURCHASE_CATEGORIES,
+    QUOTE,
+    SPARES_CLASS,
+    cited_sources,
+    device_category,
+    orderable_number,
+)
 from model.plant.physical_plant import PhysicalPlant, build_plant
 from model.plant.tray_products import tray_items
 
+# The quantity of each network is a column: qty_compute, qty_storage, ... (FABRICS order)
+FABRIC_COLUMNS = tuple("qty_" + f.replace("-", "_") for f in FABRICS)
 BOM_COLUMNS = (
     "category",
-    "part",
+    "part_number",
     "vendor",
     "description",
     "length_m",
+    "spare_m",
     "quantity",
+    *FABRIC_COLUMNS,
     "spares",
     "unit",
     "unit_power_w",
@@ -62,27 +77,24 @@ BOM_COLUMNS = (
     "total_price_usd",
     "spares_price_usd",
     "source",
-    "fabric",
 )
-CATEGORY_ORDER = get_args(BomCategory)  # the order the entities' Literal lists them in
-_CATEGORY_OF_DEVICE = {
-    "server": "Servers",
-    "storage": "Servers",
-    "switch": "Switches",
-    "nvlink-switch": "Switches",
-    "patch-panel": "Patch panels",  # placed panel devices, beside the structured parts
-}
+CATEGORY_ORDER = PURCHASE_CATEGORIES
 
 
 class BomLine(Struct, frozen=True, kw_only=True):
-    """One orderable part. ``quantity`` is a count (``unit`` "ea") or metres (``unit`` "m")."""
+    """One orderable product at one length. ``quantity`` is a count (``unit`` "ea");
+    ``by_fabric`` splits it by network (FABRICS order; None where the line serves no network,
+    as racks, servers and trays). ``part`` is the catalog product the line orders (its identity,
+    never shown as a part number); ``part_number`` the vendor's orderable number or ``quote``."""
 
     category: str
-    part: str
+    part_number: str
     vendor: str
     description: str
     length_m: float | None
+    spare_m: float | None
     quantity: float | None
+    by_fabric: tuple[int | None, ...] = (None,) * len(FABRICS)
     spares: int | None
     unit: str
     unit_power_w: float | None
@@ -93,10 +105,24 @@ class BomLine(Struct, frozen=True, kw_only=True):
     total_price_usd: float | None
     spares_price_usd: float | None
     source: str
-    fabric: str = ""  # the network of a switch, module, cable or fibre line; "" = several / none
+    part: str = ""
 
     def as_row(self) -> tuple:
-        return tuple(getattr(self, name) for name in BOM_COLUMNS)
+        head = (
+            self.category,
+            self.part_number,
+            self.vendor,
+            self.description,
+            self.length_m,
+            self.spare_m,
+            self.quantity,
+        )
+        tail = tuple(getattr(self, name) for name in BOM_COLUMNS[7 + len(FABRICS) :])
+        return head + self.by_fabric + tail
+
+    def fabric_quantity(self, fabric: str) -> int:
+        """The quantity of this line that serves ``fabric`` (0 when none)."""
+        return self.by_fabric[FABRICS.index(fabric)] or 0
 
 
 class BomTotals(Struct, frozen=True, kw_only=True):
@@ -110,18 +136,8 @@ class BomTotals(Struct, frozen=True, kw_only=True):
 # ------------------------------------------------------------------------------------ helpers
 
 
-def _num(value: float) -> float | None:
-    value = float(value)
-    return None if math.isnan(value) else value
-
-
 def _round(value: float | None, digits: int = 2) -> float | None:
     return None if value is None else round(value, digits)
-
-
-def _link_medium(plant: RoutedLinks, i: int) -> MediaType | None:
-    m = int(plant.medium_index[i])
-    return plant.media[m] if m >= 0 else None
 
 
 # ------------------------------------------------------------------------------------ counts
@@ -152,27 +168,43 @@ def tray_metres(design: Design) -> dict[tuple[bool, float, float], float]:
 
 # ------------------------------------------------------------------------------------ BOM
 
-_CATEGORY_OF_PART = {
-    "module": "Transceivers",
-    "cable": "Cables",
-    "fibre": "Fibres",
-    "trunk": "Trunks",
-    "panel": "Patch panels",
-    "tray": "Trays",
-}
+
+@dataclass
+class _Group:
+    """The items of one BOM line while they are summed: one product at one length."""
+
+    category: str
+    part_number: str
+    vendor: str
+    description: str
+    length_m: float | None
+    unit_power_w: float | None
+    unit_power_w_max: float | None
+    unit_price_usd: float | None
+    source: str
+    quantity: int = 0
+    needed_m: float | None = 0.0  # the routed metres its units serve (None: unknown)
+    by_fabric: Counter = field(default_factory=Counter)
+
+    def add(self, qty: int, fabric: str, needed_m: float | None) -> None:
+        self.quantity += qty
+        self.by_fabric[fabric] += qty
+        self.needed_m = (
+            None if needed_m is None or self.needed_m is None else self.needed_m + needed_m
+        )
 
 
 def bom_lines(
     design: Design, plant: RoutedLinks, phys: PhysicalPlant | None = None
 ) -> list[BomLine]:
-    """The bill of materials, in category order then by part number (and length).
+    """The bill of materials, in purchase-category order then by part number (and length).
 
-    One line per orderable part number: racks by rack type, servers and switches by device
-    type, modules by part, cables and fibres by part and length, trays by product. Quantities
-    are the physical plant's (:func:`model.plant.physical_plant.build_plant`), so they equal ``analyze --json``
-    ``plant``, and the totals equal the analysis cost. ``spares`` is the design's spares % of
-    the category, rounded up per line; spares are ordered on top and priced in ``spares_price_usd``,
-    not in the totals that match the analysis.
+    One line per orderable product and length, its quantity split by network in columns.
+    Quantities are the physical plant's (:func:`model.plant.physical_plant.build_plant`), so
+    they equal ``analyze --json`` ``plant``, and the totals equal the analysis cost.
+    ``spares`` is the design's spares % of the line's spares category, rounded up per line;
+    spares are ordered on top and priced in ``spares_price_usd``, not in the totals that match
+    the analysis.
     """
     catalog = design.catalog
     phys = (
@@ -180,117 +212,126 @@ def bom_lines(
         if phys is not None
         else build_plant(plant, fabric_rows=plant_fabric_rows(design, plant))
     )
-    spares_pct = design.settings.spares_pct
-    lines: list[BomLine] = []
+    groups: dict[tuple[str, str, float | None], _Group] = {}
 
-    for type_id, qty in sorted(Counter(r.type for r in design.racks.values()).items()):
+    def group(key: tuple[str, str, float | None], **fields) -> _Group:
+        found = groups.get(key)
+        if found is None:
+            found = groups[key] = _Group(category=key[0], length_m=key[2], **fields)
+        return found
+
+    for type_id, qty in Counter(r.type for r in design.racks.values()).items():
         rtype = catalog.rack_types[type_id]
-        lines.append(
-            _line(
-                "Racks",
-                type_id,
-                rtype.vendor,
-                rtype.model,
-                None,
-                qty,
-                None,
-                None,
-                rtype.price_usd,
-                rtype.source,
-                spares_pct,
-            )
-        )
+        group(
+            ("Racks", type_id, None),
+            part_number=QUOTE,
+            vendor=rtype.vendor,
+            description=rtype.model,
+            unit_power_w=None,
+            unit_power_w_max=None,
+            unit_price_usd=rtype.price_usd,
+            source=rtype.source,
+        ).add(qty, "", None)
 
+    panels = structured_catalog().panels
     device_types = Counter(
         (d.type, device_fabric(design, d) or "") for d in design.devices.values()
     )
-    for (type_id, fabric), qty in sorted(device_types.items()):
+    for (type_id, fabric), qty in device_types.items():
         dtype = catalog.device_types[type_id]
-        category = _CATEGORY_OF_DEVICE.get(dtype.category, "Other equipment")
-        lines.append(
-            _line(
-                category,
-                type_id,
-                dtype.vendor,
-                dtype.model,
-                None,
-                qty,
-                dtype.power_typical_w,
-                dtype.power_max_w,
-                dtype.price_usd,
-                dtype.source,
-                spares_pct,
-                fabric,
-            )
-        )
+        panel = panels.get(type_id) if dtype.category == "patch-panel" else None
+        if panel is not None:
+            # A placed panel is the structured part of its id: one line with the automatic ones
+            _panel_group(group, panel).add(qty, "", None)
+            continue
+        group(
+            (device_category(dtype), type_id, None),
+            part_number=orderable_number(dtype.part_number),
+            vendor=dtype.vendor,
+            description=dtype.model,
+            unit_power_w=dtype.power_typical_w,
+            unit_power_w_max=dtype.power_max_w,
+            unit_price_usd=dtype.price_usd,
+            source=dtype.source,
+        ).add(qty, fabric, None)
 
     for item in [*phys.items, *tray_items(design)]:
-        category = _CATEGORY_OF_PART[item.category]
-        description = item.description
-        if item.length_m is not None and item.category in ("cable", "fibre", "trunk"):
-            description += f", {item.length_m:g} m"
-        lines.append(
-            _line(
-                category,
-                item.part_number,
-                item.vendor,
-                description,
-                item.length_m,
-                item.quantity,
-                item.unit_power_w,
-                item.unit_power_w_max,
-                item.unit_price_usd,
-                item.source,
-                spares_pct,
-                item.fabric,
-            )
-        )
+        if item.category == "panel" and item.part_id in panels:
+            _panel_group(group, panels[item.part_id]).add(item.quantity, "", None)
+            continue
+        group(
+            (PART_CATEGORY[item.category], item.part_id, item.length_m),
+            part_number=orderable_number(item.part_number),
+            vendor=item.vendor,
+            description=item.description,
+            unit_power_w=item.unit_power_w,
+            unit_power_w_max=item.unit_power_w_max,
+            unit_price_usd=item.unit_price_usd,
+            source=item.source,
+        ).add(item.quantity, item.fabric, item.needed_m)
+
+    spares_pct = design.settings.spares_pct
+    lines = [_line(g, part_id, spares_pct) for (_, part_id, _), g in groups.items()]
     order = {c: n for n, c in enumerate(CATEGORY_ORDER)}
-    fabric_order = {f: n for n, f in enumerate(("", *FABRICS))}
     lines.sort(
         key=lambda ln: (
             order.get(ln.category, 99),
-            fabric_order.get(ln.fabric, 99),
-            ln.part,
+            ln.part_number == QUOTE,
+            natural_key(ln.part_number if ln.part_number != QUOTE else ln.description),
             ln.length_m or 0.0,
+            ln.part,
         )
     )
     return lines
 
 
-def _line(
-    category: str,
-    part: str,
-    vendor: str,
-    description: str,
-    length_m: float | None,
-    qty: int,
-    unit_power_w: float | None,
-    unit_power_w_max: float | None,
-    unit_price_usd: float | None,
-    source: str,
-    spares_pct: dict[str, float],
-    fabric: str = "",
-) -> BomLine:
-    spares = math.ceil(qty * spares_pct.get(category, 0.0) / 100 - 1e-9)
+def _panel_group(group, panel) -> _Group:
+    category = "Cassettes" if panel.kind == "cassette" else "Panels"
+    return group(
+        (category, panel.id, None),
+        part_number=orderable_number(panel.part_number),
+        vendor=panel.vendor,
+        description=panel.description + (f", {panel.u}U" if panel.u else ""),
+        unit_power_w=0.0,
+        unit_power_w_max=0.0,
+        unit_price_usd=panel.price_usd,
+        source=panel.source,
+    )
+
+
+def _line(g: _Group, part_id: str, spares_pct: dict[str, float]) -> BomLine:
+    qty = g.quantity
+    pct = spares_pct.get(SPARES_CLASS.get(g.category, g.category), 0.0)
+    spares = math.ceil(qty * pct / 100 - 1e-9)
+    split = any(g.by_fabric.get(f) for f in FABRICS)
+    by_fabric = tuple(g.by_fabric.get(f, 0) if split else None for f in FABRICS)
+    spare_m = None
+    if g.length_m is not None and g.needed_m is not None and g.category != "Trays":
+        spare_m = round(max(qty * g.length_m - g.needed_m, 0.0), 1)
+    description = g.description
+    if g.length_m is not None and g.category in ("Cables", "Fibres", "Trunks"):
+        description += f", {g.length_m:g} m"
+    price, power, power_max = g.unit_price_usd, g.unit_power_w, g.unit_power_w_max
     return BomLine(
-        category=category,
-        part=part,
-        vendor=vendor,
+        category=g.category,
+        part_number=g.part_number,
+        vendor=g.vendor,
         description=description,
-        length_m=length_m,
+        length_m=g.length_m,
+        spare_m=spare_m,
         quantity=qty,
+        by_fabric=by_fabric,
         spares=spares,
         unit="ea",
-        unit_power_w=_round(unit_power_w),
-        total_power_w=None if unit_power_w is None else round(unit_power_w * qty, 2),
-        unit_power_w_max=_round(unit_power_w_max),
-        total_power_w_max=None if unit_power_w_max is None else round(unit_power_w_max * qty, 2),
-        unit_price_usd=_round(unit_price_usd),
-        total_price_usd=None if unit_price_usd is None else round(unit_price_usd * qty, 2),
-        spares_price_usd=None if unit_price_usd is None else round(unit_price_usd * spares, 2),
-        source=source,
-        fabric=fabric,
+        unit_power_w=_round(power),
+        total_power_w=None if power is None else round(power * qty, 2),
+        unit_power_w_max=_round(power_max),
+        total_power_w_max=None if power_max is None else round(power_max * qty, 2),
+        unit_price_usd=_round(price),
+        total_price_usd=None if price is None else round(price * qty, 2),
+        spares_price_usd=None if price is None else round(price * spares, 2),
+        source=cited_sources(g.source),
+        part=part_id,
     )
 
 
@@ -321,10 +362,11 @@ def bom_total_line(totals: BomTotals) -> BomLine:
     """A closing "Total" line for flat files (CSV)."""
     return BomLine(
         category="Total",
-        part="",
+        part_number="",
         vendor="",
         description="All lines above",
         length_m=None,
+        spare_m=None,
         quantity=None,
         spares=None,
         unit="",
@@ -335,7 +377,7 @@ def bom_total_line(totals: BomTotals) -> BomLine:
         unit_price_usd=None,
         total_price_usd=totals.price_usd,
         spares_price_usd=totals.spares_price_usd,
-        source="indicative prices; see each line",
+        source="indicative prices; each line names the documents behind its figures",
     )
 
 
@@ -350,22 +392,29 @@ def summary_rows(
         ("Design", design.name, ""),
         ("Racks", int(qty.get("Racks", 0)), "ea"),
         ("GPUs", design.gpu_count(), "ea"),
-        ("Servers", int(qty.get("Servers", 0)), "ea"),
+        ("GPU servers", int(qty.get("GPU servers", 0)), "ea"),
+        ("Storage appliances", int(qty.get("Storage appliances", 0)), "ea"),
+        (
+            "Management servers (head nodes, UFM appliances)",
+            int(qty.get("Management servers", 0)),
+            "ea",
+        ),
         ("Switches (scale-out and management)", _devices_of(design, "switch"), "ea"),
         ("NVLink switch trays", _devices_of(design, "nvlink-switch"), "ea"),
         ("Links", len(design.links), "ea"),
-        ("Transceiver modules", int(qty.get("Transceivers", 0)), "ea"),
+        ("Transceiver modules", int(qty.get("Modules", 0)), "ea"),
         ("Integrated cables to order", int(qty.get("Cables", 0)), "ea"),
-        ("Fibres to order", int(qty.get("Fibres", 0)), "ea"),
+        ("Fibres and patch cords to order", int(qty.get("Fibres", 0)), "ea"),
+        ("Trunks to order", int(qty.get("Trunks", 0)), "ea"),
         ("Scale-up links on the rack backplane (come with the rack)", backplane, "ea"),
         ("Links without an orderable medium", len(unorderable_links(plant)), "ea"),
         ("Cable tray sections", int(qty.get("Trays", 0)), "ea"),
-        ("Lines to quote (EST- part number: none published)", len(quote_lines(lines)), "ea"),
+        ("Lines to quote (no published part number)", len(quote_lines(lines)), "ea"),
     ]
     for category in CATEGORY_ORDER:
         if category in totals.by_category:
             _, power, price = totals.by_category[category]
-            if category not in ("Racks", "Trays", "Fibres"):
+            if category not in ("Racks", "Trays", "Fibres", "Trunks", "Panels", "Cassettes"):
                 rows.append((f"{category}: power (typical)", round(power / 1000, 3), "kW"))
             rows.append((f"{category}: indicative price", round(price, 2), "USD"))
     rows += [
@@ -375,16 +424,16 @@ def summary_rows(
         ("Spares (design setting), indicative price", totals.spares_price_usd, "USD"),
         ("Errors", sum(1 for f in findings if f.severity == "error"), "ea"),
         ("Warnings", sum(1 for f in findings if f.severity == "warning"), "ea"),
-        ("Prices", "indicative only; every figure names its source (see domain-facts.md)", ""),
-        ("Part numbers", "EST-... = no published part number: quote these lines", ""),
+        ("Prices", "indicative only; each line's Source names the documents behind it", ""),
+        ("Part numbers", f"{QUOTE} = the vendor publishes no part number: quote these lines", ""),
     ]
     return rows
 
 
 def quote_lines(lines: Iterable[BomLine]) -> list[BomLine]:
-    """The lines a purchaser must have quoted: parts whose vendor publishes no part number
-    (``EST-`` in the catalog), so the number and price are estimates to confirm."""
-    return [line for line in lines if line.part.startswith("EST-")]
+    """The lines a purchaser must have quoted: products whose vendor publishes no part number
+    (part number ``quote``), so their price is an estimate to confirm."""
+    return [line for line in lines if line.part_number == QUOTE]
 
 
 def _devices_of(design: Design, category: str) -> int:
@@ -408,6 +457,7 @@ __all__ = [
     "BomLine",
     "BomTotals",
     "CATEGORY_ORDER",
+    "FABRIC_COLUMNS",
     "bom_lines",
     "bom_total_line",
     "bom_totals",

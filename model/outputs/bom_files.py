@@ -8,7 +8,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from model.common.findings import Finding
-from model.outputs.bom import BOM_COLUMNS, BomLine, bom_total_line, bom_totals
+from model.design.entities import FABRICS
+from model.design.fabrics import FABRIC_LABELS
+from model.outputs.bom import (
+    BOM_COLUMNS,
+    FABRIC_COLUMNS,
+    BomLine,
+    bom_total_line,
+    bom_totals,
+)
 from model.outputs.schedule import SCHEDULE_COLUMNS, ScheduleRow, ScheduleTable
 from model.outputs.writers.csv_writer import write_csv, write_csv_columns
 
@@ -29,7 +37,9 @@ BOM_HEADERS = (
     "Vendor",
     "Description",
     "Length (m)",
+    "Spare length, whole line (m)",
     "Quantity",
+    *(f"Quantity: {FABRIC_LABELS[f]}" for f in FABRICS),
     "Spares",
     "Unit",
     "Unit power typical (W)",
@@ -40,8 +50,32 @@ BOM_HEADERS = (
     "Total price (USD, indicative)",
     "Spares price (USD, indicative)",
     "Source",
-    "Fabric",
 )
+# The cut sheet's columns as a reader names them (the CSV keeps the machine names).
+SCHEDULE_HEADERS = {
+    "cable_id": "Cable",
+    "link_id": "Link",
+    "label": "Label",
+    "a_rack": "A rack",
+    "a_u": "A U",
+    "a_device": "A device",
+    "a_port": "A port",
+    "b_rack": "B rack",
+    "b_u": "B U",
+    "b_device": "B device",
+    "b_port": "B port",
+    "speed_gbps": "Speed (Gb/s)",
+    "medium": "Medium",
+    "medium_kind": "Medium kind",
+    "length_m": "Routed length (m)",
+    "ordered_length_m": "Ordered length (m)",
+    "a_cage": "A cage",
+    "b_cage": "B cage",
+    "a_module": "A module",
+    "b_module": "B module",
+    "part": "Part number",
+    "route": "Route",
+}
 # Columns whose cells are formulas in the XLSX: total = quantity (or spares) x unit figure.
 _PRODUCTS = {
     "total_power_w": ("quantity", "unit_power_w"),
@@ -93,7 +127,8 @@ def bom_sheets(
             for c in ("unit_power_w", "total_power_w", "unit_power_w_max", "total_power_w_max")
         },
     )
-    formats = {col["length_m"]: "0.0##", col["quantity"]: "#,##0.#", col["spares"]: "#,##0"}
+    formats = {col["length_m"]: "0.0##", col["spare_m"]: "#,##0.0", col["spares"]: "#,##0"}
+    formats |= {col[c]: "#,##0" for c in ("quantity", *FABRIC_COLUMNS)}
     formats |= {c: _MONEY for c in money} | {c: _POWER for c in power}
     bom = Sheet(
         "BOM",
@@ -109,9 +144,8 @@ def bom_sheets(
     # The coded columns (the CSV's): each distinct row of a run of columns is encoded once, and
     # the schedule's full per-row lists are never made.
     table = schedule if isinstance(schedule, ScheduleTable) else ScheduleTable.from_rows(schedule)
-    cabling = Sheet(
-        "Cabling schedule", SCHEDULE_COLUMNS, (), plain=True, columns=table.csv_columns()
-    )
+    headers = tuple(SCHEDULE_HEADERS.get(c, c) for c in SCHEDULE_COLUMNS)
+    cabling = Sheet("Cabling schedule", headers, (), plain=True, columns=table.csv_columns())
     # Plain too (text only): a hall with thousands of findings (every far management link, say)
     # took seconds through openpyxl's cell-by-cell writer.
     warnings = Sheet(

@@ -33,6 +33,9 @@ class PartCount:
     unit_price_usd: float
     source: str
     fabric: str = ""  # the network of the links it serves, when the plant was asked for fabrics
+    # The routed metres its units serve (before rounding up to the stock length), so the BOM
+    # can show the spare length bought; None where not counted.
+    needed_m: float | None = None
 
 
 @dataclass
@@ -77,7 +80,10 @@ class PhysicalPlant:
     def summary(self) -> dict:
         """The ``plant`` section of ``analyze --json``."""
         modules = self.of("module")
-        assemblies = self.of("cable") + self.of("fibre")
+        # Everything pulled is one cable: integrated cables, fibres and patch cords, and the
+        # trunks of structured cabling, so the count equals the cabling schedule's rows and
+        # the BOM's cables, fibres and trunks (issue 43: the trunks were left out).
+        assemblies = self.of("cable") + self.of("fibre") + self.of("trunk")
         by_kind: Counter[str] = Counter()
         for i in assemblies:
             by_kind[i.kind] += i.quantity
@@ -97,7 +103,7 @@ class PhysicalPlant:
                 "power_w": round(self.total("cable", "unit_power_w"), 3),
                 "power_w_max": round(self.total("cable", "unit_power_w_max"), 3),
                 "cost_usd": round(
-                    self.total("cable", "unit_price_usd") + self.total("fibre", "unit_price_usd"), 2
+                    sum(self.total(c, "unit_price_usd") for c in ("cable", "fibre", "trunk")), 2
                 ),
             },
             "cages": {

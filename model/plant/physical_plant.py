@@ -130,8 +130,11 @@ def build_plant(
         cache.fabric_names = fabric_names
         count = cache.tally(tables, graph, m, ordered, row_fab)
     else:
-        count = tally(tables, graph, np.arange(n), m, ordered, row_fab)
+        # The routed lengths for the BOM's spare metres (the analysis, with a cache, skips it)
+        needed = np.asarray(plant.length_m, dtype=np.float64)[rows]
+        count = tally(tables, graph, np.arange(n), m, ordered, row_fab, needed)
     counts, meta, problem, lo = count.counts, count.meta, count.problem, count.lo
+    needed_mm = count.needed_mm
     for (category, _pid, length, fab), qty in sorted(counts.items(), key=lambda kv: str(kv[0])):
         part, kind_name, p_typ, p_max, price = meta[(category, _pid, length, fab)]
         out.items.append(
@@ -149,6 +152,11 @@ def build_plant(
                 unit_price_usd=price,
                 source=part.source,
                 fabric=fabric_names[fab],
+                needed_m=(
+                    needed_mm[(category, _pid, length, fab)] / 1000
+                    if (category, _pid, length, fab) in needed_mm
+                    else None
+                ),
             )
         )
     out.cages_invalid = len(problem)
@@ -177,12 +185,18 @@ def build_plant(
         from model.plant.structured import apply_structured
         from model.structured.layout import uses_structured
 
-        # The dict of every link's fabric is only read for links through panels (~0.1 s at
-        # 393k links per analysis report otherwise).
-        if fabric_rows is not None and uses_structured(design):
-            names = np.array(fabric_rows[0], dtype=object)[np.asarray(fabric_rows[1])]
-            fabric_of = dict(zip(plant.link_ids, names.tolist(), strict=True))
-        apply_structured(out, plant, fabric_of)
+        # The overlay reads the fabric of each plant row as codes (a dict of every link id
+        # was ~0.5 s of a zoned XL plant).
+        if fabric_rows is None and fabric_of and uses_structured(design):
+            names = sorted({f for f in fabric_of.values() if f}) + [""]
+            code = {f: i for i, f in enumerate(names)}
+            codes = np.fromiter(
+                (code[fabric_of.get(lid, "")] for lid in plant.link_ids),
+                np.int64,
+                len(plant.link_ids),
+            )
+            fabric_rows = (names, codes)
+        apply_structured(out, plant, fabric_rows, needed=not counting)
     return out
 
 

@@ -22,10 +22,16 @@ from model.structured.layout import StructuredLayout, structured_layout, uses_st
 
 
 def apply_structured(
-    phys: PhysicalPlant, plant, fabric_of: dict[str, str] | None = None
+    phys: PhysicalPlant,
+    plant,
+    fabric_rows: tuple[list[str], np.ndarray] | None = None,
+    needed: bool = False,
 ) -> StructuredLayout | None:
     """Rewrite ``phys.items`` for the design's cabling style; returns the layout used (None:
-    no link runs through panels, nothing changed)."""
+    no link runs through panels, nothing changed). ``fabric_rows``: (fabric names, name index
+    per plant row; -1 none), as :func:`model.design.fabrics.plant_fabric_rows` gives them, to
+    split every item by network. ``needed``: also fill each cord and trunk line's
+    ``needed_m`` (the metres its units serve before rounding up), for the BOM."""
     if not uses_structured(plant.design):
         return None
     layout = phys.structured = structured_layout(plant)
@@ -33,31 +39,43 @@ def apply_structured(
         return layout
     design = plant.design
     catalog, sc = design.catalog, structured_catalog()
-    fabric = fabric_of or {}
     fibre_of, fpp_of = {}, {}
     for part in catalog.module_parts.values():
         fibre_of.setdefault(part.medium, part.fibre)
         fpp_of.setdefault(part.medium, part.fibres_per_port)
+    # Fabric of each plant row as a code into ``fab_names``.
+    index = plant.index
+    if fabric_rows is not None:
+        # A code -1 reads the last name, as build_plant's own split of the modules and
+        # fibres reads it (``given[c - 1]``), so an item and the cords that replace it agree.
+        fab_names = list(fabric_rows[0])
+        row_fab = np.asarray(fabric_rows[1], dtype=np.int64)
+        row_fab = np.where(row_fab < 0, len(fab_names) - 1, row_fab)
+    else:
+        fab_names = [""]
+        row_fab = np.zeros(len(plant.link_ids), dtype=np.int64)
     # The direct fibres these links no longer order: (part id, length, fabric) -> quantity,
-    # counted per (medium, ordered length, fabric) first, the counting in C (a tuple and a
-    # Counter update per link were ~1 s of a zoned XL analysis).
+    # counted column-wise per (medium, ordered length, fabric) of the links' plant rows (a
+    # Python tuple per link was ~1 s of a zoned XL plant).
     table = layout.channels
     link_ids = table.link_ids
-    fibres, index = table.fibres, plant.index
-    # The ordered lengths as one list (a numpy scalar read per link was ~0.5 s at XL).
-    ordered = np.asarray(plant.ordered_m, dtype=np.float64).tolist()
-    fabrics = [fabric.get(lid, "") for lid in link_ids] if fabric else [""] * len(link_ids)
-    per_medium = Counter(
-        zip(
-            [fibres[lid].medium for lid in link_ids],
-            [ordered[index[lid]] for lid in link_ids],
-            fabrics,
-            strict=True,
-        )
-    )
+    rows = np.fromiter(map(index.__getitem__, link_ids), np.int64, len(link_ids))
+    medium = np.asarray(plant.medium_index, dtype=np.int64)[rows]
+    ordered = np.asarray(plant.ordered_m, dtype=np.float64)[rows]
     removed: Counter[tuple[str, float, str]] = Counter()
-    for (medium, length, fab), count in per_medium.items():
-        removed[(fibre_of[medium], length, fab)] += count * fpp_of.get(medium, 1)
+    if len(rows):
+        # One integer per (medium, length, fabric): a sort of 393k int64, not of row tuples
+        lengths, length_code = np.unique(ordered, return_inverse=True)
+        span, n_fab = len(lengths), len(fab_names)
+        keys, counts = np.unique(
+            (medium * n_fab + row_fab[rows]) * span + length_code.reshape(-1), return_counts=True
+        )
+        media, length_list = plant.media, lengths.tolist()
+        for k, count in zip(keys.tolist(), counts.tolist(), strict=True):
+            (medium_row, fab), length = divmod(k // span, n_fab), length_list[k % span]
+            medium_id = media[medium_row].id
+            key = (fibre_of[medium_id], length, fab_names[fab])
+            removed[key] += count * fpp_of.get(medium_id, 1)
     items: list[PartCount] = []
     for item in phys.items:
         key = (item.part_id, item.length_m, item.fabric)
@@ -65,24 +83,16 @@ def apply_structured(
             left = item.quantity - removed[key]
             removed[key] = 0
             if left > 0:
-                items.append(replace(item, quantity=left))
+                # Which of its fibres stayed is not kept: the metres they serve are unknown
+                items.append(replace(item, quantity=left, needed_m=None))
             continue
         items.append(item)
-    # The cords' ordered lengths are the catalog's own objects (NaN: math.nan), so every
-    # unorderable cord of a part counts under one key, as it did cord by cord.
     cord_table = layout.cords
-    fabrics = (
-        [fabric.get(lid, "") for lid in cord_table.link_ids]
-        if fabric
-        else [""] * len(cord_table.link_ids)
-    )
-    cords: Counter[tuple[str, float, str]] = Counter(
-        zip(cord_table.parts, cord_table.a_ordered, fabrics, strict=True)
-    )
-    cords.update(zip(cord_table.parts, cord_table.b_ordered, fabrics, strict=True))
-    for (part_id, length, fab), qty in sorted(cords.items()):
-        if length != length:  # no orderable length: not bought (CORD_NOT_ORDERABLE says so)
-            continue
+    cord_fab = row_fab[
+        np.fromiter(map(index.__getitem__, cord_table.link_ids), np.int64, len(cord_table.link_ids))
+    ]
+    cords = _cords(cord_table, cord_fab, fab_names, needed)
+    for (part_id, length, fab), (qty, need_m) in sorted(cords.items()):
         fpart = catalog.fibre_parts[part_id]
         items.append(
             PartCount(
@@ -90,7 +100,7 @@ def apply_structured(
                 fpart.id,
                 part_number_for(fpart.part_number, length),
                 fpart.vendor,
-                fpart.description + " (patch cord)",
+                fpart.description,
                 length,
                 qty,
                 f"{fpart.mode}-fibre",
@@ -99,12 +109,16 @@ def apply_structured(
                 fpart.price_at(length),
                 fpart.source,
                 fab,
+                need_m,
             )
         )
     trunks: Counter[tuple[str, float, str]] = Counter()
+    trunk_need: Counter[tuple[str, float, str]] = Counter()
     for trunk in layout.trunks:
         if trunk.part and trunk.ordered_m == trunk.ordered_m:
-            trunks[(trunk.part, trunk.ordered_m, fabric.get(trunk.links[0], ""))] += trunk.quantity
+            key = (trunk.part, trunk.ordered_m, fab_names[row_fab[index[trunk.links[0]]]])
+            trunks[key] += trunk.quantity
+            trunk_need[key] += trunk.quantity * trunk.length_m
     for (part_id, length, fab), qty in sorted(trunks.items()):
         tpart = sc.trunks[part_id]
         items.append(
@@ -122,6 +136,7 @@ def apply_structured(
                 tpart.price_usd + tpart.price_per_m_usd * length,
                 tpart.source,
                 fab,
+                trunk_need[(part_id, length, fab)] if needed else None,
             )
         )
     for part_id, qty in sorted(layout.panel_counts(sc).items()):
@@ -147,3 +162,39 @@ def apply_structured(
     phys.items = items
     phys.findings = [*phys.findings, *layout.findings]
     return layout
+
+
+def _cords(
+    cords, cord_fab: np.ndarray, fab_names: list[str], needed: bool
+) -> dict[tuple[str, float, str], tuple[int, float | None]]:
+    """(part id, ordered length, fabric) -> (cords, the cut metres they serve or None) of both
+    ends of every cord, grouped column-wise; a cord with no orderable length (NaN) is not
+    bought (CORD_NOT_ORDERABLE says so)."""
+    n = len(cords.parts)
+    if not n:
+        return {}
+    part_names = sorted(set(cords.parts))
+    part_code = np.fromiter(
+        map({p: i for i, p in enumerate(part_names)}.get, cords.parts), np.int64, n
+    )
+    out: dict[tuple[str, float, str], tuple[int, float | None]] = {}
+    for ordered, cut in ((cords.a_ordered, cords.a_m), (cords.b_ordered, cords.b_m)):
+        ordered_m = np.asarray(ordered, dtype=np.float64)
+        good = np.isfinite(ordered_m)
+        lengths, length_code = np.unique(ordered_m[good], return_inverse=True)
+        key = (part_code[good] * len(fab_names) + cord_fab[good]) * len(lengths) + length_code
+        keys, inverse = np.unique(key, return_inverse=True)
+        qty = np.bincount(inverse, minlength=len(keys))
+        sums = (
+            np.bincount(inverse, weights=np.asarray(cut, dtype=np.float64)[good])
+            if needed
+            else np.zeros(len(keys))
+        )
+        length_list = lengths.tolist()
+        for k, q, total in zip(keys.tolist(), qty.tolist(), sums.tolist(), strict=True):
+            pf, li = divmod(k, len(lengths))
+            p, f = divmod(pf, len(fab_names))
+            at = (part_names[p], length_list[li], fab_names[f])
+            was_q, was_m = out.get(at, (0, 0.0))
+            out[at] = (was_q + q, None if not needed or was_m is None else was_m + total)
+    return out

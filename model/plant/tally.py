@@ -132,6 +132,9 @@ class Tally:
 
     counts: Counter = field(default_factory=Counter)
     meta: dict = field(default_factory=dict)
+    # Routed millimetres the counted units serve, by the same key (only when asked: the BOM's
+    # spare length; integers, so a sum of parts is exact).
+    needed_mm: Counter = field(default_factory=Counter)
     problem: dict[int, tuple[str, str]] = field(default_factory=dict)
     cages: np.ndarray | None = None
     lo: np.ndarray | None = None
@@ -155,11 +158,13 @@ def tally(
     m: np.ndarray,
     ordered: np.ndarray,
     row_fab: np.ndarray,
+    needed: np.ndarray | None = None,
 ) -> Tally:
     """Count the modules, fibres and cables of the local rows ``sel`` (whole components).
 
     ``m`` medium row, ``ordered`` ordered length and ``row_fab`` fabric code per local row
-    (all rows; only ``sel`` is read).
+    (all rows; only ``sel`` is read). ``needed``: the routed length per local row, when the
+    caller wants the metres each fibre and cable line serves (``Tally.needed_mm``).
     """
     media = tables.media
     out = Tally()
@@ -280,6 +285,12 @@ def tally(
         keys, inverse = unique_inverse(key)
         qty = np.bincount(inverse, weights=link_fpp[good], minlength=len(keys))
         mm_list = mm.tolist()
+        if needed is not None:
+            need = needed[fibre_rows[good]] * link_fpp[good] * 1000
+            need_mm = np.rint(np.bincount(inverse, weights=need, minlength=len(keys)))
+            for k, q in zip(keys.tolist(), need_mm.astype(np.int64).tolist(), strict=True):
+                fab, fpart = divmod(k // span, 64)
+                out.needed_mm[("fibre", fibre_parts[fpart].id, mm_list[k % span] / 1000, fab)] += q
         for k, q in zip(keys.tolist(), qty.tolist(), strict=True):
             fab, fpart = divmod(k // span, 64)
             fpart = fibre_parts[fpart]
@@ -295,11 +306,13 @@ def tally(
                 fpart.price_at(length),
                 fab,
             )
-    _cables(out, tables, graph, sel[~row_module & (ms >= 0)], m, ordered, row_fab)
+    _cables(out, tables, graph, sel[~row_module & (ms >= 0)], m, ordered, row_fab, needed)
     return out
 
 
-def _cables(out: Tally, tables, graph: CageGraph, cable_rows, m, ordered, row_fab) -> None:
+def _cables(
+    out: Tally, tables, graph: CageGraph, cable_rows, m, ordered, row_fab, needed=None
+) -> None:
     """Integrated cables: one assembly per component of ``cable_rows``.
 
     Every component is decided at once with array operations, and the catalog is asked once per
@@ -397,6 +410,13 @@ def _cables(out: Tally, tables, graph: CageGraph, cable_rows, m, ordered, row_fa
     groups = Counter(
         zip(part_of[ok].tolist(), got_list, fab.tolist(), medium[ok].tolist(), strict=True)
     )
+    if needed is not None:
+        # An assembly serves its longest link: that is the length it had to reach.
+        need_mm = np.rint(np.fmax.reduceat(needed[rows], starts)[ok] * 1000).astype(np.int64)
+        for k, got_m, fab_code, q in zip(
+            part_of[ok].tolist(), got_list, fab.tolist(), need_mm.tolist(), strict=True
+        ):
+            out.needed_mm[("cable", parts[k].id, got_m, fab_code)] += q
     for (k, got_m, fab_code, mk), qty in groups.items():
         part = parts[k]
         out.add(

@@ -214,11 +214,14 @@ def _bom_diff(a, plant_a, b, plant_b, phys) -> list[dict]:
     if plant_a is None or plant_b is None:
         return []
     from model.outputs.bom import bom_lines
+    from model.outputs.bom_parts import QUOTE
 
     def table(design, plant, phys):
         out: dict[tuple, float] = {}
         for line in bom_lines(design, plant, phys):
-            key = (line.category, line.part, line.length_m)
+            # Named as the BOM names it: the part number, or what to quote (never a catalog id)
+            name = line.description if line.part_number == QUOTE else line.part_number
+            key = (line.category, name, line.length_m)
             out[key] = out.get(key, 0.0) + (line.quantity or 0.0)
         return out
 

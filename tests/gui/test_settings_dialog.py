@@ -73,7 +73,7 @@ def test_bom_spares_per_category_are_a_design_setting(qtbot, tmp_path):
     window.scene.push(MoveRacksCommand(design, {"r2": (9.0, 3.0)}))  # modules appear
     plant = window.document.plant
     plant.refresh()
-    modules = [ln for ln in bom_lines(design, plant) if ln.category == "Transceivers"]
+    modules = [ln for ln in bom_lines(design, plant) if ln.category == "Modules"]
     assert modules and all(ln.spares == -(-ln.quantity // 10) for ln in modules)
     window.document.stack.undo()
     window.document.stack.undo()

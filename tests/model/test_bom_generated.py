@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from model.analysis import analyze
+from model.catalog.parts import part_number_for
 from model.engine.media import POLICIES
 from model.engine.routed_links import RoutedLinks
 from model.generators.generate import generate
@@ -42,6 +43,14 @@ def _qty(lines, category):
     return sum(ln.quantity for ln in lines if ln.category == category)
 
 
+def _catalog_number(design, line) -> str:
+    """The catalog's own part number of a BOM line (``EST-...`` where the BOM says quote), as
+    the analysis's ``plant.by_part`` names it."""
+    catalog = design.catalog
+    parts = {**catalog.module_parts, **catalog.cable_parts, **catalog.fibre_parts}
+    return part_number_for(parts[line.part].part_number, line.length_m)
+
+
 def test_equipment_quantities_match_the_design(fabric):
     design, plant = fabric
     lines = bom_lines(design, plant)
@@ -49,7 +58,12 @@ def test_equipment_quantities_match_the_design(fabric):
     by_category = Counter(types[d.type].category for d in design.devices.values())
     assert _qty(lines, "Racks") == len(design.racks)
     assert _qty(lines, "Switches") == by_category["switch"] + by_category["nvlink-switch"]
-    assert _qty(lines, "Servers") == by_category["server"] + by_category["storage"]
+    servers = ("GPU servers", "Storage appliances", "Management servers")
+    assert sum(_qty(lines, c) for c in servers) == by_category["server"] + by_category["storage"]
+    # "GPU servers" are those with GPUs: not storage, head nodes or UFM appliances
+    with_gpus = sum(1 for d in design.devices.values() if types[d.type].gpu_count > 0)
+    assert _qty(lines, "GPU servers") == with_gpus
+    assert _qty(lines, "Storage appliances") == by_category["storage"]
 
 
 def test_bom_quantities_equal_the_plant_and_the_cost_equals_the_analysis(fabric):
@@ -57,25 +71,21 @@ def test_bom_quantities_equal_the_plant_and_the_cost_equals_the_analysis(fabric)
     report = analyze(design, plant).to_json()
     summary = report["plant"]
     lines = bom_lines(design, plant)
-    assert (
-        _qty(lines, "Transceivers")
-        == summary["modules"]["total"]
-        == report["transceivers"]["total"]
-    )
+    assert _qty(lines, "Modules") == summary["modules"]["total"] == report["transceivers"]["total"]
     assert _qty(lines, "Cables") + _qty(lines, "Fibres") == summary["cables"]["total"]
     by_part = Counter()
     for ln in lines:
-        if ln.category in ("Transceivers",):
-            by_part[ln.part] += ln.quantity
+        if ln.category in ("Modules",):
+            by_part[_catalog_number(design, ln)] += ln.quantity
     assert dict(by_part) == summary["modules"]["by_part"]
     cable_parts = Counter()
     for ln in lines:
         if ln.category in ("Cables", "Fibres"):
-            cable_parts[ln.part] += ln.quantity
+            cable_parts[_catalog_number(design, ln)] += ln.quantity
     assert dict(cable_parts) == summary["cables"]["by_part"]
-    trx_power = sum(ln.total_power_w for ln in lines if ln.category == "Transceivers")
+    trx_power = sum(ln.total_power_w for ln in lines if ln.category == "Modules")
     assert trx_power == pytest.approx(report["power_w"]["transceivers"])
-    trx_max = sum(ln.total_power_w_max for ln in lines if ln.category == "Transceivers")
+    trx_max = sum(ln.total_power_w_max for ln in lines if ln.category == "Modules")
     assert trx_max == pytest.approx(report["power_w_max"]["transceivers"])
     assert bom_totals(lines).price_usd == pytest.approx(report["cost_usd"]["total"])
     assert set(report["power_w"]) == set(report["power_w_max"])
@@ -117,7 +127,7 @@ def test_analysis_agrees_on_broken_out_ports():
     assert any(d.breakout for d in design.devices.values())
     plant = plant_of(design)
     report = analyze(design, plant).to_json()
-    assert _qty(bom_lines(design, plant), "Transceivers") == report["transceivers"]["total"]
+    assert _qty(bom_lines(design, plant), "Modules") == report["transceivers"]["total"]
     assert report["plant"]["cages"]["invalid"] == 0
 
 

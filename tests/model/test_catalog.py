@@ -375,8 +375,10 @@ def test_ordered_length_rounds_up(cat):
     assert dac.ordered_length(1.2) == 1.5
     assert dac.ordered_length(2.5) is None
     utp = cat.media_type("utp-1g")
-    assert utp.ordered_length(3.2) == 3.5
+    assert utp.ordered_length(3.2) == 5.0  # the next stock patch cord, not a 0.5 m step
     assert utp.ordered_length(101) is None
+    cord = cat.cable_parts["cat6a"]
+    assert utp.orderable_lengths_m == cord.lengths_m  # the link is ordered as a cord sold
     assert cat.media_type("dr8-800g").ordered_length(40) == 50
 
 

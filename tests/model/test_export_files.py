@@ -12,6 +12,7 @@ import pytest
 from model.outputs.bom import BOM_COLUMNS, bom_lines, bom_totals, export_findings, summary_rows
 from model.outputs.bom_files import (
     BOM_HEADERS,
+    SCHEDULE_HEADERS,
     XLSX_SHEETS,
     bom_sheets,
     write_bom_csv,
@@ -48,7 +49,7 @@ def test_bom_csv_has_headers_lines_and_a_total(tmp_path, exported):
     assert rows[-1][0] == "Total"
     totals = bom_totals(lines)
     assert float(rows[-1][BOM_COLUMNS.index("total_price_usd")]) == pytest.approx(totals.price_usd)
-    server = next(r for r in rows if r[1] == "dgx-h100")
+    server = next(r for r in rows if r[0] == "GPU servers")
     assert server[BOM_COLUMNS.index("quantity")] == "4"
 
 
@@ -98,14 +99,16 @@ def test_xlsx_reads_back_with_four_sheets_frozen_headers_and_numbers(tmp_path, e
     for row in range(2, bom.max_row):
         value = bom.cell(row, price_col).value  # a formula: the purchaser's edits flow through
         assert value is None or value.startswith(f"={qty_letter}{row}*")
-    assert bom.cell(2, qty_col).value == 3  # the racks, as a number
+    assert bom.cell(2, qty_col).value == 4  # the GPU servers, as a number
     assert bom.cell(bom.max_row, 1).value == "Total"
     assert bom.cell(bom.max_row, price_col).value.startswith("=SUM(")
     assert bom_totals(lines).price_usd == pytest.approx(
         sum(ln.total_price_usd or 0 for ln in lines)
     )
     sched = book["Cabling schedule"]
-    assert tuple(c.value for c in sched[1]) == SCHEDULE_COLUMNS
+    # Headers a reader reads (the CSV keeps the machine names), in the CSV's order
+    assert tuple(c.value for c in sched[1]) == tuple(SCHEDULE_HEADERS[c] for c in SCHEDULE_COLUMNS)
+    assert not any("_" in c.value for c in sched[1])
     assert sched.max_row == 1 + len(schedule)
     assert isinstance(sched.cell(2, SCHEDULE_COLUMNS.index("length_m") + 1).value, float)
     summary = {r[0].value: r[1].value for r in book["Summary"].iter_rows(min_row=2)}

@@ -12,6 +12,7 @@ import math
 import pytest
 
 from model.analysis import analyze
+from model.design.entities import FABRICS
 from model.design.fabrics import device_fabric, link_fabric, link_fabric_map
 from model.engine.routed_links import RoutedLinks
 from model.generators.generate import generate, leaf_spine, rail_optimized
@@ -113,16 +114,24 @@ def test_bom_lists_switches_cables_and_transceivers_per_fabric(superpod):
     lines = bom_lines(design, plant)
     per = {}
     for line in lines:
-        if line.category in ("Switches", "Transceivers", "Cables", "Fibres"):
-            per.setdefault(line.fabric, set()).add(line.category)
+        if line.category in ("Switches", "Modules", "Cables", "Fibres"):
+            for fabric in FABRICS:
+                if line.fabric_quantity(fabric):
+                    per.setdefault(fabric, set()).add(line.category)
     for fabric in ("compute", "storage", "inband"):
         # Integrated cables or fibres, as the plant needs (the compute rails take fibres).
-        assert per[fabric] - {"Cables", "Fibres"} == {"Switches", "Transceivers"}, fabric
+        assert per[fabric] - {"Cables", "Fibres"} == {"Switches", "Modules"}, fabric
         assert per[fabric] & {"Cables", "Fibres"}, fabric
     assert {"Switches", "Cables"} <= per["oob"]
-    assert all(line.fabric == "" for line in lines if line.category in ("Racks", "Servers"))
-    qty = sum(ln.quantity for ln in lines if ln.category == "Switches" and ln.fabric == "storage")
+    unsplit = ("Racks", "GPU servers", "Storage appliances", "Management servers")
+    assert all(
+        line.by_fabric == (None,) * len(FABRICS) for line in lines if line.category in unsplit
+    )
+    qty = sum(ln.fabric_quantity("storage") for ln in lines if ln.category == "Switches")
     assert qty == sum(1 for d in design.devices.values() if device_fabric(design, d) == "storage")
+    # One line per part: the QM9700 of compute and storage is one line, its fabrics in columns
+    switches = [ln.part for ln in lines if ln.category == "Switches"]
+    assert len(switches) == len(set(switches))
 
 
 def test_scalar_and_vector_fabric_rules_agree(superpod):

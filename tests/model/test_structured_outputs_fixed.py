@@ -43,31 +43,40 @@ DESIGNS = {
 # carries 4 tree edges, not 3) and their busiest-link counts, nothing else. The NetBox folders
 # (issue 40): InfiniBand interface types at their real speed ("infiniband-ndr-4x"), a trunk's
 # length on its first leg only, and the README's sentences saying so; diffed file by file on ft8z.
-# Every other key and file was checked unchanged.
+# Every other key and file was checked unchanged. The BOM CSV again
+# for issue 43 items 5-6 (a purchaser's BOM): one line per product and length with the
+# quantity per network in columns, purchase categories, part numbers or "quote", sources by
+# title and URL, spare metres; on these four designs every quantity, price and power is the
+# same per product, and the placed and automatic MPO panels are one line (ro256x: 140 + 13).
+# analyze --json for the same issue: "plant.cables" counts the trunks (by_part, by_kind
+# mmf-trunk / smf-trunk, total, length_m, cost_usd), so its total equals the schedule's rows
+# (ft8z 704, ro256x 9216, nv16z 5296, ls128eor 4656); no other key changed. Then the QM9700's
+# part number MQM9700-NS2F (the DGX SuperPOD H100 RA names it, NV-SP-H100): its BOM line and
+# the source list in the NetBox device type's comments, nothing else.
 EXPECTED = {
     "ft8z": (
         "a0492f583142f00f4aefc68f1cf9842f29be30f92a24f59ca93667d4b7f5fee5",
-        "f45425698e20b5df8d4a4e072a6900ce8528630ffa3a6c31c7b92aefa56aa671",
-        "0bf034782f843f0b9e5021908e13595d0489fe047b877f20f96e6105ab954ef1",
-        "1b3652e959d9ee905d460e014cd69d1f9bb529edcd320d4ede747bda2c71f8b5",
+        "75ee17e4a66a7f5d6412eec3e218f09e0ffdffb36f24bb245ebdf11fef23187e",
+        "786c8722c7388634a76c241c115fae7944fcacd2658e86b8b561af2de7e5f726",
+        "b889653b0789b7e18bf1665db1d843592f43b6750b06872bc768d2668bcd369b",
     ),
     "ro256x": (
         "6032106d79a2d31fe1b0d54ced4a2b3c01f8af8e4bc1cd91fff18bdde0778162",
-        "18ba8e3ed062d6066406e102c9ebf6a4ac58829774afd7052e7b0716dc2e120b",
-        "010ddb655eb098e03cda6e6cd124d13184bec1c49a1c6cec72974769cdc3df62",
+        "1c0eba0d731eb8ae6f43d25627bae992a1e083f7d96b1c0e6d1b11efe8b72481",
+        "3ae9dddc82720eb3b8beb5a2bc5d508c54d6e8843898084d9bcaab5e346f7000",
         "fd2ee34afc35fb0cddecfd78bffe4b086f0f25240e835c0c383ff818f8b8ea13",
     ),
     "nv16z": (
         "cb20256f12723f6e4e96c665421d0cb9152b145178e1b7bf969f6dfa905787bf",
-        "a3f27db35a21e7aa8bac67409ca3ad9352f04a62c8f0b62adc0d3ba8ae86bc92",
-        "7a75faf715816b837b021af7e1aada2e7fa98b559a8683874b07f8b42631785b",
-        "44eaec41f9311adedab8a38cf1dd85b683e307c6a4331cfdc5313c2ca47ef61f",
+        "04245b054f7be4507db37b8036e11cfe43787f5b2fdc7bfdff20cc5936d158cc",
+        "6c8645c6ec338dd5bed39be8cac93ea67c10fb1b199cf48365e6fda76aa64b8a",
+        "91ab0915b6a3bbb8e87cca7793fa468cc8144ecdf453bf86dbba17dd455667b7",
     ),
     "ls128eor": (
         "74e301c83494a8380c44f1af13db5ecc8495e5974a2da3e78fe16f3e0358c921",
-        "5e1a06dba77a1c4ea172cf8a7149e1c6b2a30f194e16a77d698da7e3e0999d09",
-        "f620276c878421071d3dfe6a1cae5a961a24211e5dedff2aacaba3b44dfe0440",
-        "4c0551938221d3aaa6d695dd7bbb43fbf5146839407f355a4cd566e6d5860e1f",
+        "2e405154c29edd79b3207ccde914559d92686367b2ed1efac37f6ae96ea19717",
+        "2b00fa4f93a48f7cbbaf910e7f148f24de1a1803f51975554f549c1ef1735833",
+        "86757aa07073a2fd05f1ef7f1cfe2b6bfdf674a0f19223c9c2a051de2de89a0c",
     ),
 }
 
