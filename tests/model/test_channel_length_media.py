@@ -89,3 +89,19 @@ def test_the_media_choice_counts_the_channel_length_the_layout_lays(cabling):
         assert float(got[0]) == pytest.approx(channel.length_m), link_id
         checked += 1
     assert checked > 100
+
+
+def test_after_a_rack_move_the_channel_aware_choice_equals_a_fresh_one():
+    """The media choice re-made for a moved rack's components (the editor's refresh) judges
+    the channel as a fresh plant of the moved design does: moved from 30 m to 36 m along the
+    tray, the pair's channel passes 50 m and both ports of the cage go single-mode."""
+    design, plant = _row(30.0)
+    assert {plant.medium(lid).kind for lid in ("n1", "n2")} == {"mmf"}
+    rack = design.racks["b1"]
+    design.move_racks({"b1": (rack.x + 6.0, rack.y)})
+    plant.refresh()
+    assert {plant.medium(lid).kind for lid in ("n1", "n2")} == {"smf"}
+    fresh = RoutedLinks(design)
+    fresh.refresh()
+    assert np.array_equal(plant.medium_index, fresh.medium_index)
+    assert np.array_equal(plant.ordered_m, fresh.ordered_m, equal_nan=True)
