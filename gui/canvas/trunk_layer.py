@@ -4,7 +4,8 @@ The trunks, their racks and the links they carry come from the model's structure
 (:func:`model.structured.layout.structured_layout`); a trunk is drawn along the routed plan path
 of the link the layout names for it (``Trunk.route_link``: one between the same two racks, so
 along the same trays); a trunk no link runs alongside (to a zone's distribution rack) is drawn
-rack centre to rack centre.
+along the trays between its panels' faces (``RoutedLinks.rack_points``, the way its tray fill
+is counted), rack centre to rack centre only when the trays do not join the two racks.
 
 Whose layout. In the editor the layer ``follow``s the analysis runner: the worker lays the hall
 out from its snapshot with the analysis (:attr:`gui.document.analysis_runner.AnalysisResult.structured`)
@@ -36,12 +37,13 @@ from PySide6.QtCore import QObject, QPointF, QTimer, Signal
 from gui.canvas.trunk_items import TrunkField, TrunkItem, TrunkRoute
 from gui.runtime.retirer import Retirer
 from model.structured.layout import StructuredLayout, Trunk, structured_layout, uses_structured
+from model.structured.paths import panel_face
 
 if TYPE_CHECKING:
     from model.structured.channel_view import PlanObject
 
-# What a trunk is drawn along (see route_key): a link id, or a pair of rack ids.
-RouteKey = str | tuple[str, str]
+# What a trunk is drawn along (see route_key): a link id, or its racks and panels (A, B).
+RouteKey = str | tuple[str, str, str, str]
 
 
 class TrunkLayer(QObject):
@@ -62,7 +64,7 @@ class TrunkLayer(QObject):
         self._grouped: StructuredLayout | None = None
         self._groups: dict[RouteKey, list[Trunk]] = {}
         self._drawn: dict[RouteKey, TrunkRoute] = {}
-        self._read_at: dict[str, tuple[int, int] | None] = {}
+        self._read_at: dict[RouteKey, tuple | None] = {}
         self._by_id: dict[str, Trunk] | None = None  # the drawn trunks by id, when first asked
         self._first_key: dict[TrunkRoute, RouteKey] | None = None  # for hits, when first asked
         self._retirer = Retirer(
@@ -207,7 +209,8 @@ class TrunkLayer(QObject):
         A link's plan path is asked of the plant again only when the plant's route id of the
         link changed (the same id in the same route generation: the same drop points and trays,
         so the same points): asking 7k paths after every analysis held the GUI thread ~60 ms
-        at zoned XL. A rack pair's line is compared by its points.
+        at zoned XL. A rack pair's way is asked again only when one of its racks moved or the
+        routes were renumbered.
         """
         scene = self.scene
         design = scene.design
@@ -215,6 +218,7 @@ class TrunkLayer(QObject):
         plan_ids = self._plan_ids(k for k in keys if k.__class__ is str and k in links)
         was, read_at = self._drawn, self._read_at
         self._read_at = {}
+        plant_generation = getattr(scene.plant, "route_generation", None)
         out: dict[RouteKey, TrunkRoute] = {}
         for key in keys:
             route = was.get(key)
@@ -231,9 +235,17 @@ class TrunkLayer(QObject):
                 # The layout may be a revision behind: a rack deleted since is not drawn to.
                 if a is None or b is None:
                     continue
-                points = ((a.x, a.y), (b.x, b.y))
-                if route is None or route.points != points:
-                    route = self.field.route_for(points)
+                # Along the trays between its panels' faces, where the analysis counts its
+                # tray fill (the model's way, RoutedLinks.rack_points); asked again only
+                # when a rack moved or the routes were renumbered.
+                faces = (panel_face(design, key[2]), panel_face(design, key[3]))
+                at = (plant_generation, a.x, a.y, a.rotation, b.x, b.y, b.rotation, faces)
+                if route is None or read_at.get(key) != at:
+                    points = scene.plant.rack_points(key[0], faces[0], key[1], faces[1])
+                    if len(points) < 2:  # off the trays: rack centre to rack centre
+                        points = [(a.x, a.y), (b.x, b.y)]
+                    route = self.field.route_for(tuple(points))
+                self._read_at[key] = at
             if route is not None:
                 out[key] = route
         return out
@@ -305,9 +317,12 @@ class TrunkLayer(QObject):
 
 def route_key(trunk: Trunk) -> RouteKey:
     """What ``trunk`` is drawn along: the link it follows (``Trunk.route_link``, or its only
-    link), else its two racks (a trunk to a zone's distribution rack: no link runs it)."""
+    link), else its two racks and panels (a trunk to a zone's distribution rack: no link runs
+    it; it leaves each rack by its panel's face)."""
     return trunk.route_link or (
-        trunk.links[0] if len(trunk.links) == 1 else (trunk.rack_a, trunk.rack_b)
+        trunk.links[0]
+        if len(trunk.links) == 1
+        else (trunk.rack_a, trunk.rack_b, trunk.panel_a, trunk.panel_b)
     )
 
 
@@ -318,7 +333,9 @@ def _group(trunks) -> dict[RouteKey, list[Trunk]]:
     for trunk in trunks:
         # route_key(trunk), inline: a call per trunk was a quarter of the pass.
         key = trunk.route_link or (
-            trunk.links[0] if len(trunk.links) == 1 else (trunk.rack_a, trunk.rack_b)
+            trunk.links[0]
+            if len(trunk.links) == 1
+            else (trunk.rack_a, trunk.rack_b, trunk.panel_a, trunk.panel_b)
         )
         group = groups.get(key)
         if group is None:

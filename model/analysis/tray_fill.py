@@ -33,6 +33,7 @@ from model.catalog.components import medium_group
 from model.catalog.structured import structured_catalog
 from model.common.arrays import unique_sorted
 from model.design.design import Design
+from model.structured.paths import panel_face
 
 
 @dataclass(frozen=True)
@@ -109,21 +110,13 @@ def trunk_load(plant, layout) -> TrunkLoad:
             continue
         spans = plant.rack_tray_spans(
             trunk.rack_a,
-            _panel_face(plant.design, trunk.panel_a),
+            panel_face(plant.design, trunk.panel_a),
             trunk.rack_b,
-            _panel_face(plant.design, trunk.panel_b),
+            panel_face(plant.design, trunk.panel_b),
         )
         if spans:
             own.append((spans, *figures))
     return TrunkLoad(minus, tuple(plus), tuple(own))
-
-
-def _panel_face(design, panel_id: str) -> str:
-    """The face a panel's trunk leaves its rack by: the placed panel's port face, else the
-    front (a virtual panel; generated panels are front-facing)."""
-    device = design.devices.get(panel_id)
-    dtype = design.catalog.device_types.get(device.type) if device is not None else None
-    return getattr(dtype, "ports_face", "front") if dtype is not None else "front"
 
 
 class TrayFill:

@@ -29,6 +29,7 @@ from model.engine.cages import (
     localize,
 )
 from model.engine.media import beats, ordered_lengths
+from model.engine.patch_points import ChannelPieces
 
 
 @dataclass
@@ -54,6 +55,8 @@ class CageRows:
     local: tuple[np.ndarray, np.ndarray, np.ndarray, int] | None = None
     # patch points of each link's channel (:mod:`model.engine.patch_points`); None: all direct
     patch_points: np.ndarray | None = None
+    # what the structured layout lays for each channel (None: all direct)
+    channel_pieces: ChannelPieces | None = None
 
 
 @dataclass
@@ -216,13 +219,23 @@ class _Offers:
         elif medium.kind in MODULE_KINDS:
             if not self._modules(m, ok, cost, power):
                 return None
-            beyond = channel_beyond(medium, self.rows.patch_points, self.rows.length_m)
+            beyond = channel_beyond(medium, self.rows.patch_points, self._channel_m(m))
             if beyond is not None:
                 ok[self.comps.comp[beyond]] = False  # both cages of the link move together
         else:
             self._cables(m, ok, cost, power, assembly_len)
             ok &= ~np.isnan(assembly_len)
         return ok, cost, power, assembly_len
+
+    def _channel_m(self, m: int) -> np.ndarray:
+        """Each link's channel length on module medium ``m``: its cords at ``m``'s fibre stock
+        lengths and its trunks at the stock lengths of ``m``'s mode (the link's own length
+        where it is direct)."""
+        pieces, length = self.rows.channel_pieces, self.rows.length_m
+        if pieces is None:
+            return length
+        mode = "smf" if self.tables.media[m].kind == "smf" else "mmf"
+        return pieces.length_m(self.tables.fibre_lengths(m), _trunk_lengths(mode), length)
 
     def link_fibre_ordered(self, m: int) -> np.ndarray:
         """Each link's next orderable length of module medium ``m``'s fibre (NaN: none)."""
@@ -409,6 +422,16 @@ def _ordered_per_link(
             got = ordered_lengths(medium, length_m[sel])
             out_ordered[sel] = np.where(np.isnan(row_len[sel]) | keep_pin[sel], got, row_len[sel])
     return out_ordered
+
+
+def _trunk_lengths(mode: str) -> np.ndarray:
+    """The stock lengths (m, sorted) of the catalog's narrowest ``mode`` trunk, the one the
+    layout bundles a few legs into (the catalog's trunks of one mode share their lengths)."""
+    parts = [t for t in structured_catalog().trunks.values() if t.mode == mode]
+    if not parts:
+        return np.zeros(0)
+    narrowest = min(parts, key=lambda t: (t.fibres, t.id))
+    return np.asarray(sorted(narrowest.lengths_m), dtype=np.float64)
 
 
 def _round_up(lengths: np.ndarray, length_m: np.ndarray) -> np.ndarray:

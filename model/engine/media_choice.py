@@ -19,7 +19,12 @@ from model.engine.cages import component_graph
 from model.engine.link_status import NO_TRAY_PATH, PINNED_MISMATCH
 from model.engine.media import choose, media_that_fit
 from model.engine.media_words import explain
-from model.engine.patch_points import rack_patch_points, via_patch_points
+from model.engine.patch_points import (
+    ChannelPieces,
+    channel_pieces,
+    rack_patch_points,
+    via_patch_points,
+)
 
 
 class PlantMedia:
@@ -145,7 +150,7 @@ class PlantMedia:
             length,
             pinned,
             self._graph_rows if len(rows) == len(self.link_ids) else None,
-            self._patch_points(rows),
+            *self._channels(rows),
         )
         choice = choose_per_cage(self.parts, policy, cage_rows)
         medium, ordered = choice.medium, choice.ordered_m
@@ -163,6 +168,24 @@ class PlantMedia:
                 same = sel[key[sel] == k]
                 mismatch[same] = not self._fits(int(ca[same[0]]), int(cb[same[0]]), int(m))
         return medium, ordered, mismatch
+
+    def _channels(self, rows: np.ndarray) -> tuple[np.ndarray | None, ChannelPieces | None]:
+        """Patch points of each row's channel and the pieces the layout will lay for it (None
+        both: all direct)."""
+        points = self._patch_points(rows)
+        if points is None:
+            return None, None
+        horizontal = self._hop_a[rows] + self._tray[rows] + self._hop_b[rows] + self._floor[rows]
+        typed = ~np.isnan(self._override[rows]) | ~np.isnan(self._as_built[rows])
+        pieces = channel_pieces(
+            self.design,
+            points,
+            (self._drop_a[rows] // 2, self._drop_b[rows] // 2),
+            (self._vertical_a[rows], self._vertical_b[rows]),
+            horizontal,
+            typed,
+        )
+        return points, pieces
 
     def _patch_points(self, rows: np.ndarray) -> np.ndarray | None:
         """Patch points of each row's channel under the design's cabling (None: all direct)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import weakref
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -120,3 +121,77 @@ def via_patch_points(design, link_ids) -> dict[str, int]:
         if count:
             out[link_id] = count
     return out
+
+
+TRUNK_SERVICE_LOOP_M = 2.0  # LEVIATHAN: 2-3 m service loop per fibre trunk run (the low end)
+
+
+@dataclass(frozen=True)
+class ChannelPieces:
+    """Per link, what the structured layout will lay for its channel before ordering: a cord at
+    each end (vertical + slack per end, the panel in the device's rack), ``trunks`` trunk runs
+    whose horizontal is ``trunk_m`` (route + slack % + a service loop each). The layout orders
+    each piece at its next stock length, so a channel is longer than the routed link: a 45 m
+    link became a 54 m channel at zoned XL (40.5 + 2 m of trunk ordered at 50 m, 2 cords of
+    2 m), beyond the 50 m a 100G-lane multimode channel with panels reaches. The media choice
+    checks the channel's length, not the link's. ``typed``: rows whose typed length (as-built,
+    override) the layout makes the channel's own (:mod:`model.structured.cords`)."""
+
+    cord_a_m: np.ndarray
+    cord_b_m: np.ndarray
+    trunk_m: np.ndarray
+    trunks: np.ndarray
+    typed: np.ndarray
+
+    def length_m(
+        self, cord_lengths: np.ndarray, trunk_lengths: np.ndarray, link_m: np.ndarray
+    ) -> np.ndarray:
+        """The channel's length with cords and trunks at their next stock length
+        (``cord_lengths``, ``trunk_lengths``: sorted, m); ``link_m`` where the link is direct or
+        its length typed. A run past every stock length is left at its wanted length (the
+        layout reports it as not orderable)."""
+        cords = _stock(cord_lengths, self.cord_a_m) + _stock(cord_lengths, self.cord_b_m)
+        # The first run orders the route; a run through a further zone panel adds at least a
+        # service loop at the shortest stock length (its hop's distance is the layout's).
+        first = _stock(trunk_lengths, self.trunk_m)
+        loop = float(_stock(trunk_lengths, np.asarray([TRUNK_SERVICE_LOOP_M]))[0])
+        channel = cords + first + np.maximum(self.trunks - 1, 0) * loop
+        return np.where((self.trunks > 0) & ~self.typed, channel, link_m)
+
+
+def _stock(lengths: np.ndarray, wanted_m: np.ndarray) -> np.ndarray:
+    """Next stock length >= each wanted length; the wanted length when none is that long."""
+    if not len(lengths):
+        return wanted_m
+    k = np.searchsorted(lengths, wanted_m - 1e-9)
+    return np.where(k < len(lengths), lengths[np.minimum(k, len(lengths) - 1)], wanted_m)
+
+
+def channel_pieces(
+    design,
+    patch_points: np.ndarray,
+    pair: tuple[np.ndarray, np.ndarray],
+    vertical_m: tuple[np.ndarray, np.ndarray],
+    horizontal_m: np.ndarray,
+    typed: np.ndarray,
+) -> ChannelPieces:
+    """:class:`ChannelPieces` of links with ``patch_points`` between racks ``pair`` (row
+    numbers), their verticals and horizontal route (m, no slack). A trunk is ordered at the
+    longest route of the legs it bundles, so each link's run is taken at the longest route
+    between its two racks (of these rows)."""
+    settings = design.settings
+    rack_a, rack_b = pair
+    lo, hi = np.minimum(rack_a, rack_b), np.maximum(rack_a, rack_b)
+    key = lo * (int(hi.max(initial=0)) + 1) + hi
+    _, inverse = np.unique(key, return_inverse=True)
+    longest = np.full(int(inverse.max(initial=-1)) + 1, -np.inf)
+    np.maximum.at(longest, inverse, np.nan_to_num(horizontal_m))
+    run_m = longest[inverse] * (1 + settings.slack_pct / 100) + TRUNK_SERVICE_LOOP_M
+    trunks = np.maximum(patch_points - 1, 0)
+    return ChannelPieces(
+        vertical_m[0] + settings.slack_per_end_m,
+        vertical_m[1] + settings.slack_per_end_m,
+        run_m,
+        trunks,
+        typed,
+    )

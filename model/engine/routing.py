@@ -211,6 +211,30 @@ class PlantRouting:
         (legs,) = self._graph.spans(att, np.array([da]), att, np.array([db]))
         return tuple((names[t], s0, s1) for t, s0, s1 in legs)
 
+    def rack_points(
+        self, rack_a: str, face_a: str, rack_b: str, face_b: str
+    ) -> list[tuple[float, float]]:
+        """Plan points of the way between two racks' drop points along the trays (``face``:
+        "front" or "rear"), the way :meth:`rack_tray_spans` counts for a cable no link's route
+        follows (a zone's trunk to its HDA rack), so the plan draws it where its tray fill is
+        counted. ``[]`` when either rack is off the trays or the trays do not join them."""
+        self.refresh()
+        ra, rb = self._rack_row.get(rack_a), self._rack_row.get(rack_b)
+        if ra is None or rb is None or ra == rb:
+            return []
+        da = 2 * ra + (FACE_REAR if face_a == "rear" else FACE_FRONT)
+        db = 2 * rb + (FACE_REAR if face_b == "rear" else FACE_FRONT)
+        memo = self._memo_paths.get((da, db))
+        if memo is None:
+            att = self._att
+            path, trays, _ = self._graph.path(att, da, att, db)
+            memo = self._memo_paths[(da, db)] = (path, trays)
+        if not memo[0]:
+            return []
+        pa = (float(self._drop_x[da]), float(self._drop_y[da]))
+        pb = (float(self._drop_x[db]), float(self._drop_y[db]))
+        return dedupe_points([pa, *memo[0], pb])
+
     def _name_routes(self, rows: np.ndarray) -> None:
         """Route ids of these rows: one per unordered pair of drop points (by plan position)."""
         on_tray = self._method[rows] == METHOD_TRAY

@@ -49,6 +49,7 @@ from model.catalog.structured import StructuredCatalog, structured_catalog
 from model.common.findings import Finding
 from model.design.placement import DeviceNames
 from model.design.structured_edit import new_panel, panel_types
+from model.engine.patch_points import TRUNK_SERVICE_LOOP_M  # the media choice counts it too
 from model.runtime.gc_policy import collector_paused
 from model.structured.channel_table import ChannelTable
 from model.structured.channels import CONNECTOR_FAMILY, CONNECTOR_FIBRES, Element, plant_fibres
@@ -63,7 +64,6 @@ from model.structured.paths import PanelPool, RackDistances, style_path, zone_hu
 from model.structured.polarity import CASSETTE_PORTS  # 6 LC duplex ports per MPO-12 cassette
 
 CABLING_STYLES = ("direct", "cross-connect", "zones")
-TRUNK_SERVICE_LOOP_M = 2.0  # LEVIATHAN: 2-3 m service loop per fibre trunk run
 MPO_PANEL = "panel-mpo-1u-72"
 LC_ENCLOSURE = "enclosure-1u-4"
 

@@ -30,7 +30,14 @@ import math
 from model.design.structured_edit import panel_types
 from model.engine.patch_points import network_racks, style_path, zone_hubs
 
-__all__ = ["PanelPool", "RackDistances", "network_racks", "style_path", "zone_hubs"]
+__all__ = [
+    "PanelPool",
+    "RackDistances",
+    "network_racks",
+    "panel_face",
+    "style_path",
+    "zone_hubs",
+]
 
 
 class RackDistances:
@@ -53,6 +60,14 @@ class RackDistances:
                 got = abs(a.x - b.x) + abs(a.y - b.y)
             self._memo[key] = got
         return got
+
+
+def panel_face(design, panel_id: str) -> str:
+    """The face a panel's trunk leaves its rack by: the placed panel's port face, else the
+    front (a virtual panel; generated panels are front-facing)."""
+    device = design.devices.get(panel_id)
+    dtype = design.catalog.device_types.get(device.type) if device is not None else None
+    return getattr(dtype, "ports_face", "front") if dtype is not None else "front"
 
 
 class PanelPool:

@@ -19,10 +19,11 @@ PARAMS = {
 SIZES = tuple(PARAMS)
 
 
-def build(size: str) -> Design:
-    """The reference workload ``size`` ("S", "L" or "XL")."""
+def build(size: str, fabrics: str = "compute") -> Design:
+    """The reference workload ``size`` ("S", "L" or "XL"); ``fabrics="all"`` adds the storage,
+    in-band and OOB networks (their switches, racks and links)."""
     try:
         params = PARAMS[size]
     except KeyError:
         raise ValueError(f"unknown workload size {size!r}; choose S, L or XL") from None
-    return rail_optimized(**params, name=f"Reference workload {size}")
+    return rail_optimized(**params, fabrics=fabrics, name=f"Reference workload {size}")

@@ -1,0 +1,73 @@
+"""The plan draws a zone's trunks along the trays (#43 item 3): a trunk no link runs alongside
+(rack to its zone's distribution rack) follows the way its tray fill is counted, between its
+panels' faces, not a straight line from rack centre to rack centre; and it follows a moved rack."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QUndoStack
+
+from gui.canvas.scene import HallScene
+from model.engine.routed_links import RoutedLinks
+from model.generators.generate import apply_cabling, generate
+from model.structured.paths import panel_face
+
+
+def _on_a_tray(design, point, tolerance_m: float = 1e-6) -> bool:
+    from shapely.geometry import LineString, Point
+
+    return any(
+        LineString(t.points).distance(Point(point)) <= tolerance_m for t in design.trays.values()
+    )
+
+
+def _zone_trunk_routes(scene):
+    layer = scene.trunk_layer
+    layer.refresh()
+    trunks = [t for t in layer.layout().trunks if not t.route_link and len(t.links) != 1]
+    routes = {r.points for r in layer.field.routes()}
+    return trunks, routes
+
+
+def _way(plant, design, trunk) -> tuple:
+    return tuple(
+        plant.rack_points(
+            trunk.rack_a,
+            panel_face(design, trunk.panel_a),
+            trunk.rack_b,
+            panel_face(design, trunk.panel_b),
+        )
+    )
+
+
+def _assert_drawn_along_the_trays(design, plant, trunks, routes) -> None:
+    for trunk in trunks:
+        want = _way(plant, design, trunk)
+        a, b = design.racks[trunk.rack_a], design.racks[trunk.rack_b]
+        assert want in routes, trunk.id
+        assert ((a.x, a.y), (b.x, b.y)) not in routes  # no rack-centre line for it
+        # Off the rack at each end, the inner points run on the trays.
+        assert len(want) >= 3
+        assert all(_on_a_tray(design, p) for p in want[1:-1]), want
+
+
+def test_a_zone_trunk_is_drawn_along_the_trays_between_its_panels_faces(qapp):
+    design = apply_cabling(generate("nvl72", racks=8), "zones")
+    plant = RoutedLinks(design)
+    scene = HallScene(design, QUndoStack(), plant, picture=True)
+    try:
+        trunks, routes = _zone_trunk_routes(scene)
+        assert trunks  # one GB200 SU zoned has trunks to its zone's distribution rack
+        _assert_drawn_along_the_trays(design, plant, trunks, routes)
+        # A rack of such a trunk moved: the trunks to it follow (asked again, not the old way kept).
+        rack = design.racks[trunks[0].rack_a]
+        before = _way(plant, design, trunks[0])
+        design.move_racks({rack.id: (rack.x, rack.y + 0.6)})
+        plant.refresh()
+        assert _way(plant, design, trunks[0]) != before
+        trunks, routes = _zone_trunk_routes(scene)
+        touching = [t for t in trunks if rack.id in (t.rack_a, t.rack_b)]
+        assert touching
+        _assert_drawn_along_the_trays(design, plant, touching, routes)
+    finally:
+        scene.detach()
+        scene.clear()
