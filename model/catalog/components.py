@@ -18,7 +18,7 @@ from typing import Annotated, Literal, get_args
 import msgspec
 from msgspec import Meta, Struct
 
-from model.catalog.parts import CablePart, FibrePart, ModulePart, TrayProduct
+from model.catalog.parts import CablePart, FibrePart, LaserSourcePart, ModulePart, TrayProduct
 
 CATALOG_DIR = Path(__file__).resolve().parents[2] / "resources" / "catalog"
 SOURCES_FILE = CATALOG_DIR / "sources.json"  # the documents behind each ``source`` key
@@ -149,6 +149,13 @@ class DeviceType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     # Where the reference architecture racks this server (generators' default; overridable).
     rack_type: Ident | None = None
     servers_per_rack: PositiveInt | None = None
+    # A co-packaged (CPO) switch: the LaserSourcePart id of its external laser sources and how
+    # many it takes (its ports have no module; their light comes from these).
+    laser_source: str = ""
+    laser_sources: NonNegInt = 0
+    # The co-packaged switch of the same family and port count that replaces this one when a
+    # tier's optics strategy is "co-packaged" (generators; "" = none sold).
+    co_packaged_twin: str = ""
 
     def port_group(self, name: str) -> PortGroup | None:
         for group in self.port_groups:
@@ -242,6 +249,7 @@ class CatalogFile(Struct, kw_only=True, forbid_unknown_fields=True):
     cable_parts: list[CablePart] = []
     fibre_parts: list[FibrePart] = []
     tray_products: list[TrayProduct] = []
+    laser_source_parts: list[LaserSourcePart] = []
 
 
 class CatalogError(ValueError):
@@ -275,11 +283,13 @@ class Catalog:
         self.cable_parts: dict[str, CablePart] = {}
         self.fibre_parts: dict[str, FibrePart] = {}
         self.tray_products: dict[str, TrayProduct] = {}
+        self.laser_source_parts: dict[str, LaserSourcePart] = {}
         for kind, table, items in (
             ("module part", self.module_parts, parts.module_parts),
             ("cable part", self.cable_parts, parts.cable_parts),
             ("fibre part", self.fibre_parts, parts.fibre_parts),
             ("tray product", self.tray_products, parts.tray_products),
+            ("laser source part", self.laser_source_parts, parts.laser_source_parts),
         ):
             for item in items:
                 if item.id in table:
@@ -290,6 +300,11 @@ class Catalog:
                 ):
                     raise CatalogError(f"{kind} {item.id!r} names unknown medium {item.medium!r}")
                 table[item.id] = item
+        for dtype in self.device_types.values():
+            if dtype.laser_sources and dtype.laser_source not in self.laser_source_parts:
+                raise CatalogError(
+                    f"device type {dtype.id!r} names unknown laser source {dtype.laser_source!r}"
+                )
 
     def parts_file(self) -> CatalogFile:
         """The parts tables as a CatalogFile (to extend or copy this catalog)."""
@@ -298,6 +313,7 @@ class Catalog:
             cable_parts=list(self.cable_parts.values()),
             fibre_parts=list(self.fibre_parts.values()),
             tray_products=list(self.tray_products.values()),
+            laser_source_parts=list(self.laser_source_parts.values()),
         )
 
     def device_type(self, type_id: str) -> DeviceType:
@@ -329,6 +345,10 @@ class Catalog:
                 cable_parts=[*self.cable_parts.values(), *custom.cable_parts],
                 fibre_parts=[*self.fibre_parts.values(), *custom.fibre_parts],
                 tray_products=[*self.tray_products.values(), *custom.tray_products],
+                laser_source_parts=[
+                    *self.laser_source_parts.values(),
+                    *custom.laser_source_parts,
+                ],
             ),
         )
 
@@ -369,6 +389,7 @@ def builtin_catalog() -> Catalog:
                 cable_parts=[x for p in parts for x in p.cable_parts],
                 fibre_parts=[x for p in parts for x in p.fibre_parts],
                 tray_products=[x for p in parts for x in p.tray_products],
+                laser_source_parts=[x for p in parts for x in p.laser_source_parts],
             ),
         )
     return _builtin

@@ -154,6 +154,7 @@ def tray_metres(design: Design) -> dict[tuple[bool, float, float], float]:
 
 _CATEGORY_OF_PART = {
     "module": "Transceivers",
+    "laser-source": "Laser sources",
     "cable": "Cables",
     "fibre": "Fibres",
     "trunk": "Trunks",

@@ -1,0 +1,90 @@
+"""External laser sources of co-packaged switches: ordered, powered and counted per switch.
+
+A co-packaged (CPO) switch's ports have no modules: their optical engines sit beside the switch
+ASIC and take their light from external laser source (ELS) modules plugged into the switch's
+front panel (domain-facts §9: the Quantum-X Photonics Q3450-LD has 18 of them). Those modules
+are parts like any other: bought (a BOM line), drawing power (in the switch's plug power, so in
+its rack's) and failing (the reliability forecast counts their lasers). A switch needs all of
+them to light its ports, so they are counted per switch of a co-packaged type, whatever number
+of its ports is cabled.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from model.catalog.parts import part_number_for
+from model.plant.parts_count import PartCount
+
+CATEGORY = "laser-source"
+
+
+def laser_source_items(design, by_fabric: bool = False) -> list[PartCount]:
+    """One item per (laser source part, fabric) over every co-packaged switch of ``design``;
+    ``by_fabric`` splits by the switch's network (:func:`model.design.fabrics.device_fabric`),
+    as the plant's other items are when it is asked for fabrics."""
+    catalog = design.catalog
+    types = catalog.device_types
+    wanted = {t for t, d in types.items() if d.laser_sources}
+    if not wanted:
+        return []
+    counts: Counter[tuple[str, str]] = Counter()
+    if by_fabric:
+        # Imported here: only a design with co-packaged switches needs the fabric map.
+        from model.design.fabrics import device_fabric
+
+    for device in design.devices.values():
+        if device.type not in wanted:
+            continue
+        dtype = types[device.type]
+        fabric = (device_fabric(design, device) or "") if by_fabric else ""
+        counts[(dtype.laser_source, fabric)] += dtype.laser_sources
+    out = []
+    for (part_id, fabric), qty in sorted(counts.items()):
+        part = catalog.laser_source_parts[part_id]
+        out.append(
+            PartCount(
+                category=CATEGORY,
+                part_id=part.id,
+                part_number=part_number_for(part.part_number, None),
+                vendor=part.vendor,
+                description=part.description,
+                length_m=None,
+                quantity=qty,
+                kind="laser-source",
+                unit_power_w=part.power_w,
+                unit_power_w_max=part.power_w_max,
+                unit_price_usd=part.price_usd,
+                source=part.source,
+                fabric=fabric,
+            )
+        )
+    return out
+
+
+def laser_source_power_w(catalog, type_id: str) -> tuple[float, float]:
+    """(typical W, max W) of the laser sources of one switch of ``type_id`` (0 for none)."""
+    dtype = catalog.device_types[type_id]
+    if not dtype.laser_sources:
+        return 0.0, 0.0
+    part = catalog.laser_source_parts[dtype.laser_source]
+    return dtype.laser_sources * part.power_w, dtype.laser_sources * part.power_w_max
+
+
+def with_laser_source_power(
+    design, typ: dict[str, float], mx: dict[str, float], devices=None
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Copies of the plug power dicts (device id -> W) with each co-packaged switch's laser
+    sources added (of ``devices`` only, when given): they are plugs in its front panel."""
+    catalog = design.catalog
+    types = catalog.device_types
+    typ, mx = dict(typ), dict(mx)
+    for device in design.devices.values():
+        if not types[device.type].laser_sources:
+            continue
+        if devices is not None and device.id not in devices:
+            continue
+        w, w_max = laser_source_power_w(catalog, device.type)
+        typ[device.id] = typ.get(device.id, 0.0) + w
+        mx[device.id] = mx.get(device.id, 0.0) + w_max
+    return typ, mx
