@@ -31,6 +31,7 @@ from model.analysis.fabrics import fabric_figures, fabric_shapes
 from model.analysis.hops import server_hops
 from model.analysis.link_media import link_media
 from model.analysis.min_cut import MinCut, cut_json
+from model.analysis.optics import co_packaged_totals, optics_figures
 from model.analysis.reliability import forecast, hall_counts
 from model.analysis.report import Report
 from model.analysis.topology import (
@@ -352,6 +353,10 @@ class Analyzer:
             "cables": plant_sum("cable", "unit_power_w"),
             "other_devices": self._dev.other_w,
         }
+        # Co-packaged optics (issue 39): the switches' optical engines and laser sources, listed
+        # only where a design has them (the other designs' figures keep their keys).
+        cpo_power, cpo_power_max, cpo_cost = co_packaged_totals(phys)
+        power |= cpo_power
         power["total"] = sum(v for k, v in power.items() if k != "total")
         power_max = {
             "total": 0.0,
@@ -361,6 +366,7 @@ class Analyzer:
             "cables": plant_sum("cable", "unit_power_w_max"),
             "other_devices": self._dev.other_w_max,
         }
+        power_max |= cpo_power_max
         power_max["total"] = sum(v for k, v in power_max.items() if k != "total")
         cost = {
             "total": 0.0,
@@ -375,6 +381,7 @@ class Analyzer:
             "racks": self._dev.racks_usd,
             "other_devices": self._dev.other_usd,
         }
+        cost |= cpo_cost
         cost["total"] = sum(v for k, v in cost.items() if k != "total")
         ratio = bw.switch_ratio
         return Report(
@@ -428,6 +435,7 @@ class Analyzer:
             fabrics=fabric_figures(design, topo, media, phys, self._shapes(topo)),
             reliability=forecast(design, topo, phys, hall=self._hall(topo)),
             power_feeds=power_feed_use(design, mx),
+            optics=optics_figures(design, self.plant, phys, total_gpus),
         )
 
     def _collective_figures(self, settings):

@@ -2,11 +2,14 @@
 
 A co-packaged (CPO) switch's ports have no modules: their optical engines sit beside the switch
 ASIC and take their light from external laser source (ELS) modules plugged into the switch's
-front panel (domain-facts §9: the Quantum-X Photonics Q3450-LD has 18 of them). Those modules
-are parts like any other: bought (a BOM line), drawing power (in the switch's plug power, so in
-its rack's) and failing (the reliability forecast counts their lasers). A switch needs all of
-them to light its ports, so they are counted per switch of a co-packaged type, whatever number
-of its ports is cabled.
+front panel (domain-facts §9: the Quantum-X Photonics Q3450-LD has 18 of them for 144 ports).
+Those modules are parts like any other: bought (a BOM line), drawing power (in the switch's plug
+power, so in its rack's) and failing (the reliability forecast counts their lasers).
+
+Each laser source lights one block of consecutive co-packaged ports (144 / 18 = 8 on the
+Q3450-LD; which ports a module feeds is not published, so blocks in port order are an
+estimate): a switch takes the modules of the blocks that hold a cabled port, so a half-used
+spine does not buy, power and fail the lasers of its empty half.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ def laser_source_items(design, by_fabric: bool = False) -> list[PartCount]:
             continue
         dtype = types[device.type]
         fabric = (device_fabric(design, device) or "") if by_fabric else ""
-        counts[(dtype.laser_source, fabric)] += dtype.laser_sources
+        counts[(dtype.laser_source, fabric)] += lit_sources(design, device)
     out = []
     for (part_id, fabric), qty in sorted(counts.items()):
         part = catalog.laser_source_parts[part_id]
@@ -62,13 +65,35 @@ def laser_source_items(design, by_fabric: bool = False) -> list[PartCount]:
     return out
 
 
-def laser_source_power_w(catalog, type_id: str) -> tuple[float, float]:
-    """(typical W, max W) of the laser sources of one switch of ``type_id`` (0 for none)."""
-    dtype = catalog.device_types[type_id]
+def lit_sources(design, device) -> int:
+    """How many of a co-packaged switch's laser sources light a cabled port (0 for a switch of
+    any other type): the blocks of ``ports / laser_sources`` co-packaged ports, in port order,
+    that hold an end of one of its links."""
+    dtype = design.catalog.device_types[device.type]
     if not dtype.laser_sources:
+        return 0
+    block_of: dict[str, int] = {}
+    for group in dtype.port_groups:
+        if group.form_factor.startswith("CPO"):
+            per = -(-group.count // dtype.laser_sources)
+            block_of.update({f"{group.name}{i + 1}": i // per for i in range(group.count)})
+    blocks = set()
+    for link_id in design.links_of_device(device.id):
+        link = design.links[link_id]
+        for end in (link.a, link.b):
+            if end.device == device.id and end.port.split("/")[0] in block_of:
+                blocks.add(block_of[end.port.split("/")[0]])
+    return len(blocks)
+
+
+def laser_source_power_w(design, device) -> tuple[float, float]:
+    """(typical W, max W) of the lit laser sources of one switch (0 for none)."""
+    dtype = design.catalog.device_types[device.type]
+    lit = lit_sources(design, device)
+    if not lit:
         return 0.0, 0.0
-    part = catalog.laser_source_parts[dtype.laser_source]
-    return dtype.laser_sources * part.power_w, dtype.laser_sources * part.power_w_max
+    part = design.catalog.laser_source_parts[dtype.laser_source]
+    return lit * part.power_w, lit * part.power_w_max
 
 
 def with_laser_source_power(
@@ -76,15 +101,14 @@ def with_laser_source_power(
 ) -> tuple[dict[str, float], dict[str, float]]:
     """Copies of the plug power dicts (device id -> W) with each co-packaged switch's laser
     sources added (of ``devices`` only, when given): they are plugs in its front panel."""
-    catalog = design.catalog
-    types = catalog.device_types
+    types = design.catalog.device_types
     typ, mx = dict(typ), dict(mx)
     for device in design.devices.values():
         if not types[device.type].laser_sources:
             continue
         if devices is not None and device.id not in devices:
             continue
-        w, w_max = laser_source_power_w(catalog, device.type)
+        w, w_max = laser_source_power_w(design, device)
         typ[device.id] = typ.get(device.id, 0.0) + w
         mx[device.id] = mx.get(device.id, 0.0) + w_max
     return typ, mx

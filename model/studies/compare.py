@@ -25,6 +25,8 @@ KPI_COLUMNS = (
     "optics_w_per_gpu",
     "optics_share_of_it_power",
     "transceivers_per_gpu",
+    "lasers_per_gpu",
+    "optics_cost_per_gpu_usd",
     "bisection_gbps",
     "allreduce_time_s",
     "alltoall_time_s",
@@ -36,6 +38,8 @@ KPI_LABELS = {
     "optics_w_per_gpu": "Optics W per GPU",
     "optics_share_of_it_power": "Optics share of IT power",
     "transceivers_per_gpu": "Transceivers per GPU",
+    "lasers_per_gpu": "Lasers per GPU",
+    "optics_cost_per_gpu_usd": "Optics cost per GPU (USD)",
     "bisection_gbps": "Bisection (Gb/s)",
     "allreduce_time_s": "All-reduce time (s)",
     "alltoall_time_s": "All-to-all time (s)",
@@ -44,10 +48,12 @@ KPI_LABELS = {
 
 
 def kpis(j: dict) -> dict[str, float]:
-    """The KPI columns of one ``analyze --json`` dict (optics = every transceiver module)."""
+    """The KPI columns of one ``analyze --json`` dict (optics = every transceiver module, and
+    the optical engines and laser sources of co-packaged switches: ``optics`` section)."""
     gpus = j["gpus"] or 0
     per = 1 / gpus if gpus else 0.0
-    trx_w = j["transceivers"]["power_w"] or 0.0
+    optics = j.get("optics") or {}
+    trx_w = optics.get("total", {}).get("power_w", j["transceivers"]["power_w"]) or 0.0
     total_w = j["power_w"]["total"] or 0.0
     return {
         "gpus": gpus,
@@ -55,6 +61,8 @@ def kpis(j: dict) -> dict[str, float]:
         "optics_w_per_gpu": trx_w * per,
         "optics_share_of_it_power": trx_w / total_w if total_w else 0.0,
         "transceivers_per_gpu": j["transceivers"]["total"] * per,
+        "lasers_per_gpu": optics.get("per_gpu", {}).get("lasers"),
+        "optics_cost_per_gpu_usd": optics.get("per_gpu", {}).get("cost_usd"),
         "bisection_gbps": j["bisection_gbps"],
         "allreduce_time_s": j["allreduce"].get("time_s"),
         # the largest job's all-to-all (expert parallelism): where oversubscription costs

@@ -9,7 +9,8 @@ distributed cluster) and never schedules anything itself.
 
 Names a sweep can vary: every generator option (``nodes``, ``node_type``, ``switch``,
 ``spine_switch``, ``oversubscription``, ``reserve_ports``, ``k``, ``su_nodes``, ``tiers``,
-``racks``, ``su_racks``, ``placement``) and the design settings ``policy`` (media policy),
+``racks``, ``su_racks``, ``placement``, ``optics``: pluggable, linear or co-packaged side by
+side) and the design settings ``policy`` (media policy),
 ``allreduce_algorithm``, ``job_placement`` and ``allreduce_message_mb``. A variant the generator
 refuses gets its sentence in the ``error`` column instead of figures.
 """
@@ -21,7 +22,7 @@ import itertools
 from model.studies.compare import KPI_COLUMNS, kpis
 
 INT_PARAMS = {"nodes", "oversubscription", "reserve_ports", "k", "su_nodes", "racks", "su_racks"}
-STR_PARAMS = {"node_type", "switch", "spine_switch", "tiers", "placement"}
+STR_PARAMS = {"node_type", "switch", "spine_switch", "tiers", "placement", "optics"}
 SETTINGS = {
     "policy": ("media_policy", str),
     "allreduce_algorithm": ("allreduce_algorithm", str),
