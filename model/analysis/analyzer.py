@@ -31,6 +31,7 @@ from model.analysis.fabrics import fabric_figures, fabric_shapes
 from model.analysis.hops import server_hops
 from model.analysis.link_media import link_media
 from model.analysis.min_cut import MinCut, cut_json
+from model.analysis.nic_modes import nic_mode_findings
 from model.analysis.optics import co_packaged_totals, optics_figures
 from model.analysis.reliability import forecast, hall_counts
 from model.analysis.report import Report
@@ -103,6 +104,7 @@ class Analyzer:
         self._clashes = None  # the placement findings' clashes (model.design.rack_clashes)
         self._moved_racks: set[str] | None = set()  # since them; None: redo every rack
         self._scale_up = None
+        self._nic_modes = None  # (topology, NIC_MODE_UNSUPPORTED findings) of that topology
         self._trays = TrayFill()
         self._rack_power = None  # (device figures, plug power dicts, (typical, max) per rack)
         self._plant_cache = PlantCache()  # the cage graph, reused while no link changes cages
@@ -317,6 +319,7 @@ class Analyzer:
             *self._placement,
             *self._dev_findings,
             *self._scale_up,
+            *self._nic_mode_findings(design, topo),
             *self._topology_findings(topo, bw),
             *warn.rack_power_findings(design, typ, mx),
             *power_findings(design, mx),  # feeds and panels at max draw (model.facility)
@@ -437,6 +440,13 @@ class Analyzer:
             power_feeds=power_feed_use(design, mx),
             optics=optics_figures(design, self.plant, phys, total_gpus),
         )
+
+    def _nic_mode_findings(self, design, topo):
+        """NIC_MODE_UNSUPPORTED (model.analysis.nic_modes), redone only for a new topology:
+        it reads links and device types, which a rack move leaves as they were."""
+        if self._nic_modes is None or self._nic_modes[0] is not topo:
+            self._nic_modes = (topo, nic_mode_findings(design))
+        return self._nic_modes[1]
 
     def _collective_figures(self, settings):
         """The collectives of the default job and their curves, kept while the topology and

@@ -18,6 +18,7 @@ from typing import Annotated, Literal, get_args
 import msgspec
 from msgspec import Meta, Struct
 
+from model.catalog.nics import NicType, group_problem
 from model.catalog.parts import CablePart, FibrePart, LaserSourcePart, ModulePart, TrayProduct
 
 CATALOG_DIR = Path(__file__).resolve().parents[2] / "resources" / "catalog"
@@ -100,6 +101,9 @@ class PortGroup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     # The family of the silicon behind these cages when it differs from the device's (a DGX's
     # ConnectX-7 NIC cages): what a part's ``hosts`` list is checked against.
     family: str = ""
+    # The NIC or DPU type (model.catalog.nics) whose ports these are ("": not declared); the
+    # catalog checks the group is one of its modes, the analysis each link's protocol.
+    nic: str = ""
 
     @property
     def lane_rate_gbps(self) -> float:
@@ -156,6 +160,8 @@ class DeviceType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     # The co-packaged switch of the same family and port count that replaces this one when a
     # tier's optics strategy is "co-packaged" (generators; "" = none sold).
     co_packaged_twin: str = ""
+    # The protocol a switch runs ("" = not declared): what a NIC port cabled to it must run.
+    protocol: Literal["", "infiniband", "ethernet"] = ""
 
     def port_group(self, name: str) -> PortGroup | None:
         for group in self.port_groups:
@@ -250,6 +256,7 @@ class CatalogFile(Struct, kw_only=True, forbid_unknown_fields=True):
     fibre_parts: list[FibrePart] = []
     tray_products: list[TrayProduct] = []
     laser_source_parts: list[LaserSourcePart] = []
+    nic_types: list[NicType] = []
 
 
 class CatalogError(ValueError):
@@ -300,11 +307,29 @@ class Catalog:
                 ):
                     raise CatalogError(f"{kind} {item.id!r} names unknown medium {item.medium!r}")
                 table[item.id] = item
+        self.nic_types: dict[str, NicType] = {}
+        for nic in parts.nic_types:
+            if nic.id in self.nic_types:
+                raise CatalogError(f"duplicate NIC type id {nic.id!r}")
+            self.nic_types[nic.id] = nic
         for dtype in self.device_types.values():
             if dtype.laser_sources and dtype.laser_source not in self.laser_source_parts:
                 raise CatalogError(
                     f"device type {dtype.id!r} names unknown laser source {dtype.laser_source!r}"
                 )
+            self._check_nics(dtype)
+
+    def _check_nics(self, dtype: DeviceType) -> None:
+        """A port group naming a NIC must be one of that NIC's modes, in one of its cages."""
+        for group in dtype.port_groups:
+            if not group.nic:
+                continue
+            nic = self.nic_types.get(group.nic)
+            if nic is None:
+                raise CatalogError(f"device type {dtype.id!r} names unknown NIC {group.nic!r}")
+            why = group_problem(nic, group)
+            if why:
+                raise CatalogError(f"device type {dtype.id!r}: {why}")
 
     def parts_file(self) -> CatalogFile:
         """The parts tables as a CatalogFile (to extend or copy this catalog)."""
@@ -314,6 +339,7 @@ class Catalog:
             fibre_parts=list(self.fibre_parts.values()),
             tray_products=list(self.tray_products.values()),
             laser_source_parts=list(self.laser_source_parts.values()),
+            nic_types=list(self.nic_types.values()),
         )
 
     def device_type(self, type_id: str) -> DeviceType:
@@ -349,6 +375,7 @@ class Catalog:
                     *self.laser_source_parts.values(),
                     *custom.laser_source_parts,
                 ],
+                nic_types=[*self.nic_types.values(), *custom.nic_types],
             ),
         )
 
@@ -390,6 +417,7 @@ def builtin_catalog() -> Catalog:
                 fibre_parts=[x for p in parts for x in p.fibre_parts],
                 tray_products=[x for p in parts for x in p.tray_products],
                 laser_source_parts=[x for p in parts for x in p.laser_source_parts],
+                nic_types=[x for p in parts for x in p.nic_types],
             ),
         )
     return _builtin

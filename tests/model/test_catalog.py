@@ -258,6 +258,7 @@ def test_each_file_holds_only_its_own_kind():
         "racks.json": "rack_types",
         "media.json": "media_types",
         "parts.json": "module_parts",
+        "nics.json": "nic_types",
     }
     assert {p.name for p in catalog_files()} == set(expected)  # sources.json is not one
     for name, field in expected.items():
