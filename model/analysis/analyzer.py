@@ -32,7 +32,7 @@ from model.analysis.hops import server_hops
 from model.analysis.link_media import link_media
 from model.analysis.min_cut import MinCut, cut_json
 from model.analysis.nic_modes import nic_mode_findings
-from model.analysis.optics import co_packaged_totals, optics_figures
+from model.analysis.optics import co_packaged_totals, optics_by_tier, optics_figures
 from model.analysis.reliability import forecast, hall_counts
 from model.analysis.report import Report
 from model.analysis.topology import (
@@ -105,6 +105,7 @@ class Analyzer:
         self._moved_racks: set[str] | None = set()  # since them; None: redo every rack
         self._scale_up = None
         self._nic_modes = None  # (topology, NIC_MODE_UNSUPPORTED findings) of that topology
+        self._optics_kept = None  # (topology, part tables, media, optics per tier)
         self._trays = TrayFill()
         self._rack_power = None  # (device figures, plug power dicts, (typical, max) per rack)
         self._plant_cache = PlantCache()  # the cage graph, reused while no link changes cages
@@ -438,8 +439,32 @@ class Analyzer:
             fabrics=fabric_figures(design, topo, media, phys, self._shapes(topo)),
             reliability=forecast(design, topo, phys, hall=self._hall(topo)),
             power_feeds=power_feed_use(design, mx),
-            optics=optics_figures(design, self.plant, phys, total_gpus),
+            optics=optics_figures(
+                design, self.plant, phys, total_gpus, self._optics_by_tier(design, topo)
+            ),
         )
+
+    def _optics_by_tier(self, design, topo):
+        """model.analysis.optics.optics_by_tier, kept while the topology, the plant's part
+        tables and every link's medium stand (a rack move that flips no medium: ~0.1 s of a
+        report at 400k links saved)."""
+        plant = self.plant
+        parts = getattr(plant, "parts", None)
+        if parts is None:  # no plant, or a stand-in without part tables: nothing to key on
+            return optics_by_tier(design, plant)
+        medium = np.asarray(plant.medium_index)
+        kept = self._optics_kept
+        if (
+            kept is not None
+            and kept[0] is topo
+            and kept[1].specs == parts.specs  # a snapshot's tables are copies
+            and kept[1].modules == parts.modules
+            and np.array_equal(kept[2], medium)
+        ):
+            return kept[3]
+        tiers = optics_by_tier(design, plant)
+        self._optics_kept = (topo, parts, medium.copy(), tiers)
+        return tiers
 
     def _nic_mode_findings(self, design, topo):
         """NIC_MODE_UNSUPPORTED (model.analysis.nic_modes), redone only for a new topology:

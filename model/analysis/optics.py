@@ -106,9 +106,11 @@ def optics_by_tier(design, plant) -> dict[str, dict]:
     return dict(sorted(out.items(), key=lambda kv: (kv[0] not in TIERS, kv[0])))
 
 
-def optics_figures(design, plant, phys, gpus: int) -> dict:
-    """The ``optics`` section of ``analyze --json``: per tier, totals, fibres and per GPU."""
-    tiers = optics_by_tier(design, plant)
+def optics_figures(design, plant, phys, gpus: int, tiers: dict | None = None) -> dict:
+    """The ``optics`` section of ``analyze --json``: per tier, totals, fibres and per GPU;
+    ``tiers`` the :func:`optics_by_tier` of ``plant`` when the caller kept it."""
+    if tiers is None:
+        tiers = optics_by_tier(design, plant)
     total = _empty_tier()
     for tier in tiers.values():
         for kind, qty in tier["modules"].items():
