@@ -436,6 +436,7 @@ def nvl72(catalog: Catalog, plan: Nvl72Plan) -> tuple[list[Segment], list[list[P
     segments, tiers = rail_optimized(catalog, so, tray_name, make_units)
     for seg in segments:
         if seg.units:
-            seg.server_rack_type = "rack-nvl72"
+            # The platform's own rack where the catalog has one (GB300: 142 kW of shelves).
+            seg.server_rack_type = compute_t.rack_type or "rack-nvl72"
             seg.units_per_rack = 1
     return segments, [scale_up, *tiers]

@@ -35,6 +35,7 @@ ALLOWED_SOURCES = frozenset(
         "CPO-TABLE",
         "XSONIC-SN6",
         "CHINACRYO-1.6T",
+        "NV-BCM-PSHELF",
         "100GM-1.6T",
         "AA-NVL72",
         "ACC-MSA",
