@@ -36,6 +36,7 @@ ALLOWED_SOURCES = frozenset(
         "XSONIC-SN6",
         "CHINACRYO-1.6T",
         "NV-BCM-PSHELF",
+        "STH-THULTRA",
         "100GM-1.6T",
         "AA-NVL72",
         "ACC-MSA",
