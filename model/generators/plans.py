@@ -390,6 +390,21 @@ def fewest_spines(need: int, most: int, leaves: int, spine_ports: int) -> tuple[
     return best
 
 
+def clos_spines(need: int, most: int, leaves: int, spine_ports: int) -> tuple[int, int] | None:
+    """(uplinks per leaf, spines) at the Clos minimum: :func:`fewest_spines`' even spread, or,
+    where that needs more spines than the ports do, ``need`` uplinks spread round-robin over
+    ``ceil(leaves * need / spine_ports)`` spines (each leaf 3 or 4 links to each spine, every
+    spine port used: GB200 NVL72 1 SU is 18 leaves x 32 uplinks on 9 spines, not 16)."""
+    fit = fewest_spines(need, most, leaves, spine_ports)
+    if fit is None:
+        return None
+    need = min(max(need, 2), most)
+    fewest = max(math.ceil(leaves * need / spine_ports - 1e-9), min(2, need))
+    if fewest < fit[1] and fewest <= need:
+        return need, fewest
+    return fit
+
+
 # ------------------------------------------------------------------------------------ leaf-spine
 
 

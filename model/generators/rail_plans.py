@@ -46,6 +46,7 @@ from model.generators.plans import (
     SwitchPorts,
     check_media,
     check_size,
+    clos_spines,
     fewest_spines,
     leaf_ports,
     node_spec,
@@ -253,7 +254,7 @@ def _plan_rails(
     if tiers == "rail-only":
         return _plan_rail_only(base, leaf, nodes, n_su, lpr, up, reserve_ports, need)
     if tiers in ("auto", "2"):
-        fit = fewest_spines(need, most, leaves, leaf.radix)
+        fit = clos_spines(need, most, leaves, leaf.radix)
         if fit is not None:
             return RailPlan(**base, uplinks=fit[0], tiers=2, spines=fit[1])
         if tiers == "2":

@@ -134,7 +134,14 @@ def _one_plane(plan: RailPlan, node_name, make_units, nics, prefix: str):
         q = plan.uplinks // S
         ws = _width(S)
         spine_ids = [f"{prefix}spine{i + 1:0{ws}d}" for i in range(S)]
-        for li, leaf in enumerate(leaf_ids):
+        if plan.uplinks % S:
+            # Uneven (plans.clos_spines): uplink k of the fabric, leaf-major, to spine k mod S
+            # on that spine's next port, so every spine fills and each leaf reaches them all.
+            for li, leaf in enumerate(leaf_ids):
+                for j in range(plan.uplinks):
+                    k = li * plan.uplinks + j
+                    leaf_spine.append((leaf, up_names[j], spine_ids[k % S], names[k // S]))
+        for li, leaf in enumerate(leaf_ids if not plan.uplinks % S else ()):
             for si, spine in enumerate(spine_ids):
                 for j in range(q):
                     leaf_spine.append((leaf, up_names[si * q + j], spine, names[li * q + j]))

@@ -37,8 +37,12 @@ DESIGNS = {
 # (CHANNEL_TOO_MANY_PANELS before) are single-mode now, issue 43, with the schedule, BOM and
 # NetBox parts that follow; issue 39's optics strategy added the "optics" section (per tier
 # modules or laser sources, watts, lasers, cost, per GPU; analyze --json only: with the key
-# removed each report hashes to its previous digest). Every other key and file was checked
-# unchanged.
+# removed each report hashes to its previous digest); nv16z (GB200 2 SUs) is built at the
+# 2-tier Clos minimum, 36 leaves + 18 spines where the even spread took 32 spines: every file
+# changes, and its analyze keys that do follow from the 14 fewer spines (switch counts, power,
+# cost, reliability, cages, the spine rows' cable lengths, one more rack panel) or from the
+# uneven spread (bisection 230,400 -> 227,200 Gb/s by max flow, regular false). Every other
+# key and file was checked unchanged.
 EXPECTED = {
     "ft8z": (
         "a0492f583142f00f4aefc68f1cf9842f29be30f92a24f59ca93667d4b7f5fee5",
@@ -53,10 +57,10 @@ EXPECTED = {
         "e47155dbaf928f1f02138c3a9f48ff87c4c8771ab3705823e84d040268eedb85",
     ),
     "nv16z": (
-        "cb20256f12723f6e4e96c665421d0cb9152b145178e1b7bf969f6dfa905787bf",
-        "a3f27db35a21e7aa8bac67409ca3ad9352f04a62c8f0b62adc0d3ba8ae86bc92",
-        "54ddfed348cb90a77ef1dc1cfa97834e5a791419d81a2d044dbdd5113a03117e",
-        "6813beda21abbbdd47df29a856ebd822104b1457749e726b21f3bbd53b317323",
+        "a71ff763c4a5812cc1bca3f44e59587fb5646de669e693f15dec8f789b45f715",
+        "c05195aba9b42159634c339c9f5b1b19027e574fa9b9ed967986c5cd2adc0d35",
+        "b6f2bc58f283d248d620c142e81cf3b5e3627d3701dd0397c03b7e244b43fca7",
+        "182bba0258120e8efd95b723e4201faa7d7661c561d6e3cfe468635259bef0df",
     ),
     "ls128eor": (
         "74e301c83494a8380c44f1af13db5ecc8495e5974a2da3e78fe16f3e0358c921",
