@@ -86,8 +86,9 @@ def add_generator_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--su-racks", type=int, help="nvl72: NVL72 racks per scalable unit (8)")
     parser.add_argument(
         "--platform",
-        choices=("gb200", "gb300"),
-        help="nvl72: GB200 (400G NICs, qm9700) or GB300 (ConnectX-8 800G, q3400) racks",
+        choices=("gb200", "gb300", "vera-rubin"),
+        help="nvl72: GB200 (400G NICs, qm9700), GB300 (ConnectX-8 800G, q3400) or Vera Rubin "
+        "(ConnectX-9 800G, Spectrum-X sn6810) racks",
     )
     parser.add_argument(
         "--planes",

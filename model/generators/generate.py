@@ -314,7 +314,8 @@ def _power_estimate(catalog: Catalog, template: str, params: dict, counts: dict)
         return out
     device_w = counts["nodes"] * node.power_typical_w
     for tier, n in counts["switches"].items():
-        dtype = {"leaf": leaf, "nvlink-switch": types.get(NVL72_SWITCH_TYPE)}.get(tier, spine)
+        tray = plans.NVL72_SWITCH_TRAY_OF.get(node_type, NVL72_SWITCH_TYPE)
+        dtype = {"leaf": leaf, "nvlink-switch": types.get(tray)}.get(tier, spine)
         device_w += n * (dtype.power_typical_w if dtype else 0.0)
     per_end = sorted(
         m.power_per_end_w

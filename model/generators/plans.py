@@ -547,7 +547,14 @@ NVL72_SWITCH_TRAYS = 9
 NVL72_PLATFORMS = {
     "gb200": ("gb200-compute-tray", "qm9700"),  # CX-7 class 400G NICs, Quantum-2 NDR
     "gb300": ("gb300-compute-tray", "q3400"),  # ConnectX-8 800G XDR, Quantum-X800
+    # ConnectX-9 800G on a Spectrum-X Ethernet rail-optimized fat tree (NV-RA-VR); the RA's
+    # switch model is not in the sources read: Spectrum-6 (SN6810 Photonics, 128 x 800G at
+    # 200G lanes) is the Spectrum-X switch of that generation in the catalog (estimate).
+    "vera-rubin": ("vr-nvl72-compute-tray", "sn6810"),
 }
+# The NVLink switch tray of each NVL72 compute tray (NVLink 5 or NVLink 6).
+NVL72_SWITCH_TRAY_OF = {"vr-nvl72-compute-tray": "vr-nvlink6-switch-tray"}
+NVL72_SWITCH_TRAY = "gb200-nvlink-switch-tray"  # GB200 and GB300
 
 
 MULTI_PLANE_SWITCH = "sn5610"  # Spectrum-X: multi-plane is an Ethernet capability (NV-NETOP-MP)

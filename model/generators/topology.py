@@ -16,6 +16,8 @@ from model.generators.plans import (
     GENERIC_NIC_FORM,
     GENERIC_NIC_LANES,
     NVL72_COMPUTE_TRAYS,
+    NVL72_SWITCH_TRAY,
+    NVL72_SWITCH_TRAY_OF,
     NVL72_SWITCH_TRAYS,
     FatTreePlan,
     LeafSpinePlan,
@@ -418,7 +420,7 @@ def nvl72(catalog: Catalog, plan: Nvl72Plan) -> tuple[list[Segment], list[list[P
 
     compute_t = catalog.device_types[so.node.type_id]  # GB200 or GB300 compute tray
     tray_split = dict(so.node.breakout or {})  # multi-plane: each NIC split across the planes
-    switch_t = catalog.device_types["gb200-nvlink-switch-tray"]
+    switch_t = catalog.device_types[NVL72_SWITCH_TRAY_OF.get(compute_t.id, NVL72_SWITCH_TRAY)]
     scale_up: list[PortLink] = []
 
     def make_units(ids: list[str]) -> list[Unit]:
