@@ -184,3 +184,20 @@ def test_linear_parts_never_chosen_without_the_strategy():
     phys = build_plant(_plant(design))
     cat = builtin_catalog()
     assert all(cat.module_parts[m.part_id].optics == "dsp" for m in phys.of("module"))
+
+
+def test_sweep_sets_the_three_strategies_side_by_side():
+    from model.studies.sweep import evaluate, parse_vary, variants
+
+    vary = parse_vary(["optics=pluggable,linear,co-packaged"])
+    base = {"nodes": 4, "node_type": "dgx-b300", "switch": "q3400"}
+    rows = {p["optics"]: evaluate("leaf-spine", p) for p in variants(base, vary)}
+    assert list(rows) == ["pluggable", "linear", "co-packaged"]
+    assert all(r["error"] == "" for r in rows.values())
+    # NVIDIA sells no linear module for Quantum-X800: linear builds as pluggable there.
+    assert rows["linear"]["optics_w_per_gpu"] == rows["pluggable"]["optics_w_per_gpu"]
+    plug, cpo = rows["pluggable"], rows["co-packaged"]
+    assert plug["optics_w_per_gpu"] == pytest.approx(1616 / 32)  # 80 modules, see above
+    assert cpo["optics_w_per_gpu"] == pytest.approx((32 * 13 + 96 * 2.5 + 12 * 16) / 32)
+    assert cpo["lasers_per_gpu"] < plug["lasers_per_gpu"]
+    assert cpo["failures_per_day"] < plug["failures_per_day"]
