@@ -32,7 +32,12 @@ from model.analysis.hops import server_hops
 from model.analysis.link_media import link_media
 from model.analysis.min_cut import MinCut, cut_json
 from model.analysis.nic_modes import nic_mode_findings
-from model.analysis.optics import co_packaged_totals, optics_by_tier, optics_figures
+from model.analysis.optics import (
+    co_packaged_totals,
+    optics_by_tier,
+    optics_figures,
+    strategy_findings,
+)
 from model.analysis.reliability import forecast, hall_counts
 from model.analysis.report import Report
 from model.analysis.topology import (
@@ -321,6 +326,7 @@ class Analyzer:
             *self._dev_findings,
             *self._scale_up,
             *self._nic_mode_findings(design, topo),
+            *strategy_findings(design, self._optics_by_tier(design, topo)),
             *self._topology_findings(topo, bw),
             *warn.rack_power_findings(design, typ, mx),
             *power_findings(design, mx),  # feeds and panels at max draw (model.facility)

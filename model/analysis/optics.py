@@ -23,6 +23,7 @@ from collections import defaultdict
 import numpy as np
 
 from model.analysis.reliability import lasers_per_port
+from model.common.findings import Finding
 from model.engine.cages import CAGE_STRIDE, MODULE_KINDS, cage_view
 from model.plant.laser_sources import lit_sources
 
@@ -133,6 +134,36 @@ def optics_figures(design, plant, phys, gpus: int, tiers: dict | None = None) ->
             "cost_usd": round(cost * per, 2),
         },
     }
+
+
+def strategy_findings(design, tiers: dict[str, dict]) -> list[Finding]:
+    """OPTICS_STRATEGY_UNMET: a tier whose setting asks for linear or co-packaged optics that
+    its cages cannot take (no linear module of their media and family; a pluggable switch with
+    no co-packaged twin), so it runs DSP pluggables: said, never silently taken as met."""
+    out = []
+    wanted = design.settings.optics_strategy
+    for tier, strategy in sorted(wanted.items()):
+        figures = tiers.get(tier)
+        if figures is None:
+            continue
+        dsp = figures["modules"]["dsp"]
+        if strategy == "linear" and dsp and not figures["modules"]["linear"]:
+            why = "no linear (LPO) module of their media fits their cages"
+        elif strategy == "co-packaged" and dsp:
+            why = "its switches have pluggable cages (no co-packaged type in their place)"
+        else:
+            continue
+        switches = sorted(d.id for d in design.devices.values() if d.role == tier)
+        out.append(
+            Finding(
+                code="OPTICS_STRATEGY_UNMET",
+                severity="info",
+                message=f"the {tier} tier is set to {strategy} optics, but {why}: its "
+                f"{dsp:,} cages take DSP modules",
+                objects=tuple(switches[:20]),
+            )
+        )
+    return out
 
 
 def co_packaged_totals(phys) -> tuple[dict, dict, dict]:

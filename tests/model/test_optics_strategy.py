@@ -201,3 +201,20 @@ def test_sweep_sets_the_three_strategies_side_by_side():
     assert cpo["optics_w_per_gpu"] == pytest.approx((32 * 13 + 96 * 2.5 + 12 * 16) / 32)
     assert cpo["lasers_per_gpu"] < plug["lasers_per_gpu"]
     assert cpo["failures_per_day"] < plug["failures_per_day"]
+
+
+def test_a_strategy_the_cages_cannot_take_is_said():
+    design = generate("leaf-spine", nodes=4, node_type="dgx-b300", switch="q3400", optics="linear")
+    report = analyze(design, _plant(design))
+    unmet = [w for w in report.warnings if w.code == "OPTICS_STRATEGY_UNMET"]
+    assert {w.severity for w in unmet} == {"info"}
+    assert sorted(w.message.split(" tier")[0] for w in unmet) == ["the leaf", "the spine"]
+    leaf = next(w for w in unmet if w.message.startswith("the leaf"))
+    assert "no linear (LPO) module" in leaf.message and "32 cages" in leaf.message
+    assert leaf.objects == ("leaf01",)
+    # Met where the catalog has the part: Tomahawk-5 at lowest power takes LPO modules.
+    th5 = generate(
+        "leaf-spine", nodes=4, node_type="dgx-h100", switch="tomahawk5-64x800", optics="linear"
+    )
+    th5.set_settings(msgspec.structs.replace(th5.settings, media_policy="lowest-power"))
+    assert not [w for w in analyze(th5, _plant(th5)).warnings if w.code == "OPTICS_STRATEGY_UNMET"]
