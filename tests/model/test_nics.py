@@ -67,14 +67,3 @@ def test_reference_fabrics_run_connectx8_in_its_modes(params):
     params = dict(params)
     design = generate(params.pop("template"), **params)
     assert nic_mode_findings(design) == []
-
-
-def test_catalog_command_lists_nics_and_laser_sources():
-    from cli.catalog_command import lines
-
-    cat = builtin_catalog()
-    text = "\n".join(lines(cat, ("nics", "laser-sources", "devices")))
-    assert "connectx-8\tNVIDIA ConnectX-8 SuperNIC" in text
-    assert "1×800G infiniband; 2×400G ethernet" in text
-    assert "q3450-els\tEST-Q3450-ELS\t8 lasers" in text
-    assert "18 × q3450-els" in text
