@@ -23,6 +23,7 @@ import math
 from dataclasses import dataclass
 
 from model.catalog.components import Catalog, DeviceType
+from model.catalog.nics import link_mode_problem
 from model.catalog.ports import port_table
 
 MAX_GPUS = 1_048_576  # "about a million": larger requests are refused before anything is built
@@ -264,8 +265,20 @@ def switch_ports(
 
 def check_media(catalog: Catalog, node: NodeSpec, leaf: SwitchPorts) -> None:
     """Refuse a node-leaf pairing no medium of the catalog can cable (speed, both ends' lane
-    rates and cages), before building thousands of links without a medium."""
-    nic = port_table(catalog.device_types[node.type_id], node.breakout)[node.nics[0]]
+    rates and cages), or that runs the node's NIC in a mode it does not have for the switch's
+    protocol (ConnectX-8 at 800G on Ethernet: model.catalog.nics), before building thousands
+    of links."""
+    node_type = catalog.device_types[node.type_id]
+    nic = port_table(node_type, node.breakout)[node.nics[0]]
+    group = node_type.port_group(nic.group)
+    protocol = catalog.device_types[leaf.type_id].protocol
+    if group is not None and group.nic in catalog.nic_types and protocol:
+        why = link_mode_problem(catalog.nic_types[group.nic], node.speed_gbps, protocol)
+        if why:
+            raise GenerateError(
+                f"the {node.type_id!r} NICs on {leaf.type_id!r} ({protocol}): {why}; choose "
+                "a switch of the other protocol, or split each NIC over planes (--planes 2)"
+            )
     _check_host_media(
         catalog, f"NICs of {node.type_id!r}", node.speed_gbps, nic.lanes, nic.form_factor, leaf
     )

@@ -6,10 +6,12 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from model.analysis import analyze
 from model.analysis.nic_modes import nic_mode_findings
 from model.catalog.components import Catalog, CatalogError, CatalogFile, builtin_catalog
 from model.catalog.nics import link_mode_problem
-from model.generators.generate import generate
+from model.generators.generate import GenerateError, generate
+from tests.builders import device, empty_hall, link, rack
 
 
 def test_connectx8_modes():
@@ -48,12 +50,25 @@ def test_catalog_refuses_a_port_group_no_nic_mode_has():
 
 
 def test_connectx8_at_800g_on_ethernet_is_reported():
-    design = generate("leaf-spine", nodes=4, node_type="dgx-b300", switch="tomahawk6-64x1600")
+    # Cabled by hand (the generators refuse it, below): a DGX B300's 800G ConnectX-8 port on
+    # a Tomahawk-6 port split to 800G.
+    design = empty_hall()
+    rack(design, "r1", 2.1, 3.0)
+    device(design, "dgx", "r1", 1, "dgx-b300")
+    device(design, "th6", "r1", 30, "tomahawk6-64x1600", role="leaf", breakout={"p": 2})
+    link(design, "x1", ("dgx", "nic1"), ("th6", "p1/1"))
+    link(design, "x2", ("dgx", "nic2"), ("th6", "p1/2"))
     (finding,) = nic_mode_findings(design)
     assert finding.code == "NIC_MODE_UNSUPPORTED" and finding.severity == "error"
-    assert finding.message.startswith("32 link(s) from ConnectX-8")
+    assert finding.message.startswith("2 link(s) from ConnectX-8")
     assert "break the port out" in finding.message
-    assert len(finding.objects) == 20  # the first links, named for selection
+    assert finding.objects == ("x1", "x2")
+    assert "NIC_MODE_UNSUPPORTED" in {w.code for w in analyze(design).warnings}
+
+
+def test_generators_refuse_connectx8_at_800g_on_ethernet():
+    with pytest.raises(GenerateError, match="no 800G ethernet port.*--planes 2"):
+        generate("leaf-spine", nodes=4, node_type="dgx-b300", switch="tomahawk6-64x1600")
 
 
 @pytest.mark.parametrize(
