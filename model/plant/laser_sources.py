@@ -103,10 +103,10 @@ def with_laser_source_power(
     sources added (of ``devices`` only, when given): they are plugs in its front panel."""
     types = design.catalog.device_types
     typ, mx = dict(typ), dict(mx)
-    for device in design.devices.values():
+    # Only the devices asked for (a rack's, for the canvas after each edit), not the hall's.
+    pool = design.devices.values() if devices is None else (design.devices[d] for d in devices)
+    for device in pool:
         if not types[device.type].laser_sources:
-            continue
-        if devices is not None and device.id not in devices:
             continue
         w, w_max = laser_source_power_w(design, device)
         typ[device.id] = typ.get(device.id, 0.0) + w

@@ -17,7 +17,7 @@ from model.engine.routed_links import RoutedLinks
 from model.generators.generate import GenerateError, generate
 from model.generators.optics import parse_optics
 from model.outputs.bom import bom_lines
-from model.plant.physical_plant import build_plant
+from model.plant.physical_plant import build_plant, rack_power
 
 
 def _plant(design):
@@ -129,6 +129,11 @@ def test_laser_sources_are_in_the_switch_rack_power(xdr_pair):
     leaf = next(d for d in design.devices.values() if d.role == "leaf")
     # 64 co-packaged ports at 2.5 W + 8 laser sources at 16 W are the leaf's plug power.
     assert phys.device_power_w[leaf.id] == pytest.approx(64 * 2.5 + 8 * 16.0)
+    # The one-rack figure the canvas and inspector show agrees with the whole plant's.
+    whole = analyze(design, plant).rack_power_w[leaf.rack]
+    assert rack_power(design, plant, [leaf.rack])[leaf.rack] == pytest.approx(whole)
+    switch_w = builtin_catalog().device_types["q3450-ld"].power_typical_w
+    assert whole[0] >= switch_w + 64 * 2.5 + 8 * 16.0
 
 
 def test_analysis_and_kpis_compare_the_strategies(xdr_pair):
