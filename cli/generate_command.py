@@ -32,6 +32,7 @@ _OPTIONS = {
     "port_mode": ("rail-optimized", "nvl72"),
     "rack_type": ("leaf-spine", "rail-optimized", "fat-tree"),
     "servers_per_rack": ("leaf-spine", "rail-optimized", "fat-tree"),
+    "optics": TEMPLATES,
 }
 _REQUIRED = {
     "leaf-spine": ("nodes", "node_type", "switch"),
@@ -85,8 +86,9 @@ def add_generator_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--su-racks", type=int, help="nvl72: NVL72 racks per scalable unit (8)")
     parser.add_argument(
         "--platform",
-        choices=("gb200", "gb300"),
-        help="nvl72: GB200 (400G NICs, qm9700) or GB300 (ConnectX-8 800G, q3400) racks",
+        choices=("gb200", "gb300", "vera-rubin"),
+        help="nvl72: GB200 (400G NICs, qm9700), GB300 (ConnectX-8 800G, q3400) or Vera Rubin "
+        "(ConnectX-9 800G, Spectrum-X sn6810) racks",
     )
     parser.add_argument(
         "--planes",
@@ -111,6 +113,12 @@ def add_generator_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--servers-per-rack", type=int, help="GPU servers per rack (default: as power and U allow)"
+    )
+    parser.add_argument(
+        "--optics",
+        help="optics strategy per switch tier: pluggable (default), linear or co-packaged, "
+        "or TIER=STRATEGY,... (leaf, spine, core); co-packaged puts each switch's co-packaged "
+        "twin in its place (q3400 -> q3450-ld)",
     )
     parser.add_argument(
         "--fabrics",

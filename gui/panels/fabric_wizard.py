@@ -51,7 +51,7 @@ CABLING_LABELS = {
     "zones": "Zones (TIA-942 zone panels per row)",
 }
 # Options whose "not given" is a first item with no data (None) or a spin box at 0.
-OPTIONAL = ("spine_switch", "rack_type", "servers_per_rack", "switch_ft", "node_type_ft")
+OPTIONAL = ("spine_switch", "rack_type", "servers_per_rack", "switch_ft", "node_type_ft", "optics")
 
 
 def _int(value: int, lo: int, hi: int, step: int = 1) -> QSpinBox:
@@ -91,6 +91,7 @@ FIELD_LABELS = {
     "spine_switch": "Spine switch type",
     "switch_ft": "Switch type",
     "node_type_ft": "Host type",
+    "optics": "Optics (every switch tier)",
 }
 
 
@@ -119,6 +120,17 @@ def _template_fields(catalog: Catalog) -> dict[str, dict[str, QWidget]]:
         (r, f"{r} ({t.height_u}U, {t.power_budget_kw:g} kW)") for r, t in catalog.rack_types.items()
     ]
     planes = [(1, "1 (single plane)"), (2, "2 (multi-plane Spectrum-X)")]
+
+    def optics() -> QComboBox:  # generate --optics (model.generators.optics)
+        return _combo(
+            [
+                (None, "Pluggable (DSP modules)"),
+                ("linear", "Linear (LPO modules where sold)"),
+                ("co-packaged", "Co-packaged (CPO switches)"),
+            ],
+            None,
+        )
+
     return {
         "rail-optimized": {
             "nodes": _int(128, 1, 131_072, 32),
@@ -132,6 +144,7 @@ def _template_fields(catalog: Catalog) -> dict[str, dict[str, QWidget]]:
             "port_mode": _combo([("auto", "auto")], "auto"),
             "rack_type": _combo(racks, None),
             "servers_per_rack": _per_rack(),
+            "optics": optics(),
         },
         "leaf-spine": {
             "nodes": _int(64, 1, 131_072, 8),
@@ -142,6 +155,7 @@ def _template_fields(catalog: Catalog) -> dict[str, dict[str, QWidget]]:
             "reserve_ports": _int(0, 0, 64),
             "rack_type": _combo(racks, None),
             "servers_per_rack": _per_rack(),
+            "optics": optics(),
         },
         "fat-tree": {
             "k": _int(8, 2, 128, 2),
@@ -149,9 +163,17 @@ def _template_fields(catalog: Catalog) -> dict[str, dict[str, QWidget]]:
             "node_type_ft": _combo([(None, "Generic single-NIC host"), *servers], None),
             "rack_type": _combo(racks, None),
             "servers_per_rack": _per_rack(),
+            "optics": optics(),
         },
         "nvl72": {
-            "platform": _combo([("gb200", "GB200 NVL72"), ("gb300", "GB300 NVL72")], "gb200"),
+            "platform": _combo(
+                [
+                    ("gb200", "GB200 NVL72"),
+                    ("gb300", "GB300 NVL72"),
+                    ("vera-rubin", "Vera Rubin NVL72"),
+                ],
+                "gb200",
+            ),
             "racks": _int(8, 1, 2048, 8),
             "switch": _combo(switches, "qm9700"),
             "su_racks": _int(8, 1, 256),
@@ -160,6 +182,7 @@ def _template_fields(catalog: Catalog) -> dict[str, dict[str, QWidget]]:
             "reserve_ports": _int(0, 0, 64),
             "planes": _combo(planes, 1),
             "port_mode": _combo([("auto", "auto")], "auto"),
+            "optics": optics(),
         },
     }
 

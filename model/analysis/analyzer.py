@@ -32,6 +32,13 @@ from model.analysis.fabrics import fabric_figures, fabric_shapes
 from model.analysis.hops import server_hops
 from model.analysis.link_media import link_media
 from model.analysis.min_cut import MinCut, cut_json
+from model.analysis.nic_modes import nic_mode_findings
+from model.analysis.optics import (
+    co_packaged_totals,
+    optics_by_tier,
+    optics_figures,
+    strategy_findings,
+)
 from model.analysis.reliability import forecast, hall_counts
 from model.analysis.report import Report
 from model.analysis.topology import (
@@ -113,6 +120,8 @@ class Analyzer:
         self._clashes = None  # the placement findings' clashes (model.design.rack_clashes)
         self._moved_racks: set[str] | None = set()  # since them; None: redo every rack
         self._scale_up = None
+        self._nic_modes = None  # (topology, NIC_MODE_UNSUPPORTED findings) of that topology
+        self._optics_kept = None  # (topology, part tables, media, optics per tier)
         self._trays = TrayFill()
         self._rack_power = None  # (device figures, plug power dicts, (typical, max) per rack)
         self._plant_cache = PlantCache()  # the cage graph, reused while no link changes cages
@@ -338,6 +347,8 @@ class Analyzer:
             *self._dev_findings,
             *self._entry_findings,
             *self._scale_up,
+            *self._nic_mode_findings(design, topo),
+            *strategy_findings(design, self._optics_by_tier(design, topo)),
             *self._topology_findings(topo, bw),
             *warn.rack_power_findings(design, typ, mx),
             *power_findings(design, mx),  # feeds and panels at max draw (model.facility)
@@ -374,6 +385,10 @@ class Analyzer:
             "cables": plant_sum("cable", "unit_power_w"),
             "other_devices": self._dev.other_w,
         }
+        # Co-packaged optics (issue 39): the switches' optical engines and laser sources, listed
+        # only where a design has them (the other designs' figures keep their keys).
+        cpo_power, cpo_power_max, cpo_cost = co_packaged_totals(phys)
+        power |= cpo_power
         power["total"] = sum(v for k, v in power.items() if k != "total")
         power_max = {
             "total": 0.0,
@@ -383,6 +398,7 @@ class Analyzer:
             "cables": plant_sum("cable", "unit_power_w_max"),
             "other_devices": self._dev.other_w_max,
         }
+        power_max |= cpo_power_max
         power_max["total"] = sum(v for k, v in power_max.items() if k != "total")
         cost = {
             "total": 0.0,
@@ -397,6 +413,7 @@ class Analyzer:
             "racks": self._dev.racks_usd,
             "other_devices": self._dev.other_usd,
         }
+        cost |= cpo_cost
         cost["total"] = sum(v for k, v in cost.items() if k != "total")
         ratio = bw.switch_ratio
         return Report(
@@ -450,7 +467,39 @@ class Analyzer:
             fabrics=fabric_figures(design, topo, media, phys, self._shapes(topo)),
             reliability=forecast(design, topo, phys, hall=self._hall(topo)),
             power_feeds=power_feed_use(design, mx),
+            optics=optics_figures(
+                design, self.plant, phys, total_gpus, self._optics_by_tier(design, topo)
+            ),
         )
+
+    def _optics_by_tier(self, design, topo):
+        """model.analysis.optics.optics_by_tier, kept while the topology, the plant's part
+        tables and every link's medium stand (a rack move that flips no medium: ~0.1 s of a
+        report at 400k links saved)."""
+        plant = self.plant
+        parts = getattr(plant, "parts", None)
+        if parts is None:  # no plant, or a stand-in without part tables: nothing to key on
+            return optics_by_tier(design, plant)
+        medium = np.asarray(plant.medium_index)
+        kept = self._optics_kept
+        if (
+            kept is not None
+            and kept[0] is topo
+            and kept[1].specs == parts.specs  # a snapshot's tables are copies
+            and kept[1].modules == parts.modules
+            and np.array_equal(kept[2], medium)
+        ):
+            return kept[3]
+        tiers = optics_by_tier(design, plant)
+        self._optics_kept = (topo, parts, medium.copy(), tiers)
+        return tiers
+
+    def _nic_mode_findings(self, design, topo):
+        """NIC_MODE_UNSUPPORTED (model.analysis.nic_modes), redone only for a new topology:
+        it reads links and device types, which a rack move leaves as they were."""
+        if self._nic_modes is None or self._nic_modes[0] is not topo:
+            self._nic_modes = (topo, nic_mode_findings(design))
+        return self._nic_modes[1]
 
     def _collective_figures(self, settings):
         """The collectives of the default job and their curves, kept while the topology and

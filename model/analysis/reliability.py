@@ -14,7 +14,9 @@ What each category counts (parts from the physical plant, per cage, as the BOM b
 * ``switches``: devices of the catalog category ``switch`` (every fabric); ``nvlink_trays``:
   devices of the category ``nvlink-switch``;
 * ``optics``: transceiver modules, each lasers x FIT per laser + its DSP (lasers = lasers per
-  port of its medium x the part's ports, so optics with fewer lasers forecast fewer failures);
+  port of its medium x the part's ports, so optics with fewer lasers forecast fewer failures;
+  a linear-drive module has no DSP), and the external laser sources of co-packaged switches
+  (their lasers; a co-packaged port has no module of its own);
 * ``active_cables``: AOC, AEC and ACC assemblies, each its ends (1 + fanout) x FIT per end;
 * ``passive_cables``: DAC assemblies.
 
@@ -128,7 +130,13 @@ def unit_fits(design, phys, rates: dict[str, FitRate]) -> dict[str, list[tuple[i
         part = catalog.module_parts.get(item.part_id)
         medium, ports = (part.medium, part.ports) if part else ("", 1)
         lasers = by_medium.get(medium, default) * ports
-        out["optics"].append((item.quantity, lasers * per_laser + dsp))
+        # A linear-drive (LPO) module has no DSP to fail.
+        own_dsp = 0.0 if part is not None and part.optics == "linear" else dsp
+        out["optics"].append((item.quantity, lasers * per_laser + own_dsp))
+    for item in phys.of("laser-source"):
+        # A co-packaged switch's external laser source: its lasers, no DSP (domain-facts §9).
+        source = catalog.laser_source_parts.get(item.part_id)
+        out["optics"].append((item.quantity, (source.lasers if source else 1) * per_laser))
     active = rates["active_cables"].entry
     for item in phys.of("cable"):
         part = catalog.cable_parts.get(item.part_id)

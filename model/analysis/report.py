@@ -79,6 +79,9 @@ class Report:
     # model.facility.power_checks.power_feed_use: per feed and panel, rating and load at max
     # draw; in JSON as "power_feeds" only when the design has feeds.
     power_feeds: list[dict] = field(default_factory=list)
+    # model.analysis.optics.optics_figures: modules or laser sources, fibres, watts, lasers and
+    # cost per tier, in total and per GPU (the optics strategy's figures, issue 39).
+    optics: dict = field(default_factory=dict)
 
     @property
     def switches_total(self) -> int:
@@ -152,6 +155,7 @@ class Report:
                 "plant": self.plant,
                 "fabrics": {name: f.to_json() for name, f in self.fabrics.items()},
                 "reliability": self.reliability,
+                "optics": self.optics,
                 "warnings": [
                     {
                         "code": w.code,

@@ -20,6 +20,8 @@ Choices where a code could mean several things:
   (``model.engine.media.media_that_fit``) reaches.
 * ``RACK_OVERLAP`` / ``RACK_ON_OBSTACLE`` / ``RACK_OUTSIDE_HALL``: the rule of
   ``model.design.rack_clashes`` (overlap above ``OVERLAP_EPS_M2``; touching racks in a row are fine).
+* ``NIC_MODE_UNSUPPORTED`` (:mod:`model.analysis.nic_modes`) and ``OPTICS_STRATEGY_UNMET``
+  (:func:`model.analysis.optics.strategy_findings`) are raised beside these, in their modules.
 """
 
 from __future__ import annotations

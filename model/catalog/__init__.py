@@ -5,6 +5,8 @@ Modules:
 
 - ``components``: Component catalog: device types, rack types and media types, loaded from
   resources/catalog.
+- ``nics``: NIC and DPU types: the port-carrying parts a server type is built from, and their
+  port modes.
 - ``parts``: Orderable parts: transceiver modules, integrated cables, fibres and tray products.
 - ``ports``: Port names of a device type, with the speed, lanes and form factor of each port.
 - ``structured``: Structured-cabling catalog: patch panels, cassettes, enclosures, MPO trunks,

@@ -18,7 +18,8 @@ from typing import Annotated, Literal, get_args
 import msgspec
 from msgspec import Meta, Struct
 
-from model.catalog.parts import CablePart, FibrePart, ModulePart, TrayProduct
+from model.catalog.nics import NicType, group_problem
+from model.catalog.parts import CablePart, FibrePart, LaserSourcePart, ModulePart, TrayProduct
 
 CATALOG_DIR = Path(__file__).resolve().parents[2] / "resources" / "catalog"
 SOURCES_FILE = CATALOG_DIR / "sources.json"  # the documents behind each ``source`` key
@@ -105,6 +106,9 @@ class PortGroup(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     # Cable Validation Tool name host ports by them; empty where the vendor publishes none.
     os_interfaces: Annotated[tuple[Ident, ...], Meta(max_length=1024)] = ()
     rdma_devices: Annotated[tuple[Ident, ...], Meta(max_length=1024)] = ()
+    # The NIC or DPU type (model.catalog.nics) whose ports these are ("": not declared); the
+    # catalog checks the group is one of its modes, the analysis each link's protocol.
+    nic: str = ""
 
     @property
     def lane_rate_gbps(self) -> float:
@@ -157,6 +161,15 @@ class DeviceType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     # Where the reference architecture racks this server (generators' default; overridable).
     rack_type: Ident | None = None
     servers_per_rack: PositiveInt | None = None
+    # A co-packaged (CPO) switch: the LaserSourcePart id of its external laser sources and how
+    # many it takes (its ports have no module; their light comes from these).
+    laser_source: str = ""
+    laser_sources: NonNegInt = 0
+    # The co-packaged switch of the same family and port count that replaces this one when a
+    # tier's optics strategy is "co-packaged" (generators; "" = none sold).
+    co_packaged_twin: str = ""
+    # The protocol a switch runs ("" = not declared): what a NIC port cabled to it must run.
+    protocol: Literal["", "infiniband", "ethernet"] = ""
 
     def port_group(self, name: str) -> PortGroup | None:
         for group in self.port_groups:
@@ -250,6 +263,8 @@ class CatalogFile(Struct, kw_only=True, forbid_unknown_fields=True):
     cable_parts: list[CablePart] = []
     fibre_parts: list[FibrePart] = []
     tray_products: list[TrayProduct] = []
+    laser_source_parts: list[LaserSourcePart] = []
+    nic_types: list[NicType] = []
 
 
 class CatalogError(ValueError):
@@ -283,11 +298,13 @@ class Catalog:
         self.cable_parts: dict[str, CablePart] = {}
         self.fibre_parts: dict[str, FibrePart] = {}
         self.tray_products: dict[str, TrayProduct] = {}
+        self.laser_source_parts: dict[str, LaserSourcePart] = {}
         for kind, table, items in (
             ("module part", self.module_parts, parts.module_parts),
             ("cable part", self.cable_parts, parts.cable_parts),
             ("fibre part", self.fibre_parts, parts.fibre_parts),
             ("tray product", self.tray_products, parts.tray_products),
+            ("laser source part", self.laser_source_parts, parts.laser_source_parts),
         ):
             for item in items:
                 if item.id in table:
@@ -298,6 +315,29 @@ class Catalog:
                 ):
                     raise CatalogError(f"{kind} {item.id!r} names unknown medium {item.medium!r}")
                 table[item.id] = item
+        self.nic_types: dict[str, NicType] = {}
+        for nic in parts.nic_types:
+            if nic.id in self.nic_types:
+                raise CatalogError(f"duplicate NIC type id {nic.id!r}")
+            self.nic_types[nic.id] = nic
+        for dtype in self.device_types.values():
+            if dtype.laser_sources and dtype.laser_source not in self.laser_source_parts:
+                raise CatalogError(
+                    f"device type {dtype.id!r} names unknown laser source {dtype.laser_source!r}"
+                )
+            self._check_nics(dtype)
+
+    def _check_nics(self, dtype: DeviceType) -> None:
+        """A port group naming a NIC must be one of that NIC's modes, in one of its cages."""
+        for group in dtype.port_groups:
+            if not group.nic:
+                continue
+            nic = self.nic_types.get(group.nic)
+            if nic is None:
+                raise CatalogError(f"device type {dtype.id!r} names unknown NIC {group.nic!r}")
+            why = group_problem(nic, group)
+            if why:
+                raise CatalogError(f"device type {dtype.id!r}: {why}")
 
     def parts_file(self) -> CatalogFile:
         """The parts tables as a CatalogFile (to extend or copy this catalog)."""
@@ -306,6 +346,8 @@ class Catalog:
             cable_parts=list(self.cable_parts.values()),
             fibre_parts=list(self.fibre_parts.values()),
             tray_products=list(self.tray_products.values()),
+            laser_source_parts=list(self.laser_source_parts.values()),
+            nic_types=list(self.nic_types.values()),
         )
 
     def device_type(self, type_id: str) -> DeviceType:
@@ -337,6 +379,11 @@ class Catalog:
                 cable_parts=[*self.cable_parts.values(), *custom.cable_parts],
                 fibre_parts=[*self.fibre_parts.values(), *custom.fibre_parts],
                 tray_products=[*self.tray_products.values(), *custom.tray_products],
+                laser_source_parts=[
+                    *self.laser_source_parts.values(),
+                    *custom.laser_source_parts,
+                ],
+                nic_types=[*self.nic_types.values(), *custom.nic_types],
             ),
         )
 
@@ -377,6 +424,8 @@ def builtin_catalog() -> Catalog:
                 cable_parts=[x for p in parts for x in p.cable_parts],
                 fibre_parts=[x for p in parts for x in p.fibre_parts],
                 tray_products=[x for p in parts for x in p.tray_products],
+                laser_source_parts=[x for p in parts for x in p.laser_source_parts],
+                nic_types=[x for p in parts for x in p.nic_types],
             ),
         )
     return _builtin

@@ -15,6 +15,7 @@ such as 400G passive DAC). A *part* is what a purchaser orders and an installer 
   reaches 2 m, §1b/§7a). Price = ``price_usd + price_per_m_usd x length`` (grows with length).
 * ``FibrePart``: a fibre assembly joining module ports (MPO-12/APC straight or 1:2 splitter,
   LC duplex), by orderable length, price growing with length.
+* ``LaserSourcePart``: an external laser source module of a co-packaged (CPO) switch.
 * ``TrayProduct``: a cable-tray product of a standard width, price per metre; wide runs are
   banks of parallel trays of a standard width, not one tray of arbitrary width.
 
@@ -36,6 +37,11 @@ _Usd = Annotated[float, Meta(ge=0, le=1e9)]
 _Metres = Annotated[float, Meta(gt=0, le=1e5)]
 _Count = Annotated[int, Meta(ge=1, le=64)]
 Heatsink = Literal["finned", "flat", "any"]
+# How a part makes light (domain-facts §1c, §9): "dsp" a retimed pluggable; "linear" a linear-drive
+# pluggable (LPO, no DSP: about half the power, the host's SerDes drives it); "co-packaged" the
+# optical engine of a co-packaged (CPO) switch port: no module is bought or plugged, the port
+# takes a fibre and its light comes from the switch's external laser sources.
+Optics = Literal["dsp", "linear", "co-packaged"]
 # Optical connectors of module receptacles and fibre plugs: an angle-polished (APC) plug only
 # mates an APC receptacle and a flat-polished (UPC) one only UPC (domain-facts §9: NVIDIA's
 # MPO-12/APC fibres do not mate flat-polished receptacles); MPO-12, MPO-16, MMC and LC only
@@ -61,6 +67,24 @@ class ModulePart(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     hosts: tuple[str, ...] = ()
     # Reach the vendor rates this part for, when shorter than its medium's (0: the medium's)
     reach_m: Annotated[float, Meta(ge=0, le=1e5)] = 0.0
+    optics: Optics = "dsp"
+    power_w: _Watts
+    power_w_max: _Watts
+    price_usd: _Usd
+    source: _Id  # keys of resources/catalog/sources.json, or "estimate"
+    notes: str = ""  # what each source supports, in words
+
+
+class LaserSourcePart(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """An external laser source (ELS) module of a co-packaged switch: ordered, plugged into the
+    switch's front panel, powered, and a unit that fails (its ``lasers`` are what the
+    reliability forecast counts). A switch type names its part and how many it takes."""
+
+    id: _Id
+    part_number: _Id
+    vendor: str
+    description: str
+    lasers: _Count
     power_w: _Watts
     power_w_max: _Watts
     price_usd: _Usd

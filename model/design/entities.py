@@ -203,6 +203,7 @@ BomCategory = Literal[
     "Switches",
     "Other equipment",
     "Transceivers",
+    "Laser sources",
     "Cables",
     "Fibres",
     "Trunks",
@@ -259,6 +260,13 @@ class Settings(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, om
     cabling: Literal["direct", "cross-connect", "zones"] = "direct"
     # Racks the optimiser (model.optimise) never moves: the user's locks, by rack id.
     locked_racks: tuple[str, ...] = ()
+    # Optics strategy per switch tier (issue 39): "pluggable" DSP modules (the default),
+    # "linear" linear-drive (LPO) modules where the catalog has one for the cage (the engine,
+    # model.engine.cages.device_optics), "co-packaged" the tier's switches are co-packaged
+    # types (no module per port; external laser sources), set by the generators with the types.
+    optics_strategy: dict[
+        Literal["leaf", "spine", "core"], Literal["pluggable", "linear", "co-packaged"]
+    ] = {}
 
 
 ENTITY_KINDS = ("trays", "racks", "devices", "links")

@@ -48,10 +48,13 @@ SHAPE_NAMES = {SHAPE_MESH: "mesh", SHAPE_STRAIGHT: "straight", SHAPE_SPLITTER: "
 
 
 class CageSpec(tuple):
-    """(form factor, logical ports, heat sink, family) of a cage: what a plug must match.
+    """(form factor, logical ports, heat sink, family, optics) of a cage: what a plug must match.
 
     ``family`` is the switch or NIC family behind the cage (``DeviceType.family``, or its port
     group's): a part goes in only where its vendor lists that family (plug rules, PartTables).
+    ``optics`` is the optics strategy of the device's tier (``Settings.optics_strategy``):
+    "linear" takes a linear-drive (LPO) module where one of the medium fits the cage and a DSP
+    module where none does; any other value takes DSP modules only.
     """
 
     __slots__ = ()
@@ -72,10 +75,14 @@ class CageSpec(tuple):
     def family(self) -> str:
         return self[3] if len(self) > 3 else ""
 
+    @property
+    def optics(self) -> str:
+        return self[4] if len(self) > 4 else ""
+
 
 @lru_cache(maxsize=512)
 def _port_cages(
-    device_type: DeviceType, breakout_key: tuple[tuple[str, int], ...]
+    device_type: DeviceType, breakout_key: tuple[tuple[str, int], ...], optics: str = ""
 ) -> dict[str, tuple[int, CageSpec, str]]:
     fanouts = dict(breakout_key)
     out: dict[str, tuple[int, CageSpec, str]] = {}
@@ -87,7 +94,9 @@ def _port_cages(
         fanout = fanouts.get(group.name, 1) if group.breakout(fanouts.get(group.name, 1)) else 1
         heatsink = group.cage_heatsink or ("finned" if device_type.category == "switch" else "flat")
         family = group.family or device_type.family
-        spec = CageSpec((group.form_factor, group.ports_per_cage * fanout, heatsink, family))
+        spec = CageSpec(
+            (group.form_factor, group.ports_per_cage * fanout, heatsink, family, optics)
+        )
         for i in range(group.count):
             cage = cage0 + i // group.ports_per_cage
             for _ in range(fanout):
@@ -98,10 +107,19 @@ def _port_cages(
 
 
 def port_cages(
-    device_type: DeviceType, breakout: dict[str, int] | None = None
+    device_type: DeviceType, breakout: dict[str, int] | None = None, optics: str = ""
 ) -> dict[str, tuple[int, CageSpec, str]]:
-    """Per port name: (cage number on the device, the cage's spec, the cage's label)."""
-    return _port_cages(device_type, tuple(sorted((breakout or {}).items())))
+    """Per port name: (cage number on the device, the cage's spec, the cage's label);
+    ``optics`` the optics strategy of the device's tier (:func:`device_optics`)."""
+    return _port_cages(device_type, tuple(sorted((breakout or {}).items())), optics)
+
+
+def device_optics(settings, role: str) -> str:
+    """The optics strategy that shapes a device's cages: "linear" where the design asks it of
+    the device's tier (role), else "" (DSP pluggables; a co-packaged switch's own ports take
+    its co-packaged engines by their form factor, whatever the setting)."""
+    wanted = settings.optics_strategy.get(role, "") if settings.optics_strategy else ""
+    return "linear" if wanted == "linear" else ""
 
 
 def component_labels(cage_a: np.ndarray, cage_b: np.ndarray) -> np.ndarray:
@@ -259,13 +277,21 @@ class PartTables:
         except ValueError:
             self.specs.append(spec)
             s = len(self.specs) - 1
+            linear = spec.optics == "linear"
             for m, part in self._module_parts:
                 if (
                     part.form_factor == spec.form_factor
                     and part.ports == spec.slots
                     and part.heatsink in ("any", spec.heatsink)
-                    and (m, s) not in self.modules
+                    and (part.optics != "linear" or linear)
                 ):
+                    have = self.modules.get((m, s))
+                    # First fitting part in catalog order; under "linear" a linear part
+                    # displaces a DSP one of the same medium (the strategy asks for it).
+                    if have is not None and not (
+                        linear and part.optics == "linear" and have.optics != "linear"
+                    ):
+                        continue
                     why = self.module_refusal(m, part, spec)
                     if why:
                         self.refused.setdefault((m, s), why)
@@ -407,9 +433,11 @@ def cage_view(plant) -> CageView:
         link = design.links[link_id]
         for side, end in enumerate((link.a, link.b)):
             device = design.devices[end.device]
-            cage, spec, _ = port_cages(design.catalog.device_types[device.type], device.breakout)[
-                end.port
-            ]
+            cage, spec, _ = port_cages(
+                design.catalog.device_types[device.type],
+                device.breakout,
+                device_optics(design.settings, device.role),
+            )[end.port]
             number = dev_no.setdefault(end.device, len(dev_no))
             out[side, r] = number * CAGE_STRIDE + cage
             out[2 + side, r] = tables.spec_row(spec)

@@ -28,7 +28,7 @@ from model.design.bulk_load import LoadedLinkCodes, loaded_link_codes
 from model.design.changes import TRAY_KINDS, Change, ChangeKind
 from model.design.design import Design
 from model.design.entities import RACK_PLINTH_M, U_HEIGHT_M
-from model.engine.cages import CAGE_STRIDE, PartTables, port_cages
+from model.engine.cages import CAGE_STRIDE, PartTables, device_optics, port_cages
 from model.engine.geometry import (
     FACE_FRONT,
     FACE_REAR,
@@ -323,6 +323,13 @@ class RoutedLinks(LinkTable, PlantRouting, PlantMedia):
                 for t, b in zip(types, breakouts, strict=True)
             ]
         )
+        if design.settings.optics_strategy:
+            # A tier asked for linear optics: its devices' cages are of their own spec.
+            optics = [device_optics(design.settings, d.role) for d in devices]
+            keys = [
+                (k if isinstance(k, tuple) else (k, ()), o) if o else k
+                for k, o in zip(keys, optics, strict=True)
+            ]
         for key in set(keys) - self._table_of.keys():
             self._add_port_table(key)
         table = np.fromiter(map(self._table_of.__getitem__, keys), np.int64, n)
@@ -337,12 +344,17 @@ class RoutedLinks(LinkTable, PlantRouting, PlantMedia):
         return rack, self._table_face[table], height, table
 
     def _add_port_table(self, key: str | tuple) -> None:
-        type_id, breakout = (key, ()) if isinstance(key, str) else key
+        optics = ""
+        if isinstance(key, tuple) and isinstance(key[0], tuple):  # ((type, breakout), optics)
+            key_of_type, optics = key
+        else:
+            key_of_type = key
+        type_id, breakout = (key_of_type, ()) if isinstance(key_of_type, str) else key_of_type
         dtype = self.design.catalog.device_types[type_id]
         row: dict[int, int] = {}
         cage_row: dict[int, tuple[int, int]] = {}
         labels: dict[int, str] = {}
-        cages = port_cages(dtype, dict(breakout))
+        cages = port_cages(dtype, dict(breakout), optics)
         for name, port in port_table(dtype, dict(breakout)).items():
             pc = PortClass(port.speed_gbps, port.lanes, port.form_factor)
             if pc not in self._class_of:

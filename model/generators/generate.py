@@ -19,6 +19,7 @@ from model.design.design import Design
 from model.design.entities import Link, PortRef, Settings
 from model.generators import plans, rail_plans, topology
 from model.generators.networks import build_networks, cable_pdus, parse_fabrics
+from model.generators.optics import apply_optics, parse_optics
 from model.generators.placement import (
     Placement,
     Segment,
@@ -232,13 +233,22 @@ _BUILDERS = {
 
 
 def generate(template: str, **params) -> Design:
-    """Build ``template`` (one of :data:`TEMPLATES`) with keyword parameters of its function."""
+    """Build ``template`` (one of :data:`TEMPLATES`) with keyword parameters of its function;
+    ``optics`` (every template) the optics strategy per switch tier
+    (:func:`model.generators.optics.apply_optics`)."""
     builder = _builder(template)
+    optics = params.pop("optics", None)
+    if optics is not None:
+        parse_optics(optics)  # refused before anything is built
     try:
         inspect.signature(builder).bind(**params)
     except TypeError as exc:
         raise GenerateError(f"{template} does not take those options ({exc})") from None
-    return builder(**params)
+    design = builder(**params)
+    if optics is not None:
+        apply_optics(design, optics)
+        design.revision = 0
+    return design
 
 
 def preview(template: str, **params) -> dict:
@@ -247,9 +257,11 @@ def preview(template: str, **params) -> dict:
     :class:`GenerateError` for the same requests the builder refuses."""
     _builder(template)
     # Options of the build only (where things go, the other networks), not of the plan.
-    build_only = ("placement", "name", "fabrics", "rack_type", "servers_per_rack")
+    build_only = ("placement", "name", "fabrics", "rack_type", "servers_per_rack", "optics")
     racking = (params.get("rack_type"), params.get("servers_per_rack"))
     fabrics = params.get("fabrics", "compute")
+    if params.get("optics") is not None:
+        parse_optics(params["optics"])
     params = {k: v for k, v in params.items() if k not in build_only}
     catalog = params.pop("catalog", None) or builtin_catalog()
     # The build's own refusals that need no building: racking and the networks asked for.
@@ -302,7 +314,8 @@ def _power_estimate(catalog: Catalog, template: str, params: dict, counts: dict)
         return out
     device_w = counts["nodes"] * node.power_typical_w
     for tier, n in counts["switches"].items():
-        dtype = {"leaf": leaf, "nvlink-switch": types.get(NVL72_SWITCH_TYPE)}.get(tier, spine)
+        tray = plans.NVL72_SWITCH_TRAY_OF.get(node_type, NVL72_SWITCH_TYPE)
+        dtype = {"leaf": leaf, "nvlink-switch": types.get(tray)}.get(tier, spine)
         device_w += n * (dtype.power_typical_w if dtype else 0.0)
     per_end = sorted(
         m.power_per_end_w

@@ -3,7 +3,9 @@
 After the NVIDIA DGX SuperPOD reference architecture (NV-SP-H100; domain-facts §8c):
 
 * **Storage**: its own fabric of the compute switch type when that is InfiniBand (QM9700 class),
-  else of the same Ethernet switch. Storage appliances are attached 1:1 — a storage-appliance
+  else of the same Ethernet switch. GB200/GB300 NVL72 trays (BlueField-3, no front-end ports)
+  run storage and in-band on one converged Spectrum-4 fabric instead, as the GB200 SuperPOD
+  reference architecture does (their in-band network then serves head nodes, UFMs and OOB). Storage appliances are attached 1:1 — a storage-appliance
   leaf has as many uplinks as appliance ports in use. Node storage leaves take the GPU servers'
   storage ports and carry uplinks near 4:3 (``ceil(3 d / 4)`` uplinks for ``d`` ports in use).
   Appliances are sized so their port capacity gives at least 40 GB/s (320 Gb/s) per GPU server.
@@ -46,6 +48,10 @@ from model.generators.leaf_spine import (
     data_role,
     port_radix,
 )
+from model.generators.network_ports import (
+    converged_servers,
+    server_port_split,
+)
 from model.generators.placement import Segment, Unit
 from model.generators.plans import GenerateError
 
@@ -61,8 +67,6 @@ STORAGE_APPLIANCE = "storage-appliance-4x400"
 UFM_APPLIANCE = "ufm-appliance"
 UFM_BY_SPEED_GBPS = {400.0: "ufm-appliance", 800.0: "ufm-appliance-xdr"}  # NDR / XDR fabrics
 HEAD_NODE = "mgmt-node"
-STORAGE_PORTS = 2  # per GPU server
-INBAND_PORTS = 2  # per GPU server (domain-facts 8c)
 STORAGE_GBPS_PER_NODE = 320.0  # >= 40 GB/s per node (domain-facts 8c)
 UFM_PER_FABRIC = 2
 UFM_IB_PORTS = 2  # the ufm-appliance catalog entry's InfiniBand ports
@@ -111,8 +115,11 @@ def build_networks(
         return Networks()
     build = _NetworkBuild(catalog, fabrics, compute_switch, pdus)
     build.take_compute_fabric(segments, tiers)
+    build.converged = {"storage", "inband"} <= set(fabrics) and converged_servers(
+        catalog, build.servers
+    )
     ufm_compute, ufm_storage, heads = build.management_nodes()
-    storage_ports, inband_ports = _server_port_split(build.ports, build.servers)
+    storage_ports, inband_ports = server_port_split(build.ports, build.servers, build.converged)
     if "storage" in fabrics and any(storage_ports.values()):
         build.storage_fabric(storage_ports, ufm_storage)
     inband_spines: list[str] = []  # the 100GbE spines, where the OOB switches uplink
@@ -132,6 +139,9 @@ class _NetworkBuild:
     def __init__(self, catalog: Catalog, fabrics: tuple[str, ...], compute: str, pdus: int):
         self.catalog, self.fabrics, self.compute_switch, self.pdus = catalog, fabrics, compute, pdus
         self.infiniband = compute in INFINIBAND_SWITCHES
+        self.converged = (
+            False  # storage and in-band on one Ethernet fabric (network_ports.converged_servers)
+        )
         self.net = Networks()
         self.ports = FreePorts(catalog)
         self.servers: list[tuple[str, str]] = []
@@ -169,7 +179,7 @@ class _NetworkBuild:
     def management_nodes(self) -> tuple[list[str], list[str], list[str]]:
         """The UFM pairs (InfiniBand only) and head nodes: (compute UFMs, storage UFMs, heads)."""
         ufm_type, ufm_compute = self._compute_ufms()
-        with_storage = self.infiniband and "storage" in self.fabrics
+        with_storage = self.infiniband and "storage" in self.fabrics and not self.converged
         ufm_storage = [f"ufm-storage{i + 1}" for i in range(UFM_PER_FABRIC)] if with_storage else []
         heads = [f"head{i + 1}" for i in range(HEAD_NODES)]
         for dev in ufm_compute:
@@ -216,7 +226,13 @@ class _NetworkBuild:
         endpoints = [(d, p) for d in storage_ports for p in storage_ports[d]]
         endpoints += [(u, p) for u in ufm_storage for p in _ufm_ports(ports, u)]
         s_switch, s_breakout = STORAGE_SWITCH, None
-        if not self.infiniband:
+        if self.converged:
+            # Spectrum-4 at the BlueField-3 ports' speed (an SN5600 as 128 x 400G).
+            speed = _port_speed(catalog, ports, *endpoints[0])
+            if speed not in INBAND_SWITCHES:
+                raise GenerateError(f"no converged Ethernet switch for {speed:g}G ports")
+            s_switch, s_breakout = INBAND_SWITCHES[speed]
+        elif not self.infiniband:
             s_switch, s_breakout = _ethernet_storage_switch(
                 catalog, self.compute_switch, _port_speed(catalog, ports, *endpoints[0])
             )
@@ -421,26 +437,6 @@ class _NetworkBuild:
             Segment(units=self.mgmt_units, switches=self.mgmt_switches, own_row=True)
         )
         return net
-
-
-def _server_port_split(
-    ports: FreePorts, servers: list[tuple[str, str]]
-) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-    """Each GPU server's (storage ports, in-band ports): front-end ports carry in-band when the
-    server has them, else the storage/in-band cards' other ports do (BlueField-3)."""
-    storage_ports: dict[str, list[str]] = {}
-    inband_ports: dict[str, list[str]] = {}
-    for dev, _type_id in servers:
-        stor = list(ports.free.get((dev, "storage"), []))
-        fe = list(ports.free.get((dev, "frontend"), []))
-        if fe:
-            storage_ports[dev] = stor[:STORAGE_PORTS]
-            inband_ports[dev] = fe[:INBAND_PORTS]
-        else:
-            half = min(STORAGE_PORTS, (len(stor) + 1) // 2)
-            storage_ports[dev] = stor[:half]
-            inband_ports[dev] = stor[half : half + INBAND_PORTS]
-    return storage_ports, inband_ports
 
 
 def _oob_endpoints(

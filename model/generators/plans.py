@@ -23,6 +23,7 @@ import math
 from dataclasses import dataclass
 
 from model.catalog.components import Catalog, DeviceType
+from model.catalog.nics import link_mode_problem
 from model.catalog.ports import port_table
 
 MAX_GPUS = 1_048_576  # "about a million": larger requests are refused before anything is built
@@ -264,8 +265,20 @@ def switch_ports(
 
 def check_media(catalog: Catalog, node: NodeSpec, leaf: SwitchPorts) -> None:
     """Refuse a node-leaf pairing no medium of the catalog can cable (speed, both ends' lane
-    rates and cages), before building thousands of links without a medium."""
-    nic = port_table(catalog.device_types[node.type_id], node.breakout)[node.nics[0]]
+    rates and cages), or that runs the node's NIC in a mode it does not have for the switch's
+    protocol (ConnectX-8 at 800G on Ethernet: model.catalog.nics), before building thousands
+    of links."""
+    node_type = catalog.device_types[node.type_id]
+    nic = port_table(node_type, node.breakout)[node.nics[0]]
+    group = node_type.port_group(nic.group)
+    protocol = catalog.device_types[leaf.type_id].protocol
+    if group is not None and group.nic in catalog.nic_types and protocol:
+        why = link_mode_problem(catalog.nic_types[group.nic], node.speed_gbps, protocol)
+        if why:
+            raise GenerateError(
+                f"the {node.type_id!r} NICs on {leaf.type_id!r} ({protocol}): {why}; choose "
+                "a switch of the other protocol, or split each NIC over planes (--planes 2)"
+            )
     _check_host_media(
         catalog, f"NICs of {node.type_id!r}", node.speed_gbps, nic.lanes, nic.form_factor, leaf
     )
@@ -388,6 +401,21 @@ def fewest_spines(need: int, most: int, leaves: int, spine_ports: int) -> tuple[
         if best is None or s < best[1]:
             best = (u, s)
     return best
+
+
+def clos_spines(need: int, most: int, leaves: int, spine_ports: int) -> tuple[int, int] | None:
+    """(uplinks per leaf, spines) at the Clos minimum: :func:`fewest_spines`' even spread, or,
+    where that needs more spines than the ports do, ``need`` uplinks spread round-robin over
+    ``ceil(leaves * need / spine_ports)`` spines (each leaf 3 or 4 links to each spine, every
+    spine port used: GB200 NVL72 1 SU is 18 leaves x 32 uplinks on 9 spines, not 16)."""
+    fit = fewest_spines(need, most, leaves, spine_ports)
+    if fit is None:
+        return None
+    need = min(max(need, 2), most)
+    fewest = max(math.ceil(leaves * need / spine_ports - 1e-9), min(2, need))
+    if fewest < fit[1] and fewest <= need:
+        return need, fewest
+    return fit
 
 
 # ------------------------------------------------------------------------------------ leaf-spine
@@ -532,7 +560,14 @@ NVL72_SWITCH_TRAYS = 9
 NVL72_PLATFORMS = {
     "gb200": ("gb200-compute-tray", "qm9700"),  # CX-7 class 400G NICs, Quantum-2 NDR
     "gb300": ("gb300-compute-tray", "q3400"),  # ConnectX-8 800G XDR, Quantum-X800
+    # ConnectX-9 800G on a Spectrum-X Ethernet rail-optimized fat tree (NV-RA-VR); the RA's
+    # switch model is not in the sources read: Spectrum-6 (SN6810 Photonics, 128 x 800G at
+    # 200G lanes) is the Spectrum-X switch of that generation in the catalog (estimate).
+    "vera-rubin": ("vr-nvl72-compute-tray", "sn6810"),
 }
+# The NVLink switch tray of each NVL72 compute tray (NVLink 5 or NVLink 6).
+NVL72_SWITCH_TRAY_OF = {"vr-nvl72-compute-tray": "vr-nvlink6-switch-tray"}
+NVL72_SWITCH_TRAY = "gb200-nvlink-switch-tray"  # GB200 and GB300
 
 
 MULTI_PLANE_SWITCH = "sn5610"  # Spectrum-X: multi-plane is an Ethernet capability (NV-NETOP-MP)

@@ -1,7 +1,12 @@
 """Rail-optimized and NVL72 fabric plans: scalable units, rails, pods, core groups and planes.
 
 The counts follow the conventions of :mod:`model.generators.plans` (leaf ports, uplinks sized to
-the downlinks in use, spines spread evenly).
+the downlinks in use, spines spread evenly), except that two rail-optimized tiers are built at
+the Clos minimum (:func:`model.generators.plans.clos_spines`): where an even spread needs more
+spines than the ports do, the uplinks go round-robin (GB200 NVL72 1 SU: 18 leaves + 9 spines,
+2 SU: 36 + 18; issue 39). The price is a fabric that is not a regular Clos: an adversarial
+balanced cut can be a few links short of the even formula (2 SU: 568 of 576 x 400G), which
+the analysis measures by max flow.
 
 Right-sizing choices (issue 14), written down here because they change counts:
 
@@ -46,6 +51,7 @@ from model.generators.plans import (
     SwitchPorts,
     check_media,
     check_size,
+    clos_spines,
     fewest_spines,
     leaf_ports,
     node_spec,
@@ -253,7 +259,7 @@ def _plan_rails(
     if tiers == "rail-only":
         return _plan_rail_only(base, leaf, nodes, n_su, lpr, up, reserve_ports, need)
     if tiers in ("auto", "2"):
-        fit = fewest_spines(need, most, leaves, leaf.radix)
+        fit = clos_spines(need, most, leaves, leaf.radix)
         if fit is not None:
             return RailPlan(**base, uplinks=fit[0], tiers=2, spines=fit[1])
         if tiers == "2":

@@ -16,6 +16,8 @@ from model.generators.plans import (
     GENERIC_NIC_FORM,
     GENERIC_NIC_LANES,
     NVL72_COMPUTE_TRAYS,
+    NVL72_SWITCH_TRAY,
+    NVL72_SWITCH_TRAY_OF,
     NVL72_SWITCH_TRAYS,
     FatTreePlan,
     LeafSpinePlan,
@@ -134,7 +136,14 @@ def _one_plane(plan: RailPlan, node_name, make_units, nics, prefix: str):
         q = plan.uplinks // S
         ws = _width(S)
         spine_ids = [f"{prefix}spine{i + 1:0{ws}d}" for i in range(S)]
-        for li, leaf in enumerate(leaf_ids):
+        if plan.uplinks % S:
+            # Uneven (plans.clos_spines): uplink k of the fabric, leaf-major, to spine k mod S
+            # on that spine's next port, so every spine fills and each leaf reaches them all.
+            for li, leaf in enumerate(leaf_ids):
+                for j in range(plan.uplinks):
+                    k = li * plan.uplinks + j
+                    leaf_spine.append((leaf, up_names[j], spine_ids[k % S], names[k // S]))
+        for li, leaf in enumerate(leaf_ids if not plan.uplinks % S else ()):
             for si, spine in enumerate(spine_ids):
                 for j in range(q):
                     leaf_spine.append((leaf, up_names[si * q + j], spine, names[li * q + j]))
@@ -411,7 +420,7 @@ def nvl72(catalog: Catalog, plan: Nvl72Plan) -> tuple[list[Segment], list[list[P
 
     compute_t = catalog.device_types[so.node.type_id]  # GB200 or GB300 compute tray
     tray_split = dict(so.node.breakout or {})  # multi-plane: each NIC split across the planes
-    switch_t = catalog.device_types["gb200-nvlink-switch-tray"]
+    switch_t = catalog.device_types[NVL72_SWITCH_TRAY_OF.get(compute_t.id, NVL72_SWITCH_TRAY)]
     scale_up: list[PortLink] = []
 
     def make_units(ids: list[str]) -> list[Unit]:
@@ -436,6 +445,7 @@ def nvl72(catalog: Catalog, plan: Nvl72Plan) -> tuple[list[Segment], list[list[P
     segments, tiers = rail_optimized(catalog, so, tray_name, make_units)
     for seg in segments:
         if seg.units:
-            seg.server_rack_type = "rack-nvl72"
+            # The platform's own rack where the catalog has one (GB300: 142 kW of shelves).
+            seg.server_rack_type = compute_t.rack_type or "rack-nvl72"
             seg.units_per_rack = 1
     return segments, [scale_up, *tiers]

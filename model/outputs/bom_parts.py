@@ -32,6 +32,7 @@ PURCHASE_CATEGORIES = (
     "Management servers",
     "Switches",
     "Modules",
+    "Laser sources",
     "Cables",
     "Fibres",
     "Trunks",
@@ -49,6 +50,7 @@ SPARES_CLASS = {
     "Management servers": "Servers",
     "Switches": "Switches",
     "Modules": "Transceivers",
+    "Laser sources": "Laser sources",
     "Cables": "Cables",
     "Fibres": "Fibres",
     "Trunks": "Trunks",
@@ -63,6 +65,7 @@ SPARES_CLASS = {
 # panels are split by their structured kind (cassette or panel / enclosure).
 PART_CATEGORY = {
     "module": "Modules",
+    "laser-source": "Laser sources",
     "cable": "Cables",
     "fibre": "Fibres",
     "trunk": "Trunks",

@@ -5,6 +5,8 @@ and the tray products.
 Modules:
 
 - ``cage_labels``: Cage labels, plug findings and per-link plug explanations of the physical plant.
+- ``laser_sources``: External laser sources of co-packaged switches: ordered, powered and counted
+  per switch.
 - ``links``: Per-link parts of the physical plant (cages, plugs, cable), kept column by column.
 - ``physical_plant``: The physical plant: what is bought and plugged — a plug per used cage, cables
   and fibres.

@@ -20,7 +20,7 @@ from model.plant.links import LinkParts
 class PartCount:
     """One orderable item in the plant: a part at one length, its quantity and figures each."""
 
-    category: str  # "module", "cable", "fibre"
+    category: str  # "module", "cable", "fibre", "laser-source" (and the structured overlay's)
     part_id: str
     part_number: str
     vendor: str
@@ -56,6 +56,11 @@ class PhysicalPlant:
     # The structured layout the items were counted from (model.plant.structured), so the
     # schedule's segment rows reuse it instead of building it again; None: direct cabling.
     structured: object | None = None
+    # Ports of co-packaged switches that carry a link: each takes a fibre and no module; the
+    # watts of their optical engines (typical, max), which the device power includes too.
+    co_packaged_ports: int = 0
+    co_packaged_power_w: float = 0.0
+    co_packaged_power_w_max: float = 0.0
 
     def of(self, category: str) -> list[PartCount]:
         return [i for i in self.items if i.category == category]

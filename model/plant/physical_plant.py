@@ -11,7 +11,11 @@ BOM and the schedule agree by construction:
   link's ordered length (one fibre per link: the far end's module takes the same fibre);
 * a component of links on an integrated medium (DAC, ACC, AEC, AOC, UTP) is one cable assembly:
   a straight cable between two cages or a splitter from a hub cage, of the part that fits;
-* links on the rack backplane (NVL72 NVLink spine) come with the rack: no plug, no part.
+* links on the rack backplane (NVL72 NVLink spine) come with the rack: no plug, no part;
+* a co-packaged (CPO) switch port takes its link's fibre and no module (its optical engine is
+  the switch's, totalled apart: ``co_packaged_ports`` and their watts); the switch's external
+  laser source modules are items of their own, ordered and powered per switch
+  (:mod:`model.plant.laser_sources`).
 
 Plug rules checked here (findings): ``CAGE_MIXED_PLUGS`` a cage whose links run on different
 media (it would need two plugs), ``CAGE_SPLIT_CABLE`` an integrated cable whose cage's ports go
@@ -32,6 +36,7 @@ from model.engine.cage_labels import cage_label_array, cage_reasons, plug_findin
 from model.engine.cages import (
     cage_view,
 )
+from model.plant.laser_sources import laser_source_items, with_laser_source_power
 from model.plant.links import link_parts
 from model.plant.parts_count import PartCount, PhysicalPlant
 from model.plant.power import device_plug_power, rack_power
@@ -137,6 +142,11 @@ def build_plant(
     needed_mm = count.needed_mm
     for (category, _pid, length, fab), qty in sorted(counts.items(), key=lambda kv: str(kv[0])):
         part, kind_name, p_typ, p_max, price = meta[(category, _pid, length, fab)]
+        if category == "co-packaged-port":  # not an orderable item: the switch's own engine
+            out.co_packaged_ports += qty
+            out.co_packaged_power_w += qty * p_typ
+            out.co_packaged_power_w_max += qty * p_max
+            continue
         out.items.append(
             PartCount(
                 category=category,
@@ -167,6 +177,13 @@ def build_plant(
         out.device_power_w, out.device_power_w_max = device_plug_power(
             tables, dev_ids, nodes, lo, graph.cage_spec, grouped=graph.by_device
         )
+    if around_link is None:
+        sources = laser_source_items(design, fabric_of is not None or fabric_rows is not None)
+        if sources:
+            out.items.extend(sources)
+            out.device_power_w, out.device_power_w_max = with_laser_source_power(
+                design, out.device_power_w, out.device_power_w_max
+            )
     out.findings = plug_findings(plant, dev_ids, rows, nodes, ia, ib, problem)
     if with_links:
         out.link_parts = link_parts(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from model.engine.cages import CAGE_STRIDE, MODULE_KINDS, cage_view
+from model.plant.laser_sources import with_laser_source_power
 
 
 def plug_power_w(tables, medium: int, spec: int) -> tuple[float, float]:
@@ -127,6 +128,7 @@ def rack_power(design, plant, rack_ids=None) -> dict[str, tuple[float, float, fl
     plug_typ, plug_max = (
         cage_power_by_device(plant, rows, set(devices)) if plant is not None else ({}, {})
     )
+    plug_typ, plug_max = with_laser_source_power(design, plug_typ, plug_max, set(devices))
     out = {}
     for rack_id in racks:
         out[rack_id] = [0.0, 0.0, design.racks[rack_id].power_budget_kw * 1000]

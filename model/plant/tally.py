@@ -225,10 +225,13 @@ def tally(
             continue
         module_parts.append(part)
         module_of[here] = len(module_parts) - 1
+        # A co-packaged port is the switch's own optical engine: no module is bought or
+        # plugged (its fibre is counted below); kept apart so the plant can total its watts.
+        category = "co-packaged-port" if part.optics == "co-packaged" else "module"
         fabs, per_fab = np.unique(cage_fab[here], return_counts=True)
         for fab, qty in zip(fabs.tolist(), per_fab.tolist(), strict=True):
             out.add(
-                "module",
+                category,
                 part,
                 None,
                 qty,

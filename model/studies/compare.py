@@ -25,6 +25,8 @@ KPI_COLUMNS = (
     "optics_w_per_gpu",
     "optics_share_of_it_power",
     "transceivers_per_gpu",
+    "lasers_per_gpu",
+    "optics_cost_per_gpu_usd",
     "bisection_gbps",
     "bisection_method",
     "allreduce_time_s",
@@ -37,6 +39,8 @@ KPI_LABELS = {
     "optics_w_per_gpu": "Optics W per GPU",
     "optics_share_of_it_power": "Optics share of IT power",
     "transceivers_per_gpu": "Transceivers per GPU",
+    "lasers_per_gpu": "Lasers per GPU",
+    "optics_cost_per_gpu_usd": "Optics cost per GPU (USD)",
     "bisection_gbps": "Bisection (Gb/s)",
     "bisection_method": "Bisection method",
     "allreduce_time_s": "All-reduce time (s)",
@@ -46,11 +50,13 @@ KPI_LABELS = {
 
 
 def kpis(j: dict) -> dict[str, float | str | None]:
-    """The KPI columns of one ``analyze --json`` dict (optics = every transceiver module);
+    """The KPI columns of one ``analyze --json`` dict (optics = every transceiver module, and
+    the optical engines and laser sources of co-packaged switches: ``optics`` section);
     ``bisection_method`` is a word, every other column a number (or None: not computed)."""
     gpus = j["gpus"] or 0
     per = 1 / gpus if gpus else 0.0
-    trx_w = j["transceivers"]["power_w"] or 0.0
+    optics = j.get("optics") or {}
+    trx_w = optics.get("total", {}).get("power_w", j["transceivers"]["power_w"]) or 0.0
     total_w = j["power_w"]["total"] or 0.0
     return {
         "gpus": gpus,
@@ -58,6 +64,8 @@ def kpis(j: dict) -> dict[str, float | str | None]:
         "optics_w_per_gpu": trx_w * per,
         "optics_share_of_it_power": trx_w / total_w if total_w else 0.0,
         "transceivers_per_gpu": j["transceivers"]["total"] * per,
+        "lasers_per_gpu": optics.get("per_gpu", {}).get("lasers"),
+        "optics_cost_per_gpu_usd": optics.get("per_gpu", {}).get("cost_usd"),
         "bisection_gbps": j["bisection_gbps"],
         # how the minimum balanced cut was evaluated (max-flow, or the tier computation)
         "bisection_method": j.get("bisection_method"),

@@ -9,7 +9,8 @@ distributed cluster) and never schedules anything itself.
 
 Names a sweep can vary: every generator option (``nodes``, ``node_type``, ``switch``,
 ``spine_switch``, ``oversubscription``, ``reserve_ports``, ``k``, ``su_nodes``, ``tiers``,
-``racks``, ``su_racks``, ``placement``) and the design settings ``policy`` (media policy),
+``racks``, ``su_racks``, ``placement``, ``optics``: pluggable, linear or co-packaged side by
+side) and the design settings ``policy`` (media policy),
 ``allreduce_algorithm``, ``job_placement`` and ``allreduce_message_mb``; and ``optimise``
 (``none``, or an objective preset of :mod:`model.optimise.front`: ``cost``, ``power``,
 ``failures``, ``balanced``) with ``optimise_iterations`` (default 200): the variant's network
@@ -25,7 +26,7 @@ import itertools
 from model.studies.compare import KPI_COLUMNS, kpis
 
 INT_PARAMS = {"nodes", "oversubscription", "reserve_ports", "k", "su_nodes", "racks", "su_racks"}
-STR_PARAMS = {"node_type", "switch", "spine_switch", "tiers", "placement"}
+STR_PARAMS = {"node_type", "switch", "spine_switch", "tiers", "placement", "optics"}
 # Not generator options: how the variant's placement is optimised after it is generated.
 OPTIMISE_PARAMS = {"optimise": str, "optimise_iterations": int}
 OPTIMISE_ITERATIONS = 200

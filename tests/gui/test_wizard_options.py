@@ -183,3 +183,14 @@ def test_a_cross_connected_fabric_replaces_the_hall_as_one_undo_step(qtbot, tmp_
     assert design.settings.cabling == before
     assert not any(dev.role == "patch-panel" for dev in design.devices.values())
     close_quietly(window)
+
+
+def test_optics_strategy_is_offered_and_passed_to_the_generator(qtbot):
+    wizard = _wizard(qtbot, "leaf-spine")
+    fields = wizard.fields["leaf-spine"]
+    assert _items(fields["optics"]) == [None, "linear", "co-packaged"]
+    assert "optics" not in wizard.build_params()  # pluggable: the generator's default
+    _choose(qtbot, fields["optics"], "co-packaged")
+    assert wizard.build_params()["optics"] == "co-packaged"
+    nvl = wizard.fields["nvl72"]
+    assert "vera-rubin" in _items(nvl["platform"])

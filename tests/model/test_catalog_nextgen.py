@@ -7,6 +7,7 @@ from __future__ import annotations
 from model.catalog.components import builtin_catalog
 from model.engine.cages import PartTables, port_cages
 from model.engine.routed_links import RoutedLinks
+from model.generators.generate import generate
 from model.plant.physical_plant import build_plant
 from tests.builders import link
 from tests.model.test_plant_rules import media, one_rack
@@ -77,3 +78,23 @@ def test_the_nvlink_6_spine_comes_with_the_rack():
     assert media(plant) == {"nv": "nvlink6-backplane"}
     phys = build_plant(plant)
     assert not phys.of("module") and not phys.of("cable") and not phys.findings
+
+
+def test_tomahawk_ultra_box_takes_vendor_neutral_800g_optics():
+    """Tomahawk Ultra (51.2T, 512 x 100G SerDes, STH-THULTRA): a 64 x 800G box whose cages
+    take the vendor-neutral 800G OSFP modules of TH5 boxes, never NVIDIA's twin-port ones."""
+    cat = builtin_catalog()
+    thu = cat.device_types["tomahawk-ultra-64x800"]
+    p = thu.port_group("p")
+    assert (p.count, p.speed_gbps, p.lanes, thu.family) == (64, 800, 8, "Tomahawk-Ultra")
+    assert "estimate" in thu.source
+    design = generate("leaf-spine", nodes=8, node_type="dgx-h100", switch=thu.id)
+    plant = RoutedLinks(design)
+    plant.refresh()
+    phys = build_plant(plant)
+    assert phys.cages_invalid == 0
+    on_switch = [
+        cat.module_parts[m.part_id] for m in phys.of("module") if m.part_id.endswith("th5")
+    ]
+    assert on_switch and all("Tomahawk-Ultra" in m.hosts for m in on_switch)
+    assert all(m.vendor != "NVIDIA" for m in on_switch)

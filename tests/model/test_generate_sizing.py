@@ -159,17 +159,27 @@ def test_gb200_5_su_uses_every_spine_and_core_port_and_passes_its_checks():
     assert _findings(design) == []
 
 
-def test_the_2_su_gb200_fabric_is_within_its_2_tier_bound():
-    # Two tiers with every leaf spread evenly over the spines: leaves ceil(E / (K/2)), each with
-    # K/2 uplinks; spines the smallest divisor of K/2 whose ports hold them all.
-    endpoints, radix = 16 * 18 * 4, 64
-    leaves = math.ceil(endpoints / (radix // 2))
-    up = radix // 2
-    spines = min(s for s in range(1, up + 1) if up % s == 0 and s * radix >= leaves * up)
-    counts = preview("nvl72", racks=16)
+@pytest.mark.parametrize(("sus", "leaves", "spines"), [(1, 18, 9), (2, 36, 18), (3, 54, 27)])
+def test_gb200_at_1_to_3_su_is_at_the_2_tier_clos_minimum(sus, leaves, spines):
+    # Issue 39: two tiers at the Clos minimum, leaves ceil(E / (K/2)) and spines ceil(E / K)
+    # (1 SU: 27 switches, 2 SU: 54, where the even spread built 30 and 68); where K/2 uplinks
+    # do not divide over those spines they are spread round-robin (1 or 2, 3 or 4 a pair).
+    endpoints, radix = sus * 8 * 18 * 4, 64
+    assert (leaves, spines) == (
+        math.ceil(endpoints / (radix // 2)),
+        math.ceil(endpoints / radix),
+    )
+    counts = preview("nvl72", racks=sus * 8)
     assert counts["tiers"] == 2
-    assert counts["switches"]["leaf"] == leaves  # two rails a leaf: 2 x 16 trays = 32 ports
-    assert counts["switches"]["spine"] == spines
+    assert (counts["switches"]["leaf"], counts["switches"]["spine"]) == (leaves, spines)
+    assert counts["links"]["leaf-spine"] == endpoints  # non-blocking by ports
+    if sus == 1:
+        design = nvl72(racks=8)
+        used = Counter()
+        for link in design.links.values():
+            if design.devices[link.b.device].role == "spine":
+                used[link.b.device] += 1
+        assert set(used.values()) == {radix}  # every spine port in use
 
 
 def test_small_nvl72_uplinks_follow_the_trays_in_use():

@@ -53,6 +53,13 @@ DESIGNS = {
 # (ft8z 704, ro256x 9216, nv16z 5296, ls128eor 4656); no other key changed. Then the QM9700's
 # part number MQM9700-NS2F (the DGX SuperPOD H100 RA names it, NV-SP-H100): its BOM line and
 # the source list in the NetBox device type's comments, nothing else.
+# Issue 39's optics strategy added the "optics" section (per tier
+# modules or laser sources, watts, lasers, cost, per GPU; analyze --json only: with the key
+# removed each report hashes to its previous digest); nv16z (GB200 2 SUs) is built at the
+# 2-tier Clos minimum, 36 leaves + 18 spines where the even spread took 32 spines: every file
+# changes, and its analyze keys that do follow from the 14 fewer spines (switch counts, power,
+# cost, reliability, cages, the spine rows' cable lengths, one more rack panel) or from the
+# uneven spread (bisection 230,400 -> 227,200 Gb/s by max flow, regular false).
 EXPECTED = {
     "ft8z": (
         "a0492f583142f00f4aefc68f1cf9842f29be30f92a24f59ca93667d4b7f5fee5",

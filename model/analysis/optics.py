@@ -1,0 +1,192 @@
+"""Optics figures of a design: modules or laser sources, fibres, watts, lasers and cost, per tier.
+
+What the optics strategy (``Settings.optics_strategy``, issue 39) changes, so that pluggable
+(DSP), linear (LPO) and co-packaged (CPO) designs can be set side by side:
+
+* per switch tier (and the GPU servers): the plugs in its devices' used cages by how they make
+  light (DSP modules, linear modules, co-packaged ports), their watts (typical and max), their
+  lasers and their price, and the tier's external laser sources (per co-packaged switch);
+* for the whole design: the same summed, plus the fibres (a co-packaged port still takes one),
+  and per GPU: optics watts, lasers and optics cost.
+
+Lasers of a module = lasers per port of its medium (``fit-rates.json``, one per optical lane)
+x its ports, the count the reliability forecast uses; a co-packaged port has none of its own
+(its light comes from the switch's laser sources, each with its ``lasers``). Watts and prices
+are the catalog's, per cage as the plant counts them (:func:`model.plant.power.plug_power_w`),
+so the totals equal the plant's and the BOM's.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+
+from model.analysis.reliability import lasers_per_port
+from model.common.findings import Finding
+from model.engine.cages import CAGE_STRIDE, MODULE_KINDS, cage_view
+from model.plant.laser_sources import lit_sources
+
+TIERS = ("gpu-server", "leaf", "spine", "core")
+OPTICS_KINDS = ("dsp", "linear", "co-packaged")
+_FIGURES = ("power_w", "power_w_max", "lasers", "price_usd")
+
+
+def _empty_tier() -> dict:
+    return {
+        "modules": {k: 0 for k in OPTICS_KINDS if k != "co-packaged"},
+        "co_packaged_ports": 0,
+        "laser_sources": 0,
+    } | {k: 0.0 for k in _FIGURES}
+
+
+def tier_strategy(design) -> dict[str, str]:
+    """The optics strategy of each switch tier: the setting, or "co-packaged" where the
+    tier's switches are co-packaged types (their ports have no modules whatever it says)."""
+    types = design.catalog.device_types
+    out = {t: design.settings.optics_strategy.get(t, "pluggable") for t in TIERS[1:]}
+    for device in design.devices.values():
+        if device.role in out and types[device.type].laser_sources:
+            out[device.role] = "co-packaged"
+    return out
+
+
+def optics_by_tier(design, plant) -> dict[str, dict]:
+    """Per tier (device role): module counts by optics kind, co-packaged ports, laser sources,
+    and their watts (typical, max), lasers and price."""
+    out: dict[str, dict] = defaultdict(_empty_tier)
+    roles = {d.id: d.role for d in design.devices.values()}
+    if plant is not None and len(plant.link_ids):
+        view = cage_view(plant)
+        tables = view.tables
+        medium = np.asarray(plant.medium_index, dtype=np.int64)
+        keys = np.concatenate([view.cage_a, view.cage_b])
+        specs = np.concatenate([view.spec_a, view.spec_b])
+        meds = np.concatenate([medium, medium])
+        module_row = np.array([m.kind in MODULE_KINDS for m in tables.media] + [False])
+        keep = module_row[np.where(meds < 0, len(tables.media), meds)]
+        keys, specs, meds = keys[keep], specs[keep], meds[keep]
+        # One plug per cage: the first end seen of each cage (its links share the medium, or
+        # the plant reports the cage as mixed; the smallest medium row is the plant's power).
+        order = np.lexsort((meds, keys))
+        first = np.ones(len(order), dtype=bool)
+        first[1:] = keys[order][1:] != keys[order][:-1]
+        pick = order[first]
+        devices = keys[pick] // CAGE_STRIDE
+        pairs = meds[pick] * (len(tables.specs) + 1) + specs[pick]
+        by_medium, default = lasers_per_port()
+        span = (len(tables.media) + 1) * (len(tables.specs) + 1)
+        codes, counts = np.unique(devices * span + pairs, return_counts=True)
+        for code, qty in zip(codes.tolist(), counts.tolist(), strict=True):
+            dev, pair = divmod(code, span)
+            part = tables.module(pair // (len(tables.specs) + 1), pair % (len(tables.specs) + 1))
+            if part is None:
+                continue  # the plant reports it (PART_NOT_ORDERABLE): nothing is plugged
+            tier = out[roles.get(view.dev_ids[dev], "other")]
+            if part.optics == "co-packaged":
+                tier["co_packaged_ports"] += qty
+            else:
+                tier["modules"][part.optics] += qty
+                tier["lasers"] += qty * by_medium.get(part.medium, default) * part.ports
+                tier["price_usd"] += qty * part.price_usd
+            tier["power_w"] += qty * part.power_w
+            tier["power_w_max"] += qty * part.power_w_max
+    catalog = design.catalog
+    for device in design.devices.values():
+        dtype = catalog.device_types[device.type]
+        if not dtype.laser_sources:
+            continue
+        source = catalog.laser_source_parts[dtype.laser_source]
+        lit = lit_sources(design, device)
+        tier = out[device.role]
+        tier["laser_sources"] += lit
+        tier["lasers"] += lit * source.lasers
+        tier["power_w"] += lit * source.power_w
+        tier["power_w_max"] += lit * source.power_w_max
+        tier["price_usd"] += lit * source.price_usd
+    return dict(sorted(out.items(), key=lambda kv: (kv[0] not in TIERS, kv[0])))
+
+
+def optics_figures(design, plant, phys, gpus: int, tiers: dict | None = None) -> dict:
+    """The ``optics`` section of ``analyze --json``: per tier, totals, fibres and per GPU;
+    ``tiers`` the :func:`optics_by_tier` of ``plant`` when the caller kept it."""
+    if tiers is None:
+        tiers = optics_by_tier(design, plant)
+    total = _empty_tier()
+    for tier in tiers.values():
+        for kind, qty in tier["modules"].items():
+            total["modules"][kind] += qty
+        for key in ("co_packaged_ports", "laser_sources", *_FIGURES):
+            total[key] += tier[key]
+    fibres = phys.of("fibre") if phys is not None else []
+    fibre_qty = sum(i.quantity for i in fibres)
+    fibre_usd = sum(i.quantity * i.unit_price_usd for i in fibres)
+    cost = total["price_usd"] + fibre_usd
+    per = 1 / gpus if gpus else 0.0
+    return {
+        "strategy": tier_strategy(design),
+        "by_tier": {name: _rounded(t) for name, t in tiers.items()},
+        "total": _rounded(total) | {"fibres": fibre_qty, "fibre_price_usd": round(fibre_usd, 2)},
+        "cost_usd": round(cost, 2),
+        "per_gpu": {
+            "power_w": round(total["power_w"] * per, 4),
+            "lasers": round(total["lasers"] * per, 4),
+            "cost_usd": round(cost * per, 2),
+        },
+    }
+
+
+def strategy_findings(design, tiers: dict[str, dict]) -> list[Finding]:
+    """OPTICS_STRATEGY_UNMET: a tier whose setting asks for linear or co-packaged optics that
+    its cages cannot take (no linear module of their media and family; a pluggable switch with
+    no co-packaged twin), so it runs DSP pluggables: said, never silently taken as met."""
+    out = []
+    wanted = design.settings.optics_strategy
+    for tier, strategy in sorted(wanted.items()):
+        figures = tiers.get(tier)
+        if figures is None:
+            continue
+        dsp = figures["modules"]["dsp"]
+        if strategy == "linear" and dsp and not figures["modules"]["linear"]:
+            why = "no linear (LPO) module of their media fits their cages"
+        elif strategy == "co-packaged" and dsp:
+            why = "its switches have pluggable cages (no co-packaged type in their place)"
+        else:
+            continue
+        switches = sorted(d.id for d in design.devices.values() if d.role == tier)
+        out.append(
+            Finding(
+                code="OPTICS_STRATEGY_UNMET",
+                severity="info",
+                message=f"the {tier} tier is set to {strategy} optics, but {why}: its "
+                f"{dsp:,} cages take DSP modules",
+                objects=tuple(switches[:20]),
+            )
+        )
+    return out
+
+
+def co_packaged_totals(phys) -> tuple[dict, dict, dict]:
+    """The report's extra power (typical, max) and cost lines of co-packaged optics: their
+    optical engines' watts and their laser sources' watts and price; empty dicts for a design
+    without them, so the other designs' power and cost keep their keys."""
+    if phys is None:
+        return {}, {}, {}
+    sources = phys.of("laser-source")
+    if not (phys.co_packaged_ports or sources):
+        return {}, {}, {}
+    return (
+        {
+            "co_packaged_optics": phys.co_packaged_power_w,
+            "laser_sources": phys.total("laser-source", "unit_power_w"),
+        },
+        {
+            "co_packaged_optics": phys.co_packaged_power_w_max,
+            "laser_sources": phys.total("laser-source", "unit_power_w_max"),
+        },
+        {"laser_sources": phys.total("laser-source", "unit_price_usd")},
+    )
+
+
+def _rounded(tier: dict) -> dict:
+    return tier | {k: round(tier[k], 3) for k in _FIGURES}

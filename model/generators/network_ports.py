@@ -1,0 +1,60 @@
+"""Which ports of the GPU servers each network beside the compute fabric takes.
+
+Storage and in-band share the servers' storage-role ports (BlueField-3 cards) when a server has
+no front-end ports; on GB200/GB300 NVL72 trays the two networks are one converged Spectrum-4
+fabric (the GB200 SuperPOD reference architecture), which takes every such port.
+"""
+
+from __future__ import annotations
+
+from model.catalog.components import Catalog
+from model.generators.leaf_spine import FreePorts
+
+STORAGE_PORTS = 2  # per GPU server
+INBAND_PORTS = 2  # per GPU server (domain-facts 8c)
+
+
+def converged_servers(catalog: Catalog, servers: list[tuple[str, str]]) -> bool:
+    """Whether storage and in-band share one Ethernet fabric: the GB200 SuperPOD reference
+    architecture runs both on Spectrum-4 (NV-SP-GB200, domain-facts §9), its NVL72 compute
+    trays carrying them on BlueField-3 with no front-end ports; so does every server here of
+    that build (an NVL72 tray whose storage ports are BlueField-3's)."""
+    types = {t for _, t in servers}
+    if not types:
+        return False
+    for type_id in types:
+        dtype = catalog.device_types[type_id]
+        stor = dtype.ports_of_role("storage")
+        if (
+            dtype.ports_of_role("frontend")
+            or not stor
+            or any(g.nic != "bluefield-3" for g in stor)
+            or dtype.gpus is None
+            or dtype.gpus.scale_up_domain != "links"
+        ):
+            return False
+    return True
+
+
+def server_port_split(
+    ports: FreePorts, servers: list[tuple[str, str]], converged: bool = False
+) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Each GPU server's (storage ports, in-band ports): front-end ports carry in-band when the
+    server has them, else the storage/in-band cards' other ports do (BlueField-3); on a
+    converged fabric every storage-role port is on it and none on a separate in-band one."""
+    storage_ports: dict[str, list[str]] = {}
+    inband_ports: dict[str, list[str]] = {}
+    for dev, _type_id in servers:
+        stor = list(ports.free.get((dev, "storage"), []))
+        fe = list(ports.free.get((dev, "frontend"), []))
+        if converged:
+            storage_ports[dev] = stor[: STORAGE_PORTS + INBAND_PORTS]
+            inband_ports[dev] = []
+        elif fe:
+            storage_ports[dev] = stor[:STORAGE_PORTS]
+            inband_ports[dev] = fe[:INBAND_PORTS]
+        else:
+            half = min(STORAGE_PORTS, (len(stor) + 1) // 2)
+            storage_ports[dev] = stor[:half]
+            inband_ports[dev] = stor[half : half + INBAND_PORTS]
+    return storage_ports, inband_ports

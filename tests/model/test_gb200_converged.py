@@ -1,0 +1,56 @@
+"""GB200 `--fabrics all`: storage and in-band on one Spectrum-4 Ethernet fabric, as the GB200
+SuperPOD reference architecture runs them (NV-SP-GB200, domain-facts §9), not an InfiniBand
+QM9700 storage fabric beside a separate in-band one (issue 39)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from model.catalog.components import builtin_catalog
+from model.generators.generate import generate
+from model.generators.network_ports import converged_servers
+
+
+def _switches(design):
+    types = design.catalog.device_types
+    return Counter(
+        (d.fabric, d.type) for d in design.devices.values() if types[d.type].category == "switch"
+    )
+
+
+def test_gb200_storage_and_inband_are_one_spectrum4_fabric():
+    design = generate("nvl72", racks=8, fabrics="all")
+    switches = _switches(design)
+    storage = {t for (f, t) in switches if f == "storage"}
+    assert storage == {"sn5600"}  # Spectrum-4, run as 128 x 400G for BlueField-3
+    assert ("storage", "qm9700") not in switches
+    # No storage UFMs (an Ethernet fabric), the compute fabric's InfiniBand unchanged.
+    assert not [d for d in design.devices if d.startswith("ufm-storage")]
+    assert {t for (f, t) in switches if f == "compute"} == {"qm9700"}
+    # Every tray's BlueField-3 ports (both) on the converged fabric; none on a separate
+    # in-band leaf, which now serves the head nodes and UFMs only.
+    fabric_of = {d.id: d.fabric for d in design.devices.values()}
+    trays = [d.id for d in design.devices.values() if d.role == "gpu-server"]
+    on = Counter()
+    for link in design.links.values():
+        for end, far in ((link.a, link.b), (link.b, link.a)):
+            if end.device in trays and end.port.startswith("stor"):
+                on[fabric_of[far.device]] += 1
+    assert on == {"storage": 2 * len(trays)}
+
+
+def test_only_nvl72_bluefield_trays_converge():
+    cat = builtin_catalog()
+    assert converged_servers(cat, [("t", "gb200-compute-tray")])
+    assert converged_servers(cat, [("t", "gb300-compute-tray")])
+    assert not converged_servers(cat, [("s", "dgx-b200")])  # BlueField-3, but a DGX box
+    assert not converged_servers(cat, [("s", "dgx-h100")])  # front-end ports of its own
+    design = generate(
+        "rail-optimized",
+        nodes=32,
+        node_type="dgx-h100",
+        switch="qm9700",
+        su_nodes=32,
+        fabrics="all",
+    )
+    assert ("storage", "qm9700") in _switches(design)  # the H100 RA's InfiniBand storage
