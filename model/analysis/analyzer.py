@@ -46,6 +46,8 @@ from model.design.changes import DEVICE_KINDS, RACK_KINDS, TRAY_KINDS, Change, C
 from model.design.design import Design
 from model.design.entities import FABRICS
 from model.design.rack_clashes import rack_clashes
+from model.facility.cooling import cooling_findings, cooling_use
+from model.facility.floor_load import floor_findings, floor_load
 from model.facility.power_checks import power_feed_use, power_findings
 from model.plant.physical_plant import PlantCache, build_plant
 from model.plant.tray_products import tray_items
@@ -319,6 +321,8 @@ class Analyzer:
             *self._topology_findings(topo, bw),
             *warn.rack_power_findings(design, typ, mx),
             *power_findings(design, mx),  # feeds and panels at max draw (model.facility)
+            *cooling_findings(design, mx),
+            *floor_findings(design),
             *self._tray_overfill(fill),
         ]
         if self.plant is not None:
@@ -428,6 +432,8 @@ class Analyzer:
             fabrics=fabric_figures(design, topo, media, phys, self._shapes(topo)),
             reliability=forecast(design, topo, phys, hall=self._hall(topo)),
             power_feeds=power_feed_use(design, mx),
+            cooling=cooling_use(design, mx),
+            floor_load=floor_load(design),
         )
 
     def _collective_figures(self, settings):

@@ -79,6 +79,11 @@ class Report:
     # model.facility.power_checks.power_feed_use: per feed and panel, rating and load at max
     # draw; in JSON as "power_feeds" only when the design has feeds.
     power_feeds: list[dict] = field(default_factory=list)
+    # model.facility.cooling.cooling_use (JSON "cooling", only when the hall has cooling units)
+    # and model.facility.floor_load.floor_load (JSON "floor_load", only when the hall states a
+    # floor rating), so the outputs of designs without them are unchanged.
+    cooling: dict = field(default_factory=dict)
+    floor_load: dict = field(default_factory=dict)
 
     @property
     def switches_total(self) -> int:
@@ -163,6 +168,8 @@ class Report:
             }
             | ({"channels": self.channels} if self.channels is not None else {})
             | ({"power_feeds": self.power_feeds} if self.power_feeds else {})
+            | ({"cooling": self.cooling} if self.cooling else {})
+            | ({"floor_load": self.floor_load} if self.floor_load.get("rating_kg_m2") else {})
         )
 
     def to_text(self) -> str:

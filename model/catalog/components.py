@@ -146,6 +146,10 @@ class DeviceType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     port_groups: tuple[PortGroup, ...] = ()
     source: Ident
     notes: str = ""
+    # Facility (model.facility): mass with its rails, and the share of its heat its cold plates
+    # take to liquid (0 = air-cooled; the rest goes to the room's air).
+    weight_kg: NonNegFloat = 0.0
+    liquid_fraction: Annotated[float, Meta(ge=0, le=1)] = 0.0
     # Where the reference architecture racks this server (generators' default; overridable).
     rack_type: Ident | None = None
     servers_per_rack: PositiveInt | None = None
@@ -173,6 +177,9 @@ class RackType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     height_u: PositiveInt
     power_budget_kw: PositiveFloat
     price_usd: NonNegFloat = 0.0
+    # Mass of the rack without its catalog devices (frame, doors, PDUs or power shelves,
+    # manifolds, an NVL72's NVLink spine): the facility's floor load adds the devices'.
+    empty_weight_kg: NonNegFloat = 0.0
     source: Ident
     notes: str = ""
 
