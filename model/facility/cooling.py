@@ -208,7 +208,8 @@ def cooling_use(design: Design, rack_max_w: dict[str, float]) -> dict:
             if uid not in failed:
                 worst[uid] = max(worst[uid], load)
     units = []
-    for unit in [*paths.cdus.values(), *paths.crahs.values()]:
+    every: list[Cdu | Crah] = [*paths.cdus.values(), *paths.crahs.values()]
+    for unit in every:
         entry = {
             "id": unit.id,
             "kind": f"cdu-{unit.kind}" if isinstance(unit, Cdu) else "crah",
