@@ -141,7 +141,7 @@ class Hall(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True)
     tray_elevation_m: Annotated[float, Meta(gt=0, le=20)] = 2.9
     raised_floor: bool = False
     floor_void_m: Annotated[float, Meta(ge=0, le=5)] = 0.6
-    # Optional (omitted when empty), so files without it load and save unchanged: schema 3.
+    # The facility (schema 4; optional, omitted when empty, so v3 files load unchanged).
     power: Power = Power()
     cooling: Cooling = Cooling()
     # What the floor may carry, kg per m2 (raised-floor tiles or slab): None = not stated, then
