@@ -27,6 +27,7 @@ _OPTIONS = {
     "placement": TEMPLATES,
     "name": TEMPLATES,
     "fabrics": TEMPLATES,
+    "facility": TEMPLATES,
     "platform": ("nvl72",),
     "planes": ("rail-optimized", "nvl72"),
     "port_mode": ("rail-optimized", "nvl72"),
@@ -111,6 +112,12 @@ def add_generator_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--servers-per-rack", type=int, help="GPU servers per rack (default: as power and U allow)"
+    )
+    parser.add_argument(
+        "--facility",
+        choices=("auto", "yes", "no"),
+        help="power feeds, busways, CDUs, CRAHs and a floor rating per row (default auto: for "
+        "racks a reference architecture specifies, NVL72 and DGX B300)",
     )
     parser.add_argument(
         "--fabrics",

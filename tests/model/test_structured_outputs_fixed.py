@@ -35,7 +35,10 @@ DESIGNS = {
 # "NVLink 0.0 Gb/s" layer; the BOM's source column and the NetBox module-type comments cite the
 # parts' vendor pages (NV-MMA4Z00-NS); in nv16z and ls128eor the channels of three patch points
 # (CHANNEL_TOO_MANY_PANELS before) are single-mode now, issue 43, with the schedule, BOM and
-# NetBox parts that follow. Every other key and file was checked unchanged.
+# NetBox parts that follow. Issue 41: nv16z's NVL72 racks come with their facility (analyze
+# --json gains power_feeds, cooling, floor_load) and the trays cite EPIUM-GB300 for their liquid
+# share (BOM source column, NetBox device-type comments). Every other key and file was checked
+# unchanged.
 EXPECTED = {
     "ft8z": (
         "a0492f583142f00f4aefc68f1cf9842f29be30f92a24f59ca93667d4b7f5fee5",
@@ -51,9 +54,9 @@ EXPECTED = {
     ),
     "nv16z": (
         "cb20256f12723f6e4e96c665421d0cb9152b145178e1b7bf969f6dfa905787bf",
-        "a3f27db35a21e7aa8bac67409ca3ad9352f04a62c8f0b62adc0d3ba8ae86bc92",
-        "f470b09f5332643cfd241532727932f1339009c4cd50429e3c9105e4607435fc",
-        "6813beda21abbbdd47df29a856ebd822104b1457749e726b21f3bbd53b317323",
+        "be921fa60bc5389084ac3d8968ed3d9c169e395b598d9ffd4e13a071a9d84eac",
+        "a9a132247fc2f871e8b9d27d97b12cc3b30298ef8edca8469c78283ba5b846fe",
+        "6f771eb0bb4dc2642dc262be4d2a65b07104f3acf7937d23526afac1a1581da2",
     ),
     "ls128eor": (
         "74e301c83494a8380c44f1af13db5ecc8495e5974a2da3e78fe16f3e0358c921",
