@@ -13,7 +13,8 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
         name,
         help="what a failure costs: islands, the largest job, bisection, per-GPU bandwidth",
         description="Fail devices (NVLink switch trays among them), links, racks, one side of "
-        "a rack's power (RACK:pdu-a, RACK:pdu-b), trays or tray segments (TRAY#N) together and "
+        "a rack's power (RACK:pdu-a, RACK:pdu-b, its N-th PDU RACK:pdu-N), power feeds and "
+        "panels, CDUs and CRAHs (by id), trays or tray segments (TRAY#N) together and "
         "compare the compute fabric before and after: the islands it splits into, the largest "
         "job that still runs, bisection and per-GPU bandwidth; or, with --n-1, rank the worst "
         "single failure of every tier.",
@@ -123,6 +124,14 @@ def _text(r: dict) -> str:
                 f"{r['unpowered_gpus']:,} GPUs ({', '.join(r['unpowered_racks']) or 'none'})"
             ]
             if r.get("failed_power") or r.get("unpowered_racks")
+            else []
+        ),
+        *(
+            [
+                f"Without cooling: {len(r['uncooled_racks'])} racks, "
+                f"{r['uncooled_gpus']:,} GPUs ({', '.join(r['uncooled_racks']) or 'none'})"
+            ]
+            if r.get("failed_cooling") or r.get("uncooled_racks")
             else []
         ),
         *(f"Assumption: {a}" for a in r["assumptions"]),

@@ -48,6 +48,7 @@ from model.design.entities import FABRICS
 from model.design.rack_clashes import rack_clashes
 from model.facility.cooling import cooling_findings, cooling_use
 from model.facility.floor_load import floor_findings, floor_load
+from model.facility.parts import facility_cost
 from model.facility.power_checks import power_feed_use, power_findings
 from model.plant.physical_plant import PlantCache, build_plant
 from model.plant.tray_products import tray_items
@@ -379,6 +380,7 @@ class Analyzer:
             "racks": self._dev.racks_usd,
             "other_devices": self._dev.other_usd,
         }
+        cost |= facility_cost(design)  # the BOM's "Power and cooling" lines, when any
         cost["total"] = sum(v for k, v in cost.items() if k != "total")
         ratio = bw.switch_ratio
         return Report(

@@ -18,7 +18,7 @@ from typing import Annotated, Literal, get_args
 import msgspec
 from msgspec import Meta, Struct
 
-from model.catalog.parts import CablePart, FibrePart, ModulePart, TrayProduct
+from model.catalog.parts import CablePart, FacilityPart, FibrePart, ModulePart, TrayProduct
 
 CATALOG_DIR = Path(__file__).resolve().parents[2] / "resources" / "catalog"
 SOURCES_FILE = CATALOG_DIR / "sources.json"  # the documents behind each ``source`` key
@@ -180,6 +180,10 @@ class RackType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     # Mass of the rack without its catalog devices (frame, doors, PDUs or power shelves,
     # manifolds, an NVL72's NVLink spine): the facility's floor load adds the devices'.
     empty_weight_kg: NonNegFloat = 0.0
+    # Power shelves built into the rack (its ``Rack.pdus`` entries are these, priced in the
+    # rack) and whether its coolant manifold comes with it (an NVL72: 8 shelves, INTROL-GB300).
+    power_shelves: Annotated[int, Meta(ge=0, le=64)] = 0
+    liquid_manifold: bool = False
     source: Ident
     notes: str = ""
 
@@ -249,6 +253,7 @@ class CatalogFile(Struct, kw_only=True, forbid_unknown_fields=True):
     cable_parts: list[CablePart] = []
     fibre_parts: list[FibrePart] = []
     tray_products: list[TrayProduct] = []
+    facility_parts: list[FacilityPart] = []
 
 
 class CatalogError(ValueError):
@@ -282,11 +287,13 @@ class Catalog:
         self.cable_parts: dict[str, CablePart] = {}
         self.fibre_parts: dict[str, FibrePart] = {}
         self.tray_products: dict[str, TrayProduct] = {}
+        self.facility_parts: dict[str, FacilityPart] = {}
         for kind, table, items in (
             ("module part", self.module_parts, parts.module_parts),
             ("cable part", self.cable_parts, parts.cable_parts),
             ("fibre part", self.fibre_parts, parts.fibre_parts),
             ("tray product", self.tray_products, parts.tray_products),
+            ("facility part", self.facility_parts, parts.facility_parts),
         ):
             for item in items:
                 if item.id in table:
@@ -305,6 +312,7 @@ class Catalog:
             cable_parts=list(self.cable_parts.values()),
             fibre_parts=list(self.fibre_parts.values()),
             tray_products=list(self.tray_products.values()),
+            facility_parts=list(self.facility_parts.values()),
         )
 
     def device_type(self, type_id: str) -> DeviceType:
@@ -336,6 +344,7 @@ class Catalog:
                 cable_parts=[*self.cable_parts.values(), *custom.cable_parts],
                 fibre_parts=[*self.fibre_parts.values(), *custom.fibre_parts],
                 tray_products=[*self.tray_products.values(), *custom.tray_products],
+                facility_parts=[*self.facility_parts.values(), *custom.facility_parts],
             ),
         )
 
@@ -376,6 +385,7 @@ def builtin_catalog() -> Catalog:
                 cable_parts=[x for p in parts for x in p.cable_parts],
                 fibre_parts=[x for p in parts for x in p.fibre_parts],
                 tray_products=[x for p in parts for x in p.tray_products],
+                facility_parts=[x for p in parts for x in p.facility_parts],
             ),
         )
     return _builtin

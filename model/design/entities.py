@@ -254,6 +254,7 @@ BomCategory = Literal[
     "Trunks",
     "Patch panels",
     "Trays",
+    "Power and cooling",
 ]
 
 

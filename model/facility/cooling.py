@@ -89,6 +89,25 @@ class CoolingPaths:
         return out
 
 
+def uncooled_racks(design: Design, failed: Iterable[str]) -> list[str]:
+    """Racks that must shut down when the cooling units ``failed`` fail: every CDU of a rack
+    with liquid heat, or every CRAH of a rack that has CRAHs and air heat (what-if's rule; the
+    remaining units' capacity is the checks' question, not this one's)."""
+    paths = cooling_paths(design)
+    failed = set(failed)
+    if not failed or not paths.modelled:
+        return []
+    liquid = rack_liquid_w(design)
+    types = design.catalog.device_types
+    air = dict.fromkeys(design.racks, False)
+    for device in design.devices.values():
+        dtype = types[device.type]
+        air[device.rack] = air[device.rack] or dtype.liquid_fraction < 1
+    down = set(paths.uncooled_racks(failed, liquid))
+    down |= {r for r, ids in paths.rack_crahs.items() if air[r] and all(u in failed for u in ids)}
+    return sorted(down)
+
+
 def cooling_paths(design: Design) -> CoolingPaths:
     """The cooling records of ``design`` indexed (a pass over the racks)."""
     cooling = design.hall.cooling

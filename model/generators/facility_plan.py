@@ -6,8 +6,8 @@ What a reference hall does, stated as rules (the ratings are standard sizes, est
   on its own feed (a UPS output), each sized to carry the whole row alone: the smallest
   standard busway (415 V 3-phase) of at least 125 % of the row's maximum draw (continuous load,
   as electrical codes size feeders). A row too heavy for the largest busway is split into runs.
-  Every rack's PDUs sit half on A, half on B: an NVL72 rack's 8 power shelves (INTROL-GB300),
-  two PDUs in any other rack.
+  Every rack's PDUs sit half on A, half on B: its type's built-in power shelves (an NVL72's 8,
+  INTROL-GB300), else two PDUs.
 * **Liquid, N+1 per row.** A row with liquid heat gets two in-row CDUs at its ends, each able
   to carry the row alone (the smallest standard unit at least the row's liquid heat; its pump
   sized for that heat at its 10 K rise). Every liquid-cooled rack is on both.
@@ -50,7 +50,6 @@ CONTINUOUS_LOAD = 1.25
 CDU_KW = (300, 600, 800, 1350, 2000, 2300)
 CRAH_KW = (100, 150, 200, 300, 450, 600)
 CDU_RISE_K = 10.0
-POWER_SHELVES = {"rack-nvl72": 8, "rack-vr-nvl72": 8}  # INTROL-GB300: 8 shelves an NVL72
 FLOOR_RATING_KG_M2 = round(25_000 / 9.80665, 1)  # 25 kN/m2 (SIPOCH-FLOOR)
 
 
@@ -62,7 +61,10 @@ def reference_racked(design: Design) -> bool:
     (NVL72 racks, or a server type the catalog racks per its RA, such as the DGX B300): the
     halls whose power and cooling the generators lay out without being asked."""
     types = design.catalog.device_types
-    if any(r.type in POWER_SHELVES for r in design.racks.values()):
+    rack_types = design.catalog.rack_types
+    if any(
+        r.type in rack_types and rack_types[r.type].power_shelves for r in design.racks.values()
+    ):
         return True
     return any(
         types[d.type].gpus is not None and types[d.type].rack_type is not None
@@ -154,13 +156,14 @@ def _power_run(tag, run, max_w, feeds, panels, pdus, design: Design) -> None:
             PowerPanel(
                 id=f"bus-{tag}-{side.lower()}",
                 feed=feed.id,
-                name=f"Busway {tag} {side}",
+                name=f"Row {tag} busway {side}",
                 points=[(round(x0, 6), round(y + dy, 6)), (round(x1, 6), round(y + dy, 6))],
                 current_a=float(amps),
             )
         )
     for rack in run:
-        half = POWER_SHELVES.get(design.racks[rack.id].type, 2) // 2
+        rtype = design.catalog.rack_types.get(rack.type)
+        half = max(1, (rtype.power_shelves if rtype else 0) // 2)
         pdus[rack.id] = [f"bus-{tag}-a"] * half + [f"bus-{tag}-b"] * half
 
 

@@ -42,6 +42,7 @@ from model.design.design import Design
 from model.design.entities import BomCategory
 from model.design.fabrics import FABRICS, device_fabric, plant_fabric_rows
 from model.engine.routed_links import RoutedLinks
+from model.facility.parts import facility_items
 from model.plant.physical_plant import PhysicalPlant, build_plant
 from model.plant.tray_products import tray_items
 
@@ -159,6 +160,7 @@ _CATEGORY_OF_PART = {
     "trunk": "Trunks",
     "panel": "Patch panels",
     "tray": "Trays",
+    "facility": "Power and cooling",  # model.facility.parts
 }
 
 
@@ -224,7 +226,7 @@ def bom_lines(
             )
         )
 
-    for item in [*phys.items, *tray_items(design)]:
+    for item in [*phys.items, *tray_items(design), *facility_items(design)]:
         category = _CATEGORY_OF_PART[item.category]
         description = item.description
         if item.length_m is not None and item.category in ("cable", "fibre", "trunk"):

@@ -36,8 +36,10 @@ DESIGNS = {
 # parts' vendor pages (NV-MMA4Z00-NS); in nv16z and ls128eor the channels of three patch points
 # (CHANNEL_TOO_MANY_PANELS before) are single-mode now, issue 43, with the schedule, BOM and
 # NetBox parts that follow. Issue 41: nv16z's NVL72 racks come with their facility (analyze
-# --json gains power_feeds, cooling, floor_load) and the trays cite EPIUM-GB300 for their liquid
-# share (BOM source column, NetBox device-type comments). Every other key and file was checked
+# --json gains power_feeds, cooling, floor_load and cost_usd "facility"; the BOM its "Power and
+# cooling" lines; NetBox its power panels, feeds, PDUs and power cables, checked against the
+# same hall generated with --facility no) and the trays cite EPIUM-GB300 for their liquid share
+# (BOM source column, NetBox device-type comments). Every other key and file was checked
 # unchanged.
 EXPECTED = {
     "ft8z": (
@@ -54,9 +56,9 @@ EXPECTED = {
     ),
     "nv16z": (
         "cb20256f12723f6e4e96c665421d0cb9152b145178e1b7bf969f6dfa905787bf",
-        "be921fa60bc5389084ac3d8968ed3d9c169e395b598d9ffd4e13a071a9d84eac",
-        "a9a132247fc2f871e8b9d27d97b12cc3b30298ef8edca8469c78283ba5b846fe",
-        "6f771eb0bb4dc2642dc262be4d2a65b07104f3acf7937d23526afac1a1581da2",
+        "315411645f33baa6db9289e3dc3bbb040612c9b41333b105422c3128724f27ea",
+        "a26e6028e075acf3dcb4a910aec5059797b6006b9559c69d2cd2922e9eb9435e",
+        "208d70422ab43d3dc022df823860d4d221c3ad54b6501731f78bb493cfa38b88",
     ),
     "ls128eor": (
         "74e301c83494a8380c44f1af13db5ecc8495e5974a2da3e78fe16f3e0358c921",
