@@ -27,11 +27,17 @@ from model.design.entities import Cdu, Crah
 WATER_J_PER_KG_K = 4186.0
 
 
-def rack_liquid_w(design: Design) -> dict[str, float]:
-    """Heat (W) each rack's devices give to liquid at maximum draw (catalog liquid shares)."""
+def rack_liquid_w(design: Design, rack_ids: list[str] | None = None) -> dict[str, float]:
+    """Heat (W) each rack's (or ``rack_ids``') devices give to liquid at maximum draw (the
+    catalog's liquid shares)."""
     types = design.catalog.device_types
-    out = dict.fromkeys(design.racks, 0.0)
-    for device in design.devices.values():
+    out = dict.fromkeys(design.racks if rack_ids is None else rack_ids, 0.0)
+    devices = (
+        design.devices.values()
+        if rack_ids is None
+        else [d for r in rack_ids for d in design.devices_in_rack(r)]
+    )
+    for device in devices:
         dtype = types[device.type]
         if dtype.liquid_fraction:
             out[device.rack] += dtype.power_max_w * dtype.liquid_fraction

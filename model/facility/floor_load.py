@@ -23,15 +23,21 @@ from model.design.design import Design
 from model.design.entities import Rack, plan_size
 
 
-def rack_weights_kg(design: Design) -> dict[str, float]:
-    """Mass (kg) of every rack: empty rack plus its devices."""
+def rack_weights_kg(design: Design, rack_ids: list[str] | None = None) -> dict[str, float]:
+    """Mass (kg) of every rack (or of ``rack_ids``): empty rack plus its devices."""
     types = design.catalog.device_types
     rack_types = design.catalog.rack_types
+    racks = design.racks if rack_ids is None else {r: design.racks[r] for r in rack_ids}
     out = {}
-    for rack in design.racks.values():
+    for rack in racks.values():
         rtype = rack_types.get(rack.type)
         out[rack.id] = rtype.empty_weight_kg if rtype is not None else 0.0
-    for device in design.devices.values():
+    devices = (
+        design.devices.values()
+        if rack_ids is None
+        else [d for r in rack_ids for d in design.devices_in_rack(r)]
+    )
+    for device in devices:
         out[device.rack] += types[device.type].weight_kg
     return out
 
