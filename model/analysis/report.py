@@ -169,7 +169,7 @@ class Report:
             | ({"channels": self.channels} if self.channels is not None else {})
             | ({"power_feeds": self.power_feeds} if self.power_feeds else {})
             | ({"cooling": self.cooling} if self.cooling else {})
-            | ({"floor_load": self.floor_load} if self.floor_load.get("rating_kg_m2") else {})
+            | ({"floor_load": self.floor_load} if self.floor_load else {})
         )
 
     def to_text(self) -> str:

@@ -106,15 +106,16 @@ def floor_findings(design: Design) -> list[Finding]:
 
 def floor_load(design: Design) -> dict:
     """The floor's figures for ``analyze --json`` "floor_load": rating, heaviest rack and
-    tile, total mass, racks over the rating (empty when the hall has no racks)."""
-    if not design.racks:
+    tile, total mass, racks over the rating (empty when the hall states no rating or has no
+    racks: the report shows none then, and an XL hall's tiles are ~20 ms a refresh)."""
+    rating = design.hall.floor_rating_kg_m2
+    if not design.racks or rating is None:
         return {}
     weights = rack_weights_kg(design)
     loads = {r: weights[r] / footprint_area_m2(design.racks[r]) for r in design.racks}
     tiles = tile_loads_kg_m2(design, weights)
     heaviest = max(loads, key=lambda r: (loads[r], r))
     worst_tile = max(tiles, key=lambda t: (tiles[t], t))
-    rating = design.hall.floor_rating_kg_m2
     return {
         "rating_kg_m2": rating,
         "total_rack_mass_kg": round(sum(weights.values()), 1),
@@ -123,5 +124,5 @@ def floor_load(design: Design) -> dict:
         "heaviest_rack": heaviest,
         "max_tile_load_kg_m2": round(tiles[worst_tile], 1),
         "heaviest_tile": tile_name(worst_tile),
-        "racks_over_rating": sorted(r for r, v in loads.items() if rating and v > rating + 1e-9),
+        "racks_over_rating": sorted(r for r, v in loads.items() if v > rating + 1e-9),
     }

@@ -81,7 +81,8 @@ def test_analyze_json_floor_load_when_the_hall_states_a_rating():
     assert report["floor_load"]["racks_over_rating"] == ["r1"]
     assert any(w["code"] == "FLOOR_OVERLOAD" for w in report["warnings"])
     assert "floor_load" not in analyze(_heavy_hall(None)).to_json()
-    assert floor_load(_heavy_hall(None))["total_rack_mass_kg"] == 1800.0
+    assert floor_load(_heavy_hall(None)) == {}
+    assert floor_load(_heavy_hall(1200.0))["total_rack_mass_kg"] == 1800.0
 
 
 def test_the_rating_is_a_hall_setting_that_round_trips():
