@@ -17,6 +17,7 @@ from model.analysis.fabrics import FabricFigures
 from model.analysis.hops import Hops
 from model.analysis.link_media import KINDS
 from model.common.findings import Finding
+from model.facility.plan_view import facility_summary_lines
 
 SWITCH_TIERS = ("leaf", "spine", "core")
 LINK_TIERS = ("server-leaf", "leaf-spine", "spine-core")
@@ -251,6 +252,7 @@ class Report:
                 + ", ".join(f"{k} {v / 1000:,.1f} kW" for k, v in self.power_w_max.items())
             )
         lines.append("Cost " + ", ".join(f"{k} ${v:,.0f}" for k, v in self.cost_usd.items()))
+        lines += facility_summary_lines(self.power_feeds, self.cooling, self.floor_load)
         if len(self.fabrics) > 1:
             for name, f in self.fabrics.items():
                 lines.append(

@@ -150,3 +150,32 @@ def rack_facility_rows(design: Design, rack_id: str, rack_max_w: float) -> list[
         )
     )
     return rows
+
+
+def facility_summary_lines(power_feeds: list[dict], cooling: dict, floor: dict) -> list[str]:
+    """The terminal report's lines on the facility, from ``analyze --json``'s blocks (none
+    when the design has no facility)."""
+    lines = []
+    if power_feeds:
+        worst = max(power_feeds, key=lambda u: u["utilisation_pct"])
+        feeds = sum(1 for u in power_feeds if u["kind"] == "feed")
+        lines.append(
+            f"Power paths: {feeds:,} feeds, {len(power_feeds) - feeds:,} panels/busways; worst "
+            f"{worst['id']} {worst['utilisation_pct']:.1f} % at max draw over the failures to "
+            "survive"
+        )
+    if cooling:
+        units = cooling["units"]
+        hottest = max(units, key=lambda u: u["utilisation_pct"]) if units else None
+        lines.append(
+            f"Cooling ({cooling['redundancy']}): {cooling['liquid_kw']:,.1f} kW to liquid, "
+            f"{cooling['air_kw']:,.1f} kW to air at max draw; {len(units):,} units"
+            + (f", worst {hottest['id']} {hottest['utilisation_pct']:.1f} %" if hottest else "")
+        )
+    if floor:
+        lines.append(
+            f"Floor: heaviest rack {floor['max_rack_kg']:,.0f} kg = "
+            f"{floor['max_rack_load_kg_m2']:,.0f} kg/m2 of {floor['rating_kg_m2']:,.0f}; "
+            f"{len(floor['racks_over_rating']):,} racks over the rating"
+        )
+    return lines

@@ -44,3 +44,11 @@ def test_inspector_rows_only_for_a_hall_with_a_facility():
     assert "kW to liquid" in rows["Coolant"] and "1,360 kg, 1,889 kg/m2" in rows["Floor"]
     plain = nvl72(racks=2, facility="no")
     assert rack_facility_rows(plain, rack.id, 130_000.0) == []
+
+
+def test_the_terminal_report_sums_the_facility_up_only_when_there_is_one():
+    text = analyze(nvl72(racks=2)).to_text()
+    assert "Power paths: 4 feeds, 4 panels/busways; worst" in text  # two rows, A and B
+    assert "Cooling (N+1):" in text and "Floor: heaviest rack 1,360 kg = 1,889 kg/m2" in text
+    plain = analyze(nvl72(racks=2, facility="no")).to_text()
+    assert "Power paths" not in plain and "Cooling (" not in plain and "Floor:" not in plain
