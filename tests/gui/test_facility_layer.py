@@ -124,3 +124,20 @@ def test_the_inspector_shows_a_racks_feeds_coolant_and_floor_load(qtbot, window)
     assert {k: got[k] for k in ("Feeds", "Coolant", "Floor")} == want
     assert "side A" in want["Feeds"] and "side B" in want["Feeds"]
     assert "1,360 kg" in want["Floor"]
+
+
+def test_right_click_a_rack_offers_its_cdus_failing_and_takes_its_gpus_down(qtbot, window):
+    from tests.gui.test_whatif import _action, _rack_centre, _right_click_and_choose
+
+    design = window.document.design
+    rack = next(r for r in design.racks.values() if r.type == "rack-nvl72")
+    x, y = _rack_centre(window, rack.id)
+    text = _right_click_and_choose(window, x, y, lambda m: _action(m, "What if every CDU"))
+    assert rack.name in text
+    result = window.whatif.panel.result
+    assert rack.id in result["uncooled_racks"] and result["uncooled_gpus"] >= 72
+    busway = _right_click_and_choose(
+        window, x, y, lambda m: next(a for a in m.actions() if "(side B)" in a.text())
+    )
+    assert "side B" in busway
+    assert window.whatif.panel.result["unpowered_racks"] == []  # 2N: side A carries the rack
