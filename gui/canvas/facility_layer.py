@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QGraphicsItem
 from model.facility.plan_view import FacilityView, facility_view
 from model.plant.power import rack_power
 
-BAND_COLORS = {"ok": "#2f9e44", "high": "#f08c00", "over": "#e03131"}
+BAND_COLORS = {"ok": "#2f9e44", "high": "#f08c00", "over": "#e03131", "unrated": "#868e96"}
 TILE_ALPHA = 70  # the heat map lets the racks' colours and names show through
 SERVE_COLOR = "#5c7cfa"
 UNIT_SIZE_M = 0.5

@@ -50,8 +50,9 @@ class FacilityView:
     rating_kg_m2: float | None = None
 
     def tile_band(self, kg_m2: float) -> str:
-        """A tile's band against the rating (``ok`` when the hall states none)."""
-        return load_band(100 * kg_m2 / self.rating_kg_m2) if self.rating_kg_m2 else "ok"
+        """A tile's band against the rating; ``unrated`` when the hall states none (a load
+        with nothing to compare it with is neither fine nor over)."""
+        return load_band(100 * kg_m2 / self.rating_kg_m2) if self.rating_kg_m2 else "unrated"
 
 
 def facility_view(design: Design, rack_max_w: dict[str, float]) -> FacilityView:

@@ -52,3 +52,11 @@ def test_the_terminal_report_sums_the_facility_up_only_when_there_is_one():
     assert "Cooling (N+1):" in text and "Floor: heaviest rack 1,360 kg = 1,889 kg/m2" in text
     plain = analyze(nvl72(racks=2, facility="no")).to_text()
     assert "Power paths" not in plain and "Cooling (" not in plain and "Floor:" not in plain
+
+
+def test_tiles_of_a_hall_without_a_rating_are_unrated_not_fine():
+    view = facility_view(nvl72(racks=2, facility="no"), {})
+    assert view.units == [] and view.tiles_kg_m2
+    assert {view.tile_band(kg) for kg in view.tiles_kg_m2.values()} == {"unrated"}
+    rated = facility_view(nvl72(racks=2), {})
+    assert rated.tile_band(1889.0) == "ok" and rated.tile_band(2600.0) == "over"
