@@ -27,6 +27,7 @@ _OPTIONS = {
     "placement": TEMPLATES,
     "name": TEMPLATES,
     "fabrics": TEMPLATES,
+    "facility": TEMPLATES,
     "platform": ("nvl72",),
     "planes": ("rail-optimized", "nvl72"),
     "port_mode": ("rail-optimized", "nvl72"),
@@ -119,6 +120,12 @@ def add_generator_options(parser: argparse.ArgumentParser) -> None:
         help="optics strategy per switch tier: pluggable (default), linear or co-packaged, "
         "or TIER=STRATEGY,... (leaf, spine, core); co-packaged puts each switch's co-packaged "
         "twin in its place (q3400 -> q3450-ld)",
+    )
+    parser.add_argument(
+        "--facility",
+        choices=("auto", "yes", "no"),
+        help="power feeds, busways, CDUs, CRAHs and a floor rating per row (default auto: for "
+        "racks a reference architecture specifies, NVL72 and DGX B300)",
     )
     parser.add_argument(
         "--fabrics",

@@ -14,7 +14,8 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
         help="what a failure costs: islands, the largest job and its all-reduce, bisection, "
         "per-GPU bandwidth",
         description="Fail devices (NVLink switch trays among them), links, racks, one side of "
-        "a rack's power (RACK:pdu-a, RACK:pdu-b), trays or tray segments (TRAY#N) together and "
+        "a rack's power (RACK:pdu-a, RACK:pdu-b, its N-th PDU RACK:pdu-N), power feeds and "
+        "panels, CDUs and CRAHs (by id), trays or tray segments (TRAY#N) together and "
         "compare the compute fabric before and after: the islands it splits into, the largest "
         "job that still runs and its all-reduce time (busiest links named), bisection and "
         "per-GPU bandwidth; or, with --n-1, rank the worst single failure of every tier.",
@@ -127,6 +128,14 @@ def _text(r: dict) -> str:
             else []
         ),
         *_collective_lines(r["collective"]),
+        *(
+            [
+                f"Without cooling: {len(r['uncooled_racks'])} racks, "
+                f"{r['uncooled_gpus']:,} GPUs ({', '.join(r['uncooled_racks']) or 'none'})"
+            ]
+            if r.get("failed_cooling") or r.get("uncooled_racks")
+            else []
+        ),
         *(f"Assumption: {a}" for a in r["assumptions"]),
     ]
     return "\n".join(lines)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import weakref
 
 from gui.actions.arrange import add_arrange_actions
+from gui.actions.facility_actions import add_facility_actions
 from gui.actions.print_plan import add_print_action
 from gui.actions.structured import add_structured_actions
 from gui.canvas.context_menu import CanvasContextMenu, editor_entries
@@ -27,6 +28,7 @@ def install_editor_extras(window) -> None:
     add_find_actions(window, window.edit_menu, window.view_menu)
     add_arrange_actions(window, window.design_menu, window.view_menu)
     add_structured_actions(window)  # View > Trunks, Design > Cabling Style
+    add_facility_actions(window)  # View > Power and Cooling
     add_panel_actions(window)  # Design > Place Patch Panel, Route Via Panels
     add_optimise_action(window)  # Design > Optimise Placement…
     add_overview(window)

@@ -116,8 +116,9 @@ class WhatIfTools(QObject):
         if rack_id is not None:
             name = design.racks[rack_id].name or rack_id
             cases.append((f"What if rack {name} fails?", [rack_id]))
-            # No facility model yet: the rack is assumed A/B-fed, and the result says so.
+            # Without a recorded power path the rack is assumed A/B-fed, and the result says so.
             cases.append((f"What if PDU A of rack {name} fails?", [f"{rack_id}:pdu-a"]))
+            cases += _facility_cases(design, rack_id)
         for item in self.scene.items(scene_pos):
             if isinstance(item, TrayItem) and item.object_id in design.trays:
                 tray = design.trays[item.object_id]
@@ -300,3 +301,28 @@ class WhatIfTools(QObject):
         dialog.show()
         QApplication.processEvents()
         return dialog
+
+
+def _facility_cases(design, rack_id: str) -> list[tuple[str, list[str]]]:
+    """The rack's busways or panels and its cooling units, each failed alone, and all of its
+    CDUs together (a design with a facility; none otherwise)."""
+    rack = design.racks[rack_id]
+    hall = design.hall
+    panels = {p.id: p for p in hall.power.panels}
+    feeds = {f.id: f for f in hall.power.feeds}
+    units = {c.id: ("CDU", c) for c in hall.cooling.cdus}
+    units |= {c.id: ("CRAH", c) for c in hall.cooling.crahs}
+    cases = []
+    for pid in dict.fromkeys(rack.pdus):
+        panel = panels.get(pid)
+        if panel is not None:
+            side = feeds[panel.feed].side if panel.feed in feeds else "?"
+            cases.append((f"What if {panel.name or pid} (side {side}) fails?", [pid]))
+    for uid in rack.cooling:
+        if uid in units:
+            kind, unit = units[uid]
+            cases.append((f"What if {kind} {unit.name or uid} fails?", [uid]))
+    cdus = [u for u in rack.cooling if units.get(u, ("",))[0] == "CDU"]
+    if len(cdus) > 1:
+        cases.append((f"What if every CDU of rack {rack.name} fails?", cdus))
+    return cases

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QGraphicsScene
 
 from gui import style
 from gui.canvas.bundle_item import BundleItem, TrayLoad
+from gui.canvas.facility_layer import FacilityLayer
 from gui.canvas.hall_item import HallItem
 from gui.canvas.handles_item import HandlesItem
 from gui.canvas.layers import LayerState
@@ -116,6 +117,7 @@ class HallScene(SceneInput, QGraphicsScene):
         self.tray_load = TrayLoad(design, plant, self)
         self.tray_load.updated.connect(self._apply_tray_load)
         self.trunk_layer = TrunkLayer(self)  # View > Trunks: structured designs' MPO trunks
+        self.facility_layer = FacilityLayer(self)  # View > Power and Cooling (hidden at first)
         self._build()
         if picture:
             self.trunk_layer.refresh()
@@ -377,6 +379,7 @@ class HallScene(SceneInput, QGraphicsScene):
             self._links_timer.start()
             if change.touches(routed):
                 self.tray_load.schedule()
+        self.facility_layer.refresh_soon()
         self.drawing_changed.emit()
         self.selection_ids_changed.emit()
 

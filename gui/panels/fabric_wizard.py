@@ -276,16 +276,26 @@ class FabricWizard(QDialog):
         return networks
 
     def _build_options(self) -> QFormLayout:
-        """Build options of every template (as ``generate --placement/--cabling/--name``)."""
+        """Build options of every template (as ``generate --placement/--cabling/--facility/--name``)."""
         self.placement = _combo(
             [("middle-of-row", "Middle of row"), ("end-of-row", "End of row")], "middle-of-row"
         )
         self.cabling = _combo([(c, CABLING_LABELS.get(c, c)) for c in CABLING_STYLES], "direct")
+        # generate --facility: busways, CDUs, CRAHs and a floor rating per row
+        self.facility = _combo(
+            [
+                ("auto", "Where the reference design racks the servers (NVL72, DGX B300)"),
+                ("yes", "Yes: busways, CDUs and CRAHs per row"),
+                ("no", "No"),
+            ],
+            "auto",
+        )
         self.name = QLineEdit()
         self.name.setPlaceholderText("(from the template and its parameters)")
         build = QFormLayout()
         build.addRow("Network racks", self.placement)
         build.addRow("Cabling", self.cabling)
+        build.addRow("Power and cooling", self.facility)
         build.addRow("Design name", self.name)
         for box in self.network_boxes.values():
             box.toggled.connect(self.update_preview)
@@ -345,11 +355,12 @@ class FabricWizard(QDialog):
         return out
 
     def build_params(self) -> dict:
-        """``params`` plus the build options: networks, placement and name."""
+        """``params`` plus the build options: networks, placement, facility and name."""
         out = {
             **self.params(),
             "fabrics": self.fabrics(),
             "placement": self.placement.currentData(),
+            "facility": self.facility.currentData(),
         }
         if self.name.text().strip():
             out["name"] = self.name.text().strip()

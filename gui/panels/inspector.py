@@ -35,6 +35,7 @@ from model.common.wording import count
 from model.design.structured_edit import panel_types
 from model.engine.media import media_that_fit
 from model.engine.route_words import explain_route
+from model.facility.plan_view import rack_facility_rows
 from model.plant.physical_plant import link_plugs, rack_power
 
 MIXED = "(several values)"
@@ -381,6 +382,8 @@ class InspectorPanel(HallForms, StructuredForms, QWidget):
                 f"{count(len(devices), 'device')}, {count(gpus, 'GPU')}, "
                 f"{count(len(design.links_of_racks([rack.id])), 'link')}",
             )
+            for label, text in rack_facility_rows(design, rack.id, max_w):  # model.facility
+                self._info(label, text)
 
     def _device_form(self, devices) -> None:
         design = self.scene.design

@@ -61,6 +61,9 @@ from model.design.changes import (
 from model.design.design import Design
 from model.design.entities import FABRICS
 from model.design.rack_clashes import rack_clashes
+from model.facility.cooling import cooling_findings, cooling_use
+from model.facility.floor_load import floor_findings, floor_load
+from model.facility.parts import facility_cost
 from model.facility.power_checks import power_feed_use, power_findings
 from model.plant.physical_plant import PlantCache, build_plant
 from model.plant.tray_products import tray_items
@@ -352,6 +355,8 @@ class Analyzer:
             *self._topology_findings(topo, bw),
             *warn.rack_power_findings(design, typ, mx),
             *power_findings(design, mx),  # feeds and panels at max draw (model.facility)
+            *cooling_findings(design, mx),
+            *floor_findings(design),
             *self._tray_overfill(fill),
         ]
         if self.plant is not None:
@@ -414,6 +419,7 @@ class Analyzer:
             "other_devices": self._dev.other_usd,
         }
         cost |= cpo_cost
+        cost |= facility_cost(design)  # the BOM's "Power and cooling" lines, when any
         cost["total"] = sum(v for k, v in cost.items() if k != "total")
         ratio = bw.switch_ratio
         return Report(
@@ -470,6 +476,8 @@ class Analyzer:
             optics=optics_figures(
                 design, self.plant, phys, total_gpus, self._optics_by_tier(design, topo)
             ),
+            cooling=cooling_use(design, mx),
+            floor_load=floor_load(design),
         )
 
     def _optics_by_tier(self, design, topo):

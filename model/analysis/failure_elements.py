@@ -31,10 +31,21 @@ POWER_ASSUMPTION = (
 
 
 def pdu_of(design: Design, oid: str) -> tuple[str, str] | None:
-    """(rack id, side) of an id ``RACK:pdu-a`` / ``RACK:pdu-b``, or None."""
+    """(rack id, side) of an id ``RACK:pdu-a`` / ``RACK:pdu-b``, or (rack id, ``pdu-N``) of
+    the rack's N-th recorded PDU or power shelf (``Rack.pdus``, from 1), or None."""
     rack, sep, side = oid.rpartition(":")
-    if sep and side.lower() in PDU_SIDES and rack in design.racks:
-        return rack, side.lower()
+    if not sep or rack not in design.racks:
+        return None
+    side = side.lower()
+    if side in PDU_SIDES:
+        return rack, side
+    number = side.removeprefix("pdu-")
+    if (
+        side.startswith("pdu-")
+        and number.isdigit()
+        and 1 <= int(number) <= len(design.racks[rack].pdus)
+    ):
+        return rack, side
     return None
 
 
@@ -52,8 +63,12 @@ def racks_without_power(
     if paths is not None and modelled:
         dead = paths.dead_panels(power_ids)
         for rack, panels in modelled.items():
-            gone = {s[-1].upper() for s in sides.get(rack, ())}  # "pdu-a" -> "A"
-            if all(p in dead or paths.feeds[paths.panels[p].feed].side in gone for p in panels):
+            failed = sides.get(rack, set())
+            gone = {s[-1].upper() for s in failed if s in PDU_SIDES}  # "pdu-a" -> "A"
+            if all(
+                p in dead or paths.feeds[paths.panels[p].feed].side in gone or f"pdu-{i}" in failed
+                for i, p in enumerate(panels, 1)
+            ):
                 down.add(rack)
     return sorted(down)
 

@@ -17,6 +17,7 @@ from model.analysis.fabrics import FabricFigures
 from model.analysis.hops import Hops
 from model.analysis.link_media import KINDS
 from model.common.findings import Finding
+from model.facility.plan_view import facility_summary_lines
 
 SWITCH_TIERS = ("leaf", "spine", "core")
 LINK_TIERS = ("server-leaf", "leaf-spine", "spine-core")
@@ -82,6 +83,11 @@ class Report:
     # model.analysis.optics.optics_figures: modules or laser sources, fibres, watts, lasers and
     # cost per tier, in total and per GPU (the optics strategy's figures, issue 39).
     optics: dict = field(default_factory=dict)
+    # model.facility.cooling.cooling_use (JSON "cooling", only when the hall has cooling units)
+    # and model.facility.floor_load.floor_load (JSON "floor_load", only when the hall states a
+    # floor rating), so the outputs of designs without them are unchanged.
+    cooling: dict = field(default_factory=dict)
+    floor_load: dict = field(default_factory=dict)
 
     @property
     def switches_total(self) -> int:
@@ -168,6 +174,8 @@ class Report:
             }
             | ({"channels": self.channels} if self.channels is not None else {})
             | ({"power_feeds": self.power_feeds} if self.power_feeds else {})
+            | ({"cooling": self.cooling} if self.cooling else {})
+            | ({"floor_load": self.floor_load} if self.floor_load else {})
         )
 
     def to_text(self) -> str:
@@ -253,6 +261,7 @@ class Report:
                 + ", ".join(f"{k} {v / 1000:,.1f} kW" for k, v in self.power_w_max.items())
             )
         lines.append("Cost " + ", ".join(f"{k} ${v:,.0f}" for k, v in self.cost_usd.items()))
+        lines += facility_summary_lines(self.power_feeds, self.cooling, self.floor_load)
         if len(self.fabrics) > 1:
             for name, f in self.fabrics.items():
                 lines.append(

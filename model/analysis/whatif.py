@@ -25,7 +25,10 @@ Choices (written down because the issue leaves them open):
   with 8 of its 9 NVLink switch trays has 6,400 Gb/s per GPU). Power feeds and panels of the
   hall (``Hall.power``) fail by id and take down the racks left with no live PDU
   (``unpowered_racks``); racks with no recorded power path are assumed A/B-fed, and a result
-  says so (``assumptions``) whenever the design has such racks.
+  says so (``assumptions``) whenever the design has such racks. A rack's N-th PDU or power
+  shelf fails as ``RACK:pdu-N``. CDUs and CRAHs (``Hall.cooling``) fail by id and take down
+  the racks left with no live CDU for their liquid heat or no live CRAH for their air heat
+  (``uncooled_racks``, :func:`model.facility.cooling.uncooled_racks`).
 * A tray segment is named ``TRAY#N`` (N from 1, the N-th straight piece of the polyline); a
   link fails with it when its route runs along that piece. Trays need the cable plant.
 """
@@ -53,6 +56,7 @@ from model.analysis.min_cut import MinCut
 from model.analysis.topology import LINK_COMPUTE, Topology, infer_topology
 from model.common.arrays import unique_sorted
 from model.design.design import Design
+from model.facility.cooling import uncooled_racks
 from model.facility.power_paths import power_paths
 
 
@@ -70,6 +74,8 @@ class Failed:
     pdus: list[tuple[str, str]] = field(default_factory=list)  # (rack, side) failed
     power: list[str] = field(default_factory=list)  # feed and panel ids failed
     unpowered: list[str] = field(default_factory=list)  # racks left without power
+    cooling: list[str] = field(default_factory=list)  # CDU and CRAH ids failed
+    uncooled: list[str] = field(default_factory=list)  # racks that lose their cooling
 
     @property
     def device_count(self) -> int:
@@ -94,6 +100,8 @@ def resolve(
     pdus: list[tuple[str, str]] = []
     paths = power_paths(design)
     power: list[str] = []
+    units = {c.id for c in design.hall.cooling.cdus} | {c.id for c in design.hall.cooling.crahs}
+    cooling: list[str] = []
     for raw in ids:
         oid = raw.strip()
         pdu = pdu_of(design, oid)
@@ -101,6 +109,8 @@ def resolve(
             pdus.append(pdu)
         elif oid in paths.feeds or oid in paths.panels:
             power.append(oid)
+        elif oid in units:
+            cooling.append(oid)
         elif oid in topo.device_index:
             dead_dev[topo.device_index[oid]] = True
         elif oid in design.links:
@@ -118,14 +128,16 @@ def resolve(
         else:
             raise WhatIfError(
                 f"no device, link, rack or tray has the id {oid!r} "
-                "(a tray segment is TRAY#N, N counted from 1; a rack's PDU is RACK:pdu-a or "
-                "RACK:pdu-b; a power feed or panel is named by its id)"
+                "(a tray segment is TRAY#N, N counted from 1; a rack's PDUs are RACK:pdu-a, "
+                "RACK:pdu-b or its N-th RACK:pdu-N; a power feed, panel, CDU or CRAH is named "
+                "by its id)"
             )
     unpowered = racks_without_power(pdus, paths, tuple(power))
-    for rack in unpowered:
+    uncooled = uncooled_racks(design, cooling)
+    for rack in sorted({*unpowered, *uncooled}):
         for device in design.devices_in_rack(rack):
             dead_dev[topo.device_index[device.id]] = True
-    return Failed(list(ids), dead_dev, dead_link, pdus, power, unpowered)
+    return Failed(list(ids), dead_dev, dead_link, pdus, power, unpowered, cooling, uncooled)
 
 
 def _link_index(topo: Topology, links_at: Callable | None) -> dict[str, int]:
@@ -418,6 +430,9 @@ class WhatIf:
             "failed_power": failed.power,
             "unpowered_racks": failed.unpowered,
             "unpowered_gpus": self._gpus_in(failed.unpowered),
+            "failed_cooling": failed.cooling,
+            "uncooled_racks": failed.uncooled,
+            "uncooled_gpus": self._gpus_in(failed.uncooled),
             "assumptions": [POWER_ASSUMPTION] if self._assumes_power() else [],
             "blast_radius": self.blast_radius(failed, per_gpu, state.islands),
             "collective": self.collective_change(failed, state),

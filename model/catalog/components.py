@@ -19,7 +19,14 @@ import msgspec
 from msgspec import Meta, Struct
 
 from model.catalog.nics import NicType, group_problem
-from model.catalog.parts import CablePart, FibrePart, LaserSourcePart, ModulePart, TrayProduct
+from model.catalog.parts import (
+    CablePart,
+    FacilityPart,
+    FibrePart,
+    LaserSourcePart,
+    ModulePart,
+    TrayProduct,
+)
 
 CATALOG_DIR = Path(__file__).resolve().parents[2] / "resources" / "catalog"
 SOURCES_FILE = CATALOG_DIR / "sources.json"  # the documents behind each ``source`` key
@@ -158,6 +165,10 @@ class DeviceType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     port_groups: tuple[PortGroup, ...] = ()
     source: Ident
     notes: str = ""
+    # Facility (model.facility): mass with its rails, and the share of its heat its cold plates
+    # take to liquid (0 = air-cooled; the rest goes to the room's air).
+    weight_kg: NonNegFloat = 0.0
+    liquid_fraction: Annotated[float, Meta(ge=0, le=1)] = 0.0
     # Where the reference architecture racks this server (generators' default; overridable).
     rack_type: Ident | None = None
     servers_per_rack: PositiveInt | None = None
@@ -194,6 +205,13 @@ class RackType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     height_u: PositiveInt
     power_budget_kw: PositiveFloat
     price_usd: NonNegFloat = 0.0
+    # Mass of the rack without its catalog devices (frame, doors, PDUs or power shelves,
+    # manifolds, an NVL72's NVLink spine): the facility's floor load adds the devices'.
+    empty_weight_kg: NonNegFloat = 0.0
+    # Power shelves built into the rack (its ``Rack.pdus`` entries are these, priced in the
+    # rack) and whether its coolant manifold comes with it (an NVL72: 8 shelves, INTROL-GB300).
+    power_shelves: Annotated[int, Meta(ge=0, le=64)] = 0
+    liquid_manifold: bool = False
     source: Ident
     notes: str = ""
 
@@ -265,6 +283,7 @@ class CatalogFile(Struct, kw_only=True, forbid_unknown_fields=True):
     tray_products: list[TrayProduct] = []
     laser_source_parts: list[LaserSourcePart] = []
     nic_types: list[NicType] = []
+    facility_parts: list[FacilityPart] = []
 
 
 class CatalogError(ValueError):
@@ -299,12 +318,14 @@ class Catalog:
         self.fibre_parts: dict[str, FibrePart] = {}
         self.tray_products: dict[str, TrayProduct] = {}
         self.laser_source_parts: dict[str, LaserSourcePart] = {}
+        self.facility_parts: dict[str, FacilityPart] = {}
         for kind, table, items in (
             ("module part", self.module_parts, parts.module_parts),
             ("cable part", self.cable_parts, parts.cable_parts),
             ("fibre part", self.fibre_parts, parts.fibre_parts),
             ("tray product", self.tray_products, parts.tray_products),
             ("laser source part", self.laser_source_parts, parts.laser_source_parts),
+            ("facility part", self.facility_parts, parts.facility_parts),
         ):
             for item in items:
                 if item.id in table:
@@ -348,6 +369,7 @@ class Catalog:
             tray_products=list(self.tray_products.values()),
             laser_source_parts=list(self.laser_source_parts.values()),
             nic_types=list(self.nic_types.values()),
+            facility_parts=list(self.facility_parts.values()),
         )
 
     def device_type(self, type_id: str) -> DeviceType:
@@ -384,6 +406,7 @@ class Catalog:
                     *custom.laser_source_parts,
                 ],
                 nic_types=[*self.nic_types.values(), *custom.nic_types],
+                facility_parts=[*self.facility_parts.values(), *custom.facility_parts],
             ),
         )
 
@@ -426,6 +449,7 @@ def builtin_catalog() -> Catalog:
                 tray_products=[x for p in parts for x in p.tray_products],
                 laser_source_parts=[x for p in parts for x in p.laser_source_parts],
                 nic_types=[x for p in parts for x in p.nic_types],
+                facility_parts=[x for p in parts for x in p.facility_parts],
             ),
         )
     return _builtin

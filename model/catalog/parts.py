@@ -18,6 +18,9 @@ such as 400G passive DAC). A *part* is what a purchaser orders and an installer 
 * ``LaserSourcePart``: an external laser source module of a co-packaged (CPO) switch.
 * ``TrayProduct``: a cable-tray product of a standard width, price per metre; wide runs are
   banks of parallel trays of a standard width, not one tray of arbitrary width.
+* ``FacilityPart``: what the hall's power and cooling records are bought as (rack PDUs, power
+  shelves, busway tap-off units, CDUs, CRAHs, rack manifolds): one part per kind; a unit rated
+  in kW (CDU, CRAH) is priced ``price_usd + price_per_kw_usd x`` its capacity.
 
 ``part_number`` may contain ``{len}``: the length code (``N{metres:03d}`` style, see
 :func:`part_number_for`). Part numbers that domain-facts does not give are marked by a
@@ -185,3 +188,18 @@ def part_number_for(pattern: str, length_m: float | None) -> str:
     if length_m != length_m:
         return ""
     return pattern.replace("{len}", length_code(length_m))
+
+
+FacilityKind = Literal["rack-pdu", "power-shelf", "busway-tap", "cdu", "crah", "rack-manifold"]
+
+
+class FacilityPart(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: _Id
+    kind: FacilityKind
+    part_number: _Id
+    vendor: str
+    description: str
+    price_usd: _Usd = 0.0
+    price_per_kw_usd: _Usd = 0.0
+    source: _Id  # keys of resources/catalog/sources.json, or "estimate"
+    notes: str = ""

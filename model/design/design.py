@@ -27,6 +27,7 @@ from model.catalog.components import Catalog, CatalogFile, builtin_catalog
 from model.catalog.ports import port_table
 from model.design.changes import DEVICE_KINDS, ChangeKind, ChangeNotifier, Listener, Subscription
 from model.design.entities import (
+    Cooling,
     Device,
     Hall,
     Link,
@@ -168,6 +169,28 @@ class Design(DesignQueries, LinkEdits):
             if unknown:
                 raise DesignError(f"no power panel of the hall has the id {unknown[0]!r}")
             racks.append(msgspec.structs.replace(self.racks[rack_id], pdus=ids))
+        self.update_racks(racks)
+
+    def set_cooling(self, cooling: Cooling) -> None:
+        """Replace the hall's cooling units (CDUs, CRAHs, redundancy): one hall edit, checked
+        as the loader checks it (model.design.power_checks)."""
+        if not isinstance(cooling, Cooling):
+            raise DesignError(f"a hall's cooling must be a Cooling record, not {cooling!r}")
+        self.set_hall(msgspec.structs.replace(self.hall, cooling=cooling))
+
+    def set_rack_cooling(self, cooling: Mapping[str, Iterable[str]]) -> None:
+        """Set which cooling units (CDU and CRAH ids) serve each rack (rack id -> unit ids).
+        Refuses an unknown rack or unit, and changes nothing when it refuses."""
+        units = {c.id for c in self.hall.cooling.cdus} | {c.id for c in self.hall.cooling.crahs}
+        racks = []
+        for rack_id, unit_ids in cooling.items():
+            if rack_id not in self.racks:
+                raise DesignError(f"no rack has the id {rack_id!r}")
+            ids = tuple(unit_ids)
+            unknown = [u for u in ids if u not in units]
+            if unknown:
+                raise DesignError(f"no cooling unit of the hall has the id {unknown[0]!r}")
+            racks.append(msgspec.structs.replace(self.racks[rack_id], cooling=ids))
         self.update_racks(racks)
 
     def set_settings(self, settings: Settings) -> None:

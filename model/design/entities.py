@@ -95,6 +95,45 @@ class Power(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_
     panels: Annotated[tuple[PowerPanel, ...], Meta(max_length=100_000)] = ()
 
 
+class Cdu(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A coolant distribution unit on the plan: in-row (beside the racks it serves) or facility
+    (a plant-room unit feeding a secondary loop). Racks name it in ``Rack.cooling``.
+
+    ``capacity_kw`` is the heat it moves to the facility water; ``flow_lpm`` the secondary-loop
+    flow it pumps, checked against the flow the served racks' liquid heat needs at
+    ``delta_t_k`` (supply to return). The defaults are estimates, no sourced figure: a design
+    states its own unit's ratings.
+    """
+
+    id: Ident
+    point: Point
+    kind: Literal["in-row", "facility"] = "in-row"
+    name: Name = ""
+    capacity_kw: Annotated[float, Meta(gt=0, le=100_000)] = 1350.0
+    flow_lpm: Annotated[float, Meta(gt=0, le=1e6)] = 2000.0
+    delta_t_k: Annotated[float, Meta(gt=0, le=50)] = 10.0
+
+
+class Crah(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """An air handler (CRAH / fan wall) on the plan removing the air-side heat of the racks that
+    name it in ``Rack.cooling`` (a row's). ``capacity_kw``: sensible cooling; the default is an
+    estimate."""
+
+    id: Ident
+    point: Point
+    name: Name = ""
+    capacity_kw: Annotated[float, Meta(gt=0, le=100_000)] = 300.0
+
+
+class Cooling(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """The hall's cooling units and the redundancy asked of them (``N+1``: any one unit may
+    fail and the others still carry its racks). No units = no cooling model (model.facility)."""
+
+    redundancy: Literal["N", "N+1"] = "N"
+    cdus: Annotated[tuple[Cdu, ...], Meta(max_length=10_000)] = ()
+    crahs: Annotated[tuple[Crah, ...], Meta(max_length=10_000)] = ()
+
+
 class Hall(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     outline: list[Point]
     obstacles: list[Obstacle] = []
@@ -102,8 +141,12 @@ class Hall(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True)
     tray_elevation_m: Annotated[float, Meta(gt=0, le=20)] = 2.9
     raised_floor: bool = False
     floor_void_m: Annotated[float, Meta(ge=0, le=5)] = 0.6
-    # Optional (omitted when empty), so files without it load and save unchanged: schema 3.
+    # The facility (schema 4; optional, omitted when empty, so v3 files load unchanged).
     power: Power = Power()
+    cooling: Cooling = Cooling()
+    # What the floor may carry, kg per m2 (raised-floor tiles or slab): None = not stated, then
+    # floor load is reported but not checked (model.facility.floor_load).
+    floor_rating_kg_m2: Annotated[float, Meta(gt=0, le=100_000)] | None = None
 
 
 class Tray(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -138,6 +181,9 @@ class Rack(Struct, gc=False, kw_only=True, forbid_unknown_fields=True, omit_defa
     # The power panels / busways (``Hall.power.panels`` ids) its PDUs or power shelves plug
     # into, one entry per PDU; empty = the design says nothing about this rack's power path.
     pdus: Annotated[tuple[Ident, ...], Meta(max_length=64)] = ()
+    # The cooling units (``Hall.cooling`` CDUs and CRAHs) serving it: its liquid heat is shared
+    # by its live CDUs, its air heat by its live CRAHs; empty = not in the cooling model.
+    cooling: Annotated[tuple[Ident, ...], Meta(max_length=64)] = ()
 
 
 class Device(Struct, gc=False, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -209,6 +255,7 @@ BomCategory = Literal[
     "Trunks",
     "Patch panels",
     "Trays",
+    "Power and cooling",
 ]
 
 
@@ -309,6 +356,9 @@ __all__ = [
     "Obstacle",
     "Point",
     "PortRef",
+    "Cdu",
+    "Cooling",
+    "Crah",
     "Power",
     "PowerFeed",
     "PowerPanel",

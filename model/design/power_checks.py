@@ -1,8 +1,8 @@
-"""What the edit API and the loader refuse in a hall's power records (model.design.entities.Power).
+"""What the edit API and the loader refuse in a hall's power and cooling records (entities.Power, Cooling).
 
 The ranges of every figure are the records' own (msgspec ``Meta``); this adds the references:
-feed and panel ids are unique among themselves and the hall's obstacles, and every panel names
-a feed the hall has. A rack's PDU naming a panel the hall lacks is not refused here (a panel
+feed, panel, CDU and CRAH ids are unique among themselves and the hall's obstacles, and every
+panel names a feed the hall has. A rack's PDU naming a panel the hall lacks is not refused here (a panel
 removed before its racks are re-fed is a normal step of an edit): the power checks of
 :mod:`model.facility` report it as an error naming the rack.
 """
@@ -13,12 +13,13 @@ from model.design.entities import Hall
 
 
 def power_problem(hall: Hall) -> str | None:
-    """Why ``hall.power`` cannot be a design's power distribution, or None."""
-    power = hall.power
+    """Why ``hall.power`` / ``hall.cooling`` cannot be the design's, or None."""
+    power, cooling = hall.power, hall.cooling
     seen = {o.id for o in hall.obstacles}
-    for oid in [*(f.id for f in power.feeds), *(p.id for p in power.panels)]:
+    ids = [*(f.id for f in power.feeds), *(p.id for p in power.panels)]
+    for oid in [*ids, *(c.id for c in cooling.cdus), *(c.id for c in cooling.crahs)]:
         if oid in seen:
-            return f"power id {oid!r} is used twice in the hall"
+            return f"power or cooling id {oid!r} is used twice in the hall"
         seen.add(oid)
     feeds = {f.id for f in power.feeds}
     for panel in power.panels:

@@ -2,7 +2,7 @@
 
 Records: ``Hall.power`` (feeds, panels/busways, the redundancy asked for) and ``Rack.pdus``
 (the panel each of the rack's PDUs or power shelves plugs into), both in
-:mod:`model.design.entities`; schema 3 unchanged, since both are optional and omitted when empty.
+:mod:`model.design.entities`; schema 4 (optional and omitted when empty: v3 files load as they are).
 
 Rules (choices, written down):
 

@@ -40,5 +40,13 @@ def _v2_to_v3(raw: dict[str, Any]) -> dict[str, Any]:
     return raw
 
 
+def _v3_to_v4(raw: dict[str, Any]) -> dict[str, Any]:
+    """Nothing to rewrite: v4 adds the facility (the hall's optional ``power``, ``cooling`` and
+    ``floor_rating_kg_m2``, a rack's optional ``pdus`` and ``cooling``); a v3 file states none
+    of them, so its floor load is reported but unchecked until a rating is set. The step exists
+    so that an older Hallwright refuses a file with a facility by its version."""
+    return raw
+
+
 # MIGRATIONS[n] turns a version-n document (plain JSON values) into a version n+1 document.
-MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3}
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}

@@ -18,6 +18,7 @@ from model.catalog.components import OPTICAL_KINDS, Catalog, CatalogFile, builti
 from model.design.design import Design
 from model.design.entities import Link, PortRef, Settings
 from model.generators import plans, rail_plans, topology
+from model.generators.facility_plan import FACILITY_CHOICES, place_facility, reference_racked
 from model.generators.networks import build_networks, cable_pdus, parse_fabrics
 from model.generators.optics import apply_optics, parse_optics
 from model.generators.placement import (
@@ -47,6 +48,7 @@ def leaf_spine(
     name: str | None = None,
     catalog: Catalog | None = None,
     fabrics: str = "compute",
+    facility: str = "auto",
     rack_type: str | None = None,
     servers_per_rack: int | None = None,
 ) -> Design:
@@ -77,6 +79,7 @@ def leaf_spine(
         tiers,
         placement,
         fabrics=fabrics,
+        facility=facility,
         racking=(rack_type, servers_per_rack),
         switch=switch,
         oversubscription=oversubscription,
@@ -92,6 +95,7 @@ def fat_tree(
     name: str | None = None,
     catalog: Catalog | None = None,
     fabrics: str = "compute",
+    facility: str = "auto",
     rack_type: str | None = None,
     servers_per_rack: int | None = None,
 ) -> Design:
@@ -117,6 +121,7 @@ def fat_tree(
         custom=custom_file,
         base=base,
         fabrics=fabrics,
+        facility=facility,
         racking=(rack_type, servers_per_rack),
         switch=plan.switch_type or "",
     )
@@ -135,6 +140,7 @@ def rail_optimized(
     name: str | None = None,
     catalog: Catalog | None = None,
     fabrics: str = "compute",
+    facility: str = "auto",
     rack_type: str | None = None,
     servers_per_rack: int | None = None,
     planes: int = 1,
@@ -169,6 +175,7 @@ def rail_optimized(
         links,
         placement,
         fabrics=fabrics,
+        facility=facility,
         racking=(rack_type, servers_per_rack),
         switch=switch,
         oversubscription=oversubscription,
@@ -187,6 +194,7 @@ def nvl72(
     name: str | None = None,
     catalog: Catalog | None = None,
     fabrics: str = "compute",
+    facility: str = "auto",
     platform: str = "gb200",
     planes: int = 1,
     port_mode: str = "auto",
@@ -219,6 +227,7 @@ def nvl72(
         links,
         placement,
         fabrics=fabrics,
+        facility=facility,
         switch=plan.scale_out.leaf.type_id,
         oversubscription=oversubscription,
     )
@@ -257,7 +266,15 @@ def preview(template: str, **params) -> dict:
     :class:`GenerateError` for the same requests the builder refuses."""
     _builder(template)
     # Options of the build only (where things go, the other networks), not of the plan.
-    build_only = ("placement", "name", "fabrics", "rack_type", "servers_per_rack", "optics")
+    build_only = (
+        "placement",
+        "name",
+        "fabrics",
+        "facility",
+        "rack_type",
+        "servers_per_rack",
+        "optics",
+    )
     racking = (params.get("rack_type"), params.get("servers_per_rack"))
     fabrics = params.get("fabrics", "compute")
     if params.get("optics") is not None:
@@ -346,13 +363,20 @@ def _build(
     custom: CatalogFile | None = None,
     base: Catalog | None = None,
     fabrics: str = "compute",
+    facility: str = "auto",
     switch: str = "",
     oversubscription: int = 1,
     racking: tuple[str | None, int | None] = (None, None),
 ) -> Design:
     """Place, build and cable; ``fabrics`` adds the storage / in-band / OOB networks
     (:mod:`model.generators.networks`); the requested oversubscription becomes the design's
-    target, so the fresh design is checked against what was asked for."""
+    target, so the fresh design is checked against what was asked for. ``facility`` ("yes",
+    "no", "auto": where a reference architecture racks the servers) adds feeds, busways,
+    CDUs, CRAHs and the floor rating (:mod:`model.generators.facility_plan`)."""
+    if facility not in FACILITY_CHOICES:
+        raise GenerateError(
+            f"--facility {facility!r}: choose one of " + ", ".join(FACILITY_CHOICES)
+        )
     chosen = parse_fabrics(fabrics)
     tiers = list(tiers)
     choose_server_racks(catalog, segments, *racking)
@@ -398,6 +422,8 @@ def _build(
             if full:
                 net.notes.append("no PDU in full racks " + ", ".join(full))
         design.update_trays(size_trays(design))
+        if facility == "yes" or (facility == "auto" and reference_racked(design)):
+            place_facility(design)
         design.revision = 0
     # Not saved: what the generator left out of the networks asked for, for the CLI / wizard.
     design.generation_notes = list(net.notes)

@@ -44,6 +44,7 @@ from model.design.design import Design
 from model.design.entities import FABRICS
 from model.design.fabrics import device_fabric, plant_fabric_rows
 from model.engine.routed_links import RoutedLinks
+from model.facility.parts import facility_items
 from model.outputs.bom_parts import (
     PART_CATEGORY,
     PURCHASE_CATEGORIES,
@@ -255,7 +256,7 @@ def bom_lines(
             source=dtype.source,
         ).add(qty, fabric, None)
 
-    for item in [*phys.items, *tray_items(design)]:
+    for item in [*phys.items, *tray_items(design), *facility_items(design)]:
         if item.category == "panel" and item.part_id in panels:
             _panel_group(group, panels[item.part_id]).add(item.quantity, "", None)
             continue

@@ -41,6 +41,7 @@ PURCHASE_CATEGORIES = (
     "Trays",
     "Racks",
     "PDUs",
+    "Power and cooling",
     "Other equipment",
 )
 # The design setting's spares category (entities.BomCategory) of each purchase category.
@@ -59,6 +60,7 @@ SPARES_CLASS = {
     "Trays": "Trays",
     "Racks": "Racks",
     "PDUs": "Other equipment",
+    "Power and cooling": "Power and cooling",
     "Other equipment": "Other equipment",
 }
 # Plant item categories (model.plant.parts_count.PartCount.category) -> purchase category;
@@ -71,6 +73,7 @@ PART_CATEGORY = {
     "trunk": "Trunks",
     "panel": "Panels",
     "tray": "Trays",
+    "facility": "Power and cooling",  # model.facility.parts: busways, PDUs, shelves, CDUs
 }
 
 

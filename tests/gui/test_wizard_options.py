@@ -49,12 +49,13 @@ def _wizard(qtbot, template: str) -> FabricWizard:
 def test_every_option_of_the_cli_generate_is_offered_for_its_templates():
     # Derived from the CLI's own option table: a new CLI option the wizard lacks fails here.
     wizard = FabricWizard()
-    build_options = {"placement", "name", "fabrics"}
+    build_options = {"placement", "name", "fabrics", "facility"}
     for template in TEMPLATES:
         offered = {n.removesuffix("_ft") for n in wizard.fields[template]} | build_options
         cli = {dest for dest, templates in _OPTIONS.items() if template in templates}
         assert cli <= offered, (template, cli - offered)
     assert _items(wizard.cabling) == ["direct", "cross-connect", "zones"]  # --cabling
+    assert _items(wizard.facility) == ["auto", "yes", "no"]  # --facility
     wizard.deleteLater()
 
 

@@ -145,7 +145,10 @@ def test_save_load_round_trip_of_the_power_records(tmp_path):
     assert (tmp_path / "again.hall.json").read_bytes() == path.read_bytes()
 
 
-@pytest.mark.parametrize("golden", sorted(p.name for p in DATA.glob("golden-v*.hall.json")))
+# The golden files of the schemas before the facility (v4's states one: tests/model/test_fileio).
+@pytest.mark.parametrize(
+    "golden", ["golden-v1.hall.json", "golden-v2.hall.json", "golden-v3.hall.json"]
+)
 def test_golden_files_load_without_power_and_save_without_it(tmp_path, golden):
     design = load_design(DATA / golden)
     assert design.hall.power == Power()

@@ -60,6 +60,12 @@ DESIGNS = {
 # changes, and its analyze keys that do follow from the 14 fewer spines (switch counts, power,
 # cost, reliability, cages, the spine rows' cable lengths, one more rack panel) or from the
 # uneven spread (bisection 230,400 -> 227,200 Gb/s by max flow, regular false).
+# Issue 41: nv16z's NVL72 racks come with their facility (analyze
+# --json gains power_feeds, cooling, floor_load and cost_usd "facility"; the BOM its "Power and
+# cooling" lines; NetBox its power panels, feeds, PDUs and power cables, checked against the
+# same hall generated with --facility no) and the trays cite EPIUM-GB300 for their liquid share
+# (BOM source column, NetBox device-type comments). Every other key and file was checked
+# unchanged.
 EXPECTED = {
     "ft8z": (
         "a0492f583142f00f4aefc68f1cf9842f29be30f92a24f59ca93667d4b7f5fee5",
@@ -75,9 +81,9 @@ EXPECTED = {
     ),
     "nv16z": (
         "a71ff763c4a5812cc1bca3f44e59587fb5646de669e693f15dec8f789b45f715",
-        "a9ab4b47fd18a6ad3eee577ba90ef954d8cdab777eb85ddf2c01d1355e5c4761",
-        "dfeb739ef28eb0fd84e39000c03e77af13a99279d9cbfe5ea6017578b226ed23",
-        "d1397470c6caa7f24393784b4c91f1e22057e22ae9be360f17115e46ddb20df0",
+        "cbf12a1df04be66c9aec9ac95f37727b15db61b4ec9cdb2b361d3e06b950d1bb",
+        "8837d5bc07f57bc79ad49930d2f45b30fe41c90b7bb8b31f724b2e0d7f385a12",
+        "e701526c8e14bd242cfadde3dbc365c016ff3a351846ebbb30f32e4b4c78ce2b",
     ),
     "ls128eor": (
         "74e301c83494a8380c44f1af13db5ecc8495e5974a2da3e78fe16f3e0358c921",

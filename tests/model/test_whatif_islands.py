@@ -95,10 +95,10 @@ def test_n_minus_one_has_an_nvlink_switch_tier():
 
 
 def test_one_pdu_takes_nothing_down_under_the_stated_a_b_assumption():
-    """No facility model yet: a rack is assumed A/B-fed, so its A-side PDU failing takes no
-    device down and the result says it is an assumption; both sides failing take the rack
-    (one NVL72: 72 GPUs) down."""
-    design = nvl72(racks=2)
+    """No facility model (generated without one): a rack is assumed A/B-fed, so its A-side PDU
+    failing takes no device down and the result says it is an assumption; both sides failing
+    take the rack (one NVL72: 72 GPUs) down."""
+    design = nvl72(racks=2, facility="no")
     rack = next(iter(design.racks))
     whatif = WhatIf(design)
     one = whatif.run([f"{rack}:pdu-a"])

@@ -56,10 +56,15 @@ def main(design_path: str, out_path: str) -> None:
         )
     expected = {
         "site": export.site,
-        "devices": len(design.devices) + virtual,
+        # A design with a facility: one PDU device, power feed and power cable per rack PDU.
+        "devices": len(design.devices) + virtual + len(export.rows("12_power_feeds")),
+        "power_feeds": len(export.rows("12_power_feeds")),
         "patch_panels": placed + virtual,
         "interfaces": sum(len(design.ports(d)) for d in design.devices.values()),
-        "cables": len(design.links) + len(structured) + trunks,
+        "cables": len(design.links)
+        + len(structured)
+        + trunks
+        + len(export.rows("13_power_cables")),
         "cabled_ports": 2 * len(design.links),
         "cabled_front_ports": 2 * len(structured) + zone_fronts,
         "cabled_rear_ports": 2 * trunks - zone_fronts,

@@ -41,6 +41,7 @@ from dcim.models import (  # noqa: E402
     Manufacturer,
     Module,
     ModuleType,
+    PowerFeed,
     RearPort,
     Site,
 )
@@ -60,6 +61,9 @@ URLS = {
     "08_cables": "/dcim/cables/import/",
     "09_backplane_cables": "/dcim/cables/import/",
     "10_modules": "/dcim/modules/import/",
+    "11_power_panels": "/dcim/power-panels/import/",
+    "12_power_feeds": "/dcim/power-feeds/import/",
+    "13_power_cables": "/dcim/cables/import/",
 }
 failures: list[str] = []
 checks = [0]  # checks made (files imported, counts compared)
@@ -159,6 +163,12 @@ def check_site(expected: dict) -> None:
         "cables": cables.count(),
         "cabled_ports": interfaces.filter(cable__isnull=False).count(),
         "modules": Module.objects.filter(device__site__name=site).count(),
+        # Traced: a feed counts when its cable reaches a PDU's power port in one of its racks.
+        "power_feeds": PowerFeed.objects.filter(
+            power_panel__site__name=site,
+            cable__isnull=False,
+            rack__isnull=False,
+        ).count(),
         "patch_panels": devices.filter(role__slug="patch-panel").count(),
         "cabled_front_ports": FrontPort.objects.filter(
             device__site__name=site, cable__isnull=False

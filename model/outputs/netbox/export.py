@@ -70,7 +70,14 @@ from model.outputs.netbox.names import (
     unique_names,
 )
 from model.outputs.netbox.panels import PANEL_ROLE, panel_export
-from model.outputs.netbox.readme import README
+from model.outputs.netbox.power import (
+    PDU_ROLE,
+    POWER_CABLE_HEADER,
+    POWER_FEED_HEADER,
+    POWER_PANEL_HEADER,
+    power_export,
+)
+from model.outputs.netbox.readme import POWER_README, README
 from model.outputs.schedule import ScheduleRow, ScheduleTable, schedule_table
 from model.outputs.schedule_segments import PATCH_CORD, TRUNK
 from model.outputs.writers import ExportError
@@ -133,6 +140,7 @@ ROLE_COLORS = {
     "management": "9e9e9e",
     "patch-panel": "795548",
     "switch": "03a9f4",
+    "pdu": "f44336",
 }
 # Logical tables in import order: (folder, numbered stem).
 TABLES = (
@@ -145,9 +153,14 @@ TABLES = (
     (SITE, "08_cables"),
     (SITE, "09_backplane_cables"),
     (SITE, MODULES_STEM),
+    (SITE, "11_power_panels"),
+    (SITE, "12_power_feeds"),
+    (SITE, "13_power_cables"),
 )
-# Tables left out of the folder when they have no row (a design without such links or plugs).
-OPTIONAL_TABLES = frozenset({"09_backplane_cables", MODULES_STEM})
+# Tables left out of the folder when they have no row (a design without such links or plugs,
+# or without a facility).
+POWER_STEMS = ("11_power_panels", "12_power_feeds", "13_power_cables")
+OPTIONAL_TABLES = frozenset({"09_backplane_cables", MODULES_STEM, *POWER_STEMS})
 DEVICE_TYPES_DIR = f"{SHARED}/03_device_types"
 
 
@@ -163,6 +176,8 @@ class NetBoxTables:
     tables: dict[str, Table] = field(default_factory=dict)
     device_types: list[TypeVariant] = field(default_factory=list)
     module_types: list[ModuleType] = field(default_factory=list)
+    # The PDU and power-shelf device types of a design with a facility: (slug, YAML document).
+    power_types: list[tuple[str, dict[str, object]]] = field(default_factory=list)
 
     def rows(self, stem: str) -> list[tuple]:
         """The table ``stem`` as row tuples (built from its columns on each call)."""
@@ -314,7 +329,39 @@ def netbox_tables(
     # The physical plant's layout when it has one: laying out an XL structured design is ~15 s.
     layout = getattr(phys, "structured", None)
     _add_panels(design, plant, schedule, out, device_names, rack_names, layout)
+    _add_power(design, out, rack_names, set(device_names.values()))
     return out
+
+
+def _add_power(design, out: NetBoxTables, rack_names, taken: set[str]) -> None:
+    """A design with a facility: power panels, feeds, PDU devices and power cables
+    (:mod:`model.outputs.netbox.power`); none of it otherwise."""
+    power = power_export(design, out.site, LOCATION_NAME, rack_names, taken)
+    for stem, header, rows in zip(
+        POWER_STEMS,
+        (POWER_PANEL_HEADER, POWER_FEED_HEADER, POWER_CABLE_HEADER),
+        (power.panels, power.feeds, power.cables),
+        strict=True,
+    ):
+        out.set_rows(stem, header, rows)
+    if not power.devices:
+        return
+    out.power_types = power.device_types
+    vendors = {v for v, _ in out.rows("01_manufacturers")} | power.manufacturers
+    out.set_rows(
+        "01_manufacturers", MANUFACTURER_HEADER, [(v, slugify(v)) for v in sorted(vendors)]
+    )
+    roles = sorted({r for r, _, _ in out.rows("02_device_roles")} | {PDU_ROLE})
+    out.set_rows(
+        "02_device_roles",
+        ROLE_HEADER,
+        [(r, slugify(r), ROLE_COLORS.get(r, "607d8b")) for r in roles],
+    )
+    rows = out.rows("07_devices")
+    for device in power.devices:
+        device = device | {"asset_tag": device_asset_tag(out.site, str(device["name"]))}
+        rows.append(tuple(device.get(h, "") for h in DEVICE_HEADER))
+    out.set_rows("07_devices", DEVICE_HEADER, rows)
 
 
 def _device_table(devices, device_names, rack_names, variants, tags, site) -> Table:
@@ -432,12 +479,15 @@ def netbox_file_stream(export: NetBoxTables) -> Iterator[tuple[str, bytes]]:
     """(relative path, bytes) of every file of the export folder, in import order, each made
     when asked for: :func:`write_netbox_dir` writes one file while the next is made, and never
     holds the whole folder (157 MB at XL) in memory."""
-    yield "README.txt", README.format(site=export.site).encode("utf-8")
+    power = POWER_README if export.power_types else ""
+    yield "README.txt", README.format(site=export.site, power=power).encode("utf-8")
     for folder, stem in TABLES:
         table = export.tables[stem]
         if stem == "04_sites":
             for v in export.device_types:
                 yield f"{DEVICE_TYPES_DIR}/{v.slug}.yaml", yaml_document(v.document()).encode()
+            for slug, doc in export.power_types:
+                yield f"{DEVICE_TYPES_DIR}/{slug}.yaml", yaml_document(doc).encode()
             for m in export.module_types:
                 yield f"{MODULE_TYPES_DIR}/{m.slug}.yaml", yaml_document(m.document()).encode()
         if not len(table) and stem in OPTIONAL_TABLES:

@@ -61,7 +61,7 @@ name ends in _01, _02, ... is one table cut into parts: import every part, in or
                           gives every device the placeholder asset tag "<device> @ <site>"
                           (unique in the whole NetBox, as NetBox requires); replace it with
                           the real asset tag once the modules are imported.
-
+{power}
 Big files: NetBox imports a cable row in roughly a tenth to half a second. A web server set up
 as NetBox's installation guide says (gunicorn, timeout 120 s) cuts off a request that takes
 longer, so tick "Background job" on the import page for files of more than a few hundred rows
@@ -76,4 +76,15 @@ typed at their real speed: a 4-lane 400G NDR port is "infiniband-ndr-4x" (NetBox
 later; "infiniband-ndr" is NetBox's 1-lane 100 Gbps type). The Hallwright id of every device is in its
 description. Cable labels match the Hallwright cabling schedule; NetBox's cable type cannot tell
 LACC from AEC (both "dac-active"), the cable description does.
+"""
+
+# README's paragraph on the power files, only in the export of a design with a facility (the
+# folder of a design without one stays as it was).
+POWER_README = """   11_power_panels.csv, 12_power_feeds.csv, 13_power_cables.csv
+                          (a design with a facility) Power > Power Panels / Power Feeds >
+                          Import, then Connections > Cables > Import: each busway or panel,
+                          one feed per rack PDU or power shelf (primary on side A, redundant
+                          on side B) and the power cable from the feed to the "input" power
+                          port of that PDU, a device of role pdu in 07_devices (in its rack,
+                          no U position). Import the feeds after the racks and devices.
 """

@@ -1,0 +1,206 @@
+"""Generated facility: feeds, busways, rack PDUs / power shelves, CDUs and CRAHs per row.
+
+What a reference hall does, stated as rules (the ratings are standard sizes, estimates):
+
+* **Power, 2N per row.** Each row gets a busway on side A and one on side B over the racks, each
+  on its own feed (a UPS output), each sized to carry the whole row alone: the smallest
+  standard busway (415 V 3-phase) of at least 125 % of the row's maximum draw (continuous load,
+  as electrical codes size feeders). A row too heavy for the largest busway is split into runs.
+  Every rack's PDUs sit half on A, half on B: its type's built-in power shelves (an NVL72's 8,
+  INTROL-GB300), else two PDUs.
+* **Liquid, N+1 per row.** A row with liquid heat gets two in-row CDUs at its ends, each able
+  to carry the row alone (the smallest standard unit at least the row's liquid heat; its pump
+  sized for that heat at its 10 K rise). Every liquid-cooled rack is on both.
+* **Air, N+1 per row.** A row with air heat gets two CRAHs (fan walls) at its ends, each able to
+  carry the row's air heat alone.
+* **Floor.** The hall is rated 25 kN/m2 (2,549 kg/m2), the industry's standard floor loading
+  (SIPOCH-FLOOR; AI-dedicated halls ~50 kN/m2).
+
+A rack's maximum draw here is its devices' maximum plus every data port's optics at the most
+power-hungry medium that fits it (:func:`model.generators.placement.switch_power_max_w`): an
+upper bound of what the checks later find, since the plugs are chosen after generation.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+import msgspec
+
+from model.design.design import Design
+from model.design.entities import (
+    Cdu,
+    Cooling,
+    Crah,
+    Power,
+    PowerFeed,
+    PowerPanel,
+    Rack,
+)
+from model.design.rack_rows import rack_rows
+from model.facility.cooling import WATER_J_PER_KG_K
+from model.generators.placement import switch_power_max_w
+
+BUSWAY_V = 415.0
+# Standard busway ratings (A), estimate (common IEC busbar trunking sizes).
+BUSWAY_A = (250, 400, 630, 800, 1000, 1250, 1600, 2000, 2500, 3200, 4000, 5000)
+CONTINUOUS_LOAD = 1.25
+# In-row CDU and CRAH capacities (kW), estimates of the classes sold.
+CDU_KW = (300, 600, 800, 1350, 2000, 2300)
+CRAH_KW = (100, 150, 200, 300, 450, 600)
+CDU_RISE_K = 10.0
+FLOOR_RATING_KG_M2 = round(25_000 / 9.80665, 1)  # 25 kN/m2 (SIPOCH-FLOOR)
+
+
+FACILITY_CHOICES = ("auto", "yes", "no")
+
+
+def reference_racked(design: Design) -> bool:
+    """Whether the design's GPU servers stand in racks a reference architecture specifies
+    (NVL72 racks, or a server type the catalog racks per its RA, such as the DGX B300): the
+    halls whose power and cooling the generators lay out without being asked."""
+    types = design.catalog.device_types
+    rack_types = design.catalog.rack_types
+    if any(
+        r.type in rack_types and rack_types[r.type].power_shelves for r in design.racks.values()
+    ):
+        return True
+    return any(
+        types[d.type].gpus is not None and types[d.type].rack_type is not None
+        for d in design.devices.values()
+    )
+
+
+def place_facility(design: Design) -> None:
+    """Give a generated design its power distribution, cooling units and floor rating (edits
+    through the design's API, so the records are checked as a loader would check them)."""
+    max_w, liquid_w = _rack_bounds(design)
+    feeds: list[PowerFeed] = []
+    panels: list[PowerPanel] = []
+    cdus: list[Cdu] = []
+    crahs: list[Crah] = []
+    pdus: dict[str, list[str]] = {}
+    cooling: dict[str, list[str]] = {}
+    for label, racks in rack_rows(design):
+        for n, run in enumerate(_runs(racks, max_w, liquid_w), 1):
+            tag = label if n == 1 else f"{label}{n}"
+            _power_run(tag, run, max_w, feeds, panels, pdus, design)
+            _cooling_run(tag, run, max_w, liquid_w, cdus, crahs, cooling)
+    design.set_power(Power(redundancy="2N", feeds=tuple(feeds), panels=tuple(panels)))
+    design.set_cooling(Cooling(redundancy="N+1", cdus=tuple(cdus), crahs=tuple(crahs)))
+    design.set_rack_pdus(pdus)
+    design.set_rack_cooling(cooling)
+    design.set_hall(msgspec.structs.replace(design.hall, floor_rating_kg_m2=FLOOR_RATING_KG_M2))
+
+
+def _rack_bounds(design: Design) -> tuple[dict[str, float], dict[str, float]]:
+    """(maximum draw bound W, liquid heat W) per rack."""
+    types = design.catalog.device_types
+    max_w = dict.fromkeys(design.racks, 0.0)
+    liquid = dict.fromkeys(design.racks, 0.0)
+    bound: dict[str, float] = {}
+    for device in design.devices.values():
+        dtype = types[device.type]
+        if device.type not in bound:
+            bound[device.type] = switch_power_max_w(design.catalog, device.type)
+        max_w[device.rack] += bound[device.type]
+        liquid[device.rack] += dtype.power_max_w * dtype.liquid_fraction
+    return max_w, liquid
+
+
+def _busway_w(amps: float) -> float:
+    return math.sqrt(3) * BUSWAY_V * amps
+
+
+def _runs(racks: list[Rack], max_w: dict[str, float], liquid_w: dict[str, float]):
+    """The row cut into the fewest runs of consecutive racks that one busway per side, one CDU
+    and one CRAH (the largest sizes) each carry alone."""
+
+    def fits(run: list[Rack]) -> bool:
+        power = sum(max_w[r.id] for r in run)
+        liquid = sum(liquid_w[r.id] for r in run)
+        return (
+            power * CONTINUOUS_LOAD <= _busway_w(BUSWAY_A[-1])
+            and liquid <= CDU_KW[-1] * 1000
+            and power - liquid <= CRAH_KW[-1] * 1000
+        )
+
+    for n in range(1, len(racks) + 1):
+        size = math.ceil(len(racks) / n)
+        runs = [racks[i : i + size] for i in range(0, len(racks), size)]
+        if all(fits(run) for run in runs):
+            return runs
+    return [[r] for r in racks]  # a single rack beyond every size: the checks will say so
+
+
+def _smallest(sizes, need: float) -> float:
+    return next((s for s in sizes if s >= need), sizes[-1])
+
+
+def _ends(run: list[Rack]) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Points just beyond the run's two ends, on the row's line."""
+    first, last = run[0], run[-1]
+    return (first.x - first.width_m, first.y), (last.x + last.width_m, last.y)
+
+
+def _power_run(tag, run, max_w, feeds, panels, pdus, design: Design) -> None:
+    load_w = sum(max_w[r.id] for r in run) * CONTINUOUS_LOAD
+    amps = _smallest(BUSWAY_A, load_w / (math.sqrt(3) * BUSWAY_V))
+    (x0, y), (x1, _y) = _ends(run)
+    sides: tuple[tuple[Literal["A", "B"], float], ...] = (("A", -0.2), ("B", 0.2))
+    for side, dy in sides:
+        feed = PowerFeed(id=f"feed-{tag}-{side.lower()}", side=side, current_a=float(amps))
+        feeds.append(feed)
+        panels.append(
+            PowerPanel(
+                id=f"bus-{tag}-{side.lower()}",
+                feed=feed.id,
+                name=f"Row {tag} busway {side}",
+                points=[(round(x0, 6), round(y + dy, 6)), (round(x1, 6), round(y + dy, 6))],
+                current_a=float(amps),
+            )
+        )
+    for rack in run:
+        rtype = design.catalog.rack_types.get(rack.type)
+        half = max(1, (rtype.power_shelves if rtype else 0) // 2)
+        pdus[rack.id] = [f"bus-{tag}-a"] * half + [f"bus-{tag}-b"] * half
+
+
+def _cooling_run(tag, run, max_w, liquid_w, cdus, crahs, cooling) -> None:
+    liquid = sum(liquid_w[r.id] for r in run)
+    air = sum(max(max_w[r.id] - liquid_w[r.id], 0.0) for r in run)
+    ends = _ends(run)
+    units: list[str] = []
+    if liquid > 0:
+        kw = _smallest(CDU_KW, liquid / 1000)
+        flow = kw * 1000 / (WATER_J_PER_KG_K * CDU_RISE_K) * 60
+        for i, point in enumerate(ends, 1):
+            cdus.append(
+                Cdu(
+                    id=f"cdu-{tag}-{i}",
+                    name=f"CDU {tag}{i}",
+                    point=(round(point[0], 6), round(point[1] + 0.6, 6)),
+                    capacity_kw=float(kw),
+                    flow_lpm=round(flow, 1),
+                    delta_t_k=CDU_RISE_K,
+                )
+            )
+        units += [f"cdu-{tag}-1", f"cdu-{tag}-2"]
+    if air > 0:
+        kw = _smallest(CRAH_KW, air / 1000)
+        for i, point in enumerate(ends, 1):
+            crahs.append(
+                Crah(
+                    id=f"crah-{tag}-{i}",
+                    name=f"CRAH {tag}{i}",
+                    point=(round(point[0], 6), round(point[1] - 0.6, 6)),
+                    capacity_kw=float(kw),
+                )
+            )
+        units += [f"crah-{tag}-1", f"crah-{tag}-2"]
+    for rack in run:
+        ids = [u for u in units if u.startswith("crah")]
+        if liquid_w[rack.id] > 0:
+            ids = [u for u in units if u.startswith("cdu")] + ids
+        cooling[rack.id] = ids
