@@ -50,6 +50,7 @@ from model.analysis.failure_elements import (
 from model.analysis.hops import server_hops
 from model.analysis.islands import Islands, islands
 from model.analysis.min_cut import MinCut
+from model.analysis.survivor import SurvivorBase
 from model.analysis.topology import LINK_COMPUTE, Topology, infer_topology
 from model.common.arrays import unique_sorted
 from model.design.design import Design
@@ -181,7 +182,8 @@ def links_on_tray(design: Design, plant, oid: str) -> list[str]:
 
 
 def surviving(topo: Topology, failed: Failed) -> Topology:
-    """The topology without the failed devices and links (tiers kept, see module docstring)."""
+    """The topology without the failed devices and links (tiers kept, see module docstring),
+    computed afresh; :class:`WhatIf` makes the same from masks (:mod:`survivor`)."""
     keep = ~failed.links & ~failed.devices[topo.a] & ~failed.devices[topo.b]
     n = len(topo.device_ids)
     a, b, cap = topo.a[keep], topo.b[keep], topo.capacity[keep]
@@ -381,9 +383,14 @@ class WhatIf:
         link class, and at XL one such dict is ~0.3 s)."""
         return {lid: i for i, lid in enumerate(self.topo.link_ids)}
 
+    @cached_property
+    def _survivors(self) -> SurvivorBase:
+        """What every failure case's surviving topology shares (made once for ``--n-1``)."""
+        return SurvivorBase(self.topo)
+
     def after_state(self, failed: Failed) -> State:
         """What survives ``failed``: the seam for figures of the fabric after a failure."""
-        topo = surviving(self.topo, failed)
+        topo = self._survivors.survivor(failed.devices, failed.links)  # = surviving(topo, failed)
         per_gpu = per_gpu_scale_out(self.topo, self.ports, failed)
         min_cut = self.before_state().min_cut.survivors(self.design, topo)
         return State(topo, islands(topo), min_cut, per_gpu, self._scale_up.per_gpu(topo))
