@@ -392,8 +392,16 @@ class WhatIf:
         """What survives ``failed``: the seam for figures of the fabric after a failure."""
         topo = self._survivors.survivor(failed.devices, failed.links)  # = surviving(topo, failed)
         per_gpu = per_gpu_scale_out(self.topo, self.ports, failed)
-        min_cut = self.before_state().min_cut.survivors(self.design, topo)
-        return State(topo, islands(topo), min_cut, per_gpu, self._scale_up.per_gpu(topo))
+        base = self.before_state()
+        # Groups and islands are recomputed only in the pieces the failure touches.
+        base_topo = self.topo
+        dead_rows = failed.links | failed.devices[base_topo.a] | failed.devices[base_topo.b]
+        touched = np.concatenate(
+            [np.flatnonzero(failed.devices), base_topo.a[dead_rows], base_topo.b[dead_rows]]
+        )
+        min_cut = base.min_cut.survivors(self.design, topo, touched)
+        state_islands = islands(topo, base.islands, touched)
+        return State(topo, state_islands, min_cut, per_gpu, self._scale_up.per_gpu(topo))
 
     def after(self, failed: Failed) -> tuple[dict, np.ndarray]:
         state = self.after_state(failed)

@@ -54,3 +54,49 @@ def test_masked_survivor_equals_the_fresh_one(which):
         masked = base.survivor(failed.devices, failed.links)
         for f in dataclasses.fields(fresh):
             assert _same(getattr(fresh, f.name), getattr(masked, f.name)), (ids, f.name)
+
+
+def test_components_after_equal_fresh_components_on_random_graphs():
+    """Random graphs less random devices and edges: recomputing only the touched base
+    components gives the fresh labels (each component's smallest index)."""
+    from model.analysis.topology import components, components_after
+
+    rng = np.random.default_rng(37)
+    for _ in range(300):
+        n, e = int(rng.integers(2, 60)), int(rng.integers(0, 90))
+        a, b = rng.integers(0, n, e), rng.integers(0, n, e)
+        members = rng.random(n) < 0.9
+        base = components(n, a, b, members)
+        dead_dev = rng.random(n) < 0.05
+        dead_edge = rng.random(e) < 0.1
+        after_members = members & ~dead_dev
+        keep = ~dead_edge & ~dead_dev[a] & ~dead_dev[b]
+        touched = np.concatenate([np.flatnonzero(dead_dev), a[~keep], b[~keep]])
+        fresh = components(n, a[keep], b[keep], after_members)
+        got = components_after(n, a[keep], b[keep], after_members, base, touched)
+        assert np.array_equal(fresh, got)
+
+
+@pytest.mark.parametrize("what", ["spines' rack", "spine", "leaf"])
+def test_islands_and_groups_of_a_case_equal_fresh_ones(what):
+    """WhatIf's incremental islands and min-cut groups of the 4-SU example equal a fresh
+    computation on the surviving topology (the spines' rack makes four islands)."""
+    from model.analysis.islands import islands
+    from model.analysis.min_cut import MinCut
+
+    design = load_design(EXAMPLES / "superpod-4su.hall.json")
+    whatif = WhatIf(design)
+    topo = whatif.topo
+    spine = topo.device_ids[int(np.flatnonzero(topo.level == topo.top_level())[0])]
+    leaf = topo.device_ids[int(np.flatnonzero(topo.level == 1)[0])]
+    ids = {"spines' rack": [design.devices[spine].rack], "spine": [spine], "leaf": [leaf]}[what]
+    state = whatif.after_state(whatif.resolve(ids))
+    fresh = islands(state.topo)
+    assert what != "spines' rack" or fresh.count == 4
+    assert np.array_equal(fresh.label, state.islands.label)
+    assert np.array_equal(fresh.gpus, state.islands.gpus)
+    alone = MinCut(state.topo)
+    for level in range(1, state.topo.top_level() + 1):
+        assert np.array_equal(alone.groups(level), state.min_cut.groups(level))
+    for level, label in alone.switch_groups().items():
+        assert np.array_equal(label, state.min_cut.switch_groups()[level])
