@@ -239,16 +239,20 @@ class GpuPorts:
         ordinal = np.zeros(len(rows), dtype=np.int64)
         total_ports = np.zeros(len(rows), dtype=np.int64)
         ordinals: dict[int, dict[str, int]] = {}
+        of_server: dict[int, dict[str, int]] = {}  # a server's table once, not once per port
         for k, (r, s) in enumerate(zip(rows.tolist(), srv.tolist(), strict=True)):
             link = design.links[topo.link_ids[r]]
             end = link.a if topo.device_index[link.a.device] == s else link.b
-            table = design.ports(end.device)
-            names = ordinals.get(id(table))
+            names = of_server.get(s)
             if names is None:
-                names = ordinals[id(table)] = {
-                    name: i
-                    for i, name in enumerate(n for n, p in table.items() if p.role == "compute")
-                }
+                table = design.ports(end.device)
+                names = ordinals.get(id(table))
+                if names is None:
+                    names = ordinals[id(table)] = {
+                        name: i
+                        for i, name in enumerate(n for n, p in table.items() if p.role == "compute")
+                    }
+                of_server[s] = names
             ordinal[k] = names[end.port]
             total_ports[k] = len(names)
         self.gpu_offset = np.concatenate([[0], np.cumsum(topo.gpus)])[:-1]
