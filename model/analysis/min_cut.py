@@ -44,6 +44,7 @@ from model.analysis.bisection import (
     max_flow_cut,
     tier_bisection,
 )
+from model.analysis.survivor import regular_after, spread_per_switch
 from model.analysis.topology import (
     LINK_COMPUTE,
     Topology,
@@ -165,6 +166,7 @@ class MinCut:
         self._regular: bool | None = None
         self._parent: MinCut | None = None  # the topology this one survives (survivors)
         self._touched = np.zeros(0, np.int64)
+        self._spread: tuple[np.ndarray, np.ndarray] | None = None
 
     def survivors(
         self, design: Design, after: Topology, touched: np.ndarray | None = None
@@ -191,8 +193,19 @@ class MinCut:
     def regular(self) -> bool:
         """Whether the tier computation is exact here (it does not depend on the halves)."""
         if self._regular is None:
-            self._regular = is_regular(self.topo)
+            if self._parent is not None:  # a survivor: only the touched switches re-tested
+                base = self._parent.spread()
+                self._regular = regular_after(base, self.topo, self._touched)
+            else:
+                self._regular = is_regular(self.topo)
         return self._regular
+
+    def spread(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each switch's even spread (:func:`survivor.spread_per_switch`), for survivors."""
+        if self._spread is None:
+            rows = np.flatnonzero(self.topo.kind == LINK_COMPUTE)
+            self._spread = spread_per_switch(self.topo, rows)
+        return self._spread
 
     def switch_groups(self) -> dict[int, np.ndarray]:
         """The tier computation's groups: components of the switches of levels 1..k, k >= 2."""

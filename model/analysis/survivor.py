@@ -95,3 +95,47 @@ class SurvivorBase:
             ppc_a=topo.ppc_a[rows],
             ppc_b=topo.ppc_b[rows],
         )
+
+
+def spread_per_switch(topo: Topology, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The test of :func:`model.analysis.bisection.is_regular`'s even spread, per switch: over
+    the compute links ``rows`` (topology rows, in order), each lower switch with an upper
+    neighbour and whether it sends equal capacity (``np.isclose``) to each of them. The
+    capacities of a pair add up in the same order as over all links, so the sums are equal."""
+    a, b, cap = topo.a[rows], topo.b[rows], topo.capacity[rows]
+    la, lb = topo.level[a], topo.level[b]
+    up = (la >= 1) & (lb == la + 1)
+    dn = (lb >= 1) & (la == lb + 1)
+    lower = np.concatenate([a[up], b[dn]])
+    upper = np.concatenate([b[up], a[dn]])
+    c = np.concatenate([cap[up], cap[dn]])
+    if not len(lower):
+        return lower, np.zeros(0, dtype=bool)
+    n = len(topo.device_ids)
+    pair, inv = unique_inverse(lower * n + upper)
+    per_pair = np.bincount(inv, weights=c)
+    owner = pair // n  # ascending: each owner's pairs are one run
+    starts = np.flatnonzero(np.concatenate([[True], owner[1:] != owner[:-1]]))
+    lo = np.minimum.reduceat(per_pair, starts)
+    hi = np.maximum.reduceat(per_pair, starts)
+    return owner[starts], np.isclose(lo, hi)
+
+
+def regular_after(base: tuple[np.ndarray, np.ndarray], topo: Topology, touched: np.ndarray) -> bool:
+    """:func:`model.analysis.bisection.is_regular` of ``topo``, a survivor of the topology whose
+    :func:`spread_per_switch` over every compute link is ``base``: a switch none of whose
+    links failed (not ``touched``) spreads as it did, so only the touched switches are
+    re-tested; the levels test is cheap and made afresh."""
+    compute = topo.kind == LINK_COMPUTE
+    a, b = topo.a[compute], topo.b[compute]
+    la, lb = topo.level[a], topo.level[b]
+    if not bool(np.all((np.abs(la - lb) == 1) | (la < 0) | (lb < 0))):
+        return False
+    hit = np.zeros(len(topo.device_ids), dtype=bool)
+    hit[touched] = True
+    owners, even = base
+    if not bool(np.all(even[~hit[owners]])):
+        return False
+    rows = np.flatnonzero(compute & (hit[topo.a] | hit[topo.b]))
+    owners, even = spread_per_switch(topo, rows)
+    return bool(np.all(even[hit[owners]]))

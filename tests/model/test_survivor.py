@@ -100,3 +100,31 @@ def test_islands_and_groups_of_a_case_equal_fresh_ones(what):
         assert np.array_equal(alone.groups(level), state.min_cut.groups(level))
     for level, label in alone.switch_groups().items():
         assert np.array_equal(label, state.min_cut.switch_groups()[level])
+
+
+@pytest.mark.parametrize("ratio", [1, 2])
+def test_regularity_of_a_survivor_equals_a_fresh_test(ratio):
+    """The survivor's regularity re-tests only the switches a failure touched: equal to
+    bisection.is_regular on every case, including a lost leaf-spine link that leaves its leaf
+    sending unequal capacity to its spines (irregular) and a lost spine (still regular)."""
+    from model.analysis.bisection import is_regular
+    from model.analysis.topology import LINK_COMPUTE
+
+    design = rail_optimized(
+        nodes=64, node_type="dgx-h100", switch="qm9700", su_nodes=32, oversubscription=ratio
+    )
+    whatif = WhatIf(design)
+    topo = whatif.topo
+    up = np.flatnonzero(
+        (topo.kind == LINK_COMPUTE) & (np.minimum(topo.level[topo.a], topo.level[topo.b]) >= 1)
+    )
+    spine = topo.device_ids[int(np.flatnonzero(topo.level == topo.top_level())[0])]
+    leaf = topo.device_ids[int(np.flatnonzero(topo.level == 1)[0])]
+    cases = [[spine], [leaf], [topo.link_ids[0]], *([topo.link_ids[r]] for r in up[:6].tolist())]
+    seen = set()
+    for ids in cases:
+        state = whatif.after_state(whatif.resolve(ids))
+        fresh = is_regular(state.topo)
+        assert state.min_cut.regular() == fresh, ids
+        seen.add(fresh)
+    assert seen == {True, False}  # both outcomes are exercised
