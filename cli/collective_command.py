@@ -37,9 +37,9 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     parser.add_argument(
         "--pxn",
         choices=("on", "off"),
-        default="on",
         help="all-to-all through the GPU on the destination's rail over NVLink (on: "
-        "NCCL_P2P_PXN_LEVEL=2, NCCL's default) or from each GPU's own NIC (off: level 0)",
+        "NCCL_P2P_PXN_LEVEL=2, NCCL's default) or from each GPU's own NIC (off: level 0); "
+        "default: the design's setting pxn",
     )
     parser.add_argument("--json", action="store_true", help="machine-readable JSON on stdout")
 
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     settings = design.settings
     failed = [s.strip() for s in (args.fail or "").split(",") if s.strip()]
     try:
-        c = Collectives(design, failed=failed, pxn=args.pxn == "on")
+        c = Collectives(design, failed=failed, pxn=None if args.pxn is None else args.pxn == "on")
     except ValueError as exc:
         raise CliError(str(exc)) from None
     whole = c.default_job

@@ -58,6 +58,7 @@ class WhatIfTools(QObject):
         self.panel.n_minus_one_requested.connect(self.run_n_minus_one)
         self.panel.cut_requested.connect(self.show_bisection_cut)
         self.panel.cleared.connect(self._clear_overlay)
+        self.panel.links_chosen.connect(self._select_links)
         self.compare_dialog: CompareDialog | None = None
         self.sweep_dialog: SweepPlotDialog | None = None
         view = window.view
@@ -91,6 +92,11 @@ class WhatIfTools(QObject):
         ):
             self.overlay.clear()
             self.panel.set_stale()
+
+    def _select_links(self, ids: list[str]) -> None:
+        """Select the collective's busiest links on the plan (the model named them)."""
+        if self.scene is not None:
+            self.scene.select_ids(ids)
 
     def _clear_overlay(self) -> None:
         if self.overlay is not None:

@@ -1,5 +1,5 @@
-"""DesignSettingsDialog: slack, tray reach, media policy, oversubscription target, all-reduce
-parameters and BOM spares per category; OK yields one undoable SetSettingsCommand (None when
+"""DesignSettingsDialog: slack, tray reach, media policy, oversubscription target, collective
+parameters (PXN among them) and BOM spares per category; OK yields one undoable SetSettingsCommand (None when
 nothing changed)."""
 
 from __future__ import annotations
@@ -94,6 +94,14 @@ class DesignSettingsDialog(QDialog):
         self.placement.setToolTip(
             "Which servers a job takes as it grows: the design's order, whole SUs, or rack by rack"
         )
+        self.pxn = QComboBox()
+        self.pxn.addItem("On (NCCL_P2P_PXN_LEVEL=2, NCCL's default)", "on")
+        self.pxn.addItem("Off (level 0: each GPU sends from its own NIC)", "off")
+        self.pxn.setCurrentIndex(self.pxn.findData(s.pxn))
+        self.pxn.setToolTip(
+            "All-to-all through the GPU on the destination's rail over NVLink (PXN), or from "
+            "each GPU's own NIC"
+        )
         rates = fit_rates()
         self.fit = {}
         for name in CATEGORIES:
@@ -136,6 +144,7 @@ class DesignSettingsDialog(QDialog):
         form.addRow(QLabel("<b>All-reduce estimate</b>"))
         form.addRow("Message size", self.message)
         form.addRow("Algorithm", self.algorithm)
+        form.addRow("PXN (all-to-all)", self.pxn)
         form.addRow(QLabel("<b>Bill of materials: spares</b>"))
         for category, spin in self.spares.items():
             form.addRow(f"{category} spares", spin)
@@ -170,6 +179,7 @@ class DesignSettingsDialog(QDialog):
                 **{k: spin.value() for k, spin in self.spares.items() if spin.value() > 0},
             },
             job_placement=self.placement.currentText(),
+            pxn=self.pxn.currentData(),
             reliability_fit=self._fit_overrides(),
             reliability_job_gpus=int(self.job_gpus.value()),
             reliability_restart_h=self.restart_h.value(),

@@ -1,4 +1,5 @@
-"""WhatIfPanel: the before / after table of a failure case and the worst single failure per tier.
+"""WhatIfPanel: the before / after table of a failure case (the default job's collective among
+its rows) and the worst single failure per tier.
 
 It displays what :mod:`model.analysis.whatif` and :mod:`model.analysis.n_minus_one` computed;
 the figures are formatted here, never derived. Choosing a row of the n-1 table asks (through
@@ -36,6 +37,30 @@ ROWS = (
 )
 
 
+# The default job's collective before and after (``result["collective"]``: Estimate.to_json).
+COLLECTIVE_ROWS = (
+    ("Collective job", lambda e: f"{e['job']} ({e['gpus']:,} GPUs)"),
+    ("Collective time", lambda e: f"{_ms(e['time_s'])} ({e['algorithm']}, {e['protocol']})"),
+    ("Busiest links", lambda e: _busiest(e)),
+)
+
+
+def _ms(seconds) -> str:
+    if seconds is None or seconds == float("inf"):
+        return "no path"
+    return f"{seconds * 1e3:,.2f} ms"
+
+
+def _busiest(e: dict) -> str:
+    if e["limited_by"] in ("scale-up", "none"):
+        return "NVLink" if e["limited_by"] == "scale-up" else "none"
+    return f"{e['bottleneck_count']:,} {e['limited_by']}"
+
+
+def _slowdown(value) -> str:
+    return "—" if value is None else f"{value:.2f}x"
+
+
 # The n-1 table, in the order the ranking sorts on.
 WORST_COLUMNS = (
     ("tier", lambda t, w: t["tier"]),
@@ -45,6 +70,10 @@ WORST_COLUMNS = (
     ("no scale-out", lambda t, w: f"{w['gpus_without_scale_out']:,} GPUs"),
     ("bisection lost", lambda t, w: _gbps(w["bisection_lost_gbps"])),
     ("NVLink/GPU", lambda t, w: _gbps(w["scale_up_per_gpu_gbps"]["min"])),
+    (
+        "collective after",
+        lambda t, w: f"{_ms(w['collective_time_s'])} ({_slowdown(w['collective_slowdown'])})",
+    ),
 )
 
 
@@ -56,6 +85,7 @@ def _gbps(value) -> str:
 
 class WhatIfPanel(QWidget):
     case_chosen = Signal(list)  # ids to fail
+    links_chosen = Signal(list)  # link ids to select on the plan (the collective's busiest)
     n_minus_one_requested = Signal()
     cut_requested = Signal()
     cleared = Signal()
@@ -71,9 +101,9 @@ class WhatIfPanel(QWidget):
         self.title.setStyleSheet("font-weight: 600;")
         self.summary = QLabel("")
         self.summary.setWordWrap(True)
-        self.table = QTableWidget(len(ROWS), 2)
+        self.table = QTableWidget(len(ROWS) + len(COLLECTIVE_ROWS), 2)
         self.table.setHorizontalHeaderLabels(["before", "after"])
-        self.table.setVerticalHeaderLabels([name for name, _ in ROWS])
+        self.table.setVerticalHeaderLabels([name for name, _ in ROWS + COLLECTIVE_ROWS])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         # Six rows show, the rest scroll: a taller minimum crowded the legend over the table
@@ -91,13 +121,22 @@ class WhatIfPanel(QWidget):
         self.worst.setHorizontalHeaderLabels([name for name, _ in WORST_COLUMNS])
         self.worst.setToolTip(
             "Ranked on the largest job lost (a partition), then GPUs with no scale-out path, "
-            "GPUs without a NIC link of their own, bisection lost and NVLink per GPU"
+            "GPUs without a NIC link of their own, the default job's collective time after, "
+            "bisection lost and NVLink per GPU"
         )
         self.worst.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         self.worst.horizontalHeader().setSectionResizeMode(1, QHeaderView.Stretch)
         self.worst.setEditTriggers(QTableWidget.NoEditTriggers)
         self.worst.setSelectionBehavior(QTableWidget.SelectRows)
         self.worst.cellDoubleClicked.connect(self._row_chosen)
+        self.collective = QLabel("")
+        self.collective.setWordWrap(True)
+        self.links_button = QPushButton("Select the busiest links after")
+        self.links_button.setToolTip(
+            "Select on the plan the links that limit the default job's collective after the failure"
+        )
+        self.links_button.setEnabled(False)
+        self.links_button.clicked.connect(self._links_chosen)
         self.n1_button = QPushButton("Worst single failure per tier")
         self.n1_button.clicked.connect(self.n_minus_one_requested)
         self.cut_button = QPushButton("Show the bisection cut")
@@ -119,6 +158,8 @@ class WhatIfPanel(QWidget):
         layout.addWidget(self.title)
         layout.addWidget(self.summary)
         layout.addWidget(self.table)
+        layout.addWidget(self.collective)
+        layout.addWidget(self.links_button)
         layout.addWidget(self.legend)
         layout.addLayout(buttons)
         layout.addWidget(self.worst)
@@ -151,6 +192,35 @@ class WhatIfPanel(QWidget):
                 item = QTableWidgetItem(fmt(result[key]))
                 item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
                 self.table.setItem(row, col, item)
+        self._show_collective(result.get("collective"))
+
+    def _show_collective(self, change: dict | None) -> None:
+        """The default job's collective before and after (the model's figures, formatted)."""
+        self.links_button.setEnabled(bool(change and change["after"]["bottleneck_links"]))
+        if change is None:
+            self.collective.setText("")
+            return
+        for row, (_name, fmt) in enumerate(COLLECTIVE_ROWS, start=len(ROWS)):
+            for col, key in enumerate(("before", "after")):
+                item = QTableWidgetItem(fmt(change[key]))
+                item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+                self.table.setItem(row, col, item)
+        after = change["after"]
+        shown = ", ".join(after["bottleneck_links"][:4])
+        more = after["bottleneck_count"] - min(4, len(after["bottleneck_links"]))
+        self.collective.setText(
+            f"{change['collective'].capitalize()} of {change['size_bytes'] / 1e6:g} MB, "
+            f"slowdown {_slowdown(change['slowdown'])}; busiest after: "
+            + (
+                f"{shown}{f' and {more:,} more' if more > 0 else ''}"
+                if shown
+                else after["limited_by"]
+            )
+        )
+
+    def _links_chosen(self) -> None:
+        if self.result is not None and self.result.get("collective"):
+            self.links_chosen.emit(list(self.result["collective"]["after"]["bottleneck_links"]))
 
     def show_ranking(self, ranking: dict) -> None:
         self.ranking = ranking
@@ -165,6 +235,8 @@ class WhatIfPanel(QWidget):
         on the plan."""
         self.result = None
         self.table.clearContents()
+        self.collective.setText("")
+        self.links_button.setEnabled(False)
         links = len(bisection["cut"]["links"])
         a, b = bisection["servers"]
         self.title.setText(f"Bisection {_gbps(bisection['gbps'])} ({bisection['method']})")
@@ -181,6 +253,8 @@ class WhatIfPanel(QWidget):
 
     def clear(self) -> None:
         self.result = None
+        self.collective.setText("")
+        self.links_button.setEnabled(False)
         self.title.setText(
             "Right-click a rack, device, link or tray on the plan: What if this fails?"
         )

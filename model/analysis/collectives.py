@@ -22,9 +22,9 @@ The all-to-all (NCCL's send/receive) assumes PXN, NCCL_P2P_PXN_LEVEL=2, NCCL's d
 2.12 (NCCL env.rst; NVIDIA, "Doubling all2all performance with NCCL 2.12"): the bytes for a GPU
 of another server go over NVLink to the sender's GPU on the destination's rail and leave by
 that rail's NIC, so on a rail-optimized fabric only what crosses to another group of the rail's
-leaves climbs. ``pxn=False`` (level 0), or servers without NVLink, send from each GPU's own NIC
-to the destination GPU's own NIC: a byte between two rails climbs to the spines even inside one
-SU. ECMP is modelled as an ideal (fluid) split over the equal-cost uplinks: no flow-hash
+leaves climbs. The design's setting ``pxn`` ("on" by default) chooses. ``pxn=False`` (level
+0), or servers without NVLink, send from each GPU's own NIC to the destination GPU's own NIC: a
+byte between two rails climbs to the spines even inside one SU. ECMP is modelled as an ideal (fluid) split over the equal-cost uplinks: no flow-hash
 collisions, for want of a sourced formula for their cost on few-flow patterns.
 
 ``algorithm="auto"`` (the default) is NCCL's choice; naming one forces it. The result names the
@@ -150,11 +150,19 @@ class Collectives:
     """The collectives of one design (optionally with failed elements), jobs of any size."""
 
     def __init__(
-        self, design, topo: Topology | None = None, failed=(), groups=None, pxn: bool = True
+        self,
+        design,
+        topo: Topology | None = None,
+        failed=(),
+        groups=None,
+        pxn: bool | None = None,
     ) -> None:
         """``groups``: the analysis's switch groups per level (reused when nothing failed).
         ``pxn``: NCCL's PXN for the all-to-all (NCCL_P2P_PXN_LEVEL=2, the default; False is
-        level 0); it needs NVLink between a server's GPUs, so without NVLink it is off."""
+        level 0), by default the design's setting ``pxn``; it needs NVLink between a server's
+        GPUs, so without NVLink it is off."""
+        if pxn is None:
+            pxn = design.settings.pxn == "on"
         self.design = design
         self.topo = topo if topo is not None else infer_topology(design)
         self.fabric: Fabric = build_fabric(design, self.topo, tuple(failed), groups)
@@ -171,6 +179,7 @@ class Collectives:
         self.nvls = domain > 1 and nt.GENERATIONS.index(self.generation) >= 2
         self.intra = "nvlink" if self.scale_up_gbps > 0 and domain > 1 else "pci"
         # PXN relays through a GPU of the destination's rail over NVLink: none without NVLink.
+        self.pxn_asked = pxn
         self.pxn = pxn and self.intra == "nvlink"
         self.pxn_mode = pxn_words(pxn, self.intra == "nvlink")
         # IB SHARP (NCCL's CollNet) is in InfiniBand Quantum switches (Quantum-2: SHARPv3,
@@ -199,6 +208,18 @@ class Collectives:
         other._loads = {}
         if scale_up_gbps is not None:
             other.scale_up_gbps = min(self.scale_up_gbps, scale_up_gbps)
+        return other
+
+    def with_pxn(self, pxn: bool) -> Collectives:
+        """These collectives with PXN set to ``pxn`` (the design's setting changed): the
+        fabric and the ring and tree flows are shared, the costed patterns are not."""
+        if pxn == self.pxn_asked:
+            return self
+        other = copy.copy(self)
+        other._loads = {}
+        other.pxn_asked = pxn
+        other.pxn = pxn and self.intra == "nvlink"
+        other.pxn_mode = pxn_words(pxn, self.intra == "nvlink")
         return other
 
     @cached_property

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from model.analysis.topology import LINK_OTHER, Topology, components
+from model.analysis.topology import LINK_OTHER, Topology, components, components_after
 
 ISLANDS_LISTED = 32  # the JSON lists the largest islands' sizes, not 16k lone servers'
 
@@ -69,8 +69,13 @@ class Islands:
         }
 
 
-def islands(topo: Topology) -> Islands:
-    """The islands of ``topo`` (a design's topology, or what survives a failure)."""
+def islands(
+    topo: Topology, base: Islands | None = None, touched: np.ndarray | None = None
+) -> Islands:
+    """The islands of ``topo`` (a design's topology, or what survives a failure). ``base``:
+    the islands of the topology ``topo`` survives, whose pieces are then recomputed only where
+    ``touched`` (the failed devices and the ends of the failed links; the same labels as
+    afresh, :func:`model.analysis.topology.components_after`)."""
     n = len(topo.device_ids)
     joins = topo.kind != LINK_OTHER  # compute and scale-up links
     a, b = topo.a[joins], topo.b[joins]
@@ -79,7 +84,10 @@ def islands(topo: Topology) -> Islands:
     members[b] = True
     # A failed server keeps its level but not its flag: it is no member and joins nothing.
     members &= ~((topo.level == 0) & ~topo.is_gpu_server)
-    label = components(n, a, b, members)
+    if base is not None and touched is not None:
+        label = components_after(n, a, b, members, base.label, touched)
+    else:
+        label = components(n, a, b, members)
     server = topo.is_gpu_server & (label >= 0)
     gpus_of = np.bincount(label[server], weights=topo.gpus[server], minlength=n)
     servers_of = np.bincount(label[server], minlength=n)

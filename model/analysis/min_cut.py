@@ -44,7 +44,14 @@ from model.analysis.bisection import (
     max_flow_cut,
     tier_bisection,
 )
-from model.analysis.topology import LINK_COMPUTE, Topology, components, tier_name
+from model.analysis.survivor import regular_after, spread_per_switch
+from model.analysis.topology import (
+    LINK_COMPUTE,
+    Topology,
+    components,
+    components_after,
+    tier_name,
+)
 from model.design.design import Design
 
 # Kernighan-Lin swaps pairs in pure Python: worth it on the designs max flow can take anyway,
@@ -108,13 +115,18 @@ def halves_of_groups(servers: np.ndarray, group: np.ndarray) -> tuple[np.ndarray
     return np.sort(servers[in_a]), np.sort(servers[~in_a])
 
 
-def _level_groups(topo: Topology, level: int) -> np.ndarray:
+def _level_groups(
+    topo: Topology, level: int, base: np.ndarray | None = None, touched=None
+) -> np.ndarray:
     """Component label of every device over the compute links of servers and switches up to
-    ``level`` (switches above it left out)."""
+    ``level`` (switches above it left out). ``base``: the labels of the topology this one
+    survives, recomputed only where ``touched`` (:func:`topology.components_after`)."""
     n = len(topo.device_ids)
     compute = topo.kind == LINK_COMPUTE
     alive = topo.is_gpu_server | (topo.level >= 1)
     members = alive & (topo.level >= 0) & (topo.level <= level)
+    if base is not None:
+        return components_after(n, topo.a[compute], topo.b[compute], members, base, touched)
     return components(n, topo.a[compute], topo.b[compute], members)
 
 
@@ -152,44 +164,74 @@ class MinCut:
         compute = topo.kind == LINK_COMPUTE
         self.n_compute = int(compute.sum())
         self._regular: bool | None = None
+        self._parent: MinCut | None = None  # the topology this one survives (survivors)
+        self._touched = np.zeros(0, np.int64)
+        self._spread: tuple[np.ndarray, np.ndarray] | None = None
 
-    def survivors(self, design: Design, after: Topology) -> MinCut:
+    def survivors(
+        self, design: Design, after: Topology, touched: np.ndarray | None = None
+    ) -> MinCut:
         """A MinCut of ``after`` (this topology less failed elements), reusing the servers'
         floor keys (a what-if evaluates many failures of one design). It evaluates the
         structural and floor halves without the Kernighan-Lin refinement, and an irregular
         survivor past ``MAX_FLOW_LINK_LIMIT`` links by its cheapest group-aligned cut rather
         than max flow: ``--n-1`` runs it per case (a lost link makes an L hall irregular, and
         its max flow takes seconds), and on the generated fabrics neither finds a cheaper
-        cut."""
+        cut. ``touched``: the failed devices and the ends of the failed links (device
+        indices): the groups of each level are then this topology's, recomputed only in the
+        groups they touch (:func:`topology.components_after`)."""
         if self._keys is None:
             self._keys = server_keys(design, self.topo)
         rack_ids, rack_of, u, id_rank = self._keys
         alive = after.is_gpu_server[np.flatnonzero(self.topo.is_gpu_server)]
         keys = (rack_ids, rack_of[alive], u[alive], id_rank[alive])
-        return MinCut(after, keys, refine=False, flow_limit=MAX_FLOW_LINK_LIMIT)
+        out = MinCut(after, keys, refine=False, flow_limit=MAX_FLOW_LINK_LIMIT)
+        if touched is not None:
+            out._parent, out._touched = self, touched
+        return out
 
     def regular(self) -> bool:
         """Whether the tier computation is exact here (it does not depend on the halves)."""
         if self._regular is None:
-            self._regular = is_regular(self.topo)
+            if self._parent is not None:  # a survivor: only the touched switches re-tested
+                base = self._parent.spread()
+                self._regular = regular_after(base, self.topo, self._touched)
+            else:
+                self._regular = is_regular(self.topo)
         return self._regular
+
+    def spread(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each switch's even spread (:func:`survivor.spread_per_switch`), for survivors."""
+        if self._spread is None:
+            rows = np.flatnonzero(self.topo.kind == LINK_COMPUTE)
+            self._spread = spread_per_switch(self.topo, rows)
+        return self._spread
 
     def switch_groups(self) -> dict[int, np.ndarray]:
         """The tier computation's groups: components of the switches of levels 1..k, k >= 2."""
         if self._switch_groups is None:
             topo = self.topo
             n, compute = len(topo.device_ids), topo.kind == LINK_COMPUTE
-            self._switch_groups = {
-                level: components(
-                    n, topo.a[compute], topo.b[compute], (topo.level >= 1) & (topo.level <= level)
-                )
-                for level in range(2, topo.top_level() + 1)
-            }
+            a, b = topo.a[compute], topo.b[compute]
+            base = self._parent.switch_groups() if self._parent is not None else None
+            self._switch_groups = {}
+            for level in range(2, topo.top_level() + 1):
+                members = (topo.level >= 1) & (topo.level <= level)
+                if base is not None and level in base:
+                    label = components_after(n, a, b, members, base[level], self._touched)
+                else:
+                    label = components(n, a, b, members)
+                self._switch_groups[level] = label
         return self._switch_groups
 
     def groups(self, level: int) -> np.ndarray:
         if level not in self._groups:
-            self._groups[level] = _level_groups(self.topo, level)
+            if self._parent is not None and level <= self._parent.topo.top_level():
+                self._groups[level] = _level_groups(
+                    self.topo, level, self._parent.groups(level), self._touched
+                )
+            else:
+                self._groups[level] = _level_groups(self.topo, level)
         return self._groups[level]
 
     def candidates(self, design: Design) -> list[tuple[str, np.ndarray, np.ndarray]]:

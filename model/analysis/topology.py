@@ -360,3 +360,26 @@ def components(n: int, a: np.ndarray, b: np.ndarray, members: np.ndarray) -> np.
         if np.array_equal(new, label):
             return label
         label = new
+
+
+def components_after(
+    n: int,
+    a: np.ndarray,
+    b: np.ndarray,
+    members: np.ndarray,
+    base_label: np.ndarray,
+    touched: np.ndarray,
+) -> np.ndarray:
+    """:func:`components` of a graph that is the labelled one (``base_label``) less some
+    devices and edges, recomputed only inside the base components holding a ``touched`` device
+    (device indices: the failed devices and both ends of every removed edge). A component
+    nothing was taken from is whole and keeps its smallest index, so the labels are exactly
+    a fresh :func:`components`'s; a failure of a spine recomputes its pod, not the hall."""
+    hit = base_label[touched]
+    hit = np.unique(hit[hit >= 0])
+    if not len(hit):
+        return np.where(members, base_label, -1)
+    region = np.isin(base_label, hit)
+    label = np.where(members, base_label, -1)
+    label[region] = components(n, a, b, members & region)[region]
+    return label

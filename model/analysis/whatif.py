@@ -53,6 +53,7 @@ from model.analysis.failure_elements import (
 from model.analysis.hops import server_hops
 from model.analysis.islands import Islands, islands
 from model.analysis.min_cut import MinCut
+from model.analysis.survivor import SurvivorBase
 from model.analysis.topology import LINK_COMPUTE, Topology, infer_topology
 from model.common.arrays import unique_sorted
 from model.design.design import Design
@@ -193,7 +194,8 @@ def links_on_tray(design: Design, plant, oid: str) -> list[str]:
 
 
 def surviving(topo: Topology, failed: Failed) -> Topology:
-    """The topology without the failed devices and links (tiers kept, see module docstring)."""
+    """The topology without the failed devices and links (tiers kept, see module docstring),
+    computed afresh; :class:`WhatIf` makes the same from masks (:mod:`survivor`)."""
     keep = ~failed.links & ~failed.devices[topo.a] & ~failed.devices[topo.b]
     n = len(topo.device_ids)
     a, b, cap = topo.a[keep], topo.b[keep], topo.capacity[keep]
@@ -249,16 +251,20 @@ class GpuPorts:
         ordinal = np.zeros(len(rows), dtype=np.int64)
         total_ports = np.zeros(len(rows), dtype=np.int64)
         ordinals: dict[int, dict[str, int]] = {}
+        of_server: dict[int, dict[str, int]] = {}  # a server's table once, not once per port
         for k, (r, s) in enumerate(zip(rows.tolist(), srv.tolist(), strict=True)):
             link = design.links[topo.link_ids[r]]
             end = link.a if topo.device_index[link.a.device] == s else link.b
-            table = design.ports(end.device)
-            names = ordinals.get(id(table))
+            names = of_server.get(s)
             if names is None:
-                names = ordinals[id(table)] = {
-                    name: i
-                    for i, name in enumerate(n for n, p in table.items() if p.role == "compute")
-                }
+                table = design.ports(end.device)
+                names = ordinals.get(id(table))
+                if names is None:
+                    names = ordinals[id(table)] = {
+                        name: i
+                        for i, name in enumerate(n for n, p in table.items() if p.role == "compute")
+                    }
+                of_server[s] = names
             ordinal[k] = names[end.port]
             total_ports[k] = len(names)
         self.gpu_offset = np.concatenate([[0], np.cumsum(topo.gpus)])[:-1]
@@ -393,12 +399,25 @@ class WhatIf:
         link class, and at XL one such dict is ~0.3 s)."""
         return {lid: i for i, lid in enumerate(self.topo.link_ids)}
 
+    @cached_property
+    def _survivors(self) -> SurvivorBase:
+        """What every failure case's surviving topology shares (made once for ``--n-1``)."""
+        return SurvivorBase(self.topo)
+
     def after_state(self, failed: Failed) -> State:
         """What survives ``failed``: the seam for figures of the fabric after a failure."""
-        topo = surviving(self.topo, failed)
+        topo = self._survivors.survivor(failed.devices, failed.links)  # = surviving(topo, failed)
         per_gpu = per_gpu_scale_out(self.topo, self.ports, failed)
-        min_cut = self.before_state().min_cut.survivors(self.design, topo)
-        return State(topo, islands(topo), min_cut, per_gpu, self._scale_up.per_gpu(topo))
+        base = self.before_state()
+        # Groups and islands are recomputed only in the pieces the failure touches.
+        base_topo = self.topo
+        dead_rows = failed.links | failed.devices[base_topo.a] | failed.devices[base_topo.b]
+        touched = np.concatenate(
+            [np.flatnonzero(failed.devices), base_topo.a[dead_rows], base_topo.b[dead_rows]]
+        )
+        min_cut = base.min_cut.survivors(self.design, topo, touched)
+        state_islands = islands(topo, base.islands, touched)
+        return State(topo, state_islands, min_cut, per_gpu, self._scale_up.per_gpu(topo))
 
     def after(self, failed: Failed) -> tuple[dict, np.ndarray]:
         state = self.after_state(failed)

@@ -111,3 +111,17 @@ def test_reliability_rates_and_job_from_the_dialog_reach_the_panel(qtbot, tmp_pa
     assert d.panel.report.allreduce.algorithm == "ring"
     assert f"{rel['failures_per_day']:.2f} / day" == d.panel.tiles["reliability"].value.text()
     close_quietly(window)
+
+
+def test_pxn_is_in_the_dialog(qtbot):
+    """The dialog shows the design's PXN setting and turning it off makes one command."""
+    design = build("S")
+    dialog = DesignSettingsDialog(design)
+    qtbot.addWidget(dialog)
+    assert dialog.pxn.currentData() == "on"
+    dialog.pxn.setCurrentIndex(dialog.pxn.findData("off"))
+    command = dialog.command()
+    assert command is not None and dialog.settings().pxn == "off"
+    command.redo()
+    assert design.settings.pxn == "off"
+    assert DesignSettingsDialog(design).pxn.currentData() == "off"

@@ -234,3 +234,36 @@ def test_show_the_bisection_cut_draws_the_reports_cut_links(rail_window, qtbot):
     assert set(tools.overlay.rack_state.values()) == {"cut"}
     assert len(tools.overlay.link_paths) == 128
     assert "128 links cross it" in tools.panel.summary.text()
+
+
+def test_the_dock_shows_the_default_jobs_collective_before_and_after(rail_window, qtbot):
+    """A spine's loss: the dock's collective rows are the model's figures (job, time,
+    busiest links), the slowdown is the model's, the busiest links can be selected, and the
+    n-1 table's collective column shows each worst case's time after."""
+    from gui.panels.whatif_panel import COLLECTIVE_ROWS
+
+    tools = rail_window.whatif
+    tools.dock.show()
+    result = tools.run_case(["spine01"])
+    change = what_if(rail_window.document.design, None, ["spine01"])["collective"]
+    assert result["collective"]["after"]["time_s"] == change["after"]["time_s"]
+    panel = tools.panel
+    names = [name for name, _ in ROWS + COLLECTIVE_ROWS]
+    time_row = names.index("Collective time")
+    for col, key in enumerate(("before", "after")):
+        e = change[key]
+        ms = f"{e['time_s'] * 1e3:,.2f} ms ({e['algorithm']}, {e['protocol']})"
+        assert panel.table.item(time_row, col).text() == ms
+        assert panel.table.item(names.index("Collective job"), col).text().startswith(e["job"])
+    assert f"slowdown {change['slowdown']:.2f}x" in panel.collective.text()
+    busiest = change["after"]["bottleneck_links"]
+    assert busiest and panel.links_button.isEnabled()
+    qtbot.mouseClick(panel.links_button, Qt.LeftButton)
+    assert set(rail_window.scene.selected_ids()) == set(busiest)
+    tools.run_n_minus_one()
+    header = [panel.worst.horizontalHeaderItem(c).text() for c in range(len(WORST_COLUMNS))]
+    col = header.index("collective after")
+    worst = panel.ranking["tiers"][0]["worst"]
+    assert panel.worst.item(0, col).text().startswith(f"{worst['collective_time_s'] * 1e3:,.2f} ms")
+    panel.clear()
+    assert panel.collective.text() == "" and not panel.links_button.isEnabled()

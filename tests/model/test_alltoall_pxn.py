@@ -112,3 +112,37 @@ def test_collective_cli_takes_pxn_and_the_json_names_it(tmp_path, capsys, halls)
     with pytest.raises(SystemExit) as refused:  # argparse's usage sentence, exit 2
         run_cli([*args[:-1], "maybe"])
     assert refused.value.code == 2
+
+
+def test_pxn_is_a_design_setting_read_by_analyze_and_collective(tmp_path, capsys, halls):
+    """Settings.pxn ("on" by default, NCCL_P2P_PXN_LEVEL=2; "off": level 0) chooses the
+    all-to-all pattern of analyze (incrementally: a settings edit re-costs it) and of
+    ``collective``, whose --pxn overrides it. A file without the field loads as "on" and a
+    design at the default saves without it (the file format's optional field)."""
+    import msgspec
+
+    from model.analysis.analyzer import Analyzer
+    from model.files.design_file import load_design
+
+    design = _hall(2, 2)
+    assert design.settings.pxn == "on"
+    path = tmp_path / "two.hall.json"
+    save_design(design, path)
+    assert '"pxn"' not in path.read_text()
+    analyzer = Analyzer(design, subscribe=True, refresh_plant=False)
+    on = analyzer.report().collectives.default["all-to-all"]
+    assert on.pxn == PXN_ON
+    design.set_settings(msgspec.structs.replace(design.settings, pxn="off"))
+    off = analyzer.report().collectives.default["all-to-all"]
+    assert off.pxn == PXN_OFF
+    c = Collectives(design, pxn=False)
+    size = design.settings.allreduce_message_mb * 1e6
+    assert off.time_s == c.estimate(c.default_job, "all-to-all", size).time_s
+    assert off.bandwidth_s > 1.8 * on.bandwidth_s  # 946/504 at 1 GiB: see above
+    save_design(design, path)
+    assert load_design(path).settings.pxn == "off"
+    base = ["collective", str(path), "--collective", "all-to-all", "--json"]
+    assert run_cli(base) == 0
+    assert json.loads(capsys.readouterr().out)["pxn"] == PXN_OFF
+    assert run_cli([*base, "--pxn", "on"]) == 0
+    assert json.loads(capsys.readouterr().out)["pxn"] == PXN_ON
