@@ -40,6 +40,8 @@ Modules:
   loader reads back.
 - ``records``: The design's edit records: its error, what a removal took out, and the checks edits
   share.
+- ``underlay``: The drawing under the plan: where its points land on the plan, its calibration by
+  two points and a distance, and snapping a drawn point to its lines.
 - ``search``: Find by name: racks, devices and links whose name, type, label or ports match a text.
 - ``structured_edit``: Edit API of structured cabling: place and remove patch panels, route a link
   via panels.

@@ -28,6 +28,8 @@ class ChangeKind(Enum):
 
     NAME_CHANGED = "name_changed"
     HALL_CHANGED = "hall_changed"
+    # The drawing under the plan placed, moved or removed: nothing routes or analyses by it.
+    UNDERLAY_CHANGED = "underlay_changed"
     SETTINGS_CHANGED = "settings_changed"
     TRAYS_ADDED = "trays_added"
     TRAYS_CHANGED = "trays_changed"

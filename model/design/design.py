@@ -36,6 +36,7 @@ from model.design.entities import (
     Rack,
     Settings,
     Tray,
+    Underlay,
 )
 from model.design.hall_checks import hall_problem, trays_problem
 from model.design.limits import MAX_NAME_LENGTH
@@ -291,6 +292,17 @@ class Design(DesignQueries, LinkEdits):
     def set_obstacles(self, obstacles: Iterable[Obstacle]) -> None:
         """Replace the hall's obstacles (drawn, edited, moved or deleted) in this order."""
         self.set_hall(msgspec.structs.replace(self.hall, obstacles=list(obstacles)))
+
+    def set_underlay(self, underlay: Underlay | None) -> None:
+        """Place, recalibrate or remove (None) the drawing under the plan. Announced as
+        UNDERLAY_CHANGED alone: no route, medium or figure depends on it."""
+        if underlay is not None and not isinstance(underlay, Underlay):
+            raise DesignError(f"an underlay must be an Underlay record, not {underlay!r}")
+        hall = msgspec.structs.replace(self.hall, underlay=underlay)
+        (hall,) = fit_fields([hall], "the underlay")
+        if hall != self.hall:
+            self.hall = hall
+            self._emit(ChangeKind.UNDERLAY_CHANGED)
 
     def move_obstacles(self, ids: Iterable[str], dx_m: float, dy_m: float) -> None:
         """Shift obstacles by (dx, dy) metres."""

@@ -43,6 +43,29 @@ class Obstacle(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=T
     polygon: list[Point]
     kind: Literal["column", "crac", "keep-out", "other"] = "column"
     name: Name = ""
+    # Schema 4: how tall it stands (None = floor to ceiling, as a column): a CRAH/CDU unit's
+    # top tells whether an overhead tray may pass over it.
+    height_m: Annotated[float, Meta(gt=0, le=50)] | None = None
+
+
+class Underlay(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """The building's drawing under the plan (schema 4): a DXF or an image page, locked.
+
+    ``path``: the file, relative to the design file's folder where it can be (else absolute);
+    ``sha256``: its content hash when placed, so an edited or replaced drawing is noticed.
+    Placement: a drawing point (u, v) in drawing units (DXF units, image pixels) lies on the
+    plan at ``(origin_x_m + scale_m * u, origin_y_m -/+ scale_m * v)``: minus for a DXF,
+    whose y runs up the page, plus for an image, whose rows run down (plan y runs down).
+    ``layers``: the DXF layers shown (empty = all of them).
+    """
+
+    path: Annotated[str, Meta(min_length=1, max_length=4096)]
+    sha256: Annotated[str, Meta(pattern=r"^[0-9a-f]{64}$")]
+    kind: Literal["dxf", "image"]
+    origin_x_m: Coord = 0.0
+    origin_y_m: Coord = 0.0
+    scale_m: Annotated[float, Meta(gt=0, le=1e4)] = 1.0
+    layers: Annotated[tuple[Name, ...], Meta(max_length=10_000)] = ()
 
 
 Current = Literal["ac", "dc"]
@@ -104,6 +127,7 @@ class Hall(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True)
     floor_void_m: Annotated[float, Meta(ge=0, le=5)] = 0.6
     # Optional (omitted when empty), so files without it load and save unchanged: schema 3.
     power: Power = Power()
+    underlay: Underlay | None = None  # schema 4
 
 
 class Tray(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -259,6 +283,11 @@ class Settings(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, om
     cabling: Literal["direct", "cross-connect", "zones"] = "direct"
     # Racks the optimiser (model.optimise) never moves: the user's locks, by rack id.
     locked_racks: tuple[str, ...] = ()
+    # NetBox names (schema 4) used by export-netbox when its options do not name them: the
+    # site, the location within it and the tenant; "" = the exporter's own default.
+    netbox_site: Name = ""
+    netbox_location: Name = ""
+    netbox_tenant: Name = ""
 
 
 ENTITY_KINDS = ("trays", "racks", "devices", "links")
@@ -307,6 +336,7 @@ __all__ = [
     "Rack",
     "Settings",
     "Tray",
+    "Underlay",
     "U_HEIGHT_M",
     "RACK_PLINTH_M",
     "new_id_factory",

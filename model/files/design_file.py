@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from model.files.file_content import FileContent
 
 FORMAT = "hallwright"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 EXTENSION = ".hall.json"
 
 

@@ -40,5 +40,12 @@ def _v2_to_v3(raw: dict[str, Any]) -> dict[str, Any]:
     return raw
 
 
+def _v3_to_v4(raw: dict[str, Any]) -> dict[str, Any]:
+    """Nothing to rewrite: v4 adds the optional hall ``underlay`` (the building's drawing),
+    obstacle ``height_m`` and the NetBox names of the settings. As for v3, the step exists so
+    that an older Hallwright refuses a v4 file by its version, not by an unknown field."""
+    return raw
+
+
 # MIGRATIONS[n] turns a version-n document (plain JSON values) into a version n+1 document.
-MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3}
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}

@@ -27,6 +27,7 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 GOLDEN_V1 = DATA / "golden-v1.hall.json"
 GOLDEN_V2 = DATA / "golden-v2.hall.json"
 GOLDEN_V3 = DATA / "golden-v3.hall.json"
+GOLDEN_V4 = DATA / "golden-v4.hall.json"
 
 
 def test_round_trip_is_byte_identical(pod, tmp_path):
@@ -54,8 +55,8 @@ def test_file_content_encodes_as_the_design_did_when_taken_whatever_the_edits_af
 @pytest.mark.parametrize("chunk", [1, 2, 5])
 def test_the_file_in_pieces_is_the_file(chunk):
     """The pieces a writer thread makes join into the very file, whatever their size."""
-    design = load_design(GOLDEN_V3)
-    assert b"".join(design_pieces(design, chunk=chunk)) == GOLDEN_V3.read_bytes()
+    design = load_design(GOLDEN_V4)
+    assert b"".join(design_pieces(design, chunk=chunk)) == GOLDEN_V4.read_bytes()
     empty = Design(design.hall)
     assert b"".join(design_pieces(empty, chunk=chunk)) == design_to_bytes(empty)
     assert design_to_bytes(empty).endswith(b'"links": []\n}\n')
@@ -114,6 +115,34 @@ def test_golden_v3_loads_and_saves_unchanged():
     assert design.devices["pp-2"].type == "enclosure-1u-4" and design.devices["pp-2"].u == 48
     if fileio.SCHEMA_VERSION == 3:
         assert design_to_bytes(design) == GOLDEN_V3.read_bytes()
+
+
+def test_golden_v3_migrates_to_v4_unchanged_but_its_version():
+    """v4 adds only optional fields (underlay, obstacle height, NetBox names): a v3 file
+    re-saves as itself with the new version number."""
+    raw = json.loads(GOLDEN_V3.read_text())
+    assert fileio.MIGRATIONS[3](json.loads(GOLDEN_V3.read_text())) == raw
+    saved = design_to_bytes(load_design(GOLDEN_V3))
+    assert saved == GOLDEN_V3.read_bytes().replace(b'"schema_version": 3', b'"schema_version": 4')
+
+
+def test_golden_v4_loads_and_saves_unchanged():
+    """The schema-4 golden file: an underlay DXF beside it, a CRAH with a height, NetBox names."""
+    design = load_design(GOLDEN_V4)
+    underlay = design.hall.underlay
+    assert underlay is not None and underlay.path == "underlay-hall.dxf"
+    assert underlay.kind == "dxf" and underlay.scale_m == 0.001
+    assert underlay.layers == ("WALLS", "COLUMNS")
+    (crah,) = design.hall.obstacles
+    assert (crah.kind, crah.height_m) == ("crac", 2.2)
+    assert design.settings.netbox_site == "DH1" and design.settings.netbox_tenant == "Research"
+    if fileio.SCHEMA_VERSION == 4:
+        assert design_to_bytes(design) == GOLDEN_V4.read_bytes()
+
+
+def test_a_v4_file_is_refused_by_a_v3_reader_by_its_version():
+    with pytest.raises(DesignFileError, match="newer than this Hallwright understands"):
+        read_design_bytes(GOLDEN_V4.read_bytes(), "v4.hall.json", current_version=3)
 
 
 def test_newer_schema_is_refused_with_a_sentence():

@@ -74,7 +74,7 @@ def test_panels_and_via_round_trip_through_the_file(hall):
     p1 = place_panel(hall, "r1", "panel-mpo-1u-72")
     route_via(hall, "l-1", [p1.id])
     data = design_to_bytes(hall)
-    assert b'"schema_version": 3' in data
+    assert b'"schema_version": 4' in data
     again = read_design_bytes(data)
     assert again.links["l-1"].via == (p1.id,)
     assert again.devices[p1.id].u == hall.racks["r1"].height_u
