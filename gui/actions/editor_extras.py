@@ -9,6 +9,7 @@ import weakref
 from gui.actions.arrange import add_arrange_actions
 from gui.actions.print_plan import add_print_action
 from gui.actions.structured import add_structured_actions
+from gui.actions.underlay import add_underlay_actions
 from gui.canvas.context_menu import CanvasContextMenu, editor_entries
 from gui.canvas.overview import OverviewView
 from gui.dialogs.bulk_connect import add_bulk_connect_action
@@ -28,6 +29,7 @@ def install_editor_extras(window) -> None:
     add_structured_actions(window)  # View > Trunks, Design > Cabling Style
     add_panel_actions(window)  # Design > Place Patch Panel, Route Via Panels
     add_overview(window)
+    add_underlay_actions(window)  # File > Import Underlay, View > Show Underlay, calibrate
 
 
 def _whatif_entries(whatif_ref):

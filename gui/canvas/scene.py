@@ -28,6 +28,7 @@ from gui.canvas.row_labels_item import RowLabelsItem
 from gui.canvas.scene_input import SceneInput
 from gui.canvas.tray_item import TrayItem
 from gui.canvas.trunk_layer import TrunkLayer
+from gui.canvas.underlay_layer import UnderlayLayer
 from gui.document.plant_feed import feed_for
 from gui.edit.commands import DesignCommand, push
 from model.design.changes import DEVICE_KINDS, LINK_KINDS, RACK_KINDS, TRAY_KINDS, Change
@@ -87,6 +88,9 @@ class HallScene(SceneInput, QGraphicsScene):
         self.show_cables = True
         self.hall_item = HallItem()
         self.addItem(self.hall_item)
+        # The building's drawing under the plan: placed once the window names the design's
+        # folder (set_folder), where a relative path starts.
+        self.underlay = UnderlayLayer(self)
         self.handles = HandlesItem()  # corners of the one tray, obstacle or outline selected
         self.addItem(self.handles)
         self.rack_field = RackField(self.drawing_changed.emit)  # every rack in one paint call
@@ -363,6 +367,8 @@ class HallScene(SceneInput, QGraphicsScene):
                 self.racks[rack_id].set_fill(self.rack_fill(rack_id))
         if K.HALL_CHANGED in change:
             self._update_hall()
+        if K.UNDERLAY_CHANGED in change or K.HALL_CHANGED in change:
+            self.underlay.refresh()
         if change.touches(TRAY_KINDS | {K.HALL_CHANGED}):
             self.update_handles()
         if change.touches(RACK_KINDS):

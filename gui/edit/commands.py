@@ -13,7 +13,17 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from model.common.wording import count
 from model.design.design import Design, DesignError, Removed
-from model.design.entities import Device, Hall, Link, Obstacle, Point, Rack, Settings, Tray
+from model.design.entities import (
+    Device,
+    Hall,
+    Link,
+    Obstacle,
+    Point,
+    Rack,
+    Settings,
+    Tray,
+    Underlay,
+)
 
 MOVE_RACKS_ID = 1001
 
@@ -354,6 +364,21 @@ class MoveObstaclesCommand(DesignCommand):
 
     def revert(self) -> None:
         self.design.set_obstacles(self.old)
+
+
+class UnderlayCommand(DesignCommand):
+    """Place, calibrate or remove (None) the drawing under the plan."""
+
+    def __init__(self, design: Design, underlay: Underlay | None, text: str) -> None:
+        super().__init__(design, text)
+        self.old = design.hall.underlay
+        self.new = underlay
+
+    def apply(self) -> None:
+        self.design.set_underlay(self.new)
+
+    def revert(self) -> None:
+        self.design.set_underlay(self.old)
 
 
 class SetSettingsCommand(DesignCommand):

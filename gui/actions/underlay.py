@@ -1,0 +1,161 @@
+"""The underlay's actions: File > Import Underlay, View > Show Underlay and its opacity,
+Design > Calibrate Underlay and Remove Underlay, and the status-bar line that says when the
+drawing a design records is missing or has changed. Installed on a MainWindow by one call."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction, QActionGroup
+from PySide6.QtWidgets import QDialog, QLabel, QMenu
+
+from gui.canvas.calibrate_interaction import CalibrateUnderlayInteraction
+from gui.dialogs.underlay_dialog import ImportUnderlayDialog
+from gui.edit.commands import UnderlayCommand
+from model.files.underlay_file import UnderlayError, UnderlayState
+
+OPACITIES = (0.25, 0.5, 0.75, 1.0)
+DEFAULT_OPACITY = 0.5  # the design reads above the drawing, the drawing still legible
+
+
+def add_underlay_actions(window) -> UnderlayActions:
+    """Add the actions to ``window``'s File, View and Design menus (after they exist)."""
+    actions = UnderlayActions(window)
+    window.underlay_actions = actions
+    return actions
+
+
+def _menu(window, title: str) -> QMenu:
+    return next(a.menu() for a in window.menuBar().actions() if a.text() == title)
+
+
+class UnderlayActions(QObject):
+    """The slots; a child of the window, so it lives as long as its actions."""
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.window = window
+        self.dialog: ImportUnderlayDialog | None = None
+        self.opacity = DEFAULT_OPACITY
+        self.import_action = QAction("Import &Underlay (DXF, PNG, SVG)…", window)
+        self.import_action.setStatusTip("Put the building's drawing under the plan, locked")
+        self.import_action.triggered.connect(self.import_underlay)
+        file_menu = _menu(window, "&File")
+        export = next(a for a in file_menu.actions() if a.text() == "&Export")
+        file_menu.insertAction(export, self.import_action)
+        self.show_action = QAction("Show &Underlay", window, checkable=True)
+        self.show_action.setChecked(True)
+        self.show_action.toggled.connect(self._apply_view)
+        view_menu = _menu(window, "&View")
+        view_menu.addSeparator()
+        view_menu.addAction(self.show_action)
+        opacity_menu = view_menu.addMenu("Underlay &Opacity")
+        group = QActionGroup(self)
+        self.opacity_actions: dict[float, QAction] = {}
+        for value in OPACITIES:
+            action = QAction(f"{value:.0%}", window, checkable=True)
+            action.setChecked(value == DEFAULT_OPACITY)
+            action.triggered.connect(lambda _=False, v=value: self.set_opacity(v))
+            group.addAction(action)
+            opacity_menu.addAction(action)
+            self.opacity_actions[value] = action
+        self.calibrate_action = QAction("&Calibrate Underlay…", window)
+        self.calibrate_action.setStatusTip(
+            "Scale the drawing: click two points of known distance and type it"
+        )
+        self.calibrate_action.triggered.connect(self.calibrate)
+        self.remove_action = QAction("Remove Underla&y", window)
+        self.remove_action.triggered.connect(self.remove)
+        design_menu = _menu(window, "&Design")
+        design_menu.addSeparator()
+        design_menu.addActions([self.calibrate_action, self.remove_action])
+        self.status_label = QLabel()
+        window.statusBar().addPermanentWidget(self.status_label)
+        window.document_set.connect(self.follow_document)
+        if window.document is not None:
+            self.follow_document()
+
+    # ------------------------------------------------------------------ following
+
+    def follow_document(self) -> None:
+        """A document was opened: place its underlay from beside its file, say how it is."""
+        document = self.window.document
+        layer = self.window.scene.underlay
+        layer.set_folder(document.path.parent if document.path else None)
+        self._apply_view()
+        self.show_state()
+        subscription = document.design.subscribe(lambda _change: self.show_state())
+        self._subscription = subscription  # replaced (and so ended) by the next document
+
+    def show_state(self) -> None:
+        layer = self.window.scene.underlay
+        has = self.window.document.design.hall.underlay is not None
+        self.calibrate_action.setEnabled(has)
+        self.remove_action.setEnabled(has)
+        if layer.state in (UnderlayState.MISSING, UnderlayState.CHANGED):
+            self.status_label.setText(f"<span style='color:#c92a2a'>⚠ {layer.sentence}</span>")
+            self.status_label.setToolTip(layer.sentence)
+        else:
+            self.status_label.setText("")
+            self.status_label.setToolTip("")
+
+    def _apply_view(self) -> None:
+        layer = self.window.scene.underlay
+        layer.set_visible(self.show_action.isChecked())
+        layer.set_opacity(self.opacity)
+
+    def set_opacity(self, value: float) -> None:
+        self.opacity = value
+        self.opacity_actions[value].setChecked(True)
+        self._apply_view()
+
+    # ------------------------------------------------------------------ actions
+
+    def import_underlay(self) -> None:
+        document = self.window.document
+        outline = document.design.hall.outline
+        corner = (min(x for x, _ in outline), min(y for _, y in outline))
+        folder = document.path.parent if document.path else None
+        self.dialog = ImportUnderlayDialog(folder, corner, self.window)
+        self.dialog.finished.connect(self._imported)
+        self.dialog.open()
+
+    def _imported(self, result: int) -> None:
+        dialog, self.dialog = self.dialog, None
+        if dialog is None:
+            return
+        dialog.deleteLater()
+        if result != QDialog.Accepted:
+            return
+        try:
+            underlay = dialog.underlay()
+        except UnderlayError as exc:  # the file went away between reading and OK
+            self.window.statusBar().showMessage(f"Not imported: {exc}", 10000)
+            return
+        scene = self.window.scene
+        if scene.push(UnderlayCommand(scene.design, underlay, "Import underlay")):
+            self.show_action.setChecked(True)
+            count = scene.underlay.item.line_count
+            what = f"{count:,} lines" if underlay.kind == "dxf" else "a page"
+            scene.message.emit(
+                f"Underlay {underlay.path}: {what} under the plan; "
+                "Design > Calibrate Underlay to set its scale"
+            )
+
+    def calibrate(self) -> None:
+        window = self.window
+        window.mode_group.setExclusive(False)
+        for action in window.mode_actions.values():
+            action.setChecked(False)
+        window.mode_group.setExclusive(True)
+        interaction = CalibrateUnderlayInteraction(
+            window.scene, on_done=lambda: window.set_mode("select")
+        )
+        window.scene.set_interaction(interaction)
+        window.mode_label.setText(f"  {interaction.name} mode  ")
+        window.statusBar().showMessage(interaction.hint)
+        window.view.setFocus()
+
+    def remove(self) -> None:
+        scene = self.window.scene
+        if scene.design.hall.underlay is not None:
+            scene.push(UnderlayCommand(scene.design, None, "Remove underlay"))
