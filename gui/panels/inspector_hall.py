@@ -125,6 +125,21 @@ class HallForms:
             [o.kind for o in chosen],
             lambda k: edit(kind=k),
         )
+        # Height: 0 on the spin box is None in the model, an obstacle from floor to ceiling
+        # (a column); a CRAH or CDU unit has a top that an overhead tray clears.
+        heights = [o.height_m or 0.0 for o in chosen]
+        spin = self._number(
+            "height",
+            "Height",
+            heights,
+            lambda v: edit(height_m=v if v > 0 else None),
+            lo=0.0,
+            hi=50.0,
+            suffix=" m",
+            step=0.1,
+        )
+        if len(set(heights)) == 1:
+            spin.setSpecialValueText("floor to ceiling")
         if len(chosen) == 1:
             xs = [p[0] for p in chosen[0].polygon]
             ys = [p[1] for p in chosen[0].polygon]
