@@ -7,6 +7,7 @@ from __future__ import annotations
 import weakref
 
 from gui.actions.arrange import add_arrange_actions
+from gui.actions.plan_annotations import add_plan_annotations
 from gui.actions.print_plan import add_print_action
 from gui.actions.structured import add_structured_actions
 from gui.actions.underlay import add_underlay_actions
@@ -30,6 +31,7 @@ def install_editor_extras(window) -> None:
     add_panel_actions(window)  # Design > Place Patch Panel, Route Via Panels
     add_overview(window)
     add_underlay_actions(window)  # File > Import Underlay, View > Show Underlay, calibrate
+    add_plan_annotations(window)  # View > Show Rulers, Design > Draw Dimension
 
 
 def _whatif_entries(whatif_ref):

@@ -8,6 +8,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QDialog, QLabel, QMenu
 
+from gui.actions.plan_annotations import start_mode
 from gui.canvas.calibrate_interaction import CalibrateUnderlayInteraction
 from gui.dialogs.underlay_dialog import ImportUnderlayDialog
 from gui.edit.commands import UnderlayCommand
@@ -132,6 +133,7 @@ class UnderlayActions(QObject):
             self.window.statusBar().showMessage(f"Not imported: {exc}", 10000)
             return
         scene = self.window.scene
+        self.window.view.setFocus()  # the keys (modes, Esc) go back to the plan to trace
         if scene.push(UnderlayCommand(scene.design, underlay, "Import underlay")):
             self.show_action.setChecked(True)
             count = scene.underlay.item.line_count
@@ -143,17 +145,10 @@ class UnderlayActions(QObject):
 
     def calibrate(self) -> None:
         window = self.window
-        window.mode_group.setExclusive(False)
-        for action in window.mode_actions.values():
-            action.setChecked(False)
-        window.mode_group.setExclusive(True)
         interaction = CalibrateUnderlayInteraction(
             window.scene, on_done=lambda: window.set_mode("select")
         )
-        window.scene.set_interaction(interaction)
-        window.mode_label.setText(f"  {interaction.name} mode  ")
-        window.statusBar().showMessage(interaction.hint)
-        window.view.setFocus()
+        start_mode(window, interaction)
 
     def remove(self) -> None:
         scene = self.window.scene

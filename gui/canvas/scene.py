@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QGraphicsScene
 
 from gui import style
 from gui.canvas.bundle_item import BundleItem, TrayLoad
+from gui.canvas.dimension_item import DimensionLayer
 from gui.canvas.hall_item import HallItem
 from gui.canvas.handles_item import HandlesItem
 from gui.canvas.layers import LayerState
@@ -91,6 +92,7 @@ class HallScene(SceneInput, QGraphicsScene):
         # The building's drawing under the plan: placed once the window names the design's
         # folder (set_folder), where a relative path starts.
         self.underlay = UnderlayLayer(self)
+        self.dimension_layer = DimensionLayer(self)  # dimension lines drawn on the plan
         self.handles = HandlesItem()  # corners of the one tray, obstacle or outline selected
         self.addItem(self.handles)
         self.rack_field = RackField(self.drawing_changed.emit)  # every rack in one paint call
@@ -144,6 +146,7 @@ class HallScene(SceneInput, QGraphicsScene):
 
     def _build(self) -> None:
         self._update_hall()
+        self.dimension_layer.refresh()
         self._add_trays(self.design.trays)
         if self.picture:
             self._add_picture_racks()
@@ -369,6 +372,8 @@ class HallScene(SceneInput, QGraphicsScene):
             self._update_hall()
         if K.UNDERLAY_CHANGED in change or K.HALL_CHANGED in change:
             self.underlay.refresh()
+        if K.ANNOTATIONS_CHANGED in change or K.HALL_CHANGED in change:
+            self.dimension_layer.refresh()
         if change.touches(TRAY_KINDS | {K.HALL_CHANGED}):
             self.update_handles()
         if change.touches(RACK_KINDS):
@@ -407,6 +412,7 @@ class HallScene(SceneInput, QGraphicsScene):
             self.racks.get(object_id)
             or self.trays.get(object_id)
             or self.obstacles.get(object_id)
+            or self.dimension_layer.items.get(object_id)
             or self.link_items.get(object_id)
             or self.trunk_layer.item(object_id)  # made now for a drawn trunk
         )

@@ -5,6 +5,8 @@ structured-cabling edits).
 
 Modules:
 
+- ``annotation_edits``: The annotation edits of a design (a mixin of ``Design``): the building's
+  drawing under the plan and the dimension lines, each its own change kind.
 - ``arrange``: Align and distribute racks: the new centres, computed from the footprints; the GUI
   applies them as one move command.
 - ``bulk_connect``: Bulk connect: every free port of a port group on some devices to free ports of

@@ -25,6 +25,7 @@ import msgspec
 
 from model.catalog.components import Catalog, CatalogFile, builtin_catalog
 from model.catalog.ports import port_table
+from model.design.annotation_edits import AnnotationEdits
 from model.design.changes import DEVICE_KINDS, ChangeKind, ChangeNotifier, Listener, Subscription
 from model.design.entities import (
     Device,
@@ -36,7 +37,6 @@ from model.design.entities import (
     Rack,
     Settings,
     Tray,
-    Underlay,
 )
 from model.design.hall_checks import hall_problem, trays_problem
 from model.design.limits import MAX_NAME_LENGTH
@@ -57,7 +57,7 @@ from model.design.records import (
 __all__ = ["Design", "DesignError", "Removed"]
 
 
-class Design(DesignQueries, LinkEdits):
+class Design(DesignQueries, LinkEdits, AnnotationEdits):
     """A data hall design. Read the public dicts freely; change them only through methods."""
 
     def __init__(
@@ -292,17 +292,6 @@ class Design(DesignQueries, LinkEdits):
     def set_obstacles(self, obstacles: Iterable[Obstacle]) -> None:
         """Replace the hall's obstacles (drawn, edited, moved or deleted) in this order."""
         self.set_hall(msgspec.structs.replace(self.hall, obstacles=list(obstacles)))
-
-    def set_underlay(self, underlay: Underlay | None) -> None:
-        """Place, recalibrate or remove (None) the drawing under the plan. Announced as
-        UNDERLAY_CHANGED alone: no route, medium or figure depends on it."""
-        if underlay is not None and not isinstance(underlay, Underlay):
-            raise DesignError(f"an underlay must be an Underlay record, not {underlay!r}")
-        hall = msgspec.structs.replace(self.hall, underlay=underlay)
-        (hall,) = fit_fields([hall], "the underlay")
-        if hall != self.hall:
-            self.hall = hall
-            self._emit(ChangeKind.UNDERLAY_CHANGED)
 
     def move_obstacles(self, ids: Iterable[str], dx_m: float, dy_m: float) -> None:
         """Shift obstacles by (dx, dy) metres."""

@@ -48,6 +48,15 @@ class Obstacle(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=T
     height_m: Annotated[float, Meta(gt=0, le=50)] | None = None
 
 
+class Dimension(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A dimension line on the plan (schema 4): the distance between two points, drawn with
+    its length for the people reading the plan; nothing routes or analyses by it."""
+
+    id: Ident
+    a: Point
+    b: Point
+
+
 class Underlay(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     """The building's drawing under the plan (schema 4): a DXF or an image page, locked.
 
@@ -128,6 +137,7 @@ class Hall(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True)
     # Optional (omitted when empty), so files without it load and save unchanged: schema 3.
     power: Power = Power()
     underlay: Underlay | None = None  # schema 4
+    dimensions: Annotated[list[Dimension], Meta(max_length=10_000)] = []  # schema 4
 
 
 class Tray(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -322,6 +332,7 @@ __all__ = [
     "LINK_A",
     "LINK_B",
     "Device",
+    "Dimension",
     "ENTITY_KINDS",
     "FABRICS",
     "Fabric",

@@ -127,7 +127,8 @@ def test_golden_v3_migrates_to_v4_unchanged_but_its_version():
 
 
 def test_golden_v4_loads_and_saves_unchanged():
-    """The schema-4 golden file: an underlay DXF beside it, a CRAH with a height, NetBox names."""
+    """The schema-4 golden file: an underlay DXF beside it, a CRAH with a height, NetBox names,
+    a dimension line."""
     design = load_design(GOLDEN_V4)
     underlay = design.hall.underlay
     assert underlay is not None and underlay.path == "underlay-hall.dxf"
@@ -136,6 +137,8 @@ def test_golden_v4_loads_and_saves_unchanged():
     (crah,) = design.hall.obstacles
     assert (crah.kind, crah.height_m) == ("crac", 2.2)
     assert design.settings.netbox_site == "DH1" and design.settings.netbox_tenant == "Research"
+    (dimension,) = design.hall.dimensions
+    assert (dimension.a, dimension.b) == ((0.0, 8.4), (12.0, 8.4))
     if fileio.SCHEMA_VERSION == 4:
         assert design_to_bytes(design) == GOLDEN_V4.read_bytes()
 

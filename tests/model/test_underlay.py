@@ -163,3 +163,21 @@ def test_a_bad_dxf_is_a_sentence_not_a_traceback(tmp_path, content, words):
 def test_a_missing_dxf_is_a_sentence(tmp_path):
     with pytest.raises(UnderlayError, match="nowhere.dxf cannot be read"):
         read_dxf(tmp_path / "nowhere.dxf")
+
+
+def test_dimension_lines_are_one_annotations_change_and_kept_by_the_file():
+    from model.design.entities import Dimension
+
+    design = empty_hall()
+    changes = []
+    design.subscribe(changes.append)
+    dims = [Dimension(id="dim-1", a=(0.0, 0.0), b=(12.0, 0.0))]
+    design.set_dimensions(dims)
+    assert [c.kinds for c in changes] == [frozenset({ChangeKind.ANNOTATIONS_CHANGED})]
+    assert design.new_id("dim") == "dim-2"  # the drawn line's id is taken
+    assert read_design_bytes(design_to_bytes(design)).hall.dimensions == dims
+    with pytest.raises(DesignError, match="share one id"):
+        design.set_dimensions(dims + dims)
+    with pytest.raises(DesignError):
+        design.set_dimensions([Dimension(id="dim-3", a=(0.0, 0.0), b=(1e9, 0.0))])
+    assert design.hall.dimensions == dims and len(changes) == 1
