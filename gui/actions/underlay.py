@@ -81,7 +81,7 @@ class UnderlayActions(QObject):
         """A document was opened: place its underlay from beside its file, say how it is."""
         document = self.window.document
         layer = self.window.scene.underlay
-        layer.set_folder(document.path.parent if document.path else None)
+        layer.follow_folder(lambda: document.path.parent if document.path else None)
         self._apply_view()
         self.show_state()
         subscription = document.design.subscribe(lambda _change: self.show_state())

@@ -4,6 +4,7 @@ when the drawing is missing or changed. Visibility and opacity are the user's vi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +34,7 @@ class UnderlayLayer:
         self.scene = scene
         self.item = UnderlayItem()
         scene.addItem(self.item)
-        self.folder: Path | None = None
+        self.folder_of: Callable[[], Path | None] = lambda: None  # the design file's folder
         self.state: UnderlayState | None = None  # None: the design has no underlay
         self.sentence = ""
         self.snapping = True
@@ -44,8 +45,10 @@ class UnderlayLayer:
 
     # ------------------------------------------------------------------ following the design
 
-    def set_folder(self, folder: Path | None) -> None:
-        self.folder = folder
+    def follow_folder(self, folder_of: Callable[[], Path | None]) -> None:
+        """Resolve relative paths from ``folder_of()``, asked at each refresh (Save As moves
+        the design, and its recorded underlay path with it)."""
+        self.folder_of = folder_of
         self._read_key = None
         self.refresh()
 
@@ -59,11 +62,12 @@ class UnderlayLayer:
             self._lines_m = np.empty((0, 4))
             self.item.clear()
             return
-        where = resolve_path(underlay, self.folder)
+        folder = self.folder_of()
+        where = resolve_path(underlay, folder)
         key = (str(where), underlay.sha256)
         if key != self._read_key:
             self._read_key = key
-            self.state, self.sentence = underlay_state(underlay, self.folder)
+            self.state, self.sentence = underlay_state(underlay, folder)
             self._drawing = self._picture = None
             if self.state is not UnderlayState.MISSING:
                 self._read(underlay, where)

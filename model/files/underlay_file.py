@@ -16,6 +16,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import numpy as np
 
 from model.design.entities import Underlay
@@ -165,6 +166,15 @@ def recorded_path(drawing: Path, design_folder: Path | None) -> str:
         except ValueError:  # another drive (Windows): no relative path exists
             pass
     return drawing.as_posix()
+
+
+def rebased(underlay: Underlay, old_folder: Path | None, new_folder: Path | None) -> Underlay:
+    """The record of the same drawing for a design file now in ``new_folder`` (Save As)."""
+    where = resolve_path(underlay, old_folder)
+    if not where.is_absolute():
+        return underlay  # relative to nothing known: leave it as the user's file says
+    path = recorded_path(where, new_folder)
+    return underlay if path == underlay.path else msgspec.structs.replace(underlay, path=path)
 
 
 def underlay_state(underlay: Underlay, design_folder: Path | None) -> tuple[UnderlayState, str]:

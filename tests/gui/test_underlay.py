@@ -174,3 +174,21 @@ def test_a_missing_or_changed_drawing_is_said_when_the_design_opens(beside, qtbo
         assert reopened.scene.underlay.item.line_count == 0
     finally:
         close_quietly(reopened)
+
+
+def test_save_as_elsewhere_keeps_the_drawing_found(beside, qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    window = beside
+    press_ok(qtbot, import_dxf(qtbot, window, "underlay-hall.dxf").buttons)
+    other = tmp_path / "elsewhere" / "copy.hall.json"
+    other.parent.mkdir()
+    monkeypatch.setattr(
+        QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(other), ""))
+    )
+    window.save_as_action.trigger()
+    assert window.document.path == other
+    assert window.document.design.hall.underlay.path == "../underlay-hall.dxf"
+    assert b'"path":"../underlay-hall.dxf"' in other.read_bytes()
+    assert window.scene.underlay.item.line_count == 22  # still found from the new folder
+    assert window.underlay_actions.status_label.text() == ""

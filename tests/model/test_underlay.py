@@ -181,3 +181,17 @@ def test_dimension_lines_are_one_annotations_change_and_kept_by_the_file():
     with pytest.raises(DesignError):
         design.set_dimensions([Dimension(id="dim-3", a=(0.0, 0.0), b=(1e9, 0.0))])
     assert design.hall.dimensions == dims and len(changes) == 1
+
+
+def test_a_design_saved_elsewhere_records_the_drawing_from_its_new_folder(tmp_path):
+    from model.files.underlay_file import rebased
+
+    (tmp_path / "a" / "plans").mkdir(parents=True)
+    (tmp_path / "b").mkdir()
+    underlay = Underlay(path="plans/hall.dxf", sha256="0" * 64, kind="dxf")
+    moved = rebased(underlay, tmp_path / "a", tmp_path / "b")
+    assert moved.path == "../a/plans/hall.dxf"
+    assert resolve_path(moved, tmp_path / "b").resolve() == (tmp_path / "a/plans/hall.dxf")
+    assert rebased(underlay, tmp_path / "a", tmp_path / "a") is underlay  # same folder
+    unsaved = Underlay(path=(tmp_path / "a/plans/hall.dxf").as_posix(), sha256="0" * 64, kind="dxf")
+    assert rebased(unsaved, None, tmp_path / "a").path == "plans/hall.dxf"  # first save
