@@ -1,16 +1,20 @@
 """The underlay's actions: File > Import Underlay, View > Show Underlay and its opacity,
-Design > Calibrate Underlay and Remove Underlay, and the status-bar line that says when the
+Design > Calibrate, Align, Underlay Layers and Remove Underlay, and the status-bar line that says when the
 drawing a design records is missing or has changed. Installed on a MainWindow by one call."""
 
 from __future__ import annotations
 
+import msgspec
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QDialog, QLabel, QMenu
 
 from gui.actions.plan_annotations import start_mode
-from gui.canvas.calibrate_interaction import CalibrateUnderlayInteraction
-from gui.dialogs.underlay_dialog import ImportUnderlayDialog
+from gui.canvas.calibrate_interaction import (
+    AlignUnderlayInteraction,
+    CalibrateUnderlayInteraction,
+)
+from gui.dialogs.underlay_dialog import ImportUnderlayDialog, UnderlayLayersDialog
 from gui.edit.commands import UnderlayCommand
 from model.files.underlay_file import UnderlayError, UnderlayState
 
@@ -36,6 +40,7 @@ class UnderlayActions(QObject):
         super().__init__(window)
         self.window = window
         self.dialog: ImportUnderlayDialog | None = None
+        self.layers_dialog: UnderlayLayersDialog | None = None
         self.opacity = DEFAULT_OPACITY
         self.import_action = QAction("Import &Underlay (DXF, PNG, SVG)…", window)
         self.import_action.setStatusTip("Put the building's drawing under the plan, locked")
@@ -64,11 +69,21 @@ class UnderlayActions(QObject):
             "Scale the drawing: click two points of known distance and type it"
         )
         self.calibrate_action.triggered.connect(self.calibrate)
+        self.align_action = QAction("&Align Underlay…", window)
+        self.align_action.setStatusTip(
+            "Move the drawing: click a point of it, then where it belongs on the plan"
+        )
+        self.align_action.triggered.connect(self.align)
+        self.layers_action = QAction("Underlay &Layers…", window)
+        self.layers_action.setStatusTip("Choose which of the DXF's layers are shown")
+        self.layers_action.triggered.connect(self.choose_layers)
         self.remove_action = QAction("Remove Underla&y", window)
         self.remove_action.triggered.connect(self.remove)
         design_menu = _menu(window, "&Design")
         design_menu.addSeparator()
-        design_menu.addActions([self.calibrate_action, self.remove_action])
+        design_menu.addActions(
+            [self.calibrate_action, self.align_action, self.layers_action, self.remove_action]
+        )
         self.status_label = QLabel()
         window.statusBar().addPermanentWidget(self.status_label)
         window.document_set.connect(self.follow_document)
@@ -90,8 +105,9 @@ class UnderlayActions(QObject):
     def show_state(self) -> None:
         layer = self.window.scene.underlay
         has = self.window.document.design.hall.underlay is not None
-        self.calibrate_action.setEnabled(has)
-        self.remove_action.setEnabled(has)
+        for action in (self.calibrate_action, self.align_action, self.remove_action):
+            action.setEnabled(has)
+        self.layers_action.setEnabled(bool(layer.drawing_layers))
         if layer.state in (UnderlayState.MISSING, UnderlayState.CHANGED):
             self.status_label.setText(f"<span style='color:#c92a2a'>⚠ {layer.sentence}</span>")
             self.status_label.setToolTip(layer.sentence)
@@ -149,6 +165,38 @@ class UnderlayActions(QObject):
             window.scene, on_done=lambda: window.set_mode("select")
         )
         start_mode(window, interaction)
+
+    def align(self) -> None:
+        window = self.window
+        start_mode(
+            window,
+            AlignUnderlayInteraction(window.scene, on_done=lambda: window.set_mode("select")),
+        )
+
+    def choose_layers(self) -> None:
+        scene = self.window.scene
+        underlay = scene.design.hall.underlay
+        if underlay is None or not scene.underlay.drawing_layers:
+            return
+        self.layers_dialog = UnderlayLayersDialog(
+            scene.underlay.drawing_layers, underlay.layers, self.window
+        )
+        self.layers_dialog.finished.connect(self._layers_chosen)
+        self.layers_dialog.open()
+
+    def _layers_chosen(self, result: int) -> None:
+        dialog, self.layers_dialog = self.layers_dialog, None
+        if dialog is None:
+            return
+        dialog.deleteLater()
+        scene = self.window.scene
+        underlay = scene.design.hall.underlay
+        if result != QDialog.Accepted or underlay is None:
+            return
+        layers = dialog.chosen()
+        if layers != underlay.layers:
+            new = msgspec.structs.replace(underlay, layers=layers)
+            scene.push(UnderlayCommand(scene.design, new, "Choose underlay layers"))
 
     def remove(self) -> None:
         scene = self.window.scene

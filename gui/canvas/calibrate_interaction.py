@@ -1,6 +1,8 @@
 """Calibrate Underlay mode: click two points of the building's drawing whose real distance is
 known (they snap to its lines), type that distance, and the drawing is rescaled about the first
-point: one undo step through the model's edit API (``Design.set_underlay``)."""
+point. Align Underlay mode: click a point of the drawing, then where it belongs on the plan
+(snapped to floor tiles), and the drawing moves there. Each one undo step through the model's
+edit API (``Design.set_underlay``)."""
 
 from __future__ import annotations
 
@@ -19,8 +21,9 @@ from PySide6.QtWidgets import (
 
 from gui.canvas.interaction import Interaction
 from gui.edit.commands import UnderlayCommand
+from model.design import placement
 from model.design.design import DesignError
-from model.design.underlay import calibrated
+from model.design.underlay import calibrated, moved_by
 
 CALIBRATE_COLOR = "#e8590c"  # an orange apart from cable, tray, selection and drawing colours
 
@@ -144,3 +147,70 @@ class CalibrateDistanceDialog(QDialog):
     @property
     def distance_m(self) -> float:
         return float(self.distance.value())
+
+
+class AlignUnderlayInteraction(Interaction):
+    """Click a point of the drawing (snapped to its lines), then where it belongs on the plan
+    (snapped to floor tiles; Shift: no snapping): the drawing moves by the difference."""
+
+    name = "Align underlay"
+    hint = (
+        "Click a point of the drawing (a wall corner), then where it belongs on the plan "
+        "(Shift: no snapping); Esc leaves"
+    )
+
+    def __init__(self, scene, on_done=None) -> None:
+        super().__init__(scene, on_done)
+        self.start: tuple[float, float] | None = None
+        self._line = QGraphicsPathItem()
+        pen = QPen(QColor(CALIBRATE_COLOR), 2.0, Qt.DashLine)
+        pen.setCosmetic(True)
+        self._line.setPen(pen)
+        self._line.setZValue(70)
+        scene.addItem(self._line)
+
+    def _target(self, event) -> tuple[float, float]:
+        pos = event.scenePos()
+        if event.modifiers() & Qt.ShiftModifier:
+            return pos.x(), pos.y()
+        step = self.scene.snap_step(self.scene.design.hall.tile_m)
+        return placement.snap_point(pos.x(), pos.y(), step)
+
+    def press(self, event) -> bool:
+        if event.button() != Qt.LeftButton:
+            return False
+        underlay = self.scene.design.hall.underlay
+        if underlay is None:
+            self.scene.message.emit("Import an underlay first (File > Import Underlay)")
+            return True
+        if self.start is None:
+            pos = event.scenePos()
+            on_drawing = self.scene.underlay.snap(pos)
+            self.start = on_drawing if on_drawing is not None else (pos.x(), pos.y())
+            return True
+        (x0, y0), (x1, y1) = self.start, self._target(event)
+        self.start = None
+        self._line.setPath(QPainterPath())
+        moved = moved_by(underlay, x1 - x0, y1 - y0)
+        if moved != underlay and self.scene.push(
+            UnderlayCommand(self.scene.design, moved, "Align underlay")
+        ):
+            self.scene.message.emit(f"Underlay moved by Δx {x1 - x0:+.3f} m, Δy {y1 - y0:+.3f} m")
+            self.on_done()
+        return True
+
+    def move(self, event) -> bool:
+        if self.start is not None:
+            path = QPainterPath()
+            path.moveTo(*self.start)
+            path.lineTo(*self._target(event))
+            self._line.setPath(path)
+        return True
+
+    def release(self, event) -> bool:
+        return True
+
+    def cancel(self) -> None:
+        self.start = None
+        if self._line.scene() is not None:
+            self.scene.removeItem(self._line)

@@ -102,6 +102,11 @@ class UnderlayLayer:
     # ------------------------------------------------------------------ view and snapping
 
     @property
+    def drawing_layers(self) -> tuple[str, ...]:
+        """The layers of the DXF read (all of them, shown or not); () for a picture."""
+        return self._drawing.layers if self._drawing is not None else ()
+
+    @property
     def lines_m(self) -> np.ndarray:
         """The shown lines of a DXF underlay in plan metres (n x 4); empty for a picture."""
         return self._lines_m

@@ -181,3 +181,30 @@ class ImportUnderlayDialog(QDialog):
             u0, _v0, _u1, v1 = self.drawing.extent
             return placed_at(base, (u0, v1), self.corner)  # DXF y runs up: top is v max
         return placed_at(base, (0.0, 0.0), self.corner)
+
+
+class UnderlayLayersDialog(QDialog):
+    """The DXF's layers with the shown ones checked; ``chosen()`` as ``Underlay.layers``."""
+
+    def __init__(self, layers: tuple[str, ...], shown: tuple[str, ...], parent=None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Underlay layers")
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("Layers shown (and snapped to):"))
+        self.layers = QListWidget()
+        for name in layers:
+            item = QListWidgetItem(name)
+            item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
+            item.setCheckState(Qt.Checked if not shown or name in shown else Qt.Unchecked)
+            self.layers.addItem(item)
+        layout.addWidget(self.layers, 1)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+
+    def chosen(self) -> tuple[str, ...]:
+        """The checked layers; () when all are (new layers of an edited drawing show too)."""
+        items = [self.layers.item(i) for i in range(self.layers.count())]
+        checked = tuple(i.text() for i in items if i.checkState() == Qt.Checked)
+        return () if len(checked) == len(items) else checked

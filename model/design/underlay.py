@@ -65,6 +65,18 @@ def placed_at(underlay: Underlay, corner_uv: Point, at: Point) -> Underlay:
     )
 
 
+def moved_by(underlay: Underlay, dx_m: float, dy_m: float) -> Underlay:
+    """The underlay shifted on the plan by (dx, dy) metres (aligned: a drawing point clicked,
+    then where it belongs)."""
+    if not (math.isfinite(dx_m) and math.isfinite(dy_m)):
+        raise DesignError("a move is two finite distances")
+    return msgspec.structs.replace(
+        underlay,
+        origin_x_m=round(underlay.origin_x_m + dx_m, 6),
+        origin_y_m=round(underlay.origin_y_m + dy_m, 6),
+    )
+
+
 def calibrated(underlay: Underlay, first: Point, second: Point, distance_m: float) -> Underlay:
     """The underlay rescaled so that two plan points clicked on it lie ``distance_m`` apart.
 

@@ -192,3 +192,42 @@ def test_save_as_elsewhere_keeps_the_drawing_found(beside, qtbot, tmp_path, monk
     assert b'"path":"../underlay-hall.dxf"' in other.read_bytes()
     assert window.scene.underlay.item.line_count == 22  # still found from the new folder
     assert window.underlay_actions.status_label.text() == ""
+
+
+def test_align_the_drawing_by_a_corner_and_choose_its_layers_again(beside, qtbot):
+    window = beside
+    design = window.document.design
+    press_ok(qtbot, import_dxf(qtbot, window, "underlay-hall.dxf").buttons)
+    imported = snapshot(window)
+    placed = design.hall.underlay
+    window.view.zoom_to(QRectF(-1.0, -1.0, 22.0, 14.0))
+    window.underlay_actions.align_action.trigger()
+    assert window.mode_label.text().strip() == "Align underlay mode"
+    click(window.view, 0.06, 11.95)  # the drawing's bottom-left wall corner (snapped)
+    click(window.view, 1.23, 8.35)  # where it belongs: the hall's corner (1.2, 8.4) by tiles
+    moved = design.hall.underlay
+    assert (moved.origin_x_m - placed.origin_x_m, moved.origin_y_m - placed.origin_y_m) == (
+        pytest.approx(1.2),
+        pytest.approx(-3.6),
+    )
+    assert window.document.stack.undoText() == "Align underlay"
+    assert window.mode_label.text().strip() == "Select mode"
+    undo_redo_roundtrip(window, imported)
+
+    aligned = snapshot(window)
+    window.underlay_actions.layers_action.trigger()
+    dialog = window.underlay_actions.layers_dialog
+    qtbot.waitExposed(dialog)
+    checked = {
+        dialog.layers.item(i).text(): dialog.layers.item(i).checkState() == Qt.Checked
+        for i in range(dialog.layers.count())
+    }
+    assert checked == {"WALLS": True, "COLUMNS": True, "TRAYS": True, "DOORS": False}
+    for i in range(dialog.layers.count()):
+        if dialog.layers.item(i).text() in ("TRAYS", "COLUMNS"):
+            dialog.layers.item(i).setCheckState(Qt.Unchecked)
+    press_ok(qtbot, dialog.buttons)
+    assert design.hall.underlay.layers == ("WALLS",)
+    assert window.scene.underlay.item.line_count == 4
+    assert window.document.stack.undoText() == "Choose underlay layers"
+    undo_redo_roundtrip(window, aligned)
