@@ -15,6 +15,7 @@ from gui.canvas.calibrate_interaction import (
     CalibrateUnderlayInteraction,
 )
 from gui.dialogs.underlay_dialog import ImportUnderlayDialog, UnderlayLayersDialog
+from gui.document.document import run_with_progress
 from gui.edit.commands import UnderlayCommand
 from model.files.underlay_file import UnderlayError, UnderlayState
 
@@ -96,6 +97,7 @@ class UnderlayActions(QObject):
         """A document was opened: place its underlay from beside its file, say how it is."""
         document = self.window.document
         layer = self.window.scene.underlay
+        layer.reader = lambda work, label: run_with_progress(work, label, self.window)
         layer.follow_folder(lambda: document.path.parent if document.path else None)
         self._apply_view()
         self.show_state()
@@ -150,6 +152,7 @@ class UnderlayActions(QObject):
             return
         scene = self.window.scene
         self.window.view.setFocus()  # the keys (modes, Esc) go back to the plan to trace
+        scene.underlay.adopt(underlay, dialog.drawing)  # read once, by the dialog
         if scene.push(UnderlayCommand(scene.design, underlay, "Import underlay")):
             self.show_action.setChecked(True)
             count = scene.underlay.item.line_count

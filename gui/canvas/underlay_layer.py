@@ -28,19 +28,27 @@ SNAP_PX = 10.0  # a drawn point this near a line of the drawing (on screen) land
 
 
 class UnderlayLayer:
-    """One per scene. ``folder``: the design file's folder (relative paths start there)."""
+    """One per scene. ``folder_of()``: the design file's folder (relative paths start there).
+
+    The drawing read last is kept (by resolved file and recorded hash) while the design's
+    record comes and goes, so undoing an import, a removal, a calibration or an alignment never
+    reads the file again; a read (seconds for a large DXF) goes through ``reader``, which the
+    window sets to run it off the GUI thread with a progress dialog."""
 
     def __init__(self, scene) -> None:
         self.scene = scene
         self.item = UnderlayItem()
         scene.addItem(self.item)
-        self.folder_of: Callable[[], Path | None] = lambda: None  # the design file's folder
+        self.folder_of: Callable[[], Path | None] = lambda: None
+        self.reader: Callable[[Callable[[], object], str], object] = lambda work, _label: work()
         self.state: UnderlayState | None = None  # None: the design has no underlay
         self.sentence = ""
         self.snapping = True
         self._drawing: DxfDrawing | None = None
         self._picture: QImage | QSvgRenderer | None = None
         self._read_key: tuple[str, str] | None = None  # (resolved path, recorded hash) read
+        self._read_state: tuple[UnderlayState, str] = (UnderlayState.MISSING, "")
+        self._shown_key: tuple | None = None  # (read key, layers) the item holds lines of
         self._lines_m = np.empty((0, 4))
 
     # ------------------------------------------------------------------ following the design
@@ -52,52 +60,70 @@ class UnderlayLayer:
         self._read_key = None
         self.refresh()
 
+    def adopt(self, underlay: Underlay, drawing: DxfDrawing | None) -> None:
+        """Take the drawing the import dialog has just read for ``underlay`` (no second read)."""
+        where = resolve_path(underlay, self.folder_of()).resolve()
+        self._read_key = (str(where), underlay.sha256)
+        self._read_state = (UnderlayState.OK, f"Underlay {underlay.path}")
+        self._drawing, self._picture = drawing, None
+        if drawing is None:
+            self._picture = read_picture(where)
+        self._shown_key = None
+
     def refresh(self) -> None:
         """Follow the design's underlay record: read its file if it is another, then place it."""
         underlay = self.scene.design.hall.underlay
-        if underlay is None:
+        if underlay is None:  # removed (or undone): the lines stay in the item for a redo
             self.state, self.sentence = None, ""
-            self._drawing = self._picture = None
-            self._read_key = None
             self._lines_m = np.empty((0, 4))
-            self.item.clear()
+            self.item.set_present(False)
             return
+        self.item.set_present(True)
         folder = self.folder_of()
-        where = resolve_path(underlay, folder)
+        where = resolve_path(underlay, folder).resolve()
         key = (str(where), underlay.sha256)
         if key != self._read_key:
             self._read_key = key
-            self.state, self.sentence = underlay_state(underlay, folder)
+            self._shown_key = None
             self._drawing = self._picture = None
-            if self.state is not UnderlayState.MISSING:
+            self._read_state = underlay_state(underlay, folder)
+            if self._read_state[0] is not UnderlayState.MISSING:
                 self._read(underlay, where)
+        self.state, self.sentence = self._read_state
         self._place(underlay)
 
     def _read(self, underlay: Underlay, where: Path) -> None:
         if underlay.kind == "dxf":
             try:
-                self._drawing = read_dxf(where)
+                self._drawing = self.reader(lambda: read_dxf(where), f"Reading {where.name}…")
             except UnderlayError as exc:
-                self.state, self.sentence = UnderlayState.MISSING, f"The underlay: {exc}"
+                self._read_state = (UnderlayState.MISSING, f"The underlay: {exc}")
             return
         self._picture = read_picture(where)
         if self._picture is None:
-            self.state = UnderlayState.MISSING
-            self.sentence = f"The underlay {underlay.path} is not a PNG, JPEG or SVG picture"
+            sentence = f"The underlay {underlay.path} is not a PNG, JPEG or SVG picture"
+            self._read_state = (UnderlayState.MISSING, sentence)
 
     def _place(self, underlay: Underlay) -> None:
+        t = transform(underlay)
         if self._drawing is not None:
-            self._lines_m = segments_on_plan(underlay, self._drawing.shown(underlay.layers))
-            self.item.set_lines(self._lines_m)
+            shown = (self._read_key, underlay.layers)
+            segments = self._drawing.shown(underlay.layers)
+            if shown != self._shown_key:  # lines rebuilt only for another drawing or layers
+                self._shown_key = shown
+                self.item.set_lines(segments)
+            self.item.set_placement(t.ox, t.oy, t.sx, t.sy)  # calibrate, align: instant
+            self._lines_m = segments_on_plan(underlay, segments)
         elif self._picture is not None:
             self._lines_m = np.empty((0, 4))
             self.item.set_picture(self._picture, picture_rect(underlay, self._picture))
         else:
             self._lines_m = np.empty((0, 4))
+            self._shown_key = None
             self.item.clear()
             return
         # A drawing larger than the hall (the whole building) can be scrolled to and traced.
-        self.scene.setSceneRect(self.scene.sceneRect().united(self.item.boundingRect()))
+        self.scene.setSceneRect(self.scene.sceneRect().united(self.item.sceneBoundingRect()))
 
     # ------------------------------------------------------------------ view and snapping
 

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.canvas.underlay_layer import picture_size, read_picture
+from gui.document.document import run_with_progress
 from model.design.entities import Underlay
 from model.design.underlay import DEFAULT_DXF_UNIT_M, DXF_UNIT_M, IMAGE_PIXEL_M, placed_at
 from model.files.underlay_file import (
@@ -80,9 +81,10 @@ class ImportUnderlayDialog(QDialog):
         self.resize(520, 420)
 
     def keyPressEvent(self, event) -> None:
-        """Return in the path field reads the drawing; the layers are chosen before OK (the
-        button box makes OK the default button when shown, which Return would press)."""
-        if event.key() in (Qt.Key_Return, Qt.Key_Enter) and self.path_edit.hasFocus():
+        """Return reads the typed drawing and never presses OK by itself: the layers are chosen
+        before OK (the button box makes OK the default button when shown, and reading a large
+        DXF shows a progress dialog that takes the focus from the path field meanwhile)."""
+        if event.key() in (Qt.Key_Return, Qt.Key_Enter) and self.focusWidget() is not self._ok():
             self._read()
             event.accept()
             return
@@ -118,8 +120,10 @@ class ImportUnderlayDialog(QDialog):
             return
         where = self.path()
         try:
-            if where.suffix.lower() == ".dxf":
-                self.drawing = read_dxf(where)
+            if where.suffix.lower() == ".dxf":  # seconds for a large one: off the GUI thread
+                self.drawing = run_with_progress(
+                    lambda: read_dxf(where), f"Reading {where.name}…", self
+                )
             elif where.suffix.lower() in PICTURE_SUFFIXES:
                 picture = read_picture(where)
                 if picture is None:
