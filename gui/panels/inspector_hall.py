@@ -13,6 +13,7 @@ from gui.actions.structured import CablingStyleCommand, style_words
 from gui.canvas.obstacle_interaction import KINDS
 from gui.edit.commands import ObstaclesCommand
 from model.common.wording import count
+from model.files.underlay_file import UnderlayState
 from model.plant.tray_products import polyline_length_m
 from model.structured.layout import CABLING_STYLES
 
@@ -148,6 +149,19 @@ class HallForms:
                 f"{max(xs) - min(xs):.2f} × {max(ys) - min(ys):.2f} m, {len(xs)} corners",
             )
 
+    def _underlay_info(self) -> None:
+        """The building's drawing: its file, scale and layers, and whether it is found."""
+        underlay = self.scene.design.hall.underlay
+        if underlay is None:
+            return
+        layers = ", ".join(underlay.layers) if underlay.layers else "all layers"
+        unit = "pixel" if underlay.kind == "image" else "drawing unit"
+        words = f"{underlay.path}: {underlay.scale_m * 1000:.4g} mm a {unit}; {layers}"
+        sentence = self.scene.underlay.sentence
+        if self.scene.underlay.state in (UnderlayState.MISSING, UnderlayState.CHANGED):
+            words += f". {sentence}"
+        self._info("Underlay", words)
+
     def _design_form(self) -> None:
         design = self.scene.design
         self.title.setText(design.name)
@@ -164,6 +178,7 @@ class HallForms:
             f"{count(design.gpu_count(), 'GPU')}, {count(len(design.links), 'link')}, "
             f"{count(len(design.trays), 'tray')}",
         )
+        self._underlay_info()
         self._combo(
             "cabling",
             "Cabling style",

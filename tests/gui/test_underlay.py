@@ -231,3 +231,14 @@ def test_align_the_drawing_by_a_corner_and_choose_its_layers_again(beside, qtbot
     assert window.scene.underlay.item.line_count == 4
     assert window.document.stack.undoText() == "Choose underlay layers"
     undo_redo_roundtrip(window, aligned)
+
+
+def test_the_inspector_names_the_drawing_its_scale_and_layers(beside, qtbot):
+    window = beside
+    press_ok(qtbot, import_dxf(qtbot, window, "underlay-hall.dxf").buttons)
+    window.scene.clearSelection()
+    window.inspector.rebuild()
+    from PySide6.QtWidgets import QLabel
+
+    texts = [label.text() for label in window.inspector.findChildren(QLabel)]
+    assert "underlay-hall.dxf: 1 mm a drawing unit; WALLS, COLUMNS, TRAYS" in texts
