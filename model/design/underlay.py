@@ -28,6 +28,7 @@ DXF_UNIT_M = {
 }
 DEFAULT_DXF_UNIT_M = 0.001  # unitless DXF: building drawings are drawn in millimetres
 IMAGE_PIXEL_M = 0.01
+MAX_CROSSING_SEGMENTS = 200  # near the pointer; pairs grow as the square (20k pairs ~1 ms)
 
 
 class Transform(NamedTuple):
@@ -104,8 +105,9 @@ def snap_to_segments(
     segments_m: np.ndarray, x: float, y: float, tolerance_m: float
 ) -> tuple[float, float] | None:
     """The point of the drawing's lines (plan metres, n x 4) a point at (x, y) snaps to: the
-    nearest segment end within ``tolerance_m`` first (corners are what one traces), else the
-    nearest point on a segment within it; None when no line is that close."""
+    nearest segment end within ``tolerance_m`` first (corners are what one traces), then the
+    nearest crossing of two lines (a wall meeting a grid line), else the nearest point on a
+    segment; None when no line is that close."""
     if len(segments_m) == 0 or tolerance_m <= 0:
         return None
     near = (
@@ -122,6 +124,9 @@ def snap_to_segments(
     best = int(np.argmin(d_end))
     if d_end[best] <= tolerance_m:
         return float(ends[best, 0]), float(ends[best, 1])
+    crossing = _nearest_crossing(seg[:MAX_CROSSING_SEGMENTS], x, y, tolerance_m)
+    if crossing is not None:
+        return crossing
     a, b = seg[:, 0:2], seg[:, 2:4]
     ab = b - a
     length2 = np.einsum("ij,ij->i", ab, ab)
@@ -135,3 +140,31 @@ def snap_to_segments(
     if d[best] <= tolerance_m:
         return round(float(foot[best, 0]), 6), round(float(foot[best, 1]), 6)
     return None
+
+
+def _nearest_crossing(
+    seg: np.ndarray, x: float, y: float, tolerance_m: float
+) -> tuple[float, float] | None:
+    """The crossing of two of ``seg`` (the segments near the point) nearest (x, y), within
+    the tolerance; pairs are few: only segments passing near the pointer are given."""
+    if len(seg) < 2:
+        return None
+    a, d = seg[:, 0:2], seg[:, 2:4] - seg[:, 0:2]
+    i, j = np.triu_indices(len(seg), k=1)
+    cross = d[i, 0] * d[j, 1] - d[i, 1] * d[j, 0]
+    ok = np.abs(cross) > 1e-12  # parallel lines do not cross at one point
+    i, j, cross = i[ok], j[ok], cross[ok]
+    if len(i) == 0:
+        return None
+    w = a[j] - a[i]
+    t = (w[:, 0] * d[j, 1] - w[:, 1] * d[j, 0]) / cross
+    u = (w[:, 0] * d[i, 1] - w[:, 1] * d[i, 0]) / cross
+    inside = (t >= 0) & (t <= 1) & (u >= 0) & (u <= 1)
+    if not inside.any():
+        return None
+    points = a[i[inside]] + d[i[inside]] * t[inside][:, None]
+    dist = np.hypot(points[:, 0] - x, points[:, 1] - y)
+    best = int(np.argmin(dist))
+    if dist[best] > tolerance_m:
+        return None
+    return round(float(points[best, 0]), 6), round(float(points[best, 1]), 6)

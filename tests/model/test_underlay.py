@@ -95,6 +95,7 @@ def test_a_point_snaps_to_a_line_end_first_then_onto_a_line():
     lines = segments_on_plan(_placed(drawing), drawing.segments)
     assert snap_to_segments(lines, 20.08, 11.95, 0.2) == (20.0, 12.0)  # the hall's corner
     assert snap_to_segments(lines, 7.0, 6.07, 0.2) == (7.0, 6.0)  # onto the tray line
+    assert snap_to_segments(lines, 10.08, 5.9, 0.2) == (10.0, 6.0)  # where the trays cross
     assert snap_to_segments(lines, 7.0, 7.5, 0.2) is None  # nothing near
     column = snap_to_segments(lines, 4.75, 9.28, 0.1)  # a column's corner (12 - 2.7 m)
     assert column == pytest.approx((4.7, 9.3))
