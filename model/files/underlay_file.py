@@ -76,12 +76,15 @@ def read_dxf(path: str | os.PathLike[str]) -> DxfDrawing:
         raise UnderlayError(f"{name} cannot be read ({exc.strerror or exc})") from None
     if size > MAX_DXF_BYTES:
         raise UnderlayError(f"{name} is {size / 1e6:.0f} MB; a drawing of at most 200 MB is read")
+    # A drawing comes from anywhere: whatever a damaged file makes the reader raise (ezdxf's
+    # own errors, but also StopIteration, OverflowError, KeyError seen on truncated or
+    # corrupted files) is the user's sentence, never a traceback.
     try:
         doc = ezdxf.readfile(path)
     except ezdxf.DXFStructureError as exc:
         raise UnderlayError(f"{name} is not a readable DXF drawing ({exc})") from None
-    except (ezdxf.DXFError, OSError, UnicodeDecodeError, ValueError) as exc:
-        raise UnderlayError(f"{name} cannot be read as a DXF drawing ({exc})") from None
+    except Exception as exc:  # noqa: BLE001 - see above
+        raise UnderlayError(f"{name} cannot be read as a DXF drawing ({_words(exc)})") from None
     units = int(doc.header.get("$INSUNITS", 0) or 0)
     chord = CHORD_M / DXF_UNIT_M.get(units, DEFAULT_DXF_UNIT_M)  # in drawing units
     pieces: list[np.ndarray] = []
@@ -114,8 +117,8 @@ def read_dxf(path: str | os.PathLike[str]) -> DxfDrawing:
             layer_parts.append(np.full(len(segs), index, dtype=np.int32))
     except UnderlayError:
         raise
-    except (ezdxf.DXFError, ValueError, TypeError, ArithmeticError) as exc:
-        raise UnderlayError(f"{name}: an entity could not be read ({exc})") from None
+    except Exception as exc:  # noqa: BLE001 - a damaged entity: a sentence (see above)
+        raise UnderlayError(f"{name}: an entity could not be read ({_words(exc)})") from None
     if not pieces:
         raise UnderlayError(f"{name} holds no lines, polylines, arcs or circles to draw")
     segments = np.concatenate(pieces)
@@ -126,6 +129,10 @@ def read_dxf(path: str | os.PathLike[str]) -> DxfDrawing:
         float(max(segments[:, 1].max(), segments[:, 3].max())),
     )
     return DxfDrawing(segments, np.concatenate(layer_parts), tuple(layer_names), units, extent)
+
+
+def _words(exc: BaseException) -> str:
+    return str(exc) or type(exc).__name__
 
 
 def _straight_vertices(entity: Any, kind: str) -> np.ndarray | None:

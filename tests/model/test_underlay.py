@@ -196,3 +196,30 @@ def test_a_design_saved_elsewhere_records_the_drawing_from_its_new_folder(tmp_pa
     assert rebased(underlay, tmp_path / "a", tmp_path / "a") is underlay  # same folder
     unsaved = Underlay(path=(tmp_path / "a/plans/hall.dxf").as_posix(), sha256="0" * 64, kind="dxf")
     assert rebased(unsaved, None, tmp_path / "a").path == "plans/hall.dxf"  # first save
+
+
+def test_damaged_drawings_are_sentences_whatever_the_damage(tmp_path):
+    """Truncated, byte-flipped and number-overflowing copies of the test DXF (150, seeded):
+    each reads or is refused with an UnderlayError naming the file, nothing else escapes."""
+    import random
+
+    data = DXF.read_bytes()
+    rng = random.Random(0)
+    for k in range(150):
+        if k % 3 == 0:
+            blob = data[: rng.randrange(len(data))]
+        elif k % 3 == 1:
+            flipped = bytearray(data)
+            for _ in range(20):
+                flipped[rng.randrange(len(flipped))] = rng.randrange(256)
+            blob = bytes(flipped)
+        else:
+            lines = data.split(b"\n")
+            lines[rng.randrange(len(lines))] = b"-1e400"
+            blob = b"\n".join(lines)
+        damaged = tmp_path / f"damaged-{k}.dxf"
+        damaged.write_bytes(blob)
+        try:
+            read_dxf(damaged)
+        except UnderlayError as exc:
+            assert str(exc).startswith(f"damaged-{k}.dxf")
