@@ -68,7 +68,8 @@ class Underlay(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, om
     ``layers``: the DXF layers shown (empty = all of them).
     """
 
-    path: Annotated[str, Meta(min_length=1, max_length=4096)]
+    # No control characters: a NUL makes every file call raise, and none names a real file.
+    path: Annotated[str, Meta(min_length=1, max_length=4096, pattern=r"^[^\x00-\x1f]+$")]
     sha256: Annotated[str, Meta(pattern=r"^[0-9a-f]{64}$")]
     kind: Literal["dxf", "image"]
     origin_x_m: Coord = 0.0

@@ -206,7 +206,11 @@ def rebased(underlay: Underlay, old_folder: Path | None, new_folder: Path | None
 def underlay_state(underlay: Underlay, design_folder: Path | None) -> tuple[UnderlayState, str]:
     """Whether the recorded drawing is there and unchanged, with a sentence for the user."""
     where = resolve_path(underlay, design_folder)
-    if not where.is_file():
+    try:
+        found = where.is_file()
+    except OSError:  # a name too long for the file system, a permission: not there for us
+        found = False
+    if not found:
         return UnderlayState.MISSING, (
             f"The underlay drawing {underlay.path} is missing (looked for {where}); the plan "
             "is shown without it. Import it again to place it."

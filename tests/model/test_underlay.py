@@ -142,6 +142,8 @@ def test_the_path_is_recorded_beside_the_design_and_a_missing_or_changed_drawing
     drawing.unlink()
     state, sentence = underlay_state(underlay, folder)
     assert state is UnderlayState.MISSING and "plans/hall.dxf is missing" in sentence
+    too_long = Underlay(path="x" * 4000 + ".dxf", sha256=underlay.sha256, kind="dxf")
+    assert underlay_state(too_long, folder)[0] is UnderlayState.MISSING  # not an OSError
 
 
 @pytest.mark.parametrize(
@@ -223,3 +225,15 @@ def test_damaged_drawings_are_sentences_whatever_the_damage(tmp_path):
             read_dxf(damaged)
         except UnderlayError as exc:
             assert str(exc).startswith(f"damaged-{k}.dxf")
+
+
+def test_a_file_whose_underlay_path_holds_a_control_character_is_refused():
+    from model.files.design_file import DesignFileError
+
+    design = empty_hall()
+    design.set_underlay(Underlay(path="plan.dxf", sha256="0" * 64, kind="dxf"))
+    data = design_to_bytes(design).replace(b'"plan.dxf"', b'"plan\\u0000.dxf"')
+    with pytest.raises(DesignFileError, match=r"\$\.hall\.underlay\.path"):
+        read_design_bytes(data, "nul.hall.json")
+    with pytest.raises(DesignError):
+        design.set_underlay(Underlay(path="plan\n.dxf", sha256="0" * 64, kind="dxf"))
