@@ -91,6 +91,8 @@ class CalibrateUnderlayInteraction(Interaction):
         dialog, self.dialog = self.dialog, None
         points, self.points = self.points, []
         self._draw([])
+        if dialog is not None:
+            dialog.deleteLater()
         if dialog is None or result != QDialog.Accepted:
             return
         design = self.scene.design

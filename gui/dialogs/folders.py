@@ -19,9 +19,12 @@ def choose_folder(parent: QWidget, title: str, start: str) -> Path | None:
     """A folder to write into, existing or new: the user may browse to one or type a new name
     (Qt's own directory chooser refuses a folder that does not exist yet). Refuses a file."""
     dialog = FolderDialog(parent, title, start)
-    if dialog.exec() != QFileDialog.Accepted:
-        return None
-    return dialog.chosen()
+    try:
+        if dialog.exec() != QFileDialog.Accepted:
+            return None
+        return dialog.chosen()
+    finally:
+        dialog.deleteLater()
 
 
 class FolderDialog(QFileDialog):
