@@ -180,7 +180,9 @@ class _Exporter(QObject):
         document = self.window.document
         QApplication.setOverrideCursor(Qt.WaitCursor)
         try:
-            render_design(document.design, out, plant=document.plant)
+            shown = self.window.scene.underlay.item.isVisible()  # as the user sees the plan
+            folder = document.path.parent if document.path and shown else None
+            render_design(document.design, out, plant=document.plant, underlay_folder=folder)
         except Exception as exc:  # noqa: BLE001 - shown to the user with the file name
             QApplication.restoreOverrideCursor()
             self._failed(out, exc)
