@@ -20,6 +20,7 @@ from PySide6.QtGui import (
     QPen,
     QUndoStack,
 )
+from PySide6.QtWidgets import QGraphicsItem
 
 from gui import style
 from gui.canvas.scene import MAX_LINK_ITEMS, HallScene
@@ -113,6 +114,8 @@ def _render(
     if underlay_folder is not None and design.hall.underlay is not None:
         scene.underlay.follow_folder(lambda: underlay_folder)
         scene.underlay.set_opacity(PICTURE_UNDERLAY_OPACITY)
+        # Drawn once, as lines: the editor's pixmap cache would put a bitmap in an SVG or PDF.
+        scene.underlay.item.setCacheMode(QGraphicsItem.NoCache)
     if tray_figures is not None:
         scene.tray_load.take_figures(tray_figures())
     else:
