@@ -272,3 +272,29 @@ def test_render_draws_the_building_under_the_plan_when_found(qapp, tmp_path):
     # The walls beyond the hall (its right, its bottom) and a column below it, every other
     # pixel: a few hundred; the date in the footer is the same in both.
     assert differ > 150, differ
+
+
+def test_print_puts_the_building_under_the_plan(beside, qtbot, tmp_path):
+    """File > Print to a PDF printer with the underlay shown: the page is written (the same
+    picture as the export, drawn with the building's lines)."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+
+    from gui.actions.print_plan import print_plan
+
+    window = beside
+    press_ok(qtbot, import_dxf(qtbot, window, "underlay-hall.dxf").buttons)
+    printer = QPrinter(QPrinter.HighResolution)
+    printer.setOutputFormat(QPrinter.PdfFormat)
+    printer.setOutputFileName(str(tmp_path / "printed.pdf"))
+
+    def accept() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, QPrintDialog):
+            QTimer.singleShot(50, accept)
+            return
+        dialog.accept()
+
+    QTimer.singleShot(0, accept)
+    assert print_plan(window, printer)
+    assert (tmp_path / "printed.pdf").read_bytes().startswith(b"%PDF")
