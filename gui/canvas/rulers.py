@@ -118,6 +118,7 @@ class Rulers(QObject):
         self.view = view
         self.top = Ruler(view, horizontal=True)
         self.left = Ruler(view, horizontal=False)
+        self._shown = None  # (scene point at the viewport's corner, scale) last drawn
         view.viewport().installEventFilter(self)
         self.set_visible(True)
 
@@ -126,6 +127,7 @@ class Rulers(QObject):
         self.view.setViewportMargins(margin, margin, 0, 0)
         self.top.setVisible(visible)
         self.left.setVisible(visible)
+        self._shown = None
         self._place()
 
     @property
@@ -143,6 +145,11 @@ class Rulers(QObject):
         if event.type() in (QEvent.Paint, QEvent.Resize) and self.top.isVisible():
             if event.type() == QEvent.Resize:
                 self._place()
-            self.top.update()
-            self.left.update()
+                self._shown = None
+            # The plan repaints for every drag step; the rulers only when the view moved.
+            shown = (self.view.mapToScene(QPoint(0, 0)), self.view.transform().m11())
+            if shown != self._shown:
+                self._shown = shown
+                self.top.update()
+                self.left.update()
         return False
