@@ -82,6 +82,7 @@ def run(args) -> int:
                     show_links=not args.no_links,
                     title_block=not args.no_title,
                     tray_figures=figures.result,
+                    underlay_folder=Path(args.file).resolve().parent,
                 )
             except OSError as exc:
                 raise CliError(f"cannot write {args.output}: {exc}") from None

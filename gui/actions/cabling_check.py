@@ -13,6 +13,7 @@ from __future__ import annotations
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
 
+from gui.dialogs.folders import design_folder
 from gui.panels.warning_marks import WarningMarksItem
 from model.asbuilt.cabling_check import (
     MISSING,
@@ -55,7 +56,8 @@ def run_cabling_check(window: QMainWindow, path: str | None = None) -> dict[str,
     if window.document is None or window.scene is None:
         return None
     if path is None:
-        path, _ = QFileDialog.getOpenFileName(window, "Neighbour report", "", REPORT_FILTER)
+        start = design_folder(window)  # reports are kept beside the design, not in home
+        path, _ = QFileDialog.getOpenFileName(window, "Neighbour report", start, REPORT_FILTER)
         if not path:
             return None
     design = window.document.design

@@ -8,8 +8,10 @@ import weakref
 
 from gui.actions.arrange import add_arrange_actions
 from gui.actions.facility_actions import add_facility_actions
+from gui.actions.plan_annotations import add_plan_annotations
 from gui.actions.print_plan import add_print_action
 from gui.actions.structured import add_structured_actions
+from gui.actions.underlay import add_underlay_actions
 from gui.canvas.context_menu import CanvasContextMenu, editor_entries
 from gui.canvas.overview import OverviewView
 from gui.dialogs.bulk_connect import add_bulk_connect_action
@@ -32,6 +34,8 @@ def install_editor_extras(window) -> None:
     add_panel_actions(window)  # Design > Place Patch Panel, Route Via Panels
     add_optimise_action(window)  # Design > Optimise Placement…
     add_overview(window)
+    add_underlay_actions(window)  # File > Import Underlay, View > Show Underlay, calibrate
+    add_plan_annotations(window)  # View > Show Rulers, Design > Draw Dimension
 
 
 def _whatif_entries(whatif_ref):

@@ -15,6 +15,8 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QFileDialog, QMainWindow, QMenu, QMessageBox
 
+from gui.actions.export_p2p import add_p2p_export
+from gui.dialogs.folders import choose_folder, design_folder
 from gui.document.document import make_plant, run_with_progress
 from gui.plain_text import message
 from model.design.design import Design
@@ -38,6 +40,7 @@ def add_export_menu(window: QMainWindow, file_menu: QMenu) -> QMenu:
         action = QAction(text, window)
         action.triggered.connect(slot)
         menu.addAction(action)
+    add_p2p_export(window, menu, exporter)
     window.export_menu = menu
     return menu
 
@@ -147,14 +150,13 @@ class _Exporter(QObject):
         self._run(out, f"Writing {out.name}…", work)
 
     def netbox(self) -> None:
-        folder = QFileDialog.getExistingDirectory(
+        out = choose_folder(
             self.window,
-            "Export NetBox import files to folder",
-            str(Path(self._start_dir("")).parent),
+            "Export NetBox import files to folder (choose one or type a new name)",
+            design_folder(self.window),
         )
-        if not folder:
+        if out is None:
             return
-        out = Path(folder)
 
         def work(design, plant) -> str:
             from model.outputs.netbox.export import netbox_tables, write_netbox_dir
@@ -178,7 +180,9 @@ class _Exporter(QObject):
         document = self.window.document
         QApplication.setOverrideCursor(Qt.WaitCursor)
         try:
-            render_design(document.design, out, plant=document.plant)
+            shown = self.window.scene.underlay.item.isVisible()  # as the user sees the plan
+            folder = document.path.parent if document.path and shown else None
+            render_design(document.design, out, plant=document.plant, underlay_folder=folder)
         except Exception as exc:  # noqa: BLE001 - shown to the user with the file name
             QApplication.restoreOverrideCursor()
             self._failed(out, exc)

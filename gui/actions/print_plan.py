@@ -16,8 +16,14 @@ def print_plan(window, printer: QPrinter | None = None) -> bool:
     dialog = QPrintDialog(printer, window)
     if dialog.exec() != QPrintDialog.Accepted:
         return False
+    document = window.document
+    shown = window.scene.underlay.item.isVisible()  # the building as the plan shows it
     render_design(
-        window.document.design, None, plant=window.document.plant, printer=dialog.printer()
+        document.design,
+        None,
+        plant=document.plant,
+        printer=dialog.printer(),
+        underlay_folder=document.path.parent if document.path and shown else None,
     )
     window.statusBar().showMessage(f"Printed {window.document.design.name}", 5000)
     return True

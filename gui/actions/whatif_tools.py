@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox
 from gui.canvas.blast_radius_item import MAX_LINKS, BlastRadiusItem
 from gui.canvas.link_item import LinkItem
 from gui.canvas.tray_item import TrayItem
+from gui.dialogs.folders import design_folder
 from gui.document.document import run_with_progress
 from gui.panels.compare_dialog import CompareDialog, SweepPlotDialog
 from gui.panels.whatif_panel import WhatIfPanel
@@ -248,7 +249,10 @@ class WhatIfTools(QObject):
 
     def compare_with_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self.window, "Compare With", "", f"Hallwright designs (*{EXTENSION});;All files (*)"
+            self.window,
+            "Compare With",
+            design_folder(self.window),
+            f"Hallwright designs (*{EXTENSION});;All files (*)",
         )
         if path:
             self.compare_with(Path(path))
@@ -290,7 +294,10 @@ class WhatIfTools(QObject):
 
     def open_sweep_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self.window, "Open Sweep Results", "", "CSV files (*.csv);;All files (*)"
+            self.window,
+            "Open Sweep Results",
+            design_folder(self.window),
+            "CSV files (*.csv);;All files (*)",
         )
         if path:
             self.open_sweep(Path(path))

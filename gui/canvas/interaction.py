@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (
     QGraphicsSceneMouseEvent,
 )
 
+from gui.canvas.dimension_item import DimensionItem
 from gui.canvas.hall_item import HallItem
 from gui.canvas.link_item import LinkItem
 from gui.canvas.obstacle_item import ObstacleItem
@@ -65,8 +66,10 @@ def item_at(scene, pos: QPointF):
     hits = [
         i
         for i in scene.items(pos)
-        if isinstance(i, (RackItem, TrayItem, LinkItem, ObstacleItem, HallItem))
+        if isinstance(i, (RackItem, TrayItem, LinkItem, ObstacleItem, HallItem, DimensionItem))
     ]
+    if hits and isinstance(hits[0], DimensionItem):  # drawn over everything: picked on top
+        return hits[0]
     if hits and isinstance(hits[0], (RackItem, LinkItem)):  # a rack, or a link over the plan
         return next((i for i in hits if isinstance(i, RackItem)), hits[0])
     trunk = scene.trunk_layer.item_at(pos)

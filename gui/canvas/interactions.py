@@ -319,6 +319,9 @@ class DrawTrayInteraction(Interaction):
         self._cursor: tuple[float, float] | None = None
 
     def _snap(self, pos: QPointF) -> tuple[float, float]:
+        on_drawing = self.scene.underlay.snap(pos)  # tracing the building's drawing
+        if on_drawing is not None:
+            return on_drawing
         return placement.snap_point(
             pos.x(), pos.y(), self.scene.snap_step(self.scene.design.hall.tile_m / 2)
         )
@@ -401,6 +404,9 @@ class DrawOutlineInteraction(DrawTrayInteraction):
     hint = "Click the hall's corners, double-click or Enter to close the outline, Esc cancels"
 
     def _snap(self, pos: QPointF) -> tuple[float, float]:
+        on_drawing = self.scene.underlay.snap(pos)  # tracing the building's walls
+        if on_drawing is not None:
+            return on_drawing
         return placement.snap_point(
             pos.x(), pos.y(), self.scene.snap_step(self.scene.design.hall.tile_m)
         )

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QGraphicsScene
 
 from gui import style
 from gui.canvas.bundle_item import BundleItem, TrayLoad
+from gui.canvas.dimension_item import DimensionLayer
 from gui.canvas.facility_layer import FacilityLayer
 from gui.canvas.hall_item import HallItem
 from gui.canvas.handles_item import HandlesItem
@@ -29,6 +30,7 @@ from gui.canvas.row_labels_item import RowLabelsItem
 from gui.canvas.scene_input import SceneInput
 from gui.canvas.tray_item import TrayItem
 from gui.canvas.trunk_layer import TrunkLayer
+from gui.canvas.underlay_layer import UnderlayLayer
 from gui.document.plant_feed import feed_for
 from gui.edit.commands import DesignCommand, push
 from model.design.changes import DEVICE_KINDS, LINK_KINDS, RACK_KINDS, TRAY_KINDS, Change
@@ -88,6 +90,10 @@ class HallScene(SceneInput, QGraphicsScene):
         self.show_cables = True
         self.hall_item = HallItem()
         self.addItem(self.hall_item)
+        # The building's drawing under the plan: placed once the window names the design's
+        # folder (set_folder), where a relative path starts.
+        self.underlay = UnderlayLayer(self)
+        self.dimension_layer = DimensionLayer(self)  # dimension lines drawn on the plan
         self.handles = HandlesItem()  # corners of the one tray, obstacle or outline selected
         self.addItem(self.handles)
         self.rack_field = RackField(self.drawing_changed.emit)  # every rack in one paint call
@@ -142,6 +148,7 @@ class HallScene(SceneInput, QGraphicsScene):
 
     def _build(self) -> None:
         self._update_hall()
+        self.dimension_layer.refresh()
         self._add_trays(self.design.trays)
         if self.picture:
             self._add_picture_racks()
@@ -365,6 +372,10 @@ class HallScene(SceneInput, QGraphicsScene):
                 self.racks[rack_id].set_fill(self.rack_fill(rack_id))
         if K.HALL_CHANGED in change:
             self._update_hall()
+        if K.UNDERLAY_CHANGED in change or K.HALL_CHANGED in change:
+            self.underlay.refresh()
+        if K.ANNOTATIONS_CHANGED in change or K.HALL_CHANGED in change:
+            self.dimension_layer.refresh()
         if change.touches(TRAY_KINDS | {K.HALL_CHANGED}):
             self.update_handles()
         if change.touches(RACK_KINDS):
@@ -404,6 +415,7 @@ class HallScene(SceneInput, QGraphicsScene):
             self.racks.get(object_id)
             or self.trays.get(object_id)
             or self.obstacles.get(object_id)
+            or self.dimension_layer.items.get(object_id)
             or self.link_items.get(object_id)
             or self.trunk_layer.item(object_id)  # made now for a drawn trunk
         )

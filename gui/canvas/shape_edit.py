@@ -117,6 +117,9 @@ class ShapeEdit:
         return self.scene.snap_step(tile if kind == "outline" else tile / 2)
 
     def _snap(self, kind: str, x: float, y: float) -> Point:
+        on_drawing = self.scene.underlay.snap(QPointF(x, y))  # a corner onto the drawing
+        if on_drawing is not None:
+            return on_drawing
         return placement.snap_point(x, y, self._step(kind))
 
     def _name(self, kind: str, object_id: str) -> str:

@@ -18,6 +18,7 @@ from model.design.entities import Hall
 from model.engine.routed_links import RoutedLinks
 from model.engine.snapshot import Snapshotter
 from model.files.design_file import design_to_bytes, load_design, write_atomic
+from model.files.underlay_file import rebased
 from model.runtime.gc_policy import settle_if_pending
 
 MAX_RECENT = 8
@@ -118,10 +119,21 @@ class Document:
         target = path or self.path
         if target is None:
             raise ValueError("no file name to save to")
-        write_atomic(
-            Path(target), design_to_bytes(self.design), overwrite_read_only=overwrite_read_only
-        )
+        # The underlay's path is recorded relative to the design's folder: saved elsewhere,
+        # it is recorded again from there (path and record put back if the save fails).
+        old_path, before = self.path, self.design.hall.underlay
         self.path = Path(target)
+        if before is not None:
+            old_folder = old_path.parent if old_path else None
+            self.design.set_underlay(rebased(before, old_folder, self.path.parent))
+        try:
+            write_atomic(
+                Path(target), design_to_bytes(self.design), overwrite_read_only=overwrite_read_only
+            )
+        except BaseException:
+            self.path = old_path
+            self.design.set_underlay(before)
+            raise
         self.stack.setClean()
 
 

@@ -13,7 +13,18 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from model.common.wording import count
 from model.design.design import Design, DesignError, Removed
-from model.design.entities import Device, Hall, Link, Obstacle, Point, Rack, Settings, Tray
+from model.design.entities import (
+    Device,
+    Dimension,
+    Hall,
+    Link,
+    Obstacle,
+    Point,
+    Rack,
+    Settings,
+    Tray,
+    Underlay,
+)
 
 MOVE_RACKS_ID = 1001
 
@@ -95,9 +106,16 @@ class DeleteCommand(DesignCommand):
         obstacles = {o.id for o in design.hall.obstacles}
         self.obstacle_ids = {i for i in ids if i in obstacles}
         self.old_obstacles = list(design.hall.obstacles)
+        # Dimension lines likewise (annotations of the hall record).
+        self.dimension_ids = {i for i in ids if any(d.id == i for d in design.hall.dimensions)}
+        self.old_dimensions = list(design.hall.dimensions)
 
     def apply(self) -> None:
-        rest = [i for i in self.ids if i not in self.obstacle_ids]
+        rest = [i for i in self.ids if i not in self.obstacle_ids and i not in self.dimension_ids]
+        if self.dimension_ids:
+            self.design.set_dimensions(
+                d for d in self.old_dimensions if d.id not in self.dimension_ids
+            )
         if self.obstacle_ids:
             self.design.set_obstacles(
                 o for o in self.old_obstacles if o.id not in self.obstacle_ids
@@ -110,6 +128,8 @@ class DeleteCommand(DesignCommand):
             self.design.restore(self.removed)
         if self.obstacle_ids:
             self.design.set_obstacles(self.old_obstacles)
+        if self.dimension_ids:
+            self.design.set_dimensions(self.old_dimensions)
 
 
 class MoveRacksCommand(DesignCommand):
@@ -356,6 +376,36 @@ class MoveObstaclesCommand(DesignCommand):
         self.design.set_obstacles(self.old)
 
 
+class UnderlayCommand(DesignCommand):
+    """Place, calibrate or remove (None) the drawing under the plan."""
+
+    def __init__(self, design: Design, underlay: Underlay | None, text: str) -> None:
+        super().__init__(design, text)
+        self.old = design.hall.underlay
+        self.new = underlay
+
+    def apply(self) -> None:
+        self.design.set_underlay(self.new)
+
+    def revert(self) -> None:
+        self.design.set_underlay(self.old)
+
+
+class DimensionsCommand(DesignCommand):
+    """Replace the plan's dimension lines (one drawn, deleted)."""
+
+    def __init__(self, design: Design, dimensions: Iterable[Dimension], text: str) -> None:
+        super().__init__(design, text)
+        self.old = list(design.hall.dimensions)
+        self.new = list(dimensions)
+
+    def apply(self) -> None:
+        self.design.set_dimensions(self.new)
+
+    def revert(self) -> None:
+        self.design.set_dimensions(self.old)
+
+
 class SetSettingsCommand(DesignCommand):
     def __init__(
         self, design: Design, settings: Settings, text: str = "Edit design settings"
@@ -388,6 +438,10 @@ def _describe(design: Design, ids: Iterable[str]) -> str:
             obstacle = next((o for o in design.hall.obstacles if o.id == object_id), None)
             if obstacle is not None:
                 kinds.append(("obstacle", obstacle))
+            elif any(d.id == object_id for d in design.hall.dimensions):
+                kinds.append(
+                    ("dimension line", next(d for d in design.hall.dimensions if d.id == object_id))
+                )
     if not kinds:
         return _plural(len(ids), "object")
     names = {k for k, _ in kinds}

@@ -13,6 +13,7 @@ from gui.actions.structured import CablingStyleCommand, style_words
 from gui.canvas.obstacle_interaction import KINDS
 from gui.edit.commands import ObstaclesCommand
 from model.common.wording import count
+from model.files.underlay_file import UnderlayState
 from model.plant.tray_products import polyline_length_m
 from model.structured.layout import CABLING_STYLES
 
@@ -125,6 +126,21 @@ class HallForms:
             [o.kind for o in chosen],
             lambda k: edit(kind=k),
         )
+        # Height: 0 on the spin box is None in the model, an obstacle from floor to ceiling
+        # (a column); a CRAH or CDU unit has a top that an overhead tray clears.
+        heights = [o.height_m or 0.0 for o in chosen]
+        spin = self._number(
+            "height",
+            "Height",
+            heights,
+            lambda v: edit(height_m=v if v > 0 else None),
+            lo=0.0,
+            hi=50.0,
+            suffix=" m",
+            step=0.1,
+        )
+        if len(set(heights)) == 1:
+            spin.setSpecialValueText("floor to ceiling")
         if len(chosen) == 1:
             xs = [p[0] for p in chosen[0].polygon]
             ys = [p[1] for p in chosen[0].polygon]
@@ -132,6 +148,19 @@ class HallForms:
                 "Extent",
                 f"{max(xs) - min(xs):.2f} × {max(ys) - min(ys):.2f} m, {len(xs)} corners",
             )
+
+    def _underlay_info(self) -> None:
+        """The building's drawing: its file, scale and layers, and whether it is found."""
+        underlay = self.scene.design.hall.underlay
+        if underlay is None:
+            return
+        layers = ", ".join(underlay.layers) if underlay.layers else "all layers"
+        unit = "pixel" if underlay.kind == "image" else "drawing unit"
+        words = f"{underlay.path}: {underlay.scale_m * 1000:.4g} mm a {unit}; {layers}"
+        sentence = self.scene.underlay.sentence
+        if self.scene.underlay.state in (UnderlayState.MISSING, UnderlayState.CHANGED):
+            words += f". {sentence}"
+        self._info("Underlay", words)
 
     def _design_form(self) -> None:
         design = self.scene.design
@@ -149,6 +178,7 @@ class HallForms:
             f"{count(design.gpu_count(), 'GPU')}, {count(len(design.links), 'link')}, "
             f"{count(len(design.trays), 'tray')}",
         )
+        self._underlay_info()
         self._combo(
             "cabling",
             "Cabling style",

@@ -1,5 +1,6 @@
 """DesignSettingsDialog: slack, tray reach, media policy, oversubscription target, collective
-parameters (PXN among them) and BOM spares per category; OK yields one undoable SetSettingsCommand (None when
+parameters (PXN among them), BOM spares per category and the NetBox site, location and tenant
+names; OK yields one undoable SetSettingsCommand (None when
 nothing changed)."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QLabel,
+    QLineEdit,
 )
 
 from gui.edit.commands import SetSettingsCommand
@@ -18,6 +20,7 @@ from gui.widgets import spin_box
 from model.analysis.collectives import ALGORITHMS, PLACEMENTS
 from model.analysis.reliability import CATEGORIES, fit_rates
 from model.design.design import Design
+from model.design.limits import MAX_NAME_LENGTH
 from model.engine.media import POLICIES
 
 # BOM categories that usually carry spares (modules, cables, fibres fail or get damaged).
@@ -133,6 +136,10 @@ class DesignSettingsDialog(QDialog):
             2,
             "Time to detect, restart and recompute since the last checkpoint",
         )
+        # NetBox names (export-netbox and File > Export > NetBox use them); blank = default.
+        self.netbox_site = _name_field(s.netbox_site, f"the design's name ({design.name})")
+        self.netbox_location = _name_field(s.netbox_location, "Data hall")
+        self.netbox_tenant = _name_field(s.netbox_tenant, "no tenant")
         form = QFormLayout(self)
         form.addRow(QLabel("<b>Cable lengths</b>"))
         form.addRow("Slack per end", self.slack_per_end)
@@ -149,6 +156,10 @@ class DesignSettingsDialog(QDialog):
         for category, spin in self.spares.items():
             form.addRow(f"{category} spares", spin)
         form.addRow("Job placement", self.placement)
+        form.addRow(QLabel("<b>NetBox export</b>"))
+        form.addRow("Site", self.netbox_site)
+        form.addRow("Location", self.netbox_location)
+        form.addRow("Tenant", self.netbox_tenant)
         form.addRow(QLabel("<b>Reliability forecast</b>"))
         for name, box in self.fit.items():
             label = fit_rates()[name].label
@@ -183,6 +194,9 @@ class DesignSettingsDialog(QDialog):
             reliability_fit=self._fit_overrides(),
             reliability_job_gpus=int(self.job_gpus.value()),
             reliability_restart_h=self.restart_h.value(),
+            netbox_site=self.netbox_site.text().strip(),
+            netbox_location=self.netbox_location.text().strip(),
+            netbox_tenant=self.netbox_tenant.text().strip(),
         )
 
     def _fit_overrides(self) -> dict[str, float]:
@@ -199,3 +213,10 @@ class DesignSettingsDialog(QDialog):
         if new == self.design.settings:
             return None
         return SetSettingsCommand(self.design, new)
+
+
+def _name_field(text: str, default_words: str) -> QLineEdit:
+    field = QLineEdit(text)
+    field.setMaxLength(MAX_NAME_LENGTH)
+    field.setPlaceholderText(f"blank: {default_words}")
+    return field

@@ -20,6 +20,7 @@ from PySide6.QtGui import (
     QPen,
     QUndoStack,
 )
+from PySide6.QtWidgets import QGraphicsItem
 
 from gui import style
 from gui.canvas.scene import MAX_LINK_ITEMS, HallScene
@@ -41,6 +42,9 @@ MAX_PLAN_PX = 16_000
 MAX_PLAN_ASPECT = 8  # height / width at most
 
 
+PICTURE_UNDERLAY_OPACITY = 0.6  # the building reads under the design, which stays in front
+
+
 def render_design(
     design: Design,
     out: Path | None,
@@ -50,6 +54,7 @@ def render_design(
     title_block: bool = True,
     printer=None,
     tray_figures: Callable[[], PlanTrayFigures] | None = None,
+    underlay_folder: Path | None = None,
 ) -> Path | None:
     """Draw ``design`` into ``out`` (format from the extension), or onto ``printer`` (a
     QPrinter, the page fitted as for a PDF) when given. Needs a QApplication.
@@ -59,7 +64,10 @@ def render_design(
     Without it the scene counts them itself.
 
     With ``title_block`` a strip under the plan carries the medium legend, a scale bar in
-    metres, the design name, today's date and the rack, GPU, device and link counts."""
+    metres, the design name, today's date and the rack, GPU, device and link counts.
+
+    ``underlay_folder``: the design file's folder, to draw the building's drawing under the
+    plan (None: the plan alone)."""
     out = Path(out) if out is not None else None
     suffix = "printer" if printer is not None else out.suffix.lower()
     if printer is None and suffix not in FORMATS:
@@ -70,7 +78,16 @@ def render_design(
     # picture, and the collector runs again as before once it is written.
     with collector_paused():
         return _render(
-            design, out, suffix, width_px, plant, show_links, title_block, printer, tray_figures
+            design,
+            out,
+            suffix,
+            width_px,
+            plant,
+            show_links,
+            title_block,
+            printer,
+            tray_figures,
+            underlay_folder,
         )
 
 
@@ -84,6 +101,7 @@ def _render(
     title_block: bool,
     printer,
     tray_figures: Callable[[], PlanTrayFigures] | None,
+    underlay_folder: Path | None = None,
 ) -> Path | None:
     """:func:`render_design` once its arguments are checked (``suffix``: the format, or
     "printer")."""
@@ -93,6 +111,11 @@ def _render(
     plant = RoutedLinks(design) if own_plant else plant
     stack = QUndoStack()
     scene = HallScene(design, stack, plant, picture=True)
+    if underlay_folder is not None and design.hall.underlay is not None:
+        scene.underlay.follow_folder(lambda: underlay_folder)
+        scene.underlay.set_opacity(PICTURE_UNDERLAY_OPACITY)
+        # Drawn once, as lines: the editor's pixmap cache would put a bitmap in an SVG or PDF.
+        scene.underlay.item.setCacheMode(QGraphicsItem.NoCache)
     if tray_figures is not None:
         scene.tray_load.take_figures(tray_figures())
     else:

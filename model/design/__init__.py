@@ -5,6 +5,8 @@ structured-cabling edits).
 
 Modules:
 
+- ``annotation_edits``: The annotation edits of a design (a mixin of ``Design``): the building's
+  drawing under the plan and the dimension lines, each its own change kind.
 - ``arrange``: Align and distribute racks: the new centres, computed from the footprints; the GUI
   applies them as one move command.
 - ``bulk_connect``: Bulk connect: every free port of a port group on some devices to free ports of
@@ -40,6 +42,8 @@ Modules:
   loader reads back.
 - ``records``: The design's edit records: its error, what a removal took out, and the checks edits
   share.
+- ``underlay``: The drawing under the plan: where its points land on the plan, its calibration by
+  two points and a distance, and snapping a drawn point to its lines.
 - ``search``: Find by name: racks, devices and links whose name, type, label or ports match a text.
 - ``structured_edit``: Edit API of structured cabling: place and remove patch panels, route a link
   via panels.

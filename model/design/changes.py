@@ -28,6 +28,10 @@ class ChangeKind(Enum):
 
     NAME_CHANGED = "name_changed"
     HALL_CHANGED = "hall_changed"
+    # The drawing under the plan placed, moved or removed: nothing routes or analyses by it.
+    UNDERLAY_CHANGED = "underlay_changed"
+    # Dimension lines drawn, moved or removed: annotations, read by people only.
+    ANNOTATIONS_CHANGED = "annotations_changed"
     SETTINGS_CHANGED = "settings_changed"
     TRAYS_ADDED = "trays_added"
     TRAYS_CHANGED = "trays_changed"

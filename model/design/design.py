@@ -25,6 +25,7 @@ import msgspec
 
 from model.catalog.components import Catalog, CatalogFile, builtin_catalog
 from model.catalog.ports import port_table
+from model.design.annotation_edits import AnnotationEdits
 from model.design.changes import DEVICE_KINDS, ChangeKind, ChangeNotifier, Listener, Subscription
 from model.design.entities import (
     Cooling,
@@ -57,7 +58,7 @@ from model.design.records import (
 __all__ = ["Design", "DesignError", "Removed"]
 
 
-class Design(DesignQueries, LinkEdits):
+class Design(DesignQueries, LinkEdits, AnnotationEdits):
     """A data hall design. Read the public dicts freely; change them only through methods."""
 
     def __init__(

@@ -43,6 +43,39 @@ class Obstacle(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=T
     polygon: list[Point]
     kind: Literal["column", "crac", "keep-out", "other"] = "column"
     name: Name = ""
+    # Schema 4: how tall it stands (None = floor to ceiling, as a column): a CRAH/CDU unit's
+    # top tells whether an overhead tray may pass over it.
+    height_m: Annotated[float, Meta(gt=0, le=50)] | None = None
+
+
+class Dimension(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A dimension line on the plan (schema 4): the distance between two points, drawn with
+    its length for the people reading the plan; nothing routes or analyses by it."""
+
+    id: Ident
+    a: Point
+    b: Point
+
+
+class Underlay(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """The building's drawing under the plan (schema 4): a DXF or an image page, locked.
+
+    ``path``: the file, relative to the design file's folder where it can be (else absolute);
+    ``sha256``: its content hash when placed, so an edited or replaced drawing is noticed.
+    Placement: a drawing point (u, v) in drawing units (DXF units, image pixels) lies on the
+    plan at ``(origin_x_m + scale_m * u, origin_y_m -/+ scale_m * v)``: minus for a DXF,
+    whose y runs up the page, plus for an image, whose rows run down (plan y runs down).
+    ``layers``: the DXF layers shown (empty = all of them).
+    """
+
+    # No control characters: a NUL makes every file call raise, and none names a real file.
+    path: Annotated[str, Meta(min_length=1, max_length=4096, pattern=r"^[^\x00-\x1f]+$")]
+    sha256: Annotated[str, Meta(pattern=r"^[0-9a-f]{64}$")]
+    kind: Literal["dxf", "image"]
+    origin_x_m: Coord = 0.0
+    origin_y_m: Coord = 0.0
+    scale_m: Annotated[float, Meta(gt=0, le=1e4)] = 1.0
+    layers: Annotated[tuple[Name, ...], Meta(max_length=10_000)] = ()
 
 
 Current = Literal["ac", "dc"]
@@ -147,6 +180,8 @@ class Hall(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True)
     # What the floor may carry, kg per m2 (raised-floor tiles or slab): None = not stated, then
     # floor load is reported but not checked (model.facility.floor_load).
     floor_rating_kg_m2: Annotated[float, Meta(gt=0, le=100_000)] | None = None
+    underlay: Underlay | None = None  # schema 4
+    dimensions: Annotated[list[Dimension], Meta(max_length=10_000)] = []  # schema 4
 
 
 class Tray(Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -317,6 +352,11 @@ class Settings(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, om
     optics_strategy: dict[
         Literal["leaf", "spine", "core"], Literal["pluggable", "linear", "co-packaged"]
     ] = {}
+    # NetBox names (schema 4) used by export-netbox when its options do not name them: the
+    # site, the location within it and the tenant; "" = the exporter's own default.
+    netbox_site: Name = ""
+    netbox_location: Name = ""
+    netbox_tenant: Name = ""
 
 
 ENTITY_KINDS = ("trays", "racks", "devices", "links")
@@ -351,6 +391,7 @@ __all__ = [
     "LINK_A",
     "LINK_B",
     "Device",
+    "Dimension",
     "ENTITY_KINDS",
     "FABRICS",
     "Fabric",
@@ -368,6 +409,7 @@ __all__ = [
     "Rack",
     "Settings",
     "Tray",
+    "Underlay",
     "U_HEIGHT_M",
     "RACK_PLINTH_M",
     "new_id_factory",

@@ -39,6 +39,7 @@ class DesignQueries:
             or object_id in self.links
             or object_id in self.trays
             or any(o.id == object_id for o in self.hall.obstacles)
+            or any(d.id == object_id for d in self.hall.dimensions)
         )
 
     def device_type(self, device: Device | str) -> DeviceType:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from model.common.findings import Finding, sort_findings
+from model.engine.floor_blocks import floor_block_findings
 from model.engine.link_status import NO_MEDIUM, NO_TRAY_PATH, PINNED_MISMATCH, PINNED_OUT_OF_REACH
 
 if TYPE_CHECKING:  # for the annotation only: the plant imports this module
@@ -26,6 +27,7 @@ def plant_findings(plant: LinkTable) -> list[Finding]:
     reach = design.settings.tray_reach_m
     unreached: dict[str, list[str]] = {}
     pairs: dict[tuple[str, str], list[str]] = {}
+    floor_pairs: dict[tuple[str, str], list[str]] = {}  # every floor run, for obstacles
     for row in np.flatnonzero(plant.status & NO_TRAY_PATH):
         link = design.links[plant.link_ids[row]]
         ra = design.devices[link.a.device].rack
@@ -35,6 +37,7 @@ def plant_findings(plant: LinkTable) -> list[Finding]:
             for r, drop in ((ra, plant._drop_a[row]), (rb, plant._drop_b[row]))
             if plant._att.seg[drop] < 0
         ]
+        floor_pairs.setdefault(tuple(sorted((ra, rb))), []).append(link.id)
         for rack in lost:
             unreached.setdefault(rack, []).append(link.id)
         if not lost:
@@ -64,6 +67,7 @@ def plant_findings(plant: LinkTable) -> list[Finding]:
                 objects=(ra, rb, *links),
             )
         )
+    out += floor_block_findings(design, floor_pairs)
     for flag, code, severity in (
         (NO_MEDIUM, "NO_MEDIUM_REACHES", "error"),
         (PINNED_OUT_OF_REACH, "PINNED_MEDIUM_OUT_OF_REACH", "warning"),

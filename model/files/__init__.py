@@ -11,6 +11,8 @@ Modules:
 - ``output_file``: Where an output may go: regular files replaced atomically (named, locked
   temporary files that the next write of a killed one removes), ``-`` as standard output,
   devices and FIFOs written through, folders and sockets refused.
+- ``underlay_file``: The underlay's file: a DXF's lines per layer (ezdxf), a drawing's content
+  hash, its recorded path beside the design file and whether it is missing or changed.
 - ``migrations``: Schema migrations of design files: each step turns a version-n document (plain
   JSON values, as parsed) into a version n+1 document, before it is validated
   (:mod:`model.files.design_file`).

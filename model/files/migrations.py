@@ -41,10 +41,12 @@ def _v2_to_v3(raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def _v3_to_v4(raw: dict[str, Any]) -> dict[str, Any]:
-    """Nothing to rewrite: v4 adds the facility (the hall's optional ``power``, ``cooling`` and
-    ``floor_rating_kg_m2``, a rack's optional ``pdus`` and ``cooling``); a v3 file states none
-    of them, so its floor load is reported but unchecked until a rating is set. The step exists
-    so that an older Hallwright refuses a file with a facility by its version."""
+    """Nothing to rewrite: v4 adds only optional records. The facility (the hall's ``power``,
+    ``cooling`` and ``floor_rating_kg_m2``, a rack's ``pdus`` and ``cooling``): a v3 file states
+    none of them, so its floor load is reported but unchecked until a rating is set. The hall's
+    ``underlay`` (the building's drawing) and ``dimensions``, an obstacle's ``height_m`` and the
+    settings' NetBox names. The step exists so that an older Hallwright refuses a v4 file by its
+    version, not by an unknown field."""
     return raw
 
 

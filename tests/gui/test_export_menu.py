@@ -34,7 +34,7 @@ def answer_save(monkeypatch, path, selected: str = "") -> None:
     )
 
 
-def test_export_menu_lists_the_five_exports(export_window):
+def test_export_menu_lists_the_six_exports(export_window):
     file_menu = export_window.menuBar().actions()[0].menu()
     assert export_window.export_menu.menuAction() in file_menu.actions()
     assert [a.text().replace("&", "") for a in export_window.export_menu.actions()] == [
@@ -43,6 +43,7 @@ def test_export_menu_lists_the_five_exports(export_window):
         "NetBox import files (folder)…",
         "Floor plan picture (PNG/SVG/PDF)…",
         "Rack elevations (PDF)…",
+        "P2P for the Cable Validation Tool (CSV/XLSX)…",
     ]
 
 
@@ -74,16 +75,39 @@ def test_cabling_schedule_csv(export_window, monkeypatch, tmp_path):
     assert "cables" in export_window.statusBar().currentMessage()
 
 
-def test_netbox_folder(export_window, monkeypatch, tmp_path):
+def test_netbox_folder(export_window, qtbot, tmp_path):
+    """The folder chooser starts beside the design and takes a typed new name."""
     folder = tmp_path / "netbox"
-    folder.mkdir()
-    monkeypatch.setattr(
-        QFileDialog, "getExistingDirectory", staticmethod(lambda *args, **kwargs: str(folder))
-    )
+    seen = answer_folder(qtbot, "netbox")
     trigger(export_window, "NetBox import files (folder)…")
+    assert seen == [str(export_window.document.path.parent)]
     files = sorted(folder.glob("*/*.csv"))
     assert (folder / "site" / "08_cables.csv").exists()
     assert files and all(f.read_text().strip() for f in files)
+
+
+def answer_folder(qtbot, typed: str) -> list[str]:
+    """Type ``typed`` into the folder dialog the next action opens and choose it; returns
+    (once it ran) the folder the dialog started in."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QLineEdit
+
+    from gui.dialogs.folders import FolderDialog
+
+    seen: list[str] = []
+
+    def drive() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, FolderDialog):
+            QTimer.singleShot(50, drive)
+            return
+        seen.append(dialog.directory().absolutePath())
+        name = dialog.findChild(QLineEdit, "fileNameEdit")
+        name.setText(typed)
+        dialog.accept()
+
+    QTimer.singleShot(0, drive)
+    return seen
 
 
 @pytest.mark.parametrize("suffix", ["png", "svg", "pdf"])

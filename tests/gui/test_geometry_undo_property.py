@@ -1,6 +1,7 @@
 """Property: random geometry edits (tray corners dragged, inserted, deleted, trays split, joined and moved, outline
-corners dragged, obstacles drawn, reshaped, moved, deleted) made through the undo commands the
-plan uses, undone completely, restore the file byte for byte; the scene follows all along."""
+corners dragged, obstacles drawn, reshaped, moved, deleted, their heights set, dimension lines
+drawn and deleted, the underlay placed and calibrated) made through the undo commands the plan
+uses, undone completely, restore the file byte for byte; the scene follows all along."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from gui.canvas.scene import HallScene
 from gui.document.document import make_plant
 from gui.edit.commands import (
     DeleteCommand,
+    DimensionsCommand,
     JoinTraysCommand,
     MoveObstaclesCommand,
     MoveTraysCommand,
@@ -21,9 +23,11 @@ from gui.edit.commands import (
     OutlineCommand,
     SplitTrayCommand,
     TrayPointsCommand,
+    UnderlayCommand,
     push,
 )
-from model.design.entities import Obstacle
+from model.design.entities import Dimension, Obstacle, Underlay
+from model.design.underlay import calibrated
 from model.files.design_file import design_to_bytes
 from tests.builders import small_pod
 
@@ -39,7 +43,12 @@ EDITS = (
     "reshape",
     "move",
     "delete",
+    "height",
+    "dimension",
+    "undimension",
+    "underlay",
 )
+UNDERLAY = Underlay(path="plans/hall.dxf", sha256="0" * 64, kind="dxf", scale_m=0.001)
 
 
 def apply_edit(design, stack, kind: str, pick: int, dx: int, dy: int) -> None:
@@ -96,6 +105,27 @@ def apply_edit(design, stack, kind: str, pick: int, dx: int, dy: int) -> None:
         push(stack, MoveObstaclesCommand(design, [obstacle.id], 0.3 * dx, 0.3 * dy))
     elif kind == "delete" and (obstacle or tray):
         push(stack, DeleteCommand(design, [obstacle.id if obstacle and dx >= 0 else tray.id]))
+    elif kind == "height" and obstacle:
+        height = None if dx == 0 else 0.5 * abs(dx) + 0.1 * pick
+        changed = msgspec.structs.replace(obstacle, height_m=height)
+        push(
+            stack,
+            ObstaclesCommand(design, [changed if o is obstacle else o for o in obstacles], "h"),
+        )
+    elif kind == "dimension":
+        a = (0.6 * abs(dx), 0.6 * abs(dy))
+        line = Dimension(id=design.new_id("dim"), a=a, b=(a[0] + 0.1 * (pick + 1), a[1] + 0.3 * dy))
+        push(stack, DimensionsCommand(design, [*design.hall.dimensions, line], "dim"))
+    elif kind == "undimension" and design.hall.dimensions:
+        dims = design.hall.dimensions
+        push(stack, DeleteCommand(design, [dims[pick % len(dims)].id]))
+    elif kind == "underlay":
+        current = design.hall.underlay
+        if current is None or dx == 0:
+            push(stack, UnderlayCommand(design, None if current else UNDERLAY, "place"))
+        else:
+            rescaled = calibrated(current, (0.0, 0.0), (1.0 + abs(dy), 0.0), 0.5 * abs(dx) + 1)
+            push(stack, UnderlayCommand(design, rescaled, "calibrate"))
 
 
 edit = st.tuples(st.sampled_from(EDITS), st.integers(0, 50), st.integers(-3, 3), st.integers(-3, 3))
@@ -116,10 +146,12 @@ def test_random_geometry_edits_undone_completely_restore_the_file(qapp, edits):
             apply_edit(design, stack, kind, pick, dx, dy)
             assert set(scene.trays) == set(design.trays)
             assert set(scene.obstacles) == {o.id for o in design.hall.obstacles}
+            assert set(scene.dimension_layer.items) == {d.id for d in design.hall.dimensions}
         while stack.canUndo():
             stack.undo()
         assert design_to_bytes(design) == original
         assert set(scene.obstacles) == set()
+        assert scene.dimension_layer.items == {} and scene.underlay.state is None
         for tray_id, item in scene.trays.items():
             start = design.trays[tray_id].points[0]
             assert item.boundingRect().adjusted(-1, -1, 1, 1).contains(*start)

@@ -118,23 +118,41 @@ def test_golden_v3_loads_and_saves_unchanged():
 
 
 def test_golden_v3_migrates_to_v4_unchanged_but_its_version():
-    """v4 adds the facility (power, cooling, floor rating): a v3 file's records pass as they are."""
+    """v4 adds only optional fields (the facility; underlay, obstacle height, NetBox names): a v3
+    file re-saves as itself with the new version number."""
     raw = json.loads(GOLDEN_V3.read_text())
     assert fileio.MIGRATIONS[3](json.loads(GOLDEN_V3.read_text())) == raw
     design = load_design(GOLDEN_V3)
     assert design.hall.floor_rating_kg_m2 is None and design.hall.cooling.cdus == ()
+    saved = design_to_bytes(design)
+    assert saved == GOLDEN_V3.read_bytes().replace(b'"schema_version": 3', b'"schema_version": 4')
 
 
 def test_golden_v4_loads_and_saves_unchanged():
-    """The schema-4 golden file: 2N feeds and busways, a CDU and a CRAH (N+1), a floor rating."""
+    """The schema-4 golden file: 2N feeds and busways, a CDU and a CRAH (N+1), a floor rating;
+    an underlay DXF beside it, a CRAH obstacle with a height, NetBox names, a dimension line."""
     design = load_design(GOLDEN_V4)
     assert design.hall.floor_rating_kg_m2 == 1200.0
     assert design.hall.cooling.redundancy == "N+1"
     assert [c.capacity_kw for c in design.hall.cooling.cdus] == [100.0]
     assert design.racks["r1"].pdus == ("bus-a", "bus-b")
     assert design.racks["r1"].cooling == ("crah-1",)
+    underlay = design.hall.underlay
+    assert underlay is not None and underlay.path == "underlay-hall.dxf"
+    assert underlay.kind == "dxf" and underlay.scale_m == 0.001
+    assert underlay.layers == ("WALLS", "COLUMNS")
+    (crah,) = design.hall.obstacles
+    assert (crah.kind, crah.height_m) == ("crac", 2.2)
+    assert design.settings.netbox_site == "DH1" and design.settings.netbox_tenant == "Research"
+    (dimension,) = design.hall.dimensions
+    assert (dimension.a, dimension.b) == ((0.0, 8.4), (12.0, 8.4))
     if fileio.SCHEMA_VERSION == 4:
         assert design_to_bytes(design) == GOLDEN_V4.read_bytes()
+
+
+def test_a_v4_file_is_refused_by_a_v3_reader_by_its_version():
+    with pytest.raises(DesignFileError, match="newer than this Hallwright understands"):
+        read_design_bytes(GOLDEN_V4.read_bytes(), "v4.hall.json", current_version=3)
 
 
 def test_newer_schema_is_refused_with_a_sentence():

@@ -62,6 +62,7 @@ from model.outputs.netbox.modules import (
 from model.outputs.netbox.names import (
     DESCRIPTION_MAX,
     DEVICE_NAME_MAX,
+    LOCATION_NAME_MAX,
     RACK_NAME_MAX,
     SITE_NAME_MAX,
     fit_name,
@@ -173,6 +174,8 @@ class NetBoxTables:
     they are never turned into a tuple per row unless :meth:`rows` is asked for."""
 
     site: str
+    location: str = LOCATION_NAME
+    tenant: str = ""  # the design's NetBox tenant: a column of sites, racks, devices when set
     tables: dict[str, Table] = field(default_factory=dict)
     device_types: list[TypeVariant] = field(default_factory=list)
     module_types: list[ModuleType] = field(default_factory=list)
@@ -265,8 +268,12 @@ def netbox_tables(
         kinds = {row.medium_kind for row in schedule}
     if not SEGMENT_KINDS.isdisjoint(kinds):
         schedule = netbox_schedule(design, plant, phys)
-    site = fit_name(design.name, SITE_NAME_MAX) or "Hallwright design"
-    out = NetBoxTables(site=site)
+    # The design's NetBox names (Design Settings, schema 4), else its name and "Data hall".
+    names = design.settings
+    site = fit_name(names.netbox_site or design.name, SITE_NAME_MAX) or "Hallwright design"
+    location = fit_name(names.netbox_location, LOCATION_NAME_MAX) or LOCATION_NAME
+    tenant = fit_name(names.netbox_tenant, SITE_NAME_MAX)
+    out = NetBoxTables(site=site, location=location, tenant=tenant)
     racks = sorted(design.racks.values(), key=lambda r: (r.name, r.id))
     # Names a cable row refers to carry no comma (NetBox splits them there: names.list_safe).
     rack_names = unique_names([(r.id, list_safe(r.name), "") for r in racks], RACK_NAME_MAX)
@@ -294,16 +301,13 @@ def netbox_tables(
         [(r, slugify(r), ROLE_COLORS.get(r, "607d8b")) for r in roles],
     )
     t["04_sites"] = (SITE_HEADER, [(site, slugify(site), "planned", "exported from Hallwright")])
-    t["05_locations"] = (
-        LOCATION_HEADER,
-        [(site, LOCATION_NAME, slugify(LOCATION_NAME), "planned")],
-    )
+    t["05_locations"] = (LOCATION_HEADER, [(site, location, slugify(location), "planned")])
     t["06_racks"] = (
         RACK_HEADER,
         [
             (
                 site,
-                LOCATION_NAME,
+                location,
                 rack_names[r.id],
                 "planned",
                 "4-post-cabinet",
@@ -318,7 +322,7 @@ def netbox_tables(
             for r in racks
         ],
     )
-    t["07_devices"] = _device_table(devices, device_names, rack_names, variants, tags, site)
+    t["07_devices"] = _device_table(devices, device_names, rack_names, variants, tags, out)
     cables = schedule_cables(design, schedule, plant, site, device_names)
     t["08_cables"] = cables if isinstance(cables, Table) else (CABLE_HEADER, cables)
     t["09_backplane_cables"] = backplane_cables(design, plant, site, device_names, rack_names)
@@ -330,6 +334,10 @@ def netbox_tables(
     layout = getattr(phys, "structured", None)
     _add_panels(design, plant, schedule, out, device_names, rack_names, layout)
     _add_power(design, out, rack_names, set(device_names.values()))
+    if tenant:  # NetBox's import forms take a tenant by name on sites, racks and devices
+        for stem in ("04_sites", "06_racks", "07_devices"):
+            table = t[stem]
+            t[stem] = Table((*table.header, "tenant"), [*table.columns, Repeat(tenant, len(table))])
     return out
 
 
@@ -364,7 +372,7 @@ def _add_power(design, out: NetBoxTables, rack_names, taken: set[str]) -> None:
     out.set_rows("07_devices", DEVICE_HEADER, rows)
 
 
-def _device_table(devices, device_names, rack_names, variants, tags, site) -> Table:
+def _device_table(devices, device_names, rack_names, variants, tags, out) -> Table:
     """The devices' rows as columns; a device type's model, vendor and airflow are worked out
     once per type variant (they are looked up per device)."""
     n = len(devices)
@@ -379,8 +387,8 @@ def _device_table(devices, device_names, rack_names, variants, tags, site) -> Ta
             Lookup({v: v.dtype.vendor for v in distinct}, of_device),
             Lookup({v: v.model for v in distinct}, of_device),
             Repeat("planned", n),
-            Repeat(site, n),
-            Repeat(LOCATION_NAME, n),
+            Repeat(out.site, n),
+            Repeat(out.location, n),
             Lookup(rack_names, [d.rack for d in devices]),
             [d.u for d in devices],
             Repeat("front", n),
@@ -442,7 +450,7 @@ def _add_panels(design, plant, schedule, out, device_names, rack_names, layout=N
                 "device_type": variant.model,
                 "status": "planned",
                 "site": site,
-                "location": LOCATION_NAME,
+                "location": out.location,
                 "rack": rack_names[rack_id],
                 "airflow": "passive",
                 "asset_tag": device_asset_tag(site, name),

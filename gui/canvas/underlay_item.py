@@ -1,0 +1,101 @@
+"""UnderlayItem: the building's drawing under the plan, locked: DXF lines or an image page,
+drawn where the model's transform puts them, never selected, never hit by a click."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QLineF, QRectF, Qt
+from PySide6.QtGui import QColor, QImage, QPainter, QPen, QTransform
+from PySide6.QtSvg import QSvgRenderer
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
+
+# A blue-grey apart from every cable, tray and selection colour: the drawing is a reference,
+# read under the design, never mistaken for part of it.
+UNDERLAY_LINE = "#6f86b0"
+UNDERLAY_Z = -95  # above the floor fill (-100), below obstacles (-50) and trays (-10)
+
+
+class UnderlayItem(QGraphicsItem):
+    """Draws segments (plan metres) or a picture in a plan rectangle; knows nothing else."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setZValue(UNDERLAY_Z)
+        self.setAcceptedMouseButtons(Qt.NoButton)
+        self.setAcceptHoverEvents(False)
+        self.setFlag(QGraphicsItem.ItemIsSelectable, False)
+        self.setFlag(QGraphicsItem.ItemIsFocusable, False)
+        self._lines: list[QLineF] = []
+        self._image: QImage | None = None
+        self._svg: QSvgRenderer | None = None
+        self._rect = QRectF()
+        self._present = True  # False: the design has no underlay now (lines kept for an undo)
+
+    def set_present(self, present: bool) -> None:
+        """Show or withhold the content without dropping it (the user's visibility toggle is
+        ``setVisible``, apart)."""
+        if present != self._present:
+            self.prepareGeometryChange()
+            self._present = present
+            self.update()
+
+    def set_lines(self, segments) -> None:
+        """DXF lines: ``segments`` n x 4 (u0, v0, u1, v1) in drawing units, placed on the plan
+        by :meth:`set_placement` (so a calibration moves them without rebuilding ~0.3 s of
+        QLineF for 80k lines)."""
+        self.prepareGeometryChange()
+        self._image = self._svg = None
+        self._lines = [QLineF(*row) for row in segments.tolist()]
+        if len(segments):
+            us, vs = segments[:, 0::2], segments[:, 1::2]
+            rect = QRectF(us.min(), vs.min(), us.max() - us.min(), vs.max() - vs.min())
+            margin = max(rect.width(), rect.height()) * 0.005  # the pen's half width, roughly
+            self._rect = rect.adjusted(-margin, -margin, margin, margin)
+        else:
+            self._rect = QRectF()
+        # Painted once per zoom into a pixmap the size of the view: a hall's repaint after an
+        # edit or a pan blits it (80k lines drew in ~80 ms, over the 50 ms repaint budget).
+        self.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
+        self.update()
+
+    def set_placement(self, ox: float, oy: float, sx: float, sy: float) -> None:
+        """Drawing units to plan metres: (ox + sx * u, oy + sy * v)."""
+        self.setTransform(QTransform(sx, 0.0, 0.0, sy, ox, oy))
+
+    def set_picture(self, picture: QImage | QSvgRenderer, rect_m: QRectF) -> None:
+        """An image page (PNG, JPEG) or an SVG drawing stretched over ``rect_m`` (plan metres)."""
+        self.prepareGeometryChange()
+        self.setTransform(QTransform())
+        self.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
+        self._lines = []
+        self._image = picture if isinstance(picture, QImage) else None
+        self._svg = picture if isinstance(picture, QSvgRenderer) else None
+        self._rect = QRectF(rect_m)
+        self.update()
+
+    def clear(self) -> None:
+        self.prepareGeometryChange()
+        self.setTransform(QTransform())
+        self._lines, self._image, self._svg, self._rect = [], None, None, QRectF()
+        self.update()
+
+    @property
+    def line_count(self) -> int:
+        """Lines drawn now (0 while the design has no underlay)."""
+        return len(self._lines) if self._present else 0
+
+    def boundingRect(self) -> QRectF:
+        return self._rect if self._present else QRectF()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        if not self._present:
+            return
+        if self._lines:
+            pen = QPen(QColor(UNDERLAY_LINE), 1.0)
+            pen.setCosmetic(True)
+            painter.setPen(pen)
+            painter.drawLines(self._lines)
+        elif self._image is not None:
+            painter.setRenderHint(QPainter.SmoothPixmapTransform, True)
+            painter.drawImage(self._rect, self._image)
+        elif self._svg is not None:
+            self._svg.render(painter, self._rect)
