@@ -9,6 +9,7 @@ finding (the warnings tree did, and stopped at 500 per group).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
@@ -22,6 +23,7 @@ SEVERITY_COLORS = {"error": "#c92a2a", "warning": "#b35c00", "info": "#1c7ed6"}
 ALL = ""  # the filter value that lets every row through
 NO_FABRIC = "(none)"  # the fabric filter's name for findings outside every fabric
 OBJECTS_SHOWN = 4
+_SEVERITY, _CODE = attrgetter("severity"), attrgetter("code")
 
 
 class FindingsModel(QAbstractTableModel):
@@ -43,12 +45,14 @@ class FindingsModel(QAbstractTableModel):
     def set_findings(self, findings: Sequence[Finding], fabrics: Sequence[str]) -> None:
         """Show ``findings`` (errors first, then by code, order kept within a code) with the
         fabric of each; the filters stay as they were."""
+        n = len(findings)
         severity = np.fromiter(
-            (SEVERITY_ORDER[f.severity] for f in findings), np.int8, len(findings)
+            map(SEVERITY_ORDER.__getitem__, map(_SEVERITY, findings)), np.int8, n
         )
-        self.codes = sorted({f.code for f in findings})
+        codes = list(map(_CODE, findings))
+        self.codes = sorted(set(codes))
         code_index = {c: i for i, c in enumerate(self.codes)}
-        code = np.fromiter((code_index[f.code] for f in findings), np.int32, len(findings))
+        code = np.fromiter(map(code_index.__getitem__, codes), np.int32, n)
         order = np.lexsort((np.arange(len(findings)), code, severity))
         self.beginResetModel()
         self.findings = [findings[i] for i in order.tolist()]
@@ -57,9 +61,7 @@ class FindingsModel(QAbstractTableModel):
         fabric_index = {f: i for i, f in enumerate(self.fabric_names)}
         fabric_index[""] = -1
         self._severity, self._code = severity[order], code[order]
-        self._fabric = np.fromiter(
-            (fabric_index[f] for f in self.fabrics), np.int32, len(self.fabrics)
-        )
+        self._fabric = np.fromiter(map(fabric_index.__getitem__, self.fabrics), np.int32, n)
         self.rows = self._filtered()
         self.endResetModel()
 
