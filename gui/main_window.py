@@ -22,6 +22,7 @@ from gui.actions.editor_extras import install_editor_extras
 from gui.actions.export import add_export_menu
 from gui.actions.fabric_layers import LayerMenus
 from gui.actions.findings_dock import install_findings_dock
+from gui.actions.side_docks import make_all_collapsible
 from gui.actions.whatif_tools import WhatIfTools
 from gui.canvas import interactions as modes
 from gui.canvas.obstacle_interaction import DrawObstacleInteraction
@@ -89,6 +90,7 @@ class MainWindow(QMainWindow):
         self.whatif = WhatIfTools(self)  # what-if cases, compare, sweep plots
         self.whatif.add_to_file_menu(self.file_menu, before=self.close_action)
         install_editor_extras(self)  # bulk connect, find, context menus, help, saved layout
+        make_all_collapsible(self)  # every dock's title bar can fold it away
         self.set_document(Document(empty_design()))
 
     # ------------------------------------------------------------------ assembly

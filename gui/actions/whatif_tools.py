@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, QPoint, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox
 
+from gui.actions.side_docks import dock_beside_plan
 from gui.canvas.blast_radius_item import MAX_LINKS, BlastRadiusItem
 from gui.canvas.link_item import LinkItem
 from gui.canvas.tray_item import TrayItem
@@ -98,6 +99,16 @@ class WhatIfTools(QObject):
 
     # ------------------------------------------------------------------ the menu
 
+    def _tray_at(self, scene_pos) -> str | None:
+        """The tray under a point (a rack or a link drawn over it clicked), asking only the tray
+        items, not the scene's every item there (the drawn links of a core rack)."""
+        for item in self.scene.trays.values():
+            if item.sceneBoundingRect().contains(scene_pos) and item.contains(
+                item.mapFromScene(scene_pos)
+            ):
+                return item.object_id
+        return None
+
     def menu_at(self, scene_pos, target=None) -> QMenu:
         """The right-click menu for a plan point (scene coordinates, metres). ``target`` (the
         plan menu's ContextTarget) names what was clicked; without it the scene is searched.
@@ -114,10 +125,7 @@ class WhatIfTools(QObject):
             kind, first = target.kind, (target.ids[0] if target.ids else None)
             link_id = first if kind == "link" else None
             rack_id = first if kind == "rack" else None
-            tray_id = first if kind == "tray" else None
-            if kind not in ("rack", "tray"):  # a trunk or link drawn along a tray: the tray too
-                items = self.scene.items(scene_pos)
-                tray_id = next((i.object_id for i in items if isinstance(i, TrayItem)), None)
+            tray_id = first if kind == "tray" else self._tray_at(scene_pos)
         else:
             selected = self.scene.selected_ids()
             items = self.scene.items(scene_pos)
@@ -286,12 +294,10 @@ class WhatIfTools(QObject):
             if i in design.devices:
                 racks[design.devices[i].rack] = "changed"
         self.overlay.set_state(racks, {i: "changed" for i in highlight if i in design.links})
-        if self.compare_dialog is not None:
-            self.compare_dialog.close()
         self.compare_dialog = CompareDialog(
             result, path.name, self.document.display_name, self.window
         )
-        self.compare_dialog.show()
+        dock_beside_plan(self.window, "Compare", self.compare_dialog)  # never over the plan
         return result
 
     def open_sweep_dialog(self) -> None:
@@ -307,9 +313,7 @@ class WhatIfTools(QObject):
         except (OSError, ValueError) as exc:
             QMessageBox.warning(self.window, "Open Sweep Results", f"{path.name}: {exc}")
             return None
-        if self.sweep_dialog is not None:
-            self.sweep_dialog.close()
         self.sweep_dialog = dialog
-        dialog.show()
+        dock_beside_plan(self.window, "Sweep", dialog)  # never over the plan
         QApplication.processEvents()
         return dialog

@@ -122,18 +122,31 @@ class CanvasContextMenu(QObject):
         menu = self.build(target)
         self.last_menu = menu
         if pending:
-            ids = list(target.ids)
-            _after_first_paint(menu, lambda: scene.select_ids(ids))
+            select = _SelectOnce(scene, target.ids)
+            _after_first_paint(menu, select)
+            # Hidden before any entry runs: the entry acts on the clicked object selected
+            menu.aboutToHide.connect(select)
         if menu.actions():
             menu.exec(global_pos)
-        if pending and not any(
-            (item := scene.item_for(i)) is not None and item.isSelected() for i in ids
-        ):
-            scene.select_ids(ids)  # the menu closed before it painted
+        if pending:
+            select()  # the menu had no entries, or closed before it painted
         menu.deleteLater()
         for borrowed in self._borrowed:
             borrowed.deleteLater()
         self._borrowed = []
+
+
+class _SelectOnce:
+    """Selects ``ids`` the first time it is called (the menu painted, or hid to run an entry);
+    later calls do nothing, so a selection an entry made is never undone."""
+
+    def __init__(self, scene, ids) -> None:
+        self.scene, self.ids, self.done = scene, list(ids), False
+
+    def __call__(self) -> None:
+        if not self.done:
+            self.done = True
+            self.scene.select_ids(self.ids)
 
 
 class _FirstPaint(QObject):

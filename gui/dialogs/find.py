@@ -7,6 +7,7 @@ from PySide6.QtCore import QPoint, QRect, QRectF, Qt, QTimer
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QDialog, QLabel, QLineEdit, QListWidget, QListWidgetItem, QVBoxLayout
 
+from gui.actions.side_docks import dock_beside_plan
 from model.common.wording import count
 from model.design.search import Hit, SearchIndex
 
@@ -102,7 +103,7 @@ class FindDialog(QDialog):
     def _uncover(self, view, rect: QRectF) -> None:
         """Move the dialog off the found object (it sat over the plan's centre, where the
         object is centred): to a corner of the plan, else beside the object."""
-        if not self.isVisible():
+        if not self.isVisible() or not self.isWindow():  # docked beside the plan: covers nothing
             return
         shown = view.mapFromScene(rect).boundingRect()
         target = QRect(view.viewport().mapToGlobal(shown.topLeft()), shown.size())
@@ -160,8 +161,7 @@ def add_find_actions(window, edit_menu, view_menu) -> None:
         if dialog is None:
             dialog = window.find_dialog = FindDialog(window)
         dialog.prepare()
-        dialog.show()
-        dialog.raise_()
+        dock_beside_plan(window, "Find", dialog)  # beside the plan, never over it
         dialog.activateWindow()
         dialog.text.setFocus()
         dialog.text.selectAll()
