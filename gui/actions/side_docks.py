@@ -19,6 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gui.window_layout import SIDE_DOCK_PX
+
 COLLAPSED, EXPANDED = "▸", "▾"
 QT_MAX_PX = 16777215  # QWIDGETSIZE_MAX: no maximum
 
@@ -64,6 +66,9 @@ class CollapsibleTitle(QWidget):
         self.collapsed = collapsed
         self.toggle.setText(COLLAPSED if collapsed else EXPANDED)
         content = self.dock.widget()
+        # The column keeps its width: with the contents hidden, the dock's size hint (and the
+        # right column with it) fell to ~137 px and squeezed the panels left open in it
+        self.dock.setMinimumWidth(self.dock.width() if collapsed else 0)
         if content is not None:
             content.setVisible(not collapsed)
         self.dock.setMaximumHeight(self.sizeHint().height() + 2 if collapsed else QT_MAX_PX)
@@ -111,4 +116,8 @@ def dock_beside_plan(window, title: str, widget: QWidget) -> QDockWidget:
     widget.show()
     dock.show()
     dock.raise_()
+    if new_widget and not dock.isFloating():
+        # A dock added to the right column narrowed it to ~130 px (the find results unreadable):
+        # the column keeps the inspector's working width
+        window.resizeDocks([dock], [SIDE_DOCK_PX[1]], Qt.Horizontal)
     return dock

@@ -65,11 +65,12 @@ def test_a_dock_collapses_to_its_title_and_opens_again(window, qtbot):
     dock = window.inspector_dock
     title = dock.titleBarWidget()
     assert isinstance(title, CollapsibleTitle)
-    tall = dock.height()
+    tall, wide = dock.height(), dock.width()
     qtbot.mouseClick(title.toggle, Qt.LeftButton)
     QApplication.processEvents()
     assert not dock.widget().isVisible()
     assert dock.height() <= title.sizeHint().height() + 4 < tall
+    assert dock.width() == wide  # the column keeps its width for the panels still open
     plan_before = window.view.height()
     qtbot.mouseClick(title.toggle, Qt.LeftButton)
     QApplication.processEvents()
