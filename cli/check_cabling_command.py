@@ -60,7 +60,11 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     if args.output:
         try:
-            write_csv(out, RESULT_COLUMNS, [tuple(vars(r).values()) for r in rows])
+            write_csv(
+                out,
+                RESULT_COLUMNS,
+                [(r.status, r.link_id, r.label, r.expected, r.observed, r.where) for r in rows],
+            )
         except ExportError as exc:
             raise CliError(str(exc)) from None
     listing = summary_stream(args.output or "")  # not into the CSV on standard output

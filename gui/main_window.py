@@ -21,6 +21,8 @@ from gui.actions.cabling_check import add_cabling_check_actions
 from gui.actions.editor_extras import install_editor_extras
 from gui.actions.export import add_export_menu
 from gui.actions.fabric_layers import LayerMenus
+from gui.actions.findings_dock import install_findings_dock
+from gui.actions.side_docks import make_all_collapsible
 from gui.actions.whatif_tools import WhatIfTools
 from gui.canvas import interactions as modes
 from gui.canvas.obstacle_interaction import DrawObstacleInteraction
@@ -84,9 +86,11 @@ class MainWindow(QMainWindow):
         self.view.files_dropped.connect(lambda paths: self.open_path(Path(paths[0])))
         self.palette.rack_type_chosen.connect(self.start_placing)
         self.analysis_docks = install_analysis_docks(self)  # analysis, warnings, links, charts
+        self.findings = install_findings_dock(self)  # every warning and cabling-check finding
         self.whatif = WhatIfTools(self)  # what-if cases, compare, sweep plots
         self.whatif.add_to_file_menu(self.file_menu, before=self.close_action)
         install_editor_extras(self)  # bulk connect, find, context menus, help, saved layout
+        make_all_collapsible(self)  # every dock's title bar can fold it away
         self.set_document(Document(empty_design()))
 
     # ------------------------------------------------------------------ assembly

@@ -7,6 +7,8 @@ Modules:
   the View menu's snap toggle and layers (trays, cables), re-applied to every new document's plan.
 - ``cabling_check``: File → Check cabling against a report…: the cabling check's problems painted
   on the plan.
+- ``findings_dock``: FindingsDock: every analysis warning, measured-length deviation and cabling-check
+  discrepancy in one list under the plan; F8 / Shift+F8; Export CSV.
 - ``editor_extras``: The editor's working tools beyond the core window: bulk connect, find, context
   menus, help, and the layout kept between runs. Installed on a MainWindow by one call, so the
   window module stays the assembly of docks and actions it is.
@@ -17,6 +19,8 @@ Modules:
   spine, core, scale-up).
 - ``print_plan``: File → Print… (Ctrl+P): the floor plan with its legend and title block on the
   printer's page, fitted both ways (the same picture as ``main.py render``).
+- ``side_docks``: Find, Compare and Sweep in docks beside the plan; every dock collapsible to its
+  title.
 - ``structured``: Structured cabling in the editor's menus: View > Trunks and Design > Cabling
   Style.
 - ``whatif_tools``: WhatIfTools: "What if this fails?" on the plan, File → Compare With… and the

@@ -3,7 +3,8 @@
 Reads a neighbour report (LLDP / ibnetdiscover as CSV), runs ``model.asbuilt.cabling_check``
 on the open design and marks every MISWIRED and MISSING link along its route with an overlay of
 its own (not the analysis warnings' marks, which refresh with every edit), selects those links
-so the links table and inspector show them, and reports the counts in the status bar. Opening
+so the links table and inspector show them, lists every discrepancy (UNEXPECTED cables too) in
+the findings dock and reports the counts in the status bar. Opening
 another report replaces the marks; "Clear cabling check" removes them. The marks show the routes
 as they were when checked (a later edit does not move them: check again).
 """
@@ -15,15 +16,8 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
 
 from gui.dialogs.folders import design_folder
 from gui.panels.warning_marks import WarningMarksItem
-from model.asbuilt.cabling_check import (
-    MISSING,
-    MISWIRED,
-    ReportError,
-    check_cabling,
-    read_report,
-    summary,
-)
-from model.common.findings import Finding
+from model.asbuilt.cabling_check import ReportError, check_cabling, read_report, summary
+from model.asbuilt.findings import cabling_findings
 
 REPORT_FILTER = "Neighbour report (*.csv);;All files (*)"
 
@@ -49,6 +43,9 @@ def clear_cabling_check(window: QMainWindow) -> None:
         scene = None
     if scene is not None:
         scene.removeItem(marks)
+    findings_dock = getattr(window, "findings", None)
+    if findings_dock is not None:
+        findings_dock.set_cabling([])
 
 
 def run_cabling_check(window: QMainWindow, path: str | None = None) -> dict[str, int] | None:
@@ -66,23 +63,20 @@ def run_cabling_check(window: QMainWindow, path: str | None = None) -> dict[str,
     except ReportError as exc:
         QMessageBox.warning(window, "Cabling check", str(exc))
         return None
-    findings = [
-        Finding(
-            code=f"cabling-{r.status.lower()}",
-            severity="error" if r.status == MISWIRED else "warning",
-            message=f"{r.status}: {r.expected} ; {r.observed or 'not in the report'}",
-            objects=(r.link_id,),
-        )
-        for r in rows
-        if r.status in (MISWIRED, MISSING) and r.link_id in design.links
-    ]
+    findings = cabling_findings(design, rows)
+    # Painted and selected: the links cabled wrong or not seen (a free port's cable or an
+    # unknown device is listed in the findings dock, with its rack to zoom to)
+    on_links = [f for f in findings if f.objects and f.objects[0] in design.links]
     clear_cabling_check(window)
     marks = WarningMarksItem(window.scene)
     marks.setZValue(45)
     window.scene.addItem(marks)
-    marks.set_findings(findings)
+    marks.set_findings(on_links)
     window.cabling_marks = marks
-    window.scene.select_ids([f.objects[0] for f in findings])
+    window.scene.select_ids([f.objects[0] for f in on_links])
+    findings_dock = getattr(window, "findings", None)
+    if findings_dock is not None:
+        findings_dock.set_cabling(findings)
     counts = summary(rows)
     window.statusBar().showMessage(
         "Cabling check: " + ", ".join(f"{n} {status}" for status, n in counts.items())

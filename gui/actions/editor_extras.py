@@ -46,7 +46,7 @@ def _whatif_entries(whatif_ref):
         whatif = whatif_ref()
         if whatif is None or whatif.document is None:
             return []
-        return [whatif.menu_at(target.scene_pos)]
+        return [whatif.menu_at(target.scene_pos, target)]
 
     return provide
 

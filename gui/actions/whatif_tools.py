@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, QPoint, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox
 
+from gui.actions.side_docks import dock_beside_plan
 from gui.canvas.blast_radius_item import MAX_LINKS, BlastRadiusItem
 from gui.canvas.link_item import LinkItem
 from gui.canvas.tray_item import TrayItem
@@ -105,35 +106,55 @@ class WhatIfTools(QObject):
 
     # ------------------------------------------------------------------ the menu
 
-    def menu_at(self, scene_pos) -> QMenu:
-        """The right-click menu for a plan point (scene coordinates, metres)."""
+    def _tray_at(self, scene_pos) -> str | None:
+        """The tray under a point (a rack or a link drawn over it clicked), asking only the tray
+        items, not the scene's every item there (the drawn links of a core rack)."""
+        for item in self.scene.trays.values():
+            if item.sceneBoundingRect().contains(scene_pos) and item.contains(
+                item.mapFromScene(scene_pos)
+            ):
+                return item.object_id
+        return None
+
+    def menu_at(self, scene_pos, target=None) -> QMenu:
+        """The right-click menu for a plan point (scene coordinates, metres). ``target`` (the
+        plan menu's ContextTarget) names what was clicked; without it the scene is searched.
+
+        Why the target: at XL the scene holds a core rack's 2,000 drawn links under the click,
+        and asking the scene for the items at a point tested every one of them (~110 ms)."""
         from model.analysis.whatif import nearest_segment
 
         design = self.document.design
         menu = QMenu(self.window.view)
         cases: list[tuple[str, list[str]]] = []
-        selected = self.scene.selected_ids()
+        if target is not None:
+            selected = list(target.ids)
+            kind, first = target.kind, (target.ids[0] if target.ids else None)
+            link_id = first if kind == "link" else None
+            rack_id = first if kind == "rack" else None
+            tray_id = first if kind == "tray" else self._tray_at(scene_pos)
+        else:
+            selected = self.scene.selected_ids()
+            items = self.scene.items(scene_pos)
+            link_id = next((i.object_id for i in items if isinstance(i, LinkItem)), None)
+            rack_id = self.scene.rack_at(scene_pos)
+            tray_id = next((i.object_id for i in items if isinstance(i, TrayItem)), None)
         if len(selected) > 1:
             cases.append((f"What if the {len(selected)} selected fail together?", selected))
-        for item in self.scene.items(scene_pos):
-            if isinstance(item, LinkItem) and item.object_id in design.links:
-                cases.append((f"What if link {item.object_id} fails?", [item.object_id]))
-                break
-        rack_id = self.scene.rack_at(scene_pos)
+        if link_id in design.links:
+            cases.append((f"What if link {link_id} fails?", [link_id]))
         if rack_id is not None:
             name = design.racks[rack_id].name or rack_id
             cases.append((f"What if rack {name} fails?", [rack_id]))
             # Without a recorded power path the rack is assumed A/B-fed, and the result says so.
             cases.append((f"What if PDU A of rack {name} fails?", [f"{rack_id}:pdu-a"]))
             cases += _facility_cases(design, rack_id)
-        for item in self.scene.items(scene_pos):
-            if isinstance(item, TrayItem) and item.object_id in design.trays:
-                tray = design.trays[item.object_id]
-                n = nearest_segment(design, tray.id, scene_pos.x(), scene_pos.y())
-                label = tray.name or tray.id
-                cases.append((f"What if tray {label}, segment {n}, fails?", [f"{tray.id}#{n}"]))
-                cases.append((f"What if all of tray {label} fails?", [tray.id]))
-                break
+        if tray_id in design.trays:
+            tray = design.trays[tray_id]
+            n = nearest_segment(design, tray.id, scene_pos.x(), scene_pos.y())
+            label = tray.name or tray.id
+            cases.append((f"What if tray {label}, segment {n}, fails?", [f"{tray.id}#{n}"]))
+            cases.append((f"What if all of tray {label} fails?", [tray.id]))
         for text, ids in cases:
             action = menu.addAction(text)
             action.triggered.connect(lambda _=False, ids=ids: self.run_case(ids))
@@ -284,12 +305,10 @@ class WhatIfTools(QObject):
             if i in design.devices:
                 racks[design.devices[i].rack] = "changed"
         self.overlay.set_state(racks, {i: "changed" for i in highlight if i in design.links})
-        if self.compare_dialog is not None:
-            self.compare_dialog.close()
         self.compare_dialog = CompareDialog(
             result, path.name, self.document.display_name, self.window
         )
-        self.compare_dialog.show()
+        dock_beside_plan(self.window, "Compare", self.compare_dialog)  # never over the plan
         return result
 
     def open_sweep_dialog(self) -> None:
@@ -308,10 +327,8 @@ class WhatIfTools(QObject):
         except (OSError, ValueError) as exc:
             QMessageBox.warning(self.window, "Open Sweep Results", f"{path.name}: {exc}")
             return None
-        if self.sweep_dialog is not None:
-            self.sweep_dialog.close()
         self.sweep_dialog = dialog
-        dialog.show()
+        dock_beside_plan(self.window, "Sweep", dialog)  # never over the plan
         QApplication.processEvents()
         return dialog
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QObject, QPointF
+from PySide6.QtCore import QEvent, QObject, QPointF, QTimer
 from PySide6.QtWidgets import QMenu
 
 from gui.canvas.interaction import item_at
@@ -31,6 +31,15 @@ class MenuEntry:
     tip: str = ""
 
 
+@dataclass(frozen=True)
+class LazyMenu:
+    """A submenu whose entries are made only when it opens (``entries()`` then): a core rack's
+    hundreds of devices cost nothing until the user points at the submenu."""
+
+    text: str
+    entries: Callable[[], list[MenuEntry]]
+
+
 @dataclass
 class ContextTarget:
     kind: str  # "rack", "link", "trunk", "tray" or "plan"
@@ -39,7 +48,6 @@ class ContextTarget:
 
 
 Provider = Callable[[ContextTarget], list]
-MAX_DEVICE_ENTRIES = 8  # "Ports of …" entries for the top devices of a rack
 
 
 class CanvasContextMenu(QObject):
@@ -56,8 +64,9 @@ class CanvasContextMenu(QObject):
     def add_provider(self, provider: Provider) -> None:
         self.providers.append(provider)
 
-    def target_at(self, scene_pos: QPointF) -> ContextTarget:
-        """What a right-click at ``scene_pos`` is about; selects it as a left click would."""
+    def target_at(self, scene_pos: QPointF, select: bool = True) -> ContextTarget:
+        """What a right-click at ``scene_pos`` is about; with ``select``, selects it as a left
+        click would (``open_at`` does that once the menu is on screen)."""
         scene = self.window.scene
         item = item_at(scene, scene_pos)
         if item is None:
@@ -67,7 +76,10 @@ class CanvasContextMenu(QObject):
         if kind is None:  # an obstacle or the outline's edge: the plan's menu
             return ContextTarget("plan", [], scene_pos)
         if not item.isSelected():
-            scene.select_ids([item.object_id])
+            if select:
+                scene.select_ids([item.object_id])
+            else:
+                return ContextTarget(kind, [item.object_id], scene_pos)
         table = tables[kind]
         ids = [i.object_id for i in scene.selectedItems() if isinstance(i, table)]
         return ContextTarget(kind, ids or [item.object_id], scene_pos)
@@ -86,23 +98,93 @@ class CanvasContextMenu(QObject):
                     self._borrowed.append(entry)
                     menu.addActions(entry.actions())
                     continue
-                action = menu.addAction(entry.text)
-                action.setEnabled(entry.enabled)
-                if entry.tip:
-                    action.setToolTip(entry.tip)
-                action.triggered.connect(lambda _=False, run=entry.run: run())
+                if isinstance(entry, LazyMenu):
+                    sub = menu.addMenu(entry.text)
+                    sub.setToolTipsVisible(True)
+                    sub.aboutToShow.connect(lambda sub=sub, e=entry: _fill_once(sub, e))
+                    continue
+                _add_entry(menu, entry)
         menu.setToolTipsVisible(True)
         return menu
 
     def open_at(self, scene_pos: QPointF, global_pos) -> None:
-        menu = self.build(self.target_at(scene_pos))
+        """Show the menu first, then select what was clicked.
+
+        Why: selecting a core rack at XL draws its 2,000 links, rebuilds the inspector and
+        repaints the plan (~1 s); done before the menu, that work ran in the menu's event loop
+        ahead of its first paint and the menu appeared after it (2.8 s measured on the busiest
+        rack of the XL hall). The entries are built from the target, not from the selection."""
+        target = self.target_at(scene_pos, select=False)
+        scene = self.window.scene
+        pending = target.kind != "plan" and not any(
+            (item := scene.item_for(i)) is not None and item.isSelected() for i in target.ids
+        )
+        menu = self.build(target)
         self.last_menu = menu
+        if pending:
+            select = _SelectOnce(scene, target.ids)
+            _after_first_paint(menu, select)
+            # Hidden before any entry runs: the entry acts on the clicked object selected
+            menu.aboutToHide.connect(select)
         if menu.actions():
             menu.exec(global_pos)
+        if pending:
+            select()  # the menu had no entries, or closed before it painted
         menu.deleteLater()
         for borrowed in self._borrowed:
             borrowed.deleteLater()
         self._borrowed = []
+
+
+class _SelectOnce:
+    """Selects ``ids`` the first time it is called (the menu painted, or hid to run an entry);
+    later calls do nothing, so a selection an entry made is never undone."""
+
+    def __init__(self, scene, ids) -> None:
+        self.scene, self.ids, self.done = scene, list(ids), False
+
+    def __call__(self) -> None:
+        if not self.done:
+            self.done = True
+            self.scene.select_ids(self.ids)
+
+
+class _FirstPaint(QObject):
+    """Runs ``then`` on the next turn of the event loop after ``widget`` first paints."""
+
+    def __init__(self, widget: QMenu, then: Callable[[], object]) -> None:
+        super().__init__(widget)
+        self.then = then
+        widget.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Paint and self.then is not None:
+            then, self.then = self.then, None
+            obj.removeEventFilter(self)
+            QTimer.singleShot(0, then)
+        return False
+
+
+def _after_first_paint(widget: QMenu, then: Callable[[], object]) -> None:
+    _FirstPaint(widget, then)
+
+
+def _add_entry(menu: QMenu, entry: MenuEntry) -> None:
+    action = menu.addAction(entry.text)
+    action.setEnabled(entry.enabled)
+    if entry.tip:
+        action.setToolTip(entry.tip)
+    action.triggered.connect(lambda _=False, run=entry.run: run())
+
+
+def _fill_once(menu: QMenu, lazy: LazyMenu) -> None:
+    if menu.actions():
+        return
+    entries = lazy.entries()
+    for entry in entries:
+        _add_entry(menu, entry)
+    if not entries:
+        menu.addAction("(none)").setEnabled(False)
 
 
 def editor_entries(window) -> Provider:
@@ -114,15 +196,20 @@ def editor_entries(window) -> Provider:
             from gui.dialogs.port_table import open_port_table
 
             one = len(target.ids) == 1
-            devices = w.document.design.devices_in_rack(target.ids[0]) if one else []
-            ports = [
-                MenuEntry(f"Ports of {d.name}…", lambda d=d.id: open_port_table(w, d))
-                for d in reversed(devices[-MAX_DEVICE_ENTRIES:])
-            ]
+            rack_id = target.ids[0]
+
+            def ports() -> list[MenuEntry]:
+                """Every device of the rack, top U first (a core rack's too: no cut at 8)."""
+                devices = w.document.design.devices_in_rack(rack_id)
+                return [
+                    MenuEntry(f"{d.name} (U{d.u})…", lambda d=d.id: open_port_table(w, d))
+                    for d in sorted(devices, key=lambda d: -d.u)
+                ]
+
             return [
-                MenuEntry("Open Elevation", lambda: w.open_elevation(target.ids[0]), one),
+                MenuEntry("Open Elevation", lambda: w.open_elevation(rack_id), one),
                 MenuEntry("Connect All Free Ports…", w.bulk_connect_action.trigger),
-                *ports,
+                *([LazyMenu("Ports of", ports)] if one else []),
                 None,
                 MenuEntry("Rotate 90°", w.rotate_selection),
                 MenuEntry("Duplicate", w.duplicate),

@@ -27,6 +27,7 @@ from gui.edit.commands import AddObjectsCommand, MoveRacksCommand, RotateRacksCo
 from model.design import placement
 from model.design.entities import Tray
 from model.design.rack_clashes import clashing_racks
+from model.design.rows import name_for_new_rack
 
 EPS = 1e-6
 
@@ -241,7 +242,10 @@ class PlaceRackInteraction(Interaction):
         super().__init__(scene, on_done)
         self.type_id = type_id
         rtype = scene.design.catalog.rack_type(type_id)
-        self.hint = f"Click to place a {rtype.model}; R turns it; Esc to stop placing"
+        self.hint = (
+            f"Click to place a {rtype.model} (named by row and position); R turns it; "
+            "Shift+click places it over another; Esc to stop placing"
+        )
         self.rotation = 0
         self._ghost = RackItem("")
         self._ghost.setOpacity(0.6)
@@ -275,17 +279,27 @@ class PlaceRackInteraction(Interaction):
     def press(self, event) -> bool:
         if event.button() != Qt.LeftButton:
             return False
+        design = self.scene.design
+        rtype = design.catalog.rack_type(self.type_id)
+        x, y = self._snapped(event.scenePos())
+        footprint = (x, y, rtype.width_m, rtype.depth_m, self.rotation)
+        forced = bool(event.modifiers() & Qt.ShiftModifier)
+        if not forced and clashing_racks(design, {NEW_RACK: footprint}, {NEW_RACK}):
+            self.scene.message.emit(
+                "Not placed: the rack would overlap a rack or an obstacle, or stand outside the hall "
+                "(hold Shift to place it anyway)"
+            )
+            return True
         rack = placement.new_rack(
-            self.scene.design,
+            design,
             self.type_id,
             event.scenePos().x(),
             event.scenePos().y(),
             self.rotation,
-            step_m=self.scene.snap_step(self.scene.design.hall.tile_m),
+            name=name_for_new_rack(design, x, y, self.rotation),
+            step_m=self.scene.snap_step(design.hall.tile_m),
         )
-        if self.scene.push(
-            AddObjectsCommand(self.scene.design, f"Place rack {rack.name}", racks=[rack])
-        ):
+        if self.scene.push(AddObjectsCommand(design, f"Place rack {rack.name}", racks=[rack])):
             self.scene.select_ids([rack.id])
         return True
 

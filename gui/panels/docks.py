@@ -8,7 +8,7 @@ document the window opens (a fresh AnalysisRunner per document).
 from __future__ import annotations
 
 import msgspec
-from PySide6.QtCore import QObject, QRectF, Qt
+from PySide6.QtCore import QObject, QRectF, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QScrollArea, QTabWidget
 
@@ -34,6 +34,8 @@ from model.structured.layout import uses_structured
 
 
 class AnalysisDocks(QObject):
+    report_shown = Signal(object)  # the AnalysisResult just shown (the findings dock lists it)
+
     def __init__(self, window) -> None:
         super().__init__(window)
         self.window = window
@@ -170,6 +172,7 @@ class AnalysisDocks(QObject):
             self.marks.set_findings(result.report.warnings)
             self.scene.drawing_changed.emit()  # the overview's miniature shows the marks too
         self.charts.update_charts(result.report, result.lengths, result.revision)
+        self.report_shown.emit(result)
 
     def object_name(self, object_id: str) -> str:
         design = self.document.design

@@ -35,6 +35,7 @@ class CheckRow:
     expected: str  # "device port <-> device port" as designed
     observed: str  # what the report says, "" when nothing
     where: str  # report line(s)
+    device: str = ""  # the design device an UNEXPECTED row's port belongs to, "" otherwise
 
 
 class _Names:
@@ -147,7 +148,7 @@ def check_cabling(design: Design, report: Iterable[Neighbour]) -> list[CheckRow]
     for (device_id, port), far in sorted(observed.items()):
         if (device_id, port) not in linked and device_id in devices:
             seen = f"{text(device_id, port)} sees {text(*far[:2])}"
-            extra.append(CheckRow(UNEXPECTED, "", "", "", seen, _where(far[2])))
+            extra.append(CheckRow(UNEXPECTED, "", "", "", seen, _where(far[2]), device_id))
     return out + extra
 
 

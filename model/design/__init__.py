@@ -44,7 +44,10 @@ Modules:
   share.
 - ``underlay``: The drawing under the plan: where its points land on the plan, its calibration by
   two points and a distance, and snapping a drawn point to its lines.
-- ``search``: Find by name: racks, devices and links whose name, type, label or ports match a text.
+- ``rows``: Rows on the floor: which racks stand in a row, row-and-position names (``B07``),
+  renumbering by row and packing racks along a row with a spacing.
+- ``search``: Find by name: racks, devices and links whose name, type, label or ports match a text
+  (``SearchIndex``: one lowercase string per design revision, searched per keystroke).
 - ``structured_edit``: Edit API of structured cabling: place and remove patch panels, route a link
   via panels.
 """

@@ -9,6 +9,8 @@ between neighbouring footprints are made equal, the two outermost racks staying 
 
 from __future__ import annotations
 
+import math
+
 from model.design.design import Design
 from model.design.entities import plan_size
 
@@ -55,10 +57,12 @@ def align_racks(design: Design, rack_ids: list[str], edge: str) -> dict[str, tup
 
 
 def distribute_racks(
-    design: Design, rack_ids: list[str], axis: str
+    design: Design, rack_ids: list[str], axis: str, tile_m: float | None = None
 ) -> dict[str, tuple[float, float]]:
     """New centres spacing ``rack_ids`` evenly along ``axis`` ("x" or "y"): equal gaps between
-    footprints, the first and last (in position) unmoved."""
+    footprints, the first and last (in position) unmoved. With ``tile_m`` each footprint's
+    leading edge goes to the nearest tile line (the gaps then differ by at most a tile), so
+    the racks stay on the floor grid their tile cut-outs need."""
     if axis not in ("x", "y"):
         raise ValueError(f"unknown axis {axis!r}: use x or y")
     if len(rack_ids) < 3:
@@ -71,10 +75,17 @@ def distribute_racks(
     gap = (end - start - sizes) / (len(boxes) - 1)
     out = {}
     pos = start
-    for box, rack_id in boxes:
+    end_before = -math.inf  # the far edge of the rack placed before, for snapping
+    for i, (box, rack_id) in enumerate(boxes):
         size = box[k + 2]
         r = design.racks[rack_id]
-        centre = round(pos + size / 2, 6)
+        edge = pos
+        if tile_m and 0 < i < len(boxes) - 1:
+            edge = round(pos / tile_m) * tile_m
+            if edge < end_before - 1e-9:  # rounded into its neighbour: the next tile line
+                edge = math.ceil(end_before / tile_m - 1e-9) * tile_m
+        end_before = edge + size
+        centre = round(edge + size / 2, 6)
         new = (centre, r.y) if axis == "x" else (r.x, centre)
         if new != (r.x, r.y):
             out[rack_id] = new

@@ -14,11 +14,19 @@ from __future__ import annotations
 import statistics
 import time
 
-from PySide6.QtCore import QEvent, QPointF, Qt
-from PySide6.QtGui import QImage, QMouseEvent, QPainter
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QEvent, QObject, QPointF, Qt, QTimer
+from PySide6.QtGui import QContextMenuEvent, QImage, QKeyEvent, QMouseEvent, QPainter
+from PySide6.QtWidgets import QApplication, QMenu
 
-from tests.benchmarks.editor_session import Gaps, app, close, new_window, saved_workload, settle
+from tests.benchmarks.editor_session import (
+    Gaps,
+    app,
+    close,
+    min_median,
+    new_window,
+    saved_workload,
+    settle,
+)
 from tests.benchmarks.floors import bare_decode_s, bare_paint_s
 from tests.benchmarks.run_benchmarks import Report, peak_rss_mb
 
@@ -147,6 +155,7 @@ def run(report: Report) -> None:
                 f"{d.racks[rack_id].x - rack.x:+.1f}/{d.racks[rack_id].y - rack.y:+.1f} m",
             )
             _drag_tray_corner(report, size, window)
+            _context_menu_and_find(report, size, window)
             close(window)
 
 
@@ -198,4 +207,86 @@ def _drag_tray_corner(report: Report, size: str, window) -> None:
         peak_rss_mb(),
         note=f"tray {tray_id} ({load.get(tray_id, 0):,} cables), corner "
         f"{'moved' if moved else 'NOT moved'}",
+    )
+
+
+class _MenuPainted(QObject):
+    """The time a context menu first paints; closes it then."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.at: float | None = None
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Paint and isinstance(obj, QMenu) and self.at is None:
+            self.at = time.perf_counter()
+            QTimer.singleShot(0, obj.close)
+        return False
+
+
+def _context_menu_and_find(report: Report, size: str, window) -> None:
+    """Right-click the rack with the most links (unselected, the editor at rest): time until
+    the menu first paints. Then Find: type a device's name key by key, each key timed until
+    its results are listed."""
+    application = QApplication.instance()
+    d, view, scene = window.document.design, window.view, window.scene
+    links_per_rack: dict[str, int] = {}
+    for link in d.links.values():
+        for end in (link.a, link.b):
+            rack_id = d.devices[end.device].rack
+            links_per_rack[rack_id] = links_per_rack.get(rack_id, 0) + 1
+    rack_id = max(links_per_rack, key=links_per_rack.__getitem__)
+    rack = d.racks[rack_id]
+    scene.select_ids([])
+    view.resetTransform()
+    view.scale(40, 40)
+    view.centerOn(rack.x, rack.y)
+    settle(window)
+    times = []
+    for _ in range(3):
+        scene.select_ids([])
+        settle(window)
+        painted = _MenuPainted()
+        application.installEventFilter(painted)
+        pos = view.mapFromScene(QPointF(rack.x, rack.y))
+        event = QContextMenuEvent(
+            QContextMenuEvent.Mouse, pos, view.viewport().mapToGlobal(pos), Qt.NoModifier
+        )
+        t0 = time.perf_counter()
+        QApplication.sendEvent(view.viewport(), event)
+        application.removeEventFilter(painted)
+        times.append((painted.at or time.perf_counter()) - t0)
+    report.add(
+        size,
+        "editor: context menu on the busiest rack, until it paints",
+        max(times),
+        peak_rss_mb(),
+        target="<= 100 ms" if size == "XL" else "",
+        note=f"rack {rack.name}, {links_per_rack[rack_id]:,} link ends; {min_median(times)}",
+    )
+    scene.select_ids([])
+    settle(window)  # the right-clicked rack's links drawn and painted: not the keys' work
+    t0 = time.perf_counter()
+    window.find_action.trigger()  # the dialog indexes the design as it opens
+    index_s = time.perf_counter() - t0
+    dialog = window.find_dialog
+    name = d.devices_in_rack(rack_id)[-1].name  # a switch of the busiest rack
+    keys = []
+    for char in name:
+        t0 = time.perf_counter()
+        for kind in (QEvent.KeyPress, QEvent.KeyRelease):
+            QApplication.sendEvent(dialog.text, QKeyEvent(kind, 0, Qt.NoModifier, char))
+        while dialog.status.text() == "…":
+            application.processEvents()
+        keys.append(time.perf_counter() - t0)
+    found = dialog.results.count()
+    dialog.close()
+    report.add(
+        size,
+        "editor: Find, one keystroke until its results are listed",
+        max(keys),
+        peak_rss_mb(),
+        target="<= 100 ms" if size == "XL" else "",
+        note=f"typing {name!r}: {min_median(keys)}, first {keys[0] * 1000:.0f} ms; {found} results; "
+        f"Find opened and indexed the design in {index_s * 1000:.0f} ms",
     )

@@ -60,7 +60,7 @@ def test_click_rack_type_in_palette_then_click_plan_places_rack(window, qtbot):
     mouse(window.view, QEvent.MouseMove, 9.0, 7.0, buttons=Qt.NoButton)
     click(window.view, 9.0, 7.0)
     racks = [r for r in design.racks.values() if r.type == "rack-52u-800x1200"]
-    assert len(racks) == 1 and racks[0].name == "R03"
+    assert len(racks) == 1 and racks[0].name == "A01"  # a new row, its first position
     qtbot.keyClick(window.view, Qt.Key_Escape)
     assert window.mode_label.text().strip() == "Select mode"
 

@@ -13,16 +13,24 @@ from tests.gui.conftest import click, close_quietly, make_window, view_point
 
 
 def right_click_and_choose(qtbot, view, x, y, text) -> list[str]:
-    """Right-click the plan at (x, y) m and click the menu entry ``text``; the menu's texts."""
+    """Right-click the plan at (x, y) m and click the menu entry ``text`` ("Sub › Entry" opens
+    the submenu Sub with the Right key first); the texts of the menus seen."""
     seen: list[str] = []
+    path = text.split(" › ")
 
-    def pick():
+    def pick(depth: int = 0) -> None:
         menu = QApplication.activePopupWidget()
         assert menu is not None, "no menu opened"
         seen.extend(a.text() for a in menu.actions() if a.text())
-        action = next((a for a in menu.actions() if a.text() == text), None)
+        action = next((a for a in menu.actions() if a.text() == path[depth]), None)
         if action is None:  # closed, so the test fails on what it saw rather than hangs
-            menu.close()
+            while QApplication.activePopupWidget() is not None:
+                QApplication.activePopupWidget().close()
+            return
+        if depth + 1 < len(path):
+            menu.setActiveAction(action)
+            qtbot.keyClick(menu, Qt.Key_Right)  # opens the submenu, filled as it opens
+            QTimer.singleShot(50, lambda: pick(depth + 1))
             return
         qtbot.mouseClick(menu, Qt.LeftButton, pos=menu.actionGeometry(action).center())
 
@@ -233,7 +241,7 @@ def test_colour_by_power_adds_its_key_to_the_legend(window, qtbot):
 
 
 def test_the_port_table_of_a_server_says_which_port_goes_where(window, qtbot):
-    right_click_and_choose(qtbot, window.view, 1.5, 3.0, "Ports of a1…")
+    right_click_and_choose(qtbot, window.view, 1.5, 3.0, "Ports of › a1 (U2)…")
     dialog = window.port_table
     rows = {
         dialog.table.item(r, 0).text(): [

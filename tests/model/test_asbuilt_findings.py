@@ -1,0 +1,60 @@
+"""As-built findings: the cabling check's problems and measured lengths as findings, with fabrics."""
+
+from __future__ import annotations
+
+import msgspec
+
+from model.asbuilt.cabling_check import check_cabling
+from model.asbuilt.findings import cabling_findings, finding_fabrics, length_findings
+from model.engine.routed_links import RoutedLinks
+from tests.builders import small_pod
+
+
+def _row(line, a, b):
+    return line, dict(
+        zip(("local_device", "local_port", "remote_device", "remote_port"), a + b, strict=True)
+    )
+
+
+def test_an_unexpected_cable_is_a_finding_on_its_device():
+    design = small_pod()
+    # a1's nic1 is linked (l-1); leaf1 p40 is a port the design leaves free
+    rows = check_cabling(
+        design,
+        [
+            _row(1, ("a1", "nic1"), ("leaf1", "p1")),
+            _row(2, ("leaf1", "p40"), ("b2", "nic8")),
+        ],
+    )
+    findings = cabling_findings(design, rows)
+    codes = [f.code for f in findings]
+    assert "CABLING_UNEXPECTED" in codes
+    unexpected = next(f for f in findings if f.code == "CABLING_UNEXPECTED")
+    assert unexpected.objects == ("leaf1",)
+    assert "leaf1 p40" in unexpected.message and "line 2" in unexpected.message
+    # b2 nic8 (l-32) is seen on leaf1 p40: miswired; every other link but l-1 is missing
+    miswired = [f.objects for f in findings if f.code == "CABLING_MISWIRED"]
+    assert miswired == [("l-32",)]
+    missing = [f for f in findings if f.code == "CABLING_MISSING"]
+    assert len(missing) == len(design.links) - 2
+    assert ("l-1",) not in [f.objects for f in missing]
+    assert finding_fabrics(design, [unexpected, missing[0]]) == ["compute", "compute"]
+
+
+def test_a_measured_length_beyond_the_estimates_slack_is_a_deviation():
+    design = small_pod()
+    plant = RoutedLinks(design)
+    plant.refresh()
+    estimate = float(plant.routed_m[plant.index["l-1"]])
+    slack = 2 * design.settings.slack_per_end_m + estimate * design.settings.slack_pct / 100
+    design.update_links(
+        [
+            msgspec.structs.replace(design.links["l-1"], as_built_m=estimate + slack + 0.5),
+            msgspec.structs.replace(design.links["l-2"], as_built_m=estimate + slack - 0.1),
+        ]
+    )
+    plant.refresh()
+    findings = length_findings(design, plant)
+    assert [f.objects for f in findings] == [("l-1",)]
+    assert "LENGTH_DEVIATION" == findings[0].code
+    assert f"{estimate + slack + 0.5:.1f} m" in findings[0].message
