@@ -35,6 +35,7 @@ COMMANDS = {
     "merge": "cli.merge_command",
     "textconv": "cli.textconv_command",
     "export-topology": "cli.export_topology_command",
+    "push-netbox": "cli.push_netbox_command",
 }
 
 
