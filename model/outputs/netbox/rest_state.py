@@ -123,7 +123,13 @@ def fetch_kind(
 
     out = Existing()
     pages: list[list[dict]] = []
-    if kind in SITE_SCOPED or kind in ("interfaces", "module-bays"):
+    if kind in ("interfaces", "module-bays"):
+        if site_id is None:
+            return out
+        # Looked up by device and name only: NetBox's dynamic ``fields`` (4.0+) skip the rest
+        # (a full interface page of 1,000 is ~1.4 MB).
+        pages.append(api.read_all(kind, {"site_id": site_id, "fields": "id,name,device"}))
+    elif kind in SITE_SCOPED:
         if site_id is None:
             return out
         pages.append(api.read_all(kind, {"site_id": site_id}))
