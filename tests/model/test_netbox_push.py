@@ -124,10 +124,18 @@ def test_every_refused_object_is_reported_and_the_rest_is_written():
 def test_objects_another_team_created_are_matched_not_duplicated():
     design = small_pod()
     api = FakeNetBox()
-    api.create("manufacturers", [{"name": "NVIDIA", "slug": "nvidia"}])
+    # the devicetype-library's spelling, and a role another team coloured its own way
+    api.create("manufacturers", [{"name": "Nvidia", "slug": "nvidia"}])
+    api.create("device-roles", [{"name": "Leaf", "slug": "leaf", "color": "ff0000"}])
     result = push(api, _desired(design))
-    assert result.plan["manufacturers"].create == []
+    assert result.plan["manufacturers"].create == [] and not result.plan["manufacturers"].change
+    assert not result.plan["device-roles"].change
     assert api.count("manufacturers") == 1
+    (maker,) = api.db["manufacturers"].values()
+    assert maker["name"] == "Nvidia"  # used as it is, not renamed under the other team
+    (leaf,) = [r for r in api.db["device-roles"].values() if r["slug"] == "leaf"]
+    assert leaf["color"] == "ff0000"
+    assert all(t["manufacturer"] == maker["id"] for t in api.db["device-types"].values())
 
 
 def test_a_design_cabled_through_panels_is_refused_with_a_sentence():

@@ -22,6 +22,10 @@ from model.outputs.netbox.rest_objects import KINDS, SITE_SCOPED, Desired, Ref
 from model.outputs.netbox.rest_state import Api, ApiError, Existing, fetch_kind, plain
 
 CHUNK = 200
+# Shared objects found by slug are used as they are, never changed: a NetBox that holds the
+# devicetype-library's types names the manufacturer "Nvidia" (slug nvidia), and a push must not
+# rename it to the catalog's "NVIDIA" under the other team's devices.
+MATCH_ONLY = frozenset({"manufacturers", "device-roles"})
 _MISSING = object()  # a reference to an object NetBox does not hold (yet)
 
 
@@ -114,6 +118,9 @@ class _Pusher:
             have = held.objects.get(key)
             if have is None:
                 plan.create.append(key)
+                continue
+            if kind in MATCH_ONLY:
+                plan.unchanged += 1
                 continue
             changed = [f for f, v in want.fields.items() if not _same(self.resolve(v), have.get(f))]
             if changed:
