@@ -3,7 +3,8 @@
 Runs in Hallwright's environment, against the NetBox ``run_live_import.sh`` serves on loopback:
 ``live_push.py URL TOKEN_FILE DESIGN WORKDIR``. Steps, each checked through NetBox's REST API:
 
-1. ``--dry-run`` plans the whole site and writes nothing;
+1. ``--dry-run`` plans the whole site and writes nothing (a manufacturer NetBox already holds
+   under the pod's slug, spelled as the devicetype-library does, is used as it is);
 2. the push writes it (exit 0, nothing refused): devices, cables and modules as many as the
    design has;
 3. a second push plans nothing (no create, change or delete of any type): idempotent;
@@ -84,6 +85,12 @@ def main(argv: list[str]) -> int:
     design, desired = desired_of(design_path)
     (site_slug,) = next(iter(desired["sites"]))
 
+    # A NetBox holding the devicetype-library's manufacturer spelling (or an earlier site's):
+    # the push must use it as it is, not rename it nor add a second one.
+    if not api.read_all("manufacturers", {"slug": "nvidia"}):
+        api.create("manufacturers", [{"name": "Nvidia", "slug": "nvidia"}])
+    makers_before = {m["slug"]: m["name"] for m in api.read_all("manufacturers", {})}
+
     code, plan, _ = push(url, token_file, design_path, work, "--dry-run")
     check(code == 0, f"dry run exit {code}")
     check(
@@ -101,6 +108,13 @@ def main(argv: list[str]) -> int:
         check(
             held == len(desired[kind]), f"{kind}: NetBox holds {held}, design {len(desired[kind])}"
         )
+
+    makers = api.read_all("manufacturers", {})
+    check(
+        all(makers_before.get(m["slug"], m["name"]) == m["name"] for m in makers)
+        and len([m for m in makers if m["slug"] == "nvidia"]) == 1,
+        f"manufacturers renamed or duplicated: {makers_before} -> {makers}",
+    )
 
     code, plan, _ = push(url, token_file, design_path, work)
     check(code == 0 and totals(plan) == {}, f"second push plans nothing: {totals(plan)}")
