@@ -154,3 +154,24 @@ def test_bad_input_is_one_sentence_exit_2(server, files, tmp_path, capsys):
     dead = ["push-netbox", str(design), "--url", "http://127.0.0.1:9", "--token-file", str(token)]
     assert run_cli(dead) == 2
     assert "cannot reach NetBox" in capsys.readouterr().err
+
+
+def test_site_option_names_the_netbox_site(server, files, tmp_path, capsys):
+    url, netbox = server
+    design, token = files
+    plan_file = tmp_path / "plan.json"
+    args = [
+        "push-netbox",
+        str(design),
+        "--url",
+        url,
+        "--token-file",
+        str(token),
+        "--site",
+        "Hall 7",
+    ]
+    assert run_cli([*args, "--plan-json", str(plan_file)]) == 0
+    assert json.loads(plan_file.read_text())["sites"]["create"] == [["hall-7"]]
+    (site,) = netbox.db["sites"].values()
+    assert site["name"] == "Hall 7"
+    assert "site 'Hall 7'" in capsys.readouterr().out
