@@ -36,6 +36,7 @@ COMMANDS = {
     "textconv": "cli.textconv_command",
     "export-topology": "cli.export_topology_command",
     "optimize": "cli.optimise_command",  # the (and US) spelling
+    "push-netbox": "cli.push_netbox_command",
 }
 
 

@@ -69,10 +69,19 @@ def main(design_path: str, out_path: str) -> None:
         "cabled_front_ports": 2 * len(structured) + zone_fronts,
         "cabled_rear_ports": 2 * trunks - zone_fronts,
         "modules": len(export.rows("10_modules")),
-        "lengths": {row[10]: row[11] for row in cables},
+        # label -> every length under it: a bundled trunk's legs share its label and only
+        # leg 1 carries the length (the others none), so one length per label lost the rest.
+        "lengths": _lengths_by_label(cables),
         "traces": traces,
     }
     Path(out_path).write_text(json.dumps(expected, indent=1), encoding="utf-8")
+
+
+def _lengths_by_label(cables) -> dict[str, list]:
+    out: dict[str, list] = {}
+    for row in cables:
+        out.setdefault(row[10], []).append(row[11])
+    return {label: sorted(v, key=lambda x: (x is not None, x or 0)) for label, v in out.items()}
 
 
 if __name__ == "__main__":

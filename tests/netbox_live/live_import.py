@@ -185,13 +185,18 @@ def check_site(expected: dict) -> None:
     if free_nvlink:
         failures.append(f"{site}: {free_nvlink} NVLink ports show as free")
     wrong = 0
+    held: dict[str, list] = {}
     for label, length in cables.values_list("label", "length"):
-        want = expected["lengths"].get(label)
-        have = None if length is None else float(length)
-        if want is None and have is None:
+        held.setdefault(label, []).append(None if length is None else float(length))
+    for label in held.keys() | expected["lengths"].keys():
+        want = expected["lengths"].get(label, [])
+        have = sorted(held.get(label, []), key=lambda x: (x is not None, x or 0))
+        if len(want) != len(have):
+            wrong += abs(len(want) - len(have))
             continue
-        if want is None or have is None or abs(float(want) - have) > 0.005:
-            wrong += 1
+        for w, h in zip(want, have, strict=True):
+            if (w is None) != (h is None) or (w is not None and abs(float(w) - h) > 0.005):
+                wrong += 1
     if wrong:
         failures.append(f"{site}: {wrong} cables whose length differs from the design's")
     traced = 0

@@ -30,8 +30,11 @@ need_apt=()
 command -v redis-server >/dev/null || need_apt+=(redis-server)
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "installing ${need_apt[*]} (Debian packages)"
-    apt-get update -q >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need_apt[@]}" >/dev/null
+    # Another apt run (unattended upgrades, a parallel job) holds dpkg's lock: wait for it up
+    # to 10 minutes instead of failing at once (a run failed so).
+    apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q \
+        "${need_apt[@]}" >/dev/null
     PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n1)
 fi
 # The daemons Debian starts with the packages are not used: this run has its own.
@@ -62,7 +65,9 @@ RUN_DIR=$(mktemp -d /tmp/hallwright-netbox.XXXXXX)
 chmod 755 "$RUN_DIR"
 PG_PID=""
 REDIS_PID=""
+NB_PID=""
 cleanup() {
+    if [ -n "$NB_PID" ]; then kill "$NB_PID" 2>/dev/null || true; fi
     if [ -n "$PG_PID" ]; then
         runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$RUN_DIR/pg" -m fast stop >/dev/null 2>&1 || true
     fi
@@ -165,7 +170,10 @@ for i in "${!designs[@]}"; do
 done
 
 status=0
-"$NB_HOME/venv/bin/python" "$REPO/tests/netbox_live/live_import.py" "${args[@]}" || status=$?
+# NETBOX_PUSH_ONLY=1 skips the CSV imports (while developing push-netbox).
+if [ -z "${NETBOX_PUSH_ONLY:-}" ]; then
+    "$NB_HOME/venv/bin/python" "$REPO/tests/netbox_live/live_import.py" "${args[@]}" || status=$?
+fi
 # The way back: each site's NetBox lists through import-netbox, compared with its design.
 for i in "${!designs[@]}"; do
     lists="$EXPORT_DIR/site$i.netbox-lists"
@@ -175,6 +183,42 @@ for i in "${!designs[@]}"; do
     "$PY_HALL" tests/netbox_live/round_trip.py "${designs[$i]}" "$EXPORT_DIR/back$i.hall.json" ||
         status=1
 done
+
+# push-netbox through the REST API of NetBox's own server on a free loopback port, with a v1
+# token (v2 tokens need API_TOKEN_PEPPERS): a pod pushed, pushed again, one rack moved, traces.
+NB_PORT=$(free_port)
+"$NB_HOME/venv/bin/netbox" runserver --noreload --skip-checks "127.0.0.1:$NB_PORT" \
+    >"$RUN_DIR/runserver.log" 2>&1 &
+NB_PID=$!
+TOKEN_FILE=$RUN_DIR/token
+"$NB_HOME/venv/bin/python" -c "
+import os, secrets, django
+os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'netbox.settings'); django.setup()
+from django.contrib.auth import get_user_model
+from users.models import Token
+user = get_user_model().objects.filter(username='hallwright').first() or \
+    get_user_model().objects.create_superuser('hallwright', 'hw@localhost', 'unused-pw')
+token = Token(user=user, version=1, write_enabled=True)
+token.token = secrets.token_hex(20)
+token.save()
+print(token.token)" >"$TOKEN_FILE"
+for _ in $(seq 120); do
+    curl -sf -o /dev/null "http://127.0.0.1:$NB_PORT/api/status/" -H "Authorization: Token $(cat "$TOKEN_FILE")" && break
+    sleep 1
+done
+# 8 nodes by default: REST writes took ~0.4 s per module or cable on the loaded 2-core machine
+# (a 32-node pod, 512 modules + 512 cables: 824 s first push, 37 s the unchanged re-push).
+PUSH_NODES=8
+[ "${NETBOX_PODS:-small}" = full ] && PUSH_NODES=32
+gen rail-optimized --nodes "$PUSH_NODES" --su-nodes "$PUSH_NODES" --node-type dgx-h100 --switch qm9700 \
+    --name "Pod P (DGX H100, pushed)" -o "$RUN_DIR/pod-p.hall.json"
+mkdir -p "$RUN_DIR/push"
+"$PY_HALL" tests/netbox_live/live_push.py "http://127.0.0.1:$NB_PORT" "$TOKEN_FILE" \
+    "$RUN_DIR/pod-p.hall.json" "$RUN_DIR/push" || { tail -n 20 "$RUN_DIR/runserver.log"; status=1; }
+if [ -n "${NETBOX_HOLD:-}" ]; then  # keep NetBox serving for a look (Ctrl-C ends the run)
+    echo "NetBox at http://127.0.0.1:$NB_PORT/ (token in $TOKEN_FILE); NETBOX_HOLD set: waiting"
+    wait "$NB_PID" || true
+fi
 trap - ERR
 if [ "$status" -ne 0 ]; then
     echo "test-netbox: FAILED (see the FAIL lines above) after $(($(date +%s) - RUN_START)) s" >&2

@@ -20,4 +20,7 @@ Modules:
   legs.
 - ``readme``: The README of a NetBox export folder: import order, shared objects, modules, big
   files.
+- ``rest_objects``, ``rest_state``, ``rest_push``, ``rest_client``: push-netbox: the objects a
+  push writes by natural key, what NetBox holds keyed alike, the plan and its writing in
+  dependency order, and NetBox's REST API over HTTP.
 """

@@ -1,0 +1,196 @@
+"""The objects a push writes through NetBox's REST API, by type and natural key, from the export.
+
+:func:`desired_objects` turns one export (:class:`~model.outputs.netbox.export.NetBoxTables`)
+into the REST objects it stands for, in NetBox's dependency order (``KINDS``): manufacturers,
+roles, device and module types with their component templates, site, location, racks, devices,
+modules, cables. Each object has a natural key, the way a second push finds it again (slug, name
+within its site, a cable by its two ends), and the REST fields it sets; a field naming another
+object holds a :class:`Ref` (type, key) that the push resolves to that object's id.
+
+Devices carry no asset tag: REST creates a module by its device's id, so the placeholder tags
+the CSV import needed are not written. Cable terminations are create-only (``create_only``):
+a cable whose ends differ is another cable (its key is its ends).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from model.outputs.netbox.export import LOCATION_NAME, NetBoxTables
+from model.outputs.netbox.modules import MODULES_STEM
+from model.outputs.netbox.names import slugify
+
+# (REST endpoint under /api/dcim/, global or within the pushed site), in dependency order.
+KINDS = (
+    ("manufacturers", False),
+    ("device-roles", False),
+    ("device-types", False),
+    ("module-types", False),
+    ("interface-templates", False),
+    ("module-bay-templates", False),
+    ("power-port-templates", False),
+    ("sites", False),
+    ("locations", True),
+    ("racks", True),
+    ("devices", True),
+    ("modules", True),
+    ("cables", True),
+)
+SITE_SCOPED = frozenset(kind for kind, scoped in KINDS if scoped)
+TEMPLATE_KINDS = {
+    "interface-templates": "interfaces",
+    "module-bay-templates": "module-bays",
+    "power-port-templates": "power-ports",
+}
+CABLE_STEMS = ("08_cables", "09_backplane_cables")
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A field naming another object: its REST type and natural key."""
+
+    kind: str
+    key: tuple
+
+
+@dataclass
+class Desired:
+    """One object as the design wants it: REST fields compared on every push, and fields only
+    sent when it is created."""
+
+    fields: dict[str, object]
+    create_only: dict[str, object] = field(default_factory=dict)
+
+
+class PushRefused(ValueError):
+    """A design the REST push cannot write (one sentence for the user)."""
+
+
+def desired_objects(export: NetBoxTables) -> dict[str, dict[tuple, Desired]]:
+    """Kind -> natural key -> :class:`Desired`, for every kind of ``KINDS`` (see the module
+    docstring). A structured design's patch panels (front/rear ports) are refused: the push
+    writes interfaces and their cables only."""
+    if any(
+        row[2] != "dcim.interface" or row[6] != "dcim.interface"
+        for stem in CABLE_STEMS
+        if stem in export.tables
+        for row in export.rows(stem)
+    ):
+        raise PushRefused(
+            "push-netbox writes interfaces and their cables, not patch panels: this design is "
+            "cabled through panels (cross-connect); use export-netbox for it"
+        )
+    out: dict[str, dict[tuple, Desired]] = {kind: {} for kind, _ in KINDS}
+    for name, slug in export.rows("01_manufacturers"):
+        out["manufacturers"][(slug,)] = Desired({"name": name, "slug": slug})
+    for name, slug, color in export.rows("02_device_roles"):
+        out["device-roles"][(slug,)] = Desired({"name": name, "slug": slug, "color": color})
+    type_slug = {}
+    for variant in export.device_types:
+        doc = variant.document()
+        vendor = slugify(str(doc["manufacturer"]))
+        type_slug[(doc["manufacturer"], doc["model"])] = variant.slug
+        scalars = {k: v for k, v in doc.items() if not isinstance(v, list)}
+        scalars["manufacturer"] = Ref("manufacturers", (vendor,))
+        out["device-types"][(variant.slug,)] = Desired(scalars)
+        for kind, doc_key in TEMPLATE_KINDS.items():
+            for item in doc.get(doc_key, []):  # type: ignore[attr-defined]
+                fields = dict(item, device_type=Ref("device-types", (variant.slug,)))
+                out[kind][(variant.slug, item["name"])] = Desired(fields)
+    module_type_key = {}
+    for mtype in export.module_types:
+        doc = mtype.document()
+        vendor = slugify(mtype.vendor)
+        module_type_key[mtype.model] = (vendor, mtype.model)
+        fields = dict(doc, manufacturer=Ref("manufacturers", (vendor,)))
+        out["module-types"][(vendor, mtype.model)] = Desired(fields)
+    (site, site_slug, status, description), *_ = export.rows("04_sites")
+    site_ref = Ref("sites", (site_slug,))
+    out["sites"][(site_slug,)] = Desired(
+        {"name": site, "slug": site_slug, "status": status, "description": description}
+    )
+    location_ref = Ref("locations", (site_slug, slugify(LOCATION_NAME)))
+    for _, name, slug, loc_status in export.rows("05_locations"):
+        out["locations"][(site_slug, slug)] = Desired(
+            {"site": site_ref, "name": name, "slug": slug, "status": loc_status}
+        )
+    rack_header = export.tables["06_racks"].header
+    for row in export.rows("06_racks"):
+        fields = dict(zip(rack_header, row, strict=True))
+        fields.update(site=site_ref, location=location_ref)
+        out["racks"][(site_slug, fields["name"])] = Desired(fields)
+    _add_devices(export, out, site_slug, type_slug)
+    _add_modules(export, out, site_slug, module_type_key)
+    _add_cables(export, out, site_slug)
+    return out
+
+
+def _add_devices(export, out, site_slug: str, type_slug: dict) -> None:
+    header = export.tables["07_devices"].header
+    for row in export.rows("07_devices"):
+        r = dict(zip(header, row, strict=True))
+        positioned = r["position"] not in ("", None)
+        out["devices"][(site_slug, r["name"])] = Desired(
+            {
+                "name": r["name"],
+                "role": Ref("device-roles", (slugify(r["role"]),)),
+                "device_type": Ref(
+                    "device-types", (type_slug[(r["manufacturer"], r["device_type"])],)
+                ),
+                "status": r["status"],
+                "site": Ref("sites", (site_slug,)),
+                "location": Ref("locations", (site_slug, slugify(LOCATION_NAME))),
+                "rack": Ref("racks", (site_slug, r["rack"])) if r["rack"] else None,
+                "position": r["position"] if positioned else None,
+                "face": r["face"] if positioned else None,
+                "airflow": r["airflow"] or None,
+                "description": r["description"],
+            }
+        )
+
+
+def _add_modules(export, out, site_slug: str, module_type_key: dict) -> None:
+    if MODULES_STEM not in export.tables:
+        return
+    header = export.tables["07_devices"].header
+    tag_at, name_at = header.index("asset_tag"), header.index("name")
+    device_of_tag = {row[tag_at]: row[name_at] for row in export.rows("07_devices")}
+    for tag, bay, model, status, description in export.rows(MODULES_STEM):
+        device = device_of_tag[tag]
+        out["modules"][(site_slug, device, bay)] = Desired(
+            {
+                "device": Ref("devices", (site_slug, device)),
+                "module_bay": Ref("module-bays", (site_slug, device, bay)),
+                "module_type": Ref("module-types", module_type_key[model]),
+                "status": status,
+                "description": description,
+            }
+        )
+
+
+def cable_key(site_slug: str, a: tuple[str, str], b: tuple[str, str]) -> tuple:
+    """A cable's natural key: its site and its two (device, interface) ends, in either order."""
+    return (site_slug, *sorted((a, b)))
+
+
+def _add_cables(export, out, site_slug: str) -> None:
+    for stem in CABLE_STEMS:
+        if stem not in export.tables:
+            continue
+        for row in export.rows(stem):
+            _, a_dev, _, a_port, _, b_dev, _, b_port, ctype, status, label, length, unit, desc = row
+            a, b = (a_dev, a_port), (b_dev, b_port)
+            out["cables"][cable_key(site_slug, a, b)] = Desired(
+                {
+                    "type": ctype or None,
+                    "status": status,
+                    "label": label,
+                    "length": length,
+                    "length_unit": unit or None,
+                    "description": desc,
+                },
+                {
+                    "a_terminations": [Ref("interfaces", (site_slug, *a))],
+                    "b_terminations": [Ref("interfaces", (site_slug, *b))],
+                },
+            )

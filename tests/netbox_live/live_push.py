@@ -1,0 +1,195 @@
+"""push-netbox against a live NetBox: a pod pushed, pushed again unchanged, one rack moved, traces.
+
+Runs in Hallwright's environment, against the NetBox ``run_live_import.sh`` serves on loopback:
+``live_push.py URL TOKEN_FILE DESIGN WORKDIR``. Steps, each checked through NetBox's REST API:
+
+1. ``--dry-run`` plans the whole site and writes nothing (a manufacturer NetBox already holds
+   under the pod's slug, spelled as the devicetype-library does, is used as it is);
+2. the push writes it (exit 0, nothing refused): devices, cables and modules as many as the
+   design has;
+3. a second push plans nothing (no create, change or delete of any type): idempotent;
+4. one server rack moved 3 m along the row and pushed: the plan changes the lengths of exactly
+   the cables whose ordered length changed (all of them ending in that rack) and nothing else;
+   NetBox then holds the new lengths;
+5. cable traces: every cable of the moved rack and a sample of the others, traced from the A
+   interface through NetBox's ``/trace/`` endpoint, end on the design's B interface;
+6. ``--branch`` on a NetBox without the netbox-branching plugin exits 2 with a sentence.
+
+Exit 0 when every check held; 1 otherwise, with the failures printed.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+
+from model.engine.routed_links import RoutedLinks  # noqa: E402
+from model.files.design_file import load_design, save_design  # noqa: E402
+from model.outputs.netbox.export import netbox_schedule, netbox_tables  # noqa: E402
+from model.outputs.netbox.rest_client import RestClient  # noqa: E402
+from model.outputs.netbox.rest_objects import desired_objects  # noqa: E402
+
+failures: list[str] = []
+checks = [0]
+
+
+def check(ok: bool, what: str) -> None:
+    checks[0] += 1
+    if not ok:
+        failures.append(what)
+        print("FAIL", what, flush=True)
+
+
+def desired_of(path: Path):
+    design = load_design(path)
+    plant = RoutedLinks(design)
+    return design, desired_objects(netbox_tables(design, netbox_schedule(design, plant), plant))
+
+
+def push(url: str, token: Path, design: Path, work: Path, *extra: str) -> tuple[int, dict, str]:
+    plan_file = work / "plan.json"
+    plan_file.unlink(missing_ok=True)
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, str(REPO / "main.py"), "push-netbox", str(design), "--url", url,
+         "--token-file", str(token), "--plan-json", str(plan_file), *extra],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    seconds = time.perf_counter() - start
+    print(f"push-netbox {' '.join(extra) or '(write)'}: exit {done.returncode}, {seconds:.0f} s")
+    print(done.stdout, end="")
+    refused = [line for line in done.stderr.splitlines() if not line.startswith("push-netbox:")]
+    if refused:
+        print("\n".join(refused[:20]))
+    plan = json.loads(plan_file.read_text()) if plan_file.exists() else {}
+    return done.returncode, plan, done.stderr
+
+
+def totals(plan: dict) -> dict[str, tuple[int, int, int]]:
+    return {
+        k: (len(p["create"]), len(p["change"]), len(p["delete"]))
+        for k, p in plan.items()
+        if p["create"] or p["change"] or p["delete"]
+    }
+
+
+def main(argv: list[str]) -> int:
+    url, token_file, design_path, work = argv[0], Path(argv[1]), Path(argv[2]), Path(argv[3])
+    api = RestClient(url, token_file.read_text().strip())
+    design, desired = desired_of(design_path)
+    (site_slug,) = next(iter(desired["sites"]))
+
+    # A NetBox holding the devicetype-library's manufacturer spelling (or an earlier site's):
+    # the push must use it as it is, not rename it nor add a second one.
+    if not api.read_all("manufacturers", {"slug": "nvidia"}):
+        api.create("manufacturers", [{"name": "Nvidia", "slug": "nvidia"}])
+    makers_before = {m["slug"]: m["name"] for m in api.read_all("manufacturers", {})}
+
+    code, plan, _ = push(url, token_file, design_path, work, "--dry-run")
+    check(code == 0, f"dry run exit {code}")
+    check(
+        len(plan.get("devices", {}).get("create", [])) == len(design.devices),
+        "dry run plans every device",
+    )
+    check(not api.read_all("sites", {"slug": site_slug}), "dry run wrote the site")
+
+    code, plan, _ = push(url, token_file, design_path, work)
+    check(code == 0, f"first push exit {code}")
+    (site,) = api.read_all("sites", {"slug": site_slug}) or [None]
+    site_id = site["id"] if site else -1
+    for kind in ("racks", "devices", "modules", "cables"):
+        held = len(api.read_all(kind, {"site_id": site_id}))
+        check(
+            held == len(desired[kind]), f"{kind}: NetBox holds {held}, design {len(desired[kind])}"
+        )
+
+    makers = api.read_all("manufacturers", {})
+    check(
+        all(makers_before.get(m["slug"], m["name"]) == m["name"] for m in makers)
+        and len([m for m in makers if m["slug"] == "nvidia"]) == 1,
+        f"manufacturers renamed or duplicated: {makers_before} -> {makers}",
+    )
+
+    code, plan, _ = push(url, token_file, design_path, work)
+    check(code == 0 and totals(plan) == {}, f"second push plans nothing: {totals(plan)}")
+
+    # One server rack moved 3 m along the row.
+    rack = sorted(
+        (r for r in design.racks.values() if any(
+            d.rack == r.id and d.role == "gpu-server" for d in design.devices.values())),
+        key=lambda r: r.name,
+    )[-1]  # fmt: skip
+    design.move_racks({rack.id: (rack.x + 3.0, rack.y)})
+    moved_path = work / "moved.hall.json"
+    save_design(design, moved_path)
+    _, moved = desired_of(moved_path)
+    want_changed = {
+        key for key, obj in moved["cables"].items()
+        if obj.fields["length"] != desired["cables"][key].fields["length"]
+    }  # fmt: skip
+    code, plan, _ = push(url, token_file, moved_path, work)
+    check(code == 0, f"push of the moved rack exit {code}")
+    changed = {tuple(map(_tuple, c["key"])) for c in plan["cables"]["change"]}
+    other = {k: v for k, v in totals(plan).items() if k != "cables"}
+    check(other == {}, f"moving rack {rack.name} changed other objects: {other}")
+    check(totals(plan).get("cables", (0, 0, 0))[::2] == (0, 0), "cables created or deleted")
+    check(
+        changed == want_changed and changed,
+        f"cables changed {len(changed)}, lengths changed {len(want_changed)}",
+    )
+    in_rack = {d.name for d in design.devices.values() if d.rack == rack.id}
+    check(all(a[0] in in_rack or b[0] in in_rack for _, a, b in changed), "a cable outside")
+    fields = {f for c in plan["cables"]["change"] for f in c["fields"]}
+    check(fields == {"length"}, f"changed cable fields {fields}")
+    print(f"rack {rack.name} moved 3 m: {len(changed)} cable lengths changed, nothing else")
+
+    # Traces through NetBox's own path tracing.
+    cables = api.read_all("cables", {"site_id": site_id})
+    by_key = {}
+    for c in cables:
+        a, b = (t["object"] for t in (c["a_terminations"][0], c["b_terminations"][0]))
+        ends = sorted(((a["device"]["name"], a["name"]), (b["device"]["name"], b["name"])))
+        by_key[(site_slug, *ends)] = (c, a)
+    lengths_ok = all(
+        abs(float(by_key[k][0]["length"]) - moved["cables"][k].fields["length"]) < 0.01
+        for k in want_changed
+    )
+    check(lengths_ok, "NetBox holds the moved rack's new cable lengths")
+    sample = sorted(want_changed) + sorted(by_key)[:: max(1, len(by_key) // 50)]
+    traced = 0
+    for key in sample:
+        cable, a = by_key[key]
+        path = api.call("GET", f"dcim/interfaces/{a['id']}/trace/")
+        assert isinstance(path, list)
+        near, _cable, far = path[-1]
+        ends = sorted(
+            [
+                (near[0]["device"]["name"], near[0]["name"]),
+                (far[0]["device"]["name"], far[0]["name"]),
+            ]
+        )
+        check([tuple(e) for e in ends] == list(key[1:]), f"trace of {key}: {ends}")
+        traced += 1
+    print(f"{traced} cable traces checked through /api/dcim/interfaces/<id>/trace/")
+
+    code, _, err = push(url, token_file, design_path, work, "--branch", "review", "--dry-run")
+    check(code == 2 and "no netbox-branching plugin" in err, f"--branch without plugin: {err!r}")
+
+    for failure in failures:
+        print("FAIL", failure)
+    print(f"push-netbox: {checks[0] - len(failures)} passed, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+def _tuple(value):
+    return tuple(value) if isinstance(value, list) else value
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
