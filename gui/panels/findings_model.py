@@ -15,6 +15,7 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QColor
 
+from gui.plain_text import tooltip
 from model.common.findings import SEVERITY_ORDER, Finding
 
 COLUMNS = ("Severity", "Code", "Fabric", "Finding", "Objects")
@@ -123,7 +124,11 @@ class FindingsModel(QAbstractTableModel):
             return None
         f = self.finding(index.row())
         column = index.column()
-        if role in (Qt.DisplayRole, Qt.ToolTipRole):
+        if role == Qt.ToolTipRole:
+            # Messages and object names quote user strings: a tooltip is rich text by guess,
+            # so it shows them escaped (gui.plain_text).
+            return tooltip(self.data(index, Qt.DisplayRole))
+        if role == Qt.DisplayRole:
             if column == 0:
                 return f.severity
             if column == 1:
