@@ -19,7 +19,8 @@ from model.design.design import Design
 from model.design.entities import Link, PortRef, Settings
 from model.generators import plans, rail_plans, topology
 from model.generators.facility_plan import FACILITY_CHOICES, place_facility, reference_racked
-from model.generators.networks import build_networks, cable_pdus, parse_fabrics
+from model.generators.networks import build_networks, parse_fabrics
+from model.generators.oob import cable_pdus
 from model.generators.optics import apply_optics, parse_optics
 from model.generators.placement import (
     Placement,
@@ -381,15 +382,9 @@ def _build(
     tiers = list(tiers)
     choose_server_racks(catalog, segments, *racking)
     with building_design():
+        # Each run's OOB switches keep a port for each of its racks' PDUs (networks.py).
         net = build_networks(catalog, segments, tiers, chosen, switch)
-        layout = lay_out(catalog, segments + net.segments, placement)
-        if "oob" in chosen:
-            # Room on the OOB switches for one PDU per rack (and the racks more OOB switches
-            # may need), then the final layout.
-            racks = len(layout.racks)
-            pdus = racks + racks // 40 + 2
-            net = build_networks(catalog, segments, tiers, chosen, switch, pdus=pdus)
-            layout = lay_out(catalog, segments + net.segments, placement)
+        layout = lay_out(catalog, net.placed(segments), placement)
         settings = Settings(oversubscription_target=float(max(1, oversubscription)))
         design = Design(
             layout.hall, name=name, settings=settings, custom_types=custom, base_catalog=base

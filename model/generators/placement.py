@@ -173,6 +173,11 @@ def _switches_per_rack(catalog: Catalog, type_id: str) -> int:
 _Pending = tuple[str, list[tuple[str, str, str, int, dict[str, int]]]]
 
 
+def segment_rack_count(catalog: Catalog, segment: Segment) -> int:
+    """Racks one run takes (its server racks and network racks), before it is laid out."""
+    return len(_segment_racks(catalog, segment, "end-of-row"))
+
+
 def _segment_racks(catalog: Catalog, segment: Segment, placement: Placement) -> list[_Pending]:
     servers: list[_Pending] = []
     if segment.units:
@@ -186,20 +191,35 @@ def _segment_racks(catalog: Catalog, segment: Segment, placement: Placement) -> 
                 u += unit.u_height
             servers.append((segment.server_rack_type, contents))
     network: list[_Pending] = []
-    i = 0
-    switches = segment.switches
-    while i < len(switches):
-        type_id = switches[i][1]
-        per_rack = _switches_per_rack(catalog, type_id)
-        height = catalog.device_types[type_id].u_height
-        top = catalog.rack_type(NETWORK_RACK).height_u
-        contents = []
-        while i < len(switches) and len(contents) < per_rack and switches[i][1] == type_id:
-            dev_id, t, role, breakout = switches[i]
-            # Stack from the top down: switches sit near the overhead tray.
-            contents.append((dev_id, t, role, top - (len(contents) + 1) * height, breakout))
-            i += 1
-        network.append((NETWORK_RACK, contents))
+    rtype = catalog.rack_type(NETWORK_RACK)
+    top, budget_w = rtype.height_u, rtype.power_budget_kw * 1000
+    rack: list[tuple[str, str, str, int, dict[str, int]]] = []
+    main, count, used_u, used_w = "", 0, 0, 0.0
+    per_type = {
+        t: (
+            catalog.device_types[t].u_height,
+            switch_power_max_w(catalog, t),
+            _switches_per_rack(catalog, t),
+        )
+        for t in {s[1] for s in segment.switches}
+    }
+    for dev_id, t, role, breakout in segment.switches:
+        height, power_w, per_rack = per_type[t]
+        # Switches of one type share a rack up to its limit; an OOB switch (role management)
+        # joins whatever rack it comes after while U and power allow: it serves that rack group.
+        fits = role == "management" or (t == main and count < per_rack)
+        fits = fits and used_u + height <= top - FIRST_U and used_w + power_w <= budget_w
+        if not rack or not fits:
+            if rack:
+                network.append((NETWORK_RACK, rack))
+            rack, main, count, used_u, used_w = [], t, 0, 0, 0.0
+        # Stack from the top down: switches sit near the overhead tray.
+        rack.append((dev_id, t, role, top - used_u - height, breakout))
+        used_u += height
+        used_w += power_w
+        count += t == main
+    if rack:
+        network.append((NETWORK_RACK, rack))
     if placement == "end-of-row" or not servers:
         return servers + network
     middle = len(servers) // 2
