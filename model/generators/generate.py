@@ -440,8 +440,21 @@ def apply_cabling(design: Design, style: str) -> Design:
         # most of the step's time).
         with building_design():
             place_panels(design)
+            # The trays were sized for direct cables; trunks, cords and the panels' drops load
+            # them differently (GB300 1 SU zoned: Row A 42 %). Widen what the pulled plant needs.
+            design.update_trays(_wider_trays(design))
         design.revision = revision
     return design
+
+
+def _wider_trays(design: Design) -> list:
+    """The trays whose cables, as the cabling style pulls them, need a larger cross-section."""
+    out = []
+    for tray in size_trays(design):
+        old = design.trays[tray.id]
+        if tray.width_m * tray.depth_m > old.width_m * old.depth_m + 1e-12:
+            out.append(tray)
+    return out
 
 
 def _with_fabrics(catalog: Catalog, devices, fabric_of: dict[str, str]):

@@ -17,6 +17,7 @@ and a bank of parallel trays where one standard tray would not be enough.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -352,6 +353,7 @@ def lay_out(
 TRAY_WIDTHS_M = (0.3, 0.45, 0.6, 0.9)  # standard ladder / wire-mesh tray widths
 TRAY_DEPTHS_M = (0.1, 0.15)
 MAX_PARALLEL_TRAYS = 5  # a bank of up to 5 x 0.9 m side by side over one row
+_BANK_SUFFIX = re.compile(r" \(\d+ x [\d.]+ m\)$")
 
 
 def standard_tray_size(area_m2: float) -> tuple[float, float, int]:
@@ -380,16 +382,19 @@ def size_trays(design: Design) -> list[Tray]:
     tray becomes a bank of parallel trays along the same path, routed as one: its width is the
     sum of theirs and its name says how many (e.g. "Row G (2 x 0.9 m)"). A bank has as many
     trays as the cables' weight needs too, each tray carrying its load class (NEMA VE 1 12A,
-    the structured catalog's ``tray_class``).
+    the structured catalog's ``tray_class``). Under structured cabling, sized for its trunks.
     """
-    from model.analysis.tray_fill import TrayFill
+    from model.analysis.tray_fill import TrayFill, trunk_load
     from model.analysis.warnings import TRAY_FILL_WARNING
     from model.engine.routed_links import RoutedLinks
+    from model.structured.layout import structured_layout, uses_structured
 
     plant = RoutedLinks(design)
     trays = TrayFill()
     try:
-        fill = trays.update(design, plant, None)
+        # Under structured cabling the trunks replace the links' fibres, as the analysis counts.
+        trunks = trunk_load(plant, structured_layout(plant)) if uses_structured(design) else None
+        fill = trays.update(design, plant, None, trunks)
     finally:
         plant.close()
     out = []
@@ -403,7 +408,8 @@ def size_trays(design: Design) -> list[Tray]:
             # (a 128-rack hall's cross tray: 244 kg/m needs 4 trays of 74 kg/m, not 3).
             by_load = math.ceil(load.load_kg_per_m / load.load_limit_kg_per_m - 1e-9)
             count = min(MAX_PARALLEL_TRAYS, max(count, by_load))
-        name = tray.name if count == 1 else f"{tray.name} ({count} x {width:g} m)"
+        base = _BANK_SUFFIX.sub("", tray.name)  # a tray sized again keeps one suffix
+        name = base if count == 1 else f"{base} ({count} x {width:g} m)"
         out.append(
             msgspec.structs.replace(tray, width_m=round(width * count, 6), depth_m=depth, name=name)
         )

@@ -70,3 +70,23 @@ def test_an_oob_switch_joins_the_network_rack_it_serves():
     # A rack of leaves at its limit sends the next leaf to a new rack, OOB or not.
     full = [(f"leaf{i}", "qm9700", "leaf", {}) for i in range(16)]
     assert segment_rack_count(catalog, Segment(switches=full + oob + leaves[:1])) >= 2
+
+
+@pytest.mark.slow
+def test_every_management_link_of_the_xl_hall_is_within_utp_reach():
+    """XL with every network, cabled direct: 5,220 BMC links were beyond the 100 m of UTP
+    (NO_MEDIUM_REACHES, and PART_NOT_ORDERABLE on both their cages) before the OOB switches
+    went per run; none is now."""
+    from model.analysis.analyzer import analyze
+    from model.engine.routed_links import RoutedLinks
+    from tests.benchmarks.workloads import build
+
+    design = build("XL", fabrics="all")
+    plant = RoutedLinks(design)
+    plant.refresh()
+    try:
+        codes = [w.code for w in analyze(design, plant).warnings]
+    finally:
+        plant.close()
+    assert "NO_MEDIUM_REACHES" not in codes
+    assert "PART_NOT_ORDERABLE" not in codes
