@@ -208,12 +208,15 @@ def _segment_racks(catalog: Catalog, segment: Segment, placement: Placement) -> 
         height, power_w, per_rack = per_type[t]
         # Switches of one type share a rack up to its limit; an OOB switch (role management)
         # joins whatever rack it comes after while U and power allow: it serves that rack group.
-        fits = role == "management" or (t == main and count < per_rack)
+        # A rack holding only OOB switches so far takes the next type as its own.
+        fits = role == "management" or (main in ("", t) and count < per_rack)
         fits = fits and used_u + height <= top - FIRST_U and used_w + power_w <= budget_w
         if not rack or not fits:
             if rack:
                 network.append((NETWORK_RACK, rack))
-            rack, main, count, used_u, used_w = [], t, 0, 0, 0.0
+            rack, main, count, used_u, used_w = [], "", 0, 0, 0.0
+        if role != "management" and not main:
+            main = t
         # Stack from the top down: switches sit near the overhead tray.
         rack.append((dev_id, t, role, top - used_u - height, breakout))
         used_u += height
