@@ -28,6 +28,7 @@ from model.generators.placement import (
     check_racking,
     choose_server_racks,
     lay_out,
+    plan_trays,
     size_trays,
 )
 from model.generators.plans import GenerateError
@@ -416,7 +417,7 @@ def _build(
             )
             if full:
                 net.notes.append("no PDU in full racks " + ", ".join(full))
-        design.update_trays(size_trays(design))
+        plan_trays(design)
         if facility == "yes" or (facility == "auto" and reference_racked(design)):
             place_facility(design)
         design.revision = 0

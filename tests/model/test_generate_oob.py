@@ -73,10 +73,11 @@ def test_an_oob_switch_joins_the_network_rack_it_serves():
 
 
 @pytest.mark.slow
-def test_every_management_link_of_the_xl_hall_is_within_utp_reach():
-    """XL with every network, cabled direct: 5,220 BMC links were beyond the 100 m of UTP
-    (NO_MEDIUM_REACHES, and PART_NOT_ORDERABLE on both their cages) before the OOB switches
-    went per run; none is now."""
+def test_the_xl_hall_with_every_network_opens_with_no_warning_or_error():
+    """XL with every network, cabled direct: 15,665 findings before #43 - 5,220 BMC links beyond
+    the 100 m of UTP (NO_MEDIUM_REACHES, and PART_NOT_ORDERABLE on both their cages) and Cross 5
+    over 50 % even as a 5 x 0.9 m bank. OOB switches per run, and cross trays every 6 m where
+    12 m left a tray short, leave none (~30 s here: build 22 s, analysis 8 s)."""
     from model.analysis.analyzer import analyze
     from model.engine.routed_links import RoutedLinks
     from tests.benchmarks.workloads import build
@@ -85,8 +86,7 @@ def test_every_management_link_of_the_xl_hall_is_within_utp_reach():
     plant = RoutedLinks(design)
     plant.refresh()
     try:
-        codes = [w.code for w in analyze(design, plant).warnings]
+        found = [w for w in analyze(design, plant).warnings if w.severity != "info"]
     finally:
         plant.close()
-    assert "NO_MEDIUM_REACHES" not in codes
-    assert "PART_NOT_ORDERABLE" not in codes
+    assert not found, [f"{w.code}: {w.message}" for w in found[:5]]
