@@ -19,7 +19,9 @@ After the NVIDIA DGX SuperPOD reference architecture (NV-SP-H100; domain-facts Â
   pair (or pairs) of each speed, enough for every leaf uplink and, at 100G, the OOB switches'
   uplinks; the spines are where the site core would be joined.
 * **Out-of-band**: 1 GbE (SN2201) to every BMC, every switch management port and every rack's
-  PDU (one 1U metered PDU per rack at its highest free U, cabled once the racks exist); each OOB
+  PDU (one 1U metered PDU per rack at its highest free U, cabled once the racks exist), from
+  OOB switches in each run of racks (an SU, a spine block, the storage and management rows) to
+  that run's ports, so every link is within UTP reach (:mod:`model.generators.oob`); each OOB
   switch sends two uplinks to the in-band spines (pinned to the OOB fabric).
 * **Management**: two UFM appliances (an HA pair) cabled into the compute fabric when it is
   InfiniBand, two more into the storage fabric, and two BCM head nodes; all on in-band and OOB.
