@@ -19,7 +19,8 @@ from model.design.design import Design
 from model.design.entities import Link, PortRef, Settings
 from model.generators import plans, rail_plans, topology
 from model.generators.facility_plan import FACILITY_CHOICES, place_facility, reference_racked
-from model.generators.networks import build_networks, cable_pdus, parse_fabrics
+from model.generators.networks import build_networks, parse_fabrics
+from model.generators.oob import cable_pdus
 from model.generators.optics import apply_optics, parse_optics
 from model.generators.placement import (
     Placement,
@@ -27,6 +28,7 @@ from model.generators.placement import (
     check_racking,
     choose_server_racks,
     lay_out,
+    plan_trays,
     size_trays,
 )
 from model.generators.plans import GenerateError
@@ -381,15 +383,9 @@ def _build(
     tiers = list(tiers)
     choose_server_racks(catalog, segments, *racking)
     with building_design():
+        # Each run's OOB switches keep a port for each of its racks' PDUs (networks.py).
         net = build_networks(catalog, segments, tiers, chosen, switch)
-        layout = lay_out(catalog, segments + net.segments, placement)
-        if "oob" in chosen:
-            # Room on the OOB switches for one PDU per rack (and the racks more OOB switches
-            # may need), then the final layout.
-            racks = len(layout.racks)
-            pdus = racks + racks // 40 + 2
-            net = build_networks(catalog, segments, tiers, chosen, switch, pdus=pdus)
-            layout = lay_out(catalog, segments + net.segments, placement)
+        layout = lay_out(catalog, net.placed(segments), placement)
         settings = Settings(oversubscription_target=float(max(1, oversubscription)))
         design = Design(
             layout.hall, name=name, settings=settings, custom_types=custom, base_catalog=base
@@ -421,7 +417,7 @@ def _build(
             )
             if full:
                 net.notes.append("no PDU in full racks " + ", ".join(full))
-        design.update_trays(size_trays(design))
+        plan_trays(design)
         if facility == "yes" or (facility == "auto" and reference_racked(design)):
             place_facility(design)
         design.revision = 0
@@ -445,8 +441,21 @@ def apply_cabling(design: Design, style: str) -> Design:
         # most of the step's time).
         with building_design():
             place_panels(design)
+            # The trays were sized for direct cables; trunks, cords and the panels' drops load
+            # them differently (GB300 1 SU zoned: Row A 42 %). Widen what the pulled plant needs.
+            design.update_trays(_wider_trays(design))
         design.revision = revision
     return design
+
+
+def _wider_trays(design: Design) -> list:
+    """The trays whose cables, as the cabling style pulls them, need a larger cross-section."""
+    out = []
+    for tray in size_trays(design):
+        old = design.trays[tray.id]
+        if tray.width_m * tray.depth_m > old.width_m * old.depth_m + 1e-12:
+            out.append(tray)
+    return out
 
 
 def _with_fabrics(catalog: Catalog, devices, fabric_of: dict[str, str]):

@@ -19,7 +19,9 @@ After the NVIDIA DGX SuperPOD reference architecture (NV-SP-H100; domain-facts Â
   pair (or pairs) of each speed, enough for every leaf uplink and, at 100G, the OOB switches'
   uplinks; the spines are where the site core would be joined.
 * **Out-of-band**: 1 GbE (SN2201) to every BMC, every switch management port and every rack's
-  PDU (one 1U metered PDU per rack at its highest free U, cabled once the racks exist); each OOB
+  PDU (one 1U metered PDU per rack at its highest free U, cabled once the racks exist), from
+  OOB switches in each run of racks (an SU, a spine block, the storage and management rows) to
+  that run's ports, so every link is within UTP reach (:mod:`model.generators.oob`); each OOB
   switch sends two uplinks to the in-band spines (pinned to the OOB fabric).
 * **Management**: two UFM appliances (an HA pair) cabled into the compute fabric when it is
   InfiniBand, two more into the storage fabric, and two BCM head nodes; all on in-band and OOB.
@@ -36,7 +38,7 @@ every switch built here.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from model.catalog.components import Catalog
 from model.catalog.ports import port_table
@@ -52,6 +54,11 @@ from model.generators.network_ports import (
     converged_servers,
     server_port_split,
 )
+from model.generators.oob import (
+    management_port_count,
+    place_oob,
+    run_switch_count,
+)
 from model.generators.placement import Segment, Unit
 from model.generators.plans import GenerateError
 
@@ -62,7 +69,6 @@ INBAND_SWITCH = "sn4600c"
 # In-band switch per server port speed: 100GbE on SN4600C; BlueField-3 400G in-band ports (DGX
 # B200/B300, GB200/GB300 trays) on an SN5600 run as 128 x 400G.
 INBAND_SWITCHES = {100.0: (INBAND_SWITCH, None), 400.0: ("sn5600", {"p": 2})}
-OOB_SWITCH = "sn2201"
 STORAGE_APPLIANCE = "storage-appliance-4x400"
 UFM_APPLIANCE = "ufm-appliance"
 UFM_BY_SPEED_GBPS = {400.0: "ufm-appliance", 800.0: "ufm-appliance-xdr"}  # NDR / XDR fabrics
@@ -97,6 +103,18 @@ class Networks:
     fabric_of: dict[str, str] = field(default_factory=dict)  # switch id -> fabric
     pinned: dict[tuple[str, str], str] = field(default_factory=dict)  # (device, port) -> fabric
     notes: list[str] = field(default_factory=list)  # what was left out, and how to get it
+    # The compute runs' switch lists with their OOB switches in place (index -> switches).
+    run_switches: dict[int, list[tuple[str, str, str, dict[str, int]]]] = field(
+        default_factory=dict
+    )
+
+    def placed(self, segments: list[Segment]) -> list[Segment]:
+        """The compute runs with their OOB switches, then this module's rows, to lay out."""
+        runs = [
+            replace(seg, switches=self.run_switches[i]) if i in self.run_switches else seg
+            for i, seg in enumerate(segments)
+        ]
+        return runs + self.segments
 
 
 def build_networks(
@@ -105,15 +123,14 @@ def build_networks(
     tiers: list[list[PortLink]],
     fabrics: tuple[str, ...],
     compute_switch: str,
-    pdus: int = 0,
 ) -> Networks:
     """The storage, in-band, OOB and management networks for an already built compute fabric.
 
-    ``pdus`` OOB ports are left free for the racks' PDUs, cabled once the racks exist
-    (:func:`cable_pdus`)."""
+    Each run's OOB switches keep a port free for each of its racks' PDUs, cabled once the racks
+    exist (:func:`model.generators.oob.cable_pdus`)."""
     if fabrics == ("compute",):
         return Networks()
-    build = _NetworkBuild(catalog, fabrics, compute_switch, pdus)
+    build = _NetworkBuild(catalog, fabrics, compute_switch)
     build.take_compute_fabric(segments, tiers)
     build.converged = {"storage", "inband"} <= set(fabrics) and converged_servers(
         catalog, build.servers
@@ -136,8 +153,9 @@ def build_networks(
 class _NetworkBuild:
     """One run of :func:`build_networks`: the free ports, the devices so far, what it adds."""
 
-    def __init__(self, catalog: Catalog, fabrics: tuple[str, ...], compute: str, pdus: int):
-        self.catalog, self.fabrics, self.compute_switch, self.pdus = catalog, fabrics, compute, pdus
+    def __init__(self, catalog: Catalog, fabrics: tuple[str, ...], compute: str):
+        self.catalog, self.fabrics, self.compute_switch = catalog, fabrics, compute
+        self.runs: list[Segment] = []  # the compute fabric's runs of racks
         self.infiniband = compute in INFINIBAND_SWITCHES
         self.converged = (
             False  # storage and in-band on one Ethernet fabric (network_ports.converged_servers)
@@ -154,6 +172,7 @@ class _NetworkBuild:
     def take_compute_fabric(self, segments: list[Segment], tiers: list[list[PortLink]]) -> None:
         """Registers the compute fabric's servers and switches and marks its cabled ports used."""
         ports = self.ports
+        self.runs = list(segments)
         for seg in segments:
             for unit in seg.units:
                 for dev_id, type_id, role, _, breakout in unit.members:
@@ -358,55 +377,45 @@ class _NetworkBuild:
         # The OOB switches' two uplinks each land here too. Their count follows from every
         # management port the OOB network will serve, these spines' own included: grow the
         # spine pairs until they hold both (a few rounds at most).
-        managed = len(
-            _oob_endpoints(
-                self.ports,
-                [d for d, _ in self.servers],
-                self.mgmt_units + self.storage_units,
-                [s for s, _, _ in self.switches]
-                + [s for s, *_ in self.storage_switches + self.mgmt_switches]
-                + [leaf for leaf, _ in leaves],
-            )
+        per_spine = management_port_count(self.catalog, switch)
+        mgmt_row = Segment(
+            units=self.mgmt_units,
+            switches=self.mgmt_switches
+            + [(leaf, switch, "leaf", breakout or {}) for leaf, _ in leaves],
         )
-        per_spine = _management_port_count(self.catalog, switch)
+        others = sum(run_switch_count(self.catalog, self.ports, r) for r in self._other_runs())
         while True:
-            oob_switches = _oob_switch_count(
-                self.catalog, managed + n_spines * per_spine, self.pdus
+            spines = [(f"spine-{i}", switch, "spine", breakout or {}) for i in range(n_spines)]
+            in_mgmt = run_switch_count(
+                self.catalog,
+                self.ports,
+                replace(mgmt_row, switches=mgmt_row.switches + spines),
+                extra_endpoints=n_spines * per_spine + 1,
             )
+            oob_switches = others + in_mgmt
             need = max(2, 2 * math.ceil((leaf_uplinks + 2 * oob_switches) / (2 * radix)))
             if need <= n_spines:
                 return n_spines
             n_spines = need
 
+    def _other_runs(self) -> list[Segment]:
+        """The runs other than the management row: the compute runs and the storage row."""
+        storage = [Segment(units=self.storage_units, switches=self.storage_switches)]
+        return self.runs + (storage if self.storage_units or self.storage_switches else [])
+
     def oob_fabric(self, inband_spines: list[str], inband_next: int) -> None:
-        """Out-of-band 1 GbE: every BMC and every switch management port (this module's too)."""
-        ports = self.ports
-        all_switches = [s for s, _, _ in self.switches] + [
-            s for s, *_ in self.storage_switches + self.mgmt_switches
-        ]
-        endpoints = _oob_endpoints(
-            ports, [d for d, _ in self.servers], self.mgmt_units + self.storage_units, all_switches
-        )
-        n = _oob_switch_count(self.catalog, len(endpoints), self.pdus)
-        oob = [f"oob{i + 1:0{max(2, len(str(n)))}d}" for i in range(n)]
-        for s in oob:
-            ports.add(s, OOB_SWITCH)
-        for d, p in endpoints:
-            ports.use(d, p)
-        per = math.ceil(len(endpoints) / n)
-        links: list[PortLink] = []
-        for i, (d, p) in enumerate(endpoints):
-            sw = oob[i // per]
-            links.append((d, p, sw, ports.take(sw, "management")[0]))
-        if n > 1:  # each OOB switch's own management port on its neighbour
-            for i, s in enumerate(oob):
-                ports.use(s, "mgmt1")
-                nxt = oob[(i + 1) % n]
-                links.append((s, "mgmt1", nxt, ports.take(nxt, "management")[0]))
+        """Out-of-band 1 GbE: OOB switches in every run, each serving the BMCs, switch
+        management ports and PDUs of the racks around it (:mod:`model.generators.oob`)."""
+        runs = self._other_runs() + [Segment(units=self.mgmt_units, switches=self.mgmt_switches)]
+        switch_lists, links, oob = place_oob(self.catalog, self.ports, runs)
+        for i in range(len(self.runs)):
+            self.net.run_switches[i] = switch_lists[i]
+        if self.storage_units or self.storage_switches:
+            self.storage_switches[:] = switch_lists[len(self.runs)]
+        self.mgmt_switches[:] = switch_lists[-1]
         self.net.links += [links, self._oob_uplinks(oob, inband_spines, inband_next)]
         for s in oob:
             self.net.fabric_of[s] = "oob"
-            self.mgmt_switches.append((s, OOB_SWITCH, "management", {}))
 
     def _oob_uplinks(
         self, oob: list[str], inband_spines: list[str], inband_next: int
@@ -437,71 +446,6 @@ class _NetworkBuild:
             Segment(units=self.mgmt_units, switches=self.mgmt_switches, own_row=True)
         )
         return net
-
-
-def _oob_endpoints(
-    ports: FreePorts, servers: list[str], units: list[Unit], switches: list[str]
-) -> list[tuple[str, str]]:
-    """The management ports (BMC, switch mgmt) the OOB network serves, in cabling order."""
-    devices = servers + [u.members[0][0] for u in units] + switches
-    return [
-        (d, p)
-        for d in devices
-        for p in ports.free.get((d, "management"), [])
-        if p.startswith(("bmc", "mgmt"))
-    ]
-
-
-def _management_port_count(catalog: Catalog, type_id: str) -> int:
-    """Management ports of one ``type_id`` device the OOB network serves."""
-    table = port_table(catalog.device_types[type_id])
-    return sum(
-        1 for n, i in table.items() if i.role == "management" and n.startswith(("bmc", "mgmt"))
-    )
-
-
-def _oob_switch_count(catalog: Catalog, endpoints: int, pdus: int) -> int:
-    """OOB switches for ``endpoints`` management ports and the PDUs: n switches hold them all
-    plus, when n > 1, each other's management port."""
-    per_switch = sum(g.count for g in catalog.device_types[OOB_SWITCH].port_groups if g.name == "p")
-    n = max(1, math.ceil((endpoints + pdus) / per_switch))
-    if n > 1:
-        n = math.ceil((endpoints + pdus) / (per_switch - 1))
-    return n
-
-
-PDU_TYPE = "pdu-1u-metered"
-
-
-def cable_pdus(design, oob_switches: list[str]) -> tuple[list, list[PortLink], list[str]]:
-    """One metered PDU per rack at its highest free U, its management port on an OOB switch.
-
-    Returns (PDU devices, links, names of full racks): a rack without a free U gets no PDU.
-    """
-    from model.design.entities import Device
-
-    free: list[tuple[str, str]] = [
-        (s, p) for s in oob_switches for p in design.free_ports(s, "management") if p[0] == "p"
-    ]
-    devices, links, full = [], [], []
-    for rack in design.racks.values():
-        taken = set()
-        for device in design.devices_in_rack(rack.id):
-            height = design.device_type(device).u_height
-            taken.update(range(device.u, device.u + height))
-        u = next((u for u in range(rack.height_u, 0, -1) if u not in taken), None)
-        if u is None:
-            full.append(rack.name)
-            continue
-        if not free:
-            raise GenerateError("the OOB switches have no port left for the racks' PDUs")
-        pdu = f"pdu-{rack.id}"
-        devices.append(
-            Device(id=pdu, name=pdu, type=PDU_TYPE, rack=rack.id, u=u, role="management")
-        )
-        switch, port = free.pop(0)
-        links.append((pdu, "mgmt1", switch, port))
-    return devices, links, full
 
 
 def _ethernet_storage_switch(

@@ -17,6 +17,7 @@ and a bank of parallel trays where one standard tray would not be enough.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -34,6 +35,7 @@ AISLE_TILES = 2
 MARGIN_TILES = 3
 RUN_GAP_TILES = 2  # cross aisle between two runs of one row
 CROSS_TRAY_EVERY_M = 12.0
+MIN_CROSS_TRAY_PITCH_M = 3.0  # extra cross trays no closer than every 5 racks
 SERVER_RACK = "rack-48u-600x1200"
 NETWORK_RACK = "rack-48u-600x1200"
 FIRST_U = 2  # U1 left free (cable entry / PDU clearance)
@@ -173,6 +175,11 @@ def _switches_per_rack(catalog: Catalog, type_id: str) -> int:
 _Pending = tuple[str, list[tuple[str, str, str, int, dict[str, int]]]]
 
 
+def segment_rack_count(catalog: Catalog, segment: Segment) -> int:
+    """Racks one run takes (its server racks and network racks), before it is laid out."""
+    return len(_segment_racks(catalog, segment, "end-of-row"))
+
+
 def _segment_racks(catalog: Catalog, segment: Segment, placement: Placement) -> list[_Pending]:
     servers: list[_Pending] = []
     if segment.units:
@@ -186,20 +193,38 @@ def _segment_racks(catalog: Catalog, segment: Segment, placement: Placement) -> 
                 u += unit.u_height
             servers.append((segment.server_rack_type, contents))
     network: list[_Pending] = []
-    i = 0
-    switches = segment.switches
-    while i < len(switches):
-        type_id = switches[i][1]
-        per_rack = _switches_per_rack(catalog, type_id)
-        height = catalog.device_types[type_id].u_height
-        top = catalog.rack_type(NETWORK_RACK).height_u
-        contents = []
-        while i < len(switches) and len(contents) < per_rack and switches[i][1] == type_id:
-            dev_id, t, role, breakout = switches[i]
-            # Stack from the top down: switches sit near the overhead tray.
-            contents.append((dev_id, t, role, top - (len(contents) + 1) * height, breakout))
-            i += 1
-        network.append((NETWORK_RACK, contents))
+    rtype = catalog.rack_type(NETWORK_RACK)
+    top, budget_w = rtype.height_u, rtype.power_budget_kw * 1000
+    rack: list[tuple[str, str, str, int, dict[str, int]]] = []
+    main, count, used_u, used_w = "", 0, 0, 0.0
+    per_type = {
+        t: (
+            catalog.device_types[t].u_height,
+            switch_power_max_w(catalog, t),
+            _switches_per_rack(catalog, t),
+        )
+        for t in {s[1] for s in segment.switches}
+    }
+    for dev_id, t, role, breakout in segment.switches:
+        height, power_w, per_rack = per_type[t]
+        # Switches of one type share a rack up to its limit; an OOB switch (role management)
+        # joins whatever rack it comes after while U and power allow: it serves that rack group.
+        # A rack holding only OOB switches so far takes the next type as its own.
+        fits = role == "management" or (main in ("", t) and count < per_rack)
+        fits = fits and used_u + height <= top - FIRST_U and used_w + power_w <= budget_w
+        if not rack or not fits:
+            if rack:
+                network.append((NETWORK_RACK, rack))
+            rack, main, count, used_u, used_w = [], "", 0, 0, 0.0
+        if role != "management" and not main:
+            main = t
+        # Stack from the top down: switches sit near the overhead tray.
+        rack.append((dev_id, t, role, top - used_u - height, breakout))
+        used_u += height
+        used_w += power_w
+        count += t == main
+    if rack:
+        network.append((NETWORK_RACK, rack))
     if placement == "end-of-row" or not servers:
         return servers + network
     middle = len(servers) // 2
@@ -332,6 +357,7 @@ def lay_out(
 TRAY_WIDTHS_M = (0.3, 0.45, 0.6, 0.9)  # standard ladder / wire-mesh tray widths
 TRAY_DEPTHS_M = (0.1, 0.15)
 MAX_PARALLEL_TRAYS = 5  # a bank of up to 5 x 0.9 m side by side over one row
+_BANK_SUFFIX = re.compile(r" \(\d+ x [\d.]+ m\)$")
 
 
 def standard_tray_size(area_m2: float) -> tuple[float, float, int]:
@@ -350,7 +376,49 @@ def standard_tray_size(area_m2: float) -> tuple[float, float, int]:
     return width, depth, min(MAX_PARALLEL_TRAYS, math.ceil(area_m2 / (width * depth) - 1e-9))
 
 
+def plan_trays(design: Design) -> None:
+    """Sizes the design's trays (:func:`size_trays`); where even the largest bank is short, draws
+    a cross tray halfway between each two (down to ``MIN_CROSS_TRAY_PITCH_M``) and sizes again,
+    so the cables spread over the nearer crossings (XL with every network: Cross 5 needed more
+    than 5 x 0.9 m at a 12 m pitch, at 6 m every tray is within 40 %)."""
+    while True:
+        sized, short = size_trays_report(design)
+        design.update_trays(sized)
+        extra = _midway_cross_trays(design) if short else []
+        if not extra:
+            return
+        design.add_trays(extra)
+
+
+def _midway_cross_trays(design: Design) -> list[Tray]:
+    """A cross tray halfway between each two neighbouring ones at least twice
+    ``MIN_CROSS_TRAY_PITCH_M`` apart, as long as they are."""
+    cross = sorted(
+        (t for t in design.trays.values() if t.id.startswith("t-cross-")),
+        key=lambda t: t.points[0][0],
+    )
+    numbers = [t.id.rsplit("-", 1)[1] for t in cross]
+    n = max((int(k) for k in numbers if k.isdigit()), default=0)  # new ones numbered on
+    out = []
+    for left, right in zip(cross, cross[1:], strict=False):
+        x0, x1 = left.points[0][0], right.points[0][0]
+        if x1 - x0 < 2 * MIN_CROSS_TRAY_PITCH_M - 1e-9:
+            continue
+        n += 1
+        while f"t-cross-{n}" in design.trays:
+            n += 1
+        ys = [p[1] for p in left.points]
+        x = round((x0 + x1) / 2, 6)
+        out.append(Tray(id=f"t-cross-{n}", name=f"Cross {n}", points=[(x, min(ys)), (x, max(ys))]))
+    return out
+
+
 def size_trays(design: Design) -> list[Tray]:
+    """The design's trays sized for their cables (:func:`size_trays_report`'s trays)."""
+    return size_trays_report(design)[0]
+
+
+def size_trays_report(design: Design) -> tuple[list[Tray], list[str]]:
     """The design's trays sized for the cables routed in them (to update with ``update_trays``).
 
     Routes and media come from the geometry engine (:class:`model.engine.routed_links.RoutedLinks`) and the
@@ -360,31 +428,40 @@ def size_trays(design: Design) -> list[Tray]:
     tray becomes a bank of parallel trays along the same path, routed as one: its width is the
     sum of theirs and its name says how many (e.g. "Row G (2 x 0.9 m)"). A bank has as many
     trays as the cables' weight needs too, each tray carrying its load class (NEMA VE 1 12A,
-    the structured catalog's ``tray_class``).
+    the structured catalog's ``tray_class``). Under structured cabling, sized for its trunks.
+    Also returns the trays even the largest bank leaves over the fill or load limit.
     """
-    from model.analysis.tray_fill import TrayFill
+    from model.analysis.tray_fill import TrayFill, trunk_load
     from model.analysis.warnings import TRAY_FILL_WARNING
     from model.engine.routed_links import RoutedLinks
+    from model.structured.layout import structured_layout, uses_structured
 
     plant = RoutedLinks(design)
     trays = TrayFill()
     try:
-        fill = trays.update(design, plant, None)
+        # Under structured cabling the trunks replace the links' fibres, as the analysis counts.
+        trunks = trunk_load(plant, structured_layout(plant)) if uses_structured(design) else None
+        fill = trays.update(design, plant, None, trunks)
     finally:
         plant.close()
-    out = []
+    out, short = [], []
     for tray_id, ratio in fill.items():
         tray = design.trays[tray_id]
         cables_m2 = ratio * tray.width_m * tray.depth_m
         width, depth, count = standard_tray_size(cables_m2 / TRAY_FILL_WARNING)
+        need = math.ceil(cables_m2 / TRAY_FILL_WARNING / (width * depth) - 1e-9)
         load = trays.loads.get(tray_id)
         if load is not None and load.load_limit_kg_per_m < math.inf:
             # Each tray of a bank carries its load class: enough of them for the weight too
             # (a 128-rack hall's cross tray: 244 kg/m needs 4 trays of 74 kg/m, not 3).
             by_load = math.ceil(load.load_kg_per_m / load.load_limit_kg_per_m - 1e-9)
+            need = max(need, by_load)
             count = min(MAX_PARALLEL_TRAYS, max(count, by_load))
-        name = tray.name if count == 1 else f"{tray.name} ({count} x {width:g} m)"
+        if need > MAX_PARALLEL_TRAYS:
+            short.append(tray_id)
+        base = _BANK_SUFFIX.sub("", tray.name)  # a tray sized again keeps one suffix
+        name = base if count == 1 else f"{base} ({count} x {width:g} m)"
         out.append(
             msgspec.structs.replace(tray, width_m=round(width * count, 6), depth_m=depth, name=name)
         )
-    return out
+    return out, short

@@ -103,8 +103,16 @@ class RailPlan:
         return self.rail_groups * self.leaves_per_rail
 
     @property
+    def last_su_leaves_per_rail(self) -> int:
+        """Leaves of one rail group in the last SU: as many as its nodes fill (a partial SU's
+        empty leaves are not built: GB200 20 racks is 2 SUs and 4 racks, 36 + 10 leaves)."""
+        return _last_su_leaves(self.nodes, self.su_nodes, self.leaves_per_rail, self.rail_only)
+
+    @property
     def leaves(self) -> int:
-        return self.n_su * self.leaves_per_su
+        return (
+            self.n_su - 1
+        ) * self.leaves_per_su + self.rail_groups * self.last_su_leaves_per_rail
 
     @property
     def full_pods(self) -> int:
@@ -222,6 +230,17 @@ def plan_rail_optimized(
     return min(plans, key=lambda p: (_switch_total(p), p.rails_per_leaf))
 
 
+def _last_su_leaves(nodes: int, su_nodes: int, lpr: int, rail_only: bool) -> int:
+    """Leaves of one rail group the last SU fills: a leaf takes ``ceil(su_nodes / lpr)`` nodes,
+    so a partial SU of ``rest`` nodes needs ``ceil(rest / that)`` (all ``lpr`` when rail-only:
+    its spines join each rail's leaves across the SUs position by position)."""
+    if rail_only:
+        return lpr
+    rest = nodes - (-(-nodes // su_nodes) - 1) * su_nodes
+    per_leaf = -(-su_nodes // lpr)
+    return min(lpr, -(-rest // per_leaf))
+
+
 def _switch_total(plan: RailPlan) -> int:
     return plan.leaves + plan.total_spines + plan.cores
 
@@ -255,7 +274,9 @@ def _plan_rails(
         rails_per_leaf=rpl,
     )
     n_su = -(-nodes // su_nodes)
-    leaves = n_su * (rails // rpl) * lpr
+    leaves = (n_su - 1) * (rails // rpl) * lpr + (rails // rpl) * _last_su_leaves(
+        nodes, su_nodes, lpr, False
+    )
     if tiers == "rail-only":
         return _plan_rail_only(base, leaf, nodes, n_su, lpr, up, reserve_ports, need)
     if tiers in ("auto", "2"):

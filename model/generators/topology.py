@@ -108,10 +108,11 @@ def _one_plane(plan: RailPlan, node_name, make_units, nics, prefix: str):
     for s in range(plan.n_su):
         count = min(M, plan.nodes - s * M)
         ids = [node_name(s, j) for j in range(count)]
+        in_su = lpr if s < plan.n_su - 1 else plan.last_su_leaves_per_rail
         groups = [
             [
                 f"{prefix}su{s + 1}-leaf-{_rails_label(g, rpl)}" + (f"-{k + 1}" if lpr > 1 else "")
-                for k in range(lpr)
+                for k in range(in_su)
             ]
             for g in range(plan.rail_groups)
         ]

@@ -58,3 +58,28 @@ def test_the_l_spine_row_gets_a_bank_of_parallel_trays():
 )
 def test_standard_tray_size_is_the_smallest_that_holds_the_area(area, size):
     assert standard_tray_size(area) == size
+
+
+def test_a_cross_tray_is_drawn_halfway_between_each_two_while_they_are_far_enough_apart():
+    """Where even the largest bank is short (XL), the generator draws cross trays halfway
+    between the ones it has, never closer than MIN_CROSS_TRAY_PITCH_M."""
+    from model.generators.generate import rail_optimized
+    from model.generators.placement import MIN_CROSS_TRAY_PITCH_M, _midway_cross_trays
+
+    design = rail_optimized(nodes=600, node_type="dgx-h100", switch="qm9700", su_nodes=32)
+    xs = sorted(t.points[0][0] for t in design.trays.values() if t.id.startswith("t-cross-"))
+    extra = _midway_cross_trays(design)
+    assert len(xs) >= 3 and len(extra) == len(xs) - 1
+    mids = sorted(t.points[0][0] for t in extra)
+    assert mids == pytest.approx([(a + b) / 2 for a, b in zip(xs, xs[1:], strict=False)])
+    first = next(t for t in design.trays.values() if t.id.startswith("t-cross-"))
+    assert all(t.points[0][1] == first.points[0][1] for t in extra)
+    assert not {t.id for t in extra} & set(design.trays)
+    # Halving again and again stops at the floor pitch.
+    while extra:
+        design.add_trays(extra)
+        extra = _midway_cross_trays(design)
+    xs = sorted(t.points[0][0] for t in design.trays.values() if t.id.startswith("t-cross-"))
+    gaps = [b - a for a, b in zip(xs, xs[1:], strict=False)]
+    assert min(gaps) >= MIN_CROSS_TRAY_PITCH_M - 1e-6  # never closer than the floor
+    assert max(gaps) < 2 * MIN_CROSS_TRAY_PITCH_M

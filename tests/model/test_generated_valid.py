@@ -55,3 +55,17 @@ def test_a_generated_design_opens_with_no_warning_or_error(case, cabling, fabric
     plant.refresh()
     found = [w for w in analyze(design, plant).warnings if w.severity in ("warning", "error")]
     assert not found, [f"{w.code}: {w.message}" for w in found[:5]]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cabling", ["direct", "cross-connect", "zones"])
+def test_the_l_hall_with_every_network_opens_with_no_warning_or_error(cabling):
+    """The L reference hall (2,048 HGX H100, 3 tiers of SN5600) with storage, in-band and OOB:
+    its OOB switches serve their own runs of racks, so every 1 GbE link is within UTP reach."""
+    from tests.benchmarks.workloads import build
+
+    design = apply_cabling(build("L", fabrics="all"), cabling)
+    plant = RoutedLinks(design)
+    plant.refresh()
+    found = [w for w in analyze(design, plant).warnings if w.severity in ("warning", "error")]
+    assert not found, [f"{w.code}: {w.message}" for w in found[:5]]
