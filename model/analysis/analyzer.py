@@ -33,12 +33,7 @@ from model.analysis.hops import server_hops
 from model.analysis.link_media import link_media
 from model.analysis.min_cut import MinCut, cut_json
 from model.analysis.nic_modes import nic_mode_findings
-from model.analysis.optics import (
-    co_packaged_totals,
-    optics_by_tier,
-    optics_figures,
-    strategy_findings,
-)
+from model.analysis.optics import optics_by_tier, optics_figures, strategy_findings
 from model.analysis.reliability import forecast, hall_counts
 from model.analysis.report import Report
 from model.analysis.topology import (
@@ -48,6 +43,7 @@ from model.analysis.topology import (
     tier_codes,
     tier_name,
 )
+from model.analysis.totals import plant_sum, power_and_cost
 from model.analysis.tray_fill import TrayFill, trunk_load
 from model.common.findings import sort_findings
 from model.design.changes import (
@@ -63,7 +59,6 @@ from model.design.entities import FABRICS
 from model.design.rack_clashes import rack_clashes
 from model.facility.cooling import cooling_findings, cooling_use
 from model.facility.floor_load import floor_findings, floor_load
-from model.facility.parts import facility_cost
 from model.facility.power_checks import power_feed_use, power_findings
 from model.plant.physical_plant import PlantCache, build_plant
 from model.plant.tray_products import tray_items
@@ -265,75 +260,23 @@ class Analyzer:
 
     def report(self) -> Report:
         design = self.design
-        # Links to re-read from the plant: None = all (no event history to go by).
-        followed = self._subscription is not None or self._explicit
-        changed: set[str] | None = set(self._pending_links) if followed else None
-        self._pending_links.clear()
-        racks_moved, self._racks_moved = self._racks_moved, False
-        if self.plant is not None and self.refresh_plant:
-            refreshed = self.plant.refresh()
-            if changed is not None:
-                changed |= set(refreshed)
+        changed, racks_moved = self._take_changes()
         if "topology" in self._dirty:
             self._topology()
             self._dirty.discard("topology")
         topo, bw = self._topo, self._bw
         self._refresh_device_findings()
-        if "placement" in self._dirty:
-            moved = self._moved_racks
-            if moved is not None and self._clashes is not None:
-                self._clashes = warn.moved_clashes(design, self._clashes, moved)
-            else:
-                self._clashes = rack_clashes(design)
-            self._moved_racks = set()
-            self._placement = warn.placement_findings(design, self._clashes)
-            self._dirty.discard("placement")
-            self._scale_up = None
+        self._refresh_placement()
         if self._bisection is None or racks_moved:
             # The graph's cuts are kept per topology; a move re-evaluates only the floor's halves.
             self._bisection = self._min_cut.bisection(design)
         if self._scale_up is None or changed is None or changed or racks_moved:
             self._scale_up = warn.scale_up_findings(design, topo, self.plant)
-        # A full plant rebuild (new route_generation) renumbers the plant's rows.
-        generation = getattr(self.plant, "route_generation", None)
-        if self.plant is not None and (
-            self._plant_rows is None
-            or len(self._plant_rows) != len(topo.link_ids)
-            or generation != self._rows_generation
-        ):
-            self._rows_generation = generation
-            if list(self.plant.link_ids) == topo.link_ids:
-                self._plant_rows = np.arange(len(topo.link_ids), dtype=np.int64)
-            else:
-                index = self.plant.index
-                self._plant_rows = np.fromiter(
-                    (index[lid] for lid in topo.link_ids), dtype=np.int64, count=len(topo.link_ids)
-                )
+        self._refresh_plant_rows(topo)
         media = link_media(topo, self.plant, self._plant_rows)
-        phys = self.given_phys
-        if self.plant is not None and phys is None:
-            # Split by fabric once: the totals are the sums, the per-fabric figures its parts.
-            fabric_rows = None
-            if topo.fabric is not None:
-                # Fabric code per plant row (-1: no fabric, the last name).
-                codes = np.full(len(self.plant.link_ids), -1, dtype=np.int64)
-                codes[self._plant_rows] = topo.fabric
-                fabric_rows = ([*FABRICS, ""], codes)
-            phys = build_plant(self.plant, fabric_rows=fabric_rows, cache=self._plant_cache)
+        phys = self._physical_plant(topo)
         trays = tray_items(design)
-        plugs = (phys.device_power_w, phys.device_power_w_max) if phys else (None, None)
-        # The plant cache hands back the same dicts when no plug changed (a rack move that
-        # keeps every medium): the per-rack sums of 20k devices are then the previous ones.
-        cached = self._rack_power
-        if (
-            cached is not None
-            and cached[0] is self._dev
-            and all(a is b for a, b in zip(cached[1], plugs, strict=True))
-        ):
-            typ, mx = cached[2]
-        else:
-            typ, mx = rack_power(design, self._dev, *plugs)
-            self._rack_power = (self._dev, plugs, (typ, mx))
+        typ, mx = self._rack_power_of(phys)
         if "trays" in self._dirty:
             self._trays.reset()
             self._dirty.discard("trays")
@@ -345,23 +288,7 @@ class Analyzer:
         self.structured = layout
         trunks = trunk_load(self.plant, layout) if layout is not None else None
         fill = self._trays.update(design, self.plant, changed, trunks)
-        findings = [
-            *self._placement,
-            *self._dev_findings,
-            *self._entry_findings,
-            *self._scale_up,
-            *self._nic_mode_findings(design, topo),
-            *strategy_findings(design, self._optics_by_tier(design, topo)),
-            *self._topology_findings(topo, bw),
-            *warn.rack_power_findings(design, typ, mx),
-            *power_findings(design, mx),  # feeds and panels at max draw (model.facility)
-            *cooling_findings(design, mx),
-            *floor_findings(design),
-            *self._tray_overfill(fill),
-        ]
-        if self.plant is not None:
-            findings.extend(self.plant.findings())
-            findings.extend(phys.findings)
+        findings = self._findings(topo, bw, phys, typ, mx, fill)
         channels = None
         if layout is not None:
             # Structured cabling: channel loss, reach and polarity (direct designs unchanged).
@@ -376,51 +303,7 @@ class Analyzer:
         coll = self._collective_figures(settings)
         job = coll.default["all-reduce"] if coll else None
         points = coll.curves["all-reduce"] if coll else []
-
-        # Modules and cables from the physical plant: the same counts, power and prices as the
-        # BOM, so the analysis cost equals the BOM total.
-        def plant_sum(category: str, attr: str) -> float:
-            return phys.total(category, attr) if phys else 0.0
-
-        power = {
-            "total": 0.0,
-            "servers": self._dev.servers_w,
-            "switches": self._dev.switches_w,
-            "transceivers": plant_sum("module", "unit_power_w"),
-            "cables": plant_sum("cable", "unit_power_w"),
-            "other_devices": self._dev.other_w,
-        }
-        # Co-packaged optics (issue 39): the switches' optical engines and laser sources, listed
-        # only where a design has them (the other designs' figures keep their keys).
-        cpo_power, cpo_power_max, cpo_cost = co_packaged_totals(phys)
-        power |= cpo_power
-        power["total"] = sum(v for k, v in power.items() if k != "total")
-        power_max = {
-            "total": 0.0,
-            "servers": self._dev.servers_w_max,
-            "switches": self._dev.switches_w_max,
-            "transceivers": plant_sum("module", "unit_power_w_max"),
-            "cables": plant_sum("cable", "unit_power_w_max"),
-            "other_devices": self._dev.other_w_max,
-        }
-        power_max |= cpo_power_max
-        power_max["total"] = sum(v for k, v in power_max.items() if k != "total")
-        cost = {
-            "total": 0.0,
-            "servers": self._dev.servers_usd,
-            "switches": self._dev.switches_usd,
-            "transceivers": plant_sum("module", "unit_price_usd"),
-            # Cabling: cables, fibres and, for structured cabling, trunks and patch panels.
-            "cables": sum(
-                plant_sum(c, "unit_price_usd") for c in ("cable", "fibre", "trunk", "panel")
-            ),
-            "trays": sum(t.quantity * t.unit_price_usd for t in trays),
-            "racks": self._dev.racks_usd,
-            "other_devices": self._dev.other_usd,
-        }
-        cost |= cpo_cost
-        cost |= facility_cost(design)  # the BOM's "Power and cooling" lines, when any
-        cost["total"] = sum(v for k, v in cost.items() if k != "total")
+        power, power_max, cost = power_and_cost(design, self._dev, phys, trays)
         ratio = bw.switch_ratio
         return Report(
             gpus=total_gpus,
@@ -434,7 +317,7 @@ class Analyzer:
             links_by_medium=media.by_medium,
             links_without_medium=media.no_medium,
             media_available=media.available,
-            transceivers=int(plant_sum("module", "quantity")),
+            transceivers=int(plant_sum(phys, "module", "quantity")),
             transceiver_power_w=power["transceivers"],
             transceivers_by_kind=_modules_by_kind(phys) if phys else {},
             cable_length_total_m=media.length_total_m,
@@ -479,6 +362,106 @@ class Analyzer:
             cooling=cooling_use(design, mx),
             floor_load=floor_load(design),
         )
+
+    def _take_changes(self) -> tuple[set[str] | None, bool]:
+        """The links to re-read from the plant (None: all, no event history to go by) and
+        whether a rack moved since the last report; refreshes the plant when asked to."""
+        followed = self._subscription is not None or self._explicit
+        changed: set[str] | None = set(self._pending_links) if followed else None
+        self._pending_links.clear()
+        racks_moved, self._racks_moved = self._racks_moved, False
+        if self.plant is not None and self.refresh_plant:
+            refreshed = self.plant.refresh()
+            if changed is not None:
+                changed |= set(refreshed)
+        return changed, racks_moved
+
+    def _refresh_placement(self) -> None:
+        """Clashes and placement findings after a rack or hall edit (only the moved racks'
+        clashes when racks only moved)."""
+        if "placement" not in self._dirty:
+            return
+        design = self.design
+        moved = self._moved_racks
+        if moved is not None and self._clashes is not None:
+            self._clashes = warn.moved_clashes(design, self._clashes, moved)
+        else:
+            self._clashes = rack_clashes(design)
+        self._moved_racks = set()
+        self._placement = warn.placement_findings(design, self._clashes)
+        self._dirty.discard("placement")
+        self._scale_up = None
+
+    def _refresh_plant_rows(self, topo) -> None:
+        """The plant row of each topology link, redone when the link set or the plant's rows
+        change (a full plant rebuild, a new route_generation, renumbers them)."""
+        generation = getattr(self.plant, "route_generation", None)
+        if self.plant is None or (
+            self._plant_rows is not None
+            and len(self._plant_rows) == len(topo.link_ids)
+            and generation == self._rows_generation
+        ):
+            return
+        self._rows_generation = generation
+        if list(self.plant.link_ids) == topo.link_ids:
+            self._plant_rows = np.arange(len(topo.link_ids), dtype=np.int64)
+        else:
+            index = self.plant.index
+            self._plant_rows = np.fromiter(
+                (index[lid] for lid in topo.link_ids), dtype=np.int64, count=len(topo.link_ids)
+            )
+
+    def _physical_plant(self, topo):
+        """The caller's physical plant, else ``build_plant`` of the plant split by fabric once:
+        the totals are the sums, the per-fabric figures its parts (None without a plant)."""
+        phys = self.given_phys
+        if self.plant is None or phys is not None:
+            return phys
+        fabric_rows = None
+        if topo.fabric is not None:
+            # Fabric code per plant row (-1: no fabric, the last name).
+            codes = np.full(len(self.plant.link_ids), -1, dtype=np.int64)
+            codes[self._plant_rows] = topo.fabric
+            fabric_rows = ([*FABRICS, ""], codes)
+        return build_plant(self.plant, fabric_rows=fabric_rows, cache=self._plant_cache)
+
+    def _rack_power_of(self, phys):
+        """Typical and maximum power per rack. The plant cache hands back the same dicts when
+        no plug changed (a rack move that keeps every medium): the per-rack sums of 20k
+        devices are then the previous ones."""
+        plugs = (phys.device_power_w, phys.device_power_w_max) if phys else (None, None)
+        cached = self._rack_power
+        if (
+            cached is not None
+            and cached[0] is self._dev
+            and all(a is b for a, b in zip(cached[1], plugs, strict=True))
+        ):
+            return cached[2]
+        typ, mx = rack_power(self.design, self._dev, *plugs)
+        self._rack_power = (self._dev, plugs, (typ, mx))
+        return typ, mx
+
+    def _findings(self, topo, bw, phys, typ, mx, fill) -> list:
+        """Every finding of the report but the structured channels', unsorted."""
+        design = self.design
+        findings = [
+            *self._placement,
+            *self._dev_findings,
+            *self._entry_findings,
+            *self._scale_up,
+            *self._nic_mode_findings(design, topo),
+            *strategy_findings(design, self._optics_by_tier(design, topo)),
+            *self._topology_findings(topo, bw),
+            *warn.rack_power_findings(design, typ, mx),
+            *power_findings(design, mx),  # feeds and panels at max draw (model.facility)
+            *cooling_findings(design, mx),
+            *floor_findings(design),
+            *self._tray_overfill(fill),
+        ]
+        if self.plant is not None:
+            findings.extend(self.plant.findings())
+            findings.extend(phys.findings)
+        return findings
 
     def _optics_by_tier(self, design, topo):
         """model.analysis.optics.optics_by_tier, kept while the topology, the plant's part
