@@ -27,6 +27,7 @@ Choices where a code could mean several things:
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 
@@ -64,11 +65,12 @@ def placement_findings(design: Design, clashes: list[Clash] | None = None) -> li
     for clash in rack_clashes(design) if clashes is None else clashes:
         rack = racks[clash.rack]
         if clash.code == "RACK_OVERLAP":
-            message = f"Racks {rack.name} and {racks[clash.other].name} overlap."
+            other = cast(str, clash.other)  # an overlap names both racks
+            message = f"Racks {rack.name} and {racks[other].name} overlap."
         elif clash.code == "RACK_OUTSIDE_HALL":
             message = f"Rack {rack.name} is not inside the hall outline."
         else:
-            obstacle = obstacles[clash.other]
+            obstacle = obstacles[cast(str, clash.other)]  # the obstacle a rack stands on
             message = f"Rack {rack.name} stands on {obstacle.kind} {obstacle.name or obstacle.id}."
         objects = (clash.rack,) if clash.other is None else (clash.rack, clash.other)
         out.append(Finding(code=clash.code, severity="error", message=message, objects=objects))
@@ -162,7 +164,8 @@ def topology_findings(design: Design, topo: Topology, ratio: np.ndarray) -> list
     mismatch = np.flatnonzero(topo.speed_a != topo.speed_b)
     groups: dict[tuple[float, float], list[str]] = {}
     for k in mismatch.tolist():
-        key = tuple(sorted((float(topo.speed_a[k]), float(topo.speed_b[k]))))
+        speeds = float(topo.speed_a[k]), float(topo.speed_b[k])
+        key = (min(speeds), max(speeds))
         groups.setdefault(key, []).append(topo.link_ids[k])
     for (lo, hi), links in sorted(groups.items()):
         out.append(

@@ -39,12 +39,16 @@ def find_objects(design: Design, text: str, limit: int = MAX_HITS) -> list[Hit]:
         )
     for device in design.devices.values():
         dtype = types[device.type]
-        rack = design.racks[device.rack].name
+        rack_name = design.racks[device.rack].name
         add(
             1,
             device.name,
             f"{device.name} {device.id} {dtype.vendor} {dtype.model} {device.role}",
-            Hit("device", device.id, f"Device {device.name} · {dtype.model} in {rack} U{device.u}"),
+            Hit(
+                "device",
+                device.id,
+                f"Device {device.name} · {dtype.model} in {rack_name} U{device.u}",
+            ),
         )
     devices = design.devices
     for link in design.links.values():
