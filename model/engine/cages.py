@@ -412,18 +412,8 @@ def cage_view(plant) -> CageView:
 
     Any object with ``design``, ``media`` and ``link_ids`` works (tests use stand-in plants).
     """
-    if hasattr(plant, "_cage_a"):
-        plant._component_rows(np.zeros(0, dtype=np.int64))  # labels current
-        return CageView(
-            plant._cage_a,
-            plant._cage_b,
-            plant._spec_a,
-            plant._spec_b,
-            plant._component,
-            plant._dev_ids,
-            plant.parts,
-            plant._graph_rows[1:] if getattr(plant, "_graph_rows", None) else None,
-        )
+    if hasattr(plant, "cage_arrays"):  # a RoutedLinks (labels brought up to date)
+        return plant.cage_arrays()
     design = plant.design
     tables = PartTables.build(design.catalog, plant.media)
     dev_no: dict[str, int] = {}

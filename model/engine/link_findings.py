@@ -34,8 +34,8 @@ def plant_findings(plant: LinkTable) -> list[Finding]:
         rb = design.devices[link.b.device].rack
         lost = [
             r
-            for r, drop in ((ra, plant._drop_a[row]), (rb, plant._drop_b[row]))
-            if plant._att.seg[drop] < 0
+            for r, drop in ((ra, plant.drop_a[row]), (rb, plant.drop_b[row]))
+            if plant.off_trays(drop)
         ]
         floor_pairs.setdefault(tuple(sorted((ra, rb))), []).append(link.id)
         for rack in lost:

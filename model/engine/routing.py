@@ -1,6 +1,6 @@
 """The routing half of :class:`~model.engine.routed_links.RoutedLinks`: routed lengths, tray routes and plan paths.
 
-A mixin over the plant's per-link arrays (``_drop_a``/``_drop_b``, the attachments ``_att`` of
+A mixin over the plant's per-link arrays (``drop_a``/``drop_b``, the attachments ``_att`` of
 the drop points to the tray graph ``_graph``, the length pieces): :meth:`PlantRouting._route`
 fills the lengths of rows; the public methods name routes (``route_keys``, ``tray_spans``) and
 build one link's path (``route``, ``route_tray_ids``) for drawing, explaining and the cut sheet.
@@ -37,6 +37,10 @@ class PlantRouting:
         self.refresh()
         return self._graph.point_distance(a, b, self.design.settings.tray_reach_m)
 
+    def off_trays(self, drops: np.ndarray | int) -> np.ndarray | bool:
+        """Whether each drop point (``drop_a``/``drop_b`` values) reaches no tray."""
+        return self._att.seg[drops] < 0
+
     def pieces_m(self, link_id: str) -> tuple[str, float, float, float]:
         """(method, vertical A, horizontal, vertical B) of a link's route in m, without slack.
 
@@ -66,7 +70,7 @@ class PlantRouting:
     def route(self, link_id: str) -> LinkRoute:
         """The pieces of a link's routed length and its plan path."""
         r = self.index[link_id]
-        da, db = int(self._drop_a[r]), int(self._drop_b[r])
+        da, db = int(self.drop_a[r]), int(self.drop_b[r])
         method = int(self._method[r])
         pa = (float(self._drop_x[da]), float(self._drop_y[da]))
         pb = (float(self._drop_x[db]), float(self._drop_y[db]))
@@ -139,7 +143,7 @@ class PlantRouting:
         memoised yet are found together (one way choice for all, one search per source)."""
         rows = np.asarray(rows, dtype=np.int64)
         on_tray = (self._method[rows] == METHOD_TRAY).tolist()
-        pairs = list(zip(self._drop_a[rows].tolist(), self._drop_b[rows].tolist(), strict=True))
+        pairs = list(zip(self.drop_a[rows].tolist(), self.drop_b[rows].tolist(), strict=True))
         memo = self._memo_paths
         new = list(
             dict.fromkeys(
@@ -242,7 +246,7 @@ class PlantRouting:
         rows = rows[on_tray]
         if not len(rows):
             return
-        da, db = self._drop_a[rows], self._drop_b[rows]
+        da, db = self.drop_a[rows], self.drop_b[rows]
         lo, hi = np.minimum(da, db), np.maximum(da, db)
         _, first, inverse = np.unique(
             lo * (len(self._drop_x) + 1) + hi, return_index=True, return_inverse=True
@@ -288,7 +292,7 @@ class PlantRouting:
         if not len(rows):
             return
         settings, att = self.design.settings, self._att
-        da, db = self._drop_a[rows], self._drop_b[rows]
+        da, db = self.drop_a[rows], self.drop_b[rows]
         # Tray and floor distances depend on the two drop points only, and links between the
         # same two racks sit in runs of consecutive rows (a fabric's links are listed by rack
         # pair): compute them once per run and gather. Same arithmetic per pair, so the same
@@ -305,7 +309,7 @@ class PlantRouting:
         )
         if run is not None:
             tray, floor = tray[run], floor[run]
-            da, db = self._drop_a[rows], self._drop_b[rows]
+            da, db = self.drop_a[rows], self.drop_b[rows]
         p = compose_lengths(
             same_rack=self._same_rack[rows],
             faces_differ=self._faces_differ[rows],
