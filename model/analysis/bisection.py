@@ -195,12 +195,12 @@ def tier_bisection(
         prev = np.flatnonzero((topo.level >= 1) & (topo.level <= level - 1))
         # Each previous unit (group of level-1 switches) is represented by its own push value.
         units = unique_sorted(node_of[prev])
-        groups = label[units]
+        unit_group = label[units]
         pos = np.zeros(n)
         neg = np.zeros(n)
-        np.add.at(pos, groups, np.maximum(push[units], 0))
-        np.add.at(neg, groups, np.maximum(-push[units], 0))
-        gids = unique_sorted(groups)
+        np.add.at(pos, unit_group, np.maximum(push[units], 0))
+        np.add.at(neg, unit_group, np.maximum(-push[units], 0))
+        gids = unique_sorted(unit_group)
         matched += float(np.minimum(pos[gids], neg[gids]).sum())
         excess = pos - neg
         upper = np.flatnonzero(topo.level == level)

@@ -164,8 +164,8 @@ def topology_findings(design: Design, topo: Topology, ratio: np.ndarray) -> list
     mismatch = np.flatnonzero(topo.speed_a != topo.speed_b)
     groups: dict[tuple[float, float], list[str]] = {}
     for k in mismatch.tolist():
-        speeds = float(topo.speed_a[k]), float(topo.speed_b[k])
-        key = (min(speeds), max(speeds))
+        ends_gbps = float(topo.speed_a[k]), float(topo.speed_b[k])
+        key = (min(ends_gbps), max(ends_gbps))
         groups.setdefault(key, []).append(topo.link_ids[k])
     for (lo, hi), links in sorted(groups.items()):
         out.append(
