@@ -11,7 +11,7 @@ every column another module reads is public and declared on :class:`LinkTable`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from model.design.design import Design
     from model.engine.cages import CageView, PartTables
     from model.engine.media import PortClass
+    from model.engine.tray_graph import Attachments, TrayGraph
 
 # Per-link input columns (from the design) and output columns (derived), by dtype.
 INPUT_COLUMNS = {
@@ -108,3 +109,51 @@ class LinkTable:
         def label_components(self) -> None: ...
 
         def cage_arrays(self) -> CageView: ...
+
+
+class EngineState(LinkTable):
+    """The routing and media mixins' own state (``self`` only), declared for their type checks:
+    :class:`~model.engine.routing.PlantRouting` and :class:`~model.engine.media_choice.PlantMedia`
+    read what :class:`~model.engine.routed_links.RoutedLinks` sets. Annotations only."""
+
+    # Engine-only columns (INPUT_COLUMNS / OUTPUT_COLUMNS whose names start with "_").
+    _height_a: np.ndarray
+    _height_b: np.ndarray
+    _same_rack: np.ndarray
+    _faces_differ: np.ndarray
+    _rack_depth: np.ndarray
+    _override: np.ndarray
+    _as_built: np.ndarray
+    _method: np.ndarray
+    _vertical_a: np.ndarray
+    _hop_a: np.ndarray
+    _tray: np.ndarray
+    _hop_b: np.ndarray
+    _vertical_b: np.ndarray
+    _floor: np.ndarray
+    _slack: np.ndarray
+    _route_key: np.ndarray
+    # Routing: the tray graph, where each drop point attaches to it, named routes.
+    _graph: TrayGraph
+    _att: Attachments
+    _drop_x: np.ndarray
+    _drop_y: np.ndarray
+    _rack_row: dict[str, int]
+    _route_of: dict[tuple, int]
+    _route_spans: list[tuple[tuple[str, float, float], ...]]
+    # Two memos in one dict: (drop, drop) -> (plan path, trays), ("ids", drop, drop) -> tray ids.
+    _memo_paths: dict[tuple, Any]
+    # Media: candidate lists per pair of port classes, accepted media per class-pair key.
+    _groups: dict[tuple[int, int], tuple[list[int], float]]
+    _accept: dict[int, np.ndarray]
+    _memo_reasons: dict[tuple, str]
+    _components_stale: bool
+    _comp_index: tuple[np.ndarray, np.ndarray] | None
+
+    if TYPE_CHECKING:
+
+        def refresh(self) -> set[str]: ...
+
+        def _component_rows(self, rows: np.ndarray) -> np.ndarray: ...
+
+        def _name_routes(self, rows: np.ndarray) -> None: ...

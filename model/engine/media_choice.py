@@ -17,6 +17,7 @@ from model.common.text_columns import join_rows
 from model.engine.cage_choice import CageRows, choose_per_cage
 from model.engine.cages import CageView, component_graph
 from model.engine.link_status import NO_TRAY_PATH, PINNED_MISMATCH
+from model.engine.link_table import EngineState
 from model.engine.media import choose, media_that_fit
 from model.engine.media_words import explain
 from model.engine.patch_points import (
@@ -27,7 +28,7 @@ from model.engine.patch_points import (
 )
 
 
-class PlantMedia:
+class PlantMedia(EngineState):
     """Media-choice methods of :class:`~model.engine.routed_links.RoutedLinks` (which holds the arrays)."""
 
     # Set by label_components (None until then: RoutedLinks starts it so).

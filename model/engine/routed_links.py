@@ -43,7 +43,7 @@ from model.engine.link_status import (  # re-exported: callers read the flags fr
     SAME_RACK,
     UNREACHED_RACK,
 )
-from model.engine.link_table import INPUT_COLUMNS, OUTPUT_COLUMNS, LinkTable
+from model.engine.link_table import INPUT_COLUMNS, OUTPUT_COLUMNS
 from model.engine.media import PortClass
 from model.engine.media_choice import PlantMedia
 from model.engine.routing import PlantRouting
@@ -60,7 +60,7 @@ _TYPE, _BREAKOUT, _RACK, _U = (attrgetter(n) for n in ("type", "breakout", "rack
 _COMPARED = ("routed_m", "length_m", "ordered_m", "medium_index")
 
 
-class RoutedLinks(LinkTable, PlantRouting, PlantMedia):
+class RoutedLinks(PlantRouting, PlantMedia):
     """Routed length and chosen medium of every link of a design, kept current incrementally.
 
     Arrays (``routed_m``, ``length_m``, ``ordered_m``, ``medium_index``, ``speed_gbps``,
@@ -182,7 +182,7 @@ class RoutedLinks(LinkTable, PlantRouting, PlantMedia):
     def _full(self) -> None:
         # Per distinct route (drop pair) and per distinct choice: `routes` on 400k links asks
         # for each link's path and reason, and most links share both with many others.
-        self._memo_paths: dict[tuple[int, int], tuple[list, list]] = {}
+        self._memo_paths = {}
         self._memo_reasons: dict[tuple, str] = {}
         design = self.design
         self.media: list[MediaType] = list(design.catalog.media_types.values())

@@ -23,12 +23,13 @@ from model.engine.geometry import (
     dedupe_points,
 )
 from model.engine.link_status import NO_TRAY_PATH, SAME_RACK, UNREACHED_RACK
+from model.engine.link_table import EngineState
 from model.engine.route_words import route_word_columns
 
 _STALE_ROUTE = -2  # _route_key of a row recomputed since route_keys() last named its route
 
 
-class PlantRouting:
+class PlantRouting(EngineState):
     """Routing methods of :class:`~model.engine.routed_links.RoutedLinks` (which holds the arrays)."""
 
     def tray_distance(self, a: tuple[float, float], b: tuple[float, float]) -> float | None:
@@ -113,19 +114,14 @@ class PlantRouting:
         rows = np.asarray(rows, dtype=np.int64)
         return route_word_columns(
             self._method[rows],
-            *(
-                getattr(self, name)[rows]
-                for name in (
-                    "_vertical_a",
-                    "_hop_a",
-                    "_tray",
-                    "_hop_b",
-                    "_vertical_b",
-                    "_floor",
-                    "_slack",
-                    "routed_m",
-                )
-            ),
+            self._vertical_a[rows],
+            self._hop_a[rows],
+            self._tray[rows],
+            self._hop_b[rows],
+            self._vertical_b[rows],
+            self._floor[rows],
+            self._slack[rows],
+            self.routed_m[rows],
             end=end,
         )
 
@@ -255,10 +251,10 @@ class PlantRouting:
         # Each drop point's rounded position made once, not once per pair it ends (XL: 7,168
         # pairs cost ~40 ms in numpy scalar reads and rounding): the same ``round`` of the same
         # floats, so the same keys.
-        points, end_of = np.unique(np.concatenate([fa, fb]), return_inverse=True)
+        points, end_codes = np.unique(np.concatenate([fa, fb]), return_inverse=True)
         xs, ys = self._drop_x[points].tolist(), self._drop_y[points].tolist()
         position = [(round(x, 6), round(y, 6)) for x, y in zip(xs, ys, strict=True)]
-        end_of = end_of.reshape(-1).tolist()
+        end_of = end_codes.reshape(-1).tolist()
         ids = []
         fresh_a, fresh_b = [], []
         route_of, known = self._route_of, self._route_spans
