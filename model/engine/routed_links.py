@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from operator import attrgetter
+from typing import Protocol
 
 import numpy as np
 
@@ -60,6 +61,12 @@ _TYPE, _BREAKOUT, _RACK, _U = (attrgetter(n) for n in ("type", "breakout", "rack
 _COMPARED = ("routed_m", "length_m", "ordered_m", "medium_index")
 
 
+class _Closable(Protocol):
+    """The plant's subscription to its design (a snapshot's follows nothing)."""
+
+    def close(self) -> None: ...
+
+
 class RoutedLinks(PlantRouting, PlantMedia):
     """Routed length and chosen medium of every link of a design, kept current incrementally.
 
@@ -83,7 +90,9 @@ class RoutedLinks(PlantRouting, PlantMedia):
         self._policy = policy
         self._pending: list[Change] = []
         self._full()
-        self._subscription = design.subscribe(self._pending.append)
+        self._subscription: _Closable = design.subscribe(self._pending.append)
+        # Caches keyed by plant (tray fill) key on this: a snapshot carries the live plant's.
+        self.plant_identity = id(self)
 
     def __getattr__(self, name: str):
         # ``index`` (link id -> row) is built on first use and then kept as a plain attribute:

@@ -126,7 +126,7 @@ class Snapshotter:
             plant = freeze_plant(
                 self.plant,
                 design,
-                reuse=previous[1] if same_rows else None,
+                reuse=previous[1] if same_rows and previous is not None else None,
                 unchanged=set(_PLANT_ROW_TABLES) if same_rows else set(),
                 buffers=self._buffers,
                 earlier=previous[1] if previous is not None else None,
