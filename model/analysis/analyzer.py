@@ -23,13 +23,13 @@ import numpy as np
 
 from model.analysis import warnings as warn
 from model.analysis.allreduce import collective_figures
-from model.analysis.bandwidth import bandwidth
+from model.analysis.bandwidth import Bandwidth, bandwidth
 from model.analysis.bisection import Bisection
 from model.analysis.collectives import Collectives
-from model.analysis.devices import device_figures, rack_power, switches_off_the_tiers
+from model.analysis.devices import DeviceFigures, device_figures, rack_power, switches_off_the_tiers
 from model.analysis.entry_checks import entry_findings
 from model.analysis.fabrics import fabric_figures, fabric_shapes
-from model.analysis.hops import server_hops
+from model.analysis.hops import Hops, server_hops
 from model.analysis.link_media import link_media
 from model.analysis.min_cut import MinCut, cut_json
 from model.analysis.nic_modes import nic_mode_findings
@@ -38,6 +38,7 @@ from model.analysis.reliability import forecast, hall_counts
 from model.analysis.report import Report
 from model.analysis.topology import (
     LINK_COMPUTE,
+    Topology,
     components,
     infer_topology,
     tier_codes,
@@ -45,7 +46,7 @@ from model.analysis.topology import (
 )
 from model.analysis.totals import plant_sum, power_and_cost
 from model.analysis.tray_fill import TrayFill, trunk_load
-from model.common.findings import sort_findings
+from model.common.findings import Finding, sort_findings
 from model.design.changes import (
     DEVICE_KINDS,
     LINK_KINDS,
@@ -56,7 +57,7 @@ from model.design.changes import (
 )
 from model.design.design import Design
 from model.design.entities import FABRICS
-from model.design.rack_clashes import rack_clashes
+from model.design.rack_clashes import Clash, rack_clashes
 from model.facility.cooling import cooling_findings, cooling_use
 from model.facility.floor_load import floor_findings, floor_load
 from model.facility.power_checks import power_feed_use, power_findings
@@ -64,6 +65,7 @@ from model.plant.physical_plant import PlantCache, build_plant
 from model.plant.tray_products import tray_items
 from model.structured.channel_checks import skew_findings, table_checks
 from model.structured.layout import structured_layout, uses_structured
+from model.structured.layout_records import StructuredLayout
 
 K = ChangeKind
 TOPOLOGY_EVENTS = DEVICE_KINDS | {K.LINKS_ADDED, K.LINKS_REMOVED}
@@ -104,20 +106,22 @@ class Analyzer:
         self.plant = plant
         self.refresh_plant = refresh_plant
         self._dirty = {"topology", "devices", "placement", "trays", "entries"}
-        self._topo = None
-        self._groups = None
-        self._bw = None
-        self._hops = None
+        self._topo: Topology | None = None
+        self._groups: dict[int, np.ndarray] | None = None
+        self._bw: Bandwidth | None = None
+        self._hops: Hops | None = None
         self._collectives: Collectives | None = None
         self._bisection: Bisection | None = None
         self._min_cut: MinCut | None = None
-        self._dev = None
-        self._dev_findings = []
+        self._dev: DeviceFigures | None = None
+        self._dev_findings: list[Finding] = []
         self._entry_findings: list = []
-        self._placement = []
-        self._clashes = None  # the placement findings' clashes (model.design.rack_clashes)
+        self._placement: list[Finding] = []
+        self._clashes: list[Clash] | None = (
+            None  # the placement findings' clashes (model.design.rack_clashes)
+        )
         self._moved_racks: set[str] | None = set()  # since them; None: redo every rack
-        self._scale_up = None
+        self._scale_up: list[Finding] | None = None
         self._nic_modes = None  # (topology, NIC_MODE_UNSUPPORTED findings) of that topology
         self._optics_kept = None  # (topology, part tables, media, optics per tier)
         self._trays = TrayFill()
@@ -125,11 +129,13 @@ class Analyzer:
         self._plant_cache = PlantCache()  # the cage graph, reused while no link changes cages
         self.given_phys = None  # analyze()'s caller's physical plant of ``plant``, if any
         self.given_topology = None  # analyze()'s caller's topology of the design, if any
-        self._plant_rows = None
+        self._plant_rows: np.ndarray | None = None
         self._rows_generation = None  # plant route_generation the rows were read at
         self._links_by_tier: dict[str, int] = {}
         self._switches_by_tier: dict[str, int] = {}  # of the topology, in tier order
-        self._tier_codes = None  # ((topology, plant rows, row count, first names), codes)
+        self._tier_codes: tuple | None = (
+            None  # ((topology, plant rows, row count, first names), codes)
+        )
         self._fabric_shapes = None  # ((topology, catalog), fabric_shapes)
         self._hall_counts = None  # ((topology, catalog), reliability.hall_counts)
         self._topo_findings = None  # (topology, bandwidth, target, findings)
@@ -141,7 +147,7 @@ class Analyzer:
         self._subscription = design.subscribe(self._on_change) if subscribe else None
         # The structured layout of the last report (None: direct cabling): the editor's trunk
         # layer and channel views show this one rather than lay the hall out again.
-        self.structured = None
+        self.structured: StructuredLayout | None = None
 
     def close(self) -> None:
         if self._subscription is not None:
@@ -264,12 +270,12 @@ class Analyzer:
         if "topology" in self._dirty:
             self._topology()
             self._dirty.discard("topology")
-        topo, bw = self._topo, self._bw
         self._refresh_device_findings()
+        topo, bw, dev, hops, min_cut = self._stages()
         self._refresh_placement()
         if self._bisection is None or racks_moved:
             # The graph's cuts are kept per topology; a move re-evaluates only the floor's halves.
-            self._bisection = self._min_cut.bisection(design)
+            self._bisection = min_cut.bisection(design)
         if self._scale_up is None or changed is None or changed or racks_moved:
             self._scale_up = warn.scale_up_findings(design, topo, self.plant)
         self._refresh_plant_rows(topo)
@@ -303,14 +309,14 @@ class Analyzer:
         coll = self._collective_figures(settings)
         job = coll.default["all-reduce"] if coll else None
         points = coll.curves["all-reduce"] if coll else []
-        power, power_max, cost = power_and_cost(design, self._dev, phys, trays)
+        power, power_max, cost = power_and_cost(design, dev, phys, trays)
         ratio = bw.switch_ratio
         return Report(
             gpus=total_gpus,
             servers=len(servers),
             racks=len(design.racks),
             switches_by_tier=dict(self._switches_by_tier),
-            switches_off_tier=switches_off_the_tiers(design, self._dev.switch_ids, topo),
+            switches_off_tier=switches_off_the_tiers(design, dev.switch_ids, topo),
             links_total=len(topo.link_ids),
             links_by_tier=dict(self._links_by_tier),
             links_by_kind=media.by_kind,
@@ -332,7 +338,7 @@ class Analyzer:
             bisection_method=self._bisection.method,
             bisection_regular=self._bisection.regular,
             bisection=cut_json(topo, self._bisection),
-            hops=self._hops,
+            hops=hops,
             bandwidth_layers=bw.layers,
             scale_up_gbps=bw.scale_up,
             scale_out_gbps=bw.scale_out,
@@ -362,6 +368,14 @@ class Analyzer:
             cooling=cooling_use(design, mx),
             floor_load=floor_load(design),
         )
+
+    def _stages(self) -> tuple[Topology, Bandwidth, DeviceFigures, Hops, MinCut]:
+        """The topology and device stages' results, which :meth:`report` has just brought up
+        to date (they start as None, before the first report)."""
+        topo, bw, dev, hops, cut = self._topo, self._bw, self._dev, self._hops, self._min_cut
+        if topo is None or bw is None or dev is None or hops is None or cut is None:
+            raise RuntimeError("the analyzer's topology and device stages have not run")
+        return topo, bw, dev, hops, cut
 
     def _take_changes(self) -> tuple[set[str] | None, bool]:
         """The links to re-read from the plant (None: all, no event history to go by) and
@@ -448,7 +462,7 @@ class Analyzer:
             *self._placement,
             *self._dev_findings,
             *self._entry_findings,
-            *self._scale_up,
+            *(self._scale_up or ()),
             *self._nic_mode_findings(design, topo),
             *strategy_findings(design, self._optics_by_tier(design, topo)),
             *self._topology_findings(topo, bw),
@@ -456,7 +470,7 @@ class Analyzer:
             *power_findings(design, mx),  # feeds and panels at max draw (model.facility)
             *cooling_findings(design, mx),
             *floor_findings(design),
-            *self._tray_overfill(fill),
+            *warn.tray_findings(design, fill, self._trays),
         ]
         if self.plant is not None:
             findings.extend(self.plant.findings())
@@ -532,51 +546,6 @@ class Analyzer:
         if cached is None or cached[0][0] is not key[0] or cached[0][1] is not key[1]:
             cached = self._hall_counts = (key, hall_counts(self.design, topo))
         return cached[1]
-
-    def _tray_overfill(self, fill: dict[str, float]):
-        """TRAY_OVERFILLED, TRAY_OVERLOADED and TRAY_BEND_RADIUS, each naming its tray."""
-        out = []
-        for tray_id, ratio in fill.items():
-            severity = warn.tray_fill_severity(ratio)
-            tray = self.design.trays[tray_id]
-            name = tray.name or tray_id
-            if severity is not None:
-                x, y = self._trays.peak_at.get(tray_id, tray.points[0])
-                out.append(
-                    warn.Finding(
-                        code="TRAY_OVERFILLED",
-                        severity=severity,
-                        message=f"Tray {name} is {ratio:.0%} full at ({x:.1f}, {y:.1f}) m "
-                        f"(plan at most {warn.TRAY_FILL_WARNING:.0%}, "
-                        f"{warn.TRAY_FILL_LIMIT:.0%} maximum).",
-                        objects=(tray_id,),
-                    )
-                )
-            load = self._trays.loads.get(tray_id)
-            if load is not None and load.overloaded:
-                x, y = load.load_at or tray.points[0]
-                out.append(
-                    warn.Finding(
-                        code="TRAY_OVERLOADED",
-                        severity="error",
-                        message=f"Tray {name} carries {load.load_kg_per_m:.1f} kg/m at "
-                        f"({x:.1f}, {y:.1f}) m, above its load class "
-                        f"({load.load_limit_kg_per_m:g} kg/m).",
-                        objects=(tray_id,),
-                    )
-                )
-            if load is not None and load.bend_too_tight:
-                out.append(
-                    warn.Finding(
-                        code="TRAY_BEND_RADIUS",
-                        severity="warning",
-                        message=f"Tray {name}: a cable turning in it needs a "
-                        f"{load.bend_radius_mm:.4g} mm bend radius; the tray's corners give "
-                        f"{load.corner_radius_mm:g} mm.",
-                        objects=(tray_id,),
-                    )
-                )
-        return out
 
 
 def _modules_by_kind(phys) -> dict[str, dict[str, float]]:

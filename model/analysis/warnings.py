@@ -32,7 +32,8 @@ from typing import cast
 import numpy as np
 
 from model.analysis.topology import LINK_SCALE_UP, Topology, components, tier_name
-from model.common.findings import Finding
+from model.analysis.tray_fill import TrayFill
+from model.common.findings import Finding, Severity
 from model.design.design import Design
 from model.design.rack_clashes import Clash, rack_clashes
 from model.engine.media import media_that_fit
@@ -42,7 +43,7 @@ TRAY_FILL_LIMIT = 0.5  # ... 50 % maximum (error above)
 MAX_LISTED = 5
 
 
-def tray_fill_severity(ratio: float) -> str | None:
+def tray_fill_severity(ratio: float) -> Severity | None:
     """``TRAY_OVERFILLED`` severity of a tray at this fill ratio: None (fine), warning, error."""
     if ratio > TRAY_FILL_LIMIT:
         return "error"
@@ -268,3 +269,50 @@ def _length(design: Design, plant, link_id: str, ra: str, rb: str) -> float:
             return value
     a, b = design.racks[ra], design.racks[rb]
     return abs(a.x - b.x) + abs(a.y - b.y)
+
+
+def tray_findings(design: Design, fill: dict[str, float], trays: TrayFill) -> list[Finding]:
+    """TRAY_OVERFILLED, TRAY_OVERLOADED and TRAY_BEND_RADIUS, each naming its tray (``fill``:
+    each tray's fill ratio; ``trays``: the analyzer's TrayFill, for where and what loads it)."""
+    out: list[Finding] = []
+    for tray_id, ratio in fill.items():
+        severity = tray_fill_severity(ratio)
+        tray = design.trays[tray_id]
+        name = tray.name or tray_id
+        if severity is not None:
+            x, y = trays.peak_at.get(tray_id, tray.points[0])
+            out.append(
+                Finding(
+                    code="TRAY_OVERFILLED",
+                    severity=severity,
+                    message=f"Tray {name} is {ratio:.0%} full at ({x:.1f}, {y:.1f}) m "
+                    f"(plan at most {TRAY_FILL_WARNING:.0%}, "
+                    f"{TRAY_FILL_LIMIT:.0%} maximum).",
+                    objects=(tray_id,),
+                )
+            )
+        load = trays.loads.get(tray_id)
+        if load is not None and load.overloaded:
+            x, y = load.load_at or tray.points[0]
+            out.append(
+                Finding(
+                    code="TRAY_OVERLOADED",
+                    severity="error",
+                    message=f"Tray {name} carries {load.load_kg_per_m:.1f} kg/m at "
+                    f"({x:.1f}, {y:.1f}) m, above its load class "
+                    f"({load.load_limit_kg_per_m:g} kg/m).",
+                    objects=(tray_id,),
+                )
+            )
+        if load is not None and load.bend_too_tight:
+            out.append(
+                Finding(
+                    code="TRAY_BEND_RADIUS",
+                    severity="warning",
+                    message=f"Tray {name}: a cable turning in it needs a "
+                    f"{load.bend_radius_mm:.4g} mm bend radius; the tray's corners give "
+                    f"{load.corner_radius_mm:g} mm.",
+                    objects=(tray_id,),
+                )
+            )
+    return out
