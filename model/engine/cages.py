@@ -207,6 +207,13 @@ class PartTables:
     fibre_of: dict[int, FibrePart]  # medium row -> the fibre its modules take
     # (medium row, spec row) -> why the module of that shape does not go into that cage
     refused: dict[tuple[int, int], str] = field(default_factory=dict)
+    # Set by build(): every module part with its medium row, in catalog order (spec_row enters
+    # them for a spec first seen later), and each module part's own fibre. Fields, so that a
+    # snapshot's copy (dataclasses.replace) keeps them; not compared.
+    medium_modules: list[tuple[int, ModulePart]] = field(
+        default_factory=list, repr=False, compare=False
+    )
+    own_fibre: dict[str, FibrePart | None] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def build(cls, catalog: Catalog, media: Sequence[MediaType]) -> PartTables:
@@ -233,10 +240,10 @@ class PartTables:
             if p.medium in row and fibre is not None and mates(p.receptacle, fibre.connector):
                 fibre_of.setdefault(row[p.medium], fibre)
         tables = cls(list(media), [], {}, cables, fibre_of)
-        tables._module_parts = [
+        tables.medium_modules = [
             (row[p.medium], p) for p in catalog.module_parts.values() if p.medium in row
         ]
-        tables._own_fibre = {
+        tables.own_fibre = {
             p.id: catalog.fibre_parts.get(p.fibre) for p in catalog.module_parts.values()
         }
         return tables
@@ -249,7 +256,7 @@ class PartTables:
                 f"{name} is not supported in a {spec.family} cage "
                 f"(its vendor lists {', '.join(part.hosts)})"
             )
-        own = getattr(self, "_own_fibre", {}).get(part.id)
+        own = self.own_fibre.get(part.id)
         fibre = own if own is not None and not mates(part.receptacle, own.connector) else None
         fibre = fibre or self.fibre_of.get(medium)
         if fibre is not None and not mates(part.receptacle, fibre.connector):
@@ -278,7 +285,7 @@ class PartTables:
             self.specs.append(spec)
             s = len(self.specs) - 1
             linear = spec.optics == "linear"
-            for m, part in self._module_parts:
+            for m, part in self.medium_modules:
                 if (
                     part.form_factor == spec.form_factor
                     and part.ports == spec.slots
