@@ -64,6 +64,23 @@ def text(result: dict, name_a: str, name_b: str) -> str:
     ):
         if diff[key]:
             lines.append(_listed(label, diff[key]))
+    lines.extend(_moves_and_edits(diff))
+    changed = {k: v for k, v in result["kpis"].items() if v["delta"] is None or v["delta"] != 0}
+    if changed:
+        lines.append(f"{'KPI':28}{'A':>16}{'B':>16}{'B - A':>16}")
+    else:
+        lines.append("KPIs unchanged.")
+    for k, v in changed.items():
+        lines.append(
+            f"{KPI_LABELS[k]:28}{_fmt(v['a']):>16}{_fmt(v['b']):>16}{_fmt(v['delta']):>16}"
+        )
+    lines.extend(_bom_lines(diff))
+    return "\n".join(lines)
+
+
+def _moves_and_edits(diff: dict) -> list[str]:
+    """Devices moved, links re-routed, media flipped, records and settings edited."""
+    lines: list[str] = []
     if diff["devices_moved"]:
         lines.append(f"Devices moved ({len(diff['devices_moved']):,}):")
         for d in diff["devices_moved"][:12]:
@@ -85,15 +102,14 @@ def text(result: dict, name_a: str, name_b: str) -> str:
                 lines.append(f"  {row['id']}: {', '.join(row['fields'])}")
     for s in diff["settings_changed"]:
         lines.append(f"Setting {s['name']}: {json.dumps(s['a'])} -> {json.dumps(s['b'])}")
-    changed = {k: v for k, v in result["kpis"].items() if v["delta"] is None or v["delta"] != 0}
-    if changed:
-        lines.append(f"{'KPI':28}{'A':>16}{'B':>16}{'B - A':>16}")
-    else:
-        lines.append("KPIs unchanged.")
-    for k, v in changed.items():
-        lines.append(
-            f"{KPI_LABELS[k]:28}{_fmt(v['a']):>16}{_fmt(v['b']):>16}{_fmt(v['delta']):>16}"
-        )
+    return lines
+
+
+def _bom_lines(diff: dict) -> list[str]:
+    """The BOM lines whose quantity changed (the first 20)."""
+    from cli.compare_command import _fmt
+
+    lines: list[str] = []
     if diff["bom_changed"]:
         lines.append(f"BOM lines changed ({len(diff['bom_changed']):,}):")
         for line in diff["bom_changed"][:20]:
@@ -102,4 +118,4 @@ def text(result: dict, name_a: str, name_b: str) -> str:
             lines.append(
                 f"  {line['part']}{length}: {_fmt(line['a'])} -> {_fmt(line['b'])} ({delta:+g})"
             )
-    return "\n".join(lines)
+    return lines

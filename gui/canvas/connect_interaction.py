@@ -82,27 +82,7 @@ class ConnectInteraction(Interaction):
             self.scene.message.emit(self.hint)
             return True
         a_device, a_group = self.first
-        options = []
-        free = groups_with_free_ports(design, [a_device]).get(a_group, 0)
-        for dev in reversed(design.devices_in_rack(rack_id)):
-            if dev.id == a_device:
-                continue
-            link = placement.new_link(design, a_device, a_group, dev.id)
-            if link is not None:
-                info = design.ports(dev.id)[link.b.port]
-                options.append(
-                    (f"{dev.name} · {link.b.port} ({info.role}, {info.speed_gbps:g}G)", dev.id)
-                )
-                plan = plan_bulk_connect(design, [a_device], a_group, [dev.id])
-                if free > 1 and len(plan.links) > 1:
-                    # Every free port of the group at once: a DGX's eight rails in one pick.
-                    ports = f"{plan.links[0].b_port}–{plan.links[-1].b_port}"
-                    options.append(
-                        (
-                            f"{dev.name} · all {len(plan.links)} free {a_group} ports ({ports})",
-                            ("all", dev.id),
-                        )
-                    )
+        options = _far_options(design, a_device, a_group, rack_id)
         if not options:
             self.scene.message.emit(
                 f"No device in rack {design.racks[rack_id].name} has a free "
@@ -179,3 +159,30 @@ def link_summary(scene, link_id: str) -> str:
     except Exception:  # noqa: BLE001
         return ""
     return f" — {route.total_m:.1f} m, {medium.name if medium else 'no medium reaches'}"
+
+
+def _far_options(design, a_device: str, a_group: str, rack_id: str) -> list[tuple[str, object]]:
+    """The menu of far ends in ``rack_id`` for a link from ``a_device``'s ``a_group``: one
+    entry per device with a free port, and one for all of a device's free ports at once."""
+    options = []
+    free = groups_with_free_ports(design, [a_device]).get(a_group, 0)
+    for dev in reversed(design.devices_in_rack(rack_id)):
+        if dev.id == a_device:
+            continue
+        link = placement.new_link(design, a_device, a_group, dev.id)
+        if link is not None:
+            info = design.ports(dev.id)[link.b.port]
+            options.append(
+                (f"{dev.name} · {link.b.port} ({info.role}, {info.speed_gbps:g}G)", dev.id)
+            )
+            plan = plan_bulk_connect(design, [a_device], a_group, [dev.id])
+            if free > 1 and len(plan.links) > 1:
+                # Every free port of the group at once: a DGX's eight rails in one pick.
+                ports = f"{plan.links[0].b_port}–{plan.links[-1].b_port}"
+                options.append(
+                    (
+                        f"{dev.name} · all {len(plan.links)} free {a_group} ports ({ports})",
+                        ("all", dev.id),
+                    )
+                )
+    return options

@@ -31,24 +31,7 @@ class WarningMarksItem(QGraphicsItem):
         self._rect = QRectF()
 
     def set_findings(self, findings: list[Finding]) -> None:
-        design = self.hall_scene.design
-        racks: dict[str, str] = {}
-        links: list[str] = []
-        for f in findings:
-            for object_id in f.objects:
-                rack_id = (
-                    object_id
-                    if object_id in design.racks
-                    else design.devices[object_id].rack
-                    if object_id in design.devices
-                    else None
-                )
-                if rack_id is not None:
-                    old = racks.get(rack_id)
-                    if old is None or SEVERITY_ORDER[f.severity] < SEVERITY_ORDER[old]:
-                        racks[rack_id] = f.severity
-                elif object_id in design.links and len(links) < MAX_LINK_MARKS:
-                    links.append(object_id)
+        racks, links = _marked_objects(self.hall_scene.design, findings)
         before_badges, before_paths = self._badges, self._path_keys
         self.rack_severity = racks
         self.link_paths = []
@@ -126,3 +109,26 @@ class WarningMarksItem(QGraphicsItem):
             corner = item.mapToScene(item.footprint().topRight())
             painter.setBrush(QColor(BADGE_COLORS[severity]))
             painter.drawEllipse(corner, radius, radius)
+
+
+def _marked_objects(design, findings: list[Finding]) -> tuple[dict[str, str], list[str]]:
+    """The worst severity per rack named by a finding (itself or through a device in it), and
+    the links named (at most MAX_LINK_MARKS)."""
+    racks: dict[str, str] = {}
+    links: list[str] = []
+    for f in findings:
+        for object_id in f.objects:
+            rack_id = (
+                object_id
+                if object_id in design.racks
+                else design.devices[object_id].rack
+                if object_id in design.devices
+                else None
+            )
+            if rack_id is not None:
+                old = racks.get(rack_id)
+                if old is None or SEVERITY_ORDER[f.severity] < SEVERITY_ORDER[old]:
+                    racks[rack_id] = f.severity
+            elif object_id in design.links and len(links) < MAX_LINK_MARKS:
+                links.append(object_id)
+    return racks, links

@@ -23,33 +23,30 @@ import numpy as np
 
 from model.analysis import warnings as warn
 from model.analysis.allreduce import collective_figures
-from model.analysis.bandwidth import bandwidth
+from model.analysis.bandwidth import Bandwidth, bandwidth
 from model.analysis.bisection import Bisection
 from model.analysis.collectives import Collectives
-from model.analysis.devices import device_figures, rack_power, switches_off_the_tiers
+from model.analysis.devices import DeviceFigures, device_figures, rack_power, switches_off_the_tiers
 from model.analysis.entry_checks import entry_findings
 from model.analysis.fabrics import fabric_figures, fabric_shapes
-from model.analysis.hops import server_hops
+from model.analysis.hops import Hops, server_hops
 from model.analysis.link_media import link_media
 from model.analysis.min_cut import MinCut, cut_json
 from model.analysis.nic_modes import nic_mode_findings
-from model.analysis.optics import (
-    co_packaged_totals,
-    optics_by_tier,
-    optics_figures,
-    strategy_findings,
-)
+from model.analysis.optics import optics_by_tier, optics_figures, strategy_findings
 from model.analysis.reliability import forecast, hall_counts
 from model.analysis.report import Report
 from model.analysis.topology import (
     LINK_COMPUTE,
+    Topology,
     components,
     infer_topology,
     tier_codes,
     tier_name,
 )
+from model.analysis.totals import plant_sum, power_and_cost
 from model.analysis.tray_fill import TrayFill, trunk_load
-from model.common.findings import sort_findings
+from model.common.findings import Finding, sort_findings
 from model.design.changes import (
     DEVICE_KINDS,
     LINK_KINDS,
@@ -60,15 +57,15 @@ from model.design.changes import (
 )
 from model.design.design import Design
 from model.design.entities import FABRICS
-from model.design.rack_clashes import rack_clashes
+from model.design.rack_clashes import Clash, rack_clashes
 from model.facility.cooling import cooling_findings, cooling_use
 from model.facility.floor_load import floor_findings, floor_load
-from model.facility.parts import facility_cost
 from model.facility.power_checks import power_feed_use, power_findings
 from model.plant.physical_plant import PlantCache, build_plant
 from model.plant.tray_products import tray_items
 from model.structured.channel_checks import skew_findings, table_checks
 from model.structured.layout import structured_layout, uses_structured
+from model.structured.layout_records import StructuredLayout
 
 K = ChangeKind
 TOPOLOGY_EVENTS = DEVICE_KINDS | {K.LINKS_ADDED, K.LINKS_REMOVED}
@@ -109,20 +106,22 @@ class Analyzer:
         self.plant = plant
         self.refresh_plant = refresh_plant
         self._dirty = {"topology", "devices", "placement", "trays", "entries"}
-        self._topo = None
-        self._groups = None
-        self._bw = None
-        self._hops = None
+        self._topo: Topology | None = None
+        self._groups: dict[int, np.ndarray] | None = None
+        self._bw: Bandwidth | None = None
+        self._hops: Hops | None = None
         self._collectives: Collectives | None = None
         self._bisection: Bisection | None = None
         self._min_cut: MinCut | None = None
-        self._dev = None
-        self._dev_findings = []
+        self._dev: DeviceFigures | None = None
+        self._dev_findings: list[Finding] = []
         self._entry_findings: list = []
-        self._placement = []
-        self._clashes = None  # the placement findings' clashes (model.design.rack_clashes)
+        self._placement: list[Finding] = []
+        self._clashes: list[Clash] | None = (
+            None  # the placement findings' clashes (model.design.rack_clashes)
+        )
         self._moved_racks: set[str] | None = set()  # since them; None: redo every rack
-        self._scale_up = None
+        self._scale_up: list[Finding] | None = None
         self._nic_modes = None  # (topology, NIC_MODE_UNSUPPORTED findings) of that topology
         self._optics_kept = None  # (topology, part tables, media, optics per tier)
         self._trays = TrayFill()
@@ -130,11 +129,13 @@ class Analyzer:
         self._plant_cache = PlantCache()  # the cage graph, reused while no link changes cages
         self.given_phys = None  # analyze()'s caller's physical plant of ``plant``, if any
         self.given_topology = None  # analyze()'s caller's topology of the design, if any
-        self._plant_rows = None
+        self._plant_rows: np.ndarray | None = None
         self._rows_generation = None  # plant route_generation the rows were read at
         self._links_by_tier: dict[str, int] = {}
         self._switches_by_tier: dict[str, int] = {}  # of the topology, in tier order
-        self._tier_codes = None  # ((topology, plant rows, row count, first names), codes)
+        self._tier_codes: tuple | None = (
+            None  # ((topology, plant rows, row count, first names), codes)
+        )
         self._fabric_shapes = None  # ((topology, catalog), fabric_shapes)
         self._hall_counts = None  # ((topology, catalog), reliability.hall_counts)
         self._topo_findings = None  # (topology, bandwidth, target, findings)
@@ -146,7 +147,7 @@ class Analyzer:
         self._subscription = design.subscribe(self._on_change) if subscribe else None
         # The structured layout of the last report (None: direct cabling): the editor's trunk
         # layer and channel views show this one rather than lay the hall out again.
-        self.structured = None
+        self.structured: StructuredLayout | None = None
 
     def close(self) -> None:
         if self._subscription is not None:
@@ -265,75 +266,23 @@ class Analyzer:
 
     def report(self) -> Report:
         design = self.design
-        # Links to re-read from the plant: None = all (no event history to go by).
-        followed = self._subscription is not None or self._explicit
-        changed: set[str] | None = set(self._pending_links) if followed else None
-        self._pending_links.clear()
-        racks_moved, self._racks_moved = self._racks_moved, False
-        if self.plant is not None and self.refresh_plant:
-            refreshed = self.plant.refresh()
-            if changed is not None:
-                changed |= set(refreshed)
+        changed, racks_moved = self._take_changes()
         if "topology" in self._dirty:
             self._topology()
             self._dirty.discard("topology")
-        topo, bw = self._topo, self._bw
         self._refresh_device_findings()
-        if "placement" in self._dirty:
-            moved = self._moved_racks
-            if moved is not None and self._clashes is not None:
-                self._clashes = warn.moved_clashes(design, self._clashes, moved)
-            else:
-                self._clashes = rack_clashes(design)
-            self._moved_racks = set()
-            self._placement = warn.placement_findings(design, self._clashes)
-            self._dirty.discard("placement")
-            self._scale_up = None
+        topo, bw, dev, hops, min_cut = self._stages()
+        self._refresh_placement()
         if self._bisection is None or racks_moved:
             # The graph's cuts are kept per topology; a move re-evaluates only the floor's halves.
-            self._bisection = self._min_cut.bisection(design)
+            self._bisection = min_cut.bisection(design)
         if self._scale_up is None or changed is None or changed or racks_moved:
             self._scale_up = warn.scale_up_findings(design, topo, self.plant)
-        # A full plant rebuild (new route_generation) renumbers the plant's rows.
-        generation = getattr(self.plant, "route_generation", None)
-        if self.plant is not None and (
-            self._plant_rows is None
-            or len(self._plant_rows) != len(topo.link_ids)
-            or generation != self._rows_generation
-        ):
-            self._rows_generation = generation
-            if list(self.plant.link_ids) == topo.link_ids:
-                self._plant_rows = np.arange(len(topo.link_ids), dtype=np.int64)
-            else:
-                index = self.plant.index
-                self._plant_rows = np.fromiter(
-                    (index[lid] for lid in topo.link_ids), dtype=np.int64, count=len(topo.link_ids)
-                )
+        self._refresh_plant_rows(topo)
         media = link_media(topo, self.plant, self._plant_rows)
-        phys = self.given_phys
-        if self.plant is not None and phys is None:
-            # Split by fabric once: the totals are the sums, the per-fabric figures its parts.
-            fabric_rows = None
-            if topo.fabric is not None:
-                # Fabric code per plant row (-1: no fabric, the last name).
-                codes = np.full(len(self.plant.link_ids), -1, dtype=np.int64)
-                codes[self._plant_rows] = topo.fabric
-                fabric_rows = ([*FABRICS, ""], codes)
-            phys = build_plant(self.plant, fabric_rows=fabric_rows, cache=self._plant_cache)
+        phys = self._physical_plant(topo)
         trays = tray_items(design)
-        plugs = (phys.device_power_w, phys.device_power_w_max) if phys else (None, None)
-        # The plant cache hands back the same dicts when no plug changed (a rack move that
-        # keeps every medium): the per-rack sums of 20k devices are then the previous ones.
-        cached = self._rack_power
-        if (
-            cached is not None
-            and cached[0] is self._dev
-            and all(a is b for a, b in zip(cached[1], plugs, strict=True))
-        ):
-            typ, mx = cached[2]
-        else:
-            typ, mx = rack_power(design, self._dev, *plugs)
-            self._rack_power = (self._dev, plugs, (typ, mx))
+        typ, mx = self._rack_power_of(phys)
         if "trays" in self._dirty:
             self._trays.reset()
             self._dirty.discard("trays")
@@ -345,23 +294,7 @@ class Analyzer:
         self.structured = layout
         trunks = trunk_load(self.plant, layout) if layout is not None else None
         fill = self._trays.update(design, self.plant, changed, trunks)
-        findings = [
-            *self._placement,
-            *self._dev_findings,
-            *self._entry_findings,
-            *self._scale_up,
-            *self._nic_mode_findings(design, topo),
-            *strategy_findings(design, self._optics_by_tier(design, topo)),
-            *self._topology_findings(topo, bw),
-            *warn.rack_power_findings(design, typ, mx),
-            *power_findings(design, mx),  # feeds and panels at max draw (model.facility)
-            *cooling_findings(design, mx),
-            *floor_findings(design),
-            *self._tray_overfill(fill),
-        ]
-        if self.plant is not None:
-            findings.extend(self.plant.findings())
-            findings.extend(phys.findings)
+        findings = self._findings(topo, bw, phys, typ, mx, fill)
         channels = None
         if layout is not None:
             # Structured cabling: channel loss, reach and polarity (direct designs unchanged).
@@ -376,65 +309,21 @@ class Analyzer:
         coll = self._collective_figures(settings)
         job = coll.default["all-reduce"] if coll else None
         points = coll.curves["all-reduce"] if coll else []
-
-        # Modules and cables from the physical plant: the same counts, power and prices as the
-        # BOM, so the analysis cost equals the BOM total.
-        def plant_sum(category: str, attr: str) -> float:
-            return phys.total(category, attr) if phys else 0.0
-
-        power = {
-            "total": 0.0,
-            "servers": self._dev.servers_w,
-            "switches": self._dev.switches_w,
-            "transceivers": plant_sum("module", "unit_power_w"),
-            "cables": plant_sum("cable", "unit_power_w"),
-            "other_devices": self._dev.other_w,
-        }
-        # Co-packaged optics (issue 39): the switches' optical engines and laser sources, listed
-        # only where a design has them (the other designs' figures keep their keys).
-        cpo_power, cpo_power_max, cpo_cost = co_packaged_totals(phys)
-        power |= cpo_power
-        power["total"] = sum(v for k, v in power.items() if k != "total")
-        power_max = {
-            "total": 0.0,
-            "servers": self._dev.servers_w_max,
-            "switches": self._dev.switches_w_max,
-            "transceivers": plant_sum("module", "unit_power_w_max"),
-            "cables": plant_sum("cable", "unit_power_w_max"),
-            "other_devices": self._dev.other_w_max,
-        }
-        power_max |= cpo_power_max
-        power_max["total"] = sum(v for k, v in power_max.items() if k != "total")
-        cost = {
-            "total": 0.0,
-            "servers": self._dev.servers_usd,
-            "switches": self._dev.switches_usd,
-            "transceivers": plant_sum("module", "unit_price_usd"),
-            # Cabling: cables, fibres and, for structured cabling, trunks and patch panels.
-            "cables": sum(
-                plant_sum(c, "unit_price_usd") for c in ("cable", "fibre", "trunk", "panel")
-            ),
-            "trays": sum(t.quantity * t.unit_price_usd for t in trays),
-            "racks": self._dev.racks_usd,
-            "other_devices": self._dev.other_usd,
-        }
-        cost |= cpo_cost
-        cost |= facility_cost(design)  # the BOM's "Power and cooling" lines, when any
-        cost["total"] = sum(v for k, v in cost.items() if k != "total")
+        power, power_max, cost = power_and_cost(design, dev, phys, trays)
         ratio = bw.switch_ratio
         return Report(
             gpus=total_gpus,
             servers=len(servers),
             racks=len(design.racks),
             switches_by_tier=dict(self._switches_by_tier),
-            switches_off_tier=switches_off_the_tiers(design, self._dev.switch_ids, topo),
+            switches_off_tier=switches_off_the_tiers(design, dev.switch_ids, topo),
             links_total=len(topo.link_ids),
             links_by_tier=dict(self._links_by_tier),
             links_by_kind=media.by_kind,
             links_by_medium=media.by_medium,
             links_without_medium=media.no_medium,
             media_available=media.available,
-            transceivers=int(plant_sum("module", "quantity")),
+            transceivers=int(plant_sum(phys, "module", "quantity")),
             transceiver_power_w=power["transceivers"],
             transceivers_by_kind=_modules_by_kind(phys) if phys else {},
             cable_length_total_m=media.length_total_m,
@@ -449,7 +338,7 @@ class Analyzer:
             bisection_method=self._bisection.method,
             bisection_regular=self._bisection.regular,
             bisection=cut_json(topo, self._bisection),
-            hops=self._hops,
+            hops=hops,
             bandwidth_layers=bw.layers,
             scale_up_gbps=bw.scale_up,
             scale_out_gbps=bw.scale_out,
@@ -479,6 +368,114 @@ class Analyzer:
             cooling=cooling_use(design, mx),
             floor_load=floor_load(design),
         )
+
+    def _stages(self) -> tuple[Topology, Bandwidth, DeviceFigures, Hops, MinCut]:
+        """The topology and device stages' results, which :meth:`report` has just brought up
+        to date (they start as None, before the first report)."""
+        topo, bw, dev, hops, cut = self._topo, self._bw, self._dev, self._hops, self._min_cut
+        if topo is None or bw is None or dev is None or hops is None or cut is None:
+            raise RuntimeError("the analyzer's topology and device stages have not run")
+        return topo, bw, dev, hops, cut
+
+    def _take_changes(self) -> tuple[set[str] | None, bool]:
+        """The links to re-read from the plant (None: all, no event history to go by) and
+        whether a rack moved since the last report; refreshes the plant when asked to."""
+        followed = self._subscription is not None or self._explicit
+        changed: set[str] | None = set(self._pending_links) if followed else None
+        self._pending_links.clear()
+        racks_moved, self._racks_moved = self._racks_moved, False
+        if self.plant is not None and self.refresh_plant:
+            refreshed = self.plant.refresh()
+            if changed is not None:
+                changed |= set(refreshed)
+        return changed, racks_moved
+
+    def _refresh_placement(self) -> None:
+        """Clashes and placement findings after a rack or hall edit (only the moved racks'
+        clashes when racks only moved)."""
+        if "placement" not in self._dirty:
+            return
+        design = self.design
+        moved = self._moved_racks
+        if moved is not None and self._clashes is not None:
+            self._clashes = warn.moved_clashes(design, self._clashes, moved)
+        else:
+            self._clashes = rack_clashes(design)
+        self._moved_racks = set()
+        self._placement = warn.placement_findings(design, self._clashes)
+        self._dirty.discard("placement")
+        self._scale_up = None
+
+    def _refresh_plant_rows(self, topo) -> None:
+        """The plant row of each topology link, redone when the link set or the plant's rows
+        change (a full plant rebuild, a new route_generation, renumbers them)."""
+        generation = getattr(self.plant, "route_generation", None)
+        if self.plant is None or (
+            self._plant_rows is not None
+            and len(self._plant_rows) == len(topo.link_ids)
+            and generation == self._rows_generation
+        ):
+            return
+        self._rows_generation = generation
+        if list(self.plant.link_ids) == topo.link_ids:
+            self._plant_rows = np.arange(len(topo.link_ids), dtype=np.int64)
+        else:
+            index = self.plant.index
+            self._plant_rows = np.fromiter(
+                (index[lid] for lid in topo.link_ids), dtype=np.int64, count=len(topo.link_ids)
+            )
+
+    def _physical_plant(self, topo):
+        """The caller's physical plant, else ``build_plant`` of the plant split by fabric once:
+        the totals are the sums, the per-fabric figures its parts (None without a plant)."""
+        phys = self.given_phys
+        if self.plant is None or phys is not None:
+            return phys
+        fabric_rows = None
+        if topo.fabric is not None:
+            # Fabric code per plant row (-1: no fabric, the last name).
+            codes = np.full(len(self.plant.link_ids), -1, dtype=np.int64)
+            codes[self._plant_rows] = topo.fabric
+            fabric_rows = ([*FABRICS, ""], codes)
+        return build_plant(self.plant, fabric_rows=fabric_rows, cache=self._plant_cache)
+
+    def _rack_power_of(self, phys):
+        """Typical and maximum power per rack. The plant cache hands back the same dicts when
+        no plug changed (a rack move that keeps every medium): the per-rack sums of 20k
+        devices are then the previous ones."""
+        plugs = (phys.device_power_w, phys.device_power_w_max) if phys else (None, None)
+        cached = self._rack_power
+        if (
+            cached is not None
+            and cached[0] is self._dev
+            and all(a is b for a, b in zip(cached[1], plugs, strict=True))
+        ):
+            return cached[2]
+        typ, mx = rack_power(self.design, self._dev, *plugs)
+        self._rack_power = (self._dev, plugs, (typ, mx))
+        return typ, mx
+
+    def _findings(self, topo, bw, phys, typ, mx, fill) -> list:
+        """Every finding of the report but the structured channels', unsorted."""
+        design = self.design
+        findings = [
+            *self._placement,
+            *self._dev_findings,
+            *self._entry_findings,
+            *(self._scale_up or ()),
+            *self._nic_mode_findings(design, topo),
+            *strategy_findings(design, self._optics_by_tier(design, topo)),
+            *self._topology_findings(topo, bw),
+            *warn.rack_power_findings(design, typ, mx),
+            *power_findings(design, mx),  # feeds and panels at max draw (model.facility)
+            *cooling_findings(design, mx),
+            *floor_findings(design),
+            *warn.tray_findings(design, fill, self._trays),
+        ]
+        if self.plant is not None:
+            findings.extend(self.plant.findings())
+            findings.extend(phys.findings)
+        return findings
 
     def _optics_by_tier(self, design, topo):
         """model.analysis.optics.optics_by_tier, kept while the topology, the plant's part
@@ -549,51 +546,6 @@ class Analyzer:
         if cached is None or cached[0][0] is not key[0] or cached[0][1] is not key[1]:
             cached = self._hall_counts = (key, hall_counts(self.design, topo))
         return cached[1]
-
-    def _tray_overfill(self, fill: dict[str, float]):
-        """TRAY_OVERFILLED, TRAY_OVERLOADED and TRAY_BEND_RADIUS, each naming its tray."""
-        out = []
-        for tray_id, ratio in fill.items():
-            severity = warn.tray_fill_severity(ratio)
-            tray = self.design.trays[tray_id]
-            name = tray.name or tray_id
-            if severity is not None:
-                x, y = self._trays.peak_at.get(tray_id, tray.points[0])
-                out.append(
-                    warn.Finding(
-                        code="TRAY_OVERFILLED",
-                        severity=severity,
-                        message=f"Tray {name} is {ratio:.0%} full at ({x:.1f}, {y:.1f}) m "
-                        f"(plan at most {warn.TRAY_FILL_WARNING:.0%}, "
-                        f"{warn.TRAY_FILL_LIMIT:.0%} maximum).",
-                        objects=(tray_id,),
-                    )
-                )
-            load = self._trays.loads.get(tray_id)
-            if load is not None and load.overloaded:
-                x, y = load.load_at or tray.points[0]
-                out.append(
-                    warn.Finding(
-                        code="TRAY_OVERLOADED",
-                        severity="error",
-                        message=f"Tray {name} carries {load.load_kg_per_m:.1f} kg/m at "
-                        f"({x:.1f}, {y:.1f}) m, above its load class "
-                        f"({load.load_limit_kg_per_m:g} kg/m).",
-                        objects=(tray_id,),
-                    )
-                )
-            if load is not None and load.bend_too_tight:
-                out.append(
-                    warn.Finding(
-                        code="TRAY_BEND_RADIUS",
-                        severity="warning",
-                        message=f"Tray {name}: a cable turning in it needs a "
-                        f"{load.bend_radius_mm:.4g} mm bend radius; the tray's corners give "
-                        f"{load.corner_radius_mm:g} mm.",
-                        objects=(tray_id,),
-                    )
-                )
-        return out
 
 
 def _modules_by_kind(phys) -> dict[str, dict[str, float]]:

@@ -58,27 +58,31 @@ def split_servers(design: Design, topo: Topology) -> tuple[np.ndarray, np.ndarra
     servers = np.flatnonzero(topo.is_gpu_server)
     if not len(servers):
         return servers, servers
-    cached = getattr(topo, "_server_keys", None)
-    if cached is None:  # rack, U and id rank of each server: fixed until the topology changes
-        devices = [design.devices[topo.device_ids[i]] for i in servers.tolist()]
-        id_rank = np.argsort(np.argsort(np.array([d.id for d in devices])))
-        # The servers' racks once each (4.5k racks for 16k servers at XL), and each server's
-        # place among them: a move reads the racks' centres, not one per server.
-        rack_no: dict[str, int] = {}
-        rack_of = np.fromiter(
-            (rack_no.setdefault(d.rack, len(rack_no)) for d in devices),
-            dtype=np.int64,
-            count=len(devices),
-        )
-        cached = (list(rack_no), rack_of, np.array([d.u for d in devices]), id_rank)
-        topo._server_keys = cached
-    rack_ids, rack_of, u, id_rank = cached
+    # The keys are not kept here: MinCut, which the analyzer holds per topology, keeps them.
+    rack_ids, rack_of, u, id_rank = server_keys(design, topo)
     racks = design.racks
     x = np.fromiter((racks[r].x for r in rack_ids), dtype=float, count=len(rack_ids))[rack_of]
     y = np.fromiter((racks[r].y for r in rack_ids), dtype=float, count=len(rack_ids))[rack_of]
     ordered = servers[np.lexsort((id_rank, u, y, x))]
     half = len(ordered) // 2
     return np.sort(ordered[:half]), np.sort(ordered[half:])
+
+
+def server_keys(design: Design, topo: Topology) -> tuple:
+    """What of the servers' order a rack move leaves alone: their racks (once each: 4.5k racks
+    for 16k servers at XL, so a move reads the racks' centres, not one per server), each
+    server's rack, U and id rank."""
+    servers = np.flatnonzero(topo.is_gpu_server)
+    devices = [design.devices[topo.device_ids[i]] for i in servers.tolist()]
+    rack_no: dict[str, int] = {}
+    rack_of = np.fromiter(
+        (rack_no.setdefault(d.rack, len(rack_no)) for d in devices),
+        dtype=np.int64,
+        count=len(devices),
+    )
+    u = np.fromiter((d.u for d in devices), dtype=float, count=len(devices))
+    id_rank = np.argsort(np.argsort(np.array([d.id for d in devices], dtype=object)))
+    return list(rack_no), rack_of, u, id_rank
 
 
 def max_flow(topo: Topology, half_a: np.ndarray, half_b: np.ndarray) -> float:
@@ -191,12 +195,12 @@ def tier_bisection(
         prev = np.flatnonzero((topo.level >= 1) & (topo.level <= level - 1))
         # Each previous unit (group of level-1 switches) is represented by its own push value.
         units = unique_sorted(node_of[prev])
-        groups = label[units]
+        unit_group = label[units]
         pos = np.zeros(n)
         neg = np.zeros(n)
-        np.add.at(pos, groups, np.maximum(push[units], 0))
-        np.add.at(neg, groups, np.maximum(-push[units], 0))
-        gids = unique_sorted(groups)
+        np.add.at(pos, unit_group, np.maximum(push[units], 0))
+        np.add.at(neg, unit_group, np.maximum(-push[units], 0))
+        gids = unique_sorted(unit_group)
         matched += float(np.minimum(pos[gids], neg[gids]).sum())
         excess = pos - neg
         upper = np.flatnonzero(topo.level == level)

@@ -76,7 +76,9 @@ def fabric_shapes(design: Design, topo: Topology) -> list[FabricShape]:
     out: list[FabricShape] = []
     for code, _name in enumerate(FABRICS):
         mask = codes == code
-        switches = np.flatnonzero(dev_codes == code) if dev_codes is not None else []
+        switches: np.ndarray | list[int] = (
+            np.flatnonzero(dev_codes == code) if dev_codes is not None else []
+        )
         if not mask.any() and not len(switches):
             continue
         by_type: dict[str, int] = {}

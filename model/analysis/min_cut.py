@@ -42,6 +42,7 @@ from model.analysis.bisection import (
     Bisection,
     is_regular,
     max_flow_cut,
+    server_keys,
     tier_bisection,
 )
 from model.analysis.survivor import regular_after, spread_per_switch
@@ -72,23 +73,6 @@ def server_order(
     y = np.fromiter((racks[r].y for r in rack_ids), dtype=float, count=len(rack_ids))[rack_of]
     order = np.lexsort((id_rank, u, y, x))
     return servers[order], x[order], y[order]
-
-
-def server_keys(design: Design, topo: Topology) -> tuple:
-    """What of the servers' order a rack move leaves alone: their racks (once each: 4.5k racks
-    for 16k servers at XL, so a move reads the racks' centres, not one per server), each
-    server's rack, U and id rank."""
-    servers = np.flatnonzero(topo.is_gpu_server)
-    devices = [design.devices[topo.device_ids[i]] for i in servers.tolist()]
-    rack_no: dict[str, int] = {}
-    rack_of = np.fromiter(
-        (rack_no.setdefault(d.rack, len(rack_no)) for d in devices),
-        dtype=np.int64,
-        count=len(devices),
-    )
-    u = np.fromiter((d.u for d in devices), dtype=float, count=len(devices))
-    id_rank = np.argsort(np.argsort(np.array([d.id for d in devices], dtype=object)))
-    return list(rack_no), rack_of, u, id_rank
 
 
 def halves_of_groups(servers: np.ndarray, group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -211,7 +211,8 @@ def forecast(
         job_share = {name: share for name in NETWORK}
         for name in ("gpus", "hbm", "software", "hosts", "nics"):
             job_share[name] = job[name] / hall[name] if hall[name] else 0.0
-        job_gpus, servers_in_job = job["gpus"], len(job_servers)
+        servers_in_job: int | None = len(job_servers)
+        job_gpus = job["gpus"]
     else:
         asked = int(getattr(settings, "reliability_job_gpus", 0) or gpus)
         job_gpus = min(asked, gpus)

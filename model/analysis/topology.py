@@ -191,8 +191,8 @@ def infer_topology(design: Design) -> Topology:
                 count=m,
             )
             keys = zip(dev_table[dev].tolist(), map(attrgetter("port"), refs), strict=True)
-            rows = np.fromiter(map(port_row.__getitem__, keys), dtype=np.int64, count=m)
-            ends.append((dev, rows))
+            end_rows = np.fromiter(map(port_row.__getitem__, keys), dtype=np.int64, count=m)
+            ends.append((dev, end_rows))
     (a, row_a), (b, row_b) = ends
     speed_a, speed_b = port_speed[row_a], port_speed[row_b]
     role_a, role_b = port_role[row_a], port_role[row_b]

@@ -27,11 +27,13 @@ Choices where a code could mean several things:
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 
 from model.analysis.topology import LINK_SCALE_UP, Topology, components, tier_name
-from model.common.findings import Finding
+from model.analysis.tray_fill import TrayFill
+from model.common.findings import Finding, Severity
 from model.design.design import Design
 from model.design.rack_clashes import Clash, rack_clashes
 from model.engine.media import media_that_fit
@@ -41,7 +43,7 @@ TRAY_FILL_LIMIT = 0.5  # ... 50 % maximum (error above)
 MAX_LISTED = 5
 
 
-def tray_fill_severity(ratio: float) -> str | None:
+def tray_fill_severity(ratio: float) -> Severity | None:
     """``TRAY_OVERFILLED`` severity of a tray at this fill ratio: None (fine), warning, error."""
     if ratio > TRAY_FILL_LIMIT:
         return "error"
@@ -64,11 +66,12 @@ def placement_findings(design: Design, clashes: list[Clash] | None = None) -> li
     for clash in rack_clashes(design) if clashes is None else clashes:
         rack = racks[clash.rack]
         if clash.code == "RACK_OVERLAP":
-            message = f"Racks {rack.name} and {racks[clash.other].name} overlap."
+            other = cast(str, clash.other)  # an overlap names both racks
+            message = f"Racks {rack.name} and {racks[other].name} overlap."
         elif clash.code == "RACK_OUTSIDE_HALL":
             message = f"Rack {rack.name} is not inside the hall outline."
         else:
-            obstacle = obstacles[clash.other]
+            obstacle = obstacles[cast(str, clash.other)]  # the obstacle a rack stands on
             message = f"Rack {rack.name} stands on {obstacle.kind} {obstacle.name or obstacle.id}."
         objects = (clash.rack,) if clash.other is None else (clash.rack, clash.other)
         out.append(Finding(code=clash.code, severity="error", message=message, objects=objects))
@@ -162,7 +165,8 @@ def topology_findings(design: Design, topo: Topology, ratio: np.ndarray) -> list
     mismatch = np.flatnonzero(topo.speed_a != topo.speed_b)
     groups: dict[tuple[float, float], list[str]] = {}
     for k in mismatch.tolist():
-        key = tuple(sorted((float(topo.speed_a[k]), float(topo.speed_b[k]))))
+        ends_gbps = float(topo.speed_a[k]), float(topo.speed_b[k])
+        key = (min(ends_gbps), max(ends_gbps))
         groups.setdefault(key, []).append(topo.link_ids[k])
     for (lo, hi), links in sorted(groups.items()):
         out.append(
@@ -265,3 +269,50 @@ def _length(design: Design, plant, link_id: str, ra: str, rb: str) -> float:
             return value
     a, b = design.racks[ra], design.racks[rb]
     return abs(a.x - b.x) + abs(a.y - b.y)
+
+
+def tray_findings(design: Design, fill: dict[str, float], trays: TrayFill) -> list[Finding]:
+    """TRAY_OVERFILLED, TRAY_OVERLOADED and TRAY_BEND_RADIUS, each naming its tray (``fill``:
+    each tray's fill ratio; ``trays``: the analyzer's TrayFill, for where and what loads it)."""
+    out: list[Finding] = []
+    for tray_id, ratio in fill.items():
+        severity = tray_fill_severity(ratio)
+        tray = design.trays[tray_id]
+        name = tray.name or tray_id
+        if severity is not None:
+            x, y = trays.peak_at.get(tray_id, tray.points[0])
+            out.append(
+                Finding(
+                    code="TRAY_OVERFILLED",
+                    severity=severity,
+                    message=f"Tray {name} is {ratio:.0%} full at ({x:.1f}, {y:.1f}) m "
+                    f"(plan at most {TRAY_FILL_WARNING:.0%}, "
+                    f"{TRAY_FILL_LIMIT:.0%} maximum).",
+                    objects=(tray_id,),
+                )
+            )
+        load = trays.loads.get(tray_id)
+        if load is not None and load.overloaded:
+            x, y = load.load_at or tray.points[0]
+            out.append(
+                Finding(
+                    code="TRAY_OVERLOADED",
+                    severity="error",
+                    message=f"Tray {name} carries {load.load_kg_per_m:.1f} kg/m at "
+                    f"({x:.1f}, {y:.1f}) m, above its load class "
+                    f"({load.load_limit_kg_per_m:g} kg/m).",
+                    objects=(tray_id,),
+                )
+            )
+        if load is not None and load.bend_too_tight:
+            out.append(
+                Finding(
+                    code="TRAY_BEND_RADIUS",
+                    severity="warning",
+                    message=f"Tray {name}: a cable turning in it needs a "
+                    f"{load.bend_radius_mm:.4g} mm bend radius; the tray's corners give "
+                    f"{load.corner_radius_mm:g} mm.",
+                    objects=(tray_id,),
+                )
+            )
+    return out

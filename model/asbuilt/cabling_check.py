@@ -145,10 +145,10 @@ def check_cabling(design: Design, report: Iterable[Neighbour]) -> list[CheckRow]
             out.append(CheckRow(MISSING, link_id, link.label, expected, "", ""))
         else:
             out.append(CheckRow(OK, link_id, link.label, expected, expected, lines))
-    for (device_id, port), far in sorted(observed.items()):
+    for (device_id, port), (far_device, far_port, where) in sorted(observed.items()):
         if (device_id, port) not in linked and device_id in devices:
-            seen = f"{text(device_id, port)} sees {text(*far[:2])}"
-            extra.append(CheckRow(UNEXPECTED, "", "", "", seen, _where(far[2]), device_id))
+            seen = f"{text(device_id, port)} sees {text(far_device, far_port)}"
+            extra.append(CheckRow(UNEXPECTED, "", "", "", seen, _where(where), device_id))
     return out + extra
 
 

@@ -103,7 +103,8 @@ def join_through_panels(
         stem, end = _stem(cord["label"])
         pieces = [length_m(c["length"]) for c in (cord, far_cord)]
         pieces += [piece_length(t) for t in trunks]
-        total = None if None in pieces else round(sum(pieces), 3)
+        known = [p for p in pieces if p is not None]
+        total = round(sum(known), 3) if len(known) == len(pieces) else None
         if end == "B":
             links.append((far_port, port, stem, total, tuple(reversed(panels)), far_cord))
         else:

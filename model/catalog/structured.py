@@ -152,13 +152,15 @@ class StructuredCatalog:
     """Lookups of the structured-cabling file by connector, mode, medium and part id."""
 
     def __init__(self, data: StructuredFile) -> None:
-        self.connector_loss_db = {c.connector: c.mated_pair_db for c in data.connector_losses}
+        self.connector_loss_db: dict[str, float] = {
+            c.connector: c.mated_pair_db for c in data.connector_losses
+        }
         self.attenuation_db_per_km = {f.mode: f.db_per_km for f in data.fibre_attenuations}
         self.limits = {c.medium: c for c in data.channel_limits}
         self.panels = {p.id: p for p in data.panels}
         self.skew = data.skew
         self.tray_class = data.tray_class
-        self.bend_rules = {b.family: b for b in data.bend_rules}
+        self.bend_rules: dict[str, BendRule] = {b.family: b for b in data.bend_rules}
         self.trunks = {t.id: t for t in data.trunks}
         for table, items, kind in (
             (self.limits, data.channel_limits, "channel limit"),

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import attrgetter
-from typing import NamedTuple
 
 import numpy as np
 
@@ -33,6 +32,7 @@ from model.common.arrays import FirstSeen, unique_sorted
 from model.design.changes import ChangeKind
 from model.design.design import Design, DesignError
 from model.design.entities import END_DEVICE, END_PORT, LINK_A, LINK_B, Link
+from model.design.state import LoadedLinkCodes
 
 
 class BulkRefused(DesignError):
@@ -91,24 +91,6 @@ def add_loaded_links(design: Design, links: Sequence[Link]) -> None:
     )
 
 
-class LoadedLinkCodes(NamedTuple):
-    """The ends of a just-loaded design's links as integer codes, kept for the cable plant.
-
-    The loader has already read every link end into these arrays; a :class:`RoutedLinks` built
-    before any edit reads its per-link device and port columns from them with numpy gathers
-    instead of walking 393k records again (~0.35 s at XL). Rows are the links in
-    ``design.links`` order; ``device``/``port`` hold the A ends, then the B ends. ``Design``
-    drops them on its next edit, so they never describe another state of the design.
-    """
-
-    link_count: int
-    device_ids: list[str]  # device code -> device id
-    port_names: list[str]  # port code -> port name
-    device: np.ndarray  # int64, 2 * link_count: device code of each end (A ends, then B ends)
-    port: np.ndarray  # int64, 2 * link_count: port code of each end
-    all_auto: bool  # no link pins a medium
-
-
 def loaded_link_codes(design: Design) -> LoadedLinkCodes | None:
     """The end codes the loader left, while the design is unedited since the load; else None."""
     codes = getattr(design, "_loaded_codes", None)  # a Design made without __init__ has none
@@ -143,11 +125,11 @@ class _EndCodes:
         n = len(links)
         self.device = np.empty(2 * n, np.int64)
         self.port = np.empty(2 * n, np.int64)
-        for half, ends in (
+        for half, side in (
             (slice(0, n), map(LINK_A, links)),
             (slice(n, 2 * n), map(LINK_B, links)),
         ):
-            ends = list(ends)
+            ends = list(side)
             try:
                 self.device[half] = np.fromiter(
                     map(device_code.__getitem__, map(END_DEVICE, ends)), np.int64, n

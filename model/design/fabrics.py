@@ -106,7 +106,8 @@ def explicit_codes(links: Iterable[Link], count: int) -> np.ndarray:
     pinned = list(map(_FABRIC, links))
     if not any(pinned):  # the usual case, judged in C: no link pins its fabric
         return np.full(count, NO_FABRIC, dtype=np.int8)
-    code = {**FABRIC_CODE, None: NO_FABRIC}
+    code: dict[str | None, int] = {None: NO_FABRIC}
+    code.update(FABRIC_CODE)
     return np.fromiter(map(code.__getitem__, pinned), np.int8, count)
 
 

@@ -14,9 +14,10 @@ from model.catalog.ports import PortInfo, port_table
 from model.design.changes import ChangeKind
 from model.design.entities import Link
 from model.design.records import DesignError, Removed, fit_fields
+from model.design.state import DesignState
 
 
-class LinkEdits:
+class LinkEdits(DesignState):
     """Adding, updating and removing links (see :class:`~model.design.design.Design`)."""
 
     # ----------------------------------------------------------------------------- links

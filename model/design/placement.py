@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence, Set
 
 from model.common.name_key import name_key
 from model.design.design import Design
-from model.design.entities import Device, Link, PortRef, Rack
+from model.design.entities import Device, Link, PortRef, Rack, Rotation
 from model.design.entities import plan_size as footprint_size
 
 
@@ -29,7 +30,7 @@ def snap_point(x: float, y: float, step_m: float) -> tuple[float, float]:
     return (round(round(x / step_m) * step_m, 6), round(round(y / step_m) * step_m, 6))
 
 
-def next_rack_name(design: Design, prefix: str = "R", also_taken: set[str] = frozenset()) -> str:
+def next_rack_name(design: Design, prefix: str = "R", also_taken: Set[str] = frozenset()) -> str:
     """``{prefix}{n:02d}`` after the highest such name; names compare as the model compares
     them (:func:`model.common.name_key.name_key`)."""
     used = {name_key(n) for n in (*(r.name for r in design.racks.values()), *also_taken)}
@@ -48,7 +49,7 @@ def new_rack(
     type_id: str,
     x: float,
     y: float,
-    rotation: int = 0,
+    rotation: Rotation = 0,
     name: str | None = None,
     rack_id: str | None = None,
     step_m: float | None = None,
@@ -79,7 +80,7 @@ def free_u(design: Design, rack_id: str, u_height: int, preferred: int | None = 
     for dev in design.devices_in_rack(rack_id):
         h = design.device_type(dev).u_height
         used.update(range(dev.u, dev.u + h))
-    candidates = range(1, rack.height_u - u_height + 2)
+    candidates: Sequence[int] = range(1, rack.height_u - u_height + 2)
     if preferred is not None:
         candidates = [preferred, *candidates]
     for u in candidates:

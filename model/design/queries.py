@@ -8,16 +8,17 @@ object.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Set
 
 from model.catalog.components import DeviceType
 from model.catalog.ports import PortInfo, port_table, validate_breakout
 from model.common.name_key import name_key
 from model.design.entities import END_DEVICE, END_PORT, LINK_A, LINK_B, Device, Rack
 from model.design.records import DesignError
+from model.design.state import DesignState
 
 
-class DesignQueries:
+class DesignQueries(DesignState):
     """What a design answers about itself; :class:`~model.design.design.Design` provides the data."""
 
     # ----------------------------------------------------------------------------- queries
@@ -180,7 +181,7 @@ class DesignQueries:
             raise DesignError(f"device {device.name or device.id!r}: {problem}")
         return dtype
 
-    def _occupied_u(self, rack_id: str, exclude: set[str] = frozenset()) -> dict[int, str]:
+    def _occupied_u(self, rack_id: str, exclude: Set[str] = frozenset()) -> dict[int, str]:
         slots: dict[int, str] = {}
         types = self.catalog.device_types
         for device_id in self._rack_devices.get(rack_id, ()):

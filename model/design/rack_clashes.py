@@ -135,5 +135,5 @@ def clashing_racks(
     only = set(only)
     out: set[str] = set()
     for clash in rack_clashes(design, footprints, only):
-        out.update({clash.rack, clash.other} & only)
+        out.update(r for r in (clash.rack, clash.other) if r is not None and r in only)
     return out

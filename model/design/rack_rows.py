@@ -26,11 +26,12 @@ def rack_rows(design: Design) -> list[tuple[str, list[Rack]]]:
     racks = list(design.racks.values())
     if not racks:
         return []
-    prefixes = {rack.id: _PREFIX.match(rack.name) for rack in racks}
-    if all(prefixes.values()):
+    matches = [_PREFIX.match(rack.name) for rack in racks]
+    prefixes = [m.group(0).upper() for m in matches if m is not None]
+    if len(prefixes) == len(racks):
         rows: dict[str, list[Rack]] = {}
-        for rack in racks:
-            rows.setdefault(prefixes[rack.id].group(0).upper(), []).append(rack)
+        for rack, prefix in zip(racks, prefixes, strict=True):
+            rows.setdefault(prefix, []).append(rack)
         return [
             (label, sorted(rows[label], key=lambda r: _natural(r.name)))
             for label in sorted(rows, key=lambda s: (len(s), s))

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import ParamSpec, TypeVar
+from typing import ParamSpec, Protocol, TypeVar, cast
 
 import msgspec
 
@@ -36,12 +37,19 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
+class _Batching(Protocol):
+    """What :func:`one_change` needs of the design whose method it wraps."""
+
+    def batch(self) -> AbstractContextManager[object]: ...
+
+
 def one_change(method: Callable[P, T]) -> Callable[P, T]:
     """An edit that calls other edits (a cascade, an undo) is still announced as one Change."""
 
     @functools.wraps(method)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
-        with args[0].batch():
+        design = cast(_Batching, args[0])  # a method's self: the Design
+        with design.batch():
             return method(*args, **kwargs)
 
     return wrapper
@@ -59,10 +67,10 @@ def merge_removed(a: Removed, b: Removed) -> Removed:
 def fit_fields(records: Iterable[R], what: str) -> list[R]:
     """The records as the file loader reads them back; refuse one it would refuse (see
     ``model.design.record_checks``)."""
-    out = []
+    out: list[R] = []
     for record in records:
         fitted, problem = fit_record(record)
-        if problem:
+        if problem or fitted is None:
             label = getattr(record, "name", "") or getattr(record, "id", "")
             raise DesignError(f"{what} {label!r}: {problem}" if label else f"{what}: {problem}")
         out.append(fitted)

@@ -53,10 +53,10 @@ def cage_label_array(plant: LinkTable, dev_ids: list[str], nodes: np.ndarray) ->
             prefixes.append("")
             kind_of.append(-1)
             continue
-        kind = (device.type, tuple(sorted((device.breakout or {}).items())))
-        k = kinds.get(kind)
+        type_key = (device.type, tuple(sorted((device.breakout or {}).items())))
+        k = kinds.get(type_key)
         if k is None:
-            k = kinds[kind] = len(tables)
+            k = kinds[type_key] = len(tables)
             tables.append(
                 {
                     c: label
@@ -114,7 +114,7 @@ def plug_findings(plant, dev_ids, rows, nodes, ia, ib, problem) -> list[Finding]
                 links_of[c].append(plant.link_ids[rows[r]])
     out = []
     for code, cages in by_code.items():
-        for c in sorted(cages, key=label_of.get):
+        for c in sorted(cages, key=label_of.__getitem__):
             device = dev_ids[int(nodes[c]) // CAGE_STRIDE]
             out.append(
                 Finding(

@@ -38,7 +38,7 @@ def cage_word_columns(plant: LinkTable, rows: np.ndarray) -> tuple[list, list]:
     rows = np.asarray(rows, dtype=np.int64)
     view = cage_view(plant)
     n = len(plant.link_ids)
-    graph = getattr(plant, "_graph_rows", None)
+    graph = getattr(plant, "cage_graph", None)  # None: a stand-in plant without one
     if graph is not None and len(graph[1]) == n:
         comp, ia, ib, n_nodes = graph  # the plant's cage graph (cages numbered in key order)
     else:

@@ -207,6 +207,13 @@ class PartTables:
     fibre_of: dict[int, FibrePart]  # medium row -> the fibre its modules take
     # (medium row, spec row) -> why the module of that shape does not go into that cage
     refused: dict[tuple[int, int], str] = field(default_factory=dict)
+    # Set by build(): every module part with its medium row, in catalog order (spec_row enters
+    # them for a spec first seen later), and each module part's own fibre. Fields, so that a
+    # snapshot's copy (dataclasses.replace) keeps them; not compared.
+    medium_modules: list[tuple[int, ModulePart]] = field(
+        default_factory=list, repr=False, compare=False
+    )
+    own_fibre: dict[str, FibrePart | None] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def build(cls, catalog: Catalog, media: Sequence[MediaType]) -> PartTables:
@@ -233,10 +240,10 @@ class PartTables:
             if p.medium in row and fibre is not None and mates(p.receptacle, fibre.connector):
                 fibre_of.setdefault(row[p.medium], fibre)
         tables = cls(list(media), [], {}, cables, fibre_of)
-        tables._module_parts = [
+        tables.medium_modules = [
             (row[p.medium], p) for p in catalog.module_parts.values() if p.medium in row
         ]
-        tables._own_fibre = {
+        tables.own_fibre = {
             p.id: catalog.fibre_parts.get(p.fibre) for p in catalog.module_parts.values()
         }
         return tables
@@ -249,7 +256,7 @@ class PartTables:
                 f"{name} is not supported in a {spec.family} cage "
                 f"(its vendor lists {', '.join(part.hosts)})"
             )
-        own = getattr(self, "_own_fibre", {}).get(part.id)
+        own = self.own_fibre.get(part.id)
         fibre = own if own is not None and not mates(part.receptacle, own.connector) else None
         fibre = fibre or self.fibre_of.get(medium)
         if fibre is not None and not mates(part.receptacle, fibre.connector):
@@ -278,7 +285,7 @@ class PartTables:
             self.specs.append(spec)
             s = len(self.specs) - 1
             linear = spec.optics == "linear"
-            for m, part in self._module_parts:
+            for m, part in self.medium_modules:
                 if (
                     part.form_factor == spec.form_factor
                     and part.ports == spec.slots
@@ -412,18 +419,8 @@ def cage_view(plant) -> CageView:
 
     Any object with ``design``, ``media`` and ``link_ids`` works (tests use stand-in plants).
     """
-    if hasattr(plant, "_cage_a"):
-        plant._component_rows(np.zeros(0, dtype=np.int64))  # labels current
-        return CageView(
-            plant._cage_a,
-            plant._cage_b,
-            plant._spec_a,
-            plant._spec_b,
-            plant._component,
-            plant._dev_ids,
-            plant.parts,
-            plant._graph_rows[1:] if getattr(plant, "_graph_rows", None) else None,
-        )
+    if hasattr(plant, "cage_arrays"):  # a RoutedLinks (labels brought up to date)
+        return plant.cage_arrays()
     design = plant.design
     tables = PartTables.build(design.catalog, plant.media)
     dev_no: dict[str, int] = {}

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from model.common.findings import Finding, sort_findings
+from model.common.findings import Finding, Severity, sort_findings
 from model.engine.floor_blocks import floor_block_findings
 from model.engine.link_status import NO_MEDIUM, NO_TRAY_PATH, PINNED_MISMATCH, PINNED_OUT_OF_REACH
 
@@ -28,20 +28,20 @@ def plant_findings(plant: LinkTable) -> list[Finding]:
     unreached: dict[str, list[str]] = {}
     pairs: dict[tuple[str, str], list[str]] = {}
     floor_pairs: dict[tuple[str, str], list[str]] = {}  # every floor run, for obstacles
-    for row in np.flatnonzero(plant.status & NO_TRAY_PATH):
+    for row in np.flatnonzero(plant.status & NO_TRAY_PATH).tolist():
         link = design.links[plant.link_ids[row]]
         ra = design.devices[link.a.device].rack
         rb = design.devices[link.b.device].rack
         lost = [
             r
-            for r, drop in ((ra, plant._drop_a[row]), (rb, plant._drop_b[row]))
-            if plant._att.seg[drop] < 0
+            for r, drop in ((ra, plant.drop_a[row]), (rb, plant.drop_b[row]))
+            if plant.off_trays(drop)
         ]
-        floor_pairs.setdefault(tuple(sorted((ra, rb))), []).append(link.id)
+        floor_pairs.setdefault((min(ra, rb), max(ra, rb)), []).append(link.id)
         for rack in lost:
             unreached.setdefault(rack, []).append(link.id)
         if not lost:
-            pairs.setdefault(tuple(sorted((ra, rb))), []).append(link.id)
+            pairs.setdefault((min(ra, rb), max(ra, rb)), []).append(link.id)
     for rack_id, links in sorted(unreached.items()):
         name = design.racks[rack_id].name
         out.append(
@@ -68,11 +68,12 @@ def plant_findings(plant: LinkTable) -> list[Finding]:
             )
         )
     out += floor_block_findings(design, floor_pairs)
-    for flag, code, severity in (
+    checks: tuple[tuple[int, str, Severity], ...] = (
         (NO_MEDIUM, "NO_MEDIUM_REACHES", "error"),
         (PINNED_OUT_OF_REACH, "PINNED_MEDIUM_OUT_OF_REACH", "warning"),
         (PINNED_MISMATCH, "PINNED_MEDIUM_MISMATCH", "warning"),
-    ):
+    )
+    for flag, code, severity in checks:
         rows = np.flatnonzero(plant.status & flag)
         # Worded for all rows at once (the same words as plant.reason, one per link): a hall
         # whose far management links no copper reaches has thousands of them.

@@ -5,39 +5,42 @@ class :class:`LinkTable` that names what a reader of the table may read.
 these columns current); the engine's helpers that read the table (findings, reason and cage
 words, cage labels) type against LinkTable instead of the class that imports them, so no import
 circle forms (PyPSA's abstract base at the bottom of its network mixins does the same).
-Columns whose names start with ``_`` are the engine's own: read inside ``model/engine`` only.
+Columns whose names start with ``_`` are the routing and media mixins' own (``self`` only);
+every column another module reads is public and declared on :class:`LinkTable`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 if TYPE_CHECKING:
     from model.catalog.components import MediaType
     from model.design.design import Design
-    from model.engine.cages import PartTables
+    from model.engine.cages import CageView, PartTables
+    from model.engine.media import PortClass
+    from model.engine.tray_graph import Attachments, TrayGraph
 
 # Per-link input columns (from the design) and output columns (derived), by dtype.
 INPUT_COLUMNS = {
-    "_drop_a": np.int64,
-    "_drop_b": np.int64,
+    "drop_a": np.int64,
+    "drop_b": np.int64,
     "_height_a": float,
     "_height_b": float,
     "_same_rack": bool,
     "_faces_differ": bool,
     "_rack_depth": float,
-    "_class_a": np.int64,
-    "_class_b": np.int64,
-    "_pinned": np.int32,
+    "class_a": np.int64,
+    "class_b": np.int64,
+    "pinned": np.int32,
     "_override": float,
     "_as_built": float,
     "speed_gbps": float,
-    "_cage_a": np.int64,  # cage key of each end (device number * CAGE_STRIDE + cage number)
-    "_cage_b": np.int64,
-    "_spec_a": np.int64,  # cage spec row (form factor, logical ports, heat sink) of each end
-    "_spec_b": np.int64,
+    "cage_a": np.int64,  # cage key of each end (device number * CAGE_STRIDE + cage number)
+    "cage_b": np.int64,
+    "spec_a": np.int64,  # cage spec row (form factor, logical ports, heat sink) of each end
+    "spec_b": np.int64,
 }
 OUTPUT_COLUMNS = {
     "routed_m": float,
@@ -54,8 +57,8 @@ OUTPUT_COLUMNS = {
     "_floor": float,
     "_slack": float,
     "_route_key": np.int64,
-    "_component": np.int64,  # cage-graph component (links whose cages must agree on a medium)
-    "_by_cage": bool,  # medium set by the per-cage choice (False: a pin kept, or no medium)
+    "component": np.int64,  # cage-graph component (links whose cages must agree on a medium)
+    "by_cage": bool,  # medium set by the per-cage choice (False: a pin kept, or no medium)
 }
 
 
@@ -75,3 +78,82 @@ class LinkTable:
     ordered_m: np.ndarray
     medium_index: np.ndarray
     status: np.ndarray
+    drop_a: np.ndarray  # int64: drop point of each end (rack number * 2 + face)
+    drop_b: np.ndarray
+    class_a: np.ndarray  # int64: port class of each end (a row of ``port_classes``)
+    class_b: np.ndarray
+    pinned: np.ndarray  # int32: the pinned medium's row, -1 where the medium is "auto"
+    cage_a: np.ndarray  # int64: cage key of each end (device number * CAGE_STRIDE + cage)
+    cage_b: np.ndarray
+    spec_a: np.ndarray  # int64: cage spec row of each end (``parts.specs``)
+    spec_b: np.ndarray
+    component: np.ndarray  # int64: cage-graph component (links whose cages share a medium)
+    by_cage: np.ndarray  # bool: medium set by the per-cage choice
+    # What the columns' numbers stand for.
+    port_classes: list[PortClass]  # class_a / class_b -> (speed, lanes, form factor, ...)
+    cage_device_ids: list[str]  # device number of a cage key -> device id
+    # (component label, A node, B node, node count) of every row; None before labelling.
+    cage_graph: tuple[np.ndarray, np.ndarray, np.ndarray, int] | None
+
+    if TYPE_CHECKING:
+
+        @property
+        def policy(self) -> str: ...
+
+        def reasons(self, rows: np.ndarray) -> list[str]: ...
+
+        def off_trays(self, drops: np.ndarray | int) -> np.ndarray | bool: ...
+
+        def candidate_media(self, class_a: int, class_b: int) -> tuple[list[int], float]: ...
+
+        def label_components(self) -> None: ...
+
+        def cage_arrays(self) -> CageView: ...
+
+
+class EngineState(LinkTable):
+    """The routing and media mixins' own state (``self`` only), declared for their type checks:
+    :class:`~model.engine.routing.PlantRouting` and :class:`~model.engine.media_choice.PlantMedia`
+    read what :class:`~model.engine.routed_links.RoutedLinks` sets. Annotations only."""
+
+    # Engine-only columns (INPUT_COLUMNS / OUTPUT_COLUMNS whose names start with "_").
+    _height_a: np.ndarray
+    _height_b: np.ndarray
+    _same_rack: np.ndarray
+    _faces_differ: np.ndarray
+    _rack_depth: np.ndarray
+    _override: np.ndarray
+    _as_built: np.ndarray
+    _method: np.ndarray
+    _vertical_a: np.ndarray
+    _hop_a: np.ndarray
+    _tray: np.ndarray
+    _hop_b: np.ndarray
+    _vertical_b: np.ndarray
+    _floor: np.ndarray
+    _slack: np.ndarray
+    _route_key: np.ndarray
+    # Routing: the tray graph, where each drop point attaches to it, named routes.
+    _graph: TrayGraph
+    _att: Attachments
+    _drop_x: np.ndarray
+    _drop_y: np.ndarray
+    _rack_row: dict[str, int]
+    _route_of: dict[tuple, int]
+    _route_spans: list[tuple[tuple[str, float, float], ...]]
+    # Two memos in one dict: (drop, drop) -> (plan path, trays), ("ids", drop, drop) -> tray ids.
+    _memo_paths: dict[tuple, Any]
+    # Media: candidate lists per pair of port classes, accepted media per class-pair key.
+    _groups: dict[tuple[int, int], tuple[list[int], float]]
+    _accept: dict[int, np.ndarray]
+    _memo_reasons: dict[tuple, str]
+    _components_stale: bool
+    _comp_index: tuple[np.ndarray, np.ndarray] | None
+
+    if TYPE_CHECKING:
+
+        def refresh(self) -> set[str]: ...
+
+        def _component_rows(self, rows: np.ndarray) -> np.ndarray: ...
+
+        def _name_routes(self, rows: np.ndarray) -> None: ...

@@ -1,6 +1,6 @@
 """The media half of :class:`~model.engine.routed_links.RoutedLinks`: candidate media, the per-cage choice, reasons.
 
-A mixin over the plant's per-link arrays (port classes ``_class_a``/``_class_b``, cage keys and
+A mixin over the plant's per-link arrays (port classes ``class_a``/``class_b``, cage keys and
 specs, pins, the cage-graph components): :meth:`PlantMedia._choose_media` picks each row's
 medium and ordered length for its component; ``medium`` and ``reason`` read the result.
 Candidate lists are cached per pair of port classes (and so per speed, lane rate and form
@@ -15,8 +15,9 @@ from model.catalog.components import MediaType
 from model.common.arrays import unique_sorted
 from model.common.text_columns import join_rows
 from model.engine.cage_choice import CageRows, choose_per_cage
-from model.engine.cages import component_graph
+from model.engine.cages import CageView, component_graph
 from model.engine.link_status import NO_TRAY_PATH, PINNED_MISMATCH
+from model.engine.link_table import EngineState
 from model.engine.media import choose, media_that_fit
 from model.engine.media_words import explain
 from model.engine.patch_points import (
@@ -27,8 +28,11 @@ from model.engine.patch_points import (
 )
 
 
-class PlantMedia:
+class PlantMedia(EngineState):
     """Media-choice methods of :class:`~model.engine.routed_links.RoutedLinks` (which holds the arrays)."""
+
+    # Set by label_components (None until then: RoutedLinks starts it so).
+    cage_graph: tuple[np.ndarray, np.ndarray, np.ndarray, int] | None
 
     def medium(self, link_id: str) -> MediaType | None:
         k = int(self.medium_index[self.index[link_id]])
@@ -38,12 +42,12 @@ class PlantMedia:
         """Why this medium (or none), in words."""
         row = self.index[link_id]
         status = int(self.status[row])
-        cands, lane_rate = self._group(int(self._class_a[row]), int(self._class_b[row]))
+        cands, lane_rate = self.candidate_media(int(self.class_a[row]), int(self.class_b[row]))
         # Only media with a part for these two cages explain the choice (no NDR AEC for a
         # twin-port OSFP cage, say).
-        sa, sb = int(self._spec_a[row]), int(self._spec_b[row])
+        sa, sb = int(self.spec_a[row]), int(self.spec_b[row])
         cands = [c for c in cands if self.parts.orderable(c, sa, sb)] or cands
-        pinned = int(self._pinned[row])
+        pinned = int(self.pinned[row])
         length = float(self.length_m[row])
         key = (
             tuple(cands),
@@ -59,7 +63,7 @@ class PlantMedia:
         if status & PINNED_MISMATCH:
             text += " (does not match the link's speed, lane rate or form factor)"
         chosen = int(self.medium_index[row])
-        if self._by_cage[row] and chosen >= 0 and self.media[chosen].kind != "backplane":
+        if self.by_cage[row] and chosen >= 0 and self.media[chosen].kind != "backplane":
             a, b = self.cage_reason(link_id)
             text += f"; per cage: {a}; {b}"
         if status & NO_TRAY_PATH:
@@ -80,12 +84,12 @@ class PlantMedia:
 
         return cage_reasons(self, link_id)
 
-    def _group(self, class_a: int, class_b: int) -> tuple[list[int], float]:
+    def candidate_media(self, class_a: int, class_b: int) -> tuple[list[int], float]:
         """Candidate media and lane rate for links between ports of these two classes."""
         key = (min(class_a, class_b), max(class_a, class_b))
         group = self._groups.get(key)
         if group is None:
-            a, b = self._classes[key[0]], self._classes[key[1]]
+            a, b = self.port_classes[key[0]], self.port_classes[key[1]]
             cands = media_that_fit(self.media, a, b, self.policy)
             lane_rate = max(a.speed_gbps / a.lanes, b.speed_gbps / b.lanes)
             group = self._groups[key] = (cands, lane_rate)
@@ -93,36 +97,56 @@ class PlantMedia:
 
     def component_of(self, link_id: str) -> np.ndarray:
         """Rows of the cage-graph component of one link (indexed once per edit: cheap per call)."""
-        self._component_rows(np.zeros(0, dtype=np.int64))
+        self.label_components()
         cache = getattr(self, "_comp_index", None)
         if cache is None or len(cache[0]) != len(self.link_ids):
-            order = np.argsort(self._component, kind="stable")
-            cache = self._comp_index = (order, self._component[order])
+            order = np.argsort(self.component, kind="stable")
+            cache = self._comp_index = (order, self.component[order])
         order, labels = cache
-        label = self._component[self.index[link_id]]
+        label = self.component[self.index[link_id]]
         lo, hi = np.searchsorted(labels, [label, label + 1])
         return order[lo:hi]
+
+    def label_components(self) -> None:
+        """Bring the cage-graph component labels (``component``, ``cage_graph``) up to date:
+        done on the editing thread, so that readers of a snapshot never write the plant."""
+        self._component_rows(np.zeros(0, dtype=np.int64))
+
+    def cage_arrays(self) -> CageView:
+        """The plant's cage keys, specs and components, labelled (see :func:`cage_view`)."""
+        self.label_components()
+        graph = self.cage_graph
+        return CageView(
+            self.cage_a,
+            self.cage_b,
+            self.spec_a,
+            self.spec_b,
+            self.component,
+            self.cage_device_ids,
+            self.parts,
+            graph[1:] if graph else None,
+        )
 
     def _component_rows(self, rows: np.ndarray) -> np.ndarray:
         """``rows`` grown to whole cage-graph components (a cage's plug is chosen for all its links)."""
         if self._components_stale:
-            labels, node_a, node_b, n_nodes = component_graph(self._cage_a, self._cage_b)
-            self._component[:] = labels
-            self._graph_rows = (labels, node_a, node_b, n_nodes)  # localize() of all rows
+            labels, node_a, node_b, n_nodes = component_graph(self.cage_a, self.cage_b)
+            self.component[:] = labels
+            self.cage_graph = (labels, node_a, node_b, n_nodes)  # localize() of all rows
             self._comp_index = None
             self._components_stale = False
         if len(rows) == len(self.link_ids):
             return np.arange(len(self.link_ids))
-        comps = unique_sorted(self._component[rows])
-        return np.flatnonzero(np.isin(self._component, comps))
+        comps = unique_sorted(self.component[rows])
+        return np.flatnonzero(np.isin(self.component, comps))
 
     def _choose_media(
         self, rows: np.ndarray, length: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Medium index, ordered length and "pinned but does not fit" per row."""
-        ca, cb = self._class_a[rows], self._class_b[rows]
-        key = np.minimum(ca, cb) * (len(self._classes) + 1) + np.maximum(ca, cb)
-        pinned = self._pinned[rows]
+        ca, cb = self.class_a[rows], self.class_b[rows]
+        key = np.minimum(ca, cb) * (len(self.port_classes) + 1) + np.maximum(ca, cb)
+        pinned = self.pinned[rows]
         policy = self.policy
         keys, pattern_of = np.unique(key, return_inverse=True)
         patterns = np.zeros((len(keys), len(self.media)), dtype=bool)
@@ -132,34 +156,34 @@ class PlantMedia:
             if row is None:
                 cands = media_that_fit(
                     self.media,
-                    self._classes[int(ca[sel[0]])],
-                    self._classes[int(cb[sel[0]])],
+                    self.port_classes[int(ca[sel[0]])],
+                    self.port_classes[int(cb[sel[0]])],
                     policy,
                     include_splitters=True,
                 )
                 row = self._accept[int(k)] = np.isin(np.arange(len(self.media)), cands)
             patterns[p] = row
         cage_rows = CageRows(
-            self._component[rows],
-            self._cage_a[rows],
-            self._cage_b[rows],
-            self._spec_a[rows],
-            self._spec_b[rows],
+            self.component[rows],
+            self.cage_a[rows],
+            self.cage_b[rows],
+            self.spec_a[rows],
+            self.spec_b[rows],
             patterns,
             pattern_of.reshape(-1),
             length,
             pinned,
-            self._graph_rows if len(rows) == len(self.link_ids) else None,
+            self.cage_graph if len(rows) == len(self.link_ids) else None,
             *self._channels(rows),
         )
         choice = choose_per_cage(self.parts, policy, cage_rows)
         medium, ordered = choice.medium, choice.ordered_m
-        self._by_cage[rows] = choice.chosen_by_cage
+        self.by_cage[rows] = choice.chosen_by_cage
         # Links no per-cage option covers keep the best medium of their own (the plant's
         # findings name the cages this leaves without a valid plug).
         for k in unique_sorted(key[(medium < 0) & (pinned < 0)]):
             sel = np.flatnonzero((key == k) & (medium < 0) & (pinned < 0))
-            cands, _ = self._group(int(ca[sel[0]]), int(cb[sel[0]]))
+            cands, _ = self.candidate_media(int(ca[sel[0]]), int(cb[sel[0]]))
             medium[sel], ordered[sel] = choose(self.media, cands, length[sel], policy)
         mismatch = np.zeros(len(rows), dtype=bool)
         for m in unique_sorted(pinned[pinned >= 0]):
@@ -180,7 +204,7 @@ class PlantMedia:
         pieces = channel_pieces(
             self.design,
             points,
-            (self._drop_a[rows] // 2, self._drop_b[rows] // 2),
+            (self.drop_a[rows] // 2, self.drop_b[rows] // 2),
             (self._vertical_a[rows], self._vertical_b[rows]),
             horizontal,
             typed,
@@ -193,7 +217,7 @@ class PlantMedia:
         via = design.links_via_panels()
         if design.settings.cabling == "direct" and not via:
             return None
-        rack_a, rack_b = self._drop_a[rows] // 2, self._drop_b[rows] // 2
+        rack_a, rack_b = self.drop_a[rows] // 2, self.drop_b[rows] // 2
         out = rack_patch_points(design, self._rack_row, rack_a, rack_b)
         # Rows are sorted (whole components in row order): a hand-routed link found by bisection.
         for link_id, count in via_patch_points(design, via).items():
@@ -205,5 +229,5 @@ class PlantMedia:
 
     def _fits(self, class_a: int, class_b: int, medium: int) -> bool:
         """Whether ``medium`` carries links between these port classes (whatever the policy)."""
-        a, b = self._classes[class_a], self._classes[class_b]
+        a, b = self.port_classes[class_a], self.port_classes[class_b]
         return bool(media_that_fit([self.media[medium]], a, b))

@@ -42,7 +42,7 @@ def reason_word_columns(plant: LinkTable, rows: np.ndarray, end: str = "") -> Co
     columns[1] = _on_rows(n, (status & PINNED_MISMATCH) != 0, MISMATCH)
     chosen = plant.medium_index[rows].astype(np.int64)
     backplane = np.array([m.kind == "backplane" for m in plant.media] + [True])
-    by_cage = plant._by_cage[rows] & (chosen >= 0) & ~backplane[np.where(chosen < 0, -1, chosen)]
+    by_cage = plant.by_cage[rows] & (chosen >= 0) & ~backplane[np.where(chosen < 0, -1, chosen)]
     if by_cage.any():
         where = np.flatnonzero(by_cage)
         words_a, words_b = cage_word_columns(plant, rows[where])
@@ -70,13 +70,13 @@ def _on_rows(n: int, mask: np.ndarray, words, where: np.ndarray | None = None, d
 def _choice_words(plant: LinkTable, rows: np.ndarray) -> np.ndarray:
     """The choice sentence of each row: one wording pass per group (same port classes, cage
     specs, medium and pin), over the group's distinct lengths."""
-    ca, cb = plant._class_a[rows], plant._class_b[rows]
-    width = len(plant._classes) + 1
-    n_specs = int(max(plant._spec_a.max(initial=0), plant._spec_b.max(initial=0))) + 2
+    ca, cb = plant.class_a[rows], plant.class_b[rows]
+    width = len(plant.port_classes) + 1
+    n_specs = int(max(plant.spec_a.max(initial=0), plant.spec_b.max(initial=0))) + 2
     chosen = plant.medium_index[rows].astype(np.int64)
-    pinned = plant._pinned[rows] >= 0
+    pinned = plant.pinned[rows] >= 0
     group = (np.minimum(ca, cb) * width + np.maximum(ca, cb)) * n_specs
-    group = (group + plant._spec_a[rows] + 1) * n_specs + plant._spec_b[rows] + 1
+    group = (group + plant.spec_a[rows] + 1) * n_specs + plant.spec_b[rows] + 1
     group = (group * (len(plant.media) + 1) + chosen + 1) * 2 + pinned
     groups, of_group = codes(group)
     lengths, of_length = codes(plant.length_m[rows])
@@ -87,8 +87,8 @@ def _choice_words(plant: LinkTable, rows: np.ndarray) -> np.ndarray:
     bounds = np.searchsorted(pair_group, np.arange(len(groups) + 1))
     texts = np.empty(len(pairs), dtype=object)
     for g, r in enumerate(rows[first].tolist()):
-        cands, lane_rate = plant._group(int(plant._class_a[r]), int(plant._class_b[r]))
-        sa, sb = int(plant._spec_a[r]), int(plant._spec_b[r])
+        cands, lane_rate = plant.candidate_media(int(plant.class_a[r]), int(plant.class_b[r]))
+        sa, sb = int(plant.spec_a[r]), int(plant.spec_b[r])
         cands = [c for c in cands if plant.parts.orderable(c, sa, sb)] or cands
         lo, hi = bounds[g], bounds[g + 1]
         texts[lo:hi] = explain_lengths(
@@ -98,6 +98,6 @@ def _choice_words(plant: LinkTable, rows: np.ndarray) -> np.ndarray:
             int(plant.medium_index[r]),
             plant.policy,
             lane_rate,
-            int(plant._pinned[r]) >= 0,
+            int(plant.pinned[r]) >= 0,
         )
     return texts[of_pair]

@@ -9,6 +9,8 @@ distinct value).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from model.common.text_columns import Columns, formatted
@@ -105,10 +107,15 @@ def _labelled(n: int, *cases: tuple[np.ndarray, np.ndarray, str]) -> np.ndarray 
     out: np.ndarray | None = None
     for values, mask, label in cases:
         if mask.all():
-            return formatted(values, lambda v, label=label: f"{label}{v:.2f}")
+            return formatted(values, _worded(label))
         where = np.flatnonzero(mask)
         if len(where):
             if out is None:
                 out = np.full(n, "", dtype=object)
-            out[where] = formatted(values[where], lambda v, label=label: f"{label}{v:.2f}")
+            out[where] = formatted(values[where], _worded(label))
     return "" if out is None else out
+
+
+def _worded(label: str) -> Callable[[object], str]:
+    """``f"{label}{v:.2f}"`` as a function of ``v`` (a closure per label, not a default)."""
+    return lambda v: f"{label}{v:.2f}"

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from operator import attrgetter
+from typing import Protocol
 
 import numpy as np
 
@@ -43,7 +44,7 @@ from model.engine.link_status import (  # re-exported: callers read the flags fr
     SAME_RACK,
     UNREACHED_RACK,
 )
-from model.engine.link_table import INPUT_COLUMNS, OUTPUT_COLUMNS, LinkTable
+from model.engine.link_table import INPUT_COLUMNS, OUTPUT_COLUMNS
 from model.engine.media import PortClass
 from model.engine.media_choice import PlantMedia
 from model.engine.routing import PlantRouting
@@ -60,7 +61,13 @@ _TYPE, _BREAKOUT, _RACK, _U = (attrgetter(n) for n in ("type", "breakout", "rack
 _COMPARED = ("routed_m", "length_m", "ordered_m", "medium_index")
 
 
-class RoutedLinks(LinkTable, PlantRouting, PlantMedia):
+class _Closable(Protocol):
+    """The plant's subscription to its design (a snapshot's follows nothing)."""
+
+    def close(self) -> None: ...
+
+
+class RoutedLinks(PlantRouting, PlantMedia):
     """Routed length and chosen medium of every link of a design, kept current incrementally.
 
     Arrays (``routed_m``, ``length_m``, ``ordered_m``, ``medium_index``, ``speed_gbps``,
@@ -83,7 +90,9 @@ class RoutedLinks(LinkTable, PlantRouting, PlantMedia):
         self._policy = policy
         self._pending: list[Change] = []
         self._full()
-        self._subscription = design.subscribe(self._pending.append)
+        self._subscription: _Closable = design.subscribe(self._pending.append)
+        # Caches keyed by plant (tray fill) key on this: a snapshot carries the live plant's.
+        self.plant_identity = id(self)
 
     def __getattr__(self, name: str):
         # ``index`` (link id -> row) is built on first use and then kept as a plain attribute:
@@ -106,6 +115,11 @@ class RoutedLinks(LinkTable, PlantRouting, PlantMedia):
         self._subscription.close()
 
     # ----------------------------------------------------------------------------- public API
+
+    @property
+    def has_unapplied_edits(self) -> bool:
+        """Whether the design announced edits that ``refresh()`` has not applied yet."""
+        return bool(self._pending)
 
     def refresh(self) -> set[str]:
         """Apply pending edits; ids of links whose length, ordered length or medium changed."""
@@ -136,8 +150,8 @@ class RoutedLinks(LinkTable, PlantRouting, PlantMedia):
             # The links left in a removed link's cages may now take another plug (a split cage
             # that became a pair can take a cable): choose their components again.
             rows_gone = np.array([self.index[lid] for lid in gone], dtype=np.int64)
-            cages = np.concatenate([self._cage_a[rows_gone], self._cage_b[rows_gone]])
-            near = np.isin(self._cage_a, cages) | np.isin(self._cage_b, cages)
+            cages = np.concatenate([self.cage_a[rows_gone], self.cage_b[rows_gone]])
+            near = np.isin(self.cage_a, cages) | np.isin(self.cage_b, cages)
             near[rows_gone] = False
             retable.update(self.link_ids[r] for r in np.flatnonzero(near).tolist())
             self._drop_rows(gone)
@@ -152,8 +166,8 @@ class RoutedLinks(LinkTable, PlantRouting, PlantMedia):
             retable.update(new)
             # Links already in the new links' cages join their components: report them too.
             rows_new = np.array([self.index[lid] for lid in new], dtype=np.int64)
-            cages = np.concatenate([self._cage_a[rows_new], self._cage_b[rows_new]])
-            near = np.isin(self._cage_a, cages) | np.isin(self._cage_b, cages)
+            cages = np.concatenate([self.cage_a[rows_new], self.cage_b[rows_new]])
+            near = np.isin(self.cage_a, cages) | np.isin(self.cage_b, cages)
             near[rows_new] = False
             retable.update(self.link_ids[r] for r in np.flatnonzero(near).tolist())
         retable |= design.links_of_racks(racks)
@@ -162,7 +176,7 @@ class RoutedLinks(LinkTable, PlantRouting, PlantMedia):
         if not rows:
             # Links only went: their components may have split. Relabel here (the editing
             # thread) so that readers such as the analysis worker never write the plant.
-            self._component_rows(np.zeros(0, dtype=np.int64))
+            self.label_components()
             return set(new)
         rows_arr = np.array(sorted(rows), dtype=np.int64)
         self._fill_inputs(rows_arr, [self.link_ids[r] for r in rows_arr])
@@ -177,7 +191,7 @@ class RoutedLinks(LinkTable, PlantRouting, PlantMedia):
     def _full(self) -> None:
         # Per distinct route (drop pair) and per distinct choice: `routes` on 400k links asks
         # for each link's path and reason, and most links share both with many others.
-        self._memo_paths: dict[tuple[int, int], tuple[list, list]] = {}
+        self._memo_paths = {}
         self._memo_reasons: dict[tuple, str] = {}
         design = self.design
         self.media: list[MediaType] = list(design.catalog.media_types.values())
@@ -185,7 +199,7 @@ class RoutedLinks(LinkTable, PlantRouting, PlantMedia):
         self._graph = TrayGraph(
             list(design.trays.values()), design.hall, design.settings.tray_join_tolerance_m
         )
-        self._classes: list[PortClass] = []
+        self.port_classes: list[PortClass] = []
         self._class_of: dict[tuple[float, int, str], int] = {}
         self._groups: dict[tuple[int, int], tuple[list[int], float]] = {}
         self._port_no: dict[str, int] = {}  # port name -> column of _class_matrix
@@ -199,9 +213,12 @@ class RoutedLinks(LinkTable, PlantRouting, PlantMedia):
         self._cage_label_rows: list[dict[int, str]] = []
         self.parts = PartTables.build(design.catalog, self.media)
         self._dev_no: dict[str, int] = {}
-        self._dev_ids: list[str] = []
+        self.cage_device_ids: list[str] = []
         self._accept: dict[int, np.ndarray] = {}
         self._components_stale = True
+        # (component label, A node, B node, node count) of every row: the cage graph of the
+        # last labelling (label_components), None before the first.
+        self.cage_graph = None
         self._rack_row: dict[str, int] = {}
         self._route_of: dict[tuple, int] = {}  # (drop point, drop point) by position -> route id
         self._route_spans: list[tuple[tuple[str, float, float], ...]] = []
@@ -338,8 +355,8 @@ class RoutedLinks(LinkTable, PlantRouting, PlantMedia):
         height = RACK_PLINTH_M + (u - 1 + self._table_u[table] / 2) * U_HEIGHT_M
         for device_id in device_ids:
             if device_id not in self._dev_no:
-                self._dev_no[device_id] = len(self._dev_ids)
-                self._dev_ids.append(device_id)
+                self._dev_no[device_id] = len(self.cage_device_ids)
+                self.cage_device_ids.append(device_id)
         self._last_dev_no = np.fromiter(map(self._dev_no.__getitem__, device_ids), np.int64, n)
         return rack, self._table_face[table], height, table
 
@@ -358,8 +375,8 @@ class RoutedLinks(LinkTable, PlantRouting, PlantMedia):
         for name, port in port_table(dtype, dict(breakout)).items():
             pc = PortClass(port.speed_gbps, port.lanes, port.form_factor)
             if pc not in self._class_of:
-                self._class_of[pc] = len(self._classes)
-                self._classes.append(pc)
+                self._class_of[pc] = len(self.port_classes)
+                self.port_classes.append(pc)
             col = self._port_no.setdefault(name, len(self._port_no))
             row[col] = self._class_of[pc]
             cage, spec, label = cages[name]
@@ -474,28 +491,27 @@ class RoutedLinks(LinkTable, PlantRouting, PlantMedia):
         cage_a = dev_no[ia] * CAGE_STRIDE + cages[cell_a]
         cage_b = dev_no[ib] * CAGE_STRIDE + cages[cell_b]
         if not (
-            np.array_equal(self._cage_a[rows], cage_a)
-            and np.array_equal(self._cage_b[rows], cage_b)
+            np.array_equal(self.cage_a[rows], cage_a) and np.array_equal(self.cage_b[rows], cage_b)
         ):
             self._components_stale = True
-        self._cage_a[rows], self._cage_b[rows] = cage_a, cage_b
-        self._spec_a[rows], self._spec_b[rows] = specs[cell_a], specs[cell_b]
+        self.cage_a[rows], self.cage_b[rows] = cage_a, cage_b
+        self.spec_a[rows], self.spec_b[rows] = specs[cell_a], specs[cell_b]
         if (ca < 0).any() or (cb < 0).any():
             bad = ids[int(np.flatnonzero((ca < 0) | (cb < 0))[0])]
             raise KeyError(f"link {bad}: a port its device type does not have")
         ra, rb, fa, fb = rack[ia], rack[ib], face[ia], face[ib]
-        self._drop_a[rows], self._drop_b[rows] = 2 * ra + fa, 2 * rb + fb
+        self.drop_a[rows], self.drop_b[rows] = 2 * ra + fa, 2 * rb + fb
         self._height_a[rows], self._height_b[rows] = height[ia], height[ib]
         self._same_rack[rows] = ra == rb
         self._faces_differ[rows] = fa != fb
         self._rack_depth[rows] = self._rack_geom[ra, 3]
-        self._class_a[rows], self._class_b[rows] = ca, cb
+        self.class_a[rows], self.class_b[rows] = ca, cb
         pinned = np.full(n, -1, dtype=np.int32)
         media = [] if codes is not None and codes.all_auto else list(map(_MEDIUM, recs))
         if media and media.count("auto") != n:
             for k in [k for k, m in enumerate(media) if m != "auto"]:
                 pinned[k] = self._media_row.get(media[k], -1)
-        self._pinned[rows] = pinned
+        self.pinned[rows] = pinned
         for column, getter in ((self._override, _OVERRIDE), (self._as_built, _AS_BUILT)):
             # Mostly none set: a set of the values stays tiny, where a list would be 393k long
             # (and walked by the cyclic collector while young).
@@ -503,7 +519,7 @@ class RoutedLinks(LinkTable, PlantRouting, PlantMedia):
                 column[rows] = np.nan
             else:
                 column[rows] = np.array(list(map(getter, recs)), dtype=float)
-        speeds = np.array([c[0] for c in self._classes])
+        speeds = np.array([c[0] for c in self.port_classes])
         self.speed_gbps[rows] = np.minimum(speeds[ca], speeds[cb])
 
     # ----------------------------------------------------------------------------- computing
@@ -528,7 +544,7 @@ class RoutedLinks(LinkTable, PlantRouting, PlantMedia):
         length = self.length_m[rows]
         status = (self.status[rows] & (SAME_RACK | NO_TRAY_PATH | UNREACHED_RACK)).astype(np.int64)
         medium, ordered, mismatch = self._choose_media(rows, length)
-        pinned = self._pinned[rows]
+        pinned = self.pinned[rows]
         status |= np.where((medium < 0), NO_MEDIUM, 0)
         status |= np.where((pinned >= 0) & np.isnan(ordered), PINNED_OUT_OF_REACH, 0)
         status |= np.where(mismatch, PINNED_MISMATCH, 0)

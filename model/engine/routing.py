@@ -1,6 +1,6 @@
 """The routing half of :class:`~model.engine.routed_links.RoutedLinks`: routed lengths, tray routes and plan paths.
 
-A mixin over the plant's per-link arrays (``_drop_a``/``_drop_b``, the attachments ``_att`` of
+A mixin over the plant's per-link arrays (``drop_a``/``drop_b``, the attachments ``_att`` of
 the drop points to the tray graph ``_graph``, the length pieces): :meth:`PlantRouting._route`
 fills the lengths of rows; the public methods name routes (``route_keys``, ``tray_spans``) and
 build one link's path (``route``, ``route_tray_ids``) for drawing, explaining and the cut sheet.
@@ -23,12 +23,13 @@ from model.engine.geometry import (
     dedupe_points,
 )
 from model.engine.link_status import NO_TRAY_PATH, SAME_RACK, UNREACHED_RACK
+from model.engine.link_table import EngineState
 from model.engine.route_words import route_word_columns
 
 _STALE_ROUTE = -2  # _route_key of a row recomputed since route_keys() last named its route
 
 
-class PlantRouting:
+class PlantRouting(EngineState):
     """Routing methods of :class:`~model.engine.routed_links.RoutedLinks` (which holds the arrays)."""
 
     def tray_distance(self, a: tuple[float, float], b: tuple[float, float]) -> float | None:
@@ -36,6 +37,10 @@ class PlantRouting:
         plant's own tray graph, so a measurement and a routed length agree."""
         self.refresh()
         return self._graph.point_distance(a, b, self.design.settings.tray_reach_m)
+
+    def off_trays(self, drops: np.ndarray | int) -> np.ndarray | bool:
+        """Whether each drop point (``drop_a``/``drop_b`` values) reaches no tray."""
+        return self._att.seg[drops] < 0
 
     def pieces_m(self, link_id: str) -> tuple[str, float, float, float]:
         """(method, vertical A, horizontal, vertical B) of a link's route in m, without slack.
@@ -66,7 +71,7 @@ class PlantRouting:
     def route(self, link_id: str) -> LinkRoute:
         """The pieces of a link's routed length and its plan path."""
         r = self.index[link_id]
-        da, db = int(self._drop_a[r]), int(self._drop_b[r])
+        da, db = int(self.drop_a[r]), int(self.drop_b[r])
         method = int(self._method[r])
         pa = (float(self._drop_x[da]), float(self._drop_y[da]))
         pb = (float(self._drop_x[db]), float(self._drop_y[db]))
@@ -109,19 +114,14 @@ class PlantRouting:
         rows = np.asarray(rows, dtype=np.int64)
         return route_word_columns(
             self._method[rows],
-            *(
-                getattr(self, name)[rows]
-                for name in (
-                    "_vertical_a",
-                    "_hop_a",
-                    "_tray",
-                    "_hop_b",
-                    "_vertical_b",
-                    "_floor",
-                    "_slack",
-                    "routed_m",
-                )
-            ),
+            self._vertical_a[rows],
+            self._hop_a[rows],
+            self._tray[rows],
+            self._hop_b[rows],
+            self._vertical_b[rows],
+            self._floor[rows],
+            self._slack[rows],
+            self.routed_m[rows],
             end=end,
         )
 
@@ -139,7 +139,7 @@ class PlantRouting:
         memoised yet are found together (one way choice for all, one search per source)."""
         rows = np.asarray(rows, dtype=np.int64)
         on_tray = (self._method[rows] == METHOD_TRAY).tolist()
-        pairs = list(zip(self._drop_a[rows].tolist(), self._drop_b[rows].tolist(), strict=True))
+        pairs = list(zip(self.drop_a[rows].tolist(), self.drop_b[rows].tolist(), strict=True))
         memo = self._memo_paths
         new = list(
             dict.fromkeys(
@@ -242,7 +242,7 @@ class PlantRouting:
         rows = rows[on_tray]
         if not len(rows):
             return
-        da, db = self._drop_a[rows], self._drop_b[rows]
+        da, db = self.drop_a[rows], self.drop_b[rows]
         lo, hi = np.minimum(da, db), np.maximum(da, db)
         _, first, inverse = np.unique(
             lo * (len(self._drop_x) + 1) + hi, return_index=True, return_inverse=True
@@ -251,10 +251,10 @@ class PlantRouting:
         # Each drop point's rounded position made once, not once per pair it ends (XL: 7,168
         # pairs cost ~40 ms in numpy scalar reads and rounding): the same ``round`` of the same
         # floats, so the same keys.
-        points, end_of = np.unique(np.concatenate([fa, fb]), return_inverse=True)
+        points, end_codes = np.unique(np.concatenate([fa, fb]), return_inverse=True)
         xs, ys = self._drop_x[points].tolist(), self._drop_y[points].tolist()
         position = [(round(x, 6), round(y, 6)) for x, y in zip(xs, ys, strict=True)]
-        end_of = end_of.reshape(-1).tolist()
+        end_of = end_codes.reshape(-1).tolist()
         ids = []
         fresh_a, fresh_b = [], []
         route_of, known = self._route_of, self._route_spans
@@ -288,7 +288,7 @@ class PlantRouting:
         if not len(rows):
             return
         settings, att = self.design.settings, self._att
-        da, db = self._drop_a[rows], self._drop_b[rows]
+        da, db = self.drop_a[rows], self.drop_b[rows]
         # Tray and floor distances depend on the two drop points only, and links between the
         # same two racks sit in runs of consecutive rows (a fabric's links are listed by rack
         # pair): compute them once per run and gather. Same arithmetic per pair, so the same
@@ -305,7 +305,7 @@ class PlantRouting:
         )
         if run is not None:
             tray, floor = tray[run], floor[run]
-            da, db = self._drop_a[rows], self._drop_b[rows]
+            da, db = self.drop_a[rows], self.drop_b[rows]
         p = compose_lengths(
             same_rack=self._same_rack[rows],
             faces_differ=self._faces_differ[rows],

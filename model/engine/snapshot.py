@@ -126,7 +126,7 @@ class Snapshotter:
             plant = freeze_plant(
                 self.plant,
                 design,
-                reuse=previous[1] if same_rows else None,
+                reuse=previous[1] if same_rows and previous is not None else None,
                 unchanged=set(_PLANT_ROW_TABLES) if same_rows else set(),
                 buffers=self._buffers,
                 earlier=previous[1] if previous is not None else None,
@@ -161,7 +161,7 @@ def freeze_plant(
     the attributes named in ``unchanged`` are taken from the earlier snapshot ``reuse``; arrays
     are copied into ``buffers``' free arrays where one fits, and where none does, an array
     equal to the ``earlier`` snapshot's is that array (see :meth:`_Buffers.copy`)."""
-    if plant._pending:
+    if plant.has_unapplied_edits:
         raise ValueError("the cable plant has unapplied edits: refresh() it before a snapshot")
     # Name the routes of changed links in the live plant first: a snapshot naming them itself
     # would hand out route ids the live plant later gives other routes, and tray-fill counts
@@ -170,7 +170,7 @@ def freeze_plant(
     # Label the cage-graph components too: the plant does it on first use, which on a snapshot
     # would write into a read-only copy (a design with no links yet left them unlabelled, and
     # every analysis of the editor's empty start-up hall failed there).
-    plant._component_rows(np.zeros(0, dtype=np.int64))
+    plant.label_components()
     snap = copy.copy(plant)
     for name, value in plant.__dict__.items():
         if name in ("design", "_graph", "_subscription", "_pending"):

@@ -58,7 +58,7 @@ def dijkstra(
     seen[source] = 0
     pred = {source: -1}
     order = 1  # networkx's push counter: equal distances leave the heap first pushed first
-    fringe = [(0, 0, source)]
+    fringe: list[tuple[float, int, int]] = [(0, 0, source)]
     left = len(targets) if targets is not None else -1
     while fringe:
         dist_v, _, v = heappop(fringe)

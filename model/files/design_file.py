@@ -211,20 +211,9 @@ def _parse(
         return None, [LoadProblem("$", f"is not valid JSON ({exc})")], {}
     except RecursionError:
         return None, [_too_deep("$")], {}
-    if header.format != FORMAT:
-        problem = f'expected "{FORMAT}" (this is not a Hallwright design file)'
-        return None, [LoadProblem("$.format", problem)], {}
-    version = header.schema_version
-    if version is None:
-        return None, [LoadProblem("$.schema_version", "missing; expected an integer version")], {}
-    if version > current_version:
-        problem = (
-            f"the file is schema version {version}, newer than this Hallwright understands "
-            f"(up to {current_version}); open it with a newer Hallwright"
-        )
-        return None, [LoadProblem("$.schema_version", problem)], {}
-    if version < 1:
-        return None, [LoadProblem("$.schema_version", f"expected 1 or more, got {version}")], {}
+    version = _checked_version(header, current_version)
+    if isinstance(version, LoadProblem):
+        return None, [version], {}
     try:
         if version == current_version:
             document = msgspec.json.decode(data, type=DesignDocument)
@@ -239,8 +228,8 @@ def _parse(
         return None, [_too_deep("$")], {}
     for step in range(version, current_version):
         if step not in migrations:
-            problem = f"no migration from version {step} to {step + 1}"
-            return None, [LoadProblem("$.schema_version", problem)], {}
+            gap = f"no migration from version {step} to {step + 1}"
+            return None, [LoadProblem("$.schema_version", gap)], {}
         raw = migrations[step](raw)
         raw["schema_version"] = step + 1
     try:
@@ -253,6 +242,25 @@ def _parse(
     if deep:
         return None, [_too_deep(deep)], {}
     return record_problems(raw)
+
+
+def _checked_version(header: _Header, current_version: int) -> int | LoadProblem:
+    """The file's schema version, or what is wrong with its format or version."""
+    if header.format != FORMAT:
+        problem = f'expected "{FORMAT}" (this is not a Hallwright design file)'
+        return LoadProblem("$.format", problem)
+    version = header.schema_version
+    if version is None:
+        return LoadProblem("$.schema_version", "missing; expected an integer version")
+    if version > current_version:
+        problem = (
+            f"the file is schema version {version}, newer than this Hallwright understands "
+            f"(up to {current_version}); open it with a newer Hallwright"
+        )
+        return LoadProblem("$.schema_version", problem)
+    if version < 1:
+        return LoadProblem("$.schema_version", f"expected 1 or more, got {version}")
+    return version
 
 
 def _identity_indices(document: DesignDocument) -> dict[str, list[int]]:
@@ -284,26 +292,15 @@ def record_problems(
             if not isinstance(value, list):
                 problems.append(LoadProblem(f"$.{name}", "expected an array"))
                 continue
-            kept, indices[name] = [], []
-            for i, item in enumerate(value):
-                try:
-                    kept.append(msgspec.convert(item, type=record_type))
-                    indices[name].append(i)
-                except msgspec.ValidationError as exc:
-                    found = _validation_problem(exc, f"$.{name}[{i}]")
-                    problems.append(found._replace(record=(name, i)))
-            parts[name] = kept
+            parts[name], indices[name] = _convert_each(
+                value, record_type, name, f"$.{name}", problems
+            )
         elif (
             name == "hall" and isinstance(value, dict) and isinstance(value.get("obstacles"), list)
         ):
-            obstacles, indices["obstacles"] = [], []
-            for i, item in enumerate(value["obstacles"]):
-                try:
-                    obstacles.append(msgspec.convert(item, type=Obstacle))
-                    indices["obstacles"].append(i)
-                except msgspec.ValidationError as exc:
-                    found = _validation_problem(exc, f"$.hall.obstacles[{i}]")
-                    problems.append(found._replace(record=("obstacles", i)))
+            obstacles, indices["obstacles"] = _convert_each(
+                value["obstacles"], Obstacle, "obstacles", "$.hall.obstacles", problems
+            )
             try:
                 hall = msgspec.convert({**value, "obstacles": []}, type=Hall)
                 parts[name] = msgspec.structs.replace(hall, obstacles=obstacles)
@@ -319,6 +316,23 @@ def record_problems(
     for key in (*ENTITY_KINDS, "obstacles"):
         indices.setdefault(key, [])
     return DesignDocument(**parts), problems, indices
+
+
+def _convert_each(
+    items: list[Any], record_type: Any, kind: str, path: str, problems: list[LoadProblem]
+) -> tuple[list[Any], list[int]]:
+    """Each item converted on its own: the good ones and their file indices; a problem (with
+    its path and its record's kind and index) appended for each bad one."""
+    kept: list[Any] = []
+    indices: list[int] = []
+    for i, item in enumerate(items):
+        try:
+            kept.append(msgspec.convert(item, type=record_type))
+            indices.append(i)
+        except msgspec.ValidationError as exc:
+            found = _validation_problem(exc, f"{path}[{i}]")
+            problems.append(found._replace(record=(kind, i)))
+    return kept, indices
 
 
 _RECORD_TYPES = {"trays": Tray, "racks": Rack, "devices": Device, "links": Link}

@@ -231,23 +231,11 @@ def _segment_racks(catalog: Catalog, segment: Segment, placement: Placement) -> 
     return servers[:middle] + network + servers[middle:]
 
 
-def lay_out(
-    catalog: Catalog, segments: list[Segment], placement: Placement = "middle-of-row"
-) -> Layout:
-    """Racks, devices, trays and a hall outline for ``segments``, in order."""
-    if placement not in ("middle-of-row", "end-of-row"):
-        raise GenerateError(f"--placement must be middle-of-row or end-of-row, not {placement!r}")
-    pairs = [(s, _segment_racks(catalog, s, placement)) for s in segments]
-    pairs = [(s, r) for s, r in pairs if r]
-    total = sum(len(r) for _, r in pairs)
-    # Row length (in racks) for a roughly square hall: rows are 4 tiles apart (rack + aisle) and
-    # racks 1 tile wide, so n racks per row and n/4 rows make a square: n = 2 sqrt(total).
-    server_runs = [len(r) for s, r in pairs if s.units] or [len(r) for _, r in pairs]
-    typical = max(server_runs)
-    inline = [len(r) for s, r in pairs if not s.units and not s.own_row]
-    extra = max(inline) + RUN_GAP_TILES if inline else 0
-    per_row = max(1, math.ceil((2 * math.sqrt(total) + RUN_GAP_TILES) / (typical + RUN_GAP_TILES)))
-    capacity = per_row * typical + (per_row - 1) * RUN_GAP_TILES + extra
+def _fill_rows(
+    pairs: list[tuple[Segment, list[_Pending]]], capacity: int
+) -> tuple[list[list[list[_Pending] | None]], list[bool]]:
+    """The segments' racks in rows of at most ``capacity`` tiles, runs apart by a cross-aisle
+    gap (None), and whether each row is centred in the hall (a central network block)."""
     rows: list[list[list[_Pending] | None]] = [[]]  # None marks a cross-aisle gap
     central: list[bool] = [False]  # rows of a central network block are centred in the hall
     used = 0
@@ -271,6 +259,27 @@ def lay_out(
                 rows[-1].append(None)
             rows[-1].append(chunk)
             used += need
+    return rows, central
+
+
+def lay_out(
+    catalog: Catalog, segments: list[Segment], placement: Placement = "middle-of-row"
+) -> Layout:
+    """Racks, devices, trays and a hall outline for ``segments``, in order."""
+    if placement not in ("middle-of-row", "end-of-row"):
+        raise GenerateError(f"--placement must be middle-of-row or end-of-row, not {placement!r}")
+    pairs = [(s, _segment_racks(catalog, s, placement)) for s in segments]
+    pairs = [(s, r) for s, r in pairs if r]
+    total = sum(len(r) for _, r in pairs)
+    # Row length (in racks) for a roughly square hall: rows are 4 tiles apart (rack + aisle) and
+    # racks 1 tile wide, so n racks per row and n/4 rows make a square: n = 2 sqrt(total).
+    server_runs = [len(r) for s, r in pairs if s.units] or [len(r) for _, r in pairs]
+    typical = max(server_runs)
+    inline = [len(r) for s, r in pairs if not s.units and not s.own_row]
+    extra = max(inline) + RUN_GAP_TILES if inline else 0
+    per_row = max(1, math.ceil((2 * math.sqrt(total) + RUN_GAP_TILES) / (typical + RUN_GAP_TILES)))
+    capacity = per_row * typical + (per_row - 1) * RUN_GAP_TILES + extra
+    rows, central = _fill_rows(pairs, capacity)
     margin = MARGIN_TILES * TILE_M
     row_pitch = (2 + AISLE_TILES) * TILE_M
     racks: list[Rack] = []

@@ -37,7 +37,7 @@ SCHEDULE_COLUMNS = (
 )
 
 
-def gathered(values: list, codes: np.ndarray) -> list:
+def gathered(values: Sequence, codes: np.ndarray) -> list:
     """``[values[c] for c in codes]`` (a gather of an object array)."""
     return objects(values, len(values))[codes].tolist() if len(codes) else []
 

@@ -3,6 +3,7 @@ made once per (pair of drop points, direction) and given as distinct texts and a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import groupby
 
 import numpy as np
@@ -21,7 +22,9 @@ def route_column(plant, trays, status, drop_a, drop_b, swapped, ids, row) -> tup
     code = (drop_a[on_tray] * width + drop_b[on_tray]) * 2 + swapped[on_tray]
     uniq, first, inverse = np.unique(code, return_index=True, return_inverse=True)
     codes, rows = uniq.tolist(), on_tray[first].tolist()
-    first_of = {}  # the first link of each drop pair (a pair may show in both directions)
+    first_of: dict[
+        int, int
+    ] = {}  # the first link of each drop pair (a pair may show in both directions)
     for c, k in zip(codes, rows, strict=True):
         first_of.setdefault(c // 2, k)
     found = _routes_trays(plant, [ids[k] for k in first_of.values()], row[list(first_of.values())])
@@ -40,7 +43,7 @@ def route_column(plant, trays, status, drop_a, drop_b, swapped, ids, row) -> tup
 
 def _routes_trays(
     plant: RoutedLinks, link_ids: list[str], rows: np.ndarray
-) -> list[list[str] | None]:
+) -> Sequence[list[str] | None]:
     """The trays of each link's route (``rows``: their plant rows), all found together; one by
     one (None for a link whose route cannot be read) when the plant cannot answer for them all."""
     try:

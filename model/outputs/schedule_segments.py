@@ -62,7 +62,8 @@ def _num(value: float | None) -> float | None:
 
 def _ranges(ports: list[int]) -> str:
     """[1, 2, 3, 7] -> "R1-R3,R7"."""
-    out, run = [], []
+    out: list[str] = []
+    run: list[int] = []
     for p in sorted(set(ports)):
         if run and p == run[-1] + 1:
             run.append(p)
@@ -84,7 +85,7 @@ class _Places:
         self.next_port: dict[str, int] = defaultdict(int)
         self._named: dict[tuple[str, str], tuple] = {}
 
-    def rack(self, elements, i: int) -> str:
+    def rack(self, elements, i: int) -> str | None:
         return point_rack(self.design, self.trunks, elements, i)
 
     def end(self, rack_id: str, element, port: str) -> tuple:
@@ -298,7 +299,8 @@ class _Segments:
         link_id = row[_LINK]
         cord_table, part_of = self.cord_table, self.part_of
         pairs = self.pairs_of[link_id]
-        out_a, out_b = [], []
+        out_a: list = []
+        out_b: list = []
         for k, ends in enumerate(copies):
             suffix = f".{k + 1}" if len(copies) > 1 else ""
             pair = pairs[k]

@@ -204,43 +204,8 @@ def tally(
     cage_fab[la], cage_fab[lb] = row_fab[sel], row_fab[sel]
 
     # ---- modules: one per used cage on a module medium
-    module_of = out.module_of = np.full(k, -1, dtype=np.int64)
-    module_parts = out.module_parts
-    module_cages = np.flatnonzero((cage_medium >= 0) & module_medium[cage_medium])
-    pairs = cage_medium[module_cages] * 4096 + cage_spec[cages[module_cages]]
-    for key in np.flatnonzero(np.bincount(pairs)).tolist() if len(pairs) else ():
-        part = tables.module(key // 4096, key % 4096)
-        here = module_cages[pairs == key]
-        if part is None:
-            spec = tables.specs[key % 4096]
-            why = (
-                f"no {media[key // 4096].name} module for a {spec[0]} cage of "
-                f"{spec[1]} port(s), {spec[2]} top"
-            )
-            refused = tables.refused.get((key // 4096, key % 4096))
-            for c in cages[here].tolist():
-                problem.setdefault(
-                    c, ("PART_NOT_ORDERABLE", f"{why}: {refused}" if refused else why)
-                )
-            continue
-        module_parts.append(part)
-        module_of[here] = len(module_parts) - 1
-        # A co-packaged port is the switch's own optical engine: no module is bought or
-        # plugged (its fibre is counted below); kept apart so the plant can total its watts.
-        category = "co-packaged-port" if part.optics == "co-packaged" else "module"
-        fabs, per_fab = np.unique(cage_fab[here], return_counts=True)
-        for fab, qty in zip(fabs.tolist(), per_fab.tolist(), strict=True):
-            out.add(
-                category,
-                part,
-                None,
-                qty,
-                media[key // 4096].kind,
-                part.power_w,
-                part.power_w_max,
-                part.price_usd,
-                fab,
-            )
+    _modules(out, tables, cages, cage_medium, cage_fab, cage_spec, module_medium)
+    module_of, module_parts = out.module_of, out.module_parts
     # ---- fibres: per link on a module medium, at its ordered length
     row_module = module_medium[np.where(ms < 0, len(media), ms)]
     fibre_at = np.flatnonzero(row_module)  # positions in sel
@@ -280,37 +245,97 @@ def tally(
     out.fibre_part_of_row = np.full(len(sel), -1, dtype=np.int64)
     out.fibre_part_of_row[fibre_at[good]] = part_f[good]
     if good.any():
-        # One line per (fabric, fibre part, length in mm): the millimetres numbered densely
-        # first, so the key spans (parts x lengths) and is ranked without a sort of every row.
-        mm, mm_code = unique_inverse(np.round(len_f[good] * 1000).astype(np.int64))
-        span = max(len(mm), 1)
-        key = (row_fab[fibre_rows[good]] * 64 + part_f[good]) * span + mm_code
-        keys, inverse = unique_inverse(key)
-        qty = np.bincount(inverse, weights=link_fpp[good], minlength=len(keys))
-        mm_list = mm.tolist()
-        if needed is not None:
-            need = needed[fibre_rows[good]] * link_fpp[good] * 1000
-            need_mm = np.rint(np.bincount(inverse, weights=need, minlength=len(keys)))
-            for k, q in zip(keys.tolist(), need_mm.astype(np.int64).tolist(), strict=True):
-                fab, fpart = divmod(k // span, 64)
-                out.needed_mm[("fibre", fibre_parts[fpart].id, mm_list[k % span] / 1000, fab)] += q
-        for k, q in zip(keys.tolist(), qty.tolist(), strict=True):
-            fab, fpart = divmod(k // span, 64)
-            fpart = fibre_parts[fpart]
-            length = mm_list[k % span] / 1000
-            out.add(
-                "fibre",
-                fpart,
-                length,
-                int(round(q)),
-                f"{fpart.mode}-fibre",
-                0.0,
-                0.0,
-                fpart.price_at(length),
-                fab,
-            )
+        _fibre_lines(
+            out,
+            fibre_parts,
+            len_f[good],
+            part_f[good],
+            link_fpp[good],
+            fibre_rows[good],
+            row_fab,
+            needed,
+        )
     _cables(out, tables, graph, sel[~row_module & (ms >= 0)], m, ordered, row_fab, needed)
     return out
+
+
+def _modules(out: Tally, tables, cages, cage_medium, cage_fab, cage_spec, module_medium) -> None:
+    """Modules: one per used cage on a module medium, counted per part and fabric
+    (``out.module_of``: each cage's module part, -1 none); a cage with no orderable module
+    gets a problem."""
+    media, problem = tables.media, out.problem
+    module_of = out.module_of = np.full(len(cages), -1, dtype=np.int64)
+    module_parts = out.module_parts
+    module_cages = np.flatnonzero((cage_medium >= 0) & module_medium[cage_medium])
+    pairs = cage_medium[module_cages] * 4096 + cage_spec[cages[module_cages]]
+    for key in np.flatnonzero(np.bincount(pairs)).tolist() if len(pairs) else ():
+        part = tables.module(key // 4096, key % 4096)
+        here = module_cages[pairs == key]
+        if part is None:
+            spec = tables.specs[key % 4096]
+            why = (
+                f"no {media[key // 4096].name} module for a {spec[0]} cage of "
+                f"{spec[1]} port(s), {spec[2]} top"
+            )
+            refused = tables.refused.get((key // 4096, key % 4096))
+            for c in cages[here].tolist():
+                problem.setdefault(
+                    c, ("PART_NOT_ORDERABLE", f"{why}: {refused}" if refused else why)
+                )
+            continue
+        module_parts.append(part)
+        module_of[here] = len(module_parts) - 1
+        # A co-packaged port is the switch's own optical engine: no module is bought or
+        # plugged (its fibre is counted below); kept apart so the plant can total its watts.
+        category = "co-packaged-port" if part.optics == "co-packaged" else "module"
+        fabs, per_fab = np.unique(cage_fab[here], return_counts=True)
+        for fab, qty in zip(fabs.tolist(), per_fab.tolist(), strict=True):
+            out.add(
+                category,
+                part,
+                None,
+                qty,
+                media[key // 4096].kind,
+                part.power_w,
+                part.power_w_max,
+                part.price_usd,
+                fab,
+            )
+
+
+def _fibre_lines(out: Tally, fibre_parts, len_f, part_f, link_fpp, fibre_rows, row_fab, needed):
+    """Fibre lines of the orderable fibre rows (``fibre_rows``, their lengths ``len_f``, parts
+    ``part_f`` and fibres per link ``link_fpp``), with the metres each line serves when
+    ``needed`` is given."""
+    # One line per (fabric, fibre part, length in mm): the millimetres numbered densely
+    # first, so the key spans (parts x lengths) and is ranked without a sort of every row.
+    mm, mm_code = unique_inverse(np.round(len_f * 1000).astype(np.int64))
+    span = max(len(mm), 1)
+    key = (row_fab[fibre_rows] * 64 + part_f) * span + mm_code
+    keys, inverse = unique_inverse(key)
+    qty = np.bincount(inverse, weights=link_fpp, minlength=len(keys))
+    mm_list = mm.tolist()
+    if needed is not None:
+        need = needed[fibre_rows] * link_fpp * 1000
+        need_mm = np.rint(np.bincount(inverse, weights=need, minlength=len(keys)))
+        for k, q in zip(keys.tolist(), need_mm.astype(np.int64).tolist(), strict=True):
+            fab, fpart = divmod(k // span, 64)
+            out.needed_mm[("fibre", fibre_parts[fpart].id, mm_list[k % span] / 1000, fab)] += q
+    for k, q in zip(keys.tolist(), qty.tolist(), strict=True):
+        fab, fpart = divmod(k // span, 64)
+        fpart = fibre_parts[fpart]
+        length = mm_list[k % span] / 1000
+        out.add(
+            "fibre",
+            fpart,
+            length,
+            int(round(q)),
+            f"{fpart.mode}-fibre",
+            0.0,
+            0.0,
+            fpart.price_at(length),
+            fab,
+        )
 
 
 def _cables(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import defaultdict
 
 import numpy as np
 
@@ -33,7 +33,7 @@ def tray_items(design) -> list[PartCount]:
     products = sorted(design.catalog.tray_products.values(), key=lambda p: (p.width_m, p.depth_m))
     if not products:
         return []
-    metres: Counter[str] = Counter()
+    metres: defaultdict[str, float] = defaultdict(float)
     widest = max(p.width_m for p in products)
     for tray in design.trays.values():
         length = polyline_length_m(tray.points)

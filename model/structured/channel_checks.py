@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from model.catalog.structured import StructuredCatalog, structured_catalog
+from model.catalog.structured import SkewRule, StructuredCatalog, structured_catalog
 from model.common.findings import Finding, sort_findings
 from model.structured.channel_table import ChannelTable
 from model.structured.channels import Channel, loss_budget
@@ -273,20 +273,20 @@ def skew_findings(layout, catalog: StructuredCatalog | None = None) -> list[Find
     A direct link orders its fibres at one length, so only structured layouts can differ.
     """
     catalog = catalog or structured_catalog()
-    if catalog.skew is None:
+    rule = catalog.skew
+    if rule is None:
         return []
-    limit_m = catalog.skew.max_difference_m
+    limit_m = rule.max_difference_m
     out = []
     for link_id, legs in sorted(layout.leg_lengths_m.items()):
         if len(legs) > 1 and max(legs) - min(legs) > limit_m + 1e-9:
             channel = layout.channels.get(link_id)
             objects = _objects(channel) if channel else (link_id,)
-            out.append(_skew(f"link {link_id}", objects, min(legs), max(legs), catalog))
+            out.append(_skew(f"link {link_id}", objects, min(legs), max(legs), rule))
     return sort_findings(out)
 
 
-def _skew(what: str, objects, lo_m: float, hi_m: float, catalog: StructuredCatalog) -> Finding:
-    rule = catalog.skew
+def _skew(what: str, objects, lo_m: float, hi_m: float, rule: SkewRule) -> Finding:
     skew_ns = (hi_m - lo_m) * rule.delay_ns_per_m
     return Finding(
         code="TWIN_PORT_SKEW",

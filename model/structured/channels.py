@@ -87,7 +87,7 @@ class Channel:
 
     def __post_init__(self) -> None:
         panels = 0
-        length = 0
+        length = 0.0
         for e in self.elements:
             length += e.length_m
             if e.kind == "panel" or e.kind == "cassette":

@@ -86,18 +86,18 @@ def lay_cords(
         leg_lengths = layout.leg_lengths_m
         for row in repeats:
             link_id = link_ids[row]
-            lengths = leg_lengths.get(link_id)
-            if lengths is None:
-                lengths = leg_lengths[link_id] = [fibre_m[first[link_id]]]
-            lengths.append(fibre_m[row])
-    rows = list(first.values())
+            leg_m = leg_lengths.get(link_id)
+            if leg_m is None:
+                leg_m = leg_lengths[link_id] = [fibre_m[first[link_id]]]
+            leg_m.append(fibre_m[row])
+    first_rows = list(first.values())
     legs = leg_of.tolist()
     table.add_rows(
         list(first),
-        [legs[r] for r in rows],
-        [ports[r] for r in rows],
-        [got_a[r] for r in rows],
-        [got_b[r] for r in rows],
+        [legs[r] for r in first_rows],
+        [ports[r] for r in first_rows],
+        [got_a[r] for r in first_rows],
+        [got_b[r] for r in first_rows],
     )
 
 

@@ -41,10 +41,12 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import msgspec
 
+from model.catalog.parts import FibrePart
 from model.catalog.structured import StructuredCatalog, structured_catalog
 from model.common.findings import Finding
 from model.design.placement import DeviceNames
@@ -225,9 +227,10 @@ def _layout(
     per_leg = _channel_legs(layout, table, legs.legs, distance)
     # A typed length is the channel's length too (mostly none is typed: one pass, no call).
     typed = {
-        lid: typed_length(link)[0]
+        lid: given[0]
         for lid, link in design.links.items()
-        if link.as_built_m is not None or link.length_override_m is not None
+        if (link.as_built_m is not None or link.length_override_m is not None)
+        and (given := typed_length(link)) is not None
     }
     lay_cords(layout, table, per_leg, fibre_of, settings.slack_per_end_m, typed)
     return _with_panels(layout, design, pool, legs.cassette_no)
@@ -235,7 +238,8 @@ def _layout(
 
 def _module_fibres(catalog) -> tuple[dict, dict]:
     """Per module medium: the fibre part its modules take, and their fibres per port."""
-    fibre_of, fpp_of = {}, {}
+    fibre_of: dict[str, FibrePart | None] = {}
+    fpp_of: dict[str, int] = {}
     for part in catalog.module_parts.values():
         fibre_of.setdefault(part.medium, catalog.fibre_parts.get(part.fibre))
         fpp_of.setdefault(part.medium, part.fibres_per_port)
@@ -275,7 +279,9 @@ def _group_channels(
             best = route_best.get((rack_a, rack_b))
             if best is None or (horizontal, link_id) > best:
                 route_best[(rack_a, rack_b)] = (horizontal, link_id)
-        nodes = _via_nodes(design, link_id, link.via, ptypes, findings) if link.via else None
+        nodes: Sequence[tuple[str, str]] | None = (
+            _via_nodes(design, link_id, link.via, ptypes, findings) if link.via else None
+        )
         if not nodes:  # no (valid) panels named: the style's own path
             if method == "same-rack":
                 continue

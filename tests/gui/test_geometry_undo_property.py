@@ -56,8 +56,17 @@ def apply_edit(design, stack, kind: str, pick: int, dx: int, dy: int) -> None:
     the stack drops those, as the plan does."""
     trays = sorted(design.trays)
     tray = design.trays[trays[pick % len(trays)]] if trays else None
-    obstacles = design.hall.obstacles
-    obstacle = obstacles[pick % len(obstacles)] if obstacles else None
+    if kind in TRAY_EDITS:
+        _tray_edit(design, stack, kind, trays, tray, pick, dx, dy)
+    else:
+        _hall_edit(design, stack, kind, tray, pick, dx, dy)
+
+
+# The edits of one tray's shape (the others edit the hall: outline, obstacles, dimensions).
+TRAY_EDITS = ("corner", "insert", "remove", "split", "join", "move_tray")
+
+
+def _tray_edit(design, stack, kind: str, trays, tray, pick: int, dx: int, dy: int) -> None:
     if kind == "corner" and tray:
         points = list(tray.points)
         i = pick % len(points)
@@ -79,7 +88,12 @@ def apply_edit(design, stack, kind: str, pick: int, dx: int, dy: int) -> None:
             push(stack, JoinTraysCommand(design, tray.id, other))
     elif kind == "move_tray" and tray:
         push(stack, MoveTraysCommand(design, [tray.id], 0.3 * dx, 0.3 * dy))
-    elif kind == "outline":
+
+
+def _hall_edit(design, stack, kind: str, tray, pick: int, dx: int, dy: int) -> None:
+    obstacles = design.hall.obstacles
+    obstacle = obstacles[pick % len(obstacles)] if obstacles else None
+    if kind == "outline":
         outline = list(design.hall.outline)
         i = pick % len(outline)
         outline[i] = (outline[i][0] + 0.6 * dx, outline[i][1] + 0.6 * dy)

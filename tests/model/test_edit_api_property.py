@@ -36,6 +36,25 @@ def _pick(table: dict, k: int):
     return table[ids[k % len(ids)]] if ids else None
 
 
+def _add_link(design, k: int, n: int, a: float) -> None:
+    """A link from the k-th device's first free port to the n-th device's first other one."""
+    device = _pick(design.devices, k)
+    free = design.free_ports(device.id)
+    far = _pick(design.devices, n)
+    far_free = [p for p in design.free_ports(far.id) if (far.id, p) != (device.id, free[0])]
+    if free and far_free:
+        design.add_links(
+            [
+                Link(
+                    id=design.new_id("link"),
+                    a=PortRef(device.id, free[0]),
+                    b=PortRef(far.id, far_free[0]),
+                    length_override_m=a if n % 2 else None,
+                )
+            ]
+        )
+
+
 @st.composite
 def edit(draw):
     """One edit-API call, as (description, function of the design)."""
@@ -106,21 +125,7 @@ def edit(draw):
                 ]
             )
         elif kind == "add_link" and design.devices:
-            device = _pick(design.devices, k)
-            free = design.free_ports(device.id)
-            far = _pick(design.devices, n)
-            far_free = [p for p in design.free_ports(far.id) if (far.id, p) != (device.id, free[0])]
-            if free and far_free:
-                design.add_links(
-                    [
-                        Link(
-                            id=design.new_id("link"),
-                            a=PortRef(device.id, free[0]),
-                            b=PortRef(far.id, far_free[0]),
-                            length_override_m=a if n % 2 else None,
-                        )
-                    ]
-                )
+            _add_link(design, k, n, a)
         elif kind == "add_tray":
             design.add_trays([Tray(id=design.new_id("tray"), points=[(a, b), (c, 1.0)])])
         elif kind == "update_tray" and design.trays:

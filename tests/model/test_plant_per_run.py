@@ -59,7 +59,7 @@ def test_component_graph_labels_smallest_cage_node():
 def test_routing_by_runs_equals_routing_row_by_row():
     plant = RoutedLinks(build("S"))  # built by runs: its links come in runs of one rack pair
     n = len(plant.link_ids)
-    drop_a, drop_b = plant._drop_a, plant._drop_b
+    drop_a, drop_b = plant.drop_a, plant.drop_b
     runs = 1 + int(((drop_a[1:] != drop_a[:-1]) | (drop_b[1:] != drop_b[:-1])).sum())
     assert runs * 2 < n
     by_runs = {name: getattr(plant, name).copy() for name in _ROUTED}

@@ -23,7 +23,7 @@ from tests.benchmarks.workloads import build
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "resources" / "examples").glob("*.json"))
 # Numberings internal to one plant (port classes, cage specs, device numbers in cage keys,
 # component labels, route ids) are compared by what they stand for, not by number.
-_NUMBERED = {"_class_a", "_class_b", "_spec_a", "_spec_b", "_cage_a", "_cage_b", "_component"}
+_NUMBERED = {"class_a", "class_b", "spec_a", "spec_b", "cage_a", "cage_b", "component"}
 
 
 def _first_seen(labels: np.ndarray) -> np.ndarray:
@@ -40,13 +40,13 @@ def _meaning(plant: RoutedLinks) -> dict:
     """Every per-link array, the numbered ones translated to what their numbers stand for."""
     out = {n: getattr(plant, n) for n in {**INPUT_COLUMNS, **OUTPUT_COLUMNS} if n not in _NUMBERED}
     for end in ("a", "b"):
-        out[f"class_{end}"] = [plant._classes[c] for c in getattr(plant, f"_class_{end}")]
-        out[f"spec_{end}"] = [plant.parts.specs[s] for s in getattr(plant, f"_spec_{end}")]
+        out[f"class_{end}"] = [plant.port_classes[c] for c in getattr(plant, f"class_{end}")]
+        out[f"spec_{end}"] = [plant.parts.specs[s] for s in getattr(plant, f"spec_{end}")]
         out[f"cage_{end}"] = [
-            (plant._dev_ids[k // CAGE_STRIDE], k % CAGE_STRIDE)
-            for k in getattr(plant, f"_cage_{end}").tolist()
+            (plant.cage_device_ids[k // CAGE_STRIDE], k % CAGE_STRIDE)
+            for k in getattr(plant, f"cage_{end}").tolist()
         ]
-    out["component"] = _first_seen(plant._component)
+    out["component"] = _first_seen(plant.component)
     keys = np.array(plant.route_keys())
     out["route"] = _first_seen(keys)
     out["spans"] = [plant.tray_spans(k) if k >= 0 else () for k in keys.tolist()]

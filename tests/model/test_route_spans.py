@@ -78,7 +78,7 @@ def _named_one_pair_at_a_time(plant, route_of: dict) -> np.ndarray:
     id, updated) takes the next id."""
     rows = np.flatnonzero(plant._route_key == _STALE_ROUTE)
     rows = rows[plant._method[rows] == METHOD_TRAY]
-    da, db = plant._drop_a[rows], plant._drop_b[rows]
+    da, db = plant.drop_a[rows], plant.drop_b[rows]
     lo, hi = np.minimum(da, db), np.maximum(da, db)
     _, first, inverse = np.unique(
         lo * (len(plant._drop_x) + 1) + hi, return_index=True, return_inverse=True

@@ -316,3 +316,24 @@ def test_with_no_free_array_a_snapshot_shares_what_the_edit_left_as_it_was():
     for name, array in arrays.items():
         assert np.array_equal(array, expected[name], equal_nan=True), name
     snapshots.close()
+
+
+def test_a_snapshots_part_tables_plug_a_new_cage_spec_as_the_live_plants_do():
+    # The module list and each module's own fibre are dataclass fields of PartTables: a
+    # snapshot (dataclasses.replace of init fields) once lost them, so a cage spec first seen
+    # on the worker raised AttributeError and a refusal read no module's own fibre.
+    design = fabric()
+    plant = RoutedLinks(design)
+    _, snap = snapshot(design, plant)
+    assert snap is not None
+    live, frozen = plant.parts, snap.parts
+    assert frozen.medium_modules == live.medium_modules and frozen.medium_modules
+    assert frozen.own_fibre == live.own_fibre
+    spec = live.specs[0]
+    new = type(spec)((*spec[:3], "no-such-family", spec[4]))
+    row = live.spec_row(new)
+    assert frozen.spec_row(new) == row
+    assert {k: v for k, v in frozen.modules.items() if k[1] == row} == {
+        k: v for k, v in live.modules.items() if k[1] == row
+    }
+    assert frozen.refused == live.refused

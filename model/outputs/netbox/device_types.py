@@ -157,7 +157,7 @@ class TypeVariant:
         return out
 
     def module_bays(self) -> list[dict[str, object]]:
-        bays = []
+        bays: list[dict[str, object]] = []
         for group in self.dtype.port_groups:
             if group.form_factor not in CAGE_FORM_FACTORS:
                 continue

@@ -62,7 +62,9 @@ VIRTUAL_PREFIX = {MPO_PANEL: "PP", LC_ENCLOSURE: "FE"}
 def panel_port_templates(part_id: str) -> tuple[list[dict], list[dict], list[dict]]:
     """(rear ports, front ports, port mappings) of a structured panel part's device type."""
     part = structured_catalog().panels.get(part_id)
-    rear, front, maps = [], [], []
+    rear: list[dict] = []
+    front: list[dict] = []
+    maps: list[dict] = []
     if part is None:
         return rear, front, maps
     if part_id == LC_ENCLOSURE or part.slots:

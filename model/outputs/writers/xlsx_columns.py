@@ -307,7 +307,7 @@ def _first_use_order(codes: np.ndarray, size: int) -> list[int]:
 
 def column_heads(columns: Sequence, n: int) -> list[list]:
     """The first ``n`` values of each column, a :class:`CodedColumns` as its columns."""
-    out = []
+    out: list[list] = []
     for column in columns:
         if isinstance(column, CodedColumns):
             rows = [column.distinct[k] for k in column.codes[:n].tolist()]
