@@ -492,37 +492,42 @@ def _channel_legs(layout: StructuredLayout, table: ChannelTable, legs: list, dis
     # One Element per trunk and polarity (shared by the channels of its legs, as panels are).
     trunk_element: dict[tuple, Element] = {}
     per_leg = []
+    trunk_legs = layout.legs
+    add_leg = table.add_leg
+    group = -1
     for leg, chunk in legs:
-        rack_a, rack_b, cassettes = leg.ends
-        layout.legs.append(
-            TrunkLeg(
-                leg.link_ids,
-                leg.holders,
-                tuple([t[0] for t in leg.trunks]),
-                cassettes,
-            )
+        trunks = leg.trunks
+        if leg.group != group:
+            # The legs of a path come one after the other (step 2 lays them group by group)
+            # and share its racks and ends: a cord runs from its device to the leg's end
+            # panel, in the device's rack or (a panel named in another rack) over to it.
+            group = leg.group
+            rack_a, rack_b, cassettes = leg.ends
+            cord_a_m = distance(rack_a, leg.racks[0])
+            cord_b_m = distance(rack_b, leg.racks[-1])
+        trunk_legs.append(
+            TrunkLeg(leg.link_ids, leg.holders, tuple([t[0] for t in trunks]), cassettes)
         )
         # What every channel of the leg shares: its trunks' length, and the panels and trunks
         # between its two cords (a cassette's port is set per channel by the table).
         middle = []
         for n, node in enumerate(leg.nodes):
             middle.append(node)
-            if n < len(leg.trunks):
-                key = (leg.trunks[n], n == 0)
+            if n < len(trunks):
+                key = (trunks[n], n == 0)
                 element = trunk_element.get(key)
                 if element is None:
-                    trunk_id, part, got = leg.trunks[n]
+                    trunk_id, part, got = trunks[n]
                     element = Element("trunk", trunk_id, part, got, "B" if n == 0 else "A")
                     trunk_element[key] = element
                 middle.append(element)
-        # A cord runs from its device to the leg's end panel, in the device's rack or (a panel
-        # named in another rack) over to it: the same for every link of a group.
+        trunk_m = tuple([t[2] for t in trunks])  # each trunk element's length_m
         per_leg.append(
             (
-                table.add_leg(tuple(middle), cassettes, leg.group),
-                distance(rack_a, leg.racks[0]),
-                distance(rack_b, leg.racks[-1]),
-                sum([t[2] for t in leg.trunks]),
+                add_leg(tuple(middle), cassettes, group, trunk_m),
+                cord_a_m,
+                cord_b_m,
+                sum(trunk_m),
                 chunk,
             )
         )
