@@ -56,8 +56,23 @@ assert SCHEDULE_COLUMNS[3:11] == tuple(f"{e}_{k}" for e in "ab" for k in END_FIE
 assert SCHEDULE_COLUMNS[16:20] == ("a_cage", "b_cage", "a_module", "b_module")
 
 
+# value -> round(value, 3). Rounding to digits formats the float (~1 us) and a zoned XL
+# schedule rounds 1.8 M lengths of a few thousand distinct values. Floats only, zero apart:
+# 1 == 1.0 and 0.0 == -0.0 as keys, though they round to different things.
+_ROUNDED: dict[float, float] = {}
+
+
 def _num(value: float | None) -> float | None:
-    return None if value is None or value != value else round(value, 3)  # NaN: not orderable
+    if value is None or value != value:  # NaN: not orderable
+        return None
+    if type(value) is not float or value == 0.0:
+        return round(value, 3)
+    got = _ROUNDED.get(value)
+    if got is None:
+        if len(_ROUNDED) >= 200_000:  # bounded: a design of all-distinct lengths
+            _ROUNDED.clear()
+        got = _ROUNDED[value] = round(value, 3)
+    return got
 
 
 def _ranges(ports: list[int]) -> str:
