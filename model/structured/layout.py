@@ -350,10 +350,19 @@ class _LegLayer:
             racks = tuple(r for r, _ in nodes)
             # What every leg of the group shares: each node's rack, named panel, holder kind and
             # whether it is an end; the segments' lengths unless the leg's own route sets them.
-            points = [
-                (i, rack_id, named, lc and i in (0, len(nodes) - 1))
-                for i, (rack_id, named) in enumerate(nodes)
-            ]
+            # (position, rack, named panel, cassette?, the pool's key of its kind of panel)
+            points = []
+            for i, (rack_id, named) in enumerate(nodes):
+                cassette = lc and i in (0, len(nodes) - 1)
+                points.append(
+                    (
+                        i,
+                        rack_id,
+                        named,
+                        cassette,
+                        (rack_id, LC_ENCLOSURE if cassette else MPO_PANEL),
+                    )
+                )
             leg_ends = (rack_a, rack_b, any(point[3] for point in points))
             own_route = len(racks) == 2 and (racks[0], racks[1]) == (rack_a, rack_b)
             hops = zip(racks, racks[1:], strict=False)
@@ -379,26 +388,27 @@ class _LegLayer:
     def _take_panels(self, points: list, link_id: str) -> tuple[tuple[str, ...], list[Element]]:
         """One leg's panel or enclosure per node, and its elements (none when panels only)."""
         design, pool, cassette_no = self.design, self.pool, self.cassette_no
+        panels_only, panel_element = self.panels_only, self._panel_element
         holders, elements = [], []
-        for i, rack_id, named, cassette in points:
+        for i, rack_id, named, cassette, key in points:
             if named:
                 holder = named
                 if pool.use(named) > pool.capacity.get(design.devices[named].type, math.inf):
                     self.findings.append(_ports_exceeded(design, named, link_id))
             else:
-                holder, _ = pool.take(rack_id, LC_ENCLOSURE if cassette else MPO_PANEL)
+                holder = pool.take(key)
             if cassette:
                 cassette_no[rack_id] = cassette_no.get(rack_id, 0) + 1
-            if self.panels_only:
+            if panels_only:
                 continue  # no elements: only what the panels take is wanted
             holders.append(holder)
             if cassette:
                 cas = f"cassette-{rack_id}-{cassette_no[rack_id]}"
                 elements.append(Element("cassette", cas, LC_CASSETTE, reverse=i > 0))
             else:
-                element = self._panel_element.get(holder)
+                element = panel_element.get(holder)
                 if element is None:
-                    element = self._panel_element[holder] = Element("panel", holder, MPO_PANEL)
+                    element = panel_element[holder] = Element("panel", holder, MPO_PANEL)
                 elements.append(element)
         return tuple(holders), elements
 
