@@ -418,14 +418,19 @@ def _bundle_trunks(
 ) -> None:
     """Step 3: the legs of each panel pair bundled into trunks, each leg told its trunks."""
     n_trunk = 0
+    # The trunk parts per (mode, leg width): a zoned XL hall has ~100k panel pairs and a few
+    # of these, each a sort and bend-radius check of the catalog's trunks.
+    parts_of: dict[tuple[str, int], list] = {}
     for (panel_a, panel_b, mode, width), members in segments.items():
-        parts = _bendable(
-            catalog,
-            sorted(
-                (t for t in catalog.trunks.values() if t.mode == mode and t.fibres >= width),
-                key=lambda t: t.fibres,
-            ),
-        )
+        parts = parts_of.get((mode, width))
+        if parts is None:
+            parts = parts_of[(mode, width)] = _bendable(
+                catalog,
+                sorted(
+                    (t for t in catalog.trunks.values() if t.mode == mode and t.fibres >= width),
+                    key=lambda t: t.fibres,
+                ),
+            )
         i = 0
         while i < len(members):
             remaining = len(members) - i
