@@ -56,8 +56,23 @@ assert SCHEDULE_COLUMNS[3:11] == tuple(f"{e}_{k}" for e in "ab" for k in END_FIE
 assert SCHEDULE_COLUMNS[16:20] == ("a_cage", "b_cage", "a_module", "b_module")
 
 
+# value -> round(value, 3). Rounding to digits formats the float (~1 us) and a zoned XL
+# schedule rounds 1.8 M lengths of a few thousand distinct values. Floats only, zero apart:
+# 1 == 1.0 and 0.0 == -0.0 as keys, though they round to different things.
+_ROUNDED: dict[float, float] = {}
+
+
 def _num(value: float | None) -> float | None:
-    return None if value is None or value != value else round(value, 3)  # NaN: not orderable
+    if value is None or value != value:  # NaN: not orderable
+        return None
+    if type(value) is not float or value == 0.0:
+        return round(value, 3)
+    got = _ROUNDED.get(value)
+    if got is None:
+        if len(_ROUNDED) >= 200_000:  # bounded: a design of all-distinct lengths
+            _ROUNDED.clear()
+        got = _ROUNDED[value] = round(value, 3)
+    return got
 
 
 def _ranges(ports: list[int]) -> str:
@@ -82,7 +97,7 @@ class _Places:
     def __init__(self, design, layout) -> None:
         self.design = design
         self.trunks = {t.id: t for t in layout.trunks}
-        self.next_port: dict[str, int] = defaultdict(int)
+        self.next_port: dict[str, int] = {}  # per adapter panel: the last port numbered
         self._named: dict[tuple[str, str], tuple] = {}
 
     def rack(self, elements, i: int) -> str | None:
@@ -100,9 +115,15 @@ class _Places:
         rack, u, name = named
         return (f"{name}:{port}", rack, u, name, port, "", "")
 
-    def port(self, element) -> int:
-        self.next_port[element.object_id] += 1
-        return self.next_port[element.object_id]
+    def front(self, point: tuple) -> tuple:
+        """The front end of a patch point (element, rack, port) of step 1: its port."""
+        element, rack_id, port = point
+        return self.end(rack_id, element, str(port))
+
+    def rear(self, point: tuple) -> tuple:
+        """The rear end of a patch point: a cassette's MPO, an adapter's port from behind."""
+        element, rack_id, port = point
+        return self.end(rack_id, element, "R" if element.kind == "cassette" else f"R{port}")
 
 
 def _device_end(design, end, cage: str, module: str) -> tuple:
@@ -173,12 +194,6 @@ def _swapped_row(
     )
 
 
-def _swapped(design, row: tuple) -> bool:
-    """Whether the schedule lists the link from its B end."""
-    link = design.links[row[_LINK]]
-    return (row[_A_DEVICE], row[_A_PORT]) != (design.devices[link.a.device].name, link.a.port)
-
-
 def _reverse_route(route: str) -> str:
     return " > ".join(reversed(route.split(" > "))) if " > " in route else route
 
@@ -217,38 +232,43 @@ def _number_ports(rows: list[tuple], structured, table, places: _Places, pairs_o
     their schedule labels, as the NetBox export numbers them (model.outputs.netbox.panels), so
     a panel port is the same in both.
 
-    Returns (per link, per copy, per patch point: (kind, front end, rear end); per trunk, the
-    panel ports of its A and B ends; per link, the elements between its cords)."""
-    legs: dict[str, list[list[tuple[str, tuple, tuple]]]] = {}
+    Returns (per link, per copy, per patch point: (element, rack id, port number: the adapter
+    panel's port, the cassette's LC port); per trunk, the panel ports of its A and B ends; per
+    link, the elements between its cords). A point's front and rear ends (label, rack, U,
+    name) are made by step 2 for the few it lists (the two ends of a copy, the ends of a trunk
+    not listed yet): made here for every point of the 393k channels of a zoned XL hall, they
+    were ~2.4 M tuples and strings, most of them never read."""
+    legs: dict[str, list[list[tuple]]] = {}
     trunk_ends: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
     label_of = {row[_LINK]: row[_LABEL] for row in rows}
+    devices, next_port = places.design.devices, places.next_port
     # The elements between a channel's cords are read off the layout (no channel is made for
     # them), once for both steps.
     middle_of = {}
     for link_id in sorted(structured, key=lambda k: (label_of.get(k) or "", k)):
         middle = middle_of[link_id] = table.middle_of(link_id)
-        points = [i for i, e in enumerate(middle) if e.kind in ("panel", "cassette")]
-        racks = [places.rack(middle, i) for i in points]
+        last = len(middle) - 1
+        points = []  # (position, element, rack) of each patch point
+        for i, element in enumerate(middle):
+            if element.kind == "panel" or element.kind == "cassette":
+                device = devices.get(element.object_id)  # point_rack's first answer, inline
+                rack_id = device.rack if device is not None else places.rack(middle, i)
+                points.append((i, element, rack_id))
         copies = max(1, len(pairs_of[link_id]))
         per_copy = []
         for k in range(copies):
             ends = []
-            for i, rack_id in zip(points, racks, strict=True):
-                element = middle[i]
+            for i, element, rack_id in points:
                 if element.kind == "cassette":
-                    lc = element.port + (-k if element.reverse else k)
-                    front = places.end(rack_id, element, str(lc))
-                    rear = places.end(rack_id, element, "R")
+                    port = element.port + (-k if element.reverse else k)
                 else:
-                    p = places.port(element)
-                    front = places.end(rack_id, element, str(p))
-                    rear = places.end(rack_id, element, f"R{p}")
+                    port = next_port[element.object_id] = next_port.get(element.object_id, 0) + 1
                     # Before and after it: a trunk, or a cord (off the ends of the middle).
                     if i > 0 and middle[i - 1].kind == "trunk":
-                        trunk_ends[middle[i - 1].object_id][1].append(p)
-                    if i + 1 < len(middle) and middle[i + 1].kind == "trunk":
-                        trunk_ends[middle[i + 1].object_id][0].append(p)
-                ends.append((element.kind, front, rear))
+                        trunk_ends[middle[i - 1].object_id][1].append(port)
+                    if i < last and middle[i + 1].kind == "trunk":
+                        trunk_ends[middle[i + 1].object_id][0].append(port)
+                ends.append((element, rack_id, port))
             per_copy.append(ends)
         legs[link_id] = per_copy
     return legs, trunk_ends, middle_of
@@ -270,7 +290,11 @@ class _Segments:
         turned round)."""
         design = self.design
         link = design.links[row[_LINK]]
-        swapped = _swapped(design, row)
+        # Whether the schedule lists the link from its B end (its A end is the link's B).
+        swapped = (row[_A_DEVICE], row[_A_PORT]) != (
+            design.devices[link.a.device].name,
+            link.a.port,
+        )
         if swapped:
             cage_a, cage_b, mod_a, mod_b = (
                 row[_B_CAGE],
@@ -297,7 +321,7 @@ class _Segments:
     def _cords(self, row: tuple, copies: list, make, dev_a: tuple, dev_b: tuple):
         """(A-end cord rows, B-end cord rows): one per fibre (pair) of the link at each end."""
         link_id = row[_LINK]
-        cord_table, part_of = self.cord_table, self.part_of
+        cord_table, part_of, places = self.cord_table, self.part_of, self.places
         pairs = self.pairs_of[link_id]
         out_a: list = []
         out_b: list = []
@@ -305,59 +329,71 @@ class _Segments:
             suffix = f".{k + 1}" if len(copies) > 1 else ""
             pair = pairs[k]
             fibre_part = cord_table.parts[pair]
-            for length_m, ordered_m, a, b, name, out in (
-                (
-                    cord_table.a_m[pair],
-                    cord_table.a_ordered[pair],
+            ordered_a, ordered_b = cord_table.a_ordered[pair], cord_table.b_ordered[pair]
+            part_a, part_b = (
+                part_of.get((fibre_part, ordered_a)),
+                part_of.get((fibre_part, ordered_b)),
+            )
+            if part_a is None:
+                part_a = self._cord_part(fibre_part, ordered_a)
+            if part_b is None:
+                part_b = self._cord_part(fibre_part, ordered_b)
+            out_a.append(
+                make(
+                    row,
+                    f"{link_id}:cord-a{suffix}",
+                    PATCH_CORD,
                     dev_a,
-                    ends[0][1],
-                    "cord-a",
-                    out_a,
-                ),
-                (
-                    cord_table.b_m[pair],
-                    cord_table.b_ordered[pair],
-                    ends[-1][1],
-                    dev_b,
-                    "cord-b",
-                    out_b,
-                ),
-            ):
-                key = (fibre_part, ordered_m)
-                part = part_of.get(key)
-                if part is None:
-                    fpart = self.fibre_parts.get(fibre_part)
-                    part = part_number_for(fpart.part_number, ordered_m) if fpart else ""
-                    part_of[key] = part
-                out.append(
-                    make(
-                        row,
-                        f"{link_id}:{name}{suffix}",
-                        PATCH_CORD,
-                        a,
-                        b,
-                        length_m,
-                        ordered_m,
-                        part,
-                        "(in rack)",
-                    )
+                    places.front(ends[0]),
+                    cord_table.a_m[pair],
+                    ordered_a,
+                    part_a,
+                    "(in rack)",
                 )
+            )
+            out_b.append(
+                make(
+                    row,
+                    f"{link_id}:cord-b{suffix}",
+                    PATCH_CORD,
+                    places.front(ends[-1]),
+                    dev_b,
+                    cord_table.b_m[pair],
+                    ordered_b,
+                    part_b,
+                    "(in rack)",
+                )
+            )
         return out_a, out_b
+
+    def _cord_part(self, fibre_part: str, ordered_m: float) -> str:
+        """The part number of a cord of ``fibre_part`` at ``ordered_m`` (once per pair)."""
+        fpart = self.fibre_parts.get(fibre_part)
+        part = part_number_for(fpart.part_number, ordered_m) if fpart else ""
+        self.part_of[(fibre_part, ordered_m)] = part
+        return part
 
     def _trunks(self, row: tuple, ends: list, make, swapped: bool) -> list[tuple]:
         """A row per trunk of the link not listed under an earlier link (a trunk is one cable)."""
         trunk_elements = [e for e in self.middle_of[row[_LINK]] if e.kind == "trunk"]
         out_trunks = []
+        listed, places = self.listed_trunks, self.places
         for n, element in enumerate(trunk_elements):
-            trunk = self.places.trunks.get(element.object_id)
-            if trunk is None or trunk.id in self.listed_trunks:
+            # Most trunks bundle several channels' legs and are listed already: that is asked
+            # first (a trunk's id is its element's).
+            if element.object_id in listed:
                 continue
-            self.listed_trunks.add(trunk.id)
-            near, far = ends[n][2], ends[n + 1][2]
+            trunk = places.trunks.get(element.object_id)
+            if trunk is None:
+                continue
+            listed.add(trunk.id)
+            near, far = places.rear(ends[n]), places.rear(ends[n + 1])
             a_ports, b_ports = self.trunk_ends[trunk.id]
             a_port = _ranges(a_ports) if a_ports else near[4]
             b_port = _ranges(b_ports) if b_ports else far[4]
-            if ends[n][0] == "panel" and n > 0:  # a trunk leaving an intermediate adapter: front
+            if (
+                ends[n][0].kind == "panel" and n > 0
+            ):  # a trunk leaving an intermediate adapter: front
                 a_port = a_port.replace("R", "")
             a = (f"{near[3]}:{a_port}", *near[1:4], a_port, *near[5:])
             b = (f"{far[3]}:{b_port}", *far[1:4], b_port, *far[5:])

@@ -81,12 +81,19 @@ class ChannelTable(Mapping):
         self.cord_a_m: list[float] = []  # the cords' ordered lengths
         self.cord_b_m: list[float] = []
 
-    def add_leg(self, middle: tuple[Element, ...], cassettes: bool, path: int) -> int:
+    def add_leg(
+        self,
+        middle: tuple[Element, ...],
+        cassettes: bool,
+        path: int,
+        trunk_m: tuple[float, ...] | None = None,
+    ) -> int:
         """Add a trunk leg. ``path``: the number of the leg's path; the legs of one path have
         the same *shape* (each element's kind, panel part, polarity, port and direction),
         which the checks (:func:`model.structured.channel_checks.table_checks`) work out once per shape,
         so a path's shape is read off its first leg (a hall has thousands of paths and a few
-        shapes)."""
+        shapes). ``trunk_m``: the lengths of its trunk elements in order, when the caller has
+        them (else read off ``middle``)."""
         shape = self._path_shape.get(path)
         if shape is None:
             key = tuple(
@@ -99,7 +106,9 @@ class ChannelTable(Mapping):
         self.middles.append(middle)
         self.leg_cassettes.append(cassettes)
         self.leg_shape.append(shape)
-        self.leg_trunk_m.append(tuple(e.length_m for e in middle if e.kind == "trunk"))
+        if trunk_m is None:
+            trunk_m = tuple([e.length_m for e in middle if e.kind == "trunk"])
+        self.leg_trunk_m.append(trunk_m)
         return len(self.middles) - 1
 
     def add_rows(self, link_ids, legs, positions, cord_a_m, cord_b_m) -> None:

@@ -356,10 +356,19 @@ class _LegLayer:
             racks = tuple(r for r, _ in nodes)
             # What every leg of the group shares: each node's rack, named panel, holder kind and
             # whether it is an end; the segments' lengths unless the leg's own route sets them.
-            points = [
-                (i, rack_id, named, lc and i in (0, len(nodes) - 1))
-                for i, (rack_id, named) in enumerate(nodes)
-            ]
+            # (position, rack, named panel, cassette?, the pool's key of its kind of panel)
+            points = []
+            for i, (rack_id, named) in enumerate(nodes):
+                cassette = lc and i in (0, len(nodes) - 1)
+                points.append(
+                    (
+                        i,
+                        rack_id,
+                        named,
+                        cassette,
+                        (rack_id, LC_ENCLOSURE if cassette else MPO_PANEL),
+                    )
+                )
             leg_ends = (rack_a, rack_b, any(point[3] for point in points))
             own_route = len(racks) == 2 and (racks[0], racks[1]) == (rack_a, rack_b)
             hops = zip(racks, racks[1:], strict=False)
@@ -385,26 +394,27 @@ class _LegLayer:
     def _take_panels(self, points: list, link_id: str) -> tuple[tuple[str, ...], list[Element]]:
         """One leg's panel or enclosure per node, and its elements (none when panels only)."""
         design, pool, cassette_no = self.design, self.pool, self.cassette_no
+        panels_only, panel_element = self.panels_only, self._panel_element
         holders, elements = [], []
-        for i, rack_id, named, cassette in points:
+        for i, rack_id, named, cassette, key in points:
             if named:
                 holder = named
                 if pool.use(named) > pool.capacity.get(design.devices[named].type, math.inf):
                     self.findings.append(_ports_exceeded(design, named, link_id))
             else:
-                holder, _ = pool.take(rack_id, LC_ENCLOSURE if cassette else MPO_PANEL)
+                holder = pool.take(key)
             if cassette:
                 cassette_no[rack_id] = cassette_no.get(rack_id, 0) + 1
-            if self.panels_only:
+            if panels_only:
                 continue  # no elements: only what the panels take is wanted
             holders.append(holder)
             if cassette:
                 cas = f"cassette-{rack_id}-{cassette_no[rack_id]}"
                 elements.append(Element("cassette", cas, LC_CASSETTE, reverse=i > 0))
             else:
-                element = self._panel_element.get(holder)
+                element = panel_element.get(holder)
                 if element is None:
-                    element = self._panel_element[holder] = Element("panel", holder, MPO_PANEL)
+                    element = panel_element[holder] = Element("panel", holder, MPO_PANEL)
                 elements.append(element)
         return tuple(holders), elements
 
@@ -414,14 +424,19 @@ def _bundle_trunks(
 ) -> None:
     """Step 3: the legs of each panel pair bundled into trunks, each leg told its trunks."""
     n_trunk = 0
+    # The trunk parts per (mode, leg width): a zoned XL hall has ~100k panel pairs and a few
+    # of these, each a sort and bend-radius check of the catalog's trunks.
+    parts_of: dict[tuple[str, int], list] = {}
     for (panel_a, panel_b, mode, width), members in segments.items():
-        parts = _bendable(
-            catalog,
-            sorted(
-                (t for t in catalog.trunks.values() if t.mode == mode and t.fibres >= width),
-                key=lambda t: t.fibres,
-            ),
-        )
+        parts = parts_of.get((mode, width))
+        if parts is None:
+            parts = parts_of[(mode, width)] = _bendable(
+                catalog,
+                sorted(
+                    (t for t in catalog.trunks.values() if t.mode == mode and t.fibres >= width),
+                    key=lambda t: t.fibres,
+                ),
+            )
         i = 0
         while i < len(members):
             remaining = len(members) - i
@@ -498,37 +513,42 @@ def _channel_legs(layout: StructuredLayout, table: ChannelTable, legs: list, dis
     # One Element per trunk and polarity (shared by the channels of its legs, as panels are).
     trunk_element: dict[tuple, Element] = {}
     per_leg = []
+    trunk_legs = layout.legs
+    add_leg = table.add_leg
+    group = -1
     for leg, chunk in legs:
-        rack_a, rack_b, cassettes = leg.ends
-        layout.legs.append(
-            TrunkLeg(
-                leg.link_ids,
-                leg.holders,
-                tuple([t[0] for t in leg.trunks]),
-                cassettes,
-            )
+        trunks = leg.trunks
+        if leg.group != group:
+            # The legs of a path come one after the other (step 2 lays them group by group)
+            # and share its racks and ends: a cord runs from its device to the leg's end
+            # panel, in the device's rack or (a panel named in another rack) over to it.
+            group = leg.group
+            rack_a, rack_b, cassettes = leg.ends
+            cord_a_m = distance(rack_a, leg.racks[0])
+            cord_b_m = distance(rack_b, leg.racks[-1])
+        trunk_legs.append(
+            TrunkLeg(leg.link_ids, leg.holders, tuple([t[0] for t in trunks]), cassettes)
         )
         # What every channel of the leg shares: its trunks' length, and the panels and trunks
         # between its two cords (a cassette's port is set per channel by the table).
         middle = []
         for n, node in enumerate(leg.nodes):
             middle.append(node)
-            if n < len(leg.trunks):
-                key = (leg.trunks[n], n == 0)
+            if n < len(trunks):
+                key = (trunks[n], n == 0)
                 element = trunk_element.get(key)
                 if element is None:
-                    trunk_id, part, got = leg.trunks[n]
+                    trunk_id, part, got = trunks[n]
                     element = Element("trunk", trunk_id, part, got, "B" if n == 0 else "A")
                     trunk_element[key] = element
                 middle.append(element)
-        # A cord runs from its device to the leg's end panel, in the device's rack or (a panel
-        # named in another rack) over to it: the same for every link of a group.
+        trunk_m = tuple([t[2] for t in trunks])  # each trunk element's length_m
         per_leg.append(
             (
-                table.add_leg(tuple(middle), cassettes, leg.group),
-                distance(rack_a, leg.racks[0]),
-                distance(rack_b, leg.racks[-1]),
-                sum([t[2] for t in leg.trunks]),
+                add_leg(tuple(middle), cassettes, group, trunk_m),
+                cord_a_m,
+                cord_b_m,
+                sum(trunk_m),
                 chunk,
             )
         )

@@ -91,22 +91,23 @@ class PanelPool:
         self.virtual: dict[tuple[str, str], int] = {}  # (rack, type) -> ports/slots used
         self.used: dict[str, int] = {}  # placed panel id -> ports/slots used
 
-    def take(self, rack_id: str, type_id: str, count: int = 1) -> tuple[str, bool]:
-        """A panel of ``rack_id`` with ``count`` free ports: (panel id, placed?)."""
-        key = (rack_id, type_id)
+    def take(self, key: tuple[str, str]) -> str:
+        """A panel of ``key`` = (rack, panel type) with a free port, which it takes: a placed
+        panel's id, else the rack's virtual one. The layout takes one per patch point of every
+        leg (~800k at zoned XL), the key made once per path."""
         slots = self.free.get(key)
         if slots:
             # Panels with no port left are dropped from the front: a network rack's dozens of
             # panels were otherwise scanned again for each of its thousands of ports.
             while slots and slots[0][1] == 0:
                 del slots[0]
-            for slot in slots:
-                if slot[1] >= count:
-                    slot[1] -= count
-                    self.used[slot[0]] = self.used.get(slot[0], 0) + count
-                    return slot[0], True
-        self.virtual[key] = self.virtual.get(key, 0) + count
-        return virtual_panel_id(rack_id, type_id), False
+            if slots:
+                slot = slots[0]
+                slot[1] -= 1
+                self.used[slot[0]] = self.used.get(slot[0], 0) + 1
+                return slot[0]
+        self.virtual[key] = self.virtual.get(key, 0) + 1
+        return virtual_panel_id(*key)
 
     def use(self, panel_id: str, count: int = 1) -> int:
         """Use ``count`` ports of a named (via) panel; returns the ports now used."""
