@@ -1,7 +1,7 @@
 """Why each moved rack moved: its own share of the optimiser's gain, in one sentence.
 
 A rack's share is measured, not apportioned: from the optimised design, the rack (or the group
-of racks that swapped places with each other, which can only go back together) is put back
+of racks that took each other's places, which can only go back together) is put back
 where it stood, the plant re-priced, and the difference is what that move bought. The sentence
 names the rack, how far it moved, which media its links flipped between and how many, the cost
 and optics-power delta and the mean length of its links before and after, e.g.
@@ -24,7 +24,7 @@ from model.design.design import Design
 from model.design.rack_clashes import rack_clashes
 from model.design.rack_role import rack_role
 from model.engine.routed_links import RoutedLinks
-from model.optimise.moves import Position, move_groups
+from model.optimise.moves import Position, move_groups, plan_sizes
 from model.optimise.objective import Priced, Pricer
 
 ROLE_WORDS = {"gpu-server": "Compute", "nvlink-switch": "NVLink switch", "patch-panel": "Patch"}
@@ -69,7 +69,7 @@ def explain_moves(
 ) -> list[MoveWhy]:
     """One :class:`MoveWhy` per moved group; ``design`` and ``plant`` stand in the optimised
     state (``final``) and are left there."""
-    groups = move_groups(start, target)
+    groups = move_groups(start, target, plan_sizes(design, target))
     if any(_blocked(design, g, start) for g in groups):
         groups = [sorted(target)]  # some group's start is taken by another: explain them together
     media = [m.name for m in plant.media]
@@ -140,7 +140,7 @@ def _why(design, group, start, target, flips, cost, power, lengths) -> MoveWhy:
     who = (
         f"{role.capitalize()} rack {names[0]}"
         if len(names) == 1
-        else (f"Racks {', '.join(names)} (swapped places)")
+        else (f"Racks {', '.join(names)} (moved together: each took another's place)")
     )
     n = sum(f[2] for f in flips)
     if flips:

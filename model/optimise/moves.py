@@ -126,9 +126,16 @@ def search_space(
     return free, partners
 
 
-def move_groups(start: dict[str, Position], target: dict[str, Position]) -> list[list[str]]:
+def move_groups(
+    start: dict[str, Position],
+    target: dict[str, Position],
+    sizes: dict[str, tuple[float, float]] | None = None,
+) -> list[list[str]]:
     """Moved racks grouped so that each group can go back alone: a rack that took another
-    moved rack's place is in that rack's group (swaps and chains)."""
+    moved rack's place is in that rack's group (swaps and chains). With ``sizes`` (plan width
+    and depth per rack, metres) "took its place" means the rack's new footprint overlaps the
+    other's old one, not only equal centres: a leaf that slid 3 m into a spot half of which
+    another leaf left cannot go back while that one stays."""
     parent = {r: r for r in target}
 
     def find(r: str) -> str:
@@ -137,12 +144,28 @@ def move_groups(start: dict[str, Position], target: dict[str, Position]) -> list
             r = parent[r]
         return r
 
-    at_start = {start[r]: r for r in target}
-    for rack_id, place in target.items():
-        other = at_start.get(place)
-        if other is not None and other != rack_id:
-            parent[find(rack_id)] = find(other)
+    def took(rack_id: str, other: str) -> bool:
+        if target[rack_id] == start[other]:
+            return True
+        if sizes is None:
+            return False
+        (x, y), (ox, oy) = target[rack_id], start[other]
+        w, d = sizes[rack_id]
+        ow, od = sizes[other]
+        eps = 1e-6
+        return abs(x - ox) < (w + ow) / 2 - eps and abs(y - oy) < (d + od) / 2 - eps
+
+    for rack_id in target:
+        for other in target:
+            if other != rack_id and took(rack_id, other):
+                parent[find(rack_id)] = find(other)
     groups: dict[str, list[str]] = {}
     for rack_id in target:
         groups.setdefault(find(rack_id), []).append(rack_id)
     return sorted((sorted(g) for g in groups.values()), key=lambda g: g[0])
+
+
+def plan_sizes(design: Design, rack_ids) -> dict[str, tuple[float, float]]:
+    """Plan width and depth (metres, as the rack is turned) of each of ``rack_ids``."""
+    racks = design.racks
+    return {r: plan_size(racks[r].width_m, racks[r].depth_m, racks[r].rotation) for r in rack_ids}

@@ -25,6 +25,7 @@ from model.optimise.moves import (
     locked_racks,
     move_groups,
     network_racks,
+    plan_sizes,
     search_space,
 )
 from model.optimise.objective import Pricer
@@ -106,7 +107,7 @@ def _put_back(design, plant, pricer, weights, start: dict[str, Position], best: 
         for r in start
         if (design.racks[r].x, design.racks[r].y) != start[r]
     }
-    for group in move_groups(start, target):
+    for group in move_groups(start, target, plan_sizes(design, target)):
         back = {r: start[r] for r in group}
         if _clashes(design, back):
             continue

@@ -151,3 +151,13 @@ def test_compute_racks_stay_unless_swaps_with_them_are_allowed():
     assert any(set(p) & set(compute) for p in partners.values())
     _free, partners = search_space(design, movable, set())
     assert not any(set(p) & set(compute) for p in partners.values())
+
+
+def test_a_rack_that_slid_into_part_of_anothers_old_place_is_in_its_group():
+    # Found on the bundled SuperPOD: leaf A14 moved 3 m and leaf A05 slid into half of the spot
+    # it left; A14 alone cost money and could not go back while A05 stood there.
+    start = {"a05": (0.3, 0.0), "a14": (1.2, 0.0), "b01": (5.0, 5.0)}
+    target = {"a05": (0.9, 0.0), "a14": (4.2, 0.0), "b01": (7.0, 5.0)}
+    sizes = {r: (0.6, 1.2) for r in start}
+    assert move_groups(start, target) == [["a05"], ["a14"], ["b01"]]  # centres only
+    assert move_groups(start, target, sizes) == [["a05", "a14"], ["b01"]]
