@@ -4,10 +4,10 @@ every record by the same offset (tiles when racks come along, half tiles otherwi
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF
 from PySide6.QtWidgets import QApplication
 
-from gui.canvas.interaction import item_at
+from gui.canvas.interaction import item_at, plain_left_press
 from gui.canvas.obstacle_item import ObstacleItem
 from gui.canvas.rack_item import RackItem
 from gui.canvas.tray_item import TrayItem
@@ -33,9 +33,7 @@ class GroupMove:
 
     def press(self, event) -> bool:
         """Take a press on a selected tray or obstacle when more than one thing is selected."""
-        if event.button() != Qt.LeftButton or event.modifiers() & (
-            Qt.ShiftModifier | Qt.ControlModifier
-        ):
+        if not plain_left_press(event):
             return False
         selected = self.scene.selectedItems()
         item = item_at(self.scene, event.scenePos())

@@ -52,6 +52,16 @@ class Interaction:
         return item_at(self.scene, pos)
 
 
+# Shift and Ctrl add to or toggle the selection: a press with either is the rubber band's or
+# the selection's, never a drag's.
+SELECTION_MODIFIERS = Qt.ShiftModifier | Qt.ControlModifier
+
+
+def plain_left_press(event) -> bool:
+    """A left press with neither selection modifier: what starts a drag of a shape or group."""
+    return event.button() == Qt.LeftButton and not event.modifiers() & SELECTION_MODIFIERS
+
+
 def item_at(scene, pos: QPointF):
     """The object a click at ``pos`` means: what is drawn on top there, except that inside a
     rack's footprint the rack wins over the cables drawn on top of it (its own drops): a cable

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 from gui import style
 from gui.canvas.connect_interaction import ConnectInteraction  # noqa: F401 - the mode list
 from gui.canvas.group_move import GroupMove
-from gui.canvas.interaction import Interaction
+from gui.canvas.interaction import SELECTION_MODIFIERS, Interaction
 from gui.canvas.measure_interaction import MeasureInteraction  # noqa: F401 - the mode list
 from gui.canvas.rack_item import RackItem
 from gui.canvas.shape_edit import ShapeEdit
@@ -66,10 +66,10 @@ class SelectInteraction(Interaction):
             return True
         item = self._top_item(event.scenePos())
         if item is None:
-            if not event.modifiers() & (Qt.ShiftModifier | Qt.ControlModifier):
+            if not event.modifiers() & SELECTION_MODIFIERS:
                 self.scene.clearSelection()
             return False  # the view starts a rubber band
-        if event.modifiers() & (Qt.ShiftModifier | Qt.ControlModifier):
+        if event.modifiers() & SELECTION_MODIFIERS:
             item.setSelected(not item.isSelected())
             return True
         if not item.isSelected():

@@ -16,7 +16,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QApplication
 
 from gui.canvas.handles_item import GRAB_PX
-from gui.canvas.interaction import item_at
+from gui.canvas.interaction import item_at, plain_left_press
 from gui.edit.commands import (
     JoinTraysCommand,
     MoveObstaclesCommand,
@@ -139,9 +139,7 @@ class ShapeEdit:
 
     def press(self, event) -> bool:
         """Take a press on a corner handle, or on the selected tray or obstacle itself."""
-        if event.button() != Qt.LeftButton or event.modifiers() & (
-            Qt.ShiftModifier | Qt.ControlModifier
-        ):
+        if not plain_left_press(event):
             return False
         target = self.scene.geometry_target()
         if target is None:
