@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.document.analysis_runner import KIND_SHORT, AnalysisResult, AnalysisRunner
+from gui.panels.facility_table import FacilityTable
 from gui.plain_text import plain_labels
 from model.analysis import Report
 from model.analysis.allreduce import bottleneck_sentence
@@ -201,6 +202,11 @@ class AnalysisPanel(QWidget):
         fabric_row = QHBoxLayout()
         fabric_row.addWidget(QLabel("Fabric:"))
         fabric_row.addWidget(self.fabric_box, 1)
+        # Per feed, panel and cooling unit at max draw (hidden when the hall has no facility).
+        self.facility_caption = QLabel("Power and cooling at maximum draw")
+        self.facility_caption.setStyleSheet("font-size: 11px; font-weight: 600; color: #333;")
+        self.facility_table = FacilityTable()
+        self.facility_table.setMinimumHeight(160)
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -212,6 +218,9 @@ class AnalysisPanel(QWidget):
         layout.addWidget(grid_host)
         layout.addLayout(fabric_row)
         layout.addWidget(self.fabric_view)
+        layout.addWidget(self.facility_caption)
+        layout.addWidget(self.facility_table)
+        self._show_facility([], {})
         layout.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
@@ -370,6 +379,12 @@ class AnalysisPanel(QWidget):
         )
         self._fill_fabric_box(list(r.fabrics))
         self._show_fabrics()
+        self._show_facility(getattr(r, "power_feeds", []), getattr(r, "cooling", {}))
+
+    def _show_facility(self, power_feeds: list[dict], cooling: dict) -> None:
+        shown = self.facility_table.show_report(power_feeds, cooling) > 0
+        self.facility_caption.setVisible(shown)
+        self.facility_table.setVisible(shown)
 
     # ------------------------------------------------------------------ per fabric
 

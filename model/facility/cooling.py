@@ -87,16 +87,19 @@ class CoolingPaths:
             if liquid_w.get(r, 0.0) > 0 and all(u in failed for u in ids)
         )
 
-    def scenario_loads(self, liquid_w: dict[str, float], air_w: dict[str, float]):
+    def scenario_loads(
+        self, liquid_w: dict[str, float], air_w: dict[str, float], singles: bool | None = None
+    ):
         """(label, failed unit ids, racks it served, W on the units whose load it changed) for
-        normal operation (with every unit's load) and, with ``N+1``, each unit failed alone.
+        normal operation (with every unit's load) and, with ``N+1`` (or ``singles``), each unit
+        failed alone.
 
         A single unit's failure moves only the heat of the racks it serves to their other
         units: each case is that change (O(its racks)), not a pass over the hall (an N+1 hall
         of 4,500 racks has ~500 units: 500 passes over every rack and unit were ~1 s)."""
         normal = self.loads_w(liquid_w, air_w)
         yield "in normal operation", (), [], normal
-        if self.redundancy != "N+1":
+        if not (self.redundancy == "N+1" if singles is None else singles):
             return
         served: dict[str, list[str]] = {}
         for table in (self.rack_cdus, self.rack_crahs):
@@ -244,31 +247,43 @@ def cooling_findings(design: Design, rack_max_w: dict[str, float]) -> list[Findi
 
 
 def cooling_use(design: Design, rack_max_w: dict[str, float]) -> dict:
-    """The hall's liquid and air heat at maximum draw and, per unit, capacity, load and the
-    worst load over the failures the redundancy must survive (``analyze --json`` "cooling";
-    empty when the design has no cooling units)."""
+    """The hall's liquid and air heat at maximum draw and, per unit, capacity, load and its
+    share of the capacity, the worst load over the failures the redundancy must survive, and the
+    worst load with any one other unit failed (``analyze --json`` "cooling"; empty when the
+    design has no cooling units).
+
+    ``one_failed_kw`` is asked of every hall, whatever redundancy it states (the cooling
+    counterpart of a feed's ``one_side_failed_kw``): the most the unit carries when another
+    unit fails alone and its racks' heat moves to the units left."""
     paths = cooling_paths(design)
     if not paths.modelled:
         return {}
     liquid, air = _heat(design, rack_max_w)
     normal: dict[str, float] = {}
     worst: dict[str, float] = {}
-    for _label, failed, _racks, loads in paths.scenario_loads(liquid, air):
+    one_failed: dict[str, float] = {}
+    for _label, failed, _racks, loads in paths.scenario_loads(liquid, air, singles=True):
         if not failed:
-            normal, worst = loads, dict(loads)
+            normal, worst, one_failed = loads, dict(loads), dict(loads)
         for uid, load in loads.items():
             if uid not in failed:
-                worst[uid] = max(worst[uid], load)
+                one_failed[uid] = max(one_failed[uid], load)
+                if paths.redundancy == "N+1":
+                    worst[uid] = max(worst[uid], load)
     units = []
     every: list[Cdu | Crah] = [*paths.cdus.values(), *paths.crahs.values()]
     for unit in every:
+        capacity_w = unit.capacity_kw * 1000
         entry = {
             "id": unit.id,
             "kind": f"cdu-{unit.kind}" if isinstance(unit, Cdu) else "crah",
             "capacity_kw": unit.capacity_kw,
             "max_draw_kw": round(normal[unit.id] / 1000, 3),
+            "max_draw_pct": round(100 * normal[unit.id] / capacity_w, 1),
             "worst_failure_kw": round(worst[unit.id] / 1000, 3),
-            "utilisation_pct": round(100 * worst[unit.id] / (unit.capacity_kw * 1000), 1),
+            "utilisation_pct": round(100 * worst[unit.id] / capacity_w, 1),
+            "one_failed_kw": round(one_failed[unit.id] / 1000, 3),
+            "one_failed_pct": round(100 * one_failed[unit.id] / capacity_w, 1),
         }
         if isinstance(unit, Cdu):
             entry["flow_needed_lpm"] = round(flow_needed_lpm(worst[unit.id], unit.delta_t_k), 1)

@@ -77,30 +77,63 @@ def _unknown_panel_findings(design: Design, paths: PowerPaths) -> list[Finding]:
 
 
 def power_feed_use(design: Design, rack_max_w: dict[str, float]) -> list[dict]:
-    """Per feed and panel: rating, load at maximum draw in normal operation, and the worst
-    load over the failures the redundancy must survive (what ``analyze --json`` reports)."""
+    """Per feed and panel: rating, load at maximum draw in normal operation and its share of
+    the rating, the worst load over the failures the redundancy must survive, and the load with
+    one whole side (A or B) failed (what ``analyze --json`` reports and the analysis panel's
+    facility table shows).
+
+    ``one_side_failed_kw`` is asked of every hall, whatever redundancy it states: the most the
+    element carries when either side fails and it survives (``None`` when no side failure
+    leaves it live, e.g. every feed on side A: it goes down with its side)."""
     paths = power_paths(design)
     if not paths.modelled:
         return []
     normal = paths.loads_w(rack_max_w)
     worst = dict(normal)
     for _label, failed in paths.scenarios()[1:]:
-        dead = paths.dead_panels(failed) | set(failed)
-        for oid, load in paths.loads_w(rack_max_w, failed).items():
-            if oid not in dead:
-                worst[oid] = max(worst[oid], load)
+        for oid, load in _live_loads(paths, rack_max_w, failed).items():
+            worst[oid] = max(worst[oid], load)
+    side_failed: dict[str, float] = {}
+    for side in ("A", "B"):
+        failed = tuple(f for f, feed in paths.feeds.items() if feed.side == side)
+        if failed:
+            for oid, load in _live_loads(paths, rack_max_w, failed).items():
+                side_failed[oid] = max(side_failed.get(oid, 0.0), load)
     out = []
     records: list[PowerFeed | PowerPanel] = [*paths.feeds.values(), *paths.panels.values()]
     for record in records:
         oid, rating = record.id, capacity_w(record)
+        one_side = side_failed.get(oid)
         out.append(
             {
                 "id": oid,
                 "kind": record.kind if isinstance(record, PowerPanel) else "feed",
+                "side": _side(paths, record),
                 "rating_kw": round(rating / 1000, 3),
                 "max_draw_kw": round(normal[oid] / 1000, 3),
+                "max_draw_pct": round(100 * normal[oid] / rating, 1),
                 "worst_failure_kw": round(worst[oid] / 1000, 3),
                 "utilisation_pct": round(100 * worst[oid] / rating, 1),
+                "one_side_failed_kw": None if one_side is None else round(one_side / 1000, 3),
+                "one_side_failed_pct": None
+                if one_side is None
+                else round(100 * one_side / rating, 1),
             }
         )
     return out
+
+
+def _live_loads(
+    paths: PowerPaths, rack_max_w: dict[str, float], failed: tuple[str, ...]
+) -> dict[str, float]:
+    """W on each feed and panel still live when ``failed`` fail (the dead ones left out)."""
+    dead = paths.dead_panels(failed) | set(failed)
+    return {o: w for o, w in paths.loads_w(rack_max_w, failed).items() if o not in dead}
+
+
+def _side(paths: PowerPaths, record: PowerFeed | PowerPanel) -> str:
+    """The side (A / B) a feed is on, or a panel's feed is on."""
+    if isinstance(record, PowerPanel):
+        feed = paths.feeds.get(record.feed)
+        return feed.side if feed else ""
+    return record.side
