@@ -172,6 +172,9 @@ class DeviceType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     # Where the reference architecture racks this server (generators' default; overridable).
     rack_type: Ident | None = None
     servers_per_rack: PositiveInt | None = None
+    # Rack PDUs the reference architecture puts in a rack of these servers (generated
+    # facility; None: two, one per side). DGX H100: 3 (NV-SP-H100-T7: 96 PDUs, 32 compute racks).
+    rack_pdus: Annotated[int, Meta(ge=1, le=64)] | None = None
     # A co-packaged (CPO) switch: the LaserSourcePart id of its external laser sources and how
     # many it takes (its ports have no module; their light comes from these).
     laser_source: str = ""

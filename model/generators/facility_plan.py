@@ -6,8 +6,10 @@ What a reference hall does, stated as rules (the ratings are standard sizes, est
   on its own feed (a UPS output), each sized to carry the whole row alone: the smallest
   standard busway (415 V 3-phase) of at least 125 % of the row's maximum draw (continuous load,
   as electrical codes size feeders). A row too heavy for the largest busway is split into runs.
-  Every rack's PDUs sit half on A, half on B: its type's built-in power shelves (an NVL72's 8,
-  INTROL-GB300), else two PDUs.
+  Every rack's PDUs sit half on A, half on B (an odd one on A): its type's built-in power
+  shelves (an NVL72's 8, INTROL-GB300), else as many rack PDUs as the reference architecture
+  gives a rack of its servers (``DeviceType.rack_pdus``: a DGX H100 rack 3, NV-SP-H100-T7),
+  else two (the same table's 12 PDUs for its 6 racks without DGX systems).
 * **Liquid, N+1 per row.** A row with liquid heat gets two in-row CDUs at its ends, each able
   to carry the row alone (the smallest standard unit at least the row's liquid heat; its pump
   sized for that heat at its 10 K rise). Every liquid-cooled rack is on both.
@@ -162,9 +164,19 @@ def _power_run(tag, run, max_w, feeds, panels, pdus, design: Design) -> None:
             )
         )
     for rack in run:
-        rtype = design.catalog.rack_types.get(rack.type)
-        half = max(1, (rtype.power_shelves if rtype else 0) // 2)
-        pdus[rack.id] = [f"bus-{tag}-a"] * half + [f"bus-{tag}-b"] * half
+        n = rack_pdu_count(design, rack)
+        pdus[rack.id] = [f"bus-{tag}-a"] * math.ceil(n / 2) + [f"bus-{tag}-b"] * (n // 2)
+
+
+def rack_pdu_count(design: Design, rack: Rack) -> int:
+    """PDUs or power shelves of a generated rack: its type's built-in shelves, else the most
+    its servers' reference architecture asks (``rack_pdus``), else two (one per side)."""
+    rtype = design.catalog.rack_types.get(rack.type)
+    if rtype is not None and rtype.power_shelves:
+        return rtype.power_shelves
+    types = design.catalog.device_types
+    asked = [types[d.type].rack_pdus or 0 for d in design.devices_in_rack(rack.id)]
+    return max([2, *asked]) if any(asked) else 2
 
 
 def _cooling_run(tag, run, max_w, liquid_w, cdus, crahs, cooling) -> None:

@@ -24,7 +24,8 @@ After the NVIDIA DGX SuperPOD reference architecture (NV-SP-H100; domain-facts �
   that run's ports, so every link is within UTP reach (:mod:`model.generators.oob`); each OOB
   switch sends two uplinks to the in-band spines (pinned to the OOB fabric).
 * **Management**: two UFM appliances (an HA pair) cabled into the compute fabric when it is
-  InfiniBand, two more into the storage fabric, and two BCM head nodes; all on in-band and OOB.
+  InfiniBand, two more into the storage fabric, and four BCM management servers (head nodes;
+  the DGX H100 SuperPOD RA's Table 7, NV-SP-H100-T7); all on in-band and OOB.
   The compute UFM pair takes free compute ports (leaves first, then spines, cores); when the
   compute fabric has none — every SU full — it is left out and ``notes`` says so and how to
   make room (the reference architecture's SU is 31 DGX for this reason).
@@ -76,7 +77,7 @@ HEAD_NODE = "mgmt-node"
 STORAGE_GBPS_PER_NODE = 320.0  # >= 40 GB/s per node (domain-facts 8c)
 UFM_PER_FABRIC = 2
 UFM_IB_PORTS = 2  # the ufm-appliance catalog entry's InfiniBand ports
-HEAD_NODES = 2
+HEAD_NODES = 4  # "BCM Management servers: 4" (NV-SP-H100-T7; an earlier version said 5)
 
 
 def parse_fabrics(value: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:

@@ -36,6 +36,8 @@ ALLOWED_SOURCES = frozenset(
         "XSONIC-SN6",
         "CHINACRYO-1.6T",
         "NV-BCM-PSHELF",
+        # The DGX H100 SuperPOD RA's Table 7 (its major components, 4 SU), issue 39
+        "NV-SP-H100-T7",
         "STH-THULTRA",
         "100GM-1.6T",
         "AA-NVL72",

@@ -54,7 +54,7 @@ def _leaf_plan(endpoints: int, radix: int, up) -> list[int]:
 def test_4su_superpod_counts_per_fabric(superpod):
     design, report, _ = superpod
     fabrics = report.to_json()["fabrics"]
-    nodes, ufm, heads = 127, 2, 2
+    nodes, ufm, heads = 127, 2, 4  # 4 BCM management servers (NV-SP-H100-T7)
     # Compute (NV-SP-H100, §6c): 32 leaves + 16 spines; 1,020 node-leaf cables (1,016 NICs + the
     # UFM appliances' 4 ports) and 1,024 leaf-spine.
     assert fabrics["compute"]["switches"]["total"] == 32 + 16
