@@ -68,7 +68,10 @@ DESIGNS = {
 # unchanged. Issue 41's facility table: nv16z's analyze --json gains, per feed and busway,
 # "side", "max_draw_pct", "one_side_failed_kw" / "_pct" and, per CDU and CRAH, "max_draw_pct",
 # "one_failed_kw" / "_pct" (with those keys removed the report is the previous one, 8837d5bc...,
-# checked dict for dict); no other file changes.
+# checked dict for dict); no other file changes. The DGX H100 cites the H100 RA's Table 7
+# (NV-SP-H100-T7, its rack PDUs): ls128eor's BOM changes in its GPU-servers line's source
+# column only, its NetBox folder in the DGX H100 device type's source list only (both diffed
+# against the catalog without the key); nothing else.
 EXPECTED = {
     "ft8z": (
         "a0492f583142f00f4aefc68f1cf9842f29be30f92a24f59ca93667d4b7f5fee5",
@@ -90,9 +93,9 @@ EXPECTED = {
     ),
     "ls128eor": (
         "74e301c83494a8380c44f1af13db5ecc8495e5974a2da3e78fe16f3e0358c921",
-        "2e405154c29edd79b3207ccde914559d92686367b2ed1efac37f6ae96ea19717",
+        "c05cfa9e8e7dd71a44bdfd7f4fa4a6a6b3b0a4e5a31f4830747f2add021196d7",
         "a7789790dbce763cc866f76cec2ee3df0dc147a6bc2f1cd29ab39ed3a78de436",
-        "86757aa07073a2fd05f1ef7f1cfe2b6bfdf674a0f19223c9c2a051de2de89a0c",
+        "0dd9f5c2c9fe344603a0cf98737ac13c9f3172e658a8537c05c140341b36acc8",
     ),
 }
 
