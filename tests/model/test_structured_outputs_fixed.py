@@ -71,7 +71,10 @@ DESIGNS = {
 # checked dict for dict); no other file changes. The DGX H100 cites the H100 RA's Table 7
 # (NV-SP-H100-T7, its rack PDUs): ls128eor's BOM changes in its GPU-servers line's source
 # column only, its NetBox folder in the DGX H100 device type's source list only (both diffed
-# against the catalog without the key); nothing else.
+# against the catalog without the key); nothing else. NetBox 4.7's cooling objects: nv16z's
+# folder gains site/14_cooling_sources.csv (its 6 CRAHs) and 15_cooling_feeds.csv (44 air loops,
+# each rack on its row's two CRAHs) and the README's paragraph on them; without those the
+# folder hashes to the previous digest (e701526c...).
 EXPECTED = {
     "ft8z": (
         "a0492f583142f00f4aefc68f1cf9842f29be30f92a24f59ca93667d4b7f5fee5",
@@ -89,7 +92,7 @@ EXPECTED = {
         "a71ff763c4a5812cc1bca3f44e59587fb5646de669e693f15dec8f789b45f715",
         "cbf12a1df04be66c9aec9ac95f37727b15db61b4ec9cdb2b361d3e06b950d1bb",
         "87a8727c655134a855381cf2a928ef3644d42ec72985bece0186e7abe276ce49",
-        "e701526c8e14bd242cfadde3dbc365c016ff3a351846ebbb30f32e4b4c78ce2b",
+        "76bfed93ce73b0111741bcd86f1860d3567004ecb0d3dc93fa5a47d4491b7ca1",
     ),
     "ls128eor": (
         "74e301c83494a8380c44f1af13db5ecc8495e5974a2da3e78fe16f3e0358c921",

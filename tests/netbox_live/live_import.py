@@ -64,6 +64,8 @@ URLS = {
     "11_power_panels": "/dcim/power-panels/import/",
     "12_power_feeds": "/dcim/power-feeds/import/",
     "13_power_cables": "/dcim/cables/import/",
+    "14_cooling_sources": "/dcim/cooling-sources/import/",  # NetBox 4.7 (dcim/urls.py)
+    "15_cooling_feeds": "/dcim/cooling-feeds/import/",
 }
 failures: list[str] = []
 checks = [0]  # checks made (files imported, counts compared)

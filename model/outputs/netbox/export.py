@@ -46,6 +46,13 @@ from model.outputs.netbox.cables import (
     schedule_cables,
 )
 from model.outputs.netbox.columns import Lookup, Repeat, Table, iter_table_chunks
+from model.outputs.netbox.cooling import (
+    COOLING_FEED_HEADER,
+    COOLING_README,
+    COOLING_SOURCE_HEADER,
+    COOLING_STEMS,
+    cooling_export,
+)
 from model.outputs.netbox.device_types import (
     TypeVariant,
     distinct_slugs,
@@ -157,11 +164,13 @@ TABLES = (
     (SITE, "11_power_panels"),
     (SITE, "12_power_feeds"),
     (SITE, "13_power_cables"),
+    (SITE, "14_cooling_sources"),
+    (SITE, "15_cooling_feeds"),
 )
 # Tables left out of the folder when they have no row (a design without such links or plugs,
 # or without a facility).
 POWER_STEMS = ("11_power_panels", "12_power_feeds", "13_power_cables")
-OPTIONAL_TABLES = frozenset({"09_backplane_cables", MODULES_STEM, *POWER_STEMS})
+OPTIONAL_TABLES = frozenset({"09_backplane_cables", MODULES_STEM, *POWER_STEMS, *COOLING_STEMS})
 DEVICE_TYPES_DIR = f"{SHARED}/03_device_types"
 
 
@@ -334,6 +343,9 @@ def netbox_tables(
     layout = getattr(phys, "structured", None)
     _add_panels(design, plant, schedule, out, device_names, rack_names, layout)
     _add_power(design, out, rack_names, set(device_names.values()))
+    sources, feeds = cooling_export(design, out.site, LOCATION_NAME, rack_names)
+    out.set_rows(COOLING_STEMS[0], COOLING_SOURCE_HEADER, sources)
+    out.set_rows(COOLING_STEMS[1], COOLING_FEED_HEADER, feeds)
     if tenant:  # NetBox's import forms take a tenant by name on sites, racks and devices
         for stem in ("04_sites", "06_racks", "07_devices"):
             table = t[stem]
@@ -488,6 +500,8 @@ def netbox_file_stream(export: NetBoxTables) -> Iterator[tuple[str, bytes]]:
     when asked for: :func:`write_netbox_dir` writes one file while the next is made, and never
     holds the whole folder (157 MB at XL) in memory."""
     power = POWER_README if export.power_types else ""
+    if COOLING_STEMS[0] in export.tables and len(export.tables[COOLING_STEMS[0]]):
+        power += COOLING_README
     yield "README.txt", README.format(site=export.site, power=power).encode("utf-8")
     for folder, stem in TABLES:
         table = export.tables[stem]
