@@ -24,6 +24,12 @@ def test_a_generated_gb300_hall_answers_feed_a_and_a_cdu_pair_failing(tmp_path, 
     assert {"power_feeds", "cooling", "floor_load"} <= set(report)
     assert report["floor_load"]["racks_over_rating"] == []
     assert all(f["utilisation_pct"] <= 100 for f in report["power_feeds"])
+    # 2N: a side-A feed carries half its racks' draw normally and all of it with side B failed
+    # (the facility table's columns).
+    for f in report["power_feeds"]:
+        assert f["one_side_failed_kw"] == pytest.approx(2 * f["max_draw_kw"], abs=0.002)
+        assert f["max_draw_pct"] == pytest.approx(100 * f["max_draw_kw"] / f["rating_kw"], abs=0.06)
+    assert all(u["one_failed_pct"] >= u["max_draw_pct"] for u in report["cooling"]["units"])
     feed_a = next(
         f["id"] for f in report["power_feeds"] if f["id"].endswith("-a") and f["kind"] == "feed"
     )
