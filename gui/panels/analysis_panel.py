@@ -268,6 +268,7 @@ class AnalysisPanel(QWidget):
         for tile in self.tiles.values():
             tile.set_stale()
         self.bottleneck.setEnabled(False)
+        self.facility_table.setEnabled(False)  # greyed: an older revision's figures
 
     def show_failure(self, error: str) -> None:
         self.status.setText("analysis failed: " + error.strip().splitlines()[-1])
@@ -383,6 +384,7 @@ class AnalysisPanel(QWidget):
 
     def _show_facility(self, power_feeds: list[dict], cooling: dict) -> None:
         shown = self.facility_table.show_report(power_feeds, cooling) > 0
+        self.facility_table.setEnabled(True)
         self.facility_caption.setVisible(shown)
         self.facility_table.setVisible(shown)
 

@@ -88,6 +88,11 @@ def test_the_table_shows_the_reports_rows_and_sorts_by_a_header_click(window, qt
     if keys != sorted(keys, reverse=True):
         qtbot.mouseClick(header.viewport(), Qt.LeftButton, pos=_section_centre(header, 7))
     assert _column(table, 0)[0] == "C1" and _column(table, 7)[-1] == "27.4 %"
+    # Between an edit and its fresh report the table is greyed, as the tiles are.
+    panel.show_stale()
+    assert not table.isEnabled()
+    panel.show_result(docks(window).runner.result)
+    assert table.isEnabled() and _column(table, 0)[0] == "C1"  # the user's sort kept
 
 
 def _section_centre(header, section: int):
