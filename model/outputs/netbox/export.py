@@ -52,6 +52,8 @@ from model.outputs.netbox.device_types import (
     is_infiniband_switch,
     yaml_document,
 )
+from model.outputs.netbox.library_export import HeldTypes, LibraryReport, rename_tables
+from model.outputs.netbox.library_types import TYPES_LIBRARY
 from model.outputs.netbox.modules import (
     MODULE_TYPES_DIR,
     MODULES_STEM,
@@ -78,7 +80,7 @@ from model.outputs.netbox.power import (
     POWER_PANEL_HEADER,
     power_export,
 )
-from model.outputs.netbox.readme import POWER_README, README
+from model.outputs.netbox.readme import LIBRARY_README, POWER_README, README
 from model.outputs.schedule import ScheduleRow, ScheduleTable, schedule_table
 from model.outputs.schedule_segments import PATCH_CORD, TRUNK
 from model.outputs.writers import ExportError
@@ -181,6 +183,8 @@ class NetBoxTables:
     module_types: list[ModuleType] = field(default_factory=list)
     # The PDU and power-shelf device types of a design with a facility: (slug, YAML document).
     power_types: list[tuple[str, dict[str, object]]] = field(default_factory=list)
+    # ``--types library``: what the devicetype-library naming left out or found missing
+    library: LibraryReport | None = None
 
     def rows(self, stem: str) -> list[tuple]:
         """The table ``stem`` as row tuples (built from its columns on each call)."""
@@ -253,6 +257,9 @@ def netbox_tables(
     schedule: ScheduleTable | Sequence[ScheduleRow],
     plant: RoutedLinks,
     phys: PhysicalPlant | None = None,
+    types: str = "hallwright",
+    held: HeldTypes | None = None,
+    held_from: str = "",
 ) -> NetBoxTables:
     """The design as NetBox tables (one site); ``schedule`` gives the cables' labels and lengths
     (a :class:`ScheduleTable` is read column by column); ``phys`` the physical plant with its
@@ -260,7 +267,10 @@ def netbox_tables(
 
     A structured design's installer schedule lists paneled links per segment: the link rows
     (``segments=False``) are taken instead; cords and trunk legs come from
-    :mod:`model.outputs.netbox.panels`."""
+    :mod:`model.outputs.netbox.panels`.
+
+    ``types="library"`` names the types as the devicetype-library does and leaves out those in
+    ``held`` (:mod:`model.outputs.netbox.library_export`)."""
     if isinstance(schedule, ScheduleTable):
         kind_names, kind_codes = schedule.codes("medium_kind")
         kinds = {kind_names[k] for k in np.unique(kind_codes).tolist()}
@@ -338,6 +348,10 @@ def netbox_tables(
         for stem in ("04_sites", "06_racks", "07_devices"):
             table = t[stem]
             t[stem] = Table((*table.header, "tenant"), [*table.columns, Repeat(tenant, len(table))])
+    if types == TYPES_LIBRARY:
+        by_name = {device_names[d]: variants[d] for d in variants}
+        tag_of = {device_names[d]: tags[d] for d in variants}
+        out.library = rename_tables(out, by_name, tag_of, held, held_from)
     return out
 
 
@@ -488,7 +502,10 @@ def netbox_file_stream(export: NetBoxTables) -> Iterator[tuple[str, bytes]]:
     when asked for: :func:`write_netbox_dir` writes one file while the next is made, and never
     holds the whole folder (157 MB at XL) in memory."""
     power = POWER_README if export.power_types else ""
-    yield "README.txt", README.format(site=export.site, power=power).encode("utf-8")
+    readme = README.format(site=export.site, power=power)
+    if export.library is not None:
+        readme += LIBRARY_README + "".join(f"- {line}\n" for line in export.library.lines())
+    yield "README.txt", readme.encode("utf-8")
     for folder, stem in TABLES:
         table = export.tables[stem]
         if stem == "04_sites":
