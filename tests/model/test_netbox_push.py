@@ -72,9 +72,11 @@ def test_a_moved_rack_changes_only_the_cables_of_that_rack():
     counts = _counts(result.plan)
     changed = result.plan["cables"].change
     assert changed and all(f == ["length"] for f in changed.values())
+    # The rack itself changes too: its floor position is in its comments (floor_record)
     assert {k: v for k, v in counts.items() if k != "cables"} == {
-        k: (0, 0, 0) for k in counts if k != "cables"
+        k: (0, 1, 0) if k == "racks" else (0, 0, 0) for k in counts if k != "cables"
     }
+    assert {k[-1]: f for k, f in result.plan["racks"].change.items()} == {"R1": ["comments"]}
     r1_devices = {d.name for d in design.devices.values() if d.rack == "r1"}
     for _site, a, b in changed:
         assert a[0] in r1_devices or b[0] in r1_devices

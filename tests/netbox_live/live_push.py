@@ -9,8 +9,8 @@ Runs in Hallwright's environment, against the NetBox ``run_live_import.sh`` serv
    design has;
 3. a second push plans nothing (no create, change or delete of any type): idempotent;
 4. one server rack moved 3 m along the row and pushed: the plan changes the lengths of exactly
-   the cables whose ordered length changed (all of them ending in that rack) and nothing else;
-   NetBox then holds the new lengths;
+   the cables whose ordered length changed (all of them ending in that rack), that rack's
+   comments (its floor position) and nothing else; NetBox then holds the new lengths;
 5. cable traces: every cable of the moved rack and a sample of the others, traced from the A
    interface through NetBox's ``/trace/`` endpoint, end on the design's B interface;
 6. ``--branch`` on a NetBox without the netbox-branching plugin exits 2 with a sentence.
@@ -137,7 +137,10 @@ def main(argv: list[str]) -> int:
     check(code == 0, f"push of the moved rack exit {code}")
     changed = {tuple(map(_tuple, c["key"])) for c in plan["cables"]["change"]}
     other = {k: v for k, v in totals(plan).items() if k != "cables"}
-    check(other == {}, f"moving rack {rack.name} changed other objects: {other}")
+    # The rack changes too: its floor position is in its comments (model/outputs/netbox/floor_record)
+    check(other == {"racks": (0, 1, 0)}, f"moving rack {rack.name} changed other objects: {other}")
+    rack_fields = [(c["key"][-1], c["fields"]) for c in plan["racks"]["change"]]
+    check(rack_fields == [(rack.name, ["comments"])], f"rack changes {rack_fields}")
     check(totals(plan).get("cables", (0, 0, 0))[::2] == (0, 0), "cables created or deleted")
     check(
         changed == want_changed and changed,

@@ -52,6 +52,7 @@ from model.outputs.netbox.device_types import (
     is_infiniband_switch,
     yaml_document,
 )
+from model.outputs.netbox.floor_record import hall_comment, rack_comment, rack_facility_id
 from model.outputs.netbox.library_export import HeldTypes, LibraryReport, rename_tables
 from model.outputs.netbox.library_types import TYPES_LIBRARY
 from model.outputs.netbox.modules import (
@@ -100,7 +101,7 @@ SITE = "site"
 LOCATION_NAME = "Data hall"
 RACK_WIDTH_IN = 19  # EIA-310 rails: the catalog's racks are 600/800 mm cabinets with 19" rails
 
-SITE_HEADER = ("name", "slug", "status", "description")
+SITE_HEADER = ("name", "slug", "status", "description", "comments")
 LOCATION_HEADER = ("site", "name", "slug", "status")
 MANUFACTURER_HEADER = ("name", "slug")
 ROLE_HEADER = ("name", "slug", "color")
@@ -117,6 +118,8 @@ RACK_HEADER = (
     "outer_unit",
     "airflow",
     "description",
+    "facility_id",
+    "comments",
 )
 DEVICE_HEADER = (
     "name",
@@ -310,7 +313,12 @@ def netbox_tables(
         ROLE_HEADER,
         [(r, slugify(r), ROLE_COLORS.get(r, "607d8b")) for r in roles],
     )
-    t["04_sites"] = (SITE_HEADER, [(site, slugify(site), "planned", "exported from Hallwright")])
+    # The floor plan NetBox has no field for, in the site's and racks' own (floor_record)
+    hall = hall_comment(design.hall, sorted(design.trays.values(), key=lambda tray: tray.id))
+    t["04_sites"] = (
+        SITE_HEADER,
+        [(site, slugify(site), "planned", "exported from Hallwright", hall)],
+    )
     t["05_locations"] = (LOCATION_HEADER, [(site, location, slugify(location), "planned")])
     t["06_racks"] = (
         RACK_HEADER,
@@ -328,6 +336,8 @@ def netbox_tables(
                 "mm",
                 "front-to-rear",
                 fit_name(rack_types[r.type].model if r.type in rack_types else r.type, 200),
+                rack_facility_id(r),
+                rack_comment(r),
             )
             for r in racks
         ],

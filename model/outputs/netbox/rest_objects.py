@@ -104,11 +104,13 @@ def desired_objects(export: NetBoxTables) -> dict[str, dict[tuple, Desired]]:
         module_type_key[mtype.model] = (vendor, mtype.model)
         fields = dict(doc, manufacturer=Ref("manufacturers", (vendor,)))
         out["module-types"][(vendor, mtype.model)] = Desired(fields)
-    (site, site_slug, status, description), *_ = export.rows("04_sites")
-    site_ref = Ref("sites", (site_slug,))
-    out["sites"][(site_slug,)] = Desired(
-        {"name": site, "slug": site_slug, "status": status, "description": description}
+    site_fields = dict(
+        zip(export.tables["04_sites"].header, export.rows("04_sites")[0], strict=True)
     )
+    site_fields.pop("tenant", None)  # a tenant is an object of its own, not pushed
+    site_slug = site_fields["slug"]
+    site_ref = Ref("sites", (site_slug,))
+    out["sites"][(site_slug,)] = Desired(site_fields)
     location_ref = Ref("locations", (site_slug, slugify(LOCATION_NAME)))
     for _, name, slug, loc_status in export.rows("05_locations"):
         out["locations"][(site_slug, slug)] = Desired(
