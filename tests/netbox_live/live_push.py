@@ -13,7 +13,9 @@ Runs in Hallwright's environment, against the NetBox ``run_live_import.sh`` serv
    comments (its floor position) and nothing else; NetBox then holds the new lengths;
 5. cable traces: every cable of the moved rack and a sample of the others, traced from the A
    interface through NetBox's ``/trace/`` endpoint, end on the design's B interface;
-6. ``--branch`` on a NetBox without the netbox-branching plugin exits 2 with a sentence.
+6. ``import-netbox --url`` reads the site back over REST: the same devices, links, rack ids,
+   floor positions and rotations (the moved rack where it now stands) and trays, exit 0;
+7. ``--branch`` on a NetBox without the netbox-branching plugin exits 2 with a sentence.
 
 Exit 0 when every check held; 1 otherwise, with the failures printed.
 """
@@ -181,6 +183,8 @@ def main(argv: list[str]) -> int:
         traced += 1
     print(f"{traced} cable traces checked through /api/dcim/interfaces/<id>/trace/")
 
+    pull_back(url, token_file, moved_path, desired["sites"][(site_slug,)].fields["name"], work)
+
     code, _, err = push(url, token_file, design_path, work, "--branch", "review", "--dry-run")
     check(code == 2 and "no netbox-branching plugin" in err, f"--branch without plugin: {err!r}")
 
@@ -188,6 +192,48 @@ def main(argv: list[str]) -> int:
         print("FAIL", failure)
     print(f"push-netbox: {checks[0] - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0
+
+
+def pull_back(url: str, token: Path, design_path: Path, site: str, work: Path) -> None:
+    """import-netbox --url reads back what the pushes wrote: every device (name, type, U),
+    every link (by its ends' names) and every rack (id, floor position, rotation: the moved
+    rack where it was moved to), and exit 0 (nothing left out)."""
+    back = work / "pulled.hall.json"
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, str(REPO / "main.py"), "import-netbox", "--url", url, "--token-file",
+         str(token), "--site", site, "-o", str(back), "--lists-to", str(work / "pulled-lists")],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    seconds = time.perf_counter() - start
+    print(f"import-netbox --url: exit {done.returncode}, {seconds:.0f} s")
+    print(done.stdout[-2000:], done.stderr[-2000:], sep="", end="")
+    check(done.returncode == 0, f"import-netbox --url exit {done.returncode}")
+    if not back.exists():
+        return
+    design, came = load_design(design_path), load_design(back)
+
+    def ends(d):
+        name = {x.id: x.name for x in d.devices.values()}
+        return {
+            frozenset([(name[k.a.device], k.a.port), (name[k.b.device], k.b.port)])
+            for k in d.links.values()
+        }
+
+    check(
+        {(d.name, d.type, d.u) for d in came.devices.values()}
+        == {(d.name, d.type, d.u) for d in design.devices.values()},
+        "import-netbox --url: the devices (name, type, U) differ",
+    )
+    check(ends(came) == ends(design), "import-netbox --url: the links differ")
+    check(
+        {(r.name, r.id, r.x, r.y, r.rotation) for r in came.racks.values()}
+        == {
+            (r.name, r.id, round(r.x, 3), round(r.y, 3), r.rotation) for r in design.racks.values()
+        },
+        "import-netbox --url: the racks' ids, positions or rotations differ",
+    )
+    check(came.trays == design.trays, "import-netbox --url: the trays differ")
 
 
 def _tuple(value):
