@@ -15,7 +15,9 @@ Runs in Hallwright's environment, against the NetBox ``run_live_import.sh`` serv
    interface through NetBox's ``/trace/`` endpoint, end on the design's B interface;
 6. ``import-netbox --url`` reads the site back over REST: the same devices, links, rack ids,
    floor positions and rotations (the moved rack where it now stands) and trays, exit 0;
-7. ``--branch`` on a NetBox without the netbox-branching plugin exits 2 with a sentence.
+7. a cross-connect pod with patch panels pushed as its own site: nothing refused, idempotent,
+   every link traced by NetBox from its A interface through both panels to its B interface;
+8. ``--branch`` on a NetBox without the netbox-branching plugin exits 2 with a sentence.
 
 Exit 0 when every check held; 1 otherwise, with the failures printed.
 """
@@ -184,6 +186,7 @@ def main(argv: list[str]) -> int:
     print(f"{traced} cable traces checked through /api/dcim/interfaces/<id>/trace/")
 
     pull_back(url, token_file, moved_path, desired["sites"][(site_slug,)].fields["name"], work)
+    push_panels(url, token_file, api, work)
 
     code, _, err = push(url, token_file, design_path, work, "--branch", "review", "--dry-run")
     check(code == 2 and "no netbox-branching plugin" in err, f"--branch without plugin: {err!r}")
@@ -192,6 +195,49 @@ def main(argv: list[str]) -> int:
         print("FAIL", failure)
     print(f"push-netbox: {checks[0] - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0
+
+
+def push_panels(url: str, token: Path, api: RestClient, work: Path) -> None:
+    """A cross-connect pod (patch panels: front/rear ports, trunk legs as rear-port cables)
+    pushed as a site of its own: exit 0, nothing refused, a second push plans nothing, and
+    every link traced by NetBox from its A interface through the panels to its B interface."""
+    from model.generators.generate import generate
+    from model.structured.layout import place_panels, set_cabling
+
+    design = generate("rail-optimized", nodes=8, node_type="dgx-h100", switch="qm9700", su_nodes=8)
+    set_cabling(design, "cross-connect")
+    place_panels(design)
+    design.name = "Hallwright panels pod"
+    path = work / "panels.hall.json"
+    save_design(design, path)
+    _, desired = desired_of(path)
+    code, plan, err = push(url, token, path, work)
+    check(code == 0, f"push of the cross-connect pod exit {code}: {err[-500:]}")
+    code, plan, _ = push(url, token, path, work)
+    check(code == 0 and totals(plan) == {}, f"second panel push plans nothing: {totals(plan)}")
+    (site_slug,) = next(iter(desired["sites"]))
+    (site,) = api.read_all("sites", {"slug": site_slug}) or [None]
+    if site is None:
+        check(False, "the panel pod's site is not in NetBox")
+        return
+    interfaces = {
+        (i["device"]["name"], i["name"]): i["id"]
+        for i in api.read_all("interfaces", {"site_id": site["id"], "fields": "id,name,device"})
+    }
+    name = {d.id: d.name for d in design.devices.values()}
+    traced = 0
+    for link in sorted(design.links.values(), key=lambda k: k.id):
+        a = interfaces.get((name[link.a.device], link.a.port))
+        if a is None:
+            check(False, f"panel pod: no interface {link.a.port} of {name[link.a.device]}")
+            continue
+        path_ = api.call("GET", f"dcim/interfaces/{a}/trace/")
+        assert isinstance(path_, list)
+        far = path_[-1][2] if path_ and path_[-1][2] else []
+        got = (far[0]["device"]["name"], far[0]["name"]) if far else None
+        check(got == (name[link.b.device], link.b.port), f"panel trace of {link.id}: {got}")
+        traced += 1
+    print(f"panel pod: {traced} links traced through their panels by NetBox")
 
 
 def pull_back(url: str, token: Path, design_path: Path, site: str, work: Path) -> None:
