@@ -32,11 +32,12 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from model.asbuilt.netbox_custom_types import unknown_types
 from model.asbuilt.netbox_media import pin_recorded_media, recorded_medium
 from model.asbuilt.netbox_panels_import import join_through_panels
 from model.asbuilt.netbox_types import TypeMatcher
 from model.asbuilt.report_csv import ReportError, read_table
-from model.catalog.components import DEVICE_ROLES, builtin_catalog
+from model.catalog.components import DEVICE_ROLES, CatalogFile, builtin_catalog
 from model.common.name_key import name_key
 from model.design import limits
 from model.design.design import Design, DesignError
@@ -78,6 +79,7 @@ DEVICE_COLUMNS = {
     "position": ("Position",),
     "description": ("Description",),
 }
+DEVICE_OPTIONAL_COLUMNS = {"u_height": ("U Height",)}
 CABLE_COLUMNS = {
     "device_a": ("Device A", "Side A"),
     "port_a": ("Termination A",),
@@ -189,7 +191,17 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
     for n, r in sorted(racks_in, key=lambda nr: nr[1]["name"]):
         r["line"] = f"{FILES['racks']} line {n}"
         rows[re.match(r"^\D*", r["name"]).group(0) or "-"].append(r)
-    design = Design(Hall(outline=[(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]), name=site)
+    device_rows = [
+        (n, d)
+        for n, d in _read(folder, "devices", DEVICE_COLUMNS, DEVICE_OPTIONAL_COLUMNS)
+        if d["site"] == site
+    ]
+    custom, by_layout = unknown_types(folder, catalog, device_rows, notes)
+    design = Design(
+        Hall(outline=[(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]),
+        name=site,
+        custom_types=CatalogFile(device_types=custom),
+    )
     # The floor plan Hallwright's export wrote into the site's and racks' comments, when every
     # rack has its line: then racks stand where they stood, with their ids and trays.
     try:
@@ -280,7 +292,7 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
         design.add_trays(trays)
     except DesignError as exc:  # a rack the design cannot hold (a name too long, ...)
         raise ReportError(f"{folder / FILES['racks']}: {exc}") from None
-    aliases = _add_devices(design, folder, site, rack_ids, notes)
+    aliases = _add_devices(design, device_rows, rack_ids, notes, by_layout)
     _add_cables(design, folder, site, notes, aliases)
     design.revision = 0
     return ImportResult(design, list(notes), notes.left_out)
@@ -311,19 +323,17 @@ def _add_each(add, items: list, what: str, where: dict[str, str], notes: list[st
         notes.append(f"{len(refused):,} {what} left out, refused by the design: {shown}")
 
 
-def _add_devices(design: Design, folder: Path, site: str, rack_ids, notes):
+def _add_devices(design: Design, device_rows, rack_ids, notes, by_layout):
     """Add the site's devices; returns device id -> NetBox interface name -> catalog port, for
     the types whose interface names differ from the catalog's."""
-    matcher = TypeMatcher(design.catalog)
+    matcher = TypeMatcher(design.catalog, by_layout)
     devices = []
     unknown: dict[str, int] = defaultdict(int)
     used: set[str] = set()
     where: dict[str, str] = {}
     aliases: dict[str, dict[str, str]] = {}
     panels = 0
-    for line, d in _read(folder, "devices", DEVICE_COLUMNS):
-        if d["site"] != site:
-            continue
+    for line, d in device_rows:
         if d["rack"] not in rack_ids or not d["position"]:
             notes.append(
                 f"{FILES['devices']} line {line}: {d['name']} is in no rack position, left out"

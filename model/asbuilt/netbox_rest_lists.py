@@ -3,8 +3,9 @@ exports import-netbox reads (netbox_sites/racks/devices/cables.csv), so both way
 importer (:mod:`model.asbuilt.netbox_import`) and its messages name files one can open.
 
 The calls are push-netbox's (:class:`model.outputs.netbox.rest_client.RestClient`: the token
-header, ``next``-link paging at 1,000 a page): the sites, then the chosen site's racks, devices
-and cables by ``site_id``, and every device type (a device's nested type names its model; the
+header, ``next``-link paging at 1,000 a page): the sites, then the chosen site's racks, devices,
+interfaces (name, device, type: what a type the catalog does not know is read from) and cables
+by ``site_id``, and every device type (a device's nested type names its model; the
 manufacturer is read from the type, which a NetBox 4 brief object may leave out). Cells are
 written as NetBox's own list export writes them: height ``48U``, outer sizes ``600 mm``,
 lengths ``10 m``; a cable end names its device and port, whatever the port's kind (interface,
@@ -121,6 +122,15 @@ def rest_lists(api: ReadApi, site: str | None, folder: Path) -> tuple[str, list[
         folder / "netbox_devices.csv",
         ["Name", "Site", "Rack", "Role", "Manufacturer", "Type", "Position", "Description"],
         rows,
+    )
+    # Interfaces: what an unknown type is read from (model.asbuilt.netbox_custom_types)
+    _write(
+        folder / "netbox_interfaces.csv",
+        ["Device", "Name", "Type"],
+        [
+            [_value(i.get("device")), _value(i.get("name")), _value(i.get("type"))]
+            for i in api.read_all("interfaces", {"site_id": site_id, "fields": "name,device,type"})
+        ],
     )
     cables, uneven = _cable_rows(api.read_all("cables", {"site_id": site_id}), name)
     _write(

@@ -10,7 +10,8 @@ A NetBox type is matched, in this order, by:
    read back through the library's port names (``P0.0`` -> ``p1``, ``swp1s1`` -> ``p1/2``) from
    ``resources/catalog/netbox/devicetype-library.json``;
 3. the catalog part number as the model (``MQM9700-NS2F``), under the vendor's name or the
-   library's.
+   library's;
+4. its port layout (``by_layout``, from its interfaces: :mod:`model.asbuilt.netbox_custom_types`).
 
 Manufacturers compare ignoring case (NetBox's own manufacturer names are unique ignoring case).
 An interface name the match does not know is kept as it is, so a port the catalog type lacks is
@@ -28,6 +29,7 @@ from model.outputs.netbox.library_types import LibraryVariant, library_table
 
 _VARIANT = re.compile(r"^(?P<group>\w+) (?P<fanout>\d+)x")
 HALLWRIGHT, LIBRARY, PART_NUMBER = "Hallwright model", "devicetype-library model", "part number"
+LAYOUT = "port layout"
 
 
 @dataclass(frozen=True)
@@ -63,10 +65,14 @@ def _by_model(model: str, base: str) -> str | None:
 class TypeMatcher:
     """Matches NetBox types to one catalog (see the module docstring), each type once."""
 
-    def __init__(self, catalog: Catalog):
+    def __init__(
+        self, catalog: Catalog, by_layout: dict[tuple[str, str], DeviceType] | None = None
+    ):
         self.catalog = catalog
         self.table = library_table()
         self._seen: dict[tuple[str, str], TypeMatch | None] = {}
+        # (manufacturer ignoring case, model) -> the catalog type its interfaces matched
+        self.by_layout = by_layout or {}
 
     def match(self, manufacturer: str, model: str) -> TypeMatch | None:
         key = (manufacturer.strip().casefold(), model.strip())
@@ -75,6 +81,8 @@ class TypeMatcher:
         return self._seen[key]
 
     def _match(self, maker: str, model: str) -> TypeMatch | None:
+        if (maker, model) in self.by_layout:
+            return TypeMatch(self.by_layout[(maker, model)], {}, LAYOUT)
         best: tuple[DeviceType, str] | None = None
         for t in self.catalog.device_types.values():
             suffix = _by_model(model, t.model) if t.vendor.casefold() == maker else None

@@ -127,3 +127,81 @@ def test_unknown_types_and_their_cables_are_listed_and_the_exit_code_says_so(tmp
 def test_a_complete_round_trip_exits_0(tmp_path, pod):
     lists = write_lists(_export(pod), tmp_path / "lists")
     assert run_cli(["import-netbox", str(lists), "-o", str(tmp_path / "back.hall.json")]) == 0
+
+
+def _rewrite(path, change):
+    with path.open(encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    header = list(rows[0])
+    for row in rows:
+        change(row)
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, header)
+        writer.writeheader()
+        writer.writerows(rows)
+    return rows
+
+
+def _leaf_lists(tmp_path, pod, model, port_name):
+    """The pod's lists as a foreign NetBox: its QM9700 leaves of type Acme ``model`` whose
+    ports are named by ``port_name(catalog port)``, with an interface list."""
+    lists = write_lists(_export(pod), tmp_path / "lists", foreign=True)
+    leaves = {d.name for d in pod.devices.values() if d.type == "qm9700"}
+
+    def device(row):
+        if row["Name"] in leaves:
+            row["Manufacturer"], row["Type"] = "Acme", model
+
+    def cable(row):
+        for side in ("A", "B"):
+            if row[f"Device {side}"] in leaves:
+                row[f"Termination {side}"] = port_name(row[f"Termination {side}"])
+
+    _rewrite(lists / "netbox_devices.csv", device)
+    _rewrite(lists / "netbox_cables.csv", cable)
+    return lists, leaves
+
+
+def test_an_unknown_type_with_the_catalogs_ports_is_matched_by_its_layout(tmp_path, pod):
+    lists, leaves = _leaf_lists(tmp_path, pod, "X1", lambda port: port)
+    with (lists / "netbox_interfaces.csv").open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["Device", "Name", "Type"])
+        for leaf in sorted(leaves):  # the QM9700's own ports: p1..p64 and mgmt1
+            writer.writerows([leaf, f"p{n}", "OSFP (400GE)"] for n in range(1, 65))
+            writer.writerow([leaf, "mgmt1", "1000BASE-T (1GE)"])
+    result = import_netbox(lists)
+    assert result.left_out == []
+    assert {d.type for d in result.design.devices.values() if d.name in leaves} == {"qm9700"}
+    assert _ends(result.design) == _ends(pod)
+    assert any("read as that type" in n for n in result.notes)
+
+
+def test_an_unknown_type_comes_in_as_a_custom_type_with_its_interfaces(tmp_path, pod):
+    lists, leaves = _leaf_lists(tmp_path, pod, "Y64", lambda port: port.replace("p", "swp"))
+    with (lists / "netbox_interfaces.csv").open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["Device", "Name", "Type"])
+        for leaf in sorted(leaves):
+            writer.writerows([leaf, f"swp{n}", "400gbase-x-osfp"] for n in range(1, 65))
+            writer.writerow([leaf, "eth0", "1000base-t"])
+    result = import_netbox(lists)
+    back = result.design
+    (custom,) = back.custom_types.device_types
+    assert (custom.vendor, custom.model, custom.power_max_w) == ("Acme", "Y64", 0.0)
+    (group,) = custom.port_groups
+    assert (group.name, group.count, group.speed_gbps, group.form_factor) == (
+        "swp",
+        64,
+        400.0,
+        "OSFP",
+    )
+    assert {d.type for d in back.devices.values() if d.name in leaves} == {custom.id}
+    renamed = {
+        frozenset((n, p.replace("p", "swp") if n in leaves else p) for n, p in ends)
+        for ends in _ends(pod)
+    }
+    assert _ends(back) == renamed
+    (line,) = result.left_out  # the one interface that fits no group, listed once per type
+    assert line.startswith("interface eth0 of type Acme 'Y64' (as ")
+    assert line.split("(as ")[1].split(" has it")[0] in leaves
