@@ -21,6 +21,7 @@ speed (1 lane to 50G, 4 to 400G, 8 above), InfiniBand 4X ports 4 lanes.
 
 from __future__ import annotations
 
+import csv
 import re
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -155,7 +156,7 @@ def unknown_types(folder: Path, catalog: Catalog, device_rows, notes) -> tuple[l
     if not unknown:
         return [], {}
     of_device: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    for _, row in read_table(path, INTERFACE_COLUMNS):
+    for _, row in read_table(path, INTERFACE_COLUMNS, dialect=csv.excel):
         of_device[row["device"]].append((row["name"], row["type"]))
     custom, by_layout = [], {}
     for (maker, model), d in unknown.items():

@@ -27,6 +27,7 @@ site into a design.
 
 from __future__ import annotations
 
+import csv
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -151,7 +152,9 @@ def _read(folder: Path, key: str, columns, optional=None) -> list[tuple[int, dic
     path = folder / FILES[key]
     if not path.is_file():
         raise ReportError(f"{folder}: no {FILES[key]} (NetBox's list export of {key})")
-    return read_table(path, columns, optional)
+    # NetBox writes its list exports as excel CSV; sniffing is misled by a comments cell of
+    # quoted JSON (the hall a Hallwright export keeps there)
+    return read_table(path, columns, optional, csv.excel)
 
 
 def _chosen_site(folder: Path, sites: list[str], site: str | None) -> str:
@@ -271,7 +274,10 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
         )
     if recorded and hall_record is not None:
         trays = list(hall_record.trays)
-        design.set_hall(recorded_hall(hall_record))
+        try:
+            design.set_hall(recorded_hall(hall_record))
+        except DesignError as exc:  # an outline edited into something the design refuses
+            raise ReportError(f"{folder / FILES['sites']}: site {site!r}: {exc}") from None
         notes.append(
             f"{len(racks)} racks at their floor positions and rotations, with their ids, and "
             f"the hall's outline and {len(trays)} trays, read from the site's and racks' comments"
@@ -289,9 +295,12 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
         )
     try:
         design.add_racks(racks)
-        design.add_trays(trays)
     except DesignError as exc:  # a rack the design cannot hold (a name too long, ...)
         raise ReportError(f"{folder / FILES['racks']}: {exc}") from None
+    try:
+        design.add_trays(trays)
+    except DesignError as exc:  # a recorded tray edited into one the design refuses
+        raise ReportError(f"{folder / FILES['sites']}: site {site!r}: {exc}") from None
     aliases = _add_devices(design, device_rows, rack_ids, notes, by_layout)
     _add_cables(design, folder, site, notes, aliases)
     design.revision = 0

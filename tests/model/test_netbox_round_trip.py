@@ -205,3 +205,32 @@ def test_an_unknown_type_comes_in_as_a_custom_type_with_its_interfaces(tmp_path,
     (line,) = result.left_out  # the one interface that fits no group, listed once per type
     assert line.startswith("interface eth0 of type Acme 'Y64' (as ")
     assert line.split("(as ")[1].split(" has it")[0] in leaves
+
+
+@pytest.mark.parametrize(
+    "comment, message",
+    [
+        ('Hallwright hall: {"outline":[[0,0],[1', "not valid"),
+        ('Hallwright hall: {"outline":[[0,0],[10,10],[10,0],[0,10]]}', "not a simple polygon"),
+        ('Hallwright hall: {"outline":[[0,0],[1e9,0],[1,1]]}', "$.outline[1][0]"),
+        (
+            'Hallwright hall: {"outline":[[0,0],[50,0],[50,50],[0,50]],'
+            '"trays":[{"id":"t","points":[]}]}',
+            "needs at least 2 points",
+        ),
+    ],
+)
+def test_a_site_comment_edited_into_a_bad_hall_is_refused_with_a_sentence(
+    tmp_path, pod, comment, message
+):
+    from model.asbuilt.report_csv import ReportError
+
+    lists = write_lists(_export(pod), tmp_path / "lists")
+
+    def site(row):
+        row["Comments"] = comment
+
+    _rewrite(lists / "netbox_sites.csv", site)
+    with pytest.raises(ReportError, match="netbox_sites.csv: site") as refused:
+        import_netbox(lists)
+    assert message in str(refused.value)

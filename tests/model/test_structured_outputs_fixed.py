@@ -66,30 +66,34 @@ DESIGNS = {
 # same hall generated with --facility no) and the trays cite EPIUM-GB300 for their liquid share
 # (BOM source column, NetBox device-type comments). Every other key and file was checked
 # unchanged.
+# Issue 40 (floor plan through NetBox): the NetBox folders' site/04_sites.csv gains a
+# "comments" column (the hall outline and trays) and site/06_racks.csv "facility_id" and
+# "comments" (each rack's id, floor position and rotation); diffed file by file on ft8z
+# against a6e0443: only those two files differ, and in them only the new columns.
 EXPECTED = {
     "ft8z": (
         "a0492f583142f00f4aefc68f1cf9842f29be30f92a24f59ca93667d4b7f5fee5",
         "75ee17e4a66a7f5d6412eec3e218f09e0ffdffb36f24bb245ebdf11fef23187e",
         "ce844c4ca60876f166609030a2cb195eae9f17dd438bdfbc62eef01d293bcad8",
-        "b889653b0789b7e18bf1665db1d843592f43b6750b06872bc768d2668bcd369b",
+        "d29f8d2f6747a3349e5a747d6afe9bc850011a04ed7af38b783ed857d3fde8d6",
     ),
     "ro256x": (
         "6032106d79a2d31fe1b0d54ced4a2b3c01f8af8e4bc1cd91fff18bdde0778162",
         "1c0eba0d731eb8ae6f43d25627bae992a1e083f7d96b1c0e6d1b11efe8b72481",
         "f0c5505b441deac5d06ab8bc676feea240641330b2c99ee11047020169125285",
-        "fd2ee34afc35fb0cddecfd78bffe4b086f0f25240e835c0c383ff818f8b8ea13",
+        "24e99a80822a2278b73091cd79939db83b0d635f7df40631039fbc7189a48d38",
     ),
     "nv16z": (
         "a71ff763c4a5812cc1bca3f44e59587fb5646de669e693f15dec8f789b45f715",
         "cbf12a1df04be66c9aec9ac95f37727b15db61b4ec9cdb2b361d3e06b950d1bb",
         "8837d5bc07f57bc79ad49930d2f45b30fe41c90b7bb8b31f724b2e0d7f385a12",
-        "e701526c8e14bd242cfadde3dbc365c016ff3a351846ebbb30f32e4b4c78ce2b",
+        "8ff8e6890368deda99e583766d3dd6c3e626a192837516f1a6cbf79a5aef59bc",
     ),
     "ls128eor": (
         "74e301c83494a8380c44f1af13db5ecc8495e5974a2da3e78fe16f3e0358c921",
         "2e405154c29edd79b3207ccde914559d92686367b2ed1efac37f6ae96ea19717",
         "a7789790dbce763cc866f76cec2ee3df0dc147a6bc2f1cd29ab39ed3a78de436",
-        "86757aa07073a2fd05f1ef7f1cfe2b6bfdf674a0f19223c9c2a051de2de89a0c",
+        "802cd07164df3eed1bf052dd110ebfea8b332f74979c1582eca43f80ecd37f61",
     ),
 }
 
