@@ -13,6 +13,8 @@ Modules:
   their YAML.
 - ``export``: NetBox import files for a shared NetBox: the design as one site, shared types apart,
   chunked.
+- ``floor_record``: what NetBox has no field for (rack position, rotation and id; the hall's
+  outline and trays), kept in the racks' and site's own fields (facility id, comments).
 - ``library_types``: devicetype-library naming: the library's manufacturer, model, slug and
   interface names for the catalog devices it has (``resources/catalog/netbox/``), and YAML the
   library's schema accepts for every other type.
