@@ -215,17 +215,31 @@ def test_types_from_a_library_checkout_leaves_held_types_out_and_lists_what_they
     checkout.mkdir(parents=True)
     shutil.copy(LIBRARY_QM9700, checkout / "QM9700.yaml")
     held = read_held_types(tmp_path / "devicetype-library")
-    pod = designs["pod"]
+    # 32 nodes: the leaves use every port, P22.1 and P23.0 (not in the library's file) too
+    pod = generate("rail-optimized", nodes=32, node_type="dgx-h100", switch="qm9700", su_nodes=32)
     full = _export(pod, types="library")
     export = _export(pod, types="library", held=held, held_from="the checkout")
     models = {v.model for v in export.device_types}
     assert "QM9700" not in models and "QM9700" in {v.model for v in full.device_types}
     report = export.library
     assert report is not None and report.types_held == 1
-    used = {r[3] for r in export.rows("08_cables") if r[1].startswith("leaf")}
-    used |= {r[7] for r in export.rows("08_cables") if r[5].startswith("leaf")}
+    qm = {r[0] for r in export.rows("07_devices") if r[3] == "QM9700"}
+    used = {r[3] for r in export.rows("08_cables") if r[1] in qm}
+    used |= {r[7] for r in export.rows("08_cables") if r[5] in qm}
     expected = used & {"P22.1", "P23.0"}
-    assert report.missing_interfaces.get("QM9700", set()) == expected
+    assert expected and report.missing_interfaces.get("QM9700", set()) == expected
+    # ... and site/07_interfaces.csv adds them to each leaf whose cable lands on one
+    leaf_tag = {r[0]: r[11] for r in export.rows("07_devices")}
+    wanted = sorted(
+        (leaf_tag[device], port, "400gbase-x-osfp")
+        for row in export.rows("08_cables")
+        for device, port in ((row[1], row[3]), (row[5], row[7]))
+        if port in ("P22.1", "P23.0") and device in qm
+    )
+    added = export.rows("07_interfaces")
+    assert sorted(r[:3] for r in added) == wanted and report.interfaces_added == len(added)
+    assert "07_interfaces.csv" in " ".join(report.lines())
+    assert not len(full.tables["07_interfaces"])  # nothing held: the written type has them
     # The library's QM9700 has no bay per cage: the leaves' transceiver rows are left out, and
     # counted; the servers' stay.
     leaf_tags = {r[11] for r in export.rows("07_devices") if r[3] == "QM9700"}

@@ -53,7 +53,13 @@ from model.outputs.netbox.device_types import (
     yaml_document,
 )
 from model.outputs.netbox.floor_record import hall_comment, rack_comment, rack_facility_id
-from model.outputs.netbox.library_export import HeldTypes, LibraryReport, rename_tables
+from model.outputs.netbox.library_export import (
+    INTERFACE_HEADER,
+    INTERFACES_STEM,
+    HeldTypes,
+    LibraryReport,
+    rename_tables,
+)
 from model.outputs.netbox.library_types import TYPES_LIBRARY
 from model.outputs.netbox.modules import (
     MODULE_TYPES_DIR,
@@ -156,6 +162,7 @@ TABLES = (
     (SITE, "05_locations"),
     (SITE, "06_racks"),
     (SITE, "07_devices"),
+    (SITE, INTERFACES_STEM),
     (SITE, "08_cables"),
     (SITE, "09_backplane_cables"),
     (SITE, MODULES_STEM),
@@ -166,7 +173,7 @@ TABLES = (
 # Tables left out of the folder when they have no row (a design without such links or plugs,
 # or without a facility).
 POWER_STEMS = ("11_power_panels", "12_power_feeds", "13_power_cables")
-OPTIONAL_TABLES = frozenset({"09_backplane_cables", MODULES_STEM, *POWER_STEMS})
+OPTIONAL_TABLES = frozenset({INTERFACES_STEM, "09_backplane_cables", MODULES_STEM, *POWER_STEMS})
 DEVICE_TYPES_DIR = f"{SHARED}/03_device_types"
 
 
@@ -343,6 +350,7 @@ def netbox_tables(
         ],
     )
     t["07_devices"] = _device_table(devices, device_names, rack_names, variants, tags, out)
+    t[INTERFACES_STEM] = (INTERFACE_HEADER, [])  # --types-from: what a held type lacks
     cables = schedule_cables(design, schedule, plant, site, device_names)
     t["08_cables"] = cables if isinstance(cables, Table) else (CABLE_HEADER, cables)
     t["09_backplane_cables"] = backplane_cables(design, plant, site, device_names, rack_names)

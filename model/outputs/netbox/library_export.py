@@ -26,13 +26,17 @@ from model.outputs.netbox.library_types import (
     library_table,
     typed_power_ports,
 )
-from model.outputs.netbox.names import slugify
+from model.outputs.netbox.names import fit_name, slugify
 from model.outputs.writers import ExportError
 
 MANUFACTURERS = "01_manufacturers"
 DEVICES = "07_devices"
 CABLE_STEMS = ("08_cables", "09_backplane_cables")
 MODULES = "10_modules"
+# Interfaces a held type lacks that a cable lands on, added to each device (NetBox's interface
+# import finds the device by its asset tag, unique in the whole NetBox, as the module file does)
+INTERFACES_STEM = "07_interfaces"
+INTERFACE_HEADER = ("device.asset_tag", "name", "type", "description")
 EXAMPLES = 5
 
 
@@ -109,6 +113,7 @@ class LibraryReport:
     module_types_held: int = 0
     missing_interfaces: dict[str, set[str]] = field(default_factory=dict)  # type -> names
     cables_to_missing: int = 0
+    interfaces_added: int = 0  # rows of 07_interfaces
     modules_dropped: int = 0
     held_from: str = ""
 
@@ -128,12 +133,20 @@ class LibraryReport:
         whose = f"the type held in {self.held_from}" if self.held_from else "the library's type"
         for model, names in sorted(self.missing_interfaces.items()):
             shown = ", ".join(sorted(names)[:EXAMPLES]) + (" ..." if len(names) > EXAMPLES else "")
+            then = (
+                f"site/{INTERFACES_STEM}.csv adds them to each device (import it after the "
+                "devices, before the cables)"
+                if self.held_from
+                else "in a NetBox holding it, add them to each device before importing the cables"
+            )
             out.append(
                 f"{model}: {whose} lacks {len(names)} interface(s) a cable lands on ({shown}); "
-                "in a NetBox holding it, add them to each device before importing the cables"
+                + then
             )
         if self.cables_to_missing:
             out.append(f"{self.cables_to_missing} cable rows land on such an interface")
+        if self.interfaces_added:
+            out.append(f"{self.interfaces_added} interfaces added in site/{INTERFACES_STEM}.csv")
         if self.modules_dropped:
             out.append(
                 f"{self.modules_dropped} transceiver modules left out of the module file: the "
@@ -194,7 +207,11 @@ def rename_tables(
             found = held.find(lib.manufacturer, lib.model, lib.slug)
             if found is not None:
                 held_of[lib.key] = found
-    _rename_cables(t, renamed, held_of, report)
+    lacking = _rename_cables(t, renamed, held_of, report)
+    if lacking:
+        rows = _added_interfaces(lacking, renamed, device_tags, report.held_from)
+        t[INTERFACES_STEM] = Table.from_rows(INTERFACE_HEADER, rows)
+        report.interfaces_added = len(rows)
     _drop_modules(t, renamed, device_tags, held_of, report)
     # Manufacturers, device types, module types, power types
     makers_table = t[MANUFACTURERS]
@@ -209,7 +226,10 @@ def rename_tables(
     return report
 
 
-def _rename_cables(t, renamed, held_of, report: LibraryReport) -> None:
+def _rename_cables(t, renamed, held_of, report: LibraryReport) -> dict[str, set[str]]:
+    """Rename the cable ends; returns device name -> the interfaces its held type lacks that
+    a cable lands on."""
+    lacking: dict[str, set[str]] = {}
     for stem in CABLE_STEMS:
         cables = t.get(stem)
         if cables is None or not len(cables):
@@ -229,8 +249,32 @@ def _rename_cables(t, renamed, held_of, report: LibraryReport) -> None:
                 if lacks:
                     report.missing_interfaces.setdefault(lib.model, set()).add(name)
                     report.cables_to_missing += 1
+                    if held_type is not None:
+                        lacking.setdefault(device, set()).add(name)
             columns[f"side_{side}_name"] = ports
         t[stem] = _replace(cables, columns)
+    return lacking
+
+
+def _added_interfaces(lacking, renamed, device_tags, held_from: str) -> list[tuple]:
+    """The rows of ``07_interfaces``: each lacking interface of each device, typed as its
+    port is in the library-named type (the same speed and form factor)."""
+    rows = []
+    types: dict[tuple, dict[str, str]] = {}
+    for device in sorted(lacking):
+        lib = renamed[device]
+        if lib.key not in types:
+            types[lib.key] = {str(i["name"]): str(i["type"]) for i in lib.interfaces()}
+        for name in sorted(lacking[device]):
+            rows.append(
+                (
+                    device_tags[device],
+                    name,
+                    types[lib.key].get(name, "other"),
+                    fit_name(f"Hallwright: a port the type held in {held_from} lacks", 200),
+                )
+            )
+    return rows
 
 
 def _drop_modules(t, renamed, device_tags, held_of, report: LibraryReport) -> None:
