@@ -27,19 +27,27 @@ site into a design.
 
 from __future__ import annotations
 
+import csv
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from model.asbuilt.netbox_custom_types import unknown_types
 from model.asbuilt.netbox_media import pin_recorded_media, recorded_medium
 from model.asbuilt.netbox_panels_import import join_through_panels
+from model.asbuilt.netbox_types import TypeMatcher
 from model.asbuilt.report_csv import ReportError, read_table
-from model.catalog.components import DEVICE_ROLES, builtin_catalog
+from model.catalog.components import DEVICE_ROLES, CatalogFile, builtin_catalog
 from model.common.name_key import name_key
 from model.design import limits
 from model.design.design import Design, DesignError
 from model.design.entities import Device, Hall, Link, PortRef, Rack, Tray
+from model.outputs.netbox.floor_record import (
+    parse_hall_comment,
+    parse_rack_comment,
+    recorded_hall,
+)
 from model.structured.layout import set_cabling
 
 PANEL_ROLE = "patch-panel"
@@ -51,6 +59,7 @@ FILES = {
     "cables": "netbox_cables.csv",
 }
 SITE_COLUMNS = {"name": ("Name",)}
+SITE_OPTIONAL_COLUMNS = {"comments": ("Comments",)}
 RACK_COLUMNS = {
     "name": ("Name",),
     "site": ("Site",),
@@ -59,6 +68,8 @@ RACK_COLUMNS = {
     "outer_depth": ("Outer Depth",),
     "description": ("Description",),
 }
+# What Hallwright's export keeps of the floor plan (model.outputs.netbox.floor_record)
+RACK_OPTIONAL_COLUMNS = {"facility_id": ("Facility ID",), "comments": ("Comments",)}
 DEVICE_COLUMNS = {
     "name": ("Name",),
     "site": ("Site",),
@@ -69,6 +80,7 @@ DEVICE_COLUMNS = {
     "position": ("Position",),
     "description": ("Description",),
 }
+DEVICE_OPTIONAL_COLUMNS = {"u_height": ("U Height",)}
 CABLE_COLUMNS = {
     "device_a": ("Device A", "Side A"),
     "port_a": ("Termination A",),
@@ -98,6 +110,17 @@ _UNIT_M = {"m": 1.0, "cm": 0.01, "km": 1000.0, "ft": 0.3048, "in": 0.0254, None:
 class ImportResult:
     design: Design
     notes: list[str] = field(default_factory=list)
+    # One line per object of the site NetBox holds that the design did not take (what, where,
+    # why): the command lists them all and exits 1 when there is any.
+    left_out: list[str] = field(default_factory=list)
+
+
+class Notes(list):
+    """The import's notes, and each object it did not bring back (``left_out``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.left_out: list[str] = []
 
 
 def _mm(text: str, default_m: float, where: str) -> float:
@@ -129,25 +152,38 @@ def _read(folder: Path, key: str, columns, optional=None) -> list[tuple[int, dic
     path = folder / FILES[key]
     if not path.is_file():
         raise ReportError(f"{folder}: no {FILES[key]} (NetBox's list export of {key})")
-    return read_table(path, columns, optional)
+    # NetBox writes its list exports as excel CSV; sniffing is misled by a comments cell of
+    # quoted JSON (the hall a Hallwright export keeps there)
+    return read_table(path, columns, optional, csv.excel)
 
 
-def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
-    """The site's racks, devices and cables as a design (see the module docstring)."""
-    folder = Path(folder)
-    sites = [row["name"] for _, row in _read(folder, "sites", SITE_COLUMNS)]
+def _chosen_site(folder: Path, sites: list[str], site: str | None) -> str:
     if site is None:
         if len(sites) != 1:
             raise ReportError(
                 f"{folder}: {len(sites)} sites in {FILES['sites']}; name one with --site "
                 f"({', '.join(sites[:10])})"
             )
-        site = sites[0]
-    elif site not in sites:
+        return sites[0]
+    if site not in sites:
         raise ReportError(f"{folder}: no site {site!r} in {FILES['sites']}")
+    return site
+
+
+def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
+    """The site's racks, devices and cables as a design (see the module docstring)."""
+    folder = Path(folder)
+    site_rows = {
+        r["name"]: r for _, r in _read(folder, "sites", SITE_COLUMNS, SITE_OPTIONAL_COLUMNS)
+    }
+    site = _chosen_site(folder, list(site_rows), site)
     catalog = builtin_catalog()
-    notes: list[str] = []
-    racks_in = [(n, r) for n, r in _read(folder, "racks", RACK_COLUMNS) if r["site"] == site]
+    notes = Notes()
+    racks_in = [
+        (n, r)
+        for n, r in _read(folder, "racks", RACK_COLUMNS, RACK_OPTIONAL_COLUMNS)
+        if r["site"] == site
+    ]
     if len(racks_in) > limits.MAX_RACKS:  # before any work: the design could not be opened
         raise ReportError(
             f"{folder}: site {site!r} has {len(racks_in):,} racks; a design holds at most "
@@ -158,7 +194,25 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
     for n, r in sorted(racks_in, key=lambda nr: nr[1]["name"]):
         r["line"] = f"{FILES['racks']} line {n}"
         rows[re.match(r"^\D*", r["name"]).group(0) or "-"].append(r)
-    design = Design(Hall(outline=[(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]), name=site)
+    device_rows = [
+        (n, d)
+        for n, d in _read(folder, "devices", DEVICE_COLUMNS, DEVICE_OPTIONAL_COLUMNS)
+        if d["site"] == site
+    ]
+    custom, by_layout = unknown_types(folder, catalog, device_rows, notes)
+    design = Design(
+        Hall(outline=[(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]),
+        name=site,
+        custom_types=CatalogFile(device_types=custom),
+    )
+    # The floor plan Hallwright's export wrote into the site's and racks' comments, when every
+    # rack has its line: then racks stand where they stood, with their ids and trays.
+    try:
+        hall_record = parse_hall_comment(site_rows[site]["comments"])
+    except ValueError as exc:
+        raise ReportError(f"{folder / FILES['sites']}: site {site!r}: {exc}") from None
+    placed = {r["name"]: parse_rack_comment(r["comments"]) for _, r in racks_in}
+    recorded = hall_record is not None and bool(racks_in) and all(placed.values())
     rack_ids: dict[str, str] = {}
     taken: set[str] = set()
     names_seen: set[str] = set()
@@ -175,6 +229,9 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
             # racks by them); a second row of the same name is left out, the first one kept.
             if name_key(r["name"]) in names_seen:
                 repeated.append(r["line"])
+                notes.left_out.append(
+                    f"rack {r['name']} ({r['line']}): a rack of the same name came first"
+                )
                 continue
             names_seen.add(name_key(r["name"]))
             rtype = rack_types.get(r["description"]) or catalog.rack_types["rack-48u-600x1200"]
@@ -182,6 +239,9 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
             d = _mm(r["outer_depth"], rtype.depth_m, r["line"] + ", outer depth")
             height = _whole(_HEIGHT_U, r["height"], rtype.height_u, r["line"], "height")
             rack_id = f"r-{_ident(r['name'])}"
+            at = placed[r["name"]] if recorded else None
+            if at is not None and at[0] not in taken:
+                rack_id = at[0]
             if rack_id in taken:  # "A 01" and "A-01" make the same id: both racks are kept
                 rack_id = f"{rack_id}-{r['line'].rsplit(' ', 1)[-1]}"
             taken.add(rack_id)
@@ -191,12 +251,13 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
                     id=rack_id,
                     name=r["name"],
                     type=rtype.id,
-                    x=x + w / 2,
-                    y=y + d / 2,
+                    x=at[1] if at else x + w / 2,
+                    y=at[2] if at else y + d / 2,
                     width_m=w,
                     depth_m=d,
                     height_u=height,
                     power_budget_kw=rtype.power_budget_kw,
+                    rotation=at[3] if at else 0,
                 )
             )
             x += w
@@ -211,24 +272,39 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
             f"{len(repeated):,} racks left out: a rack of the same name (as displayed) came"
             f" first ({', '.join(repeated[:3])}{' ...' if len(repeated) > 3 else ''})"
         )
-    if racks:
+    if recorded and hall_record is not None:
+        trays = list(hall_record.trays)
+        try:
+            design.set_hall(recorded_hall(hall_record))
+        except DesignError as exc:  # an outline edited into something the design refuses
+            raise ReportError(f"{folder / FILES['sites']}: site {site!r}: {exc}") from None
         notes.append(
-            f"{len(racks)} racks had no floor position in NetBox: laid out in {len(rows)} rows "
-            f"by name, {AISLE_M} m apart, one tray over each row; move them to the real plan"
+            f"{len(racks)} racks at their floor positions and rotations, with their ids, and "
+            f"the hall's outline and {len(trays)} trays, read from the site's and racks' comments"
         )
-    outline_w, outline_d = width + MARGIN_M, max(y - AISLE_M + MARGIN_M, 2 * MARGIN_M)
-    design.set_hall(
-        Hall(outline=[(0.0, 0.0), (outline_w, 0.0), (outline_w, outline_d), (0.0, outline_d)])
-    )
+    else:
+        if racks:
+            notes.append(
+                f"{len(racks)} racks had no floor position in NetBox: laid out in {len(rows)} "
+                f"rows by name, {AISLE_M} m apart, one tray over each row; move them to the "
+                "real plan"
+            )
+        outline_w, outline_d = width + MARGIN_M, max(y - AISLE_M + MARGIN_M, 2 * MARGIN_M)
+        design.set_hall(
+            Hall(outline=[(0.0, 0.0), (outline_w, 0.0), (outline_w, outline_d), (0.0, outline_d)])
+        )
     try:
         design.add_racks(racks)
-        design.add_trays(trays)
     except DesignError as exc:  # a rack the design cannot hold (a name too long, ...)
         raise ReportError(f"{folder / FILES['racks']}: {exc}") from None
-    _add_devices(design, folder, site, rack_ids, notes)
-    _add_cables(design, folder, site, notes)
+    try:
+        design.add_trays(trays)
+    except DesignError as exc:  # a recorded tray edited into one the design refuses
+        raise ReportError(f"{folder / FILES['sites']}: site {site!r}: {exc}") from None
+    aliases = _add_devices(design, device_rows, rack_ids, notes, by_layout)
+    _add_cables(design, folder, site, notes, aliases)
     design.revision = 0
-    return ImportResult(design, notes)
+    return ImportResult(design, list(notes), notes.left_out)
 
 
 def _add_each(add, items: list, what: str, where: dict[str, str], notes: list[str]) -> None:
@@ -247,6 +323,8 @@ def _add_each(add, items: list, what: str, where: dict[str, str], notes: list[st
             add([item])
         except DesignError as exc:
             refused.append(f"{where.get(item.id, item.id)}: {exc}")
+            if isinstance(notes, Notes):
+                notes.left_out.append(f"{what} {item.id} ({refused[-1]})")
     if refused:
         shown = "; ".join(refused[:3]) + (
             f"; and {len(refused) - 3:,} more" if len(refused) > 3 else ""
@@ -254,52 +332,45 @@ def _add_each(add, items: list, what: str, where: dict[str, str], notes: list[st
         notes.append(f"{len(refused):,} {what} left out, refused by the design: {shown}")
 
 
-def _catalog_type(catalog, manufacturer: str, model: str):
-    """(device type, breakout) of a NetBox type, or (None, {})."""
-    best = None
-    for t in catalog.device_types.values():
-        if t.vendor == manufacturer and (model == t.model or model.startswith(t.model + " (")):
-            if best is None or len(t.model) > len(best.model):
-                best = t
-    if best is None:
-        return None, {}
-    breakout = {}
-    suffix = model[len(best.model) :].strip().strip("()")
-    for part in suffix.split(", ") if suffix else ():
-        match = _VARIANT.match(part)
-        if match:
-            breakout[match.group("group")] = int(match.group("fanout"))
-    return best, breakout
-
-
-def _add_devices(design: Design, folder: Path, site: str, rack_ids, notes) -> None:
-    catalog = design.catalog
+def _add_devices(design: Design, device_rows, rack_ids, notes, by_layout):
+    """Add the site's devices; returns device id -> NetBox interface name -> catalog port, for
+    the types whose interface names differ from the catalog's."""
+    matcher = TypeMatcher(design.catalog, by_layout)
     devices = []
     unknown: dict[str, int] = defaultdict(int)
     used: set[str] = set()
     where: dict[str, str] = {}
+    aliases: dict[str, dict[str, str]] = {}
     panels = 0
-    for line, d in _read(folder, "devices", DEVICE_COLUMNS):
-        if d["site"] != site:
-            continue
+    for line, d in device_rows:
         if d["rack"] not in rack_ids or not d["position"]:
             notes.append(
                 f"{FILES['devices']} line {line}: {d['name']} is in no rack position, left out"
             )
+            notes.left_out.append(
+                f"device {d['name']} ({FILES['devices']} line {line}): in no rack position"
+            )
             continue
-        dtype, breakout = _catalog_type(catalog, d["manufacturer"], d["type"])
-        if dtype is None and d["role"] == PANEL_ROLE:
+        match = matcher.match(d["manufacturer"], d["type"])
+        if match is None and d["role"] == PANEL_ROLE:
             panels += 1  # a pass-through: its cords and trunks are joined into links
             continue
-        if dtype is None:
+        if match is None:
             unknown[f"{d['manufacturer']} {d['type']}"] += 1
+            notes.left_out.append(
+                f"device {d['name']} ({FILES['devices']} line {line}): type "
+                f"{d['manufacturer']} {d['type']!r} matches no catalog type"
+            )
             continue
-        match = _ID.match(d["description"])
-        device_id = match.group(1) if match else f"d-{_ident(d['name'])}"
+        dtype, breakout = match.dtype, match.breakout
+        recorded_id = _ID.match(d["description"])
+        device_id = recorded_id.group(1) if recorded_id else f"d-{_ident(d['name'])}"
         if device_id in used:
             device_id = f"{device_id}-{line}"
         used.add(device_id)
         where[device_id] = f"{FILES['devices']} line {line}"
+        if match.ports:
+            aliases[device_id] = match.ports
         role = d["role"] if d["role"] in DEVICE_ROLES else dtype.default_role
         devices.append(
             Device(
@@ -321,10 +392,17 @@ def _add_devices(design: Design, folder: Path, site: str, rack_ids, notes) -> No
         )
     for name, count in sorted(unknown.items()):
         notes.append(f"{count} devices of type {name!r} left out: the catalog has no such type")
+    library = sum(1 for d in devices if d.id in aliases)
+    if library:
+        notes.append(
+            f"{library} devices of devicetype-library types: their interfaces read back to the "
+            "catalog's port names"
+        )
     _add_each(design.add_devices, devices, "devices", where, notes)
+    return aliases
 
 
-def _add_cables(design: Design, folder: Path, site: str, notes) -> None:
+def _add_cables(design: Design, folder: Path, site: str, notes, aliases) -> None:
     by_name = {d.name: d.id for d in design.devices.values()}
     links = []
     left: list[tuple[int, dict[str, str]]] = []
@@ -351,6 +429,7 @@ def _add_cables(design: Design, folder: Path, site: str, notes) -> None:
         if c["site_a"] != site and c["site_b"] != site:
             continue
         a, b = device_of(c["device_a"]), device_of(c["device_b"])
+        _catalog_ports(c, a, b, aliases)
         if not (is_port((c["device_a"], c["port_a"])) and is_port((c["device_b"], c["port_b"]))):
             left.append((line, c))
             continue
@@ -365,7 +444,11 @@ def _add_cables(design: Design, folder: Path, site: str, notes) -> None:
                 label=c["label"],
             )
         )
-    joined, unjoined, trunk_rows = join_through_panels(left, is_port, _length_m)
+    consumed: set[int] = set()
+    joined, unjoined, trunk_rows = join_through_panels(left, is_port, _length_m, consumed)
+    for line, c in left:  # every cable neither a link nor part of a joined channel
+        if id(c) not in consumed:
+            notes.left_out.append(_cable_left_out(line, c, is_port))
     for (a, b, label, length, panels, cord), n in zip(
         joined, range(1, len(joined) + 1), strict=True
     ):
@@ -382,6 +465,14 @@ def _add_cables(design: Design, folder: Path, site: str, notes) -> None:
             )
         )
     skipped = len(left) - 2 * len(joined) - trunk_rows  # two cords each, and the trunks
+    _join_notes(design, notes, joined, unjoined, skipped)
+    links = _one_cable_per_port(links, notes)
+    where = {k.id: f"{FILES['cables']} line {k.id[3:]}" for k in links if k.id[3:].isdigit()}
+    _add_each(design.add_links, links, "cables", where, notes)
+    pin_recorded_media(design, recorded, notes)
+
+
+def _join_notes(design: Design, notes, joined, unjoined: int, skipped: int) -> None:
     if joined:
         # A channel through a third (zone) panel is TIA-942 zones; the links keep their panels
         # either way (via), the style only chooses for links added later.
@@ -398,10 +489,23 @@ def _add_cables(design: Design, folder: Path, site: str, notes) -> None:
             f"{skipped - unjoined} cables left out: an end is a device or port the design "
             "does not have"
         )
-    links = _one_cable_per_port(links, notes)
-    where = {k.id: f"{FILES['cables']} line {k.id[3:]}" for k in links if k.id[3:].isdigit()}
-    _add_each(design.add_links, links, "cables", where, notes)
-    pin_recorded_media(design, recorded, notes)
+
+
+def _catalog_ports(c: dict[str, str], a: str | None, b: str | None, aliases) -> None:
+    """A library-named interface (``P0.0``) of either end as the catalog's port (``p1``)."""
+    for side, device in (("a", a), ("b", b)):
+        if device in aliases:
+            c[f"port_{side}"] = aliases[device].get(c[f"port_{side}"], c[f"port_{side}"])
+
+
+def _cable_left_out(line: int, c: dict[str, str], is_port) -> str:
+    ends = []
+    for side in ("a", "b"):
+        end = (c[f"device_{side}"], c[f"port_{side}"])
+        if not is_port(end):
+            ends.append(f"{end[0]} {end[1]}")
+    why = "no port of the design: " + ", ".join(ends) if ends else "not joined"
+    return f"cable {c['label'] or '(no label)'} ({FILES['cables']} line {line}): {why}"
 
 
 def _one_cable_per_port(links: list[Link], notes: list[str]) -> list[Link]:
@@ -417,6 +521,12 @@ def _one_cable_per_port(links: list[Link], notes: list[str]) -> list[Link]:
             continue
         used |= ends
         kept.append(link)
+    if isinstance(notes, Notes):
+        for k in dropped:
+            notes.left_out.append(
+                f"cable {k.label or k.id}: {k.a.device} {k.a.port} - {k.b.device} {k.b.port} "
+                "uses a port an earlier cable uses, or runs from a port to itself"
+            )
     if dropped:
         first = ", ".join(f"{k.a.port} of {k.a.device}" for k in dropped[:3])
         more = f" and {len(dropped) - 3:,} more" if len(dropped) > 3 else ""

@@ -58,13 +58,15 @@ def join_through_panels(
     rows: Sequence[tuple[int, dict[str, str]]],
     is_port: Callable[[End], bool],
     length_m: Callable[[str], float | None],
+    consumed: set[int] | None = None,
 ) -> tuple[list[tuple[End, End, str, float | None, tuple[str, ...], dict]], int, int]:
     """(a end, b end, label, as-built length, panel names A to B, the A end's cord row) of every
     channel the cables ``rows`` join.
 
     ``rows`` are the cables left over (an end is not a design port); ``is_port`` says whether
     an end is a port of the design. Returns the links, the number of cords left unjoined and
-    the number of trunk cables the links passed.
+    the number of trunk cables the links passed. ``consumed``, when given, gets the ``id`` of
+    every row a link was joined from (its cords and trunks), so the caller can list the others.
     """
     ends: dict[End, tuple[int, dict[str, str], End]] = {}
     for line, c in rows:
@@ -100,6 +102,8 @@ def join_through_panels(
             continue
         used.update((line, far_line))
         trunk_lines.update(id(t) for t in trunks)
+        if consumed is not None:
+            consumed.update((id(cord), id(far_cord), *trunk_lines))
         stem, end = _stem(cord["label"])
         pieces = [length_m(c["length"]) for c in (cord, far_cord)]
         pieces += [piece_length(t) for t in trunks]

@@ -35,18 +35,22 @@ def read_table(
     path: str | Path,
     columns: Mapping[str, Sequence[str]],
     optional: Mapping[str, Sequence[str]] | None = None,
+    dialect: type[csv.Dialect] | None = None,
 ) -> list[tuple[int, dict[str, str]]]:
     """(line number, {logical column: cell}) for every non-empty row of a CSV file.
 
     ``columns`` maps each logical column to the header names it may have; all are required.
     ``optional`` columns are read when the file has them and are ``""`` when it has not.
+    ``dialect``: the file's CSV dialect when the writer is known (NetBox writes excel's);
+    otherwise it is sniffed, which a cell of quoted JSON can mislead.
     """
     path = Path(path)
     text = _text(path)
-    try:
-        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
+    if dialect is None:
+        try:
+            dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+        except csv.Error:
+            dialect = csv.excel
     # newline=None: universal newlines, so a file with CR-only line ends (old Mac tools) reads
     # as lines too instead of one unquoted field holding line breaks
     reader = csv.reader(io.StringIO(text, newline=None), dialect)

@@ -25,6 +25,18 @@ FOREIGN = {
     "module_type": "module-types",
 }
 CHOICES = ("status", "airflow", "face", "length_unit", "type", "form_factor", "outer_unit")
+# A cable termination's object type -> the kind holding its port
+PORT_OF = {
+    "dcim.interface": "interfaces",
+    "dcim.frontport": "front-ports",
+    "dcim.rearport": "rear-ports",
+}
+COMPONENTS = {
+    "interface-templates": "interfaces",
+    "module-bay-templates": "module-bays",
+    "front-port-templates": "front-ports",
+    "rear-port-templates": "rear-ports",
+}
 
 
 class FakeNetBox:
@@ -41,7 +53,7 @@ class FakeNetBox:
         for name in ("name", "slug", "model"):
             if name in raw:
                 out[name] = raw[name]
-        if kind in ("interfaces", "module-bays"):
+        if kind in ("interfaces", "module-bays", "front-ports", "rear-ports"):
             out["device"] = self._nested("devices", raw["device"])
         return out
 
@@ -54,7 +66,8 @@ class FakeNetBox:
                 out[name] = {"value": value, "label": value.title()}
             elif name.endswith("_terminations"):
                 out[name] = [
-                    dict(t, object=self._nested("interfaces", t["object_id"])) for t in value
+                    dict(t, object=self._nested(PORT_OF[t["object_type"]], t["object_id"]))
+                    for t in value
                 ]
         return out
 
@@ -64,7 +77,8 @@ class FakeNetBox:
         if "device" in raw:
             return self.db["devices"][raw["device"]]["site"]
         if kind == "cables":
-            port = self.db["interfaces"][raw["a_terminations"][0]["object_id"]]
+            end = raw["a_terminations"][0]
+            port = self.db[PORT_OF[end["object_type"]]][end["object_id"]]
             return self.db["devices"][port["device"]]["site"]
         return None
 
@@ -120,10 +134,7 @@ class FakeNetBox:
         self.next_id += 1
         self.db[kind][raw["id"]] = raw
         if kind == "devices":
-            for tkind, component in (
-                ("interface-templates", "interfaces"),
-                ("module-bay-templates", "module-bays"),
-            ):
+            for tkind, component in COMPONENTS.items():
                 for t in self.db[tkind].values():
                     if t["device_type"] == raw["device_type"]:
                         self._add(component, {"device": raw["id"], "name": t["name"]})
@@ -148,14 +159,16 @@ class FakeNetBox:
         """Delete with NetBox's cascade: a device takes its components, modules and cables."""
         del self.db[kind][obj_id]
         if kind == "devices":
-            for component in ("interfaces", "module-bays", "modules"):
+            for component in ("interfaces", "module-bays", "modules", "front-ports", "rear-ports"):
                 for i, raw in list(self.db[component].items()):
                     if raw["device"] == obj_id:
                         self._drop(component, i)
-        elif kind == "interfaces":
+        elif kind in PORT_OF.values():
             for i, raw in list(self.db["cables"].items()):
                 ends = raw["a_terminations"] + raw["b_terminations"]
-                if any(t["object_id"] == obj_id for t in ends):
+                if any(
+                    PORT_OF[t["object_type"]] == kind and t["object_id"] == obj_id for t in ends
+                ):
                     del self.db["cables"][i]
 
     def count(self, kind: str) -> int:

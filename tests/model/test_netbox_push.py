@@ -72,9 +72,11 @@ def test_a_moved_rack_changes_only_the_cables_of_that_rack():
     counts = _counts(result.plan)
     changed = result.plan["cables"].change
     assert changed and all(f == ["length"] for f in changed.values())
+    # The rack itself changes too: its floor position is in its comments (floor_record)
     assert {k: v for k, v in counts.items() if k != "cables"} == {
-        k: (0, 0, 0) for k in counts if k != "cables"
+        k: (0, 1, 0) if k == "racks" else (0, 0, 0) for k in counts if k != "cables"
     }
+    assert {k[-1]: f for k, f in result.plan["racks"].change.items()} == {"R1": ["comments"]}
     r1_devices = {d.name for d in design.devices.values() if d.rack == "r1"}
     for _site, a, b in changed:
         assert a[0] in r1_devices or b[0] in r1_devices
@@ -138,9 +140,96 @@ def test_objects_another_team_created_are_matched_not_duplicated():
     assert all(t["manufacturer"] == maker["id"] for t in api.db["device-types"].values())
 
 
-def test_a_design_cabled_through_panels_is_refused_with_a_sentence():
+def _trace(api, interface_id: int) -> tuple[str, str, list[str]]:
+    """From an interface, follow cables and the panels' port mappings (NetBox's trace, over
+    the fake's tables): the far (device, interface) and the panels passed."""
+    db = api.db
+    by_end = {}
+    for cable in db["cables"].values():
+        a, b = cable["a_terminations"][0], cable["b_terminations"][0]
+        by_end[(a["object_type"], a["object_id"])] = b
+        by_end[(b["object_type"], b["object_id"])] = a
+    templates = {
+        kind: {(t["device_type"], t["name"]): t for t in db[f"{kind}-templates"].values()}
+        for kind in ("front-port", "rear-port")
+    }
+    rear_template_name = {t["id"]: t["name"] for t in db["rear-port-templates"].values()}
+
+    def port(kind, device, name):
+        return next(i for i, p in db[kind].items() if p["device"] == device and p["name"] == name)
+
+    here, position, panels = ("dcim.interface", interface_id), 1, []
+    for _ in range(12):
+        far = by_end[here]
+        kind, obj = far["object_type"], far["object_id"]
+        if kind == "dcim.interface":
+            p = db["interfaces"][obj]
+            return db["devices"][p["device"]]["name"], p["name"], panels
+        table = "front-ports" if kind == "dcim.frontport" else "rear-ports"
+        p = db[table][obj]
+        device = db["devices"][p["device"]]
+        panels.append(device["name"])
+        dtype = device["device_type"]
+        if kind == "dcim.frontport":  # through to its rear port, at the mapped position
+            (m,) = templates["front-port"][(dtype, p["name"])]["rear_ports"]
+            position = m["rear_port_position"]
+            here = (
+                "dcim.rearport",
+                port("rear-ports", p["device"], rear_template_name[m["rear_port"]]),
+            )
+        else:  # a rear port: out of the front port mapped to this position
+            front = next(
+                t
+                for t in templates["front-port"].values()
+                if t["device_type"] == dtype
+                and any(
+                    rear_template_name[m["rear_port"]] == p["name"]
+                    and m["rear_port_position"] == position
+                    for m in t["rear_ports"]
+                )
+            )
+            here = ("dcim.frontport", port("front-ports", p["device"], front["name"]))
+    raise AssertionError("no far interface within 12 hops")
+
+
+def test_a_design_cabled_through_panels_is_pushed_and_traces_through_them():
+    """Patch panels as NetBox models them: devices whose types have rear and front port
+    templates (front mapped to rear and position, NetBox 4.5's rear_ports); cords end on front
+    ports, trunk legs on rear ports; every link traces from its A interface to its B."""
     design = generate("rail-optimized", nodes=8, node_type="dgx-h100", switch="qm9700", su_nodes=8)
     set_cabling(design, "cross-connect")
     place_panels(design)
-    with pytest.raises(PushRefused, match="patch panels"):
-        _desired(design)
+    desired = _desired(design)
+    api = FakeNetBox()
+    result = push(api, desired)
+    assert not result.refused, result.refused[:3]
+    assert api.count("cables") == len(desired["cables"]) > 2 * len(design.links)
+    assert api.count("front-port-templates") == len(desired["front-port-templates"]) > 0
+    assert all(t["rear_ports"] for t in api.db["front-port-templates"].values())
+    name = {d.id: d.name for d in design.devices.values()}
+    device_id = {d["name"]: i for i, d in api.db["devices"].items()}
+    panels = {d.name for d in design.devices.values() if d.role == "patch-panel"}
+    for link in design.links.values():
+        a = next(
+            i
+            for i, p in api.db["interfaces"].items()
+            if p["device"] == device_id[name[link.a.device]] and p["name"] == link.a.port
+        )
+        device, port, passed = _trace(api, a)
+        assert (device, port) == (name[link.b.device], link.b.port), link.id
+        assert len(passed) >= 2 and set(passed) <= panels
+    api.writes.clear()
+    again = push(api, desired)
+    assert all(c == (0, 0, 0) for c in _counts(again.plan).values()), _counts(again.plan)
+    assert api.writes == []
+
+
+def test_a_cable_end_of_another_kind_is_refused_with_a_sentence():
+    design = small_pod()
+    plant = plant_of(design)
+    export = netbox_tables(design, schedule_rows(design, plant), plant)
+    rows = export.rows("08_cables")
+    rows[0] = (*rows[0][:2], "dcim.consoleport", *rows[0][3:])
+    export.set_rows("08_cables", export.tables["08_cables"].header, rows)
+    with pytest.raises(PushRefused, match="dcim.consoleport"):
+        desired_objects(export)

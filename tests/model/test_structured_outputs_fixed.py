@@ -75,30 +75,35 @@ DESIGNS = {
 # folder gains site/14_cooling_sources.csv (its 6 CRAHs) and 15_cooling_feeds.csv (44 air loops,
 # each rack on its row's two CRAHs) and the README's paragraph on them; without those the
 # folder hashes to the previous digest (e701526c...).
+# Issue 40 (floor plan through NetBox): the NetBox folders' site/04_sites.csv gains a
+# "comments" column (the hall outline and trays) and site/06_racks.csv "facility_id" and
+# "comments" (each rack's id, floor position and rotation); diffed file by file on ft8z
+# against a6e0443: only those two files differ, and in them only the new columns. Merged with
+# issue 41's cooling files above (independent files and columns), the NetBox digests were retaken.
 EXPECTED = {
     "ft8z": (
         "a0492f583142f00f4aefc68f1cf9842f29be30f92a24f59ca93667d4b7f5fee5",
         "75ee17e4a66a7f5d6412eec3e218f09e0ffdffb36f24bb245ebdf11fef23187e",
         "ce844c4ca60876f166609030a2cb195eae9f17dd438bdfbc62eef01d293bcad8",
-        "b889653b0789b7e18bf1665db1d843592f43b6750b06872bc768d2668bcd369b",
+        "d29f8d2f6747a3349e5a747d6afe9bc850011a04ed7af38b783ed857d3fde8d6",
     ),
     "ro256x": (
         "6032106d79a2d31fe1b0d54ced4a2b3c01f8af8e4bc1cd91fff18bdde0778162",
         "1c0eba0d731eb8ae6f43d25627bae992a1e083f7d96b1c0e6d1b11efe8b72481",
         "f0c5505b441deac5d06ab8bc676feea240641330b2c99ee11047020169125285",
-        "fd2ee34afc35fb0cddecfd78bffe4b086f0f25240e835c0c383ff818f8b8ea13",
+        "24e99a80822a2278b73091cd79939db83b0d635f7df40631039fbc7189a48d38",
     ),
     "nv16z": (
         "a71ff763c4a5812cc1bca3f44e59587fb5646de669e693f15dec8f789b45f715",
         "cbf12a1df04be66c9aec9ac95f37727b15db61b4ec9cdb2b361d3e06b950d1bb",
         "87a8727c655134a855381cf2a928ef3644d42ec72985bece0186e7abe276ce49",
-        "76bfed93ce73b0111741bcd86f1860d3567004ecb0d3dc93fa5a47d4491b7ca1",
+        "0dc8a1d7d44e4101083cbf249e3060c16c36b5d1ccbc47122853df060023c7a0",
     ),
     "ls128eor": (
         "74e301c83494a8380c44f1af13db5ecc8495e5974a2da3e78fe16f3e0358c921",
         "c05cfa9e8e7dd71a44bdfd7f4fa4a6a6b3b0a4e5a31f4830747f2add021196d7",
         "a7789790dbce763cc866f76cec2ee3df0dc147a6bc2f1cd29ab39ed3a78de436",
-        "0dd9f5c2c9fe344603a0cf98737ac13c9f3172e658a8537c05c140341b36acc8",
+        "e15e9877be1130d910cfe28ebb088da9d984b9e66efdf4cbbed7848f77604c92",
     ),
 }
 

@@ -58,6 +58,7 @@ URLS = {
     "05_locations": "/dcim/locations/import/",
     "06_racks": "/dcim/racks/import/",
     "07_devices": "/dcim/devices/import/",
+    "07_interfaces": "/dcim/interfaces/import/",  # --types-from: ports a held type lacks
     "08_cables": "/dcim/cables/import/",
     "09_backplane_cables": "/dcim/cables/import/",
     "10_modules": "/dcim/modules/import/",

@@ -9,11 +9,15 @@ Runs in Hallwright's environment, against the NetBox ``run_live_import.sh`` serv
    design has;
 3. a second push plans nothing (no create, change or delete of any type): idempotent;
 4. one server rack moved 3 m along the row and pushed: the plan changes the lengths of exactly
-   the cables whose ordered length changed (all of them ending in that rack) and nothing else;
-   NetBox then holds the new lengths;
+   the cables whose ordered length changed (all of them ending in that rack), that rack's
+   comments (its floor position) and nothing else; NetBox then holds the new lengths;
 5. cable traces: every cable of the moved rack and a sample of the others, traced from the A
    interface through NetBox's ``/trace/`` endpoint, end on the design's B interface;
-6. ``--branch`` on a NetBox without the netbox-branching plugin exits 2 with a sentence.
+6. ``import-netbox --url`` reads the site back over REST: the same devices, links, rack ids,
+   floor positions and rotations (the moved rack where it now stands) and trays, exit 0;
+7. a cross-connect pod with patch panels pushed as its own site: nothing refused, idempotent,
+   every link traced by NetBox from its A interface through both panels to its B interface;
+8. ``--branch`` on a NetBox without the netbox-branching plugin exits 2 with a sentence.
 
 Exit 0 when every check held; 1 otherwise, with the failures printed.
 """
@@ -137,7 +141,10 @@ def main(argv: list[str]) -> int:
     check(code == 0, f"push of the moved rack exit {code}")
     changed = {tuple(map(_tuple, c["key"])) for c in plan["cables"]["change"]}
     other = {k: v for k, v in totals(plan).items() if k != "cables"}
-    check(other == {}, f"moving rack {rack.name} changed other objects: {other}")
+    # The rack changes too: its floor position is in its comments (model/outputs/netbox/floor_record)
+    check(other == {"racks": (0, 1, 0)}, f"moving rack {rack.name} changed other objects: {other}")
+    rack_fields = [(c["key"][-1], c["fields"]) for c in plan["racks"]["change"]]
+    check(rack_fields == [(rack.name, ["comments"])], f"rack changes {rack_fields}")
     check(totals(plan).get("cables", (0, 0, 0))[::2] == (0, 0), "cables created or deleted")
     check(
         changed == want_changed and changed,
@@ -178,6 +185,9 @@ def main(argv: list[str]) -> int:
         traced += 1
     print(f"{traced} cable traces checked through /api/dcim/interfaces/<id>/trace/")
 
+    pull_back(url, token_file, moved_path, desired["sites"][(site_slug,)].fields["name"], work)
+    push_panels(url, token_file, api, work)
+
     code, _, err = push(url, token_file, design_path, work, "--branch", "review", "--dry-run")
     check(code == 2 and "no netbox-branching plugin" in err, f"--branch without plugin: {err!r}")
 
@@ -185,6 +195,91 @@ def main(argv: list[str]) -> int:
         print("FAIL", failure)
     print(f"push-netbox: {checks[0] - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0
+
+
+def push_panels(url: str, token: Path, api: RestClient, work: Path) -> None:
+    """A cross-connect pod (patch panels: front/rear ports, trunk legs as rear-port cables)
+    pushed as a site of its own: exit 0, nothing refused, a second push plans nothing, and
+    every link traced by NetBox from its A interface through the panels to its B interface."""
+    from model.generators.generate import generate
+    from model.structured.layout import place_panels, set_cabling
+
+    design = generate("rail-optimized", nodes=8, node_type="dgx-h100", switch="qm9700", su_nodes=8)
+    set_cabling(design, "cross-connect")
+    place_panels(design)
+    design.name = "Hallwright panels pod"
+    path = work / "panels.hall.json"
+    save_design(design, path)
+    _, desired = desired_of(path)
+    code, plan, err = push(url, token, path, work)
+    check(code == 0, f"push of the cross-connect pod exit {code}: {err[-500:]}")
+    code, plan, _ = push(url, token, path, work)
+    check(code == 0 and totals(plan) == {}, f"second panel push plans nothing: {totals(plan)}")
+    (site_slug,) = next(iter(desired["sites"]))
+    (site,) = api.read_all("sites", {"slug": site_slug}) or [None]
+    if site is None:
+        check(False, "the panel pod's site is not in NetBox")
+        return
+    interfaces = {
+        (i["device"]["name"], i["name"]): i["id"]
+        for i in api.read_all("interfaces", {"site_id": site["id"], "fields": "id,name,device"})
+    }
+    name = {d.id: d.name for d in design.devices.values()}
+    traced = 0
+    for link in sorted(design.links.values(), key=lambda k: k.id):
+        a = interfaces.get((name[link.a.device], link.a.port))
+        if a is None:
+            check(False, f"panel pod: no interface {link.a.port} of {name[link.a.device]}")
+            continue
+        path_ = api.call("GET", f"dcim/interfaces/{a}/trace/")
+        assert isinstance(path_, list)
+        far = path_[-1][2] if path_ and path_[-1][2] else []
+        got = (far[0]["device"]["name"], far[0]["name"]) if far else None
+        check(got == (name[link.b.device], link.b.port), f"panel trace of {link.id}: {got}")
+        traced += 1
+    print(f"panel pod: {traced} links traced through their panels by NetBox")
+
+
+def pull_back(url: str, token: Path, design_path: Path, site: str, work: Path) -> None:
+    """import-netbox --url reads back what the pushes wrote: every device (name, type, U),
+    every link (by its ends' names) and every rack (id, floor position, rotation: the moved
+    rack where it was moved to), and exit 0 (nothing left out)."""
+    back = work / "pulled.hall.json"
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, str(REPO / "main.py"), "import-netbox", "--url", url, "--token-file",
+         str(token), "--site", site, "-o", str(back), "--lists-to", str(work / "pulled-lists")],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    seconds = time.perf_counter() - start
+    print(f"import-netbox --url: exit {done.returncode}, {seconds:.0f} s")
+    print(done.stdout[-2000:], done.stderr[-2000:], sep="", end="")
+    check(done.returncode == 0, f"import-netbox --url exit {done.returncode}")
+    if not back.exists():
+        return
+    design, came = load_design(design_path), load_design(back)
+
+    def ends(d):
+        name = {x.id: x.name for x in d.devices.values()}
+        return {
+            frozenset([(name[k.a.device], k.a.port), (name[k.b.device], k.b.port)])
+            for k in d.links.values()
+        }
+
+    check(
+        {(d.name, d.type, d.u) for d in came.devices.values()}
+        == {(d.name, d.type, d.u) for d in design.devices.values()},
+        "import-netbox --url: the devices (name, type, U) differ",
+    )
+    check(ends(came) == ends(design), "import-netbox --url: the links differ")
+    check(
+        {(r.name, r.id, r.x, r.y, r.rotation) for r in came.racks.values()}
+        == {
+            (r.name, r.id, round(r.x, 3), round(r.y, 3), r.rotation) for r in design.racks.values()
+        },
+        "import-netbox --url: the racks' ids, positions or rotations differ",
+    )
+    check(came.trays == design.trays, "import-netbox --url: the trays differ")
 
 
 def _tuple(value):

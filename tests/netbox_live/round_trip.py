@@ -2,8 +2,10 @@
 
 Run with Hallwright's Python: ``round_trip.py DESIGN.hall.json BACK.hall.json``. The design
 that comes back must have the same devices (by name) and the same links (by the names of both
-ends, either way round), the design's cabling style (panels come back from the layout), and an
-as-built length on every link that NetBox recorded one for. Exit 0, or 1 with what differs.
+ends, either way round), the design's cabling style (panels come back from the layout), the
+racks' ids, floor positions and rotations, the trays and the outline (kept in the racks' and
+site's comments), and an as-built length on every link that NetBox recorded one for. Exit 0,
+or 1 with what differs.
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ def main(design_path: str, back_path: str) -> int:
         failures.append(
             f"cabling {back.settings.cabling!r}, the design's {design.settings.cabling!r}"
         )
+    # The floor plan rides in the racks' and site's comments (model/outputs/netbox/floor_record)
+    if _floor(back) != _floor(design):
+        failures.append("racks' ids, floor positions or rotations, the trays or the outline differ")
     backplane = sum(1 for k in back.links.values() if k.as_built_m is None)
     print(
         f"{back.name}: {len(back.devices)} devices, {len(back.links)} links came back "
@@ -48,6 +53,13 @@ def main(design_path: str, back_path: str) -> int:
     for failure in failures:
         print(f"FAIL {back.name}: {failure}")
     return 1 if failures else 0
+
+
+def _floor(design) -> tuple:
+    racks = {
+        r.name: (r.id, round(r.x, 3), round(r.y, 3), r.rotation) for r in design.racks.values()
+    }
+    return racks, design.trays, list(design.hall.outline)
 
 
 def _vias(design) -> set:

@@ -13,6 +13,13 @@ Modules:
   their YAML.
 - ``export``: NetBox import files for a shared NetBox: the design as one site, shared types apart,
   chunked.
+- ``floor_record``: what NetBox has no field for (rack position, rotation and id; the hall's
+  outline and trays), kept in the racks' and site's own fields (facility id, comments).
+- ``library_types``: devicetype-library naming: the library's manufacturer, model, slug and
+  interface names for the catalog devices it has (``resources/catalog/netbox/``), and YAML the
+  library's schema accepts for every other type.
+- ``library_export``: ``export-netbox --types library [--types-from DIR]``: the export's tables
+  renamed, the types a NetBox already holds left out, what they lack listed.
 - ``modules``: NetBox modules: the transceiver in every used cage, and one module type per part
   number.
 - ``names``: NetBox names: within NetBox's length limits and unique the way NetBox compares them.

@@ -59,6 +59,15 @@ from model.outputs.netbox.device_types import (
     is_infiniband_switch,
     yaml_document,
 )
+from model.outputs.netbox.floor_record import hall_comment, rack_comment, rack_facility_id
+from model.outputs.netbox.library_export import (
+    INTERFACE_HEADER,
+    INTERFACES_STEM,
+    HeldTypes,
+    LibraryReport,
+    rename_tables,
+)
+from model.outputs.netbox.library_types import TYPES_LIBRARY
 from model.outputs.netbox.modules import (
     MODULE_TYPES_DIR,
     MODULES_STEM,
@@ -85,7 +94,7 @@ from model.outputs.netbox.power import (
     POWER_PANEL_HEADER,
     power_export,
 )
-from model.outputs.netbox.readme import POWER_README, README
+from model.outputs.netbox.readme import LIBRARY_README, POWER_README, README
 from model.outputs.schedule import ScheduleRow, ScheduleTable, schedule_table
 from model.outputs.schedule_segments import PATCH_CORD, TRUNK
 from model.outputs.writers import ExportError
@@ -105,7 +114,7 @@ SITE = "site"
 LOCATION_NAME = "Data hall"
 RACK_WIDTH_IN = 19  # EIA-310 rails: the catalog's racks are 600/800 mm cabinets with 19" rails
 
-SITE_HEADER = ("name", "slug", "status", "description")
+SITE_HEADER = ("name", "slug", "status", "description", "comments")
 LOCATION_HEADER = ("site", "name", "slug", "status")
 MANUFACTURER_HEADER = ("name", "slug")
 ROLE_HEADER = ("name", "slug", "color")
@@ -122,6 +131,8 @@ RACK_HEADER = (
     "outer_unit",
     "airflow",
     "description",
+    "facility_id",
+    "comments",
 )
 DEVICE_HEADER = (
     "name",
@@ -158,6 +169,7 @@ TABLES = (
     (SITE, "05_locations"),
     (SITE, "06_racks"),
     (SITE, "07_devices"),
+    (SITE, INTERFACES_STEM),
     (SITE, "08_cables"),
     (SITE, "09_backplane_cables"),
     (SITE, MODULES_STEM),
@@ -170,7 +182,9 @@ TABLES = (
 # Tables left out of the folder when they have no row (a design without such links or plugs,
 # or without a facility).
 POWER_STEMS = ("11_power_panels", "12_power_feeds", "13_power_cables")
-OPTIONAL_TABLES = frozenset({"09_backplane_cables", MODULES_STEM, *POWER_STEMS, *COOLING_STEMS})
+OPTIONAL_TABLES = frozenset(
+    {INTERFACES_STEM, "09_backplane_cables", MODULES_STEM, *POWER_STEMS, *COOLING_STEMS}
+)
 DEVICE_TYPES_DIR = f"{SHARED}/03_device_types"
 
 
@@ -190,6 +204,8 @@ class NetBoxTables:
     module_types: list[ModuleType] = field(default_factory=list)
     # The PDU and power-shelf device types of a design with a facility: (slug, YAML document).
     power_types: list[tuple[str, dict[str, object]]] = field(default_factory=list)
+    # ``--types library``: what the devicetype-library naming left out or found missing
+    library: LibraryReport | None = None
 
     def rows(self, stem: str) -> list[tuple]:
         """The table ``stem`` as row tuples (built from its columns on each call)."""
@@ -262,6 +278,9 @@ def netbox_tables(
     schedule: ScheduleTable | Sequence[ScheduleRow],
     plant: RoutedLinks,
     phys: PhysicalPlant | None = None,
+    types: str = "hallwright",
+    held: HeldTypes | None = None,
+    held_from: str = "",
 ) -> NetBoxTables:
     """The design as NetBox tables (one site); ``schedule`` gives the cables' labels and lengths
     (a :class:`ScheduleTable` is read column by column); ``phys`` the physical plant with its
@@ -269,7 +288,10 @@ def netbox_tables(
 
     A structured design's installer schedule lists paneled links per segment: the link rows
     (``segments=False``) are taken instead; cords and trunk legs come from
-    :mod:`model.outputs.netbox.panels`."""
+    :mod:`model.outputs.netbox.panels`.
+
+    ``types="library"`` names the types as the devicetype-library does and leaves out those in
+    ``held`` (:mod:`model.outputs.netbox.library_export`)."""
     if isinstance(schedule, ScheduleTable):
         kind_names, kind_codes = schedule.codes("medium_kind")
         kinds = {kind_names[k] for k in np.unique(kind_codes).tolist()}
@@ -309,7 +331,12 @@ def netbox_tables(
         ROLE_HEADER,
         [(r, slugify(r), ROLE_COLORS.get(r, "607d8b")) for r in roles],
     )
-    t["04_sites"] = (SITE_HEADER, [(site, slugify(site), "planned", "exported from Hallwright")])
+    # The floor plan NetBox has no field for, in the site's and racks' own (floor_record)
+    hall = hall_comment(design.hall, sorted(design.trays.values(), key=lambda tray: tray.id))
+    t["04_sites"] = (
+        SITE_HEADER,
+        [(site, slugify(site), "planned", "exported from Hallwright", hall)],
+    )
     t["05_locations"] = (LOCATION_HEADER, [(site, location, slugify(location), "planned")])
     t["06_racks"] = (
         RACK_HEADER,
@@ -327,11 +354,14 @@ def netbox_tables(
                 "mm",
                 "front-to-rear",
                 fit_name(rack_types[r.type].model if r.type in rack_types else r.type, 200),
+                rack_facility_id(r),
+                rack_comment(r),
             )
             for r in racks
         ],
     )
     t["07_devices"] = _device_table(devices, device_names, rack_names, variants, tags, out)
+    t[INTERFACES_STEM] = (INTERFACE_HEADER, [])  # --types-from: what a held type lacks
     cables = schedule_cables(design, schedule, plant, site, device_names)
     t["08_cables"] = cables if isinstance(cables, Table) else (CABLE_HEADER, cables)
     t["09_backplane_cables"] = backplane_cables(design, plant, site, device_names, rack_names)
@@ -350,6 +380,10 @@ def netbox_tables(
         for stem in ("04_sites", "06_racks", "07_devices"):
             table = t[stem]
             t[stem] = Table((*table.header, "tenant"), [*table.columns, Repeat(tenant, len(table))])
+    if types == TYPES_LIBRARY:
+        by_name = {device_names[d]: variants[d] for d in variants}
+        tag_of = {device_names[d]: tags[d] for d in variants}
+        out.library = rename_tables(out, by_name, tag_of, held, held_from)
     return out
 
 
@@ -502,7 +536,10 @@ def netbox_file_stream(export: NetBoxTables) -> Iterator[tuple[str, bytes]]:
     power = POWER_README if export.power_types else ""
     if COOLING_STEMS[0] in export.tables and len(export.tables[COOLING_STEMS[0]]):
         power += COOLING_README
-    yield "README.txt", README.format(site=export.site, power=power).encode("utf-8")
+    readme = README.format(site=export.site, power=power)
+    if export.library is not None:
+        readme += LIBRARY_README + "".join(f"- {line}\n" for line in export.library.lines())
+    yield "README.txt", readme.encode("utf-8")
     for folder, stem in TABLES:
         table = export.tables[stem]
         if stem == "04_sites":

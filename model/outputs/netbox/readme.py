@@ -88,3 +88,14 @@ POWER_README = """   11_power_panels.csv, 12_power_feeds.csv, 13_power_cables.cs
                           port of that PDU, a device of role pdu in 07_devices (in its rack,
                           no U position). Import the feeds after the racks and devices.
 """
+
+# The README's section on library naming, only in an export made with ``--types library``.
+LIBRARY_README = """
+Library naming (--types library): manufacturers, device types and interface names are those of
+the netbox-community devicetype-library (manufacturer "Nvidia", model "QM9700", interfaces
+"P0.0" ...) for every catalog device the library has; the other types are written in the
+library's format and pass its JSON schema. In a NetBox that has the library's types loaded,
+skip the YAML files of types it already holds (export with --types-from pointing at the
+library checkout or at NetBox's own device-type YAML export, and they are not written). This
+export:
+"""

@@ -2,7 +2,8 @@
 
 :func:`desired_objects` turns one export (:class:`~model.outputs.netbox.export.NetBoxTables`)
 into the REST objects it stands for, in NetBox's dependency order (``KINDS``): manufacturers,
-roles, device and module types with their component templates, site, location, racks, devices,
+roles, device and module types with their component templates (a patch panel's rear and front
+ports, each front port mapped to its rear port and position), site, location, racks, devices,
 modules, cables. Each object has a natural key, the way a second push finds it again (slug, name
 within its site, a cable by its two ends), and the REST fields it sets; a field naming another
 object holds a :class:`Ref` (type, key) that the push resolves to that object's id.
@@ -29,6 +30,8 @@ KINDS = (
     ("interface-templates", False),
     ("module-bay-templates", False),
     ("power-port-templates", False),
+    ("rear-port-templates", False),
+    ("front-port-templates", False),  # after the rear ports they map to
     ("sites", False),
     ("locations", True),
     ("racks", True),
@@ -41,6 +44,14 @@ TEMPLATE_KINDS = {
     "interface-templates": "interfaces",
     "module-bay-templates": "module-bays",
     "power-port-templates": "power-ports",
+    "rear-port-templates": "rear-ports",
+    "front-port-templates": "front-ports",
+}
+# A cable end's NetBox type (the export's side_a_type) -> the REST kind of its port
+PORT_KINDS = {
+    "dcim.interface": "interfaces",
+    "dcim.frontport": "front-ports",
+    "dcim.rearport": "rear-ports",
 }
 CABLE_STEMS = ("08_cables", "09_backplane_cables")
 
@@ -51,6 +62,14 @@ class Ref:
 
     kind: str
     key: tuple
+
+
+@dataclass(frozen=True)
+class Termination:
+    """One end of a cable: the port's NetBox object type and the port (a :class:`Ref`)."""
+
+    object_type: str
+    port: Ref
 
 
 @dataclass
@@ -68,17 +87,22 @@ class PushRefused(ValueError):
 
 def desired_objects(export: NetBoxTables) -> dict[str, dict[tuple, Desired]]:
     """Kind -> natural key -> :class:`Desired`, for every kind of ``KINDS`` (see the module
-    docstring). A structured design's patch panels (front/rear ports) are refused: the push
-    writes interfaces and their cables only."""
-    if any(
-        row[2] != "dcim.interface" or row[6] != "dcim.interface"
+    docstring). A structured design's patch panels are devices whose types have rear and front
+    port templates, a front port mapped to its rear port and position (``rear_ports``, NetBox
+    4.5's port mappings); cords end on front ports, trunk legs on rear ports. A cable end of
+    any other kind is refused."""
+    other = {
+        kind
         for stem in CABLE_STEMS
         if stem in export.tables
         for row in export.rows(stem)
-    ):
+        for kind in (row[2], row[6])
+        if kind not in PORT_KINDS
+    }
+    if other:
         raise PushRefused(
-            "push-netbox writes interfaces and their cables, not patch panels: this design is "
-            "cabled through panels (cross-connect); use export-netbox for it"
+            f"push-netbox writes cables between interfaces and panel ports, not {sorted(other)}: "
+            "use export-netbox for this design"
         )
     out: dict[str, dict[tuple, Desired]] = {kind: {} for kind, _ in KINDS}
     for name, slug in export.rows("01_manufacturers"):
@@ -93,9 +117,14 @@ def desired_objects(export: NetBoxTables) -> dict[str, dict[tuple, Desired]]:
         scalars = {k: v for k, v in doc.items() if not isinstance(v, list)}
         scalars["manufacturer"] = Ref("manufacturers", (vendor,))
         out["device-types"][(variant.slug,)] = Desired(scalars)
+        maps = _rear_ports_of(variant.slug, doc.get("port-mappings", []))
         for kind, doc_key in TEMPLATE_KINDS.items():
             for item in doc.get(doc_key, []):  # type: ignore[attr-defined]
                 fields = dict(item, device_type=Ref("device-types", (variant.slug,)))
+                if kind == "front-port-templates":  # mapped by rear_ports (NetBox 4.5+)
+                    fields.pop("rear_port", None)
+                    fields.pop("rear_port_position", None)
+                    fields["rear_ports"] = maps.get(item["name"], [])
                 out[kind][(variant.slug, item["name"])] = Desired(fields)
     module_type_key = {}
     for mtype in export.module_types:
@@ -104,11 +133,13 @@ def desired_objects(export: NetBoxTables) -> dict[str, dict[tuple, Desired]]:
         module_type_key[mtype.model] = (vendor, mtype.model)
         fields = dict(doc, manufacturer=Ref("manufacturers", (vendor,)))
         out["module-types"][(vendor, mtype.model)] = Desired(fields)
-    (site, site_slug, status, description), *_ = export.rows("04_sites")
-    site_ref = Ref("sites", (site_slug,))
-    out["sites"][(site_slug,)] = Desired(
-        {"name": site, "slug": site_slug, "status": status, "description": description}
+    site_fields = dict(
+        zip(export.tables["04_sites"].header, export.rows("04_sites")[0], strict=True)
     )
+    site_fields.pop("tenant", None)  # a tenant is an object of its own, not pushed
+    site_slug = site_fields["slug"]
+    site_ref = Ref("sites", (site_slug,))
+    out["sites"][(site_slug,)] = Desired(site_fields)
     location_ref = Ref("locations", (site_slug, slugify(LOCATION_NAME)))
     for _, name, slug, loc_status in export.rows("05_locations"):
         out["locations"][(site_slug, slug)] = Desired(
@@ -122,6 +153,21 @@ def desired_objects(export: NetBoxTables) -> dict[str, dict[tuple, Desired]]:
     _add_devices(export, out, site_slug, type_slug)
     _add_modules(export, out, site_slug, module_type_key)
     _add_cables(export, out, site_slug)
+    return out
+
+
+def _rear_ports_of(slug: str, mappings) -> dict[str, list[dict[str, object]]]:
+    """Front port name -> its ``rear_ports`` as NetBox 4.5's REST API takes them (position on
+    the front port, the rear port template, the position on the rear port)."""
+    out: dict[str, list[dict[str, object]]] = {}
+    for m in mappings:
+        out.setdefault(m["front_port"], []).append(
+            {
+                "position": m["front_port_position"],
+                "rear_port": Ref("rear-port-templates", (slug, m["rear_port"])),
+                "rear_port_position": m["rear_port_position"],
+            }
+        )
     return out
 
 
@@ -169,7 +215,7 @@ def _add_modules(export, out, site_slug: str, module_type_key: dict) -> None:
 
 
 def cable_key(site_slug: str, a: tuple[str, str], b: tuple[str, str]) -> tuple:
-    """A cable's natural key: its site and its two (device, interface) ends, in either order."""
+    """A cable's natural key: its site and its two (device, port) ends, in either order."""
     return (site_slug, *sorted((a, b)))
 
 
@@ -178,7 +224,10 @@ def _add_cables(export, out, site_slug: str) -> None:
         if stem not in export.tables:
             continue
         for row in export.rows(stem):
-            _, a_dev, _, a_port, _, b_dev, _, b_port, ctype, status, label, length, unit, desc = row
+            _, a_dev, a_type, a_port, _, b_dev, b_type, b_port, ctype, status, label, length = row[
+                :12
+            ]
+            unit, desc = row[12:14]
             a, b = (a_dev, a_port), (b_dev, b_port)
             out["cables"][cable_key(site_slug, a, b)] = Desired(
                 {
@@ -190,7 +239,11 @@ def _add_cables(export, out, site_slug: str) -> None:
                     "description": desc,
                 },
                 {
-                    "a_terminations": [Ref("interfaces", (site_slug, *a))],
-                    "b_terminations": [Ref("interfaces", (site_slug, *b))],
+                    "a_terminations": [
+                        Termination(a_type, Ref(PORT_KINDS[a_type], (site_slug, *a)))
+                    ],
+                    "b_terminations": [
+                        Termination(b_type, Ref(PORT_KINDS[b_type], (site_slug, *b)))
+                    ],
                 },
             )

@@ -18,7 +18,14 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from model.outputs.netbox.rest_objects import KINDS, SITE_SCOPED, Desired, Ref
+from model.outputs.netbox.rest_objects import (
+    KINDS,
+    PORT_KINDS,
+    SITE_SCOPED,
+    Desired,
+    Ref,
+    Termination,
+)
 from model.outputs.netbox.rest_state import Api, ApiError, Existing, fetch_kind, plain
 
 CHUNK = 200
@@ -107,8 +114,12 @@ class _Pusher:
         if isinstance(value, Ref):
             held = self.held.get(value.kind)
             return held.ids.get(value.key, _MISSING) if held else _MISSING
+        if isinstance(value, Termination):
+            return {"object_type": value.object_type, "object_id": self.resolve(value.port)}
         if isinstance(value, list):
-            return [{"object_type": "dcim.interface", "object_id": self.resolve(v)} for v in value]
+            return [self.resolve(v) for v in value]
+        if isinstance(value, dict):  # a front port template's rear_ports entry
+            return {k: self.resolve(v) for k, v in value.items()}
         return value
 
     def plan_kind(self, kind: str) -> KindPlan:
@@ -135,10 +146,7 @@ class _Pusher:
         out = {}
         for name, value in fields.items():
             resolved = self.resolve(value)
-            missing = resolved is _MISSING or (
-                isinstance(resolved, list) and any(t["object_id"] is _MISSING for t in resolved)
-            )
-            if missing:
+            if _has_missing(resolved):
                 self.refused.append(
                     Refusal(kind, key, f"its {name} is not in NetBox (refused or missing)")
                 )
@@ -177,7 +185,8 @@ class _Pusher:
             if kind == "modules":
                 self.read("module-bays")
             elif kind == "cables":
-                self.read("interfaces")
+                for ports in PORT_KINDS.values():
+                    self.read(ports)
             held = self.read(kind)
             plan = self.plan_kind(kind)
             wanted = self.desired[kind]
@@ -197,6 +206,16 @@ class _Pusher:
                 self.send(kind, self.api.update, patches)
             if new or patches:
                 self.read(kind)  # the new ids, for the kinds that refer to these
+
+
+def _has_missing(value: object) -> bool:
+    if value is _MISSING:
+        return True
+    if isinstance(value, list):
+        return any(map(_has_missing, value))
+    if isinstance(value, dict):
+        return any(map(_has_missing, value.values()))
+    return False
 
 
 def _error_text(exc: ApiError) -> str:
@@ -219,7 +238,7 @@ def push(
     """Plan the push of ``desired`` into the NetBox behind ``api``; write it unless ``dry_run``
     (see the module docstring). The plan is the one made before anything is written."""
     pusher = _Pusher(api, desired, progress)
-    for kind in ("sites", "device-types", "module-bays", "interfaces"):
+    for kind in ("sites", "device-types", "module-bays", *PORT_KINDS.values()):
         pusher.read(kind)
     plans = {}
     for kind, _ in KINDS:

@@ -47,9 +47,13 @@ def _name(obj: dict | None) -> str:
     return obj["name"] if obj else ""
 
 
+CABLE_END_TYPES = ("dcim.interface", "dcim.frontport", "dcim.rearport")
+
+
 def _end(site: str, terminations: list[dict]) -> tuple[str, str] | None:
-    """The (device, interface) of a cable end that is one interface; None for anything else."""
-    if len(terminations) != 1 or terminations[0].get("object_type") != "dcim.interface":
+    """The (device, port) of a cable end that is one interface, front or rear port; None for
+    anything else."""
+    if len(terminations) != 1 or terminations[0].get("object_type") not in CABLE_END_TYPES:
         return None
     port = terminations[0].get("object") or {}
     return (_name(port.get("device")), port.get("name", ""))
@@ -77,6 +81,12 @@ KEYS: dict[str, Callable[[str, dict], tuple | None]] = {
     "power-port-templates": lambda s, o: (
         (_slug(o["device_type"]), o["name"]) if o.get("device_type") else None
     ),
+    "rear-port-templates": lambda s, o: (
+        (_slug(o["device_type"]), o["name"]) if o.get("device_type") else None
+    ),
+    "front-port-templates": lambda s, o: (
+        (_slug(o["device_type"]), o["name"]) if o.get("device_type") else None
+    ),
     "sites": lambda s, o: (o["slug"],),
     "locations": lambda s, o: (s, o["slug"]),
     "racks": lambda s, o: (s, o["name"]),
@@ -84,8 +94,14 @@ KEYS: dict[str, Callable[[str, dict], tuple | None]] = {
     "modules": lambda s, o: (s, _name(o["device"]), _name(o["module_bay"])),
     "cables": _cable_key,
     "interfaces": lambda s, o: (s, _name(o["device"]), o["name"]),
+    "front-ports": lambda s, o: (s, _name(o["device"]), o["name"]),
+    "rear-ports": lambda s, o: (s, _name(o["device"]), o["name"]),
     "module-bays": lambda s, o: (s, _name(o["device"]), o["name"]),
 }
+
+
+# Device components a push looks up by device and name (modules' bays, cables' ends)
+DEVICE_PORTS = ("interfaces", "module-bays", "front-ports", "rear-ports")
 
 
 @dataclass
@@ -123,7 +139,7 @@ def fetch_kind(
 
     out = Existing()
     pages: list[list[dict]] = []
-    if kind in ("interfaces", "module-bays"):
+    if kind in DEVICE_PORTS:
         if site_id is None:
             return out
         # Looked up by device and name only: NetBox's dynamic ``fields`` (4.0+) skip the rest
