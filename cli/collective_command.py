@@ -1,7 +1,8 @@
 """``main.py collective FILE [options] [--json]``: one collective on one job, from link loads.
 
 Options: ``--collective C``, ``--gpus N`` or ``--job ID,...``, ``--fail ID,...``, ``--pxn on|off``
-(the all-to-all's PXN mode). The pattern is NCCL's; ``allreduce`` is this command's alias."""
+(the all-to-all's PXN mode), ``--routing auto|ideal|ecmp-hash|adaptive`` (how bytes spread over
+equal-cost uplinks). The pattern is NCCL's; ``allreduce`` is this command's alias."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from cli import CliError, load_or_refuse
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
-    from model.analysis.collectives import ALGORITHMS, COLLECTIVES, PLACEMENTS
+    from model.analysis.collectives import ALGORITHMS, COLLECTIVES, PLACEMENTS, ROUTINGS
     from model.analysis.nccl_tuning import PROTOCOLS
 
     parser = sub.add_parser(
@@ -41,6 +42,14 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
         "NCCL_P2P_PXN_LEVEL=2, NCCL's default) or from each GPU's own NIC (off: level 0); "
         "default: the design's setting pxn",
     )
+    parser.add_argument(
+        "--routing",
+        choices=("auto", *ROUTINGS),
+        help="how bytes spread over equal-cost uplinks: adaptive or ideal (an even split), "
+        "ecmp-hash (static flow hashing: the expected busiest uplink, and its 95th percentile); "
+        "auto follows the switches (InfiniBand, Spectrum-X: adaptive; other Ethernet: "
+        "ecmp-hash); default: the design's setting routing",
+    )
     parser.add_argument("--json", action="store_true", help="machine-readable JSON on stdout")
 
 
@@ -58,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
     settings = design.settings
     failed = [s.strip() for s in (args.fail or "").split(",") if s.strip()]
     try:
-        c = Collectives(design, failed=failed, pxn=None if args.pxn is None else args.pxn == "on")
+        pxn = None if args.pxn is None else args.pxn == "on"
+        c = Collectives(design, failed=failed, pxn=pxn, routing=args.routing)
     except ValueError as exc:
         raise CliError(str(exc)) from None
     whole = c.default_job
@@ -83,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     result = _clean(
         e.to_json()
-        | {"message_mb": size / 1e6, "failed": failed}
+        | {"message_mb": size / 1e6, "failed": failed, "routing_words": c.routing_words()}
         | {"curve": [p.to_json() for p in points], "knee": knee(points)}
     )
     if args.json:
@@ -97,6 +107,9 @@ def run(args: argparse.Namespace) -> int:
     )
     if e.collective == "all-to-all":
         print(f"  PXN {e.pxn}")
+    print(f"  routing: {c.routing_words()}")
+    if e.routing == "ecmp-hash":
+        print(f"  95th percentile of the hashing: {e.time_p95_s * 1000:,.3f} ms")
     if e.unreachable:
         print("  some of the job's GPUs cannot reach the others")
     else:

@@ -27,6 +27,7 @@ class CollectiveFigures:
     curves: dict[str, list[Estimate]]  # collective -> estimates over job sizes
     knee: str
     one_gpu_hosts: bool = False  # every server of the job has one GPU: no scale-up fabric
+    routing: str = ""  # Collectives.routing_words(): how bytes spread over equal-cost uplinks
 
     def to_json(self) -> dict:
         return {
@@ -52,6 +53,7 @@ class CollectiveFigures:
             },
             "knee": self.knee,
             "pxn": self.default["all-to-all"].pxn if "all-to-all" in self.default else "",
+            "routing": self.routing,
             "bottleneck": bottleneck_sentence(self),
         }
 
@@ -75,8 +77,9 @@ def collective_figures(c: Collectives, settings) -> CollectiveFigures | None:
         curves[name] = c.curve(name, size, algo, settings.job_placement)
     one_gpu = bool(len(job.servers)) and bool((c.topo.gpus[job.servers] <= 1).all())
     return CollectiveFigures(
-        job.label, job.gpus, size, algorithm, default, curves, knee(curves["all-reduce"]), one_gpu
-    )
+        job.label, job.gpus, size, algorithm, default, curves, knee(curves["all-reduce"]), one_gpu,
+        c.routing_words(),
+    )  # fmt: skip
 
 
 def knee(points: list[Estimate]) -> str:
@@ -110,6 +113,12 @@ def bottleneck_sentence(fig: CollectiveFigures | None) -> str:
     ar = fig.default["all-reduce"]
     if a2a is not None and a2a.gpus > 1 and a2a.limited_by != ar.limited_by:
         text += " " + _limited(a2a, "same job")[:-1] + f"; PXN {a2a.pxn}."
+    if ar.routing == "ecmp-hash":
+        text += (
+            f" Static ECMP hashing ({fig.routing}): the expected busiest uplinks; at the 95th "
+            f"percentile of the hashing the all-reduce takes {ar.time_p95_s * 1e3:,.2f} ms"
+            + (f", the all-to-all {a2a.time_p95_s * 1e3:,.2f} ms." if a2a is not None else ".")
+        )
     if fig.one_gpu_hosts:
         text += " Each host has one GPU: no scale-up (NVLink) fabric, every byte uses its NIC."
     return text
