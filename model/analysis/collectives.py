@@ -441,44 +441,55 @@ class Collectives:
         return self._loads[key]
 
     def _make_wire(self, job: Job, collective: str, algo: str, q: str = "mean") -> _Wire:
+        nv_t, name, factor = self.wire_parts(job, collective, algo)
+        net_t, rows, layer = 0.0, np.zeros(0, dtype=np.int64), "none"
+        if name is not None:
+            unit, rows, layer = self._network(job, name, q)
+            net_t = unit * factor
+        if nv_t >= net_t:
+            return _Wire(nv_t, "scale-up", self._scale_up_rows(job))
+        return _Wire(net_t, layer, rows)
+
+    def wire_parts(self, job: Job, collective: str, algo: str) -> tuple[float, str | None, float]:
+        """(NVLink seconds per byte of S, the network pattern or None, the factor that turns
+        the pattern's unit loads into bytes per byte of S) for (collective, algorithm)."""
         nics = self._nics(job)
         n, nodes, rails = job.gpus, max(nics.domains, 1), max(nics.rails, 1)
         g = n / nodes  # GPUs per domain
         up = self.scale_up_gbps * 1e9 / 8  # bytes/s per GPU
         f = {"all-reduce": 2 * (n - 1) / n, "broadcast": 1.0}.get(collective, (n - 1) / n)
-        net_t, rows, layer = 0.0, np.zeros(0, dtype=np.int64), "none"
+        name, factor = None, 0.0
         if collective == "all-to-all":
             # own domain's GPUs, plus with PXN the relay to the GPU on the destination's rail
             relay = (n - g) / n * (g - 1) / g if self.pxn else 0.0
             nv = ((g - 1) / n + relay) if g > 1 else 0.0
             if nodes > 1:
-                net_t, rows, layer = self._network(job, "all-to-all", q)
+                name, factor = "all-to-all", 1.0
         elif algo == "ring":
             nv = f * ((g - 1) / g if nodes > 1 else 1.0)
             if nodes > 1:
-                unit, rows, layer = self._network(job, "ring", q)
-                net_t = unit * f / rails
+                name, factor = "ring", f / rails
         elif algo == "tree":
             nv = 2.0 if g > 1 else 0.0
             if nodes > 1:
-                unit, rows, layer = self._network(job, "tree", q)
-                net_t = unit / (2 * rails)
+                name, factor = "tree", 1 / (2 * rails)
         elif algo == "collnet":  # in-network reduction: S/R per rail up and back, once
             nv = 2 * (g - 1) / g if g > 1 else 0.0
             if nodes > 1:
-                unit, rows, layer = self._network(job, "collnet", q)
-                net_t = unit / rails
+                name, factor = "collnet", 1 / rails
         else:  # nvls, nvls-tree: NVSwitch reduction at NCCL's NVLS bus bandwidth
             eff = nt.NVLS_EFFICIENCY[self.generation]
             bus = 2 * eff if collective == "all-reduce" else eff * (g - 1) / g
             nv = nt.nsteps(collective, n) / n / bus if bus > 0 else math.inf
             if algo == "nvls-tree":
-                unit, rows, layer = self._network(job, "tree", q)
-                net_t = unit / (2 * rails)
+                name, factor = "tree", 1 / (2 * rails)
         nv_t = nv / up if up > 0 else (math.inf if nv > 0 else 0.0)
-        if nv_t >= net_t:
-            return _Wire(nv_t, "scale-up", self._scale_up_rows(job))
-        return _Wire(net_t, layer, rows)
+        return nv_t, name, factor
+
+    def pattern_loads(self, job: Job, name: str, q: str = "mean") -> Loads:
+        """The unit loads of pattern ``name`` on ``job`` under this routing (``q``: the
+        hashing quantile when it is ``ecmp-hash``), for callers that sum several jobs."""
+        return self._pattern(job, name, q if self.hashed else None)
 
     def _scale_up_rows(self, job: Job) -> np.ndarray:
         """The job's scale-up links (NVL72 trays' backplane links); none for in-server NVLink."""
