@@ -83,21 +83,23 @@ def collective_figures(c: Collectives, settings) -> CollectiveFigures | None:
 
 
 def knee(points: list[Estimate]) -> str:
-    """One sentence: from which job size the links, not the latency, set the all-reduce time."""
+    """One sentence: from which job size the links, not the latency, set the collective's time
+    (the all-reduce's in the report; ``collective`` names its own)."""
     if not points:
         return "No GPUs, no collective."
+    name = points[0].collective
     bound = [p for p in points if p.gpus > 1 and not p.latency_bound]
     if not bound:
-        return "NCCL's latency terms set the all-reduce time at every job size up to the job."
+        return f"NCCL's latency terms set the {name} time at every job size up to the job."
     first = bound[0]
     layer = "NVLink" if first.limited_by == "scale-up" else f"the {first.limited_by} links"
     net = next((p for p in bound if p.limited_by != "scale-up"), None)
     if net is not None and net is not first:
         layer += f", from {net.gpus:,} GPUs the {net.limited_by} links"
     if all(not p.latency_bound for p in points if p.gpus >= first.gpus):
-        return f"From {first.gpus:,} GPUs on the all-reduce is bandwidth-bound ({layer})."
+        return f"From {first.gpus:,} GPUs on the {name} is bandwidth-bound ({layer})."
     return (
-        f"At {first.gpus:,} GPUs the all-reduce is bandwidth-bound ({layer}); larger jobs "
+        f"At {first.gpus:,} GPUs the {name} is bandwidth-bound ({layer}); larger jobs "
         "turn latency-bound again (NCCL's per-step latency grows with the ranks)."
     )
 
