@@ -120,3 +120,21 @@ def test_collective_cli_and_analyze_json_show_the_routing(tmp_path, capsys):
     figures = json.loads(capsys.readouterr().out)["collectives"]
     assert figures["routing"].startswith("adaptive (InfiniBand")
     assert figures["default_job"]["all-to-all"]["routing"] == "adaptive"
+
+
+def test_the_bottleneck_sentence_gives_the_hashing_its_95th_percentile():
+    """A design set to static ECMP hashing: analyze's sentence says so and quotes the 95th
+    percentile of the all-reduce and the all-to-all beside their expected times."""
+    import msgspec
+
+    from model.analysis import analyze
+
+    design = _two_small_sus()
+    design.set_settings(msgspec.structs.replace(design.settings, routing="ecmp-hash"))
+    figures = analyze(design).to_json()["collectives"]
+    a2a = figures["default_job"]["all-to-all"]
+    assert figures["routing"].startswith("ecmp-hash") and a2a["routing"] == "ecmp-hash"
+    assert a2a["time_p95_s"] > a2a["time_s"]
+    sentence = figures["bottleneck"]
+    assert "Static ECMP hashing" in sentence
+    assert f"the all-to-all {a2a['time_p95_s'] * 1e3:,.2f} ms" in sentence
