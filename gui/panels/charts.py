@@ -302,9 +302,9 @@ class ChartsPanel(QWidget):
         )
         w.setTitle(
             f"{fig.size_bytes / 1e6:g} MB: all-reduce {a.time_s * 1000:,.2f} ms at "
-            f"{_count(a.gpus)} GPUs ({a.algorithm})<br><span style='font-size:7pt'>{key} "
-            "<span style='color:#868e96'>- - latency; shaded: latency-bound"
-            f"{'; routing ' + a.routing if a.routing else ''}</span></span>",
+            f"{_count(a.gpus)} GPUs ({a.algorithm}{'; ' + a.routing if a.routing else ''})"
+            f"<br><span style='font-size:7pt'>{key} "
+            "<span style='color:#868e96'>- - latency; shaded: latency-bound</span></span>",
             size="9pt",
             color="#222",
         )
