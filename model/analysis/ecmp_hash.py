@@ -11,6 +11,10 @@ of the two is what hashing costs that switch's uplinks:
   the ratio 1.5; one flow on m links: every byte on one link, the ratio m.
 * ``p95``: the 95th percentile of the max over k/m (the busiest link of one unlucky hashing).
 
+The collective's time takes the busiest link of the fabric, so the figure is the largest of the
+switches' expected busiest uplinks: below the expectation of the fabric-wide maximum over many
+switches (each one unlucky in its own way), which the 95th percentile brackets from above.
+
 Exact for k <= :data:`EXACT_FLOWS`: the loads are independent Poisson(k/m) conditioned on their
 sum being k, so P(max <= t) = P(Poisson <= t)^m x P(sum of m Poissons truncated at t = k) /
 P(Poisson(k) = k), the middle term by convolution. Above it a seeded Monte-Carlo of the
