@@ -13,7 +13,7 @@ of the two is what hashing costs that switch's uplinks:
 
 The collective's time takes the busiest link of the fabric, so the figure is the largest of the
 switches' expected busiest uplinks: below the expectation of the fabric-wide maximum over many
-switches (each one unlucky in its own way), which the 95th percentile brackets from above.
+switches (each one unlucky in its own way); the 95th percentile shows that unlucky side.
 
 Exact for k <= :data:`EXACT_FLOWS`: the loads are independent Poisson(k/m) conditioned on their
 sum being k, so P(max <= t) = P(Poisson <= t)^m x P(sum of m Poissons truncated at t = k) /
