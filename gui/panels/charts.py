@@ -302,7 +302,8 @@ class ChartsPanel(QWidget):
         )
         w.setTitle(
             f"{fig.size_bytes / 1e6:g} MB: all-reduce {a.time_s * 1000:,.2f} ms at "
-            f"{_count(a.gpus)} GPUs ({a.algorithm})<br><span style='font-size:7pt'>{key} "
+            f"{_count(a.gpus)} GPUs ({a.algorithm}{'; ' + a.routing if a.routing else ''})"
+            f"<br><span style='font-size:7pt'>{key} "
             "<span style='color:#868e96'>- - latency; shaded: latency-bound</span></span>",
             size="9pt",
             color="#222",
@@ -313,6 +314,7 @@ class ChartsPanel(QWidget):
             "all-reduce is latency-bound; hollow points: latency-bound. " + fig.knee
             + (f" All-to-all: PXN {fig.default['all-to-all'].pxn}." if "all-to-all" in
                fig.default else "")
+            + (f" Routing over equal-cost uplinks: {fig.routing}." if fig.routing else "")
         )  # fmt: skip
 
 

@@ -105,6 +105,16 @@ class DesignSettingsDialog(QDialog):
             "All-to-all through the GPU on the destination's rail over NVLink (PXN), or from "
             "each GPU's own NIC"
         )
+        self.routing = QComboBox()
+        self.routing.addItem("Follow the fabric (InfiniBand, Spectrum-X: adaptive)", "auto")
+        self.routing.addItem("Adaptive (an even split over equal-cost uplinks)", "adaptive")
+        self.routing.addItem("Static ECMP hashing (each flow on one uplink)", "ecmp-hash")
+        self.routing.addItem("Ideal (fluid split)", "ideal")
+        self.routing.setCurrentIndex(self.routing.findData(s.routing))
+        self.routing.setToolTip(
+            "How the collectives' bytes spread over equal-cost uplinks; static hashing costs the "
+            "expected busiest uplink of each switch (and its 95th percentile)"
+        )
         rates = fit_rates()
         self.fit = {}
         for name in CATEGORIES:
@@ -152,6 +162,7 @@ class DesignSettingsDialog(QDialog):
         form.addRow("Message size", self.message)
         form.addRow("Algorithm", self.algorithm)
         form.addRow("PXN (all-to-all)", self.pxn)
+        form.addRow("Routing", self.routing)
         form.addRow(QLabel("<b>Bill of materials: spares</b>"))
         for category, spin in self.spares.items():
             form.addRow(f"{category} spares", spin)
@@ -191,6 +202,7 @@ class DesignSettingsDialog(QDialog):
             },
             job_placement=self.placement.currentText(),
             pxn=self.pxn.currentData(),
+            routing=self.routing.currentData(),
             reliability_fit=self._fit_overrides(),
             reliability_job_gpus=int(self.job_gpus.value()),
             reliability_restart_h=self.restart_h.value(),

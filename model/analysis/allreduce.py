@@ -27,6 +27,7 @@ class CollectiveFigures:
     curves: dict[str, list[Estimate]]  # collective -> estimates over job sizes
     knee: str
     one_gpu_hosts: bool = False  # every server of the job has one GPU: no scale-up fabric
+    routing: str = ""  # Collectives.routing_words(): how bytes spread over equal-cost uplinks
 
     def to_json(self) -> dict:
         return {
@@ -52,6 +53,7 @@ class CollectiveFigures:
             },
             "knee": self.knee,
             "pxn": self.default["all-to-all"].pxn if "all-to-all" in self.default else "",
+            "routing": self.routing,
             "bottleneck": bottleneck_sentence(self),
         }
 
@@ -75,26 +77,29 @@ def collective_figures(c: Collectives, settings) -> CollectiveFigures | None:
         curves[name] = c.curve(name, size, algo, settings.job_placement)
     one_gpu = bool(len(job.servers)) and bool((c.topo.gpus[job.servers] <= 1).all())
     return CollectiveFigures(
-        job.label, job.gpus, size, algorithm, default, curves, knee(curves["all-reduce"]), one_gpu
-    )
+        job.label, job.gpus, size, algorithm, default, curves, knee(curves["all-reduce"]), one_gpu,
+        c.routing_words(),
+    )  # fmt: skip
 
 
 def knee(points: list[Estimate]) -> str:
-    """One sentence: from which job size the links, not the latency, set the all-reduce time."""
+    """One sentence: from which job size the links, not the latency, set the collective's time
+    (the all-reduce's in the report; ``collective`` names its own)."""
     if not points:
         return "No GPUs, no collective."
+    name = points[0].collective
     bound = [p for p in points if p.gpus > 1 and not p.latency_bound]
     if not bound:
-        return "NCCL's latency terms set the all-reduce time at every job size up to the job."
+        return f"NCCL's latency terms set the {name} time at every job size up to the job."
     first = bound[0]
     layer = "NVLink" if first.limited_by == "scale-up" else f"the {first.limited_by} links"
     net = next((p for p in bound if p.limited_by != "scale-up"), None)
     if net is not None and net is not first:
         layer += f", from {net.gpus:,} GPUs the {net.limited_by} links"
     if all(not p.latency_bound for p in points if p.gpus >= first.gpus):
-        return f"From {first.gpus:,} GPUs on the all-reduce is bandwidth-bound ({layer})."
+        return f"From {first.gpus:,} GPUs on the {name} is bandwidth-bound ({layer})."
     return (
-        f"At {first.gpus:,} GPUs the all-reduce is bandwidth-bound ({layer}); larger jobs "
+        f"At {first.gpus:,} GPUs the {name} is bandwidth-bound ({layer}); larger jobs "
         "turn latency-bound again (NCCL's per-step latency grows with the ranks)."
     )
 
@@ -110,6 +115,12 @@ def bottleneck_sentence(fig: CollectiveFigures | None) -> str:
     ar = fig.default["all-reduce"]
     if a2a is not None and a2a.gpus > 1 and a2a.limited_by != ar.limited_by:
         text += " " + _limited(a2a, "same job")[:-1] + f"; PXN {a2a.pxn}."
+    if ar.routing == "ecmp-hash":
+        text += (
+            f" Static ECMP hashing ({fig.routing}): the expected busiest uplinks; at the 95th "
+            f"percentile of the hashing the all-reduce takes {ar.time_p95_s * 1e3:,.2f} ms"
+            + (f", the all-to-all {a2a.time_p95_s * 1e3:,.2f} ms." if a2a is not None else ".")
+        )
     if fig.one_gpu_hosts:
         text += " Each host has one GPU: no scale-up (NVLink) fabric, every byte uses its NIC."
     return text

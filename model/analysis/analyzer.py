@@ -511,8 +511,9 @@ class Analyzer:
         the settings they read stand: a rack move changes none of them (the rings follow the
         topology, not the racks' places); the curves are ~1 s of a report at 131k GPUs."""
         key = (settings.allreduce_message_mb, settings.allreduce_algorithm, settings.job_placement)
-        key += (settings.pxn,)
+        key += (settings.pxn, settings.routing)
         self._collectives = self._collectives.with_pxn(settings.pxn == "on")
+        self._collectives = self._collectives.with_routing(settings.routing)
         cached = self._allreduce_figures
         if cached is None or cached[0] is not self._collectives or cached[1] != key:
             figures = collective_figures(self._collectives, settings)

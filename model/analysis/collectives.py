@@ -24,8 +24,17 @@ of another server go over NVLink to the sender's GPU on the destination's rail a
 that rail's NIC, so on a rail-optimized fabric only what crosses to another group of the rail's
 leaves climbs. The design's setting ``pxn`` ("on" by default) chooses. ``pxn=False`` (level
 0), or servers without NVLink, send from each GPU's own NIC to the destination GPU's own NIC: a
-byte between two rails climbs to the spines even inside one SU. ECMP is modelled as an ideal (fluid) split over the equal-cost uplinks: no flow-hash
-collisions, for want of a sourced formula for their cost on few-flow patterns.
+byte between two rails climbs to the spines even inside one SU.
+
+Routing over the equal-cost uplinks (setting ``routing``): ``adaptive`` (InfiniBand's adaptive
+routing, on by default in NVIDIA's subnet manager; Spectrum-X's per-packet RoCE adaptive
+routing) and ``ideal`` split the bytes evenly (fluid); ``ecmp-hash`` (static 5-tuple hashing,
+generic Ethernet) puts each flow on one uplink, so a switch's busiest uplink carries the
+expected maximum of its flows hashed onto its uplinks (:mod:`ecmp_hash`): the time is that
+mean, and ``time_p95_s`` the 95th percentile. ``auto`` (the default) follows the fabric's
+switches (:func:`fabric_routing`). Every pattern's NIC-to-NIC connections are taken as
+concurrent, one flow each: NCCL running its send/receive peers in rounds has fewer flows at a
+time and so collides more, which makes ``ecmp-hash`` a lower bound of the hashing cost.
 
 ``algorithm="auto"`` (the default) is NCCL's choice; naming one forces it. The result names the
 busiest links (their ids, for the editor to select) and the layer they belong to. Oversubscription
@@ -58,13 +67,36 @@ from model.analysis.link_loads import (
 from model.analysis.topology import LINK_SCALE_UP, Topology, infer_topology
 
 ALGORITHMS = ("auto", "ring", "tree", "nvls", "nvls-tree", "collnet")
+ROUTINGS = ("ideal", "ecmp-hash", "adaptive")
 COLLECTIVES = nt.COLLECTIVES
-__all__ = ["ALGORITHMS", "COLLECTIVES", "PLACEMENTS", "Estimate", "Collectives", "pxn_words"]
+__all__ = [
+    "ALGORITHMS", "COLLECTIVES", "PLACEMENTS", "ROUTINGS", "Estimate", "Collectives",
+    "fabric_routing", "pxn_words",
+]  # fmt: skip
 TOP_LINKS = 64  # bottleneck link ids listed (the count says how many tie)
 MET_KEPT = 8  # met flows kept per design (each ~7 MB at XL: two float arrays per link)
 PXN_ON = "on (NCCL_P2P_PXN_LEVEL=2, NCCL's default)"
 PXN_OFF = "off (NCCL_P2P_PXN_LEVEL=0)"
 PXN_NONE = "off (no NVLink between a server's GPUs to relay over)"
+
+
+def fabric_routing(switch_models: set[str]) -> tuple[str, str]:
+    """(routing, why) that ``routing: auto`` takes for a compute fabric of these switch
+    models: adaptive on InfiniBand Quantum (NVIDIA's subnet manager enables adaptive routing by
+    default) and on Spectrum-X (Spectrum-4 and later, per-packet RoCE adaptive routing with the
+    SuperNICs reordering); static ECMP hashing on any other Ethernet switch. Sources
+    (resources/catalog/sources.json): NV-IB-AR, NV-SPECTRUMX-AR, ONW-SPECX-AR; that every
+    Spectrum-4 fabric has the SuperNICs Spectrum-X pairs with it is assumed."""
+    if not switch_models:
+        return "ideal", "no switch between the servers"
+    if all(m.startswith("Quantum") for m in switch_models):
+        return "adaptive", "InfiniBand adaptive routing (the subnet manager's default)"
+    if all(any(g in m for g in SPECTRUM_X) for m in switch_models):
+        return "adaptive", "Spectrum-X RoCE adaptive routing (per-packet, SuperNIC reorder)"
+    return "ecmp-hash", "static ECMP flow hashing (Ethernet without adaptive routing)"
+
+
+SPECTRUM_X = ("Spectrum-4", "Spectrum-X", "Spectrum-6")  # switch generations of Spectrum-X
 
 
 def pxn_words(asked: bool, nvlink: bool) -> str:
@@ -93,6 +125,8 @@ class Estimate:
     bottleneck_count: int = 0
     unreachable: bool = False
     pxn: str = PXN_ON  # the PXN mode the all-to-all pattern assumes (pxn_words)
+    routing: str = "ideal"  # ROUTINGS: how the bytes spread over equal-cost uplinks
+    time_p95_s: float = 0.0  # ecmp-hash: the 95th percentile of the hashing (else time_s)
 
     @property
     def algbw_gbps(self) -> float:
@@ -136,6 +170,8 @@ class Estimate:
             "bottleneck_count": self.bottleneck_count,
             "unreachable": self.unreachable,
             "pxn": self.pxn,
+            "routing": self.routing,
+            "time_p95_s": self.time_p95_s,
         }
 
 
@@ -156,11 +192,13 @@ class Collectives:
         failed=(),
         groups=None,
         pxn: bool | None = None,
+        routing: str | None = None,
     ) -> None:
         """``groups``: the analysis's switch groups per level (reused when nothing failed).
         ``pxn``: NCCL's PXN for the all-to-all (NCCL_P2P_PXN_LEVEL=2, the default; False is
         level 0), by default the design's setting ``pxn``; it needs NVLink between a server's
-        GPUs, so without NVLink it is off."""
+        GPUs, so without NVLink it is off. ``routing``: one of :data:`ROUTINGS` or ``auto``
+        (what the fabric's switches do), by default the design's setting ``routing``."""
         if pxn is None:
             pxn = design.settings.pxn == "on"
         self.design = design
@@ -191,6 +229,11 @@ class Collectives:
         self.sharp = bool(switch_types) and all(
             types[t].model.startswith("Quantum") for t in switch_types
         )
+        self.fabric_routing, self.routing_why = fabric_routing(
+            {types[t].model for t in switch_types}
+        )
+        self.routing = ""
+        self._set_routing(routing if routing is not None else design.settings.routing)
         self._loads: dict = {}
         self._routes: dict = {}  # met flows (link_loads.Routed), shared with without() copies
 
@@ -220,6 +263,29 @@ class Collectives:
         other.pxn_asked = pxn
         other.pxn = pxn and self.intra == "nvlink"
         other.pxn_mode = pxn_words(pxn, self.intra == "nvlink")
+        return other
+
+    def _set_routing(self, routing: str) -> None:
+        if routing != "auto" and routing not in ROUTINGS:
+            raise ValueError(f"unknown routing {routing!r}; choose auto, " + ", ".join(ROUTINGS))
+        self.routing_asked = routing
+        self.routing = self.fabric_routing if routing == "auto" else routing
+        self.hashed = self.routing == "ecmp-hash"
+
+    def routing_words(self) -> str:
+        """The routing the figures assume, in words (and why, when the fabric chose it)."""
+        if self.routing_asked == "auto":
+            return f"{self.routing} ({self.routing_why})"
+        return f"{self.routing} (the design's or the command's choice)"
+
+    def with_routing(self, routing: str) -> Collectives:
+        """These collectives with the setting ``routing`` changed: the fabric and the met flows
+        are shared, the costed patterns are not."""
+        if routing == self.routing_asked:
+            return self
+        other = copy.copy(self)
+        other._loads = {}
+        other._set_routing(routing)
         return other
 
     @cached_property
@@ -253,7 +319,8 @@ class Collectives:
         n, nodes = job.gpus, max(nics.domains, 1)
         if n < 2:
             return Estimate(collective, job.label, n, nodes, size_bytes, "none", "none",
-                            0.0, 0.0, 0.0, "none", pxn=self.pxn_mode)  # fmt: skip
+                            0.0, 0.0, 0.0, "none", pxn=self.pxn_mode,
+                            routing=self.routing)  # fmt: skip
         best = None
         names = nt.ALGORITHMS if algorithm == "auto" else (algorithm,)
         for algo in names:
@@ -283,11 +350,18 @@ class Collectives:
         if best is None:
             raise ValueError(self._why_not(algorithm, collective, nodes))
         t, algo, proto, lat_s, bw_s, wire = best
+        t95 = t
+        if self.hashed:  # the same algorithm and protocol under an unlucky (95th pct) hashing
+            w95 = self._wire(job, collective, algo, "p95")
+            t95 = lat_s + nt.protocol_time_s(
+                collective, algo, proto, w95.time_s * size_bytes, size_bytes, n, nodes,
+                self.generation,
+            )  # fmt: skip
         limited = wire.layer
         ids = [self.topo.link_ids[r] for r in wire.rows[:TOP_LINKS].tolist()]
         return Estimate(
             collective, job.label, n, nodes, size_bytes, algo, proto, t, lat_s, bw_s, limited,
-            ids, len(wire.rows), not math.isfinite(t), self.pxn_mode,
+            ids, len(wire.rows), not math.isfinite(t), self.pxn_mode, self.routing, t95,
         )  # fmt: skip
 
     def curve(
@@ -319,16 +393,18 @@ class Collectives:
             self._loads[key] = job_nics(self.fabric, job)
         return self._loads[key]
 
-    def _pattern(self, job: Job, name: str) -> Loads:
-        key = (name, job.servers.tobytes())
+    def _pattern(self, job: Job, name: str, hashed: str | None = None) -> Loads:
+        """The pattern's loads; ``hashed`` ("mean", "p95"): under static ECMP hashing. IB
+        SHARP's reduction trees are set by its aggregation manager, not hashed."""
+        key = (name, job.servers.tobytes(), hashed)
         if key not in self._loads:
             nics = self._nics(job)
             if name in ("ring", "tree"):
-                loads = climb(self.fabric, self._met(name, nics))
+                loads = climb(self.fabric, self._met(name, nics), hashed)
             elif name == "collnet":
                 loads = collnet_loads(self.fabric, nics)
             else:
-                loads = alltoall_loads(self.fabric, nics, job.gpus, self.pxn)
+                loads = alltoall_loads(self.fabric, nics, job.gpus, self.pxn, hashed)
             self._loads[key] = loads
         return self._loads[key]
 
@@ -344,11 +420,12 @@ class Collectives:
                 self._routes[key] = routed
         return routed
 
-    def _network(self, job: Job, name: str) -> tuple[float, np.ndarray, str]:
-        """(busiest link's seconds per unit of pattern bytes, the busiest rows, their tier)."""
-        key = ("net", name, job.servers.tobytes())
+    def _network(self, job: Job, name: str, q: str = "mean") -> tuple[float, np.ndarray, str]:
+        """(busiest link's seconds per unit of pattern bytes, the busiest rows, their tier);
+        ``q``: the hashing quantile when the routing is ``ecmp-hash``."""
+        key = ("net", name, job.servers.tobytes(), q)
         if key not in self._loads:
-            loads = self._pattern(job, name)
+            loads = self._pattern(job, name, q if self.hashed else None)
             worst, rows = loads.busiest(self.topo.capacity)
             if loads.unreachable:
                 worst = math.inf
@@ -356,52 +433,63 @@ class Collectives:
             self._loads[key] = (worst, rows, layer)
         return self._loads[key]
 
-    def _wire(self, job: Job, collective: str, algo: str) -> _Wire:
+    def _wire(self, job: Job, collective: str, algo: str, q: str = "mean") -> _Wire:
         """Line-rate time per byte of S for the pattern of (collective, algorithm)."""
-        key = ("wire", collective, algo, job.servers.tobytes())
+        key = ("wire", collective, algo, job.servers.tobytes(), q)
         if key not in self._loads:
-            self._loads[key] = self._make_wire(job, collective, algo)
+            self._loads[key] = self._make_wire(job, collective, algo, q)
         return self._loads[key]
 
-    def _make_wire(self, job: Job, collective: str, algo: str) -> _Wire:
+    def _make_wire(self, job: Job, collective: str, algo: str, q: str = "mean") -> _Wire:
+        nv_t, name, factor = self.wire_parts(job, collective, algo)
+        net_t, rows, layer = 0.0, np.zeros(0, dtype=np.int64), "none"
+        if name is not None:
+            unit, rows, layer = self._network(job, name, q)
+            net_t = unit * factor
+        if nv_t >= net_t:
+            return _Wire(nv_t, "scale-up", self._scale_up_rows(job))
+        return _Wire(net_t, layer, rows)
+
+    def wire_parts(self, job: Job, collective: str, algo: str) -> tuple[float, str | None, float]:
+        """(NVLink seconds per byte of S, the network pattern or None, the factor that turns
+        the pattern's unit loads into bytes per byte of S) for (collective, algorithm)."""
         nics = self._nics(job)
         n, nodes, rails = job.gpus, max(nics.domains, 1), max(nics.rails, 1)
         g = n / nodes  # GPUs per domain
         up = self.scale_up_gbps * 1e9 / 8  # bytes/s per GPU
         f = {"all-reduce": 2 * (n - 1) / n, "broadcast": 1.0}.get(collective, (n - 1) / n)
-        net_t, rows, layer = 0.0, np.zeros(0, dtype=np.int64), "none"
+        name, factor = None, 0.0
         if collective == "all-to-all":
             # own domain's GPUs, plus with PXN the relay to the GPU on the destination's rail
             relay = (n - g) / n * (g - 1) / g if self.pxn else 0.0
             nv = ((g - 1) / n + relay) if g > 1 else 0.0
             if nodes > 1:
-                net_t, rows, layer = self._network(job, "all-to-all")
+                name, factor = "all-to-all", 1.0
         elif algo == "ring":
             nv = f * ((g - 1) / g if nodes > 1 else 1.0)
             if nodes > 1:
-                unit, rows, layer = self._network(job, "ring")
-                net_t = unit * f / rails
+                name, factor = "ring", f / rails
         elif algo == "tree":
             nv = 2.0 if g > 1 else 0.0
             if nodes > 1:
-                unit, rows, layer = self._network(job, "tree")
-                net_t = unit / (2 * rails)
+                name, factor = "tree", 1 / (2 * rails)
         elif algo == "collnet":  # in-network reduction: S/R per rail up and back, once
             nv = 2 * (g - 1) / g if g > 1 else 0.0
             if nodes > 1:
-                unit, rows, layer = self._network(job, "collnet")
-                net_t = unit / rails
+                name, factor = "collnet", 1 / rails
         else:  # nvls, nvls-tree: NVSwitch reduction at NCCL's NVLS bus bandwidth
             eff = nt.NVLS_EFFICIENCY[self.generation]
             bus = 2 * eff if collective == "all-reduce" else eff * (g - 1) / g
             nv = nt.nsteps(collective, n) / n / bus if bus > 0 else math.inf
             if algo == "nvls-tree":
-                unit, rows, layer = self._network(job, "tree")
-                net_t = unit / (2 * rails)
+                name, factor = "tree", 1 / (2 * rails)
         nv_t = nv / up if up > 0 else (math.inf if nv > 0 else 0.0)
-        if nv_t >= net_t:
-            return _Wire(nv_t, "scale-up", self._scale_up_rows(job))
-        return _Wire(net_t, layer, rows)
+        return nv_t, name, factor
+
+    def pattern_loads(self, job: Job, name: str, q: str = "mean") -> Loads:
+        """The unit loads of pattern ``name`` on ``job`` under this routing (``q``: the
+        hashing quantile when it is ``ecmp-hash``), for callers that sum several jobs."""
+        return self._pattern(job, name, q if self.hashed else None)
 
     def _scale_up_rows(self, job: Job) -> np.ndarray:
         """The job's scale-up links (NVL72 trays' backplane links); none for in-server NVLink."""

@@ -27,10 +27,11 @@ Every figure is linear in the bytes: patterns are computed for unit bytes and sc
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from model.analysis.ecmp_hash import collision_ratios
 from model.analysis.jobs import Fabric, Job
 
 
@@ -178,7 +179,9 @@ def btree_parent(rank: np.ndarray, nranks: int) -> np.ndarray:
     return np.where(up >= nranks, rank ^ bit, up)
 
 
-def alltoall_loads(fabric: Fabric, nics: Nics, gpus: int, pxn: bool = True) -> Loads:
+def alltoall_loads(
+    fabric: Fabric, nics: Nics, gpus: int, pxn: bool = True, hashed: str | None = None
+) -> Loads:
     """Bytes of an all-to-all of one unit per GPU (each GPU sends 1/n to each other GPU).
 
     ``pxn`` (NCCL_P2P_PXN_LEVEL=2, NCCL's default since 2.12): a GPU hands the bytes for a GPU
@@ -187,7 +190,8 @@ def alltoall_loads(fabric: Fabric, nics: Nics, gpus: int, pxn: bool = True) -> L
     that rail's leaves climb. Without PXN (level 0, or GPUs without NVLink) a GPU sends through
     its own NIC to the destination GPU's own NIC: the rails are one pool, and a byte between
     two rails climbs to where their leaves meet (the spines of a rail-optimized SU) even inside
-    one SU. Each NIC sends (n - g)/n of a unit either way; only the switch links differ."""
+    one SU. Each NIC sends (n - g)/n of a unit either way; only the switch links differ.
+    ``hashed``: static ECMP (:func:`_climb`), one flow per pair of NICs that exchange bytes."""
     n = fabric.n
     up = np.zeros(len(fabric.topo.link_ids))
     down = np.zeros_like(up)
@@ -201,6 +205,7 @@ def alltoall_loads(fabric: Fabric, nics: Nics, gpus: int, pxn: bool = True) -> L
     c = rails / gpus
     rail_of = nics.rail[nics.group] if pxn else np.zeros(len(nics.group), dtype=np.int64)
     carry: dict[int, np.ndarray] = {}
+    flows: dict[int, np.ndarray] = {}  # NIC pairs per leaf and meeting level (hashing)
     for r in range(rails):
         on = rail_of == r
         if not on.any():
@@ -210,21 +215,26 @@ def alltoall_loads(fabric: Fabric, nics: Nics, gpus: int, pxn: bool = True) -> L
         own = nics.domain_gpus[nics.domain[nics.group[on]]] / rails  # the domain's own GPUs
         up[nics.link[on]] += w * (total - own) * c
         down[nics.link[on]] += w * (total - own) * c
-        w_leaf = np.bincount(leaf, weights=w, minlength=n)
-        below = w_leaf
-        for level in range(2, fabric.top + 1):
-            lab = fabric.labels[level]
-            ok = lab >= 0
-            sums = np.bincount(lab[ok], weights=w_leaf[ok], minlength=n)
-            within = np.where(ok, sums[np.maximum(lab, 0)], 0.0)
-            band = np.maximum(within - below, 0.0)
-            carry[level] = carry.get(level, 0.0) + w_leaf * band * c
-            below = np.maximum(within, below)
+        for weights, factor, out in ((w, c, carry), (np.ones(len(w)), 1.0, flows)):
+            if out is flows and not hashed:
+                continue
+            w_leaf = np.bincount(leaf, weights=weights, minlength=n)
+            below = w_leaf
+            for level in range(2, fabric.top + 1):
+                lab = fabric.labels[level]
+                ok = lab >= 0
+                sums = np.bincount(lab[ok], weights=w_leaf[ok], minlength=n)
+                within = np.where(ok, sums[np.maximum(lab, 0)], 0.0)
+                band = np.maximum(within - below, 0.0)
+                out[level] = out.get(level, 0.0) + w_leaf * band * factor
+                below = np.maximum(within, below)
     if not pxn:
         _drop_own_domain(fabric, nics, s, c, carry)
+        if hashed:
+            _drop_own_domain(fabric, nics, np.ones(len(s)), 1.0, flows)
     # the way down into a leaf mirrors its way up (module docstring): the same climb, twice
     switch_links = np.zeros_like(up)
-    stuck = _climb(fabric, carry, switch_links)
+    stuck = _climb(fabric, carry, switch_links, flows if hashed else None, hashed)
     up += switch_links
     down += switch_links
     return Loads(up, down, 2 * stuck)
@@ -309,6 +319,9 @@ class Routed:
     ups: dict[int, np.ndarray]
     downs: dict[int, np.ndarray]
     unreachable: int
+    # flows (NIC-to-NIC connections) per leaf and level, for static ECMP hashing (ecmp_hash)
+    n_ups: dict[int, np.ndarray] = field(default_factory=dict)
+    n_downs: dict[int, np.ndarray] = field(default_factory=dict)
 
 
 def route(fabric: Fabric, nics: Nics, src: np.ndarray, dst: np.ndarray, byts: np.ndarray) -> Loads:
@@ -331,19 +344,26 @@ def meet(fabric: Fabric, nics: Nics, src: np.ndarray, dst: np.ndarray, byts: np.
     n = fabric.n
     ups: dict[int, np.ndarray] = {}
     downs: dict[int, np.ndarray] = {}
+    n_ups: dict[int, np.ndarray] = {}
+    n_downs: dict[int, np.ndarray] = {}
     for level in range(2, fabric.top + 1):
         m = level_of == level
         if m.any():
             ups[level] = np.bincount(a[m], weights=byts[m], minlength=n)
             downs[level] = np.bincount(b[m], weights=byts[m], minlength=n)
-    return Routed(up, down, ups, downs, unreachable)
+            n_ups[level] = np.bincount(a[m], minlength=n).astype(float)
+            n_downs[level] = np.bincount(b[m], minlength=n).astype(float)
+    return Routed(up, down, ups, downs, unreachable, n_ups, n_downs)
 
 
-def climb(fabric: Fabric, routed: Routed) -> Loads:
-    """The met flows up and down this fabric's live uplinks (ECMP, tier by tier)."""
+def climb(fabric: Fabric, routed: Routed, hashed: str | None = None) -> Loads:
+    """The met flows up and down this fabric's live uplinks (ECMP, tier by tier): an ideal
+    split, or with ``hashed`` ("mean" or "p95") static flow hashing (:func:`_climb`)."""
     up, down = routed.up.copy(), routed.down.copy()
-    stuck_up = _climb(fabric, dict(routed.ups), up)
-    stuck_down = _climb(fabric, dict(routed.downs), down)
+    n_up = dict(routed.n_ups) if hashed else None
+    n_down = dict(routed.n_downs) if hashed else None
+    stuck_up = _climb(fabric, dict(routed.ups), up, n_up, hashed)
+    stuck_down = _climb(fabric, dict(routed.downs), down, n_down, hashed)
     return Loads(up, down, routed.unreachable + stuck_up + stuck_down)
 
 
@@ -366,10 +386,21 @@ def meet_key(fabric: Fabric, nics: Nics) -> bytes:
     return h.digest()
 
 
-def _climb(fabric: Fabric, carry: dict[int, np.ndarray], load: np.ndarray) -> int:
+def _climb(
+    fabric: Fabric,
+    carry: dict[int, np.ndarray],
+    load: np.ndarray,
+    flows: dict[int, np.ndarray] | None = None,
+    hashed: str | None = None,
+) -> int:
     """Add to ``load`` (bytes per link) the traffic at the leaves bound for level L
     (``carry[L]``), split equally over each switch's live uplinks tier by tier; return how many
-    switches hold bytes with no uplink to take them."""
+    switches hold bytes with no uplink to take them.
+
+    With ``flows`` (flows per leaf bound for level L) and ``hashed`` ("mean", "p95"), static
+    ECMP: each switch's uplinks carry the fluid share times the collision ratio of its flows on
+    its uplinks (:func:`ecmp_hash.collision_ratios`), the busiest uplink's expected (or 95th
+    percentile) load; flows pass up a tier as a fluid count, as the bytes do."""
     stuck = 0
     for k in range(1, fabric.top):
         levels = [lv for lv in carry if lv > k]
@@ -380,16 +411,25 @@ def _climb(fabric: Fabric, carry: dict[int, np.ndarray], load: np.ndarray) -> in
         total = np.asarray(sum(carry[lv] for lv in levels), dtype=float)
         stuck += int(((total > 0) & (cnt == 0)).sum())
         share = np.divide(total, cnt, out=np.zeros_like(total), where=cnt > 0)
+        if flows is not None and hashed:
+            n_flows = np.asarray(sum(flows.get(lv, 0.0) for lv in levels), dtype=float)
+            share = share * collision_ratios(np.where(share > 0, n_flows, 0.0), cnt, hashed)
         # only the uplinks of switches that carry bytes: a small job touches few of them
         sel = np.flatnonzero(share[lower] > 0)
         low, up_sel = lower[sel], upper[sel]
         load[rows[sel]] += share[low]
         nxt = {}
+        nxt_flows = {}
         for lv in levels:
             if lv > k + 1:
                 per = np.divide(carry[lv], cnt, out=np.zeros(fabric.n), where=cnt > 0)
                 nxt[lv] = np.bincount(up_sel, weights=per[low], minlength=fabric.n)
+                if flows is not None and lv in flows:
+                    f = np.divide(flows[lv], cnt, out=np.zeros(fabric.n), where=cnt > 0)
+                    nxt_flows[lv] = np.bincount(up_sel, weights=f[low], minlength=fabric.n)
         carry = nxt
+        if flows is not None:
+            flows = nxt_flows
     return stuck
 
 

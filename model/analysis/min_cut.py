@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from model.analysis import cut_delta
 from model.analysis.bisection import (
     IRREGULAR_MAX_FLOW_LIMIT,
     MAX_FLOW_LINK_LIMIT,
@@ -136,10 +137,21 @@ class MinCut:
         *,
         refine: bool = True,
         flow_limit: int = IRREGULAR_MAX_FLOW_LIMIT,
+        flow_links: int = MAX_FLOW_LINK_LIMIT,
+        incremental: bool = True,
     ) -> None:
+        """``flow_links``: compute links up to which any fabric gets max flow;
+        ``incremental``: survivors reuse this topology's figures of the same halves where the
+        failure leaves them exact (:mod:`cut_delta`), else evaluate afresh."""
         self.topo = topo
         self.refines = refine  # Kernighan-Lin from the best halves, where max flow is used
         self.flow_limit = flow_limit  # compute links up to which an irregular fabric gets max flow
+        self.flow_links = flow_links
+        self.incremental = incremental
+        self._dead: tuple[np.ndarray, np.ndarray] | None = None  # survivors: devices, rows
+        self._tier_states: dict[bytes, cut_delta.TierState] = {}
+        self._group_states: dict[bytes, list] = {}
+        self._exact: bool | None = None
         self._groups: dict[int, np.ndarray] = {}
         self._switch_groups: dict[int, np.ndarray] | None = None
         self._keys = keys
@@ -153,7 +165,11 @@ class MinCut:
         self._spread: tuple[np.ndarray, np.ndarray] | None = None
 
     def survivors(
-        self, design: Design, after: Topology, touched: np.ndarray | None = None
+        self,
+        design: Design,
+        after: Topology,
+        touched: np.ndarray | None = None,
+        dead: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> MinCut:
         """A MinCut of ``after`` (this topology less failed elements), reusing the servers'
         floor keys (a what-if evaluates many failures of one design). It evaluates the
@@ -163,15 +179,23 @@ class MinCut:
         its max flow takes seconds), and on the generated fabrics neither finds a cheaper
         cut. ``touched``: the failed devices and the ends of the failed links (device
         indices): the groups of each level are then this topology's, recomputed only in the
-        groups they touch (:func:`topology.components_after`)."""
+        groups they touch (:func:`topology.components_after`). ``dead``: the failed devices
+        and link rows of this topology (indices), with ``touched``: the figures of halves this
+        topology evaluated are then updated where the failure changed them (:mod:`cut_delta`)
+        instead of evaluated afresh, bit for bit the same."""
         if self._keys is None:
             self._keys = server_keys(design, self.topo)
         rack_ids, rack_of, u, id_rank = self._keys
         alive = after.is_gpu_server[np.flatnonzero(self.topo.is_gpu_server)]
         keys = (rack_ids, rack_of[alive], u[alive], id_rank[alive])
-        out = MinCut(after, keys, refine=False, flow_limit=MAX_FLOW_LINK_LIMIT)
+        out = MinCut(
+            after, keys, refine=False, flow_limit=min(self.flow_links, MAX_FLOW_LINK_LIMIT),
+            flow_links=self.flow_links, incremental=self.incremental,
+        )  # fmt: skip
         if touched is not None:
             out._parent, out._touched = self, touched
+            if dead is not None and self.incremental:
+                out._dead = dead
         return out
 
     def regular(self) -> bool:
@@ -202,17 +226,34 @@ class MinCut:
             for level in range(2, topo.top_level() + 1):
                 members = (topo.level >= 1) & (topo.level <= level)
                 if base is not None and level in base:
-                    label = components_after(n, a, b, members, base[level], self._touched)
+                    touched = self._touched_at(level, 1)
+                    label = components_after(n, a, b, members, base[level], touched)
                 else:
                     label = components(n, a, b, members)
                 self._switch_groups[level] = label
         return self._switch_groups
 
+    def _touched_at(self, level: int, lowest: int) -> np.ndarray:
+        """The touched devices that matter to the groups of devices of levels ``lowest`` ..
+        ``level``: the failed ones among them and the ends of failed compute links between
+        two of them. A failed spine-core link leaves the pods (groups of level 2) as they
+        were, so they are not relabelled; without the failure's rows, every touched device."""
+        if self._dead is None or self._parent is None:
+            return self._touched
+        dead_devices, rows = self._dead
+        before = self._parent.topo
+        lv = before.level
+        rows = rows[before.kind[rows] == LINK_COMPUTE]
+        a, b = before.a[rows], before.b[rows]
+        inside = (lv[a] >= lowest) & (lv[a] <= level) & (lv[b] >= lowest) & (lv[b] <= level)
+        devices = dead_devices[(lv[dead_devices] >= lowest) & (lv[dead_devices] <= level)]
+        return np.concatenate([devices, a[inside], b[inside]])
+
     def groups(self, level: int) -> np.ndarray:
         if level not in self._groups:
             if self._parent is not None and level <= self._parent.topo.top_level():
                 self._groups[level] = _level_groups(
-                    self.topo, level, self._parent.groups(level), self._touched
+                    self.topo, level, self._parent.groups(level), self._touched_at(level, 0)
                 )
             else:
                 self._groups[level] = _level_groups(self.topo, level)
@@ -257,6 +298,8 @@ class MinCut:
             if use_flow:
                 value, side = max_flow_cut(topo, half_a, half_b, want_cut=True)
                 cut = _cut_of_side(topo, side) if side is not None else np.zeros(0, np.int64)
+            elif (reused := self._reused(half_a, half_b, regular)) is not None:
+                value = reused  # its cut, where asked, is found afresh (cut_links)
             elif regular:
                 value, _ = tier_bisection(
                     topo, half_a, half_b, groups=self.switch_groups(), regular=regular
@@ -265,6 +308,47 @@ class MinCut:
                 value, cut = _group_cut(topo, half_a, half_b, self.groups)
             self._values[key] = (float(value), cut)
         return self._values[key][0]
+
+    def _reused(self, half_a: np.ndarray, half_b: np.ndarray, regular: bool) -> float | None:
+        """A survivor's figure of halves its parent evaluated, from the parent's, where
+        :mod:`cut_delta`'s conditions hold; None where it must be evaluated afresh."""
+        parent, dead = self._parent, self._dead
+        if parent is None or dead is None or not parent.exact():
+            return None
+        dead_devices, dead_rows = dead
+        before = parent.topo
+        if (before.level[dead_devices] == 0).any() or not np.array_equal(
+            before.is_gpu_server, self.topo.is_gpu_server
+        ):
+            return None  # a server failed: other halves
+        alive = np.ones(len(before.device_ids), dtype=bool)
+        alive[dead_devices] = False
+        if regular:
+            levels = parent.switch_groups()
+            if not cut_delta.same_groups(levels, self.switch_groups(), alive):
+                return None
+            key = half_a.tobytes()
+            if key not in parent._tier_states:
+                parent._tier_states[key] = cut_delta.tier_state(before, half_a, half_b, levels)
+            state = parent._tier_states[key]
+            return cut_delta.tier_after(state, before, self.topo, self._touched, dead_rows)
+        rows = dead_rows[before.kind[dead_rows] == LINK_COMPUTE]
+        if ((before.level[before.a[rows]] == 0) | (before.level[before.b[rows]] == 0)).any():
+            return None  # a server link failed: a group's lean, so the cuts, may change
+        top = before.top_level()
+        levels = {lv: parent.groups(lv) for lv in range(1, top + 1)}
+        if not cut_delta.same_groups(levels, {lv: self.groups(lv) for lv in levels}, alive):
+            return None
+        key = half_a.tobytes()
+        if key not in parent._group_states:
+            parent._group_states[key] = _group_options(before, half_a, half_b, parent.groups)
+        return cut_delta.group_after(parent._group_states[key], before, dead_rows)
+
+    def exact(self) -> bool:
+        """Whether sums of this fabric's capacities are exact in any order (:mod:`cut_delta`)."""
+        if self._exact is None:
+            self._exact = cut_delta.exact_sums(self.topo)
+        return self._exact
 
     def cut_links(self, half_a, half_b, use_flow: bool) -> np.ndarray:
         """Topology link indices of the cut of these (evaluated) halves."""
@@ -295,7 +379,7 @@ class MinCut:
             servers = np.flatnonzero(topo.is_gpu_server)
             return Bisection(0.0, "none", True, servers, servers[:0], "", np.zeros(0, np.int64))
         regular = self.regular()
-        affordable = self.n_compute <= MAX_FLOW_LINK_LIMIT or (
+        affordable = self.n_compute <= self.flow_links or (
             not regular and self.n_compute <= self.flow_limit
         )
         use_flow = force == "max-flow" or (force is None and affordable)
@@ -360,17 +444,29 @@ def _group_cut(
     """The cheapest cut of these halves that keeps each level's groups on the side of the
     servers they hold most of (a real cut: its capacity bounds the minimum from above).
     ``groups(level)``: the level's group label per device (:meth:`MinCut.groups`)."""
+    best_value, best_side = np.inf, None
+    for value, side in _group_options(topo, half_a, half_b, groups):
+        if value < best_value:
+            best_value, best_side = value, side
+    assert best_side is not None  # every group split has a finite capacity
+    return best_value, _cut_of_side(topo, best_side)
+
+
+def _group_options(
+    topo: Topology, half_a: np.ndarray, half_b: np.ndarray, groups
+) -> list[tuple[float, np.ndarray]]:
+    """Every group-aligned cut :func:`_group_cut` chooses from: (capacity, side per device)."""
     n = len(topo.device_ids)
     compute = topo.kind == LINK_COMPUTE
     a, b, cap = topo.a[compute], topo.b[compute], topo.capacity[compute]
     server_side = np.zeros(n)
     server_side[half_a] = 1.0
     server_side[half_b] = -1.0
-    best_value, best_side = np.inf, None
     to_server = (topo.level[a] == 0) != (topo.level[b] == 0)
     srv_end = np.where(topo.level[a] == 0, a, b)[to_server]
     sw_end = np.where(topo.level[a] == 0, b, a)[to_server]
     pull = cap[to_server] * server_side[srv_end]
+    out = []
     for level in range(0, topo.top_level() + 1):
         label = groups(level) if level else np.arange(n)
         # Each group's lean: server-link capacity from the first half minus the second's.
@@ -383,11 +479,8 @@ def _group_cut(
         above = topo.level > level  # the switches over the groups: all on one side or the other
         for upper in (False, True):
             side[above] = upper
-            value = float(cap[side[a] != side[b]].sum())
-            if value < best_value:
-                best_value, best_side = value, side.copy()
-    assert best_side is not None  # every group split has a finite capacity
-    return best_value, _cut_of_side(topo, best_side)
+            out.append((float(cap[side[a] != side[b]].sum()), side.copy()))
+    return out
 
 
 def _kernighan_lin(topo: Topology, half_a: np.ndarray, half_b: np.ndarray):

@@ -381,5 +381,6 @@ def components_after(
         return np.where(members, base_label, -1)
     region = np.isin(base_label, hit)
     label = np.where(members, base_label, -1)
-    label[region] = components(n, a, b, members & region)[region]
+    inside = region[a] & region[b]  # only these edges join members of the region
+    label[region] = components(n, a[inside], b[inside], members & region)[region]
     return label

@@ -359,8 +359,17 @@ def _min_mean(values: np.ndarray) -> dict:
 class WhatIf:
     """One design's baseline, reused for many failure cases (``--n-1`` runs hundreds)."""
 
-    def __init__(self, design: Design, plant=None, topo: Topology | None = None) -> None:
+    def __init__(
+        self,
+        design: Design,
+        plant=None,
+        topo: Topology | None = None,
+        min_cut: MinCut | None = None,
+    ) -> None:
+        """``min_cut``: the intact fabric's :class:`MinCut`, when its settings (the size up to
+        which max flow is used, incremental survivors) are not the defaults."""
         self.design = design
+        self._min_cut = min_cut
         self.plant = plant
         self.topo = topo if topo is not None else infer_topology(design)
         self.ports = GpuPorts(design, self.topo)
@@ -373,7 +382,8 @@ class WhatIf:
             topo = self.topo
             per_gpu = per_gpu_scale_out(topo, self.ports, None)
             scale_up = self._scale_up.per_gpu(topo)
-            self._before_state = State(topo, islands(topo), MinCut(topo), per_gpu, scale_up)
+            cuts = self._min_cut if self._min_cut is not None else MinCut(topo)
+            self._before_state = State(topo, islands(topo), cuts, per_gpu, scale_up)
         return self._before_state
 
     def before_per_gpu(self) -> np.ndarray:
@@ -415,7 +425,8 @@ class WhatIf:
         touched = np.concatenate(
             [np.flatnonzero(failed.devices), base_topo.a[dead_rows], base_topo.b[dead_rows]]
         )
-        min_cut = base.min_cut.survivors(self.design, topo, touched)
+        dead = (np.flatnonzero(failed.devices), np.flatnonzero(dead_rows))
+        min_cut = base.min_cut.survivors(self.design, topo, touched, dead)
         state_islands = islands(topo, base.islands, touched)
         return State(topo, state_islands, min_cut, per_gpu, self._scale_up.per_gpu(topo))
 

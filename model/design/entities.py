@@ -330,6 +330,10 @@ class Settings(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, om
     # All-to-all through the GPU on the destination's rail (NCCL_P2P_PXN_LEVEL=2, NCCL's
     # default since 2.12) or from each GPU's own NIC ("off": level 0); `collective --pxn` overrides.
     pxn: Literal["on", "off"] = "on"
+    # How the bytes spread over equal-cost uplinks (model.analysis.collectives.ROUTINGS):
+    # "auto" follows the fabric (InfiniBand and Spectrum-X: adaptive; other Ethernet: static
+    # ECMP hashing, "ecmp-hash"); `collective --routing` overrides.
+    routing: Literal["auto", "ideal", "ecmp-hash", "adaptive"] = "auto"
     # Reliability forecast (model.analysis.reliability): FIT per part category overriding the
     # catalog's, the job a failure interrupts (0 = every GPU of the hall) and its restart time.
     reliability_fit: dict[FitCategory, Annotated[float, Meta(ge=0, le=1e9)]] = {}

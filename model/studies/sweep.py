@@ -35,6 +35,8 @@ SETTINGS = {
     "allreduce_algorithm": ("allreduce_algorithm", str),
     "job_placement": ("job_placement", str),
     "allreduce_message_mb": ("allreduce_message_mb", float),
+    "pxn": ("pxn", str),
+    "routing": ("routing", str),  # collectives over equal-cost uplinks (ecmp-hash ...)
 }
 VARIABLE = INT_PARAMS | STR_PARAMS | set(SETTINGS) | set(OPTIMISE_PARAMS)
 COUNT_COLUMNS = ("switches", "links", "transceivers", "power_kw", "cost_usd")

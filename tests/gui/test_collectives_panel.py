@@ -83,4 +83,7 @@ def test_chart_shades_exactly_the_latency_bound_job_sizes(qtbot, tmp_path):
     hollow = [b is None for b in ar.opts["symbolBrush"]]
     assert hollow == bound
     assert "PXN on" in d.charts.allreduce.toolTip()
+    # the routing the figures assume (InfiniBand: adaptive), in the tooltip and the key line
+    assert "Routing over equal-cost uplinks: adaptive (InfiniBand" in d.charts.allreduce.toolTip()
+    assert f"({fig.default['all-reduce'].algorithm}; adaptive)" in plot.titleLabel.text
     close_quietly(window)

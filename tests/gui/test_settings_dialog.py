@@ -125,3 +125,18 @@ def test_pxn_is_in_the_dialog(qtbot):
     command.redo()
     assert design.settings.pxn == "off"
     assert DesignSettingsDialog(design).pxn.currentData() == "off"
+
+
+def test_routing_is_in_the_dialog(qtbot):
+    """The dialog shows the design's routing ("auto": follow the fabric) and choosing static
+    ECMP hashing makes one command that sets it."""
+    design = build("S")
+    dialog = DesignSettingsDialog(design)
+    qtbot.addWidget(dialog)
+    assert dialog.routing.currentData() == "auto"
+    dialog.routing.setCurrentIndex(dialog.routing.findData("ecmp-hash"))
+    command = dialog.command()
+    assert command is not None and dialog.settings().routing == "ecmp-hash"
+    command.redo()
+    assert design.settings.routing == "ecmp-hash"
+    assert DesignSettingsDialog(design).routing.currentData() == "ecmp-hash"
