@@ -80,29 +80,32 @@ DESIGNS = {
 # "comments" (each rack's id, floor position and rotation); diffed file by file on ft8z
 # against a6e0443: only those two files differ, and in them only the new columns. Merged with
 # issue 41's cooling files above (independent files and columns), the NetBox digests were retaken.
+# Issue 37 (ECMP hashing): every analyze --json gains "routing" and "time_p95_s" beside each
+# collective time and curve point, and collectives/"routing"; diffed key by key on all four
+# designs against the merge before it: only those keys are added, no figure changes.
 EXPECTED = {
     "ft8z": (
         "a0492f583142f00f4aefc68f1cf9842f29be30f92a24f59ca93667d4b7f5fee5",
         "75ee17e4a66a7f5d6412eec3e218f09e0ffdffb36f24bb245ebdf11fef23187e",
-        "ce844c4ca60876f166609030a2cb195eae9f17dd438bdfbc62eef01d293bcad8",
+        "c389361ddd0f2a366eef993ac9d9db8b21562b1b92a7b4617e9fe9ba4835a85f",
         "d29f8d2f6747a3349e5a747d6afe9bc850011a04ed7af38b783ed857d3fde8d6",
     ),
     "ro256x": (
         "6032106d79a2d31fe1b0d54ced4a2b3c01f8af8e4bc1cd91fff18bdde0778162",
         "1c0eba0d731eb8ae6f43d25627bae992a1e083f7d96b1c0e6d1b11efe8b72481",
-        "f0c5505b441deac5d06ab8bc676feea240641330b2c99ee11047020169125285",
+        "867781bfed4c42db9de244bed8c0798c5abe45eb4bcc86c2d0095ca3fbbf889b",
         "24e99a80822a2278b73091cd79939db83b0d635f7df40631039fbc7189a48d38",
     ),
     "nv16z": (
         "a71ff763c4a5812cc1bca3f44e59587fb5646de669e693f15dec8f789b45f715",
         "cbf12a1df04be66c9aec9ac95f37727b15db61b4ec9cdb2b361d3e06b950d1bb",
-        "87a8727c655134a855381cf2a928ef3644d42ec72985bece0186e7abe276ce49",
+        "0bf69bc8e15aadbe40ef7ad7445fd85af1ce8fc316480293ead5f04bf5d339ad",
         "0dc8a1d7d44e4101083cbf249e3060c16c36b5d1ccbc47122853df060023c7a0",
     ),
     "ls128eor": (
         "74e301c83494a8380c44f1af13db5ecc8495e5974a2da3e78fe16f3e0358c921",
         "c05cfa9e8e7dd71a44bdfd7f4fa4a6a6b3b0a4e5a31f4830747f2add021196d7",
-        "a7789790dbce763cc866f76cec2ee3df0dc147a6bc2f1cd29ab39ed3a78de436",
+        "bdb8dedc73495bd7aae95e5164f82f8f1e7483cb2fc6e3a7ccedabeca105c46f",
         "e15e9877be1130d910cfe28ebb088da9d984b9e66efdf4cbbed7848f77604c92",
     ),
 }
