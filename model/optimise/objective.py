@@ -3,8 +3,12 @@
 Terms (each from the function the analysis itself uses, so a delta here is the analysis's):
 
 * ``cost_usd``: capital cost of the physical plant (modules, cables, fibres, structured parts:
-  :func:`model.plant.physical_plant.build_plant`); devices do not change when a rack moves;
-* ``optics_power_w`` / ``optics_power_w_max``: typical and maximum draw of the same plant items;
+  :func:`model.plant.physical_plant.build_plant`), plus what the devices cost more (or less)
+  than at the start: a rack move changes no device, an optics move to co-packaged swaps the
+  tier's switches for their twins, whose price is part of the choice;
+* ``optics_power_w`` / ``optics_power_w_max``: typical and maximum draw of the same plant items
+  and of co-packaged ports' optical engines (the plant totals them apart), plus the devices'
+  own draw beyond the start's (a co-packaged twin's switch power is part of the choice);
 * ``failures_per_day``: the all-cause forecast of :func:`model.analysis.reliability.forecast`;
 * ``cable_m``: ordered metres of every link that has a medium (backplane links excluded).
 
@@ -22,6 +26,7 @@ structured cabling, no more channels over their loss, patch-point or reach limit
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -116,12 +121,32 @@ class Pricer:
         self._copper = np.array([m.is_copper for m in plant.media] + [False])
         self._changed: set[str] | None = None
         self.start_places = {r.id: (r.x, r.y) for r in design.racks.values()}
+        self.start_devices = self._device_figures()
+        self.device_delta = (0.0, 0.0, 0.0)  # cost, typical and max W beyond the start's
         self.start = self.price()
         self.start_forecast = self.last_forecast
         self.start_power = rack_power(design, plant)
         self._plant_fails = max(self._network_fails(self.start_forecast), 1e-12)
         self.norm = {t: max(abs(self.start.terms[t]), 1e-9) for t in TERMS}
         self.norm["failures_per_day"] = self._plant_fails
+
+    def _device_figures(self) -> tuple[float, float, float]:
+        types = self.design.catalog.device_types
+        cost = typ = mx = 0.0
+        for device in self.design.devices.values():
+            t = types[device.type]
+            cost += t.price_usd
+            typ += t.power_typical_w
+            mx += t.power_max_w
+        return cost, typ, mx
+
+    def devices_changed(self) -> None:
+        """Recount what depends on the device types (after an optics move swapped switches):
+        the topology and hall counts of the failure forecast, and the devices' cost and draw."""
+        self.topo = infer_topology(self.design)
+        self.hall = hall_counts(self.design, self.topo)
+        (cost, typ, mx), start = self._device_figures(), self.start_devices
+        self.device_delta = (cost - start[0], typ - start[1], mx - start[2])
 
     @staticmethod
     def _network_fails(fc: dict) -> float:
@@ -131,9 +156,12 @@ class Pricer:
         """Terms of the design as it stands (``changed``: link ids the last refresh reported)."""
         design, plant = self.design, self.plant
         phys = build_plant(plant, cache=self.cache)
-        cost = sum(i.quantity * i.unit_price_usd for i in phys.items)
+        dev_cost, dev_typ, dev_max = self.device_delta
+        cost = sum(i.quantity * i.unit_price_usd for i in phys.items) + dev_cost
         typ = sum(i.quantity * i.unit_power_w for i in phys.items)
+        typ += phys.co_packaged_power_w + dev_typ
         mx = sum(i.quantity * i.unit_power_w_max for i in phys.items)
+        mx += phys.co_packaged_power_w_max + dev_max
         fc = forecast(design, self.topo, phys, hall=self.hall)
         self.last_forecast = fc
         medium = np.asarray(plant.medium_index, dtype=np.int64)
@@ -172,8 +200,11 @@ class Pricer:
     def objective(self, priced: Priced, weights: dict[str, float]) -> float:
         return sum(weights[t] * priced.terms[t] / self.norm[t] for t in TERMS)
 
-    def broken(self, priced: Priced, moved: list[str], changed: set[str]) -> str | None:
-        """Why the state breaks a hard limit (one sentence), None when every limit holds."""
+    def broken(
+        self, priced: Priced, moved: list[str], changed: set[str], racks: Iterable[str] = ()
+    ) -> str | None:
+        """Why the state breaks a hard limit (one sentence), None when every limit holds;
+        rack power is checked on the racks of the ``changed`` links and on ``racks``."""
         design = self.design
         if rack_clashes(design, only=moved):
             return "a moved rack clashes with a rack, an obstacle or the hall outline"
@@ -184,7 +215,7 @@ class Pricer:
         for tray_id, ratio in priced.tray_fill.items():
             if ratio > max(TRAY_FILL_WARNING, self.start.tray_fill.get(tray_id, 0.0)) + 1e-9:
                 return f"tray {tray_id} would fill to {ratio:.0%} (limit 40 %)"
-        racks = {
+        racks = set(racks) | {
             design.devices[d].rack
             for lid in changed
             if lid in design.links
