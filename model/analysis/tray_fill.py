@@ -205,17 +205,18 @@ class TrayFill:
         )
 
     def _recount(self, plant, rows: np.ndarray) -> None:
-        for row in rows.tolist():
-            if self._row_route[row] >= 0 and self._row_medium[row] >= 0:
-                self._counts[(int(self._row_route[row]), int(self._row_medium[row]))] -= 1
-        routes = plant.route_keys()
-        self._row_route[rows] = routes[rows]
-        self._row_medium[rows] = np.asarray(plant.medium_index)[rows]
-        for route, medium in zip(
-            self._row_route[rows].tolist(), self._row_medium[rows].tolist(), strict=True
-        ):
-            if route >= 0 and medium >= 0:
-                self._counts[(route, medium)] += 1
+        # Counted per distinct (route, medium) with numpy: a rack move recounts thousands of
+        # rows at L, and a Python step per row was most of the optimiser's tray-fill price.
+        width = len(plant.media) + 1
+        for sign in (-1, 1):
+            if sign > 0:
+                self._row_route[rows] = np.asarray(plant.route_keys())[rows]
+                self._row_medium[rows] = np.asarray(plant.medium_index)[rows]
+            route, medium = self._row_route[rows], self._row_medium[rows]
+            keep = (route >= 0) & (medium >= 0)
+            values, counts = np.unique(route[keep] * width + medium[keep], return_counts=True)
+            for value, n in zip(values.tolist(), counts.tolist(), strict=True):
+                self._counts[(value // width, value % width)] += sign * n
 
     def cables_by_tray(self, plant, group_of, rows=None) -> dict[str, dict[str, int]]:
         """Cables per tray and group (``group_of(medium or None) -> name``) as last counted.

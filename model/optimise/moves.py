@@ -21,7 +21,6 @@ from collections.abc import Iterable
 from model.catalog.components import DEVICE_ROLES
 from model.design.design import Design
 from model.design.entities import plan_size
-from model.design.placement import snap_rack_centre
 from model.design.rack_clashes import rack_clashes
 from model.design.rack_role import rack_role
 
@@ -68,6 +67,18 @@ def _row_lines(design: Design, rack_id: str) -> set[float]:
     }
 
 
+def _snapped_axis(lo: float, extent: float, size: float, tile: float) -> list[float]:
+    """Snapped centres along one axis of every tile a footprint of ``size`` fits from ``lo``:
+    the footprint's edge on the nearest tile line (``snap_rack_centre``'s rule on that axis)."""
+    n = int(math.floor((extent - size) / tile + 1e-9)) + 1
+    out = []
+    for i in range(max(n, 0)):
+        centre = lo + i * tile + size / 2
+        edge = round((centre - size / 2) / tile) * tile
+        out.append(round(edge + size / 2, 6))
+    return out
+
+
 def free_positions(design: Design, rack_id: str, anywhere: bool = False) -> list[Position]:
     """Tile-snapped centres where ``rack_id`` would clash with nothing (other racks stay), on
     the existing rows' lines unless ``anywhere``."""
@@ -79,15 +90,19 @@ def free_positions(design: Design, rack_id: str, anywhere: bool = False) -> list
     ys = [p[1] for p in design.hall.outline]
     w, d = plan_size(rack.width_m, rack.depth_m, rack.rotation)
     cands: dict[str, Position] = {}
-    nx = int(math.floor((max(xs) - min(xs) - w) / tile + 1e-9)) + 1
-    ny = int(math.floor((max(ys) - min(ys) - d) / tile + 1e-9)) + 1
-    for i in range(max(nx, 0)):
-        for j in range(max(ny, 0)):
-            x = min(xs) + i * tile + w / 2
-            y = min(ys) + j * tile + d / 2
-            cx, cy = snap_rack_centre(x, y, rack.width_m, rack.depth_m, rack.rotation, tile)
-            on_row = lines is None or round(cy if along_x else cx, 6) in lines
-            if on_row and (cx, cy) != (rack.x, rack.y):
+    # The snap (:func:`model.design.placement.snap_rack_centre`) is one rule per axis, so each
+    # tile column and row is snapped once and the rows off the existing lines are dropped
+    # before pairing: a tile-by-tile snap was ~9 s of a 100-move run at L.
+    col = _snapped_axis(min(xs), max(xs) - min(xs), w, tile)
+    row = _snapped_axis(min(ys), max(ys) - min(ys), d, tile)
+    if lines is not None:
+        if along_x:
+            row = [y for y in row if round(y, 6) in lines]
+        else:
+            col = [x for x in col if round(x, 6) in lines]
+    for cx in col:
+        for cy in row:
+            if (cx, cy) != (rack.x, rack.y):
                 cands[f"\0cand{len(cands)}"] = (cx, cy)
     if not cands:
         return []

@@ -37,6 +37,7 @@ from model.analysis.tray_fill import TrayFill, trunk_load
 from model.analysis.warnings import TRAY_FILL_WARNING
 from model.design.design import Design
 from model.design.rack_clashes import rack_clashes
+from model.engine.cages import CAGE_STRIDE, cage_view
 from model.engine.routed_links import NO_MEDIUM, NO_TRAY_PATH, PINNED_OUT_OF_REACH, RoutedLinks
 from model.plant.physical_plant import PlantCache, build_plant, rack_power
 
@@ -106,6 +107,8 @@ class Priced:
     unreached: int
     channel_breaks: int
     tray_fill: dict[str, float] = field(default_factory=dict)
+    # Plug power at maximum draw per device id (the plant's dict: never mutated)
+    device_power_w_max: dict[str, float] = field(default_factory=dict)
 
 
 class Pricer:
@@ -123,6 +126,7 @@ class Pricer:
         self.start_places = {r.id: (r.x, r.y) for r in design.racks.values()}
         self.start_devices = self._device_figures()
         self.device_delta = (0.0, 0.0, 0.0)  # cost, typical and max W beyond the start's
+        self._rack_tables()
         self.start = self.price()
         self.start_forecast = self.last_forecast
         self.start_power = rack_power(design, plant)
@@ -140,6 +144,39 @@ class Pricer:
             mx += t.power_max_w
         return cost, typ, mx
 
+    def _rack_tables(self) -> None:
+        """Each rack's devices and their own maximum draw (plugs apart), and each device's
+        rack: what a rack's power at maximum draw adds the plugs' to, kept while the devices
+        stand, so a move checks only the racks it touched."""
+        design = self.design
+        types = design.catalog.device_types
+        self._rack_of: dict[str, str] = {}
+        self._rack_devices: dict[str, list[str]] = {}
+        self._rack_own_max: dict[str, float] = dict.fromkeys(design.racks, 0.0)
+        for device in design.devices.values():
+            self._rack_of[device.id] = device.rack
+            self._rack_devices.setdefault(device.rack, []).append(device.id)
+            self._rack_own_max[device.rack] += types[device.type].power_max_w
+
+    def rack_max_w(self, priced: Priced, rack_id: str) -> float:
+        """A rack's draw at maximum: its devices' own and their plugs' (as
+        :func:`model.plant.physical_plant.rack_power` counts it)."""
+        plugs = priced.device_power_w_max
+        return self._rack_own_max[rack_id] + sum(
+            plugs.get(d, 0.0) for d in self._rack_devices.get(rack_id, ())
+        )
+
+    def _racks_of_links(self, changed: set[str]) -> set[str]:
+        """Racks at either end of the ``changed`` links, from the plant's cage arrays."""
+        index = self.plant.index
+        rows = np.fromiter((index[lid] for lid in changed if lid in index), dtype=np.int64)
+        if not len(rows):
+            return set()
+        view = cage_view(self.plant)
+        devices = np.unique(np.concatenate([view.cage_a[rows], view.cage_b[rows]]) // CAGE_STRIDE)
+        dev_ids, rack_of = view.dev_ids, self._rack_of
+        return {rack_of[dev_ids[d]] for d in devices.tolist()}
+
     def devices_changed(self) -> None:
         """Recount what depends on the device types (after an optics move swapped switches):
         the topology and hall counts of the failure forecast, and the devices' cost and draw."""
@@ -147,6 +184,7 @@ class Pricer:
         self.hall = hall_counts(self.design, self.topo)
         (cost, typ, mx), start = self._device_figures(), self.start_devices
         self.device_delta = (cost - start[0], typ - start[1], mx - start[2])
+        self._rack_tables()
 
     @staticmethod
     def _network_fails(fc: dict) -> float:
@@ -188,6 +226,7 @@ class Pricer:
             unreached=int((np.asarray(plant.status) & UNREACHED != 0).sum()),
             channel_breaks=breaks,
             tray_fill=dict(fill),
+            device_power_w_max=phys.device_power_w_max,
         )
 
     def copper_share(self, priced: Priced) -> float:
@@ -215,13 +254,9 @@ class Pricer:
         for tray_id, ratio in priced.tray_fill.items():
             if ratio > max(TRAY_FILL_WARNING, self.start.tray_fill.get(tray_id, 0.0)) + 1e-9:
                 return f"tray {tray_id} would fill to {ratio:.0%} (limit 40 %)"
-        racks = set(racks) | {
-            design.devices[d].rack
-            for lid in changed
-            if lid in design.links
-            for d in (design.links[lid].a.device, design.links[lid].b.device)
-        }
-        for rack_id, (_typ, mx, budget) in rack_power(design, self.plant, racks).items():
+        for rack_id in sorted(set(racks) | self._racks_of_links(changed)):
+            mx = self.rack_max_w(priced, rack_id)
+            budget = design.racks[rack_id].power_budget_kw * 1000
             if mx > max(budget, self.start_power[rack_id][1]) + 1e-6:
                 return f"rack {design.racks[rack_id].name} would draw {mx / 1000:.1f} kW at most"
         return None
