@@ -37,7 +37,6 @@ from model.analysis.tray_fill import TrayFill, trunk_load
 from model.analysis.warnings import TRAY_FILL_WARNING
 from model.design.design import Design
 from model.design.rack_clashes import rack_clashes
-from model.engine.cages import CAGE_STRIDE, cage_view
 from model.engine.routed_links import NO_MEDIUM, NO_TRAY_PATH, PINNED_OUT_OF_REACH, RoutedLinks
 from model.plant.physical_plant import PlantCache, build_plant, rack_power
 
@@ -127,6 +126,7 @@ class Pricer:
         self.start_devices = self._device_figures()
         self.device_delta = (0.0, 0.0, 0.0)  # cost, typical and max W beyond the start's
         self._rack_tables()
+        self._off_start: tuple[dict, set[str]] | None = None
         self.start = self.price()
         self.start_forecast = self.last_forecast
         self.start_power = rack_power(design, plant)
@@ -166,16 +166,20 @@ class Pricer:
             plugs.get(d, 0.0) for d in self._rack_devices.get(rack_id, ())
         )
 
-    def _racks_of_links(self, changed: set[str]) -> set[str]:
-        """Racks at either end of the ``changed`` links, from the plant's cage arrays."""
-        index = self.plant.index
-        rows = np.fromiter((index[lid] for lid in changed if lid in index), dtype=np.int64)
-        if not len(rows):
-            return set()
-        view = cage_view(self.plant)
-        devices = np.unique(np.concatenate([view.cage_a[rows], view.cage_b[rows]]) // CAGE_STRIDE)
-        dev_ids, rack_of = view.dev_ids, self._rack_of
-        return {rack_of[dev_ids[d]] for d in devices.tolist()}
+    def _racks_off_start(self, priced: Priced) -> set[str]:
+        """Racks with a device whose plug draw at maximum differs from the start's: the only
+        racks whose power can have changed (devices stand; plugs follow the media). Kept for
+        the plant's dict it was found from, which the plant cache hands back unchanged when no
+        cage changed medium."""
+        plugs = priced.device_power_w_max
+        if self._off_start is not None and self._off_start[0] is plugs:
+            return self._off_start[1]
+        start = self.start.device_power_w_max
+        rack_of = self._rack_of
+        racks = {rack_of[d] for d, w in plugs.items() if start.get(d) != w}
+        racks |= {rack_of[d] for d in start.keys() - plugs.keys()}
+        self._off_start = (plugs, racks)
+        return racks
 
     def devices_changed(self) -> None:
         """Recount what depends on the device types (after an optics move swapped switches):
@@ -243,7 +247,8 @@ class Pricer:
         self, priced: Priced, moved: list[str], changed: set[str], racks: Iterable[str] = ()
     ) -> str | None:
         """Why the state breaks a hard limit (one sentence), None when every limit holds;
-        rack power is checked on the racks of the ``changed`` links and on ``racks``."""
+        rack power is checked on every rack whose plugs draw otherwise than at the start and
+        on ``racks`` (``changed``: the link ids the refresh reported, kept for callers)."""
         design = self.design
         if rack_clashes(design, only=moved):
             return "a moved rack clashes with a rack, an obstacle or the hall outline"
@@ -254,7 +259,7 @@ class Pricer:
         for tray_id, ratio in priced.tray_fill.items():
             if ratio > max(TRAY_FILL_WARNING, self.start.tray_fill.get(tray_id, 0.0)) + 1e-9:
                 return f"tray {tray_id} would fill to {ratio:.0%} (limit 40 %)"
-        for rack_id in sorted(set(racks) | self._racks_of_links(changed)):
+        for rack_id in sorted(set(racks) | self._racks_off_start(priced)):
             mx = self.rack_max_w(priced, rack_id)
             budget = design.racks[rack_id].power_budget_kw * 1000
             if mx > max(budget, self.start_power[rack_id][1]) + 1e-6:

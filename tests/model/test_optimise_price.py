@@ -116,3 +116,38 @@ def test_free_positions_snap_per_axis_as_the_editor_snaps_per_tile():
         for anywhere in (False, True):
             got = free_positions(design, rack_id, anywhere)
             assert got and got == _free_by_tile(design, rack_id, anywhere)
+
+
+def test_a_change_that_raises_a_racks_draw_past_its_budget_is_refused():
+    import msgspec
+
+    from model.optimise.optics_moves import apply_tier
+
+    # Co-packaged leaf: 64 ports at 2.5 W + 8 laser sources at 16 W; pluggable: 32 twin-port
+    # modules at 25 W (test_optics_strategy): going back to pluggable raises its rack's draw.
+    design = generate(
+        "leaf-spine", nodes=4, node_type="dgx-b300", switch="q3400", optics="co-packaged"
+    )
+    plant = RoutedLinks(design)
+    full = rack_power(design, plant)
+    # Every budget at the rack's start draw at maximum: one more watt anywhere breaks it.
+    design.update_racks(
+        msgspec.structs.replace(r, power_budget_kw=full[r.id][1] / 1000)
+        for r in design.racks.values()
+    )
+    plant.refresh()
+    pricer = Pricer(design, plant)
+    apply_tier(design, "leaf", "pluggable")
+    pricer.devices_changed()
+    priced = pricer.price(plant.refresh())
+    now = rack_power(design, plant)
+    raised = [r for r in now if now[r][1] > full[r][1] + 1e-6]
+    assert raised
+    for rack in now:
+        assert pricer.rack_max_w(priced, rack) == pytest.approx(now[rack][1], abs=1e-6)
+    # No rack named: the racks whose plugs draw otherwise than at the start are checked.
+    why = pricer.broken(priced, [], set())
+    assert why is not None and "would draw" in why
+    apply_tier(design, "leaf", "co-packaged")
+    pricer.devices_changed()
+    assert pricer.broken(pricer.price(plant.refresh()), [], set()) is None
