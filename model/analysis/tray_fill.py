@@ -150,13 +150,16 @@ class TrayFill:
         changed: set[str] | None,
         structured: TrunkLoad | None = None,
         peaks: bool = True,
+        loads: bool = True,
     ) -> dict[str, float]:
         """Fill ratio per tray id; ``changed`` None (or after ``reset``) recounts every link,
         otherwise the links whose route or medium differ from those last counted are recounted.
 
         ``peaks`` False: only the counts are brought up to date (what :meth:`cables_by_tray`
         and :meth:`used_stretches` read) and ``{}`` is returned, with no fill, peak or load
-        figure: a picture that shows no tray fill skips the sweep (~35 ms at XL).
+        figure: a picture that shows no tray fill skips the sweep (~35 ms at XL). ``loads``
+        False: the fill ratios (and where each peaks) only, without the weight and bend
+        figures of :attr:`loads` (the optimiser's tray-fill limit, priced at every move).
 
         ``structured`` (:func:`trunk_load`): the trunks that replace the links' fibres in the
         trays; :attr:`loads` then holds each tray's fill, weight and bend figures."""
@@ -188,7 +191,7 @@ class TrayFill:
             rows = np.flatnonzero((routes != self._row_route) | (media != self._row_medium))
             if len(rows):
                 self._recount(plant, rows)
-        return self._peaks(design, plant) if peaks else {}
+        return self._peaks(design, plant, loads) if peaks else {}
 
     def _full(self, plant) -> None:
         routes = np.asarray(plant.route_keys(), dtype=np.int64)
@@ -379,7 +382,7 @@ class TrayFill:
         turns[: len(self._turns)] = self._turns
         return area, mass, bend, turns
 
-    def _peaks(self, design: Design, plant) -> dict[str, float]:
+    def _peaks(self, design: Design, plant, loads: bool = True) -> dict[str, float]:
         """Sweep every tray's interval ends: peak cross-section and where, peak weight per
         metre, and the largest bend radius a cable in it needs at a corner (``loads``)."""
         # Imported here: it brings model.plant.physical_plant (~13 ms), which a picture's count (no peaks)
@@ -421,6 +424,8 @@ class TrayFill:
             bend = np.concatenate([bend, [o[3] for o in own]])
             turns = np.concatenate([turns, [len({t for t, _, _ in o[0]}) > 1 for o in own]])
         filled = _sweep(span_route, span_tray, s0, s1, area)
+        if not loads:
+            return self._fill_only(design, tray_ids, filled)
         weighed = _sweep(span_route, span_tray, s0, s1, mass)
         need = np.zeros(len(tray_ids))
         live = (area[span_route] > 0) & (span_tray >= 0) if len(span_route) else np.zeros(0, bool)
@@ -453,6 +458,17 @@ class TrayFill:
                 bend_radius_mm=float(need[k]),
                 corner_radius_mm=tray_class.corner_radius_mm if tray_class else math.inf,
             )
+        return out
+
+    def _fill_only(self, design: Design, tray_ids: list[str], filled) -> dict[str, float]:
+        """Fill ratio per tray and where it peaks, from the swept cross-sections."""
+        out = dict.fromkeys(tray_ids, 0.0)
+        for k, tray_id in enumerate(tray_ids):
+            t = design.trays[tray_id]
+            level, pos = filled.get(k, (0.0, None))
+            out[tray_id] = max(level, 0.0) / (t.width_m * t.depth_m)
+            if pos is not None:
+                self.peak_at[tray_id] = _point_at(t.points, pos)
         return out
 
 

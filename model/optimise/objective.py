@@ -211,7 +211,11 @@ class Pricer:
         metres = float(np.nansum(np.asarray(plant.ordered_m)[carried]))
         layout = getattr(phys, "structured", None)
         fill = self.fill.update(
-            design, plant, changed, trunk_load(plant, layout) if layout is not None else None
+            design,
+            plant,
+            changed,
+            trunk_load(plant, layout) if layout is not None else None,
+            loads=False,  # the limit is the fill ratio: no weight or bend figures per move
         )
         breaks = 0
         if layout is not None:

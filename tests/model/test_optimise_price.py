@@ -14,6 +14,7 @@ import random
 import pytest
 
 from model.analysis import analyze
+from model.analysis.tray_fill import TrayFill
 from model.design.rack_clashes import rack_clashes
 from model.engine.routed_links import RoutedLinks
 from model.generators.generate import generate
@@ -58,6 +59,8 @@ def test_incremental_price_equals_a_full_pricing_after_each_move():
         for term, value in full.terms.items():
             assert priced.terms[term] == pytest.approx(value, abs=0.005, rel=1e-12), (step, term)
         assert priced.tray_fill == pytest.approx(full.tray_fill, abs=1e-12)
+        assert priced.tray_fill == pytest.approx(TrayFill().update(design, plant, None), abs=1e-12)
+        assert max(priced.tray_fill.values()) > 0
         assert priced.unreached == full.unreached
         for rack, (_typ, mx, _budget) in power.items():
             assert pricer.rack_max_w(priced, rack) == pytest.approx(mx, abs=1e-6), rack
