@@ -179,8 +179,9 @@ class RoutedLinks(PlantRouting, PlantMedia):
         rerouted = design.links_of_racks(only_moved) - retable if only_moved else set()
         index = self.index
         rows = [index[lid] for lid in retable if lid in index]
-        more = [index[lid] for lid in rerouted if lid in index]
-        if not rows and not more:
+        # The moved racks' links are all rows already (new links were appended above).
+        more = np.fromiter(map(index.__getitem__, rerouted), np.int64, len(rerouted))
+        if not rows and not len(more):
             # Links only went: their components may have split. Relabel here (the editing
             # thread) so that readers such as the analysis worker never write the plant.
             self.label_components()
@@ -188,7 +189,7 @@ class RoutedLinks(PlantRouting, PlantMedia):
         if rows:
             refill = np.array(sorted(rows), dtype=np.int64)
             self._fill_inputs(refill, [self.link_ids[r] for r in refill])
-        rows_arr = np.array(sorted(rows + more), dtype=np.int64)
+        rows_arr = np.unique(np.concatenate([np.array(rows, dtype=np.int64), more]))
         return self._compute(rows_arr) | set(new)
 
     def findings(self) -> list[Finding]:

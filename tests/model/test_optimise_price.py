@@ -154,3 +154,33 @@ def test_a_change_that_raises_a_racks_draw_past_its_budget_is_refused():
     apply_tier(design, "leaf", "co-packaged")
     pricer.devices_changed()
     assert pricer.broken(pricer.price(plant.refresh()), [], set()) is None
+
+
+def test_plant_cache_resums_only_the_devices_whose_cages_changed_medium():
+    import numpy as np
+
+    from model.engine.cages import cage_view
+    from model.plant.physical_plant import PlantCache, build_plant
+    from model.plant.power import device_plug_power
+
+    design = generate("leaf-spine", nodes=16, node_type="dgx-h100", switch="qm9700")
+    plant = RoutedLinks(design)
+    cache = PlantCache()
+    build_plant(plant, cache=cache)
+    view = cage_view(plant)
+    graph, lo = cache.graph(view, np.arange(len(plant.link_ids))), cache._tally.lo
+    first = cache.device_power(view.tables, view.dev_ids, graph, lo)
+    assert cache.device_power(view.tables, view.dev_ids, graph, lo.copy()) is first
+    other = lo.copy()
+    changed = np.array([0, 7, len(lo) // 2])
+    other[changed] = (other[changed] + 1) % len(plant.media)  # another medium in 3 cages
+    got = cache.device_power(view.tables, view.dev_ids, graph, other)
+    whole = device_plug_power(
+        view.tables, view.dev_ids, graph.nodes, other, graph.cage_spec, grouped=graph.by_device
+    )
+    assert got == whole and got != first
+    # Components' rows in one gather, as a slice per component gives them.
+    order, start = graph.by_comp
+    comps = np.array([0, 2, len(start) - 2])
+    by_slice = np.sort(np.concatenate([order[start[c] : start[c + 1]] for c in comps]))
+    assert np.array_equal(graph.rows_of(comps), by_slice)
