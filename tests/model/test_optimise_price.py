@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+import msgspec
 import pytest
 
 from model.analysis import analyze
@@ -119,6 +120,12 @@ def test_free_positions_snap_per_axis_as_the_editor_snaps_per_tile():
         for anywhere in (False, True):
             got = free_positions(design, rack_id, anywhere)
             assert got and got == _free_by_tile(design, rack_id, anywhere)
+    # search_space shares one clash test between racks of a plan size: the same lists.
+    movable = network_racks(design)
+    free, _ = search_space(design, movable, set(), False)
+    for rack_id in movable:
+        alone = free_positions(design, rack_id, False)
+        assert free[rack_id][: len(alone)] == alone
 
 
 def test_a_change_that_raises_a_racks_draw_past_its_budget_is_refused():
@@ -184,3 +191,41 @@ def test_plant_cache_resums_only_the_devices_whose_cages_changed_medium():
     comps = np.array([0, 2, len(start) - 2])
     by_slice = np.sort(np.concatenate([order[start[c] : start[c + 1]] for c in comps]))
     assert np.array_equal(graph.rows_of(comps), by_slice)
+
+
+def test_moved_racks_rows_follow_link_edits_between_moves():
+    """The plant keeps each moved rack's rows while only racks move; a link removed between two
+    moves moves another link into its row (the last row fills the hole), and the next move
+    routes that link as a fresh plant routes it."""
+    import numpy as np
+
+    design = generate("leaf-spine", nodes=8, node_type="dgx-h100", switch="qm9700")
+    plant = RoutedLinks(design)
+    first, last = plant.link_ids[0], plant.link_ids[-1]
+    # The spine rack: its links hold the last row, not the first.
+    (rack,) = [
+        r
+        for r in network_racks(design)
+        if last in design.links_of_racks([r]) and first not in design.links_of_racks([r])
+    ]
+    home = (design.racks[rack].x, design.racks[rack].y)
+    design.move_racks({rack: (5.1, 6.6)})
+    plant.refresh()
+    design.move_racks({rack: home})
+    plant.refresh()
+    link = design.links[first]
+    design.remove_links([first])
+    plant.refresh()
+    assert plant.link_ids[0] == last  # the rack's link now in the removed link's row
+    design.add_links([msgspec.structs.replace(link, id="again")])
+    plant.refresh()
+    design.move_racks({rack: (5.1, 6.6)})
+    plant.refresh()
+    fresh = RoutedLinks(design)
+    for name in ("routed_m", "ordered_m", "medium_index"):
+        mine = dict(zip(plant.link_ids, getattr(plant, name).tolist(), strict=True))
+        theirs = dict(zip(fresh.link_ids, getattr(fresh, name).tolist(), strict=True))
+        assert mine.keys() == theirs.keys() and "again" in mine
+        assert np.allclose([mine[k] for k in theirs], list(theirs.values()), equal_nan=True), name
+    plant.close()
+    fresh.close()
