@@ -128,7 +128,9 @@ def optimise(
         why = broken or "no feasible move lowers the weighted objective"
         return Result(read_design_bytes(data), False, f"Design unchanged: {why}.")
     report = _report(copy, plant, pricer, after, start, target, (before_obj, after_obj))
-    report["why"] = [w.to_json() for w in explain_moves(copy, plant, pricer, after, start, target)]
+    report["why"] = [
+        w.to_json() for w in explain_moves(copy, plant, pricer, after, start, target, weights)
+    ]
     if optics is not None:
         report["optics"] = {
             "before": start_optics,
