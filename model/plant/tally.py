@@ -491,7 +491,8 @@ class PlantCache:
         self._power = None  # (graph, cage media, device power dicts) of the last call
         self.recounted_rows = 0  # rows the last call counted (diagnostics, tests)
         self.fabric_names: list[str] | None = None  # what the fabric codes of the count mean
-        # (weak design, (device edits, devices), cages of every device): build_plant's total
+        # (weak design, (device edits, devices), (cages of every device, any co-packaged
+        # switch)): build_plant's device totals, kept while the devices stand
         self.cages_total_memo: tuple | None = None
 
     def reset_counts(self) -> None:
