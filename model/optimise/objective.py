@@ -254,7 +254,7 @@ class Pricer:
         rack power is checked on every rack whose plugs draw otherwise than at the start and
         on ``racks`` (``changed``: the link ids the refresh reported, kept for callers)."""
         design = self.design
-        if rack_clashes(design, only=moved):
+        if moved and rack_clashes(design, only=moved):  # none moved: ~5 ms of nothing at XL
             return "a moved rack clashes with a rack, an obstacle or the hall outline"
         if priced.unreached > self.start.unreached:
             return "a link would lose its medium or tray path (reach)"
