@@ -575,7 +575,12 @@ class PlantCache:
                 # Few cages changed medium (a rack move): only their devices are summed
                 # again, over all their cages in cage order, as the whole count sums them.
                 local = graph.by_device[1].reshape(-1)
-                sel = np.flatnonzero(np.isin(local, np.unique(local[moved])))
+                # A device's cages are one run of the sorted nodes: gather the runs.
+                devices = np.unique(local[moved])
+                first = np.searchsorted(local, devices, "left")
+                sizes = np.searchsorted(local, devices, "right") - first
+                sel = np.repeat(first - np.cumsum(sizes) + sizes, sizes)
+                sel += np.arange(int(sizes.sum()))
                 typ, mx = device_plug_power(
                     tables, dev_ids, graph.nodes[sel], lo[sel], graph.cage_spec[sel]
                 )
