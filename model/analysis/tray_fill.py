@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import pairwise
+from itertools import islice, pairwise
 
 import numpy as np
 
@@ -134,6 +134,7 @@ class TrayFill:
         self._row_route = np.zeros(0, dtype=np.int64)  # per plant row: route id counted, -1 none
         self._row_medium = np.zeros(0, dtype=np.int64)  # per plant row: medium index, -1 none
         self._counts: Counter = Counter()  # (route id, medium index) -> links
+        self._pair_rows: tuple[Counter, np.ndarray] | None = None  # its keys as an array
         self._span_route: list[int] = []  # flat: one row per (route, tray interval)
         self._span_tray: list[str] = []
         self._span_s0: list[float] = []
@@ -344,6 +345,20 @@ class TrayFill:
             self._turns.append(len({t for t, _, _ in spans}) > 1)
         self._routes_known = max(self._routes_known, up_to)
 
+    def _count_keys(self) -> np.ndarray:
+        """The counts' (route, medium) keys as an array, in the Counter's order. Keys are only
+        ever added (a count that falls to 0 keeps its key), so the array of the same Counter
+        grows by its new keys: converting every key per report was ~4 ms at XL."""
+        known = self._pair_rows
+        if known is None or known[0] is not self._counts:
+            known = (self._counts, np.zeros((0, 2), dtype=np.int64))
+        counter, rows = known
+        if len(rows) < len(counter):
+            new = list(islice(counter, len(rows), None))
+            rows = np.concatenate([rows, np.array(new, dtype=np.int64).reshape(-1, 2)])
+        self._pair_rows = (counter, rows)
+        return rows
+
     def _route_figures(self, plant) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Per route: cable cross-section (m^2), weight (kg/m), the largest bend radius (mm) of
         its cables, and whether it turns from one tray onto another."""
@@ -353,7 +368,7 @@ class TrayFill:
         load = self._structured
         # The counts as arrays, in the Counter's order: each route's sums below add its media
         # in that order, as a loop over the items would (bincount adds in input order).
-        pairs = np.array(list(self._counts), dtype=np.int64).reshape(-1, 2)
+        pairs = self._count_keys()
         count = np.fromiter(self._counts.values(), dtype=np.int64, count=len(pairs))
         counted = pairs[count > 0, 0]  # routes with cables, before trunks take their fibres
         n_routes = int(counted.max()) + 1 if len(counted) else 0
