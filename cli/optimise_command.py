@@ -1,6 +1,6 @@
 """``main.py optimise FILE -o OUT.hall.json [--objective cost|power|failures|balanced]
 [--weights ...] [--move TIERS] [--iterations N] [--seconds S] [--seed S] [--restarts R]
-[--front DIR]`` (also spelled ``optimize``).
+[--front DIR] [--vary-optics]`` (also spelled ``optimize``).
 
 Searches where the network racks stand (:mod:`model.optimise`) and writes the best design to a
 new file, leaving FILE untouched; prints the report (objective terms before and after, each
@@ -8,7 +8,8 @@ moved rack's sentence saying what its move bought, media flipped, why each hard 
 or ``--json``. Restarts run on Dask's local process pool as ``sweep``'s variants do
 (``--workers 1``: in this process). ``--front DIR`` also optimises each preset weighting and
 writes the non-dominated designs (cost, optics watts, failures per day) to DIR with
-``front.json``, each openable and comparable with ``compare``.
+``front.json``, each openable and comparable with ``compare``. ``--vary-optics`` searches each
+switch tier's optics strategy too, with a sentence per changed tier and per strategy skipped.
 """
 
 from __future__ import annotations
@@ -64,6 +65,12 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
         "--swap-compute",
         action="store_true",
         help="let a moving rack trade places with a compute rack of its size (which then moves)",
+    )
+    parser.add_argument(
+        "--vary-optics",
+        action="store_true",
+        help="also choose each switch tier's optics strategy (pluggable, linear, co-packaged) "
+        "among those its switches support",
     )
     parser.add_argument("--lock", action="append", default=[], help="a rack that must not move")
     parser.add_argument("--workers", type=int, help="local processes (default: the cores)")
@@ -123,6 +130,7 @@ def run(args: argparse.Namespace) -> int:
         anywhere=args.anywhere,
         tiers=tiers,
         swap_compute=args.swap_compute,
+        vary_optics=args.vary_optics,
     )
     try:
         save_design(result.design, args.output)
@@ -164,6 +172,7 @@ def _front(args: argparse.Namespace, design, tiers) -> list[dict]:
         anywhere=args.anywhere,
         tiers=tiers,
         swap_compute=args.swap_compute,
+        vary_optics=args.vary_optics,
     )
     rows = []
     for point in front:
@@ -211,6 +220,13 @@ def text(sentence: str, report: dict) -> str:
     if report.get("why"):
         lines.append("What each move bought (putting it back, the other moves kept):")
         lines.extend(f"  {w['sentence']}" for w in report["why"])
+    optics = report.get("optics")
+    if optics:
+        lines.append("Optics strategy per switch tier (putting each tier back, the rest kept):")
+        lines.extend(f"  {w['sentence']}" for w in optics["why"])
+        if not optics["why"]:
+            lines.append("  every tier keeps its strategy")
+        lines.extend(f"  {s}." for s in optics["skipped"])
     if "copper_share" in report:
         c = report["copper_share"]
         lines.append(f"copper share of cabled links: {c['before']:.1%} -> {c['after']:.1%}")

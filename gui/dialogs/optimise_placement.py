@@ -7,14 +7,17 @@ stay the GUI thread's; a Python thread rather than a QThreadPool's, because the 
 ``threading`` which thread it is on and a Qt pool thread would then live on as a dummy). The optimiser reports its best so far through a callback; the worker forwards it
 as a queued signal, and Stop makes the next callback answer "stop", so the run ends at its best
 state so far. Every figure shown (cost, watts, copper share, the per-rack sentences) is the
-model's report; the dialog formats it. Apply pushes one MoveRacksCommand, and only if the design
-is still the one that was optimised (same document, same undo index); otherwise it says so.
+model's report; the dialog formats it. Apply pushes one command (the rack moves and, with "Vary
+the optics strategy per tier", the tiers' optics setting and switch types: one undo step), and
+only if the design is still the one that was optimised (same document, same undo index);
+otherwise it says so.
 """
 
 from __future__ import annotations
 
 import threading
 
+import msgspec
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
@@ -36,7 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.canvas.move_preview_item import MovePreviewItem
-from gui.edit.commands import MoveRacksCommand
+from gui.edit.commands import DesignCommand
 from gui.runtime.main_thread_gc import collect_on_gui_thread
 from model.files.design_file import design_to_bytes, read_design_bytes
 from model.optimise.front import PRESETS
@@ -134,6 +137,10 @@ class OptimisePlacementDialog(QDialog):
         grid.addWidget(self.anywhere, 3, 0, 1, 3)
         self.swap_compute = QCheckBox("May trade places with compute racks (they move too)")
         grid.addWidget(self.swap_compute, 4, 0, 1, 3)
+        self.vary_optics = QCheckBox(
+            "Vary the optics strategy per switch tier (pluggable, linear, co-packaged)"
+        )
+        grid.addWidget(self.vary_optics, 5, 0, 1, 3)
         layout.addWidget(moves)
 
         budget = QHBoxLayout()
@@ -203,6 +210,7 @@ class OptimisePlacementDialog(QDialog):
             "locked": locked,
             "anywhere": self.anywhere.isChecked(),
             "swap_compute": self.swap_compute.isChecked(),
+            "vary_optics": self.vary_optics.isChecked(),
             "tiers": tuple(t for t, b in self.tier_boxes.items() if b.isChecked()),
         }
 
@@ -212,7 +220,7 @@ class OptimisePlacementDialog(QDialog):
         if not any(options["weights"].values()):
             self.best_label.setText("Every weight is 0: there is nothing to minimise.")
             return
-        if not options["tiers"]:
+        if not options["tiers"] and not options["vary_optics"]:
             self.best_label.setText("Tick at least one kind of rack that may move.")
             return
         self._discard_preview()
@@ -285,11 +293,7 @@ class OptimisePlacementDialog(QDialog):
             self._discard_preview()
             self.apply_button.setEnabled(False)
             return
-        moved = self.result.report["moved"]
-        positions = {m["rack"]: tuple(m["to"]) for m in moved}
-        n = len(positions)
-        text = f"Optimise placement: move {n} rack{'s' * (n != 1)}"
-        command = MoveRacksCommand(self.window.document.design, positions, text)
+        command = ApplyOptimisedCommand(self.window.document.design, self.result)
         done = self.window.scene.push(command)
         self._discard_preview()
         self.apply_button.setEnabled(False)
@@ -329,9 +333,62 @@ def report_text(report: dict) -> str:
     lines.append("")
     lines.append("What each move bought (putting it back, the other moves kept):")
     lines.extend(w["sentence"] for w in report.get("why", []))
+    optics = report.get("optics")
+    if optics:
+        lines.append("")
+        lines.append("Optics strategy per switch tier (putting each tier back, the rest kept):")
+        lines.extend(w["sentence"] for w in optics["why"])
+        if not optics["why"]:
+            lines.append("Every tier keeps its strategy.")
+        lines.extend(f"{s}." for s in optics["skipped"])
     lines.append("")
     lines.extend(report.get("limits", []))
     return "\n".join(lines)
+
+
+class ApplyOptimisedCommand(DesignCommand):
+    """The optimiser's result as one undo step: the moved racks, and the switch types and optics
+    setting of the tiers whose strategy it changed (taken from the result's design)."""
+
+    def __init__(self, design, result) -> None:
+        moved = result.report["moved"]
+        self.positions = {m["rack"]: (float(m["to"][0]), float(m["to"][1])) for m in moved}
+        self.old_positions = {r: (design.racks[r].x, design.racks[r].y) for r in self.positions}
+        best = result.design
+        self.new_devices = [
+            msgspec.structs.replace(d, type=best.devices[d.id].type)
+            for d in design.devices.values()
+            if d.id in best.devices and best.devices[d.id].type != d.type
+        ]
+        self.old_devices = [design.devices[d.id] for d in self.new_devices]
+        strategy = best.settings.optics_strategy
+        self.old_settings = design.settings
+        self.new_settings = (
+            msgspec.structs.replace(design.settings, optics_strategy=dict(strategy))
+            if strategy != design.settings.optics_strategy
+            else design.settings
+        )
+        n = len(self.positions)
+        tiers = len(result.report.get("optics", {}).get("why", []))
+        text = f"Optimise placement: move {n} rack{'s' * (n != 1)}"
+        if tiers:
+            text += f", optics of {tiers} tier{'s' * (tiers != 1)}"
+        super().__init__(design, text)
+
+    def apply(self) -> None:
+        # The moves first: the edit the design is likeliest to refuse, before anything changed.
+        if self.positions:
+            self.design.move_racks(self.positions)
+        if self.new_devices:
+            self.design.update_devices(self.new_devices)
+        self.design.set_settings(self.new_settings)
+
+    def revert(self) -> None:
+        self.design.set_settings(self.old_settings)
+        if self.old_devices:
+            self.design.update_devices(self.old_devices)
+        if self.positions:
+            self.design.move_racks(self.old_positions)
 
 
 def add_optimise_action(window) -> None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import pairwise
+from itertools import islice, pairwise
 
 import numpy as np
 
@@ -134,6 +134,7 @@ class TrayFill:
         self._row_route = np.zeros(0, dtype=np.int64)  # per plant row: route id counted, -1 none
         self._row_medium = np.zeros(0, dtype=np.int64)  # per plant row: medium index, -1 none
         self._counts: Counter = Counter()  # (route id, medium index) -> links
+        self._pair_rows: tuple[Counter, np.ndarray] | None = None  # its keys as an array
         self._span_route: list[int] = []  # flat: one row per (route, tray interval)
         self._span_tray: list[str] = []
         self._span_s0: list[float] = []
@@ -150,13 +151,16 @@ class TrayFill:
         changed: set[str] | None,
         structured: TrunkLoad | None = None,
         peaks: bool = True,
+        loads: bool = True,
     ) -> dict[str, float]:
         """Fill ratio per tray id; ``changed`` None (or after ``reset``) recounts every link,
         otherwise the links whose route or medium differ from those last counted are recounted.
 
         ``peaks`` False: only the counts are brought up to date (what :meth:`cables_by_tray`
         and :meth:`used_stretches` read) and ``{}`` is returned, with no fill, peak or load
-        figure: a picture that shows no tray fill skips the sweep (~35 ms at XL).
+        figure: a picture that shows no tray fill skips the sweep (~35 ms at XL). ``loads``
+        False: the fill ratios (and where each peaks) only, without the weight and bend
+        figures of :attr:`loads` (the optimiser's tray-fill limit, priced at every move).
 
         ``structured`` (:func:`trunk_load`): the trunks that replace the links' fibres in the
         trays; :attr:`loads` then holds each tray's fill, weight and bend figures."""
@@ -188,7 +192,7 @@ class TrayFill:
             rows = np.flatnonzero((routes != self._row_route) | (media != self._row_medium))
             if len(rows):
                 self._recount(plant, rows)
-        return self._peaks(design, plant) if peaks else {}
+        return self._peaks(design, plant, loads) if peaks else {}
 
     def _full(self, plant) -> None:
         routes = np.asarray(plant.route_keys(), dtype=np.int64)
@@ -205,17 +209,18 @@ class TrayFill:
         )
 
     def _recount(self, plant, rows: np.ndarray) -> None:
-        for row in rows.tolist():
-            if self._row_route[row] >= 0 and self._row_medium[row] >= 0:
-                self._counts[(int(self._row_route[row]), int(self._row_medium[row]))] -= 1
-        routes = plant.route_keys()
-        self._row_route[rows] = routes[rows]
-        self._row_medium[rows] = np.asarray(plant.medium_index)[rows]
-        for route, medium in zip(
-            self._row_route[rows].tolist(), self._row_medium[rows].tolist(), strict=True
-        ):
-            if route >= 0 and medium >= 0:
-                self._counts[(route, medium)] += 1
+        # Counted per distinct (route, medium) with numpy: a rack move recounts thousands of
+        # rows at L, and a Python step per row was most of the optimiser's tray-fill price.
+        width = len(plant.media) + 1
+        for sign in (-1, 1):
+            if sign > 0:
+                self._row_route[rows] = np.asarray(plant.route_keys())[rows]
+                self._row_medium[rows] = np.asarray(plant.medium_index)[rows]
+            route, medium = self._row_route[rows], self._row_medium[rows]
+            keep = (route >= 0) & (medium >= 0)
+            values, counts = np.unique(route[keep] * width + medium[keep], return_counts=True)
+            for value, n in zip(values.tolist(), counts.tolist(), strict=True):
+                self._counts[(value // width, value % width)] += sign * n
 
     def cables_by_tray(self, plant, group_of, rows=None) -> dict[str, dict[str, int]]:
         """Cables per tray and group (``group_of(medium or None) -> name``) as last counted.
@@ -340,6 +345,20 @@ class TrayFill:
             self._turns.append(len({t for t, _, _ in spans}) > 1)
         self._routes_known = max(self._routes_known, up_to)
 
+    def _count_keys(self) -> np.ndarray:
+        """The counts' (route, medium) keys as an array, in the Counter's order. Keys are only
+        ever added (a count that falls to 0 keeps its key), so the array of the same Counter
+        grows by its new keys: converting every key per report was ~4 ms at XL."""
+        known = self._pair_rows
+        if known is None or known[0] is not self._counts:
+            known = (self._counts, np.zeros((0, 2), dtype=np.int64))
+        counter, rows = known
+        if len(rows) < len(counter):
+            new = list(islice(counter, len(rows), None))
+            rows = np.concatenate([rows, np.array(new, dtype=np.int64).reshape(-1, 2)])
+        self._pair_rows = (counter, rows)
+        return rows
+
     def _route_figures(self, plant) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Per route: cable cross-section (m^2), weight (kg/m), the largest bend radius (mm) of
         its cables, and whether it turns from one tray onto another."""
@@ -349,7 +368,7 @@ class TrayFill:
         load = self._structured
         # The counts as arrays, in the Counter's order: each route's sums below add its media
         # in that order, as a loop over the items would (bincount adds in input order).
-        pairs = np.array(list(self._counts), dtype=np.int64).reshape(-1, 2)
+        pairs = self._count_keys()
         count = np.fromiter(self._counts.values(), dtype=np.int64, count=len(pairs))
         counted = pairs[count > 0, 0]  # routes with cables, before trunks take their fibres
         n_routes = int(counted.max()) + 1 if len(counted) else 0
@@ -378,7 +397,7 @@ class TrayFill:
         turns[: len(self._turns)] = self._turns
         return area, mass, bend, turns
 
-    def _peaks(self, design: Design, plant) -> dict[str, float]:
+    def _peaks(self, design: Design, plant, loads: bool = True) -> dict[str, float]:
         """Sweep every tray's interval ends: peak cross-section and where, peak weight per
         metre, and the largest bend radius a cable in it needs at a corner (``loads``)."""
         # Imported here: it brings model.plant.physical_plant (~13 ms), which a picture's count (no peaks)
@@ -420,6 +439,8 @@ class TrayFill:
             bend = np.concatenate([bend, [o[3] for o in own]])
             turns = np.concatenate([turns, [len({t for t, _, _ in o[0]}) > 1 for o in own]])
         filled = _sweep(span_route, span_tray, s0, s1, area)
+        if not loads:
+            return self._fill_only(design, tray_ids, filled)
         weighed = _sweep(span_route, span_tray, s0, s1, mass)
         need = np.zeros(len(tray_ids))
         live = (area[span_route] > 0) & (span_tray >= 0) if len(span_route) else np.zeros(0, bool)
@@ -452,6 +473,17 @@ class TrayFill:
                 bend_radius_mm=float(need[k]),
                 corner_radius_mm=tray_class.corner_radius_mm if tray_class else math.inf,
             )
+        return out
+
+    def _fill_only(self, design: Design, tray_ids: list[str], filled) -> dict[str, float]:
+        """Fill ratio per tray and where it peaks, from the swept cross-sections."""
+        out = dict.fromkeys(tray_ids, 0.0)
+        for k, tray_id in enumerate(tray_ids):
+            t = design.trays[tray_id]
+            level, pos = filled.get(k, (0.0, None))
+            out[tray_id] = max(level, 0.0) / (t.width_m * t.depth_m)
+            if pos is not None:
+                self.peak_at[tray_id] = _point_at(t.points, pos)
         return out
 
 

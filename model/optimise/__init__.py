@@ -4,4 +4,6 @@
 - ``objective``: the weighted terms and hard limits, read from the plant and analysis functions.
 - ``search``: simulated annealing priced by the editor's incremental plant; one restart a job.
 - ``optimise``: restarts, the best design (a copy) and its report.
+- ``optics_moves``: which optics strategy each switch tier may take, and applying one.
+- ``optics_search``: the per-tier optics descent the annealing runs, and its sentence per tier.
 """

@@ -10,13 +10,17 @@ and optics-power delta and the mean length of its links before and after, e.g.
 
 The shares of separate groups need not add up exactly to the whole gain: two moves can share a
 cage or a trunk, whose price follows the pair. The report gives the whole delta beside them.
+
+A move whose own cost and optics power are not a gain says why it was kept: putting it back
+breaks a hard limit (the limit's own sentence, e.g. "tray T7 would fill to 41% (limit 40 %)"),
+or it buys the weighted objective through another term (failures, cable metres).
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -44,6 +48,7 @@ class MoveWhy:
     mean_link_m_before: float
     mean_link_m_after: float
     sentence: str
+    kept_because: str = ""  # why a move that is no gain in cost or power stays ("" otherwise)
 
     def to_json(self) -> dict:
         return {
@@ -56,6 +61,7 @@ class MoveWhy:
             "optics_power_w_delta": self.optics_power_w,
             "mean_link_m": {"before": self.mean_link_m_before, "after": self.mean_link_m_after},
             "sentence": self.sentence,
+            "kept_because": self.kept_because,
         }
 
 
@@ -66,9 +72,11 @@ def explain_moves(
     final: Priced,
     start: dict[str, Position],
     target: dict[str, Position],
+    weights: dict[str, float] | None = None,
 ) -> list[MoveWhy]:
     """One :class:`MoveWhy` per moved group; ``design`` and ``plant`` stand in the optimised
-    state (``final``) and are left there."""
+    state (``final``) and are left there; ``weights``: the run's, to say what a move that
+    is no gain in cost or power buys."""
     groups = move_groups(start, target, plan_sizes(design, target))
     if any(_blocked(design, g, start) for g in groups):
         groups = [sorted(target)]  # some group's start is taken by another: explain them together
@@ -78,25 +86,51 @@ def explain_moves(
         design.move_racks({r: start[r] for r in group})
         changed = plant.refresh()
         reverted = pricer.price(changed)
+        broken = pricer.broken(reverted, group, changed)
         rows = _rows_of(design, plant, group)
         lengths_before = _mean_m(plant, rows)
         design.move_racks({r: target[r] for r in group})
-        plant.refresh()
+        pricer.price(plant.refresh())  # the pricer's caches follow the state back
         lengths_after = _mean_m(plant, rows)
         flips = _flips(reverted.medium_index, final.medium_index, rows, media)
-        out.append(
-            _why(
-                design,
-                group,
-                start,
-                target,
-                flips,
-                final.terms["cost_usd"] - reverted.terms["cost_usd"],
-                final.terms["optics_power_w"] - reverted.terms["optics_power_w"],
-                (lengths_before, lengths_after),
-            )
+        why = _why(
+            design,
+            group,
+            start,
+            target,
+            flips,
+            final.terms["cost_usd"] - reverted.terms["cost_usd"],
+            final.terms["optics_power_w"] - reverted.terms["optics_power_w"],
+            (lengths_before, lengths_after),
         )
+        kept = _kept_because(pricer, final, reverted, broken, weights)
+        if kept and (why.cost_usd > 0 or why.optics_power_w > 0):
+            why = replace(why, kept_because=kept, sentence=f"{why.sentence[:-1]}; kept: {kept}.")
+        out.append(why)
     return out
+
+
+def _kept_because(pricer, final: Priced, reverted: Priced, broken, weights) -> str:
+    """Why a move stays though its own cost or power is no gain: the hard limit its put-back
+    breaks, else the objective terms it buys (the largest share of its weighted gain first)."""
+    if broken is not None:
+        return f"putting it back breaks a hard limit ({broken})"
+    if weights is None:
+        return ""
+    gains = {t: weights[t] * (reverted.terms[t] - final.terms[t]) / pricer.norm[t] for t in weights}
+    bought = [t for t, g in sorted(gains.items(), key=lambda kv: -kv[1]) if g > 0]
+    if not bought:
+        return ""
+    total = sum(gains.values())
+    words = {
+        "failures_per_day": lambda d: f"{d:+.4f} failures/day",
+        "cable_m": lambda d: f"{d:+,.0f} m of cable",
+        "cost_usd": lambda d: f"{_money(d)}",
+        "optics_power_w": lambda d: f"{d / 1000:+.2f} kW typical optics",
+        "optics_power_w_max": lambda d: f"{d / 1000:+.2f} kW optics at most",
+    }
+    said = ", ".join(words[t](final.terms[t] - reverted.terms[t]) for t in bought[:2])
+    return f"it buys {said} (weighted objective {-total:+.5f})"
 
 
 def _blocked(design: Design, group: list[str], start: dict[str, Position]) -> bool:

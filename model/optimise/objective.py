@@ -3,8 +3,12 @@
 Terms (each from the function the analysis itself uses, so a delta here is the analysis's):
 
 * ``cost_usd``: capital cost of the physical plant (modules, cables, fibres, structured parts:
-  :func:`model.plant.physical_plant.build_plant`); devices do not change when a rack moves;
-* ``optics_power_w`` / ``optics_power_w_max``: typical and maximum draw of the same plant items;
+  :func:`model.plant.physical_plant.build_plant`), plus what the devices cost more (or less)
+  than at the start: a rack move changes no device, an optics move to co-packaged swaps the
+  tier's switches for their twins, whose price is part of the choice;
+* ``optics_power_w`` / ``optics_power_w_max``: typical and maximum draw of the same plant items
+  and of co-packaged ports' optical engines (the plant totals them apart), plus the devices'
+  own draw beyond the start's (a co-packaged twin's switch power is part of the choice);
 * ``failures_per_day``: the all-cause forecast of :func:`model.analysis.reliability.forecast`;
 * ``cable_m``: ordered metres of every link that has a medium (backplane links excluded).
 
@@ -22,6 +26,7 @@ structured cabling, no more channels over their loss, patch-point or reach limit
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -101,6 +106,8 @@ class Priced:
     unreached: int
     channel_breaks: int
     tray_fill: dict[str, float] = field(default_factory=dict)
+    # Plug power at maximum draw per device id (the plant's dict: never mutated)
+    device_power_w_max: dict[str, float] = field(default_factory=dict)
 
 
 class Pricer:
@@ -116,12 +123,72 @@ class Pricer:
         self._copper = np.array([m.is_copper for m in plant.media] + [False])
         self._changed: set[str] | None = None
         self.start_places = {r.id: (r.x, r.y) for r in design.racks.values()}
+        self.start_devices = self._device_figures()
+        self.device_delta = (0.0, 0.0, 0.0)  # cost, typical and max W beyond the start's
+        self._rack_tables()
+        self._off_start: tuple[dict, set[str]] | None = None
         self.start = self.price()
         self.start_forecast = self.last_forecast
         self.start_power = rack_power(design, plant)
         self._plant_fails = max(self._network_fails(self.start_forecast), 1e-12)
         self.norm = {t: max(abs(self.start.terms[t]), 1e-9) for t in TERMS}
         self.norm["failures_per_day"] = self._plant_fails
+
+    def _device_figures(self) -> tuple[float, float, float]:
+        types = self.design.catalog.device_types
+        cost = typ = mx = 0.0
+        for device in self.design.devices.values():
+            t = types[device.type]
+            cost += t.price_usd
+            typ += t.power_typical_w
+            mx += t.power_max_w
+        return cost, typ, mx
+
+    def _rack_tables(self) -> None:
+        """Each rack's devices and their own maximum draw (plugs apart), and each device's
+        rack: what a rack's power at maximum draw adds the plugs' to, kept while the devices
+        stand, so a move checks only the racks it touched."""
+        design = self.design
+        types = design.catalog.device_types
+        self._rack_of: dict[str, str] = {}
+        self._rack_devices: dict[str, list[str]] = {}
+        self._rack_own_max: dict[str, float] = dict.fromkeys(design.racks, 0.0)
+        for device in design.devices.values():
+            self._rack_of[device.id] = device.rack
+            self._rack_devices.setdefault(device.rack, []).append(device.id)
+            self._rack_own_max[device.rack] += types[device.type].power_max_w
+
+    def rack_max_w(self, priced: Priced, rack_id: str) -> float:
+        """A rack's draw at maximum: its devices' own and their plugs' (as
+        :func:`model.plant.physical_plant.rack_power` counts it)."""
+        plugs = priced.device_power_w_max
+        return self._rack_own_max[rack_id] + sum(
+            plugs.get(d, 0.0) for d in self._rack_devices.get(rack_id, ())
+        )
+
+    def _racks_off_start(self, priced: Priced) -> set[str]:
+        """Racks with a device whose plug draw at maximum differs from the start's: the only
+        racks whose power can have changed (devices stand; plugs follow the media). Kept for
+        the plant's dict it was found from, which the plant cache hands back unchanged when no
+        cage changed medium."""
+        plugs = priced.device_power_w_max
+        if self._off_start is not None and self._off_start[0] is plugs:
+            return self._off_start[1]
+        start = self.start.device_power_w_max
+        rack_of = self._rack_of
+        racks = {rack_of[d] for d, w in plugs.items() if start.get(d) != w}
+        racks |= {rack_of[d] for d in start.keys() - plugs.keys()}
+        self._off_start = (plugs, racks)
+        return racks
+
+    def devices_changed(self) -> None:
+        """Recount what depends on the device types (after an optics move swapped switches):
+        the topology and hall counts of the failure forecast, and the devices' cost and draw."""
+        self.topo = infer_topology(self.design)
+        self.hall = hall_counts(self.design, self.topo)
+        (cost, typ, mx), start = self._device_figures(), self.start_devices
+        self.device_delta = (cost - start[0], typ - start[1], mx - start[2])
+        self._rack_tables()
 
     @staticmethod
     def _network_fails(fc: dict) -> float:
@@ -131,9 +198,12 @@ class Pricer:
         """Terms of the design as it stands (``changed``: link ids the last refresh reported)."""
         design, plant = self.design, self.plant
         phys = build_plant(plant, cache=self.cache)
-        cost = sum(i.quantity * i.unit_price_usd for i in phys.items)
+        dev_cost, dev_typ, dev_max = self.device_delta
+        cost = sum(i.quantity * i.unit_price_usd for i in phys.items) + dev_cost
         typ = sum(i.quantity * i.unit_power_w for i in phys.items)
+        typ += phys.co_packaged_power_w + dev_typ
         mx = sum(i.quantity * i.unit_power_w_max for i in phys.items)
+        mx += phys.co_packaged_power_w_max + dev_max
         fc = forecast(design, self.topo, phys, hall=self.hall)
         self.last_forecast = fc
         medium = np.asarray(plant.medium_index, dtype=np.int64)
@@ -141,7 +211,11 @@ class Pricer:
         metres = float(np.nansum(np.asarray(plant.ordered_m)[carried]))
         layout = getattr(phys, "structured", None)
         fill = self.fill.update(
-            design, plant, changed, trunk_load(plant, layout) if layout is not None else None
+            design,
+            plant,
+            changed,
+            trunk_load(plant, layout) if layout is not None else None,
+            loads=False,  # the limit is the fill ratio: no weight or bend figures per move
         )
         breaks = 0
         if layout is not None:
@@ -160,6 +234,7 @@ class Pricer:
             unreached=int((np.asarray(plant.status) & UNREACHED != 0).sum()),
             channel_breaks=breaks,
             tray_fill=dict(fill),
+            device_power_w_max=phys.device_power_w_max,
         )
 
     def copper_share(self, priced: Priced) -> float:
@@ -172,10 +247,14 @@ class Pricer:
     def objective(self, priced: Priced, weights: dict[str, float]) -> float:
         return sum(weights[t] * priced.terms[t] / self.norm[t] for t in TERMS)
 
-    def broken(self, priced: Priced, moved: list[str], changed: set[str]) -> str | None:
-        """Why the state breaks a hard limit (one sentence), None when every limit holds."""
+    def broken(
+        self, priced: Priced, moved: list[str], changed: set[str], racks: Iterable[str] = ()
+    ) -> str | None:
+        """Why the state breaks a hard limit (one sentence), None when every limit holds;
+        rack power is checked on every rack whose plugs draw otherwise than at the start and
+        on ``racks`` (``changed``: the link ids the refresh reported, kept for callers)."""
         design = self.design
-        if rack_clashes(design, only=moved):
+        if moved and rack_clashes(design, only=moved):  # none moved: ~5 ms of nothing at XL
             return "a moved rack clashes with a rack, an obstacle or the hall outline"
         if priced.unreached > self.start.unreached:
             return "a link would lose its medium or tray path (reach)"
@@ -184,13 +263,9 @@ class Pricer:
         for tray_id, ratio in priced.tray_fill.items():
             if ratio > max(TRAY_FILL_WARNING, self.start.tray_fill.get(tray_id, 0.0)) + 1e-9:
                 return f"tray {tray_id} would fill to {ratio:.0%} (limit 40 %)"
-        racks = {
-            design.devices[d].rack
-            for lid in changed
-            if lid in design.links
-            for d in (design.links[lid].a.device, design.links[lid].b.device)
-        }
-        for rack_id, (_typ, mx, budget) in rack_power(design, self.plant, racks).items():
+        for rack_id in sorted(set(racks) | self._racks_off_start(priced)):
+            mx = self.rack_max_w(priced, rack_id)
+            budget = design.racks[rack_id].power_budget_kw * 1000
             if mx > max(budget, self.start_power[rack_id][1]) + 1e-6:
                 return f"rack {design.racks[rack_id].name} would draw {mx / 1000:.1f} kW at most"
         return None

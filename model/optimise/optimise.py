@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from model.analysis.optics import tier_strategy
 from model.design.design import Design
 from model.design.rack_clashes import rack_clashes
 from model.engine.routed_links import RoutedLinks
@@ -21,6 +22,8 @@ from model.files.design_file import design_to_bytes, read_design_bytes
 from model.optimise.explain import explain_moves
 from model.optimise.moves import locked_racks, network_racks, search_space
 from model.optimise.objective import TERMS, Pricer
+from model.optimise.optics_moves import apply_strategies, tier_options
+from model.optimise.optics_search import explain_optics
 from model.optimise.search import Progress, restart
 from model.plant.physical_plant import rack_power
 
@@ -55,6 +58,7 @@ def optimise(
     progress: Progress | None = None,
     data: bytes | None = None,
     swap_compute: bool = False,
+    vary_optics: bool = False,
 ) -> Result:
     """The best placement found (see the module docstring); ``locked``: rack ids or names;
     ``anywhere``: free tiles off the existing rows too (:mod:`model.optimise.moves`);
@@ -62,14 +66,18 @@ def optimise(
     as :func:`model.optimise.search.anneal` says, the restarts then run one after another in
     this process whatever ``run_jobs`` is; ``data``: the design's file bytes when the caller
     already has them (the editor snapshots on its own thread and optimises on a worker);
-    ``swap_compute``: a moving rack may also trade places with a compute rack of its size."""
+    ``swap_compute``: a moving rack may also trade places with a compute rack of its size;
+    ``vary_optics``: each switch tier's optics strategy is searched too (pluggable, linear,
+    co-packaged where its switches support it: :mod:`model.optimise.optics_moves`)."""
     data = design_to_bytes(design) if data is None else data
     copy = read_design_bytes(data)
     held = locked_racks(copy, locked)
     tiers = None if tiers is None else tuple(tiers)
     movable = [r for r in network_racks(copy, tiers) if r not in held]
     free, partners = search_space(copy, movable, held, anywhere, swap_compute)
-    if not movable or not any(free[r] or partners[r] for r in movable):
+    optics = tier_options(copy) if vary_optics else None
+    may_vary = optics is not None and any(len(o) > 1 for o in optics.options.values())
+    if not may_vary and (not movable or not any(free[r] or partners[r] for r in movable)):
         why = (
             "no network rack may move (none, or all locked)"
             if not movable
@@ -87,6 +95,7 @@ def optimise(
             "anywhere": anywhere,
             "tiers": tiers,
             "swap_compute": swap_compute,
+            "vary_optics": vary_optics,
         }
         for k in range(max(restarts, 1))
     ]
@@ -104,18 +113,31 @@ def optimise(
     start = {r: (copy.racks[r].x, copy.racks[r].y) for r in copy.racks}
     target = {r: tuple(p) for r, p in best["positions"].items() if tuple(p) != start[r]}
     before_obj = pricer.objective(pricer.start, weights)
+    start_optics = tier_strategy(copy)
+    tiers_changed = apply_strategies(copy, best.get("optics") or {})
+    if tiers_changed:
+        pricer.devices_changed()
     copy.move_racks(target)
     changed = plant.refresh()
     after = pricer.price(changed)
     after_obj = pricer.objective(after, weights)
     broken = pricer.broken(after, list(target), set(copy.links))
-    if not target or broken is not None or after_obj >= before_obj - 1e-12:
+    if (not target and not tiers_changed) or broken is not None or after_obj >= before_obj - 1e-12:
         copy.move_racks({r: start[r] for r in target})
         plant.close()
         why = broken or "no feasible move lowers the weighted objective"
         return Result(read_design_bytes(data), False, f"Design unchanged: {why}.")
     report = _report(copy, plant, pricer, after, start, target, (before_obj, after_obj))
-    report["why"] = [w.to_json() for w in explain_moves(copy, plant, pricer, after, start, target)]
+    report["why"] = [
+        w.to_json() for w in explain_moves(copy, plant, pricer, after, start, target, weights)
+    ]
+    if optics is not None:
+        report["optics"] = {
+            "before": start_optics,
+            "after": tier_strategy(copy),
+            "why": [w.to_json() for w in explain_optics(copy, plant, pricer, after, start_optics)],
+            "skipped": list(optics.skipped),
+        }
     report["copper_share"] = {
         "before": pricer.copper_share(pricer.start),
         "after": pricer.copper_share(after),
@@ -123,8 +145,10 @@ def optimise(
     report["runs"] = runs_summary(runs)
     plant.close()
     moved = len(target)
+    tiers_said = f" and the optics of {len(tiers_changed)} tier(s)" if tiers_changed else ""
     sentence = (
-        f"Moved {moved} rack{'s' * (moved != 1)}: objective {before_obj:.4f} -> {after_obj:.4f}"
+        f"Moved {moved} rack{'s' * (moved != 1)}{tiers_said}:"
+        f" objective {before_obj:.4f} -> {after_obj:.4f}"
         f" ({report['terms']['cost_usd']['delta']:+,.0f} USD,"
         f" {report['terms']['optics_power_w']['delta'] / 1000:+.2f} kW typical optics)."
     )

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from model.analysis.optics import tier_strategy
 from model.design.design import Design
 from model.design.rack_clashes import rack_clashes
 from model.engine.routed_links import RoutedLinks
@@ -29,6 +30,8 @@ from model.optimise.moves import (
     search_space,
 )
 from model.optimise.objective import Pricer
+from model.optimise.optics_moves import tier_options
+from model.optimise.optics_search import OpticsStep, descend_optics
 
 # Temperature, as a share of the normalised objective: a move 2 % worse is taken with
 # probability 1/e at the start, one 0.05 % worse at the end (geometric cooling between).
@@ -57,6 +60,7 @@ class Run:
     accepted: int
     seconds: float
     stopped: bool = False  # ended because ``progress`` said stop
+    optics: dict[str, str] | None = None  # each switch tier's strategy (``vary_optics`` only)
 
 
 def _candidate(rng, design, movable, free, partners) -> dict[str, Position] | None:
@@ -136,6 +140,7 @@ def anneal(
     tiers: tuple[str, ...] | None = None,
     progress: Progress | None = None,
     swap_compute: bool = False,
+    vary_optics: bool = False,
 ) -> Run:
     """Anneal ``design`` in place (left at its best state); stops after ``iterations`` or
     ``seconds``, whichever comes first, or when ``progress`` returns False; ``anywhere``: free
@@ -143,7 +148,11 @@ def anneal(
 
     ``progress`` gets ``{"seed", "iteration", "iterations", "best", "terms", "copper_share",
     "moved"}`` every ``PROGRESS_EVERY`` iterations and at each new best: the best state's
-    objective, its terms, its share of links on copper and the racks it moves."""
+    objective, its terms, its share of links on copper and the racks it moves.
+
+    ``vary_optics``: each switch tier's optics strategy is searched too
+    (:func:`model.optimise.optics_search.descend_optics`), before the rack moves and again
+    after them."""
     t0 = time.perf_counter()
     pricer = Pricer(design, plant)
     movable = [r for r in network_racks(design, tiers) if r not in locked]
@@ -154,6 +163,11 @@ def anneal(
     feasible = accepted = done = 0
     best_priced = pricer.start
     stopped = False
+    optics = tier_options(design).options if vary_optics else {}
+    if optics:
+        step = descend_optics(design, plant, pricer, weights, optics, OpticsStep(best, best_priced))
+        current = best = step.value
+        best_priced = step.priced
 
     def report(i: int) -> bool:
         if progress is None:
@@ -187,7 +201,9 @@ def anneal(
         design.move_racks(moves)
         changed = plant.refresh()
         priced = pricer.price(changed)
-        ok = pricer.broken(priced, list(moves), changed) is None
+        # The footprints were clash-checked above (the same check ``broken`` makes of the
+        # racks it is given): asked again it would be a second ~5 ms walk of the hall at L.
+        ok = pricer.broken(priced, [], changed) is None
         value = pricer.objective(priced, weights) if ok else math.inf
         temp = T_START * (T_END / T_START) ** (i / max(iterations - 1, 1))
         feasible += ok
@@ -206,14 +222,21 @@ def anneal(
             design.move_racks(back)
     design.move_racks(best_places)
     best = _put_back(design, plant, pricer, weights, dict(pricer.start_places), best)
+    if optics:
+        best = descend_optics(
+            design, plant, pricer, weights, optics, OpticsStep(best, best_priced)
+        ).value
     best_places = {r: (design.racks[r].x, design.racks[r].y) for r in design.racks}
-    return Run(seed, best, best_places, done, feasible, accepted, time.perf_counter() - t0, stopped)
+    seconds_used = time.perf_counter() - t0
+    run = Run(seed, best, best_places, done, feasible, accepted, seconds_used, stopped)
+    run.optics = tier_strategy(design) if vary_optics else None
+    return run
 
 
 def restart(job: dict, progress: Progress | None = None) -> dict:
     """One independent run on a fresh copy of the design (a pure, picklable Dask job):
     ``job`` holds ``design`` (file bytes), ``seed``, ``iterations``, ``weights``, ``locked``,
-    ``seconds``, ``anywhere``, ``tiers``, ``swap_compute``; returns the run's fields. ``progress``: see
+    ``seconds``, ``anywhere``, ``tiers``, ``swap_compute``, ``vary_optics``; returns the run's fields. ``progress``: see
     :func:`anneal` (in-process runs only: a callback does not cross to a Dask worker)."""
     from model.files.design_file import read_design_bytes
 
@@ -232,6 +255,7 @@ def restart(job: dict, progress: Progress | None = None) -> dict:
         job.get("tiers"),
         progress,
         job.get("swap_compute", False),
+        job.get("vary_optics", False),
     )
     plant.close()
     return {
@@ -243,4 +267,5 @@ def restart(job: dict, progress: Progress | None = None) -> dict:
         "accepted": run.accepted,
         "seconds": run.seconds,
         "stopped": run.stopped,
+        "optics": run.optics,
     }

@@ -25,6 +25,7 @@ a plug or assembly the catalog has no orderable part for. Such cages count as ``
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from itertools import repeat
 from typing import TYPE_CHECKING
@@ -99,7 +100,7 @@ def build_plant(
     out = PhysicalPlant()
     # Cages of every used (non-backplane) link end; cages_total counts every cage of every
     # device that has a port group of pluggable ports.
-    out.cages_total = _cages_total(design)
+    out.cages_total, lasers = _device_totals(design, cache)
     if not len(rows):
         return out
     n = len(rows)
@@ -177,7 +178,7 @@ def build_plant(
         out.device_power_w, out.device_power_w_max = device_plug_power(
             tables, dev_ids, nodes, lo, graph.cage_spec, grouped=graph.by_device
         )
-    if around_link is None:
+    if around_link is None and lasers:
         sources = laser_source_items(design, fabric_of is not None or fabric_rows is not None)
         if sources:
             out.items.extend(sources)
@@ -217,18 +218,36 @@ def build_plant(
     return out
 
 
-def _cages_total(design) -> int:
+def _device_totals(design, cache: PlantCache | None = None) -> tuple[int, bool]:
+    """(cages of every device, whether any device is a co-packaged switch with laser sources).
+
+    Only the devices decide them: a cache keeps them while the design's device edits stand (a
+    walk of every device, twice, was ~5 ms of each optimiser move at XL)."""
+    edits = getattr(design, "_device_edits", None)
+    memo = getattr(cache, "cages_total_memo", None)
+    if memo is not None and edits is not None:
+        ref, then, totals = memo
+        if ref() is design and then == (edits, len(design.devices)):
+            return totals
+    totals = _count_cages(design)
+    if cache is not None and edits is not None:
+        cache.cages_total_memo = (weakref.ref(design), (edits, len(design.devices)), totals)
+    return totals
+
+
+def _count_cages(design) -> tuple[int, bool]:
     total = 0
     counts = Counter(d.type for d in design.devices.values())
+    types = design.catalog.device_types
     for type_id, count in counts.items():
-        dtype = design.catalog.device_types[type_id]
+        dtype = types[type_id]
         per = sum(
             -(-g.count // g.ports_per_cage)
             for g in dtype.port_groups
             if g.form_factor not in ("nvlink-backplane",)
         )
         total += per * count
-    return total
+    return total, any(types[t].laser_sources for t in counts)
 
 
 def link_plugs(plant: RoutedLinks, link_id: str) -> dict[str, str]:

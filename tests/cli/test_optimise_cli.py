@@ -100,3 +100,20 @@ def test_optimise_refuses_an_unknown_tier_and_a_front_that_is_a_file(tmp_path):
     done = _main("optimise", src, "-o", out, "--iterations", 5, "--workers", 1, "--front", blocker)
     assert done.returncode == 2 and "not a folder" in done.stderr
     assert blocker.read_text() == "mine"
+
+
+def test_vary_optics_writes_the_chosen_strategy_and_says_why(tmp_path):
+    design = generate("leaf-spine", nodes=4, node_type="dgx-b300", switch="q3400")
+    src = tmp_path / "xdr.hall.json"
+    save_design(design, src)
+    out = tmp_path / "best.hall.json"
+    done = _main(
+        "optimise", src, "-o", out, "--objective", "power", "--iterations", 10, "--workers", 1,
+        "--vary-optics",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Leaf tier pluggable -> co-packaged" in done.stdout
+    assert "linear skipped: no linear (LPO) module" in done.stdout
+    optimised = load_design(out)
+    assert optimised.settings.optics_strategy["leaf"] == "co-packaged"
+    assert {d.type for d in optimised.devices.values() if d.role == "leaf"} == {"q3450-ld"}

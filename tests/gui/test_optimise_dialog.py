@@ -93,3 +93,29 @@ def test_stop_ends_the_run_at_its_best_so_far(qtbot, far_window):
     runs = dialog.result.report.get("runs")
     assert runs is None or runs[0]["stopped"]
     assert dialog.progress.value() == dialog.progress.maximum()
+
+
+def test_vary_optics_applies_the_tiers_with_the_moves_as_one_step(qtbot, tmp_path):
+    design = generate("leaf-spine", nodes=4, node_type="dgx-b300", switch="q3400")
+    path = tmp_path / "xdr.hall.json"
+    save_design(design, path)
+    window = make_window(qtbot, tmp_path, path)
+    try:
+        before = design_to_bytes(window.document.design)
+        dialog = _open_dialog(window)
+        dialog.preset.setCurrentText("power")
+        dialog.vary_optics.setChecked(True)
+        dialog.iterations.setValue(10)
+        qtbot.mouseClick(dialog.run_button, Qt.LeftButton)
+        qtbot.waitUntil(lambda: not dialog.is_running(), timeout=120_000)
+        assert dialog.result is not None and dialog.result.changed, dialog.best_label.text()
+        assert "Leaf tier pluggable -> co-packaged" in dialog.report.toPlainText()
+        qtbot.mouseClick(dialog.apply_button, Qt.LeftButton)
+        live = window.document.design
+        assert design_to_bytes(live) == design_to_bytes(dialog.result.design)
+        assert {d.type for d in live.devices.values() if d.role == "leaf"} == {"q3450-ld"}
+        assert ", optics of " in window.document.stack.undoText()
+        window.document.stack.undo()
+        assert design_to_bytes(window.document.design) == before
+    finally:
+        close_quietly(window)

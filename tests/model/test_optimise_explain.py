@@ -161,3 +161,35 @@ def test_a_rack_that_slid_into_part_of_anothers_old_place_is_in_its_group():
     sizes = {r: (0.6, 1.2) for r in start}
     assert move_groups(start, target) == [["a05"], ["a14"], ["b01"]]  # centres only
     assert move_groups(start, target, sizes) == [["a05", "a14"], ["b01"]]
+
+
+def test_a_kept_move_that_is_no_gain_names_the_limit_its_put_back_breaks():
+    """The bundled SuperPOD as a 60 s run (seed 1) left it: leaves A05 and spine B01 moved to
+    the row ends bring 152 links each onto LACC; leaf A14 moved 3 m costs $742, but putting it
+    back would fill the cross tray t-cross-1 past 40 %, so the sentence says so."""
+    from pathlib import Path
+
+    from model.engine.routed_links import RoutedLinks
+    from model.files.design_file import load_design
+    from model.optimise.explain import explain_moves
+    from model.optimise.objective import Pricer
+
+    path = Path(__file__).resolve().parents[2] / "resources/examples/superpod-4su.hall.json"
+    design = load_design(path)
+    plant = RoutedLinks(design)
+    pricer = Pricer(design, plant)
+    start = {r.id: (r.x, r.y) for r in design.racks.values()}
+    target = {"A05": (1.5, 2.4), "A14": (14.1, 2.4), "B01": (1.5, 4.8)}
+    design.move_racks(target)
+    final = pricer.price(plant.refresh())
+    assert pricer.broken(final, list(target), set(design.links)) is None
+    whys = {w.racks: w for w in explain_moves(design, plant, pricer, final, start, target,
+                                               DEFAULT_WEIGHTS)}  # fmt: skip
+    a14 = whys[("A14",)]
+    assert a14.cost_usd > 0
+    assert a14.kept_because.startswith("putting it back breaks a hard limit (tray t-cross-1")
+    assert "kept: putting it back breaks" in a14.sentence and "%" in a14.sentence
+    # The moves that pay for themselves need no such clause.
+    assert whys[("A05",)].kept_because == whys[("B01",)].kept_because == ""
+    assert (design.racks["A14"].x, design.racks["A14"].y) == target["A14"]  # left as optimised
+    plant.close()
