@@ -11,11 +11,25 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
 
 from tests.builders import small_pod  # noqa: E402
 from tests.leak_check import no_leaks  # noqa: E402, F401 - autouse, for every test
 
 pytest_plugins = ["tests.hang_watchdog"]  # a hung test ends the run with every stack printed
+
+# Hypothesis's profile for the suite, loaded here (before any test module is imported) so every
+# ``@settings`` decorator inherits what it does not name. Its defaults are two wall-clock
+# windows: a 200 ms deadline per example and the too_slow health check on data generation; on
+# the shared 2-core machine either fails a correct test when the load is high. "ci" drops both
+# (a hang still ends the run through tests.hang_watchdog) and prints the reproduction blob of
+# a failure, so a CI failure can be replayed with @reproduce_failure. The example counts stay
+# each test's own (its decorator) or Hypothesis's 100. HYPOTHESIS_PROFILE=default restores
+# Hypothesis's own defaults.
+settings.register_profile(
+    "ci", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 TESTS = Path(__file__).resolve().parent
 # The order the folders run in (napari's: the GUI last). The model tests need no QApplication;
