@@ -13,6 +13,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 
+from model.runtime import gc_policy  # noqa: E402
 from tests.builders import small_pod  # noqa: E402
 from tests.leak_check import no_leaks  # noqa: E402, F401 - autouse, for every test
 
@@ -88,3 +89,34 @@ def listener_errors():
         logger.removeHandler(handler)
     if handler.records:
         pytest.fail("a change listener raised: " + handler.records[0].getMessage(), pytrace=False)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "real_gc_settle: the test checks model.runtime.gc_policy's freeze and collection "
+        "itself (every other test builds designs without them: see design_settling)",
+    )
+
+
+def _no_settle() -> None:
+    """What a test process does once a design is built: nothing (see design_settling)."""
+
+
+@pytest.fixture(autouse=True)
+def design_settling(request, monkeypatch):
+    """Designs built in a test are not settled (``gc_policy.settle_built_design``: unfreeze
+    everything, a full collection, freeze everything), unless the test is marked
+    ``real_gc_settle``.
+
+    Why: settling is for a command (one design, the collector then skips it) and the editor
+    (one design open at a time). A test process builds thousands of designs in one heap that
+    holds every module, fixture and Hypothesis' state, and each settle after the first walked
+    all of it: ~0.11 s of CPU per design loaded, 16 of the 25 s of
+    test_successful_edits_always_save_and_load_back_byte_identical (150 loads). Without it the
+    collector stays paused while a design is built, as in the editor, and CPython's automatic
+    collector frees what the tests leave in cycles. No figure depends on it (the collector
+    never changes a result), and the tests of the policy itself still get it.
+    """
+    if request.node.get_closest_marker("real_gc_settle") is None:
+        monkeypatch.setattr(gc_policy, "settle_built_design", _no_settle)
