@@ -4,6 +4,7 @@ failures, so without the guard a broken view would pass unnoticed)."""
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 from pathlib import Path
@@ -99,15 +100,18 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-def _no_settle() -> None:
-    """What a test process does once a design is built: nothing (see design_settling)."""
+def _settle_in_tests() -> None:
+    """What a test process does once a design is built (see design_settling): what was frozen
+    before (by the editor's window and analysis runner, which count on the next settle to
+    collect the cycles among it) goes back to the collector's generations, uncollected."""
+    gc.unfreeze()
 
 
 @pytest.fixture(autouse=True)
 def design_settling(request, monkeypatch):
     """Designs built in a test are not settled (``gc_policy.settle_built_design``: unfreeze
-    everything, a full collection, freeze everything), unless the test is marked
-    ``real_gc_settle``.
+    everything, a full collection, freeze everything) but only unfreeze what was frozen, unless
+    the test is marked ``real_gc_settle``.
 
     Why: settling is for a command (one design, the collector then skips it) and the editor
     (one design open at a time). A test process builds thousands of designs in one heap that
@@ -115,8 +119,8 @@ def design_settling(request, monkeypatch):
     all of it: ~0.11 s of CPU per design loaded, 16 of the 25 s of
     test_successful_edits_always_save_and_load_back_byte_identical (150 loads). Without it the
     collector stays paused while a design is built, as in the editor, and CPython's automatic
-    collector frees what the tests leave in cycles. No figure depends on it (the collector
-    never changes a result), and the tests of the policy itself still get it.
+    collector (the editor's, in GUI tests) frees what the tests leave in cycles. No figure
+    depends on it (the collector never changes a result); the policy's own tests still get it.
     """
     if request.node.get_closest_marker("real_gc_settle") is None:
-        monkeypatch.setattr(gc_policy, "settle_built_design", _no_settle)
+        monkeypatch.setattr(gc_policy, "settle_built_design", _settle_in_tests)
