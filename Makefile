@@ -38,7 +38,8 @@ XDIST = -n $(TEST_WORKERS) --dist worksteal
 # project's shells, every xdist worker and every interpreter a test starts compiled ~300
 # modules again (~0.7 s CPU each). mypy (~17 s CPU on a fresh clone, its cache empty) runs
 # beside the model tests, not before them; its report follows theirs and its status fails the
-# step like theirs.
+# step like theirs. CPU of each half in one process (-n 0), user seconds: model 454 -> 248,
+# the rest 359 -> 232, once a test stopped settling each design it built (tests/conftest.py).
 test: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
