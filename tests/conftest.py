@@ -4,6 +4,7 @@ failures, so without the guard a broken view would pass unnoticed)."""
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 from pathlib import Path
@@ -11,11 +12,26 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
 
+from model.runtime import gc_policy  # noqa: E402
 from tests.builders import small_pod  # noqa: E402
 from tests.leak_check import no_leaks  # noqa: E402, F401 - autouse, for every test
 
 pytest_plugins = ["tests.hang_watchdog"]  # a hung test ends the run with every stack printed
+
+# Hypothesis's profile for the suite, loaded here (before any test module is imported) so every
+# ``@settings`` decorator inherits what it does not name. Its defaults are two wall-clock
+# windows: a 200 ms deadline per example and the too_slow health check on data generation; on
+# the shared 2-core machine either fails a correct test when the load is high. "ci" drops both
+# (a hang still ends the run through tests.hang_watchdog) and prints the reproduction blob of
+# a failure, so a CI failure can be replayed with @reproduce_failure. The example counts stay
+# each test's own (its decorator) or Hypothesis's 100. HYPOTHESIS_PROFILE=default restores
+# Hypothesis's own defaults.
+settings.register_profile(
+    "ci", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 TESTS = Path(__file__).resolve().parent
 # The order the folders run in (napari's: the GUI last). The model tests need no QApplication;
@@ -74,3 +90,37 @@ def listener_errors():
         logger.removeHandler(handler)
     if handler.records:
         pytest.fail("a change listener raised: " + handler.records[0].getMessage(), pytrace=False)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "real_gc_settle: the test checks model.runtime.gc_policy's freeze and collection "
+        "itself (every other test builds designs without them: see design_settling)",
+    )
+
+
+def _settle_in_tests() -> None:
+    """What a test process does once a design is built (see design_settling): what was frozen
+    before (by the editor's window and analysis runner, which count on the next settle to
+    collect the cycles among it) goes back to the collector's generations, uncollected."""
+    gc.unfreeze()
+
+
+@pytest.fixture(autouse=True)
+def design_settling(request, monkeypatch):
+    """Designs built in a test are not settled (``gc_policy.settle_built_design``: unfreeze
+    everything, a full collection, freeze everything) but only unfreeze what was frozen, unless
+    the test is marked ``real_gc_settle``.
+
+    Why: settling is for a command (one design, the collector then skips it) and the editor
+    (one design open at a time). A test process builds thousands of designs in one heap that
+    holds every module, fixture and Hypothesis' state, and each settle after the first walked
+    all of it: ~0.11 s of CPU per design loaded, 16 of the 25 s of
+    test_successful_edits_always_save_and_load_back_byte_identical (150 loads). Without it the
+    collector stays paused while a design is built, as in the editor, and CPython's automatic
+    collector (the editor's, in GUI tests) frees what the tests leave in cycles. No figure
+    depends on it (the collector never changes a result); the policy's own tests still get it.
+    """
+    if request.node.get_closest_marker("real_gc_settle") is None:
+        monkeypatch.setattr(gc_policy, "settle_built_design", _settle_in_tests)

@@ -24,7 +24,6 @@ nodes, and every node a route of the snapshot's links uses was cached before the
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import sys
 from collections import deque
@@ -41,6 +40,7 @@ from model.design.changes import (
     ChangeNotifier,
 )
 from model.design.design import Design
+from model.engine.link_table import INPUT_COLUMNS, OUTPUT_COLUMNS
 from model.engine.routed_links import RoutedLinks
 
 # The design's large containers and the change kinds that can alter them; a snapshot reuses
@@ -57,6 +57,55 @@ _DESIGN_DEPENDS = {
 }
 _ROWS_RENUMBERED = frozenset({ChangeKind.LINKS_ADDED, ChangeKind.LINKS_REMOVED})
 _PLANT_ROW_TABLES = ("index", "link_ids")  # change only when rows are added, dropped or rebuilt
+
+# Every attribute a RoutedLinks may hold, by what its snapshot does with it: a declared list,
+# not the plant's ``__dict__``, so an attribute added to the plant is never copied or shared by
+# guess; freeze_plant refuses a plant holding one not named here (a test builds plants of every
+# kind and checks). Set anew on the snapshot:
+_PLANT_REPLACED = ("design", "_pending", "_subscription", "plant_identity")
+# Shared with the live plant: a refresh replaces it, never changes it in place (module docstring).
+_PLANT_SHARED = ("_graph",)
+# Copied (containers one level, arrays into free buffers); ``index`` only once it was built.
+_PLANT_COPIED = (
+    *INPUT_COLUMNS,
+    *OUTPUT_COLUMNS,
+    *_PLANT_ROW_TABLES,
+    "media",
+    "parts",
+    "port_classes",
+    "route_generation",
+    "cage_graph",
+    "cage_device_ids",
+    "_policy",
+    "_accept",
+    "_att",
+    "_groups",
+    "_memo_paths",
+    "_memo_reasons",
+    "_route_of",
+    "_route_spans",
+    "_components_stale",
+    "_comp_index",
+    "_cage_label_rows",
+    "_cage_rows",
+    "_cage_matrix",
+    "_class_matrix",
+    "_class_of",
+    "_spec_matrix",
+    "_media_row",
+    "_dev_no",
+    "_last_dev_no",
+    "_port_no",
+    "_drop_x",
+    "_drop_y",
+    "_rack_geom",
+    "_rack_row",
+    "_table_face",
+    "_table_of",
+    "_table_rows",
+    "_table_u",
+)
+PLANT_FIELDS = frozenset(_PLANT_REPLACED + _PLANT_SHARED + _PLANT_COPIED)
 
 
 def snapshot(design: Design, plant: RoutedLinks | None) -> tuple[Design, RoutedLinks | None]:
@@ -171,14 +220,24 @@ def freeze_plant(
     # would write into a read-only copy (a design with no links yet left them unlabelled, and
     # every analysis of the editor's empty start-up hall failed there).
     plant.label_components()
-    snap = copy.copy(plant)
-    for name, value in plant.__dict__.items():
-        if name in ("design", "_graph", "_subscription", "_pending"):
-            continue
+    held = plant.__dict__
+    undeclared = sorted(set(held) - PLANT_FIELDS)
+    if undeclared:
+        raise TypeError(
+            "RoutedLinks holds attributes a snapshot does not know how to take: "
+            + ", ".join(undeclared)
+            + " (declare them in model.engine.snapshot)"
+        )
+    snap = RoutedLinks.__new__(RoutedLinks)
+    for name in _PLANT_SHARED:
+        setattr(snap, name, held[name])
+    for name in _PLANT_COPIED:
+        if name not in held:
+            continue  # built on first use (index), or not by this kind of plant
         if reuse is not None and name in unchanged:
             setattr(snap, name, getattr(reuse, name))  # index: built lazily
             continue
-        before = getattr(earlier, name, None)
+        value, before = held[name], getattr(earlier, name, None)
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
             value = dataclasses.replace(
                 value,

@@ -11,9 +11,13 @@ from __future__ import annotations
 import gc
 import threading
 
+import pytest
+
 from gui.edit.commands import MoveRacksCommand
 from tests.gui.analysis_support import close_quietly, wait_fresh
 from tests.gui.conftest import make_window
+
+pytestmark = pytest.mark.real_gc_settle  # the collector policy is what these test
 
 
 class _Tracer:

@@ -146,7 +146,10 @@ edit = st.tuples(st.sampled_from(EDITS), st.integers(0, 50), st.integers(-3, 3),
 
 
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=40,
+    deadline=None,
+    # too_slow as in the "ci" profile (tests/conftest.py): naming a list here replaces its list
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(edits=st.lists(edit, min_size=1, max_size=15))
 def test_random_geometry_edits_undone_completely_restore_the_file(qapp, edits):

@@ -8,6 +8,8 @@ import pytest
 
 from model.runtime.gc_policy import collector_paused
 
+pytestmark = pytest.mark.real_gc_settle  # the collector policy is what these test
+
 
 @pytest.fixture
 def collector_state():
