@@ -43,6 +43,7 @@ import math
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import groupby
 
 import msgspec
 
@@ -373,23 +374,125 @@ class _LegLayer:
             own_route = len(racks) == 2 and (racks[0], racks[1]) == (rack_a, rack_b)
             hops = zip(racks, racks[1:], strict=False)
             fixed_m = () if own_route else tuple(distance(ra, rb) for ra, rb in hops)
-            for start in range(0, len(members), per_leg):
-                chunk = members[start : start + per_leg]
-                copies = 1 if lc else fpp_of.get(direct[chunk[0][0]].medium, 1)
-                for _ in range(copies):
-                    holders, elements = self._take_panels(points, chunk[0][0])
-                    if self.panels_only:
-                        continue
-                    if own_route:
-                        seg_m = (chunk[0][2] if len(chunk) == 1 else max(c[2] for c in chunk),)
-                    else:
-                        seg_m = fixed_m
-                    link_ids = (chunk[0][0],) if len(chunk) == 1 else tuple(c[0] for c in chunk)
-                    leg = _Leg(link_ids, racks, holders, tuple(elements), seg_m, group, leg_ends)
-                    self.legs.append((leg, chunk))
-                    for s in range(len(seg_m)):
-                        seg_key = (holders[s], holders[s + 1], mode, width)
-                        self.segments.setdefault(seg_key, []).append((leg, s))
+            # Each leg's members: a chunk of up to ``per_leg`` channels, once per fibre of an
+            # MPO link of several (800G SR8: one leg per fibre).
+            chunks = [members[i : i + per_leg] for i in range(0, len(members), per_leg)]
+            if not lc:
+                copies = [fpp_of.get(direct[chunk[0][0]].medium, 1) for chunk in chunks]
+                if any(c != 1 for c in copies):
+                    chunks = [
+                        chunk for chunk, c in zip(chunks, copies, strict=True) for _ in range(c)
+                    ]
+            lay = self._lay_one_by_one
+            if not any(point[2] for point in points) and len(set(racks)) == len(racks):
+                lay = self._lay_in_columns  # no named panel, no rack twice: the usual path
+            lay(group, points, chunks, (racks, leg_ends, own_route, fixed_m), (mode, width))
+
+    def _lay_one_by_one(self, group: int, points: list, chunks: list, shape: tuple, seg: tuple):
+        """The legs of a path with panels named by hand (or a rack twice): leg after leg, each
+        taking its panels from the pool in turn, as a named panel's use is checked per leg."""
+        racks, leg_ends, own_route, fixed_m = shape
+        for chunk in chunks:
+            holders, elements = self._take_panels(points, chunk[0][0])
+            if self.panels_only:
+                continue
+            if own_route:
+                seg_m = (chunk[0][2] if len(chunk) == 1 else max(c[2] for c in chunk),)
+            else:
+                seg_m = fixed_m
+            link_ids = (chunk[0][0],) if len(chunk) == 1 else tuple(c[0] for c in chunk)
+            leg = _Leg(link_ids, racks, holders, tuple(elements), seg_m, group, leg_ends)
+            self.legs.append((leg, chunk))
+            for s in range(len(seg_m)):
+                seg_key = (holders[s], holders[s + 1], *seg)
+                self.segments.setdefault(seg_key, []).append((leg, s))
+
+    def _lay_in_columns(self, group: int, points: list, chunks: list, shape: tuple, seg: tuple):
+        """The legs of a path whose nodes are distinct racks' pooled panels: each node takes
+        its ports for all the path's legs at once (:meth:`PanelPool.take_many`; the keys are
+        distinct, so the order of takes between nodes does not change which panel a leg
+        gets), and the legs are made from those columns: the same legs, panels, cassettes and
+        segments as taken leg by leg (a zoned XL hall's 393k legs)."""
+        racks, leg_ends, own_route, fixed_m = shape
+        n = len(chunks)
+        cassette_no, panel_element = self.cassette_no, self._panel_element
+        holder_cols, element_cols = [], []
+        for i, rack_id, _named, cassette, key in points:
+            holders = self.pool.take_many(key, n)
+            first = cassette_no.get(rack_id, 0) + 1
+            if cassette:
+                cassette_no[rack_id] = first - 1 + n
+            if self.panels_only:
+                continue
+            holder_cols.append(holders)
+            if cassette:
+                reverse = i > 0
+                element_cols.append(
+                    [
+                        Element("cassette", f"cassette-{rack_id}-{k}", LC_CASSETTE, reverse=reverse)
+                        for k in range(first, first + n)
+                    ]
+                )
+                continue
+            elements = []
+            for holder, run in groupby(holders):
+                element = panel_element.get(holder)
+                if element is None:
+                    element = panel_element[holder] = Element("panel", holder, MPO_PANEL)
+                elements += [element] * len(list(run))
+            element_cols.append(elements)
+        if self.panels_only or not n:
+            return
+        if own_route:
+            seg_ms = [
+                (chunk[0][2] if len(chunk) == 1 else max(c[2] for c in chunk),) for chunk in chunks
+            ]
+        else:
+            seg_ms = [fixed_m] * n
+        legs = [
+            _Leg(
+                (chunk[0][0],) if len(chunk) == 1 else tuple(c[0] for c in chunk),
+                racks,
+                holders,
+                nodes,
+                seg_m,
+                group,
+                leg_ends,
+            )
+            for chunk, holders, nodes, seg_m in zip(
+                chunks,
+                zip(*holder_cols, strict=True),
+                zip(*element_cols, strict=True),
+                seg_ms,
+                strict=True,
+            )
+        ]
+        self.legs += zip(legs, chunks, strict=True)
+        self._add_segments(legs, holder_cols, seg)
+
+    def _add_segments(self, legs: list, holder_cols: list, seg: tuple) -> None:
+        """Each segment of ``legs`` in its panel pair's list, taken a run of legs between the
+        same two panels at a time; a new panel pair enters ``segments`` where it would leg by
+        leg (legs first, then segments), as the trunks are numbered in that order."""
+        segments = self.segments
+        new: dict[tuple, tuple[tuple[int, int], list]] = {}
+        for s in range(len(holder_cols) - 1):
+            k = 0
+            for (holder_a, holder_b), run in groupby(
+                zip(holder_cols[s], holder_cols[s + 1], strict=True)
+            ):
+                m = len(list(run))
+                seg_key = (holder_a, holder_b, *seg)
+                members = segments.get(seg_key)
+                if members is None:
+                    got = new.get(seg_key)
+                    if got is None:
+                        got = new[seg_key] = ((k, s), [])
+                    members = got[1]
+                members += [(leg, s) for leg in legs[k : k + m]]
+                k += m
+        for seg_key, (_, members) in sorted(new.items(), key=lambda item: item[1][0]):
+            segments[seg_key] = members
 
     def _take_panels(self, points: list, link_id: str) -> tuple[tuple[str, ...], list[Element]]:
         """One leg's panel or enclosure per node, and its elements (none when panels only)."""
