@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 def lay_cords(
     layout: StructuredLayout,
     table: ChannelTable,
-    per_leg,
+    per_leg: tuple[list, list, list, list, list],
     fibre_of,
     slack_m,
     typed_m: dict[str, float] | None = None,
@@ -36,11 +36,10 @@ def lay_cords(
 
     ``typed_m``: per link with a typed length (as-built, else override), that length: the
     channel's too, so its two cords share what its trunks leave (:func:`_typed_cords`)."""
-    # The legs' members (link, up A, horizontal, up B) one after the other, as columns: one
-    # pass each over flat lists, not a nested comprehension per column over 393k legs.
-    leg_no, dist_a, dist_b, leg_trunk_m, chunks = (
-        zip(*per_leg, strict=True) if per_leg else [()] * 5
-    )
+    # ``per_leg``: columns, one value per leg (its table leg, the cords' rack distances A and
+    # B, its trunks' length, its members). The members (link, up A, horizontal, up B) one
+    # after the other, as columns: one pass each over flat lists.
+    leg_no, dist_a, dist_b, leg_trunk_m, chunks = per_leg
     members = list(chain.from_iterable(chunks))
     if not members:
         return

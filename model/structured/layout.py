@@ -41,14 +41,13 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 
 import msgspec
 
 from model.catalog.parts import FibrePart
-from model.catalog.structured import StructuredCatalog, structured_catalog
+from model.catalog.structured import StructuredCatalog, TrunkPart, structured_catalog
 from model.common.findings import Finding
 from model.design.placement import DeviceNames
 from model.design.structured_edit import new_panel, panel_types
@@ -163,7 +162,8 @@ class _Leg:
     seg_m: tuple[float, ...]  # per segment: horizontal length (m, no slack)
     group: int  # its path's number: the legs of a path have the same shape of elements
     ends: tuple[str, str, bool]  # its links' racks (A, B; one group's) and: LC cassettes?
-    trunks: list[tuple[str, str, float]] = field(default_factory=list)  # (id, part, ordered)
+    # Per segment: its trunk's element (step 3 sets them; step 4 reads ids and lengths off it).
+    trunks: list[Element | None] = field(default_factory=list)
 
 
 def structured_layout(
@@ -263,15 +263,17 @@ def _group_channels(
     # longest, so the trunk's tray fill follows the farthest-reaching route), as (its
     # horizontal length, its id). Found in the same pass, which reads every link's pieces.
     route_best: dict[tuple[str, str], tuple[float, str]] = {}
-    path_of: dict[tuple[str, str], tuple] = {}  # the style's path per rack pair
     # Every link's pieces as columns (plant.pieces_m's figures; a call per link was ~1 s).
     methods, ups_a, horizontals, ups_b = plant.pieces_columns()
-    index, devices = plant.index, design.devices
+    index, devices, links = plant.index, design.devices, design.links
     ends_of: dict[str, tuple] = {}
+    # Per (racks, medium, mode, connector) of a link on the style's path: its group's members
+    # and the ports each link takes; None: no path (one rack). A hall has a few thousand.
+    slot_of: dict[tuple, tuple[list, int] | None] = {}
     for link_id, channel in direct.items():
-        link = design.links[link_id]
+        link = links[link_id]
         r = index[link_id]
-        method, up_a, horizontal, up_b = methods[r], ups_a[r], horizontals[r], ups_b[r]
+        horizontal = horizontals[r]
         end_a, end_b = (link.a.device, link.a.port), (link.b.device, link.b.port)
         ends_of[link_id] = (end_a, end_b) if end_a <= end_b else (end_b, end_a)
         rack_a = devices[end_a[0]].rack
@@ -280,24 +282,38 @@ def _group_channels(
             best = route_best.get((rack_a, rack_b))
             if best is None or (horizontal, link_id) > best:
                 route_best[(rack_a, rack_b)] = (horizontal, link_id)
-        nodes: Sequence[tuple[str, str]] | None = (
-            _via_nodes(design, link_id, link.via, ptypes, findings) if link.via else None
-        )
-        if not nodes:  # no (valid) panels named: the style's own path
-            if method == "same-rack":
+        member = (link_id, ups_a[r], horizontal, ups_b[r])
+        if link.via:
+            nodes = _via_nodes(design, link_id, link.via, ptypes, findings)
+            if nodes:
+                key = (tuple(nodes), rack_a, rack_b, channel.mode, channel.connector)
+                groups.setdefault(key, []).extend([member] * _ports(channel, fpp_of))
                 continue
-            nodes = path_of.get((rack_a, rack_b))
-            if nodes is None:
-                path = style_path(style, rack_a, rack_b, hubs)
-                nodes = path_of[(rack_a, rack_b)] = tuple((r, "") for r in path)
-        if not nodes:
+        if methods[r] == "same-rack":
             continue
-        key = (tuple(nodes), rack_a, rack_b, channel.mode, channel.connector)
-        # A duplex link of several fibre pairs takes that many cassette ports (one channel each).
-        lc = CONNECTOR_FAMILY.get(channel.connector) == "LC"
-        repeat = fpp_of.get(channel.medium, 1) if lc else 1
-        groups.setdefault(key, []).extend([(link_id, up_a, horizontal, up_b)] * repeat)
+        # No (valid) panels named: the style's own path.
+        kind = (rack_a, rack_b, channel.medium, channel.mode, channel.connector)
+        if kind in slot_of:
+            slot = slot_of[kind]
+        else:
+            path = style_path(style, rack_a, rack_b, hubs)
+            slot = slot_of[kind] = None
+            if path:
+                key = (tuple((r, "") for r in path), rack_a, rack_b, *kind[3:])
+                slot = slot_of[kind] = (groups.setdefault(key, []), _ports(channel, fpp_of))
+        if slot is not None:
+            members, ports = slot
+            if ports == 1:
+                members.append(member)
+            else:
+                members += [member] * ports
     return groups, ends_of, route_best
+
+
+def _ports(channel, fpp_of: dict) -> int:
+    """Cassette ports a link takes: a duplex link of several fibre pairs one per pair (one
+    channel each); any other link one (an MPO link of several fibres takes a leg per fibre)."""
+    return fpp_of.get(channel.medium, 1) if CONNECTOR_FAMILY.get(channel.connector) == "LC" else 1
 
 
 def _via_nodes(
@@ -401,7 +417,8 @@ class _LegLayer:
             else:
                 seg_m = fixed_m
             link_ids = (chunk[0][0],) if len(chunk) == 1 else tuple(c[0] for c in chunk)
-            leg = _Leg(link_ids, racks, holders, tuple(elements), seg_m, group, leg_ends)
+            nodes = tuple(elements)
+            leg = _Leg(link_ids, racks, holders, nodes, seg_m, group, leg_ends, [None] * len(seg_m))
             self.legs.append((leg, chunk))
             for s in range(len(seg_m)):
                 seg_key = (holders[s], holders[s + 1], *seg)
@@ -458,6 +475,7 @@ class _LegLayer:
                 seg_m,
                 group,
                 leg_ends,
+                [None] * len(seg_m),
             )
             for chunk, holders, nodes, seg_m in zip(
                 chunks,
@@ -530,6 +548,7 @@ def _bundle_trunks(
     # The trunk parts per (mode, leg width): a zoned XL hall has ~100k panel pairs and a few
     # of these, each a sort and bend-radius check of the catalog's trunks.
     parts_of: dict[tuple[str, int], list] = {}
+    fit_of: dict[tuple[str, int, int], TrunkPart | None] = {}  # (mode, width, legs) -> part
     for (panel_a, panel_b, mode, width), members in segments.items():
         parts = parts_of.get((mode, width))
         if parts is None:
@@ -543,10 +562,17 @@ def _bundle_trunks(
         i = 0
         while i < len(members):
             remaining = len(members) - i
-            fit = [p for p in parts if p.fibres // width >= remaining]
-            tpart = (
-                fit[0] if fit else (max(parts, key=lambda p: p.fibres // width) if parts else None)
-            )
+            # The smallest part that carries them all, else the largest (a few answers).
+            fit_key = (mode, width, remaining)
+            if fit_key in fit_of:
+                tpart = fit_of[fit_key]
+            else:
+                fit = [p for p in parts if p.fibres // width >= remaining]
+                tpart = fit_of[fit_key] = (
+                    fit[0]
+                    if fit
+                    else (max(parts, key=lambda p: p.fibres // width) if parts else None)
+                )
             n = min(remaining, tpart.fibres // width) if tpart else 1
             chunk, i = members[i : i + n], i + n
             n_trunk += 1
@@ -557,10 +583,18 @@ def _bundle_trunks(
             if tpart is None or math.isnan(trunk.ordered_m):
                 layout.findings.append(_trunk_not_orderable(trunk, mode, width))
             got = trunk.ordered_m if not math.isnan(trunk.ordered_m) else trunk.length_m
+            # One element per trunk and polarity, shared by the channels of its legs (as
+            # panels are): the first trunk of a channel is Type B, any further one Type A.
+            first = further = None
             for leg, s in chunk:
-                while len(leg.trunks) <= s:
-                    leg.trunks.append(("", "", math.nan))
-                leg.trunks[s] = (trunk.id, trunk.part, got)
+                if s == 0:
+                    if first is None:
+                        first = Element("trunk", trunk.id, trunk.part, got, "B")
+                    leg.trunks[s] = first
+                else:
+                    if further is None:
+                        further = Element("trunk", trunk.id, trunk.part, got, "A")
+                    leg.trunks[s] = further
 
 
 def _trunk(
@@ -609,53 +643,54 @@ def _trunk_not_orderable(trunk: Trunk, mode: str, width: int) -> Finding:
     )
 
 
-def _channel_legs(layout: StructuredLayout, table: ChannelTable, legs: list, distance) -> list:
-    """Step 4's legs: each added to the table with the elements its channels share.
+def _channel_legs(layout: StructuredLayout, table: ChannelTable, legs: list, distance) -> tuple:
+    """Step 4's legs: each added to the table with the elements its channels share, a path's
+    legs at a time (they come one after the other, step 2 lays them group by group, and
+    share its racks, ends and shape).
 
-    Returns per leg (table leg, the cords' rack distances, the trunks' length, its members)."""
-    # One Element per trunk and polarity (shared by the channels of its legs, as panels are).
-    trunk_element: dict[tuple, Element] = {}
-    per_leg = []
+    Returns columns, one value per leg: (table leg, the cords' rack distances A and B, the
+    trunks' length, its members)."""
+    leg_no: list[int] = []
+    dist_a: list[float] = []
+    dist_b: list[float] = []
+    trunk_sum: list[float] = []
+    chunks: list = []
     trunk_legs = layout.legs
-    add_leg = table.add_leg
-    group = -1
-    for leg, chunk in legs:
-        trunks = leg.trunks
-        if leg.group != group:
-            # The legs of a path come one after the other (step 2 lays them group by group)
-            # and share its racks and ends: a cord runs from its device to the leg's end
-            # panel, in the device's rack or (a panel named in another rack) over to it.
-            group = leg.group
-            rack_a, rack_b, cassettes = leg.ends
-            cord_a_m = distance(rack_a, leg.racks[0])
-            cord_b_m = distance(rack_b, leg.racks[-1])
-        trunk_legs.append(
-            TrunkLeg(leg.link_ids, leg.holders, tuple([t[0] for t in trunks]), cassettes)
-        )
-        # What every channel of the leg shares: its trunks' length, and the panels and trunks
+    for _, run in groupby(legs, key=lambda item: item[0].group):
+        path = list(run)
+        first = path[0][0]
+        rack_a, rack_b, cassettes = first.ends
+        n = len(path)
+        # A cord runs from its device to the leg's end panel, in the device's rack or (a
+        # panel named in another rack) over to it.
+        dist_a += [distance(rack_a, first.racks[0])] * n
+        dist_b += [distance(rack_b, first.racks[-1])] * n
+        path_legs = [leg for leg, _ in path]
+        chunks += [chunk for _, chunk in path]
+        trunk_legs += [
+            TrunkLeg(leg.link_ids, leg.holders, tuple([t.object_id for t in leg.trunks]), cassettes)
+            for leg in path_legs
+        ]
+        # What every channel of a leg shares: its trunks' lengths, and the panels and trunks
         # between its two cords (a cassette's port is set per channel by the table).
-        middle = []
-        for n, node in enumerate(leg.nodes):
-            middle.append(node)
-            if n < len(trunks):
-                key = (trunks[n], n == 0)
-                element = trunk_element.get(key)
-                if element is None:
-                    trunk_id, part, got = trunks[n]
-                    element = Element("trunk", trunk_id, part, got, "B" if n == 0 else "A")
-                    trunk_element[key] = element
-                middle.append(element)
-        trunk_m = tuple([t[2] for t in trunks])  # each trunk element's length_m
-        per_leg.append(
-            (
-                add_leg(tuple(middle), cassettes, group, trunk_m),
-                cord_a_m,
-                cord_b_m,
-                sum(trunk_m),
-                chunk,
-            )
-        )
-    return per_leg
+        trunk_m = [tuple([t.length_m for t in leg.trunks]) for leg in path_legs]
+        if len(first.trunks) == 1:  # panel - trunk - panel: most paths
+            middles = [(leg.nodes[0], leg.trunks[0], leg.nodes[1]) for leg in path_legs]
+        else:
+            middles = [_middle(leg.nodes, leg.trunks) for leg in path_legs]
+        leg_no += table.add_legs(middles, cassettes, first.group, trunk_m)
+        trunk_sum += map(sum, trunk_m)
+    return leg_no, dist_a, dist_b, trunk_sum, chunks
+
+
+def _middle(nodes: tuple, trunks: list) -> tuple:
+    """A leg's nodes with its trunks between them."""
+    middle = []
+    for n, node in enumerate(nodes):
+        middle.append(node)
+        if n < len(trunks):
+            middle.append(trunks[n])
+    return tuple(middle)
 
 
 def _with_panels(
