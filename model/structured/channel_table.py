@@ -206,12 +206,15 @@ class CordTable(Sequence):
         return 2 * len(self.link_ids)
 
     def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
+        # A cord by its position is the common question (the NetBox export asks it per cord,
+        # 786k at zoned XL): the slice and bounds handling only when it is not one.
+        if type(index) is not int or not 0 <= index < 2 * len(self.link_ids):
+            if isinstance(index, slice):
+                return [self[i] for i in range(*index.indices(len(self)))]
+            if index < 0:
+                index += len(self)
+            if not 0 <= index < len(self):
+                raise IndexError(index)
         pair, end = divmod(index, 2)
         if end:
             return Cord(

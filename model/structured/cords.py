@@ -97,8 +97,14 @@ def lay_cords(
     cords.parts = [of_medium[m][2] for m in media]
     cords.a_m, cords.b_m = a_m.tolist(), b_m.tolist()
     cords.a_ordered, cords.b_ordered = got_a, got_b
-    # A link's first leg makes its channel; a further fibre (pair) adds its cords only.
-    first: dict[str, int] = {}
+    # A link's first leg makes its channel; a further fibre (pair) adds its cords only. Most
+    # halls have one pair per link: a dict made at once finds that (no repeat) without a
+    # call per cord pair.
+    first = dict(zip(link_ids, range(len(link_ids)), strict=True))
+    if len(first) == len(link_ids):
+        table.add_rows(link_ids, leg_of.tolist(), ports, got_a, got_b)
+        return
+    first = {}
     repeats = [row for row, lid in enumerate(link_ids) if first.setdefault(lid, row) != row]
     if repeats:  # each fibre's length (cords + its leg's trunks), for the skew check
         fibre_m = ((np.asarray(got_a) + trunk_m) + np.asarray(got_b)).tolist()
