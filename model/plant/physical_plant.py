@@ -56,6 +56,7 @@ __all__ = [
 
 if TYPE_CHECKING:
     from model.engine.routed_links import RoutedLinks
+    from model.structured.layout_records import StructuredLayout
 
 MAX_LISTED = 5
 
@@ -67,6 +68,7 @@ def build_plant(
     fabric_of: dict[str, str] | None = None,
     fabric_rows: tuple[list[str], np.ndarray] | None = None,
     cache: PlantCache | None = None,
+    layout: StructuredLayout | None = None,
 ) -> PhysicalPlant:
     """The physical plant of ``plant``'s current media choice.
 
@@ -79,6 +81,8 @@ def build_plant(
     analysis has as arrays already: a dict of 400k link ids costs it ~0.3 s per report.
     ``cache`` (a :class:`PlantCache` kept from one call to the next) reuses the cage graph of
     the previous call when the links and their cages are unchanged, as after a rack move.
+    ``layout``: the structured layout of ``plant`` as it is now, when the caller has it (a
+    command that builds two plants of one design lays the zoned XL hall out once, ~10 s).
     """
     design, media = plant.design, list(plant.media)
     view = cage_view(plant)
@@ -214,7 +218,7 @@ def build_plant(
                 len(plant.link_ids),
             )
             fabric_rows = (names, codes)
-        apply_structured(out, plant, fabric_rows, needed=not counting)
+        apply_structured(out, plant, fabric_rows, needed=not counting, layout=layout)
     return out
 
 

@@ -26,15 +26,17 @@ def apply_structured(
     plant,
     fabric_rows: tuple[list[str], np.ndarray] | None = None,
     needed: bool = False,
+    layout: StructuredLayout | None = None,
 ) -> StructuredLayout | None:
     """Rewrite ``phys.items`` for the design's cabling style; returns the layout used (None:
     no link runs through panels, nothing changed). ``fabric_rows``: (fabric names, name index
     per plant row; -1 none), as :func:`model.design.fabrics.plant_fabric_rows` gives them, to
     split every item by network. ``needed``: also fill each cord and trunk line's
-    ``needed_m`` (the metres its units serve before rounding up), for the BOM."""
+    ``needed_m`` (the metres its units serve before rounding up), for the BOM. ``layout``:
+    ``plant``'s structured layout when the caller has it already (else laid out here)."""
     if not uses_structured(plant.design):
         return None
-    layout = phys.structured = structured_layout(plant)
+    layout = phys.structured = layout if layout is not None else structured_layout(plant)
     if not layout.channels.structured:
         return layout
     design = plant.design

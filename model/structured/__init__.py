@@ -13,6 +13,8 @@ Modules:
 - ``cords``: The patch cords of a structured layout and each channel's row, worked out as arrays.
 - ``layout``: Structured-cabling layout of a design: panels, bundled MPO trunks, patch cords,
   channels.
+- ``legs``: Step 2 of the structured layout: the trunk legs of every path, their panels taken
+  from the pool.
 - ``link_polarity``: Element polarity on a link's channel: the record (``Link.polarity``), applying
   it, fixing it.
 - ``panel_routes``: Which patch panels a link is routed through when the user asks for "route via

@@ -150,7 +150,7 @@ def table_checks(
 
     A channel's checks depend on its medium, its shape (each element's kind, part, polarity,
     port and direction) and its length, and only the length differs between the channels of
-    one shape: the legs of one path share a shape (:meth:`ChannelTable.add_leg`), and a
+    one shape: the legs of one path share a shape (:meth:`ChannelTable.add_legs`), and a
     cassette leg's channels differ in their port. So each (shape, port, medium) group is
     checked once on one of its channels, the loss and margin of all its channels are worked
     out as arrays in :func:`~model.structured.channels.loss_budget`'s float operations and order (the

@@ -81,35 +81,37 @@ class ChannelTable(Mapping):
         self.cord_a_m: list[float] = []  # the cords' ordered lengths
         self.cord_b_m: list[float] = []
 
-    def add_leg(
+    def add_legs(
         self,
-        middle: tuple[Element, ...],
+        middles: Sequence[tuple[Element, ...]],
         cassettes: bool,
         path: int,
-        trunk_m: tuple[float, ...] | None = None,
-    ) -> int:
-        """Add a trunk leg. ``path``: the number of the leg's path; the legs of one path have
-        the same *shape* (each element's kind, panel part, polarity, port and direction),
-        which the checks (:func:`model.structured.channel_checks.table_checks`) work out once per shape,
-        so a path's shape is read off its first leg (a hall has thousands of paths and a few
-        shapes). ``trunk_m``: the lengths of its trunk elements in order, when the caller has
-        them (else read off ``middle``)."""
+        trunk_m: Sequence[tuple[float, ...]],
+    ) -> range:
+        """Add the trunk legs of one path; returns their numbers. ``path``: the number of the
+        legs' path; the legs of one path have the same *shape* (each element's kind, panel
+        part, polarity, port and direction), which the checks
+        (:func:`model.structured.channel_checks.table_checks`) work out once per shape, so a
+        path's shape is read off its first leg (a hall has thousands of paths and a few
+        shapes). ``middles``: per leg, the elements between its channels' cords;
+        ``trunk_m``: per leg, the lengths of its trunk elements in order."""
+        start, n = len(self.middles), len(middles)
+        if not n:
+            return range(start, start)
         shape = self._path_shape.get(path)
         if shape is None:
             key = tuple(
                 (e.kind, e.part if e.kind != "trunk" else "", e.polarity, e.port, e.reverse)
-                for e in middle
+                for e in middles[0]
             )
             shape = self._path_shape[path] = self._shapes.setdefault(
                 (key, cassettes), len(self._shapes)
             )
-        self.middles.append(middle)
-        self.leg_cassettes.append(cassettes)
-        self.leg_shape.append(shape)
-        if trunk_m is None:
-            trunk_m = tuple([e.length_m for e in middle if e.kind == "trunk"])
-        self.leg_trunk_m.append(trunk_m)
-        return len(self.middles) - 1
+        self.middles += middles
+        self.leg_cassettes += [cassettes] * n
+        self.leg_shape += [shape] * n
+        self.leg_trunk_m += trunk_m
+        return range(start, start + n)
 
     def add_rows(self, link_ids, legs, positions, cord_a_m, cord_b_m) -> None:
         """Add the channels of ``link_ids`` (columns of equal length, see the attributes)."""
@@ -204,12 +206,15 @@ class CordTable(Sequence):
         return 2 * len(self.link_ids)
 
     def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
+        # A cord by its position is the common question (the NetBox export asks it per cord,
+        # 786k at zoned XL): the slice and bounds handling only when it is not one.
+        if type(index) is not int or not 0 <= index < 2 * len(self.link_ids):
+            if isinstance(index, slice):
+                return [self[i] for i in range(*index.indices(len(self)))]
+            if index < 0:
+                index += len(self)
+            if not 0 <= index < len(self):
+                raise IndexError(index)
         pair, end = divmod(index, 2)
         if end:
             return Cord(

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 def lay_cords(
     layout: StructuredLayout,
     table: ChannelTable,
-    per_leg,
+    per_leg: tuple[list, list, list, list, list],
     fibre_of,
     slack_m,
     typed_m: dict[str, float] | None = None,
@@ -36,11 +36,10 @@ def lay_cords(
 
     ``typed_m``: per link with a typed length (as-built, else override), that length: the
     channel's too, so its two cords share what its trunks leave (:func:`_typed_cords`)."""
-    # The legs' members (link, up A, horizontal, up B) one after the other, as columns: one
-    # pass each over flat lists, not a nested comprehension per column over 393k legs.
-    leg_no, dist_a, dist_b, leg_trunk_m, chunks = (
-        zip(*per_leg, strict=True) if per_leg else [()] * 5
-    )
+    # ``per_leg``: columns, one value per leg (its table leg, the cords' rack distances A and
+    # B, its trunks' length, its members). The members (link, up A, horizontal, up B) one
+    # after the other, as columns: one pass each over flat lists.
+    leg_no, dist_a, dist_b, leg_trunk_m, chunks = per_leg
     members = list(chain.from_iterable(chunks))
     if not members:
         return
@@ -98,8 +97,14 @@ def lay_cords(
     cords.parts = [of_medium[m][2] for m in media]
     cords.a_m, cords.b_m = a_m.tolist(), b_m.tolist()
     cords.a_ordered, cords.b_ordered = got_a, got_b
-    # A link's first leg makes its channel; a further fibre (pair) adds its cords only.
-    first: dict[str, int] = {}
+    # A link's first leg makes its channel; a further fibre (pair) adds its cords only. Most
+    # halls have one pair per link: a dict made at once finds that (no repeat) without a
+    # call per cord pair.
+    first = dict(zip(link_ids, range(len(link_ids)), strict=True))
+    if len(first) == len(link_ids):
+        table.add_rows(link_ids, leg_of.tolist(), ports, got_a, got_b)
+        return
+    first = {}
     repeats = [row for row, lid in enumerate(link_ids) if first.setdefault(lid, row) != row]
     if repeats:  # each fibre's length (cords + its leg's trunks), for the skew check
         fibre_m = ((np.asarray(got_a) + trunk_m) + np.asarray(got_b)).tolist()

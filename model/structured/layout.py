@@ -41,33 +41,33 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from itertools import groupby
 
 import msgspec
 
 from model.catalog.parts import FibrePart
-from model.catalog.structured import StructuredCatalog, structured_catalog
+from model.catalog.structured import StructuredCatalog, TrunkPart, structured_catalog
 from model.common.findings import Finding
 from model.design.placement import DeviceNames
 from model.design.structured_edit import new_panel, panel_types
 from model.engine.patch_points import TRUNK_SERVICE_LOOP_M  # the media choice counts it too
 from model.runtime.gc_policy import collector_paused
 from model.structured.channel_table import ChannelTable
-from model.structured.channels import CONNECTOR_FAMILY, CONNECTOR_FIBRES, Element, plant_fibres
+from model.structured.channels import CONNECTOR_FAMILY, Element, plant_fibres
 from model.structured.cords import lay_cords, typed_length
+from model.structured.layout_records import LC_CASSETTE as LC_CASSETTE
 from model.structured.layout_records import (  # re-exported: callers read them from here
-    LC_CASSETTE,
+    LC_ENCLOSURE,
+    MPO_PANEL,
     StructuredLayout,
     Trunk,
     TrunkLeg,
 )
+from model.structured.legs import Leg, LegLayer
 from model.structured.paths import PanelPool, RackDistances, style_path, zone_hubs
-from model.structured.polarity import CASSETTE_PORTS  # 6 LC duplex ports per MPO-12 cassette
+from model.structured.polarity import CASSETTE_PORTS as CASSETTE_PORTS  # the NetBox export's
 
 CABLING_STYLES = ("direct", "cross-connect", "zones")
-MPO_PANEL = "panel-mpo-1u-72"
-LC_ENCLOSURE = "enclosure-1u-4"
 
 
 def uses_structured(design) -> bool:
@@ -129,17 +129,6 @@ def place_panels(design, plant=None) -> int:
     return placed
 
 
-def _ports_exceeded(design, panel_id: str, link_id: str) -> Finding:
-    panel = design.devices[panel_id]
-    return Finding(
-        code="PANEL_PORTS_EXCEEDED",
-        severity="warning",
-        message=f"panel {panel.name or panel_id}: link {link_id} routed via it needs more "
-        "ports than the panel has",
-        objects=(panel_id, link_id),
-    )
-
-
 def _round_up(lengths: tuple[float, ...], length_m: float) -> float:
     """The first orderable length >= ``length_m`` (to 1 nm), NaN when none is or the length is
     unknown. ``bisect_left`` is numpy's ``searchsorted`` search (the same lower-bound halving,
@@ -149,20 +138,6 @@ def _round_up(lengths: tuple[float, ...], length_m: float) -> float:
         return math.nan
     k = bisect_left(lengths, length_m - 1e-9)
     return float(lengths[k]) if k < len(lengths) else math.nan
-
-
-@dataclass(slots=True)
-class _Leg:
-    # Tuples, not lists: a zoned XL hall has 393k legs, and the trunk leg the layout keeps
-    # (TrunkLeg) shares them.
-    link_ids: tuple[str, ...]  # the channels it carries (LC: up to six, one per cassette port)
-    racks: tuple[str, ...]  # the path's racks
-    holders: tuple[str, ...]  # per node: the panel or enclosure id
-    nodes: tuple[Element, ...]  # per node: the panel or cassette element (port set per member)
-    seg_m: tuple[float, ...]  # per segment: horizontal length (m, no slack)
-    group: int  # its path's number: the legs of a path have the same shape of elements
-    ends: tuple[str, str, bool]  # its links' racks (A, B; one group's) and: LC cassettes?
-    trunks: list[tuple[str, str, float]] = field(default_factory=list)  # (id, part, ordered)
 
 
 def structured_layout(
@@ -212,7 +187,7 @@ def _layout(
         },
     )
     groups, ends_of, route_best = _group_channels(plant, direct, fpp_of, layout.findings)
-    legs = _LegLayer(design, pool, layout.findings, panels_only)
+    legs = LegLayer(design, pool, layout.findings, panels_only)
     legs.lay(groups, ends_of, direct, fpp_of, distance)
     ends_of.clear()  # the legs hold what they need (zoned XL: ~100 MB less at the peak)
     groups.clear()
@@ -262,15 +237,17 @@ def _group_channels(
     # longest, so the trunk's tray fill follows the farthest-reaching route), as (its
     # horizontal length, its id). Found in the same pass, which reads every link's pieces.
     route_best: dict[tuple[str, str], tuple[float, str]] = {}
-    path_of: dict[tuple[str, str], tuple] = {}  # the style's path per rack pair
     # Every link's pieces as columns (plant.pieces_m's figures; a call per link was ~1 s).
     methods, ups_a, horizontals, ups_b = plant.pieces_columns()
-    index, devices = plant.index, design.devices
+    index, devices, links = plant.index, design.devices, design.links
     ends_of: dict[str, tuple] = {}
+    # Per (racks, medium, mode, connector) of a link on the style's path: its group's members
+    # and the ports each link takes; None: no path (one rack). A hall has a few thousand.
+    slot_of: dict[tuple, tuple[list, int] | None] = {}
     for link_id, channel in direct.items():
-        link = design.links[link_id]
+        link = links[link_id]
         r = index[link_id]
-        method, up_a, horizontal, up_b = methods[r], ups_a[r], horizontals[r], ups_b[r]
+        horizontal = horizontals[r]
         end_a, end_b = (link.a.device, link.a.port), (link.b.device, link.b.port)
         ends_of[link_id] = (end_a, end_b) if end_a <= end_b else (end_b, end_a)
         rack_a = devices[end_a[0]].rack
@@ -279,24 +256,38 @@ def _group_channels(
             best = route_best.get((rack_a, rack_b))
             if best is None or (horizontal, link_id) > best:
                 route_best[(rack_a, rack_b)] = (horizontal, link_id)
-        nodes: Sequence[tuple[str, str]] | None = (
-            _via_nodes(design, link_id, link.via, ptypes, findings) if link.via else None
-        )
-        if not nodes:  # no (valid) panels named: the style's own path
-            if method == "same-rack":
+        member = (link_id, ups_a[r], horizontal, ups_b[r])
+        if link.via:
+            nodes = _via_nodes(design, link_id, link.via, ptypes, findings)
+            if nodes:
+                key = (tuple(nodes), rack_a, rack_b, channel.mode, channel.connector)
+                groups.setdefault(key, []).extend([member] * _ports(channel, fpp_of))
                 continue
-            nodes = path_of.get((rack_a, rack_b))
-            if nodes is None:
-                path = style_path(style, rack_a, rack_b, hubs)
-                nodes = path_of[(rack_a, rack_b)] = tuple((r, "") for r in path)
-        if not nodes:
+        if methods[r] == "same-rack":
             continue
-        key = (tuple(nodes), rack_a, rack_b, channel.mode, channel.connector)
-        # A duplex link of several fibre pairs takes that many cassette ports (one channel each).
-        lc = CONNECTOR_FAMILY.get(channel.connector) == "LC"
-        repeat = fpp_of.get(channel.medium, 1) if lc else 1
-        groups.setdefault(key, []).extend([(link_id, up_a, horizontal, up_b)] * repeat)
+        # No (valid) panels named: the style's own path.
+        kind = (rack_a, rack_b, channel.medium, channel.mode, channel.connector)
+        if kind in slot_of:
+            slot = slot_of[kind]
+        else:
+            path = style_path(style, rack_a, rack_b, hubs)
+            slot = slot_of[kind] = None
+            if path:
+                key = (tuple((r, "") for r in path), rack_a, rack_b, *kind[3:])
+                slot = slot_of[kind] = (groups.setdefault(key, []), _ports(channel, fpp_of))
+        if slot is not None:
+            members, ports = slot
+            if ports == 1:
+                members.append(member)
+            else:
+                members += [member] * ports
     return groups, ends_of, route_best
+
+
+def _ports(channel, fpp_of: dict) -> int:
+    """Cassette ports a link takes: a duplex link of several fibre pairs one per pair (one
+    channel each); any other link one (an MPO link of several fibres takes a leg per fibre)."""
+    return fpp_of.get(channel.medium, 1) if CONNECTOR_FAMILY.get(channel.connector) == "LC" else 1
 
 
 def _via_nodes(
@@ -321,104 +312,6 @@ def _via_nodes(
     return nodes
 
 
-class _LegLayer:
-    """Step 2: the trunk legs of every group, with their panels taken from the pool."""
-
-    def __init__(self, design, pool: PanelPool, findings: list[Finding], panels_only: bool):
-        self.design, self.pool, self.findings, self.panels_only = (
-            design,
-            pool,
-            findings,
-            panels_only,
-        )
-        self.segments: dict[tuple, list[tuple[_Leg, int]]] = {}  # per panel pair, mode, width
-        self.legs: list[tuple[_Leg, list[tuple[str, float, float, float]]]] = []
-        self.cassette_no: dict[str, int] = {}
-        # One Element per panel (frozen, so the channels through it can share it).
-        self._panel_element: dict[str, Element] = {}
-
-    def lay(self, groups: dict, ends_of: dict, direct: dict, fpp_of: dict, distance) -> None:
-        """Lays the legs of every group, in the groups' sorted order."""
-
-        def ends_key(member) -> tuple:
-            # Legs in the order of their links' ends (device, port; either way round), not of
-            # the links' ids or insertion: the same plant bundles the same legs into the same
-            # trunks, also after a round trip that gives the links new ids (import-netbox).
-            return ends_of[member[0]]
-
-        for group, ((nodes, rack_a, rack_b, mode, connector), members) in enumerate(
-            sorted(groups.items())
-        ):
-            members = sorted(members, key=ends_key)  # stable: a link's repeats stay together
-            lc = CONNECTOR_FAMILY.get(connector) == "LC"
-            width = 12 if lc else CONNECTOR_FIBRES[connector]
-            per_leg = CASSETTE_PORTS if lc else 1
-            racks = tuple(r for r, _ in nodes)
-            # What every leg of the group shares: each node's rack, named panel, holder kind and
-            # whether it is an end; the segments' lengths unless the leg's own route sets them.
-            # (position, rack, named panel, cassette?, the pool's key of its kind of panel)
-            points = []
-            for i, (rack_id, named) in enumerate(nodes):
-                cassette = lc and i in (0, len(nodes) - 1)
-                points.append(
-                    (
-                        i,
-                        rack_id,
-                        named,
-                        cassette,
-                        (rack_id, LC_ENCLOSURE if cassette else MPO_PANEL),
-                    )
-                )
-            leg_ends = (rack_a, rack_b, any(point[3] for point in points))
-            own_route = len(racks) == 2 and (racks[0], racks[1]) == (rack_a, rack_b)
-            hops = zip(racks, racks[1:], strict=False)
-            fixed_m = () if own_route else tuple(distance(ra, rb) for ra, rb in hops)
-            for start in range(0, len(members), per_leg):
-                chunk = members[start : start + per_leg]
-                copies = 1 if lc else fpp_of.get(direct[chunk[0][0]].medium, 1)
-                for _ in range(copies):
-                    holders, elements = self._take_panels(points, chunk[0][0])
-                    if self.panels_only:
-                        continue
-                    if own_route:
-                        seg_m = (chunk[0][2] if len(chunk) == 1 else max(c[2] for c in chunk),)
-                    else:
-                        seg_m = fixed_m
-                    link_ids = (chunk[0][0],) if len(chunk) == 1 else tuple(c[0] for c in chunk)
-                    leg = _Leg(link_ids, racks, holders, tuple(elements), seg_m, group, leg_ends)
-                    self.legs.append((leg, chunk))
-                    for s in range(len(seg_m)):
-                        seg_key = (holders[s], holders[s + 1], mode, width)
-                        self.segments.setdefault(seg_key, []).append((leg, s))
-
-    def _take_panels(self, points: list, link_id: str) -> tuple[tuple[str, ...], list[Element]]:
-        """One leg's panel or enclosure per node, and its elements (none when panels only)."""
-        design, pool, cassette_no = self.design, self.pool, self.cassette_no
-        panels_only, panel_element = self.panels_only, self._panel_element
-        holders, elements = [], []
-        for i, rack_id, named, cassette, key in points:
-            if named:
-                holder = named
-                if pool.use(named) > pool.capacity.get(design.devices[named].type, math.inf):
-                    self.findings.append(_ports_exceeded(design, named, link_id))
-            else:
-                holder = pool.take(key)
-            if cassette:
-                cassette_no[rack_id] = cassette_no.get(rack_id, 0) + 1
-            if panels_only:
-                continue  # no elements: only what the panels take is wanted
-            holders.append(holder)
-            if cassette:
-                cas = f"cassette-{rack_id}-{cassette_no[rack_id]}"
-                elements.append(Element("cassette", cas, LC_CASSETTE, reverse=i > 0))
-            else:
-                element = panel_element.get(holder)
-                if element is None:
-                    element = panel_element[holder] = Element("panel", holder, MPO_PANEL)
-                elements.append(element)
-        return tuple(holders), elements
-
-
 def _bundle_trunks(
     layout: StructuredLayout, catalog, segments: dict, route_of: dict, slack_pct: float
 ) -> None:
@@ -427,6 +320,7 @@ def _bundle_trunks(
     # The trunk parts per (mode, leg width): a zoned XL hall has ~100k panel pairs and a few
     # of these, each a sort and bend-radius check of the catalog's trunks.
     parts_of: dict[tuple[str, int], list] = {}
+    fit_of: dict[tuple[str, int, int], TrunkPart | None] = {}  # (mode, width, legs) -> part
     for (panel_a, panel_b, mode, width), members in segments.items():
         parts = parts_of.get((mode, width))
         if parts is None:
@@ -440,10 +334,17 @@ def _bundle_trunks(
         i = 0
         while i < len(members):
             remaining = len(members) - i
-            fit = [p for p in parts if p.fibres // width >= remaining]
-            tpart = (
-                fit[0] if fit else (max(parts, key=lambda p: p.fibres // width) if parts else None)
-            )
+            # The smallest part that carries them all, else the largest (a few answers).
+            fit_key = (mode, width, remaining)
+            if fit_key in fit_of:
+                tpart = fit_of[fit_key]
+            else:
+                fit = [p for p in parts if p.fibres // width >= remaining]
+                tpart = fit_of[fit_key] = (
+                    fit[0]
+                    if fit
+                    else (max(parts, key=lambda p: p.fibres // width) if parts else None)
+                )
             n = min(remaining, tpart.fibres // width) if tpart else 1
             chunk, i = members[i : i + n], i + n
             n_trunk += 1
@@ -454,16 +355,24 @@ def _bundle_trunks(
             if tpart is None or math.isnan(trunk.ordered_m):
                 layout.findings.append(_trunk_not_orderable(trunk, mode, width))
             got = trunk.ordered_m if not math.isnan(trunk.ordered_m) else trunk.length_m
+            # One element per trunk and polarity, shared by the channels of its legs (as
+            # panels are): the first trunk of a channel is Type B, any further one Type A.
+            first = further = None
             for leg, s in chunk:
-                while len(leg.trunks) <= s:
-                    leg.trunks.append(("", "", math.nan))
-                leg.trunks[s] = (trunk.id, trunk.part, got)
+                if s == 0:
+                    if first is None:
+                        first = Element("trunk", trunk.id, trunk.part, got, "B")
+                    leg.trunks[s] = first
+                else:
+                    if further is None:
+                        further = Element("trunk", trunk.id, trunk.part, got, "A")
+                    leg.trunks[s] = further
 
 
 def _trunk(
     trunk_id: str,
     tpart,
-    chunk: list[tuple[_Leg, int]],
+    chunk: list[tuple[Leg, int]],
     width: int,
     panels: tuple[str, str],
     route_of: dict,
@@ -506,53 +415,54 @@ def _trunk_not_orderable(trunk: Trunk, mode: str, width: int) -> Finding:
     )
 
 
-def _channel_legs(layout: StructuredLayout, table: ChannelTable, legs: list, distance) -> list:
-    """Step 4's legs: each added to the table with the elements its channels share.
+def _channel_legs(layout: StructuredLayout, table: ChannelTable, legs: list, distance) -> tuple:
+    """Step 4's legs: each added to the table with the elements its channels share, a path's
+    legs at a time (they come one after the other, step 2 lays them group by group, and
+    share its racks, ends and shape).
 
-    Returns per leg (table leg, the cords' rack distances, the trunks' length, its members)."""
-    # One Element per trunk and polarity (shared by the channels of its legs, as panels are).
-    trunk_element: dict[tuple, Element] = {}
-    per_leg = []
+    Returns columns, one value per leg: (table leg, the cords' rack distances A and B, the
+    trunks' length, its members)."""
+    leg_no: list[int] = []
+    dist_a: list[float] = []
+    dist_b: list[float] = []
+    trunk_sum: list[float] = []
+    chunks: list = []
     trunk_legs = layout.legs
-    add_leg = table.add_leg
-    group = -1
-    for leg, chunk in legs:
-        trunks = leg.trunks
-        if leg.group != group:
-            # The legs of a path come one after the other (step 2 lays them group by group)
-            # and share its racks and ends: a cord runs from its device to the leg's end
-            # panel, in the device's rack or (a panel named in another rack) over to it.
-            group = leg.group
-            rack_a, rack_b, cassettes = leg.ends
-            cord_a_m = distance(rack_a, leg.racks[0])
-            cord_b_m = distance(rack_b, leg.racks[-1])
-        trunk_legs.append(
-            TrunkLeg(leg.link_ids, leg.holders, tuple([t[0] for t in trunks]), cassettes)
-        )
-        # What every channel of the leg shares: its trunks' length, and the panels and trunks
+    for _, run in groupby(legs, key=lambda item: item[0].group):
+        path = list(run)
+        first = path[0][0]
+        rack_a, rack_b, cassettes = first.ends
+        n = len(path)
+        # A cord runs from its device to the leg's end panel, in the device's rack or (a
+        # panel named in another rack) over to it.
+        dist_a += [distance(rack_a, first.racks[0])] * n
+        dist_b += [distance(rack_b, first.racks[-1])] * n
+        path_legs = [leg for leg, _ in path]
+        chunks += [chunk for _, chunk in path]
+        trunk_legs += [
+            TrunkLeg(leg.link_ids, leg.holders, tuple([t.object_id for t in leg.trunks]), cassettes)
+            for leg in path_legs
+        ]
+        # What every channel of a leg shares: its trunks' lengths, and the panels and trunks
         # between its two cords (a cassette's port is set per channel by the table).
-        middle = []
-        for n, node in enumerate(leg.nodes):
-            middle.append(node)
-            if n < len(trunks):
-                key = (trunks[n], n == 0)
-                element = trunk_element.get(key)
-                if element is None:
-                    trunk_id, part, got = trunks[n]
-                    element = Element("trunk", trunk_id, part, got, "B" if n == 0 else "A")
-                    trunk_element[key] = element
-                middle.append(element)
-        trunk_m = tuple([t[2] for t in trunks])  # each trunk element's length_m
-        per_leg.append(
-            (
-                add_leg(tuple(middle), cassettes, group, trunk_m),
-                cord_a_m,
-                cord_b_m,
-                sum(trunk_m),
-                chunk,
-            )
-        )
-    return per_leg
+        trunk_m = [tuple([t.length_m for t in leg.trunks]) for leg in path_legs]
+        if len(first.trunks) == 1:  # panel - trunk - panel: most paths
+            middles = [(leg.nodes[0], leg.trunks[0], leg.nodes[1]) for leg in path_legs]
+        else:
+            middles = [_middle(leg.nodes, leg.trunks) for leg in path_legs]
+        leg_no += table.add_legs(middles, cassettes, first.group, trunk_m)
+        trunk_sum += map(sum, trunk_m)
+    return leg_no, dist_a, dist_b, trunk_sum, chunks
+
+
+def _middle(nodes: tuple, trunks: list) -> tuple:
+    """A leg's nodes with its trunks between them."""
+    middle = []
+    for n, node in enumerate(nodes):
+        middle.append(node)
+        if n < len(trunks):
+            middle.append(trunks[n])
+    return tuple(middle)
 
 
 def _with_panels(

@@ -16,6 +16,8 @@ from model.runtime.quick_init import quick_init
 from model.structured.channel_table import ChannelTable, CordTable
 
 LC_CASSETTE = "cassette-mpo12-lc6-a"
+MPO_PANEL = "panel-mpo-1u-72"
+LC_ENCLOSURE = "enclosure-1u-4"
 
 
 @quick_init

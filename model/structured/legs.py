@@ -1,0 +1,250 @@
+"""Step 2 of the structured layout: the trunk legs of every path, their panels taken from the pool.
+
+A *leg* is one MPO connector at each end of every segment of a path (see
+:mod:`model.structured.layout`): an MPO channel's fibre, or the MPO-12 rear of an LC cassette
+pair carrying up to six duplex channels. The legs of a path whose nodes are distinct racks'
+pooled panels take each node's ports for all of them at once (the usual path; a zoned XL hall
+has 393k legs on a few thousand paths); a path with panels named by hand takes them leg by leg.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from itertools import groupby
+
+from model.common.findings import Finding
+from model.structured.channels import CONNECTOR_FAMILY, CONNECTOR_FIBRES, Element
+from model.structured.layout_records import LC_CASSETTE, LC_ENCLOSURE, MPO_PANEL
+from model.structured.paths import PanelPool
+from model.structured.polarity import CASSETTE_PORTS  # 6 LC duplex ports per MPO-12 cassette
+
+
+@dataclass(slots=True)
+class Leg:
+    """One trunk leg of a path, as steps 3 and 4 of the layout read it."""
+
+    # Tuples, not lists: a zoned XL hall has 393k legs, and the trunk leg the layout keeps
+    # (TrunkLeg) shares them.
+    link_ids: tuple[str, ...]  # the channels it carries (LC: up to six, one per cassette port)
+    racks: tuple[str, ...]  # the path's racks
+    holders: tuple[str, ...]  # per node: the panel or enclosure id
+    nodes: tuple[Element, ...]  # per node: the panel or cassette element (port set per member)
+    seg_m: tuple[float, ...]  # per segment: horizontal length (m, no slack)
+    group: int  # its path's number: the legs of a path have the same shape of elements
+    ends: tuple[str, str, bool]  # its links' racks (A, B; one group's) and: LC cassettes?
+    # Per segment: its trunk's element (step 3 sets them; step 4 reads ids and lengths off it).
+    trunks: list[Element | None] = field(default_factory=list)
+
+
+class LegLayer:
+    """Step 2: the trunk legs of every group, with their panels taken from the pool."""
+
+    def __init__(self, design, pool: PanelPool, findings: list[Finding], panels_only: bool):
+        self.design, self.pool, self.findings, self.panels_only = (
+            design,
+            pool,
+            findings,
+            panels_only,
+        )
+        self.segments: dict[tuple, list[tuple[Leg, int]]] = {}  # per panel pair, mode, width
+        self.legs: list[tuple[Leg, list[tuple[str, float, float, float]]]] = []
+        self.cassette_no: dict[str, int] = {}
+        # One Element per panel (frozen, so the channels through it can share it).
+        self._panel_element: dict[str, Element] = {}
+
+    def lay(self, groups: dict, ends_of: dict, direct: dict, fpp_of: dict, distance) -> None:
+        """Lays the legs of every group, in the groups' sorted order."""
+
+        def ends_key(member) -> tuple:
+            # Legs in the order of their links' ends (device, port; either way round), not of
+            # the links' ids or insertion: the same plant bundles the same legs into the same
+            # trunks, also after a round trip that gives the links new ids (import-netbox).
+            return ends_of[member[0]]
+
+        for group, ((nodes, rack_a, rack_b, mode, connector), members) in enumerate(
+            sorted(groups.items())
+        ):
+            members = sorted(members, key=ends_key)  # stable: a link's repeats stay together
+            lc = CONNECTOR_FAMILY.get(connector) == "LC"
+            width = 12 if lc else CONNECTOR_FIBRES[connector]
+            per_leg = CASSETTE_PORTS if lc else 1
+            racks = tuple(r for r, _ in nodes)
+            # What every leg of the group shares: each node's rack, named panel, holder kind and
+            # whether it is an end; the segments' lengths unless the leg's own route sets them.
+            # (position, rack, named panel, cassette?, the pool's key of its kind of panel)
+            points = []
+            for i, (rack_id, named) in enumerate(nodes):
+                cassette = lc and i in (0, len(nodes) - 1)
+                points.append(
+                    (
+                        i,
+                        rack_id,
+                        named,
+                        cassette,
+                        (rack_id, LC_ENCLOSURE if cassette else MPO_PANEL),
+                    )
+                )
+            leg_ends = (rack_a, rack_b, any(point[3] for point in points))
+            own_route = len(racks) == 2 and (racks[0], racks[1]) == (rack_a, rack_b)
+            hops = zip(racks, racks[1:], strict=False)
+            fixed_m = () if own_route else tuple(distance(ra, rb) for ra, rb in hops)
+            # Each leg's members: a chunk of up to ``per_leg`` channels, once per fibre of an
+            # MPO link of several (800G SR8: one leg per fibre).
+            chunks = [members[i : i + per_leg] for i in range(0, len(members), per_leg)]
+            if not lc:
+                copies = [fpp_of.get(direct[chunk[0][0]].medium, 1) for chunk in chunks]
+                if any(c != 1 for c in copies):
+                    chunks = [
+                        chunk for chunk, c in zip(chunks, copies, strict=True) for _ in range(c)
+                    ]
+            lay = self._lay_one_by_one
+            if not any(point[2] for point in points) and len(set(racks)) == len(racks):
+                lay = self._lay_in_columns  # no named panel, no rack twice: the usual path
+            lay(group, points, chunks, (racks, leg_ends, own_route, fixed_m), (mode, width))
+
+    def _lay_one_by_one(self, group: int, points: list, chunks: list, shape: tuple, seg: tuple):
+        """The legs of a path with panels named by hand (or a rack twice): leg after leg, each
+        taking its panels from the pool in turn, as a named panel's use is checked per leg."""
+        racks, leg_ends, own_route, fixed_m = shape
+        for chunk in chunks:
+            holders, elements = self._take_panels(points, chunk[0][0])
+            if self.panels_only:
+                continue
+            if own_route:
+                seg_m = (chunk[0][2] if len(chunk) == 1 else max(c[2] for c in chunk),)
+            else:
+                seg_m = fixed_m
+            link_ids = (chunk[0][0],) if len(chunk) == 1 else tuple(c[0] for c in chunk)
+            nodes = tuple(elements)
+            leg = Leg(link_ids, racks, holders, nodes, seg_m, group, leg_ends, [None] * len(seg_m))
+            self.legs.append((leg, chunk))
+            for s in range(len(seg_m)):
+                seg_key = (holders[s], holders[s + 1], *seg)
+                self.segments.setdefault(seg_key, []).append((leg, s))
+
+    def _lay_in_columns(self, group: int, points: list, chunks: list, shape: tuple, seg: tuple):
+        """The legs of a path whose nodes are distinct racks' pooled panels: each node takes
+        its ports for all the path's legs at once (:meth:`PanelPool.take_many`; the keys are
+        distinct, so the order of takes between nodes does not change which panel a leg
+        gets), and the legs are made from those columns: the same legs, panels, cassettes and
+        segments as taken leg by leg (a zoned XL hall's 393k legs)."""
+        racks, leg_ends, own_route, fixed_m = shape
+        n = len(chunks)
+        cassette_no, panel_element = self.cassette_no, self._panel_element
+        holder_cols, element_cols = [], []
+        for i, rack_id, _named, cassette, key in points:
+            holders = self.pool.take_many(key, n)
+            first = cassette_no.get(rack_id, 0) + 1
+            if cassette:
+                cassette_no[rack_id] = first - 1 + n
+            if self.panels_only:
+                continue
+            holder_cols.append(holders)
+            if cassette:
+                reverse = i > 0
+                element_cols.append(
+                    [
+                        Element("cassette", f"cassette-{rack_id}-{k}", LC_CASSETTE, reverse=reverse)
+                        for k in range(first, first + n)
+                    ]
+                )
+                continue
+            elements = []
+            for holder, run in groupby(holders):
+                element = panel_element.get(holder)
+                if element is None:
+                    element = panel_element[holder] = Element("panel", holder, MPO_PANEL)
+                elements += [element] * len(list(run))
+            element_cols.append(elements)
+        if self.panels_only or not n:
+            return
+        if own_route:
+            seg_ms = [
+                (chunk[0][2] if len(chunk) == 1 else max(c[2] for c in chunk),) for chunk in chunks
+            ]
+        else:
+            seg_ms = [fixed_m] * n
+        legs = [
+            Leg(
+                (chunk[0][0],) if len(chunk) == 1 else tuple(c[0] for c in chunk),
+                racks,
+                holders,
+                nodes,
+                seg_m,
+                group,
+                leg_ends,
+                [None] * len(seg_m),
+            )
+            for chunk, holders, nodes, seg_m in zip(
+                chunks,
+                zip(*holder_cols, strict=True),
+                zip(*element_cols, strict=True),
+                seg_ms,
+                strict=True,
+            )
+        ]
+        self.legs += zip(legs, chunks, strict=True)
+        self._add_segments(legs, holder_cols, seg)
+
+    def _add_segments(self, legs: list, holder_cols: list, seg: tuple) -> None:
+        """Each segment of ``legs`` in its panel pair's list, taken a run of legs between the
+        same two panels at a time; a new panel pair enters ``segments`` where it would leg by
+        leg (legs first, then segments), as the trunks are numbered in that order."""
+        segments = self.segments
+        new: dict[tuple, tuple[tuple[int, int], list]] = {}
+        for s in range(len(holder_cols) - 1):
+            k = 0
+            for (holder_a, holder_b), run in groupby(
+                zip(holder_cols[s], holder_cols[s + 1], strict=True)
+            ):
+                m = len(list(run))
+                seg_key = (holder_a, holder_b, *seg)
+                members = segments.get(seg_key)
+                if members is None:
+                    got = new.get(seg_key)
+                    if got is None:
+                        got = new[seg_key] = ((k, s), [])
+                    members = got[1]
+                members += [(leg, s) for leg in legs[k : k + m]]
+                k += m
+        for seg_key, (_, members) in sorted(new.items(), key=lambda item: item[1][0]):
+            segments[seg_key] = members
+
+    def _take_panels(self, points: list, link_id: str) -> tuple[tuple[str, ...], list[Element]]:
+        """One leg's panel or enclosure per node, and its elements (none when panels only)."""
+        design, pool, cassette_no = self.design, self.pool, self.cassette_no
+        panels_only, panel_element = self.panels_only, self._panel_element
+        holders, elements = [], []
+        for i, rack_id, named, cassette, key in points:
+            if named:
+                holder = named
+                if pool.use(named) > pool.capacity.get(design.devices[named].type, math.inf):
+                    self.findings.append(_ports_exceeded(design, named, link_id))
+            else:
+                holder = pool.take(key)
+            if cassette:
+                cassette_no[rack_id] = cassette_no.get(rack_id, 0) + 1
+            if panels_only:
+                continue  # no elements: only what the panels take is wanted
+            holders.append(holder)
+            if cassette:
+                cas = f"cassette-{rack_id}-{cassette_no[rack_id]}"
+                elements.append(Element("cassette", cas, LC_CASSETTE, reverse=i > 0))
+            else:
+                element = panel_element.get(holder)
+                if element is None:
+                    element = panel_element[holder] = Element("panel", holder, MPO_PANEL)
+                elements.append(element)
+        return tuple(holders), elements
+
+
+def _ports_exceeded(design, panel_id: str, link_id: str) -> Finding:
+    panel = design.devices[panel_id]
+    return Finding(
+        code="PANEL_PORTS_EXCEEDED",
+        severity="warning",
+        message=f"panel {panel.name or panel_id}: link {link_id} routed via it needs more "
+        "ports than the panel has",
+        objects=(panel_id, link_id),
+    )
