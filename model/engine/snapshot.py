@@ -100,6 +100,7 @@ _PLANT_COPIED = (
     "_drop_y",
     "_rack_geom",
     "_rack_row",
+    "_rack_rows",  # the optimiser's rack id -> rows of its links cache (cleared on link edits)
     "_table_face",
     "_table_of",
     "_table_rows",
