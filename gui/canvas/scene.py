@@ -76,6 +76,9 @@ class HallScene(SceneInput, QGraphicsScene):
         self.stack = stack
         self.plant = plant
         self.color_mode = "role"  # or "power"
+        # The legend's lines for what the overlays mark now (label, colour, "frame" or "dot"),
+        # per overlay item: a colour on the plan is always explained in its key.
+        self.overlay_keys: dict[int, tuple[tuple[str, str, str], ...]] = {}
         self.show_tray_fill = False
         self.racks: dict[str, RackItem] = {}
         self.trays: dict[str, TrayItem] = {}
@@ -281,6 +284,22 @@ class HallScene(SceneInput, QGraphicsScene):
             return style.power_color(max_w / budget_w)
         role = rack_role(d.role for d in devices)
         return QColor(style.ROLE_COLORS["empty"]) if role is None else style.role_color(role)
+
+    def set_overlay_key(self, owner: object, entries: tuple[tuple[str, str, str], ...]) -> None:
+        """``owner``'s legend lines (label, colour, "frame" or "dot"); the views repaint their
+        legend when the lines change."""
+        if self.overlay_keys.get(id(owner), ()) == entries:
+            return
+        if entries:
+            self.overlay_keys[id(owner)] = entries
+        else:
+            self.overlay_keys.pop(id(owner), None)
+        for view in self.views():
+            view.viewport().update()
+
+    def overlay_key(self) -> list[tuple[str, str, str]]:
+        """Every overlay's legend lines, each once, in the order the overlays were shown."""
+        return list(dict.fromkeys(e for entries in self.overlay_keys.values() for e in entries))
 
     def set_color_mode(self, mode: str) -> None:
         self.color_mode = mode
