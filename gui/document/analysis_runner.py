@@ -327,7 +327,8 @@ class AnalysisRunner(QObject):
 
 
 def describe_delta(before: Report, after: Report) -> str:
-    """What changed between two reports, in the terms a person checks: "+6 AOC, −6 DAC, +84 W"."""
+    """What changed between two reports, in the terms a person checks: "+6 AOC, −6 DAC,
+    +42.0 m of cable, longest link 18.0 → 21.5 m, +84 W"."""
     parts = []
     kinds = sorted(set(before.links_by_kind) | set(after.links_by_kind))
     for kind in kinds:
@@ -349,6 +350,14 @@ def describe_delta(before: Report, after: Report) -> str:
     ):
         if d:
             words.append(f"{_signed(d)} {label}")
+    # Metres of cable (ordered lengths) and the longest link: what a move costs in the trays
+    metres = after.cable_length_total_m - before.cable_length_total_m
+    if abs(metres) >= 0.05:
+        words.append(f"{_signed_float(metres)} m of cable")
+    if abs(after.cable_length_max_m - before.cable_length_max_m) >= 0.05:
+        words.append(
+            f"longest link {before.cable_length_max_m:,.1f} → {after.cable_length_max_m:,.1f} m"
+        )
     watts = after.power_w.get("total", 0.0) - before.power_w.get("total", 0.0)
     if abs(watts) >= 0.5:
         words.append(_signed_watts(watts))
