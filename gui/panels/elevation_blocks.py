@@ -20,7 +20,8 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem
 from gui import style
 
 PORT_STRIP_PX = 5.0  # height of the port marks along a block's bottom edge
-OTHER_FACE_ALPHA = 110  # fill of a device seen from the side its ports are not on
+OTHER_FACE_ALPHA = 110
+LABEL_SCREEN_PX = 11.0  # a device's name, in screen pixels  # fill of a device seen from the side its ports are not on
 
 
 class DeviceBlockItem(QGraphicsRectItem):
@@ -64,6 +65,11 @@ class DeviceBlockItem(QGraphicsRectItem):
         painter.drawRect(rect)
         strip = self.ports_here and bool(self.ports_used)
         text_rect = rect.adjusted(6, 1, -6, -(PORT_STRIP_PX + 1) if strip else -1)
+        # The name at LABEL_SCREEN_PX on screen whatever the view's scale (a 48 U rack is
+        # drawn at ~0.65 to fit its dock), a little smaller only where the block is shorter.
+        scale = max(abs(painter.worldTransform().m22()), 1e-6)
+        room_px = text_rect.height() * scale + 2
+        self._font.setPixelSize(max(1, round(max(8.0, min(LABEL_SCREEN_PX, room_px)) / scale)))
         painter.setFont(self._font)
         painter.setPen(QColor("#111" if self.ports_here else "#555"))
         text = painter.fontMetrics().elidedText(self.label, Qt.ElideMiddle, int(text_rect.width()))

@@ -1,0 +1,45 @@
+"""The docked elevation shows a whole 48 U rack, readable (issue 38: the ~240 px dock never fit
+one): at 1920 x 1080 all 48 U numbers are in view, a U slot is at least 11 px on screen, and
+the U numbers and device names keep their pixel size however the rack is scaled to fit."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtWidgets import QApplication, QGraphicsSimpleTextItem
+
+from gui.panels.elevation import MIN_U_SCREEN_PX, U_LABEL_PX, U_PX
+from tests.gui.conftest import double_click
+
+
+def _shown(panel) -> QRectF:
+    view = panel.view
+    return view.mapToScene(view.viewport().rect()).boundingRect()
+
+
+def test_a_48u_rack_fits_the_docked_elevation_and_stays_legible(window, qtbot):
+    window.resize(1920, 1080)
+    QApplication.processEvents()
+    rack = window.document.design.racks["r1"]
+    assert rack.height_u == 48
+    double_click(window.view, 1.5, 3.0)  # R1's elevation, as a person opens it
+    panel = window.elevation
+    qtbot.waitUntil(lambda: panel.view.isVisible() and panel.rack_id == "r1")
+    qtbot.wait(50)  # the dock takes its room, the view its scale
+    shown = _shown(panel)
+    numbers = [i for i in panel.graphics.items() if isinstance(i, QGraphicsSimpleTextItem)]
+    assert sorted(int(i.text()) for i in numbers) == list(range(1, 49))
+    assert all(shown.contains(i.pos()) for i in numbers)  # U1 to U48, none scrolled away
+    scale = panel.view.transform().m22()
+    assert U_PX * scale >= MIN_U_SCREEN_PX
+    assert all(i.font().pixelSize() == U_LABEL_PX for i in numbers)
+    # A U number is drawn at its pixel size on screen, not shrunk with the rack
+    mapped = panel.view.mapFromScene(numbers[0].pos())
+    top_left = panel.view.mapFromScene(numbers[0].mapToScene(0, 0))
+    assert mapped == top_left
+    view_h = numbers[0].deviceTransform(panel.view.viewportTransform()).m22()
+    assert abs(view_h - 1.0) < 1e-6
+    for block in panel.blocks.values():  # every device of the rack in view
+        assert shown.contains(block.sceneBoundingRect())
+    qtbot.mouseClick(panel.rear_button, Qt.LeftButton)  # the mirrored rear fits the same way
+    qtbot.wait(20)
+    assert all(_shown(panel).contains(b.sceneBoundingRect()) for b in panel.blocks.values())
