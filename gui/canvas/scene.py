@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QGraphicsScene
 
 from gui import style
 from gui.canvas.bundle_item import BundleItem, TrayLoad
-from gui.canvas.dimension_item import DimensionLayer
+from gui.canvas.dimension_item import DimensionItem, DimensionLayer
 from gui.canvas.facility_layer import FacilityLayer
 from gui.canvas.hall_item import HallItem
 from gui.canvas.handles_item import HandlesItem
@@ -550,8 +550,9 @@ class HallScene(SceneInput, QGraphicsScene):
 
     def geometry_target(self) -> tuple[str, str, list[tuple[float, float]]] | None:
         """(kind, id, corners) of the one shape whose corners can be edited now: the tray,
-        obstacle or hall outline selected alone; None otherwise. Kind is "tray" (an open
-        polyline), "obstacle" or "outline" (closed polygons)."""
+        obstacle, hall outline or dimension line selected alone; None otherwise. Kind is
+        "tray" (an open polyline), "obstacle" or "outline" (closed polygons) or "dimension"
+        (its two ends)."""
         selected = self.selectedItems()
         if len(selected) != 1:
             return None
@@ -565,6 +566,10 @@ class HallScene(SceneInput, QGraphicsScene):
                 return "obstacle", obstacle.id, list(obstacle.polygon)
         if item is self.hall_item:
             return "outline", "", list(design.hall.outline)
+        if isinstance(item, DimensionItem):
+            dimension = next((d for d in design.hall.dimensions if d.id == item.object_id), None)
+            if dimension is not None:
+                return "dimension", dimension.id, [dimension.a, dimension.b]
         return None
 
     def update_handles(self, points=None) -> None:
