@@ -332,6 +332,7 @@ class RackElevationPanel(QWidget):
                 ports_used=[r.link_id is not None for r in rows],
                 ports_here=ports_here,
                 align=Qt.AlignRight if rear else Qt.AlignLeft,
+                port_words=[_port_words(r) for r in rows],
             )
             block.setToolTip(
                 tooltip(
@@ -423,3 +424,10 @@ class RackElevationPanel(QWidget):
             self.scene.select_devices(ids)
         finally:
             self._choosing = False
+
+
+def _port_words(row) -> str:
+    """A port mark's tooltip: the port and where its cable goes, or that it is free."""
+    if row.link_id is None:
+        return escape(f"{row.port}: free ({row.speed_gbps:g}G {row.form_factor})")
+    return escape(f"{row.port} → {row.far_device}:{row.far_port} in {row.far_rack}")

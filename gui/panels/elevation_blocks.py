@@ -13,7 +13,7 @@ where each cage sits on the faceplate.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem
 
@@ -39,11 +39,17 @@ class DeviceBlockItem(QGraphicsRectItem):
         ports_used: list[bool],
         ports_here: bool,
         align=Qt.AlignLeft,
+        port_words: list[str] | None = None,
     ) -> None:
         super().__init__(rect)
         self.object_id = object_id
         self.label = label
         self.ports_used = ports_used
+        # One sentence per port mark ("nic3 → leaf1:p3 in N1"), shown as the mark's tooltip:
+        # the strip has no room for names, the pointer names each one.
+        self.port_words = port_words or []
+        self._device_tip: str | None = None
+        self.setAcceptHoverEvents(bool(self.port_words) and ports_here)
         self.ports_here = ports_here
         self.align = align
         self.setFlag(QGraphicsItem.ItemIsSelectable, True)
@@ -76,6 +82,25 @@ class DeviceBlockItem(QGraphicsRectItem):
         painter.drawText(text_rect, self.align | Qt.AlignVCenter, text)
         if strip:
             self._paint_ports(painter, rect)
+
+    def port_at(self, pos: QPointF) -> int | None:
+        """The port whose mark is under ``pos`` (item coordinates): along the strip, in the
+        block's lower half (the strip itself is a few pixels tall at a fitted scale)."""
+        rect = self.rect()
+        n = len(self.ports_used)
+        if not (self.ports_here and n and len(self.port_words) == n):
+            return None
+        left, width = rect.left() + 4, rect.width() - 8
+        if not (rect.center().y() <= pos.y() <= rect.bottom() and left <= pos.x() < left + width):
+            return None
+        return min(n - 1, int((pos.x() - left) / (width / n)))
+
+    def hoverMoveEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        if self._device_tip is None:
+            self._device_tip = self.toolTip()
+        port = self.port_at(event.pos())
+        self.setToolTip(self._device_tip if port is None else self.port_words[port])
+        super().hoverMoveEvent(event)
 
     def _paint_ports(self, painter: QPainter, rect: QRectF) -> None:
         n = len(self.ports_used)

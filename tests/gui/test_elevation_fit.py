@@ -4,11 +4,11 @@ the U numbers and device names keep their pixel size however the rack is scaled 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QPoint, QRectF, Qt
 from PySide6.QtWidgets import QApplication, QGraphicsSimpleTextItem
 
 from gui.panels.elevation import MIN_U_SCREEN_PX, U_LABEL_PX, U_PX
-from tests.gui.conftest import double_click
+from tests.gui.conftest import click, double_click
 
 
 def _shown(panel) -> QRectF:
@@ -43,3 +43,35 @@ def test_a_48u_rack_fits_the_docked_elevation_and_stays_legible(window, qtbot):
     qtbot.mouseClick(panel.rear_button, Qt.LeftButton)  # the mirrored rear fits the same way
     qtbot.wait(20)
     assert all(_shown(panel).contains(b.sceneBoundingRect()) for b in panel.blocks.values())
+
+
+def test_pointing_at_a_port_mark_names_the_port_and_where_its_cable_goes(window, qtbot):
+    from PySide6.QtCore import QPointF
+    from PySide6.QtTest import QTest
+
+    design = window.document.design
+    click(window.view, 2.1, 3.0)  # N1: the leaves
+    window.elevation_dock.toggleViewAction().trigger()  # View > Rack elevation
+    panel = window.elevation
+    qtbot.waitUntil(lambda: panel.view.isVisible() and panel.rack_id == "n1")
+    face = design.device_type(design.devices["leaf1"]).ports_face
+    qtbot.mouseClick(getattr(panel, f"{face}_button"), Qt.LeftButton)  # the face with ports
+    qtbot.wait(20)
+    block = panel.blocks["leaf1"]
+    rect = block.rect()
+    n = len(block.ports_used)
+    pitch = (rect.width() - 8) / n
+    first = block.mapToScene(QPointF(rect.left() + 4 + pitch / 2, rect.bottom() - 3))
+    panel.view.ensureVisible(block)
+    qtbot.wait(20)
+    at = panel.view.mapFromScene(first)
+    QTest.mouseMove(panel.view.viewport(), at)
+    QTest.mouseMove(panel.view.viewport(), at + QPoint(1, 0))
+    qtbot.waitUntil(lambda: "→" in block.toolTip() or "free" in block.toolTip(), timeout=2000)
+    ends = [(lk.a, lk.b) for lk in design.links.values()] + [
+        (lk.b, lk.a) for lk in design.links.values()
+    ]
+    far = next(b for a, b in ends if (a.device, a.port) == ("leaf1", "p1"))
+    assert block.toolTip() == f"p1 → {design.devices[far.device].name}:{far.port} in " + (
+        design.racks[design.devices[far.device].rack].name
+    )
