@@ -66,6 +66,14 @@ KPI_TEXT = {
 }
 
 
+def _row_label(name: str) -> str:
+    """The KPI's label without its unit in brackets: each cell carries its unit now."""
+    label = KPI_LABELS[name]
+    for unit in (" (USD)", " (Gb/s)", " (s)"):
+        label = label.removesuffix(unit)
+    return label
+
+
 def kpi_cells(name: str, values: dict) -> tuple[str, str, str]:
     """The A, B and difference cells of one KPI row (``values``: the model's a, b, delta)."""
     text = KPI_TEXT.get(name, count_text)
@@ -93,8 +101,10 @@ class CompareDialog(QDialog):
         self.table.setHorizontalHeaderLabels(["A", "B", "B − A"])
         for col, tip in enumerate((name_a, name_b, f"{name_b} minus {name_a}")):
             self.table.horizontalHeaderItem(col).setToolTip(tip)
-        self.table.setVerticalHeaderLabels([KPI_LABELS[k] for k in kpis])
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        self.table.setVerticalHeaderLabels([_row_label(k) for k in kpis])
+        # Each column as wide as its figures (equal shares elided "51.20 Tb/s" in a dock)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         self.table.setWordWrap(False)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
