@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 from PySide6.QtCore import QRectF
-from PySide6.QtWidgets import QInputDialog
+from PySide6.QtWidgets import QInputDialog, QLabel
 
 from model.design.underlay import line_angle_deg, transform
 from tests.gui.conftest import click, snapshot
@@ -43,6 +43,10 @@ def test_rotate_the_drawing_to_a_typed_angle_about_its_centre(beside, qtbot, mon
     turned = item.sceneBoundingRect()
     assert (turned.center().x(), turned.center().y()) == pytest.approx((10.0, 6.0))
     assert (turned.width(), turned.height()) == pytest.approx((12.2, 20.2))
+    window.scene.clearSelection()  # the inspector names the turn with the scale
+    window.inspector.rebuild()
+    texts = [label.text() for label in window.inspector.findChildren(QLabel)]
+    assert any(t.endswith("; turned 90° clockwise") for t in texts)
     lines = window.scene.underlay.lines_m  # snapping follows the drawing as drawn
     assert lines[:, 0::2].min() == pytest.approx(4.0) and lines[:, 1::2].max() == 16.0
     undo_redo_roundtrip(window, imported)
