@@ -102,15 +102,16 @@ class MainWindow(QMainWindow):
         self.inspector_dock = self._dock("Inspector", self.inspector, Qt.RightDockWidgetArea)
         self.undo_view = QUndoView()
         self.undo_view.setEmptyLabel("<opened>")
+        # The elevation sits beside the inspector when shown (double-click, Return, View menu);
+        # hidden at first launch so the plan keeps the room, then as the user left it. Split
+        # off before the history is, so it spans the column's whole height: a 48 U rack fits.
+        self.elevation = RackElevationPanel()
+        self.elevation_dock = self._dock("Rack elevation", self.elevation, Qt.RightDockWidgetArea)
+        self.splitDockWidget(self.inspector_dock, self.elevation_dock, Qt.Horizontal)
         self.history_dock = self._dock("History", self.undo_view, Qt.RightDockWidgetArea)
         self.splitDockWidget(self.inspector_dock, self.history_dock, Qt.Vertical)
         self.resizeDocks([self.inspector_dock, self.history_dock], [600, 200], Qt.Vertical)
         self.resizeDocks([self.palette_dock, self.inspector_dock], [270, 320], Qt.Horizontal)
-        # The elevation sits beside the inspector when shown (double-click, Return, View menu);
-        # hidden at first launch so the plan keeps the room, then as the user left it.
-        self.elevation = RackElevationPanel()
-        self.elevation_dock = self._dock("Rack elevation", self.elevation, Qt.RightDockWidgetArea)
-        self.splitDockWidget(self.inspector_dock, self.elevation_dock, Qt.Horizontal)
         self.elevation_dock.hide()
         self.elevation_dock.visibilityChanged.connect(self._elevation_shown)
 

@@ -19,6 +19,7 @@ from gui.dialogs.find import add_find_actions
 from gui.dialogs.help import add_help_actions
 from gui.dialogs.optimise_placement import add_optimise_action
 from gui.edit.panel_commands import add_panel_actions
+from gui.plan_focus import PlanFocus
 from gui.window_layout import WindowLayout
 
 
@@ -36,6 +37,7 @@ def install_editor_extras(window) -> None:
     add_overview(window)
     add_underlay_actions(window)  # File > Import Underlay, View > Show Underlay, calibrate
     add_plan_annotations(window)  # View > Show Rulers, Design > Draw Dimension
+    window.plan_focus = PlanFocus(window)  # keys back to the plan when their holder vanishes
 
 
 def _whatif_entries(whatif_ref):

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from gui.panels.findings_model import COLUMNS
 from gui.panels.findings_panel import FindingsPanel
-from model.asbuilt.findings import finding_fabrics, length_findings
+from model.asbuilt.findings import finding_fabrics
 from model.common.findings import Finding
 from model.outputs.writers import ExportError
 from model.outputs.writers.csv_writer import write_csv
@@ -34,7 +34,9 @@ class FindingsDock(QObject):
         window.tabifyDockWidget(window.analysis_docks.details_dock, self.dock)
         window.analysis_docks.details_dock.raise_()
         self.warnings: list[Finding] = []
+        self.warning_fabrics: list[str] = []  # the worker's, one per warning
         self.cabling: list[Finding] = []
+        self.cabling_fabrics: list[str] = []
         self.panel.objects_chosen.connect(window.analysis_docks.select_objects)
         self.panel.export_requested.connect(self.export)
         window.analysis_docks.report_shown.connect(self._report)
@@ -62,18 +64,25 @@ class FindingsDock(QObject):
     def _document_set(self) -> None:
         """Another design is open: the last one's findings and cabling check are not its."""
         self.warnings, self.cabling = [], []
+        self.warning_fabrics, self.cabling_fabrics = [], []
         self._show()
 
     def _report(self, result) -> None:
-        document = self.window.document
-        if document is None:
+        """An analysis's findings and their fabrics, as its worker made them: nothing is
+        computed here on the GUI thread."""
+        if self.window.document is None:
             return
-        self.warnings = [*result.report.warnings, *length_findings(document.design, document.plant)]
+        self.warnings, self.warning_fabrics = result.findings, result.finding_fabrics
         self._show()
 
     def set_cabling(self, findings: list[Finding]) -> None:
         """The last cabling check's discrepancies (an empty list clears them)."""
         self.cabling = list(findings)
+        document = self.window.document
+        # Once per check (the user's action), not after every analysis
+        self.cabling_fabrics = (
+            finding_fabrics(document.design, self.cabling) if document is not None else []
+        )
         self._show()
         if findings:
             self.dock.show()
@@ -81,10 +90,10 @@ class FindingsDock(QObject):
 
     def _show(self) -> None:
         findings = [*self.warnings, *self.cabling]
+        fabrics = [*self.warning_fabrics, *self.cabling_fabrics]
         document = self.window.document
-        fabrics = finding_fabrics(document.design, findings) if document is not None else []
         name = self.window.analysis_docks.object_name if document is not None else None
-        self.panel.set_findings(findings, fabrics or [""] * len(findings), name)
+        self.panel.set_findings(findings, fabrics, name)
 
     # ------------------------------------------------------------------ export
 

@@ -92,6 +92,9 @@ def make_all_collapsible(window) -> None:
         make_collapsible(dock)
 
 
+TOOL_DOCK_MIN_H_PX = 360  # a tool dock's height under the inspector, at least
+
+
 def dock_beside_plan(window, title: str, widget: QWidget) -> QDockWidget:
     """Show ``widget`` in the right-hand dock ``title`` (made the first time; its previous
     widget is replaced and deleted), raised. Closing the widget (a dialog's Close) closes the
@@ -120,4 +123,8 @@ def dock_beside_plan(window, title: str, widget: QWidget) -> QDockWidget:
         # A dock added to the right column narrowed it to ~130 px (the find results unreadable):
         # the column keeps the inspector's working width
         window.resizeDocks([dock], [SIDE_DOCK_PX[1]], Qt.Horizontal)
+        if not window.tabifiedDockWidgets(dock):
+            # Stacked under the inspector it got the column's leftover (~5 of Compare's 12
+            # rows at 1080 p): half the column, the inspector keeping the rest.
+            window.resizeDocks([dock], [max(TOOL_DOCK_MIN_H_PX, window.height() // 2)], Qt.Vertical)
     return dock

@@ -1,5 +1,6 @@
 """The underlay's actions: File > Import Underlay, View > Show Underlay and its opacity,
-Design > Calibrate, Align, Underlay Layers and Remove Underlay, and the status-bar line that says when the
+Design > Calibrate, Align, Rotate, Underlay Layers and Remove Underlay, and the status-bar line
+that says when the
 drawing a design records is missing or has changed. Installed on a MainWindow by one call."""
 
 from __future__ import annotations
@@ -7,7 +8,7 @@ from __future__ import annotations
 import msgspec
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QDialog, QLabel, QMenu
+from PySide6.QtWidgets import QDialog, QInputDialog, QLabel, QMenu
 
 from gui.actions.plan_annotations import start_mode
 from gui.canvas.calibrate_interaction import (
@@ -17,6 +18,8 @@ from gui.canvas.calibrate_interaction import (
 from gui.dialogs.underlay_dialog import ImportUnderlayDialog, UnderlayLayersDialog
 from gui.document.document import run_with_progress
 from gui.edit.commands import UnderlayCommand
+from model.design.design import DesignError
+from model.design.underlay import rotated
 from model.files.underlay_file import UnderlayError, UnderlayState
 
 OPACITIES = (0.25, 0.5, 0.75, 1.0)
@@ -75,6 +78,9 @@ class UnderlayActions(QObject):
             "Move the drawing: click a point of it, then where it belongs on the plan"
         )
         self.align_action.triggered.connect(self.align)
+        self.rotate_action = QAction("&Rotate Underlay…", window)
+        self.rotate_action.setStatusTip("Turn the drawing to a typed angle about its centre")
+        self.rotate_action.triggered.connect(lambda: self.rotate())  # not its "checked"
         self.layers_action = QAction("Underlay &Layers…", window)
         self.layers_action.setStatusTip("Choose which of the DXF's layers are shown")
         self.layers_action.triggered.connect(self.choose_layers)
@@ -83,7 +89,13 @@ class UnderlayActions(QObject):
         design_menu = _menu(window, "&Design")
         design_menu.addSeparator()
         design_menu.addActions(
-            [self.calibrate_action, self.align_action, self.layers_action, self.remove_action]
+            [
+                self.calibrate_action,
+                self.align_action,
+                self.rotate_action,
+                self.layers_action,
+                self.remove_action,
+            ]
         )
         self.status_label = QLabel()
         window.statusBar().addPermanentWidget(self.status_label)
@@ -175,6 +187,36 @@ class UnderlayActions(QObject):
             window,
             AlignUnderlayInteraction(window.scene, on_done=lambda: window.set_mode("select")),
         )
+
+    def rotate(self, angle_deg: float | None = None) -> None:
+        """Turn the drawing to ``angle_deg`` (asked when None) about the centre of what is
+        drawn of it: one undo step."""
+        window = self.window
+        scene = window.scene
+        underlay = scene.design.hall.underlay
+        if underlay is None:
+            scene.message.emit("Import an underlay first (File > Import Underlay)")
+            return
+        if angle_deg is None:
+            angle_deg, ok = QInputDialog.getDouble(
+                window,
+                "Rotate underlay",
+                "Rotation, clockwise on the plan (°):",
+                underlay.rotation_deg,
+                -180.0,
+                180.0,
+                2,
+            )
+            if not ok:
+                return
+        centre = scene.underlay.item.sceneBoundingRect().center()
+        try:
+            new = rotated(underlay, angle_deg, (centre.x(), centre.y()))
+        except DesignError as exc:
+            scene.message.emit(str(exc))
+            return
+        if new != underlay and scene.push(UnderlayCommand(scene.design, new, "Rotate underlay")):
+            scene.message.emit(f"Underlay turned to {new.rotation_deg:g}° about its centre")
 
     def choose_layers(self) -> None:
         scene = self.window.scene

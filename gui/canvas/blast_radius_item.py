@@ -20,8 +20,17 @@ COLORS = {
     "cut_off": "#f76707",
     "degraded": "#fab005",
     "island": "#1c7ed6",  # outside the largest island: cannot join the largest job
-    "changed": "#7048e8",
+    # Lime: no medium, trunk or selection colour (violet was the AOC's)
+    "changed": "#66a80f",
     "cut": "#0ca678",  # the links of the bisection's minimum cut and the racks they end in
+}
+LABELS = {  # the legend's line for each state
+    "failed": "Failed (what-if)",
+    "cut_off": "Servers cut off",
+    "degraded": "Servers lose bandwidth",
+    "island": "Outside the largest island",
+    "changed": "Changed (compare)",
+    "cut": "Bisection cut",
 }
 MAX_LINKS = 4000
 
@@ -49,6 +58,12 @@ class BlastRadiusItem(QGraphicsItem):
                     path.lineTo(x, y)
                 self.link_paths.append((path, state))
         self._rect = self.hall_scene.sceneRect()
+        shown = dict.fromkeys(
+            [*self.rack_state.values(), *(state for _p, state in self.link_paths)]
+        )
+        self.hall_scene.set_overlay_key(
+            self, tuple((LABELS[state], COLORS[state], "frame") for state in shown)
+        )
         self.update()
 
     def clear(self) -> None:

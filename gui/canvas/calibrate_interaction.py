@@ -11,6 +11,7 @@ import math
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QPainterPath, QPen
 from PySide6.QtWidgets import (
+    QCheckBox,
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
@@ -23,7 +24,7 @@ from gui.canvas.interaction import Interaction
 from gui.edit.commands import UnderlayCommand
 from model.design import placement
 from model.design.design import DesignError
-from model.design.underlay import calibrated, moved_by
+from model.design.underlay import calibrated, line_angle_deg, moved_by
 
 CALIBRATE_COLOR = "#e8590c"  # an orange apart from cable, tray, selection and drawing colours
 
@@ -83,7 +84,9 @@ class CalibrateUnderlayInteraction(Interaction):
     def _ask(self) -> None:
         first, second = self.points
         views = self.scene.views()
-        self.dialog = CalibrateDistanceDialog(math.dist(first, second), views[0] if views else None)
+        self.dialog = CalibrateDistanceDialog(
+            math.dist(first, second), line_angle_deg(first, second), views[0] if views else None
+        )
         self.dialog.finished.connect(self._answered)
         self.dialog.open()
 
@@ -97,15 +100,19 @@ class CalibrateUnderlayInteraction(Interaction):
             return
         design = self.scene.design
         try:
-            new = calibrated(design.hall.underlay, points[0], points[1], dialog.distance_m)
+            new = calibrated(
+                design.hall.underlay, points[0], points[1], dialog.distance_m, dialog.angle_deg
+            )
         except DesignError as exc:
             self.scene.message.emit(str(exc))
             return
         factor = new.scale_m / design.hall.underlay.scale_m
+        turned = new.rotation_deg - design.hall.underlay.rotation_deg
         if self.scene.push(UnderlayCommand(design, new, "Calibrate underlay")):
             self.scene.message.emit(
                 f"Underlay calibrated: {dialog.distance_m:g} m between the two points "
-                f"(scaled × {factor:.4g})"
+                f"(scaled × {factor:.4g}"
+                + (f", turned {turned:+.2f}°)" if abs(turned) >= 0.005 else ")")
             )
             self.on_done()
 
@@ -123,7 +130,7 @@ class CalibrateUnderlayInteraction(Interaction):
 class CalibrateDistanceDialog(QDialog):
     """Asks the real distance between the two clicked points (metres)."""
 
-    def __init__(self, measured_m: float, parent=None) -> None:
+    def __init__(self, measured_m: float, measured_deg: float = 0.0, parent=None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Calibrate underlay")
         form = QFormLayout(self)
@@ -140,6 +147,23 @@ class CalibrateDistanceDialog(QDialog):
         self.distance.setValue(max(measured_m, 0.001))
         self.distance.selectAll()
         form.addRow("Real distance", self.distance)
+        # The line's direction: a scan a few degrees askew is squared by the same two clicks.
+        # Offered ticked, at the nearest quarter turn, only for a line within 10 degrees of
+        # one (a wall); a diagonal line is not turned unless the user asks.
+        quarter = round(measured_deg / 90.0) * 90.0
+        self.turn = QCheckBox(f"Also turn the drawing (the line runs at {measured_deg:.2f}° now)")
+        self.turn.setChecked(abs(measured_deg - quarter) <= 10.0)
+        self.angle = QDoubleSpinBox()
+        self.angle.setDecimals(2)
+        self.angle.setRange(-180.0, 180.0)
+        self.angle.setSuffix(" °")
+        self.angle.setWrapping(True)
+        self.angle.setValue(quarter if quarter > -180.0 else 180.0)
+        self.angle.setToolTip("Clockwise from the plan's x axis: 0 east, 90 south")
+        self.angle.setEnabled(self.turn.isChecked())
+        self.turn.toggled.connect(self.angle.setEnabled)
+        form.addRow(self.turn)
+        form.addRow("Line direction", self.angle)
         buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -149,6 +173,11 @@ class CalibrateDistanceDialog(QDialog):
     @property
     def distance_m(self) -> float:
         return float(self.distance.value())
+
+    @property
+    def angle_deg(self) -> float | None:
+        """The direction the line is to run on the plan, or None: not turned."""
+        return float(self.angle.value()) if self.turn.isChecked() else None
 
 
 class AlignUnderlayInteraction(Interaction):

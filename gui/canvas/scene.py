@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QGraphicsScene
 
 from gui import style
 from gui.canvas.bundle_item import BundleItem, TrayLoad
-from gui.canvas.dimension_item import DimensionLayer
+from gui.canvas.dimension_item import DimensionItem, DimensionLayer
 from gui.canvas.facility_layer import FacilityLayer
 from gui.canvas.hall_item import HallItem
 from gui.canvas.handles_item import HandlesItem
@@ -44,6 +44,9 @@ from model.plant.physical_plant import rack_power
 
 MAX_LINK_ITEMS = 2000
 FREE_STEP_M = 0.01  # the positioning step with snapping off
+
+
+SHARED_LABEL_M = 0.5  # row labels nearer than this in y (and 3 m in x) would overlap
 
 
 class HallScene(SceneInput, QGraphicsScene):
@@ -76,6 +79,9 @@ class HallScene(SceneInput, QGraphicsScene):
         self.stack = stack
         self.plant = plant
         self.color_mode = "role"  # or "power"
+        # The legend's lines for what the overlays mark now (label, colour, "frame" or "dot"),
+        # per overlay item: a colour on the plan is always explained in its key.
+        self.overlay_keys: dict[int, tuple[tuple[str, str, str], ...]] = {}
         self.show_tray_fill = False
         self.racks: dict[str, RackItem] = {}
         self.trays: dict[str, TrayItem] = {}
@@ -180,7 +186,7 @@ class HallScene(SceneInput, QGraphicsScene):
             first = min(racks, key=lambda r: r.x - r.width_m / 2)
             w, _d = plan_size(first.width_m, first.depth_m, first.rotation)
             labels.append((f"Row {label}", first.x - w / 2, first.y))
-        self.row_labels.set_labels(labels)
+        self.row_labels.set_labels(_shared_labels(labels))
 
     def _update_hall(self) -> None:
         hall = self.design.hall
@@ -281,6 +287,22 @@ class HallScene(SceneInput, QGraphicsScene):
             return style.power_color(max_w / budget_w)
         role = rack_role(d.role for d in devices)
         return QColor(style.ROLE_COLORS["empty"]) if role is None else style.role_color(role)
+
+    def set_overlay_key(self, owner: object, entries: tuple[tuple[str, str, str], ...]) -> None:
+        """``owner``'s legend lines (label, colour, "frame" or "dot"); the views repaint their
+        legend when the lines change."""
+        if self.overlay_keys.get(id(owner), ()) == entries:
+            return
+        if entries:
+            self.overlay_keys[id(owner)] = entries
+        else:
+            self.overlay_keys.pop(id(owner), None)
+        for view in self.views():
+            view.viewport().update()
+
+    def overlay_key(self) -> list[tuple[str, str, str]]:
+        """Every overlay's legend lines, each once, in the order the overlays were shown."""
+        return list(dict.fromkeys(e for entries in self.overlay_keys.values() for e in entries))
 
     def set_color_mode(self, mode: str) -> None:
         self.color_mode = mode
@@ -531,8 +553,9 @@ class HallScene(SceneInput, QGraphicsScene):
 
     def geometry_target(self) -> tuple[str, str, list[tuple[float, float]]] | None:
         """(kind, id, corners) of the one shape whose corners can be edited now: the tray,
-        obstacle or hall outline selected alone; None otherwise. Kind is "tray" (an open
-        polyline), "obstacle" or "outline" (closed polygons)."""
+        obstacle, hall outline or dimension line selected alone; None otherwise. Kind is
+        "tray" (an open polyline), "obstacle" or "outline" (closed polygons) or "dimension"
+        (its two ends)."""
         selected = self.selectedItems()
         if len(selected) != 1:
             return None
@@ -546,6 +569,10 @@ class HallScene(SceneInput, QGraphicsScene):
                 return "obstacle", obstacle.id, list(obstacle.polygon)
         if item is self.hall_item:
             return "outline", "", list(design.hall.outline)
+        if isinstance(item, DimensionItem):
+            dimension = next((d for d in design.hall.dimensions if d.id == item.object_id), None)
+            if dimension is not None:
+                return "dimension", dimension.id, [dimension.a, dimension.b]
         return None
 
     def update_handles(self, points=None) -> None:
@@ -554,3 +581,18 @@ class HallScene(SceneInput, QGraphicsScene):
             target = self.geometry_target()
             points = target[2] if target is not None else []
         self.handles.set_points(points)
+
+
+def _shared_labels(labels: list[tuple[str, float, float]]) -> list[tuple[str, float, float]]:
+    """Rows whose labels would be drawn on top of each other (racks named R1 and N1 side by
+    side in one line of the floor) share one label, "Rows N, R", at the leftmost rack."""
+    out: list[tuple[list[str], float, float]] = []
+    for text, x, y in sorted(labels, key=lambda label: (label[2], label[1])):
+        if out and abs(y - out[-1][2]) < SHARED_LABEL_M and abs(x - out[-1][1]) < 3.0:
+            out[-1][0].append(text.removeprefix("Row "))
+            continue
+        out.append(([text.removeprefix("Row ")], x, y))
+    return [
+        (("Rows " if len(names) > 1 else "Row ") + ", ".join(sorted(names)), x, y)
+        for names, x, y in out
+    ]

@@ -1,6 +1,7 @@
-"""Corner editing in Select mode: drag a corner of the selected tray, obstacle or hall outline,
-double-click a segment to insert a corner, double-click a corner to delete it, drag a selected
-tray or obstacle to move it whole.
+"""Corner editing in Select mode: drag a corner of the selected tray, obstacle or hall outline
+(or an end of the selected dimension line), double-click a segment to insert a corner,
+double-click a corner to delete it, drag a selected tray, obstacle or dimension line to move it
+whole.
 
 The items show a preview while the button is held; the model changes once, at release, through
 one undo command (gui/edit/commands.py), and the routed links follow its change event as they
@@ -17,7 +18,9 @@ from PySide6.QtWidgets import QApplication
 
 from gui.canvas.handles_item import GRAB_PX
 from gui.canvas.interaction import item_at, plain_left_press
+from gui.canvas.measure_interaction import MEASURE_SNAP_M
 from gui.edit.commands import (
+    DimensionsCommand,
     JoinTraysCommand,
     MoveObstaclesCommand,
     MoveTraysCommand,
@@ -120,6 +123,8 @@ class ShapeEdit:
         on_drawing = self.scene.underlay.snap(QPointF(x, y))  # a corner onto the drawing
         if on_drawing is not None:
             return on_drawing
+        if kind == "dimension":  # as the Draw Dimension mode places its ends
+            return placement.snap_point(x, y, MEASURE_SNAP_M)
         return placement.snap_point(x, y, self._step(kind))
 
     def _name(self, kind: str, object_id: str) -> str:
@@ -129,6 +134,8 @@ class ShapeEdit:
         if kind == "obstacle":
             obstacle = next(o for o in design.hall.obstacles if o.id == object_id)
             return f"obstacle {obstacle.name or object_id}"
+        if kind == "dimension":
+            return "a dimension line"
         return "the hall outline"
 
     # ------------------------------------------------------------------ mouse
@@ -211,7 +218,10 @@ class ShapeEdit:
         if not moved or preview is None or preview == points:
             self._show(kind, object_id, points)
             return True
-        if corner is not None:
+        if kind == "dimension":
+            words = "Move an end of {}" if corner is not None else "Move {}"
+            done = self._reshape(kind, object_id, preview, words)
+        elif corner is not None:
             done = self._reshape(kind, object_id, preview, "Move a corner of {}")
         else:
             dx, dy = preview[0][0] - points[0][0], preview[0][1] - points[0][1]
@@ -232,6 +242,8 @@ class ShapeEdit:
         if target is None or event.button() != Qt.LeftButton:
             return False
         kind, object_id, points = target
+        if kind == "dimension":  # two ends, always: no corner to insert or delete
+            return False
         pos = event.scenePos()
         reach = self.reach_m()
         corner = nearest_corner(points, pos.x(), pos.y(), reach)
@@ -274,6 +286,13 @@ class ShapeEdit:
             return self.scene.push(TrayPointsCommand(design, object_id, points, text))
         if kind == "outline":
             return self.scene.push(OutlineCommand(design, points, text))
+        if kind == "dimension":
+            (ax, ay), (bx, by) = points
+            dimensions = [
+                msgspec.structs.replace(d, a=(ax, ay), b=(bx, by)) if d.id == object_id else d
+                for d in design.hall.dimensions
+            ]
+            return self.scene.push(DimensionsCommand(design, dimensions, text))
         obstacles = [
             msgspec.structs.replace(o, polygon=points) if o.id == object_id else o
             for o in design.hall.obstacles
@@ -292,6 +311,10 @@ class ShapeEdit:
             item = scene.obstacles.get(object_id)
             if item is not None:
                 item.set_polygon(points, item.kind)
+        elif kind == "dimension":
+            item = scene.dimension_layer.items.get(object_id)
+            if item is not None:
+                item.set_points(*points)
         else:
             scene.hall_item.set_floor(points, scene.design.hall.tile_m)
         scene.update_handles(points)
@@ -303,6 +326,8 @@ class ShapeEdit:
         else:
             dx, dy = new[0][0] - old[0][0], new[0][1] - old[0][1]
             where = f"Move by Δx {dx:+.2f} m, Δy {dy:+.2f} m"
+        if kind == "dimension":
+            return f"{where}; {math.dist(*new):.2f} m (was {math.dist(*old):.2f} m)"
         if kind != "tray":
             return where
         before, after = polyline_length_m(old), polyline_length_m(new)

@@ -57,14 +57,20 @@ class UnderlayItem(QGraphicsItem):
         self.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
         self.update()
 
-    def set_placement(self, ox: float, oy: float, sx: float, sy: float) -> None:
-        """Drawing units to plan metres: (ox + sx * u, oy + sy * v)."""
-        self.setTransform(QTransform(sx, 0.0, 0.0, sy, ox, oy))
+    def set_placement(self, matrix: tuple[float, float, float, float, float, float]) -> None:
+        """Drawing units to plan metres: the model's (m11, m12, m21, m22, dx, dy)
+        (:meth:`model.design.underlay.Transform.matrix`: scaled, turned, moved)."""
+        self.setTransform(QTransform(*matrix[:4], *matrix[4:]))
 
-    def set_picture(self, picture: QImage | QSvgRenderer, rect_m: QRectF) -> None:
-        """An image page (PNG, JPEG) or an SVG drawing stretched over ``rect_m`` (plan metres)."""
+    def set_picture(
+        self, picture: QImage | QSvgRenderer, rect_m: QRectF, rotation_deg: float = 0.0
+    ) -> None:
+        """An image page (PNG, JPEG) or an SVG drawing stretched over ``rect_m`` (plan metres),
+        turned ``rotation_deg`` clockwise about the rectangle's first corner (its origin)."""
         self.prepareGeometryChange()
-        self.setTransform(QTransform())
+        origin = rect_m.topLeft()
+        turn = QTransform().translate(origin.x(), origin.y())
+        self.setTransform(turn.rotate(rotation_deg).translate(-origin.x(), -origin.y()))
         self.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
         self._lines = []
         self._image = picture if isinstance(picture, QImage) else None

@@ -112,11 +112,12 @@ class UnderlayLayer:
             if shown != self._shown_key:  # lines rebuilt only for another drawing or layers
                 self._shown_key = shown
                 self.item.set_lines(segments)
-            self.item.set_placement(t.ox, t.oy, t.sx, t.sy)  # calibrate, align: instant
+            self.item.set_placement(t.matrix())  # calibrate, align, turn: instant
             self._lines_m = segments_on_plan(underlay, segments)
         elif self._picture is not None:
             self._lines_m = np.empty((0, 4))
-            self.item.set_picture(self._picture, picture_rect(underlay, self._picture))
+            rect = picture_rect(underlay, self._picture)
+            self.item.set_picture(self._picture, rect, underlay.rotation_deg)
         else:
             self._lines_m = np.empty((0, 4))
             self._shown_key = None

@@ -196,6 +196,7 @@ class HallView(QGraphicsView):
             self.scale_factor(),
             self.viewportTransform(),
             power_key=power,
+            overlays=self.scene().overlay_key() if hasattr(self.scene(), "overlay_key") else [],
             trunks=bool(
                 getattr(self.scene(), "trunk_layer", None)
                 and self.scene().trunk_layer.shows_trunks()
@@ -211,9 +212,11 @@ def draw_legend(
     transform,
     power_key: bool = False,
     trunks: bool = False,
+    overlays: list[tuple[str, str, str]] | None = None,
 ) -> None:
     """Medium colours (the MPO trunks when the plan shows them; with racks coloured by power,
-    the power key) and a scale bar in the bottom-left corner, in device pixels."""
+    the power key; the marks the overlays show now: finding dots, what-if and compare frames)
+    and a scale bar in the bottom-left corner, in device pixels."""
     painter.save()
     painter.setWorldMatrixEnabled(False)
     painter.resetTransform()
@@ -223,9 +226,10 @@ def draw_legend(
     entries = list(style.MEDIUM_KIND_LABELS.values())
     entries += [(style.TRUNK_LABEL, style.TRUNK_COLOR)] if trunks else []
     swatches = list(style.POWER_KEY) if power_key else []
+    marks = list(overlays or [])
     row = 16
     width = 190
-    height = row * (len(entries) + len(swatches)) + 36
+    height = row * (len(entries) + len(swatches) + len(marks)) + 36
     x0 = viewport.left() + 10
     y0 = viewport.bottom() - height - 10
     painter.setPen(QPen(QColor("#9aa0a6"), 1))
@@ -252,6 +256,11 @@ def draw_legend(
         painter.drawRect(QRectF(x0 + 14, y + 1, 16, 11))
         painter.setPen(QColor("#222"))
         painter.drawText(QRectF(x0 + 42, y - 1, width - 46, row), Qt.AlignVCenter, label)
+    for k, (label, colour, shape) in enumerate(marks):  # drawn as the overlay draws them
+        y = y0 + 8 + (len(entries) + len(swatches) + k) * row
+        _draw_mark(painter, shape, QColor(colour), QRectF(x0 + 12, y + 1, 20, 11))
+        painter.setPen(QColor("#222"))
+        painter.drawText(QRectF(x0 + 42, y - 1, width - 46, row), Qt.AlignVCenter, label)
     # scale bar: a round number of metres about 80 px long
     target = 80 / max(pixels_per_m, 1e-9)
     nice = next(
@@ -265,3 +274,22 @@ def draw_legend(
     painter.drawLine(QPointF(x0 + 10 + px, y - 4), QPointF(x0 + 10 + px, y + 4))
     painter.drawText(QPointF(x0 + 16 + px, y + 4), f"{nice:g} m")
     painter.restore()
+
+
+def _draw_mark(painter: QPainter, shape: str, colour: QColor, box: QRectF) -> None:
+    """One overlay mark in the legend: a rack frame, a finding's dot or a dashed link."""
+    if shape == "dot":
+        painter.setPen(QPen(QColor("#ffffff"), 1))
+        painter.setBrush(colour)
+        painter.drawEllipse(box.center(), 5, 5)
+    elif shape == "dash":
+        painter.setPen(QPen(colour, 2, Qt.DashLine))
+        painter.drawLine(
+            QPointF(box.left(), box.center().y()), QPointF(box.right(), box.center().y())
+        )
+    else:
+        fill = QColor(colour)
+        fill.setAlpha(70)
+        painter.setPen(QPen(colour, 2))
+        painter.setBrush(fill)
+        painter.drawRect(box.adjusted(2, 0, -2, 0))

@@ -22,7 +22,7 @@ import gc
 import time
 import traceback
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 import numpy as np
@@ -34,6 +34,8 @@ from gui.runtime.main_thread_gc import collect_on_gui_thread
 from model.analysis import Report
 from model.analysis.analyzer import Analyzer
 from model.analysis.tray_fill import medium_bundle_group
+from model.asbuilt.findings import finding_fabrics, length_findings
+from model.common.findings import Finding
 from model.design.changes import Change, ChangeKind
 from model.design.design import Design
 from model.engine.length_histogram import LengthHistogram, length_histogram
@@ -80,6 +82,11 @@ class AnalysisResult:
     # trunk layer and the channel views adopt it (a zoned XL hall's layout is ~10 s, which the
     # GUI thread computed again after every edit).
     structured: StructuredLayout | None = None
+    # The findings list's rows: the report's warnings and the measured-length deviations, with
+    # the fabric of each, of the same snapshot (the findings dock worked them out on the GUI
+    # thread after every analysis).
+    findings: list[Finding] = field(default_factory=list)
+    finding_fabrics: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -94,7 +101,8 @@ class _Work:
 
 
 class _JobSignals(QObject):
-    # revision, (report, bundles, lengths, tiers, used, structured) or None, error, seconds
+    # revision, (report, bundles, lengths, tiers, used, structured, findings, fabrics) or None,
+    # error, seconds
     done = Signal(int, object, str, float)
 
 
@@ -131,7 +139,10 @@ class _Job(QRunnable):
         lengths = length_histogram(work.plant) if work.plant is not None else None
         tiers = analyzer.tier_codes(TIER_NAMES)
         used = analyzer.used_stretches() if work.plant is not None else {}
-        return report, bundles, lengths, tiers, used, analyzer.structured
+        measured = length_findings(work.design, work.plant) if work.plant is not None else []
+        findings = [*report.warnings, *measured]
+        fabrics = finding_fabrics(work.design, findings)
+        return report, bundles, lengths, tiers, used, analyzer.structured, findings, fabrics
 
 
 class AnalysisRunner(QObject):
@@ -303,7 +314,7 @@ class AnalysisRunner(QObject):
         if result is None:
             self.failed.emit(error)
             return
-        report, bundles, lengths, tiers, used, structured = result
+        report, bundles, lengths, tiers, used, structured, findings, fabrics = result
         previous = self.result.report if self.result is not None else None
         self.result = AnalysisResult(
             report,
@@ -315,6 +326,8 @@ class AnalysisRunner(QObject):
             tiers,
             used,
             structured,
+            findings,
+            fabrics,
         )
         self.finished.emit(self.result)
         # What the job built and the panels keep (the analyzer's caches, the snapshot's copied
@@ -327,7 +340,8 @@ class AnalysisRunner(QObject):
 
 
 def describe_delta(before: Report, after: Report) -> str:
-    """What changed between two reports, in the terms a person checks: "+6 AOC, −6 DAC, +84 W"."""
+    """What changed between two reports, in the terms a person checks: "+6 AOC, −6 DAC,
+    +42.0 m of cable, longest link 18.0 → 21.5 m, +84 W"."""
     parts = []
     kinds = sorted(set(before.links_by_kind) | set(after.links_by_kind))
     for kind in kinds:
@@ -349,6 +363,14 @@ def describe_delta(before: Report, after: Report) -> str:
     ):
         if d:
             words.append(f"{_signed(d)} {label}")
+    # Metres of cable (ordered lengths) and the longest link: what a move costs in the trays
+    metres = after.cable_length_total_m - before.cable_length_total_m
+    if abs(metres) >= 0.05:
+        words.append(f"{_signed_float(metres)} m of cable")
+    if abs(after.cable_length_max_m - before.cable_length_max_m) >= 0.05:
+        words.append(
+            f"longest link {before.cable_length_max_m:,.1f} → {after.cable_length_max_m:,.1f} m"
+        )
     watts = after.power_w.get("total", 0.0) - before.power_w.get("total", 0.0)
     if abs(watts) >= 0.5:
         words.append(_signed_watts(watts))

@@ -25,6 +25,17 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from gui.panels.units_text import (
+    count_text,
+    figure_text,
+    gbps_text,
+    per_day_text,
+    seconds_text,
+    share_text,
+    signed,
+    usd_text,
+    watts_text,
+)
 from model.studies.compare import KPI_LABELS
 from model.studies.sweep import numeric_columns, pareto_front
 
@@ -39,14 +50,39 @@ DIFF_LABELS = (
 )
 
 
-def _fmt(value) -> str:
-    if isinstance(value, str):  # a word column (the bisection method)
-        return value
-    if value is None:
-        return "—"
-    if isinstance(value, int) or abs(value) >= 100:
-        return f"{value:,.0f}"
-    return f"{value:.4g}"
+# How each KPI of model.studies.compare reads: its unit, scaled as the analysis panel does
+KPI_TEXT = {
+    "gpus": count_text,
+    "cost_per_gpu_usd": usd_text,
+    "optics_w_per_gpu": watts_text,
+    "optics_share_of_it_power": share_text,
+    "transceivers_per_gpu": count_text,
+    "lasers_per_gpu": count_text,
+    "optics_cost_per_gpu_usd": usd_text,
+    "bisection_gbps": gbps_text,
+    "allreduce_time_s": seconds_text,
+    "alltoall_time_s": seconds_text,
+    "failures_per_day": per_day_text,
+}
+
+
+def _row_label(name: str) -> str:
+    """The KPI's label without its unit in brackets: each cell carries its unit now."""
+    label = KPI_LABELS[name]
+    for unit in (" (USD)", " (Gb/s)", " (s)"):
+        label = label.removesuffix(unit)
+    return label
+
+
+def kpi_cells(name: str, values: dict) -> tuple[str, str, str]:
+    """The A, B and difference cells of one KPI row (``values``: the model's a, b, delta)."""
+    text = KPI_TEXT.get(name, count_text)
+    delta = values["delta"]
+    if isinstance(delta, (int, float)) and not isinstance(delta, bool):
+        delta_text = figure_text(delta, lambda d: signed(d, text))
+    else:
+        delta_text = figure_text(delta, text)
+    return figure_text(values["a"], text), figure_text(values["b"], text), delta_text
 
 
 class CompareDialog(QDialog):
@@ -57,14 +93,24 @@ class CompareDialog(QDialog):
         self.setWindowTitle(f"Compare {name_b} with {name_a}")
         self.result = result
         kpis = result["kpis"]
+        # Short column heads, the files named once above: a docked table is ~350 px wide, and
+        # two file names as heads squeezed the figures until they wrapped.
+        self.names = QLabel(f"A = {name_a} (the other file) · B = {name_b} (this design)")
+        self.names.setWordWrap(True)
         self.table = QTableWidget(len(kpis), 3)
-        self.table.setHorizontalHeaderLabels([name_a, name_b, "difference"])
-        self.table.setVerticalHeaderLabels([KPI_LABELS[k] for k in kpis])
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        self.table.setHorizontalHeaderLabels(["A", "B", "B − A"])
+        for col, tip in enumerate((name_a, name_b, f"{name_b} minus {name_a}")):
+            self.table.horizontalHeaderItem(col).setToolTip(tip)
+        self.table.setVerticalHeaderLabels([_row_label(k) for k in kpis])
+        # Each column as wide as its figures (equal shares elided "51.20 Tb/s" in a dock)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.table.setWordWrap(False)
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
-        for row, values in enumerate(kpis.values()):
-            for col, key in enumerate(("a", "b", "delta")):
-                item = QTableWidgetItem(_fmt(values[key]))
+        for row, (name, values) in enumerate(kpis.items()):
+            for col, cell in enumerate(kpi_cells(name, values)):
+                item = QTableWidgetItem(cell)
                 item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
                 self.table.setItem(row, col, item)
         self.diff = QListWidget()
@@ -77,15 +123,17 @@ class CompareDialog(QDialog):
             self.diff.addItem(f"Medium flipped on {f['link']}: {f['from']} → {f['to']}")
         for line in diff["bom_changed"][:200]:
             length = f" {line['length_m']:g} m" if line["length_m"] else ""
-            self.diff.addItem(f"BOM {line['part']}{length}: {_fmt(line['a'])} → {_fmt(line['b'])}")
+            quantities = f"{count_text(line['a'])} → {count_text(line['b'])}"
+            self.diff.addItem(f"BOM {line['part']}{length}: {quantities}")
         if result["identical"]:
             self.diff.addItem("Physically identical.")
-        note = QLabel("Differences are highlighted on the plan in violet.")
+        note = QLabel("Differences are framed on the plan in lime (see the legend).")
         buttons = QDialogButtonBox(QDialogButtonBox.Close)
         buttons.rejected.connect(self.close)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.table)
-        layout.addWidget(self.diff)
+        layout.addWidget(self.names)
+        layout.addWidget(self.table, 3)  # the figures first: the diff list scrolls
+        layout.addWidget(self.diff, 1)
         layout.addWidget(note)
         layout.addWidget(buttons)
         self.resize(720, 560)

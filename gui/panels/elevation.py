@@ -22,6 +22,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
+    QGraphicsItem,
     QGraphicsRectItem,
     QGraphicsScene,
     QGraphicsView,
@@ -48,6 +49,10 @@ from model.structured.layout import panel_usage
 U_PX = 18.0
 RACK_PX = 300.0
 MARGIN_PX = 34.0
+# A U slot is never drawn smaller than this on screen (a 1 U device's name stays legible);
+# the U numbers and device names keep their size in pixels whatever the scale.
+MIN_U_SCREEN_PX = 11.0
+U_LABEL_PX = 9
 FACES = ("front", "rear")
 
 
@@ -107,7 +112,8 @@ class ElevationScene(QGraphicsScene):
 
 
 class ElevationView(QGraphicsView):
-    """Scaled so the rack fills the dock's width; scrolls vertically."""
+    """Scaled so the whole rack fits the dock (a 48 U rack in the docked column at 1080 p);
+    below a readable U pitch it keeps MIN_U_SCREEN_PX and scrolls vertically."""
 
     resized = Signal()
 
@@ -120,7 +126,9 @@ class ElevationView(QGraphicsView):
         rect = self.sceneRect()
         if rect.width() <= 0:
             return
-        scale = max(0.5, min(2.0, (self.viewport().width() - 4) / rect.width()))
+        across = (self.viewport().width() - 4) / rect.width()
+        down = (self.viewport().height() - 4) / max(rect.height(), 1.0)
+        scale = max(MIN_U_SCREEN_PX / U_PX, min(2.0, across, down))
         centre_y = self.mapToScene(self.viewport().rect().center()).y()  # keep the slots shown
         if abs(scale - self.transform().m11()) > 1e-6:
             self.resetTransform()
@@ -286,7 +294,7 @@ class RackElevationPanel(QWidget):
         frame.setBrush(QBrush(QColor("#f4f5f7")))
         self.graphics.addItem(frame)
         font = QFont("Sans Serif")
-        font.setPixelSize(10)
+        font.setPixelSize(U_LABEL_PX)
         rail_x = RACK_PX + 4 if rear else -MARGIN_PX + 4  # the left rail, seen from behind
         for u in range(1, rack.height_u + 1):
             y = (rack.height_u - u) * U_PX
@@ -294,7 +302,9 @@ class RackElevationPanel(QWidget):
             line.setZValue(1)
             label = self.graphics.addSimpleText(f"{u}", font)
             label.setBrush(QColor("#6c737f"))
-            label.setPos(rail_x, y + 3)
+            # In screen pixels: a rack scaled to fit its dock keeps its U numbers legible
+            label.setFlag(QGraphicsItem.ItemIgnoresTransformations, True)
+            label.setPos(rail_x, y + 1)
         types = design.catalog.device_types
         devices = design.devices_in_rack(rack.id)
         panels = any(d.role == "patch-panel" for d in devices) and self.scene.plant is not None
@@ -322,6 +332,7 @@ class RackElevationPanel(QWidget):
                 ports_used=[r.link_id is not None for r in rows],
                 ports_here=ports_here,
                 align=Qt.AlignRight if rear else Qt.AlignLeft,
+                port_words=[_port_words(r) for r in rows],
             )
             block.setToolTip(
                 tooltip(
@@ -413,3 +424,10 @@ class RackElevationPanel(QWidget):
             self.scene.select_devices(ids)
         finally:
             self._choosing = False
+
+
+def _port_words(row) -> str:
+    """A port mark's tooltip: the port and where its cable goes, or that it is free."""
+    if row.link_id is None:
+        return escape(f"{row.port}: free ({row.speed_gbps:g}G {row.form_factor})")
+    return escape(f"{row.port} → {row.far_device}:{row.far_port} in {row.far_rack}")

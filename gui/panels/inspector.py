@@ -133,7 +133,9 @@ class InspectorPanel(HallForms, StructuredForms, QWidget):
     def _clear(self) -> None:
         focus = self.focusWidget()
         if focus is not None and self.isAncestorOf(focus):
-            self.setFocus()
+            # Not to the next widget in the tab chain: the field is gone, so the keys go back
+            # to the plan (gui.plan_focus), where Return and Esc mean something.
+            focus.clearFocus()
         while self.form.rowCount():
             self.form.removeRow(0)
         self.fields = {}

@@ -157,6 +157,8 @@ class HallForms:
         layers = ", ".join(underlay.layers) if underlay.layers else "all layers"
         unit = "pixel" if underlay.kind == "image" else "drawing unit"
         words = f"{underlay.path}: {underlay.scale_m * 1000:.4g} mm a {unit}; {layers}"
+        if underlay.rotation_deg:
+            words += f"; turned {underlay.rotation_deg:g}° clockwise"
         sentence = self.scene.underlay.sentence
         if self.scene.underlay.state in (UnderlayState.MISSING, UnderlayState.CHANGED):
             words += f". {sentence}"

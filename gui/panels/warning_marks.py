@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QGraphicsItem
 from model.common.findings import SEVERITY_ORDER, Finding
 
 BADGE_COLORS = {"error": "#e03131", "warning": "#f59f00", "info": "#1c7ed6"}
+BADGE_LABELS = {"error": "Error finding", "warning": "Warning finding", "info": "Info finding"}
 MAX_LINK_MARKS = 2000
 BADGE_PX = 9.0
 
@@ -50,6 +51,11 @@ class WarningMarksItem(QGraphicsItem):
             if (corner := self._corner(rack_id)) is not None
         }
         self._path_keys = path_keys
+        severities = sorted(set(racks.values()), key=SEVERITY_ORDER.__getitem__)
+        key = [(BADGE_LABELS[s], BADGE_COLORS[s], "dot") for s in severities]
+        if self.link_paths:
+            key.append(("Link named by a finding", BADGE_COLORS["error"], "dash"))
+        self.hall_scene.set_overlay_key(self, tuple(key))
         rect = self.hall_scene.sceneRect()
         if rect != self._rect:
             self.prepareGeometryChange()

@@ -7,7 +7,16 @@ import datetime
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPageLayout,
+    QPageSize,
+    QPainter,
+    QPdfWriter,
+    QPen,
+)
 
 from gui import style
 from model.design.design import Design
@@ -20,6 +29,8 @@ HEADER = 230.0
 FOOTER = 260.0
 MAX_COLUMN = 520.0
 U_LABEL = 70.0
+LABEL_SPAN = 1.1  # a power label may use this much of its rack's width (the column's gap)
+MIN_LABEL_PX = 10.0
 
 
 def _font(size: float, bold: bool = False) -> QFont:
@@ -199,10 +210,37 @@ def _draw_rack(
     painter.setPen(Qt.NoPen)
     painter.drawRect(QRectF(bar.left(), bar.top(), bar.width() * fraction, bar.height()))
     painter.setPen(QColor(style.COLLISION) if over else QColor("#222"))
-    painter.setFont(_font(min(30, frame.width() / 7), bold=over))
+    # One figure a line, in a font that fits the rack's column: the one-line label ran ~300
+    # units wide into its neighbours' at 24 racks a row (columns of ~160).
+    lines = power_lines(typical_w, max_w, budget_w)
+    width = frame.width() * LABEL_SPAN
+    painter.setFont(label_font(lines, width, min(30.0, frame.width() / 7), bold=over))
     painter.drawText(
-        QRectF(frame.left() - 20, bar.bottom() + 6, frame.width() + 40, 80),
+        QRectF(frame.center().x() - width / 2, bar.bottom() + 6, width, FOOTER - 80),
         Qt.AlignHCenter | Qt.AlignTop,
-        f"typ {typical_w / 1000:.1f} / max {max_w / 1000:.1f} of {budget_w / 1000:g} kW"
-        + ("\nOVER" if over else ""),
+        "\n".join(lines),
     )
+
+
+def power_lines(typical_w: float, max_w: float, budget_w: float) -> list[str]:
+    """A rack's power label under its bar: the model's typical and max draw and the budget."""
+    lines = [
+        f"typ {typical_w / 1000:.1f} kW",
+        f"max {max_w / 1000:.1f} kW",
+        f"of {budget_w / 1000:g} kW",
+    ]
+    return lines + (["OVER"] if max_w > budget_w else [])
+
+
+def label_font(lines: list[str], width: float, start_px: float, bold: bool = False) -> QFont:
+    """The largest font up to ``start_px`` (not under MIN_LABEL_PX) in which every line fits
+    ``width``."""
+    px = max(start_px, MIN_LABEL_PX)
+    font = _font(px, bold)
+    while px > MIN_LABEL_PX:
+        metrics = QFontMetricsF(font)
+        if max(metrics.horizontalAdvance(line) for line in lines) <= width:
+            break
+        px -= 1
+        font = _font(px, bold)
+    return font

@@ -65,6 +65,9 @@ class Underlay(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, om
     Placement: a drawing point (u, v) in drawing units (DXF units, image pixels) lies on the
     plan at ``(origin_x_m + scale_m * u, origin_y_m -/+ scale_m * v)``: minus for a DXF,
     whose y runs up the page, plus for an image, whose rows run down (plan y runs down).
+    ``rotation_deg``: the drawing then turned about that origin, clockwise on the plan as
+    seen (plan y runs down); 0, the default, is left out of the file, so a file saved before
+    rotation existed reads and writes unchanged.
     ``layers``: the DXF layers shown (empty = all of them).
     """
 
@@ -75,6 +78,7 @@ class Underlay(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, om
     origin_x_m: Coord = 0.0
     origin_y_m: Coord = 0.0
     scale_m: Annotated[float, Meta(gt=0, le=1e4)] = 1.0
+    rotation_deg: Annotated[float, Meta(gt=-180, le=180)] = 0.0
     layers: Annotated[tuple[Name, ...], Meta(max_length=10_000)] = ()
 
 

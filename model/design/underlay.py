@@ -1,5 +1,6 @@
-"""The drawing under the plan: where its points land on the plan, its calibration by two points
-and a distance, and snapping a drawn point to its lines.
+"""The drawing under the plan: where its points land on the plan (scaled, turned, moved), its
+calibration by two points and a distance (and the line's direction), and snapping a drawn point
+to its lines.
 
 Pure geometry over :class:`~model.design.entities.Underlay` and numpy arrays of segments; the
 drawing file itself is read in :mod:`model.files.underlay_file`.
@@ -32,37 +33,72 @@ MAX_CROSSING_SEGMENTS = 200  # near the pointer; pairs grow as the square (20k p
 
 
 class Transform(NamedTuple):
-    """Plan (x, y) = (ox + sx * u, oy + sy * v), metres from drawing units."""
+    """Plan (x, y) = (ox, oy) + R(rotation) (sx * u, sy * v), metres from drawing units; R
+    turns clockwise on the plan as seen (plan y runs down)."""
 
     ox: float
     oy: float
     sx: float
     sy: float
+    rotation_deg: float = 0.0
+
+    def matrix(self) -> tuple[float, float, float, float, float, float]:
+        """(m11, m12, m21, m22, dx, dy): x = m11 u + m21 v + dx, y = m12 u + m22 v + dy (Qt's
+        QTransform order)."""
+        c, s = _cos_sin(self.rotation_deg)
+        return c * self.sx, s * self.sx, -s * self.sy, c * self.sy, self.ox, self.oy
+
+    def on_plan(self, u: float, v: float) -> Point:
+        m11, m12, m21, m22, dx, dy = self.matrix()
+        return m11 * u + m21 * v + dx, m12 * u + m22 * v + dy
+
+
+def _cos_sin(angle_deg: float) -> tuple[float, float]:
+    """Exact for the quarter turns (a drawing turned 90 degrees keeps its lines on the grid)."""
+    quarter = angle_deg / 90.0
+    if quarter == round(quarter):
+        return ((1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0))[int(round(quarter)) % 4]
+    a = math.radians(angle_deg)
+    return math.cos(a), math.sin(a)
+
+
+def normal_angle(angle_deg: float) -> float:
+    """``angle_deg`` in (-180, 180], rounded to 1e-6 degree (what the file keeps)."""
+    a = math.fmod(angle_deg, 360.0)
+    if a <= -180.0:
+        a += 360.0
+    elif a > 180.0:
+        a -= 360.0
+    return round(a, 6)
 
 
 def transform(underlay: Underlay) -> Transform:
     flip = -1.0 if underlay.kind == "dxf" else 1.0
     return Transform(
-        underlay.origin_x_m, underlay.origin_y_m, underlay.scale_m, flip * underlay.scale_m
+        underlay.origin_x_m,
+        underlay.origin_y_m,
+        underlay.scale_m,
+        flip * underlay.scale_m,
+        underlay.rotation_deg,
     )
 
 
 def segments_on_plan(underlay: Underlay, segments: np.ndarray) -> np.ndarray:
     """``segments`` (n x 4: u0, v0, u1, v1 in drawing units) as plan metres (x0, y0, x1, y1)."""
-    t = transform(underlay)
-    out = np.empty_like(segments, dtype=float)
-    out[:, 0::2] = t.ox + t.sx * segments[:, 0::2]
-    out[:, 1::2] = t.oy + t.sy * segments[:, 1::2]
+    m11, m12, m21, m22, dx, dy = transform(underlay).matrix()
+    u, v = segments[:, 0::2].astype(float), segments[:, 1::2].astype(float)
+    out = np.empty(segments.shape, dtype=float)
+    out[:, 0::2] = m11 * u + m21 * v + dx
+    out[:, 1::2] = m12 * u + m22 * v + dy
     return out
 
 
 def placed_at(underlay: Underlay, corner_uv: Point, at: Point) -> Underlay:
     """The underlay moved so that drawing point ``corner_uv`` lies on plan point ``at``."""
-    t = transform(underlay)
+    t = transform(underlay)._replace(ox=0.0, oy=0.0)
+    x, y = t.on_plan(*corner_uv)
     return msgspec.structs.replace(
-        underlay,
-        origin_x_m=round(at[0] - t.sx * corner_uv[0], 6),
-        origin_y_m=round(at[1] - t.sy * corner_uv[1], 6),
+        underlay, origin_x_m=round(at[0] - x, 6), origin_y_m=round(at[1] - y, 6)
     )
 
 
@@ -78,26 +114,64 @@ def moved_by(underlay: Underlay, dx_m: float, dy_m: float) -> Underlay:
     )
 
 
-def calibrated(underlay: Underlay, first: Point, second: Point, distance_m: float) -> Underlay:
-    """The underlay rescaled so that two plan points clicked on it lie ``distance_m`` apart.
+def line_angle_deg(first: Point, second: Point) -> float:
+    """The direction from ``first`` to ``second`` on the plan, degrees clockwise from +x as
+    seen (plan y runs down): 0 east, 90 south."""
+    return math.degrees(math.atan2(second[1] - first[1], second[0] - first[0]))
 
-    The first point stays where it is on the plan (the drawing grows or shrinks about it), so
-    a user who clicked a known corner keeps that corner in place."""
+
+def calibrated(
+    underlay: Underlay,
+    first: Point,
+    second: Point,
+    distance_m: float,
+    angle_deg: float | None = None,
+) -> Underlay:
+    """The underlay rescaled so that two plan points clicked on it lie ``distance_m`` apart,
+    and, with ``angle_deg``, turned so that the line from the first to the second runs at
+    that angle on the plan (:func:`line_angle_deg`'s convention: 0 along +x).
+
+    The first point stays where it is on the plan (the drawing grows, shrinks and turns about
+    it), so a user who clicked a known corner keeps that corner in place."""
     measured_m = math.dist(first, second)
     if not (math.isfinite(distance_m) and distance_m > 0):
         raise DesignError("the distance between the two points must be a positive length")
     if measured_m < 1e-9:
         raise DesignError("click two different points to calibrate the drawing")
+    if angle_deg is not None and not math.isfinite(angle_deg):
+        raise DesignError("the direction of the line must be a finite angle")
     k = distance_m / measured_m
     scale_m = underlay.scale_m * k
     if not 0 < scale_m <= 1e4:
         raise DesignError(f"a scale of {scale_m:g} m per drawing unit is out of range")
+    turn = 0.0 if angle_deg is None else angle_deg - line_angle_deg(first, second)
+    rotation = normal_angle(underlay.rotation_deg + turn)
+    c, s = _cos_sin(normal_angle(turn))
     fx, fy = first
+    rx, ry = underlay.origin_x_m - fx, underlay.origin_y_m - fy
     return msgspec.structs.replace(
         underlay,
         scale_m=scale_m,
-        origin_x_m=round(fx + k * (underlay.origin_x_m - fx), 6),
-        origin_y_m=round(fy + k * (underlay.origin_y_m - fy), 6),
+        rotation_deg=rotation,
+        origin_x_m=round(fx + k * (c * rx - s * ry), 6),
+        origin_y_m=round(fy + k * (s * rx + c * ry), 6),
+    )
+
+
+def rotated(underlay: Underlay, rotation_deg: float, about: Point) -> Underlay:
+    """The underlay turned to ``rotation_deg`` (a typed angle) about plan point ``about``
+    (the drawing's point there stays put)."""
+    if not math.isfinite(rotation_deg):
+        raise DesignError("the rotation must be a finite angle")
+    target = normal_angle(rotation_deg)
+    c, s = _cos_sin(normal_angle(target - underlay.rotation_deg))
+    ax, ay = about
+    rx, ry = underlay.origin_x_m - ax, underlay.origin_y_m - ay
+    return msgspec.structs.replace(
+        underlay,
+        rotation_deg=target,
+        origin_x_m=round(ax + c * rx - s * ry, 6),
+        origin_y_m=round(ay + s * rx + c * ry, 6),
     )
 
 

@@ -350,16 +350,21 @@ def test_row_labels_follow_the_racks_and_show_only_when_zoomed_out(window, qtbot
     from gui.canvas.row_labels_item import SHOW_BELOW_PX_PER_M
 
     labels = {text: (x, y) for text, x, y in window.scene.row_labels.labels()}
-    assert set(labels) == {"Row N", "Row R"}
-    assert labels["Row R"] == (1.2, 3.0)  # left of R1, the row's leftmost rack
+    # R1, N1, R2 side by side in one line: one label for both rows (two drew over each other)
+    assert labels == {"Rows N, R": (1.2, 3.0)}  # left of R1, the line's leftmost rack
     click(window.view, 1.5, 3.0)
     from tests.gui.conftest import drag
 
     drag(window.view, (1.5, 3.0), (1.5, 6.0))  # R1 moves to the second row line
     qtbot.waitUntil(
         lambda: (
-            dict((t, (x, y)) for t, x, y in window.scene.row_labels.labels())["Row R"] != (1.2, 3.0)
+            dict((t, (x, y)) for t, x, y in window.scene.row_labels.labels()).get("Row R")
+            == (1.2, 6.0)
         )
+    )
+    assert dict((t, (x, y)) for t, x, y in window.scene.row_labels.labels())["Row N"] == (
+        1.8,
+        3.0,
     )
 
     def label_pixels() -> int:
@@ -386,4 +391,9 @@ def test_row_labels_regroup_when_a_rack_is_renamed(window, qtbot):
     design = window.document.design
     rack = next(r for r in design.racks.values() if r.name.upper().startswith("R"))
     design.update_racks([msgspec.structs.replace(rack, name="Q" + rack.name[1:])])
-    qtbot.waitUntil(lambda: "Row Q" in {t for t, _x, _y in window.scene.row_labels.labels()})
+
+    def rows_named() -> set[str]:  # "Rows N, Q, R": a line of racks of three rows
+        texts = [t.split(" ", 1)[1] for t, _x, _y in window.scene.row_labels.labels()]
+        return {name for text in texts for name in text.split(", ")}
+
+    qtbot.waitUntil(lambda: "Q" in rows_named())

@@ -48,3 +48,37 @@ def test_elevations_refuse_a_bad_file_or_format_with_a_sentence(qapp, tmp_path, 
     assert "bad.hall.json" in err and "Traceback" not in err
     assert run_cli(["render", str(EXAMPLE), "-o", str(tmp_path / "e.png"), "--elevations"]) == 2
     assert "use .pdf" in capsys.readouterr().err
+
+
+def test_power_labels_fit_their_rack_column_at_24_racks_a_row(qapp, tmp_path):
+    """One figure a line, in a font that fits the column (issue 38: at 24 racks a row the
+    one-line labels ran into each other). The sheet of such a row is written too."""
+    from PySide6.QtGui import QFontMetricsF
+
+    from gui.pictures.elevation_sheet import (
+        LABEL_SPAN,
+        MAX_COLUMN,
+        PAGE_W,
+        U_LABEL,
+        label_font,
+        power_lines,
+        write_elevations_pdf,
+    )
+    from tests.builders import empty_hall, rack
+
+    column = min(MAX_COLUMN, (PAGE_W - U_LABEL) / 24)
+    frame_w = column * 0.88
+    lines = power_lines(131_900.0, 140_900.0, 132_000.0)  # an NVL72 rack over its budget
+    assert lines == ["typ 131.9 kW", "max 140.9 kW", "of 132 kW", "OVER"]
+    font = label_font(lines, frame_w * LABEL_SPAN, min(30.0, frame_w / 7), bold=True)
+    widest = max(QFontMetricsF(font).horizontalAdvance(line) for line in lines)
+    assert widest <= frame_w * LABEL_SPAN < column  # inside its own column: no overlap
+    assert font.pixelSize() >= 14  # and still a legible size on an A3 sheet
+    one_line = "typ 131.9 / max 140.9 of 132 kW"  # the old label, in the same font
+    assert QFontMetricsF(font).horizontalAdvance(one_line) > column  # it did overlap
+    design = empty_hall(20.0, 8.4)
+    for i in range(24):
+        rack(design, f"r{i}", 0.9 + i * 0.6, 3.0, name=f"A{i + 1:02d}")
+    out = tmp_path / "row.pdf"
+    assert write_elevations_pdf(design, out) == 1
+    assert out.read_bytes().startswith(b"%PDF")

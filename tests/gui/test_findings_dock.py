@@ -159,3 +159,32 @@ def test_sixty_thousand_findings_are_a_table_model_not_items(qtbot):
     assert panel.model.rowCount() == len([f for f in findings if f.code == "CODE_3"])
     assert {panel.model.finding(r).code for r in range(panel.model.rowCount())} == {"CODE_3"}
     assert seconds < 2.0  # ~0.2 s measured on the shared 2-core machine
+
+
+def test_a_measured_length_typed_in_the_inspector_is_listed_with_its_fabric(qtbot, window):
+    """The analysis worker makes the findings and their fabrics (AnalysisResult.findings,
+    .finding_fabrics); the dock shows them as they came, computing nothing."""
+    from model.asbuilt.findings import LENGTH_CODE
+    from model.design.fabrics import link_fabric_map
+
+    design = window.document.design
+    wait_fresh(qtbot, window)
+    link_id = sorted(design.links)[0]
+    window.scene.select_ids([link_id])
+    qtbot.waitUntil(lambda: "as_built" in window.inspector.fields, timeout=3000)
+    spin = window.inspector.fields["as_built"]
+    qtbot.waitUntil(spin.isVisible, timeout=3000)
+    qtbot.mouseClick(spin, Qt.LeftButton)
+    spin.selectAll()
+    qtbot.keyClicks(spin, "95")  # 95 m measured on a link routed a few metres long
+    qtbot.keyClick(spin, Qt.Key_Return)
+    assert design.links[link_id].as_built_m == 95.0
+    wait_fresh(qtbot, window)
+    result = window.analysis_docks.runner.result
+    assert [f.code for f in result.findings].count(LENGTH_CODE) == 1
+    assert len(result.finding_fabrics) == len(result.findings)
+    panel = window.findings.panel
+    rows = _rows_of(panel, LENGTH_CODE)
+    assert len(rows) == 1
+    fabric = panel.model.index(rows[0], 2).data()
+    assert fabric == link_fabric_map(design)[link_id] != ""

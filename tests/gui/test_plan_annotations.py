@@ -67,3 +67,38 @@ def test_tick_steps_are_the_1_2_5_series():
     assert tick_step_m(13.0) == 5.0
     assert tick_step_m(600.0) == 0.1
     assert tick_step_m(0.5) == 200.0
+
+
+def test_drag_an_end_of_a_dimension_line_and_move_it_whole(window, qtbot):
+    """Each drag is one undo step; the length follows the end; undo is byte-identical."""
+    from tests.gui.conftest import drag
+
+    design = window.document.design
+    qtbot.keyClick(window.view, Qt.Key_D)
+    click(window.view, 0.5, 7.8)
+    click(window.view, 11.5, 7.8)
+    qtbot.keyClick(window.view, Qt.Key_Escape)  # Select mode, the line still selected
+    (dimension,) = design.hall.dimensions
+    click(window.view, 6.0, 7.85)
+    assert window.scene.selected_ids() == [dimension.id]
+    drawn = snapshot(window)
+    depth = window.document.stack.index()
+    drag(window.view, (11.5, 7.8), (9.01, 7.8))  # the right end, snapped to 5 cm
+    (moved,) = design.hall.dimensions
+    assert (moved.a, moved.b) == ((0.5, 7.8), (9.0, 7.8))
+    assert window.scene.dimension_layer.items[moved.id].text == "8.50 m"
+    assert window.document.stack.index() == depth + 1  # one undo step
+    assert window.document.stack.undoText() == "Move an end of a dimension line"
+    undo_redo_roundtrip(window, drawn)
+
+    ended = snapshot(window)
+    click(window.view, 4.0, 7.8)  # select it again, then drag it by its middle
+    drag(window.view, (4.0, 7.8), (4.0, 6.6))
+    (shifted,) = design.hall.dimensions
+    assert (shifted.a, shifted.b) == ((0.5, 6.6), (9.0, 6.6))
+    assert window.document.stack.undoText() == "Move a dimension line"
+    undo_redo_roundtrip(window, ended)
+    qtbot.mouseDClick(  # a double-click on the line adds no corner to it
+        window.view.viewport(), Qt.LeftButton, pos=window.view.mapFromScene(4.0, 6.6)
+    )
+    assert len(design.hall.dimensions) == 1

@@ -58,3 +58,21 @@ def test_a_measured_length_beyond_the_estimates_slack_is_a_deviation():
     assert [f.objects for f in findings] == [("l-1",)]
     assert "LENGTH_DEVIATION" == findings[0].code
     assert f"{estimate + slack + 0.5:.1f} m" in findings[0].message
+
+
+def test_a_few_link_findings_get_the_same_fabrics_as_every_link_at_once(monkeypatch):
+    """One link at a time (a few findings) and all links at once give the same fabrics."""
+    from model.asbuilt import findings as findings_module
+    from model.common.findings import Finding
+    from tests.benchmarks.workloads import build
+
+    design = build("S", "all")
+    named = [
+        Finding(code="X", severity="warning", message="m", objects=(link_id,))
+        for link_id in design.links
+    ]
+    few = finding_fabrics(design, named)  # S: fewer links than the threshold
+    assert len(named) <= findings_module.FEW_LINK_FINDINGS
+    monkeypatch.setattr(findings_module, "FEW_LINK_FINDINGS", 0)
+    assert finding_fabrics(design, named) == few
+    assert len(set(few)) > 1  # more than one fabric compared, not only "compute"
