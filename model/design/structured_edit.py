@@ -42,6 +42,17 @@ def panel_types(design: Design) -> frozenset[str]:
     )
 
 
+def patch_racks(design: Design) -> frozenset[str]:
+    """Racks whose catalog type is a patch rack (role ``patch``): panels only, serving the
+    racks of their row that have no U left for their own (:mod:`model.structured.paths`)."""
+    rack_types = design.catalog.rack_types
+    return frozenset(
+        r.id
+        for r in design.racks.values()
+        if r.type in rack_types and rack_types[r.type].role == "patch"
+    )
+
+
 PANEL_TYPES = ("panel-mpo-1u-72", "enclosure-1u-4")  # the bundled ones: MPO panel, LC enclosure
 
 
@@ -172,6 +183,7 @@ __all__ = [
     "new_panel",
     "panel_types",
     "panels_in_rack",
+    "patch_racks",
     "place_panel",
     "remove_panels",
     "restore_panels",

@@ -22,6 +22,7 @@ from model.generators.facility_plan import FACILITY_CHOICES, place_facility, ref
 from model.generators.networks import build_networks, parse_fabrics
 from model.generators.oob import cable_pdus
 from model.generators.optics import apply_optics, parse_optics
+from model.generators.patch_racks import add_patch_racks
 from model.generators.placement import (
     Placement,
     Segment,
@@ -33,7 +34,7 @@ from model.generators.placement import (
 )
 from model.generators.plans import GenerateError
 from model.runtime.gc_policy import building_design
-from model.structured.layout import CABLING_STYLES, place_panels, set_cabling
+from model.structured.layout import CABLING_STYLES, panels_left, place_panels, set_cabling
 
 TEMPLATES = ("leaf-spine", "fat-tree", "rail-optimized", "nvl72")
 
@@ -440,7 +441,10 @@ def apply_cabling(design: Design, style: str) -> Design:
         # cycles, and with the collector on its full collections walked them all (XL zones:
         # most of the step's time).
         with building_design():
-            place_panels(design)
+            short_u = panels_left(design)
+            # Network racks whose switches leave too few U: patch racks beside them.
+            if add_patch_racks(design, short_u):
+                place_panels(design)
             # The trays were sized for direct cables; trunks, cords and the panels' drops load
             # them differently (GB300 1 SU zoned: Row A 42 %). Widen what the pulled plant needs.
             design.update_trays(_wider_trays(design))

@@ -16,7 +16,10 @@ Choices, written down:
 * **Panels.** The patch points use the panel devices placed in the racks
   (:class:`~model.structured.paths.PanelPool`: top panel first, one MPO port per trunk leg, one
   enclosure slot per cassette); ``generate --cabling`` places them (:func:`place_panels`). A
-  rack without enough placed panels gets *virtual* ones (ordered in the BOM, reported as
+  rack whose own panels are full uses those of the patch racks of its row, nearest first
+  (the network racks' overflow; :mod:`model.generators.patch_racks` places such racks): the
+  cord runs on to the patch rack and a trunk ending there is ordered that way longer. A rack
+  still short of placed panels gets *virtual* ones (ordered in the BOM, reported as
   PANELS_NOT_PLACED) so an older design or a hand-built one still has its channels.
 * **Legs.** A trunk *leg* is one MPO connector at each end: an MPO-12/-16 channel's fibre (a link
   with several fibres per port, 800G SR8, takes one leg per fibre), or the MPO-12 rear of an
@@ -62,7 +65,13 @@ from model.structured.layout_records import (  # re-exported: callers read them 
     Trunk,
     TrunkLeg,
 )
-from model.structured.paths import PanelPool, RackDistances, style_path, zone_hubs
+from model.structured.paths import (
+    PanelPool,
+    RackDistances,
+    overflow_racks,
+    style_path,
+    zone_hubs,
+)
 from model.structured.polarity import CASSETTE_PORTS  # 6 LC duplex ports per MPO-12 cassette
 
 CABLING_STYLES = ("direct", "cross-connect", "zones")
@@ -111,22 +120,45 @@ def set_cabling(design, style: str) -> None:
 
 def place_panels(design, plant=None) -> int:
     """Place, at the top of each rack, the panels its channels need (the generator's step);
-    returns how many were placed. Racks without the U keep virtual panels (a finding)."""
+    returns how many were placed. A rack without the U puts them in the patch racks of its
+    row, nearest first; what no rack has the U for stays virtual (a finding)."""
+    return _place_panels(design, plant)[0]
+
+
+def panels_left(design, plant=None) -> dict[str, int]:
+    """:func:`place_panels`, returning per rack the U of the panels nothing had room for
+    (none left: empty), which the generator gives patch racks (model.generators.patch_racks)."""
+    return _place_panels(design, plant)[1]
+
+
+def _place_panels(design, plant) -> tuple[int, dict[str, int]]:
     from model.engine.routed_links import RoutedLinks
 
     plant = plant or RoutedLinks(design)
     layout = structured_layout(plant, panels_only=True)
     names = DeviceNames(design)
+    overflow = overflow_racks(design)
     placed = 0
+    left: dict[str, int] = {}
     for (rack_id, type_id), count in sorted(layout.virtual_panels.items()):
-        for _ in range(count):
-            try:
-                device = new_panel(design, rack_id, type_id, names=names)
-            except ValueError:  # no free U left: the panel stays virtual (PANELS_NOT_PLACED)
+        # The rack itself first, then the patch racks of its row, nearest first (the order
+        # the layout's PanelPool takes their ports in).
+        where = iter((rack_id, *overflow.get(rack_id, ())))
+        holder: str | None = next(where)
+        for n in range(count):
+            device = None
+            while device is None and holder is not None:
+                try:
+                    device = new_panel(design, holder, type_id, names=names)
+                except ValueError:  # no free U left: the next patch rack, else virtual
+                    holder = next(where, None)
+            if device is None:  # no rack has the U: it stays virtual (PANELS_NOT_PLACED)
+                u_height = design.catalog.device_types[type_id].u_height
+                left[rack_id] = left.get(rack_id, 0) + (count - n) * u_height
                 break
             design.add_devices([device])
             placed += 1
-    return placed
+    return placed, left
 
 
 def _ports_exceeded(design, panel_id: str, link_id: str) -> Finding:
@@ -163,6 +195,8 @@ class _Leg:
     group: int  # its path's number: the legs of a path have the same shape of elements
     ends: tuple[str, str, bool]  # its links' racks (A, B; one group's) and: LC cassettes?
     trunks: list[tuple[str, str, float]] = field(default_factory=list)  # (id, part, ordered)
+    # Per end: the way from its rack to the patch rack holding its panel (0: its own rack).
+    cord_off_m: tuple[float, float] = (0.0, 0.0)
 
 
 def structured_layout(
@@ -346,6 +380,7 @@ class _LegLayer:
             # trunks, also after a round trip that gives the links new ids (import-netbox).
             return ends_of[member[0]]
 
+        home = self.pool.home  # panels taken in patch racks (filled as the legs are laid)
         for group, ((nodes, rack_a, rack_b, mode, connector), members) in enumerate(
             sorted(groups.items())
         ):
@@ -386,6 +421,8 @@ class _LegLayer:
                         seg_m = fixed_m
                     link_ids = (chunk[0][0],) if len(chunk) == 1 else tuple(c[0] for c in chunk)
                     leg = _Leg(link_ids, racks, holders, tuple(elements), seg_m, group, leg_ends)
+                    if home:
+                        _displace(leg, home, distance)
                     self.legs.append((leg, chunk))
                     for s in range(len(seg_m)):
                         seg_key = (holders[s], holders[s + 1], mode, width)
@@ -417,6 +454,22 @@ class _LegLayer:
                     element = panel_element[holder] = Element("panel", holder, MPO_PANEL)
                 elements.append(element)
         return tuple(holders), elements
+
+
+def _displace(leg: _Leg, home: dict[str, str], distance) -> None:
+    """A leg with a panel in a patch rack (:class:`~model.structured.paths.PanelPool`): the
+    cord at that end runs on from its rack to the patch rack, and a trunk ending there is
+    ordered for its route to the rack the panel serves plus that same way (the patch rack
+    stands beside it; a tray route to it is at most that long). The leg keeps the served
+    racks, so the trunk follows their tray route and fills those trays."""
+    off = [
+        distance(rack, home[h]) if h in home else 0.0
+        for rack, h in zip(leg.racks, leg.holders, strict=True)
+    ]
+    if not any(off):
+        return
+    leg.seg_m = tuple(m + off[s] + off[s + 1] for s, m in enumerate(leg.seg_m))
+    leg.cord_off_m = (off[0], off[-1])
 
 
 def _bundle_trunks(
@@ -543,11 +596,12 @@ def _channel_legs(layout: StructuredLayout, table: ChannelTable, legs: list, dis
                     trunk_element[key] = element
                 middle.append(element)
         trunk_m = tuple([t[2] for t in trunks])  # each trunk element's length_m
+        off_a, off_b = leg.cord_off_m
         per_leg.append(
             (
                 add_leg(tuple(middle), cassettes, group, trunk_m),
-                cord_a_m,
-                cord_b_m,
+                cord_a_m + off_a if off_a else cord_a_m,
+                cord_b_m + off_b if off_b else cord_b_m,
                 sum(trunk_m),
                 chunk,
             )

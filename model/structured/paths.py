@@ -27,12 +27,14 @@ from __future__ import annotations
 
 import math
 
-from model.design.structured_edit import panel_types
+from model.design.rack_rows import rack_rows
+from model.design.structured_edit import panel_types, patch_racks
 from model.engine.patch_points import network_racks, style_path, zone_hubs
 
 __all__ = [
     "PanelPool",
     "RackDistances",
+    "overflow_racks",
     "network_racks",
     "panel_face",
     "style_path",
@@ -75,8 +77,11 @@ class PanelPool:
 
     Each rack's placed panels of a type are used top first, one port (an MPO adapter) or one
     slot (a cassette in an enclosure) at a time. When they are full, or a rack has none, the
-    port goes to a virtual panel ``{prefix}-{rack}`` that the BOM still orders and a finding
-    reports (the rack's U then does not include it).
+    port goes to a panel of a patch rack of its row, nearest first (:func:`overflow_racks`:
+    the network racks' panels that their switches leave no U for), then to a virtual panel
+    ``{prefix}-{rack}`` that the BOM still orders and a finding reports (the rack's U then
+    does not include it). ``home``: per patch-rack panel taken for another rack, its patch
+    rack, so the cords and trunks that reach it add the way between the two racks.
     """
 
     def __init__(self, design, capacity: dict[str, int]) -> None:
@@ -90,15 +95,16 @@ class PanelPool:
                 )
         self.virtual: dict[tuple[str, str], int] = {}  # (rack, type) -> ports/slots used
         self.used: dict[str, int] = {}  # placed panel id -> ports/slots used
+        self.overflow = overflow_racks(design)
+        self.home: dict[str, str] = {}
 
     def take(self, key: tuple[str, str]) -> str:
         """A panel of ``key`` = (rack, panel type) with a free port, which it takes: a placed
-        panel's id, else the rack's virtual one. The layout takes one per patch point of every
-        leg (~800k at zoned XL), the key made once per path."""
+        panel's id (the rack's own, else a patch rack's of its row), else the rack's virtual
+        one. The layout takes one per patch point of every leg (~800k at zoned XL), the key
+        made once per path."""
         slots = self.free.get(key)
-        if slots:
-            # Panels with no port left are dropped from the front: a network rack's dozens of
-            # panels were otherwise scanned again for each of its thousands of ports.
+        if slots:  # the rack's own panels, inline: the path nearly every port takes
             while slots and slots[0][1] == 0:
                 del slots[0]
             if slots:
@@ -106,8 +112,27 @@ class PanelPool:
                 slot[1] -= 1
                 self.used[slot[0]] = self.used.get(slot[0], 0) + 1
                 return slot[0]
+        for patch_rack in self.overflow.get(key[0], ()):
+            got = self._take_from(self.free.get((patch_rack, key[1])))
+            if got is not None:
+                self.home[got] = patch_rack
+                return got
         self.virtual[key] = self.virtual.get(key, 0) + 1
         return virtual_panel_id(*key)
+
+    def _take_from(self, slots: list[list] | None) -> str | None:
+        if not slots:
+            return None
+        # Panels with no port left are dropped from the front: a network rack's dozens of
+        # panels were otherwise scanned again for each of its thousands of ports.
+        while slots and slots[0][1] == 0:
+            del slots[0]
+        if not slots:
+            return None
+        slot = slots[0]
+        slot[1] -= 1
+        self.used[slot[0]] = self.used.get(slot[0], 0) + 1
+        return slot[0]
 
     def use(self, panel_id: str, count: int = 1) -> int:
         """Use ``count`` ports of a named (via) panel; returns the ports now used."""
@@ -117,6 +142,30 @@ class PanelPool:
     def virtual_panels(self) -> dict[tuple[str, str], int]:
         """(rack, panel type) -> how many virtual panels the overflow needs."""
         return {key: math.ceil(used / self.capacity[key[1]]) for key, used in self.virtual.items()}
+
+
+def overflow_racks(design) -> dict[str, tuple[str, ...]]:
+    """Per rack of a row that has patch racks (catalog rack type of role ``patch``): those
+    patch racks, nearest first (centre to centre, then name), where the rack's panels go when
+    its own U is full. Rows are :func:`~model.design.rack_rows.rack_rows`' (the generator
+    names a row's patch racks with its letter). Empty when the design has no patch rack."""
+    patch = patch_racks(design)
+    if not patch:
+        return {}
+    out: dict[str, tuple[str, ...]] = {}
+    for _, racks in rack_rows(design):
+        here = [r for r in racks if r.id in patch]
+        if not here:
+            continue
+        for rack in racks:
+            if rack.id not in patch:
+                out[rack.id] = tuple(
+                    p.id
+                    for p in sorted(
+                        here, key=lambda p: (abs(p.x - rack.x) + abs(p.y - rack.y), p.name)
+                    )
+                )
+    return out
 
 
 def virtual_panel_id(rack_id: str, type_id: str) -> str:

@@ -65,7 +65,16 @@ DESIGNS = {
 # cooling" lines; NetBox its power panels, feeds, PDUs and power cables, checked against the
 # same hall generated with --facility no) and the trays cite EPIUM-GB300 for their liquid share
 # (BOM source column, NetBox device-type comments). Every other key and file was checked
-# unchanged.
+# unchanged. Issue 43 item 1 (patch racks): ro256x had one finding, PANELS_NOT_PLACED on its
+# spine rack C01 (16 SN5600 leave 16 U for 29 panels); it now has a patch rack C-P1 beside C01
+# (no rack moved, the hall unchanged) holding those 13 panels. Diffed key by key: analyze
+# --json racks 69 -> 70, warnings 1 -> 0; the 896 cords from C01's switches now end in C-P1,
+# one rack on (384 at a longer stock length: 2 m 5,248 -> 4,864, 3 m 2,432 -> 2,624, 5 m
+# 512 -> 704; plant.cables.length_m 35,072 -> 35,840), channels' max loss 0.775 -> 0.781 dB,
+# the 13 panels priced as devices instead of virtual panels under cables, the patch rack's
+# $2,500; the BOM the same lines plus the patch rack, its trunks' spare metres 1,152 ->
+# 1,010.9 (224 trunks 0.6 m longer, same stock length); the schedule those 896 cord and 224
+# trunk rows; NetBox the rack, its 13 panels and the cables that end on them.
 EXPECTED = {
     "ft8z": (
         "a0492f583142f00f4aefc68f1cf9842f29be30f92a24f59ca93667d4b7f5fee5",
@@ -74,10 +83,10 @@ EXPECTED = {
         "b889653b0789b7e18bf1665db1d843592f43b6750b06872bc768d2668bcd369b",
     ),
     "ro256x": (
-        "6032106d79a2d31fe1b0d54ced4a2b3c01f8af8e4bc1cd91fff18bdde0778162",
-        "1c0eba0d731eb8ae6f43d25627bae992a1e083f7d96b1c0e6d1b11efe8b72481",
-        "f0c5505b441deac5d06ab8bc676feea240641330b2c99ee11047020169125285",
-        "fd2ee34afc35fb0cddecfd78bffe4b086f0f25240e835c0c383ff818f8b8ea13",
+        "075ffeb9e63eac01bb526afc5b04fdfea5f037a59d0d7d81ca1ec19def303fe8",
+        "da01f5b3f2b49a134f6e8a62f6a5a63d9b6de3bd0a3eeecb5bf3c64999a989f3",
+        "a6d9888003f1d43de9ae3f41139a6f75ff54a5185de6926c8fdac1a0b3ecafa2",
+        "47183696bbb669f52d3173bec94c2374dae72ef9e9b292db34730f58bc330702",
     ),
     "nv16z": (
         "a71ff763c4a5812cc1bca3f44e59587fb5646de669e693f15dec8f789b45f715",
