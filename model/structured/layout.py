@@ -69,6 +69,7 @@ from model.structured.paths import (
     PanelPool,
     RackDistances,
     overflow_racks,
+    patch_way_m,
     style_path,
     zone_hubs,
 )
@@ -422,7 +423,7 @@ class _LegLayer:
                     link_ids = (chunk[0][0],) if len(chunk) == 1 else tuple(c[0] for c in chunk)
                     leg = _Leg(link_ids, racks, holders, tuple(elements), seg_m, group, leg_ends)
                     if home:
-                        _displace(leg, home, distance)
+                        _displace(leg, home, self.design.racks)
                     self.legs.append((leg, chunk))
                     for s in range(len(seg_m)):
                         seg_key = (holders[s], holders[s + 1], mode, width)
@@ -456,14 +457,15 @@ class _LegLayer:
         return tuple(holders), elements
 
 
-def _displace(leg: _Leg, home: dict[str, str], distance) -> None:
+def _displace(leg: _Leg, home: dict[str, str], racks) -> None:
     """A leg with a panel in a patch rack (:class:`~model.structured.paths.PanelPool`): the
     cord at that end runs on from its rack to the patch rack, and a trunk ending there is
     ordered for its route to the rack the panel serves plus that same way (the patch rack
-    stands beside it; a tray route to it is at most that long). The leg keeps the served
-    racks, so the trunk follows their tray route and fills those trays."""
+    stands beside it in its run; :func:`~model.engine.patch_points.patch_way_m`, which the
+    media choice adds too). The leg keeps the served racks, so the trunk follows their tray
+    route and fills those trays."""
     off = [
-        distance(rack, home[h]) if h in home else 0.0
+        patch_way_m(racks[rack], racks[home[h]]) if h in home else 0.0
         for rack, h in zip(leg.racks, leg.holders, strict=True)
     ]
     if not any(off):

@@ -27,14 +27,20 @@ from __future__ import annotations
 
 import math
 
-from model.design.rack_rows import rack_rows
-from model.design.structured_edit import panel_types, patch_racks
-from model.engine.patch_points import network_racks, style_path, zone_hubs
+from model.design.structured_edit import panel_types
+from model.engine.patch_points import (
+    network_racks,
+    overflow_racks,
+    patch_way_m,
+    style_path,
+    zone_hubs,
+)
 
 __all__ = [
     "PanelPool",
     "RackDistances",
     "overflow_racks",
+    "patch_way_m",
     "network_racks",
     "panel_face",
     "style_path",
@@ -142,30 +148,6 @@ class PanelPool:
     def virtual_panels(self) -> dict[tuple[str, str], int]:
         """(rack, panel type) -> how many virtual panels the overflow needs."""
         return {key: math.ceil(used / self.capacity[key[1]]) for key, used in self.virtual.items()}
-
-
-def overflow_racks(design) -> dict[str, tuple[str, ...]]:
-    """Per rack of a row that has patch racks (catalog rack type of role ``patch``): those
-    patch racks, nearest first (centre to centre, then name), where the rack's panels go when
-    its own U is full. Rows are :func:`~model.design.rack_rows.rack_rows`' (the generator
-    names a row's patch racks with its letter). Empty when the design has no patch rack."""
-    patch = patch_racks(design)
-    if not patch:
-        return {}
-    out: dict[str, tuple[str, ...]] = {}
-    for _, racks in rack_rows(design):
-        here = [r for r in racks if r.id in patch]
-        if not here:
-            continue
-        for rack in racks:
-            if rack.id not in patch:
-                out[rack.id] = tuple(
-                    p.id
-                    for p in sorted(
-                        here, key=lambda p: (abs(p.x - rack.x) + abs(p.y - rack.y), p.name)
-                    )
-                )
-    return out
 
 
 def virtual_panel_id(rack_id: str, type_id: str) -> str:

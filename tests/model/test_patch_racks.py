@@ -3,6 +3,7 @@ its row, and the generator places patch racks where its network racks are full."
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from model.analysis import analyze
@@ -11,7 +12,7 @@ from model.engine.routed_links import RoutedLinks
 from model.generators.generate import apply_cabling, generate
 from model.outputs.bom import bom_lines
 from model.structured.layout import place_panels, set_cabling, structured_layout
-from model.structured.paths import RackDistances, overflow_racks
+from model.structured.paths import overflow_racks, patch_way_m
 from tests.builders import rack
 from tests.model.test_structured_panels import zone_hall
 
@@ -43,7 +44,7 @@ def test_a_full_rack_puts_its_panels_in_the_patch_rack_of_its_row():
     design = _full_leaf_rack()
     before = structured_layout(RoutedLinks(design))
     assert [f.code for f in before.findings] == ["PANELS_NOT_PLACED"]
-    rack(design, "bp1", 11.7, 6.0, name="B-P1", type_id=PATCH)  # row B, two racks on
+    rack(design, "bp1", 11.1, 6.0, name="B-P1", type_id=PATCH)  # beside B01 in row B
     rack(design, "a9", 11.7, 3.0, name="A09", type_id=PATCH)  # another row's: not B01's
     assert patch_racks(design) == {"bp1", "a9"}
     assert overflow_racks(design)["b1"] == ("bp1",)
@@ -56,8 +57,8 @@ def test_a_full_rack_puts_its_panels_in_the_patch_rack_of_its_row():
     assert after.panel_use[panel.id][0] == 6  # the six leaf ports' MPO legs
     # The leaf's cords run on to the patch rack: each exactly the way between the racks longer
     # (before, the virtual panel stood in B01 itself); the server ends are as they were.
-    way_m = RackDistances(plant)("b1", "bp1")
-    assert way_m > 1.0
+    way_m = patch_way_m(design.racks["b1"], design.racks["bp1"])
+    assert way_m == pytest.approx(0.6)
     old, new = _cords_m(before), _cords_m(after)
     grown = sorted(round(new[k] - old[k], 9) for k in old)
     assert grown == [0.0] * 6 + [round(way_m, 9)] * 6
@@ -67,6 +68,35 @@ def test_a_full_rack_puts_its_panels_in_the_patch_rack_of_its_row():
         assert t_new.length_m == pytest.approx(t_old.length_m + way_m * slack)
         assert panel.id in (t_new.panel_a, t_new.panel_b)
     assert not [w for w in analyze(design, plant).warnings if w.code == "PANELS_NOT_PLACED"]
+
+
+def test_the_media_choice_counts_the_way_to_the_patch_rack():
+    """The engine's channel pieces (what the media choice judges a channel's length by) add
+    the way to the patch rack at the network rack's end, as the layout lays it."""
+    design = _full_leaf_rack()
+    before = RoutedLinks(design)
+    before.refresh()
+    rows = np.arange(len(before.link_ids))
+    _, old = before._channels(rows)
+    rack(design, "bp1", 11.1, 6.0, name="B-P1", type_id=PATCH)
+    place_panels(design)
+    after = RoutedLinks(design)
+    after.refresh()
+    assert list(after.link_ids) == list(before.link_ids)
+    _, new = after._channels(rows)
+    slack = 1 + design.settings.slack_pct / 100
+    np.testing.assert_allclose(new.cord_a_m, old.cord_a_m)  # the servers' ends (row A)
+    np.testing.assert_allclose(new.cord_b_m, old.cord_b_m + 0.6)  # the leaf's, in B01
+    np.testing.assert_allclose(new.trunk_m, old.trunk_m + 0.6 * slack)
+
+
+def test_a_patch_rack_across_a_cross_aisle_serves_no_rack_of_the_other_run():
+    design = _full_leaf_rack()
+    rack(design, "bp1", 12.9, 6.0, name="B-P1", type_id=PATCH)  # 2 m on: an aisle between
+    assert overflow_racks(design) == {}
+    assert place_panels(design) == 0
+    rack(design, "bp2", 11.1, 6.0, name="B-P2", type_id=PATCH)  # beside B01: its run
+    assert overflow_racks(design)["b1"] == ("bp2",)
 
 
 def test_without_a_patch_rack_in_its_row_the_panel_stays_virtual():
