@@ -422,7 +422,7 @@ class _LegLayer:
                         seg_m = fixed_m
                     link_ids = (chunk[0][0],) if len(chunk) == 1 else tuple(c[0] for c in chunk)
                     leg = _Leg(link_ids, racks, holders, tuple(elements), seg_m, group, leg_ends)
-                    if home:
+                    if home and not home.keys().isdisjoint(holders):
                         _displace(leg, home, self.design.racks)
                     self.legs.append((leg, chunk))
                     for s in range(len(seg_m)):
@@ -468,8 +468,6 @@ def _displace(leg: _Leg, home: dict[str, str], racks) -> None:
         patch_way_m(racks[rack], racks[home[h]]) if h in home else 0.0
         for rack, h in zip(leg.racks, leg.holders, strict=True)
     ]
-    if not any(off):
-        return
     leg.seg_m = tuple(m + off[s] + off[s + 1] for s, m in enumerate(leg.seg_m))
     leg.cord_off_m = (off[0], off[-1])
 
