@@ -30,7 +30,7 @@ from model.generators.placement import (
     choose_server_racks,
     lay_out,
     plan_trays,
-    size_trays,
+    widen_trays,
 )
 from model.generators.plans import GenerateError
 from model.runtime.gc_policy import building_design
@@ -447,19 +447,9 @@ def apply_cabling(design: Design, style: str) -> Design:
                 place_panels(design)
             # The trays were sized for direct cables; trunks, cords and the panels' drops load
             # them differently (GB300 1 SU zoned: Row A 42 %). Widen what the pulled plant needs.
-            design.update_trays(_wider_trays(design))
+            widen_trays(design)
         design.revision = revision
     return design
-
-
-def _wider_trays(design: Design) -> list:
-    """The trays whose cables, as the cabling style pulls them, need a larger cross-section."""
-    out = []
-    for tray in size_trays(design):
-        old = design.trays[tray.id]
-        if tray.width_m * tray.depth_m > old.width_m * old.depth_m + 1e-12:
-            out.append(tray)
-    return out
 
 
 def _with_fabrics(catalog: Catalog, devices, fabric_of: dict[str, str]):
