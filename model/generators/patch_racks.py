@@ -11,12 +11,13 @@ Choices, written down:
   ``ceil(its missing U / a patch rack's U)`` patch racks (catalog ``rack-patch-48u-600x1200``,
   role ``patch``), one after each of as many equal groups of the block's racks, so no switch
   is more than a few racks from its panels. The racks of the row after each patch rack move
-  along by one rack width; the row trays, and the hall when a row grows past it, are
-  lengthened to match (by the generator's margin). The rows' cross aisles keep their width.
+  along by one rack width; a row with room before it (a central network block) moves half
+  its racks back instead, keeping its centre. The row trays, and the hall when a row grows
+  past it, are lengthened to match (by the generator's margin); cross aisles keep their width.
 * **Which panels.** The structured layout sends a rack's ports that its own panels cannot
-  take to the patch racks of its row, nearest first
-  (:func:`model.structured.paths.overflow_racks`); :func:`model.structured.layout.place_panels`
-  then places their panels there, top first.
+  take to the patch racks of its run, nearest first
+  (:func:`model.engine.patch_points.overflow_racks`, which the media choice counts too);
+  :func:`model.structured.layout.place_panels` then places their panels there, top first.
 * **Names.** ``{row letters}-P{n}`` (``B-P1``): the row's letters, so the elevation sheets and
   the zones (:func:`model.design.rack_rows.rack_rows`) count them in their row.
 * U1 stays free as in every generated rack (``FIRST_U``): a patch rack holds 47 panels.
@@ -55,19 +56,24 @@ def add_patch_racks(design: Design, short_u: dict[str, int]) -> list[str]:
         if not blocks:
             continue
         letters = _row_letters(racks)
-        # Where each patch rack goes: after which rack of the row (by index), right to left
-        # so that each shift moves the racks (and patch racks) placed after it.
+        # Where each patch rack goes: after which rack of the row (by index).
         after: list[int] = []
         for block in blocks:
             need = sum(short_u[racks[i].id] for i in block)
             count = math.ceil(need / per_rack_u)
             for g in range(count):
                 after.append(block[min(len(block), round((g + 1) * len(block) / count)) - 1])
-        shift = [0] * len(racks)  # patch racks inserted before each rack of the row
+        width = rtype.width_m
+        # A row with room before it (a central network block) grows both ways and keeps its
+        # centre, so its trunks spread over the cross trays as before (XL zoned: Row Q grown
+        # one way only was 42 % full at its middle); a row from the margin grows one way.
+        back = len(after) // 2
+        if racks[0].x - racks[0].width_m / 2 - back * width < MARGIN_TILES * TILE_M - 1e-6:
+            back = 0
+        shift = [-back] * len(racks)  # racks along (+) or back (-), in patch rack widths
         for i in after:
             for j in range(i + 1, len(racks)):
                 shift[j] += 1
-        width = rtype.width_m
         for j, rack in enumerate(racks):
             if shift[j]:
                 moves[rack.id] = (round(rack.x + shift[j] * width, 6), rack.y)
