@@ -15,6 +15,7 @@ import inspect
 import msgspec
 
 from model.catalog.components import OPTICAL_KINDS, Catalog, CatalogFile, builtin_catalog
+from model.common.wording import count
 from model.design.design import Design
 from model.design.entities import Link, PortRef, Settings
 from model.generators import plans, rail_plans, topology
@@ -443,8 +444,14 @@ def apply_cabling(design: Design, style: str) -> Design:
         with building_design():
             short_u = panels_left(design)
             # Network racks whose switches leave too few U: patch racks beside them.
-            if add_patch_racks(design, short_u):
+            patch = add_patch_racks(design, short_u)
+            if patch:
                 place_panels(design)
+                design.generation_notes.append(
+                    f"{count(len(patch), 'patch rack')} beside the "
+                    f"{count(len(short_u), 'network rack')} whose switches leave too few U "
+                    "for their patch panels"
+                )
             # The trays were sized for direct cables; trunks, cords and the panels' drops load
             # them differently (GB300 1 SU zoned: Row A 42 %). Widen what the pulled plant needs.
             widen_trays(design)

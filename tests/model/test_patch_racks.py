@@ -115,6 +115,7 @@ def test_a_generated_spine_rack_gets_a_patch_rack_beside_it_and_no_finding():
     direct = generate("rail-optimized", **params)
     design = apply_cabling(generate("rail-optimized", **params), "cross-connect")
     assert patch_racks(design) == {"C-P1"}
+    assert design.generation_notes[-1].startswith("1 patch rack beside the 1 network rack whose")
     patch, spine = design.racks["C-P1"], design.racks["C01"]
     assert (patch.x, patch.y, patch.rotation) == (spine.x + 0.6, spine.y, spine.rotation)
     assert {r: (v.x, v.y) for r, v in design.racks.items() if r != "C-P1"} == {
