@@ -220,6 +220,15 @@ class ChannelPieces:
     trunks: np.ndarray
     typed: np.ndarray
 
+    def trunk_unorderable(self, trunk_lengths: np.ndarray) -> np.ndarray:
+        """Per link: whether its channel's trunk run is longer than any stock trunk of
+        ``trunk_lengths`` (sorted, m): no medium of that mode can be laid for it from stock
+        (XL with every network zoned: 119 OM4 trunks of 100.9 m, the catalog's longest 100 m,
+        TRUNK_NOT_ORDERABLE, on channels whose 10/25G multimode optics reach further)."""
+        if not len(trunk_lengths):
+            return np.zeros(len(self.trunks), dtype=bool)
+        return (self.trunks > 0) & (self.trunk_m > float(trunk_lengths[-1]) + 1e-9)
+
     def length_m(
         self, cord_lengths: np.ndarray, trunk_lengths: np.ndarray, link_m: np.ndarray
     ) -> np.ndarray:
