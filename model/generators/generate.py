@@ -442,21 +442,42 @@ def apply_cabling(design: Design, style: str) -> Design:
         # cycles, and with the collector on its full collections walked them all (XL zones:
         # most of the step's time).
         with building_design():
-            short_u = panels_left(design)
-            # Network racks whose switches leave too few U: patch racks beside them.
-            patch = add_patch_racks(design, short_u)
-            if patch:
-                place_panels(design)
-                design.generation_notes.append(
-                    f"{count(len(patch), 'patch rack')} beside the "
-                    f"{count(len(short_u), 'network rack')} whose switches leave too few U "
-                    "for their patch panels"
-                )
-            # The trays were sized for direct cables; trunks, cords and the panels' drops load
-            # them differently (GB300 1 SU zoned: Row A 42 %). Widen what the pulled plant needs.
-            widen_trays(design)
+            _place_cabling(design)
         design.revision = revision
     return design
+
+
+CABLING_ROUNDS = 3  # placing panels, patch racks and trays, until nothing more is needed
+
+
+def _place_cabling(design: Design) -> None:
+    """The panels at the rack tops, patch racks beside the network racks whose switches leave
+    too few U for theirs, and trays widened for what the structured plant pulls. Each step
+    moves routes, so media and the panels they need can change (XL with every network,
+    zoned: 200G links that left multimode for LC-duplex single-mode needed 22 network racks'
+    worth of LC enclosures after the trays had grown): repeated until a round places nothing."""
+    patch_racks: list[str] = []
+    short_racks: set[str] = set()
+    for round_no in range(CABLING_ROUNDS):
+        before = len(design.devices)
+        short_u = panels_left(design)
+        # Network racks whose switches leave too few U: patch racks beside them.
+        patch = add_patch_racks(design, short_u)
+        if patch:
+            place_panels(design)
+            patch_racks += patch
+            short_racks.update(short_u)
+        if round_no and len(design.devices) == before:
+            break  # the trays were sized for this very plant
+        # The trays were sized for direct cables; trunks, cords and the panels' drops load
+        # them differently (GB300 1 SU zoned: Row A 42 %). Widen what the pulled plant needs.
+        widen_trays(design)
+    if patch_racks:
+        design.generation_notes.append(
+            f"{count(len(patch_racks), 'patch rack')} beside the "
+            f"{count(len(short_racks), 'network rack')} whose switches leave too few U "
+            "for their patch panels"
+        )
 
 
 def _with_fabrics(catalog: Catalog, devices, fabric_of: dict[str, str]):
