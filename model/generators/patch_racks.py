@@ -50,6 +50,7 @@ def add_patch_racks(design: Design, short_u: dict[str, int]) -> list[str]:
         rows.setdefault(round(rack.y, 6), []).append(rack)
     moves: dict[str, tuple[float, float]] = {}
     new: list[Rack] = []
+    taken: set[str] = set()  # names given in this call (not yet the design's)
     for y in sorted(rows):
         racks = sorted(rows[y], key=lambda r: r.x)
         blocks = _blocks(racks, short_u)
@@ -82,7 +83,8 @@ def add_patch_racks(design: Design, short_u: dict[str, int]) -> list[str]:
             # Right of its rack (after that rack's own shift), and of the patch racks before it.
             x = left.x + shift[i] * width + (left.width_m + width) / 2
             x += (sorted(after)[: n - 1].count(i)) * width
-            name = _free_name(design, f"{letters}-P", n)
+            name = _free_name(design, taken, f"{letters}-P", n)
+            taken.add(name)
             new.append(
                 Rack(
                     id=name,
@@ -128,8 +130,10 @@ def _row_letters(racks: list[Rack]) -> str:
     return found.pop() if len(found) == 1 else "P"
 
 
-def _free_name(design: Design, prefix: str, n: int) -> str:
-    while f"{prefix}{n}" in design.racks:
+def _free_name(design: Design, taken: set[str], prefix: str, n: int) -> str:
+    """``{prefix}{n}``, or the next number free in the design (a later round adds to a row
+    that has patch racks) and among ``taken``."""
+    while f"{prefix}{n}" in design.racks or f"{prefix}{n}" in taken:
         n += 1
     return f"{prefix}{n}"
 

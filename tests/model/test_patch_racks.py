@@ -128,3 +128,16 @@ def test_a_generated_spine_rack_gets_a_patch_rack_beside_it_and_no_finding():
     assert report.warnings == [], [f"{w.code}: {w.message}" for w in report.warnings[:3]]
     racks = [ln for ln in bom_lines(design, plant) if "patch rack" in ln.description]
     assert [ln.quantity for ln in racks] == [1]
+
+
+def test_a_second_round_of_patch_racks_in_a_row_takes_new_names_and_places():
+    """generate --cabling may add patch racks to a row twice (its media, and so its panels,
+    change as routes move): the second round names them on and sets them beside the first."""
+    from model.generators.patch_racks import add_patch_racks
+
+    design = _full_leaf_rack()
+    assert add_patch_racks(design, {"b1": 60}) == ["B-P1", "B-P2"]  # 60 U: two of 47
+    assert add_patch_racks(design, {"b1": 60}) == ["B-P3", "B-P4"]
+    row = sorted((r for r in design.racks.values() if r.y == 6.0), key=lambda r: r.x)
+    assert [r.name for r in row] == ["B01", "B-P3", "B-P4", "B-P1", "B-P2"]
+    assert all(round(b.x - a.x, 6) == 0.6 for a, b in zip(row, row[1:], strict=False))
