@@ -215,6 +215,9 @@ class RackType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     # rack) and whether its coolant manifold comes with it (an NVL72: 8 shelves, INTROL-GB300).
     power_shelves: Annotated[int, Meta(ge=0, le=64)] = 0
     liquid_manifold: bool = False
+    # "patch": a dedicated patch (cross-connect) rack holding only panels, where the network
+    # racks of its row put the panels they have no U for (model.structured.paths.PanelPool).
+    role: Literal["", "patch"] = ""
     source: Ident
     notes: str = ""
 

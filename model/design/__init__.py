@@ -24,6 +24,8 @@ Modules:
   or link is in.
 - ``limits``: Limits on what a design file (and so the edit API) may hold, so that any accepted
   design is processed by every stage in bounded time and memory.
+- ``link_entries``: The rules a link's ``via`` and ``polarity`` entries follow beyond their field
+  types, in one place (the loader's and the edit API's).
 - ``links``: The link edits of a design: connect ports, change a link's record, disconnect.
 - ``placement``: Records for new objects placed by the user: snapped rack positions, names, free U
   slots.

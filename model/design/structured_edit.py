@@ -28,9 +28,8 @@ import msgspec
 from model.catalog.structured import structured_catalog
 from model.design.design import Design, DesignError, Removed
 from model.design.entities import Device, Link
+from model.design.link_entries import via_problem
 from model.design.placement import DeviceNames, device_name
-
-MAX_VIA = 16  # panels on one link (the file's limit, Link.via)
 
 
 def panel_types(design: Design) -> frozenset[str]:
@@ -40,6 +39,17 @@ def panel_types(design: Design) -> frozenset[str]:
         t.id
         for t in design.catalog.device_types.values()
         if t.category == "patch-panel" and t.id in parts and parts[t.id].u > 0
+    )
+
+
+def patch_racks(design: Design) -> frozenset[str]:
+    """Racks whose catalog type is a patch rack (role ``patch``): panels only, serving the
+    racks of their row that have no U left for their own (:mod:`model.structured.paths`)."""
+    rack_types = design.catalog.rack_types
+    return frozenset(
+        r.id
+        for r in design.racks.values()
+        if r.type in rack_types and rack_types[r.type].role == "patch"
     )
 
 
@@ -155,10 +165,9 @@ def route_via(design: Design, link_id: str, panel_ids: Sequence[str]) -> Link:
     if link is None:
         raise DesignError(f"no link {link_id!r}")
     panel_ids = tuple(panel_ids)
-    if len(panel_ids) > MAX_VIA:
-        raise DesignError(f"link {link_id!r}: at most {MAX_VIA} panels on one link")
-    if len(set(panel_ids)) != len(panel_ids):
-        raise DesignError(f"link {link_id!r}: a panel appears twice in its route")
+    problem = via_problem(panel_ids)  # the loader's rule too
+    if problem is not None:
+        raise DesignError(f"link {link_id!r}: {problem}")
     for panel_id in panel_ids:
         if not is_panel(design, panel_id):
             raise DesignError(f"link {link_id!r}: {panel_id!r} is not a patch panel")
@@ -174,6 +183,7 @@ __all__ = [
     "new_panel",
     "panel_types",
     "panels_in_rack",
+    "patch_racks",
     "place_panel",
     "remove_panels",
     "restore_panels",

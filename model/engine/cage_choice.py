@@ -220,6 +220,11 @@ class _Offers:
             if not self._modules(m, ok, cost, power):
                 return None
             beyond = channel_beyond(medium, self.rows.patch_points, self._channel_m(m))
+            pieces = self.rows.channel_pieces
+            if pieces is not None:  # a trunk run no stock trunk of the mode is as long as
+                mode = "smf" if medium.kind == "smf" else "mmf"
+                long = pieces.trunk_unorderable(_trunk_lengths(mode))
+                beyond = long if beyond is None else beyond | long
             if beyond is not None:
                 ok[self.comps.comp[beyond]] = False  # both cages of the link move together
         else:

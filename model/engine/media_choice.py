@@ -208,6 +208,7 @@ class PlantMedia(EngineState):
             (self._vertical_a[rows], self._vertical_b[rows]),
             horizontal,
             typed,
+            self._rack_row,
         )
         return points, pieces
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from model.design.rack_rows import rack_rows
-from model.design.structured_edit import panel_types
+from model.design.structured_edit import panel_types, patch_racks
 
 # Per design: (its device-edit count, its network racks). Only devices decide which racks are
 # network racks, and the media choice asks after every edit: a rack move at zoned L spent 10 of
@@ -81,6 +81,86 @@ def style_path(style: str, rack_a: str, rack_b: str, hubs: dict[str, str]) -> li
     return path
 
 
+RUN_GAP_M = 0.05  # racks whose footprints are this close stand in one run (no aisle between)
+
+
+def overflow_racks(design) -> dict[str, tuple[str, ...]]:
+    """Per rack of a run of racks that holds patch racks (catalog rack type of role
+    ``patch``): those patch racks, nearest first (:func:`patch_way_m`, then name), where the
+    rack's panels go when its own U is full (:class:`model.structured.paths.PanelPool`). A
+    run is a row's racks standing side by side (:func:`~model.design.rack_rows.rack_rows`;
+    a cross aisle ends it): a patch rack serves its neighbours, never racks across an aisle.
+    Empty when the design has no patch rack."""
+    patch = patch_racks(design)
+    if not patch:
+        return {}
+    out: dict[str, tuple[str, ...]] = {}
+    for run in _runs(design):
+        here = [r for r in run if r.id in patch]
+        if not here:
+            continue
+        for rack in run:
+            if rack.id not in patch:
+                out[rack.id] = tuple(
+                    p.id for p in sorted(here, key=lambda p: (patch_way_m(rack, p), p.name))
+                )
+    return out
+
+
+def patch_way_m(rack, patch) -> float:
+    """The way (m) from a rack to a patch rack of its run that a cord to a panel there runs on
+    for, and a trunk ending there is ordered longer by: centre to centre along the row
+    (|dx| + |dy|; the two stand side by side, under one row tray)."""
+    return abs(rack.x - patch.x) + abs(rack.y - patch.y)
+
+
+def _runs(design) -> list[list]:
+    """The racks of each row in runs of racks standing side by side, along the row."""
+    out = []
+    for _, racks in rack_rows(design):
+        xs = [r.x for r in racks]
+        ys = [r.y for r in racks]
+        along_x = max(xs) - min(xs) >= max(ys) - min(ys)
+        racks = sorted(racks, key=(lambda r: (r.x, r.y)) if along_x else (lambda r: (r.y, r.x)))
+        run = [racks[0]]
+        for prev, rack in zip(racks, racks[1:], strict=False):
+            step = abs(rack.x - prev.x) if along_x else abs(rack.y - prev.y)
+            if step > (rack.width_m + prev.width_m) / 2 + RUN_GAP_M:
+                out.append(run)
+                run = []
+            run.append(rack)
+        out.append(run)
+    return out
+
+
+def patch_reach_m(design, rack_index: dict[str, int]) -> np.ndarray | None:
+    """Per rack (row number of ``rack_index``): the farthest :func:`patch_way_m` to the patch
+    racks its panels may go to, for the network racks (the racks whose switches leave no U
+    for their panels); 0 for the others. None when the design has no patch rack. What the
+    media choice adds to a channel's cords and trunks at such a rack: the layout's way is at
+    most this (it takes the nearest patch rack with a free port)."""
+    overflow = overflow_racks(design)
+    if not overflow:
+        return None
+    out = np.zeros(max(rack_index.values(), default=-1) + 1)
+    racks = design.racks
+    for rack_id in network_racks(design):
+        patch = overflow.get(rack_id)
+        if patch and rack_id in rack_index:
+            rack = racks[rack_id]
+            out[rack_index[rack_id]] = max(patch_way_m(rack, racks[p]) for p in patch)
+    return out
+
+
+def _hub_rows(design, rack_index: dict[str, int]) -> np.ndarray:
+    """Per rack row: its zone's distribution rack's row (:func:`zone_hubs`)."""
+    hub = np.arange(max(rack_index.values(), default=-1) + 1)
+    for rack_id, hub_id in zone_hubs(design).items():
+        if rack_id in rack_index and hub_id in rack_index:
+            hub[rack_index[rack_id]] = rack_index[hub_id]
+    return hub
+
+
 def rack_patch_points(
     design, rack_index: dict[str, int], rack_a: np.ndarray, rack_b: np.ndarray
 ) -> np.ndarray:
@@ -93,10 +173,7 @@ def rack_patch_points(
     if style == "cross-connect":
         out[apart] = 2
     elif style == "zones":
-        hub = np.arange(max(rack_index.values(), default=-1) + 1)
-        for rack_id, hub_id in zone_hubs(design).items():
-            if rack_id in rack_index and hub_id in rack_index:
-                hub[rack_index[rack_id]] = rack_index[hub_id]
+        hub = _hub_rows(design, rack_index)
         ha, hb = hub[rack_a], hub[rack_b]
         points = 2 + np.where(ha != hb, (ha != rack_a).astype(np.int64) + (rack_b != hb), 0)
         out[apart] = points[apart]
@@ -143,6 +220,15 @@ class ChannelPieces:
     trunks: np.ndarray
     typed: np.ndarray
 
+    def trunk_unorderable(self, trunk_lengths: np.ndarray) -> np.ndarray:
+        """Per link: whether its channel's trunk run is longer than any stock trunk of
+        ``trunk_lengths`` (sorted, m): no medium of that mode can be laid for it from stock
+        (XL with every network zoned: 119 OM4 trunks of 100.9 m, the catalog's longest 100 m,
+        TRUNK_NOT_ORDERABLE, on channels whose 10/25G multimode optics reach further)."""
+        if not len(trunk_lengths):
+            return np.zeros(len(self.trunks), dtype=bool)
+        return (self.trunks > 0) & (self.trunk_m > float(trunk_lengths[-1]) + 1e-9)
+
     def length_m(
         self, cord_lengths: np.ndarray, trunk_lengths: np.ndarray, link_m: np.ndarray
     ) -> np.ndarray:
@@ -174,6 +260,7 @@ def channel_pieces(
     vertical_m: tuple[np.ndarray, np.ndarray],
     horizontal_m: np.ndarray,
     typed: np.ndarray,
+    rack_index: dict[str, int] | None = None,
 ) -> ChannelPieces:
     """:class:`ChannelPieces` of links with ``patch_points`` between racks ``pair`` (row
     numbers), their verticals and horizontal route (m, no slack). A trunk is ordered at the
@@ -186,12 +273,22 @@ def channel_pieces(
     _, inverse = np.unique(key, return_inverse=True)
     longest = np.full(int(inverse.max(initial=-1)) + 1, -np.inf)
     np.maximum.at(longest, inverse, np.nan_to_num(horizontal_m))
-    run_m = longest[inverse] * (1 + settings.slack_pct / 100) + TRUNK_SERVICE_LOOP_M
+    longest_m = longest[inverse]
+    cord_a_m = vertical_m[0] + settings.slack_per_end_m
+    cord_b_m = vertical_m[1] + settings.slack_per_end_m
+    reach = patch_reach_m(design, rack_index) if rack_index is not None else None
+    if reach is not None and rack_index is not None:
+        # Panels in a patch rack: the cord runs on to it, and the trunks ending there (into
+        # and out of a zone's distribution rack in mid-path) are ordered that way longer.
+        cord_a_m = cord_a_m + reach[rack_a]
+        cord_b_m = cord_b_m + reach[rack_b]
+        longest_m = longest_m + reach[rack_a] + reach[rack_b]
+        if design.settings.cabling == "zones":
+            hub = _hub_rows(design, rack_index)
+            ha, hb = hub[rack_a], hub[rack_b]
+            apart = ha != hb
+            longest_m = longest_m + 2 * np.where(apart & (ha != rack_a), reach[ha], 0.0)
+            longest_m = longest_m + 2 * np.where(apart & (hb != rack_b), reach[hb], 0.0)
+    run_m = longest_m * (1 + settings.slack_pct / 100) + TRUNK_SERVICE_LOOP_M
     trunks = np.maximum(patch_points - 1, 0)
-    return ChannelPieces(
-        vertical_m[0] + settings.slack_per_end_m,
-        vertical_m[1] + settings.slack_per_end_m,
-        run_m,
-        trunks,
-        typed,
-    )
+    return ChannelPieces(cord_a_m, cord_b_m, run_m, trunks, typed)

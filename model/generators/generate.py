@@ -15,6 +15,7 @@ import inspect
 import msgspec
 
 from model.catalog.components import OPTICAL_KINDS, Catalog, CatalogFile, builtin_catalog
+from model.common.wording import count
 from model.design.design import Design
 from model.design.entities import Link, PortRef, Settings
 from model.generators import plans, rail_plans, topology
@@ -22,6 +23,7 @@ from model.generators.facility_plan import FACILITY_CHOICES, place_facility, ref
 from model.generators.networks import build_networks, parse_fabrics
 from model.generators.oob import cable_pdus
 from model.generators.optics import apply_optics, parse_optics
+from model.generators.patch_racks import add_patch_racks
 from model.generators.placement import (
     Placement,
     Segment,
@@ -29,11 +31,11 @@ from model.generators.placement import (
     choose_server_racks,
     lay_out,
     plan_trays,
-    size_trays,
+    widen_trays,
 )
 from model.generators.plans import GenerateError
 from model.runtime.gc_policy import building_design
-from model.structured.layout import CABLING_STYLES, place_panels, set_cabling
+from model.structured.layout import CABLING_STYLES, panels_left, place_panels, set_cabling
 
 TEMPLATES = ("leaf-spine", "fat-tree", "rail-optimized", "nvl72")
 
@@ -440,22 +442,42 @@ def apply_cabling(design: Design, style: str) -> Design:
         # cycles, and with the collector on its full collections walked them all (XL zones:
         # most of the step's time).
         with building_design():
-            place_panels(design)
-            # The trays were sized for direct cables; trunks, cords and the panels' drops load
-            # them differently (GB300 1 SU zoned: Row A 42 %). Widen what the pulled plant needs.
-            design.update_trays(_wider_trays(design))
+            _place_cabling(design)
         design.revision = revision
     return design
 
 
-def _wider_trays(design: Design) -> list:
-    """The trays whose cables, as the cabling style pulls them, need a larger cross-section."""
-    out = []
-    for tray in size_trays(design):
-        old = design.trays[tray.id]
-        if tray.width_m * tray.depth_m > old.width_m * old.depth_m + 1e-12:
-            out.append(tray)
-    return out
+CABLING_ROUNDS = 3  # placing panels, patch racks and trays, until nothing more is needed
+
+
+def _place_cabling(design: Design) -> None:
+    """The panels at the rack tops, patch racks beside the network racks whose switches leave
+    too few U for theirs, and trays widened for what the structured plant pulls. Each step
+    moves routes, so media and the panels they need can change (XL with every network,
+    zoned: 200G links that left multimode for LC-duplex single-mode needed 22 network racks'
+    worth of LC enclosures after the trays had grown): repeated until a round places nothing."""
+    patch_racks: list[str] = []
+    short_racks: set[str] = set()
+    for round_no in range(CABLING_ROUNDS):
+        before = len(design.devices)
+        short_u = panels_left(design)
+        # Network racks whose switches leave too few U: patch racks beside them.
+        patch = add_patch_racks(design, short_u)
+        if patch:
+            place_panels(design)
+            patch_racks += patch
+            short_racks.update(short_u)
+        if round_no and len(design.devices) == before:
+            break  # the trays were sized for this very plant
+        # The trays were sized for direct cables; trunks, cords and the panels' drops load
+        # them differently (GB300 1 SU zoned: Row A 42 %). Widen what the pulled plant needs.
+        widen_trays(design)
+    if patch_racks:
+        design.generation_notes.append(
+            f"{count(len(patch_racks), 'patch rack')} beside the "
+            f"{count(len(short_racks), 'network rack')} whose switches leave too few U "
+            "for their patch panels"
+        )
 
 
 def _with_fabrics(catalog: Catalog, devices, fabric_of: dict[str, str]):

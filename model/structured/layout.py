@@ -16,7 +16,10 @@ Choices, written down:
 * **Panels.** The patch points use the panel devices placed in the racks
   (:class:`~model.structured.paths.PanelPool`: top panel first, one MPO port per trunk leg, one
   enclosure slot per cassette); ``generate --cabling`` places them (:func:`place_panels`). A
-  rack without enough placed panels gets *virtual* ones (ordered in the BOM, reported as
+  rack whose own panels are full uses those of the patch racks of its row, nearest first
+  (the network racks' overflow; :mod:`model.generators.patch_racks` places such racks): the
+  cord runs on to the patch rack and a trunk ending there is ordered that way longer. A rack
+  still short of placed panels gets *virtual* ones (ordered in the BOM, reported as
   PANELS_NOT_PLACED) so an older design or a hand-built one still has its channels.
 * **Legs.** A trunk *leg* is one MPO connector at each end: an MPO-12/-16 channel's fibre (a link
   with several fibres per port, 800G SR8, takes one leg per fibre), or the MPO-12 rear of an
@@ -64,7 +67,13 @@ from model.structured.layout_records import (  # re-exported: callers read them 
     TrunkLeg,
 )
 from model.structured.legs import Leg, LegLayer
-from model.structured.paths import PanelPool, RackDistances, style_path, zone_hubs
+from model.structured.paths import (
+    PanelPool,
+    RackDistances,
+    overflow_racks,
+    style_path,
+    zone_hubs,
+)
 from model.structured.polarity import CASSETTE_PORTS as CASSETTE_PORTS  # the NetBox export's
 
 CABLING_STYLES = ("direct", "cross-connect", "zones")
@@ -111,22 +120,45 @@ def set_cabling(design, style: str) -> None:
 
 def place_panels(design, plant=None) -> int:
     """Place, at the top of each rack, the panels its channels need (the generator's step);
-    returns how many were placed. Racks without the U keep virtual panels (a finding)."""
+    returns how many were placed. A rack without the U puts them in the patch racks of its
+    row, nearest first; what no rack has the U for stays virtual (a finding)."""
+    return _place_panels(design, plant)[0]
+
+
+def panels_left(design, plant=None) -> dict[str, int]:
+    """:func:`place_panels`, returning per rack the U of the panels nothing had room for
+    (none left: empty), which the generator gives patch racks (model.generators.patch_racks)."""
+    return _place_panels(design, plant)[1]
+
+
+def _place_panels(design, plant) -> tuple[int, dict[str, int]]:
     from model.engine.routed_links import RoutedLinks
 
     plant = plant or RoutedLinks(design)
     layout = structured_layout(plant, panels_only=True)
     names = DeviceNames(design)
+    overflow = overflow_racks(design)
     placed = 0
+    left: dict[str, int] = {}
     for (rack_id, type_id), count in sorted(layout.virtual_panels.items()):
-        for _ in range(count):
-            try:
-                device = new_panel(design, rack_id, type_id, names=names)
-            except ValueError:  # no free U left: the panel stays virtual (PANELS_NOT_PLACED)
+        # The rack itself first, then the patch racks of its row, nearest first (the order
+        # the layout's PanelPool takes their ports in).
+        where = iter((rack_id, *overflow.get(rack_id, ())))
+        holder: str | None = next(where)
+        for n in range(count):
+            device = None
+            while device is None and holder is not None:
+                try:
+                    device = new_panel(design, holder, type_id, names=names)
+                except ValueError:  # no free U left: the next patch rack, else virtual
+                    holder = next(where, None)
+            if device is None:  # no rack has the U: it stays virtual (PANELS_NOT_PLACED)
+                u_height = design.catalog.device_types[type_id].u_height
+                left[rack_id] = left.get(rack_id, 0) + (count - n) * u_height
                 break
             design.add_devices([device])
             placed += 1
-    return placed
+    return placed, left
 
 
 def _round_up(lengths: tuple[float, ...], length_m: float) -> float:
@@ -435,9 +467,19 @@ def _channel_legs(layout: StructuredLayout, table: ChannelTable, legs: list, dis
         n = len(path)
         # A cord runs from its device to the leg's end panel, in the device's rack or (a
         # panel named in another rack) over to it.
-        dist_a += [distance(rack_a, first.racks[0])] * n
-        dist_b += [distance(rack_b, first.racks[-1])] * n
         path_legs = [leg for leg, _ in path]
+        far_a, far_b = distance(rack_a, first.racks[0]), distance(rack_b, first.racks[-1])
+        if any(leg.cord_off_m != (0.0, 0.0) for leg in path_legs):
+            # A panel in a patch rack: that end's cord runs on to it (LegLayer's displace).
+            dist_a += [
+                far_a + leg.cord_off_m[0] if leg.cord_off_m[0] else far_a for leg in path_legs
+            ]
+            dist_b += [
+                far_b + leg.cord_off_m[1] if leg.cord_off_m[1] else far_b for leg in path_legs
+            ]
+        else:
+            dist_a += [far_a] * n
+            dist_b += [far_b] * n
         chunks += [chunk for _, chunk in path]
         trunk_legs += [
             TrunkLeg(leg.link_ids, leg.holders, tuple([t.object_id for t in leg.trunks]), cassettes)

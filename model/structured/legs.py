@@ -16,7 +16,7 @@ from itertools import groupby
 from model.common.findings import Finding
 from model.structured.channels import CONNECTOR_FAMILY, CONNECTOR_FIBRES, Element
 from model.structured.layout_records import LC_CASSETTE, LC_ENCLOSURE, MPO_PANEL
-from model.structured.paths import PanelPool
+from model.structured.paths import PanelPool, patch_way_m
 from model.structured.polarity import CASSETTE_PORTS  # 6 LC duplex ports per MPO-12 cassette
 
 
@@ -35,6 +35,8 @@ class Leg:
     ends: tuple[str, str, bool]  # its links' racks (A, B; one group's) and: LC cassettes?
     # Per segment: its trunk's element (step 3 sets them; step 4 reads ids and lengths off it).
     trunks: list[Element | None] = field(default_factory=list)
+    # Per end: the way from its rack to the patch rack holding its panel (0: its own rack).
+    cord_off_m: tuple[float, float] = (0.0, 0.0)
 
 
 class LegLayer:
@@ -99,8 +101,15 @@ class LegLayer:
                         chunk for chunk, c in zip(chunks, copies, strict=True) for _ in range(c)
                     ]
             lay = self._lay_one_by_one
-            if not any(point[2] for point in points) and len(set(racks)) == len(racks):
-                lay = self._lay_in_columns  # no named panel, no rack twice: the usual path
+            if (
+                not any(point[2] for point in points)
+                and len(set(racks)) == len(racks)
+                and all(self.pool.free_ports(point[4]) >= len(chunks) for point in points)
+            ):
+                # No named panel, no rack twice, and each rack's own panels hold all the legs
+                # (no take spills into a patch rack two racks may share, where the order of
+                # takes would matter): the usual path.
+                lay = self._lay_in_columns
             lay(group, points, chunks, (racks, leg_ends, own_route, fixed_m), (mode, width))
 
     def _lay_one_by_one(self, group: int, points: list, chunks: list, shape: tuple, seg: tuple):
@@ -118,6 +127,9 @@ class LegLayer:
             link_ids = (chunk[0][0],) if len(chunk) == 1 else tuple(c[0] for c in chunk)
             nodes = tuple(elements)
             leg = Leg(link_ids, racks, holders, nodes, seg_m, group, leg_ends, [None] * len(seg_m))
+            home = self.pool.home  # panels taken in patch racks (filled as the legs are laid)
+            if home and not home.keys().isdisjoint(holders):
+                _displace(leg, home, self.design.racks)
             self.legs.append((leg, chunk))
             for s in range(len(seg_m)):
                 seg_key = (holders[s], holders[s + 1], *seg)
@@ -237,6 +249,21 @@ class LegLayer:
                     element = panel_element[holder] = Element("panel", holder, MPO_PANEL)
                 elements.append(element)
         return tuple(holders), elements
+
+
+def _displace(leg: Leg, home: dict[str, str], racks) -> None:
+    """A leg with a panel in a patch rack (:class:`~model.structured.paths.PanelPool`): the
+    cord at that end runs on from its rack to the patch rack, and a trunk ending there is
+    ordered for its route to the rack the panel serves plus that same way (the patch rack
+    stands beside it in its run; :func:`~model.engine.patch_points.patch_way_m`, which the
+    media choice adds too). The leg keeps the served racks, so the trunk follows their tray
+    route and fills those trays."""
+    off = [
+        patch_way_m(racks[rack], racks[home[h]]) if h in home else 0.0
+        for rack, h in zip(leg.racks, leg.holders, strict=True)
+    ]
+    leg.seg_m = tuple(m + off[s] + off[s + 1] for s, m in enumerate(leg.seg_m))
+    leg.cord_off_m = (off[0], off[-1])
 
 
 def _ports_exceeded(design, panel_id: str, link_id: str) -> Finding:

@@ -28,10 +28,11 @@ import msgspec
 
 from model.design.design import Design, DesignError
 from model.design.entities import Link
+from model.design.link_entries import ELEMENT_KINDS, polarity_problem
 from model.structured.channels import Channel, Element
 from model.structured.polarity import CASSETTE_TYPES, DUPLEX_TYPES, TRUNK_TYPES, check_polarity
 
-KINDS = ("cord", "trunk", "cassette")
+KINDS = ELEMENT_KINDS
 
 
 def element_key(channel: Channel, index: int) -> str:
@@ -122,14 +123,9 @@ def parse_polarity_text(link_id: str, text: str) -> dict[str, str]:
 
 
 def _check(link_id: str, key: str, value: str) -> None:
-    kind, _, n = key.partition("-")
-    if kind not in KINDS or not n.isdigit() or not 1 <= int(n) <= 99:
-        raise DesignError(f"link {link_id!r}: {key!r} names no channel element (e.g. trunk-1)")
-    polarity, _, port = value.partition("@")
-    if polarity not in (*TRUNK_TYPES, *DUPLEX_TYPES) or (port and not port.isdigit()):
-        raise DesignError(f"link {link_id!r}: {value!r} is no polarity (A, B, C, AB, AA)")
-    if port and not (kind == "cassette" and 1 <= int(port) <= 6):
-        raise DesignError(f"link {link_id!r}: only a cassette has a port (1-6)")
+    problem = polarity_problem(key, value)  # the loader's rule too (model.design.link_entries)
+    if problem is not None:
+        raise DesignError(f"link {link_id!r}: {problem}")
 
 
 def set_polarity_record(design: Design, link_id: str, record: dict[str, str]) -> Link:

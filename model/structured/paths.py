@@ -28,11 +28,19 @@ from __future__ import annotations
 import math
 
 from model.design.structured_edit import panel_types
-from model.engine.patch_points import network_racks, style_path, zone_hubs
+from model.engine.patch_points import (
+    network_racks,
+    overflow_racks,
+    patch_way_m,
+    style_path,
+    zone_hubs,
+)
 
 __all__ = [
     "PanelPool",
     "RackDistances",
+    "overflow_racks",
+    "patch_way_m",
     "network_racks",
     "panel_face",
     "style_path",
@@ -75,8 +83,11 @@ class PanelPool:
 
     Each rack's placed panels of a type are used top first, one port (an MPO adapter) or one
     slot (a cassette in an enclosure) at a time. When they are full, or a rack has none, the
-    port goes to a virtual panel ``{prefix}-{rack}`` that the BOM still orders and a finding
-    reports (the rack's U then does not include it).
+    port goes to a panel of a patch rack of its row, nearest first (:func:`overflow_racks`:
+    the network racks' panels that their switches leave no U for), then to a virtual panel
+    ``{prefix}-{rack}`` that the BOM still orders and a finding reports (the rack's U then
+    does not include it). ``home``: per patch-rack panel taken for another rack, its patch
+    rack, so the cords and trunks that reach it add the way between the two racks.
     """
 
     def __init__(self, design, capacity: dict[str, int]) -> None:
@@ -90,15 +101,16 @@ class PanelPool:
                 )
         self.virtual: dict[tuple[str, str], int] = {}  # (rack, type) -> ports/slots used
         self.used: dict[str, int] = {}  # placed panel id -> ports/slots used
+        self.overflow = overflow_racks(design)
+        self.home: dict[str, str] = {}
 
     def take(self, key: tuple[str, str]) -> str:
         """A panel of ``key`` = (rack, panel type) with a free port, which it takes: a placed
-        panel's id, else the rack's virtual one. The layout takes one per patch point of every
-        leg (~800k at zoned XL), the key made once per path."""
+        panel's id (the rack's own, else a patch rack's of its row), else the rack's virtual
+        one. The layout takes one per patch point of every leg (~800k at zoned XL), the key
+        made once per path."""
         slots = self.free.get(key)
-        if slots:
-            # Panels with no port left are dropped from the front: a network rack's dozens of
-            # panels were otherwise scanned again for each of its thousands of ports.
+        if slots:  # the rack's own panels, inline: the path nearly every port takes
             while slots and slots[0][1] == 0:
                 del slots[0]
             if slots:
@@ -106,12 +118,22 @@ class PanelPool:
                 slot[1] -= 1
                 self.used[slot[0]] = self.used.get(slot[0], 0) + 1
                 return slot[0]
+        for patch_rack in self.overflow.get(key[0], ()):
+            got = self._take_from(self.free.get((patch_rack, key[1])))
+            if got is not None:
+                self.home[got] = patch_rack
+                return got
         self.virtual[key] = self.virtual.get(key, 0) + 1
         return virtual_panel_id(*key)
 
+    def free_ports(self, key: tuple[str, str]) -> int:
+        """Ports (or slots) left on the rack's own placed panels of ``key``'s type."""
+        return sum(slot[1] for slot in self.free.get(key, ()))
+
     def take_many(self, key: tuple[str, str], count: int) -> list[str]:
         """The panels of ``count`` takes of ``key`` one after the other, as :meth:`take` gives
-        them: a run of each placed panel's id for the ports it has left, then the virtual one.
+        them: a run of each of the rack's own panels' id for the ports it has left, then one
+        :meth:`take` per port (a patch rack's panel, else the virtual one).
         A path's legs take their rack's ports in a row, so a zoned XL hall's 800k takes are a
         few thousand runs here."""
         out: list[str] = []
@@ -125,11 +147,23 @@ class PanelPool:
             out += [slot[0]] * n
             slot[1] -= n
             self.used[slot[0]] = self.used.get(slot[0], 0) + n
-        rest = count - len(out)
-        if rest:
-            self.virtual[key] = self.virtual.get(key, 0) + rest
-            out += [virtual_panel_id(*key)] * rest
+        while len(out) < count:  # the rack's own panels are full: a patch rack's, else virtual
+            out.append(self.take(key))
         return out
+
+    def _take_from(self, slots: list[list] | None) -> str | None:
+        if not slots:
+            return None
+        # Panels with no port left are dropped from the front: a network rack's dozens of
+        # panels were otherwise scanned again for each of its thousands of ports.
+        while slots and slots[0][1] == 0:
+            del slots[0]
+        if not slots:
+            return None
+        slot = slots[0]
+        slot[1] -= 1
+        self.used[slot[0]] = self.used.get(slot[0], 0) + 1
+        return slot[0]
 
     def use(self, panel_id: str, count: int = 1) -> int:
         """Use ``count`` ports of a named (via) panel; returns the ports now used."""

@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, replace
 
+from model.design.link_entries import CASSETTE_PORTS  # an MPO-12 cassette: 6 LC duplex ports
 from model.structured.channels import CONNECTOR_FIBRES, Channel, Element
 
 # (transmit positions, receive positions), lane by lane.
@@ -41,7 +42,6 @@ MODULE_LANES: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
 TRUNK_TYPES = ("A", "B", "C")
 DUPLEX_TYPES = ("AB", "AA")
 CASSETTE_TYPES = ("A", "B")
-CASSETTE_PORTS = 6  # an MPO-12 cassette: 6 LC duplex ports
 
 
 def _mpo_map(polarity: str, n: int) -> dict[int, int]:

@@ -69,3 +69,29 @@ def test_the_l_hall_with_every_network_opens_with_no_warning_or_error(cabling):
     plant.refresh()
     found = [w for w in analyze(design, plant).warnings if w.severity in ("warning", "error")]
     assert not found, [f"{w.code}: {w.message}" for w in found[:5]]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fabrics", ["compute", "all"])
+@pytest.mark.parametrize("cabling", ["cross-connect", "zones"])
+def test_the_l_hall_structured_opens_with_no_finding_at_all(cabling, fabrics):
+    """#43 item 1: the L hall's spine-block racks (16 SN5600, 16 U left for ~29 panels) had 24
+    PANELS_NOT_PLACED (info); their panels now stand in patch racks beside them, the racks
+    after them moved along their row, whose tray and the hall grew to match."""
+    from shapely.geometry import Polygon, box
+
+    from model.design.structured_edit import panels_in_rack, patch_racks
+    from tests.benchmarks.workloads import build
+
+    design = apply_cabling(build("L", fabrics=fabrics), cabling)
+    plant = RoutedLinks(design)
+    plant.refresh()
+    found = analyze(design, plant).warnings
+    assert not found, [f"{w.code} ({w.severity}): {w.message}" for w in found[:5]]
+    patch = patch_racks(design)  # 11 with the compute fabric alone, 13 with every network
+    assert patch and all(panels_in_rack(design, p) for p in patch)
+    hall = Polygon(design.hall.outline)
+    rows = [t for t in design.trays.values() if t.id.startswith("t-row-")]
+    for r in design.racks.values():
+        assert hall.covers(box(r.x - r.width_m / 2, r.y - 0.6, r.x + r.width_m / 2, r.y + 0.6))
+        assert any(t.points[0][1] == r.y and t.points[0][0] <= r.x <= t.points[-1][0] for t in rows)

@@ -83,6 +83,20 @@ DESIGNS = {
 # Issue 37 (ECMP hashing): every analyze --json gains "routing" and "time_p95_s" beside each
 # collective time and curve point, and collectives/"routing"; diffed key by key on all four
 # designs against the merge before it: only those keys are added, no figure changes.
+# Issue 43 item 1 (patch racks): ro256x had one finding, PANELS_NOT_PLACED on its
+# spine rack C01 (16 SN5600 leave 16 U for 29 panels); it now has a patch rack C-P1 beside C01
+# (no rack moved, the hall unchanged) holding those 13 panels. Diffed key by key: analyze
+# --json racks 69 -> 70, warnings 1 -> 0; the 896 cords from C01's switches now end in C-P1,
+# one rack on (384 at a longer stock length: 2 m 5,248 -> 4,864, 3 m 2,432 -> 2,624, 5 m
+# 512 -> 704; plant.cables.length_m 35,072 -> 35,840), channels' max loss 0.775 -> 0.781 dB,
+# the 13 panels priced as devices instead of virtual panels under cables, the patch rack's
+# $2,500; the BOM the same lines plus the patch rack, its trunks' spare metres 1,152 ->
+# 1,010.9 (224 trunks 0.6 m longer, same stock length); the schedule those 896 cord and 224
+# trunk rows; NetBox the rack, its 13 panels and the cables that end on them. Merged with
+# zspeed's columnar legs step (which takes a path's ports at once only where the rack's own
+# panels hold them all, so patch-rack takes stay in leg order): the schedule and BOM are
+# byte-identical to the zoned branch's, analyze --json differs by issue 37's routing keys only
+# and NetBox by issue 40's two floor-plan files only; report and NetBox digests retaken.
 EXPECTED = {
     "ft8z": (
         "a0492f583142f00f4aefc68f1cf9842f29be30f92a24f59ca93667d4b7f5fee5",
@@ -91,10 +105,10 @@ EXPECTED = {
         "d29f8d2f6747a3349e5a747d6afe9bc850011a04ed7af38b783ed857d3fde8d6",
     ),
     "ro256x": (
-        "6032106d79a2d31fe1b0d54ced4a2b3c01f8af8e4bc1cd91fff18bdde0778162",
-        "1c0eba0d731eb8ae6f43d25627bae992a1e083f7d96b1c0e6d1b11efe8b72481",
-        "867781bfed4c42db9de244bed8c0798c5abe45eb4bcc86c2d0095ca3fbbf889b",
-        "24e99a80822a2278b73091cd79939db83b0d635f7df40631039fbc7189a48d38",
+        "075ffeb9e63eac01bb526afc5b04fdfea5f037a59d0d7d81ca1ec19def303fe8",
+        "da01f5b3f2b49a134f6e8a62f6a5a63d9b6de3bd0a3eeecb5bf3c64999a989f3",
+        "f699f9298f14f1733ec083d46dd1a74d86756fd7e3f260259455994c561223db",
+        "008e3e71c5733490865da436ebcfbb889cdeae6ac742efe035add0df180bda55",
     ),
     "nv16z": (
         "a71ff763c4a5812cc1bca3f44e59587fb5646de669e693f15dec8f789b45f715",
