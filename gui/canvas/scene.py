@@ -293,12 +293,17 @@ class HallScene(SceneInput, QGraphicsScene):
         legend when the lines change."""
         if self.overlay_keys.get(id(owner), ()) == entries:
             return
+        before = len(self.overlay_key())
         if entries:
             self.overlay_keys[id(owner)] = entries
         else:
             self.overlay_keys.pop(id(owner), None)
+        marks = max(before, len(self.overlay_key()))
         for view in self.views():
-            view.viewport().update()
+            if hasattr(view, "update_legend"):
+                view.update_legend(marks)  # the legend's corner, not the whole plan
+            else:
+                view.viewport().update()
 
     def overlay_key(self) -> list[tuple[str, str, str]]:
         """Every overlay's legend lines, each once, in the order the overlays were shown."""

@@ -185,6 +185,17 @@ class HallView(QGraphicsView):
 
     # ------------------------------------------------------------------ legend and scale bar
 
+    def update_legend(self, marks: int) -> None:
+        """Repaint the legend's corner only (its overlay lines changed), sized for ``marks``
+        overlay lines (the larger of the old and new count) and every other line it can show:
+        a whole-viewport repaint after each edit cost the big hall's plan a full redraw."""
+        if not self.show_legend:
+            return
+        rows = len(style.MEDIUM_KIND_LABELS) + 1 + len(style.POWER_KEY) + marks
+        height = LEGEND_ROW * rows + LEGEND_PAD + LEGEND_MARGIN + 2
+        bottom = self.viewport().rect().bottom()
+        self.viewport().update(0, bottom - height, LEGEND_WIDTH + LEGEND_MARGIN + 2, height + 1)
+
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
         if not self.show_legend:
             return
@@ -202,6 +213,12 @@ class HallView(QGraphicsView):
                 and self.scene().trunk_layer.shows_trunks()
             ),
         )
+
+
+LEGEND_ROW = 16  # px per legend line
+LEGEND_WIDTH = 190  # px
+LEGEND_PAD = 36  # px: the box's padding and the scale bar under the lines
+LEGEND_MARGIN = 10  # px from the viewport's bottom-left corner
 
 
 def draw_legend(
@@ -227,11 +244,11 @@ def draw_legend(
     entries += [(style.TRUNK_LABEL, style.TRUNK_COLOR)] if trunks else []
     swatches = list(style.POWER_KEY) if power_key else []
     marks = list(overlays or [])
-    row = 16
-    width = 190
-    height = row * (len(entries) + len(swatches) + len(marks)) + 36
-    x0 = viewport.left() + 10
-    y0 = viewport.bottom() - height - 10
+    row = LEGEND_ROW
+    width = LEGEND_WIDTH
+    height = row * (len(entries) + len(swatches) + len(marks)) + LEGEND_PAD
+    x0 = viewport.left() + LEGEND_MARGIN
+    y0 = viewport.bottom() - height - LEGEND_MARGIN
     painter.setPen(QPen(QColor("#9aa0a6"), 1))
     painter.setBrush(QColor(255, 255, 255, 225))
     painter.drawRoundedRect(QRectF(x0, y0, width, height), 4, 4)

@@ -284,7 +284,10 @@ def test_fix_polarity_from_the_warning_in_one_undo_step(open_window, qtbot):
     settle(qtbot, window)
     assert "'Q' is no polarity" in window.inspector.error.text()  # refused, nothing changed
     assert window.document.design.links["l-1"].polarity == {}
+    # The form shows the model's values again and the keys went back to the plan: the user
+    # clicks into the field to type the right value.
     field = window.inspector.fields["polarity"]
+    qtbot.mouseClick(field, Qt.LeftButton)
     field.clear()
     qtbot.keyClicks(field, "trunk-1 a")
     qtbot.keyClick(field, Qt.Key_Return)
