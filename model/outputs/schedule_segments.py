@@ -22,7 +22,8 @@ Choices, written down:
   the rear ports of all its legs (``R1-R3,R7``). ``medium_kind`` says the segment
   (``patch-cord`` or ``trunk``), ``medium`` stays the link's; a cord's ``part`` is the module's
   fibre part at the cord's ordered length, a trunk's the trunk part at its length; the trunk row
-  carries the link's tray route, a cord ``(in rack)``.
+  carries the link's tray route, a cord ``(in rack)``, or ``C01 > C-P1`` when its panel stands
+  in a patch rack (the racks it runs between, from the row's A end).
 * **Several fibres per port** (800G SR8: two MPO per port; duplex links of several pairs): one
   cord row per fibre per end, ``cable_id`` suffixed ``.1``, ``.2``, each on its own panel port.
 * Rows follow the schedule row's A end: when the schedule turned a link round (its B end sorts
@@ -190,8 +191,14 @@ def _swapped_row(
         b[6],
         a[6],
         part,
-        _reverse_route(route) if kind == TRUNK else route,
+        _reverse_route(route),
     )
+
+
+def _cord_route(from_rack: str, to_rack: str) -> str:
+    """A cord's route: ``(in rack)``, or the racks it runs between when its panel stands in a
+    patch rack of the run (model.generators.patch_racks), the way its length was counted."""
+    return "(in rack)" if from_rack == to_rack else f"{from_rack} > {to_rack}"
 
 
 def _reverse_route(route: str) -> str:
@@ -342,17 +349,18 @@ class _Segments:
                 part_a = self._cord_part(fibre_part, ordered_a)
             if part_b is None:
                 part_b = self._cord_part(fibre_part, ordered_b)
+            front_a, front_b = places.front(ends[0]), places.front(ends[-1])
             out_a.append(
                 make(
                     row,
                     f"{link_id}:cord-a{suffix}",
                     PATCH_CORD,
                     dev_a,
-                    places.front(ends[0]),
+                    front_a,
                     cord_table.a_m[pair],
                     ordered_a,
                     part_a,
-                    "(in rack)",
+                    _cord_route(dev_a[1], front_a[1]),
                 )
             )
             out_b.append(
@@ -360,12 +368,12 @@ class _Segments:
                     row,
                     f"{link_id}:cord-b{suffix}",
                     PATCH_CORD,
-                    places.front(ends[-1]),
+                    front_b,
                     dev_b,
                     cord_table.b_m[pair],
                     ordered_b,
                     part_b,
-                    "(in rack)",
+                    _cord_route(front_b[1], dev_b[1]),
                 )
             )
         return out_a, out_b

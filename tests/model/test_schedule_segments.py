@@ -200,11 +200,12 @@ def test_the_schedule_builds_the_structured_layout_once(pod, monkeypatch):
 
 
 def _old_swap(row: tuple) -> tuple:
-    """The swap the schedule made before rows were tuples (ScheduleRow, dataclass replace)."""
-    from model.outputs.schedule_segments import TRUNK, _reverse_route
+    """The swap the schedule made before rows were tuples (ScheduleRow, dataclass replace);
+    a cord's route is turned round too since it can name racks (a patch rack's cord)."""
+    from model.outputs.schedule_segments import _reverse_route
 
     a_label, _, b_label = row[2].partition(" to ")
-    route = _reverse_route(row[21]) if row[13] == TRUNK else row[21]
+    route = _reverse_route(row[21])
     return (
         *row[:2],
         f"{b_label} to {a_label}",
