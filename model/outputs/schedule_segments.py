@@ -22,7 +22,8 @@ Choices, written down:
   the rear ports of all its legs (``R1-R3,R7``). ``medium_kind`` says the segment
   (``patch-cord`` or ``trunk``), ``medium`` stays the link's; a cord's ``part`` is the module's
   fibre part at the cord's ordered length, a trunk's the trunk part at its length; the trunk row
-  carries the link's tray route, a cord ``(in rack)``.
+  carries the link's tray route, a cord ``(in rack)``, or ``C01 > C-P1`` when its panel stands
+  in a patch rack (the racks it runs between, from the row's A end).
 * **Several fibres per port** (800G SR8: two MPO per port; duplex links of several pairs): one
   cord row per fibre per end, ``cable_id`` suffixed ``.1``, ``.2``, each on its own panel port.
 * Rows follow the schedule row's A end: when the schedule turned a link round (its B end sorts
@@ -73,6 +74,14 @@ def _num(value: float | None) -> float | None:
             _ROUNDED.clear()
         got = _ROUNDED[value] = round(value, 3)
     return got
+
+
+def _rounded(values: list) -> list:
+    """``[_num(v) for v in values]``, each distinct float rounded once (a zoned XL hall has
+    786k cord lengths of a few thousand values): a comprehension over a dict, not a call per
+    value."""
+    got = {v: round(v, 3) for v in set(values) if type(v) is float and v == v and v != 0.0}
+    return [got[v] if type(v) is float and v in got else _num(v) for v in values]
 
 
 def _ranges(ports: list[int]) -> str:
@@ -148,8 +157,8 @@ def _row(base: tuple, cable_id: str, kind: str, a: tuple, b: tuple, length, orde
         base[_SPEED],
         base[_MEDIUM],
         kind,
-        _num(length),
-        _num(ordered),
+        length,
+        ordered,
         a[5],
         b[5],
         a[6],
@@ -183,15 +192,21 @@ def _swapped_row(
         base[_SPEED],
         base[_MEDIUM],
         kind,
-        _num(length),
-        _num(ordered),
+        length,
+        ordered,
         b[5],
         a[5],
         b[6],
         a[6],
         part,
-        _reverse_route(route) if kind == TRUNK else route,
+        _reverse_route(route),
     )
+
+
+def _cord_route(from_rack: str, to_rack: str) -> str:
+    """A cord's route: ``(in rack)``, or the racks it runs between when its panel stands in a
+    patch rack of the run (model.generators.patch_racks), the way its length was counted."""
+    return "(in rack)" if from_rack == to_rack else f"{from_rack} > {to_rack}"
 
 
 def _reverse_route(route: str) -> str:
@@ -287,7 +302,22 @@ class _Segments:
         self.sc = structured_catalog()
         self.fibre_parts = design.catalog.fibre_parts
         self.listed_trunks: set[str] = set()
+        # Per cord pair (a row of the cord table), column by column: its lengths rounded as
+        # the schedule writes them and its two cords' part numbers (one per fibre part and
+        # ordered length, :meth:`_cord_part`), made once for all cords instead of per row.
         self.part_of: dict[tuple[str, float], str] = {}  # (fibre part, ordered) -> part number
+        parts = cord_table.parts
+        self.a_m, self.b_m = _rounded(cord_table.a_m), _rounded(cord_table.b_m)
+        self.a_ordered = _rounded(cord_table.a_ordered)
+        self.b_ordered = _rounded(cord_table.b_ordered)
+        self.a_part = self._cord_parts(parts, cord_table.a_ordered)
+        self.b_part = self._cord_parts(parts, cord_table.b_ordered)
+
+    def _cord_parts(self, parts: list[str], ordered: list[float]) -> list[str]:
+        part_of = self.part_of
+        for key in set(zip(parts, ordered, strict=True)).difference(part_of):
+            self._cord_part(*key)
+        return [part_of[key] for key in zip(parts, ordered, strict=True)]
 
     def of_link(self, row: tuple, copies: list):
         """The link's segment rows, A-end cord first (from its B end when the schedule row is
@@ -325,34 +355,25 @@ class _Segments:
     def _cords(self, row: tuple, copies: list, make, dev_a: tuple, dev_b: tuple):
         """(A-end cord rows, B-end cord rows): one per fibre (pair) of the link at each end."""
         link_id = row[_LINK]
-        cord_table, part_of, places = self.cord_table, self.part_of, self.places
+        places = self.places
         pairs = self.pairs_of[link_id]
         out_a: list = []
         out_b: list = []
         for k, ends in enumerate(copies):
             suffix = f".{k + 1}" if len(copies) > 1 else ""
             pair = pairs[k]
-            fibre_part = cord_table.parts[pair]
-            ordered_a, ordered_b = cord_table.a_ordered[pair], cord_table.b_ordered[pair]
-            part_a, part_b = (
-                part_of.get((fibre_part, ordered_a)),
-                part_of.get((fibre_part, ordered_b)),
-            )
-            if part_a is None:
-                part_a = self._cord_part(fibre_part, ordered_a)
-            if part_b is None:
-                part_b = self._cord_part(fibre_part, ordered_b)
+            front_a, front_b = places.front(ends[0]), places.front(ends[-1])
             out_a.append(
                 make(
                     row,
                     f"{link_id}:cord-a{suffix}",
                     PATCH_CORD,
                     dev_a,
-                    places.front(ends[0]),
-                    cord_table.a_m[pair],
-                    ordered_a,
-                    part_a,
-                    "(in rack)",
+                    front_a,
+                    self.a_m[pair],
+                    self.a_ordered[pair],
+                    self.a_part[pair],
+                    _cord_route(dev_a[1], front_a[1]),
                 )
             )
             out_b.append(
@@ -360,12 +381,12 @@ class _Segments:
                     row,
                     f"{link_id}:cord-b{suffix}",
                     PATCH_CORD,
-                    places.front(ends[-1]),
+                    front_b,
                     dev_b,
-                    cord_table.b_m[pair],
-                    ordered_b,
-                    part_b,
-                    "(in rack)",
+                    self.b_m[pair],
+                    self.b_ordered[pair],
+                    self.b_part[pair],
+                    _cord_route(front_b[1], dev_b[1]),
                 )
             )
         return out_a, out_b
@@ -410,8 +431,8 @@ class _Segments:
                     TRUNK,
                     a,
                     b,
-                    trunk.length_m,
-                    trunk.ordered_m,
+                    _num(trunk.length_m),
+                    _num(trunk.ordered_m),
                     part_number_for(tpart.part_number, trunk.ordered_m) if tpart else "",
                     base_route if len(trunk_elements) == 1 else "",
                 )

@@ -141,3 +141,20 @@ def test_a_second_round_of_patch_racks_in_a_row_takes_new_names_and_places():
     row = sorted((r for r in design.racks.values() if r.y == 6.0), key=lambda r: r.x)
     assert [r.name for r in row] == ["B01", "B-P3", "B-P4", "B-P1", "B-P2"]
     assert all(round(b.x - a.x, 6) == 0.6 for a, b in zip(row, row[1:], strict=False))
+
+
+def test_a_cord_to_a_patch_rack_panel_says_the_racks_it_runs_between():
+    """The schedule's route of a cord whose panel stands in a patch rack names the two racks,
+    from the row's A end (it read "(in rack)"); a cord in its own rack still reads so."""
+    from model.outputs.schedule import schedule_rows
+
+    design = _full_leaf_rack()
+    rack(design, "bp1", 11.1, 6.0, name="B-P1", type_id=PATCH)
+    place_panels(design)
+    plant = RoutedLinks(design)
+    cords = [r for r in schedule_rows(design, plant) if r.medium_kind == "patch-cord"]
+    across = [r for r in cords if r.a_rack != r.b_rack]
+    assert len(across) == 6  # the leaf's six cords (before: virtual panel in B01 itself)
+    assert {r.route for r in across} == {f"{r.a_rack} > {r.b_rack}" for r in across}
+    assert {r.a_rack for r in across} | {r.b_rack for r in across} == {"B01", "B-P1"}
+    assert {r.route for r in cords if r.a_rack == r.b_rack} == {"(in rack)"}

@@ -200,11 +200,12 @@ def test_the_schedule_builds_the_structured_layout_once(pod, monkeypatch):
 
 
 def _old_swap(row: tuple) -> tuple:
-    """The swap the schedule made before rows were tuples (ScheduleRow, dataclass replace)."""
-    from model.outputs.schedule_segments import TRUNK, _reverse_route
+    """The swap the schedule made before rows were tuples (ScheduleRow, dataclass replace);
+    a cord's route is turned round too since it can name racks (a patch rack's cord)."""
+    from model.outputs.schedule_segments import _reverse_route
 
     a_label, _, b_label = row[2].partition(" to ")
-    route = _reverse_route(row[21]) if row[13] == TRUNK else row[21]
+    route = _reverse_route(row[21])
     return (
         *row[:2],
         f"{b_label} to {a_label}",
@@ -233,3 +234,17 @@ def test_a_segment_made_from_its_b_end_is_the_old_swap(a_label, b_label, kind):
     b = (b_label, "A09", 48, "pp9", "R1", "", "")
     args = ("trunk-1", kind, a, b, 8.9312, float("nan"), "P", "Cross 1 > Row A")
     assert _swapped_row(base, *args) == _old_swap(_row(base, *args))
+
+
+def test_a_column_rounded_at_once_is_each_value_rounded():
+    """The cord columns are rounded by one comprehension: the same values and types as
+    rounding each (an int stays an int though 1 == 1.0, -0.0 and NaN as _num makes them)."""
+    import math
+
+    from model.outputs.schedule_segments import _num, _rounded
+
+    values = [2.34567, 1, 1.0, 0.0, -0.0, math.nan, None, 2.34567, 3.0005, 7, 1e-4]
+    got = _rounded(values)
+    want = [_num(v) for v in values]
+    assert [(type(g), repr(g)) for g in got] == [(type(w), repr(w)) for w in want]
+    assert got[:2] == [2.346, 1] and type(got[1]) is int and got[5] is None

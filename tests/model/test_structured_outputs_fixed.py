@@ -97,6 +97,10 @@ DESIGNS = {
 # panels hold them all, so patch-rack takes stay in leg order): the schedule and BOM are
 # byte-identical to the zoned branch's, analyze --json differs by issue 37's routing keys only
 # and NetBox by issue 40's two floor-plan files only; report and NetBox digests retaken.
+# Issue 43 item 4 (seg): a cord to a panel in a patch rack said "(in rack)" in its route though it
+# runs on to the patch rack; it now names the racks it runs between. Diffed: ro256x's schedule
+# differs in 896 rows (the cord-b rows of C01's switches to C-P1's panels), in the route column
+# only ("(in rack)" -> "C01 > C-P1"); its schedule digest retaken, the other designs unchanged.
 EXPECTED = {
     "ft8z": (
         "a0492f583142f00f4aefc68f1cf9842f29be30f92a24f59ca93667d4b7f5fee5",
@@ -105,7 +109,7 @@ EXPECTED = {
         "d29f8d2f6747a3349e5a747d6afe9bc850011a04ed7af38b783ed857d3fde8d6",
     ),
     "ro256x": (
-        "075ffeb9e63eac01bb526afc5b04fdfea5f037a59d0d7d81ca1ec19def303fe8",
+        "37d09a8deeae1e381dcc3ebed7b4244dc04cd022125ccb9647f4dbe87bfda4d6",
         "da01f5b3f2b49a134f6e8a62f6a5a63d9b6de3bd0a3eeecb5bf3c64999a989f3",
         "f699f9298f14f1733ec083d46dd1a74d86756fd7e3f260259455994c561223db",
         "008e3e71c5733490865da436ebcfbb889cdeae6ac742efe035add0df180bda55",
