@@ -130,6 +130,8 @@ class RoutedLinks(PlantRouting, PlantMedia):
         self._memo_reasons.clear()  # media choices may change: their words are redone
         if any(c.touches(_NOT_MOVES) for c in pending):
             self._rack_rows.clear()  # links, devices or rows may have changed: found again
+        if all(c.kinds <= TRAY_KINDS for c in pending):
+            return self._retray()  # trays alone: rows, inputs and cage components stay
         if any(c.touches(_FULL_KINDS) for c in pending):
             return self._full_with_diff()
         design = self.design

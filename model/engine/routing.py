@@ -25,6 +25,7 @@ from model.engine.geometry import (
 from model.engine.link_status import NO_TRAY_PATH, SAME_RACK, UNREACHED_RACK
 from model.engine.link_table import EngineState
 from model.engine.route_words import route_word_columns
+from model.engine.tray_graph import TrayGraph
 
 _STALE_ROUTE = -2  # _route_key of a row recomputed since route_keys() last named its route
 
@@ -283,6 +284,39 @@ class PlantRouting(EngineState):
                 tuple((names[t], s0, s1) for t, s0, s1 in legs) for legs in spans
             ]
 
+    def _retray(self) -> set[str]:
+        """Apply an edit of the trays alone (a corner dragged, a tray moved, added or removed):
+        ids of the links whose length, ordered length or medium changed.
+
+        What a full rebuild would do, less what trays cannot change: the link rows, their
+        inputs and the cage components stay. The tray graph is built again (the joins and
+        stations move with the corner), every drop point attaches to it again, and every row is
+        routed again in one numpy pass (distances per run of one rack pair, from the new graph's
+        rows, cached per station node). Media are chosen again only for the components holding
+        a row whose length or route status changed: elsewhere the inputs of the choice are the
+        same, so is its result. Route ids are named afresh, as after a full rebuild.
+        """
+        design = self.design
+        self._graph = TrayGraph(
+            list(design.trays.values()), design.hall, design.settings.tray_join_tolerance_m
+        )
+        self._att = self._graph.attach(self._drop_x, self._drop_y, design.settings.tray_reach_m)
+        self._memo_paths.clear()
+        self._route_of, self._route_spans = {}, []
+        self.route_generation += 1
+        old_routed, old_length = self.routed_m.copy(), self.length_m.copy()
+        old_status = self.status.copy()
+        self._route(np.arange(len(self.link_ids)))
+        route_bits = SAME_RACK | NO_TRAY_PATH | UNREACHED_RACK
+        moved = ~_same_floats(old_routed, self.routed_m) | ~_same_floats(old_length, self.length_m)
+        rows = np.flatnonzero(moved | ((old_status & route_bits) != self.status))
+        # Rows routed as before keep their media flags (the pass above wrote route bits only).
+        keep = np.ones(len(self.link_ids), dtype=bool)
+        keep[rows] = False
+        self.status[keep] = old_status[keep]
+        changed = self._compute(rows) if len(rows) else set()
+        return changed | {self.link_ids[r] for r in np.flatnonzero(moved).tolist()}
+
     def _route(self, rows: np.ndarray) -> None:
         """Routed and effective length of ``rows`` (the geometry: no media)."""
         if not len(rows):
@@ -340,3 +374,8 @@ class PlantRouting(EngineState):
         status |= np.where((p.method == METHOD_NO_TRAY_PATH) & unreached, UNREACHED_RACK, 0)
         self.status[rows] = status.astype(np.uint8)
         self._route_key[rows] = _STALE_ROUTE
+
+
+def _same_floats(old: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """Where two float columns hold the same value (NaN equal to NaN)."""
+    return (old == new) | (np.isnan(old) & np.isnan(new))
