@@ -290,32 +290,39 @@ class PlantRouting(EngineState):
 
         What a full rebuild would do, less what trays cannot change: the link rows, their
         inputs and the cage components stay. The tray graph is built again (the joins and
-        stations move with the corner), every drop point attaches to it again, and every row is
-        routed again in one numpy pass (distances per run of one rack pair, from the new graph's
-        rows, cached per station node). Media are chosen again only for the components holding
-        a row whose length or route status changed: elsewhere the inputs of the choice are the
-        same, so is its result. Route ids are named afresh, as after a full rebuild.
+        stations move with the corner) and every drop point attaches to it again. A row's
+        routed length reads only its two drops' attachments (hop, elevation, reached) and the
+        tray distance between them, so only rows where one of those changed are routed again,
+        and media chosen again for their components (:meth:`_compute`): the tray distance is
+        compared once per run of rows between the same two drops, old graph against new.
+        Route ids are named afresh, as after a full rebuild (tray positions moved with the trays).
         """
         design = self.design
-        self._graph = TrayGraph(
+        old_graph, old_att = self._graph, self._att
+        self._graph = graph = TrayGraph(
             list(design.trays.values()), design.hall, design.settings.tray_join_tolerance_m
         )
-        self._att = self._graph.attach(self._drop_x, self._drop_y, design.settings.tray_reach_m)
+        self._att = att = graph.attach(self._drop_x, self._drop_y, design.settings.tray_reach_m)
         self._memo_paths.clear()
         self._route_of, self._route_spans = {}, []
         self.route_generation += 1
-        old_routed, old_length = self.routed_m.copy(), self.length_m.copy()
-        old_status = self.status.copy()
-        self._route(np.arange(len(self.link_ids)))
-        route_bits = SAME_RACK | NO_TRAY_PATH | UNREACHED_RACK
-        moved = ~_same_floats(old_routed, self.routed_m) | ~_same_floats(old_length, self.length_m)
-        rows = np.flatnonzero(moved | ((old_status & route_bits) != self.status))
-        # Rows routed as before keep their media flags (the pass above wrote route bits only).
-        keep = np.ones(len(self.link_ids), dtype=bool)
-        keep[rows] = False
-        self.status[keep] = old_status[keep]
-        changed = self._compute(rows) if len(rows) else set()
-        return changed | {self.link_ids[r] for r in np.flatnonzero(moved).tolist()}
+        self._route_key[:] = _STALE_ROUTE
+        drop_moved = (
+            (old_att.reached != att.reached) | (old_att.hop != att.hop) | (old_att.elev != att.elev)
+        )
+        da, db = self.drop_a, self.drop_b
+        if not len(da):
+            return set()
+        starts = np.concatenate([[True], (da[1:] != da[:-1]) | (db[1:] != db[:-1])])
+        heads = np.flatnonzero(starts)
+        ha, hb = da[heads], db[heads]
+        run_moved = (
+            drop_moved[ha]
+            | drop_moved[hb]
+            | (old_graph.distance(old_att, ha, old_att, hb) != graph.distance(att, ha, att, hb))
+        )
+        rows = np.flatnonzero(run_moved[np.cumsum(starts) - 1])
+        return self._compute(rows) if len(rows) else set()
 
     def _route(self, rows: np.ndarray) -> None:
         """Routed and effective length of ``rows`` (the geometry: no media)."""
@@ -374,8 +381,3 @@ class PlantRouting(EngineState):
         status |= np.where((p.method == METHOD_NO_TRAY_PATH) & unreached, UNREACHED_RACK, 0)
         self.status[rows] = status.astype(np.uint8)
         self._route_key[rows] = _STALE_ROUTE
-
-
-def _same_floats(old: np.ndarray, new: np.ndarray) -> np.ndarray:
-    """Where two float columns hold the same value (NaN equal to NaN)."""
-    return (old == new) | (np.isnan(old) & np.isnan(new))
