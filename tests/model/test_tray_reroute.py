@@ -50,7 +50,13 @@ def hall():
     )
     live = RoutedLinks(design)
     assert (live.status & PINNED_MISMATCH).any() and (live.status & PINNED_OUT_OF_REACH).any()
-    return design, live, RoutedLinks(design)
+    reference = RoutedLinks(design)
+
+    def no_full_rebuild() -> None:
+        raise AssertionError("a tray edit rebuilt the whole plant")
+
+    live._full = no_full_rebuild  # the tray edits below must take the in-place path
+    return design, live, reference
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
