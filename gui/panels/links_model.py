@@ -42,6 +42,7 @@ MAX_CANVAS_SELECTION = 2000
 # Past this many runs of changed rows, one signal spans them (each signal costs the view a
 # repaint request of its own).
 MAX_CHANGED_RUNS = 256
+MANY_CHANGED = 16 * MAX_CHANGED_RUNS  # more changed links than this: one span, rows not looked up
 
 
 class LinksTableModel(QAbstractTableModel):
@@ -262,6 +263,13 @@ class LinksTableModel(QAbstractTableModel):
             and not any(self.filters.values())
             and len(self.order) == len(self.plant.link_ids)
         )
+        if plain and len(changed) > MANY_CHANGED:
+            # A tray edit changes a large part of the plant (XL: 259k links along one tray):
+            # finding and sorting their rows took ~0.3 s of the GUI thread, where repainting
+            # the rows on screen (all the view repaints of one span) takes a few ms.
+            last_col = len(COLUMNS) - 1
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.order) - 1, last_col))
+            return False
         if plain:
             index = self.plant.index
             rows = sorted(index[i] for i in changed if i in index)

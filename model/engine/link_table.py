@@ -141,6 +141,7 @@ class EngineState(LinkTable):
     _rack_row: dict[str, int]
     _route_of: dict[tuple, int]
     _route_spans: list[tuple[tuple[str, float, float], ...]]
+    route_generation: int
     # Two memos in one dict: (drop, drop) -> (plan path, trays), ("ids", drop, drop) -> tray ids.
     _memo_paths: dict[tuple, Any]
     # Media: candidate lists per pair of port classes, accepted media per class-pair key.
@@ -155,5 +156,7 @@ class EngineState(LinkTable):
         def refresh(self) -> set[str]: ...
 
         def _component_rows(self, rows: np.ndarray) -> np.ndarray: ...
+
+        def _compute(self, rows: np.ndarray, diff: bool = True) -> set[str]: ...
 
         def _name_routes(self, rows: np.ndarray) -> None: ...

@@ -130,6 +130,8 @@ class RoutedLinks(PlantRouting, PlantMedia):
         self._memo_reasons.clear()  # media choices may change: their words are redone
         if any(c.touches(_NOT_MOVES) for c in pending):
             self._rack_rows.clear()  # links, devices or rows may have changed: found again
+        if all(c.kinds <= TRAY_KINDS for c in pending):
+            return self._retray()  # trays alone: rows, inputs and cage components stay
         if any(c.touches(_FULL_KINDS) for c in pending):
             return self._full_with_diff()
         design = self.design
@@ -591,4 +593,6 @@ class RoutedLinks(PlantRouting, PlantMedia):
                 if old.dtype.kind == "f"
                 else old == new
             )
-        return {self.link_ids[r] for r in rows[~same]}
+        # Rows as Python ints through a C-level map: numpy scalars as list indices cost twice
+        # as much (a tray edit at XL reports ~260k links).
+        return set(map(self.link_ids.__getitem__, rows[~same].tolist()))

@@ -25,6 +25,7 @@ from model.engine.geometry import (
 from model.engine.link_status import NO_TRAY_PATH, SAME_RACK, UNREACHED_RACK
 from model.engine.link_table import EngineState
 from model.engine.route_words import route_word_columns
+from model.engine.tray_graph import TrayGraph
 
 _STALE_ROUTE = -2  # _route_key of a row recomputed since route_keys() last named its route
 
@@ -282,6 +283,46 @@ class PlantRouting(EngineState):
             self._route_spans[start:] = [
                 tuple((names[t], s0, s1) for t, s0, s1 in legs) for legs in spans
             ]
+
+    def _retray(self) -> set[str]:
+        """Apply an edit of the trays alone (a corner dragged, a tray moved, added or removed):
+        ids of the links whose length, ordered length or medium changed.
+
+        What a full rebuild would do, less what trays cannot change: the link rows, their
+        inputs and the cage components stay. The tray graph is built again (the joins and
+        stations move with the corner) and every drop point attaches to it again. A row's
+        routed length reads only its two drops' attachments (hop, elevation, reached) and the
+        tray distance between them, so only rows where one of those changed are routed again,
+        and media chosen again for their components (:meth:`_compute`): the tray distance is
+        compared once per run of rows between the same two drops, old graph against new.
+        Route ids are named afresh, as after a full rebuild (tray positions moved with the trays).
+        """
+        design = self.design
+        old_graph, old_att = self._graph, self._att
+        self._graph = graph = TrayGraph(
+            list(design.trays.values()), design.hall, design.settings.tray_join_tolerance_m
+        )
+        self._att = att = graph.attach(self._drop_x, self._drop_y, design.settings.tray_reach_m)
+        self._memo_paths.clear()
+        self._route_of, self._route_spans = {}, []
+        self.route_generation += 1
+        self._route_key[:] = _STALE_ROUTE
+        drop_moved = (
+            (old_att.reached != att.reached) | (old_att.hop != att.hop) | (old_att.elev != att.elev)
+        )
+        da, db = self.drop_a, self.drop_b
+        if not len(da):
+            return set()
+        starts = np.concatenate([[True], (da[1:] != da[:-1]) | (db[1:] != db[:-1])])
+        heads = np.flatnonzero(starts)
+        ha, hb = da[heads], db[heads]
+        run_moved = (
+            drop_moved[ha]
+            | drop_moved[hb]
+            | (old_graph.distance(old_att, ha, old_att, hb) != graph.distance(att, ha, att, hb))
+        )
+        rows = np.flatnonzero(run_moved[np.cumsum(starts) - 1])
+        return self._compute(rows) if len(rows) else set()
 
     def _route(self, rows: np.ndarray) -> None:
         """Routed and effective length of ``rows`` (the geometry: no media)."""

@@ -118,7 +118,9 @@ def _hall_edit(design, stack, kind: str, tray, pick: int, dx: int, dy: int) -> N
     elif kind == "move" and obstacle:
         push(stack, MoveObstaclesCommand(design, [obstacle.id], 0.3 * dx, 0.3 * dy))
     elif kind == "delete" and (obstacle or tray):
-        push(stack, DeleteCommand(design, [obstacle.id if obstacle and dx >= 0 else tray.id]))
+        # An obstacle when there is one and dx says so, or when no tray is left to delete.
+        target = obstacle if obstacle and (dx >= 0 or tray is None) else tray
+        push(stack, DeleteCommand(design, [target.id]))
     elif kind == "height" and obstacle:
         height = None if dx == 0 else 0.5 * abs(dx) + 0.1 * pick
         changed = msgspec.structs.replace(obstacle, height_m=height)

@@ -249,3 +249,21 @@ def test_a_rack_move_repaints_the_moved_links_rows_only(s_window, qtbot):
     rows = {index[i] for i in changed}
     assert apart(changed)  # rows apart: a span would cover others
     assert set(covered) == rows  # each changed row, no other
+
+
+def test_a_change_of_many_links_repaints_in_one_span(s_window, qtbot, monkeypatch):
+    """Past MANY_CHANGED links (a tray edit at XL: 259k), one signal spans the table and the
+    changed ids are not looked up one by one on the GUI thread."""
+    import gui.panels.links_model as links_model
+
+    model = docks(s_window).links.model
+    wait_fresh(qtbot, s_window)
+    signals: list[tuple[int, int]] = []
+    model.dataChanged.connect(lambda top, bottom, *_: signals.append((top.row(), bottom.row())))
+    monkeypatch.setattr(links_model, "MANY_CHANGED", 10)
+    ids = model.plant.link_ids
+    assert model.plant_changed(set(ids[:5])) is False
+    assert len(signals) == 1 and signals[0][1] < model.rowCount() - 1  # few: their rows only
+    signals.clear()
+    assert model.plant_changed(set(ids[3:20])) is False
+    assert signals == [(0, model.rowCount() - 1)]

@@ -1,0 +1,110 @@
+"""A tray edit re-routes in place (RoutedLinks._retray): the same figures as routing the edited design afresh."""
+
+from __future__ import annotations
+
+import random
+
+import msgspec
+import numpy as np
+import pytest
+
+from model.engine.link_table import OUTPUT_COLUMNS
+from model.engine.routed_links import (
+    NO_TRAY_PATH,
+    PINNED_MISMATCH,
+    PINNED_OUT_OF_REACH,
+    RoutedLinks,
+)
+from tests.benchmarks.synthetic import synthetic_hall
+
+
+def _assert_same_plant(live: RoutedLinks, fresh: RoutedLinks) -> None:
+    assert live.link_ids == fresh.link_ids
+    for name in OUTPUT_COLUMNS:
+        if name == "_route_key":
+            continue
+        np.testing.assert_array_equal(getattr(live, name), getattr(fresh, name), err_msg=name)
+    keys = live.route_keys()
+    np.testing.assert_array_equal(keys, fresh.route_keys())
+    assert [live.tray_spans(k) for k in range(live.route_count)] == [
+        fresh.tray_spans(k) for k in range(fresh.route_count)
+    ]
+
+
+def _full_diff(reference: RoutedLinks) -> set[str]:
+    """What the full rebuild reports for the pending edits (the path a tray edit took before)."""
+    reference._pending.clear()
+    reference._memo_reasons.clear()
+    return reference._full_with_diff()
+
+
+@pytest.fixture(scope="module")
+def hall():
+    design = synthetic_hall(2048)
+    # Some links pinned to a medium of another speed or too short a reach: their flags must
+    # survive an edit that does not touch their routes.
+    ids = list(design.links)
+    pins = {**dict.fromkeys(ids[::50], "aoc-200g"), **dict.fromkeys(ids[25::50], "dac-400g")}
+    design.update_links(
+        [msgspec.structs.replace(design.links[i], medium=m) for i, m in pins.items()]
+    )
+    live = RoutedLinks(design)
+    assert (live.status & PINNED_MISMATCH).any() and (live.status & PINNED_OUT_OF_REACH).any()
+    reference = RoutedLinks(design)
+
+    def no_full_rebuild() -> None:
+        raise AssertionError("a tray edit rebuilt the whole plant")
+
+    live._full = no_full_rebuild  # the tray edits below must take the in-place path
+    return design, live, reference
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_corner_move_routes_as_a_fresh_plant(hall, seed):
+    design, live, reference = hall
+    rng = random.Random(seed)
+    live.route_keys()
+    used = {t for k in range(live.route_count) for t, _, _ in live.tray_spans(k)}
+    tray_id = rng.choice(sorted(used))  # a tray some route follows
+    points = list(design.trays[tray_id].points)
+    k = rng.randrange(len(points))
+    x, y = points[k]
+    points[k] = (round(x + rng.uniform(-1.5, 1.5), 3), round(y + rng.uniform(-1.5, 1.5), 3))
+    generation = live.route_generation
+    design.set_tray_points(tray_id, points)
+    changed = live.refresh()
+    assert live.route_generation == generation + 1  # route ids renamed, as after a rebuild
+    assert changed == _full_diff(reference)
+    assert changed  # a corner of a tray in use moved: some lengths change
+    _assert_same_plant(live, RoutedLinks(design))
+
+
+def test_tray_moved_away_and_back(hall):
+    """A tray moved out of reach leaves links on the floor (with their media redone); moved
+    back, every figure is the original one again."""
+    design, live, reference = hall
+    before = {name: getattr(live, name).copy() for name in ("routed_m", "ordered_m", "status")}
+    tray_id = max(design.trays, key=lambda t: len(design.trays[t].points))
+    design.move_trays([tray_id], 0.0, 40.0)
+    away = live.refresh()
+    assert away == _full_diff(reference)
+    _assert_same_plant(live, RoutedLinks(design))
+    design.move_trays([tray_id], 0.0, -40.0)
+    back = live.refresh()
+    assert back == _full_diff(reference)
+    fresh = RoutedLinks(design)
+    _assert_same_plant(live, fresh)
+    assert away and back
+    assert (fresh.status & NO_TRAY_PATH).sum() == (before["status"] & NO_TRAY_PATH).sum()
+
+
+def test_tray_removed_and_added_back(hall):
+    design, live, reference = hall
+    tray_id = sorted(design.trays)[0]
+    tray = design.trays[tray_id]
+    design.remove_trays([tray_id])
+    assert live.refresh() == _full_diff(reference)
+    _assert_same_plant(live, RoutedLinks(design))
+    design.add_trays([tray])
+    assert live.refresh() == _full_diff(reference)
+    _assert_same_plant(live, RoutedLinks(design))
