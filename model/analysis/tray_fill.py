@@ -147,6 +147,7 @@ class TrayFill:
         # ``loads=False`` update re-sweeps on the trays its recounted routes run along only.
         self._fill_state: tuple[list[str], dict, dict] | None = None
         self._touched_routes: np.ndarray | None = None  # routes recounted by the last update
+        self._area: np.ndarray | None = None  # per route: cable cross-section (m^2), as kept
 
     def update(
         self,
@@ -499,11 +500,13 @@ class TrayFill:
             out = self._peaks(design, plant, loads=False)
             self._fill_state = (tray_ids, dict(out), dict(self.peak_at))
             self._touched_routes = None
+            self._area = self._route_figures(plant)[0]
             return out
         _, out, peak_at = state
         self._touched_routes = None
+        touched = touched[touched >= 0]
         if len(touched):
-            area = self._route_figures(plant)[0]
+            area = self._route_areas(plant, touched)
             self._span_table(tray_ids)
             span_route, span_tray, s0, s1 = self._span_arrays[1]
             trays = unique_sorted(span_tray[np.isin(span_route, touched)])
@@ -522,6 +525,27 @@ class TrayFill:
                         peak_at.pop(tray_id, None)
         self.peak_at = dict(peak_at)
         return dict(out)
+
+    def _route_areas(self, plant, touched: np.ndarray) -> np.ndarray:
+        """The kept per-route cross-sections with the ``touched`` routes summed again: each
+        over its (route, medium) counts in the counts' order, as :meth:`_route_figures` sums
+        every route (so the same floats), without the pass over every count."""
+        self._learn_spans(plant, int(touched.max()) + 1)
+        area = self._area
+        assert area is not None  # set by the full sweep before any delta
+        if len(area) < self._routes_known:
+            area = np.concatenate([area, np.zeros(self._routes_known - len(area))])
+        keys = self._count_keys()
+        mine = keys[np.isin(keys[:, 0], touched)]
+        counts = np.array([self._counts[(r, m)] for r, m in mine.tolist()], dtype=np.int64)
+        live = counts > 0
+        areas = np.array([math.pi * (m.cable_diameter_mm / 1000) ** 2 / 4 for m in plant.media])
+        sums = np.bincount(mine[live, 0], areas[mine[live, 1]] * counts[live], len(area)).astype(
+            float
+        )
+        area[touched] = sums[touched]
+        self._area = area
+        return area
 
     def _fill_only(self, design: Design, tray_ids: list[str], filled) -> dict[str, float]:
         """Fill ratio per tray and where it peaks, from the swept cross-sections."""
