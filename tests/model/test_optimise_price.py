@@ -229,3 +229,33 @@ def test_moved_racks_rows_follow_link_edits_between_moves():
         assert np.allclose([mine[k] for k in theirs], list(theirs.values()), equal_nan=True), name
     plant.close()
     fresh.close()
+
+
+def test_plant_cache_keeps_its_cage_graph_unchecked_only_while_racks_only_move(monkeypatch):
+    """After rack moves alone the pricer lets the plant cache reuse its cage graph without
+    comparing the cage arrays of every link; any other edit brings the comparison back."""
+    import numpy as np
+
+    design = generate("leaf-spine", nodes=16, node_type="dgx-h100", switch="qm9700")
+    movable = network_racks(design)
+    free, _ = search_space(design, movable, set(), True, False)
+    plant = RoutedLinks(design)
+    pricer = Pricer(design, plant)
+    compared: list[int] = []
+    real = np.array_equal
+
+    def spy(a, b, *args, **kwargs):
+        compared.append(1)
+        return real(a, b, *args, **kwargs)
+
+    monkeypatch.setattr(np, "array_equal", spy)
+    graph = pricer.cache._graph
+    rack_id = movable[0]
+    design.move_racks({rack_id: free[rack_id][0]})
+    moved = pricer.price(plant.refresh())
+    assert not compared and pricer.cache._graph is graph
+    design.set_name("renamed")  # not a move: the cage arrays are compared again
+    again = pricer.price(plant.refresh())
+    assert compared and pricer.cache._graph is graph
+    assert again.terms == moved.terms
+    plant.close()
