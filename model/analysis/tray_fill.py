@@ -197,7 +197,7 @@ class TrayFill:
             rows = np.flatnonzero((routes != self._row_route) | (media != self._row_medium))
             touched = [self._row_route[rows], routes[rows]]
             if len(rows):
-                self._recount(plant, rows)
+                self._recount(plant, rows, routes, media)
             self._touched_routes = unique_sorted(np.concatenate(touched))
         if peaks and not loads and structured is None:
             return self._fill_delta(design, plant)
@@ -218,14 +218,16 @@ class TrayFill:
             }
         )
 
-    def _recount(self, plant, rows: np.ndarray) -> None:
+    def _recount(self, plant, rows: np.ndarray, routes: np.ndarray, media: np.ndarray) -> None:
         # Counted per distinct (route, medium) with numpy: a rack move recounts thousands of
         # rows at L, and a Python step per row was most of the optimiser's tray-fill price.
+        # ``routes`` and ``media``: the plant's, as update read them (asking the plant for its
+        # route keys again scans every link for stale ones, ~0.5 ms at XL).
         width = len(plant.media) + 1
         for sign in (-1, 1):
             if sign > 0:
-                self._row_route[rows] = np.asarray(plant.route_keys())[rows]
-                self._row_medium[rows] = np.asarray(plant.medium_index)[rows]
+                self._row_route[rows] = routes[rows]
+                self._row_medium[rows] = media[rows]
             route, medium = self._row_route[rows], self._row_medium[rows]
             keep = (route >= 0) & (medium >= 0)
             values, counts = np.unique(route[keep] * width + medium[keep], return_counts=True)
