@@ -11,6 +11,8 @@ query.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 import shapely
 
@@ -28,7 +30,17 @@ class ClashIndex:
     def __init__(self, design: Design) -> None:
         self.design = design
         self._built = False
-        self._subscription = design.subscribe(self._changed)
+        # Held weakly by its listener, so an index left unclosed (a run that raised) goes
+        # with its last user instead of following the design's moves for good.
+        follow = weakref.ref(self)
+
+        def heard(change: Change) -> None:
+            index = follow()
+            if index is not None:
+                index._changed(change)
+
+        self._subscription = design.subscribe(heard)
+        weakref.finalize(self, self._subscription.close)
 
     def close(self) -> None:
         self._subscription.close()
