@@ -143,6 +143,11 @@ class TrayFill:
         self._turns: list[bool] = []  # per known route: does it pass from one tray to another
         self._span_arrays = None  # (tray ids numbered, (route, tray no, s0, s1) per span)
         self._pairs = None  # (spans known, tray ids, distinct (route, tray) rows)
+        # The last fill-only figures (ratio and peak place per tray, their tray ids): what a
+        # ``loads=False`` update re-sweeps on the trays its recounted routes run along only.
+        self._fill_state: tuple[list[str], dict, dict] | None = None
+        self._touched_routes: np.ndarray | None = None  # routes recounted by the last update
+        self._area: np.ndarray | None = None  # per route: cable cross-section (m^2), as kept
 
     def update(
         self,
@@ -190,8 +195,13 @@ class TrayFill:
             routes = np.asarray(plant.route_keys(), dtype=np.int64)
             media = np.asarray(plant.medium_index, dtype=np.int64)
             rows = np.flatnonzero((routes != self._row_route) | (media != self._row_medium))
+            touched = [self._row_route[rows], routes[rows]]
             if len(rows):
-                self._recount(plant, rows)
+                self._recount(plant, rows, routes, media)
+            self._touched_routes = unique_sorted(np.concatenate(touched))
+        if peaks and not loads and structured is None:
+            return self._fill_delta(design, plant)
+        self._fill_state = None
         return self._peaks(design, plant, loads) if peaks else {}
 
     def _full(self, plant) -> None:
@@ -208,14 +218,16 @@ class TrayFill:
             }
         )
 
-    def _recount(self, plant, rows: np.ndarray) -> None:
+    def _recount(self, plant, rows: np.ndarray, routes: np.ndarray, media: np.ndarray) -> None:
         # Counted per distinct (route, medium) with numpy: a rack move recounts thousands of
         # rows at L, and a Python step per row was most of the optimiser's tray-fill price.
+        # ``routes`` and ``media``: the plant's, as update read them (asking the plant for its
+        # route keys again scans every link for stale ones, ~0.5 ms at XL).
         width = len(plant.media) + 1
         for sign in (-1, 1):
             if sign > 0:
-                self._row_route[rows] = np.asarray(plant.route_keys())[rows]
-                self._row_medium[rows] = np.asarray(plant.medium_index)[rows]
+                self._row_route[rows] = routes[rows]
+                self._row_medium[rows] = media[rows]
             route, medium = self._row_route[rows], self._row_medium[rows]
             keep = (route >= 0) & (medium >= 0)
             values, counts = np.unique(route[keep] * width + medium[keep], return_counts=True)
@@ -406,22 +418,7 @@ class TrayFill:
 
         area, mass, bend, turns = self._route_figures(plant)
         tray_ids = list(design.trays)
-        arrays = self._span_arrays
-        known = len(self._span_route)
-        if arrays is None or arrays[0] != tray_ids or len(arrays[1][0]) != known:
-            # The spans learnt since the last report are appended to the arrays (spans only
-            # grow until reset(), which also follows any change of the trays).
-            start = len(arrays[1][0]) if arrays is not None and arrays[0] == tray_ids else 0
-            tray_no = {t: i for i, t in enumerate(tray_ids)}
-            new = (
-                np.array(self._span_route[start:], dtype=np.int64),
-                np.array([tray_no.get(t, -1) for t in self._span_tray[start:]], dtype=np.int64),
-                np.array(self._span_s0[start:], dtype=float),
-                np.array(self._span_s1[start:], dtype=float),
-            )
-            if start:
-                new = tuple(np.concatenate([a, b]) for a, b in zip(arrays[1], new, strict=True))
-            self._span_arrays = (tray_ids, new)
+        self._span_table(tray_ids)
         span_route, span_tray, s0, s1 = self._span_arrays[1]
         own = self._structured.own if self._structured is not None else ()
         if own:  # trunks on their own tray intervals: numbered after the routes
@@ -474,6 +471,83 @@ class TrayFill:
                 corner_radius_mm=tray_class.corner_radius_mm if tray_class else math.inf,
             )
         return out
+
+    def _span_table(self, tray_ids: list[str]) -> None:
+        """Bring the span arrays (route, tray number, s0, s1 per learnt span) up to date."""
+        arrays = self._span_arrays
+        known = len(self._span_route)
+        if arrays is None or arrays[0] != tray_ids or len(arrays[1][0]) != known:
+            # The spans learnt since the last report are appended to the arrays (spans only
+            # grow until reset(), which also follows any change of the trays).
+            start = len(arrays[1][0]) if arrays is not None and arrays[0] == tray_ids else 0
+            tray_no = {t: i for i, t in enumerate(tray_ids)}
+            new = (
+                np.array(self._span_route[start:], dtype=np.int64),
+                np.array([tray_no.get(t, -1) for t in self._span_tray[start:]], dtype=np.int64),
+                np.array(self._span_s0[start:], dtype=float),
+                np.array(self._span_s1[start:], dtype=float),
+            )
+            if start:
+                new = tuple(np.concatenate([a, b]) for a, b in zip(arrays[1], new, strict=True))
+            self._span_arrays = (tray_ids, new)
+
+    def _fill_delta(self, design: Design, plant) -> dict[str, float]:
+        """Fill ratios (and peak places) with only the trays the recounted routes run along
+        re-swept (their old and new routes): a tray no recounted route touches keeps its
+        figures, and a re-swept tray's events keep their order, so each ratio equals a full
+        sweep's bit for bit. A full sweep the first time, or after a reset."""
+        tray_ids = list(design.trays)
+        state, touched = self._fill_state, self._touched_routes
+        if state is None or state[0] != tray_ids or touched is None:
+            out = self._peaks(design, plant, loads=False)
+            self._fill_state = (tray_ids, dict(out), dict(self.peak_at))
+            self._touched_routes = None
+            self._area = self._route_figures(plant)[0]
+            return out
+        _, out, peak_at = state
+        self._touched_routes = None
+        touched = touched[touched >= 0]
+        if len(touched):
+            area = self._route_areas(plant, touched)
+            self._span_table(tray_ids)
+            span_route, span_tray, s0, s1 = self._span_arrays[1]
+            trays = unique_sorted(span_tray[np.isin(span_route, touched)])
+            trays = trays[trays >= 0]
+            if len(trays):
+                keep = np.isin(span_tray, trays)
+                filled = _sweep(span_route[keep], span_tray[keep], s0[keep], s1[keep], area)
+                for k in trays.tolist():
+                    tray_id = tray_ids[k]
+                    t = design.trays[tray_id]
+                    level, pos = filled.get(k, (0.0, None))
+                    out[tray_id] = max(level, 0.0) / (t.width_m * t.depth_m)
+                    if pos is not None:
+                        peak_at[tray_id] = _point_at(t.points, pos)
+                    else:
+                        peak_at.pop(tray_id, None)
+        self.peak_at = dict(peak_at)
+        return dict(out)
+
+    def _route_areas(self, plant, touched: np.ndarray) -> np.ndarray:
+        """The kept per-route cross-sections with the ``touched`` routes summed again: each
+        over its (route, medium) counts in the counts' order, as :meth:`_route_figures` sums
+        every route (so the same floats), without the pass over every count."""
+        self._learn_spans(plant, int(touched.max()) + 1)
+        area = self._area
+        assert area is not None  # set by the full sweep before any delta
+        if len(area) < self._routes_known:
+            area = np.concatenate([area, np.zeros(self._routes_known - len(area))])
+        keys = self._count_keys()
+        mine = keys[np.isin(keys[:, 0], touched)]
+        counts = np.array([self._counts[(r, m)] for r, m in mine.tolist()], dtype=np.int64)
+        live = counts > 0
+        areas = np.array([math.pi * (m.cable_diameter_mm / 1000) ** 2 / 4 for m in plant.media])
+        sums = np.bincount(mine[live, 0], areas[mine[live, 1]] * counts[live], len(area)).astype(
+            float
+        )
+        area[touched] = sums[touched]
+        self._area = area
+        return area
 
     def _fill_only(self, design: Design, tray_ids: list[str], filled) -> dict[str, float]:
         """Fill ratio per tray and where it peaks, from the swept cross-sections."""

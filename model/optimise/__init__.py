@@ -2,6 +2,7 @@
 
 - ``moves``: which racks may move (network racks, not locked) and where (free positions, swaps).
 - ``objective``: the weighted terms and hard limits, read from the plant and analysis functions.
+- ``clash_index``: the candidates' clash check against kept boxes of every rack (follows moves).
 - ``search``: simulated annealing priced by the editor's incremental plant; one restart a job.
 - ``optimise``: restarts, the best design (a copy) and its report.
 - ``optics_moves``: which optics strategy each switch tier may take, and applying one.

@@ -26,6 +26,7 @@ structured cabling, no more channels over their loss, patch-point or reach limit
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -35,6 +36,7 @@ from model.analysis.reliability import NETWORK, forecast, hall_counts
 from model.analysis.topology import infer_topology
 from model.analysis.tray_fill import TrayFill, trunk_load
 from model.analysis.warnings import TRAY_FILL_WARNING
+from model.design.changes import ChangeKind
 from model.design.design import Design
 from model.design.rack_clashes import rack_clashes
 from model.engine.routed_links import NO_MEDIUM, NO_TRAY_PATH, PINNED_OUT_OF_REACH, RoutedLinks
@@ -122,6 +124,18 @@ class Pricer:
         self._backplane = np.array([m.kind == "backplane" for m in plant.media] + [False])
         self._copper = np.array([m.is_copper for m in plant.media] + [False])
         self._changed: set[str] | None = None
+        # Whether every edit since the last pricing only moved racks (the plant cache then
+        # keeps its cage graph without comparing the cage arrays): followed by a subscription.
+        self._only_moves = False
+        # The listener holds the pricer weakly and goes with it: a design outlives its runs.
+        follow = weakref.ref(self)
+
+        def heard(change) -> None:
+            pricer = follow()
+            if pricer is not None and change.kinds - {ChangeKind.RACKS_MOVED}:
+                pricer._only_moves = False
+
+        weakref.finalize(self, design.subscribe(heard).close)
         self.start_places = {r.id: (r.x, r.y) for r in design.racks.values()}
         self.start_devices = self._device_figures()
         self.device_delta = (0.0, 0.0, 0.0)  # cost, typical and max W beyond the start's
@@ -197,6 +211,7 @@ class Pricer:
     def price(self, changed: set[str] | None = None) -> Priced:
         """Terms of the design as it stands (``changed``: link ids the last refresh reported)."""
         design, plant = self.design, self.plant
+        self.cache.cages_unchanged, self._only_moves = self._only_moves, True
         phys = build_plant(plant, cache=self.cache)
         dev_cost, dev_typ, dev_max = self.device_delta
         cost = sum(i.quantity * i.unit_price_usd for i in phys.items) + dev_cost

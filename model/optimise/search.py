@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 from model.analysis.optics import tier_strategy
 from model.design.design import Design
-from model.design.rack_clashes import rack_clashes
 from model.engine.routed_links import RoutedLinks
+from model.optimise.clash_index import ClashIndex
 from model.optimise.moves import (
     Position,
     locked_racks,
@@ -75,16 +75,9 @@ def _candidate(rng, design, movable, free, partners) -> dict[str, Position] | No
     return None if place == (rack.x, rack.y) else {rack_id: place}
 
 
-def _clashes(design: Design, moves: dict[str, Position]) -> bool:
-    racks = design.racks
-    prints = {
-        r: (x, y, racks[r].width_m, racks[r].depth_m, racks[r].rotation)
-        for r, (x, y) in moves.items()
-    }
-    return bool(rack_clashes(design, prints, only=list(moves)))
-
-
-def _put_back(design, plant, pricer, weights, start: dict[str, Position], best: float) -> float:
+def _put_back(
+    design, plant, pricer, weights, start: dict[str, Position], best: float, index: ClashIndex
+) -> float:
     """Move each moved rack back to its start, one at a time, where that costs nothing (the
     objective no higher, every limit holding): annealing also keeps moves that gain nothing,
     and an architect should not move a rack for no gain. Then each group of racks that took
@@ -93,7 +86,7 @@ def _put_back(design, plant, pricer, weights, start: dict[str, Position], best: 
     plant.refresh()
     for rack_id in sorted(start):
         here = (design.racks[rack_id].x, design.racks[rack_id].y)
-        if here == start[rack_id] or _clashes(design, {rack_id: start[rack_id]}):
+        if here == start[rack_id] or index.clashes({rack_id: start[rack_id]}):
             continue
         design.move_racks({rack_id: start[rack_id]})
         changed = plant.refresh()
@@ -113,7 +106,7 @@ def _put_back(design, plant, pricer, weights, start: dict[str, Position], best: 
     }
     for group in move_groups(start, target, plan_sizes(design, target)):
         back = {r: start[r] for r in group}
-        if _clashes(design, back):
+        if index.clashes(back):
             continue
         design.move_racks(back)
         changed = plant.refresh()
@@ -155,6 +148,7 @@ def anneal(
     after them."""
     t0 = time.perf_counter()
     pricer = Pricer(design, plant)
+    index = ClashIndex(design)  # follows the moves below; closed once the run is put back
     movable = [r for r in network_racks(design, tiers) if r not in locked]
     free, partners = search_space(design, movable, locked, anywhere, swap_compute)
     rng = random.Random(seed)
@@ -195,7 +189,7 @@ def anneal(
         moves = _candidate(rng, design, movable, free, partners)
         if moves is None:
             continue
-        if _clashes(design, moves):
+        if index.clashes(moves):
             continue  # checked before the edit: a clashing place is never priced
         back = {r: (design.racks[r].x, design.racks[r].y) for r in moves}
         design.move_racks(moves)
@@ -221,7 +215,8 @@ def anneal(
             # re-routes the racks of both edits in one batch.
             design.move_racks(back)
     design.move_racks(best_places)
-    best = _put_back(design, plant, pricer, weights, dict(pricer.start_places), best)
+    best = _put_back(design, plant, pricer, weights, dict(pricer.start_places), best, index)
+    index.close()
     if optics:
         best = descend_optics(
             design, plant, pricer, weights, optics, OpticsStep(best, best_priced)

@@ -229,3 +229,76 @@ def test_moved_racks_rows_follow_link_edits_between_moves():
         assert np.allclose([mine[k] for k in theirs], list(theirs.values()), equal_nan=True), name
     plant.close()
     fresh.close()
+
+
+def test_plant_cache_keeps_its_cage_graph_unchecked_only_while_racks_only_move(monkeypatch):
+    """After rack moves alone the pricer lets the plant cache reuse its cage graph without
+    comparing the cage arrays of every link; any other edit brings the comparison back."""
+    import numpy as np
+
+    design = generate("leaf-spine", nodes=16, node_type="dgx-h100", switch="qm9700")
+    movable = network_racks(design)
+    free, _ = search_space(design, movable, set(), True, False)
+    plant = RoutedLinks(design)
+    pricer = Pricer(design, plant)
+    compared: list[int] = []
+    real = np.array_equal
+
+    def spy(a, b, *args, **kwargs):
+        compared.append(1)
+        return real(a, b, *args, **kwargs)
+
+    monkeypatch.setattr(np, "array_equal", spy)
+    graph = pricer.cache._graph
+    rack_id = movable[0]
+    design.move_racks({rack_id: free[rack_id][0]})
+    moved = pricer.price(plant.refresh())
+    assert not compared and pricer.cache._graph is graph
+    design.set_name("renamed")  # not a move: the cage arrays are compared again
+    again = pricer.price(plant.refresh())
+    assert compared and pricer.cache._graph is graph
+    assert again.terms == moved.terms
+    plant.close()
+
+
+def test_device_power_after_moves_compares_only_the_recounted_cages():
+    """Across rack moves the plant cache re-sums plug power from the cages its counts recounted
+    (no pass over every cage), and equals a whole sum; media handed in from outside the count
+    are still compared cage by cage."""
+    import numpy as np
+
+    from model.engine.cages import cage_view
+    from model.plant.physical_plant import PlantCache, build_plant
+    from model.plant.power import device_plug_power
+
+    # The leaf rack from the far corner of the hall to beside its servers (64 links change
+    # medium there), on along the row, and back.
+    design = generate("leaf-spine", nodes=8, node_type="dgx-h100", switch="qm9700")
+    leaf = network_racks(design)[0]
+    design.move_racks({leaf: (5.1, 6.6)})
+    plant = RoutedLinks(design)
+    cache = PlantCache()
+    build_plant(plant, cache=cache)
+    flipped = 0
+    for place in [(2.1, 4.2), (3.3, 4.8), (5.1, 6.6), (3.9, 4.2)]:
+        design.move_racks({leaf: place})
+        plant.refresh()
+        summed = cache._power[1].copy()
+        phys = build_plant(plant, cache=cache)
+        flipped += int((summed != cache._tally.lo).sum())
+        assert cache._lo_moved == [] and cache._power[3]  # the tracked way was taken
+        view = cage_view(plant)
+        graph, lo = cache._graph, cache._tally.lo
+        whole = device_plug_power(
+            view.tables, view.dev_ids, graph.nodes, lo, graph.cage_spec, grouped=graph.by_device
+        )
+        assert (phys.device_power_w, phys.device_power_w_max) == whole
+        assert np.array_equal(cache._power[1], lo)
+    assert flipped > 0  # cages did change medium: the tracked re-sum had work to do
+    # Media from outside the count, then the count's own again: each compared in full.
+    other = lo.copy()
+    other[[0, len(lo) // 2]] = (other[[0, len(lo) // 2]] + 1) % len(plant.media)
+    cache.device_power(view.tables, view.dev_ids, graph, other)
+    back = cache.device_power(view.tables, view.dev_ids, graph, lo)
+    assert back == whole
+    plant.close()
