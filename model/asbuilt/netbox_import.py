@@ -246,6 +246,10 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
                 rack_id = f"{rack_id}-{r['line'].rsplit(' ', 1)[-1]}"
             taken.add(rack_id)
             rack_ids[r["name"]] = rack_id
+            if r.get("facility_id"):
+                # NetBox names a rack with a facility id "name (facility id)" wherever it
+                # shows it (Rack.__str__), so the device list's Rack column reads that way.
+                rack_ids.setdefault(f"{r['name']} ({r['facility_id']})", rack_id)
             racks.append(
                 Rack(
                     id=rack_id,

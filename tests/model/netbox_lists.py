@@ -61,6 +61,12 @@ def write_lists(export, folder: Path, foreign: bool = False) -> Path:
             for r in table("06_racks")
         ],
     )
+    # NetBox shows a rack that has a facility id as "name (facility id)" (Rack.__str__ in
+    # netbox/dcim/models/racks.py), in the device list's Rack column too.
+    shown = {
+        r["name"]: f"{r['name']} ({r['facility_id']})" if keep(r["facility_id"]) else r["name"]
+        for r in table("06_racks")
+    }
     _write(
         folder / "netbox_devices.csv",
         ["Name", "Site", "Rack", "Role", "Manufacturer", "Type", "Position", "Description"],
@@ -68,7 +74,7 @@ def write_lists(export, folder: Path, foreign: bool = False) -> Path:
             [
                 d["name"],
                 d["site"],
-                d["rack"],
+                shown.get(d["rack"], d["rack"]),
                 d["role"],
                 d["manufacturer"],
                 d["device_type"],
