@@ -245,11 +245,7 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
             if rack_id in taken:  # "A 01" and "A-01" make the same id: both racks are kept
                 rack_id = f"{rack_id}-{r['line'].rsplit(' ', 1)[-1]}"
             taken.add(rack_id)
-            rack_ids[r["name"]] = rack_id
-            if r.get("facility_id"):
-                # NetBox names a rack with a facility id "name (facility id)" wherever it
-                # shows it (Rack.__str__), so the device list's Rack column reads that way.
-                rack_ids.setdefault(f"{r['name']} ({r['facility_id']})", rack_id)
+            rack_ids.update(dict.fromkeys(_shown_names(r), rack_id))
             racks.append(
                 Rack(
                     id=rack_id,
@@ -334,6 +330,13 @@ def _add_each(add, items: list, what: str, where: dict[str, str], notes: list[st
             f"; and {len(refused) - 3:,} more" if len(refused) > 3 else ""
         )
         notes.append(f"{len(refused):,} {what} left out, refused by the design: {shown}")
+
+
+def _shown_names(rack_row: dict) -> tuple[str, ...]:
+    """The names the device list's Rack column may give the rack: NetBox shows a rack with a
+    facility id as "name (facility id)" (Rack.__str__), Hallwright's export writes its id there."""
+    name, facility_id = rack_row["name"], rack_row.get("facility_id")
+    return (name, f"{name} ({facility_id})") if facility_id else (name,)
 
 
 def _add_devices(design: Design, device_rows, rack_ids, notes, by_layout):
