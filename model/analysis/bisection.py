@@ -151,6 +151,18 @@ def is_regular(topo: Topology) -> bool:
     return regular and _evenly_spread(topo, a, b, cap, la, lb)
 
 
+def halves_and_links(topo: Topology, half_a, half_b):
+    """The side of each device (+1 in ``half_a``, -1 in ``half_b``, 0 neither) and the compute
+    links' ends, capacities and the ends' levels: what every tier evaluation of a split reads."""
+    n = len(topo.device_ids)
+    side = np.zeros(n, dtype=np.int8)
+    side[half_a] = 1
+    side[half_b] = -1
+    compute = topo.kind == LINK_COMPUTE
+    a, b, cap = topo.a[compute], topo.b[compute], topo.capacity[compute]
+    return n, side, (a, b, cap, topo.level[a], topo.level[b])
+
+
 def tier_bisection(
     topo: Topology,
     half_a: np.ndarray,
@@ -163,13 +175,7 @@ def tier_bisection(
 
     ``groups``: the switch groups of each level from 2 up (components of the switches of levels
     1..k), ``regular``: :func:`is_regular`, when the caller keeps them for many halves."""
-    n = len(topo.device_ids)
-    side = np.zeros(n, dtype=np.int8)
-    side[half_a] = 1
-    side[half_b] = -1
-    compute = topo.kind == LINK_COMPUTE
-    a, b, cap = topo.a[compute], topo.b[compute], topo.capacity[compute]
-    la, lb = topo.level[a], topo.level[b]
+    n, side, (a, b, cap, la, lb) = halves_and_links(topo, half_a, half_b)
     if regular is None:
         regular = is_regular(topo)
 
@@ -191,7 +197,7 @@ def tier_bisection(
         if groups is not None and level in groups:
             label = groups[level]
         else:
-            label = components(n, topo.a[compute], topo.b[compute], members)
+            label = components(n, a, b, members)  # the compute links
         prev = np.flatnonzero((topo.level >= 1) & (topo.level <= level - 1))
         # Each previous unit (group of level-1 switches) is represented by its own push value.
         units = unique_sorted(node_of[prev])

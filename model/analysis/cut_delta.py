@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from model.analysis.bisection import halves_and_links
 from model.analysis.topology import LINK_COMPUTE, Topology
 from model.common.arrays import unique_sorted
 
@@ -70,13 +71,7 @@ def exact_sums(topo: Topology) -> bool:
 
 def tier_state(topo: Topology, half_a, half_b, groups: dict[int, np.ndarray]) -> TierState:
     """:func:`bisection.tier_bisection` of these halves, its groups' figures kept."""
-    n = len(topo.device_ids)
-    side = np.zeros(n, dtype=np.int8)
-    side[half_a] = 1
-    side[half_b] = -1
-    compute = topo.kind == LINK_COMPUTE
-    a, b, cap = topo.a[compute], topo.b[compute], topo.capacity[compute]
-    la, lb = topo.level[a], topo.level[b]
+    n, side, (a, b, cap, la, lb) = halves_and_links(topo, half_a, half_b)
     sa, sb = _supply(n, side, a, b, cap, la, lb)
     push = np.clip(sa - sb, -topo.up_gbps, topo.up_gbps)
     state = TierState(side, sa, sb, push, [float(np.minimum(sa, sb).sum())], [])
