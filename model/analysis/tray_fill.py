@@ -25,10 +25,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import islice, pairwise
+from itertools import islice
 
 import numpy as np
 
+from model.analysis.tray_spans import corners_along, peak_along, point_along
 from model.catalog.components import medium_group
 from model.catalog.structured import structured_catalog
 from model.common.arrays import unique_sorted
@@ -435,10 +436,10 @@ class TrayFill:
             mass = np.concatenate([mass, [o[2] for o in own]])
             bend = np.concatenate([bend, [o[3] for o in own]])
             turns = np.concatenate([turns, [len({t for t, _, _ in o[0]}) > 1 for o in own]])
-        filled = _sweep(span_route, span_tray, s0, s1, area)
+        filled = peak_along(span_route, span_tray, s0, s1, area)
         if not loads:
             return self._fill_only(design, tray_ids, filled)
-        weighed = _sweep(span_route, span_tray, s0, s1, mass)
+        weighed = peak_along(span_route, span_tray, s0, s1, mass)
         need = np.zeros(len(tray_ids))
         live = (area[span_route] > 0) & (span_tray >= 0) if len(span_route) else np.zeros(0, bool)
         if live.any():
@@ -446,7 +447,7 @@ class TrayFill:
             a, b = np.minimum(s0[live], s1[live]), np.maximum(s0[live], s1[live])
             bent = turns[routes].copy()
             for k, tray_id in enumerate(tray_ids):  # a span that runs round a polyline corner
-                for corner in _corners(design.trays[tray_id].points):
+                for corner in corners_along(design.trays[tray_id].points):
                     bent |= (trays == k) & (a < corner - 1e-6) & (b > corner + 1e-6)
             np.maximum.at(need, trays, np.where(bent, bend[routes], 0.0))
         tray_class = structured_catalog().tray_class
@@ -457,7 +458,7 @@ class TrayFill:
             level, pos = filled.get(k, (0.0, None))
             out[tray_id] = max(level, 0.0) / (t.width_m * t.depth_m)
             if pos is not None:
-                self.peak_at[tray_id] = _point_at(t.points, pos)
+                self.peak_at[tray_id] = point_along(t.points, pos)
             kg, kg_pos = weighed.get(k, (0.0, None))
             self.loads[tray_id] = TrayLoad(
                 fill_ratio=out[tray_id],
@@ -466,7 +467,7 @@ class TrayFill:
                 load_limit_kg_per_m=(
                     tray_class.load_kg_per_m * trays_in_bank(design, t) if tray_class else math.inf
                 ),
-                load_at=_point_at(t.points, kg_pos) if kg_pos is not None else None,
+                load_at=point_along(t.points, kg_pos) if kg_pos is not None else None,
                 bend_radius_mm=float(need[k]),
                 corner_radius_mm=tray_class.corner_radius_mm if tray_class else math.inf,
             )
@@ -515,14 +516,14 @@ class TrayFill:
             trays = trays[trays >= 0]
             if len(trays):
                 keep = np.isin(span_tray, trays)
-                filled = _sweep(span_route[keep], span_tray[keep], s0[keep], s1[keep], area)
+                filled = peak_along(span_route[keep], span_tray[keep], s0[keep], s1[keep], area)
                 for k in trays.tolist():
                     tray_id = tray_ids[k]
                     t = design.trays[tray_id]
                     level, pos = filled.get(k, (0.0, None))
                     out[tray_id] = max(level, 0.0) / (t.width_m * t.depth_m)
                     if pos is not None:
-                        peak_at[tray_id] = _point_at(t.points, pos)
+                        peak_at[tray_id] = point_along(t.points, pos)
                     else:
                         peak_at.pop(tray_id, None)
         self.peak_at = dict(peak_at)
@@ -557,7 +558,7 @@ class TrayFill:
             level, pos = filled.get(k, (0.0, None))
             out[tray_id] = max(level, 0.0) / (t.width_m * t.depth_m)
             if pos is not None:
-                self.peak_at[tray_id] = _point_at(t.points, pos)
+                self.peak_at[tray_id] = point_along(t.points, pos)
         return out
 
 
@@ -586,55 +587,3 @@ def plan_tray_figures(design: Design, plant) -> PlanTrayFigures:
         fill_counter.cables_by_tray(plant, medium_bundle_group),
         fill_counter.used_stretches(plant),
     )
-
-
-def _sweep(span_route, span_tray, s0, s1, per_route) -> dict[int, tuple[float, float]]:
-    """Per tray number: the peak over its length of the summed ``per_route`` figure of the
-    routes present, and the arc length where it first peaks (vectorised interval sweep)."""
-    out: dict[int, tuple[float, float]] = {}
-    w = per_route[span_route] if len(span_route) else np.zeros(0)
-    keep = (w > 0) & (span_tray >= 0)
-    if not keep.any():
-        return out
-    trays, w, a, b = span_tray[keep], w[keep], s0[keep], s1[keep]
-    tray = np.concatenate([trays, trays])
-    pos = np.concatenate([a, b])
-    joining = np.concatenate([np.ones(len(a), np.int8), np.zeros(len(b), np.int8)])
-    ww = np.concatenate([w, w])
-    order = np.lexsort((ww, joining, pos, tray))  # leaving sorts before joining
-    tray, pos = tray[order], pos[order]
-    signed = np.where(joining[order] == 1, ww[order], -ww[order])
-    starts = np.flatnonzero(np.r_[True, tray[1:] != tray[:-1]])
-    ends = np.r_[starts[1:], len(tray)]
-    for lo, hi in zip(starts.tolist(), ends.tolist(), strict=True):
-        level = np.cumsum(signed[lo:hi])
-        # The first place of the peak: on a plateau, sums in another order may differ in the
-        # last bit, which must not move the reported place.
-        k = int(np.argmax(level >= level.max() * (1 - 1e-9)))
-        out[int(tray[lo])] = (float(level[k]), float(pos[lo + k]))
-    return out
-
-
-def _corners(points, min_turn_deg: float = 5.0) -> list[float]:
-    """Arc lengths (m) of a tray polyline's corners (turns above ``min_turn_deg``)."""
-    out, s = [], 0.0
-    for (ax, ay), (bx, by), (cx, cy) in zip(points, points[1:], points[2:], strict=False):
-        u, v = (bx - ax, by - ay), (cx - bx, cy - by)
-        nu, nv = math.hypot(*u), math.hypot(*v)
-        s += nu
-        if nu and nv:
-            cos = max(-1.0, min(1.0, (u[0] * v[0] + u[1] * v[1]) / (nu * nv)))
-            if math.degrees(math.acos(cos)) > min_turn_deg:
-                out.append(s)
-    return out
-
-
-def _point_at(poly, s: float) -> tuple[float, float]:
-    start = 0.0
-    for (ax, ay), (bx, by) in pairwise(poly):
-        seg = math.hypot(bx - ax, by - ay)
-        if s <= start + seg or seg == 0:
-            t = 0.0 if seg == 0 else max(0.0, min(1.0, (s - start) / seg))
-            return (ax + t * (bx - ax), ay + t * (by - ay))
-        start += seg
-    return tuple(poly[-1])

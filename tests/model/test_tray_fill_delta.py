@@ -22,13 +22,13 @@ def test_fill_only_update_resweeps_the_touched_trays_and_equals_a_full_sweep(mon
     fill = TrayFill()
     fill.update(design, plant, None, loads=False)
     swept: list[int] = []
-    real_sweep = tray_fill._sweep
+    real_sweep = tray_fill.peak_along
 
     def counting_sweep(span_route, span_tray, s0, s1, per_route):
         swept.append(len(np.unique(span_tray)))
         return real_sweep(span_route, span_tray, s0, s1, per_route)
 
-    monkeypatch.setattr(tray_fill, "_sweep", counting_sweep)
+    monkeypatch.setattr(tray_fill, "peak_along", counting_sweep)
     rng = random.Random(3)
     partial = 0
     for _ in range(10):
