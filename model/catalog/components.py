@@ -218,6 +218,11 @@ class RackType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     # "patch": a dedicated patch (cross-connect) rack holding only panels, where the network
     # racks of its row put the panels they have no U for (model.structured.paths.PanelPool).
     role: Literal["", "patch"] = ""
+    # The power the rack itself takes ("" = any: its shelves or PDUs convert): a Kyber rack
+    # takes 800 V DC straight from the hall's busway, so a panel of another kind cannot feed it
+    # (model.facility.power_checks).
+    feed_current: Literal["", "ac", "dc"] = ""
+    feed_voltage_v: NonNegFloat = 0.0
     source: Ident
     notes: str = ""
 

@@ -39,6 +39,14 @@ ALLOWED_SOURCES = frozenset(
         # The DGX H100 SuperPOD RA's Table 7 (its major components, 4 SU), issue 39
         "NV-SP-H100-T7",
         "STH-THULTRA",
+        # Issue 39: the Vera Rubin POD's rack types, Kyber / Rubin Ultra, the Q3200 (§9)
+        "NV-VR-POD",
+        "NEXTFIN-VR-POD",
+        "ITDAILY-BF4",
+        "TOMS-KYBER",
+        "SEMI-GTC26",
+        "NV-XDR-UM",
+        "TV-VR-PT5",
         "100GM-1.6T",
         "AA-NVL72",
         "ACC-MSA",
@@ -399,7 +407,10 @@ def test_device_units_are_sane(cat):
     for d in cat.device_types.values():
         assert 1 <= d.u_height <= 12, d.id
         assert 0.2 <= d.depth_m <= 1.2, d.id
-        assert 0 <= d.power_typical_w <= d.power_max_w <= 20_000, d.id
+        # A Kyber canister (18 blades of a ~600 kW rack, TOMS-KYBER) is one device: its blades
+        # stand vertically, without rack units; every other device is a box under 20 kW.
+        limit_w = 150_000 if d.id == "kyber-nvl576-canister" else 20_000
+        assert 0 <= d.power_typical_w <= d.power_max_w <= limit_w, d.id
         names = [g.name for g in d.port_groups]
         assert len(names) == len(set(names)), d.id
         for g in d.port_groups:
@@ -426,7 +437,9 @@ def test_switch_capacity_is_plausible(cat):
             total = sum(g.count * g.speed_gbps for g in d.port_groups)
             # Spectrum-X Photonics SN6800: 512 x 800G = 409.6 Tb/s (domain-facts §9, TPU-CPO),
             # a multi-ASIC co-packaged system of 2026; every other box is one ASIC's worth.
-            limit = 410_000 if d.id == "sn6800" else 120_000
+            # A Kyber NVLink switch blade joins 4 canisters of 36 packages (TOMS-KYBER): its
+            # scale-up links carry 4 x 129,600 Gb/s (an estimate, see its notes).
+            limit = {"sn6800": 410_000, "kyber-nvlink-switch-blade": 520_000}.get(d.id, 120_000)
             assert total <= limit, f"{d.id}: {total} Gb/s exceeds any 2025 switch"
 
 
@@ -480,7 +493,8 @@ def test_gpu_servers(cat):
             assert d.ports_of_role("compute"), d.id
             # One scale-out NIC port per GPU or fewer; Vera Rubin two: a pair of 800G
             # ConnectX-9 per GPU, 1.6 Tb/s (WHEELER-CX9, domain-facts §9).
-            per_gpu = 2 if d.id.startswith("vr-") else 1
+            # Rubin Ultra (Kyber) taken as Vera Rubin's pair, an estimate.
+            per_gpu = 2 if d.id.startswith(("vr-", "kyber-")) else 1
             assert sum(g.count for g in d.ports_of_role("compute")) <= per_gpu * d.gpu_count, d.id
             assert d.gpus.power_w_per_gpu * d.gpu_count <= d.power_max_w, d.id
 
@@ -556,7 +570,9 @@ def test_racks(cat):
     for r in cat.rack_types.values():
         assert 0.5 <= r.width_m <= 1.0 and 1.0 <= r.depth_m <= 1.4, r.id
         assert 40 <= r.height_u <= 52, r.id
-        assert 5 <= r.power_budget_kw <= 250, r.id
+        # Kyber (Rubin Ultra NVL576): ~600 kW per rack at 800 V DC (TOMS-KYBER, domain-facts §9).
+        limit_kw = 600 if r.id == "rack-kyber-nvl576" else 250
+        assert 5 <= r.power_budget_kw <= limit_kw, r.id
     h100 = cat.device_type("dgx-h100")
     for rack_id in ("rack-42u-600x1200", "rack-48u-600x1200"):
         rack = cat.rack_type(rack_id)
