@@ -87,9 +87,10 @@ def add_generator_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--su-racks", type=int, help="nvl72: NVL72 racks per scalable unit (8)")
     parser.add_argument(
         "--platform",
-        choices=("gb200", "gb300", "vera-rubin"),
+        choices=("gb200", "gb300", "vera-rubin", "rubin-ultra"),
         help="nvl72: GB200 (400G NICs, qm9700), GB300 (ConnectX-8 800G, q3400) or Vera Rubin "
-        "(ConnectX-9 800G, Spectrum-X sn6810) racks",
+        "(ConnectX-9 800G, Spectrum-X sn6810) racks; rubin-ultra: Kyber NVL576 racks "
+        "(600 kW, 800 V DC)",
     )
     parser.add_argument(
         "--planes",

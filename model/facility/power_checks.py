@@ -22,7 +22,7 @@ def power_findings(design: Design, rack_max_w: dict[str, float]) -> list[Finding
     paths = power_paths(design)
     if not paths.modelled:
         return []
-    out = _unknown_panel_findings(design, paths)
+    out = _unknown_panel_findings(design, paths) + _feed_kind_findings(design, paths)
     over: dict[str, tuple[str, float]] = {}  # element -> worst (failure, load W)
     unpowered: dict[str, str] = {}  # rack -> first failure that leaves it without power
     for label, failed in paths.scenarios():
@@ -74,6 +74,38 @@ def _unknown_panel_findings(design: Design, paths: PowerPaths) -> list[Finding]:
         )
         for rack, ids in sorted(paths.unknown_pdus.items())
     ]
+
+
+def _feed_kind_findings(design: Design, paths: PowerPaths) -> list[Finding]:
+    """Racks whose type takes one kind of power (a Kyber rack: 800 V DC, no shelves of its own
+    to convert) hung on a panel of another current or voltage: nothing there can feed them."""
+    out = []
+    for rack_id, panel_ids in sorted(paths.rack_pdus.items()):
+        rack = design.racks[rack_id]
+        rtype = design.catalog.rack_types.get(rack.type)
+        if rtype is None or not rtype.feed_current:
+            continue
+        wanted = _power_words(rtype.feed_current, rtype.feed_voltage_v)
+        for panel_id in dict.fromkeys(panel_ids):
+            panel = paths.panels[panel_id]
+            voltage_ok = not rtype.feed_voltage_v or abs(panel.voltage_v - rtype.feed_voltage_v) < 1
+            if panel.current == rtype.feed_current and voltage_ok:
+                continue
+            out.append(
+                Finding(
+                    code="RACK_FEED_MISMATCH",
+                    severity="error",
+                    message=f"Rack {rack.name} ({rtype.model}) takes {wanted}, but its PDU "
+                    f"hangs on {panel.name or panel_id}, which carries "
+                    f"{_power_words(panel.current, panel.voltage_v)}.",
+                    objects=(rack_id, panel_id),
+                )
+            )
+    return out
+
+
+def _power_words(current: str, voltage_v: float) -> str:
+    return f"{voltage_v:g} V {current.upper()}" if voltage_v else current.upper()
 
 
 def power_feed_use(design: Design, rack_max_w: dict[str, float]) -> list[dict]:

@@ -6,6 +6,8 @@ What a reference hall does, stated as rules (the ratings are standard sizes, est
   on its own feed (a UPS output), each sized to carry the whole row alone: the smallest
   standard busway (415 V 3-phase) of at least 125 % of the row's maximum draw (continuous load,
   as electrical codes size feeders). A row too heavy for the largest busway is split into runs.
+  Racks whose type takes DC (a Kyber rack: 800 V DC, ``RackType.feed_current``) get their own
+  pair of DC busways at that voltage beside the row's AC pair.
   Every rack's PDUs sit half on A, half on B (an odd one on A): its type's built-in power
   shelves (an NVL72's 8, INTROL-GB300), else as many rack PDUs as the reference architecture
   gives a rack of its servers (``DeviceType.rack_pdus``: a DGX H100 rack 3, NV-SP-H100-T7),
@@ -85,9 +87,12 @@ def place_facility(design: Design) -> None:
     pdus: dict[str, list[str]] = {}
     cooling: dict[str, list[str]] = {}
     for label, racks in rack_rows(design):
-        for n, run in enumerate(_runs(racks, max_w, liquid_w), 1):
+        dc_v = {r.id: _dc_volts(design, r) for r in racks}
+        for n, run in enumerate(_runs(racks, max_w, liquid_w, dc_v), 1):
             tag = label if n == 1 else f"{label}{n}"
-            _power_run(tag, run, max_w, feeds, panels, pdus, design)
+            for volts in sorted({dc_v[r.id] for r in run}):
+                part = [r for r in run if dc_v[r.id] == volts]
+                _power_run(tag, part, max_w, feeds, panels, pdus, design, volts)
             _cooling_run(tag, run, max_w, liquid_w, cdus, crahs, cooling)
     design.set_power(Power(redundancy="2N", feeds=tuple(feeds), panels=tuple(panels)))
     design.set_cooling(Cooling(redundancy="N+1", cdus=tuple(cdus), crahs=tuple(crahs)))
@@ -111,19 +116,33 @@ def _rack_bounds(design: Design) -> tuple[dict[str, float], dict[str, float]]:
     return max_w, liquid
 
 
-def _busway_w(amps: float) -> float:
-    return math.sqrt(3) * BUSWAY_V * amps
+def _busway_w(amps: float, dc_v: float = 0.0) -> float:
+    """A busway's rating: 3-phase AC at BUSWAY_V, or DC at ``dc_v`` (V x I)."""
+    return dc_v * amps if dc_v else math.sqrt(3) * BUSWAY_V * amps
 
 
-def _runs(racks: list[Rack], max_w: dict[str, float], liquid_w: dict[str, float]):
-    """The row cut into the fewest runs of consecutive racks that one busway per side, one CDU
-    and one CRAH (the largest sizes) each carry alone."""
+def _dc_volts(design: Design, rack: Rack) -> float:
+    """The DC voltage a rack's type takes straight from the busway (0: AC, its shelves or
+    PDUs convert)."""
+    rtype = design.catalog.rack_types.get(rack.type)
+    return rtype.feed_voltage_v if rtype and rtype.feed_current == "dc" else 0.0
+
+
+def _runs(
+    racks: list[Rack], max_w: dict[str, float], liquid_w: dict[str, float], dc_v: dict[str, float]
+):
+    """The row cut into the fewest runs of consecutive racks that one busway per side and kind
+    (AC, or DC at a rack type's voltage), one CDU and one CRAH (the largest sizes) each carry
+    alone."""
 
     def fits(run: list[Rack]) -> bool:
         power = sum(max_w[r.id] for r in run)
         liquid = sum(liquid_w[r.id] for r in run)
+        by_kind: dict[float, float] = {}
+        for r in run:
+            by_kind[dc_v[r.id]] = by_kind.get(dc_v[r.id], 0.0) + max_w[r.id]
         return (
-            power * CONTINUOUS_LOAD <= _busway_w(BUSWAY_A[-1])
+            all(w * CONTINUOUS_LOAD <= _busway_w(BUSWAY_A[-1], v) for v, w in by_kind.items())
             and liquid <= CDU_KW[-1] * 1000
             and power - liquid <= CRAH_KW[-1] * 1000
         )
@@ -146,26 +165,45 @@ def _ends(run: list[Rack]) -> tuple[tuple[float, float], tuple[float, float]]:
     return (first.x - first.width_m, first.y), (last.x + last.width_m, last.y)
 
 
-def _power_run(tag, run, max_w, feeds, panels, pdus, design: Design) -> None:
+def _power_run(tag, run, max_w, feeds, panels, pdus, design: Design, dc_v: float = 0.0) -> None:
+    """A busway per side over ``run``: 415 V 3-phase AC, or DC at ``dc_v`` (its own ids and
+    names, offset from the AC pair on the plan)."""
     load_w = sum(max_w[r.id] for r in run) * CONTINUOUS_LOAD
-    amps = _smallest(BUSWAY_A, load_w / (math.sqrt(3) * BUSWAY_V))
+    amps = _smallest(BUSWAY_A, load_w / _busway_w(1.0, dc_v))
     (x0, y), (x1, _y) = _ends(run)
+    kind = f"-dc{dc_v:g}" if dc_v else ""
+    current: Literal["ac", "dc"] = "dc" if dc_v else "ac"
+    phases: Literal[1, 3] = 1 if dc_v else 3
+    volts = dc_v or BUSWAY_V
+    offset = 0.1 if dc_v else 0.0
     sides: tuple[tuple[Literal["A", "B"], float], ...] = (("A", -0.2), ("B", 0.2))
     for side, dy in sides:
-        feed = PowerFeed(id=f"feed-{tag}-{side.lower()}", side=side, current_a=float(amps))
+        dy += offset if dy > 0 else -offset
+        feed = PowerFeed(
+            id=f"feed-{tag}{kind}-{side.lower()}",
+            side=side,
+            current_a=float(amps),
+            current=current,
+            phases=phases,
+            voltage_v=volts,
+        )
         feeds.append(feed)
         panels.append(
             PowerPanel(
-                id=f"bus-{tag}-{side.lower()}",
+                id=f"bus-{tag}{kind}-{side.lower()}",
                 feed=feed.id,
-                name=f"Row {tag} busway {side}",
+                name=f"Row {tag} busway {side}" + (f" ({dc_v:g} V DC)" if dc_v else ""),
                 points=[(round(x0, 6), round(y + dy, 6)), (round(x1, 6), round(y + dy, 6))],
                 current_a=float(amps),
+                current=current,
+                phases=phases,
+                voltage_v=volts,
             )
         )
     for rack in run:
         n = rack_pdu_count(design, rack)
-        pdus[rack.id] = [f"bus-{tag}-a"] * math.ceil(n / 2) + [f"bus-{tag}-b"] * (n // 2)
+        a, b = f"bus-{tag}{kind}-a", f"bus-{tag}{kind}-b"
+        pdus[rack.id] = [a] * math.ceil(n / 2) + [b] * (n // 2)
 
 
 def rack_pdu_count(design: Design, rack: Rack) -> int:

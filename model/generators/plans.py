@@ -564,10 +564,24 @@ NVL72_PLATFORMS = {
     # switch model is not in the sources read: Spectrum-6 (SN6810 Photonics, 128 x 800G at
     # 200G lanes) is the Spectrum-X switch of that generation in the catalog (estimate).
     "vera-rubin": ("vr-nvl72-compute-tray", "sn6810"),
+    # Rubin Ultra NVL576 in Kyber racks (TOMS-KYBER): 4 canisters of 18 blades per rack; its
+    # scale-out NICs and switch are estimates (ConnectX-9 pairs per GPU on Spectrum-6, as VR).
+    "rubin-ultra": ("kyber-nvl576-canister", "sn6810"),
 }
-# The NVLink switch tray of each NVL72 compute tray (NVLink 5 or NVLink 6).
-NVL72_SWITCH_TRAY_OF = {"vr-nvl72-compute-tray": "vr-nvlink6-switch-tray"}
+# The NVLink switch tray of each NVL72 compute tray (NVLink 5 or NVLink 6), or blade (Kyber).
+NVL72_SWITCH_TRAY_OF = {
+    "vr-nvl72-compute-tray": "vr-nvlink6-switch-tray",
+    "kyber-nvl576-canister": "kyber-nvlink-switch-blade",
+}
 NVL72_SWITCH_TRAY = "gb200-nvlink-switch-tray"  # GB200 and GB300
+# Compute units and NVLink switch units per rack where they are not NVL72's 18 and 9: a Kyber
+# rack's 4 canisters (TOMS-KYBER) and 8 switch blades (estimate, see the catalog's notes).
+RACK_SCALE_UNITS = {"kyber-nvl576-canister": (4, 8)}
+
+
+def rack_scale_units(tray_type: str) -> tuple[int, int]:
+    """(compute trays or canisters, NVLink switch trays or blades) in one rack of ``tray_type``."""
+    return RACK_SCALE_UNITS.get(tray_type, (NVL72_COMPUTE_TRAYS, NVL72_SWITCH_TRAYS))
 
 
 MULTI_PLANE_SWITCH = "sn5610"  # Spectrum-X: multi-plane is an Ethernet capability (NV-NETOP-MP)

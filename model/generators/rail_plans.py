@@ -43,9 +43,7 @@ from dataclasses import dataclass
 from model.catalog.components import Catalog
 from model.generators.plans import (
     MULTI_PLANE_SWITCH,
-    NVL72_COMPUTE_TRAYS,
     NVL72_PLATFORMS,
-    NVL72_SWITCH_TRAYS,
     GenerateError,
     NodeSpec,
     SwitchPorts,
@@ -55,6 +53,7 @@ from model.generators.plans import (
     fewest_spines,
     leaf_ports,
     node_spec,
+    rack_scale_units,
     require_positive,
     smallest_divisor_at_least,
     switch_ports,
@@ -433,12 +432,10 @@ class Nvl72Plan:
 
     def counts(self) -> dict:
         out = self.scale_out.counts()
+        trays, switch_trays = rack_scale_units(self.scale_out.node.type_id)
         out["nvl72_racks"] = self.racks
-        out["switches"] = {"nvlink-switch": self.racks * NVL72_SWITCH_TRAYS, **out["switches"]}
-        out["links"] = {
-            "scale-up": self.racks * NVL72_COMPUTE_TRAYS * NVL72_SWITCH_TRAYS,
-            **out["links"],
-        }
+        out["switches"] = {"nvlink-switch": self.racks * switch_trays, **out["switches"]}
+        out["links"] = {"scale-up": self.racks * trays * switch_trays, **out["links"]}
         return out
 
 
@@ -468,13 +465,14 @@ def plan_nvl72(
     switch = switch or default_switch
     require_positive(racks, "--racks")
     require_positive(su_racks, "--su-racks")
-    check_size(racks * 72)
+    trays = rack_scale_units(tray)[0]
+    check_size(racks * trays * catalog.device_types[tray].gpu_count)
     scale_out = plan_rail_optimized(
         catalog,
-        nodes=racks * NVL72_COMPUTE_TRAYS,
+        nodes=racks * trays,
         node_type=tray,
         switch=switch,
-        su_nodes=min(su_racks, racks) * NVL72_COMPUTE_TRAYS,
+        su_nodes=min(su_racks, racks) * trays,
         tiers=tiers,
         oversubscription=oversubscription,
         reserve_ports=reserve_ports,

@@ -18,9 +18,9 @@ from model.generators.plans import (
     NVL72_COMPUTE_TRAYS,
     NVL72_SWITCH_TRAY,
     NVL72_SWITCH_TRAY_OF,
-    NVL72_SWITCH_TRAYS,
     FatTreePlan,
     LeafSpinePlan,
+    rack_scale_units,
     switch_ports,
 )
 from model.generators.rail_plans import Nvl72Plan, RailPlan
@@ -402,11 +402,16 @@ def fat_tree(catalog: Catalog, plan: FatTreePlan) -> tuple[list[Segment], list[l
 
 # ------------------------------------------------------------------------------------ NVL72
 
-NVL72_LAYOUT_U = (  # U offset of each tray inside the rack unit: 10 compute, 9 switch, 8 compute
-    [("compute", i) for i in range(10)]
-    + [("switch", i) for i in range(9)]
-    + [("compute", i) for i in range(10, 18)]
-)
+
+def rack_layout(trays: int, switch_trays: int) -> list[tuple[str, int]]:
+    """The order of a rack-scale unit's members from the bottom: the compute trays' larger half,
+    the NVLink switch trays, the rest (NVL72: 10 compute, 9 switch, 8 compute)."""
+    low = (trays + 1) // 2 + (1 if trays == NVL72_COMPUTE_TRAYS else 0)
+    return (
+        [("compute", i) for i in range(low)]
+        + [("switch", i) for i in range(switch_trays)]
+        + [("compute", i) for i in range(low, trays)]
+    )
 
 
 def nvl72(catalog: Catalog, plan: Nvl72Plan) -> tuple[list[Segment], list[list[PortLink]]]:
@@ -415,32 +420,37 @@ def nvl72(catalog: Catalog, plan: Nvl72Plan) -> tuple[list[Segment], list[list[P
     so = plan.scale_out
     wr = _width(plan.racks)
 
+    compute_t = catalog.device_types[so.node.type_id]  # GB200, GB300, VR tray; Kyber canister
+    per_rack, switch_count = rack_scale_units(compute_t.id)
+    layout = rack_layout(per_rack, switch_count)
+
     def tray_name(s: int, j: int) -> str:
         g = s * so.su_nodes + j
-        return f"nvl{g // NVL72_COMPUTE_TRAYS + 1:0{wr}d}-tray{g % NVL72_COMPUTE_TRAYS + 1:02d}"
+        return f"nvl{g // per_rack + 1:0{wr}d}-tray{g % per_rack + 1:02d}"
 
-    compute_t = catalog.device_types[so.node.type_id]  # GB200 or GB300 compute tray
     tray_split = dict(so.node.breakout or {})  # multi-plane: each NIC split across the planes
     switch_t = catalog.device_types[NVL72_SWITCH_TRAY_OF.get(compute_t.id, NVL72_SWITCH_TRAY)]
     scale_up: list[PortLink] = []
 
     def make_units(ids: list[str]) -> list[Unit]:
         units = []
-        for start in range(0, len(ids), NVL72_COMPUTE_TRAYS):
-            trays = ids[start : start + NVL72_COMPUTE_TRAYS]
+        for start in range(0, len(ids), per_rack):
+            trays = ids[start : start + per_rack]
             prefix = trays[0].rsplit("-", 1)[0]
-            switches = [f"{prefix}-nvsw{t + 1}" for t in range(NVL72_SWITCH_TRAYS)]
+            switches = [f"{prefix}-nvsw{t + 1}" for t in range(switch_count)]
             members = []
-            for offset, (kind, i) in enumerate(NVL72_LAYOUT_U):
+            u = 0
+            for kind, i in layout:
                 if kind == "compute" and i < len(trays):
-                    members.append((trays[i], compute_t.id, "gpu-server", offset, tray_split))
+                    members.append((trays[i], compute_t.id, "gpu-server", u, tray_split))
                 elif kind == "switch":
-                    members.append((switches[i], switch_t.id, "nvlink-switch", offset, {}))
+                    members.append((switches[i], switch_t.id, "nvlink-switch", u, {}))
+                u += compute_t.u_height if kind == "compute" else switch_t.u_height
             for i, tray in enumerate(trays):
                 for t, sw in enumerate(switches):
                     scale_up.append((tray, f"nvl{t + 1}", sw, f"nvl{i + 1}"))
-            power = len(trays) * compute_t.power_max_w + NVL72_SWITCH_TRAYS * switch_t.power_max_w
-            units.append(Unit(members, len(NVL72_LAYOUT_U), power))
+            power = len(trays) * compute_t.power_max_w + switch_count * switch_t.power_max_w
+            units.append(Unit(members, u, power))
         return units
 
     segments, tiers = rail_optimized(catalog, so, tray_name, make_units)
