@@ -29,6 +29,7 @@ _OPTIONS = {
     "fabrics": TEMPLATES,
     "facility": TEMPLATES,
     "platform": ("nvl72",),
+    "pod": ("nvl72",),
     "planes": ("rail-optimized", "nvl72"),
     "port_mode": ("rail-optimized", "nvl72"),
     "rack_type": ("leaf-spine", "rail-optimized", "fat-tree"),
@@ -91,6 +92,14 @@ def add_generator_options(parser: argparse.ArgumentParser) -> None:
         help="nvl72: GB200 (400G NICs, qm9700), GB300 (ConnectX-8 800G, q3400) or Vera Rubin "
         "(ConnectX-9 800G, Spectrum-X sn6810) racks; rubin-ultra: Kyber NVL576 racks "
         "(600 kW, 800 V DC)",
+    )
+    parser.add_argument(
+        "--pod",
+        action="store_true",
+        default=None,
+        help="nvl72 --platform vera-rubin --racks 16: a Vera Rubin POD, the NVL72 racks with "
+        "its Vera CPU, BlueField-4 STX storage and Spectrum-6 SPX networking racks and every "
+        "network",
     )
     parser.add_argument(
         "--planes",

@@ -18,7 +18,7 @@ from model.catalog.components import OPTICAL_KINDS, Catalog, CatalogFile, builti
 from model.common.wording import count
 from model.design.design import Design
 from model.design.entities import Link, PortRef, Settings
-from model.generators import plans, rail_plans, topology
+from model.generators import plans, rail_plans, topology, vr_pod
 from model.generators.facility_plan import FACILITY_CHOICES, place_facility, reference_racked
 from model.generators.networks import build_networks, parse_fabrics
 from model.generators.oob import cable_pdus
@@ -202,13 +202,19 @@ def nvl72(
     platform: str = "gb200",
     planes: int = 1,
     port_mode: str = "auto",
+    pod: bool = False,
 ) -> Design:
     """GB200 or GB300 (``platform``) NVL72 racks (one 72-GPU NVLink domain each, on the rack's
     copper backplane) and a rail-optimized scale-out fabric over the compute trays' NICs, SUs of
     ``su_racks`` racks. The scale-out switch defaults to the platform's: Quantum-2 QM9700 for
     GB200's 400G NICs, Quantum-X800 Q3400 for GB300's ConnectX-8 800G; with ``planes`` > 1
-    (multi-plane Spectrum-X, each ConnectX-8 as 2 x 400G) the Spectrum-X SN5610."""
+    (multi-plane Spectrum-X, each ConnectX-8 as 2 x 400G) the Spectrum-X SN5610. ``pod``: a
+    Vera Rubin POD, the 16 racks with the POD's CPU, storage and networking racks and every
+    network (:mod:`model.generators.vr_pod`)."""
     catalog = catalog or builtin_catalog()
+    if pod:
+        vr_pod.check_pod(platform, racks)
+        fabrics = "all"
     plan = rail_plans.plan_nvl72(
         catalog,
         racks=racks,
@@ -223,7 +229,10 @@ def nvl72(
     )
     segments, links = topology.nvl72(catalog, plan)
     shape = f", {plan.scale_out.planes} planes" if plan.scale_out.planes > 1 else ""
-    return _build(
+    if pod:
+        segments = vr_pod.add_pod_racks(catalog, segments)
+        name = name or f"Vera Rubin POD, {racks} NVL72 racks, {plan.scale_out.leaf.type_id}"
+    design = _build(
         catalog,
         name
         or f"{platform.upper()} NVL72 x {racks}, {plan.scale_out.leaf.type_id} scale-out{shape}",
@@ -235,6 +244,9 @@ def nvl72(
         switch=plan.scale_out.leaf.type_id,
         oversubscription=oversubscription,
     )
+    if pod:
+        design.generation_notes.append(vr_pod.lpx_note(len(design.racks)))
+    return design
 
 
 _BUILDERS = {
@@ -278,7 +290,10 @@ def preview(template: str, **params) -> dict:
         "rack_type",
         "servers_per_rack",
         "optics",
+        "pod",
     )
+    if params.get("pod"):  # the compute fabric's counts; the POD's racks are built beside it
+        vr_pod.check_pod(params.get("platform", "gb200"), params.get("racks", 0))
     racking = (params.get("rack_type"), params.get("servers_per_rack"))
     fabrics = params.get("fabrics", "compute")
     if params.get("optics") is not None:

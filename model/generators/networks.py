@@ -169,6 +169,9 @@ class _NetworkBuild:
         self.mgmt_switches: list[tuple[str, str, str, dict[str, int]]] = []
         self.storage_units: list[Unit] = []
         self.storage_switches: list[tuple[str, str, str, dict[str, int]]] = []
+        # Storage systems racked with the compute runs (a Vera Rubin POD's BlueField-4 STX
+        # nodes): they are the storage, and no generic appliance is added.
+        self.run_storage: list[tuple[str, str]] = []
 
     def take_compute_fabric(self, segments: list[Segment], tiers: list[list[PortLink]]) -> None:
         """Registers the compute fabric's servers and switches and marks its cabled ports used."""
@@ -178,8 +181,12 @@ class _NetworkBuild:
             for unit in seg.units:
                 for dev_id, type_id, role, _, breakout in unit.members:
                     ports.add(dev_id, type_id, breakout)
-                    if role == "gpu-server":
+                    category = self.catalog.device_types[type_id].category
+                    # GPU servers, and a POD's CPU servers: both reach storage and in-band.
+                    if role == "gpu-server" or category == "server":
                         self.servers.append((dev_id, type_id))
+                    elif category == "storage":
+                        self.run_storage.append((dev_id, type_id))
                     else:
                         self.switches.append((dev_id, type_id, role))
             for dev_id, type_id, role, breakout in seg.switches:
@@ -285,7 +292,15 @@ class _NetworkBuild:
             self.storage_switches.append((spine, s_switch, "spine", dict(s_breakout or {})))
 
     def _storage_appliances(self) -> list[tuple[str, str]]:
-        """Adds the storage appliances (>= 40 GB/s per GPU server); returns their storage ports."""
+        """Adds the storage appliances (>= 40 GB/s per GPU server); returns their storage ports.
+        Storage systems already racked in the runs (a POD's STX nodes) are used instead."""
+        if self.run_storage:
+            return [
+                (d, p)
+                for d, t in self.run_storage
+                for p, i in port_table(self.catalog.device_types[t]).items()
+                if i.role == "storage"
+            ]
         appliance = self.catalog.device_types[STORAGE_APPLIANCE]
         a_ports = [n for n, i in port_table(appliance).items() if i.role == "storage"]
         a_gbps = sum(port_table(appliance)[n].speed_gbps for n in a_ports)

@@ -63,6 +63,8 @@ class Segment:
     units_per_rack: int | None = None  # None: as many as power and U allow
     own_row: bool = False  # a central network block (spines, cores): rows of its own
     new_row: bool = False  # start a new row (the first SU of a pod)
+    # The rack its switches stand in (a Vera Rubin POD's Spectrum-6 SPX networking rack).
+    network_rack_type: str = NETWORK_RACK
 
 
 @dataclass
@@ -163,8 +165,8 @@ def switch_power_max_w(catalog: Catalog, type_id: str) -> float:
     return dtype.power_max_w + optics
 
 
-def _switches_per_rack(catalog: Catalog, type_id: str) -> int:
-    rtype = catalog.rack_type(NETWORK_RACK)
+def _switches_per_rack(catalog: Catalog, type_id: str, rack_type: str = NETWORK_RACK) -> int:
+    rtype = catalog.rack_type(rack_type)
     dtype = catalog.device_types[type_id]
     by_u = (rtype.height_u - FIRST_U) // dtype.u_height
     by_power = int(rtype.power_budget_kw * 1000 // max(switch_power_max_w(catalog, type_id), 1))
@@ -193,7 +195,8 @@ def _segment_racks(catalog: Catalog, segment: Segment, placement: Placement) -> 
                 u += unit.u_height
             servers.append((segment.server_rack_type, contents))
     network: list[_Pending] = []
-    rtype = catalog.rack_type(NETWORK_RACK)
+    net_rack = segment.network_rack_type
+    rtype = catalog.rack_type(net_rack)
     top, budget_w = rtype.height_u, rtype.power_budget_kw * 1000
     rack: list[tuple[str, str, str, int, dict[str, int]]] = []
     main, count, used_u, used_w = "", 0, 0, 0.0
@@ -201,7 +204,7 @@ def _segment_racks(catalog: Catalog, segment: Segment, placement: Placement) -> 
         t: (
             catalog.device_types[t].u_height,
             switch_power_max_w(catalog, t),
-            _switches_per_rack(catalog, t),
+            _switches_per_rack(catalog, t, net_rack),
         )
         for t in {s[1] for s in segment.switches}
     }
@@ -214,7 +217,7 @@ def _segment_racks(catalog: Catalog, segment: Segment, placement: Placement) -> 
         fits = fits and used_u + height <= top - FIRST_U and used_w + power_w <= budget_w
         if not rack or not fits:
             if rack:
-                network.append((NETWORK_RACK, rack))
+                network.append((net_rack, rack))
             rack, main, count, used_u, used_w = [], "", 0, 0, 0.0
         if role != "management" and not main:
             main = t
@@ -224,7 +227,7 @@ def _segment_racks(catalog: Catalog, segment: Segment, placement: Placement) -> 
         used_w += power_w
         count += t == main
     if rack:
-        network.append((NETWORK_RACK, rack))
+        network.append((net_rack, rack))
     if placement == "end-of-row" or not servers:
         return servers + network
     middle = len(servers) // 2
