@@ -51,7 +51,15 @@ CABLING_LABELS = {
     "zones": "Zones (TIA-942 zone panels per row)",
 }
 # Options whose "not given" is a first item with no data (None) or a spin box at 0.
-OPTIONAL = ("spine_switch", "rack_type", "servers_per_rack", "switch_ft", "node_type_ft", "optics")
+OPTIONAL = (
+    "spine_switch",
+    "rack_type",
+    "servers_per_rack",
+    "switch_ft",
+    "node_type_ft",
+    "optics",
+    "pod",
+)
 
 
 def _int(value: int, lo: int, hi: int, step: int = 1) -> QSpinBox:
@@ -83,6 +91,7 @@ FIELD_LABELS = {
     "racks": "NVL72 racks",
     "su_racks": "Racks per scalable unit",
     "platform": "Rack platform",
+    "pod": "Vera Rubin POD",
     "reserve_ports": "Leaf ports kept free",
     "planes": "Planes",
     "port_mode": "Switch port mode",
@@ -171,6 +180,7 @@ def _template_fields(catalog: Catalog) -> dict[str, dict[str, QWidget]]:
                     ("gb200", "GB200 NVL72"),
                     ("gb300", "GB300 NVL72"),
                     ("vera-rubin", "Vera Rubin NVL72"),
+                    ("rubin-ultra", "Rubin Ultra NVL576 (Kyber)"),
                 ],
                 "gb200",
             ),
@@ -183,6 +193,10 @@ def _template_fields(catalog: Catalog) -> dict[str, dict[str, QWidget]]:
             "planes": _combo(planes, 1),
             "port_mode": _combo([("auto", "auto")], "auto"),
             "optics": optics(),
+            # The generator refuses a POD of another platform or size with a sentence.
+            "pod": _combo(
+                [("", "No"), ("yes", "Yes: 16 Vera Rubin racks with CPU, STX and SPX racks")], ""
+            ),
         },
     }
 
@@ -351,6 +365,8 @@ class FabricWizard(QDialog):
                     value = int(value)
             if name in OPTIONAL and not value:
                 continue
+            if name == "pod":
+                value = True
             out[name.removesuffix("_ft")] = value
         return out
 

@@ -195,3 +195,12 @@ def test_optics_strategy_is_offered_and_passed_to_the_generator(qtbot):
     assert wizard.build_params()["optics"] == "co-packaged"
     nvl = wizard.fields["nvl72"]
     assert "vera-rubin" in _items(nvl["platform"])
+    assert "rubin-ultra" in _items(nvl["platform"])  # Kyber NVL576 (issue 39)
+
+
+def test_the_vera_rubin_pod_is_offered_and_passed_to_the_generator(qtbot):
+    wizard = _wizard(qtbot, "nvl72")
+    fields = wizard.fields["nvl72"]
+    assert "pod" not in wizard.build_params()  # no POD: the generator's default
+    _choose(qtbot, fields["pod"], "yes")
+    assert wizard.build_params()["pod"] is True
