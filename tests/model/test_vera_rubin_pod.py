@@ -106,3 +106,17 @@ def test_a_pod_is_refused_on_another_platform_or_size():
         generate("nvl72", racks=16, platform="gb300", pod=True)
     with pytest.raises(GenerateError, match="--racks 16"):
         generate("nvl72", racks=8, platform="vera-rubin", pod=True)
+
+
+def test_a_leaf_spine_on_the_q3200_is_its_clos_minimum():
+    # 16 DGX B300 (8 x 800G each, NV-SP-B300XDR) on 36-port Q3200 switches (port count an
+    # estimate): 18 down / 18 up a leaf, whole servers: 2 a leaf = 8 leaves of 16 uplinks,
+    # 128 uplinks over 36-port spines = 4 spines.
+    design = generate("leaf-spine", nodes=16, node_type="dgx-b300", switch="q3200")
+    types = Counter(d.type for d in design.devices.values())
+    assert types["q3200"] == 8 + 4
+    plant = RoutedLinks(design)
+    plant.refresh()
+    report = analyze(design, plant)
+    assert [w.code for w in report.warnings if w.severity != "info"] == []
+    assert report.bisection_gbps == 128 / 2 * 800
