@@ -172,34 +172,23 @@ def _power_run(tag, run, max_w, feeds, panels, pdus, design: Design, dc_v: float
     amps = _smallest(BUSWAY_A, load_w / _busway_w(1.0, dc_v))
     (x0, y), (x1, _y) = _ends(run)
     kind = f"-dc{dc_v:g}" if dc_v else ""
-    current: Literal["ac", "dc"] = "dc" if dc_v else "ac"
-    phases: Literal[1, 3] = 1 if dc_v else 3
-    volts = dc_v or BUSWAY_V
     offset = 0.1 if dc_v else 0.0
     sides: tuple[tuple[Literal["A", "B"], float], ...] = (("A", -0.2), ("B", 0.2))
     for side, dy in sides:
         dy += offset if dy > 0 else -offset
-        feed = PowerFeed(
-            id=f"feed-{tag}{kind}-{side.lower()}",
-            side=side,
+        feed = PowerFeed(id=f"feed-{tag}{kind}-{side.lower()}", side=side, current_a=float(amps))
+        panel = PowerPanel(
+            id=f"bus-{tag}{kind}-{side.lower()}",
+            feed=feed.id,
+            name=f"Row {tag} busway {side}" + (f" ({dc_v:g} V DC)" if dc_v else ""),
+            points=[(round(x0, 6), round(y + dy, 6)), (round(x1, 6), round(y + dy, 6))],
             current_a=float(amps),
-            current=current,
-            phases=phases,
-            voltage_v=volts,
         )
+        if dc_v:  # AC keeps the records' defaults (415 V 3-phase), written as before
+            feed = msgspec.structs.replace(feed, current="dc", phases=1, voltage_v=dc_v)
+            panel = msgspec.structs.replace(panel, current="dc", phases=1, voltage_v=dc_v)
         feeds.append(feed)
-        panels.append(
-            PowerPanel(
-                id=f"bus-{tag}{kind}-{side.lower()}",
-                feed=feed.id,
-                name=f"Row {tag} busway {side}" + (f" ({dc_v:g} V DC)" if dc_v else ""),
-                points=[(round(x0, 6), round(y + dy, 6)), (round(x1, 6), round(y + dy, 6))],
-                current_a=float(amps),
-                current=current,
-                phases=phases,
-                voltage_v=volts,
-            )
-        )
+        panels.append(panel)
     for rack in run:
         n = rack_pdu_count(design, rack)
         a, b = f"bus-{tag}{kind}-a", f"bus-{tag}{kind}-b"
