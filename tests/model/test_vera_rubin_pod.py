@@ -99,6 +99,9 @@ def test_a_generated_pod_analyses_without_an_error_or_warning(pod):
     assert cabled["bf4-stx-node"] == 64 * 3
     for rack_id, (typical, maximum, budget) in report.rack_power_w.items():
         assert typical <= maximum <= budget, rack_id
+        # The NVL72 racks inside the ~190-230 kW (Max-Q to Max-P) the sources give (REGANTIH).
+        if design.racks[rack_id].type == "rack-vr-nvl72":
+            assert 190_000 <= typical <= maximum <= 230_000, rack_id
 
 
 def test_a_pod_is_refused_on_another_platform_or_size():
