@@ -18,6 +18,7 @@ from model.catalog.components import OPTICAL_KINDS, Catalog, CatalogFile, builti
 from model.common.wording import count
 from model.design.design import Design
 from model.design.entities import Link, PortRef, Settings
+from model.generators import helios as helios_racks
 from model.generators import plans, rail_plans, topology
 from model.generators.facility_plan import FACILITY_CHOICES, place_facility, reference_racked
 from model.generators.networks import build_networks, parse_fabrics
@@ -37,7 +38,7 @@ from model.generators.plans import GenerateError
 from model.runtime.gc_policy import building_design
 from model.structured.layout import CABLING_STYLES, panels_left, place_panels, set_cabling
 
-TEMPLATES = ("leaf-spine", "fat-tree", "rail-optimized", "nvl72")
+TEMPLATES = ("leaf-spine", "fat-tree", "rail-optimized", "nvl72", "helios")
 
 
 def leaf_spine(
@@ -237,11 +238,56 @@ def nvl72(
     )
 
 
+def helios(
+    *,
+    racks: int,
+    switch: str | None = None,
+    su_racks: int | None = None,
+    tiers: str | int = "auto",
+    oversubscription: int = 1,
+    reserve_ports: int = 0,
+    placement: Placement = "middle-of-row",
+    name: str | None = None,
+    catalog: Catalog | None = None,
+    fabrics: str = "compute",
+    facility: str = "auto",
+    port_mode: str = "auto",
+) -> Design:
+    """AMD Helios racks (one 72-GPU UALink domain each, on the rack's scale-up switch trays)
+    and a rail-optimized Ultra Ethernet scale-out over the trays' Vulcano 800G NICs, on
+    Tomahawk-6 (128 x 800G) unless ``switch`` says otherwise (:mod:`model.generators.helios`)."""
+    catalog = catalog or builtin_catalog()
+    plan = helios_racks.plan_helios(
+        catalog,
+        racks=racks,
+        switch=switch,
+        su_racks=su_racks,
+        tiers=tiers,
+        oversubscription=oversubscription,
+        reserve_ports=reserve_ports,
+        port_mode=port_mode,
+    )
+    segments, links = helios_racks.helios(catalog, plan)
+    leaf = plan.scale_out.leaf.type_id
+    return _build(
+        catalog,
+        name or f"AMD Helios x {racks}, {leaf} Ultra Ethernet scale-out",
+        segments,
+        links,
+        placement,
+        fabrics=fabrics,
+        facility=facility,
+        switch=leaf,
+        oversubscription=oversubscription,
+    )
+
+
 _BUILDERS = {
     "leaf-spine": leaf_spine,
     "fat-tree": fat_tree,
     "rail-optimized": rail_optimized,
     "nvl72": nvl72,
+    "helios": helios,
 }
 
 
@@ -294,6 +340,7 @@ def preview(template: str, **params) -> dict:
         "fat-tree": plans.plan_fat_tree,
         "rail-optimized": rail_plans.plan_rail_optimized,
         "nvl72": rail_plans.plan_nvl72,
+        "helios": helios_racks.plan_helios,
     }[template]
     try:
         plan = planner(catalog, **params)
@@ -499,6 +546,7 @@ __all__ = [
     "TEMPLATES",
     "fat_tree",
     "generate",
+    "helios",
     "leaf_spine",
     "nvl72",
     "preview",
