@@ -212,3 +212,36 @@ def test_analysis_of_an_mi355x_cluster():
     assert report["bisection_gbps"] == 256 * 400 / 2
     assert report["allreduce"]["nodes"] == 32 and report["allreduce"]["time_s"] > 0
     assert not [w for w in report["warnings"] if w["severity"] == "error"]
+
+
+def _non_nvidia_cage_specs(cat):
+    """Every cage spec of an AMD or Broadcom port group, as built and broken out."""
+    specs = set()
+    for dtype in cat.device_types.values():
+        for group in dtype.port_groups:
+            if (group.family or dtype.family) not in NON_NVIDIA_FAMILIES:
+                continue
+            for fanout in [1, *(b.fanout for b in group.breakouts)]:
+                cages = port_cages(dtype, {group.name: fanout} if fanout > 1 else None)
+                specs.update(s for _, s, label in cages.values() if label.startswith(group.name))
+    return sorted(specs)
+
+
+def test_no_nvidia_part_fits_any_amd_or_broadcom_cage_of_the_catalog():
+    """Across the catalog, not only on the generated designs: NVIDIA's LinkX modules and
+    cables list NVIDIA's own families, so a vendor-neutral part (or none) is what such a cage
+    takes, whatever the medium and the far cage."""
+    cat = builtin_catalog()
+    media = list(cat.media_types.values())
+    tables = PartTables.build(cat, media)
+    rows = [tables.spec_row(s) for s in _non_nvidia_cage_specs(cat)]
+    assert len(rows) >= 10
+    chosen = []
+    for m in range(len(media)):
+        for a in rows:
+            chosen.append(tables.module(m, a))
+            chosen += [tables.cable(m, a, b, n) for b in rows for n in (1, 2)]
+    chosen = [p for p in chosen if p is not None]
+    assert chosen and not [p.id for p in chosen if p.vendor == "NVIDIA"]
+    # Copper stays possible: vendor-neutral DACs and ACCs (a Tomahawk OSFP cage to a Pollara one).
+    assert {p.id for p in chosen} >= {"dac-400g-osfp-qsfp112-msa", "acc-800g-osfp-msa"}
