@@ -29,7 +29,7 @@ _OPTIONS = {
     "fabrics": TEMPLATES,
     "facility": TEMPLATES,
     "platform": ("nvl72",),
-    "planes": ("rail-optimized", "nvl72"),
+    "planes": ("rail-optimized", "nvl72", "helios"),
     "port_mode": ("rail-optimized", "nvl72", "helios"),
     "rack_type": ("leaf-spine", "rail-optimized", "fat-tree"),
     "servers_per_rack": ("leaf-spine", "rail-optimized", "fat-tree"),

@@ -252,10 +252,12 @@ def helios(
     fabrics: str = "compute",
     facility: str = "auto",
     port_mode: str = "auto",
+    planes: int = 1,
 ) -> Design:
     """AMD Helios racks (one 72-GPU UALink domain each, on the rack's scale-up switch trays)
     and a rail-optimized Ultra Ethernet scale-out over the trays' Vulcano 800G NICs, on
-    Tomahawk-6 (128 x 800G) unless ``switch`` says otherwise (:mod:`model.generators.helios`)."""
+    Tomahawk-6 (128 x 800G) unless ``switch`` says otherwise; ``planes`` 4 with ``port_mode``
+    512x200G: four planes of Tomahawk 6 at 512 x 200G (:mod:`model.generators.helios`)."""
     catalog = catalog or builtin_catalog()
     plan = helios_racks.plan_helios(
         catalog,
@@ -266,6 +268,7 @@ def helios(
         oversubscription=oversubscription,
         reserve_ports=reserve_ports,
         port_mode=port_mode,
+        planes=planes,
     )
     segments, links = helios_racks.helios(catalog, plan)
     leaf = plan.scale_out.leaf.type_id

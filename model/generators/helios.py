@@ -71,11 +71,14 @@ def plan_helios(
     oversubscription: int = 1,
     reserve_ports: int = 0,
     port_mode: str = "auto",
+    planes: int = 1,
 ) -> HeliosPlan:
-    """``racks`` Helios racks; an SU is ``su_racks`` racks (default: the most whose trays one
-    rail leaf's downlinks hold, 3 on a 128 x 800G Tomahawk-6 at 1:1: 54 trays on 64 ports)."""
+    """``racks`` Helios racks; an SU is ``su_racks`` racks (default: the size that builds the
+    fewest switches). ``planes`` 4 runs each Vulcano 800G NIC as 4 x 200G, one port a plane,
+    each plane its own fabric (with ``port_mode`` 512x200G: Tomahawk 6 as 512 x 200G)."""
     switch = switch or HELIOS_SWITCH
     require_positive(racks, "--racks")
+    require_positive(planes, "--planes")
     check_size(racks * HELIOS_COMPUTE_TRAYS * 4)
 
     def plan(su: int) -> RailPlan:
@@ -88,6 +91,7 @@ def plan_helios(
             tiers=tiers,
             oversubscription=oversubscription,
             reserve_ports=reserve_ports,
+            planes=planes,
             port_mode=port_mode,
         )
 
@@ -98,7 +102,7 @@ def plan_helios(
     # No SU size is published for Helios: the one that builds the fewest switches (the Clos
     # minimum of the rail-optimized fabric; ties: the larger SU). 4 racks: one SU of 72 trays
     # (2 leaves a rail, 24 leaves, 7 spines), not SUs of 3 racks (24 leaves, 11 spines).
-    leaf = switch_ports(catalog, switch, _nic_speed(catalog), port_mode=port_mode)
+    leaf = switch_ports(catalog, switch, _nic_speed(catalog) / planes, port_mode=port_mode)
     _, down = leaf_ports(leaf.radix, oversubscription, reserve_ports)
     most = min(racks, MAX_SU_RACKS, max(1, leaf.radix * down // HELIOS_COMPUTE_TRAYS))
     plans = [(plan(su), su) for su in range(1, most + 1)]
@@ -124,6 +128,7 @@ def helios(catalog: Catalog, plan: HeliosPlan) -> tuple[list[Segment], list[list
     so = plan.scale_out
     wr = max(2, len(str(plan.racks)))
     tray_t = catalog.device_types[HELIOS_TRAY]
+    tray_split = dict(so.node.breakout or {})  # multi-plane: each NIC split across the planes
     switch_t = catalog.device_types[HELIOS_SWITCH_TRAY]
     scale_up: list[PortLink] = []
 
@@ -144,7 +149,7 @@ def helios(catalog: Catalog, plan: HeliosPlan) -> tuple[list[Segment], list[list
             for kind, i in HELIOS_LAYOUT:
                 if kind == "compute":
                     if i < len(trays):
-                        members.append((trays[i], tray_t.id, "gpu-server", offset_u, {}))
+                        members.append((trays[i], tray_t.id, "gpu-server", offset_u, tray_split))
                     offset_u += tray_t.u_height
                 else:
                     members.append((switches[i], switch_t.id, "nvlink-switch", offset_u, {}))

@@ -117,7 +117,8 @@ def test_helios_refuses_a_switch_that_cannot_run_800g_ports():
 
 
 def _cage_parts(design):
-    """(family of the cage, module part number, cable part number) of every used link end."""
+    """(family of the cage, module part number, cable or fibre part number) of every link end
+    ("rack backplane" for the in-rack UALink spine, which takes no part)."""
     plant = RoutedLinks(design)
     plant.refresh()
     phys = build_plant(plant, with_links=True)
