@@ -32,3 +32,15 @@ def test_helios_four_planes_offer_the_512x200g_mode(qtbot):
     page["port_mode"].setCurrentIndex(page["port_mode"].findData("512x200G"))
     assert wizard.counts["planes"] == 4 and wizard.counts["tiers"] == 2
     assert "Planes" in wizard.preview_label.text()
+
+
+def test_new_design_dialog_offers_helios_racks(qtbot):
+    from gui.dialogs.design_dialogs import NewHallDialog
+
+    dialog = NewHallDialog()
+    qtbot.addWidget(dialog)
+    dialog.template.setCurrentIndex(dialog.template.findData("helios"))
+    dialog.racks.setValue(3)
+    assert dialog.params() == {"racks": 3}
+    assert preview("helios", **dialog.params())["gpus"] == 216
+    assert dialog.racks.isVisibleTo(dialog) and not dialog.nodes.isVisibleTo(dialog)
