@@ -375,6 +375,9 @@ def _power_estimate(catalog: Catalog, template: str, params: dict, counts: dict)
         if (params.get("planes") or 1) > 1:
             default_switch = plans.MULTI_PLANE_SWITCH
         switch = switch or default_switch
+    if template == "helios":
+        node_type = helios_racks.HELIOS_TRAY
+        switch = switch or helios_racks.HELIOS_SWITCH
     node = types.get(node_type)
     leaf = types.get(switch or "")
     spine = types.get(params.get("spine_switch") or "") or leaf

@@ -566,7 +566,10 @@ NVL72_PLATFORMS = {
     "vera-rubin": ("vr-nvl72-compute-tray", "sn6810"),
 }
 # The NVLink switch tray of each NVL72 compute tray (NVLink 5 or NVLink 6).
-NVL72_SWITCH_TRAY_OF = {"vr-nvl72-compute-tray": "vr-nvlink6-switch-tray"}
+NVL72_SWITCH_TRAY_OF = {
+    "vr-nvl72-compute-tray": "vr-nvlink6-switch-tray",
+    "helios-compute-tray": "helios-ualoe-switch-tray",  # AMD Helios (model.generators.helios)
+}
 NVL72_SWITCH_TRAY = "gb200-nvlink-switch-tray"  # GB200 and GB300
 
 

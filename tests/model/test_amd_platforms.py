@@ -111,6 +111,15 @@ def test_helios_larger_fabrics_need_no_more_switches_than_the_ports_ask(racks):
     assert racks != 4 or leaves + spines < fixed["leaf"] + fixed["spine"]
 
 
+def test_helios_preview_power_is_its_trays_and_switches():
+    cat = builtin_catalog()
+    counts = preview("helios", racks=2)
+    trays = 36 * cat.device_types["helios-compute-tray"].power_typical_w
+    scale_up = 12 * cat.device_types["helios-ualoe-switch-tray"].power_typical_w
+    fabric = (12 + 4) * cat.device_types["tomahawk6-64x1600"].power_typical_w
+    assert counts["device_power_w"] == trays + scale_up + fabric == 450_000
+
+
 def test_helios_refuses_a_switch_that_cannot_run_800g_ports():
     with pytest.raises(GenerateError, match="800G"):
         preview("helios", racks=1, switch="qm9700")
