@@ -90,3 +90,13 @@ def test_four_plane_helios_plugs_vendor_neutral_parts_and_analyses():
     assert report["bisection_gbps"] == 72 * 2_400 / 2
     assert report["allreduce"]["time_s"] > 0 and not report["allreduce"]["unreachable"]
     assert not [w for w in report["warnings"] if w["severity"] == "error"]
+
+
+def test_a_dr8_module_run_as_8_x_dr1_has_the_lasers_of_a_dr8():
+    """The reliability forecast counts lasers as lasers per port x the part's ports: 8 ports of
+    one lane each are the 8 lasers of the DR8 module, not 8 x the default 4."""
+    from model.analysis.reliability import lasers_per_port
+
+    by_medium, _ = lasers_per_port()
+    part = builtin_catalog().module_parts["osfp-1.6t-8xdr1-th6"]
+    assert by_medium["dr1-200g"] * part.ports == by_medium["dr8-1600g"] == 8
