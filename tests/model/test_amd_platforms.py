@@ -81,6 +81,22 @@ def test_mi355x_rail_optimized_on_tomahawk5_at_the_clos_minimum(nodes, su_nodes)
     assert counts["links"] == {"node-leaf": nodes * rails, "leaf-spine": leaves * su_nodes}
 
 
+@pytest.mark.parametrize("nodes, su_nodes", [(64, 32), (256, 128), (512, 128)])
+def test_mi355x_rail_optimized_on_tomahawk6_100g_serdes_at_the_clos_minimum(nodes, su_nodes):
+    """Tomahawk 6 with 1,024 x 100G SerDes (STH-TH6): 256 x 400G on the Pollara NICs' 100G
+    lanes, so a rail leaf takes up to 128 nodes and a spine 256 leaf uplinks."""
+    counts = preview(
+        "rail-optimized",
+        nodes=nodes,
+        node_type="mi355x-dlc-orv3",
+        switch="tomahawk6-128x800-100g",
+        su_nodes=su_nodes,
+    )
+    leaves = 8 * math.ceil(nodes / su_nodes)
+    spines = max(2, math.ceil(leaves * su_nodes / 256))
+    assert counts["switches"] == {"leaf": leaves, "spine": spines}
+
+
 @pytest.mark.parametrize("racks", [1, 2, 3])
 def test_helios_one_su_fabric_at_the_clos_minimum(racks):
     counts = preview("helios", racks=racks)
@@ -159,6 +175,10 @@ def _nvidia_numbers():
             "rail-optimized",
             {"nodes": 32, "node_type": "mi355x-dlc-orv3", "switch": "tomahawk5-64x800"},
         ),
+        (
+            "rail-optimized",
+            {"nodes": 32, "node_type": "mi355x-dlc-orv3", "switch": "tomahawk6-128x800-100g"},
+        ),
     ],
 )
 def test_only_vendor_neutral_parts_in_amd_and_broadcom_cages(template, params):
@@ -167,9 +187,10 @@ def test_only_vendor_neutral_parts_in_amd_and_broadcom_cages(template, params):
     phys, ends = _cage_parts(generate(template, **params))
     nvidia_modules, nvidia_cables = _nvidia_numbers()
     amd_broadcom = [e for e in ends if e[0] in NON_NVIDIA_FAMILIES]
-    assert {e[0] for e in amd_broadcom} >= (
-        {"Vulcano", "Tomahawk-6"} if template == "helios" else {"Pollara", "Tomahawk-5"}
-    )
+    families = {e[0] for e in amd_broadcom}
+    switch = params.get("switch", "tomahawk6-64x1600")
+    nic = "Vulcano" if template == "helios" else "Pollara"
+    assert families == {nic, builtin_catalog().device_types[switch].family}
     for family, module, cable in amd_broadcom:
         assert module or cable, family
         assert module not in nvidia_modules, (family, module)
