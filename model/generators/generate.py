@@ -1,4 +1,4 @@
-"""Fabric generators: leaf-spine, fat-tree, rail-optimized and NVL72 fabrics, placed on the floor.
+"""Fabric generators: leaf-spine, fat-tree, rail-optimized, NVL72 and AMD Helios fabrics, placed on the floor.
 
 Each template function returns an ordinary :class:`Design` (editable afterwards): GPU servers and
 switches in racks laid out in rows with hot/cold aisles, trays over the rows, every link
