@@ -17,21 +17,21 @@ _OPTIONS = {
     "node_type": ("leaf-spine", "rail-optimized", "fat-tree"),
     "switch": TEMPLATES,
     "spine_switch": ("leaf-spine",),
-    "oversubscription": ("leaf-spine", "rail-optimized", "nvl72"),
-    "reserve_ports": ("leaf-spine", "rail-optimized", "nvl72"),
+    "oversubscription": ("leaf-spine", "rail-optimized", "nvl72", "helios"),
+    "reserve_ports": ("leaf-spine", "rail-optimized", "nvl72", "helios"),
     "k": ("fat-tree",),
     "su_nodes": ("rail-optimized",),
-    "tiers": ("rail-optimized", "nvl72"),
-    "racks": ("nvl72",),
-    "su_racks": ("nvl72",),
+    "tiers": ("rail-optimized", "nvl72", "helios"),
+    "racks": ("nvl72", "helios"),
+    "su_racks": ("nvl72", "helios"),
     "placement": TEMPLATES,
     "name": TEMPLATES,
     "fabrics": TEMPLATES,
     "facility": TEMPLATES,
     "platform": ("nvl72",),
     "pod": ("nvl72",),
-    "planes": ("rail-optimized", "nvl72"),
-    "port_mode": ("rail-optimized", "nvl72"),
+    "planes": ("rail-optimized", "nvl72", "helios"),
+    "port_mode": ("rail-optimized", "nvl72", "helios"),
     "rack_type": ("leaf-spine", "rail-optimized", "fat-tree"),
     "servers_per_rack": ("leaf-spine", "rail-optimized", "fat-tree"),
     "optics": TEMPLATES,
@@ -41,6 +41,7 @@ _REQUIRED = {
     "fat-tree": ("k",),
     "rail-optimized": ("nodes", "node_type", "switch", "su_nodes"),
     "nvl72": ("racks",),
+    "helios": ("racks",),
 }
 
 
@@ -84,8 +85,12 @@ def add_generator_options(parser: argparse.ArgumentParser) -> None:
         help="rail-optimized / nvl72: switch tiers (default auto); rail-only drops the spines "
         "that join the rails (cross-rail traffic over NVLink)",
     )
-    parser.add_argument("--racks", type=int, help="nvl72: GB200 NVL72 racks")
-    parser.add_argument("--su-racks", type=int, help="nvl72: NVL72 racks per scalable unit (8)")
+    parser.add_argument("--racks", type=int, help="nvl72 / helios: NVL72 or AMD Helios racks")
+    parser.add_argument(
+        "--su-racks",
+        type=int,
+        help="nvl72 / helios: racks per scalable unit (nvl72: 8; helios: the fewest switches)",
+    )
     parser.add_argument(
         "--platform",
         choices=("gb200", "gb300", "vera-rubin", "rubin-ultra"),

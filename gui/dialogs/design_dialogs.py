@@ -36,6 +36,7 @@ TEMPLATES = (
     ("Leaf-spine fabric", "leaf-spine"),
     ("Fat tree (k-ary)", "fat-tree"),
     ("GB200 NVL72 racks", "nvl72"),
+    ("AMD Helios racks", "helios"),
 )
 
 
@@ -88,7 +89,7 @@ class NewHallDialog(QDialog):
             ("nodes", "GPU servers", self.nodes),
             ("su_nodes", "Servers per scalable unit", self.su_nodes),
             ("k", "k (switch radix)", self.k),
-            ("racks", "NVL72 racks", self.racks),
+            ("racks", "Racks (72 GPUs each)", self.racks),
             ("node_type", "Server type", self.node_type),
             ("switch", "Switch", self.switch),
         ):
@@ -108,6 +109,7 @@ class NewHallDialog(QDialog):
         "leaf-spine": ("nodes", "node_type", "switch"),
         "fat-tree": ("k",),
         "nvl72": ("racks",),
+        "helios": ("racks",),
     }
 
     def params(self) -> dict:

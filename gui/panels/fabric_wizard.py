@@ -43,6 +43,7 @@ TEMPLATE_LABELS = {
     "leaf-spine": "Leaf-spine",
     "fat-tree": "Fat tree (k-ary)",
     "nvl72": "GB200 NVL72 racks",
+    "helios": "AMD Helios racks",
 }
 TIERS = ("auto", "2", "3", "rail-only")
 CABLING_LABELS = {
@@ -59,6 +60,7 @@ OPTIONAL = (
     "node_type_ft",
     "optics",
     "pod",
+    "su_racks",  # Helios: 0 = the SU with the fewest switches (NVL72's starts at 1)
 )
 
 
@@ -88,7 +90,7 @@ FIELD_LABELS = {
     "tiers": "Switch tiers",
     "oversubscription": "Oversubscription (R:1)",
     "k": "Switch radix k",
-    "racks": "NVL72 racks",
+    "racks": "Racks (72 GPUs each)",
     "su_racks": "Racks per scalable unit",
     "platform": "Rack platform",
     "pod": "Vera Rubin POD",
@@ -198,7 +200,25 @@ def _template_fields(catalog: Catalog) -> dict[str, dict[str, QWidget]]:
                 [("", "No"), ("yes", "Yes: 16 Vera Rubin racks with CPU, STX and SPX racks")], ""
             ),
         },
+        "helios": {
+            "racks": _int(4, 1, 2048, 4),
+            "switch": _combo(switches, "tomahawk6-64x1600"),
+            "su_racks": _fewest_switches(),
+            "tiers": _combo(tiers, "auto"),
+            "oversubscription": _int(1, 1, 7),
+            "reserve_ports": _int(0, 0, 64),
+            "planes": _combo([(1, "1 (800G a NIC)"), (4, "4 (each NIC as 4 x 200G)")], 1),
+            "port_mode": _combo([("auto", "auto")], "auto"),
+            "optics": optics(),
+        },
     }
+
+
+def _fewest_switches() -> QSpinBox:
+    """Helios racks per SU, 0 shown as the generator's choice (the SU with the fewest switches)."""
+    spin = _int(0, 0, 256)
+    spin.setSpecialValueText("Fewest switches")
+    return spin
 
 
 class FabricWizard(QDialog):
@@ -236,7 +256,7 @@ class FabricWizard(QDialog):
 
         nvl["platform"].currentIndexChanged.connect(platform_switch)
         nvl["planes"].currentIndexChanged.connect(platform_switch)
-        for key in ("rail-optimized", "nvl72"):
+        for key in ("rail-optimized", "nvl72", "helios"):
             page = self.fields[key]
             page["switch"].currentIndexChanged.connect(
                 lambda _i, page=page: self._offer_port_modes(page)

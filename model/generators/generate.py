@@ -1,4 +1,4 @@
-"""Fabric generators: leaf-spine, fat-tree, rail-optimized and NVL72 fabrics, placed on the floor.
+"""Fabric generators: leaf-spine, fat-tree, rail-optimized, NVL72 and AMD Helios fabrics, placed on the floor.
 
 Each template function returns an ordinary :class:`Design` (editable afterwards): GPU servers and
 switches in racks laid out in rows with hot/cold aisles, trays over the rows, every link
@@ -18,6 +18,7 @@ from model.catalog.components import OPTICAL_KINDS, Catalog, CatalogFile, builti
 from model.common.wording import count
 from model.design.design import Design
 from model.design.entities import Link, PortRef, Settings
+from model.generators import helios as helios_racks
 from model.generators import plans, rail_plans, topology, vr_pod
 from model.generators.facility_plan import FACILITY_CHOICES, place_facility, reference_racked
 from model.generators.networks import build_networks, parse_fabrics
@@ -37,7 +38,7 @@ from model.generators.plans import GenerateError
 from model.runtime.gc_policy import building_design
 from model.structured.layout import CABLING_STYLES, panels_left, place_panels, set_cabling
 
-TEMPLATES = ("leaf-spine", "fat-tree", "rail-optimized", "nvl72")
+TEMPLATES = ("leaf-spine", "fat-tree", "rail-optimized", "nvl72", "helios")
 
 
 def leaf_spine(
@@ -249,11 +250,59 @@ def nvl72(
     return design
 
 
+def helios(
+    *,
+    racks: int,
+    switch: str | None = None,
+    su_racks: int | None = None,
+    tiers: str | int = "auto",
+    oversubscription: int = 1,
+    reserve_ports: int = 0,
+    placement: Placement = "middle-of-row",
+    name: str | None = None,
+    catalog: Catalog | None = None,
+    fabrics: str = "compute",
+    facility: str = "auto",
+    port_mode: str = "auto",
+    planes: int = 1,
+) -> Design:
+    """AMD Helios racks (one 72-GPU UALink domain each, on the rack's scale-up switch trays)
+    and a rail-optimized Ultra Ethernet scale-out over the trays' Vulcano 800G NICs, on
+    Tomahawk-6 (128 x 800G) unless ``switch`` says otherwise; ``planes`` 4 with ``port_mode``
+    512x200G: four planes of Tomahawk 6 at 512 x 200G (:mod:`model.generators.helios`)."""
+    catalog = catalog or builtin_catalog()
+    plan = helios_racks.plan_helios(
+        catalog,
+        racks=racks,
+        switch=switch,
+        su_racks=su_racks,
+        tiers=tiers,
+        oversubscription=oversubscription,
+        reserve_ports=reserve_ports,
+        port_mode=port_mode,
+        planes=planes,
+    )
+    segments, links = helios_racks.helios(catalog, plan)
+    leaf = plan.scale_out.leaf.type_id
+    return _build(
+        catalog,
+        name or f"AMD Helios x {racks}, {leaf} Ultra Ethernet scale-out",
+        segments,
+        links,
+        placement,
+        fabrics=fabrics,
+        facility=facility,
+        switch=leaf,
+        oversubscription=oversubscription,
+    )
+
+
 _BUILDERS = {
     "leaf-spine": leaf_spine,
     "fat-tree": fat_tree,
     "rail-optimized": rail_optimized,
     "nvl72": nvl72,
+    "helios": helios,
 }
 
 
@@ -309,6 +358,7 @@ def preview(template: str, **params) -> dict:
         "fat-tree": plans.plan_fat_tree,
         "rail-optimized": rail_plans.plan_rail_optimized,
         "nvl72": rail_plans.plan_nvl72,
+        "helios": helios_racks.plan_helios,
     }[template]
     try:
         plan = planner(catalog, **params)
@@ -340,6 +390,9 @@ def _power_estimate(catalog: Catalog, template: str, params: dict, counts: dict)
         if (params.get("planes") or 1) > 1:
             default_switch = plans.MULTI_PLANE_SWITCH
         switch = switch or default_switch
+    if template == "helios":
+        node_type = helios_racks.HELIOS_TRAY
+        switch = switch or helios_racks.HELIOS_SWITCH
     node = types.get(node_type)
     leaf = types.get(switch or "")
     spine = types.get(params.get("spine_switch") or "") or leaf
@@ -514,6 +567,7 @@ __all__ = [
     "TEMPLATES",
     "fat_tree",
     "generate",
+    "helios",
     "leaf_spine",
     "nvl72",
     "preview",

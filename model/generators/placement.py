@@ -265,6 +265,11 @@ def _fill_rows(
     return rows, central
 
 
+def _tiles(width_m: float) -> int:
+    """Floor tiles a rack of ``width_m`` takes along its row (600 mm racks: one)."""
+    return max(1, math.ceil(width_m / TILE_M - 1e-9))
+
+
 def lay_out(
     catalog: Catalog, segments: list[Segment], placement: Placement = "middle-of-row"
 ) -> Layout:
@@ -289,12 +294,14 @@ def lay_out(
     devices: list[Device] = []
     width_digits = 2
     widths = []
+    rack_types = catalog.rack_types
     for row in rows:
         count = sum(len(c) for c in row if c is not None)
-        widths.append(count + RUN_GAP_TILES * sum(1 for c in row if c is None))
+        # A double-wide rack (AMD Helios, 1.2 m) takes two floor tiles of its row.
+        tiles = sum(_tiles(rack_types[t].width_m) for c in row if c is not None for t, _ in c)
+        widths.append(tiles + RUN_GAP_TILES * sum(1 for c in row if c is None))
         width_digits = max(width_digits, len(str(count)))
     longest = max(widths)
-    rack_types = catalog.rack_types
     for r, row in enumerate(rows):
         letter = row_name(r)
         y = margin + r * row_pitch + TILE_M  # centre of a 2-tile-deep rack
@@ -309,12 +316,13 @@ def lay_out(
                 position += 1
                 name = f"{letter}{position:0{width_digits}d}"
                 rtype = rack_types[type_id]
+                tiles = _tiles(rtype.width_m)
                 racks.append(
                     Rack(
                         id=name,
                         name=name,
                         type=type_id,
-                        x=round(margin + (col + 0.5) * TILE_M, 6),
+                        x=round(margin + (col + tiles / 2) * TILE_M, 6),
                         y=round(y, 6),
                         width_m=rtype.width_m,
                         depth_m=rtype.depth_m,
@@ -335,7 +343,7 @@ def lay_out(
                             breakout=breakout,
                         )
                     )
-                col += 1
+                col += tiles
     row_len = longest * TILE_M
     x0, x1 = margin, margin + row_len
     trays = []

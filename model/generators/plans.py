@@ -572,6 +572,7 @@ NVL72_PLATFORMS = {
 NVL72_SWITCH_TRAY_OF = {
     "vr-nvl72-compute-tray": "vr-nvlink6-switch-tray",
     "kyber-nvl576-canister": "kyber-nvlink-switch-blade",
+    "helios-compute-tray": "helios-ualoe-switch-tray",  # AMD Helios (model.generators.helios)
 }
 NVL72_SWITCH_TRAY = "gb200-nvlink-switch-tray"  # GB200 and GB300
 # Compute units and NVLink switch units per rack where they are not NVL72's 18 and 9: a Kyber

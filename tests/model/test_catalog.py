@@ -47,6 +47,15 @@ ALLOWED_SOURCES = frozenset(
         "SEMI-GTC26",
         "NV-XDR-UM",
         "TV-VR-PT5",
+        # Issue 39, AMD MI355X and Helios (domain-facts §9)
+        "REG-MI355X",
+        "INFOSUNRISE-MI355X",
+        "AMD-POLLARA",
+        "REG-HELIOS",
+        "AA-HELIOS",
+        "ATG-UALOE",
+        "UALINK-FAQ",
+        "UEC-1.0",
         "100GM-1.6T",
         "AA-NVL72",
         "ACC-MSA",
@@ -334,7 +343,10 @@ def test_media_units_are_sane(cat):
         # Every speed is a whole number of lanes (1, 2, 4 or 8) at every listed lane rate.
         for speed in m.speeds_gbps:
             for rate in m.lane_rates_gbps:
-                assert speed / rate in (1, 2, 4, 8), (m.id, speed, rate)
+                lanes = speed / rate
+                # An in-rack scale-up spine carries many lanes per link (Helios UALink: 48 x 200G).
+                wide = m.kind == "backplane" and lanes.is_integer()
+                assert lanes in (1, 2, 4, 8) or wide, (m.id, speed, rate)
 
 
 def test_media_modules_and_prices_follow_kind(cat):
@@ -439,7 +451,13 @@ def test_switch_capacity_is_plausible(cat):
             # a multi-ASIC co-packaged system of 2026; every other box is one ASIC's worth.
             # A Kyber NVLink switch blade joins 4 canisters of 36 packages (TOMS-KYBER): its
             # scale-up links carry 4 x 129,600 Gb/s (an estimate, see its notes).
-            limit = {"sn6800": 410_000, "kyber-nvlink-switch-blade": 520_000}.get(d.id, 120_000)
+            # The Helios scale-up tray: two 102.4T ASICs (6 trays for 72 GPUs x 72 UALink lanes).
+            limits = {
+                "sn6800": 410_000,
+                "kyber-nvlink-switch-blade": 520_000,
+                "helios-ualoe-switch-tray": 205_000,
+            }
+            limit = limits.get(d.id, 120_000)
             assert total <= limit, f"{d.id}: {total} Gb/s exceeds any 2025 switch"
 
 
@@ -494,7 +512,9 @@ def test_gpu_servers(cat):
             # One scale-out NIC port per GPU or fewer; Vera Rubin two: a pair of 800G
             # ConnectX-9 per GPU, 1.6 Tb/s (WHEELER-CX9, domain-facts §9).
             # Rubin Ultra (Kyber) taken as Vera Rubin's pair, an estimate.
-            per_gpu = 2 if d.id.startswith(("vr-", "kyber-")) else 1
+            # AMD Helios three: 300 GB/s per GPU on 800G Vulcano NICs (REG-HELIOS).
+            pairs = d.id.startswith(("vr-", "kyber-"))
+            per_gpu = 2 if pairs else 3 if d.id.startswith("helios-") else 1
             assert sum(g.count for g in d.ports_of_role("compute")) <= per_gpu * d.gpu_count, d.id
             assert d.gpus.power_w_per_gpu * d.gpu_count <= d.power_max_w, d.id
 
@@ -568,7 +588,9 @@ def test_scale_up_ports_only_use_the_backplane(cat):
 
 def test_racks(cat):
     for r in cat.rack_types.values():
-        assert 0.5 <= r.width_m <= 1.0 and 1.0 <= r.depth_m <= 1.4, r.id
+        # AMD Helios is double-wide (REG-HELIOS): two 600 mm bays.
+        widest = 1.2 if r.id == "rack-helios" else 1.0
+        assert 0.5 <= r.width_m <= widest and 1.0 <= r.depth_m <= 1.4, r.id
         assert 40 <= r.height_u <= 52, r.id
         # Kyber (Rubin Ultra NVL576): ~600 kW per rack at 800 V DC (TOMS-KYBER, domain-facts §9).
         limit_kw = 600 if r.id == "rack-kyber-nvl576" else 250
