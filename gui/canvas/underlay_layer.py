@@ -1,6 +1,7 @@
 """UnderlayLayer: the scene's side of the design's underlay — reads its file (once per file
-content), places the item by the model's transform, snaps drawn points to its lines, and says
-when the drawing is missing or changed. Visibility and opacity are the user's view, not saved."""
+content; a PDF page rendered to pixels), places the item by the model's transform, snaps drawn
+points to its lines (a picture's: its page's edges), and says when the drawing is missing,
+unreadable or changed. Visibility and opacity are the user's view, not saved."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from PySide6.QtSvg import QSvgRenderer
 
 from gui.canvas.underlay_item import UnderlayItem
 from model.design.entities import Underlay
-from model.design.underlay import segments_on_plan, snap_to_segments, transform
+from model.design.underlay import page_edges, segments_on_plan, snap_to_segments, transform
 from model.files.underlay_file import (
     DxfDrawing,
     UnderlayError,
@@ -23,6 +24,7 @@ from model.files.underlay_file import (
     resolve_path,
     underlay_state,
 )
+from model.files.underlay_pdf import PdfRaster, render_pdf_page
 
 SNAP_PX = 10.0  # a drawn point this near a line of the drawing (on screen) lands on it
 
@@ -46,7 +48,8 @@ class UnderlayLayer:
         self.snapping = True
         self._drawing: DxfDrawing | None = None
         self._picture: QImage | QSvgRenderer | None = None
-        self._read_key: tuple[str, str] | None = None  # (resolved path, recorded hash) read
+        self._picture_units = (0.0, 0.0)  # the picture's size in drawing units (px, pt)
+        self._read_key: tuple[str, str, int] | None = None  # (resolved path, hash, page) read
         self._read_state: tuple[UnderlayState, str] = (UnderlayState.MISSING, "")
         self._shown_key: tuple | None = None  # (read key, layers) the item holds lines of
         self._lines_m = np.empty((0, 4))
@@ -60,14 +63,21 @@ class UnderlayLayer:
         self._read_key = None
         self.refresh()
 
-    def adopt(self, underlay: Underlay, drawing: DxfDrawing | None) -> None:
-        """Take the drawing the import dialog has just read for ``underlay`` (no second read)."""
+    def adopt(
+        self, underlay: Underlay, drawing: DxfDrawing | None, raster: PdfRaster | None = None
+    ) -> None:
+        """Take the drawing (or PDF page) the import dialog has just read for ``underlay`` (no
+        second read)."""
         where = resolve_path(underlay, self.folder_of()).resolve()
-        self._read_key = (str(where), underlay.sha256)
+        self._read_key = (str(where), underlay.sha256, underlay.page)
         self._read_state = (UnderlayState.OK, f"Underlay {underlay.path}")
         self._drawing, self._picture = drawing, None
-        if drawing is None:
+        if raster is not None:
+            self._picture, self._picture_units = pdf_picture(raster), raster.size_pt
+        elif drawing is None:
             self._picture = read_picture(where)
+            if self._picture is not None:
+                self._picture_units = picture_size(self._picture)
         self._shown_key = None
 
     def refresh(self) -> None:
@@ -81,7 +91,7 @@ class UnderlayLayer:
         self.item.set_present(True)
         folder = self.folder_of()
         where = resolve_path(underlay, folder).resolve()
-        key = (str(where), underlay.sha256)
+        key = (str(where), underlay.sha256, underlay.page)
         if key != self._read_key:
             self._read_key = key
             self._shown_key = None
@@ -99,10 +109,23 @@ class UnderlayLayer:
             except UnderlayError as exc:
                 self._read_state = (UnderlayState.MISSING, f"The underlay: {exc}")
             return
+        if underlay.kind == "pdf":
+            try:
+                raster = self.reader(
+                    lambda: render_pdf_page(where, underlay.page),
+                    f"Drawing page {underlay.page} of {where.name}…",
+                )
+            except UnderlayError as exc:
+                self._read_state = (UnderlayState.MISSING, f"The underlay: {exc}")
+                return
+            self._picture, self._picture_units = pdf_picture(raster), raster.size_pt
+            return
         self._picture = read_picture(where)
         if self._picture is None:
             sentence = f"The underlay {underlay.path} is not a PNG, JPEG or SVG picture"
             self._read_state = (UnderlayState.MISSING, sentence)
+        else:
+            self._picture_units = picture_size(self._picture)
 
     def _place(self, underlay: Underlay) -> None:
         t = transform(underlay)
@@ -115,8 +138,8 @@ class UnderlayLayer:
             self.item.set_placement(t.matrix())  # calibrate, align, turn: instant
             self._lines_m = segments_on_plan(underlay, segments)
         elif self._picture is not None:
-            self._lines_m = np.empty((0, 4))
-            rect = picture_rect(underlay, self._picture)
+            self._lines_m = page_edges(underlay, *self._picture_units)
+            rect = picture_rect(underlay, self._picture_units)
             self.item.set_picture(self._picture, rect, underlay.rotation_deg)
         else:
             self._lines_m = np.empty((0, 4))
@@ -135,7 +158,8 @@ class UnderlayLayer:
 
     @property
     def lines_m(self) -> np.ndarray:
-        """The shown lines of a DXF underlay in plan metres (n x 4); empty for a picture."""
+        """What drawn points snap to, in plan metres (n x 4): a DXF's shown lines, a picture's
+        (image, SVG or PDF page) four edges."""
         return self._lines_m
 
     def set_visible(self, visible: bool) -> None:
@@ -172,7 +196,15 @@ def picture_size(picture: QImage | QSvgRenderer) -> tuple[float, float]:
     return float(size.width()), float(size.height())
 
 
-def picture_rect(underlay: Underlay, picture: QImage | QSvgRenderer) -> QRectF:
+def pdf_picture(raster: PdfRaster) -> QImage:
+    """A rendered PDF page as a QImage that owns its pixels (the array may go)."""
+    rows, columns = raster.pixels.shape[:2]
+    view = QImage(raster.pixels.data, columns, rows, columns * 3, QImage.Format_RGB888)
+    return view.copy()
+
+
+def picture_rect(underlay: Underlay, size_units: tuple[float, float]) -> QRectF:
+    """The plan rectangle (before turning) of a picture ``size_units`` drawing units large."""
     t = transform(underlay)
-    w, h = picture_size(picture)
+    w, h = size_units
     return QRectF(t.ox, t.oy, t.sx * w, t.sy * h)
