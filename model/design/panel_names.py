@@ -1,0 +1,62 @@
+"""Patch panel names: a panel is named by its rack and its U position (``C01-U42``), and the
+name follows the panel when its rack is renamed or it is moved.
+
+Why this scheme: ANSI/TIA-606 identifies a patch panel by its rack and its position in the rack
+(rack AJ05, U 42); an installer standing at a rack finds ``C01-U42`` without a list, where
+``pp27`` needs one. The cabling schedule already names a device's end by rack and U
+(``A01-U2-nic1``), so a cord reads ``A01-U2-nic1 to A01-U48:17``. Rack names are unique in a
+design and no two devices share a U of a rack, so the names are unique hall-wide; a name some
+other device already holds (typed by hand) gets ``-2``, ``-3``.
+
+Only a name of exactly that form follows its panel: a name typed by hand ("MDA-PP-A") and the
+``pp27`` of files saved before are the user's and stay as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+
+import msgspec
+
+from model.design.entities import Device
+
+PANEL_ROLE = "patch-panel"
+
+
+def panel_name(rack_name: str, u: int) -> str:
+    """The name of the panel at ``u`` (its lowest U) of the rack named ``rack_name``."""
+    return f"{rack_name}-U{u}"
+
+
+def unique_name(name: str, taken: Callable[[str], bool]) -> str:
+    """``name``, or ``name-2``, ``name-3``... the first that ``taken`` says is free."""
+    if not taken(name):
+        return name
+    n = 2
+    while taken(f"{name}-{n}"):
+        n += 1
+    return f"{name}-{n}"
+
+
+def follow_rack_names(
+    panels: Iterable[Device], rack_names: Mapping[str, tuple[str, str]]
+) -> list[Device]:
+    """The panels among ``panels`` named after their rack's old name, named after its new one;
+    ``rack_names``: rack id -> (old name, new name) of the racks renamed."""
+    out = []
+    for device in panels:
+        names = rack_names.get(device.rack)
+        if device.role != PANEL_ROLE or names is None:
+            continue
+        old, new = names
+        if device.name == panel_name(old, device.u):
+            out.append(msgspec.structs.replace(device, name=panel_name(new, device.u)))
+    return out
+
+
+def moved_name(device: Device, old_rack_name: str, new_rack_name: str, new_u: int) -> str:
+    """A device's name once moved to ``new_u`` of the rack named ``new_rack_name``: a panel
+    named by its old place is named by its new one; any other name stays."""
+    if device.role == PANEL_ROLE and device.name == panel_name(old_rack_name, device.u):
+        return panel_name(new_rack_name, new_u)
+    return device.name

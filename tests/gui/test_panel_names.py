@@ -1,0 +1,53 @@
+"""Panel names carry their rack in the editor: panels placed from the menu are named by rack and
+U, the inspector's panel route shows and takes those names, and Renumber Racks by Row renames
+the panels with their racks in the same undo step (Ctrl+Z puts every name back)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from tests.gui.conftest import snapshot
+from tests.gui.test_rows_editing import _menu_action
+from tests.gui.test_structured_editor import open_window, settle, two_rack_hall
+
+__all__ = ["open_window"]  # the fixture, used by name
+
+
+def test_panels_are_named_by_rack_and_follow_a_renumbering(open_window, qtbot):
+    window = open_window(two_rack_hall(12.0, nics=1))
+    design = window.document.design
+    window.scene.select_ids(["r1", "n1"])
+    settle(qtbot, window)
+    window.place_panel_actions["panel-mpo-1u-72"].trigger()
+    panels = {d.rack: d.id for d in design.devices.values() if d.role == "patch-panel"}
+    assert {r: design.devices[p].name for r, p in panels.items()} == {
+        "r1": "R1-U48",
+        "n1": "N1-U48",
+    }
+
+    # The link routed through them by typing their names in the inspector, as an installer
+    # reads them off the racks.
+    window.scene.select_ids(["l-1"])
+    settle(qtbot, window)
+    via = window.inspector.fields["via"]
+    via.setFocus()
+    via.selectAll()
+    qtbot.keyClicks(via, "R1-U48, N1-U48")
+    qtbot.keyClick(via, Qt.Key_Return)
+    settle(qtbot, window)
+    assert design.links["l-1"].via == (panels["r1"], panels["n1"])
+
+    before = snapshot(window)
+    count = window.document.stack.count()
+    _menu_action(window, "Renumber Racks by Row").trigger()
+    assert window.document.stack.count() == count + 1  # racks and panels: one undo step
+    names = {r: design.racks[r].name for r in ("r1", "n1")}
+    assert names == {"r1": "A01", "n1": "A02"}
+    assert design.devices[panels["r1"]].name == "A01-U48"
+    assert design.devices[panels["n1"]].name == "A02-U48"
+    window.scene.select_ids(["l-1"])
+    settle(qtbot, window)
+    assert window.inspector.fields["via"].text() == "A01-U48, A02-U48"
+    qtbot.keyClick(window.view, Qt.Key_Z, Qt.ControlModifier)
+    assert snapshot(window) == before
+    assert design.devices[panels["r1"]].name == "R1-U48"
