@@ -137,3 +137,16 @@ def render_pdf_page(
     finally:
         document.close()
     return PdfRaster(pixels, size_pt, dpi, page, pages)
+
+
+def pdf_page_problem(path: str | os.PathLike[str], page: int) -> str | None:
+    """Why page ``page`` of the PDF at ``path`` cannot be shown (a sentence), or None when it
+    can; reads the page table only, draws nothing (for ``validate``)."""
+    try:
+        pages = len(pdf_page_sizes(path))
+    except UnderlayError as exc:
+        return str(exc)
+    if not 1 <= page <= pages:
+        plural = "page" if pages == 1 else "pages"
+        return f"{Path(path).name} has {pages} {plural}; there is no page {page}"
+    return None
