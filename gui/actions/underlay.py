@@ -164,7 +164,7 @@ class UnderlayActions(QObject):
             return
         scene = self.window.scene
         self.window.view.setFocus()  # the keys (modes, Esc) go back to the plan to trace
-        scene.underlay.adopt(underlay, dialog.drawing, dialog.raster)  # read once, by the dialog
+        scene.underlay.adopt(underlay, dialog.drawing, dialog.page)  # read once, by the dialog
         if scene.push(UnderlayCommand(scene.design, underlay, "Import underlay")):
             self.show_action.setChecked(True)
             count = scene.underlay.item.line_count

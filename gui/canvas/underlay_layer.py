@@ -6,6 +6,7 @@ unreadable or changed. Visibility and opacity are the user's view, not saved."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +14,7 @@ from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QImage
 from PySide6.QtSvg import QSvgRenderer
 
-from gui.canvas.underlay_item import UnderlayItem
+from gui.canvas.underlay_item import UnderlayItem, halved_levels
 from model.design.entities import Underlay
 from model.design.underlay import page_edges, segments_on_plan, snap_to_segments, transform
 from model.files.underlay_file import (
@@ -48,6 +49,7 @@ class UnderlayLayer:
         self.snapping = True
         self._drawing: DxfDrawing | None = None
         self._picture: QImage | QSvgRenderer | None = None
+        self._levels: list[QImage] | None = None  # a PDF page's halvings, made in the worker
         self._picture_units = (0.0, 0.0)  # the picture's size in drawing units (px, pt)
         self._read_key: tuple[str, str, int] | None = None  # (resolved path, hash, page) read
         self._read_state: tuple[UnderlayState, str] = (UnderlayState.MISSING, "")
@@ -64,16 +66,16 @@ class UnderlayLayer:
         self.refresh()
 
     def adopt(
-        self, underlay: Underlay, drawing: DxfDrawing | None, raster: PdfRaster | None = None
+        self, underlay: Underlay, drawing: DxfDrawing | None, page: PdfPage | None = None
     ) -> None:
         """Take the drawing (or PDF page) the import dialog has just read for ``underlay`` (no
         second read)."""
         where = resolve_path(underlay, self.folder_of()).resolve()
         self._read_key = (str(where), underlay.sha256, underlay.page)
         self._read_state = (UnderlayState.OK, f"Underlay {underlay.path}")
-        self._drawing, self._picture = drawing, None
-        if raster is not None:
-            self._picture, self._picture_units = pdf_picture(raster), raster.size_pt
+        self._drawing, self._picture, self._levels = drawing, None, None
+        if page is not None:
+            self._take_page(page)
         elif drawing is None:
             self._picture = read_picture(where)
             if self._picture is not None:
@@ -95,7 +97,7 @@ class UnderlayLayer:
         if key != self._read_key:
             self._read_key = key
             self._shown_key = None
-            self._drawing = self._picture = None
+            self._drawing = self._picture = self._levels = None
             self._read_state = underlay_state(underlay, folder)
             if self._read_state[0] is not UnderlayState.MISSING:
                 self._read(underlay, where)
@@ -111,14 +113,14 @@ class UnderlayLayer:
             return
         if underlay.kind == "pdf":
             try:
-                raster = self.reader(
-                    lambda: render_pdf_page(where, underlay.page),
+                page = self.reader(
+                    lambda: pdf_page(where, underlay.page),
                     f"Drawing page {underlay.page} of {where.name}…",
                 )
             except UnderlayError as exc:
                 self._read_state = (UnderlayState.MISSING, f"The underlay: {exc}")
                 return
-            self._picture, self._picture_units = pdf_picture(raster), raster.size_pt
+            self._take_page(page)
             return
         self._picture = read_picture(where)
         if self._picture is None:
@@ -126,6 +128,10 @@ class UnderlayLayer:
             self._read_state = (UnderlayState.MISSING, sentence)
         else:
             self._picture_units = picture_size(self._picture)
+
+    def _take_page(self, page: PdfPage) -> None:
+        self._levels = page.levels
+        self._picture, self._picture_units = page.levels[0], page.raster.size_pt
 
     def _place(self, underlay: Underlay) -> None:
         t = transform(underlay)
@@ -140,7 +146,7 @@ class UnderlayLayer:
         elif self._picture is not None:
             self._lines_m = page_edges(underlay, *self._picture_units)
             rect = picture_rect(underlay, self._picture_units)
-            self.item.set_picture(self._picture, rect, underlay.rotation_deg)
+            self.item.set_picture(self._picture, rect, underlay.rotation_deg, self._levels)
         else:
             self._lines_m = np.empty((0, 4))
             self._shown_key = None
@@ -194,6 +200,21 @@ def picture_size(picture: QImage | QSvgRenderer) -> tuple[float, float]:
     else:
         size = picture.size()
     return float(size.width()), float(size.height())
+
+
+@dataclass(frozen=True)
+class PdfPage:
+    """A PDF page rendered (its pixels, size in points) and its image with its halvings."""
+
+    raster: PdfRaster
+    levels: list[QImage]
+
+
+def pdf_page(where: Path, page: int) -> PdfPage:
+    """Page ``page`` of the PDF at ``where`` drawn, ready to show (run off the GUI thread:
+    an A1 sheet is ~0.4 s to render and ~0.4 s to halve); raises UnderlayError."""
+    raster = render_pdf_page(where, page)
+    return PdfPage(raster, halved_levels(pdf_picture(raster)))
 
 
 def pdf_picture(raster: PdfRaster) -> QImage:

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from gui.canvas.underlay_layer import picture_size, read_picture
+from gui.canvas.underlay_layer import PdfPage, pdf_page, picture_size, read_picture
 from gui.document.document import run_with_progress
 from model.design.entities import Underlay
 from model.design.underlay import (
@@ -39,7 +39,7 @@ from model.files.underlay_file import (
     read_dxf,
     recorded_path,
 )
-from model.files.underlay_pdf import PdfRaster, pdf_page_sizes, render_pdf_page
+from model.files.underlay_pdf import pdf_page_sizes
 
 DRAWING_FILTER = "Building drawings (*.dxf *.pdf *.png *.jpg *.jpeg *.svg);;All files (*)"
 PICTURE_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
@@ -57,7 +57,7 @@ class ImportUnderlayDialog(QDialog):
         self.corner = corner
         self.drawing: DxfDrawing | None = None
         self.picture_units: tuple[float, float] | None = None
-        self.raster: PdfRaster | None = None  # the PDF page drawn, handed to the plan
+        self.page: PdfPage | None = None  # the PDF page drawn, handed to the plan
         layout = QVBoxLayout(self)
         row = QHBoxLayout()
         self.path_edit = QLineEdit()
@@ -132,7 +132,7 @@ class ImportUnderlayDialog(QDialog):
         if self.path_edit.text() == self._read_text:
             return
         self._read_text = self.path_edit.text()
-        self.drawing, self.picture_units, self.raster = None, None, None
+        self.drawing, self.picture_units, self.page = None, None, None
         self.layers.clear()
         self.page_box.clear()
         self._show_pages(False)
@@ -199,16 +199,16 @@ class ImportUnderlayDialog(QDialog):
     def _draw_page(self, index: int) -> None:
         """Render page ``index`` (0-based, the list's row) of the PDF read; say what it is."""
         where = self.path()
-        self.raster = None
+        self.page = None
         self._ok().setEnabled(False)
         try:
-            self.raster = run_with_progress(
-                lambda: render_pdf_page(where, index + 1), f"Drawing {where.name}…", self
+            self.page = run_with_progress(
+                lambda: pdf_page(where, index + 1), f"Drawing {where.name}…", self
             )
         except UnderlayError as exc:
             self.info.setText(f"<span style='color:#c92a2a'>{exc}</span>")
             return
-        r = self.raster
+        r = self.page.raster
         w_pt, h_pt = r.size_pt
         rows, columns = r.pixels.shape[:2]
         scale_m = PDF_POINT_M * PDF_START_RATIO
@@ -229,13 +229,13 @@ class ImportUnderlayDialog(QDialog):
     def underlay(self) -> Underlay:
         """The record for what was read, its top-left corner on ``corner``."""
         where = self.path()
-        if self.raster is not None:
+        if self.page is not None:
             base = Underlay(
                 path=recorded_path(where, self.folder),
                 sha256=file_sha256(where),
                 kind="pdf",
                 scale_m=PDF_POINT_M * PDF_START_RATIO,
-                page=self.raster.page,
+                page=self.page.raster.page,
             )
             return placed_at(base, (0.0, 0.0), self.corner)
         base = Underlay(

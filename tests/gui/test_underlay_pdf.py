@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import qGray
 from PySide6.QtWidgets import QDialogButtonBox, QLabel
 
 from model.design.underlay import PDF_POINT_M, PDF_START_RATIO
@@ -69,6 +70,8 @@ def test_import_a_pdf_sheet_calibrate_it_and_trace_over_it(with_plan, qtbot, tmp
     assert window.document.stack.undoText() == "Import underlay"
     item = window.scene.underlay.item
     assert (item._image.width(), item._image.height()) == (3309, 2339)
+    # Halved in the dialog's worker, so the first zoom-out does not block the GUI.
+    assert [level.width() for level in item._levels] == [3309, 1654, 827, 413, 206, 103]
     shown = item.sceneBoundingRect()
     assert (shown.width(), shown.height()) == (pytest.approx(PAGE_W_M), pytest.approx(PAGE_H_M))
     undo_redo_roundtrip(window, before)
@@ -181,3 +184,37 @@ def test_render_draws_the_pdf_page_under_the_plan(with_plan, qtbot, tmp_path):
         for x in range(0, without.width(), 2)
     )
     assert differ > 150, differ
+
+
+def test_every_line_of_the_page_shows_when_zoomed_out_to_the_sheet(with_plan, qtbot):
+    """The sheet zoomed out to fit (3,309 pixels drawn in ~420): its four walls and the tray
+    each show as a darker line than the paper beside it. Sampling the full image alone (no
+    halved levels) lost two walls of four."""
+    window = with_plan
+    press_ok(qtbot, import_second_sheet(qtbot, window).buttons)
+    underlay = window.document.design.hall.underlay
+    ox, oy = underlay.origin_x_m, underlay.origin_y_m
+    window.view.zoom_to(QRectF(ox - 1.0, oy - 1.0, PAGE_W_M + 2.0, PAGE_H_M + 2.0))
+    qtbot.wait(20)
+    picture = window.view.viewport().grab().toImage()
+    inset = 100 * START_SCALE_M  # the walls are drawn 100 pt inside the page's edges
+
+    def darkest(x_m: float, y_m: float) -> int:
+        at = window.view.mapFromScene(x_m, y_m)
+        return min(
+            qGray(picture.pixel(at.x() + dx, at.y() + dy))
+            for dx in range(-3, 4)
+            for dy in range(-3, 4)
+        )
+
+    third_w, third_h = ox + PAGE_W_M / 3, oy + PAGE_H_M / 3
+    lines = {
+        "left wall": (ox + inset, third_h),
+        "right wall": (ox + PAGE_W_M - inset, third_h),
+        "top wall": (third_w, oy + inset),
+        "bottom wall": (third_w, oy + PAGE_H_M - inset),
+        "tray": (ox + PAGE_W_M / 2, oy + PAGE_H_M / 2),
+    }
+    paper = darkest(ox + PAGE_W_M * 0.6, oy + PAGE_H_M * 0.7)
+    shown = {name: paper - darkest(*at) for name, at in lines.items()}
+    assert all(contrast >= 30 for contrast in shown.values()), (paper, shown)
