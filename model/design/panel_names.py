@@ -19,23 +19,25 @@ from collections.abc import Callable, Iterable, Mapping
 import msgspec
 
 from model.design.entities import Device
+from model.design.limits import MAX_NAME_LENGTH
 
 PANEL_ROLE = "patch-panel"
 
 
-def panel_name(rack_name: str, u: int) -> str:
-    """The name of the panel at ``u`` (its lowest U) of the rack named ``rack_name``."""
-    return f"{rack_name}-U{u}"
+def panel_name(rack_name: str, u: int, n: int = 1) -> str:
+    """The name of the panel at ``u`` (its lowest U) of the rack named ``rack_name``; ``n`` > 1
+    adds ``-n`` (a name held already). A rack name near the length limit is cut so that the U
+    still fits (a device name has the same limit)."""
+    suffix = f"-U{u}" if n == 1 else f"-U{u}-{n}"
+    return rack_name[: MAX_NAME_LENGTH - len(suffix)] + suffix
 
 
-def unique_name(name: str, taken: Callable[[str], bool]) -> str:
-    """``name``, or ``name-2``, ``name-3``... the first that ``taken`` says is free."""
-    if not taken(name):
-        return name
-    n = 2
-    while taken(f"{name}-{n}"):
+def unique_panel_name(rack_name: str, u: int, taken: Callable[[str], bool]) -> str:
+    """:func:`panel_name`, with ``-2``, ``-3``... until ``taken`` says it is free."""
+    n = 1
+    while taken(panel_name(rack_name, u, n)):
         n += 1
-    return f"{name}-{n}"
+    return panel_name(rack_name, u, n)
 
 
 def follow_rack_names(

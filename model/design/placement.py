@@ -14,7 +14,7 @@ from model.common.name_key import name_key
 from model.design.design import Design
 from model.design.entities import Device, Link, PortRef, Rack, Rotation
 from model.design.entities import plan_size as footprint_size
-from model.design.panel_names import PANEL_ROLE, panel_name, unique_name
+from model.design.panel_names import PANEL_ROLE, unique_panel_name
 
 
 def snap_rack_centre(
@@ -138,7 +138,7 @@ class DeviceNames:
         device by :meth:`take`."""
         if self._design.catalog.device_type(type_id).default_role != PANEL_ROLE:
             return self.take(type_id)
-        name = unique_name(panel_name(self._design.racks[rack_id].name, u), self._used.__contains__)
+        name = unique_panel_name(self._design.racks[rack_id].name, u, self._used.__contains__)
         self._used.add(name)
         return name
 

@@ -53,6 +53,21 @@ def test_a_name_held_by_another_device_gets_a_suffix(hall):
     assert place_panel(hall, "r1", "panel-mpo-1u-72", u=40).name == "C01-U40-2"
 
 
+def test_a_rack_name_at_the_length_limit_still_names_its_panels(hall):
+    from model.design.limits import MAX_NAME_LENGTH
+
+    long_name = "R" * MAX_NAME_LENGTH
+    hall.update_racks([msgspec.structs.replace(hall.racks["r1"], name=long_name)])
+    panel = place_panel(hall, "r1", "panel-mpo-1u-72", u=42)
+    assert panel.name == "R" * (MAX_NAME_LENGTH - 4) + "-U42"
+    taken = "R" * (MAX_NAME_LENGTH - 4) + "-U41"
+    hall.update_devices([msgspec.structs.replace(hall.devices["leaf1"], name=taken)])
+    again = place_panel(hall, "r1", "panel-mpo-1u-72", u=41)
+    assert again.name == "R" * (MAX_NAME_LENGTH - 6) + "-U41-2"
+    hall.update_racks([msgspec.structs.replace(hall.racks["r1"], name="C09")])
+    assert hall.devices[panel.id].name == "C09-U42"  # the cut name still follows its rack
+
+
 def test_renaming_a_rack_renames_its_panels_in_the_same_change(hall):
     auto = place_panel(hall, "r1", "panel-mpo-1u-72", u=42)
     typed = place_panel(hall, "r1", "panel-mpo-1u-72", u=41)
