@@ -218,3 +218,24 @@ def test_every_line_of_the_page_shows_when_zoomed_out_to_the_sheet(with_plan, qt
     paper = darkest(ox + PAGE_W_M * 0.6, oy + PAGE_H_M * 0.7)
     shown = {name: paper - darkest(*at) for name, at in lines.items()}
     assert all(contrast >= 30 for contrast in shown.values()), (paper, shown)
+
+
+def test_a_hidden_sheet_is_not_snapped_to_and_its_opacity_is_the_users(with_plan, qtbot):
+    window = with_plan
+    press_ok(qtbot, import_second_sheet(qtbot, window).buttons)
+    underlay = window.document.design.hall.underlay
+    ox, oy = underlay.origin_x_m, underlay.origin_y_m
+    layer = window.scene.underlay
+    window.underlay_actions.opacity_actions[0.75].trigger()
+    assert layer.item.opacity() == 0.75
+    assert window.document.design.hall.underlay == underlay  # a view setting, not the design
+    window.underlay_actions.show_action.trigger()
+    assert not layer.item.isVisible()
+    window.view.zoom_to(QRectF(ox - 2.0, oy - 2.0, PAGE_W_M + 4.0, PAGE_H_M + 4.0))
+    window.set_mode("tray")
+    click(window.view, ox + PAGE_W_M - 0.2, oy + 0.25)
+    click(window.view, ox + PAGE_W_M - 0.15, oy + 6.1)
+    qtbot.keyClick(window.view, Qt.Key_Return)
+    tray = window.document.design.trays[window.scene.selected_ids()[0]]
+    assert tray.points[0][0] != pytest.approx(ox + PAGE_W_M, abs=0.01)  # the grid, not the page
+    assert round(tray.points[0][0] / 0.3, 6) == round(tray.points[0][0] / 0.3)  # half tiles
