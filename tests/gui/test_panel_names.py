@@ -51,3 +51,34 @@ def test_panels_are_named_by_rack_and_follow_a_renumbering(open_window, qtbot):
     qtbot.keyClick(window.view, Qt.Key_Z, Qt.ControlModifier)
     assert snapshot(window) == before
     assert design.devices[panels["r1"]].name == "R1-U48"
+
+
+def test_the_elevation_sheet_names_a_panel_once_with_its_u(qapp, tmp_path, capsys):
+    """A panel named by its place says its U in its name: the rack elevation shows
+    ``C01-U48``, not ``C01-U48 · U48``; a switch keeps its ``U`` line."""
+    import pypdfium2
+
+    from cli import run_cli
+    from model.design.structured_edit import place_panel
+    from model.files.design_file import save_design
+    from tests.builders import device, empty_hall, rack
+
+    design = empty_hall(8.0, 6.0)
+    rack(design, "r1", 1.0, 3.0, name="C01")
+    device(design, "leaf1", "r1", 20, "qm9700")
+    place_panel(design, "r1", "panel-mpo-1u-72", u=48)
+    path = tmp_path / "hall.hall.json"
+    save_design(design, path)
+    out = tmp_path / "elevations.pdf"
+    assert run_cli(["render", str(path), "-o", str(out), "--elevations"]) == 0
+    capsys.readouterr()
+    document = pypdfium2.PdfDocument(str(out))
+    try:
+        page = document[0]
+        text = page.get_textpage().get_text_range()
+    finally:
+        document.close()
+    lines = [line.strip() for line in text.splitlines()]
+    panel = [line for line in lines if line.startswith("C01-U48")]
+    assert panel and all("· U48" not in line for line in panel), panel
+    assert "leaf1 · Quantum-2 QM9700 · U20" in lines  # a switch's label as before
