@@ -53,3 +53,43 @@ def plan_pdf(path: Path) -> Path:
     walls += [(w - 100, h - 100, 100, h - 100), (100, h - 100, 100, 100)]
     tray = [(200, h / 2, w - 200, h / 2)]
     return write_pdf(path, [(*A4, [(72, 700, 523, 700)]), (w, h, walls + tray)])
+
+
+def write_pdf_page(path: Path, size: tuple[float, float], content: str, forms: dict) -> Path:
+    """One page of raw ``content`` (PDF operators) with form XObjects: ``forms`` maps a name
+    (used as ``/Name Do``) to (its /Matrix as six numbers, its own content)."""
+    width, height = size
+    names = list(forms)
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    ]
+    xobjects = " ".join(f"/{n} {5 + i} 0 R" for i, n in enumerate(names))
+    objects.append(
+        f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {width:g} {height:g}] "
+        f"/Resources << /XObject << {xobjects} >> >> /Contents 4 0 R >>".encode()
+    )
+    data = content.encode()
+    objects.append(b"<< /Length %d >>\nstream\n" % len(data) + data + b"endstream")
+    for name in names:
+        matrix, inner = forms[name]
+        body = inner.encode()
+        head = (
+            f"<< /Type /XObject /Subtype /Form /BBox [-10000 -10000 10000 10000] "
+            f"/Matrix [{' '.join(f'{v:g}' for v in matrix)}] /Length {len(body)} >>"
+        )
+        objects.append(head.encode() + b"\nstream\n" + body + b"endstream")
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
+    path.write_bytes(bytes(out))
+    return path

@@ -50,6 +50,7 @@ class UnderlayLayer:
         self._drawing: DxfDrawing | None = None
         self._picture: QImage | QSvgRenderer | None = None
         self._levels: list[QImage] | None = None  # a PDF page's halvings, made in the worker
+        self._page_lines = np.empty((0, 4))  # a PDF page's vector lines (points as shown)
         self._picture_units = (0.0, 0.0)  # the picture's size in drawing units (px, pt)
         self._read_key: tuple[str, str, int] | None = None  # (resolved path, hash, page) read
         self._read_state: tuple[UnderlayState, str] = (UnderlayState.MISSING, "")
@@ -74,6 +75,7 @@ class UnderlayLayer:
         self._read_key = (str(where), underlay.sha256, underlay.page)
         self._read_state = (UnderlayState.OK, f"Underlay {underlay.path}")
         self._drawing, self._picture, self._levels = drawing, None, None
+        self._page_lines = np.empty((0, 4))
         if page is not None:
             self._take_page(page)
         elif drawing is None:
@@ -98,6 +100,7 @@ class UnderlayLayer:
             self._read_key = key
             self._shown_key = None
             self._drawing = self._picture = self._levels = None
+            self._page_lines = np.empty((0, 4))
             self._read_state = underlay_state(underlay, folder)
             if self._read_state[0] is not UnderlayState.MISSING:
                 self._read(underlay, where)
@@ -131,6 +134,7 @@ class UnderlayLayer:
 
     def _take_page(self, page: PdfPage) -> None:
         self._levels = page.levels
+        self._page_lines = page.raster.segments
         self._picture, self._picture_units = page.levels[0], page.raster.size_pt
 
     def _place(self, underlay: Underlay) -> None:
@@ -144,7 +148,9 @@ class UnderlayLayer:
             self.item.set_placement(t.matrix())  # calibrate, align, turn: instant
             self._lines_m = segments_on_plan(underlay, segments)
         elif self._picture is not None:
-            self._lines_m = page_edges(underlay, *self._picture_units)
+            # The page's own lines (a PDF's vector paths) and its edges.
+            edges = page_edges(underlay, *self._picture_units)
+            self._lines_m = np.concatenate([segments_on_plan(underlay, self._page_lines), edges])
             rect = picture_rect(underlay, self._picture_units)
             self.item.set_picture(self._picture, rect, underlay.rotation_deg, self._levels)
         else:
@@ -164,8 +170,8 @@ class UnderlayLayer:
 
     @property
     def lines_m(self) -> np.ndarray:
-        """What drawn points snap to, in plan metres (n x 4): a DXF's shown lines, a picture's
-        (image, SVG or PDF page) four edges."""
+        """What drawn points snap to, in plan metres (n x 4): a DXF's shown lines, a PDF page's
+        vector lines, and a picture's (image, SVG or PDF page) four edges."""
         return self._lines_m
 
     def set_visible(self, visible: bool) -> None:

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from model.files.pdf_lines import page_segments
 from model.files.underlay_file import UnderlayError
 
 MAX_PDF_BYTES = 200 * 1024 * 1024  # as for a DXF: a building's drawing set stays under this
@@ -36,13 +37,15 @@ POINTS_PER_INCH = 72.0
 class PdfRaster:
     """One page rendered: ``pixels`` (rows x columns x 3, RGB, uint8), the page's size in
     points (width, height, as shown: after the page's own rotation), the resolution (dpi), the
-    page number (1-based) and how many pages the file has."""
+    page number (1-based), how many pages the file has, and the lines the page draws
+    (``segments``, n x 4 points as shown, :func:`model.files.pdf_lines.page_segments`)."""
 
     pixels: np.ndarray
     size_pt: tuple[float, float]
     dpi: float
     page: int
     pages: int
+    segments: np.ndarray = field(default_factory=lambda: np.empty((0, 4)))
 
 
 def render_dpi(size_pt: tuple[float, float], max_pixels: int = MAX_PIXELS) -> float:
@@ -128,6 +131,7 @@ def render_pdf_page(
                 pixels = np.array(bitmap.to_numpy()[:, :, :3], dtype=np.uint8, order="C")
             finally:
                 bitmap.close()
+            segments = page_segments(pdf_page)
         finally:
             pdf_page.close()
     except UnderlayError:
@@ -136,7 +140,7 @@ def render_pdf_page(
         raise UnderlayError(f"{name}: page {page} cannot be drawn ({exc})") from None
     finally:
         document.close()
-    return PdfRaster(pixels, size_pt, dpi, page, pages)
+    return PdfRaster(pixels, size_pt, dpi, page, pages, segments)
 
 
 def pdf_page_problem(path: str | os.PathLike[str], page: int) -> str | None:

@@ -1,6 +1,6 @@
 """A PDF page under the plan, driven like a user: File > Import Underlay, type the PDF's name,
 choose its second sheet in the dialog, OK; calibrate it by two clicks snapped to the page's
-corners and a typed distance; trace a tray from its corner; a damaged or missing PDF is said
+corners and a typed distance; trace trays snapped to the page's edge and to its drawn walls; a damaged or missing PDF is said
 when the design opens; the rendered plan shows the page. Every edit is one undo step."""
 
 from __future__ import annotations
@@ -115,6 +115,16 @@ def test_import_a_pdf_sheet_calibrate_it_and_trace_over_it(with_plan, qtbot, tmp
     assert tray.points[0] == pytest.approx((ox + PAGE_W_M, oy), abs=1e-6)
     assert tray.points[1][0] == pytest.approx(ox + PAGE_W_M, abs=1e-6)  # onto the page's edge
     assert tray.points[1][1] == pytest.approx(oy + 6.1, abs=0.05)  # where clicked along it
+
+    # The sheet's own lines (the PDF's vector paths): a tray traced from near the walls'
+    # top-left corner starts on it, and its second point lands on the top wall.
+    inset = 100 * START_SCALE_M
+    click(window.view, ox + inset + 0.2, oy + inset - 0.15)
+    click(window.view, ox + 12.1, oy + inset + 0.2)
+    qtbot.keyClick(window.view, Qt.Key_Return)
+    tray = design.trays[window.scene.selected_ids()[0]]
+    assert tray.points[0] == pytest.approx((ox + inset, oy + inset), abs=1e-6)
+    assert tray.points[1][1] == pytest.approx(oy + inset, abs=1e-6)
 
 
 def test_a_damaged_or_missing_pdf_is_said_when_the_design_opens(with_plan, qtbot, tmp_path):

@@ -24,7 +24,7 @@ from model.files.underlay_pdf import (
     render_dpi,
     render_pdf_page,
 )
-from tests.pdf_pages import A3_LANDSCAPE, A4, plan_pdf, write_pdf
+from tests.pdf_pages import A3_LANDSCAPE, A4, plan_pdf, write_pdf, write_pdf_page
 
 GOLDEN_V4 = Path(__file__).resolve().parents[1] / "data" / "golden-v4.hall.json"
 
@@ -122,3 +122,51 @@ def test_the_page_is_recorded_and_older_files_read_and_write_unchanged(tmp_path)
     assert b'"kind":"pdf"' in design_path.read_bytes()
     assert b'"page":2' in design_path.read_bytes()
     assert load_design(design_path).hall.underlay == pdf
+
+
+def test_the_lines_a_page_draws_are_read_for_snapping(tmp_path):
+    """Paths as a CAD program writes them: a line under a scaling ``cm``, a closed ``re``
+    rectangle, a curve (cut into chords on the circle), a line inside a form XObject placed by
+    its /Matrix; in the page's points with v down (the picture's axes)."""
+    content = (
+        "1 w q 0.5 0 0 0.5 100 50 cm 0 0 m 200 0 l S Q\n"
+        "300 300 100 50 re S\n"
+        "0 400 m 0 455.23 44.77 500 100 500 c S\n"
+        "/F1 Do\n"
+    )
+    forms = {"F1": ((1, 0, 0, 1, 500, 0), "q 2 0 0 2 0 0 cm 10 10 m 20 10 l S Q\n")}
+    page = write_pdf_page(tmp_path / "paths.pdf", (600.0, 600.0), content, forms)
+    segments = render_pdf_page(page, 1).segments
+    assert len(segments) == 1 + 4 + 8 + 1
+    assert segments[0] == pytest.approx([100, 550, 200, 550])  # (100, 50) up the page
+    rectangle = {tuple(s) for s in segments[1:5].round(6).tolist()}
+    assert rectangle == {
+        (300, 300, 400, 300),
+        (400, 300, 400, 250),
+        (400, 250, 300, 250),
+        (300, 250, 300, 300),  # closed back to its start
+    }
+    arc = segments[5:13]
+    ends = np.vstack([arc[:, :2], arc[-1:, 2:]])
+    radius = np.hypot(ends[:, 0] - 100, ends[:, 1] - 200)  # the circle about (100, 400) up
+    assert radius == pytest.approx(np.full(9, 100.0), rel=3e-4)
+    assert segments[13] == pytest.approx([520, 580, 540, 580])  # the form's, placed twice over
+
+
+def test_the_plan_sheets_walls_are_its_lines(tmp_path):
+    segments = render_pdf_page(plan_pdf(tmp_path / "plan.pdf"), 2).segments
+    w, h = A3_LANDSCAPE
+    assert {tuple(s) for s in segments.round(6).tolist()} == {
+        (100, h - 100, w - 100, h - 100),
+        (w - 100, h - 100, w - 100, 100),
+        (w - 100, 100, 100, 100),
+        (100, 100, 100, h - 100),
+        (200, h / 2, w - 200, h / 2),
+    }
+
+
+def test_lines_past_the_cap_are_not_read(tmp_path, monkeypatch):
+    import model.files.pdf_lines
+
+    monkeypatch.setattr(model.files.pdf_lines, "MAX_PDF_SEGMENTS", 3)
+    assert len(render_pdf_page(plan_pdf(tmp_path / "plan.pdf"), 2).segments) == 3
