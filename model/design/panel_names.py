@@ -9,11 +9,13 @@ design and no two devices share a U of a rack, so the names are unique hall-wide
 other device already holds (typed by hand) gets ``-2``, ``-3``.
 
 Only a name of exactly that form follows its panel: a name typed by hand ("MDA-PP-A") and the
-``pp27`` of files saved before are the user's and stay as they are.
+``pp27`` of files saved before are the user's and stay as they are, until the user asks for
+the old names to be replaced (:func:`old_names_replaced`, Design > Name Panels by Rack and U).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 
 import msgspec
@@ -22,6 +24,7 @@ from model.design.entities import Device
 from model.design.limits import MAX_NAME_LENGTH
 
 PANEL_ROLE = "patch-panel"
+OLD_NAME = re.compile(r"pp\d+")  # what panels were named before (pp27): a number, no place
 
 
 def panel_name(rack_name: str, u: int, n: int = 1) -> str:
@@ -62,3 +65,17 @@ def moved_name(device: Device, old_rack_name: str, new_rack_name: str, new_u: in
     if device.role == PANEL_ROLE and device.name == panel_name(old_rack_name, device.u):
         return panel_name(new_rack_name, new_u)
     return device.name
+
+
+def old_names_replaced(devices: Iterable[Device], rack_names: Mapping[str, str]) -> list[Device]:
+    """The panels still named the old way (``pp27``), each named by its rack and U; unique
+    among every device's name (``rack_names``: rack id -> name)."""
+    devices = list(devices)
+    old = [d for d in devices if d.role == PANEL_ROLE and OLD_NAME.fullmatch(d.name)]
+    taken = {d.name for d in devices} - {d.name for d in old}
+    out = []
+    for device in sorted(old, key=lambda d: (rack_names[d.rack], d.u, d.id)):
+        name = unique_panel_name(rack_names[device.rack], device.u, taken.__contains__)
+        taken.add(name)
+        out.append(msgspec.structs.replace(device, name=name))
+    return out

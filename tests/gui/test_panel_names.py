@@ -82,3 +82,36 @@ def test_the_elevation_sheet_names_a_panel_once_with_its_u(qapp, tmp_path, capsy
     panel = [line for line in lines if line.startswith("C01-U48")]
     assert panel and all("· U48" not in line for line in panel), panel
     assert "leaf1 · Quantum-2 QM9700 · U20" in lines  # a switch's label as before
+
+
+def test_a_design_saved_before_gets_its_panels_renamed_from_the_menu(open_window, qtbot):
+    """A file whose panels are named pp1, pp2 opens unchanged; Design > Name Panels by Rack and
+    U renames them in one undo step, and Ctrl+Z puts the old names back."""
+    import msgspec
+
+    from model.design.structured_edit import place_panel
+
+    design = two_rack_hall(12.0, nics=1)
+    for rack_id, name in (("r1", "pp1"), ("n1", "pp2")):
+        panel = place_panel(design, rack_id, "panel-mpo-1u-72")
+        design.update_devices([msgspec.structs.replace(panel, name=name)])
+    window = open_window(design)
+    opened = window.document.design
+
+    def names() -> list[str]:
+        return sorted(d.name for d in opened.devices.values() if d.role == "patch-panel")
+
+    assert names() == ["pp1", "pp2"]  # loaded as saved
+    before = snapshot(window)
+    menu = window.design_menu
+    action = next(a for a in menu.actions() if a.text() == "&Name Panels by Rack and U")
+    action.trigger()
+    assert names() == ["N1-U48", "R1-U48"]
+    assert window.document.stack.undoText() == "Name 2 panels by rack and U"
+    qtbot.keyClick(window.view, Qt.Key_Z, Qt.ControlModifier)
+    assert snapshot(window) == before
+    action.trigger()
+    assert names() == ["N1-U48", "R1-U48"] and window.document.stack.index() == 1
+    action.trigger()  # nothing left to rename: a sentence, no undo step
+    assert window.document.stack.index() == 1
+    assert "already" in window.statusBar().currentMessage()

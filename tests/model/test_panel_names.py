@@ -131,3 +131,22 @@ def test_the_generators_panels_are_named_by_place_and_unique():
     for p in panels:
         assert p.name == f"{design.racks[p.rack].name}-U{p.u}"
         assert re.fullmatch(r"[A-Z]+\d+-U\d+", p.name)
+
+
+def test_old_names_are_replaced_only_when_asked_and_only_the_old_ones(hall):
+    from model.design.panel_names import old_names_replaced
+
+    olds = []
+    for u, name in ((42, "pp1"), (41, "pp27"), (40, "MDA-PP-A")):
+        panel = place_panel(hall, "r1", "panel-mpo-1u-72", u=u)
+        hall.update_devices([msgspec.structs.replace(panel, name=name)])
+        olds.append(panel.id)
+    # A device already holds the name the U41 panel would get: it gets a suffix.
+    hall.update_devices([msgspec.structs.replace(hall.devices["leaf1"], name="C01-U41")])
+    racks = {r.id: r.name for r in hall.racks.values()}
+    renamed = {d.id: d.name for d in old_names_replaced(hall.devices.values(), racks)}
+    assert renamed == {olds[0]: "C01-U42", olds[1]: "C01-U41-2"}  # the typed name stays
+    hall.update_devices(
+        old_names_replaced(hall.devices.values(), racks)
+    )  # through the edit API, as the menu's undo command does
+    assert old_names_replaced(hall.devices.values(), racks) == []
