@@ -78,7 +78,7 @@ class UnderlayActions(QObject):
             "Move the drawing: click a point of it, then where it belongs on the plan"
         )
         self.align_action.triggered.connect(self.align)
-        self.rotate_action = QAction("&Rotate Underlay…", window)
+        self.rotate_action = QAction("Ro&tate Underlay…", window)
         self.rotate_action.setStatusTip("Turn the drawing to a typed angle about its centre")
         self.rotate_action.triggered.connect(lambda: self.rotate())  # not its "checked"
         self.layers_action = QAction("Underlay &Layers…", window)
