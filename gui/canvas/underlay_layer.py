@@ -1,7 +1,7 @@
 """UnderlayLayer: the scene's side of the design's underlay — reads its file (once per file
-content; a PDF page rendered to pixels), places the item by the model's transform, snaps drawn
-points to its lines (a picture's: its page's edges), and says when the drawing is missing,
-unreadable or changed. Visibility and opacity are the user's view, not saved."""
+content; a PDF page rendered to pixels, its lines read), places the item by the model's
+transform, snaps drawn points to its lines (a DXF's, a PDF page's; a picture's edges), and says
+when the drawing is missing, unreadable or changed. Visibility and opacity are the user's view, not saved."""
 
 from __future__ import annotations
 
