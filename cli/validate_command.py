@@ -6,7 +6,8 @@ import argparse
 from pathlib import Path
 
 from cli import load_or_refuse
-from model.files.underlay_file import UnderlayState, underlay_state
+from model.files.underlay_file import UnderlayState, resolve_path, underlay_state
+from model.files.underlay_pdf import pdf_page_problem
 
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
@@ -22,6 +23,10 @@ def run(args: argparse.Namespace) -> int:
     )
     underlay = design.hall.underlay
     if underlay is not None:  # the building's drawing: a note, the design itself is valid
-        state, sentence = underlay_state(underlay, Path(args.file).resolve().parent)
+        folder = Path(args.file).resolve().parent
+        state, sentence = underlay_state(underlay, folder)
+        if underlay.kind == "pdf" and state is not UnderlayState.MISSING:
+            problem = pdf_page_problem(resolve_path(underlay, folder), underlay.page)
+            sentence = f"{sentence} The underlay: {problem}" if problem else sentence
         print(sentence if state is not UnderlayState.OK else f"underlay {underlay.path}: found")
     return 0

@@ -46,7 +46,7 @@ class UnderlayActions(QObject):
         self.dialog: ImportUnderlayDialog | None = None
         self.layers_dialog: UnderlayLayersDialog | None = None
         self.opacity = DEFAULT_OPACITY
-        self.import_action = QAction("Import &Underlay (DXF, PNG, SVG)…", window)
+        self.import_action = QAction("Import &Underlay (DXF, PDF, PNG, SVG)…", window)
         self.import_action.setStatusTip("Put the building's drawing under the plan, locked")
         self.import_action.triggered.connect(self.import_underlay)
         file_menu = _menu(window, "&File")
@@ -78,7 +78,7 @@ class UnderlayActions(QObject):
             "Move the drawing: click a point of it, then where it belongs on the plan"
         )
         self.align_action.triggered.connect(self.align)
-        self.rotate_action = QAction("&Rotate Underlay…", window)
+        self.rotate_action = QAction("Ro&tate Underlay…", window)
         self.rotate_action.setStatusTip("Turn the drawing to a typed angle about its centre")
         self.rotate_action.triggered.connect(lambda: self.rotate())  # not its "checked"
         self.layers_action = QAction("Underlay &Layers…", window)
@@ -164,11 +164,13 @@ class UnderlayActions(QObject):
             return
         scene = self.window.scene
         self.window.view.setFocus()  # the keys (modes, Esc) go back to the plan to trace
-        scene.underlay.adopt(underlay, dialog.drawing)  # read once, by the dialog
+        scene.underlay.adopt(underlay, dialog.drawing, dialog.page)  # read once, by the dialog
         if scene.push(UnderlayCommand(scene.design, underlay, "Import underlay")):
             self.show_action.setChecked(True)
             count = scene.underlay.item.line_count
-            what = f"{count:,} lines" if underlay.kind == "dxf" else "a page"
+            what = {"dxf": f"{count:,} lines", "pdf": f"page {underlay.page}"}.get(
+                underlay.kind, "a page"
+            )
             scene.message.emit(
                 f"Underlay {underlay.path}: {what} under the plan; "
                 "Design > Calibrate Underlay to set its scale"

@@ -3,6 +3,8 @@ drawn where the model's transform puts them, never selected, never hit by a clic
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPen, QTransform
 from PySide6.QtSvg import QSvgRenderer
@@ -26,6 +28,11 @@ class UnderlayItem(QGraphicsItem):
         self.setFlag(QGraphicsItem.ItemIsFocusable, False)
         self._lines: list[QLineF] = []
         self._image: QImage | None = None
+        # The image halved again and again (smooth: each pixel the mean of four), built as a
+        # zoom asks for it: a page drawn at an eighth of its pixels by bilinear sampling alone
+        # loses most of its 5-pixel lines (a PDF sheet zoomed out to the hall showed two of its
+        # four walls); from a level within 2x of the screen every line stays.
+        self._levels: list[QImage] = []
         self._svg: QSvgRenderer | None = None
         self._rect = QRectF()
         self._present = True  # False: the design has no underlay now (lines kept for an undo)
@@ -63,10 +70,16 @@ class UnderlayItem(QGraphicsItem):
         self.setTransform(QTransform(*matrix[:4], *matrix[4:]))
 
     def set_picture(
-        self, picture: QImage | QSvgRenderer, rect_m: QRectF, rotation_deg: float = 0.0
+        self,
+        picture: QImage | QSvgRenderer,
+        rect_m: QRectF,
+        rotation_deg: float = 0.0,
+        levels: list[QImage] | None = None,
     ) -> None:
-        """An image page (PNG, JPEG) or an SVG drawing stretched over ``rect_m`` (plan metres),
-        turned ``rotation_deg`` clockwise about the rectangle's first corner (its origin)."""
+        """An image page (PNG, JPEG, a rendered PDF page) or an SVG drawing stretched over
+        ``rect_m`` (plan metres), turned ``rotation_deg`` clockwise about the rectangle's first
+        corner (its origin). ``levels``: the image's :func:`halved_levels` when made already
+        (off the GUI thread), else they are made as zooms ask for them."""
         self.prepareGeometryChange()
         origin = rect_m.topLeft()
         turn = QTransform().translate(origin.x(), origin.y())
@@ -74,6 +87,7 @@ class UnderlayItem(QGraphicsItem):
         self.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
         self._lines = []
         self._image = picture if isinstance(picture, QImage) else None
+        self._levels = levels or ([self._image] if self._image is not None else [])
         self._svg = picture if isinstance(picture, QSvgRenderer) else None
         self._rect = QRectF(rect_m)
         self.update()
@@ -82,7 +96,21 @@ class UnderlayItem(QGraphicsItem):
         self.prepareGeometryChange()
         self.setTransform(QTransform())
         self._lines, self._image, self._svg, self._rect = [], None, None, QRectF()
+        self._levels = []
         self.update()
+
+    def image_for(self, world: QTransform) -> QImage:
+        """The image, or the level of it halved until it is within twice the size it is drawn
+        at through ``world`` (item to device pixels)."""
+        shown_px = self._rect.width() * math.hypot(world.m11(), world.m12())
+        level = 0
+        while True:
+            image = self._levels[level]
+            if image.width() <= 2 * shown_px or image.width() < 64:
+                return image
+            level += 1
+            if level == len(self._levels):
+                self._levels.append(_halved(image))
 
     @property
     def line_count(self) -> int:
@@ -102,6 +130,25 @@ class UnderlayItem(QGraphicsItem):
             painter.drawLines(self._lines)
         elif self._image is not None:
             painter.setRenderHint(QPainter.SmoothPixmapTransform, True)
-            painter.drawImage(self._rect, self._image)
+            painter.drawImage(self._rect, self.image_for(painter.worldTransform()))
         elif self._svg is not None:
             self._svg.render(painter, self._rect)
+
+
+def _halved(image: QImage) -> QImage:
+    """Half the width and height, each pixel the mean of the four it covers."""
+    return image.scaled(
+        max(1, image.width() // 2),
+        max(1, image.height() // 2),
+        Qt.IgnoreAspectRatio,
+        Qt.SmoothTransformation,
+    )
+
+
+def halved_levels(image: QImage, smallest_px: int = 64) -> list[QImage]:
+    """``image`` and its halvings down to ``smallest_px`` wide: made once in a worker for a
+    PDF sheet (an A1 page's ~0.4 s CPU, which a first zoom-out would block the GUI for)."""
+    levels = [image]
+    while levels[-1].width() >= 2 * smallest_px:
+        levels.append(_halved(levels[-1]))
+    return levels

@@ -1,6 +1,6 @@
-"""ImportUnderlayDialog: choose the building's drawing (DXF, PNG, JPEG or SVG), see what it
-holds, pick the DXF layers to show; the result is the design's Underlay record, placed with
-its top-left corner on the hall's and scaled by the drawing's own unit."""
+"""ImportUnderlayDialog: choose the building's drawing (DXF, PDF, PNG, JPEG or SVG), see what
+it holds, pick the DXF layers to show or the PDF's page; the result is the design's Underlay
+record, placed with its top-left corner on the hall's and scaled by the drawing's own unit."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -20,10 +21,17 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from gui.canvas.underlay_layer import picture_size, read_picture
+from gui.canvas.underlay_layer import PdfPage, pdf_page, picture_size, read_picture
 from gui.document.document import run_with_progress
 from model.design.entities import Underlay
-from model.design.underlay import DEFAULT_DXF_UNIT_M, DXF_UNIT_M, IMAGE_PIXEL_M, placed_at
+from model.design.underlay import (
+    DEFAULT_DXF_UNIT_M,
+    DXF_UNIT_M,
+    IMAGE_PIXEL_M,
+    PDF_POINT_M,
+    PDF_START_RATIO,
+    placed_at,
+)
 from model.files.underlay_file import (
     DxfDrawing,
     UnderlayError,
@@ -31,12 +39,11 @@ from model.files.underlay_file import (
     read_dxf,
     recorded_path,
 )
+from model.files.underlay_pdf import pdf_page_sizes
 
-DRAWING_FILTER = "Building drawings (*.dxf *.png *.jpg *.jpeg *.svg);;All files (*)"
+DRAWING_FILTER = "Building drawings (*.dxf *.pdf *.png *.jpg *.jpeg *.svg);;All files (*)"
 PICTURE_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
-# PDF pages are not offered: Qt's PDF module is not part of PySide6-Essentials, and the PyPI
-# readers that render PDF pages (PyMuPDF, pdfium) are large native packages; export the page
-# as PNG or SVG instead.
+MM_PER_POINT = 25.4 / 72
 
 
 class ImportUnderlayDialog(QDialog):
@@ -50,10 +57,11 @@ class ImportUnderlayDialog(QDialog):
         self.corner = corner
         self.drawing: DxfDrawing | None = None
         self.picture_units: tuple[float, float] | None = None
+        self.page: PdfPage | None = None  # the PDF page drawn, handed to the plan
         layout = QVBoxLayout(self)
         row = QHBoxLayout()
         self.path_edit = QLineEdit()
-        self.path_edit.setPlaceholderText("A DXF, PNG, JPEG or SVG of the building")
+        self.path_edit.setPlaceholderText("A DXF, PDF, PNG, JPEG or SVG of the building")
         # Return reads the typed path (and does not press OK: the layers are chosen next);
         # leaving the field reads it too. The same text is not read twice.
         self.path_edit.returnPressed.connect(self._read)
@@ -67,6 +75,15 @@ class ImportUnderlayDialog(QDialog):
         self.info = QLabel("")
         self.info.setWordWrap(True)
         layout.addWidget(self.info)
+        # A PDF of several sheets: which one is the floor (asked only when there is a choice).
+        page_row = QHBoxLayout()
+        self.page_label = QLabel("PDF page:")
+        self.page_box = QComboBox()
+        self.page_box.activated.connect(self._draw_page)
+        page_row.addWidget(self.page_label)
+        page_row.addWidget(self.page_box, 1)
+        layout.addLayout(page_row)
+        self._show_pages(False)
         layout.addWidget(QLabel("DXF layers shown (and snapped to):"))
         self.layers = QListWidget()
         layout.addWidget(self.layers, 1)
@@ -106,13 +123,19 @@ class ImportUnderlayDialog(QDialog):
             typed = self.folder / typed
         return typed
 
+    def _show_pages(self, shown: bool) -> None:
+        self.page_label.setVisible(shown)
+        self.page_box.setVisible(shown)
+
     def _read(self) -> None:
         """Read what was chosen; a file that cannot be read is a sentence, and nothing changes."""
         if self.path_edit.text() == self._read_text:
             return
         self._read_text = self.path_edit.text()
-        self.drawing, self.picture_units = None, None
+        self.drawing, self.picture_units, self.page = None, None, None
         self.layers.clear()
+        self.page_box.clear()
+        self._show_pages(False)
         self._ok().setEnabled(False)
         text = self.path_edit.text().strip()
         if not text:
@@ -124,6 +147,9 @@ class ImportUnderlayDialog(QDialog):
                 self.drawing = run_with_progress(
                     lambda: read_dxf(where), f"Reading {where.name}…", self
                 )
+            elif where.suffix.lower() == ".pdf":
+                self._read_pdf(where)
+                return
             elif where.suffix.lower() in PICTURE_SUFFIXES:
                 picture = read_picture(where)
                 if picture is None:
@@ -131,8 +157,7 @@ class ImportUnderlayDialog(QDialog):
                 self.picture_units = picture_size(picture)
             else:
                 raise UnderlayError(
-                    f"{where.name}: choose a DXF drawing or a PNG, JPEG or SVG page "
-                    "(for a PDF, export its page as PNG or SVG)"
+                    f"{where.name}: choose a DXF drawing, a PDF or a PNG, JPEG or SVG page"
                 )
         except UnderlayError as exc:
             self.info.setText(f"<span style='color:#c92a2a'>{exc}</span>")
@@ -161,6 +186,40 @@ class ImportUnderlayDialog(QDialog):
             )
         self._ok().setEnabled(True)
 
+    def _read_pdf(self, where: Path) -> None:
+        """List the PDF's pages (the choice offered when there are several), draw the first."""
+        sizes = pdf_page_sizes(where)
+        for number, (w_pt, h_pt) in enumerate(sizes, start=1):
+            self.page_box.addItem(
+                f"Page {number}: {w_pt * MM_PER_POINT:.0f} × {h_pt * MM_PER_POINT:.0f} mm"
+            )
+        self._show_pages(len(sizes) > 1)
+        self._draw_page(0)
+
+    def _draw_page(self, index: int) -> None:
+        """Render page ``index`` (0-based, the list's row) of the PDF read; say what it is."""
+        where = self.path()
+        self.page = None
+        self._ok().setEnabled(False)
+        try:
+            self.page = run_with_progress(
+                lambda: pdf_page(where, index + 1), f"Drawing {where.name}…", self
+            )
+        except UnderlayError as exc:
+            self.info.setText(f"<span style='color:#c92a2a'>{exc}</span>")
+            return
+        r = self.page.raster
+        w_pt, h_pt = r.size_pt
+        rows, columns = r.pixels.shape[:2]
+        scale_m = PDF_POINT_M * PDF_START_RATIO
+        self.info.setText(
+            f"Page {r.page} of {r.pages}: {w_pt * MM_PER_POINT:.0f} × {h_pt * MM_PER_POINT:.0f}"
+            f" mm, drawn at {r.dpi:.0f} dpi ({columns:,} × {rows:,} pixels). Placed at "
+            f"1:{PDF_START_RATIO} ({w_pt * scale_m:.1f} m × {h_pt * scale_m:.1f} m) until you "
+            "calibrate it by two points (Design > Calibrate Underlay)."
+        )
+        self._ok().setEnabled(True)
+
     def chosen_layers(self) -> tuple[str, ...]:
         """The checked layers; () when all are checked (a drawing's new layers show too)."""
         items = [self.layers.item(i) for i in range(self.layers.count())]
@@ -170,6 +229,15 @@ class ImportUnderlayDialog(QDialog):
     def underlay(self) -> Underlay:
         """The record for what was read, its top-left corner on ``corner``."""
         where = self.path()
+        if self.page is not None:
+            base = Underlay(
+                path=recorded_path(where, self.folder),
+                sha256=file_sha256(where),
+                kind="pdf",
+                scale_m=PDF_POINT_M * PDF_START_RATIO,
+                page=self.page.raster.page,
+            )
+            return placed_at(base, (0.0, 0.0), self.corner)
         base = Underlay(
             path=recorded_path(where, self.folder),
             sha256=file_sha256(where),

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from gui.edit.commands import DesignCommand
+from gui.edit.commands import DesignCommand, UpdateCommand
 from model.common.wording import count
 from model.design.design import Design, DesignError
 from model.design.entities import Device, Link
+from model.design.panel_names import old_names_replaced
 from model.design.structured_edit import PANEL_TYPES, new_panel, route_via
 from model.structured.link_polarity import set_polarity, set_polarity_record
 from model.structured.panel_routes import PANEL_WORDS, end_panels
@@ -123,6 +124,24 @@ def add_panel_actions(window) -> None:
     window.route_auto_action.setStatusTip("Let the cabling style choose the selected links' panels")
     window.route_auto_action.triggered.connect(lambda: route_selected(window, automatic=True))
     window.design_menu.addAction(window.route_auto_action)
+    window.name_panels_action = QAction("&Name Panels by Rack and U", window)
+    window.name_panels_action.setStatusTip(
+        "Rename the panels still named the old way (pp27) by their rack and U (C01-U42)"
+    )
+    window.name_panels_action.triggered.connect(lambda: name_panels_by_place(window))
+    window.design_menu.addAction(window.name_panels_action)
+
+
+def name_panels_by_place(window) -> bool:
+    """Design > Name Panels by Rack and U: one undo step renaming every ``pp27``."""
+    design = window.document.design
+    rack_names = {r.id: r.name for r in design.racks.values()}
+    renamed = old_names_replaced(design.devices.values(), rack_names)
+    if not renamed:
+        window.statusBar().showMessage("Every panel is named by its rack and U already", 6000)
+        return False
+    text = f"Name {count(len(renamed), 'panel')} by rack and U"
+    return window.scene.push(UpdateCommand(design, "devices", renamed, text))
 
 
 def place_panels(window, type_id: str) -> bool:

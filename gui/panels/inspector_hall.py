@@ -13,6 +13,7 @@ from gui.actions.structured import CablingStyleCommand, style_words
 from gui.canvas.obstacle_interaction import KINDS
 from gui.edit.commands import ObstaclesCommand
 from model.common.wording import count
+from model.design.underlay import PDF_POINT_M
 from model.files.underlay_file import UnderlayState
 from model.plant.tray_products import polyline_length_m
 from model.structured.layout import CABLING_STYLES
@@ -154,9 +155,16 @@ class HallForms:
         underlay = self.scene.design.hall.underlay
         if underlay is None:
             return
-        layers = ", ".join(underlay.layers) if underlay.layers else "all layers"
-        unit = "pixel" if underlay.kind == "image" else "drawing unit"
-        words = f"{underlay.path}: {underlay.scale_m * 1000:.4g} mm a {unit}; {layers}"
+        if underlay.kind == "pdf":  # a printed plan's scale is read as a ratio (1:100)
+            ratio = underlay.scale_m / PDF_POINT_M
+            words = (
+                f"{underlay.path}, page {underlay.page}: 1:{ratio:.4g} on paper "
+                f"({underlay.scale_m * 1000:.4g} mm a point)"
+            )
+        else:
+            layers = ", ".join(underlay.layers) if underlay.layers else "all layers"
+            unit = "pixel" if underlay.kind == "image" else "drawing unit"
+            words = f"{underlay.path}: {underlay.scale_m * 1000:.4g} mm a {unit}; {layers}"
         if underlay.rotation_deg:
             words += f"; turned {underlay.rotation_deg:g}° clockwise"
         sentence = self.scene.underlay.sentence

@@ -21,6 +21,7 @@ from PySide6.QtGui import (
 from gui import style
 from model.design.design import Design
 from model.design.entities import Rack
+from model.design.panel_names import panel_name
 from model.design.rack_rows import rack_rows
 from model.plant.physical_plant import rack_power
 
@@ -170,25 +171,24 @@ def _draw_rack(
         painter.setBrush(style.role_color(device.role))
         painter.drawRect(block.adjusted(0, 1, 0, -1))
         painter.setPen(QColor("#111"))
-        lines = [
-            device.name,
-            dtype.model,
-            f"U{device.u}" + (f"–{device.u + dtype.u_height - 1}" if dtype.u_height > 1 else ""),
-        ]
+        # A panel named by its place (C01-U42) says its U already: not twice.
+        says_u = device.name == panel_name(rack.name, device.u)
+        lines = [device.name, dtype.model]
+        if not says_u:
+            lines.append(
+                f"U{device.u}" + (f"–{device.u + dtype.u_height - 1}" if dtype.u_height > 1 else "")
+            )
         text_px = min(26.0, frame.width() / 9)
         fit = max(1, int(block.height() / (text_px * 1.25)))
         if fit < 3:
-            lines = (
-                [f"{device.name} · {dtype.model} · U{device.u}"]
-                if fit == 1
-                else lines[:1] + lines[2:]
-            )
+            one = f"{device.name} · {dtype.model}" + ("" if says_u else f" · U{device.u}")
+            lines = [one] if fit == 1 else lines[:1] + lines[2:]
         painter.setFont(_font(min(text_px, block.height() * 0.8)))
         metrics = painter.fontMetrics()
         room = int(block.width() - 10)
         if fit == 1:  # one line: drop the type before cutting the name or the U
             short = lines[0].split(" · ")
-            brief = f"{short[0]} · {short[-1]}"
+            brief = short[0] if says_u else f"{short[0]} · {short[-1]}"
             fits = metrics.horizontalAdvance(lines[0]) <= room
             lines = [lines[0] if fits else brief]
             if not fits and metrics.horizontalAdvance(brief) > room:  # shrink, within reason

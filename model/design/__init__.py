@@ -38,6 +38,8 @@ Modules:
   canvas share.
 - ``rack_role``: What a rack is for, from the roles of the devices it holds (the plan colours racks
   by it).
+- ``panel_names``: Patch panel names by rack and U (``C01-U42``, TIA-606), following a panel
+  when its rack is renamed or it is moved.
 - ``rack_rows``: Racks grouped into rows for the elevation sheets: by the letters their names start
   with.
 - ``record_checks``: The design file's ranges, enforced on edits: what the edit API accepts, the

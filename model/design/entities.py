@@ -58,28 +58,32 @@ class Dimension(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, o
 
 
 class Underlay(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
-    """The building's drawing under the plan (schema 4): a DXF or an image page, locked.
+    """The building's drawing under the plan (schema 4): a DXF, an image or a PDF page, locked.
 
     ``path``: the file, relative to the design file's folder where it can be (else absolute);
     ``sha256``: its content hash when placed, so an edited or replaced drawing is noticed.
-    Placement: a drawing point (u, v) in drawing units (DXF units, image pixels) lies on the
-    plan at ``(origin_x_m + scale_m * u, origin_y_m -/+ scale_m * v)``: minus for a DXF,
-    whose y runs up the page, plus for an image, whose rows run down (plan y runs down).
+    Placement: a drawing point (u, v) in drawing units (DXF units, image pixels, PDF points)
+    lies on the plan at ``(origin_x_m + scale_m * u, origin_y_m -/+ scale_m * v)``: minus for
+    a DXF, whose y runs up the page, plus for an image or a PDF page, whose rows run down
+    (plan y runs down).
     ``rotation_deg``: the drawing then turned about that origin, clockwise on the plan as
     seen (plan y runs down); 0, the default, is left out of the file, so a file saved before
     rotation existed reads and writes unchanged.
     ``layers``: the DXF layers shown (empty = all of them).
+    ``page``: the PDF's page shown (1-based); 1, the default, is left out of the file, so files
+    saved before PDF underlays read and write unchanged.
     """
 
     # No control characters: a NUL makes every file call raise, and none names a real file.
     path: Annotated[str, Meta(min_length=1, max_length=4096, pattern=r"^[^\x00-\x1f]+$")]
     sha256: Annotated[str, Meta(pattern=r"^[0-9a-f]{64}$")]
-    kind: Literal["dxf", "image"]
+    kind: Literal["dxf", "image", "pdf"]
     origin_x_m: Coord = 0.0
     origin_y_m: Coord = 0.0
     scale_m: Annotated[float, Meta(gt=0, le=1e4)] = 1.0
     rotation_deg: Annotated[float, Meta(gt=-180, le=180)] = 0.0
     layers: Annotated[tuple[Name, ...], Meta(max_length=10_000)] = ()
+    page: Annotated[int, Meta(ge=1, le=100_000)] = 1
 
 
 Current = Literal["ac", "dc"]

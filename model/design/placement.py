@@ -14,6 +14,7 @@ from model.common.name_key import name_key
 from model.design.design import Design
 from model.design.entities import Device, Link, PortRef, Rack, Rotation
 from model.design.entities import plan_size as footprint_size
+from model.design.panel_names import PANEL_ROLE, unique_panel_name
 
 
 def snap_rack_centre(
@@ -131,12 +132,22 @@ class DeviceNames:
         self._next[stem] = n + 1
         return name
 
+    def take_at(self, type_id: str, rack_id: str, u: int) -> str:
+        """The name of a new device of ``type_id`` at ``u`` of ``rack_id``: a patch panel is
+        named by its rack and U (``C01-U42``, :mod:`model.design.panel_names`), any other
+        device by :meth:`take`."""
+        if self._design.catalog.device_type(type_id).default_role != PANEL_ROLE:
+            return self.take(type_id)
+        name = unique_panel_name(self._design.racks[rack_id].name, u, self._used.__contains__)
+        self._used.add(name)
+        return name
+
 
 def new_device(design: Design, type_id: str, rack_id: str, u: int) -> Device:
     dtype = design.catalog.device_type(type_id)
     return Device(
         id=design.new_id("dev"),
-        name=device_name(design, type_id),
+        name=DeviceNames(design).take_at(type_id, rack_id, u),
         type=type_id,
         rack=rack_id,
         u=u,

@@ -29,7 +29,7 @@ from model.catalog.structured import structured_catalog
 from model.design.design import Design, DesignError, Removed
 from model.design.entities import Device, Link
 from model.design.link_entries import via_problem
-from model.design.placement import DeviceNames, device_name
+from model.design.placement import DeviceNames
 
 
 def panel_types(design: Design) -> frozenset[str]:
@@ -93,8 +93,9 @@ def new_panel(
     device_id: str | None = None,
     names: DeviceNames | None = None,
 ) -> Device:
-    """A panel record for ``rack_id`` (not yet added): at ``u`` or the top free U. ``names``:
-    where its name comes from when many panels are placed one after another (the generator)."""
+    """A panel record for ``rack_id`` (not yet added): at ``u`` or the top free U, named by its
+    rack and U (``C01-U42``, :mod:`model.design.panel_names`). ``names``: the names taken so
+    far when many panels are placed one after another (the generator)."""
     if rack_id not in design.racks:
         raise DesignError(f"no rack {rack_id!r} to place a panel in")
     if type_id not in panel_types(design):
@@ -107,7 +108,7 @@ def new_panel(
             raise DesignError(f"rack {rack.name!r} has no {height} free U for a patch panel")
     return Device(
         id=device_id or design.new_id("pp"),
-        name=names.take(type_id) if names is not None else device_name(design, type_id),
+        name=(names or DeviceNames(design)).take_at(type_id, rack_id, u),
         type=type_id,
         rack=rack_id,
         u=u,

