@@ -40,8 +40,9 @@ from model.engine.cages import (
 from model.plant.laser_sources import laser_source_items, with_laser_source_power
 from model.plant.links import link_parts
 from model.plant.parts_count import PartCount, PhysicalPlant
+from model.plant.plant_cache import PlantCache
 from model.plant.power import device_plug_power, rack_power
-from model.plant.tally import PlantCache, cage_graph, tally
+from model.plant.tally import cage_graph, tally
 
 # Re-exported: callers read a link's plug reasons and a rack's power from the plant module.
 __all__ = [
