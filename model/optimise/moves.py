@@ -28,6 +28,9 @@ NETWORK_ROLES = ("leaf", "spine", "core")
 # What ``--move`` may name: every rack role but a compute rack's (its servers' places are the
 # SU's, and moving them is the server-assignment search, not this one).
 MOVABLE_ROLES = tuple(r for r in DEVICE_ROLES if r != "gpu-server")
+# What ``--move`` also may name: servers trading places within their SU
+# (:mod:`model.optimise.servers`), an exact assignment rather than a rack search.
+MOVE_SERVERS = "servers"
 Position = tuple[float, float]
 
 
