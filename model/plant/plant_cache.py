@@ -43,6 +43,10 @@ class PlantCache:
         # (weak design, (device edits, devices), (cages of every device, any co-packaged
         # switch)): build_plant's device totals, kept while the devices stand
         self.cages_total_memo: tuple | None = None
+        # (the dicts device_power returned before its last call, those of its last call, ids
+        # of the devices that call summed again, the rest being the same; None when it summed
+        # every device): what a caller comparing every device's draw need compare again.
+        self.resummed: tuple[tuple | None, tuple, list[str] | None] | None = None
 
     def reset_counts(self) -> None:
         """Forget the count (not the graph): the next :meth:`tally` counts every row."""
@@ -153,11 +157,14 @@ class PlantCache:
                 seen = previous[1]  # the cache's own copy: brought up to date in place
                 seen[moved] = lo[moved]
                 self._power = (graph, seen, power, own)
+                ids = [dev_ids[d] for d in graph.by_device[0][devices].tolist()]
+                self.resummed = (previous[2], power, ids)
                 return power
         power = device_plug_power(
             tables, dev_ids, graph.nodes, lo, graph.cage_spec, grouped=graph.by_device
         )
         self._power = (graph, lo.copy(), power, own)
+        self.resummed = (None, power, None)
         return power
 
 
