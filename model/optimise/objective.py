@@ -258,8 +258,7 @@ class Pricer:
         fc = forecast(design, self.topo, phys, hall=self.hall)
         self.last_forecast = fc
         medium = np.asarray(plant.medium_index, dtype=np.int64)
-        carried = (medium >= 0) & ~self._backplane[medium]
-        metres = float(np.nansum(np.asarray(plant.ordered_m)[carried]))
+        metres = self._metres(medium, np.asarray(plant.ordered_m, dtype=np.float64))
         layout = getattr(phys, "structured", None)
         fill = self.fill.update(
             design,
@@ -282,11 +281,23 @@ class Pricer:
                 "cable_m": metres,
             },
             medium_index=medium.copy(),
-            unreached=int((np.asarray(plant.status) & UNREACHED != 0).sum()),
+            unreached=int(np.count_nonzero(np.asarray(plant.status) & UNREACHED)),
             channel_breaks=breaks,
             tray_fill=dict(fill),
             device_power_w_max=phys.device_power_w_max,
         )
+
+    def _metres(self, medium: np.ndarray, ordered: np.ndarray) -> float:
+        """Ordered metres of the links with a medium, backplane links apart: one comparison
+        per backplane medium and a plain sum, the NaN-skipping sum only when a length is NaN
+        (the same sum then: nansum adds zeros in their place). A lookup through every row's
+        medium and nansum's copy were ~2 ms of every XL move."""
+        carried = medium >= 0
+        for k in np.flatnonzero(self._backplane[:-1]).tolist():
+            carried &= medium != k
+        lengths = ordered[carried]
+        total = float(lengths.sum())
+        return total if not math.isnan(total) else float(np.nansum(lengths))
 
     def copper_share(self, priced: Priced) -> float:
         """Share of the cabled links (backplane excluded) whose medium is copper."""

@@ -89,11 +89,12 @@ class PlantCache:
             self.recounted_rows = n
             return self._tally
         old_m, old_ordered, old_fab = inputs
-        changed = (
-            (old_m != m)
-            | (old_fab != row_fab)
-            | ~((old_ordered == ordered) | (np.isnan(old_ordered) & np.isnan(ordered)))
-        )
+        # Ordered lengths compared by their bits: NaN equals NaN without two isnan passes and
+        # their combination (~1.5 ms of every XL move); a length whose bits differ at an equal
+        # value (-0.0, another NaN) only recounts its component, which counts the same.
+        changed = old_m != m
+        changed |= old_fab != row_fab
+        changed |= _bits(old_ordered) != _bits(ordered)
         rows = np.flatnonzero(changed)
         self.recounted_rows = 0
         if not len(rows):
@@ -166,6 +167,12 @@ class PlantCache:
         self._power = (graph, lo.copy(), power, own)
         self.resummed = (None, power, None)
         return power
+
+
+def _bits(values: np.ndarray) -> np.ndarray:
+    """Float64 values as their int64 bit patterns (a view, no copy, when contiguous)."""
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    return values.view(np.int64)
 
 
 def _same_tables(old, new) -> bool:
