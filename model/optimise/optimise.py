@@ -24,7 +24,7 @@ from model.optimise.moves import MOVE_SERVERS, locked_racks, network_racks, sear
 from model.optimise.objective import TERMS, Pricer
 from model.optimise.optics_moves import apply_strategies, tier_options
 from model.optimise.optics_search import explain_optics
-from model.optimise.search import Progress, restart
+from model.optimise.search import MIN_GAIN_PER_RACK, Progress, restart
 from model.optimise.servers import assign_servers, servers_report
 from model.plant.physical_plant import rack_power
 
@@ -185,7 +185,10 @@ def _place_servers(design, plant, pricer, weights, locked, priced):
     placement lower (every limit holding): (priced, objective, plan), the plan empty when not
     kept (the servers then stand where they stood)."""
     before = pricer.objective(priced, weights)
-    plan = assign_servers(design, plant, locked)
+    # The rack search's floor, in dollars per server moved: on the generated 4-SU SuperPOD
+    # with every fabric, the assignment without it moved 30 servers to save 78 USD.
+    move_usd = MIN_GAIN_PER_RACK * pricer.start.terms["cost_usd"]
+    plan = assign_servers(design, plant, locked, move_usd)
     if not plan.moved:
         return priced, before, plan
     pricer.devices_changed()  # each rack's devices and their draw

@@ -145,11 +145,12 @@ def price_matrix(
     return price, slots
 
 
-def best_assignment(price: np.ndarray) -> list[int]:
-    """The slot of each server (row) at the lowest summed price, exactly, to the cent; among
+def best_assignment(price: np.ndarray, move_usd: float = 0.0) -> list[int]:
+    """The slot of each server (row) at the lowest summed price, exactly, to the cent, with
+    ``move_usd`` added for each server not in its own slot (row i stands in slot i); among
     equal prices the one that moves the fewest servers (each stays where it can)."""
     n = len(price)
-    cents = np.rint(price * 100).astype(np.int64)
+    cents = np.rint((price + move_usd * (1 - np.eye(n))) * 100).astype(np.int64)
     graph = nx.DiGraph()
     graph.add_node("src", demand=-n)
     graph.add_node("dst", demand=n)
@@ -165,9 +166,12 @@ def best_assignment(price: np.ndarray) -> list[int]:
     return [next(j for j in range(n) if flow[("s", i)].get(("t", j))) for i in range(n)]
 
 
-def assign_servers(design: Design, plant: RoutedLinks, locked: Collection[str] = ()) -> ServerPlan:
+def assign_servers(
+    design: Design, plant: RoutedLinks, locked: Collection[str] = (), move_usd: float = 0.0
+) -> ServerPlan:
     """Place every group's servers at their lowest link price (one ``move_devices`` edit for
-    all of them) and say what moved; the plant is left refreshed."""
+    all of them) and say what moved; the plant is left refreshed. ``move_usd``: what moving
+    one server must save at least (the optimiser's floor: no reshuffle of an SU for dollars)."""
     plan = ServerPlan()
     places: dict[str, Place] = {}
     for group in server_groups(design, locked):
@@ -176,7 +180,7 @@ def assign_servers(design: Design, plant: RoutedLinks, locked: Collection[str] =
         if all(e == ends[0] for e in ends[1:]):
             continue  # alike servers: every placement costs the same
         price, slots = price_matrix(design, plant, group)
-        choice = best_assignment(price)
+        choice = best_assignment(price, move_usd)
         plan.groups += 1
         plan.price_before_usd += float(np.trace(price))
         plan.price_after_usd += float(sum(price[i, j] for i, j in enumerate(choice)))

@@ -19,14 +19,24 @@ from model.optimise.servers import assign_servers, best_assignment, price_matrix
 
 def _two_rack_su():
     """A 16-node leaf-spine pod rearranged so that one SU spans racks A01 and A02 with a leaf in
-    each: leaf01 (node01-04's) stands at the top of A01, leaf02 (node05-08's) at the top of A02,
+    each: leaf01 (node01-04's) stands amid A01's servers, leaf02 (node05-08's) amid A02's,
     and one link of node04 and one of node08 trade far ends, so the eight servers share both
     leaves (one SU) while each still has 7 of its 8 links to its own leaf. Then node01-03 and
     node05-07 trade places: the best placement, known, puts each server back in the rack of
     the leaf it has 7 links to."""
     design = generate("leaf-spine", nodes=16, node_type="dgx-h100", switch="qm9700")
     by_name = {d.name: d.id for d in design.devices.values()}
-    design.move_devices({by_name["leaf01"]: ("A01", 40), by_name["leaf02"]: ("A02", 40)})
+    # Each leaf amid its rack's servers (U2, U10 | leaf U18 | U19, U27), so that every slot of
+    # a rack is within copper reach of its leaf and no slot of the other rack is.
+    places = {}
+    for rack, leaf, upper in (
+        ("A01", "leaf01", ("node03", "node04")),
+        ("A02", "leaf02", ("node07", "node08")),
+    ):
+        places[by_name[leaf]] = (rack, 18)
+        places[by_name[upper[0]]] = (rack, 19)
+        places[by_name[upper[1]]] = (rack, 27)
+    design.move_devices(places)
     node04, node08 = by_name["node04"], by_name["node08"]
     leaf01, leaf02 = by_name["leaf01"], by_name["leaf02"]
 
@@ -91,6 +101,11 @@ def test_the_exact_assignment_equals_the_best_of_every_permutation():
     assert sum(price[i, j] for i, j in enumerate(choice)) == pytest.approx(best)
     # Among equal prices it moves nobody.
     assert best_assignment(np.ones((4, 4))) == [0, 1, 2, 3]
+    # A swap saving 150 USD is made, unless each server moved must save more than 75.
+    swap = np.array([[100.0, 20.0], [30.0, 100.0]])
+    assert best_assignment(swap) == [1, 0]
+    assert best_assignment(swap, move_usd=49.0) == [1, 0]
+    assert best_assignment(swap, move_usd=76.0) == [0, 1]
 
 
 def test_the_price_matrix_is_what_the_plant_prices_with_the_server_moved_there():
