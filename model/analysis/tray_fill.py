@@ -43,7 +43,15 @@ from model.common.arrays import unique_sorted
 from model.design.design import Design
 
 # Re-exported: the analysis, the optimiser and the generators read a trunk's load from here.
-__all__ = ["TrayFill", "TrayLoad", "TrunkLoad", "trunk_load"]
+__all__ = [
+    "PlanTrayFigures",
+    "TrayFill",
+    "TrayLoad",
+    "TrunkLoad",
+    "medium_bundle_group",
+    "plan_tray_figures",
+    "trunk_load",
+]
 
 
 @dataclass(frozen=True)
