@@ -121,6 +121,7 @@ class TrayFill:
         structured: TrunkLoad | None = None,
         peaks: bool = True,
         loads: bool = True,
+        rows_hint: np.ndarray | None = None,
     ) -> dict[str, float]:
         """Fill ratio per tray id; ``changed`` None (or after ``reset``) recounts every link,
         otherwise the links whose route or medium differ from those last counted are recounted.
@@ -132,7 +133,9 @@ class TrayFill:
         figures of :attr:`loads` (the optimiser's tray-fill limit, priced at every move).
 
         ``structured`` (:func:`trunk_load`): the trunks that replace the links' fibres in the
-        trays; :attr:`loads` then holds each tray's fill, weight and bend figures."""
+        trays; :attr:`loads` then holds each tray's fill, weight and bend figures.
+        ``rows_hint``: the only plant rows whose route or medium can differ from the counted
+        ones, when the caller knows them (the optimiser, after rack moves only)."""
         self.peak_at = {}
         self.loads = {}
         self._structured = structured
@@ -158,7 +161,14 @@ class TrayFill:
             # rows: the counts' order does not hang on the order of a set of ids.
             routes = np.asarray(plant.route_keys(), dtype=np.int64)
             media = np.asarray(plant.medium_index, dtype=np.int64)
-            rows = np.flatnonzero((routes != self._row_route) | (media != self._row_medium))
+            if rows_hint is not None:
+                near = rows_hint
+                rows = near[
+                    (routes[near] != self._row_route[near])
+                    | (media[near] != self._row_medium[near])
+                ]
+            else:
+                rows = np.flatnonzero((routes != self._row_route) | (media != self._row_medium))
             touched = [self._row_route[rows], routes[rows]]
             if len(rows):
                 self._recount(plant, rows, routes, media)

@@ -36,6 +36,7 @@ from model.analysis.reliability import NETWORK, forecast, hall_counts
 from model.analysis.topology import infer_topology
 from model.analysis.tray_fill import TrayFill, trunk_load
 from model.analysis.warnings import TRAY_FILL_WARNING
+from model.common.arrays import unique_sorted
 from model.design.changes import ChangeKind
 from model.design.design import Design
 from model.design.rack_clashes import rack_clashes
@@ -127,13 +128,20 @@ class Pricer:
         # Whether every edit since the last pricing only moved racks (the plant cache then
         # keeps its cage graph without comparing the cage arrays): followed by a subscription.
         self._only_moves = False
+        # The racks moved since the last pricing, and the plant rows of each rack's links
+        # (kept while only racks move): what the plant cache and the tray fill compare.
+        self._moved: set[str] = set()
+        self._rack_rows: dict[str, np.ndarray] = {}
         # The listener holds the pricer weakly and goes with it: a design outlives its runs.
         follow = weakref.ref(self)
 
         def heard(change) -> None:
             pricer = follow()
-            if pricer is not None and change.kinds - {ChangeKind.RACKS_MOVED}:
+            if pricer is None:
+                return
+            if change.kinds - {ChangeKind.RACKS_MOVED}:
                 pricer._only_moves = False
+            pricer._moved.update(change.ids(ChangeKind.RACKS_MOVED))
 
         weakref.finalize(self, design.subscribe(heard).close)
         self.start_places = {r.id: (r.x, r.y) for r in design.racks.values()}
@@ -246,8 +254,13 @@ class Pricer:
     def price(self, changed: set[str] | None = None) -> Priced:
         """Terms of the design as it stands (``changed``: link ids the last refresh reported)."""
         design, plant = self.design, self.plant
-        self.cache.cages_unchanged, self._only_moves = self._only_moves, True
+        only, moved, self._moved = self._only_moves, self._moved, set()
+        self.cache.cages_unchanged, self._only_moves = only, True
+        self.cache.rows_hint = (len(plant.link_ids), self._rows_of(moved)) if only else None
+        if not only:
+            self._rack_rows.clear()  # links may have changed: their rows are found again
         phys = build_plant(plant, cache=self.cache)
+        hinted = self.cache.hinted_rows
         self._follow_plugs(phys.device_power_w_max)
         dev_cost, dev_typ, dev_max = self.device_delta
         cost = sum(i.quantity * i.unit_price_usd for i in phys.items) + dev_cost
@@ -266,6 +279,7 @@ class Pricer:
             changed,
             trunk_load(plant, layout) if layout is not None else None,
             loads=False,  # the limit is the fill ratio: no weight or bend figures per move
+            rows_hint=hinted,  # the rows the cache compared: all a rack move can change
         )
         breaks = 0
         if layout is not None:
@@ -286,6 +300,19 @@ class Pricer:
             tray_fill=dict(fill),
             device_power_w_max=phys.device_power_w_max,
         )
+
+    def _rows_of(self, racks: set[str]) -> np.ndarray:
+        """Plant rows of the links of ``racks`` (sorted), each rack's kept while only racks
+        move (its links and their rows stay)."""
+        index, parts = self.plant.index, []
+        for rack_id in sorted(racks):
+            rows = self._rack_rows.get(rack_id)
+            if rows is None:
+                ids = self.design.links_of_racks([rack_id])
+                rows = np.fromiter(map(index.__getitem__, ids), np.int64, len(ids))
+                self._rack_rows[rack_id] = rows
+            parts.append(rows)
+        return unique_sorted(np.concatenate([np.zeros(0, np.int64), *parts]))
 
     def _metres(self, medium: np.ndarray, ordered: np.ndarray) -> float:
         """Ordered metres of the links with a medium, backplane links apart: one comparison

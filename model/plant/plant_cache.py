@@ -43,6 +43,14 @@ class PlantCache:
         # (weak design, (device edits, devices), (cages of every device, any co-packaged
         # switch)): build_plant's device totals, kept while the devices stand
         self.cages_total_memo: tuple | None = None
+        # Set by a caller that knows which links can have changed since the last call (the
+        # optimiser: only racks moved, these the plant rows of their links), as (plant rows
+        # in all, those rows): the next incremental count compares only the rows of their
+        # components (a medium is chosen per component) instead of every row. Read and
+        # cleared by the next call; ``hinted_rows`` then says which rows it compared (plant
+        # rows), None when it compared every row.
+        self.rows_hint: tuple[int, np.ndarray] | None = None
+        self.hinted_rows: np.ndarray | None = None
         # (the dicts device_power returned before its last call, those of its last call, ids
         # of the devices that call summed again, the rest being the same; None when it summed
         # every device): what a caller comparing every device's draw need compare again.
@@ -75,6 +83,7 @@ class PlantCache:
     def tally(self, tables, graph: CageGraph, m, ordered, row_fab) -> Tally:
         """The count of all rows of ``graph``, recounting only the components that changed."""
         n = len(m)
+        hint, self.rows_hint, self.hinted_rows = self.rows_hint, None, None
         whole, inputs = self._tally, self._inputs
         if (
             whole is None
@@ -92,10 +101,18 @@ class PlantCache:
         # Ordered lengths compared by their bits: NaN equals NaN without two isnan passes and
         # their combination (~1.5 ms of every XL move); a length whose bits differ at an equal
         # value (-0.0, another NaN) only recounts its component, which counts the same.
-        changed = old_m != m
-        changed |= old_fab != row_fab
-        changed |= _bits(old_ordered) != _bits(ordered)
-        rows = np.flatnonzero(changed)
+        if hint is not None and hint[0] == n:  # no backplane row: local rows are plant rows
+            near = graph.rows_of(unique_sorted(graph.comp[hint[1]]))
+            changed = old_m[near] != m[near]
+            changed |= old_fab[near] != row_fab[near]
+            changed |= _bits(old_ordered[near]) != _bits(ordered[near])
+            rows = near[changed]
+            self.hinted_rows = near
+        else:
+            changed = old_m != m
+            changed |= old_fab != row_fab
+            changed |= _bits(old_ordered) != _bits(ordered)
+            rows = np.flatnonzero(changed)
         self.recounted_rows = 0
         if not len(rows):
             return whole

@@ -41,7 +41,7 @@ def test_incremental_price_equals_a_full_pricing_after_each_move():
     pricer = Pricer(design, plant)
     _, first_analysis, _, _ = _fresh(design)
     rng = random.Random(5)
-    priced_moves = 0
+    priced_moves = hinted = 0
     costs = set()
     for step in range(12):
         rack_id = rng.choice(movable)
@@ -55,6 +55,9 @@ def test_incremental_price_equals_a_full_pricing_after_each_move():
             continue
         priced = pricer.price(plant.refresh())
         priced_moves += 1
+        # Only racks moved since the last pricing: the cache and the tray fill compared the
+        # rows of the moved racks' cage components, not every row.
+        hinted += pricer.cache.hinted_rows is not None
         costs.add(round(priced.terms["cost_usd"], 2))
         full, analysis, power, fresh = _fresh(design)
         for term, value in full.terms.items():
@@ -72,6 +75,7 @@ def test_incremental_price_equals_a_full_pricing_after_each_move():
         if step % 3 == 2:  # undone as the annealing undoes: no refresh until the next move
             design.move_racks(back)
     assert priced_moves >= 8
+    assert hinted == priced_moves  # every pricing took the rows the moves could change
     assert len(costs) >= 3  # the moves flipped media: the prices compared were not all one
 
 
