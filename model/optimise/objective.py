@@ -259,6 +259,7 @@ class Pricer:
         only, moved, self._moved = self._only_moves, self._moved, set()
         self.cache.cages_unchanged, self._only_moves = only, True
         self.cache.rows_hint = (len(plant.link_ids), self._rows_of(moved)) if only else None
+        self.cache.hinted_rows = None  # set again by this count (a plant of no rows has none)
         if not only:
             self._rack_rows.clear()  # links may have changed: their rows are found again
         phys = build_plant(plant, cache=self.cache)
