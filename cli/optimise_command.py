@@ -45,7 +45,9 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
         "--move",
         default="leaf,spine,core",
         help="comma-separated rack roles that may move (leaf, spine, core, storage, "
-        "management, patch-panel, nvlink-switch, switch); default leaf,spine,core",
+        "management, patch-panel, nvlink-switch, switch), and 'servers': each SU's servers "
+        "trade places (rack and U, every link kept) at their lowest cable price; "
+        "default leaf,spine,core",
     )
     parser.add_argument(
         "--front",
@@ -93,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     from model.files.design_file import DesignFileError, save_design
     from model.files.output_file import OutputRefused, output_target
     from model.optimise.front import PRESETS
-    from model.optimise.moves import MOVABLE_ROLES
+    from model.optimise.moves import MOVABLE_ROLES, MOVE_SERVERS
     from model.optimise.objective import OptimiseError, parse_weights
     from model.optimise.optimise import optimise
 
@@ -102,9 +104,12 @@ def run(args: argparse.Namespace) -> int:
     except OptimiseError as exc:
         raise CliError(str(exc)) from None
     tiers = tuple(t.strip() for t in args.move.split(",") if t.strip())
-    unknown = [t for t in tiers if t not in MOVABLE_ROLES]
+    unknown = [t for t in tiers if t not in (*MOVABLE_ROLES, MOVE_SERVERS)]
     if unknown or not tiers:
-        raise CliError(f"--move {args.move!r}: name rack roles among " + ", ".join(MOVABLE_ROLES))
+        raise CliError(
+            f"--move {args.move!r}: name rack roles among "
+            + ", ".join((*MOVABLE_ROLES, MOVE_SERVERS))
+        )
     for flag, value in (("--iterations", args.iterations), ("--restarts", args.restarts)):
         if value < 1:
             raise CliError(f"{flag} must be at least 1, not {value}")
@@ -227,6 +232,18 @@ def text(sentence: str, report: dict) -> str:
         if not optics["why"]:
             lines.append("  every tier keeps its strategy")
         lines.extend(f"  {s}." for s in optics["skipped"])
+    servers = report.get("servers")
+    if servers:
+        price = servers["link_price_usd"]
+        lines.append(
+            f"servers: {len(servers['moved'])} placed anew within their SU"
+            f" ({servers['groups']} group(s) solved), link price"
+            f" {price['before']:,.0f} -> {price['after']:,.0f} USD"
+        )
+        lines.extend(
+            f"  {m['name']}: {m['from'][0]} U{m['from'][1]} -> {m['to'][0]} U{m['to'][1]}"
+            for m in servers["moved"]
+        )
     if "copper_share" in report:
         c = report["copper_share"]
         lines.append(f"copper share of cabled links: {c['before']:.1%} -> {c['after']:.1%}")

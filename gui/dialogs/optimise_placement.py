@@ -43,7 +43,7 @@ from gui.edit.commands import DesignCommand
 from gui.runtime.main_thread_gc import collect_on_gui_thread
 from model.files.design_file import design_to_bytes, read_design_bytes
 from model.optimise.front import PRESETS
-from model.optimise.moves import NETWORK_ROLES
+from model.optimise.moves import MOVE_SERVERS, NETWORK_ROLES
 from model.optimise.objective import TERMS
 from model.runtime.gc_policy import settle_if_pending
 
@@ -141,6 +141,10 @@ class OptimisePlacementDialog(QDialog):
             "Vary the optics strategy per switch tier (pluggable, linear, co-packaged)"
         )
         grid.addWidget(self.vary_optics, 5, 0, 1, 3)
+        self.servers = QCheckBox(
+            "Servers within their SU (rack and U, every link kept: an exact assignment)"
+        )
+        grid.addWidget(self.servers, 6, 0, 1, 3)
         layout.addWidget(moves)
 
         budget = QHBoxLayout()
@@ -211,7 +215,8 @@ class OptimisePlacementDialog(QDialog):
             "anywhere": self.anywhere.isChecked(),
             "swap_compute": self.swap_compute.isChecked(),
             "vary_optics": self.vary_optics.isChecked(),
-            "tiers": tuple(t for t, b in self.tier_boxes.items() if b.isChecked()),
+            "tiers": tuple(t for t, b in self.tier_boxes.items() if b.isChecked())
+            + ((MOVE_SERVERS,) if self.servers.isChecked() else ()),
         }
 
     def start(self) -> None:
@@ -341,6 +346,18 @@ def report_text(report: dict) -> str:
         if not optics["why"]:
             lines.append("Every tier keeps its strategy.")
         lines.extend(f"{s}." for s in optics["skipped"])
+    servers = report.get("servers")
+    if servers:
+        price = servers["link_price_usd"]
+        lines.append("")
+        lines.append(
+            f"Servers placed anew within their SU: {len(servers['moved'])}"
+            f" (link price {_money(price['before'])} -> {_money(price['after'])})"
+        )
+        lines.extend(
+            f"{m['name']}: {m['from'][0]} U{m['from'][1]} -> {m['to'][0]} U{m['to'][1]}"
+            for m in servers["moved"]
+        )
     lines.append("")
     lines.extend(report.get("limits", []))
     return "\n".join(lines)
@@ -355,6 +372,9 @@ class ApplyOptimisedCommand(DesignCommand):
         self.positions = {m["rack"]: (float(m["to"][0]), float(m["to"][1])) for m in moved}
         self.old_positions = {r: (design.racks[r].x, design.racks[r].y) for r in self.positions}
         best = result.design
+        servers = [m["server"] for m in result.report.get("servers", {}).get("moved", [])]
+        self.places = {s: (best.devices[s].rack, best.devices[s].u) for s in servers}
+        self.old_places = {s: (design.devices[s].rack, design.devices[s].u) for s in servers}
         self.new_devices = [
             msgspec.structs.replace(d, type=best.devices[d.id].type)
             for d in design.devices.values()
@@ -373,12 +393,16 @@ class ApplyOptimisedCommand(DesignCommand):
         text = f"Optimise placement: move {n} rack{'s' * (n != 1)}"
         if tiers:
             text += f", optics of {tiers} tier{'s' * (tiers != 1)}"
+        if self.places:
+            text += f", {len(self.places)} server{'s' * (len(self.places) != 1)}"
         super().__init__(design, text)
 
     def apply(self) -> None:
         # The moves first: the edit the design is likeliest to refuse, before anything changed.
         if self.positions:
             self.design.move_racks(self.positions)
+        if self.places:
+            self.design.move_devices(self.places)
         if self.new_devices:
             self.design.update_devices(self.new_devices)
         self.design.set_settings(self.new_settings)
@@ -387,6 +411,8 @@ class ApplyOptimisedCommand(DesignCommand):
         self.design.set_settings(self.old_settings)
         if self.old_devices:
             self.design.update_devices(self.old_devices)
+        if self.old_places:
+            self.design.move_devices(self.old_places)
         if self.positions:
             self.design.move_racks(self.old_positions)
 

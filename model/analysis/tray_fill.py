@@ -24,17 +24,34 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import islice
 
 import numpy as np
 
-from model.analysis.tray_spans import corners_along, peak_along, point_along
+from model.analysis.tray_spans import (
+    corners_along,
+    peak_along,
+    point_along,
+    rows_of_values,
+    spans_on_trays,
+)
+from model.analysis.tray_trunks import TrunkLoad, trunk_load
 from model.catalog.components import medium_group
 from model.catalog.structured import structured_catalog
 from model.common.arrays import unique_sorted
 from model.design.design import Design
-from model.structured.paths import panel_face
+
+# Re-exported: the analysis, the optimiser and the generators read a trunk's load from here.
+__all__ = [
+    "PlanTrayFigures",
+    "TrayFill",
+    "TrayLoad",
+    "TrunkLoad",
+    "medium_bundle_group",
+    "plan_tray_figures",
+    "trunk_load",
+]
 
 
 @dataclass(frozen=True)
@@ -55,69 +72,6 @@ class TrayLoad:
     @property
     def bend_too_tight(self) -> bool:
         return self.bend_radius_mm > self.corner_radius_mm + 1e-9
-
-
-@dataclass(frozen=True)
-class TrunkLoad:
-    """What structured cabling changes in the trays: the links whose fibres became trunks
-    (``minus``: (route id, medium index) -> links) and the trunks, each on the route of a link
-    between its two racks (``plus``: route id, cross-section m^2, kg/m, bend radius mm)."""
-
-    minus: dict[tuple[int, int], int] = field(default_factory=dict)
-    plus: tuple[tuple[int, float, float, float], ...] = ()
-    # Trunks between racks no link joins (a zone's trunk to its HDA rack): their own tray
-    # intervals (plant.rack_tray_spans), cross-section m^2, kg/m, bend radius mm.
-    own: tuple[tuple[tuple[tuple[str, float, float], ...], float, float, float], ...] = ()
-
-
-def trunk_load(plant, layout) -> TrunkLoad:
-    """The :class:`TrunkLoad` of a structured layout (:mod:`model.structured.layout`).
-
-    Patch cords run inside their racks and are not in the trays. A trunk between racks that no
-    link joins directly (a zone's HDA trunk) follows the trays between the two racks' drop
-    points on its panels' faces (:meth:`~model.engine.routed_links.RoutedLinks.rack_tray_spans`, the way a
-    link between them would take; ``own``)."""
-    sc = structured_catalog()
-    routes = np.asarray(plant.route_keys(), dtype=np.int64)
-    media = np.asarray(plant.medium_index, dtype=np.int64)
-    # Per (route, medium), the links through panels, counted as arrays (a numpy scalar read
-    # per link was ~1 s of a zoned XL analysis).
-    index = plant.index
-    rows = np.fromiter((index[lid] for lid in layout.channels.structured), dtype=np.int64)
-    rows = rows[(routes[rows] >= 0) & (media[rows] >= 0)]
-    pairs, counts = np.unique(
-        np.stack([routes[rows], media[rows]], axis=1).reshape(-1, 2), axis=0, return_counts=True
-    )
-    minus = {(r, m): n for (r, m), n in zip(pairs.tolist(), counts.tolist(), strict=True)}
-    route_of = routes.tolist()
-    plus, own = [], []
-    figures_of: dict[tuple[str, int], tuple[float, float, float]] = {}  # per part and quantity
-    for trunk in layout.trunks:
-        figures = figures_of.get((trunk.part, trunk.quantity))
-        if figures is None:
-            part = sc.trunks.get(trunk.part)
-            if part is None:
-                continue
-            d_mm = part.diameter_mm
-            figures = figures_of[(trunk.part, trunk.quantity)] = (
-                math.pi * (d_mm / 1000) ** 2 / 4 * trunk.quantity,
-                part.weight_kg_per_m * trunk.quantity,
-                sc.bend_radius_mm("trunk", d_mm),
-            )
-        if trunk.route_link:
-            route = route_of[index[trunk.route_link]]
-            if route >= 0:
-                plus.append((route, *figures))
-            continue
-        spans = plant.rack_tray_spans(
-            trunk.rack_a,
-            panel_face(plant.design, trunk.panel_a),
-            trunk.rack_b,
-            panel_face(plant.design, trunk.panel_b),
-        )
-        if spans:
-            own.append((spans, *figures))
-    return TrunkLoad(minus, tuple(plus), tuple(own))
 
 
 class TrayFill:
@@ -149,6 +103,15 @@ class TrayFill:
         self._fill_state: tuple[list[str], dict, dict] | None = None
         self._touched_routes: np.ndarray | None = None  # routes recounted by the last update
         self._area: np.ndarray | None = None  # per route: cable cross-section (m^2), as kept
+        # Per route: its media in the counts' key order (keys are only added, so appended as
+        # the Counter gains them): a route's cross-section is summed again from its own keys,
+        # not from a pass over every (route, medium) key of the hall (~10^5 at XL).
+        self._route_media: dict[int, list[int]] = {}
+        # The learnt spans ordered by tray number (stable: each tray's spans in span order)
+        # and where each tray's run starts, for the first ``_by_tray[0]`` spans; spans learnt
+        # since are read from the tail. A move re-sweeps a few trays: their spans are
+        # gathered, not found by a test of every span of the hall.
+        self._by_tray: tuple[int, np.ndarray, np.ndarray] | None = None
 
     def update(
         self,
@@ -158,6 +121,7 @@ class TrayFill:
         structured: TrunkLoad | None = None,
         peaks: bool = True,
         loads: bool = True,
+        rows_hint: np.ndarray | None = None,
     ) -> dict[str, float]:
         """Fill ratio per tray id; ``changed`` None (or after ``reset``) recounts every link,
         otherwise the links whose route or medium differ from those last counted are recounted.
@@ -169,7 +133,9 @@ class TrayFill:
         figures of :attr:`loads` (the optimiser's tray-fill limit, priced at every move).
 
         ``structured`` (:func:`trunk_load`): the trunks that replace the links' fibres in the
-        trays; :attr:`loads` then holds each tray's fill, weight and bend figures."""
+        trays; :attr:`loads` then holds each tray's fill, weight and bend figures.
+        ``rows_hint``: the only plant rows whose route or medium can differ from the counted
+        ones, when the caller knows them (the optimiser, after rack moves only)."""
         self.peak_at = {}
         self.loads = {}
         self._structured = structured
@@ -195,7 +161,14 @@ class TrayFill:
             # rows: the counts' order does not hang on the order of a set of ids.
             routes = np.asarray(plant.route_keys(), dtype=np.int64)
             media = np.asarray(plant.medium_index, dtype=np.int64)
-            rows = np.flatnonzero((routes != self._row_route) | (media != self._row_medium))
+            if rows_hint is not None:
+                near = rows_hint
+                rows = near[
+                    (routes[near] != self._row_route[near])
+                    | (media[near] != self._row_medium[near])
+                ]
+            else:
+                rows = np.flatnonzero((routes != self._row_route) | (media != self._row_medium))
             touched = [self._row_route[rows], routes[rows]]
             if len(rows):
                 self._recount(plant, rows, routes, media)
@@ -218,6 +191,9 @@ class TrayFill:
                 for v, c in zip(values.tolist(), counts.tolist(), strict=True)
             }
         )
+        self._route_media = {}
+        for route, medium in self._counts:
+            self._route_media.setdefault(route, []).append(medium)
 
     def _recount(self, plant, rows: np.ndarray, routes: np.ndarray, media: np.ndarray) -> None:
         # Counted per distinct (route, medium) with numpy: a rack move recounts thousands of
@@ -232,8 +208,12 @@ class TrayFill:
             route, medium = self._row_route[rows], self._row_medium[rows]
             keep = (route >= 0) & (medium >= 0)
             values, counts = np.unique(route[keep] * width + medium[keep], return_counts=True)
+            counted = self._counts
             for value, n in zip(values.tolist(), counts.tolist(), strict=True):
-                self._counts[(value // width, value % width)] += sign * n
+                key = (value // width, value % width)
+                if key not in counted:
+                    self._route_media.setdefault(key[0], []).append(key[1])
+                counted[key] += sign * n
 
     def cables_by_tray(self, plant, group_of, rows=None) -> dict[str, dict[str, int]]:
         """Cables per tray and group (``group_of(medium or None) -> name``) as last counted.
@@ -481,6 +461,8 @@ class TrayFill:
             # The spans learnt since the last report are appended to the arrays (spans only
             # grow until reset(), which also follows any change of the trays).
             start = len(arrays[1][0]) if arrays is not None and arrays[0] == tray_ids else 0
+            if not start:
+                self._by_tray = None  # tray numbers may mean other trays now
             tray_no = {t: i for i, t in enumerate(tray_ids)}
             new = (
                 np.array(self._span_route[start:], dtype=np.int64),
@@ -512,10 +494,12 @@ class TrayFill:
             area = self._route_areas(plant, touched)
             self._span_table(tray_ids)
             span_route, span_tray, s0, s1 = self._span_arrays[1]
-            trays = unique_sorted(span_tray[np.isin(span_route, touched)])
+            # Spans are learnt route by route, so span_route ascends: each touched route's
+            # spans are one slice.
+            trays = unique_sorted(span_tray[rows_of_values(span_route, touched)])
             trays = trays[trays >= 0]
             if len(trays):
-                keep = np.isin(span_tray, trays)
+                keep, self._by_tray = spans_on_trays(self._by_tray, span_tray, trays)
                 filled = peak_along(span_route[keep], span_tray[keep], s0[keep], s1[keep], area)
                 for k in trays.tolist():
                     tray_id = tray_ids[k]
@@ -538,12 +522,16 @@ class TrayFill:
         assert area is not None  # set by the full sweep before any delta
         if len(area) < self._routes_known:
             area = np.concatenate([area, np.zeros(self._routes_known - len(area))])
-        keys = self._count_keys()
-        mine = keys[np.isin(keys[:, 0], touched)]
-        counts = np.array([self._counts[(r, m)] for r, m in mine.tolist()], dtype=np.int64)
+        media_of, counted = self._route_media, self._counts
+        # Each touched route's keys in the counts' order (ascending routes, as the keys of a
+        # route keep their order among all keys), so bincount adds the same floats in the same
+        # order as the sum over every key.
+        mine = [(r, m) for r in touched.tolist() for m in media_of.get(r, ())]
+        pairs = np.array(mine, dtype=np.int64).reshape(-1, 2)
+        counts = np.fromiter((counted[k] for k in mine), dtype=np.int64, count=len(mine))
         live = counts > 0
         areas = np.array([math.pi * (m.cable_diameter_mm / 1000) ** 2 / 4 for m in plant.media])
-        sums = np.bincount(mine[live, 0], areas[mine[live, 1]] * counts[live], len(area)).astype(
+        sums = np.bincount(pairs[live, 0], areas[pairs[live, 1]] * counts[live], len(area)).astype(
             float
         )
         area[touched] = sums[touched]

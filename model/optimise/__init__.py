@@ -7,4 +7,5 @@
 - ``optimise``: restarts, the best design (a copy) and its report.
 - ``optics_moves``: which optics strategy each switch tier may take, and applying one.
 - ``optics_search``: the per-tier optics descent the annealing runs, and its sentence per tier.
+- ``servers``: which server stands in which slot of its SU, an exact assignment on link price.
 """

@@ -10,6 +10,8 @@ Modules:
 - ``links``: Per-link parts of the physical plant (cages, plugs, cable), kept column by column.
 - ``physical_plant``: The physical plant: what is bought and plugged — a plug per used cage, cables
   and fibres.
+- ``plant_cache``: Keeping the plant's count and cage graph from one build_plant call to the next
+  (PlantCache).
 - ``power``: Plug power of the physical plant: per cage, per device and per rack (typical and max).
 - ``structured``: Structured cabling in the physical plant: trunks, panels, cassettes and cords
   replace fibres.

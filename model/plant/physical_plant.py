@@ -40,8 +40,9 @@ from model.engine.cages import (
 from model.plant.laser_sources import laser_source_items, with_laser_source_power
 from model.plant.links import link_parts
 from model.plant.parts_count import PartCount, PhysicalPlant
+from model.plant.plant_cache import PlantCache
 from model.plant.power import device_plug_power, rack_power
-from model.plant.tally import PlantCache, cage_graph, tally
+from model.plant.tally import cage_graph, tally
 
 # Re-exported: callers read a link's plug reasons and a rack's power from the plant module.
 __all__ = [
@@ -88,11 +89,7 @@ def build_plant(
     view = cage_view(plant)
     tables = view.tables
     medium = np.asarray(plant.medium_index, dtype=np.int64)
-    # Per medium row (the last entry: no medium), compared as a boolean: a string array of
-    # 400k kinds costs the analysis tens of ms per report.
-    kinds = [m.kind for m in media] + ["none"]
-    medium_row = np.where(medium < 0, len(media), medium)
-    backplane = np.array([k == "backplane" for k in kinds])[medium_row]
+    backplane = _on_backplane(medium, media)
     rows = np.flatnonzero(~backplane)
     if around_link is not None:
         near = (
@@ -108,8 +105,12 @@ def build_plant(
     if not len(rows):
         return out
     n = len(rows)
-    m = medium[rows]
-    ordered = np.asarray(plant.ordered_m)[rows]
+    # Every row counted (no backplane link): the plant's arrays as they are, read only (two
+    # gathers of every row were ~1 ms of each optimiser move at XL).
+    whole = n == len(medium)
+    m = medium if whole else medium[rows]
+    ordered = np.asarray(plant.ordered_m, dtype=np.float64)
+    ordered = ordered if whole else ordered[rows]
     counting = cache is not None and not with_links and around_link is None
     graph = cache.graph(view, rows) if counting else cage_graph(view, rows)
     nodes, ia, ib = graph.nodes, graph.ia, graph.ib
@@ -219,6 +220,17 @@ def build_plant(
             )
             fabric_rows = (names, codes)
         apply_structured(out, plant, fabric_rows, needed=not counting, layout=layout)
+    return out
+
+
+def _on_backplane(medium: np.ndarray, media) -> np.ndarray:
+    """Per plant row: does the link run on a backplane medium? Compared as integers, one
+    comparison per backplane medium: a string array of 400k kinds cost the analysis tens of
+    ms per report, and a lookup through every row's medium three passes of every optimiser
+    move at XL."""
+    out = np.zeros(len(medium), dtype=bool)
+    for k in [k for k, m in enumerate(media) if m.kind == "backplane"]:
+        out |= medium == k
     return out
 
 

@@ -119,3 +119,31 @@ def test_vary_optics_applies_the_tiers_with_the_moves_as_one_step(qtbot, tmp_pat
         assert design_to_bytes(window.document.design) == before
     finally:
         close_quietly(window)
+
+
+def test_servers_within_their_su_apply_with_one_undo_step(qtbot, tmp_path):
+    from tests.model.test_optimise_servers import _two_rack_su
+
+    design, home = _two_rack_su()
+    path = tmp_path / "su.hall.json"
+    save_design(design, path)
+    window = make_window(qtbot, tmp_path, path)
+    try:
+        before = design_to_bytes(window.document.design)
+        dialog = _open_dialog(window)
+        for box in dialog.tier_boxes.values():
+            box.setChecked(False)
+        dialog.servers.setChecked(True)
+        dialog.iterations.setValue(5)
+        qtbot.mouseClick(dialog.run_button, Qt.LeftButton)
+        qtbot.waitUntil(lambda: not dialog.is_running(), timeout=120_000)
+        assert dialog.result is not None and dialog.result.changed, dialog.best_label.text()
+        assert "Servers placed anew within their SU" in dialog.report.toPlainText()
+        qtbot.mouseClick(dialog.apply_button, Qt.LeftButton)
+        live = window.document.design
+        assert {s: live.devices[s].rack for s in home} == home
+        assert window.document.stack.undoText().endswith(" servers")
+        window.document.stack.undo()
+        assert design_to_bytes(window.document.design) == before
+    finally:
+        close_quietly(window)

@@ -41,7 +41,7 @@ def test_incremental_price_equals_a_full_pricing_after_each_move():
     pricer = Pricer(design, plant)
     _, first_analysis, _, _ = _fresh(design)
     rng = random.Random(5)
-    priced_moves = 0
+    priced_moves = hinted = 0
     costs = set()
     for step in range(12):
         rack_id = rng.choice(movable)
@@ -55,6 +55,9 @@ def test_incremental_price_equals_a_full_pricing_after_each_move():
             continue
         priced = pricer.price(plant.refresh())
         priced_moves += 1
+        # Only racks moved since the last pricing: the cache and the tray fill compared the
+        # rows of the moved racks' cage components, not every row.
+        hinted += pricer.cache.hinted_rows is not None
         costs.add(round(priced.terms["cost_usd"], 2))
         full, analysis, power, fresh = _fresh(design)
         for term, value in full.terms.items():
@@ -72,6 +75,7 @@ def test_incremental_price_equals_a_full_pricing_after_each_move():
         if step % 3 == 2:  # undone as the annealing undoes: no refresh until the next move
             design.move_racks(back)
     assert priced_moves >= 8
+    assert hinted == priced_moves  # every pricing took the rows the moves could change
     assert len(costs) >= 3  # the moves flipped media: the prices compared were not all one
 
 
@@ -301,4 +305,38 @@ def test_device_power_after_moves_compares_only_the_recounted_cages():
     cache.device_power(view.tables, view.dev_ids, graph, other)
     back = cache.device_power(view.tables, view.dev_ids, graph, lo)
     assert back == whole
+    plant.close()
+
+
+def test_racks_off_the_start_draw_follow_the_devices_summed_again():
+    """The devices whose plugs draw otherwise than at the start, followed from one dict to the
+    next through the devices the plant cache summed again, equal a comparison of every
+    device's draw; and the racks the limit checks are theirs."""
+    import dataclasses
+
+    import numpy as np
+
+    from model.engine.cages import cage_view
+
+    design = generate("leaf-spine", nodes=16, node_type="dgx-h100", switch="qm9700")
+    plant = RoutedLinks(design)
+    pricer = Pricer(design, plant)
+    cache, start = pricer.cache, pricer.start.device_power_w_max
+    pricer._follow_plugs(start)
+    view = cage_view(plant)
+    graph, lo = cache._graph, cache._tally.lo.copy()
+    rng = np.random.default_rng(2)
+    followed = 0
+    for step in range(6):
+        # Another medium in a few cages (a move's worth), then some of them back.
+        cages = rng.choice(len(lo), 3, replace=False)
+        lo[cages] = (lo[cages] + 1) % len(plant.media) if step % 3 != 2 else cache._power[1][cages]
+        typ, mx = cache.device_power(view.tables, view.dev_ids, graph, lo.copy())
+        followed += cache.resummed[2] is not None
+        pricer._follow_plugs(mx)
+        want = {d for d, w in mx.items() if start.get(d) != w} | (start.keys() - mx.keys())
+        assert pricer._off_devices[0] is mx and pricer._off_devices[1] == want, step
+        priced = dataclasses.replace(pricer.start, device_power_w_max=mx)
+        assert pricer._racks_off_start(priced) == {pricer._rack_of[d] for d in want}
+    assert followed >= 4  # the cache summed only some devices again, and they were followed
     plant.close()

@@ -49,3 +49,25 @@ def test_fill_only_update_resweeps_the_touched_trays_and_equals_a_full_sweep(mon
         partial += bool(swept) and swept[0] < len(design.trays)
     # The delta sweeps fewer trays than the hall has on most moves (a move touches one rack's).
     assert partial >= 3
+
+
+def test_spans_on_trays_equals_a_test_of_every_span_as_spans_are_appended():
+    """The kept by-tray index and its unindexed tail give the rows a test of every span gives,
+    while spans are appended (the tail) and after the index is built again."""
+    from model.analysis.tray_spans import rows_of_values, spans_on_trays
+
+    rng = np.random.default_rng(5)
+    span_tray = rng.integers(-1, 40, 3000)
+    index = None
+    rebuilt = 0
+    for step in range(12):
+        trays = np.unique(rng.integers(0, 45, 4))
+        got, index = spans_on_trays(index, span_tray, trays)
+        want = np.flatnonzero(np.isin(span_tray, trays))
+        assert np.array_equal(got, want), step
+        rebuilt += index[0] == len(span_tray)
+        span_tray = np.concatenate([span_tray, rng.integers(-1, 50, 900)])
+    assert 1 < rebuilt < 12  # built again as the tail grew, not at every call
+    values = np.sort(rng.integers(0, 100, 500))
+    wanted = np.array([3, 50, 99, 100])
+    assert np.array_equal(rows_of_values(values, wanted), np.flatnonzero(np.isin(values, wanted)))

@@ -1,0 +1,74 @@
+"""Structured cabling in the trays: the trunks that replace the links' fibres (TrunkLoad)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from model.catalog.structured import structured_catalog
+from model.structured.paths import panel_face
+
+
+@dataclass(frozen=True)
+class TrunkLoad:
+    """What structured cabling changes in the trays: the links whose fibres became trunks
+    (``minus``: (route id, medium index) -> links) and the trunks, each on the route of a link
+    between its two racks (``plus``: route id, cross-section m^2, kg/m, bend radius mm)."""
+
+    minus: dict[tuple[int, int], int] = field(default_factory=dict)
+    plus: tuple[tuple[int, float, float, float], ...] = ()
+    # Trunks between racks no link joins (a zone's trunk to its HDA rack): their own tray
+    # intervals (plant.rack_tray_spans), cross-section m^2, kg/m, bend radius mm.
+    own: tuple[tuple[tuple[tuple[str, float, float], ...], float, float, float], ...] = ()
+
+
+def trunk_load(plant, layout) -> TrunkLoad:
+    """The :class:`TrunkLoad` of a structured layout (:mod:`model.structured.layout`).
+
+    Patch cords run inside their racks and are not in the trays. A trunk between racks that no
+    link joins directly (a zone's HDA trunk) follows the trays between the two racks' drop
+    points on its panels' faces (:meth:`~model.engine.routed_links.RoutedLinks.rack_tray_spans`, the way a
+    link between them would take; ``own``)."""
+    sc = structured_catalog()
+    routes = np.asarray(plant.route_keys(), dtype=np.int64)
+    media = np.asarray(plant.medium_index, dtype=np.int64)
+    # Per (route, medium), the links through panels, counted as arrays (a numpy scalar read
+    # per link was ~1 s of a zoned XL analysis).
+    index = plant.index
+    rows = np.fromiter((index[lid] for lid in layout.channels.structured), dtype=np.int64)
+    rows = rows[(routes[rows] >= 0) & (media[rows] >= 0)]
+    pairs, counts = np.unique(
+        np.stack([routes[rows], media[rows]], axis=1).reshape(-1, 2), axis=0, return_counts=True
+    )
+    minus = {(r, m): n for (r, m), n in zip(pairs.tolist(), counts.tolist(), strict=True)}
+    route_of = routes.tolist()
+    plus, own = [], []
+    figures_of: dict[tuple[str, int], tuple[float, float, float]] = {}  # per part and quantity
+    for trunk in layout.trunks:
+        figures = figures_of.get((trunk.part, trunk.quantity))
+        if figures is None:
+            part = sc.trunks.get(trunk.part)
+            if part is None:
+                continue
+            d_mm = part.diameter_mm
+            figures = figures_of[(trunk.part, trunk.quantity)] = (
+                math.pi * (d_mm / 1000) ** 2 / 4 * trunk.quantity,
+                part.weight_kg_per_m * trunk.quantity,
+                sc.bend_radius_mm("trunk", d_mm),
+            )
+        if trunk.route_link:
+            route = route_of[index[trunk.route_link]]
+            if route >= 0:
+                plus.append((route, *figures))
+            continue
+        spans = plant.rack_tray_spans(
+            trunk.rack_a,
+            panel_face(plant.design, trunk.panel_a),
+            trunk.rack_b,
+            panel_face(plant.design, trunk.panel_b),
+        )
+        if spans:
+            own.append((spans, *figures))
+    return TrunkLoad(minus, tuple(plus), tuple(own))
