@@ -104,6 +104,8 @@ class Networks:
     fabric_of: dict[str, str] = field(default_factory=dict)  # switch id -> fabric
     pinned: dict[tuple[str, str], str] = field(default_factory=dict)  # (device, port) -> fabric
     notes: list[str] = field(default_factory=list)  # what was left out, and how to get it
+    # Every rack PDU on the OOB network, where the servers' RA names them (model.generators.oob)
+    every_pdu: bool = False
     # The compute runs' switch lists with their OOB switches in place (index -> switches).
     run_switches: dict[int, list[tuple[str, str, str, dict[str, int]]]] = field(
         default_factory=dict
@@ -133,6 +135,7 @@ def build_networks(
         return Networks()
     build = _NetworkBuild(catalog, fabrics, compute_switch)
     build.take_compute_fabric(segments, tiers)
+    build.net.every_pdu = any(catalog.device_types[t].rack_pdus for _, t in build.servers)
     build.converged = {"storage", "inband"} <= set(fabrics) and converged_servers(
         catalog, build.servers
     )
@@ -399,7 +402,11 @@ class _NetworkBuild:
             switches=self.mgmt_switches
             + [(leaf, switch, "leaf", breakout or {}) for leaf, _ in leaves],
         )
-        others = sum(run_switch_count(self.catalog, self.ports, r) for r in self._other_runs())
+        every = self.net.every_pdu
+        others = sum(
+            run_switch_count(self.catalog, self.ports, r, every_pdu=every)
+            for r in self._other_runs()
+        )
         while True:
             spines = [(f"spine-{i}", switch, "spine", breakout or {}) for i in range(n_spines)]
             in_mgmt = run_switch_count(
@@ -407,6 +414,7 @@ class _NetworkBuild:
                 self.ports,
                 replace(mgmt_row, switches=mgmt_row.switches + spines),
                 extra_endpoints=n_spines * per_spine + 1,
+                every_pdu=every,
             )
             oob_switches = others + in_mgmt
             need = max(2, 2 * math.ceil((leaf_uplinks + 2 * oob_switches) / (2 * radix)))
@@ -423,7 +431,7 @@ class _NetworkBuild:
         """Out-of-band 1 GbE: OOB switches in every run, each serving the BMCs, switch
         management ports and PDUs of the racks around it (:mod:`model.generators.oob`)."""
         runs = self._other_runs() + [Segment(units=self.mgmt_units, switches=self.mgmt_switches)]
-        switch_lists, links, oob = place_oob(self.catalog, self.ports, runs)
+        switch_lists, links, oob = place_oob(self.catalog, self.ports, runs, self.net.every_pdu)
         for i in range(len(self.runs)):
             self.net.run_switches[i] = switch_lists[i]
         if self.storage_units or self.storage_switches:

@@ -182,6 +182,17 @@ def segment_rack_count(catalog: Catalog, segment: Segment) -> int:
     return len(_segment_racks(catalog, segment, "end-of-row"))
 
 
+def segment_rack_pdus(catalog: Catalog, segment: Segment) -> list[int]:
+    """PDUs each rack of a run will get, before it is laid out, as the facility plan gives
+    them (``facility_plan.rack_pdu_count``): the most its devices' reference architecture names
+    (``rack_pdus``: a DGX H100 rack 3), else two, one per side."""
+    out = []
+    for _rack_type, contents in _segment_racks(catalog, segment, "end-of-row"):
+        asked = [catalog.device_types[c[1]].rack_pdus or 0 for c in contents]
+        out.append(max([2, *asked]) if any(asked) else 2)
+    return out
+
+
 def _segment_racks(catalog: Catalog, segment: Segment, placement: Placement) -> list[_Pending]:
     servers: list[_Pending] = []
     if segment.units:

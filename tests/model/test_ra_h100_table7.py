@@ -83,3 +83,17 @@ def test_rows_the_generator_does_not_reproduce_are_what_it_builds(hall):
     assert all(len(r.pdus) == 2 for r in others)
     assert _types(hall, "oob") == {"sn2201": 12}
     assert _types(hall, "storage") == {"qm9700": 17}
+
+
+def test_every_rack_pdu_is_on_the_oob_network_as_table_8_cables_them(hall):
+    """Table 8, OOB Ethernet: "108 PDUs" on 1 GbE - every rack PDU of Table 7 (96 + 12), not one
+    per rack. Each PDU the facility plan gives a rack is a device there, cabled to an OOB switch."""
+    oob = {d.id for d in hall.devices.values() if d.fabric == "oob"}
+    cabled = set()
+    for link in hall.links.values():
+        if link.b.device in oob and hall.devices[link.a.device].type == "pdu-1u-metered":
+            cabled.add(link.a.device)
+    for rack in hall.racks.values():
+        in_rack = {d.id for d in hall.devices_in_rack(rack.id) if d.type == "pdu-1u-metered"}
+        assert len(in_rack) == len(rack.pdus), rack.id
+        assert in_rack <= cabled, rack.id
