@@ -43,6 +43,7 @@ from dataclasses import dataclass, field, replace
 
 from model.catalog.components import Catalog
 from model.catalog.ports import port_table
+from model.generators import ra_layout
 from model.generators.leaf_spine import (
     FreePorts,
     PortLink,
@@ -56,6 +57,7 @@ from model.generators.network_ports import (
     server_port_split,
 )
 from model.generators.oob import (
+    hall_switch_count,
     management_port_count,
     place_oob,
     run_switch_count,
@@ -110,12 +112,15 @@ class Networks:
     run_switches: dict[int, list[tuple[str, str, str, dict[str, int]]]] = field(
         default_factory=dict
     )
+    # Compute runs whose switches stand in the management racks (ra_layout): not laid out alone.
+    merged_runs: set[int] = field(default_factory=set)
 
     def placed(self, segments: list[Segment]) -> list[Segment]:
         """The compute runs with their OOB switches, then this module's rows, to lay out."""
         runs = [
             replace(seg, switches=self.run_switches[i]) if i in self.run_switches else seg
             for i, seg in enumerate(segments)
+            if i not in self.merged_runs
         ]
         return runs + self.segments
 
@@ -136,6 +141,8 @@ def build_networks(
     build = _NetworkBuild(catalog, fabrics, compute_switch)
     build.take_compute_fabric(segments, tiers)
     build.net.every_pdu = any(catalog.device_types[t].rack_pdus for _, t in build.servers)
+    # The DGX H100 SuperPOD RA's own racks and OOB switches for the hall it describes.
+    build.ra = ra_layout.applies(segments, build.net.every_pdu, set(fabrics) == set(ALL_FABRICS))
     build.converged = {"storage", "inband"} <= set(fabrics) and converged_servers(
         catalog, build.servers
     )
@@ -175,6 +182,7 @@ class _NetworkBuild:
         # Storage systems racked with the compute runs (a Vera Rubin POD's BlueField-4 STX
         # nodes): they are the storage, and no generic appliance is added.
         self.run_storage: list[tuple[str, str]] = []
+        self.ra = False  # the RA's rack arrangement (model.generators.ra_layout)
 
     def take_compute_fabric(self, segments: list[Segment], tiers: list[list[PortLink]]) -> None:
         """Registers the compute fabric's servers and switches and marks its cabled ports used."""
@@ -409,6 +417,18 @@ class _NetworkBuild:
         )
         while True:
             spines = [(f"spine-{i}", switch, "spine", breakout or {}) for i in range(n_spines)]
+            if self.ra:
+                runs = self._ra_runs(mgmt_row.switches + spines)
+                hosts = len(ra_layout.su_indices(self.runs))
+                extra = n_spines * per_spine
+                oob_switches = hall_switch_count(
+                    self.catalog, self.ports, runs, hosts, every, extra_endpoints=extra
+                )
+                need = max(2, 2 * math.ceil((leaf_uplinks + 2 * oob_switches) / (2 * radix)))
+                if need <= n_spines:
+                    return n_spines
+                n_spines = need
+                continue
             in_mgmt = run_switch_count(
                 self.catalog,
                 self.ports,
@@ -427,9 +447,37 @@ class _NetworkBuild:
         storage = [Segment(units=self.storage_units, switches=self.storage_switches)]
         return self.runs + (storage if self.storage_units or self.storage_switches else [])
 
+    def _ra_runs(self, mgmt_switches: list[tuple[str, str, str, dict[str, int]]]) -> list[Segment]:
+        """The RA's runs (:mod:`model.generators.ra_layout`): the SUs, the storage appliances'
+        row, the management racks with the compute spines and ``mgmt_switches``."""
+        sus = [self.runs[i] for i in ra_layout.su_indices(self.runs)]
+        block = self.runs[ra_layout.spine_block_index(self.runs)]
+        storage = [Segment(units=self.storage_units)] if self.storage_units else []
+        mgmt = ra_layout.management_run(
+            block, self.storage_switches, mgmt_switches, self.mgmt_units
+        )
+        return sus + storage + [mgmt]
+
+    def _ra_oob_fabric(self, inband_spines: list[str], inband_next: int) -> None:
+        """The RA's OOB: every OOB switch in an SU's network rack, serving the whole hall."""
+        sus = ra_layout.su_indices(self.runs)
+        runs = self._ra_runs(self.mgmt_switches)
+        switch_lists, links, oob = place_oob(
+            self.catalog, self.ports, runs, self.net.every_pdu, hosts=len(sus)
+        )
+        for k, i in enumerate(sus):
+            self.net.run_switches[i] = switch_lists[k]
+        self.net.merged_runs = {ra_layout.spine_block_index(self.runs)}
+        self.net.links += [links, self._oob_uplinks(oob, inband_spines, inband_next)]
+        for s in oob:
+            self.net.fabric_of[s] = "oob"
+
     def oob_fabric(self, inband_spines: list[str], inband_next: int) -> None:
         """Out-of-band 1 GbE: OOB switches in every run, each serving the BMCs, switch
         management ports and PDUs of the racks around it (:mod:`model.generators.oob`)."""
+        if self.ra:
+            self._ra_oob_fabric(inband_spines, inband_next)
+            return
         runs = self._other_runs() + [Segment(units=self.mgmt_units, switches=self.mgmt_switches)]
         switch_lists, links, oob = place_oob(self.catalog, self.ports, runs, self.net.every_pdu)
         for i in range(len(self.runs)):
@@ -462,6 +510,11 @@ class _NetworkBuild:
     def finish(self) -> Networks:
         """The networks with their rows: storage (if any) and management."""
         net = self.net
+        if self.ra:
+            if self.storage_units:  # partner storage: a row of its own, outside Table 7
+                net.segments.append(Segment(units=self.storage_units, own_row=True))
+            net.segments.append(self._ra_runs(self.mgmt_switches)[-1])
+            return net
         if self.storage_units or self.storage_switches:
             net.segments.append(
                 Segment(units=self.storage_units, switches=self.storage_switches, own_row=True)

@@ -95,14 +95,42 @@ def run_switch_count(
     return n
 
 
+def hall_switch_count(
+    catalog: Catalog,
+    ports: FreePorts,
+    segments: list[Segment],
+    hosts: int,
+    every_pdu: bool,
+    extra_endpoints: int = 0,
+) -> int:
+    """OOB switches for a hall whose OOB switches all stand in its first ``hosts`` runs (the
+    SU network racks, as the DGX H100 SuperPOD RA places its 8: :mod:`model.generators.ra_layout`):
+    every run's management ports (plus ``extra_endpoints`` not yet built, plus the last OOB
+    switch's own port on its neighbour) and PDUs, the same count in each host run."""
+    endpoints = sum(len(management_endpoints(ports, segment_devices(s))) for s in segments)
+    pdus = sum(run_pdu_count(catalog, s, every_pdu) for s in segments)
+    n = oob_switch_count(catalog, endpoints + extra_endpoints + 1, pdus)
+    return hosts * math.ceil(n / hosts)
+
+
 def place_oob(
-    catalog: Catalog, ports: FreePorts, segments: list[Segment], every_pdu: bool = False
+    catalog: Catalog,
+    ports: FreePorts,
+    segments: list[Segment],
+    every_pdu: bool = False,
+    hosts: int | None = None,
 ) -> tuple[list[list[SwitchSpec]], list[PortLink], list[str]]:
     """OOB switches for every run of ``segments``: (each run's switch list with its OOB switches
-    in place, the management links, the OOB switch ids in list order)."""
-    counts = [run_switch_count(catalog, ports, seg, every_pdu=every_pdu) for seg in segments]
+    in place, the management links, the OOB switch ids in list order). ``hosts``: only the
+    first ``hosts`` runs get OOB switches (:func:`hall_switch_count`); the later runs' ports go
+    to the host switch with the most ports free."""
+    if hosts is not None:
+        per = hall_switch_count(catalog, ports, segments, hosts, every_pdu) // hosts
+        counts = [per if i < hosts else 0 for i in range(len(segments))]
+    else:
+        counts = [run_switch_count(catalog, ports, seg, every_pdu=every_pdu) for seg in segments]
     # The last switch's own management port lands on the one before it: one port more there.
-    if counts and counts[-1] >= 1 and sum(counts) > 1:
+    if hosts is None and counts and counts[-1] >= 1 and sum(counts) > 1:
         counts[-1] = run_switch_count(
             catalog, ports, segments[-1], extra_endpoints=1, every_pdu=every_pdu
         )
@@ -112,6 +140,13 @@ def place_oob(
     links: list[PortLink] = []
     oob: list[str] = []
     for seg, n in zip(segments, counts, strict=True):
+        if not n:  # a run served by the host runs' switches
+            for d, p in management_endpoints(ports, segment_devices(seg)):
+                switch = max(oob, key=lambda s: ports.count(s, "management"))
+                ports.use(d, p)
+                links.append((d, p, switch, ports.take(switch, "management")[0]))
+            switch_lists.append(list(seg.switches))
+            continue
         names = [f"oob{numbered + i + 1:0{width}d}" for i in range(n)]
         numbered += n
         for s in names:

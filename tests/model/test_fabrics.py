@@ -85,9 +85,10 @@ def test_4su_superpod_counts_per_fabric(superpod):
     pdus = sum(3 if r in dgx_racks else 2 for r in design.racks)
     assert sum(1 for d in design.devices.values() if d.type == "pdu-1u-metered") == pdus
     oob = fabrics["oob"]["switches"]["total"]
-    # 47 ports each (one takes a neighbour's management port), sized per run of racks (the 4
-    # SUs, the spine block, the storage and the management rows: #43), each run rounding up once.
-    runs = 4 + 1 + 2
+    # 47 ports each (one takes a neighbour's management port). This is the RA's own hall
+    # (ra_layout.py): sized for the whole hall, the same count in each of the 4 SUs' network
+    # racks, so it rounds up once per SU at most.
+    runs = 4
     assert (
         math.ceil((bmcs + switches + pdus) / 47)
         <= oob
