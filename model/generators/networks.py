@@ -22,7 +22,9 @@ After the NVIDIA DGX SuperPOD reference architecture (NV-SP-H100; domain-facts Â
   PDU (one 1U metered PDU per rack at its highest free U, cabled once the racks exist), from
   OOB switches in each run of racks (an SU, a spine block, the storage and management rows) to
   that run's ports, so every link is within UTP reach (:mod:`model.generators.oob`); each OOB
-  switch sends two uplinks to the in-band spines (pinned to the OOB fabric).
+  switch sends two uplinks to the in-band spines (pinned to the OOB fabric). Where the servers'
+  RA names the rack PDUs, every PDU is cabled; for the DGX H100 RA's own hall (4 SUs or fewer,
+  every network) its racks and 8 hall-wide OOB switches instead (:mod:`model.generators.ra_layout`).
 * **Management**: two UFM appliances (an HA pair) cabled into the compute fabric when it is
   InfiniBand, two more into the storage fabric, and four BCM management servers (head nodes;
   the DGX H100 SuperPOD RA's Table 7, NV-SP-H100-T7); all on in-band and OOB.

@@ -9,10 +9,12 @@ what; its counts and the RA's text place it so:
 * 32 DGX racks (4 DGX H100 and 3 PDUs each: 96) and 6 more racks of 2 PDUs (12);
 * a network rack per SU with the SU's 8 rail leaves (UNANS-H100: "8 leaf in central network
   rack") and the SU's OOB switches: 4 racks;
-* the rest in 2 management racks, as the RA's management rack figure fills one ("networking
-  switches, management servers, storage arrays, and UFM appliances"): the 16 compute spines,
-  the storage fabric, the 8 in-band SN4600C, 4 UFM appliances and 4 BCM servers (57 U);
-* the 8 OOB switches, 2 in each SU's network rack, serve the whole hall: an SU's 31-32 BMCs, 8
+* the rest in 2 management racks, as the SuperPOD RAs' management rack figure fills one
+  ("networking switches, management servers, storage arrays, and UFM appliances",
+  NV-SP-B200-RACKS): the 16 compute spines, the storage fabric, the 8 in-band SN4600C, 4 UFM
+  appliances and 4 BCM servers (57 U);
+* the 8 OOB switches, 2 in each SU's network rack, serve the whole hall (the OOB fabric
+  "connects the management ports of all devices", NV-SP-H100-SU): an SU's 31-32 BMCs, 8
   leaves and 26 PDUs take 66 of a pair's 96 ports, and the management racks' ports and PDUs
   the rest. The general rule (an OOB switch in every run of racks, #43, so the XL hall's UTP
   stays within 100 m) would add one each to the spine block, storage and management rows: 12;
@@ -21,8 +23,8 @@ what; its counts and the RA's text place it so:
 
 It applies where the RA does: servers whose RA names its racks' PDUs (``rack_pdus``), every
 network, a two-tier compute fabric of at most four SUs ("a fully tested system scales to four
-SUs"). Larger halls keep the general rules: more spines than two management racks hold, and
-more SU racks than one pair of racks' switches should reach.
+SUs", NV-SP-H100-SU). Larger halls keep the general rules: more spines than two management
+racks hold, and the management rows' UTP kept within its 100 m by OOB switches of their own.
 """
 
 from __future__ import annotations
