@@ -23,8 +23,10 @@ what; its counts and the RA's text place it so:
 
 It applies where the RA does: servers whose RA names its racks' PDUs (``rack_pdus``), every
 network, a two-tier compute fabric of at most four SUs ("a fully tested system scales to four
-SUs", NV-SP-H100-SU). Larger halls keep the general rules: more spines than two management
-racks hold, and the management rows' UTP kept within its 100 m by OOB switches of their own.
+SUs", NV-SP-H100-SU); a leaf-spine of such servers in up to four runs of racks is racked the
+same way (its runs are SU-sized). Larger halls keep the general rules: more spines than two
+management racks hold, and the management rows' UTP kept within its 100 m by OOB switches of
+their own.
 """
 
 from __future__ import annotations
