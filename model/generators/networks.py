@@ -413,10 +413,12 @@ class _NetworkBuild:
             + [(leaf, switch, "leaf", breakout or {}) for leaf, _ in leaves],
         )
         every = self.net.every_pdu
-        others = sum(
-            run_switch_count(self.catalog, self.ports, r, every_pdu=every)
-            for r in self._other_runs()
-        )
+        others = 0
+        if not self.ra:  # the RA's OOB switches are counted for the whole hall below
+            others = sum(
+                run_switch_count(self.catalog, self.ports, r, every_pdu=every)
+                for r in self._other_runs()
+            )
         while True:
             spines = [(f"spine-{i}", switch, "spine", breakout or {}) for i in range(n_spines)]
             if self.ra:
