@@ -276,6 +276,7 @@ class _NetworkBuild:
             s_switch, s_breakout = _ethernet_storage_switch(
                 catalog, self.compute_switch, _port_speed(catalog, ports, *endpoints[0])
             )
+        endpoints = across_leaves(endpoints)
         for d, p in endpoints:
             ports.use(d, p)
         node_leaves, node_links = add_leaves(
@@ -365,7 +366,7 @@ class _NetworkBuild:
             ports,
             prefix,
             switch,
-            group,
+            across_leaves(group),
             lambda d: max(2, math.ceil(d / 4)),
             breakout,
         )
@@ -527,6 +528,21 @@ class _NetworkBuild:
             Segment(units=self.mgmt_units, switches=self.mgmt_switches, own_row=True)
         )
         return net
+
+
+def across_leaves(endpoints: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Every device's first port, then every device's second, ...: leaves take contiguous
+    chunks, so a server's two storage (or in-band) ports land on two leaves, the "parallel
+    pathways" the DGX SuperPOD RA gives each pair (NV-SP-H100). In device order, 123 of the
+    Table 7 hall's 127 DGX had both storage ports on one leaf: a leaf's failure cut 16 off."""
+    ordinal: dict[str, int] = {}
+    keyed = []
+    for device, port in endpoints:
+        k = ordinal.get(device, 0)
+        ordinal[device] = k + 1
+        keyed.append((k, device, port))
+    keyed.sort(key=lambda item: item[0])  # stable: device order kept within an ordinal
+    return [(device, port) for _, device, port in keyed]
 
 
 def _ethernet_storage_switch(

@@ -184,3 +184,16 @@ def test_every_rack_pdu_is_on_the_oob_network_as_table_8_cables_them(hall):
         in_rack = {d.id for d in hall.devices_in_rack(rack.id) if d.type == "pdu-1u-metered"}
         assert len(in_rack) == len(rack.pdus), rack.id
         assert in_rack <= cabled, rack.id
+
+
+def test_each_dgx_storage_and_in_band_pair_reaches_two_leaves(hall):
+    """ "Each pair of in-band management and storage ports provide parallel pathways into the
+    DGX H100 system" (NV-SP-H100): one leaf's failure halves a DGX's storage, never cuts it."""
+    for fabric in ("storage", "inband"):
+        switches = {d.id for d in hall.devices.values() if d.fabric == fabric}
+        leaves: dict[str, set] = {}
+        for link in hall.links.values():
+            if hall.devices[link.a.device].type == "dgx-h100" and link.b.device in switches:
+                leaves.setdefault(link.a.device, set()).add(link.b.device)
+        assert len(leaves) == 127
+        assert all(len(v) == 2 for v in leaves.values()), fabric
