@@ -479,14 +479,14 @@ def _build(
         design.add_links(links)
         if "oob" in chosen:
             oob = [d for d, f in net.fabric_of.items() if f == "oob"]
-            pdus, pdu_links, full = cable_pdus(design, oob)
+            pdus, pdu_links, full = cable_pdus(design, oob, net.every_pdu)
             design.add_devices(pdus)
             design.add_links(
                 Link(id=f"l-{n + i + 1}", a=PortRef(a, pa), b=PortRef(b, pb))
                 for i, (a, pa, b, pb) in enumerate(pdu_links)
             )
             if full:
-                net.notes.append("no PDU in full racks " + ", ".join(full))
+                net.notes.append("too few free U for every PDU in racks " + ", ".join(full))
         plan_trays(design)
         if facility == "yes" or (facility == "auto" and reference_racked(design)):
             place_facility(design)

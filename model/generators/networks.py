@@ -22,7 +22,9 @@ After the NVIDIA DGX SuperPOD reference architecture (NV-SP-H100; domain-facts Â
   PDU (one 1U metered PDU per rack at its highest free U, cabled once the racks exist), from
   OOB switches in each run of racks (an SU, a spine block, the storage and management rows) to
   that run's ports, so every link is within UTP reach (:mod:`model.generators.oob`); each OOB
-  switch sends two uplinks to the in-band spines (pinned to the OOB fabric).
+  switch sends two uplinks to the in-band spines (pinned to the OOB fabric). Where the servers'
+  RA names the rack PDUs, every PDU is cabled; for the DGX H100 RA's own hall (4 SUs or fewer,
+  every network) its racks and 8 hall-wide OOB switches instead (:mod:`model.generators.ra_layout`).
 * **Management**: two UFM appliances (an HA pair) cabled into the compute fabric when it is
   InfiniBand, two more into the storage fabric, and four BCM management servers (head nodes;
   the DGX H100 SuperPOD RA's Table 7, NV-SP-H100-T7); all on in-band and OOB.
@@ -43,6 +45,7 @@ from dataclasses import dataclass, field, replace
 
 from model.catalog.components import Catalog
 from model.catalog.ports import port_table
+from model.generators import ra_layout
 from model.generators.leaf_spine import (
     FreePorts,
     PortLink,
@@ -56,6 +59,7 @@ from model.generators.network_ports import (
     server_port_split,
 )
 from model.generators.oob import (
+    hall_switch_count,
     management_port_count,
     place_oob,
     run_switch_count,
@@ -104,16 +108,21 @@ class Networks:
     fabric_of: dict[str, str] = field(default_factory=dict)  # switch id -> fabric
     pinned: dict[tuple[str, str], str] = field(default_factory=dict)  # (device, port) -> fabric
     notes: list[str] = field(default_factory=list)  # what was left out, and how to get it
+    # Every rack PDU on the OOB network, where the servers' RA names them (model.generators.oob)
+    every_pdu: bool = False
     # The compute runs' switch lists with their OOB switches in place (index -> switches).
     run_switches: dict[int, list[tuple[str, str, str, dict[str, int]]]] = field(
         default_factory=dict
     )
+    # Compute runs whose switches stand in the management racks (ra_layout): not laid out alone.
+    merged_runs: set[int] = field(default_factory=set)
 
     def placed(self, segments: list[Segment]) -> list[Segment]:
         """The compute runs with their OOB switches, then this module's rows, to lay out."""
         runs = [
             replace(seg, switches=self.run_switches[i]) if i in self.run_switches else seg
             for i, seg in enumerate(segments)
+            if i not in self.merged_runs
         ]
         return runs + self.segments
 
@@ -133,6 +142,9 @@ def build_networks(
         return Networks()
     build = _NetworkBuild(catalog, fabrics, compute_switch)
     build.take_compute_fabric(segments, tiers)
+    build.net.every_pdu = any(catalog.device_types[t].rack_pdus for _, t in build.servers)
+    # The DGX H100 SuperPOD RA's own racks and OOB switches for the hall it describes.
+    build.ra = ra_layout.applies(segments, build.net.every_pdu, set(fabrics) == set(ALL_FABRICS))
     build.converged = {"storage", "inband"} <= set(fabrics) and converged_servers(
         catalog, build.servers
     )
@@ -172,6 +184,7 @@ class _NetworkBuild:
         # Storage systems racked with the compute runs (a Vera Rubin POD's BlueField-4 STX
         # nodes): they are the storage, and no generic appliance is added.
         self.run_storage: list[tuple[str, str]] = []
+        self.ra = False  # the RA's rack arrangement (model.generators.ra_layout)
 
     def take_compute_fabric(self, segments: list[Segment], tiers: list[list[PortLink]]) -> None:
         """Registers the compute fabric's servers and switches and marks its cabled ports used."""
@@ -263,6 +276,7 @@ class _NetworkBuild:
             s_switch, s_breakout = _ethernet_storage_switch(
                 catalog, self.compute_switch, _port_speed(catalog, ports, *endpoints[0])
             )
+        endpoints = across_leaves(endpoints)
         for d, p in endpoints:
             ports.use(d, p)
         node_leaves, node_links = add_leaves(
@@ -352,7 +366,7 @@ class _NetworkBuild:
             ports,
             prefix,
             switch,
-            group,
+            across_leaves(group),
             lambda d: max(2, math.ceil(d / 4)),
             breakout,
         )
@@ -399,14 +413,33 @@ class _NetworkBuild:
             switches=self.mgmt_switches
             + [(leaf, switch, "leaf", breakout or {}) for leaf, _ in leaves],
         )
-        others = sum(run_switch_count(self.catalog, self.ports, r) for r in self._other_runs())
+        every = self.net.every_pdu
+        others = 0
+        if not self.ra:  # the RA's OOB switches are counted for the whole hall below
+            others = sum(
+                run_switch_count(self.catalog, self.ports, r, every_pdu=every)
+                for r in self._other_runs()
+            )
         while True:
             spines = [(f"spine-{i}", switch, "spine", breakout or {}) for i in range(n_spines)]
+            if self.ra:
+                runs = self._ra_runs(mgmt_row.switches + spines)
+                hosts = len(ra_layout.su_indices(self.runs))
+                extra = n_spines * per_spine
+                oob_switches = hall_switch_count(
+                    self.catalog, self.ports, runs, hosts, every, extra_endpoints=extra
+                )
+                need = max(2, 2 * math.ceil((leaf_uplinks + 2 * oob_switches) / (2 * radix)))
+                if need <= n_spines:
+                    return n_spines
+                n_spines = need
+                continue
             in_mgmt = run_switch_count(
                 self.catalog,
                 self.ports,
                 replace(mgmt_row, switches=mgmt_row.switches + spines),
                 extra_endpoints=n_spines * per_spine + 1,
+                every_pdu=every,
             )
             oob_switches = others + in_mgmt
             need = max(2, 2 * math.ceil((leaf_uplinks + 2 * oob_switches) / (2 * radix)))
@@ -419,11 +452,39 @@ class _NetworkBuild:
         storage = [Segment(units=self.storage_units, switches=self.storage_switches)]
         return self.runs + (storage if self.storage_units or self.storage_switches else [])
 
+    def _ra_runs(self, mgmt_switches: list[tuple[str, str, str, dict[str, int]]]) -> list[Segment]:
+        """The RA's runs (:mod:`model.generators.ra_layout`): the SUs, the storage appliances'
+        row, the management racks with the compute spines and ``mgmt_switches``."""
+        sus = [self.runs[i] for i in ra_layout.su_indices(self.runs)]
+        block = self.runs[ra_layout.spine_block_index(self.runs)]
+        storage = [Segment(units=self.storage_units)] if self.storage_units else []
+        mgmt = ra_layout.management_run(
+            block, self.storage_switches, mgmt_switches, self.mgmt_units
+        )
+        return sus + storage + [mgmt]
+
+    def _ra_oob_fabric(self, inband_spines: list[str], inband_next: int) -> None:
+        """The RA's OOB: every OOB switch in an SU's network rack, serving the whole hall."""
+        sus = ra_layout.su_indices(self.runs)
+        runs = self._ra_runs(self.mgmt_switches)
+        switch_lists, links, oob = place_oob(
+            self.catalog, self.ports, runs, self.net.every_pdu, hosts=len(sus)
+        )
+        for k, i in enumerate(sus):
+            self.net.run_switches[i] = switch_lists[k]
+        self.net.merged_runs = {ra_layout.spine_block_index(self.runs)}
+        self.net.links += [links, self._oob_uplinks(oob, inband_spines, inband_next)]
+        for s in oob:
+            self.net.fabric_of[s] = "oob"
+
     def oob_fabric(self, inband_spines: list[str], inband_next: int) -> None:
         """Out-of-band 1 GbE: OOB switches in every run, each serving the BMCs, switch
         management ports and PDUs of the racks around it (:mod:`model.generators.oob`)."""
+        if self.ra:
+            self._ra_oob_fabric(inband_spines, inband_next)
+            return
         runs = self._other_runs() + [Segment(units=self.mgmt_units, switches=self.mgmt_switches)]
-        switch_lists, links, oob = place_oob(self.catalog, self.ports, runs)
+        switch_lists, links, oob = place_oob(self.catalog, self.ports, runs, self.net.every_pdu)
         for i in range(len(self.runs)):
             self.net.run_switches[i] = switch_lists[i]
         if self.storage_units or self.storage_switches:
@@ -454,6 +515,11 @@ class _NetworkBuild:
     def finish(self) -> Networks:
         """The networks with their rows: storage (if any) and management."""
         net = self.net
+        if self.ra:
+            if self.storage_units:  # partner storage: a row of its own, outside Table 7
+                net.segments.append(Segment(units=self.storage_units, own_row=True))
+            net.segments.append(self._ra_runs(self.mgmt_switches)[-1])
+            return net
         if self.storage_units or self.storage_switches:
             net.segments.append(
                 Segment(units=self.storage_units, switches=self.storage_switches, own_row=True)
@@ -462,6 +528,21 @@ class _NetworkBuild:
             Segment(units=self.mgmt_units, switches=self.mgmt_switches, own_row=True)
         )
         return net
+
+
+def across_leaves(endpoints: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Every device's first port, then every device's second, ...: leaves take contiguous
+    chunks, so a server's two storage (or in-band) ports land on two leaves, the "parallel
+    pathways" the DGX SuperPOD RA gives each pair (NV-SP-H100). In device order, 123 of the
+    Table 7 hall's 127 DGX had both storage ports on one leaf: a leaf's failure cut 16 off."""
+    ordinal: dict[str, int] = {}
+    keyed = []
+    for device, port in endpoints:
+        k = ordinal.get(device, 0)
+        ordinal[device] = k + 1
+        keyed.append((k, device, port))
+    keyed.sort(key=lambda item: item[0])  # stable: device order kept within an ordinal
+    return [(device, port) for _, device, port in keyed]
 
 
 def _ethernet_storage_switch(

@@ -12,6 +12,11 @@ each switch stands right after the last switch it serves (runs of switches only:
 spread over rows keeps its OOB switches beside their spines). Each OOB switch's own management
 port goes to its neighbour in the list (the runs are laid out in list order); each PDU, cabled
 once the racks exist, goes to the nearest OOB switch with a free port.
+
+PDUs: one managed PDU per rack is the general rule. Where the servers' reference architecture
+names its racks' PDUs (``rack_pdus``: the DGX H100 SuperPOD RA, Table 7 "96 + 12 rack PDUs"),
+every PDU of every rack is a device on the OOB network, as that RA's Table 8 cables them
+("OOB Ethernet: ... 108 PDUs", NV-SP-H100-T7): ``every_pdu``.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from dataclasses import replace
 from model.catalog.components import Catalog
 from model.catalog.ports import port_table
 from model.generators.leaf_spine import FreePorts, PortLink
-from model.generators.placement import Segment, segment_rack_count
+from model.generators.placement import Segment, segment_rack_count, segment_rack_pdus
 from model.generators.plans import GenerateError
 
 SwitchSpec = tuple[str, str, str, dict[str, int]]  # (id, type, role, breakout)
@@ -61,36 +66,87 @@ def segment_devices(segment: Segment) -> list[str]:
     return [m[0] for u in segment.units for m in u.members] + [s[0] for s in segment.switches]
 
 
+def run_pdu_count(catalog: Catalog, segment: Segment, every_pdu: bool) -> int:
+    """PDUs a run's OOB switches serve: one per rack, or (``every_pdu``) all of them."""
+    if every_pdu:
+        return sum(segment_rack_pdus(catalog, segment))
+    return segment_rack_count(catalog, segment)
+
+
 def run_switch_count(
-    catalog: Catalog, ports: FreePorts, segment: Segment, extra_endpoints: int = 0
+    catalog: Catalog,
+    ports: FreePorts,
+    segment: Segment,
+    extra_endpoints: int = 0,
+    every_pdu: bool = False,
 ) -> int:
     """OOB switches one run needs: its management ports (plus ``extra_endpoints`` not yet
-    built) and a PDU for each of its racks, the OOB switches' own rack included."""
+    built) and its racks' PDUs (:func:`run_pdu_count`), the OOB switches' own rack included."""
     endpoints = len(management_endpoints(ports, segment_devices(segment))) + extra_endpoints
     racks = segment_rack_count(catalog, segment)
-    n = oob_switch_count(catalog, endpoints, racks + 1)
+    pdus = run_pdu_count(catalog, segment, every_pdu)
+    # A rack of the OOB switches' own, should they need one: 2 PDUs, or the general rule's 1.
+    own_rack_pdus = 2 if every_pdu else 1
+    n = oob_switch_count(catalog, endpoints, pdus + own_rack_pdus)
     oob_only: list[SwitchSpec] = [(f"oob-{i}", OOB_SWITCH, "management", {}) for i in range(n)]
-    with_oob = segment_rack_count(catalog, replace(segment, switches=segment.switches + oob_only))
-    if with_oob > racks + 1:
-        n = oob_switch_count(catalog, endpoints, with_oob)
+    with_oob = replace(segment, switches=segment.switches + oob_only)
+    if segment_rack_count(catalog, with_oob) > racks + 1:
+        n = oob_switch_count(catalog, endpoints, run_pdu_count(catalog, with_oob, every_pdu))
     return n
 
 
+def hall_switch_count(
+    catalog: Catalog,
+    ports: FreePorts,
+    segments: list[Segment],
+    hosts: int,
+    every_pdu: bool,
+    extra_endpoints: int = 0,
+) -> int:
+    """OOB switches for a hall whose OOB switches all stand in its first ``hosts`` runs (the
+    SU network racks, as the DGX H100 SuperPOD RA places its 8: :mod:`model.generators.ra_layout`):
+    every run's management ports (plus ``extra_endpoints`` not yet built, plus the last OOB
+    switch's own port on its neighbour) and PDUs, the same count in each host run."""
+    endpoints = sum(len(management_endpoints(ports, segment_devices(s))) for s in segments)
+    pdus = sum(run_pdu_count(catalog, s, every_pdu) for s in segments)
+    n = oob_switch_count(catalog, endpoints + extra_endpoints + 1, pdus)
+    return hosts * math.ceil(n / hosts)
+
+
 def place_oob(
-    catalog: Catalog, ports: FreePorts, segments: list[Segment]
+    catalog: Catalog,
+    ports: FreePorts,
+    segments: list[Segment],
+    every_pdu: bool = False,
+    hosts: int | None = None,
 ) -> tuple[list[list[SwitchSpec]], list[PortLink], list[str]]:
     """OOB switches for every run of ``segments``: (each run's switch list with its OOB switches
-    in place, the management links, the OOB switch ids in list order)."""
-    counts = [run_switch_count(catalog, ports, seg) for seg in segments]
+    in place, the management links, the OOB switch ids in list order). ``hosts``: only the
+    first ``hosts`` runs get OOB switches (:func:`hall_switch_count`); the later runs' ports go
+    to the host switch with the most ports free."""
+    if hosts is not None:
+        per = hall_switch_count(catalog, ports, segments, hosts, every_pdu) // hosts
+        counts = [per if i < hosts else 0 for i in range(len(segments))]
+    else:
+        counts = [run_switch_count(catalog, ports, seg, every_pdu=every_pdu) for seg in segments]
     # The last switch's own management port lands on the one before it: one port more there.
-    if counts and counts[-1] >= 1 and sum(counts) > 1:
-        counts[-1] = run_switch_count(catalog, ports, segments[-1], extra_endpoints=1)
+    if hosts is None and counts and counts[-1] >= 1 and sum(counts) > 1:
+        counts[-1] = run_switch_count(
+            catalog, ports, segments[-1], extra_endpoints=1, every_pdu=every_pdu
+        )
     width = max(2, len(str(sum(counts))))
     numbered = 0
     switch_lists: list[list[SwitchSpec]] = []
     links: list[PortLink] = []
     oob: list[str] = []
     for seg, n in zip(segments, counts, strict=True):
+        if not n:  # a run served by the host runs' switches
+            for d, p in management_endpoints(ports, segment_devices(seg)):
+                switch = max(oob, key=lambda s: ports.count(s, "management"))
+                ports.use(d, p)
+                links.append((d, p, switch, ports.take(switch, "management")[0]))
+            switch_lists.append(list(seg.switches))
+            continue
         names = [f"oob{numbered + i + 1:0{width}d}" for i in range(n)]
         numbered += n
         for s in names:
@@ -137,13 +193,17 @@ def _interleave(
     return out
 
 
-def cable_pdus(design, oob_switches: list[str]) -> tuple[list, list[PortLink], list[str]]:
-    """One metered PDU per rack at its highest free U, its management port on the nearest OOB
-    switch with a free port (floor distance between the racks' centres).
+def cable_pdus(
+    design, oob_switches: list[str], every_pdu: bool = False
+) -> tuple[list, list[PortLink], list[str]]:
+    """One metered PDU per rack (``every_pdu``: each of the rack's PDUs, as many as the facility
+    plan gives it) at its highest free U, each management port on the nearest OOB switch with a
+    free port (floor distance between the racks' centres).
 
     Returns (PDU devices, links, names of full racks): a rack without a free U gets no PDU.
     """
     from model.design.entities import Device
+    from model.generators.facility_plan import rack_pdu_count
 
     free: dict[str, list[str]] = {
         s: [p for p in design.free_ports(s, "management") if p[0] == "p"] for s in oob_switches
@@ -155,20 +215,23 @@ def cable_pdus(design, oob_switches: list[str]) -> tuple[list, list[PortLink], l
         for device in design.devices_in_rack(rack.id):
             height = design.device_type(device).u_height
             taken.update(range(device.u, device.u + height))
-        u = next((u for u in range(rack.height_u, 0, -1) if u not in taken), None)
-        if u is None:
+        n = rack_pdu_count(design, rack) if every_pdu else 1
+        free_u = [u for u in range(rack.height_u, 0, -1) if u not in taken][:n]
+        if len(free_u) < n:
             full.append(rack.name)
-            continue
-        open_switches = [s for s in oob_switches if free[s]]
-        if not open_switches:
-            raise GenerateError("the OOB switches have no port left for the racks' PDUs")
-        switch = min(
-            open_switches,
-            key=lambda s: abs(where[s].x - rack.x) + abs(where[s].y - rack.y),
-        )
-        pdu = f"pdu-{rack.id}"
-        devices.append(
-            Device(id=pdu, name=pdu, type=PDU_TYPE, rack=rack.id, u=u, role="management")
-        )
-        links.append((pdu, "mgmt1", switch, free[switch].pop(0)))
+            if not free_u:
+                continue
+        for k, u in enumerate(free_u):
+            open_switches = [s for s in oob_switches if free[s]]
+            if not open_switches:
+                raise GenerateError("the OOB switches have no port left for the racks' PDUs")
+            switch = min(
+                open_switches,
+                key=lambda s: abs(where[s].x - rack.x) + abs(where[s].y - rack.y),
+            )
+            pdu = f"pdu-{rack.id}" + (f"-{k + 1}" if n > 1 else "")
+            devices.append(
+                Device(id=pdu, name=pdu, type=PDU_TYPE, rack=rack.id, u=u, role="management")
+            )
+            links.append((pdu, "mgmt1", switch, free[switch].pop(0)))
     return devices, links, full

@@ -65,6 +65,10 @@ class Segment:
     new_row: bool = False  # start a new row (the first SU of a pod)
     # The rack its switches stand in (a Vera Rubin POD's Spectrum-6 SPX networking rack).
     network_rack_type: str = NETWORK_RACK
+    # Management racks as a reference architecture fills them (the DGX H100 SuperPOD's: spines,
+    # storage and in-band switches, UFM and management servers together): switches of any type
+    # and single-device units share racks by U and power alone (model.generators.ra_layout).
+    mixed: bool = False
 
 
 @dataclass
@@ -182,7 +186,20 @@ def segment_rack_count(catalog: Catalog, segment: Segment) -> int:
     return len(_segment_racks(catalog, segment, "end-of-row"))
 
 
+def segment_rack_pdus(catalog: Catalog, segment: Segment) -> list[int]:
+    """PDUs each rack of a run will get, before it is laid out, as the facility plan gives
+    them (``facility_plan.rack_pdu_count``): the most its devices' reference architecture names
+    (``rack_pdus``: a DGX H100 rack 3), else two, one per side."""
+    out = []
+    for _rack_type, contents in _segment_racks(catalog, segment, "end-of-row"):
+        asked = [catalog.device_types[c[1]].rack_pdus or 0 for c in contents]
+        out.append(max([2, *asked]) if any(asked) else 2)
+    return out
+
+
 def _segment_racks(catalog: Catalog, segment: Segment, placement: Placement) -> list[_Pending]:
+    if segment.mixed:
+        return _mixed_racks(catalog, segment)
     servers: list[_Pending] = []
     if segment.units:
         per_rack = _units_per_rack(catalog, segment)
@@ -232,6 +249,36 @@ def _segment_racks(catalog: Catalog, segment: Segment, placement: Placement) -> 
         return servers + network
     middle = len(servers) // 2
     return servers[:middle] + network + servers[middle:]
+
+
+def _mixed_racks(catalog: Catalog, segment: Segment) -> list[_Pending]:
+    """A run of management racks: its switches, then its units, stacked from the top of each
+    network rack while U (above ``FIRST_U``) and the rack's power budget allow."""
+    rtype = catalog.rack_type(segment.network_rack_type)
+    top, budget_w = rtype.height_u, rtype.power_budget_kw * 1000
+    items: list[tuple[list[tuple[str, str, str, int, dict[str, int]]], int, float]] = [
+        (
+            [(d, t, role, 0, breakout)],
+            catalog.device_types[t].u_height,
+            switch_power_max_w(catalog, t),
+        )
+        for d, t, role, breakout in segment.switches
+    ]
+    items += [(unit.members, unit.u_height, unit.power_w) for unit in segment.units]
+    racks: list[_Pending] = []
+    rack: list[tuple[str, str, str, int, dict[str, int]]] = []
+    used_u, used_w = 0, 0.0
+    for members, height, power_w in items:
+        if rack and (used_u + height > top - FIRST_U or used_w + power_w > budget_w):
+            racks.append((segment.network_rack_type, rack))
+            rack, used_u, used_w = [], 0, 0.0
+        bottom = top - used_u - height
+        rack += [(d, t, role, bottom + offset, b) for d, t, role, offset, b in members]
+        used_u += height
+        used_w += power_w
+    if rack:
+        racks.append((segment.network_rack_type, rack))
+    return racks
 
 
 def _fill_rows(

@@ -77,16 +77,18 @@ def test_4su_superpod_counts_per_fabric(superpod):
     inband_up = sum(max(2, math.ceil(d / 4)) for d in inband_leaves)
     assert fabrics["inband"]["switches"]["total"] == len(inband_leaves) + 2
     assert fabrics["inband"]["links"]["total"] == inband_ports + inband_up
-    # OOB: a BMC per server / appliance / UFM / head node, a management port per switch, a PDU
-    # per rack.
+    # OOB: a BMC per server / appliance / UFM / head node, a management port per switch, and
+    # every rack PDU (the RA's Table 8 cables all of them: 3 per DGX rack, 2 in any other).
     switches = 48 + fabrics["storage"]["switches"]["total"] + len(inband_leaves) + 2
     bmcs = nodes + appliances + 2 * ufm + heads
-    pdus = len(design.racks)
+    dgx_racks = {d.rack for d in design.devices.values() if d.type == "dgx-h100"}
+    pdus = sum(3 if r in dgx_racks else 2 for r in design.racks)
     assert sum(1 for d in design.devices.values() if d.type == "pdu-1u-metered") == pdus
     oob = fabrics["oob"]["switches"]["total"]
-    # 47 ports each (one takes a neighbour's management port), sized per run of racks (the 4
-    # SUs, the spine block, the storage and the management rows: #43), each run rounding up once.
-    runs = 4 + 1 + 2
+    # 47 ports each (one takes a neighbour's management port). This is the RA's own hall
+    # (ra_layout.py): sized for the whole hall, the same count in each of the 4 SUs' network
+    # racks, so it rounds up once per SU at most.
+    runs = 4
     assert (
         math.ceil((bmcs + switches + pdus) / 47)
         <= oob
