@@ -66,6 +66,7 @@ from model.generators.oob import (
 )
 from model.generators.placement import Segment, Unit
 from model.generators.plans import GenerateError
+from model.generators.ufm import ufm_links, ufm_ports
 
 ALL_FABRICS = ("compute", "storage", "inband", "oob")
 INFINIBAND_SWITCHES = frozenset({"qm9700", "q3400"})  # Quantum-2 / Quantum-X800 (UFM-managed)
@@ -232,7 +233,7 @@ class _NetworkBuild:
             tiers_in_order = [
                 [s for s, _, r in self.switches if r == role] for role in ("leaf", "spine", "core")
             ]
-            self.net.links.append(_ufm_links(self.ports, ufm_compute, tiers_in_order))
+            self.net.links.append(ufm_links(self.ports, ufm_compute, tiers_in_order))
         return ufm_compute, ufm_storage, heads
 
     def _compute_ufms(self) -> tuple[str | None, list[str]]:
@@ -264,7 +265,7 @@ class _NetworkBuild:
         """Node storage leaves, appliance leaves 1:1 and their spines, on the storage switch."""
         catalog, ports = self.catalog, self.ports
         endpoints = [(d, p) for d in storage_ports for p in storage_ports[d]]
-        endpoints += [(u, p) for u in ufm_storage for p in _ufm_ports(ports, u)]
+        endpoints += [(u, p) for u in ufm_storage for p in ufm_ports(ports, u)]
         s_switch, s_breakout = STORAGE_SWITCH, None
         if self.converged:
             # Spectrum-4 at the BlueField-3 ports' speed (an SN5600 as 128 x 400G).
@@ -576,30 +577,3 @@ def _compute_port_speed(catalog: Catalog, switches: list[tuple[str, str, str]]) 
             )
             return group.speed_gbps
     return 0.0
-
-
-def _ufm_ports(ports: FreePorts, ufm: str) -> list[str]:
-    """A UFM appliance's free InfiniBand ports (its ``ib`` group; the BMC is management too)."""
-    return [p for p in ports.free.get((ufm, "management"), []) if p.startswith("ib")]
-
-
-def _ufm_links(ports: FreePorts, ufms: list[str], tiers: list[list[str]]) -> list[PortLink]:
-    """Each UFM appliance's fabric ports on free compute ports: leaves first (last leaves first,
-    where a partial SU leaves ports free), then spines, then cores."""
-    out: list[PortLink] = []
-    candidates = [
-        switch for tier in tiers for switch in reversed(tier) if ports.count(switch, "compute")
-    ]
-    for ufm in ufms:
-        for port in _ufm_ports(ports, ufm):
-            switch = next((x for x in candidates if ports.count(x, "compute")), None)
-            if switch is None:
-                raise GenerateError(
-                    "the UFM appliances need a free compute fabric port and every port is used; "
-                    "use --reserve-ports 1 or one node fewer per SU (the reference "
-                    "architecture's SU is 31 DGX + UFM), or leave out the other networks"
-                )
-            ports.use(ufm, port)
-            out.append((ufm, port, switch, ports.take(switch, "compute")[0]))
-            candidates = candidates[1:] + candidates[:1]  # spread over switches
-    return out
