@@ -302,6 +302,7 @@ class PlantRouting(EngineState):
         self._graph = graph = TrayGraph(
             list(design.trays.values()), design.hall, design.settings.tray_join_tolerance_m
         )
+        graph.carry_rows(old_graph)  # only the ways the edit changed are searched again
         self._att = att = graph.attach(self._drop_x, self._drop_y, design.settings.tray_reach_m)
         self._memo_paths.clear()
         self._route_of, self._route_spans = {}, []
