@@ -6,9 +6,8 @@ graph from its row and shortest-path tree in the old one, recomputing only what 
 
 - a node keeps its old distance when its old tree path uses only edges kept unchanged (same
   two stations, same weight), so that very path, with the same float sum, exists still;
-- the others start unreached, and a label-correcting search seeded from the nodes at the edge
-  of what changed (ends of a new or re-weighed edge, neighbours of a node left unreached)
-  lowers every value a new or a still-existing way makes shorter.
+- the others start unreached, and sweeps over the nodes, all sources at once, lower every
+  value a new or a still-existing way makes shorter.
 
 Why this equals a fresh search bit for bit: with non-negative weights, float addition is
 monotone (``a <= b`` gives ``a + w <= b + w``), so Dijkstra's row is the least solution of
@@ -50,28 +49,22 @@ class RowCarry:
             pred = old._paths.get(node)
             if pred is not None:  # rows of an all-pairs pass have no tree: searched afresh
                 self.rows[node], self.trees[node] = row, _pred_array(pred, n_old)
-        old_key, new_key = _node_keys(old), _node_keys(new)
+        before = {t.id: t for t in old.trays}
+        same = {t.id for t in new.trays if before.get(t.id) == t}  # trays the edit left alone
+        old_key, new_key = _node_keys(old, same), _node_keys(new, same)
         new_of_key = {key: k for k, key in enumerate(new_key)}
         self.new_of_old = np.array([new_of_key.get(key, -1) for key in old_key], dtype=np.int64)
         self.old_of_new = np.full(n_new, -1, dtype=np.int64)
         mapped = np.flatnonzero(self.new_of_old >= 0)
         self.old_of_new[self.new_of_old[mapped]] = mapped
-        # old edges (v, u) kept as they were; new nodes touching an edge that is not
+        # old edges (v, u) kept as they were: same two nodes, same weight
         self.kept = np.zeros((n_old, n_old), dtype=bool)
-        self.touched = self.old_of_new < 0
-        new_of_old, old_of_new = self.new_of_old.tolist(), self.old_of_new.tolist()
+        new_of_old = self.new_of_old.tolist()
         for v, nbrs in old.graph.items():
             nv = new_of_old[v]
             for u, edge in nbrs.items():
                 other = new.graph[nv].get(new_of_old[u]) if nv >= 0 else None
                 self.kept[v, u] = other is not None and other["weight"] == edge["weight"]
-        for v, nbrs in new.graph.items():
-            ov = old_of_new[v]
-            for u, edge in nbrs.items():
-                ou = old_of_new[u]
-                before = old.graph[ov].get(ou) if ov >= 0 and ou >= 0 else None
-                if before is None or before["weight"] != edge["weight"]:
-                    self.touched[v] = True
         adjacency = new._adjacency_lists()
         ev = np.array([v for v, nbrs in enumerate(adjacency) for _ in nbrs], dtype=np.int64)
         eu = np.array([u for nbrs in adjacency for u, _ in nbrs], dtype=np.int64)
@@ -96,9 +89,10 @@ class RowCarry:
         if not sources:
             return {}
         d_old = np.stack([self.rows[o] for o in sources])
-        intact = _intact(d_old, np.stack([self.trees[o] for o in sources]), self.kept, sources)
+        trees = np.stack([self.trees[o] for o in sources])
+        intact = _intact(d_old, trees, self.kept, sources)
         mapped = np.flatnonzero(self.new_of_old >= 0)
-        # nodes by sources: each edge's gather and each node's minimum is over a whole row
+        # nodes by sources: each node's minimum over its ways in is over whole rows
         dist = np.full((len(self.old_of_new), len(sources)), np.inf)
         dist[self.new_of_old[mapped]] = np.where(intact[:, mapped], d_old[:, mapped], np.inf).T
         self._relax(dist)
@@ -108,9 +102,15 @@ class RowCarry:
         return {int(news[k]): (dist[k], pred[k].tolist()) for k in np.flatnonzero(exact).tolist()}
 
     def _relax(self, dist: np.ndarray) -> None:
-        """Lower ``dist`` (path sums, nodes by sources, each source at 0) to the least solution:
-        rounds of relaxing the edges into the nodes next to one some source lowered in the
-        round before (the first round, every node), all sources at once, until no value falls.
+        """Lower ``dist`` (path sums, nodes by sources, each source at 0) to the least solution,
+        all sources at once: sweeps over the nodes, each taking the best way in from its
+        neighbours' values as they are now, alternately in node order and back (nodes are
+        numbered along each tray, so one sweep carries a fall the whole way along a tray),
+        until a whole sweep lowers nothing: every edge is then satisfied.
+
+        Why sweeps and not rounds of every edge at once: a way of n stations falls in n
+        rounds (XL after a cross tray is tilted: 42 rounds of the whole matrix), in a sweep or
+        two per change of tray direction (6-8 sweeps).
         A node's ways in are a padded table (its neighbours, then an unreached spare row)."""
         n = len(dist)
         counts = np.bincount(self.eu, minlength=n)
@@ -120,21 +120,18 @@ class RowCarry:
         weight = np.zeros((n, width))
         into[self.eu, slot], weight[self.eu, slot] = self.ev, self.ew
         padded = np.vstack([dist, np.full((1, dist.shape[1]), np.inf)])
-        active = np.ones(n + 1, dtype=bool)
-        active[n] = False
-        while True:
-            targets = np.flatnonzero(active[into].any(axis=1))
-            if not len(targets):
+        ways_in = [(u, into[u], weight[u][:, None]) for u in range(n) if counts[u]]
+        backwards = ways_in[::-1]
+        for sweep in range(2 * n + 2):  # each sweep that lowers a value settles one more node
+            fell = False
+            for u, nbrs, w in backwards if sweep % 2 else ways_in:
+                best = (padded[nbrs] + w).min(axis=0)
+                row = padded[u]
+                if (best < row).any():
+                    np.minimum(best, row, out=row)
+                    fell = True
+            if not fell:
                 break
-            best = (padded[into[targets]] + weight[targets, :, None]).min(axis=1)
-            now = padded[targets]
-            lower = best < now
-            falls = lower.any(axis=1)
-            active[:] = False
-            if not falls.any():
-                break
-            padded[targets[falls]] = np.where(lower[falls], best[falls], now[falls])
-            active[targets[falls]] = True
         dist[:] = padded[:n]
 
     def _preds(self, dist: np.ndarray, sources: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -186,15 +183,24 @@ def _pred_array(pred, n: int) -> np.ndarray:
     return np.asarray(pred, dtype=np.int64)
 
 
-def _node_keys(graph) -> list[tuple[tuple[str, float], ...]]:
-    """Each station node of ``graph`` named by its stations: (tray id, position along it)."""
+def _node_keys(graph, same: set[str]) -> list[tuple[tuple[str, float], ...]]:
+    """Each station node of ``graph`` named by its stations (tray id, position along it) on the
+    trays in ``same``, or by all of its stations when it has none there. A tray whose corner
+    moved has its positions shifted: a join of it is known by the other tray's station. Any
+    one-to-one naming is correct (only the rows' sums are carried, and the relaxation makes
+    them exact); a naming that follows the nodes leaves it less to do."""
     stations: list[list[tuple[str, float]]] = [[] for _ in range(graph.node_count)]
+    steady: list[list[tuple[str, float]]] = [[] for _ in range(graph.node_count)]
     offsets, node_of = graph.station_offset, graph.node_of_station.tolist()
     for t, positions in enumerate(graph.station_s):
-        tray_id = graph.tray_ids[t]
+        tray = graph.tray_ids[t]
+        kept = tray in same
         for k, s in enumerate(positions.tolist()):
-            stations[node_of[int(offsets[t]) + k]].append((tray_id, s))
-    return [tuple(sorted(s)) for s in stations]
+            node = node_of[int(offsets[t]) + k]
+            stations[node].append((tray, s))
+            if kept:
+                steady[node].append((tray, s))
+    return [tuple(sorted(k or s)) for k, s in zip(steady, stations, strict=True)]
 
 
 def _intact(
