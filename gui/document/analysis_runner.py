@@ -319,8 +319,9 @@ class AnalysisRunner(QObject):
             self.failed.emit(error)
             return
         report, bundles, lengths, tiers, used, structured, findings, fabrics, names = result
-        if names is not None and self.plant is not None:
-            self.plant.adopt_routes(names)  # the snapshot's revision is the current one
+        # the snapshot's revision is the current one: nothing changed since it was taken
+        if names is not None and self.plant is not None and self.plant.adopt_routes(names):
+            self._snapshots.adopted()
         previous = self.result.report if self.result is not None else None
         self.result = AnalysisResult(
             report,

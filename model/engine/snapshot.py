@@ -153,6 +153,11 @@ class Snapshotter:
         the primed snapshot where nothing changed)."""
         self._primed = self.take()
 
+    def adopted(self) -> None:
+        """The live plant took the route names of the last snapshot (adopt_routes): a new
+        route generation over the same rows, so the next snapshot still shares its row tables."""
+        self._generation = getattr(self.plant, "route_generation", None)
+
     def take(self) -> tuple[Design, RoutedLinks | None]:
         """Snapshots of the design and the refreshed plant as they are now."""
         previous, kinds = self._previous, self._kinds

@@ -43,9 +43,12 @@ def test_a_tray_edit_names_routes_on_the_snapshot_and_the_live_plant_adopts_them
     assert plant.route_generation == snap.route_generation and not plant.routes_unnamed()
     np.testing.assert_array_equal(plant.route_keys(), keys)
     assert [plant.tray_spans(k) for k in range(plant.route_count)] == spans
-    # named already: the next snapshot takes the live names and its generation
+    snapshots.adopted()
+    # named already: the next snapshot takes the live names and its generation, and shares
+    # the row tables (adopting renamed the routes, it did not renumber the rows)
     _design, again = snapshots.take()
     assert again.route_generation == plant.route_generation
+    assert again.link_ids is snap.link_ids
     np.testing.assert_array_equal(again.route_keys(), keys)
 
 
