@@ -23,6 +23,7 @@ from gui.canvas.handles_item import HandlesItem
 from gui.canvas.layers import LayerState
 from gui.canvas.link_item import LinkItem
 from gui.canvas.obstacle_item import ObstacleItem
+from gui.canvas.overlay_keys import OverlayKeys
 from gui.canvas.picture_racks import picture_entries
 from gui.canvas.rack_field import RackField
 from gui.canvas.rack_item import RackItem
@@ -79,9 +80,7 @@ class HallScene(SceneInput, QGraphicsScene):
         self.stack = stack
         self.plant = plant
         self.color_mode = "role"  # or "power"
-        # The legend's lines for what the overlays mark now (label, colour, "frame" or "dot"),
-        # per overlay item: a colour on the plan is always explained in its key.
-        self.overlay_keys: dict[int, tuple[tuple[str, str, str], ...]] = {}
+        self.overlay_keys = OverlayKeys(self.views)  # the legend's lines, per overlay item
         self.show_tray_fill = False
         self.racks: dict[str, RackItem] = {}
         self.trays: dict[str, TrayItem] = {}
@@ -289,25 +288,12 @@ class HallScene(SceneInput, QGraphicsScene):
         return QColor(style.ROLE_COLORS["empty"]) if role is None else style.role_color(role)
 
     def set_overlay_key(self, owner: object, entries: tuple[tuple[str, str, str], ...]) -> None:
-        """``owner``'s legend lines (label, colour, "frame" or "dot"); the views repaint their
-        legend when the lines change."""
-        if self.overlay_keys.get(id(owner), ()) == entries:
-            return
-        before = len(self.overlay_key())
-        if entries:
-            self.overlay_keys[id(owner)] = entries
-        else:
-            self.overlay_keys.pop(id(owner), None)
-        marks = max(before, len(self.overlay_key()))
-        for view in self.views():
-            if hasattr(view, "update_legend"):
-                view.update_legend(marks)  # the legend's corner, not the whole plan
-            else:
-                view.viewport().update()
+        """``owner``'s legend lines (label, colour, "frame" or "dot"): :class:`OverlayKeys`."""
+        self.overlay_keys.set(owner, entries)
 
     def overlay_key(self) -> list[tuple[str, str, str]]:
         """Every overlay's legend lines, each once, in the order the overlays were shown."""
-        return list(dict.fromkeys(e for entries in self.overlay_keys.values() for e in entries))
+        return self.overlay_keys.lines()
 
     def set_color_mode(self, mode: str) -> None:
         self.color_mode = mode

@@ -101,7 +101,8 @@ class _Work:
 
 
 class _JobSignals(QObject):
-    # revision, (report, bundles, lengths, tiers, used, structured, findings, fabrics) or None,
+    # revision, (report, bundles, lengths, tiers, used, structured, findings, fabrics, route
+    # names) or None,
     # error, seconds
     done = Signal(int, object, str, float)
 
@@ -142,7 +143,10 @@ class _Job(QRunnable):
         measured = length_findings(work.design, work.plant) if work.plant is not None else []
         findings = [*report.warnings, *measured]
         fabrics = finding_fabrics(work.design, findings)
-        return report, bundles, lengths, tiers, used, analyzer.structured, findings, fabrics
+        # The route names this snapshot made (after a tray edit it names every route here, not
+        # the GUI thread): the live plant adopts them when the result is published.
+        names = work.plant.route_names() if work.plant is not None else None
+        return report, bundles, lengths, tiers, used, analyzer.structured, findings, fabrics, names
 
 
 class AnalysisRunner(QObject):
@@ -314,7 +318,10 @@ class AnalysisRunner(QObject):
         if result is None:
             self.failed.emit(error)
             return
-        report, bundles, lengths, tiers, used, structured, findings, fabrics = result
+        report, bundles, lengths, tiers, used, structured, findings, fabrics, names = result
+        # the snapshot's revision is the current one: nothing changed since it was taken
+        if names is not None and self.plant is not None and self.plant.adopt_routes(names):
+            self._snapshots.adopted()
         previous = self.result.report if self.result is not None else None
         self.result = AnalysisResult(
             report,

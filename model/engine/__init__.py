@@ -34,6 +34,8 @@ Modules:
 - ``snapshot``: Immutable snapshots of a design and its cable plant, for work on another thread.
 - ``tray_graph``: The cable-tray network: trays joined where they touch, cross or nearly meet;
   racks attached.
+- ``tray_rows``: Distance rows carried over a tray edit: the new tray graph's rows from the old
+  graph's, exactly.
 - ``tray_search``: Searches over the tray graph's station network: pure functions of adjacency
   lists and legs.
 """

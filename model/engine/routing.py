@@ -28,6 +28,8 @@ from model.engine.route_words import route_word_columns
 from model.engine.tray_graph import TrayGraph
 
 _STALE_ROUTE = -2  # _route_key of a row recomputed since route_keys() last named its route
+# What a plant's route names are, to hand from a snapshot back to its live plant.
+RoutedLinksNames = tuple[int, np.ndarray, dict, list]
 
 
 class PlantRouting(EngineState):
@@ -172,10 +174,38 @@ class PlantRouting(EngineState):
         """
         stale = np.flatnonzero(self._route_key == _STALE_ROUTE)
         if len(stale):
+            frozen = not self._route_key.flags.writeable  # a snapshot naming its routes
+            if frozen:  # into a copy of its own (snapshot.py): others' stay as they are
+                self._route_key = self._route_key.copy()
             self._name_routes(stale)
+            self._route_key.flags.writeable = not frozen
         view = self._route_key.view()
         view.flags.writeable = False
         return view
+
+    def routes_unnamed(self) -> bool:
+        """Whether no route of this generation is named yet (after a tray edit or a rebuild):
+        naming them is then one pass over every row, which a snapshot does on its worker
+        (:func:`model.engine.snapshot.freeze_plant`) instead of the GUI thread."""
+        return not self._route_of and bool((self._route_key == _STALE_ROUTE).all())
+
+    def adopt_routes(self, named: RoutedLinksNames) -> bool:
+        """Take the route names a snapshot of this plant made (``named``, its
+        :meth:`route_names`) when this plant is still as it was then: the snapshot's
+        generation is the one just below this plant's (the snapshot took it) and nothing was
+        named since. The caller vouches that no edit came since the snapshot was taken."""
+        generation, keys, route_of, spans = named
+        if generation != self.route_generation - 1 or not self.routes_unnamed():
+            return False
+        self._route_key[:] = keys
+        self._route_of, self._route_spans = dict(route_of), list(spans)
+        self.route_generation = generation
+        return True
+
+    def route_names(self) -> RoutedLinksNames:
+        """(route generation, route id per row, position pair -> id, spans per id): what
+        :meth:`adopt_routes` takes; names the stale rows first."""
+        return self.route_generation, self.route_keys(), self._route_of, self._route_spans
 
     @property
     def route_count(self) -> int:
@@ -302,6 +332,7 @@ class PlantRouting(EngineState):
         self._graph = graph = TrayGraph(
             list(design.trays.values()), design.hall, design.settings.tray_join_tolerance_m
         )
+        graph.carry_rows(old_graph)  # only the ways the edit changed are searched again
         self._att = att = graph.attach(self._drop_x, self._drop_y, design.settings.tray_reach_m)
         self._memo_paths.clear()
         self._route_of, self._route_spans = {}, []

@@ -153,6 +153,11 @@ class Snapshotter:
         the primed snapshot where nothing changed)."""
         self._primed = self.take()
 
+    def adopted(self) -> None:
+        """The live plant took the route names of the last snapshot (adopt_routes): a new
+        route generation over the same rows, so the next snapshot still shares its row tables."""
+        self._generation = getattr(self.plant, "route_generation", None)
+
     def take(self) -> tuple[Design, RoutedLinks | None]:
         """Snapshots of the design and the refreshed plant as they are now."""
         previous, kinds = self._previous, self._kinds
@@ -182,6 +187,8 @@ class Snapshotter:
                 earlier=previous[1] if previous is not None else None,
             )
         self._buffers.taken()
+        # read again: a snapshot that names the routes itself moves the live generation on
+        generation = getattr(self.plant, "route_generation", None)
         self._previous, self._kinds, self._generation = (design, plant), set(), generation
         return design, plant
 
@@ -215,8 +222,14 @@ def freeze_plant(
         raise ValueError("the cable plant has unapplied edits: refresh() it before a snapshot")
     # Name the routes of changed links in the live plant first: a snapshot naming them itself
     # would hand out route ids the live plant later gives other routes, and tray-fill counts
-    # kept by route id from one snapshot to the next would then mix routes up.
-    plant.route_keys()
+    # kept by route id from one snapshot to the next would then mix routes up. Except when no
+    # route of this generation is named yet (a tray edit renames every route: ~0.2-0.4 s at
+    # XL): the snapshot names them on its worker under a generation of its own, the live plant
+    # moves one further (so that what either names alone never shares a generation), and the
+    # live plant adopts the snapshot's names once its analysis is published (adopt_routes).
+    unnamed = plant.routes_unnamed()
+    if not unnamed:
+        plant.route_keys()
     # Label the cage-graph components too: the plant does it on first use, which on a snapshot
     # would write into a read-only copy (a design with no links yet left them unlabelled, and
     # every analysis of the editor's empty start-up hall failed there).
@@ -252,6 +265,9 @@ def freeze_plant(
             )
             before = None
         setattr(snap, name, _copy_container(value, buffers, before))
+    if unnamed:  # named on the worker into a copy of its own (PlantRouting.route_keys)
+        snap.route_generation = plant.route_generation + 1
+        plant.route_generation += 2
     snap.design = design
     snap._pending = []
     snap._subscription = _Detached()

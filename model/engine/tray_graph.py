@@ -11,9 +11,9 @@ A rack attaches to the network at the point of the nearest tray segment within
 ``settings.tray_reach_m`` of its drop point (plan distance), else it is *unreached*. An
 attachment lies on one tray piece, between two stations ``u`` and ``v`` at distances ``du`` and
 ``dv``. The tray distance between two attachments is then the best of the four ways out of their
-pieces through the station graph (shortest-path rows per station, computed lazily with Dijkstra
-and cached until the trays change), or the direct run when both lie on the same piece. Nothing
-here depends on where racks are, so moving a rack only re-attaches that rack.
+pieces through the station graph (shortest-path rows per station, lazily by Dijkstra, cached;
+after a tray edit carried over from the old graph: tray_rows.py), or the direct run when both
+lie on the same piece. Nothing here depends on where racks are: a moved rack is re-attached.
 """
 
 from __future__ import annotations
@@ -27,9 +27,13 @@ import shapely
 from model.common.arrays import unique_sorted
 from model.design.entities import Hall, Tray
 from model.engine.geometry import dedupe_points
-from model.engine.tray_search import dijkstra, merge_legs, walk_path
+from model.engine.tray_rows import RowCarry, all_pairs_rows
+from model.engine.tray_search import Preds, dijkstra, merge_legs, walk_path
 
-ALL_PAIRS_MAX_NODES = 800  # Floyd-Warshall (n^3 / vectorised) beats n Dijkstras below this
+# Floyd-Warshall (n^3, vectorised) for graphs up to this many nodes, else a search per node.
+# XL's 561 nodes: all pairs 307 ms, a search from every node 305 ms CPU; the searches also leave
+# the shortest-path trees that route names read and a tray edit's carry starts from.
+ALL_PAIRS_MAX_NODES = 256
 _TRAY_KEY = 1e7  # separates trays in one sorted array of station positions (trays < 10,000 km)
 # Distances closer than this (m) are left to GEOS when choosing a rack's nearest tray segment:
 # far above float error at hall sizes (~1e-12 m), far below any real gap between two trays.
@@ -86,11 +90,12 @@ class TrayGraph:
         joins = self._find_joins(join_tolerance_m)
         self._build_stations(joins)
         self._rows: dict[int, np.ndarray] = {}
-        self._paths: dict[int, dict[int, int]] = {}  # source -> predecessor per reached node
+        self._paths: dict[int, Preds] = {}  # source -> predecessor per reached node
         self._legs: dict[tuple[int, int], list[tuple[int, float, float]]] = {}  # _station_legs
         self._adjacency: list[list[tuple[int, float]]] | None = None  # node: (node, weight)
         self._matrix: np.ndarray | None = None
         self._index = np.zeros(0, dtype=np.int64)
+        self._carry: RowCarry | None = None  # rows of the graph before a tray edit
 
     # ----------------------------------------------------------------------------- building
 
@@ -345,14 +350,17 @@ class TrayGraph:
         vectorised Floyd-Warshall; larger ones one Dijkstra per new source node, cached.
         """
         if not self._rows and 0 < self.node_count <= self.all_pairs_max_nodes:
-            self._all_pairs()
+            self._rows = all_pairs_rows(self.graph, self.node_count)
         for node in unique_sorted(nodes).tolist():
             if node not in self._rows:
-                row = np.full(self.node_count, np.inf)
-                dist, pred = dijkstra(self._adjacency_lists(), node)
-                row[list(dist.keys())] = list(dist.values())
-                self._rows[node] = row
-                self._paths.setdefault(node, pred)  # the same search gives its paths
+                carried = self._carry.row(node) if self._carry is not None else None
+                if carried is None:
+                    row = np.full(self.node_count, np.inf)
+                    dist, pred = dijkstra(self._adjacency_lists(), node)
+                    row[list(dist.keys())] = list(dist.values())
+                    carried = (row, pred)
+                self._rows[node], tree = carried
+                self._paths.setdefault(node, tree)  # the same search gives its paths
         if self._matrix is None or len(self._matrix) != len(self._rows):
             order = list(self._rows)
             self._index = np.full(max(self.node_count, 1), -1, dtype=np.int64)
@@ -364,16 +372,11 @@ class TrayGraph:
             )
         return self._matrix, self._index
 
-    def _all_pairs(self) -> None:
-        n = self.node_count
-        dist = np.full((n, n), np.inf)
-        np.fill_diagonal(dist, 0.0)
-        for u, nbrs in self.graph.items():
-            for v, edge in nbrs.items():
-                dist[u, v] = dist[v, u] = min(dist[u, v], edge["weight"])
-        for k in range(n):
-            np.minimum(dist, dist[:, k, None] + dist[None, k, :], out=dist)
-        self._rows = {k: dist[k] for k in range(n)}
+    def carry_rows(self, old: TrayGraph) -> None:
+        """Take the rows of ``old`` (this graph's trays before an edit) where they still hold,
+        repaired where the edit changed the way (:class:`model.engine.tray_rows.RowCarry`)."""
+        if self.node_count > self.all_pairs_max_nodes:  # all-pairs graphs redo all at once
+            self._carry = RowCarry(old, self)
 
     def distance(
         self, a: Attachments, ia: np.ndarray, b: Attachments, ib: np.ndarray

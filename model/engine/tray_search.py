@@ -10,6 +10,8 @@ from __future__ import annotations
 from heapq import heappop, heappush
 from math import inf
 
+Preds = dict[int, int] | list[int]  # a search's predecessor of each reached node (-1: source)
+
 
 def merge_legs(legs: list[tuple[int, float, float]]) -> tuple[tuple[int, float, float], ...]:
     """Consecutive runs along one tray joined into one interval (s0 <= s1); empty runs dropped.
@@ -82,7 +84,7 @@ def dijkstra(
     return dist, pred
 
 
-def walk_path(pred: dict[int, int], end: int) -> list[int]:
+def walk_path(pred: Preds, end: int) -> list[int]:
     """The nodes from a search's source to ``end``, read back from its predecessors."""
     path = [end]
     while (node := pred[path[-1]]) >= 0:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -347,3 +348,35 @@ def test_trays_an_obstacle_and_a_rack_selected_together_move_as_one_step(window,
     assert window.scene.trays["t-cross"].pos().x() == 0.0  # drawn from the model again
     assert window.scene.racks["r1"].pos().x() == 2.7
     undo_redo_roundtrip(window, before)
+
+
+def test_a_tray_corner_drop_names_no_route_on_the_gui_thread(qtbot, tmp_path, monkeypatch):
+    """After a tray edit every route is named again: the analysis worker does it on its
+    snapshot and the live plant adopts the names once the panel is fresh, so the GUI thread
+    never names them (0.2-0.4 s at XL)."""
+    from model.engine.routed_links import RoutedLinks
+    from tests.builders import copper_pod
+    from tests.gui.analysis_support import close_quietly, open_window, wait_fresh
+
+    window = open_window(qtbot, tmp_path, copper_pod())
+    try:
+        wait_fresh(qtbot, window)
+        plant = window.scene.plant
+        named_live = []
+        name_routes = RoutedLinks._name_routes
+
+        def spy(self, rows):
+            if self is plant:
+                named_live.append(len(rows))
+            return name_routes(self, rows)
+
+        monkeypatch.setattr(RoutedLinks, "_name_routes", spy)
+        click(window.view, 10.0, 3.6)
+        drag(window.view, (0.6, 3.6), (0.6, 0.6))
+        wait_fresh(qtbot, window)
+        assert named_live == []
+        assert not plant.routes_unnamed()  # adopted from the analysis's snapshot
+        fresh = RoutedLinks(window.document.design)
+        np.testing.assert_array_equal(plant.route_keys(), fresh.route_keys())
+    finally:
+        close_quietly(window)

@@ -1,0 +1,224 @@
+"""Distance rows carried over a tray edit: the new tray graph's rows from the old graph's, exactly.
+
+A corner dragged changes the edges of one tray (and splits or rejoins pieces of the trays it
+meets); every other edge stays. :class:`RowCarry` answers a source's distance row in the new
+graph from its row and shortest-path tree in the old one, recomputing only what can change:
+
+- a node keeps its old distance when its old tree path uses only edges kept unchanged (same
+  two stations, same weight), so that very path, with the same float sum, exists still;
+- the others start unreached, and sweeps over the nodes, all sources at once, lower every
+  value a new or a still-existing way makes shorter.
+
+Why this equals a fresh search bit for bit: with non-negative weights, float addition is
+monotone (``a <= b`` gives ``a + w <= b + w``), so Dijkstra's row is the least solution of
+``d(u) = min over edges (v, u) of d(v) + w`` in floats, the minimum over paths of each path's
+left-to-right sum. Every value here is such a path's sum, and when the search ends every edge
+satisfies that inequality; the two together force the least solution.
+
+The predecessors a fresh search would give (:func:`model.engine.tray_search.dijkstra`: each
+node's first settled neighbour on a shortest way, which the route names follow) are read back
+from the row: the neighbour ``v`` with ``d(v) + w == d(u)`` and the smallest ``d(v)``. Where two
+such neighbours are equally near, only the search's heap order decides: that source is then
+searched afresh (``row`` answers None).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from model.engine.tray_search import Preds
+
+MAX_DENSE_NODES = 4000  # the kept-edge table is n x n booleans (16 MB at this size)
+
+
+class RowCarry:
+    """The old graph's rows and trees, matched to the new graph's nodes and edges.
+
+    Holds arrays only (never the old graph), so a chain of edits keeps no old graphs alive.
+    """
+
+    def __init__(self, old, new) -> None:
+        """``old`` and ``new``: :class:`~model.engine.tray_graph.TrayGraph` before and after."""
+        self.rows: dict[int, np.ndarray] = {}
+        self.trees: dict[int, np.ndarray] = {}  # source -> predecessor per node (-1: none)
+        n_old, n_new = old.node_count, new.node_count
+        self.usable = 0 < n_old <= MAX_DENSE_NODES and 0 < n_new
+        if not self.usable:
+            return
+        for node, row in old._rows.items():
+            pred = old._paths.get(node)
+            if pred is not None:  # rows of an all-pairs pass have no tree: searched afresh
+                self.rows[node], self.trees[node] = row, _pred_array(pred, n_old)
+        before = {t.id: t for t in old.trays}
+        same = {t.id for t in new.trays if before.get(t.id) == t}  # trays the edit left alone
+        old_key, new_key = _node_keys(old, same), _node_keys(new, same)
+        new_of_key = {key: k for k, key in enumerate(new_key)}
+        self.new_of_old = np.array([new_of_key.get(key, -1) for key in old_key], dtype=np.int64)
+        self.old_of_new = np.full(n_new, -1, dtype=np.int64)
+        mapped = np.flatnonzero(self.new_of_old >= 0)
+        self.old_of_new[self.new_of_old[mapped]] = mapped
+        # old edges (v, u) kept as they were: same two nodes, same weight
+        self.kept = np.zeros((n_old, n_old), dtype=bool)
+        new_of_old = self.new_of_old.tolist()
+        for v, nbrs in old.graph.items():
+            nv = new_of_old[v]
+            for u, edge in nbrs.items():
+                other = new.graph[nv].get(new_of_old[u]) if nv >= 0 else None
+                self.kept[v, u] = other is not None and other["weight"] == edge["weight"]
+        adjacency = new._adjacency_lists()
+        ev = np.array([v for v, nbrs in enumerate(adjacency) for _ in nbrs], dtype=np.int64)
+        eu = np.array([u for nbrs in adjacency for u, _ in nbrs], dtype=np.int64)
+        ew = np.array([w for nbrs in adjacency for _, w in nbrs], dtype=np.float64)
+        order = np.argsort(eu, kind="stable")  # edges grouped by the node they lead to
+        self.ev, self.eu, self.ew = ev[order], eu[order], ew[order]
+        self._answers: dict[int, tuple[np.ndarray, Preds]] | None = None
+
+    def row(self, node: int) -> tuple[np.ndarray, Preds] | None:
+        """(distance row, predecessors) of source ``node`` of the new graph, as a fresh search
+        gives them; None when the old graph had no tree for it or a tie needs the search.
+        Every carried source is worked out on the first call, together (numpy over sources)."""
+        if not self.usable:
+            return None
+        if self._answers is None:
+            self._answers = self._carry_all()
+        return self._answers.get(node)
+
+    def _carry_all(self) -> dict[int, tuple[np.ndarray, Preds]]:
+        """The rows and trees of every old source that is a node of the new graph."""
+        sources = [o for o in self.rows if self.new_of_old[o] >= 0]
+        if not sources:
+            return {}
+        d_old = np.stack([self.rows[o] for o in sources])
+        trees = np.stack([self.trees[o] for o in sources])
+        intact = _intact(d_old, trees, self.kept, sources)
+        mapped = np.flatnonzero(self.new_of_old >= 0)
+        # nodes by sources: each node's minimum over its ways in is over whole rows
+        dist = np.full((len(self.old_of_new), len(sources)), np.inf)
+        dist[self.new_of_old[mapped]] = np.where(intact[:, mapped], d_old[:, mapped], np.inf).T
+        self._relax(dist)
+        news = self.new_of_old[sources]
+        pred, exact = self._preds(dist, news)
+        dist, pred = dist.T.copy(), pred.T
+        return {int(news[k]): (dist[k], pred[k].tolist()) for k in np.flatnonzero(exact).tolist()}
+
+    def _relax(self, dist: np.ndarray) -> None:
+        """Lower ``dist`` (path sums, nodes by sources, each source at 0) to the least solution,
+        all sources at once: sweeps over the nodes, each taking the best way in from its
+        neighbours' values as they are now, alternately in node order and back (nodes are
+        numbered along each tray, so one sweep carries a fall the whole way along a tray),
+        until a whole sweep lowers nothing: every edge is then satisfied.
+
+        Why sweeps and not rounds of every edge at once: a way of n stations falls in n
+        rounds (XL after a cross tray is tilted: 42 rounds of the whole matrix), in a sweep or
+        two per change of tray direction (6-8 sweeps).
+        A node's ways in are a padded table (its neighbours, then an unreached spare row)."""
+        n = len(dist)
+        counts = np.bincount(self.eu, minlength=n)
+        width = int(counts.max()) if n else 0
+        slot = np.arange(len(self.eu)) - np.repeat(np.cumsum(counts) - counts, counts)
+        into = np.full((n, width), n, dtype=np.int64)  # row n: the spare, never reached
+        weight = np.zeros((n, width))
+        into[self.eu, slot], weight[self.eu, slot] = self.ev, self.ew
+        padded = np.vstack([dist, np.full((1, dist.shape[1]), np.inf)])
+        ways_in = [(u, into[u], weight[u][:, None]) for u in range(n) if counts[u]]
+        backwards = ways_in[::-1]
+        for sweep in range(2 * n + 2):  # each sweep that lowers a value settles one more node
+            fell = False
+            for u, nbrs, w in backwards if sweep % 2 else ways_in:
+                best = (padded[nbrs] + w).min(axis=0)
+                row = padded[u]
+                if (best < row).any():
+                    np.minimum(best, row, out=row)
+                    fell = True
+            if not fell:
+                break
+        dist[:] = padded[:n]
+
+    def _preds(self, dist: np.ndarray, sources: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each reached node's first settled neighbour on a shortest way, per source (nodes by
+        sources; -1 at the source and unreached nodes), and whether a source's are sure: not
+        when two neighbours tie, or a weight vanishes in the sum."""
+        ev, eu = self.ev, self.eu
+        cols = np.arange(dist.shape[1])
+        d_v, d_u = dist[ev], dist[eu]
+        tight = np.isfinite(d_u) & (d_v + self.ew[:, None] == d_u)
+        key = np.where(tight, d_v, np.inf)
+        starts = np.flatnonzero(np.concatenate([[True], eu[1:] != eu[:-1]]))
+        targets = eu[starts]
+        nearest = np.full(dist.shape, np.inf)
+        nearest[targets] = np.minimum.reduceat(key, starts, axis=0)
+        first = tight & (key == nearest[eu])
+        count = np.zeros(dist.shape, dtype=np.int64)
+        count[targets] = np.add.reduceat(first.astype(np.int64), starts, axis=0)
+        reached = np.isfinite(dist)
+        reached[sources, cols] = False
+        exact = ~((reached & ((count != 1) | (nearest >= dist))).any(axis=0))
+        pred = np.full(dist.shape, -1, dtype=np.int64)
+        edge_of, col_of = np.nonzero(first)
+        pred[eu[edge_of], col_of] = ev[edge_of]
+        pred[sources, cols] = -1
+        return pred, exact
+
+
+def all_pairs_rows(graph: dict[int, dict[int, dict]], n: int) -> dict[int, np.ndarray]:
+    """Every node's distance row by a vectorised Floyd-Warshall (n^3 in numpy: small graphs)."""
+    dist = np.full((n, n), np.inf)
+    np.fill_diagonal(dist, 0.0)
+    for u, nbrs in graph.items():
+        for v, edge in nbrs.items():
+            dist[u, v] = dist[v, u] = min(dist[u, v], edge["weight"])
+    for k in range(n):
+        np.minimum(dist, dist[:, k, None] + dist[None, k, :], out=dist)
+    return {k: dist[k] for k in range(n)}
+
+
+def _pred_array(pred, n: int) -> np.ndarray:
+    """A search's predecessors (a dict of reached nodes, or a list per node) as an array."""
+    if isinstance(pred, dict):
+        out = np.full(n, -1, dtype=np.int64)
+        out[np.fromiter(pred.keys(), np.int64, len(pred))] = np.fromiter(
+            pred.values(), np.int64, len(pred)
+        )
+        return out
+    return np.asarray(pred, dtype=np.int64)
+
+
+def _node_keys(graph, same: set[str]) -> list[tuple[tuple[str, float], ...]]:
+    """Each station node of ``graph`` named by its stations (tray id, position along it) on the
+    trays in ``same``, or by all of its stations when it has none there. A tray whose corner
+    moved has its positions shifted: a join of it is known by the other tray's station. Any
+    one-to-one naming is correct (only the rows' sums are carried, and the relaxation makes
+    them exact); a naming that follows the nodes leaves it less to do."""
+    stations: list[list[tuple[str, float]]] = [[] for _ in range(graph.node_count)]
+    steady: list[list[tuple[str, float]]] = [[] for _ in range(graph.node_count)]
+    offsets, node_of = graph.station_offset, graph.node_of_station.tolist()
+    for t, positions in enumerate(graph.station_s):
+        tray = graph.tray_ids[t]
+        kept = tray in same
+        for k, s in enumerate(positions.tolist()):
+            node = node_of[int(offsets[t]) + k]
+            stations[node].append((tray, s))
+            if kept:
+                steady[node].append((tray, s))
+    return [tuple(sorted(k or s)) for k, s in zip(steady, stations, strict=True)]
+
+
+def _intact(
+    d_old: np.ndarray, pred: np.ndarray, kept: np.ndarray, sources: list[int]
+) -> np.ndarray:
+    """Per row, the old nodes whose tree path from that row's source runs over kept edges only
+    (a row whose tree would hold a cycle, which no search leaves, keeps only its source)."""
+    rows, index = np.arange(len(d_old)), np.arange(d_old.shape[1])
+    up = np.where(pred >= 0, pred, index)
+    bad = ~np.isfinite(d_old) | ((pred >= 0) & ~kept[up, index]) | (pred < 0)
+    bad[rows, sources] = False
+    for _ in range(64):  # pointer jumping: each pass doubles the ancestors looked at
+        bad |= np.take_along_axis(bad, up, axis=1)
+        higher = np.take_along_axis(up, up, axis=1)
+        if (higher == up).all():
+            return ~bad
+        up = higher
+    cyclic = (higher != up).any(axis=1)
+    bad[cyclic] = True
+    bad[rows[cyclic], np.asarray(sources)[cyclic]] = False
+    return ~bad

@@ -1,0 +1,142 @@
+"""Distance rows carried over a tray edit (model/engine/tray_rows.py) equal a fresh graph's, bit for bit.
+
+After a corner move the new graph takes the old graph's rows where the old shortest paths
+still exist and repairs the rest; every row and every predecessor (the paths the route names
+follow) must be what a fresh search of the new graph gives, or the carry must decline.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from model.design.entities import Hall, Tray
+from model.engine.routed_links import RoutedLinks
+from model.engine.tray_graph import TrayGraph
+from model.engine.tray_search import dijkstra
+from tests.benchmarks.synthetic import synthetic_hall
+from tests.model.test_tray_reroute import _assert_same_plant
+
+TOLERANCE_M = 0.05
+
+
+def _searched(graph: TrayGraph, nodes: list[int]) -> None:
+    """Rows (and trees) of ``nodes`` cached in ``graph``, as an edit finds them."""
+    graph.rows(np.array(nodes, dtype=np.int64))
+
+
+def _check_carry(old: TrayGraph, trays: list[Tray], hall: Hall) -> tuple[TrayGraph, int]:
+    """The new graph (rows of ``old`` carried) against a fresh one: (new graph with every row
+    cached, how many rows the carry answered)."""
+    new = TrayGraph(trays, hall, TOLERANCE_M, all_pairs_max_nodes=0)
+    new.carry_rows(old)
+    fresh = TrayGraph(trays, hall, TOLERANCE_M, all_pairs_max_nodes=0)
+    carried = 0
+    for node in range(new.node_count):
+        answer = new._carry.row(node) if new._carry is not None else None
+        if answer is None:
+            continue
+        carried += 1
+        dist, pred = dijkstra(fresh._adjacency_lists(), node)
+        expected = np.full(fresh.node_count, np.inf)
+        expected[list(dist)] = list(dist.values())
+        row, tree = answer
+        np.testing.assert_array_equal(row, expected)  # exact floats, inf where unreached
+        assert {v: tree[v] for v in pred} == pred  # the same predecessor for every node
+    # what the plant reads: the new graph's rows and paths (carried or searched) are fresh ones
+    nodes = np.arange(new.node_count)
+    matrix, index = new.rows(nodes)
+    fresh_matrix, fresh_index = fresh.rows(nodes)
+    np.testing.assert_array_equal(matrix[index[nodes]], fresh_matrix[fresh_index[nodes]])
+    for node in nodes.tolist():
+        expected_tree = fresh._paths[node]
+        assert {v: new._paths[node][v] for v in expected_tree} == expected_tree
+    return new, carried
+
+
+def test_corner_moves_on_the_l_hall_carry_rows_a_fresh_search_gives():
+    design = synthetic_hall(2048)
+    hall, trays = design.hall, list(design.trays.values())
+    rng = random.Random(7)
+    total = 0
+    for _ in range(4):
+        old = TrayGraph(trays, hall, TOLERANCE_M, all_pairs_max_nodes=0)
+        _searched(old, list(range(old.node_count)))
+        k = rng.randrange(len(trays))
+        points = list(trays[k].points)
+        c = rng.randrange(len(points))
+        x, y = points[c]
+        points[c] = (round(x + rng.uniform(-1.5, 1.5), 3), round(y + rng.uniform(-1.5, 1.5), 3))
+        trays[k] = Tray(id=trays[k].id, points=points, elevation_m=trays[k].elevation_m)
+        total += _check_carry(old, trays, hall)[1]
+    assert total > 0  # the carry answered, it did not decline every source
+
+
+def _small_hall(rows: int, cross: list[float]) -> tuple[Hall, list[Tray]]:
+    """Row trays 3 m apart from x = 0 to 20 m, cross trays at the ``cross`` x positions."""
+    hall = Hall(outline=[(0.0, 0.0), (24.0, 0.0), (24.0, 3.0 * rows + 3), (0.0, 3.0 * rows + 3)])
+    trays = [
+        Tray(id=f"r{i}", points=[(0.0, 3.0 * i + 1.5), (20.0, 3.0 * i + 1.5)]) for i in range(rows)
+    ]
+    top = 3.0 * (rows - 1) + 1.5
+    trays += [Tray(id=f"c{k}", points=[(x, 1.5), (x, top)]) for k, x in enumerate(cross)]
+    return hall, trays
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    rows=st.integers(2, 5),
+    cross=st.lists(st.floats(0.0, 20.0).map(lambda x: round(x, 1)), min_size=1, max_size=4),
+    moves=st.lists(
+        st.tuples(
+            st.integers(0, 50),  # which tray (modulo their count)
+            st.integers(0, 1),  # which corner
+            st.floats(-2.0, 2.0).map(lambda d: round(d, 2)),
+            st.floats(-2.0, 2.0).map(lambda d: round(d, 2)),
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+)
+def test_random_corner_moves_carry_exact_rows(rows, cross, moves):
+    hall, trays = _small_hall(rows, cross)
+    old = TrayGraph(trays, hall, TOLERANCE_M, all_pairs_max_nodes=0)
+    _searched(old, list(range(old.node_count)))
+    for which, corner, dx, dy in moves:  # a chain of edits: each carries the last one's rows
+        k = which % len(trays)
+        points = list(trays[k].points)
+        x, y = points[corner]
+        points[corner] = (x + dx, y + dy)
+        if points[0] == points[1]:
+            continue
+        trays[k] = Tray(id=trays[k].id, points=points)
+        old, _ = _check_carry(old, trays, hall)
+
+
+def test_plant_corner_moves_with_carried_rows_route_as_a_fresh_plant(monkeypatch):
+    # Every graph searched per node (as at XL, whose 561 nodes are past the all-pairs size):
+    # the plant's in-place re-route after each corner move takes the carried rows, and every
+    # length, route id and tray span is a fresh plant's.
+    monkeypatch.setattr(TrayGraph.__init__, "__defaults__", (0,))
+    design = synthetic_hall(2048)
+    live = RoutedLinks(design)
+    live.route_keys()
+    rng = random.Random(11)
+    answered = 0
+    for _ in range(3):
+        used = sorted({t for k in range(live.route_count) for t, _, _ in live.tray_spans(k)})
+        tray_id = rng.choice(used)
+        points = list(design.trays[tray_id].points)
+        c = rng.randrange(len(points))
+        x, y = points[c]
+        points[c] = (round(x + rng.uniform(-1.5, 1.5), 3), round(y + rng.uniform(-1.5, 1.5), 3))
+        design.set_tray_points(tray_id, points)
+        assert live.refresh()
+        carry = live._graph._carry
+        assert carry is not None and carry._answers is not None  # the re-route read the carry
+        answered += len(carry._answers)
+        _assert_same_plant(live, RoutedLinks(design))
+    assert answered
