@@ -456,7 +456,7 @@ def _add_cables(design: Design, folder: Path, site: str, notes, aliases) -> None
     for line, c in left:  # every cable neither a link nor part of a joined channel
         if id(c) not in consumed:
             notes.left_out.append(_cable_left_out(line, c, is_port))
-    for (a, b, label, length, panels, cord), n in zip(
+    for (a, b, label, length, panels, cord, pieces), n in zip(
         joined, range(1, len(joined) + 1), strict=True
     ):
         via = tuple(device_of(p) for p in panels)
@@ -469,6 +469,7 @@ def _add_cables(design: Design, folder: Path, site: str, notes, aliases) -> None
                 as_built_m=length,
                 label=label,
                 via=via if all(via) else (),  # a panel left out: the style chooses
+                as_built_pieces_m=pieces,  # the layout checks they fit its channel
             )
         )
     skipped = len(left) - 2 * len(joined) - trunk_rows  # two cords each, and the trunks

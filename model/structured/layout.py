@@ -42,6 +42,7 @@ Choices, written down:
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from bisect import bisect_left
 from itertools import groupby
@@ -227,7 +228,12 @@ def _layout(
         layout.channels = ChannelTable({})  # no channel made, as no trunk or cord is
         return _with_panels(layout, design, pool, legs.cassette_no)
     route_of = {pair: best[1] for pair, best in route_best.items()}
-    _bundle_trunks(layout, catalog, legs.segments, route_of, settings.slack_pct)
+    # Lengths recorded piece by piece (import-netbox: cord A, each trunk, cord B) replace the
+    # estimates of those pieces; most designs have none (one pass, no entry).
+    recorded = {
+        lid: link.as_built_pieces_m for lid, link in design.links.items() if link.as_built_pieces_m
+    }
+    _bundle_trunks(layout, catalog, legs.segments, route_of, settings.slack_pct, recorded)
     if trunks_only:
         layout.channels = ChannelTable({})  # no channel made, as no cord is
         return _with_panels(layout, design, pool, legs.cassette_no)
@@ -239,7 +245,7 @@ def _layout(
         if (link.as_built_m is not None or link.length_override_m is not None)
         and (given := typed_length(link)) is not None
     }
-    lay_cords(layout, table, per_leg, fibre_of, settings.slack_per_end_m, typed)
+    lay_cords(layout, table, per_leg, fibre_of, settings.slack_per_end_m, typed, recorded)
     return _with_panels(layout, design, pool, legs.cassette_no)
 
 
@@ -345,9 +351,15 @@ def _via_nodes(
 
 
 def _bundle_trunks(
-    layout: StructuredLayout, catalog, segments: dict, route_of: dict, slack_pct: float
+    layout: StructuredLayout,
+    catalog,
+    segments: dict,
+    route_of: dict,
+    slack_pct: float,
+    recorded: dict | None = None,
 ) -> None:
-    """Step 3: the legs of each panel pair bundled into trunks, each leg told its trunks."""
+    """Step 3: the legs of each panel pair bundled into trunks, each leg told its trunks;
+    ``recorded``: per link, its pieces' recorded lengths (a trunk takes its links' record)."""
     n_trunk = 0
     # The trunk parts per (mode, leg width): a zoned XL hall has ~100k panel pairs and a few
     # of these, each a sort and bend-radius check of the catalog's trunks.
@@ -383,6 +395,8 @@ def _bundle_trunks(
             trunk = _trunk(
                 f"trunk-{n_trunk}", tpart, chunk, width, (panel_a, panel_b), route_of, slack_pct
             )
+            if recorded:
+                trunk = _recorded_trunk(trunk, tpart, chunk, recorded)
             layout.trunks.append(trunk)
             if tpart is None or math.isnan(trunk.ordered_m):
                 layout.findings.append(_trunk_not_orderable(trunk, mode, width))
@@ -433,6 +447,26 @@ def _trunk(
         panels[1],
         route_of.get((ra, rb), route_of.get((rb, ra), "")),
     )
+
+
+def _recorded_trunk(trunk: Trunk, tpart, chunk: list[tuple[Leg, int]], recorded: dict) -> Trunk:
+    """``trunk`` at the length its links recorded for it (the longest, should two differ: it is
+    one cable), ordered at that length's stock length; as estimated when none recorded it. A
+    link's record counts only when it has the leg's shape (a cord, a trunk per segment, a cord):
+    a link re-routed since holds none (:func:`model.design.structured_edit.route_via`)."""
+    found = [
+        pieces[s + 1]
+        for leg, s in chunk
+        for lid in leg.link_ids
+        if (pieces := recorded.get(lid)) is not None
+        and len(pieces) == len(leg.seg_m) + 2
+        and pieces[s + 1] is not None
+    ]
+    if not found:
+        return trunk
+    length = max(found)
+    ordered = _round_up(tpart.lengths_m, length) if tpart else math.nan
+    return dataclasses.replace(trunk, length_m=length, ordered_m=ordered, recorded=True)
 
 
 def _trunk_not_orderable(trunk: Trunk, mode: str, width: int) -> Finding:

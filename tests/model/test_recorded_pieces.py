@@ -1,0 +1,161 @@
+"""Structured links keep their cords' and trunks' recorded lengths (``Link.as_built_pieces_m``):
+through export-netbox -> import-netbox the BOM and the schedule stay what they were (#40 item 3),
+and the file, the edit API and the channel view treat the record as the loader's rules say."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import msgspec
+import pytest
+
+from model.asbuilt.netbox_import import import_netbox
+from model.design.design import DesignError
+from model.design.structured_edit import route_via
+from model.engine.routed_links import RoutedLinks
+from model.files.design_file import DesignFileError, design_to_bytes, read_design_bytes
+from model.generators.generate import generate
+from model.outputs.bom import bom_lines
+from model.outputs.netbox.export import netbox_tables
+from model.outputs.schedule import schedule_rows
+from model.structured.channel_view import channel_view
+from model.structured.layout import place_panels, set_cabling, structured_layout
+from tests.model.netbox_lists import write_lists
+from tests.model.test_loader_link_entries import _hall, _index, _with
+
+
+def _pieces_bom(design) -> Counter:
+    """The BOM's cords and trunks: (category, part, length) -> quantity."""
+    lines = bom_lines(design, RoutedLinks(design))
+    return Counter(
+        {
+            (x.category, x.part, x.length_m): x.quantity
+            for x in lines
+            if x.category in ("Fibres", "Trunks")
+        }
+    )
+
+
+def _schedule(design) -> tuple[Counter, list]:
+    """The cabling schedule's cables: (label, kind, ordered length) counted, and every row."""
+    rows = schedule_rows(design, RoutedLinks(design))
+    return Counter((r.label, r.medium_kind, r.ordered_length_m) for r in rows), rows
+
+
+def _round_trip(design, folder):
+    plant = RoutedLinks(design)
+    export = netbox_tables(design, schedule_rows(design, plant), plant)
+    return import_netbox(write_lists(export, folder)).design
+
+
+@pytest.fixture(scope="module")
+def cross_connected():
+    design = generate(
+        "rail-optimized", nodes=32, node_type="dgx-h100", switch="qm9700", su_nodes=32
+    )
+    set_cabling(design, "cross-connect")
+    place_panels(design)
+    return design
+
+
+@pytest.fixture(scope="module")
+def zoned():
+    """An end-of-row leaf-spine pod in zones: 192 of its 2,048 channels pass a third panel."""
+    design = generate(
+        "leaf-spine", nodes=128, node_type="dgx-h100", switch="qm9700", placement="end-of-row"
+    )
+    set_cabling(design, "zones")
+    place_panels(design)
+    return design
+
+
+@pytest.mark.parametrize("pod", ["cross_connected", "zoned"])
+def test_a_round_trip_keeps_the_boms_cords_and_trunks(request, tmp_path, pod):
+    design = request.getfixturevalue(pod)
+    back = _round_trip(design, tmp_path / "lists")
+    assert all(k.as_built_pieces_m for k in back.links.values())
+    if pod == "zoned":  # the three-panel channels came back with two trunks each
+        assert sum(len(k.as_built_pieces_m) == 4 for k in back.links.values()) == 192
+    before = _pieces_bom(design)
+    assert before == _pieces_bom(back)
+    ordered, _ = _schedule(design)
+    ordered_back, rows = _schedule(back)
+    assert ordered == ordered_back
+    # The cut sheet's length of a cord or trunk leg is now the recorded one, not an estimate
+    pieces = [r for r in rows if r.medium_kind in ("patch-cord", "mmf-trunk", "smf-trunk")]
+    assert pieces and all(r.length_m == r.ordered_length_m for r in pieces)
+    # Without the record the cords were estimated again from the summed as-built length:
+    # the BOM's cord lengths moved (what the issue saw), so this test can tell the two apart.
+    back.update_links(
+        msgspec.structs.replace(k, as_built_pieces_m=()) for k in list(back.links.values())
+    )
+    assert _pieces_bom(back) != before
+
+
+def test_the_layout_takes_a_recorded_trunk_and_cord_and_says_which_are_recorded(tmp_path):
+    design, p1, p2 = _hall()
+    layout = structured_layout(RoutedLinks(design))
+    laid = layout.channels["l-1"]
+    cord_a, _, trunk, _, cord_b = laid.elements
+    assert not any(t.recorded for t in layout.trunks)
+    assert "as laid" in channel_view(design, laid, layout=layout).length_text
+    link = design.links["l-1"]
+    design.update_links([msgspec.structs.replace(link, as_built_pieces_m=(10.0, 50.0, None))])
+    layout = structured_layout(RoutedLinks(design))
+    channel = layout.channels["l-1"]
+    got_a, _, got_trunk, _, got_b = channel.elements
+    assert (got_a.length_m, got_trunk.length_m, got_b.length_m) == (10.0, 50.0, cord_b.length_m)
+    assert (cord_a.length_m, trunk.length_m) != (10.0, 50.0)
+    (recorded,) = [t for t in layout.trunks if t.recorded]
+    assert recorded.ordered_m == 50.0 and "l-1" in recorded.links
+    words = channel_view(design, channel, layout=layout).length_text
+    assert words == (
+        f"{channel.length_m:g} m: cord A 10 m recorded, trunk 1 50 m recorded, "
+        f"cord B {cord_b.length_m:g} m estimated"
+    )
+    # The BOM orders the recorded trunk at its length
+    assert _pieces_bom(design)[("Trunks", recorded.part, 50.0)] == 1
+
+
+def test_a_file_without_records_is_unchanged_and_a_record_round_trips_through_the_file():
+    design, _, _ = _hall()
+    assert b"as_built_pieces_m" not in design_to_bytes(design)
+    link = design.links["l-1"]
+    design.update_links([msgspec.structs.replace(link, as_built_pieces_m=(3.0, None, 2.0))])
+    again = read_design_bytes(design_to_bytes(design))
+    assert again.links["l-1"].as_built_pieces_m == (3.0, None, 2.0)
+
+
+@pytest.mark.parametrize(
+    ("pieces", "words"),
+    [
+        ([3.0, 2.0], "2 pieces: a channel is a cord, at least one trunk and a cord"),
+        ([3.0, 20.0, 20.0, 2.0], "4 pieces for 2 panels"),
+        ([3.0, 0.0, 2.0], "a recorded length of 0 m"),
+    ],
+)
+def test_pieces_that_are_no_channel_are_refused_with_their_path(pieces, words):
+    design, _, _ = _hall()
+    data = _with(design, "l-1", as_built_pieces_m=pieces)
+    with pytest.raises(DesignFileError) as err:
+        read_design_bytes(data)
+    assert err.value.json_path == f"$.links[{_index(data, 'l-1')}].as_built_pieces_m"
+    assert words in str(err.value)
+    link = design.links["l-1"]
+    with pytest.raises(DesignError, match=words.split(":")[0]):  # the edit API's refusal
+        design.update_links([msgspec.structs.replace(link, as_built_pieces_m=tuple(pieces))])
+
+
+def test_a_negative_piece_is_refused_by_the_files_types():
+    design, _, _ = _hall()
+    data = _with(design, "l-1", as_built_pieces_m=[3.0, -1.0, 2.0])
+    with pytest.raises(DesignFileError, match=r"as_built_pieces_m\[1\]"):
+        read_design_bytes(data)
+
+
+def test_routing_a_link_anew_forgets_the_old_routes_record():
+    design, p1, p2 = _hall()
+    link = design.links["l-1"]
+    design.update_links([msgspec.structs.replace(link, as_built_pieces_m=(3.0, 20.0, 2.0))])
+    route_via(design, "l-1", [p2, p1])
+    assert design.links["l-1"].as_built_pieces_m == ()
