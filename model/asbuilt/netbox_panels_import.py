@@ -119,13 +119,13 @@ def join_through_panels(
         )
         known = [p for p in pieces if p is not None]
         total = round(sum(known), 3) if len(known) == len(pieces) else None
-        recorded = pieces if known else ()
+        record = pieces if known else ()
         if end == "B":
             links.append(
-                (far_port, port, stem, total, tuple(reversed(panels)), far_cord, recorded[::-1])
+                (far_port, port, stem, total, tuple(reversed(panels)), far_cord, record[::-1])
             )
         else:
-            links.append((port, far_port, stem, total, tuple(panels), cord, recorded))
+            links.append((port, far_port, stem, total, tuple(panels), cord, record))
     return links, sum(1 for line, _ in cords if line not in used), len(trunk_lines)
 
 
