@@ -96,7 +96,9 @@ class StructuredPieces:
             for link_id in trunk.links:
                 middle = self.layout.channels.middle_of(link_id)
                 ids = [e.object_id for e in middle if e.kind == "trunk"]
-                self._record_of(link_id)[1 + ids.index(trunk.id)] = value
+                # A link of several fibres: its record is its channel's (first) fibre's
+                if trunk.id in ids:
+                    self._record_of(link_id)[1 + ids.index(trunk.id)] = value
             return "trunk", trunk.length_m
         link_id, _, end = cable_id.rpartition(":cord-")
         b_end = end.startswith("b")  # "a", "b", or "a.2" (a link of several fibres)

@@ -9,6 +9,7 @@ from collections import Counter
 import msgspec
 import pytest
 
+from model.asbuilt.lengths import apply_lengths
 from model.asbuilt.netbox_import import import_netbox
 from model.design.design import DesignError
 from model.design.structured_edit import route_via
@@ -22,6 +23,7 @@ from model.structured.channel_view import channel_view
 from model.structured.layout import place_panels, set_cabling, structured_layout
 from tests.model.netbox_lists import write_lists
 from tests.model.test_loader_link_entries import _hall, _index, _with
+from tests.model.test_structured_layout import two_rack_hall
 
 
 def _pieces_bom(design) -> Counter:
@@ -159,3 +161,23 @@ def test_routing_a_link_anew_forgets_the_old_routes_record():
     design.update_links([msgspec.structs.replace(link, as_built_pieces_m=(3.0, 20.0, 2.0))])
     route_via(design, "l-1", [p2, p1])
     assert design.links["l-1"].as_built_pieces_m == ()
+
+
+@pytest.mark.parametrize("medium", ["sr8-800g", "sr4-400g"])
+def test_every_cord_and_trunk_measured_at_its_ordered_length_keeps_the_bom(medium):
+    """The as-built file's way in: each cord and trunk of the schedule measured at the length
+    it is ordered at (SR8: two MPO legs per port, so two cords per end and two trunk legs)."""
+    design = two_rack_hall(30.0, medium, nics=4)
+    place_panels(design)
+    plant = RoutedLinks(design)
+    rows = schedule_rows(design, plant)
+    pieces = [r for r in rows if r.cable_id not in design.links]
+    assert pieces
+    before = _pieces_bom(design)
+    measured = [(n + 2, r.label, r.ordered_length_m) for n, r in enumerate(pieces)]
+    errors, problems = apply_lengths(design, plant, measured)
+    assert problems == [] and sum(e.cables for e in errors) == len(pieces)
+    assert all(
+        k.as_built_pieces_m and None not in k.as_built_pieces_m for k in design.links.values()
+    )
+    assert _pieces_bom(design) == before
