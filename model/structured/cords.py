@@ -155,11 +155,15 @@ def _recorded_cords(link_ids, recorded: dict, a_m, b_m, leg_of, table: ChannelTa
     record has the leg's shape (a cord, one trunk per segment, a cord)."""
     middles = table.middles
     legs = leg_of.tolist()
+    trunks_of: dict[int, int] = {}  # table leg -> its trunks (a leg carries up to 6 channels)
     for row, link_id in enumerate(link_ids):
         pieces = recorded.get(link_id)
         if pieces is None:
             continue
-        trunks = sum(1 for e in middles[legs[row]] if e.kind == "trunk")
+        leg = legs[row]
+        trunks = trunks_of.get(leg)
+        if trunks is None:
+            trunks = trunks_of[leg] = sum(1 for e in middles[leg] if e.kind == "trunk")
         if len(pieces) != trunks + 2:
             continue
         if pieces[0] is not None:

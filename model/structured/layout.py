@@ -42,7 +42,6 @@ Choices, written down:
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from bisect import bisect_left
 from itertools import groupby
@@ -393,10 +392,15 @@ def _bundle_trunks(
             chunk, i = members[i : i + n], i + n
             n_trunk += 1
             trunk = _trunk(
-                f"trunk-{n_trunk}", tpart, chunk, width, (panel_a, panel_b), route_of, slack_pct
+                f"trunk-{n_trunk}",
+                tpart,
+                chunk,
+                width,
+                (panel_a, panel_b),
+                route_of,
+                slack_pct,
+                _recorded_m(chunk, recorded) if recorded else None,
             )
-            if recorded:
-                trunk = _recorded_trunk(trunk, tpart, chunk, recorded)
             layout.trunks.append(trunk)
             if tpart is None or math.isnan(trunk.ordered_m):
                 layout.findings.append(_trunk_not_orderable(trunk, mode, width))
@@ -423,13 +427,18 @@ def _trunk(
     panels: tuple[str, str],
     route_of: dict,
     slack_pct: float,
+    recorded_m: float | None = None,
 ) -> Trunk:
     """The trunk of part ``tpart`` (None: no part fits) carrying the legs' segments ``chunk``,
-    at the longest leg's length plus the slack and a service loop."""
+    at the longest leg's length plus the slack and a service loop, or at ``recorded_m``: the
+    length its links recorded (:func:`_recorded_m`)."""
     leg0, s0 = chunk[0]
     ra, rb = leg0.racks[s0], leg0.racks[s0 + 1]
-    length = max(leg.seg_m[s] for leg, s in chunk) * (1 + slack_pct / 100)
-    length += TRUNK_SERVICE_LOOP_M
+    if recorded_m is None:
+        length = max(leg.seg_m[s] for leg, s in chunk) * (1 + slack_pct / 100)
+        length += TRUNK_SERVICE_LOOP_M
+    else:
+        length = recorded_m
     ordered = _round_up(tpart.lengths_m, length) if tpart else math.nan
     links = tuple(dict.fromkeys(lid for leg, _ in chunk for lid in leg.link_ids))
     return Trunk(
@@ -446,14 +455,15 @@ def _trunk(
         panels[0],
         panels[1],
         route_of.get((ra, rb), route_of.get((rb, ra), "")),
+        recorded_m is not None,
     )
 
 
-def _recorded_trunk(trunk: Trunk, tpart, chunk: list[tuple[Leg, int]], recorded: dict) -> Trunk:
-    """``trunk`` at the length its links recorded for it (the longest, should two differ: it is
-    one cable), ordered at that length's stock length; as estimated when none recorded it. A
-    link's record counts only when it has the leg's shape (a cord, a trunk per segment, a cord):
-    a link re-routed since holds none (:func:`model.design.structured_edit.route_via`)."""
+def _recorded_m(chunk: list[tuple[Leg, int]], recorded: dict) -> float | None:
+    """The length the links of a trunk's legs ``chunk`` recorded for it (the longest, should two
+    differ: it is one cable), None when none did. A link's record counts only when it has the
+    leg's shape (a cord, a trunk per segment, a cord): a link re-routed since holds none
+    (:func:`model.design.structured_edit.route_via`)."""
     found = [
         pieces[s + 1]
         for leg, s in chunk
@@ -462,11 +472,7 @@ def _recorded_trunk(trunk: Trunk, tpart, chunk: list[tuple[Leg, int]], recorded:
         and len(pieces) == len(leg.seg_m) + 2
         and pieces[s + 1] is not None
     ]
-    if not found:
-        return trunk
-    length = max(found)
-    ordered = _round_up(tpart.lengths_m, length) if tpart else math.nan
-    return dataclasses.replace(trunk, length_m=length, ordered_m=ordered, recorded=True)
+    return max(found) if found else None
 
 
 def _trunk_not_orderable(trunk: Trunk, mode: str, width: int) -> Finding:
