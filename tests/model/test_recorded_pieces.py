@@ -44,10 +44,20 @@ def _schedule(design) -> tuple[Counter, list]:
     return Counter((r.label, r.medium_kind, r.ordered_length_m) for r in rows), rows
 
 
-def _round_trip(design, folder):
+def _export(design):
     plant = RoutedLinks(design)
-    export = netbox_tables(design, schedule_rows(design, plant), plant)
-    return import_netbox(write_lists(export, folder)).design
+    return netbox_tables(design, schedule_rows(design, plant), plant)
+
+
+def _cable_lengths(export) -> Counter:
+    """The NetBox cables' (label, length) counted: every cord and trunk leg."""
+    header = list(export.tables["08_cables"].header)
+    label, length = header.index("label"), header.index("length")
+    return Counter((r[label], r[length]) for r in export.rows("08_cables"))
+
+
+def _round_trip(design, folder):
+    return import_netbox(write_lists(_export(design), folder)).design
 
 
 @pytest.fixture(scope="module")
@@ -86,6 +96,8 @@ def test_a_round_trip_keeps_the_boms_cords_and_trunks(request, tmp_path, pod):
     # The cut sheet's length of a cord or trunk leg is now the recorded one, not an estimate
     pieces = [r for r in rows if r.medium_kind in ("patch-cord", "mmf-trunk", "smf-trunk")]
     assert pieces and all(r.length_m == r.ordered_length_m for r in pieces)
+    # Exported again, NetBox gets the lengths it held
+    assert _cable_lengths(_export(back)) == _cable_lengths(_export(design))
     # Without the record the cords were estimated again from the summed as-built length:
     # the BOM's cord lengths moved (what the issue saw), so this test can tell the two apart.
     back.update_links(
