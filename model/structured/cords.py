@@ -64,7 +64,7 @@ def lay_cords(
     if typed_m:
         _typed_cords(link_ids, typed_m, a_m, b_m, trunk_m)
     if recorded:
-        _recorded_cords(link_ids, recorded, a_m, b_m, leg_of, table)
+        _recorded_cords(link_ids, recorded, a_m, b_m, leg_of, table, layout.findings)
     fibres = table.fibres
     part_no: dict[str, int] = {}  # fibre part id -> its number; "" (no part): -1
     media = [fibres[lid].medium for lid in link_ids]
@@ -149,10 +149,14 @@ def _typed_cords(link_ids, typed_m: dict[str, float], a_m, b_m, trunk_m) -> None
     a_m[rows], b_m[rows] = a_new, share - a_new
 
 
-def _recorded_cords(link_ids, recorded: dict, a_m, b_m, leg_of, table: ChannelTable) -> None:
+def _recorded_cords(
+    link_ids, recorded: dict, a_m, b_m, leg_of, table: ChannelTable, findings: list[Finding]
+) -> None:
     """Cords (``a_m``, ``b_m``, in place) of the links whose pieces have recorded lengths: each
     recorded cord is its record (ordered at that length's stock length, as any cord), when the
-    record has the leg's shape (a cord, one trunk per segment, a cord)."""
+    record has the leg's shape (a cord, one trunk per segment, a cord); a record that has not
+    is used for none of its pieces, and a RECORDED_PIECES_UNUSED finding says so."""
+    unused: set[str] = set()
     middles = table.middles
     legs = leg_of.tolist()
     trunks_of: dict[int, int] = {}  # table leg -> its trunks (a leg carries up to 6 channels)
@@ -165,11 +169,27 @@ def _recorded_cords(link_ids, recorded: dict, a_m, b_m, leg_of, table: ChannelTa
         if trunks is None:
             trunks = trunks_of[leg] = sum(1 for e in middles[leg] if e.kind == "trunk")
         if len(pieces) != trunks + 2:
+            if link_id not in unused:
+                unused.add(link_id)
+                findings.append(_unused_record(link_id, len(pieces), trunks))
             continue
         if pieces[0] is not None:
             a_m[row] = pieces[0]
         if pieces[-1] is not None:
             b_m[row] = pieces[-1]
+
+
+def _unused_record(link_id: str, pieces: int, trunks: int) -> Finding:
+    """RECORDED_PIECES_UNUSED: a link's recorded lengths are of another channel than its own."""
+    return Finding(
+        code="RECORDED_PIECES_UNUSED",
+        severity="info",
+        message=f"link {link_id}: its {pieces} recorded lengths (cord, {pieces - 2} trunks, "
+        f"cord) are not those of its channel ({trunks} trunks through the panels the cabling "
+        "style chooses); its cords and trunks are estimated. Route it via the panels it was "
+        "recorded through, or record it again",
+        objects=(link_id,),
+    )
 
 
 def recorded_pieces(link, trunks: int) -> tuple[float | None, ...]:

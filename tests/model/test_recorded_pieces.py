@@ -193,3 +193,21 @@ def test_every_cord_and_trunk_measured_at_its_ordered_length_keeps_the_bom(mediu
         k.as_built_pieces_m and None not in k.as_built_pieces_m for k in design.links.values()
     )
     assert _pieces_bom(design) == before
+
+
+def test_a_record_of_another_channel_shape_is_unused_and_a_finding_says_so():
+    design = two_rack_hall(30.0, "sr4-400g", nics=2)
+    place_panels(design)
+    before = structured_layout(RoutedLinks(design))
+    link_id = sorted(design.links)[0]
+    link = design.links[link_id]
+    assert link.via == ()  # the style's panels: two, one trunk
+    record = (10.0, 20.0, 20.0, 10.0)  # a channel of two trunks
+    design.update_links([msgspec.structs.replace(link, as_built_pieces_m=record)])
+    layout = structured_layout(RoutedLinks(design))
+    assert [e.length_m for e in layout.channels[link_id].elements] == [
+        e.length_m for e in before.channels[link_id].elements
+    ]
+    (finding,) = [f for f in layout.findings if f.code == "RECORDED_PIECES_UNUSED"]
+    assert finding.objects == (link_id,) and "4 recorded lengths" in finding.message
+    assert not any(t.recorded for t in layout.trunks)
