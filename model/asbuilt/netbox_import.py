@@ -21,8 +21,10 @@ site into a design.
 - Patch panels of the catalog's panel types come back as panel devices; each patch cord -
   trunk(s) - patch cord through them becomes one link routed via those panels (``Link.via``,
   :mod:`model.asbuilt.netbox_panels_import`) and the design's cabling style becomes
-  ``cross-connect`` (``zones`` when a channel passes a third panel). A panel of a type the catalog does not know is a pass-through: its links
-  are joined and take the style's own panels.
+  ``cross-connect`` (``zones`` when a channel passes a third panel). Each such link keeps its
+  cords' and trunks' recorded lengths (``Link.as_built_pieces_m``), which the layout orders
+  instead of estimating them again. A panel of a type the catalog does not know is a
+  pass-through: its links are joined and take the style's own panels.
 """
 
 from __future__ import annotations
