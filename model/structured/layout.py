@@ -36,7 +36,9 @@ Choices, written down:
   distance when the panel is in another rack); trunk = the horizontal route between the two
   panels' racks (the link's own route between its two racks, else
   :class:`~model.structured.paths.RackDistances`) + the slack % + a 2 m service loop
-  (LEVIATHAN: 2-3 m per trunk run, the low end), ordered at the next orderable length.
+  (LEVIATHAN: 2-3 m per trunk run, the low end), ordered at the next orderable length. A
+  piece whose length a link recorded (``Link.as_built_pieces_m``: import-netbox, an as-built
+  lengths file) is that length instead; a trunk at the longest its links recorded.
 * Same-rack links and links on integrated cables (DAC, AOC, ...) stay direct.
 """
 
