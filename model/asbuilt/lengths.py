@@ -24,6 +24,8 @@ import msgspec
 
 from model.asbuilt.report_csv import ReportError, read_table
 from model.design.design import Design
+from model.design.entities import Link
+from model.design.link_entries import pieces_problem
 from model.engine.routed_links import NO_TRAY_PATH, SAME_RACK, RoutedLinks
 from model.outputs.schedule import schedule_rows
 from model.plant.physical_plant import build_plant
@@ -106,9 +108,19 @@ class StructuredPieces:
         record[-1 if b_end else 0] = value
         return "patch cord", self._cords.get((link_id, int(b_end)), math.nan)
 
-    def records(self) -> dict[str, tuple[float | None, ...]]:
-        """Per link given a length: its recorded pieces."""
-        return {link_id: tuple(record) for link_id, record in self._records.items()}
+    def into(self, updates: dict[str, Link], problems: list[str]) -> None:
+        """Each link given a length, with its recorded pieces, into ``updates`` (link id -> the
+        link as it will be); a record the file could not hold is one of ``problems`` instead."""
+        for link_id, pieces in self._records.items():
+            record = tuple(pieces)
+            link = updates.get(link_id, self.design.links[link_id])
+            # A via naming a device that is no panel (its channel skips it) has more panels
+            # than the channel: the file could not hold the record, so it is said, not saved
+            problem = pieces_problem(record, link.via)
+            if problem is not None:
+                problems.append(f"link {link_id}: its measured cords and trunks: {problem}")
+                continue
+            updates[link_id] = msgspec.structs.replace(link, as_built_pieces_m=record)
 
 
 def route_kind(status: int) -> str:
@@ -183,9 +195,7 @@ def apply_lengths(
             groups[route_kind(int(plant.status[i]))].append((estimate, value))
         updates[link_id] = msgspec.structs.replace(design.links[link_id], as_built_m=value)
     if pieces is not None:
-        for link_id, record in pieces.records().items():
-            link = updates.get(link_id, design.links[link_id])
-            updates[link_id] = msgspec.structs.replace(link, as_built_pieces_m=record)
+        pieces.into(updates, problems)
     if updates:
         design.update_links(updates.values())
     return _route_errors(groups), problems

@@ -211,3 +211,18 @@ def test_a_record_of_another_channel_shape_is_unused_and_a_finding_says_so():
     (finding,) = [f for f in layout.findings if f.code == "RECORDED_PIECES_UNUSED"]
     assert finding.objects == (link_id,) and "4 recorded lengths" in finding.message
     assert not any(t.recorded for t in layout.trunks)
+
+
+def test_a_measured_cord_of_a_link_routed_via_a_device_that_is_no_panel_is_said_not_saved():
+    """Its via names 3 devices, its channel passes 2 panels: 3 pieces the file could not hold."""
+    design, p1, p2 = _hall()
+    link = design.links["l-1"]
+    design.update_links([msgspec.structs.replace(link, via=(p1, "leaf1", p2))])
+    plant = RoutedLinks(design)
+    cord = next(r for r in schedule_rows(design, plant) if r.cable_id == "l-1:cord-a")
+    errors, problems = apply_lengths(design, plant, [(2, cord.label, 5.0)])
+    assert problems == [
+        "link l-1: its measured cords and trunks: 3 pieces for 3 panels: a channel through 3 "
+        "panels is 2 cords and 2 trunks"
+    ]
+    assert design.links["l-1"].as_built_pieces_m == ()
