@@ -21,8 +21,10 @@ site into a design.
 - Patch panels of the catalog's panel types come back as panel devices; each patch cord -
   trunk(s) - patch cord through them becomes one link routed via those panels (``Link.via``,
   :mod:`model.asbuilt.netbox_panels_import`) and the design's cabling style becomes
-  ``cross-connect`` (``zones`` when a channel passes a third panel). A panel of a type the catalog does not know is a pass-through: its links
-  are joined and take the style's own panels.
+  ``cross-connect`` (``zones`` when a channel passes a third panel). Each such link keeps its
+  cords' and trunks' recorded lengths (``Link.as_built_pieces_m``), which the layout orders
+  instead of estimating them again. A panel of a type the catalog does not know is a
+  pass-through: its links are joined and take the style's own panels.
 """
 
 from __future__ import annotations
@@ -456,7 +458,7 @@ def _add_cables(design: Design, folder: Path, site: str, notes, aliases) -> None
     for line, c in left:  # every cable neither a link nor part of a joined channel
         if id(c) not in consumed:
             notes.left_out.append(_cable_left_out(line, c, is_port))
-    for (a, b, label, length, panels, cord), n in zip(
+    for (a, b, label, length, panels, cord, pieces), n in zip(
         joined, range(1, len(joined) + 1), strict=True
     ):
         via = tuple(device_of(p) for p in panels)
@@ -469,6 +471,7 @@ def _add_cables(design: Design, folder: Path, site: str, notes, aliases) -> None
                 as_built_m=length,
                 label=label,
                 via=via if all(via) else (),  # a panel left out: the style chooses
+                as_built_pieces_m=pieces,  # the layout checks they fit its channel
             )
         )
     skipped = len(left) - 2 * len(joined) - trunk_rows  # two cords each, and the trunks

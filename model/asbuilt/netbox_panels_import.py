@@ -13,8 +13,9 @@ the join follows the port names the export's device types use, as NetBox's trace
   far cassette's front is ``Ct-k``;
 * a zone (HDA) panel joins two trunks: one on its rear ``Rk``, the next on its front ``Fk``.
 
-A joined link gets the cords' label stem, the panels it passed (A end first) and, when every
-piece has a recorded length, their sum as its as-built length. The "cord A" end is the link's
+A joined link gets the cords' label stem, the panels it passed (A end first), each piece's
+recorded length (so the layout keeps the cords and trunks NetBox holds instead of estimating
+them again) and, when every piece has a recorded length, their sum as its as-built length. The "cord A" end is the link's
 A end. Trunk legs sharing one label (one bundled trunk) are joined leg by leg.
 """
 
@@ -59,9 +60,14 @@ def join_through_panels(
     is_port: Callable[[End], bool],
     length_m: Callable[[str], float | None],
     consumed: set[int] | None = None,
-) -> tuple[list[tuple[End, End, str, float | None, tuple[str, ...], dict]], int, int]:
-    """(a end, b end, label, as-built length, panel names A to B, the A end's cord row) of every
-    channel the cables ``rows`` join.
+) -> tuple[
+    list[tuple[End, End, str, float | None, tuple[str, ...], dict, tuple[float | None, ...]]],
+    int,
+    int,
+]:
+    """(a end, b end, label, as-built length, panel names A to B, the A end's cord row, the
+    recorded lengths of its pieces A to B: cord, each trunk, cord; None where a piece has none,
+    empty when none has) of every channel the cables ``rows`` join.
 
     ``rows`` are the cables left over (an end is not a design port); ``is_port`` says whether
     an end is a port of the design. Returns the links, the number of cords left unjoined and
@@ -105,14 +111,21 @@ def join_through_panels(
         if consumed is not None:
             consumed.update((id(cord), id(far_cord), *trunk_lines))
         stem, end = _stem(cord["label"])
-        pieces = [length_m(c["length"]) for c in (cord, far_cord)]
-        pieces += [piece_length(t) for t in trunks]
+        # This cord's end first: its cord, the trunks in the order followed, the far cord
+        pieces = (
+            length_m(cord["length"]),
+            *(piece_length(t) for t in trunks),
+            length_m(far_cord["length"]),
+        )
         known = [p for p in pieces if p is not None]
         total = round(sum(known), 3) if len(known) == len(pieces) else None
+        record = pieces if known else ()
         if end == "B":
-            links.append((far_port, port, stem, total, tuple(reversed(panels)), far_cord))
+            links.append(
+                (far_port, port, stem, total, tuple(reversed(panels)), far_cord, record[::-1])
+            )
         else:
-            links.append((port, far_port, stem, total, tuple(panels), cord))
+            links.append((port, far_port, stem, total, tuple(panels), cord, record))
     return links, sum(1 for line, _ in cords if line not in used), len(trunk_lines)
 
 

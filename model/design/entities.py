@@ -284,6 +284,10 @@ class Link(Struct, gc=False, kw_only=True, forbid_unknown_fields=True, omit_defa
     # cabling style lays out (model.structured.link_polarity): element key ("cord-2", "trunk-1",
     # "cassette-1") -> "A" / "B" / "C" / "AB" / "AA", a cassette's optionally "@port".
     polarity: Annotated[dict[PolarityKey, PolarityValue], Meta(max_length=32)] = {}
+    # The as-built lengths of a structured link's pieces as recorded (NetBox's cables, issue
+    # 40): cord at the A end, each trunk A to B, cord at the B end; None where a piece has no
+    # recorded length. Empty: none recorded, the layout estimates every piece.
+    as_built_pieces_m: Annotated[tuple[Length | None, ...], Meta(max_length=17)] = ()
 
 
 BomCategory = Literal[

@@ -1,4 +1,4 @@
-"""The rules a link's ``via`` and ``polarity`` entries follow beyond their field types, in one place.
+"""The rules a link's ``via``, ``polarity`` and ``as_built_pieces_m`` follow beyond their types.
 
 The file's types (``Link.via``: at most 16 ids; ``Link.polarity``: keys ``cord-1`` ...
 ``cassette-99``, values ``A``/``B``/``C``/``AB``/``AA`` with an optional ``@port``) let through
@@ -33,6 +33,25 @@ def via_problem(via: Iterable[str]) -> str | None:
     return None
 
 
+def pieces_problem(pieces_m: Iterable[float | None], via: Iterable[str]) -> str | None:
+    """What makes ``pieces_m`` (recorded lengths: cord A, each trunk, cord B) a record no
+    import makes, or None: a channel has two cords and at least one trunk, and through the
+    panels it names (``via``) one trunk fewer than panels, so one piece more than panels."""
+    pieces_m, via = tuple(pieces_m), tuple(via)
+    if not pieces_m:
+        return None
+    if len(pieces_m) < 3:
+        return f"{len(pieces_m)} pieces: a channel is a cord, at least one trunk and a cord"
+    if via and len(pieces_m) != len(via) + 1:
+        return (
+            f"{len(pieces_m)} pieces for {len(via)} panels: a channel through {len(via)} "
+            f"panels is 2 cords and {len(via) - 1} trunks"
+        )
+    if any(p is not None and p <= 0 for p in pieces_m):
+        return "a recorded length of 0 m: leave the piece out (null) instead"
+    return None
+
+
 def polarity_problem(key: str, value: str) -> str | None:
     """What makes ``key: value`` a polarity entry no edit makes, or None."""
     kind, _, n = key.partition("-")
@@ -60,6 +79,7 @@ __all__ = [
     "ELEMENT_KINDS",
     "MAX_VIA",
     "POLARITY_TYPES",
+    "pieces_problem",
     "polarity_problem",
     "record_problem",
     "via_problem",

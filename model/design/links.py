@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from model.catalog.ports import PortInfo, port_table
 from model.design.changes import ChangeKind
 from model.design.entities import Link
-from model.design.link_entries import record_problem, via_problem
+from model.design.link_entries import pieces_problem, record_problem, via_problem
 from model.design.records import DesignError, Removed, fit_fields
 from model.design.state import DesignState
 
@@ -58,7 +58,7 @@ class LinkEdits(DesignState):
                 taken.add(key)
             if link.medium != "auto" and link.medium not in media:
                 raise DesignError(f"link {link.id!r}: unknown medium {link.medium!r}")
-            if link.via or link.polarity:
+            if link.via or link.polarity or link.as_built_pieces_m:
                 _check_entries(link)
         device_links = self._device_table()
         for link in links:
@@ -82,7 +82,7 @@ class LinkEdits(DesignState):
                 raise DesignError("a link's ends cannot change; remove it and connect anew")
             if link.medium != "auto" and link.medium not in self.catalog.media_types:
                 raise DesignError(f"link {link.id!r}: unknown medium {link.medium!r}")
-            if link.via or link.polarity:
+            if link.via or link.polarity or link.as_built_pieces_m:
                 _check_entries(link)
         for link in links:
             self.links[link.id] = link
@@ -106,10 +106,13 @@ class LinkEdits(DesignState):
 
 
 def _check_entries(link: Link) -> None:
-    """Refuse a ``via`` or ``polarity`` entry the loader refuses (model.design.link_entries)."""
+    """Refuse a ``via``, ``polarity`` or ``as_built_pieces_m`` entry the loader refuses
+    (model.design.link_entries)."""
     problem = via_problem(link.via)
     if problem is None:
         found = record_problem(link.polarity)
         problem = found[1] if found else None
+    if problem is None:
+        problem = pieces_problem(link.as_built_pieces_m, link.via)
     if problem is not None:
         raise DesignError(f"link {link.id!r}: {problem}")

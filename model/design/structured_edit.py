@@ -142,7 +142,11 @@ def remove_panels(design: Design, ids: Iterable[str]) -> PanelRemoval:
     with design.batch():
         if before:
             design.update_links(
-                msgspec.structs.replace(link, via=tuple(p for p in link.via if p not in gone))
+                msgspec.structs.replace(
+                    link,
+                    via=tuple(p for p in link.via if p not in gone),
+                    as_built_pieces_m=(),  # recorded on the route it no longer takes
+                )
                 for link in before
             )
         removed = design.remove_devices(ids)
@@ -173,7 +177,8 @@ def route_via(design: Design, link_id: str, panel_ids: Sequence[str]) -> Link:
         if not is_panel(design, panel_id):
             raise DesignError(f"link {link_id!r}: {panel_id!r} is not a patch panel")
     if panel_ids != link.via:
-        design.update_links([msgspec.structs.replace(link, via=panel_ids)])
+        # The recorded piece lengths were the old route's cords and trunks
+        design.update_links([msgspec.structs.replace(link, via=panel_ids, as_built_pieces_m=())])
     return link
 
 

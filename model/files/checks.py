@@ -24,7 +24,7 @@ from model.design.hall_checks import (
     check_text,
     check_tray,
 )
-from model.design.link_entries import polarity_problem, via_problem
+from model.design.link_entries import pieces_problem, polarity_problem, via_problem
 
 if TYPE_CHECKING:
     from model.files.document import DesignDocument
@@ -218,22 +218,35 @@ def _check_device_ports(doc: DesignDocument) -> list[LoadProblem]:
 
 
 def _check_link_entries(doc: DesignDocument) -> list[LoadProblem]:
-    """``via`` and ``polarity`` entries the editor's edit API refuses (a panel named twice, a
-    port on a trunk, a cassette's seventh port): refused here too, each with its JSON path
+    """``via``, ``polarity`` and ``as_built_pieces_m`` entries the editor's edit API refuses (a
+    panel named twice, a port on a trunk, a cassette's seventh port, pieces that are no channel): refused here too, each with its JSON path
     (:mod:`model.design.link_entries`). Only links that have such entries are visited: a
     generated XL hall has none among its 400k links."""
     problems: list[LoadProblem] = []
     links = doc.links
     # Scanned in C first (~10 ms at XL); the Python loop only when some link has entries.
-    if not (any(map(attrgetter("via"), links)) or any(map(attrgetter("polarity"), links))):
+    if not (
+        any(map(attrgetter("via"), links))
+        or any(map(attrgetter("polarity"), links))
+        or any(map(attrgetter("as_built_pieces_m"), links))
+    ):
         return problems
     for i, link in enumerate(links):
-        if not (link.via or link.polarity):
+        if not (link.via or link.polarity or link.as_built_pieces_m):
             continue
         problem = via_problem(link.via)
         if problem is not None:
             problems.append(
                 LoadProblem(f"$.links[{i}].via", f"link {link.id!r}: {problem}", ("links", i))
+            )
+        problem = pieces_problem(link.as_built_pieces_m, link.via)
+        if problem is not None:
+            problems.append(
+                LoadProblem(
+                    f"$.links[{i}].as_built_pieces_m",
+                    f"link {link.id!r}: recorded pieces: {problem}",
+                    ("links", i),
+                )
             )
         for key, value in link.polarity.items():
             problem = polarity_problem(key, value)

@@ -31,7 +31,7 @@ from model.structured.channels import (
     LossBudget,
     loss_budget,
 )
-from model.structured.cords import typed_length
+from model.structured.cords import recorded_pieces, typed_length
 from model.structured.layout import StructuredLayout
 from model.structured.polarity import PolarityResult, check_polarity
 
@@ -180,13 +180,16 @@ def channel_view(
         tuple(rows),
         polarity.message(channel),
         _panel_rule(channel, budget),
-        length_words(design, channel),
+        length_words(design, channel, trunks),
     )
 
 
-def length_words(design, channel: Channel) -> str:
-    """Which length the channel is, in one sentence: the link's typed length (as-built, else
-    override) when it has one, else the length as laid (see :func:`model.structured.cords.lay_cords`)."""
+def length_words(design, channel: Channel, trunks: dict | None = None) -> str:
+    """Which length the channel is, in one sentence: its pieces' recorded lengths (import-netbox)
+    where it has them, each piece said recorded or estimated; else the link's typed length
+    (as-built, else override) when it has one, else the length as laid (see
+    :func:`model.structured.cords.lay_cords`). ``trunks``: the layout's trunks by id (a trunk
+    another link of its bundle recorded is recorded)."""
     link = design.links.get(channel.link_id)
     typed = typed_length(link) if link is not None else None
     if not channel.panels:
@@ -194,6 +197,17 @@ def length_words(design, channel: Channel) -> str:
             return f"{channel.length_m:g} m: the link's routed length"
         return f"{channel.length_m:g} m: the link's {typed[1]} length {typed[0]:g} m"
     trunks_m = sum(e.length_m for e in channel.elements if e.kind == "trunk")
+    pieces = [e for e in channel.elements if e.kind in ("cord", "trunk")]
+    recorded = recorded_pieces(link, len(pieces) - 2)
+    if recorded:
+        trunks = trunks or {}
+        words = []
+        for n, (e, given) in enumerate(zip(pieces, recorded, strict=True)):
+            trunk = trunks.get(e.object_id) if e.kind == "trunk" else None
+            known = trunk.recorded if trunk is not None else given is not None
+            name = ("cord A", "cord B")[n > 0] if e.kind == "cord" else f"trunk {n}"
+            words.append(f"{name} {e.length_m:g} m {'recorded' if known else 'estimated'}")
+        return f"{channel.length_m:g} m: " + ", ".join(words)
     if typed is None:
         return f"{channel.length_m:g} m as laid: cords from the racks, {trunks_m:g} m of trunks"
     if typed[0] <= trunks_m:

@@ -28,6 +28,7 @@ def lay_cords(
     fibre_of,
     slack_m,
     typed_m: dict[str, float] | None = None,
+    recorded: dict[str, tuple[float | None, ...]] | None = None,
 ) -> None:
     """The cords of every leg's links, as columns; each link's channel row (its first leg) and,
     for a link of several fibres, their lengths (``leg_lengths_m``). A cord is the link's vertical at that end + the
@@ -35,7 +36,9 @@ def lay_cords(
     the link's fibre part (:func:`model.structured.layout._round_up`, here numpy's same search over every cord).
 
     ``typed_m``: per link with a typed length (as-built, else override), that length: the
-    channel's too, so its two cords share what its trunks leave (:func:`_typed_cords`)."""
+    channel's too, so its two cords share what its trunks leave (:func:`_typed_cords`).
+    ``recorded``: per link, its pieces' recorded lengths (``Link.as_built_pieces_m``); a
+    recorded cord is that length, whatever the typed length would share out."""
     # ``per_leg``: columns, one value per leg (its table leg, the cords' rack distances A and
     # B, its trunks' length, its members). The members (link, up A, horizontal, up B) one
     # after the other, as columns: one pass each over flat lists.
@@ -60,6 +63,8 @@ def lay_cords(
     del _horizontal
     if typed_m:
         _typed_cords(link_ids, typed_m, a_m, b_m, trunk_m)
+    if recorded:
+        _recorded_cords(link_ids, recorded, a_m, b_m, leg_of, table, layout.findings)
     fibres = table.fibres
     part_no: dict[str, int] = {}  # fibre part id -> its number; "" (no part): -1
     media = [fibres[lid].medium for lid in link_ids]
@@ -142,6 +147,56 @@ def _typed_cords(link_ids, typed_m: dict[str, float], a_m, b_m, trunk_m) -> None
     rows, share, laid = rows[fits], share[fits], laid[fits]
     a_new = a_m[rows] * (share / laid)
     a_m[rows], b_m[rows] = a_new, share - a_new
+
+
+def _recorded_cords(
+    link_ids, recorded: dict, a_m, b_m, leg_of, table: ChannelTable, findings: list[Finding]
+) -> None:
+    """Cords (``a_m``, ``b_m``, in place) of the links whose pieces have recorded lengths: each
+    recorded cord is its record (ordered at that length's stock length, as any cord), when the
+    record has the leg's shape (a cord, one trunk per segment, a cord); a record that has not
+    is used for none of its pieces, and a RECORDED_PIECES_UNUSED finding says so."""
+    unused: set[str] = set()
+    middles = table.middles
+    legs = leg_of.tolist()
+    trunks_of: dict[int, int] = {}  # table leg -> its trunks (a leg carries up to 6 channels)
+    for row, link_id in enumerate(link_ids):
+        pieces = recorded.get(link_id)
+        if pieces is None:
+            continue
+        leg = legs[row]
+        trunks = trunks_of.get(leg)
+        if trunks is None:
+            trunks = trunks_of[leg] = sum(1 for e in middles[leg] if e.kind == "trunk")
+        if len(pieces) != trunks + 2:
+            if link_id not in unused:
+                unused.add(link_id)
+                findings.append(_unused_record(link_id, len(pieces), trunks))
+            continue
+        if pieces[0] is not None:
+            a_m[row] = pieces[0]
+        if pieces[-1] is not None:
+            b_m[row] = pieces[-1]
+
+
+def _unused_record(link_id: str, pieces: int, trunks: int) -> Finding:
+    """RECORDED_PIECES_UNUSED: a link's recorded lengths are of another channel than its own."""
+    return Finding(
+        code="RECORDED_PIECES_UNUSED",
+        severity="info",
+        message=f"link {link_id}: its {pieces} recorded lengths (cord, {pieces - 2} trunks, "
+        f"cord) are not those of its channel ({trunks} trunks through the panels the cabling "
+        "style chooses); its cords and trunks are estimated. Route it via the panels it was "
+        "recorded through, or record it again",
+        objects=(link_id,),
+    )
+
+
+def recorded_pieces(link, trunks: int) -> tuple[float | None, ...]:
+    """The link's recorded piece lengths (cord A, each trunk, cord B) when they are those of a
+    channel of ``trunks`` trunks, else none: what the layout takes from the record."""
+    pieces = link.as_built_pieces_m if link is not None else ()
+    return pieces if len(pieces) == trunks + 2 else ()
 
 
 def typed_length(link) -> tuple[float, str] | None:

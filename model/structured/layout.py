@@ -36,7 +36,9 @@ Choices, written down:
   distance when the panel is in another rack); trunk = the horizontal route between the two
   panels' racks (the link's own route between its two racks, else
   :class:`~model.structured.paths.RackDistances`) + the slack % + a 2 m service loop
-  (LEVIATHAN: 2-3 m per trunk run, the low end), ordered at the next orderable length.
+  (LEVIATHAN: 2-3 m per trunk run, the low end), ordered at the next orderable length. A
+  piece whose length a link recorded (``Link.as_built_pieces_m``: import-netbox, an as-built
+  lengths file) is that length instead; a trunk at the longest its links recorded.
 * Same-rack links and links on integrated cables (DAC, AOC, ...) stay direct.
 """
 
@@ -227,7 +229,12 @@ def _layout(
         layout.channels = ChannelTable({})  # no channel made, as no trunk or cord is
         return _with_panels(layout, design, pool, legs.cassette_no)
     route_of = {pair: best[1] for pair, best in route_best.items()}
-    _bundle_trunks(layout, catalog, legs.segments, route_of, settings.slack_pct)
+    # Lengths recorded piece by piece (import-netbox: cord A, each trunk, cord B) replace the
+    # estimates of those pieces; most designs have none (one pass, no entry).
+    recorded = {
+        lid: link.as_built_pieces_m for lid, link in design.links.items() if link.as_built_pieces_m
+    }
+    _bundle_trunks(layout, catalog, legs.segments, route_of, settings.slack_pct, recorded)
     if trunks_only:
         layout.channels = ChannelTable({})  # no channel made, as no cord is
         return _with_panels(layout, design, pool, legs.cassette_no)
@@ -239,7 +246,7 @@ def _layout(
         if (link.as_built_m is not None or link.length_override_m is not None)
         and (given := typed_length(link)) is not None
     }
-    lay_cords(layout, table, per_leg, fibre_of, settings.slack_per_end_m, typed)
+    lay_cords(layout, table, per_leg, fibre_of, settings.slack_per_end_m, typed, recorded)
     return _with_panels(layout, design, pool, legs.cassette_no)
 
 
@@ -345,9 +352,15 @@ def _via_nodes(
 
 
 def _bundle_trunks(
-    layout: StructuredLayout, catalog, segments: dict, route_of: dict, slack_pct: float
+    layout: StructuredLayout,
+    catalog,
+    segments: dict,
+    route_of: dict,
+    slack_pct: float,
+    recorded: dict | None = None,
 ) -> None:
-    """Step 3: the legs of each panel pair bundled into trunks, each leg told its trunks."""
+    """Step 3: the legs of each panel pair bundled into trunks, each leg told its trunks;
+    ``recorded``: per link, its pieces' recorded lengths (a trunk takes its links' record)."""
     n_trunk = 0
     # The trunk parts per (mode, leg width): a zoned XL hall has ~100k panel pairs and a few
     # of these, each a sort and bend-radius check of the catalog's trunks.
@@ -381,7 +394,14 @@ def _bundle_trunks(
             chunk, i = members[i : i + n], i + n
             n_trunk += 1
             trunk = _trunk(
-                f"trunk-{n_trunk}", tpart, chunk, width, (panel_a, panel_b), route_of, slack_pct
+                f"trunk-{n_trunk}",
+                tpart,
+                chunk,
+                width,
+                (panel_a, panel_b),
+                route_of,
+                slack_pct,
+                _recorded_m(chunk, recorded) if recorded else None,
             )
             layout.trunks.append(trunk)
             if tpart is None or math.isnan(trunk.ordered_m):
@@ -409,13 +429,18 @@ def _trunk(
     panels: tuple[str, str],
     route_of: dict,
     slack_pct: float,
+    recorded_m: float | None = None,
 ) -> Trunk:
     """The trunk of part ``tpart`` (None: no part fits) carrying the legs' segments ``chunk``,
-    at the longest leg's length plus the slack and a service loop."""
+    at the longest leg's length plus the slack and a service loop, or at ``recorded_m``: the
+    length its links recorded (:func:`_recorded_m`)."""
     leg0, s0 = chunk[0]
     ra, rb = leg0.racks[s0], leg0.racks[s0 + 1]
-    length = max(leg.seg_m[s] for leg, s in chunk) * (1 + slack_pct / 100)
-    length += TRUNK_SERVICE_LOOP_M
+    if recorded_m is None:
+        length = max(leg.seg_m[s] for leg, s in chunk) * (1 + slack_pct / 100)
+        length += TRUNK_SERVICE_LOOP_M
+    else:
+        length = recorded_m
     ordered = _round_up(tpart.lengths_m, length) if tpart else math.nan
     links = tuple(dict.fromkeys(lid for leg, _ in chunk for lid in leg.link_ids))
     return Trunk(
@@ -432,7 +457,24 @@ def _trunk(
         panels[0],
         panels[1],
         route_of.get((ra, rb), route_of.get((rb, ra), "")),
+        recorded_m is not None,
     )
+
+
+def _recorded_m(chunk: list[tuple[Leg, int]], recorded: dict) -> float | None:
+    """The length the links of a trunk's legs ``chunk`` recorded for it (the longest, should two
+    differ: it is one cable), None when none did. A link's record counts only when it has the
+    leg's shape (a cord, a trunk per segment, a cord): a link re-routed since holds none
+    (:func:`model.design.structured_edit.route_via`)."""
+    found = [
+        pieces[s + 1]
+        for leg, s in chunk
+        for lid in leg.link_ids
+        if (pieces := recorded.get(lid)) is not None
+        and len(pieces) == len(leg.seg_m) + 2
+        and pieces[s + 1] is not None
+    ]
+    return max(found) if found else None
 
 
 def _trunk_not_orderable(trunk: Trunk, mode: str, width: int) -> Finding:

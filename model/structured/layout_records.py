@@ -36,6 +36,7 @@ class Trunk:
     panel_a: str = ""
     panel_b: str = ""
     route_link: str = ""  # a link between the same two racks whose tray route it follows
+    recorded: bool = False  # its length is a link's recorded one (Link.as_built_pieces_m)
 
 
 @quick_init

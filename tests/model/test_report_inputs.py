@@ -66,22 +66,34 @@ def test_two_devices_sharing_a_name_are_refused_not_miswired(tmp_path, pod):
 
 
 @pytest.mark.parametrize("cabling", ["cross-connect", "zones"])
-def test_as_built_lengths_of_cords_and_trunks_change_nothing_and_say_why(cabling):
+def test_as_built_lengths_of_cords_and_trunks_are_recorded_as_their_links_pieces(cabling):
+    """A measured cord or trunk (the schedule's segment labels, which an installer measures) is
+    recorded as that piece of its links (#40), and the schedule orders it at that length."""
     design = generate(
         "rail-optimized", nodes=64, node_type="dgx-h100", switch="qm9700", su_nodes=32
     )
     apply_cabling(design, cabling)
     plant = RoutedLinks(design)
     rows = schedule_rows(design, plant)
-    structured = [r for r in rows if r.cable_id not in design.links][:2]
-    assert structured  # the schedule's cords and trunks: labels an installer measures
+    cord = next(r for r in rows if r.medium_kind == "patch-cord" and r.ordered_length_m != 7.0)
+    trunk = next(r for r in rows if r.medium_kind == "trunk" and r.ordered_length_m != 15.0)
     before = {k: v.as_built_m for k, v in design.links.items()}
-    errors, problems = apply_lengths(
-        design, plant, [(n + 2, r.label, 3.0) for n, r in enumerate(structured)]
-    )
-    assert errors == [] and len(problems) == len(structured)
-    assert all("of the structured cabling" in p for p in problems)
+    errors, problems = apply_lengths(design, plant, [(2, cord.label, 7.0), (3, trunk.label, 15.0)])
+    assert problems == []
+    assert {e.route_kind: e.cables for e in errors} == {"patch cord": 1, "trunk": 1}
+    (cord_error,) = [e for e in errors if e.route_kind == "patch cord"]
+    assert cord_error.mean_error_m == pytest.approx(7.0 - cord.length_m, abs=1e-3)
     assert {k: v.as_built_m for k, v in design.links.items()} == before
+    link_id, _, end = cord.cable_id.rpartition(":cord-")
+    assert design.links[link_id].as_built_pieces_m[0 if end == "a" else -1] == 7.0
+    carried = [k for k in design.links.values() if 15.0 in k.as_built_pieces_m]
+    assert carried and trunk.link_id in {k.id for k in carried}
+    again = {r.cable_id: r for r in schedule_rows(design, RoutedLinks(design))}
+    assert again[cord.cable_id].ordered_length_m == 7.0
+    assert again[trunk.cable_id].ordered_length_m == 15.0
+    # Measured twice: the second row is refused and changes nothing
+    _, problems = apply_lengths(design, plant, [(2, cord.label, 5.0), (3, cord.label, 10.0)])
+    assert problems == [f"line 3: cable {cord.label!r} already measured on line 2"]
 
 
 @pytest.mark.parametrize("repeat", [1, 10])  # cell by cell, and the distinct-value fast path
