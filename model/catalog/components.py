@@ -141,6 +141,18 @@ class GpuSpec(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     scale_up_domain: Literal["device", "links"] = "device"
     scale_up_domain_gpus: PositiveInt = 8
     power_w_per_gpu: NonNegFloat = 0.0
+    # The scale-up technology by its name (what the analysis and BOM call the layer and its
+    # switch trays): NVIDIA's NVLink, AMD Helios's UALink, an MI355X node's Infinity Fabric.
+    scale_up_link: Literal["NVLink", "UALink", "Infinity Fabric"] = "NVLink"
+
+
+def scale_up_name(device_types: Iterable[DeviceType]) -> str:
+    """The scale-up technology of the GPU device types given ("NVLink", "UALink", both joined
+    by " / " in a mixed hall; "NVLink" when none has a scale-up layer, the catalog's default)."""
+    names = sorted(
+        {t.gpus.scale_up_link for t in device_types if t.gpus and t.gpus.scale_up_gbps_per_gpu > 0}
+    )
+    return " / ".join(names) or "NVLink"
 
 
 class DeviceType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
