@@ -33,7 +33,7 @@ def facility_items(design: Design) -> list[PartCount]:
     first: dict[str, str] = {}  # kind -> the first part of that kind, in catalog order
     for part in parts.values():
         first.setdefault(part.kind, part.id)
-    counts: Counter[tuple[str, float, bool]] = Counter()  # (part id, capacity kW, priced) -> n
+    counts: Counter[tuple[str | None, float, bool]] = Counter()  # (part, kW, priced) -> n
     rack_types = design.catalog.rack_types
     types = design.catalog.device_types
     placed_pdus = Counter(
