@@ -8,7 +8,7 @@ import pytest
 
 from model.catalog.components import builtin_catalog
 from model.engine.routed_links import RoutedLinks
-from model.generators.generate import generate
+from model.generators.generate import apply_cabling, generate
 from model.outputs.bom_parts import orderable_number
 from model.plant.physical_plant import build_plant
 
@@ -64,3 +64,13 @@ def test_an_nvidia_hall_still_orders_nvidia_fibres():
     _, fibres = _fibres(generate("nvl72", racks=2, platform="gb300"))
     assert fibres and all(f.part_id == "fibre-mpo12-sm" for f in fibres if f.kind == "smf-fibre")
     assert any(f.part_number.startswith("MFP7E30") for f in fibres)
+
+
+def test_a_structured_hall_removes_the_msa_direct_fibres_its_cords_replace():
+    # Cross-connect: every Helios link runs through panels, so none of its direct fibres is
+    # ordered (counted as the MSA part, removed as the link's fibre: not ordered twice).
+    design = generate("helios", racks=2)
+    apply_cabling(design, "cross-connect")
+    phys, fibres = _fibres(design)
+    assert phys.structured is not None and phys.structured.channels.structured
+    assert not [f for f in fibres if f.part_id == "fibre-mpo12-sm-msa"]
