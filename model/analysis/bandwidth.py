@@ -138,7 +138,10 @@ def _no_scale_up(topo: Topology, servers: np.ndarray) -> str:
             "each host has one GPU, so there is no scale-up fabric: the NIC is every GPU's "
             "only path to another"
         )
-    return "the servers have no NVLink, so there is no scale-up fabric between their GPUs"
+    return (
+        "the servers have no scale-up links (NVLink, UALink), so there is no scale-up fabric "
+        "between their GPUs"
+    )
 
 
 def _explain(layers, bottleneck, effective, tiers, slow, no_scale_up="", tech="NVLink") -> str:

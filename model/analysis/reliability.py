@@ -50,7 +50,10 @@ FIT_FILE = CATALOG_DIR / "reliability" / "fit-rates.json"
 CATEGORIES: tuple[str, ...] = get_args(FitCategory)  # the settings' own list
 NETWORK = ("switches", "nvlink_trays", "optics", "active_cables", "passive_cables")
 LABEL = "all causes"  # what the panel's tile says the figure counts
-SCOPE = "all causes: GPU, HBM, host, NIC, switch, NVLink tray, optics, cables, software"
+SCOPE = (
+    "all causes: GPU, HBM, host, NIC, switch, scale-up (NVLink, UALink) tray, optics, cables, "
+    "software"
+)
 HOURS_PER_YEAR = 8766.0  # 365.25 days
 
 
