@@ -34,6 +34,10 @@ def _parts_of(design, rack_type: str) -> tuple[int, Counter]:
          "kyber-800vdc-feed", 2, "busway-tap-off-800vdc"),
         # Helios on Open Rack Wide (ETN-ORW-HELIOS): 240 kW / 33 kW = 8, plus one.
         ("helios", {"racks": 2}, "rack-helios", "orw-power-shelf-33kw", 9, "busway-tap-off"),
+        # MI355X 128-GPU ORv3 rack: an Open Rack's busbar shelves, 230 kW / 33 kW = 7, plus one.
+        ("rail-optimized", {"nodes": 32, "node_type": "mi355x-dlc-orv3",
+         "switch": "tomahawk5-64x800", "su_nodes": 16}, "rack-mi355x-orv3-dlc",
+         "orw-power-shelf-33kw", 8, "busway-tap-off"),
     ],
 )  # fmt: skip
 def test_each_platform_s_rack_gets_its_own_power_parts(
