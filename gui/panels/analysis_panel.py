@@ -303,7 +303,7 @@ class AnalysisPanel(QWidget):
         )
         t["bandwidth"].set(
             f"{_gbps(r.scale_out_gbps)}",
-            f"effective {_gbps(r.effective_gbps)} · NVLink {_gbps(r.scale_up_gbps)}",
+            f"effective {_gbps(r.effective_gbps)} · {r.scale_up_name} {_gbps(r.scale_up_gbps)}",
             bad=r.effective_gbps < r.scale_out_gbps - 1e-6,
         )
         t["bisection"].set(f"{r.bisection_gbps / 1000:,.1f} Tb/s", r.bisection_method)

@@ -14,7 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from model.analysis.collectives import COLLECTIVES, Collectives, Estimate
+from model.catalog.components import scale_up_name
 
 
 @dataclass
@@ -28,6 +31,7 @@ class CollectiveFigures:
     knee: str
     one_gpu_hosts: bool = False  # every server of the job has one GPU: no scale-up fabric
     routing: str = ""  # Collectives.routing_words(): how bytes spread over equal-cost uplinks
+    scale_up_name: str = "NVLink"  # the servers' scale-up technology (catalog scale_up_link)
 
     def to_json(self) -> dict:
         return {
@@ -76,13 +80,18 @@ def collective_figures(c: Collectives, settings) -> CollectiveFigures | None:
         default[name] = c.estimate(job, name, size, algo)
         curves[name] = c.curve(name, size, algo, settings.job_placement)
     one_gpu = bool(len(job.servers)) and bool((c.topo.gpus[job.servers] <= 1).all())
+    types = c.design.catalog.device_types
+    servers = np.flatnonzero(c.topo.is_gpu_server)
+    tech = scale_up_name(
+        types[t] for t in {c.design.devices[c.topo.device_ids[i]].type for i in servers}
+    )
     return CollectiveFigures(
-        job.label, job.gpus, size, algorithm, default, curves, knee(curves["all-reduce"]), one_gpu,
-        c.routing_words(),
+        job.label, job.gpus, size, algorithm, default, curves, knee(curves["all-reduce"], tech),
+        one_gpu, c.routing_words(), tech,
     )  # fmt: skip
 
 
-def knee(points: list[Estimate]) -> str:
+def knee(points: list[Estimate], tech: str = "NVLink") -> str:
     """One sentence: from which job size the links, not the latency, set the collective's time
     (the all-reduce's in the report; ``collective`` names its own)."""
     if not points:
@@ -92,7 +101,7 @@ def knee(points: list[Estimate]) -> str:
     if not bound:
         return f"NCCL's latency terms set the {name} time at every job size up to the job."
     first = bound[0]
-    layer = "NVLink" if first.limited_by == "scale-up" else f"the {first.limited_by} links"
+    layer = tech if first.limited_by == "scale-up" else f"the {first.limited_by} links"
     net = next((p for p in bound if p.limited_by != "scale-up"), None)
     if net is not None and net is not first:
         layer += f", from {net.gpus:,} GPUs the {net.limited_by} links"
@@ -110,11 +119,12 @@ def bottleneck_sentence(fig: CollectiveFigures | None) -> str:
     not the ring); and, on hosts of one GPU, that there is no scale-up fabric."""
     if fig is None:
         return ""
-    text = _limited(fig.default["all-reduce"], fig.job)
+    tech = fig.scale_up_name
+    text = _limited(fig.default["all-reduce"], fig.job, tech)
     a2a = fig.default.get("all-to-all")
     ar = fig.default["all-reduce"]
     if a2a is not None and a2a.gpus > 1 and a2a.limited_by != ar.limited_by:
-        text += " " + _limited(a2a, "same job")[:-1] + f"; PXN {a2a.pxn}."
+        text += " " + _limited(a2a, "same job", tech)[:-1] + f"; PXN {a2a.pxn}."
     if ar.routing == "ecmp-hash":
         text += (
             f" Static ECMP hashing ({fig.routing}): the expected busiest uplinks; at the 95th "
@@ -122,11 +132,11 @@ def bottleneck_sentence(fig: CollectiveFigures | None) -> str:
             + (f", the all-to-all {a2a.time_p95_s * 1e3:,.2f} ms." if a2a is not None else ".")
         )
     if fig.one_gpu_hosts:
-        text += " Each host has one GPU: no scale-up (NVLink) fabric, every byte uses its NIC."
+        text += f" Each host has one GPU: no scale-up ({tech}) fabric, every byte uses its NIC."
     return text
 
 
-def _limited(e: Estimate, job: str) -> str:
+def _limited(e: Estimate, job: str, tech: str = "NVLink") -> str:
     head = (
         f"{e.collective.capitalize()} of {e.size_bytes / 1e6:g} MB on the {job}: "
         f"{e.time_s * 1e3:,.2f} ms ({e.algorithm}, {e.protocol})"
@@ -139,7 +149,7 @@ def _limited(e: Estimate, job: str) -> str:
         else ", limited by"
     )
     if e.limited_by == "scale-up":
-        return head + f"{bound} NVLink (the scale-up bandwidth per GPU)."
+        return head + f"{bound} {tech} (the scale-up bandwidth per GPU)."
     if e.limited_by == "none":
         return head + "."
     shown = ", ".join(e.bottleneck_links[:4])

@@ -345,6 +345,7 @@ class Analyzer:
             effective_gbps=bw.effective,
             bottleneck=bw.bottleneck,
             bottleneck_explanation=bw.explanation,
+            scale_up_name=bw.scale_up_name,
             allreduce=job,
             allreduce_curve=points,
             allreduce_knee=coll.knee if coll else "No GPUs, no collective.",

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from model.analysis.topology import LINK_COMPUTE, Topology, tier_name
+from model.catalog.components import scale_up_name
 from model.common.arrays import unique_sorted
 from model.design.design import Design
 
@@ -52,6 +53,7 @@ class Bandwidth:
     explanation: str
     slow_server_links: int  # server compute links below the NIC's port speed
     gpus_under: dict[int, int] = field(default_factory=dict)  # level -> GPUs below one group
+    scale_up_name: str = "NVLink"  # the servers' scale-up technology (catalog scale_up_link)
 
 
 def bandwidth(design: Design, topo: Topology, group_labels: dict[int, np.ndarray]) -> Bandwidth:
@@ -82,6 +84,8 @@ def bandwidth(design: Design, topo: Topology, group_labels: dict[int, np.ndarray
     scale_up_values = [
         types[design.devices[topo.device_ids[i]].type].gpus.scale_up_gbps_per_gpu for i in servers
     ]
+    server_types = {design.devices[topo.device_ids[i]].type for i in servers}
+    tech = scale_up_name(types[t] for t in server_types)
     # A server without NVLink has no scale-up tier to be narrow: it is no 0 Gb/s layer.
     with_nvlink = [v for v in scale_up_values if v > 0]
     scale_up = float(min(with_nvlink)) if with_nvlink else 0.0
@@ -114,9 +118,10 @@ def bandwidth(design: Design, topo: Topology, group_labels: dict[int, np.ndarray
         nic,
         effective,
         bottleneck,
-        _explain(layers, bottleneck, effective, tiers, slow, _no_scale_up(topo, servers)),
+        _explain(layers, bottleneck, effective, tiers, slow, _no_scale_up(topo, servers), tech),
         slow,
         _gpus_under(topo, group_labels),
+        tech,
     )
 
 
@@ -133,15 +138,20 @@ def _no_scale_up(topo: Topology, servers: np.ndarray) -> str:
             "each host has one GPU, so there is no scale-up fabric: the NIC is every GPU's "
             "only path to another"
         )
-    return "the servers have no NVLink, so there is no scale-up fabric between their GPUs"
+    return (
+        "the servers have no scale-up links (NVLink, UALink), so there is no scale-up fabric "
+        "between their GPUs"
+    )
 
 
-def _explain(layers, bottleneck, effective, tiers, slow, no_scale_up="") -> str:
+def _explain(layers, bottleneck, effective, tiers, slow, no_scale_up="", tech="NVLink") -> str:
     if bottleneck == "none":
         return "The design has no GPU servers, so there is no per-GPU bandwidth to limit."
-    others = ", ".join(f"{_label(name)} {_fmt(v)}" for name, v in layers if name != bottleneck)
+    others = ", ".join(
+        f"{_label(name, tech)} {_fmt(v)}" for name, v in layers if name != bottleneck
+    )
     if bottleneck == "scale-up":
-        head = f"NVLink (scale-up) is the narrowest layer at {_fmt(effective)} per GPU"
+        head = f"{tech} (scale-up) is the narrowest layer at {_fmt(effective)} per GPU"
     elif bottleneck == "nic" and effective == 0:
         head = "No GPU server has a cabled compute NIC, so there is no scale-out bandwidth"
     elif bottleneck == "nic":
@@ -166,8 +176,8 @@ def _explain(layers, bottleneck, effective, tiers, slow, no_scale_up="") -> str:
     return f"{text} No scale-up layer: {no_scale_up}." if no_scale_up and not has_nvlink else text
 
 
-def _label(name: str) -> str:
-    return {"scale-up": "NVLink", "nic": "NIC"}.get(name, f"after {name}")
+def _label(name: str, tech: str = "NVLink") -> str:
+    return {"scale-up": tech, "nic": "NIC"}.get(name, f"after {name}")
 
 
 def _gpus_under(topo: Topology, group_labels: dict[int, np.ndarray]) -> dict[int, int]:

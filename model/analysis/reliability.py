@@ -10,7 +10,9 @@ per day = 24 x 1e-9 x sum(count x FIT) (domain-facts 8d).
 What each category counts (parts from the physical plant, per cage, as the BOM buys them):
 
 * ``gpus``, ``hbm``, ``software``: GPUs of the GPU servers; ``hosts``: GPU servers (a compute
-  tray of an NVL72 rack is one host); ``nics``: cabled compute ports of GPU servers;
+  tray of an NVL72 rack is one host); ``nics``: physical NICs of GPU servers with a cabled
+  compute port (a port broken out into planes is still one NIC: Helios's 800G port split into
+  4 x 200G planes fails as one Vulcano, :func:`physical_nics`);
 * ``switches``: devices of the catalog category ``switch`` (every fabric); ``nvlink_trays``:
   devices of the category ``nvlink-switch``;
 * ``optics``: transceiver modules, each lasers x FIT per laser + its DSP (lasers = lasers per
@@ -41,13 +43,17 @@ import numpy as np
 
 from model.analysis.topology import LINK_COMPUTE, Topology
 from model.catalog.components import CATALOG_DIR
+from model.catalog.ports import port_table
 from model.design.entities import FitCategory
 
 FIT_FILE = CATALOG_DIR / "reliability" / "fit-rates.json"
 CATEGORIES: tuple[str, ...] = get_args(FitCategory)  # the settings' own list
 NETWORK = ("switches", "nvlink_trays", "optics", "active_cables", "passive_cables")
 LABEL = "all causes"  # what the panel's tile says the figure counts
-SCOPE = "all causes: GPU, HBM, host, NIC, switch, NVLink tray, optics, cables, software"
+SCOPE = (
+    "all causes: GPU, HBM, host, NIC, switch, scale-up (NVLink, UALink) tray, optics, cables, "
+    "software"
+)
 HOURS_PER_YEAR = 8766.0  # 365.25 days
 
 
@@ -153,8 +159,32 @@ def unit_fits(design, phys, rates: dict[str, FitRate]) -> dict[str, list[tuple[i
     return out
 
 
+def physical_nics(design, ends) -> int:
+    """The NICs behind the server port ends ``ends`` (PortRefs of cabled compute links).
+
+    A broken-out port (``nic1/1`` ... ``nic1/4``: one port per plane) is one physical port, and
+    ports per NIC are those of the NIC type's mode at the port group's speed (a ConnectX-8 runs
+    one 800G port, a dual-port NIC two): one NIC fails every plane it feeds, so counting cabled
+    links would multiply NIC failures by the plane count."""
+    types = design.catalog.device_types
+    nic_types = design.catalog.nic_types
+    ports: dict[tuple[str, str], set[str]] = {}  # (device, port group) -> physical ports
+    for ref in ends:
+        device = design.devices[ref.device]
+        info = port_table(types[device.type], device.breakout).get(ref.port)
+        if info is not None:
+            ports.setdefault((ref.device, info.group), set()).add(ref.port.split("/", 1)[0])
+    total = 0
+    for (device_id, group_name), physical in ports.items():
+        group = types[design.devices[device_id].type].port_group(group_name)
+        nic = nic_types.get(group.nic) if group is not None else None
+        at_speed = [m.ports for m in nic.modes if m.speed_gbps == group.speed_gbps] if nic else []
+        total += -(-len(physical) // min(at_speed, default=1))
+    return total
+
+
 def device_counts(design, topo: Topology, servers: np.ndarray) -> dict[str, int]:
-    """GPUs, hosts and cabled NIC ports of ``servers`` (topology indexes), and the hall's
+    """GPUs, hosts and physical NICs of ``servers`` (topology indexes), and the hall's
     switches and NVLink trays."""
     types = design.catalog.device_types
     by_category: Counter[str] = Counter()
@@ -164,8 +194,10 @@ def device_counts(design, topo: Topology, servers: np.ndarray) -> dict[str, int]
     member = np.zeros(len(topo.device_ids), dtype=bool)
     member[servers] = True
     server = topo.is_gpu_server
-    nics = int((compute & member[topo.a] & ~server[topo.b]).sum())
-    nics += int((compute & member[topo.b] & ~server[topo.a]).sum())
+    links, ids = design.links, topo.link_ids
+    ends = [links[ids[i]].a for i in np.flatnonzero(compute & member[topo.a] & ~server[topo.b])]
+    ends += [links[ids[i]].b for i in np.flatnonzero(compute & member[topo.b] & ~server[topo.a])]
+    nics = physical_nics(design, ends)
     gpus = int(np.asarray(topo.gpus)[servers].sum())
     return {
         "gpus": gpus,

@@ -88,6 +88,8 @@ class Report:
     # floor rating), so the outputs of designs without them are unchanged.
     cooling: dict = field(default_factory=dict)
     floor_load: dict = field(default_factory=dict)
+    # The GPU servers' scale-up technology ("NVLink", "UALink"; catalog GpuSpec.scale_up_link).
+    scale_up_name: str = "NVLink"
 
     @property
     def switches_total(self) -> int:

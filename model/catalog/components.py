@@ -141,6 +141,18 @@ class GpuSpec(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     scale_up_domain: Literal["device", "links"] = "device"
     scale_up_domain_gpus: PositiveInt = 8
     power_w_per_gpu: NonNegFloat = 0.0
+    # The scale-up technology by its name (what the analysis and BOM call the layer and its
+    # switch trays): NVIDIA's NVLink, AMD Helios's UALink, an MI355X node's Infinity Fabric.
+    scale_up_link: Literal["NVLink", "UALink", "Infinity Fabric"] = "NVLink"
+
+
+def scale_up_name(device_types: Iterable[DeviceType]) -> str:
+    """The scale-up technology of the GPU device types given ("NVLink", "UALink", both joined
+    by " / " in a mixed hall; "NVLink" when none has a scale-up layer, the catalog's default)."""
+    names = sorted(
+        {t.gpus.scale_up_link for t in device_types if t.gpus and t.gpus.scale_up_gbps_per_gpu > 0}
+    )
+    return " / ".join(names) or "NVLink"
 
 
 class DeviceType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -215,6 +227,11 @@ class RackType(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     # rack) and whether its coolant manifold comes with it (an NVL72: 8 shelves, INTROL-GB300).
     power_shelves: Annotated[int, Meta(ge=0, le=64)] = 0
     liquid_manifold: bool = False
+    # The facility parts (model.facility.parts) of each Rack.pdus entry and of the busway
+    # tap-off feeding it, where the rack's own differ from the first of their kind: a Vera
+    # Rubin rack's 110 kW shelves, a Kyber rack's 800 V DC feed ("" = the first of the kind).
+    power_part: str = ""
+    tap_part: str = ""
     # "patch": a dedicated patch (cross-connect) rack holding only panels, where the network
     # racks of its row put the panels they have no U for (model.structured.paths.PanelPool).
     role: Literal["", "patch"] = ""
@@ -352,6 +369,13 @@ class Catalog:
             if nic.id in self.nic_types:
                 raise CatalogError(f"duplicate NIC type id {nic.id!r}")
             self.nic_types[nic.id] = nic
+        for rtype in self.rack_types.values():
+            for part_id in (rtype.power_part, rtype.tap_part):
+                # A catalog without facility parts leaves the lines out (model.facility.parts).
+                if part_id and self.facility_parts and part_id not in self.facility_parts:
+                    raise CatalogError(
+                        f"rack type {rtype.id!r} names unknown facility part {part_id!r}"
+                    )
         for dtype in self.device_types.values():
             if dtype.laser_sources and dtype.laser_source not in self.laser_source_parts:
                 raise CatalogError(

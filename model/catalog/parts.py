@@ -190,7 +190,9 @@ def part_number_for(pattern: str, length_m: float | None) -> str:
     return pattern.replace("{len}", length_code(length_m))
 
 
-FacilityKind = Literal["rack-pdu", "power-shelf", "busway-tap", "cdu", "crah", "rack-manifold"]
+FacilityKind = Literal[
+    "rack-pdu", "power-shelf", "rack-dc-feed", "busway-tap", "cdu", "crah", "rack-manifold"
+]
 
 
 class FacilityPart(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -197,10 +197,13 @@ def plan_rail_optimized(
     reserve_ports: int = 0,
     planes: int = 1,
     port_mode: str = "auto",
+    share_rails: bool = False,
 ) -> RailPlan:
     """``planes`` > 1: Spectrum-X multi-plane, each NIC split across that many independent
     planes, each plane its own rail-optimized fabric (see :func:`node_spec`). ``port_mode``
-    names the leaf switch's port mode (see :func:`switch_ports`)."""
+    names the leaf switch's port mode (see :func:`switch_ports`). ``share_rails``: rails may
+    share a leaf even where one rail of an SU fits one leaf, when that builds fewer switches
+    (a Kyber SU's rail fills half a leaf: :func:`plan_nvl72`)."""
     require_positive(nodes, "--nodes")
     require_positive(su_nodes, "--su-nodes")
     node = node_spec(catalog, node_type, planes)
@@ -214,7 +217,7 @@ def plan_rail_optimized(
         raise GenerateError(f"--tiers must be auto, 2, 3 or rail-only, not {tiers!r}")
     rails = len(node.nics)
     args = (node, leaf, nodes, su_nodes, tiers, oversubscription, reserve_ports, up, down)
-    if tiers == "rail-only" or -(-su_nodes // down) <= 1:
+    if tiers == "rail-only" or (not share_rails and -(-su_nodes // down) <= 1):
         return _plan_rails(*args, 1)
     # A rail of one SU already needs several leaves: r rails may share each leaf instead when
     # that builds fewer switches in all (GB200 NVL72 16 SU: 720 with 2 rails a leaf, not 1,016).
@@ -439,6 +442,11 @@ class Nvl72Plan:
         return out
 
 
+# Platforms whose rails share leaves wherever that builds fewer switches: Kyber, which no
+# NVIDIA table fixes at one rail a leaf (its scale-out is an estimate, TOMS-KYBER).
+SHARED_RAIL_PLATFORMS = frozenset({"rubin-ultra"})
+
+
 def plan_nvl72(
     catalog: Catalog,
     *,
@@ -478,5 +486,9 @@ def plan_nvl72(
         reserve_ports=reserve_ports,
         planes=planes,
         port_mode=port_mode,
+        # A Kyber canister carries 72 NICs, so an SU of 8 racks (32 canisters) fills half of
+        # each 64-downlink rail leaf: two rails a leaf is the Clos minimum (36 leaves, not 72).
+        # The NVL72 platforms keep one rail a leaf where it fits, as NVIDIA's tables build.
+        share_rails=platform in SHARED_RAIL_PLATFORMS,
     )
     return Nvl72Plan(racks, min(su_racks, racks), scale_out, platform)

@@ -37,6 +37,7 @@ import numpy as np
 from msgspec import Struct
 
 from model.analysis import analyze
+from model.catalog.components import scale_up_name
 from model.catalog.structured import structured_catalog
 from model.common.findings import Finding, sort_findings
 from model.common.natural_sort import natural_key
@@ -401,7 +402,7 @@ def summary_rows(
             "ea",
         ),
         ("Switches (scale-out and management)", _devices_of(design, "switch"), "ea"),
-        ("NVLink switch trays", _devices_of(design, "nvlink-switch"), "ea"),
+        (f"{_scale_up(design)} switch trays", _devices_of(design, "nvlink-switch"), "ea"),
         ("Links", len(design.links), "ea"),
         ("Transceiver modules", int(qty.get("Modules", 0)), "ea"),
         ("Integrated cables to order", int(qty.get("Cables", 0)), "ea"),
@@ -440,6 +441,12 @@ def quote_lines(lines: Iterable[BomLine]) -> list[BomLine]:
 def _devices_of(design: Design, category: str) -> int:
     types = design.catalog.device_types
     return sum(1 for d in design.devices.values() if types[d.type].category == category)
+
+
+def _scale_up(design: Design) -> str:
+    """What the design's scale-up switch trays are called: NVLink, UALink (Helios)."""
+    types = design.catalog.device_types
+    return scale_up_name(types[t] for t in {d.type for d in design.devices.values()})
 
 
 def export_findings(

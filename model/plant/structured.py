@@ -45,6 +45,13 @@ def apply_structured(
     for part in catalog.module_parts.values():
         fibre_of.setdefault(part.medium, part.fibre)
         fpp_of.setdefault(part.medium, part.fibres_per_port)
+    # A direct fibre counted as its module's vendor-neutral equivalent (model.plant.tally.
+    # msa_fibres) is the medium's fibre to remove: the same link's fibre, another vendor.
+    same_as = {
+        part.fibre: fibre_of[part.medium]
+        for part in catalog.module_parts.values()
+        if part.fibre != fibre_of[part.medium]
+    }
     # Fabric of each plant row as a code into ``fab_names``.
     index = plant.index
     if fabric_rows is not None:
@@ -80,7 +87,7 @@ def apply_structured(
             removed[key] += count * fpp_of.get(medium_id, 1)
     items: list[PartCount] = []
     for item in phys.items:
-        key = (item.part_id, item.length_m, item.fabric)
+        key = (same_as.get(item.part_id, item.part_id), item.length_m, item.fabric)
         if item.category == "fibre" and removed[key]:
             left = item.quantity - removed[key]
             removed[key] = 0

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from model.catalog.parts import CablePart, ModulePart
+from model.catalog.parts import CablePart, ModulePart, mates
 from model.common.arrays import unique_inverse
 from model.engine.cages import (
     CAGE_STRIDE,
@@ -227,6 +227,11 @@ def tally(
     m_f = m[fibre_rows]
     len_f = ordered[fibre_rows]
     part_f = fibre_of[np.where(m_f >= 0, m_f, len(media))]
+    own = msa_fibres(module_parts, tables.own_fibre, fibre_parts)
+    for side in (lb, la):  # the A end's module decides where both have an MSA fibre
+        end_module = module_of[side[fibre_at]]
+        own_f = own[np.where(end_module >= 0, end_module, len(module_parts))]
+        part_f = np.where((own_f >= 0) & (part_f >= 0), own_f, part_f)
     good = (part_f >= 0) & np.isfinite(len_f)
     for r in fibre_rows[~good].tolist():
         for c in (int(ia[r]), int(ib[r])):
@@ -306,6 +311,27 @@ def _modules(out: Tally, tables, cages, cage_medium, cage_fab, cage_spec, module
                 part.price_usd,
                 fab,
             )
+
+
+def msa_fibres(module_parts, own_fibre, fibre_parts: list) -> np.ndarray:
+    """Per module part (and one more, for no module): the index in ``fibre_parts`` of the
+    vendor-neutral fibre a link on it takes, or -1 for the medium's fibre.
+
+    The medium's fibre is its first module's (an NVIDIA fibre where NVIDIA sells one); a
+    module of another vendor that names a fibre of its own, not NVIDIA's, takes that one: a
+    Tomahawk or AMD cage takes no NVIDIA part (the plug rules), so neither does the fibre
+    between its module and the far end (issue 39). Appends those fibres to ``fibre_parts``."""
+    out = np.full(len(module_parts) + 1, -1, dtype=np.int64)
+    for i, part in enumerate(module_parts):
+        fibre = own_fibre.get(part.id)
+        if part.vendor == "NVIDIA" or fibre is None or fibre.vendor == "NVIDIA":
+            continue
+        if not mates(part.receptacle, fibre.connector):
+            continue
+        if fibre not in fibre_parts:
+            fibre_parts.append(fibre)
+        out[i] = fibre_parts.index(fibre)
+    return out
 
 
 def _fibre_lines(out: Tally, fibre_parts, len_f, part_f, link_fpp, fibre_rows, row_fab, needed):

@@ -56,6 +56,8 @@ ALLOWED_SOURCES = frozenset(
         "ATG-UALOE",
         "UALINK-FAQ",
         "UEC-1.0",
+        "ETN-ORW-HELIOS",
+        "META-ORV3-HPR",
         "100GM-1.6T",
         "AA-NVL72",
         "ACC-MSA",

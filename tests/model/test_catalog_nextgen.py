@@ -49,7 +49,8 @@ def test_two_tomahawk6_switches_100_m_apart_run_1_6t_dr8():
     phys = build_plant(plant)
     assert {i.part_number: i.quantity for i in phys.of("module")} == {"EST-OSFP-1.6T-DR8": 2}
     fibres = phys.of("fibre")
-    assert [(f.part_number, f.quantity) for f in fibres] == [("MFP7E30-N100", 2)]  # dual MPO
+    # Dual MPO; a Tomahawk cage takes no NVIDIA part, so the MSA equivalent of MFP7E30.
+    assert [(f.part_number, f.quantity) for f in fibres] == [("EST-MPO12APC-SM-100", 2)]
     assert phys.cages_invalid == 0 and not phys.findings
 
 

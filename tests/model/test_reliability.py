@@ -17,13 +17,14 @@ from model.analysis.reliability import (
     NETWORK,
     fit_rates,
     forecast,
+    hall_counts,
     reference,
     unit_fits,
 )
-from model.analysis.topology import infer_topology
+from model.analysis.topology import LINK_COMPUTE, infer_topology
 from model.design.entities import Settings
 from model.engine.routed_links import RoutedLinks
-from model.generators.generate import rail_optimized
+from model.generators.generate import helios, nvl72, rail_optimized
 from model.plant.parts_count import PartCount
 from tests.model.test_catalog_sources import load_sources, unresolved_keys
 
@@ -219,3 +220,26 @@ def test_a_16k_h100_hall_lands_near_llama3_because_its_rates_come_from_it():
     # Hence the total lies within [derived + net / 3, derived + 3 net] of the observed 7.76 / day.
     assert derived + net_observed / 3 <= rel["failures_per_day"] <= derived + 3 * net_observed
     assert abs(rel["failures_per_day"] - observed) / observed < 0.2
+
+
+@pytest.mark.parametrize(
+    ("build", "nics_per_gpu"),
+    [
+        # Helios: 3 Vulcano 800G NICs per GPU (REG-HELIOS), each 800G port split 4 x 200G
+        # into four Tomahawk-6 planes: 4 cabled links per NIC, one NIC.
+        (lambda: helios(racks=2, planes=4, port_mode="512x200G"), 3),
+        # GB300 multi-plane Spectrum-X: each ConnectX-8 800G port as 2 x 400G planes.
+        (lambda: nvl72(racks=2, platform="gb300", planes=2), 1),
+    ],
+)
+def test_multi_plane_nics_count_physical_nics_not_plane_links(build, nics_per_gpu):
+    design = build()
+    topo = infer_topology(design)
+    hall = hall_counts(design, topo)
+    compute_links = int((topo.kind == LINK_COMPUTE).sum())
+    # The planes really are separate links (more than one per NIC), and each NIC counts once.
+    assert compute_links > hall["gpus"] * nics_per_gpu
+    assert hall["nics"] == hall["gpus"] * nics_per_gpu
+    rel = forecast(design, topo, None, hall=hall)
+    nic_day = rel["categories"]["nics"]["failures_per_day"]
+    assert nic_day == pytest.approx(24e-9 * hall["gpus"] * nics_per_gpu * 330)
