@@ -171,12 +171,12 @@ def panel_export(
 
 
 class _LinkFacts:
-    """Labels and media once per link (a zoned XL hall asks ~1.3 M times for each)."""
+    """Labels once per link (a zoned XL hall asks ~1.3 M times); the plant, whose medium
+    column gives the cables' types."""
 
     def __init__(self, design, plant, labels) -> None:
         self.design, self.plant, self.labels = design, plant, labels
         self._label: dict[str, str] = {}
-        self._medium: dict[str, object] = {}
 
     def label(self, link_id: str) -> str:
         """The schedule's label of the link, else its own, else its id."""
@@ -186,12 +186,6 @@ class _LinkFacts:
                 self.labels.get(link_id) or self.design.links[link_id].label or link_id
             )
         return got
-
-    def medium(self, link_id: str):
-        """The link's medium in the plant."""
-        if link_id not in self._medium:
-            self._medium[link_id] = self.plant.medium(link_id)
-        return self._medium[link_id]
 
 
 def _place_legs(design, layout, trunks: dict, ports: _Ports, facts: _LinkFacts) -> list[tuple]:
@@ -337,69 +331,59 @@ def _cable_types(plant, link_ids: list[str]) -> list[str]:
 def _trunk_leg_cables(
     out: PanelExport, site: str, trunks: dict, placed: list[tuple], facts: _LinkFacts
 ) -> None:
-    """Trunk legs: one cable per leg and segment, named after the trunk's two panels."""
+    """Trunk legs: one cable per leg and segment, named after the trunk's two panels. The legs'
+    cable types come from the plant's medium column at once, and a row is made in place (a
+    zoned XL hall has ~400k legs and segments)."""
     numbered: dict[str, str] = {}
     per_pair: dict[tuple[str, str], int] = defaultdict(int)
     leg_no: dict[str, int] = defaultdict(int)
-    for leg, at in placed:
-        medium_ = facts.medium(leg.links[0])
+    cable_type = _cable_types(facts.plant, [leg.links[0] for leg, _ in placed])
+    cables = out.cables
+    for (leg, at), netbox_type in zip(placed, cable_type, strict=True):
         last = len(at) - 1
         for s, trunk_id in enumerate(leg.trunks):
             trunk = trunks[trunk_id]
             (na, ka), (nb, kb) = at[s], at[s + 1]
             if trunk_id not in numbered:
-                pair = tuple(sorted((na, nb)))
+                pair = (na, nb) if na <= nb else (nb, na)
                 per_pair[pair] += 1
                 numbered[trunk_id] = f"{pair[0]}-{pair[1]} trunk {per_pair[pair]}"
-            leg_no[trunk_id] += 1
+            n = leg_no[trunk_id] = leg_no[trunk_id] + 1
             rear_a = f"C{ka}" if leg.cassettes and s == 0 else f"R{ka}"
             a_kind = "dcim.rearport"
             if 0 < s:  # leaving a zone panel: from the adapter's front
                 a_kind, rear_a = "dcim.frontport", f"F{ka}"
             rear_b = f"C{kb}" if leg.cassettes and s + 1 == last else f"R{kb}"
             a, b = (site, na, a_kind, rear_a), (site, nb, "dcim.rearport", rear_b)
-            if (nb, b[3]) < (na, a[3]):  # A side: the panel sorting first, whatever way the link
+            if (nb, rear_b) < (na, rear_a):  # A side: the panel sorting first, whatever way
                 a, b = b, a
-            part = trunk.part or "MPO"
-            what = f"leg {leg_no[trunk_id]} of {trunk.legs} of one {part} trunk"
+            what = f"leg {n} of {trunk.legs} of one {trunk.part or 'MPO'} trunk"
             # One physical trunk, one length: on leg 1 only, so that NetBox's sum of cable
             # lengths is what is bought (the other legs say where their length is).
-            piece = trunk if leg_no[trunk_id] == 1 else None
-            if piece is None:
+            length = None
+            if n == 1:
+                got = trunk.ordered_m
+                length = round(got if got == got else trunk.length_m, 2)
+            else:
                 what += ", length on leg 1"
-            fibre_part = getattr(trunk, "fibre_part", "")
-            cable = _cable(a, b, medium_, numbered[trunk_id], piece, what, fibre_part)
-            out.cables.append(cable)
+            cables.append(
+                (
+                    *a,
+                    *b,
+                    netbox_type,
+                    "planned",
+                    _fit_label(numbered[trunk_id]),
+                    length,
+                    "m" if length is not None else "",
+                    _description(what, ""),
+                )
+            )
 
 
-# _cable's row: side A and side B (site, device, type, name), then type, status, label,
+# A cable row (the cords' and the legs'): side A and side B (site, device, type, name), then type, status, label,
 # length, length unit and description: netbox_cables.CABLE_HEADER's order (asserted there, as
 # this module cannot import it: netbox_cables imports this one through netbox_types).
 CABLE_ROW_TAIL = ("type", "status", "label", "length", "length_unit", "description")
-
-
-def _cable(a: tuple, b: tuple, medium, label: str, piece, what: str, part: str = "") -> tuple:
-    """A cable row in ``CABLE_HEADER`` order (a tuple, not a dict per cable: a zoned XL hall
-    has ~1.2 M cords and trunk legs)."""
-    length = None
-    if piece is not None:
-        length = piece.ordered_m if piece.ordered_m == piece.ordered_m else piece.length_m
-    return (
-        a[0],
-        a[1],
-        a[2],
-        a[3],
-        b[0],
-        b[1],
-        b[2],
-        b[3],
-        medium.netbox_type if medium is not None else "",
-        "planned",
-        fit_name(label, 100),
-        None if length is None else round(length, 2),
-        "m" if length is not None else "",
-        _description(what, getattr(piece, "fibre_part", "") or part),
-    )
 
 
 @functools.lru_cache(maxsize=4096)
