@@ -190,7 +190,9 @@ class _LinkFacts:
 
 def _place_legs(design, layout, trunks: dict, ports: _Ports, facts: _LinkFacts) -> list[tuple]:
     """(leg, [(device name, number) per node]): ports per leg and node, legs taken in the
-    order of their channels' labels."""
+    order of their channels' labels. A placed panel's next port is counted in place, without
+    looking up its rack and type, which only a virtual panel needs (a zoned XL hall takes
+    ~470k ports)."""
 
     def rack_of(holder: str, trunk_ids, i: int) -> str:
         if holder in design.devices:
@@ -199,15 +201,19 @@ def _place_legs(design, layout, trunks: dict, ports: _Ports, facts: _LinkFacts) 
         return t.rack_a if i < len(trunk_ids) else t.rack_b
 
     label = facts.label
-    legs = sorted(layout.legs, key=lambda g: tuple((label(lid), lid) for lid in g.links))
+    # In the order of the legs' (label, link id) lists; a list of pairs compares as the tuple.
+    legs = sorted(layout.legs, key=lambda g: [(label(lid), lid) for lid in g.links])
     placed: list[tuple] = []
+    devices, names, next_port = design.devices, ports.names, ports.next
     for leg in legs:
         at = []
+        last = len(leg.holders) - 1
         for i, holder in enumerate(leg.holders):
-            end = i in (0, len(leg.holders) - 1)
-            part = LC_ENCLOSURE if leg.cassettes and end else MPO_PANEL
-            if holder in design.devices:
-                part = design.devices[holder].type
+            if holder in devices:  # a placed panel: its own name, ports counted from 1
+                n = next_port[holder] = next_port[holder] + 1
+                at.append((names[holder], n))
+                continue
+            part = LC_ENCLOSURE if leg.cassettes and i in (0, last) else MPO_PANEL
             at.append(ports.take(holder, rack_of(holder, leg.trunks, i), part))
         placed.append((leg, at))
     return placed
