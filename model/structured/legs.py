@@ -4,7 +4,9 @@ A *leg* is one MPO connector at each end of every segment of a path (see
 :mod:`model.structured.layout`): an MPO channel's fibre, or the MPO-12 rear of an LC cassette
 pair carrying up to six duplex channels. The legs of a path whose nodes are distinct racks'
 pooled panels take each node's ports for all of them at once (the usual path; a zoned XL hall
-has 393k legs on a few thousand paths); a path with panels named by hand takes them leg by leg.
+has 393k legs on a few thousand paths), also when a rack spills into patch racks no other node
+of the path can reach; a path with panels named by hand, or whose racks could take the same
+patch-rack panel, takes them leg by leg.
 """
 
 from __future__ import annotations
@@ -104,13 +106,30 @@ class LegLayer:
             if (
                 not any(point[2] for point in points)
                 and len(set(racks)) == len(racks)
-                and all(self.pool.free_ports(point[4]) >= len(chunks) for point in points)
+                and self._spills_apart(points, len(chunks))
             ):
-                # No named panel, no rack twice, and each rack's own panels hold all the legs
-                # (no take spills into a patch rack two racks may share, where the order of
-                # takes would matter): the usual path.
+                # No named panel, no rack twice, and no two of its racks' takes can reach the
+                # same panel (so the order of takes between them does not matter): the usual
+                # path, and a path whose racks spill into patch racks of their own.
                 lay = self._lay_in_columns
             lay(group, points, chunks, (racks, leg_ends, own_route, fixed_m), (mode, width))
+
+    def _spills_apart(self, points: list, n: int) -> bool:
+        """Whether the takes of ``n`` legs at ``points`` (distinct racks) touch disjoint
+        panels: each rack's own panels hold them all, or the racks short of ports spill into
+        patch racks that are no other point's rack and no other short rack's overflow."""
+        pool = self.pool
+        short = [point for point in points if pool.free_ports(point[4]) < n]
+        if not short:
+            return True
+        racks = {point[1] for point in points}
+        reached: set[str] = set()
+        for point in short:
+            overflow = set(pool.overflow.get(point[1], ()))
+            if overflow & racks or overflow & reached:
+                return False
+            reached |= overflow
+        return True
 
     def _lay_one_by_one(self, group: int, points: list, chunks: list, shape: tuple, seg: tuple):
         """The legs of a path with panels named by hand (or a rack twice): leg after leg, each
@@ -196,6 +215,11 @@ class LegLayer:
                 strict=True,
             )
         ]
+        home = self.pool.home  # panels taken in patch racks, as _lay_one_by_one displaces
+        if home:
+            for leg in legs:
+                if not home.keys().isdisjoint(leg.holders):
+                    _displace(leg, home, self.design.racks)
         self.legs += zip(legs, chunks, strict=True)
         self._add_segments(legs, holder_cols, seg)
 

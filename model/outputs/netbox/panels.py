@@ -49,6 +49,7 @@ from __future__ import annotations
 import functools
 from collections import defaultdict
 from dataclasses import dataclass, field
+from itertools import repeat
 
 from model.catalog.structured import structured_catalog
 from model.outputs.netbox.names import DESCRIPTION_MAX, fit_name, interface_name
@@ -170,12 +171,12 @@ def panel_export(
 
 
 class _LinkFacts:
-    """Labels and media once per link (a zoned XL hall asks ~1.3 M times for each)."""
+    """Labels once per link (a zoned XL hall asks ~1.3 M times); the plant, whose medium
+    column gives the cables' types."""
 
     def __init__(self, design, plant, labels) -> None:
         self.design, self.plant, self.labels = design, plant, labels
         self._label: dict[str, str] = {}
-        self._medium: dict[str, object] = {}
 
     def label(self, link_id: str) -> str:
         """The schedule's label of the link, else its own, else its id."""
@@ -186,16 +187,12 @@ class _LinkFacts:
             )
         return got
 
-    def medium(self, link_id: str):
-        """The link's medium in the plant."""
-        if link_id not in self._medium:
-            self._medium[link_id] = self.plant.medium(link_id)
-        return self._medium[link_id]
-
 
 def _place_legs(design, layout, trunks: dict, ports: _Ports, facts: _LinkFacts) -> list[tuple]:
     """(leg, [(device name, number) per node]): ports per leg and node, legs taken in the
-    order of their channels' labels."""
+    order of their channels' labels. A placed panel's next port is counted in place, without
+    looking up its rack and type, which only a virtual panel needs (a zoned XL hall takes
+    ~470k ports)."""
 
     def rack_of(holder: str, trunk_ids, i: int) -> str:
         if holder in design.devices:
@@ -204,15 +201,19 @@ def _place_legs(design, layout, trunks: dict, ports: _Ports, facts: _LinkFacts) 
         return t.rack_a if i < len(trunk_ids) else t.rack_b
 
     label = facts.label
-    legs = sorted(layout.legs, key=lambda g: tuple((label(lid), lid) for lid in g.links))
+    # In the order of the legs' (label, link id) lists; a list of pairs compares as the tuple.
+    legs = sorted(layout.legs, key=lambda g: [(label(lid), lid) for lid in g.links])
     placed: list[tuple] = []
+    devices, names, next_port = design.devices, ports.names, ports.next
     for leg in legs:
         at = []
+        last = len(leg.holders) - 1
         for i, holder in enumerate(leg.holders):
-            end = i in (0, len(leg.holders) - 1)
-            part = LC_ENCLOSURE if leg.cassettes and end else MPO_PANEL
-            if holder in design.devices:
-                part = design.devices[holder].type
+            if holder in devices:  # a placed panel: its own name, ports counted from 1
+                n = next_port[holder] = next_port[holder] + 1
+                at.append((names[holder], n))
+                continue
+            part = LC_ENCLOSURE if leg.cassettes and i in (0, last) else MPO_PANEL
             at.append(ports.take(holder, rack_of(holder, leg.trunks, i), part))
         placed.append((leg, at))
     return placed
@@ -223,121 +224,172 @@ def _cord_cables(
 ) -> None:
     """Cords: each link's two ends on its first leg's end ports, in label order.
 
-    ``names``: (site, device id -> NetBox name, links whose schedule A end is their B end)."""
+    ``names``: (site, device id -> NetBox name, links whose schedule A end is their B end).
+    Made column by column, a link's two cords at a time (its ends' NetBox names and ports, its
+    rounded lengths, descriptions and cable type gathered per link or per distinct value, the
+    rows zipped at the end): a zoned XL hall has 786k cords, and a row made call by call was
+    ~8 s of its export's CPU."""
     site, device_names, flipped = names
-    label = facts.label
     first_leg: dict[str, tuple] = {}
     for leg, at in placed:
         for j, link_id in enumerate(leg.links):
             first_leg.setdefault(link_id, (leg, at, j))
-    # Each link's first cord pair (the cord table's rows: pair k is cords 2k and 2k + 1).
+    label = facts.label
+    # In (label, id) order: by id, then (stable) by label.
+    order = sorted(first_leg)
+    order.sort(key=label)
+    if not order:
+        return
+    # Per link, its end that the schedule lists first (X, cord A: device -> panel) and the
+    # other (Y, cord B: panel -> device).
+    x_ends, y_ends = _cord_ends(design, layout, order, first_leg, flipped)
+    x_dev, x_port, x_panel, x_front, x_len, x_desc = x_ends
+    y_dev, y_port, y_panel, y_front, y_len, y_desc = y_ends
+    names_of = {p: interface_name(p) for p in {*x_port, *y_port}}
+    n = len(order)
+
+    def pairs(xs, ys) -> list:
+        both = [None] * (2 * n)
+        both[0::2], both[1::2] = xs, ys
+        return both
+
+    cable_type = _cable_types(facts.plant, order)
+    kinds = ("dcim.interface", "dcim.frontport") * n
+    labels = pairs(
+        [_fit_label(f"{label(link_id)} cord A") for link_id in order],
+        [_fit_label(f"{label(link_id)} cord B") for link_id in order],
+    )
+    lengths = pairs(x_len, y_len)
+    out.cables += zip(
+        repeat(site),
+        pairs([device_names[d] for d in x_dev], y_panel),
+        kinds,
+        pairs([names_of[p] for p in x_port], y_front),
+        repeat(site),
+        pairs(x_panel, [device_names[d] for d in y_dev]),
+        kinds[1:] + kinds[:1],
+        pairs(x_front, [names_of[p] for p in y_port]),
+        pairs(cable_type, cable_type),
+        repeat("planned"),
+        labels,
+        lengths,
+        ["m" if length is not None else "" for length in lengths],
+        pairs(x_desc, y_desc),
+    )
+
+
+def _cord_ends(design, layout, order: list[str], first_leg: dict, flipped) -> tuple:
+    """Per link of ``order``, for its end listed first and then its other end: columns of the
+    device id, its port, the panel's NetBox name, the panel's front port, the cord's length
+    (ordered, else as laid; rounded to cm; None without a cord pair) and its description."""
     cords = layout.cords
-    first_pair: dict[str, int] = {}
-    for k, cord_link in enumerate(cords.link_ids):
-        first_pair.setdefault(cord_link, k)
-    for link_id in sorted(first_leg, key=lambda k: (label(k), k)):
+    # Each link's first cord pair (the cord table's rows: pair k is cords 2k and 2k + 1).
+    first_pair = {link_id: k for k, link_id in reversed(list(enumerate(cords.link_ids)))}
+    rounded: dict[float, float] = {}
+    ends: tuple[list, list] = ([], [])  # per link: its first end's tuple, its other end's
+    for link_id in order:
         leg, at, j = first_leg[link_id]
         link = design.links[link_id]
-        medium_ = facts.medium(link_id)
-        order = ("b", "a") if link_id in flipped else ("a", "b")
-        for end, which in zip(("a", "b"), order, strict=True):
-            ref = link.a if which == "a" else link.b
-            device_end = (
-                site,
-                device_names[ref.device],
-                "dcim.interface",
-                interface_name(ref.port),
-            )
-            name, number = at[0] if which == "a" else at[-1]
+        pair = first_pair.get(link_id)
+        sides = ((link.a, at[0], "a"), (link.b, at[-1], "b"))
+        if link_id in flipped:
+            sides = sides[::-1]
+        for column, (ref, (panel, number), which) in zip(ends, sides, strict=True):
             what = "patch cord"
             if leg.cassettes:
-                port = f"C{number}-{j + 1}"
+                front = f"C{number}-{j + 1}"
                 if which == "b":  # method B: the far cassette's physical port is 7-k
                     what += f", cassette port {CASSETTE_PORTS - j}"
             else:
-                port = f"F{number}"
-            panel_end = (site, name, "dcim.frontport", port)
-            a, b = (device_end, panel_end) if end == "a" else (panel_end, device_end)
-            out.cables.append(
-                _cable(
-                    a,
-                    b,
-                    medium_,
-                    f"{label(link_id)} cord {end.upper()}",
-                    cords[2 * first_pair[link_id] + (which == "b")]
-                    if link_id in first_pair
-                    else None,
-                    what,
-                )
-            )
+                front = f"F{number}"
+            length = None
+            fibre_part = ""
+            if pair is not None:
+                fibre_part = cords.parts[pair]
+                if which == "a":
+                    got, raw = cords.a_ordered[pair], cords.a_m[pair]
+                else:
+                    got, raw = cords.b_ordered[pair], cords.b_m[pair]
+                value = got if got == got else raw
+                length = rounded.get(value)
+                if length is None:
+                    length = rounded[value] = round(value, 2)
+            description = _description(what, fibre_part)
+            column.append((ref.device, ref.port, panel, front, length, description))
+    return tuple(map(list, zip(*ends[0], strict=True))), tuple(
+        map(list, zip(*ends[1], strict=True))
+    )
+
+
+def _fit_label(text: str) -> str:
+    """``fit_name(text, 100)`` without the call when it fits already (most labels do)."""
+    return text if len(text) <= 100 and text == text.strip() else fit_name(text, 100)
+
+
+def _cable_types(plant, link_ids: list[str]) -> list[str]:
+    """Each link's NetBox cable type (its medium's), from the plant's medium column."""
+    types = [m.netbox_type for m in plant.media]
+    index, medium_index = plant.index, plant.medium_index
+    chosen = medium_index[[index[i] for i in link_ids]].tolist()
+    return [types[k] if k >= 0 else "" for k in chosen]
 
 
 def _trunk_leg_cables(
     out: PanelExport, site: str, trunks: dict, placed: list[tuple], facts: _LinkFacts
 ) -> None:
-    """Trunk legs: one cable per leg and segment, named after the trunk's two panels."""
+    """Trunk legs: one cable per leg and segment, named after the trunk's two panels. The legs'
+    cable types come from the plant's medium column at once, and a row is made in place (a
+    zoned XL hall has ~400k legs and segments)."""
     numbered: dict[str, str] = {}
     per_pair: dict[tuple[str, str], int] = defaultdict(int)
     leg_no: dict[str, int] = defaultdict(int)
-    for leg, at in placed:
-        medium_ = facts.medium(leg.links[0])
+    cable_type = _cable_types(facts.plant, [leg.links[0] for leg, _ in placed])
+    cables = out.cables
+    for (leg, at), netbox_type in zip(placed, cable_type, strict=True):
         last = len(at) - 1
         for s, trunk_id in enumerate(leg.trunks):
             trunk = trunks[trunk_id]
             (na, ka), (nb, kb) = at[s], at[s + 1]
             if trunk_id not in numbered:
-                pair = tuple(sorted((na, nb)))
+                pair = (na, nb) if na <= nb else (nb, na)
                 per_pair[pair] += 1
                 numbered[trunk_id] = f"{pair[0]}-{pair[1]} trunk {per_pair[pair]}"
-            leg_no[trunk_id] += 1
+            n = leg_no[trunk_id] = leg_no[trunk_id] + 1
             rear_a = f"C{ka}" if leg.cassettes and s == 0 else f"R{ka}"
             a_kind = "dcim.rearport"
             if 0 < s:  # leaving a zone panel: from the adapter's front
                 a_kind, rear_a = "dcim.frontport", f"F{ka}"
             rear_b = f"C{kb}" if leg.cassettes and s + 1 == last else f"R{kb}"
             a, b = (site, na, a_kind, rear_a), (site, nb, "dcim.rearport", rear_b)
-            if (nb, b[3]) < (na, a[3]):  # A side: the panel sorting first, whatever way the link
+            if (nb, rear_b) < (na, rear_a):  # A side: the panel sorting first, whatever way
                 a, b = b, a
-            part = trunk.part or "MPO"
-            what = f"leg {leg_no[trunk_id]} of {trunk.legs} of one {part} trunk"
+            what = f"leg {n} of {trunk.legs} of one {trunk.part or 'MPO'} trunk"
             # One physical trunk, one length: on leg 1 only, so that NetBox's sum of cable
             # lengths is what is bought (the other legs say where their length is).
-            piece = trunk if leg_no[trunk_id] == 1 else None
-            if piece is None:
+            length = None
+            if n == 1:
+                got = trunk.ordered_m
+                length = round(got if got == got else trunk.length_m, 2)
+            else:
                 what += ", length on leg 1"
-            fibre_part = getattr(trunk, "fibre_part", "")
-            cable = _cable(a, b, medium_, numbered[trunk_id], piece, what, fibre_part)
-            out.cables.append(cable)
+            cables.append(
+                (
+                    *a,
+                    *b,
+                    netbox_type,
+                    "planned",
+                    _fit_label(numbered[trunk_id]),
+                    length,
+                    "m" if length is not None else "",
+                    _description(what, ""),
+                )
+            )
 
 
-# _cable's row: side A and side B (site, device, type, name), then type, status, label,
+# A cable row (the cords' and the legs'): side A and side B (site, device, type, name), then type, status, label,
 # length, length unit and description: netbox_cables.CABLE_HEADER's order (asserted there, as
 # this module cannot import it: netbox_cables imports this one through netbox_types).
 CABLE_ROW_TAIL = ("type", "status", "label", "length", "length_unit", "description")
-
-
-def _cable(a: tuple, b: tuple, medium, label: str, piece, what: str, part: str = "") -> tuple:
-    """A cable row in ``CABLE_HEADER`` order (a tuple, not a dict per cable: a zoned XL hall
-    has ~1.2 M cords and trunk legs)."""
-    length = None
-    if piece is not None:
-        length = piece.ordered_m if piece.ordered_m == piece.ordered_m else piece.length_m
-    return (
-        a[0],
-        a[1],
-        a[2],
-        a[3],
-        b[0],
-        b[1],
-        b[2],
-        b[3],
-        medium.netbox_type if medium is not None else "",
-        "planned",
-        fit_name(label, 100),
-        None if length is None else round(length, 2),
-        "m" if length is not None else "",
-        _description(what, getattr(piece, "fibre_part", "") or part),
-    )
 
 
 @functools.lru_cache(maxsize=4096)
