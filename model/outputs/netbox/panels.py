@@ -268,6 +268,7 @@ def _cord_cables(
                     if link_id in first_pair
                     else None,
                     what,
+                    named=True,
                 )
             )
 
@@ -316,9 +317,13 @@ def _trunk_leg_cables(
 CABLE_ROW_TAIL = ("type", "status", "label", "length", "length_unit", "description")
 
 
-def _cable(a: tuple, b: tuple, medium, label: str, piece, what: str, part: str = "") -> tuple:
+def _cable(
+    a: tuple, b: tuple, medium, label: str, piece, what: str, part: str = "", named=False
+) -> tuple:
     """A cable row in ``CABLE_HEADER`` order (a tuple, not a dict per cable: a zoned XL hall
-    has ~1.2 M cords and trunk legs)."""
+    has ~1.2 M cords and trunk legs). ``named``: the description ends in the link's media type
+    id in brackets, as a point-to-point cable's does: the cable type and fibre part alone do not
+    tell an 800G SR8 channel (two MPO legs, one cord exported per end) from a 400G SR4 one."""
     length = None
     if piece is not None:
         length = piece.ordered_m if piece.ordered_m == piece.ordered_m else piece.length_m
@@ -336,11 +341,16 @@ def _cable(a: tuple, b: tuple, medium, label: str, piece, what: str, part: str =
         fit_name(label, 100),
         None if length is None else round(length, 2),
         "m" if length is not None else "",
-        _description(what, getattr(piece, "fibre_part", "") or part),
+        _description(
+            what,
+            getattr(piece, "fibre_part", "") or part,
+            medium.id if named and medium is not None else "",
+        ),
     )
 
 
 @functools.lru_cache(maxsize=4096)
-def _description(what: str, fibre_part: str) -> str:
+def _description(what: str, fibre_part: str, medium_id: str = "") -> str:
     """A cable's description (a hall's ~1 M cords and legs have a few hundred)."""
-    return fit_name(what + (f" ({fibre_part})" if fibre_part else ""), DESCRIPTION_MAX)
+    text = what + (f" ({fibre_part})" if fibre_part else "")
+    return fit_name(text + (f" [{medium_id}]" if medium_id else ""), DESCRIPTION_MAX)

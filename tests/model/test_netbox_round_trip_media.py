@@ -1,0 +1,97 @@
+"""export-netbox -> import-netbox keeps every link's medium and port speed (#40 item 3): an 800G
+SR8/FR8 channel does not come back as a 400G SR4/FR4 one, so the BOM keeps all its cords and
+trunk legs, in direct, cross-connect and zoned halls, 400G, 800G and twin-port 2x400G cages."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from model.analysis.analyzer import analyze
+from model.asbuilt.netbox_import import import_netbox
+from model.engine.routed_links import RoutedLinks
+from model.generators.generate import generate
+from model.outputs.bom import bom_lines
+from model.outputs.netbox.export import netbox_tables
+from model.outputs.schedule import schedule_rows
+from model.structured.layout import place_panels, set_cabling
+from tests.model.netbox_lists import write_lists
+from tests.model.test_structured_layout import two_rack_hall
+
+
+def _facts(design):
+    """(medium and port speed per link by its ends' names, BOM lines, the analysis' cables)."""
+    plant = RoutedLinks(design)
+    try:
+        media = Counter()
+        for k in design.links.values():
+            ends = []
+            for ref in (k.a, k.b):
+                port = design.ports(ref.device)[ref.port]
+                ends.append((design.devices[ref.device].name, ref.port, port.speed_gbps))
+            medium = plant.medium(k.id)
+            media[(tuple(sorted(ends)), medium.id if medium else None)] += 1
+        # The facility (PDUs, busway, CRAHs) is not the network's round trip: the import
+        # leaves rack PDUs out (they have no U), a separate gap
+        bom = Counter(
+            {
+                (x.category, x.part, x.length_m): x.quantity
+                for x in bom_lines(design, plant)
+                if x.category != "Power and cooling"
+            }
+        )
+        cables = analyze(design, plant).plant["cables"]
+        return media, bom, cables
+    finally:
+        plant.close()
+
+
+def _round_trip(design, folder):
+    plant = RoutedLinks(design)
+    try:
+        export = netbox_tables(design, schedule_rows(design, plant), plant)
+    finally:
+        plant.close()
+    return import_netbox(write_lists(export, folder))
+
+
+def _assert_kept(design, tmp_path):
+    before = _facts(design)
+    back = _round_trip(design, tmp_path / "lists")
+    media, bom, cables = _facts(back.design)
+    assert media == before[0]
+    assert bom == before[1]
+    assert cables == before[2]
+    return before, back
+
+
+@pytest.mark.parametrize("medium", ["sr8-800g", "fr8-800g", "sr4-400g", "fr4-400g"])
+@pytest.mark.parametrize("cabling", ["direct", "cross-connect", "zones"])
+def test_a_pinned_medium_comes_back_with_its_cords_and_trunk_legs(tmp_path, medium, cabling):
+    design = two_rack_hall(30.0, medium, nics=4)  # links pinned to ``medium``
+    set_cabling(design, cabling)
+    if cabling != "direct":
+        place_panels(design)
+    (media, bom, _), _ = _assert_kept(design, tmp_path)
+    assert {m for (_, m) in media} == {medium}
+    if medium == "sr8-800g" and cabling != "direct":
+        # Two MPO cords per end and two trunk legs per port: what SR4 would have halved
+        cords = sum(q for (cat, part, _), q in bom.items() if cat == "Fibres")
+        assert cords == 4 * 2 * 2
+
+
+@pytest.mark.parametrize(
+    ("params", "cabling"),
+    [
+        (dict(node_type="dgx-h100", switch="qm9700"), "cross-connect"),  # twin-port 2x400G
+        (dict(node_type="dgx-b300", switch="q3400"), "direct"),  # 800G XDR
+        (dict(node_type="dgx-b300", switch="q3400"), "cross-connect"),
+    ],
+)
+def test_a_generated_hall_keeps_its_media_bom_and_cable_counts(tmp_path, params, cabling):
+    design = generate("rail-optimized", nodes=16, su_nodes=16, **params)
+    if cabling != "direct":
+        set_cabling(design, cabling)
+        place_panels(design)
+    _assert_kept(design, tmp_path)
