@@ -37,7 +37,11 @@ from pathlib import Path
 
 from model.asbuilt.netbox_custom_types import unknown_types
 from model.asbuilt.netbox_media import pin_recorded_media, recorded_medium
-from model.asbuilt.netbox_panels_import import join_through_panels
+from model.asbuilt.netbox_panels_import import (
+    check_virtual_panels,
+    join_through_panels,
+    virtual_panel_part,
+)
 from model.asbuilt.netbox_types import TypeMatcher
 from model.asbuilt.report_csv import ReportError, read_table
 from model.catalog.components import DEVICE_ROLES, CatalogFile, builtin_catalog
@@ -303,8 +307,10 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
         design.add_trays(trays)
     except DesignError as exc:  # a recorded tray edited into one the design refuses
         raise ReportError(f"{folder / FILES['sites']}: site {site!r}: {exc}") from None
-    aliases = _add_devices(design, device_rows, rack_ids, notes, by_layout)
+    virtual: dict[tuple[str, str], list[str]] = defaultdict(list)
+    aliases = _add_devices(design, device_rows, rack_ids, notes, by_layout, virtual)
     _add_cables(design, folder, site, notes, aliases)
+    check_virtual_panels(design, virtual, notes, notes.left_out)
     design.revision = 0
     return ImportResult(design, list(notes), notes.left_out)
 
@@ -341,9 +347,10 @@ def _shown_names(rack_row: dict) -> tuple[str, ...]:
     return (name, f"{name} ({facility_id})") if facility_id else (name,)
 
 
-def _add_devices(design: Design, device_rows, rack_ids, notes, by_layout):
+def _add_devices(design: Design, device_rows, rack_ids, notes, by_layout, virtual):
     """Add the site's devices; returns device id -> NetBox interface name -> catalog port, for
-    the types whose interface names differ from the catalog's."""
+    the types whose interface names differ from the catalog's. ``virtual`` gets (rack id,
+    panel part) -> names of the export's virtual panels (no design device, no rack position)."""
     matcher = TypeMatcher(design.catalog, by_layout)
     devices = []
     unknown: dict[str, int] = defaultdict(int)
@@ -352,6 +359,10 @@ def _add_devices(design: Design, device_rows, rack_ids, notes, by_layout):
     aliases: dict[str, dict[str, str]] = {}
     panels = 0
     for line, d in device_rows:
+        part = virtual_panel_part(d) if d["role"] == PANEL_ROLE else ""
+        if part and d["rack"] in rack_ids:
+            virtual[(rack_ids[d["rack"]], part)].append(d["name"])
+            continue
         if d["rack"] not in rack_ids or not d["position"]:
             notes.append(
                 f"{FILES['devices']} line {line}: {d['name']} is in no rack position, left out"

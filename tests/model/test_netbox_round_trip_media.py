@@ -15,7 +15,7 @@ from model.generators.generate import generate
 from model.outputs.bom import bom_lines
 from model.outputs.netbox.export import netbox_tables
 from model.outputs.schedule import schedule_rows
-from model.structured.layout import place_panels, set_cabling
+from model.structured.layout import place_panels, set_cabling, structured_layout
 from tests.model.netbox_lists import write_lists
 from tests.model.test_structured_layout import two_rack_hall
 
@@ -95,3 +95,47 @@ def test_a_generated_hall_keeps_its_media_bom_and_cable_counts(tmp_path, params,
         set_cabling(design, cabling)
         place_panels(design)
     _assert_kept(design, tmp_path)
+
+
+def _schedule(design) -> Counter:
+    plant = RoutedLinks(design)
+    try:
+        rows = schedule_rows(design, plant)
+    finally:
+        plant.close()
+    return Counter((r.label, r.medium_kind, r.ordered_length_m) for r in rows)
+
+
+def _virtual(design) -> dict:
+    plant = RoutedLinks(design)
+    try:
+        return structured_layout(plant, panels_only=True).virtual_panels
+    finally:
+        plant.close()
+
+
+@pytest.mark.parametrize("placed", [False, True])
+def test_panels_no_rack_had_room_for_come_back_with_their_links_routes(tmp_path, placed):
+    """Exported without a rack position (virtual panels), they were listed as left out."""
+    design = generate(
+        "rail-optimized", nodes=16, su_nodes=16, node_type="dgx-h100", switch="qm9700"
+    )
+    set_cabling(design, "cross-connect")
+    if placed:  # every rack's panels placed, then the leaf rack's taken out: some virtual
+        place_panels(design)
+        leaf_rack = design.devices["su1-leaf-rail1"].rack
+        design.remove_devices(
+            [
+                d.id
+                for d in design.devices.values()
+                if d.rack == leaf_rack and d.role == "patch-panel"
+            ]
+        )
+    virtual = _virtual(design)
+    assert virtual
+    _, back = _assert_kept(design, tmp_path)
+    assert not [x for x in back.left_out if x.startswith("device")]
+    assert _virtual(back.design) == virtual
+    assert _schedule(back.design) == _schedule(design)  # every cord and leg by label and length
+    (note,) = [n for n in back.notes if "no rack had room for" in n]
+    assert note.startswith(f"{sum(virtual.values())} panels")
