@@ -87,6 +87,8 @@ def test_a_pinned_medium_comes_back_with_its_cords_and_trunk_legs(tmp_path, medi
         (dict(node_type="dgx-h100", switch="qm9700"), "cross-connect"),  # twin-port 2x400G
         (dict(node_type="dgx-b300", switch="q3400"), "direct"),  # 800G XDR
         (dict(node_type="dgx-b300", switch="q3400"), "cross-connect"),
+        (dict(node_type="dgx-h100", switch="qm9700"), "zones"),
+        (dict(node_type="dgx-b300", switch="q3400"), "zones"),
     ],
 )
 def test_a_generated_hall_keeps_its_media_bom_and_cable_counts(tmp_path, params, cabling):
@@ -142,3 +144,23 @@ def test_panels_no_rack_had_room_for_come_back_with_their_links_routes(tmp_path,
     assert _schedule(back.design) == _schedule(design)  # every cord and leg by label and length
     (note,) = [n for n in back.notes if "no rack had room for" in n]
     assert note.startswith(f"{sum(virtual.values())} panels")
+
+
+def test_a_virtual_panel_the_imported_channels_do_not_need_is_listed_as_left_out(tmp_path):
+    design = two_rack_hall(30.0, "sr4-400g", nics=4)  # no panel placed: one virtual per rack
+    plant = RoutedLinks(design)
+    try:
+        export = netbox_tables(design, schedule_rows(design, plant), plant)
+    finally:
+        plant.close()
+    folder = write_lists(export, tmp_path / "lists")
+    devices = folder / "netbox_devices.csv"
+    rows = devices.read_text().splitlines()
+    (r1_panel,) = [r for r in rows if r.startswith("R1-PP1,")]
+    devices.write_text("\n".join([*rows, r1_panel.replace("R1-PP1", "R1-PP2", 1)]) + "\n")
+    result = import_netbox(folder)
+    assert [x for x in result.left_out if x.startswith("device")] == [
+        "device R1-PP2: a panel-mpo-1u-72 panel of rack r1 without a rack position, which "
+        "the imported design's channels do not need"
+    ]
+    assert any(n.startswith("2 panels no rack had room for") for n in result.notes)
