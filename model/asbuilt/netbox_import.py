@@ -39,6 +39,7 @@ from model.asbuilt.netbox_custom_types import unknown_types
 from model.asbuilt.netbox_media import pin_recorded_media, recorded_medium
 from model.asbuilt.netbox_panels_import import (
     check_virtual_panels,
+    idle_legs,
     join_through_panels,
     virtual_panel_part,
 )
@@ -466,6 +467,8 @@ def _add_cables(design: Design, folder: Path, site: str, notes, aliases) -> None
         )
     consumed: set[int] = set()
     joined, unjoined, trunk_rows = join_through_panels(left, is_port, _length_m, consumed)
+    idle = idle_legs(left, consumed, is_port)
+    consumed |= idle
     for line, c in left:  # every cable neither a link nor part of a joined channel
         if id(c) not in consumed:
             notes.left_out.append(_cable_left_out(line, c, is_port))
@@ -485,7 +488,12 @@ def _add_cables(design: Design, folder: Path, site: str, notes, aliases) -> None
                 as_built_pieces_m=pieces,  # the layout checks they fit its channel
             )
         )
-    skipped = len(left) - 2 * len(joined) - trunk_rows  # two cords each, and the trunks
+    skipped = len(left) - 2 * len(joined) - trunk_rows - len(idle)  # two cords each, trunks
+    if idle:
+        notes.append(
+            f"{len(idle)} trunk legs carry no cord in NetBox (a port's second MPO leg: NetBox "
+            "holds one cord per interface); they come back with their trunks"
+        )
     _join_notes(design, notes, joined, unjoined, skipped)
     links = _one_cable_per_port(links, notes)
     where = {k.id: f"{FILES['cables']} line {k.id[3:]}" for k in links if k.id[3:].isdigit()}

@@ -206,3 +206,21 @@ def check_virtual_panels(
             "virtual panels of their racks again, ordered in the BOM; their links take the "
             "cabling style's path through those racks"
         )
+
+
+def idle_legs(
+    rows: Sequence[tuple[int, dict[str, str]]], consumed: set[int], is_port: Callable
+) -> set[int]:
+    """``id`` of each trunk leg (panel to panel) no channel was joined through whose trunk (its
+    label) carries joined channels: the second MPO leg of an 800G SR8/DR8 port, whose cord is
+    on the first leg's port (NetBox lets an interface hold one cable). Its trunk comes back
+    whole: the layout lays both legs of each such channel again."""
+    labels = {c["label"] for _, c in rows if id(c) in consumed and c["label"]}
+    return {
+        id(c)
+        for _, c in rows
+        if id(c) not in consumed
+        and c["label"] in labels
+        and not is_port(_a(c))
+        and not is_port(_b(c))
+    }

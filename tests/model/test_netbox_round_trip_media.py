@@ -73,8 +73,10 @@ def test_a_pinned_medium_comes_back_with_its_cords_and_trunk_legs(tmp_path, medi
     set_cabling(design, cabling)
     if cabling != "direct":
         place_panels(design)
-    (media, bom, _), _ = _assert_kept(design, tmp_path)
+    (media, bom, _), back = _assert_kept(design, tmp_path)
     assert {m for (_, m) in media} == {medium}
+    # An SR8 port's second trunk leg has no cord in NetBox: not "left out", its trunk is back
+    assert back.left_out == []
     if medium == "sr8-800g" and cabling != "direct":
         # Two MPO cords per end and two trunk legs per port: what SR4 would have halved
         cords = sum(q for (cat, part, _), q in bom.items() if cat == "Fibres")
