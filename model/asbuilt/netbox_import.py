@@ -37,7 +37,12 @@ from pathlib import Path
 
 from model.asbuilt.netbox_custom_types import unknown_types
 from model.asbuilt.netbox_media import pin_recorded_media, recorded_medium
-from model.asbuilt.netbox_panels_import import join_through_panels
+from model.asbuilt.netbox_panels_import import (
+    check_virtual_panels,
+    idle_legs,
+    join_through_panels,
+    virtual_panel_part,
+)
 from model.asbuilt.netbox_types import TypeMatcher
 from model.asbuilt.report_csv import ReportError, read_table
 from model.catalog.components import DEVICE_ROLES, CatalogFile, builtin_catalog
@@ -303,8 +308,10 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
         design.add_trays(trays)
     except DesignError as exc:  # a recorded tray edited into one the design refuses
         raise ReportError(f"{folder / FILES['sites']}: site {site!r}: {exc}") from None
-    aliases = _add_devices(design, device_rows, rack_ids, notes, by_layout)
+    virtual: dict[tuple[str, str], list[str]] = defaultdict(list)
+    aliases = _add_devices(design, device_rows, rack_ids, notes, by_layout, virtual)
     _add_cables(design, folder, site, notes, aliases)
+    check_virtual_panels(design, virtual, notes, notes.left_out)
     design.revision = 0
     return ImportResult(design, list(notes), notes.left_out)
 
@@ -341,9 +348,10 @@ def _shown_names(rack_row: dict) -> tuple[str, ...]:
     return (name, f"{name} ({facility_id})") if facility_id else (name,)
 
 
-def _add_devices(design: Design, device_rows, rack_ids, notes, by_layout):
+def _add_devices(design: Design, device_rows, rack_ids, notes, by_layout, virtual):
     """Add the site's devices; returns device id -> NetBox interface name -> catalog port, for
-    the types whose interface names differ from the catalog's."""
+    the types whose interface names differ from the catalog's. ``virtual`` gets (rack id,
+    panel part) -> names of the export's virtual panels (no design device, no rack position)."""
     matcher = TypeMatcher(design.catalog, by_layout)
     devices = []
     unknown: dict[str, int] = defaultdict(int)
@@ -352,6 +360,10 @@ def _add_devices(design: Design, device_rows, rack_ids, notes, by_layout):
     aliases: dict[str, dict[str, str]] = {}
     panels = 0
     for line, d in device_rows:
+        part = virtual_panel_part(d) if d["role"] == PANEL_ROLE else ""
+        if part and d["rack"] in rack_ids:
+            virtual[(rack_ids[d["rack"]], part)].append(d["name"])
+            continue
         if d["rack"] not in rack_ids or not d["position"]:
             notes.append(
                 f"{FILES['devices']} line {line}: {d['name']} is in no rack position, left out"
@@ -455,6 +467,8 @@ def _add_cables(design: Design, folder: Path, site: str, notes, aliases) -> None
         )
     consumed: set[int] = set()
     joined, unjoined, trunk_rows = join_through_panels(left, is_port, _length_m, consumed)
+    idle = idle_legs(left, consumed, is_port)
+    consumed |= idle
     for line, c in left:  # every cable neither a link nor part of a joined channel
         if id(c) not in consumed:
             notes.left_out.append(_cable_left_out(line, c, is_port))
@@ -474,7 +488,12 @@ def _add_cables(design: Design, folder: Path, site: str, notes, aliases) -> None
                 as_built_pieces_m=pieces,  # the layout checks they fit its channel
             )
         )
-    skipped = len(left) - 2 * len(joined) - trunk_rows  # two cords each, and the trunks
+    skipped = len(left) - 2 * len(joined) - trunk_rows - len(idle)  # two cords each, trunks
+    if idle:
+        notes.append(
+            f"{len(idle)} trunk legs carry no cord in NetBox (a port's second MPO leg: NetBox "
+            "holds one cord per interface); they come back with their trunks"
+        )
     _join_notes(design, notes, joined, unjoined, skipped)
     links = _one_cable_per_port(links, notes)
     where = {k.id: f"{FILES['cables']} line {k.id[3:]}" for k in links if k.id[3:].isdigit()}

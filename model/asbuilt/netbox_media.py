@@ -29,7 +29,9 @@ from model.engine.media import choose, media_that_fit
 from model.engine.routed_links import RoutedLinks
 
 _BRACKETED_ID = re.compile(r"\[([A-Za-z0-9_.\-]+)\]\s*$")
-_FIBRE_PART = re.compile(r"\(([A-Za-z0-9_.\-]+)\)\s*$")
+# A cord's fibre part, before the media type id its description ends in since #40 (an older
+# export's cord ends in the part)
+_FIBRE_PART = re.compile(r"\(([A-Za-z0-9_.\-]+)\)(?:\s*\[[A-Za-z0-9_.\-]+\])?\s*$")
 
 # NetBox 4.x ``dcim.choices.CableTypeChoices``: the labels its list export writes for the
 # cable types Hallwright's catalog uses (the import also accepts the slugs themselves).

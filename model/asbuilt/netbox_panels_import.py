@@ -159,3 +159,68 @@ def _a(c: dict[str, str]) -> End:
 
 def _b(c: dict[str, str]) -> End:
     return (c["device_b"], c["port_b"])
+
+
+_NOT_PLACED = re.compile(r"^Hallwright (\S+) not placed in the design")
+
+
+def virtual_panel_part(device_row: dict[str, str]) -> str:
+    """The panel part of a device row Hallwright's export wrote for a *virtual* panel (one its
+    rack had no U for: no rack position, "Hallwright <part> not placed in the design"), else
+    ""."""
+    if device_row.get("position"):
+        return ""
+    found = _NOT_PLACED.match(device_row.get("description") or "")
+    return found.group(1) if found else ""
+
+
+def check_virtual_panels(
+    design, recorded: dict[tuple[str, str], list[str]], notes: list[str], left_out: list[str]
+) -> None:
+    """Virtual panels back as what they were: no design device, the layout's overflow of their
+    rack (their links came back routed by the style, through those very racks). ``recorded``:
+    (rack id, panel part) -> the NetBox names of those panels. Each is compared with the
+    imported design's own layout; a panel the layout does not order again is left out."""
+    if not recorded:
+        return
+    from model.engine.routed_links import RoutedLinks
+    from model.structured.layout import structured_layout
+
+    plant = RoutedLinks(design)
+    try:
+        ordered = structured_layout(plant, panels_only=True).virtual_panels
+    finally:
+        plant.close()
+    back = 0
+    for key, names in sorted(recorded.items()):
+        kept = min(len(names), ordered.get(key, 0))
+        back += kept
+        for name in sorted(names)[kept:]:
+            left_out.append(
+                f"device {name}: a {key[1]} panel of rack {key[0]} without a rack position, "
+                "which the imported design's channels do not need"
+            )
+    if back:
+        notes.append(
+            f"{back} panels no rack had room for (no rack position in NetBox) are the layout's "
+            "virtual panels of their racks again, ordered in the BOM; their links take the "
+            "cabling style's path through those racks"
+        )
+
+
+def idle_legs(
+    rows: Sequence[tuple[int, dict[str, str]]], consumed: set[int], is_port: Callable
+) -> set[int]:
+    """``id`` of each trunk leg (panel to panel) no channel was joined through whose trunk (its
+    label) carries joined channels: the second MPO leg of an 800G SR8/DR8 port, whose cord is
+    on the first leg's port (NetBox lets an interface hold one cable). Its trunk comes back
+    whole: the layout lays both legs of each such channel again."""
+    labels = {c["label"] for _, c in rows if id(c) in consumed and c["label"]}
+    return {
+        id(c)
+        for _, c in rows
+        if id(c) not in consumed
+        and c["label"] in labels
+        and not is_port(_a(c))
+        and not is_port(_b(c))
+    }

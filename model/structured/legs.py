@@ -66,6 +66,15 @@ class LegLayer:
             # trunks, also after a round trip that gives the links new ids (import-netbox).
             return ends_of[member[0]]
 
+        # Ports of panels named by hand are theirs before any style path takes one: a style
+        # path laid first would otherwise take them too (a design half routed by hand, as an
+        # import of a site with virtual panels is, had its placed panels booked twice).
+        for (nodes, _, _, _, connector), members in groups.items():
+            if any(named for _, named in nodes):
+                legs = _legs_of(members, connector, direct, fpp_of)
+                for _, named in nodes:
+                    if named:
+                        self.pool.reserve(named, legs)
         for group, ((nodes, rack_a, rack_b, mode, connector), members) in enumerate(
             sorted(groups.items())
         ):
@@ -273,6 +282,14 @@ class LegLayer:
                     element = panel_element[holder] = Element("panel", holder, MPO_PANEL)
                 elements.append(element)
         return tuple(holders), elements
+
+
+def _legs_of(members: list, connector: str, direct: dict, fpp_of: dict) -> int:
+    """How many legs :meth:`LegLayer.lay` makes of a group's ``members``: chunks of six
+    channels through LC cassettes, else one per channel and fibre of its medium."""
+    if CONNECTOR_FAMILY.get(connector) == "LC":
+        return math.ceil(len(members) / CASSETTE_PORTS)
+    return sum(fpp_of.get(direct[m[0]].medium, 1) for m in members)
 
 
 def _displace(leg: Leg, home: dict[str, str], racks) -> None:

@@ -103,6 +103,7 @@ class PanelPool:
         self.used: dict[str, int] = {}  # placed panel id -> ports/slots used
         self.overflow = overflow_racks(design)
         self.home: dict[str, str] = {}
+        self._slot_of: dict[str, list] | None = None  # placed panel id -> its free slot
 
     def take(self, key: tuple[str, str]) -> str:
         """A panel of ``key`` = (rack, panel type) with a free port, which it takes: a placed
@@ -125,6 +126,15 @@ class PanelPool:
                 return got
         self.virtual[key] = self.virtual.get(key, 0) + 1
         return virtual_panel_id(*key)
+
+    def reserve(self, panel_id: str, count: int) -> None:
+        """Keep ``count`` ports of the placed panel ``panel_id`` (named by hand) from
+        :meth:`take`; :meth:`use` still counts them as they are laid."""
+        if self._slot_of is None:  # made at the first reservation: most designs name none
+            self._slot_of = {slot[0]: slot for slots in self.free.values() for slot in slots}
+        slot = self._slot_of.get(panel_id)
+        if slot is not None:
+            slot[1] = max(0, slot[1] - count)
 
     def free_ports(self, key: tuple[str, str]) -> int:
         """Ports (or slots) left on the rack's own placed panels of ``key``'s type."""

@@ -113,30 +113,35 @@ DESIGNS = {
 # The scale-up wording (issue 39: NVLink or UALink, from the catalog) changed analyze --json's
 # reliability "scope" sentence ("NVLink tray" -> "scale-up (NVLink, UALink) tray"), diffed key by
 # key on ft8z and nv16z: that one key, no figure. analyze --json digests retaken.
+# Issue 40 (NetBox round trip keeps the medium): a patch cord's description ends in its link's
+# media type id ("patch cord (fibre-mpo12-mm) [sr4-400g]"), as a point-to-point cable's does;
+# cable type and fibre part did not tell 800G SR8 from 400G SR4, so import-netbox chose SR4.
+# Diffed cell by cell on ft8z: the 512 cord rows of 08_cables_01/02.csv differ in their
+# description only, each the old text plus " [sr4-400g]"; no other file; NetBox digests retaken.
 EXPECTED = {
     "ft8z": (
         "6a356225d356108f05dc69af92e38fb6718afb48e73c1888fbeaa23df4a34bbf",
         "75ee17e4a66a7f5d6412eec3e218f09e0ffdffb36f24bb245ebdf11fef23187e",
         "3c057c6a3c7ebdf64e8d0bc87ad26750724532f34c4a50d43ed54ae69c35eae6",
-        "11296d59868aee85f4536d3ae42029bcda611148c0a29115987952d76bef252b",
+        "bcb04d7deaa4b559636d9487a89acc6e77072d51a623741529d754f3467d28d8",
     ),
     "ro256x": (
         "d9dc6584dd27cade50a2cf2388a4900f0f2b89632383f0e9c59f30ef7ae8c689",
         "da01f5b3f2b49a134f6e8a62f6a5a63d9b6de3bd0a3eeecb5bf3c64999a989f3",
         "6741c80f3f207915235318fb9cf3ecc544ae68f9a44db748fc06f17a4caadaf4",
-        "d4a9ce0b87aa8e2465633535db16c861e9169267e572ed54a758aa37412d6a5c",
+        "b4b63d326ef47d2df9166e0b57f4517cc29ddc3ccc8e64a955921f8792b57df2",
     ),
     "nv16z": (
         "921a54d3d4d12d0deba90e218afc64377a033cd94a1e174ca738ec592400b3ae",
         "cbf12a1df04be66c9aec9ac95f37727b15db61b4ec9cdb2b361d3e06b950d1bb",
         "be4c477a8cf11be1510ee26cb902d14caca800c211d6d5bc08c842675f35f7b6",
-        "1f26eb212dcf15af98f66ef4c9804caa3ca0fdccddcd3bc7830b1f8bb9eb1bdd",
+        "5c236fc4296e11d5d63ee4eb50c827fdeeb4b471d71e80926642edb3a45762c5",
     ),
     "ls128eor": (
         "3029f7ab7d288b9ead79ee2a3d2e567a3f4c9a0dead30b2477d51ed62b06720e",
         "c05cfa9e8e7dd71a44bdfd7f4fa4a6a6b3b0a4e5a31f4830747f2add021196d7",
         "c30109e0d6f3e6c04e55c0246f8b6eca56bb0f338c230764d6d9f58928ba7d1b",
-        "c9c14a49eb5afc83a1ee96f627be37cc0ef871da701d47d5353801be46c55576",
+        "57fb45db94e651bf45fde301391566982f41024c0e2d0f90944021bd02fa7d25",
     ),
 }
 

@@ -242,7 +242,11 @@ def _cord_cables(
         return
     # Per link, its end that the schedule lists first (X, cord A: device -> panel) and the
     # other (Y, cord B: panel -> device).
-    x_ends, y_ends = _cord_ends(design, layout, order, first_leg, flipped)
+    # A cord's description ends in its link's medium id, as a point-to-point cable's does: the
+    # cable type and fibre part alone do not tell an 800G SR8 channel (two MPO legs, one cord
+    # exported per end) from a 400G SR4 one, and import-netbox reads the medium back from it.
+    medium_ids = _medium_ids(facts.plant, order)
+    x_ends, y_ends = _cord_ends(design, layout, order, medium_ids, first_leg, flipped)
     x_dev, x_port, x_panel, x_front, x_len, x_desc = x_ends
     y_dev, y_port, y_panel, y_front, y_len, y_desc = y_ends
     names_of = {p: interface_name(p) for p in {*x_port, *y_port}}
@@ -278,7 +282,9 @@ def _cord_cables(
     )
 
 
-def _cord_ends(design, layout, order: list[str], first_leg: dict, flipped) -> tuple:
+def _cord_ends(
+    design, layout, order: list[str], medium_ids: list[str], first_leg: dict, flipped
+) -> tuple:
     """Per link of ``order``, for its end listed first and then its other end: columns of the
     device id, its port, the panel's NetBox name, the panel's front port, the cord's length
     (ordered, else as laid; rounded to cm; None without a cord pair) and its description."""
@@ -287,7 +293,7 @@ def _cord_ends(design, layout, order: list[str], first_leg: dict, flipped) -> tu
     first_pair = {link_id: k for k, link_id in reversed(list(enumerate(cords.link_ids)))}
     rounded: dict[float, float] = {}
     ends: tuple[list, list] = ([], [])  # per link: its first end's tuple, its other end's
-    for link_id in order:
+    for link_id, medium_id in zip(order, medium_ids, strict=True):
         leg, at, j = first_leg[link_id]
         link = design.links[link_id]
         pair = first_pair.get(link_id)
@@ -314,7 +320,7 @@ def _cord_ends(design, layout, order: list[str], first_leg: dict, flipped) -> tu
                 length = rounded.get(value)
                 if length is None:
                     length = rounded[value] = round(value, 2)
-            description = _description(what, fibre_part)
+            description = _description(what, fibre_part, medium_id)
             column.append((ref.device, ref.port, panel, front, length, description))
     return tuple(map(list, zip(*ends[0], strict=True))), tuple(
         map(list, zip(*ends[1], strict=True))
@@ -324,6 +330,14 @@ def _cord_ends(design, layout, order: list[str], first_leg: dict, flipped) -> tu
 def _fit_label(text: str) -> str:
     """``fit_name(text, 100)`` without the call when it fits already (most labels do)."""
     return text if len(text) <= 100 and text == text.strip() else fit_name(text, 100)
+
+
+def _medium_ids(plant, link_ids: list[str]) -> list[str]:
+    """Each link's medium id ("" where none was chosen), from the plant's medium column."""
+    ids = [m.id for m in plant.media]
+    index, medium_index = plant.index, plant.medium_index
+    chosen = medium_index[[index[i] for i in link_ids]].tolist()
+    return [ids[k] if k >= 0 else "" for k in chosen]
 
 
 def _cable_types(plant, link_ids: list[str]) -> list[str]:
@@ -393,6 +407,7 @@ CABLE_ROW_TAIL = ("type", "status", "label", "length", "length_unit", "descripti
 
 
 @functools.lru_cache(maxsize=4096)
-def _description(what: str, fibre_part: str) -> str:
+def _description(what: str, fibre_part: str, medium_id: str = "") -> str:
     """A cable's description (a hall's ~1 M cords and legs have a few hundred)."""
-    return fit_name(what + (f" ({fibre_part})" if fibre_part else ""), DESCRIPTION_MAX)
+    text = what + (f" ({fibre_part})" if fibre_part else "")
+    return fit_name(text + (f" [{medium_id}]" if medium_id else ""), DESCRIPTION_MAX)
