@@ -43,11 +43,12 @@ PG_PID=""
 JOBS=()
 kill_tree() {  # a process and everything it started, children first
     local child
-    for child in $(ps -o pid= --ppid "$1" 2>/dev/null); do kill_tree "$child"; done
+    for child in $(ps -o pid= --ppid "$1" 2>/dev/null || true); do kill_tree "$child"; done
     kill "$1" 2>/dev/null || true
 }
 cleanup() {
     local pid
+    trap - ERR  # what is already gone is no failure here
     for pid in "${JOBS[@]}"; do kill_tree "$pid"; done
     for pid in "$RUN_DIR"/*.server-pid; do
         [ -f "$pid" ] && kill "$(cat "$pid")" 2>/dev/null || true
@@ -161,10 +162,10 @@ timed "package check (Debian)" debian_packages
 PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n1)
 # --------------------------------------------------------------------------- services
 # PostgreSQL refuses to run as root: the cluster belongs to the postgres user Debian creates.
-# Three NetBox databases, one per independent case, so the cases run side by side without
-# meeting each other's objects: netbox (Hallwright's own names, the CSV sites), netbox_lib (the
-# devicetype-library's types loaded first, the library-named CSV site), netbox_push (REST push).
-DATABASES=(netbox netbox_lib netbox_push)
+# Two NetBox databases, so the two halves run side by side without meeting each other's
+# objects: netbox (Hallwright's own names, the CSV sites) and netbox_lib (the devicetype-
+# library's types loaded first, the library-named CSV site, then the REST pushes).
+DATABASES=(netbox netbox_lib)
 DUMP=$NB_HOME/migrated-$NETBOX_VERSION.dump
 start_services() {
     mkdir -p "$RUN_DIR/pg" "$RUN_DIR/pgsock"
@@ -180,8 +181,8 @@ psql_do() { runuser -u postgres -- "$PG_BIN/psql" -q -h 127.0.0.1 -p "$PG_PORT" 
 # A fresh database takes NetBox's ~900 migrations (minutes on 2 shared cores); the migrated
 # empty database is kept as a dump beside the virtual environment (named by NetBox version:
 # written only after `netbox migrate` succeeded, so a restored dump lacks no migration) and
-# restored on later runs. The other two databases are copies of the first (CREATE DATABASE
-# ... TEMPLATE: a file copy, well under a second).
+# restored on later runs. The other database is a copy of the first (CREATE DATABASE ...
+# TEMPLATE: a file copy, well under a second).
 restore_databases() {
     psql_do -c "CREATE DATABASE netbox"
     if [ -s "$DUMP" ]; then
@@ -226,7 +227,7 @@ for i in "${!DATABASES[@]}"; do write_conf "${DATABASES[$i]}" "$i"; done
 services() {
     PG_PID=started  # stopped on exit from here on, whatever happens in between
     timed "service start (PostgreSQL, Redis)" start_services &&
-        timed "dump restore (3 databases)" restore_databases
+        timed "dump restore (2 databases)" restore_databases
 }
 
 # --------------------------------------------------------------------------- designs
@@ -284,11 +285,16 @@ csv_library() {
         "$EXPORT_DIR/library.netbox-lists" "$EXPORT_DIR/back-library.hall.json" || rc=1
     return "$rc"
 }
-# Case 3: push-netbox through the REST API of NetBox's own server on a free loopback port,
-# with a v1 token (v2 tokens need API_TOKEN_PEPPERS): the pod pushed, pushed again, one rack
-# moved, traces, the way back over REST (tests/netbox_live/live_push.py).
+# Case 3, after case 2 in the same NetBox: push-netbox --types library through the REST API of
+# NetBox's own server on a free loopback port, with a v1 token (v2 tokens need
+# API_TOKEN_PEPPERS): the library-named pod pushed onto the site its CSV files made (the plan
+# must be empty: import and push agree), one rack moved, traces, the way back over REST, a
+# cross-connect pod pushed with Hallwright's names (tests/netbox_live/live_push.py).
+# NETBOX_PODS=full pushes a PUSH_NODES pod of its own instead (created, then re-pushed).
+PUSH_DESIGN=$RUN_DIR/library.hall.json
+[ "${NETBOX_PODS:-small}" = full ] && PUSH_DESIGN=$RUN_DIR/pod-p.hall.json
 start_netbox() {
-    export NETBOX_ROOT=$RUN_DIR/nb-netbox_push
+    export NETBOX_ROOT=$RUN_DIR/nb-netbox_lib
     "$NB_HOME/venv/bin/netbox" runserver --noreload --skip-checks "127.0.0.1:$NB_PORT" \
         >"$RUN_DIR/runserver.log" 2>&1 &
     echo $! >"$RUN_DIR/push.server-pid"
@@ -315,8 +321,8 @@ print(token.token)" >"$RUN_DIR/token"
 rest_push() {
     timed "NetBox start (runserver, token)" start_netbox || return 1
     mkdir -p "$RUN_DIR/push"
-    timed "push cases ($PUSH_NODES-node pod)" "$PY_HALL" tests/netbox_live/live_push.py \
-        "http://127.0.0.1:$NB_PORT" "$RUN_DIR/token" "$RUN_DIR/pod-p.hall.json" "$RUN_DIR/push" ||
+    timed "push cases ($(basename "$PUSH_DESIGN"))" "$PY_HALL" tests/netbox_live/live_push.py \
+        "http://127.0.0.1:$NB_PORT" "$RUN_DIR/token" "$PUSH_DESIGN" "$RUN_DIR/push" ||
         { tail -n 20 "$RUN_DIR/runserver.log"; return 1; }
     if [ -n "${NETBOX_HOLD:-}" ]; then  # keep NetBox serving for a look (Ctrl-C ends the run)
         echo "NetBox at http://127.0.0.1:$NB_PORT/ (token in $RUN_DIR/token); NETBOX_HOLD set"
@@ -324,17 +330,18 @@ rest_push() {
     fi
 }
 
-# NETBOX_PUSH_ONLY=1 skips the CSV imports (while developing push-netbox).
-if [ -z "${NETBOX_PUSH_ONLY:-}" ]; then
-    start_job csv_sites csv_sites
-    start_job csv_library csv_library
-fi
-start_job rest_push rest_push
-if [ -z "${NETBOX_PUSH_ONLY:-}" ]; then
-    finish_job csv_sites || status=1
-    finish_job csv_library || status=1
-fi
-finish_job rest_push || status=1
+# NETBOX_PUSH_ONLY=1 skips the CSV imports (while developing push-netbox): the pod is then
+# pushed into an empty site, and pushed again.
+library_then_push() {
+    local rc=0
+    [ -n "${NETBOX_PUSH_ONLY:-}" ] || csv_library || rc=1
+    rest_push || rc=1
+    return "$rc"
+}
+[ -n "${NETBOX_PUSH_ONLY:-}" ] || start_job csv_sites csv_sites
+start_job library_then_push library_then_push
+[ -n "${NETBOX_PUSH_ONLY:-}" ] || finish_job csv_sites || status=1
+finish_job library_then_push || status=1
 trap - ERR
 if [ "$status" -ne 0 ]; then
     echo "test-netbox: FAILED (see the FAIL lines above) after $(($(date +%s) - RUN_START)) s" >&2
