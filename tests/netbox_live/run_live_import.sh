@@ -262,7 +262,7 @@ round_trip() {  # round_trip DESIGN LISTS BACK
 # NetBox through its bulk-import views, then each site's way back.
 csv_sites() {
     local rc=0 site
-    NETBOX_ROOT=$RUN_DIR/nb-netbox timed "CSV import, $(wc -l <"$RUN_DIR/sites.txt") sites" \
+    NETBOX_ROOT=$RUN_DIR/nb-netbox timed "CSV import, $(($(wc -w <"$RUN_DIR/sites.txt") / 2)) sites" \
         "$NB_HOME/venv/bin/python" "$REPO/tests/netbox_live/live_import.py" \
         $(cat "$RUN_DIR/sites.txt") || rc=1
     while read -r site design; do
@@ -342,6 +342,23 @@ library_then_push() {
 start_job library_then_push library_then_push
 [ -n "${NETBOX_PUSH_ONLY:-}" ] || finish_job csv_sites || status=1
 finish_job library_then_push || status=1
+# The servers' CPU, which the phase lines leave out: PostgreSQL (the postmaster, its finished
+# backends, the live ones) and NetBox's runserver, from /proc (clock ticks).
+server_cpu() {
+    local tick pg=0 pid rs=0
+    tick=$(getconf CLK_TCK)
+    pid=$(head -n1 "$RUN_DIR/pg/postmaster.pid" 2>/dev/null) || return 0
+    pg=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$pid/stat")
+    for pid in $(ps -o pid= --ppid "$pid" || true); do
+        pg=$((pg + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+    done
+    if [ -f "$RUN_DIR/push.server-pid" ]; then
+        rs=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$(cat "$RUN_DIR/push.server-pid")/stat" \
+            2>/dev/null || echo 0)
+    fi
+    echo "test-netbox: servers' CPU: PostgreSQL $((pg / tick)) s, NetBox runserver $((rs / tick)) s"
+}
+server_cpu || true
 trap - ERR
 if [ "$status" -ne 0 ]; then
     echo "test-netbox: FAILED (see the FAIL lines above) after $(($(date +%s) - RUN_START)) s" >&2
