@@ -62,13 +62,16 @@ bench: $(STAMP)
 	$(PY) -m compileall -q cli gui model main.py
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/run_benchmarks.py
 
-# A real NetBox (PyPI `netbox`, Python >= 3.12) with PostgreSQL and Redis on loopback: imports two
-# generated pods (one cross-connect, with patch panels) as two sites of one NetBox through
-# NetBox's bulk-import views and checks every row, the counts and cable traces. Run by .ci/run.
+# A real NetBox (PyPI `netbox`, Python >= 3.12) with PostgreSQL and Redis on loopback, three cases
+# side by side (one database each): two generated pods (one cross-connect, with patch panels) as
+# two sites of one NetBox through its bulk-import views (every row, counts, traces, the way
+# back); a NetBox holding the devicetype-library's NVIDIA types and the library-named export;
+# push-netbox --types library (push, re-push, one rack moved, traces). Run by .ci/run.
 test-netbox: $(STAMP)
 	bash tests/netbox_live/run_live_import.sh
 
-# The same with two more, heavier pods (a 16-node pod and a 2-rack NVL72 with its NVLink spine).
+# The same with two more, heavier pods (a 16-node pod and a 2-rack NVL72 with its NVLink spine)
+# and the push of a 1,024-node pod (NETBOX_PUSH_NODES=N for another size).
 netbox-check: $(STAMP)
 	NETBOX_PODS=full bash tests/netbox_live/run_live_import.sh
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from cli import CliError
 from cli.export_common import load_and_route
 from model.outputs.netbox.export import netbox_schedule, netbox_tables
+from model.outputs.netbox.library_types import TYPE_NAMINGS, TYPES_HALLWRIGHT, TYPES_LIBRARY
 from model.outputs.netbox.rest_client import RestClient
 from model.outputs.netbox.rest_objects import PushRefused, desired_objects
 from model.outputs.netbox.rest_push import push
@@ -39,6 +40,14 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     )
     parser.add_argument("--site", help="the NetBox site's name (default: the design's name)")
     parser.add_argument("--dry-run", action="store_true", help="print the plan and write nothing")
+    parser.add_argument(
+        "--types",
+        choices=TYPE_NAMINGS,
+        default=TYPES_HALLWRIGHT,
+        help="device-type names, as export-netbox --types names them: hallwright (default) or "
+        "library (the devicetype-library's manufacturer, models and port names: a NetBox loaded "
+        "from the library keeps its types and gets no second one)",
+    )
     parser.add_argument(
         "--branch", help="a netbox-branching branch to write into (the plugin must be installed)"
     )
@@ -67,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         with collector_paused():
             phys = build_plant(plant, with_links=True)
-            export = netbox_tables(design, netbox_schedule(design, plant, phys), plant, phys)
+            schedule = netbox_schedule(design, plant, phys)
+            export = netbox_tables(design, schedule, plant, phys, args.types)
             desired = desired_objects(export)
     except (ExportError, PushRefused) as exc:
         raise CliError(str(exc)) from None
@@ -80,7 +90,14 @@ def run(args: argparse.Namespace) -> int:
         if args.branch:
             client = RestClient(args.url, token, client.branch_schema(args.branch))
             say(f"writing into branch {args.branch!r}")
-        result = push(client, desired, dry_run=args.dry_run, progress=say)
+        # With the library's names, the types a NetBox loaded from the library holds are its own
+        result = push(
+            client,
+            desired,
+            dry_run=args.dry_run,
+            progress=say,
+            keep_held_types=args.types == TYPES_LIBRARY,
+        )
     except ApiError as exc:
         raise CliError(
             exc.text if exc.status == 0 else f"NetBox refused a request: {exc}"

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import threading
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +17,7 @@ from model.outputs.netbox.rest_state import ApiError
 from tests.model.netbox_fake_api import FakeNetBox
 
 TOKEN = "0123456789abcdef0123456789abcdef01234567"
+LIBRARY_QM9700 = Path(__file__).resolve().parents[1] / "data/devicetype_library_nvidia/QM9700.yaml"
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -175,3 +178,61 @@ def test_site_option_names_the_netbox_site(server, files, tmp_path, capsys):
     (site,) = netbox.db["sites"].values()
     assert site["name"] == "Hall 7"
     assert "site 'Hall 7'" in capsys.readouterr().out
+
+
+def test_library_types_use_the_type_a_library_loaded_netbox_holds(server, files, pod, tmp_path):
+    """--types library into a NetBox holding the devicetype-library's QM9700 (manufacturer
+    Nvidia): no second manufacturer or switch type, the held type untouched, every cable on the
+    port names export-netbox --types library writes, and a second push plans nothing."""
+    import yaml
+
+    from model.outputs.netbox.export import netbox_tables
+    from model.outputs.schedule import schedule_rows
+    from tests.model.bom_test_helpers import plant_of
+
+    url, netbox = server
+    design, token = files
+    library = yaml.safe_load(LIBRARY_QM9700.read_text(encoding="utf-8"))
+    (maker,) = netbox.create("manufacturers", [{"name": "Nvidia", "slug": "nvidia"}])
+    (held,) = netbox.create(
+        "device-types",
+        [{"manufacturer": maker["id"], "model": "QM9700", "slug": "nvidia-qm9700", "u_height": 1}],
+    )
+    netbox.create(
+        "interface-templates", [dict(i, device_type=held["id"]) for i in library["interfaces"]]
+    )
+    held_before = copy.deepcopy(netbox.db["device-types"][held["id"]])
+    templates_before = copy.deepcopy(netbox.db["interface-templates"])
+    args = ["push-netbox", str(design), "--url", url, "--token-file", str(token)]
+    plan_file = tmp_path / "plan.json"
+    assert run_cli([*args, "--types", "library", "--plan-json", str(plan_file)]) == 0
+    assert [m["name"] for m in netbox.db["manufacturers"].values()] == ["Nvidia"]
+    switch_types = [t for t in netbox.db["device-types"].values() if "QM9700" in t["model"]]
+    # The library's type, unchanged: no "Quantum-2 QM9700" beside it
+    assert switch_types == [held_before]
+    held_templates = {
+        k: v for k, v in netbox.db["interface-templates"].items() if v["device_type"] == held["id"]
+    }
+    assert held_templates == {k: v for k, v in templates_before.items()}
+    leaves = {d["id"] for d in netbox.db["devices"].values() if d["device_type"] == held["id"]}
+    assert len(leaves) == sum(1 for d in pod.devices.values() if d.type == "qm9700")
+    # The cables' switch ends carry the names export-netbox --types library writes
+    plant = plant_of(pod)
+    export = netbox_tables(pod, schedule_rows(pod, plant), plant, types="library")
+    want = {(r[1], r[3]) for r in export.rows("08_cables")} | {
+        (r[5], r[7]) for r in export.rows("08_cables")
+    }
+    got = set()
+    for cable in netbox.db["cables"].values():
+        for end in (*cable["a_terminations"], *cable["b_terminations"]):
+            port = netbox.db["interfaces"][end["object_id"]]
+            got.add((netbox.db["devices"][port["device"]]["name"], port["name"]))
+    assert got == want and any(port.startswith("P0.") for _, port in got)
+    assert netbox.count("cables") == len(pod.links)
+    # Transceivers in cages the library's type has no bay for are left out, and said so
+    assert netbox.count("modules") < len(
+        netbox_tables(pod, schedule_rows(pod, plant), plant).rows("10_modules")
+    )
+    assert run_cli([*args, "--types", "library", "--plan-json", str(plan_file)]) == 0
+    plan = json.loads(plan_file.read_text())
+    assert all(not p["create"] and not p["change"] and not p["delete"] for p in plan.values())

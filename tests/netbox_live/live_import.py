@@ -12,6 +12,11 @@ port, and cable traces end to end (through both panels for a structured design's
 Last, each site's lists (sites, racks, devices, cables) are exported the way a user downloads
 them ("Export -> All data") into ``EXPORT_DIR.netbox-lists`` for the way back (import-netbox).
 
+``--preload DIR`` first loads the device types of a devicetype-library folder (manufacturer
+``Nvidia``, as the library names it), the way a team's NetBox already holds them: then every
+row must still import, and each device of a type the NetBox held must use that type (no second
+type of Hallwright's naming beside it, no second manufacturer).
+
 Exit 0 when every row imported and every check held; 1 otherwise, with the failures printed.
 """
 
@@ -148,6 +153,45 @@ def import_shared(c: Client, folder: Path) -> None:
             post(c, URLS["03_module_types"], path.name, text, "yaml", 1)
 
 
+def preload_library(c: Client, folder: Path) -> None:
+    """The devicetype-library's types in ``folder``, imported as a team loads the library."""
+    import yaml
+
+    docs = [(p, p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.yaml"))]
+    makers = sorted({str(yaml.safe_load(text)["manufacturer"]) for _, text in docs})
+    rows = [[m, m.lower().replace(" ", "-")] for m in makers]
+    post(c, URLS["01_manufacturers"], "library manufacturers", csv_text(["name", "slug"], rows),
+         "csv", len(rows))  # fmt: skip
+    for path, text in docs:
+        post(c, URLS["03_device_types"], f"library {path.name}", text, "yaml", 1)
+
+
+def check_library_types(expected: dict) -> None:
+    """Each held type used by as many devices as the design has of it, and no second type of
+    the same model or second manufacturer of the same slug beside it."""
+    site = expected["site"]
+    for slug, devices in expected["library_types"]:
+        held = DeviceType.objects.filter(slug=slug).first()
+        checks[0] += 3
+        if held is None:
+            failures.append(f"{site}: the held type {slug} is gone")
+            continue
+        using = Device.objects.filter(site__name=site, device_type=held).count()
+        if using != devices:
+            failures.append(f"{site}: {using} devices of the held type {slug}, {devices} expected")
+        twins = DeviceType.objects.filter(model__icontains=held.model).exclude(pk=held.pk)
+        if twins.exists():
+            failures.append(
+                f"{site}: a second type beside {slug}: {list(twins.values_list('slug', flat=True))}"
+            )
+        makers = Manufacturer.objects.filter(slug=held.manufacturer.slug).count()
+        named = Manufacturer.objects.filter(name__iexact=held.manufacturer.name).count()
+        if (makers, named) != (1, 1):
+            failures.append(f"{site}: manufacturer {held.manufacturer.name} twice")
+    if expected["library_types"]:
+        print(f"{site}: library types {expected['library_types']} used, none duplicated")
+
+
 def import_site(c: Client, folder: Path) -> None:
     for path in sorted((folder / "site").glob("*.csv")):
         stem = next(s for s in URLS if path.stem.startswith(s))
@@ -251,10 +295,18 @@ def export_lists(c: Client, site_name: str, folder: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
+    preload = None
+    if argv[:1] == ["--preload"]:
+        preload, argv = Path(argv[1]), argv[2:]
     if len(argv) < 2 or len(argv) % 2:
-        print("usage: live_import.py EXPORT_DIR EXPECTED.json [EXPORT_DIR EXPECTED.json ...]")
+        print(
+            "usage: live_import.py [--preload LIBRARY_DIR] EXPORT_DIR EXPECTED.json "
+            "[EXPORT_DIR EXPECTED.json ...]"
+        )
         return 2
     c = client()
+    if preload is not None:
+        preload_library(c, preload)
     pairs = [
         (Path(argv[i]), json.loads(Path(argv[i + 1]).read_text())) for i in range(0, len(argv), 2)
     ]
@@ -264,6 +316,7 @@ def main(argv: list[str]) -> int:
         import_site(c, folder)
     for folder, expected in pairs:
         check_site(expected)
+        check_library_types(expected)
         export_lists(c, expected["site"], folder.with_name(folder.name + ".netbox-lists"))
     print(f"{'file':40} {'rows':>6} {'seconds':>8} {'s/row':>7}  result")
     for name, rows, seconds, result in timings:

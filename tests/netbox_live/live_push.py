@@ -1,12 +1,19 @@
 """push-netbox against a live NetBox: a pod pushed, pushed again unchanged, one rack moved, traces.
 
 Runs in Hallwright's environment, against the NetBox ``run_live_import.sh`` serves on loopback:
-``live_push.py URL TOKEN_FILE DESIGN WORKDIR``. Steps, each checked through NetBox's REST API:
+``live_push.py URL TOKEN_FILE DESIGN WORKDIR``. When NetBox already holds the design's site
+(``run_live_import.sh`` imported the same design's library-named CSV files into it), the first
+push must find every object and plan nothing: CSV import and push agree; the dry run plans a
+site of another name. Steps, each checked through NetBox's REST API:
 
-1. ``--dry-run`` plans the whole site and writes nothing (a manufacturer NetBox already holds
-   under the pod's slug, spelled as the devicetype-library does, is used as it is);
+0. the NetBox holds the devicetype-library's NVIDIA types first (manufacturer ``Nvidia``, the
+   vendored QM9700 with its interface and module-bay templates, written through REST), and the
+   pod is pushed with ``--types library`` throughout;
+1. ``--dry-run`` plans the whole site and writes nothing (the manufacturer and the switch type
+   NetBox holds are used as they are);
 2. the push writes it (exit 0, nothing refused): devices, cables and modules as many as the
-   design has;
+   design has (less the transceivers whose cage the held type has no bay for), each switch on
+   the library's type, which is unchanged, and no second switch type or manufacturer;
 3. a second push plans nothing (no create, change or delete of any type): idempotent;
 4. one server rack moved 3 m along the row and pushed: the plan changes the lengths of exactly
    the cables whose ordered length changed (all of them ending in that rack), that rack's
@@ -15,8 +22,9 @@ Runs in Hallwright's environment, against the NetBox ``run_live_import.sh`` serv
    interface through NetBox's ``/trace/`` endpoint, end on the design's B interface;
 6. ``import-netbox --url`` reads the site back over REST: the same devices, links, rack ids,
    floor positions and rotations (the moved rack where it now stands) and trays, exit 0;
-7. a cross-connect pod with patch panels pushed as its own site: nothing refused, idempotent,
-   every link traced by NetBox from its A interface through both panels to its B interface;
+7. a cross-connect pod with patch panels pushed as its own site with Hallwright's own type
+   names: nothing refused, idempotent, every link traced by NetBox from its A interface through
+   both panels to its B interface;
 8. ``--branch`` on a NetBox without the netbox-branching plugin exits 2 with a sentence.
 
 Exit 0 when every check held; 1 otherwise, with the failures printed.
@@ -50,10 +58,42 @@ def check(ok: bool, what: str) -> None:
         print("FAIL", what, flush=True)
 
 
-def desired_of(path: Path):
+LIBRARY = REPO / "tests" / "data" / "devicetype_library_nvidia"
+TEMPLATES = {  # the library file's key -> its REST template type
+    "interfaces": "interface-templates",
+    "module-bays": "module-bay-templates",
+    "console-ports": "console-port-templates",
+}
+
+
+def desired_of(path: Path, types: str = "hallwright"):
     design = load_design(path)
     plant = RoutedLinks(design)
-    return design, desired_objects(netbox_tables(design, netbox_schedule(design, plant), plant))
+    tables = netbox_tables(design, netbox_schedule(design, plant), plant, None, types)
+    return design, desired_objects(tables)
+
+
+def load_library(api: RestClient) -> dict[str, dict]:
+    """The vendored devicetype-library types written into NetBox as a team loads the library
+    (manufacturer Nvidia, each type with its templates); slug -> the library's document."""
+    import yaml
+
+    if not api.read_all("manufacturers", {"slug": "nvidia"}):
+        api.create("manufacturers", [{"name": "Nvidia", "slug": "nvidia"}])
+    (maker,) = api.read_all("manufacturers", {"slug": "nvidia"})
+    docs = {}
+    for path in sorted(LIBRARY.glob("*.yaml")):
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        docs[doc["slug"]] = doc
+        if api.read_all("device-types", {"slug": doc["slug"]}):
+            continue
+        scalars = {k: v for k, v in doc.items() if not isinstance(v, list)}
+        (dtype,) = api.create("device-types", [dict(scalars, manufacturer=maker["id"])])
+        for key, kind in TEMPLATES.items():
+            items = [dict(item, device_type=dtype["id"]) for item in doc.get(key, [])]
+            if items:
+                api.create(kind, items)
+    return docs
 
 
 def push(url: str, token: Path, design: Path, work: Path, *extra: str) -> tuple[int, dict, str]:
@@ -86,32 +126,50 @@ def totals(plan: dict) -> dict[str, tuple[int, int, int]]:
 def main(argv: list[str]) -> int:
     url, token_file, design_path, work = argv[0], Path(argv[1]), Path(argv[2]), Path(argv[3])
     api = RestClient(url, token_file.read_text().strip())
-    design, desired = desired_of(design_path)
+    design, desired = desired_of(design_path, "library")
     (site_slug,) = next(iter(desired["sites"]))
 
-    # A NetBox holding the devicetype-library's manufacturer spelling (or an earlier site's):
-    # the push must use it as it is, not rename it nor add a second one.
-    if not api.read_all("manufacturers", {"slug": "nvidia"}):
-        api.create("manufacturers", [{"name": "Nvidia", "slug": "nvidia"}])
+    # A NetBox holding the devicetype-library's types (manufacturer Nvidia): the push must use
+    # them as they are, not rename, change or duplicate them.
+    library = load_library(api)
+    held_before = {slug: api.read_all("device-types", {"slug": slug})[0] for slug in library}
     makers_before = {m["slug"]: m["name"] for m in api.read_all("manufacturers", {})}
 
-    code, plan, _ = push(url, token_file, design_path, work, "--dry-run")
+    lib = ("--types", "library")
+    # The site NetBox's bulk import wrote from the same design's CSV files (run_live_import.sh
+    # pushes onto it): the push must find every object and plan nothing. The dry run then
+    # plans a site of another name, which NetBox does not hold.
+    imported = bool(api.read_all("sites", {"slug": site_slug}))
+    dry_name = f"{design.name} (dry run)"
+    dry = ("--site", dry_name) if imported else ()
+    code, plan, _ = push(url, token_file, design_path, work, *lib, *dry, "--dry-run")
     check(code == 0, f"dry run exit {code}")
     check(
         len(plan.get("devices", {}).get("create", [])) == len(design.devices),
         "dry run plans every device",
     )
-    check(not api.read_all("sites", {"slug": site_slug}), "dry run wrote the site")
+    dry_slug = plan.get("sites", {}).get("create", [[site_slug]])[0][0]
+    check(not api.read_all("sites", {"slug": dry_slug}), "dry run wrote the site")
 
-    code, plan, _ = push(url, token_file, design_path, work)
+    code, plan, _ = push(url, token_file, design_path, work, *lib)
     check(code == 0, f"first push exit {code}")
+    if imported:
+        check(totals(plan) == {}, f"push onto the CSV-imported site plans {totals(plan)}")
     (site,) = api.read_all("sites", {"slug": site_slug}) or [None]
     site_id = site["id"] if site else -1
-    for kind in ("racks", "devices", "modules", "cables"):
+    # Transceivers in a cage the held type has no bay for are left out (said so by the push)
+    bays = {s: {b["name"] for b in doc.get("module-bays", [])} for s, doc in library.items()}
+    type_of = {k: d.fields["device_type"].key[0] for k, d in desired["devices"].items()}
+    left_out = sum(
+        1 for k, m in desired["modules"].items()
+        if type_of[m.fields["device"].key] in bays and k[-1] not in bays[type_of[m.fields["device"].key]]
+    )  # fmt: skip
+    want = {k: len(desired[k]) for k in ("racks", "devices", "cables")}
+    want["modules"] = len(desired["modules"]) - left_out
+    for kind, count in want.items():
         held = len(api.read_all(kind, {"site_id": site_id}))
-        check(
-            held == len(desired[kind]), f"{kind}: NetBox holds {held}, design {len(desired[kind])}"
-        )
+        check(held == count, f"{kind}: NetBox holds {held}, design {count}")
+    check_held_types(api, held_before, type_of, site_id)
 
     makers = api.read_all("manufacturers", {})
     check(
@@ -120,8 +178,9 @@ def main(argv: list[str]) -> int:
         f"manufacturers renamed or duplicated: {makers_before} -> {makers}",
     )
 
-    code, plan, _ = push(url, token_file, design_path, work)
-    check(code == 0 and totals(plan) == {}, f"second push plans nothing: {totals(plan)}")
+    if not imported:  # pushed onto the CSV-imported site, the first push was the second
+        code, plan, _ = push(url, token_file, design_path, work, *lib)
+        check(code == 0 and totals(plan) == {}, f"second push plans nothing: {totals(plan)}")
 
     # One server rack moved 3 m along the row.
     rack = sorted(
@@ -132,12 +191,12 @@ def main(argv: list[str]) -> int:
     design.move_racks({rack.id: (rack.x + 3.0, rack.y)})
     moved_path = work / "moved.hall.json"
     save_design(design, moved_path)
-    _, moved = desired_of(moved_path)
+    _, moved = desired_of(moved_path, "library")
     want_changed = {
         key for key, obj in moved["cables"].items()
         if obj.fields["length"] != desired["cables"][key].fields["length"]
     }  # fmt: skip
-    code, plan, _ = push(url, token_file, moved_path, work)
+    code, plan, _ = push(url, token_file, moved_path, work, *lib)
     check(code == 0, f"push of the moved rack exit {code}")
     changed = {tuple(map(_tuple, c["key"])) for c in plan["cables"]["change"]}
     other = {k: v for k, v in totals(plan).items() if k != "cables"}
@@ -195,6 +254,25 @@ def main(argv: list[str]) -> int:
         print("FAIL", failure)
     print(f"push-netbox: {checks[0] - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0
+
+
+def check_held_types(api: RestClient, before: dict, type_of: dict, site_id: int) -> None:
+    """Each library type NetBox held: unchanged, the only type of its model, and every device
+    the design has of it on it."""
+    for slug, old in before.items():
+        (now,) = api.read_all("device-types", {"slug": slug}) or [None]
+        # Everything NetBox says of the type but its use (device_count) and the time it says so
+        differ = sorted(
+            k for k, v in old.items()
+            if k not in ("device_count", "last_updated") and (now or {}).get(k) != v
+        )  # fmt: skip
+        check(not differ, f"the held type {slug} was changed by the push: {differ}")
+        twins = [t["slug"] for t in api.read_all("device-types", {"model__ic": old["model"]})]
+        check(twins == [slug], f"a second type beside the held {slug}: {twins}")
+        on_it = len(api.read_all("devices", {"site_id": site_id, "device_type_id": old["id"]}))
+        want = sum(1 for t in type_of.values() if t == slug)
+        check(on_it == want > 0, f"{on_it} devices on the held {slug}, the design has {want}")
+    print(f"held library types {sorted(before)} used as they are, none duplicated")
 
 
 def push_panels(url: str, token: Path, api: RestClient, work: Path) -> None:

@@ -1,19 +1,31 @@
 #!/usr/bin/env bash
 # Live NetBox check (`make test-netbox`): stand up a real NetBox (PyPI package `netbox`) with
-# PostgreSQL and Redis from Debian packages on loopback, import two Hallwright designs as two sites
-# of one NetBox through NetBox's own bulk-import views, and check every row imported, the device,
-# interface, cable, module and patch-panel counts, lengths and cable traces.
+# PostgreSQL and Redis from Debian packages on loopback, and check three independent cases, side
+# by side (each in its own NetBox database of one PostgreSQL; the machine has 2 cores):
 #
-# Default pods (CI, a few minutes): two 8-node DGX H100 rail-optimized pods whose device names
-# and device types repeat, one of them cabled cross-connect (rack-top MPO panels, trunks, cords:
-# traces run through the panels). NETBOX_PODS=full adds the heavier set (16-node pod and a
-# 2-rack GB200 NVL72 with its 2,592 NVLink backplane cables; `make netbox-check`, ~15-25 min).
+# 1. CSV: two Hallwright designs imported as two sites of one NetBox through NetBox's own
+#    bulk-import views (every row imported; device, interface, cable, module and patch-panel
+#    counts, lengths, cable traces), then each site's lists read back by import-netbox;
+# 2. library: a NetBox holding the devicetype-library's NVIDIA types first (manufacturer
+#    Nvidia), the export named as the library names them imports with 0 failed rows and no
+#    duplicate type, and import-netbox from that NetBox brings every link back;
+# 3. push: push-netbox --types library through the REST API into a NetBox holding the library
+#    types (dry run, push, idempotent re-push, one rack moved: only its objects change, traces,
+#    the way back over REST), and a cross-connect pod pushed with Hallwright's own names.
 #
-# Everything it starts is private to this run (a throw-away PostgreSQL cluster and Redis on free
-# loopback ports, in a temporary folder) and is stopped on exit. The NetBox virtual environment is
-# kept in $HALLWRIGHT_NETBOX_HOME (default ~/.cache/hallwright-netbox) so later runs skip the pip
-# install, and the migrated empty database as a dump beside it so later runs skip the ~900
-# migrations. Usage: tests/netbox_live/run_live_import.sh [DESIGN ...]
+# Default pods (CI, a few minutes): 8-node DGX H100 rail-optimized pods whose device names and
+# device types repeat, one of them cabled cross-connect (rack-top MPO panels, trunks, cords:
+# traces run through the panels). NETBOX_PODS=full (`make netbox-check`) adds a 16-node pod and a
+# 2-rack GB200 NVL72 with its 2,592 NVLink backplane cables, and pushes a 1,024-node pod
+# (NETBOX_PUSH_NODES to change it) instead of the 8-node one.
+#
+# Every phase prints one timing line (`test-netbox: phase ...`: wall seconds, and the CPU
+# seconds of the processes it ran). Everything it starts is private to this run (a throw-away
+# PostgreSQL cluster and Redis on free loopback ports, in a temporary folder) and is stopped on
+# exit. The NetBox virtual environment is kept in $HALLWRIGHT_NETBOX_HOME (default
+# ~/.cache/hallwright-netbox) so later runs skip the pip install, and the migrated empty
+# database as a dump beside it so later runs skip the ~900 migrations.
+# Usage: tests/netbox_live/run_live_import.sh [DESIGN ...]
 set -euo pipefail
 set -o errtrace
 trap 'echo "test-netbox: FAILED at line $LINENO: $BASH_COMMAND" >&2' ERR
@@ -25,53 +37,26 @@ NB_HOME=${HALLWRIGHT_NETBOX_HOME:-$HOME/.cache/hallwright-netbox}
 PY_HALL=${PY_HALL:-$REPO/.venv/bin/python}
 PG_BIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1 || true)
 
-need_apt=()
-[ -n "$PG_BIN" ] && [ -x "$PG_BIN/initdb" ] || need_apt+=(postgresql)
-command -v redis-server >/dev/null || need_apt+=(redis-server)
-if [ ${#need_apt[@]} -gt 0 ]; then
-    echo "installing ${need_apt[*]} (Debian packages)"
-    # Another apt run (unattended upgrades, a parallel job) holds dpkg's lock: wait for it up
-    # to 10 minutes instead of failing at once (a run failed so).
-    apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q \
-        "${need_apt[@]}" >/dev/null
-    PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n1)
-fi
-# The daemons Debian starts with the packages are not used: this run has its own.
-
-find_python312() {
-    for candidate in python3.13 python3.12 "$HOME/.pyenv/versions/3.12"*/bin/python3.12 \
-        "$HOME/.pyenv/versions/3.13"*/bin/python3.13; do
-        if command -v "$candidate" >/dev/null 2>&1 &&
-            "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then
-            command -v "$candidate"
-            return
-        fi
-    done
-    echo "NetBox needs Python >= 3.12 and none was found" >&2
-    exit 2
-}
-mkdir -p "$NB_HOME"
-if ! "$NB_HOME/venv/bin/python" -c "import importlib.metadata as m, sys; \
-sys.exit(m.version('netbox') != '$NETBOX_VERSION')" 2>/dev/null; then
-    echo "installing netbox==$NETBOX_VERSION into $NB_HOME/venv"
-    rm -rf "$NB_HOME/venv"
-    "$(find_python312)" -m venv "$NB_HOME/venv"
-    "$NB_HOME/venv/bin/pip" install -q --upgrade pip
-    "$NB_HOME/venv/bin/pip" install -q "netbox==$NETBOX_VERSION"
-fi
-
 RUN_DIR=$(mktemp -d /tmp/hallwright-netbox.XXXXXX)
 chmod 755 "$RUN_DIR"
 PG_PID=""
-REDIS_PID=""
-NB_PID=""
+JOBS=()
+kill_tree() {  # a process and everything it started, children first
+    local child
+    for child in $(ps -o pid= --ppid "$1" 2>/dev/null || true); do kill_tree "$child"; done
+    kill "$1" 2>/dev/null || true
+}
 cleanup() {
-    if [ -n "$NB_PID" ]; then kill "$NB_PID" 2>/dev/null || true; fi
+    local pid
+    trap - ERR  # what is already gone is no failure here
+    for pid in "${JOBS[@]}"; do kill_tree "$pid"; done
+    for pid in "$RUN_DIR"/*.server-pid; do
+        [ -f "$pid" ] && kill "$(cat "$pid")" 2>/dev/null || true
+    done
     if [ -n "$PG_PID" ]; then
         runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$RUN_DIR/pg" -m fast stop >/dev/null 2>&1 || true
     fi
-    if [ -n "$REDIS_PID" ]; then kill "$REDIS_PID" 2>/dev/null || true; fi
+    if [ -f "$RUN_DIR/redis.pid" ]; then kill "$(cat "$RUN_DIR/redis.pid")" 2>/dev/null || true; fi
     # NETBOX_KEEP_EXPORTS=DIR keeps the exports, NetBox's lists and the designs for a look.
     if [ -n "${NETBOX_KEEP_EXPORTS:-}" ] && [ -d "$RUN_DIR/exports" ]; then
         rm -rf "$NETBOX_KEEP_EXPORTS" && cp -r "$RUN_DIR/exports" "$NETBOX_KEEP_EXPORTS"
@@ -86,117 +71,234 @@ free_port() {
 }
 PG_PORT=$(free_port)
 REDIS_PORT=$(free_port)
+NB_PORT=$(free_port)
+now_ms() { date +%s%3N; }
+# The CPU ms of this shell's finished children between two `times` outputs (its second line,
+# children's user and system time: bash's `times` must run in the shell itself, not in $(...)).
+cpu_between() {
+    python3 -c 'import re, sys
+def ms(path):
+    line = open(path).read().splitlines()[1]
+    return sum(float(m) * 60 + float(s) for m, s in re.findall(r"(\d+)m([\d.]+)s", line)) * 1000
+print(int(ms(sys.argv[2]) - ms(sys.argv[1])))' "$1" "$2"
+}
+# `timed NAME COMMAND...`: one line per phase, its wall time and the CPU seconds of the
+# processes it ran (the servers' own CPU, PostgreSQL's and NetBox's runserver, is not in it).
+timed() {
+    local name=$1 start rc=0
+    shift
+    local clock=$RUN_DIR/.times.$BASHPID  # this shell's: $BASHPID differs inside $(...)
+    start=$(now_ms)
+    times >"$clock.start"
+    # In the background and waited for: a command run as `cmd || rc=$?` would run with set -e
+    # off inside it (bash ignores -e in such a list), and a failing step would not stop it.
+    "$@" &
+    wait $! || rc=$?
+    times >"$clock.end"
+    local wall_ms=$(($(now_ms) - start)) cpu_used
+    cpu_used=$(cpu_between "$clock.start" "$clock.end")
+    printf 'test-netbox: phase %-34s %6d.%d s wall, %5d.%d s CPU%s\n' "$name" \
+        $((wall_ms / 1000)) $((wall_ms % 1000 / 100)) $((cpu_used / 1000)) \
+        $((cpu_used % 1000 / 100)) "$([ "$rc" -eq 0 ] || echo ", FAILED (exit $rc)")"
+    return "$rc"
+}
+# Independent phases run side by side (2 cores): each in the background, its output kept in
+# a log and printed whole when it ends, so the lines of two phases never interleave.
+start_job() {  # start_job NAME FUNCTION [ARGS...]
+    local name=$1
+    shift
+    ( timed "$name" "$@" ) >"$RUN_DIR/job-$name.log" 2>&1 &
+    JOBS+=($!)
+    eval "JOB_$name=$!"
+}
+finish_job() {  # finish_job NAME: waits, prints its log; its exit status
+    local name=$1 pid rc=0
+    pid=$(eval "echo \$JOB_$name")
+    wait "$pid" || rc=$?
+    cat "$RUN_DIR/job-$name.log"
+    return "$rc"
+}
 
+debian_packages() {
+    local need_apt=()
+    [ -n "$PG_BIN" ] && [ -x "$PG_BIN/initdb" ] || need_apt+=(postgresql)
+    command -v redis-server >/dev/null || need_apt+=(redis-server)
+    if [ ${#need_apt[@]} -gt 0 ]; then
+        echo "installing ${need_apt[*]} (Debian packages)"
+        # Another apt run (unattended upgrades, a parallel job) holds dpkg's lock: wait for it
+        # up to 10 minutes instead of failing at once (a run failed so).
+        apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null
+        DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q \
+            "${need_apt[@]}" >/dev/null
+    fi
+    # The daemons Debian starts with the packages are not used: this run has its own.
+}
+
+find_python312() {
+    for candidate in python3.13 python3.12 "$HOME/.pyenv/versions/3.12"*/bin/python3.12 \
+        "$HOME/.pyenv/versions/3.13"*/bin/python3.13; do
+        if command -v "$candidate" >/dev/null 2>&1 &&
+            "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then
+            command -v "$candidate"
+            return
+        fi
+    done
+    echo "NetBox needs Python >= 3.12 and none was found" >&2
+    exit 2
+}
+netbox_venv() {
+    mkdir -p "$NB_HOME"
+    if ! "$NB_HOME/venv/bin/python" -c "import importlib.metadata as m, sys; \
+sys.exit(m.version('netbox') != '$NETBOX_VERSION')" 2>/dev/null; then
+        echo "installing netbox==$NETBOX_VERSION into $NB_HOME/venv (cold cache)"
+        rm -rf "$NB_HOME/venv"
+        "$(find_python312)" -m venv "$NB_HOME/venv"
+        "$NB_HOME/venv/bin/pip" install -q --upgrade pip
+        "$NB_HOME/venv/bin/pip" install -q "netbox==$NETBOX_VERSION"
+    fi
+}
+
+timed "package check (Debian)" debian_packages
+PG_BIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n1)
+# --------------------------------------------------------------------------- services
 # PostgreSQL refuses to run as root: the cluster belongs to the postgres user Debian creates.
-mkdir -p "$RUN_DIR/pg" "$RUN_DIR/pgsock"
-chown postgres "$RUN_DIR/pg" "$RUN_DIR/pgsock"
-runuser -u postgres -- "$PG_BIN/initdb" -D "$RUN_DIR/pg" -A trust -U postgres -E UTF8 >/dev/null
-runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$RUN_DIR/pg" -l "$RUN_DIR/pg/log" -w \
-    -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $RUN_DIR/pgsock -c fsync=off" start >/dev/null
-PG_PID=started
-runuser -u postgres -- "$PG_BIN/createdb" -h 127.0.0.1 -p "$PG_PORT" -U postgres netbox
-
-redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --save '' --appendonly no \
-    --dir "$RUN_DIR" --logfile "$RUN_DIR/redis.log" &
-REDIS_PID=$!
-
-export NETBOX_ROOT=$RUN_DIR/nb
-mkdir -p "$NETBOX_ROOT/conf" "$NETBOX_ROOT/media" "$NETBOX_ROOT/reports" "$NETBOX_ROOT/scripts"
-touch "$NETBOX_ROOT/conf/__init__.py"
-cat >"$NETBOX_ROOT/conf/configuration.py" <<CONF
+# Two NetBox databases, so the two halves run side by side without meeting each other's
+# objects: netbox (Hallwright's own names, the CSV sites) and netbox_lib (the devicetype-
+# library's types loaded first, the library-named CSV site, then the REST pushes).
+DATABASES=(netbox netbox_lib)
+DUMP=$NB_HOME/migrated-$NETBOX_VERSION.dump
+start_services() {
+    mkdir -p "$RUN_DIR/pg" "$RUN_DIR/pgsock"
+    chown postgres "$RUN_DIR/pg" "$RUN_DIR/pgsock"
+    runuser -u postgres -- "$PG_BIN/initdb" -D "$RUN_DIR/pg" -A trust -U postgres -E UTF8 >/dev/null
+    runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$RUN_DIR/pg" -l "$RUN_DIR/pg/log" -w \
+        -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $RUN_DIR/pgsock -c fsync=off" start >/dev/null
+    redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --save '' --appendonly no \
+        --dir "$RUN_DIR" --logfile "$RUN_DIR/redis.log" --daemonize yes \
+        --pidfile "$RUN_DIR/redis.pid"
+}
+psql_do() { runuser -u postgres -- "$PG_BIN/psql" -q -h 127.0.0.1 -p "$PG_PORT" -U postgres "$@"; }
+# A fresh database takes NetBox's ~900 migrations (minutes on 2 shared cores); the migrated
+# empty database is kept as a dump beside the virtual environment (named by NetBox version:
+# written only after `netbox migrate` succeeded, so a restored dump lacks no migration) and
+# restored on later runs. The other database is a copy of the first (CREATE DATABASE ...
+# TEMPLATE: a file copy, well under a second).
+restore_databases() {
+    psql_do -c "CREATE DATABASE netbox"
+    if [ -s "$DUMP" ]; then
+        # read by root: the postgres user cannot see $HOME
+        runuser -u postgres -- "$PG_BIN/pg_restore" -h 127.0.0.1 -p "$PG_PORT" -U postgres \
+            -d netbox --no-owner <"$DUMP"
+        echo "netbox $NETBOX_VERSION: restored the migrated database"
+    else
+        echo "netbox $NETBOX_VERSION: migrating a fresh database (cold cache)"
+        NETBOX_ROOT=$RUN_DIR/nb-netbox "$NB_HOME/venv/bin/netbox" migrate --no-input \
+            >"$RUN_DIR/migrate.log" 2>&1 || { tail -n 30 "$RUN_DIR/migrate.log"; return 1; }
+        runuser -u postgres -- "$PG_BIN/pg_dump" -h 127.0.0.1 -p "$PG_PORT" -U postgres -Fc \
+            netbox >"$DUMP.tmp" && mv "$DUMP.tmp" "$DUMP"
+    fi
+    local db
+    for db in "${DATABASES[@]:1}"; do psql_do -c "CREATE DATABASE $db TEMPLATE netbox"; done
+}
+# One NETBOX_ROOT (configuration) per database; each NetBox its own two Redis databases.
+write_conf() {  # write_conf DATABASE INDEX
+    local root=$RUN_DIR/nb-$1
+    mkdir -p "$root/conf" "$root/media" "$root/reports" "$root/scripts"
+    touch "$root/conf/__init__.py"
+    cat >"$root/conf/configuration.py" <<CONF
 ALLOWED_HOSTS = ['localhost', '127.0.0.1', 'testserver']
-DATABASES = {'default': {'ENGINE': 'django.db.backends.postgresql', 'NAME': 'netbox',
+DATABASES = {'default': {'ENGINE': 'django.db.backends.postgresql', 'NAME': '$1',
              'USER': 'postgres', 'PASSWORD': '', 'HOST': '127.0.0.1', 'PORT': '$PG_PORT',
              'CONN_MAX_AGE': 300}}
 REDIS = {
-    'tasks': {'HOST': '127.0.0.1', 'PORT': $REDIS_PORT, 'DATABASE': 0, 'SSL': False},
-    'caching': {'HOST': '127.0.0.1', 'PORT': $REDIS_PORT, 'DATABASE': 1, 'SSL': False},
+    'tasks': {'HOST': '127.0.0.1', 'PORT': $REDIS_PORT, 'DATABASE': $((2 * $2)), 'SSL': False},
+    'caching': {'HOST': '127.0.0.1', 'PORT': $REDIS_PORT, 'DATABASE': $((2 * $2 + 1)), 'SSL': False},
 }
 SECRET_KEY = '$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))')'
 # Loopback only: nothing phones home.
 CENSUS_REPORTING_ENABLED = False
 ISOLATED_DEPLOYMENT = True
-MEDIA_ROOT = '$NETBOX_ROOT/media'
-REPORTS_ROOT = '$NETBOX_ROOT/reports'
-SCRIPTS_ROOT = '$NETBOX_ROOT/scripts'
+MEDIA_ROOT = '$root/media'
+REPORTS_ROOT = '$root/reports'
+SCRIPTS_ROOT = '$root/scripts'
 CONF
+}
+for i in "${!DATABASES[@]}"; do write_conf "${DATABASES[$i]}" "$i"; done
+services() {
+    PG_PID=started  # stopped on exit from here on, whatever happens in between
+    timed "service start (PostgreSQL, Redis)" start_services &&
+        timed "dump restore (2 databases)" restore_databases
+}
 
-# A fresh database takes NetBox's ~900 migrations (minutes on 2 shared cores); the migrated
-# empty database is kept as a dump beside the virtual environment and restored on later runs.
-DUMP=$NB_HOME/migrated-$NETBOX_VERSION.dump
-start=$(date +%s)
-if [ -s "$DUMP" ]; then
-    runuser -u postgres -- "$PG_BIN/pg_restore" -h 127.0.0.1 -p "$PG_PORT" -U postgres \
-        -d netbox --no-owner <"$DUMP"  # read by root: the postgres user cannot see $HOME
-    echo "netbox $NETBOX_VERSION: restored the migrated database in $(($(date +%s) - start)) s"
-else
-    echo "netbox $NETBOX_VERSION: migrating a fresh database"
-    "$NB_HOME/venv/bin/netbox" migrate --no-input >"$RUN_DIR/migrate.log" 2>&1 ||
-        { tail -n 30 "$RUN_DIR/migrate.log"; exit 1; }
-    echo "migrated in $(($(date +%s) - start)) s"
-    runuser -u postgres -- "$PG_BIN/pg_dump" -h 127.0.0.1 -p "$PG_PORT" -U postgres -Fc netbox \
-        >"$DUMP.tmp" && mv "$DUMP.tmp" "$DUMP"
-fi
-# Whatever a restored dump lacks (none when the version matches) is applied here, quickly.
-"$NB_HOME/venv/bin/netbox" migrate --no-input >>"$RUN_DIR/migrate.log" 2>&1 ||
-    { tail -n 30 "$RUN_DIR/migrate.log"; exit 1; }
-
-# The two designs are exported by this checkout's Hallwright, then imported by NetBox.
+# --------------------------------------------------------------------------- designs
+# Exported by this checkout's Hallwright while the services start (all in one process).
 EXPORT_DIR=$RUN_DIR/exports
 mkdir -p "$EXPORT_DIR"
-designs=("$@")
-gen() { "$PY_HALL" main.py generate "$@" >/dev/null; }
-if [ ${#designs[@]} -eq 0 ]; then
-    # Two pods whose device names repeat (su1-node01 ...) and that share the manufacturer, roles
-    # and device types: what a second site meets in a shared NetBox. Pod A is structured.
-    gen rail-optimized --nodes 8 --node-type dgx-h100 --switch qm9700 --su-nodes 8 \
-        --cabling cross-connect --name "Pod A (DGX H100, cross-connect)" -o "$RUN_DIR/pod-a.hall.json"
-    gen rail-optimized --nodes 8 --node-type dgx-h100 --switch qm9700 --su-nodes 8 \
-        --name "Pod B (DGX H100, direct)" -o "$RUN_DIR/pod-b.hall.json"
-    designs=("$RUN_DIR/pod-a.hall.json" "$RUN_DIR/pod-b.hall.json")
-    if [ "${NETBOX_PODS:-small}" = full ]; then
-        gen rail-optimized --nodes 16 --node-type dgx-h100 --switch qm9700 --su-nodes 16 \
-            --name "Pod C (DGX H100)" -o "$RUN_DIR/pod-c.hall.json"
-        gen nvl72 --racks 2 --name "Pod D (GB200 NVL72)" -o "$RUN_DIR/pod-d.hall.json"
-        designs+=("$RUN_DIR/pod-c.hall.json" "$RUN_DIR/pod-d.hall.json")
-    fi
-fi
-args=()
-for i in "${!designs[@]}"; do
-    out="$EXPORT_DIR/site$i"
-    "$PY_HALL" main.py export-netbox "${designs[$i]}" -o "$out"
-    "$PY_HALL" tests/netbox_live/expected.py "${designs[$i]}" "$out.expected.json"
-    args+=("$out" "$out.expected.json")
-done
+PUSH_NODES=8
+[ "${NETBOX_PODS:-small}" = full ] && PUSH_NODES=${NETBOX_PUSH_NODES:-1024}
+prepare_designs() {
+    "$PY_HALL" tests/netbox_live/prepare.py "$RUN_DIR" "${NETBOX_PODS:-small}" "$PUSH_NODES" "$@"
+}
 
+start_job designs prepare_designs "$@"
+timed "NetBox venv check" netbox_venv
+services_ok=0
+services || services_ok=$?
+finish_job designs
+[ "$services_ok" -eq 0 ] || exit "$services_ok"
+
+# --------------------------------------------------------------------------- cases
 status=0
-# NETBOX_PUSH_ONLY=1 skips the CSV imports (while developing push-netbox).
-if [ -z "${NETBOX_PUSH_ONLY:-}" ]; then
-    "$NB_HOME/venv/bin/python" "$REPO/tests/netbox_live/live_import.py" "${args[@]}" || status=$?
-fi
-# The way back: each site's NetBox lists through import-netbox, compared with its design.
-for i in "${!designs[@]}"; do
-    lists="$EXPORT_DIR/site$i.netbox-lists"
-    [ -d "$lists" ] || continue
-    # Exit 1: the design was written, some objects not brought back (listed); round_trip.py
-    # says whether what came back is the design. Only 2 (bad input) or worse fails here.
-    rc=0
-    "$PY_HALL" main.py import-netbox "$lists" -o "$EXPORT_DIR/back$i.hall.json" || rc=$?
-    if [ "$rc" -gt 1 ]; then
-        echo "FAIL import-netbox of site $i (exit $rc)" >&2; status=1; continue
-    fi
-    "$PY_HALL" tests/netbox_live/round_trip.py "${designs[$i]}" "$EXPORT_DIR/back$i.hall.json" ||
-        status=1
-done
-
-# push-netbox through the REST API of NetBox's own server on a free loopback port, with a v1
-# token (v2 tokens need API_TOKEN_PEPPERS): a pod pushed, pushed again, one rack moved, traces.
-NB_PORT=$(free_port)
-"$NB_HOME/venv/bin/netbox" runserver --noreload --skip-checks "127.0.0.1:$NB_PORT" \
-    >"$RUN_DIR/runserver.log" 2>&1 &
-NB_PID=$!
-TOKEN_FILE=$RUN_DIR/token
-"$NB_HOME/venv/bin/python" -c "
+# One site's way back: its NetBox lists through import-netbox, compared with its design. Exit
+# 1 of import-netbox: the design was written, some objects not brought back (listed);
+# round_trip.py says whether what came back is the design. Only 2 (bad input) or worse fails.
+round_trip() {  # round_trip DESIGN LISTS BACK
+    local rc=0
+    "$PY_HALL" main.py import-netbox "$2" -o "$3" || rc=$?
+    if [ "$rc" -gt 1 ]; then echo "FAIL import-netbox of $2 (exit $rc)" >&2; return 1; fi
+    "$PY_HALL" tests/netbox_live/round_trip.py "$1" "$3"
+}
+# Case 1: Hallwright's own names, the sites whose device names and types repeat, into one
+# NetBox through its bulk-import views, then each site's way back.
+csv_sites() {
+    local rc=0 site
+    NETBOX_ROOT=$RUN_DIR/nb-netbox timed "CSV import, $(($(wc -w <"$RUN_DIR/sites.txt") / 2)) sites" \
+        "$NB_HOME/venv/bin/python" "$REPO/tests/netbox_live/live_import.py" \
+        $(cat "$RUN_DIR/sites.txt") || rc=1
+    while read -r site design; do
+        [ -d "$EXPORT_DIR/$site.netbox-lists" ] || continue
+        timed "round trip $site" round_trip "$design" "$EXPORT_DIR/$site.netbox-lists" \
+            "$EXPORT_DIR/back-$site.hall.json" || rc=1
+    done <"$RUN_DIR/designs.txt"
+    return "$rc"
+}
+# Case 2: a NetBox holding the devicetype-library's NVIDIA types first; the export named as
+# the library names them (--types-from: the held types left out) imports with 0 failed rows
+# and no second type, and import-netbox from that NetBox brings every link back.
+csv_library() {
+    local rc=0
+    NETBOX_ROOT=$RUN_DIR/nb-netbox_lib timed "CSV import into a library NetBox" \
+        "$NB_HOME/venv/bin/python" "$REPO/tests/netbox_live/live_import.py" \
+        --preload "$REPO/tests/data/devicetype_library_nvidia" \
+        "$EXPORT_DIR/library" "$EXPORT_DIR/library.expected.json" || rc=1
+    timed "round trip library" round_trip "$RUN_DIR/library.hall.json" \
+        "$EXPORT_DIR/library.netbox-lists" "$EXPORT_DIR/back-library.hall.json" || rc=1
+    return "$rc"
+}
+# Case 3, after case 2 in the same NetBox: push-netbox --types library through the REST API of
+# NetBox's own server on a free loopback port, with a v1 token (v2 tokens need
+# API_TOKEN_PEPPERS): the library-named pod pushed onto the site its CSV files made (the plan
+# must be empty: import and push agree), one rack moved, traces, the way back over REST, a
+# cross-connect pod pushed with Hallwright's names (tests/netbox_live/live_push.py).
+# NETBOX_PODS=full pushes a PUSH_NODES pod of its own instead (created, then re-pushed).
+PUSH_DESIGN=$RUN_DIR/library.hall.json
+[ "${NETBOX_PODS:-small}" = full ] && PUSH_DESIGN=$RUN_DIR/pod-p.hall.json
+start_netbox() {
+    export NETBOX_ROOT=$RUN_DIR/nb-netbox_lib
+    "$NB_HOME/venv/bin/netbox" runserver --noreload --skip-checks "127.0.0.1:$NB_PORT" \
+        >"$RUN_DIR/runserver.log" 2>&1 &
+    echo $! >"$RUN_DIR/push.server-pid"
+    "$NB_HOME/venv/bin/python" -W ignore -c "
 import os, secrets, django
 os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'netbox.settings'); django.setup()
 from django.contrib.auth import get_user_model
@@ -206,24 +308,57 @@ user = get_user_model().objects.filter(username='hallwright').first() or \
 token = Token(user=user, version=1, write_enabled=True)
 token.token = secrets.token_hex(20)
 token.save()
-print(token.token)" >"$TOKEN_FILE"
-for _ in $(seq 120); do
-    curl -sf -o /dev/null "http://127.0.0.1:$NB_PORT/api/status/" -H "Authorization: Token $(cat "$TOKEN_FILE")" && break
-    sleep 1
-done
-# 8 nodes by default: REST writes took ~0.4 s per module or cable on the loaded 2-core machine
-# (a 32-node pod, 512 modules + 512 cables: 824 s first push, 37 s the unchanged re-push).
-PUSH_NODES=8
-[ "${NETBOX_PODS:-small}" = full ] && PUSH_NODES=32
-gen rail-optimized --nodes "$PUSH_NODES" --su-nodes "$PUSH_NODES" --node-type dgx-h100 --switch qm9700 \
-    --name "Pod P (DGX H100, pushed)" -o "$RUN_DIR/pod-p.hall.json"
-mkdir -p "$RUN_DIR/push"
-"$PY_HALL" tests/netbox_live/live_push.py "http://127.0.0.1:$NB_PORT" "$TOKEN_FILE" \
-    "$RUN_DIR/pod-p.hall.json" "$RUN_DIR/push" || { tail -n 20 "$RUN_DIR/runserver.log"; status=1; }
-if [ -n "${NETBOX_HOLD:-}" ]; then  # keep NetBox serving for a look (Ctrl-C ends the run)
-    echo "NetBox at http://127.0.0.1:$NB_PORT/ (token in $TOKEN_FILE); NETBOX_HOLD set: waiting"
-    wait "$NB_PID" || true
-fi
+print(token.token)" >"$RUN_DIR/token"
+    for _ in $(seq 240); do
+        curl -sf -o /dev/null "http://127.0.0.1:$NB_PORT/api/status/" \
+            -H "Authorization: Token $(cat "$RUN_DIR/token")" && return 0
+        sleep 0.5
+    done
+    echo "FAIL NetBox did not answer on 127.0.0.1:$NB_PORT" >&2
+    tail -n 20 "$RUN_DIR/runserver.log" >&2
+    return 1
+}
+rest_push() {
+    timed "NetBox start (runserver, token)" start_netbox || return 1
+    mkdir -p "$RUN_DIR/push"
+    timed "push cases ($(basename "$PUSH_DESIGN"))" "$PY_HALL" tests/netbox_live/live_push.py \
+        "http://127.0.0.1:$NB_PORT" "$RUN_DIR/token" "$PUSH_DESIGN" "$RUN_DIR/push" ||
+        { tail -n 20 "$RUN_DIR/runserver.log"; return 1; }
+    if [ -n "${NETBOX_HOLD:-}" ]; then  # keep NetBox serving for a look (Ctrl-C ends the run)
+        echo "NetBox at http://127.0.0.1:$NB_PORT/ (token in $RUN_DIR/token); NETBOX_HOLD set"
+        wait "$(cat "$RUN_DIR/push.server-pid")" || true
+    fi
+}
+
+# NETBOX_PUSH_ONLY=1 skips the CSV imports (while developing push-netbox): the pod is then
+# pushed into an empty site, and pushed again.
+library_then_push() {
+    local rc=0
+    [ -n "${NETBOX_PUSH_ONLY:-}" ] || csv_library || rc=1
+    rest_push || rc=1
+    return "$rc"
+}
+[ -n "${NETBOX_PUSH_ONLY:-}" ] || start_job csv_sites csv_sites
+start_job library_then_push library_then_push
+[ -n "${NETBOX_PUSH_ONLY:-}" ] || finish_job csv_sites || status=1
+finish_job library_then_push || status=1
+# The servers' CPU, which the phase lines leave out: PostgreSQL (the postmaster, its finished
+# backends, the live ones) and NetBox's runserver, from /proc (clock ticks).
+server_cpu() {
+    local tick pg=0 pid rs=0
+    tick=$(getconf CLK_TCK)
+    pid=$(head -n1 "$RUN_DIR/pg/postmaster.pid" 2>/dev/null) || return 0
+    pg=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$pid/stat")
+    for pid in $(ps -o pid= --ppid "$pid" || true); do
+        pg=$((pg + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+    done
+    if [ -f "$RUN_DIR/push.server-pid" ]; then
+        rs=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$(cat "$RUN_DIR/push.server-pid")/stat" \
+            2>/dev/null || echo 0)
+    fi
+    echo "test-netbox: servers' CPU: PostgreSQL $((pg / tick)) s, NetBox runserver $((rs / tick)) s"
+}
+server_cpu || true
 trap - ERR
 if [ "$status" -ne 0 ]; then
     echo "test-netbox: FAILED (see the FAIL lines above) after $(($(date +%s) - RUN_START)) s" >&2

@@ -128,8 +128,8 @@ def desired_objects(export: NetBoxTables) -> dict[str, dict[tuple, Desired]]:
                 out[kind][(variant.slug, item["name"])] = Desired(fields)
     module_type_key = {}
     for mtype in export.module_types:
-        doc = mtype.document()
-        vendor = slugify(mtype.vendor)
+        doc = mtype.document()  # its manufacturer as named (the library's under --types library)
+        vendor = slugify(str(doc["manufacturer"]))
         module_type_key[mtype.model] = (vendor, mtype.model)
         fields = dict(doc, manufacturer=Ref("manufacturers", (vendor,)))
         out["module-types"][(vendor, mtype.model)] = Desired(fields)

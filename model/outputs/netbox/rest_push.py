@@ -22,6 +22,7 @@ from model.outputs.netbox.rest_objects import (
     KINDS,
     PORT_KINDS,
     SITE_SCOPED,
+    TEMPLATE_KINDS,
     Desired,
     Ref,
     Termination,
@@ -33,6 +34,10 @@ CHUNK = 200
 # devicetype-library's types names the manufacturer "Nvidia" (slug nvidia), and a push must not
 # rename it to the catalog's "NVIDIA" under the other team's devices.
 MATCH_ONLY = frozenset({"manufacturers", "device-roles"})
+# With the devicetype-library's names (``push-netbox --types library``) a device or module type
+# the NetBox already holds is the library's (loaded by the team): used as it is, its fields and
+# templates never changed, as ``export-netbox --types library`` leaves a held type out.
+HELD_TYPE_KINDS = ("device-types", "module-types")
 _MISSING = object()  # a reference to an object NetBox does not hold (yet)
 
 
@@ -58,6 +63,8 @@ class PushResult:
     plan: dict[str, KindPlan]
     refused: list[Refusal] = field(default_factory=list)
     written: bool = False
+    held_types: list[tuple] = field(default_factory=list)  # device types used as NetBox holds
+    left_out: list[tuple] = field(default_factory=list)  # modules whose bay a held type lacks
 
     def plan_json(self) -> dict:
         """The plan as JSON: per type, the keys created, changed and deleted."""
@@ -79,6 +86,16 @@ class PushResult:
                     f"{kind}: {len(p.create)} created, {len(p.change)} changed, "
                     f"{len(p.delete)} deleted, {p.unchanged} unchanged"
                 )
+        if self.held_types:
+            lines.append(
+                f"{len(self.held_types)} device types NetBox holds used as they are "
+                f"({', '.join(k[0] for k in self.held_types)}): fields and templates untouched"
+            )
+        if self.left_out:
+            lines.append(
+                f"{len(self.left_out)} transceiver modules left out: the held type has no bay "
+                "for their cage (they stay in the BOM)"
+            )
         return lines
 
 
@@ -99,6 +116,7 @@ class _Pusher:
         (self.site_slug,) = next(iter(desired["sites"]))
         self.held: dict[str, Existing] = {}
         self.refused: list[Refusal] = []
+        self.match_only: set[tuple[str, tuple]] = set()  # (kind, key): held types
 
     @property
     def site_id(self) -> int | None:
@@ -130,7 +148,7 @@ class _Pusher:
             if have is None:
                 plan.create.append(key)
                 continue
-            if kind in MATCH_ONLY:
+            if kind in MATCH_ONLY or (kind, key) in self.match_only:
                 plan.unchanged += 1
                 continue
             changed = [f for f, v in want.fields.items() if not _same(self.resolve(v), have.get(f))]
@@ -208,6 +226,40 @@ class _Pusher:
                 self.read(kind)  # the new ids, for the kinds that refer to these
 
 
+def _use_held_types(pusher: _Pusher) -> tuple[list[tuple], list[tuple]]:
+    """Mark the device and module types NetBox holds as match-only, drop the templates of the
+    held device types from what the push writes, and the modules whose bay a held type lacks
+    (a transceiver in a cage the library's type does not model). Returns the held device types
+    and the modules left out."""
+    desired = pusher.desired = {kind: dict(objs) for kind, objs in pusher.desired.items()}
+    pusher.read("module-types")
+    pusher.read("module-bay-templates")
+    held = {
+        kind: sorted(k for k in desired[kind] if k in pusher.held[kind].ids)
+        for kind in HELD_TYPE_KINDS
+    }
+    pusher.match_only = {(kind, k) for kind, keys in held.items() for k in keys}
+    held_slugs = {k[0] for k in held["device-types"]}
+    for kind in TEMPLATE_KINDS:
+        desired[kind] = {k: v for k, v in desired[kind].items() if k[0] not in held_slugs}
+    bays: dict[str, set[str]] = {}
+    for slug, bay in pusher.held["module-bay-templates"].ids:
+        bays.setdefault(slug, set()).add(bay)
+    left_out = []
+    type_of = {
+        key: ref.key[0]
+        for key, device in desired["devices"].items()
+        if isinstance(ref := device.fields["device_type"], Ref)
+    }
+    for key, want in list(desired["modules"].items()):
+        device_ref = want.fields["device"]
+        slug = type_of.get(device_ref.key) if isinstance(device_ref, Ref) else None
+        if slug in held_slugs and key[-1] not in bays.get(str(slug), set()):
+            del desired["modules"][key]
+            left_out.append(key)
+    return held["device-types"], left_out
+
+
 def _has_missing(value: object) -> bool:
     if value is _MISSING:
         return True
@@ -234,19 +286,26 @@ def push(
     desired: dict[str, dict[tuple, Desired]],
     dry_run: bool = False,
     progress: Callable[[str], None] = lambda _: None,
+    keep_held_types: bool = False,
 ) -> PushResult:
     """Plan the push of ``desired`` into the NetBox behind ``api``; write it unless ``dry_run``
-    (see the module docstring). The plan is the one made before anything is written."""
+    (see the module docstring). The plan is the one made before anything is written.
+    ``keep_held_types``: the device and module types NetBox holds are used as they are
+    (``HELD_TYPE_KINDS``)."""
     pusher = _Pusher(api, desired, progress)
     for kind in ("sites", "device-types", "module-bays", *PORT_KINDS.values()):
         pusher.read(kind)
+    held_types: list[tuple] = []
+    left_out: list[tuple] = []
+    if keep_held_types:
+        held_types, left_out = _use_held_types(pusher)
     plans = {}
     for kind, _ in KINDS:
         if kind not in pusher.held:
             pusher.read(kind)
         plans[kind] = pusher.plan_kind(kind)
     progress("plan: " + "; ".join(PushResult(plans).summary_lines()))
-    result = PushResult(plans)
+    result = PushResult(plans, held_types=held_types, left_out=left_out)
     if not dry_run:
         pusher.apply(plans)
         result.written = True
