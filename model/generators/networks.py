@@ -202,8 +202,9 @@ class _NetworkBuild:
         with_storage = self.infiniband and "storage" in self.fabrics and not self.converged
         ufm_storage = [f"ufm-storage{i + 1}" for i in range(UFM_PER_FABRIC)] if with_storage else []
         heads = [f"head{i + 1}" for i in range(HEAD_NODES)]
-        for dev in ufm_compute:
-            self.unit(dev, ufm_type, "management", self.mgmt_units)
+        if ufm_type is not None:  # without one, _compute_ufms gave no compute UFMs
+            for dev in ufm_compute:
+                self.unit(dev, ufm_type, "management", self.mgmt_units)
         for dev in ufm_storage:
             self.unit(dev, UFM_APPLIANCE, "management", self.mgmt_units)
         for dev in heads:
