@@ -43,6 +43,7 @@ from dataclasses import dataclass, field, replace
 
 from model.catalog.components import Catalog
 from model.catalog.ports import port_table
+from model.design.entities import Fabric
 from model.generators.leaf_spine import (
     FreePorts,
     PortLink,
@@ -102,7 +103,7 @@ class Networks:
     segments: list[Segment] = field(default_factory=list)
     links: list[list[PortLink]] = field(default_factory=list)
     fabric_of: dict[str, str] = field(default_factory=dict)  # switch id -> fabric
-    pinned: dict[tuple[str, str], str] = field(default_factory=dict)  # (device, port) -> fabric
+    pinned: dict[tuple[str, str], Fabric] = field(default_factory=dict)  # (device, port) -> fabric
     notes: list[str] = field(default_factory=list)  # what was left out, and how to get it
     # The compute runs' switch lists with their OOB switches in place (index -> switches).
     run_switches: dict[int, list[tuple[str, str, str, dict[str, int]]]] = field(
