@@ -69,3 +69,28 @@ def test_records_pickle_and_stay_outside_the_collector():
     assert pickle.loads(pickle.dumps(trunk)) == trunk and trunk.legs == 1
     cord = Cord("l-1", "a", "fibre-mpo12", 3.0, 3.0)
     assert not any(map(gc.is_tracked, (channel, channel.elements[0], trunk, cord)))
+
+
+def test_the_positional_fields_are_in_the_order_the_layout_passes_them():
+    """The layout makes cords, legs and loss budgets positionally (channel_table, layout,
+    channels.loss_budget): a field moved in a record would put a length where a part goes."""
+    assert Cord.__struct_fields__[:5] == ("link_id", "end", "fibre_part", "length_m", "ordered_m")
+    assert TrunkLeg.__struct_fields__ == ("links", "holders", "trunks", "cassettes")
+    assert LossBudget.__struct_fields__ == (
+        "loss_db",
+        "fibre_db",
+        "connectors_db",
+        "mated_pairs",
+        "limit_db",
+        "margin_db",
+        "reach_m",
+        "max_panels",
+    )
+    cord = Cord("l-1", "b", "fibre-mpo12", 3.0, 5.0)
+    assert (cord.end, cord.fibre_part, cord.length_m, cord.ordered_m, cord.quantity) == (
+        "b",
+        "fibre-mpo12",
+        3.0,
+        5.0,
+        1,
+    )
