@@ -82,7 +82,7 @@ def _take_apart(item, stack: list) -> None:
     elif not isinstance(item, type) and not hasattr(item, "__dict__"):
         # An object with slots (a layout's channel and cord tables: columns of 393k at zoned
         # XL, ~85 ms to free at once): its attributes are let go one by one onto the stack.
-        # A frozen one refuses (a channel element: small) and is freed as it is.
+        # A frozen one refuses (a channel element, a Struct: small) and is freed as it is.
         for name in _slot_names(type(item)):
             value = getattr(item, name, _MISSING)
             if value is _MISSING:

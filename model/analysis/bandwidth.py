@@ -82,7 +82,10 @@ def bandwidth(design: Design, topo: Topology, group_labels: dict[int, np.ndarray
     types = design.catalog.device_types
     servers = np.flatnonzero(topo.is_gpu_server)
     scale_up_values = [
-        types[design.devices[topo.device_ids[i]].type].gpus.scale_up_gbps_per_gpu for i in servers
+        gpus.scale_up_gbps_per_gpu
+        if (gpus := types[design.devices[topo.device_ids[i]].type].gpus) is not None
+        else 0.0
+        for i in servers
     ]
     server_types = {design.devices[topo.device_ids[i]].type for i in servers}
     tech = scale_up_name(types[t] for t in server_types)

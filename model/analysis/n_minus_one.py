@@ -129,13 +129,13 @@ def n_minus_one(whatif: WhatIf) -> dict:
         keys = sorted(classes, key=lambda k: (-weight[k], sorted(classes[k])[0]))
         ranking = []
         for key in keys[:MAX_CLASSES]:
-            members = sorted(classes[key])
-            result = whatif.run([members[0]], brief=True)
+            names = sorted(classes[key])
+            result = whatif.run([names[0]], brief=True)
             after = result["after"]
             ranking.append(
                 {
-                    "id": members[0],
-                    "equivalent": len(members),
+                    "id": names[0],
+                    "equivalent": len(names),
                     "largest_job_lost_gpus": result["largest_job_lost_gpus"],
                     "islands": after["islands"]["count"],
                     "gpus_without_scale_out": result["gpus_without_scale_out"],

@@ -34,6 +34,7 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from model.asbuilt.netbox_custom_types import unknown_types
 from model.asbuilt.netbox_media import pin_recorded_media, recorded_medium
@@ -49,7 +50,7 @@ from model.catalog.components import DEVICE_ROLES, CatalogFile, builtin_catalog
 from model.common.name_key import name_key
 from model.design import limits
 from model.design.design import Design, DesignError
-from model.design.entities import Device, Hall, Link, PortRef, Rack, Tray
+from model.design.entities import Device, Hall, Link, PortRef, Rack, Rotation, Tray
 from model.outputs.netbox.floor_record import (
     parse_hall_comment,
     parse_rack_comment,
@@ -200,7 +201,7 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
     rows: dict[str, list] = defaultdict(list)
     for n, r in sorted(racks_in, key=lambda nr: nr[1]["name"]):
         r["line"] = f"{FILES['racks']} line {n}"
-        rows[re.match(r"^\D*", r["name"]).group(0) or "-"].append(r)
+        rows[re.split(r"\d", r["name"], maxsplit=1)[0] or "-"].append(r)  # its letters
     device_rows = [
         (n, d)
         for n, d in _read(folder, "devices", DEVICE_COLUMNS, DEVICE_OPTIONAL_COLUMNS)
@@ -264,7 +265,8 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
                     depth_m=d,
                     height_u=height,
                     power_budget_kw=rtype.power_budget_kw,
-                    rotation=at[3] if at else 0,
+                    # The record's pattern reads only 0, 90, 180 or 270.
+                    rotation=cast(Rotation, at[3]) if at else 0,
                 )
             )
             x += w
@@ -451,7 +453,8 @@ def _add_cables(design: Design, folder: Path, site: str, notes, aliases) -> None
             continue
         a, b = device_of(c["device_a"]), device_of(c["device_b"])
         _catalog_ports(c, a, b, aliases)
-        if not (is_port((c["device_a"], c["port_a"])) and is_port((c["device_b"], c["port_b"]))):
+        ports = is_port((c["device_a"], c["port_a"])) and is_port((c["device_b"], c["port_b"]))
+        if a is None or b is None or not ports:
             left.append((line, c))
             continue
         length = _length_m(c["length"])
@@ -472,19 +475,22 @@ def _add_cables(design: Design, folder: Path, site: str, notes, aliases) -> None
     for line, c in left:  # every cable neither a link nor part of a joined channel
         if id(c) not in consumed:
             notes.left_out.append(_cable_left_out(line, c, is_port))
-    for (a, b, label, length, panels, cord, pieces), n in zip(
+    for (end_a, end_b, label, length, panels, cord, pieces), n in zip(
         joined, range(1, len(joined) + 1), strict=True
     ):
-        via = tuple(device_of(p) for p in panels)
+        a, b = device_of(end_a[0]), device_of(end_b[0])
+        if a is None or b is None:  # never: join_through_panels joins design ports only
+            continue
+        via = tuple(filter(None, map(device_of, panels)))
         recorded[f"nb-p{n}"] = recorded_medium(cord)
         links.append(
             Link(
                 id=f"nb-p{n}",
-                a=PortRef(device_of(a[0]), a[1]),
-                b=PortRef(device_of(b[0]), b[1]),
+                a=PortRef(a, end_a[1]),
+                b=PortRef(b, end_b[1]),
                 as_built_m=length,
                 label=label,
-                via=via if all(via) else (),  # a panel left out: the style chooses
+                via=via if len(via) == len(panels) else (),  # a panel left out: the style chooses
                 as_built_pieces_m=pieces,  # the layout checks they fit its channel
             )
         )

@@ -11,6 +11,8 @@ change) before anything is allocated. The pieces live in ``model/generators/``: 
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
+from typing import Any
 
 import msgspec
 
@@ -353,13 +355,15 @@ def preview(template: str, **params) -> dict:
     parse_fabrics(fabrics)
     if racking != (None, None):
         check_racking(catalog, params.get("node_type"), *racking)
-    planner = {
+    # Each planner takes its own options and returns its own plan (each with counts()).
+    planners: dict[str, Callable[..., Any]] = {
         "leaf-spine": plans.plan_leaf_spine,
         "fat-tree": plans.plan_fat_tree,
         "rail-optimized": rail_plans.plan_rail_optimized,
         "nvl72": rail_plans.plan_nvl72,
         "helios": helios_racks.plan_helios,
-    }[template]
+    }
+    planner = planners[template]
     try:
         plan = planner(catalog, **params)
     except TypeError as exc:

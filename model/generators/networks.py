@@ -45,6 +45,7 @@ from dataclasses import dataclass, field, replace
 
 from model.catalog.components import Catalog
 from model.catalog.ports import port_table
+from model.design.entities import Fabric
 from model.generators import ra_layout
 from model.generators.leaf_spine import (
     FreePorts,
@@ -107,7 +108,7 @@ class Networks:
     segments: list[Segment] = field(default_factory=list)
     links: list[list[PortLink]] = field(default_factory=list)
     fabric_of: dict[str, str] = field(default_factory=dict)  # switch id -> fabric
-    pinned: dict[tuple[str, str], str] = field(default_factory=dict)  # (device, port) -> fabric
+    pinned: dict[tuple[str, str], Fabric] = field(default_factory=dict)  # (device, port) -> fabric
     notes: list[str] = field(default_factory=list)  # what was left out, and how to get it
     # Every rack PDU on the OOB network, where the servers' RA names them (model.generators.oob)
     every_pdu: bool = False
@@ -223,8 +224,9 @@ class _NetworkBuild:
         with_storage = self.infiniband and "storage" in self.fabrics and not self.converged
         ufm_storage = [f"ufm-storage{i + 1}" for i in range(UFM_PER_FABRIC)] if with_storage else []
         heads = [f"head{i + 1}" for i in range(HEAD_NODES)]
-        for dev in ufm_compute:
-            self.unit(dev, ufm_type, "management", self.mgmt_units)
+        if ufm_type is not None:  # without one, _compute_ufms gave no compute UFMs
+            for dev in ufm_compute:
+                self.unit(dev, ufm_type, "management", self.mgmt_units)
         for dev in ufm_storage:
             self.unit(dev, UFM_APPLIANCE, "management", self.mgmt_units)
         for dev in heads:

@@ -87,8 +87,8 @@ def rail_optimized(
             continue
         for mine, theirs in zip(merged_segments, segments, strict=True):
             mine.switches.extend(theirs.switches)
-        for mine, theirs in zip(merged_tiers, tiers, strict=True):
-            mine.extend(theirs)
+        for tier, more in zip(merged_tiers, tiers, strict=True):
+            tier.extend(more)
     return merged_segments or [], merged_tiers
 
 

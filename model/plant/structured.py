@@ -10,7 +10,7 @@ construction. Trunks, panels and cassettes draw no power.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import replace
 
 import numpy as np
@@ -41,7 +41,8 @@ def apply_structured(
         return layout
     design = plant.design
     catalog, sc = design.catalog, structured_catalog()
-    fibre_of, fpp_of = {}, {}
+    fibre_of: dict[str, str] = {}
+    fpp_of: dict[str, int] = {}
     for part in catalog.module_parts.values():
         fibre_of.setdefault(part.medium, part.fibre)
         fpp_of.setdefault(part.medium, part.fibres_per_port)
@@ -71,7 +72,7 @@ def apply_structured(
     rows = np.fromiter(map(index.__getitem__, link_ids), np.int64, len(link_ids))
     medium = np.asarray(plant.medium_index, dtype=np.int64)[rows]
     ordered = np.asarray(plant.ordered_m, dtype=np.float64)[rows]
-    removed: Counter[tuple[str, float, str]] = Counter()
+    removed: Counter[tuple[str, float | None, str]] = Counter()
     if len(rows):
         # One integer per (medium, length, fabric): a sort of 393k int64, not of row tuples
         lengths, length_code = np.unique(ordered, return_inverse=True)
@@ -122,7 +123,7 @@ def apply_structured(
             )
         )
     trunks: Counter[tuple[str, float, str]] = Counter()
-    trunk_need: Counter[tuple[str, float, str]] = Counter()
+    trunk_need: defaultdict[tuple[str, float, str], float] = defaultdict(float)  # metres
     for trunk in layout.trunks:
         if trunk.part and trunk.ordered_m == trunk.ordered_m:
             key = (trunk.part, trunk.ordered_m, fab_names[row_fab[index[trunk.links[0]]]])

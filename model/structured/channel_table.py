@@ -16,17 +16,15 @@ The checks over all channels work on the columns (:func:`model.structured.channe
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 
-from model.runtime.quick_init import quick_init
+import msgspec
+
 from model.structured.channels import CONNECTOR_FAMILY, Channel, Element, direct_channel
 from model.structured.link_polarity import apply_polarity
 from model.structured.polarity import CASSETTE_PORTS
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class Cord:
+class Cord(msgspec.Struct, frozen=True, gc=False):  # a Struct: see model.structured.channels
     """One patch cord: a link's fibre (pair) between its device and the panel at one end."""
 
     link_id: str

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import msgspec
+
 from model.catalog.structured import StructuredCatalog
 from model.common.findings import Finding
-from model.runtime.quick_init import quick_init
 from model.structured.channel_table import ChannelTable, CordTable
 
 LC_CASSETTE = "cassette-mpo12-lc6-a"
@@ -20,9 +21,7 @@ MPO_PANEL = "panel-mpo-1u-72"
 LC_ENCLOSURE = "enclosure-1u-4"
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class Trunk:
+class Trunk(msgspec.Struct, frozen=True, gc=False):  # Structs: see model.structured.channels
     id: str
     part: str  # structured-catalog trunk id
     rack_a: str
@@ -39,9 +38,7 @@ class Trunk:
     recorded: bool = False  # its length is a link's recorded one (Link.as_built_pieces_m)
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class TrunkLeg:
+class TrunkLeg(msgspec.Struct, frozen=True, gc=False):
     """One MPO leg of a path: the channels it carries (an LC leg: one per cassette port, in
     port order), its patch points (panel or enclosure ids, A end first; ``cassettes``: the end
     points are LC cassettes in enclosures) and the trunk of each segment."""

@@ -22,9 +22,8 @@ Choices, written down:
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import msgspec
+from msgspec.structs import replace
 
 from model.design.design import Design, DesignError
 from model.design.entities import Link

@@ -25,7 +25,9 @@ row — an approximation, stated.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+
+from msgspec.structs import replace
 
 from model.design.link_entries import CASSETTE_PORTS  # an MPO-12 cassette: 6 LC duplex ports
 from model.structured.channels import CONNECTOR_FIBRES, Channel, Element

@@ -133,13 +133,23 @@ def test_opening_another_design_drops_the_last_cabling_check(qtbot, window, monk
     assert not _rows_of(window.findings.panel, "CABLING_UNEXPECTED")
 
 
-def test_sixty_thousand_findings_are_a_table_model_not_items(qtbot):
-    """An XL check's 60k rows: set, filtered and stepped without an item per row, quickly."""
-    import time
-
+def test_sixty_thousand_findings_are_a_table_model_not_items(qtbot, monkeypatch):
+    """An XL check's 60k rows: set, filtered, painted and stepped without an item per row. The
+    work is counted, not timed (a wall-clock window flakes on a loaded machine): the view asks
+    the model only for the rows it paints. The time it takes is in make bench (editor: findings
+    panel takes 60k findings)."""
+    from gui.panels.findings_model import FindingsModel
     from gui.panels.findings_panel import FindingsPanel
     from model.common.findings import Finding
 
+    asked_rows: list[int] = []
+    data = FindingsModel.data
+
+    def counted(self, index, *args):
+        asked_rows.append(index.row())
+        return data(self, index, *args)
+
+    monkeypatch.setattr(FindingsModel, "data", counted)
     findings = [
         Finding(
             code=f"CODE_{i % 7}",
@@ -151,14 +161,24 @@ def test_sixty_thousand_findings_are_a_table_model_not_items(qtbot):
     ]
     panel = FindingsPanel()
     qtbot.addWidget(panel)
+    panel.resize(800, 400)
     panel.show()
-    start = time.perf_counter()
+    qtbot.waitExposed(panel)
     panel.set_findings(findings, ["compute", "storage", ""] * 20_000)
     panel.code.setCurrentIndex(panel.code.findData("CODE_3"))
-    seconds = time.perf_counter() - start
+    panel.step(-1)  # wraps to the last of ~8.6k rows: the view scrolls there
+    panel.grab()  # paints the panel as shown, scrolled to that row
     assert panel.model.rowCount() == len([f for f in findings if f.code == "CODE_3"])
-    assert {panel.model.finding(r).code for r in range(panel.model.rowCount())} == {"CODE_3"}
-    assert seconds < 2.0  # ~0.2 s measured on the shared 2-core machine
+    assert panel.current_row() == panel.model.rowCount() - 1
+    assert panel.model.finding(panel.current_row()).code == "CODE_3"
+    shown = {panel.model.finding(r).code for r in range(panel.model.rowCount())}
+    assert shown == {"CODE_3"}
+    # The rows painted: a viewport's worth at the top and at the end, not 8.6k (nor 60k).
+    row_height_px = panel.table.verticalHeader().defaultSectionSize()
+    rows_in_view = panel.table.viewport().height() // row_height_px + 1
+    assert asked_rows, "the table painted no row"
+    assert len(set(asked_rows)) <= 2 * (rows_in_view + 1)
+    assert max(asked_rows) == panel.model.rowCount() - 1
 
 
 def test_a_measured_length_typed_in_the_inspector_is_listed_with_its_fabric(qtbot, window):

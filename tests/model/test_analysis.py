@@ -273,7 +273,19 @@ def _cli(*args):
     )
 
 
-def test_cli_json_text_strict_and_bad_file(tmp_path):
+def _in_process(capsys, *args):
+    """``main.py analyze *args`` through run_cli in this process (what main.py calls): the
+    interpreter and imports of a process each are ~0.5 s of CPU."""
+    from cli import run_cli
+
+    code = run_cli(["analyze", *args])
+    out = capsys.readouterr()
+    return subprocess.CompletedProcess(args, code, out.out, out.err)
+
+
+def test_cli_json_text_strict_and_bad_file(tmp_path, capsys):
+    """The JSON run in a process of its own (exit code and stdout as a shell sees them); the
+    text, --strict and bad-file runs in this one."""
     design, _ = five_devices()
     rack(design, "r9", 100.0, 100.0)  # outside the hall: an error-level warning
     path = tmp_path / "d.hall.json"
@@ -283,10 +295,10 @@ def test_cli_json_text_strict_and_bad_file(tmp_path):
     data = json.loads(out.stdout)
     assert data["gpus"] == 16 and data["bisection_gbps"] == 1600
     assert "RACK_OUTSIDE_HALL" in {w["code"] for w in data["warnings"]}
-    text = _cli(str(path))
+    text = _in_process(capsys, str(path))
     assert text.returncode == 0 and "Bottleneck" in text.stdout
-    assert _cli(str(path), "--strict").returncode == 1
+    assert _in_process(capsys, str(path), "--strict").returncode == 1
     bad = tmp_path / "bad.hall.json"
     bad.write_text("{nope")
-    out = _cli(str(bad))
+    out = _in_process(capsys, str(bad))
     assert out.returncode == 2 and "Traceback" not in out.stderr and out.stderr.count("\n") == 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import msgspec
 import pytest
 
@@ -12,16 +14,27 @@ from model.generators.placement import standard_tray_size
 from tests.benchmarks.workloads import build
 
 
-def overfilled(design) -> dict[str, str]:
-    report = analyze(design, RoutedLinks(design))
+def overfilled(report) -> dict[str, str]:
     return {w.objects[0]: w.message for w in report.warnings if w.code == "TRAY_OVERFILLED"}
+
+
+@functools.lru_cache(maxsize=1)
+def workload(size: str):
+    """``build(size)`` for the tests that only read it: the L hall's fill check and its spine
+    row's trays share one build."""
+    return build(size)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _workload_let_go():
+    yield
+    workload.cache_clear()  # not held for the rest of the process
 
 
 @pytest.mark.parametrize("size", ["S", "L"])
 def test_generated_workloads_pass_their_own_tray_fill_check(size):
-    design = build(size)
-    assert overfilled(design) == {}
-    report = analyze(design, RoutedLinks(design))
+    report = analyze(workload(size), RoutedLinks(workload(size)))
+    assert overfilled(report) == {}
     assert 0 < max(report.tray_fill.values()) <= 0.5
 
 
@@ -33,12 +46,12 @@ def test_a_narrowed_tray_is_reported_overfilled():
     # Fibre is thin: narrow it a lot, to the smallest tray the loader and edit API accept.
     narrow = msgspec.structs.replace(tray, width_m=MIN_TRAY_SIZE_M, depth_m=MIN_TRAY_SIZE_M * 5)
     design.update_trays([narrow])
-    found = overfilled(design)
+    found = overfilled(analyze(design, RoutedLinks(design)))
     assert list(found) == [busiest] and f"Tray {tray.name} is" in found[busiest]
 
 
 def test_the_l_spine_row_gets_a_bank_of_parallel_trays():
-    trays = {t.name: t for t in build("L").trays.values()}
+    trays = {t.name: t for t in workload("L").trays.values()}
     bank = [t for name, t in trays.items() if "(2 x 0.9 m)" in name]
     assert bank and all(t.width_m == pytest.approx(1.8) and t.depth_m == 0.15 for t in bank)
 

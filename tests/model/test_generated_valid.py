@@ -12,6 +12,8 @@ from __future__ import annotations
 import pytest
 
 from model.analysis.analyzer import analyze
+from model.common.findings import Finding
+from model.design.design import Design
 from model.engine.routed_links import RoutedLinks
 from model.generators.generate import apply_cabling, generate
 
@@ -57,17 +59,42 @@ def test_a_generated_design_opens_with_no_warning_or_error(case, cabling, fabric
     assert not found, [f"{w.code}: {w.message}" for w in found[:5]]
 
 
+# The L halls the two tests below check, each its own way, as (design, analysis findings): built
+# and analysed once for both (5.6 and 7.4 s of CPU, cabled through panels with every network;
+# the first test's cross-connect and zones halls are the second's with every network). Kept
+# only until the second test takes them, in the worker that made them.
+_L_HALLS: dict[tuple[str, str], tuple[Design, list[Finding]]] = {}
+
+
+def _l_hall(cabling: str, fabrics: str, keep: bool) -> tuple[Design, list[Finding]]:
+    """The L reference hall with ``fabrics`` cabled ``cabling``, and its analysis's findings;
+    ``keep``: a later test asks for it again (else it is let go once taken)."""
+    from tests.benchmarks.workloads import build
+
+    made = _L_HALLS.pop((cabling, fabrics), None)
+    if made is None:
+        design = apply_cabling(build("L", fabrics=fabrics), cabling)
+        plant = RoutedLinks(design)
+        plant.refresh()
+        made = design, analyze(design, plant).warnings
+    if keep:
+        _L_HALLS[(cabling, fabrics)] = made
+    return made
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _l_halls_let_go():
+    yield
+    _L_HALLS.clear()  # a hall no second test took (one run alone, -k) is not held on
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("cabling", ["direct", "cross-connect", "zones"])
 def test_the_l_hall_with_every_network_opens_with_no_warning_or_error(cabling):
     """The L reference hall (2,048 HGX H100, 3 tiers of SN5600) with storage, in-band and OOB:
     its OOB switches serve their own runs of racks, so every 1 GbE link is within UTP reach."""
-    from tests.benchmarks.workloads import build
-
-    design = apply_cabling(build("L", fabrics="all"), cabling)
-    plant = RoutedLinks(design)
-    plant.refresh()
-    found = [w for w in analyze(design, plant).warnings if w.severity in ("warning", "error")]
+    _, warnings = _l_hall(cabling, "all", keep=cabling != "direct")
+    found = [w for w in warnings if w.severity in ("warning", "error")]
     assert not found, [f"{w.code}: {w.message}" for w in found[:5]]
 
 
@@ -81,12 +108,8 @@ def test_the_l_hall_structured_opens_with_no_finding_at_all(cabling, fabrics):
     from shapely.geometry import Polygon, box
 
     from model.design.structured_edit import panels_in_rack, patch_racks
-    from tests.benchmarks.workloads import build
 
-    design = apply_cabling(build("L", fabrics=fabrics), cabling)
-    plant = RoutedLinks(design)
-    plant.refresh()
-    found = analyze(design, plant).warnings
+    design, found = _l_hall(cabling, fabrics, keep=False)
     assert not found, [f"{w.code} ({w.severity}): {w.message}" for w in found[:5]]
     patch = patch_racks(design)  # 11 with the compute fabric alone, 13 with every network
     assert patch and all(panels_in_rack(design, p) for p in patch)

@@ -125,7 +125,7 @@ def test_the_inspector_text_of_a_record_parses_back_and_bad_text_is_refused():
 
 def _traced_one_by_one(channel):
     """The check as it was before results were kept per shape: every channel traced itself."""
-    from dataclasses import replace
+    from msgspec.structs import replace
 
     from model.structured.polarity import MODULE_LANES, PolarityResult, _alternatives, _wrong
 

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from operator import itemgetter
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import numpy as np
 
@@ -110,8 +110,8 @@ def format_column(values: Sequence[object], spreadsheet_safe: bool = True) -> li
         return []
     blob = _joined_text(values)
     kinds = {str} if blob is not None else set(map(type, values))
-    if kinds <= {str}:
-        cells = list(values)
+    if blob is not None:  # every cell is text (the join took them)
+        cells = cast("list[str]", list(values))
         formula = spreadsheet_safe and _any_starts(cells, _FORMULA_START, blob)
         if not formula and not _lines_need_quotes(blob, len(cells)):
             return cells
@@ -122,15 +122,15 @@ def format_column(values: Sequence[object], spreadsheet_safe: bool = True) -> li
         if formula:
             cells = ["'" + v if v[:1] in _FORMULA_SET else v for v in cells]
     elif kinds <= {int}:
-        distinct = dict.fromkeys(values)
-        if len(distinct) * 4 > len(values):
+        ints = dict.fromkeys(values)
+        if len(ints) * 4 > len(values):
             return list(map(str, values))
-        memo = dict(zip(distinct, map(str, distinct), strict=True))  # str(int) once per value
-        return list(map(memo.__getitem__, values))
+        int_text = dict(zip(ints, map(str, ints), strict=True))  # str(int) once per value
+        return list(map(int_text.__getitem__, values))
     elif kinds <= {float, type(None)} or kinds <= {int, type(None)}:
         # Equal floats (0.0 and -0.0 too) are written alike; NaN is found by identity
-        memo = {v: str(_cell(v, spreadsheet_safe)) for v in set(values)}
-        return list(map(memo.__getitem__, values))
+        number_text = {v: str(_cell(v, spreadsheet_safe)) for v in set(values)}
+        return list(map(number_text.__getitem__, values))
     else:
         cells = [str(_cell(v, spreadsheet_safe)) for v in values]
     if _needs_quotes(cells):
@@ -166,8 +166,8 @@ def _any_starts(cells: list[str], starts: tuple[str, ...], blob: str | None = No
     break can only make this say yes wrongly, and the caller then checks cell by cell.
     ``blob``: the cells already joined by line breaks."""
     joined = "\n".join(cells) if blob is None else blob
-    blob = np.frombuffer(("\n" + joined).encode("utf-8"), dtype=np.uint8)
-    after = blob[np.flatnonzero(blob[:-1] == 10) + 1]
+    data = np.frombuffer(("\n" + joined).encode("utf-8"), dtype=np.uint8)
+    after = data[np.flatnonzero(data[:-1] == 10) + 1]
     return bool(np.isin(after, np.frombuffer("".join(starts).encode("ascii"), np.uint8)).any())
 
 
@@ -211,7 +211,8 @@ def _column_pieces(
     # One row's items: each column's cell, then its separator ("," or CRLF after the last),
     # which a coded column carries at the end of its distinct texts (fewer items to join).
     pattern: list[str | None] = []
-    slots = []  # (position in the pattern, cells of the column, or coded texts and codes)
+    # (position in the pattern, cells of the column, or coded texts and codes)
+    slots: list[tuple[int, object]] = []
     for k, column in enumerate(columns):
         separator = "," if k < len(columns) - 1 else "\r\n"
         slot = len(pattern)

@@ -84,6 +84,12 @@ def cell_xml(value: object) -> str | None:
     raise TypeError(f"plain sheet cell of type {type(value).__name__}")
 
 
+def cell_bytes(value: object) -> bytes:
+    """:func:`cell_xml` as bytes, empty for no cell."""
+    cell = cell_xml(value)
+    return b"" if cell is None else cell.encode()
+
+
 # ASCII bytes that may stand in ``<t>`` as they are: printable ones (not the controls that
 # ILLEGAL_CHARACTERS_RE removes nor the tab and line breaks ``isprintable`` refuses, nor DEL),
 # and (_PLAIN) not what XML escapes.
@@ -197,7 +203,7 @@ class _Column:
         elif plain_text(texts):
             self.cell_of = {t: _INLINE_HEAD + t.encode() + _INLINE_TAIL for t in texts}
         else:
-            self.cell_of = {t: cell_xml(t).encode() for t in texts}
+            self.cell_of = {t: cell_bytes(t) for t in texts}
         if skips:
             self.cell_of[None] = b""
 
@@ -223,7 +229,7 @@ class _Column:
             cells = list(map(self.cell_of.__getitem__, part))
         if self.zeros:
             for i in np.flatnonzero(np.array(part, dtype=float) == 0.0).tolist():
-                cells[i] = cell_xml(part[i]).encode()
+                cells[i] = cell_bytes(part[i])
         if self.cell_of is not None and not self.skips:
             return cells, []
         return cells, [i for i, c in enumerate(cells) if not c]
