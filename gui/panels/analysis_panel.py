@@ -132,7 +132,7 @@ TILES = (  # key, caption, tooltip
     (
         "reliability",
         "Expected failures",
-        "Interruptions per day from all causes (GPUs, HBM, hosts, NICs, switches, NVLink trays, "
+        "Interruptions per day from all causes (GPUs, HBM, hosts, NICs, switches, scale-up trays (NVLink or UALink), "
         "optics per laser, cables, software) from FIT rates derived from Llama 3's 54-day record "
         "or marked estimate (catalog, overridable in Design settings), and the GPU-hours a day "
         "they put at risk for the job (job size × restart time).",

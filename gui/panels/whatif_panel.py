@@ -28,7 +28,7 @@ ROWS = (
     ("Largest job, GPUs", lambda s: f"{s['islands']['largest_job_gpus']:,}"),
     ("GPUs with no scale-out path", lambda s: f"{s['islands']['gpus_without_scale_out']:,}"),
     ("Bisection", lambda s: _gbps(s["bisection_gbps"])),
-    ("NVLink per GPU, min", lambda s: _gbps(s["scale_up_per_gpu_gbps"]["min"])),
+    ("Scale-up per GPU, min", lambda s: _gbps(s["scale_up_per_gpu_gbps"]["min"])),
     ("Scale-out per GPU, min", lambda s: _gbps(s["scale_out_per_gpu_gbps"]["min"])),
     ("Scale-out per GPU, mean", lambda s: _gbps(s["scale_out_per_gpu_gbps"]["mean"])),
     ("GPUs on the scale-out fabric", lambda s: f"{s['gpus_connected']:,}"),
@@ -53,7 +53,7 @@ def _ms(seconds) -> str:
 
 def _busiest(e: dict) -> str:
     if e["limited_by"] in ("scale-up", "none"):
-        return "NVLink" if e["limited_by"] == "scale-up" else "none"
+        return "scale-up" if e["limited_by"] == "scale-up" else "none"
     return f"{e['bottleneck_count']:,} {e['limited_by']}"
 
 
@@ -69,7 +69,7 @@ WORST_COLUMNS = (
     ("islands", lambda t, w: f"{w['islands']:,}"),
     ("no scale-out", lambda t, w: f"{w['gpus_without_scale_out']:,} GPUs"),
     ("bisection lost", lambda t, w: _gbps(w["bisection_lost_gbps"])),
-    ("NVLink/GPU", lambda t, w: _gbps(w["scale_up_per_gpu_gbps"]["min"])),
+    ("scale-up/GPU", lambda t, w: _gbps(w["scale_up_per_gpu_gbps"]["min"])),
     (
         "collective after",
         lambda t, w: f"{_ms(w['collective_time_s'])} ({_slowdown(w['collective_slowdown'])})",
@@ -122,7 +122,7 @@ class WhatIfPanel(QWidget):
         self.worst.setToolTip(
             "Ranked on the largest job lost (a partition), then GPUs with no scale-out path, "
             "GPUs without a NIC link of their own, the default job's collective time after, "
-            "bisection lost and NVLink per GPU"
+            "bisection lost and scale-up per GPU"
         )
         self.worst.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         self.worst.horizontalHeader().setSectionResizeMode(1, QHeaderView.Stretch)

@@ -32,7 +32,12 @@ from model.design.fabrics import SWITCH_CATEGORIES
 
 SCALE_UP = "scale-up"
 TIERS = (*TIER_NAMES.values(), SCALE_UP)  # the tiers every editor lists; tier4 … when present
-TIER_LABELS = {"leaf": "Leaf", "spine": "Spine", "core": "Core", SCALE_UP: "Scale-up (NVLink)"}
+TIER_LABELS = {
+    "leaf": "Leaf",
+    "spine": "Spine",
+    "core": "Core",
+    SCALE_UP: "Scale-up (NVLink, UALink)",
+}
 
 
 def tier_label(tier: str) -> str:
