@@ -40,7 +40,12 @@ def test_hiding_the_spine_tier_hides_its_cables_and_dims_the_spine_racks(two_tie
     assert {links[lk] for lk in scene.link_items} == {"leaf", "spine"}
     view_menu = window.view_menu
     tiers = _menu_action(view_menu, "Tiers").menu()
-    assert [a.text() for a in tiers.actions()][:4] == ["Leaf", "Spine", "Core", "Scale-up (NVLink, UALink)"]
+    assert [a.text() for a in tiers.actions()][:4] == [
+        "Leaf",
+        "Spine",
+        "Core",
+        "Scale-up (NVLink, UALink)",
+    ]
     _menu_action(tiers, "Spine").trigger()  # untick, as a person would
     assert not scene.layer_visible("tier", "spine")
     _select(qtbot, scene, leaf_rack)
