@@ -97,3 +97,24 @@ def test_a_rack_type_naming_an_unknown_power_part_is_refused():
             media_types=list(catalog.media_types.values()),
             parts=catalog.parts_file(),
         )
+
+
+@pytest.mark.parametrize(
+    ("params", "model"),
+    [
+        ({"racks": 1}, "NVL72 power shelf"),  # GB200: the shelf NetBox held before
+        ({"racks": 1, "platform": "gb300"}, "GB300 NVL72 rack power shelf"),
+        ({"racks": 1, "platform": "vera-rubin"}, "Vera Rubin NVL72 rack power shelf"),
+    ],
+)
+def test_netbox_names_each_platform_s_shelf_as_the_bom_does(params, model):
+    """The NetBox power export's shelf devices take the rack type's own shelf part (the one the
+    BOM counts), not one "NVL72 power shelf" type for every platform."""
+    from model.outputs.netbox.power import power_export
+
+    design = generate("nvl72", facility="yes", **params)
+    names = {r.id: r.id for r in design.racks.values()}
+    out = power_export(design, "site", "hall", names, set())
+    shelves = [d for d in out.devices if d["name"].split()[-1].startswith("PS")]
+    assert shelves and {d["device_type"] for d in shelves} == {model}
+    assert model in {doc["model"] for _slug, doc in out.device_types}

@@ -75,6 +75,18 @@ class PowerExport:
     manufacturers: set[str] = field(default_factory=set)
 
 
+def _shelf_type(design: Design, rtype) -> tuple[str, str, int]:
+    """(manufacturer, model, U) of a rack type's power shelf: the rack type's own shelf part
+    (a GB300, Vera Rubin or Open Rack shelf: ``RackType.power_part``) by the first clause of
+    its description, else the GB200 NVL72 shelf. A NetBox user sees which shelf each rack
+    holds, as the BOM lists it, not one "NVL72 power shelf" for every platform."""
+    part = design.catalog.facility_parts.get(getattr(rtype, "power_part", "") or "")
+    if part is None or part.kind != "power-shelf":
+        return ("NVIDIA", "NVL72 power shelf", 1)
+    maker = "NVIDIA" if part.vendor.startswith("NVIDIA") else "Generic"
+    return (maker, part.description.split(",")[0].split(" (")[0], 1)
+
+
 def _phase(panel: PowerPanel) -> str:
     return "three-phase" if panel.current == "ac" and panel.phases == 3 else "single-phase"
 
@@ -130,7 +142,7 @@ def power_export(
     rack_max = dict.fromkeys(design.racks, 0.0)
     for device in design.devices.values():
         rack_max[device.rack] += types[device.type].power_max_w
-    kinds: dict[str, tuple[str, str, int]] = {}  # kind -> (manufacturer, model, u)
+    kinds: dict[str, tuple[str, str, int]] = {}  # model -> (manufacturer, model, u)
     used = {n.lower() for n in taken}
     for rack in sorted(design.racks.values(), key=lambda r: rack_names[r.id]):
         entries = [p for p in rack.pdus if p in panels]
@@ -139,11 +151,9 @@ def power_export(
         rtype = rack_types.get(rack.type)
         shelf = bool(rtype and rtype.power_shelves)
         kind = "PS" if shelf else "PDU"
-        if kind not in kinds:
-            kinds[kind] = (
-                ("NVIDIA", "NVL72 power shelf", 1) if shelf else ("Generic", "Rack PDU", 0)
-            )
-        manufacturer, model, _u = kinds[kind]
+        device_type = _shelf_type(design, rtype) if shelf else ("Generic", "Rack PDU", 0)
+        kinds.setdefault(device_type[1], device_type)
+        manufacturer, model, _u = device_type
         sides = [feeds[panels[p].feed].side for p in entries]
         for n, (panel_id, side) in enumerate(zip(entries, sides, strict=True), 1):
             panel = panels[panel_id]
