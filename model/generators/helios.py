@@ -25,7 +25,7 @@ from model.generators.plans import (
     switch_ports,
 )
 from model.generators.rail_plans import RailPlan, plan_rail_optimized
-from model.generators.topology import PortLink, rail_optimized
+from model.generators.topology import PortLink, rack_scale_unit, rail_optimized
 
 HELIOS_TRAY = "helios-compute-tray"
 HELIOS_SWITCH_TRAY = "helios-ualoe-switch-tray"
@@ -144,21 +144,11 @@ def helios(catalog: Catalog, plan: HeliosPlan) -> tuple[list[Segment], list[list
             trays = ids[start : start + HELIOS_COMPUTE_TRAYS]
             prefix = trays[0].rsplit("-", 1)[0]
             switches = [f"{prefix}-ualsw{t + 1}" for t in range(HELIOS_SWITCH_TRAYS)]
-            members: list[tuple[str, str, str, int, dict[str, int]]] = []
-            offset_u = 0
-            for kind, i in HELIOS_LAYOUT:
-                if kind == "compute":
-                    if i < len(trays):
-                        members.append((trays[i], tray_t.id, "gpu-server", offset_u, tray_split))
-                    offset_u += tray_t.u_height
-                else:
-                    members.append((switches[i], switch_t.id, "nvlink-switch", offset_u, {}))
-                    offset_u += switch_t.u_height
-            for i, tray in enumerate(trays):
-                for t, sw in enumerate(switches):
-                    scale_up.append((tray, f"ual{t + 1}", sw, f"ual{i + 1}"))
-            power = len(trays) * tray_t.power_max_w + HELIOS_SWITCH_TRAYS * switch_t.power_max_w
-            units.append(Unit(members, offset_u, power))
+            unit, links = rack_scale_unit(
+                trays, switches, HELIOS_LAYOUT, (tray_t, switch_t), tray_split, "ual"
+            )
+            scale_up.extend(links)
+            units.append(unit)
         return units
 
     segments, tiers = rail_optimized(catalog, so, tray_name, make_units)

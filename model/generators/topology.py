@@ -414,6 +414,36 @@ def rack_layout(trays: int, switch_trays: int) -> list[tuple[str, int]]:
     )
 
 
+def rack_scale_unit(
+    trays: list[str],
+    switches: list[str],
+    layout: list[tuple[str, int]],
+    types: tuple[DeviceType, DeviceType],
+    tray_split: dict[str, int],
+    port: str,
+) -> tuple[Unit, list[PortLink]]:
+    """One rack-scale unit (an NVL72 or Kyber rack, an AMD Helios rack): its compute trays and
+    scale-up switch trays stacked from the bottom in ``layout`` order (a missing tray's slot
+    stays empty), and every tray's link to every switch tray on the rack's backplane, on ports
+    ``{port}1``, ``{port}2``... ``types``: (compute tray, switch tray)."""
+    compute_t, switch_t = types
+    members: list[tuple[str, str, str, int, dict[str, int]]] = []
+    u = 0
+    for kind, i in layout:
+        if kind == "compute" and i < len(trays):
+            members.append((trays[i], compute_t.id, "gpu-server", u, tray_split))
+        elif kind == "switch":
+            members.append((switches[i], switch_t.id, "nvlink-switch", u, {}))
+        u += compute_t.u_height if kind == "compute" else switch_t.u_height
+    links = [
+        (tray, f"{port}{t + 1}", switch, f"{port}{i + 1}")
+        for i, tray in enumerate(trays)
+        for t, switch in enumerate(switches)
+    ]
+    power = len(trays) * compute_t.power_max_w + len(switches) * switch_t.power_max_w
+    return Unit(members, u, power), links
+
+
 def nvl72(catalog: Catalog, plan: Nvl72Plan) -> tuple[list[Segment], list[list[PortLink]]]:
     """NVL72 racks (18 compute trays x 9 NVLink switch trays, all-to-all on the backplane) plus a
     rail-optimized scale-out fabric over the compute trays' NICs."""
@@ -438,19 +468,11 @@ def nvl72(catalog: Catalog, plan: Nvl72Plan) -> tuple[list[Segment], list[list[P
             trays = ids[start : start + per_rack]
             prefix = trays[0].rsplit("-", 1)[0]
             switches = [f"{prefix}-nvsw{t + 1}" for t in range(switch_count)]
-            members = []
-            u = 0
-            for kind, i in layout:
-                if kind == "compute" and i < len(trays):
-                    members.append((trays[i], compute_t.id, "gpu-server", u, tray_split))
-                elif kind == "switch":
-                    members.append((switches[i], switch_t.id, "nvlink-switch", u, {}))
-                u += compute_t.u_height if kind == "compute" else switch_t.u_height
-            for i, tray in enumerate(trays):
-                for t, sw in enumerate(switches):
-                    scale_up.append((tray, f"nvl{t + 1}", sw, f"nvl{i + 1}"))
-            power = len(trays) * compute_t.power_max_w + switch_count * switch_t.power_max_w
-            units.append(Unit(members, u, power))
+            unit, links = rack_scale_unit(
+                trays, switches, layout, (compute_t, switch_t), tray_split, "nvl"
+            )
+            scale_up.extend(links)
+            units.append(unit)
         return units
 
     segments, tiers = rail_optimized(catalog, so, tray_name, make_units)
