@@ -19,13 +19,13 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, cast
 
 import msgspec
 
-from model.catalog.components import Catalog
+from model.catalog.components import Catalog, DeviceRole
 from model.design.design import Design
-from model.design.entities import Device, Hall, Rack, Tray
+from model.design.entities import Device, Hall, Rack, Rotation, Tray
 from model.generators.plans import MAX_SWITCHES_PER_NETWORK_RACK, GenerateError
 
 Placement = Literal["middle-of-row", "end-of-row"]
@@ -352,7 +352,7 @@ def lay_out(
     for r, row in enumerate(rows):
         letter = row_name(r)
         y = margin + r * row_pitch + TILE_M  # centre of a 2-tile-deep rack
-        rotation = 0 if r % 2 == 0 else 180
+        rotation: Rotation = 0 if r % 2 == 0 else 180
         col = (longest - widths[r]) // 2 if central[r] else 0
         position = 0
         for chunk in row:
@@ -386,7 +386,9 @@ def lay_out(
                             type=dtype,
                             rack=name,
                             u=u,
-                            role=role,
+                            # The member tuples carry the role as str; each came from a
+                            # role the network builders name (one of DeviceRole's).
+                            role=cast(DeviceRole, role),
                             breakout=breakout,
                         )
                     )

@@ -32,6 +32,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 from msgspec import Struct
@@ -42,7 +43,7 @@ from model.catalog.structured import structured_catalog
 from model.common.findings import Finding, sort_findings
 from model.common.natural_sort import natural_key
 from model.design.design import Design
-from model.design.entities import FABRICS
+from model.design.entities import FABRICS, BomCategory
 from model.design.fabrics import device_fabric, plant_fabric_rows
 from model.engine.routed_links import RoutedLinks
 from model.facility.parts import facility_items
@@ -301,9 +302,11 @@ def _panel_group(group, panel) -> _Group:
     )
 
 
-def _line(g: _Group, part_id: str, spares_pct: dict[str, float]) -> BomLine:
+def _line(g: _Group, part_id: str, spares_pct: dict[BomCategory, float]) -> BomLine:
     qty = g.quantity
-    pct = spares_pct.get(SPARES_CLASS.get(g.category, g.category), 0.0)
+    # A category outside BomCategory (none the settings can name) finds no entry: 0 % spares.
+    spares_class = cast(BomCategory, SPARES_CLASS.get(g.category, g.category))
+    pct = spares_pct.get(spares_class, 0.0)
     spares = math.ceil(qty * pct / 100 - 1e-9)
     split = any(g.by_fabric.get(f) for f in FABRICS)
     by_fabric = tuple(g.by_fabric.get(f, 0) if split else None for f in FABRICS)

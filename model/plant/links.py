@@ -22,6 +22,7 @@ from collections.abc import ItemsView, Iterator, Mapping, ValuesView
 import numpy as np
 
 from model.catalog.parts import part_number_for
+from model.plant.tally import ComponentRows
 
 BACKPLANE_PART = "rack backplane"
 PART_COLUMNS = ("cable_id", "a_cage", "b_cage", "a_module", "b_module", "part")
@@ -138,7 +139,7 @@ def link_parts(
     backplane: np.ndarray,
     cages: tuple[np.ndarray, np.ndarray, np.ndarray],
     modules: tuple[list[str], np.ndarray],
-    cables: tuple[np.ndarray, dict[int, list[int]], dict],
+    cables: tuple[np.ndarray, ComponentRows | dict[int, list[int]], dict],
     fibres: tuple[np.ndarray, list[str], np.ndarray],
     with_backplane: bool,
 ) -> LinkParts:

@@ -111,8 +111,10 @@ def build_plant(
     m = medium if whole else medium[rows]
     ordered = np.asarray(plant.ordered_m, dtype=np.float64)
     ordered = ordered if whole else ordered[rows]
-    counting = cache is not None and not with_links and around_link is None
-    graph = cache.graph(view, rows) if counting else cage_graph(view, rows)
+    # The cache counts only the whole tally (no per-link parts, no neighbourhood).
+    counter = cache if not with_links and around_link is None else None
+    counting = counter is not None
+    graph = counter.graph(view, rows) if counter is not None else cage_graph(view, rows)
     nodes, ia, ib = graph.nodes, graph.ia, graph.ib
     out.cages_used = len(nodes)
     dev_ids = view.dev_ids
@@ -134,17 +136,18 @@ def build_plant(
         row_fab = np.fromiter(
             map(code_of.get, map(fabric_of.get, ids, repeat("")), repeat(0)), np.int64, n
         )
-    if counting:
+    if counter is not None:
         # Fabric codes are renumbered when the set of fabrics changes: recount then.
-        if getattr(cache, "fabric_names", None) != fabric_names:
-            cache.reset_counts()
-        cache.fabric_names = fabric_names
-        count = cache.tally(tables, graph, m, ordered, row_fab)
+        if getattr(counter, "fabric_names", None) != fabric_names:
+            counter.reset_counts()
+        counter.fabric_names = fabric_names
+        count = counter.tally(tables, graph, m, ordered, row_fab)
     else:
         # The routed lengths for the BOM's spare metres (the analysis, with a cache, skips it)
         needed = np.asarray(plant.length_m, dtype=np.float64)[rows]
         count = tally(tables, graph, np.arange(n), m, ordered, row_fab, needed)
     counts, meta, problem, lo = count.counts, count.meta, count.problem, count.lo
+    assert lo is not None  # every tally sets its cages' media
     needed_mm = count.needed_mm
     for (category, _pid, length, fab), qty in sorted(counts.items(), key=lambda kv: str(kv[0])):
         part, kind_name, p_typ, p_max, price = meta[(category, _pid, length, fab)]
@@ -177,8 +180,10 @@ def build_plant(
         )
     out.cages_invalid = len(problem)
     # Plug power per device by the one per-cage rule (rack_power uses it for single racks).
-    if counting:
-        out.device_power_w, out.device_power_w_max = cache.device_power(tables, dev_ids, graph, lo)
+    if counter is not None:
+        out.device_power_w, out.device_power_w_max = counter.device_power(
+            tables, dev_ids, graph, lo
+        )
     else:
         out.device_power_w, out.device_power_w_max = device_plug_power(
             tables, dev_ids, nodes, lo, graph.cage_spec, grouped=graph.by_device
@@ -192,6 +197,8 @@ def build_plant(
             )
     out.findings = plug_findings(plant, dev_ids, rows, nodes, ia, ib, problem)
     if with_links:
+        # tally() (the counting path without a cache) sets both per-cage and per-row parts.
+        assert count.module_of is not None and count.fibre_part_of_row is not None
         out.link_parts = link_parts(
             plant.link_ids,
             rows,

@@ -211,6 +211,7 @@ def tally(
     # ---- modules: one per used cage on a module medium
     _modules(out, tables, cages, cage_medium, cage_fab, cage_spec, module_medium)
     module_of, module_parts = out.module_of, out.module_parts
+    assert module_of is not None  # _modules has just set it
     # ---- fibres: per link on a module medium, at its ordered length
     row_module = module_medium[np.where(ms < 0, len(media), ms)]
     fibre_at = np.flatnonzero(row_module)  # positions in sel
