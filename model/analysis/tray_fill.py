@@ -96,8 +96,10 @@ class TrayFill:
         self._span_s1: list[float] = []
         self._routes_known = 0  # routes whose spans are in the flat lists
         self._turns: list[bool] = []  # per known route: does it pass from one tray to another
-        self._span_arrays = None  # (tray ids numbered, (route, tray no, s0, s1) per span)
-        self._pairs = None  # (spans known, tray ids, distinct (route, tray) rows)
+        # (tray ids numbered, (route, tray no, s0, s1) per span)
+        self._span_arrays: tuple[list[str], tuple[np.ndarray, ...]] | None = None
+        # (spans known, tray ids, distinct (route, tray) rows)
+        self._pairs: tuple[int, list[str], np.ndarray] | None = None
         # The last fill-only figures (ratio and peak place per tray, their tray ids): what a
         # ``loads=False`` update re-sweeps on the trays its recounted routes run along only.
         self._fill_state: tuple[list[str], dict, dict] | None = None
@@ -313,7 +315,7 @@ class TrayFill:
             # the new spans sort after all the earlier ones, so they are appended (the same
             # rows as a unique over every span, without re-sorting them all after each move).
             start = cached[0]
-        tray_ids = cached[1] if start else sorted(set(self._span_tray))
+        tray_ids = cached[1] if start and cached is not None else sorted(set(self._span_tray))
         tray_no = {t: i for i, t in enumerate(tray_ids)}
         new_trays = self._span_tray[start:]
         flat = np.fromiter((tray_no[t] for t in new_trays), dtype=np.int64, count=len(new_trays))
@@ -321,7 +323,7 @@ class TrayFill:
         width = max(len(tray_ids), 1)
         codes = unique_sorted(np.array(self._span_route[start:], dtype=np.int64) * width + flat)
         pairs = np.stack([codes // width, codes % width], axis=1).reshape(-1, 2)
-        if start:
+        if start and cached is not None:  # start > 0 only from a cached table
             pairs = np.concatenate([cached[2], pairs])
         self._pairs = (known, tray_ids, pairs)
         return tray_ids, pairs
@@ -399,8 +401,7 @@ class TrayFill:
 
         area, mass, bend, turns = self._route_figures(plant)
         tray_ids = list(design.trays)
-        self._span_table(tray_ids)
-        span_route, span_tray, s0, s1 = self._span_arrays[1]
+        span_route, span_tray, s0, s1 = self._span_table(tray_ids)
         own = self._structured.own if self._structured is not None else ()
         if own:  # trunks on their own tray intervals: numbered after the routes
             tray_no = {t: i for i, t in enumerate(tray_ids)}
@@ -453,8 +454,9 @@ class TrayFill:
             )
         return out
 
-    def _span_table(self, tray_ids: list[str]) -> None:
-        """Bring the span arrays (route, tray number, s0, s1 per learnt span) up to date."""
+    def _span_table(self, tray_ids: list[str]) -> tuple[np.ndarray, ...]:
+        """Bring the span arrays (route, tray number, s0, s1 per learnt span) up to date, and
+        give them."""
         arrays = self._span_arrays
         known = len(self._span_route)
         if arrays is None or arrays[0] != tray_ids or len(arrays[1][0]) != known:
@@ -464,15 +466,17 @@ class TrayFill:
             if not start:
                 self._by_tray = None  # tray numbers may mean other trays now
             tray_no = {t: i for i, t in enumerate(tray_ids)}
-            new = (
+            new: tuple[np.ndarray, ...] = (
                 np.array(self._span_route[start:], dtype=np.int64),
                 np.array([tray_no.get(t, -1) for t in self._span_tray[start:]], dtype=np.int64),
                 np.array(self._span_s0[start:], dtype=float),
                 np.array(self._span_s1[start:], dtype=float),
             )
-            if start:
+            if start and arrays is not None:  # start > 0 only from earlier arrays
                 new = tuple(np.concatenate([a, b]) for a, b in zip(arrays[1], new, strict=True))
             self._span_arrays = (tray_ids, new)
+        assert self._span_arrays is not None
+        return self._span_arrays[1]
 
     def _fill_delta(self, design: Design, plant) -> dict[str, float]:
         """Fill ratios (and peak places) with only the trays the recounted routes run along
@@ -492,8 +496,7 @@ class TrayFill:
         touched = touched[touched >= 0]
         if len(touched):
             area = self._route_areas(plant, touched)
-            self._span_table(tray_ids)
-            span_route, span_tray, s0, s1 = self._span_arrays[1]
+            span_route, span_tray, s0, s1 = self._span_table(tray_ids)
             # Spans are learnt route by route, so span_route ascends: each touched route's
             # spans are one slice.
             trays = unique_sorted(span_tray[rows_of_values(span_route, touched)])

@@ -413,7 +413,8 @@ class _LazyTable(ScheduleTable):
     codes."""
 
     def __init__(self, make, codes_of, coded: list | None, length: int, unordered) -> None:
-        self._make, self._made = make, None
+        self._make = make
+        self._made: tuple[dict[str, list], list[str], list[str]] | None = None
         self._codes_of = codes_of
         self.coded = coded
         self._length, self._unordered = length, unordered
@@ -461,10 +462,10 @@ def _part_columns(parts, rows: np.ndarray, own_ids: np.ndarray, swapped: np.ndar
     tup = [g if g is not None else (lid, *_NO_PARTS[1:]) for g, lid in zip(got, ids, strict=True)]
     cols = [list(map(itemgetter(k), tup)) for k in range(6)]
     sw = swapped.tolist()
-    for x, y in ((1, 2), (3, 4)):
-        a, b = cols[x], cols[y]
-        cols[x] = [q if s else p for p, q, s in zip(a, b, sw, strict=True)]
-        cols[y] = [p if s else q for p, q, s in zip(a, b, sw, strict=True)]
+    for xi, yi in ((1, 2), (3, 4)):
+        a, b = cols[xi], cols[yi]
+        cols[xi] = [q if s else p for p, q, s in zip(a, b, sw, strict=True)]
+        cols[yi] = [p if s else q for p, q, s in zip(a, b, sw, strict=True)]
     by_name = dict(zip(PART_COLUMNS, cols, strict=True))
 
     def listed_text(name: str, coded: bool = False):
