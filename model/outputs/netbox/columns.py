@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
+from typing import cast
 
 import numpy as np
 
@@ -52,6 +53,10 @@ class Lookup:
 
 
 Column = list | Repeat | Lookup
+# A lookup column's cell texts: by key (its values a dict) or by position (a list), and the
+# lookup as _formatted gives it (texts, the column's keys).
+_Texts = dict[object, str] | list[str]
+_Lookup = tuple[_Texts, object]
 
 
 @dataclass
@@ -118,7 +123,7 @@ def iter_table_chunks(table: Table, chunk_rows: int) -> Iterator[bytes]:
     literals, cells = [""], []  # literals[j] comes before cells[j]; literals[-1] ends a row
     for k, (kind, data) in enumerate(formatted):
         if kind == "text":
-            literals[-1] += data
+            literals[-1] += cast(str, data)  # a "text" piece holds its cell text
         else:
             cells.append(_cells(data))
             literals.append("")
@@ -132,7 +137,7 @@ def iter_table_chunks(table: Table, chunk_rows: int) -> Iterator[bytes]:
         return
     # Per row: cell, literal, cell, ..., cell, separator (the row's end and the next's start)
     m = len(cells)
-    pattern = []
+    pattern: list[str | None] = []
     for j in range(m):
         pattern.extend((None, literals[j + 1] if j < m - 1 else last + first))
     # One chunk's rows laid out at a time (a flat list of every row was ~40 MB at XL)
@@ -143,7 +148,9 @@ def iter_table_chunks(table: Table, chunk_rows: int) -> Iterator[bytes]:
         for j, column_cells in enumerate(cells):
             flat[2 * j :: step] = column_cells[i : i + rows]
         flat.pop()  # without the last row's separator
-        yield "".join((head, "\r\n", first, "".join(flat), last)).encode("utf-8")
+        # Every None (a cell's place) now holds that cell's text.
+        text = "".join(cast(list[str], flat))
+        yield "".join((head, "\r\n", first, text, last)).encode("utf-8")
 
 
 def _formatted(column: Column) -> tuple[str, object]:
@@ -151,6 +158,7 @@ def _formatted(column: Column) -> tuple[str, object]:
         return "text", format_column([column.value])[0]
     if isinstance(column, Lookup):
         values = column.values
+        text: _Texts
         if isinstance(values, Mapping):
             text = dict(zip(values, format_column(list(values.values())), strict=True))
         else:
@@ -164,14 +172,17 @@ def _formatted(column: Column) -> tuple[str, object]:
 
 def _merge(left: tuple[str, object], right: tuple[str, object]) -> tuple[str, object] | None:
     """One lookup of "left,right" cell pairs, when both columns use the same keys object."""
-    (a, keys), (b, other) = left[1], right[1]
+    a, keys = cast(_Lookup, left[1])
+    b, other = cast(_Lookup, right[1])
     if keys is not other or type(a) is not type(b) or len(a) != len(b):
         return None
-    if isinstance(a, dict):
+    if isinstance(a, dict) and isinstance(b, dict):
         if a.keys() != b.keys():
             return None
         return "lookup", ({k: a[k] + "," + b[k] for k in a}, keys)
-    return "lookup", ([x + "," + y for x, y in zip(a, b, strict=True)], keys)
+    if isinstance(a, list) and isinstance(b, list):
+        return "lookup", ([x + "," + y for x, y in zip(a, b, strict=True)], keys)
+    return None  # not reached: a lookup's texts are a dict or a list (_formatted)
 
 
 def _cells(data) -> list[str]:

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from itertools import compress
 from operator import attrgetter
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
@@ -234,8 +235,8 @@ def _variants(design: Design) -> dict[str, TypeVariant]:
             table = design.ports(device)
             known = by_table.get(id(table))
             if known is None:
-                groups = {p: i.group for p, i in table.items() if i.form_factor != "RJ45"}
-                known = by_table[id(table)] = (table, groups)
+                group_of = {p: i.group for p, i in table.items() if i.form_factor != "RJ45"}
+                known = by_table[id(table)] = (table, group_of)
             group_table[device.id] = known[1]
         links = list(design.links.values())
         for near_side, far_side in (("a", "b"), ("b", "a")):
@@ -245,8 +246,8 @@ def _variants(design: Design) -> dict[str, TypeVariant]:
             )
             ids = list(compress(map(END_DEVICE, near), far_ib))
             ports = compress(map(END_PORT, near), far_ib)
-            groups = map(dict.get, map(group_table.__getitem__, ids), ports)
-            for device_id, group in set(zip(ids, groups, strict=True)):
+            end_groups = map(dict.get, map(group_table.__getitem__, ids), ports)
+            for device_id, group in set(zip(ids, end_groups, strict=True)):
                 if group is not None:
                     ib_groups[device_id].add(group)
     by_key: dict[tuple, TypeVariant] = {}
@@ -314,9 +315,9 @@ def netbox_tables(
     )
     tags = {d.id: device_asset_tag(site, device_names[d.id]) for d in devices}
     variants = _variants(design)
-    kinds = list({v.key: v for v in variants.values()}.values())
-    distinct_slugs(kinds)
-    out.device_types = sorted(kinds, key=lambda v: v.slug)
+    type_kinds = list({v.key: v for v in variants.values()}.values())
+    distinct_slugs(type_kinds)
+    out.device_types = sorted(type_kinds, key=lambda v: v.slug)
     modules = module_export(design, plant, tags, phys)
     out.module_types = modules.types
     vendors = sorted(
@@ -325,7 +326,8 @@ def netbox_tables(
     roles = sorted({d.role for d in devices})
     rack_types = design.catalog.rack_types
 
-    t = out.tables
+    # The tables are filled with (header, rows) pairs first, each made a Table below.
+    t = cast(dict[str, Table | tuple[Sequence[str], Sequence[Sequence[object]]]], out.tables)
     t["01_manufacturers"] = (MANUFACTURER_HEADER, [(v, slugify(v)) for v in vendors])
     t["02_device_roles"] = (
         ROLE_HEADER,
@@ -378,8 +380,10 @@ def netbox_tables(
     out.set_rows(COOLING_STEMS[1], COOLING_FEED_HEADER, feeds)
     if tenant:  # NetBox's import forms take a tenant by name on sites, racks and devices
         for stem in ("04_sites", "06_racks", "07_devices"):
-            table = t[stem]
-            t[stem] = Table((*table.header, "tenant"), [*table.columns, Repeat(tenant, len(table))])
+            table = out.tables[stem]  # every table is a Table by now
+            out.tables[stem] = Table(
+                (*table.header, "tenant"), [*table.columns, Repeat(tenant, len(table))]
+            )
     if types == TYPES_LIBRARY:
         by_name = {device_names[d]: variants[d] for d in variants}
         tag_of = {device_names[d]: tags[d] for d in variants}
