@@ -10,10 +10,10 @@ scale-up and scale-out numbers compare like with like.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Literal, get_args
+from typing import Annotated, Literal, Protocol, TypeVar, get_args
 
 import msgspec
 from msgspec import Meta, Struct
@@ -318,6 +318,31 @@ class CatalogError(ValueError):
     """A catalog file is malformed or contradicts itself."""
 
 
+class _Identified(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+_Entry = TypeVar("_Entry", bound=_Identified)
+
+
+def _index(
+    kind: str,
+    table: dict[str, _Entry],
+    items: Iterable[_Entry],
+    media: Mapping[str, MediaType] | None = None,
+) -> None:
+    """Add ``items`` to ``table`` by id: a repeated id is a :class:`CatalogError`, and so is a
+    part naming a medium that ``media`` (when given) lacks."""
+    for item in items:
+        if item.id in table:
+            raise CatalogError(f"duplicate {kind} id {item.id!r}")
+        medium = getattr(item, "medium", None)
+        if media is not None and medium is not None and medium not in media:
+            raise CatalogError(f"{kind} {item.id!r} names unknown medium {medium!r}")
+        table[item.id] = item
+
+
 class Catalog:
     """Lookup of device, rack and media types by id. Immutable once built."""
 
@@ -331,15 +356,9 @@ class Catalog:
         self.device_types: dict[str, DeviceType] = {}
         self.rack_types: dict[str, RackType] = {}
         self.media_types: dict[str, MediaType] = {}
-        for kind, table, items in (
-            ("device type", self.device_types, device_types),
-            ("rack type", self.rack_types, rack_types),
-            ("media type", self.media_types, media_types),
-        ):
-            for item in items:
-                if item.id in table:
-                    raise CatalogError(f"duplicate {kind} id {item.id!r}")
-                table[item.id] = item
+        _index("device type", self.device_types, device_types)
+        _index("rack type", self.rack_types, rack_types)
+        _index("media type", self.media_types, media_types)
         parts = parts or CatalogFile()
         self.module_parts: dict[str, ModulePart] = {}
         self.cable_parts: dict[str, CablePart] = {}
@@ -347,23 +366,13 @@ class Catalog:
         self.tray_products: dict[str, TrayProduct] = {}
         self.laser_source_parts: dict[str, LaserSourcePart] = {}
         self.facility_parts: dict[str, FacilityPart] = {}
-        for kind, table, items in (
-            ("module part", self.module_parts, parts.module_parts),
-            ("cable part", self.cable_parts, parts.cable_parts),
-            ("fibre part", self.fibre_parts, parts.fibre_parts),
-            ("tray product", self.tray_products, parts.tray_products),
-            ("laser source part", self.laser_source_parts, parts.laser_source_parts),
-            ("facility part", self.facility_parts, parts.facility_parts),
-        ):
-            for item in items:
-                if item.id in table:
-                    raise CatalogError(f"duplicate {kind} id {item.id!r}")
-                if (
-                    getattr(item, "medium", None) is not None
-                    and item.medium not in self.media_types
-                ):
-                    raise CatalogError(f"{kind} {item.id!r} names unknown medium {item.medium!r}")
-                table[item.id] = item
+        media = self.media_types
+        _index("module part", self.module_parts, parts.module_parts, media)
+        _index("cable part", self.cable_parts, parts.cable_parts, media)
+        _index("fibre part", self.fibre_parts, parts.fibre_parts, media)
+        _index("tray product", self.tray_products, parts.tray_products, media)
+        _index("laser source part", self.laser_source_parts, parts.laser_source_parts, media)
+        _index("facility part", self.facility_parts, parts.facility_parts, media)
         self.nic_types: dict[str, NicType] = {}
         for nic in parts.nic_types:
             if nic.id in self.nic_types:

@@ -12,6 +12,8 @@ from model.catalog.components import (
     CATALOG_DIR,
     COPPER_KINDS,
     OPTICAL_KINDS,
+    Catalog,
+    CatalogError,
     CatalogFile,
     DeviceType,
     MediaType,
@@ -429,3 +431,21 @@ def test_nvl72_rack_holds_its_trays(cat):
     ) / 1000
     assert power_kw <= rack.power_budget_kw
     assert rack.power_budget_kw == 132
+
+
+def test_a_repeated_id_or_a_part_on_an_unknown_medium_is_refused():
+    """The catalog's index refuses a second entry of one id, and a part naming a medium it
+    lacks (each with its kind and id), for types and parts alike."""
+    cat = builtin_catalog()
+    media = list(cat.media_types.values())
+    with pytest.raises(CatalogError, match="duplicate media type id"):
+        Catalog(media_types=[*media, media[0]])
+    part = next(p for p in cat.cable_parts.values() if p.medium)
+    with pytest.raises(CatalogError, match="duplicate cable part id"):
+        Catalog(media_types=media, parts=CatalogFile(cable_parts=[part, part]))
+    stray = msgspec.structs.replace(part, medium="no-such-medium")
+    with pytest.raises(CatalogError, match=f"cable part '{part.id}' names unknown medium"):
+        Catalog(media_types=media, parts=CatalogFile(cable_parts=[stray]))
+    assert Catalog(media_types=media, parts=CatalogFile(cable_parts=[part])).cable_parts == {
+        part.id: part
+    }
