@@ -39,6 +39,7 @@ Right-sizing choices (issue 14), written down here because they change counts:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict
 
 from model.catalog.components import Catalog
 from model.generators.plans import (
@@ -59,6 +60,20 @@ from model.generators.plans import (
     switch_ports,
     used_uplinks,
 )
+
+
+class _PlanBase(TypedDict):
+    """The fields of a :class:`RailPlan` a fabric's plans share, whatever their tiers."""
+
+    node: NodeSpec
+    leaf: SwitchPorts
+    nodes: int
+    su_nodes: int
+    oversubscription: int
+    reserve_ports: int
+    downlinks: int
+    leaves_per_rail: int
+    rails_per_leaf: int
 
 
 @dataclass(frozen=True)
@@ -221,13 +236,15 @@ def plan_rail_optimized(
         return _plan_rails(*args, 1)
     # A rail of one SU already needs several leaves: r rails may share each leaf instead when
     # that builds fewer switches in all (GB200 NVL72 16 SU: 720 with 2 rails a leaf, not 1,016).
-    plans, refusal = [], None
+    plans: list[RailPlan] = []
+    refusal: GenerateError | None = None
     for r in (r for r in range(1, rails + 1) if rails % r == 0 and down // r >= 1):
         try:
             plans.append(_plan_rails(*args, r))
         except GenerateError as exc:
             refusal = refusal or exc
     if not plans:
+        assert refusal is not None  # r = 1 is always tried
         raise refusal
     return min(plans, key=lambda p: (_switch_total(p), p.rails_per_leaf))
 
@@ -264,7 +281,7 @@ def _plan_rails(
     lpr = -(-su_nodes // (down // rpl))
     need = used_uplinks(-(-su_nodes // lpr) * rpl, oversubscription, up)
     most = up
-    base = dict(
+    base = _PlanBase(
         node=node,
         leaf=leaf,
         nodes=nodes,
@@ -347,17 +364,21 @@ def tail_pods(rest: int, u: int, spine_down: int, room: int) -> tuple[tuple[int,
     for r in range(1, rest + 1):
         for s, cap in sizes:
             take = min(cap, r)
-            prev = best[r - take]
+            prev, now = best[r - take], best[r]
+            assert prev is not None  # every count below r has its best by now
             cand = (prev[0] + s, prev[1] + 1, (s, take))
-            if best[r] is None or cand[:2] < best[r][:2]:
+            if now is None or cand[:2] < now[:2]:
                 best[r] = cand
     out, r = [], rest
     while r:
-        s, take = best[r][2]
+        got = best[r]
+        assert got is not None  # sizes holds u itself, which takes any r
+        s, take = got[2]
         out.append((take, s))
         r -= take
     if len(out) > room:
         one = smallest_divisor_at_least(u, max(rest * u / spine_down, least))
+        assert one is not None  # rest < spine_down leaves need fewer than u spines; least <= u
         out = [(rest, one)]
     return tuple(sorted(out, key=lambda p: (-p[1], -p[0])))
 
@@ -406,7 +427,7 @@ def core_grouping(pods: int, positions: int, spine_up: int, radix: int) -> tuple
 
 
 def _plan_rail_only(
-    base: dict, leaf, nodes: int, n_su: int, lpr: int, up: int, reserve: int, need: int
+    base: _PlanBase, leaf, nodes: int, n_su: int, lpr: int, up: int, reserve: int, need: int
 ):
     """Rail-only (RAILONLY, domain-facts 8e): no spine joins the rails; each rail is a network of
     its own and cross-rail traffic goes over NVLink. One switch per rail when it holds every
@@ -414,8 +435,8 @@ def _plan_rail_only(
     SUs' rail leaves and spines of its own."""
     k = leaf.radix
     if nodes <= k - reserve:
-        one = base | dict(su_nodes=nodes, uplinks=0, downlinks=k - reserve, leaves_per_rail=1)
-        return RailPlan(**one, tiers=1, rail_only=True)
+        one: _PlanBase = {**base, "su_nodes": nodes, "downlinks": k - reserve, "leaves_per_rail": 1}
+        return RailPlan(**one, uplinks=0, tiers=1, rail_only=True)
     rail_leaves = n_su * lpr
     fit = fewest_spines(need, up, rail_leaves, k)  # uplinks sized to the downlinks in use
     if fit is None:
