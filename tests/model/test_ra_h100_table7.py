@@ -190,6 +190,21 @@ def test_row_the_generator_does_not_reproduce_storage_fabric_16(hall):
     assert into["qm9700"] == 300  # leaf-spine; Table 8: 494 - 254 = 240
 
 
+def test_table_8_ufm_back_to_back_cables_are_not_built(hall):
+    """Table 8's "2 x 1 Gbps UFM Back-to-Back" (NV-SP-H100-T8) is left out: no datasheet in the
+    sources gives the UFM appliance a port for it (model/generators/ufm.py). Each appliance's
+    catalog ports are all cabled (2 InfiniBand, in-band, BMC), and no link joins two UFMs."""
+    ufms = {d.id for d in hall.devices.values() if d.type == "ufm-appliance"}
+    used: Counter = Counter()
+    for link in hall.links.values():
+        ends = {link.a.device, link.b.device}
+        assert len(ends & ufms) <= 1, link
+        for end in (link.a, link.b):
+            if end.device in ufms:
+                used[end.device] += 1
+    assert used == dict.fromkeys(ufms, 4)
+
+
 def test_every_rack_pdu_is_on_the_oob_network_as_table_8_cables_them(hall):
     """Table 8, OOB Ethernet: "108 PDUs" on 1 GbE - every rack PDU of Table 7 (96 + 12), not one
     per rack. Each PDU the facility plan gives a rack is a device there, cabled to an OOB switch."""
