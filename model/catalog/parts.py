@@ -172,6 +172,17 @@ def mates(receptacle: str, plug: str) -> bool:
     return not receptacle or receptacle == plug
 
 
+def vendor_neutral_fibre(module: ModulePart, own: FibrePart | None) -> FibrePart | None:
+    """The fibre a link on ``module`` takes instead of its medium's (NVIDIA's, where NVIDIA
+    sells one), or None: a module of another vendor that names a mating fibre of its own, not
+    NVIDIA's, takes that one, since a Tomahawk or AMD cage takes no NVIDIA part (the plug
+    rules) and neither does the fibre or patch cord on its module (issue 39). ``own``: the
+    module's own fibre part (``module.fibre`` in the catalog)."""
+    if module.vendor == "NVIDIA" or own is None or own.vendor == "NVIDIA":
+        return None
+    return own if mates(module.receptacle, own.connector) else None
+
+
 def length_code(length_m: float) -> str:
     """NVIDIA LinkX length code: 0.5 m -> ``00A``, 1 m -> ``001``, 1.5 m -> ``01A``, 30 m -> ``030``."""
     whole = int(length_m + 1e-9)

@@ -171,7 +171,7 @@ def rail_optimized(
         port_mode=port_mode,
     )
     segments, links = topology.rail_optimized(catalog, plan)
-    shape = "rail-only" if plan.rail_only else f"{plan.tiers} tiers"
+    shape = "rail-only" if plan.rail_only else f"{plan.tiers} tier" + "s" * (plan.tiers > 1)
     if plan.planes > 1:
         shape += f", {plan.planes} planes"
     title = name or (f"Rail-optimized, {nodes} x {node_type}, {switch}, {shape}")

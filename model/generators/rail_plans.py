@@ -14,7 +14,10 @@ Right-sizing choices (issue 14), written down here because they change counts:
   each leaf (d // r nodes a leaf) if that builds fewer switches in all: GB200 NVL72's 144 trays
   a rail on 32-port leaves are 5 leaves of 29 rail-pure, or 9 of 16 with 2 rails a leaf (18
   leaves an SU, not 20; at 16 SU 720 switches, not 1,016; one SU stays rail-pure, 30 switches
-  against 34). Rail-pure leaves stay whenever a rail fits one leaf (every DGX SuperPOD SU).
+  against 34). Rail-pure leaves stay whenever a rail fits one leaf (every DGX SuperPOD SU),
+  except where no published table fixes them (AMD nodes, Vera Rubin, Kyber): there rails share
+  whenever that builds fewer switches (Helios 1 rack: 4 leaves of 6 rails, not 12 leaves at 18
+  of 64 ports), and a hall whose NICs all fit one switch is that one switch.
 * **Pods span SUs.** A pod is a run of K/2 leaves, whatever the SU boundaries. The leaves left
   over after the full pods are cut into the smaller pods that need the fewest spines in all
   (:func:`tail_pods`): a pod of S spines (S a divisor of the leaf's uplinks u, u/S links from
@@ -212,16 +215,19 @@ def plan_rail_optimized(
     reserve_ports: int = 0,
     planes: int = 1,
     port_mode: str = "auto",
-    share_rails: bool = False,
+    share_rails: bool | None = None,
 ) -> RailPlan:
     """``planes`` > 1: Spectrum-X multi-plane, each NIC split across that many independent
     planes, each plane its own rail-optimized fabric (see :func:`node_spec`). ``port_mode``
     names the leaf switch's port mode (see :func:`switch_ports`). ``share_rails``: rails may
     share a leaf even where one rail of an SU fits one leaf, when that builds fewer switches
-    (a Kyber SU's rail fills half a leaf: :func:`plan_nvl72`)."""
+    (a Kyber SU's rail fills half a leaf: :func:`plan_nvl72`); None: where the node's vendor
+    publishes no one-rail-a-leaf table (:data:`SHARED_RAIL_VENDORS`)."""
     require_positive(nodes, "--nodes")
     require_positive(su_nodes, "--su-nodes")
     node = node_spec(catalog, node_type, planes)
+    if share_rails is None:
+        share_rails = catalog.device_types[node_type].vendor in SHARED_RAIL_VENDORS
     check_size(nodes, node)
     leaf = switch_ports(catalog, switch, node.speed_gbps, port_mode=port_mode)
     check_media(catalog, node, leaf)
@@ -234,6 +240,22 @@ def plan_rail_optimized(
     args = (node, leaf, nodes, su_nodes, tiers, oversubscription, reserve_ports, up, down)
     if tiers == "rail-only" or (not share_rails and -(-su_nodes // down) <= 1):
         return _plan_rails(*args, 1)
+    if share_rails and tiers == "auto" and nodes * rails <= leaf.radix - reserve_ports:
+        # Every NIC fits one switch (its ports all face the nodes): the Clos minimum is that
+        # switch, not a leaf and two spines that join it to nothing (MI355X 16 nodes on a
+        # 128 x 400G Tomahawk 5; Helios 1 rack on a 512 x 200G plane).
+        one = dict(uplinks=0, downlinks=leaf.radix - reserve_ports, leaves_per_rail=1)
+        return RailPlan(
+            node=node,
+            leaf=leaf,
+            nodes=nodes,
+            su_nodes=nodes,
+            oversubscription=oversubscription,
+            reserve_ports=reserve_ports,
+            tiers=1,
+            rails_per_leaf=rails,
+            **one,
+        )
     # A rail of one SU already needs several leaves: r rails may share each leaf instead when
     # that builds fewer switches in all (GB200 NVL72 16 SU: 720 with 2 rails a leaf, not 1,016).
     plans: list[RailPlan] = []
@@ -247,6 +269,13 @@ def plan_rail_optimized(
         assert refusal is not None  # r = 1 is always tried
         raise refusal
     return min(plans, key=lambda p: (_switch_total(p), p.rails_per_leaf))
+
+
+# Node vendors whose rails share leaves wherever that builds fewer switches (the Clos minimum):
+# AMD's sources give the NICs of an MI355X node or a Helios tray, no leaf per rail (domain-facts
+# §9), so one rail a leaf at 18 of 64 ports is no reference design's. NVIDIA's SuperPOD tables
+# (and the OEM HGX built to them) put one rail on a leaf wherever it fits, and stay so.
+SHARED_RAIL_VENDORS = frozenset({"AMD"})
 
 
 def _last_su_leaves(nodes: int, su_nodes: int, lpr: int, rail_only: bool) -> int:
@@ -463,9 +492,11 @@ class Nvl72Plan:
         return out
 
 
-# Platforms whose rails share leaves wherever that builds fewer switches: Kyber, which no
-# NVIDIA table fixes at one rail a leaf (its scale-out is an estimate, TOMS-KYBER).
-SHARED_RAIL_PLATFORMS = frozenset({"rubin-ultra"})
+# Platforms whose rails share leaves wherever that builds fewer switches: Kyber and Vera Rubin,
+# which no NVIDIA table fixes at one rail a leaf (their scale-out switch counts are the Clos
+# minimum of an estimated switch: TOMS-KYBER, NV-RA-VR gives no table). GB200 and GB300 keep
+# one rail a leaf where it fits, as their SuperPOD tables build.
+SHARED_RAIL_PLATFORMS = frozenset({"rubin-ultra", "vera-rubin"})
 
 
 def plan_nvl72(
@@ -509,7 +540,8 @@ def plan_nvl72(
         port_mode=port_mode,
         # A Kyber canister carries 72 NICs, so an SU of 8 racks (32 canisters) fills half of
         # each 64-downlink rail leaf: two rails a leaf is the Clos minimum (36 leaves, not 72).
-        # The NVL72 platforms keep one rail a leaf where it fits, as NVIDIA's tables build.
+        # Vera Rubin 1 rack: 144 NIC ports on 3 leaves of 8 rails, not 8 rail leaves of 18.
+        # GB200 and GB300 keep one rail a leaf where it fits, as NVIDIA's tables build.
         share_rails=platform in SHARED_RAIL_PLATFORMS,
     )
     return Nvl72Plan(racks, min(su_racks, racks), scale_out, platform)

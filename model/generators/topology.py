@@ -128,7 +128,7 @@ def _one_plane(plan: RailPlan, node_name, make_units, nics, prefix: str):
             Segment(units=make_units(ids), switches=[(leaf, lt, "leaf", br) for leaf in flat])
         )
     leaf_spine: list[PortLink] = []
-    if plan.tiers == 1:  # rail-only, one switch per rail
+    if plan.tiers == 1:  # rail-only, one switch per rail; or one switch holds every NIC
         return su_segments, [node_leaf]
     if plan.rail_only:
         return _rail_only_spines(plan, su_segments, leaf_ids, node_leaf, up_names, prefix)

@@ -1,5 +1,12 @@
 """UFM appliances on the InfiniBand fabrics: their free fabric ports and the links that put them on
-free compute-fabric switch ports (NVIDIA's SuperPOD RAs: a UFM pair per InfiniBand fabric)."""
+free compute-fabric switch ports (NVIDIA's SuperPOD RAs: a UFM pair per InfiniBand fabric).
+
+The DGX H100 RA's Table 8 also lists "2 x 1 Gbps Cat5e, UFM Back-to-Back" (NV-SP-H100-T8), one
+HA cable per pair. It is not built: no UFM appliance datasheet in the sources gives the port it
+takes, and the catalog's appliance (2 InfiniBand, 1 in-band, 1 BMC port, an estimate) has every
+port cabled. Table 8's 4 QSFP-to-SFP+ adapters and 1G BaseT modules "for the UFM connections"
+hint at a QSFP port run at 1 GbE, which is an inference, not a datasheet's port.
+"""
 
 from __future__ import annotations
 

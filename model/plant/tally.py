@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from model.catalog.parts import CablePart, ModulePart, mates
+from model.catalog.parts import CablePart, ModulePart, vendor_neutral_fibre
 from model.common.arrays import unique_inverse
 from model.engine.cages import (
     CAGE_STRIDE,
@@ -324,10 +324,8 @@ def msa_fibres(module_parts, own_fibre, fibre_parts: list) -> np.ndarray:
     between its module and the far end (issue 39). Appends those fibres to ``fibre_parts``."""
     out = np.full(len(module_parts) + 1, -1, dtype=np.int64)
     for i, part in enumerate(module_parts):
-        fibre = own_fibre.get(part.id)
-        if part.vendor == "NVIDIA" or fibre is None or fibre.vendor == "NVIDIA":
-            continue
-        if not mates(part.receptacle, fibre.connector):
+        fibre = vendor_neutral_fibre(part, own_fibre.get(part.id))
+        if fibre is None:
             continue
         if fibre not in fibre_parts:
             fibre_parts.append(fibre)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from model.catalog.parts import FibrePart, vendor_neutral_fibre
 from model.common.findings import Finding
 from model.structured.channel_table import ChannelTable
 
@@ -29,6 +30,7 @@ def lay_cords(
     slack_m,
     typed_m: dict[str, float] | None = None,
     recorded: dict[str, tuple[float | None, ...]] | None = None,
+    msa: dict[str, FibrePart] | None = None,
 ) -> None:
     """The cords of every leg's links, as columns; each link's channel row (its first leg) and,
     for a link of several fibres, their lengths (``leg_lengths_m``). A cord is the link's vertical at that end + the
@@ -38,7 +40,9 @@ def lay_cords(
     ``typed_m``: per link with a typed length (as-built, else override), that length: the
     channel's too, so its two cords share what its trunks leave (:func:`_typed_cords`).
     ``recorded``: per link, its pieces' recorded lengths (``Link.as_built_pieces_m``); a
-    recorded cord is that length, whatever the typed length would share out."""
+    recorded cord is that length, whatever the typed length would share out. ``msa``: per
+    link on a module not NVIDIA's, the vendor-neutral fibre its cords are instead of the
+    medium's (:func:`msa_cord_fibres`)."""
     # ``per_leg``: columns, one value per leg (its table leg, the cords' rack distances A and
     # B, its trunks' length, its members). The members (link, up A, horizontal, up B) one
     # after the other, as columns: one pass each over flat lists.
@@ -65,25 +69,14 @@ def lay_cords(
         _typed_cords(link_ids, typed_m, a_m, b_m, trunk_m)
     if recorded:
         _recorded_cords(link_ids, recorded, a_m, b_m, leg_of, table, layout.findings)
-    fibres = table.fibres
-    part_no: dict[str, int] = {}  # fibre part id -> its number; "" (no part): -1
-    media = [fibres[lid].medium for lid in link_ids]
-    # Per medium (a hall has a few): its fibre part, the part's number and id.
-    of_medium = {}
-    for medium in dict.fromkeys(media):
-        p = fibre_of.get(medium)
-        of_medium[medium] = (
-            p,
-            part_no.setdefault(p.id, len(part_no)) if p else -1,
-            p.id if p else "",
-        )
-    parts = [of_medium[m][0] for m in media]
-    codes = np.asarray([of_medium[m][1] for m in media], dtype=np.int64)
+    parts, codes, part_ids, part_no = _cord_parts(link_ids, table.fibres, fibre_of, msa)
     got_a: list[float] = [math.nan] * len(link_ids)  # math.nan itself: one key when counted
     got_b: list[float] = [math.nan] * len(link_ids)
-    for part_id, code in part_no.items():
-        part = next(p for p in parts if p and p.id == part_id)
+    for code in part_no.values():
         rows = np.flatnonzero(codes == code)
+        if not len(rows):  # a medium's part every cord of which is a vendor-neutral one
+            continue
+        part = parts[int(rows[0])]
         lengths = [float(x) for x in part.lengths_m]  # as _round_up returns them
         grid = np.asarray(lengths, dtype=np.float64)
         for got, wanted in ((got_a, a_m), (got_b, b_m)):
@@ -99,7 +92,7 @@ def lay_cords(
     _unorderable_cords(layout, link_ids, parts, a_m, b_m, got_a, got_b)
     cords = layout.cords
     cords.link_ids = link_ids
-    cords.parts = [of_medium[m][2] for m in media]
+    cords.parts = part_ids
     cords.a_m, cords.b_m = a_m.tolist(), b_m.tolist()
     cords.a_ordered, cords.b_ordered = got_a, got_b
     # A link's first leg makes its channel; a further fibre (pair) adds its cords only. Most
@@ -129,6 +122,59 @@ def lay_cords(
         [got_a[r] for r in first_rows],
         [got_b[r] for r in first_rows],
     )
+
+
+def _cord_parts(link_ids, fibres, fibre_of, msa):
+    """Per cord: its fibre part (or None), the part's number (-1: none) and id (""); and the
+    numbers by part id. A cord is its medium's fibre part, or the link's ``msa`` one."""
+    part_no: dict[str, int] = {}  # fibre part id -> its number; "" (no part): -1
+    media = [fibres[lid].medium for lid in link_ids]
+    # Per medium (a hall has a few): its fibre part, the part's number and id.
+    of_medium = {}
+    for medium in dict.fromkeys(media):
+        p = fibre_of.get(medium)
+        of_medium[medium] = (
+            p,
+            part_no.setdefault(p.id, len(part_no)) if p else -1,
+            p.id if p else "",
+        )
+    parts = [of_medium[m][0] for m in media]
+    codes = np.asarray([of_medium[m][1] for m in media], dtype=np.int64)
+    part_ids = [of_medium[m][2] for m in media]
+    if msa:  # an AMD or Broadcom hall's cords (an NVIDIA hall has none: no pass per cord)
+        for row, link_id in enumerate(link_ids):
+            own = msa.get(link_id)
+            if own is not None:
+                parts[row], part_ids[row] = own, own.id
+                codes[row] = part_no.setdefault(own.id, len(part_no))
+    return parts, codes, part_ids, part_no
+
+
+def msa_cord_fibres(plant) -> dict[str, FibrePart]:
+    """Per link of ``plant`` (a RoutedLinks) whose module takes a vendor-neutral fibre, that
+    fibre: its patch cords are that part, as its direct fibre would be
+    (:func:`model.catalog.parts.vendor_neutral_fibre`, the rule of
+    :func:`model.plant.tally.msa_fibres`; the A end's module decides where both ends have
+    one). An NVIDIA hall's links have none."""
+    tables = plant.parts
+    # The (medium, cage spec) pairs whose module takes one: the plant's specs are the ones
+    # entered in ``tables.modules``, so an NVIDIA hall stops here, with no pass over its links.
+    own_of = {
+        key: own
+        for key, part in tables.modules.items()
+        if (own := vendor_neutral_fibre(part, tables.own_fibre.get(part.id))) is not None
+    }
+    if not own_of:
+        return {}
+    medium = np.asarray(plant.medium_index, dtype=np.int64)
+    found = np.full(len(medium), -1, dtype=np.int64)
+    fibres = list(dict.fromkeys(own_of.values()))
+    for spec in (plant.spec_b, plant.spec_a):  # the A end last: its fibre wins
+        spec = np.asarray(spec, dtype=np.int64)
+        for (m, s), own in own_of.items():
+            found[(medium == m) & (spec == s)] = fibres.index(own)
+    link_ids = plant.link_ids
+    return {link_ids[r]: fibres[found[r]] for r in np.flatnonzero(found >= 0).tolist()}
 
 
 def _typed_cords(link_ids, typed_m: dict[str, float], a_m, b_m, trunk_m) -> None:

@@ -59,7 +59,7 @@ from model.engine.patch_points import TRUNK_SERVICE_LOOP_M  # the media choice c
 from model.runtime.gc_policy import collector_paused
 from model.structured.channel_table import ChannelTable
 from model.structured.channels import CONNECTOR_FAMILY, Element, plant_fibres
-from model.structured.cords import lay_cords, typed_length
+from model.structured.cords import lay_cords, msa_cord_fibres, typed_length
 from model.structured.layout_records import LC_CASSETTE as LC_CASSETTE
 from model.structured.layout_records import (  # re-exported: callers read them from here
     LC_ENCLOSURE,
@@ -246,7 +246,8 @@ def _layout(
         if (link.as_built_m is not None or link.length_override_m is not None)
         and (given := typed_length(link)) is not None
     }
-    lay_cords(layout, table, per_leg, fibre_of, settings.slack_per_end_m, typed, recorded)
+    msa = msa_cord_fibres(plant)  # an AMD or Broadcom module's cords: its vendor-neutral fibre
+    lay_cords(layout, table, per_leg, fibre_of, settings.slack_per_end_m, typed, recorded, msa)
     return _with_panels(layout, design, pool, legs.cassette_no)
 
 

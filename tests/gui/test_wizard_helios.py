@@ -18,7 +18,7 @@ def test_helios_page_previews_the_racks_asked_for(qtbot):
     assert "su_racks" not in wizard.params()  # "Fewest switches": the generator's choice
     page["su_racks"].setValue(1)
     assert wizard.params()["su_racks"] == 1
-    assert wizard.counts["switches"]["leaf"] == 24  # 12 rails x 2 SUs of one rack
+    assert wizard.counts["switches"]["leaf"] == 8  # 2 SUs of one rack: 4 leaves of 6 rails each
 
 
 def test_helios_four_planes_offer_the_512x200g_mode(qtbot):

@@ -73,4 +73,27 @@ def test_a_structured_hall_removes_the_msa_direct_fibres_its_cords_replace():
     apply_cabling(design, "cross-connect")
     phys, fibres = _fibres(design)
     assert phys.structured is not None and phys.structured.channels.structured
-    assert not [f for f in fibres if f.part_id == "fibre-mpo12-sm-msa"]
+    # The fibres left are the patch cords alone (MSA parts too: two a channel).
+    cords = phys.structured.cords
+    assert sum(f.quantity for f in fibres) == 2 * len(cords.link_ids)
+
+
+def test_a_cross_connect_amd_hall_s_patch_cords_are_msa_fibres():
+    # Helios on Tomahawk 6 (Vulcano and TH6 modules, not NVIDIA's): each cord of a panelled link
+    # is the vendor-neutral fibre its direct link would be, not NVIDIA's MFP7E30 (issue 39).
+    design = generate("helios", racks=2)
+    apply_cabling(design, "cross-connect")
+    phys, fibres = _fibres(design)
+    cords = phys.structured.cords
+    assert cords.link_ids and set(cords.parts) == {"fibre-mpo12-sm-msa"}
+    assert {f.part_id for f in fibres} == {"fibre-mpo12-sm-msa"}
+    assert all(f.part_number.startswith("EST-") and f.vendor != "NVIDIA" for f in fibres)
+    assert not [f for f in phys.structured.findings if f.severity == "error"]
+
+
+def test_a_cross_connect_nvidia_hall_keeps_nvidia_cords():
+    design = generate("nvl72", racks=1, platform="gb300")
+    apply_cabling(design, "cross-connect")
+    phys, _ = _fibres(design)
+    cords = phys.structured.cords
+    assert cords.link_ids and set(cords.parts) == {"fibre-mpo12-sm"}
