@@ -244,7 +244,6 @@ def plan_rail_optimized(
         # Every NIC fits one switch (its ports all face the nodes): the Clos minimum is that
         # switch, not a leaf and two spines that join it to nothing (MI355X 16 nodes on a
         # 128 x 400G Tomahawk 5; Helios 1 rack on a 512 x 200G plane).
-        one = dict(uplinks=0, downlinks=leaf.radix - reserve_ports, leaves_per_rail=1)
         return RailPlan(
             node=node,
             leaf=leaf,
@@ -254,7 +253,9 @@ def plan_rail_optimized(
             reserve_ports=reserve_ports,
             tiers=1,
             rails_per_leaf=rails,
-            **one,
+            uplinks=0,
+            downlinks=leaf.radix - reserve_ports,
+            leaves_per_rail=1,
         )
     # A rail of one SU already needs several leaves: r rails may share each leaf instead when
     # that builds fewer switches in all (GB200 NVL72 16 SU: 720 with 2 rails a leaf, not 1,016).
