@@ -149,7 +149,7 @@ class _Job(QRunnable):
     def _compute(self, work: _Work) -> tuple | str:
         analyzer = self.analyzer
         worked: RoutedLinks | None = None
-        rerouted: set[str] = set()
+        rerouted: frozenset[str] = frozenset()
         changed_links = work.changed_links
         if work.retray and work.plant is not None:
             worked, rerouted = retray(work.plant)
@@ -185,7 +185,7 @@ class AnalysisRunner(QObject):
     """
 
     stale = Signal()
-    plant_refreshed = Signal(object)  # set of link ids
+    plant_refreshed = Signal(object)  # set (or frozenset) of link ids
     finished = Signal(object)  # AnalysisResult
     failed = Signal(str)
 
@@ -308,7 +308,7 @@ class AnalysisRunner(QObject):
     def _plant_refreshed(self, update: PlantUpdate) -> None:
         if not self._adopting:  # a job's re-route: its analysis counted those links already
             self._changed_links |= update.changed
-        self.plant_refreshed.emit(set(update.changed))
+        self.plant_refreshed.emit(update.changed)  # read only: not copied (190k ids at XL)
 
     def _start(self) -> None:
         if self._running is not None:
@@ -352,7 +352,7 @@ class AnalysisRunner(QObject):
         if self._closed:
             return  # a result queued before close() is dropped, as close() promises
         worked: RoutedLinks | None = None
-        rerouted: set[str] = set()
+        rerouted: frozenset[str] = frozenset()
         if result == SUPERSEDED and work is not None:
             # The analyzer never saw this work: its edits and links go to the next job.
             self._changes[:0] = work.changes

@@ -93,7 +93,9 @@ class PlantFeed(QObject):
         plant = self.plant
         return pending_tray_edits(plant) if self._rerouting and plant is not None else ()
 
-    def adopt(self, worked: RoutedLinks, applied: tuple[Change, ...], changed: set[str]) -> bool:
+    def adopt(
+        self, worked: RoutedLinks, applied: tuple[Change, ...], changed: frozenset[str]
+    ) -> bool:
         """The worker re-routed ``applied`` on the copy ``worked``: the live plant takes it
         and every listener hears the links that changed; False when the plant has other edits
         since (or was refreshed here meanwhile), and nothing is taken."""
@@ -104,7 +106,7 @@ class PlantFeed(QObject):
         self._timer.stop()
         self._set_rerouting(False)
         self.refreshes += 1
-        self.refreshed.emit(PlantUpdate(frozenset(changed), self.design.revision))
+        self.refreshed.emit(PlantUpdate(changed, self.design.revision))
         return True
 
     def _on_change(self, change: Change) -> None:

@@ -27,6 +27,10 @@ from model.engine.routed_links import RoutedLinks
 # Attributes a plant keeps as its own whatever state it takes: its design, its queue of edits
 # (the design's subscription appends to that very list) and its identity.
 _OWN = frozenset({"design", "_pending", "_subscription", "plant_identity"})
+# The row tables: a tray edit adds, drops and renumbers no row, so the copy reads the
+# snapshot's (never written) and the live plant keeps its own. Copying and then freeing the
+# 393k-entry index and id list at XL cost the GUI thread ~65 ms when the copy was adopted.
+_ROWS = frozenset({"index", "link_ids"})
 
 
 def pending_tray_edits(plant: RoutedLinks) -> tuple[Change, ...]:
@@ -35,15 +39,15 @@ def pending_tray_edits(plant: RoutedLinks) -> tuple[Change, ...]:
     return pending if pending and all(c.kinds <= TRAY_KINDS for c in pending) else ()
 
 
-def retray(snap: RoutedLinks) -> tuple[RoutedLinks, set[str]]:
+def retray(snap: RoutedLinks) -> tuple[RoutedLinks, frozenset[str]]:
     """A writable copy of ``snap`` (a snapshot taken with its pending tray edits) with those
     edits applied and every route named: (the copy, ids of the links whose length, ordered
     length or medium changed). Runs on any thread: it reads ``snap`` only."""
     work = RoutedLinks.__new__(RoutedLinks)
     for name, value in snap.__dict__.items():
-        setattr(work, name, _thawed(value))
+        setattr(work, name, value if name in _ROWS else _thawed(value))
     work._pending = list(snap._pending)
-    changed = work.refresh()
+    changed = frozenset(work.refresh())
     work.route_keys()  # named here, off the GUI thread (a tray edit renames every route)
     return work, changed
 
@@ -58,7 +62,7 @@ def adopt(live: RoutedLinks, worked: RoutedLinks, applied: tuple[Change, ...]) -
     ):
         return False
     for name, value in worked.__dict__.items():
-        if name not in _OWN:
+        if name not in _OWN and name not in _ROWS:
             live.__dict__[name] = value
     pending.clear()  # in place: the design's subscription appends to this list
     return True
