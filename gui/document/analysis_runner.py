@@ -362,6 +362,8 @@ class AnalysisRunner(QObject):
             return
         if result is None:
             self._analyzer = None  # its caches may be half updated: start over next time
+            if work is not None and work.retray and self.feed is not None:
+                self.feed.ensure_fresh()  # its re-route is not coming: applied here, as before
         else:
             result, worked, rerouted = result
         if worked is not None and revision != self.design.revision:

@@ -148,3 +148,25 @@ def test_a_second_drag_supersedes_the_first_reroute(hall_window, qtbot, monkeypa
     assert len(published) == 1 and published[0].revision == design.revision
     assert not plant.has_unapplied_edits
     _assert_same_plant(plant, RoutedLinks(design))
+
+
+def test_a_failed_reroute_on_the_worker_is_applied_on_the_gui_thread(
+    hall_window, qtbot, monkeypatch
+):
+    """The worker's re-route raising leaves no plan a step behind for good: the edit is then
+    applied on the GUI thread, as before the worker did it, and the failure is said."""
+    window = hall_window
+    design, plant, feed = window.document.design, window.document.plant, window.scene.feed
+    runner = window.analysis_docks.runner
+    failures = []
+    runner.failed.connect(failures.append)
+
+    def broken(_snap):
+        raise RuntimeError("re-route failed")
+
+    monkeypatch.setattr(analysis_runner, "retray", broken)
+    _drag_corner(window, _busiest_tray(plant), 1.2)
+    qtbot.waitUntil(lambda: bool(failures), timeout=10_000)
+    assert "re-route failed" in failures[0]
+    assert not feed.rerouting and not plant.has_unapplied_edits
+    _assert_same_plant(plant, RoutedLinks(design))
