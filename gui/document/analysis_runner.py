@@ -17,8 +17,9 @@ published: the job runs again for the current revision.
 
 An edit of the trays alone is re-routed by the job too, not on the GUI thread (the feed leaves
 it unapplied: ``PlantFeed.offload_trays``): the snapshot carries the plant's pending tray edits,
-the worker applies them on a copy of its own (:mod:`model.engine.retray_copy`) and analyses
-that, and the live plant adopts the copy when the result is published. A job whose re-route is
+the worker applies them on a copy of its own (:mod:`model.engine.retray_copy`) and hands the
+copy back before analysing it: the live plant adopts it then (the plan's cables and the links
+table first, the figures when the analysis is published). A job whose re-route is
 overtaken by a newer edit stops before its analysis (``superseded``): its edits go to the next
 job, which re-routes them all at once, so stale work never queues up.
 """
@@ -107,6 +108,7 @@ class _Work:
     changed_links: set[str]
     revision: int
     retray: tuple[Change, ...] = ()  # the plant's tray edits the worker applies first
+    adopted: bool = False  # the live plant took the worker's re-route of them
 
 
 class _JobSignals(QObject):
@@ -114,6 +116,9 @@ class _JobSignals(QObject):
     # names) or None,
     # error, seconds
     done = Signal(int, object, str, float)
+    # revision, the plant re-routed for the retray edits, ids of the links that changed: sent
+    # before the analysis of it, so the plan and the links table take it first
+    rerouted = Signal(int, object, object)
 
 
 SUPERSEDED = "superseded"  # a job's result when a newer edit overtook its re-route
@@ -148,15 +153,18 @@ class _Job(QRunnable):
 
     def _compute(self, work: _Work) -> tuple | str:
         analyzer = self.analyzer
-        worked: RoutedLinks | None = None
         rerouted: frozenset[str] = frozenset()
         changed_links = work.changed_links
         if work.retray and work.plant is not None:
             worked, rerouted = retray(work.plant)
             if self.superseded:
                 return SUPERSEDED
-            work.plant = freeze_plant(worked, work.design)
+            work.plant = freeze_plant(worked, work.design)  # the analysis reads this copy
             changed_links = changed_links | rerouted
+            # Handed over before the analysis (the cables redrawn ~0.5 s after the drop at XL,
+            # the figures after); never touched here again, the live plant may take it.
+            self.signals.rerouted.emit(work.revision, worked, rerouted)
+            del worked
         report = analyzer.advance(work.design, work.plant, work.changes, changed_links)
         bundles = analyzer.cables_by_tray(medium_bundle_group) if work.plant is not None else {}
         lengths = length_histogram(work.plant) if work.plant is not None else None
@@ -167,13 +175,19 @@ class _Job(QRunnable):
         fabrics = finding_fabrics(work.design, findings)
         # The route names this snapshot made (after a tray edit it names every route here, not
         # the GUI thread): the live plant adopts them when the result is published.
-        names = work.plant.route_names() if work.plant is not None and worked is None else None
+        names = work.plant.route_names() if work.plant is not None and not work.retray else None
         structured = analyzer.structured
         return (
-            (report, bundles, lengths, tiers, used, structured, findings, fabrics, names),
-            worked,
-            rerouted,
-        )
+            report,
+            bundles,
+            lengths,
+            tiers,
+            used,
+            structured,
+            findings,
+            fabrics,
+            names,
+        ), rerouted
 
 
 class AnalysisRunner(QObject):
@@ -225,6 +239,7 @@ class AnalysisRunner(QObject):
         self._pool.setMaxThreadCount(1)
         self._signals = _JobSignals(self)
         self._signals.done.connect(self._job_done)
+        self._signals.rerouted.connect(self._job_rerouted)
         self._running: int | None = None  # revision of the job in flight
         self._job: _Job | None = None
         self._work: _Work | None = None  # what the job in flight was handed
@@ -279,6 +294,7 @@ class AnalysisRunner(QObject):
                 self.feed.ensure_fresh()
         self._timer.stop()
         self._signals.done.disconnect(self._job_done)
+        self._signals.rerouted.disconnect(self._job_rerouted)
         # Poll with the GIL released instead of a blocking waitForDone(): the job in flight is
         # Python code and needs the GIL to finish.
         while self._pool.activeThreadCount():
@@ -345,13 +361,26 @@ class AnalysisRunner(QObject):
         self._job = _Job(self._analyzer, work, self._signals)
         self._pool.start(self._job)
 
+    def _job_rerouted(self, revision: int, worked: RoutedLinks, changed: frozenset[str]) -> None:
+        """The job in flight re-routed its tray edits: the live plant takes the copy now (the
+        feed tells the plan and the links table), unless an edit came since."""
+        work = self._work
+        if self._closed or work is None or work.revision != revision or self.feed is None:
+            return
+        self._adopting = True
+        try:
+            work.adopted = self.feed.adopt(worked, work.retray, changed)
+        finally:
+            self._adopting = False
+        if work.adopted:
+            self._snapshots.adopted()
+
     def _job_done(self, revision: int, result, error: str, seconds: float) -> None:
         work, self._work = self._work, None
         self._running = None
         self._job = None
         if self._closed:
             return  # a result queued before close() is dropped, as close() promises
-        worked: RoutedLinks | None = None
         rerouted: frozenset[str] = frozenset()
         if result == SUPERSEDED and work is not None:
             # The analyzer never saw this work: its edits and links go to the next job.
@@ -362,14 +391,20 @@ class AnalysisRunner(QObject):
             return
         if result is None:
             self._analyzer = None  # its caches may be half updated: start over next time
-            if work is not None and work.retray and self.feed is not None:
+            if work is not None and work.retray and not work.adopted and self.feed is not None:
                 self.feed.ensure_fresh()  # its re-route is not coming: applied here, as before
         else:
-            result, worked, rerouted = result
-        if worked is not None and revision != self.design.revision:
-            # Analysed with a re-route the live plant will not take: the links it changed are
-            # analysed again with the next one (a link changed by either may differ).
-            self._changed_links |= rerouted
+            result, rerouted = result
+            if work is not None and work.retray and not work.adopted:
+                if revision == self.design.revision:
+                    # The plant was refreshed here meanwhile, naming its routes its own way:
+                    # this analysis's route ids are not the plant's. Start over.
+                    self._analyzer = None
+                    self._timer.start(0)
+                    return
+                # Analysed with a re-route the live plant will not take: the links it changed
+                # are analysed again with the next one (a link changed by either may differ).
+                self._changed_links |= rerouted
         if revision != self.design.revision or self._timer.isActive():
             if not self._timer.isActive():  # a burst still settling keeps its delay
                 self._timer.start(0)  # edited since the snapshot: analyse the current revision
@@ -379,17 +414,6 @@ class AnalysisRunner(QObject):
             return
         report, bundles, lengths, tiers, used, structured, findings, fabrics, names = result
         # the snapshot's revision is the current one: nothing changed since it was taken
-        if worked is not None and work is not None and self.feed is not None:
-            self._adopting = True
-            try:
-                adopted = self.feed.adopt(worked, work.retray, rerouted)
-            finally:
-                self._adopting = False
-            if not adopted:  # the plant was refreshed here meanwhile: its route names differ
-                self._analyzer = None
-                self._timer.start(0)
-                return
-            self._snapshots.adopted()
         if names is not None and self.plant is not None and self.plant.adopt_routes(names):
             self._snapshots.adopted()
         previous = self.result.report if self.result is not None else None

@@ -9,8 +9,8 @@ medium changed (``refreshed``), so each consumer updates only those.
 
 A tray-only edit may be re-routed off the GUI thread (``offload_trays``, set by the analysis
 runner that does it): the feed then leaves the edit unapplied (``rerouting`` is True, the plan
-says so), the runner's worker re-routes a copy of the plant with the analysis, and the feed
-``adopt``s the copy when the result comes back (0.5-0.7 s of CPU at XL kept off the GUI
+says so), the runner's worker re-routes a copy of the plant before its analysis, and the
+feed ``adopt``s the copy as soon as it comes back (0.5-0.7 s of CPU at XL kept off the GUI
 thread, see :mod:`model.engine.retray_copy`). A consumer that needs the plant current at once
 (``ensure_fresh()``: a measurement, a connection) still gets it applied here; passive
 consumers (the plan's links) ask with ``defer_trays=True`` and wait for ``refreshed``.

@@ -29,6 +29,8 @@ class _Gate:
         self.edits: list[int] = []
         self.entered = threading.Event()
         self.open = threading.Event()
+        self.analysis_open = threading.Event()
+        self.analysis_open.set()  # the analysis after the re-route runs unless a test holds it
         self.ticks = 0
         self.ticks_seen = 0  # ticks the GUI thread had handled when a re-route went on
         self.timer = QTimer()
@@ -46,6 +48,13 @@ class _Gate:
             return real(snap)
 
         monkeypatch.setattr(analysis_runner, "retray", gated)
+        advance = analysis_runner.Analyzer.advance
+
+        def held(analyzer, *args):
+            assert self.analysis_open.wait(30), "the analysis was never let go"
+            return advance(analyzer, *args)
+
+        monkeypatch.setattr(analysis_runner.Analyzer, "advance", held)
 
     def _tick(self) -> None:
         self.ticks += 1
@@ -94,6 +103,7 @@ def test_a_tray_corner_drop_is_rerouted_on_the_worker(hall_window, qtbot, monkey
     before = plant.routed_m.copy()
     corner = design.trays[tray_id].points[0]
     gate = _Gate(monkeypatch)
+    gate.analysis_open.clear()
     gate.timer.start()
     try:
         end = _drag_corner(window, tray_id, 1.2)
@@ -105,10 +115,16 @@ def test_a_tray_corner_drop_is_rerouted_on_the_worker(hall_window, qtbot, monkey
         # The re-route waits on the worker; the plan says so and the live plant is as it was.
         assert feed.rerouting and window.scene.rerouting
         assert (plant.routed_m == before).all()
+        # Re-routed, the copy comes back before its analysis: the plan's cables first.
+        qtbot.waitUntil(lambda: not feed.rerouting, timeout=20_000)
+        assert not window.analysis_docks.runner.fresh
+        assert (plant.routed_m != before).any()
+        gate.analysis_open.set()
         wait_fresh(qtbot, window)
     finally:
         gate.timer.stop()
         gate.open.set()
+        gate.analysis_open.set()
     assert gate.threads and threading.main_thread().ident not in gate.threads
     # The GUI thread handled GUI_EVENTS timer events while the re-route was held on the worker:
     # the drop returned to the event loop without re-routing anything itself.
