@@ -44,7 +44,7 @@ from model.analysis.analyzer import Analyzer
 from model.analysis.tray_fill import medium_bundle_group
 from model.asbuilt.findings import finding_fabrics, length_findings
 from model.common.findings import Finding
-from model.design.changes import Change, ChangeKind
+from model.design.changes import TRAY_KINDS, Change, ChangeKind
 from model.design.design import Design
 from model.engine.length_histogram import LengthHistogram, length_histogram
 from model.engine.retray_copy import retray
@@ -312,8 +312,10 @@ class AnalysisRunner(QObject):
         if change.kinds == {ChangeKind.NAME_CHANGED}:
             return  # the name is in no figure
         self._changes.append(change)
-        if self._job is not None:
-            self._job.superseded = True  # a re-route in flight stops before its analysis
+        if self._job is not None and change.kinds <= TRAY_KINDS:
+            # A re-route in flight stops before its analysis: the next job re-routes both.
+            # An edit of another kind waits for it instead (applied on top of its copy).
+            self._job.superseded = True
         was_fresh = not self._timer.isActive() and self._running is None
         # QTimer.start(msec) also sets the interval: always say which delay is meant (the
         # start(0) of __init__ once made every later start() immediate, debounce and all).
@@ -346,6 +348,7 @@ class AnalysisRunner(QObject):
         if self.feed is not None:
             self.feed.ensure_fresh(defer_trays=True)  # an edit between _start and now
             retray = self.feed.deferred_edits()
+            self.feed.waiting_on_worker = bool(retray)
         started = time.perf_counter()
         design, plant = self._snapshots.take(pending_trays=bool(retray))
         self.snapshot_s = time.perf_counter() - started
@@ -368,6 +371,7 @@ class AnalysisRunner(QObject):
         if self._closed or work is None or work.revision != revision or self.feed is None:
             return
         self._adopting = True
+        self.feed.waiting_on_worker = False
         try:
             work.adopted = self.feed.adopt(worked, work.retray, changed)
         finally:
@@ -379,6 +383,8 @@ class AnalysisRunner(QObject):
         work, self._work = self._work, None
         self._running = None
         self._job = None
+        if self.feed is not None:
+            self.feed.waiting_on_worker = False
         if self._closed:
             return  # a result queued before close() is dropped, as close() promises
         rerouted: frozenset[str] = frozenset()

@@ -30,7 +30,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from model.design.changes import Change, ChangeKind
 from model.design.design import Design
-from model.engine.retray_copy import adopt, pending_tray_edits
+from model.engine.retray_copy import adopt, pending_tray_edits, refresh_in_steps
 from model.engine.routed_links import RoutedLinks
 
 
@@ -88,6 +88,9 @@ class PlantFeed(QObject):
             self._rerouting = on
             self.rerouting_changed.emit(on)
 
+    # Set by the runner while one of its jobs re-routes this plant's tray edits.
+    waiting_on_worker = False
+
     def deferred_edits(self) -> tuple[Change, ...]:
         """The unapplied tray edits the worker is to re-route (``()`` when not rerouting)."""
         plant = self.plant
@@ -102,11 +105,12 @@ class PlantFeed(QObject):
         plant = self.plant
         if plant is None or not applied or not adopt(plant, worked, applied):
             return False
-        self._dirty = False
-        self._timer.stop()
+        self._dirty = plant.has_unapplied_edits  # edits made since stay, applied next turn
         self._set_rerouting(False)
         self.refreshes += 1
         self.refreshed.emit(PlantUpdate(changed, self.design.revision))
+        if self._dirty:
+            self._timer.start()
         return True
 
     def _on_change(self, change: Change) -> None:
@@ -127,12 +131,15 @@ class PlantFeed(QObject):
             return None
         if not self._dirty:
             return None
-        if defer_trays and self.offload_trays and pending_tray_edits(plant):
-            self._set_rerouting(True)
-            return None
+        if defer_trays and self.offload_trays:
+            # Tray edits alone go to the worker; an edit of another kind made while it
+            # re-routes them waits for its copy (applied on top of it, not with it).
+            if pending_tray_edits(plant) or (self._rerouting and self.waiting_on_worker):
+                self._set_rerouting(True)
+                return None
         self._dirty = False
         self._set_rerouting(False)  # applied here: a copy on the worker will be refused
-        update = PlantUpdate(frozenset(plant.refresh()), self.design.revision)
+        update = PlantUpdate(frozenset(refresh_in_steps(plant)), self.design.revision)
         self.refreshes += 1
         self.refreshed.emit(update)
         return update

@@ -10,9 +10,13 @@ edit to its analysis worker:
    (``Snapshotter.take(pending_trays=True)``; its tray graph has caches of its own);
 2. on the worker, :func:`retray`: a writable copy of that snapshot applies the edits
    (the same ``refresh`` as on the GUI thread, so the same lengths, media and route names);
-3. back on the GUI thread, :func:`adopt`: the live plant takes the copy's state when it still
-   has exactly the edits the copy applied (nothing refreshed it meanwhile), in one swap of
-   attribute references, not a re-route.
+3. back on the GUI thread, :func:`adopt`: the live plant takes the copy's state when its
+   unapplied edits still begin with those the copy applied (nothing refreshed it meanwhile),
+   in one swap of attribute references, not a re-route; edits that came after stay pending.
+
+Where the plant must be current at once, :func:`refresh_in_steps` applies its edits in runs of
+tray edits and of other edits, each as a refresh after it would have (a rack moved while a tray
+edit waited would otherwise make one refresh of both kinds: a full rebuild).
 """
 
 from __future__ import annotations
@@ -39,6 +43,23 @@ def pending_tray_edits(plant: RoutedLinks) -> tuple[Change, ...]:
     return pending if pending and all(c.kinds <= TRAY_KINDS for c in pending) else ()
 
 
+def refresh_in_steps(plant: RoutedLinks) -> set[str]:
+    """``plant.refresh()``, one run of tray-only edits and one run of other edits at a time:
+    ids of the links any step changed."""
+    pending = plant._pending
+    changed: set[str] = set()
+    while pending:
+        trays = pending[0].kinds <= TRAY_KINDS
+        k = next(
+            (i for i, c in enumerate(pending) if (c.kinds <= TRAY_KINDS) != trays), len(pending)
+        )
+        rest = pending[k:]
+        del pending[k:]
+        changed |= plant.refresh()
+        pending[:0] = rest  # refresh() emptied the list in place; the subscription keeps it
+    return changed
+
+
 def retray(snap: RoutedLinks) -> tuple[RoutedLinks, frozenset[str]]:
     """A writable copy of ``snap`` (a snapshot taken with its pending tray edits) with those
     edits applied and every route named: (the copy, ids of the links whose length, ordered
@@ -54,17 +75,16 @@ def retray(snap: RoutedLinks) -> tuple[RoutedLinks, frozenset[str]]:
 
 def adopt(live: RoutedLinks, worked: RoutedLinks, applied: tuple[Change, ...]) -> bool:
     """Make ``live`` the re-routed ``worked`` (from :func:`retray`) when ``live``'s unapplied
-    edits are exactly ``applied``; False (nothing done) when anything else came or ``live``
-    was refreshed meanwhile. GUI thread (the thread that edits the design)."""
+    edits begin with ``applied`` (those after stay pending); False (nothing done) when
+    ``live`` was refreshed meanwhile. GUI thread (the thread that edits the design)."""
     pending = live._pending
-    if len(pending) != len(applied) or any(
-        a is not b for a, b in zip(pending, applied, strict=True)
-    ):
+    head = pending[: len(applied)]
+    if len(head) != len(applied) or any(a is not b for a, b in zip(head, applied, strict=True)):
         return False
     for name, value in worked.__dict__.items():
         if name not in _OWN and name not in _ROWS:
             live.__dict__[name] = value
-    pending.clear()  # in place: the design's subscription appends to this list
+    del pending[: len(applied)]  # in place: the design's subscription appends to this list
     return True
 
 

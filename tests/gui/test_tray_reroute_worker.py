@@ -15,6 +15,7 @@ from model.engine.routed_links import RoutedLinks
 from tests.benchmarks.synthetic import synthetic_hall
 from tests.gui.analysis_support import close_quietly, open_window, wait_fresh
 from tests.gui.conftest import drag
+from tests.model.test_retray_copy import _assert_same_figures
 from tests.model.test_tray_reroute import _assert_same_plant
 
 GUI_EVENTS = 5  # timer events the GUI thread must handle while the worker re-routes
@@ -186,3 +187,39 @@ def test_a_failed_reroute_on_the_worker_is_applied_on_the_gui_thread(
     assert "re-route failed" in failures[0]
     assert not feed.rerouting and not plant.has_unapplied_edits
     _assert_same_plant(plant, RoutedLinks(design))
+
+
+def test_a_rack_moved_while_the_trays_reroute_waits_for_their_copy(hall_window, qtbot, monkeypatch):
+    """A rack dragged while the worker re-routes a tray edit is applied on top of the worker's
+    copy, not together with the tray edit on the GUI thread (one refresh of both kinds
+    rebuilds the whole plant there)."""
+    window = hall_window
+    design, plant, feed = window.document.design, window.document.plant, window.scene.feed
+    rebuilt_here = []
+    full = RoutedLinks._full
+
+    def counted(self):
+        if threading.get_ident() == threading.main_thread().ident:
+            rebuilt_here.append(self)
+        return full(self)
+
+    gate = _Gate(monkeypatch)
+    gate.auto = False
+    monkeypatch.setattr(RoutedLinks, "_full", counted)
+    try:
+        _drag_corner(window, _busiest_tray(plant), 1.2)
+        qtbot.waitUntil(gate.entered.is_set, timeout=10_000)
+        rack = design.racks["p7-r16"]  # the last rack of the second row, with links
+        assert design.links_of_racks([rack.id])
+        window.view.centerOn(rack.x, rack.y)
+        drag(window.view, (rack.x, rack.y), (rack.x, rack.y + 2.4))
+        assert design.racks[rack.id].y > rack.y + 2.0  # moved at once (onto the tile grid)
+        assert feed.rerouting and len(plant._pending) == 2  # its cables wait for the copy
+        gate.open.set()
+        wait_fresh(qtbot, window)
+    finally:
+        gate.open.set()
+    assert rebuilt_here == []
+    assert not feed.rerouting and not plant.has_unapplied_edits
+    monkeypatch.undo()
+    _assert_same_figures(plant, RoutedLinks(design))

@@ -9,7 +9,8 @@ import threading
 import numpy as np
 import pytest
 
-from model.engine.retray_copy import adopt, pending_tray_edits, retray
+from model.engine.link_table import OUTPUT_COLUMNS
+from model.engine.retray_copy import adopt, pending_tray_edits, refresh_in_steps, retray
 from model.engine.routed_links import RoutedLinks
 from model.engine.snapshot import Snapshotter
 from tests.benchmarks.synthetic import synthetic_hall
@@ -61,19 +62,66 @@ def test_retray_on_a_worker_copy_then_adopted_equals_a_fresh_plant(seed):
     _assert_same_plant(live, reference)
 
 
-def test_a_copy_that_missed_an_edit_is_refused():
+def test_edits_made_while_the_copy_was_rerouted_stay_pending_on_top_of_it():
     design = synthetic_hall(512)
-    live = RoutedLinks(design)
+    live, reference = RoutedLinks(design), RoutedLinks(design)
     rng = random.Random(7)
     _corner_moved(design, live, rng)
     applied = pending_tray_edits(live)
     _, snap = Snapshotter(design, live).take(pending_trays=True)
-    worked, _ = retray(snap)
+    worked, changed = retray(snap)
     _corner_moved(design, live, rng)  # a second drag while the first was re-routed
+    rack = next(iter(design.racks.values()))
+    design.move_racks({rack.id: (rack.x + 0.6, rack.y)})  # and a rack moved
+    assert adopt(live, worked, applied)
+    assert len(live._pending) == 2  # the second drag and the move, applied next
+    live._full = _no_full_rebuild  # in steps: the trays in place, then the rack
+    assert changed | refresh_in_steps(live) >= reference.refresh()
+    _assert_same_figures(live, reference)
+
+
+def test_a_copy_is_refused_once_the_plant_was_refreshed_here():
+    design = synthetic_hall(512)
+    live = RoutedLinks(design)
+    _corner_moved(design, live, random.Random(5))
+    applied = pending_tray_edits(live)
+    _, snap = Snapshotter(design, live).take(pending_trays=True)
+    worked, _ = retray(snap)
+    live.refresh()  # something needed the plant at once (a measurement)
+    routed = live.routed_m.copy()
     assert not adopt(live, worked, applied)
-    assert live.has_unapplied_edits  # nothing taken: the second re-route starts from here
-    live.refresh()
+    np.testing.assert_array_equal(live.routed_m, routed)
     _assert_same_plant(live, RoutedLinks(design))
+
+
+def test_refresh_in_steps_applies_tray_runs_in_place_and_racks_incrementally():
+    design = synthetic_hall(512)
+    live, reference = RoutedLinks(design), RoutedLinks(design)
+    rng = random.Random(11)
+    _corner_moved(design, live, rng)
+    rack = next(iter(design.racks.values()))
+    design.move_racks({rack.id: (rack.x + 1.2, rack.y)})
+    _corner_moved(design, live, rng)
+    live._full = _no_full_rebuild  # one refresh of both kinds would rebuild everything
+    refresh_in_steps(live)
+    assert not live.has_unapplied_edits
+    reference.refresh()  # all at once: the full rebuild
+    _assert_same_figures(live, reference)
+
+
+def _no_full_rebuild() -> None:
+    raise AssertionError("the whole plant was rebuilt")
+
+
+def _assert_same_figures(live: RoutedLinks, other: RoutedLinks) -> None:
+    """Every link's length pieces, medium and flags, and the trays its route follows (route
+    ids are named in another order after an incremental edit)."""
+    assert live.link_ids == other.link_ids
+    for name in OUTPUT_COLUMNS:
+        if name != "_route_key":
+            np.testing.assert_array_equal(getattr(live, name), getattr(other, name), err_msg=name)
+    for link_id in live.link_ids[::97]:
+        assert live.link_tray_spans(link_id) == other.link_tray_spans(link_id)
 
 
 def test_only_tray_edits_are_handed_over():
