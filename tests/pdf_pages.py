@@ -8,8 +8,9 @@ from pathlib import Path
 Line = tuple[float, float, float, float]  # x0, y0, x1, y1 in points, y up (PDF's own axes)
 
 
-def write_pdf(path: Path, pages: list[tuple[float, float, list[Line]]]) -> Path:
-    """``pages``: (width, height in points, lines drawn 2 pt wide in black) each."""
+def write_pdf(path: Path, pages: list[tuple[float, float, list[Line]]], rotate: int = 0) -> Path:
+    """``pages``: (width, height in points, lines drawn 2 pt wide in black) each; ``rotate``:
+    every page's /Rotate (degrees clockwise, as a viewer shows it)."""
     objects: list[bytes] = []
     count = len(pages)
     kids = " ".join(f"{3 + 2 * i} 0 R" for i in range(count))
@@ -21,7 +22,7 @@ def write_pdf(path: Path, pages: list[tuple[float, float, list[Line]]]) -> Path:
         )
         objects.append(
             f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {width:g} {height:g}] "
-            f"/Contents {4 + 2 * i} 0 R >>".encode()
+            f"{f'/Rotate {rotate} ' if rotate else ''}/Contents {4 + 2 * i} 0 R >>".encode()
         )
         data = content.encode()
         objects.append(b"<< /Length %d >>\nstream\n" % len(data) + data + b"endstream")

@@ -182,6 +182,8 @@ class _Exporter(QObject):
         try:
             shown = self.window.scene.underlay.item.isVisible()  # as the user sees the plan
             folder = document.path.parent if document.path and shown else None
+            if self.window.scene.feed is not None:
+                self.window.scene.feed.ensure_fresh()  # a tray re-route under way: drawn done
             render_design(document.design, out, plant=document.plant, underlay_folder=folder)
         except Exception as exc:  # noqa: BLE001 - shown to the user with the file name
             QApplication.restoreOverrideCursor()

@@ -18,6 +18,8 @@ def print_plan(window, printer: QPrinter | None = None) -> bool:
         return False
     document = window.document
     shown = window.scene.underlay.item.isVisible()  # the building as the plan shows it
+    if window.scene.feed is not None:
+        window.scene.feed.ensure_fresh()  # a tray re-route under way: printed done
     render_design(
         document.design,
         None,

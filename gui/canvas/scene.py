@@ -140,13 +140,33 @@ class HallScene(SceneInput, QGraphicsScene):
         self.selectionChanged.connect(self._racks_selected)
         self.selectionChanged.connect(self.drawing_changed)
         self.selectionChanged.connect(self.update_handles)
+        if self.feed is not None and not picture:
+            self.feed.rerouting_changed.connect(self._rerouting_changed)
 
     # ------------------------------------------------------------------ building and following
+
+    @property
+    def rerouting(self) -> bool:
+        """True while a tray edit's cables are re-routed on the analysis worker: the plan's
+        cable routes are the previous ones, and the views say "updating…"."""
+        return self.feed is not None and self.feed.rerouting
+
+    def _rerouting_changed(self, on: bool) -> None:
+        if not on and self._plant_dirty:
+            self._links_timer.start()  # the drawn links take the re-routed paths
+        for view in self.views():
+            if hasattr(view, "update_banner"):
+                view.update_banner()
 
     def detach(self) -> None:
         """Stop following the design (the document is being closed or replaced)."""
         if self._subscription is not None:
             self._subscription.close()
+        if self.feed is not None and not self.picture:
+            try:
+                self.feed.rerouting_changed.disconnect(self._rerouting_changed)
+            except (RuntimeError, TypeError):
+                pass
         self._links_timer.stop()
         self.tray_load.stop()
         self.trunk_layer.stop()
@@ -480,8 +500,9 @@ class HallScene(SceneInput, QGraphicsScene):
 
     def _refresh_links(self) -> None:
         if self._plant_dirty and self.feed is not None:
-            self.feed.ensure_fresh()
-        self._plant_dirty = False
+            # A tray edit is left to the worker: drawn again when its re-route is adopted.
+            self.feed.ensure_fresh(defer_trays=True)
+        self._plant_dirty = self.rerouting
         wanted = self.displayed_link_ids()
         wanted_set = set(wanted)
         for link_id in [i for i in self.link_items if i not in wanted_set]:

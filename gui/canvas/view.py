@@ -196,7 +196,15 @@ class HallView(QGraphicsView):
         bottom = self.viewport().rect().bottom()
         self.viewport().update(0, bottom - height, LEGEND_WIDTH + LEGEND_MARGIN + 2, height + 1)
 
+    def update_banner(self) -> None:
+        """Repaint the corner where "updating…" is shown (the scene's re-route began or ended)."""
+        self.viewport().update(
+            0, 0, BANNER_WIDTH + BANNER_MARGIN + 2, BANNER_HEIGHT + BANNER_MARGIN + 2
+        )
+
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+        if getattr(self.scene(), "rerouting", False):
+            draw_banner(painter, "Cables updating… (re-routing on the trays)")
         if not self.show_legend:
             return
         power = getattr(self.scene(), "color_mode", "role") == "power"
@@ -213,6 +221,25 @@ class HallView(QGraphicsView):
                 and self.scene().trunk_layer.shows_trunks()
             ),
         )
+
+
+BANNER_WIDTH, BANNER_HEIGHT, BANNER_MARGIN = 300, 22, 28  # px; below the top ruler
+
+
+def draw_banner(painter: QPainter, text: str) -> None:
+    """A short state line in the plan's top-left corner, in device pixels."""
+    painter.save()
+    painter.setWorldMatrixEnabled(False)
+    painter.resetTransform()
+    box = QRectF(BANNER_MARGIN, BANNER_MARGIN, BANNER_WIDTH, BANNER_HEIGHT)
+    painter.setPen(QPen(QColor("#b35c00"), 1))
+    painter.setBrush(QColor(255, 248, 235, 235))
+    painter.drawRoundedRect(box, 4, 4)
+    font = QFont("Sans Serif")
+    font.setPixelSize(12)
+    painter.setFont(font)
+    painter.drawText(box.adjusted(8, 0, -8, 0), Qt.AlignVCenter | Qt.AlignLeft, text)
+    painter.restore()
 
 
 LEGEND_ROW = 16  # px per legend line

@@ -34,6 +34,8 @@ class PortTableDialog(QDialog):
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         self.table.setSelectionBehavior(QTableWidget.SelectRows)
         plant = window.document.plant
+        if window.scene is not None and window.scene.feed is not None:
+            window.scene.feed.ensure_fresh()  # a tray re-route under way: its lengths, now
         for r, row in enumerate(rows):
             length = medium = ""
             if row.link_id is not None and plant is not None:

@@ -14,6 +14,14 @@ since the previous job, so a rack move redoes the placement checks, the media fi
 tray fill of the links that moved, not the whole analysis. A job that fails drops the analyzer;
 the next job starts from a fresh one. A result whose revision is no longer current is not
 published: the job runs again for the current revision.
+
+An edit of the trays alone is re-routed by the job too, not on the GUI thread (the feed leaves
+it unapplied: ``PlantFeed.offload_trays``): the snapshot carries the plant's pending tray edits,
+the worker applies them on a copy of its own (:mod:`model.engine.retray_copy`) and hands the
+copy back before analysing it: the live plant adopts it then (the plan's cables and the links
+table first, the figures when the analysis is published). A job whose re-route is
+overtaken by a newer edit stops before its analysis (``superseded``): its edits go to the next
+job, which re-routes them all at once, so stale work never queues up.
 """
 
 from __future__ import annotations
@@ -36,11 +44,12 @@ from model.analysis.analyzer import Analyzer
 from model.analysis.tray_fill import medium_bundle_group
 from model.asbuilt.findings import finding_fabrics, length_findings
 from model.common.findings import Finding
-from model.design.changes import Change, ChangeKind
+from model.design.changes import TRAY_KINDS, Change, ChangeKind
 from model.design.design import Design
 from model.engine.length_histogram import LengthHistogram, length_histogram
+from model.engine.retray_copy import retray
 from model.engine.routed_links import RoutedLinks
-from model.engine.snapshot import Snapshotter
+from model.engine.snapshot import Snapshotter, freeze_plant
 from model.runtime.gc_policy import collector_waits
 from model.structured.layout import StructuredLayout
 
@@ -98,6 +107,8 @@ class _Work:
     changes: list[Change]
     changed_links: set[str]
     revision: int
+    retray: tuple[Change, ...] = ()  # the plant's tray edits the worker applies first
+    adopted: bool = False  # the live plant took the worker's re-route of them
 
 
 class _JobSignals(QObject):
@@ -105,6 +116,12 @@ class _JobSignals(QObject):
     # names) or None,
     # error, seconds
     done = Signal(int, object, str, float)
+    # revision, the plant re-routed for the retray edits, ids of the links that changed: sent
+    # before the analysis of it, so the plan and the links table take it first
+    rerouted = Signal(int, object, object)
+
+
+SUPERSEDED = "superseded"  # a job's result when a newer edit overtook its re-route
 
 
 class _Job(QRunnable):
@@ -115,6 +132,7 @@ class _Job(QRunnable):
         # the C++ side on the worker thread under a live Python wrapper, which corrupted
         # reference counts and crashed the interpreter at exit.
         self.setAutoDelete(False)
+        self.superseded = False  # set on the GUI thread when a newer edit comes
 
     def run(self) -> None:
         started = time.perf_counter()
@@ -133,9 +151,21 @@ class _Job(QRunnable):
         self.work = self.analyzer = None
         self.signals.done.emit(work.revision, result, error, seconds)
 
-    def _compute(self, work: _Work) -> tuple:
+    def _compute(self, work: _Work) -> tuple | str:
         analyzer = self.analyzer
-        report = analyzer.advance(work.design, work.plant, work.changes, work.changed_links)
+        rerouted: frozenset[str] = frozenset()
+        changed_links = work.changed_links
+        if work.retray and work.plant is not None:
+            worked, rerouted = retray(work.plant)
+            if self.superseded:
+                return SUPERSEDED
+            work.plant = freeze_plant(worked, work.design)  # the analysis reads this copy
+            changed_links = changed_links | rerouted
+            # Handed over before the analysis (the cables redrawn ~0.5 s after the drop at XL,
+            # the figures after); never touched here again, the live plant may take it.
+            self.signals.rerouted.emit(work.revision, worked, rerouted)
+            del worked
+        report = analyzer.advance(work.design, work.plant, work.changes, changed_links)
         bundles = analyzer.cables_by_tray(medium_bundle_group) if work.plant is not None else {}
         lengths = length_histogram(work.plant) if work.plant is not None else None
         tiers = analyzer.tier_codes(TIER_NAMES)
@@ -145,8 +175,19 @@ class _Job(QRunnable):
         fabrics = finding_fabrics(work.design, findings)
         # The route names this snapshot made (after a tray edit it names every route here, not
         # the GUI thread): the live plant adopts them when the result is published.
-        names = work.plant.route_names() if work.plant is not None else None
-        return report, bundles, lengths, tiers, used, analyzer.structured, findings, fabrics, names
+        names = work.plant.route_names() if work.plant is not None and not work.retray else None
+        structured = analyzer.structured
+        return (
+            report,
+            bundles,
+            lengths,
+            tiers,
+            used,
+            structured,
+            findings,
+            fabrics,
+            names,
+        ), rerouted
 
 
 class AnalysisRunner(QObject):
@@ -158,7 +199,7 @@ class AnalysisRunner(QObject):
     """
 
     stale = Signal()
-    plant_refreshed = Signal(object)  # set of link ids
+    plant_refreshed = Signal(object)  # set (or frozenset) of link ids
     finished = Signal(object)  # AnalysisResult
     failed = Signal(str)
 
@@ -198,8 +239,11 @@ class AnalysisRunner(QObject):
         self._pool.setMaxThreadCount(1)
         self._signals = _JobSignals(self)
         self._signals.done.connect(self._job_done)
+        self._signals.rerouted.connect(self._job_rerouted)
         self._running: int | None = None  # revision of the job in flight
         self._job: _Job | None = None
+        self._work: _Work | None = None  # what the job in flight was handed
+        self._adopting = False  # the live plant is taking a job's re-routed copy
         self._closed = False
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -213,6 +257,7 @@ class AnalysisRunner(QObject):
         self._subscription = design.subscribe(self._on_change)
         if self.feed is not None:
             self.feed.refreshed.connect(self._plant_refreshed)
+            self.feed.offload_trays = True  # tray edits are re-routed by this runner's jobs
         self._timer.start(0)
 
     # ------------------------------------------------------------------ state
@@ -244,8 +289,12 @@ class AnalysisRunner(QObject):
                 self.feed.refreshed.disconnect(self._plant_refreshed)
             except (RuntimeError, TypeError):
                 pass
+            self.feed.offload_trays = False
+            if self.feed.rerouting:  # no job will re-route it now: apply it here
+                self.feed.ensure_fresh()
         self._timer.stop()
         self._signals.done.disconnect(self._job_done)
+        self._signals.rerouted.disconnect(self._job_rerouted)
         # Poll with the GIL released instead of a blocking waitForDone(): the job in flight is
         # Python code and needs the GIL to finish.
         while self._pool.activeThreadCount():
@@ -263,6 +312,10 @@ class AnalysisRunner(QObject):
         if change.kinds == {ChangeKind.NAME_CHANGED}:
             return  # the name is in no figure
         self._changes.append(change)
+        if self._job is not None and change.kinds <= TRAY_KINDS:
+            # A re-route in flight stops before its analysis: the next job re-routes both.
+            # An edit of another kind waits for it instead (applied on top of its copy).
+            self._job.superseded = True
         was_fresh = not self._timer.isActive() and self._running is None
         # QTimer.start(msec) also sets the interval: always say which delay is meant (the
         # start(0) of __init__ once made every later start() immediate, debounce and all).
@@ -271,14 +324,15 @@ class AnalysisRunner(QObject):
             self.stale.emit()
 
     def _plant_refreshed(self, update: PlantUpdate) -> None:
-        self._changed_links |= update.changed
-        self.plant_refreshed.emit(set(update.changed))
+        if not self._adopting:  # a job's re-route: its analysis counted those links already
+            self._changed_links |= update.changed
+        self.plant_refreshed.emit(update.changed)  # read only: not copied (190k ids at XL)
 
     def _start(self) -> None:
         if self._running is not None:
             return  # the job in flight finishes first; _job_done starts the next one
         if self.feed is not None:
-            self.feed.ensure_fresh()
+            self.feed.ensure_fresh(defer_trays=True)
         # The snapshot (15 ms at XL) is taken on the next turn of the event loop, not in this
         # one: this turn already ran the edit's repaint, the plant refresh and the inspector,
         # and one turn holding all of them was the editor's longest hitch after an edit.
@@ -290,27 +344,73 @@ class AnalysisRunner(QObject):
         if self._closed:
             self._running = None
             return
+        retray: tuple[Change, ...] = ()
         if self.feed is not None:
-            self.feed.ensure_fresh()  # an edit between _start and now
+            self.feed.ensure_fresh(defer_trays=True)  # an edit between _start and now
+            retray = self.feed.deferred_edits()
+            self.feed.waiting_on_worker = bool(retray)
         started = time.perf_counter()
-        design, plant = self._snapshots.take()
+        design, plant = self._snapshots.take(pending_trays=bool(retray))
         self.snapshot_s = time.perf_counter() - started
         if self._analyzer is None:
             self._analyzer = Analyzer(design, plant, subscribe=False, refresh_plant=False)
             self._changes.clear()  # a fresh analyzer computes everything
-        work = _Work(design, plant, self._changes, self._changed_links, self.design.revision)
+        work = _Work(
+            design, plant, self._changes, self._changed_links, self.design.revision, retray
+        )
         self._changes, self._changed_links = [], set()
         self._running = work.revision
+        self._work = work
         self._job = _Job(self._analyzer, work, self._signals)
         self._pool.start(self._job)
 
+    def _job_rerouted(self, revision: int, worked: RoutedLinks, changed: frozenset[str]) -> None:
+        """The job in flight re-routed its tray edits: the live plant takes the copy now (the
+        feed tells the plan and the links table), unless an edit came since."""
+        work = self._work
+        if self._closed or work is None or work.revision != revision or self.feed is None:
+            return
+        self._adopting = True
+        self.feed.waiting_on_worker = False
+        try:
+            work.adopted = self.feed.adopt(worked, work.retray, changed)
+        finally:
+            self._adopting = False
+        if work.adopted:
+            self._snapshots.adopted()
+
     def _job_done(self, revision: int, result, error: str, seconds: float) -> None:
+        work, self._work = self._work, None
         self._running = None
         self._job = None
+        if self.feed is not None:
+            self.feed.waiting_on_worker = False
         if self._closed:
             return  # a result queued before close() is dropped, as close() promises
+        rerouted: frozenset[str] = frozenset()
+        if result == SUPERSEDED and work is not None:
+            # The analyzer never saw this work: its edits and links go to the next job.
+            self._changes[:0] = work.changes
+            self._changed_links |= work.changed_links
+            if not self._timer.isActive():
+                self._timer.start(0)
+            return
         if result is None:
             self._analyzer = None  # its caches may be half updated: start over next time
+            if work is not None and work.retray and not work.adopted and self.feed is not None:
+                self.feed.ensure_fresh()  # its re-route is not coming: applied here, as before
+        else:
+            result, rerouted = result
+            if work is not None and work.retray and not work.adopted:
+                if revision == self.design.revision:
+                    # The plant was refreshed here meanwhile, naming its routes its own way:
+                    # this analysis's route ids are not the plant's. Start over.
+                    self._analyzer = None
+                    self._timer.start(0)
+                    return
+                # Analysed with a re-route the live plant will not take: the links it changed
+                # are analysed again with the next one (a link changed by either may differ).
+                self._changed_links |= rerouted
         if revision != self.design.revision or self._timer.isActive():
             if not self._timer.isActive():  # a burst still settling keeps its delay
                 self._timer.start(0)  # edited since the snapshot: analyse the current revision

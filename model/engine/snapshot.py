@@ -158,12 +158,19 @@ class Snapshotter:
         route generation over the same rows, so the next snapshot still shares its row tables."""
         self._generation = getattr(self.plant, "route_generation", None)
 
-    def take(self) -> tuple[Design, RoutedLinks | None]:
-        """Snapshots of the design and the refreshed plant as they are now."""
+    def take(self, pending_trays: bool = False) -> tuple[Design, RoutedLinks | None]:
+        """Snapshots of the design and the refreshed plant as they are now (``pending_trays``:
+        a plant whose unapplied edits are tray edits alone may be taken with them, for a
+        worker to apply: :mod:`model.engine.retray_copy`)."""
         previous, kinds = self._previous, self._kinds
         generation = getattr(self.plant, "route_generation", None)
         primed, self._primed = self._primed, None
-        if primed is not None and not kinds and generation == self._generation:
+        if (
+            primed is not None
+            and not kinds
+            and generation == self._generation
+            and not pending_trays
+        ):
             return primed  # nothing changed since it was taken
         design = freeze_design(
             self.design,
@@ -185,6 +192,7 @@ class Snapshotter:
                 unchanged=set(_PLANT_ROW_TABLES) if same_rows else set(),
                 buffers=self._buffers,
                 earlier=previous[1] if previous is not None else None,
+                pending_trays=pending_trays,
             )
         self._buffers.taken()
         # read again: a snapshot that names the routes itself moves the live generation on
@@ -213,12 +221,18 @@ def freeze_plant(
     unchanged=frozenset(),
     buffers: _Buffers | None = None,
     earlier: RoutedLinks | None = None,
+    pending_trays: bool = False,
 ) -> RoutedLinks:
     """A copy of the refreshed ``plant`` reading ``design`` (a snapshot of the plant's design);
     the attributes named in ``unchanged`` are taken from the earlier snapshot ``reuse``; arrays
     are copied into ``buffers``' free arrays where one fits, and where none does, an array
-    equal to the ``earlier`` snapshot's is that array (see :meth:`_Buffers.copy`)."""
-    if plant.has_unapplied_edits:
+    equal to the ``earlier`` snapshot's is that array (see :meth:`_Buffers.copy`).
+    ``pending_trays``: the plant may have unapplied tray edits; the snapshot keeps them (and a
+    tray graph with caches of its own) for a worker to apply on a copy of its own."""
+    pending = list(plant._pending) if pending_trays else []
+    if any(not c.kinds <= TRAY_KINDS for c in pending) or (
+        plant.has_unapplied_edits and not pending
+    ):
         raise ValueError("the cable plant has unapplied edits: refresh() it before a snapshot")
     # Name the routes of changed links in the live plant first: a snapshot naming them itself
     # would hand out route ids the live plant later gives other routes, and tray-fill counts
@@ -269,7 +283,9 @@ def freeze_plant(
         snap.route_generation = plant.route_generation + 1
         plant.route_generation += 2
     snap.design = design
-    snap._pending = []
+    snap._pending = pending
+    if pending:
+        snap._graph = snap._graph.twin()
     snap._subscription = _Detached()
     snap.plant_identity = getattr(plant, "plant_identity", id(plant))
     return snap

@@ -18,6 +18,7 @@ lie on the same piece. Nothing here depends on where racks are: a moved rack is 
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -96,6 +97,14 @@ class TrayGraph:
         self._matrix: np.ndarray | None = None
         self._index = np.zeros(0, dtype=np.int64)
         self._carry: RowCarry | None = None  # rows of the graph before a tray edit
+
+    def twin(self) -> TrayGraph:
+        """This graph with caches of its own: the built network is shared (never changed after
+        building), the searched rows, trees and legs copied one level, so a worker carrying
+        rows from the twin (:meth:`carry_rows`) never iterates a dict the editing thread fills."""
+        twin = copy.copy(self)
+        twin._rows, twin._paths, twin._legs = dict(self._rows), dict(self._paths), dict(self._legs)
+        return twin
 
     # ----------------------------------------------------------------------------- building
 

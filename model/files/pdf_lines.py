@@ -4,7 +4,8 @@ lines as vector paths, which the rendered pixels lose.
 
 Read through PDFium's page-object API (pypdfium2.raw); curves are cut into chords. Coordinates
 are returned in the page's points as shown: u right from the crop box's left edge, v down from
-its top edge (the rendered image's axes).
+its top edge (the rendered image's axes), after the page's own /Rotate (a viewer, and PDFium's
+rendering, shows a page turned by /Rotate 90 clockwise: its lines are turned the same way).
 """
 
 from __future__ import annotations
@@ -28,14 +29,11 @@ _IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 
 def page_segments(page: Any) -> np.ndarray:
-    """The lines of a pypdfium2 ``PdfPage`` (n x 4: u0, v0, u1, v1 in points as shown), at most
-    MAX_PDF_SEGMENTS; empty for a page turned by /Rotate (its lines would need the turn too,
-    and the page's edges still snap)."""
+    """The lines of a pypdfium2 ``PdfPage`` (n x 4: u0, v0, u1, v1 in points as shown, the
+    page's /Rotate applied), at most MAX_PDF_SEGMENTS."""
     import pypdfium2.raw as pdfium
 
-    if page.get_rotation() % 360:
-        return np.empty((0, 4))
-    left, _bottom, _right, top = page.get_cropbox()
+    left, bottom, right, top = page.get_cropbox()
     out: list[Segment] = []
     _walk(
         pdfium, pdfium.FPDFPage_CountObjects, pdfium.FPDFPage_GetObject, page.raw, _IDENTITY, 0, out
@@ -45,6 +43,22 @@ def page_segments(page: Any) -> np.ndarray:
     segments = np.array(out, dtype=float)
     segments[:, 0::2] -= left
     segments[:, 1::2] = top - segments[:, 1::2]  # PDF's y runs up; the page as shown runs down
+    return turned(segments, page.get_rotation(), right - left, top - bottom)
+
+
+def turned(
+    segments: np.ndarray, rotation_deg: int, width_pt: float, height_pt: float
+) -> np.ndarray:
+    """``segments`` (u right, v down on the unturned crop box of ``width_pt`` x ``height_pt``)
+    as the page is shown after /Rotate ``rotation_deg`` (a multiple of 90, clockwise)."""
+    u0, v0, u1, v1 = segments.T
+    quarter = (rotation_deg // 90) % 4
+    if quarter == 1:  # the top-left corner goes to the top-right
+        return np.column_stack([height_pt - v0, u0, height_pt - v1, u1])
+    if quarter == 2:
+        return np.column_stack([width_pt - u0, height_pt - v0, width_pt - u1, height_pt - v1])
+    if quarter == 3:  # the top-left corner goes to the bottom-left
+        return np.column_stack([v0, width_pt - u0, v1, width_pt - u1])
     return segments
 
 

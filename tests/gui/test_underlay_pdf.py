@@ -18,7 +18,7 @@ from model.files.underlay_file import file_sha256
 from tests.gui.conftest import click, close_quietly, make_window, snapshot
 from tests.gui.test_canvas_editing import undo_redo_roundtrip
 from tests.gui.test_underlay import focus, press_ok
-from tests.pdf_pages import A3_LANDSCAPE, plan_pdf
+from tests.pdf_pages import A3_LANDSCAPE, plan_pdf, write_pdf
 
 START_SCALE_M = PDF_POINT_M * PDF_START_RATIO  # 1:100 on paper
 PAGE_W_M, PAGE_H_M = A3_LANDSCAPE[0] * START_SCALE_M, A3_LANDSCAPE[1] * START_SCALE_M
@@ -249,3 +249,46 @@ def test_a_hidden_sheet_is_not_snapped_to_and_its_opacity_is_the_users(with_plan
     tray = window.document.design.trays[window.scene.selected_ids()[0]]
     assert tray.points[0][0] != pytest.approx(ox + PAGE_W_M, abs=0.01)  # the grid, not the page
     assert round(tray.points[0][0] / 0.3, 6) == round(tray.points[0][0] / 0.3)  # half tiles
+
+
+def test_a_sheet_saved_turned_is_shown_upright_and_traced_on_its_walls(window, qtbot, tmp_path):
+    """The plan sheet saved with /Rotate 90 (a portrait page showing the landscape plan, as a
+    PDF viewer turns it): the underlay stands as the viewer shows it, 297 mm across and 420 mm
+    down, and a tray traced near the walls snaps onto them where they are drawn."""
+    w, h = A3_LANDSCAPE
+    walls = [(100, 100, w - 100, 100), (w - 100, 100, w - 100, h - 100)]
+    walls += [(w - 100, h - 100, 100, h - 100), (100, h - 100, 100, 100)]
+    write_pdf(tmp_path / "turned.pdf", [(w, h, walls)], rotate=90)
+    design = window.document.design
+    outline = design.hall.outline
+    ox, oy = min(x for x, _ in outline), min(y for _, y in outline)
+    window.underlay_actions.import_action.trigger()
+    dialog = window.underlay_actions.dialog
+    qtbot.waitExposed(dialog)
+    focus(qtbot, dialog, dialog.path_edit)
+    qtbot.keyClicks(dialog.path_edit, "turned.pdf")
+    qtbot.keyClick(dialog.path_edit, Qt.Key_Return)
+    assert dialog.info.text().startswith("Page 1 of 1: 297 × 420 mm")
+    press_ok(qtbot, dialog.buttons)
+    shown = window.scene.underlay.item.sceneBoundingRect()
+    assert (shown.width(), shown.height()) == (
+        pytest.approx(h * START_SCALE_M),
+        pytest.approx(w * START_SCALE_M),
+    )
+    # The walls, turned with the page: still 100 pt inside every edge of the sheet as shown.
+    inset = 100 * START_SCALE_M
+    window.view.zoom_to(QRectF(ox - 2.0, oy - 2.0, h * START_SCALE_M + 4.0, 20.0))
+    window.set_mode("tray")
+    click(window.view, ox + inset + 0.2, oy + inset - 0.15)
+    click(window.view, ox + 12.1, oy + inset + 0.2)
+    qtbot.keyClick(window.view, Qt.Key_Return)
+    tray = design.trays[window.scene.selected_ids()[0]]
+    assert tray.points[0] == pytest.approx((ox + inset, oy + inset), abs=1e-6)
+    assert tray.points[1][1] == pytest.approx(oy + inset, abs=1e-6)
+    # the right-hand wall as shown: the unturned sheet's top wall, turned down the right side
+    right = ox + (h - 100) * START_SCALE_M
+    click(window.view, right - 0.2, oy + 6.05)
+    click(window.view, right + 0.15, oy + 9.0)
+    qtbot.keyClick(window.view, Qt.Key_Return)
+    tray = design.trays[window.scene.selected_ids()[0]]
+    assert [x for x, _ in tray.points] == pytest.approx([right, right], abs=1e-6)

@@ -170,3 +170,39 @@ def test_lines_past_the_cap_are_not_read(tmp_path, monkeypatch):
 
     monkeypatch.setattr(model.files.pdf_lines, "MAX_PDF_SEGMENTS", 3)
     assert len(render_pdf_page(plan_pdf(tmp_path / "plan.pdf"), 2).segments) == 3
+
+
+@pytest.mark.parametrize("rotate", [90, 180, 270])
+def test_a_page_turned_by_rotate_is_shown_upright_with_its_lines(tmp_path, rotate):
+    """A sheet saved with /Rotate (a landscape plan kept on a portrait page, as a scanner or a
+    CAD plot does) is drawn as a PDF viewer shows it: the page size as shown, the pixels turned,
+    and the lines read for snapping turned with them, onto the drawn pixels."""
+    w, h = A3_LANDSCAPE
+    mark = [(100, h - 100, 400, h - 100)]  # a wall along the top-left of the unturned sheet
+    flat = render_pdf_page(write_pdf(tmp_path / "flat.pdf", [(w, h, mark)]), 1)
+    path = write_pdf(tmp_path / f"turned{rotate}.pdf", [(w, h, mark)], rotate=rotate)
+    shown = (h, w) if rotate % 180 else (w, h)
+    assert pdf_page_sizes(path) == [shown]
+    raster = render_pdf_page(path, 1)
+    assert raster.size_pt == shown
+    assert raster.pixels.shape[:2] == np.rot90(flat.pixels, k=-rotate // 90).shape[:2]
+    # The pixels are the unturned page's turned clockwise, as a viewer shows them (within one
+    # level of the line's anti-aliasing).
+    turned = np.rot90(flat.pixels, k=-rotate // 90).astype(np.int16)
+    assert np.abs(raster.pixels.astype(np.int16) - turned).max() <= 1
+    # The wall read for snapping lies on its dark pixels, and nowhere else is dark.
+    (segment,) = raster.segments
+    px_per_pt = raster.dpi / 72
+    grey = raster.pixels.mean(axis=2)
+    for t in np.linspace(0.05, 0.95, 7):
+        u = segment[0] + (segment[2] - segment[0]) * t
+        v = segment[1] + (segment[3] - segment[1]) * t
+        row, col = round(v * px_per_pt), round(u * px_per_pt)
+        assert grey[row - 2 : row + 3, col - 2 : col + 3].min() < 64
+    # the wall as shown: 100 pt from the unturned top edge, 100-400 pt from its left edge
+    expected = {
+        90: (h - 100, 100, h - 100, 400),  # the top-left corner turned to the top-right
+        180: (w - 100, h - 100, w - 400, h - 100),
+        270: (100, w - 100, 100, w - 400),  # ... to the bottom-left
+    }[rotate]
+    assert segment == pytest.approx(expected)

@@ -1,0 +1,110 @@
+"""A tray edit re-routed off the editing thread: a private copy of the plant re-routed, then adopted.
+
+A corner dragged on the busiest tray of the XL hall re-routes ~190k links and chooses their
+cages' media again: 0.5-0.7 s of CPU in ``RoutedLinks.refresh`` (measured: the distance rows
+carried over ~45 %, routing and media ~40 %, the new graph and the racks' attachments the
+rest), which held the editor's GUI thread for as long. The editor therefore hands a tray-only
+edit to its analysis worker:
+
+1. on the GUI thread, a snapshot of the plant *with* its unapplied tray edits
+   (``Snapshotter.take(pending_trays=True)``; its tray graph has caches of its own);
+2. on the worker, :func:`retray`: a writable copy of that snapshot applies the edits
+   (the same ``refresh`` as on the GUI thread, so the same lengths, media and route names);
+3. back on the GUI thread, :func:`adopt`: the live plant takes the copy's state when its
+   unapplied edits still begin with those the copy applied (nothing refreshed it meanwhile),
+   in one swap of attribute references, not a re-route; edits that came after stay pending.
+
+Where the plant must be current at once, :func:`refresh_in_steps` applies its edits in runs of
+tray edits and of other edits, each as a refresh after it would have (a rack moved while a tray
+edit waited would otherwise make one refresh of both kinds: a full rebuild).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from model.design.changes import TRAY_KINDS, Change
+from model.engine.routed_links import RoutedLinks
+
+# Attributes a plant keeps as its own whatever state it takes: its design, its queue of edits
+# (the design's subscription appends to that very list) and its identity.
+_OWN = frozenset({"design", "_pending", "_subscription", "plant_identity"})
+# The row tables: a tray edit adds, drops and renumbers no row, so the copy reads the
+# snapshot's (never written) and the live plant keeps its own. Copying and then freeing the
+# 393k-entry index and id list at XL cost the GUI thread ~65 ms when the copy was adopted.
+_ROWS = frozenset({"index", "link_ids"})
+
+
+def pending_tray_edits(plant: RoutedLinks) -> tuple[Change, ...]:
+    """The plant's unapplied edits when they are all edits of the trays alone, else ``()``."""
+    pending = tuple(plant._pending)
+    return pending if pending and all(c.kinds <= TRAY_KINDS for c in pending) else ()
+
+
+def refresh_in_steps(plant: RoutedLinks) -> set[str]:
+    """``plant.refresh()``, one run of tray-only edits and one run of other edits at a time:
+    ids of the links any step changed."""
+    pending = plant._pending
+    changed: set[str] = set()
+    while pending:
+        trays = pending[0].kinds <= TRAY_KINDS
+        k = next(
+            (i for i, c in enumerate(pending) if (c.kinds <= TRAY_KINDS) != trays), len(pending)
+        )
+        rest = pending[k:]
+        del pending[k:]
+        changed |= plant.refresh()
+        pending[:0] = rest  # refresh() emptied the list in place; the subscription keeps it
+    return changed
+
+
+def retray(snap: RoutedLinks) -> tuple[RoutedLinks, frozenset[str]]:
+    """A writable copy of ``snap`` (a snapshot taken with its pending tray edits) with those
+    edits applied and every route named: (the copy, ids of the links whose length, ordered
+    length or medium changed). Runs on any thread: it reads ``snap`` only."""
+    work = RoutedLinks.__new__(RoutedLinks)
+    for name, value in snap.__dict__.items():
+        setattr(work, name, value if name in _ROWS else _thawed(value))
+    work._pending = list(snap._pending)
+    changed = frozenset(work.refresh())
+    work.route_keys()  # named here, off the GUI thread (a tray edit renames every route)
+    return work, changed
+
+
+def adopt(live: RoutedLinks, worked: RoutedLinks, applied: tuple[Change, ...]) -> bool:
+    """Make ``live`` the re-routed ``worked`` (from :func:`retray`) when ``live``'s unapplied
+    edits begin with ``applied`` (those after stay pending); False (nothing done) when
+    ``live`` was refreshed meanwhile. GUI thread (the thread that edits the design)."""
+    pending = live._pending
+    head = pending[: len(applied)]
+    if len(head) != len(applied) or any(a is not b for a, b in zip(head, applied, strict=True)):
+        return False
+    for name, value in worked.__dict__.items():
+        if name not in _OWN and name not in _ROWS:
+            live.__dict__[name] = value
+    del pending[: len(applied)]  # in place: the design's subscription appends to this list
+    return True
+
+
+def _thawed(value):
+    """A writable copy of one attribute of a snapshot: arrays copied, containers one level
+    (their elements are immutable or replaced, never changed in place), dataclasses of arrays
+    (the attachments) field by field."""
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.replace(
+            value,
+            **{
+                f.name: _thawed(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init
+            },
+        )
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, list):
+        return list(value)
+    if isinstance(value, set):
+        return set(value)
+    return value
