@@ -13,6 +13,7 @@ from gui import style
 SHOW_BELOW_PX_PER_M = 40.0  # about where a 0.6 m rack's name stops being legible
 TEXT_PX = 13
 LABEL_BOX_PX = QRectF(-86, -10, 80, 20)  # where a label's text goes, from its row's first rack
+SHARED_LABEL_M = 0.5  # row labels nearer than this in y (and 3 m in x) would overlap
 BOUNDS_SPARE_M = 5.0  # the bounds grow this much past the labels, so small moves stay inside
 
 
@@ -97,3 +98,18 @@ class RowLabelsItem(QGraphicsItem):
             painter.drawText(LABEL_BOX_PX, Qt.AlignRight | Qt.AlignVCenter, text)
             painter.restore()
         painter.restore()
+
+
+def shared_labels(labels: list[tuple[str, float, float]]) -> list[tuple[str, float, float]]:
+    """Rows whose labels would be drawn on top of each other (racks named R1 and N1 side by
+    side in one line of the floor) share one label, "Rows N, R", at the leftmost rack."""
+    out: list[tuple[list[str], float, float]] = []
+    for text, x, y in sorted(labels, key=lambda label: (label[2], label[1])):
+        if out and abs(y - out[-1][2]) < SHARED_LABEL_M and abs(x - out[-1][1]) < 3.0:
+            out[-1][0].append(text.removeprefix("Row "))
+            continue
+        out.append(([text.removeprefix("Row ")], x, y))
+    return [
+        (("Rows " if len(names) > 1 else "Row ") + ", ".join(sorted(names)), x, y)
+        for names, x, y in out
+    ]

@@ -27,7 +27,7 @@ from gui.canvas.overlay_keys import OverlayKeys
 from gui.canvas.picture_racks import picture_entries
 from gui.canvas.rack_field import RackField
 from gui.canvas.rack_item import RackItem
-from gui.canvas.row_labels_item import RowLabelsItem
+from gui.canvas.row_labels_item import RowLabelsItem, shared_labels
 from gui.canvas.scene_input import SceneInput
 from gui.canvas.tray_item import TrayItem
 from gui.canvas.trunk_layer import TrunkLayer
@@ -45,9 +45,6 @@ from model.plant.physical_plant import rack_power
 
 MAX_LINK_ITEMS = 2000
 FREE_STEP_M = 0.01  # the positioning step with snapping off
-
-
-SHARED_LABEL_M = 0.5  # row labels nearer than this in y (and 3 m in x) would overlap
 
 
 class HallScene(SceneInput, QGraphicsScene):
@@ -205,7 +202,7 @@ class HallScene(SceneInput, QGraphicsScene):
             first = min(racks, key=lambda r: r.x - r.width_m / 2)
             w, _d = plan_size(first.width_m, first.depth_m, first.rotation)
             labels.append((f"Row {label}", first.x - w / 2, first.y))
-        self.row_labels.set_labels(_shared_labels(labels))
+        self.row_labels.set_labels(shared_labels(labels))
 
     def _update_hall(self) -> None:
         hall = self.design.hall
@@ -593,18 +590,3 @@ class HallScene(SceneInput, QGraphicsScene):
             target = self.geometry_target()
             points = target[2] if target is not None else []
         self.handles.set_points(points)
-
-
-def _shared_labels(labels: list[tuple[str, float, float]]) -> list[tuple[str, float, float]]:
-    """Rows whose labels would be drawn on top of each other (racks named R1 and N1 side by
-    side in one line of the floor) share one label, "Rows N, R", at the leftmost rack."""
-    out: list[tuple[list[str], float, float]] = []
-    for text, x, y in sorted(labels, key=lambda label: (label[2], label[1])):
-        if out and abs(y - out[-1][2]) < SHARED_LABEL_M and abs(x - out[-1][1]) < 3.0:
-            out[-1][0].append(text.removeprefix("Row "))
-            continue
-        out.append(([text.removeprefix("Row ")], x, y))
-    return [
-        (("Rows " if len(names) > 1 else "Row ") + ", ".join(sorted(names)), x, y)
-        for names, x, y in out
-    ]
