@@ -219,9 +219,17 @@ def _netbox_stages(files: dict[str, bytes], workdir: Path) -> tuple[str, str, st
 
 
 def _worker(conn, memory_mb: int, render_width_px: int) -> None:
+    import gc
     import resource
 
+    from model.runtime import gc_policy
+
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    # A design read here is not settled (a full collection of the worker's whole heap, Qt's
+    # included, then a freeze) but only unfrozen, as in the test processes (tests/conftest.py,
+    # design_settling): the collector changes no outcome, and the fuzz checks the files, not
+    # the policy (its own tests do). 200 cases of the suite's fuzz, CPU: 10.5 -> 8.6 s.
+    gc_policy.settle_built_design = gc.unfreeze
     limit = memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     with tempfile.TemporaryDirectory(prefix="hallwright-fuzz-") as tmp:
