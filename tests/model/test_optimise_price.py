@@ -340,3 +340,30 @@ def test_racks_off_the_start_draw_follow_the_devices_summed_again():
         assert pricer._racks_off_start(priced) == {pricer._rack_of[d] for d in want}
     assert followed >= 4  # the cache summed only some devices again, and they were followed
     plant.close()
+
+
+def test_component_rows_by_the_kept_label_index_equal_a_pass_of_every_row():
+    """After a few lookups the plant gathers a component's rows through its labels sorted once
+    (the optimiser's moves relabel nothing); the rows equal an isin pass over every label,
+    before and after a relabelling edit."""
+    import numpy as np
+
+    from model.engine.media_choice import COMPONENT_INDEX_AFTER
+
+    design = generate("leaf-spine", nodes=16, node_type="dgx-h100", switch="qm9700")
+    plant = RoutedLinks(design)
+    rng = np.random.default_rng(3)
+    for phase in range(2):
+        for _ in range(COMPONENT_INDEX_AFTER + 3):
+            rows = np.unique(rng.choice(len(plant.link_ids), 5, replace=False))
+            got = plant._component_rows(rows)
+            want = np.flatnonzero(np.isin(plant.component, np.unique(plant.component[rows])))
+            assert np.array_equal(got, want)
+        assert plant._comp_index is not None  # the kept index served the last lookups
+        assert len(plant._component_rows(np.zeros(0, np.int64))) == 0
+        if not phase:  # a link removed: labels change, the index is dropped and made again
+            design.remove_links([plant.link_ids[0]])
+            plant.refresh()
+            plant.label_components()
+            assert plant._comp_index is None or len(plant._comp_index[0]) == len(plant.link_ids)
+    plant.close()
