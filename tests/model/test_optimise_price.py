@@ -367,3 +367,24 @@ def test_component_rows_by_the_kept_label_index_equal_a_pass_of_every_row():
             plant.label_components()
             assert plant._comp_index is None or len(plant._comp_index[0]) == len(plant.link_ids)
     plant.close()
+
+
+def test_pricer_takes_a_moved_racks_rows_from_the_plant():
+    """The rows of a moved rack's links are looked up once: the pricer takes the plant's (which
+    routed them), and they are the rows of the rack's links."""
+    import numpy as np
+
+    design = generate("leaf-spine", nodes=16, node_type="dgx-h100", switch="qm9700")
+    movable = network_racks(design)
+    free, _ = search_space(design, movable, set(), True, False)
+    plant = RoutedLinks(design)
+    pricer = Pricer(design, plant)
+    rack_id = movable[0]
+    design.move_racks({rack_id: free[rack_id][0]})
+    pricer.price(plant.refresh())
+    rows = pricer._rack_rows[rack_id]
+    assert rows is plant._rack_rows[rack_id]
+    want = sorted(plant.index[lid] for lid in design.links_of_racks([rack_id]))
+    assert sorted(rows.tolist()) == want and len(want) > 0
+    assert np.array_equal(pricer._rows_of({rack_id}), np.array(want))
+    plant.close()
