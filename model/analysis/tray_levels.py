@@ -37,6 +37,9 @@ class TrayLevels:
         self.column_of: dict[int, int] = {}
         self.bounds: list[np.ndarray] = [np.zeros(0) for _ in self.tray_ids]
         self.counts: list[np.ndarray] = [np.zeros((0, 0), np.int64) for _ in self.tray_ids]
+        # Per tray number: peak cross-section (m^2) and where it is first reached (None: no
+        # cable), as of the last add() that touched the tray.
+        self.peaks: dict[int, tuple[float, float | None]] = {}
 
     @classmethod
     def build(
@@ -57,9 +60,9 @@ class TrayLevels:
         sizes = np.searchsorted(span_route, keys[:, 0], "right") - first
         at = gather_runs(first, first + sizes)
         key_of = np.repeat(np.arange(len(keys)), sizes)
-        levels.add(
-            spans[1][at], spans[2][at], spans[3][at], keys[key_of, 1], counts[key_of], every=True
-        )
+        levels.add(spans[1][at], spans[2][at], spans[3][at], keys[key_of, 1], counts[key_of])
+        for k in range(len(tray_ids)):
+            levels.peaks.setdefault(k, (0.0, None))
         return levels
 
     def add(
@@ -69,94 +72,109 @@ class TrayLevels:
         s1: np.ndarray,
         medium: np.ndarray,
         cables: np.ndarray,
-        every: bool = False,
     ) -> np.ndarray:
         """Add ``cables`` (negative: take away) of ``medium`` over [s0, s1] of tray number
-        ``tray`` (-1: no tray of the design, skipped); the tray numbers changed, ascending
-        (``every``: all trays, as a build, which lays every tray out at once)."""
+        ``tray`` (-1: no tray of the design, skipped); the tray numbers changed, ascending,
+        whose :attr:`peaks` are measured again.
+
+        Every touched tray at once: their bounds and counts laid end to end, the spans' ends
+        merged in, one running sum (each span starts and ends on its own tray, so the sum is
+        back to zero at every tray's end) and the peaks found per tray by reductions: a move
+        touches tens of trays, and a few numpy calls per tray were most of its fill update."""
         keep = (tray >= 0) & (cables != 0)
         tray, medium, cables = tray[keep], medium[keep], cables[keep]
         a, b = np.minimum(s0[keep], s1[keep]), np.maximum(s0[keep], s1[keep])
-        for m in np.unique(medium).tolist():
+        if not len(tray):
+            return np.zeros(0, dtype=np.int64)
+        for m in unique_sorted(medium).tolist():
             self.column_of.setdefault(m, len(self.column_of))
+        width = len(self.column_of)
         col = np.array([self.column_of[m] for m in medium.tolist()], dtype=np.int64)
-        order = np.argsort(tray, kind="stable")
-        tray, a, b, col, cables = tray[order], a[order], b[order], col[order], cables[order]
-        heads = np.flatnonzero(np.r_[True, tray[1:] != tray[:-1]]) if len(tray) else tray
-        ends = np.r_[heads[1:], len(tray)].astype(np.int64) if len(tray) else tray
-        put = self._lay_out if every else self._add_on
-        for lo, hi in zip(heads.tolist(), ends.tolist(), strict=True):
-            put(int(tray[lo]), a[lo:hi], b[lo:hi], col[lo:hi], cables[lo:hi])
-        return np.arange(len(self.tray_ids)) if every else np.unique(tray)
-
-    def _lay_out(self, k: int, a, b, col, cables) -> None:
-        """Tray ``k`` from nothing: its bounds and a running sum of every span's cables."""
-        bounds = np.unique(np.concatenate([a, b]))
-        diff = np.zeros((len(bounds), len(self.column_of)), dtype=np.int64)
-        np.add.at(diff, (np.searchsorted(bounds, a), col), cables)
-        np.add.at(diff, (np.searchsorted(bounds, b), col), -cables)
-        self.bounds[k], self.counts[k] = bounds, np.cumsum(diff, axis=0)
-
-    def _add_on(self, k: int, a, b, col, cables) -> None:
-        """A few spans onto tray ``k``: new bounds inserted (each taking the counts of the
-        interval it falls in), then each span's cables added over its own bounds."""
-        bounds, counts = self.bounds[k], self.counts[k]
-        if counts.shape[1] < len(self.column_of):
-            counts = np.pad(counts, ((0, 0), (0, len(self.column_of) - counts.shape[1])))
-        ends = unique_sorted(np.concatenate([a, b]))
-        place = np.searchsorted(bounds, ends)
-        known = place < len(bounds)
-        known[known] = bounds[place[known]] == ends[known]
-        new = ends[~known]
-        if len(new):
-            inside = np.searchsorted(bounds, new, "right") - 1
-            rows = np.zeros((len(new), counts.shape[1]), dtype=np.int64)
-            rows[inside >= 0] = counts[inside[inside >= 0]]
-            place = place[~known]
-            bounds = np.insert(bounds, place, new)
-            counts = np.insert(counts, place, rows, axis=0)
-        # A running sum over the bounds from the first span's start: each span adds its
-        # cables at its start and takes them away at its end.
-        first, stop = np.searchsorted(bounds, a), np.searchsorted(bounds, b)
-        lo, width = int(first.min()), counts.shape[1]
-        size = (int(stop.max()) + 1 - lo) * width
-        at = np.concatenate([(first - lo) * width + col, (stop - lo) * width + col])
+        trays = unique_sorted(tray)
+        listed = trays.tolist()
+        sizes = np.array([len(self.bounds[k]) for k in listed], dtype=np.int64)
+        old_pos = np.concatenate([np.zeros(0), *(self.bounds[k] for k in listed)])
+        old_counts = np.zeros((len(old_pos), width), dtype=np.int64)
+        at = 0
+        for k in listed:  # each tray's columns as it has them (a medium met since: zeros)
+            held = self.counts[k]
+            old_counts[at : at + len(held), : held.shape[1]] = held
+            at += len(held)
+        old_t = np.repeat(np.arange(len(trays)), sizes)
+        t_of = np.searchsorted(trays, tray)
+        n_old, n = len(old_pos), len(tray)
+        all_t = np.concatenate([old_t, t_of, t_of])
+        all_pos = np.concatenate([old_pos, a, b])
+        is_new = np.r_[np.zeros(n_old, bool), np.ones(2 * n, bool)]
+        order = np.lexsort((is_new, all_pos, all_t))  # a bound held sorts before a new end
+        st, sp = all_t[order], all_pos[order]
+        head = np.r_[True, (st[1:] != st[:-1]) | (sp[1:] != sp[:-1])]
+        row_t, row_pos, row_held = st[head], sp[head], ~is_new[order][head]
+        row_of = np.empty(len(order), dtype=np.int64)
+        row_of[order] = np.cumsum(head) - 1
+        # A row held keeps its counts; a new one takes those of the last row held before it
+        # on its tray (the interval it falls in), or none before the tray's first.
+        last_held = np.cumsum(row_held) - 1
+        inherits = last_held >= 0
+        inherits[inherits] = old_t[last_held[inherits]] == row_t[inherits]
+        counts = np.zeros((len(row_t), width), dtype=np.int64)
+        counts[inherits] = old_counts[last_held[inherits]]
+        # Each span adds its cables at its start row and takes them away at its end row.
+        ends = np.concatenate([row_of[n_old : n_old + n] * width, row_of[n_old + n :] * width])
+        diff = np.bincount(
+            ends + np.concatenate([col, col]),
+            np.concatenate([cables, -cables]),
+            len(row_t) * width,
+        )
         # (bincount sums in float64: exact for any count of cables below 2^53)
-        diff = np.bincount(at, np.concatenate([cables, -cables]), size).astype(np.int64)
-        counts[lo : lo + size // width - 1] += np.cumsum(diff.reshape(-1, width)[:-1], axis=0)
-        if len(new):
-            # Bounds with the counts of the bound before them change nothing (a moved rack's
-            # old drop point): dropped, so a tray keeps about the bounds its live spans make.
-            keep = np.r_[True, np.any(counts[1:] != counts[:-1], axis=1)]
-            bounds, counts = bounds[keep], counts[keep]
-        self.bounds[k], self.counts[k] = bounds, counts
+        counts += np.cumsum(diff.astype(np.int64).reshape(-1, width), axis=0)
+        # A bound with its predecessor's counts changes nothing (a moved rack's old drop
+        # point): dropped, so a tray keeps about the bounds its live spans make.
+        first = np.r_[True, row_t[1:] != row_t[:-1]]
+        kept = first | np.r_[True, np.any(counts[1:] != counts[:-1], axis=1)]
+        row_t, row_pos, counts = row_t[kept], row_pos[kept], counts[kept]
+        starts = np.searchsorted(row_t, np.arange(len(trays) + 1))
+        self._measure(trays, starts, row_pos, counts)
+        for i, k in enumerate(listed):
+            lo, hi = starts[i], starts[i + 1]
+            self.bounds[k], self.counts[k] = row_pos[lo:hi], counts[lo:hi]
+        return trays
+
+    def _measure(self, trays: np.ndarray, starts: np.ndarray, pos, counts) -> None:
+        """Peaks of ``trays`` (ascending), whose rows run from ``starts[i]`` to the next."""
+        level = self.levels_of(counts)
+        sizes = np.diff(starts)
+        filled = sizes > 0
+        top = np.zeros(len(trays))
+        if filled.any():
+            top[filled] = np.maximum.reduceat(level, starts[:-1][filled])
+        # The first place of the peak, as the sweep places it: on a plateau, sums in another
+        # order may differ in the last bit, which must not move the reported place.
+        high = np.flatnonzero(level >= np.repeat(top, sizes) * (1 - 1e-9))
+        first = high[np.minimum(np.searchsorted(high, starts[:-1]), len(high) - 1)]
+        for i, k in enumerate(trays.tolist()):
+            t = float(top[i])
+            self.peaks[k] = (t, float(pos[first[i]])) if t > 0 else (0.0, None)
+
+    def levels_of(self, counts: np.ndarray) -> np.ndarray:
+        """Cable cross-section (m^2) of rows of counts (columns as :attr:`column_of`)."""
+        # Medium by medium in index order, element-wise: each row's level is then a function
+        # of its own counts alone, whatever column a medium took and wherever the row stands
+        # (a matrix product's summation order can follow the layout).
+        level = np.zeros(len(counts))
+        for m, c in sorted(self.column_of.items()):
+            if c < counts.shape[1]:
+                level += counts[:, c] * self.areas_m2[m]
+        return level
 
     def levels(self, k: int) -> np.ndarray:
         """Tray number ``k``'s cable cross-section (m^2) from each bound to the next."""
-        counts = self.counts[k]
-        # Medium by medium in index order, element-wise: each bound's level is then a function
-        # of its own counts alone, whatever column a medium took (a matrix product's summation
-        # order can follow the layout).
-        level = np.zeros(len(counts))
-        used: list[bool] = np.any(counts != 0, axis=0).tolist() if len(counts) else []
-        for m, c in sorted(self.column_of.items()):
-            if c < len(used) and used[c]:
-                level += counts[:, c] * self.areas_m2[m]
-        return level
+        return self.levels_of(self.counts[k])
 
     def peak(self, k: int) -> tuple[float, float | None]:
         """Tray number ``k``'s peak cross-section (m^2, at least 0) and the arc length where it
         is first reached (None when no cable runs along the tray)."""
-        if not len(self.counts[k]):
-            return 0.0, None
-        level = self.levels(k)
-        top = float(level.max())
-        if top <= 0:
-            return 0.0, None
-        # The first place of the peak, as the sweep places it: on a plateau, sums in another
-        # order may differ in the last bit, which must not move the reported place.
-        first = int(np.argmax(level >= top * (1 - 1e-9)))
-        return top, float(self.bounds[k][first])
+        return self.peaks.get(k, (0.0, None))
 
     def fill(self, design, trays: np.ndarray, out: dict, peak_at: dict) -> None:
         """Fill ratio (and peak place) of tray numbers ``trays`` into ``out`` and ``peak_at``."""

@@ -108,17 +108,16 @@ def test_tray_levels_after_cables_added_and_taken_away_equal_a_fresh_build():
         trays, areas, span_arrays, np.array(list(counts)), np.array(list(counts.values()))
     )
     for step in range(30):
-        route, medium = int(rng.integers(0, n_routes)), int(rng.integers(0, 3))
-        n = int(rng.integers(-counts.get((route, medium), 0), 5))
-        rows = span_arrays[0] == route
-        kept.add(
-            span_arrays[1][rows],
-            span_arrays[2][rows],
-            span_arrays[3][rows],
-            np.full(int(rows.sum()), medium),
-            np.full(int(rows.sum()), n),
-        )
-        counts[(route, medium)] = counts.get((route, medium), 0) + n
+        # One to three routes' cables at once (a move's old and new routes, on several trays)
+        parts = []
+        for route in rng.choice(n_routes, int(rng.integers(1, 4)), replace=False).tolist():
+            medium = int(rng.integers(0, 3))
+            n = int(rng.integers(-counts.get((route, medium), 0), 5))
+            rows = np.flatnonzero(span_arrays[0] == route)
+            parts.append((rows, np.full(len(rows), medium), np.full(len(rows), n)))
+            counts[(route, medium)] = counts.get((route, medium), 0) + n
+        rows, media, cables = (np.concatenate(v) for v in zip(*parts, strict=True))
+        kept.add(span_arrays[1][rows], span_arrays[2][rows], span_arrays[3][rows], media, cables)
         fresh = TrayLevels.build(
             trays, areas, span_arrays, np.array(list(counts)), np.array(list(counts.values()))
         )
