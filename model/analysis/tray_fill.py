@@ -146,7 +146,9 @@ class TrayFill:
             # changed at an unchanged length (a moved rack's), and no id is looked up. Ascending
             # rows: the counts' order does not hang on the order of a set of ids.
             routes = np.asarray(plant.route_keys(), dtype=np.int64)
-            media = np.asarray(plant.medium_index, dtype=np.int64)
+            # The plant's own column (int32): read where it is compared, not widened whole
+            # (a 3 MB copy of every XL move).
+            media = np.asarray(plant.medium_index)
             if rows_hint is not None:
                 near = rows_hint
                 rows = near[
