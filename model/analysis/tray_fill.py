@@ -29,13 +29,8 @@ from itertools import islice
 
 import numpy as np
 
-from model.analysis.tray_spans import (
-    corners_along,
-    peak_along,
-    point_along,
-    rows_of_values,
-    spans_on_trays,
-)
+from model.analysis.tray_levels import TrayLevels
+from model.analysis.tray_spans import corners_along, peak_along, point_along
 from model.analysis.tray_trunks import TrunkLoad, trunk_load
 from model.catalog.components import medium_group
 from model.catalog.structured import structured_catalog
@@ -100,20 +95,10 @@ class TrayFill:
         self._span_arrays: tuple[list[str], tuple[np.ndarray, ...]] | None = None
         # (spans known, tray ids, distinct (route, tray) rows)
         self._pairs: tuple[int, list[str], np.ndarray] | None = None
-        # The last fill-only figures (ratio and peak place per tray, their tray ids): what a
-        # ``loads=False`` update re-sweeps on the trays its recounted routes run along only.
-        self._fill_state: tuple[list[str], dict, dict] | None = None
-        self._touched_routes: np.ndarray | None = None  # routes recounted by the last update
-        self._area: np.ndarray | None = None  # per route: cable cross-section (m^2), as kept
-        # Per route: its media in the counts' key order (keys are only added, so appended as
-        # the Counter gains them): a route's cross-section is summed again from its own keys,
-        # not from a pass over every (route, medium) key of the hall (~10^5 at XL).
-        self._route_media: dict[int, list[int]] = {}
-        # The learnt spans ordered by tray number (stable: each tray's spans in span order)
-        # and where each tray's run starts, for the first ``_by_tray[0]`` spans; spans learnt
-        # since are read from the tail. A move re-sweeps a few trays: their spans are
-        # gathered, not found by a test of every span of the hall.
-        self._by_tray: tuple[int, np.ndarray, np.ndarray] | None = None
+        # The last fill-only figures (ratio and peak place per tray) and the cables per medium
+        # between each tray's interval ends they were found from: what a ``loads=False``
+        # update brings up to date by the recounted rows alone (tray_levels.py).
+        self._fill_state: tuple[TrayLevels, dict, dict] | None = None
 
     def update(
         self,
@@ -141,6 +126,7 @@ class TrayFill:
         self.peak_at = {}
         self.loads = {}
         self._structured = structured
+        recounted = None
         if plant is None or not design.trays:
             self.reset()
             return {t: 0.0 for t in design.trays}
@@ -162,7 +148,9 @@ class TrayFill:
             # changed at an unchanged length (a moved rack's), and no id is looked up. Ascending
             # rows: the counts' order does not hang on the order of a set of ids.
             routes = np.asarray(plant.route_keys(), dtype=np.int64)
-            media = np.asarray(plant.medium_index, dtype=np.int64)
+            # The plant's own column (int32): read where it is compared, not widened whole
+            # (a 3 MB copy of every XL move).
+            media = np.asarray(plant.medium_index)
             if rows_hint is not None:
                 near = rows_hint
                 rows = near[
@@ -171,12 +159,17 @@ class TrayFill:
                 ]
             else:
                 rows = np.flatnonzero((routes != self._row_route) | (media != self._row_medium))
-            touched = [self._row_route[rows], routes[rows]]
+            # (route, medium) of the recounted rows as counted before and as counted now
+            recounted = (
+                self._row_route[rows].copy(),
+                self._row_medium[rows].copy(),
+                routes[rows],
+                media[rows],
+            )
             if len(rows):
                 self._recount(plant, rows, routes, media)
-            self._touched_routes = unique_sorted(np.concatenate(touched))
         if peaks and not loads and structured is None:
-            return self._fill_delta(design, plant)
+            return self._fill_delta(design, plant, recounted)
         self._fill_state = None
         return self._peaks(design, plant, loads) if peaks else {}
 
@@ -193,9 +186,6 @@ class TrayFill:
                 for v, c in zip(values.tolist(), counts.tolist(), strict=True)
             }
         )
-        self._route_media = {}
-        for route, medium in self._counts:
-            self._route_media.setdefault(route, []).append(medium)
 
     def _recount(self, plant, rows: np.ndarray, routes: np.ndarray, media: np.ndarray) -> None:
         # Counted per distinct (route, medium) with numpy: a rack move recounts thousands of
@@ -212,10 +202,7 @@ class TrayFill:
             values, counts = np.unique(route[keep] * width + medium[keep], return_counts=True)
             counted = self._counts
             for value, n in zip(values.tolist(), counts.tolist(), strict=True):
-                key = (value // width, value % width)
-                if key not in counted:
-                    self._route_media.setdefault(key[0], []).append(key[1])
-                counted[key] += sign * n
+                counted[(value // width, value % width)] += sign * n
 
     def cables_by_tray(self, plant, group_of, rows=None) -> dict[str, dict[str, int]]:
         """Cables per tray and group (``group_of(medium or None) -> name``) as last counted.
@@ -463,8 +450,6 @@ class TrayFill:
             # The spans learnt since the last report are appended to the arrays (spans only
             # grow until reset(), which also follows any change of the trays).
             start = len(arrays[1][0]) if arrays is not None and arrays[0] == tray_ids else 0
-            if not start:
-                self._by_tray = None  # tray numbers may mean other trays now
             tray_no = {t: i for i, t in enumerate(tray_ids)}
             new: tuple[np.ndarray, ...] = (
                 np.array(self._span_route[start:], dtype=np.int64),
@@ -478,68 +463,72 @@ class TrayFill:
         assert self._span_arrays is not None
         return self._span_arrays[1]
 
-    def _fill_delta(self, design: Design, plant) -> dict[str, float]:
-        """Fill ratios (and peak places) with only the trays the recounted routes run along
-        re-swept (their old and new routes): a tray no recounted route touches keeps its
-        figures, and a re-swept tray's events keep their order, so each ratio equals a full
-        sweep's bit for bit. A full sweep the first time, or after a reset."""
+    def _fill_delta(self, design: Design, plant, recounted) -> dict[str, float]:
+        """Fill ratios (and peak places) from the cables per medium kept between each tray's
+        interval ends (:class:`~model.analysis.tray_levels.TrayLevels`): the ``recounted``
+        rows' old (route, medium) taken out and new put in over their routes' spans, and only
+        the trays those run along measured again. Built from every count the first time, or
+        after a reset, another tray list or any update that was not fill-only."""
         tray_ids = list(design.trays)
-        state, touched = self._fill_state, self._touched_routes
-        if state is None or state[0] != tray_ids or touched is None:
-            out = self._peaks(design, plant, loads=False)
-            self._fill_state = (tray_ids, dict(out), dict(self.peak_at))
-            self._touched_routes = None
-            self._area = self._route_figures(plant)[0]
-            return out
-        _, out, peak_at = state
-        self._touched_routes = None
-        touched = touched[touched >= 0]
-        if len(touched):
-            area = self._route_areas(plant, touched)
+        state = self._fill_state
+        if state is None or state[0].tray_ids != tray_ids or recounted is None:
+            counted = [r for (r, _m), c in self._counts.items() if c > 0]
+            self._learn_spans(plant, max(counted, default=-1) + 1)
             span_route, span_tray, s0, s1 = self._span_table(tray_ids)
-            # Spans are learnt route by route, so span_route ascends: each touched route's
-            # spans are one slice.
-            trays = unique_sorted(span_tray[rows_of_values(span_route, touched)])
-            trays = trays[trays >= 0]
-            if len(trays):
-                keep, self._by_tray = spans_on_trays(self._by_tray, span_tray, trays)
-                filled = peak_along(span_route[keep], span_tray[keep], s0[keep], s1[keep], area)
-                for k in trays.tolist():
-                    tray_id = tray_ids[k]
-                    t = design.trays[tray_id]
-                    level, pos = filled.get(k, (0.0, None))
-                    out[tray_id] = max(level, 0.0) / (t.width_m * t.depth_m)
-                    if pos is not None:
-                        peak_at[tray_id] = point_along(t.points, pos)
-                    else:
-                        peak_at.pop(tray_id, None)
+            keys = self._count_keys()
+            counts = np.fromiter(self._counts.values(), dtype=np.int64, count=len(keys))
+            levels = TrayLevels.build(
+                tray_ids, self._media_areas(plant), (span_route, span_tray, s0, s1), keys, counts
+            )
+            out = dict.fromkeys(tray_ids, 0.0)
+            peak_at: dict[str, tuple[float, float]] = {}
+            levels.fill(design, np.arange(len(tray_ids)), out, peak_at)
+        else:
+            levels, out, peak_at = state
+            trays = self._move_cables(levels, plant, recounted)
+            levels.fill(design, trays, out, peak_at)
+        self._fill_state = (levels, out, peak_at)
         self.peak_at = dict(peak_at)
         return dict(out)
 
-    def _route_areas(self, plant, touched: np.ndarray) -> np.ndarray:
-        """The kept per-route cross-sections with the ``touched`` routes summed again: each
-        over its (route, medium) counts in the counts' order, as :meth:`_route_figures` sums
-        every route (so the same floats), without the pass over every count."""
-        self._learn_spans(plant, int(touched.max()) + 1)
-        area = self._area
-        assert area is not None  # set by the full sweep before any delta
-        if len(area) < self._routes_known:
-            area = np.concatenate([area, np.zeros(self._routes_known - len(area))])
-        media_of, counted = self._route_media, self._counts
-        # Each touched route's keys in the counts' order (ascending routes, as the keys of a
-        # route keep their order among all keys), so bincount adds the same floats in the same
-        # order as the sum over every key.
-        mine = [(r, m) for r in touched.tolist() for m in media_of.get(r, ())]
-        pairs = np.array(mine, dtype=np.int64).reshape(-1, 2)
-        counts = np.fromiter((counted[k] for k in mine), dtype=np.int64, count=len(mine))
-        live = counts > 0
-        areas = np.array([math.pi * (m.cable_diameter_mm / 1000) ** 2 / 4 for m in plant.media])
-        sums = np.bincount(pairs[live, 0], areas[pairs[live, 1]] * counts[live], len(area)).astype(
-            float
+    @staticmethod
+    def _media_areas(plant) -> np.ndarray:
+        """One cable's cross-section (m^2) per plant medium."""
+        return np.array([math.pi * (m.cable_diameter_mm / 1000) ** 2 / 4 for m in plant.media])
+
+    def _move_cables(self, levels: TrayLevels, plant, recounted) -> np.ndarray:
+        """Take the recounted rows' cables out of their old routes' spans and put them in their
+        new routes' (one net number per (route, medium)); the tray numbers touched."""
+        old_route, old_medium, new_route, new_medium = recounted
+        width = len(plant.media) + 1
+        codes, signs = [], []
+        for route, medium, sign in ((old_route, old_medium, -1), (new_route, new_medium, 1)):
+            keep = (route >= 0) & (medium >= 0)
+            codes.append(route[keep] * width + medium[keep])
+            signs.append(np.full(int(keep.sum()), sign, dtype=np.int64))
+        code, inverse = np.unique(np.concatenate(codes), return_inverse=True)
+        net = np.bincount(inverse.reshape(-1), np.concatenate(signs), len(code)).astype(np.int64)
+        code, net = code[net != 0], net[net != 0]
+        if not len(code):
+            return np.zeros(0, dtype=np.int64)
+        tray_no = levels.tray_no
+        spans_of, routes = plant.tray_spans, (code // width).tolist()
+        pairs = zip(routes, (code % width).tolist(), net.tolist(), strict=True)
+        rows = [
+            (tray_no.get(t, -1), s0, s1, medium, n)
+            for route, medium, n in pairs
+            for t, s0, s1 in spans_of(route)
+        ]
+        if not rows:
+            return np.zeros(0, dtype=np.int64)
+        tray, s0, s1, medium, cables = zip(*rows, strict=True)
+        return levels.add(
+            np.array(tray, dtype=np.int64),
+            np.array(s0, dtype=np.float64),
+            np.array(s1, dtype=np.float64),
+            np.array(medium, dtype=np.int64),
+            np.array(cables, dtype=np.int64),
         )
-        area[touched] = sums[touched]
-        self._area = area
-        return area
 
     def _fill_only(self, design: Design, tray_ids: list[str], filled) -> dict[str, float]:
         """Fill ratio per tray and where it peaks, from the swept cross-sections."""

@@ -1,6 +1,6 @@
 """Along a tray: the peak of a load summed over the spans that share it, a polyline's corners,
-the point at an arc length (the geometry TrayFill's figures are placed with), and the spans of
-some trays or routes found through kept indexes."""
+the point at an arc length (the geometry TrayFill's figures are placed with), and ranges
+gathered in one index array."""
 
 from __future__ import annotations
 
@@ -68,34 +68,3 @@ def gather_runs(first: np.ndarray, stop: np.ndarray) -> np.ndarray:
     sizes = stop - first
     offsets = np.repeat(first - np.cumsum(sizes) + sizes, sizes)
     return offsets + np.arange(int(sizes.sum()))
-
-
-def rows_of_values(sorted_values: np.ndarray, wanted: np.ndarray) -> np.ndarray:
-    """Positions in ascending ``sorted_values`` of the values in ascending ``wanted``."""
-    first = np.searchsorted(sorted_values, wanted, "left")
-    return gather_runs(first, np.searchsorted(sorted_values, wanted, "right"))
-
-
-# (spans indexed, span rows ordered by tray number, where each tray number's run starts)
-TrayIndex = tuple[int, np.ndarray, np.ndarray]
-
-
-def spans_on_trays(
-    index: TrayIndex | None, span_tray: np.ndarray, trays: np.ndarray
-) -> tuple[np.ndarray, TrayIndex]:
-    """Ascending span rows on the tray numbers ``trays`` (sorted, >= 0), and the index to keep.
-
-    Spans are only ever appended (until the caller drops ``index``): the index covers the first
-    ``index[0]`` of them and the rest are tested one by one, until that tail is a quarter of
-    the index and it is built again. A rack move re-sweeps a few trays, whose spans are thus
-    gathered instead of found by a test of every span of the hall."""
-    n = len(span_tray)
-    if index is None or index[0] > n or n - index[0] > max(4096, index[0] // 4):
-        order = np.argsort(span_tray, kind="stable")  # each tray's spans stay in span order
-        bounds = np.arange(int(span_tray.max(initial=0)) + 2)
-        index = (n, order, np.searchsorted(span_tray[order], bounds))
-    known, order, starts = index
-    indexed = trays[trays < len(starts) - 1]  # a tray only the tail has spans on: none here
-    rows = order[gather_runs(starts[indexed], starts[indexed + 1])]
-    tail = np.arange(known, n)[np.isin(span_tray[known:], trays)]
-    return np.sort(np.concatenate([rows, tail])), index

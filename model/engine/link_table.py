@@ -150,6 +150,7 @@ class EngineState(LinkTable):
     _memo_reasons: dict[tuple, str]
     _components_stale: bool
     _comp_index: tuple[np.ndarray, np.ndarray] | None
+    _comp_asks: int  # component lookups since the labels last changed (media_choice)
 
     if TYPE_CHECKING:
 

@@ -27,6 +27,9 @@ from model.engine.patch_points import (
     via_patch_points,
 )
 
+# Component lookups since the last relabelling after which the rows are indexed by label.
+COMPONENT_INDEX_AFTER = 4
+
 
 class PlantMedia(EngineState):
     """Media-choice methods of :class:`~model.engine.routed_links.RoutedLinks` (which holds the arrays)."""
@@ -134,11 +137,29 @@ class PlantMedia(EngineState):
             self.component[:] = labels
             self.cage_graph = (labels, node_a, node_b, n_nodes)  # localize() of all rows
             self._comp_index = None
+            self._comp_asks = 0
             self._components_stale = False
         if len(rows) == len(self.link_ids):
             return np.arange(len(self.link_ids))
+        if not len(rows):  # label_components(): a pass of every row for nothing
+            return np.zeros(0, dtype=np.int64)
         comps = unique_sorted(self.component[rows])
-        return np.flatnonzero(np.isin(self.component, comps))
+        index = getattr(self, "_comp_index", None)
+        if index is None or len(index[0]) != len(self.link_ids):
+            # The rows by label (an argsort of every row, ~30 isin passes) pay only once the
+            # labels have served a few edits: the optimiser's moves relabel nothing, and two
+            # isin passes of 393k labels were ~2 ms of each XL move; an edit that relabels
+            # each time keeps the one pass.
+            self._comp_asks = getattr(self, "_comp_asks", 0) + 1
+            if self._comp_asks < COMPONENT_INDEX_AFTER:
+                return np.flatnonzero(np.isin(self.component, comps))
+            order = np.argsort(self.component, kind="stable")
+            index = self._comp_index = (order, self.component[order])
+        order, labels = index
+        first = np.searchsorted(labels, comps, "left")
+        sizes = np.searchsorted(labels, comps, "right") - first
+        at = np.repeat(first - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))
+        return np.sort(order[at])
 
     def _choose_media(
         self, rows: np.ndarray, length: np.ndarray

@@ -86,6 +86,7 @@ _PLANT_COPIED = (
     "_route_spans",
     "_components_stale",
     "_comp_index",
+    "_comp_asks",
     "_cage_label_rows",
     "_cage_rows",
     "_cage_matrix",

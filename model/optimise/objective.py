@@ -273,7 +273,9 @@ class Pricer:
         mx += phys.co_packaged_power_w_max + dev_max
         fc = forecast(design, self.topo, phys, hall=self.hall)
         self.last_forecast = fc
-        medium = np.asarray(plant.medium_index, dtype=np.int64)
+        # The plant's own int32 column: widened to int64 and copied twice, it was two 3 MB
+        # copies of every XL move; the price keeps one int32 copy.
+        medium = np.asarray(plant.medium_index)
         metres, unreached = self._link_totals(medium, hinted)
         layout = getattr(phys, "structured", None)
         fill = self.fill.update(
@@ -308,12 +310,17 @@ class Pricer:
         """Plant rows of the links of ``racks`` (sorted), each rack's kept while only racks
         move (its links and their rows stay)."""
         index, parts = self.plant.index, []
+        # The plant keeps the same rows per moved rack while only racks move (it just routed
+        # them): taken from it, a rack's thousands of link ids are looked up once, not twice.
+        plants = getattr(self.plant, "_rack_rows", {})
         for rack_id in sorted(racks):
             rows = self._rack_rows.get(rack_id)
             if rows is None:
+                rows = plants.get(rack_id)
+            if rows is None:
                 ids = self.design.links_of_racks([rack_id])
                 rows = np.fromiter(map(index.__getitem__, ids), np.int64, len(ids))
-                self._rack_rows[rack_id] = rows
+            self._rack_rows[rack_id] = rows
             parts.append(rows)
         return unique_sorted(np.concatenate([np.zeros(0, np.int64), *parts]))
 

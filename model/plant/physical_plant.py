@@ -90,7 +90,7 @@ def build_plant(
     tables = view.tables
     medium = np.asarray(plant.medium_index, dtype=np.int64)
     backplane = _on_backplane(medium, media)
-    rows = np.flatnonzero(~backplane)
+    rows = _counted_rows(backplane, cache)
     if around_link is not None:
         near = (
             plant.component_of(around_link)
@@ -228,6 +228,17 @@ def build_plant(
             fabric_rows = (names, codes)
         apply_structured(out, plant, fabric_rows, needed=not counting, layout=layout)
     return out
+
+
+def _counted_rows(backplane: np.ndarray, cache: PlantCache | None) -> np.ndarray:
+    """Plant rows off the backplane; when that is every row, the cache's kept row numbers
+    (read only), not a search of 393k flags for every optimiser move at XL."""
+    if backplane.any() or cache is None:
+        return np.flatnonzero(~backplane)
+    if len(cache.all_rows) != len(backplane):
+        cache.all_rows = np.arange(len(backplane))
+        cache.all_rows.flags.writeable = False
+    return cache.all_rows
 
 
 def _on_backplane(medium: np.ndarray, media) -> np.ndarray:

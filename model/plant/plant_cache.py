@@ -35,6 +35,7 @@ class PlantCache:
         # cage media device_power last summed, so it compares those, not every cage.
         self._lo_moved: list[np.ndarray] | None = None
         self.recounted_rows = 0  # rows the last call counted (diagnostics, tests)
+        self.all_rows = np.zeros(0, dtype=np.int64)  # 0..n-1 of the last plant of n rows
         # Set by a caller that knows only racks moved since the last call (the optimiser): a
         # move changes no link, device or cage, so the graph is reused without comparing six
         # arrays of every link (~2 ms at XL per move). Read and cleared by the next call.

@@ -340,3 +340,51 @@ def test_racks_off_the_start_draw_follow_the_devices_summed_again():
         assert pricer._racks_off_start(priced) == {pricer._rack_of[d] for d in want}
     assert followed >= 4  # the cache summed only some devices again, and they were followed
     plant.close()
+
+
+def test_component_rows_by_the_kept_label_index_equal_a_pass_of_every_row():
+    """After a few lookups the plant gathers a component's rows through its labels sorted once
+    (the optimiser's moves relabel nothing); the rows equal an isin pass over every label,
+    before and after a relabelling edit."""
+    import numpy as np
+
+    from model.engine.media_choice import COMPONENT_INDEX_AFTER
+
+    design = generate("leaf-spine", nodes=16, node_type="dgx-h100", switch="qm9700")
+    plant = RoutedLinks(design)
+    rng = np.random.default_rng(3)
+    for phase in range(2):
+        for _ in range(COMPONENT_INDEX_AFTER + 3):
+            rows = np.unique(rng.choice(len(plant.link_ids), 5, replace=False))
+            got = plant._component_rows(rows)
+            want = np.flatnonzero(np.isin(plant.component, np.unique(plant.component[rows])))
+            assert np.array_equal(got, want)
+        assert plant._comp_index is not None  # the kept index served the last lookups
+        assert len(plant._component_rows(np.zeros(0, np.int64))) == 0
+        if not phase:  # a link removed: labels change, the index is dropped and made again
+            design.remove_links([plant.link_ids[0]])
+            plant.refresh()
+            plant.label_components()
+            assert plant._comp_index is None or len(plant._comp_index[0]) == len(plant.link_ids)
+    plant.close()
+
+
+def test_pricer_takes_a_moved_racks_rows_from_the_plant():
+    """The rows of a moved rack's links are looked up once: the pricer takes the plant's (which
+    routed them), and they are the rows of the rack's links."""
+    import numpy as np
+
+    design = generate("leaf-spine", nodes=16, node_type="dgx-h100", switch="qm9700")
+    movable = network_racks(design)
+    free, _ = search_space(design, movable, set(), True, False)
+    plant = RoutedLinks(design)
+    pricer = Pricer(design, plant)
+    rack_id = movable[0]
+    design.move_racks({rack_id: free[rack_id][0]})
+    pricer.price(plant.refresh())
+    rows = pricer._rack_rows[rack_id]
+    assert rows is plant._rack_rows[rack_id]
+    want = sorted(plant.index[lid] for lid in design.links_of_racks([rack_id]))
+    assert sorted(rows.tolist()) == want and len(want) > 0
+    assert np.array_equal(pricer._rows_of({rack_id}), np.array(want))
+    plant.close()

@@ -1,20 +1,25 @@
-"""Fill-only tray updates re-sweep just the trays the moved links run along, with the figures
-of a full sweep: each ratio and peak place equal bit for bit after every rack move."""
+"""Fill-only tray updates move the recounted links' cables between interval ends kept per tray
+(no sweep of every span of the trays they touch), with the figures of a fresh fill-only build
+bit for bit after every rack move, and a full sweep's to the last bits."""
 
 from __future__ import annotations
 
 import random
 
 import numpy as np
+import pytest
 
 from model.analysis import tray_fill
 from model.analysis.tray_fill import TrayFill
+from model.analysis.tray_levels import TrayLevels
 from model.engine.routed_links import RoutedLinks
 from model.generators.generate import generate
 from model.optimise.moves import network_racks, search_space
 
 
-def test_fill_only_update_resweeps_the_touched_trays_and_equals_a_full_sweep(monkeypatch):
+def test_fill_only_update_moves_cables_on_the_touched_trays_and_equals_a_fresh_build(
+    monkeypatch,
+):
     design = generate("leaf-spine", nodes=16, node_type="dgx-h100", switch="qm9700")
     movable = network_racks(design)
     free, _ = search_space(design, movable, set(), True, False)
@@ -22,16 +27,23 @@ def test_fill_only_update_resweeps_the_touched_trays_and_equals_a_full_sweep(mon
     fill = TrayFill()
     fill.update(design, plant, None, loads=False)
     swept: list[int] = []
-    real_sweep = tray_fill.peak_along
+    touched: list[int] = []
+    real_sweep, real_add = tray_fill.peak_along, TrayLevels.add
 
-    def counting_sweep(span_route, span_tray, s0, s1, per_route):
-        swept.append(len(np.unique(span_tray)))
-        return real_sweep(span_route, span_tray, s0, s1, per_route)
+    def counting_sweep(*args):
+        swept.append(1)
+        return real_sweep(*args)
+
+    def counting_add(self, *args, **kwargs):
+        trays = real_add(self, *args, **kwargs)
+        touched.append(len(trays))
+        return trays
 
     monkeypatch.setattr(tray_fill, "peak_along", counting_sweep)
+    monkeypatch.setattr(TrayLevels, "add", counting_add)
     rng = random.Random(3)
-    partial = 0
-    for _ in range(10):
+    partial = moved = 0
+    for _ in range(12):
         rack_id = rng.choice(movable)
         here = (design.racks[rack_id].x, design.racks[rack_id].y)
         places = [p for p in free[rack_id] if p != here]
@@ -40,34 +52,75 @@ def test_fill_only_update_resweeps_the_touched_trays_and_equals_a_full_sweep(mon
         except Exception:  # a place another moved rack took since: not a candidate
             continue
         swept.clear()
+        touched.clear()
         got = fill.update(design, plant, plant.refresh(), loads=False)
-        full = TrayFill()
-        want = full.update(design, plant, None, loads=False)
-        assert got == want
-        assert fill.peak_at == full.peak_at
+        assert not swept  # the delta sweeps no span
+        moved += 1
+        partial += len(touched) == 1 and 0 < touched[0] < len(design.trays)
+        fresh = TrayFill()
+        want = fresh.update(design, plant, None, loads=False)
+        assert got == want  # the same counts give the same floats
+        assert fill.peak_at == fresh.peak_at
         assert max(got.values()) > 0
-        partial += bool(swept) and swept[0] < len(design.trays)
-    # The delta sweeps fewer trays than the hall has on most moves (a move touches one rack's).
+        swept_fill = TrayFill()
+        full = swept_fill.update(design, plant, None)  # the analysis's sweep, loads and all
+        assert got == pytest.approx(full, abs=1e-12)
+        for tray_id, (x, y) in swept_fill.peak_at.items():
+            assert fill.peak_at[tray_id] == pytest.approx((x, y), abs=1e-9), tray_id
+    assert moved >= 8
+    # A move touches the trays of one rack's routes: on several, fewer than the hall's (a
+    # small hall, where a leaf's routes often reach every tray).
     assert partial >= 3
 
 
-def test_spans_on_trays_equals_a_test_of_every_span_as_spans_are_appended():
-    """The kept by-tray index and its unindexed tail give the rows a test of every span gives,
-    while spans are appended (the tail) and after the index is built again."""
-    from model.analysis.tray_spans import rows_of_values, spans_on_trays
+def _levels_of(tables: TrayLevels) -> list[list[tuple[float, float]]]:
+    """Per tray: (bound, level) where the level changes (kept bounds with equal counts on both
+    sides dropped), the figures a fresh table and a kept one must share."""
+    out = []
+    for k in range(len(tables.tray_ids)):
+        level = tables.levels(k)
+        keep = np.r_[True, np.any(tables.counts[k][1:] != tables.counts[k][:-1], axis=1)]
+        out.append(list(zip(tables.bounds[k][keep].tolist(), level[keep].tolist(), strict=True)))
+    return out
 
-    rng = np.random.default_rng(5)
-    span_tray = rng.integers(-1, 40, 3000)
-    index = None
-    rebuilt = 0
-    for step in range(12):
-        trays = np.unique(rng.integers(0, 45, 4))
-        got, index = spans_on_trays(index, span_tray, trays)
-        want = np.flatnonzero(np.isin(span_tray, trays))
-        assert np.array_equal(got, want), step
-        rebuilt += index[0] == len(span_tray)
-        span_tray = np.concatenate([span_tray, rng.integers(-1, 50, 900)])
-    assert 1 < rebuilt < 12  # built again as the tail grew, not at every call
-    values = np.sort(rng.integers(0, 100, 500))
-    wanted = np.array([3, 50, 99, 100])
-    assert np.array_equal(rows_of_values(values, wanted), np.flatnonzero(np.isin(values, wanted)))
+
+def test_tray_levels_after_cables_added_and_taken_away_equal_a_fresh_build():
+    """Random spans of random cables put in and taken out again, in any order: the kept table
+    has every level, peak and first peak place of a table built from what remains."""
+    rng = np.random.default_rng(11)
+    trays = ["t0", "t1", "t2"]
+    areas = np.array([3.1e-5, 1.2e-5, 7.0e-6])
+    n_routes = 40
+    spans = []
+    for route in range(n_routes):
+        for _ in range(int(rng.integers(1, 3))):
+            a, b = sorted(rng.choice(np.arange(0.0, 30.0, 0.6), 2, replace=False).tolist())
+            spans.append((route, int(rng.integers(-1, 3)), a, b))
+    span_arrays = tuple(np.array(v) for v in zip(*spans, strict=True))
+    span_arrays = (
+        span_arrays[0].astype(np.int64),
+        span_arrays[1].astype(np.int64),
+        span_arrays[2].astype(float),
+        span_arrays[3].astype(float),
+    )
+    counts = {(r, int(rng.integers(0, 3))): int(rng.integers(1, 9)) for r in range(n_routes)}
+    kept = TrayLevels.build(
+        trays, areas, span_arrays, np.array(list(counts)), np.array(list(counts.values()))
+    )
+    for step in range(30):
+        # One to three routes' cables at once (a move's old and new routes, on several trays)
+        parts = []
+        for route in rng.choice(n_routes, int(rng.integers(1, 4)), replace=False).tolist():
+            medium = int(rng.integers(0, 3))
+            n = int(rng.integers(-counts.get((route, medium), 0), 5))
+            rows = np.flatnonzero(span_arrays[0] == route)
+            parts.append((rows, np.full(len(rows), medium), np.full(len(rows), n)))
+            counts[(route, medium)] = counts.get((route, medium), 0) + n
+        rows, media, cables = (np.concatenate(v) for v in zip(*parts, strict=True))
+        kept.add(span_arrays[1][rows], span_arrays[2][rows], span_arrays[3][rows], media, cables)
+        fresh = TrayLevels.build(
+            trays, areas, span_arrays, np.array(list(counts)), np.array(list(counts.values()))
+        )
+        assert _levels_of(kept) == _levels_of(fresh), step
+        for k in range(len(trays)):
+            assert kept.peak(k) == fresh.peak(k), (step, k)
