@@ -28,32 +28,29 @@ Choices, written down:
   cord row per fibre per end, ``cable_id`` suffixed ``.1``, ``.2``, each on its own panel port.
 * Rows follow the schedule row's A end: when the schedule turned a link round (its B end sorts
   first), its segments are listed from the B end, each with its ends swapped.
+
+Made column by column (:class:`_Segments`): the rows of the links that stay direct are gathered
+from the link table's columns, a paneled link's block of rows is placed by integer offsets, and
+the cord rows' cells (labels, ports, lengths, parts) are joined as object arrays over the
+channels' integer codes (:mod:`model.outputs.schedule_segment_ports`); only the trunk rows
+(~100k at zoned XL) are made one by one. A row tuple per segment (~1.2 M at zoned XL) made in
+Python was ~10 s of that hall's schedule.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+import numpy as np
 
 from model.catalog.parts import part_number_for
 from model.catalog.structured import structured_catalog
-from model.outputs.schedule_columns import SCHEDULE_COLUMNS
-from model.structured.channel_view import point_rack
+from model.outputs.schedule import ScheduleTable
+from model.outputs.schedule_columns import SCHEDULE_COLUMNS, objects
+from model.outputs.schedule_segment_ports import Middles, number_ports, trunk_end_ports
 from model.structured.layout import structured_layout, uses_structured
 
 PATCH_CORD, TRUNK = "patch-cord", "trunk"
-END_FIELDS = ("rack", "u", "device", "port", "cage", "module")
-# Rows are tuples in SCHEDULE_COLUMNS order, and an end is a tuple (label, *END_FIELDS): a zoned
-# XL hall has ~900k segment rows, and a Struct or dict per row and per end (made, replaced,
-# swapped, then turned back into columns) was most of its schedule's time.
-_C = {name: i for i, name in enumerate(SCHEDULE_COLUMNS)}
-_LINK, _LABEL, _SPEED, _MEDIUM, _KIND, _ROUTE = (
-    _C[n] for n in ("link_id", "label", "speed_gbps", "medium", "medium_kind", "route")
-)
-_A_DEVICE, _A_PORT = _C["a_device"], _C["a_port"]
-_A_CAGE, _B_CAGE, _A_MODULE, _B_MODULE = (
-    _C[n] for n in ("a_cage", "b_cage", "a_module", "b_module")
-)
-assert SCHEDULE_COLUMNS[3:11] == tuple(f"{e}_{k}" for e in "ab" for k in END_FIELDS[:4])
+_END = ("rack", "u", "device", "port")
+assert SCHEDULE_COLUMNS[3:11] == tuple(f"{e}_{k}" for e in "ab" for k in _END)
 assert SCHEDULE_COLUMNS[16:20] == ("a_cage", "b_cage", "a_module", "b_module")
 
 
@@ -76,86 +73,390 @@ def _num(value: float | None) -> float | None:
     return got
 
 
-def _rounded(values: list) -> list:
-    """``[_num(v) for v in values]``, each distinct float rounded once (a zoned XL hall has
-    786k cord lengths of a few thousand values): a comprehension over a dict, not a call per
-    value."""
+def _rounded(values: list) -> np.ndarray:
+    """``[_num(v) for v in values]`` as an object array, each distinct float rounded once (a
+    zoned XL hall has 786k cord lengths of a few thousand values)."""
     got = {v: round(v, 3) for v in set(values) if type(v) is float and v == v and v != 0.0}
-    return [got[v] if type(v) is float and v in got else _num(v) for v in values]
+    return objects(
+        [got[v] if type(v) is float and v in got else _num(v) for v in values], len(values)
+    )
 
 
-def _ranges(ports: list[int]) -> str:
-    """[1, 2, 3, 7] -> "R1-R3,R7"."""
-    out: list[str] = []
-    run: list[int] = []
-    for p in sorted(set(ports)):
-        if run and p == run[-1] + 1:
-            run.append(p)
-            continue
-        if run:
-            out.append(f"R{run[0]}" + (f"-R{run[-1]}" if len(run) > 1 else ""))
-        run = [p]
-    if run:
-        out.append(f"R{run[0]}" + (f"-R{run[-1]}" if len(run) > 1 else ""))
-    return ",".join(out)
+def _reverse_route(route: str) -> str:
+    return " > ".join(reversed(route.split(" > "))) if " > " in route else route
 
 
-class _Places:
-    """Racks, names and U of the channels' patch points, and their port numbers."""
+def segment_table(design, plant, table: ScheduleTable, layout=None) -> ScheduleTable:
+    """``table`` (the schedule, one row per link) with each paneled link's row replaced by its
+    segments (``layout``: the design's structured layout when the caller has it, else built
+    here); a design with no link through panels gets ``table`` back."""
+    if not uses_structured(design):
+        return table
+    if layout is None:
+        layout = structured_layout(plant)
+    if not layout.channels.structured:
+        return table
+    return _Segments(design, layout, table).table()
 
-    def __init__(self, design, layout) -> None:
-        self.design = design
+
+class _Segments:
+    """The per-segment schedule of one layout, made column by column (see the module docstring)."""
+
+    def __init__(self, design, layout, table: ScheduleTable) -> None:
+        self.design, self.layout = design, layout
+        self.columns = table.columns
         self.trunks = {t.id: t for t in layout.trunks}
-        self.next_port: dict[str, int] = {}  # per adapter panel: the last port numbered
-        self._named: dict[tuple[str, str], tuple] = {}
+        channels = layout.channels
+        row_of = channels.structured
+        n_rows = len(channels.link_ids)
+        # Per channel row: its cord pairs (rows of the cord table) in cord order, and copies.
+        cords = layout.cords
+        pair_row = np.fromiter(
+            (row_of.get(k, -1) for k in cords.link_ids), dtype=np.int64, count=len(cords.link_ids)
+        )
+        valid = np.flatnonzero(pair_row >= 0)
+        self.pairs = valid[np.argsort(pair_row[valid], kind="stable")]
+        count = np.bincount(pair_row[valid], minlength=n_rows)
+        self.pair_start = np.cumsum(count) - count
+        self.copies = np.maximum(count, 1)
+        # Per channel row: its middle (its leg's, or its own: cassette ports, a polarity record).
+        legs = np.asarray(channels.legs, dtype=np.int64)
+        own = np.asarray(channels.leg_cassettes, dtype=bool)[legs] if n_rows else legs > 0
+        own[[row_of[k] for k in channels.records if k in row_of]] = True
+        own_rows = np.flatnonzero(own)
+        middles = list(channels.middles)
+        middles += [channels.middle_of(channels.link_ids[r]) for r in own_rows.tolist()]
+        self.middle = legs.copy()
+        self.middle[own_rows] = len(channels.middles) + np.arange(len(own_rows))
+        self.mids = Middles(design, self.trunks, middles)
+        # Step 1: ports, the channels in the order of their schedule labels (ties by id).
+        label_of = dict(zip(self.columns["link_id"], self.columns["label"], strict=True))
+        ordered = sorted(row_of)
+        ordered.sort(key=lambda k: label_of.get(k) or "")
+        order_rows = np.fromiter(map(row_of.__getitem__, ordered), dtype=np.int64, count=n_rows)
+        ordered_copies = self.copies[order_rows]
+        self.ports, self.unit_middle = number_ports(
+            self.mids, self.middle[order_rows], ordered_copies
+        )
+        self.unit_start = np.empty(n_rows, dtype=np.int64)
+        self.unit_start[order_rows] = np.cumsum(ordered_copies) - ordered_copies
+        self.trunk_a, self.trunk_b = trunk_end_ports(self.mids, self.unit_middle, self.ports)
 
-    def rack(self, elements, i: int) -> str | None:
-        return point_rack(self.design, self.trunks, elements, i)
+    def table(self) -> ScheduleTable:
+        """Step 2: the rows, in the schedule's order (a paneled link's A-end cords, the trunks
+        it lists first, its B-end cords; from its B end when the schedule turned it round)."""
+        columns, design = self.columns, self.design
+        link_col = columns["link_id"]
+        row_of = self.layout.channels.structured
+        n = len(link_col)
+        channel = np.fromiter((row_of.get(k, -1) for k in link_col), dtype=np.int64, count=n)
+        paneled = np.flatnonzero(channel >= 0)
+        channel = channel[paneled]
+        links = [design.links[link_col[i]] for i in paneled.tolist()]
+        devices = design.devices
+        a_devices = [devices[link.a.device] for link in links]
+        swapped = np.fromiter(
+            (
+                (a, p) != (d.name, link.a.port)
+                for a, p, d, link in zip(
+                    objects(columns["a_device"], n)[paneled].tolist(),
+                    objects(columns["a_port"], n)[paneled].tolist(),
+                    a_devices,
+                    links,
+                    strict=True,
+                )
+            ),
+            dtype=bool,
+            count=len(links),
+        )
+        copies = self.copies[channel]
+        listed_at, listed_row, listed_n = self._listed_trunks(channel)
+        n_listed = np.bincount(listed_row, minlength=len(paneled))
+        size = np.ones(n, dtype=np.int64)
+        size[paneled] = 2 * copies + n_listed
+        start = np.cumsum(size) - size
+        out = [np.empty(int(size.sum()), dtype=object) for _ in SCHEDULE_COLUMNS]
+        direct = np.ones(n, dtype=bool)
+        direct[paneled] = False
+        direct_rows = np.flatnonzero(direct)
+        for j, name in enumerate(SCHEDULE_COLUMNS):
+            out[j][start[direct_rows]] = objects(columns[name], n)[direct_rows]
+        # Where each segment goes: its place in its link's block, counted from the B end
+        # when the schedule turned the link round.
+        p_start, p_size = start[paneled], size[paneled]
 
-    def end(self, rack_id: str, element, port: str) -> tuple:
-        key = (rack_id, element.object_id)
-        named = self._named.get(key)
-        if named is None:
-            design = self.design
-            device = design.devices.get(element.object_id)
-            name = (device.name or device.id) if device is not None else element.object_id
-            u = device.u if device is not None else 0
-            named = self._named[key] = (design.racks[rack_id].name, u, name)
-        rack, u, name = named
-        return (f"{name}:{port}", rack, u, name, port, "", "")
+        def place(rows: np.ndarray, offset: np.ndarray) -> np.ndarray:
+            last = p_size[rows] - 1
+            return p_start[rows] + np.where(swapped[rows], last - offset, offset)
 
-    def front(self, point: tuple) -> tuple:
-        """The front end of a patch point (element, rack, port) of step 1: its port."""
-        element, rack_id, port = point
-        return self.end(rack_id, element, str(port))
+        ends = _DeviceEnds(design, columns, paneled, links, a_devices, swapped)
+        for side in "ab":
+            row = np.repeat(np.arange(len(paneled)), copies)
+            k = np.arange(len(row)) - np.repeat(np.cumsum(copies) - copies, copies)
+            offset = k if side == "a" else copies[row] + n_listed[row] + k
+            self._cords(out, place(row, offset), side, row, k, paneled, channel, ends, swapped)
+        rows = self._trunk_rows(paneled, channel, swapped, listed_at, listed_row, listed_n)
+        rank = np.arange(len(listed_row)) - np.searchsorted(listed_row, listed_row)
+        at = place(listed_row, copies[listed_row] + rank)
+        for j, values in enumerate(zip(*rows, strict=True) if rows else ()):
+            out[j][at] = objects(values, len(values))
+        return ScheduleTable(
+            {name: col.tolist() for name, col in zip(SCHEDULE_COLUMNS, out, strict=True)}
+        )
 
-    def rear(self, point: tuple) -> tuple:
-        """The rear end of a patch point: a cassette's MPO, an adapter's port from behind."""
-        element, rack_id, port = point
-        return self.end(rack_id, element, "R" if element.kind == "cassette" else f"R{port}")
+    def _listed_trunks(self, channel: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The trunks each paneled row lists (a trunk is one cable: listed under the first
+        channel, in schedule order, that rides it): (trunk code, row, its trunk element's
+        number in the row's middle), in row order."""
+        mids = self.mids
+        middle = self.middle[channel]
+        trunk = mids.trunk[middle]
+        width = trunk.shape[1]
+        known = np.array([t in self.trunks for t in mids.trunk_ids] + [False], dtype=bool)
+        valid = (np.arange(width) < mids.n_trunks[middle][:, None]) & known[trunk]
+        flat = np.flatnonzero(valid.ravel())
+        codes = trunk.ravel()[flat]
+        _, first = np.unique(codes, return_index=True)
+        first.sort()
+        listed = flat[first]
+        return codes[first], listed // width, listed % width
+
+    def _cords(self, out, at, side, row, k, paneled, channel, ends, swapped) -> None:
+        """The cord rows of ``side`` ("a" or "b"): copy ``k`` of paneled row ``row``, at
+        ``at`` of the output columns."""
+        mids, columns = self.mids, self.columns
+        n = len(columns["link_id"])
+        ch = channel[row]
+        pair = self.pairs[self.pair_start[ch] + k]
+        unit = self.unit_start[ch] + k
+        middle = self.unit_middle[unit]
+        p = 0 if side == "a" else mids.n_points[middle] - 1
+        point, port = mids.point[middle, p], self.ports[unit, p]
+        names = self._point_names()
+        port_text = _texts(port)
+        rack = names[0][point]
+        front = (
+            names[2][point] + ":" + port_text,
+            rack,
+            names[1][point],
+            names[2][point],
+            port_text,
+            _blank(len(row)),
+            _blank(len(row)),
+        )
+        device = tuple(field[row] for field in (ends.a if side == "a" else ends.b))
+        pre_a, pre_b = (device, front) if side == "a" else (front, device)
+        turned = swapped[row]
+        end_a = [np.where(turned, y, x) for x, y in zip(pre_a, pre_b, strict=True)]
+        end_b = [np.where(turned, x, y) for x, y in zip(pre_a, pre_b, strict=True)]
+        label = end_a[0] + " to " + end_b[0]
+        for i in np.flatnonzero(turned).tolist():
+            if " to " in pre_a[0][i]:  # a label holding " to ": split where the row split it
+                a_label, _, b_label = f"{pre_a[0][i]} to {pre_b[0][i]}".partition(" to ")
+                label[i] = f"{b_label} to {a_label}"
+        link = objects(columns["link_id"], n)[paneled][row]
+        suffix = np.where(self.copies[ch] > 1, "." + _texts(k + 1), "")
+        values = {
+            "cable_id": link + f":cord-{side}" + suffix,
+            "link_id": link,
+            "label": label,
+            "speed_gbps": objects(columns["speed_gbps"], n)[paneled][row],
+            "medium": objects(columns["medium"], n)[paneled][row],
+            "medium_kind": PATCH_CORD,
+            "route": self._cord_routes(pre_a[1], pre_b[1], turned),
+        }
+        for name, a, b in zip(_END + ("cage", "module"), end_a[1:], end_b[1:], strict=True):
+            values[f"a_{name}"], values[f"b_{name}"] = a, b
+        lengths, ordered, parts = self._cord_figures(side)
+        values["length_m"], values["ordered_length_m"] = lengths[pair], ordered[pair]
+        values["part"] = parts[pair]
+        for j, name in enumerate(SCHEDULE_COLUMNS):
+            out[j][at] = values[name]
+
+    def _point_names(self) -> tuple[np.ndarray, ...]:
+        """Per patch point code: its rack name, U and name, as object arrays."""
+        names = self.mids.point_names
+        return tuple(objects([p[i] for p in names], len(names)) for i in range(3))
+
+    @staticmethod
+    def _cord_routes(from_rack: np.ndarray, to_rack: np.ndarray, turned: np.ndarray):
+        """A cord's route: ``(in rack)``, or the racks it runs between when its panel stands in
+        a patch rack of the run (model.generators.patch_racks), the way its length was counted;
+        from the row's A end."""
+        route = np.full(len(from_rack), "(in rack)", dtype=object)
+        apart = np.flatnonzero(from_rack != to_rack)
+        made: dict[tuple[str, str, bool], str] = {}
+        for i, a, b, t in zip(
+            apart.tolist(),
+            from_rack[apart].tolist(),
+            to_rack[apart].tolist(),
+            turned[apart].tolist(),
+            strict=True,
+        ):
+            got = made.get((a, b, t))
+            if got is None:
+                got = made[(a, b, t)] = _reverse_route(f"{a} > {b}") if t else f"{a} > {b}"
+            route[i] = got
+        return route
+
+    def _cord_figures(self, side: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per cord pair, the ``side`` cord's length and ordered length rounded as the schedule
+        writes them, and its part number (one per fibre part and ordered length)."""
+        cords = self.layout.cords
+        length = cords.a_m if side == "a" else cords.b_m
+        ordered = cords.a_ordered if side == "a" else cords.b_ordered
+        fibre_parts = self.design.catalog.fibre_parts
+        part_of: dict[tuple[str, float], str] = {}
+        for key in set(zip(cords.parts, ordered, strict=True)):
+            fibre = fibre_parts.get(key[0])
+            part_of[key] = part_number_for(fibre.part_number, key[1]) if fibre else ""
+        parts = [part_of[key] for key in zip(cords.parts, ordered, strict=True)]
+        return _rounded(length), _rounded(ordered), objects(parts, len(parts))
+
+    def _trunk_rows(self, paneled, channel, swapped, codes, rows, number) -> list[tuple]:
+        """A row per listed trunk (``codes``), under paneled row ``rows``, the ``number``-th
+        trunk of its middle: its ends the rear ports of all its legs (``R1-R3,R7``)."""
+        mids, columns = self.mids, self.columns
+        n = len(columns["link_id"])
+        ch = channel[rows]
+        unit, middle = self.unit_start[ch], self.middle[ch]
+        near, far = mids.point[middle, number], mids.point[middle, number + 1]
+        near_port, far_port = self.ports[unit, number], self.ports[unit, number + 1]
+        near_cassette = mids.panel[middle, number] < 0
+        far_cassette = mids.panel[middle, number + 1] < 0
+        alone = mids.n_trunks[middle] == 1
+
+        def gather(name: str) -> list:
+            return objects(columns[name], n)[paneled][rows].tolist()
+
+        names, trunk_ids, catalog = mids.point_names, mids.trunk_ids, structured_catalog()
+        out = []
+        for (
+            code,
+            k,
+            turned,
+            near_at,
+            far_at,
+            near_p,
+            far_p,
+            near_c,
+            far_c,
+            one,
+            link,
+            speed,
+            medium,
+            route,
+        ) in zip(
+            codes.tolist(),
+            number.tolist(),
+            swapped[rows].tolist(),
+            near.tolist(),
+            far.tolist(),
+            near_port.tolist(),
+            far_port.tolist(),
+            near_cassette.tolist(),
+            far_cassette.tolist(),
+            alone.tolist(),
+            gather("link_id"),
+            gather("speed_gbps"),
+            gather("medium"),
+            gather("route"),
+            strict=True,
+        ):
+            trunk = self.trunks[trunk_ids[code]]
+            a_port = self.trunk_a[code] or ("R" if near_c else f"R{near_p}")
+            if not near_c and k > 0:  # a trunk leaving an intermediate adapter: its front
+                a_port = a_port.replace("R", "")
+            b_port = self.trunk_b[code] or ("R" if far_c else f"R{far_p}")
+            rack, u, name = names[near_at]
+            a = (f"{name}:{a_port}", rack, u, name, a_port, "", "")
+            rack, u, name = names[far_at]
+            b = (f"{name}:{b_port}", rack, u, name, b_port, "", "")
+            part = catalog.trunks.get(trunk.part)
+            make = _swapped_row if turned else _row
+            out.append(
+                make(
+                    (link, speed, medium),
+                    trunk.id,
+                    TRUNK,
+                    a,
+                    b,
+                    _num(trunk.length_m),
+                    _num(trunk.ordered_m),
+                    part_number_for(part.part_number, trunk.ordered_m) if part else "",
+                    ((_reverse_route(route) if turned else route) if one else ""),
+                )
+            )
+        return out
 
 
-def _device_end(design, end, cage: str, module: str) -> tuple:
-    device = design.devices[end.device]
-    rack = design.racks[device.rack].name
-    return (f"{rack}-U{device.u}-{end.port}", rack, device.u, device.name, end.port, cage, module)
+class _DeviceEnds:
+    """The device ends of the paneled rows' links, per field (label, rack, U, name, port,
+    cage, module) an object array: ``a`` the link's A end, ``b`` its B end (the schedule's
+    cages and modules, from its B columns where it turned the link round)."""
+
+    def __init__(self, design, columns, paneled, links, a_devices, swapped) -> None:
+        n = len(columns["link_id"])
+
+        def column(name: str) -> np.ndarray:
+            return objects(columns[name], n)[paneled]
+
+        cage = {e: column(f"{e}_cage") for e in "ab"}
+        module = {e: column(f"{e}_module") for e in "ab"}
+        devices = design.devices
+        b_devices = [devices[link.b.device] for link in links]
+        self.a = self._end(
+            design,
+            a_devices,
+            [link.a.port for link in links],
+            np.where(swapped, cage["b"], cage["a"]),
+            np.where(swapped, module["b"], module["a"]),
+        )
+        self.b = self._end(
+            design,
+            b_devices,
+            [link.b.port for link in links],
+            np.where(swapped, cage["a"], cage["b"]),
+            np.where(swapped, module["a"], module["b"]),
+        )
+
+    @staticmethod
+    def _end(design, devices: list, ports: list[str], cage, module) -> tuple:
+        racks = design.racks
+        rack_of = {r: racks[r].name for r in {d.rack for d in devices}}
+        n = len(devices)
+        rack = objects([rack_of[d.rack] for d in devices], n)
+        u = objects([d.u for d in devices], n)
+        port = objects(ports, n)
+        label = rack + "-U" + objects([str(d.u) for d in devices], n) + "-" + port
+        name = objects([d.name for d in devices], n)
+        return (label, rack, u, name, port, cage, module)
+
+
+def _texts(values: np.ndarray) -> np.ndarray:
+    """Integers as their decimal text, an object array (each distinct value formatted once)."""
+    if not len(values):
+        return np.empty(0, dtype=object)
+    uniq, inverse = np.unique(values, return_inverse=True)
+    return objects([str(v) for v in uniq.tolist()], len(uniq))[inverse.reshape(-1)]
+
+
+def _blank(n: int) -> np.ndarray:
+    return np.full(n, "", dtype=object)
 
 
 def _row(base: tuple, cable_id: str, kind: str, a: tuple, b: tuple, length, ordered, part, route):
+    """A segment's row from A to B; ``base``: the link's (id, speed, medium)."""
+    link, speed, medium = base
+    label = f"{a[0]} to {b[0]}"
     return (
         cable_id,
-        base[_LINK],
-        f"{a[0]} to {b[0]}",
-        a[1],
-        a[2],
-        a[3],
-        a[4],
-        b[1],
-        b[2],
-        b[3],
-        b[4],
-        base[_SPEED],
-        base[_MEDIUM],
+        link,
+        label,
+        *a[1:5],
+        *b[1:5],
+        speed,
+        medium,
         kind,
         length,
         ordered,
@@ -171,26 +472,21 @@ def _row(base: tuple, cable_id: str, kind: str, a: tuple, b: tuple, length, orde
 def _swapped_row(
     base: tuple, cable_id: str, kind: str, a: tuple, b: tuple, length, ordered, part, route
 ):
-    """``_swap(_row(...))`` made at once: the segment from A to B listed from its B end."""
+    """``_row`` listed from its B end (the ends exchanged, the route turned round)."""
+    link, speed, medium = base
     label = f"{a[0]} to {b[0]}"
     if label.find(" to ") == len(a[0]):
         a_label, b_label = a[0], b[0]
-    else:  # an end label holding " to ": split where _swap splits, at the first
+    else:  # an end label holding " to ": split at the first
         a_label, _, b_label = label.partition(" to ")
     return (
         cable_id,
-        base[_LINK],
+        link,
         f"{b_label} to {a_label}",
-        b[1],
-        b[2],
-        b[3],
-        b[4],
-        a[1],
-        a[2],
-        a[3],
-        a[4],
-        base[_SPEED],
-        base[_MEDIUM],
+        *b[1:5],
+        *a[1:5],
+        speed,
+        medium,
         kind,
         length,
         ordered,
@@ -201,240 +497,3 @@ def _swapped_row(
         part,
         _reverse_route(route),
     )
-
-
-def _cord_route(from_rack: str, to_rack: str) -> str:
-    """A cord's route: ``(in rack)``, or the racks it runs between when its panel stands in a
-    patch rack of the run (model.generators.patch_racks), the way its length was counted."""
-    return "(in rack)" if from_rack == to_rack else f"{from_rack} > {to_rack}"
-
-
-def _reverse_route(route: str) -> str:
-    return " > ".join(reversed(route.split(" > "))) if " > " in route else route
-
-
-def segment_rows(design, plant, rows: list[tuple], layout=None) -> list[tuple]:
-    """``rows`` (the schedule's, one per link, as tuples in ``SCHEDULE_COLUMNS`` order) with
-    each paneled link replaced by its segments (``layout``: the design's structured layout when
-    the caller has it, else built here)."""
-    if not uses_structured(design):
-        return rows
-    if layout is None:
-        layout = structured_layout(plant)
-    structured = layout.structured_links()
-    if not structured:
-        return rows
-    places = _Places(design, layout)
-    # Per link: its cord pairs (rows of the cord table), one per fibre (pair), in order.
-    pairs_of: dict[str, list[int]] = defaultdict(list)
-    for k, link_id in enumerate(layout.cords.link_ids):
-        pairs_of[link_id].append(k)
-    legs, trunk_ends, middle_of = _number_ports(rows, structured, layout.channels, places, pairs_of)
-    segments = _Segments(design, layout.cords, places, trunk_ends, middle_of, pairs_of)
-    # 2. Rows, in the schedule's order.
-    result = []
-    for row in rows:
-        copies = legs.get(row[_LINK])
-        if copies is None:
-            result.append(row)
-        else:
-            result.extend(segments.of_link(row, copies))
-    return result
-
-
-def _number_ports(rows: list[tuple], structured, table, places: _Places, pairs_of: dict) -> tuple:
-    """Step 1, ports: every leg of every channel, panel by panel, the channels in the order of
-    their schedule labels, as the NetBox export numbers them (model.outputs.netbox.panels), so
-    a panel port is the same in both.
-
-    Returns (per link, per copy, per patch point: (element, rack id, port number: the adapter
-    panel's port, the cassette's LC port); per trunk, the panel ports of its A and B ends; per
-    link, the elements between its cords). A point's front and rear ends (label, rack, U,
-    name) are made by step 2 for the few it lists (the two ends of a copy, the ends of a trunk
-    not listed yet): made here for every point of the 393k channels of a zoned XL hall, they
-    were ~2.4 M tuples and strings, most of them never read."""
-    legs: dict[str, list[list[tuple]]] = {}
-    trunk_ends: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
-    label_of = {row[_LINK]: row[_LABEL] for row in rows}
-    devices, next_port = places.design.devices, places.next_port
-    # The elements between a channel's cords are read off the layout (no channel is made for
-    # them), once for both steps.
-    middle_of = {}
-    # In label order, ties by id: sorted by id, then (stable) by label, as strings (a key
-    # tuple per channel compared tuple by tuple was ~2x the time at zoned XL).
-    ordered = sorted(structured)
-    ordered.sort(key=lambda k: label_of.get(k) or "")
-    for link_id in ordered:
-        middle = middle_of[link_id] = table.middle_of(link_id)
-        last = len(middle) - 1
-        points = []  # (position, element, rack) of each patch point
-        for i, element in enumerate(middle):
-            if element.kind == "panel" or element.kind == "cassette":
-                device = devices.get(element.object_id)  # point_rack's first answer, inline
-                rack_id = device.rack if device is not None else places.rack(middle, i)
-                points.append((i, element, rack_id))
-        copies = max(1, len(pairs_of[link_id]))
-        per_copy = []
-        for k in range(copies):
-            ends = []
-            for i, element, rack_id in points:
-                if element.kind == "cassette":
-                    port = element.port + (-k if element.reverse else k)
-                else:
-                    port = next_port[element.object_id] = next_port.get(element.object_id, 0) + 1
-                    # Before and after it: a trunk, or a cord (off the ends of the middle).
-                    if i > 0 and middle[i - 1].kind == "trunk":
-                        trunk_ends[middle[i - 1].object_id][1].append(port)
-                    if i < last and middle[i + 1].kind == "trunk":
-                        trunk_ends[middle[i + 1].object_id][0].append(port)
-                ends.append((element, rack_id, port))
-            per_copy.append(ends)
-        legs[link_id] = per_copy
-    return legs, trunk_ends, middle_of
-
-
-class _Segments:
-    """Step 2: the rows of a paneled link's segments, its cords and the trunks it lists first."""
-
-    def __init__(self, design, cord_table, places: _Places, trunk_ends, middle_of, pairs_of):
-        self.design, self.cord_table, self.places = design, cord_table, places
-        self.trunk_ends, self.middle_of, self.pairs_of = trunk_ends, middle_of, pairs_of
-        self.sc = structured_catalog()
-        self.fibre_parts = design.catalog.fibre_parts
-        self.listed_trunks: set[str] = set()
-        # Per cord pair (a row of the cord table), column by column: its lengths rounded as
-        # the schedule writes them and its two cords' part numbers (one per fibre part and
-        # ordered length, :meth:`_cord_part`), made once for all cords instead of per row.
-        self.part_of: dict[tuple[str, float], str] = {}  # (fibre part, ordered) -> part number
-        parts = cord_table.parts
-        self.a_m, self.b_m = _rounded(cord_table.a_m), _rounded(cord_table.b_m)
-        self.a_ordered = _rounded(cord_table.a_ordered)
-        self.b_ordered = _rounded(cord_table.b_ordered)
-        self.a_part = self._cord_parts(parts, cord_table.a_ordered)
-        self.b_part = self._cord_parts(parts, cord_table.b_ordered)
-
-    def _cord_parts(self, parts: list[str], ordered: list[float]) -> list[str]:
-        part_of = self.part_of
-        for key in set(zip(parts, ordered, strict=True)).difference(part_of):
-            self._cord_part(*key)
-        return [part_of[key] for key in zip(parts, ordered, strict=True)]
-
-    def of_link(self, row: tuple, copies: list):
-        """The link's segment rows, A-end cord first (from its B end when the schedule row is
-        turned round)."""
-        design = self.design
-        link = design.links[row[_LINK]]
-        # Whether the schedule lists the link from its B end (its A end is the link's B).
-        swapped = (row[_A_DEVICE], row[_A_PORT]) != (
-            design.devices[link.a.device].name,
-            link.a.port,
-        )
-        if swapped:
-            cage_a, cage_b, mod_a, mod_b = (
-                row[_B_CAGE],
-                row[_A_CAGE],
-                row[_B_MODULE],
-                row[_A_MODULE],
-            )
-        else:
-            cage_a, cage_b, mod_a, mod_b = (
-                row[_A_CAGE],
-                row[_B_CAGE],
-                row[_A_MODULE],
-                row[_B_MODULE],
-            )
-        make = _swapped_row if swapped else _row
-        dev_a = _device_end(design, link.a, cage_a, mod_a)
-        dev_b = _device_end(design, link.b, cage_b, mod_b)
-        out_a, out_b = self._cords(row, copies, make, dev_a, dev_b)
-        out_trunks = self._trunks(row, copies[0], make, swapped)
-        if swapped:
-            return reversed([*out_a, *out_trunks, *out_b])
-        return [*out_a, *out_trunks, *out_b]
-
-    def _cords(self, row: tuple, copies: list, make, dev_a: tuple, dev_b: tuple):
-        """(A-end cord rows, B-end cord rows): one per fibre (pair) of the link at each end."""
-        link_id = row[_LINK]
-        places = self.places
-        pairs = self.pairs_of[link_id]
-        out_a: list = []
-        out_b: list = []
-        for k, ends in enumerate(copies):
-            suffix = f".{k + 1}" if len(copies) > 1 else ""
-            pair = pairs[k]
-            front_a, front_b = places.front(ends[0]), places.front(ends[-1])
-            out_a.append(
-                make(
-                    row,
-                    f"{link_id}:cord-a{suffix}",
-                    PATCH_CORD,
-                    dev_a,
-                    front_a,
-                    self.a_m[pair],
-                    self.a_ordered[pair],
-                    self.a_part[pair],
-                    _cord_route(dev_a[1], front_a[1]),
-                )
-            )
-            out_b.append(
-                make(
-                    row,
-                    f"{link_id}:cord-b{suffix}",
-                    PATCH_CORD,
-                    front_b,
-                    dev_b,
-                    self.b_m[pair],
-                    self.b_ordered[pair],
-                    self.b_part[pair],
-                    _cord_route(front_b[1], dev_b[1]),
-                )
-            )
-        return out_a, out_b
-
-    def _cord_part(self, fibre_part: str, ordered_m: float) -> str:
-        """The part number of a cord of ``fibre_part`` at ``ordered_m`` (once per pair)."""
-        fpart = self.fibre_parts.get(fibre_part)
-        part = part_number_for(fpart.part_number, ordered_m) if fpart else ""
-        self.part_of[(fibre_part, ordered_m)] = part
-        return part
-
-    def _trunks(self, row: tuple, ends: list, make, swapped: bool) -> list[tuple]:
-        """A row per trunk of the link not listed under an earlier link (a trunk is one cable)."""
-        trunk_elements = [e for e in self.middle_of[row[_LINK]] if e.kind == "trunk"]
-        out_trunks = []
-        listed, places = self.listed_trunks, self.places
-        for n, element in enumerate(trunk_elements):
-            # Most trunks bundle several channels' legs and are listed already: that is asked
-            # first (a trunk's id is its element's).
-            if element.object_id in listed:
-                continue
-            trunk = places.trunks.get(element.object_id)
-            if trunk is None:
-                continue
-            listed.add(trunk.id)
-            near, far = places.rear(ends[n]), places.rear(ends[n + 1])
-            a_ports, b_ports = self.trunk_ends[trunk.id]
-            a_port = _ranges(a_ports) if a_ports else near[4]
-            b_port = _ranges(b_ports) if b_ports else far[4]
-            if (
-                ends[n][0].kind == "panel" and n > 0
-            ):  # a trunk leaving an intermediate adapter: front
-                a_port = a_port.replace("R", "")
-            a = (f"{near[3]}:{a_port}", *near[1:4], a_port, *near[5:])
-            b = (f"{far[3]}:{b_port}", *far[1:4], b_port, *far[5:])
-            tpart = self.sc.trunks.get(trunk.part)
-            base_route = _reverse_route(row[_ROUTE]) if swapped else row[_ROUTE]
-            out_trunks.append(
-                make(
-                    row,
-                    trunk.id,
-                    TRUNK,
-                    a,
-                    b,
-                    _num(trunk.length_m),
-                    _num(trunk.ordered_m),
-                    part_number_for(tpart.part_number, trunk.ordered_m) if tpart else "",
-                    base_route if len(trunk_elements) == 1 else "",
-                )
-            )
-        return out_trunks

@@ -229,7 +229,7 @@ def _old_swap(row: tuple) -> tuple:
 def test_a_segment_made_from_its_b_end_is_the_old_swap(a_label, b_label, kind):
     from model.outputs.schedule_segments import _row, _swapped_row
 
-    base = ("l-1:x", "l-1", "", *("",) * 8, 400.0, "sr4-400g", *("",) * 9)
+    base = ("l-1", 400.0, "sr4-400g")  # the link's id, speed and medium
     a = (a_label, "A01", 2, "node", "nic1", "cage 1", "MMA")
     b = (b_label, "A09", 48, "pp9", "R1", "", "")
     args = ("trunk-1", kind, a, b, 8.9312, float("nan"), "P", "Cross 1 > Row A")
@@ -244,7 +244,7 @@ def test_a_column_rounded_at_once_is_each_value_rounded():
     from model.outputs.schedule_segments import _num, _rounded
 
     values = [2.34567, 1, 1.0, 0.0, -0.0, math.nan, None, 2.34567, 3.0005, 7, 1e-4]
-    got = _rounded(values)
+    got = _rounded(values).tolist()
     want = [_num(v) for v in values]
     assert [(type(g), repr(g)) for g in got] == [(type(w), repr(w)) for w in want]
     assert got[:2] == [2.346, 1] and type(got[1]) is int and got[5] is None
