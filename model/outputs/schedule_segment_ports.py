@@ -34,13 +34,14 @@ class Middles:
     panel (code into ``trunk_ids``, -1 none). Per trunk element ``t``: ``trunk`` its code,
     ``n_trunks`` how many; ``n_points`` how many patch points."""
 
-    def __init__(self, design, trunks: dict, middles: list[tuple]) -> None:
+    def __init__(self, design, trunks: dict, middles: list[tuple], shapes: np.ndarray) -> None:
+        """``shapes``: per middle, its leg's shape number (the legs of a shape have the same
+        element kinds: :meth:`~model.structured.channel_table.ChannelTable.add_legs`), -1
+        for a channel's own; grouped by it, checked position by position."""
         self.design, self.trunks = design, trunks
         n = len(middles)
         width_p = width_t = 1
-        groups: dict[tuple[str, ...], list[int]] = {}
-        for i, kinds in enumerate(_kinds(middles)):
-            groups.setdefault(kinds, []).append(i)
+        groups = _groups(middles, shapes)
         for kinds in groups:
             width_p = max(width_p, sum(k in _POINT_KINDS for k in kinds))
             width_t = max(width_t, kinds.count("trunk"))
@@ -59,7 +60,7 @@ class Middles:
         self.trunk_codes: dict[str, int] = {}
         self.trunk_ids: list[str] = []
         for kinds, rows in groups.items():
-            self._group(kinds, np.asarray(rows, dtype=np.int64), [middles[i] for i in rows])
+            self._group(kinds, rows, [middles[i] for i in rows.tolist()])
 
     def _group(self, kinds: tuple[str, ...], rows: np.ndarray, middles: list[tuple]) -> None:
         """The columns of the middles ``rows`` (all of element kinds ``kinds``)."""
@@ -120,10 +121,33 @@ class Middles:
         )
 
 
-def _kinds(middles: list[tuple]) -> list[tuple[str, ...]]:
-    """Each middle's element kinds (one tuple object per distinct sequence)."""
-    seen: dict[tuple[str, ...], tuple[str, ...]] = {}
-    return [seen.setdefault(k, k) for k in (tuple(map(_KIND, m)) for m in middles)]
+def _groups(middles: list[tuple], shapes: np.ndarray) -> dict[tuple[str, ...], np.ndarray]:
+    """The middles' rows by their element kinds: a shape's middles together when each of its
+    positions holds one kind (read off the first), else (and shape -1) middle by middle."""
+    rows_of: dict[tuple[str, ...], list[np.ndarray]] = {}
+    if not middles:
+        return {}
+    order = np.argsort(shapes, kind="stable")
+    bounds = np.flatnonzero(np.r_[True, np.diff(shapes[order]) != 0, True]).tolist()
+    loose: list[int] = []
+    for s, e in zip(bounds[:-1], bounds[1:], strict=True):
+        rows = order[s:e]
+        group = [middles[i] for i in rows.tolist()]
+        kinds = tuple(map(_KIND, group[0]))
+        if (
+            shapes[rows[0]] >= 0
+            and all(len(m) == len(kinds) for m in group)
+            and all({m[j].kind for m in group} == {kind} for j, kind in enumerate(kinds))
+        ):
+            rows_of.setdefault(kinds, []).append(rows)
+        else:
+            loose += rows.tolist()
+    seen: dict[tuple[str, ...], list[int]] = {}
+    for i in loose:
+        seen.setdefault(tuple(map(_KIND, middles[i])), []).append(i)
+    for kinds, own in seen.items():
+        rows_of.setdefault(kinds, []).append(np.asarray(own, dtype=np.int64))
+    return {kinds: np.concatenate(parts) for kinds, parts in rows_of.items()}
 
 
 def number_ports(

@@ -39,6 +39,8 @@ Python was ~10 s of that hall's schedule.
 
 from __future__ import annotations
 
+from itertools import repeat
+
 import numpy as np
 
 from model.catalog.parts import part_number_for
@@ -74,11 +76,18 @@ def _num(value: float | None) -> float | None:
 
 
 def _rounded(values: list) -> np.ndarray:
-    """``[_num(v) for v in values]`` as an object array, each distinct float rounded once (a
-    zoned XL hall has 786k cord lengths of a few thousand values)."""
-    got = {v: round(v, 3) for v in set(values) if type(v) is float and v == v and v != 0.0}
+    """``[_num(v) for v in values]`` as an object array, each distinct value rounded once (a
+    zoned XL hall has 786k cord lengths of a few thousand values). A dict lookup per value
+    when every distinct value is a nonzero float or None (as keys 1 == 1.0 and 0.0 == -0.0,
+    though they round to different things), else a check per value."""
+    distinct = set(values)
+    if all(v is None or (type(v) is float and v != 0.0) for v in distinct):
+        got = {v: _num(v) for v in distinct}  # NaN: each NaN object is its own key
+        return objects(list(map(got.__getitem__, values)), len(values))
+    floats = {v: round(v, 3) for v in distinct if type(v) is float and v == v and v != 0.0}
     return objects(
-        [got[v] if type(v) is float and v in got else _num(v) for v in values], len(values)
+        [floats[v] if type(v) is float and v in floats else _num(v) for v in values],
+        len(values),
     )
 
 
@@ -111,8 +120,9 @@ class _Segments:
         n_rows = len(channels.link_ids)
         # Per channel row: its cord pairs (rows of the cord table) in cord order, and copies.
         cords = layout.cords
+        n_pairs = len(cords.link_ids)
         pair_row = np.fromiter(
-            (row_of.get(k, -1) for k in cords.link_ids), dtype=np.int64, count=len(cords.link_ids)
+            map(row_of.get, cords.link_ids, repeat(-1, n_pairs)), dtype=np.int64, count=n_pairs
         )
         valid = np.flatnonzero(pair_row >= 0)
         self.pairs = valid[np.argsort(pair_row[valid], kind="stable")]
@@ -128,7 +138,9 @@ class _Segments:
         middles += [channels.middle_of(channels.link_ids[r]) for r in own_rows.tolist()]
         self.middle = legs.copy()
         self.middle[own_rows] = len(channels.middles) + np.arange(len(own_rows))
-        self.mids = Middles(design, self.trunks, middles)
+        shapes = np.full(len(middles), -1, dtype=np.int64)
+        shapes[: len(channels.middles)] = channels.leg_shape
+        self.mids = Middles(design, self.trunks, middles, shapes)
         # Step 1: ports, the channels in the order of their schedule labels (ties by id).
         label_of = dict(zip(self.columns["link_id"], self.columns["label"], strict=True))
         ordered = sorted(row_of)
@@ -149,26 +161,16 @@ class _Segments:
         link_col = columns["link_id"]
         row_of = self.layout.channels.structured
         n = len(link_col)
-        channel = np.fromiter((row_of.get(k, -1) for k in link_col), dtype=np.int64, count=n)
+        channel = np.fromiter(map(row_of.get, link_col, repeat(-1, n)), dtype=np.int64, count=n)
         paneled = np.flatnonzero(channel >= 0)
         channel = channel[paneled]
-        links = [design.links[link_col[i]] for i in paneled.tolist()]
-        devices = design.devices
-        a_devices = [devices[link.a.device] for link in links]
-        swapped = np.fromiter(
-            (
-                (a, p) != (d.name, link.a.port)
-                for a, p, d, link in zip(
-                    objects(columns["a_device"], n)[paneled].tolist(),
-                    objects(columns["a_port"], n)[paneled].tolist(),
-                    a_devices,
-                    links,
-                    strict=True,
-                )
-            ),
-            dtype=bool,
-            count=len(links),
-        )
+        self.paneled_columns = cells = _Cells(columns, paneled)
+        # Whether the schedule lists the link from its B end (its A end is the link's B).
+        links, devices = design.links, design.devices
+        link_a = [links[k].a for k in cells["link_id"].tolist()]
+        a_name = objects([devices[e.device].name for e in link_a], len(link_a))
+        a_port = objects([e.port for e in link_a], len(link_a))
+        swapped = (cells["a_device"] != a_name) | (cells["a_port"] != a_port)
         copies = self.copies[channel]
         listed_at, listed_row, listed_n = self._listed_trunks(channel)
         n_listed = np.bincount(listed_row, minlength=len(paneled))
@@ -179,8 +181,9 @@ class _Segments:
         direct = np.ones(n, dtype=bool)
         direct[paneled] = False
         direct_rows = np.flatnonzero(direct)
-        for j, name in enumerate(SCHEDULE_COLUMNS):
-            out[j][start[direct_rows]] = objects(columns[name], n)[direct_rows]
+        if len(direct_rows):
+            for j, name in enumerate(SCHEDULE_COLUMNS):
+                out[j][start[direct_rows]] = objects(columns[name], n)[direct_rows]
         # Where each segment goes: its place in its link's block, counted from the B end
         # when the schedule turned the link round.
         p_start, p_size = start[paneled], size[paneled]
@@ -189,13 +192,13 @@ class _Segments:
             last = p_size[rows] - 1
             return p_start[rows] + np.where(swapped[rows], last - offset, offset)
 
-        ends = _DeviceEnds(design, columns, paneled, links, a_devices, swapped)
+        ends = _device_ends(cells, swapped)
         for side in "ab":
             row = np.repeat(np.arange(len(paneled)), copies)
             k = np.arange(len(row)) - np.repeat(np.cumsum(copies) - copies, copies)
             offset = k if side == "a" else copies[row] + n_listed[row] + k
-            self._cords(out, place(row, offset), side, row, k, paneled, channel, ends, swapped)
-        rows = self._trunk_rows(paneled, channel, swapped, listed_at, listed_row, listed_n)
+            self._cords(out, place(row, offset), side, row, k, channel, ends[side], swapped)
+        rows = self._trunk_rows(channel, swapped, listed_at, listed_row, listed_n)
         rank = np.arange(len(listed_row)) - np.searchsorted(listed_row, listed_row)
         at = place(listed_row, copies[listed_row] + rank)
         for j, values in enumerate(zip(*rows, strict=True) if rows else ()):
@@ -221,11 +224,10 @@ class _Segments:
         listed = flat[first]
         return codes[first], listed // width, listed % width
 
-    def _cords(self, out, at, side, row, k, paneled, channel, ends, swapped) -> None:
+    def _cords(self, out, at, side, row, k, channel, device, swapped) -> None:
         """The cord rows of ``side`` ("a" or "b"): copy ``k`` of paneled row ``row``, at
         ``at`` of the output columns."""
-        mids, columns = self.mids, self.columns
-        n = len(columns["link_id"])
+        mids, cells = self.mids, self.paneled_columns
         ch = channel[row]
         pair = self.pairs[self.pair_start[ch] + k]
         unit = self.unit_start[ch] + k
@@ -244,7 +246,7 @@ class _Segments:
             _blank(len(row)),
             _blank(len(row)),
         )
-        device = tuple(field[row] for field in (ends.a if side == "a" else ends.b))
+        device = tuple(field[row] for field in device)
         pre_a, pre_b = (device, front) if side == "a" else (front, device)
         turned = swapped[row]
         end_a = [np.where(turned, y, x) for x, y in zip(pre_a, pre_b, strict=True)]
@@ -254,14 +256,14 @@ class _Segments:
             if " to " in pre_a[0][i]:  # a label holding " to ": split where the row split it
                 a_label, _, b_label = f"{pre_a[0][i]} to {pre_b[0][i]}".partition(" to ")
                 label[i] = f"{b_label} to {a_label}"
-        link = objects(columns["link_id"], n)[paneled][row]
+        link = cells["link_id"][row]
         suffix = np.where(self.copies[ch] > 1, "." + _texts(k + 1), "")
         values = {
             "cable_id": link + f":cord-{side}" + suffix,
             "link_id": link,
             "label": label,
-            "speed_gbps": objects(columns["speed_gbps"], n)[paneled][row],
-            "medium": objects(columns["medium"], n)[paneled][row],
+            "speed_gbps": cells["speed_gbps"][row],
+            "medium": cells["medium"][row],
             "medium_kind": PATCH_CORD,
             "route": self._cord_routes(pre_a[1], pre_b[1], turned),
         }
@@ -313,11 +315,10 @@ class _Segments:
         parts = [part_of[key] for key in zip(cords.parts, ordered, strict=True)]
         return _rounded(length), _rounded(ordered), objects(parts, len(parts))
 
-    def _trunk_rows(self, paneled, channel, swapped, codes, rows, number) -> list[tuple]:
+    def _trunk_rows(self, channel, swapped, codes, rows, number) -> list[tuple]:
         """A row per listed trunk (``codes``), under paneled row ``rows``, the ``number``-th
         trunk of its middle: its ends the rear ports of all its legs (``R1-R3,R7``)."""
-        mids, columns = self.mids, self.columns
-        n = len(columns["link_id"])
+        mids, cells = self.mids, self.paneled_columns
         ch = channel[rows]
         unit, middle = self.unit_start[ch], self.middle[ch]
         near, far = mids.point[middle, number], mids.point[middle, number + 1]
@@ -327,7 +328,7 @@ class _Segments:
         alone = mids.n_trunks[middle] == 1
 
         def gather(name: str) -> list:
-            return objects(columns[name], n)[paneled][rows].tolist()
+            return cells[name][rows].tolist()
 
         names, trunk_ids, catalog = mids.point_names, mids.trunk_ids, structured_catalog()
         out = []
@@ -390,47 +391,34 @@ class _Segments:
         return out
 
 
-class _DeviceEnds:
-    """The device ends of the paneled rows' links, per field (label, rack, U, name, port,
-    cage, module) an object array: ``a`` the link's A end, ``b`` its B end (the schedule's
-    cages and modules, from its B columns where it turned the link round)."""
+class _Cells(dict):
+    """The schedule's columns at the paneled rows, each an object array made on first use."""
 
-    def __init__(self, design, columns, paneled, links, a_devices, swapped) -> None:
-        n = len(columns["link_id"])
+    def __init__(self, columns: dict, rows: np.ndarray) -> None:
+        super().__init__()
+        self.columns, self.rows = columns, rows
 
-        def column(name: str) -> np.ndarray:
-            return objects(columns[name], n)[paneled]
+    def __missing__(self, name: str) -> np.ndarray:
+        column = self.columns[name]
+        got = self[name] = objects(column, len(column))[self.rows]
+        return got
 
-        cage = {e: column(f"{e}_cage") for e in "ab"}
-        module = {e: column(f"{e}_module") for e in "ab"}
-        devices = design.devices
-        b_devices = [devices[link.b.device] for link in links]
-        self.a = self._end(
-            design,
-            a_devices,
-            [link.a.port for link in links],
-            np.where(swapped, cage["b"], cage["a"]),
-            np.where(swapped, module["b"], module["a"]),
-        )
-        self.b = self._end(
-            design,
-            b_devices,
-            [link.b.port for link in links],
-            np.where(swapped, cage["a"], cage["b"]),
-            np.where(swapped, module["a"], module["b"]),
-        )
 
-    @staticmethod
-    def _end(design, devices: list, ports: list[str], cage, module) -> tuple:
-        racks = design.racks
-        rack_of = {r: racks[r].name for r in {d.rack for d in devices}}
-        n = len(devices)
-        rack = objects([rack_of[d.rack] for d in devices], n)
-        u = objects([d.u for d in devices], n)
-        port = objects(ports, n)
-        label = rack + "-U" + objects([str(d.u) for d in devices], n) + "-" + port
-        name = objects([d.name for d in devices], n)
-        return (label, rack, u, name, port, cage, module)
+def _device_ends(cells: _Cells, swapped: np.ndarray) -> dict[str, tuple]:
+    """Per end of the paneled rows' links ("a": the link's A end), its fields (label, rack,
+    U, name, port, cage, module) as object arrays: the schedule row's end, its B end where
+    the schedule turned the link round. The label is ``{rack}-U{u}-{port}``."""
+    row_end = {}
+    for e in "ab":
+        rack, u, port = cells[f"{e}_rack"], cells[f"{e}_u"], cells[f"{e}_port"]
+        label = rack + "-U" + _texts(u.astype(np.int64)) + "-" + port
+        fields = (label, rack, u, cells[f"{e}_device"], port)
+        row_end[e] = (*fields, cells[f"{e}_cage"], cells[f"{e}_module"])
+    a, b = row_end["a"], row_end["b"]
+    return {
+        "a": tuple(np.where(swapped, y, x) for x, y in zip(a, b, strict=True)),
+        "b": tuple(np.where(swapped, x, y) for x, y in zip(a, b, strict=True)),
+    }
 
 
 def _texts(values: np.ndarray) -> np.ndarray:
