@@ -105,7 +105,8 @@ class Middles:
         code (:func:`~model.structured.channel_view.point_rack`: a placed panel's own rack,
         else the rack of the trunk beside it)."""
         devices = self.design.devices
-        racks = [d.rack if (d := devices.get(i)) is not None else None for i in ids]
+        rack_of = {i: d.rack if (d := devices.get(i)) is not None else None for i in set(ids)}
+        racks = list(map(rack_of.__getitem__, ids))
         for k in [k for k, rack in enumerate(racks) if rack is None]:
             racks[k] = point_rack(self.design, self.trunks, middles[k], j)
         codes, names = self.point_codes, self.point_names
@@ -136,8 +137,8 @@ def _groups(middles: list[tuple], shapes: np.ndarray) -> dict[tuple[str, ...], n
         kinds = tuple(map(_KIND, group[0]))
         if (
             shapes[rows[0]] >= 0
-            and all(len(m) == len(kinds) for m in group)
-            and all({m[j].kind for m in group} == {kind} for j, kind in enumerate(kinds))
+            and set(map(len, group)) == {len(kinds)}
+            and all(set(map(_KIND, [m[j] for m in group])) == {k} for j, k in enumerate(kinds))
         ):
             rows_of.setdefault(kinds, []).append(rows)
         else:

@@ -144,7 +144,8 @@ class _Segments:
         # Step 1: ports, the channels in the order of their schedule labels (ties by id).
         label_of = dict(zip(self.columns["link_id"], self.columns["label"], strict=True))
         ordered = sorted(row_of)
-        ordered.sort(key=lambda k: label_of.get(k) or "")
+        labels: list[str] = [label or "" for label in map(label_of.get, ordered)]
+        ordered = [ordered[i] for i in sorted(range(len(ordered)), key=labels.__getitem__)]
         order_rows = np.fromiter(map(row_of.__getitem__, ordered), dtype=np.int64, count=n_rows)
         ordered_copies = self.copies[order_rows]
         self.ports, self.unit_middle = number_ports(
@@ -198,11 +199,9 @@ class _Segments:
             k = np.arange(len(row)) - np.repeat(np.cumsum(copies) - copies, copies)
             offset = k if side == "a" else copies[row] + n_listed[row] + k
             self._cords(out, place(row, offset), side, row, k, channel, ends[side], swapped)
-        rows = self._trunk_rows(channel, swapped, listed_at, listed_row, listed_n)
         rank = np.arange(len(listed_row)) - np.searchsorted(listed_row, listed_row)
         at = place(listed_row, copies[listed_row] + rank)
-        for j, values in enumerate(zip(*rows, strict=True) if rows else ()):
-            out[j][at] = objects(values, len(values))
+        self._trunks(out, at, channel, swapped, listed_at, listed_row, listed_n)
         return ScheduleTable(
             {name: col.tolist() for name, col in zip(SCHEDULE_COLUMNS, out, strict=True)}
         )
@@ -249,31 +248,21 @@ class _Segments:
         device = tuple(field[row] for field in device)
         pre_a, pre_b = (device, front) if side == "a" else (front, device)
         turned = swapped[row]
-        end_a = [np.where(turned, y, x) for x, y in zip(pre_a, pre_b, strict=True)]
-        end_b = [np.where(turned, x, y) for x, y in zip(pre_a, pre_b, strict=True)]
-        label = end_a[0] + " to " + end_b[0]
-        for i in np.flatnonzero(turned).tolist():
-            if " to " in pre_a[0][i]:  # a label holding " to ": split where the row split it
-                a_label, _, b_label = f"{pre_a[0][i]} to {pre_b[0][i]}".partition(" to ")
-                label[i] = f"{b_label} to {a_label}"
         link = cells["link_id"][row]
         suffix = np.where(self.copies[ch] > 1, "." + _texts(k + 1), "")
+        lengths, ordered, parts = self._cord_figures(side)
         values = {
             "cable_id": link + f":cord-{side}" + suffix,
             "link_id": link,
-            "label": label,
             "speed_gbps": cells["speed_gbps"][row],
             "medium": cells["medium"][row],
             "medium_kind": PATCH_CORD,
             "route": self._cord_routes(pre_a[1], pre_b[1], turned),
+            "length_m": lengths[pair],
+            "ordered_length_m": ordered[pair],
+            "part": parts[pair],
         }
-        for name, a, b in zip(_END + ("cage", "module"), end_a[1:], end_b[1:], strict=True):
-            values[f"a_{name}"], values[f"b_{name}"] = a, b
-        lengths, ordered, parts = self._cord_figures(side)
-        values["length_m"], values["ordered_length_m"] = lengths[pair], ordered[pair]
-        values["part"] = parts[pair]
-        for j, name in enumerate(SCHEDULE_COLUMNS):
-            out[j][at] = values[name]
+        _fill(out, at, values, pre_a, pre_b, turned)
 
     def _point_names(self) -> tuple[np.ndarray, ...]:
         """Per patch point code: its rack name, U and name, as object arrays."""
@@ -315,80 +304,53 @@ class _Segments:
         parts = [part_of[key] for key in zip(cords.parts, ordered, strict=True)]
         return _rounded(length), _rounded(ordered), objects(parts, len(parts))
 
-    def _trunk_rows(self, channel, swapped, codes, rows, number) -> list[tuple]:
-        """A row per listed trunk (``codes``), under paneled row ``rows``, the ``number``-th
-        trunk of its middle: its ends the rear ports of all its legs (``R1-R3,R7``)."""
+    def _trunks(self, out, at, channel, swapped, codes, rows, number) -> None:
+        """The listed trunks' rows (``codes``), under paneled row ``rows``, the ``number``-th
+        trunk of its middle, at ``at``: its ends the rear ports of all its legs
+        (``R1-R3,R7``), its route the link's when it is the channel's only trunk."""
         mids, cells = self.mids, self.paneled_columns
         ch = channel[rows]
         unit, middle = self.unit_start[ch], self.middle[ch]
-        near, far = mids.point[middle, number], mids.point[middle, number + 1]
-        near_port, far_port = self.ports[unit, number], self.ports[unit, number + 1]
-        near_cassette = mids.panel[middle, number] < 0
-        far_cassette = mids.panel[middle, number + 1] < 0
-        alone = mids.n_trunks[middle] == 1
-
-        def gather(name: str) -> list:
-            return cells[name][rows].tolist()
-
-        names, trunk_ids, catalog = mids.point_names, mids.trunk_ids, structured_catalog()
-        out = []
-        for (
-            code,
-            k,
-            turned,
-            near_at,
-            far_at,
-            near_p,
-            far_p,
-            near_c,
-            far_c,
-            one,
-            link,
-            speed,
-            medium,
-            route,
-        ) in zip(
-            codes.tolist(),
-            number.tolist(),
-            swapped[rows].tolist(),
-            near.tolist(),
-            far.tolist(),
-            near_port.tolist(),
-            far_port.tolist(),
-            near_cassette.tolist(),
-            far_cassette.tolist(),
-            alone.tolist(),
-            gather("link_id"),
-            gather("speed_gbps"),
-            gather("medium"),
-            gather("route"),
-            strict=True,
-        ):
-            trunk = self.trunks[trunk_ids[code]]
-            a_port = self.trunk_a[code] or ("R" if near_c else f"R{near_p}")
-            if not near_c and k > 0:  # a trunk leaving an intermediate adapter: its front
-                a_port = a_port.replace("R", "")
-            b_port = self.trunk_b[code] or ("R" if far_c else f"R{far_p}")
-            rack, u, name = names[near_at]
-            a = (f"{name}:{a_port}", rack, u, name, a_port, "", "")
-            rack, u, name = names[far_at]
-            b = (f"{name}:{b_port}", rack, u, name, b_port, "", "")
-            part = catalog.trunks.get(trunk.part)
-            make = _swapped_row if turned else _row
-            out.append(
-                make(
-                    (link, speed, medium),
-                    trunk.id,
-                    TRUNK,
-                    a,
-                    b,
-                    _num(trunk.length_m),
-                    _num(trunk.ordered_m),
-                    part_number_for(part.part_number, trunk.ordered_m) if part else "",
-                    ((_reverse_route(route) if turned else route) if one else ""),
-                )
-            )
-        return out
+        names = self._point_names()
+        blank = _blank(len(rows))
+        ends = []
+        for side, ranges in enumerate((self.trunk_a, self.trunk_b)):
+            p = number + side
+            point = mids.point[middle, p]
+            cassette = mids.panel[middle, p] < 0
+            rear = np.where(cassette, "R", "R" + _texts(self.ports[unit, p]))
+            port = objects(ranges, len(ranges))[codes]
+            none = np.array([v is None for v in port.tolist()], dtype=bool)
+            port[none] = rear[none]
+            if side == 0:  # a trunk leaving an intermediate adapter: its front ports
+                front = np.flatnonzero(~cassette & (number > 0))
+                port[front] = [t.replace("R", "") for t in port[front].tolist()]
+            name = names[2][point]
+            ends.append((name + ":" + port, names[0][point], names[1][point], name, port))
+        trunks = [self.trunks[t] for t in objects(mids.trunk_ids, len(mids.trunk_ids))[codes]]
+        catalog = structured_catalog()
+        part_of: dict[tuple[str, float], str] = {}  # (trunk part, ordered m) -> part number
+        for key in {(t.part, t.ordered_m) for t in trunks}:
+            spec = catalog.trunks.get(key[0])
+            part_of[key] = part_number_for(spec.part_number, key[1]) if spec else ""
+        turned = swapped[rows]
+        route = np.where(mids.n_trunks[middle] == 1, cells["route"][rows], "")
+        # Listed from the B end, a route was turned round twice (as the rows were made).
+        twice = {r: _reverse_route(_reverse_route(r)) for r in set(route[turned].tolist())}
+        route[turned] = [twice[r] for r in route[turned].tolist()]
+        values = {
+            "cable_id": objects([t.id for t in trunks], len(trunks)),
+            "link_id": cells["link_id"][rows],
+            "speed_gbps": cells["speed_gbps"][rows],
+            "medium": cells["medium"][rows],
+            "medium_kind": TRUNK,
+            "route": route,
+            "length_m": _rounded([t.length_m for t in trunks]),
+            "ordered_length_m": _rounded([t.ordered_m for t in trunks]),
+            "part": objects([part_of[(t.part, t.ordered_m)] for t in trunks], len(trunks)),
+        }
+        near, far = ((*e, blank, blank) for e in ends)
+        _fill(out, at, values, near, far, turned)
 
 
 class _Cells(dict):
@@ -421,6 +383,29 @@ def _device_ends(cells: _Cells, swapped: np.ndarray) -> dict[str, tuple]:
     }
 
 
+def _fill(out: list, at: np.ndarray, values: dict, pre_a: tuple, pre_b: tuple, turned) -> None:
+    """Rows at ``at`` of the ``out`` columns: ``values`` (column -> cells), their ends
+    ``pre_a`` to ``pre_b`` (label, rack, U, name, port, cage, module), from ``pre_b`` where
+    ``turned`` (the schedule lists the link from its B end), labelled A end to B end."""
+    end_a = [np.where(turned, y, x) for x, y in zip(pre_a, pre_b, strict=True)]
+    end_b = [np.where(turned, x, y) for x, y in zip(pre_a, pre_b, strict=True)]
+    label = end_a[0] + " to " + end_b[0]
+    # Turned round, a row whose A end's label makes a " to " before its own (one holding a
+    # space: "go to", "x to y") is split where the row's label splits first.
+    at_turned = np.flatnonzero(turned)
+    labels = pre_a[0][at_turned].tolist()
+    for k in [k for k, a in enumerate(labels) if " " in a]:
+        a, i = labels[k], at_turned[k]
+        if f"{a} to ".find(" to ") != len(a):
+            a_label, _, b_label = f"{a} to {pre_b[0][i]}".partition(" to ")
+            label[i] = f"{b_label} to {a_label}"
+    values = {**values, "label": label}
+    for name, a, b in zip(_END + ("cage", "module"), end_a[1:], end_b[1:], strict=True):
+        values[f"a_{name}"], values[f"b_{name}"] = a, b
+    for j, name in enumerate(SCHEDULE_COLUMNS):
+        out[j][at] = values[name]
+
+
 def _texts(values: np.ndarray) -> np.ndarray:
     """Integers as their decimal text, an object array (each distinct value formatted once)."""
     if not len(values):
@@ -431,57 +416,3 @@ def _texts(values: np.ndarray) -> np.ndarray:
 
 def _blank(n: int) -> np.ndarray:
     return np.full(n, "", dtype=object)
-
-
-def _row(base: tuple, cable_id: str, kind: str, a: tuple, b: tuple, length, ordered, part, route):
-    """A segment's row from A to B; ``base``: the link's (id, speed, medium)."""
-    link, speed, medium = base
-    label = f"{a[0]} to {b[0]}"
-    return (
-        cable_id,
-        link,
-        label,
-        *a[1:5],
-        *b[1:5],
-        speed,
-        medium,
-        kind,
-        length,
-        ordered,
-        a[5],
-        b[5],
-        a[6],
-        b[6],
-        part,
-        route,
-    )
-
-
-def _swapped_row(
-    base: tuple, cable_id: str, kind: str, a: tuple, b: tuple, length, ordered, part, route
-):
-    """``_row`` listed from its B end (the ends exchanged, the route turned round)."""
-    link, speed, medium = base
-    label = f"{a[0]} to {b[0]}"
-    if label.find(" to ") == len(a[0]):
-        a_label, b_label = a[0], b[0]
-    else:  # an end label holding " to ": split at the first
-        a_label, _, b_label = label.partition(" to ")
-    return (
-        cable_id,
-        link,
-        f"{b_label} to {a_label}",
-        *b[1:5],
-        *a[1:5],
-        speed,
-        medium,
-        kind,
-        length,
-        ordered,
-        b[5],
-        a[5],
-        b[6],
-        a[6],
-        part,
-        _reverse_route(route),
-    )
