@@ -39,6 +39,7 @@ Python was ~10 s of that hall's schedule.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import repeat
 
 import numpy as np
@@ -113,7 +114,10 @@ class _Segments:
 
     def __init__(self, design, layout, table: ScheduleTable) -> None:
         self.design, self.layout = design, layout
-        self.columns = table.columns
+        # Columns are read as (values, code per row) (ScheduleTable.codes): the link table
+        # then never makes the per-row lists of the columns every paneled row replaces.
+        self.links = table
+        self.link_ids: Sequence[str] = table.codes("link_id")[0]  # one value per row
         self.trunks = {t.id: t for t in layout.trunks}
         channels = layout.channels
         row_of = channels.structured
@@ -142,7 +146,7 @@ class _Segments:
         shapes[: len(channels.middles)] = channels.leg_shape
         self.mids = Middles(design, self.trunks, middles, shapes)
         # Step 1: ports, the channels in the order of their schedule labels (ties by id).
-        label_of = dict(zip(self.columns["link_id"], self.columns["label"], strict=True))
+        label_of = dict(zip(self.link_ids, table.codes("label")[0], strict=True))
         ordered = sorted(row_of)
         labels: list[str] = [label or "" for label in map(label_of.get, ordered)]
         ordered = [ordered[i] for i in sorted(range(len(ordered)), key=labels.__getitem__)]
@@ -158,14 +162,14 @@ class _Segments:
     def table(self) -> ScheduleTable:
         """Step 2: the rows, in the schedule's order (a paneled link's A-end cords, the trunks
         it lists first, its B-end cords; from its B end when the schedule turned it round)."""
-        columns, design = self.columns, self.design
-        link_col = columns["link_id"]
+        design = self.design
+        link_col = self.link_ids
         row_of = self.layout.channels.structured
         n = len(link_col)
         channel = np.fromiter(map(row_of.get, link_col, repeat(-1, n)), dtype=np.int64, count=n)
         paneled = np.flatnonzero(channel >= 0)
         channel = channel[paneled]
-        self.paneled_columns = cells = _Cells(columns, paneled)
+        self.paneled_columns = cells = _Cells(self.links, paneled)
         # Whether the schedule lists the link from its B end (its A end is the link's B).
         links, devices = design.links, design.devices
         link_a = [links[k].a for k in cells["link_id"].tolist()]
@@ -184,7 +188,7 @@ class _Segments:
         direct_rows = np.flatnonzero(direct)
         if len(direct_rows):
             for j, name in enumerate(SCHEDULE_COLUMNS):
-                out[j][start[direct_rows]] = objects(columns[name], n)[direct_rows]
+                out[j][start[direct_rows]] = _gathered(self.links, name, direct_rows)
         # Where each segment goes: its place in its link's block, counted from the B end
         # when the schedule turned the link round.
         p_start, p_size = start[paneled], size[paneled]
@@ -354,16 +358,21 @@ class _Segments:
 
 
 class _Cells(dict):
-    """The schedule's columns at the paneled rows, each an object array made on first use."""
+    """The link table's columns at the paneled rows, each an object array made on first use."""
 
-    def __init__(self, columns: dict, rows: np.ndarray) -> None:
+    def __init__(self, table: ScheduleTable, rows: np.ndarray) -> None:
         super().__init__()
-        self.columns, self.rows = columns, rows
+        self.table, self.rows = table, rows
 
     def __missing__(self, name: str) -> np.ndarray:
-        column = self.columns[name]
-        got = self[name] = objects(column, len(column))[self.rows]
+        got = self[name] = _gathered(self.table, name, self.rows)
         return got
+
+
+def _gathered(table: ScheduleTable, name: str, rows: np.ndarray) -> np.ndarray:
+    """Column ``name`` of ``table`` at ``rows``, an object array (gathered by its codes)."""
+    values, codes = table.codes(name)
+    return objects(values, len(values))[codes[rows]]
 
 
 def _device_ends(cells: _Cells, swapped: np.ndarray) -> dict[str, tuple]:
