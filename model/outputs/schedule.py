@@ -202,11 +202,12 @@ def schedule_table(
     if phys is None or not phys.link_parts:
         phys = build_plant(plant, with_links=True)
     table = _link_table(design, plant, phys, None)
-    from model.outputs.schedule_segments import segment_table
+    from model.outputs.schedule_segments import segment_columns
 
     # The layout the plant's items were counted from: built once per schedule; the segments
     # are made column by column from the link rows' columns.
-    return segment_table(design, plant, table, phys.structured)
+    columns = segment_columns(design, plant, table.codes, phys.structured)
+    return table if columns is None else ScheduleTable(columns)
 
 
 def _link_table(

@@ -39,14 +39,13 @@ Python was ~10 s of that hall's schedule.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import repeat
 
 import numpy as np
 
 from model.catalog.parts import part_number_for
 from model.catalog.structured import structured_catalog
-from model.outputs.schedule import ScheduleTable
 from model.outputs.schedule_columns import SCHEDULE_COLUMNS, objects
 from model.outputs.schedule_segment_ports import Middles, number_ports, trunk_end_ports
 from model.structured.layout import structured_layout, uses_structured
@@ -96,28 +95,34 @@ def _reverse_route(route: str) -> str:
     return " > ".join(reversed(route.split(" > "))) if " > " in route else route
 
 
-def segment_table(design, plant, table: ScheduleTable, layout=None) -> ScheduleTable:
-    """``table`` (the schedule, one row per link) with each paneled link's row replaced by its
-    segments (``layout``: the design's structured layout when the caller has it, else built
-    here); a design with no link through panels gets ``table`` back."""
+# Column ``name`` of the link table as (its values, a code per row: row k holds
+# values[codes[k]]): :meth:`model.outputs.schedule.ScheduleTable.codes`.
+Codes = Callable[[str], tuple[Sequence, np.ndarray]]
+
+
+def segment_columns(design, plant, codes: Codes, layout=None) -> dict[str, list] | None:
+    """The schedule's columns (``SCHEDULE_COLUMNS`` -> a list per row) with each paneled link's
+    row of the link table (``codes``: its columns, one row per link in schedule order)
+    replaced by its segments; None when no link runs through panels (the link table stands).
+    ``layout``: the design's structured layout when the caller has it, else built here."""
     if not uses_structured(design):
-        return table
+        return None
     if layout is None:
         layout = structured_layout(plant)
     if not layout.channels.structured:
-        return table
-    return _Segments(design, layout, table).table()
+        return None
+    return _Segments(design, layout, codes).columns()
 
 
 class _Segments:
     """The per-segment schedule of one layout, made column by column (see the module docstring)."""
 
-    def __init__(self, design, layout, table: ScheduleTable) -> None:
+    def __init__(self, design, layout, codes: Codes) -> None:
         self.design, self.layout = design, layout
         # Columns are read as (values, code per row) (ScheduleTable.codes): the link table
         # then never makes the per-row lists of the columns every paneled row replaces.
-        self.links = table
-        self.link_ids: Sequence[str] = table.codes("link_id")[0]  # one value per row
+        self.codes = codes
+        self.link_ids: Sequence[str] = codes("link_id")[0]  # one value per row
         self.trunks = {t.id: t for t in layout.trunks}
         channels = layout.channels
         row_of = channels.structured
@@ -146,7 +151,7 @@ class _Segments:
         shapes[: len(channels.middles)] = channels.leg_shape
         self.mids = Middles(design, self.trunks, middles, shapes)
         # Step 1: ports, the channels in the order of their schedule labels (ties by id).
-        label_of = dict(zip(self.link_ids, table.codes("label")[0], strict=True))
+        label_of = dict(zip(self.link_ids, codes("label")[0], strict=True))
         ordered = sorted(row_of)
         labels: list[str] = [label or "" for label in map(label_of.get, ordered)]
         ordered = [ordered[i] for i in sorted(range(len(ordered)), key=labels.__getitem__)]
@@ -159,7 +164,7 @@ class _Segments:
         self.unit_start[order_rows] = np.cumsum(ordered_copies) - ordered_copies
         self.trunk_a, self.trunk_b = trunk_end_ports(self.mids, self.unit_middle, self.ports)
 
-    def table(self) -> ScheduleTable:
+    def columns(self) -> dict[str, list]:
         """Step 2: the rows, in the schedule's order (a paneled link's A-end cords, the trunks
         it lists first, its B-end cords; from its B end when the schedule turned it round)."""
         design = self.design
@@ -169,7 +174,7 @@ class _Segments:
         channel = np.fromiter(map(row_of.get, link_col, repeat(-1, n)), dtype=np.int64, count=n)
         paneled = np.flatnonzero(channel >= 0)
         channel = channel[paneled]
-        self.paneled_columns = cells = _Cells(self.links, paneled)
+        self.paneled_columns = cells = _Cells(self.codes, paneled)
         # Whether the schedule lists the link from its B end (its A end is the link's B).
         links, devices = design.links, design.devices
         link_a = [links[k].a for k in cells["link_id"].tolist()]
@@ -188,7 +193,7 @@ class _Segments:
         direct_rows = np.flatnonzero(direct)
         if len(direct_rows):
             for j, name in enumerate(SCHEDULE_COLUMNS):
-                out[j][start[direct_rows]] = _gathered(self.links, name, direct_rows)
+                out[j][start[direct_rows]] = _gathered(self.codes, name, direct_rows)
         # Where each segment goes: its place in its link's block, counted from the B end
         # when the schedule turned the link round.
         p_start, p_size = start[paneled], size[paneled]
@@ -206,9 +211,7 @@ class _Segments:
         rank = np.arange(len(listed_row)) - np.searchsorted(listed_row, listed_row)
         at = place(listed_row, copies[listed_row] + rank)
         self._trunks(out, at, channel, swapped, listed_at, listed_row, listed_n)
-        return ScheduleTable(
-            {name: col.tolist() for name, col in zip(SCHEDULE_COLUMNS, out, strict=True)}
-        )
+        return {name: col.tolist() for name, col in zip(SCHEDULE_COLUMNS, out, strict=True)}
 
     def _listed_trunks(self, channel: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The trunks each paneled row lists (a trunk is one cable: listed under the first
@@ -360,18 +363,18 @@ class _Segments:
 class _Cells(dict):
     """The link table's columns at the paneled rows, each an object array made on first use."""
 
-    def __init__(self, table: ScheduleTable, rows: np.ndarray) -> None:
+    def __init__(self, codes: Codes, rows: np.ndarray) -> None:
         super().__init__()
-        self.table, self.rows = table, rows
+        self.codes, self.rows = codes, rows
 
     def __missing__(self, name: str) -> np.ndarray:
-        got = self[name] = _gathered(self.table, name, self.rows)
+        got = self[name] = _gathered(self.codes, name, self.rows)
         return got
 
 
-def _gathered(table: ScheduleTable, name: str, rows: np.ndarray) -> np.ndarray:
+def _gathered(codes_of: Codes, name: str, rows: np.ndarray) -> np.ndarray:
     """Column ``name`` of ``table`` at ``rows``, an object array (gathered by its codes)."""
-    values, codes = table.codes(name)
+    values, codes = codes_of(name)
     return objects(values, len(values))[codes[rows]]
 
 

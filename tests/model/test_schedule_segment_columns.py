@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from model.design.structured_edit import place_panel, route_via
 from model.engine.routed_links import RoutedLinks
-from model.outputs.schedule import schedule_table
-from model.outputs.schedule_segments import segment_table
+from model.outputs.schedule import ScheduleTable, schedule_table
+from model.outputs.schedule_segments import segment_columns
 from model.plant.physical_plant import build_plant
 from tests.builders import link, rack
 from tests.model import schedule_segments_oracle as oracle
@@ -20,7 +20,9 @@ def _both(design) -> tuple[list[tuple], list[tuple]]:
     plant = RoutedLinks(design)
     phys = build_plant(plant, with_links=True)
     links = schedule_table(design, plant, phys, segments=False)
-    got = list(segment_table(design, plant, links, phys.structured).tuples())
+    columns = segment_columns(design, plant, links.codes, phys.structured)
+    assert columns is not None
+    got = list(ScheduleTable(columns).tuples())
     return got, oracle.segment_rows(design, plant, list(links.tuples()), phys.structured)
 
 
