@@ -28,7 +28,9 @@ Modules:
   first, the text made once per (pair of drop points, direction) and given as distinct texts and a
   code per link.
 - ``schedule_segments``: Cabling-schedule rows per segment of a structured design (patch cord /
-  trunk / patch cord).
+  trunk / patch cord), made column by column.
+- ``schedule_segment_ports``: its step 1: channels' patch points and trunks as integer codes,
+  panel ports numbered by one sort, trunk ends' rear ports.
 - ``netbox/``: see its ``__init__``.
 - ``writers/``: see its ``__init__``.
 """

@@ -202,13 +202,12 @@ def schedule_table(
     if phys is None or not phys.link_parts:
         phys = build_plant(plant, with_links=True)
     table = _link_table(design, plant, phys, None)
-    from model.outputs.schedule_segments import segment_rows
+    from model.outputs.schedule_segments import segment_columns
 
-    # The layout the plant's items were counted from: built once per schedule. Rows stay
-    # tuples from column to column (no ScheduleRow each: ~1.3 M of them at XL).
-    layout = phys.structured
-    rows = segment_rows(design, plant, list(table.tuples()), layout)
-    return ScheduleTable.from_tuples(rows)
+    # The layout the plant's items were counted from: built once per schedule; the segments
+    # are made column by column from the link rows' columns.
+    columns = segment_columns(design, plant, table.codes, phys.structured)
+    return table if columns is None else ScheduleTable(columns)
 
 
 def _link_table(

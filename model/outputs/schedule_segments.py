@@ -28,32 +28,31 @@ Choices, written down:
   cord row per fibre per end, ``cable_id`` suffixed ``.1``, ``.2``, each on its own panel port.
 * Rows follow the schedule row's A end: when the schedule turned a link round (its B end sorts
   first), its segments are listed from the B end, each with its ends swapped.
+
+Made column by column (:class:`_Segments`): the rows of the links that stay direct are gathered
+from the link table's columns, a paneled link's block of rows is placed by integer offsets, and
+the cord rows' cells (labels, ports, lengths, parts) are joined as object arrays over the
+channels' integer codes (:mod:`model.outputs.schedule_segment_ports`); only the trunk rows
+(~100k at zoned XL) are made one by one. A row tuple per segment (~1.2 M at zoned XL) made in
+Python was ~10 s of that hall's schedule.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections.abc import Callable, Sequence
+from itertools import repeat
+
+import numpy as np
 
 from model.catalog.parts import part_number_for
 from model.catalog.structured import structured_catalog
-from model.outputs.schedule_columns import SCHEDULE_COLUMNS
-from model.structured.channel_view import point_rack
+from model.outputs.schedule_columns import SCHEDULE_COLUMNS, objects
+from model.outputs.schedule_segment_ports import Middles, number_ports, trunk_end_ports
 from model.structured.layout import structured_layout, uses_structured
 
 PATCH_CORD, TRUNK = "patch-cord", "trunk"
-END_FIELDS = ("rack", "u", "device", "port", "cage", "module")
-# Rows are tuples in SCHEDULE_COLUMNS order, and an end is a tuple (label, *END_FIELDS): a zoned
-# XL hall has ~900k segment rows, and a Struct or dict per row and per end (made, replaced,
-# swapped, then turned back into columns) was most of its schedule's time.
-_C = {name: i for i, name in enumerate(SCHEDULE_COLUMNS)}
-_LINK, _LABEL, _SPEED, _MEDIUM, _KIND, _ROUTE = (
-    _C[n] for n in ("link_id", "label", "speed_gbps", "medium", "medium_kind", "route")
-)
-_A_DEVICE, _A_PORT = _C["a_device"], _C["a_port"]
-_A_CAGE, _B_CAGE, _A_MODULE, _B_MODULE = (
-    _C[n] for n in ("a_cage", "b_cage", "a_module", "b_module")
-)
-assert SCHEDULE_COLUMNS[3:11] == tuple(f"{e}_{k}" for e in "ab" for k in END_FIELDS[:4])
+_END = ("rack", "u", "device", "port")
+assert SCHEDULE_COLUMNS[3:11] == tuple(f"{e}_{k}" for e in "ab" for k in _END)
 assert SCHEDULE_COLUMNS[16:20] == ("a_cage", "b_cage", "a_module", "b_module")
 
 
@@ -76,365 +75,356 @@ def _num(value: float | None) -> float | None:
     return got
 
 
-def _rounded(values: list) -> list:
-    """``[_num(v) for v in values]``, each distinct float rounded once (a zoned XL hall has
-    786k cord lengths of a few thousand values): a comprehension over a dict, not a call per
-    value."""
-    got = {v: round(v, 3) for v in set(values) if type(v) is float and v == v and v != 0.0}
-    return [got[v] if type(v) is float and v in got else _num(v) for v in values]
-
-
-def _ranges(ports: list[int]) -> str:
-    """[1, 2, 3, 7] -> "R1-R3,R7"."""
-    out: list[str] = []
-    run: list[int] = []
-    for p in sorted(set(ports)):
-        if run and p == run[-1] + 1:
-            run.append(p)
-            continue
-        if run:
-            out.append(f"R{run[0]}" + (f"-R{run[-1]}" if len(run) > 1 else ""))
-        run = [p]
-    if run:
-        out.append(f"R{run[0]}" + (f"-R{run[-1]}" if len(run) > 1 else ""))
-    return ",".join(out)
-
-
-class _Places:
-    """Racks, names and U of the channels' patch points, and their port numbers."""
-
-    def __init__(self, design, layout) -> None:
-        self.design = design
-        self.trunks = {t.id: t for t in layout.trunks}
-        self.next_port: dict[str, int] = {}  # per adapter panel: the last port numbered
-        self._named: dict[tuple[str, str], tuple] = {}
-
-    def rack(self, elements, i: int) -> str | None:
-        return point_rack(self.design, self.trunks, elements, i)
-
-    def end(self, rack_id: str, element, port: str) -> tuple:
-        key = (rack_id, element.object_id)
-        named = self._named.get(key)
-        if named is None:
-            design = self.design
-            device = design.devices.get(element.object_id)
-            name = (device.name or device.id) if device is not None else element.object_id
-            u = device.u if device is not None else 0
-            named = self._named[key] = (design.racks[rack_id].name, u, name)
-        rack, u, name = named
-        return (f"{name}:{port}", rack, u, name, port, "", "")
-
-    def front(self, point: tuple) -> tuple:
-        """The front end of a patch point (element, rack, port) of step 1: its port."""
-        element, rack_id, port = point
-        return self.end(rack_id, element, str(port))
-
-    def rear(self, point: tuple) -> tuple:
-        """The rear end of a patch point: a cassette's MPO, an adapter's port from behind."""
-        element, rack_id, port = point
-        return self.end(rack_id, element, "R" if element.kind == "cassette" else f"R{port}")
-
-
-def _device_end(design, end, cage: str, module: str) -> tuple:
-    device = design.devices[end.device]
-    rack = design.racks[device.rack].name
-    return (f"{rack}-U{device.u}-{end.port}", rack, device.u, device.name, end.port, cage, module)
-
-
-def _row(base: tuple, cable_id: str, kind: str, a: tuple, b: tuple, length, ordered, part, route):
-    return (
-        cable_id,
-        base[_LINK],
-        f"{a[0]} to {b[0]}",
-        a[1],
-        a[2],
-        a[3],
-        a[4],
-        b[1],
-        b[2],
-        b[3],
-        b[4],
-        base[_SPEED],
-        base[_MEDIUM],
-        kind,
-        length,
-        ordered,
-        a[5],
-        b[5],
-        a[6],
-        b[6],
-        part,
-        route,
+def _rounded(values: list) -> np.ndarray:
+    """``[_num(v) for v in values]`` as an object array, each distinct value rounded once (a
+    zoned XL hall has 786k cord lengths of a few thousand values). A dict lookup per value
+    when every distinct value is a nonzero float or None (as keys 1 == 1.0 and 0.0 == -0.0,
+    though they round to different things), else a check per value."""
+    distinct = set(values)
+    if all(v is None or (type(v) is float and v != 0.0) for v in distinct):
+        got = {v: _num(v) for v in distinct}  # NaN: each NaN object is its own key
+        return objects(list(map(got.__getitem__, values)), len(values))
+    floats = {v: round(v, 3) for v in distinct if type(v) is float and v == v and v != 0.0}
+    return objects(
+        [floats[v] if type(v) is float and v in floats else _num(v) for v in values],
+        len(values),
     )
-
-
-def _swapped_row(
-    base: tuple, cable_id: str, kind: str, a: tuple, b: tuple, length, ordered, part, route
-):
-    """``_swap(_row(...))`` made at once: the segment from A to B listed from its B end."""
-    label = f"{a[0]} to {b[0]}"
-    if label.find(" to ") == len(a[0]):
-        a_label, b_label = a[0], b[0]
-    else:  # an end label holding " to ": split where _swap splits, at the first
-        a_label, _, b_label = label.partition(" to ")
-    return (
-        cable_id,
-        base[_LINK],
-        f"{b_label} to {a_label}",
-        b[1],
-        b[2],
-        b[3],
-        b[4],
-        a[1],
-        a[2],
-        a[3],
-        a[4],
-        base[_SPEED],
-        base[_MEDIUM],
-        kind,
-        length,
-        ordered,
-        b[5],
-        a[5],
-        b[6],
-        a[6],
-        part,
-        _reverse_route(route),
-    )
-
-
-def _cord_route(from_rack: str, to_rack: str) -> str:
-    """A cord's route: ``(in rack)``, or the racks it runs between when its panel stands in a
-    patch rack of the run (model.generators.patch_racks), the way its length was counted."""
-    return "(in rack)" if from_rack == to_rack else f"{from_rack} > {to_rack}"
 
 
 def _reverse_route(route: str) -> str:
     return " > ".join(reversed(route.split(" > "))) if " > " in route else route
 
 
-def segment_rows(design, plant, rows: list[tuple], layout=None) -> list[tuple]:
-    """``rows`` (the schedule's, one per link, as tuples in ``SCHEDULE_COLUMNS`` order) with
-    each paneled link replaced by its segments (``layout``: the design's structured layout when
-    the caller has it, else built here)."""
+# Column ``name`` of the link table as (its values, a code per row: row k holds
+# values[codes[k]]): :meth:`model.outputs.schedule.ScheduleTable.codes`.
+Codes = Callable[[str], tuple[Sequence, np.ndarray]]
+
+
+def segment_columns(design, plant, codes: Codes, layout=None) -> dict[str, list] | None:
+    """The schedule's columns (``SCHEDULE_COLUMNS`` -> a list per row) with each paneled link's
+    row of the link table (``codes``: its columns, one row per link in schedule order)
+    replaced by its segments; None when no link runs through panels (the link table stands).
+    ``layout``: the design's structured layout when the caller has it, else built here."""
     if not uses_structured(design):
-        return rows
+        return None
     if layout is None:
         layout = structured_layout(plant)
-    structured = layout.structured_links()
-    if not structured:
-        return rows
-    places = _Places(design, layout)
-    # Per link: its cord pairs (rows of the cord table), one per fibre (pair), in order.
-    pairs_of: dict[str, list[int]] = defaultdict(list)
-    for k, link_id in enumerate(layout.cords.link_ids):
-        pairs_of[link_id].append(k)
-    legs, trunk_ends, middle_of = _number_ports(rows, structured, layout.channels, places, pairs_of)
-    segments = _Segments(design, layout.cords, places, trunk_ends, middle_of, pairs_of)
-    # 2. Rows, in the schedule's order.
-    result = []
-    for row in rows:
-        copies = legs.get(row[_LINK])
-        if copies is None:
-            result.append(row)
-        else:
-            result.extend(segments.of_link(row, copies))
-    return result
-
-
-def _number_ports(rows: list[tuple], structured, table, places: _Places, pairs_of: dict) -> tuple:
-    """Step 1, ports: every leg of every channel, panel by panel, the channels in the order of
-    their schedule labels, as the NetBox export numbers them (model.outputs.netbox.panels), so
-    a panel port is the same in both.
-
-    Returns (per link, per copy, per patch point: (element, rack id, port number: the adapter
-    panel's port, the cassette's LC port); per trunk, the panel ports of its A and B ends; per
-    link, the elements between its cords). A point's front and rear ends (label, rack, U,
-    name) are made by step 2 for the few it lists (the two ends of a copy, the ends of a trunk
-    not listed yet): made here for every point of the 393k channels of a zoned XL hall, they
-    were ~2.4 M tuples and strings, most of them never read."""
-    legs: dict[str, list[list[tuple]]] = {}
-    trunk_ends: dict[str, tuple[list[int], list[int]]] = defaultdict(lambda: ([], []))
-    label_of = {row[_LINK]: row[_LABEL] for row in rows}
-    devices, next_port = places.design.devices, places.next_port
-    # The elements between a channel's cords are read off the layout (no channel is made for
-    # them), once for both steps.
-    middle_of = {}
-    # In label order, ties by id: sorted by id, then (stable) by label, as strings (a key
-    # tuple per channel compared tuple by tuple was ~2x the time at zoned XL).
-    ordered = sorted(structured)
-    ordered.sort(key=lambda k: label_of.get(k) or "")
-    for link_id in ordered:
-        middle = middle_of[link_id] = table.middle_of(link_id)
-        last = len(middle) - 1
-        points = []  # (position, element, rack) of each patch point
-        for i, element in enumerate(middle):
-            if element.kind == "panel" or element.kind == "cassette":
-                device = devices.get(element.object_id)  # point_rack's first answer, inline
-                rack_id = device.rack if device is not None else places.rack(middle, i)
-                points.append((i, element, rack_id))
-        copies = max(1, len(pairs_of[link_id]))
-        per_copy = []
-        for k in range(copies):
-            ends = []
-            for i, element, rack_id in points:
-                if element.kind == "cassette":
-                    port = element.port + (-k if element.reverse else k)
-                else:
-                    port = next_port[element.object_id] = next_port.get(element.object_id, 0) + 1
-                    # Before and after it: a trunk, or a cord (off the ends of the middle).
-                    if i > 0 and middle[i - 1].kind == "trunk":
-                        trunk_ends[middle[i - 1].object_id][1].append(port)
-                    if i < last and middle[i + 1].kind == "trunk":
-                        trunk_ends[middle[i + 1].object_id][0].append(port)
-                ends.append((element, rack_id, port))
-            per_copy.append(ends)
-        legs[link_id] = per_copy
-    return legs, trunk_ends, middle_of
+    if not layout.channels.structured:
+        return None
+    return _Segments(design, layout, codes).columns()
 
 
 class _Segments:
-    """Step 2: the rows of a paneled link's segments, its cords and the trunks it lists first."""
+    """The per-segment schedule of one layout, made column by column (see the module docstring)."""
 
-    def __init__(self, design, cord_table, places: _Places, trunk_ends, middle_of, pairs_of):
-        self.design, self.cord_table, self.places = design, cord_table, places
-        self.trunk_ends, self.middle_of, self.pairs_of = trunk_ends, middle_of, pairs_of
-        self.sc = structured_catalog()
-        self.fibre_parts = design.catalog.fibre_parts
-        self.listed_trunks: set[str] = set()
-        # Per cord pair (a row of the cord table), column by column: its lengths rounded as
-        # the schedule writes them and its two cords' part numbers (one per fibre part and
-        # ordered length, :meth:`_cord_part`), made once for all cords instead of per row.
-        self.part_of: dict[tuple[str, float], str] = {}  # (fibre part, ordered) -> part number
-        parts = cord_table.parts
-        self.a_m, self.b_m = _rounded(cord_table.a_m), _rounded(cord_table.b_m)
-        self.a_ordered = _rounded(cord_table.a_ordered)
-        self.b_ordered = _rounded(cord_table.b_ordered)
-        self.a_part = self._cord_parts(parts, cord_table.a_ordered)
-        self.b_part = self._cord_parts(parts, cord_table.b_ordered)
-
-    def _cord_parts(self, parts: list[str], ordered: list[float]) -> list[str]:
-        part_of = self.part_of
-        for key in set(zip(parts, ordered, strict=True)).difference(part_of):
-            self._cord_part(*key)
-        return [part_of[key] for key in zip(parts, ordered, strict=True)]
-
-    def of_link(self, row: tuple, copies: list):
-        """The link's segment rows, A-end cord first (from its B end when the schedule row is
-        turned round)."""
-        design = self.design
-        link = design.links[row[_LINK]]
-        # Whether the schedule lists the link from its B end (its A end is the link's B).
-        swapped = (row[_A_DEVICE], row[_A_PORT]) != (
-            design.devices[link.a.device].name,
-            link.a.port,
+    def __init__(self, design, layout, codes: Codes) -> None:
+        self.design, self.layout = design, layout
+        # Columns are read as (values, code per row) (ScheduleTable.codes): the link table
+        # then never makes the per-row lists of the columns every paneled row replaces.
+        self.codes = codes
+        self.link_ids: Sequence[str] = codes("link_id")[0]  # one value per row
+        self.trunks = {t.id: t for t in layout.trunks}
+        channels = layout.channels
+        row_of = channels.structured
+        n_rows = len(channels.link_ids)
+        # Per channel row: its cord pairs (rows of the cord table) in cord order, and copies.
+        cords = layout.cords
+        n_pairs = len(cords.link_ids)
+        pair_row = np.fromiter(
+            map(row_of.get, cords.link_ids, repeat(-1, n_pairs)), dtype=np.int64, count=n_pairs
         )
-        if swapped:
-            cage_a, cage_b, mod_a, mod_b = (
-                row[_B_CAGE],
-                row[_A_CAGE],
-                row[_B_MODULE],
-                row[_A_MODULE],
-            )
-        else:
-            cage_a, cage_b, mod_a, mod_b = (
-                row[_A_CAGE],
-                row[_B_CAGE],
-                row[_A_MODULE],
-                row[_B_MODULE],
-            )
-        make = _swapped_row if swapped else _row
-        dev_a = _device_end(design, link.a, cage_a, mod_a)
-        dev_b = _device_end(design, link.b, cage_b, mod_b)
-        out_a, out_b = self._cords(row, copies, make, dev_a, dev_b)
-        out_trunks = self._trunks(row, copies[0], make, swapped)
-        if swapped:
-            return reversed([*out_a, *out_trunks, *out_b])
-        return [*out_a, *out_trunks, *out_b]
+        valid = np.flatnonzero(pair_row >= 0)
+        self.pairs = valid[np.argsort(pair_row[valid], kind="stable")]
+        count = np.bincount(pair_row[valid], minlength=n_rows)
+        self.pair_start = np.cumsum(count) - count
+        self.copies = np.maximum(count, 1)
+        # Per channel row: its middle (its leg's, or its own: cassette ports, a polarity record).
+        legs = np.asarray(channels.legs, dtype=np.int64)
+        own = np.asarray(channels.leg_cassettes, dtype=bool)[legs] if n_rows else legs > 0
+        own[[row_of[k] for k in channels.records if k in row_of]] = True
+        own_rows = np.flatnonzero(own)
+        middles = list(channels.middles)
+        middles += [channels.middle_of(channels.link_ids[r]) for r in own_rows.tolist()]
+        self.middle = legs.copy()
+        self.middle[own_rows] = len(channels.middles) + np.arange(len(own_rows))
+        shapes = np.full(len(middles), -1, dtype=np.int64)
+        shapes[: len(channels.middles)] = channels.leg_shape
+        self.mids = Middles(design, self.trunks, middles, shapes)
+        # Step 1: ports, the channels in the order of their schedule labels (ties by id).
+        label_of = dict(zip(self.link_ids, codes("label")[0], strict=True))
+        ordered = sorted(row_of)
+        labels: list[str] = [label or "" for label in map(label_of.get, ordered)]
+        ordered = [ordered[i] for i in sorted(range(len(ordered)), key=labels.__getitem__)]
+        order_rows = np.fromiter(map(row_of.__getitem__, ordered), dtype=np.int64, count=n_rows)
+        ordered_copies = self.copies[order_rows]
+        self.ports, self.unit_middle = number_ports(
+            self.mids, self.middle[order_rows], ordered_copies
+        )
+        self.unit_start = np.empty(n_rows, dtype=np.int64)
+        self.unit_start[order_rows] = np.cumsum(ordered_copies) - ordered_copies
+        self.trunk_a, self.trunk_b = trunk_end_ports(self.mids, self.unit_middle, self.ports)
 
-    def _cords(self, row: tuple, copies: list, make, dev_a: tuple, dev_b: tuple):
-        """(A-end cord rows, B-end cord rows): one per fibre (pair) of the link at each end."""
-        link_id = row[_LINK]
-        places = self.places
-        pairs = self.pairs_of[link_id]
-        out_a: list = []
-        out_b: list = []
-        for k, ends in enumerate(copies):
-            suffix = f".{k + 1}" if len(copies) > 1 else ""
-            pair = pairs[k]
-            front_a, front_b = places.front(ends[0]), places.front(ends[-1])
-            out_a.append(
-                make(
-                    row,
-                    f"{link_id}:cord-a{suffix}",
-                    PATCH_CORD,
-                    dev_a,
-                    front_a,
-                    self.a_m[pair],
-                    self.a_ordered[pair],
-                    self.a_part[pair],
-                    _cord_route(dev_a[1], front_a[1]),
-                )
-            )
-            out_b.append(
-                make(
-                    row,
-                    f"{link_id}:cord-b{suffix}",
-                    PATCH_CORD,
-                    front_b,
-                    dev_b,
-                    self.b_m[pair],
-                    self.b_ordered[pair],
-                    self.b_part[pair],
-                    _cord_route(front_b[1], dev_b[1]),
-                )
-            )
-        return out_a, out_b
+    def columns(self) -> dict[str, list]:
+        """Step 2: the rows, in the schedule's order (a paneled link's A-end cords, the trunks
+        it lists first, its B-end cords; from its B end when the schedule turned it round)."""
+        design = self.design
+        link_col = self.link_ids
+        row_of = self.layout.channels.structured
+        n = len(link_col)
+        channel = np.fromiter(map(row_of.get, link_col, repeat(-1, n)), dtype=np.int64, count=n)
+        paneled = np.flatnonzero(channel >= 0)
+        channel = channel[paneled]
+        self.paneled_columns = cells = _Cells(self.codes, paneled)
+        # Whether the schedule lists the link from its B end (its A end is the link's B).
+        links, devices = design.links, design.devices
+        link_a = [links[k].a for k in cells["link_id"].tolist()]
+        a_name = objects([devices[e.device].name for e in link_a], len(link_a))
+        a_port = objects([e.port for e in link_a], len(link_a))
+        swapped = (cells["a_device"] != a_name) | (cells["a_port"] != a_port)
+        copies = self.copies[channel]
+        listed_at, listed_row, listed_n = self._listed_trunks(channel)
+        n_listed = np.bincount(listed_row, minlength=len(paneled))
+        size = np.ones(n, dtype=np.int64)
+        size[paneled] = 2 * copies + n_listed
+        start = np.cumsum(size) - size
+        out = [np.empty(int(size.sum()), dtype=object) for _ in SCHEDULE_COLUMNS]
+        direct = np.ones(n, dtype=bool)
+        direct[paneled] = False
+        direct_rows = np.flatnonzero(direct)
+        if len(direct_rows):
+            for j, name in enumerate(SCHEDULE_COLUMNS):
+                out[j][start[direct_rows]] = _gathered(self.codes, name, direct_rows)
+        # Where each segment goes: its place in its link's block, counted from the B end
+        # when the schedule turned the link round.
+        p_start, p_size = start[paneled], size[paneled]
 
-    def _cord_part(self, fibre_part: str, ordered_m: float) -> str:
-        """The part number of a cord of ``fibre_part`` at ``ordered_m`` (once per pair)."""
-        fpart = self.fibre_parts.get(fibre_part)
-        part = part_number_for(fpart.part_number, ordered_m) if fpart else ""
-        self.part_of[(fibre_part, ordered_m)] = part
-        return part
+        def place(rows: np.ndarray, offset: np.ndarray) -> np.ndarray:
+            last = p_size[rows] - 1
+            return p_start[rows] + np.where(swapped[rows], last - offset, offset)
 
-    def _trunks(self, row: tuple, ends: list, make, swapped: bool) -> list[tuple]:
-        """A row per trunk of the link not listed under an earlier link (a trunk is one cable)."""
-        trunk_elements = [e for e in self.middle_of[row[_LINK]] if e.kind == "trunk"]
-        out_trunks = []
-        listed, places = self.listed_trunks, self.places
-        for n, element in enumerate(trunk_elements):
-            # Most trunks bundle several channels' legs and are listed already: that is asked
-            # first (a trunk's id is its element's).
-            if element.object_id in listed:
-                continue
-            trunk = places.trunks.get(element.object_id)
-            if trunk is None:
-                continue
-            listed.add(trunk.id)
-            near, far = places.rear(ends[n]), places.rear(ends[n + 1])
-            a_ports, b_ports = self.trunk_ends[trunk.id]
-            a_port = _ranges(a_ports) if a_ports else near[4]
-            b_port = _ranges(b_ports) if b_ports else far[4]
-            if (
-                ends[n][0].kind == "panel" and n > 0
-            ):  # a trunk leaving an intermediate adapter: front
-                a_port = a_port.replace("R", "")
-            a = (f"{near[3]}:{a_port}", *near[1:4], a_port, *near[5:])
-            b = (f"{far[3]}:{b_port}", *far[1:4], b_port, *far[5:])
-            tpart = self.sc.trunks.get(trunk.part)
-            base_route = _reverse_route(row[_ROUTE]) if swapped else row[_ROUTE]
-            out_trunks.append(
-                make(
-                    row,
-                    trunk.id,
-                    TRUNK,
-                    a,
-                    b,
-                    _num(trunk.length_m),
-                    _num(trunk.ordered_m),
-                    part_number_for(tpart.part_number, trunk.ordered_m) if tpart else "",
-                    base_route if len(trunk_elements) == 1 else "",
-                )
-            )
-        return out_trunks
+        ends = _device_ends(cells, swapped)
+        for side in "ab":
+            row = np.repeat(np.arange(len(paneled)), copies)
+            k = np.arange(len(row)) - np.repeat(np.cumsum(copies) - copies, copies)
+            offset = k if side == "a" else copies[row] + n_listed[row] + k
+            self._cords(out, place(row, offset), side, row, k, channel, ends[side], swapped)
+        rank = np.arange(len(listed_row)) - np.searchsorted(listed_row, listed_row)
+        at = place(listed_row, copies[listed_row] + rank)
+        self._trunks(out, at, channel, swapped, listed_at, listed_row, listed_n)
+        return {name: col.tolist() for name, col in zip(SCHEDULE_COLUMNS, out, strict=True)}
+
+    def _listed_trunks(self, channel: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The trunks each paneled row lists (a trunk is one cable: listed under the first
+        channel, in schedule order, that rides it): (trunk code, row, its trunk element's
+        number in the row's middle), in row order."""
+        mids = self.mids
+        middle = self.middle[channel]
+        trunk = mids.trunk[middle]
+        width = trunk.shape[1]
+        known = np.array([t in self.trunks for t in mids.trunk_ids] + [False], dtype=bool)
+        valid = (np.arange(width) < mids.n_trunks[middle][:, None]) & known[trunk]
+        flat = np.flatnonzero(valid.ravel())
+        codes = trunk.ravel()[flat]
+        _, first = np.unique(codes, return_index=True)
+        first.sort()
+        listed = flat[first]
+        return codes[first], listed // width, listed % width
+
+    def _cords(self, out, at, side, row, k, channel, device, swapped) -> None:
+        """The cord rows of ``side`` ("a" or "b"): copy ``k`` of paneled row ``row``, at
+        ``at`` of the output columns."""
+        mids, cells = self.mids, self.paneled_columns
+        ch = channel[row]
+        pair = self.pairs[self.pair_start[ch] + k]
+        unit = self.unit_start[ch] + k
+        middle = self.unit_middle[unit]
+        p = 0 if side == "a" else mids.n_points[middle] - 1
+        point, port = mids.point[middle, p], self.ports[unit, p]
+        names = self._point_names()
+        port_text = _texts(port)
+        rack = names[0][point]
+        front = (
+            names[2][point] + ":" + port_text,
+            rack,
+            names[1][point],
+            names[2][point],
+            port_text,
+            _blank(len(row)),
+            _blank(len(row)),
+        )
+        device = tuple(field[row] for field in device)
+        pre_a, pre_b = (device, front) if side == "a" else (front, device)
+        turned = swapped[row]
+        link = cells["link_id"][row]
+        suffix = np.where(self.copies[ch] > 1, "." + _texts(k + 1), "")
+        lengths, ordered, parts = self._cord_figures(side)
+        values = {
+            "cable_id": link + f":cord-{side}" + suffix,
+            "link_id": link,
+            "speed_gbps": cells["speed_gbps"][row],
+            "medium": cells["medium"][row],
+            "medium_kind": PATCH_CORD,
+            "route": self._cord_routes(pre_a[1], pre_b[1], turned),
+            "length_m": lengths[pair],
+            "ordered_length_m": ordered[pair],
+            "part": parts[pair],
+        }
+        _fill(out, at, values, pre_a, pre_b, turned)
+
+    def _point_names(self) -> tuple[np.ndarray, ...]:
+        """Per patch point code: its rack name, U and name, as object arrays."""
+        names = self.mids.point_names
+        return tuple(objects([p[i] for p in names], len(names)) for i in range(3))
+
+    @staticmethod
+    def _cord_routes(from_rack: np.ndarray, to_rack: np.ndarray, turned: np.ndarray):
+        """A cord's route: ``(in rack)``, or the racks it runs between when its panel stands in
+        a patch rack of the run (model.generators.patch_racks), the way its length was counted;
+        from the row's A end."""
+        route = np.full(len(from_rack), "(in rack)", dtype=object)
+        apart = np.flatnonzero(from_rack != to_rack)
+        made: dict[tuple[str, str, bool], str] = {}
+        for i, a, b, t in zip(
+            apart.tolist(),
+            from_rack[apart].tolist(),
+            to_rack[apart].tolist(),
+            turned[apart].tolist(),
+            strict=True,
+        ):
+            got = made.get((a, b, t))
+            if got is None:
+                got = made[(a, b, t)] = _reverse_route(f"{a} > {b}") if t else f"{a} > {b}"
+            route[i] = got
+        return route
+
+    def _cord_figures(self, side: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per cord pair, the ``side`` cord's length and ordered length rounded as the schedule
+        writes them, and its part number (one per fibre part and ordered length)."""
+        cords = self.layout.cords
+        length = cords.a_m if side == "a" else cords.b_m
+        ordered = cords.a_ordered if side == "a" else cords.b_ordered
+        fibre_parts = self.design.catalog.fibre_parts
+        part_of: dict[tuple[str, float], str] = {}
+        for key in set(zip(cords.parts, ordered, strict=True)):
+            fibre = fibre_parts.get(key[0])
+            part_of[key] = part_number_for(fibre.part_number, key[1]) if fibre else ""
+        parts = [part_of[key] for key in zip(cords.parts, ordered, strict=True)]
+        return _rounded(length), _rounded(ordered), objects(parts, len(parts))
+
+    def _trunks(self, out, at, channel, swapped, codes, rows, number) -> None:
+        """The listed trunks' rows (``codes``), under paneled row ``rows``, the ``number``-th
+        trunk of its middle, at ``at``: its ends the rear ports of all its legs
+        (``R1-R3,R7``), its route the link's when it is the channel's only trunk."""
+        mids, cells = self.mids, self.paneled_columns
+        ch = channel[rows]
+        unit, middle = self.unit_start[ch], self.middle[ch]
+        names = self._point_names()
+        blank = _blank(len(rows))
+        ends = []
+        for side, ranges in enumerate((self.trunk_a, self.trunk_b)):
+            p = number + side
+            point = mids.point[middle, p]
+            cassette = mids.panel[middle, p] < 0
+            rear = np.where(cassette, "R", "R" + _texts(self.ports[unit, p]))
+            port = objects(ranges, len(ranges))[codes]
+            none = np.array([v is None for v in port.tolist()], dtype=bool)
+            port[none] = rear[none]
+            if side == 0:  # a trunk leaving an intermediate adapter: its front ports
+                front = np.flatnonzero(~cassette & (number > 0))
+                port[front] = [t.replace("R", "") for t in port[front].tolist()]
+            name = names[2][point]
+            ends.append((name + ":" + port, names[0][point], names[1][point], name, port))
+        trunks = [self.trunks[t] for t in objects(mids.trunk_ids, len(mids.trunk_ids))[codes]]
+        catalog = structured_catalog()
+        part_of: dict[tuple[str, float], str] = {}  # (trunk part, ordered m) -> part number
+        for key in {(t.part, t.ordered_m) for t in trunks}:
+            spec = catalog.trunks.get(key[0])
+            part_of[key] = part_number_for(spec.part_number, key[1]) if spec else ""
+        turned = swapped[rows]
+        route = np.where(mids.n_trunks[middle] == 1, cells["route"][rows], "")
+        # Listed from the B end, a route was turned round twice (as the rows were made).
+        twice = {r: _reverse_route(_reverse_route(r)) for r in set(route[turned].tolist())}
+        route[turned] = [twice[r] for r in route[turned].tolist()]
+        values = {
+            "cable_id": objects([t.id for t in trunks], len(trunks)),
+            "link_id": cells["link_id"][rows],
+            "speed_gbps": cells["speed_gbps"][rows],
+            "medium": cells["medium"][rows],
+            "medium_kind": TRUNK,
+            "route": route,
+            "length_m": _rounded([t.length_m for t in trunks]),
+            "ordered_length_m": _rounded([t.ordered_m for t in trunks]),
+            "part": objects([part_of[(t.part, t.ordered_m)] for t in trunks], len(trunks)),
+        }
+        near, far = ((*e, blank, blank) for e in ends)
+        _fill(out, at, values, near, far, turned)
+
+
+class _Cells(dict):
+    """The link table's columns at the paneled rows, each an object array made on first use."""
+
+    def __init__(self, codes: Codes, rows: np.ndarray) -> None:
+        super().__init__()
+        self.codes, self.rows = codes, rows
+
+    def __missing__(self, name: str) -> np.ndarray:
+        got = self[name] = _gathered(self.codes, name, self.rows)
+        return got
+
+
+def _gathered(codes_of: Codes, name: str, rows: np.ndarray) -> np.ndarray:
+    """Column ``name`` of ``table`` at ``rows``, an object array (gathered by its codes)."""
+    values, codes = codes_of(name)
+    return objects(values, len(values))[codes[rows]]
+
+
+def _device_ends(cells: _Cells, swapped: np.ndarray) -> dict[str, tuple]:
+    """Per end of the paneled rows' links ("a": the link's A end), its fields (label, rack,
+    U, name, port, cage, module) as object arrays: the schedule row's end, its B end where
+    the schedule turned the link round. The label is ``{rack}-U{u}-{port}``."""
+    row_end = {}
+    for e in "ab":
+        rack, u, port = cells[f"{e}_rack"], cells[f"{e}_u"], cells[f"{e}_port"]
+        label = rack + "-U" + _texts(u.astype(np.int64)) + "-" + port
+        fields = (label, rack, u, cells[f"{e}_device"], port)
+        row_end[e] = (*fields, cells[f"{e}_cage"], cells[f"{e}_module"])
+    a, b = row_end["a"], row_end["b"]
+    return {
+        "a": tuple(np.where(swapped, y, x) for x, y in zip(a, b, strict=True)),
+        "b": tuple(np.where(swapped, x, y) for x, y in zip(a, b, strict=True)),
+    }
+
+
+def _fill(out: list, at: np.ndarray, values: dict, pre_a: tuple, pre_b: tuple, turned) -> None:
+    """Rows at ``at`` of the ``out`` columns: ``values`` (column -> cells), their ends
+    ``pre_a`` to ``pre_b`` (label, rack, U, name, port, cage, module), from ``pre_b`` where
+    ``turned`` (the schedule lists the link from its B end), labelled A end to B end."""
+    end_a = [np.where(turned, y, x) for x, y in zip(pre_a, pre_b, strict=True)]
+    end_b = [np.where(turned, x, y) for x, y in zip(pre_a, pre_b, strict=True)]
+    label = end_a[0] + " to " + end_b[0]
+    # Turned round, a row whose A end's label makes a " to " before its own (one holding a
+    # space: "go to", "x to y") is split where the row's label splits first.
+    at_turned = np.flatnonzero(turned)
+    labels = pre_a[0][at_turned].tolist()
+    for k in [k for k, a in enumerate(labels) if " " in a]:
+        a, i = labels[k], at_turned[k]
+        if f"{a} to ".find(" to ") != len(a):
+            a_label, _, b_label = f"{a} to {pre_b[0][i]}".partition(" to ")
+            label[i] = f"{b_label} to {a_label}"
+    values = {**values, "label": label}
+    for name, a, b in zip(_END + ("cage", "module"), end_a[1:], end_b[1:], strict=True):
+        values[f"a_{name}"], values[f"b_{name}"] = a, b
+    for j, name in enumerate(SCHEDULE_COLUMNS):
+        out[j][at] = values[name]
+
+
+def _texts(values: np.ndarray) -> np.ndarray:
+    """Integers as their decimal text, an object array (each distinct value formatted once)."""
+    if not len(values):
+        return np.empty(0, dtype=object)
+    uniq, inverse = np.unique(values, return_inverse=True)
+    return objects([str(v) for v in uniq.tolist()], len(uniq))[inverse.reshape(-1)]
+
+
+def _blank(n: int) -> np.ndarray:
+    return np.full(n, "", dtype=object)

@@ -8,6 +8,10 @@ which the analysis, the BOM, the schedule (each link as its segments), the NetBo
 targets are the issue's, the same as for direct cabling; they are printed beside the figures
 so a reader sees how far structured cabling is from them.
 
+The same workloads cross-connected (``--cabling cross-connect``: panel - trunk - panel, two
+patch points), generated once per size, are timed too, with a row of the findings their
+analysis lists (#43 wants every generated hall valid: at XL none, 393,216 channels).
+
 The same workloads with every network (``fabrics="all"``: storage, in-band and OOB switches,
 racks and links beside the compute fabric), cabled direct, are timed by the same commands: the
 XL one also missed the direct-XL targets (#43 item 4).
@@ -19,9 +23,11 @@ very rows written for the schedule and the NetBox folder.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 from model.files.design_file import save_design
@@ -41,13 +47,26 @@ def run(report: Report) -> None:
             continue
         runs = 1 if size == "XL" else commands.RUNS
         _commands(report, size, apply_cabling(build(size), "zones"), "zones: command: ", runs)
+        # Cross-connected (two patch points per channel, #43): generated once per size, its
+        # commands timed and its findings counted (the issue wants it valid at every size).
+        _commands(
+            report,
+            size,
+            apply_cabling(build(size), "cross-connect"),
+            "cross-connect: command: ",
+            runs,
+            count_findings=True,
+        )
         # Every network (storage, in-band, OOB with their own switches and racks), cabled
         # direct: the other hall #43 measured short of the direct-XL targets.
         _commands(report, size, build(size, fabrics="all"), "all fabrics: command: ", runs)
 
 
-def _commands(report: Report, size: str, design, label: str, runs: int) -> None:
-    """The commands' rows of ``design`` at ``size``, each beside its floor."""
+def _commands(
+    report: Report, size: str, design, label: str, runs: int, count_findings: bool = False
+) -> None:
+    """The commands' rows of ``design`` at ``size``, each beside its floor; with
+    ``count_findings`` a row of its analysis' findings by code (``analyze --json``)."""
     py = sys.executable
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
@@ -59,6 +78,9 @@ def _commands(report: Report, size: str, design, label: str, runs: int) -> None:
         decode = commands._three([py, "-c", commands.BARE_DECODE, path])
         analyze = _timed([py, "main.py", "analyze", "--json", path], runs)
         commands._add(report, size, label + "analyze --json", analyze, decode, "<= 2.5 s")
+        if count_findings:  # the report itself, for its findings (not timed)
+            args = [py, "main.py", "analyze", "--json", path]
+            _findings(report, size, label, args, min(analyze))
         schedule_csv = str(out / "schedule.csv")
         schedule = _timed([py, "main.py", "schedule", path, "-o", schedule_csv], runs)
         rows_floor = commands._rewrite(py, [schedule_csv], start)
@@ -87,3 +109,14 @@ def _commands(report: Report, size: str, design, label: str, runs: int) -> None:
             )
         lines = commands._rewrite(py, [str(routes_txt)], start, commands.LINES_REWRITE)
         commands._add(report, size, label + "routes", routes, lines, "<= 5 s")
+
+
+def _findings(report: Report, size: str, label: str, args: list[str], seconds: float) -> None:
+    """A row of the findings ``analyze --json`` lists, by severity and code, beside the
+    analysis' time (``seconds``)."""
+    done = subprocess.run(args, cwd=commands.ROOT, check=True, capture_output=True)
+    warnings = json.loads(done.stdout)["warnings"]
+    by_code = Counter(f"{w['severity']} {w['code']}" for w in warnings)
+    listed = ", ".join(f"{code} {n}" for code, n in sorted(by_code.items()))
+    note = f"{len(warnings)} findings" + (f": {listed}" if listed else "")
+    report.add(size, label.replace("command: ", "analyze findings"), seconds, note=note)

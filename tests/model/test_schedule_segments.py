@@ -227,13 +227,29 @@ def _old_swap(row: tuple) -> tuple:
 )
 @pytest.mark.parametrize("kind", ["patch-cord", "trunk"])
 def test_a_segment_made_from_its_b_end_is_the_old_swap(a_label, b_label, kind):
-    from model.outputs.schedule_segments import _row, _swapped_row
+    """A row filled from its B end (the link turned round) is the row from its A end with
+    the ends exchanged and the label split where the old swap split it."""
+    import numpy as np
 
-    base = ("l-1:x", "l-1", "", *("",) * 8, 400.0, "sr4-400g", *("",) * 9)
+    from model.outputs.schedule_columns import objects
+    from model.outputs.schedule_segments import _fill
+
     a = (a_label, "A01", 2, "node", "nic1", "cage 1", "MMA")
     b = (b_label, "A09", 48, "pp9", "R1", "", "")
-    args = ("trunk-1", kind, a, b, 8.9312, float("nan"), "P", "Cross 1 > Row A")
-    assert _swapped_row(base, *args) == _old_swap(_row(base, *args))
+    unorderable = float("nan")
+
+    def filled(turned: bool, route: str) -> tuple:
+        out = [np.empty(1, dtype=object) for _ in SCHEDULE_COLUMNS]
+        values = dict(cable_id="trunk-1", link_id="l-1", speed_gbps=400.0, medium="sr4-400g")
+        values.update(medium_kind=kind, length_m=8.9312, ordered_length_m=unorderable)
+        values.update(part="P", route=route)
+        ends = [tuple(objects([x], 1) for x in end) for end in (a, b)]
+        _fill(out, np.array([0]), values, *ends, np.array([turned]))
+        return tuple(column[0] for column in out)
+
+    straight = filled(False, "Cross 1 > Row A")
+    assert straight[2] == f"{a_label} to {b_label}" and straight[3:7] == a[1:5]
+    assert filled(True, "Row A > Cross 1") == _old_swap(straight)
 
 
 def test_a_column_rounded_at_once_is_each_value_rounded():
@@ -244,7 +260,7 @@ def test_a_column_rounded_at_once_is_each_value_rounded():
     from model.outputs.schedule_segments import _num, _rounded
 
     values = [2.34567, 1, 1.0, 0.0, -0.0, math.nan, None, 2.34567, 3.0005, 7, 1e-4]
-    got = _rounded(values)
+    got = _rounded(values).tolist()
     want = [_num(v) for v in values]
     assert [(type(g), repr(g)) for g in got] == [(type(w), repr(w)) for w in want]
     assert got[:2] == [2.346, 1] and type(got[1]) is int and got[5] is None
