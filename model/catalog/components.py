@@ -20,6 +20,7 @@ from msgspec import Meta, Struct
 
 from model.catalog.nics import NicType, group_problem
 from model.catalog.parts import (
+    NETBOX_DEVICE_KINDS,
     CablePart,
     FacilityPart,
     FibrePart,
@@ -364,6 +365,7 @@ class Catalog:
                 ):
                     raise CatalogError(f"{kind} {item.id!r} names unknown medium {item.medium!r}")
                 table[item.id] = item
+        _check_facility_models(self.facility_parts.values())
         self.nic_types: dict[str, NicType] = {}
         for nic in parts.nic_types:
             if nic.id in self.nic_types:
@@ -488,3 +490,13 @@ def builtin_catalog() -> Catalog:
             ),
         )
     return _builtin
+
+
+def _check_facility_models(parts: Iterable[FacilityPart]) -> None:
+    """A PDU, power shelf or DC feed needs a model: NetBox names its device type by it."""
+    for part in parts:
+        if part.kind in NETBOX_DEVICE_KINDS and not part.model.strip():
+            raise CatalogError(
+                f"facility part {part.id!r} ({part.kind}) needs a model: the name of its "
+                "NetBox device type"
+            )
