@@ -281,3 +281,31 @@ def test_requests_are_sized_by_the_time_netbox_takes_per_object():
     sizes = [n for method, kind, n in api.writes if method == "POST" and kind == "cables"]
     assert sum(sizes) == len(desired["cables"]) > FIRST_CHUNK
     assert sizes[0] == FIRST_CHUNK and sizes[1] == min(2 * FIRST_CHUNK, sum(sizes) - sizes[0])
+
+
+def test_a_push_reads_each_site_kind_again_only_when_it_may_have_changed():
+    """The site's cables are read once by a push that deletes nothing (the plan's read; none
+    for a new site): not again before writing them, nor after (no kind refers to a cable); a
+    push that deletes a device reads them again (NetBox's cascade)."""
+    design = small_pod()
+    api = FakeNetBox()
+    reads: list[str] = []
+    read_all = api.read_all
+
+    def counting(endpoint, params):
+        reads.append(endpoint)
+        return read_all(endpoint, params)
+
+    api.read_all = counting  # type: ignore[method-assign]
+    push(api, _desired(design))
+    assert reads.count("cables") == 0 and reads.count("modules") == 0  # a new site's
+    rack = next(iter(design.racks.values()))
+    design.move_racks({rack.id: (rack.x + 3.0, rack.y)})
+    reads.clear()
+    moved = push(api, _desired(design))
+    assert moved.plan["racks"].change and reads.count("cables") == 1
+    design.remove_devices([next(d.id for d in design.devices.values() if d.role == "leaf")])
+    reads.clear()
+    gone = push(api, _desired(design))
+    assert gone.plan["devices"].delete and reads.count("cables") == 2
+    assert api.count("cables") == len(design.links)

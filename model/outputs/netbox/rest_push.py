@@ -46,6 +46,7 @@ MATCH_ONLY = frozenset({"manufacturers", "device-roles"})
 # templates never changed, as ``export-netbox --types library`` leaves a held type out.
 HELD_TYPE_KINDS = ("device-types", "module-types")
 _MISSING = object()  # a reference to an object NetBox does not hold (yet)
+UNREFERENCED = frozenset({"modules", "cables"})  # no field of another kind names one
 
 
 @dataclass
@@ -205,20 +206,34 @@ class _Pusher:
             self.progress(f"{kind}: {start} of {len(items)} sent")
         return done
 
-    def apply(self, plans: dict[str, KindPlan]) -> None:
+    def delete(self, plans: dict[str, KindPlan]) -> bool:
+        """Delete what ``plans`` delete, dependents first; whether anything was deleted."""
+        deleted = False
         for kind, _ in reversed(KINDS):
             doomed = [self.held[kind].ids[k] for k in plans[kind].delete]
             for start in range(0, len(doomed), CHUNK):
                 self.api.delete(kind, doomed[start : start + CHUNK])
             if doomed:
+                deleted = True
                 self.progress(f"{kind}: {len(doomed)} deleted")
+        return deleted
+
+    def apply(self, plans: dict[str, KindPlan]) -> None:
+        """Write ``plans``. A kind is read again only when this push may have changed what the
+        plan read: after a delete (NetBox cascades a device's to its cables and modules), a
+        device's ports and bays after devices were written, a kind's new ids after it was
+        written when a later kind refers to it. A site's cables were read three times, 100 of
+        the 144 s a moved rack's push of a 64-node pod took."""
+        deleted = self.delete(plans)
+        written: set[str] = set()
         for kind, _ in KINDS:
-            if kind == "modules":
+            ports_moved = deleted or "devices" in written
+            if kind == "modules" and ports_moved:
                 self.read("module-bays")
-            elif kind == "cables":
+            elif kind == "cables" and ports_moved:
                 for ports in PORT_KINDS.values():
                     self.read(ports)
-            held = self.read(kind)
+            held = self.read(kind) if deleted else self.held[kind]
             plan = self.plan_kind(kind)
             wanted = self.desired[kind]
             new = []
@@ -236,7 +251,9 @@ class _Pusher:
             if patches:
                 self.send(kind, self.api.update, patches)
             if new or patches:
-                self.read(kind)  # the new ids, for the kinds that refer to these
+                written.add(kind)
+                if kind not in UNREFERENCED:
+                    self.read(kind)  # the new ids, for the kinds that refer to these
 
 
 def _use_held_types(pusher: _Pusher) -> tuple[list[tuple], list[tuple]]:
