@@ -52,6 +52,11 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
         "--branch", help="a netbox-branching branch to write into (the plugin must be installed)"
     )
     parser.add_argument(
+        "--timings",
+        action="store_true",
+        help="print the HTTP requests per endpoint (objects, seconds) to stderr at the end",
+    )
+    parser.add_argument(
         "--plan-json", metavar="FILE", help="also write the plan (keys per type) as JSON"
     )
 
@@ -102,6 +107,10 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(
             exc.text if exc.status == 0 else f"NetBox refused a request: {exc}"
         ) from None
+    finally:
+        if args.timings:
+            for line in client.tally_lines():
+                say(f"HTTP {line}")
     if args.plan_json:
         Path(args.plan_json).write_text(json.dumps(result.plan_json(), indent=1), "utf-8")
     verb = "would write" if args.dry_run else "wrote"

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import cast
 
 from model.asbuilt.netbox_custom_types import unknown_types
+from model.asbuilt.netbox_facility_import import pdu_entry, rack_facility, without_pdus
 from model.asbuilt.netbox_media import pin_recorded_media, recorded_medium
 from model.asbuilt.netbox_panels_import import (
     check_virtual_panels,
@@ -221,6 +222,9 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
         raise ReportError(f"{folder / FILES['sites']}: site {site!r}: {exc}") from None
     placed = {r["name"]: parse_rack_comment(r["comments"]) for _, r in racks_in}
     recorded = hall_record is not None and bool(racks_in) and all(placed.values())
+    # The PDU and shelf devices NetBox holds: a rack's recorded entries come back with them
+    # (None without a floor record: the hall's power panels are not known, no rack has PDUs)
+    present = {e for _, d in device_rows if (e := pdu_entry(d)) is not None} if recorded else None
     rack_ids: dict[str, str] = {}
     taken: set[str] = set()
     names_seen: set[str] = set()
@@ -254,6 +258,7 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
                 rack_id = f"{rack_id}-{r['line'].rsplit(' ', 1)[-1]}"
             taken.add(rack_id)
             rack_ids.update(dict.fromkeys(_shown_names(r), rack_id))
+            pdus, cooling = rack_facility(r, rack_id, present, notes.left_out)
             racks.append(
                 Rack(
                     id=rack_id,
@@ -267,6 +272,8 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
                     power_budget_kw=rtype.power_budget_kw,
                     # The record's pattern reads only 0, 90, 180 or 270.
                     rotation=cast(Rotation, at[3]) if at else 0,
+                    pdus=pdus,
+                    cooling=cooling,
                 )
             )
             x += w
@@ -311,6 +318,7 @@ def import_netbox(folder: str | Path, site: str | None = None) -> ImportResult:
     except DesignError as exc:  # a recorded tray edited into one the design refuses
         raise ReportError(f"{folder / FILES['sites']}: site {site!r}: {exc}") from None
     virtual: dict[tuple[str, str], list[str]] = defaultdict(list)
+    device_rows = without_pdus(device_rows, present, racks, notes)
     aliases = _add_devices(design, device_rows, rack_ids, notes, by_layout, virtual)
     _add_cables(design, folder, site, notes, aliases)
     check_virtual_panels(design, virtual, notes, notes.left_out)

@@ -206,6 +206,10 @@ FacilityKind = Literal[
 ]
 
 
+# Facility parts that stand in a rack as NetBox devices (model/outputs/netbox/power.py)
+NETBOX_DEVICE_KINDS = frozenset({"rack-pdu", "power-shelf", "rack-dc-feed"})
+
+
 class FacilityPart(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     id: _Id
     kind: FacilityKind
@@ -216,3 +220,6 @@ class FacilityPart(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     price_per_kw_usd: _Usd = 0.0
     source: _Id  # keys of resources/catalog/sources.json, or "estimate"
     notes: str = ""
+    # The product's model as a NetBox device type names it (a PDU, power shelf or DC feed is a
+    # device in the rack there); required of those kinds (``NETBOX_DEVICE_KINDS``).
+    model: str = ""

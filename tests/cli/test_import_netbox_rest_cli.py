@@ -91,3 +91,28 @@ def test_rest_refusals_are_one_sentence_exit_2(server, tmp_path, capsys):
     bad = tmp_path / "bad-token"
     bad.write_text("not a token\n")
     assert run_cli(["import-netbox", "-o", out, "--url", url, "--token-file", str(bad)]) == 2
+
+
+def test_a_pushed_b300_hall_keeps_its_power_lines_over_rest(server, tmp_path):
+    """push-netbox writes a rack's PDUs as devices without a U position and its facility
+    record in the comments; import-netbox --url brings the BOM's power and cooling lines back."""
+    from model.facility.parts import facility_items
+
+    url, _ = server
+    hall = generate(
+        "rail-optimized", nodes=8, node_type="dgx-b300", switch="q3400", su_nodes=8, facility="yes"
+    )
+    design = tmp_path / "b300.hall.json"
+    save_design(hall, design)
+    token = tmp_path / "token"
+    token.write_text(TOKEN + "\n")
+    auth = ["--url", url, "--token-file", str(token)]
+    assert run_cli(["push-netbox", str(design), *auth]) == 0
+    back = tmp_path / "back.hall.json"
+    assert run_cli(["import-netbox", *auth, "--site", hall.name, "-o", str(back)]) == 0
+
+    def lines(d):
+        return [(p.part_id, p.quantity, p.unit_price_usd) for p in facility_items(d)]
+
+    assert any(p[0] == "rack-pdu-3ph-415v" for p in lines(hall))
+    assert lines(load_design(back)) == lines(hall)

@@ -236,3 +236,22 @@ def test_library_types_use_the_type_a_library_loaded_netbox_holds(server, files,
     assert run_cli([*args, "--types", "library", "--plan-json", str(plan_file)]) == 0
     plan = json.loads(plan_file.read_text())
     assert all(not p["create"] and not p["change"] and not p["delete"] for p in plan.values())
+
+
+def test_timings_count_the_requests_and_objects_of_each_endpoint(server, files, pod, capsys):
+    """--timings: one line per method and endpoint, its requests, objects and seconds, as the
+    server saw them (a page of 7 here: a GET of the interfaces is several requests)."""
+    url, netbox = server
+    design, token = files
+    args = ["push-netbox", str(design), "--url", url, "--token-file", str(token), "--timings"]
+    assert run_cli(args) == 0
+    lines = {
+        line.split(": ", 2)[1].removeprefix("HTTP "): line.split(": ", 2)[2]
+        for line in capsys.readouterr().err.splitlines()
+        if line.startswith("push-netbox: HTTP ")
+    }
+    posted = [n for method, kind, n in netbox.writes if method == "POST" and kind == "cables"]
+    assert lines["POST dcim/cables"].startswith(f"{len(posted)} requests, {len(pod.links)} objects")
+    assert lines["POST dcim/devices"].startswith(f"1 requests, {len(pod.devices)} objects")
+    reads = lines["GET dcim/interfaces"]
+    assert int(reads.split()[0]) >= 2 and reads.endswith(" s")

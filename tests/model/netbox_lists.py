@@ -20,7 +20,9 @@ def _write(path: Path, header: list[str], rows: list[list[object]]) -> None:
         writer.writerows(rows)
 
 
-def write_lists(export, folder: Path, foreign: bool = False) -> Path:
+def write_lists(export, folder: Path, foreign: bool = False, interfaces: bool = False) -> Path:
+    """The list exports of ``export``'s site in ``folder``; ``interfaces``: NetBox's interface
+    list too (netbox_interfaces.csv: each device's interfaces as its type's templates made them)."""
     folder.mkdir(parents=True, exist_ok=True)
 
     def table(stem):
@@ -84,6 +86,20 @@ def write_lists(export, folder: Path, foreign: bool = False) -> Path:
             for d in table("07_devices")
         ],
     )
+    if interfaces:
+        templates = {}
+        for variant in export.device_types:
+            doc = variant.document()
+            templates[(doc["manufacturer"], doc["model"])] = doc.get("interfaces", [])
+        _write(
+            folder / "netbox_interfaces.csv",
+            ["Device", "Name", "Type"],
+            [
+                [d["name"], i["name"], i["type"]]
+                for d in table("07_devices")
+                for i in templates.get((d["manufacturer"], d["device_type"]), [])
+            ],
+        )
     cables = []
     for stem in ("08_cables", "09_backplane_cables"):
         if stem in export.tables:

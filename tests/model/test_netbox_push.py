@@ -233,3 +233,79 @@ def test_a_cable_end_of_another_kind_is_refused_with_a_sentence():
     export.set_rows("08_cables", export.tables["08_cables"].header, rows)
     with pytest.raises(PushRefused, match="dcim.consoleport"):
         desired_objects(export)
+
+
+def test_modules_of_hallwright_s_types_are_created_without_replicating_components():
+    """A transceiver module type Hallwright writes has no component templates: its modules ask
+    NetBox not to look for any (replicate_components false); a module of a type NetBox already
+    held (the team's own, maybe with templates) keeps NetBox's default."""
+    design = small_pod()
+    desired = _desired(design)
+    api = FakeNetBox()
+    push(api, desired)
+    modules = list(api.db["modules"].values())
+    assert modules and all(m["replicate_components"] is False for m in modules)
+    held_key = next(iter(desired["module-types"]))
+    held = dict(desired["module-types"][held_key].fields, manufacturer=None)
+    api = FakeNetBox()
+    api.create("module-types", [dict(held, manufacturer=_maker(api, held_key[0]))])
+    push(api, desired, keep_held_types=True)
+    by_type = {}
+    for m in api.db["modules"].values():
+        by_type.setdefault(api.db["module-types"][m["module_type"]]["model"], set()).add(
+            m.get("replicate_components", True)
+        )
+    assert by_type.pop(held["model"]) == {True}
+    assert by_type and all(v == {False} for v in by_type.values())
+
+
+def _maker(api, slug: str) -> int:
+    (made,) = api.create("manufacturers", [{"name": slug, "slug": slug}])
+    return made["id"]
+
+
+def test_requests_are_sized_by_the_time_netbox_takes_per_object():
+    """A kind's first request is small; the next ones take about REQUEST_S at the rate seen,
+    at most doubling: 18 devices in 96 s (NetBox 4.7 on a loaded machine) -> 3 a request, not
+    a chunk of 200 that would run ~18 min, past any web timeout."""
+    from model.outputs.netbox.rest_push import CHUNK, FIRST_CHUNK, REQUEST_S, next_chunk
+
+    assert next_chunk(18, 96.0) == int(REQUEST_S / (96.0 / 18)) == 3
+    assert next_chunk(10, 0.5) == 20  # fast: doubles
+    assert next_chunk(160, 1.0) == CHUNK
+    assert next_chunk(1, 300.0) == 1
+    design = small_pod()
+    desired = _desired(design)
+    api = FakeNetBox()
+    push(api, desired)
+    sizes = [n for method, kind, n in api.writes if method == "POST" and kind == "cables"]
+    assert sum(sizes) == len(desired["cables"]) > FIRST_CHUNK
+    assert sizes[0] == FIRST_CHUNK and sizes[1] == min(2 * FIRST_CHUNK, sum(sizes) - sizes[0])
+
+
+def test_a_push_reads_each_site_kind_again_only_when_it_may_have_changed():
+    """The site's cables are read once by a push that deletes nothing (the plan's read; none
+    for a new site): not again before writing them, nor after (no kind refers to a cable); a
+    push that deletes a device reads them again (NetBox's cascade)."""
+    design = small_pod()
+    api = FakeNetBox()
+    reads: list[str] = []
+    read_all = api.read_all
+
+    def counting(endpoint, params):
+        reads.append(endpoint)
+        return read_all(endpoint, params)
+
+    api.read_all = counting  # type: ignore[method-assign]
+    push(api, _desired(design))
+    assert reads.count("cables") == 0 and reads.count("modules") == 0  # a new site's
+    rack = next(iter(design.racks.values()))
+    design.move_racks({rack.id: (rack.x + 3.0, rack.y)})
+    reads.clear()
+    moved = push(api, _desired(design))
+    assert moved.plan["racks"].change and reads.count("cables") == 1
+    design.remove_devices([next(d.id for d in design.devices.values() if d.role == "leaf")])
+    reads.clear()
+    gone = push(api, _desired(design))
+    assert gone.plan["devices"].delete and reads.count("cables") == 2
+    assert api.count("cables") == len(design.links)

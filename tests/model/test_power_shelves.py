@@ -118,3 +118,58 @@ def test_netbox_names_each_platform_s_shelf_as_the_bom_does(params, model):
     shelves = [d for d in out.devices if d["name"].split()[-1].startswith("PS")]
     assert shelves and {d["device_type"] for d in shelves} == {model}
     assert model in {doc["model"] for _slug, doc in out.device_types}
+
+
+def _catalog_with_parts(catalog, facility_parts):
+    import msgspec
+
+    return type(catalog)(
+        device_types=list(catalog.device_types.values()),
+        rack_types=list(catalog.rack_types.values()),
+        media_types=list(catalog.media_types.values()),
+        parts=msgspec.structs.replace(catalog.parts_file(), facility_parts=facility_parts),
+    )
+
+
+def test_netbox_takes_the_part_s_model_not_its_description():
+    """The NetBox type of a rack's shelves is the catalog part's ``model`` field: a new
+    description (a figure corrected) leaves the NetBox type as it was."""
+    import msgspec
+
+    from model.outputs.netbox.power import power_export
+
+    design = generate("nvl72", facility="yes", racks=1, platform="gb300")
+    parts = dict(design.catalog.facility_parts)
+    parts["gb300-power-shelf"] = msgspec.structs.replace(
+        parts["gb300-power-shelf"], description="Power shelf, 34 kW (revised)", model="GB300 PS-X"
+    )
+    design.catalog = _catalog_with_parts(design.catalog, list(parts.values()))
+    names = {r.id: r.id for r in design.racks.values()}
+    out = power_export(design, "site", "hall", names, set())
+    shelves = {d["device_type"] for d in out.devices if d["name"].split()[-1].startswith("PS")}
+    assert shelves == {"GB300 PS-X"}
+
+
+def test_a_kyber_rack_s_dc_feeds_are_its_feed_part_in_netbox():
+    """A Kyber rack's Rack.pdus entries are 800 V DC feeds in the BOM; NetBox names them so,
+    not as generic rack PDUs."""
+    from model.outputs.netbox.power import power_export
+
+    design = generate("nvl72", facility="yes", racks=1, platform="rubin-ultra")
+    names = {r.id: r.id for r in design.racks.values()}
+    out = power_export(design, "site", "hall", names, set())
+    kyber = {r.id for r in design.racks.values() if r.type == "rack-kyber-nvl576"}
+    types = {d["device_type"] for d in out.devices if d["description"].split()[1] in kyber}
+    assert types == {"Kyber 800 V DC feed"}
+
+
+def test_a_power_part_without_a_model_is_refused():
+    import msgspec
+
+    catalog = builtin_catalog()
+    parts = [
+        msgspec.structs.replace(p, model="") if p.id == "vr-nvl72-power-shelf" else p
+        for p in catalog.facility_parts.values()
+    ]
+    with pytest.raises(CatalogError, match="vr-nvl72-power-shelf.*needs a model"):
+        _catalog_with_parts(catalog, parts)

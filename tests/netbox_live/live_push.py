@@ -102,12 +102,21 @@ def push(url: str, token: Path, design: Path, work: Path, *extra: str) -> tuple[
     start = time.perf_counter()
     done = subprocess.run(
         [sys.executable, str(REPO / "main.py"), "push-netbox", str(design), "--url", url,
-         "--token-file", str(token), "--plan-json", str(plan_file), *extra],
+         "--token-file", str(token), "--plan-json", str(plan_file), "--timings", *extra],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     seconds = time.perf_counter() - start
     print(f"push-netbox {' '.join(extra) or '(write)'}: exit {done.returncode}, {seconds:.0f} s")
     print(done.stdout, end="")
+    # Where the push spent its time: requests, objects and seconds per endpoint
+    print(
+        "".join(
+            f"  {line[12:]}\n"
+            for line in done.stderr.splitlines()
+            if line.startswith("push-netbox: HTTP ")
+        ),
+        end="",
+    )
     refused = [line for line in done.stderr.splitlines() if not line.startswith("push-netbox:")]
     if refused:
         print("\n".join(refused[:20]))

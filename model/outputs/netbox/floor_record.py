@@ -9,8 +9,16 @@ a design back as it was exported (not racks re-laid in rows by name), the export
   line a person reads and the import parses: ``Hallwright rack r-a01 at x 12.300 m, y 4.500 m,
   rotation 90``;
 - on the site, ``comments`` = ``Hallwright hall:`` and the hall's geometry as JSON (outline,
-  obstacles, tile size, tray elevation, raised floor; the trays with every field). The facility
-  (power, cooling) has NetBox objects of its own and is not repeated here.
+  obstacles, tile size, tray elevation, raised floor; the trays with every field), and its
+  facility records (power feeds, busways and panels with their routes and ratings, CDUs and
+  CRAHs with their positions and capacities): NetBox's power panels and feeds have no route,
+  rating or redundancy, and a CDU no NetBox object at all, so the BOM's power and cooling
+  lines could not be counted again from them;
+- on a rack with a power path or cooling units, a second comment line
+  ``Hallwright rack facility: {"pdus": [...], "cooling": [...]}`` (``Rack.pdus``, the panel
+  each PDU or shelf plugs into; ``Rack.cooling``). Its PDUs and shelves are NetBox devices in
+  the rack without a U position (model.outputs.netbox.power); the import keeps an entry while
+  its device is there.
 
 Custom fields would hold these too, but a NetBox must be given them before any import (one more
 file to import first, by an administrator); the rack's and site's own fields need nothing. The
@@ -24,10 +32,11 @@ import re
 
 import msgspec
 
-from model.design.entities import Hall, Obstacle, Point, Rack, Tray
+from model.design.entities import Cooling, Hall, Obstacle, Point, Power, Rack, Tray
 
 FACILITY_ID_MAX = 50  # NetBox Rack.facility_id
 HALL_MARK = "Hallwright hall: "
+RACK_FACILITY_MARK = "Hallwright rack facility: "
 _RACK = re.compile(
     r"^Hallwright rack (?P<id>\S+) at x (?P<x>-?[0-9]+(?:\.[0-9]+)?) m, "
     r"y (?P<y>-?[0-9]+(?:\.[0-9]+)?) m, rotation (?P<rotation>0|90|180|270)\b"
@@ -44,6 +53,17 @@ class HallRecord(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_
     raised_floor: bool = False
     floor_void_m: float = 0.6
     trays: list[Tray] = []
+    # None when the hall has none: a record without a facility reads as it did before it
+    power: Power | None = None
+    cooling: Cooling | None = None
+    floor_rating_kg_m2: float | None = None
+
+
+class RackFacility(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A rack's facility entries its comments carry (see the module docstring)."""
+
+    pdus: list[str] = []
+    cooling: list[str] = []
 
 
 def rack_facility_id(rack: Rack) -> str:
@@ -51,9 +71,28 @@ def rack_facility_id(rack: Rack) -> str:
 
 
 def rack_comment(rack: Rack) -> str:
-    return (
+    line = (
         f"Hallwright rack {rack.id} at x {rack.x:.3f} m, y {rack.y:.3f} m, rotation {rack.rotation}"
     )
+    if not (rack.pdus or rack.cooling):
+        return line
+    record = RackFacility(pdus=list(rack.pdus), cooling=list(rack.cooling))
+    return f"{line}\n{RACK_FACILITY_MARK}{msgspec.json.encode(record).decode('utf-8')}"
+
+
+def parse_rack_facility(text: str) -> RackFacility | None:
+    """The facility line of a rack's comments; None when they hold none. A line that does not
+    decode raises ``ValueError``."""
+    for line in (text or "").splitlines():
+        line = line.strip()
+        if line.startswith(RACK_FACILITY_MARK):
+            try:
+                return msgspec.json.decode(
+                    line[len(RACK_FACILITY_MARK) :].encode("utf-8"), type=RackFacility
+                )
+            except msgspec.DecodeError as exc:
+                raise ValueError(f"its facility line is not valid: {exc}") from None
+    return None
 
 
 def parse_rack_comment(text: str) -> tuple[str, float, float, int] | None:
@@ -74,6 +113,9 @@ def hall_comment(hall: Hall, trays: list[Tray]) -> str:
         raised_floor=hall.raised_floor,
         floor_void_m=hall.floor_void_m,
         trays=trays,
+        power=hall.power if hall.power != Power() else None,
+        cooling=hall.cooling if hall.cooling != Cooling() else None,
+        floor_rating_kg_m2=hall.floor_rating_kg_m2,
     )
     return HALL_MARK + msgspec.json.encode(record).decode("utf-8")
 
@@ -100,4 +142,7 @@ def recorded_hall(record: HallRecord) -> Hall:
         tray_elevation_m=record.tray_elevation_m,
         raised_floor=record.raised_floor,
         floor_void_m=record.floor_void_m,
+        power=record.power or Power(),
+        cooling=record.cooling or Cooling(),
+        floor_rating_kg_m2=record.floor_rating_kg_m2,
     )

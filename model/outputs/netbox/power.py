@@ -75,16 +75,22 @@ class PowerExport:
     manufacturers: set[str] = field(default_factory=set)
 
 
-def _shelf_type(design: Design, rtype) -> tuple[str, str, int]:
-    """(manufacturer, model, U) of a rack type's power shelf: the rack type's own shelf part
-    (a GB300, Vera Rubin or Open Rack shelf: ``RackType.power_part``) by the first clause of
-    its description, else the GB200 NVL72 shelf. A NetBox user sees which shelf each rack
-    holds, as the BOM lists it, not one "NVL72 power shelf" for every platform."""
-    part = design.catalog.facility_parts.get(getattr(rtype, "power_part", "") or "")
-    if part is None or part.kind != "power-shelf":
-        return ("NVIDIA", "NVL72 power shelf", 1)
+def _power_type(design: Design, rtype, shelf: bool) -> tuple[str, str, int]:
+    """(manufacturer, model, U) of the devices a rack's ``Rack.pdus`` entries stand for: the
+    part the BOM counts for them (model.facility.parts: the rack type's own ``power_part``,
+    else the catalog's first part of the kind), named by its catalog ``model``. A NetBox user
+    sees which shelf, PDU or DC feed each rack holds, as the BOM lists it. A catalog without
+    facility parts gets generic types."""
+    kind = "power-shelf" if shelf else "rack-pdu"
+    parts = design.catalog.facility_parts
+    part = parts.get(getattr(rtype, "power_part", "") or "") or next(
+        (p for p in parts.values() if p.kind == kind), None
+    )
+    u_height = 1 if shelf else 0  # a PDU is 0U (zero-U, on the rack's side rails)
+    if part is None:
+        return ("Generic", "Power shelf" if shelf else "Rack PDU", u_height)
     maker = "NVIDIA" if part.vendor.startswith("NVIDIA") else "Generic"
-    return (maker, part.description.split(",")[0].split(" (")[0], 1)
+    return (maker, part.model, u_height)
 
 
 def _phase(panel: PowerPanel) -> str:
@@ -151,7 +157,7 @@ def power_export(
         rtype = rack_types.get(rack.type)
         shelf = bool(rtype and rtype.power_shelves)
         kind = "PS" if shelf else "PDU"
-        device_type = _shelf_type(design, rtype) if shelf else ("Generic", "Rack PDU", 0)
+        device_type = _power_type(design, rtype, shelf)
         kinds.setdefault(device_type[1], device_type)
         manufacturer, model, _u = device_type
         sides = [feeds[panels[p].feed].side for p in entries]

@@ -12,6 +12,7 @@ update are the same POST / PATCH of a list.
 from __future__ import annotations
 
 import json
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -36,6 +37,9 @@ class RestClient:
         if branch_schema:
             self.headers["X-NetBox-Branch"] = branch_schema
         self.requests = 0
+        # (method, endpoint) -> [requests, objects sent or read, seconds waited]: where a push
+        # spends its time (``push-netbox --timings``); on loopback the wait is NetBox's time.
+        self.tally: dict[tuple[str, str], list[float]] = {}
 
     def call(self, method: str, path: str, body: object = None) -> object:
         """One request to ``path`` (from ``/api/``); the decoded JSON answer (None if empty)."""
@@ -43,10 +47,13 @@ class RestClient:
         data = None if body is None else json.dumps(body).encode("utf-8")
         request = urllib.request.Request(url, data=data, method=method, headers=self.headers)
         self.requests += 1
+        start_s = time.perf_counter()
         try:
             with urllib.request.urlopen(request, timeout=TIMEOUT_S) as answer:
                 raw = answer.read()
+            decoded = json.loads(raw) if raw else None
         except urllib.error.HTTPError as exc:
+            self._count(method, url, body, None, start_s)
             raw = exc.read()
             try:
                 decoded = json.loads(raw)
@@ -57,7 +64,31 @@ class RestClient:
         except (urllib.error.URLError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
             raise ApiError(0, f"cannot reach NetBox at {self.root}: {reason}") from None
-        return json.loads(raw) if raw else None
+        self._count(method, url, body, decoded, start_s)
+        return decoded
+
+    def _count(self, method: str, url: str, body: object, answer: object, start_s: float) -> None:
+        endpoint = urllib.parse.urlsplit(url).path.split("/api/", 1)[-1].strip("/")
+        endpoint = "/".join(p for p in endpoint.split("/") if not p.isdigit())
+        if isinstance(body, list):
+            count = len(body)
+        elif isinstance(answer, dict) and isinstance(answer.get("results"), list):
+            count = len(answer["results"])
+        else:
+            count = 1
+        row = self.tally.setdefault((method, endpoint), [0, 0, 0.0])
+        row[0] += 1
+        row[1] += count
+        row[2] += time.perf_counter() - start_s
+
+    def tally_lines(self) -> list[str]:
+        """One line per (method, endpoint): requests, objects, objects a request, seconds."""
+        rows = sorted(self.tally.items(), key=lambda item: -item[1][2])
+        return [
+            f"{method} {endpoint}: {int(n)} requests, {int(objs)} objects "
+            f"({objs / n:.0f} a request), {seconds:.1f} s"
+            for (method, endpoint), (n, objs, seconds) in rows
+        ]
 
     def read_all(self, endpoint: str, params: dict[str, object]) -> list[dict]:
         query = urllib.parse.urlencode({**params, "limit": PAGE}, doseq=True)

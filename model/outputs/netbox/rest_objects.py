@@ -110,22 +110,25 @@ def desired_objects(export: NetBoxTables) -> dict[str, dict[tuple, Desired]]:
     for name, slug, color in export.rows("02_device_roles"):
         out["device-roles"][(slug,)] = Desired({"name": name, "slug": slug, "color": color})
     type_slug = {}
-    for variant in export.device_types:
-        doc = variant.document()
+    # The PDU and power-shelf types of a hall with a facility (model.outputs.netbox.power) are
+    # written beside the catalog's: their devices stand in the racks without a U position.
+    docs = [v.document() for v in export.device_types] + [d for _, d in export.power_types]
+    for doc in docs:
+        slug = str(doc["slug"])
         vendor = slugify(str(doc["manufacturer"]))
-        type_slug[(doc["manufacturer"], doc["model"])] = variant.slug
+        type_slug[(doc["manufacturer"], doc["model"])] = slug
         scalars = {k: v for k, v in doc.items() if not isinstance(v, list)}
         scalars["manufacturer"] = Ref("manufacturers", (vendor,))
-        out["device-types"][(variant.slug,)] = Desired(scalars)
-        maps = _rear_ports_of(variant.slug, doc.get("port-mappings", []))
+        out["device-types"][(slug,)] = Desired(scalars)
+        maps = _rear_ports_of(slug, doc.get("port-mappings", []))
         for kind, doc_key in TEMPLATE_KINDS.items():
             for item in doc.get(doc_key, []):  # type: ignore[attr-defined]
-                fields = dict(item, device_type=Ref("device-types", (variant.slug,)))
+                fields = dict(item, device_type=Ref("device-types", (slug,)))
                 if kind == "front-port-templates":  # mapped by rear_ports (NetBox 4.5+)
                     fields.pop("rear_port", None)
                     fields.pop("rear_port_position", None)
                     fields["rear_ports"] = maps.get(item["name"], [])
-                out[kind][(variant.slug, item["name"])] = Desired(fields)
+                out[kind][(slug, item["name"])] = Desired(fields)
     module_type_key = {}
     for mtype in export.module_types:
         doc = mtype.document()  # its manufacturer as named (the library's under --types library)
@@ -210,7 +213,13 @@ def _add_modules(export, out, site_slug: str, module_type_key: dict) -> None:
                 "module_type": Ref("module-types", module_type_key[model]),
                 "status": status,
                 "description": description,
-            }
+            },
+            # Hallwright's module types have no component templates (a transceiver's port is
+            # its device's interface: model.outputs.netbox.modules), so there is nothing to
+            # replicate; NetBox would still look for templates of nine component kinds and the
+            # device's components of each, twice (~38 queries a module: 128 modules took 71.7 s
+            # of a loaded test NetBox, 13.9 s without). A held type keeps NetBox's default.
+            {"replicate_components": False},
         )
 
 

@@ -6,8 +6,8 @@ what the design wants (``model.outputs.netbox.rest_objects``) and, unless it is 
 writes the difference: objects of the pushed site that the design no longer has are deleted
 first (cables before the devices they end on), then each type in ``KINDS`` order is read
 again, compared, and its new objects POSTed and its changed fields PATCHed as lists (NetBox's
-bulk endpoints, ``CHUNK`` objects a request). Re-running it changes nothing: every object is
-found again by its natural key. NetBox refuses a bulk request as a whole; its objects are then
+bulk endpoints, each request sized to take about ``REQUEST_S``). Re-running it changes
+nothing: every object is found again by its natural key. NetBox refuses a bulk request as a whole; its objects are then
 sent one by one, so each refusal is reported with NetBox's own error text and the others are
 written. An object whose referenced object is missing (refused above) is refused too.
 """
@@ -15,6 +15,7 @@ written. An object whose referenced object is missing (refused above) is refused
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -29,7 +30,13 @@ from model.outputs.netbox.rest_objects import (
 )
 from model.outputs.netbox.rest_state import Api, ApiError, Existing, fetch_kind, plain
 
-CHUNK = 200
+CHUNK = 200  # objects a request at most
+# Seconds a write request should take: each request stays well inside the timeouts in front of
+# a NetBox (its gunicorn's default 120 s, our TIMEOUT_S) however slow each object is. Measured
+# against NetBox 4.7.3 on a loaded 2-core machine: a device with 25-65 components took 5.4 s
+# to create, so a chunk of 200 devices would take ~18 min; a cable 0.6 s, a module 0.5 s.
+REQUEST_S = 20.0
+FIRST_CHUNK = 10  # objects in a kind's first request, before its time per object is known
 # Shared objects found by slug are used as they are, never changed: a NetBox that holds the
 # devicetype-library's types names the manufacturer "Nvidia" (slug nvidia), and a push must not
 # rename it to the catalog's "NVIDIA" under the other team's devices.
@@ -39,6 +46,7 @@ MATCH_ONLY = frozenset({"manufacturers", "device-roles"})
 # templates never changed, as ``export-netbox --types library`` leaves a held type out.
 HELD_TYPE_KINDS = ("device-types", "module-types")
 _MISSING = object()  # a reference to an object NetBox does not hold (yet)
+UNREFERENCED = frozenset({"modules", "cables"})  # no field of another kind names one
 
 
 @dataclass
@@ -173,10 +181,14 @@ class _Pusher:
         return out
 
     def send(self, kind: str, method: Callable, items: list[tuple[tuple, dict]]) -> list[dict]:
-        """Send ``items`` (key, body) in chunks; a refused chunk is sent object by object."""
-        done = []
-        for start in range(0, len(items), CHUNK):
-            chunk = items[start : start + CHUNK]
+        """Send ``items`` (key, body) in chunks sized to take about ``REQUEST_S`` each (by the
+        time per object of the kind's requests so far); a refused chunk is sent object by
+        object."""
+        done: list[dict] = []
+        start, size = 0, min(FIRST_CHUNK, CHUNK)
+        while start < len(items):
+            chunk = items[start : start + size]
+            began_s = time.perf_counter()
             try:
                 done.extend(method(kind, [body for _, body in chunk]))
             except ApiError as exc:
@@ -189,23 +201,39 @@ class _Pusher:
                         if one.status != 400:
                             raise
                         self.refused.append(Refusal(kind, key, _error_text(one)))
-            self.progress(f"{kind}: {min(start + CHUNK, len(items))} of {len(items)} sent")
+            start += len(chunk)
+            size = next_chunk(len(chunk), time.perf_counter() - began_s)
+            self.progress(f"{kind}: {start} of {len(items)} sent")
         return done
 
-    def apply(self, plans: dict[str, KindPlan]) -> None:
+    def delete(self, plans: dict[str, KindPlan]) -> bool:
+        """Delete what ``plans`` delete, dependents first; whether anything was deleted."""
+        deleted = False
         for kind, _ in reversed(KINDS):
             doomed = [self.held[kind].ids[k] for k in plans[kind].delete]
             for start in range(0, len(doomed), CHUNK):
                 self.api.delete(kind, doomed[start : start + CHUNK])
             if doomed:
+                deleted = True
                 self.progress(f"{kind}: {len(doomed)} deleted")
+        return deleted
+
+    def apply(self, plans: dict[str, KindPlan]) -> None:
+        """Write ``plans``. A kind is read again only when this push may have changed what the
+        plan read: after a delete (NetBox cascades a device's to its cables and modules), a
+        device's ports and bays after devices were written, a kind's new ids after it was
+        written when a later kind refers to it. A site's cables were read three times, 100 of
+        the 144 s a moved rack's push of a 64-node pod took."""
+        deleted = self.delete(plans)
+        written: set[str] = set()
         for kind, _ in KINDS:
-            if kind == "modules":
+            ports_moved = deleted or "devices" in written
+            if kind == "modules" and ports_moved:
                 self.read("module-bays")
-            elif kind == "cables":
+            elif kind == "cables" and ports_moved:
                 for ports in PORT_KINDS.values():
                     self.read(ports)
-            held = self.read(kind)
+            held = self.read(kind) if deleted else self.held[kind]
             plan = self.plan_kind(kind)
             wanted = self.desired[kind]
             new = []
@@ -223,7 +251,9 @@ class _Pusher:
             if patches:
                 self.send(kind, self.api.update, patches)
             if new or patches:
-                self.read(kind)  # the new ids, for the kinds that refer to these
+                written.add(kind)
+                if kind not in UNREFERENCED:
+                    self.read(kind)  # the new ids, for the kinds that refer to these
 
 
 def _use_held_types(pusher: _Pusher) -> tuple[list[tuple], list[tuple]]:
@@ -251,13 +281,27 @@ def _use_held_types(pusher: _Pusher) -> tuple[list[tuple], list[tuple]]:
         for key, device in desired["devices"].items()
         if isinstance(ref := device.fields["device_type"], Ref)
     }
+    held_modules = {("module-types", k) for k in held["module-types"]}
     for key, want in list(desired["modules"].items()):
         device_ref = want.fields["device"]
         slug = type_of.get(device_ref.key) if isinstance(device_ref, Ref) else None
         if slug in held_slugs and key[-1] not in bays.get(str(slug), set()):
             del desired["modules"][key]
             left_out.append(key)
+        elif (
+            isinstance(mtype := want.fields["module_type"], Ref)
+            and ("module-types", mtype.key) in held_modules
+        ):  # the team's type may have templates: NetBox replicates them as it would by hand
+            desired["modules"][key] = Desired(want.fields)
     return held["device-types"], left_out
+
+
+def next_chunk(sent: int, seconds: float) -> int:
+    """Objects in the next request after ``sent`` took ``seconds``: as many as take about
+    ``REQUEST_S`` at that rate, at most twice as many as before (a fast first request of a
+    kind does not jump to a chunk that times out), 1 to ``CHUNK``."""
+    per_object_s = max(seconds, 1e-3) / max(sent, 1)
+    return max(1, min(CHUNK, 2 * sent, int(REQUEST_S / per_object_s)))
 
 
 def _has_missing(value: object) -> bool:
