@@ -251,7 +251,7 @@ class Analyzer:
             for level in range(2, topo.top_level() + 1)
         }
         self._bw = bandwidth(design, topo, self._groups)
-        self._hops = server_hops(topo)
+        self._hops = server_hops(topo, self._groups)  # the same components, found once
         self._collectives = Collectives(design, topo, groups=self._groups)
         self._bisection = None
         self._min_cut = MinCut(topo)
