@@ -12,14 +12,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from model.analysis.analyzer import Analyzer, analyze
+    from model.analysis.analyzer import Analyzer, analysis_findings, analyze
     from model.analysis.report import Report
 
-__all__ = ["Analyzer", "Report", "analyze"]
+__all__ = ["Analyzer", "Report", "analysis_findings", "analyze"]
 
 
 def __getattr__(name: str):
-    if name in ("Analyzer", "analyze"):
+    if name in ("Analyzer", "analysis_findings", "analyze"):
         from model.analysis import analyzer
 
         return getattr(analyzer, name)

@@ -40,9 +40,16 @@ def _listed(names: list[str]) -> str:
 
 
 def _lengths(design: Design) -> list[Finding]:
+    # Only the links with a typed or measured length are looked at closely (XL: 463k links,
+    # none typed: a pair of tuples per link was 0.09 s of every report).
+    typed = [
+        link
+        for link in design.links.values()
+        if link.length_override_m is not None or link.as_built_m is not None
+    ]
     short = [
         (link, value, what)
-        for link in design.links.values()
+        for link in typed
         for value, what in ((link.length_override_m, "typed"), (link.as_built_m, "measured"))
         if value is not None and value < MIN_CABLE_M
     ]

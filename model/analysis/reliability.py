@@ -167,20 +167,37 @@ def physical_nics(design, ends) -> int:
     one 800G port, a dual-port NIC two): one NIC fails every plane it feeds, so counting cabled
     links would multiply NIC failures by the plane count."""
     types = design.catalog.device_types
-    nic_types = design.catalog.nic_types
-    ports: dict[tuple[str, str], set[str]] = {}  # (device, port group) -> physical ports
+    names: dict[str, list[str]] = {}  # device -> its port names among ``ends``
     for ref in ends:
-        device = design.devices[ref.device]
-        info = port_table(types[device.type], device.breakout).get(ref.port)
-        if info is not None:
-            ports.setdefault((ref.device, info.group), set()).add(ref.port.split("/", 1)[0])
+        names.setdefault(ref.device, []).append(ref.port)
+    # Per port table, not per end (XL: 131,072 ends on 16,384 servers of one type): each port's
+    # group and physical port; per (device type, group), the NIC's ports at the group's speed.
+    physical_of: dict[int, tuple[dict, dict[str, tuple[str, str]]]] = {}
+    per_nic: dict[tuple[str, str], int] = {}
     total = 0
-    for (device_id, group_name), physical in ports.items():
-        group = types[design.devices[device_id].type].port_group(group_name)
-        nic = nic_types.get(group.nic) if group is not None else None
-        at_speed = [m.ports for m in nic.modes if m.speed_gbps == group.speed_gbps] if nic else []
-        total += -(-len(physical) // min(at_speed, default=1))
+    for device_id, port_names in names.items():
+        device = design.devices[device_id]
+        table = port_table(types[device.type], device.breakout)
+        known = physical_of.get(id(table))
+        if known is None:  # the table is held beside its map, so its id stays its own
+            pairs = {name: (info.group, name.partition("/")[0]) for name, info in table.items()}
+            known = physical_of[id(table)] = (table, pairs)
+        physical = known[1]
+        used = Counter(group for group, _ in {physical[n] for n in port_names if n in physical})
+        for group_name, count in used.items():
+            key = (device.type, group_name)
+            if key not in per_nic:
+                per_nic[key] = _ports_per_nic(design, *key)
+            total += -(-count // per_nic[key])
     return total
+
+
+def _ports_per_nic(design, type_id: str, group_name: str) -> int:
+    """Ports one NIC of the port group serves at the group's speed (1 without a NIC type)."""
+    group = design.catalog.device_types[type_id].port_group(group_name)
+    nic = design.catalog.nic_types.get(group.nic) if group is not None else None
+    at_speed = [m.ports for m in nic.modes if m.speed_gbps == group.speed_gbps] if nic else []
+    return min(at_speed, default=1)
 
 
 def device_counts(design, topo: Topology, servers: np.ndarray) -> dict[str, int]:

@@ -37,7 +37,7 @@ from typing import cast
 import numpy as np
 from msgspec import Struct
 
-from model.analysis import analyze
+from model.analysis import analysis_findings
 from model.catalog.components import scale_up_name
 from model.catalog.structured import structured_catalog
 from model.common.findings import Finding, sort_findings
@@ -460,7 +460,7 @@ def export_findings(
     ``phys``: the physical plant already built for the BOM (split by fabric), which the
     analysis then takes instead of building its own; ``topology`` likewise its
     ``infer_topology(design)``."""
-    return sort_findings(list(analyze(design, plant, phys, topology).warnings))
+    return sort_findings(analysis_findings(design, plant, phys, topology))
 
 
 __all__ = [

@@ -60,3 +60,21 @@ def test_each_slip_is_named_and_fixing_it_clears_it():
 )
 def test_generated_designs_carry_none(template, options):
     assert _codes(generate(template, **options)) == {}
+
+
+def test_a_measured_slip_is_named_beside_a_typed_one():
+    """Links with only a measured length, or with both, are looked at like typed ones."""
+    from model.analysis.entry_checks import entry_findings
+
+    design = small_pod()
+    first, second, *_ = design.links.values()
+    design.update_links(
+        [
+            msgspec.structs.replace(first, as_built_m=0.02),
+            msgspec.structs.replace(second, length_override_m=0.03, as_built_m=0.04),
+        ]
+    )
+    (finding,) = [f for f in entry_findings(design) if f.code == "LENGTH_IMPLAUSIBLE"]
+    assert finding.objects == (first.id, second.id)
+    assert "3 link lengths" in finding.message
+    assert "measured 0.02 m" in finding.message and "typed 0.03 m" in finding.message
