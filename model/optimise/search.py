@@ -4,8 +4,9 @@ Each candidate is one edit through the design's edit API (``Design.move_racks``:
 position, or two racks of one plan size swapping places); ``RoutedLinks.refresh()`` re-routes only
 the moved racks' links, the plant and forecast are priced from the cached counts, and a
 rejected or infeasible move is undone by moving back (the caches recount the difference at
-the next pricing). Deterministic for a seed: the random stream is the only choice, iteration
-order is fixed. Independent restarts (seed, seed+1, ...) are pure top-level jobs (:func:`restart`)
+the next pricing). Deterministic for a seed without a time budget: the random stream is the
+only choice, iteration order is fixed. Temperature and the floor of a kept move are measured in
+one movable rack's share of the objective (:func:`rack_share`). Independent restarts (seed, seed+1, ...) are pure top-level jobs (:func:`restart`)
 that any executor can run; the command runs them on Dask as ``sweep`` does.
 """
 
@@ -167,7 +168,9 @@ def anneal(
     vary_optics: bool = False,
 ) -> Run:
     """Anneal ``design`` in place (left at its best state); stops after ``iterations`` or
-    ``seconds``, whichever comes first, or when ``progress`` returns False; ``anywhere``: free
+    ``seconds``, whichever comes first, or when ``progress`` returns False (a timed run cools
+    over whichever of the two is further along, so only an untimed run repeats exactly for a
+    seed: a timed one already stopped where the clock said); ``anywhere``: free
     tiles off the rows too; ``tiers``: the rack roles that may move (default: switch tiers).
 
     ``progress`` gets ``{"seed", "iteration", "iterations", "best", "terms", "copper_share",
