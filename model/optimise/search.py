@@ -4,8 +4,9 @@ Each candidate is one edit through the design's edit API (``Design.move_racks``:
 position, or two racks of one plan size swapping places); ``RoutedLinks.refresh()`` re-routes only
 the moved racks' links, the plant and forecast are priced from the cached counts, and a
 rejected or infeasible move is undone by moving back (the caches recount the difference at
-the next pricing). Deterministic for a seed: the random stream is the only choice, iteration
-order is fixed. Independent restarts (seed, seed+1, ...) are pure top-level jobs (:func:`restart`)
+the next pricing). Deterministic for a seed without a time budget: the random stream is the
+only choice, iteration order is fixed. Temperature and the floor of a kept move are measured in
+one movable rack's share of the objective (:func:`rack_share`). Independent restarts (seed, seed+1, ...) are pure top-level jobs (:func:`restart`)
 that any executor can run; the command runs them on Dask as ``sweep`` does.
 """
 
@@ -33,14 +34,23 @@ from model.optimise.objective import Pricer
 from model.optimise.optics_moves import tier_options
 from model.optimise.optics_search import OpticsStep, descend_optics
 
-# Temperature, as a share of the normalised objective: a move 2 % worse is taken with
-# probability 1/e at the start, one 0.05 % worse at the end (geometric cooling between).
+# Temperature and the floor below are shares of one movable rack's share of the starting
+# objective (the objective over the movable racks' count), not of the whole hall's: each term
+# is normalised by the start's, so the objective is ~4.65 in any hall, while a move re-cables
+# only the links of the racks it moves: in a hall 16 times larger the same move is a 16 times
+# smaller share. As shares of the whole hall, the generated L hall's best candidates (-0.008,
+# a spine-core swap saving $110k) sat far below the temperature (0.02: the walk drifted
+# uphill and never beat the start in 300 moves) and below the floor (0.0047 per rack moved,
+# ~$200k a rack).
+# Temperature: a move worse by 2 % of a rack's share is taken with probability 1/e at the
+# start, by 0.05 % at the end (geometric cooling between).
 T_START, T_END = 0.02, 0.0005
 SWAP_SHARE = 0.3  # share of candidates that swap two racks instead of moving one
-# A kept move must buy at least this share of the starting objective per rack it moves: a swap
-# chain that shuffles eight compute racks to save 0.3 % of the fibre bill is noise an architect
-# would not redraw the hall for (seen on the bundled 4-SU SuperPOD before this floor).
-MIN_GAIN_PER_RACK = 0.001
+# A kept move must buy at least this share of a movable rack's share of the starting objective
+# per rack it moves: a swap chain that shuffles eight compute racks to save 0.3 % of the fibre
+# bill is noise an architect would not redraw the hall for (seen on the bundled 4-SU
+# SuperPOD, 5 movable racks, before this floor).
+MIN_GAIN_PER_RACK = 0.005
 PROGRESS_EVERY = 10  # iterations between progress reports (and on every new best)
 
 # Called with the run's progress (see :func:`anneal`); returning False stops the run, which
@@ -75,14 +85,37 @@ def _candidate(rng, design, movable, free, partners) -> dict[str, Position] | No
     return None if place == (rack.x, rack.y) else {rack_id: place}
 
 
+def rack_share(start_value: float, movable: int) -> float:
+    """One movable rack's share of the starting objective: the unit of the run's temperature
+    and of its floor per moved rack."""
+    return abs(start_value) / max(movable, 1)
+
+
+def _temperature(i: int, iterations: int, elapsed_s: float, seconds: float | None) -> float:
+    """The share of a rack's share at which a worse move is taken with probability 1/e: cooled
+    over the iterations, or over the time budget when that ends the run first (a timed run
+    given a large iteration count would otherwise never cool)."""
+    done = i / max(iterations - 1, 1)
+    if seconds is not None:
+        done = min(max(done, elapsed_s / seconds), 1.0)
+    return T_START * (T_END / T_START) ** done
+
+
 def _put_back(
-    design, plant, pricer, weights, start: dict[str, Position], best: float, index: ClashIndex
+    design,
+    plant,
+    pricer,
+    weights,
+    start: dict[str, Position],
+    best: float,
+    index: ClashIndex,
+    floor: float,
 ) -> float:
     """Move each moved rack back to its start, one at a time, where that costs nothing (the
     objective no higher, every limit holding): annealing also keeps moves that gain nothing,
     and an architect should not move a rack for no gain. Then each group of racks that took
     each other's places goes back together unless it buys ``MIN_GAIN_PER_RACK`` of the start's
-    objective per rack. Leaves the design refreshed."""
+    objective per rack (``floor``: that gain, in objective units). Leaves the design refreshed."""
     plant.refresh()
     for rack_id in sorted(start):
         here = (design.racks[rack_id].x, design.racks[rack_id].y)
@@ -98,7 +131,6 @@ def _put_back(
                 continue
         design.move_racks({rack_id: here})
         plant.refresh()
-    floor = MIN_GAIN_PER_RACK * abs(pricer.objective(pricer.start, weights))
     target = {
         r: (design.racks[r].x, design.racks[r].y)
         for r in start
@@ -136,7 +168,9 @@ def anneal(
     vary_optics: bool = False,
 ) -> Run:
     """Anneal ``design`` in place (left at its best state); stops after ``iterations`` or
-    ``seconds``, whichever comes first, or when ``progress`` returns False; ``anywhere``: free
+    ``seconds``, whichever comes first, or when ``progress`` returns False (a timed run cools
+    over whichever of the two is further along, so only an untimed run repeats exactly for a
+    seed: a timed one already stopped where the clock said); ``anywhere``: free
     tiles off the rows too; ``tiers``: the rack roles that may move (default: switch tiers).
 
     ``progress`` gets ``{"seed", "iteration", "iterations", "best", "terms", "copper_share",
@@ -153,6 +187,7 @@ def anneal(
     free, partners = search_space(design, movable, locked, anywhere, swap_compute)
     rng = random.Random(seed)
     current = best = pricer.objective(pricer.start, weights)
+    unit = rack_share(current, len(movable))
     best_places = {r: (design.racks[r].x, design.racks[r].y) for r in design.racks}
     feasible = accepted = done = 0
     best_priced = pricer.start
@@ -199,7 +234,7 @@ def anneal(
         # racks it is given): asked again it would be a second ~5 ms walk of the hall at L.
         ok = pricer.broken(priced, [], changed) is None
         value = pricer.objective(priced, weights) if ok else math.inf
-        temp = T_START * (T_END / T_START) ** (i / max(iterations - 1, 1))
+        temp = unit * _temperature(i, iterations, time.perf_counter() - t0, seconds)
         feasible += ok
         if ok and (value <= current or rng.random() < math.exp(-(value - current) / temp)):
             accepted += 1
@@ -215,7 +250,8 @@ def anneal(
             # re-routes the racks of both edits in one batch.
             design.move_racks(back)
     design.move_racks(best_places)
-    best = _put_back(design, plant, pricer, weights, dict(pricer.start_places), best, index)
+    floor = MIN_GAIN_PER_RACK * unit
+    best = _put_back(design, plant, pricer, weights, dict(pricer.start_places), best, index, floor)
     index.close()
     if optics:
         best = descend_optics(
