@@ -9,7 +9,7 @@ uplink, the uplinks round-robin over them.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from model.catalog.components import Catalog
 from model.catalog.ports import port_table
@@ -53,21 +53,6 @@ class FreePorts:
         ports = self.free.get((device_id, info.role), []) if info else []
         if port in ports:
             ports.remove(port)
-
-    def use_all(self, ends: Iterable[tuple[str, str]]) -> None:
-        """Mark every (device, port) of ``ends`` taken, as :meth:`use` one by one would: each
-        free list filtered once (the compute fabric's ~786k port ends at XL removed one at a
-        time from lists of up to 128 ports were ~0.5 s)."""
-        taken: dict[tuple[str, str], set[str]] = {}
-        tables = self.tables
-        for device_id, port in ends:
-            info = tables.get(device_id, {}).get(port)
-            if info is not None:
-                taken.setdefault((device_id, info.role), set()).add(port)
-        free = self.free
-        for key, ports in taken.items():
-            if key in free:
-                free[key] = [p for p in free[key] if p not in ports]
 
 
 def data_role(catalog: Catalog, type_id: str) -> str:

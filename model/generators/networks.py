@@ -207,12 +207,10 @@ class _NetworkBuild:
             for dev_id, type_id, role, breakout in seg.switches:
                 ports.add(dev_id, type_id, breakout)
                 self.switches.append((dev_id, type_id, role))
-        ports.use_all(
-            end
-            for tier in tiers
-            for a_dev, a_port, b_dev, b_port in tier
-            for end in ((a_dev, a_port), (b_dev, b_port))
-        )
+        for tier in tiers:
+            for a_dev, a_port, b_dev, b_port in tier:
+                ports.use(a_dev, a_port)
+                ports.use(b_dev, b_port)
 
     def unit(self, dev_id: str, type_id: str, role: str, into: list[Unit]) -> None:
         """Adds one single-device unit (an appliance or a head node) to a new row's units."""
