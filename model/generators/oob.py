@@ -24,6 +24,8 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import numpy as np
+
 from model.catalog.components import Catalog
 from model.catalog.ports import port_table
 from model.generators.leaf_spine import FreePorts, PortLink
@@ -208,7 +210,13 @@ def cable_pdus(
     free: dict[str, list[str]] = {
         s: [p for p in design.free_ports(s, "management") if p[0] == "p"] for s in oob_switches
     }
-    where = {s: design.racks[design.devices[s].rack] for s in oob_switches}
+    where = [design.racks[design.devices[s].rack] for s in oob_switches]
+    # The switches' floor positions and which still have a port, as arrays: the nearest open
+    # switch for each of an XL hall's ~13.6k PDUs was a Python min over ~160 switches (~0.8 s
+    # of its ~9.5 s build). argmin takes the first of equal distances, as min did.
+    switch_x = np.array([r.x for r in where], dtype=float)
+    switch_y = np.array([r.y for r in where], dtype=float)
+    is_open = np.array([bool(free[s]) for s in oob_switches], dtype=bool)
     devices, links, full = [], [], []
     for rack in design.racks.values():
         taken: set[int] = set()
@@ -221,17 +229,16 @@ def cable_pdus(
             full.append(rack.name)
             if not free_u:
                 continue
+        distance_m = np.abs(switch_x - rack.x) + np.abs(switch_y - rack.y)
         for k, u in enumerate(free_u):
-            open_switches = [s for s in oob_switches if free[s]]
-            if not open_switches:
+            if not is_open.any():
                 raise GenerateError("the OOB switches have no port left for the racks' PDUs")
-            switch = min(
-                open_switches,
-                key=lambda s: abs(where[s].x - rack.x) + abs(where[s].y - rack.y),
-            )
+            i = int(np.argmin(np.where(is_open, distance_m, np.inf)))
+            switch = oob_switches[i]
             pdu = f"pdu-{rack.id}" + (f"-{k + 1}" if n > 1 else "")
             devices.append(
                 Device(id=pdu, name=pdu, type=PDU_TYPE, rack=rack.id, u=u, role="management")
             )
             links.append((pdu, "mgmt1", switch, free[switch].pop(0)))
+            is_open[i] = bool(free[switch])
     return devices, links, full

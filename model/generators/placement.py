@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Literal, cast
+from typing import TYPE_CHECKING, Literal, cast
 
 import msgspec
 
@@ -27,6 +29,9 @@ from model.catalog.components import Catalog, DeviceRole
 from model.design.design import Design
 from model.design.entities import Device, Hall, Rack, Rotation, Tray
 from model.generators.plans import MAX_SWITCHES_PER_NETWORK_RACK, GenerateError
+
+if TYPE_CHECKING:
+    from model.engine.routed_links import RoutedLinks
 
 Placement = Literal["middle-of-row", "end-of-row"]
 
@@ -450,13 +455,14 @@ def plan_trays(design: Design) -> None:
     a cross tray halfway between each two (down to ``MIN_CROSS_TRAY_PITCH_M``) and sizes again,
     so the cables spread over the nearer crossings (XL with every network: Cross 5 needed more
     than 5 x 0.9 m at a 12 m pitch, at 6 m every tray is within 40 %)."""
-    while True:
-        sized, short = size_trays_report(design)
-        design.update_trays(sized)
-        extra = _midway_cross_trays(design) if short else []
-        if not extra:
-            return
-        design.add_trays(extra)
+    with _routed(design) as plant:
+        while True:
+            sized, short = size_trays_report(design, plant)
+            design.update_trays(sized)
+            extra = _midway_cross_trays(design) if short else []
+            if not extra:
+                return
+            design.add_trays(extra)
 
 
 def widen_trays(design: Design) -> None:
@@ -465,18 +471,33 @@ def widen_trays(design: Design) -> None:
     differently from the direct cables they were sized for); where even the largest bank is
     short, draws the cross trays halfway between as :func:`plan_trays` does and sizes again
     (XL zoned with patch racks: Row Q, 5 x 0.9 m, at 41 % at Cross 14)."""
-    while True:
-        sized, short = size_trays_report(design)
-        trays = design.trays
-        design.update_trays(
-            t
-            for t in sized
-            if t.width_m * t.depth_m > trays[t.id].width_m * trays[t.id].depth_m + 1e-12
-        )
-        extra = _midway_cross_trays(design) if short else []
-        if not extra:
-            return
-        design.add_trays(extra)
+    with _routed(design) as plant:
+        while True:
+            sized, short = size_trays_report(design, plant)
+            trays = design.trays
+            design.update_trays(
+                t
+                for t in sized
+                if t.width_m * t.depth_m > trays[t.id].width_m * trays[t.id].depth_m + 1e-12
+            )
+            extra = _midway_cross_trays(design) if short else []
+            if not extra:
+                return
+            design.add_trays(extra)
+
+
+@contextmanager
+def _routed(design: Design) -> Iterator[RoutedLinks]:
+    """The design's links routed once for a sizing loop: between two sizings only trays change,
+    which the plant's refresh applies without routing every link again (XL with every network
+    was routed from scratch twice, ~1.2 s of CPU each)."""
+    from model.engine.routed_links import RoutedLinks
+
+    plant = RoutedLinks(design)
+    try:
+        yield plant
+    finally:
+        plant.close()
 
 
 def _midway_cross_trays(design: Design) -> list[Tray]:
@@ -507,7 +528,9 @@ def size_trays(design: Design) -> list[Tray]:
     return size_trays_report(design)[0]
 
 
-def size_trays_report(design: Design) -> tuple[list[Tray], list[str]]:
+def size_trays_report(
+    design: Design, plant: RoutedLinks | None = None
+) -> tuple[list[Tray], list[str]]:
     """The design's trays sized for the cables routed in them (to update with ``update_trays``).
 
     Routes and media come from the geometry engine (:class:`model.engine.routed_links.RoutedLinks`) and the
@@ -518,21 +541,21 @@ def size_trays_report(design: Design) -> tuple[list[Tray], list[str]]:
     sum of theirs and its name says how many (e.g. "Row G (2 x 0.9 m)"). A bank has as many
     trays as the cables' weight needs too, each tray carrying its load class (NEMA VE 1 12A,
     the structured catalog's ``tray_class``). Under structured cabling, sized for its trunks.
-    Also returns the trays even the largest bank leaves over the fill or load limit.
+    Also returns the trays even the largest bank leaves over the fill or load limit. ``plant``:
+    the design's links already routed (refreshed here), else routed here for this sizing.
     """
     from model.analysis.tray_fill import TrayFill, trunk_load
     from model.analysis.warnings import TRAY_FILL_WARNING
-    from model.engine.routed_links import RoutedLinks
     from model.structured.layout import structured_layout, uses_structured
 
-    plant = RoutedLinks(design)
+    if plant is None:
+        with _routed(design) as routed:
+            return size_trays_report(design, routed)
+    plant.refresh()
     trays = TrayFill()
-    try:
-        # Under structured cabling the trunks replace the links' fibres, as the analysis counts.
-        trunks = trunk_load(plant, structured_layout(plant)) if uses_structured(design) else None
-        fill = trays.update(design, plant, None, trunks)
-    finally:
-        plant.close()
+    # Under structured cabling the trunks replace the links' fibres, as the analysis counts.
+    trunks = trunk_load(plant, structured_layout(plant)) if uses_structured(design) else None
+    fill = trays.update(design, plant, None, trunks)
     out, short = [], []
     for tray_id, ratio in fill.items():
         tray = design.trays[tray_id]

@@ -81,6 +81,41 @@ def test_same_port_twice_in_one_batch_is_refused(pod):
     assert "n1" not in pod.links
 
 
+def test_a_batch_of_links_is_refused_at_its_first_problem_in_order(pod):
+    """add_links checks a batch with set operations and walks it in order only once one
+    fails: the message is still the first problem's, whatever kind the later ones are."""
+    device(pod, "x1", "r1", 30, "qm9700")
+    before = design_to_bytes(pod)
+    good = Link(id="nb1", a=PortRef("x1", "p1"), b=PortRef("leaf1", "p60"))
+    medium = Link(id="nb2", a=PortRef("x1", "p2"), b=PortRef("leaf1", "p61"), medium="no-such")
+    ghost = Link(id="nb3", a=PortRef("ghost", "p1"), b=PortRef("leaf1", "p62"))
+    used = Link(id="nb4", a=PortRef("x1", "p3"), b=PortRef("leaf1", "p60"))
+    for batch, first in [
+        ([good, medium, ghost], "link 'nb2': unknown medium 'no-such'"),
+        ([good, ghost, medium], "link 'nb3': no device 'ghost'"),
+        ([good, used, medium], "link 'nb4': port 'p60' of 'leaf1' is already used by"),
+    ]:
+        with pytest.raises(DesignError, match=first):
+            pod.add_links(batch)
+        assert design_to_bytes(pod) == before
+
+
+def test_a_batch_of_links_is_indexed_by_port_and_device(pod):
+    device(pod, "x1", "r1", 30, "qm9700")
+    seen = record_changes(pod)
+    pod.add_links(
+        [
+            Link(id="nb1", a=PortRef("x1", "p1"), b=PortRef("leaf1", "p60")),
+            Link(id="nb2", a=PortRef("x1", "p2"), b=PortRef("leaf1", "p61")),
+        ]
+    )
+    assert list(pod.links)[-2:] == ["nb1", "nb2"]
+    assert pod.link_at_port("x1", "p2") == "nb2" and pod.link_at_port("leaf1", "p60") == "nb1"
+    assert {"nb1", "nb2"} <= pod.links_of_device("leaf1")
+    assert pod.links_of_device("x1") == {"nb1", "nb2"}
+    assert [c.parts for c in seen] == [{ChangeKind.LINKS_ADDED: ("nb1", "nb2")}]
+
+
 def test_link_to_missing_device_or_port_is_refused(pod):
     with pytest.raises(DesignError, match="no device 'ghost'"):
         link(pod, "x", ("ghost", "nic1"), ("leaf1", "p60"))

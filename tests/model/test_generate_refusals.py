@@ -124,3 +124,23 @@ def test_huge_requests_are_refused_before_allocating():
 
 def test_generate_error_is_a_value_error():
     assert issubclass(GenerateError, ValueError)
+
+
+def test_generated_links_are_read_checked_and_an_unfit_one_is_refused_with_a_sentence():
+    """The generator reads its links in one checked conversion (model.generators.generate):
+    fit rows give the Links the edit API's own check gives; an unfit field (an id longer than
+    a design file allows) leaves them unchecked for add_links to refuse with its sentence."""
+    from model.design.entities import Link, PortRef
+    from model.design.records import DesignError, fit_fields
+    from model.generators.generate import _checked_links
+    from tests.builders import small_pod
+
+    rows = [{"id": "l-1", "a": ("a1", "nic1"), "b": ("leaf1", "p60"), "fabric": "storage"}]
+    links, checked = _checked_links(rows)
+    given = [Link(id="l-1", a=PortRef("a1", "nic1"), b=PortRef("leaf1", "p60"), fabric="storage")]
+    assert checked and links == fit_fields(given, "link")
+    rows = [{**rows[0], "id": "l-" + "9" * 300, "fabric": None}]
+    links, checked = _checked_links(rows)
+    assert not checked and links[0].id == rows[0]["id"]
+    with pytest.raises(DesignError, match="characters"):
+        small_pod().add_links(links, fields_checked=checked)

@@ -96,3 +96,32 @@ def test_a_cross_tray_is_drawn_halfway_between_each_two_while_they_are_far_enoug
     gaps = [b - a for a, b in zip(xs, xs[1:], strict=False)]
     assert min(gaps) >= MIN_CROSS_TRAY_PITCH_M - 1e-6  # never closer than the floor
     assert max(gaps) < 2 * MIN_CROSS_TRAY_PITCH_M
+
+
+def test_sizing_with_a_plant_kept_over_tray_edits_equals_sizing_afresh():
+    """plan_trays and widen_trays route a hall once and size it again after each round of tray
+    edits: the kept plant is refreshed first and sizes as a fresh routing does (here the cross
+    trays removed but one, which then carries every cable between rows)."""
+    import numpy as np
+
+    from model.generators.placement import size_trays_report
+
+    design = build("S")
+    plant = RoutedLinks(design)
+    fresh = None
+    try:
+        before_m = plant.routed_m.copy()
+        cross = sorted(
+            (t for t in design.trays.values() if t.id.startswith("t-cross-")),
+            key=lambda t: t.points[0][0],
+        )
+        design.remove_trays([t.id for t in cross[:-1]])
+        kept = size_trays_report(design, plant)
+        fresh = RoutedLinks(design)
+        assert kept == size_trays_report(design, fresh)
+        assert not np.array_equal(fresh.routed_m, before_m)  # the edit moved cables
+        assert np.array_equal(plant.routed_m, fresh.routed_m)
+    finally:
+        plant.close()
+        if fresh is not None:
+            fresh.close()
