@@ -1,19 +1,29 @@
-"""Why each moved rack moved: its own share of the optimiser's gain, in one sentence.
+"""Why each moved rack moved: its own share of the optimiser's gain, in sentences that add up.
 
-A rack's share is measured, not apportioned: from the optimised design, the rack (or the group
-of racks that took each other's places, which can only go back together) is put back
-where it stood, the plant re-priced, and the difference is what that move bought. The sentence
-names the rack, how far it moved, which media its links flipped between and how many, the cost
-and optics-power delta and the mean length of its links before and after, e.g.
+The rack moves' whole delta (cost, optics power) is split by measurement, not apportioned, so
+that the sentences sum to it exactly (within float rounding):
+
+- each moved group (a rack, or racks that took each other's places, which can only move
+  together) gets what its move alone buys: from the start, only it is moved and the plant
+  re-priced;
+- each pair of groups that share links gets what the two buy only together (both moved, less
+  each alone, plus neither): a spine-core link that flips only when both ends move is counted
+  there once, not in both racks' sentences, and a link either move alone would flip is not
+  counted twice;
+- whatever is left (cages and trunks three or more moves share) is one sentence of its own,
+  given only when it is not nil.
+
+Each changed link is named in one sentence: the group it ends in, else the one of its two
+groups whose move alone gives it its final medium, else their pair. A rack's sentence names
+the rack, how far it moved, which media its links flipped between and how many, the cost and
+optics-power delta and the mean length of its links before and after, e.g.
 "Spine rack SP01 moved 3.6 m: 512 links changed medium (512 twin-port SR8 + fibre -> LACC),
 -$180,000 and -7.70 kW typical optics; its links average 4.1 m (was 7.7 m)."
 
-The shares of separate groups need not add up exactly to the whole gain: two moves can share a
-cage or a trunk, whose price follows the pair. The report gives the whole delta beside them.
-
 A move whose own cost and optics power are not a gain says why it was kept: putting it back
-breaks a hard limit (the limit's own sentence, e.g. "tray T7 would fill to 41% (limit 40 %)"),
-or it buys the weighted objective through another term (failures, cable metres).
+(from the optimised design) breaks a hard limit (the limit's own sentence, e.g. "tray T7 would
+fill to 41% (limit 40 %)"), or it buys the weighted objective through another term (failures,
+cable metres).
 """
 
 from __future__ import annotations
@@ -49,6 +59,7 @@ class MoveWhy:
     mean_link_m_after: float
     sentence: str
     kept_because: str = ""  # why a move that is no gain in cost or power stays ("" otherwise)
+    kind: str = "rack"  # "rack" (a group's move alone), "pair" (two only together), "shared"
 
     def to_json(self) -> dict:
         return {
@@ -62,6 +73,7 @@ class MoveWhy:
             "mean_link_m": {"before": self.mean_link_m_before, "after": self.mean_link_m_after},
             "sentence": self.sentence,
             "kept_because": self.kept_because,
+            "kind": self.kind,
         }
 
 
@@ -74,40 +86,171 @@ def explain_moves(
     target: dict[str, Position],
     weights: dict[str, float] | None = None,
 ) -> list[MoveWhy]:
-    """One :class:`MoveWhy` per moved group; ``design`` and ``plant`` stand in the optimised
-    state (``final``) and are left there; ``weights``: the run's, to say what a move that
-    is no gain in cost or power buys."""
+    """One :class:`MoveWhy` per moved group (``kind`` "rack"), then one per pair of groups that
+    buy something only together ("pair") and the rest ("shared"), whose cost and power deltas
+    sum to ``final`` less the design with every rack at ``start``. ``design`` and ``plant``
+    stand in the optimised state (``final``) and are left there; ``weights``: the run's, to
+    say what a move that is no gain in cost or power buys."""
     groups = move_groups(start, target, plan_sizes(design, target))
     if any(_blocked(design, g, start) for g in groups):
         groups = [sorted(target)]  # some group's start is taken by another: explain them together
+    states = _States(design, plant, pricer, groups, start, target)
+    base = states.price(())
+    alone = [states.price((i,)) for i in range(len(groups))]
+    group_of = {r: i for i, g in enumerate(groups) for r in g}
+    ends = _link_groups(design, plant, group_of)
+    both = {}
+    for pair in sorted({p for p in ends.values() if len(p) == 2}):
+        both[pair] = states.price(pair)
+    states.price(tuple(range(len(groups))))  # back to the optimised state, caches with it
+    owner = _owners(base.medium_index, final.medium_index, alone, ends)
     media = [m.name for m in plant.media]
+    ordered_before, ordered_after = states.ordered_m_start, np.asarray(plant.ordered_m, float)
     out = []
-    for group in groups:
-        design.move_racks({r: start[r] for r in group})
-        changed = plant.refresh()
-        reverted = pricer.price(changed)
-        broken = pricer.broken(reverted, group, changed)
+    for i, group in enumerate(groups):
         rows = _rows_of(design, plant, group)
-        lengths_before = _mean_m(plant, rows)
-        design.move_racks({r: target[r] for r in group})
-        pricer.price(plant.refresh())  # the pricer's caches follow the state back
-        lengths_after = _mean_m(plant, rows)
-        flips = _flips(reverted.medium_index, final.medium_index, rows, media)
+        delta = _delta(alone[i], base)
         why = _why(
             design,
             group,
             start,
             target,
-            flips,
-            final.terms["cost_usd"] - reverted.terms["cost_usd"],
-            final.terms["optics_power_w"] - reverted.terms["optics_power_w"],
-            (lengths_before, lengths_after),
+            _flips(base.medium_index, final.medium_index, _owned(owner, (i,)), media),
+            *delta,
+            (_mean_m(ordered_before, rows), _mean_m(ordered_after, rows)),
         )
-        kept = _kept_because(pricer, final, reverted, broken, weights)
-        if kept and (why.cost_usd > 0 or why.optics_power_w > 0):
-            why = replace(why, kept_because=kept, sentence=f"{why.sentence[:-1]}; kept: {kept}.")
+        # What putting it back now would change, the other moves made: a move kept that is
+        # no gain there says why (its own share, from the start, may still be a gain).
+        back_usd, back_w, kept = _put_back(
+            design, plant, pricer, final, group, start, target, weights
+        )
+        if kept and (back_usd < 0 or back_w < 0):
+            said = f"{_money(back_usd)} and {back_w / 1000:+.2f} kW"
+            sentence = f"{why.sentence[:-1]}; putting it back now would change {said}, but"
+            why = replace(why, kept_because=kept, sentence=f"{sentence} it is kept: {kept}.")
         out.append(why)
+    joint = _Joint(design, groups, media, base, final, (ordered_before, ordered_after))
+    return out + joint.entries(alone, both, owner, ends, sum(w.cost_usd for w in out),
+                               sum(w.optics_power_w for w in out))  # fmt: skip
+
+
+class _Joint:
+    """The pairs' and the rest's sentences: what the moves buy only together."""
+
+    def __init__(self, design, groups, media, base: Priced, final: Priced, ordered) -> None:
+        self.design, self.groups, self.media = design, groups, media
+        self.base, self.final, self.ordered = base, final, ordered
+
+    def _entry(self, make, rows: np.ndarray, *args) -> MoveWhy:
+        flips = _flips(self.base.medium_index, self.final.medium_index, rows, self.media)
+        lengths = (_mean_m(self.ordered[0], rows), _mean_m(self.ordered[1], rows))
+        return make(self.design, *args[:-2], flips, *args[-2:], lengths)
+
+    def entries(self, alone, both, owner, ends, cost_usd: float, power_w: float) -> list:
+        """Each pair that buys something only together, then the rest of the whole delta
+        (``cost_usd``, ``power_w``: what the groups' own sentences already say)."""
+        base, final, out = self.base, self.final, []
+        for (i, j), priced in both.items():
+            whole, one, other = _delta(priced, base), _delta(alone[i], base), _delta(alone[j], base)
+            cost, power = whole[0] - one[0] - other[0], whole[1] - one[1] - other[1]
+            rows = _owned(owner, (i, j))
+            twice = _counted_once(base.medium_index, final.medium_index, alone[i], alone[j],
+                                  ends, (i, j))  # fmt: skip
+            if rows.size or twice or abs(cost) >= 0.005 or abs(power) >= 0.0005:
+                g, h = self.groups[i], self.groups[j]
+                out.append(self._entry(_together, rows, g, h, twice, cost, power))
+                cost_usd, power_w = cost_usd + cost, power_w + power
+        total = _delta(final, base)
+        cost, power = total[0] - cost_usd, total[1] - power_w
+        rows = _owned(owner, ())
+        if rows.size or abs(cost) >= 0.005 or abs(power) >= 0.0005:
+            moved = sorted(r for g in self.groups for r in g)
+            out.append(self._entry(_shared, rows, moved, len(self.groups), cost, power))
+        return out
+
+
+class _States:
+    """Puts the moved groups named (by index) at their targets and the others at their starts
+    and prices the plant there; each call moves only the racks that differ from the last."""
+
+    def __init__(self, design, plant, pricer, groups, start, target) -> None:
+        self.design, self.plant, self.pricer = design, plant, pricer
+        self.groups, self.start, self.target = groups, start, target
+        self.at = dict(target)  # where each moved rack stands now
+        self.ordered_m_start = np.zeros(0)  # ordered metres per plant row, every rack at start
+
+    def price(self, moved: tuple[int, ...]) -> Priced:
+        chosen = {r for i in moved for r in self.groups[i]}
+        wanted = {r: (self.target[r] if r in chosen else self.start[r]) for r in self.target}
+        self.design.move_racks({r: p for r, p in wanted.items() if self.at[r] != p})
+        self.at = wanted
+        priced = self.pricer.price(self.plant.refresh())
+        if not moved:
+            self.ordered_m_start = np.asarray(self.plant.ordered_m, dtype=float).copy()
+        return priced
+
+
+def _delta(priced: Priced, base: Priced) -> tuple[float, float]:
+    terms, was = priced.terms, base.terms
+    return (
+        terms["cost_usd"] - was["cost_usd"],
+        terms["optics_power_w"] - was["optics_power_w"],
+    )
+
+
+def _link_groups(design, plant, group_of: dict[str, int]) -> dict[int, tuple[int, ...]]:
+    """Per plant row of a link that ends in a moved rack: the moved groups it ends in."""
+    racks = {d: dev.rack for d, dev in design.devices.items()}
+    out = {}
+    for lid in design.links_of_racks(sorted(group_of)):
+        row = plant.index.get(lid)
+        link = design.links.get(lid)
+        if row is None or link is None:
+            continue
+        ends = {group_of.get(racks[link.a.device]), group_of.get(racks[link.b.device])}
+        out[row] = tuple(sorted(g for g in ends if g is not None))
     return out
+
+
+def _owners(before, after, alone, ends) -> dict[int, tuple[int, ...]]:
+    """Per changed plant row, the sentence it is named in: its one group, else the one of its
+    two groups whose move alone gives it its final medium, else the pair (() for the rest)."""
+    out = {}
+    for row in np.flatnonzero(before != after).tolist():
+        groups = ends.get(row, ())
+        if len(groups) == 2:
+            alone_gives = [g for g in groups if alone[g].medium_index[row] == after[row]]
+            groups = (alone_gives[0],) if alone_gives else groups
+        out[row] = groups
+    return out
+
+
+def _owned(owner: dict[int, tuple[int, ...]], key: tuple[int, ...]) -> np.ndarray:
+    return np.array(sorted(r for r, k in owner.items() if k == key), dtype=np.int64)
+
+
+def _counted_once(before, after, one: Priced, other: Priced, ends, pair) -> int:
+    """Links between the pair's groups that either move alone flips to its final medium: each
+    move's own sentence counts their saving, the pair's takes the second one back."""
+    rows = [r for r, g in ends.items() if g == pair and before[r] != after[r]]
+    return sum(
+        1 for r in rows if one.medium_index[r] == after[r] and other.medium_index[r] == after[r]
+    )
+
+
+def _put_back(design, plant, pricer, final, group, start, target, weights):
+    """The optimised design with ``group`` put back: (cost, typical optics power delta from
+    ``final``, why the move is kept though putting it back is cheaper or cooler)."""
+    design.move_racks({r: start[r] for r in group})
+    changed = plant.refresh()
+    reverted = pricer.price(changed)
+    broken = pricer.broken(reverted, group, changed)
+    design.move_racks({r: target[r] for r in group})
+    pricer.price(plant.refresh())  # the pricer's caches follow the state back
+    cost, power = _delta(reverted, final)
+    if cost >= 0 and power >= 0:
+        return cost, power, ""
+    return cost, power, _kept_because(pricer, final, reverted, broken, weights)
 
 
 def _kept_because(pricer, final: Priced, reverted: Priced, broken, weights) -> str:
@@ -149,10 +292,10 @@ def _rows_of(design: Design, plant: RoutedLinks, group: list[str]) -> np.ndarray
     )
 
 
-def _mean_m(plant: RoutedLinks, rows: np.ndarray) -> float:
+def _mean_m(ordered_m: np.ndarray, rows: np.ndarray) -> float:
     if not len(rows):
         return 0.0
-    values = np.asarray(plant.ordered_m, dtype=float)[rows]
+    values = ordered_m[rows]
     values = values[np.isfinite(values)]
     return float(values.mean()) if len(values) else math.nan
 
@@ -168,29 +311,72 @@ def _flips(before, after, rows, media: list[str]) -> tuple[tuple[str, str, int],
 
 def _why(design, group, start, target, flips, cost, power, lengths) -> MoveWhy:
     names = tuple(design.racks[r].name for r in group)
-    roles = [design.devices[d].role for d in design.devices if design.devices[d].rack in group]
-    role = rack_role(roles) or "empty"
+    role = _role(design, group)
     moved = max(math.hypot(target[r][0] - start[r][0], target[r][1] - start[r][1]) for r in group)
-    who = (
-        f"{role.capitalize()} rack {names[0]}"
-        if len(names) == 1
-        else (f"Racks {', '.join(names)} (moved together: each took another's place)")
-    )
-    n = sum(f[2] for f in flips)
-    if flips:
-        listed = "; ".join(f"{k} {a} -> {b}" for a, b, k in flips[:3])
-        more = f"; {len(flips) - 3} more kinds" if len(flips) > 3 else ""
-        media = f"{n} links changed medium ({listed}{more})"
-    else:
-        media = "no link changed medium"
+    who = _label(design, group)
     before_m, after_m = lengths
     sentence = (
-        f"{who} moved {moved:.1f} m: {media}, {_money(cost)} and {power / 1000:+.2f} kW"
-        f" typical optics; its links average {after_m:.1f} m (was {before_m:.1f} m)."
+        f"{who[0].upper()}{who[1:]} moved {moved:.1f} m: {_media(flips, '')}, {_money(cost)}"
+        f" and {power / 1000:+.2f} kW typical optics;"
+        f" its links average {after_m:.1f} m (was {before_m:.1f} m)."
     )
     return MoveWhy(
         tuple(group), names, role, moved, flips, cost, power, before_m, after_m, sentence
     )
+
+
+def _together(design, one, other, twice: int, flips, cost, power, lengths) -> MoveWhy:
+    """The sentence of what two groups that share links buy only together."""
+    racks = tuple(one) + tuple(other)
+    once = f"; {twice} links either move alone flips are counted once" if twice else ""
+    sentence = (
+        f"{_label(design, one)[0].upper()}{_label(design, one)[1:]} and"
+        f" {_label(design, other)} moved together:"
+        f" {_media(flips, ' only because both ends moved')}{once}, {_money(cost)} and"
+        f" {power / 1000:+.2f} kW typical optics (beyond what each move buys alone)."
+    )
+    return _joint(design, racks, "pair", flips, (cost, power), lengths, sentence)
+
+
+def _shared(design, racks, groups: int, flips, cost, power, lengths) -> MoveWhy:
+    """The sentence of what the moves buy only all together (the rest of the whole delta)."""
+    sentence = (
+        f"The {groups} moves together: {_media(flips, ' only with three or more moves')},"
+        f" {_money(cost)} and {power / 1000:+.2f} kW typical optics"
+        " (what no move or pair buys alone: cages and trunks they share)."
+    )
+    return _joint(design, tuple(racks), "shared", flips, (cost, power), lengths, sentence)
+
+
+def _joint(design, racks, kind, flips, delta, lengths, sentence) -> MoveWhy:
+    """A pair's or the rest's entry: its mean link lengths are those of the links it names."""
+    names = tuple(design.racks[r].name for r in racks)
+    (cost, power), (before_m, after_m) = delta, lengths
+    return MoveWhy(
+        racks, names, kind, 0.0, flips, cost, power, before_m, after_m, sentence, kind=kind
+    )
+
+
+def _role(design, group) -> str:
+    roles = [design.devices[d].role for d in design.devices if design.devices[d].rack in group]
+    return rack_role(roles) or "empty"
+
+
+def _label(design, group) -> str:
+    """'spine rack E21', or 'racks A, B (each took another's place)'."""
+    names = [design.racks[r].name for r in group]
+    if len(names) == 1:
+        return f"{_role(design, group)} rack {names[0]}"
+    return f"racks {', '.join(names)} (each took another's place)"
+
+
+def _media(flips, why: str) -> str:
+    if not flips:
+        return "no link changed medium"
+    n = sum(f[2] for f in flips)
+    listed = "; ".join(f"{k} {a} -> {b}" for a, b, k in flips[:3])
+    more = f"; {len(flips) - 3} more kinds" if len(flips) > 3 else ""
+    return f"{n} links changed medium{why} ({listed}{more})"
 
 
 def _money(usd: float) -> str:
