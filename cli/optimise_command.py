@@ -223,7 +223,9 @@ def text(sentence: str, report: dict) -> str:
             f" ({m['to'][0]:.2f}, {m['to'][1]:.2f}) m, {m['links_flipped']} links changed medium"
         )
     if report.get("why"):
-        lines.append("What each move bought (putting it back, the other moves kept):")
+        lines.append(
+            "What each move bought alone, and pairs only together (these sum to the moves' delta):"
+        )
         lines.extend(f"  {w['sentence']}" for w in report["why"])
     optics = report.get("optics")
     if optics:

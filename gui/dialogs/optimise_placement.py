@@ -336,7 +336,9 @@ def report_text(report: dict) -> str:
     if share:
         lines.append(f"Copper share of cabled links: {share['before']:.1%} -> {share['after']:.1%}")
     lines.append("")
-    lines.append("What each move bought (putting it back, the other moves kept):")
+    lines.append(
+        "What each move bought alone, and pairs only together (these sum to the moves' delta):"
+    )
     lines.extend(w["sentence"] for w in report.get("why", []))
     optics = report.get("optics")
     if optics:
