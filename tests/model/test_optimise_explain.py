@@ -216,4 +216,12 @@ def test_a_kept_move_that_is_no_gain_names_the_limit_its_put_back_breaks():
     # The moves that pay for themselves need no such clause.
     assert whys[("A05",)].kept_because == whys[("B01",)].kept_because == ""
     assert (design.racks["A14"].x, design.racks["A14"].y) == target["A14"]  # left as optimised
+    # The 152 leaf-spine links flip only with A05 and B01 both moved: named once, in their pair,
+    # and the five sentences sum to the whole delta to the cent and the watt.
+    together = whys[("A05", "B01")]
+    assert together.kind == "pair" and sum(n for _a, _b, n in together.flips) == 152
+    assert not whys[("A05",)].flips and not whys[("B01",)].flips
+    for term in ("cost_usd", "optics_power_w"):  # MoveWhy's fields are named as the terms
+        whole = final.terms[term] - pricer.start.terms[term]
+        assert abs(sum(getattr(w, term) for w in whys.values()) - whole) < 0.005
     plant.close()
