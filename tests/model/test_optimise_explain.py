@@ -225,3 +225,28 @@ def test_a_kept_move_that_is_no_gain_names_the_limit_its_put_back_breaks():
         whole = final.terms[term] - pricer.start.terms[term]
         assert abs(sum(getattr(w, term) for w in whys.values()) - whole) < 0.005
     plant.close()
+
+
+def test_what_no_move_or_pair_buys_alone_is_one_sentence_that_closes_the_sum():
+    """Three groups that each buy $100 alone, no pair sharing links, but a whole delta of -$450
+    (a cage three moves share): the rest, -$150 and -20 W, is its own sentence."""
+    import numpy as np
+
+    from model.generators.generate import generate
+    from model.optimise.explain import _Joint
+    from model.optimise.objective import Priced
+
+    design = generate("leaf-spine", nodes=8, node_type="dgx-h100", switch="qm9700")
+    racks = sorted(design.racks)[:3]
+    media = np.zeros(4, np.int32)
+
+    def priced(cost: float, power: float) -> Priced:
+        return Priced({"cost_usd": cost, "optics_power_w": power}, media, 0, 0)
+
+    base, final = priced(1000.0, 50.0), priced(550.0, 30.0)
+    joint = _Joint(design, [[r] for r in racks], ["m"], base, final, (np.zeros(4), np.zeros(4)))
+    (rest,) = joint.entries([priced(900.0, 50.0)] * 3, {}, {}, {}, -300.0, 0.0)
+    assert rest.kind == "shared" and rest.cost_usd == -150.0 and rest.optics_power_w == -20.0
+    assert rest.sentence.startswith("The 3 moves together: no link changed medium, -$150")
+    # Nothing left over: no such sentence.
+    assert joint.entries([priced(850.0, 30.0)] * 3, {}, {}, {}, -450.0, -20.0) == []
