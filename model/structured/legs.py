@@ -12,8 +12,10 @@ patch-rack panel, takes them leg by leg.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from itertools import repeat
+from operator import attrgetter, itemgetter
 
+import msgspec
 import numpy as np
 
 from model.common.findings import Finding
@@ -23,9 +25,9 @@ from model.structured.paths import PanelPool, patch_way_m
 from model.structured.polarity import CASSETTE_PORTS  # 6 LC duplex ports per MPO-12 cassette
 
 
-@dataclass(slots=True)
-class Leg:
-    """One trunk leg of a path, as steps 3 and 4 of the layout read it."""
+class Leg(msgspec.Struct):
+    """One trunk leg of a path, as steps 3 and 4 of the layout read it. (A Struct, not a
+    dataclass: its __init__ is C, about half the time, and a zoned XL hall makes 393k.)"""
 
     # Tuples, not lists: a zoned XL hall has 393k legs, and the trunk leg the layout keeps
     # (TrunkLeg) shares them.
@@ -37,9 +39,13 @@ class Leg:
     group: int  # its path's number: the legs of a path have the same shape of elements
     ends: tuple[str, str, bool]  # its links' racks (A, B; one group's) and: LC cassettes?
     # Per segment: its trunk's element (step 3 sets them; step 4 reads ids and lengths off it).
-    trunks: list[Element | None] = field(default_factory=list)
+    trunks: list[Element | None] = msgspec.field(default_factory=list)
     # Per end: the way from its rack to the patch rack holding its panel (0: its own rack).
     cord_off_m: tuple[float, float] = (0.0, 0.0)
+
+
+_first = itemgetter(0)  # a member's link id
+_medium = attrgetter("medium")
 
 
 class LegLayer:
@@ -61,12 +67,6 @@ class LegLayer:
     def lay(self, groups: dict, ends_of: dict, direct: dict, fpp_of: dict, distance) -> None:
         """Lays the legs of every group, in the groups' sorted order."""
 
-        def ends_key(member) -> tuple:
-            # Legs in the order of their links' ends (device, port; either way round), not of
-            # the links' ids or insertion: the same plant bundles the same legs into the same
-            # trunks, also after a round trip that gives the links new ids (import-netbox).
-            return ends_of[member[0]]
-
         # Ports of panels named by hand are theirs before any style path takes one: a style
         # path laid first would otherwise take them too (a design half routed by hand, as an
         # import of a site with virtual panels is, had its placed panels booked twice).
@@ -79,7 +79,12 @@ class LegLayer:
         for group, ((nodes, rack_a, rack_b, mode, connector), members) in enumerate(
             sorted(groups.items())
         ):
-            members = sorted(members, key=ends_key)  # stable: a link's repeats stay together
+            # Legs in the order of their links' ends (device, port; either way round), not of
+            # the links' ids or insertion: the same plant bundles the same legs into the same
+            # trunks, also after a round trip that gives the links new ids (import-netbox).
+            # Stable: a link's repeats stay together. (Keys looked up in C: 393k members.)
+            keys = list(map(ends_of.__getitem__, map(_first, members)))
+            members = [members[k] for k in sorted(range(len(members)), key=keys.__getitem__)]
             lc = CONNECTOR_FAMILY.get(connector) == "LC"
             width = 12 if lc else CONNECTOR_FIBRES[connector]
             per_leg = CASSETTE_PORTS if lc else 1
@@ -105,9 +110,12 @@ class LegLayer:
             fixed_m = () if own_route else tuple(distance(ra, rb) for ra, rb in hops)
             # Each leg's members: a chunk of up to ``per_leg`` channels, once per fibre of an
             # MPO link of several (800G SR8: one leg per fibre).
-            chunks = [members[i : i + per_leg] for i in range(0, len(members), per_leg)]
-            if not lc:
-                copies = [fpp_of.get(direct[chunk[0][0]].medium, 1) for chunk in chunks]
+            if lc:
+                chunks = [members[i : i + per_leg] for i in range(0, len(members), per_leg)]
+            else:
+                chunks = [[member] for member in members]
+                media = map(_medium, map(direct.__getitem__, map(_first, members)))
+                copies = list(map(fpp_of.get, media, repeat(1)))
                 if any(c != 1 for c in copies):
                     chunks = [
                         chunk for chunk, c in zip(chunks, copies, strict=True) for _ in range(c)
