@@ -12,8 +12,11 @@ patch-rack panel, takes them leg by leg.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from itertools import groupby
+from itertools import repeat
+from operator import attrgetter, itemgetter
+
+import msgspec
+import numpy as np
 
 from model.common.findings import Finding
 from model.structured.channels import CONNECTOR_FAMILY, CONNECTOR_FIBRES, Element
@@ -22,9 +25,9 @@ from model.structured.paths import PanelPool, patch_way_m
 from model.structured.polarity import CASSETTE_PORTS  # 6 LC duplex ports per MPO-12 cassette
 
 
-@dataclass(slots=True)
-class Leg:
-    """One trunk leg of a path, as steps 3 and 4 of the layout read it."""
+class Leg(msgspec.Struct):
+    """One trunk leg of a path, as steps 3 and 4 of the layout read it. (A Struct, not a
+    dataclass: its __init__ is C, about half the time, and a zoned XL hall makes 393k.)"""
 
     # Tuples, not lists: a zoned XL hall has 393k legs, and the trunk leg the layout keeps
     # (TrunkLeg) shares them.
@@ -36,9 +39,13 @@ class Leg:
     group: int  # its path's number: the legs of a path have the same shape of elements
     ends: tuple[str, str, bool]  # its links' racks (A, B; one group's) and: LC cassettes?
     # Per segment: its trunk's element (step 3 sets them; step 4 reads ids and lengths off it).
-    trunks: list[Element | None] = field(default_factory=list)
+    trunks: list[Element | None] = msgspec.field(default_factory=list)
     # Per end: the way from its rack to the patch rack holding its panel (0: its own rack).
     cord_off_m: tuple[float, float] = (0.0, 0.0)
+
+
+_first = itemgetter(0)  # a member's link id
+_medium = attrgetter("medium")
 
 
 class LegLayer:
@@ -60,12 +67,6 @@ class LegLayer:
     def lay(self, groups: dict, ends_of: dict, direct: dict, fpp_of: dict, distance) -> None:
         """Lays the legs of every group, in the groups' sorted order."""
 
-        def ends_key(member) -> tuple:
-            # Legs in the order of their links' ends (device, port; either way round), not of
-            # the links' ids or insertion: the same plant bundles the same legs into the same
-            # trunks, also after a round trip that gives the links new ids (import-netbox).
-            return ends_of[member[0]]
-
         # Ports of panels named by hand are theirs before any style path takes one: a style
         # path laid first would otherwise take them too (a design half routed by hand, as an
         # import of a site with virtual panels is, had its placed panels booked twice).
@@ -78,7 +79,12 @@ class LegLayer:
         for group, ((nodes, rack_a, rack_b, mode, connector), members) in enumerate(
             sorted(groups.items())
         ):
-            members = sorted(members, key=ends_key)  # stable: a link's repeats stay together
+            # Legs in the order of their links' ends (device, port; either way round), not of
+            # the links' ids or insertion: the same plant bundles the same legs into the same
+            # trunks, also after a round trip that gives the links new ids (import-netbox).
+            # Stable: a link's repeats stay together. (Keys looked up in C: 393k members.)
+            keys = list(map(ends_of.__getitem__, map(_first, members)))
+            members = [members[k] for k in sorted(range(len(members)), key=keys.__getitem__)]
             lc = CONNECTOR_FAMILY.get(connector) == "LC"
             width = 12 if lc else CONNECTOR_FIBRES[connector]
             per_leg = CASSETTE_PORTS if lc else 1
@@ -104,9 +110,12 @@ class LegLayer:
             fixed_m = () if own_route else tuple(distance(ra, rb) for ra, rb in hops)
             # Each leg's members: a chunk of up to ``per_leg`` channels, once per fibre of an
             # MPO link of several (800G SR8: one leg per fibre).
-            chunks = [members[i : i + per_leg] for i in range(0, len(members), per_leg)]
-            if not lc:
-                copies = [fpp_of.get(direct[chunk[0][0]].medium, 1) for chunk in chunks]
+            if lc:
+                chunks = [members[i : i + per_leg] for i in range(0, len(members), per_leg)]
+            else:
+                chunks = [[member] for member in members]
+                media = map(_medium, map(direct.__getitem__, map(_first, members)))
+                copies = list(map(fpp_of.get, media, repeat(1)))
                 if any(c != 1 for c in copies):
                     chunks = [
                         chunk for chunk, c in zip(chunks, copies, strict=True) for _ in range(c)
@@ -165,22 +174,24 @@ class LegLayer:
 
     def _lay_in_columns(self, group: int, points: list, chunks: list, shape: tuple, seg: tuple):
         """The legs of a path whose nodes are distinct racks' pooled panels: each node takes
-        its ports for all the path's legs at once (:meth:`PanelPool.take_many`; the keys are
-        distinct, so the order of takes between nodes does not change which panel a leg
-        gets), and the legs are made from those columns: the same legs, panels, cassettes and
-        segments as taken leg by leg (a zoned XL hall's 393k legs)."""
+        its ports for all the path's legs at once, as runs of one panel
+        (:meth:`PanelPool.take_runs`; the keys are distinct, so the order of takes between
+        nodes does not change which panel a leg gets), and the legs are made from those
+        columns: the same legs, panels, cassettes and segments as taken leg by leg (a zoned
+        XL hall's 393k legs). A run's panel, element and way to its patch rack are found
+        once per run, not once per leg."""
         racks, leg_ends, own_route, fixed_m = shape
         n = len(chunks)
         cassette_no, panel_element = self.cassette_no, self._panel_element
-        holder_cols, element_cols = [], []
+        run_cols, element_cols = [], []
         for i, rack_id, _named, cassette, key in points:
-            holders = self.pool.take_many(key, n)
+            runs = self.pool.take_runs(key, n)
             first = cassette_no.get(rack_id, 0) + 1
             if cassette:
                 cassette_no[rack_id] = first - 1 + n
             if self.panels_only:
                 continue
-            holder_cols.append(holders)
+            run_cols.append(runs)
             if cassette:
                 reverse = i > 0
                 element_cols.append(
@@ -190,21 +201,28 @@ class LegLayer:
                     ]
                 )
                 continue
-            elements = []
-            for holder, run in groupby(holders):
+            elements: list[Element] = []
+            for holder, count in runs:
                 element = panel_element.get(holder)
                 if element is None:
                     element = panel_element[holder] = Element("panel", holder, MPO_PANEL)
-                elements += [element] * len(list(run))
+                elements += [element] * count
             element_cols.append(elements)
         if self.panels_only or not n:
             return
+        holder_cols = []
+        for runs in run_cols:
+            holders: list[str] = []
+            for holder, count in runs:
+                holders += [holder] * count
+            holder_cols.append(holders)
         if own_route:
             seg_ms = [
                 (chunk[0][2] if len(chunk) == 1 else max(c[2] for c in chunk),) for chunk in chunks
             ]
         else:
             seg_ms = [fixed_m] * n
+        cord_offs = self._displaced(racks, run_cols, seg_ms)
         legs = [
             Leg(
                 (chunk[0][0],) if len(chunk) == 1 else tuple(c[0] for c in chunk),
@@ -224,26 +242,50 @@ class LegLayer:
                 strict=True,
             )
         ]
-        home = self.pool.home  # panels taken in patch racks, as _lay_one_by_one displaces
-        if home:
-            for leg in legs:
-                if not home.keys().isdisjoint(leg.holders):
-                    _displace(leg, home, self.design.racks)
+        for k, cord_off_m in cord_offs:
+            legs[k].cord_off_m = cord_off_m
         self.legs += zip(legs, chunks, strict=True)
-        self._add_segments(legs, holder_cols, seg)
+        self._add_segments(legs, run_cols, seg)
 
-    def _add_segments(self, legs: list, holder_cols: list, seg: tuple) -> None:
+    def _displaced(self, racks: tuple, run_cols: list, seg_ms: list) -> list:
+        """What :func:`_displace` does to each leg with a panel in a patch rack, column-wise:
+        each run's way to its patch rack found once, the legs' segment lengths (``seg_ms``,
+        replaced in place) plus the ways at both their ends. Returns (leg, its cords' ways
+        (A, B)) for the legs that have one."""
+        home = self.pool.home
+        if not home or all(h not in home for runs in run_cols for h, _ in runs):
+            return []
+        design_racks = self.design.racks
+        off_cols = []
+        for rack_id, runs in zip(racks, run_cols, strict=True):
+            rack = design_racks[rack_id]
+            offs = [patch_way_m(rack, design_racks[home[h]]) if h in home else 0.0 for h, _ in runs]
+            off_cols.append(np.repeat(offs, [count for _, count in runs]))
+        off_m = np.stack(off_cols, axis=1)  # (leg, node)
+        moved = np.flatnonzero((off_m != 0.0).any(axis=1))
+        if not len(moved):
+            return []
+        # The same sums in the same order as _displace's: segment + its A end's + its B end's.
+        seg_m = np.array([seg_ms[k] for k in moved.tolist()], dtype=float).reshape(len(moved), -1)
+        off_moved = off_m[moved]
+        new_m = (seg_m + off_moved[:, :-1] + off_moved[:, 1:]).tolist()
+        ends = off_moved[:, [0, -1]].tolist()
+        out = []
+        for k, m, (off_a, off_b) in zip(moved.tolist(), new_m, ends, strict=True):
+            seg_ms[k] = tuple(m)
+            out.append((k, (off_a, off_b)))
+        return out
+
+    def _add_segments(self, legs: list, run_cols: list, seg: tuple) -> None:
         """Each segment of ``legs`` in its panel pair's list, taken a run of legs between the
-        same two panels at a time; a new panel pair enters ``segments`` where it would leg by
-        leg (legs first, then segments), as the trunks are numbered in that order."""
+        same two panels at a time (where neither node's run of panels changes); a new panel
+        pair enters ``segments`` where it would leg by leg (legs first, then segments), as
+        the trunks are numbered in that order."""
         segments = self.segments
         new: dict[tuple, tuple[tuple[int, int], list]] = {}
-        for s in range(len(holder_cols) - 1):
+        for s in range(len(run_cols) - 1):
             k = 0
-            for (holder_a, holder_b), run in groupby(
-                zip(holder_cols[s], holder_cols[s + 1], strict=True)
-            ):
-                m = len(list(run))
+            for holder_a, holder_b, m in _paired_runs(run_cols[s], run_cols[s + 1]):
                 seg_key = (holder_a, holder_b, *seg)
                 members = segments.get(seg_key)
                 if members is None:
@@ -290,6 +332,31 @@ def _legs_of(members: list, connector: str, direct: dict, fpp_of: dict) -> int:
     if CONNECTOR_FAMILY.get(connector) == "LC":
         return math.ceil(len(members) / CASSETTE_PORTS)
     return sum(fpp_of.get(direct[m[0]].medium, 1) for m in members)
+
+
+def _paired_runs(runs_a: list, runs_b: list) -> list[tuple[str, str, int]]:
+    """Two nodes' runs of (panel, legs) over the same legs as runs of (panel A, panel B,
+    legs): a new run wherever either node's panel changes."""
+    out: list[tuple[str, str, int]] = []
+    i = j = 0
+    left_a, left_b = runs_a[0][1], runs_b[0][1]
+    while True:
+        m = min(left_a, left_b)
+        pair = (runs_a[i][0], runs_b[j][0])
+        if out and out[-1][:2] == pair:
+            out[-1] = (*pair, out[-1][2] + m)
+        else:
+            out.append((*pair, m))
+        left_a -= m
+        left_b -= m
+        if not left_a:
+            i += 1
+            if i == len(runs_a):
+                return out
+            left_a = runs_a[i][1]
+        if not left_b:
+            j += 1
+            left_b = runs_b[j][1]
 
 
 def _displace(leg: Leg, home: dict[str, str], racks) -> None:

@@ -140,26 +140,41 @@ class PanelPool:
         """Ports (or slots) left on the rack's own placed panels of ``key``'s type."""
         return sum(slot[1] for slot in self.free.get(key, ()))
 
-    def take_many(self, key: tuple[str, str], count: int) -> list[str]:
+    def take_runs(self, key: tuple[str, str], count: int) -> list[tuple[str, int]]:
         """The panels of ``count`` takes of ``key`` one after the other, as :meth:`take` gives
-        them: a run of each of the rack's own panels' id for the ports it has left, then one
-        :meth:`take` per port (a patch rack's panel, else the virtual one).
-        A path's legs take their rack's ports in a row, so a zoned XL hall's 800k takes are a
-        few thousand runs here."""
-        out: list[str] = []
-        slots = self.free.get(key)
-        while slots and len(out) < count:
+        them, in runs of (panel id, takes): a run of each of the rack's own panels for the
+        ports it has left, then of its patch racks' panels, then its virtual panel. A path's
+        legs take their rack's ports in a row, so a zoned XL hall's 800k takes are a few
+        thousand runs here."""
+        out: list[tuple[str, int]] = []
+        taken = self._runs_from(self.free.get(key), count, out)
+        # The rack's own panels are full: its patch racks' panels in their order, as take()
+        # goes from one to the next; what is left, its virtual panel.
+        for patch_rack in self.overflow.get(key[0], ()) if taken < count else ():
+            first = len(out)
+            taken += self._runs_from(self.free.get((patch_rack, key[1])), count - taken, out)
+            for holder, _ in out[first:]:
+                self.home[holder] = patch_rack
+        if taken < count:
+            self.virtual[key] = self.virtual.get(key, 0) + count - taken
+            out.append((virtual_panel_id(*key), count - taken))
+        return out
+
+    def _runs_from(self, slots: list[list] | None, count: int, out: list) -> int:
+        """Up to ``count`` ports of the panels ``slots`` in order, as runs onto ``out``;
+        returns the ports taken."""
+        taken = 0
+        while slots and taken < count:
             slot = slots[0]
             if slot[1] == 0:
                 del slots[0]
                 continue
-            n = min(slot[1], count - len(out))
-            out += [slot[0]] * n
+            n = min(slot[1], count - taken)
+            out.append((slot[0], n))
+            taken += n
             slot[1] -= n
             self.used[slot[0]] = self.used.get(slot[0], 0) + n
-        while len(out) < count:  # the rack's own panels are full: a patch rack's, else virtual
-            out.append(self.take(key))
-        return out
+        return taken
 
     def _take_from(self, slots: list[list] | None) -> str | None:
         if not slots:
