@@ -402,15 +402,15 @@ class AnalysisRunner(QObject):
         else:
             result, rerouted = result
             if work is not None and work.retray and not work.adopted:
-                if revision == self.design.revision:
-                    # The plant was refreshed here meanwhile, naming its routes its own way:
-                    # this analysis's route ids are not the plant's. Start over.
-                    self._analyzer = None
-                    self._timer.start(0)
-                    return
-                # Analysed with a re-route the live plant will not take: the links it changed
-                # are analysed again with the next one (a link changed by either may differ).
+                # The plant was refreshed here meanwhile, naming its routes its own way: this
+                # analyzer's route ids (the copy's) are not the plant's, whether or not the
+                # design was edited since (the copy and the plant reach the same route
+                # generation, so the tray fill would take the stale spans as its own). Start
+                # over; the links the copy changed go to the fresh analysis with the rest.
+                self._analyzer = None
                 self._changed_links |= rerouted
+                self._timer.start(0)
+                return
         if revision != self.design.revision or self._timer.isActive():
             if not self._timer.isActive():  # a burst still settling keeps its delay
                 self._timer.start(0)  # edited since the snapshot: analyse the current revision
