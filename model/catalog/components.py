@@ -20,7 +20,6 @@ from msgspec import Meta, Struct
 
 from model.catalog.nics import NicType, group_problem
 from model.catalog.parts import (
-    NETBOX_DEVICE_KINDS,
     CablePart,
     FacilityPart,
     FibrePart,
@@ -374,7 +373,6 @@ class Catalog:
         _index("tray product", self.tray_products, parts.tray_products, media)
         _index("laser source part", self.laser_source_parts, parts.laser_source_parts, media)
         _index("facility part", self.facility_parts, parts.facility_parts, media)
-        _check_facility_models(self.facility_parts.values())
         self.nic_types: dict[str, NicType] = {}
         for nic in parts.nic_types:
             if nic.id in self.nic_types:
@@ -499,13 +497,3 @@ def builtin_catalog() -> Catalog:
             ),
         )
     return _builtin
-
-
-def _check_facility_models(parts: Iterable[FacilityPart]) -> None:
-    """A PDU, power shelf or DC feed needs a model: NetBox names its device type by it."""
-    for part in parts:
-        if part.kind in NETBOX_DEVICE_KINDS and not part.model.strip():
-            raise CatalogError(
-                f"facility part {part.id!r} ({part.kind}) needs a model: the name of its "
-                "NetBox device type"
-            )

@@ -221,5 +221,13 @@ class FacilityPart(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     source: _Id  # keys of resources/catalog/sources.json, or "estimate"
     notes: str = ""
     # The product's model as a NetBox device type names it (a PDU, power shelf or DC feed is a
-    # device in the rack there); required of those kinds (``NETBOX_DEVICE_KINDS``).
+    # device in the rack there). Every built-in part of those kinds (``NETBOX_DEVICE_KINDS``)
+    # has one; a design's own part written before the field existed may not: see netbox_model.
     model: str = ""
+
+    @property
+    def netbox_model(self) -> str:
+        """The NetBox device type's model: ``model``, else the first clause of the description
+        (how NetBox types were named before parts carried a model, so a design file's own
+        part without one keeps its type's name)."""
+        return self.model.strip() or self.description.split(",")[0].split(" (")[0].strip()

@@ -163,13 +163,35 @@ def test_a_kyber_rack_s_dc_feeds_are_its_feed_part_in_netbox():
     assert types == {"Kyber 800 V DC feed"}
 
 
-def test_a_power_part_without_a_model_is_refused():
+def test_every_built_in_power_part_names_its_netbox_model():
+    """NetBox names a rack's PDU, shelf or DC feed device type by the part's ``model``: every
+    built-in part of those kinds carries one (the description is free to change)."""
+    from model.catalog.parts import NETBOX_DEVICE_KINDS
+
+    parts = builtin_catalog().facility_parts.values()
+    missing = [p.id for p in parts if p.kind in NETBOX_DEVICE_KINDS and not p.model.strip()]
+    assert missing == []
+
+
+def test_a_design_s_own_pdu_without_a_model_still_loads_and_is_named_by_its_description():
+    """A design file written before facility parts carried a model (its own rack PDU in
+    custom_types) opens as before, and its NetBox type takes the description's first clause,
+    the name such types had then (it was refused on load: the file would not open)."""
+    import json
+
     import msgspec
 
-    catalog = builtin_catalog()
-    parts = [
-        msgspec.structs.replace(p, model="") if p.id == "vr-nvl72-power-shelf" else p
-        for p in catalog.facility_parts.values()
-    ]
-    with pytest.raises(CatalogError, match="vr-nvl72-power-shelf.*needs a model"):
-        _catalog_with_parts(catalog, parts)
+    from model.design.design import Design
+    from model.design.entities import Hall
+    from model.files.design_file import design_to_bytes, read_design_bytes
+
+    pdu = next(p for p in builtin_catalog().facility_parts.values() if p.kind == "rack-pdu")
+    own = msgspec.to_builtins(pdu)
+    own["id"] = "my-pdu"
+    own["description"] = "Metered PDU, 3-phase 32 A (site standard)"
+    own.pop("model", None)
+    hall = Hall(outline=[(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)])
+    data = json.loads(design_to_bytes(Design(hall, name="x")))
+    data["custom_types"]["facility_parts"] = [own]
+    design = read_design_bytes(json.dumps(data).encode())
+    assert design.catalog.facility_parts["my-pdu"].netbox_model == "Metered PDU"

@@ -78,7 +78,7 @@ class PowerExport:
 def _power_type(design: Design, rtype, shelf: bool) -> tuple[str, str, int]:
     """(manufacturer, model, U) of the devices a rack's ``Rack.pdus`` entries stand for: the
     part the BOM counts for them (model.facility.parts: the rack type's own ``power_part``,
-    else the catalog's first part of the kind), named by its catalog ``model``. A NetBox user
+    else the catalog's first part of the kind), named by its catalog ``model`` (``netbox_model``). A NetBox user
     sees which shelf, PDU or DC feed each rack holds, as the BOM lists it. A catalog without
     facility parts gets generic types."""
     kind = "power-shelf" if shelf else "rack-pdu"
@@ -90,7 +90,7 @@ def _power_type(design: Design, rtype, shelf: bool) -> tuple[str, str, int]:
     if part is None:
         return ("Generic", "Power shelf" if shelf else "Rack PDU", u_height)
     maker = "NVIDIA" if part.vendor.startswith("NVIDIA") else "Generic"
-    return (maker, part.model, u_height)
+    return (maker, part.netbox_model, u_height)
 
 
 def _phase(panel: PowerPanel) -> str:
