@@ -213,6 +213,12 @@ class TrunkLayer(QObject):
         routes were renumbered.
         """
         scene = self.scene
+        if getattr(scene, "rerouting", False):
+            # A tray edit is being re-routed on the worker: asking the plant now would apply it
+            # here (the GUI-thread stall the worker takes away) without announcing it, and
+            # the worker's copy would be refused. What is drawn stays; the analysis that
+            # follows the re-route draws the trunks again (their read_at no longer matches).
+            return {key: self._drawn[key] for key in keys if key in self._drawn}
         design = scene.design
         links, racks = design.links, design.racks
         plan_ids = self._plan_ids(k for k in keys if k.__class__ is str and k in links)

@@ -232,3 +232,32 @@ def test_a_picture_lays_out_the_trunks_only_and_draws_them(qtbot, tmp_path, monk
     render_design(design, tmp_path / "hall.png", width_px=400)
     assert asked and all(only and trunks and not channels for only, trunks, channels in asked)
     assert (tmp_path / "hall.png").stat().st_size > 0
+
+
+def test_while_the_trays_reroute_on_the_worker_the_trunks_ask_the_plant_nothing(
+    window, monkeypatch
+):
+    """During a tray edit's re-route on the analysis worker, the trunk layer drawing again (a
+    layer toggled, a selection) keeps the routes it drew: asking the plant would apply the
+    tray edit on the GUI thread, unannounced, and the worker's copy would then be refused."""
+    scene, layer = window.scene, window.scene.trunk_layer
+    drawn = len(layer.field.routes())
+    assert drawn == 2
+    asked: list[str] = []
+    plant = scene.plant
+    for name in ("rack_points", "route_keys", "route"):
+        real = getattr(plant, name)
+
+        def spy(*args, _name=name, _real=real, **kwargs):
+            asked.append(_name)
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(plant, name, spy)
+    monkeypatch.setattr(scene.feed, "_rerouting", True)
+    layer._read_at.clear()  # as after a renumbering: every trunk would be asked again
+    layer.refresh()
+    assert asked == []
+    assert len(layer.field.routes()) == drawn
+    monkeypatch.setattr(scene.feed, "_rerouting", False)
+    layer.refresh()
+    assert asked  # the same refresh asks the plant once the re-route is in
