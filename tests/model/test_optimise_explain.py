@@ -63,6 +63,9 @@ def test_the_sentences_add_up_to_the_whole_delta_and_name_each_changed_link_once
     assert any(
         leaf in w["racks"] and "only because both ends moved" in w["sentence"] for w in pairs
     )
+    # The rack and pair sentences alone sum to the whole: no "moves together" remainder (which
+    # is the whole minus the rest by construction, so a sum over every sentence proves nothing).
+    assert all(w["kind"] in ("rack", "pair") for w in why)
     for term, key in (("cost_usd", "cost_usd_delta"), ("optics_power_w", "optics_power_w_delta")):
         whole = report["terms"][term]["delta"]
         assert sum(w[key] for w in why) == pytest.approx(whole, rel=1e-9, abs=1e-6)
@@ -221,6 +224,7 @@ def test_a_kept_move_that_is_no_gain_names_the_limit_its_put_back_breaks():
     together = whys[("A05", "B01")]
     assert together.kind == "pair" and sum(n for _a, _b, n in together.flips) == 152
     assert not whys[("A05",)].flips and not whys[("B01",)].flips
+    assert all(w.kind in ("rack", "pair") for w in whys.values())  # no remainder sentence
     for term in ("cost_usd", "optics_power_w"):  # MoveWhy's fields are named as the terms
         whole = final.terms[term] - pricer.start.terms[term]
         assert abs(sum(getattr(w, term) for w in whys.values()) - whole) < 0.005
