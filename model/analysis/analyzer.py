@@ -33,7 +33,12 @@ from model.analysis.hops import Hops, server_hops
 from model.analysis.link_media import link_media
 from model.analysis.min_cut import MinCut, cut_json
 from model.analysis.nic_modes import nic_mode_findings
-from model.analysis.optics import optics_by_tier, optics_figures, strategy_findings
+from model.analysis.optics import (
+    modules_by_kind,
+    optics_by_tier,
+    optics_figures,
+    strategy_findings,
+)
 from model.analysis.reliability import forecast, hall_counts
 from model.analysis.report import Report
 from model.analysis.topology import (
@@ -145,8 +150,8 @@ class Analyzer:
         self._tier_codes: tuple | None = (
             None  # ((topology, plant rows, row count, first names), codes)
         )
-        self._fabric_shapes = None  # ((topology, catalog), fabric_shapes)
-        self._hall_counts = None  # ((topology, catalog), reliability.hall_counts)
+        # fabric_shapes ("shapes") and reliability.hall_counts ("hall"): (topology, catalog, value)
+        self._kept_per_topology: dict[str, tuple] = {}
         self._topo_findings = None  # (topology, bandwidth, target, findings)
         self._allreduce_figures = None  # (collectives, settings key, CollectiveFigures)
         self._pending_links: set[str] = set()
@@ -303,7 +308,7 @@ class Analyzer:
             media_available=media.available,
             transceivers=int(plant_sum(phys, "module", "quantity")),
             transceiver_power_w=power["transceivers"],
-            transceivers_by_kind=_modules_by_kind(phys) if phys else {},
+            transceivers_by_kind=modules_by_kind(phys) if phys else {},
             cable_length_total_m=media.length_total_m,
             cable_length_max_m=media.length_max_m,
             cable_ordered_total_m=media.ordered_total_m,
@@ -557,31 +562,21 @@ class Analyzer:
 
     def _shapes(self, topo):
         """The fabrics' topology part (``fabric_shapes``), kept while topology and catalog stand."""
-        key = (topo, self.design.catalog)
-        cached = self._fabric_shapes
-        if cached is None or cached[0][0] is not key[0] or cached[0][1] is not key[1]:
-            cached = self._fabric_shapes = (key, fabric_shapes(self.design, topo))
-        return cached[1]
+        return self._per_topology("shapes", fabric_shapes, topo)
 
     def _hall(self, topo):
         """The hall's GPUs, hosts, NICs, switches and NVLink trays for the reliability forecast,
         kept while topology and catalog stand (2-4 ms of every report at 16k GPUs otherwise,
         growing with the devices and links)."""
-        key = (topo, self.design.catalog)
-        cached = self._hall_counts
-        if cached is None or cached[0][0] is not key[0] or cached[0][1] is not key[1]:
-            cached = self._hall_counts = (key, hall_counts(self.design, topo))
-        return cached[1]
+        return self._per_topology("hall", hall_counts, topo)
 
-
-def _modules_by_kind(phys) -> dict[str, dict[str, float]]:
-    out: dict[str, dict[str, float]] = {}
-    for item in phys.of("module"):
-        entry = out.setdefault(item.kind, {"modules": 0, "power_w": 0.0, "power_w_max": 0.0})
-        entry["modules"] += item.quantity
-        entry["power_w"] += item.quantity * item.unit_power_w
-        entry["power_w_max"] += item.quantity * item.unit_power_w_max
-    return out
+    def _per_topology(self, slot: str, compute, topo):
+        """``compute(design, topo)``, kept in ``slot`` while the topology and catalog stand."""
+        catalog = self.design.catalog
+        cached = self._kept_per_topology.get(slot)
+        if cached is None or cached[0] is not topo or cached[1] is not catalog:
+            cached = self._kept_per_topology[slot] = (topo, catalog, compute(self.design, topo))
+        return cached[2]
 
 
 def _geometry_settings(settings) -> tuple:

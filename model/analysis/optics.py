@@ -188,5 +188,17 @@ def co_packaged_totals(phys) -> tuple[dict, dict, dict]:
     )
 
 
+def modules_by_kind(phys) -> dict[str, dict[str, float]]:
+    """The physical plant's modules by kind: count and typical and maximum power (the
+    report's ``transceivers_by_kind``)."""
+    out: dict[str, dict[str, float]] = {}
+    for item in phys.of("module"):
+        entry = out.setdefault(item.kind, {"modules": 0, "power_w": 0.0, "power_w_max": 0.0})
+        entry["modules"] += item.quantity
+        entry["power_w"] += item.quantity * item.unit_power_w
+        entry["power_w_max"] += item.quantity * item.unit_power_w_max
+    return out
+
+
 def _rounded(tier: dict) -> dict:
     return tier | {k: round(tier[k], 3) for k in _FIGURES}
