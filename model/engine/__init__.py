@@ -32,6 +32,8 @@ Modules:
 - ``routing``: The routing half of :class:`~model.engine.routed_links.RoutedLinks`: routed lengths,
   tray routes and plan paths.
 - ``snapshot``: Immutable snapshots of a design and its cable plant, for work on another thread.
+- ``tray_attach``: Where plan points meet the tray network: each point's nearest tray segment
+  within reach and the attachment arrays.
 - ``tray_graph``: The cable-tray network: trays joined where they touch, cross or nearly meet;
   racks attached.
 - ``tray_rows``: Distance rows carried over a tray edit: the new tray graph's rows from the old
