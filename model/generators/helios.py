@@ -25,7 +25,7 @@ from model.generators.plans import (
     switch_ports,
 )
 from model.generators.rail_plans import RailPlan, plan_rail_optimized
-from model.generators.topology import PortLink, rack_scale_unit, rail_optimized
+from model.generators.topology import PortLink, build_rack_scale_units, rail_optimized
 
 HELIOS_TRAY = "helios-compute-tray"
 HELIOS_SWITCH_TRAY = "helios-ualoe-switch-tray"
@@ -139,17 +139,10 @@ def helios(catalog: Catalog, plan: HeliosPlan) -> tuple[list[Segment], list[list
         )
 
     def make_units(ids: list[str]) -> list[Unit]:
-        units = []
-        for start in range(0, len(ids), HELIOS_COMPUTE_TRAYS):
-            trays = ids[start : start + HELIOS_COMPUTE_TRAYS]
-            prefix = trays[0].rsplit("-", 1)[0]
-            switches = [f"{prefix}-ualsw{t + 1}" for t in range(HELIOS_SWITCH_TRAYS)]
-            unit, links = rack_scale_unit(
-                trays, switches, HELIOS_LAYOUT, (tray_t, switch_t), tray_split, "ual"
-            )
-            scale_up.extend(links)
-            units.append(unit)
-        return units
+        return build_rack_scale_units(
+            ids, HELIOS_COMPUTE_TRAYS, ("ualsw", HELIOS_SWITCH_TRAYS), HELIOS_LAYOUT,
+            (tray_t, switch_t), tray_split, "ual", scale_up,
+        )  # fmt: skip
 
     segments, tiers = rail_optimized(catalog, so, tray_name, make_units)
     for seg in segments:

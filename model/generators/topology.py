@@ -414,6 +414,31 @@ def rack_layout(trays: int, switch_trays: int) -> list[tuple[str, int]]:
     )
 
 
+def build_rack_scale_units(
+    ids: list[str],
+    per_rack: int,
+    switch_trays: tuple[str, int],
+    layout: list[tuple[str, int]],
+    types: tuple[DeviceType, DeviceType],
+    tray_split: dict[str, int],
+    port: str,
+    scale_up: list[PortLink],
+) -> list[Unit]:
+    """:func:`rack_scale_unit` for each run of ``per_rack`` trays of ``ids``, its switch trays
+    named after the rack (``switch_trays``: (tag, count) gives ``{rack}-{tag}1``...); every
+    unit's scale-up links are appended to ``scale_up``."""
+    tag, count = switch_trays
+    units = []
+    for start in range(0, len(ids), per_rack):
+        trays = ids[start : start + per_rack]
+        prefix = trays[0].rsplit("-", 1)[0]
+        switches = [f"{prefix}-{tag}{t + 1}" for t in range(count)]
+        unit, links = rack_scale_unit(trays, switches, layout, types, tray_split, port)
+        scale_up.extend(links)
+        units.append(unit)
+    return units
+
+
 def rack_scale_unit(
     trays: list[str],
     switches: list[str],
@@ -463,17 +488,10 @@ def nvl72(catalog: Catalog, plan: Nvl72Plan) -> tuple[list[Segment], list[list[P
     scale_up: list[PortLink] = []
 
     def make_units(ids: list[str]) -> list[Unit]:
-        units = []
-        for start in range(0, len(ids), per_rack):
-            trays = ids[start : start + per_rack]
-            prefix = trays[0].rsplit("-", 1)[0]
-            switches = [f"{prefix}-nvsw{t + 1}" for t in range(switch_count)]
-            unit, links = rack_scale_unit(
-                trays, switches, layout, (compute_t, switch_t), tray_split, "nvl"
-            )
-            scale_up.extend(links)
-            units.append(unit)
-        return units
+        return build_rack_scale_units(
+            ids, per_rack, ("nvsw", switch_count), layout, (compute_t, switch_t), tray_split,
+            "nvl", scale_up,
+        )  # fmt: skip
 
     segments, tiers = rail_optimized(catalog, so, tray_name, make_units)
     for seg in segments:
