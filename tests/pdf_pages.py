@@ -26,20 +26,7 @@ def write_pdf(path: Path, pages: list[tuple[float, float, list[Line]]], rotate: 
         )
         data = content.encode()
         objects.append(b"<< /Length %d >>\nstream\n" % len(data) + data + b"endstream")
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1,
-        xref,
-    )
-    path.write_bytes(bytes(out))
-    return path
+    return _write_pdf(path, objects)
 
 
 A4 = (595.0, 842.0)  # portrait, points
@@ -80,6 +67,11 @@ def write_pdf_page(path: Path, size: tuple[float, float], content: str, forms: d
             f"/Matrix [{' '.join(f'{v:g}' for v in matrix)}] /Length {len(body)} >>"
         )
         objects.append(head.encode() + b"\nstream\n" + body + b"endstream")
+    return _write_pdf(path, objects)
+
+
+def _write_pdf(path: Path, objects: list[bytes]) -> Path:
+    """``objects`` (numbered from 1, the catalog first) as a PDF file with its xref table."""
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, body in enumerate(objects, start=1):

@@ -32,6 +32,20 @@ class UnderlayError(ValueError):
     """A drawing could not be read; ``str()`` is a sentence for the user."""
 
 
+def check_size(path: str | os.PathLike[str], max_bytes: int, what: str) -> None:
+    """Refuse, with a sentence naming the file, one that cannot be read or is over ``max_bytes``
+    (``what``: "a drawing", "a PDF"), before a reader is given it."""
+    name = Path(path).name
+    try:
+        size = os.path.getsize(path)
+    except OSError as exc:
+        raise UnderlayError(f"{name} cannot be read ({exc.strerror or exc})") from None
+    if size > max_bytes:
+        raise UnderlayError(
+            f"{name} is {size / 1e6:.0f} MB; {what} of at most {max_bytes / 1024**2:.0f} MB is read"
+        )
+
+
 @dataclass(frozen=True)
 class DxfDrawing:
     """A DXF's lines: ``segments`` (n x 4, drawing units, y up), ``layer_of`` (n, index into
@@ -70,12 +84,7 @@ def read_dxf(path: str | os.PathLike[str]) -> DxfDrawing:
     from ezdxf import path as dxf_path
 
     name = Path(path).name
-    try:
-        size = os.path.getsize(path)
-    except OSError as exc:
-        raise UnderlayError(f"{name} cannot be read ({exc.strerror or exc})") from None
-    if size > MAX_DXF_BYTES:
-        raise UnderlayError(f"{name} is {size / 1e6:.0f} MB; a drawing of at most 200 MB is read")
+    check_size(path, MAX_DXF_BYTES, "a drawing")
     # A drawing comes from anywhere: whatever a damaged file makes the reader raise (ezdxf's
     # own errors, but also StopIteration, OverflowError, KeyError seen on truncated or
     # corrupted files) is the user's sentence, never a traceback.

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from model.files.pdf_lines import page_segments
-from model.files.underlay_file import UnderlayError
+from model.files.underlay_file import UnderlayError, check_size
 
 MAX_PDF_BYTES = 200 * 1024 * 1024  # as for a DXF: a building's drawing set stays under this
 RENDER_DPI = 200.0  # 0.13 mm a pixel on paper: a 0.25 mm wall line is two pixels wide
@@ -64,12 +64,7 @@ def _open(path: str | os.PathLike[str]) -> Any:
     import pypdfium2 as pdfium
 
     name = Path(path).name
-    try:
-        size = os.path.getsize(path)
-    except OSError as exc:
-        raise UnderlayError(f"{name} cannot be read ({exc.strerror or exc})") from None
-    if size > MAX_PDF_BYTES:
-        raise UnderlayError(f"{name} is {size / 1e6:.0f} MB; a PDF of at most 200 MB is read")
+    check_size(path, MAX_PDF_BYTES, "a PDF")
     try:
         return pdfium.PdfDocument(str(path))
     except pdfium.PdfiumError as exc:
