@@ -65,6 +65,37 @@ CASES: list[Case] = [
     *[Case(f"fat-tree-k{k}", "fat-tree", dict(k=k), k // 4) for k in (4, 8, 16)],
     Case("leaf-spine-b200", "leaf-spine", dict(nodes=40, node_type="dgx-b200", switch="sn5600"), 1),
 ]
+# The options beside size that change where panels stand and what channels carry: partial
+# SUs, end-of-row network racks, oversubscription, 3 tiers and rail-only, planes, optics.
+CASES += [
+    Case("dgx-h100-127nodes", "rail-optimized", dict(H100, nodes=127), 4),
+    Case("dgx-h100-40nodes", "rail-optimized", dict(H100, nodes=40), 2),
+    Case("dgx-h100-4su-eor", "rail-optimized", dict(H100, nodes=128, placement="end-of-row"), 4),
+    Case("dgx-h100-8su-3tier", "rail-optimized", dict(H100, nodes=256, tiers="3"), 8),
+    Case("dgx-h100-4su-rail-only", "rail-optimized", dict(H100, nodes=128, tiers="rail-only"), 4),
+    Case("dgx-b200-4su-2to1", "rail-optimized", dict(B200, nodes=128, oversubscription=2), 4),
+    Case("dgx-b300-4su-cpo", "rail-optimized", dict(B300, nodes=128, optics="co-packaged"), 4),
+    Case("dgx-h100-4su-facility", "rail-optimized", dict(H100, nodes=128, facility="yes"), 4),
+    Case(
+        "mi355x-th5-4su-facility", "rail-optimized", dict(MI355X_TH5, nodes=128, facility="yes"), 4
+    ),
+    Case("dgx-b300-4su-linear", "rail-optimized", dict(B300, nodes=128, optics="linear"), 4),
+    Case("dgx-b300-4su-2planes", "rail-optimized", dict(B300, nodes=128, planes=2), 4),
+    Case("dgx-h100-4su-reserve1", "rail-optimized", dict(H100, nodes=124, reserve_ports=1), 4),
+    Case("dgx-h100-4su-2perrack", "rail-optimized", dict(H100, nodes=128, servers_per_rack=2), 4),
+    Case("gb300-4su-2planes", "nvl72", dict(racks=32, platform="gb300", planes=2), 4),
+    Case("gb200-8su-3tier", "nvl72", dict(racks=64, tiers="3"), 8),
+    Case("gb200-12racks", "nvl72", dict(racks=12), 2),
+    Case("gb300-2su-eor", "nvl72", dict(racks=16, platform="gb300", placement="end-of-row"), 2),
+    Case("vera-rubin-2su-2planes", "nvl72", dict(racks=16, platform="vera-rubin", planes=2), 2),
+    Case("helios-3rack-su3", "helios", dict(racks=3, su_racks=3), 3),
+    Case(
+        "leaf-spine-h100-3to1",
+        "leaf-spine",
+        dict(nodes=48, node_type="dgx-h100", switch="qm9700", oversubscription=3),
+        2,
+    ),
+]
 CABLINGS = ("cross-connect", "zones")
 FABRICS = ("compute", "all")
 
@@ -130,19 +161,26 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-size", type=int, default=32, help="largest size in SU (default 32)")
     parser.add_argument("--min-size", type=int, default=0, help="smallest size in SU")
-    parser.add_argument("--only", default="", help="cases whose name contains this")
+    parser.add_argument("--only", default="", help="cases whose name contains one of these (a,b)")
     parser.add_argument("--cabling", default=",".join(CABLINGS))
-    parser.add_argument("--fabrics", default=",".join(FABRICS))
+    parser.add_argument(
+        "--fabrics", default="/".join(FABRICS), help="fabrics choices, each a generate --fabrics"
+    )
     args = parser.parse_args(argv)
     chosen = sorted(
-        (c for c in CASES if args.min_size <= c.size_su <= args.max_size and args.only in c.name),
+        (
+            c
+            for c in CASES
+            if args.min_size <= c.size_su <= args.max_size
+            and any(part in c.name for part in args.only.split(","))
+        ),
         key=lambda c: c.size_su,
     )
     jobs = [
         (case, cabling, fabrics)
         for case in chosen
         for cabling in args.cabling.split(",")
-        for fabrics in args.fabrics.split(",")
+        for fabrics in args.fabrics.split("/")
     ]
     print("| case | cabling | fabrics | links | findings | CPU s |\n|---|---|---|---|---|---|")
     audit(CASES[0], "direct", "compute")  # imports once, before the children fork
