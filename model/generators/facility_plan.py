@@ -17,8 +17,10 @@ What a reference hall does, stated as rules (the ratings are standard sizes, est
   sized for that heat at its 10 K rise). Every liquid-cooled rack is on both.
 * **Air, N+1 per row.** A row with air heat gets two CRAHs (fan walls) at its ends, each able to
   carry the row's air heat alone.
-* **Floor.** The hall is rated 25 kN/m2 (2,549 kg/m2), the industry's standard floor loading
-  (SIPOCH-FLOOR; AI-dedicated halls ~50 kN/m2).
+* **Floor.** The hall is rated 25 kN/m2 (2,549 kg/m2), the industry's standard floor loading,
+  or 50 kN/m2, an AI-dedicated hall's (SIPOCH-FLOOR), where a rack it holds is heavier than the
+  standard floor carries (a Kyber rack: 2,500 kg on 0.72 m2; a Vera Rubin NVL72 with its patch
+  panels: 1,844 kg). Rated again once the cabling's panels stand in the racks.
 
 A rack's maximum draw here is its devices' maximum plus every data port's optics at the most
 power-hungry medium that fits it (:func:`model.generators.placement.switch_power_max_w`): an
@@ -44,6 +46,7 @@ from model.design.entities import (
 )
 from model.design.rack_rows import rack_rows
 from model.facility.cooling import WATER_J_PER_KG_K
+from model.facility.floor_load import footprint_area_m2, rack_weights_kg
 from model.generators.placement import switch_power_max_w
 
 BUSWAY_V = 415.0
@@ -55,6 +58,7 @@ CDU_KW = (300, 600, 800, 1350, 2000, 2300)
 CRAH_KW = (100, 150, 200, 300, 450, 600)
 CDU_RISE_K = 10.0
 FLOOR_RATING_KG_M2 = round(25_000 / 9.80665, 1)  # 25 kN/m2 (SIPOCH-FLOOR)
+AI_FLOOR_RATING_KG_M2 = round(50_000 / 9.80665, 1)  # 50 kN/m2, AI-dedicated (SIPOCH-FLOOR)
 
 
 FACILITY_CHOICES = ("auto", "yes", "no")
@@ -98,7 +102,19 @@ def place_facility(design: Design) -> None:
     design.set_cooling(Cooling(redundancy="N+1", cdus=tuple(cdus), crahs=tuple(crahs)))
     design.set_rack_pdus(pdus)
     design.set_rack_cooling(cooling)
-    design.set_hall(msgspec.structs.replace(design.hall, floor_rating_kg_m2=FLOOR_RATING_KG_M2))
+    rate_floor(design)
+
+
+def rate_floor(design: Design) -> None:
+    """Rate the hall's floor for the racks it holds: the standard 25 kN/m2, or an AI-dedicated
+    hall's 50 kN/m2 where a rack loads its footprint beyond the standard (a heavier rack still is
+    left to the floor check's warning: no floor class of the source carries it)."""
+    weights = rack_weights_kg(design)
+    heaviest_kg_m2 = max(
+        (weights[r.id] / footprint_area_m2(r) for r in design.racks.values()), default=0.0
+    )
+    rating = FLOOR_RATING_KG_M2 if heaviest_kg_m2 <= FLOOR_RATING_KG_M2 else AI_FLOOR_RATING_KG_M2
+    design.set_hall(msgspec.structs.replace(design.hall, floor_rating_kg_m2=rating))
 
 
 def _rack_bounds(design: Design) -> tuple[dict[str, float], dict[str, float]]:

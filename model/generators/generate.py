@@ -22,7 +22,12 @@ from model.design.design import Design
 from model.design.entities import Link, PortRef, Settings
 from model.generators import helios as helios_racks
 from model.generators import plans, rail_plans, topology, vr_pod
-from model.generators.facility_plan import FACILITY_CHOICES, place_facility, reference_racked
+from model.generators.facility_plan import (
+    FACILITY_CHOICES,
+    place_facility,
+    rate_floor,
+    reference_racked,
+)
 from model.generators.networks import build_networks, parse_fabrics
 from model.generators.oob import cable_pdus
 from model.generators.optics import apply_optics, parse_optics
@@ -527,6 +532,8 @@ def apply_cabling(design: Design, style: str) -> Design:
         # most of the step's time).
         with building_design():
             _place_cabling(design)
+        if design.hall.floor_rating_kg_m2 is not None:
+            rate_floor(design)  # the panels (and patch racks) weigh on the floor too
         design.revision = revision
     return design
 

@@ -275,9 +275,15 @@ def check_media(catalog: Catalog, node: NodeSpec, leaf: SwitchPorts) -> None:
     if group is not None and group.nic in catalog.nic_types and protocol:
         why = link_mode_problem(catalog.nic_types[group.nic], node.speed_gbps, protocol)
         if why:
+            # Split over planes already (Spectrum-X multi-plane): the other way is the whole NIC
+            other = (
+                "run each NIC whole (leave --planes out)"
+                if node.planes > 1
+                else "split each NIC over planes (--planes 2)"
+            )
             raise GenerateError(
                 f"the {node.type_id!r} NICs on {leaf.type_id!r} ({protocol}): {why}; choose "
-                "a switch of the other protocol, or split each NIC over planes (--planes 2)"
+                f"a switch of the other protocol, or {other}"
             )
     _check_host_media(
         catalog, f"NICs of {node.type_id!r}", node.speed_gbps, nic.lanes, nic.form_factor, leaf

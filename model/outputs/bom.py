@@ -48,13 +48,13 @@ from model.design.fabrics import device_fabric, plant_fabric_rows
 from model.engine.routed_links import RoutedLinks
 from model.facility.parts import facility_items
 from model.outputs.bom_parts import (
-    PART_CATEGORY,
     PURCHASE_CATEGORIES,
     QUOTE,
     SPARES_CLASS,
     cited_sources,
     device_category,
     orderable_number,
+    purchase_category,
 )
 from model.plant.physical_plant import PhysicalPlant, build_plant
 from model.plant.tray_products import tray_items
@@ -263,7 +263,7 @@ def bom_lines(
             _panel_group(group, panels[item.part_id]).add(item.quantity, "", None)
             continue
         group(
-            (PART_CATEGORY[item.category], item.part_id, item.length_m),
+            (purchase_category(catalog, item), item.part_id, item.length_m),
             part_number=orderable_number(item.part_number),
             vendor=item.vendor,
             description=item.description,

@@ -94,6 +94,16 @@ def device_category(dtype) -> str:
     return "Other equipment"
 
 
+def purchase_category(catalog, item) -> str:
+    """The purchase category of a plant, tray or facility part count: a facility rack PDU is
+    ordered with the PDUs the design places as devices, not with the power and cooling plant."""
+    if item.category == "facility":
+        part = catalog.facility_parts.get(item.part_id)
+        if part is not None and part.kind == "rack-pdu":
+            return "PDUs"
+    return PART_CATEGORY[item.category]
+
+
 def orderable_number(part_number: str) -> str:
     """The part number a purchaser may order by: the catalog's, unless it is an estimate
     (``EST-`` prefix: no published number) or missing, which reads ``quote``."""

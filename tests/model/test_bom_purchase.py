@@ -147,3 +147,18 @@ def test_the_cable_count_is_one_everywhere(cabling):
         + report.plant["cables"]["by_kind"].get("smf-trunk", 0)
         == trunks
     )
+
+
+def test_rack_pdus_are_ordered_as_pdus_on_a_cross_connected_gb300_hall():
+    """The facility's rack PDUs (network and patch racks without power shelves) are PDUs, the
+    category of the metered PDUs the design places as devices, not power and cooling plant."""
+    design = apply_cabling(
+        generate("nvl72", racks=8, platform="gb300", fabrics="all"), "cross-connect"
+    )
+    lines = bom_lines(design, RoutedLinks(design))
+    facility = design.catalog.facility_parts
+    pdus = [ln for ln in lines if ln.part in facility and facility[ln.part].kind == "rack-pdu"]
+    assert pdus and all(ln.category == "PDUs" for ln in pdus)
+    assert all(
+        facility[ln.part].kind != "rack-pdu" for ln in lines if ln.category == "Power and cooling"
+    )

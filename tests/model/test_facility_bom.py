@@ -39,7 +39,9 @@ def test_bom_lines_carry_the_facility_and_still_total_the_analysis_cost():
     design = nvl72(racks=2)
     plant = RoutedLinks(design)
     lines = bom_lines(design, plant)
-    facility = [ln for ln in lines if ln.category == "Power and cooling"]
+    # The facility's parts: power and cooling plant, and rack PDUs (ordered with the PDUs)
+    facility = [ln for ln in lines if ln.part in design.catalog.facility_parts]
+    assert {ln.category for ln in facility} == {"Power and cooling", "PDUs"}
     # Catalog ids on the line; no vendor order code is published for these, so each is a quote.
     assert {ln.part for ln in facility} >= {"busway-tap-off", "nvl72-power-shelf"}
     assert {ln.part_number for ln in facility} == {"quote"}

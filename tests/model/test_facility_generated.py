@@ -9,8 +9,8 @@ from model.analysis.analyzer import analyze
 from model.facility.cooling import cooling_findings
 from model.facility.floor_load import floor_findings
 from model.facility.power_checks import power_findings
-from model.generators.facility_plan import FLOOR_RATING_KG_M2
-from model.generators.generate import generate
+from model.generators.facility_plan import AI_FLOOR_RATING_KG_M2, FLOOR_RATING_KG_M2
+from model.generators.generate import apply_cabling, generate
 from model.generators.plans import GenerateError
 
 FACILITY_CODES = {
@@ -91,3 +91,22 @@ def test_facility_is_asked_for_or_left_out():
     assert generate("nvl72", racks=8, facility="no").hall.power.feeds == ()
     with pytest.raises(GenerateError, match="--facility"):
         generate("nvl72", racks=8, facility="maybe")
+
+
+@pytest.mark.parametrize(
+    ("params", "cabling", "rating_kg_m2"),
+    [
+        ({"racks": 8, "platform": "vera-rubin"}, "direct", FLOOR_RATING_KG_M2),
+        # 1,844 kg with its patch panels on 0.72 m2: 2,561 kg/m2 > 2,549 (8 FLOOR_OVERLOAD before)
+        ({"racks": 8, "platform": "vera-rubin"}, "cross-connect", AI_FLOOR_RATING_KG_M2),
+        # A Kyber rack: 2,500 kg on 0.72 m2, 3,472 kg/m2 (1 FLOOR_OVERLOAD before, even direct)
+        ({"racks": 1, "platform": "rubin-ultra"}, "direct", AI_FLOOR_RATING_KG_M2),
+    ],
+    ids=["vr-direct", "vr-cross-connect", "kyber"],
+)
+def test_a_generated_floor_is_rated_for_the_racks_it_holds(params, cabling, rating_kg_m2):
+    """The standard 25 kN/m2 where every rack fits it, an AI hall's 50 kN/m2 (SIPOCH-FLOOR)
+    where a rack, with the panels its cabling puts in it, is heavier."""
+    design = apply_cabling(generate("nvl72", fabrics="all", **params), cabling)
+    assert design.hall.floor_rating_kg_m2 == pytest.approx(rating_kg_m2)
+    assert floor_findings(design) == []

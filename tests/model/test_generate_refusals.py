@@ -84,6 +84,12 @@ BAD = [
         dict(nodes=8, node_type="dgx-h100", switch="qm9700", su_nodes=8, placement="sideways"),
         "--placement",
     ),
+    # InfiniBand runs ConnectX-8 whole: already split over planes, the way out is not to split
+    (
+        "rail-optimized",
+        dict(nodes=32, node_type="dgx-b300", switch="q3400", su_nodes=32, planes=2),
+        "or run each NIC whole",
+    ),
     ("mesh", dict(nodes=8), "unknown template 'mesh'"),
     ("fat-tree", dict(k=4, nodes=8), "fat-tree does not take those options"),
 ]
