@@ -6,6 +6,8 @@ each file and folder)."""
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 
 import pytest
@@ -102,7 +104,11 @@ def test_one_syncfs_after_the_last_file_and_before_the_swap(tmp_path, monkeypatc
     assert listing(tmp_path / "out") == {f"a/{k}.csv": b"x" for k in range(20)}
 
 
-@pytest.mark.parametrize("syncfs", [None, lambda fd: -1], ids=["no syncfs", "syncfs fails"])
+def _no_syncfs_call(fd):
+    raise OSError(errno.ENOSYS, os.strerror(errno.ENOSYS))
+
+
+@pytest.mark.parametrize("syncfs", [None, _no_syncfs_call], ids=["no syncfs", "ENOSYS"])
 def test_without_syncfs_every_file_and_folder_is_synced_before_the_swap(
     tmp_path, monkeypatch, syncfs
 ):
@@ -110,9 +116,7 @@ def test_without_syncfs_every_file_and_folder_is_synced_before_the_swap(
     monkeypatch.setattr(folder_writer, "_SYNCFS", syncfs)
     real_fsync = folder_writer._fsync
     monkeypatch.setattr(
-        folder_writer,
-        "_fsync",
-        lambda path: (events.append(("fsync", path)), real_fsync(path)),
+        folder_writer, "_fsync", lambda path: (events.append(("fsync", path)), real_fsync(path))
     )
     _calls_before_swap(monkeypatch, events)
     files = [("a/1.csv", b"1"), ("a/b/2.csv", b"2"), ("3.csv", b"3")]
@@ -123,15 +127,24 @@ def test_without_syncfs_every_file_and_folder_is_synced_before_the_swap(
     assert synced == {"a/1.csv", "a/b/2.csv", "3.csv", ".", "a", "a/b"}
 
 
-def test_a_failed_sync_leaves_the_old_folder_whole(tmp_path, monkeypatch):
+def _failing(error):
+    def fail(_target):
+        raise OSError(error, os.strerror(error))
+
+    return fail
+
+
+@pytest.mark.parametrize(
+    "syncfs, fsync",
+    [(_failing(errno.EIO), None), (None, _failing(errno.EIO))],
+    ids=["syncfs fails", "an fsync fails"],
+)
+def test_a_failed_sync_leaves_the_old_folder_whole(tmp_path, monkeypatch, syncfs, fsync):
     target = tmp_path / "out"
     folder_writer.replace_folder(target, [("a/old.csv", b"old")], "test export", {"a"})
-    monkeypatch.setattr(folder_writer, "_SYNCFS", None)
-
-    def failing(path):
-        raise OSError(5, "Input/output error")
-
-    monkeypatch.setattr(folder_writer, "_fsync", failing)
+    monkeypatch.setattr(folder_writer, "_SYNCFS", syncfs)
+    if fsync is not None:
+        monkeypatch.setattr(folder_writer, "_fsync", fsync)
     with pytest.raises(ExportError, match="Input/output error.*previous export is unchanged"):
         folder_writer.replace_folder(target, [("a/new.csv", b"new")], "test export", {"a"})
     assert listing(target) == {"a/old.csv": b"old"}

@@ -24,7 +24,7 @@ import re
 import shutil
 import sys
 import tempfile
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -73,7 +73,7 @@ def replace_folder(
         )
         staging_fd = os.open(staging, os.O_RDONLY)
         lock(staging_fd)  # held until the folder is in place: no other export removes it
-        written = _write_all(staging, files)
+        written = _write_all(staging, staging_fd, files)
         os.chmod(staging, 0o777 & ~_umask())  # mkdtemp makes it owner-only
         _swap_in(staging, directory)
         staging = None
@@ -90,10 +90,12 @@ def replace_folder(
     return [directory / relative for relative in written]
 
 
-def _write_all(staging: Path, files: Iterable[tuple[str, bytes]]) -> list[Path]:
+def _write_all(staging: Path, staging_fd: int, files: Iterable[tuple[str, bytes]]) -> list[Path]:
     """Write every file into ``staging`` as it is made, then make them all durable at once
     (:func:`_sync_all`); returns their relative paths. Each file is written before the next is
-    made, so memory holds one file, not the folder; the first error is raised here."""
+    made, so memory holds one file, not the folder; the first error is raised here.
+    ``staging_fd`` is the folder opened before any file was written: ``syncfs`` reports the
+    write-back errors of its file system since that descriptor was opened."""
     folders = {staging}
     written: list[Path] = []
     for relative, data in files:
@@ -103,7 +105,7 @@ def _write_all(staging: Path, files: Iterable[tuple[str, bytes]]) -> list[Path]:
             folders.add(path.parent)
         _write_file(path, data)
         written.append(Path(relative))
-    _sync_all(staging, [staging / relative for relative in written], folders)
+    _sync_all(staging_fd, [staging / relative for relative in written], folders)
     return written
 
 
@@ -112,22 +114,24 @@ def _write_file(path: Path, data: bytes) -> None:
         handle.write(data)
 
 
-def _sync_all(staging: Path, paths: list[Path], folders: Collection[Path]) -> None:
-    """Every file and folder under ``staging`` on the disk before the folder is swapped in.
+def _sync_all(staging_fd: int, paths: list[Path], folders: Collection[Path]) -> None:
+    """Every file and folder of the staging folder on the disk before it is swapped in.
 
     Why one call: an fsync per file made the file system commit its journal once per file
-    (~2,100 commits for an XL export, ~1 s, with threads to overlap the waits). On Linux,
-    ``syncfs`` writes the staging folder's file system back in one pass and one commit. It also
-    writes what other programs left dirty on that file system, so on a disk busy with other
-    writes it may wait longer, but it never syncs less than the files written here. Where
-    there is no ``syncfs`` (or it fails), each file and folder is synced on its own, by a few
-    threads: fsync waits on the disk with the GIL released. Raises OSError."""
-    fd = os.open(staging, os.O_RDONLY)
-    try:
-        if _SYNCFS is not None and _SYNCFS(fd) == 0:
+    (~2,100 commits for an XL export, with threads to overlap the waits). On Linux, ``syncfs``
+    writes the staging folder's file system back in one pass and one commit, and fails (the
+    export with it) if any write-back failed. It also writes what other programs left dirty on
+    that file system, so on a disk busy with other writes it may wait longer, but it never
+    syncs less than the files written here. Where there is no ``syncfs``, each file and folder
+    is synced on its own, by a few threads: fsync waits on the disk with the GIL released.
+    Raises OSError."""
+    if _SYNCFS is not None:
+        try:
+            _SYNCFS(staging_fd)
             return
-    finally:
-        os.close(fd)
+        except OSError as exc:
+            if exc.errno != errno.ENOSYS:  # a kernel without the call: sync file by file
+                raise
     with ThreadPoolExecutor(max_workers=_WRITERS) as pool:
         for _ in pool.map(_fsync, [*paths, *folders]):
             pass
@@ -141,8 +145,8 @@ def _fsync(path: Path) -> None:
         os.close(fd)
 
 
-def _syncfs():
-    """libc's ``syncfs(fd)`` (Linux, glibc 2.14 and later), or None."""
+def _syncfs() -> Callable[[int], None] | None:
+    """``syncfs(fd)`` of libc (Linux, glibc 2.14 and later) raising OSError, or None."""
     if not sys.platform.startswith("linux"):
         return None
     try:
@@ -151,7 +155,13 @@ def _syncfs():
         return None
     function.argtypes = (ctypes.c_int,)
     function.restype = ctypes.c_int
-    return function
+
+    def syncfs(fd: int) -> None:
+        if function(fd) != 0:
+            code = ctypes.get_errno()
+            raise OSError(code, os.strerror(code))
+
+    return syncfs
 
 
 _SYNCFS = _syncfs()
