@@ -170,7 +170,7 @@ def salvage_design_bytes(
         return Salvage(design, problems + built)
 
 
-def _renumber(problem: LoadProblem, indices: dict[str, list[int]]) -> LoadProblem:
+def _renumber(problem: LoadProblem, indices: dict[str, Sequence[int]]) -> LoadProblem:
     """A problem found on the partial document, with the record's index in the file."""
     if problem.record is None or problem.record[0] not in indices:
         return problem
@@ -198,7 +198,7 @@ def parse_document(
 
 def _parse(
     data: bytes, source: str, migrations: Mapping[int, Migration], current_version: int
-) -> tuple[DesignDocument | None, list[LoadProblem], dict[str, list[int]]]:
+) -> tuple[DesignDocument | None, list[LoadProblem], dict[str, Sequence[int]]]:
     """(document, problems, file index of each record kept). The fast path decodes straight
     into the document; only a file with a problem takes the slow path that finds them all."""
     if data.startswith(codecs.BOM_UTF8):
@@ -263,20 +263,24 @@ def _checked_version(header: _Header, current_version: int) -> int | LoadProblem
     return version
 
 
-def _identity_indices(document: DesignDocument) -> dict[str, list[int]]:
-    indices = {key: list(range(len(getattr(document, key)))) for key in ENTITY_KINDS}
-    indices["obstacles"] = list(range(len(document.hall.obstacles)))
+def _identity_indices(document: DesignDocument) -> dict[str, Sequence[int]]:
+    """Each record's index in the file: its own (ranges, read only on a refusal: lists of
+    the 463k links' indices, made twice per load, cost ~30 ms at XL for nothing)."""
+    indices: dict[str, Sequence[int]] = {
+        key: range(len(getattr(document, key))) for key in ENTITY_KINDS
+    }
+    indices["obstacles"] = range(len(document.hall.obstacles))
     return indices
 
 
 def record_problems(
     raw: dict[str, Any],
-) -> tuple[DesignDocument | None, list[LoadProblem], dict[str, list[int]]]:
+) -> tuple[DesignDocument | None, list[LoadProblem], dict[str, Sequence[int]]]:
     """The slow path: convert each part and each record on its own, so that every bad one is
     reported (with its path) and the good ones still make a (partial) document."""
     problems: list[LoadProblem] = []
     parts: dict[str, Any] = {}
-    indices: dict[str, list[int]] = {}
+    indices: dict[str, Sequence[int]] = {}
     fields = {f.name: f for f in msgspec.structs.fields(DesignDocument)}
     for key in raw:
         if key not in fields:
@@ -378,7 +382,7 @@ def build_design(
 def _build(
     document: DesignDocument,
     source: str,
-    indices: dict[str, list[int]],
+    indices: dict[str, Sequence[int]],
     *,
     keep_going: bool,
     bulk: bool = True,

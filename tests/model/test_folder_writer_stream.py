@@ -1,9 +1,13 @@
 """The export folder is written while its files are made: never more than a few files made and
 not yet written, a file that cannot be made leaves the old folder whole, and the NetBox folder
-written this way is byte for byte the files ``netbox_files`` lists."""
+written this way is byte for byte the files ``netbox_files`` lists. The files are synced all at
+once, after the last is written and before the folder is swapped in (syncfs on Linux, else
+each file and folder)."""
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 
 import pytest
@@ -23,7 +27,7 @@ def listing(folder: Path) -> dict[str, bytes]:
 
 def test_files_are_written_while_the_next_are_made(tmp_path, monkeypatch):
     made, written, waiting = [], [], []
-    real_write = folder_writer._write_synced
+    real_write = folder_writer._write_file
 
     def write(path, data):
         real_write(path, data)
@@ -35,10 +39,10 @@ def test_files_are_written_while_the_next_are_made(tmp_path, monkeypatch):
             made.append(k)
             yield f"part/{k:03d}.csv", b"x" * 1000
 
-    monkeypatch.setattr(folder_writer, "_write_synced", write)
+    monkeypatch.setattr(folder_writer, "_write_file", write)
     paths = folder_writer.replace_folder(tmp_path / "out", files(), "test export", {"part"})
     assert len(paths) == 300 == len(written)
-    assert max(waiting) <= folder_writer._IN_FLIGHT + 1  # memory holds a few files at most
+    assert max(waiting) <= 1  # each file is written before the next is made: memory holds one
     assert sorted(p.name for p in (tmp_path / "out" / "part").iterdir()) == sorted(written)
 
 
@@ -65,3 +69,83 @@ def test_the_streamed_netbox_folder_holds_exactly_netbox_files(tmp_path):
     expected = netbox_files(export)
     assert listing(tmp_path / "netbox") == expected
     assert [str(p.relative_to(tmp_path / "netbox")) for p in paths] == list(expected)
+
+
+def _calls_before_swap(monkeypatch, events):
+    real_swap = folder_writer._swap_in
+
+    def swap(staging, directory):
+        events.append(("swap", staging))
+        real_swap(staging, directory)
+
+    monkeypatch.setattr(folder_writer, "_swap_in", swap)
+
+
+def test_one_syncfs_after_the_last_file_and_before_the_swap(tmp_path, monkeypatch):
+    events = []
+    real_write = folder_writer._write_file
+    monkeypatch.setattr(
+        folder_writer,
+        "_write_file",
+        lambda path, data: (events.append(("write", path.name)), real_write(path, data)),
+    )
+    monkeypatch.setattr(
+        folder_writer,
+        "_SYNCFS",
+        lambda fd: events.append(("syncfs", Path(f"/proc/self/fd/{fd}").resolve().name)) or 0,
+    )
+    monkeypatch.setattr(folder_writer, "_fsync", lambda path: events.append(("fsync", path.name)))
+    _calls_before_swap(monkeypatch, events)
+    files = [(f"a/{k}.csv", b"x") for k in range(20)]
+    folder_writer.replace_folder(tmp_path / "out", files, "test export", {"a"})
+    kinds = [kind for kind, _ in events]
+    assert kinds == ["write"] * 20 + ["syncfs", "swap"]
+    assert events[20][1] == events[21][1].name  # the staging folder is the one synced
+    assert listing(tmp_path / "out") == {f"a/{k}.csv": b"x" for k in range(20)}
+
+
+def _no_syncfs_call(fd):
+    raise OSError(errno.ENOSYS, os.strerror(errno.ENOSYS))
+
+
+@pytest.mark.parametrize("syncfs", [None, _no_syncfs_call], ids=["no syncfs", "ENOSYS"])
+def test_without_syncfs_every_file_and_folder_is_synced_before_the_swap(
+    tmp_path, monkeypatch, syncfs
+):
+    events = []
+    monkeypatch.setattr(folder_writer, "_SYNCFS", syncfs)
+    real_fsync = folder_writer._fsync
+    monkeypatch.setattr(
+        folder_writer, "_fsync", lambda path: (events.append(("fsync", path)), real_fsync(path))
+    )
+    _calls_before_swap(monkeypatch, events)
+    files = [("a/1.csv", b"1"), ("a/b/2.csv", b"2"), ("3.csv", b"3")]
+    folder_writer.replace_folder(tmp_path / "out", files, "test export", {"a", "3.csv"})
+    assert events[-1][0] == "swap"
+    staging = events[-1][1]
+    synced = {str(path.relative_to(staging)) for _, path in events[:-1]}
+    assert synced == {"a/1.csv", "a/b/2.csv", "3.csv", ".", "a", "a/b"}
+
+
+def _failing(error):
+    def fail(_target):
+        raise OSError(error, os.strerror(error))
+
+    return fail
+
+
+@pytest.mark.parametrize(
+    "syncfs, fsync",
+    [(_failing(errno.EIO), None), (None, _failing(errno.EIO))],
+    ids=["syncfs fails", "an fsync fails"],
+)
+def test_a_failed_sync_leaves_the_old_folder_whole(tmp_path, monkeypatch, syncfs, fsync):
+    target = tmp_path / "out"
+    folder_writer.replace_folder(target, [("a/old.csv", b"old")], "test export", {"a"})
+    monkeypatch.setattr(folder_writer, "_SYNCFS", syncfs)
+    if fsync is not None:
+        monkeypatch.setattr(folder_writer, "_fsync", fsync)
+    with pytest.raises(ExportError, match="Input/output error.*previous export is unchanged"):
+        folder_writer.replace_folder(target, [("a/new.csv", b"new")], "test export", {"a"})
+    assert listing(target) == {"a/old.csv": b"old"}
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]  # no staging folder left

@@ -1,8 +1,9 @@
 """Writers on a full disk, through symlinks and onto read-only files: the old output stays
 byte-identical, nothing half-written is left behind, and the caller gets a sentence.
 
-A full disk is simulated by making ``os.fsync`` fail with ENOSPC, as a real full disk does for
-data the kernel could not place (every writer syncs before it renames); the same writers were
+A full disk is simulated by making ``os.fsync`` (and an export folder's ``syncfs``) fail with
+ENOSPC, as a real full disk does for data the kernel could not place (every writer syncs before
+it renames); the same writers were
 also checked on a small full tmpfs by hand (see the issue #15 report).
 """
 
@@ -20,7 +21,7 @@ from model.outputs.bom import bom_lines
 from model.outputs.bom_files import write_bom_csv, write_schedule_csv
 from model.outputs.netbox.export import netbox_tables, write_netbox_dir
 from model.outputs.schedule import schedule_rows
-from model.outputs.writers import ExportError
+from model.outputs.writers import ExportError, folder_writer
 from model.outputs.writers.xlsx_writer import Sheet, write_xlsx
 from tests.builders import small_pod
 
@@ -31,6 +32,9 @@ def full_disk(monkeypatch):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(os, "fsync", no_space)
+    # An export folder is synced by one syncfs where there is one (folder_writer._sync_all)
+    if folder_writer._SYNCFS is not None:
+        monkeypatch.setattr(folder_writer, "_SYNCFS", no_space)
 
 
 def listing(folder: Path) -> dict[str, bytes]:
