@@ -109,8 +109,9 @@ class Priced:
     unreached: int
     channel_breaks: int
     tray_fill: dict[str, float] = field(default_factory=dict)
-    # Plug power at maximum draw per device id (the plant's dict: never mutated)
-    device_power_w_max: dict[str, float] = field(default_factory=dict)
+    # Draw at maximum (devices' own and their plugs') of each rack with a device whose plugs
+    # draw otherwise than at the start; every other rack draws as at the start.
+    rack_max_w: dict[str, float] = field(default_factory=dict)
 
 
 class Pricer:
@@ -121,6 +122,8 @@ class Pricer:
         self.topo = infer_topology(design)  # devices and links do not change in a move
         self.hall = hall_counts(design, self.topo)
         self.cache = PlantCache()
+        # Each pricing reads the plug draws at once (into Priced.rack_max_w), keeping no dict.
+        self.cache.plugs_in_place = True
         self.fill = TrayFill()
         self._backplane = np.array([m.kind == "backplane" for m in plant.media] + [False])
         self._copper = np.array([m.is_copper for m in plant.media] + [False])
@@ -150,11 +153,15 @@ class Pricer:
         self.start_devices = self._device_figures()
         self.device_delta = (0.0, 0.0, 0.0)  # cost, typical and max W beyond the start's
         self._rack_tables()
-        self._off_start: tuple[dict, set[str]] | None = None
-        # (the plant's max-draw dict, the devices whose draw in it differs from the start's),
-        # followed from one pricing to the next through the devices the cache summed again
-        self._off_devices: tuple[dict, set[str]] | None = None
+        # Plug draw at maximum per device at the start (a copy: the cache updates its own)
+        self._start_plugs: dict[str, float] | None = None
+        # (the plant cache's power generation, the devices whose plug draw at maximum then
+        # differs from the start's), followed from one pricing to the next through the
+        # devices the cache summed again
+        self._off_devices: tuple[int, set[str]] | None = None
         self.start = self.price()
+        self._start_plugs = dict(self._plugs)
+        self._off_devices = (self.cache.power_generation, set())
         self.start_forecast = self.last_forecast
         self.start_power = rack_power(design, plant)
         self._plant_fails = max(self._network_fails(self.start_forecast), 1e-12)
@@ -188,57 +195,49 @@ class Pricer:
     def rack_max_w(self, priced: Priced, rack_id: str) -> float:
         """A rack's draw at maximum: its devices' own and their plugs' (as
         :func:`model.plant.physical_plant.rack_power` counts it)."""
-        plugs = priced.device_power_w_max
+        found = priced.rack_max_w.get(rack_id)
+        if found is not None:
+            return found
+        assert self._start_plugs is not None  # set once the start is priced
+        return self._rack_sum(self._start_plugs, rack_id)
+
+    def _rack_sum(self, plugs: dict[str, float], rack_id: str) -> float:
         return self._rack_own_max[rack_id] + sum(
             plugs.get(d, 0.0) for d in self._rack_devices.get(rack_id, ())
         )
 
-    def _racks_off_start(self, priced: Priced) -> set[str]:
-        """Racks with a device whose plug draw at maximum differs from the start's: the only
-        racks whose power can have changed (devices stand; plugs follow the media). Kept for
-        the plant's dict it was found from, which the plant cache hands back unchanged when no
-        cage changed medium."""
-        plugs = priced.device_power_w_max
-        if self._off_start is not None and self._off_start[0] is plugs:
-            return self._off_start[1]
-        rack_of = self._rack_of
-        followed = self._off_devices
-        if followed is not None and followed[0] is plugs:
-            racks = {rack_of[d] for d in followed[1]}
-        else:
-            start = self.start.device_power_w_max
-            racks = {rack_of[d] for d, w in plugs.items() if start.get(d) != w}
-            racks |= {rack_of[d] for d in start.keys() - plugs.keys()}
-        self._off_start = (plugs, racks)
-        return racks
-
-    def _follow_plugs(self, plugs: dict) -> None:
-        """Bring the devices off the start's draw up to ``plugs``, the dict just priced: only
-        the devices the cache summed again can have changed since the dict before (comparing
-        every device's draw with the start's, ~20k at XL, was ~3 ms of each move)."""
-        followed, start = self._off_devices, getattr(self, "start", None)
-        if start is None or (followed is not None and followed[0] is plugs):
-            return
+    def _follow_plugs(self, plugs: dict[str, float]) -> dict[str, float]:
+        """The draw at maximum of each rack with a device whose plug draw in ``plugs`` (the
+        dicts just priced) differs from the start's: only the devices the cache summed again
+        can have changed since the last pricing (comparing every device's draw with the
+        start's, ~20k at XL, was ~3 ms of each move). A plug's draw is its cage's medium's, so
+        a move changes the draw of the racks of the moved links' cages alone."""
+        first = self._start_plugs
+        if first is None:  # the start itself
+            return {}
+        followed, generation = self._off_devices, self.cache.power_generation
         resummed = self.cache.resummed
-        if (
+        if followed is not None and followed[0] == generation:
+            off = followed[1]
+        elif (
             followed is not None
             and resummed is not None
-            and resummed[1][1] is plugs
-            and resummed[0] is not None
-            and resummed[0][1] is followed[0]
+            and resummed[0] == followed[0]
+            and resummed[1] == generation
             and resummed[2] is not None
         ):
-            off, first = followed[1], start.device_power_w_max
+            off = followed[1]
             for d in resummed[2]:
                 if plugs.get(d, None) != first.get(d, None):
                     off.add(d)
                 else:
                     off.discard(d)
         else:
-            first = start.device_power_w_max
             off = {d for d, w in plugs.items() if first.get(d) != w}
             off |= first.keys() - plugs.keys()
-        self._off_devices = (plugs, off)
+        self._off_devices = (generation, off)
+        rack_of = self._rack_of
+        return {r: self._rack_sum(plugs, r) for r in sorted({rack_of[d] for d in off})}
 
     def devices_changed(self) -> None:
         """Recount what depends on the device types (after an optics move swapped switches):
@@ -264,7 +263,8 @@ class Pricer:
             self._rack_rows.clear()  # links may have changed: their rows are found again
         phys = build_plant(plant, cache=self.cache)
         hinted = self.cache.hinted_rows
-        self._follow_plugs(phys.device_power_w_max)
+        self._plugs = phys.device_power_w_max  # read now: the cache updates it in place
+        rack_max = self._follow_plugs(self._plugs)
         dev_cost, dev_typ, dev_max = self.device_delta
         cost = sum(i.quantity * i.unit_price_usd for i in phys.items) + dev_cost
         typ = sum(i.quantity * i.unit_power_w for i in phys.items)
@@ -303,7 +303,7 @@ class Pricer:
             unreached=unreached,
             channel_breaks=breaks,
             tray_fill=dict(fill),
-            device_power_w_max=phys.device_power_w_max,
+            rack_max_w=rack_max,
         )
 
     def _rows_of(self, racks: set[str]) -> np.ndarray:
@@ -378,7 +378,7 @@ class Pricer:
         for tray_id, ratio in priced.tray_fill.items():
             if ratio > max(TRAY_FILL_WARNING, self.start.tray_fill.get(tray_id, 0.0)) + 1e-9:
                 return f"tray {tray_id} would fill to {ratio:.0%} (limit 40 %)"
-        for rack_id in sorted(set(racks) | self._racks_off_start(priced)):
+        for rack_id in sorted(set(racks) | priced.rack_max_w.keys()):
             mx = self.rack_max_w(priced, rack_id)
             budget = design.racks[rack_id].power_budget_kw * 1000
             if mx > max(budget, self.start_power[rack_id][1]) + 1e-6:

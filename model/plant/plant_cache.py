@@ -51,11 +51,19 @@ class PlantCache:
         # cleared by the next call; ``hinted_rows`` then says which rows it compared (plant
         # rows), None when it compared every row.
         self.rows_hint: tuple[int, np.ndarray] | None = None
+        self._shares: _Shares | None = None  # what each element added to the kept count
         self.hinted_rows: np.ndarray | None = None
-        # (the dicts device_power returned before its last call, those of its last call, ids
-        # of the devices that call summed again, the rest being the same; None when it summed
-        # every device): what a caller comparing every device's draw need compare again.
-        self.resummed: tuple[tuple | None, tuple, list[str] | None] | None = None
+        # Set by a caller that keeps no plant's plug-power dicts (the optimiser's pricer, which
+        # reads them at once): device_power then brings its dicts up to date in place instead
+        # of copying every device's draw into new ones (two dicts of ~20k devices, ~1.2 ms of
+        # every XL move).
+        self.plugs_in_place = False
+        # Counts the changes of the plug-power dicts device_power returns, and (generation
+        # before its last change, after it, ids of the devices that change summed again, the
+        # rest being the same; None when it summed every device): what a caller comparing
+        # every device's draw need compare again.
+        self.power_generation = 0
+        self.resummed: tuple[int, int, list[str] | None] | None = None
 
     def reset_counts(self) -> None:
         """Forget the count (not the graph): the next :meth:`tally` counts every row."""
@@ -93,6 +101,7 @@ class PlantCache:
             or not _same_tables(self._tables, tables)
         ):
             self._tally = tally(tables, graph, np.arange(n), m, ordered, row_fab)
+            self._shares = _Shares(self._tally, len(graph.shape))
             self._lo_moved = None
             self._inputs = (m.copy(), ordered.copy(), row_fab.copy())
             self._tables = tables
@@ -117,24 +126,36 @@ class PlantCache:
         self.recounted_rows = 0
         if not len(rows):
             return whole
-        sel = graph.rows_of(np.unique(graph.comp[rows]))
+        comps = np.unique(graph.comp[rows])
+        sel = graph.rows_of(comps)
         self.recounted_rows = len(sel)
-        before = tally(tables, graph, sel, old_m, old_ordered, old_fab)
         after = tally(tables, graph, sel, m, ordered, row_fab)
+        lo, moved = whole.lo, after.cages
+        assert lo is not None and moved is not None  # tally() always sets both
+        # What these components counted before is what the kept shares say they added (the
+        # count of a component is a function of its own links alone): taken out without a
+        # second tally of their old media and lengths, which was half of a move's recount.
+        shares = self._shares
+        assert shares is not None  # set with every whole count
         counts = Counter(whole.counts)
-        for key, qty in before.counts.items():
+        for key, qty in shares.take(moved, sel, comps, after):
             counts[key] -= qty
         for key, qty in after.counts.items():
             counts[key] += qty
         meta = {**whole.meta, **after.meta}
         counts = Counter({k: q for k, q in counts.items() if q})
-        problem = {c: p for c, p in whole.problem.items() if c not in before.problem}
+        # A cage's plug-rule problem is its component's: those of the recounted cages are
+        # the new count's.
+        problem = whole.problem
+        if problem:
+            gone = set(moved.tolist())
+            problem = {c: p for c, p in problem.items() if c not in gone}
+        else:
+            problem = {}
         problem.update(after.problem)
         # The cache's own arrays, updated in place: nothing else holds them (device_power
         # keeps a copy of ``lo``), and copies the size of the hall were most of a rack move's
         # recount.
-        lo, moved = whole.lo, after.cages
-        assert lo is not None and moved is not None  # tally() always sets both
         lo[moved] = after.lo
         if self._lo_moved is not None:
             self._lo_moved.append(moved)
@@ -144,7 +165,8 @@ class PlantCache:
 
     def device_power(self, tables, dev_ids, graph: CageGraph, lo: np.ndarray):
         """Plug power per device ((typical, max) dicts) at cage media ``lo``: the previous
-        dicts, the same objects, when no cage changed medium (never mutate them)."""
+        dicts, the same objects, when no cage changed medium (never mutate them); with
+        :attr:`plugs_in_place`, always the same objects, brought up to date."""
         previous = self._power
         tracked, self._lo_moved = self._lo_moved, []
         own = self._tally is not None and lo is self._tally.lo
@@ -172,19 +194,79 @@ class PlantCache:
                 typ, mx = device_plug_power(
                     tables, dev_ids, graph.nodes[sel], lo[sel], graph.cage_spec[sel]
                 )
-                power = ({**previous[2][0], **typ}, {**previous[2][1], **mx})
+                if self.plugs_in_place:
+                    power = previous[2]
+                    power[0].update(typ)
+                    power[1].update(mx)
+                else:
+                    power = ({**previous[2][0], **typ}, {**previous[2][1], **mx})
                 seen = previous[1]  # the cache's own copy: brought up to date in place
                 seen[moved] = lo[moved]
                 self._power = (graph, seen, power, own)
                 ids = [dev_ids[d] for d in graph.by_device[0][devices].tolist()]
-                self.resummed = (previous[2], power, ids)
+                self._resummed(ids)
                 return power
         power = device_plug_power(
             tables, dev_ids, graph.nodes, lo, graph.cage_spec, grouped=graph.by_device
         )
         self._power = (graph, lo.copy(), power, own)
-        self.resummed = (None, power, None)
+        self._resummed(None)
         return power
+
+    def _resummed(self, ids: list[str] | None) -> None:
+        self.power_generation += 1
+        self.resummed = (self.power_generation - 1, self.power_generation, ids)
+
+
+class _Shares:
+    """What each cage (its module), row (its fibres) and component (its cable) of the whole
+    plant added to the kept count, as key numbers: the count of some whole components is the
+    sum of their elements' shares, exactly (integers), so a recount takes the old share of
+    the components it recounts out from here and puts the new one in."""
+
+    def __init__(self, whole: Tally, n_comps: int) -> None:
+        self.keys: list[tuple] = []
+        self.number: dict[tuple, int] = {}
+        # A whole count's positions are the cages, rows and components themselves.
+        assert whole.cage_item is not None and whole.row_item is not None
+        assert whole.row_units is not None and whole.comp_item is not None
+        self.cage = self._global(whole, whole.cage_item)
+        self.row = self._global(whole, whole.row_item)
+        self.units = whole.row_units.copy()
+        self.comp = np.full(n_comps, -1, dtype=np.int64)
+        self.comp[whole.comp_item[0]] = self._global(whole, whole.comp_item[1])
+
+    def _global(self, part: Tally, local: np.ndarray) -> np.ndarray:
+        """``part``'s key numbers as this table's (-1 stays -1)."""
+        table = np.empty(len(part.items) + 1, dtype=np.int64)
+        table[-1] = -1
+        for key, k in part.items.items():
+            number = self.number.get(key)
+            if number is None:
+                number = self.number[key] = len(self.keys)
+                self.keys.append(key)
+            table[k] = number
+        return table[local]
+
+    def take(
+        self, cages: np.ndarray, rows: np.ndarray, comps: np.ndarray, after: Tally
+    ) -> list[tuple[tuple, int]]:
+        """The kept count of the whole components of ``cages``, ``rows`` and ``comps`` (as
+        (key, quantity)), replaced by ``after``'s, their new count."""
+        assert after.cage_item is not None and after.row_item is not None
+        assert after.row_units is not None and after.comp_item is not None
+        units = np.ones(len(cages) + len(rows) + len(comps), dtype=np.int64)
+        units[len(cages) : len(cages) + len(rows)] = self.units[rows]
+        codes = np.concatenate([self.cage[cages], self.row[rows], self.comp[comps]])
+        has = codes >= 0
+        per_key = np.bincount(codes[has], units[has], len(self.keys))
+        old = [(self.keys[k], int(round(q))) for k, q in enumerate(per_key.tolist()) if q]
+        self.cage[cages] = self._global(after, after.cage_item)
+        self.row[rows] = self._global(after, after.row_item)
+        self.units[rows] = after.row_units
+        self.comp[comps] = -1
+        self.comp[after.comp_item[0]] = self._global(after, after.comp_item[1])
+        return old
 
 
 def _bits(values: np.ndarray) -> np.ndarray:

@@ -149,11 +149,22 @@ class Tally:
     fibre_part_of_row: np.ndarray | None = None
     cable_of_comp: dict[int, tuple[CablePart, float]] = field(default_factory=dict)
     comp_rows: ComponentRows | dict = field(default_factory=dict)  # of the cable rows
+    # What each counted element added, so a kept count can take a component's share out
+    # without counting it again (PlantCache): the keys in the order first added, the key
+    # number (-1: none) of each cage's module by position in ``cages``, of each row's fibre
+    # and its fibres by position in the counted rows, and of each cabled component's cable.
+    items: dict = field(default_factory=dict)
+    cage_item: np.ndarray | None = None
+    row_item: np.ndarray | None = None
+    row_units: np.ndarray | None = None
+    comp_item: tuple[np.ndarray, np.ndarray] | None = None  # (components, key numbers)
 
-    def add(self, category, part, length, qty, kind_name, p_typ, p_max, price, fab=0):
+    def add(self, category, part, length, qty, kind_name, p_typ, p_max, price, fab=0) -> int:
+        """Count ``qty`` of an item; its key's number in :attr:`items`."""
         key = (category, part.id, length, fab)
         self.counts[key] += qty
         self.meta[key] = (part, kind_name, p_typ, p_max, price)
+        return self.items.setdefault(key, len(self.items))
 
 
 def tally(
@@ -255,8 +266,11 @@ def tally(
             )
     out.fibre_part_of_row = np.full(len(sel), -1, dtype=np.int64)
     out.fibre_part_of_row[fibre_at[good]] = part_f[good]
+    out.row_item = np.full(len(sel), -1, dtype=np.int64)
+    out.row_units = np.zeros(len(sel), dtype=np.int64)
     if good.any():
-        _fibre_lines(
+        out.row_units[fibre_at[good]] = link_fpp[good]
+        out.row_item[fibre_at[good]] = _fibre_lines(
             out,
             fibre_parts,
             len_f[good],
@@ -276,6 +290,7 @@ def _modules(out: Tally, tables, cages, cage_medium, cage_fab, cage_spec, module
     gets a problem."""
     media, problem = tables.media, out.problem
     module_of = out.module_of = np.full(len(cages), -1, dtype=np.int64)
+    cage_item = out.cage_item = np.full(len(cages), -1, dtype=np.int64)
     module_parts = out.module_parts
     module_cages = np.flatnonzero((cage_medium >= 0) & module_medium[cage_medium])
     pairs = cage_medium[module_cages] * 4096 + cage_spec[cages[module_cages]]
@@ -301,7 +316,7 @@ def _modules(out: Tally, tables, cages, cage_medium, cage_fab, cage_spec, module
         category = "co-packaged-port" if part.optics == "co-packaged" else "module"
         fabs, per_fab = np.unique(cage_fab[here], return_counts=True)
         for fab, qty in zip(fabs.tolist(), per_fab.tolist(), strict=True):
-            out.add(
+            cage_item[here[cage_fab[here] == fab]] = out.add(
                 category,
                 part,
                 None,
@@ -333,10 +348,12 @@ def msa_fibres(module_parts, own_fibre, fibre_parts: list) -> np.ndarray:
     return out
 
 
-def _fibre_lines(out: Tally, fibre_parts, len_f, part_f, link_fpp, fibre_rows, row_fab, needed):
+def _fibre_lines(
+    out: Tally, fibre_parts, len_f, part_f, link_fpp, fibre_rows, row_fab, needed
+) -> np.ndarray:
     """Fibre lines of the orderable fibre rows (``fibre_rows``, their lengths ``len_f``, parts
     ``part_f`` and fibres per link ``link_fpp``), with the metres each line serves when
-    ``needed`` is given."""
+    ``needed`` is given; each row's line as its key number in ``out.items``."""
     # One line per (fabric, fibre part, length in mm): the millimetres numbered densely
     # first, so the key spans (parts x lengths) and is ranked without a sort of every row.
     mm, mm_code = unique_inverse(np.round(len_f * 1000).astype(np.int64))
@@ -351,11 +368,12 @@ def _fibre_lines(out: Tally, fibre_parts, len_f, part_f, link_fpp, fibre_rows, r
         for k, q in zip(keys.tolist(), need_mm.astype(np.int64).tolist(), strict=True):
             fab, fpart = divmod(k // span, 64)
             out.needed_mm[("fibre", fibre_parts[fpart].id, mm_list[k % span] / 1000, fab)] += q
-    for k, q in zip(keys.tolist(), qty.tolist(), strict=True):
+    item = np.empty(len(keys), dtype=np.int64)
+    for i, (k, q) in enumerate(zip(keys.tolist(), qty.tolist(), strict=True)):
         fab, fpart = divmod(k // span, 64)
         fpart = fibre_parts[fpart]
         length = mm_list[k % span] / 1000
-        out.add(
+        item[i] = out.add(
             "fibre",
             fpart,
             length,
@@ -366,6 +384,7 @@ def _fibre_lines(out: Tally, fibre_parts, len_f, part_f, link_fpp, fibre_rows, r
             fpart.price_at(length),
             fab,
         )
+    return item[inverse.reshape(-1)]
 
 
 def _cables(
@@ -381,8 +400,9 @@ def _cables(
     gets a problem of its own when no part of its shape exists, or none is that long."""
     media, problem = tables.media, out.problem
     comp, ia, ib, cage_spec = graph.comp, graph.ia, graph.ib, graph.cage_spec
+    none = np.zeros(0, dtype=np.int64)
+    out.comp_item = (none, none)
     if not len(cable_rows):
-        none = np.zeros(0, dtype=np.int64)
         out.comp_rows = ComponentRows(none, np.zeros(1, dtype=np.int64), none)
         return
     order = np.argsort(comp[cable_rows], kind="stable")
@@ -465,9 +485,10 @@ def _cables(
     )
     # One count per (part, length, fabric, medium): every component is one assembly.
     fab = row_fab[rows[starts[ok]]]
-    groups = Counter(
+    per_comp = list(
         zip(part_of[ok].tolist(), got_list, fab.tolist(), medium[ok].tolist(), strict=True)
     )
+    groups = Counter(per_comp)
     if needed is not None:
         # An assembly serves its longest link: that is the length it had to reach.
         need_mm = np.rint(np.fmax.reduceat(needed[rows], starts)[ok] * 1000).astype(np.int64)
@@ -475,9 +496,11 @@ def _cables(
             part_of[ok].tolist(), got_list, fab.tolist(), need_mm.tolist(), strict=True
         ):
             out.needed_mm[("cable", parts[k].id, got_m, fab_code)] += q
-    for (k, got_m, fab_code, mk), qty in groups.items():
+    item_of: dict[tuple, int] = {}
+    for group, qty in groups.items():
+        k, got_m, fab_code, mk = group
         part = parts[k]
-        out.add(
+        item_of[group] = out.add(
             "cable",
             part,
             got_m,
@@ -488,6 +511,7 @@ def _cables(
             part.price_at(got_m),
             fab_code,
         )
+    out.comp_item = (comps[ok], np.fromiter(map(item_of.__getitem__, per_comp), np.int64, len(ok)))
 
 
 def _cages_of(comp_rows: ComponentRows, i: int, ia: np.ndarray, ib: np.ndarray) -> list[int]:

@@ -9,6 +9,7 @@ figure of :func:`model.plant.physical_plant.rack_power`), and the analysis's own
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import msgspec
@@ -309,36 +310,55 @@ def test_device_power_after_moves_compares_only_the_recounted_cages():
 
 
 def test_racks_off_the_start_draw_follow_the_devices_summed_again():
-    """The devices whose plugs draw otherwise than at the start, followed from one dict to the
-    next through the devices the plant cache summed again, equal a comparison of every
-    device's draw; and the racks the limit checks are theirs."""
-    import dataclasses
-
+    """The devices whose plugs draw otherwise than at the start, followed from one pricing to
+    the next through the devices the plant cache summed again (its dicts updated in place),
+    equal a comparison of every device's draw; the priced racks are theirs, at the draw a
+    sum over each rack's devices gives, and every other rack draws as at the start."""
     import numpy as np
 
     from model.engine.cages import cage_view
+    from model.plant.power import plug_power_table
 
     design = generate("leaf-spine", nodes=16, node_type="dgx-h100", switch="qm9700")
     plant = RoutedLinks(design)
     pricer = Pricer(design, plant)
-    cache, start = pricer.cache, pricer.start.device_power_w_max
-    pricer._follow_plugs(start)
+    cache, start = pricer.cache, dict(pricer._start_plugs)
+    start_racks = {r: pricer.rack_max_w(pricer.start, r) for r in design.racks}
     view = cage_view(plant)
-    graph, lo = cache._graph, cache._tally.lo.copy()
+    graph, first_lo = cache._graph, cache._tally.lo
+    table = plug_power_table(view.tables)
+    lo = first_lo.copy()
     rng = np.random.default_rng(2)
-    followed = 0
+    followed = off_racks = 0
     for step in range(6):
-        # Another medium in a few cages (a move's worth), then some of them back.
-        cages = rng.choice(len(lo), 3, replace=False)
-        lo[cages] = (lo[cages] + 1) % len(plant.media) if step % 3 != 2 else cache._power[1][cages]
+        # Another medium in a few cages (a move's worth), then every cage back as at the start.
+        for c in rng.choice(len(lo), 3, replace=False).tolist():
+            # a medium whose plug draws otherwise in this cage (none: the cage stays)
+            draws = table[1:, graph.cage_spec[c], 1]
+            other = np.flatnonzero(draws != table[lo[c] + 1, graph.cage_spec[c], 1])
+            lo[c] = other[0] if len(other) else lo[c]
+        if step % 3 == 2:
+            lo = first_lo.copy()
         typ, mx = cache.device_power(view.tables, view.dev_ids, graph, lo.copy())
         followed += cache.resummed[2] is not None
-        pricer._follow_plugs(mx)
+        racks = pricer._follow_plugs(mx)
         want = {d for d, w in mx.items() if start.get(d) != w} | (start.keys() - mx.keys())
-        assert pricer._off_devices[0] is mx and pricer._off_devices[1] == want, step
-        priced = dataclasses.replace(pricer.start, device_power_w_max=mx)
-        assert pricer._racks_off_start(priced) == {pricer._rack_of[d] for d in want}
+        assert pricer._off_devices[1] == want, step
+        assert racks.keys() == {pricer._rack_of[d] for d in want}
+        priced = dataclasses.replace(pricer.start, rack_max_w=racks)
+        for rack in design.racks:
+            own = pricer._rack_own_max[rack]
+            devices = pricer._rack_devices.get(rack, ())
+            now = own + sum(mx.get(d, 0.0) for d in devices)
+            assert pricer.rack_max_w(priced, rack) == now, (step, rack)
+            if rack not in racks:
+                assert now == start_racks[rack]
+        if step % 3 == 2:  # back at the start: no rack draws otherwise
+            assert not racks, step
+        off_racks += bool(racks)
     assert followed >= 4  # the cache summed only some devices again, and they were followed
+    assert off_racks >= 2  # some racks did draw otherwise on the way
+    assert pricer._start_plugs == start  # the start's draws stay the start's
     plant.close()
 
 
