@@ -106,11 +106,15 @@ class RowCarry:
         all sources at once: sweeps over the nodes, each taking the best way in from its
         neighbours' values as they are now, alternately in node order and back (nodes are
         numbered along each tray, so one sweep carries a fall the whole way along a tray),
-        until a whole sweep lowers nothing: every edge is then satisfied.
+        until no node has a neighbour that fell since it last looked: every edge is then
+        satisfied.
 
         Why sweeps and not rounds of every edge at once: a way of n stations falls in n
         rounds (XL after a cross tray is tilted: 42 rounds of the whole matrix), in a sweep or
-        two per change of tray direction (6-8 sweeps).
+        two per change of tray direction (6-8 sweeps). After the first sweep a node is looked
+        at again only when one of its neighbours fell since (XL, the busiest cross tray's
+        corner moved 1.2 m: 11 sweeps; looking at every node, 6,171 looks, took 107-113 ms of
+        CPU, the woken ones alone, 3,947 looks, 79-90 ms).
         A node's ways in are a padded table (its neighbours, then an unreached spare row)."""
         n = len(dist)
         counts = np.bincount(self.eu, minlength=n)
@@ -120,15 +124,29 @@ class RowCarry:
         weight = np.zeros((n, width))
         into[self.eu, slot], weight[self.eu, slot] = self.ev, self.ew
         padded = np.vstack([dist, np.full((1, dist.shape[1]), np.inf)])
-        ways_in = [(u, into[u], weight[u][:, None]) for u in range(n) if counts[u]]
+        ways_in = [
+            (u, into[u], weight[u][:, None], into[u, : counts[u]].tolist())
+            for u in range(n)
+            if counts[u]
+        ]
         backwards = ways_in[::-1]
+        # A clock over the node visits: when each node last fell and was last looked at (every
+        # node counts as fallen before the first sweep, so that sweep looks at all of them).
+        fell_at, looked_at = [0] * n, [-1] * n
+        clock = 0
+        latest = fell_at.__getitem__
         for sweep in range(2 * n + 2):  # each sweep that lowers a value settles one more node
             fell = False
-            for u, nbrs, w in backwards if sweep % 2 else ways_in:
+            for u, nbrs, w, names in backwards if sweep % 2 else ways_in:
+                if looked_at[u] >= max(map(latest, names)):
+                    continue  # no neighbour fell since this node last took its best way in
+                clock += 1
+                looked_at[u] = clock
                 best = (padded[nbrs] + w).min(axis=0)
                 row = padded[u]
                 if (best < row).any():
                     np.minimum(best, row, out=row)
+                    fell_at[u] = clock
                     fell = True
             if not fell:
                 break
