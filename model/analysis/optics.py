@@ -24,7 +24,6 @@ import numpy as np
 
 from model.analysis.reliability import lasers_per_port
 from model.common.findings import Finding
-from model.design.fabrics import device_fabric
 from model.engine.cages import CAGE_STRIDE, MODULE_KINDS, cage_view
 from model.plant.laser_sources import lit_sources
 
@@ -148,41 +147,23 @@ def strategy_findings(design, tiers: dict[str, dict]) -> list[Finding]:
         if figures is None:
             continue
         dsp = figures["modules"]["dsp"]
-        dsp_words = f"its {dsp:,} cages take DSP modules"
-        switches = sorted(d.id for d in design.devices.values() if d.role == tier)
         if strategy == "linear" and dsp and not figures["modules"]["linear"]:
             why = "no linear (LPO) module of their media fits their cages"
         elif strategy == "co-packaged" and dsp:
-            # The tier is the compute fabric's (model.generators.optics): a storage leaf of the
-            # same role keeps its pluggable switch and is not this tier's unmet strategy.
-            switches = _pluggable_compute_switches(design, tier)
-            if not switches:
-                continue
             why = "its switches have pluggable cages (no co-packaged type in their place)"
-            dsp_words = f"{len(switches):,} of its switches take DSP modules"
         else:
             continue
+        switches = sorted(d.id for d in design.devices.values() if d.role == tier)
         out.append(
             Finding(
                 code="OPTICS_STRATEGY_UNMET",
                 severity="info",
-                message=f"the {tier} tier is set to {strategy} optics, but {why}: {dsp_words}",
+                message=f"the {tier} tier is set to {strategy} optics, but {why}: its "
+                f"{dsp:,} cages take DSP modules",
                 objects=tuple(switches[:20]),
             )
         )
     return out
-
-
-def _pluggable_compute_switches(design, tier: str) -> list[str]:
-    """The compute fabric's switches of ``tier`` that are not co-packaged types."""
-    types = design.catalog.device_types
-    return sorted(
-        d.id
-        for d in design.devices.values()
-        if d.role == tier
-        and not types[d.type].laser_sources
-        and device_fabric(design, d) == "compute"
-    )
 
 
 def co_packaged_totals(phys) -> tuple[dict, dict, dict]:

@@ -5,10 +5,8 @@
 that tier by its co-packaged twin (``DeviceType.co_packaged_twin``: the Quantum-X800 Q3400-RA by
 the Quantum-X Photonics Q3450-LD, same ports, same names), through the design's edit API, so the
 links stay as they are and only the plugs change: no module in the co-packaged cages, a fibre
-and the switch's laser sources instead. The tiers are the compute fabric's: the storage and
-in-band networks' leaves keep their switches (a DGX B300 hall's storage QM9700 has no twin).
-"linear" is left to the media choice (a linear module where the catalog has one for the cage,
-:func:`model.engine.cages.device_optics`).
+and the switch's laser sources instead. "linear" is left to the media choice (a linear module
+where the catalog has one for the cage, :func:`model.engine.cages.device_optics`).
 """
 
 from __future__ import annotations
@@ -16,7 +14,6 @@ from __future__ import annotations
 import msgspec
 
 from model.design.design import Design, DesignError
-from model.design.fabrics import device_fabric
 from model.generators.plans import GenerateError
 
 STRATEGIES = ("pluggable", "linear", "co-packaged")
@@ -53,8 +50,8 @@ def apply_optics(design: Design, text: str) -> Design:
     types = design.catalog.device_types
     swaps = []
     for device in design.devices.values():
-        if wanted.get(device.role) != "co-packaged" or device_fabric(design, device) != "compute":
-            continue  # the tiers are the compute fabric's; storage and in-band keep theirs
+        if wanted.get(device.role) != "co-packaged":
+            continue
         dtype = types[device.type]
         if dtype.category != "switch" or dtype.laser_sources:
             continue  # already co-packaged

@@ -13,7 +13,6 @@ import pytest
 from model.analysis import analyze
 from model.analysis.optics import optics_by_tier
 from model.catalog.components import builtin_catalog
-from model.design.fabrics import device_fabric
 from model.engine.routed_links import RoutedLinks
 from model.generators.generate import GenerateError, generate
 from model.generators.optics import parse_optics
@@ -224,26 +223,3 @@ def test_a_strategy_the_cages_cannot_take_is_said():
     )
     th5.set_settings(msgspec.structs.replace(th5.settings, media_policy="lowest-power"))
     assert not [w for w in analyze(th5, _plant(th5)).warnings if w.code == "OPTICS_STRATEGY_UNMET"]
-
-
-def test_co_packaged_with_every_network_swaps_the_compute_fabrics_switches_only():
-    """A DGX B300 hall with every network, co-packaged: the compute leaves become Q3450-LD, the
-    storage fabric's QM9700 (no co-packaged twin) stay; refused as a whole before, and the
-    strategy met (the 4-SU hall cross-connected and zoned had 2 OPTICS_STRATEGY_UNMET each)."""
-    design = generate(
-        "rail-optimized",
-        nodes=32,
-        node_type="dgx-b300",
-        switch="q3400",
-        su_nodes=32,
-        fabrics="all",
-        optics="co-packaged",
-    )
-    by_fabric: dict[str, set[str]] = {}
-    for device in design.devices.values():
-        fabric = device_fabric(design, device)
-        if fabric in ("compute", "storage"):
-            by_fabric.setdefault(fabric, set()).add(device.type)
-    assert by_fabric == {"compute": {"q3450-ld"}, "storage": {"qm9700"}}
-    # The leaf and spine tiers are the compute fabric's: met, though storage leaves take DSP
-    assert [f"{w.code}: {w.message}" for w in analyze(design, _plant(design)).warnings] == []
