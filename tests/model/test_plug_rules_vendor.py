@@ -192,3 +192,17 @@ def test_the_engine_never_chooses_a_module_past_the_reach_its_vendor_rates():
         assert ("980-9I31N-00NM00" in modules) == (allowed and chosen == "dr4-400g")
         if not allowed:
             assert "980-9I31N-00NM00" not in modules and chosen is not None
+
+
+def test_a_gb300_compute_fabric_orders_nvidia_xdr_optics_by_their_numbers():
+    """The GB300 compute fabric's optics, fibres and switches are orderable: MMS4A20
+    (980-9IAT0-00XM00) in the ConnectX-8 cages, MMS4A00 (980-9IAH1-00XM00) in the Q3400-RA's,
+    the Q3400-RA itself (920-9B36F-00RX-8S0) and MFP7E30 fibres; none is a line to quote."""
+    design = generate("nvl72", racks=1, platform="gb300")
+    lines = bom_lines(design, RoutedLinks(design))
+    compute = [x for x in lines if x.fabric_quantity("compute")]
+    assert {x.category for x in compute} >= {"Switches", "Modules", "Fibres"}
+    assert not quote_lines(compute), [x.description for x in quote_lines(compute)]
+    numbers = {x.part_number for x in compute}
+    assert {"980-9IAT0-00XM00", "980-9IAH1-00XM00", "920-9B36F-00RX-8S0"} <= numbers
+    assert all(x.part_number.startswith("MFP7E30") for x in compute if x.category == "Fibres")
