@@ -206,3 +206,16 @@ def test_a_gb300_compute_fabric_orders_nvidia_xdr_optics_by_their_numbers():
     numbers = {x.part_number for x in compute}
     assert {"980-9IAT0-00XM00", "980-9IAH1-00XM00", "920-9B36F-00RX-8S0"} <= numbers
     assert all(x.part_number.startswith("MFP7E30") for x in compute if x.category == "Fibres")
+
+
+def test_a_vera_rubin_compute_fabric_orders_the_connectx9_module_by_its_number():
+    """ConnectX-9 cages take NVIDIA's MMS4C10-XM800 (980-9IAY0-00XM00, NV-MMS4C10) and the
+    co-packaged SN6810 ports a fibre each: the compute fabric's modules and fibres are
+    orderable; what stays to quote is the switch and its laser sources (no number published)."""
+    design = generate("nvl72", racks=1, platform="vera-rubin")
+    lines = bom_lines(design, RoutedLinks(design))
+    compute = [x for x in lines if x.fabric_quantity("compute")]
+    modules = [x for x in compute if x.category == "Modules"]
+    assert [x.part_number for x in modules] == ["980-9IAY0-00XM00"]
+    assert modules[0].quantity == 18 * 8  # one per ConnectX-9 port
+    assert not quote_lines([x for x in compute if x.category in ("Modules", "Fibres")])
