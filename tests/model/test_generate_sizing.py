@@ -246,3 +246,19 @@ def test_a_4_su_gb300_hall_joins_every_leaf_to_every_spine_by_4_links():
     )
     assert len(pairs) == 32 * 18 and set(pairs.values()) == {4}
     assert analyze(design).bisection_gbps == 2304 * 800 / 2  # non-blocking
+
+
+# NV-SP-B300 (sources.json), Table 3 "Larger DGX SuperPOD component counts" (Spectrum-X, twin-planar: each GPU
+# 2 x 400GbE through two planes): (SUs, nodes, leaves, spines), 64 DGX B300 an SU.
+B300_SPECTRUM_X_TABLE_3 = [(1, 64, 16, 8), (2, 128, 32, 16), (4, 256, 64, 32), (8, 512, 128, 64)]
+
+
+@pytest.mark.parametrize(("sus", "nodes", "leaves", "spines"), B300_SPECTRUM_X_TABLE_3)
+def test_dgx_b300_spectrum_x_twin_plane_reproduces_table_3(sus, nodes, leaves, spines):
+    counts = preview(
+        "rail-optimized", nodes=nodes, node_type="dgx-b300", switch="sn5610", su_nodes=64, planes=2
+    )
+    assert counts["tiers"] == 2
+    assert counts["switches"] == {"leaf": leaves, "spine": spines}
+    # Links per plane: 8 GPUs x 2 planes of 400G a node (the RA counts 512 cables an SU).
+    assert counts["links"]["node-leaf"] == nodes * 8 * 2
