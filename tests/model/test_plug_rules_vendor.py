@@ -219,3 +219,15 @@ def test_a_vera_rubin_compute_fabric_orders_the_connectx9_module_by_its_number()
     assert [x.part_number for x in modules] == ["980-9IAY0-00XM00"]
     assert modules[0].quantity == 18 * 8  # one per ConnectX-9 port
     assert not quote_lines([x for x in compute if x.category in ("Modules", "Fibres")])
+
+
+def test_vera_rubin_bluefield4_ports_take_a_dr4_not_a_2_km_fr4():
+    """BlueField-4's OSFP 400GbE cages take no NVIDIA part (its OSFP DR4 is listed for
+    ConnectX-7 only): a vendor-neutral DR4, not the only other part that fitted, a 2 km FR4
+    (with a 2 km 2xFR4 at the switch) on converged links of tens of metres."""
+    design = generate("nvl72", racks=1, platform="vera-rubin", fabrics="all")
+    phys = build_plant(RoutedLinks(design))
+    modules = {i.part_id: i.quantity for i in phys.of("module")}
+    assert modules.get("osfp-400g-dr4-msa") == 18 * 2  # two converged ports a tray
+    assert "fr4-400g-osfp" not in modules and "mms4x50-nm-fin" not in modules
+    assert not phys.findings
