@@ -1,8 +1,9 @@
 """Which ports of the GPU servers each network beside the compute fabric takes.
 
 Storage and in-band share the servers' storage-role ports (BlueField-3 cards) when a server has
-no front-end ports; on GB200/GB300 NVL72 trays the two networks are one converged Spectrum-4
-fabric (the GB200 SuperPOD reference architecture), which takes every such port.
+no front-end ports; on GB200/GB300 (BlueField-3) and Vera Rubin (BlueField-4) NVL72 trays the
+two networks are one converged Spectrum-4 fabric (the GB200 SuperPOD and Vera Rubin reference
+architectures), which takes every such port.
 """
 
 from __future__ import annotations
@@ -12,13 +13,17 @@ from model.generators.leaf_spine import FreePorts
 
 STORAGE_PORTS = 2  # per GPU server
 INBAND_PORTS = 2  # per GPU server (domain-facts 8c)
+# The DPUs whose ports carry storage and in-band on one converged fabric: BlueField-3 on GB200
+# and GB300 trays (NV-SP-GB200), BlueField-4 on Vera Rubin NVL72 trays, whose RA names three
+# physical fabrics, the converged one joining each node by two 400G ports (NV-RA-VR).
+CONVERGED_DPUS = frozenset({"bluefield-3", "bluefield-4"})
 
 
 def converged_servers(catalog: Catalog, servers: list[tuple[str, str]]) -> bool:
     """Whether storage and in-band share one Ethernet fabric: the GB200 SuperPOD reference
     architecture runs both on Spectrum-4 (NV-SP-GB200, domain-facts §9), its NVL72 compute
     trays carrying them on BlueField-3 with no front-end ports; so does every server here of
-    that build (an NVL72 tray whose storage ports are BlueField-3's)."""
+    that build (an NVL72 tray whose storage ports are a DPU's of :data:`CONVERGED_DPUS`)."""
     types = {t for _, t in servers}
     if not types:
         return False
@@ -28,7 +33,7 @@ def converged_servers(catalog: Catalog, servers: list[tuple[str, str]]) -> bool:
         if (
             dtype.ports_of_role("frontend")
             or not stor
-            or any(g.nic != "bluefield-3" for g in stor)
+            or any(g.nic not in CONVERGED_DPUS for g in stor)
             or dtype.gpus is None
             or dtype.gpus.scale_up_domain != "links"
         ):

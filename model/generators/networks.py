@@ -3,9 +3,9 @@
 After the NVIDIA DGX SuperPOD reference architecture (NV-SP-H100; domain-facts §8c):
 
 * **Storage**: its own fabric of the compute switch type when that is InfiniBand (QM9700 class),
-  else of the same Ethernet switch. GB200/GB300 NVL72 trays (BlueField-3, no front-end ports)
-  run storage and in-band on one converged Spectrum-4 fabric instead, as the GB200 SuperPOD
-  reference architecture does (their in-band network then serves head nodes, UFMs and OOB). Storage appliances are attached 1:1 — a storage-appliance
+  else of the same Ethernet switch. GB200/GB300 and Vera Rubin NVL72 trays (BlueField-3/-4, no
+  front-end ports) run storage and in-band on one converged Spectrum-4 fabric instead, as the
+  GB200 SuperPOD and Vera Rubin reference architectures do (their in-band network then serves head nodes, UFMs and OOB). Storage appliances are attached 1:1 — a storage-appliance
   leaf has as many uplinks as appliance ports in use. Node storage leaves take the GPU servers'
   storage ports and carry uplinks near 4:3 (``ceil(3 d / 4)`` uplinks for ``d`` ports in use).
   Appliances are sized so their port capacity gives at least 40 GB/s (320 Gb/s) per GPU server.

@@ -44,11 +44,18 @@ def parse_optics(text: str) -> dict[str, str]:
 
 
 def apply_optics(design: Design, text: str) -> Design:
-    """Give ``design`` the optics strategy ``text`` (see :func:`parse_optics`); a co-packaged
-    tier whose switch has no co-packaged twin is refused with a sentence naming the switch."""
+    """Give ``design`` the optics strategy ``text`` (see :func:`parse_optics`).
+
+    A co-packaged tier's switches that have a co-packaged twin become it; the others keep
+    their pluggable cages, as a linear tier keeps DSP modules where no linear one fits, and the
+    analysis says so (OPTICS_STRATEGY_UNMET): with every network, the leaf tier of a GB300 hall
+    is its Q3400 compute leaves and its Spectrum-4 storage and in-band leaves, of which only
+    the Q3400 has a twin. A co-packaged tier none of whose switches has a twin would change
+    nothing: refused with a sentence naming them."""
     wanted = parse_optics(text)
     types = design.catalog.device_types
     swaps = []
+    no_twin: dict[str, set[str]] = {}
     for device in design.devices.values():
         if wanted.get(device.role) != "co-packaged":
             continue
@@ -56,13 +63,18 @@ def apply_optics(design: Design, text: str) -> Design:
         if dtype.category != "switch" or dtype.laser_sources:
             continue  # already co-packaged
         twin = dtype.co_packaged_twin
-        if not twin:
+        if twin:
+            swaps.append(msgspec.structs.replace(device, type=twin))
+        else:
+            no_twin.setdefault(device.role, set()).add(f"{dtype.id} ({dtype.model})")
+    swapped = {d.role for d in swaps}
+    for role, plain in sorted(no_twin.items()):
+        if role not in swapped:
             raise GenerateError(
                 f"optics: no co-packaged switch is in the catalog in the place of the "
-                f"{device.role} switch {dtype.id} ({dtype.model}); co-packaged twins: "
+                f"{role} switch {', '.join(sorted(plain))}; co-packaged twins: "
                 + ", ".join(f"{t.id} -> {t.co_packaged_twin}" for t in _twins(design))
             )
-        swaps.append(msgspec.structs.replace(device, type=twin))
     try:
         design.update_devices(swaps)
     except DesignError as exc:

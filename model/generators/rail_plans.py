@@ -6,7 +6,8 @@ the Clos minimum (:func:`model.generators.plans.clos_spines`): where an even spr
 spines than the ports do, the uplinks go round-robin (GB200 NVL72 1 SU: 18 leaves + 9 spines,
 2 SU: 36 + 18; issue 39). The price is a fabric that is not a regular Clos: an adversarial
 balanced cut can be a few links short of the even formula (2 SU: 568 of 576 x 400G), which
-the analysis measures by max flow.
+the analysis measures by max flow. Quantum-X800 (XDR) fabrics keep the even spread, as
+NVIDIA's XDR SuperPOD table builds them (4 SU: 32 leaves + 18 spines; :data:`EVEN_SPREAD_FAMILIES`).
 
 Right-sizing choices (issue 14), written down here because they change counts:
 
@@ -237,7 +238,8 @@ def plan_rail_optimized(
     if tiers not in ("auto", "2", "3", "rail-only"):
         raise GenerateError(f"--tiers must be auto, 2, 3 or rail-only, not {tiers!r}")
     rails = len(node.nics)
-    args = (node, leaf, nodes, su_nodes, tiers, oversubscription, reserve_ports, up, down)
+    even = catalog.device_types[switch].family in EVEN_SPREAD_FAMILIES
+    args = (node, leaf, nodes, su_nodes, tiers, oversubscription, reserve_ports, up, down, even)
     if tiers == "rail-only" or (not share_rails and -(-su_nodes // down) <= 1):
         return _plan_rails(*args, 1)
     if share_rails and tiers == "auto" and nodes * rails <= leaf.radix - reserve_ports:
@@ -278,6 +280,14 @@ def plan_rail_optimized(
 # (and the OEM HGX built to them) put one rail on a leaf wherever it fits, and stay so.
 SHARED_RAIL_VENDORS = frozenset({"AMD"})
 
+# Switch families whose two-tier fabrics NVIDIA publishes with every leaf's uplinks spread
+# evenly over the spines (the spine count divides them) even where a round-robin spread would
+# take fewer spines: the XDR SuperPOD's Table 3 (NV-SP-B300XDR) has 32 Q3400 leaves of 72
+# uplinks on 18 spines at 4 SU and 64 on 36 at 8 SU (4 links a pair, 128 of 144 spine ports),
+# not the 16 and 32 the ports alone need. The Q3450-LD is the Q3400-RA's co-packaged twin (same
+# ports), so it builds the same fabric. Other families stay at the Clos minimum (clos_spines).
+EVEN_SPREAD_FAMILIES = frozenset({"Quantum-X800", "Quantum-X800 Photonics"})
+
 
 def _last_su_leaves(nodes: int, su_nodes: int, lpr: int, rail_only: bool) -> int:
     """Leaves of one rail group the last SU fills: a leaf takes ``ceil(su_nodes / lpr)`` nodes,
@@ -304,9 +314,11 @@ def _plan_rails(
     reserve_ports: int,
     up: int,
     down: int,
+    even: bool,
     rpl: int,
 ) -> RailPlan:
-    """The rail-optimized plan with ``rpl`` rails sharing each leaf."""
+    """The rail-optimized plan with ``rpl`` rails sharing each leaf; ``even``: two tiers spread
+    each leaf's uplinks evenly over the spines (:data:`EVEN_SPREAD_FAMILIES`)."""
     rails = len(node.nics)
     lpr = -(-su_nodes // (down // rpl))
     need = used_uplinks(-(-su_nodes // lpr) * rpl, oversubscription, up)
@@ -329,7 +341,7 @@ def _plan_rails(
     if tiers == "rail-only":
         return _plan_rail_only(base, leaf, nodes, n_su, lpr, up, reserve_ports, need)
     if tiers in ("auto", "2"):
-        fit = clos_spines(need, most, leaves, leaf.radix)
+        fit = (fewest_spines if even else clos_spines)(need, most, leaves, leaf.radix)
         if fit is not None:
             return RailPlan(**base, uplinks=fit[0], tiers=2, spines=fit[1])
         if tiers == "2":

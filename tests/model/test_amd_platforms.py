@@ -212,8 +212,8 @@ def test_nvidia_nic_modules_are_refused_in_amd_nic_cages():
     tables = PartTables.build(cat, media)
     row = {m.id: i for i, m in enumerate(media)}
     for type_id, medium, nvidia in (
-        ("mi355x-dlc-orv3", "dr4-400g", "EST-QSFP112-400G-DR4"),  # ConnectX-7 / BlueField-3
-        ("helios-compute-tray", "dr4-800g-xdr", "EST-OSFP-800G-DR4-FLT"),  # ConnectX-8
+        ("mi355x-dlc-orv3", "dr4-400g", "980-9I068-00NM00"),  # MMS1X00-NS400 (CX-7, BF-3)
+        ("helios-compute-tray", "dr4-800g-xdr", "980-9IAT0-00XM00"),  # ConnectX-8 (MMS4A20)
     ):
         _, spec, _ = port_cages(cat.device_types[type_id])["nic1"]
         s = tables.spec_row(spec)

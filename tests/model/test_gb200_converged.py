@@ -54,3 +54,24 @@ def test_only_nvl72_bluefield_trays_converge():
         fabrics="all",
     )
     assert ("storage", "qm9700") in _switches(design)  # the H100 RA's InfiniBand storage
+
+
+def test_vera_rubin_trays_join_one_converged_fabric_by_two_ports_on_two_switches():
+    """NV-RA-VR: three physical fabrics (compute, converged, out-of-band); the converged one
+    joins each node by two 400G ports to two separate switches. The trays' BlueField-4 ports
+    were split, one on a storage fabric and one on an in-band SN5600 fabric of its own."""
+    assert converged_servers(builtin_catalog(), [("t", "vr-nvl72-compute-tray")])
+    design = generate("nvl72", racks=8, platform="vera-rubin", fabrics="all")
+    switches = _switches(design)
+    assert {t for (f, t) in switches if f == "storage"} == {"sn5600"}
+    assert not [t for (f, t) in switches if f == "inband" and t == "sn5600"]
+    fabric_of = {d.id: d.fabric for d in design.devices.values()}
+    leaves: dict[str, set[str]] = {}
+    for link in design.links.values():
+        for end, far in ((link.a, link.b), (link.b, link.a)):
+            if design.devices[end.device].type == "vr-nvl72-compute-tray" and fabric_of[
+                far.device
+            ] in ("storage", "inband"):
+                assert fabric_of[far.device] == "storage"
+                leaves.setdefault(end.device, set()).add(far.device)
+    assert len(leaves) == 8 * 18 and {len(v) for v in leaves.values()} == {2}

@@ -206,3 +206,59 @@ def test_gb300_nvl72_su_on_quantum_x800_matches_the_xdr_pattern():
     assert design.gpu_count() == 576
     with pytest.raises(GenerateError, match="not an NVL72 platform"):
         preview("nvl72", racks=1, platform="gb100")
+
+
+# NV-SP-B300XDR, Table 3 "Example Compute Fabric Components for DGX SuperPOD Counts":
+# (SUs, nodes, leaves, spines, node-leaf cables, leaf-spine cables), 72 DGX B300 an SU on Q3400.
+B300_XDR_TABLE_3 = [
+    (1, 72, 8, 4, 576, 576),
+    (2, 144, 16, 8, 1152, 1152),
+    (4, 288, 32, 18, 2304, 2304),
+    (8, 576, 64, 36, 4608, 4608),
+    (18, 1296, 144, 72, 10368, 10368),
+]
+
+
+@pytest.mark.parametrize(("sus", "nodes", "leaves", "spines", "down", "up"), B300_XDR_TABLE_3)
+def test_dgx_b300_xdr_reproduces_table_3_at_every_size(sus, nodes, leaves, spines, down, up):
+    """Every row of the XDR SuperPOD's Table 3, and the GB300 NVL72 halls of as many GPUs (8
+    racks an SU, 576 GPUs on 800G ConnectX-8 as 72 DGX B300): at 4 SU 18 spines, not the 16
+    the ports alone need, because NVIDIA spreads each leaf's 72 uplinks evenly (4 a spine)."""
+    counts = preview(
+        "rail-optimized", nodes=nodes, node_type="dgx-b300", switch="q3400", su_nodes=72
+    )
+    assert (counts["switches"], counts["links"]) == (
+        {"leaf": leaves, "spine": spines},
+        {"node-leaf": down, "leaf-spine": up},
+    )
+    gb300 = preview("nvl72", racks=sus * 8, platform="gb300")
+    assert (gb300["switches"]["leaf"], gb300["switches"]["spine"]) == (leaves, spines)
+    assert (gb300["links"]["node-leaf"], gb300["links"]["leaf-spine"]) == (down, up)
+
+
+def test_a_4_su_gb300_hall_joins_every_leaf_to_every_spine_by_4_links():
+    design = nvl72(racks=32, platform="gb300")
+    pairs = Counter(
+        (link.a.device, link.b.device)
+        for link in design.links.values()
+        if {design.devices[link.a.device].role, design.devices[link.b.device].role}
+        == {"leaf", "spine"}
+    )
+    assert len(pairs) == 32 * 18 and set(pairs.values()) == {4}
+    assert analyze(design).bisection_gbps == 2304 * 800 / 2  # non-blocking
+
+
+# NV-SP-B300 (sources.json), Table 3 "Larger DGX SuperPOD component counts" (Spectrum-X, twin-planar: each GPU
+# 2 x 400GbE through two planes): (SUs, nodes, leaves, spines), 64 DGX B300 an SU.
+B300_SPECTRUM_X_TABLE_3 = [(1, 64, 16, 8), (2, 128, 32, 16), (4, 256, 64, 32), (8, 512, 128, 64)]
+
+
+@pytest.mark.parametrize(("sus", "nodes", "leaves", "spines"), B300_SPECTRUM_X_TABLE_3)
+def test_dgx_b300_spectrum_x_twin_plane_reproduces_table_3(sus, nodes, leaves, spines):
+    counts = preview(
+        "rail-optimized", nodes=nodes, node_type="dgx-b300", switch="sn5610", su_nodes=64, planes=2
+    )
+    assert counts["tiers"] == 2
+    assert counts["switches"] == {"leaf": leaves, "spine": spines}
+    # Links per plane: 8 GPUs x 2 planes of 400G a node (the RA counts 512 cables an SU).
+    assert counts["links"]["node-leaf"] == nodes * 8 * 2

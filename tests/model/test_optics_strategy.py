@@ -7,6 +7,8 @@ and for co-packaged switches the external laser sources that light a cabled port
 
 from __future__ import annotations
 
+from collections import Counter
+
 import msgspec
 import pytest
 
@@ -223,3 +225,29 @@ def test_a_strategy_the_cages_cannot_take_is_said():
     )
     th5.set_settings(msgspec.structs.replace(th5.settings, media_policy="lowest-power"))
     assert not [w for w in analyze(th5, _plant(th5)).warnings if w.code == "OPTICS_STRATEGY_UNMET"]
+
+
+def test_co_packaged_with_every_network_swaps_the_switches_that_have_a_twin():
+    """A GB300 hall with every network: the leaf tier is the Q3400 compute leaves and the
+    Spectrum-4 storage and in-band leaves. Co-packaged puts the Q3450-LD in place of each
+    Q3400 (leaves and spines) and keeps the others pluggable, said by an info finding; it was
+    refused outright, so co-packaged optics could not be priced on such a hall."""
+    design = generate("nvl72", racks=8, platform="gb300", fabrics="all", optics="co-packaged")
+    types = Counter((d.role, d.type) for d in design.devices.values())
+    assert types[("leaf", "q3450-ld")] == 8 and types[("spine", "q3450-ld")] == 4
+    assert not types[("leaf", "q3400")] and not types[("spine", "q3400")]
+    assert types[("leaf", "sn5600")] and types[("leaf", "sn4600c")]  # no twin: pluggable
+    report = analyze(design, _plant(design))
+    unmet = [w for w in report.warnings if w.code == "OPTICS_STRATEGY_UNMET"]
+    assert unmet and {w.severity for w in unmet} == {"info"}
+    assert not [w for w in report.warnings if w.severity == "error"]
+    # The compute tiers' optics are the co-packaged ports and their laser sources now.
+    tiers = report.to_json()["optics"]["by_tier"]
+    assert tiers["leaf"]["co_packaged_ports"] == 8 * 144
+    assert tiers["spine"]["co_packaged_ports"] == 4 * 144
+    assert tiers["leaf"]["laser_sources"] == 8 * 18
+
+
+def test_co_packaged_is_refused_where_no_switch_of_the_tier_has_a_twin():
+    with pytest.raises(GenerateError, match="sn5600"):
+        generate("leaf-spine", nodes=4, node_type="dgx-b300", switch="sn5600", optics="co-packaged")

@@ -192,3 +192,42 @@ def test_the_engine_never_chooses_a_module_past_the_reach_its_vendor_rates():
         assert ("980-9I31N-00NM00" in modules) == (allowed and chosen == "dr4-400g")
         if not allowed:
             assert "980-9I31N-00NM00" not in modules and chosen is not None
+
+
+def test_a_gb300_compute_fabric_orders_nvidia_xdr_optics_by_their_numbers():
+    """The GB300 compute fabric's optics, fibres and switches are orderable: MMS4A20
+    (980-9IAT0-00XM00) in the ConnectX-8 cages, MMS4A00 (980-9IAH1-00XM00) in the Q3400-RA's,
+    the Q3400-RA itself (920-9B36F-00RX-8S0) and MFP7E30 fibres; none is a line to quote."""
+    design = generate("nvl72", racks=1, platform="gb300")
+    lines = bom_lines(design, RoutedLinks(design))
+    compute = [x for x in lines if x.fabric_quantity("compute")]
+    assert {x.category for x in compute} >= {"Switches", "Modules", "Fibres"}
+    assert not quote_lines(compute), [x.description for x in quote_lines(compute)]
+    numbers = {x.part_number for x in compute}
+    assert {"980-9IAT0-00XM00", "980-9IAH1-00XM00", "920-9B36F-00RX-8S0"} <= numbers
+    assert all(x.part_number.startswith("MFP7E30") for x in compute if x.category == "Fibres")
+
+
+def test_a_vera_rubin_compute_fabric_orders_the_connectx9_module_by_its_number():
+    """ConnectX-9 cages take NVIDIA's MMS4C10-XM800 (980-9IAY0-00XM00, NV-MMS4C10) and the
+    co-packaged SN6810 ports a fibre each: the compute fabric's modules and fibres are
+    orderable; what stays to quote is the switch and its laser sources (no number published)."""
+    design = generate("nvl72", racks=1, platform="vera-rubin")
+    lines = bom_lines(design, RoutedLinks(design))
+    compute = [x for x in lines if x.fabric_quantity("compute")]
+    modules = [x for x in compute if x.category == "Modules"]
+    assert [x.part_number for x in modules] == ["980-9IAY0-00XM00"]
+    assert modules[0].quantity == 18 * 8  # one per ConnectX-9 port
+    assert not quote_lines([x for x in compute if x.category in ("Modules", "Fibres")])
+
+
+def test_vera_rubin_bluefield4_ports_take_a_dr4_not_a_2_km_fr4():
+    """BlueField-4's OSFP 400GbE cages take no NVIDIA part (its OSFP DR4 is listed for
+    ConnectX-7 only): a vendor-neutral DR4, not the only other part that fitted, a 2 km FR4
+    (with a 2 km 2xFR4 at the switch) on converged links of tens of metres."""
+    design = generate("nvl72", racks=1, platform="vera-rubin", fabrics="all")
+    phys = build_plant(RoutedLinks(design))
+    modules = {i.part_id: i.quantity for i in phys.of("module")}
+    assert modules.get("osfp-400g-dr4-msa") == 18 * 2  # two converged ports a tray
+    assert "fr4-400g-osfp" not in modules and "mms4x50-nm-fin" not in modules
+    assert not phys.findings
