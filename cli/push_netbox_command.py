@@ -19,6 +19,7 @@ from model.outputs.netbox.library_types import TYPE_NAMINGS, TYPES_HALLWRIGHT, T
 from model.outputs.netbox.rest_client import RestClient
 from model.outputs.netbox.rest_objects import PushRefused, desired_objects
 from model.outputs.netbox.rest_push import push
+from model.outputs.netbox.rest_send import CONNECTIONS
 from model.outputs.netbox.rest_state import ApiError
 from model.outputs.writers import ExportError
 from model.plant.physical_plant import build_plant
@@ -57,8 +58,19 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
         help="print the HTTP requests per endpoint (objects, seconds) to stderr at the end",
     )
     parser.add_argument(
+        "--connections",
+        type=int,
+        default=CONNECTIONS,
+        metavar="N",
+        help=f"requests of one kind in flight at once (default {CONNECTIONS}; 1 to "
+        f"{MAX_CONNECTIONS}): a NetBox served by several workers writes them side by side",
+    )
+    parser.add_argument(
         "--plan-json", metavar="FILE", help="also write the plan (keys per type) as JSON"
     )
+
+
+MAX_CONNECTIONS = 16  # more than a NetBox's workers only queue at its server
 
 
 def _token(path: str) -> str:
@@ -73,6 +85,8 @@ def _token(path: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     token = _token(args.token_file)
+    if not 1 <= args.connections <= MAX_CONNECTIONS:
+        raise CliError(f"--connections must be 1 to {MAX_CONNECTIONS}, not {args.connections}")
     if not args.url.startswith(("http://", "https://")):
         raise CliError(f"--url must start with http:// or https://, not {args.url!r}")
     design, plant = load_and_route(args.file)
@@ -102,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
             dry_run=args.dry_run,
             progress=say,
             keep_held_types=args.types == TYPES_LIBRARY,
+            connections=args.connections,
         )
     except ApiError as exc:
         raise CliError(

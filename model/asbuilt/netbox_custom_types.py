@@ -12,8 +12,12 @@ unknown (manufacturer, model), one device's interfaces stand for the type:
   ``Ethernet1/1`` ... ``Ethernet1/4``) are a group of n ports, at the speed and form factor of
   their NetBox type (``400gbase-x-osfp``, or its label ``OSFP (400GE)``). Interfaces that fit no
   such run (``eth0``, ``mgmt``) are not ports of the type; they are listed, and so is every
-  cable on them. The type's power, price and depth are not in NetBox: 0 W, $0, 0.8 m, and its
-  notes say so (the analysis then counts no power for it; the BOM lines it at "quote").
+  cable on them. A type Hallwright exported as a design's own carries its power, depth and
+  GPUs in its comments (``model.outputs.netbox.device_types.TYPE_MARK``), read from
+  ``netbox_device_types.csv`` (NetBox's device type list export: ``Device Type``,
+  ``Manufacturer``, ``Comments``) when the folder has it. Otherwise its power, price and depth
+  are not in NetBox: 0 W, $0, 0.8 m, and its notes say so (the analysis then counts no power
+  for it; the BOM lines it at "quote"). Its price is never in NetBox.
 
 Lanes are not in NetBox's interface types: Ethernet ports take IEEE's usual lane count for their
 speed (1 lane to 50G, 4 to 400G, 8 above), InfiniBand 4X ports 4 lanes.
@@ -30,11 +34,22 @@ from model.asbuilt.report_csv import read_table
 from model.catalog.components import Catalog, DeviceType, PortGroup
 from model.catalog.ports import port_table
 from model.files.checks import check_device_type
-from model.outputs.netbox.device_types import ETHERNET_TYPES, INFINIBAND_TYPES
+from model.outputs.netbox.device_types import (
+    ETHERNET_TYPES,
+    INFINIBAND_TYPES,
+    TypeRecord,
+    parse_type_record,
+)
 from model.outputs.netbox.names import slugify
 
 INTERFACES = "netbox_interfaces.csv"
 INTERFACE_COLUMNS = {"device": ("Device",), "name": ("Name",), "type": ("Type",)}
+DEVICE_TYPES = "netbox_device_types.csv"
+DEVICE_TYPE_COLUMNS = {
+    "model": ("Device Type", "Model"),
+    "manufacturer": ("Manufacturer",),
+    "comments": ("Comments",),
+}
 _RUN = re.compile(r"^(?P<prefix>.*?\D)(?P<n>[1-9][0-9]{0,3})$")
 # NetBox's labels: "OSFP (400GE)", "1000BASE-T (1GE)", "NDR 4X (400 Gbps)", "QSFP28 (100GE)"
 _LABEL_GE = re.compile(r"^(?P<form>[\w.+-]+)\s*\((?P<speed>[0-9.]+)(?P<unit>[GT])E\)$")
@@ -79,10 +94,16 @@ def layout_match(catalog: Catalog, names: set[str]) -> DeviceType | None:
 
 
 def custom_type(
-    manufacturer: str, model: str, role: str, u_height: int, interfaces: list[tuple[str, str]]
+    manufacturer: str,
+    model: str,
+    role: str,
+    u_height: int,
+    interfaces: list[tuple[str, str]],
+    record: TypeRecord | None = None,
 ) -> tuple[DeviceType | None, list[str]]:
-    """A design type from one device's (name, NetBox type) interfaces, and the names that fit
-    no port group (see the module docstring); None when no interface fits."""
+    """A design type from one device's (name, NetBox type) interfaces, with the power, depth
+    and GPUs of its comments' ``record`` when it has one, and the names that fit no port
+    group (see the module docstring); None when no interface fits."""
     runs: dict[str, list[tuple[int, str]]] = defaultdict(list)
     unfit = []
     for name, kind in interfaces:
@@ -120,6 +141,23 @@ def custom_type(
         if role in ("nvlink-switch", "storage")
         else "other"
     )
+    if record is not None:
+        measured = {
+            "power_typical_w": record.power_typical_w,
+            "power_max_w": record.power_max_w,
+            "depth_m": record.depth_m,
+            "gpus": record.gpus,
+        }
+        notes = (
+            "Imported from NetBox: its interfaces, and the power, depth and GPUs Hallwright "
+            "recorded in its comments; its price is not in NetBox ($0): fill it in"
+        )
+    else:
+        measured = {"power_typical_w": 0.0, "power_max_w": 0.0}
+        notes = (
+            "Imported from NetBox: its interfaces only; power, price and depth are not in "
+            "NetBox (0 W, $0, 0.8 m): fill them in before trusting the totals"
+        )
     dtype = DeviceType(
         id=f"netbox-{slugify(f'{manufacturer}-{model}')}",
         vendor=manufacturer,
@@ -129,12 +167,10 @@ def custom_type(
         if role in SWITCH_ROLES | {"gpu-server", "nvlink-switch", "storage"}
         else "switch",  # type: ignore[arg-type]
         u_height=max(1, u_height),
-        power_typical_w=0.0,
-        power_max_w=0.0,
         port_groups=tuple(groups),
         source="netbox",
-        notes="Imported from NetBox: its interfaces only; power, price and depth are not in "
-        "NetBox (0 W, $0, 0.8 m): fill them in before trusting the totals",
+        notes=notes,
+        **measured,  # type: ignore[arg-type]
     )
     return dtype, unfit
 
@@ -158,6 +194,7 @@ def unknown_types(folder: Path, catalog: Catalog, device_rows, notes) -> tuple[l
     of_device: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for _, row in read_table(path, INTERFACE_COLUMNS, dialect=csv.excel):
         of_device[row["device"]].append((row["name"], row["type"]))
+    records = _type_records(folder, notes)
     custom, by_layout = [], {}
     for (maker, model), d in unknown.items():
         interfaces = of_device.get(d["name"], [])
@@ -174,15 +211,21 @@ def unknown_types(folder: Path, catalog: Catalog, device_rows, notes) -> tuple[l
         u_height = (
             int(float(d.get("u_height") or 1)) if _NUMBER.match(d.get("u_height") or "") else 1
         )
-        dtype, unfit = custom_type(maker, model, d["role"], u_height, interfaces)
+        record = records.get((maker.strip().casefold(), model.strip()))
+        dtype, unfit = custom_type(maker, model, d["role"], u_height, interfaces, record)
         if dtype is None or check_device_type("custom type", dtype):
             continue  # its devices are listed as of no catalog type
         custom.append(dtype)
         ports = sum(g.count for g in dtype.port_groups)
         notes.append(
             f"type {maker} {model!r}: imported as the custom type {dtype.id} with {ports} "
-            f"ports in {len(dtype.port_groups)} groups from {d['name']}'s interfaces (power, "
-            "price and depth are not in NetBox: 0)"
+            f"ports in {len(dtype.port_groups)} groups from {d['name']}'s interfaces "
+            + (
+                f"({dtype.power_typical_w:g} W typical, {dtype.power_max_w:g} W maximum, "
+                f"{dtype.gpu_count} GPUs from its comments; its price is not in NetBox: 0)"
+                if record
+                else "(power, price and depth are not in NetBox: 0)"
+            )
         )
         for name in unfit:
             notes.left_out.append(
@@ -190,3 +233,22 @@ def unknown_types(folder: Path, catalog: Catalog, device_rows, notes) -> tuple[l
                 "port group (a prefix and a number running 1..n)"
             )
     return custom, by_layout
+
+
+def _type_records(folder: Path, notes) -> dict[tuple[str, str], TypeRecord]:
+    """(manufacturer ignoring case, model) -> the record in the type's comments, from
+    ``netbox_device_types.csv`` when the folder has it; a record edited into something
+    unreadable is noted and the type read from its interfaces only."""
+    path = folder / DEVICE_TYPES
+    if not path.is_file():
+        return {}
+    out = {}
+    for line, row in read_table(path, DEVICE_TYPE_COLUMNS, dialect=csv.excel):
+        try:
+            record = parse_type_record(row["comments"])
+        except ValueError as exc:
+            notes.append(f"{path.name} line {line}: type {row['model']!r}: {exc}; not used")
+            continue
+        if record is not None:
+            out[(row["manufacturer"].strip().casefold(), row["model"].strip())] = record
+    return out

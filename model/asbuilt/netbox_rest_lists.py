@@ -103,9 +103,11 @@ def rest_lists(api: ReadApi, site: str | None, folder: Path) -> tuple[str, list[
     )
     types = {t["id"]: t for t in api.read_all("device-types", {})}
     rows = []
+    used: dict[int, dict] = {}
     for d in api.read_all("devices", {"site_id": site_id}):
         nested = d.get("device_type") or {}
         dtype = types.get(nested.get("id"), nested) if isinstance(nested, dict) else {}
+        used.setdefault(dtype.get("id", -1), dtype)
         rows.append(
             [
                 _value(d.get("name")),
@@ -122,6 +124,16 @@ def rest_lists(api: ReadApi, site: str | None, folder: Path) -> tuple[str, list[
         folder / "netbox_devices.csv",
         ["Name", "Site", "Rack", "Role", "Manufacturer", "Type", "Position", "Description"],
         rows,
+    )
+    # The site's device types with their comments: a custom type's power and GPUs
+    # (model.asbuilt.netbox_custom_types), as NetBox's device type list export has them
+    _write(
+        folder / "netbox_device_types.csv",
+        ["Device Type", "Manufacturer", "Comments"],
+        [
+            [_value(t.get("model")), _value(t.get("manufacturer")), _value(t.get("comments"))]
+            for t in used.values()
+        ],
     )
     # Interfaces: what an unknown type is read from (model.asbuilt.netbox_custom_types)
     _write(

@@ -254,4 +254,15 @@ def test_timings_count_the_requests_and_objects_of_each_endpoint(server, files, 
     assert lines["POST dcim/cables"].startswith(f"{len(posted)} requests, {len(pod.links)} objects")
     assert lines["POST dcim/devices"].startswith(f"1 requests, {len(pod.devices)} objects")
     reads = lines["GET dcim/interfaces"]
-    assert int(reads.split()[0]) >= 2 and reads.endswith(" s")
+    assert int(reads.split()[0]) >= 2 and "s (longest " in reads
+    # Payload sizes a request: a bulk POST sends its list, a GET page brings its objects back
+    sent_kb = float(lines["POST dcim/cables"].split(", ")[-1].split(" kB sent")[0])
+    assert sent_kb > 0 and reads.endswith("kB received a request")
+    assert float(reads.split(" kB sent and ")[1].split(" kB")[0]) > 0
+
+
+def test_connections_out_of_range_is_refused_with_a_sentence(files, capsys):
+    design, token = files
+    args = ["push-netbox", str(design), "--url", "http://127.0.0.1:9", "--token-file", str(token)]
+    assert run_cli([*args, "--connections", "0"]) == 2
+    assert "--connections must be 1 to 16, not 0" in capsys.readouterr().err

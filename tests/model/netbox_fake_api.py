@@ -10,6 +10,8 @@ or an object ``refuse`` picks is refused with HTTP 400 and the whole bulk reques
 from __future__ import annotations
 
 import copy
+import functools
+import threading
 
 from model.outputs.netbox.rest_state import KEYS, ApiError
 
@@ -39,8 +41,21 @@ COMPONENTS = {
 }
 
 
+def _locked(method):
+    """One call at a time: the push sends a kind's requests from several threads, and NetBox
+    runs each request as one transaction (a refused bulk create is undone whole)."""
+
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        with self.lock:
+            return method(self, *args, **kwargs)
+
+    return call
+
+
 class FakeNetBox:
     def __init__(self, refuse=lambda kind, body: None) -> None:
+        self.lock = threading.RLock()
         self.db: dict[str, dict[int, dict]] = {kind: {} for kind in KEYS}
         self.next_id = 1
         self.refuse = refuse  # (kind, body) -> an error text, or None to accept
@@ -82,6 +97,7 @@ class FakeNetBox:
             return self.db["devices"][port["device"]]["site"]
         return None
 
+    @_locked
     def read_all(self, endpoint: str, params: dict) -> list[dict]:
         out = []
         for raw in self.db[endpoint].values():
@@ -112,6 +128,7 @@ class FakeNetBox:
         site = raw.get("site")
         return self.db["sites"][site]["slug"] if isinstance(site, int) else "?"
 
+    @_locked
     def create(self, endpoint: str, objects: list[dict]) -> list[dict]:
         saved = copy.deepcopy((self.db, self.next_id))
         out = []
@@ -137,9 +154,13 @@ class FakeNetBox:
             for tkind, component in COMPONENTS.items():
                 for t in self.db[tkind].values():
                     if t["device_type"] == raw["device_type"]:
-                        self._add(component, {"device": raw["id"], "name": t["name"]})
+                        made = {"device": raw["id"], "name": t["name"]}
+                        if "type" in t:  # an interface's type, as NetBox copies it
+                            made["type"] = t["type"]
+                        self._add(component, made)
         return self.view(kind, raw)
 
+    @_locked
     def update(self, endpoint: str, objects: list[dict]) -> list[dict]:
         for body in objects:
             error = self.refuse(endpoint, body)
@@ -150,6 +171,7 @@ class FakeNetBox:
         self.writes.append(("PATCH", endpoint, len(objects)))
         return [self.view(endpoint, self.db[endpoint][b["id"]]) for b in objects]
 
+    @_locked
     def delete(self, endpoint: str, ids: list[int]) -> None:
         for i in ids:
             self._drop(endpoint, i)

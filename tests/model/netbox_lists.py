@@ -22,7 +22,8 @@ def _write(path: Path, header: list[str], rows: list[list[object]]) -> None:
 
 def write_lists(export, folder: Path, foreign: bool = False, interfaces: bool = False) -> Path:
     """The list exports of ``export``'s site in ``folder``; ``interfaces``: NetBox's interface
-    list too (netbox_interfaces.csv: each device's interfaces as its type's templates made them)."""
+    list too (netbox_interfaces.csv: each device's interfaces as its type's templates made them)
+    and its device type list (netbox_device_types.csv: model, manufacturer, comments)."""
     folder.mkdir(parents=True, exist_ok=True)
 
     def table(stem):
@@ -88,9 +89,15 @@ def write_lists(export, folder: Path, foreign: bool = False, interfaces: bool = 
     )
     if interfaces:
         templates = {}
-        for variant in export.device_types:
-            doc = variant.document()
+        docs = [variant.document() for variant in export.device_types]
+        for doc in docs:
             templates[(doc["manufacturer"], doc["model"])] = doc.get("interfaces", [])
+        # NetBox's device type list ("Device Type" is its model column), with the comments
+        _write(
+            folder / "netbox_device_types.csv",
+            ["Device Type", "Manufacturer", "Comments"],
+            [[doc["model"], doc["manufacturer"], keep(str(doc["comments"]))] for doc in docs],
+        )
         _write(
             folder / "netbox_interfaces.csv",
             ["Device", "Name", "Type"],

@@ -277,7 +277,7 @@ def test_requests_are_sized_by_the_time_netbox_takes_per_object():
     design = small_pod()
     desired = _desired(design)
     api = FakeNetBox()
-    push(api, desired)
+    push(api, desired, connections=1)  # one at a time: side by side in test_netbox_push_parallel
     sizes = [n for method, kind, n in api.writes if method == "POST" and kind == "cables"]
     assert sum(sizes) == len(desired["cables"]) > FIRST_CHUNK
     assert sizes[0] == FIRST_CHUNK and sizes[1] == min(2 * FIRST_CHUNK, sum(sizes) - sizes[0])

@@ -83,7 +83,7 @@ def ms(path):
 print(int(ms(sys.argv[2]) - ms(sys.argv[1])))' "$1" "$2"
 }
 # `timed NAME COMMAND...`: one line per phase, its wall time and the CPU seconds of the
-# processes it ran (the servers' own CPU, PostgreSQL's and NetBox's runserver, is not in it).
+# processes it ran (the servers' own CPU, PostgreSQL's and NetBox's, is not in it).
 timed() {
     local name=$1 start rc=0
     shift
@@ -293,10 +293,23 @@ csv_library() {
 # NETBOX_PODS=full pushes a PUSH_NODES pod of its own instead (created, then re-pushed).
 PUSH_DESIGN=$RUN_DIR/library.hall.json
 [ "${NETBOX_PODS:-small}" = full ] && PUSH_DESIGN=$RUN_DIR/pod-p.hall.json
+# NetBox is served as its docs deploy it: gunicorn with the package's contrib/gunicorn.py
+# (timeout 120 s, 3 threads a worker), NETBOX_WORKERS processes (default 3: the push sends a
+# kind's independent requests side by side, and one Python process holds one core at a time).
+# NETBOX_WORKERS=runserver serves with Django's development server, as before (one process).
+NETBOX_WORKERS=${NETBOX_WORKERS:-3}
 start_netbox() {
     export NETBOX_ROOT=$RUN_DIR/nb-netbox_lib
-    "$NB_HOME/venv/bin/netbox" runserver --noreload --skip-checks "127.0.0.1:$NB_PORT" \
-        >"$RUN_DIR/runserver.log" 2>&1 &
+    if [ "$NETBOX_WORKERS" = runserver ]; then
+        "$NB_HOME/venv/bin/netbox" runserver --noreload --skip-checks "127.0.0.1:$NB_PORT" \
+            >"$RUN_DIR/runserver.log" 2>&1 &
+    else
+        local contrib
+        contrib=$("$NB_HOME/venv/bin/python" -c 'import netbox, pathlib
+print(pathlib.Path(netbox.__file__).parent / "_data/contrib/gunicorn.py")')
+        "$NB_HOME/venv/bin/gunicorn" --config "$contrib" --bind "127.0.0.1:$NB_PORT" \
+            --workers "$NETBOX_WORKERS" netbox.wsgi >"$RUN_DIR/runserver.log" 2>&1 &
+    fi
     echo $! >"$RUN_DIR/push.server-pid"
     "$NB_HOME/venv/bin/python" -W ignore -c "
 import os, secrets, django
@@ -318,15 +331,24 @@ print(token.token)" >"$RUN_DIR/token"
     tail -n 20 "$RUN_DIR/runserver.log" >&2
     return 1
 }
+hold_netbox() {  # until the server ends: it was started in `timed`'s subshell, not waitable here
+    while kill -0 "$(cat "$RUN_DIR/push.server-pid")" 2>/dev/null; do sleep 5; done
+}
 rest_push() {
-    timed "NetBox start (runserver, token)" start_netbox || return 1
+    timed "NetBox start ($NETBOX_WORKERS workers, token)" start_netbox || return 1
+    if [ -n "${NETBOX_SERVE_ONLY:-}" ]; then  # a NetBox to push to by hand (measurements)
+        echo "NetBox at http://127.0.0.1:$NB_PORT/ (token in $RUN_DIR/token), designs in" \
+            "$RUN_DIR; NETBOX_SERVE_ONLY set: Ctrl-C (or killing this run) ends it"
+        hold_netbox
+        return 0
+    fi
     mkdir -p "$RUN_DIR/push"
     timed "push cases ($(basename "$PUSH_DESIGN"))" "$PY_HALL" tests/netbox_live/live_push.py \
         "http://127.0.0.1:$NB_PORT" "$RUN_DIR/token" "$PUSH_DESIGN" "$RUN_DIR/push" ||
         { tail -n 20 "$RUN_DIR/runserver.log"; return 1; }
     if [ -n "${NETBOX_HOLD:-}" ]; then  # keep NetBox serving for a look (Ctrl-C ends the run)
         echo "NetBox at http://127.0.0.1:$NB_PORT/ (token in $RUN_DIR/token); NETBOX_HOLD set"
-        wait "$(cat "$RUN_DIR/push.server-pid")" || true
+        hold_netbox
     fi
 }
 
@@ -343,7 +365,7 @@ start_job library_then_push library_then_push
 [ -n "${NETBOX_PUSH_ONLY:-}" ] || finish_job csv_sites || status=1
 finish_job library_then_push || status=1
 # The servers' CPU, which the phase lines leave out: PostgreSQL (the postmaster, its finished
-# backends, the live ones) and NetBox's runserver, from /proc (clock ticks).
+# backends, the live ones) and NetBox (its server and live workers), from /proc (clock ticks).
 server_cpu() {
     local tick pg=0 pid rs=0
     tick=$(getconf CLK_TCK)
@@ -352,11 +374,14 @@ server_cpu() {
     for pid in $(ps -o pid= --ppid "$pid" || true); do
         pg=$((pg + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
     done
-    if [ -f "$RUN_DIR/push.server-pid" ]; then
-        rs=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$(cat "$RUN_DIR/push.server-pid")/stat" \
-            2>/dev/null || echo 0)
+    if [ -f "$RUN_DIR/push.server-pid" ]; then  # gunicorn's master and its live workers
+        pid=$(cat "$RUN_DIR/push.server-pid")
+        rs=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$pid/stat" 2>/dev/null || echo 0)
+        for pid in $(ps -o pid= --ppid "$pid" || true); do
+            rs=$((rs + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+        done
     fi
-    echo "test-netbox: servers' CPU: PostgreSQL $((pg / tick)) s, NetBox runserver $((rs / tick)) s"
+    echo "test-netbox: servers' CPU: PostgreSQL $((pg / tick)) s, NetBox $((rs / tick)) s"
 }
 server_cpu || true
 trap - ERR

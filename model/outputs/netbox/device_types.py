@@ -26,7 +26,9 @@ import json
 from collections.abc import Iterable
 from functools import lru_cache
 
-from model.catalog.components import DeviceType, MediaType
+import msgspec
+
+from model.catalog.components import DeviceType, GpuSpec, MediaType
 from model.catalog.ports import PortInfo, port_table
 from model.outputs.netbox.names import (
     DESCRIPTION_MAX,
@@ -120,6 +122,9 @@ class TypeVariant:
         self.ib_groups = tuple(sorted(ib_groups))
         self.key = (dtype.id, tuple(self.breakout.items()), self.ib_groups)
         self.slug_suffix = ""  # set by distinct_slugs when another type slugs alike
+        # A type of the design's own (not the catalog's): its comments carry what NetBox has no
+        # field for (TYPE_MARK), so import-netbox gets its power and GPUs back
+        self.custom = False
 
     @property
     def model(self) -> str:
@@ -203,7 +208,8 @@ class TypeVariant:
             "is_full_depth": self.is_full_depth,
             "airflow": self.airflow,
             "description": fit_name(f"Hallwright {self.dtype.id}", DESCRIPTION_MAX),
-            "comments": f"Depth {self.dtype.depth_m * 1000:.0f} mm. Sources: {self.dtype.source}",
+            "comments": f"Depth {self.dtype.depth_m * 1000:.0f} mm. Sources: {self.dtype.source}"
+            + (f"\n{type_record(self.dtype)}" if self.custom else ""),
         }
         for key, items in (
             ("interfaces", self.interfaces()),
@@ -222,6 +228,43 @@ class TypeVariant:
                 if items:
                     doc[key] = items
         return doc
+
+
+TYPE_MARK = "Hallwright type: "
+
+
+class TypeRecord(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """What a custom device type's NetBox comments carry beside its templates: NetBox has a
+    power port's draw but import-netbox reads a type from its interfaces, and no field holds
+    a depth in metres or the GPUs (``DeviceType.gpus``) the analysis counts."""
+
+    power_typical_w: float
+    power_max_w: float
+    depth_m: float
+    gpus: GpuSpec | None = None
+
+
+def type_record(dtype: DeviceType) -> str:
+    """The comment line of a custom type: ``Hallwright type: {"power_typical_w": ...}``."""
+    record = TypeRecord(
+        power_typical_w=dtype.power_typical_w,
+        power_max_w=dtype.power_max_w,
+        depth_m=dtype.depth_m,
+        gpus=dtype.gpus,
+    )
+    return TYPE_MARK + msgspec.json.encode(record).decode("utf-8")
+
+
+def parse_type_record(comments: str) -> TypeRecord | None:
+    """The record of a type's comments (its ``TYPE_MARK`` line); None when there is none.
+    A line edited into something else is an error: msgspec's sentence in a ValueError."""
+    for line in (comments or "").splitlines():
+        if line.startswith(TYPE_MARK):
+            try:
+                return msgspec.json.decode(line[len(TYPE_MARK) :], type=TypeRecord)
+            except msgspec.DecodeError as exc:  # ValidationError is a DecodeError
+                raise ValueError(f"its comment line {TYPE_MARK.strip()!r} ...: {exc}") from None
+    return None
 
 
 def distinct_slugs(variants: Iterable[TypeVariant]) -> None:

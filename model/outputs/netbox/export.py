@@ -252,12 +252,14 @@ def _variants(design: Design) -> dict[str, TypeVariant]:
                     ib_groups[device_id].add(group)
     by_key: dict[tuple, TypeVariant] = {}
     out = {}
+    custom = {t.id for t in design.custom_types.device_types}
     for device in devices.values():
         dtype = types[device.type]
         groups = ib_groups[device.id]
         if ib_type[device.type]:
             groups = {g.name for g in dtype.port_groups if g.form_factor != "RJ45"}
         variant = TypeVariant(dtype, device.breakout, groups)
+        variant.custom = device.type in custom
         out[device.id] = by_key.setdefault(variant.key, variant)
     return out
 

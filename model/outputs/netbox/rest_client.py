@@ -12,6 +12,7 @@ update are the same POST / PATCH of a list.
 from __future__ import annotations
 
 import json
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -37,24 +38,26 @@ class RestClient:
         if branch_schema:
             self.headers["X-NetBox-Branch"] = branch_schema
         self.requests = 0
-        # (method, endpoint) -> [requests, objects sent or read, seconds waited]: where a push
-        # spends its time (``push-netbox --timings``); on loopback the wait is NetBox's time.
+        # (method, endpoint) -> [requests, objects sent or read, seconds waited, bytes sent,
+        # bytes received, longest request s]: where a push spends its time (``push-netbox
+        # --timings``); on loopback the wait is NetBox's time. A push calls from several
+        # threads (model.outputs.netbox.rest_send): the counts are kept under a lock.
         self.tally: dict[tuple[str, str], list[float]] = {}
+        self._lock = threading.Lock()
 
     def call(self, method: str, path: str, body: object = None) -> object:
         """One request to ``path`` (from ``/api/``); the decoded JSON answer (None if empty)."""
         url = path if path.startswith("http") else f"{self.root}/api/{path}"
         data = None if body is None else json.dumps(body).encode("utf-8")
         request = urllib.request.Request(url, data=data, method=method, headers=self.headers)
-        self.requests += 1
         start_s = time.perf_counter()
         try:
             with urllib.request.urlopen(request, timeout=TIMEOUT_S) as answer:
                 raw = answer.read()
             decoded = json.loads(raw) if raw else None
         except urllib.error.HTTPError as exc:
-            self._count(method, url, body, None, start_s)
             raw = exc.read()
+            self._count(method, url, body, None, start_s, len(data or b""), len(raw))
             try:
                 decoded = json.loads(raw)
             except ValueError:
@@ -64,10 +67,20 @@ class RestClient:
         except (urllib.error.URLError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
             raise ApiError(0, f"cannot reach NetBox at {self.root}: {reason}") from None
-        self._count(method, url, body, decoded, start_s)
+        self._count(method, url, body, decoded, start_s, len(data or b""), len(raw))
         return decoded
 
-    def _count(self, method: str, url: str, body: object, answer: object, start_s: float) -> None:
+    def _count(
+        self,
+        method: str,
+        url: str,
+        body: object,
+        answer: object,
+        start_s: float,
+        sent_b: int,
+        received_b: int,
+    ) -> None:
+        seconds = time.perf_counter() - start_s
         endpoint = urllib.parse.urlsplit(url).path.split("/api/", 1)[-1].strip("/")
         endpoint = "/".join(p for p in endpoint.split("/") if not p.isdigit())
         if isinstance(body, list):
@@ -76,18 +89,26 @@ class RestClient:
             count = len(answer["results"])
         else:
             count = 1
-        row = self.tally.setdefault((method, endpoint), [0, 0, 0.0])
-        row[0] += 1
-        row[1] += count
-        row[2] += time.perf_counter() - start_s
+        with self._lock:
+            self.requests += 1
+            row = self.tally.setdefault((method, endpoint), [0, 0, 0.0, 0, 0, 0.0])
+            row[0] += 1
+            row[1] += count
+            row[2] += seconds
+            row[3] += sent_b
+            row[4] += received_b
+            row[5] = max(row[5], seconds)
 
     def tally_lines(self) -> list[str]:
-        """One line per (method, endpoint): requests, objects, objects a request, seconds."""
+        """One line per (method, endpoint): requests, objects, objects a request, seconds
+        waited (summed over requests in flight together), the longest request, the kB sent
+        and received a request."""
         rows = sorted(self.tally.items(), key=lambda item: -item[1][2])
         return [
             f"{method} {endpoint}: {int(n)} requests, {int(objs)} objects "
-            f"({objs / n:.0f} a request), {seconds:.1f} s"
-            for (method, endpoint), (n, objs, seconds) in rows
+            f"({objs / n:.0f} a request), {seconds:.1f} s (longest {longest_s:.1f} s), "
+            f"{sent_b / n / 1000:.1f} kB sent and {got_b / n / 1000:.1f} kB received a request"
+            for (method, endpoint), (n, objs, seconds, sent_b, got_b, longest_s) in rows
         ]
 
     def read_all(self, endpoint: str, params: dict[str, object]) -> list[dict]:

@@ -6,16 +6,14 @@ what the design wants (``model.outputs.netbox.rest_objects``) and, unless it is 
 writes the difference: objects of the pushed site that the design no longer has are deleted
 first (cables before the devices they end on), then each type in ``KINDS`` order is read
 again, compared, and its new objects POSTed and its changed fields PATCHed as lists (NetBox's
-bulk endpoints, each request sized to take about ``REQUEST_S``). Re-running it changes
-nothing: every object is found again by its natural key. NetBox refuses a bulk request as a whole; its objects are then
-sent one by one, so each refusal is reported with NetBox's own error text and the others are
-written. An object whose referenced object is missing (refused above) is refused too.
+bulk endpoints, sized by NetBox's time per object and a few requests of one kind side by side:
+``model.outputs.netbox.rest_send``). Re-running it changes nothing: every object is found again
+by its natural key. Each object NetBox refuses is reported with NetBox's own error text and the
+others are written. An object whose referenced object is missing (refused above) is refused too.
 """
 
 from __future__ import annotations
 
-import json
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -28,15 +26,17 @@ from model.outputs.netbox.rest_objects import (
     Ref,
     Termination,
 )
-from model.outputs.netbox.rest_state import Api, ApiError, Existing, fetch_kind, plain
+from model.outputs.netbox.rest_send import (  # noqa: F401  (sizing re-exported for callers)
+    CHUNK,
+    CONNECTIONS,
+    FIRST_CHUNK,
+    REQUEST_S,
+    Refusal,
+    next_chunk,
+    send_kind,
+)
+from model.outputs.netbox.rest_state import Api, Existing, fetch_kind, plain
 
-CHUNK = 200  # objects a request at most
-# Seconds a write request should take: each request stays well inside the timeouts in front of
-# a NetBox (its gunicorn's default 120 s, our TIMEOUT_S) however slow each object is. Measured
-# against NetBox 4.7.3 on a loaded 2-core machine: a device with 25-65 components took 5.4 s
-# to create, so a chunk of 200 devices would take ~18 min; a cable 0.6 s, a module 0.5 s.
-REQUEST_S = 20.0
-FIRST_CHUNK = 10  # objects in a kind's first request, before its time per object is known
 # Shared objects found by slug are used as they are, never changed: a NetBox that holds the
 # devicetype-library's types names the manufacturer "Nvidia" (slug nvidia), and a push must not
 # rename it to the catalog's "NVIDIA" under the other team's devices.
@@ -57,13 +57,6 @@ class KindPlan:
     change: dict[tuple, list[str]] = field(default_factory=dict)
     delete: list[tuple] = field(default_factory=list)
     unchanged: int = 0
-
-
-@dataclass
-class Refusal:
-    kind: str
-    key: tuple
-    error: str
 
 
 @dataclass
@@ -117,8 +110,11 @@ def _same(want: object, have: object) -> bool:
 
 
 class _Pusher:
-    def __init__(self, api: Api, desired: dict[str, dict[tuple, Desired]], progress) -> None:
+    def __init__(
+        self, api: Api, desired: dict[str, dict[tuple, Desired]], progress, connections: int
+    ) -> None:
         self.api = api
+        self.connections = connections
         self.desired = desired
         self.progress = progress
         (self.site_slug,) = next(iter(desired["sites"]))
@@ -180,31 +176,20 @@ class _Pusher:
             out[name] = resolved
         return out
 
-    def send(self, kind: str, method: Callable, items: list[tuple[tuple, dict]]) -> list[dict]:
-        """Send ``items`` (key, body) in chunks sized to take about ``REQUEST_S`` each (by the
-        time per object of the kind's requests so far); a refused chunk is sent object by
-        object."""
-        done: list[dict] = []
-        start, size = 0, min(FIRST_CHUNK, CHUNK)
-        while start < len(items):
-            chunk = items[start : start + size]
-            began_s = time.perf_counter()
-            try:
-                done.extend(method(kind, [body for _, body in chunk]))
-            except ApiError as exc:
-                if exc.status != 400:
-                    raise
-                for key, body in chunk:
-                    try:
-                        done.extend(method(kind, [body]))
-                    except ApiError as one:
-                        if one.status != 400:
-                            raise
-                        self.refused.append(Refusal(kind, key, _error_text(one)))
-            start += len(chunk)
-            size = next_chunk(len(chunk), time.perf_counter() - began_s)
-            self.progress(f"{kind}: {start} of {len(items)} sent")
-        return done
+    def send(self, kind: str, method: Callable, items: list[tuple[tuple, dict]]) -> None:
+        """Send ``items`` (key, body) over ``connections`` requests side by side
+        (``model.outputs.netbox.rest_send``), but a cable with an end on a panel's front or
+        rear port one request at a time: NetBox traces a path through a panel when a cable
+        is saved, and a cord's path saved beside the trunk it runs on in another transaction
+        would not see that trunk."""
+        direct: list[tuple[tuple, dict]] = []
+        through_panels: list[tuple[tuple, dict]] = []
+        for item in items:
+            panel = kind == "cables" and not _interfaces_only(self.desired[kind][item[0]])
+            (through_panels if panel else direct).append(item)
+        for group, connections in ((direct, self.connections), (through_panels, 1)):
+            if group:
+                self.refused += send_kind(kind, method, group, connections, self.progress)
 
     def delete(self, plans: dict[str, KindPlan]) -> bool:
         """Delete what ``plans`` delete, dependents first; whether anything was deleted."""
@@ -296,14 +281,6 @@ def _use_held_types(pusher: _Pusher) -> tuple[list[tuple], list[tuple]]:
     return held["device-types"], left_out
 
 
-def next_chunk(sent: int, seconds: float) -> int:
-    """Objects in the next request after ``sent`` took ``seconds``: as many as take about
-    ``REQUEST_S`` at that rate, at most twice as many as before (a fast first request of a
-    kind does not jump to a chunk that times out), 1 to ``CHUNK``."""
-    per_object_s = max(seconds, 1e-3) / max(sent, 1)
-    return max(1, min(CHUNK, 2 * sent, int(REQUEST_S / per_object_s)))
-
-
 def _has_missing(value: object) -> bool:
     if value is _MISSING:
         return True
@@ -314,15 +291,13 @@ def _has_missing(value: object) -> bool:
     return False
 
 
-def _error_text(exc: ApiError) -> str:
-    body = exc.body
-    if isinstance(body, list) and len(body) == 1:
-        body = body[0]
-    if isinstance(body, dict):
-        return "; ".join(
-            f"{k}: {' '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in body.items()
-        )
-    return exc.text if body is None else json.dumps(body)
+def _interfaces_only(want: Desired) -> bool:
+    """Whether a cable (by its create-only terminations) runs interface to interface."""
+    ends: list[object] = []
+    for side in ("a_terminations", "b_terminations"):
+        value = want.create_only.get(side, [])
+        ends += value if isinstance(value, list) else [value]
+    return all(isinstance(end, Termination) and end.object_type == "dcim.interface" for end in ends)
 
 
 def push(
@@ -331,12 +306,13 @@ def push(
     dry_run: bool = False,
     progress: Callable[[str], None] = lambda _: None,
     keep_held_types: bool = False,
+    connections: int = CONNECTIONS,
 ) -> PushResult:
     """Plan the push of ``desired`` into the NetBox behind ``api``; write it unless ``dry_run``
     (see the module docstring). The plan is the one made before anything is written.
     ``keep_held_types``: the device and module types NetBox holds are used as they are
-    (``HELD_TYPE_KINDS``)."""
-    pusher = _Pusher(api, desired, progress)
+    (``HELD_TYPE_KINDS``). ``connections``: a kind's requests in flight at once (``send``)."""
+    pusher = _Pusher(api, desired, progress, connections)
     for kind in ("sites", "device-types", "module-bays", *PORT_KINDS.values()):
         pusher.read(kind)
     held_types: list[tuple] = []
