@@ -18,7 +18,9 @@ def test_charts_show_lengths_reach_power_ladder_and_allreduce(qtbot, tmp_path):
     window = open_window(qtbot, tmp_path, build("S"))
     d = docks(window)
     charts = d.charts
+    assert charts._plots is None  # not made with the window: its Charts tab never showed
     d.tabs.setCurrentWidget(d.charts_page)
+    assert charts._plots and all(plot.isVisible() for plot in charts._plots)  # made, shown
     bars = _items(charts.lengths, pg.BarGraphItem)
     assert len(bars) == 1  # the SuperPOD: every link on multimode modules and fibres
     assert _items(charts.power, pg.BarGraphItem) and _items(charts.ladder, pg.BarGraphItem)
