@@ -5,6 +5,8 @@ Modules:
 
 - ``channel_checks``: Findings and the ``channels`` summary of a set of optical channels (loss,
   reach, polarity).
+- ``channel_groups``: Step 1 of the structured layout: the channels grouped by path, mode and
+  connector, as columns.
 - ``channel_table``: A structured layout's channels and patch cords as columns, made into objects
   on demand.
 - ``channel_view``: The channel of one link as the editor shows it: one row per element with its

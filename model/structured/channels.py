@@ -189,27 +189,40 @@ def plant_channels(plant) -> dict[str, Channel]:
 def plant_fibres(plant) -> dict[str, Fibre]:
     """Per link of :func:`plant_channels`, in its order: the fibre of its direct channel (a
     structured layout makes channels only for the links that stay direct)."""
+    fibre_of = _medium_fibres(plant)
+    rows = fibre_rows(plant, fibre_of)
+    # Per medium row (plant.medium's lookup), then the rows as plain lists: a numpy scalar
+    # read per link and array was ~1 s of a zoned XL layout.
+    media = [(m.id, fibre_of[k]) for k, m in enumerate(plant.media)]
+    out: dict[str, Fibre] = {}
+    link_ids = plant.link_ids
+    for r, k, length in zip(
+        rows.tolist(),
+        np.asarray(plant.medium_index)[rows].tolist(),
+        np.asarray(plant.ordered_m, dtype=np.float64)[rows].tolist(),
+        strict=True,
+    ):
+        medium_id, fibre = media[k]
+        out[link_ids[r]] = Fibre(medium_id, fibre.mode, fibre.connector, length)
+    return out
+
+
+def fibre_rows(plant, fibre_of: list | None = None) -> np.ndarray:
+    """The plant's rows of the links of :func:`plant_fibres`, in order: on a module medium
+    whose modules take a fibre part, at an orderable length."""
+    fibre_of = _medium_fibres(plant) if fibre_of is None else fibre_of
+    medium = np.asarray(plant.medium_index, dtype=np.int64)
+    length = np.asarray(plant.ordered_m, dtype=np.float64)
+    has_fibre = np.asarray([f is not None for f in fibre_of] + [False], dtype=bool)
+    return np.flatnonzero((medium >= 0) & has_fibre[medium] & (length == length))
+
+
+def _medium_fibres(plant) -> list:
+    """Per medium of ``plant.media``: the fibre part its modules take (None: no module takes one)."""
     catalog = plant.design.catalog
     fibre_of: dict[str, object] = {}
     for part in catalog.module_parts.values():
         fibre = catalog.fibre_parts.get(part.fibre)
         if fibre is not None:
             fibre_of.setdefault(part.medium, fibre)
-    # Per medium row (plant.medium's lookup), then the rows as plain lists: a numpy scalar
-    # read per link and array was ~1 s of a zoned XL layout.
-    media = [(m.id, fibre_of.get(m.id)) for m in plant.media]
-    out: dict[str, Fibre] = {}
-    rows = zip(
-        plant.link_ids,
-        np.asarray(plant.medium_index).tolist(),
-        np.asarray(plant.ordered_m, dtype=np.float64).tolist(),
-        strict=True,
-    )
-    for link_id, k, length in rows:
-        if k < 0:
-            continue
-        medium_id, fibre = media[k]
-        if fibre is None or not length == length:  # no module medium, or no orderable length
-            continue
-        out[link_id] = Fibre(medium_id, fibre.mode, fibre.connector, length)
-    return out
+    return [fibre_of.get(m.id) for m in plant.media]

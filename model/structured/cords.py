@@ -19,13 +19,14 @@ from model.common.findings import Finding
 from model.structured.channel_table import ChannelTable
 
 if TYPE_CHECKING:
+    from model.structured.channel_groups import ChannelColumns
     from model.structured.layout_records import StructuredLayout
 
 
 def lay_cords(
     layout: StructuredLayout,
     table: ChannelTable,
-    per_leg: tuple[list, list, list, list, list],
+    per_leg: tuple[list, list, list, list, list, ChannelColumns],
     fibre_of,
     slack_m,
     typed_m: dict[str, float] | None = None,
@@ -44,51 +45,45 @@ def lay_cords(
     link on a module not NVIDIA's, the vendor-neutral fibre its cords are instead of the
     medium's (:func:`msa_cord_fibres`)."""
     # ``per_leg``: columns, one value per leg (its table leg, the cords' rack distances A and
-    # B, its trunks' length, its members). The members (link, up A, horizontal, up B) one
-    # after the other, as columns: one pass each over flat lists.
-    leg_no, dist_a, dist_b, leg_trunk_m, chunks = per_leg
-    members = list(chain.from_iterable(chunks))
-    if not members:
+    # B, its trunks' length, its members), and the members' columns: a cord pair per member
+    # of each leg, its figures gathered from the members' rows (393k at zoned XL).
+    leg_no, dist_a, dist_b, leg_trunk_m, chunks, columns = per_leg
+    sizes = np.fromiter(map(len, chunks), np.int64, len(chunks))
+    total = int(sizes.sum())
+    if not total:
         return
-    sizes = list(map(len, chunks))
-    link_col, up_a_col, _horizontal, up_b_col = zip(*members, strict=True)
-    link_ids = list(link_col)
+    member = np.fromiter(chain.from_iterable(chunks), np.int64, total)
+    link_ids = np.asarray(columns.link_ids, dtype=object)[member].tolist()
     leg_of = np.repeat(np.asarray(leg_no, dtype=np.int64), sizes)
-    ports = list(chain.from_iterable(map(range, sizes)))
-    up_a = np.asarray(up_a_col, dtype=np.float64)
-    up_b = np.asarray(up_b_col, dtype=np.float64)
+    ports = (np.arange(total) - np.repeat(np.cumsum(sizes) - sizes, sizes)).tolist()
     # In the order the sum was written cord by cord: (vertical + slack) + distance.
-    a_m = (up_a + slack_m) + np.repeat(np.asarray(dist_a, dtype=np.float64), sizes)
-    b_m = (up_b + slack_m) + np.repeat(np.asarray(dist_b, dtype=np.float64), sizes)
+    a_m = (columns.up_a[member] + slack_m) + np.repeat(np.asarray(dist_a, dtype=np.float64), sizes)
+    b_m = (columns.up_b[member] + slack_m) + np.repeat(np.asarray(dist_b, dtype=np.float64), sizes)
     trunk_m = np.repeat(np.asarray(leg_trunk_m, dtype=np.float64), sizes)
-    # The tuple columns are arrays now: let them go before the cords' own columns are made
-    # (nine of 393k references at zoned XL, ~30 MB nearer the command's peak).
-    del leg_no, dist_a, dist_b, leg_trunk_m, chunks, members, link_col, up_a_col, up_b_col
-    del _horizontal
+    del leg_no, dist_a, dist_b, leg_trunk_m, chunks
     if typed_m:
         _typed_cords(link_ids, typed_m, a_m, b_m, trunk_m)
     if recorded:
         _recorded_cords(link_ids, recorded, a_m, b_m, leg_of, table, layout.findings)
-    parts, codes, part_ids, part_no = _cord_parts(link_ids, table.fibres, fibre_of, msa)
-    got_a: list[float] = [math.nan] * len(link_ids)  # math.nan itself: one key when counted
-    got_b: list[float] = [math.nan] * len(link_ids)
+    parts, codes, part_ids, part_no = _cord_parts(
+        link_ids, columns.medium[member], columns.media, fibre_of, msa
+    )
+    # The catalog's own length objects (math.nan itself where none is long enough), as
+    # _round_up returns them: object columns, gathered by the search's index.
+    got_cols = np.full((2, total), math.nan, dtype=object)
     for code in part_no.values():
         rows = np.flatnonzero(codes == code)
         if not len(rows):  # a medium's part every cord of which is a vendor-neutral one
             continue
         part = parts[int(rows[0])]
-        lengths = [float(x) for x in part.lengths_m]  # as _round_up returns them
+        lengths = [float(x) for x in part.lengths_m]
         grid = np.asarray(lengths, dtype=np.float64)
-        for got, wanted in ((got_a, a_m), (got_b, b_m)):
-            # _round_up's lower-bound search (NaN, sorted last, finds no length), the length
-            # taken from the part's own tuple.
-            found = np.searchsorted(grid, wanted[rows] - 1e-9, side="left").tolist()
-            pick = [*lengths, math.nan]  # k == len(lengths): none long enough
-            if len(rows) == len(got):  # one fibre part for all (the usual hall)
-                got[:] = [pick[k] for k in found]
-                continue
-            for row, k in zip(rows.tolist(), found, strict=True):
-                got[row] = pick[k]
+        pick = np.empty(len(lengths) + 1, dtype=object)
+        pick[:] = [*lengths, math.nan]  # k == len(lengths): none long enough
+        for got, wanted in zip(got_cols, (a_m, b_m), strict=True):
+            # _round_up's lower-bound search (NaN, sorted last, finds no length).
+            got[rows] = pick[np.searchsorted(grid, wanted[rows] - 1e-9, side="left")]
+    got_a, got_b = got_cols[0].tolist(), got_cols[1].tolist()
     _unorderable_cords(layout, link_ids, parts, a_m, b_m, got_a, got_b)
     cords = layout.cords
     cords.link_ids = link_ids
@@ -96,23 +91,21 @@ def lay_cords(
     cords.a_m, cords.b_m = a_m.tolist(), b_m.tolist()
     cords.a_ordered, cords.b_ordered = got_a, got_b
     # A link's first leg makes its channel; a further fibre (pair) adds its cords only. Most
-    # halls have one pair per link: a dict made at once finds that (no repeat) without a
-    # call per cord pair.
-    first = dict(zip(link_ids, range(len(link_ids)), strict=True))
-    if len(first) == len(link_ids):
+    # halls have one pair per link: no member twice, no pass per cord pair.
+    if np.bincount(member).max() <= 1:
         table.add_rows(link_ids, leg_of.tolist(), ports, got_a, got_b)
         return
-    first = {}
+    first: dict[str, int] = {}
     repeats = [row for row, lid in enumerate(link_ids) if first.setdefault(lid, row) != row]
-    if repeats:  # each fibre's length (cords + its leg's trunks), for the skew check
-        fibre_m = ((np.asarray(got_a) + trunk_m) + np.asarray(got_b)).tolist()
-        leg_lengths = layout.leg_lengths_m
-        for row in repeats:
-            link_id = link_ids[row]
-            leg_m = leg_lengths.get(link_id)
-            if leg_m is None:
-                leg_m = leg_lengths[link_id] = [fibre_m[first[link_id]]]
-            leg_m.append(fibre_m[row])
+    # Each fibre's length (cords + its leg's trunks), for the skew check.
+    fibre_m = ((np.asarray(got_a, dtype=np.float64) + trunk_m) + np.asarray(got_b)).tolist()
+    leg_lengths = layout.leg_lengths_m
+    for row in repeats:
+        link_id = link_ids[row]
+        leg_m = leg_lengths.get(link_id)
+        if leg_m is None:
+            leg_m = leg_lengths[link_id] = [fibre_m[first[link_id]]]
+        leg_m.append(fibre_m[row])
     first_rows = list(first.values())
     legs = leg_of.tolist()
     table.add_rows(
@@ -124,23 +117,24 @@ def lay_cords(
     )
 
 
-def _cord_parts(link_ids, fibres, fibre_of, msa):
+def _cord_parts(link_ids, medium: np.ndarray, media: list[str], fibre_of, msa):
     """Per cord: its fibre part (or None), the part's number (-1: none) and id (""); and the
-    numbers by part id. A cord is its medium's fibre part, or the link's ``msa`` one."""
+    numbers by part id. A cord is its medium's fibre part (``medium``: per cord, its number in
+    ``media``), or the link's ``msa`` one."""
     part_no: dict[str, int] = {}  # fibre part id -> its number; "" (no part): -1
-    media = [fibres[lid].medium for lid in link_ids]
-    # Per medium (a hall has a few): its fibre part, the part's number and id.
-    of_medium = {}
-    for medium in dict.fromkeys(media):
-        p = fibre_of.get(medium)
-        of_medium[medium] = (
-            p,
-            part_no.setdefault(p.id, len(part_no)) if p else -1,
-            p.id if p else "",
-        )
-    parts = [of_medium[m][0] for m in media]
-    codes = np.asarray([of_medium[m][1] for m in media], dtype=np.int64)
-    part_ids = [of_medium[m][2] for m in media]
+    # Per medium (a hall has a few): its fibre part, the part's number and id, numbered in
+    # the order the cords first take them.
+    used, first = np.unique(medium, return_index=True)
+    part_of = np.full(len(media), None, dtype=object)
+    code_of = np.full(len(media), -1, dtype=np.int64)
+    id_of = np.full(len(media), "", dtype=object)
+    for m in used[np.argsort(first)].tolist():
+        p = fibre_of.get(media[m])
+        if p is not None:
+            part_of[m], code_of[m], id_of[m] = p, part_no.setdefault(p.id, len(part_no)), p.id
+    parts = part_of[medium].tolist()
+    codes = code_of[medium]
+    part_ids = id_of[medium].tolist()
     if msa:  # an AMD or Broadcom hall's cords (an NVIDIA hall has none: no pass per cord)
         for row, link_id in enumerate(link_ids):
             own = msa.get(link_id)

@@ -57,8 +57,9 @@ from model.design.placement import DeviceNames
 from model.design.structured_edit import new_panel, panel_types
 from model.engine.patch_points import TRUNK_SERVICE_LOOP_M  # the media choice counts it too
 from model.runtime.gc_policy import collector_paused
+from model.structured.channel_groups import group_channels
 from model.structured.channel_table import ChannelTable
-from model.structured.channels import CONNECTOR_FAMILY, Element, plant_fibres
+from model.structured.channels import Element, plant_fibres
 from model.structured.cords import lay_cords, msa_cord_fibres, typed_length
 from model.structured.layout_records import LC_CASSETTE as LC_CASSETTE
 from model.structured.layout_records import (  # re-exported: callers read them from here
@@ -73,8 +74,6 @@ from model.structured.paths import (
     PanelPool,
     RackDistances,
     overflow_racks,
-    style_path,
-    zone_hubs,
 )
 from model.structured.polarity import CASSETTE_PORTS as CASSETTE_PORTS  # the NetBox export's
 
@@ -220,15 +219,13 @@ def _layout(
             LC_ENCLOSURE: catalog.panels[LC_ENCLOSURE].slots,
         },
     )
-    groups, ends_of, route_best = _group_channels(plant, direct, fpp_of, layout.findings)
+    groups, columns, route_of = group_channels(plant, direct, fpp_of, layout.findings)
     legs = LegLayer(design, pool, layout.findings, panels_only)
-    legs.lay(groups, ends_of, direct, fpp_of, distance)
-    ends_of.clear()  # the legs hold what they need (zoned XL: ~100 MB less at the peak)
+    legs.lay(groups, columns, distance)
     groups.clear()
     if panels_only:
         layout.channels = ChannelTable({})  # no channel made, as no trunk or cord is
         return _with_panels(layout, design, pool, legs.cassette_no)
-    route_of = {pair: best[1] for pair, best in route_best.items()}
     # Lengths recorded piece by piece (import-netbox: cord A, each trunk, cord B) replace the
     # estimates of those pieces; most designs have none (one pass, no entry).
     recorded = {
@@ -247,7 +244,9 @@ def _layout(
         and (given := typed_length(link)) is not None
     }
     msa = msa_cord_fibres(plant)  # an AMD or Broadcom module's cords: its vendor-neutral fibre
-    lay_cords(layout, table, per_leg, fibre_of, settings.slack_per_end_m, typed, recorded, msa)
+    lay_cords(
+        layout, table, (*per_leg, columns), fibre_of, settings.slack_per_end_m, typed, recorded, msa
+    )
     return _with_panels(layout, design, pool, legs.cassette_no)
 
 
@@ -259,97 +258,6 @@ def _module_fibres(catalog) -> tuple[dict, dict]:
         fibre_of.setdefault(part.medium, catalog.fibre_parts.get(part.fibre))
         fpp_of.setdefault(part.medium, part.fibres_per_port)
     return fibre_of, fpp_of
-
-
-def _group_channels(
-    plant, direct: dict, fpp_of: dict, findings: list[Finding]
-) -> tuple[dict[tuple, list[tuple[str, float, float, float]]], dict[str, tuple], dict]:
-    """Step 1: the channels grouped by path (racks and named panels), mode and connector.
-
-    Returns (groups, each link's two ends (device, port) lowest first: the order of the legs,
-    and per rack pair the link whose tray route a trunk between those racks follows)."""
-    design = plant.design
-    style = design.settings.cabling
-    hubs = zone_hubs(design) if style == "zones" else {}
-    ptypes = panel_types(design)
-    groups: dict[tuple, list[tuple[str, float, float, float]]] = {}
-    # Per rack pair: the link whose tray route a trunk between those racks follows (the
-    # longest, so the trunk's tray fill follows the farthest-reaching route), as (its
-    # horizontal length, its id). Found in the same pass, which reads every link's pieces.
-    route_best: dict[tuple[str, str], tuple[float, str]] = {}
-    # Every link's pieces as columns (plant.pieces_m's figures; a call per link was ~1 s).
-    methods, ups_a, horizontals, ups_b = plant.pieces_columns()
-    index, devices, links = plant.index, design.devices, design.links
-    ends_of: dict[str, tuple] = {}
-    # Per (racks, medium, mode, connector) of a link on the style's path: its group's members
-    # and the ports each link takes; None: no path (one rack). A hall has a few thousand.
-    slot_of: dict[tuple, tuple[list, int] | None] = {}
-    for link_id, channel in direct.items():
-        link = links[link_id]
-        r = index[link_id]
-        horizontal = horizontals[r]
-        end_a, end_b = (link.a.device, link.a.port), (link.b.device, link.b.port)
-        ends_of[link_id] = (end_a, end_b) if end_a <= end_b else (end_b, end_a)
-        rack_a = devices[end_a[0]].rack
-        rack_b = devices[end_b[0]].rack
-        if rack_a != rack_b:
-            best = route_best.get((rack_a, rack_b))
-            if best is None or (horizontal, link_id) > best:
-                route_best[(rack_a, rack_b)] = (horizontal, link_id)
-        member = (link_id, ups_a[r], horizontal, ups_b[r])
-        if link.via:
-            nodes = _via_nodes(design, link_id, link.via, ptypes, findings)
-            if nodes:
-                key = (tuple(nodes), rack_a, rack_b, channel.mode, channel.connector)
-                groups.setdefault(key, []).extend([member] * _ports(channel, fpp_of))
-                continue
-        if methods[r] == "same-rack":
-            continue
-        # No (valid) panels named: the style's own path.
-        kind = (rack_a, rack_b, channel.medium, channel.mode, channel.connector)
-        if kind in slot_of:
-            slot = slot_of[kind]
-        else:
-            path = style_path(style, rack_a, rack_b, hubs)
-            slot = slot_of[kind] = None
-            if path:
-                key = (tuple((r, "") for r in path), rack_a, rack_b, *kind[3:])
-                slot = slot_of[kind] = (groups.setdefault(key, []), _ports(channel, fpp_of))
-        if slot is not None:
-            members, ports = slot
-            if ports == 1:
-                members.append(member)
-            else:
-                members += [member] * ports
-    return groups, ends_of, route_best
-
-
-def _ports(channel, fpp_of: dict) -> int:
-    """Cassette ports a link takes: a duplex link of several fibre pairs one per pair (one
-    channel each); any other link one (an MPO link of several fibres takes a leg per fibre)."""
-    return fpp_of.get(channel.medium, 1) if CONNECTOR_FAMILY.get(channel.connector) == "LC" else 1
-
-
-def _via_nodes(
-    design, link_id: str, via: tuple[str, ...], ptypes, findings: list[Finding]
-) -> list[tuple[str, str]]:
-    """(rack, panel) of each panel a link is routed via; a VIA_PANEL_MISSING per one that is not."""
-    nodes = []
-    for panel_id in via:
-        panel = design.devices.get(panel_id)
-        if panel is None or panel.type not in ptypes:
-            findings.append(
-                Finding(
-                    code="VIA_PANEL_MISSING",
-                    severity="warning",
-                    message=f"link {link_id}: routed via {panel_id}, which is not a "
-                    "patch panel of the design; the channel skips it",
-                    objects=(link_id,),
-                )
-            )
-            continue
-        nodes.append((panel.rack, panel_id))
-    return nodes
 
 
 def _bundle_trunks(

@@ -12,13 +12,12 @@ patch-rack panel, takes them leg by leg.
 from __future__ import annotations
 
 import math
-from itertools import repeat
-from operator import attrgetter, itemgetter
 
 import msgspec
 import numpy as np
 
 from model.common.findings import Finding
+from model.structured.channel_groups import ChannelColumns
 from model.structured.channels import CONNECTOR_FAMILY, CONNECTOR_FIBRES, Element
 from model.structured.layout_records import LC_CASSETTE, LC_ENCLOSURE, MPO_PANEL
 from model.structured.paths import PanelPool, patch_way_m
@@ -44,10 +43,6 @@ class Leg(msgspec.Struct):
     cord_off_m: tuple[float, float] = (0.0, 0.0)
 
 
-_first = itemgetter(0)  # a member's link id
-_medium = attrgetter("medium")
-
-
 class LegLayer:
     """Step 2: the trunk legs of every group, with their panels taken from the pool."""
 
@@ -59,20 +54,24 @@ class LegLayer:
             panels_only,
         )
         self.segments: dict[tuple, list[tuple[Leg, int]]] = {}  # per panel pair, mode, width
-        self.legs: list[tuple[Leg, list[tuple[str, float, float, float]]]] = []
+        # Each leg and its members (rows of the ChannelColumns of :meth:`lay`), in layout order.
+        self.legs: list[tuple[Leg, list[int]]] = []
+        self.columns: ChannelColumns | None = None
         self.cassette_no: dict[str, int] = {}
         # One Element per panel (frozen, so the channels through it can share it).
         self._panel_element: dict[str, Element] = {}
 
-    def lay(self, groups: dict, ends_of: dict, direct: dict, fpp_of: dict, distance) -> None:
-        """Lays the legs of every group, in the groups' sorted order."""
+    def lay(self, groups: dict, columns: ChannelColumns, distance) -> None:
+        """Lays the legs of every group (its member rows of ``columns``), in the groups'
+        sorted order."""
+        self.columns = columns
 
         # Ports of panels named by hand are theirs before any style path takes one: a style
         # path laid first would otherwise take them too (a design half routed by hand, as an
         # import of a site with virtual panels is, had its placed panels booked twice).
         for (nodes, _, _, _, connector), members in groups.items():
             if any(named for _, named in nodes):
-                legs = _legs_of(members, connector, direct, fpp_of)
+                legs = _legs_of(members, connector, columns)
                 for _, named in nodes:
                     if named:
                         self.pool.reserve(named, legs)
@@ -82,9 +81,8 @@ class LegLayer:
             # Legs in the order of their links' ends (device, port; either way round), not of
             # the links' ids or insertion: the same plant bundles the same legs into the same
             # trunks, also after a round trip that gives the links new ids (import-netbox).
-            # Stable: a link's repeats stay together. (Keys looked up in C: 393k members.)
-            keys = list(map(ends_of.__getitem__, map(_first, members)))
-            members = [members[k] for k in sorted(range(len(members)), key=keys.__getitem__)]
+            # Stable: a link's repeats stay together. (Integer keys: 393k members.)
+            members = members[np.argsort(columns.end_key[members], kind="stable")].tolist()
             lc = CONNECTOR_FAMILY.get(connector) == "LC"
             width = 12 if lc else CONNECTOR_FIBRES[connector]
             per_leg = CASSETTE_PORTS if lc else 1
@@ -114,11 +112,12 @@ class LegLayer:
                 chunks = [members[i : i + per_leg] for i in range(0, len(members), per_leg)]
             else:
                 chunks = [[member] for member in members]
-                media = map(_medium, map(direct.__getitem__, map(_first, members)))
-                copies = list(map(fpp_of.get, media, repeat(1)))
-                if any(c != 1 for c in copies):
+                copies = columns.fibres[members]
+                if (copies != 1).any():
                     chunks = [
-                        chunk for chunk, c in zip(chunks, copies, strict=True) for _ in range(c)
+                        chunk
+                        for chunk, c in zip(chunks, copies.tolist(), strict=True)
+                        for _ in range(c)
                     ]
             lay = self._lay_one_by_one
             if (
@@ -131,6 +130,12 @@ class LegLayer:
                 # path, and a path whose racks spill into patch racks of their own.
                 lay = self._lay_in_columns
             lay(group, points, chunks, (racks, leg_ends, own_route, fixed_m), (mode, width))
+
+    def _ids_and_horizontal(self) -> tuple[list[str], list[float]]:
+        """The members' link ids and horizontal lengths (m), by row."""
+        columns = self.columns
+        assert columns is not None  # set by lay()
+        return columns.link_ids, columns.horizontal
 
     def _spills_apart(self, points: list, n: int) -> bool:
         """Whether the takes of ``n`` legs at ``points`` (distinct racks) touch disjoint
@@ -153,15 +158,18 @@ class LegLayer:
         """The legs of a path with panels named by hand (or a rack twice): leg after leg, each
         taking its panels from the pool in turn, as a named panel's use is checked per leg."""
         racks, leg_ends, own_route, fixed_m = shape
+        ids, horizontal = self._ids_and_horizontal()
         for chunk in chunks:
-            holders, elements = self._take_panels(points, chunk[0][0])
+            holders, elements = self._take_panels(points, ids[chunk[0]])
             if self.panels_only:
                 continue
             if own_route:
-                seg_m = (chunk[0][2] if len(chunk) == 1 else max(c[2] for c in chunk),)
+                seg_m = (
+                    horizontal[chunk[0]] if len(chunk) == 1 else max(horizontal[c] for c in chunk),
+                )
             else:
                 seg_m = fixed_m
-            link_ids = (chunk[0][0],) if len(chunk) == 1 else tuple(c[0] for c in chunk)
+            link_ids = (ids[chunk[0]],) if len(chunk) == 1 else tuple(ids[c] for c in chunk)
             nodes = tuple(elements)
             leg = Leg(link_ids, racks, holders, nodes, seg_m, group, leg_ends, [None] * len(seg_m))
             home = self.pool.home  # panels taken in patch racks (filled as the legs are laid)
@@ -216,16 +224,18 @@ class LegLayer:
             for holder, count in runs:
                 holders += [holder] * count
             holder_cols.append(holders)
+        ids, horizontal = self._ids_and_horizontal()
         if own_route:
             seg_ms = [
-                (chunk[0][2] if len(chunk) == 1 else max(c[2] for c in chunk),) for chunk in chunks
+                (horizontal[chunk[0]] if len(chunk) == 1 else max(horizontal[c] for c in chunk),)
+                for chunk in chunks
             ]
         else:
             seg_ms = [fixed_m] * n
         cord_offs = self._displaced(racks, run_cols, seg_ms)
         legs = [
             Leg(
-                (chunk[0][0],) if len(chunk) == 1 else tuple(c[0] for c in chunk),
+                (ids[chunk[0]],) if len(chunk) == 1 else tuple(ids[c] for c in chunk),
                 racks,
                 holders,
                 nodes,
@@ -326,12 +336,12 @@ class LegLayer:
         return tuple(holders), elements
 
 
-def _legs_of(members: list, connector: str, direct: dict, fpp_of: dict) -> int:
+def _legs_of(members: np.ndarray, connector: str, columns: ChannelColumns) -> int:
     """How many legs :meth:`LegLayer.lay` makes of a group's ``members``: chunks of six
     channels through LC cassettes, else one per channel and fibre of its medium."""
     if CONNECTOR_FAMILY.get(connector) == "LC":
         return math.ceil(len(members) / CASSETTE_PORTS)
-    return sum(fpp_of.get(direct[m[0]].medium, 1) for m in members)
+    return int(columns.fibres[members].sum())
 
 
 def _paired_runs(runs_a: list, runs_b: list) -> list[tuple[str, str, int]]:

@@ -1,0 +1,222 @@
+"""Step 1 of the structured layout: the channels grouped by path, mode and connector, as columns.
+
+Every link on a module medium (:func:`model.structured.channels.plant_fibres`) is a *member*
+row of :class:`ChannelColumns`; a group is the rows (a link repeated once per cassette port it
+takes) whose channels pass the same racks' panels with the same mode and connector. A zoned XL
+hall has 393k members on a few thousand paths: the racks, medium and order of ends of every
+member are integer codes, the paths are worked out once per (racks, medium) *kind*, and the
+groups are one stable sort of the members by their path's number, so the members of a group
+stay in the plant's link order, as they were appended link by link before (the oracle in
+tests/model/structured_layout_oracle.py).
+"""
+
+from __future__ import annotations
+
+from operator import attrgetter
+
+import numpy as np
+
+from model.common.findings import Finding
+from model.design.structured_edit import panel_types
+from model.engine.cages import CAGE_STRIDE
+from model.structured.channels import CONNECTOR_FAMILY, fibre_rows
+from model.structured.paths import style_path, zone_hubs
+
+_PORT_A, _PORT_B = attrgetter("a.port"), attrgetter("b.port")
+
+
+class ChannelColumns:
+    """Per member row (a link on a module medium, in the plant's order): what the legs and
+    cords read. ``horizontal`` stays a list of Python floats: a leg's segment length is one."""
+
+    __slots__ = ("link_ids", "up_a", "horizontal", "up_b", "end_key", "fibres", "medium", "media")
+
+    def __init__(self, link_ids, up_a, horizontal, up_b, end_key, fibres, medium, media) -> None:
+        self.link_ids: list[str] = link_ids
+        self.up_a: np.ndarray = up_a  # float64: the link's vertical at its A end (m)
+        self.horizontal: list[float] = horizontal  # its horizontal route between its racks (m)
+        self.up_b: np.ndarray = up_b
+        # int64: the order of the link's two ends (device, port), lowest first, as integers:
+        # the legs of a group are laid in this order (equal keys: the same two ends).
+        self.end_key: np.ndarray = end_key
+        self.fibres: np.ndarray = fibres  # int64: fibres (pairs) per port of its medium
+        self.medium: np.ndarray = medium  # int64: its medium's number in ``media``
+        self.media: list[str] = media  # medium ids, by number
+
+    def __len__(self) -> int:
+        return len(self.link_ids)
+
+
+def group_channels(
+    plant, direct: dict, fpp_of: dict, findings: list[Finding]
+) -> tuple[dict[tuple, np.ndarray], ChannelColumns, dict[tuple[str, str], str]]:
+    """The channels of ``direct``'s links grouped by path (racks and named panels), mode and
+    connector: (per group key, its member rows; the members' columns; per rack pair, the link
+    whose tray route a trunk between those racks follows)."""
+    design = plant.design
+    link_ids = list(direct)
+    n = len(link_ids)
+    rows = fibre_rows(plant)  # the rows of direct's links, as plant_fibres chose them
+    if len(rows) != n:  # another choice of links: found by id
+        rows = np.fromiter(map(plant.index.__getitem__, link_ids), np.int64, n)
+    up_a, horizontal, up_b = plant.pieces_arrays(rows)
+    medium = np.asarray(plant.medium_index, dtype=np.int64)[rows]
+    media = [m.id for m in plant.media]
+    fpp = np.asarray([fpp_of.get(m, 1) for m in media], dtype=np.int64)
+    # Each end's device and rack from the plant's cage keys (device number * CAGE_STRIDE +
+    # cage): the devices numbered in the order of their ids, so ends compare as (device, port).
+    dev_a = np.asarray(plant.cage_a, dtype=np.int64)[rows] // CAGE_STRIDE
+    dev_b = np.asarray(plant.cage_b, dtype=np.int64)[rows] // CAGE_STRIDE
+    device_ids = plant.cage_device_ids
+    dev_rank = np.empty(len(device_ids), dtype=np.int64)
+    dev_rank[sorted(range(len(device_ids)), key=device_ids.__getitem__)] = np.arange(
+        len(device_ids)
+    )
+    devices = design.devices
+    rack_ids = sorted({devices[d].rack for d in device_ids if d in devices})
+    rack_no = {r: i for i, r in enumerate(rack_ids)}
+    dev_rack = np.asarray(
+        [rack_no[devices[d].rack] if d in devices else -1 for d in device_ids], dtype=np.int64
+    )
+    rack_a, rack_b = dev_rack[dev_a], dev_rack[dev_b]
+    # The plant routes a link within its rack exactly where its two devices' racks are one
+    # (model.engine.geometry.compose_lengths' "same-rack"): such a channel has no panel.
+    same_rack = rack_a == rack_b
+    links = list(map(design.links.__getitem__, link_ids))
+    end_key = _end_key(dev_rank[dev_a], dev_rank[dev_b], links)
+    del links
+    route_of = _route_links(link_ids, horizontal, rack_a, rack_b, rack_ids)
+    cols = ChannelColumns(
+        link_ids,
+        up_a,
+        horizontal.tolist(),
+        up_b,
+        end_key,
+        fpp[medium],
+        medium,
+        media,
+    )
+    # Per medium of a member: its fibre's mode and connector (a medium's fibre part sets them).
+    used, first = np.unique(medium, return_index=True)
+    fibre_of = {m: direct[link_ids[r]] for m, r in zip(used.tolist(), first.tolist(), strict=True)}
+    lc = {m: CONNECTOR_FAMILY.get(f.connector) == "LC" for m, f in fibre_of.items()}
+    ports = np.asarray([fpp[m] if lc.get(m) else 1 for m in range(len(media))], dtype=np.int64)
+    groups: dict[tuple, np.ndarray] = {}
+    styled = ~same_rack
+    via = design.links_via_panels()
+    if via:
+        ptypes = panel_types(design)
+        by_hand: dict[tuple, list[int]] = {}
+        for r in [r for r, link_id in enumerate(link_ids) if link_id in via]:
+            link_id = link_ids[r]
+            nodes = _via_nodes(design, link_id, design.links[link_id].via, ptypes, findings)
+            if not nodes:
+                continue  # no (valid) panels named: the style's own path
+            styled[r] = False
+            fibre = direct[link_id]
+            racks = (rack_ids[rack_a[r]], rack_ids[rack_b[r]])
+            key = (tuple(nodes), *racks, fibre.mode, fibre.connector)
+            by_hand.setdefault(key, []).extend([r] * int(ports[medium[r]]))
+        groups.update((key, np.asarray(rows, dtype=np.int64)) for key, rows in by_hand.items())
+    members = np.flatnonzero(styled)
+    _style_groups(design, groups, members, (rack_a, rack_b), medium, ports, rack_ids, fibre_of)
+    return groups, cols, route_of
+
+
+def _style_groups(design, groups, members, racks, medium, ports, rack_ids, fibre_of) -> None:
+    """The groups of ``members`` (rows on no panels named by hand, not within one rack) on the
+    style's own path, added to ``groups``: each (racks, medium) kind's path found once."""
+    style = design.settings.cabling
+    hubs = zone_hubs(design) if style == "zones" else {}
+    rack_a, rack_b = racks[0][members], racks[1][members]
+    n_racks, n_media = len(rack_ids), len(ports)
+    kind = (rack_a * n_racks + rack_b) * n_media + medium[members]
+    kinds, kind_of = np.unique(kind, return_inverse=True)
+    group_of_kind = np.full(len(kinds), -1, dtype=np.int64)
+    keys: dict[tuple, int] = {}
+    for k, code in enumerate(kinds.tolist()):
+        pair, m = divmod(code, n_media)
+        a, b = (rack_ids[i] for i in divmod(pair, n_racks))
+        path = style_path(style, a, b, hubs)
+        if path:
+            fibre = fibre_of[m]
+            key = (tuple((r, "") for r in path), a, b, fibre.mode, fibre.connector)
+            group_of_kind[k] = keys.setdefault(key, len(keys))
+    group = group_of_kind[kind_of.reshape(-1)]
+    on_path = group >= 0
+    members, group = members[on_path], group[on_path]
+    members = members[np.argsort(group, kind="stable")]  # each group's members in link order
+    bounds = np.cumsum(np.bincount(group, minlength=len(keys))).tolist()
+    start = 0
+    for key, end in zip(keys, bounds, strict=True):
+        rows, start = members[start:end], end
+        times = ports[medium[rows]]
+        groups[key] = rows if (times == 1).all() else np.repeat(rows, times)
+
+
+def _end_key(rank_a: np.ndarray, rank_b: np.ndarray, links: list) -> np.ndarray:
+    """Per link, its two ends (device, port) lowest first as one integer of the same order:
+    ``rank_a``/``rank_b``, its devices' places in the order of device ids."""
+    port_a, port_b = list(map(_PORT_A, links)), list(map(_PORT_B, links))
+    port_no = {p: i for i, p in enumerate(sorted({*port_a, *port_b}))}
+    n_ports = len(port_no)
+    end_a = rank_a * n_ports + np.fromiter(map(port_no.__getitem__, port_a), np.int64, len(links))
+    end_b = rank_b * n_ports + np.fromiter(map(port_no.__getitem__, port_b), np.int64, len(links))
+    # Dense numbers of the ends that occur (at most two per link), so that the pair's key
+    # (low * ends + high) stays far within int64 whatever the design's devices and ports.
+    ends, number = np.unique(np.concatenate([end_a, end_b]), return_inverse=True)
+    number = number.reshape(-1)
+    a, b = number[: len(links)], number[len(links) :]
+    return np.minimum(a, b) * len(ends) + np.maximum(a, b)
+
+
+def _route_links(link_ids, horizontal, rack_a, rack_b, rack_ids) -> dict[tuple[str, str], str]:
+    """Per rack pair (A, B) of the links between two racks: the link whose tray route a trunk
+    between those racks follows, the longest (horizontal, then the greatest id), so the trunk's
+    tray fill follows the farthest-reaching route."""
+    inter = np.flatnonzero(rack_a != rack_b)
+    if not len(inter):
+        return {}
+    h = horizontal[inter]
+    if np.isnan(h).any():  # NaN compares false both ways: the first met wins, as link by link
+        best: dict[tuple[str, str], tuple[float, str]] = {}
+        for r in inter.tolist():
+            pair = (rack_ids[rack_a[r]], rack_ids[rack_b[r]])
+            candidate = (float(horizontal[r]), link_ids[r])
+            if pair not in best or candidate > best[pair]:
+                best[pair] = candidate
+        return {pair: got[1] for pair, got in best.items()}
+    ids = np.asarray(link_ids)  # compared by code point, as Python compares str
+    id_rank = np.empty(len(ids), dtype=np.int64)
+    id_rank[np.argsort(ids, kind="stable")] = np.arange(len(ids))
+    pair = rack_a[inter] * len(rack_ids) + rack_b[inter]
+    order = np.lexsort((id_rank[inter], h, pair))
+    pair = pair[order]
+    last = inter[order[np.flatnonzero(np.append(pair[1:] != pair[:-1], True))]]
+    names = rack_ids
+    return {
+        (names[a], names[b]): link_ids[r]
+        for a, b, r in zip(rack_a[last].tolist(), rack_b[last].tolist(), last.tolist(), strict=True)
+    }
+
+
+def _via_nodes(
+    design, link_id: str, via: tuple[str, ...], ptypes, findings: list[Finding]
+) -> list[tuple[str, str]]:
+    """(rack, panel) of each panel a link is routed via; a VIA_PANEL_MISSING per one that is not."""
+    nodes = []
+    for panel_id in via:
+        panel = design.devices.get(panel_id)
+        if panel is None or panel.type not in ptypes:
+            findings.append(
+                Finding(
+                    code="VIA_PANEL_MISSING",
+                    severity="warning",
+                    message=f"link {link_id}: routed via {panel_id}, which is not a "
+                    "patch panel of the design; the channel skips it",
+                    objects=(link_id,),
+                )
+            )
+            continue
+        nodes.append((panel.rack, panel_id))
+    return nodes

@@ -1,0 +1,168 @@
+"""The structured layout's channel grouping and cords, made as numpy columns
+(:mod:`model.structured.channel_groups`, :func:`model.structured.cords.lay_cords`), are the ones
+made link by link before (tests/model/structured_layout_oracle.py): the same groups, members in
+the same order, the same trunk routes, and the same cords, channel rows and layout, on zoned and
+cross-connected halls of several generators (MPO legs, LC cassettes of several pairs per link,
+AMD's vendor-neutral cords) and on links routed via panels by hand or of a typed length."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+import model.structured.layout as layout_module
+from model.design.structured_edit import route_via
+from model.engine.routed_links import RoutedLinks
+from model.generators.generate import apply_cabling, generate
+from model.structured.channel_groups import group_channels
+from model.structured.channels import plant_fibres
+from model.structured.layout import _module_fibres, structured_layout
+from tests.model.structured_layout_oracle import group_channels_by_link, lay_cords_by_member
+from tests.model.test_structured_legs_columns import _picture
+
+HALLS = {
+    "fat-tree zoned, by hand": (("fat-tree", {"k": 8, "switch": "qm9700"}), "zones"),
+    "fat-tree zoned, LC and SR8": (("fat-tree", {"k": 8, "switch": "qm9700"}), "zones"),
+    "nvl72 zoned": (("nvl72", {"racks": 4}), "zones"),
+    "rail-optimized cross-connect": (
+        (
+            "rail-optimized",
+            {"nodes": 64, "node_type": "hgx-h100-8x400", "switch": "sn5600", "su_nodes": 32},
+        ),
+        "cross-connect",
+    ),
+    "leaf-spine end-of-row zoned": (
+        (
+            "leaf-spine",
+            {"nodes": 32, "node_type": "dgx-h100", "switch": "qm9700", "placement": "end-of-row"},
+        ),
+        "zones",
+    ),
+    "helios zoned (vendor-neutral cords)": (("helios", {"racks": 2}), "zones"),
+}
+
+
+def _hall(name: str):
+    (template, kwargs), style = HALLS[name]
+    design = apply_cabling(generate(template, **kwargs), style)
+    if name.endswith("by hand"):
+        return _by_hand(design)
+    if name.endswith("LC and SR8"):
+        return _lc_and_sr8(design)
+    return design
+
+
+def _lc_and_sr8(design):
+    """``design`` with half its switch-to-switch links pinned to 800G 2xFR4 (two LC duplex
+    pairs per port: cassette legs of six channels, a channel row and a fibre per pair) and a
+    quarter to 800G SR8 (two MPO legs per link)."""
+    switches = {i for i, d in design.devices.items() if d.type == "qm9700"}
+    between = [
+        link
+        for link in design.links.values()
+        if link.a.device in switches and link.b.device in switches
+    ]
+    media = ("fr8-800g", "fr8-800g", "sr8-800g", None)
+    design.update_links(
+        [
+            msgspec.structs.replace(link, medium=media[n % 4] or link.medium)
+            for n, link in enumerate(between)
+        ]
+    )
+    return design
+
+
+def _by_hand(design):
+    """``design`` with a link of a typed length and one routed via two panels by hand (its
+    two racks' top panels), so both appear beside the style's own paths."""
+    plant = RoutedLinks(design)
+    inter = [
+        lid
+        for lid, link in design.links.items()
+        if lid in plant_fibres(plant)
+        and design.devices[link.a.device].rack != design.devices[link.b.device].rack
+    ]
+    typed, routed = inter[0], inter[len(inter) // 2]
+    design.update_links([msgspec.structs.replace(design.links[typed], length_override_m=40.0)])
+    link = design.links[routed]
+    panels = [
+        next(
+            d.id
+            for d in design.devices_in_rack(design.devices[end.device].rack)
+            if d.type == "panel-mpo-1u-72"
+        )
+        for end in (link.a, link.b)
+    ]
+    route_via(design, routed, panels)
+    return design
+
+
+def _as_oracle(groups, columns) -> dict:
+    """The columnar groups as the oracle's: per key, its members' link ids in order."""
+    return {key: [columns.link_ids[r] for r in rows.tolist()] for key, rows in groups.items()}
+
+
+@pytest.mark.parametrize("name", sorted(HALLS))
+def test_groups_are_those_made_link_by_link(name):
+    design = _hall(name)
+    plant = RoutedLinks(design)
+    direct = plant_fibres(plant)
+    _, fpp_of = _module_fibres(design.catalog)
+    old_findings: list = []
+    new_findings: list = []
+    old, ends_of, route_best = group_channels_by_link(plant, direct, fpp_of, old_findings)
+    groups, columns, route_of = group_channels(plant, direct, fpp_of, new_findings)
+    assert len(groups) > 2
+    assert _as_oracle(groups, columns) == {k: [m[0] for m in v] for k, v in old.items()}
+    for key, members in old.items():
+        rows = groups[key].tolist()
+        # Each member's figures, and the order the legs sort them in (by their ends).
+        assert [m[1:] for m in members] == [
+            (float(columns.up_a[r]), columns.horizontal[r], float(columns.up_b[r])) for r in rows
+        ]
+        by_ends = sorted(range(len(members)), key=lambda k: ends_of[members[k][0]])
+        by_key = sorted(range(len(rows)), key=lambda k: int(columns.end_key[rows[k]]))
+        assert by_ends == by_key
+    assert route_of == {pair: best[1] for pair, best in route_best.items()}
+    assert old_findings == new_findings
+
+
+def _oracle_cords(layout, table, per_leg, *args):
+    """lay_cords as it was, on the members as tuples (link, up A, horizontal, up B)."""
+    *columns_of_legs, chunks, columns = per_leg
+    tuples = [
+        [
+            (columns.link_ids[r], float(columns.up_a[r]), columns.horizontal[r])
+            + (float(columns.up_b[r]),)
+            for r in chunk
+        ]
+        for chunk in chunks
+    ]
+    lay_cords_by_member(layout, table, (*columns_of_legs, tuples), *args)
+
+
+def _whole_picture(layout) -> tuple:
+    table = layout.channels
+    return (
+        _picture(layout),
+        layout.leg_lengths_m,
+        (table.link_ids, table.legs, table.ports, table.cord_a_m, table.cord_b_m),
+        # The very NaN objects: a count by (part, ordered length) keys every unorderable
+        # cord of a part as one.
+        [id(x) for x in layout.cords.a_ordered if x != x],
+    )
+
+
+@pytest.mark.parametrize("name", sorted(HALLS))
+def test_cords_are_those_laid_member_by_member(monkeypatch, name):
+    design = _hall(name)
+    plant = RoutedLinks(design)
+    fast = structured_layout(plant)
+    monkeypatch.setattr(layout_module, "lay_cords", _oracle_cords)
+    slow = structured_layout(plant)
+    assert len(fast.cords) > 100
+    assert _whole_picture(fast) == _whole_picture(slow)
+    if name.endswith("LC and SR8"):  # links of several fibres (pairs): a fibre each
+        assert fast.leg_lengths_m and fast.cassettes
+    if name.startswith("helios"):  # AMD modules: vendor-neutral cords
+        assert len(set(fast.cords.parts)) > 1 or fast.cords.parts[0] != ""
