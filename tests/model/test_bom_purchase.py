@@ -149,16 +149,35 @@ def test_the_cable_count_is_one_everywhere(cabling):
     )
 
 
-def test_rack_pdus_are_ordered_as_pdus_on_a_cross_connected_gb300_hall():
+@pytest.fixture(scope="module")
+def gb300_cross_connected():
+    """A GB300 NVL72 SU with every network, cross-connected (7 network racks, 1 patch rack)."""
+    design = generate("nvl72", racks=8, platform="gb300", fabrics="all")
+    apply_cabling(design, "cross-connect")
+    return design, bom_lines(design, RoutedLinks(design))
+
+
+def test_rack_pdus_are_ordered_as_pdus_on_a_cross_connected_gb300_hall(gb300_cross_connected):
     """The facility's rack PDUs (network and patch racks without power shelves) are PDUs, the
     category of the metered PDUs the design places as devices, not power and cooling plant."""
-    design = apply_cabling(
-        generate("nvl72", racks=8, platform="gb300", fabrics="all"), "cross-connect"
-    )
-    lines = bom_lines(design, RoutedLinks(design))
+    design, lines = gb300_cross_connected
     facility = design.catalog.facility_parts
     pdus = [ln for ln in lines if ln.part in facility and facility[ln.part].kind == "rack-pdu"]
     assert pdus and all(ln.category == "PDUs" for ln in pdus)
     assert all(
         facility[ln.part].kind != "rack-pdu" for ln in lines if ln.category == "Power and cooling"
     )
+
+
+def test_a_patch_rack_is_ordered_as_the_rack_of_its_frame(gb300_cross_connected):
+    """A patch rack is a role, not a product: its 48U 600 x 1200 mm frame is one line with the
+    network racks' (was two lines, 7 + 1, worded apart)."""
+    design, lines = gb300_cross_connected
+    kinds = Counter(r.type for r in design.racks.values())
+    assert kinds["rack-patch-48u-600x1200"] > 0
+    racks = {ln.part: ln for ln in lines if ln.category == "Racks"}
+    assert set(racks) == {"rack-48u-600x1200", "rack-gb300-nvl72"}
+    assert racks["rack-48u-600x1200"].quantity == (
+        kinds["rack-48u-600x1200"] + kinds["rack-patch-48u-600x1200"]
+    )
+    assert sum(ln.quantity for ln in racks.values()) == len(design.racks)
