@@ -309,7 +309,7 @@ def _ordered_frames(rack_types: dict) -> dict[str, str]:
     """Rack type id -> the rack type it is ordered as: a patch rack (a role, not a product) is the
     plain rack of the same frame where the catalog has one (its 48U 600 x 1200 mm frame), so the
     racks of one frame are one line."""
-    plain = {}
+    plain: dict[tuple, str] = {}
     for rtype in rack_types.values():
         if not rtype.role:
             plain.setdefault(_frame(rtype), rtype.id)
