@@ -223,7 +223,8 @@ def bom_lines(
             found = groups[key] = _Group(category=key[0], length_m=key[2], **fields)
         return found
 
-    for type_id, qty in Counter(r.type for r in design.racks.values()).items():
+    frames = _ordered_frames(catalog.rack_types)
+    for type_id, qty in Counter(frames.get(r.type, r.type) for r in design.racks.values()).items():
         rtype = catalog.rack_types[type_id]
         group(
             ("Racks", type_id, None),
@@ -286,6 +287,37 @@ def bom_lines(
         )
     )
     return lines
+
+
+def _frame(rtype) -> tuple:
+    """What a purchaser orders of a rack type: its frame (vendor, footprint, height, price, mass,
+    built-in shelves and manifold, the current it takes), not what stands in it."""
+    return (
+        rtype.vendor,
+        rtype.width_m,
+        rtype.depth_m,
+        rtype.height_u,
+        rtype.price_usd,
+        rtype.empty_weight_kg,
+        rtype.power_shelves,
+        rtype.liquid_manifold,
+        rtype.feed_current,
+    )
+
+
+def _ordered_frames(rack_types: dict) -> dict[str, str]:
+    """Rack type id -> the rack type it is ordered as: a patch rack (a role, not a product) is the
+    plain rack of the same frame where the catalog has one (its 48U 600 x 1200 mm frame), so the
+    racks of one frame are one line."""
+    plain: dict[tuple, str] = {}
+    for rtype in rack_types.values():
+        if not rtype.role:
+            plain.setdefault(_frame(rtype), rtype.id)
+    return {
+        rtype.id: plain[_frame(rtype)]
+        for rtype in rack_types.values()
+        if rtype.role and _frame(rtype) in plain
+    }
 
 
 def _panel_group(group, panel) -> _Group:

@@ -58,12 +58,18 @@ CASES: list[Case] = [
     *_rail("mi355x-th6", MI355X_TH6, (1, 4)),
     *_nvl72("gb200", "gb200", (1, 4, 16)),
     *_nvl72("gb300", "gb300", (1, 4, 16)),
-    *_nvl72("vera-rubin", "vera-rubin", (1, 4)),
+    *_nvl72("vera-rubin", "vera-rubin", (1, 4, 16)),
     Case("vera-rubin-pod", "nvl72", dict(racks=16, platform="vera-rubin", pod=True), 2),
-    *[Case(f"kyber-{r}rack", "nvl72", dict(racks=r, platform="rubin-ultra"), r) for r in (1, 4)],
+    *[Case(f"kyber-{r}rack", "nvl72", dict(racks=r, platform="rubin-ultra"), r) for r in (1, 4, 8)],
     *[Case(f"helios-{r}rack", "helios", dict(racks=r), r) for r in (1, 4, 16)],
-    *[Case(f"fat-tree-k{k}", "fat-tree", dict(k=k), k // 4) for k in (4, 8, 16)],
+    *[Case(f"fat-tree-k{k}", "fat-tree", dict(k=k), k // 4) for k in (4, 8, 16, 24)],
     Case("leaf-spine-b200", "leaf-spine", dict(nodes=40, node_type="dgx-b200", switch="sn5600"), 1),
+    Case(
+        "leaf-spine-h100-256",
+        "leaf-spine",
+        dict(nodes=256, node_type="dgx-h100", switch="qm9700"),
+        8,
+    ),
 ]
 # The options beside size that change where panels stand and what channels carry: partial
 # SUs, end-of-row network racks, oversubscription, 3 tiers and rail-only, planes, optics.

@@ -16,7 +16,7 @@ from model.catalog.structured import structured_catalog
 from model.design.entities import FABRICS
 from model.engine.routed_links import RoutedLinks
 from model.generators.generate import apply_cabling, generate
-from model.outputs.bom import BOM_COLUMNS, bom_lines
+from model.outputs.bom import BOM_COLUMNS, bom_lines, bom_totals
 from model.outputs.bom_files import BOM_HEADERS, export_bom
 from model.outputs.bom_parts import QUOTE
 from model.outputs.schedule import schedule_table
@@ -149,16 +149,68 @@ def test_the_cable_count_is_one_everywhere(cabling):
     )
 
 
-def test_rack_pdus_are_ordered_as_pdus_on_a_cross_connected_gb300_hall():
+@pytest.fixture(scope="module")
+def gb300_cross_connected():
+    """A GB300 NVL72 SU with every network, cross-connected (7 network racks, 1 patch rack)."""
+    design = generate("nvl72", racks=8, platform="gb300", fabrics="all")
+    apply_cabling(design, "cross-connect")
+    return design, bom_lines(design, RoutedLinks(design))
+
+
+def test_rack_pdus_are_ordered_as_pdus_on_a_cross_connected_gb300_hall(gb300_cross_connected):
     """The facility's rack PDUs (network and patch racks without power shelves) are PDUs, the
     category of the metered PDUs the design places as devices, not power and cooling plant."""
-    design = apply_cabling(
-        generate("nvl72", racks=8, platform="gb300", fabrics="all"), "cross-connect"
-    )
-    lines = bom_lines(design, RoutedLinks(design))
+    design, lines = gb300_cross_connected
     facility = design.catalog.facility_parts
     pdus = [ln for ln in lines if ln.part in facility and facility[ln.part].kind == "rack-pdu"]
     assert pdus and all(ln.category == "PDUs" for ln in pdus)
     assert all(
         facility[ln.part].kind != "rack-pdu" for ln in lines if ln.category == "Power and cooling"
     )
+
+
+def test_a_patch_rack_is_ordered_as_the_rack_of_its_frame(gb300_cross_connected):
+    """A patch rack is a role, not a product: its 48U 600 x 1200 mm frame is one line with the
+    network racks' (was two lines, 7 + 1, worded apart)."""
+    design, lines = gb300_cross_connected
+    kinds = Counter(r.type for r in design.racks.values())
+    assert kinds["rack-patch-48u-600x1200"] > 0
+    racks = {ln.part: ln for ln in lines if ln.category == "Racks"}
+    assert set(racks) == {"rack-48u-600x1200", "rack-gb300-nvl72"}
+    assert racks["rack-48u-600x1200"].quantity == (
+        kinds["rack-48u-600x1200"] + kinds["rack-patch-48u-600x1200"]
+    )
+    assert sum(ln.quantity for ln in racks.values()) == len(design.racks)
+
+
+@pytest.fixture(scope="module")
+def b200_zoned():
+    """A DGX B200 SU with every network, zoned (the brief's second purchaser hall)."""
+    design = generate("rail-optimized", **(_POD | dict(nodes=32)))
+    apply_cabling(design, "zones")
+    return design, bom_lines(design, RoutedLinks(design))
+
+
+@pytest.mark.parametrize("hall", ["gb300_cross_connected", "b200_zoned"])
+def test_a_purchaser_sends_the_bom_as_it_is(hall, request):
+    """Read as a purchaser would: one line per product and stock length (never split by network
+    or wording), the networks' columns and the unit times the quantity adding up to each line,
+    the lines to the total, every cable, fibre and trunk at a length, counted each."""
+    design, lines = request.getfixturevalue(hall)
+    assert max(Counter((ln.part, ln.length_m) for ln in lines).values()) == 1
+    described = Counter((ln.category, ln.part_number, ln.description) for ln in lines)
+    assert max(described.values()) == 1  # one wording per product and length
+    for ln in lines:
+        assert ln.unit == "ea" and ln.quantity > 0
+        assert (
+            not ln.part_number.startswith("EST-")
+            and ln.part_number not in design.catalog.device_types
+        )
+        if ln.by_fabric[0] is not None:
+            assert sum(q or 0 for q in ln.by_fabric) == ln.quantity, ln.description
+        assert ln.total_price_usd == pytest.approx(ln.unit_price_usd * ln.quantity)
+        if ln.category in ("Cables", "Fibres", "Trunks"):
+            assert ln.length_m and ln.description.endswith(f"{ln.length_m:g} m"), ln.description
+    total = bom_totals(lines)
+    assert total.price_usd == pytest.approx(sum(ln.total_price_usd for ln in lines))
+    assert total.power_w == pytest.approx(sum(ln.total_power_w or 0 for ln in lines))
