@@ -143,10 +143,10 @@ def infer_topology(design: Design) -> Topology:
         dev_fabric[i] = device_fabric_code(design, device)
         if device.breakout:
             table = design.ports(device)
+        elif device.type in plain_tables:
+            table = plain_tables[device.type]
         else:
-            table = plain_tables.get(device.type)
-            if table is None:
-                table = plain_tables[device.type] = design.ports(device)
+            table = plain_tables[device.type] = design.ports(device)
         t = table_of.get(id(table))
         if t is None:
             t = table_of[id(table)] = len(port_maps)
