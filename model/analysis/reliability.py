@@ -36,6 +36,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
+from operator import attrgetter
 from pathlib import Path
 from typing import get_args
 
@@ -183,7 +184,11 @@ def physical_nics(design, ends) -> int:
             pairs = {name: (info.group, name.partition("/")[0]) for name, info in table.items()}
             known = physical_of[id(table)] = (table, pairs)
         physical = known[1]
-        used = Counter(group for group, _ in {physical[n] for n in port_names if n in physical})
+        ports = {physical[n] for n in port_names if n in physical}
+        groups = {group for group, _ in ports}
+        # Most servers cable one port group: its count is the set's size (a Counter per
+        # device, 16k at XL, cost more than the rest of this loop)
+        used = {groups.pop(): len(ports)} if len(groups) == 1 else Counter(g for g, _ in ports)
         for group_name, count in used.items():
             key = (device.type, group_name)
             if key not in per_nic:
@@ -212,8 +217,11 @@ def device_counts(design, topo: Topology, servers: np.ndarray) -> dict[str, int]
     member[servers] = True
     server = topo.is_gpu_server
     links, ids = design.links, topo.link_ids
-    ends = [links[ids[i]].a for i in np.flatnonzero(compute & member[topo.a] & ~server[topo.b])]
-    ends += [links[ids[i]].b for i in np.flatnonzero(compute & member[topo.b] & ~server[topo.a])]
+    ends: list = []
+    for side, at_server, other in (("a", topo.a, topo.b), ("b", topo.b, topo.a)):
+        rows = np.flatnonzero(compute & member[at_server] & ~server[other]).tolist()
+        # mapped in C: 131k server ends at XL
+        ends += map(attrgetter(side), map(links.__getitem__, map(ids.__getitem__, rows)))
     nics = physical_nics(design, ends)
     gpus = int(np.asarray(topo.gpus)[servers].sum())
     return {

@@ -209,11 +209,10 @@ def write_bom_xlsx(
     lines: Sequence[BomLine],
     schedule: ScheduleTable | Sequence[ScheduleRow],
     findings: Sequence[Finding],
-    fork: bool = False,
 ) -> None:
     from model.outputs.writers.xlsx_writer import write_xlsx
 
-    write_xlsx(path, bom_sheets(summary, lines, schedule, findings), fork)
+    write_xlsx(path, bom_sheets(summary, lines, schedule, findings))
 
 
 def export_bom(
@@ -232,7 +231,7 @@ def export_bom(
     "scheduled", in the order they end, for a workbook), for progress. ``fork``: the BOM lines
     and the analysis behind the Warnings may run on a second core, in a forked child
     (:mod:`model.runtime.forked_call`: only a process with no other thread may ask), beside the
-    cabling schedule, and so may half of the schedule's sheet; the workbook is the same.
+    cabling schedule; the workbook is the same.
     ``suffix``: the format when ``path`` does not say it (``-``, a device). Raises ExportError."""
     from model.outputs.bom import bom_lines
     from model.outputs.schedule import schedule_table
@@ -270,7 +269,7 @@ def export_bom(
             step("scheduled")
             lines, findings, summary = forked.result()
         step("analysed")
-    write_bom_xlsx(path, summary, lines, schedule, findings, fork)
+    write_bom_xlsx(path, summary, lines, schedule, findings)
     return lines
 
 

@@ -243,3 +243,18 @@ def test_multi_plane_nics_count_physical_nics_not_plane_links(build, nics_per_gp
     rel = forecast(design, topo, None, hall=hall)
     nic_day = rel["categories"]["nics"]["failures_per_day"]
     assert nic_day == pytest.approx(24e-9 * hall["gpus"] * nics_per_gpu * 330)
+
+
+def test_physical_nics_counts_each_port_group_of_a_server_apart(monkeypatch):
+    """A server cabling ports of two groups: each group's physical ports over its own ports per
+    NIC (here 2 for ``nic``, 1 for ``stor``), a port cabled twice or unknown counted never."""
+    from model.analysis import reliability
+    from model.design.entities import PortRef
+    from tests.builders import small_pod
+
+    per_nic = {"nic": 2, "stor": 1}
+    monkeypatch.setattr(reliability, "_ports_per_nic", lambda design, t, group: per_nic[group])
+    ends = [PortRef("a1", p) for p in ("nic1", "nic2", "nic3", "stor1", "stor2", "stor2", "x9")]
+    ends += [PortRef("a2", "nic5")]
+    # a1: nic 3 ports -> 2 NICs, stor 2 ports -> 2 NICs; a2: nic 1 port -> 1 NIC
+    assert reliability.physical_nics(small_pod(), ends) == 5

@@ -9,20 +9,23 @@ written straight into the sheet XML that openpyxl produced for its header: openp
 cell-by-cell writer takes over a minute for 6 million cells, this takes seconds. Its cells are
 encoded column by column (:mod:`model.outputs.writers.xlsx_columns`: repeated text as shared strings,
 no ``r`` on a cell) and the archive is rewritten with that sheet deflated on worker threads
-(:mod:`model.outputs.writers.zip_deflate`), the other parts as openpyxl made them. The plain rows are
-encoded before openpyxl is imported and its book made: the book (~0.15 s at XL, most of it
-openpyxl's import) is then made in this process while a forked child encodes the second half of
-the big sheet, instead of before either half starts.
+(:mod:`model.outputs.writers.zip_deflate`), the other parts as openpyxl made them.
+
+The rows are encoded in this process, not half of them in a forked child as before: a fork of
+an XL process (~1.5 GB) made the child and the parent take a copy-on-write fault on every page
+either wrote afterwards, which cost about what the child saved (its ~0.45 s of encoding).
+Measured on the XL hall with every network (``bom -o .xlsx``, CPU of the process and its
+children, nice 19, a loaded 2-core machine, 8 runs each): 10.1 s on average with that fork,
+9.6 s without, the workbook the same.
 """
 
 from __future__ import annotations
 
-import functools
 import io
 import math
 import re
 import zipfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,7 +40,6 @@ from model.outputs.writers.xlsx_columns import (
     strings_xml,
 )
 from model.outputs.writers.zip_deflate import (
-    Member,
     concatenated,
     deflate_member,
     small_member,
@@ -171,14 +173,13 @@ def _write_sheet(book: Workbook, sheet: Sheet) -> None:
         ws.append(out)
 
 
-def workbook_bytes(sheets: Iterable[Sheet], fork: bool = False) -> bytes:
-    """The complete .xlsx file as bytes, sheets in the given order. ``fork``: the second half
-    of a large plain sheet may be encoded in a forked child (:func:`_rows_member`)."""
+def workbook_bytes(sheets: Iterable[Sheet]) -> bytes:
+    """The complete .xlsx file as bytes, sheets in the given order."""
     sheets = list(sheets)
     plain = {sheet.name: sheet for sheet in sheets if sheet.plain and sheet.row_count()}
     if not plain:
         return _book_bytes(sheets)
-    return _with_plain_rows(sheets, plain, fork)
+    return _with_plain_rows(sheets, plain)
 
 
 def _book_bytes(sheets: list[Sheet]) -> bytes:
@@ -255,18 +256,21 @@ _STRINGS_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sha
 _STRINGS_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings"
 
 
-def _with_plain_rows(sheets: list[Sheet], plain: dict[str, Sheet], fork: bool) -> bytes:
+def _with_plain_rows(sheets: list[Sheet], plain: dict[str, Sheet]) -> bytes:
     """openpyxl's workbook of ``sheets`` with the rows of the ``plain`` sheets written into
-    their sheet XML, and the shared strings those rows use as a part of its own. The rows are
-    encoded first, and openpyxl's book made while they are (:func:`_rows_member`)."""
+    their sheet XML, and the shared strings those rows use as a part of its own."""
     strings: dict[str, int] = {}  # shared text -> its index in the shared strings part
     rows = {
         name: SheetRows(sheet.columns or list(map(list, zip(*sheet.rows, strict=True))), 2, strings)
         for name, sheet in plain.items()
     }  # the shared strings of every plain sheet now known
-    book = functools.cache(lambda: _book_bytes(sheets))  # made once, while the first rows are
-    row_members = {name: _rows_member(part, fork, book) for name, part in rows.items()}
-    source = zipfile.ZipFile(io.BytesIO(book()))
+    # Level 1 (ISA-L's, model.outputs.writers.zip_deflate): the schedule sheet is ~0.25 GB of
+    # XML at 400k rows; ISA-L's level 3 takes 8x longer for a file 0.4 % smaller
+    row_members = {
+        name: deflate_member("rows", part.chunks(0, part.count, _CHUNK_ROWS), _ZIP_LEVEL)
+        for name, part in rows.items()
+    }
+    source = zipfile.ZipFile(io.BytesIO(_book_bytes(sheets)))
     rels = source.read("xl/_rels/workbook.xml.rels")
     part_of = {part: title for title, part in _sheet_parts(source).items() if title in plain}
     if len(part_of) != len(plain):
@@ -290,33 +294,6 @@ def _with_plain_rows(sheets: list[Sheet], plain: dict[str, Sheet], fork: bool) -
     return zip_bytes(members)
 
 
-def _rows_member(rows: SheetRows, fork: bool, meanwhile: Callable[[], object]) -> Member:
-    """The rows of a plain sheet, deflated (a part of its sheet member, to be laid after the
-    head by :func:`~model.outputs.writers.zip_deflate.concatenated`); ``meanwhile()`` is called once
-    the work is under way. With ``fork`` (and a sheet of many chunks, and
-    :func:`~model.runtime.forked_call.can_fork`), the second half of the rows is encoded and deflated
-    in a forked child while this process calls ``meanwhile`` and does the first half, and the
-    two halves are laid one after the other: the same bytes of XML. XL: the schedule sheet's
-    rows take ~0.9 s on one core."""
-    from model.runtime.forked_call import ForkedCall
-
-    # Level 1 (ISA-L's, model.outputs.writers.zip_deflate): the schedule sheet is ~0.25 GB of XML at
-    # 400k rows; ISA-L's level 3 takes 8x longer for a file 0.4 % smaller
-    half = rows.count // (2 * _CHUNK_ROWS) * _CHUNK_ROWS  # a chunk boundary, as on one core
-    if not half:
-        fork = False
-
-    def second_half() -> Member:
-        return deflate_member("rows", rows.chunks(half, rows.count, _CHUNK_ROWS), _ZIP_LEVEL)
-
-    with ForkedCall(second_half, fork) as later:
-        meanwhile()
-        if not later.forked:
-            return deflate_member("rows", rows.chunks(0, rows.count, _CHUNK_ROWS), _ZIP_LEVEL)
-        first = deflate_member("rows", rows.chunks(0, half, _CHUNK_ROWS), _ZIP_LEVEL)
-        return concatenated(first, later.result())
-
-
 def _with_strings_part(name: str, content: bytes, rels: bytes) -> bytes:
     """The content types and the workbook's relationships, with the shared strings part added
     (openpyxl writes none: its cells hold their text inline)."""
@@ -333,7 +310,6 @@ def _with_strings_part(name: str, content: bytes, rels: bytes) -> bytes:
     return content
 
 
-def write_xlsx(path: str | Path, sheets: Iterable[Sheet], fork: bool = False) -> None:
-    """Build the workbook in memory (``fork``: see :func:`workbook_bytes`), then replace
-    ``path`` atomically."""
-    write_file(path, workbook_bytes(sheets, fork))
+def write_xlsx(path: str | Path, sheets: Iterable[Sheet]) -> None:
+    """Build the workbook in memory, then replace ``path`` atomically."""
+    write_file(path, workbook_bytes(sheets))
