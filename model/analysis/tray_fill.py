@@ -317,14 +317,18 @@ class TrayFill:
 
     def _learn_spans(self, plant, up_to: int) -> None:
         """Append the intervals of routes ``_routes_known .. up_to - 1`` to the flat lists."""
+        # Column by column per route (the optimiser learns each move's new routes here): four
+        # appends per span were most of a move's span learning.
         for route in range(self._routes_known, up_to):
             spans = plant.tray_spans(route)
-            for tray_id, s0, s1 in spans:
-                self._span_route.append(route)
-                self._span_tray.append(tray_id)
-                self._span_s0.append(s0)
-                self._span_s1.append(s1)
-            self._turns.append(len({t for t, _, _ in spans}) > 1)
+            trays: tuple = ()
+            if spans:
+                trays, s0, s1 = zip(*spans, strict=True)
+                self._span_route.extend([route] * len(spans))
+                self._span_tray.extend(trays)
+                self._span_s0.extend(s0)
+                self._span_s1.extend(s1)
+            self._turns.append(len(set(trays)) > 1)
         self._routes_known = max(self._routes_known, up_to)
 
     def _count_keys(self) -> np.ndarray:
