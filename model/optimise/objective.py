@@ -162,6 +162,7 @@ class Pricer:
         # devices the cache summed again
         self._off_devices: tuple[int, set[str]] | None = None
         self._layout_free = False  # the last whole pricing had no structured layout
+        self._fill_first: tuple[float, int, dict[str, float] | None] | None = None
         self.start = self.price()
         self._start_plugs = dict(self._plugs)
         self._off_devices = (self.cache.power_generation, set())
@@ -263,10 +264,13 @@ class Pricer:
         counted: the Priced has no terms (``complete`` False), and :meth:`broken` names the
         same tray it would name after a whole pricing."""
         design, plant = self.design, self.plant
+        self._fill_first = None
         if stop_at_fill and self._only_moves:
             refused = self._over_fill(changed)
             if refused is not None:
                 return refused
+        # (metres, links unreached, tray fill or None) found for this state by _over_fill
+        first, self._fill_first = self._fill_first, None
         only, moved, self._moved = self._only_moves, self._moved, set()
         self.cache.cages_unchanged, self._only_moves = only, True
         self.cache.rows_hint = (len(plant.link_ids), self._rows_of(moved)) if only else None
@@ -288,17 +292,22 @@ class Pricer:
         # The plant's own int32 column: widened to int64 and copied twice, it was two 3 MB
         # copies of every XL move; the price keeps one int32 copy.
         medium = np.asarray(plant.medium_index)
-        metres, unreached = self._link_totals(medium, hinted)
+        # Found before the count for these same rows (the moved racks' links' components):
+        # taken as they are, not compared again.
+        metres, unreached = first[:2] if first is not None else self._link_totals(medium, hinted)
         layout = getattr(phys, "structured", None)
         self._layout_free = layout is None
-        fill = self.fill.update(
-            design,
-            plant,
-            changed,
-            trunk_load(plant, layout) if layout is not None else None,
-            loads=False,  # the limit is the fill ratio: no weight or bend figures per move
-            rows_hint=hinted,  # the rows the cache compared: all a rack move can change
-        )
+        if first is not None and first[2] is not None:
+            fill = first[2]
+        else:
+            fill = self.fill.update(
+                design,
+                plant,
+                changed,
+                trunk_load(plant, layout) if layout is not None else None,
+                loads=False,  # the limit is the fill ratio: no weight or bend figures per move
+                rows_hint=hinted,  # the rows the cache compared: all a rack move can change
+            )
         breaks = 0
         if layout is not None:
             from model.structured.channel_checks import table_checks
@@ -327,8 +336,8 @@ class Pricer:
         Taken while only racks moved since the last whole pricing, whose cage graph therefore
         stands (a move changes no link end's cage): the rows a move can change are those of
         the moved racks' links' cage components, the rows the plant cache compares. The tray
-        fill and link totals brought up to date here are kept: a whole pricing after finds
-        them current for these rows (comparing again changes nothing). The moved racks stay
+        fill and link totals found here are the state's: the whole pricing that follows when
+        no tray is over takes them as they are (the same rows). The moved racks stay
         listed for the plant cache, which has not counted them. At XL most candidates fill a
         tray past 40 % (187 of 219 priced, seed 0): their plant count was most of their price.
         """
@@ -337,15 +346,18 @@ class Pricer:
             return None
         hinted = graph.rows_of(unique_sorted(graph.comp[self._rows_of(self._moved)]))
         medium = np.asarray(plant.medium_index)
-        _, unreached = self._link_totals(medium, hinted)
+        metres, unreached = self._link_totals(medium, hinted)
         if unreached > self.start.unreached:
-            return None  # broken() names the reach first: priced whole, as it was
+            # broken() names the reach first: priced whole, as it was
+            self._fill_first = (metres, unreached, None)
+            return None
         fill = self.fill.update(self.design, plant, changed, None, loads=False, rows_hint=hinted)
         start = self.start.tray_fill
         if not any(
             ratio > max(TRAY_FILL_WARNING, start.get(tray_id, 0.0)) + 1e-9
             for tray_id, ratio in fill.items()
         ):
+            self._fill_first = (metres, unreached, fill)  # the whole pricing takes them
             return None
         return Priced(
             terms={},
