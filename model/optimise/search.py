@@ -229,7 +229,9 @@ def anneal(
         back = {r: (design.racks[r].x, design.racks[r].y) for r in moves}
         design.move_racks(moves)
         changed = plant.refresh()
-        priced = pricer.price(changed)
+        # A candidate that fills a tray past its limit is refused before its plant is counted
+        # (most of them at XL): the same decision, the same sentence from broken().
+        priced = pricer.price(changed, stop_at_fill=True)
         # The footprints were clash-checked above (the same check ``broken`` makes of the
         # racks it is given): asked again it would be a second ~5 ms walk of the hall at L.
         ok = pricer.broken(priced, [], changed) is None

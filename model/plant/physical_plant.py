@@ -88,7 +88,7 @@ def build_plant(
     design, media = plant.design, list(plant.media)
     view = cage_view(plant)
     tables = view.tables
-    medium = np.asarray(plant.medium_index, dtype=np.int64)
+    medium = _medium_column(plant)
     backplane = _on_backplane(medium, media)
     rows = _counted_rows(backplane, cache)
     if around_link is not None:
@@ -228,6 +228,14 @@ def build_plant(
             fabric_rows = (names, codes)
         apply_structured(out, plant, fabric_rows, needed=not counting, layout=layout)
     return out
+
+
+def _medium_column(plant) -> np.ndarray:
+    """The plant's medium row per link, its own integer column as it is (int32): widened to
+    int64 it was a 3 MB copy of every optimiser move at XL; every use indexes or compares it
+    (the tally widens the rows it counts)."""
+    medium = np.asarray(plant.medium_index)
+    return medium if medium.dtype.kind == "i" else medium.astype(np.int64)
 
 
 def _counted_rows(backplane: np.ndarray, cache: PlantCache | None) -> np.ndarray:

@@ -191,8 +191,16 @@ class PlantCache:
                 sizes = np.searchsorted(local, devices, "right") - first
                 sel = np.repeat(first - np.cumsum(sizes) + sizes, sizes)
                 sel += np.arange(int(sizes.sum()))
+                # Grouped by the runs themselves: a search of every gathered cage's device
+                # (a spine rack's move re-sums the ~64k cages of its leaves at XL) is not needed.
+                grouped = (graph.by_device[0][devices], np.repeat(np.arange(len(devices)), sizes))
                 typ, mx = device_plug_power(
-                    tables, dev_ids, graph.nodes[sel], lo[sel], graph.cage_spec[sel]
+                    tables,
+                    dev_ids,
+                    graph.nodes[sel],
+                    lo[sel],
+                    graph.cage_spec[sel],
+                    grouped=grouped,
                 )
                 if self.plugs_in_place:
                     power = previous[2]
@@ -203,7 +211,7 @@ class PlantCache:
                 seen = previous[1]  # the cache's own copy: brought up to date in place
                 seen[moved] = lo[moved]
                 self._power = (graph, seen, power, own)
-                ids = [dev_ids[d] for d in graph.by_device[0][devices].tolist()]
+                ids = list(typ)  # the devices summed again, as device_plug_power names them
                 self._resummed(ids)
                 return power
         power = device_plug_power(

@@ -13,14 +13,24 @@ from model.analysis import tray_fill
 from model.analysis.tray_fill import TrayFill
 from model.analysis.tray_levels import TrayLevels
 from model.engine.routed_links import RoutedLinks
-from model.generators.generate import generate
+from model.generators.generate import generate, rail_optimized
 from model.optimise.moves import network_racks, search_space
 
 
+def _hall(name: str):
+    if name == "S":
+        return generate("leaf-spine", nodes=16, node_type="dgx-h100", switch="qm9700")
+    # L-like: the L workload's HGX nodes and SN5600 tiers, with a core tier (4 SUs of 16).
+    return rail_optimized(
+        nodes=64, node_type="hgx-h100-8x400", switch="sn5600", su_nodes=16, tiers=3
+    )
+
+
+@pytest.mark.parametrize("hall", ["S", "L-like"])
 def test_fill_only_update_moves_cables_on_the_touched_trays_and_equals_a_fresh_build(
-    monkeypatch,
+    monkeypatch, hall
 ):
-    design = generate("leaf-spine", nodes=16, node_type="dgx-h100", switch="qm9700")
+    design = _hall(hall)
     movable = network_racks(design)
     free, _ = search_space(design, movable, set(), True, False)
     plant = RoutedLinks(design)
