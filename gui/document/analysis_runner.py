@@ -160,7 +160,7 @@ class _Job(QRunnable):
             if self.superseded:
                 return SUPERSEDED
             work.plant = freeze_plant(worked, work.design)  # the analysis reads this copy
-            changed_links = changed_links | rerouted
+            changed_links = changed_links | rerouted if changed_links else rerouted
             # Handed over before the analysis (the cables redrawn ~0.5 s after the drop at XL,
             # the figures after); never touched here again, the live plant may take it.
             self.signals.rerouted.emit(work.revision, worked, rerouted)
