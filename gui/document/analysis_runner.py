@@ -160,7 +160,7 @@ class _Job(QRunnable):
             if self.superseded:
                 return SUPERSEDED
             work.plant = freeze_plant(worked, work.design)  # the analysis reads this copy
-            changed_links = changed_links | rerouted
+            changed_links = changed_links | rerouted if changed_links else rerouted
             # Handed over before the analysis (the cables redrawn ~0.5 s after the drop at XL,
             # the figures after); never touched here again, the live plant may take it.
             self.signals.rerouted.emit(work.revision, worked, rerouted)
@@ -278,7 +278,8 @@ class AnalysisRunner(QObject):
         return self._closed
 
     def close(self) -> None:
-        """Stop following the design and wait for a job in flight (its result is dropped)."""
+        """Stop following the design and wait for a job in flight (its result, and a tray
+        re-route it had not handed back, are dropped: the document is closing)."""
         if self._closed:
             return
         self._closed = True
@@ -289,9 +290,9 @@ class AnalysisRunner(QObject):
                 self.feed.refreshed.disconnect(self._plant_refreshed)
             except (RuntimeError, TypeError):
                 pass
+            # A re-route still pending goes with the document (the runner closes when its
+            # document does): re-routing it here held the GUI thread for seconds at XL.
             self.feed.offload_trays = False
-            if self.feed.rerouting:  # no job will re-route it now: apply it here
-                self.feed.ensure_fresh()
         self._timer.stop()
         self._signals.done.disconnect(self._job_done)
         self._signals.rerouted.disconnect(self._job_rerouted)

@@ -26,15 +26,18 @@ import dataclasses
 import numpy as np
 
 from model.design.changes import TRAY_KINDS, Change
+from model.engine.link_table import INPUT_COLUMNS
 from model.engine.routed_links import RoutedLinks
 
 # Attributes a plant keeps as its own whatever state it takes: its design, its queue of edits
 # (the design's subscription appends to that very list) and its identity.
 _OWN = frozenset({"design", "_pending", "_subscription", "plant_identity"})
-# The row tables: a tray edit adds, drops and renumbers no row, so the copy reads the
-# snapshot's (never written) and the live plant keeps its own. Copying and then freeing the
-# 393k-entry index and id list at XL cost the GUI thread ~65 ms when the copy was adopted.
-_ROWS = frozenset({"index", "link_ids"})
+# The row tables and the rows' inputs (ends, drops, ports, cages, pins): a tray edit adds, drops
+# and renumbers no row and changes no input, so the copy reads the snapshot's (read-only, never
+# written) and the live plant keeps its own. Copying and then freeing the 393k-entry index and
+# id list at XL cost the GUI thread ~65 ms when the copy was adopted; the 17 input columns
+# were copied on the worker twice (thawed here, frozen again for its analysis).
+_KEPT = frozenset({"index", "link_ids", *INPUT_COLUMNS})
 
 
 def pending_tray_edits(plant: RoutedLinks) -> tuple[Change, ...]:
@@ -66,7 +69,7 @@ def retray(snap: RoutedLinks) -> tuple[RoutedLinks, frozenset[str]]:
     length or medium changed). Runs on any thread: it reads ``snap`` only."""
     work = RoutedLinks.__new__(RoutedLinks)
     for name, value in snap.__dict__.items():
-        setattr(work, name, value if name in _ROWS else _thawed(value))
+        setattr(work, name, value if name in _KEPT else _thawed(value))
     work._pending = list(snap._pending)
     changed = frozenset(work.refresh())
     work.route_keys()  # named here, off the GUI thread (a tray edit renames every route)
@@ -82,7 +85,7 @@ def adopt(live: RoutedLinks, worked: RoutedLinks, applied: tuple[Change, ...]) -
     if len(head) != len(applied) or any(a is not b for a, b in zip(head, applied, strict=True)):
         return False
     for name, value in worked.__dict__.items():
-        if name not in _OWN and name not in _ROWS:
+        if name not in _OWN and name not in _KEPT:
             live.__dict__[name] = value
     del pending[: len(applied)]  # in place: the design's subscription appends to this list
     return True

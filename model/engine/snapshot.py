@@ -297,6 +297,10 @@ def _copy_container(value, buffers: _Buffers | None = None, earlier=None):
     except sets inside a dict (the design's indexes), which edits change in place. ``earlier``:
     the same attribute of the previous snapshot, which an array equal to it may share."""
     if isinstance(value, np.ndarray):
+        if not value.flags.writeable and value.base is None:
+            # Already a snapshot's own array (a re-routed copy reads its inputs there: see
+            # model.engine.retray_copy), never written again while anything holds it: shared.
+            return value
         copied = buffers.copy(value, earlier) if buffers is not None else value.copy()
         copied.flags.writeable = False  # immutable: a write on the worker raises, not tears
         return copied

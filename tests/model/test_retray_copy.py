@@ -9,10 +9,10 @@ import threading
 import numpy as np
 import pytest
 
-from model.engine.link_table import OUTPUT_COLUMNS
+from model.engine.link_table import INPUT_COLUMNS, OUTPUT_COLUMNS
 from model.engine.retray_copy import adopt, pending_tray_edits, refresh_in_steps, retray
 from model.engine.routed_links import RoutedLinks
-from model.engine.snapshot import Snapshotter
+from model.engine.snapshot import Snapshotter, freeze_plant
 from tests.benchmarks.synthetic import synthetic_hall
 from tests.model.test_tray_reroute import _assert_same_plant
 
@@ -133,3 +133,35 @@ def test_only_tray_edits_are_handed_over():
     assert pending_tray_edits(live) == ()
     with pytest.raises(ValueError, match="unapplied edits"):
         Snapshotter(design, live).take(pending_trays=True)
+
+
+def test_the_inputs_are_read_where_they_are_not_copied_again():
+    """A tray edit changes no row's inputs: the worker's copy reads the snapshot's input
+    columns, its frozen copy for the analysis shares them, the live plant keeps its own (still
+    writable: a later edit refills them in place), and a later edit of the inputs (a device's
+    link removed and added back) gives the figures of a fresh plant."""
+    design = synthetic_hall(256)
+    live = RoutedLinks(design)
+    own = {name: getattr(live, name) for name in INPUT_COLUMNS}
+    _corner_moved(design, live, random.Random(9))
+    applied = pending_tray_edits(live)
+    snap_design, snap = Snapshotter(design, live).take(pending_trays=True)
+    worked, _ = retray(snap)
+    frozen = freeze_plant(worked, snap_design)
+    for name in INPUT_COLUMNS:
+        assert getattr(worked, name) is getattr(snap, name), name
+        assert getattr(frozen, name) is getattr(snap, name), name
+        assert not getattr(frozen, name).flags.writeable
+    assert adopt(live, worked, applied)
+    for name in INPUT_COLUMNS:
+        assert getattr(live, name) is own[name], name
+        assert getattr(live, name).flags.writeable
+    link = next(iter(design.links.values()))
+    design.remove_links([link.id])
+    design.add_links([link])
+    live.refresh()
+    fresh = RoutedLinks(design)
+    rows = np.array([live.index[i] for i in fresh.link_ids])
+    for name in ("routed_m", "length_m", "ordered_m", "medium_index", "status", *INPUT_COLUMNS):
+        if name not in ("cage_a", "cage_b"):  # device numbers follow the order devices came
+            np.testing.assert_array_equal(getattr(live, name)[rows], getattr(fresh, name))
