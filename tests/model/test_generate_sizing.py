@@ -262,3 +262,25 @@ def test_dgx_b300_spectrum_x_twin_plane_reproduces_table_3(sus, nodes, leaves, s
     assert counts["switches"] == {"leaf": leaves, "spine": spines}
     # Links per plane: 8 GPUs x 2 planes of 400G a node (the RA counts 512 cables an SU).
     assert counts["links"]["node-leaf"] == nodes * 8 * 2
+
+
+# Between Table 3's rows no source sizes the XDR fabric: the even spread only where it costs at
+# most the 9/8 of the Clos minimum the table accepts (4 SU: 18 for 16), else the Clos minimum.
+# (GB300 racks, leaves, spines): the even spread built 24, 36, 6, 72 and 72 spines here.
+XDR_BETWEEN_ROWS = [(40, 40, 20), (56, 56, 28), (9, 9, 5), (80, 80, 40), (96, 96, 48)]
+
+
+@pytest.mark.parametrize(("racks", "leaves", "spines"), XDR_BETWEEN_ROWS)
+def test_xdr_fabrics_between_table_3_rows_stay_at_the_clos_minimum(racks, leaves, spines):
+    counts = preview("nvl72", racks=racks, platform="gb300")
+    assert (counts["switches"]["leaf"], counts["switches"]["spine"]) == (leaves, spines)
+    assert counts["links"]["leaf-spine"] == counts["links"]["node-leaf"]  # non-blocking, no more
+
+
+def test_an_xdr_leaf_never_has_more_uplinks_than_downlinks():
+    """71 nodes an SU: each leaf 71 downlinks and 71 uplinks (16 spines at 4 SU), not 72 on 18."""
+    counts = preview("rail-optimized", nodes=284, node_type="dgx-b300", switch="q3400", su_nodes=71)
+    assert counts["switches"] == {"leaf": 32, "spine": 16}
+    assert counts["links"] == {"node-leaf": 2272, "leaf-spine": 2272}
+    reserved = preview("nvl72", racks=80, platform="gb300", reserve_ports=1)
+    assert reserved["switches"]["spine"] == 40  # was 64
