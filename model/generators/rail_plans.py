@@ -240,7 +240,7 @@ def plan_rail_optimized(
     if tiers not in ("auto", "2", "3", "rail-only"):
         raise GenerateError(f"--tiers must be auto, 2, 3 or rail-only, not {tiers!r}")
     rails = len(node.nics)
-    even = catalog.device_types[switch].family in EVEN_SPREAD_FAMILIES
+    even = switch in EVEN_SPREAD_SWITCHES
     args = (node, leaf, nodes, su_nodes, tiers, oversubscription, reserve_ports, up, down, even)
     if tiers == "rail-only" or (not share_rails and -(-su_nodes // down) <= 1):
         return _plan_rails(*args, 1)
@@ -282,13 +282,14 @@ def plan_rail_optimized(
 # (and the OEM HGX built to them) put one rail on a leaf wherever it fits, and stay so.
 SHARED_RAIL_VENDORS = frozenset({"AMD"})
 
-# Switch families whose two-tier fabrics NVIDIA publishes with every leaf's uplinks spread
+# Switches whose two-tier fabrics NVIDIA publishes with every leaf's uplinks spread
 # evenly over the spines (the spine count divides them) even where a round-robin spread would
 # take fewer spines: the XDR SuperPOD's Table 3 (NV-SP-B300XDR) has 32 Q3400 leaves of 72
 # uplinks on 18 spines at 4 SU and 64 on 36 at 8 SU (4 links a pair, 128 of 144 spine ports),
 # not the 16 and 32 the ports alone need. The Q3450-LD is the Q3400-RA's co-packaged twin (same
-# ports), so it builds the same fabric. Other families stay at the Clos minimum (clos_spines).
-EVEN_SPREAD_FAMILIES = frozenset({"Quantum-X800", "Quantum-X800 Photonics"})
+# ports), so it builds the same fabric. Keyed on the switches the table covers, not the family:
+# the Q3200 (also "Quantum-X800") has no such table. Others stay at the Clos minimum (clos_spines).
+EVEN_SPREAD_SWITCHES = frozenset({"q3400", "q3450-ld"})
 # The most spines the even spread may cost over the Clos minimum, as a ratio: Table 3's 4- and
 # 8-SU rows (18 for 16, 36 for 32) are the most it accepts, 9/8. Choice (no source decides the
 # sizes between its rows): beyond that the Clos minimum, the pairs as even as round-robin makes
@@ -297,7 +298,7 @@ EVEN_SPREAD_MOST_EXTRA = (9, 8)
 
 
 def xdr_spines(need: int, leaves: int, spine_ports: int) -> tuple[int, int] | None:
-    """(uplinks per leaf, spines) of an :data:`EVEN_SPREAD_FAMILIES` two-tier fabric.
+    """(uplinks per leaf, spines) of an :data:`EVEN_SPREAD_SWITCHES` two-tier fabric.
 
     Uplinks are ``need`` (the downlinks in use at the ratio), never rounded up to a divisor:
     Table 3's leaves have as many uplinks as downlinks, so a leaf of 71 nodes gets 71, not 72.
@@ -347,7 +348,7 @@ def _plan_rails(
     rpl: int,
 ) -> RailPlan:
     """The rail-optimized plan with ``rpl`` rails sharing each leaf; ``even``: two tiers spread
-    each leaf's uplinks evenly over the spines (:data:`EVEN_SPREAD_FAMILIES`)."""
+    each leaf's uplinks evenly over the spines (:data:`EVEN_SPREAD_SWITCHES`)."""
     rails = len(node.nics)
     lpr = -(-su_nodes // (down // rpl))
     need = used_uplinks(-(-su_nodes // lpr) * rpl, oversubscription, up)

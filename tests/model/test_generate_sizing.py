@@ -284,3 +284,11 @@ def test_an_xdr_leaf_never_has_more_uplinks_than_downlinks():
     assert counts["links"] == {"node-leaf": 2272, "leaf-spine": 2272}
     reserved = preview("nvl72", racks=80, platform="gb300", reserve_ports=1)
     assert reserved["switches"]["spine"] == 40  # was 64
+
+
+def test_the_q3200_has_no_xdr_table_so_it_stays_at_the_clos_minimum():
+    """Table 3 covers the Q3400 (and its co-packaged twin), not the Q3200 of the same family:
+    4 GB300 racks on Q3200 leaves are 16 leaves of 18 uplinks on 8 spines, not the 9 the even
+    spread (within the table's 9/8) would take."""
+    counts = preview("nvl72", racks=4, platform="gb300", switch="q3200")
+    assert (counts["switches"]["leaf"], counts["switches"]["spine"]) == (16, 8)
