@@ -290,6 +290,9 @@ class _NetworkBuild:
             endpoints,
             lambda d: math.ceil(3 * d / 4),
             s_breakout,
+            # Converged: each tray's ports on two separate switches (NV-RA-VR; NV-SP-GB200's
+            # parallel pathways), so two leaves even where one would hold every port (1-2 racks).
+            min_leaves=2 if self.converged else 1,
         )
         a_endpoints = self._storage_appliances()
         for d, p in a_endpoints:
