@@ -23,22 +23,28 @@ def converged_servers(catalog: Catalog, servers: list[tuple[str, str]]) -> bool:
     """Whether storage and in-band share one Ethernet fabric: the GB200 SuperPOD reference
     architecture runs both on Spectrum-4 (NV-SP-GB200, domain-facts §9), its NVL72 compute
     trays carrying them on BlueField-3 with no front-end ports; so does every server here of
-    that build (an NVL72 tray whose storage ports are a DPU's of :data:`CONVERGED_DPUS`)."""
+    that build (an NVL72 tray whose storage ports are a DPU's of :data:`CONVERGED_DPUS`).
+
+    A server with no GPUs (a Vera Rubin POD's Vera CPU tray) does not decide it: choice, as
+    NV-RA-VR joins each node of the POD to the converged fabric by two 400G ports and the CPU
+    tray's ports are the same BlueField-4's, it joins the GPU trays' converged fabric (both
+    ports, on two switches) when its ports are all such a DPU's; with front-end ports it does
+    not, and the fabrics stay apart."""
     types = {t for _, t in servers}
-    if not types:
-        return False
+    gpu_types = 0
     for type_id in types:
         dtype = catalog.device_types[type_id]
         stor = dtype.ports_of_role("storage")
-        if (
-            dtype.ports_of_role("frontend")
-            or not stor
-            or any(g.nic not in CONVERGED_DPUS for g in stor)
-            or dtype.gpus is None
-            or dtype.gpus.scale_up_domain != "links"
-        ):
+        if dtype.ports_of_role("frontend") or not stor:
             return False
-    return True
+        if any(g.nic not in CONVERGED_DPUS for g in stor):
+            return False
+        if dtype.gpus is None:
+            continue
+        if dtype.gpus.scale_up_domain != "links":
+            return False
+        gpu_types += 1
+    return gpu_types > 0
 
 
 def server_port_split(
