@@ -17,6 +17,10 @@ INBAND_PORTS = 2  # per GPU server (domain-facts 8c)
 # and GB300 trays (NV-SP-GB200), BlueField-4 on Vera Rubin NVL72 trays, whose RA names three
 # physical fabrics, the converged one joining each node by two 400G ports (NV-RA-VR).
 CONVERGED_DPUS = frozenset({"bluefield-3", "bluefield-4"})
+# Both RAs describe NVL72 trays. Rubin Ultra / Kyber (144-package domain) carries BlueField-4
+# too, but no source read gives its storage or in-band networks (TOMS-KYBER, SEMI-GTC26 give
+# the rack): it keeps the DGX SuperPOD RA's separate storage and in-band fabrics.
+CONVERGED_DOMAIN_GPUS = 72
 
 
 def converged_servers(catalog: Catalog, servers: list[tuple[str, str]]) -> bool:
@@ -41,7 +45,10 @@ def converged_servers(catalog: Catalog, servers: list[tuple[str, str]]) -> bool:
             return False
         if dtype.gpus is None:
             continue
-        if dtype.gpus.scale_up_domain != "links":
+        if (
+            dtype.gpus.scale_up_domain != "links"
+            or dtype.gpus.scale_up_domain_gpus != CONVERGED_DOMAIN_GPUS
+        ):
             return False
         gpu_types += 1
     return gpu_types > 0
@@ -69,3 +76,29 @@ def server_port_split(
             storage_ports[dev] = stor[:half]
             inband_ports[dev] = stor[half : half + INBAND_PORTS]
     return storage_ports, inband_ports
+
+
+def uncabled_notes(
+    catalog: Catalog,
+    servers: list[tuple[str, str]],
+    storage_ports: dict[str, list[str]],
+    inband_ports: dict[str, list[str]],
+) -> list[str]:
+    """A sentence per server type whose storage-role ports are not all cabled: the networks
+    take the reference architecture's two storage and two in-band ports a node (domain-facts
+    8c) and no source read says what the others carry (a Kyber canister's 36 BlueField-4 ports)."""
+    used: dict[str, tuple[int, int]] = {}
+    for dev, type_id in servers:
+        n = len(storage_ports.get(dev, ())) + len(inband_ports.get(dev, ()))
+        seen = used.get(type_id)
+        used[type_id] = (min(n, seen[0]) if seen else n, (seen[1] if seen else 0) + 1)
+    notes = []
+    for type_id, (n, count) in sorted(used.items()):
+        total = sum(g.count for g in catalog.device_types[type_id].ports_of_role("storage"))
+        if 0 < n < total:
+            notes.append(
+                f"{count} {type_id}: {n} of each one's {total} storage/in-band ports cabled "
+                f"(the reference architecture's two storage and two in-band a node); no source "
+                f"read says what the other {total - n} carry, so they are left free"
+            )
+    return notes
