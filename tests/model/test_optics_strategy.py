@@ -260,3 +260,24 @@ def test_a_tier_already_co_packaged_meets_a_co_packaged_strategy():
     types = Counter((d.role, d.type) for d in design.devices.values())
     assert types[("leaf", "sn6810")] and types[("leaf", "sn5600")]
     assert design.settings.optics_strategy["leaf"] == "co-packaged"
+
+
+def test_the_unmet_finding_names_only_the_switches_left_pluggable():
+    """A partly swapped leaf tier (GB300, every network): the finding named every leaf, the
+    Q3450-LD too; it names the SN5600 / SN4600C leaves that keep their cages, and each of them."""
+    design = generate("nvl72", racks=1, platform="gb300", fabrics="all", optics="co-packaged")
+    types = design.catalog.device_types
+    report = analyze(design, _plant(design))
+    (leaf,) = [
+        w for w in report.warnings if w.code == "OPTICS_STRATEGY_UNMET" and "leaf tier" in w.message
+    ]
+    named = {design.devices[d].type for d in leaf.objects}
+    assert named and not [t for t in named if types[t].laser_sources]
+    pluggable = {
+        d.id
+        for d in design.devices.values()
+        if d.role == "leaf"
+        and types[d.type].category == "switch"
+        and not types[d.type].laser_sources
+    }
+    assert set(leaf.objects) == pluggable
