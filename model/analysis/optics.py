@@ -153,7 +153,15 @@ def strategy_findings(design, tiers: dict[str, dict]) -> list[Finding]:
             why = "its switches have pluggable cages (no co-packaged type in their place)"
         else:
             continue
-        switches = sorted(d.id for d in design.devices.values() if d.role == tier)
+        types = design.catalog.device_types
+        # Only the switches left pluggable: a partly swapped tier's co-packaged ones are met.
+        switches = sorted(
+            d.id
+            for d in design.devices.values()
+            if d.role == tier
+            and types[d.type].category == "switch"
+            and not (strategy == "co-packaged" and types[d.type].laser_sources)
+        )
         out.append(
             Finding(
                 code="OPTICS_STRATEGY_UNMET",

@@ -120,13 +120,15 @@ def add_leaves(
     endpoints: list[tuple[str, str]],
     up_for: Callable[[int], int],
     breakout: dict[str, int] | None = None,
+    min_leaves: int = 1,
 ) -> tuple[list[tuple[str, int]], list[PortLink]]:
-    """Leaves of ``switch`` for ``endpoints`` [(device, port)], each with ``up_for(d)`` uplinks."""
+    """Leaves of ``switch`` for ``endpoints`` [(device, port)], each with ``up_for(d)`` uplinks;
+    at least ``min_leaves`` of them where there are as many endpoints."""
     role = data_role(catalog, switch)
     radix = port_radix(catalog, switch, breakout)
     # The most downlinks d with d + up_for(d) <= radix.
     per_leaf = max(d for d in range(1, radix) if d + up_for(d) <= radix)
-    n = max(1, math.ceil(len(endpoints) / per_leaf))
+    n = max(1, min(min_leaves, len(endpoints)), math.ceil(len(endpoints) / per_leaf))
     per_leaf = math.ceil(len(endpoints) / n)  # spread evenly
     width = max(2, len(str(n)))
     out: list[tuple[str, int]] = []

@@ -58,6 +58,7 @@ from model.generators.leaf_spine import (
 from model.generators.network_ports import (
     converged_servers,
     server_port_split,
+    uncabled_notes,
 )
 from model.generators.oob import (
     hall_switch_count,
@@ -152,6 +153,8 @@ def build_networks(
     )
     ufm_compute, ufm_storage, heads = build.management_nodes()
     storage_ports, inband_ports = server_port_split(build.ports, build.servers, build.converged)
+    if "storage" in fabrics and "inband" in fabrics:
+        build.net.notes += uncabled_notes(catalog, build.servers, storage_ports, inband_ports)
     if "storage" in fabrics and any(storage_ports.values()):
         build.storage_fabric(storage_ports, ufm_storage)
     inband_spines: list[str] = []  # the 100GbE spines, where the OOB switches uplink
@@ -290,6 +293,9 @@ class _NetworkBuild:
             endpoints,
             lambda d: math.ceil(3 * d / 4),
             s_breakout,
+            # Converged: each tray's ports on two separate switches (NV-RA-VR; NV-SP-GB200's
+            # parallel pathways), so two leaves even where one would hold every port (1-2 racks).
+            min_leaves=2 if self.converged else 1,
         )
         a_endpoints = self._storage_appliances()
         for d, p in a_endpoints:

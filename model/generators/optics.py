@@ -50,26 +50,31 @@ def apply_optics(design: Design, text: str) -> Design:
     their pluggable cages, as a linear tier keeps DSP modules where no linear one fits, and the
     analysis says so (OPTICS_STRATEGY_UNMET): with every network, the leaf tier of a GB300 hall
     is its Q3400 compute leaves and its Spectrum-4 storage and in-band leaves, of which only
-    the Q3400 has a twin. A co-packaged tier none of whose switches has a twin would change
-    nothing: refused with a sentence naming them."""
+    the Q3400 has a twin. A tier with a switch already co-packaged (a Vera Rubin hall's SN6810
+    leaves) is met by it. A co-packaged tier none of whose switches is or has a co-packaged
+    twin would change nothing: refused with a sentence naming them."""
     wanted = parse_optics(text)
     types = design.catalog.device_types
     swaps = []
     no_twin: dict[str, set[str]] = {}
+    met: set[str] = set()  # roles with a switch co-packaged already or now
     for device in design.devices.values():
         if wanted.get(device.role) != "co-packaged":
             continue
         dtype = types[device.type]
-        if dtype.category != "switch" or dtype.laser_sources:
-            continue  # already co-packaged
+        if dtype.category != "switch":
+            continue
+        if dtype.laser_sources:  # already co-packaged
+            met.add(device.role)
+            continue
         twin = dtype.co_packaged_twin
         if twin:
             swaps.append(msgspec.structs.replace(device, type=twin))
+            met.add(device.role)
         else:
             no_twin.setdefault(device.role, set()).add(f"{dtype.id} ({dtype.model})")
-    swapped = {d.role for d in swaps}
     for role, plain in sorted(no_twin.items()):
-        if role not in swapped:
+        if role not in met:
             raise GenerateError(
                 f"optics: no co-packaged switch is in the catalog in the place of the "
                 f"{role} switch {', '.join(sorted(plain))}; co-packaged twins: "

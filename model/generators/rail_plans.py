@@ -6,8 +6,9 @@ the Clos minimum (:func:`model.generators.plans.clos_spines`): where an even spr
 spines than the ports do, the uplinks go round-robin (GB200 NVL72 1 SU: 18 leaves + 9 spines,
 2 SU: 36 + 18; issue 39). The price is a fabric that is not a regular Clos: an adversarial
 balanced cut can be a few links short of the even formula (2 SU: 568 of 576 x 400G), which
-the analysis measures by max flow. Quantum-X800 (XDR) fabrics keep the even spread, as
-NVIDIA's XDR SuperPOD table builds them (4 SU: 32 leaves + 18 spines; :data:`EVEN_SPREAD_FAMILIES`).
+the analysis measures by max flow. Quantum-X800 (XDR) fabrics take the even spread where it
+costs no more spines over the Clos minimum than NVIDIA's XDR SuperPOD table itself accepts (4
+SU: 32 leaves + 18 spines, not 16), else the Clos minimum (:func:`xdr_spines`).
 
 Right-sizing choices (issue 14), written down here because they change counts:
 
@@ -42,6 +43,7 @@ Right-sizing choices (issue 14), written down here because they change counts:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TypedDict
 
@@ -238,7 +240,7 @@ def plan_rail_optimized(
     if tiers not in ("auto", "2", "3", "rail-only"):
         raise GenerateError(f"--tiers must be auto, 2, 3 or rail-only, not {tiers!r}")
     rails = len(node.nics)
-    even = catalog.device_types[switch].family in EVEN_SPREAD_FAMILIES
+    even = switch in EVEN_SPREAD_SWITCHES
     args = (node, leaf, nodes, su_nodes, tiers, oversubscription, reserve_ports, up, down, even)
     if tiers == "rail-only" or (not share_rails and -(-su_nodes // down) <= 1):
         return _plan_rails(*args, 1)
@@ -280,13 +282,41 @@ def plan_rail_optimized(
 # (and the OEM HGX built to them) put one rail on a leaf wherever it fits, and stay so.
 SHARED_RAIL_VENDORS = frozenset({"AMD"})
 
-# Switch families whose two-tier fabrics NVIDIA publishes with every leaf's uplinks spread
+# Switches whose two-tier fabrics NVIDIA publishes with every leaf's uplinks spread
 # evenly over the spines (the spine count divides them) even where a round-robin spread would
 # take fewer spines: the XDR SuperPOD's Table 3 (NV-SP-B300XDR) has 32 Q3400 leaves of 72
 # uplinks on 18 spines at 4 SU and 64 on 36 at 8 SU (4 links a pair, 128 of 144 spine ports),
 # not the 16 and 32 the ports alone need. The Q3450-LD is the Q3400-RA's co-packaged twin (same
-# ports), so it builds the same fabric. Other families stay at the Clos minimum (clos_spines).
-EVEN_SPREAD_FAMILIES = frozenset({"Quantum-X800", "Quantum-X800 Photonics"})
+# ports), so it builds the same fabric. Keyed on the switches the table covers, not the family:
+# the Q3200 (also "Quantum-X800") has no such table. Others stay at the Clos minimum (clos_spines).
+EVEN_SPREAD_SWITCHES = frozenset({"q3400", "q3450-ld"})
+# The most spines the even spread may cost over the Clos minimum, as a ratio: Table 3's 4- and
+# 8-SU rows (18 for 16, 36 for 32) are the most it accepts, 9/8. Choice (no source decides the
+# sizes between its rows): beyond that the Clos minimum, the pairs as even as round-robin makes
+# them (5 SU: 20 spines of 3 or 4 links a leaf, not 24; 10-17 SU: 40-68, not 72).
+EVEN_SPREAD_MOST_EXTRA = (9, 8)
+
+
+def xdr_spines(need: int, leaves: int, spine_ports: int) -> tuple[int, int] | None:
+    """(uplinks per leaf, spines) of an :data:`EVEN_SPREAD_SWITCHES` two-tier fabric.
+
+    Uplinks are ``need`` (the downlinks in use at the ratio), never rounded up to a divisor:
+    Table 3's leaves have as many uplinks as downlinks, so a leaf of 71 nodes gets 71, not 72.
+    Spines are the smallest divisor of ``need`` at or above the Clos minimum where that is at
+    most 9/8 of it (:data:`EVEN_SPREAD_MOST_EXTRA`), else the Clos minimum, round-robin. None
+    where the leaves do not fit two tiers.
+    """
+    if clos_spines(need, need, leaves, spine_ports) is None:
+        return None
+    need = max(need, 2)  # two uplinks at least: no leaf hangs on one cable
+    fewest = max(math.ceil(leaves * need / spine_ports - 1e-9), 2)
+    if fewest > need:  # a leaf cannot reach every spine: the general rule decides
+        return clos_spines(need, need, leaves, spine_ports)
+    even = smallest_divisor_at_least(need, fewest)
+    num, den = EVEN_SPREAD_MOST_EXTRA
+    if even is not None and even * den <= fewest * num:
+        return need, even
+    return need, fewest
 
 
 def _last_su_leaves(nodes: int, su_nodes: int, lpr: int, rail_only: bool) -> int:
@@ -318,7 +348,7 @@ def _plan_rails(
     rpl: int,
 ) -> RailPlan:
     """The rail-optimized plan with ``rpl`` rails sharing each leaf; ``even``: two tiers spread
-    each leaf's uplinks evenly over the spines (:data:`EVEN_SPREAD_FAMILIES`)."""
+    each leaf's uplinks evenly over the spines (:data:`EVEN_SPREAD_SWITCHES`)."""
     rails = len(node.nics)
     lpr = -(-su_nodes // (down // rpl))
     need = used_uplinks(-(-su_nodes // lpr) * rpl, oversubscription, up)
@@ -341,7 +371,10 @@ def _plan_rails(
     if tiers == "rail-only":
         return _plan_rail_only(base, leaf, nodes, n_su, lpr, up, reserve_ports, need)
     if tiers in ("auto", "2"):
-        fit = (fewest_spines if even else clos_spines)(need, most, leaves, leaf.radix)
+        if even:
+            fit = xdr_spines(need, leaves, leaf.radix)
+        else:
+            fit = clos_spines(need, most, leaves, leaf.radix)
         if fit is not None:
             return RailPlan(**base, uplinks=fit[0], tiers=2, spines=fit[1])
         if tiers == "2":

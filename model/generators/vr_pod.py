@@ -14,9 +14,9 @@ Vera CPU (256 CPUs, NEXTFIN-VR-POD), BlueField-4 STX storage and Spectrum-6 SPX 
 * **LPX**: left out. The source gives 256 LPUs per rack (NEXTFIN-VR-POD) but no ports, power or
   cooling, so no LPX device type is in the catalog; ``generation_notes`` says so (:func:`lpx_note`).
 
-The CPU trays' and STX nodes' converged ports join the storage and in-band networks
-(:mod:`model.generators.networks`): the STX nodes are the POD's storage, no generic appliance is
-added. Hence a POD builds every network (``--fabrics all``).
+The CPU trays' converged ports join the GPU trays' converged storage + in-band fabric, both
+ports on two switches (:func:`model.generators.network_ports.converged_servers`); the STX nodes
+are the POD's storage on its appliance leaves, no generic appliance is added. Hence a POD builds every network (``--fabrics all``).
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from model.catalog.components import builtin_catalog
 from model.generators.generate import generate
 from model.generators.network_ports import converged_servers
@@ -75,3 +77,29 @@ def test_vera_rubin_trays_join_one_converged_fabric_by_two_ports_on_two_switches
                 assert fabric_of[far.device] == "storage"
                 leaves.setdefault(end.device, set()).add(far.device)
     assert len(leaves) == 8 * 18 and {len(v) for v in leaves.values()} == {2}
+
+
+def _switches_of_each_tray(design) -> dict[str, set[str]]:
+    fabric_of = {d.id: d.fabric for d in design.devices.values()}
+    out: dict[str, set[str]] = {}
+    for link in design.links.values():
+        for end, far in ((link.a, link.b), (link.b, link.a)):
+            tray = design.devices[end.device].type.endswith("compute-tray")
+            if tray and fabric_of[far.device] in ("storage", "inband"):
+                out.setdefault(end.device, set()).add(far.device)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("platform", "racks"),
+    [("vera-rubin", 1), ("vera-rubin", 2), ("vera-rubin", 3), ("vera-rubin", 8)]
+    + [("gb200", 1), ("gb200", 2), ("gb300", 1), ("gb300", 2)],
+)
+def test_every_tray_reaches_two_converged_switches_at_every_size(platform, racks):
+    """NV-RA-VR: each node's two converged ports go to two separate switches. At 1-2 racks
+    every port fitted one leaf, so a leaf's failure cut every tray off the converged fabric;
+    now at least two leaves (GB200/GB300 alike)."""
+    design = generate("nvl72", racks=racks, platform=platform, fabrics="all")
+    trays = _switches_of_each_tray(design)
+    assert len(trays) == racks * 18
+    assert {len(v) for v in trays.values()} == {2}

@@ -232,6 +232,9 @@ def test_dgx_b300_xdr_reproduces_table_3_at_every_size(sus, nodes, leaves, spine
         {"node-leaf": down, "leaf-spine": up},
     )
     gb300 = preview("nvl72", racks=sus * 8, platform="gb300")
+    # Table 3 prints 9,216 GPUs at 18 SU, NVIDIA's inconsistency (sources.json NV-SP-B300XDR):
+    # its 1,296 nodes and cable counts are 10,368 GPUs, as built.
+    assert nodes * 8 == gb300["gpus"] == down
     assert (gb300["switches"]["leaf"], gb300["switches"]["spine"]) == (leaves, spines)
     assert (gb300["links"]["node-leaf"], gb300["links"]["leaf-spine"]) == (down, up)
 
@@ -250,7 +253,13 @@ def test_a_4_su_gb300_hall_joins_every_leaf_to_every_spine_by_4_links():
 
 # NV-SP-B300 (sources.json), Table 3 "Larger DGX SuperPOD component counts" (Spectrum-X, twin-planar: each GPU
 # 2 x 400GbE through two planes): (SUs, nodes, leaves, spines), 64 DGX B300 an SU.
-B300_SPECTRUM_X_TABLE_3 = [(1, 64, 16, 8), (2, 128, 32, 16), (4, 256, 64, 32), (8, 512, 128, 64)]
+B300_SPECTRUM_X_TABLE_3 = [
+    (1, 64, 16, 8),
+    (2, 128, 32, 16),
+    (4, 256, 64, 32),
+    (8, 512, 128, 64),
+    (16, 1024, 256, 128),
+]
 
 
 @pytest.mark.parametrize(("sus", "nodes", "leaves", "spines"), B300_SPECTRUM_X_TABLE_3)
@@ -262,3 +271,33 @@ def test_dgx_b300_spectrum_x_twin_plane_reproduces_table_3(sus, nodes, leaves, s
     assert counts["switches"] == {"leaf": leaves, "spine": spines}
     # Links per plane: 8 GPUs x 2 planes of 400G a node (the RA counts 512 cables an SU).
     assert counts["links"]["node-leaf"] == nodes * 8 * 2
+
+
+# Between Table 3's rows no source sizes the XDR fabric: the even spread only where it costs at
+# most the 9/8 of the Clos minimum the table accepts (4 SU: 18 for 16), else the Clos minimum.
+# (GB300 racks, leaves, spines): the even spread built 24, 36, 6, 72 and 72 spines here.
+XDR_BETWEEN_ROWS = [(40, 40, 20), (56, 56, 28), (9, 9, 5), (80, 80, 40), (96, 96, 48)]
+
+
+@pytest.mark.parametrize(("racks", "leaves", "spines"), XDR_BETWEEN_ROWS)
+def test_xdr_fabrics_between_table_3_rows_stay_at_the_clos_minimum(racks, leaves, spines):
+    counts = preview("nvl72", racks=racks, platform="gb300")
+    assert (counts["switches"]["leaf"], counts["switches"]["spine"]) == (leaves, spines)
+    assert counts["links"]["leaf-spine"] == counts["links"]["node-leaf"]  # non-blocking, no more
+
+
+def test_an_xdr_leaf_never_has_more_uplinks_than_downlinks():
+    """71 nodes an SU: each leaf 71 downlinks and 71 uplinks (16 spines at 4 SU), not 72 on 18."""
+    counts = preview("rail-optimized", nodes=284, node_type="dgx-b300", switch="q3400", su_nodes=71)
+    assert counts["switches"] == {"leaf": 32, "spine": 16}
+    assert counts["links"] == {"node-leaf": 2272, "leaf-spine": 2272}
+    reserved = preview("nvl72", racks=80, platform="gb300", reserve_ports=1)
+    assert reserved["switches"]["spine"] == 40  # was 64
+
+
+def test_the_q3200_has_no_xdr_table_so_it_stays_at_the_clos_minimum():
+    """Table 3 covers the Q3400 (and its co-packaged twin), not the Q3200 of the same family:
+    4 GB300 racks on Q3200 leaves are 16 leaves of 18 uplinks on 8 spines, not the 9 the even
+    spread (within the table's 9/8) would take."""
+    counts = preview("nvl72", racks=4, platform="gb300", switch="q3200")
+    assert (counts["switches"]["leaf"], counts["switches"]["spine"]) == (16, 8)

@@ -251,3 +251,33 @@ def test_co_packaged_with_every_network_swaps_the_switches_that_have_a_twin():
 def test_co_packaged_is_refused_where_no_switch_of_the_tier_has_a_twin():
     with pytest.raises(GenerateError, match="sn5600"):
         generate("leaf-spine", nodes=4, node_type="dgx-b300", switch="sn5600", optics="co-packaged")
+
+
+def test_a_tier_already_co_packaged_meets_a_co_packaged_strategy():
+    """A Vera Rubin hall's SN6810 leaves are co-packaged already: with every network the leaf
+    tier (SN6810, SN5600, SN4600C) was refused because the Spectrum-4/-3 leaves have no twin."""
+    design = generate("nvl72", racks=1, platform="vera-rubin", fabrics="all", optics="co-packaged")
+    types = Counter((d.role, d.type) for d in design.devices.values())
+    assert types[("leaf", "sn6810")] and types[("leaf", "sn5600")]
+    assert design.settings.optics_strategy["leaf"] == "co-packaged"
+
+
+def test_the_unmet_finding_names_only_the_switches_left_pluggable():
+    """A partly swapped leaf tier (GB300, every network): the finding named every leaf, the
+    Q3450-LD too; it names the SN5600 / SN4600C leaves that keep their cages, and each of them."""
+    design = generate("nvl72", racks=1, platform="gb300", fabrics="all", optics="co-packaged")
+    types = design.catalog.device_types
+    report = analyze(design, _plant(design))
+    (leaf,) = [
+        w for w in report.warnings if w.code == "OPTICS_STRATEGY_UNMET" and "leaf tier" in w.message
+    ]
+    named = {design.devices[d].type for d in leaf.objects}
+    assert named and not [t for t in named if types[t].laser_sources]
+    pluggable = {
+        d.id
+        for d in design.devices.values()
+        if d.role == "leaf"
+        and types[d.type].category == "switch"
+        and not types[d.type].laser_sources
+    }
+    assert set(leaf.objects) == pluggable

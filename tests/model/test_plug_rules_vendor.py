@@ -231,3 +231,14 @@ def test_vera_rubin_bluefield4_ports_take_a_dr4_not_a_2_km_fr4():
     assert modules.get("osfp-400g-dr4-msa") == 18 * 2  # two converged ports a tray
     assert "fr4-400g-osfp" not in modules and "mms4x50-nm-fin" not in modules
     assert not phys.findings
+
+
+def test_a_gb300_bom_names_its_nvlink_switch_tray_without_another_platform():
+    """GB200 and GB300 NVL72 share the NVLink 5 switch tray (NV-MC-NVLINK, INTROL-GB300): a
+    GB300 BOM ordered it as a "GB200 NVL72 NVLink switch tray"."""
+    design = generate("nvl72", racks=1, platform="gb300")
+    lines = [x for x in bom_lines(design, RoutedLinks(design)) if "NVLink" in x.description]
+    assert lines and not [
+        x.description for x in lines if "GB200" in x.description and "GB300" not in x.description
+    ]
+    assert sum(x.quantity for x in lines if "switch tray" in x.description) == 9

@@ -124,3 +124,22 @@ def test_a_leaf_spine_on_the_q3200_is_its_clos_minimum():
     report = analyze(design, plant)
     assert [w.code for w in report.warnings if w.severity != "info"] == []
     assert report.bisection_gbps == 128 / 2 * 800
+
+
+def test_the_pod_runs_storage_and_inband_on_one_converged_fabric(pod):
+    """NV-RA-VR: compute, converged and OOB fabrics, each node joined to the converged one by
+    two 400G ports on two separate switches. The Vera CPU trays (no GPUs) kept the POD apart:
+    an SN5600 in-band fabric beside storage, each tray one port on each. Choice: the CPU trays'
+    BlueField-4 ports join the converged fabric as the GPU trays' do."""
+    design, _ = pod
+    fabric_of = {d.id: d.fabric for d in design.devices.values()}
+    assert not [d for d in design.devices.values() if (d.fabric, d.type) == ("inband", "sn5600")]
+    reach: dict[str, set[str]] = {}
+    for link in design.links.values():
+        for end, far in ((link.a, link.b), (link.b, link.a)):
+            kind = design.devices[end.device].type
+            if kind in ("vr-nvl72-compute-tray", "vera-cpu-tray"):
+                if fabric_of[far.device] in ("storage", "inband"):
+                    assert fabric_of[far.device] == "storage"
+                    reach.setdefault(end.device, set()).add(far.device)
+    assert len(reach) == 16 * 18 + 128 and {len(v) for v in reach.values()} == {2}
