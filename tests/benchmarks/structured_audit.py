@@ -50,12 +50,12 @@ def _nvl72(name: str, platform: str, sus: tuple[int, ...]) -> list[Case]:
 # Every generator and platform ``generate --help`` offers, from 1 SU up to the L hall (16,384
 # GPUs); sizes as each platform's scalable unit counts them (32 DGX, 8 NVL72 racks, ...).
 CASES: list[Case] = [
-    *_rail("dgx-h100", H100, (1, 4, 16)),
+    *_rail("dgx-h100", H100, (1, 4, 16, 64)),  # 64 SU: 2,048 DGX, the L hall's 16,384 GPUs
     *_rail("dgx-b200", B200, (1, 4, 16)),
-    *_rail("dgx-b300", B300, (1, 4, 16)),
+    *_rail("dgx-b300", B300, (1, 4, 16, 64)),
     *_rail("hgx-h100-sn5600", HGX, (1, 4, 32)),  # 32 SU: the L reference hall
     *_rail("mi355x-th5", MI355X_TH5, (1, 4, 16)),
-    *_rail("mi355x-th6", MI355X_TH6, (1, 4)),
+    *_rail("mi355x-th6", MI355X_TH6, (1, 4, 16)),
     *_nvl72("gb200", "gb200", (1, 4, 16)),
     *_nvl72("gb300", "gb300", (1, 4, 16)),
     *_nvl72("vera-rubin", "vera-rubin", (1, 4, 16)),
