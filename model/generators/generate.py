@@ -180,7 +180,7 @@ def rail_optimized(
     if plan.planes > 1:
         shape += f", {plan.planes} planes"
     title = name or (f"Rail-optimized, {nodes} x {node_type}, {switch}, {shape}")
-    return _build(
+    design = _build(
         catalog,
         title,
         segments,
@@ -192,6 +192,8 @@ def rail_optimized(
         switch=switch,
         oversubscription=oversubscription,
     )
+    design.generation_notes += filter(None, [rail_plans.uneven_spread_note(plan)])
+    return design
 
 
 def nvl72(
@@ -252,6 +254,7 @@ def nvl72(
         switch=plan.scale_out.leaf.type_id,
         oversubscription=oversubscription,
     )
+    design.generation_notes += filter(None, [rail_plans.uneven_spread_note(plan.scale_out)])
     if pod:
         design.generation_notes.append(vr_pod.lpx_note(len(design.racks)))
     return design

@@ -301,3 +301,18 @@ def test_the_q3200_has_no_xdr_table_so_it_stays_at_the_clos_minimum():
     spread (within the table's 9/8) would take."""
     counts = preview("nvl72", racks=4, platform="gb300", switch="q3200")
     assert (counts["switches"]["leaf"], counts["switches"]["spine"]) == (16, 8)
+
+
+def test_an_xdr_fabric_left_uneven_says_so():
+    """9 GB300 racks: 9 leaves of 72 uplinks on the Clos minimum's 5 spines, 14 or 15 links a
+    pair (the even spread would take 6); a note says the pairs are uneven. 8 racks: even, none."""
+    design = nvl72(racks=9, platform="gb300")
+    roles = {d.id: d.role for d in design.devices.values()}
+    pairs = Counter(
+        tuple(sorted((link.a.device, link.b.device)))
+        for link in design.links.values()
+        if {roles[link.a.device], roles[link.b.device]} == {"leaf", "spine"}
+    )
+    assert len(pairs) == 9 * 5 and set(pairs.values()) == {14, 15}
+    assert [n for n in design.generation_notes if "round-robin over 5 spines" in n]
+    assert not [n for n in nvl72(racks=8, platform="gb300").generation_notes if "round-robin" in n]
