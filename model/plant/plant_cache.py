@@ -14,11 +14,15 @@ from model.plant.tally import CageGraph, Tally, cage_graph, tally
 class PlantCache:
     """Keeps the cage graph and the whole plant's count of one :func:`build_plant` for the next.
 
-    A rack move changes lengths and maybe media, never which cages a link joins: the next call
-    reuses the graph (~0.1 s of sorting at 400k links) and recounts only the components with a
-    link whose medium, ordered length or fabric changed (the old count of those components is
-    taken out, the new one put in; counts are integers, so the sum is exact). Everything is
-    reused only when the rows and cage arrays equal (by content) the ones it was built from.
+    A rack move changes lengths and maybe media, never which cages a link joins: a link end's
+    cage is its device and port's cage (``port_cages`` of the device type, breakout and optics
+    setting), its spec the cage's, and the components, shapes and hubs are functions of those
+    keys alone; ``move_racks`` edits a rack's place, none of them (tests/model/test_plant_shares.py
+    rebuilds the graph after random moves and finds it equal). So the next call reuses the
+    graph (~0.1 s of sorting at 400k links) and recounts only the components with a link whose
+    medium, ordered length or fabric changed (their old count, kept as each element's share,
+    is taken out and the new one put in; counts are integers, so the sum is exact). Everything
+    is reused only when the rows and cage arrays equal (by content) the ones it was built from.
     """
 
     def __init__(self) -> None:
