@@ -57,7 +57,9 @@ def group_channels(
     link_ids = list(direct)
     n = len(link_ids)
     rows = fibre_rows(plant)  # the rows of direct's links, as plant_fibres chose them
-    if len(rows) != n:  # another choice of links: found by id
+    ids = plant.link_ids
+    if len(rows) != n or (n and (ids[rows[0]], ids[rows[-1]]) != (link_ids[0], link_ids[-1])):
+        # Another choice of links than plant_fibres': found by id.
         rows = np.fromiter(map(plant.index.__getitem__, link_ids), np.int64, n)
     up_a, horizontal, up_b = plant.pieces_arrays(rows)
     medium = np.asarray(plant.medium_index, dtype=np.int64)[rows]

@@ -166,3 +166,18 @@ def test_cords_are_those_laid_member_by_member(monkeypatch, name):
         assert fast.leg_lengths_m and fast.cassettes
     if name.startswith("helios"):  # AMD modules: vendor-neutral cords
         assert len(set(fast.cords.parts)) > 1 or fast.cords.parts[0] != ""
+
+
+def test_a_choice_of_links_other_than_the_plants_fibres_is_grouped_as_link_by_link():
+    """Every other link of ``plant_fibres`` (as many rows, other links; then fewer): the
+    members are found by id, and grouped as the oracle groups them."""
+    design = _hall("fat-tree zoned, by hand")
+    plant = RoutedLinks(design)
+    fibres = plant_fibres(plant)
+    _, fpp_of = _module_fibres(design.catalog)
+    shifted = dict(list(fibres.items())[1:] + list(fibres.items())[:1])  # same size, reordered
+    for direct in ({k: v for n, (k, v) in enumerate(fibres.items()) if n % 2}, shifted):
+        old, _, route_best = group_channels_by_link(plant, direct, fpp_of, [])
+        groups, columns, route_of = group_channels(plant, direct, fpp_of, [])
+        assert _as_oracle(groups, columns) == {k: [m[0] for m in v] for k, v in old.items()}
+        assert route_of == {pair: best[1] for pair, best in route_best.items()}
