@@ -59,7 +59,7 @@ def power_and_cost(
         "other_devices": dev.other_usd,
     }
     cost |= cpo_cost
-    cost |= facility_cost(design)  # the BOM's "Power and cooling" lines, when any
+    cost |= facility_cost(design)  # the facility's lines (Power and cooling; rack PDUs under PDUs)
     for lines in (power, power_max, cost):
         lines["total"] = sum(v for k, v in lines.items() if k != "total")
     return power, power_max, cost

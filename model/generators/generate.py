@@ -501,7 +501,7 @@ def _build(
             place_facility(design)
         design.revision = 0
     # Not saved: what the generator left out of the networks asked for, for the CLI / wizard.
-    design.generation_notes = list(net.notes)
+    design.generation_notes[:0] = net.notes  # before the facility's (the floor rating's)
     return design
 
 

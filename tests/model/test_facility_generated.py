@@ -110,3 +110,9 @@ def test_a_generated_floor_is_rated_for_the_racks_it_holds(params, cabling, rati
     design = apply_cabling(generate("nvl72", fabrics="all", **params), cabling)
     assert design.hall.floor_rating_kg_m2 == pytest.approx(rating_kg_m2)
     assert floor_findings(design) == []
+    # A raised rating is an assumption the architect must check: said once, naming a rack.
+    said = [n for n in design.generation_notes if n.startswith("floor rated")]
+    if rating_kg_m2 == AI_FLOOR_RATING_KG_M2:
+        assert len(said) == 1 and "50 kN/m2" in said[0] and " rack " in said[0]
+    else:
+        assert said == []
