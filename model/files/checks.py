@@ -185,13 +185,18 @@ def _check_device_ports(doc: DesignDocument) -> list[LoadProblem]:
     except CatalogError:
         return []  # reported by the build step with its own sentence
     problems: list[LoadProblem] = []
-    seen: dict[tuple, int] = {}
+    seen: dict[tuple | str, int] = {}
     total = 0
     for i, device in enumerate(doc.devices):
         dtype = catalog.device_types.get(device.type)
         if dtype is None:
             continue
-        key = (device.type, tuple(sorted(device.breakout.items())))
+        # a device that breaks out nothing (most of them) is keyed by its type alone
+        key = (
+            (device.type, tuple(sorted(device.breakout.items())))
+            if device.breakout
+            else device.type
+        )
         count = seen.get(key)
         if count is None:
             count = 0
