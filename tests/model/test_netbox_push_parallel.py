@@ -177,3 +177,21 @@ def test_a_request_postgresql_undid_for_a_deadlock_is_sent_again():
     items = [((i,), {"device_type": 1}) for i in range(5)]
     assert send_kind("devices", method, items, connections=2) == []
     assert calls == [5, 5]
+
+
+def test_modules_go_in_the_order_of_their_module_type():
+    """ModuleType.module_count is NetBox's counter for modules: ordered by device, a 64-node
+    push still deadlocked on the two module types (PostgreSQL log), 3 times."""
+    design = _pod()
+    api = SlowNetBox()
+    posted: list[int] = []
+    create = api.create
+
+    def recording(endpoint, objects):
+        if endpoint == "modules":
+            posted.extend(o["module_type"] for o in objects)
+        return create(endpoint, objects)
+
+    api.create = recording  # type: ignore[method-assign]
+    push(api, _desired(design), connections=4)
+    assert len(set(posted)) > 1 and posted == sorted(posted, key=str)

@@ -335,7 +335,7 @@ hold_netbox() {  # until the server ends: it was started in `timed`'s subshell, 
     while kill -0 "$(cat "$RUN_DIR/push.server-pid")" 2>/dev/null; do sleep 5; done
 }
 rest_push() {
-    timed "NetBox start ($NETBOX_WORKERS workers, token)" start_netbox || return 1
+    timed "NetBox start (gunicorn/runserver: $NETBOX_WORKERS, token)" start_netbox || return 1
     if [ -n "${NETBOX_SERVE_ONLY:-}" ]; then  # a NetBox to push to by hand (measurements)
         echo "NetBox at http://127.0.0.1:$NB_PORT/ (token in $RUN_DIR/token), designs in" \
             "$RUN_DIR; NETBOX_SERVE_ONLY set: Ctrl-C (or killing this run) ends it"

@@ -43,11 +43,12 @@ REQUEST_S = 20.0
 FIRST_CHUNK = 10  # objects in a kind's first request, before its time per object is known
 CONNECTIONS = 4  # requests in flight at most (push-netbox --connections)
 # kind -> the field naming the row whose counter NetBox updates for each object of the kind
-# (utilities.counters in NetBox 4.7: DeviceType.device_count and its *_template_count fields;
-# a module's components are counted on its device).
+# (utilities.counters in NetBox 4.7: DeviceType.device_count and its *_template_count fields,
+# ModuleType.module_count: modules ordered by device still deadlocked on module types, 3 times
+# in a 64-node push).
 LOCKED_ROW = {
     "devices": "device_type",
-    "modules": "device",
+    "modules": "module_type",
     "interface-templates": "device_type",
     "module-bay-templates": "device_type",
     "power-port-templates": "device_type",
