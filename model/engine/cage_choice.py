@@ -253,16 +253,7 @@ class _Offers:
     def _modules(self, m: int, ok: np.ndarray, cost: np.ndarray, power: np.ndarray) -> bool:
         """Adds a module in every cage and a fibre per link; False when ``m`` has no fibre."""
         tables, comps, rows = self.tables, self.comps, self.rows
-        price = np.full(len(tables.specs), np.nan)
-        watts = np.zeros(len(tables.specs))
-        fpp = np.ones(len(tables.specs))
-        reach = np.full(len(tables.specs), np.inf)  # a module rated shorter than its medium
-        for s in range(len(tables.specs)):
-            part = tables.module(m, s)
-            if part is not None:
-                price[s], watts[s], fpp[s] = part.price_usd, part.power_w, part.fibres_per_port
-                if part.reach_m > 0:
-                    reach[s] = part.reach_m
+        price, watts, fpp, reach = tables.module_columns(m)
         fpart = tables.fibre_of.get(m)
         if fpart is None:
             return False
