@@ -253,16 +253,7 @@ class _Offers:
     def _modules(self, m: int, ok: np.ndarray, cost: np.ndarray, power: np.ndarray) -> bool:
         """Adds a module in every cage and a fibre per link; False when ``m`` has no fibre."""
         tables, comps, rows = self.tables, self.comps, self.rows
-        price = np.full(len(tables.specs), np.nan)
-        watts = np.zeros(len(tables.specs))
-        fpp = np.ones(len(tables.specs))
-        reach = np.full(len(tables.specs), np.inf)  # a module rated shorter than its medium
-        for s in range(len(tables.specs)):
-            part = tables.module(m, s)
-            if part is not None:
-                price[s], watts[s], fpp[s] = part.price_usd, part.power_w, part.fibres_per_port
-                if part.reach_m > 0:
-                    reach[s] = part.reach_m
+        price, watts, fpp, reach = tables.module_columns(m)
         fpart = tables.fibre_of.get(m)
         if fpart is None:
             return False
@@ -271,7 +262,7 @@ class _Offers:
         if np.isnan(price).any():
             ok[comps.cage_comp[np.isnan(cage_price)]] = False
         n_comp = comps.count
-        cost += np.bincount(comps.cage_comp, weights=np.nan_to_num(cage_price), minlength=n_comp)
+        cost += np.bincount(comps.cage_comp, weights=_nan_zero(cage_price), minlength=n_comp)
         power += np.bincount(comps.cage_comp, weights=watts[comps.cage_spec], minlength=n_comp)
         link_ordered = self.link_fibre_ordered(m)
         ok[comps.comp[np.isnan(link_ordered)]] = False
@@ -280,7 +271,7 @@ class _Offers:
         beyond = rows.length_m > np.minimum(reach[rows.spec_a], reach[rows.spec_b]) + 1e-9
         ok[comps.comp[beyond]] = False
         per_link = fpp[rows.spec_a] * (
-            fpart.price_usd + fpart.price_per_m_usd * np.nan_to_num(link_ordered)
+            fpart.price_usd + fpart.price_per_m_usd * _nan_zero(link_ordered)
         )
         cost += np.bincount(comps.comp, weights=per_link, minlength=n_comp)
         return True
@@ -305,7 +296,7 @@ class _Offers:
             sel = part_of == p
             got = _round_up(np.asarray(part.lengths_m, dtype=float), self.comps.length_m[sel])
             assembly_len[sel] = got
-            cost[sel] = part.price_usd + part.price_per_m_usd * np.nan_to_num(got)
+            cost[sel] = part.price_usd + part.price_per_m_usd * _nan_zero(got)
             power[sel] = part.power_a_w + part.fanout * part.power_b_w
 
     def _cable_shapes(self) -> tuple[np.ndarray, list[int]]:
@@ -437,6 +428,14 @@ def _trunk_lengths(mode: str) -> np.ndarray:
         return np.zeros(0)
     narrowest = min(parts, key=lambda t: (t.fibres, t.id))
     return np.asarray(sorted(narrowest.lengths_m), dtype=np.float64)
+
+
+def _nan_zero(values: np.ndarray) -> np.ndarray:
+    """``np.nan_to_num`` of prices and lengths, which are NaN or finite: NaN read as 0.
+
+    One ``where``, not nan_to_num's checks and copy (three calls per candidate medium, ~0.1 ms
+    each under cProfile for an XL rack move's ~5k rows)."""
+    return np.where(np.isnan(values), 0.0, values)
 
 
 def _round_up(lengths: np.ndarray, length_m: np.ndarray) -> np.ndarray:

@@ -214,6 +214,11 @@ class PartTables:
         default_factory=list, repr=False, compare=False
     )
     own_fibre: dict[str, FibrePart | None] = field(default_factory=dict, repr=False, compare=False)
+    # module_columns() per (medium row, number of specs): the modules change only when a spec
+    # is entered. Not an init field, so a snapshot's copy starts its own.
+    _columns: dict[tuple[int, int], tuple[np.ndarray, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @classmethod
     def build(cls, catalog: Catalog, media: Sequence[MediaType]) -> PartTables:
@@ -308,6 +313,29 @@ class PartTables:
 
     def module(self, medium: int, spec: int) -> ModulePart | None:
         return self.modules.get((medium, spec))
+
+    def module_columns(self, medium: int) -> tuple[np.ndarray, ...]:
+        """(price, watts, fibres per port, rated reach) of ``medium``'s module per spec row, read
+        only: NaN price, 0 W, 1 fibre and no reach limit (inf) where no module fits the spec.
+
+        Kept, not read from the parts again for every media choice (an optimiser's rack move
+        at XL asked each module medium's ~20 specs once per candidate)."""
+        key = (medium, len(self.specs))
+        got = self._columns.get(key)
+        if got is None:
+            n = len(self.specs)
+            price, watts = np.full(n, np.nan), np.zeros(n)
+            fpp, reach = np.ones(n), np.full(n, np.inf)  # a module rated shorter than its medium
+            for s in range(n):
+                part = self.module(medium, s)
+                if part is not None:
+                    price[s], watts[s], fpp[s] = part.price_usd, part.power_w, part.fibres_per_port
+                    if part.reach_m > 0:
+                        reach[s] = part.reach_m
+            for column in (price, watts, fpp, reach):
+                column.flags.writeable = False
+            got = self._columns[key] = (price, watts, fpp, reach)
+        return got
 
     def orderable(self, medium: int, spec_a: int, spec_b: int) -> bool:
         """Whether some part of ``medium`` plugs into cages of these two specs (any shape)."""

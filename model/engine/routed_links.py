@@ -24,6 +24,7 @@ import numpy as np
 
 from model.catalog.components import MediaType
 from model.catalog.ports import port_table
+from model.common.arrays import unique_sorted
 from model.common.findings import Finding
 from model.design.bulk_load import LoadedLinkCodes, loaded_link_codes
 from model.design.changes import TRAY_KINDS, Change, ChangeKind
@@ -181,30 +182,42 @@ class RoutedLinks(PlantRouting, PlantMedia):
         # port height and depth stay; its drops were placed above): they are routed again, not
         # read again (reading a leaf rack's links was ~40 % of a rack move at L).
         only_moved = [r for r in moved_racks - touched_racks if r in design.racks]
-        more = self._rows_of_racks(only_moved)
         index = self.index
         rows = [index[lid] for lid in retable if lid in index]
+        if rows:
+            refill = np.array(sorted(rows), dtype=np.int64)
+            self._fill_inputs(refill, [self.link_ids[r] for r in refill])
+        more = self._rows_of_racks(only_moved)  # read from the drops, so after the refill
         if not rows and not len(more):
             # Links only went: their components may have split. Relabel here (the editing
             # thread) so that readers such as the analysis worker never write the plant.
             self.label_components()
             return set(new)
-        if rows:
-            refill = np.array(sorted(rows), dtype=np.int64)
-            self._fill_inputs(refill, [self.link_ids[r] for r in refill])
-        rows_arr = np.unique(np.concatenate([np.array(rows, dtype=np.int64), more]))
+        # Sorted, not hashed: numpy 2's np.unique of ints hashes (~2 ms of each XL rack move
+        # under cProfile for its ~5k rows; the same rows in the same order).
+        rows_arr = unique_sorted(np.concatenate([np.array(rows, dtype=np.int64), more]))
         return self._compute(rows_arr) | set(new)
 
     def _rows_of_racks(self, rack_ids: list[str]) -> np.ndarray:
         """Rows of the links of these racks, kept per rack while only racks move (a rack
-        moved to and fro by the optimiser has its thousands of link ids looked up once)."""
+        moved to and fro by the optimiser has its rows found once).
+
+        A row's drop points are its ends' rack numbers (``2 * rack + face``, current once its
+        inputs are read), so a rack's rows are one pass over the drop columns: the design's
+        link ids of the rack's devices, looked up one by one, were ~5-14 ms per rack at XL,
+        paid by every rack an optimiser run moves, and their first use built the design's
+        device -> links table (~1.2 s)."""
         parts = []
         for rack_id in rack_ids:
             rows = self._rack_rows.get(rack_id)
             if rows is None:
-                index = self.index
-                ids = self.design.links_of_racks([rack_id])
-                rows = np.fromiter(map(index.__getitem__, ids), np.int64, len(ids))
+                number = self._rack_row.get(rack_id)
+                if number is None:  # never placed: no device, so no link
+                    rows = np.zeros(0, dtype=np.int64)
+                else:
+                    rows = np.flatnonzero(
+                        ((self.drop_a >> 1) == number) | ((self.drop_b >> 1) == number)
+                    )
                 self._rack_rows[rack_id] = rows
             parts.append(rows)
         return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
