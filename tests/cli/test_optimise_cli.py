@@ -136,17 +136,17 @@ def test_vary_optics_writes_the_chosen_strategy_and_says_why(tmp_path, capsys):
     assert {d.type for d in optimised.devices.values() if d.role == "leaf"} == {"q3450-ld"}
 
 
-def test_move_servers_places_each_su_server_and_says_where(tmp_path):
+def test_move_servers_places_each_su_server_and_says_where(tmp_path, capsys):
     from tests.model.test_optimise_servers import _two_rack_su
 
     design, home = _two_rack_su()
     src = tmp_path / "su.hall.json"
     save_design(design, src)
     out = tmp_path / "best.hall.json"
-    done = _main("optimize", src, "-o", out, "--move", "servers", "--workers", 1)
+    done = _run(capsys, "optimize", src, "-o", out, "--move", "servers", "--workers", 1)
     assert done.returncode == 0, done.stderr
     assert "placed anew within their SU" in done.stdout
     optimised = load_design(out)
     assert {s: optimised.devices[s].rack for s in home} == home
-    done = _main("optimize", src, "-o", out, "--move", "server")
+    done = _run(capsys, "optimize", src, "-o", out, "--move", "server")
     assert done.returncode == 2 and "servers" in done.stderr and "Traceback" not in done.stderr

@@ -1,0 +1,97 @@
+"""Where the suite's CPU goes, per test: an opt-in pytest plugin recording each test's CPU seconds
+(setup, call and teardown: a module fixture counts in the first test that uses it), the CPU of
+the child processes it waited for and how many processes it started; run as a script it sums
+the records per file and lists the costliest tests.
+
+Why CPU and not pytest's --durations: the project's machine is shared and loaded, so a test's
+wall time says more about its neighbours than about it. Use it under ``-n 0`` (one process):
+
+    CPU_PROFILE=cpu.jsonl python -m pytest -p tests.cpu_profile -n 0 tests/gui
+    python tests/cpu_profile.py cpu.jsonl
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Iterable
+
+import pytest
+
+started = [0]  # processes started through subprocess.Popen since the plugin loaded
+_popen_init = subprocess.Popen.__init__
+
+
+def _counting_init(self, *args, **kwargs):
+    started[0] += 1
+    _popen_init(self, *args, **kwargs)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    subprocess.Popen.__init__ = _counting_init  # type: ignore[method-assign]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    subprocess.Popen.__init__ = _popen_init  # type: ignore[method-assign]
+
+
+def _children_cpu_s() -> float:
+    t = os.times()
+    return t.children_user + t.children_system
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    cpu, child, procs = time.process_time(), _children_cpu_s(), started[0]
+    try:
+        return (yield)
+    finally:
+        record = {
+            "id": item.nodeid,
+            "cpu_s": round(time.process_time() - cpu, 4),
+            "child_cpu_s": round(_children_cpu_s() - child, 4),
+            "processes": started[0] - procs,
+        }
+        with open(os.environ.get("CPU_PROFILE", "cpu-profile.jsonl"), "a") as out:
+            out.write(json.dumps(record) + "\n")
+
+
+def summary(records: Iterable[dict], top: int = 30) -> str:
+    """Totals, then files and tests by CPU (own + children), costliest first."""
+    rows = list(records)
+    by_file: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0, 0])
+    for r in rows:
+        f = by_file[r["id"].split("::")[0]]
+        f[0] += r["cpu_s"]
+        f[1] += r["child_cpu_s"]
+        f[2] += r["processes"]
+        f[3] += 1
+    lines = [
+        f"{len(rows)} tests: {sum(r['cpu_s'] for r in rows):.1f} s CPU, "
+        f"{sum(r['child_cpu_s'] for r in rows):.1f} s in "
+        f"{sum(r['processes'] for r in rows)} child processes",
+        "   CPU s  child s  procs  tests  file",
+    ]
+    files = sorted(by_file.items(), key=lambda kv: -(kv[1][0] + kv[1][1]))
+    lines += [f"{c:8.1f} {k:8.1f} {p:6d} {n:6d}  {name}" for name, (c, k, p, n) in files[:top]]
+    lines.append("   CPU s  child s  procs  test")
+    costly = sorted(rows, key=lambda r: -(r["cpu_s"] + r["child_cpu_s"]))
+    lines += [
+        f"{r['cpu_s']:8.2f} {r['child_cpu_s']:8.2f} {r['processes']:6d}  {r['id']}"
+        for r in costly[:top]
+    ]
+    return "\n".join(lines)
+
+
+def main(paths: list[str]) -> int:
+    records = [json.loads(line) for path in paths for line in open(path) if line.strip()]
+    print(summary(records))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

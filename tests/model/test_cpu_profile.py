@@ -1,0 +1,46 @@
+"""tests/cpu_profile.py records each test's CPU, its children's and the processes it started."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from types import SimpleNamespace
+
+from tests import cpu_profile
+
+
+def test_a_test_s_cpu_children_and_processes_are_recorded(tmp_path, monkeypatch):
+    out = tmp_path / "cpu.jsonl"
+    monkeypatch.setenv("CPU_PROFILE", str(out))
+    cpu_profile.pytest_configure(None)
+    try:
+        run = cpu_profile.pytest_runtest_protocol(SimpleNamespace(nodeid="t.py::busy"), None)
+        next(run)  # the test runs here: some CPU of its own and one child process
+        sum(i * i for i in range(300_000))
+        subprocess.run([sys.executable, "-I", "-S", "-c", "sum(range(3_000_000))"], check=True)
+        try:
+            run.send(None)
+        except StopIteration:
+            pass
+    finally:
+        cpu_profile.pytest_unconfigure(None)
+    assert subprocess.Popen.__init__ is cpu_profile._popen_init  # put back
+    (record,) = [json.loads(line) for line in out.read_text().splitlines()]
+    assert record["id"] == "t.py::busy" and record["processes"] == 1
+    assert record["cpu_s"] > 0 and record["child_cpu_s"] > 0
+
+
+def test_the_summary_sums_per_file_and_puts_the_costliest_first():
+    records = [
+        {"id": "a.py::x", "cpu_s": 1.0, "child_cpu_s": 0.0, "processes": 0},
+        {"id": "b.py::y", "cpu_s": 0.5, "child_cpu_s": 2.0, "processes": 3},
+        {"id": "a.py::z", "cpu_s": 0.25, "child_cpu_s": 0.0, "processes": 0},
+    ]
+    lines = cpu_profile.summary(records).splitlines()
+    assert lines[0] == "3 tests: 1.8 s CPU, 2.0 s in 3 child processes"
+    files = lines[2:4]
+    assert files[0].split() == ["0.5", "2.0", "3", "1", "b.py"]
+    assert files[1].split() == ["1.2", "0.0", "0", "2", "a.py"]
+    tests = [line.split()[-1] for line in lines[5:]]
+    assert tests == ["b.py::y", "a.py::x", "a.py::z"]
