@@ -22,6 +22,7 @@ from model.design.design import Design
 from model.design.entities import Link, PortRef, Settings
 from model.generators import helios as helios_racks
 from model.generators import plans, rail_plans, topology, vr_pod, xdr_spread
+from model.generators.cabling_session import CablingSession
 from model.generators.facility_plan import (
     FACILITY_CHOICES,
     place_facility,
@@ -552,20 +553,23 @@ def _place_cabling(design: Design) -> None:
     worth of LC enclosures after the trays had grown): repeated until a round places nothing."""
     patch_racks: list[str] = []
     short_racks: set[str] = set()
-    for round_no in range(CABLING_ROUNDS):
-        before = len(design.devices)
-        short_u = panels_left(design)
-        # Network racks whose switches leave too few U: patch racks beside them.
-        patch = add_patch_racks(design, short_u)
-        if patch:
-            place_panels(design)
-            patch_racks += patch
-            short_racks.update(short_u)
-        if round_no and len(design.devices) == before:
-            break  # the trays were sized for this very plant
-        # The trays were sized for direct cables; trunks, cords and the panels' drops load
-        # them differently (GB300 1 SU zoned: Row A 42 %). Widen what the pulled plant needs.
-        widen_trays(design)
+    # One plant, its rack distances and its last layout for every step (each laid the hall out
+    # and routed it afresh: L with every network, zoned, four layouts; cabling_session.py).
+    with CablingSession(design) as session:
+        for round_no in range(CABLING_ROUNDS):
+            before = len(design.devices)
+            short_u = panels_left(design, layout=session.layout(panels_only=True))
+            # Network racks whose switches leave too few U: patch racks beside them.
+            patch = add_patch_racks(design, short_u)
+            if patch:
+                place_panels(design, layout=session.layout(panels_only=True))
+                patch_racks += patch
+                short_racks.update(short_u)
+            if round_no and len(design.devices) == before:
+                break  # the trays were sized for this very plant
+            # The trays were sized for direct cables; trunks, cords and the panels' drops load
+            # them differently (GB300 1 SU zoned: Row A 42 %). Widen what the pulled plant needs.
+            widen_trays(design, session)
     if patch_racks:
         design.generation_notes.append(
             f"{count(len(patch_racks), 'patch rack')} beside the "

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, cast
 
@@ -32,6 +32,7 @@ from model.generators.plans import MAX_SWITCHES_PER_NETWORK_RACK, GenerateError
 
 if TYPE_CHECKING:
     from model.engine.routed_links import RoutedLinks
+    from model.generators.cabling_session import CablingSession
 
 Placement = Literal["middle-of-row", "end-of-row"]
 
@@ -465,15 +466,16 @@ def plan_trays(design: Design) -> None:
             design.add_trays(extra)
 
 
-def widen_trays(design: Design) -> None:
+def widen_trays(design: Design, session: CablingSession | None = None) -> None:
     """Widens the trays whose cables, as the design's cabling style pulls them, need a larger
     cross-section (never narrowing one: a structured style's trunks and cords load the trays
     differently from the direct cables they were sized for); where even the largest bank is
     short, draws the cross trays halfway between as :func:`plan_trays` does and sizes again
-    (XL zoned with patch racks: Row Q, 5 x 0.9 m, at 41 % at Cross 14)."""
-    with _routed(design) as plant:
+    (XL zoned with patch racks: Row Q, 5 x 0.9 m, at 41 % at Cross 14). ``session``: the
+    cabling's plant and layout, kept for its next round (:mod:`model.generators.cabling_session`)."""
+    with _routed(design) if session is None else nullcontext(session.plant) as plant:
         while True:
-            sized, short = size_trays_report(design, plant)
+            sized, short = size_trays_report(design, plant, session)
             trays = design.trays
             design.update_trays(
                 t
@@ -529,7 +531,7 @@ def size_trays(design: Design) -> list[Tray]:
 
 
 def size_trays_report(
-    design: Design, plant: RoutedLinks | None = None
+    design: Design, plant: RoutedLinks | None = None, session: CablingSession | None = None
 ) -> tuple[list[Tray], list[str]]:
     """The design's trays sized for the cables routed in them (to update with ``update_trays``).
 
@@ -542,7 +544,8 @@ def size_trays_report(
     trays as the cables' weight needs too, each tray carrying its load class (NEMA VE 1 12A,
     the structured catalog's ``tray_class``). Under structured cabling, sized for its trunks.
     Also returns the trays even the largest bank leaves over the fill or load limit. ``plant``:
-    the design's links already routed (refreshed here), else routed here for this sizing.
+    the design's links already routed (refreshed here), else routed here for this sizing;
+    ``session``: the cabling session whose plant it is, which lays the structured plant out.
     """
     from model.analysis.tray_fill import TrayFill, trunk_load
     from model.analysis.warnings import TRAY_FILL_WARNING
@@ -554,7 +557,11 @@ def size_trays_report(
     plant.refresh()
     trays = TrayFill()
     # Under structured cabling the trunks replace the links' fibres, as the analysis counts.
-    trunks = trunk_load(plant, structured_layout(plant)) if uses_structured(design) else None
+    if uses_structured(design):
+        layout = session.layout() if session is not None else structured_layout(plant)
+        trunks = trunk_load(plant, layout)
+    else:
+        trunks = None
     fill = trays.update(design, plant, None, trunks)
     out, short = [], []
     for tray_id, ratio in fill.items():

@@ -112,6 +112,14 @@ def orderable_number(part_number: str) -> str:
     return part_number
 
 
+def row_number(part_number: str) -> str:
+    """The part number a cabling schedule row (sheet, CSV) shows: the BOM line's
+    (:func:`orderable_number`), so a purchaser and an installer read the same number for the
+    same part; "" stays "": the row has no part there (an integrated cable's end takes no
+    module; no length of the part is long enough, which the layout reports)."""
+    return orderable_number(part_number) if part_number else ""
+
+
 @lru_cache(maxsize=1)
 def _documents() -> dict[str, tuple[str, str | None]]:
     data = json.loads(SOURCES_FILE.read_text(encoding="utf-8"))["sources"]

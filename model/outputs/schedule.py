@@ -37,6 +37,7 @@ from msgspec import Struct
 
 from model.design.design import Design
 from model.engine.routed_links import NO_MEDIUM, RoutedLinks
+from model.outputs.bom_parts import row_number
 from model.outputs.schedule_columns import (
     SCHEDULE_COLUMNS,
     coded,
@@ -60,6 +61,7 @@ from model.plant.physical_plant import PhysicalPlant, build_plant
 from model.structured.layout import uses_structured
 
 _NO_PARTS = ("", "", "", "", "", "")
+_NUMBER_COLUMNS = ("a_module", "b_module", "part")  # part numbers: row_number's
 
 
 class ScheduleRow(Struct, frozen=True, kw_only=True):
@@ -444,6 +446,13 @@ def _part_columns(parts, rows: np.ndarray, own_ids: np.ndarray, swapped: np.ndar
     link the plant lists no parts for runs on a cable of its own id with nothing else known."""
     if isinstance(parts, LinkParts):
         code = {name: parts.codes(name, rows) for name in PART_COLUMNS}
+        # The module and cable part numbers as the BOM lists them (one text per distinct one).
+        numbers = {
+            name: objects(
+                [row_number(n) for n in parts.names(name).tolist()], len(parts.names(name))
+            )
+            for name in _NUMBER_COLUMNS
+        }
         for x, y in (("a_cage", "b_cage"), ("a_module", "b_module")):
             code[x], code[y] = (
                 np.where(swapped, code[y], code[x]),
@@ -451,6 +460,12 @@ def _part_columns(parts, rows: np.ndarray, own_ids: np.ndarray, swapped: np.ndar
             )
 
         def coded_text(name: str, coded: bool = False):
+            if name in numbers:
+                return (
+                    (numbers[name].tolist(), code[name])
+                    if coded
+                    else numbers[name][code[name]].tolist()
+                )
             if coded:  # code -1 is the last name, ""
                 return parts.names(name).tolist(), code[name]
             return parts.text(name, code[name], own_ids)
@@ -466,6 +481,8 @@ def _part_columns(parts, rows: np.ndarray, own_ids: np.ndarray, swapped: np.ndar
         cols[xi] = [q if s else p for p, q, s in zip(a, b, sw, strict=True)]
         cols[yi] = [p if s else q for p, q, s in zip(a, b, sw, strict=True)]
     by_name = dict(zip(PART_COLUMNS, cols, strict=True))
+    for name in _NUMBER_COLUMNS:  # as the BOM lists them
+        by_name[name] = [row_number(n) for n in by_name[name]]
 
     def listed_text(name: str, coded: bool = False):
         if coded:

@@ -46,6 +46,7 @@ import numpy as np
 
 from model.catalog.parts import part_number_for
 from model.catalog.structured import structured_catalog
+from model.outputs.bom_parts import row_number
 from model.outputs.schedule_columns import SCHEDULE_COLUMNS, objects
 from model.outputs.schedule_segment_ports import Middles, number_ports, trunk_end_ports
 from model.structured.layout import structured_layout, uses_structured
@@ -307,7 +308,7 @@ class _Segments:
         part_of: dict[tuple[str, float], str] = {}
         for key in set(zip(cords.parts, ordered, strict=True)):
             fibre = fibre_parts.get(key[0])
-            part_of[key] = part_number_for(fibre.part_number, key[1]) if fibre else ""
+            part_of[key] = row_number(part_number_for(fibre.part_number, key[1]) if fibre else "")
         parts = [part_of[key] for key in zip(cords.parts, ordered, strict=True)]
         return _rounded(length), _rounded(ordered), objects(parts, len(parts))
 
@@ -339,7 +340,7 @@ class _Segments:
         part_of: dict[tuple[str, float], str] = {}  # (trunk part, ordered m) -> part number
         for key in {(t.part, t.ordered_m) for t in trunks}:
             spec = catalog.trunks.get(key[0])
-            part_of[key] = part_number_for(spec.part_number, key[1]) if spec else ""
+            part_of[key] = row_number(part_number_for(spec.part_number, key[1]) if spec else "")
         turned = swapped[rows]
         route = np.where(mids.n_trunks[middle] == 1, cells["route"][rows], "")
         # Listed from the B end, a route was turned round twice (as the rows were made).

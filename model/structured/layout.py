@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
+from collections.abc import Callable
 from itertools import groupby
 
 import msgspec
@@ -119,24 +120,26 @@ def set_cabling(design, style: str) -> None:
     design.revision = revision  # a generator's output, not a user edit
 
 
-def place_panels(design, plant=None) -> int:
+def place_panels(design, plant=None, layout=None) -> int:
     """Place, at the top of each rack, the panels its channels need (the generator's step);
     returns how many were placed. A rack without the U puts them in the patch racks of its
-    row, nearest first; what no rack has the U for stays virtual (a finding)."""
-    return _place_panels(design, plant)[0]
+    row, nearest first; what no rack has the U for stays virtual (a finding). ``layout``: the
+    design's current layout (panels only will do) when the caller has it."""
+    return _place_panels(design, plant, layout)[0]
 
 
-def panels_left(design, plant=None) -> dict[str, int]:
+def panels_left(design, plant=None, layout=None) -> dict[str, int]:
     """:func:`place_panels`, returning per rack the U of the panels nothing had room for
     (none left: empty), which the generator gives patch racks (model.generators.patch_racks)."""
-    return _place_panels(design, plant)[1]
+    return _place_panels(design, plant, layout)[1]
 
 
-def _place_panels(design, plant) -> tuple[int, dict[str, int]]:
+def _place_panels(design, plant, layout=None) -> tuple[int, dict[str, int]]:
     from model.engine.routed_links import RoutedLinks
 
-    plant = plant or RoutedLinks(design)
-    layout = structured_layout(plant, panels_only=True)
+    if layout is None:
+        plant = plant or RoutedLinks(design)
+        layout = structured_layout(plant, panels_only=True)
     names = DeviceNames(design)
     overflow = overflow_racks(design)
     placed = 0
@@ -178,8 +181,12 @@ def structured_layout(
     catalog: StructuredCatalog | None = None,
     panels_only: bool = False,
     trunks_only: bool = False,
+    distances: Callable[[str, str], float] | None = None,
 ) -> StructuredLayout:
     """The channels, trunks, cords and panels of ``plant``'s design (see the module docstring).
+
+    ``distances``: the rack distances to use (a caller laying out the same trays and racks
+    again keeps them, :mod:`model.generators.cabling_session`), else searched for this layout.
 
     ``panels_only``: only what the patch points take — ``virtual_panels``, ``panel_use`` and
     their findings — without bundling trunks or making cords and channels. Panels are taken
@@ -192,11 +199,15 @@ def structured_layout(
     # A zoned XL hall's layout makes millions of objects and no cycles: with the collector on,
     # its full collections re-scanned them all (a third of the layout's time).
     with collector_paused():
-        return _layout(plant, catalog or structured_catalog(), panels_only, trunks_only)
+        return _layout(plant, catalog or structured_catalog(), panels_only, trunks_only, distances)
 
 
 def _layout(
-    plant, catalog: StructuredCatalog, panels_only: bool = False, trunks_only: bool = False
+    plant,
+    catalog: StructuredCatalog,
+    panels_only: bool = False,
+    trunks_only: bool = False,
+    distances: Callable[[str, str], float] | None = None,
 ) -> StructuredLayout:
     """The layout in the module docstring's four steps: group, legs, trunks, channels and cords."""
     design = plant.design
@@ -211,7 +222,7 @@ def _layout(
         return layout
     settings = design.settings
     fibre_of, fpp_of = _module_fibres(design.catalog)
-    distance = RackDistances(plant)
+    distance = RackDistances(plant) if distances is None else distances
     pool = PanelPool(
         design,
         {

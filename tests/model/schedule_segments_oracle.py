@@ -9,6 +9,7 @@ from collections import defaultdict
 
 from model.catalog.parts import part_number_for
 from model.catalog.structured import structured_catalog
+from model.outputs.bom_parts import row_number  # the BOM's number, as the schedule shows it
 from model.outputs.schedule_columns import SCHEDULE_COLUMNS
 from model.structured.channel_view import point_rack
 from model.structured.layout import structured_layout, uses_structured
@@ -367,7 +368,7 @@ class _Segments:
     def _cord_part(self, fibre_part: str, ordered_m: float) -> str:
         """The part number of a cord of ``fibre_part`` at ``ordered_m`` (once per pair)."""
         fpart = self.fibre_parts.get(fibre_part)
-        part = part_number_for(fpart.part_number, ordered_m) if fpart else ""
+        part = row_number(part_number_for(fpart.part_number, ordered_m) if fpart else "")
         self.part_of[(fibre_part, ordered_m)] = part
         return part
 
@@ -406,7 +407,9 @@ class _Segments:
                     b,
                     _num(trunk.length_m),
                     _num(trunk.ordered_m),
-                    part_number_for(tpart.part_number, trunk.ordered_m) if tpart else "",
+                    row_number(
+                        part_number_for(tpart.part_number, trunk.ordered_m) if tpart else ""
+                    ),
                     base_route if len(trunk_elements) == 1 else "",
                 )
             )

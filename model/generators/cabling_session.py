@@ -1,0 +1,126 @@
+"""One routed plant, its rack distances and its last structured layout while a hall is cabled.
+
+``generate --cabling`` places panels, then patch racks, then widens trays, in rounds
+(:func:`model.generators.generate.apply_cabling`); each step asked for its own routed plant
+and structured layout, and each layout searched the tray distance of every rack pair it
+needed again (L with every network, zoned: four layouts, 2,432 Dijkstra searches, 3.9 s of
+14.8 s CPU). The session keeps, between the steps:
+
+* **the plant**: one :class:`~model.engine.routed_links.RoutedLinks`, refreshed after each
+  edit (the editor's incremental path), instead of routing every link again per step;
+* **the rack distances**: a pair's tray distance depends only on the two racks' positions
+  and the tray graph (the trays' points, elevations and floor side, the hall, the join
+  tolerance and reach), so it is kept while those are unchanged, keyed by the racks'
+  positions too (a rack moved by a patch rack is searched again);
+* **the layout**: it is a pure function of the plant and the design, and the width and name
+  of a tray are in neither (the engine routes along the trays' lines): after the trays were
+  only widened, the next round's panel placement reads the layout the widening computed.
+
+Anything else edited since (a rack, a device, a link, a setting, a tray's line) makes the
+next layout afresh.
+"""
+
+from __future__ import annotations
+
+from model.design.changes import Change, ChangeKind
+from model.design.design import Design
+from model.engine.routed_links import RoutedLinks
+from model.structured.layout import StructuredLayout, structured_layout
+
+
+class SharedRackDistances:
+    """The horizontal trunk length between two racks (m, without slack), as
+    :class:`model.structured.paths.RackDistances` gives it (the same search, the same pair
+    order), memoised across layouts while the tray graph is unchanged."""
+
+    def __init__(self, plant: RoutedLinks) -> None:
+        self.plant = plant
+        self._memo: dict[tuple, float] = {}
+        self._graph_key: tuple | None = None
+
+    def follow(self, graph_key: tuple) -> None:
+        """Forget every distance when the tray graph's inputs are no longer ``graph_key``'s."""
+        if graph_key != self._graph_key:
+            self._memo.clear()
+            self._graph_key = graph_key
+
+    def __call__(self, rack_a: str, rack_b: str) -> float:
+        if rack_a == rack_b:
+            return 0.0
+        racks = self.plant.design.racks
+        a, b = (racks[rack_a], racks[rack_b]) if rack_a < rack_b else (racks[rack_b], racks[rack_a])
+        key = (a.id, b.id, a.x, a.y, b.x, b.y)
+        got = self._memo.get(key)
+        if got is None:
+            got = self.plant.tray_distance((a.x, a.y), (b.x, b.y))
+            if got is None:
+                got = abs(a.x - b.x) + abs(a.y - b.y)
+            self._memo[key] = got
+        return got
+
+
+def tray_graph_key(design: Design) -> tuple:
+    """What the plant's tray graph and its attachments are built from: each tray's id, line,
+    elevation and floor side (not its width, depth or name), the hall and the join settings."""
+    settings = design.settings
+    return (
+        tuple(
+            (t.id, tuple(tuple(p) for p in t.points), t.elevation_m, t.under_floor)
+            for t in design.trays.values()
+        ),
+        design.hall,
+        settings.tray_join_tolerance_m,
+        settings.tray_reach_m,
+    )
+
+
+class CablingSession:
+    """The plant, rack distances and last layout of ``design`` while it is cabled; close it
+    (or use it as a context manager) to stop following the design."""
+
+    def __init__(self, design: Design) -> None:
+        self.design = design
+        self.plant = RoutedLinks(design)
+        self.distances = SharedRackDistances(self.plant)
+        self._edits: list[Change] = []
+        self._subscription = design.subscribe(self._edits.append)
+        self._layout: StructuredLayout | None = None
+        self._layout_full = False
+        self._layout_key: tuple | None = None
+        self.layouts_made = 0  # how many layouts were computed (the tests count them)
+
+    def __enter__(self) -> CablingSession:
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._subscription.close()
+        self.plant.close()
+
+    def refreshed(self) -> RoutedLinks:
+        """The plant with every edit so far applied."""
+        self.plant.refresh()
+        return self.plant
+
+    def layout(self, panels_only: bool = False) -> StructuredLayout:
+        """The design's structured layout now: the last one when nothing it reads changed
+        since (a full layout also answers for ``panels_only``), else laid out afresh."""
+        plant = self.refreshed()
+        key = tray_graph_key(self.design)
+        edits, self._edits[:] = list(self._edits), []
+        only_trays = all(c.kinds <= {ChangeKind.TRAYS_CHANGED} for c in edits)
+        if (
+            self._layout is not None
+            and only_trays
+            and key == self._layout_key
+            and (self._layout_full or panels_only)
+        ):
+            return self._layout
+        self.distances.follow(key)
+        self._layout = structured_layout(plant, panels_only=panels_only, distances=self.distances)
+        self._layout_full = not panels_only
+        self._layout_key = key
+        self.layouts_made += 1
+        return self._layout
