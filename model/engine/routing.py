@@ -35,11 +35,15 @@ RoutedLinksNames = tuple[int, np.ndarray, dict, list]
 class PlantRouting(EngineState):
     """Routing methods of :class:`~model.engine.routed_links.RoutedLinks` (which holds the arrays)."""
 
-    def tray_distance(self, a: tuple[float, float], b: tuple[float, float]) -> float | None:
+    def tray_distance(
+        self, a: tuple[float, float], b: tuple[float, float], searches: dict | None = None
+    ) -> float | None:
         """Distance between two plan points along the current trays (the measure tool): the
-        plant's own tray graph, so a measurement and a routed length agree."""
+        plant's own tray graph, so a measurement and a routed length agree. ``searches``: a
+        memo the caller keeps for many questions (:meth:`TrayGraph.point_distance`)."""
         self.refresh()
-        return self._graph.point_distance(a, b, self.design.settings.tray_reach_m)
+        reach_m = self.design.settings.tray_reach_m
+        return self._graph.point_distance(a, b, reach_m, searches)
 
     def off_trays(self, drops: np.ndarray | int) -> np.ndarray | bool:
         """Whether each drop point (``drop_a``/``drop_b`` values) reaches no tray."""

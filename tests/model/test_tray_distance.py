@@ -36,3 +36,25 @@ def test_plant_tray_distance_follows_tray_edits_and_refuses_far_points():
     assert plant.tray_distance((4.0, 3.0), (2.0, 8.5)) is None  # nowhere near a tray
     design.remove_trays(["t-cross"])  # now the point hops 2.5 m to the row tray instead
     assert plant.tray_distance((4.0, 3.0), (8.0, 5.5)) == pytest.approx(2.5 + 4.0)
+
+
+def test_a_memo_of_searches_gives_the_same_distances_with_fewer_searches(monkeypatch):
+    """The structured layout's rack distances share the searches from a source node; each
+    distance is the one asked alone, to the bit (the same search, summed in the same order)."""
+    import model.engine.tray_graph as tray_graph
+
+    design = small_pod()
+    plant = RoutedLinks(design)
+    points = [(4.0, 3.0), (6.0, 5.5), (4.5, 3.0), (8.0, 5.5), (5.0, 3.0), (2.0, 8.5)]
+    pairs = [(a, b) for a in points for b in points if a != b]
+    alone = [plant.tray_distance(a, b) for a, b in pairs]
+    calls = []
+    search = tray_graph.dijkstra
+    monkeypatch.setattr(
+        tray_graph, "dijkstra", lambda adj, node: calls.append(node) or search(adj, node)
+    )
+    memo: dict = {}
+    shared = [plant.tray_distance(a, b, memo) for a, b in pairs]
+    assert shared == alone  # exact, None included (a point out of reach)
+    assert any(d is None for d in shared) and any(d for d in shared)
+    assert len(calls) == len(set(calls)) == len(memo) > 0  # each source searched once
