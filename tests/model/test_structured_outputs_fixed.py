@@ -131,6 +131,12 @@ DESIGNS = {
 # catalog EST- number. Diffed cell by cell against the same schedule with the catalog's numbers:
 # only part cells EST-* -> quote differ (ft8z 64, ro256x 1,024, nv16z 688, ls128eor 560 and 192
 # a_module cells); schedule digests retaken, nothing else.
+# Issue 43 (audit43, a purchaser's BOM): a patch rack is the same 48U 600 x 1200 mm frame as the
+# network racks and is counted on that line (ro256x: 69 + 1 -> 70), and the facility's rack PDUs
+# are listed under PDUs, not Power and cooling (nv16z: 12, same part, price and quantity); issue
+# 39 (ng6): the NVLink switch tray GB200 and GB300 NVL72 share is "NVL72 NVLink switch tray"
+# (nv16z's BOM line, its NetBox device type file name and model and the 144 device rows). Diffed
+# line by line against the code before: nothing else; those BOM and NetBox digests retaken.
 EXPECTED = {
     "ft8z": (
         "aa2a2cf1b9bc3adc8a52d97eeeb37cd5e75479658cac3e35c169cee95e86dde4",
@@ -140,15 +146,15 @@ EXPECTED = {
     ),
     "ro256x": (
         "06f1576d5eb1d9bf935737a6974bed761b5ab4f8c3dded66724853ba481173df",
-        "da01f5b3f2b49a134f6e8a62f6a5a63d9b6de3bd0a3eeecb5bf3c64999a989f3",
+        "eb72fb59c6631b89bcac7e1d006b35850e91d1ad70ab59e332edfbca75736695",
         "6741c80f3f207915235318fb9cf3ecc544ae68f9a44db748fc06f17a4caadaf4",
         "b4b63d326ef47d2df9166e0b57f4517cc29ddc3ccc8e64a955921f8792b57df2",
     ),
     "nv16z": (
         "1bdaa861f8c6d925aa473f4170b546bd7c7d1094a9f042cc4b2410b6eb62aaee",
-        "cbf12a1df04be66c9aec9ac95f37727b15db61b4ec9cdb2b361d3e06b950d1bb",
+        "dfe0b281f5a8c68b5a3d6b71d58b1f2860b41e9a829bf323ff886778534629f2",
         "be4c477a8cf11be1510ee26cb902d14caca800c211d6d5bc08c842675f35f7b6",
-        "a5f2371ce2e64817b2557df77f7a249239ad0c8d887525850eb5c016363978a4",
+        "1735d26d1392a245b35cff59942949ea8fa879ab34c90479b440268e3cfee38c",
     ),
     "ls128eor": (
         "e47a980d2eb08a50cea3b78dfc27547ef44f03c0085d5439532b5450493673d1",
