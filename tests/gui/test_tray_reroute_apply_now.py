@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
 )
 
+from gui.document.analysis_runner import AnalysisRunner
 from model.engine.routed_links import RoutedLinks
 from tests.benchmarks.synthetic import synthetic_hall
 from tests.gui.analysis_support import close_quietly, open_window, wait_fresh
@@ -187,16 +188,22 @@ def test_closing_the_document_during_a_reroute_drops_it(hall_window, qtbot, monk
     plant = window.document.plant
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: QMessageBox.Discard)
     gate, _before, on_threads = _held_drop(window, qtbot, monkeypatch)
-    # Let the worker go on soon after the quit starts (the window waits for its job).
-    release = threading.Timer(0.3, gate.open.set)
-    release.start()
+    # Let the worker go on once the runner starts closing (it waits for its job): not on a
+    # clock, which a loaded machine could let run out before the quit reached the runner, the
+    # copy then adopted and the test failing for nothing.
+    close = AnalysisRunner.close
+
+    def closing(self):
+        gate.open.set()
+        close(self)
+
+    monkeypatch.setattr(AnalysisRunner, "close", closing)
     try:
         _choose_in_menu_bar(qtbot, window, ["File", "Quit"])
         qtbot.waitUntil(
             lambda: not shiboken6.isValid(window) or not window.isVisible(), timeout=20_000
         )
     finally:
-        release.join()
         gate.open.set()
     QApplication.processEvents()  # a re-routed copy handed back after the close is not taken
     assert on_threads == []

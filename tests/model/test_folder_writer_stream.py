@@ -149,3 +149,21 @@ def test_a_failed_sync_leaves_the_old_folder_whole(tmp_path, monkeypatch, syncfs
         folder_writer.replace_folder(target, [("a/new.csv", b"new")], "test export", {"a"})
     assert listing(target) == {"a/old.csv": b"old"}
     assert [p.name for p in tmp_path.iterdir()] == ["out"]  # no staging folder left
+
+
+@pytest.mark.parametrize(
+    ("release", "reports"),
+    [
+        ("6.1.0-18-amd64", True),
+        ("5.8.0", True),
+        ("5.15.0-91-generic", True),
+        ("5.4.0-150-generic", False),  # Ubuntu 20.04: syncfs would lose an EIO
+        ("4.18.0-513.el8.x86_64", False),
+        ("4.19.0-26-amd64", False),
+        ("garbage", False),
+    ],
+)
+def test_syncfs_only_where_the_kernel_reports_writeback_errors(release, reports):
+    """Before Linux 5.8 syncfs failed only for a bad descriptor: a write-back error was lost
+    and a damaged folder would replace the good one, so there each file is fsynced."""
+    assert folder_writer._reports_writeback_errors(release) is reports

@@ -147,7 +147,7 @@ def _fsync(path: Path) -> None:
 
 def _syncfs() -> Callable[[int], None] | None:
     """``syncfs(fd)`` of libc (Linux, glibc 2.14 and later) raising OSError, or None."""
-    if not sys.platform.startswith("linux"):
+    if not sys.platform.startswith("linux") or not _reports_writeback_errors(os.uname().release):
         return None
     try:
         function = ctypes.CDLL(None, use_errno=True).syncfs
@@ -162,6 +162,19 @@ def _syncfs() -> Callable[[int], None] | None:
             raise OSError(code, os.strerror(code))
 
     return syncfs
+
+
+def _reports_writeback_errors(release: str) -> bool:
+    """Whether a Linux kernel of ``release`` ("6.1.0-18-amd64") makes ``syncfs`` fail when a
+    write-back failed: from 5.8 (commit 735e4ae5ba28, "vfs: track per-sb writeback errors and
+    report them to syncfs"); before, it failed only for a bad descriptor, so an EIO would be
+    lost and a damaged export swapped in over the good one: there every file is fsynced."""
+    parts = release.split(".")
+    try:
+        major, minor = int(parts[0]), int("".join(c for c in parts[1][:3] if c.isdigit()) or 0)
+    except (IndexError, ValueError):
+        return False
+    return (major, minor) >= (5, 8)
 
 
 _SYNCFS = _syncfs()
