@@ -21,7 +21,7 @@ from model.common.wording import count
 from model.design.design import Design
 from model.design.entities import Link, PortRef, Settings
 from model.generators import helios as helios_racks
-from model.generators import plans, rail_plans, topology, vr_pod, xdr_spread
+from model.generators import plans, rail_plans, topology, vr_pod
 from model.generators.cabling_session import CablingSession
 from model.generators.facility_plan import (
     FACILITY_CHOICES,
@@ -193,7 +193,7 @@ def rail_optimized(
         switch=switch,
         oversubscription=oversubscription,
     )
-    design.generation_notes += filter(None, [xdr_spread.uneven_spread_note(plan)])
+    design.generation_notes += filter(None, [rail_plans.uneven_spread_note(plan)])
     return design
 
 
@@ -255,7 +255,7 @@ def nvl72(
         switch=plan.scale_out.leaf.type_id,
         oversubscription=oversubscription,
     )
-    design.generation_notes += filter(None, [xdr_spread.uneven_spread_note(plan.scale_out)])
+    design.generation_notes += filter(None, [rail_plans.uneven_spread_note(plan.scale_out)])
     if pod:
         design.generation_notes.append(vr_pod.lpx_note(len(design.racks)))
     return design

@@ -283,6 +283,20 @@ def plan_rail_optimized(
 SHARED_RAIL_VENDORS = frozenset({"AMD"})
 
 
+def uneven_spread_note(plan: RailPlan) -> str | None:
+    """A sentence where :func:`xdr_spines` left an :data:`EVEN_SPREAD_SWITCHES` fabric's
+    leaf-spine pairs uneven (round-robin, where NVIDIA's table spreads them evenly)."""
+    u, s = plan.uplinks, plan.spines
+    if plan.leaf.type_id not in EVEN_SPREAD_SWITCHES or plan.tiers != 2 or not s or u % s == 0:
+        return None
+    return (
+        f"the compute leaves' {u} uplinks go round-robin over {s} spines ({u // s} or "
+        f"{u // s + 1} links a leaf-spine pair): NVIDIA's XDR SuperPOD table spreads them evenly, "
+        f"which here would take {smallest_divisor_at_least(u, s)} spines, more than the 9/8 of "
+        "the Clos minimum its own rows accept"
+    )
+
+
 def _last_su_leaves(nodes: int, su_nodes: int, lpr: int, rail_only: bool) -> int:
     """Leaves of one rail group the last SU fills: a leaf takes ``ceil(su_nodes / lpr)`` nodes,
     so a partial SU of ``rest`` nodes needs ``ceil(rest / that)`` (all ``lpr`` when rail-only:

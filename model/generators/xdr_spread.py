@@ -4,12 +4,8 @@ within the extra spines its own rows accept, else the Clos minimum (issue 39).""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from model.generators.plans import clos_spines, smallest_divisor_at_least
-
-if TYPE_CHECKING:
-    from model.generators.rail_plans import RailPlan
 
 # Switches whose two-tier fabrics NVIDIA publishes with every leaf's uplinks spread
 # evenly over the spines (the spine count divides them) even where a round-robin spread would
@@ -46,17 +42,3 @@ def xdr_spines(need: int, leaves: int, spine_ports: int) -> tuple[int, int] | No
     if even is not None and even * den <= fewest * num:
         return need, even
     return need, fewest
-
-
-def uneven_spread_note(plan: RailPlan) -> str | None:
-    """A sentence where :func:`xdr_spines` left an :data:`EVEN_SPREAD_SWITCHES` fabric's
-    leaf-spine pairs uneven (round-robin, where NVIDIA's table spreads them evenly)."""
-    u, s = plan.uplinks, plan.spines
-    if plan.leaf.type_id not in EVEN_SPREAD_SWITCHES or plan.tiers != 2 or not s or u % s == 0:
-        return None
-    return (
-        f"the compute leaves' {u} uplinks go round-robin over {s} spines ({u // s} or "
-        f"{u // s + 1} links a leaf-spine pair): NVIDIA's XDR SuperPOD table spreads them evenly, "
-        f"which here would take {smallest_divisor_at_least(u, s)} spines, more than the 9/8 of "
-        "the Clos minimum its own rows accept"
-    )
