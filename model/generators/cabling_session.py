@@ -114,7 +114,11 @@ class CablingSession:
         if all(c.kinds <= TRAY_KINDS for c in edits):
             self.plant.refresh()
         else:
+            # The old plant and layout (stale now) are let go before the new plant is built:
+            # held meanwhile, XL's peak was 0.2 GB above the steps' own plants'.
             self.plant.close()
+            self._layout = None
+            del self.plant, self.distances.plant
             self.plant = self.distances.plant = RoutedLinks(self.design)
         return self.plant
 
@@ -133,6 +137,7 @@ class CablingSession:
         ):
             return self._layout
         self.distances.follow(key)
+        self._layout = None  # not kept alive while the next one is made (XL: millions of objects)
         self._layout = structured_layout(plant, panels_only=panels_only, distances=self.distances)
         self._layout_full = not panels_only
         self._layout_key = key
