@@ -473,7 +473,7 @@ def widen_trays(design: Design, session: CablingSession | None = None) -> None:
     short, draws the cross trays halfway between as :func:`plan_trays` does and sizes again
     (XL zoned with patch racks: Row Q, 5 x 0.9 m, at 41 % at Cross 14). ``session``: the
     cabling's plant and layout, kept for its next round (:mod:`model.generators.cabling_session`)."""
-    with _routed(design) if session is None else nullcontext(session.plant) as plant:
+    with _routed(design) if session is None else nullcontext(session.refreshed()) as plant:
         while True:
             sized, short = size_trays_report(design, plant, session)
             trays = design.trays

@@ -55,3 +55,18 @@ def test_shared_distances_match_a_fresh_search_after_a_tray_moves():
         pairs = [(a, b) for a in racks for b in racks if a < b]
         assert pairs
         assert [session.distances(a, b) for a, b in pairs] == [fresh(a, b) for a, b in pairs]
+
+
+def test_plant_is_refreshed_for_trays_and_built_afresh_after_other_edits():
+    """The plant's refresh chooses no media again for links that a placed panel sends elsewhere:
+    after any edit but the trays' the session routes the hall afresh, as each step did."""
+    design = _zoned()
+    with CablingSession(design) as session:
+        plant = session.refreshed()
+        tray = next(iter(design.trays.values()))
+        design.update_trays([msgspec.structs.replace(tray, width_m=tray.width_m * 2)])
+        assert session.refreshed() is plant
+        rack = next(r for r in design.racks.values())
+        design.move_racks({rack.id: (rack.x, rack.y + 0.6)})
+        rebuilt = session.refreshed()
+        assert rebuilt is not plant and session.distances.plant is rebuilt
