@@ -29,6 +29,7 @@ from model.engine.media_words import explain_lengths
 from model.engine.routed_links import NO_MEDIUM, NO_TRAY_PATH, SAME_RACK, RoutedLinks
 from model.generators.generate import generate
 from model.outputs.bom import _round
+from model.outputs.bom_parts import row_number
 from model.outputs.schedule import ScheduleRow, ScheduleTable, schedule_rows, schedule_table
 from model.outputs.writers.csv_writer import csv_bytes, csv_chunks, csv_column_bytes
 from model.outputs.writers.xlsx_columns import MAIN_NS as _MAIN_NS
@@ -157,9 +158,9 @@ def _old_schedule_rows(
             ordered_length_m=_round(ordered, 3),
             a_cage=a_cage,
             b_cage=b_cage,
-            a_module=a_module,
-            b_module=b_module,
-            part=part,
+            a_module=row_number(a_module),  # the BOM's numbers (quote where EST-)
+            b_module=row_number(b_module),
+            part=row_number(part),
             route=route,
         )
         rows.append(((a[0], a[1], a[2], b[0], b[1], b[2], link_id), row))
