@@ -248,12 +248,21 @@ def unknown_types(folder: Path, catalog: Catalog, device_rows, notes) -> tuple[l
 def _type_records(folder: Path, notes) -> dict[tuple[str, str], TypeRecord]:
     """(manufacturer ignoring case, model) -> the record in the type's comments, from
     ``netbox_device_types.csv`` when the folder has it; a record edited into something
-    unreadable is noted and the type read from its interfaces only."""
+    unreadable is noted and the type read from its interfaces only, and so is a row csv cannot
+    read (NetBox's own export keeps a type's whole comments: a datasheet pasted there went
+    past csv's 128 KiB field limit and failed the whole import)."""
     path = folder / DEVICE_TYPES
     if not path.is_file():
         return {}
     out = {}
-    for line, row in read_table(path, DEVICE_TYPE_COLUMNS, dialect=csv.excel):
+    skipped: list[tuple[int, str]] = []
+    rows = read_table(path, DEVICE_TYPE_COLUMNS, dialect=csv.excel, skipped=skipped)
+    for line, problem in skipped:
+        notes.append(
+            f"{path.name} line {line}: not readable as CSV ({problem}); that row's type is "
+            "read from its interfaces only"
+        )
+    for line, row in rows:
         try:
             record = parse_type_record(row["comments"])
         except ValueError as exc:
