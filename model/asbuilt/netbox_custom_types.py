@@ -32,7 +32,7 @@ import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from model.asbuilt.report_csv import read_table
+from model.asbuilt.report_csv import MAX_REPORT_BYTES, read_table
 from model.catalog.components import Catalog, DeviceType, PortGroup
 from model.catalog.ports import port_table
 from model.files.checks import check_device_type
@@ -248,20 +248,20 @@ def unknown_types(folder: Path, catalog: Catalog, device_rows, notes) -> tuple[l
 def _type_records(folder: Path, notes) -> dict[tuple[str, str], TypeRecord]:
     """(manufacturer ignoring case, model) -> the record in the type's comments, from
     ``netbox_device_types.csv`` when the folder has it; a record edited into something
-    unreadable is noted and the type read from its interfaces only, and so is a row csv cannot
-    read (NetBox's own export keeps a type's whole comments: a datasheet pasted there went
-    past csv's 128 KiB field limit and failed the whole import)."""
+    unreadable is noted and the type read from its interfaces only."""
     path = folder / DEVICE_TYPES
     if not path.is_file():
         return {}
     out = {}
-    skipped: list[tuple[int, str]] = []
-    rows = read_table(path, DEVICE_TYPE_COLUMNS, dialect=csv.excel, skipped=skipped)
-    for line, problem in skipped:
-        notes.append(
-            f"{path.name} line {line}: not readable as CSV ({problem}); that row's type is "
-            "read from its interfaces only"
-        )
+    # csv's field limit (128 KiB) raised to the file's size limit for this one list: NetBox's
+    # export keeps a type's whole comments, where teams paste datasheets (a 200 kB one failed
+    # the whole import); a cell stays bounded by the file, checked before reading. Installers'
+    # reports keep the default, under which a 140 kB "device name" is refused.
+    limit = csv.field_size_limit(MAX_REPORT_BYTES)
+    try:
+        rows = read_table(path, DEVICE_TYPE_COLUMNS, dialect=csv.excel)
+    finally:
+        csv.field_size_limit(limit)
     for line, row in rows:
         try:
             record = parse_type_record(row["comments"])

@@ -11,7 +11,7 @@ import codecs
 import csv
 import io
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 # The largest report read: the XL hall's neighbour table (two rows for each of ~400,000 links,
@@ -36,7 +36,6 @@ def read_table(
     columns: Mapping[str, Sequence[str]],
     optional: Mapping[str, Sequence[str]] | None = None,
     dialect: type[csv.Dialect] | None = None,
-    skipped: list[tuple[int, str]] | None = None,
 ) -> list[tuple[int, dict[str, str]]]:
     """(line number, {logical column: cell}) for every non-empty row of a CSV file.
 
@@ -44,9 +43,6 @@ def read_table(
     ``optional`` columns are read when the file has them and are ``""`` when it has not.
     ``dialect``: the file's CSV dialect when the writer is known (NetBox writes excel's);
     otherwise it is sniffed, which a cell of quoted JSON can mislead.
-    ``skipped``: when given, a row csv cannot read (a cell over its 128 KiB field limit) is
-    left out and listed there as (line, csv's message) instead of failing the file, and a
-    row's line is the one it begins on.
     """
     path = Path(path)
     text = _text(path)
@@ -57,11 +53,7 @@ def read_table(
             dialect = csv.excel
     # newline=None: universal newlines, so a file with CR-only line ends (old Mac tools) reads
     # as lines too instead of one unquoted field holding line breaks
-    reader = (
-        csv.reader(io.StringIO(text, newline=None), dialect)
-        if skipped is None
-        else _SkippingReader(text, dialect, skipped)
-    )
+    reader = csv.reader(io.StringIO(text, newline=None), dialect)
     try:
         return _rows(path, reader, columns, optional or {})
     except csv.Error as exc:  # a cell over csv's field limit (128 KiB), a stray quote
@@ -138,54 +130,3 @@ def _rows(
         row.update(dict.fromkeys(missing, ""))
         rows.append((line, row))
     return rows
-
-
-def _records(text: str, dialect) -> Iterator[tuple[int, str]]:
-    """(first line, text) of each record of ``text``: a quote opening a cell (at a line's
-    start or after a delimiter) runs to the quote that closes it (a doubled one is a quote
-    in the cell), so a cell holding line breaks stays in its record; line ends as
-    ``newline=None`` reads them."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    quote, delimiter = re.escape(dialect.quotechar or '"'), re.escape(dialect.delimiter)
-    opening = re.compile(f"(?:^|{delimiter}){quote}|\n", re.MULTILINE)
-    closing = re.compile(f"[^{quote}]*(?:{quote}{quote}[^{quote}]*)*{quote}(?!{quote})")
-    start, at, line = 0, 0, 1
-    while start < len(text):
-        found = opening.search(text, at)
-        if found is not None and found[0] != "\n":
-            cell = closing.match(text, found.end())
-            if cell is not None:
-                at = cell.end()
-                continue
-            found = None  # a quote never closed: the rest is its record
-        if found is None:
-            yield line, text[start:]
-            return
-        yield line, text[start : found.end()]
-        line += text.count("\n", start, found.end())
-        start = at = found.end()
-
-
-class _SkippingReader:
-    """csv.reader's rows record by record, a record it cannot read listed in ``skipped`` and
-    left out (the header is never left out: the file then fails as before)."""
-
-    def __init__(self, text: str, dialect, skipped: list[tuple[int, str]]) -> None:
-        self._records = _records(text, dialect)
-        self._dialect = dialect
-        self._skipped = skipped
-        self.line_num = 0
-
-    def __iter__(self) -> _SkippingReader:
-        return self
-
-    def __next__(self) -> list[str]:
-        for line, record in self._records:
-            first, self.line_num = self.line_num == 0, line
-            try:
-                return next(csv.reader([record], self._dialect), [])
-            except csv.Error as exc:
-                if first:
-                    raise
-                self._skipped.append((line, str(exc)))
-        raise StopIteration
