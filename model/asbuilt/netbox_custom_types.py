@@ -15,9 +15,11 @@ unknown (manufacturer, model), one device's interfaces stand for the type:
   cable on them. A type Hallwright exported as a design's own carries its power, depth and
   GPUs in its comments (``model.outputs.netbox.device_types.TYPE_MARK``), read from
   ``netbox_device_types.csv`` (NetBox's device type list export: ``Device Type``,
-  ``Manufacturer``, ``Comments``) when the folder has it. Otherwise its power, price and depth
-  are not in NetBox: 0 W, $0, 0.8 m, and its notes say so (the analysis then counts no power
-  for it; the BOM lines it at "quote"). Its price is never in NetBox.
+  ``Manufacturer``, ``Comments``) when the folder has it; a record out of the catalog's ranges
+  (a negative power, a zero depth, a maximum below the typical, more GPUs than a device may
+  hold) is noted and not used, as is a row of that file csv cannot read. Otherwise its power,
+  price and depth are not in NetBox: 0 W, $0, 0.8 m, and its notes say so (the analysis then
+  counts no power for it; the BOM lines it at "quote"). Its price is never in NetBox.
 
 Lanes are not in NetBox's interface types: Ethernet ports take IEEE's usual lane count for their
 speed (1 lane to 50G, 4 to 400G, 8 above), InfiniBand 4X ports 4 lanes.
@@ -30,7 +32,7 @@ import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from model.asbuilt.report_csv import read_table
+from model.asbuilt.report_csv import MAX_REPORT_BYTES, read_table
 from model.catalog.components import Catalog, DeviceType, PortGroup
 from model.catalog.ports import port_table
 from model.files.checks import check_device_type
@@ -213,6 +215,14 @@ def unknown_types(folder: Path, catalog: Catalog, device_rows, notes) -> tuple[l
         )
         record = records.get((maker.strip().casefold(), model.strip()))
         dtype, unfit = custom_type(maker, model, d["role"], u_height, interfaces, record)
+        problems = check_device_type("$", dtype) if dtype and record else []
+        if problems:
+            plain, _ = custom_type(maker, model, d["role"], u_height, interfaces)
+            if plain is not None and not check_device_type("$", plain):
+                # the record's values fail, not the interfaces: as unreadable as a bad line
+                text = "; ".join(f"{p.message} at `{p.json_path}`" for p in problems)
+                notes.append(f"type {maker} {model!r}: its comment line's record: {text}; not used")
+                dtype, record = plain, None
         if dtype is None or check_device_type("custom type", dtype):
             continue  # its devices are listed as of no catalog type
         custom.append(dtype)
@@ -243,7 +253,16 @@ def _type_records(folder: Path, notes) -> dict[tuple[str, str], TypeRecord]:
     if not path.is_file():
         return {}
     out = {}
-    for line, row in read_table(path, DEVICE_TYPE_COLUMNS, dialect=csv.excel):
+    # csv's field limit (128 KiB) raised to the file's size limit for this one list: NetBox's
+    # export keeps a type's whole comments, where teams paste datasheets (a 200 kB one failed
+    # the whole import); a cell stays bounded by the file, checked before reading. Installers'
+    # reports keep the default, under which a 140 kB "device name" is refused.
+    limit = csv.field_size_limit(MAX_REPORT_BYTES)
+    try:
+        rows = read_table(path, DEVICE_TYPE_COLUMNS, dialect=csv.excel)
+    finally:
+        csv.field_size_limit(limit)
+    for line, row in rows:
         try:
             record = parse_type_record(row["comments"])
         except ValueError as exc:

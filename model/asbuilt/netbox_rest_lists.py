@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Protocol
 
 from model.asbuilt.report_csv import ReportError
+from model.outputs.netbox.device_types import type_record_line
 
 INCH_MM = 25.4
 
@@ -125,13 +126,19 @@ def rest_lists(api: ReadApi, site: str | None, folder: Path) -> tuple[str, list[
         ["Name", "Site", "Rack", "Role", "Manufacturer", "Type", "Position", "Description"],
         rows,
     )
-    # The site's device types with their comments: a custom type's power and GPUs
-    # (model.asbuilt.netbox_custom_types), as NetBox's device type list export has them
+    # The site's device types with the one line of their comments the importer reads: a
+    # custom type's power and GPUs (model.asbuilt.netbox_custom_types), in the columns of
+    # NetBox's device type list export. Only that line: a datasheet pasted into any type's
+    # comments (200 kB) went past csv's field limit and failed the whole import.
     _write(
         folder / "netbox_device_types.csv",
         ["Device Type", "Manufacturer", "Comments"],
         [
-            [_value(t.get("model")), _value(t.get("manufacturer")), _value(t.get("comments"))]
+            [
+                _value(t.get("model")),
+                _value(t.get("manufacturer")),
+                type_record_line(_value(t.get("comments"))) or "",
+            ]
             for t in used.values()
         ],
     )

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import csv
+import json
 
 import pytest
 
 from model.asbuilt.netbox_import import import_netbox
 from model.asbuilt.netbox_rest_lists import rest_lists
 from model.engine.routed_links import RoutedLinks
+from model.files.design_file import design_to_bytes, load_design
 from model.generators.generate import generate
 from model.outputs.netbox.device_types import TYPE_MARK, parse_type_record
 from model.outputs.netbox.export import netbox_tables
@@ -99,3 +101,66 @@ def test_an_edited_record_is_noted_and_the_type_read_from_its_interfaces(tmp_pat
         and "$.power_max_w" in note
         for note in back.notes
     ), back.notes
+
+
+def _edit_records(lists, field: str, value: float) -> set[str]:
+    """Set ``field`` (``gpus.count``: nested) to ``value`` in every record of
+    netbox_device_types.csv that has it; the models edited."""
+    path = lists / "netbox_device_types.csv"
+    with path.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))
+    edited = set()
+    for row in rows[1:]:
+        lines = row[2].splitlines()
+        for i, line in enumerate(lines):
+            if not line.startswith(TYPE_MARK):
+                continue
+            data = json.loads(line[len(TYPE_MARK) :])
+            *parents, leaf = field.split(".")
+            inner = data
+            for key in parents:
+                inner = inner.get(key) or {}
+            if leaf in inner:
+                inner[leaf] = value
+                edited.add(row[0])
+            lines[i] = TYPE_MARK + json.dumps(data)
+        row[2] = "\n".join(lines)
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        csv.writer(handle).writerows(rows)
+    return edited
+
+
+BAD_RECORDS = {
+    "negative power": ("power_typical_w", -9000),
+    "zero depth": ("depth_m", 0),
+    "negative depth": ("depth_m", -2),
+    "max below typical": ("power_max_w", 1),
+    "GPUs over the limit": ("gpus.count", 5000),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_RECORDS))
+def test_a_record_out_of_range_is_noted_and_the_type_read_from_its_interfaces(
+    tmp_path, fat_tree, case
+):
+    """A record edited to a negative power, a zero or negative depth, a maximum below the
+    typical or more GPUs than a device may hold is not used: a note names the type and the
+    field, the type comes back from its interfaces (0 W, 0.8 m, no GPUs) with its devices,
+    and the design file saves and loads (it failed to load: `depth_m: Expected float > 0.0`;
+    with too many GPUs the type and its devices were dropped)."""
+    field, value = BAD_RECORDS[case]
+    lists = write_lists(_export(fat_tree), tmp_path / "lists", interfaces=True)
+    edited = _edit_records(lists, field, value)
+    back = import_netbox(lists)
+    own = {t.model: t for t in back.design.custom_types.device_types}
+    assert edited and edited <= set(own)
+    for model in edited:
+        assert (own[model].power_max_w, own[model].depth_m, own[model].gpus) == (0, 0.8, None)
+        assert any(
+            f"{model!r}" in note and f"$.{field}`" in note and "not used" in note
+            for note in back.notes
+        ), back.notes
+    assert len(back.design.devices) == len(fat_tree.devices)
+    path = tmp_path / "back.hall.json"
+    path.write_bytes(design_to_bytes(back.design))
+    assert len(load_design(path).devices) == len(fat_tree.devices)

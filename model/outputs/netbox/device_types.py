@@ -28,7 +28,13 @@ from functools import lru_cache
 
 import msgspec
 
-from model.catalog.components import DeviceType, GpuSpec, MediaType
+from model.catalog.components import (
+    DeviceType,
+    GpuSpec,
+    MediaType,
+    NonNegFloat,
+    PositiveFloat,
+)
 from model.catalog.ports import PortInfo, port_table
 from model.outputs.netbox.names import (
     DESCRIPTION_MAX,
@@ -236,11 +242,13 @@ TYPE_MARK = "Hallwright type: "
 class TypeRecord(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     """What a custom device type's NetBox comments carry beside its templates: NetBox has a
     power port's draw but import-netbox reads a type from its interfaces, and no field holds
-    a depth in metres or the GPUs (``DeviceType.gpus``) the analysis counts."""
+    a depth in metres or the GPUs (``DeviceType.gpus``) the analysis counts. Its fields carry
+    the catalog's ranges, so a comment edited to a negative power or a zero depth is refused
+    when read instead of giving a design file that then fails to load."""
 
-    power_typical_w: float
-    power_max_w: float
-    depth_m: float
+    power_typical_w: NonNegFloat
+    power_max_w: NonNegFloat
+    depth_m: PositiveFloat
     gpus: GpuSpec | None = None
 
 
@@ -257,13 +265,30 @@ def type_record(dtype: DeviceType) -> str:
 
 def parse_type_record(comments: str) -> TypeRecord | None:
     """The record of a type's comments (its ``TYPE_MARK`` line); None when there is none.
-    A line edited into something else is an error: msgspec's sentence in a ValueError."""
+    A line edited into something else (out of a field's range, a maximum power below the
+    typical) is an error: a ValueError naming the field, in msgspec's words where it has them.
+    The checks of a whole type (``model.files.checks``) are the importer's."""
+    line = type_record_line(comments)
+    if line is None:
+        return None
+    try:
+        record = msgspec.json.decode(line[len(TYPE_MARK) :], type=TypeRecord)
+    except msgspec.DecodeError as exc:  # ValidationError is a DecodeError
+        raise ValueError(f"its comment line {TYPE_MARK.strip()!r} ...: {exc}") from None
+    if record.power_max_w < record.power_typical_w:
+        raise ValueError(
+            f"its comment line {TYPE_MARK.strip()!r} ...: power_max_w {record.power_max_w:g} W "
+            f"is below power_typical_w {record.power_typical_w:g} W - at `$.power_max_w`"
+        )
+    return record
+
+
+def type_record_line(comments: str) -> str | None:
+    """The ``TYPE_MARK`` line of a type's comments, None when they have none: all of the
+    comments import-netbox reads (``import-netbox --url`` writes only this line)."""
     for line in (comments or "").splitlines():
         if line.startswith(TYPE_MARK):
-            try:
-                return msgspec.json.decode(line[len(TYPE_MARK) :], type=TypeRecord)
-            except msgspec.DecodeError as exc:  # ValidationError is a DecodeError
-                raise ValueError(f"its comment line {TYPE_MARK.strip()!r} ...: {exc}") from None
+            return line
     return None
 
 

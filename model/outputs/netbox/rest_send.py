@@ -14,8 +14,13 @@ Requests side by side meet in PostgreSQL: NetBox keeps counters on a parent's ro
 type's ``device_count`` and template counts) and updates them in each object's transaction, so
 two requests holding devices of two types in opposite orders deadlocked (measured: HTTP 500
 "deadlock detected" on the 5th devices request of a 64-node pod, 3 workers). Each kind's objects
-are therefore sent ordered by the row they lock (``LOCKED_ROW``): every transaction takes those
-locks in one order, which cannot deadlock. A deadlock PostgreSQL still reports (another client
+are therefore sent ordered by the row they lock (``LOCKED_ROW``): a device or a template locks
+one such row, so every transaction takes those locks in one order. A module locks two: its
+type's ``module_count`` and its device's component counts, and no single order covers both
+once a request spans two module types (A holds [W/dev5, X/dev1], B [X/dev2, Y/dev5]: A waits
+on B's X, B on A's dev5). Modules (``SERIAL_KINDS``) therefore go one request at a time:
+little is lost, as NetBox already serialises the modules of one type on its counter row and a
+pod's transceivers are of a few types. A deadlock PostgreSQL still reports (another client
 writing the same rows) undid that request whole: it is sent again, up to ``DEADLOCK_TRIES``.
 
 A bulk request NetBox refuses (HTTP 400) is undone by NetBox as a whole; its objects are then
@@ -56,6 +61,9 @@ LOCKED_ROW = {
     "front-port-templates": "device_type",
 }
 DEADLOCK_TRIES = 3
+# Kinds whose object locks two counter rows of two kinds (see the module docstring): one
+# request at a time whatever ``connections`` says.
+SERIAL_KINDS = frozenset({"modules"})
 
 
 @dataclass
@@ -143,8 +151,11 @@ def send_kind(
     """Send ``items`` (key, body) of one kind: the first ``FIRST_CHUNK`` alone (the kind's
     rate is not known yet), then up to ``connections`` requests in flight, each sized by
     :func:`next_chunk` on the last one answered and no larger than an even share of what was
-    left after the first (a small kind still spreads over the connections). The refusals."""
+    left after the first (a small kind still spreads over the connections); a kind of
+    ``SERIAL_KINDS`` one request at a time. The refusals."""
     refused: list[Refusal] = []
+    if kind in SERIAL_KINDS:
+        connections = 1
     items = in_lock_order(kind, items)
     start, size, sent = 0, min(FIRST_CHUNK, CHUNK), 0
     share = CHUNK
