@@ -33,12 +33,7 @@ from model.analysis.hops import Hops, server_hops
 from model.analysis.link_media import link_media
 from model.analysis.min_cut import MinCut, cut_json
 from model.analysis.nic_modes import nic_mode_findings
-from model.analysis.optics import (
-    modules_by_kind,
-    optics_by_tier,
-    optics_figures,
-    strategy_findings,
-)
+from model.analysis.optics import modules_by_kind, optics_by_tier, optics_figures, strategy_findings
 from model.analysis.reliability import forecast, hall_counts
 from model.analysis.report import Report
 from model.analysis.topology import (
@@ -48,6 +43,7 @@ from model.analysis.topology import (
     infer_topology,
     tier_codes,
     tier_name,
+    tier_order,
 )
 from model.analysis.totals import plant_sum, power_and_cost
 from model.analysis.tray_fill import TrayFill, trunk_load
@@ -265,7 +261,7 @@ class Analyzer:
         self._plant_rows = None
         self._links_by_tier = dict(Counter(topo.link_tier))
         by_tier = Counter(tier_name(int(v)) for v in topo.level[topo.level >= 1].tolist())
-        self._switches_by_tier = dict(sorted(by_tier.items(), key=lambda kv: _tier_order(kv[0])))
+        self._switches_by_tier = dict(sorted(by_tier.items(), key=lambda kv: tier_order(kv[0])))
         self._dirty.add("trays")  # link set changed: tray fill from scratch
 
     def _refresh_device_findings(self) -> None:
@@ -597,10 +593,4 @@ def _geometry_settings(settings) -> tuple:
         settings.tray_reach_m,
         settings.tray_join_tolerance_m,
         settings.media_policy,
-    )
-
-
-def _tier_order(name: str) -> int:
-    return {"leaf": 1, "spine": 2, "core": 3}.get(
-        name, 10 + int(name[4:]) if name[4:].isdigit() else 99
     )

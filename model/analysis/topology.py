@@ -45,6 +45,13 @@ def tier_name(level: int) -> str:
     return TIER_NAMES.get(level, f"tier{level}")
 
 
+def tier_order(name: str) -> int:
+    """Sort key of a tier name (:func:`tier_name`'s): leaf, spine, core, tier4 ..."""
+    return {"leaf": 1, "spine": 2, "core": 3}.get(
+        name, 10 + int(name[4:]) if name[4:].isdigit() else 99
+    )
+
+
 def link_tier_name(lo: int, hi: int) -> str:
     """Name of the class of a compute link between levels ``lo`` <= ``hi``."""
     if lo == UNREACHED:

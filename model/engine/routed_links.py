@@ -31,11 +31,7 @@ from model.design.changes import TRAY_KINDS, Change, ChangeKind
 from model.design.design import Design
 from model.design.entities import RACK_PLINTH_M, U_HEIGHT_M
 from model.engine.cages import CAGE_STRIDE, PartTables, device_optics, port_cages
-from model.engine.geometry import (
-    FACE_FRONT,
-    FACE_REAR,
-    drop_points,
-)
+from model.engine.geometry import FACE_FRONT, FACE_REAR, drop_points
 from model.engine.link_findings import plant_findings
 from model.engine.link_status import (  # re-exported: callers read the flags from here too
     NO_MEDIUM,
@@ -575,12 +571,7 @@ class RoutedLinks(PlantRouting, PlantMedia):
         # re-sorting 393k labels after every edit was ~7 ms of each per-link reason).
         rows = self._component_rows(rows)
         if diff:
-            before = (
-                self.routed_m[rows].copy(),
-                self.length_m[rows].copy(),
-                self.ordered_m[rows].copy(),
-                self.medium_index[rows].copy(),
-            )
+            before = tuple(getattr(self, name)[rows].copy() for name in _COMPARED)
         self._route(routed)
         length = self.length_m[rows]
         status = (self.status[rows] & (SAME_RACK | NO_TRAY_PATH | UNREACHED_RACK)).astype(np.int64)
@@ -593,12 +584,7 @@ class RoutedLinks(PlantRouting, PlantMedia):
         self.status[rows] = status.astype(np.uint8)
         if not diff:
             return set()
-        after = (
-            self.routed_m[rows],
-            self.length_m[rows],
-            self.ordered_m[rows],
-            self.medium_index[rows],
-        )
+        after = tuple(getattr(self, name)[rows] for name in _COMPARED)
         same = np.ones(len(rows), dtype=bool)
         for old, new in zip(before, after, strict=True):
             same &= (
