@@ -80,10 +80,16 @@ def apply_optics(design: Design, text: str) -> Design:
                 f"{role} switch {', '.join(sorted(plain))}; co-packaged twins: "
                 + ", ".join(f"{t.id} -> {t.co_packaged_twin}" for t in _twins(design))
             )
+    was = {d.id: design.devices[d.id].type for d in swaps}
     try:
         design.update_devices(swaps)
     except DesignError as exc:
         raise GenerateError(f"optics: the co-packaged twin does not fit: {exc}") from None
+    # The generator's name states the scale-out switch ("q3400 scale-out"): it is the twin now.
+    for device in swaps:
+        design.set_name(
+            design.name.replace(f"{was[device.id]} scale-out", f"{device.type} scale-out")
+        )
     strategy = dict(sorted(wanted.items()))
     design.set_settings(msgspec.structs.replace(design.settings, optics_strategy=strategy))
     return design

@@ -237,6 +237,8 @@ def test_co_packaged_with_every_network_swaps_the_switches_that_have_a_twin():
     assert types[("leaf", "q3450-ld")] == 8 and types[("spine", "q3450-ld")] == 4
     assert not types[("leaf", "q3400")] and not types[("spine", "q3400")]
     assert types[("leaf", "sn5600")] and types[("leaf", "sn4600c")]  # no twin: pluggable
+    # The name states the scale-out switch the hall has, not the one asked for.
+    assert design.name == "GB300 NVL72 x 8, q3450-ld scale-out"
     report = analyze(design, _plant(design))
     unmet = [w for w in report.warnings if w.code == "OPTICS_STRATEGY_UNMET"]
     assert unmet and {w.severity for w in unmet} == {"info"}
