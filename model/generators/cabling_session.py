@@ -29,37 +29,7 @@ from model.design.changes import TRAY_KINDS, Change, ChangeKind
 from model.design.design import Design
 from model.engine.routed_links import RoutedLinks
 from model.structured.layout import StructuredLayout, structured_layout
-
-
-class SharedRackDistances:
-    """The horizontal trunk length between two racks (m, without slack), as
-    :class:`model.structured.paths.RackDistances` gives it (the same search, the same pair
-    order), memoised across layouts while the tray graph is unchanged."""
-
-    def __init__(self, plant: RoutedLinks) -> None:
-        self.plant = plant
-        self._memo: dict[tuple, float] = {}
-        self._graph_key: tuple | None = None
-
-    def follow(self, graph_key: tuple) -> None:
-        """Forget every distance when the tray graph's inputs are no longer ``graph_key``'s."""
-        if graph_key != self._graph_key:
-            self._memo.clear()
-            self._graph_key = graph_key
-
-    def __call__(self, rack_a: str, rack_b: str) -> float:
-        if rack_a == rack_b:
-            return 0.0
-        racks = self.plant.design.racks
-        a, b = (racks[rack_a], racks[rack_b]) if rack_a < rack_b else (racks[rack_b], racks[rack_a])
-        key = (a.id, b.id, a.x, a.y, b.x, b.y)
-        got = self._memo.get(key)
-        if got is None:
-            got = self.plant.tray_distance((a.x, a.y), (b.x, b.y))
-            if got is None:
-                got = abs(a.x - b.x) + abs(a.y - b.y)
-            self._memo[key] = got
-        return got
+from model.structured.paths import RackDistances
 
 
 def tray_graph_key(design: Design) -> tuple:
@@ -84,7 +54,7 @@ class CablingSession:
     def __init__(self, design: Design) -> None:
         self.design = design
         self.plant = RoutedLinks(design)
-        self.distances = SharedRackDistances(self.plant)
+        self.distances = RackDistances(self.plant)
         self._edits: list[Change] = []  # since the last layout
         self._plant_edits: list[Change] = []  # since the plant was built
         self._subscription = design.subscribe(self._note)
@@ -118,8 +88,10 @@ class CablingSession:
             # held meanwhile, XL's peak was 0.2 GB above the steps' own plants'.
             self.plant.close()
             self._layout = None
-            del self.plant, self.distances.plant
-            self.plant = self.distances.plant = RoutedLinks(self.design)
+            del self.plant
+            self.distances.use(None)
+            self.plant = RoutedLinks(self.design)
+            self.distances.use(self.plant)
         return self.plant
 
     def layout(self, panels_only: bool = False) -> StructuredLayout:

@@ -49,23 +49,42 @@ __all__ = [
 
 
 class RackDistances:
-    """Horizontal trunk length between two racks (m, without slack), memoised."""
+    """Horizontal trunk length between two racks (m, without slack), memoised.
+
+    A pair is kept by the racks' ids and positions, so one instance can serve several layouts
+    of a hall being cabled (:class:`model.generators.cabling_session.CablingSession`): a rack
+    moved is searched again, and :meth:`follow` forgets everything when the tray graph's inputs
+    change; :meth:`use` takes a plant built afresh over the same trays (its searches start over,
+    the pairs stand: a pair's distance depends only on the two positions and the tray graph)."""
 
     def __init__(self, plant) -> None:
         self.plant = plant
-        self._memo: dict[tuple[str, str], float] = {}
+        self._memo: dict[tuple, float] = {}
         # The tray searches from each source node, shared by the pairs: a zoned XL hall asks
         # 224 rack pairs, 448 searches from 128 nodes (~70 % of them repeats).
         self._searches: dict[int, dict[int, float]] = {}
+        self._graph_key: tuple | None = None
+
+    def follow(self, graph_key: tuple) -> None:
+        """Forget every distance when the tray graph's inputs are no longer ``graph_key``'s."""
+        if graph_key != self._graph_key:
+            self._memo.clear()
+            self._searches.clear()
+            self._graph_key = graph_key
+
+    def use(self, plant) -> None:
+        """Search ``plant`` from now on (built afresh over the same tray graph)."""
+        self.plant = plant
+        self._searches.clear()
 
     def __call__(self, rack_a: str, rack_b: str) -> float:
         if rack_a == rack_b:
             return 0.0
-        key = (rack_a, rack_b) if rack_a < rack_b else (rack_b, rack_a)
+        racks = self.plant.design.racks
+        a, b = (racks[rack_a], racks[rack_b]) if rack_a < rack_b else (racks[rack_b], racks[rack_a])
+        key = (a.id, b.id, a.x, a.y, b.x, b.y)
         got = self._memo.get(key)
         if got is None:
-            racks = self.plant.design.racks
-            a, b = racks[key[0]], racks[key[1]]
             got = self.plant.tray_distance((a.x, a.y), (b.x, b.y), self._searches)
             if got is None:
                 got = abs(a.x - b.x) + abs(a.y - b.y)
