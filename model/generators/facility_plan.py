@@ -59,6 +59,7 @@ CRAH_KW = (100, 150, 200, 300, 450, 600)
 CDU_RISE_K = 10.0
 FLOOR_RATING_KG_M2 = round(25_000 / 9.80665, 1)  # 25 kN/m2 (SIPOCH-FLOOR)
 AI_FLOOR_RATING_KG_M2 = round(50_000 / 9.80665, 1)  # 50 kN/m2, AI-dedicated (SIPOCH-FLOOR)
+FLOOR_NOTE = "floor rated"  # how the generation note on a raised floor rating begins
 
 
 FACILITY_CHOICES = ("auto", "yes", "no")
@@ -126,9 +127,6 @@ def rate_floor(design: Design) -> None:
             f"standard's {FLOOR_RATING_KG_M2:,.0f}; check the building's floor carries it"
         )
     design.generation_notes[:] = notes
-
-
-FLOOR_NOTE = "floor rated"
 
 
 def _rack_bounds(design: Design) -> tuple[dict[str, float], dict[str, float]]:
