@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication, QStyle
 
-from tests.gui.conftest import click, close_quietly, make_window
+from tests.gui.conftest import click, close_quietly, make_window, wait_until_idle
 from tests.gui.test_editor_bugs import _l_shaped_pod
 
 
@@ -26,8 +26,12 @@ def test_link_form_at_the_default_dock_width_shows_its_fields_whole(qtbot, tmp_p
         QApplication.processEvents()
         click(window.view, 6.0, 4.8)  # the cable down the cross tray
         qtbot.waitUntil(lambda: "medium" in window.inspector.fields)
+        # The analysis finishing rebuilds the form (a channel shown is shown again from the new
+        # layout); its fields are laid out once the event loop has run after that rebuild.
+        wait_until_idle(qtbot)
         QApplication.processEvents()
         fields = window.inspector.fields
+        assert "medium" in fields
         assert window.inspector_dock.width() <= 320
         assert _text_fits(fields["length_override"], "none (use routed length) ")
         assert _text_fits(fields["as_built"], "not measured")
