@@ -93,8 +93,12 @@ def _split_node(dtype: DeviceType, table, planes: int) -> NodeSpec:
         offered = sorted({b.fanout for g in groups for b in g.breakouts})
         raise GenerateError(
             f"--planes {planes}: the compute NICs of {dtype.id!r} cannot be split {planes} ways"
-            + (f" (they split {', '.join(map(str, offered))} ways)" if offered else "")
-            + "; multi-plane needs NICs such as ConnectX-8 (dgx-b300, gb300-compute-tray)"
+            # The types named split 2 ways: named only to a node whose NICs do not split at all
+            + (
+                f" (they split {', '.join(map(str, offered))} ways)"
+                if offered
+                else "; multi-plane needs NICs such as ConnectX-8 (dgx-b300, gb300-compute-tray)"
+            )
         )
     group, option = groups[0], options[0]
     breakout = {group.name: planes}
@@ -273,17 +277,21 @@ def check_media(catalog: Catalog, node: NodeSpec, leaf: SwitchPorts) -> None:
     group = node_type.port_group(nic.group)
     protocol = catalog.device_types[leaf.type_id].protocol
     if group is not None and group.nic in catalog.nic_types and protocol:
-        why = link_mode_problem(catalog.nic_types[group.nic], node.speed_gbps, protocol)
+        nic_type = catalog.nic_types[group.nic]
+        why = link_mode_problem(nic_type, node.speed_gbps, protocol)
         if why:
-            # Split over planes already (Spectrum-X multi-plane): the other way is the whole NIC
-            other = (
-                "run each NIC whole (leave --planes out)"
-                if node.planes > 1
-                else "split each NIC over planes (--planes 2)"
-            )
+            # The other way to run the NIC (whole when split over planes, split in two when
+            # whole) is offered only where the NIC runs that speed on this protocol and, to
+            # split, breaks out two ways: advice the generator would refuse next is no advice.
+            speeds = nic_type.speeds(protocol)
+            other = ""
+            if node.planes > 1 and node.speed_gbps * node.planes in speeds:
+                other = ", or run each NIC whole (leave --planes out)"
+            elif node.planes == 1 and group.breakout(2) and node.speed_gbps / 2 in speeds:
+                other = ", or split each NIC over planes (--planes 2)"
             raise GenerateError(
                 f"the {node.type_id!r} NICs on {leaf.type_id!r} ({protocol}): {why}; choose "
-                f"a switch of the other protocol, or {other}"
+                f"a switch of the other protocol{other}"
             )
     _check_host_media(
         catalog, f"NICs of {node.type_id!r}", node.speed_gbps, nic.lanes, nic.form_factor, leaf

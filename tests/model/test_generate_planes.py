@@ -161,3 +161,26 @@ def test_cli_generates_a_two_plane_fabric(tmp_path, capsys):
         == 2
     )
     assert "does not take --planes" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("asked", "advice", "taken"),
+    [
+        # ConnectX-8 whole on Ethernet: 800G is InfiniBand only; split it in two
+        (dict(switch="sn5600"), "--planes 2", dict(switch="sn5600", planes=2)),
+        # ConnectX-8 split on InfiniBand: 400G is Ethernet only; run it whole
+        (dict(switch="q3400", planes=2), "leave --planes out", dict(switch="q3400")),
+    ],
+)
+def test_a_refused_nic_mode_offers_only_advice_the_generator_then_takes(asked, advice, taken):
+    common = dict(nodes=32, node_type="dgx-b300", su_nodes=32)
+    with pytest.raises(GenerateError, match=advice):
+        rail_optimized(**common, **asked)
+    assert rail_optimized(**common, **taken).links
+
+
+def test_a_nic_that_splits_only_two_ways_is_not_told_to_use_itself():
+    with pytest.raises(GenerateError) as refused:
+        rail_optimized(nodes=32, node_type="dgx-b300", switch="q3400", su_nodes=32, planes=4)
+    assert "they split 2 ways" in str(refused.value)
+    assert "NICs such as ConnectX-8 (dgx-b300" not in str(refused.value)
