@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-import numpy as np
-
+from model.analysis.optics_plugs import CageEnds, plug_counts
 from model.analysis.reliability import lasers_per_port
+from model.catalog.parts import ModulePart
 from model.common.findings import Finding
-from model.engine.cages import CAGE_STRIDE, MODULE_KINDS, cage_view
+from model.engine.cages import cage_view
 from model.plant.laser_sources import lit_sources
 
 TIERS = ("gpu-server", "leaf", "spine", "core")
@@ -51,35 +51,24 @@ def tier_strategy(design) -> dict[str, str]:
     return out
 
 
-def optics_by_tier(design, plant) -> dict[str, dict]:
+def optics_by_tier(design, plant, ends: CageEnds | None = None) -> dict[str, dict]:
     """Per tier (device role): module counts by optics kind, co-packaged ports, laser sources,
-    and their watts (typical, max), lasers and price."""
+    and their watts (typical, max), lasers and price. ``ends``: the plant's cage ends sorted
+    once and kept by the caller (:class:`~model.analysis.optics_plugs.CageEnds`)."""
     out: dict[str, dict] = defaultdict(_empty_tier)
     roles = {d.id: d.role for d in design.devices.values()}
     if plant is not None and len(plant.link_ids):
         view = cage_view(plant)
         tables = view.tables
-        medium = np.asarray(plant.medium_index, dtype=np.int64)
-        keys = np.concatenate([view.cage_a, view.cage_b])
-        specs = np.concatenate([view.spec_a, view.spec_b])
-        meds = np.concatenate([medium, medium])
-        module_row = np.array([m.kind in MODULE_KINDS for m in tables.media] + [False])
-        keep = module_row[np.where(meds < 0, len(tables.media), meds)]
-        keys, specs, meds = keys[keep], specs[keep], meds[keep]
-        # One plug per cage: the first end seen of each cage (its links share the medium, or
-        # the plant reports the cage as mixed; the smallest medium row is the plant's power).
-        order = np.lexsort((meds, keys))
-        first = np.ones(len(order), dtype=bool)
-        first[1:] = keys[order][1:] != keys[order][:-1]
-        pick = order[first]
-        devices = keys[pick] // CAGE_STRIDE
-        pairs = meds[pick] * (len(tables.specs) + 1) + specs[pick]
+        codes, counts = plug_counts(view, plant.medium_index, ends)
         by_medium, default = lasers_per_port()
         span = (len(tables.media) + 1) * (len(tables.specs) + 1)
-        codes, counts = np.unique(devices * span + pairs, return_counts=True)
+        parts: dict[int, ModulePart | None] = {}  # per (medium, spec) pair: few, 24k plugs at XL
         for code, qty in zip(codes.tolist(), counts.tolist(), strict=True):
             dev, pair = divmod(code, span)
-            part = tables.module(pair // (len(tables.specs) + 1), pair % (len(tables.specs) + 1))
+            if pair not in parts:
+                parts[pair] = tables.module(*divmod(pair, len(tables.specs) + 1))
+            part = parts[pair]
             if part is None:
                 continue  # the plant reports it (PART_NOT_ORDERABLE): nothing is plugged
             tier = out[roles.get(view.dev_ids[dev], "other")]
