@@ -62,7 +62,7 @@ def _instrument() -> None:
     runner = analysis_runner.AnalysisRunner
     for owner, name, label in (
         (analysis_runner, "retray", "re-route the copy"),
-        (analysis_runner, "freeze_plant", "freeze the copy"),
+        (analysis_runner, "frozen", "freeze the copy"),
         (analyzer.Analyzer, "advance", "analysis (Analyzer.advance)"),
         (analyzer.Analyzer, "cables_by_tray", "bundles"),
         (analysis_runner, "length_histogram", "length histogram"),

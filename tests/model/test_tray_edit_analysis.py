@@ -10,8 +10,9 @@ import pytest
 
 from model.analysis.analyzer import Analyzer
 from model.engine.retray_copy import adopt, pending_tray_edits, retray
+from model.engine.retray_copy import frozen as retray_frozen
 from model.engine.routed_links import RoutedLinks
-from model.engine.snapshot import Snapshotter, freeze_plant
+from model.engine.snapshot import Snapshotter
 from tests.benchmarks.synthetic import synthetic_hall
 from tests.model.test_tray_reroute import _assert_same_plant
 
@@ -48,7 +49,7 @@ class _Worker:
         assert applied
         snap_design, snap_plant = self.snaps.take(pending_trays=True)
         worked, changed = retray(snap_plant)
-        frozen = freeze_plant(worked, snap_design)
+        frozen = retray_frozen(worked, snap_design)
         assert adopt(self.live, worked, applied)
         self.snaps.adopted()
         changes, self.changes[:] = list(self.changes), []
