@@ -8,7 +8,7 @@ It used to sort all 2 x links cage ends by (cage, medium) on every report: ~20 m
 and ~25 ms of gathers at XL (786k ends) after each tray edit, which re-chooses media but never
 moves a link to another cage. :class:`CageEnds` sorts the ends by cage once and is kept while
 the cage columns stand (the analyzer keeps it between reports); each count is then a gather
-and a minimum per cage, in linear passes, with the very same pick.
+and one minimum per cage, in linear passes, with the very same pick.
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ class CageEnds:
         new = np.ones(len(keys), dtype=bool)
         new[1:] = keys[1:] != keys[:-1]
         self.starts = np.flatnonzero(new)  # the first sorted end of each cage
-        self.cage_of = np.cumsum(new) - 1  # the cage (0..) of each sorted end
         self.device = keys[self.starts] // CAGE_STRIDE  # view.dev_ids row of each cage
         self.spec = np.concatenate([view.spec_a, view.spec_b])[self.order]
 
@@ -67,13 +66,12 @@ def plug_counts(
     meds = np.concatenate([medium, medium])[ends.order]
     # n_media: an end that takes no module (no medium, or an integrated cable), above every row
     meds = np.where(module_row[np.where(meds < 0, n_media, meds)], meds, n_media)
-    lowest = np.minimum.reduceat(meds, ends.starts) if len(meds) else meds
-    # each cage's first end (in the stable order) at its lowest medium: the plug's spec
-    at = np.flatnonzero(meds == lowest[ends.cage_of])
-    cage = ends.cage_of[at]
-    first = np.ones(len(at), dtype=bool)
-    first[1:] = cage[1:] != cage[:-1]
-    pick = at[first]  # one per cage, in cage order
+    # each cage's lowest medium and its first end (in the stable order) there, the plug's
+    # spec, in one minimum per cage of medium x ends + position
+    n = len(meds)
+    if not n:
+        return np.unique(meds, return_counts=True)  # no links: no plug
+    lowest, pick = np.divmod(np.minimum.reduceat(meds * n + np.arange(n), ends.starts), n)
     plugged = lowest < n_media
     pairs = lowest[plugged] * (n_specs + 1) + ends.spec[pick[plugged]]
     span = (n_media + 1) * (n_specs + 1)

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections import defaultdict
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from model.analysis.analyzer import Analyzer
-from model.analysis.optics import optics_by_tier
+from model.analysis.optics import _empty_tier, optics_by_tier
 from model.analysis.optics_plugs import CageEnds, plug_counts
+from model.analysis.reliability import lasers_per_port
 from model.engine.cages import CAGE_STRIDE, MODULE_KINDS, cage_view
 from model.engine.routed_links import RoutedLinks
 from model.generators.generate import apply_cabling, generate
@@ -40,6 +43,32 @@ def _sorted_each_time(view, medium: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return np.unique(keys[pick] // CAGE_STRIDE * span + pairs, return_counts=True)
 
 
+def _tiers_by_loop(design, view, medium) -> dict:
+    """optics_by_tier's plugs as it added them before (a Python loop over the plugs in code
+    order), from the oracle's count: the figures to the last bit."""
+    out: dict[str, dict] = defaultdict(_empty_tier)
+    roles = {d.id: d.role for d in design.devices.values()}
+    tables = view.tables
+    codes, counts = _sorted_each_time(view, medium)
+    by_medium, default = lasers_per_port()
+    span = (len(tables.media) + 1) * (len(tables.specs) + 1)
+    for code, qty in zip(codes.tolist(), counts.tolist(), strict=True):
+        dev, pair = divmod(code, span)
+        part = tables.module(pair // (len(tables.specs) + 1), pair % (len(tables.specs) + 1))
+        if part is None:
+            continue
+        tier = out[roles.get(view.dev_ids[dev], "other")]
+        if part.optics == "co-packaged":
+            tier["co_packaged_ports"] += qty
+        else:
+            tier["modules"][part.optics] += qty
+            tier["lasers"] += qty * by_medium.get(part.medium, default) * part.ports
+            tier["price_usd"] += qty * part.price_usd
+        tier["power_w"] += qty * part.power_w
+        tier["power_w_max"] += qty * part.power_w_max
+    return dict(out)
+
+
 def _helios():
     design = generate("helios", racks=1, planes=4, port_mode="512x200G")
     apply_cabling(design, "zones")
@@ -65,6 +94,14 @@ def test_plug_counts_equal_the_per_report_sort_for_any_media(make):
         np.testing.assert_array_equal(codes, want_codes)
         np.testing.assert_array_equal(counts, want_counts)
         assert counts.sum() > 0
+        # the tiers' figures, added column-wise, equal the loop's exactly (no laser sources
+        # here: those are added after the plugs, by the same loop as before)
+        stand_in = SimpleNamespace(
+            link_ids=plant.link_ids, medium_index=medium, cage_arrays=lambda: view
+        )
+        tiers = optics_by_tier(plant.design, stand_in, ends)
+        assert tiers == _tiers_by_loop(plant.design, view, medium)
+        assert any(t["power_w"] > 0 for t in tiers.values())
     assert optics_by_tier(plant.design, plant, ends) == optics_by_tier(plant.design, plant)
 
 
