@@ -267,9 +267,14 @@ class BundleItem(QGraphicsItem):
                 after[tray_id] = old
                 rect = rect.united(old[3])
                 continue
-            path, pen = _line(tray.points, spans, main, width)
-            bounds = path.boundingRect()
-            pieces = _segments(path)
+            if old is not None and old[0][2:] == key[2:]:
+                # Same stretches of the same tray, another width or colour (a new busiest tray
+                # rescales every width): the path stands, with a new pen.
+                path, pen, bounds, pieces = old[1], _pen(main, width), old[3], old[4]
+            else:
+                path, pen = _line(tray.points, spans, main, width)
+                bounds = path.boundingRect()
+                pieces = _segments(path)
             after[tray_id] = (key, path, pen, bounds, pieces)
             rect = rect.united(bounds)
             dirty.extend(pieces)
@@ -336,6 +341,11 @@ def _line(points, spans, main: str, width: float) -> tuple[QPainterPath, QPen]:
             path.moveTo(*stretch[0])
             for x, y in stretch[1:]:
                 path.lineTo(x, y)
+    return path, _pen(main, width)
+
+
+def _pen(main: str, width: float) -> QPen:
+    """The pen of a bundle line: its main medium group's colour, ``width`` pixels wide."""
     pen = QPen(
         style.medium_color(None) if main == "none" else _qcolor(GROUP_COLOR[main]),
         width,
@@ -347,7 +357,7 @@ def _line(points, spans, main: str, width: float) -> tuple[QPainterPath, QPen]:
     color = pen.color()
     color.setAlpha(170)
     pen.setColor(color)
-    return path, pen
+    return pen
 
 
 def _qcolor(name: str):

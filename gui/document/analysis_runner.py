@@ -47,9 +47,9 @@ from model.common.findings import Finding
 from model.design.changes import TRAY_KINDS, Change, ChangeKind
 from model.design.design import Design
 from model.engine.length_histogram import LengthHistogram, length_histogram
-from model.engine.retray_copy import retray
+from model.engine.retray_copy import frozen, retray
 from model.engine.routed_links import RoutedLinks
-from model.engine.snapshot import Snapshotter, freeze_plant
+from model.engine.snapshot import Snapshotter
 from model.runtime.gc_policy import collector_waits
 from model.structured.layout import StructuredLayout
 
@@ -159,7 +159,7 @@ class _Job(QRunnable):
             worked, rerouted = retray(work.plant)
             if self.superseded:
                 return SUPERSEDED
-            work.plant = freeze_plant(worked, work.design)  # the analysis reads this copy
+            work.plant = frozen(worked, work.design)  # the analysis reads this copy
             changed_links = changed_links | rerouted if changed_links else rerouted
             # Handed over before the analysis (the cables redrawn ~0.5 s after the drop at XL,
             # the figures after); never touched here again, the live plant may take it.

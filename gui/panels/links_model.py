@@ -22,8 +22,10 @@ from gui.plain_text import tooltip
 from gui.style import MEDIUM_KIND_COLORS
 from model.analysis.topology import infer_topology, tier_codes
 from model.catalog.components import medium_group
+from model.catalog.parts import row_number
 from model.design.changes import DEVICE_KINDS, LINK_KINDS, Change
 from model.engine.media import media_that_fit
+from model.plant.links import LinkParts
 
 COLUMNS = ("A end", "B end", "Tier", "Speed", "Routed m", "Ordered m", "Medium", "Reason")
 COL_A, COL_B, COL_TIER, COL_SPEED, COL_ROUTED, COL_ORDERED, COL_MEDIUM, COL_REASON = range(8)
@@ -288,7 +290,7 @@ class LinksTableModel(QAbstractTableModel):
         self.endResetModel()
         return True
 
-    def link_parts(self) -> dict[str, tuple]:
+    def link_parts(self) -> LinkParts | dict[str, tuple]:
         """Per link: (cable_id, a_cage, b_cage, a_module, b_module, part), from the model's plant."""
         if self._parts is None:
             from model.plant.physical_plant import build_plant
@@ -356,14 +358,7 @@ class LinksTableModel(QAbstractTableModel):
             mask &= hit
         part_text = str(self.filters["part"]).strip().lower()
         if part_text:
-            # A module at either end or the cable / fibre itself (part numbers, as in the BOM).
-            parts = self.link_parts()
-            hit = np.zeros(n, dtype=bool)
-            for link_id, (_cable, _a, _b, mod_a, mod_b, part) in parts.items():
-                row = plant.index.get(link_id)
-                if row is not None and any(part_text in x.lower() for x in (mod_a, mod_b, part)):
-                    hit[row] = True
-            mask &= hit
+            mask &= self._part_hits(part_text, n)
         rows = np.flatnonzero(mask)
         key = self._sort_key(self.sort_column)
         if key is not None:
@@ -373,6 +368,24 @@ class LinksTableModel(QAbstractTableModel):
                 idx = idx[::-1]
             rows = rows[idx]
         self.order = rows
+
+    def _part_hits(self, text: str, n: int) -> np.ndarray:
+        """Plant rows whose module (either end), cable or fibre part number contains ``text``
+        (lower case), numbers as the BOM and the schedule show them (``row_number``: "quote"
+        where the catalog's is an EST- estimate): matched once per distinct number."""
+        parts = self.link_parts()
+        hit = np.zeros(n, dtype=bool)
+        if isinstance(parts, LinkParts):
+            for column in ("a_module", "b_module", "part"):
+                names = parts.names(column).tolist()  # ends with "": code -1
+                match = np.array([text in row_number(x).lower() for x in names], dtype=bool)
+                hit[parts.rows[match[parts.codes(column, parts.rows)]]] = True
+            return hit
+        for link_id, (_cable, _a, _b, mod_a, mod_b, part) in parts.items():
+            row = self.plant.index.get(link_id)
+            if row is not None and any(text in row_number(x).lower() for x in (mod_a, mod_b, part)):
+                hit[row] = True
+        return hit
 
     def _sort_key(self, column: int) -> np.ndarray | None:
         plant = self.plant

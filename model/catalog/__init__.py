@@ -7,7 +7,8 @@ Modules:
   resources/catalog.
 - ``nics``: NIC and DPU types: the port-carrying parts a server type is built from, and their
   port modes.
-- ``parts``: Orderable parts: transceiver modules, integrated cables, fibres and tray products.
+- ``parts``: Orderable parts: transceiver modules, integrated cables, fibres and tray products;
+  the number a purchaser orders by (``orderable_number``, ``row_number``: "quote" for an EST-).
 - ``ports``: Port names of a device type, with the speed, lanes and form factor of each port.
 - ``structured``: Structured-cabling catalog: patch panels, cassettes, enclosures, MPO trunks,
   channel figures.

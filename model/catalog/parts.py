@@ -201,6 +201,25 @@ def part_number_for(pattern: str, length_m: float | None) -> str:
     return pattern.replace("{len}", length_code(length_m))
 
 
+QUOTE = "quote"  # the part number of a line whose vendor publishes none: ask for a quote
+
+
+def orderable_number(part_number: str) -> str:
+    """The part number a purchaser may order by: the catalog's, unless it is an estimate
+    (``EST-`` prefix: no published number) or missing, which reads ``quote``."""
+    if not part_number or part_number.startswith("EST-"):
+        return QUOTE
+    return part_number
+
+
+def row_number(part_number: str) -> str:
+    """The part number a cabling schedule row (sheet, CSV) or the editor shows: the BOM line's
+    (:func:`orderable_number`), so a purchaser, an installer and the editor read the same
+    number for the same part; "" stays "": the row has no part there (an integrated cable's end
+    takes no module; no length of the part is long enough, which the layout reports)."""
+    return orderable_number(part_number) if part_number else ""
+
+
 FacilityKind = Literal[
     "rack-pdu", "power-shelf", "rack-dc-feed", "busway-tap", "cdu", "crah", "rack-manifold"
 ]

@@ -223,13 +223,16 @@ def freeze_plant(
     buffers: _Buffers | None = None,
     earlier: RoutedLinks | None = None,
     pending_trays: bool = False,
+    kept: frozenset[str] = frozenset(),
 ) -> RoutedLinks:
     """A copy of the refreshed ``plant`` reading ``design`` (a snapshot of the plant's design);
     the attributes named in ``unchanged`` are taken from the earlier snapshot ``reuse``; arrays
     are copied into ``buffers``' free arrays where one fits, and where none does, an array
     equal to the ``earlier`` snapshot's is that array (see :meth:`_Buffers.copy`).
     ``pending_trays``: the plant may have unapplied tray edits; the snapshot keeps them (and a
-    tray graph with caches of its own) for a worker to apply on a copy of its own."""
+    tray graph with caches of its own) for a worker to apply on a copy of its own.
+    ``kept``: attributes taken as they are, not copied: a re-routed copy's row tables, which
+    are its snapshot's own and never written (:func:`model.engine.retray_copy.frozen`)."""
     pending = list(plant._pending) if pending_trays else []
     if any(not c.kinds <= TRAY_KINDS for c in pending) or (
         plant.has_unapplied_edits and not pending
@@ -265,6 +268,9 @@ def freeze_plant(
             continue  # built on first use (index), or not by this kind of plant
         if reuse is not None and name in unchanged:
             setattr(snap, name, getattr(reuse, name))  # index: built lazily
+            continue
+        if name in kept:
+            setattr(snap, name, held[name])
             continue
         value, before = held[name], getattr(earlier, name, None)
         if dataclasses.is_dataclass(value) and not isinstance(value, type):

@@ -22,7 +22,9 @@ from functools import lru_cache
 
 from model.catalog.components import SOURCES_FILE
 
-QUOTE = "quote"  # the part number of a line whose vendor publishes none: ask for a quote
+# The part-number rule lives with the parts (the editor shows it too); named here as before.
+from model.catalog.parts import QUOTE, orderable_number, row_number  # noqa: F401
+
 ESTIMATE = "engineering estimate"
 
 # Purchase categories, in the order the BOM lists them.
@@ -102,22 +104,6 @@ def purchase_category(catalog, item) -> str:
         if part is not None and part.kind == "rack-pdu":
             return "PDUs"
     return PART_CATEGORY[item.category]
-
-
-def orderable_number(part_number: str) -> str:
-    """The part number a purchaser may order by: the catalog's, unless it is an estimate
-    (``EST-`` prefix: no published number) or missing, which reads ``quote``."""
-    if not part_number or part_number.startswith("EST-"):
-        return QUOTE
-    return part_number
-
-
-def row_number(part_number: str) -> str:
-    """The part number a cabling schedule row (sheet, CSV) shows: the BOM line's
-    (:func:`orderable_number`), so a purchaser and an installer read the same number for the
-    same part; "" stays "": the row has no part there (an integrated cable's end takes no
-    module; no length of the part is long enough, which the layout reports)."""
-    return orderable_number(part_number) if part_number else ""
 
 
 @lru_cache(maxsize=1)

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from model.catalog.parts import part_number_for
+from model.catalog.parts import part_number_for, row_number
 from model.engine.cage_labels import cage_label_array, cage_reasons, plug_findings
 from model.engine.cages import (
     cage_view,
@@ -293,7 +293,8 @@ def _count_cages(design) -> tuple[int, bool]:
 
 
 def link_plugs(plant: RoutedLinks, link_id: str) -> dict[str, str]:
-    """The cages, plugs and cable of one link, for the inspector: computed for its component."""
+    """The cages, plugs and cable of one link, for the inspector: computed for its component.
+    Part numbers as the BOM and the schedule show them (``row_number``: "quote" for an EST-)."""
     phys = build_plant(plant, with_links=True, around_link=link_id)
     cable_id, a_cage, b_cage, a_module, b_module, part = phys.link_parts.get(
         link_id, (link_id, "", "", "", "", "")
@@ -301,9 +302,9 @@ def link_plugs(plant: RoutedLinks, link_id: str) -> dict[str, str]:
     return {
         "a_cage": a_cage,
         "b_cage": b_cage,
-        "a_plug": a_module or ("cable end" if part else ""),
-        "b_plug": b_module or ("cable end" if part else ""),
+        "a_plug": row_number(a_module) or ("cable end" if part else ""),
+        "b_plug": row_number(b_module) or ("cable end" if part else ""),
         "cable_id": cable_id,
-        "part": part,
+        "part": row_number(part),
         "problems": "; ".join(f.message for f in phys.findings),
     }

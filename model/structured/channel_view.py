@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from model.catalog.parts import part_number_for
+from model.catalog.parts import part_number_for, row_number
 from model.catalog.structured import StructuredCatalog, structured_catalog
 from model.structured.channels import (
     CONNECTOR_FAMILY,
@@ -45,7 +45,9 @@ class SegmentRow:
     index: int
     kind: str  # cord / panel / trunk / cassette
     object_id: str
-    part: str  # part number (at its length for cords and trunks), "" when none is orderable
+    # The BOM's orderable number (at its length for cords and trunks; "quote" where the
+    # catalog's is an EST- estimate), "" when no part is orderable
+    part: str
     description: str
     length_m: float
     connectors: str  # "A side ↔ B side"
@@ -150,6 +152,7 @@ def channel_view(
                 connectors = f"{rear} ↔ {front}" if e.reverse else f"{front} ↔ {rear}"
             else:
                 connectors = f"{ppart.front_connector} front ↔ {ppart.rear_connector} rear"
+        part = row_number(part)  # as the BOM and the schedule show it ("quote" for an EST-)
         change = ""
         if i == fix_index and fix_element is not None:
             if fix_element.port != e.port:

@@ -26,7 +26,8 @@ from model.analysis.tray_fill import medium_bundle_group
 from model.asbuilt.findings import finding_fabrics, length_findings
 from model.engine.length_histogram import length_histogram
 from model.engine.retray_copy import adopt, pending_tray_edits, retray
-from model.engine.snapshot import Snapshotter, freeze_plant
+from model.engine.retray_copy import frozen as retray_frozen
+from model.engine.snapshot import Snapshotter
 from model.files.design_file import load_design
 
 
@@ -70,7 +71,7 @@ def main(path: str, profile: bool) -> None:
     if profiler is not None:
         profiler.enable()
     worked, rerouted = stage("re-route the copy", lambda: retray(snap_plant))
-    frozen = stage("freeze the copy", lambda: freeze_plant(worked, snap_design))
+    frozen = stage("freeze the copy", lambda: retray_frozen(worked, snap_design))
     if profiler is not None:
         profiler.disable()
     stage("adopt (GUI thread)", lambda: adopt(plant, worked, applied))

@@ -9,7 +9,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication, QLabel
 
 from gui.edit.commands import MoveRacksCommand
-from model.catalog.parts import part_number_for
+from model.catalog.parts import part_number_for, row_number
 from model.catalog.structured import structured_catalog
 from model.design.entities import Tray
 from model.files.design_file import save_design
@@ -135,7 +135,8 @@ def test_channel_view_shows_each_segment_its_loss_and_the_budget(open_window, qt
     (cable,) = [t for t in texts if t.startswith("channel of 2 patch points: ")]
     kinds = [part.split(" ")[0] for part in cable.split(": ", 1)[1].split(" + ")]
     assert kinds == ["patch", "panel", "trunk", "panel", "patch"]
-    number = part_number_for(structured_catalog().trunks[trunk.part].part_number, trunk.length_m)
+    pattern = structured_catalog().trunks[trunk.part].part_number
+    number = row_number(part_number_for(pattern, trunk.length_m))  # the BOM's: "quote" for EST-
     assert f"trunk {number} ({trunk.length_m:g} m)" in cable
     assert not any("(assembly " in t for t in texts)  # the direct fibre's line is gone
     # Double-clicking the trunk's row selects the trunk on the plan.

@@ -73,3 +73,22 @@ def test_a_row_whose_first_rack_moved_repaints_only_its_label(qapp):
     item.set_labels([rows[0], ("Row B", 12.0, 30.0), rows[2]])  # past them: the bounds grow
     assert len(calls) == 2 and calls[1] is None
     assert item.boundingRect().contains(QRectF(-8, 25, 20, 10))
+
+
+def test_a_new_width_keeps_each_trays_path_and_a_moved_tray_gets_a_new_one(qapp):
+    """After a tray edit the busiest tray's count rescales every width: the lines of the trays
+    whose stretches stand keep their paths (built again: ~0.1 ms a tray, 100 trays at XL per
+    analysis), with new pens; the moved tray's path is new; all as a fresh item draws them."""
+    item = BundleItem()
+    counts = {"west": {"mmf": 40}, "mid": {"mmf": 10}, "east": {"copper": 40}}
+    item.set_bundles(TRAYS, counts)
+    paths = {t: entry[1] for t, entry in item._by_tray.items()}
+    moved = {**TRAYS, "east": Tray(id="east", points=[(31.0, 0.0), (30.0, 20.0)])}
+    after = {**counts, "mid": {"mmf": 90}}
+    item.set_bundles(moved, after)
+    assert item._by_tray["west"][1] is paths["west"] and item._by_tray["mid"][1] is paths["mid"]
+    assert item._by_tray["east"][1] is not paths["east"]
+    fresh = BundleItem()
+    fresh.set_bundles(moved, after)
+    assert _drawn(item) == _drawn(fresh)
+    assert _drawn(item)[0][1] != 2.0 + 8.0 * (40 / 40) ** 0.5  # west's width did change

@@ -76,3 +76,37 @@ def test_a_few_link_findings_get_the_same_fabrics_as_every_link_at_once(monkeypa
     monkeypatch.setattr(findings_module, "FEW_LINK_FINDINGS", 0)
     assert finding_fabrics(design, named) == few
     assert len(set(few)) > 1  # more than one fabric compared, not only "compute"
+
+
+def test_no_measured_length_in_the_plant_means_no_deviation_and_no_walk():
+    """length_findings answers from the plant's as-built column when no row has one: that
+    column is each link's as_built_m (NaN for none) after edits setting and clearing it."""
+    design = small_pod()
+    plant = RoutedLinks(design)
+    plant.refresh()
+
+    def column_follows() -> bool:
+        want = [design.links[i].as_built_m for i in plant.link_ids]
+        got = plant._as_built.tolist()
+        return all((w is None and g != g) or w == g for w, g in zip(want, got, strict=True))
+
+    assert column_follows() and length_findings(design, plant) == []
+    far = msgspec.structs.replace(design.links["l-3"], as_built_m=500.0)
+    design.update_links([far])
+    plant.refresh()
+    assert column_follows()
+    assert [f.objects for f in length_findings(design, plant)] == [("l-3",)]
+    design.update_links([msgspec.structs.replace(far, as_built_m=None)])
+    plant.refresh()
+    assert column_follows() and length_findings(design, plant) == []
+
+    class Unwalked(dict):
+        def values(self):
+            raise AssertionError("every link walked though none was measured")
+
+    design_links = design.links  # not walked at all (393k links at XL, every analysis)
+    try:
+        design.links = Unwalked(design_links)
+        assert length_findings(design, plant) == []
+    finally:
+        design.links = design_links

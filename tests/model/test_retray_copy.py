@@ -11,8 +11,9 @@ import pytest
 
 from model.engine.link_table import INPUT_COLUMNS, OUTPUT_COLUMNS
 from model.engine.retray_copy import adopt, pending_tray_edits, refresh_in_steps, retray
+from model.engine.retray_copy import frozen as retray_frozen
 from model.engine.routed_links import RoutedLinks
-from model.engine.snapshot import Snapshotter, freeze_plant
+from model.engine.snapshot import Snapshotter
 from tests.benchmarks.synthetic import synthetic_hall
 from tests.model.test_tray_reroute import _assert_same_plant
 
@@ -143,15 +144,23 @@ def test_the_inputs_are_read_where_they_are_not_copied_again():
     design = synthetic_hall(256)
     live = RoutedLinks(design)
     own = {name: getattr(live, name) for name in INPUT_COLUMNS}
+    assert live.index  # built, as the editor's plant has it
     _corner_moved(design, live, random.Random(9))
     applied = pending_tray_edits(live)
     snap_design, snap = Snapshotter(design, live).take(pending_trays=True)
     worked, _ = retray(snap)
-    frozen = freeze_plant(worked, snap_design)
+    frozen = retray_frozen(worked, snap_design)
     for name in INPUT_COLUMNS:
         assert getattr(worked, name) is getattr(snap, name), name
         assert getattr(frozen, name) is getattr(snap, name), name
         assert not getattr(frozen, name).flags.writeable
+    # the row tables too (never written: copying them was most of the frozen copy's time)
+    assert "index" in snap.__dict__
+    assert frozen.index is snap.index and frozen.link_ids is snap.link_ids
+    # the columns the re-route wrote are the analysis's own: the live plant adopts and edits
+    # the worker's, and the analysis must not see that
+    routed = frozen.routed_m.copy()
+    assert frozen.routed_m is not worked.routed_m and not frozen.routed_m.flags.writeable
     assert adopt(live, worked, applied)
     for name in INPUT_COLUMNS:
         assert getattr(live, name) is own[name], name
@@ -160,6 +169,7 @@ def test_the_inputs_are_read_where_they_are_not_copied_again():
     design.remove_links([link.id])
     design.add_links([link])
     live.refresh()
+    np.testing.assert_array_equal(frozen.routed_m, routed)
     fresh = RoutedLinks(design)
     rows = np.array([live.index[i] for i in fresh.link_ids])
     for name in ("routed_m", "length_m", "ordered_m", "medium_index", "status", *INPUT_COLUMNS):

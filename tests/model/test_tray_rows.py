@@ -140,3 +140,25 @@ def test_plant_corner_moves_with_carried_rows_route_as_a_fresh_plant(monkeypatch
         answered += len(carry._answers)
         _assert_same_plant(live, RoutedLinks(design))
     assert answered
+
+
+def test_a_chain_of_edits_reads_the_last_carrys_trees_as_arrays():
+    """The trees a carry worked out are the next carry's, as they are: equal to the new
+    graph's predecessor lists, and the rows the next carry gives still fresh searches'."""
+    hall, trays = _small_hall(4, [5.0, 15.0])
+    old = TrayGraph(trays, hall, TOLERANCE_M, all_pairs_max_nodes=0)
+    _searched(old, list(range(old.node_count)))
+    taken = 0
+    for dy in (0.7, -0.4, 0.9):
+        points = list(trays[-1].points)
+        points[0] = (points[0][0] + 0.5, points[0][1] + dy)
+        trays[-1] = Tray(id=trays[-1].id, points=points)
+        new, _ = _check_carry(old, trays, hall)
+        kept = old._carry.new_trees if old._carry is not None else {}
+        for node, tree in kept.items():
+            np.testing.assert_array_equal(tree, np.asarray(old._paths[node], dtype=np.int64))
+            if new._carry is not None and node in new._carry.trees:
+                assert new._carry.trees[node] is tree
+                taken += 1
+        old = new
+    assert taken > 0  # the later edits read the arrays, not the lists again

@@ -1,0 +1,131 @@
+"""The plug per cage counted from cage ends sorted once equals the per-report sort it replaced,
+for any media; the analyzer keeps the sorted ends across tray edits, and its optics figures
+stay those of a fresh analysis."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import defaultdict
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from model.analysis.analyzer import Analyzer
+from model.analysis.optics import _empty_tier, optics_by_tier
+from model.analysis.optics_plugs import CageEnds, plug_counts
+from model.analysis.reliability import lasers_per_port
+from model.engine.cages import CAGE_STRIDE, MODULE_KINDS, cage_view
+from model.engine.routed_links import RoutedLinks
+from model.generators.generate import apply_cabling, generate
+from tests.benchmarks.synthetic import synthetic_hall
+from tests.model.test_tray_edit_analysis import _corner_moved, _Worker
+
+
+def _sorted_each_time(view, medium: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The count as optics_by_tier made it before CageEnds: every end with a module medium,
+    sorted by (cage, medium), the first of each cage (an independent oracle)."""
+    tables = view.tables
+    medium = np.asarray(medium, dtype=np.int64)
+    keys = np.concatenate([view.cage_a, view.cage_b])
+    specs = np.concatenate([view.spec_a, view.spec_b])
+    meds = np.concatenate([medium, medium])
+    module_row = np.array([m.kind in MODULE_KINDS for m in tables.media] + [False])
+    keep = module_row[np.where(meds < 0, len(tables.media), meds)]
+    keys, specs, meds = keys[keep], specs[keep], meds[keep]
+    order = np.lexsort((meds, keys))
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = keys[order][1:] != keys[order][:-1]
+    pick = order[first]
+    pairs = meds[pick] * (len(tables.specs) + 1) + specs[pick]
+    span = (len(tables.media) + 1) * (len(tables.specs) + 1)
+    return np.unique(keys[pick] // CAGE_STRIDE * span + pairs, return_counts=True)
+
+
+def _tiers_by_loop(design, view, medium) -> dict:
+    """optics_by_tier's plugs as it added them before (a Python loop over the plugs in code
+    order), from the oracle's count: the figures to the last bit."""
+    out: dict[str, dict] = defaultdict(_empty_tier)
+    roles = {d.id: d.role for d in design.devices.values()}
+    tables = view.tables
+    codes, counts = _sorted_each_time(view, medium)
+    by_medium, default = lasers_per_port()
+    span = (len(tables.media) + 1) * (len(tables.specs) + 1)
+    for code, qty in zip(codes.tolist(), counts.tolist(), strict=True):
+        dev, pair = divmod(code, span)
+        part = tables.module(pair // (len(tables.specs) + 1), pair % (len(tables.specs) + 1))
+        if part is None:
+            continue
+        tier = out[roles.get(view.dev_ids[dev], "other")]
+        if part.optics == "co-packaged":
+            tier["co_packaged_ports"] += qty
+        else:
+            tier["modules"][part.optics] += qty
+            tier["lasers"] += qty * by_medium.get(part.medium, default) * part.ports
+            tier["price_usd"] += qty * part.price_usd
+        tier["power_w"] += qty * part.power_w
+        tier["power_w_max"] += qty * part.power_w_max
+    return dict(out)
+
+
+def _helios():
+    design = generate("helios", racks=1, planes=4, port_mode="512x200G")
+    apply_cabling(design, "zones")
+    return design
+
+
+@pytest.mark.parametrize("make", [lambda: synthetic_hall(512), _helios])
+def test_plug_counts_equal_the_per_report_sort_for_any_media(make):
+    plant = RoutedLinks(make())
+    view = cage_view(plant)
+    ends = CageEnds(view)
+    rng = np.random.default_rng(7)
+    n, n_media = len(plant.link_ids), len(view.tables.media)
+    media = [np.asarray(plant.medium_index)]
+    # random media, none (-1) and integrated cables included: cages then mix media
+    media += [rng.integers(-1, n_media, n) for _ in range(3)]
+    mixed = np.asarray(plant.medium_index).copy()
+    mixed[rng.choice(n, n // 3, replace=False)] = -1
+    media.append(mixed)
+    for medium in media:
+        codes, counts = plug_counts(view, medium, ends)
+        want_codes, want_counts = _sorted_each_time(view, medium)
+        np.testing.assert_array_equal(codes, want_codes)
+        np.testing.assert_array_equal(counts, want_counts)
+        assert counts.sum() > 0
+        # the tiers' figures, added column-wise, equal the loop's exactly (no laser sources
+        # here: those are added after the plugs, by the same loop as before)
+        stand_in = SimpleNamespace(
+            link_ids=plant.link_ids, medium_index=medium, cage_arrays=lambda: view
+        )
+        tiers = optics_by_tier(plant.design, stand_in, ends)
+        assert tiers == _tiers_by_loop(plant.design, view, medium)
+        assert any(t["power_w"] > 0 for t in tiers.values())
+    assert optics_by_tier(plant.design, plant, ends) == optics_by_tier(plant.design, plant)
+
+
+def test_the_analyzer_keeps_the_sorted_ends_across_tray_drops():
+    design = synthetic_hall(512)
+    live = RoutedLinks(design)
+    worker = _Worker(design, live)
+    ends = worker.analyzer._cage_ends
+    assert ends is not None
+    rng = random.Random(5)
+    for _ in range(4):
+        _corner_moved(design, live, rng)
+        # the optics figures counted again on the re-routed copy (as when a medium flips),
+        # from the ends sorted before the drop
+        worker.analyzer._optics_kept = None
+        report, _frozen = worker.drop()
+        fresh_plant = RoutedLinks(design)
+        fresh = Analyzer(design, fresh_plant, subscribe=False, refresh_plant=False).report()
+        assert report.optics == fresh.optics
+        assert report.to_json() == fresh.to_json()
+        assert worker.analyzer._cage_ends is ends  # cages unchanged: never sorted again
+    # another cage column (a link re-cabled) is not followed: its ends are sorted afresh
+    view = cage_view(live)
+    assert ends.follows(view)
+    other = view.cage_a.copy()
+    other[0] += 1
+    assert not ends.follows(dataclasses.replace(view, cage_a=other))
