@@ -65,3 +65,6 @@ def test_a_leaf_in_a_full_row_moves_by_sliding_and_only_its_partner_moves_with_i
     taken = {(result.design.racks[r].x, result.design.racks[r].y) for r in others}
     assert start in taken  # a server rack stands where the leaf stood
     assert not rack_clashes(result.design)
+    # Its sentence names each rack's role: a leaf that slid past one of its server racks.
+    said = next(w["sentence"] for w in report["why"] if leaf in w["racks"])
+    assert f"{design.racks[leaf].name} (leaf)" in said and "(compute)" in said, said
