@@ -192,14 +192,16 @@ def search_space(
 
 def slide_partners(design: Design, movable: list[str], locked: set[str]) -> dict[str, list[str]]:
     """Per movable rack, the racks it may slide past along its row: those of its plan size it
-    is cabled to that stand on its row line (same rotation), neither locked nor movable.
+    is cabled to that stand on its row line (same rotation), neither locked nor of a role
+    ``--move`` may name (:data:`MOVABLE_ROLES`: a leaf is not moved as the partner of a spine
+    whose tier alone may move): the compute racks it serves.
 
     Trading places with a rack it is cabled to moves the rack along its row while their cables
     to each other keep their length, and only the other racks' distances change. In a
     generated rail-optimized hall each leaf stands inside a row full of the servers it serves:
     no free tile is near it, so a slide is its only short move (at XL the row's end leaf, one
     slot nearer its spines, brings 40 spine links under the SR4 reach)."""
-    racks, skip = design.racks, locked | set(movable)
+    racks, skip = design.racks, locked | set(movable) | _placed_racks(design)
     sizes = {r: _size(design, r) for r in movable}
     order = {r: i for i, r in enumerate(racks)}  # the design's order: deterministic
     cabled = _cabled_racks(design, set(movable))
@@ -216,6 +218,14 @@ def slide_partners(design: Design, movable: list[str], locked: set[str]) -> dict
             and _size(design, o) == sizes[rack_id]
         ]
     return out
+
+
+def _placed_racks(design: Design) -> set[str]:
+    """Racks whose role is one ``--move`` may name: placed by the search, never slid past."""
+    roles: dict[str, list[str]] = {}
+    for dev in design.devices.values():
+        roles.setdefault(dev.rack, []).append(dev.role)
+    return {r for r, found in roles.items() if rack_role(found) in MOVABLE_ROLES}
 
 
 def _cabled_racks(design: Design, rack_ids: set[str]) -> dict[str, set[str]]:

@@ -68,3 +68,17 @@ def test_a_leaf_in_a_full_row_moves_by_sliding_and_only_its_partner_moves_with_i
     # Its sentence names each rack's role: a leaf that slid past one of its server racks.
     said = next(w["sentence"] for w in report["why"] if leaf in w["racks"])
     assert f"{design.racks[leaf].name} (leaf)" in said and "(compute)" in said, said
+
+
+def test_a_network_rack_is_never_slid_past_even_when_its_tier_may_not_move():
+    # The spine turned and set into row A beside the leaf: same plan size, same row line,
+    # cabled to the leaf. With only the spine's tier movable, the leaf (a tier of its own,
+    # placed or held by the user's choice of tiers) is no partner to slide past.
+    design = generate("leaf-spine", nodes=32, node_type="dgx-h100", switch="qm9700")
+    leaf, spine = network_racks(design)
+    design.rotate_racks({spine: design.racks[leaf].rotation})
+    design.move_racks({spine: (design.racks[leaf].x - 3.0, design.racks[leaf].y)})
+    assert not rack_clashes(design)
+    assert slide_partners(design, [spine], set())[spine] == []
+    servers = [r for r in design.racks if r not in (leaf, spine)]
+    assert slide_partners(design, [leaf], set())[leaf] == servers  # its servers still are
