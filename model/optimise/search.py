@@ -83,6 +83,12 @@ def _candidate(rng, design, movable, free, partners, slides) -> dict[str, Positi
     rack = design.racks[rack_id]
     if slides[rack_id] and rng.random() < SLIDE_SHARE:
         other = design.racks[rng.choice(slides[rack_id])]
+        # Only along the row they share now: a leaf swapped into another row would otherwise
+        # send one of its servers to that row (seen at XL: a compute rack moved 29 m).
+        along_x = rack.rotation in (0, 180)
+        here, there = (rack.y, other.y) if along_x else (rack.x, other.x)
+        if round(here, 6) != round(there, 6):
+            return None
         return {rack_id: (other.x, other.y), other.id: (rack.x, rack.y)}
     if partners[rack_id] and rng.random() < SWAP_SHARE:
         other = design.racks[rng.choice(partners[rack_id])]

@@ -10,7 +10,7 @@ from model.generators.generate import generate
 from model.optimise.moves import network_racks, slide_partners
 from model.optimise.objective import parse_weights
 from model.optimise.optimise import optimise
-from model.optimise.search import _counted
+from model.optimise.search import _candidate, _counted
 
 # Only the ordered metres count: the pod's links are SR4 wherever the leaf stands in its row.
 METRES = parse_weights("cost=0,power=0,power_max=0,failures=0,cable=1")
@@ -82,3 +82,28 @@ def test_a_network_rack_is_never_slid_past_even_when_its_tier_may_not_move():
     assert slide_partners(design, [spine], set())[spine] == []
     servers = [r for r in design.racks if r not in (leaf, spine)]
     assert slide_partners(design, [leaf], set())[leaf] == servers  # its servers still are
+
+
+class _First:
+    """A random stream that always takes the first choice and draws 0 (a slide)."""
+
+    def choice(self, seq):
+        return seq[0]
+
+    def random(self):
+        return 0.0
+
+
+def test_a_slide_is_only_along_the_row_the_two_racks_share_now():
+    design, leaf, spine = _full_row_pod()
+    slides = slide_partners(design, [leaf], set())
+    free, partners = {leaf: []}, {leaf: []}
+    first = slides[leaf][0]
+    move = _candidate(_First(), design, [leaf], free, partners, slides)
+    assert move == {
+        leaf: (design.racks[first].x, design.racks[first].y),
+        first: (design.racks[leaf].x, design.racks[leaf].y),
+    }
+    # The leaf set down in the aisle, off its servers' row: no slide sends a server there.
+    design.move_racks({leaf: (design.racks[leaf].x, 3.6)})
+    assert _candidate(_First(), design, [leaf], free, partners, slides) is None
