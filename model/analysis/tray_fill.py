@@ -91,8 +91,9 @@ class TrayFill:
         self._span_s1: list[float] = []
         self._routes_known = 0  # routes whose spans are in the flat lists
         self._turns: list[bool] = []  # per known route: does it pass from one tray to another
-        # (tray ids numbered, (route, tray no, s0, s1) per span)
-        self._span_arrays: tuple[list[str], tuple[np.ndarray, ...]] | None = None
+        # (tray ids numbered, (route, tray no, s0, s1) per span in buffers with room to grow,
+        # spans filled in)
+        self._span_arrays: tuple[list[str], tuple[np.ndarray, ...], int] | None = None
         # (spans known, tray ids, distinct (route, tray) rows)
         self._pairs: tuple[int, list[str], np.ndarray] | None = None
         # The last fill-only figures (ratio and peak place per tray) and the cables per medium
@@ -450,10 +451,10 @@ class TrayFill:
         give them."""
         arrays = self._span_arrays
         known = len(self._span_route)
-        if arrays is None or arrays[0] != tray_ids or len(arrays[1][0]) != known:
+        if arrays is None or arrays[0] != tray_ids or arrays[2] != known:
             # The spans learnt since the last report are appended to the arrays (spans only
             # grow until reset(), which also follows any change of the trays).
-            start = len(arrays[1][0]) if arrays is not None and arrays[0] == tray_ids else 0
+            start = arrays[2] if arrays is not None and arrays[0] == tray_ids else 0
             tray_no = {t: i for i, t in enumerate(tray_ids)}
             new: tuple[np.ndarray, ...] = (
                 np.array(self._span_route[start:], dtype=np.int64),
@@ -462,10 +463,11 @@ class TrayFill:
                 np.array(self._span_s1[start:], dtype=float),
             )
             if start and arrays is not None:  # start > 0 only from earlier arrays
-                new = tuple(np.concatenate([a, b]) for a, b in zip(arrays[1], new, strict=True))
-            self._span_arrays = (tray_ids, new)
+                new = _appended(arrays[1], start, new)
+            self._span_arrays = (tray_ids, new, known)
         assert self._span_arrays is not None
-        return self._span_arrays[1]
+        # Views of the filled part: a later append writes beyond it (or into new buffers)
+        return tuple(a[:known] for a in self._span_arrays[1])
 
     def _fill_delta(self, design: Design, plant, recounted) -> dict[str, float]:
         """Fill ratios (and peak places) from the cables per medium kept between each tray's
@@ -539,6 +541,25 @@ class TrayFill:
             if pos is not None:
                 self.peak_at[tray_id] = point_along(t.points, pos)
         return out
+
+
+def _appended(
+    buffers: tuple[np.ndarray, ...], filled: int, new: tuple[np.ndarray, ...]
+) -> tuple[np.ndarray, ...]:
+    """``new`` written after the first ``filled`` entries of ``buffers``, which double when full:
+    each optimiser move learns its new routes' spans, and copying every span known to append
+    them grew with the run (0.25 ms a move at XL's start, 0.43 ms after 1,500 moves)."""
+    end = filled + len(new[0])
+    if end > len(buffers[0]):
+        grown = []
+        for buf in buffers:
+            bigger = np.empty(max(end, 2 * len(buf)), dtype=buf.dtype)
+            bigger[:filled] = buf[:filled]
+            grown.append(bigger)
+        buffers = tuple(grown)
+    for buf, part in zip(buffers, new, strict=True):
+        buf[filled:end] = part
+    return buffers
 
 
 def medium_bundle_group(medium) -> str:

@@ -363,11 +363,20 @@ def _role(design, group) -> str:
 
 
 def _label(design, group) -> str:
-    """'spine rack E21', or 'racks A, B (each took another's place)'."""
+    """'spine rack E21', or 'racks A (leaf), B (compute) (each took another's place)': each
+    rack's role said, so a leaf that slid past one of its server racks reads as such."""
     names = [design.racks[r].name for r in group]
     if len(names) == 1:
-        return f"{_role(design, group)} rack {names[0]}"
-    return f"racks {', '.join(names)} (each took another's place)"
+        return f"{_role_word(design, group[0])} rack {names[0]}"
+    roles = [f"{n} ({_role_word(design, r)})" for n, r in zip(names, group, strict=True)]
+    return f"racks {', '.join(roles)} (each took another's place)"
+
+
+def _role_word(design, rack_id: str) -> str:
+    role = _role(design, [rack_id])
+    word = ROLE_WORDS.get(role, role)
+    # "compute", "patch"; a name (NVLink) keeps its capitals; other roles read as they are
+    return word.lower() if role in ROLE_WORDS and word[1:2].islower() else word
 
 
 def _media(flips, why: str) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections.abc import Iterable
+from operator import attrgetter
 
 from model.catalog.components import DEVICE_ROLES
 from model.design.design import Design
@@ -33,6 +34,7 @@ MOVABLE_ROLES = tuple(r for r in DEVICE_ROLES if r != "gpu-server")
 # (:mod:`model.optimise.servers`), an exact assignment rather than a rack search.
 MOVE_SERVERS = "servers"
 Position = tuple[float, float]
+_DEVICE_A, _DEVICE_B = attrgetter("a.device"), attrgetter("b.device")
 
 
 def network_racks(design: Design, tiers: Iterable[str] | None = None) -> list[str]:
@@ -186,6 +188,62 @@ def search_space(
     pool_of = _by_size(pool, sizes)
     partners = {r: [o for o in pool_of.get(sizes[r], ()) if o != r] for r in movable}
     return free, partners
+
+
+def slide_partners(design: Design, movable: list[str], locked: set[str]) -> dict[str, list[str]]:
+    """Per movable rack, the racks it may slide past along its row: those of its plan size it
+    is cabled to that stand on its row line (same rotation), neither locked nor of a role
+    ``--move`` may name (:data:`MOVABLE_ROLES`: a leaf is not moved as the partner of a spine
+    whose tier alone may move): the compute racks it serves.
+
+    Trading places with a rack it is cabled to moves the rack along its row while their cables
+    to each other keep their length, and only the other racks' distances change. In a
+    generated rail-optimized hall each leaf stands inside a row full of the servers it serves:
+    no free tile is near it, so a slide is its only short move (at XL the row's end leaf, one
+    slot nearer its spines, brings 40 spine links under the SR4 reach)."""
+    racks, skip = design.racks, locked | set(movable) | _placed_racks(design)
+    sizes = {r: _size(design, r) for r in movable}
+    order = {r: i for i, r in enumerate(racks)}  # the design's order: deterministic
+    cabled = _cabled_racks(design, set(movable))
+    out: dict[str, list[str]] = {}
+    for rack_id in movable:
+        rack = racks[rack_id]
+        along_x = rack.rotation in (0, 180)
+        line = round(rack.y if along_x else rack.x, 6)
+        out[rack_id] = [
+            o
+            for o in sorted(cabled.get(rack_id, set()) - skip, key=order.__getitem__)
+            if racks[o].rotation == rack.rotation
+            and round(racks[o].y if along_x else racks[o].x, 6) == line
+            and _size(design, o) == sizes[rack_id]
+        ]
+    return out
+
+
+def _placed_racks(design: Design) -> set[str]:
+    """Racks whose role is one ``--move`` may name: placed by the search, never slid past."""
+    roles: dict[str, list[str]] = {}
+    for dev in design.devices.values():
+        roles.setdefault(dev.rack, []).append(dev.role)
+    return {r for r, found in roles.items() if rack_role(found) in MOVABLE_ROLES}
+
+
+def _cabled_racks(design: Design, rack_ids: set[str]) -> dict[str, set[str]]:
+    """Per rack of ``rack_ids``, the other racks its links end in: one pass over the links'
+    end devices (a rack's links looked up one rack at a time were ~4 s of an XL run's setup)."""
+    rack_of = {d.id: d.rack for d in design.devices.values()}
+    links = design.links.values()
+    ends_a = map(rack_of.__getitem__, map(_DEVICE_A, links))
+    ends_b = map(rack_of.__getitem__, map(_DEVICE_B, links))
+    out: dict[str, set[str]] = {}
+    for a, b in set(zip(ends_a, ends_b, strict=True)):
+        if a == b:
+            continue
+        if a in rack_ids:
+            out.setdefault(a, set()).add(b)
+        if b in rack_ids:
+            out.setdefault(b, set()).add(a)
+    return out
 
 
 def _by_size(rack_ids: list[str], sizes: dict) -> dict[tuple, list[str]]:

@@ -20,7 +20,13 @@ from model.design.rack_clashes import rack_clashes
 from model.engine.routed_links import RoutedLinks
 from model.files.design_file import design_to_bytes, read_design_bytes
 from model.optimise.explain import explain_moves
-from model.optimise.moves import MOVE_SERVERS, locked_racks, network_racks, search_space
+from model.optimise.moves import (
+    MOVE_SERVERS,
+    locked_racks,
+    network_racks,
+    search_space,
+    slide_partners,
+)
 from model.optimise.objective import TERMS, Pricer
 from model.optimise.optics_moves import apply_strategies, tier_options
 from model.optimise.optics_search import explain_optics
@@ -84,7 +90,8 @@ def optimise(
     free, partners = search_space(copy, movable, held, anywhere, swap_compute)
     optics = tier_options(copy) if vary_optics else None
     may_vary = optics is not None and any(len(o) > 1 for o in optics.options.values())
-    searched = may_vary or any(free[r] or partners[r] for r in movable)
+    slides = slide_partners(copy, movable, held)
+    searched = may_vary or any(free[r] or partners[r] or slides[r] for r in movable)
     if not searched and not servers:
         why = (
             "no network rack may move (none, or all locked)"

@@ -134,3 +134,16 @@ def test_tray_levels_after_cables_added_and_taken_away_equal_a_fresh_build():
         assert _levels_of(kept) == _levels_of(fresh), step
         for k in range(len(trays)):
             assert kept.peak(k) == fresh.peak(k), (step, k)
+
+
+def test_span_buffers_grow_by_doubling_and_keep_what_earlier_views_read():
+    route, s0 = np.array([0, 1]), np.array([0.5, 1.5])
+    first = tray_fill._appended((route, s0), 2, (np.array([2, 3, 4]), np.array([2.5, 3.5, 4.5])))
+    assert len(first[0]) == 5 and first[0].tolist() == [0, 1, 2, 3, 4]
+    seen = first[1][:5]  # a view the caller holds
+    second = tray_fill._appended(first, 5, (np.array([5]), np.array([5.5])))
+    assert len(second[0]) == 10  # doubled: the next appends write in place
+    assert second[0][:6].tolist() == [0, 1, 2, 3, 4, 5] and second[1][5] == 5.5
+    third = tray_fill._appended(second, 6, (np.array([6]), np.array([6.5])))
+    assert third[0] is second[0]  # room left: no copy
+    assert seen.tolist() == [0.5, 1.5, 2.5, 3.5, 4.5]
