@@ -24,7 +24,13 @@ class CageEnds:
 
     def __init__(self, view) -> None:
         """``view``: a :class:`~model.engine.cages.CageView` (``cage_a``, ``spec_a``...)."""
-        self.columns = (view.cage_a, view.cage_b, view.spec_a, view.spec_b)
+        # A live plant rewrites its cage columns in place (a device's type changed): its
+        # arrays are kept as copies, compared by content; a snapshot's are read-only, kept as
+        # they are, and the same array is the same cages.
+        self.columns = tuple(
+            c.copy() if c.flags.writeable else c
+            for c in (view.cage_a, view.cage_b, view.spec_a, view.spec_b)
+        )
         keys = np.concatenate([view.cage_a, view.cage_b])
         self.order = np.argsort(keys, kind="stable")
         keys = keys[self.order]
@@ -35,8 +41,8 @@ class CageEnds:
         self.spec = np.concatenate([view.spec_a, view.spec_b])[self.order]
 
     def follows(self, view) -> bool:
-        """True while ``view``'s cage columns are the ones sorted here (the same arrays, or
-        equal ones: a snapshot's copies)."""
+        """True while ``view``'s cage columns are the ones sorted here (the same read-only
+        arrays, or equal ones)."""
         now = (view.cage_a, view.cage_b, view.spec_a, view.spec_b)
         return all(
             a is b or (a.shape == b.shape and np.array_equal(a, b))

@@ -9,10 +9,11 @@ import random
 from collections import defaultdict
 from types import SimpleNamespace
 
+import msgspec
 import numpy as np
 import pytest
 
-from model.analysis.analyzer import Analyzer
+from model.analysis.analyzer import Analyzer, analyze
 from model.analysis.optics import _empty_tier, optics_by_tier
 from model.analysis.optics_plugs import CageEnds, plug_counts
 from model.analysis.reliability import lasers_per_port
@@ -129,3 +130,21 @@ def test_the_analyzer_keeps_the_sorted_ends_across_tray_drops():
     other = view.cage_a.copy()
     other[0] += 1
     assert not ends.follows(dataclasses.replace(view, cage_a=other))
+
+
+def test_an_analyzer_on_a_live_plant_sees_a_device_retyped_in_place():
+    """A live plant rewrites its cage columns in place when a device's type changes: the
+    analysis kept on it counts the new switch's modules, as a fresh analysis does (it kept
+    the old sort while the arrays were the same objects)."""
+    design = generate("leaf-spine", nodes=32, node_type="dgx-h100", switch="qm9700")
+    plant = RoutedLinks(design)
+    kept = Analyzer(design, plant)
+    kept.report()
+    leaf = design.devices["leaf01"]
+    design.update_devices([msgspec.structs.replace(leaf, type="sn5600")])
+    again = kept.report()
+    fresh_plant = RoutedLinks(design)
+    fresh = analyze(design, fresh_plant)
+    assert again.optics == fresh.optics
+    plant.close()
+    fresh_plant.close()
