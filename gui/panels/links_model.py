@@ -371,19 +371,19 @@ class LinksTableModel(QAbstractTableModel):
 
     def _part_hits(self, text: str, n: int) -> np.ndarray:
         """Plant rows whose module (either end), cable or fibre part number contains ``text``
-        (lower case), numbers as the BOM and the schedule show them (``row_number``: "quote"
-        where the catalog's is an EST- estimate): matched once per distinct number."""
+        (lower case), as the BOM and the schedule show it ("quote" where the catalog's is an
+        EST- estimate) or as the catalog names it: matched once per distinct number."""
         parts = self.link_parts()
         hit = np.zeros(n, dtype=bool)
         if isinstance(parts, LinkParts):
             for column in ("a_module", "b_module", "part"):
                 names = parts.names(column).tolist()  # ends with "": code -1
-                match = np.array([text in row_number(x).lower() for x in names], dtype=bool)
+                match = np.array([_part_matches(text, x) for x in names], dtype=bool)
                 hit[parts.rows[match[parts.codes(column, parts.rows)]]] = True
             return hit
         for link_id, (_cable, _a, _b, mod_a, mod_b, part) in parts.items():
             row = self.plant.index.get(link_id)
-            if row is not None and any(text in row_number(x).lower() for x in (mod_a, mod_b, part)):
+            if row is not None and any(_part_matches(text, x) for x in (mod_a, mod_b, part)):
                 hit[row] = True
         return hit
 
@@ -445,3 +445,9 @@ def _runs(rows: list[int]) -> list[tuple[int, int]]:
         else:
             runs.append((row, row))
     return runs
+
+
+def _part_matches(text: str, number: str) -> bool:
+    """``text`` (lower case) in the number as shown (``row_number``) or as the catalog has it:
+    "quote" finds every estimated part, "lacc" or "est-" the estimated ones among them."""
+    return text in row_number(number).lower() or text in number.lower()
