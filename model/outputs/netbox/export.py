@@ -46,7 +46,7 @@ from model.outputs.netbox.cables import (
     end_key,
     schedule_cables,
 )
-from model.outputs.netbox.columns import Lookup, Repeat, Table, iter_table_chunks
+from model.outputs.netbox.columns import Column, Lookup, Repeat, Table, iter_table_chunks
 from model.outputs.netbox.cooling import (
     COOLING_FEED_HEADER,
     COOLING_README,
@@ -513,13 +513,13 @@ def _add_panels(design, plant, schedule, out, device_names, rack_names, layout=N
             }
             device_rows.append(tuple(row.get(h, "") for h in DEVICE_HEADER))
         out.set_rows("07_devices", DEVICE_HEADER, device_rows)
-    kept = [
-        r
-        for r, link_id in zip(out.rows("08_cables"), link_ids, strict=True)
-        if link_id not in panels.links
+    # The links' own cables but the paneled ones, then the cords and legs, column by column.
+    keep = [link_id not in panels.links for link_id in link_ids]
+    columns: list[Column] = [
+        list(compress(c if isinstance(c, list) else c.tolist(), keep)) + cells
+        for c, cells in zip(out.tables["08_cables"].columns, panels.cable_columns, strict=True)
     ]
-    kept.extend(panels.cables)  # rows in CABLE_HEADER order
-    out.set_rows("08_cables", CABLE_HEADER, kept)
+    out.tables["08_cables"] = Table(CABLE_HEADER, columns)
 
 
 def chunk_names(stem: str, rows: int) -> list[str]:
