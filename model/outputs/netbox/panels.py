@@ -395,18 +395,22 @@ def _fit_label(text: str) -> str:
 
 def _medium_ids(plant, link_ids: list[str]) -> list[str]:
     """Each link's medium id ("" where none was chosen), from the plant's medium column."""
-    ids = [m.id for m in plant.media]
-    index, medium_index = plant.index, plant.medium_index
-    chosen = medium_index[[index[i] for i in link_ids]].tolist()
-    return [ids[k] if k >= 0 else "" for k in chosen]
+    return _per_medium(plant, link_ids, [m.id for m in plant.media])
 
 
 def _cable_types(plant, link_ids: list[str]) -> list[str]:
     """Each link's NetBox cable type (its medium's), from the plant's medium column."""
-    types = [m.netbox_type for m in plant.media]
-    index, medium_index = plant.index, plant.medium_index
-    chosen = medium_index[[index[i] for i in link_ids]].tolist()
-    return [types[k] if k >= 0 else "" for k in chosen]
+    return _per_medium(plant, link_ids, [m.netbox_type for m in plant.media])
+
+
+def _per_medium(plant, link_ids: list[str], texts: list[str]) -> list[str]:
+    """Each link's text of its medium (``texts``, one per medium; "" where none was chosen),
+    gathered by numpy from the plant's medium column."""
+    index = plant.index
+    chosen = plant.medium_index[np.fromiter(map(index.__getitem__, link_ids), np.int64)]
+    table = np.empty(len(texts) + 1, dtype=object)
+    table[:-1], table[-1] = texts, ""
+    return table[np.where(chosen >= 0, chosen, len(texts))].tolist()
 
 
 def _trunk_leg_cables(
