@@ -422,10 +422,15 @@ def _trunk_leg_cables(
     numbered: dict[str, str] = {}
     per_pair: dict[tuple[str, str], int] = defaultdict(int)
     leg_no: dict[str, int] = defaultdict(int)
+    # (leg number, legs, part) -> description: a few hundred distinct over ~400k rows, each
+    # made once.
+    described: dict[tuple, str] = {}
     cable_type = _cable_types(facts.plant, [leg.links[0] for leg, _ in placed])
     cables: list[tuple] = []
+    append = cables.append
     for (leg, at), netbox_type in zip(placed, cable_type, strict=True):
         last = len(at) - 1
+        cassettes = leg.cassettes
         for s, trunk_id in enumerate(leg.trunks):
             trunk = trunks[trunk_id]
             (na, ka), (nb, kb) = at[s], at[s + 1]
@@ -434,35 +439,55 @@ def _trunk_leg_cables(
                 per_pair[pair] += 1
                 numbered[trunk_id] = _fit_label(f"{pair[0]}-{pair[1]} trunk {per_pair[pair]}")
             n = leg_no[trunk_id] = leg_no[trunk_id] + 1
-            rear_a = f"C{ka}" if leg.cassettes and s == 0 else f"R{ka}"
-            a_kind = "dcim.rearport"
             if 0 < s:  # leaving a zone panel: from the adapter's front
                 a_kind, rear_a = "dcim.frontport", f"F{ka}"
-            rear_b = f"C{kb}" if leg.cassettes and s + 1 == last else f"R{kb}"
-            a, b = (site, na, a_kind, rear_a), (site, nb, "dcim.rearport", rear_b)
-            if (nb, rear_b) < (na, rear_a):  # A side: the panel sorting first, whatever way
-                a, b = b, a
-            what = f"leg {n} of {trunk.legs} of one {trunk.part or 'MPO'} trunk"
+            else:
+                a_kind, rear_a = "dcim.rearport", f"C{ka}" if cassettes else f"R{ka}"
+            rear_b = f"C{kb}" if cassettes and s + 1 == last else f"R{kb}"
+            key = (n, trunk.legs, trunk.part)
+            description = described.get(key)
+            if description is None:
+                what = f"leg {n} of {trunk.legs} of one {trunk.part or 'MPO'} trunk"
+                if n != 1:
+                    what += ", length on leg 1"
+                description = described[key] = _description(what, "")
             # One physical trunk, one length: on leg 1 only, so that NetBox's sum of cable
             # lengths is what is bought (the other legs say where their length is).
             length = None
             if n == 1:
                 got = trunk.ordered_m
                 length = round(got if got == got else trunk.length_m, 2)
-            else:
-                what += ", length on leg 1"
-            cables.append(
-                (
-                    *a,
-                    *b,
-                    netbox_type,
-                    "planned",
-                    numbered[trunk_id],
-                    length,
-                    "m" if length is not None else "",
-                    _description(what, ""),
+            tail = (netbox_type, "planned", numbered[trunk_id], length, "" if n != 1 else "m")
+            if (nb, rear_b) < (na, rear_a):  # A side: the panel sorting first, whatever way
+                append(
+                    (
+                        site,
+                        nb,
+                        "dcim.rearport",
+                        rear_b,
+                        site,
+                        na,
+                        a_kind,
+                        rear_a,
+                        *tail,
+                        description,
+                    )
                 )
-            )
+            else:
+                append(
+                    (
+                        site,
+                        na,
+                        a_kind,
+                        rear_a,
+                        site,
+                        nb,
+                        "dcim.rearport",
+                        rear_b,
+                        *tail,
+                        description,
+                    )
+                )
     for k, column in enumerate(out.cable_columns):
         column += map(itemgetter(k), cables)
 
