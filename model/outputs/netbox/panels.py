@@ -254,17 +254,14 @@ def _cord_cables(
     site, device_names, flipped = names
     if not order:
         return
-    first_leg: dict[str, tuple] = {}
-    for leg, at in placed:
-        for j, link_id in enumerate(leg.links):
-            first_leg.setdefault(link_id, (leg, at, j))
+    first_legs = _first_legs(placed, order)
     # Per link, its end that the schedule lists first (X, cord A: device -> panel) and the
     # other (Y, cord B: panel -> device).
     # A cord's description ends in its link's medium id, as a point-to-point cable's does: the
     # cable type and fibre part alone do not tell an 800G SR8 channel (two MPO legs, one cord
     # exported per end) from a 400G SR4 one, and import-netbox reads the medium back from it.
     medium_ids = _medium_ids(facts.plant, order)
-    x_ends, y_ends = _cord_ends(design, layout, order, medium_ids, first_leg, flipped)
+    x_ends, y_ends = _cord_ends(design, layout, order, medium_ids, first_legs, flipped)
     x_dev, x_port, x_panel, x_front, x_len, x_desc = x_ends
     y_dev, y_port, y_panel, y_front, y_len, y_desc = y_ends
     names_of = {p: interface_name(p) for p in {*x_port, *y_port}}
@@ -300,8 +297,22 @@ def _cord_cables(
         column += cells
 
 
+def _first_legs(placed: list[tuple], order: list[str]) -> list[tuple]:
+    """Per link of ``order``, (leg, its ports, the link's place in the leg) of the first
+    placed leg that carries it. The legs are placed in their links' order: when each carries
+    one link and each link has one leg (a zoned XL hall's 393k), they are the links' own."""
+    if len(placed) == len(order) and all(len(leg.links) == 1 for leg, _ in placed):
+        if [leg.links[0] for leg, _ in placed] == order:
+            return [(leg, at, 0) for leg, at in placed]
+    first_leg: dict[str, tuple] = {}
+    for leg, at in placed:
+        for j, link_id in enumerate(leg.links):
+            first_leg.setdefault(link_id, (leg, at, j))
+    return list(map(first_leg.__getitem__, order))
+
+
 def _cord_ends(
-    design, layout, order: list[str], medium_ids: list[str], first_leg: dict, flipped
+    design, layout, order: list[str], medium_ids: list[str], got: list[tuple], flipped
 ) -> tuple:
     """Per link of ``order``, for its end listed first and then its other end: columns of the
     device id, its port, the panel's NetBox name, the panel's front port, the cord's length
@@ -313,7 +324,6 @@ def _cord_ends(
     # Each link's first cord pair (the cord table's rows: pair k is cords 2k and 2k + 1).
     n_pairs = len(cords.link_ids)
     first_pair = dict(zip(reversed(cords.link_ids), range(n_pairs - 1, -1, -1), strict=True))
-    got = list(map(first_leg.__getitem__, order))
     links = list(map(design.links.__getitem__, order))
     pair = np.fromiter(map(first_pair.get, order, repeat(-1)), dtype=np.int64, count=len(order))
     cassettes = [leg.cassettes for leg, _, _ in got]
