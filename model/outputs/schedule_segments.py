@@ -212,7 +212,12 @@ class _Segments:
         rank = np.arange(len(listed_row)) - np.searchsorted(listed_row, listed_row)
         at = place(listed_row, copies[listed_row] + rank)
         self._trunks(out, at, channel, swapped, listed_at, listed_row, listed_n)
-        return {name: col.tolist() for name, col in zip(SCHEDULE_COLUMNS, out, strict=True)}
+        # Each column's array let go once it is a list: 22 arrays of ~0.9 M cells at zoned XL
+        # are ~150 MB the lists would otherwise stand beside.
+        columns: dict[str, list] = {}
+        for name in SCHEDULE_COLUMNS:
+            columns[name] = out.pop(0).tolist()
+        return columns
 
     def _listed_trunks(self, channel: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The trunks each paneled row lists (a trunk is one cable: listed under the first
@@ -257,10 +262,13 @@ class _Segments:
         pre_a, pre_b = (device, front) if side == "a" else (front, device)
         turned = swapped[row]
         link = cells["link_id"][row]
-        suffix = np.where(self.copies[ch] > 1, "." + _texts(k + 1), "")
+        cable_id = link + f":cord-{side}"
+        several = self.copies[ch] > 1  # a cord per fibre: suffixed .1, .2 (most have one)
+        if several.any():
+            cable_id = cable_id + np.where(several, "." + _texts(k + 1), "")
         lengths, ordered, parts = self._cord_figures(side)
         values = {
-            "cable_id": link + f":cord-{side}" + suffix,
+            "cable_id": cable_id,
             "link_id": link,
             "speed_gbps": cells["speed_gbps"][row],
             "medium": cells["medium"][row],

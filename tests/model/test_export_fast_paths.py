@@ -81,6 +81,21 @@ def test_columns_of_few_distinct_values_are_written_as_csv_writer_writes_them(se
         )
 
 
+@pytest.mark.parametrize("odd", ["", "line\nbreak", "=formula"])
+def test_a_text_column_of_many_distinct_values_is_quoted_cell_for_cell_as_csv_writer_does(odd):
+    # Many distinct values (no per-value memo): the cells to quote are found in the joined
+    # column's bytes; a line break or a formula start in one cell takes the per-cell path.
+    rng = random.Random(len(odd))
+    pieces = ["R1-R3,R7", 'say "hi"', "cr\rhere", "é", "ü,ß", "plain", "-", " "]
+    texts = [f"{rng.choice(pieces)}{k}{rng.choice(pieces)}" for k in range(300)]
+    texts[17] += odd
+    rows = [(t, k) for k, t in enumerate(texts)]
+    columns = [texts, list(range(300))]
+    for safe in (True, False):
+        expected = csv_bytes(["text", "n"], rows, spreadsheet_safe=safe)
+        assert csv_column_bytes(["text", "n"], columns, spreadsheet_safe=safe) == expected
+
+
 def test_a_float_column_writes_minus_zero_and_zero_alike_and_nan_empty():
     assert format_column([0.0, -0.0, math.nan, None, 2.5] * 10) == ["0", "0", "", "", "2.5"] * 10
 

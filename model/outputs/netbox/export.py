@@ -46,7 +46,7 @@ from model.outputs.netbox.cables import (
     end_key,
     schedule_cables,
 )
-from model.outputs.netbox.columns import Lookup, Repeat, Table, iter_table_chunks
+from model.outputs.netbox.columns import Column, Lookup, Repeat, Table, iter_table_chunks
 from model.outputs.netbox.cooling import (
     COOLING_FEED_HEADER,
     COOLING_README,
@@ -461,11 +461,18 @@ def _add_panels(design, plant, schedule, out, device_names, rack_names, layout=N
     col = schedule.columns
     link_ids = col["link_id"]
     labels = dict(zip(link_ids, col["label"], strict=True))
+    # A link is flipped where the row's A end is not the link's A end (end_key, its device's
+    # part looked up once per device: a zoned XL hall has 393k rows and 27k devices).
     flipped = set()
+    device_key: dict[str, tuple] = {}
+    links = design.links
     a_ends = zip(link_ids, col["a_rack"], col["a_u"], col["a_device"], col["a_port"], strict=True)
-    for link_id, *a_end in a_ends:
-        a = design.links[link_id].a
-        if end_key(design, a.device, a.port) != tuple(a_end):
+    for link_id, rack, u, device, port in a_ends:
+        a = links[link_id].a
+        key = device_key.get(a.device)
+        if key is None:
+            key = device_key[a.device] = end_key(design, a.device, "")[:3]
+        if port != a.port or key != (rack, u, device):
             flipped.add(link_id)
     panels = panel_export(
         design, plant, out.site, device_names, rack_names, labels, flipped, layout=layout
@@ -513,13 +520,13 @@ def _add_panels(design, plant, schedule, out, device_names, rack_names, layout=N
             }
             device_rows.append(tuple(row.get(h, "") for h in DEVICE_HEADER))
         out.set_rows("07_devices", DEVICE_HEADER, device_rows)
-    kept = [
-        r
-        for r, link_id in zip(out.rows("08_cables"), link_ids, strict=True)
-        if link_id not in panels.links
+    # The links' own cables but the paneled ones, then the cords and legs, column by column.
+    keep = [link_id not in panels.links for link_id in link_ids]
+    columns: list[Column] = [
+        list(compress(c if isinstance(c, list) else c.tolist(), keep)) + cells
+        for c, cells in zip(out.tables["08_cables"].columns, panels.cable_columns, strict=True)
     ]
-    kept.extend(panels.cables)  # rows in CABLE_HEADER order
-    out.set_rows("08_cables", CABLE_HEADER, kept)
+    out.tables["08_cables"] = Table(CABLE_HEADER, columns)
 
 
 def chunk_names(stem: str, rows: int) -> list[str]:

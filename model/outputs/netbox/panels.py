@@ -50,6 +50,9 @@ import functools
 from collections import defaultdict
 from dataclasses import dataclass, field
 from itertools import repeat
+from operator import itemgetter
+
+import numpy as np
 
 from model.catalog.structured import structured_catalog
 from model.outputs.netbox.names import DESCRIPTION_MAX, fit_name, interface_name
@@ -57,6 +60,8 @@ from model.structured.layout import CASSETTE_PORTS, LC_ENCLOSURE, MPO_PANEL
 from model.structured.layout import structured_layout as layout_of
 
 PANEL_ROLE = "patch-panel"
+# A cable row's cells: side A and side B (site, device, type, name), then CABLE_ROW_TAIL.
+_CABLE_WIDTH = range(14)
 VIRTUAL_PREFIX = {MPO_PANEL: "PP", LC_ENCLOSURE: "FE"}
 
 
@@ -100,7 +105,9 @@ class PanelExport:
 
     links: set[str] = field(default_factory=set)  # links exported as cord-trunk-cord
     virtual: list[tuple[str, str, str]] = field(default_factory=list)  # (name, rack, part)
-    cables: list[tuple] = field(default_factory=list)  # CABLE_HEADER rows: cords, then legs
+    # The cables' columns in CABLE_HEADER order, one value per cable: cords, then legs (a
+    # zoned XL hall has ~1.2 M: a tuple per row, turned back into columns, was ~1 s).
+    cable_columns: list[list] = field(default_factory=lambda: [[] for _ in _CABLE_WIDTH])
 
 
 class _Ports:
@@ -163,9 +170,13 @@ def panel_export(
     trunks = {t.id: t for t in layout.trunks}
     ports = _Ports(design, device_names, rack_names, {n.casefold() for n in device_names.values()})
     facts = _LinkFacts(design, plant, labels)
-    placed = _place_legs(design, layout, trunks, ports, facts)
+    # The links in (label, id) order: by id, then (stable) by label; the legs and the cords
+    # are both taken in it.
+    order = sorted(out.links)
+    order.sort(key=facts.label)
+    placed = _place_legs(design, layout, trunks, ports, order)
     out.virtual = sorted(ports.virtual.values())
-    _cord_cables(out, design, layout, placed, (site, device_names, flipped), facts)
+    _cord_cables(out, design, layout, placed, (site, device_names, flipped), facts, order)
     _trunk_leg_cables(out, site, trunks, placed, facts)
     return out
 
@@ -188,11 +199,11 @@ class _LinkFacts:
         return got
 
 
-def _place_legs(design, layout, trunks: dict, ports: _Ports, facts: _LinkFacts) -> list[tuple]:
+def _place_legs(design, layout, trunks: dict, ports: _Ports, order: list[str]) -> list[tuple]:
     """(leg, [(device name, number) per node]): ports per leg and node, legs taken in the
-    order of their channels' labels. A placed panel's next port is counted in place, without
-    looking up its rack and type, which only a virtual panel needs (a zoned XL hall takes
-    ~470k ports)."""
+    order of their channels' labels (``order``: the legs' links in (label, id) order). A placed
+    panel's next port is counted in place, without looking up its rack and type, which only a
+    virtual panel needs (a zoned XL hall takes ~470k ports)."""
 
     def rack_of(holder: str, trunk_ids, i: int) -> str:
         if holder in design.devices:
@@ -200,9 +211,14 @@ def _place_legs(design, layout, trunks: dict, ports: _Ports, facts: _LinkFacts) 
         t = trunks[trunk_ids[min(i, len(trunk_ids) - 1)]]
         return t.rack_a if i < len(trunk_ids) else t.rack_b
 
-    label = facts.label
-    # In the order of the legs' (label, link id) lists; a list of pairs compares as the tuple.
-    legs = sorted(layout.legs, key=lambda g: [(label(lid), lid) for lid in g.links])
+    # In the order of the legs' (label, link id) lists, compared as lists of the links' ranks
+    # in that order (the same comparison: a rank orders as its pair, no two links share one).
+    rank = dict(zip(order, range(len(order)), strict=True))
+    if all(len(g.links) == 1 for g in layout.legs):  # one link per leg: sort its rank
+        ranks = np.fromiter((rank[g.links[0]] for g in layout.legs), np.int64, len(layout.legs))
+        legs = [layout.legs[k] for k in np.argsort(ranks, kind="stable").tolist()]
+    else:
+        legs = sorted(layout.legs, key=lambda g: list(map(rank.__getitem__, g.links)))
     placed: list[tuple] = []
     devices, names, next_port = design.devices, ports.names, ports.next
     for leg in legs:
@@ -220,9 +236,15 @@ def _place_legs(design, layout, trunks: dict, ports: _Ports, facts: _LinkFacts) 
 
 
 def _cord_cables(
-    out: PanelExport, design, layout, placed: list[tuple], names: tuple, facts: _LinkFacts
+    out: PanelExport,
+    design,
+    layout,
+    placed: list[tuple],
+    names: tuple,
+    facts: _LinkFacts,
+    order: list[str],
 ) -> None:
-    """Cords: each link's two ends on its first leg's end ports, in label order.
+    """Cords: each link's two ends on its first leg's end ports, in label order (``order``).
 
     ``names``: (site, device id -> NetBox name, links whose schedule A end is their B end).
     Made column by column, a link's two cords at a time (its ends' NetBox names and ports, its
@@ -230,23 +252,16 @@ def _cord_cables(
     rows zipped at the end): a zoned XL hall has 786k cords, and a row made call by call was
     ~8 s of its export's CPU."""
     site, device_names, flipped = names
-    first_leg: dict[str, tuple] = {}
-    for leg, at in placed:
-        for j, link_id in enumerate(leg.links):
-            first_leg.setdefault(link_id, (leg, at, j))
-    label = facts.label
-    # In (label, id) order: by id, then (stable) by label.
-    order = sorted(first_leg)
-    order.sort(key=label)
     if not order:
         return
+    first_legs = _first_legs(placed, order)
     # Per link, its end that the schedule lists first (X, cord A: device -> panel) and the
     # other (Y, cord B: panel -> device).
     # A cord's description ends in its link's medium id, as a point-to-point cable's does: the
     # cable type and fibre part alone do not tell an 800G SR8 channel (two MPO legs, one cord
     # exported per end) from a 400G SR4 one, and import-netbox reads the medium back from it.
     medium_ids = _medium_ids(facts.plant, order)
-    x_ends, y_ends = _cord_ends(design, layout, order, medium_ids, first_leg, flipped)
+    x_ends, y_ends = _cord_ends(design, layout, order, medium_ids, first_legs, flipped)
     x_dev, x_port, x_panel, x_front, x_len, x_desc = x_ends
     y_dev, y_port, y_panel, y_front, y_len, y_desc = y_ends
     names_of = {p: interface_name(p) for p in {*x_port, *y_port}}
@@ -259,72 +274,128 @@ def _cord_cables(
 
     cable_type = _cable_types(facts.plant, order)
     kinds = ("dcim.interface", "dcim.frontport") * n
-    labels = pairs(
-        [_fit_label(f"{label(link_id)} cord A") for link_id in order],
-        [_fit_label(f"{label(link_id)} cord B") for link_id in order],
-    )
+    link_labels = list(map(facts.label, order))
+    labels = pairs(_cord_labels(link_labels, " cord A"), _cord_labels(link_labels, " cord B"))
     lengths = pairs(x_len, y_len)
-    out.cables += zip(
-        repeat(site),
-        pairs([device_names[d] for d in x_dev], y_panel),
-        kinds,
-        pairs([names_of[p] for p in x_port], y_front),
-        repeat(site),
-        pairs(x_panel, [device_names[d] for d in y_dev]),
-        kinds[1:] + kinds[:1],
-        pairs(x_front, [names_of[p] for p in y_port]),
+    columns = (
+        [site] * (2 * n),
+        pairs(list(map(device_names.__getitem__, x_dev)), y_panel),
+        list(kinds),
+        pairs(list(map(names_of.__getitem__, x_port)), y_front),
+        [site] * (2 * n),
+        pairs(x_panel, list(map(device_names.__getitem__, y_dev))),
+        list(kinds[1:] + kinds[:1]),
+        pairs(x_front, list(map(names_of.__getitem__, y_port))),
         pairs(cable_type, cable_type),
-        repeat("planned"),
+        ["planned"] * (2 * n),
         labels,
         lengths,
-        ["m" if length is not None else "" for length in lengths],
+        ["" if length is None else "m" for length in lengths],
         pairs(x_desc, y_desc),
     )
+    for column, cells in zip(out.cable_columns, columns, strict=True):
+        column += cells
+
+
+def _first_legs(placed: list[tuple], order: list[str]) -> list[tuple]:
+    """Per link of ``order``, (leg, its ports, the link's place in the leg) of the first
+    placed leg that carries it. The legs are placed in their links' order: when each carries
+    one link and each link has one leg (a zoned XL hall's 393k), they are the links' own."""
+    if len(placed) == len(order) and all(len(leg.links) == 1 for leg, _ in placed):
+        if [leg.links[0] for leg, _ in placed] == order:
+            return [(leg, at, 0) for leg, at in placed]
+    first_leg: dict[str, tuple] = {}
+    for leg, at in placed:
+        for j, link_id in enumerate(leg.links):
+            first_leg.setdefault(link_id, (leg, at, j))
+    return list(map(first_leg.__getitem__, order))
 
 
 def _cord_ends(
-    design, layout, order: list[str], medium_ids: list[str], first_leg: dict, flipped
+    design, layout, order: list[str], medium_ids: list[str], got: list[tuple], flipped
 ) -> tuple:
     """Per link of ``order``, for its end listed first and then its other end: columns of the
     device id, its port, the panel's NetBox name, the panel's front port, the cord's length
-    (ordered, else as laid; rounded to cm; None without a cord pair) and its description."""
+    (ordered, else as laid; rounded to cm; None without a cord pair) and its description.
+
+    Made column by column: each link's A and B end as lists, then taken in the schedule's
+    order of its ends (``flipped``: B first); lengths rounded once per distinct value."""
     cords = layout.cords
     # Each link's first cord pair (the cord table's rows: pair k is cords 2k and 2k + 1).
-    first_pair = {link_id: k for k, link_id in reversed(list(enumerate(cords.link_ids)))}
-    rounded: dict[float, float] = {}
-    ends: tuple[list, list] = ([], [])  # per link: its first end's tuple, its other end's
-    for link_id, medium_id in zip(order, medium_ids, strict=True):
-        leg, at, j = first_leg[link_id]
-        link = design.links[link_id]
-        pair = first_pair.get(link_id)
-        sides = ((link.a, at[0], "a"), (link.b, at[-1], "b"))
-        if link_id in flipped:
-            sides = sides[::-1]
-        for column, (ref, (panel, number), which) in zip(ends, sides, strict=True):
-            what = "patch cord"
-            if leg.cassettes:
-                front = f"C{number}-{j + 1}"
-                if which == "b":  # method B: the far cassette's physical port is 7-k
-                    what += f", cassette port {CASSETTE_PORTS - j}"
-            else:
-                front = f"F{number}"
-            length = None
-            fibre_part = ""
-            if pair is not None:
-                fibre_part = cords.parts[pair]
-                if which == "a":
-                    got, raw = cords.a_ordered[pair], cords.a_m[pair]
-                else:
-                    got, raw = cords.b_ordered[pair], cords.b_m[pair]
-                value = got if got == got else raw
-                length = rounded.get(value)
-                if length is None:
-                    length = rounded[value] = round(value, 2)
-            description = _description(what, fibre_part, medium_id)
-            column.append((ref.device, ref.port, panel, front, length, description))
-    return tuple(map(list, zip(*ends[0], strict=True))), tuple(
-        map(list, zip(*ends[1], strict=True))
-    )
+    n_pairs = len(cords.link_ids)
+    first_pair = dict(zip(reversed(cords.link_ids), range(n_pairs - 1, -1, -1), strict=True))
+    links = list(map(design.links.__getitem__, order))
+    pair = np.fromiter(map(first_pair.get, order, repeat(-1)), dtype=np.int64, count=len(order))
+    cassettes = [leg.cassettes for leg, _, _ in got]
+    ends = []
+    for side in "ab":
+        refs = [link.a for link in links] if side == "a" else [link.b for link in links]
+        nodes = [at[0] for _, at, _ in got] if side == "a" else [at[-1] for _, at, _ in got]
+        front = [
+            f"C{number}-{j + 1}" if cassette else f"F{number}"
+            for (_, number), (_, _, j), cassette in zip(nodes, got, cassettes, strict=True)
+        ]
+        if side == "a":
+            what: list[str] | repeat[str] = repeat("patch cord")
+        else:  # method B: the far cassette's physical port is 7-k
+            what = [
+                f"patch cord, cassette port {CASSETTE_PORTS - j}" if cassette else "patch cord"
+                for (_, _, j), cassette in zip(got, cassettes, strict=True)
+            ]
+        ordered = cords.a_ordered if side == "a" else cords.b_ordered
+        laid = cords.a_m if side == "a" else cords.b_m
+        lengths = _cord_lengths(ordered, laid, pair)
+        parts = [cords.parts[k] if k >= 0 else "" for k in pair.tolist()]
+        ends.append(
+            (
+                [ref.device for ref in refs],
+                [ref.port for ref in refs],
+                [panel for panel, _ in nodes],
+                front,
+                lengths,
+                list(map(_description, what, parts, medium_ids)),
+            )
+        )
+    turned = [link_id in flipped for link_id in order]
+    if not any(turned):
+        return ends[0], ends[1]
+    columns = list(zip(*ends, strict=True))
+    first = tuple(_chosen(a, b, turned) for a, b in columns)
+    other = tuple(_chosen(b, a, turned) for a, b in columns)
+    return first, other
+
+
+def _chosen(xs: list, ys: list, take_y: list[bool]) -> list:
+    """``ys[k]`` where ``take_y[k]``, else ``xs[k]``."""
+    return [y if t else x for x, y, t in zip(xs, ys, take_y, strict=True)]
+
+
+def _cord_lengths(ordered: list[float], laid: list[float], pair: np.ndarray) -> list:
+    """Per link, its cord's length (``pair``: its first cord pair, -1 for none): the ordered
+    length, else the laid one, rounded to cm once per distinct value; None without a pair."""
+    if not len(pair):
+        return []
+    safe = np.maximum(pair, 0)
+    got = np.asarray(ordered, dtype=np.float64)[safe] if len(ordered) else np.zeros(len(pair))
+    raw = np.asarray(laid, dtype=np.float64)[safe] if len(laid) else np.zeros(len(pair))
+    value = np.where(got == got, got, raw)
+    uniq, inverse = np.unique(value, return_inverse=True)
+    rounded = np.empty(len(uniq) + 1, dtype=object)
+    rounded[:-1] = [round(v, 2) for v in uniq.tolist()]
+    rounded[-1] = None
+    return rounded[np.where(pair >= 0, inverse.reshape(-1), len(uniq))].tolist()
+
+
+def _cord_labels(link_labels: list[str], suffix: str) -> list[str]:
+    """``[_fit_label(label + suffix) ...]``, the check made on the link's label: with a
+    suffix ending in a letter, ``label + suffix`` fits as it is when the label has no leading
+    space and leaves room for the suffix."""
+    room = 100 - len(suffix)
+    texts = [label + suffix for label in link_labels]
+    for k, label in enumerate(link_labels):
+        if len(label) > room or not label or label[:1].isspace():
+            texts[k] = fit_name(texts[k], 100)
+    return texts
 
 
 def _fit_label(text: str) -> str:
@@ -334,18 +405,22 @@ def _fit_label(text: str) -> str:
 
 def _medium_ids(plant, link_ids: list[str]) -> list[str]:
     """Each link's medium id ("" where none was chosen), from the plant's medium column."""
-    ids = [m.id for m in plant.media]
-    index, medium_index = plant.index, plant.medium_index
-    chosen = medium_index[[index[i] for i in link_ids]].tolist()
-    return [ids[k] if k >= 0 else "" for k in chosen]
+    return _per_medium(plant, link_ids, [m.id for m in plant.media])
 
 
 def _cable_types(plant, link_ids: list[str]) -> list[str]:
     """Each link's NetBox cable type (its medium's), from the plant's medium column."""
-    types = [m.netbox_type for m in plant.media]
-    index, medium_index = plant.index, plant.medium_index
-    chosen = medium_index[[index[i] for i in link_ids]].tolist()
-    return [types[k] if k >= 0 else "" for k in chosen]
+    return _per_medium(plant, link_ids, [m.netbox_type for m in plant.media])
+
+
+def _per_medium(plant, link_ids: list[str], texts: list[str]) -> list[str]:
+    """Each link's text of its medium (``texts``, one per medium; "" where none was chosen),
+    gathered by numpy from the plant's medium column."""
+    index = plant.index
+    chosen = plant.medium_index[np.fromiter(map(index.__getitem__, link_ids), np.int64)]
+    table = np.empty(len(texts) + 1, dtype=object)
+    table[:-1], table[-1] = texts, ""
+    return table[np.where(chosen >= 0, chosen, len(texts))].tolist()
 
 
 def _trunk_leg_cables(
@@ -357,53 +432,81 @@ def _trunk_leg_cables(
     numbered: dict[str, str] = {}
     per_pair: dict[tuple[str, str], int] = defaultdict(int)
     leg_no: dict[str, int] = defaultdict(int)
+    # (leg number, legs, part) -> description: a few hundred distinct over ~400k rows, each
+    # made once.
+    described: dict[tuple, str] = {}
     cable_type = _cable_types(facts.plant, [leg.links[0] for leg, _ in placed])
-    cables = out.cables
+    cables: list[tuple] = []
+    append = cables.append
     for (leg, at), netbox_type in zip(placed, cable_type, strict=True):
         last = len(at) - 1
+        cassettes = leg.cassettes
         for s, trunk_id in enumerate(leg.trunks):
             trunk = trunks[trunk_id]
             (na, ka), (nb, kb) = at[s], at[s + 1]
             if trunk_id not in numbered:
                 pair = (na, nb) if na <= nb else (nb, na)
                 per_pair[pair] += 1
-                numbered[trunk_id] = f"{pair[0]}-{pair[1]} trunk {per_pair[pair]}"
+                numbered[trunk_id] = _fit_label(f"{pair[0]}-{pair[1]} trunk {per_pair[pair]}")
             n = leg_no[trunk_id] = leg_no[trunk_id] + 1
-            rear_a = f"C{ka}" if leg.cassettes and s == 0 else f"R{ka}"
-            a_kind = "dcim.rearport"
             if 0 < s:  # leaving a zone panel: from the adapter's front
                 a_kind, rear_a = "dcim.frontport", f"F{ka}"
-            rear_b = f"C{kb}" if leg.cassettes and s + 1 == last else f"R{kb}"
-            a, b = (site, na, a_kind, rear_a), (site, nb, "dcim.rearport", rear_b)
-            if (nb, rear_b) < (na, rear_a):  # A side: the panel sorting first, whatever way
-                a, b = b, a
-            what = f"leg {n} of {trunk.legs} of one {trunk.part or 'MPO'} trunk"
+            else:
+                a_kind, rear_a = "dcim.rearport", f"C{ka}" if cassettes else f"R{ka}"
+            rear_b = f"C{kb}" if cassettes and s + 1 == last else f"R{kb}"
+            key = (n, trunk.legs, trunk.part)
+            description = described.get(key)
+            if description is None:
+                what = f"leg {n} of {trunk.legs} of one {trunk.part or 'MPO'} trunk"
+                if n != 1:
+                    what += ", length on leg 1"
+                description = described[key] = _description(what, "")
             # One physical trunk, one length: on leg 1 only, so that NetBox's sum of cable
             # lengths is what is bought (the other legs say where their length is).
             length = None
             if n == 1:
                 got = trunk.ordered_m
                 length = round(got if got == got else trunk.length_m, 2)
-            else:
-                what += ", length on leg 1"
-            cables.append(
-                (
-                    *a,
-                    *b,
-                    netbox_type,
-                    "planned",
-                    _fit_label(numbered[trunk_id]),
-                    length,
-                    "m" if length is not None else "",
-                    _description(what, ""),
+            tail = (netbox_type, "planned", numbered[trunk_id], length, "" if n != 1 else "m")
+            if (nb, rear_b) < (na, rear_a):  # A side: the panel sorting first, whatever way
+                append(
+                    (
+                        site,
+                        nb,
+                        "dcim.rearport",
+                        rear_b,
+                        site,
+                        na,
+                        a_kind,
+                        rear_a,
+                        *tail,
+                        description,
+                    )
                 )
-            )
+            else:
+                append(
+                    (
+                        site,
+                        na,
+                        a_kind,
+                        rear_a,
+                        site,
+                        nb,
+                        "dcim.rearport",
+                        rear_b,
+                        *tail,
+                        description,
+                    )
+                )
+    for k, column in enumerate(out.cable_columns):
+        column += map(itemgetter(k), cables)
 
 
 # A cable row (the cords' and the legs'): side A and side B (site, device, type, name), then type, status, label,
 # length, length unit and description: netbox_cables.CABLE_HEADER's order (asserted there, as
 # this module cannot import it: netbox_cables imports this one through netbox_types).
 CABLE_ROW_TAIL = ("type", "status", "label", "length", "length_unit", "description")
+assert len(_CABLE_WIDTH) == 8 + len(CABLE_ROW_TAIL)
 
 
 @functools.lru_cache(maxsize=4096)

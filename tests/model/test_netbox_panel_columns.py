@@ -1,0 +1,60 @@
+"""The column-wise pieces of the NetBox panel export agree with their one-value-at-a-time rules."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from model.outputs.netbox.panels import _cord_labels, _cord_lengths, _first_legs, _fit_label
+
+
+def test_cord_labels_fit_exactly_where_the_per_cord_rule_fits_them():
+    labels = [
+        "C01-U42-p1 to C02-U40-p1",
+        "x" * 93,  # with " cord A" exactly 100 characters: kept as it is
+        "y" * 94,  # one over: fitted
+        " leading space",
+        "\ttab first",
+        "z" * 180,
+    ]
+    for suffix in (" cord A", " cord B"):
+        assert _cord_labels(labels, suffix) == [_fit_label(t + suffix) for t in labels]
+
+
+def test_cord_lengths_take_the_ordered_length_else_the_laid_one_rounded_to_cm():
+    ordered = [3.0, math.nan, 1.234567, math.nan]
+    laid = [2.71, 4.4449, 1.2, math.nan]
+    pair = np.array([0, 1, -1, 2, 3, 1], dtype=np.int64)
+    expected = []
+    for k in pair.tolist():
+        if k < 0:
+            expected.append(None)
+            continue
+        value = ordered[k] if ordered[k] == ordered[k] else laid[k]
+        expected.append(round(value, 2))
+    got = _cord_lengths(ordered, laid, pair)
+    assert [type(v) for v in got] == [type(v) for v in expected]
+    assert [v for v in got if v is None or v == v] == [v for v in expected if v is None or v == v]
+    assert math.isnan(got[4]) and got[1] == 4.44 and got[2] is None
+
+
+class _Leg:
+    def __init__(self, *links: str) -> None:
+        self.links = links
+
+
+def _first_legs_by_dict(placed, order):
+    first: dict = {}
+    for leg, at in placed:
+        for j, link_id in enumerate(leg.links):
+            first.setdefault(link_id, (leg, at, j))
+    return [first[link_id] for link_id in order]
+
+
+def test_first_legs_one_per_link_and_shared_legs_give_each_links_first_leg():
+    one_each = [(_Leg("a"), "at-a"), (_Leg("b"), "at-b"), (_Leg("c"), "at-c")]
+    shared = [(_Leg("a", "b"), "at-ab"), (_Leg("a"), "at-a2"), (_Leg("c"), "at-c")]
+    for placed in (one_each, shared, one_each[::-1]):
+        order = ["a", "b", "c"]
+        assert _first_legs(placed, order) == _first_legs_by_dict(placed, order)
