@@ -66,7 +66,9 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     parser.add_argument(
         "--swap-compute",
         action="store_true",
-        help="let a moving rack trade places with a compute rack of its size (which then moves)",
+        help="let a moving rack trade places with a compute rack of its size (which then moves), "
+        "and slide along its row past the servers it is cabled to (a leaf in a row full of its "
+        "servers has no other short move)",
     )
     parser.add_argument(
         "--vary-optics",

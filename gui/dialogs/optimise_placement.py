@@ -135,7 +135,9 @@ class OptimisePlacementDialog(QDialog):
         grid.addWidget(self.only_selection, 2, 0, 1, 3)
         self.anywhere = QCheckBox("Any free tile, not only along the existing rows")
         grid.addWidget(self.anywhere, 3, 0, 1, 3)
-        self.swap_compute = QCheckBox("May trade places with compute racks (they move too)")
+        self.swap_compute = QCheckBox(
+            "May trade places with compute racks (they move too; a leaf slides past its servers)"
+        )
         grid.addWidget(self.swap_compute, 4, 0, 1, 3)
         self.vary_optics = QCheckBox(
             "Vary the optics strategy per switch tier (pluggable, linear, co-packaged)"

@@ -38,7 +38,7 @@ from model.design.design import Design
 from model.design.rack_clashes import rack_clashes
 from model.design.rack_role import rack_role
 from model.engine.routed_links import RoutedLinks
-from model.optimise.moves import Position, move_groups, plan_sizes
+from model.optimise.moves import MOVABLE_ROLES, Position, move_groups, plan_sizes
 from model.optimise.objective import Priced, Pricer
 
 ROLE_WORDS = {"gpu-server": "Compute", "nvlink-switch": "NVLink switch", "patch-panel": "Patch"}
@@ -311,12 +311,17 @@ def _flips(before, after, rows, media: list[str]) -> tuple[tuple[str, str, int],
 
 def _why(design, group, start, target, flips, cost, power, lengths) -> MoveWhy:
     names = tuple(design.racks[r].name for r in group)
-    role = _role(design, group)
-    moved = max(math.hypot(target[r][0] - start[r][0], target[r][1] - start[r][1]) for r in group)
-    who = _label(design, group)
+    # The group's role is its network rack's (a leaf that slid past its servers is a leaf
+    # move); ``moved`` the farthest any of its racks went, each rack's own distance said.
+    placed = [r for r in group if _role(design, [r]) in MOVABLE_ROLES]
+    role = _role(design, placed or group)
+    each = {r: math.hypot(target[r][0] - start[r][0], target[r][1] - start[r][1]) for r in group}
+    moved = max(each.values())
+    who = _label(design, group, each, _traded(group, start, target))
     before_m, after_m = lengths
+    went = f" moved {moved:.1f} m" if len(group) == 1 else ""
     sentence = (
-        f"{who[0].upper()}{who[1:]} moved {moved:.1f} m: {_media(flips, '')}, {_money(cost)}"
+        f"{who[0].upper()}{who[1:]}{went}: {_media(flips, '')}, {_money(cost)}"
         f" and {power / 1000:+.2f} kW typical optics;"
         f" its links average {after_m:.1f} m (was {before_m:.1f} m)."
     )
@@ -362,14 +367,25 @@ def _role(design, group) -> str:
     return rack_role(roles) or "empty"
 
 
-def _label(design, group) -> str:
-    """'spine rack E21', or 'racks A (leaf), B (compute) (each took another's place)': each
-    rack's role said, so a leaf that slid past one of its server racks reads as such."""
+def _label(design, group, moved_m: dict | None = None, traded: bool = True) -> str:
+    """'spine rack E21', or 'racks A (leaf, 2.4 m), B (compute, 1.2 m) (each took another's
+    place)': each rack's role said, so a leaf that slid past one of its server racks reads as
+    such, and (``moved_m``) how far each went; "each took another's place" only when every
+    rack of the group stands where another of it stood (``traded``)."""
     names = [design.racks[r].name for r in group]
     if len(names) == 1:
         return f"{_role_word(design, group[0])} rack {names[0]}"
-    roles = [f"{n} ({_role_word(design, r)})" for n, r in zip(names, group, strict=True)]
-    return f"racks {', '.join(roles)} (each took another's place)"
+    roles = [
+        f"{n} ({_role_word(design, r)}" + (f", {moved_m[r]:.1f} m)" if moved_m is not None else ")")
+        for n, r in zip(names, group, strict=True)
+    ]
+    return f"racks {', '.join(roles)}" + (" (each took another's place)" if traded else "")
+
+
+def _traded(group, start, target) -> bool:
+    """Every rack of ``group`` ends where another rack of it started."""
+    starts = {start[r] for r in group}
+    return all(target[r] in starts and target[r] != start[r] for r in group)
 
 
 def _role_word(design, rack_id: str) -> str:

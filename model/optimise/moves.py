@@ -190,8 +190,12 @@ def search_space(
     return free, partners
 
 
-def slide_partners(design: Design, movable: list[str], locked: set[str]) -> dict[str, list[str]]:
-    """Per movable rack, the racks it may slide past along its row: those of its plan size it
+def slide_partners(
+    design: Design, movable: list[str], locked: set[str], swap_compute: bool
+) -> dict[str, list[str]]:
+    """Per movable rack, the racks it may slide past along its row: none unless
+    ``swap_compute`` (a slide moves a compute rack: the user's "may trade places with compute
+    racks", off by default, is what allows it); else those of its plan size it
     is cabled to that stand on its row line (same rotation), neither locked nor of a role
     ``--move`` may name (:data:`MOVABLE_ROLES`: a leaf is not moved as the partner of a spine
     whose tier alone may move): the compute racks it serves.
@@ -201,6 +205,8 @@ def slide_partners(design: Design, movable: list[str], locked: set[str]) -> dict
     generated rail-optimized hall each leaf stands inside a row full of the servers it serves:
     no free tile is near it, so a slide is its only short move (at XL the row's end leaf, one
     slot nearer its spines, brings 40 spine links under the SR4 reach)."""
+    if not swap_compute:
+        return {r: [] for r in movable}
     racks, skip = design.racks, locked | set(movable) | _placed_racks(design)
     sizes = {r: _size(design, r) for r in movable}
     order = {r: i for i, r in enumerate(racks)}  # the design's order: deterministic

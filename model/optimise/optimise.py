@@ -90,7 +90,7 @@ def optimise(
     free, partners = search_space(copy, movable, held, anywhere, swap_compute)
     optics = tier_options(copy) if vary_optics else None
     may_vary = optics is not None and any(len(o) > 1 for o in optics.options.values())
-    slides = slide_partners(copy, movable, held)
+    slides = slide_partners(copy, movable, held, swap_compute)
     searched = may_vary or any(free[r] or partners[r] or slides[r] for r in movable)
     if not searched and not servers:
         why = (

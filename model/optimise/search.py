@@ -147,6 +147,7 @@ def _put_back(
                 continue
         design.move_racks({rack_id: here})
         plant.refresh()
+    best = _home_displaced(design, plant, pricer, weights, start, best, index, set(slides))
     target = {
         r: (design.racks[r].x, design.racks[r].y)
         for r in start
@@ -161,7 +162,7 @@ def _put_back(
         priced = pricer.price(changed)
         if pricer.broken(priced, group, changed) is None:
             value = pricer.objective(priced, weights)
-            if value <= best + floor * _counted(group, slides):
+            if value <= best + floor * _counted(group, slides, start, target):
                 best = value
                 continue
         design.move_racks({r: target[r] for r in group})
@@ -169,13 +170,57 @@ def _put_back(
     return best
 
 
-def _counted(group: list[str], slides: dict[str, list[str]]) -> int:
-    """Racks of a moved group the floor counts: not a rack that only made way for a moving rack
-    it is cabled to (a slide partner: the servers' rack a leaf slid past keeps its cables to
-    the leaf, it is the other half of one rack's slide, not a rack redrawn for its own sake).
+def _home_displaced(design, plant, pricer, weights, start, best, index, placed: set[str]):
+    """Send home each moved rack the search did not place (a compute rack moved by a slide or
+    a swap) by trading places with the rack that now stands on its start, where that costs
+    nothing and breaks no limit: a chain of slides displaces server racks whose own moves buy
+    nothing (a leaf two slots on, past two servers, where one slide gains the same). Repeated
+    until no such trade is taken; returns the objective."""
+    taken = True
+    while taken:
+        taken = False
+        at = {(design.racks[r].x, design.racks[r].y): r for r in start}
+        for rack_id in sorted(start):
+            here = (design.racks[rack_id].x, design.racks[rack_id].y)
+            other = at.get(start[rack_id])
+            if rack_id in placed or here == start[rack_id] or other in (None, rack_id):
+                continue
+            trade = {rack_id: start[rack_id], other: here}
+            if index.clashes(trade):
+                continue
+            design.move_racks(trade)
+            changed = plant.refresh()
+            priced = pricer.price(changed)
+            if pricer.broken(priced, list(trade), changed) is None:
+                value = pricer.objective(priced, weights)
+                if value <= best + 1e-12:
+                    best, taken = value, True
+                    at = {(design.racks[r].x, design.racks[r].y): r for r in start}
+                    continue
+            design.move_racks({rack_id: here, other: start[rack_id]})
+            plant.refresh()
+    return best
+
+
+def _counted(
+    group: list[str],
+    slides: dict[str, list[str]],
+    start: dict[str, Position],
+    target: dict[str, Position],
+) -> int:
+    """Racks of a moved group the floor counts: every one but a rack that only made way for a
+    rack it is cabled to, standing now where that rack stood (a slide partner in the slider's
+    old place: the servers' rack a leaf slid past keeps its cables to the leaf, the other half
+    of one rack's slide, not a rack redrawn for its own sake). One rack per slider: a chain of
+    slides that displaced more server racks counts them, so it must buy their share too.
     Counted per rack, the XL hall's end leaf sliding one slot to bring 40 spine links under
     the SR4 reach (-$18,608, -40 W) was 0.61 of the floor and put back."""
-    made_way = {o for r in group for o in slides.get(r, ())}
+    made_way = {
+        o
+        for r in group
+        for o in slides.get(r, ())
+        if o in target and o != r and target[o] == start[r]
+    }
     return max(sum(r not in made_way for r in group), 1)
 
 
@@ -211,7 +256,7 @@ def anneal(
     index = ClashIndex(design)  # follows the moves below; closed once the run is put back
     movable = [r for r in network_racks(design, tiers) if r not in locked]
     free, partners = search_space(design, movable, locked, anywhere, swap_compute)
-    slides = slide_partners(design, movable, locked)
+    slides = slide_partners(design, movable, locked, swap_compute)
     rng = random.Random(seed)
     current = best = pricer.objective(pricer.start, weights)
     unit = rack_share(current, len(movable))

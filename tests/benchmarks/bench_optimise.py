@@ -63,20 +63,42 @@ def run(report: Report) -> None:
         t0, c0 = time.perf_counter(), time.process_time()
         result = optimise(design, DEFAULT_WEIGHTS, iterations=RUN_ITERATIONS, seed=0)
         seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
-        found = "no improving move"
-        if result.changed:
-            t = result.report["terms"]
-            share = result.report["copper_share"]
-            found = (
-                f"{len(result.report['moved'])} racks moved, {t['cost_usd']['delta']:+,.0f} USD,"
-                f" {t['optics_power_w']['delta'] / 1000:+.2f} kW optics, copper share"
-                f" {share['before']:.1%} -> {share['after']:.1%}"
-            )
         report.add(
             size,
             f"optimise: whole run ({RUN_ITERATIONS} moves)",
             seconds,
             peak_rss_mb(),
             target="<= 60 s" if size == "L" else "",
-            note=f"cpu {cpu:.1f} s; {found}",
+            note=f"cpu {cpu:.1f} s; {_found(result)}",
         )
+        if size == "XL":
+            # The issue's "a 60 s run improves the XL hall": its network racks stand in rows
+            # full of their servers, so their short moves are slides, which move compute racks
+            # and so need the user's --swap-compute.
+            design = build(size)
+            t0, c0 = time.perf_counter(), time.process_time()
+            result = optimise(
+                design, DEFAULT_WEIGHTS, iterations=10**9, seed=0, seconds=60, swap_compute=True
+            )
+            seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+            report.add(
+                size,
+                "optimise: 60 s run, --swap-compute",
+                seconds,
+                peak_rss_mb(),
+                target="improves",
+                note=f"cpu {cpu:.1f} s; {_found(result)}",
+            )
+
+
+def _found(result) -> str:
+    """What a run found, in the note's words."""
+    if not result.changed:
+        return "no improving move"
+    t = result.report["terms"]
+    share = result.report["copper_share"]
+    return (
+        f"{len(result.report['moved'])} racks moved, {t['cost_usd']['delta']:+,.0f} USD,"
+        f" {t['optics_power_w']['delta'] / 1000:+.2f} kW optics, copper share"
+        f" {share['before']:.1%} -> {share['after']:.1%}"
+    )
