@@ -232,3 +232,35 @@ def test_a_plain_sheet_s_rows_are_encoded_without_importing_openpyxl():
         [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
     ).stdout.split()
     assert out[1:] == ["True", "False"] and out[0].isalpha()
+
+
+@pytest.mark.parametrize("given_as", ["columns", "rows"])
+def test_a_plain_sheet_past_excels_rows_goes_on_in_continuation_sheets(monkeypatch, given_as):
+    """Excel opens 1,048,575 data rows a sheet: a longer plain sheet (the cabling schedule of
+    a hall past ~1M segments) goes on in "NAME (2)"..., each under the header, each row once
+    and in order, numbered from 2 (shown here with 4 rows a sheet)."""
+    monkeypatch.setattr(xlsx_writer, "MAX_SHEET_ROWS", 4)
+    monkeypatch.setattr(xlsx_writer, "_CHUNK_ROWS", 3)
+    columns = [
+        [f"c{i}" for i in range(11)],
+        _coded([("a", 1, None), ("b", None, 2.5)], [0, 1, 1, 0, 0, 1, 0, 1, 1, 0, 1], 3),
+    ]
+    full = _full(columns)
+    if given_as == "columns":
+        sheet = Sheet("Cabling schedule", ("id", "x", "y", "z"), (), plain=True, columns=columns)
+    else:
+        rows = [tuple(col[i] for col in full) for i in range(11)]
+        sheet = Sheet("Cabling schedule", ("id", "x", "y", "z"), rows, plain=True)
+    small = Sheet("Warnings", ("code",), [("w1",)], plain=True)
+    book = openpyxl.load_workbook(io.BytesIO(workbook_bytes([sheet, small])))
+    names = ["Cabling schedule", "Cabling schedule (2)", "Cabling schedule (3)"]
+    assert book.sheetnames == [*names, "Warnings"]
+    got: list[list] = [[] for _ in full]
+    for name in names:
+        ws = book[name]
+        assert [c.value for c in ws[1]] == ["id", "x", "y", "z"]
+        assert ws.max_row <= 5 and ws["A2"].value is not None  # rows from 2, under the header
+        for k, col in enumerate(ws.iter_cols(min_row=2, max_row=ws.max_row)):
+            got[k].extend(c.value for c in col)
+    assert got == full
+    assert [c.value for c in book["Warnings"]["A"]] == ["code", "w1"]

@@ -21,12 +21,13 @@ children, nice 19, a loaded 2-core machine, 8 runs each): 10.1 s on average with
 
 from __future__ import annotations
 
+import copy
 import io
 import math
 import re
 import zipfile
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -82,8 +83,12 @@ class Sheet:
     # for a run of header entries (their distinct rows and a code per row, formatted once per
     # distinct row: the schedule's coded columns, whose full lists are then never made)
     columns: Sequence[Sequence[object] | CodedColumns] | None = None
+    # Rows first:last of ``columns`` only (a continuation sheet of a long one: _split_long)
+    window: tuple[int, int] | None = None
 
     def row_count(self) -> int:
+        if self.window is not None:
+            return self.window[1] - self.window[0]
         return len(self.columns[0]) if self.columns else len(self.rows)
 
     def head_rows(self, n: int) -> Sequence[Sequence[object]]:
@@ -173,9 +178,34 @@ def _write_sheet(book: Workbook, sheet: Sheet) -> None:
         ws.append(out)
 
 
+# Excel's sheet holds 1,048,576 rows: the header and 1,048,575 data rows. A longer plain sheet
+# (the cabling schedule of a hall past ~1M cable segments) goes on in "NAME (2)", "NAME (3)"...,
+# each with the header, instead of a workbook Excel refuses to open whole.
+MAX_SHEET_ROWS = 1_048_575
+
+
+def _split_long(sheets: list[Sheet]) -> list[Sheet]:
+    """``sheets`` with each plain sheet longer than :data:`MAX_SHEET_ROWS` split in turn."""
+    out: list[Sheet] = []
+    for sheet in sheets:
+        count = sheet.row_count()
+        if not sheet.plain or count <= MAX_SHEET_ROWS:
+            out.append(sheet)
+            continue
+        for k, first in enumerate(range(0, count, MAX_SHEET_ROWS)):
+            last = min(first + MAX_SHEET_ROWS, count)
+            name = sheet.name if k == 0 else f"{sheet.name} ({k + 1})"
+            if sheet.columns:
+                out.append(replace(sheet, name=name, window=(first, last)))
+            else:
+                out.append(replace(sheet, name=name, rows=sheet.rows[first:last]))
+    return out
+
+
 def workbook_bytes(sheets: Iterable[Sheet]) -> bytes:
-    """The complete .xlsx file as bytes, sheets in the given order."""
-    sheets = list(sheets)
+    """The complete .xlsx file as bytes, sheets in the given order (a plain sheet past Excel's
+    rows split over continuation sheets: :data:`MAX_SHEET_ROWS`)."""
+    sheets = _split_long(list(sheets))
     plain = {sheet.name: sheet for sheet in sheets if sheet.plain and sheet.row_count()}
     if not plain:
         return _book_bytes(sheets)
@@ -260,15 +290,22 @@ def _with_plain_rows(sheets: list[Sheet], plain: dict[str, Sheet]) -> bytes:
     """openpyxl's workbook of ``sheets`` with the rows of the ``plain`` sheets written into
     their sheet XML, and the shared strings those rows use as a part of its own."""
     strings: dict[str, int] = {}  # shared text -> its index in the shared strings part
-    rows = {
-        name: SheetRows(sheet.columns or list(map(list, zip(*sheet.rows, strict=True))), 2, strings)
-        for name, sheet in plain.items()
-    }  # the shared strings of every plain sheet now known
+    encoded: dict[int, SheetRows] = {}  # the sheets of one long sheet's columns encode them once
+    rows = {}
+    for name, sheet in plain.items():
+        columns = sheet.columns or list(map(list, zip(*sheet.rows, strict=True)))
+        if id(columns) not in encoded:
+            encoded[id(columns)] = SheetRows(columns, 2, strings)
+        first, last = sheet.window or (0, encoded[id(columns)].count)
+        part = copy.copy(encoded[id(columns)])
+        part.start = 2 - first  # each sheet's rows numbered from 2, under its own header
+        rows[name] = (part, first, last)
+    # the shared strings of every plain sheet now known
     # Level 1 (ISA-L's, model.outputs.writers.zip_deflate): the schedule sheet is ~0.25 GB of
     # XML at 400k rows; ISA-L's level 3 takes 8x longer for a file 0.4 % smaller
     row_members = {
-        name: deflate_member("rows", part.chunks(0, part.count, _CHUNK_ROWS), _ZIP_LEVEL)
-        for name, part in rows.items()
+        name: deflate_member("rows", part.chunks(first, last, _CHUNK_ROWS), _ZIP_LEVEL)
+        for name, (part, first, last) in rows.items()
     }
     source = zipfile.ZipFile(io.BytesIO(_book_bytes(sheets)))
     rels = source.read("xl/_rels/workbook.xml.rels")
