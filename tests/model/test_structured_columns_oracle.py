@@ -18,7 +18,7 @@ from model.design.structured_edit import route_via
 from model.engine.routed_links import RoutedLinks
 from model.generators.generate import apply_cabling, generate
 from model.structured.channel_checks import _groups, table_checks
-from model.structured.channel_groups import group_channels
+from model.structured.channel_groups import _route_links, group_channels
 from model.structured.channel_table import ChannelTable
 from model.structured.channels import plant_fibres
 from model.structured.layout import _module_fibres, structured_layout
@@ -230,3 +230,24 @@ def _checked(table) -> list:
         np.testing.assert_array_equal([c.length_m for c in made], lengths)
         out.append((made, tuple(lengths.tolist())))
     return out
+
+
+def test_the_trunk_route_of_each_rack_pair_is_its_longest_link_then_greatest_id():
+    """_route_links on random columns with many ties (equal lengths and ids of several
+    digits, so id order is not number order) and links within a rack: the (length, id)
+    maximum per rack pair, as link by link."""
+    rng = np.random.default_rng(43)
+    n = 3000
+    link_ids = [f"l-{k}" for k in rng.permutation(n).tolist()]
+    horizontal = rng.choice([3.0, 7.5, 7.5, 12.25, -0.0, 0.0], size=n)
+    rack_a, rack_b = rng.integers(0, 9, size=n), rng.integers(0, 9, size=n)
+    rack_ids = [f"r{k}" for k in range(9)]
+    best: dict[tuple[str, str], tuple[float, str]] = {}
+    for r in range(n):
+        if rack_a[r] != rack_b[r]:
+            pair = (rack_ids[rack_a[r]], rack_ids[rack_b[r]])
+            candidate = (float(horizontal[r]), link_ids[r])
+            if pair not in best or candidate > best[pair]:
+                best[pair] = candidate
+    got = _route_links(link_ids, horizontal, rack_a, rack_b, rack_ids)
+    assert list(got.items()) == sorted((pair, b[1]) for pair, b in best.items())
