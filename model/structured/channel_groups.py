@@ -12,6 +12,7 @@ tests/model/structured_layout_oracle.py).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from operator import attrgetter
 
 import numpy as np
@@ -48,7 +49,7 @@ class ChannelColumns:
 
 
 def group_channels(
-    plant, direct: dict, fpp_of: dict, findings: list[Finding]
+    plant, direct: Mapping, fpp_of: dict, findings: list[Finding]
 ) -> tuple[dict[tuple, np.ndarray], ChannelColumns, dict[tuple[str, str], str]]:
     """The channels of ``direct``'s links grouped by path (racks and named panels), mode and
     connector: (per group key, its member rows; the members' columns; per rack pair, the link

@@ -237,3 +237,16 @@ def plant_fibres_by_link(plant) -> dict:
         medium_id, fibre = media[k]
         out[plant.link_ids[r]] = Fibre(medium_id, fibre.mode, fibre.connector, length)
     return out
+
+
+def leg_tuples_per_leg(legs: list, single: bool) -> tuple[list, list, list]:
+    """:func:`model.structured.layout._leg_tuples` as it was: tuples of its own for every leg."""
+    from model.structured.layout import _middle
+
+    trunk_ids = [tuple([t.object_id for t in leg.trunks]) for leg in legs]
+    trunk_m = [tuple([t.length_m for t in leg.trunks]) for leg in legs]
+    if single:
+        middles = [(leg.nodes[0], leg.trunks[0], leg.nodes[1]) for leg in legs]
+    else:
+        middles = [_middle(leg.nodes, leg.trunks) for leg in legs]
+    return trunk_ids, trunk_m, middles

@@ -25,6 +25,7 @@ from model.structured.layout import _module_fibres, structured_layout
 from tests.model.structured_layout_oracle import (
     group_channels_by_link,
     lay_cords_by_member,
+    leg_tuples_per_leg,
     plant_fibres_by_link,
 )
 from tests.model.test_structured_legs_columns import _picture
@@ -251,3 +252,17 @@ def test_the_trunk_route_of_each_rack_pair_is_its_longest_link_then_greatest_id(
                 best[pair] = candidate
     got = _route_links(link_ids, horizontal, rack_a, rack_b, rack_ids)
     assert list(got.items()) == sorted((pair, b[1]) for pair, b in best.items())
+
+
+@pytest.mark.parametrize("name", sorted(HALLS))
+def test_legs_sharing_tuples_are_the_legs_with_tuples_of_their_own(monkeypatch, name):
+    """Consecutive legs through the same panels and trunks share their tuples (trunk ids,
+    lengths, the elements between the cords); the layout is the one where every leg has its
+    own, LC cassettes (each leg's own) included; and fewer tuples are made."""
+    plant = RoutedLinks(_hall(name))
+    shared = structured_layout(plant)
+    monkeypatch.setattr(layout_module, "_leg_tuples", leg_tuples_per_leg)
+    own = structured_layout(plant)
+    assert _whole_picture(shared) == _whole_picture(own)
+    assert shared.channels.middles == own.channels.middles
+    assert len({id(m) for m in shared.channels.middles}) < len(shared.channels.middles)
