@@ -216,8 +216,13 @@ def _groups(table: ChannelTable):
     """(a function making the group's k-th channel, the group's channel lengths) per group of
     channels that share a medium and a shape, the channels with a polarity record left out."""
     link_ids, medium_of, length_of, row_of = _fibre_columns(table.fibres)
-    # Each channel's row of the fibres (a look-up per channel: ~0.15 s at zoned XL, once).
-    fibre_row = np.fromiter(map(row_of.__getitem__, table.link_ids), np.int64, len(table.link_ids))
+    # Each channel's row of the fibres: as the cords were laid, else a look-up per channel.
+    if table.fibre_rows is not None and len(table.fibre_rows) == len(table.link_ids):
+        fibre_row = np.asarray(table.fibre_rows, dtype=np.int64)
+    else:
+        fibre_row = np.fromiter(
+            map(row_of.__getitem__, table.link_ids), np.int64, len(table.link_ids)
+        )
     # Direct channels: one cord at the fibre's length, a group per medium, the media in the
     # order their first link comes, each group's links in order.
     through = np.zeros(len(link_ids), dtype=bool)
