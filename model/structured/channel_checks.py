@@ -23,7 +23,7 @@ import numpy as np
 from model.catalog.structured import SkewRule, StructuredCatalog, structured_catalog
 from model.common.findings import Finding, sort_findings
 from model.structured.channel_table import ChannelTable
-from model.structured.channels import Channel, loss_budget
+from model.structured.channels import Channel, FibreTable, loss_budget
 from model.structured.polarity import check_polarity
 
 
@@ -215,30 +215,35 @@ def table_checks(
 def _groups(table: ChannelTable):
     """(a function making the group's k-th channel, the group's channel lengths) per group of
     channels that share a medium and a shape, the channels with a polarity record left out."""
-    fibres = table.fibres
-    # Direct channels: one cord at the fibre's length, a group per medium.
-    direct: dict[str, list[str]] = {}
-    for link_id, fibre in fibres.items():
-        if link_id not in table.row_of:
-            direct.setdefault(fibre.medium, []).append(link_id)
-    for links in direct.values():
-        lengths = np.asarray([0 + fibres[lid].length_m for lid in links], dtype=np.float64)
-        yield (lambda k, links=links: table[links[k]]), lengths
+    link_ids, medium_of, length_of, row_of = _fibre_columns(table.fibres)
+    # Each channel's row of the fibres: as the cords were laid, else a look-up per channel.
+    if table.fibre_rows is not None and len(table.fibre_rows) == len(table.link_ids):
+        fibre_row = np.asarray(table.fibre_rows, dtype=np.int64)
+    else:
+        fibre_row = np.fromiter(
+            map(row_of.__getitem__, table.link_ids), np.int64, len(table.link_ids)
+        )
+    # Direct channels: one cord at the fibre's length, a group per medium, the media in the
+    # order their first link comes, each group's links in order.
+    through = np.zeros(len(link_ids), dtype=bool)
+    through[fibre_row] = True
+    direct = np.flatnonzero(~through)
+    media, first = np.unique(medium_of[direct], return_index=True)
+    for m in media[np.argsort(first)].tolist():
+        rows = direct[medium_of[direct] == m]
+        links = [link_ids[r] for r in rows.tolist()]
+        yield (lambda k, links=links: table[links[k]]), length_of[rows] + 0
     if not table.link_ids:
         return
     # Channels through panels: the length in Channel.length_m's order (cord, then each trunk
     # of the leg, then cord; a panel's 0.0 adds nothing), as arrays.
     legs = np.asarray(table.legs, dtype=np.int64)
     length = np.asarray(table.cord_a_m, dtype=np.float64) + 0
-    for s in range(max(len(t) for t in table.leg_trunk_m)):
+    for s in range(max(map(len, table.leg_trunk_m))):
         column = [t[s] if s < len(t) else 0.0 for t in table.leg_trunk_m]
         length = length + np.asarray(column, dtype=np.float64)[legs]
     length = length + np.asarray(table.cord_b_m, dtype=np.float64)
-    media: dict[str, int] = {}
-    medium = np.asarray(
-        [media.setdefault(fibres[lid].medium, len(media)) for lid in table.link_ids],
-        dtype=np.int64,
-    )
+    medium = medium_of[fibre_row]
     shape = np.asarray(table.leg_shape, dtype=np.int64)[legs]
     port = np.where(np.asarray(table.leg_cassettes)[legs], np.asarray(table.ports), 0)
     keep = np.ones(len(legs), dtype=bool)
@@ -249,7 +254,7 @@ def _groups(table: ChannelTable):
     rows = np.flatnonzero(keep)
     # One integer per (shape, port, medium): a 1-D unique (an axis-0 unique of three columns
     # sorts rows as records, several times slower).
-    n_ports, n_media = int(port.max(initial=0)) + 1, len(media) + 1
+    n_ports, n_media = int(port.max(initial=0)) + 1, int(medium_of.max(initial=0)) + 2
     key = (shape[rows] * n_ports + port[rows]) * n_media + medium[rows]
     _, group = np.unique(key, return_inverse=True)
     group = group.reshape(-1)
@@ -260,6 +265,24 @@ def _groups(table: ChannelTable):
             continue
         members_list = members.tolist()
         yield (lambda k, m=members_list: table.row_channel(m[k])), length[members]
+
+
+def _fibre_columns(fibres) -> tuple[list[str], np.ndarray, np.ndarray, dict[str, int]]:
+    """A table's direct fibres as columns: link ids, a medium number and the length (m) per
+    link, and each link's row: a :class:`~model.structured.channels.FibreTable`'s own, or
+    read off any other mapping of link id -> Fibre."""
+    if isinstance(fibres, FibreTable):
+        return fibres.link_ids, fibres.medium, fibres.length_m, fibres.row_of
+    link_ids = list(fibres)
+    numbers: dict[str, int] = {}
+    medium = [numbers.setdefault(fibres[lid].medium, len(numbers)) for lid in link_ids]
+    lengths = [fibres[lid].length_m for lid in link_ids]
+    return (
+        link_ids,
+        np.asarray(medium, dtype=np.int64),
+        np.asarray(lengths, dtype=np.float64),
+        {lid: r for r, lid in enumerate(link_ids)},
+    )
 
 
 def skew_findings(layout, catalog: StructuredCatalog | None = None) -> list[Finding]:

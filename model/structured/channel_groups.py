@@ -12,6 +12,7 @@ tests/model/structured_layout_oracle.py).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from operator import attrgetter
 
 import numpy as np
@@ -19,7 +20,7 @@ import numpy as np
 from model.common.findings import Finding
 from model.design.structured_edit import panel_types
 from model.engine.cages import CAGE_STRIDE
-from model.structured.channels import CONNECTOR_FAMILY, fibre_rows
+from model.structured.channels import CONNECTOR_FAMILY, FibreTable, fibre_rows
 from model.structured.paths import style_path, zone_hubs
 
 _PORT_A, _PORT_B = attrgetter("a.port"), attrgetter("b.port")
@@ -48,13 +49,14 @@ class ChannelColumns:
 
 
 def group_channels(
-    plant, direct: dict, fpp_of: dict, findings: list[Finding]
+    plant, direct: Mapping, fpp_of: dict, findings: list[Finding]
 ) -> tuple[dict[tuple, np.ndarray], ChannelColumns, dict[tuple[str, str], str]]:
     """The channels of ``direct``'s links grouped by path (racks and named panels), mode and
     connector: (per group key, its member rows; the members' columns; per rack pair, the link
     whose tray route a trunk between those racks follows)."""
     design = plant.design
-    link_ids = list(direct)
+    # A FibreTable's own list (read only here): the cords then know each member's fibre row.
+    link_ids = direct.link_ids if isinstance(direct, FibreTable) else list(direct)
     n = len(link_ids)
     rows = fibre_rows(plant)  # the rows of direct's links, as plant_fibres chose them
     ids = plant.link_ids

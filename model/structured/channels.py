@@ -22,6 +22,7 @@ length × the mode's attenuation, compared with the medium's channel limit
 
 from __future__ import annotations
 
+from collections.abc import ItemsView, Iterator, Mapping
 from typing import Literal, NamedTuple
 
 import msgspec
@@ -186,25 +187,84 @@ def plant_channels(plant) -> dict[str, Channel]:
     return {link_id: direct_channel(link_id, *f) for link_id, f in plant_fibres(plant).items()}
 
 
-def plant_fibres(plant) -> dict[str, Fibre]:
+def plant_fibres(plant) -> FibreTable:
     """Per link of :func:`plant_channels`, in its order: the fibre of its direct channel (a
     structured layout makes channels only for the links that stay direct)."""
     fibre_of = _medium_fibres(plant)
     rows = fibre_rows(plant, fibre_of)
-    # Per medium row (plant.medium's lookup), then the rows as plain lists: a numpy scalar
-    # read per link and array was ~1 s of a zoned XL layout.
-    media = [(m.id, fibre_of[k]) for k, m in enumerate(plant.media)]
-    out: dict[str, Fibre] = {}
+    media = [
+        (m.id, f.mode, f.connector) if f is not None else None
+        for m, f in zip(plant.media, fibre_of, strict=True)
+    ]
     link_ids = plant.link_ids
-    for r, k, length in zip(
-        rows.tolist(),
-        np.asarray(plant.medium_index)[rows].tolist(),
-        np.asarray(plant.ordered_m, dtype=np.float64)[rows].tolist(),
-        strict=True,
-    ):
-        medium_id, fibre = media[k]
-        out[link_ids[r]] = Fibre(medium_id, fibre.mode, fibre.connector, length)
-    return out
+    return FibreTable(
+        [link_ids[r] for r in rows.tolist()],
+        np.asarray(plant.medium_index, dtype=np.int64)[rows],
+        media,
+        np.asarray(plant.ordered_m, dtype=np.float64)[rows],
+    )
+
+
+class FibreTable(Mapping):
+    """Link id -> its direct :class:`Fibre`, in the plant's link order, kept as columns (a
+    medium's number per link and the link's length) and made into a Fibre when asked for.
+
+    A zoned XL hall has 393k such links, of which a structured layout asks for a handful one
+    by one: a dict of 393k Fibre tuples was ~0.6 s of its layout and ~60 MB for as long as the
+    layout lived. The columns are copies: the table does not follow later refreshes of the plant.
+    """
+
+    __slots__ = ("link_ids", "medium", "media", "length_m", "_row_of")
+
+    def __init__(self, link_ids: list[str], medium, media: list, length_m) -> None:
+        self.link_ids = link_ids
+        self.medium: np.ndarray = medium  # int64: per link, its medium's number in ``media``
+        self.media = media  # per medium number: (medium id, mode, connector), None: no fibre
+        self.length_m: np.ndarray = length_m  # float64: per link, its ordered length
+        self._row_of: dict[str, int] | None = None
+
+    @property
+    def row_of(self) -> dict[str, int]:
+        """Link id -> its row (built when first asked: a layout of halls that use no panel
+        never asks)."""
+        if self._row_of is None:
+            self._row_of = dict(zip(self.link_ids, range(len(self.link_ids)), strict=True))
+        return self._row_of
+
+    def fibre(self, row: int) -> Fibre:
+        """The fibre of the link of ``row``."""
+        medium_id, mode, connector = self.media[int(self.medium[row])]
+        return Fibre(medium_id, mode, connector, float(self.length_m[row]))
+
+    def __len__(self) -> int:
+        return len(self.link_ids)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.link_ids)
+
+    def __contains__(self, link_id: object) -> bool:
+        return link_id in self.row_of
+
+    def __getitem__(self, link_id: str) -> Fibre:
+        return self.fibre(self.row_of[link_id])
+
+    def items(self):
+        """(link id, Fibre) in order, without a look-up per link."""
+        return ItemsInOrder(self)
+
+
+class ItemsInOrder(ItemsView):
+    """A :class:`FibreTable`'s items, row after row."""
+
+    _mapping: FibreTable
+
+    def __iter__(self):
+        table = self._mapping
+        media = table.media
+        for link_id, k, length_m in zip(
+            table.link_ids, table.medium.tolist(), table.length_m.tolist(), strict=True
+        ):
+            yield link_id, Fibre(*media[k], length_m)
 
 
 def fibre_rows(plant, fibre_of: list | None = None) -> np.ndarray:

@@ -92,8 +92,12 @@ def lay_cords(
     cords.a_ordered, cords.b_ordered = got_a, got_b
     # A link's first leg makes its channel; a further fibre (pair) adds its cords only. Most
     # halls have one pair per link: no member twice, no pass per cord pair.
+    # The members' rows are those of the table's fibres when the columns were made from them
+    # (model.structured.channel_groups shares a FibreTable's list of link ids).
+    fibre_rows = member if columns.link_ids is getattr(table.fibres, "link_ids", None) else None
     if np.bincount(member).max() <= 1:
-        table.add_rows(link_ids, leg_of.tolist(), ports, got_a, got_b)
+        known = fibre_rows.tolist() if fibre_rows is not None else None
+        table.add_rows(link_ids, leg_of.tolist(), ports, got_a, got_b, known)
         return
     first: dict[str, int] = {}
     repeats = [row for row, lid in enumerate(link_ids) if first.setdefault(lid, row) != row]
@@ -114,6 +118,7 @@ def lay_cords(
         [ports[r] for r in first_rows],
         [got_a[r] for r in first_rows],
         [got_b[r] for r in first_rows],
+        fibre_rows[first_rows].tolist() if fibre_rows is not None else None,
     )
 
 

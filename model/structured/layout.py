@@ -443,20 +443,42 @@ def _channel_legs(layout: StructuredLayout, table: ChannelTable, legs: list, dis
             dist_a += [far_a] * n
             dist_b += [far_b] * n
         chunks += [chunk for _, chunk in path]
+        trunk_ids, trunk_m, middles = _leg_tuples(path_legs, len(first.trunks) == 1)
         trunk_legs += [
-            TrunkLeg(leg.link_ids, leg.holders, tuple([t.object_id for t in leg.trunks]), cassettes)
-            for leg in path_legs
+            TrunkLeg(leg.link_ids, leg.holders, ids, cassettes)
+            for leg, ids in zip(path_legs, trunk_ids, strict=True)
         ]
-        # What every channel of a leg shares: its trunks' lengths, and the panels and trunks
-        # between its two cords (a cassette's port is set per channel by the table).
-        trunk_m = [tuple([t.length_m for t in leg.trunks]) for leg in path_legs]
-        if len(first.trunks) == 1:  # panel - trunk - panel: most paths
-            middles = [(leg.nodes[0], leg.trunks[0], leg.nodes[1]) for leg in path_legs]
-        else:
-            middles = [_middle(leg.nodes, leg.trunks) for leg in path_legs]
         leg_no += table.add_legs(middles, cassettes, first.group, trunk_m)
         trunk_sum += map(sum, trunk_m)
     return leg_no, dist_a, dist_b, trunk_sum, chunks
+
+
+def _leg_tuples(legs: list, single: bool) -> tuple[list, list, list]:
+    """Per leg: its trunks' ids, their lengths, and what every channel of the leg shares, the
+    panels and trunks between its two cords (a cassette's port is set per channel by the
+    table). ``single``: the legs have one trunk each (panel - trunk - panel: most paths).
+
+    Consecutive legs through the same panels and trunks (a trunk carries up to a dozen) share
+    one tuple of each: a zoned XL hall's 393k legs held ~0.1 GB of equal tuples for as long
+    as its layout lived. Cassettes are each leg's own, so an LC leg's tuples are its own."""
+    ids_col: list[tuple] = []
+    m_col: list[tuple] = []
+    middle_col: list[tuple] = []
+    ids: tuple = ()
+    m: tuple = ()
+    middle: tuple = ()
+    was_trunks = was_nodes = None
+    for leg in legs:
+        trunks, nodes = leg.trunks, leg.nodes
+        if trunks != was_trunks or nodes != was_nodes:
+            was_trunks, was_nodes = trunks, nodes
+            ids = tuple([t.object_id for t in trunks])
+            m = tuple([t.length_m for t in trunks])
+            middle = (nodes[0], trunks[0], nodes[1]) if single else _middle(nodes, trunks)
+        ids_col.append(ids)
+        m_col.append(m)
+        middle_col.append(middle)
+    return ids_col, m_col, middle_col
 
 
 def _middle(nodes: tuple, trunks: list) -> tuple:

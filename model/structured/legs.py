@@ -232,7 +232,7 @@ class LegLayer:
             ]
         else:
             seg_ms = [fixed_m] * n
-        cord_offs = self._displaced(racks, run_cols, seg_ms)
+        cord_offs = self._displaced(racks, run_cols, seg_ms) or [(0.0, 0.0)] * n
         legs = [
             Leg(
                 (ids[chunk[0]],) if len(chunk) == 1 else tuple(ids[c] for c in chunk),
@@ -243,48 +243,55 @@ class LegLayer:
                 group,
                 leg_ends,
                 [None] * len(seg_m),
+                cord_off_m,
             )
-            for chunk, holders, nodes, seg_m in zip(
+            for chunk, holders, nodes, seg_m, cord_off_m in zip(
                 chunks,
                 zip(*holder_cols, strict=True),
                 zip(*element_cols, strict=True),
                 seg_ms,
+                cord_offs,
                 strict=True,
             )
         ]
-        for k, cord_off_m in cord_offs:
-            legs[k].cord_off_m = cord_off_m
         self.legs += zip(legs, chunks, strict=True)
         self._add_segments(legs, run_cols, seg)
 
-    def _displaced(self, racks: tuple, run_cols: list, seg_ms: list) -> list:
-        """What :func:`_displace` does to each leg with a panel in a patch rack, column-wise:
-        each run's way to its patch rack found once, the legs' segment lengths (``seg_ms``,
-        replaced in place) plus the ways at both their ends. Returns (leg, its cords' ways
-        (A, B)) for the legs that have one."""
+    def _displaced(self, racks: tuple, run_cols: list, seg_ms: list) -> list | None:
+        """What :func:`_displace` does to each leg with a panel in a patch rack, run by run:
+        each run's way to its patch rack found once, and the legs' segment lengths
+        (``seg_ms``, replaced in place) plus the ways at both their ends, worked out once per
+        stretch of legs whose nodes' runs are the same (their ways are) and whose segment
+        lengths are one tuple (a path not on its links' own route: all its legs'). Returns
+        each leg's cords' ways (A, B), None when no leg has one."""
         home = self.pool.home
         if not home or all(h not in home for runs in run_cols for h, _ in runs):
-            return []
+            return None
         design_racks = self.design.racks
-        off_cols = []
+        way_runs = []
         for rack_id, runs in zip(racks, run_cols, strict=True):
             rack = design_racks[rack_id]
-            offs = [patch_way_m(rack, design_racks[home[h]]) if h in home else 0.0 for h, _ in runs]
-            off_cols.append(np.repeat(offs, [count for _, count in runs]))
-        off_m = np.stack(off_cols, axis=1)  # (leg, node)
-        moved = np.flatnonzero((off_m != 0.0).any(axis=1))
-        if not len(moved):
-            return []
-        # The same sums in the same order as _displace's: segment + its A end's + its B end's.
-        seg_m = np.array([seg_ms[k] for k in moved.tolist()], dtype=float).reshape(len(moved), -1)
-        off_moved = off_m[moved]
-        new_m = (seg_m + off_moved[:, :-1] + off_moved[:, 1:]).tolist()
-        ends = off_moved[:, [0, -1]].tolist()
-        out = []
-        for k, m, (off_a, off_b) in zip(moved.tolist(), new_m, ends, strict=True):
-            seg_ms[k] = tuple(m)
-            out.append((k, (off_a, off_b)))
-        return out
+            way_runs.append(
+                [
+                    (patch_way_m(rack, design_racks[home[h]]) if h in home else 0.0, count)
+                    for h, count in runs
+                ]
+            )
+        cord_offs = [(0.0, 0.0)] * len(seg_ms)
+        for k0, k1, ways in _stretches(way_runs):
+            if all(way == 0.0 for way in ways):
+                continue
+            # The same sums in the same order as _displace's: segment + its A end's + its B
+            # end's.
+            cord_offs[k0:k1] = [(ways[0], ways[-1])] * (k1 - k0)
+            was = got = None
+            for k in range(k0, k1):
+                seg_m = seg_ms[k]
+                if seg_m is not was:
+                    was = seg_m
+                    got = tuple([m + ways[s] + ways[s + 1] for s, m in enumerate(seg_m)])
+                seg_ms[k] = got
+        return cord_offs
 
     def _add_segments(self, legs: list, run_cols: list, seg: tuple) -> None:
         """Each segment of ``legs`` in its panel pair's list, taken a run of legs between the
@@ -367,6 +374,26 @@ def _paired_runs(runs_a: list, runs_b: list) -> list[tuple[str, str, int]]:
         if not left_b:
             j += 1
             left_b = runs_b[j][1]
+
+
+def _stretches(way_runs: list) -> list[tuple[int, int, tuple[float, ...]]]:
+    """The nodes' runs of (way, legs) over the same legs as stretches of legs (first, end)
+    and the ways of every node there: a new stretch wherever any node's run changes."""
+    out = []
+    at = [0] * len(way_runs)
+    left = [runs[0][1] for runs in way_runs]
+    k = 0
+    while True:
+        m = min(left)
+        out.append((k, k + m, tuple([runs[i][0] for runs, i in zip(way_runs, at, strict=True)])))
+        k += m
+        for node, runs in enumerate(way_runs):
+            left[node] -= m
+            if not left[node]:
+                at[node] += 1
+                if at[node] == len(runs):
+                    return out
+                left[node] = runs[at[node]][1]
 
 
 def _displace(leg: Leg, home: dict[str, str], racks) -> None:

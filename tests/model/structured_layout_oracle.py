@@ -217,3 +217,36 @@ def _cord_parts(link_ids, fibres, fibre_of, msa):
                 parts[row], part_ids[row] = own, own.id
                 codes[row] = part_no.setdefault(own.id, len(part_no))
     return parts, codes, part_ids, part_no
+
+
+def plant_fibres_by_link(plant) -> dict:
+    """:func:`model.structured.channels.plant_fibres` as it was: a dict of one Fibre per link,
+    made link by link."""
+    from model.structured.channels import Fibre, _medium_fibres, fibre_rows
+
+    fibre_of = _medium_fibres(plant)
+    rows = fibre_rows(plant, fibre_of)
+    media = [(m.id, fibre_of[k]) for k, m in enumerate(plant.media)]
+    out = {}
+    for r, k, length in zip(
+        rows.tolist(),
+        np.asarray(plant.medium_index)[rows].tolist(),
+        np.asarray(plant.ordered_m, dtype=np.float64)[rows].tolist(),
+        strict=True,
+    ):
+        medium_id, fibre = media[k]
+        out[plant.link_ids[r]] = Fibre(medium_id, fibre.mode, fibre.connector, length)
+    return out
+
+
+def leg_tuples_per_leg(legs: list, single: bool) -> tuple[list, list, list]:
+    """:func:`model.structured.layout._leg_tuples` as it was: tuples of its own for every leg."""
+    from model.structured.layout import _middle
+
+    trunk_ids = [tuple([t.object_id for t in leg.trunks]) for leg in legs]
+    trunk_m = [tuple([t.length_m for t in leg.trunks]) for leg in legs]
+    if single:
+        middles = [(leg.nodes[0], leg.trunks[0], leg.nodes[1]) for leg in legs]
+    else:
+        middles = [_middle(leg.nodes, leg.trunks) for leg in legs]
+    return trunk_ids, trunk_m, middles

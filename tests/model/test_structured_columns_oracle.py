@@ -7,17 +7,27 @@ AMD's vendor-neutral cords) and on links routed via panels by hand or of a typed
 
 from __future__ import annotations
 
+from collections import Counter
+
 import msgspec
+import numpy as np
 import pytest
 
 import model.structured.layout as layout_module
 from model.design.structured_edit import route_via
 from model.engine.routed_links import RoutedLinks
 from model.generators.generate import apply_cabling, generate
-from model.structured.channel_groups import group_channels
+from model.structured.channel_checks import _groups, table_checks
+from model.structured.channel_groups import _route_links, group_channels
+from model.structured.channel_table import ChannelTable
 from model.structured.channels import plant_fibres
 from model.structured.layout import _module_fibres, structured_layout
-from tests.model.structured_layout_oracle import group_channels_by_link, lay_cords_by_member
+from tests.model.structured_layout_oracle import (
+    group_channels_by_link,
+    lay_cords_by_member,
+    leg_tuples_per_leg,
+    plant_fibres_by_link,
+)
 from tests.model.test_structured_legs_columns import _picture
 
 HALLS = {
@@ -181,3 +191,82 @@ def test_a_choice_of_links_other_than_the_plants_fibres_is_grouped_as_link_by_li
         groups, columns, route_of = group_channels(plant, direct, fpp_of, [])
         assert _as_oracle(groups, columns) == {k: [m[0] for m in v] for k, v in old.items()}
         assert route_of == {pair: best[1] for pair, best in route_best.items()}
+
+
+@pytest.mark.parametrize(
+    "name", ["fat-tree zoned, LC and SR8", "helios zoned (vendor-neutral cords)"]
+)
+def test_the_fibre_columns_read_as_the_fibres_made_link_by_link(name):
+    """plant_fibres' columns (a FibreTable) read as the dict of Fibres made link by link: the
+    same links in order, each its Fibre (type and every field), none other; and the checks of
+    a layout's channels are the same over the columns as over that dict."""
+    design = _hall(name)
+    plant = RoutedLinks(design)
+    table = plant_fibres(plant)
+    old = plant_fibres_by_link(plant)
+    assert len(table) == len(old) > 100
+    assert list(table) == list(old) and list(table.items()) == list(old.items())
+    assert all(type(table[lid]) is type(f) and tuple(table[lid]) == f for lid, f in old.items())
+    assert table == old and "no such link" not in table
+    assert [type(f.length_m) for f in table.values()] == [float] * len(old)
+    layout = structured_layout(plant)
+    columns = layout.channels
+    assert len(columns.structured) > 10
+    assert name.startswith("helios") or len(columns.structured) < len(columns)  # some direct
+    as_dict = ChannelTable(old, columns.records)
+    for slot in ChannelTable.__slots__:
+        if slot not in ("fibres", "records"):
+            setattr(as_dict, slot, getattr(columns, slot))
+    # The cords' fibre rows are each channel's link's row; without them the checks look the
+    # links up (the dict's table).
+    assert columns.fibre_rows == [table.row_of[lid] for lid in columns.link_ids]
+    as_dict.fibre_rows = None
+    assert table_checks(as_dict) == table_checks(columns)
+    # The groups the checks work on: each channel made and its length, group by group.
+    assert Counter(_checked(as_dict)) == Counter(_checked(columns))
+
+
+def _checked(table) -> list:
+    """Per group of the checks: its channels, made, and their lengths, which are the
+    channels' own."""
+    out = []
+    for make, lengths in _groups(table):
+        made = tuple(make(k) for k in range(len(lengths)))
+        np.testing.assert_array_equal([c.length_m for c in made], lengths)
+        out.append((made, tuple(lengths.tolist())))
+    return out
+
+
+def test_the_trunk_route_of_each_rack_pair_is_its_longest_link_then_greatest_id():
+    """_route_links on random columns with many ties (equal lengths and ids of several
+    digits, so id order is not number order) and links within a rack: the (length, id)
+    maximum per rack pair, as link by link."""
+    rng = np.random.default_rng(43)
+    n = 3000
+    link_ids = [f"l-{k}" for k in rng.permutation(n).tolist()]
+    horizontal = rng.choice([3.0, 7.5, 7.5, 12.25, -0.0, 0.0], size=n)
+    rack_a, rack_b = rng.integers(0, 9, size=n), rng.integers(0, 9, size=n)
+    rack_ids = [f"r{k}" for k in range(9)]
+    best: dict[tuple[str, str], tuple[float, str]] = {}
+    for r in range(n):
+        if rack_a[r] != rack_b[r]:
+            pair = (rack_ids[rack_a[r]], rack_ids[rack_b[r]])
+            candidate = (float(horizontal[r]), link_ids[r])
+            if pair not in best or candidate > best[pair]:
+                best[pair] = candidate
+    got = _route_links(link_ids, horizontal, rack_a, rack_b, rack_ids)
+    assert list(got.items()) == sorted((pair, b[1]) for pair, b in best.items())
+
+
+@pytest.mark.parametrize("name", sorted(HALLS))
+def test_legs_sharing_tuples_are_the_legs_with_tuples_of_their_own(monkeypatch, name):
+    """Consecutive legs through the same panels and trunks share their tuples (trunk ids,
+    lengths, the elements between the cords); the layout is the one where every leg has its
+    own, LC cassettes (each leg's own) included; and fewer tuples are made."""
+    plant = RoutedLinks(_hall(name))
+    shared = structured_layout(plant)
+    monkeypatch.setattr(layout_module, "_leg_tuples", leg_tuples_per_leg)
+    own = structured_layout(plant)
+    assert _whole_picture(shared) == _whole_picture(own)
+    assert shared.channels.middles == own.channels.middles
+    assert len({id(m) for m in shared.channels.middles}) < len(shared.channels.middles)
