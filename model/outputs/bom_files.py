@@ -1,5 +1,6 @@
 """Bill of materials and cabling schedule files: BOM CSV, schedule CSV, and the XLSX workbook
-with the sheets "Summary", "BOM", "Cabling schedule" and "Warnings"."""
+with the sheets "Summary", "BOM", "Cabling schedule" and "Warnings" (a schedule past Excel's
+1,048,575 rows goes on in "Cabling schedule (2)"...: model.outputs.writers.xlsx_writer)."""
 
 from __future__ import annotations
 

@@ -239,7 +239,6 @@ def test_a_plain_sheet_past_excels_rows_goes_on_in_continuation_sheets(monkeypat
     """Excel opens 1,048,575 data rows a sheet: a longer plain sheet (the cabling schedule of
     a hall past ~1M segments) goes on in "NAME (2)"..., each under the header, each row once
     and in order, numbered from 2 (shown here with 4 rows a sheet)."""
-    monkeypatch.setattr(xlsx_writer, "MAX_SHEET_ROWS", 4)
     monkeypatch.setattr(xlsx_writer, "_CHUNK_ROWS", 3)
     columns = [
         [f"c{i}" for i in range(11)],
@@ -252,7 +251,7 @@ def test_a_plain_sheet_past_excels_rows_goes_on_in_continuation_sheets(monkeypat
         rows = [tuple(col[i] for col in full) for i in range(11)]
         sheet = Sheet("Cabling schedule", ("id", "x", "y", "z"), rows, plain=True)
     small = Sheet("Warnings", ("code",), [("w1",)], plain=True)
-    book = openpyxl.load_workbook(io.BytesIO(workbook_bytes([sheet, small])))
+    book = openpyxl.load_workbook(io.BytesIO(workbook_bytes([sheet, small], max_rows=4)))
     names = ["Cabling schedule", "Cabling schedule (2)", "Cabling schedule (3)"]
     assert book.sheetnames == [*names, "Warnings"]
     got: list[list] = [[] for _ in full]
@@ -264,3 +263,19 @@ def test_a_plain_sheet_past_excels_rows_goes_on_in_continuation_sheets(monkeypat
             got[k].extend(c.value for c in col)
     assert got == full
     assert [c.value for c in book["Warnings"]["A"]] == ["code", "w1"]
+
+
+def test_a_continuation_sheets_name_fits_excel_and_is_never_one_already_there():
+    """31 characters at most, and a name another sheet has is skipped (its rows were lost)."""
+    long_name = "Cabling schedule, every fabric"  # 30 characters
+    sheets = [
+        Sheet(long_name, ("n",), [(i,) for i in range(3)], plain=True),
+        Sheet("Links", ("n",), [(i,) for i in range(3)], plain=True),
+        Sheet("Links (2)", ("n",), [("own",)], plain=True),
+    ]
+    book = openpyxl.load_workbook(io.BytesIO(workbook_bytes(sheets, max_rows=2)))
+    assert all(len(name) <= 31 for name in book.sheetnames)
+    assert len(book.sheetnames) == 5 == len(set(book.sheetnames))
+    assert book.sheetnames[1] == "Cabling schedule, every fab (2)"  # 27 + 4
+    assert [c.value for c in book["Links (2)"]["A"]] == ["n", "own"]
+    assert [c.value for c in book["Links (3)"]["A"]] == ["n", 2]

@@ -182,19 +182,22 @@ def _write_sheet(book: Workbook, sheet: Sheet) -> None:
 # (the cabling schedule of a hall past ~1M cable segments) goes on in "NAME (2)", "NAME (3)"...,
 # each with the header, instead of a workbook Excel refuses to open whole.
 MAX_SHEET_ROWS = 1_048_575
+_MAX_TITLE = 31  # Excel's longest sheet name
 
 
-def _split_long(sheets: list[Sheet]) -> list[Sheet]:
-    """``sheets`` with each plain sheet longer than :data:`MAX_SHEET_ROWS` split in turn."""
+def _split_long(sheets: list[Sheet], max_rows: int = MAX_SHEET_ROWS) -> list[Sheet]:
+    """``sheets`` with each plain sheet longer than ``max_rows`` split in turn; a continuation's
+    name cut to Excel's 31 characters and never one the workbook already has."""
+    taken = {sheet.name for sheet in sheets}
     out: list[Sheet] = []
     for sheet in sheets:
         count = sheet.row_count()
-        if not sheet.plain or count <= MAX_SHEET_ROWS:
+        if not sheet.plain or count <= max_rows:
             out.append(sheet)
             continue
-        for k, first in enumerate(range(0, count, MAX_SHEET_ROWS)):
-            last = min(first + MAX_SHEET_ROWS, count)
-            name = sheet.name if k == 0 else f"{sheet.name} ({k + 1})"
+        for k, first in enumerate(range(0, count, max_rows)):
+            last = min(first + max_rows, count)
+            name = sheet.name if k == 0 else _continuation(sheet.name, k + 1, taken)
             if sheet.columns:
                 out.append(replace(sheet, name=name, window=(first, last)))
             else:
@@ -202,10 +205,22 @@ def _split_long(sheets: list[Sheet]) -> list[Sheet]:
     return out
 
 
-def workbook_bytes(sheets: Iterable[Sheet]) -> bytes:
-    """The complete .xlsx file as bytes, sheets in the given order (a plain sheet past Excel's
-    rows split over continuation sheets: :data:`MAX_SHEET_ROWS`)."""
-    sheets = _split_long(list(sheets))
+def _continuation(name: str, k: int, taken: set[str]) -> str:
+    """'NAME (k)' within 31 characters, the first such name not in ``taken`` (added to it)."""
+    n = k
+    while True:
+        suffix = f" ({n})"
+        title = name[: _MAX_TITLE - len(suffix)] + suffix
+        if title not in taken:
+            taken.add(title)
+            return title
+        n += 1
+
+
+def workbook_bytes(sheets: Iterable[Sheet], max_rows: int = MAX_SHEET_ROWS) -> bytes:
+    """The complete .xlsx file as bytes, sheets in the given order (a plain sheet past
+    ``max_rows``, Excel's rows, split over continuation sheets)."""
+    sheets = _split_long(list(sheets), max_rows)
     plain = {sheet.name: sheet for sheet in sheets if sheet.plain and sheet.row_count()}
     if not plain:
         return _book_bytes(sheets)
@@ -290,14 +305,19 @@ def _with_plain_rows(sheets: list[Sheet], plain: dict[str, Sheet]) -> bytes:
     """openpyxl's workbook of ``sheets`` with the rows of the ``plain`` sheets written into
     their sheet XML, and the shared strings those rows use as a part of its own."""
     strings: dict[str, int] = {}  # shared text -> its index in the shared strings part
-    encoded: dict[int, SheetRows] = {}  # the sheets of one long sheet's columns encode them once
+    # The sheets of one long sheet's columns encode them once: keyed by the columns object,
+    # which the sheets hold (so no other object takes its id while this runs)
+    encoded: dict[int, SheetRows] = {}
     rows = {}
     for name, sheet in plain.items():
-        columns = sheet.columns or list(map(list, zip(*sheet.rows, strict=True)))
-        if id(columns) not in encoded:
-            encoded[id(columns)] = SheetRows(columns, 2, strings)
-        first, last = sheet.window or (0, encoded[id(columns)].count)
-        part = copy.copy(encoded[id(columns)])
+        if sheet.columns:
+            if id(sheet.columns) not in encoded:
+                encoded[id(sheet.columns)] = SheetRows(sheet.columns, 2, strings)
+            whole = encoded[id(sheet.columns)]
+        else:
+            whole = SheetRows(list(map(list, zip(*sheet.rows, strict=True))), 2, strings)
+        first, last = sheet.window or (0, whole.count)
+        part = copy.copy(whole)
         part.start = 2 - first  # each sheet's rows numbered from 2, under its own header
         rows[name] = (part, first, last)
     # the shared strings of every plain sheet now known
