@@ -1,7 +1,8 @@
 """Where the suite's CPU goes, per test: an opt-in pytest plugin recording each test's CPU seconds
 (setup, call and teardown: a module fixture counts in the first test that uses it), the CPU of
-the child processes it waited for and how many processes it started; run as a script it sums
-the records per file and lists the costliest tests.
+the child processes it waited for and how many processes it started, and each fixture's setup
+CPU (its own: the fixtures it asks for are set up before it; also inside its test's figure);
+run as a script it sums the records per file and per fixture and lists the costliest tests.
 
 Why CPU and not pytest's --durations: the project's machine is shared and loaded, so a test's
 wall time says more about its neighbours than about it. Use it under ``-n 0`` (one process):
@@ -39,6 +40,11 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     subprocess.Popen.__init__ = _popen_init  # type: ignore[method-assign]
 
 
+def _write(record: dict) -> None:
+    with open(os.environ.get("CPU_PROFILE", "cpu-profile.jsonl"), "a") as out:
+        out.write(json.dumps(record) + "\n")
+
+
 def _children_cpu_s() -> float:
     t = os.times()
     return t.children_user + t.children_system
@@ -50,19 +56,38 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
     try:
         return (yield)
     finally:
-        record = {
-            "id": item.nodeid,
-            "cpu_s": round(time.process_time() - cpu, 4),
-            "child_cpu_s": round(_children_cpu_s() - child, 4),
-            "processes": started[0] - procs,
-        }
-        with open(os.environ.get("CPU_PROFILE", "cpu-profile.jsonl"), "a") as out:
-            out.write(json.dumps(record) + "\n")
+        _write(
+            {
+                "id": item.nodeid,
+                "cpu_s": round(time.process_time() - cpu, 4),
+                "child_cpu_s": round(_children_cpu_s() - child, 4),
+                "processes": started[0] - procs,
+            }
+        )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_fixture_setup(fixturedef: pytest.FixtureDef, request: pytest.FixtureRequest):
+    """A fixture's setup: ``{"fixture", "scope", "cpu_s"}`` (its teardown is not apart)."""
+    cpu = time.process_time()
+    try:
+        return (yield)
+    finally:
+        _write(
+            {
+                "fixture": fixturedef.argname,
+                "scope": fixturedef.scope,
+                "cpu_s": round(time.process_time() - cpu, 4),
+            }
+        )
 
 
 def summary(records: Iterable[dict], top: int = 30) -> str:
-    """Totals, then files and tests by CPU (own + children), costliest first."""
-    rows = list(records)
+    """Totals, then files, tests and fixtures by CPU (own + children), costliest first."""
+    rows: list[dict] = []
+    fixtures: list[dict] = []
+    for r in records:
+        (fixtures if "fixture" in r else rows).append(r)
     by_file: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0, 0])
     for r in rows:
         f = by_file[r["id"].split("::")[0]]
@@ -84,6 +109,15 @@ def summary(records: Iterable[dict], top: int = 30) -> str:
         f"{r['cpu_s']:8.2f} {r['child_cpu_s']:8.2f} {r['processes']:6d}  {r['id']}"
         for r in costly[:top]
     ]
+    if fixtures:
+        by_fixture: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0])
+        for r in fixtures:
+            f = by_fixture[(r["fixture"], r["scope"])]
+            f[0] += r["cpu_s"]
+            f[1] += 1
+        lines.append("   CPU s  setups  fixture (scope)")
+        ranked = sorted(by_fixture.items(), key=lambda kv: -kv[1][0])
+        lines += [f"{c:8.1f} {n:7d}  {name} ({scope})" for (name, scope), (c, n) in ranked[:top]]
     return "\n".join(lines)
 
 

@@ -16,15 +16,28 @@ from tests.cli.test_push_netbox_cli import TOKEN, _Handler
 from tests.model.netbox_fake_api import FakeNetBox
 
 
-@pytest.fixture
-def server():
-    handler = type("Handler", (_Handler,), {"netbox": FakeNetBox()})
+def _serve(page: int):
+    handler = type("Handler", (_Handler,), {"netbox": FakeNetBox(), "page": page})
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}", handler
     httpd.shutdown()
     httpd.server_close()
+
+
+@pytest.fixture
+def server():
+    """NetBox's lists in pages of 7, so the client's paging is exercised."""
+    yield from _serve(page=7)
+
+
+@pytest.fixture
+def server_whole_lists():
+    """NetBox's lists in pages of 1,000 (NetBox's own maximum), for a test of what comes back
+    rather than of paging: a page of 7 re-read the fake's whole list per request, ~600
+    requests and 5 s of CPU for an 8-node hall whose paging the test above checks already."""
+    yield from _serve(page=1000)
 
 
 def _ends(design) -> set[frozenset]:
@@ -93,12 +106,12 @@ def test_rest_refusals_are_one_sentence_exit_2(server, tmp_path, capsys):
     assert run_cli(["import-netbox", "-o", out, "--url", url, "--token-file", str(bad)]) == 2
 
 
-def test_a_pushed_b300_hall_keeps_its_power_lines_over_rest(server, tmp_path):
+def test_a_pushed_b300_hall_keeps_its_power_lines_over_rest(server_whole_lists, tmp_path):
     """push-netbox writes a rack's PDUs as devices without a U position and its facility
     record in the comments; import-netbox --url brings the BOM's power and cooling lines back."""
     from model.facility.parts import facility_items
 
-    url, _ = server
+    url, _ = server_whole_lists
     hall = generate(
         "rail-optimized", nodes=8, node_type="dgx-b300", switch="q3400", su_nodes=8, facility="yes"
     )

@@ -57,14 +57,11 @@ class _Handler(BaseHTTPRequestHandler):
                 }
                 if "site_id" in params:
                     params["site_id"] = int(str(params["site_id"]))
-                found = self.netbox.read_all(kind, params)
-                more = offset + self.page < len(found)
+                found, total = self.netbox.read_page(kind, params, offset, self.page)
+                more = offset + self.page < total
                 rest = urllib.parse.urlencode({**query, "offset": offset + self.page}, doseq=True)
                 nxt = f"http://{self.headers['Host']}{url.path}?{rest}"
-                self._answer(
-                    200,
-                    {"results": found[offset : offset + self.page], "next": nxt if more else None},
-                )
+                self._answer(200, {"results": found, "next": nxt if more else None})
             elif method == "POST":
                 self._answer(201, self.netbox.create(kind, body))
             elif method == "PATCH":

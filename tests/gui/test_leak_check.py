@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 pytest_plugins = ["pytester"]
 
@@ -129,3 +131,31 @@ def test_the_leak_check_fails_leaking_tests_and_passes_clean_ones(pytester, monk
     assert "busy global QThreadPool" in out
     assert "closed properly" not in out
     assert "dropped in a cycle" not in out and "30000 ms" not in out
+
+
+def test_a_known_qt_test_is_checked_without_counting_the_live_wrappers(qapp, monkeypatch):
+    """Counting shiboken's wrappers costs more the longer the run (the table grows): a test that
+    asks for qtbot or qapp, or lives in tests/gui, is checked for Qt leaks without it; any other
+    test is told apart by the count before and after."""
+    from types import SimpleNamespace
+
+    from tests import leak_check
+
+    gui_test = SimpleNamespace(fixturenames=["tmp_path"], node=SimpleNamespace(path=Path(__file__)))
+    qtbot_test = SimpleNamespace(
+        fixturenames=["qtbot"], node=SimpleNamespace(path=ROOT / "tests" / "model" / "test_x.py")
+    )
+    plain = SimpleNamespace(
+        fixturenames=["tmp_path"], node=SimpleNamespace(path=ROOT / "tests" / "model" / "test_x.py")
+    )
+    assert leak_check.known_qt_test(gui_test) and leak_check.known_qt_test(qtbot_test)
+    assert not leak_check.known_qt_test(plain)
+    before = leak_check.qt_state()
+
+    def counted():
+        raise AssertionError("the live wrappers were counted")
+
+    monkeypatch.setattr(leak_check, "qt_state", counted)
+    assert leak_check.made_qt(gui_test, None) and leak_check.made_qt(qtbot_test, None)
+    with pytest.raises(AssertionError, match="counted"):
+        leak_check.made_qt(plain, before)  # the others are told apart by the count

@@ -99,6 +99,18 @@ class FakeNetBox:
 
     @_locked
     def read_all(self, endpoint: str, params: dict) -> list[dict]:
+        return [self.view(endpoint, raw) for raw in self._matching(endpoint, params)]
+
+    @_locked
+    def read_page(
+        self, endpoint: str, params: dict, offset: int, count: int
+    ) -> tuple[list[dict], int]:
+        """One page of ``read_all``'s list and the list's length: only the page's objects are
+        viewed (a page of 7 viewed the whole list, ~600 times for an 8-node pod's push)."""
+        found = self._matching(endpoint, params)
+        return [self.view(endpoint, raw) for raw in found[offset : offset + count]], len(found)
+
+    def _matching(self, endpoint: str, params: dict) -> list[dict]:
         out = []
         for raw in self.db[endpoint].values():
             if "site_id" in params and self._site_of(endpoint, raw) != params["site_id"]:
@@ -110,7 +122,7 @@ class FakeNetBox:
                 and raw.get("device_type") not in params["device_type_id"]
             ):
                 continue
-            out.append(self.view(endpoint, raw))
+            out.append(raw)
         return out
 
     # ---------------------------------------------------------------- writes

@@ -1,4 +1,5 @@
-"""tests/cpu_profile.py records each test's CPU, its children's and the processes it started."""
+"""tests/cpu_profile.py records each test's CPU, its children's and the processes it started, and
+each fixture's setup CPU."""
 
 from __future__ import annotations
 
@@ -44,3 +45,34 @@ def test_the_summary_sums_per_file_and_puts_the_costliest_first():
     assert files[1].split() == ["1.2", "0.0", "0", "2", "a.py"]
     tests = [line.split()[-1] for line in lines[5:]]
     assert tests == ["b.py::y", "a.py::x", "a.py::z"]
+
+
+def test_a_fixture_s_setup_cpu_is_recorded(tmp_path, monkeypatch):
+    out = tmp_path / "cpu.jsonl"
+    monkeypatch.setenv("CPU_PROFILE", str(out))
+    fixturedef = SimpleNamespace(argname="hall", scope="module")
+    run = cpu_profile.pytest_fixture_setup(fixturedef, None)
+    next(run)  # the fixture's function runs here
+    sum(i * i for i in range(300_000))
+    try:
+        run.send("the hall")
+    except StopIteration as done:
+        assert done.value == "the hall"  # its value is passed on
+    (record,) = [json.loads(line) for line in out.read_text().splitlines()]
+    assert record["fixture"] == "hall" and record["scope"] == "module" and record["cpu_s"] > 0
+
+
+def test_the_summary_sums_fixtures_apart_from_tests():
+    records = [
+        {"id": "a.py::x", "cpu_s": 1.0, "child_cpu_s": 0.0, "processes": 0},
+        {"fixture": "pod", "scope": "function", "cpu_s": 0.25},
+        {"fixture": "hall", "scope": "module", "cpu_s": 0.5},
+        {"fixture": "pod", "scope": "function", "cpu_s": 0.5},
+    ]
+    lines = cpu_profile.summary(records).splitlines()
+    assert lines[0] == "1 tests: 1.0 s CPU, 0.0 s in 0 child processes"
+    at = lines.index("   CPU s  setups  fixture (scope)")
+    assert [line.split() for line in lines[at + 1 :]] == [
+        ["0.8", "2", "pod", "(function)"],
+        ["0.5", "1", "hall", "(module)"],
+    ]
