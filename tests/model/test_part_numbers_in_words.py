@@ -11,6 +11,7 @@ import pytest
 
 from model.catalog.parts import QUOTE, orderable_number, part_words
 from model.catalog.structured import structured_catalog
+from model.design.structured_edit import place_panel, route_via
 from model.engine.cages import CageSpec, PartTables
 from model.engine.routed_links import RoutedLinks
 from model.generators.generate import apply_cabling, generate
@@ -18,6 +19,8 @@ from model.outputs.bom import bom_lines
 from model.plant.physical_plant import link_plugs
 from model.structured.channel_view import trunk_part_text
 from model.structured.layout import structured_layout
+from tests.builders import rack
+from tests.model.test_structured_layout import two_rack_hall
 
 
 @pytest.fixture(scope="module")
@@ -97,3 +100,22 @@ def test_the_trunk_inspector_shows_the_boms_trunk_number(helios):
     # No part long enough, or none in the catalog: nothing orderable to show
     assert trunk_part_text(msgspec.structs.replace(trunk, ordered_m=math.nan)) == "none orderable"
     assert trunk_part_text(msgspec.structs.replace(trunk, part="no-such-trunk")) == "none orderable"
+
+
+def test_a_cord_too_long_to_order_is_named_as_the_bom_lists_its_part():
+    # l-1 patched at a panel ~68 m away: its A cord is longer than any MM MPO cord
+    design = two_rack_hall(12.0, "sr4-400g", nics=2)
+    rack(design, "far", 70.0, 3.0)
+    far = place_panel(design, "far", "panel-mpo-1u-72")
+    near = place_panel(design, "n1", "panel-mpo-1u-72")
+    route_via(design, "l-1", [far.id, near.id])
+    plant = RoutedLinks(design)
+    (finding,) = [f for f in structured_layout(plant).findings if f.code == "CORD_NOT_ORDERABLE"]
+    fibre = next(
+        design.catalog.fibre_parts[p.fibre]
+        for p in design.catalog.module_parts.values()
+        if p.medium == "sr4-400g"
+    )
+    named = part_words(fibre.vendor, fibre.part_number, fibre.description)
+    assert f"longer than any orderable {named} cord" in finding.message
+    assert fibre.id not in finding.message
