@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QApplication
 
+from gui.canvas.tooltips import trunk_tooltip
 from model.generators.generate import apply_cabling, generate
 from model.outputs.bom import bom_lines
 from model.outputs.bom_parts import QUOTE
@@ -109,6 +110,9 @@ def test_the_why_lines_and_the_trunk_form_show_the_boms_numbers(helios_window, q
     window.scene.select_ids([trunk.id])
     _settle(qtbot, window)
     part = form_rows(window.inspector)["Part"]
+    assert trunk_tooltip(trunk).startswith(
+        f"{trunk.id}: {part}, "
+    )  # the plan's hover says the same
     assert "EST-" not in part and trunk.part not in part
     number, _, description = part.partition(": ")
     lines = [
