@@ -16,6 +16,7 @@ from model.engine.cages import CageSpec, PartTables
 from model.engine.routed_links import RoutedLinks
 from model.generators.generate import apply_cabling, generate
 from model.outputs.bom import bom_lines
+from model.outputs.netbox.modules import module_export
 from model.plant.physical_plant import link_plugs
 from model.structured.channel_view import trunk_part_text
 from model.structured.layout import structured_layout
@@ -119,3 +120,17 @@ def test_a_cord_too_long_to_order_is_named_as_the_bom_lists_its_part():
     named = part_words(fibre.vendor, fibre.part_number, fibre.description)
     assert f"longer than any orderable {named} cord" in finding.message
     assert fibre.id not in finding.message
+
+
+def test_netbox_module_types_carry_the_boms_part_numbers(helios):
+    design, plant = helios
+    export = module_export(design, plant, {d: d for d in design.devices})
+    docs = [t.document() for t in export.types]
+    listed = {ln.part_number for ln in bom_lines(design, plant) if ln.category == "Modules"}
+    at = export.table.header.index("module_type")
+    plugged = {row[at] for row in export.table.rows()}
+    used = {d["part_number"] for d in docs if d["model"] in plugged}
+    estimated = [d for d in docs if d["model"].startswith("EST-")]
+    assert estimated and all(d["part_number"] == QUOTE for d in estimated)
+    assert not any(d["part_number"].startswith("EST-") for d in docs)
+    assert used and used <= listed
