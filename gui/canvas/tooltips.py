@@ -10,6 +10,7 @@ from html import escape
 
 from model.common.wording import count
 from model.plant.physical_plant import rack_power
+from model.structured.channel_view import trunk_part_text
 
 
 def rack_tooltip(design, plant, rack_id: str) -> str:
@@ -61,7 +62,7 @@ def trunk_tooltip(trunk) -> str:
     """One line on a trunk (a model.structured.layout.Trunk). Plain text: Qt shows it as it is,
     so nothing in it is escaped (it holds no tag)."""
     return (
-        f"{trunk.id}: {trunk.part or 'no orderable trunk'}, "
+        f"{trunk.id}: {trunk_part_text(trunk)}, "
         f"{trunk.ordered_m:g} m ordered ({trunk.length_m:.1f} m needed), "
         f"{trunk.legs} MPO leg(s), {len(set(trunk.links))} channel(s)"
     )

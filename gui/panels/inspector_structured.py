@@ -11,7 +11,7 @@ from gui.edit.panel_commands import PolarityRecordCommand, RouteViaCommand, SetP
 from gui.panels.channel_view import ChannelTree, budget_lines
 from gui.plain_text import plain_labels
 from model.design.design import DesignError
-from model.structured.channel_view import channel_view, parts_text
+from model.structured.channel_view import channel_view, parts_text, trunk_part_text
 from model.structured.link_polarity import parse_polarity_text, polarity_fix, polarity_text
 from model.structured.panel_routes import panel_names_to_ids, via_text
 
@@ -111,7 +111,7 @@ class StructuredForms:
         for trunk in trunks[:1] if len(trunks) == 1 else []:
             racks = design.racks
             self._info("Between", f"{racks[trunk.rack_a].name} and {racks[trunk.rack_b].name}")
-            self._info("Part", trunk.part or "none orderable")
+            self._info("Part", trunk_part_text(trunk))
             self._info("Length", f"{trunk.ordered_m:g} m ordered, {trunk.length_m:.2f} m needed")
             self._info("Legs", f"{trunk.legs} MPO leg(s) of {trunk.fibres} fibres in all")
             links = list(dict.fromkeys(trunk.links))

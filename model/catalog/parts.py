@@ -220,6 +220,14 @@ def row_number(part_number: str) -> str:
     return orderable_number(part_number) if part_number else ""
 
 
+def part_words(vendor: str, part_number: str, description: str) -> str:
+    """A part named in a sentence (a refusal, a finding) as the BOM lists it: vendor and
+    orderable number, or, for an EST- estimate, what it is and "(quote)": "quote" alone would
+    not say which part the sentence means, and the estimate is no number to order by."""
+    number = orderable_number(part_number)
+    return f"{vendor} {number}" if number != QUOTE else f"{vendor} {description} ({QUOTE})"
+
+
 FacilityKind = Literal[
     "rack-pdu", "power-shelf", "rack-dc-feed", "busway-tap", "cdu", "crah", "rack-manifold"
 ]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from model.catalog.parts import row_number
 from model.common.findings import Finding, sort_findings
 from model.engine.cages import CAGE_STRIDE, MODULE_KINDS, component_shapes
 
@@ -171,7 +172,9 @@ def cage_reasons(plant: LinkTable, link_id: str) -> tuple[str, str]:
             part = view.tables.module(m, spec)
             fibre = view.tables.fibre_of.get(m)
             plug = (
-                f"module {part.part_number} ({medium.name})" if part else f"no {medium.name} module"
+                f"module {row_number(part.part_number)} ({medium.name})"
+                if part
+                else f"no {medium.name} module"
             ) + (
                 f" + {len(far) if len(far) > 1 else ports} {fibre.connector} fibre(s)"
                 if fibre

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from model.catalog.parts import row_number
 from model.common.arrays import unique_sorted
 from model.common.text_columns import codes, formatted, join_rows
 from model.engine.cages import CAGE_STRIDE, MODULE_KINDS, SHAPE_NAMES, cage_view, component_shapes
@@ -155,6 +156,8 @@ def _plug(media, tables, m: int, spec: int, count: int, shape: int) -> str:
         part = tables.module(m, spec)
         fibre = tables.fibre_of.get(m)
         return (
-            f"module {part.part_number} ({medium.name})" if part else f"no {medium.name} module"
+            f"module {row_number(part.part_number)} ({medium.name})"
+            if part
+            else f"no {medium.name} module"
         ) + (f" + {count} {fibre.connector} fibre(s)" if fibre else "")
     return f"one end of a {SHAPE_NAMES[shape]} {medium.name}"

@@ -36,7 +36,7 @@ from functools import lru_cache
 import numpy as np
 
 from model.catalog.components import Catalog, DeviceType, MediaType
-from model.catalog.parts import CablePart, FibrePart, ModulePart, fits, mates
+from model.catalog.parts import CablePart, FibrePart, ModulePart, fits, mates, part_words
 from model.catalog.ports import port_table
 from model.common.arrays import unique_inverse
 
@@ -255,7 +255,7 @@ class PartTables:
 
     def module_refusal(self, medium: int, part: ModulePart, spec: CageSpec) -> str:
         """Why ``part`` may not plug a cage of ``spec`` ("" when it may), naming both parts."""
-        name = f"{part.vendor} {part.part_number}"
+        name = part_words(part.vendor, part.part_number, part.description)
         if not fits(part.hosts, spec.family):
             return (
                 f"{name} is not supported in a {spec.family} cage "
@@ -266,8 +266,8 @@ class PartTables:
         fibre = fibre or self.fibre_of.get(medium)
         if fibre is not None and not mates(part.receptacle, fibre.connector):
             return (
-                f"{name} has {part.receptacle} receptacles; fibre {fibre.vendor} "
-                f"{fibre.part_number} has {fibre.connector} plugs, which do not mate"
+                f"{name} has {part.receptacle} receptacles; fibre "
+                f"{part_words(fibre.vendor, fibre.part_number, fibre.description)} has {fibre.connector} plugs, which do not mate"
             )
         return ""
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from model.catalog.parts import CablePart, ModulePart, vendor_neutral_fibre
+from model.catalog.parts import CablePart, ModulePart, part_words, vendor_neutral_fibre
 from model.common.arrays import unique_inverse
 from model.engine.cages import (
     CAGE_STRIDE,
@@ -262,8 +262,8 @@ def tally(
                 int(cages[ends[i]]),
                 (
                     "PART_NOT_ORDERABLE",
-                    f"{len_f[i]:g} m of fibre is past the {p.reach_m:g} m {p.vendor} "
-                    f"{p.part_number} is rated for",
+                    f"{len_f[i]:g} m of fibre is past the {p.reach_m:g} m "
+                    f"{part_words(p.vendor, p.part_number, p.description)} is rated for",
                 ),
             )
     out.fibre_part_of_row = np.full(len(sel), -1, dtype=np.int64)
@@ -471,7 +471,8 @@ def _cables(
     reach = np.array([p.reach_m for p in parts] + [0.0])
     too_long = ~np.isfinite(length[has_part]) | (length[has_part] > reach[part_of[has_part]] + 1e-9)
     for i in has_part[too_long].tolist():
-        why = f"{parts[part_of[i]].part_number}: no length that long"
+        p = parts[part_of[i]]
+        why = f"{part_words(p.vendor, p.part_number, p.description)}: no length that long"
         for x in _cages_of(out.comp_rows, i, ia, ib):
             problem.setdefault(x, ("PART_NOT_ORDERABLE", why))
     ok = has_part[~too_long]

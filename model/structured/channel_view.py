@@ -33,6 +33,7 @@ from model.structured.channels import (
 )
 from model.structured.cords import recorded_pieces, typed_length
 from model.structured.layout import StructuredLayout
+from model.structured.layout_records import Trunk
 from model.structured.polarity import PolarityResult, check_polarity
 
 KIND_WORDS = {"cord": "Patch cord", "panel": "Panel", "trunk": "Trunk", "cassette": "Cassette"}
@@ -98,6 +99,16 @@ def cord_fibre_part(design, medium: str):
         if part.medium == medium and part.fibre in catalog.fibre_parts:
             return catalog.fibre_parts[part.fibre]
     return None
+
+
+def trunk_part_text(trunk: Trunk, catalog: StructuredCatalog | None = None) -> str:
+    """A trunk's part as the inspector shows it: the BOM's number at the trunk's ordered length
+    ("quote" where the catalog's is an EST- estimate) and what it is, or "none orderable" (no
+    part, or none long enough). The catalog's trunk id (``trunk.part``) is an internal key, and
+    the estimate no number to order by, so neither is shown as the part number."""
+    tpart = (catalog or structured_catalog()).trunks.get(trunk.part)
+    number = row_number(part_number_for(tpart.part_number, trunk.ordered_m)) if tpart else ""
+    return f"{number}: {tpart.description}" if tpart and number else "none orderable"
 
 
 def channel_view(

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from model.catalog.parts import FibrePart, vendor_neutral_fibre
+from model.catalog.parts import FibrePart, part_words, vendor_neutral_fibre
 from model.common.findings import Finding
 from model.structured.channel_table import ChannelTable
 
@@ -268,12 +268,14 @@ def _unorderable_cords(layout, link_ids, parts, a_m, b_m, got_a, got_b) -> None:
         end, length = ("A", a_m[row]) if got_a[row] != got_a[row] else ("B", b_m[row])
         part = parts[row]
         longest = f"{part.lengths_m[-1]:g} m" if part and part.lengths_m else "none"
+        # named as the BOM lists it (an EST- estimate by what it is), not by the catalog id
+        name = part_words(part.vendor, part.part_number, part.description) if part else "fibre"
         layout.findings.append(
             Finding(
                 code="CORD_NOT_ORDERABLE",
                 severity="error",
                 message=f"link {link_id}: its {end}-end patch cord is {length:.1f} m, longer "
-                f"than any orderable {part.id if part else 'fibre'} cord (longest {longest}); "
+                f"than any orderable {name} cord (longest {longest}); "
                 "its channel's loss is unknown. Patch it at a panel nearer the device",
                 objects=(link_id, f"{link_id}:cord-{end.lower()}"),
             )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QApplication
 
+from gui.canvas.tooltips import trunk_tooltip
 from model.generators.generate import apply_cabling, generate
 from model.outputs.bom import bom_lines
 from model.outputs.bom_parts import QUOTE
@@ -87,3 +88,36 @@ def test_a_links_plugs_and_channel_show_the_schedules_numbers(helios_window, qtb
     assert QUOTE in pieces
     listed = {line.part_number for line in bom_lines(design, plant)}
     assert set(pieces) <= listed
+
+
+def test_the_why_lines_and_the_trunk_form_show_the_boms_numbers(helios_window, qtbot):
+    window = helios_window
+    design, plant = window.document.design, window.document.plant
+    rows = schedule_rows(design, plant)
+    link_id = next(r.link_id for r in rows if r.a_module == QUOTE)
+    window.scene.select_ids([link_id])
+    _settle(qtbot, window)
+    form = form_rows(window.inspector)
+    # The engine's words name the module it chose as the cage lines do: "quote", not EST-
+    for key in ("Why", "A cage why", "B cage why"):
+        assert "EST-" not in form[key]
+    for end in ("A", "B"):
+        plug = form[f"{end} cage"].rsplit(": ", 1)[1]
+        assert plug == QUOTE and f"module {plug} (" in form[f"{end} cage why"]
+    # A trunk: the BOM's trunk line by number and description, not the catalog's trunk id
+    layout = window.scene.trunk_layer.layout()
+    trunk = layout.trunks[0]
+    window.scene.select_ids([trunk.id])
+    _settle(qtbot, window)
+    part = form_rows(window.inspector)["Part"]
+    assert trunk_tooltip(trunk).startswith(
+        f"{trunk.id}: {part}, "
+    )  # the plan's hover says the same
+    assert "EST-" not in part and trunk.part not in part
+    number, _, description = part.partition(": ")
+    lines = [
+        ln
+        for ln in bom_lines(design, plant)
+        if ln.category == "Trunks" and ln.length_m == trunk.ordered_m
+    ]
+    assert any(ln.part_number == number and ln.description.startswith(description) for ln in lines)

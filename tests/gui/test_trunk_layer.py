@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication, QStyleOptionGraphicsItem, QToolTip
 
 from gui.edit.commands import MoveRacksCommand
 from model.files.design_file import save_design
+from model.structured.channel_view import trunk_part_text
 from tests.gui.analysis_support import close_quietly
 from tests.gui.conftest import make_window
 from tests.gui.test_editor_tools import right_click_and_choose
@@ -133,9 +134,10 @@ def test_hovering_a_trunk_shows_its_part_length_legs_and_channels(window):
     viewport = window.view.viewport()
     QApplication.sendEvent(viewport, QHelpEvent(QEvent.ToolTip, at, viewport.mapToGlobal(at)))
     assert QToolTip.text() == (
-        f"{trunk.id}: {trunk.part}, {trunk.ordered_m:g} m ordered "
+        f"{trunk.id}: {trunk_part_text(trunk)}, {trunk.ordered_m:g} m ordered "
         f"({trunk.length_m:.1f} m needed), {trunk.legs} MPO leg(s), 1 channel(s)"
     )
+    assert trunk.part not in QToolTip.text()  # the BOM's number, not the catalog's trunk id
     QToolTip.hideText()
     assert window.scene.trunk_layer.items.keys() <= {trunk.id}  # no item for another trunk
 

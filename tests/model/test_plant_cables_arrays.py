@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import model.plant.tally as plant_tally
+from model.catalog.parts import part_words
 from model.design.fabrics import plant_fabric_rows
 from model.engine.cages import SHAPE_SPLITTER, SHAPE_STRAIGHT
 from model.engine.routed_links import RoutedLinks
@@ -65,7 +66,12 @@ def reference_cables(out, tables, graph, cable_rows, m, ordered, row_fab) -> Non
         if not np.isfinite(length) or length > part.reach_m + 1e-9:
             for x in cages_here:
                 problem.setdefault(
-                    x, ("PART_NOT_ORDERABLE", f"{part.part_number}: no length that long")
+                    x,
+                    (
+                        "PART_NOT_ORDERABLE",
+                        f"{part_words(part.vendor, part.part_number, part.description)}: "
+                        "no length that long",
+                    ),
                 )
             continue
         length = min(x for x in part.lengths_m if x + 1e-9 >= length)
