@@ -129,8 +129,9 @@ def test_netbox_module_types_carry_the_boms_part_numbers(helios):
     listed = {ln.part_number for ln in bom_lines(design, plant) if ln.category == "Modules"}
     at = export.table.header.index("module_type")
     plugged = {row[at] for row in export.table.rows()}
-    used = {d["part_number"] for d in docs if d["model"] in plugged}
+    used = {d["part_number"] for d in docs if d["model"] in plugged and "part_number" in d}
+    # an estimate has no number to order by: NetBox's part_number left out, not "quote"
     estimated = [d for d in docs if d["model"].startswith("EST-")]
-    assert estimated and all(d["part_number"] == QUOTE for d in estimated)
-    assert not any(d["part_number"].startswith("EST-") for d in docs)
-    assert used and used <= listed
+    assert estimated and not any("part_number" in d for d in estimated)
+    assert not any(d.get("part_number", "").startswith("EST-") for d in docs)
+    assert used <= listed  # (the Helios rack plugs estimates only: test_netbox_modules has numbers)

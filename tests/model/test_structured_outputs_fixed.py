@@ -53,8 +53,9 @@ DESIGNS = {
 # (ft8z 704, ro256x 9216, nv16z 5296, ls128eor 4656); no other key changed. Then the QM9700's
 # part number MQM9700-NS2F (the DGX SuperPOD H100 RA names it, NV-SP-H100): its BOM line and
 # the source list in the NetBox device type's comments, nothing else. Then (issue 43, parts7)
-# ls128eor's NetBox folder: the module type of the estimated EST-MMS4X00-NM-FLT carries the
-# BOM's part_number "quote" (its model keeps the catalog's number); diffed: that one line.
+# ls128eor's NetBox folder: the module type of the estimated EST-MMS4X00-NM-FLT has no
+# part_number line (an estimate is no number to order by; its model keeps the catalog's
+# number); diffed: that one line.
 # Issue 39's optics strategy added the "optics" section (per tier
 # modules or laser sources, watts, lasers, cost, per GPU; analyze --json only: with the key
 # removed each report hashes to its previous digest); nv16z (GB200 2 SUs) is built at the
@@ -162,7 +163,7 @@ EXPECTED = {
         "e47a980d2eb08a50cea3b78dfc27547ef44f03c0085d5439532b5450493673d1",
         "c05cfa9e8e7dd71a44bdfd7f4fa4a6a6b3b0a4e5a31f4830747f2add021196d7",
         "c30109e0d6f3e6c04e55c0246f8b6eca56bb0f338c230764d6d9f58928ba7d1b",
-        "06ed402adec7a94ffad00b4b5c0c2613ca70fae5d5d7f34f7608fbf863866735",
+        "a0ceef34a154cf417258e40b559fffc3f5b50700566d0edc0110fc91d800bd91",
     ),
 }
 

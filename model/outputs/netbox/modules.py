@@ -11,7 +11,7 @@ itself (exported as the cable), and backplane links have no plug at all.
   number: the catalog may list one physical product under several parts (a twin-port OSFP used
   as 2 x 400G or as 1 x 800G), and NetBox's type is the product. ``model`` is the part number,
   because NetBox's module import finds a module type by ``model`` alone; ``part_number`` is
-  the BOM's (``quote`` where the catalog's is an EST- estimate, no number to order by).
+  the vendor's orderable number, left out where the catalog's is an EST- estimate.
 - Module types declare no interfaces and no power port, by choice: the interfaces are the host
   device's own (its device type already has them, and a module interface of the same name would
   collide on the device), and a transceiver draws from its host, not from a PSU feed. Its
@@ -37,7 +37,7 @@ from operator import itemgetter
 
 import numpy as np
 
-from model.catalog.parts import ModulePart, orderable_number
+from model.catalog.parts import QUOTE, ModulePart, orderable_number
 from model.design.design import Design
 from model.engine.cages import CAGE_STRIDE, cage_view, port_cages
 from model.engine.routed_links import RoutedLinks
@@ -84,12 +84,14 @@ class ModuleType:
             for p in self.parts
         )
         sources = sorted({s.strip() for p in self.parts for s in p.source.split(",")})
+        # The vendor's orderable number, or none: an EST- estimate is no number to order by
+        # and "quote" (the BOM's word for it) is no part number. ``model`` keeps the catalog's
+        # number, the key NetBox's module import and import-netbox find the type by.
+        number = orderable_number(first.part_number)
         return {
             "manufacturer": self.vendor,
             "model": self.model,
-            # The BOM's number ("quote" for an EST- estimate): ``model`` keeps the catalog's,
-            # the key NetBox's module import and import-netbox find the type by
-            "part_number": fit_name(orderable_number(first.part_number), PART_NUMBER_MAX),
+            **({"part_number": fit_name(number, PART_NUMBER_MAX)} if number != QUOTE else {}),
             "description": fit_name(first.description, DESCRIPTION_MAX),
             "comments": f"Transceiver. {uses}. Sources: {', '.join(sources)}",
         }
