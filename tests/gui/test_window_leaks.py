@@ -1,5 +1,5 @@
 """A closed editor window leaves nothing alive (issues #36, #38): open the bundled example, edit
-it, close the window, several times; the live objects of the window's kinds (the window, its
+it, close the window (or open the next file in it), several times; the live objects of the window's kinds (the window, its
 scene and items, the design, the undo stack, the analysis jobs, Qt's value objects the items
 paint with) must not grow per window after a full collection.
 
@@ -38,6 +38,7 @@ WATCHED = {  # what one window makes, by type name
     "QColor",
     "QPainterPath",
     "QPen",
+    "LinksTableModel",
 }
 WINDOWS = 3  # after one to warm up (first-use caches, imports)
 
@@ -56,15 +57,19 @@ def _live() -> Counter[str]:
     return Counter({name: found[name] for name in WATCHED})
 
 
-def _one_window(qtbot, tmp_path) -> None:
-    window = make_window(qtbot, tmp_path, EXAMPLE)
-    wait_until_idle(qtbot)
+def _edit(window, qtbot) -> None:
     design = window.document.design
     rack = next(iter(design.racks.values()))
     # An edit: an undo command on the stack and an analysis job on the worker.
     window.scene.push(MoveRacksCommand(design, {rack.id: (rack.x + 0.6, rack.y)}))
     wait_until_idle(qtbot)
     qtbot.waitUntil(lambda: window.analysis_docks.runner.fresh, timeout=20_000)
+
+
+def _one_window(qtbot, tmp_path) -> None:
+    window = make_window(qtbot, tmp_path, EXAMPLE)
+    wait_until_idle(qtbot)
+    _edit(window, qtbot)
     close_quietly(window)
 
 
@@ -79,3 +84,22 @@ def test_a_closed_window_leaves_nothing_alive(qtbot, tmp_path):
     # is noise (a cache that filled late), not a window.
     assert all(n < WINDOWS for n in grown.values()), f"alive after {WINDOWS} windows: {grown}"
     assert after["MainWindow"] == 0 and after["HallScene"] == 0
+
+
+def test_opening_another_file_leaves_the_previous_one_nothing_alive(qtbot, tmp_path):
+    """File > Open in the same window, again and again: the previous document (its design,
+    plant, undo stack, links table model) goes (each one stayed: +189 objects per open)."""
+    window = make_window(qtbot, tmp_path, EXAMPLE)
+    wait_until_idle(qtbot)
+    _edit(window, qtbot)
+    window.document.stack.setClean()  # no unsaved-changes prompt
+    before = _live()
+    for _ in range(WINDOWS):
+        assert window.open_path(EXAMPLE)
+        wait_until_idle(qtbot)
+        _edit(window, qtbot)
+        window.document.stack.setClean()
+    after = _live()
+    close_quietly(window)
+    grown = {name: after[name] - before[name] for name in WATCHED if after[name] > before[name]}
+    assert all(n < WINDOWS for n in grown.values()), f"alive after {WINDOWS} opens: {grown}"
