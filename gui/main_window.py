@@ -358,10 +358,7 @@ class MainWindow(QMainWindow):
         self._update_title()
         self.view.fit()
         if old is not None:
-            close_feed(old.plant)
-            old.plant.close()
-            old.stack.clear()  # its commands die now, in order, not when the collector gets to them
-            old.stack.deleteLater()
+            _release(old)
         # The scene just built (an item per rack, tray and bundle, their wrappers and maps)
         # lives as long as the document: moved out of the collector's generations as the design
         # was (model.runtime.gc_policy), the next young collection no longer walks it all (~50 ms of
@@ -406,7 +403,8 @@ class MainWindow(QMainWindow):
             if self.scene is not None:
                 self.scene.detach()  # its timers stop with it
             self.analysis_docks.close()
-            close_feed(self.document.plant)  # its refresh timer stops with the window
+            if self.document is not None:
+                _release(self.document)  # its refresh timer stops with the window
             event.accept()
         else:
             event.ignore()
@@ -581,3 +579,13 @@ class MainWindow(QMainWindow):
             "Racks, trays, servers, switches and links on a to-scale floor plan; "
             "cables routed along the trays, copper or fibre chosen by length.",
         )
+
+
+def _release(document: Document) -> None:
+    """The window lets go of ``document``: its plant stops following the design and its undo
+    stack is deleted. Why the stack explicitly: QUndoView.setStack hands it to C++ (PySide), and
+    the view does not delete it, so it outlived its window with every command and design in it."""
+    close_feed(document.plant)
+    document.plant.close()
+    document.stack.clear()  # its commands die now, in order, not when the collector gets to them
+    document.stack.deleteLater()

@@ -25,6 +25,13 @@ class PlanFocus(QObject):
         self.window = window
         self._fallen_to: QWidget | None = None  # where Qt put the focus it took back
         self._pending = False
+        # A timer of its own, not QTimer.singleShot(0, self, callable): PySide keeps the
+        # callable of a single shot whose context is deleted before it fires (focus falls when
+        # the window closes), and with it this object and the whole closed window, forever.
+        self._give_back_timer = QTimer(self)
+        self._give_back_timer.setSingleShot(True)
+        self._give_back_timer.setInterval(0)
+        self._give_back_timer.timeout.connect(self._give_back)
         QApplication.instance().focusChanged.connect(self._focus_changed)
 
     def _focus_changed(self, old: QWidget | None, new: QWidget | None) -> None:
@@ -35,7 +42,7 @@ class PlanFocus(QObject):
             # Decided on the next turn: a dialog's own focus hand-back and a dock's re-layout
             # come first, and a widget the user picks meanwhile keeps the keys.
             self._pending = True
-            QTimer.singleShot(0, self, self._give_back)
+            self._give_back_timer.start()
 
     def _lost(self, old: QWidget | None, new: QWidget | None) -> bool:
         if new is None:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 import numpy as np
+import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 
 from gui.document.plant_feed import PlantUpdate, feed_for
@@ -242,6 +243,10 @@ class AnalysisRunner(QObject):
         self._signals.rerouted.connect(self._job_rerouted)
         self._running: int | None = None  # revision of the job in flight
         self._job: _Job | None = None
+        # Jobs that reported. QThreadPool.start() hands a job to C++ (PySide) and nothing takes
+        # it back, so without shiboken6.delete each edit's job (and its signals) stayed alive
+        # for the whole process; deleted once the worker has surely returned from run().
+        self._spent: list[_Job] = []
         self._work: _Work | None = None  # what the job in flight was handed
         self._adopting = False  # the live plant is taking a job's re-routed copy
         self._closed = False
@@ -301,7 +306,10 @@ class AnalysisRunner(QObject):
         while self._pool.activeThreadCount():
             time.sleep(0.005)
         self._pool.waitForDone()
+        if self._job is not None:
+            self._spent.append(self._job)
         self._job = None
+        self._delete_spent()
 
     def request(self) -> None:
         """Recompute soon (after the debounce delay)."""
@@ -362,8 +370,17 @@ class AnalysisRunner(QObject):
         self._changes, self._changed_links = [], set()
         self._running = work.revision
         self._work = work
+        self._delete_spent()
         self._job = _Job(self._analyzer, work, self._signals)
         self._pool.start(self._job)
+
+    def _delete_spent(self) -> None:
+        """Delete the jobs that reported, unless the worker may still be returning from one
+        (its done signal is the last statement of run(): then at the next job or close)."""
+        if self._spent and not self._pool.activeThreadCount():
+            for job in self._spent:
+                shiboken6.delete(job)
+            self._spent.clear()
 
     def _job_rerouted(self, revision: int, worked: RoutedLinks, changed: frozenset[str]) -> None:
         """The job in flight re-routed its tray edits: the live plant takes the copy now (the
@@ -383,6 +400,8 @@ class AnalysisRunner(QObject):
     def _job_done(self, revision: int, result, error: str, seconds: float) -> None:
         work, self._work = self._work, None
         self._running = None
+        if self._job is not None:
+            self._spent.append(self._job)
         self._job = None
         if self.feed is not None:
             self.feed.waiting_on_worker = False

@@ -61,12 +61,19 @@ class PlantFeed(QObject):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
-        self._timer.timeout.connect(lambda: self.ensure_fresh(defer_trays=True))
+        # A bound method, not a lambda: PySide keeps a connected lambda (and the feed it
+        # captures) alive for as long as the timer, which the feed owns, a cycle through C++
+        # the collector cannot see; the closed feed then held its design (and every
+        # subscriber's window) for the rest of the process.
+        self._timer.timeout.connect(self._refresh_deferred)
         self._subscription = design.subscribe(self._on_change)
 
     @property
     def plant(self) -> RoutedLinks | None:
         return self._plant()
+
+    def _refresh_deferred(self) -> None:
+        self.ensure_fresh(defer_trays=True)
 
     def close(self) -> None:
         self._subscription.close()

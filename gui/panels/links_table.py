@@ -137,11 +137,18 @@ class LinksTablePanel(QWidget):
                 self.link_activated.emit(link_id)
 
     def set_source(self, design, plant, stack) -> None:
-        if self.model is not None:
-            self.model.close()
+        old, old_selection = self.model, self.view.selectionModel()
+        if old is not None:
+            old.close()
         self.model = LinksTableModel(design, plant, stack, self)
         self.model.edit_refused.connect(self.message.setText)
         self.view.setModel(self.model)
+        # The old model is the panel's child, and neither it nor its selection model (the
+        # view's) is deleted by setModel: each opened file's model stayed, with its design,
+        # plant and undo stack, until the window closed.
+        for replaced in (old, old_selection):
+            if replaced is not None:
+                replaced.deleteLater()
         self.view.horizontalHeader().setSortIndicator(-1, Qt.AscendingOrder)
         for col, width in (
             (COL_A, 200),
