@@ -83,7 +83,9 @@ def test_a_closed_window_leaves_nothing_alive(qtbot, tmp_path):
     # A window left alive leaves at least one of each of its kinds: fewer than one per window
     # is noise (a cache that filled late), not a window.
     assert all(n < WINDOWS for n in grown.values()), f"alive after {WINDOWS} windows: {grown}"
-    assert after["MainWindow"] == 0 and after["HallScene"] == 0
+    # Not one more window or scene than before these (a window another test of the same worker
+    # process keeps, in a fixture or a failed test's traceback, is not this test's)
+    assert after["MainWindow"] <= before["MainWindow"] and after["HallScene"] <= before["HallScene"]
 
 
 def test_opening_another_file_leaves_the_previous_one_nothing_alive(qtbot, tmp_path):
