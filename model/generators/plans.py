@@ -86,6 +86,10 @@ def node_spec(catalog: Catalog, type_id: str, planes: int = 1) -> NodeSpec:
     return NodeSpec(type_id, nics, speeds.pop(), dtype.gpu_count)
 
 
+# Named only to a node whose NICs do not split at all (those types split 2 ways)
+_SPLITTERS = "; multi-plane needs NICs such as ConnectX-8 (dgx-b300, gb300-compute-tray)"
+
+
 def _split_node(dtype: DeviceType, table, planes: int) -> NodeSpec:
     groups = [g for g in dtype.port_groups if g.role == "compute"]
     options = [g.breakout(planes) for g in groups]
@@ -93,12 +97,7 @@ def _split_node(dtype: DeviceType, table, planes: int) -> NodeSpec:
         offered = sorted({b.fanout for g in groups for b in g.breakouts})
         raise GenerateError(
             f"--planes {planes}: the compute NICs of {dtype.id!r} cannot be split {planes} ways"
-            # The types named split 2 ways: named only to a node whose NICs do not split at all
-            + (
-                f" (they split {', '.join(map(str, offered))} ways)"
-                if offered
-                else "; multi-plane needs NICs such as ConnectX-8 (dgx-b300, gb300-compute-tray)"
-            )
+            + (f" (they split {', '.join(map(str, offered))} ways)" if offered else _SPLITTERS)
         )
     group, option = groups[0], options[0]
     breakout = {group.name: planes}
@@ -280,9 +279,8 @@ def check_media(catalog: Catalog, node: NodeSpec, leaf: SwitchPorts) -> None:
         nic_type = catalog.nic_types[group.nic]
         why = link_mode_problem(nic_type, node.speed_gbps, protocol)
         if why:
-            # The other way to run the NIC (whole when split over planes, split in two when
-            # whole) is offered only where the NIC runs that speed on this protocol and, to
-            # split, breaks out two ways: advice the generator would refuse next is no advice.
+            # The other way (whole when split, split in two when whole) is offered only where
+            # the NIC runs it on this protocol: advice the generator then refuses is no advice.
             speeds = nic_type.speeds(protocol)
             other = ""
             if node.planes > 1 and node.speed_gbps * node.planes in speeds:
