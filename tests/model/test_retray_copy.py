@@ -16,18 +16,7 @@ from model.engine.routed_links import RoutedLinks
 from model.engine.snapshot import Snapshotter
 from tests.benchmarks.synthetic import synthetic_hall
 from tests.model.test_tray_reroute import _assert_same_plant
-
-
-def _corner_moved(design, live, rng) -> str:
-    live.route_keys()
-    used = sorted({t for k in range(live.route_count) for t, _, _ in live.tray_spans(k)})
-    tray_id = rng.choice(used)
-    points = list(design.trays[tray_id].points)
-    k = rng.randrange(len(points))
-    x, y = points[k]
-    points[k] = (round(x + rng.uniform(-1.5, 1.5), 3), round(y + rng.uniform(-1.5, 1.5), 3))
-    design.set_tray_points(tray_id, points)
-    return tray_id
+from tests.model.tray_drags import corner_moved
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -39,8 +28,8 @@ def test_retray_on_a_worker_copy_then_adopted_equals_a_fresh_plant(seed):
     snaps.take()
     rng = random.Random(seed)
     before = live.routed_m.copy()
-    _corner_moved(design, live, rng)
-    _corner_moved(design, live, rng)  # two drags before the worker runs: applied together
+    corner_moved(design, live, rng)
+    corner_moved(design, live, rng)  # two drags before the worker runs: applied together
     applied = pending_tray_edits(live)
     assert len(applied) == 2
     _, snap = snaps.take(pending_trays=True)
@@ -67,11 +56,11 @@ def test_edits_made_while_the_copy_was_rerouted_stay_pending_on_top_of_it():
     design = synthetic_hall(512)
     live, reference = RoutedLinks(design), RoutedLinks(design)
     rng = random.Random(7)
-    _corner_moved(design, live, rng)
+    corner_moved(design, live, rng)
     applied = pending_tray_edits(live)
     _, snap = Snapshotter(design, live).take(pending_trays=True)
     worked, changed = retray(snap)
-    _corner_moved(design, live, rng)  # a second drag while the first was re-routed
+    corner_moved(design, live, rng)  # a second drag while the first was re-routed
     rack = next(iter(design.racks.values()))
     design.move_racks({rack.id: (rack.x + 0.6, rack.y)})  # and a rack moved
     assert adopt(live, worked, applied)
@@ -84,7 +73,7 @@ def test_edits_made_while_the_copy_was_rerouted_stay_pending_on_top_of_it():
 def test_a_copy_is_refused_once_the_plant_was_refreshed_here():
     design = synthetic_hall(512)
     live = RoutedLinks(design)
-    _corner_moved(design, live, random.Random(5))
+    corner_moved(design, live, random.Random(5))
     applied = pending_tray_edits(live)
     _, snap = Snapshotter(design, live).take(pending_trays=True)
     worked, _ = retray(snap)
@@ -99,10 +88,10 @@ def test_refresh_in_steps_applies_tray_runs_in_place_and_racks_incrementally():
     design = synthetic_hall(512)
     live, reference = RoutedLinks(design), RoutedLinks(design)
     rng = random.Random(11)
-    _corner_moved(design, live, rng)
+    corner_moved(design, live, rng)
     rack = next(iter(design.racks.values()))
     design.move_racks({rack.id: (rack.x + 1.2, rack.y)})
-    _corner_moved(design, live, rng)
+    corner_moved(design, live, rng)
     live._full = _no_full_rebuild  # one refresh of both kinds would rebuild everything
     refresh_in_steps(live)
     assert not live.has_unapplied_edits
@@ -128,7 +117,7 @@ def _assert_same_figures(live: RoutedLinks, other: RoutedLinks) -> None:
 def test_only_tray_edits_are_handed_over():
     design = synthetic_hall(512)
     live = RoutedLinks(design)
-    _corner_moved(design, live, random.Random(3))
+    corner_moved(design, live, random.Random(3))
     rack = next(iter(design.racks.values()))
     design.move_racks({rack.id: (rack.x + 0.6, rack.y)})
     assert pending_tray_edits(live) == ()
@@ -145,7 +134,7 @@ def test_the_inputs_are_read_where_they_are_not_copied_again():
     live = RoutedLinks(design)
     own = {name: getattr(live, name) for name in INPUT_COLUMNS}
     assert live.index  # built, as the editor's plant has it
-    _corner_moved(design, live, random.Random(9))
+    corner_moved(design, live, random.Random(9))
     applied = pending_tray_edits(live)
     snap_design, snap = Snapshotter(design, live).take(pending_trays=True)
     worked, _ = retray(snap)

@@ -15,6 +15,7 @@ from model.engine.routed_links import RoutedLinks
 from model.engine.snapshot import Snapshotter
 from tests.benchmarks.synthetic import synthetic_hall
 from tests.model.test_tray_reroute import _assert_same_plant
+from tests.model.tray_drags import nudged_corner
 
 
 def _corner_moved(design, plant, rng) -> None:
@@ -24,11 +25,7 @@ def _corner_moved(design, plant, rng) -> None:
         {t for k in np.unique(keys[keys >= 0]).tolist() for t, _, _ in plant.tray_spans(k)}
     )
     tray_id = rng.choice(used)
-    points = list(design.trays[tray_id].points)
-    k = rng.randrange(len(points))
-    x, y = points[k]
-    points[k] = (round(x + rng.uniform(-1.5, 1.5), 3), round(y + rng.uniform(-1.5, 1.5), 3))
-    design.set_tray_points(tray_id, points)
+    design.set_tray_points(tray_id, nudged_corner(design.trays[tray_id].points, rng))
 
 
 class _Worker:

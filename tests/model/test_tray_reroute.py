@@ -16,6 +16,7 @@ from model.engine.routed_links import (
     RoutedLinks,
 )
 from tests.benchmarks.synthetic import synthetic_hall
+from tests.model.tray_drags import nudged_corner
 
 
 def _assert_same_plant(live: RoutedLinks, fresh: RoutedLinks) -> None:
@@ -66,10 +67,7 @@ def test_corner_move_routes_as_a_fresh_plant(hall, seed):
     live.route_keys()
     used = {t for k in range(live.route_count) for t, _, _ in live.tray_spans(k)}
     tray_id = rng.choice(sorted(used))  # a tray some route follows
-    points = list(design.trays[tray_id].points)
-    k = rng.randrange(len(points))
-    x, y = points[k]
-    points[k] = (round(x + rng.uniform(-1.5, 1.5), 3), round(y + rng.uniform(-1.5, 1.5), 3))
+    points = nudged_corner(design.trays[tray_id].points, rng)
     generation = live.route_generation
     design.set_tray_points(tray_id, points)
     changed = live.refresh()

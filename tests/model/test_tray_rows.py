@@ -19,6 +19,7 @@ from model.engine.tray_graph import TrayGraph
 from model.engine.tray_search import dijkstra
 from tests.benchmarks.synthetic import synthetic_hall
 from tests.model.test_tray_reroute import _assert_same_plant
+from tests.model.tray_drags import nudged_corner
 
 TOLERANCE_M = 0.05
 
@@ -66,10 +67,7 @@ def test_corner_moves_on_the_l_hall_carry_rows_a_fresh_search_gives():
         old = TrayGraph(trays, hall, TOLERANCE_M, all_pairs_max_nodes=0)
         _searched(old, list(range(old.node_count)))
         k = rng.randrange(len(trays))
-        points = list(trays[k].points)
-        c = rng.randrange(len(points))
-        x, y = points[c]
-        points[c] = (round(x + rng.uniform(-1.5, 1.5), 3), round(y + rng.uniform(-1.5, 1.5), 3))
+        points = nudged_corner(trays[k].points, rng)
         trays[k] = Tray(id=trays[k].id, points=points, elevation_m=trays[k].elevation_m)
         total += _check_carry(old, trays, hall)[1]
     assert total > 0  # the carry answered, it did not decline every source
@@ -129,11 +127,7 @@ def test_plant_corner_moves_with_carried_rows_route_as_a_fresh_plant(monkeypatch
     for _ in range(3):
         used = sorted({t for k in range(live.route_count) for t, _, _ in live.tray_spans(k)})
         tray_id = rng.choice(used)
-        points = list(design.trays[tray_id].points)
-        c = rng.randrange(len(points))
-        x, y = points[c]
-        points[c] = (round(x + rng.uniform(-1.5, 1.5), 3), round(y + rng.uniform(-1.5, 1.5), 3))
-        design.set_tray_points(tray_id, points)
+        design.set_tray_points(tray_id, nudged_corner(design.trays[tray_id].points, rng))
         assert live.refresh()
         carry = live._graph._carry
         assert carry is not None and carry._answers is not None  # the re-route read the carry
