@@ -121,6 +121,7 @@ class Pricer:
 
     def __init__(self, design: Design, plant: RoutedLinks) -> None:
         self.design, self.plant = design, plant
+        plant.index_rack_rows()  # a run moves hundreds of racks: their rows found in one sort
         self.topo = infer_topology(design)  # devices and links do not change in a move
         self.hall = hall_counts(design, self.topo)
         self.cache = PlantCache()
