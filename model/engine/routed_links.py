@@ -87,6 +87,7 @@ class RoutedLinks(PlantRouting, PlantMedia):
         self.design = design
         self._policy = policy
         self._pending: list[Change] = []
+        self.applied_edits = 0  # refreshes that applied edits (a move's checkpoint is of one)
         self._full()
         self._subscription: _Closable = design.subscribe(self._pending.append)
         # Caches keyed by plant (tray fill) key on this: a snapshot carries the live plant's.
@@ -124,6 +125,7 @@ class RoutedLinks(PlantRouting, PlantMedia):
         pending, self._pending[:] = list(self._pending), []
         if not pending:
             return set()
+        self.applied_edits += 1
         self._memo_reasons.clear()  # media choices may change: their words are redone
         if any(c.touches(_NOT_MOVES) for c in pending):
             self._rack_rows.clear()  # links, devices or rows may have changed: found again

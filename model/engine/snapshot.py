@@ -101,6 +101,7 @@ _PLANT_COPIED = (
     "_drop_y",
     "_rack_geom",
     "_rack_row",
+    "applied_edits",  # refreshes that applied edits (model/engine/move_undo.py)
     "_rack_rows_whole",  # every rack's rows found at once (the optimiser's plant)
     "_rack_rows",  # the optimiser's rack id -> rows of its links cache (cleared on link edits)
     "_table_face",
