@@ -22,6 +22,8 @@ Modules:
   media, the per-cage choice, reasons.
 - ``media_words``: Why a medium was chosen, in words: the one wording of a choice, for one
   length or many.
+- ``move_undo``: A rack move's plant rows saved before it is routed and put back when the
+  optimiser refuses the move (instead of routing the move back).
 - ``reason_words``: Why each link has its medium (or none), in words, for many links at once
   (``routes``).
 - ``route_words``: A routed length explained in words, piece by piece, for installers who distrust
