@@ -3,10 +3,10 @@
 The optimiser refuses most candidate moves (~85 % at XL) and moves the racks back. Routed again,
 the move back costs as much as the move (the racks' links and their cage components: routes,
 lengths, media). The plant before the move is known, though: :func:`checkpoint` saves every
-per-link column at the rows a refresh of the move can write (the moved racks' links grown to
-whole cage components, exactly the rows ``_compute`` writes), every per-drop column at the
-racks' drop points and their geometry rows; :func:`restore`, once the design has moved the
-racks back, writes them back bit for bit and drops the pending move-back edit. Route ids keep
+computed per-link column at the rows a refresh of the move can write (the moved racks' links
+grown to whole cage components, exactly the rows ``_compute`` writes), every per-drop column
+at the racks' drop points and their geometry rows; :func:`restore`, once the design has moved
+the racks back, writes them back bit for bit and drops the pending move-back edit. Route ids keep
 their meaning within a route generation (ids are only added), so the saved ids stay valid.
 """
 
@@ -19,6 +19,7 @@ import numpy as np
 from model.common.arrays import unique_sorted
 from model.design.changes import ChangeKind
 from model.engine.geometry import FACE_FRONT, FACE_REAR
+from model.engine.link_table import OUTPUT_COLUMNS
 from model.engine.routed_links import RoutedLinks
 
 
@@ -52,11 +53,10 @@ def checkpoint(plant: RoutedLinks, rack_ids: list[str]) -> MoveCheckpoint | None
     numbers = np.array([numbers_of[r] for r in rack_ids], dtype=np.int64)
     drops = np.concatenate([2 * numbers + FACE_FRONT, 2 * numbers + FACE_REAR])
     n_links, n_drops = len(plant.link_ids), len(plant._drop_x)
-    link_columns = {
-        name: value[rows].copy()
-        for name, value in vars(plant).items()
-        if isinstance(value, np.ndarray) and value.ndim >= 1 and value.shape[0] == n_links
-    }
+    # The computed columns only: a rack that only moves changes none of its links' inputs
+    # (RoutedLinks.refresh routes them again without reading them), and copying the 16 input
+    # columns too was half of each XL checkpoint (~0.4 ms of ~0.8).
+    link_columns = {name: getattr(plant, name)[rows].copy() for name in OUTPUT_COLUMNS}
     att = plant._att
     return MoveCheckpoint(
         places={r: (racks[r].x, racks[r].y) for r in rack_ids},
