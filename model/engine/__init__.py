@@ -24,6 +24,8 @@ Modules:
   length or many.
 - ``move_undo``: A rack move's plant rows saved before it is routed and put back when the
   optimiser refuses the move (instead of routing the move back).
+- ``rack_rows``: The plant rows of each rack's links, found per rack or for every rack in one
+  sort (the optimiser's plant).
 - ``reason_words``: Why each link has its medium (or none), in words, for many links at once
   (``routes``).
 - ``route_words``: A routed length explained in words, piece by piece, for installers who distrust

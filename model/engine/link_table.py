@@ -139,6 +139,9 @@ class EngineState(LinkTable):
     _drop_x: np.ndarray
     _drop_y: np.ndarray
     _rack_row: dict[str, int]
+    # Rows of each rack's links while only racks move; all found at once when asked (rack_rows)
+    _rack_rows: dict[str, np.ndarray]
+    _rack_rows_whole: bool
     _route_of: dict[tuple, int]
     _route_spans: list[tuple[tuple[str, float, float], ...]]
     route_generation: int

@@ -44,6 +44,7 @@ from model.engine.link_status import (  # re-exported: callers read the flags fr
 from model.engine.link_table import INPUT_COLUMNS, OUTPUT_COLUMNS
 from model.engine.media import PortClass
 from model.engine.media_choice import PlantMedia
+from model.engine.rack_rows import rows_of_racks
 from model.engine.routing import PlantRouting
 from model.engine.tray_graph import Attachments, TrayGraph
 
@@ -197,60 +198,13 @@ class RoutedLinks(PlantRouting, PlantMedia):
         return self._compute(rows_arr) | set(new)
 
     def _rows_of_racks(self, rack_ids: list[str]) -> np.ndarray:
-        """Rows of the links of these racks, kept per rack while only racks move (a rack
-        moved to and fro by the optimiser has its rows found once).
-
-        A row's drop points are its ends' rack numbers (``2 * rack + face``, current once its
-        inputs are read), so a rack's rows are one pass over the drop columns: the design's
-        link ids of the rack's devices, looked up one by one, were ~5-14 ms per rack at XL,
-        paid by every rack an optimiser run moves, and their first use built the design's
-        device -> links table (~1.2 s). After :meth:`index_rack_rows` every rack's rows are
-        found in one sort at the first rack asked (see there)."""
-        known = self._rack_rows
-        if self._rack_rows_whole and any(r not in known for r in rack_ids):
-            self._index_all_racks()
-        parts = []
-        for rack_id in rack_ids:
-            rows = known.get(rack_id)
-            if rows is None:
-                number = self._rack_row.get(rack_id)
-                if number is None:  # never placed: no device, so no link
-                    rows = np.zeros(0, dtype=np.int64)
-                else:
-                    rows = np.flatnonzero(
-                        ((self.drop_a >> 1) == number) | ((self.drop_b >> 1) == number)
-                    )
-                known[rack_id] = rows
-            parts.append(rows)
-        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+        """Rows of the links of these racks (:func:`model.engine.rack_rows.rows_of_racks`)."""
+        return rows_of_racks(self, rack_ids)
 
     def index_rack_rows(self) -> None:
         """Find every rack's rows at once from now on, whenever they must be found again (the
-        optimiser asks for hundreds of racks; one pass per rack was ~2.4 ms per new rack at XL
-        under load, the whole table ~40 ms). The editor, moving a rack or two after each
-        other edit, keeps the pass per rack."""
+        optimiser asks for hundreds of racks; see :mod:`model.engine.rack_rows`)."""
         self._rack_rows_whole = True
-
-    def _index_all_racks(self) -> None:
-        """Every placed rack's rows, sorted as the pass per rack finds them: both ends of each
-        row in row order, a row within one rack counted once, then a stable sort by rack (a
-        radix sort on 16-bit rack numbers), so each rack's rows stay ascending."""
-        n = len(self.drop_a)
-        rack_a, rack_b = self.drop_a >> 1, self.drop_b >> 1
-        keys = np.stack([rack_a, rack_b], axis=1).ravel()
-        rows = np.repeat(np.arange(n, dtype=np.int64), 2)
-        keep = np.ones(2 * n, dtype=bool)
-        keep[1::2] = rack_a != rack_b
-        keys, rows = keys[keep], rows[keep]
-        racks = len(self._rack_row)
-        narrow = np.int16 if racks < 2**15 else np.int64
-        order = np.argsort(keys.astype(narrow), kind="stable")
-        keys, rows = keys[order], rows[order]
-        bounds = np.searchsorted(keys, np.arange(racks + 1)).tolist()
-        known = self._rack_rows
-        for rack_id, number in self._rack_row.items():
-            if rack_id not in known:  # a rack kept since the last clear keeps its array
-                known[rack_id] = rows[bounds[number] : bounds[number + 1]]
 
     def findings(self) -> list[Finding]:
         """NO_TRAY_PATH (per unreached rack or rack pair), NO_MEDIUM_REACHES, PINNED_MEDIUM_OUT_OF_REACH."""
