@@ -29,6 +29,7 @@ from itertools import islice
 
 import numpy as np
 
+from model.analysis.tray_fill_undo import FillUndo, keeping, recorded
 from model.analysis.tray_levels import TrayLevels
 from model.analysis.tray_spans import corners_along, gather_runs, peak_along, point_along
 from model.analysis.tray_trunks import TrunkLoad, trunk_load
@@ -76,6 +77,7 @@ class TrayFill:
         self.peak_at: dict[str, tuple[float, float]] = {}  # tray id -> plan point of peak fill
         self.loads: dict[str, TrayLoad] = {}  # tray id -> fill, weight and bend figures
         self._structured: TrunkLoad | None = None
+        self.undo: FillUndo | None = None  # what the last ``undoable`` update wrote
         self.reset()
 
     def reset(self) -> None:
@@ -110,6 +112,7 @@ class TrayFill:
         peaks: bool = True,
         loads: bool = True,
         rows_hint: np.ndarray | None = None,
+        undoable: bool = False,
     ) -> dict[str, float]:
         """Fill ratio per tray id; ``changed`` None (or after ``reset``) recounts every link,
         otherwise the links whose route or medium differ from those last counted are recounted.
@@ -123,7 +126,11 @@ class TrayFill:
         ``structured`` (:func:`trunk_load`): the trunks that replace the links' fibres in the
         trays; :attr:`loads` then holds each tray's fill, weight and bend figures.
         ``rows_hint``: the only plant rows whose route or medium can differ from the counted
-        ones, when the caller knows them (the optimiser, after rack moves only)."""
+        ones, when the caller knows them (the optimiser, after rack moves only). ``undoable``:
+        a fill-only update with ``rows_hint`` keeps what it wrote in :attr:`undo`
+        (:func:`model.analysis.tray_fill_undo.take_back`)."""
+        before = (self.peak_at, self.loads, self._structured)
+        self.undo = None
         self.peak_at = {}
         self.loads = {}
         self._structured = structured
@@ -167,11 +174,14 @@ class TrayFill:
                 routes[rows],
                 media[rows],
             )
+            if undoable and rows_hint is not None:
+                self.undo = recorded(self._counts, rows, recounted, len(plant.media) + 1, before)
             if len(rows):
                 self._recount(plant, rows, routes, media)
         if peaks and not loads and structured is None:
             return self._fill_delta(design, plant, recounted)
         self._fill_state = None
+        self.undo = None  # the kept levels are gone: nothing for take_back to write into
         return self._peaks(design, plant, loads) if peaks else {}
 
     def _full(self, plant) -> None:
@@ -489,9 +499,12 @@ class TrayFill:
             out = dict.fromkeys(tray_ids, 0.0)
             peak_at: dict[str, tuple[float, float]] = {}
             levels.fill(design, np.arange(len(tray_ids)), out, peak_at)
+            self.undo = None  # levels built anew: the old ones are not kept to go back to
         else:
             levels, out, peak_at = state
-            trays = self._move_cables(levels, plant, recounted)
+            with keeping(self.undo, levels) as kept:  # what an undoable update writes
+                trays = self._move_cables(levels, plant, recounted)
+                kept(trays, out, peak_at)
             levels.fill(design, trays, out, peak_at)
         self._fill_state = (levels, out, peak_at)
         self.peak_at = dict(peak_at)

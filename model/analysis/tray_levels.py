@@ -40,6 +40,9 @@ class TrayLevels:
         # Per tray number: peak cross-section (m^2) and where it is first reached (None: no
         # cable), as of the last add() that touched the tray.
         self.peaks: dict[int, tuple[float, float | None]] = {}
+        # When a list: add() appends (tray no, bounds, counts, peak or None) of each tray it
+        # is about to replace, as they were (model/analysis/tray_fill_undo.py takes them back).
+        self.journal: list | None = None
 
     @classmethod
     def build(
@@ -134,6 +137,10 @@ class TrayLevels:
         kept = first | np.r_[True, np.any(counts[1:] != counts[:-1], axis=1)]
         row_t, row_pos, counts = row_t[kept], row_pos[kept], counts[kept]
         starts = np.searchsorted(row_t, np.arange(len(trays) + 1))
+        if self.journal is not None:
+            self.journal.extend(
+                (k, self.bounds[k], self.counts[k], self.peaks.get(k)) for k in listed
+            )
         self._measure(trays, starts, row_pos, counts)
         for i, k in enumerate(listed):
             lo, hi = starts[i], starts[i + 1]

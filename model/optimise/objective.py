@@ -35,6 +35,7 @@ import numpy as np
 from model.analysis.reliability import NETWORK, forecast, hall_counts
 from model.analysis.topology import infer_topology
 from model.analysis.tray_fill import TrayFill, trunk_load
+from model.analysis.tray_fill_undo import take_back
 from model.analysis.warnings import TRAY_FILL_WARNING
 from model.common.arrays import unique_sorted
 from model.design.changes import ChangeKind
@@ -164,6 +165,10 @@ class Pricer:
         self._off_devices: tuple[int, set[str]] | None = None
         self._layout_free = False  # the last whole pricing had no structured layout
         self._fill_first: tuple[float, int, dict[str, float] | None] | None = None
+        # What the last pricing, refused at its tray fill, wrote into the per-row link totals
+        # (rows, their micrometres and unreached flags and the totals as they were): put back
+        # by take_back() with the tray fill's own record.
+        self._refused: tuple[np.ndarray, np.ndarray, np.ndarray, list[int]] | None = None
         self.start = self.price()
         self._start_plugs = dict(self._plugs)
         self._off_devices = (self.cache.power_generation, set())
@@ -265,7 +270,7 @@ class Pricer:
         counted: the Priced has no terms (``complete`` False), and :meth:`broken` names the
         same tray it would name after a whole pricing."""
         design, plant = self.design, self.plant
-        self._fill_first = None
+        self._fill_first = self._refused = None
         if stop_at_fill and self._only_moves:
             refused = self._over_fill(changed)
             if refused is not None:
@@ -347,12 +352,18 @@ class Pricer:
             return None
         hinted = graph.rows_of(unique_sorted(graph.comp[self._rows_of(self._moved)]))
         medium = np.asarray(plant.medium_index)
+        kept = self._per_row
+        saved = None
+        if kept is not None and len(kept[0]) == len(medium):
+            saved = (hinted, kept[0][hinted], kept[1][hinted], list(kept[2]))
         metres, unreached = self._link_totals(medium, hinted)
         if unreached > self.start.unreached:
             # broken() names the reach first: priced whole, as it was
             self._fill_first = (metres, unreached, None)
             return None
-        fill = self.fill.update(self.design, plant, changed, None, loads=False, rows_hint=hinted)
+        fill = self.fill.update(
+            self.design, plant, changed, None, loads=False, rows_hint=hinted, undoable=True
+        )
         start = self.start.tray_fill
         if not any(
             ratio > max(TRAY_FILL_WARNING, start.get(tray_id, 0.0)) + 1e-9
@@ -360,6 +371,7 @@ class Pricer:
         ):
             self._fill_first = (metres, unreached, fill)  # the whole pricing takes them
             return None
+        self._refused = saved if self.fill.undo is not None else None
         return Priced(
             terms={},
             medium_index=medium.copy(),
@@ -368,6 +380,27 @@ class Pricer:
             tray_fill=dict(fill),
             complete=False,
         )
+
+    def mark(self) -> set[str]:
+        """The racks moved since the last whole pricing, before a candidate moves more: what
+        :meth:`take_back` returns to."""
+        return set(self._moved)
+
+    def take_back(self, mark: set[str]) -> bool:
+        """After a candidate refused at its tray fill (the last pricing) was moved back and its
+        plant rows put back as saved (:func:`model.engine.move_undo.restore`): the tray fill,
+        the per-row link totals and the racks to compare put back as they were at ``mark``, so
+        the next pricing neither compares nor recounts the moved-back rows (at XL the move
+        back's recount was about as dear as the move's). False (nothing written) when that
+        pricing kept no record: the racks stay listed and the next pricing compares them."""
+        refused, self._refused = self._refused, None
+        if refused is None or self._per_row is None or not take_back(self.fill):
+            return False
+        rows, um, lost, totals = refused
+        kept_um, kept_lost, kept_totals = self._per_row
+        kept_um[rows], kept_lost[rows], kept_totals[:] = um, lost, totals
+        self._moved = mark
+        return True
 
     def _rows_of(self, racks: set[str]) -> np.ndarray:
         """Plant rows of the links of ``racks`` (sorted), each rack's kept while only racks

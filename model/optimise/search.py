@@ -287,7 +287,6 @@ def anneal(
             }
         )
 
-    undone: set[str] = set()  # links a restored move changed back, for the next pricing
     for i in range(iterations if movable else 0):
         if seconds is not None and time.perf_counter() - t0 > seconds:
             break
@@ -301,12 +300,9 @@ def anneal(
         if index.clashes(moves):
             continue  # checked before the edit: a clashing place is never priced
         back = {r: (design.racks[r].x, design.racks[r].y) for r in moves}
-        saved = checkpoint(plant, list(moves))
+        saved, mark = checkpoint(plant, list(moves)), pricer.mark()
         design.move_racks(moves)
         changed = plant.refresh()
-        if undone:
-            changed |= undone
-            undone = set()
         # A candidate that fills a tray past its limit is refused before its plant is counted
         # (most of them at XL): the same decision, the same sentence from broken().
         priced = pricer.price(changed, stop_at_fill=True)
@@ -326,12 +322,13 @@ def anneal(
                     stopped = True
                     break
         else:
-            # Undone by moving back; the plant's rows are put back as saved (the pricer heard
-            # the move back and compares those racks' rows at the next pricing, whose changed
-            # links include these). Without a checkpoint the next refresh routes them back.
+            # Undone by moving back; the plant's rows are put back as saved, and when refused
+            # at its tray fill, the pricer's tray fill and link totals too (take_back);
+            # otherwise the pricer heard the move back and compares those racks' rows at the
+            # next pricing. Without a checkpoint the next refresh routes them back.
             design.move_racks(back)
             if saved is not None and restore(plant, saved):
-                undone = changed
+                pricer.take_back(mark)
     design.move_racks(best_places)
     floor = MIN_GAIN_PER_RACK * unit
     start = dict(pricer.start_places)
