@@ -31,6 +31,7 @@ import numpy as np
 
 from model.analysis.tray_fill_undo import FillUndo, keeping, recorded
 from model.analysis.tray_levels import TrayLevels
+from model.analysis.tray_spans import appended as _appended
 from model.analysis.tray_spans import corners_along, gather_runs, peak_along, point_along
 from model.analysis.tray_trunks import TrunkLoad, trunk_load
 from model.catalog.components import medium_group
@@ -175,9 +176,9 @@ class TrayFill:
                 media[rows],
             )
             if undoable and rows_hint is not None:
-                self.undo = recorded(self._counts, rows, recounted, len(plant.media) + 1, before)
+                self.undo = recorded(len(self._counts), rows, recounted, before)
             if len(rows):
-                self._recount(plant, rows, routes, media)
+                self._recount(plant, rows, routes, media, self.undo)
         if peaks and not loads and structured is None:
             return self._fill_delta(design, plant, recounted)
         self._fill_state = None
@@ -198,12 +199,14 @@ class TrayFill:
             }
         )
 
-    def _recount(self, plant, rows: np.ndarray, routes: np.ndarray, media: np.ndarray) -> None:
+    def _recount(self, plant, rows, routes, media, undo: FillUndo | None = None) -> None:
         # Counted per distinct (route, medium) with numpy: a rack move recounts thousands of
         # rows at L, and a Python step per row was most of the optimiser's tray-fill price.
         # ``routes`` and ``media``: the plant's, as update read them (asking the plant for its
-        # route keys again scans every link for stale ones, ~0.5 ms at XL).
+        # route keys again scans every link for stale ones, ~0.5 ms at XL). ``undo``: each
+        # count's value before its first change is kept there (None: a key added).
         width = len(plant.media) + 1
+        kept = undo.counts if undo is not None else None
         for sign in (-1, 1):
             if sign > 0:
                 self._row_route[rows] = routes[rows]
@@ -213,7 +216,10 @@ class TrayFill:
             values, counts = np.unique(route[keep] * width + medium[keep], return_counts=True)
             counted = self._counts
             for value, n in zip(values.tolist(), counts.tolist(), strict=True):
-                counted[(value // width, value % width)] += sign * n
+                key = (value // width, value % width)
+                if kept is not None and key not in kept:
+                    kept[key] = counted.get(key)
+                counted[key] += sign * n
 
     def cables_by_tray(self, plant, group_of, rows=None) -> dict[str, dict[str, int]]:
         """Cables per tray and group (``group_of(medium or None) -> name``) as last counted.
@@ -554,25 +560,6 @@ class TrayFill:
             if pos is not None:
                 self.peak_at[tray_id] = point_along(t.points, pos)
         return out
-
-
-def _appended(
-    buffers: tuple[np.ndarray, ...], filled: int, new: tuple[np.ndarray, ...]
-) -> tuple[np.ndarray, ...]:
-    """``new`` written after the first ``filled`` entries of ``buffers``, which double when full:
-    each optimiser move learns its new routes' spans, and copying every span known to append
-    them grew with the run (0.25 ms a move at XL's start, 0.43 ms after 1,500 moves)."""
-    end = filled + len(new[0])
-    if end > len(buffers[0]):
-        grown = []
-        for buf in buffers:
-            bigger = np.empty(max(end, 2 * len(buf)), dtype=buf.dtype)
-            bigger[:filled] = buf[:filled]
-            grown.append(bigger)
-        buffers = tuple(grown)
-    for buf, part in zip(buffers, new, strict=True):
-        buf[filled:end] = part
-    return buffers
 
 
 def medium_bundle_group(medium) -> str:

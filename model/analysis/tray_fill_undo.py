@@ -32,7 +32,7 @@ class FillUndo:
     rows: np.ndarray  # plant rows recounted
     route: np.ndarray  # their route ids as counted before
     medium: np.ndarray  # their medium indexes as counted before
-    counts: dict  # (route, medium) -> count before, for every key the recount touched
+    counts: dict  # (route, medium) -> count before (None: a key added), filled by the recount
     keys: int  # number of count keys before (keys added since are taken out again)
     peak_at: dict  # the counter's public figures before the update (objects, not copies)
     loads: dict
@@ -44,18 +44,11 @@ class FillUndo:
     places: dict = field(default_factory=dict)  # touched tray id -> peak place before (or None)
 
 
-def recorded(counts, rows: np.ndarray, recounted: tuple, width: int, figures: tuple) -> FillUndo:
+def recorded(keys: int, rows: np.ndarray, recounted: tuple, figures: tuple) -> FillUndo:
     """The record of an update about to recount ``rows`` (``recounted``: their (route, medium)
-    as counted and as now) in ``counts``; ``figures``: the counter's peak places, loads and
-    trunk load before it. Every (route, medium) key the recount will touch keeps its count
-    (None: not counted yet); ``width`` codes a key as one integer."""
-    old_route, old_medium, new_route, new_medium = recounted
-    route = np.concatenate([old_route, new_route])
-    medium = np.concatenate([old_medium, new_medium])
-    keep = (route >= 0) & (medium >= 0)
-    codes = np.unique(route[keep] * width + medium[keep]).tolist()
-    touched = {(c // width, c % width): counts.get((c // width, c % width)) for c in codes}
-    return FillUndo(rows, old_route, old_medium, touched, len(counts), *figures)
+    as counted and as now) in counts of ``keys`` keys; ``figures``: the counter's peak places,
+    loads and trunk load before it. The recount keeps each count it changes, as it was."""
+    return FillUndo(rows, recounted[0], recounted[1], {}, keys, *figures)
 
 
 @contextmanager

@@ -1,6 +1,6 @@
 """Along a tray: the peak of a load summed over the spans that share it, a polyline's corners,
-the point at an arc length (the geometry TrayFill's figures are placed with), and ranges
-gathered in one index array."""
+the point at an arc length (the geometry TrayFill's figures are placed with), ranges
+gathered in one index array, and span arrays grown in place (:func:`appended`)."""
 
 from __future__ import annotations
 
@@ -68,3 +68,22 @@ def gather_runs(first: np.ndarray, stop: np.ndarray) -> np.ndarray:
     sizes = stop - first
     offsets = np.repeat(first - np.cumsum(sizes) + sizes, sizes)
     return offsets + np.arange(int(sizes.sum()))
+
+
+def appended(
+    buffers: tuple[np.ndarray, ...], filled: int, new: tuple[np.ndarray, ...]
+) -> tuple[np.ndarray, ...]:
+    """``new`` written after the first ``filled`` entries of ``buffers``, which double when full:
+    each optimiser move learns its new routes' spans, and copying every span known to append
+    them grew with the run (0.25 ms a move at XL's start, 0.43 ms after 1,500 moves)."""
+    end = filled + len(new[0])
+    if end > len(buffers[0]):
+        grown = []
+        for buf in buffers:
+            bigger = np.empty(max(end, 2 * len(buf)), dtype=buf.dtype)
+            bigger[:filled] = buf[:filled]
+            grown.append(bigger)
+        buffers = tuple(grown)
+    for buf, part in zip(buffers, new, strict=True):
+        buf[filled:end] = part
+    return buffers
