@@ -4,8 +4,10 @@ Each candidate is one edit through the design's edit API (``Design.move_racks``:
 position, two racks of one plan size swapping places, or a rack sliding along its row past a
 rack it is cabled to: :func:`model.optimise.moves.slide_partners`); ``RoutedLinks.refresh()`` re-routes only
 the moved racks' links, the plant and forecast are priced from the cached counts, and a
-rejected or infeasible move is undone by moving back (the caches recount the difference at
-the next pricing). Deterministic for a seed without a time budget: the random stream is the
+rejected or infeasible move is undone by moving back: the plant's rows are put back as saved
+before the move (:mod:`model.engine.move_undo`), and for a move refused at its tray fill (most
+of them at XL) the pricer's tray fill and link totals too (``Pricer.take_back``); otherwise
+the caches recount the difference at the next pricing. Deterministic for a seed without a time budget: the random stream is the
 only choice, iteration order is fixed. Temperature and the floor of a kept move are measured in
 one movable rack's share of the objective (:func:`rack_share`). Independent restarts (seed, seed+1, ...) are pure top-level jobs (:func:`restart`)
 that any executor can run; the command runs them on Dask as ``sweep`` does.
