@@ -561,8 +561,13 @@ class RoutedLinks(PlantRouting, PlantMedia):
 
     # ----------------------------------------------------------------------------- computing
 
-    def _compute(self, rows: np.ndarray, diff: bool = True) -> set[str]:
-        """Route ``rows``, choose media per cage for their components; ids whose results changed."""
+    def _compute(self, rows: np.ndarray, diff: bool = True, lengths_only: bool = False) -> set[str]:
+        """Route ``rows``, choose media per cage for their components; ids whose results changed.
+
+        ``lengths_only``: only the rows' routes can have changed (a tray edit), so a component
+        none of whose links' length crossed a length the media choice compares with keeps its
+        media (:meth:`_length_crossed`): at XL a corner drag changes ~190k lengths, mostly
+        within one stock length."""
         if not len(rows):
             return set()
         routed = rows
@@ -572,16 +577,20 @@ class RoutedLinks(PlantRouting, PlantMedia):
         rows = self._component_rows(rows)
         if diff:
             before = tuple(getattr(self, name)[rows].copy() for name in _COMPARED)
+        if lengths_only:
+            old_length, old_status = self.length_m[routed], self.status[routed]
         self._route(routed)
-        length = self.length_m[rows]
-        status = (self.status[rows] & (SAME_RACK | NO_TRAY_PATH | UNREACHED_RACK)).astype(np.int64)
-        medium, ordered, mismatch = self._choose_media(rows, length)
-        pinned = self.pinned[rows]
-        status |= np.where((medium < 0), NO_MEDIUM, 0)
-        status |= np.where((pinned >= 0) & np.isnan(ordered), PINNED_OUT_OF_REACH, 0)
-        status |= np.where(mismatch, PINNED_MISMATCH, 0)
-        self.medium_index[rows], self.ordered_m[rows] = medium, ordered
-        self.status[rows] = status.astype(np.uint8)
+        chosen = rows
+        if lengths_only:
+            crossed = self._length_crossed(routed, old_length, self.length_m[routed])
+            chosen = self._component_rows(routed[crossed])
+            # The others keep their media, and so the status bits their media set (_route
+            # wrote the routing bits alone).
+            kept = np.flatnonzero(~np.isin(routed, chosen, assume_unique=True))
+            media_bits = np.uint8(NO_MEDIUM | PINNED_OUT_OF_REACH | PINNED_MISMATCH)
+            self.status[routed[kept]] |= old_status[kept] & media_bits
+        if len(chosen):
+            self._choose(chosen)
         if not diff:
             return set()
         after = tuple(getattr(self, name)[rows] for name in _COMPARED)
@@ -595,3 +604,15 @@ class RoutedLinks(PlantRouting, PlantMedia):
         # Rows as Python ints through a C-level map: numpy scalars as list indices cost twice
         # as much (a tray edit at XL reports ~260k links).
         return set(map(self.link_ids.__getitem__, rows[~same].tolist()))
+
+    def _choose(self, rows: np.ndarray) -> None:
+        """Media, ordered length and the media's status bits of ``rows`` (whole components)."""
+        length = self.length_m[rows]
+        status = (self.status[rows] & (SAME_RACK | NO_TRAY_PATH | UNREACHED_RACK)).astype(np.int64)
+        medium, ordered, mismatch = self._choose_media(rows, length)
+        pinned = self.pinned[rows]
+        status |= np.where((medium < 0), NO_MEDIUM, 0)
+        status |= np.where((pinned >= 0) & np.isnan(ordered), PINNED_OUT_OF_REACH, 0)
+        status |= np.where(mismatch, PINNED_MISMATCH, 0)
+        self.medium_index[rows], self.ordered_m[rows] = medium, ordered
+        self.status[rows] = status.astype(np.uint8)

@@ -342,8 +342,10 @@ class PlantRouting(EngineState):
         stations move with the corner) and every drop point attaches to it again. A row's
         routed length reads only its two drops' attachments (hop, elevation, reached) and the
         tray distance between them, so only rows where one of those changed are routed again,
-        and media chosen again for their components (:meth:`_compute`): the tray distance is
-        compared once per run of rows between the same two drops, old graph against new.
+        and media chosen again for the components where a length crossed one the choice
+        compares with (:meth:`_compute` with ``lengths_only``; :mod:`model.engine.length_breaks`):
+        the tray distance is compared once per run of rows between the same two drops, old
+        graph against new.
         Route ids are named afresh, as after a full rebuild (tray positions moved with the trays).
         """
         design = self.design
@@ -372,7 +374,7 @@ class PlantRouting(EngineState):
             | (old_graph.distance(old_att, ha, old_att, hb) != graph.distance(att, ha, att, hb))
         )
         rows = np.flatnonzero(run_moved[np.cumsum(starts) - 1])
-        return self._compute(rows) if len(rows) else set()
+        return self._compute(rows, lengths_only=True) if len(rows) else set()
 
     def _route(self, rows: np.ndarray) -> None:
         """Routed and effective length of ``rows`` (the geometry: no media)."""
