@@ -24,7 +24,7 @@ import numpy as np
 
 from model.catalog.components import MediaType
 from model.catalog.ports import port_table
-from model.common.arrays import unique_sorted
+from model.common.arrays import same_rows, unique_sorted
 from model.common.findings import Finding
 from model.design.bulk_load import LoadedLinkCodes, loaded_link_codes
 from model.design.changes import TRAY_KINDS, Change, ChangeKind
@@ -561,13 +561,8 @@ class RoutedLinks(PlantRouting, PlantMedia):
 
     # ----------------------------------------------------------------------------- computing
 
-    def _compute(self, rows: np.ndarray, diff: bool = True, lengths_only: bool = False) -> set[str]:
-        """Route ``rows``, choose media per cage for their components; ids whose results changed.
-
-        ``lengths_only``: only the rows' routes can have changed (a tray edit), so a component
-        none of whose links' length crossed a length the media choice compares with keeps its
-        media (:meth:`_length_crossed`): at XL a corner drag changes ~190k lengths, mostly
-        within one stock length."""
+    def _compute(self, rows: np.ndarray, diff: bool = True) -> set[str]:
+        """Route ``rows``, choose media per cage for their components; ids whose results changed."""
         if not len(rows):
             return set()
         routed = rows
@@ -577,33 +572,18 @@ class RoutedLinks(PlantRouting, PlantMedia):
         rows = self._component_rows(rows)
         if diff:
             before = tuple(getattr(self, name)[rows].copy() for name in _COMPARED)
-        if lengths_only:
-            old_length, old_status = self.length_m[routed], self.status[routed]
         self._route(routed)
-        chosen = rows
-        if lengths_only:
-            crossed = self._length_crossed(routed, old_length, self.length_m[routed])
-            chosen = self._component_rows(routed[crossed])
-            # The others keep their media, and so the status bits their media set (_route
-            # wrote the routing bits alone).
-            kept = np.flatnonzero(~np.isin(routed, chosen, assume_unique=True))
-            media_bits = np.uint8(NO_MEDIUM | PINNED_OUT_OF_REACH | PINNED_MISMATCH)
-            self.status[routed[kept]] |= old_status[kept] & media_bits
-        if len(chosen):
-            self._choose(chosen)
+        self._choose(rows)
         if not diff:
             return set()
         after = tuple(getattr(self, name)[rows] for name in _COMPARED)
-        same = np.ones(len(rows), dtype=bool)
-        for old, new in zip(before, after, strict=True):
-            same &= (
-                (old == new) | (np.isnan(old) & np.isnan(new))
-                if old.dtype.kind == "f"
-                else old == new
-            )
+        return self._ids(rows[~same_rows(before, after)])
+
+    def _ids(self, rows: np.ndarray) -> set[str]:
+        """Link ids of ``rows``."""
         # Rows as Python ints through a C-level map: numpy scalars as list indices cost twice
         # as much (a tray edit at XL reports ~260k links).
-        return set(map(self.link_ids.__getitem__, rows[~same].tolist()))
+        return set(map(self.link_ids.__getitem__, rows.tolist()))
 
     def _choose(self, rows: np.ndarray) -> None:
         """Media, ordered length and the media's status bits of ``rows`` (whole components)."""
