@@ -406,7 +406,8 @@ class PlantRouting(EngineState):
             self._choose(chosen)
         lengths = same_rows((old_routed, old_length), (self.routed_m[routed], new_length))
         media = same_rows(before, tuple(getattr(self, name)[chosen] for name in _MEDIA_COLUMNS))
-        return self._ids(routed[~lengths]) | self._ids(chosen[~media])
+        # one set of the ~190k ids at XL, not two and their union (~20 ms more)
+        return self._ids(np.concatenate([routed[~lengths], chosen[~media]]))
 
     def _route(self, rows: np.ndarray) -> None:
         """Routed and effective length of ``rows`` (the geometry: no media)."""
