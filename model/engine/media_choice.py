@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from model.catalog.components import MediaType
-from model.common.arrays import unique_sorted
+from model.common.arrays import unique_inverse, unique_sorted
 from model.common.text_columns import join_rows
 from model.engine.cage_choice import CageRows, choose_per_cage
 from model.engine.cages import CageView, component_graph
@@ -238,17 +238,17 @@ class PlantMedia(EngineState):
             # a medium ordered at the very length (the backplane) among a link's candidates or
             # as its pin: its choice reads the length itself
             ca, cb = self.class_a[rows[moved]], self.class_b[rows[moved]]
-            key = np.minimum(ca, cb) * (len(self.port_classes) + 1) + np.maximum(ca, cb)
-            keys, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+            stride = len(self.port_classes) + 1
+            keys, inverse = unique_inverse(np.minimum(ca, cb) * stride + np.maximum(ca, cb))
             reads_length = np.array(
                 [
-                    (self._accepted(k, int(ca[f]), int(cb[f])) & breaks.continuous).any()
-                    for k, f in zip(keys.tolist(), first.tolist(), strict=True)
+                    (self._accepted(k, k // stride, k % stride) & breaks.continuous).any()
+                    for k in keys.tolist()
                 ],
                 dtype=bool,
             )
             pinned = self.pinned[rows[moved]]
-            exact[moved] = reads_length[inverse.reshape(-1)] | (
+            exact[moved] = reads_length[inverse] | (
                 (pinned >= 0) & breaks.continuous[np.maximum(pinned, 0)]
             )
         return breaks.crossed(old_m, new_m, exact)
