@@ -147,7 +147,7 @@ class EngineState(LinkTable):
     _memo_paths: dict[tuple, Any]
     # Media: candidate lists per pair of port classes, accepted media per class-pair key.
     _groups: dict[tuple[int, int], tuple[list[int], float]]
-    _accept: dict[int, np.ndarray]
+    _accept: dict[tuple[int, int], np.ndarray]
     _breaks: tuple[PartTables, LengthBreaks]  # set on first use, for these parts (media_choice)
     _memo_reasons: dict[tuple, str]
     _components_stale: bool

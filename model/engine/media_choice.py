@@ -174,7 +174,7 @@ class PlantMedia(EngineState):
         patterns = np.zeros((len(keys), len(self.media)), dtype=bool)
         for p, k in enumerate(keys.tolist()):
             sel = np.flatnonzero(key == k)[:1]
-            patterns[p] = self._accepted(k, int(ca[sel[0]]), int(cb[sel[0]]))
+            patterns[p] = self._accepted(int(ca[sel[0]]), int(cb[sel[0]]))
         cage_rows = CageRows(
             self.component[rows],
             self.cage_a[rows],
@@ -205,9 +205,12 @@ class PlantMedia(EngineState):
                 mismatch[same] = not self._fits(int(ca[same[0]]), int(cb[same[0]]), int(m))
         return medium, ordered, mismatch
 
-    def _accepted(self, key: int, class_a: int, class_b: int) -> np.ndarray:
+    def _accepted(self, class_a: int, class_b: int) -> np.ndarray:
         """The media (bool per medium) the per-cage choice may give a link between ports of
-        these classes (``key``: the pair's code in :meth:`_choose_media`), cached per pair."""
+        these classes, cached per pair: by the pair itself, not by the code
+        :meth:`_choose_media` gives it, whose stride grows with the port classes (a device
+        type with a new port class made a cached code another pair's)."""
+        key = (min(class_a, class_b), max(class_a, class_b))
         row = self._accept.get(key)
         if row is None:
             cands = media_that_fit(
@@ -242,7 +245,7 @@ class PlantMedia(EngineState):
             keys, inverse = unique_inverse(np.minimum(ca, cb) * stride + np.maximum(ca, cb))
             reads_length = np.array(
                 [
-                    (self._accepted(k, k // stride, k % stride) & breaks.continuous).any()
+                    (self._accepted(k // stride, k % stride) & breaks.continuous).any()
                     for k in keys.tolist()
                 ],
                 dtype=bool,

@@ -251,7 +251,7 @@ class RoutedLinks(PlantRouting, PlantMedia):
         self.parts = PartTables.build(design.catalog, self.media)
         self._dev_no: dict[str, int] = {}
         self.cage_device_ids: list[str] = []
-        self._accept: dict[int, np.ndarray] = {}
+        self._accept: dict[tuple[int, int], np.ndarray] = {}
         self._components_stale = True
         # (component label, A node, B node, node count) of every row: the cage graph of the
         # last labelling (label_components), None before the first.

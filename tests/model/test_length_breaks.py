@@ -11,7 +11,7 @@ import pytest
 from model.engine.cage_choice import _round_up
 from model.engine.length_breaks import LengthBreaks
 from model.engine.link_table import OUTPUT_COLUMNS
-from model.engine.media import ordered_lengths
+from model.engine.media import PortClass, media_that_fit, ordered_lengths
 from model.engine.routed_links import RoutedLinks
 from tests.benchmarks.synthetic import synthetic_hall
 from tests.model.tray_drags import corner_moved
@@ -123,3 +123,20 @@ def test_a_design_with_panels_chooses_every_rerouted_component_again(plant):
     finally:
         design.set_settings(msgspec.structs.replace(design.settings, cabling="direct"))
         plant.refresh()
+
+
+def test_accepted_media_are_the_pairs_own_after_a_new_port_class():
+    """The accepted media are cached per pair of port classes, not per the pair's code, whose
+    stride grows with the classes: (1, 2) coded with 4 classes is (1, 1) coded with 5."""
+    plant = RoutedLinks(synthetic_hall(64))
+    classes = plant.port_classes
+    assert len(classes) == 4
+
+    def fitting(a: int, b: int) -> np.ndarray:
+        cands = media_that_fit(plant.media, classes[a], classes[b], include_splitters=True)
+        return np.isin(np.arange(len(plant.media)), cands)
+
+    np.testing.assert_array_equal(plant._accepted(1, 2), fitting(1, 2))
+    classes.append(PortClass(800.0, 8, "OSFP"))  # a device type with a new port class
+    assert not np.array_equal(fitting(1, 1), fitting(1, 2))
+    np.testing.assert_array_equal(plant._accepted(1, 1), fitting(1, 1))
