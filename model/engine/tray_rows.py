@@ -177,8 +177,10 @@ class RowCarry:
         nearest = np.full(dist.shape, np.inf)
         nearest[targets] = np.minimum.reduceat(key, starts, axis=0)
         first = tight & (key == nearest[eu])
-        count = np.zeros(dist.shape, dtype=np.uint8)  # a node has a few ways in, never 255
-        count[targets] = np.add.reduceat(first.view(np.uint8), starts, axis=0, dtype=np.uint8)
+        # ways in per node, fewer than the nodes: uint16 holds them (a quarter of int64's bytes)
+        kind = np.uint16 if len(dist) <= np.iinfo(np.uint16).max else np.int64
+        count = np.zeros(dist.shape, dtype=kind)
+        count[targets] = np.add.reduceat(first.view(np.uint8), starts, axis=0, dtype=kind)
         reached = np.isfinite(dist)
         pred = np.full(dist.shape, -1, dtype=np.int64)
         edge_of, col_of = np.nonzero(first)
