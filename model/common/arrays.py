@@ -57,6 +57,16 @@ def unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return distinct, inverse.reshape(-1)
 
 
+def same_rows(before: tuple[np.ndarray, ...], after: tuple[np.ndarray, ...]) -> np.ndarray:
+    """Per row: whether every column holds the same value after as before (NaN equal to NaN)."""
+    same = np.ones(len(before[0]), dtype=bool)
+    for old, new in zip(before, after, strict=True):
+        same &= (
+            (old == new) | (np.isnan(old) & np.isnan(new)) if old.dtype.kind == "f" else old == new
+        )
+    return same
+
+
 class FirstSeen(dict):
     """Value -> code, a new value taking the next code on first lookup: ``map(codes.__getitem__,
     values)`` numbers values in order of first use at C speed (``__missing__`` runs once per

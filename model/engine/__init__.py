@@ -12,6 +12,8 @@ Modules:
 - ``geometry``: Port positions and routed cable lengths, as pure functions of numpy arrays.
 - ``length_histogram``: The cable-length histogram of a cable plant, per medium group, with the
   reach limits in use.
+- ``length_breaks``: Which links' media choice a change of routed length can alter: the lengths
+  at which it can.
 - ``link_findings``: Findings of the cable plant: links with no tray path, no medium, or a pinned
   medium out of reach.
 - ``link_status``: Status flags of a cable-plant row (bit flags in ``RoutedLinks.status``), shared

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from model.catalog.components import MediaType
     from model.design.design import Design
     from model.engine.cages import CageView, PartTables
+    from model.engine.length_breaks import LengthBreaks
     from model.engine.media import PortClass
     from model.engine.tray_graph import Attachments, TrayGraph
 
@@ -149,7 +150,8 @@ class EngineState(LinkTable):
     _memo_paths: dict[tuple, Any]
     # Media: candidate lists per pair of port classes, accepted media per class-pair key.
     _groups: dict[tuple[int, int], tuple[list[int], float]]
-    _accept: dict[int, np.ndarray]
+    _accept: dict[tuple[int, int], np.ndarray]
+    _breaks: tuple[PartTables, LengthBreaks]  # set on first use, for these parts (media_choice)
     _memo_reasons: dict[tuple, str]
     _components_stale: bool
     _comp_index: tuple[np.ndarray, np.ndarray] | None
@@ -164,3 +166,11 @@ class EngineState(LinkTable):
         def _compute(self, rows: np.ndarray, diff: bool = True) -> set[str]: ...
 
         def _name_routes(self, rows: np.ndarray) -> None: ...
+
+        def _choose(self, rows: np.ndarray) -> None: ...
+
+        def _ids(self, rows: np.ndarray) -> set[str]: ...
+
+        def _length_crossed(
+            self, rows: np.ndarray, old_m: np.ndarray, new_m: np.ndarray
+        ) -> np.ndarray: ...

@@ -12,10 +12,11 @@ from __future__ import annotations
 import numpy as np
 
 from model.catalog.components import MediaType
-from model.common.arrays import unique_sorted
+from model.common.arrays import unique_inverse, unique_sorted
 from model.common.text_columns import join_rows
 from model.engine.cage_choice import CageRows, choose_per_cage
 from model.engine.cages import CageView, component_graph
+from model.engine.length_breaks import LengthBreaks
 from model.engine.link_status import NO_TRAY_PATH, PINNED_MISMATCH
 from model.engine.link_table import EngineState
 from model.engine.media import choose, media_that_fit
@@ -173,17 +174,7 @@ class PlantMedia(EngineState):
         patterns = np.zeros((len(keys), len(self.media)), dtype=bool)
         for p, k in enumerate(keys.tolist()):
             sel = np.flatnonzero(key == k)[:1]
-            row = self._accept.get(int(k))
-            if row is None:
-                cands = media_that_fit(
-                    self.media,
-                    self.port_classes[int(ca[sel[0]])],
-                    self.port_classes[int(cb[sel[0]])],
-                    policy,
-                    include_splitters=True,
-                )
-                row = self._accept[int(k)] = np.isin(np.arange(len(self.media)), cands)
-            patterns[p] = row
+            patterns[p] = self._accepted(int(ca[sel[0]]), int(cb[sel[0]]))
         cage_rows = CageRows(
             self.component[rows],
             self.cage_a[rows],
@@ -213,6 +204,57 @@ class PlantMedia(EngineState):
                 same = sel[key[sel] == k]
                 mismatch[same] = not self._fits(int(ca[same[0]]), int(cb[same[0]]), int(m))
         return medium, ordered, mismatch
+
+    def _accepted(self, class_a: int, class_b: int) -> np.ndarray:
+        """The media (bool per medium) the per-cage choice may give a link between ports of
+        these classes, cached per pair: by the pair itself, not by the code
+        :meth:`_choose_media` gives it, whose stride grows with the port classes (a device
+        type with a new port class made a cached code another pair's)."""
+        key = (min(class_a, class_b), max(class_a, class_b))
+        row = self._accept.get(key)
+        if row is None:
+            cands = media_that_fit(
+                self.media,
+                self.port_classes[class_a],
+                self.port_classes[class_b],
+                self.policy,
+                include_splitters=True,
+            )
+            row = self._accept[key] = np.isin(np.arange(len(self.media)), cands)
+        return row
+
+    def _length_crossed(self, rows: np.ndarray, old_m: np.ndarray, new_m: np.ndarray) -> np.ndarray:
+        """Per row of ``rows``, whose effective length went from ``old_m`` to ``new_m`` and
+        nothing else of whose changed (a tray edit): whether its component's media choice can
+        differ (:class:`model.engine.length_breaks.LengthBreaks`); every row of a design with
+        patch panels, whose channels read the length continuously."""
+        design = self.design
+        if design.settings.cabling != "direct" or design.links_via_panels():
+            return np.ones(len(rows), dtype=bool)
+        held = getattr(self, "_breaks", None)
+        if held is None or held[0] is not self.parts:
+            held = self._breaks = (self.parts, LengthBreaks(self.media, self.parts))
+        breaks = held[1]
+        exact = np.zeros(len(rows), dtype=bool)
+        moved = np.flatnonzero(old_m != new_m)
+        if breaks.continuous.any() and len(moved):
+            # a medium ordered at the very length (the backplane) among a link's candidates or
+            # as its pin: its choice reads the length itself
+            ca, cb = self.class_a[rows[moved]], self.class_b[rows[moved]]
+            stride = len(self.port_classes) + 1
+            keys, inverse = unique_inverse(np.minimum(ca, cb) * stride + np.maximum(ca, cb))
+            reads_length = np.array(
+                [
+                    (self._accepted(k // stride, k % stride) & breaks.continuous).any()
+                    for k in keys.tolist()
+                ],
+                dtype=bool,
+            )
+            pinned = self.pinned[rows[moved]]
+            exact[moved] = reads_length[inverse] | (
+                (pinned >= 0) & breaks.continuous[np.maximum(pinned, 0)]
+            )
+        return breaks.crossed(old_m, new_m, exact)
 
     def _channels(self, rows: np.ndarray) -> tuple[np.ndarray | None, ChannelPieces | None]:
         """Patch points of each row's channel and the pieces the layout will lay for it (None

@@ -24,7 +24,7 @@ import numpy as np
 
 from model.catalog.components import MediaType
 from model.catalog.ports import port_table
-from model.common.arrays import unique_sorted
+from model.common.arrays import same_rows, unique_sorted
 from model.common.findings import Finding
 from model.design.bulk_load import LoadedLinkCodes, loaded_link_codes
 from model.design.changes import TRAY_KINDS, Change, ChangeKind
@@ -240,7 +240,7 @@ class RoutedLinks(PlantRouting, PlantMedia):
         self.parts = PartTables.build(design.catalog, self.media)
         self._dev_no: dict[str, int] = {}
         self.cage_device_ids: list[str] = []
-        self._accept: dict[int, np.ndarray] = {}
+        self._accept: dict[tuple[int, int], np.ndarray] = {}
         self._components_stale = True
         # (component label, A node, B node, node count) of every row: the cage graph of the
         # last labelling (label_components), None before the first.
@@ -562,6 +562,20 @@ class RoutedLinks(PlantRouting, PlantMedia):
         if diff:
             before = tuple(getattr(self, name)[rows].copy() for name in _COMPARED)
         self._route(routed)
+        self._choose(rows)
+        if not diff:
+            return set()
+        after = tuple(getattr(self, name)[rows] for name in _COMPARED)
+        return self._ids(rows[~same_rows(before, after)])
+
+    def _ids(self, rows: np.ndarray) -> set[str]:
+        """Link ids of ``rows``."""
+        # Rows as Python ints through a C-level map: numpy scalars as list indices cost twice
+        # as much (a tray edit at XL reports ~260k links).
+        return set(map(self.link_ids.__getitem__, rows.tolist()))
+
+    def _choose(self, rows: np.ndarray) -> None:
+        """Media, ordered length and the media's status bits of ``rows`` (whole components)."""
         length = self.length_m[rows]
         status = (self.status[rows] & (SAME_RACK | NO_TRAY_PATH | UNREACHED_RACK)).astype(np.int64)
         medium, ordered, mismatch = self._choose_media(rows, length)
@@ -571,16 +585,3 @@ class RoutedLinks(PlantRouting, PlantMedia):
         status |= np.where(mismatch, PINNED_MISMATCH, 0)
         self.medium_index[rows], self.ordered_m[rows] = medium, ordered
         self.status[rows] = status.astype(np.uint8)
-        if not diff:
-            return set()
-        after = tuple(getattr(self, name)[rows] for name in _COMPARED)
-        same = np.ones(len(rows), dtype=bool)
-        for old, new in zip(before, after, strict=True):
-            same &= (
-                (old == new) | (np.isnan(old) & np.isnan(new))
-                if old.dtype.kind == "f"
-                else old == new
-            )
-        # Rows as Python ints through a C-level map: numpy scalars as list indices cost twice
-        # as much (a tray edit at XL reports ~260k links).
-        return set(map(self.link_ids.__getitem__, rows[~same].tolist()))

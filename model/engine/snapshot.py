@@ -78,6 +78,7 @@ _PLANT_COPIED = (
     "cage_device_ids",
     "_policy",
     "_accept",
+    "_breaks",  # (parts, LengthBreaks): never changed once made, so taken as it is
     "_att",
     "_groups",
     "_memo_paths",
