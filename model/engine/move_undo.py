@@ -27,7 +27,7 @@ from model.engine.routed_links import RoutedLinks
 class MoveCheckpoint:
     """The plant as it stood before a move of ``places``' racks (their positions then)."""
 
-    places: dict[str, tuple[float, float]]
+    places: dict[str, tuple[float, float, int]]  # x, y, rotation: a turn moves drop points too
     rows: np.ndarray  # plant rows the move's refresh may write
     numbers: np.ndarray  # the racks' rows in the per-rack geometry
     drops: np.ndarray  # the racks' drop points
@@ -60,7 +60,7 @@ def checkpoint(plant: RoutedLinks, rack_ids: list[str]) -> MoveCheckpoint | None
     link_columns = {name: getattr(plant, name)[rows] for name in OUTPUT_COLUMNS}
     att = plant._att
     return MoveCheckpoint(
-        places={r: (racks[r].x, racks[r].y) for r in rack_ids},
+        places={r: (racks[r].x, racks[r].y, racks[r].rotation) for r in rack_ids},
         rows=rows,
         numbers=numbers,
         drops=drops,
@@ -82,9 +82,10 @@ def restore(plant: RoutedLinks, saved: MoveCheckpoint) -> bool:
     if (
         not pending
         or plant.applied_edits != saved.applied + 1
+        or plant.last_moves != saved.places.keys()  # that refresh moved exactly these racks
         or any(c.kinds != {ChangeKind.RACKS_MOVED} for c in pending)
         or not all(set(c.ids(ChangeKind.RACKS_MOVED)) <= saved.places.keys() for c in pending)
-        or any((racks[r].x, racks[r].y) != p for r, p in saved.places.items())
+        or any((racks[r].x, racks[r].y, racks[r].rotation) != p for r, p in saved.places.items())
         or (len(plant.link_ids), len(plant._drop_x)) != saved.sizes
     ):
         return False

@@ -89,6 +89,7 @@ class RoutedLinks(PlantRouting, PlantMedia):
         self._policy = policy
         self._pending: list[Change] = []
         self.applied_edits = 0  # refreshes that applied edits (a move's checkpoint is of one)
+        self.last_moves: frozenset[str] | None = None  # racks the last refresh only moved
         self._full()
         self._subscription: _Closable = design.subscribe(self._pending.append)
         # Caches keyed by plant (tray fill) key on this: a snapshot carries the live plant's.
@@ -127,6 +128,12 @@ class RoutedLinks(PlantRouting, PlantMedia):
         if not pending:
             return set()
         self.applied_edits += 1
+        moves_only = not any(c.touches(_NOT_MOVES) for c in pending)  # move_undo reads it
+        self.last_moves = (
+            frozenset(i for c in pending for i in c.ids(ChangeKind.RACKS_MOVED))
+            if moves_only
+            else None
+        )
         self._memo_reasons.clear()  # media choices may change: their words are redone
         if any(c.touches(_NOT_MOVES) for c in pending):
             self._rack_rows.clear()  # links, devices or rows may have changed: found again

@@ -89,6 +89,47 @@ def test_restore_refuses_any_other_edit_and_the_refresh_routes_it():
     fresh.close()
 
 
+def _refused_restore_then_routed(design, plant, saved):
+    """restore() must refuse; the refresh then routes the edits and equals a fresh plant."""
+    assert not restore(plant, saved)
+    plant.refresh()
+    fresh = RoutedLinks(design)
+    for column in ("length_m", "medium_index", "status"):
+        assert getattr(plant, column).tobytes() == getattr(fresh, column).tobytes(), column
+    plant.close()
+    fresh.close()
+
+
+def test_restore_refuses_a_rack_turned_while_it_was_away():
+    # rotate_racks announces RACKS_MOVED too: back at its x, y but turned, the rack's drop
+    # points are not the saved ones
+    design = _design()
+    rack_id = network_racks(design)[0]
+    free, _ = search_space(design, [rack_id], set(), True, False)
+    plant = RoutedLinks(design)
+    home = (design.racks[rack_id].x, design.racks[rack_id].y)
+    saved = checkpoint(plant, [rack_id])
+    design.move_racks({rack_id: free[rack_id][0]})
+    plant.refresh()
+    design.rotate_racks({rack_id: (design.racks[rack_id].rotation + 90) % 360})
+    design.move_racks({rack_id: home})
+    _refused_restore_then_routed(design, plant, saved)
+
+
+def test_restore_refuses_when_the_move_moved_more_racks_than_saved():
+    design = _design()
+    movable = network_racks(design)
+    a, b = movable[0], movable[-1]
+    free, _ = search_space(design, [a, b], set(), True, False)
+    plant = RoutedLinks(design)
+    home = (design.racks[a].x, design.racks[a].y)
+    saved = checkpoint(plant, [a])
+    design.move_racks({a: free[a][0], b: free[b][0]})  # B moved in the same refresh
+    plant.refresh()
+    design.move_racks({a: home})
+    _refused_restore_then_routed(design, plant, saved)
+
+
 def test_annealing_that_restores_equals_annealing_that_routes_back(monkeypatch):
     def run():
         design = _design()
