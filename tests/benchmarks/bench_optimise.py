@@ -61,8 +61,9 @@ def run(report: Report) -> None:
             f" {seconds:.1f} s, cpu {cpu:.1f} s; floor (refresh + price, no change)"
             f" {floor * 1000:.1f} ms",
         )
-        # One design at a time: each run's peak is then its own, not the run's before it held
-        # while the next design was built (XL: 1.0 GB for one, 1.9-2.3 GB with two alive).
+        # One design at a time: the peak printed is the process's high-water mark (ru_maxrss),
+        # so a row never reads lower than one before it; with one design alive it is set by
+        # one design, not two (XL: 1.0 GB for one, 1.9-2.3 GB with two alive).
         del design, plant, done
         gc.collect()
         design = build(size)
