@@ -171,8 +171,14 @@ start_services() {
     mkdir -p "$RUN_DIR/pg" "$RUN_DIR/pgsock"
     chown postgres "$RUN_DIR/pg" "$RUN_DIR/pgsock"
     runuser -u postgres -- "$PG_BIN/initdb" -D "$RUN_DIR/pg" -A trust -U postgres -E UTF8 >/dev/null
+    # A throw-away cluster, made again by every run: nothing it writes must survive a crash, so
+    # no fsync, no wait for the WAL at commit, no full-page images after a checkpoint and only
+    # the WAL crash recovery needs (no replication); no JIT compiling of a query's plan (NetBox's
+    # queries are short, and a compile costs more CPU than it saves).
     runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$RUN_DIR/pg" -l "$RUN_DIR/pg/log" -w \
-        -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $RUN_DIR/pgsock -c fsync=off" start >/dev/null
+        -o "-c listen_addresses=127.0.0.1 -p $PG_PORT -k $RUN_DIR/pgsock -c fsync=off \
+-c synchronous_commit=off -c full_page_writes=off -c wal_level=minimal -c max_wal_senders=0 \
+-c jit=off" start >/dev/null
     redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --save '' --appendonly no \
         --dir "$RUN_DIR" --logfile "$RUN_DIR/redis.log" --daemonize yes \
         --pidfile "$RUN_DIR/redis.pid"
@@ -307,8 +313,10 @@ start_netbox() {
         local contrib
         contrib=$("$NB_HOME/venv/bin/python" -c 'import netbox, pathlib
 print(pathlib.Path(netbox.__file__).parent / "_data/contrib/gunicorn.py")')
+        # --preload: NetBox (Django and its ~1,000 modules) is loaded once, by the master, and
+        # each worker is forked from it, instead of every worker loading it again.
         "$NB_HOME/venv/bin/gunicorn" --config "$contrib" --bind "127.0.0.1:$NB_PORT" \
-            --workers "$NETBOX_WORKERS" netbox.wsgi >"$RUN_DIR/runserver.log" 2>&1 &
+            --workers "$NETBOX_WORKERS" --preload netbox.wsgi >"$RUN_DIR/runserver.log" 2>&1 &
     fi
     echo $! >"$RUN_DIR/push.server-pid"
     "$NB_HOME/venv/bin/python" -W ignore -c "
