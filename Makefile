@@ -1,27 +1,19 @@
 # Hallwright: `make run` opens the editor, `make test` lints and runs the whole suite headless.
-# Both create the virtual environment in .venv on first use (and again when pyproject.toml changes).
+# Both set up the virtual environment .venv on first use (and again when pyproject.toml changes).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# Installed environments kept between checkouts, one per set of dependencies; .venv links to
+# the one pyproject.toml asks for (.ci/venv says how; VENV_CACHE= installs into .venv itself).
+VENV_CACHE ?= $(HOME)/.cache/hallwright-venvs
 
 .PHONY: setup run test fuzz bench lint clean test-netbox netbox-check
 
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	# One pip call (the venv's own pip, no upgrade first: a second resolve and download, ~2.5 s
-	# CPU of the ~39 s). Every wheel comes built from the index (nothing is compiled from
-	# source); pip byte-compiles what it installs, which stays: the project's shells set
-	# PYTHONDONTWRITEBYTECODE, so an uncompiled library would be compiled again by every
-	# interpreter a test starts (--no-compile then compileall -j 0 cost more CPU, 46 s for 30).
-	# Only the dependencies are installed: the code runs from the checkout (pytest's pythonpath),
-	# so several checkouts can share one environment without shadowing each other.
-	$(PY) -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
-	print('\n'.join(p['dependencies'] + p['optional-dependencies']['dev']))" > $(VENV)/requirements.txt
-	$(PY) -m pip install --quiet -r $(VENV)/requirements.txt
-	touch $(STAMP)
+	.ci/venv $(VENV) $(PYTHON) "$(VENV_CACHE)"
 
 run: $(STAMP)
 	$(PY) main.py
