@@ -31,6 +31,11 @@ XDIST = -n $(TEST_WORKERS) --dist worksteal
 # headless; each step's status stops make. Each test runs once: the model tests ran a second
 # time in the whole suite before, with Qt importable, which checked nothing the first run had
 # not (`pytest` alone still runs everything, the model tests first). Both runs use every core.
+# Two runs, not one: one would save a start-up (~1 s CPU a worker; collection is per test, the
+# model tests' 7.9 s and the rest's 5.5 s CPU in one process, paid either way) and one idle
+# tail, but the GUI test modules import PySide6 when collected, before any test runs, so in one
+# run a model module importing Qt (at its top or in a function) would find it imported, and no
+# per-test check sees an import that sys.modules answers.
 # The project is byte-compiled first (as for bench): with PYTHONDONTWRITEBYTECODE set, as in the
 # project's shells, every xdist worker and every interpreter a test starts compiled ~300
 # modules again (~0.7 s CPU each). mypy runs beside the model tests, not before them; its

@@ -304,7 +304,9 @@ PUSH_DESIGN=$RUN_DIR/library.hall.json
 # kind's independent requests side by side, and one Python process holds one core at a time).
 # NETBOX_WORKERS=runserver serves with Django's development server, as before (one process).
 NETBOX_WORKERS=${NETBOX_WORKERS:-3}
-start_netbox() {
+# Started before case 2's CSV import (its start-up, ~25 s under load, then overlaps the import
+# instead of following it); answering, with a token, is awaited after it (netbox_ready).
+serve_netbox() {
     export NETBOX_ROOT=$RUN_DIR/nb-netbox_lib
     if [ "$NETBOX_WORKERS" = runserver ]; then
         "$NB_HOME/venv/bin/netbox" runserver --noreload --skip-checks "127.0.0.1:$NB_PORT" \
@@ -319,6 +321,10 @@ print(pathlib.Path(netbox.__file__).parent / "_data/contrib/gunicorn.py")')
             --workers "$NETBOX_WORKERS" --preload netbox.wsgi >"$RUN_DIR/runserver.log" 2>&1 &
     fi
     echo $! >"$RUN_DIR/push.server-pid"
+}
+# The token is made once the CSV import is over: both make the 'hallwright' user when missing.
+netbox_ready() {
+    export NETBOX_ROOT=$RUN_DIR/nb-netbox_lib
     "$NB_HOME/venv/bin/python" -W ignore -c "
 import os, secrets, django
 os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'netbox.settings'); django.setup()
@@ -343,7 +349,7 @@ hold_netbox() {  # until the server ends: it was started in `timed`'s subshell, 
     while kill -0 "$(cat "$RUN_DIR/push.server-pid")" 2>/dev/null; do sleep 5; done
 }
 rest_push() {
-    timed "NetBox start (gunicorn/runserver: $NETBOX_WORKERS, token)" start_netbox || return 1
+    timed "NetBox answers (gunicorn/runserver: $NETBOX_WORKERS, token)" netbox_ready || return 1
     if [ -n "${NETBOX_SERVE_ONLY:-}" ]; then  # a NetBox to push to by hand (measurements)
         echo "NetBox at http://127.0.0.1:$NB_PORT/ (token in $RUN_DIR/token), designs in" \
             "$RUN_DIR; NETBOX_SERVE_ONLY set: Ctrl-C (or killing this run) ends it"
@@ -364,6 +370,7 @@ rest_push() {
 # pushed into an empty site, and pushed again.
 library_then_push() {
     local rc=0
+    timed "NetBox server started" serve_netbox || return 1
     [ -n "${NETBOX_PUSH_ONLY:-}" ] || csv_library || rc=1
     rest_push || rc=1
     return "$rc"
