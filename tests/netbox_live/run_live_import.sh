@@ -304,8 +304,9 @@ PUSH_DESIGN=$RUN_DIR/library.hall.json
 # kind's independent requests side by side, and one Python process holds one core at a time).
 # NETBOX_WORKERS=runserver serves with Django's development server, as before (one process).
 NETBOX_WORKERS=${NETBOX_WORKERS:-3}
-# Started before case 2's CSV import (its start-up, ~25 s under load, then overlaps the import
-# instead of following it); answering, with a token, is awaited after it (netbox_ready).
+# Started before case 2's CSV import (its start-up then overlaps the import instead of following
+# it); answering, with a token, is awaited after it (netbox_ready). Under load 8 (nice 19) the
+# wait after the import was 103 s when the server started there, 10 s started before it.
 serve_netbox() {
     export NETBOX_ROOT=$RUN_DIR/nb-netbox_lib
     if [ "$NETBOX_WORKERS" = runserver ]; then
