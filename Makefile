@@ -1,27 +1,19 @@
 # Hallwright: `make run` opens the editor, `make test` lints and runs the whole suite headless.
-# Both create the virtual environment in .venv on first use (and again when pyproject.toml changes).
+# Both set up the virtual environment .venv on first use (and again when pyproject.toml changes).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# Installed environments kept between checkouts, one per set of dependencies; .venv links to
+# the one pyproject.toml asks for (.ci/venv says how; VENV_CACHE= installs into .venv itself).
+VENV_CACHE ?= $(HOME)/.cache/hallwright-venvs
 
 .PHONY: setup run test fuzz bench lint clean test-netbox netbox-check
 
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	# One pip call (the venv's own pip, no upgrade first: a second resolve and download, ~2.5 s
-	# CPU of the ~39 s). Every wheel comes built from the index (nothing is compiled from
-	# source); pip byte-compiles what it installs, which stays: the project's shells set
-	# PYTHONDONTWRITEBYTECODE, so an uncompiled library would be compiled again by every
-	# interpreter a test starts (--no-compile then compileall -j 0 cost more CPU, 46 s for 30).
-	# Only the dependencies are installed: the code runs from the checkout (pytest's pythonpath),
-	# so several checkouts can share one environment without shadowing each other.
-	$(PY) -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
-	print('\n'.join(p['dependencies'] + p['optional-dependencies']['dev']))" > $(VENV)/requirements.txt
-	$(PY) -m pip install --quiet -r $(VENV)/requirements.txt
-	touch $(STAMP)
+	.ci/venv $(VENV) $(PYTHON) "$(VENV_CACHE)"
 
 run: $(STAMP)
 	$(PY) main.py
@@ -31,6 +23,7 @@ run: $(STAMP)
 # both finish together (the model tests, idle 2-core machine: 144 s with xdist's default
 # scheduling, 111 s stealing; the rest of the suite ~80-86 s either way).
 TEST_WORKERS ?= auto
+MYPY_CACHE ?= $(HOME)/.cache/hallwright-mypy
 XDIST = -n $(TEST_WORKERS) --dist worksteal
 
 # Lint and format first (cheap, and the house rules), then the model tests with Qt blocked (a
@@ -38,12 +31,20 @@ XDIST = -n $(TEST_WORKERS) --dist worksteal
 # headless; each step's status stops make. Each test runs once: the model tests ran a second
 # time in the whole suite before, with Qt importable, which checked nothing the first run had
 # not (`pytest` alone still runs everything, the model tests first). Both runs use every core.
+# Two runs, not one: one would save a start-up (~1 s CPU a worker; collection is per test, the
+# model tests' 7.9 s and the rest's 5.5 s CPU in one process, paid either way) and one idle
+# tail, but the GUI test modules import PySide6 when collected, before any test runs, so in one
+# run a model module importing Qt (at its top or in a function) would find it imported, and no
+# per-test check sees an import that sys.modules answers.
 # The project is byte-compiled first (as for bench): with PYTHONDONTWRITEBYTECODE set, as in the
 # project's shells, every xdist worker and every interpreter a test starts compiled ~300
-# modules again (~0.7 s CPU each). mypy (~17 s CPU on a fresh clone, its cache empty) runs
-# beside the model tests, not before them; its report follows theirs and its status fails the
-# step like theirs. CPU of each half in one process (-n 0), user seconds: model 454 -> 248,
-# the rest 359 -> 232, once a test stopped settling each design it built (tests/conftest.py).
+# modules again (~0.7 s CPU each). mypy runs beside the model tests, not before them; its
+# report follows theirs and its status fails the step like theirs. Its cache is kept between
+# checkouts (MYPY_CACHE): on a fresh clone with an empty cache mypy took 27.1 s CPU, with
+# another clone's cache 0.5 s (mypy checks each cached module against its source's hash, so a
+# changed module, or one whose imports changed, is checked again; its path or timestamp does
+# not matter). CPU of each half in one process (-n 0), user seconds: model 454 -> 248, the
+# rest 359 -> 232, once a test stopped settling each design it built (tests/conftest.py).
 # Test modules are not byte-compiled but assertion-rewritten, once, into pytest's own cache
 # (tests/rewrite_asserts.py): with PYTHONDONTWRITEBYTECODE every xdist worker rewrote them all,
 # ~8 s CPU per worker of each run (collection: model 9.6 -> 4.5 s, the rest 6.8 -> 4.0 s CPU;
@@ -54,7 +55,7 @@ test: $(STAMP)
 	$(VENV)/bin/lint-imports
 	$(PY) -m compileall -q -j 0 -x '/(test_[^/]*|[^/]*_test|conftest)\.py$$' cli gui model tests main.py
 	$(PY) tests/rewrite_asserts.py
-	log=$$(mktemp); $(PY) -m mypy > $$log 2>&1 & mypy_pid=$$!; \
+	log=$$(mktemp); MYPY_CACHE_DIR=$(MYPY_CACHE) $(PY) -m mypy > $$log 2>&1 & mypy_pid=$$!; \
 	$(PY) tests/model_without_qt.py $(XDIST) tests/model; tests=$$?; \
 	wait $$mypy_pid; mypy=$$?; cat $$log; rm -f $$log; \
 	test $$tests -eq 0 && test $$mypy -eq 0

@@ -1,0 +1,1 @@
+"""Tests of the set-up steps (`make setup`, .ci/): the environment the suite runs in."""
