@@ -1,5 +1,5 @@
-"""The trunk legs' NetBox cables made row by row, as model/outputs/netbox/panels.py made them
-before they were made column-wise: only the oracle of tests/model/test_netbox_leg_columns.py,
+"""The trunk legs' NetBox ports and cables made row by row, as model/outputs/netbox/panels.py made
+them before they were made column-wise: only the oracle of tests/model/test_netbox_leg_columns.py,
 never used by the model."""
 
 from __future__ import annotations
@@ -7,7 +7,10 @@ from __future__ import annotations
 from collections import defaultdict
 from operator import itemgetter
 
+import numpy as np
+
 from model.outputs.netbox.panels import PanelExport, _cable_types, _description, _fit_label
+from model.structured.layout import LC_ENCLOSURE, MPO_PANEL
 
 
 def trunk_leg_cables(out: PanelExport, site: str, trunks: dict, placed: list[tuple], facts) -> None:
@@ -85,3 +88,39 @@ def trunk_leg_cables(out: PanelExport, site: str, trunks: dict, placed: list[tup
                 )
     for k, column in enumerate(out.cable_columns):
         column += map(itemgetter(k), cables)
+
+
+def place_legs(design, layout, trunks: dict, ports, order: list[str]) -> list[tuple]:
+    """(leg, [(device name, number) per node]): ports per leg and node, legs taken in the
+    order of their channels' labels (``order``: the legs' links in (label, id) order). A placed
+    panel's next port is counted in place, without looking up its rack and type, which only a
+    virtual panel needs (a zoned XL hall takes ~470k ports)."""
+
+    def rack_of(holder: str, trunk_ids, i: int) -> str:
+        if holder in design.devices:
+            return design.devices[holder].rack
+        t = trunks[trunk_ids[min(i, len(trunk_ids) - 1)]]
+        return t.rack_a if i < len(trunk_ids) else t.rack_b
+
+    # In the order of the legs' (label, link id) lists, compared as lists of the links' ranks
+    # in that order (the same comparison: a rank orders as its pair, no two links share one).
+    rank = dict(zip(order, range(len(order)), strict=True))
+    if all(len(g.links) == 1 for g in layout.legs):  # one link per leg: sort its rank
+        ranks = np.fromiter((rank[g.links[0]] for g in layout.legs), np.int64, len(layout.legs))
+        legs = [layout.legs[k] for k in np.argsort(ranks, kind="stable").tolist()]
+    else:
+        legs = sorted(layout.legs, key=lambda g: list(map(rank.__getitem__, g.links)))
+    placed: list[tuple] = []
+    devices, names, next_port = design.devices, ports.names, ports.next
+    for leg in legs:
+        at = []
+        last = len(leg.holders) - 1
+        for i, holder in enumerate(leg.holders):
+            if holder in devices:  # a placed panel: its own name, ports counted from 1
+                n = next_port[holder] = next_port[holder] + 1
+                at.append((names[holder], n))
+                continue
+            part = LC_ENCLOSURE if leg.cassettes and i in (0, last) else MPO_PANEL
+            at.append(ports.take(holder, rack_of(holder, leg.trunks, i), part))
+        placed.append((leg, at))
+    return placed

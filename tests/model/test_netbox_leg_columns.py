@@ -1,4 +1,4 @@
-"""The trunk legs' NetBox cables made column-wise are the rows made one by one before (the
+"""The trunk legs' NetBox ports and cables made column-wise are the rows made one by one before (the
 oracle, tests/model/netbox_legs_oracle.py): zoned halls (a leg over two trunks, the HDA panel's
 front ports), LC cassettes, two connectors per port and a generated cross-connected pod."""
 
@@ -40,10 +40,17 @@ def _pod():
     ],
     ids=["zones-sr4", "zones-fr4", "cassettes", "sr8", "cross-connect-pod"],
 )
-def test_trunk_leg_cables_are_the_oracles_rows(make, monkeypatch):
+@pytest.mark.parametrize(
+    ("name", "oracle"),
+    [
+        ("_trunk_leg_cables", netbox_legs_oracle.trunk_leg_cables),
+        ("_place_legs", netbox_legs_oracle.place_legs),
+    ],
+)
+def test_leg_ports_and_cables_are_the_oracles_rows(make, name, oracle, monkeypatch):
     design = make()
     got = _cables(design)
     legs = [r for r in got if r[2] != "dcim.interface" and r[6] != "dcim.interface"]
     assert legs  # the design has trunk legs
-    monkeypatch.setattr(panels, "_trunk_leg_cables", netbox_legs_oracle.trunk_leg_cables)
+    monkeypatch.setattr(panels, name, oracle)
     assert got == _cables(make())
