@@ -169,10 +169,16 @@ class _Segments:
         self.mids = Middles(design, self.trunks, middles, shapes)
         # Step 1: ports, the channels in the order of their schedule labels (ties by id).
         label_of = dict(zip(self.link_ids, codes("label")[0], strict=True))
-        ordered = sorted(row_of)
-        labels: list[str] = [label or "" for label in map(label_of.get, ordered)]
-        ordered = [ordered[i] for i in sorted(range(len(ordered)), key=labels.__getitem__)]
-        order_rows = np.fromiter(map(row_of.__getitem__, ordered), dtype=np.int64, count=n_rows)
+        keys = list(row_of)
+        labels: list[str] = [label or "" for label in map(label_of.get, keys)]
+        if len(set(labels)) == len(labels):  # no tie (the schedule's labels are unique)
+            by_label = sorted(range(n_rows), key=labels.__getitem__)
+            order_rows = np.fromiter(row_of.values(), np.int64, n_rows)[by_label]
+        else:
+            ordered = sorted(row_of)
+            labels = [label or "" for label in map(label_of.get, ordered)]
+            ordered = [ordered[i] for i in sorted(range(n_rows), key=labels.__getitem__)]
+            order_rows = np.fromiter(map(row_of.__getitem__, ordered), np.int64, n_rows)
         ordered_copies = self.copies[order_rows]
         self.ports, self.unit_middle = number_ports(
             self.mids, self.middle[order_rows], ordered_copies
@@ -426,19 +432,17 @@ def _device_ends(cells: _Cells, swapped: np.ndarray) -> dict[str, tuple]:
 
 
 def _end_labels(rack: Coded, u: Coded, port: Coded) -> np.ndarray:
-    """``{rack}-U{u}-{port}`` per row, an object array, each distinct (rack, U, port) joined once."""
-    sizes = [max(len(c.values), 1) for c in (rack, u, port)]
-    if sizes[0] * sizes[1] * sizes[2] >= 1 << 62:
-        cells = rack.cells(), u.cells(), port.cells()
-        return cells[0] + "-U" + texts(cells[1].astype(np.int64)).cells() + "-" + cells[2]
-    key = (rack.codes * sizes[1] + u.codes) * sizes[2] + port.codes
-    uniq, inverse = unique_inverse(key)
-    labels = []
-    for k in uniq.tolist():
-        rest, p = divmod(k, sizes[2])
-        r, v = divmod(rest, sizes[1])
-        labels.append(f"{rack.values[r]}-U{int(u.values[v])}-{port.values[p]}")
-    return objects(labels, len(labels))[inverse]
+    """``{rack}-U{u}-{port}`` per row, an object array: the ``{rack}-U{u}-`` prefix made once
+    per distinct (rack, U), then joined to the port by one object-array ``+`` (the ends'
+    ports are nearly one per row: a text per distinct end would be one per row)."""
+    size = max(len(u.values), 1)
+    uniq, inverse = unique_inverse(rack.codes.astype(np.int64) * size + u.codes)
+    prefixes = [
+        f"{rack.values[r]}-U{int(u.values[v])}-"
+        for r, v in (divmod(k, size) for k in uniq.tolist())
+    ]
+    ports = objects(port.values, len(port.values))
+    return objects(prefixes, len(prefixes))[inverse] + ports[port.codes]
 
 
 def _fill(out, at: np.ndarray, values: dict, pre_a: tuple, pre_b: tuple, turned) -> None:
