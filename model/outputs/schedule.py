@@ -204,12 +204,22 @@ def schedule_table(
     if phys is None or not phys.link_parts:
         phys = build_plant(plant, with_links=True)
     table = _link_table(design, plant, phys, None)
-    from model.outputs.schedule_segments import segment_columns
+    from model.outputs.schedule_segments import segment_cells
 
     # The layout the plant's items were counted from: built once per schedule; the segments
-    # are made column by column from the link rows' columns.
-    columns = segment_columns(design, plant, table.codes, phys.structured)
-    return table if columns is None else ScheduleTable(columns)
+    # are made column by column from the link rows' columns, as codes: the writers take them
+    # as coded runs, and the per-row lists are made only when asked for.
+    cells = segment_cells(design, plant, table.codes, phys.structured)
+    if cells is None:
+        return table
+    full = {name: cells.full for name in SCHEDULE_COLUMNS}
+    return _LazyTable(
+        lambda: ({name: make(name) for name, make in full.items()}, [], []),
+        cells.column,
+        cells.writer_columns,
+        cells.n,
+        cells.unordered,
+    )
 
 
 def _link_table(

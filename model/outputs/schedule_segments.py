@@ -46,9 +46,19 @@ import numpy as np
 
 from model.catalog.parts import part_number_for
 from model.catalog.structured import structured_catalog
+from model.common.arrays import unique_inverse
 from model.outputs.bom_parts import row_number
 from model.outputs.schedule_columns import SCHEDULE_COLUMNS, objects
 from model.outputs.schedule_segment_ports import Middles, number_ports, trunk_end_ports
+from model.outputs.schedule_segment_table import (
+    PER_ROW,
+    Coded,
+    CodedOut,
+    as_coded,
+    from_codes,
+    pick,
+    texts,
+)
 from model.structured.layout import structured_layout, uses_structured
 
 PATCH_CORD, TRUNK = "patch-cord", "trunk"
@@ -106,6 +116,12 @@ def segment_columns(design, plant, codes: Codes, layout=None) -> dict[str, list]
     row of the link table (``codes``: its columns, one row per link in schedule order)
     replaced by its segments; None when no link runs through panels (the link table stands).
     ``layout``: the design's structured layout when the caller has it, else built here."""
+    out = segment_cells(design, plant, codes, layout)
+    return None if out is None else {name: out.full(name) for name in SCHEDULE_COLUMNS}
+
+
+def segment_cells(design, plant, codes: Codes, layout=None) -> CodedOut | None:
+    """The columns of :func:`segment_columns` as :class:`CodedOut` (coded cells), or None."""
     if not uses_structured(design):
         return None
     if layout is None:
@@ -153,10 +169,16 @@ class _Segments:
         self.mids = Middles(design, self.trunks, middles, shapes)
         # Step 1: ports, the channels in the order of their schedule labels (ties by id).
         label_of = dict(zip(self.link_ids, codes("label")[0], strict=True))
-        ordered = sorted(row_of)
-        labels: list[str] = [label or "" for label in map(label_of.get, ordered)]
-        ordered = [ordered[i] for i in sorted(range(len(ordered)), key=labels.__getitem__)]
-        order_rows = np.fromiter(map(row_of.__getitem__, ordered), dtype=np.int64, count=n_rows)
+        keys = list(row_of)
+        labels: list[str] = [label or "" for label in map(label_of.get, keys)]
+        if len(set(labels)) == len(labels):  # no tie (the schedule's labels are unique)
+            by_label = sorted(range(n_rows), key=labels.__getitem__)
+            order_rows = np.fromiter(row_of.values(), np.int64, n_rows)[by_label]
+        else:
+            ordered = sorted(row_of)
+            labels = [label or "" for label in map(label_of.get, ordered)]
+            ordered = [ordered[i] for i in sorted(range(n_rows), key=labels.__getitem__)]
+            order_rows = np.fromiter(map(row_of.__getitem__, ordered), np.int64, n_rows)
         ordered_copies = self.copies[order_rows]
         self.ports, self.unit_middle = number_ports(
             self.mids, self.middle[order_rows], ordered_copies
@@ -165,7 +187,7 @@ class _Segments:
         self.unit_start[order_rows] = np.cumsum(ordered_copies) - ordered_copies
         self.trunk_a, self.trunk_b = trunk_end_ports(self.mids, self.unit_middle, self.ports)
 
-    def columns(self) -> dict[str, list]:
+    def columns(self) -> CodedOut:
         """Step 2: the rows, in the schedule's order (a paneled link's A-end cords, the trunks
         it lists first, its B-end cords; from its B end when the schedule turned it round)."""
         design = self.design
@@ -181,20 +203,20 @@ class _Segments:
         link_a = [links[k].a for k in cells["link_id"].tolist()]
         a_name = objects([devices[e.device].name for e in link_a], len(link_a))
         a_port = objects([e.port for e in link_a], len(link_a))
-        swapped = (cells["a_device"] != a_name) | (cells["a_port"] != a_port)
+        swapped = (cells["a_device"].cells() != a_name) | (cells["a_port"].cells() != a_port)
         copies = self.copies[channel]
         listed_at, listed_row, listed_n = self._listed_trunks(channel)
         n_listed = np.bincount(listed_row, minlength=len(paneled))
         size = np.ones(n, dtype=np.int64)
         size[paneled] = 2 * copies + n_listed
         start = np.cumsum(size) - size
-        out = [np.empty(int(size.sum()), dtype=object) for _ in SCHEDULE_COLUMNS]
+        out = CodedOut(int(size.sum()))
         direct = np.ones(n, dtype=bool)
         direct[paneled] = False
         direct_rows = np.flatnonzero(direct)
         if len(direct_rows):
-            for j, name in enumerate(SCHEDULE_COLUMNS):
-                out[j][start[direct_rows]] = _gathered(self.codes, name, direct_rows)
+            for name in SCHEDULE_COLUMNS:
+                out.put(name, start[direct_rows], _gathered(self.codes, name, direct_rows))
         # Where each segment goes: its place in its link's block, counted from the B end
         # when the schedule turned the link round.
         p_start, p_size = start[paneled], size[paneled]
@@ -212,12 +234,7 @@ class _Segments:
         rank = np.arange(len(listed_row)) - np.searchsorted(listed_row, listed_row)
         at = place(listed_row, copies[listed_row] + rank)
         self._trunks(out, at, channel, swapped, listed_at, listed_row, listed_n)
-        # Each column's array let go once it is a list: 22 arrays of ~0.9 M cells at zoned XL
-        # are ~150 MB the lists would otherwise stand beside.
-        columns: dict[str, list] = {}
-        for name in SCHEDULE_COLUMNS:
-            columns[name] = out.pop(0).tolist()
-        return columns
+        return out
 
     def _listed_trunks(self, channel: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The trunks each paneled row lists (a trunk is one cable: listed under the first
@@ -247,16 +264,15 @@ class _Segments:
         p = 0 if side == "a" else mids.n_points[middle] - 1
         point, port = mids.point[middle, p], self.ports[unit, p]
         names = self._point_names()
-        port_text = _texts(port)
-        rack = names[0][point]
+        port_text = texts(port)
         front = (
-            names[2][point] + ":" + port_text,
-            rack,
+            names[2].cells()[point] + ":" + port_text.cells(),
+            names[0][point],
             names[1][point],
             names[2][point],
             port_text,
-            _blank(len(row)),
-            _blank(len(row)),
+            "",
+            "",
         )
         device = tuple(field[row] for field in device)
         pre_a, pre_b = (device, front) if side == "a" else (front, device)
@@ -265,7 +281,7 @@ class _Segments:
         cable_id = link + f":cord-{side}"
         several = self.copies[ch] > 1  # a cord per fibre: suffixed .1, .2 (most have one)
         if several.any():
-            cable_id = cable_id + np.where(several, "." + _texts(k + 1), "")
+            cable_id = cable_id + np.where(several, "." + texts(k + 1).cells(), "")
         lengths, ordered, parts = self._cord_figures(side)
         values = {
             "cable_id": cable_id,
@@ -280,33 +296,32 @@ class _Segments:
         }
         _fill(out, at, values, pre_a, pre_b, turned)
 
-    def _point_names(self) -> tuple[np.ndarray, ...]:
-        """Per patch point code: its rack name, U and name, as object arrays."""
+    def _point_names(self) -> tuple[Coded, ...]:
+        """Per patch point code: its rack name, U and name (coded by point code)."""
         names = self.mids.point_names
-        return tuple(objects([p[i] for p in names], len(names)) for i in range(3))
+        every = np.arange(len(names), dtype=np.int64)
+        return tuple(Coded([p[i] for p in names], every) for i in range(3))
 
     @staticmethod
-    def _cord_routes(from_rack: np.ndarray, to_rack: np.ndarray, turned: np.ndarray):
+    def _cord_routes(from_rack: Coded, to_rack: Coded, turned: np.ndarray) -> Coded:
         """A cord's route: ``(in rack)``, or the racks it runs between when its panel stands in
         a patch rack of the run (model.generators.patch_racks), the way its length was counted;
-        from the row's A end."""
-        route = np.full(len(from_rack), "(in rack)", dtype=object)
-        apart = np.flatnonzero(from_rack != to_rack)
-        made: dict[tuple[str, str, bool], str] = {}
-        for i, a, b, t in zip(
-            apart.tolist(),
-            from_rack[apart].tolist(),
-            to_rack[apart].tolist(),
-            turned[apart].tolist(),
-            strict=True,
-        ):
-            got = made.get((a, b, t))
-            if got is None:
-                got = made[(a, b, t)] = _reverse_route(f"{a} > {b}") if t else f"{a} > {b}"
-            route[i] = got
-        return route
+        from the row's A end. Made once per (from, to, turned) code."""
+        size = max(len(to_rack.values), 1)
+        key = (from_rack.codes * size + to_rack.codes) * 2 + turned
+        uniq, inverse = unique_inverse(key)
+        values = []
+        for k in uniq.tolist():
+            a, b = divmod(k >> 1, size)
+            a_rack, b_rack = from_rack.values[a], to_rack.values[b]
+            if a_rack == b_rack:
+                values.append("(in rack)")
+            else:
+                route = f"{a_rack} > {b_rack}"
+                values.append(_reverse_route(route) if k & 1 else route)
+        return Coded(values, inverse)
 
-    def _cord_figures(self, side: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _cord_figures(self, side: str) -> tuple[Coded, Coded, Coded]:
         """Per cord pair, the ``side`` cord's length and ordered length rounded as the schedule
         writes them, and its part number (one per fibre part and ordered length)."""
         cords = self.layout.cords
@@ -317,8 +332,10 @@ class _Segments:
         for key in set(zip(cords.parts, ordered, strict=True)):
             fibre = fibre_parts.get(key[0])
             part_of[key] = row_number(part_number_for(fibre.part_number, key[1]) if fibre else "")
-        parts = [part_of[key] for key in zip(cords.parts, ordered, strict=True)]
-        return _rounded(length), _rounded(ordered), objects(parts, len(parts))
+        at = {key: k for k, key in enumerate(part_of)}
+        keys = zip(cords.parts, ordered, strict=True)
+        parts = Coded(list(part_of.values()), np.fromiter(map(at.__getitem__, keys), np.int64))
+        return _rounded_coded(length), _rounded_coded(ordered), parts
 
     def _trunks(self, out, at, channel, swapped, codes, rows, number) -> None:
         """The listed trunks' rows (``codes``), under paneled row ``rows``, the ``number``-th
@@ -328,13 +345,12 @@ class _Segments:
         ch = channel[rows]
         unit, middle = self.unit_start[ch], self.middle[ch]
         names = self._point_names()
-        blank = _blank(len(rows))
         ends = []
         for side, ranges in enumerate((self.trunk_a, self.trunk_b)):
             p = number + side
             point = mids.point[middle, p]
             cassette = mids.panel[middle, p] < 0
-            rear = np.where(cassette, "R", "R" + _texts(self.ports[unit, p]))
+            rear = np.where(cassette, "R", "R" + texts(self.ports[unit, p]).cells())
             port = objects(ranges, len(ranges))[codes]
             none = np.array([v is None for v in port.tolist()], dtype=bool)
             port[none] = rear[none]
@@ -342,7 +358,8 @@ class _Segments:
                 front = np.flatnonzero(~cassette & (number > 0))
                 port[front] = [t.replace("R", "") for t in port[front].tolist()]
             name = names[2][point]
-            ends.append((name + ":" + port, names[0][point], names[1][point], name, port))
+            label = name.cells() + ":" + port
+            ends.append((label, names[0][point], names[1][point], name, port))
         trunks = [self.trunks[t] for t in objects(mids.trunk_ids, len(mids.trunk_ids))[codes]]
         catalog = structured_catalog()
         part_of: dict[tuple[str, float], str] = {}  # (trunk part, ordered m) -> part number
@@ -350,10 +367,16 @@ class _Segments:
             spec = catalog.trunks.get(key[0])
             part_of[key] = row_number(part_number_for(spec.part_number, key[1]) if spec else "")
         turned = swapped[rows]
-        route = np.where(mids.n_trunks[middle] == 1, cells["route"][rows], "")
-        # Listed from the B end, a route was turned round twice (as the rows were made).
-        twice = {r: _reverse_route(_reverse_route(r)) for r in set(route[turned].tolist())}
-        route[turned] = [twice[r] for r in route[turned].tolist()]
+        # The link's route when it is the channel's only trunk; listed from the B end, a route
+        # was turned round twice (as the rows were made).
+        link_route = cells["route"][rows]
+        known = link_route.values
+        n_known = len(known)
+        route_code = np.where(turned, link_route.codes + n_known, link_route.codes)
+        route = Coded(
+            [*known, *(_reverse_route(_reverse_route(r)) for r in known), ""],
+            np.where(mids.n_trunks[middle] == 1, route_code, 2 * n_known),
+        )
         values = {
             "cable_id": objects([t.id for t in trunks], len(trunks)),
             "link_id": cells["link_id"][rows],
@@ -361,55 +384,74 @@ class _Segments:
             "medium": cells["medium"][rows],
             "medium_kind": TRUNK,
             "route": route,
-            "length_m": _rounded([t.length_m for t in trunks]),
-            "ordered_length_m": _rounded([t.ordered_m for t in trunks]),
+            "length_m": _rounded_coded([t.length_m for t in trunks]),
+            "ordered_length_m": _rounded_coded([t.ordered_m for t in trunks]),
             "part": objects([part_of[(t.part, t.ordered_m)] for t in trunks], len(trunks)),
         }
-        near, far = ((*e, blank, blank) for e in ends)
+        near, far = ((*e, "", "") for e in ends)
         _fill(out, at, values, near, far, turned)
 
 
 class _Cells(dict):
-    """The link table's columns at the paneled rows, each an object array made on first use."""
+    """The link table's columns at the paneled rows, each made on first use: a per-row column
+    (``PER_ROW``) as an object array, the others as :class:`Coded`."""
 
     def __init__(self, codes: Codes, rows: np.ndarray) -> None:
         super().__init__()
         self.codes, self.rows = codes, rows
 
-    def __missing__(self, name: str) -> np.ndarray:
+    def __missing__(self, name: str):
         got = self[name] = _gathered(self.codes, name, self.rows)
         return got
 
 
-def _gathered(codes_of: Codes, name: str, rows: np.ndarray) -> np.ndarray:
-    """Column ``name`` of ``table`` at ``rows``, an object array (gathered by its codes)."""
+def _gathered(codes_of: Codes, name: str, rows: np.ndarray):
+    """Column ``name`` of ``table`` at ``rows``: a per-row column (``PER_ROW``) as an object
+    array (gathered by its codes), the others as :class:`Coded`."""
     values, codes = codes_of(name)
-    return objects(values, len(values))[codes[rows]]
+    if name in PER_ROW:
+        return objects(values, len(values))[codes[rows]]
+    return from_codes(values, codes[rows])
 
 
 def _device_ends(cells: _Cells, swapped: np.ndarray) -> dict[str, tuple]:
     """Per end of the paneled rows' links ("a": the link's A end), its fields (label, rack,
-    U, name, port, cage, module) as object arrays: the schedule row's end, its B end where
-    the schedule turned the link round. The label is ``{rack}-U{u}-{port}``."""
+    U, name, port, cage, module): the schedule row's end, its B end where the schedule turned
+    the link round. The label is ``{rack}-U{u}-{port}``, made once per distinct end; the
+    label and cage are object arrays, the others :class:`Coded`."""
     row_end = {}
     for e in "ab":
         rack, u, port = cells[f"{e}_rack"], cells[f"{e}_u"], cells[f"{e}_port"]
-        label = rack + "-U" + _texts(u.astype(np.int64)) + "-" + port
-        fields = (label, rack, u, cells[f"{e}_device"], port)
+        fields = (_end_labels(rack, u, port), rack, u, cells[f"{e}_device"], port)
         row_end[e] = (*fields, cells[f"{e}_cage"], cells[f"{e}_module"])
     a, b = row_end["a"], row_end["b"]
     return {
-        "a": tuple(np.where(swapped, y, x) for x, y in zip(a, b, strict=True)),
-        "b": tuple(np.where(swapped, x, y) for x, y in zip(a, b, strict=True)),
+        "a": tuple(pick(swapped, x, y) for x, y in zip(a, b, strict=True)),
+        "b": tuple(pick(swapped, y, x) for x, y in zip(a, b, strict=True)),
     }
 
 
-def _fill(out: list, at: np.ndarray, values: dict, pre_a: tuple, pre_b: tuple, turned) -> None:
-    """Rows at ``at`` of the ``out`` columns: ``values`` (column -> cells), their ends
-    ``pre_a`` to ``pre_b`` (label, rack, U, name, port, cage, module), from ``pre_b`` where
-    ``turned`` (the schedule lists the link from its B end), labelled A end to B end."""
-    end_a = [np.where(turned, y, x) for x, y in zip(pre_a, pre_b, strict=True)]
-    end_b = [np.where(turned, x, y) for x, y in zip(pre_a, pre_b, strict=True)]
+def _end_labels(rack: Coded, u: Coded, port: Coded) -> np.ndarray:
+    """``{rack}-U{u}-{port}`` per row, an object array: the ``{rack}-U{u}-`` prefix made once
+    per distinct (rack, U), then joined to the port by one object-array ``+`` (the ends'
+    ports are nearly one per row: a text per distinct end would be one per row)."""
+    size = max(len(u.values), 1)
+    uniq, inverse = unique_inverse(rack.codes.astype(np.int64) * size + u.codes)
+    prefixes = [
+        f"{rack.values[r]}-U{int(u.values[v])}-"
+        for r, v in (divmod(k, size) for k in uniq.tolist())
+    ]
+    ports = objects(port.values, len(port.values))
+    return objects(prefixes, len(prefixes))[inverse] + ports[port.codes]
+
+
+def _fill(out, at: np.ndarray, values: dict, pre_a: tuple, pre_b: tuple, turned) -> None:
+    """Rows at ``at`` of the ``out`` columns (:class:`CodedOut`, or a list of object arrays in
+    ``SCHEDULE_COLUMNS`` order): ``values`` (column -> cells), their ends ``pre_a`` to
+    ``pre_b`` (label, rack, U, name, port, cage, module), from ``pre_b`` where ``turned``
+    (the schedule lists the link from its B end), labelled A end to B end."""
+    end_a = [pick(turned, x, y) for x, y in zip(pre_a, pre_b, strict=True)]
+    end_b = [pick(turned, y, x) for x, y in zip(pre_a, pre_b, strict=True)]
     label = end_a[0] + " to " + end_b[0]
     # Turned round, a row whose A end's label makes a " to " before its own (one holding a
     # space: "go to", "x to y") is split where the row's label splits first.
@@ -423,17 +465,22 @@ def _fill(out: list, at: np.ndarray, values: dict, pre_a: tuple, pre_b: tuple, t
     values = {**values, "label": label}
     for name, a, b in zip(_END + ("cage", "module"), end_a[1:], end_b[1:], strict=True):
         values[f"a_{name}"], values[f"b_{name}"] = a, b
+    if isinstance(out, CodedOut):
+        for name in SCHEDULE_COLUMNS:
+            out.put(name, at, values[name])
+        return
     for j, name in enumerate(SCHEDULE_COLUMNS):
-        out[j][at] = values[name]
+        cells = values[name]
+        out[j][at] = cells.cells() if isinstance(cells, Coded) else cells
 
 
-def _texts(values: np.ndarray) -> np.ndarray:
-    """Integers as their decimal text, an object array (each distinct value formatted once)."""
-    if not len(values):
-        return np.empty(0, dtype=object)
-    uniq, inverse = np.unique(values, return_inverse=True)
-    return objects([str(v) for v in uniq.tolist()], len(uniq))[inverse.reshape(-1)]
-
-
-def _blank(n: int) -> np.ndarray:
-    return np.full(n, "", dtype=object)
+def _rounded_coded(values: list) -> Coded:
+    """:func:`_rounded` as :class:`Coded`: each distinct value rounded once and coded, when
+    every one is a nonzero float or None (as keys 1 == 1.0 and 0.0 == -0.0, though they round
+    to different things; NaN: each NaN object its own key), else per value."""
+    distinct = dict.fromkeys(values)
+    if not all(v is None or (type(v) is float and v != 0.0) for v in distinct):
+        return as_coded(_rounded(values), len(values))
+    at = {v: k for k, v in enumerate(distinct)}
+    codes = np.fromiter(map(at.__getitem__, values), np.int64, len(values))
+    return Coded([_num(v) for v in distinct], codes)

@@ -6,7 +6,8 @@ import math
 
 import numpy as np
 
-from model.outputs.netbox.panels import _cord_labels, _cord_lengths, _first_legs, _fit_label
+from model.outputs.netbox.panel_legs import _fit_label
+from model.outputs.netbox.panels import _cord_labels, _cord_lengths, _first_legs
 
 
 def test_cord_labels_fit_exactly_where_the_per_cord_rule_fits_them():

@@ -46,16 +46,22 @@ Choices, written down:
 
 from __future__ import annotations
 
-import functools
 from collections import defaultdict
 from dataclasses import dataclass, field
 from itertools import repeat
-from operator import itemgetter
 
 import numpy as np
 
 from model.catalog.structured import structured_catalog
-from model.outputs.netbox.names import DESCRIPTION_MAX, fit_name, interface_name
+from model.outputs.netbox.names import fit_name, interface_name
+from model.outputs.netbox.panel_legs import (
+    _cable_types,
+    _description,
+    _medium_ids,
+    _medium_rows,
+    _place_legs,
+    _trunk_leg_cables,
+)
 from model.structured.layout import CASSETTE_PORTS, LC_ENCLOSURE, MPO_PANEL
 from model.structured.layout import structured_layout as layout_of
 
@@ -188,6 +194,9 @@ class _LinkFacts:
     def __init__(self, design, plant, labels) -> None:
         self.design, self.plant, self.labels = design, plant, labels
         self._label: dict[str, str] = {}
+        # (links, their medium rows) once the cords looked them up: the legs' first links are
+        # often the same list (a leg per link).
+        self.media_rows: tuple[list[str], np.ndarray] | None = None
 
     def label(self, link_id: str) -> str:
         """The schedule's label of the link, else its own, else its id."""
@@ -197,42 +206,6 @@ class _LinkFacts:
                 self.labels.get(link_id) or self.design.links[link_id].label or link_id
             )
         return got
-
-
-def _place_legs(design, layout, trunks: dict, ports: _Ports, order: list[str]) -> list[tuple]:
-    """(leg, [(device name, number) per node]): ports per leg and node, legs taken in the
-    order of their channels' labels (``order``: the legs' links in (label, id) order). A placed
-    panel's next port is counted in place, without looking up its rack and type, which only a
-    virtual panel needs (a zoned XL hall takes ~470k ports)."""
-
-    def rack_of(holder: str, trunk_ids, i: int) -> str:
-        if holder in design.devices:
-            return design.devices[holder].rack
-        t = trunks[trunk_ids[min(i, len(trunk_ids) - 1)]]
-        return t.rack_a if i < len(trunk_ids) else t.rack_b
-
-    # In the order of the legs' (label, link id) lists, compared as lists of the links' ranks
-    # in that order (the same comparison: a rank orders as its pair, no two links share one).
-    rank = dict(zip(order, range(len(order)), strict=True))
-    if all(len(g.links) == 1 for g in layout.legs):  # one link per leg: sort its rank
-        ranks = np.fromiter((rank[g.links[0]] for g in layout.legs), np.int64, len(layout.legs))
-        legs = [layout.legs[k] for k in np.argsort(ranks, kind="stable").tolist()]
-    else:
-        legs = sorted(layout.legs, key=lambda g: list(map(rank.__getitem__, g.links)))
-    placed: list[tuple] = []
-    devices, names, next_port = design.devices, ports.names, ports.next
-    for leg in legs:
-        at = []
-        last = len(leg.holders) - 1
-        for i, holder in enumerate(leg.holders):
-            if holder in devices:  # a placed panel: its own name, ports counted from 1
-                n = next_port[holder] = next_port[holder] + 1
-                at.append((names[holder], n))
-                continue
-            part = LC_ENCLOSURE if leg.cassettes and i in (0, last) else MPO_PANEL
-            at.append(ports.take(holder, rack_of(holder, leg.trunks, i), part))
-        placed.append((leg, at))
-    return placed
 
 
 def _cord_cables(
@@ -260,7 +233,10 @@ def _cord_cables(
     # A cord's description ends in its link's medium id, as a point-to-point cable's does: the
     # cable type and fibre part alone do not tell an 800G SR8 channel (two MPO legs, one cord
     # exported per end) from a 400G SR4 one, and import-netbox reads the medium back from it.
-    medium_ids = _medium_ids(facts.plant, order)
+    # The plant rows of the links' media, looked up once for the cords' two columns and the
+    # legs (each a dict lookup per link: ~0.4 s of CPU per pass at zoned XL).
+    rows = facts.media_rows = (order, _medium_rows(facts.plant, order))
+    medium_ids = _medium_ids(facts.plant, order, rows[1])
     x_ends, y_ends = _cord_ends(design, layout, order, medium_ids, first_legs, flipped)
     x_dev, x_port, x_panel, x_front, x_len, x_desc = x_ends
     y_dev, y_port, y_panel, y_front, y_len, y_desc = y_ends
@@ -272,10 +248,13 @@ def _cord_cables(
         both[0::2], both[1::2] = xs, ys
         return both
 
-    cable_type = _cable_types(facts.plant, order)
+    cable_type = _cable_types(facts.plant, order, rows[1])
     kinds = ("dcim.interface", "dcim.frontport") * n
     link_labels = list(map(facts.label, order))
-    labels = pairs(_cord_labels(link_labels, " cord A"), _cord_labels(link_labels, " cord B"))
+    misfits = _misfits(link_labels, 100 - len(" cord A"))  # the same for " cord B"
+    labels = pairs(
+        _cord_labels(link_labels, " cord A", misfits), _cord_labels(link_labels, " cord B", misfits)
+    )
     lengths = pairs(x_len, y_len)
     columns = (
         [site] * (2 * n),
@@ -386,120 +365,28 @@ def _cord_lengths(ordered: list[float], laid: list[float], pair: np.ndarray) -> 
     return rounded[np.where(pair >= 0, inverse.reshape(-1), len(uniq))].tolist()
 
 
-def _cord_labels(link_labels: list[str], suffix: str) -> list[str]:
+def _cord_labels(
+    link_labels: list[str], suffix: str, misfits: list[int] | None = None
+) -> list[str]:
     """``[_fit_label(label + suffix) ...]``, the check made on the link's label: with a
     suffix ending in a letter, ``label + suffix`` fits as it is when the label has no leading
-    space and leaves room for the suffix."""
-    room = 100 - len(suffix)
+    space and leaves room for the suffix. ``misfits``: :func:`_misfits` for the suffix's
+    length, when the caller has them."""
     texts = [label + suffix for label in link_labels]
-    for k, label in enumerate(link_labels):
-        if len(label) > room or not label or label[:1].isspace():
-            texts[k] = fit_name(texts[k], 100)
+    if misfits is None:
+        misfits = _misfits(link_labels, 100 - len(suffix))
+    for k in misfits:
+        texts[k] = fit_name(texts[k], 100)
     return texts
 
 
-def _fit_label(text: str) -> str:
-    """``fit_name(text, 100)`` without the call when it fits already (most labels do)."""
-    return text if len(text) <= 100 and text == text.strip() else fit_name(text, 100)
-
-
-def _medium_ids(plant, link_ids: list[str]) -> list[str]:
-    """Each link's medium id ("" where none was chosen), from the plant's medium column."""
-    return _per_medium(plant, link_ids, [m.id for m in plant.media])
-
-
-def _cable_types(plant, link_ids: list[str]) -> list[str]:
-    """Each link's NetBox cable type (its medium's), from the plant's medium column."""
-    return _per_medium(plant, link_ids, [m.netbox_type for m in plant.media])
-
-
-def _per_medium(plant, link_ids: list[str], texts: list[str]) -> list[str]:
-    """Each link's text of its medium (``texts``, one per medium; "" where none was chosen),
-    gathered by numpy from the plant's medium column."""
-    index = plant.index
-    chosen = plant.medium_index[np.fromiter(map(index.__getitem__, link_ids), np.int64)]
-    table = np.empty(len(texts) + 1, dtype=object)
-    table[:-1], table[-1] = texts, ""
-    return table[np.where(chosen >= 0, chosen, len(texts))].tolist()
-
-
-def _trunk_leg_cables(
-    out: PanelExport, site: str, trunks: dict, placed: list[tuple], facts: _LinkFacts
-) -> None:
-    """Trunk legs: one cable per leg and segment, named after the trunk's two panels. The legs'
-    cable types come from the plant's medium column at once, and a row is made in place (a
-    zoned XL hall has ~400k legs and segments)."""
-    numbered: dict[str, str] = {}
-    per_pair: dict[tuple[str, str], int] = defaultdict(int)
-    leg_no: dict[str, int] = defaultdict(int)
-    # (leg number, legs, part) -> description: a few hundred distinct over ~400k rows, each
-    # made once.
-    described: dict[tuple, str] = {}
-    cable_type = _cable_types(facts.plant, [leg.links[0] for leg, _ in placed])
-    cables: list[tuple] = []
-    append = cables.append
-    for (leg, at), netbox_type in zip(placed, cable_type, strict=True):
-        last = len(at) - 1
-        cassettes = leg.cassettes
-        for s, trunk_id in enumerate(leg.trunks):
-            trunk = trunks[trunk_id]
-            (na, ka), (nb, kb) = at[s], at[s + 1]
-            if trunk_id not in numbered:
-                pair = (na, nb) if na <= nb else (nb, na)
-                per_pair[pair] += 1
-                numbered[trunk_id] = _fit_label(f"{pair[0]}-{pair[1]} trunk {per_pair[pair]}")
-            n = leg_no[trunk_id] = leg_no[trunk_id] + 1
-            if 0 < s:  # leaving a zone panel: from the adapter's front
-                a_kind, rear_a = "dcim.frontport", f"F{ka}"
-            else:
-                a_kind, rear_a = "dcim.rearport", f"C{ka}" if cassettes else f"R{ka}"
-            rear_b = f"C{kb}" if cassettes and s + 1 == last else f"R{kb}"
-            key = (n, trunk.legs, trunk.part)
-            description = described.get(key)
-            if description is None:
-                what = f"leg {n} of {trunk.legs} of one {trunk.part or 'MPO'} trunk"
-                if n != 1:
-                    what += ", length on leg 1"
-                description = described[key] = _description(what, "")
-            # One physical trunk, one length: on leg 1 only, so that NetBox's sum of cable
-            # lengths is what is bought (the other legs say where their length is).
-            length = None
-            if n == 1:
-                got = trunk.ordered_m
-                length = round(got if got == got else trunk.length_m, 2)
-            tail = (netbox_type, "planned", numbered[trunk_id], length, "" if n != 1 else "m")
-            if (nb, rear_b) < (na, rear_a):  # A side: the panel sorting first, whatever way
-                append(
-                    (
-                        site,
-                        nb,
-                        "dcim.rearport",
-                        rear_b,
-                        site,
-                        na,
-                        a_kind,
-                        rear_a,
-                        *tail,
-                        description,
-                    )
-                )
-            else:
-                append(
-                    (
-                        site,
-                        na,
-                        a_kind,
-                        rear_a,
-                        site,
-                        nb,
-                        "dcim.rearport",
-                        rear_b,
-                        *tail,
-                        description,
-                    )
-                )
-    for k, column in enumerate(out.cable_columns):
-        column += map(itemgetter(k), cables)
+def _misfits(link_labels: list[str], room: int) -> list[int]:
+    """The labels that do not fit ``room`` characters as they are (or start with a space)."""
+    return [
+        k
+        for k, label in enumerate(link_labels)
+        if len(label) > room or not label or label[:1].isspace()
+    ]
 
 
 # A cable row (the cords' and the legs'): side A and side B (site, device, type, name), then type, status, label,
@@ -507,10 +394,3 @@ def _trunk_leg_cables(
 # this module cannot import it: netbox_cables imports this one through netbox_types).
 CABLE_ROW_TAIL = ("type", "status", "label", "length", "length_unit", "description")
 assert len(_CABLE_WIDTH) == 8 + len(CABLE_ROW_TAIL)
-
-
-@functools.lru_cache(maxsize=4096)
-def _description(what: str, fibre_part: str, medium_id: str = "") -> str:
-    """A cable's description (a hall's ~1 M cords and legs have a few hundred)."""
-    text = what + (f" ({fibre_part})" if fibre_part else "")
-    return fit_name(text + (f" [{medium_id}]" if medium_id else ""), DESCRIPTION_MAX)

@@ -1,0 +1,263 @@
+"""NetBox trunk legs of a structured design: each leg's panel ports, one cable per leg and
+trunk segment, and the cable texts the cords share (cable types from the plant's media, labels,
+descriptions); :mod:`model.outputs.netbox.panels` says what is exported and why."""
+
+from __future__ import annotations
+
+import functools
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from model.outputs.netbox.names import DESCRIPTION_MAX, fit_name
+from model.structured.layout import LC_ENCLOSURE, MPO_PANEL
+
+if TYPE_CHECKING:
+    from model.outputs.netbox.panels import PanelExport, _LinkFacts, _Ports
+
+
+def _place_legs(design, layout, trunks: dict, ports: _Ports, order: list[str]) -> list[tuple]:
+    """(leg, [(device name, number) per node]): ports per leg and node, legs taken in the
+    order of their channels' labels (``order``: the legs' links in (label, id) order); the
+    ports by :func:`_leg_ports`."""
+
+    def rack_of(holder: str, trunk_ids, i: int) -> str:
+        if holder in design.devices:
+            return design.devices[holder].rack
+        t = trunks[trunk_ids[min(i, len(trunk_ids) - 1)]]
+        return t.rack_a if i < len(trunk_ids) else t.rack_b
+
+    # In the order of the legs' (label, link id) lists, compared as lists of the links' ranks
+    # in that order (the same comparison: a rank orders as its pair, no two links share one).
+    rank = dict(zip(order, range(len(order)), strict=True))
+    if all(len(g.links) == 1 for g in layout.legs):  # one link per leg: sort its rank
+        ranks = np.fromiter((rank[g.links[0]] for g in layout.legs), np.int64, len(layout.legs))
+        legs = [layout.legs[k] for k in np.argsort(ranks, kind="stable").tolist()]
+    else:
+        legs = sorted(layout.legs, key=lambda g: list(map(rank.__getitem__, g.links)))
+    return list(zip(legs, _leg_ports(design, legs, ports, rack_of), strict=True))
+
+
+def _leg_ports(design, legs: list, ports: _Ports, rack_of) -> list[list[tuple[str, int]]]:
+    """Per leg (in numbering order), (NetBox name, port number) per node. A placed panel's
+    port is the rank of its use among its uses over the legs' nodes in order, after the ports
+    it gave before (one stable sort of the nodes' codes, not a counter per node: ~1.2 M nodes
+    at zoned XL); a virtual holder's is taken in that order (:meth:`_Ports.take`)."""
+    count = np.fromiter((len(leg.holders) for leg in legs), np.int64, len(legs))
+    holders = [h for leg in legs for h in leg.holders]
+    n = len(holders)
+    code_of = dict.fromkeys(holders)
+    distinct = list(code_of)
+    code_of.update(zip(distinct, range(len(distinct)), strict=True))
+    code = np.fromiter(map(code_of.__getitem__, holders), np.int64, n)
+    order = np.argsort(code, kind="stable")
+    ranked = code[order]
+    run = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]]) if n else ranked
+    number = np.empty(n, dtype=np.int64)
+    number[order] = np.arange(n) - np.repeat(run, np.diff(np.r_[run, n]))
+    devices, next_port = design.devices, ports.next
+    placed = np.fromiter((h in devices for h in distinct), bool, len(distinct))
+    base = np.fromiter(
+        (next_port[h] if p else 0 for h, p in zip(distinct, placed.tolist(), strict=True)),
+        np.int64,
+        len(distinct),
+    )
+    number += base[code] + 1
+    uses = np.bincount(code, minlength=len(distinct))
+    for h, p, b, u in zip(distinct, placed.tolist(), base.tolist(), uses.tolist(), strict=True):
+        if p:
+            next_port[h] = b + u
+    name_of = [ports.names[h] if p else "" for h, p in zip(distinct, placed.tolist(), strict=True)]
+    flat = list(zip([name_of[c] for c in code.tolist()], number.tolist(), strict=True))
+    start = np.cumsum(count) - count
+    virtual = np.flatnonzero(~placed[code]).tolist()
+    if virtual:  # taken one by one, in the nodes' order
+        leg_of = np.repeat(np.arange(len(legs)), count)
+        for k in virtual:
+            leg = legs[leg_of[k]]
+            i, last = k - int(start[leg_of[k]]), len(leg.holders) - 1
+            part = LC_ENCLOSURE if leg.cassettes and i in (0, last) else MPO_PANEL
+            flat[k] = ports.take(holders[k], rack_of(holders[k], leg.trunks, i), part)
+    bounds = start.tolist()
+    ends = (start + count).tolist()
+    return [flat[a:b] for a, b in zip(bounds, ends, strict=True)]
+
+
+def _fit_label(text: str) -> str:
+    """``fit_name(text, 100)`` without the call when it fits already (most labels do)."""
+    return text if len(text) <= 100 and text == text.strip() else fit_name(text, 100)
+
+
+def _medium_ids(plant, link_ids: list[str], rows: np.ndarray | None = None) -> list[str]:
+    """Each link's medium id ("" where none was chosen), from the plant's medium column."""
+    return _per_medium(plant, link_ids, [m.id for m in plant.media], rows)
+
+
+def _cable_types(plant, link_ids: list[str], rows: np.ndarray | None = None) -> list[str]:
+    """Each link's NetBox cable type (its medium's), from the plant's medium column."""
+    return _per_medium(plant, link_ids, [m.netbox_type for m in plant.media], rows)
+
+
+def _medium_rows(plant, link_ids: list[str]) -> np.ndarray:
+    """Each link's medium (a row of ``plant.media``; -1 where none was chosen)."""
+    index = plant.index
+    return plant.medium_index[np.fromiter(map(index.__getitem__, link_ids), np.int64)]
+
+
+def _per_medium(
+    plant, link_ids: list[str], texts: list[str], rows: np.ndarray | None = None
+) -> list[str]:
+    """Each link's text of its medium (``texts``, one per medium; "" where none was chosen),
+    gathered by numpy from the plant's medium column (``rows``: :func:`_medium_rows` of the
+    links, when the caller has them)."""
+    chosen = _medium_rows(plant, link_ids) if rows is None else rows
+    table = np.empty(len(texts) + 1, dtype=object)
+    table[:-1], table[-1] = texts, ""
+    return table[np.where(chosen >= 0, chosen, len(texts))].tolist()
+
+
+def _trunk_leg_cables(
+    out: PanelExport, site: str, trunks: dict, placed: list[tuple], facts: _LinkFacts
+) -> None:
+    """Trunk legs: one cable per leg and segment, named after the trunk's two panels.
+
+    Made column by column over the segments (leg by leg, segment by segment: a zoned XL hall
+    has ~790k), from integer codes: each segment's trunk, its panels' names and port numbers;
+    a leg's number in its trunk is the rank of its segment among the trunk's, a trunk's label
+    number the rank of its first segment among those of the same panel pair; the texts (port
+    names, labels, descriptions, lengths) are made once per distinct value. Made row by row
+    this was ~2 s of that hall's export."""
+    if not placed:
+        return
+    first_links = [leg.links[0] for leg, _ in placed]
+    known = facts.media_rows
+    rows = known[1] if known is not None and known[0] == first_links else None
+    cable_type = _cable_types(facts.plant, first_links, rows)
+    count = np.fromiter((len(leg.trunks) for leg, _ in placed), np.int64, len(placed))
+    n_rows = int(count.sum())
+    if not n_rows:
+        return
+    leg_of = np.repeat(np.arange(len(placed)), count)
+    s = np.arange(n_rows) - np.repeat(np.cumsum(count) - count, count)
+    trunk_ids = [t for leg, _ in placed for t in leg.trunks]
+    near = [at[k] for (leg, at) in placed for k in range(len(leg.trunks))]
+    far = [at[k + 1] for (leg, at) in placed for k in range(len(leg.trunks))]
+    # Codes: trunks by first use, panel names in text order (the A side is the one sorting first)
+    trunk_code = dict.fromkeys(trunk_ids)
+    trunk_list = list(trunk_code)
+    trunk_code.update(zip(trunk_list, range(len(trunk_list)), strict=True))
+    code = np.fromiter(map(trunk_code.__getitem__, trunk_ids), np.int64, n_rows)
+    names = sorted({name for name, _ in near} | {name for name, _ in far})
+    name_code = dict(zip(names, range(len(names)), strict=True))
+    na = np.fromiter((name_code[name] for name, _ in near), np.int64, n_rows)
+    nb = np.fromiter((name_code[name] for name, _ in far), np.int64, n_rows)
+    ka = np.fromiter((k for _, k in near), np.int64, n_rows)
+    kb = np.fromiter((k for _, k in far), np.int64, n_rows)
+    cassettes = np.fromiter((leg.cassettes for leg, _ in placed), bool, len(placed))[leg_of]
+    # Leg number: the segment's rank among its trunk's segments (in row order), from 1.
+    by_trunk = np.argsort(code, kind="stable")
+    sorted_code = code[by_trunk]
+    run_start = np.flatnonzero(np.r_[True, sorted_code[1:] != sorted_code[:-1]])
+    rank = np.arange(n_rows) - np.repeat(run_start, np.diff(np.r_[run_start, n_rows]))
+    leg_no = np.empty(n_rows, dtype=np.int64)
+    leg_no[by_trunk] = rank + 1
+    labels = _trunk_labels(trunk_list, by_trunk[run_start], na, nb, names)
+    # Ports: "F{k}" leaving a zone panel, "C{k}" a cassette end, else "R{k}".
+    a_letter = np.where(s > 0, 0, np.where(cassettes, 1, 2))
+    last = np.fromiter((len(at) - 1 for _, at in placed), np.int64, len(placed))
+    b_letter = np.where(cassettes & (s + 1 == last[leg_of]), 1, 2)
+    rear_a, a_text = _port_texts(a_letter, ka)
+    rear_b, b_text = _port_texts(b_letter, kb)
+    a_kind = np.where(s > 0, "dcim.frontport", "dcim.rearport")
+    # A side: the panel sorting first, whatever way (by name, then port name).
+    swap = nb < na
+    same = np.flatnonzero(nb == na)
+    if len(same):
+        swap[same] = [
+            b_text[x] < a_text[y] for x, y in zip(rear_b[same], rear_a[same], strict=True)
+        ]
+    first = [trunks[t] for t in trunk_list]
+    described: dict[tuple, str] = {}
+    keys = zip(leg_no.tolist(), code.tolist(), strict=True)
+    description = [_leg_description(described, n, first[c]) for n, c in keys]
+    lengths = [_trunk_length(t) for t in first]
+    one = leg_no == 1
+    length_of = objects_of([*lengths, None])[np.where(one, code, len(lengths))]
+    name_obj, a_obj, b_obj = objects_of(names), objects_of(a_text), objects_of(b_text)
+    a_side = (name_obj[na], a_kind.astype(object), a_obj[rear_a])
+    b_side = (name_obj[nb], np.full(n_rows, "dcim.rearport", dtype=object), b_obj[rear_b])
+    first_side = [np.where(swap, b, a).tolist() for a, b in zip(a_side, b_side, strict=True)]
+    other_side = [np.where(swap, a, b).tolist() for a, b in zip(a_side, b_side, strict=True)]
+    columns = (
+        [site] * n_rows,
+        *first_side,
+        [site] * n_rows,
+        *other_side,
+        objects_of(cable_type)[leg_of].tolist(),
+        ["planned"] * n_rows,
+        objects_of(labels)[code].tolist(),
+        length_of.tolist(),
+        np.where(one, "m", "").astype(object).tolist(),
+        description,
+    )
+    for column, cells in zip(out.cable_columns, columns, strict=True):
+        column += cells
+
+
+def objects_of(values: list) -> np.ndarray:
+    """``values`` as a 1-D object array."""
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
+def _trunk_labels(
+    trunk_list: list[str], first_row: np.ndarray, na: np.ndarray, nb: np.ndarray, names: list
+) -> list[str]:
+    """Per trunk (in first-use order), its label ``{panel}-{panel} trunk {k}``: its panels as
+    at its first segment, in text order, ``k`` counted per pair of panels in first-use order."""
+    per_pair: dict[tuple[int, int], int] = defaultdict(int)
+    out = []
+    for x, y in zip(na[first_row].tolist(), nb[first_row].tolist(), strict=True):
+        pair = (x, y) if x <= y else (y, x)
+        per_pair[pair] += 1
+        out.append(_fit_label(f"{names[pair[0]]}-{names[pair[1]]} trunk {per_pair[pair]}"))
+    assert len(out) == len(trunk_list)
+    return out
+
+
+def _port_texts(letter: np.ndarray, number: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """Port names ``F{k}``/``C{k}``/``R{k}`` (``letter`` 0/1/2) as (code per row, texts)."""
+    key = number * 3 + letter
+    uniq, inverse = np.unique(key, return_inverse=True)
+    texts = [f"{'FCR'[k % 3]}{k // 3}" for k in uniq.tolist()]
+    return inverse.reshape(-1), texts
+
+
+def _leg_description(described: dict, n: int, trunk) -> str:
+    """A leg's description: its number of the trunk's legs, the trunk's part (made once per
+    (leg number, legs, part))."""
+    key = (n, trunk.legs, trunk.part)
+    got = described.get(key)
+    if got is None:
+        what = f"leg {n} of {trunk.legs} of one {trunk.part or 'MPO'} trunk"
+        if n != 1:
+            what += ", length on leg 1"
+        got = described[key] = _description(what, "")
+    return got
+
+
+def _trunk_length(trunk) -> float:
+    """A trunk's length as leg 1 carries it: ordered, else as laid, rounded to cm. One physical
+    trunk, one length: on leg 1 only, so that NetBox's sum of cable lengths is what is bought
+    (the other legs say where their length is)."""
+    got = trunk.ordered_m
+    return round(got if got == got else trunk.length_m, 2)
+
+
+@functools.lru_cache(maxsize=4096)
+def _description(what: str, fibre_part: str, medium_id: str = "") -> str:
+    """A cable's description (a hall's ~1 M cords and legs have a few hundred)."""
+    text = what + (f" ({fibre_part})" if fibre_part else "")
+    return fit_name(text + (f" [{medium_id}]" if medium_id else ""), DESCRIPTION_MAX)
