@@ -47,7 +47,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections.abc import Callable
-from itertools import groupby
+from itertools import chain, groupby
 
 import msgspec
 
@@ -296,6 +296,13 @@ def _bundle_trunks(
                     key=lambda t: t.fibres,
                 ),
             )
+        # The pair's legs as columns, read once: their segments' lengths, links and whether
+        # the segment is a path's first (a zoned XL hall's ~800k segments on ~100k pairs: per
+        # trunk a slice of each, not a generator over its legs).
+        seg_m = [leg.seg_m[s] for leg, s in members]
+        link_ids = [leg.link_ids for leg, _ in members]
+        legs = [leg.trunks for leg, _ in members]
+        firsts = [s for _, s in members]
         i = 0
         while i < len(members):
             remaining = len(members) - i
@@ -311,17 +318,20 @@ def _bundle_trunks(
                     else (max(parts, key=lambda p: p.fibres // width) if parts else None)
                 )
             n = min(remaining, tpart.fibres // width) if tpart else 1
-            chunk, i = members[i : i + n], i + n
+            j = i + n
             n_trunk += 1
+            leg0, s0 = members[i]
             trunk = _trunk(
                 f"trunk-{n_trunk}",
                 tpart,
-                chunk,
+                (leg0.racks[s0], leg0.racks[s0 + 1]),
+                max(seg_m[i:j]),
+                link_ids[i:j],
                 width,
                 (panel_a, panel_b),
                 route_of,
                 slack_pct,
-                _recorded_m(chunk, recorded) if recorded else None,
+                _recorded_m(members[i:j], recorded) if recorded else None,
             )
             layout.trunks.append(trunk)
             if tpart is None or math.isnan(trunk.ordered_m):
@@ -330,39 +340,42 @@ def _bundle_trunks(
             # One element per trunk and polarity, shared by the channels of its legs (as
             # panels are): the first trunk of a channel is Type B, any further one Type A.
             first = further = None
-            for leg, s in chunk:
+            for leg_trunks, s in zip(legs[i:j], firsts[i:j], strict=True):
                 if s == 0:
                     if first is None:
                         first = Element("trunk", trunk.id, trunk.part, got, "B")
-                    leg.trunks[s] = first
+                    leg_trunks[0] = first
                 else:
                     if further is None:
                         further = Element("trunk", trunk.id, trunk.part, got, "A")
-                    leg.trunks[s] = further
+                    leg_trunks[s] = further
+            i = j
 
 
 def _trunk(
     trunk_id: str,
     tpart,
-    chunk: list[tuple[Leg, int]],
+    racks: tuple[str, str],
+    longest_m: float,
+    link_ids: list[tuple[str, ...]],
     width: int,
     panels: tuple[str, str],
     route_of: dict,
     slack_pct: float,
     recorded_m: float | None = None,
 ) -> Trunk:
-    """The trunk of part ``tpart`` (None: no part fits) carrying the legs' segments ``chunk``,
-    at the longest leg's length plus the slack and a service loop, or at ``recorded_m``: the
-    length its links recorded (:func:`_recorded_m`)."""
-    leg0, s0 = chunk[0]
-    ra, rb = leg0.racks[s0], leg0.racks[s0 + 1]
+    """The trunk of part ``tpart`` (None: no part fits) between ``racks`` carrying legs of
+    ``link_ids`` (per leg, its links), at the longest leg's segment ``longest_m`` plus the
+    slack and a service loop, or at ``recorded_m``: the length its links recorded
+    (:func:`_recorded_m`)."""
+    ra, rb = racks
     if recorded_m is None:
-        length = max(leg.seg_m[s] for leg, s in chunk) * (1 + slack_pct / 100)
+        length = longest_m * (1 + slack_pct / 100)
         length += TRUNK_SERVICE_LOOP_M
     else:
         length = recorded_m
     ordered = _round_up(tpart.lengths_m, length) if tpart else math.nan
-    links = tuple(dict.fromkeys(lid for leg, _ in chunk for lid in leg.link_ids))
+    links = tuple(dict.fromkeys(chain.from_iterable(link_ids)))
     return Trunk(
         trunk_id,
         tpart.id if tpart else "",
@@ -373,7 +386,7 @@ def _trunk(
         links,
         1,
         tpart.fibres if tpart else width,
-        len(chunk),
+        len(link_ids),
         panels[0],
         panels[1],
         route_of.get((ra, rb), route_of.get((rb, ra), "")),
