@@ -53,9 +53,14 @@ class LegLayer:
             findings,
             panels_only,
         )
-        self.segments: dict[tuple, list[tuple[Leg, int]]] = {}  # per panel pair, mode, width
-        # Each leg and its members (rows of the ChannelColumns of :meth:`lay`), in layout order.
-        self.legs: list[tuple[Leg, list[int]]] = []
+        # Per panel pair, mode and width: its segments as two columns, the legs and each
+        # one's segment number (lists grown a run at a time, not a tuple per segment).
+        self.segments: dict[tuple, tuple[list[Leg], list[int]]] = {}
+        # Each leg and its members (rows of the ChannelColumns of :meth:`lay`), in layout
+        # order, as two columns; and per path laid, the span of its legs there (first, end).
+        self.legs: list[Leg] = []
+        self.chunks: list[list[int]] = []
+        self.paths: list[tuple[int, int]] = []
         self.columns: ChannelColumns | None = None
         self.cassette_no: dict[str, int] = {}
         # One Element per panel (frozen, so the channels through it can share it).
@@ -129,7 +134,10 @@ class LegLayer:
                 # same panel (so the order of takes between them does not matter): the usual
                 # path, and a path whose racks spill into patch racks of their own.
                 lay = self._lay_in_columns
+            start = len(self.legs)
             lay(group, points, chunks, (racks, leg_ends, own_route, fixed_m), (mode, width))
+            if len(self.legs) > start:
+                self.paths.append((start, len(self.legs)))
 
     def _ids_and_horizontal(self) -> tuple[list[str], list[float]]:
         """The members' link ids and horizontal lengths (m), by row."""
@@ -175,10 +183,13 @@ class LegLayer:
             home = self.pool.home  # panels taken in patch racks (filled as the legs are laid)
             if home and not home.keys().isdisjoint(holders):
                 _displace(leg, home, self.design.racks)
-            self.legs.append((leg, chunk))
+            self.legs.append(leg)
+            self.chunks.append(chunk)
             for s in range(len(seg_m)):
                 seg_key = (holders[s], holders[s + 1], *seg)
-                self.segments.setdefault(seg_key, []).append((leg, s))
+                seg_legs, seg_nos = self.segments.setdefault(seg_key, ([], []))
+                seg_legs.append(leg)
+                seg_nos.append(s)
 
     def _lay_in_columns(self, group: int, points: list, chunks: list, shape: tuple, seg: tuple):
         """The legs of a path whose nodes are distinct racks' pooled panels: each node takes
@@ -254,7 +265,8 @@ class LegLayer:
                 strict=True,
             )
         ]
-        self.legs += zip(legs, chunks, strict=True)
+        self.legs += legs
+        self.chunks += chunks
         self._add_segments(legs, run_cols, seg)
 
     def _displaced(self, racks: tuple, run_cols: list, seg_ms: list) -> list | None:
@@ -299,7 +311,7 @@ class LegLayer:
         pair enters ``segments`` where it would leg by leg (legs first, then segments), as
         the trunks are numbered in that order."""
         segments = self.segments
-        new: dict[tuple, tuple[tuple[int, int], list]] = {}
+        new: dict[tuple, tuple[tuple[int, int], tuple[list, list]]] = {}
         for s in range(len(run_cols) - 1):
             k = 0
             for holder_a, holder_b, m in _paired_runs(run_cols[s], run_cols[s + 1]):
@@ -308,9 +320,10 @@ class LegLayer:
                 if members is None:
                     got = new.get(seg_key)
                     if got is None:
-                        got = new[seg_key] = ((k, s), [])
+                        got = new[seg_key] = ((k, s), ([], []))
                     members = got[1]
-                members += [(leg, s) for leg in legs[k : k + m]]
+                members[0].extend(legs[k : k + m])
+                members[1].extend([s] * m)
                 k += m
         for seg_key, (_, members) in sorted(new.items(), key=lambda item: item[1][0]):
             segments[seg_key] = members
