@@ -12,6 +12,7 @@ patch-rack panel, takes them leg by leg.
 from __future__ import annotations
 
 import math
+from itertools import repeat
 
 import msgspec
 import numpy as np
@@ -236,35 +237,37 @@ class LegLayer:
                 holders += [holder] * count
             holder_cols.append(holders)
         ids, horizontal = self._ids_and_horizontal()
-        if own_route:
-            seg_ms = [
-                (horizontal[chunk[0]] if len(chunk) == 1 else max(horizontal[c] for c in chunk),)
-                for chunk in chunks
-            ]
+        # A leg of one member (every MPO leg; an LC leg of one channel): its links and its
+        # own route's length are 1-tuples made by zip over the members, in C.
+        lone = max(map(len, chunks)) == 1
+        flat = [chunk[0] for chunk in chunks] if lone else []
+        if lone:
+            link_cols = list(zip(map(ids.__getitem__, flat), strict=True))
+        else:
+            link_cols = [tuple([ids[c] for c in chunk]) for chunk in chunks]
+        if own_route and lone:
+            seg_ms = list(zip(map(horizontal.__getitem__, flat), strict=True))
+        elif own_route:
+            seg_ms = [(max([horizontal[c] for c in chunk]),) for chunk in chunks]
         else:
             seg_ms = [fixed_m] * n
-        cord_offs = self._displaced(racks, run_cols, seg_ms) or [(0.0, 0.0)] * n
-        legs = [
-            Leg(
-                (ids[chunk[0]],) if len(chunk) == 1 else tuple(ids[c] for c in chunk),
-                racks,
-                holders,
-                nodes,
-                seg_m,
-                group,
-                leg_ends,
-                [None] * len(seg_m),
-                cord_off_m,
-            )
-            for chunk, holders, nodes, seg_m, cord_off_m in zip(
-                chunks,
+        cord_offs = self._displaced(racks, run_cols, seg_ms) or repeat((0.0, 0.0), n)
+        # Leg's C __init__ mapped over the columns (a zoned XL hall's 393k legs), each leg
+        # with a list of its own for the trunks step 3 sets.
+        legs = list(
+            map(
+                Leg,
+                link_cols,
+                repeat(racks, n),
                 zip(*holder_cols, strict=True),
                 zip(*element_cols, strict=True),
                 seg_ms,
+                repeat(group, n),
+                repeat(leg_ends, n),
+                map(list, repeat((None,) * (len(racks) - 1), n)),
                 cord_offs,
-                strict=True,
             )
-        ]
+        )
         self.legs += legs
         self.chunks += chunks
         self._add_segments(legs, run_cols, seg)
