@@ -47,7 +47,8 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
-from itertools import chain
+from itertools import chain, repeat
+from operator import attrgetter
 
 import msgspec
 
@@ -423,6 +424,9 @@ def _trunk_not_orderable(trunk: Trunk, mode: str, width: int) -> Finding:
     )
 
 
+_LINK_IDS, _HOLDERS = attrgetter("link_ids"), attrgetter("holders")
+
+
 def _channel_legs(layout: StructuredLayout, table: ChannelTable, laid: LegLayer, distance) -> tuple:
     """Step 4's legs: each added to the table with the elements its channels share, a path's
     legs at a time (step 2 lays them path by path, ``laid.paths`` their spans, and they
@@ -456,10 +460,13 @@ def _channel_legs(layout: StructuredLayout, table: ChannelTable, laid: LegLayer,
             dist_a += [far_a] * n
             dist_b += [far_b] * n
         trunk_ids, trunk_m, middles = _leg_tuples(path_legs, len(first.trunks) == 1)
-        trunk_legs += [
-            TrunkLeg(leg.link_ids, leg.holders, ids, cassettes)
-            for leg, ids in zip(path_legs, trunk_ids, strict=True)
-        ]
+        trunk_legs += map(
+            TrunkLeg,
+            map(_LINK_IDS, path_legs),
+            map(_HOLDERS, path_legs),
+            trunk_ids,
+            repeat(cassettes, n),
+        )
         leg_no += table.add_legs(middles, cassettes, first.group, trunk_m)
         trunk_sum += map(sum, trunk_m)
     # The members of every leg, in the same order (the paths' spans cover the legs).
