@@ -88,7 +88,8 @@ class LegLayer:
             # the links' ids or insertion: the same plant bundles the same legs into the same
             # trunks, also after a round trip that gives the links new ids (import-netbox).
             # Stable: a link's repeats stay together. (Integer keys: 393k members.)
-            members = members[np.argsort(columns.end_key[members], kind="stable")].tolist()
+            order = members[np.argsort(columns.end_key[members], kind="stable")]
+            members = order.tolist()
             lc = CONNECTOR_FAMILY.get(connector) == "LC"
             width = 12 if lc else CONNECTOR_FIBRES[connector]
             per_leg = CASSETTE_PORTS if lc else 1
@@ -114,17 +115,15 @@ class LegLayer:
             fixed_m = () if own_route else tuple(distance(ra, rb) for ra, rb in hops)
             # Each leg's members: a chunk of up to ``per_leg`` channels, once per fibre of an
             # MPO link of several (800G SR8: one leg per fibre).
+            # An MPO leg's one member: ``flat``, the members leg by leg (None: LC chunks),
+            # each chunk a 1-tuple of it.
+            flat: list[int] | None = None
             if lc:
                 chunks = [members[i : i + per_leg] for i in range(0, len(members), per_leg)]
             else:
-                chunks = [[member] for member in members]
-                copies = columns.fibres[members]
-                if (copies != 1).any():
-                    chunks = [
-                        chunk
-                        for chunk, c in zip(chunks, copies.tolist(), strict=True)
-                        for _ in range(c)
-                    ]
+                copies = columns.fibres[order]
+                flat = members if (copies == 1).all() else np.repeat(order, copies).tolist()
+                chunks = list(zip(flat, strict=True))
             lay = self._lay_one_by_one
             if (
                 not any(point[2] for point in points)
@@ -136,7 +135,7 @@ class LegLayer:
                 # path, and a path whose racks spill into patch racks of their own.
                 lay = self._lay_in_columns
             start = len(self.legs)
-            lay(group, points, chunks, (racks, leg_ends, own_route, fixed_m), (mode, width))
+            lay(group, points, chunks, (racks, leg_ends, own_route, fixed_m), (mode, width), flat)
             if len(self.legs) > start:
                 self.paths.append((start, len(self.legs)))
 
@@ -163,7 +162,9 @@ class LegLayer:
             reached |= overflow
         return True
 
-    def _lay_one_by_one(self, group: int, points: list, chunks: list, shape: tuple, seg: tuple):
+    def _lay_one_by_one(
+        self, group: int, points: list, chunks: list, shape: tuple, seg: tuple, flat=None
+    ):
         """The legs of a path with panels named by hand (or a rack twice): leg after leg, each
         taking its panels from the pool in turn, as a named panel's use is checked per leg."""
         racks, leg_ends, own_route, fixed_m = shape
@@ -192,7 +193,9 @@ class LegLayer:
                 seg_legs.append(leg)
                 seg_nos.append(s)
 
-    def _lay_in_columns(self, group: int, points: list, chunks: list, shape: tuple, seg: tuple):
+    def _lay_in_columns(
+        self, group: int, points: list, chunks: list, shape: tuple, seg: tuple, flat=None
+    ):
         """The legs of a path whose nodes are distinct racks' pooled panels: each node takes
         its ports for all the path's legs at once, as runs of one panel
         (:meth:`PanelPool.take_runs`; the keys are distinct, so the order of takes between
@@ -237,11 +240,14 @@ class LegLayer:
                 holders += [holder] * count
             holder_cols.append(holders)
         ids, horizontal = self._ids_and_horizontal()
-        # A leg of one member (every MPO leg; an LC leg of one channel): its links and its
-        # own route's length are 1-tuples made by zip over the members, in C.
-        lone = max(map(len, chunks)) == 1
-        flat = [chunk[0] for chunk in chunks] if lone else []
+        # A leg of one member (every MPO leg, ``flat`` its members; an LC leg of one
+        # channel): its links and its own route's length are 1-tuples made by zip over the
+        # members, in C.
+        lone = flat is not None or max(map(len, chunks)) == 1
+        if lone and flat is None:
+            flat = [chunk[0] for chunk in chunks]
         if lone:
+            assert flat is not None
             link_cols = list(zip(map(ids.__getitem__, flat), strict=True))
         else:
             link_cols = [tuple([ids[c] for c in chunk]) for chunk in chunks]
@@ -299,13 +305,23 @@ class LegLayer:
             # The same sums in the same order as _displace's: segment + its A end's + its B
             # end's.
             cord_offs[k0:k1] = [(ways[0], ways[-1])] * (k1 - k0)
-            was = got = None
-            for k in range(k0, k1):
-                seg_m = seg_ms[k]
-                if seg_m is not was:
-                    was = seg_m
-                    got = tuple([m + ways[s] + ways[s + 1] for s, m in enumerate(seg_m)])
-                seg_ms[k] = got
+            stretch = seg_ms[k0:k1]
+            if all(seg_m is stretch[0] for seg_m in stretch):  # a path off its own route
+                seg_m = stretch[0]
+                got = tuple([m + ways[s] + ways[s + 1] for s, m in enumerate(seg_m)])
+                seg_ms[k0:k1] = [got] * (k1 - k0)
+            elif all(len(seg_m) == 1 for seg_m in stretch):  # on its own route: one segment
+                # The same float64 sums, (m + A) + B, over the stretch at once.
+                one = np.fromiter((seg_m[0] for seg_m in stretch), np.float64, k1 - k0)
+                seg_ms[k0:k1] = list(zip(((one + ways[0]) + ways[1]).tolist(), strict=True))
+            else:
+                was = got = None
+                for k in range(k0, k1):
+                    seg_m = seg_ms[k]
+                    if seg_m is not was:
+                        was = seg_m
+                        got = tuple([m + ways[s] + ways[s + 1] for s, m in enumerate(seg_m)])
+                    seg_ms[k] = got
         return cord_offs
 
     def _add_segments(self, legs: list, run_cols: list, seg: tuple) -> None:
