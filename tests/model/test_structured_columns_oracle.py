@@ -22,7 +22,9 @@ from model.structured.channel_groups import _route_links, group_channels
 from model.structured.channel_table import ChannelTable
 from model.structured.channels import plant_fibres
 from model.structured.layout import _module_fibres, structured_layout
+from model.structured.legs import LegLayer
 from tests.model.structured_layout_oracle import (
+    bundle_trunks_per_segment,
     group_channels_by_link,
     lay_cords_by_member,
     leg_tuples_per_leg,
@@ -270,3 +272,38 @@ def test_legs_sharing_tuples_are_the_legs_with_tuples_of_their_own(monkeypatch, 
     assert _whole_picture(shared) == _whole_picture(own)
     assert shared.channels.middles == own.channels.middles
     assert len({id(m) for m in shared.channels.middles}) < len(shared.channels.middles)
+
+
+@pytest.mark.parametrize("name", sorted(HALLS))
+def test_trunks_bundled_from_columns_are_the_trunks_bundled_segment_by_segment(monkeypatch, name):
+    """A panel pair's legs bundled into trunks from columns (slices of its segments' lengths,
+    links and trunk lists) are the trunks, findings and channel elements bundled from (leg,
+    segment) pairs trunk by trunk; recorded lengths included (half the links record theirs)."""
+    design = _hall(name)
+    links = sorted(design.links.values(), key=lambda link: link.id)
+    design.update_links(
+        [
+            # One, two or three trunks: a record counts where it has its leg's shape.
+            msgspec.structs.replace(
+                link, as_built_pieces_m=(None, *[31.0 + n % 7] * (1 + n % 3), None)
+            )
+            for n, link in enumerate(links[::2])
+        ]
+    )
+    plant = RoutedLinks(design)
+    lay = LegLayer.lay
+
+    def uneven(self, *args):
+        """The legs laid, then their segments made of unequal lengths (a generated hall's
+        legs of one trunk are mostly equal): the trunk takes the longest of its own legs."""
+        lay(self, *args)
+        for k, leg in enumerate(self.legs):
+            leg.seg_m = tuple([m + (k * 7 % 11) * 0.5 for m in leg.seg_m])
+
+    monkeypatch.setattr(LegLayer, "lay", uneven)
+    columns = structured_layout(plant)
+    monkeypatch.setattr(layout_module, "_bundle_trunks", bundle_trunks_per_segment)
+    by_segment = structured_layout(plant)
+    assert columns.trunks and any(t.recorded for t in columns.trunks)
+    assert _whole_picture(columns) == _whole_picture(by_segment)
+    assert columns.channels.middles == by_segment.channels.middles
