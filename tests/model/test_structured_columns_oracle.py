@@ -17,7 +17,7 @@ import model.structured.layout as layout_module
 from model.design.structured_edit import route_via
 from model.engine.routed_links import RoutedLinks
 from model.generators.generate import apply_cabling, generate
-from model.structured.channel_checks import _groups, table_checks
+from model.structured.channel_checks import _groups, _trunk_columns, table_checks
 from model.structured.channel_groups import _route_links, group_channels
 from model.structured.channel_table import ChannelTable
 from model.structured.channels import plant_fibres
@@ -307,3 +307,17 @@ def test_trunks_bundled_from_columns_are_the_trunks_bundled_segment_by_segment(m
     assert columns.trunks and any(t.recorded for t in columns.trunks)
     assert _whole_picture(columns) == _whole_picture(by_segment)
     assert columns.channels.middles == by_segment.channels.middles
+
+
+@pytest.mark.parametrize("name", sorted(HALLS))
+def test_trunk_length_columns_are_the_legs_trunks_segment_by_segment(name):
+    """The checks' per-segment trunk lengths, read as columns, are each leg's s-th trunk
+    (0.0 where it has fewer), as read leg by leg before; a hand-made table of one, three and
+    no trunks per leg too."""
+    table = structured_layout(RoutedLinks(_hall(name))).channels
+    for leg_trunk_m in (table.leg_trunk_m, [(3.0,), (5.0, 7.5, 9.25), (), (float("nan"), 2.0)]):
+        got = _trunk_columns(leg_trunk_m)
+        assert len(got) == max(map(len, leg_trunk_m))
+        for s, column in enumerate(got):
+            want = [t[s] if s < len(t) else 0.0 for t in leg_trunk_m]
+            np.testing.assert_array_equal(column, np.asarray(want, dtype=np.float64))
