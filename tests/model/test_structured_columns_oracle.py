@@ -20,7 +20,7 @@ from model.generators.generate import apply_cabling, generate
 from model.structured.channel_checks import _groups, _trunk_columns, table_checks
 from model.structured.channel_groups import _route_links, group_channels
 from model.structured.channel_table import ChannelTable
-from model.structured.channels import plant_fibres
+from model.structured.channels import FibreTable, plant_fibres
 from model.structured.layout import _module_fibres, structured_layout
 from model.structured.legs import LegLayer
 from tests.model.structured_layout_oracle import (
@@ -321,3 +321,25 @@ def test_trunk_length_columns_are_the_legs_trunks_segment_by_segment(name):
         for s, column in enumerate(got):
             want = [t[s] if s < len(t) else 0.0 for t in leg_trunk_m]
             np.testing.assert_array_equal(column, np.asarray(want, dtype=np.float64))
+
+
+@pytest.mark.parametrize("name", sorted(HALLS))
+def test_layout_and_checks_read_fibres_by_row_without_an_index_of_every_link(name):
+    """The layout, its channels and the checks read the direct fibres by row (the cords
+    know each channel's): the fibre table's index of every link by id is never made, and a
+    channel made from its row is the one made from its link's fibre looked up by id."""
+    layout = structured_layout(RoutedLinks(_hall(name)))
+    table = layout.channels
+    fibres = table.fibres
+    assert isinstance(fibres, FibreTable) and table.fibre_rows is not None
+    summary, findings = table_checks(table)
+    made = [table.row_channel(row) for row in range(len(table.link_ids))]
+    if not name.endswith("by hand"):  # a link routed via panels is grouped by its id
+        assert fibres._row_of is None  # noqa: SLF001 - the lazy index is what is tested
+    by_id = ChannelTable(dict(fibres.items()), table.records)
+    for name_ in ChannelTable.__slots__[2:]:
+        if name_ not in ("fibres", "records"):
+            setattr(by_id, name_, getattr(table, name_))
+    by_id.fibre_rows = None
+    assert made == [by_id.row_channel(row) for row in range(len(table.link_ids))]
+    assert (summary, findings) == table_checks(by_id)
