@@ -102,7 +102,9 @@ def group_channels(
     )
     # Per medium of a member: its fibre's mode and connector (a medium's fibre part sets them).
     used, first = np.unique(medium, return_index=True)
-    fibre_of = {m: direct[link_ids[r]] for m, r in zip(used.tolist(), first.tolist(), strict=True)}
+    # (A FibreTable's fibre by its row: by id, it would make its 393k-link index at XL.)
+    fibre_at = direct.fibre if isinstance(direct, FibreTable) else lambda r: direct[link_ids[r]]
+    fibre_of = {m: fibre_at(r) for m, r in zip(used.tolist(), first.tolist(), strict=True)}
     lc = {m: CONNECTOR_FAMILY.get(f.connector) == "LC" for m, f in fibre_of.items()}
     ports = np.asarray([fpp[m] if lc.get(m) else 1 for m in range(len(media))], dtype=np.int64)
     groups: dict[tuple, np.ndarray] = {}

@@ -16,10 +16,17 @@ The checks over all channels work on the columns (:func:`model.structured.channe
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 import msgspec
 
-from model.structured.channels import CONNECTOR_FAMILY, Channel, Element, direct_channel
+from model.structured.channels import (
+    CONNECTOR_FAMILY,
+    Channel,
+    Element,
+    FibreTable,
+    direct_channel,
+)
 from model.structured.link_polarity import apply_polarity
 from model.structured.polarity import CASSETTE_PORTS
 
@@ -153,7 +160,12 @@ class ChannelTable(Mapping):
     def row_channel(self, row: int) -> Channel:
         """The channel of ``row``, as the layout lays it out, with its link's polarity record."""
         link_id = self.link_ids[row]
-        fibre = self.fibres[link_id]
+        rows = self.fibre_rows
+        fibre: Any  # a Fibre (its mode a str where Channel's is a Literal)
+        if rows is not None and isinstance(self.fibres, FibreTable):
+            fibre = self.fibres.fibre(rows[row])  # by its row: no index of every link made
+        else:
+            fibre = self.fibres[link_id]
         leg = self.legs[row]
         middle = self.middles[leg]
         if self.leg_cassettes[leg]:  # each channel on its own cassette port (far end mirrored)

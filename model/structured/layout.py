@@ -46,8 +46,9 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from collections.abc import Callable
-from itertools import groupby
+from collections.abc import Callable, Iterable
+from itertools import chain, repeat
+from operator import attrgetter
 
 import msgspec
 
@@ -246,7 +247,7 @@ def _layout(
     if trunks_only:
         layout.channels = ChannelTable({})  # no channel made, as no cord is
         return _with_panels(layout, design, pool, legs.cassette_no)
-    per_leg = _channel_legs(layout, table, legs.legs, distance)
+    per_leg = _channel_legs(layout, table, legs, distance)
     # A typed length is the channel's length too (mostly none is typed: one pass, no call).
     typed = {
         lid: given[0]
@@ -286,7 +287,7 @@ def _bundle_trunks(
     # of these, each a sort and bend-radius check of the catalog's trunks.
     parts_of: dict[tuple[str, int], list] = {}
     fit_of: dict[tuple[str, int, int], TrunkPart | None] = {}  # (mode, width, legs) -> part
-    for (panel_a, panel_b, mode, width), members in segments.items():
+    for (panel_a, panel_b, mode, width), (seg_legs, seg_nos) in segments.items():
         parts = parts_of.get((mode, width))
         if parts is None:
             parts = parts_of[(mode, width)] = _bendable(
@@ -296,9 +297,15 @@ def _bundle_trunks(
                     key=lambda t: t.fibres,
                 ),
             )
+        # The pair's legs as columns, read once: their segments' lengths, links and trunk
+        # lists (a zoned XL hall's ~800k segments on ~100k pairs: per trunk a slice of each,
+        # not a generator over its legs).
+        seg_m = [leg.seg_m[s] for leg, s in zip(seg_legs, seg_nos, strict=True)]
+        link_ids = [leg.link_ids for leg in seg_legs]
+        legs = [leg.trunks for leg in seg_legs]
         i = 0
-        while i < len(members):
-            remaining = len(members) - i
+        while i < len(seg_legs):
+            remaining = len(seg_legs) - i
             # The smallest part that carries them all, else the largest (a few answers).
             fit_key = (mode, width, remaining)
             if fit_key in fit_of:
@@ -311,17 +318,22 @@ def _bundle_trunks(
                     else (max(parts, key=lambda p: p.fibres // width) if parts else None)
                 )
             n = min(remaining, tpart.fibres // width) if tpart else 1
-            chunk, i = members[i : i + n], i + n
+            j = i + n
             n_trunk += 1
+            leg0, s0 = seg_legs[i], seg_nos[i]
             trunk = _trunk(
                 f"trunk-{n_trunk}",
                 tpart,
-                chunk,
+                (leg0.racks[s0], leg0.racks[s0 + 1]),
+                max(seg_m[i:j]),
+                link_ids[i:j],
                 width,
                 (panel_a, panel_b),
                 route_of,
                 slack_pct,
-                _recorded_m(chunk, recorded) if recorded else None,
+                _recorded_m(zip(seg_legs[i:j], seg_nos[i:j], strict=True), recorded)
+                if recorded
+                else None,
             )
             layout.trunks.append(trunk)
             if tpart is None or math.isnan(trunk.ordered_m):
@@ -330,39 +342,42 @@ def _bundle_trunks(
             # One element per trunk and polarity, shared by the channels of its legs (as
             # panels are): the first trunk of a channel is Type B, any further one Type A.
             first = further = None
-            for leg, s in chunk:
+            for leg_trunks, s in zip(legs[i:j], seg_nos[i:j], strict=True):
                 if s == 0:
                     if first is None:
                         first = Element("trunk", trunk.id, trunk.part, got, "B")
-                    leg.trunks[s] = first
+                    leg_trunks[0] = first
                 else:
                     if further is None:
                         further = Element("trunk", trunk.id, trunk.part, got, "A")
-                    leg.trunks[s] = further
+                    leg_trunks[s] = further
+            i = j
 
 
 def _trunk(
     trunk_id: str,
     tpart,
-    chunk: list[tuple[Leg, int]],
+    racks: tuple[str, str],
+    longest_m: float,
+    link_ids: list[tuple[str, ...]],
     width: int,
     panels: tuple[str, str],
     route_of: dict,
     slack_pct: float,
     recorded_m: float | None = None,
 ) -> Trunk:
-    """The trunk of part ``tpart`` (None: no part fits) carrying the legs' segments ``chunk``,
-    at the longest leg's length plus the slack and a service loop, or at ``recorded_m``: the
-    length its links recorded (:func:`_recorded_m`)."""
-    leg0, s0 = chunk[0]
-    ra, rb = leg0.racks[s0], leg0.racks[s0 + 1]
+    """The trunk of part ``tpart`` (None: no part fits) between ``racks`` carrying legs of
+    ``link_ids`` (per leg, its links), at the longest leg's segment ``longest_m`` plus the
+    slack and a service loop, or at ``recorded_m``: the length its links recorded
+    (:func:`_recorded_m`)."""
+    ra, rb = racks
     if recorded_m is None:
-        length = max(leg.seg_m[s] for leg, s in chunk) * (1 + slack_pct / 100)
+        length = longest_m * (1 + slack_pct / 100)
         length += TRUNK_SERVICE_LOOP_M
     else:
         length = recorded_m
     ordered = _round_up(tpart.lengths_m, length) if tpart else math.nan
-    links = tuple(dict.fromkeys(lid for leg, _ in chunk for lid in leg.link_ids))
+    links = tuple(dict.fromkeys(chain.from_iterable(link_ids)))
     return Trunk(
         trunk_id,
         tpart.id if tpart else "",
@@ -373,7 +388,7 @@ def _trunk(
         links,
         1,
         tpart.fibres if tpart else width,
-        len(chunk),
+        len(link_ids),
         panels[0],
         panels[1],
         route_of.get((ra, rb), route_of.get((rb, ra), "")),
@@ -381,7 +396,7 @@ def _trunk(
     )
 
 
-def _recorded_m(chunk: list[tuple[Leg, int]], recorded: dict) -> float | None:
+def _recorded_m(chunk: Iterable[tuple[Leg, int]], recorded: dict) -> float | None:
     """The length the links of a trunk's legs ``chunk`` recorded for it (the longest, should two
     differ: it is one cable), None when none did. A link's record counts only when it has the
     leg's shape (a cord, a trunk per segment, a cord): a link re-routed since holds none
@@ -409,9 +424,12 @@ def _trunk_not_orderable(trunk: Trunk, mode: str, width: int) -> Finding:
     )
 
 
-def _channel_legs(layout: StructuredLayout, table: ChannelTable, legs: list, distance) -> tuple:
+_LINK_IDS, _HOLDERS = attrgetter("link_ids"), attrgetter("holders")
+
+
+def _channel_legs(layout: StructuredLayout, table: ChannelTable, laid: LegLayer, distance) -> tuple:
     """Step 4's legs: each added to the table with the elements its channels share, a path's
-    legs at a time (they come one after the other, step 2 lays them group by group, and
+    legs at a time (step 2 lays them path by path, ``laid.paths`` their spans, and they
     share its racks, ends and shape).
 
     Returns columns, one value per leg: (table leg, the cords' rack distances A and B, the
@@ -420,16 +438,15 @@ def _channel_legs(layout: StructuredLayout, table: ChannelTable, legs: list, dis
     dist_a: list[float] = []
     dist_b: list[float] = []
     trunk_sum: list[float] = []
-    chunks: list = []
     trunk_legs = layout.legs
-    for _, run in groupby(legs, key=lambda item: item[0].group):
-        path = list(run)
-        first = path[0][0]
+    all_legs = laid.legs
+    for start, end in laid.paths:
+        path_legs = all_legs[start:end]
+        first = path_legs[0]
         rack_a, rack_b, cassettes = first.ends
-        n = len(path)
+        n = end - start
         # A cord runs from its device to the leg's end panel, in the device's rack or (a
         # panel named in another rack) over to it.
-        path_legs = [leg for leg, _ in path]
         far_a, far_b = distance(rack_a, first.racks[0]), distance(rack_b, first.racks[-1])
         if any(leg.cord_off_m != (0.0, 0.0) for leg in path_legs):
             # A panel in a patch rack: that end's cord runs on to it (LegLayer's displace).
@@ -442,15 +459,18 @@ def _channel_legs(layout: StructuredLayout, table: ChannelTable, legs: list, dis
         else:
             dist_a += [far_a] * n
             dist_b += [far_b] * n
-        chunks += [chunk for _, chunk in path]
         trunk_ids, trunk_m, middles = _leg_tuples(path_legs, len(first.trunks) == 1)
-        trunk_legs += [
-            TrunkLeg(leg.link_ids, leg.holders, ids, cassettes)
-            for leg, ids in zip(path_legs, trunk_ids, strict=True)
-        ]
+        trunk_legs += map(
+            TrunkLeg,
+            map(_LINK_IDS, path_legs),
+            map(_HOLDERS, path_legs),
+            trunk_ids,
+            repeat(cassettes, n),
+        )
         leg_no += table.add_legs(middles, cassettes, first.group, trunk_m)
         trunk_sum += map(sum, trunk_m)
-    return leg_no, dist_a, dist_b, trunk_sum, chunks
+    # The members of every leg, in the same order (the paths' spans cover the legs).
+    return leg_no, dist_a, dist_b, trunk_sum, laid.chunks
 
 
 def _leg_tuples(legs: list, single: bool) -> tuple[list, list, list]:
@@ -460,21 +480,36 @@ def _leg_tuples(legs: list, single: bool) -> tuple[list, list, list]:
 
     Consecutive legs through the same panels and trunks (a trunk carries up to a dozen) share
     one tuple of each: a zoned XL hall's 393k legs held ~0.1 GB of equal tuples for as long
-    as its layout lived. Cassettes are each leg's own, so an LC leg's tuples are its own."""
+    as its layout lived. Cassettes are each leg's own, so an LC leg's tuples are its own.
+    (Trunk elements are compared by identity: step 3 makes one per trunk and polarity, so
+    an equal trunk is the same one, and a leg of a single trunk is tested on it alone.)"""
     ids_col: list[tuple] = []
     m_col: list[tuple] = []
     middle_col: list[tuple] = []
     ids: tuple = ()
     m: tuple = ()
     middle: tuple = ()
-    was_trunks = was_nodes = None
+    if single:
+        was_trunk = was_nodes = None
+        for leg in legs:
+            trunk, nodes = leg.trunks[0], leg.nodes
+            if trunk is not was_trunk or nodes != was_nodes:
+                was_trunk, was_nodes = trunk, nodes
+                ids = (trunk.object_id,)
+                m = (trunk.length_m,)
+                middle = (nodes[0], trunk, nodes[1])
+            ids_col.append(ids)
+            m_col.append(m)
+            middle_col.append(middle)
+        return ids_col, m_col, middle_col
+    was_trunks = was_nodes_many = None
     for leg in legs:
         trunks, nodes = leg.trunks, leg.nodes
-        if trunks != was_trunks or nodes != was_nodes:
-            was_trunks, was_nodes = trunks, nodes
+        if trunks != was_trunks or nodes != was_nodes_many:
+            was_trunks, was_nodes_many = trunks, nodes
             ids = tuple([t.object_id for t in trunks])
             m = tuple([t.length_m for t in trunks])
-            middle = (nodes[0], trunks[0], nodes[1]) if single else _middle(nodes, trunks)
+            middle = _middle(nodes, trunks)
         ids_col.append(ids)
         m_col.append(m)
         middle_col.append(middle)

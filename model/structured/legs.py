@@ -12,6 +12,7 @@ patch-rack panel, takes them leg by leg.
 from __future__ import annotations
 
 import math
+from itertools import repeat
 
 import msgspec
 import numpy as np
@@ -53,9 +54,14 @@ class LegLayer:
             findings,
             panels_only,
         )
-        self.segments: dict[tuple, list[tuple[Leg, int]]] = {}  # per panel pair, mode, width
-        # Each leg and its members (rows of the ChannelColumns of :meth:`lay`), in layout order.
-        self.legs: list[tuple[Leg, list[int]]] = []
+        # Per panel pair, mode and width: its segments as two columns, the legs and each
+        # one's segment number (lists grown a run at a time, not a tuple per segment).
+        self.segments: dict[tuple, tuple[list[Leg], list[int]]] = {}
+        # Each leg and its members (rows of the ChannelColumns of :meth:`lay`), in layout
+        # order, as two columns; and per path laid, the span of its legs there (first, end).
+        self.legs: list[Leg] = []
+        self.chunks: list[list[int]] = []
+        self.paths: list[tuple[int, int]] = []
         self.columns: ChannelColumns | None = None
         self.cassette_no: dict[str, int] = {}
         # One Element per panel (frozen, so the channels through it can share it).
@@ -82,7 +88,8 @@ class LegLayer:
             # the links' ids or insertion: the same plant bundles the same legs into the same
             # trunks, also after a round trip that gives the links new ids (import-netbox).
             # Stable: a link's repeats stay together. (Integer keys: 393k members.)
-            members = members[np.argsort(columns.end_key[members], kind="stable")].tolist()
+            order = members[np.argsort(columns.end_key[members], kind="stable")]
+            members = order.tolist()
             lc = CONNECTOR_FAMILY.get(connector) == "LC"
             width = 12 if lc else CONNECTOR_FIBRES[connector]
             per_leg = CASSETTE_PORTS if lc else 1
@@ -108,17 +115,15 @@ class LegLayer:
             fixed_m = () if own_route else tuple(distance(ra, rb) for ra, rb in hops)
             # Each leg's members: a chunk of up to ``per_leg`` channels, once per fibre of an
             # MPO link of several (800G SR8: one leg per fibre).
+            # An MPO leg's one member: ``flat``, the members leg by leg (None: LC chunks),
+            # each chunk a 1-tuple of it.
+            flat: list[int] | None = None
             if lc:
                 chunks = [members[i : i + per_leg] for i in range(0, len(members), per_leg)]
             else:
-                chunks = [[member] for member in members]
-                copies = columns.fibres[members]
-                if (copies != 1).any():
-                    chunks = [
-                        chunk
-                        for chunk, c in zip(chunks, copies.tolist(), strict=True)
-                        for _ in range(c)
-                    ]
+                copies = columns.fibres[order]
+                flat = members if (copies == 1).all() else np.repeat(order, copies).tolist()
+                chunks = list(zip(flat, strict=True))
             lay = self._lay_one_by_one
             if (
                 not any(point[2] for point in points)
@@ -129,7 +134,10 @@ class LegLayer:
                 # same panel (so the order of takes between them does not matter): the usual
                 # path, and a path whose racks spill into patch racks of their own.
                 lay = self._lay_in_columns
-            lay(group, points, chunks, (racks, leg_ends, own_route, fixed_m), (mode, width))
+            start = len(self.legs)
+            lay(group, points, chunks, (racks, leg_ends, own_route, fixed_m), (mode, width), flat)
+            if len(self.legs) > start:
+                self.paths.append((start, len(self.legs)))
 
     def _ids_and_horizontal(self) -> tuple[list[str], list[float]]:
         """The members' link ids and horizontal lengths (m), by row."""
@@ -154,7 +162,9 @@ class LegLayer:
             reached |= overflow
         return True
 
-    def _lay_one_by_one(self, group: int, points: list, chunks: list, shape: tuple, seg: tuple):
+    def _lay_one_by_one(
+        self, group: int, points: list, chunks: list, shape: tuple, seg: tuple, flat=None
+    ):
         """The legs of a path with panels named by hand (or a rack twice): leg after leg, each
         taking its panels from the pool in turn, as a named panel's use is checked per leg."""
         racks, leg_ends, own_route, fixed_m = shape
@@ -175,12 +185,17 @@ class LegLayer:
             home = self.pool.home  # panels taken in patch racks (filled as the legs are laid)
             if home and not home.keys().isdisjoint(holders):
                 _displace(leg, home, self.design.racks)
-            self.legs.append((leg, chunk))
+            self.legs.append(leg)
+            self.chunks.append(chunk)
             for s in range(len(seg_m)):
                 seg_key = (holders[s], holders[s + 1], *seg)
-                self.segments.setdefault(seg_key, []).append((leg, s))
+                seg_legs, seg_nos = self.segments.setdefault(seg_key, ([], []))
+                seg_legs.append(leg)
+                seg_nos.append(s)
 
-    def _lay_in_columns(self, group: int, points: list, chunks: list, shape: tuple, seg: tuple):
+    def _lay_in_columns(
+        self, group: int, points: list, chunks: list, shape: tuple, seg: tuple, flat=None
+    ):
         """The legs of a path whose nodes are distinct racks' pooled panels: each node takes
         its ports for all the path's legs at once, as runs of one panel
         (:meth:`PanelPool.take_runs`; the keys are distinct, so the order of takes between
@@ -225,36 +240,42 @@ class LegLayer:
                 holders += [holder] * count
             holder_cols.append(holders)
         ids, horizontal = self._ids_and_horizontal()
-        if own_route:
-            seg_ms = [
-                (horizontal[chunk[0]] if len(chunk) == 1 else max(horizontal[c] for c in chunk),)
-                for chunk in chunks
-            ]
+        # A leg of one member (every MPO leg, ``flat`` its members; an LC leg of one
+        # channel): its links and its own route's length are 1-tuples made by zip over the
+        # members, in C.
+        lone = flat is not None or max(map(len, chunks)) == 1
+        if lone and flat is None:
+            flat = [chunk[0] for chunk in chunks]
+        if lone:
+            assert flat is not None
+            link_cols = list(zip(map(ids.__getitem__, flat), strict=True))
+        else:
+            link_cols = [tuple([ids[c] for c in chunk]) for chunk in chunks]
+        if own_route and lone:
+            seg_ms = list(zip(map(horizontal.__getitem__, flat), strict=True))
+        elif own_route:
+            seg_ms = [(max([horizontal[c] for c in chunk]),) for chunk in chunks]
         else:
             seg_ms = [fixed_m] * n
-        cord_offs = self._displaced(racks, run_cols, seg_ms) or [(0.0, 0.0)] * n
-        legs = [
-            Leg(
-                (ids[chunk[0]],) if len(chunk) == 1 else tuple(ids[c] for c in chunk),
-                racks,
-                holders,
-                nodes,
-                seg_m,
-                group,
-                leg_ends,
-                [None] * len(seg_m),
-                cord_off_m,
-            )
-            for chunk, holders, nodes, seg_m, cord_off_m in zip(
-                chunks,
+        cord_offs = self._displaced(racks, run_cols, seg_ms) or repeat((0.0, 0.0), n)
+        # Leg's C __init__ mapped over the columns (a zoned XL hall's 393k legs), each leg
+        # with a list of its own for the trunks step 3 sets.
+        legs = list(
+            map(
+                Leg,
+                link_cols,
+                repeat(racks, n),
                 zip(*holder_cols, strict=True),
                 zip(*element_cols, strict=True),
                 seg_ms,
+                repeat(group, n),
+                repeat(leg_ends, n),
+                map(list, repeat((None,) * (len(racks) - 1), n)),
                 cord_offs,
-                strict=True,
             )
-        ]
-        self.legs += zip(legs, chunks, strict=True)
+        )
+        self.legs += legs
+        self.chunks += chunks
         self._add_segments(legs, run_cols, seg)
 
     def _displaced(self, racks: tuple, run_cols: list, seg_ms: list) -> list | None:
@@ -284,13 +305,23 @@ class LegLayer:
             # The same sums in the same order as _displace's: segment + its A end's + its B
             # end's.
             cord_offs[k0:k1] = [(ways[0], ways[-1])] * (k1 - k0)
-            was = got = None
-            for k in range(k0, k1):
-                seg_m = seg_ms[k]
-                if seg_m is not was:
-                    was = seg_m
-                    got = tuple([m + ways[s] + ways[s + 1] for s, m in enumerate(seg_m)])
-                seg_ms[k] = got
+            stretch = seg_ms[k0:k1]
+            if all(seg_m is stretch[0] for seg_m in stretch):  # a path off its own route
+                seg_m = stretch[0]
+                got = tuple([m + ways[s] + ways[s + 1] for s, m in enumerate(seg_m)])
+                seg_ms[k0:k1] = [got] * (k1 - k0)
+            elif all(len(seg_m) == 1 for seg_m in stretch):  # on its own route: one segment
+                # The same float64 sums, (m + A) + B, over the stretch at once.
+                one = np.fromiter((seg_m[0] for seg_m in stretch), np.float64, k1 - k0)
+                seg_ms[k0:k1] = list(zip(((one + ways[0]) + ways[1]).tolist(), strict=True))
+            else:
+                was = got = None
+                for k in range(k0, k1):
+                    seg_m = seg_ms[k]
+                    if seg_m is not was:
+                        was = seg_m
+                        got = tuple([m + ways[s] + ways[s + 1] for s, m in enumerate(seg_m)])
+                    seg_ms[k] = got
         return cord_offs
 
     def _add_segments(self, legs: list, run_cols: list, seg: tuple) -> None:
@@ -299,7 +330,7 @@ class LegLayer:
         pair enters ``segments`` where it would leg by leg (legs first, then segments), as
         the trunks are numbered in that order."""
         segments = self.segments
-        new: dict[tuple, tuple[tuple[int, int], list]] = {}
+        new: dict[tuple, tuple[tuple[int, int], tuple[list, list]]] = {}
         for s in range(len(run_cols) - 1):
             k = 0
             for holder_a, holder_b, m in _paired_runs(run_cols[s], run_cols[s + 1]):
@@ -308,9 +339,10 @@ class LegLayer:
                 if members is None:
                     got = new.get(seg_key)
                     if got is None:
-                        got = new[seg_key] = ((k, s), [])
+                        got = new[seg_key] = ((k, s), ([], []))
                     members = got[1]
-                members += [(leg, s) for leg in legs[k : k + m]]
+                members[0].extend(legs[k : k + m])
+                members[1].extend([s] * m)
                 k += m
         for seg_key, (_, members) in sorted(new.items(), key=lambda item: item[1][0]):
             segments[seg_key] = members

@@ -250,3 +250,71 @@ def leg_tuples_per_leg(legs: list, single: bool) -> tuple[list, list, list]:
     else:
         middles = [_middle(leg.nodes, leg.trunks) for leg in legs]
     return trunk_ids, trunk_m, middles
+
+
+def bundle_trunks_per_segment(
+    layout, catalog, segments: dict, route_of: dict, slack_pct: float, recorded=None
+) -> None:
+    """:func:`model.structured.layout._bundle_trunks` as it was: a panel pair's segments read
+    as (leg, segment) pairs, each trunk's length, links and elements found by a generator
+    over its own legs."""
+    from model.structured.channels import Element
+    from model.structured.layout import (
+        TRUNK_SERVICE_LOOP_M,
+        Trunk,
+        _bendable,
+        _recorded_m,
+        _round_up,
+        _trunk_not_orderable,
+    )
+
+    n_trunk = 0
+    for (panel_a, panel_b, mode, width), (seg_legs, seg_nos) in segments.items():
+        members = list(zip(seg_legs, seg_nos, strict=True))
+        parts = _bendable(
+            catalog,
+            sorted(
+                (t for t in catalog.trunks.values() if t.mode == mode and t.fibres >= width),
+                key=lambda t: t.fibres,
+            ),
+        )
+        i = 0
+        while i < len(members):
+            remaining = len(members) - i
+            fit = [p for p in parts if p.fibres // width >= remaining]
+            tpart = (
+                fit[0] if fit else (max(parts, key=lambda p: p.fibres // width) if parts else None)
+            )
+            n = min(remaining, tpart.fibres // width) if tpart else 1
+            chunk, i = members[i : i + n], i + n
+            n_trunk += 1
+            leg0, s0 = chunk[0]
+            ra, rb = leg0.racks[s0], leg0.racks[s0 + 1]
+            recorded_m = _recorded_m(chunk, recorded) if recorded else None
+            if recorded_m is None:
+                length = max(leg.seg_m[s] for leg, s in chunk) * (1 + slack_pct / 100)
+                length += TRUNK_SERVICE_LOOP_M
+            else:
+                length = recorded_m
+            trunk = Trunk(
+                f"trunk-{n_trunk}",
+                tpart.id if tpart else "",
+                ra,
+                rb,
+                length,
+                _round_up(tpart.lengths_m, length) if tpart else math.nan,
+                tuple(dict.fromkeys(lid for leg, _ in chunk for lid in leg.link_ids)),
+                1,
+                tpart.fibres if tpart else width,
+                len(chunk),
+                panel_a,
+                panel_b,
+                route_of.get((ra, rb), route_of.get((rb, ra), "")),
+                recorded_m is not None,
+            )
+            layout.trunks.append(trunk)
+            if tpart is None or math.isnan(trunk.ordered_m):
+                layout.findings.append(_trunk_not_orderable(trunk, mode, width))
+            got = trunk.ordered_m if not math.isnan(trunk.ordered_m) else trunk.length_m
+            for leg, s in chunk:
+                leg.trunks[s] = Element("trunk", trunk.id, trunk.part, got, "B" if s == 0 else "A")

@@ -17,12 +17,14 @@ import model.structured.layout as layout_module
 from model.design.structured_edit import route_via
 from model.engine.routed_links import RoutedLinks
 from model.generators.generate import apply_cabling, generate
-from model.structured.channel_checks import _groups, table_checks
+from model.structured.channel_checks import _groups, _trunk_columns, table_checks
 from model.structured.channel_groups import _route_links, group_channels
 from model.structured.channel_table import ChannelTable
-from model.structured.channels import plant_fibres
+from model.structured.channels import FibreTable, plant_fibres
 from model.structured.layout import _module_fibres, structured_layout
+from model.structured.legs import LegLayer
 from tests.model.structured_layout_oracle import (
+    bundle_trunks_per_segment,
     group_channels_by_link,
     lay_cords_by_member,
     leg_tuples_per_leg,
@@ -270,3 +272,74 @@ def test_legs_sharing_tuples_are_the_legs_with_tuples_of_their_own(monkeypatch, 
     assert _whole_picture(shared) == _whole_picture(own)
     assert shared.channels.middles == own.channels.middles
     assert len({id(m) for m in shared.channels.middles}) < len(shared.channels.middles)
+
+
+@pytest.mark.parametrize("name", sorted(HALLS))
+def test_trunks_bundled_from_columns_are_the_trunks_bundled_segment_by_segment(monkeypatch, name):
+    """A panel pair's legs bundled into trunks from columns (slices of its segments' lengths,
+    links and trunk lists) are the trunks, findings and channel elements bundled from (leg,
+    segment) pairs trunk by trunk; recorded lengths included (half the links record theirs)."""
+    design = _hall(name)
+    links = sorted(design.links.values(), key=lambda link: link.id)
+    design.update_links(
+        [
+            # One, two or three trunks: a record counts where it has its leg's shape.
+            msgspec.structs.replace(
+                link, as_built_pieces_m=(None, *[31.0 + n % 7] * (1 + n % 3), None)
+            )
+            for n, link in enumerate(links[::2])
+        ]
+    )
+    plant = RoutedLinks(design)
+    lay = LegLayer.lay
+
+    def uneven(self, *args):
+        """The legs laid, then their segments made of unequal lengths (a generated hall's
+        legs of one trunk are mostly equal): the trunk takes the longest of its own legs."""
+        lay(self, *args)
+        for k, leg in enumerate(self.legs):
+            leg.seg_m = tuple([m + (k * 7 % 11) * 0.5 for m in leg.seg_m])
+
+    monkeypatch.setattr(LegLayer, "lay", uneven)
+    columns = structured_layout(plant)
+    monkeypatch.setattr(layout_module, "_bundle_trunks", bundle_trunks_per_segment)
+    by_segment = structured_layout(plant)
+    assert columns.trunks and any(t.recorded for t in columns.trunks)
+    assert _whole_picture(columns) == _whole_picture(by_segment)
+    assert columns.channels.middles == by_segment.channels.middles
+
+
+@pytest.mark.parametrize("name", sorted(HALLS))
+def test_trunk_length_columns_are_the_legs_trunks_segment_by_segment(name):
+    """The checks' per-segment trunk lengths, read as columns, are each leg's s-th trunk
+    (0.0 where it has fewer), as read leg by leg before; a hand-made table of one, three and
+    no trunks per leg too."""
+    table = structured_layout(RoutedLinks(_hall(name))).channels
+    for leg_trunk_m in (table.leg_trunk_m, [(3.0,), (5.0, 7.5, 9.25), (), (float("nan"), 2.0)]):
+        got = _trunk_columns(leg_trunk_m)
+        assert len(got) == max(map(len, leg_trunk_m))
+        for s, column in enumerate(got):
+            want = [t[s] if s < len(t) else 0.0 for t in leg_trunk_m]
+            np.testing.assert_array_equal(column, np.asarray(want, dtype=np.float64))
+
+
+@pytest.mark.parametrize("name", sorted(HALLS))
+def test_layout_and_checks_read_fibres_by_row_without_an_index_of_every_link(name):
+    """The layout, its channels and the checks read the direct fibres by row (the cords
+    know each channel's): the fibre table's index of every link by id is never made, and a
+    channel made from its row is the one made from its link's fibre looked up by id."""
+    layout = structured_layout(RoutedLinks(_hall(name)))
+    table = layout.channels
+    fibres = table.fibres
+    assert isinstance(fibres, FibreTable) and table.fibre_rows is not None
+    summary, findings = table_checks(table)
+    made = [table.row_channel(row) for row in range(len(table.link_ids))]
+    if not name.endswith("by hand"):  # a link routed via panels is grouped by its id
+        assert fibres._row_of is None  # noqa: SLF001 - the lazy index is what is tested
+    by_id = ChannelTable(dict(fibres.items()), table.records)
+    for name_ in ChannelTable.__slots__[2:]:
+        if name_ not in ("fibres", "records"):
+            setattr(by_id, name_, getattr(table, name_))
+    by_id.fibre_rows = None
+    assert made == [by_id.row_channel(row) for row in range(len(table.link_ids))]
+    assert (summary, findings) == table_checks(by_id)
