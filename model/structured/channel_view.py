@@ -33,7 +33,7 @@ from model.structured.channels import (
 )
 from model.structured.cords import recorded_pieces, typed_length
 from model.structured.layout import StructuredLayout
-from model.structured.layout_records import Trunk
+from model.structured.layout_records import Trunk, cassette_rack
 from model.structured.polarity import PolarityResult, check_polarity
 
 KIND_WORDS = {"cord": "Patch cord", "panel": "Panel", "trunk": "Trunk", "cassette": "Cassette"}
@@ -328,6 +328,8 @@ def point_rack(design, trunks: dict, elements, i: int) -> str | None:
         return trunks[elements[i + 1].object_id].rack_a
     if i > 0 and elements[i - 1].object_id in trunks:
         return trunks[elements[i - 1].object_id].rack_b
+    if elements[i].kind == "cassette":  # a channel through one patch point: no trunk beside it
+        return cassette_rack(elements[i].object_id)
     return None
 
 

@@ -21,6 +21,17 @@ MPO_PANEL = "panel-mpo-1u-72"
 LC_ENCLOSURE = "enclosure-1u-4"
 
 
+def cassette_id(rack_id: str, number: int) -> str:
+    """The id of the ``number``-th LC cassette the layout puts in rack ``rack_id``."""
+    return f"cassette-{rack_id}-{number}"
+
+
+def cassette_rack(cassette: str) -> str:
+    """The rack a cassette named by :func:`cassette_id` stands in (its number never holds a
+    dash, so the last one ends the rack id, whatever the rack id holds)."""
+    return cassette.removeprefix("cassette-").rsplit("-", 1)[0]
+
+
 class Trunk(msgspec.Struct, frozen=True, gc=False):  # Structs: see model.structured.channels
     id: str
     part: str  # structured-catalog trunk id

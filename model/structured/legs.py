@@ -20,7 +20,7 @@ import numpy as np
 from model.common.findings import Finding
 from model.structured.channel_groups import ChannelColumns
 from model.structured.channels import CONNECTOR_FAMILY, CONNECTOR_FIBRES, Element
-from model.structured.layout_records import LC_CASSETTE, LC_ENCLOSURE, MPO_PANEL
+from model.structured.layout_records import LC_CASSETTE, LC_ENCLOSURE, MPO_PANEL, cassette_id
 from model.structured.paths import PanelPool, patch_way_m
 from model.structured.polarity import CASSETTE_PORTS  # 6 LC duplex ports per MPO-12 cassette
 
@@ -219,7 +219,7 @@ class LegLayer:
                 reverse = i > 0
                 element_cols.append(
                     [
-                        Element("cassette", f"cassette-{rack_id}-{k}", LC_CASSETTE, reverse=reverse)
+                        Element("cassette", cassette_id(rack_id, k), LC_CASSETTE, reverse=reverse)
                         for k in range(first, first + n)
                     ]
                 )
@@ -365,7 +365,7 @@ class LegLayer:
                 continue  # no elements: only what the panels take is wanted
             holders.append(holder)
             if cassette:
-                cas = f"cassette-{rack_id}-{cassette_no[rack_id]}"
+                cas = cassette_id(rack_id, cassette_no[rack_id])
                 elements.append(Element("cassette", cas, LC_CASSETTE, reverse=i > 0))
             else:
                 element = panel_element.get(holder)

@@ -10,6 +10,7 @@ import pytest
 
 from cli import run_cli
 from model.design.entities import Tray
+from model.design.structured_edit import place_panel, route_via
 from model.engine.routed_links import RoutedLinks
 from model.files.design_file import save_design
 from model.generators.generate import generate
@@ -179,6 +180,30 @@ def test_duplex_channels_list_cassette_ports_and_one_row_per_shared_trunk():
     assert (first[0].b_device, first[0].b_port) == ("cassette-n1-1", "6")
     assert (first[2].a_device, first[2].a_port) == ("cassette-r1-1", "1")
     assert first[1].a_port == first[1].b_port == "R"
+
+
+def test_a_duplex_channel_through_one_placed_panel_lists_its_cassette_in_the_panel_rack():
+    # One patch point and no trunk: the cassette's rack is not the end of a trunk beside it.
+    # The schedule (and the xlsx BOM's schedule sheet) stopped with KeyError: None here.
+    design = empty_hall(width_m=72.0)
+    rack(design, "r1", 1.5, 3.0)
+    rack(design, "n1", 12.0, 3.0)
+    rack(design, "mid-row", 30.0, 3.0)  # a dash in the rack id: the cassette id still parses
+    design.add_trays([Tray(id="t-row", points=[(0.6, 3.0), (71.4, 3.0)])])
+    device(design, "a1", "r1", 2, "dgx-h100")
+    device(design, "a2", "mid-row", 2, "dgx-h100")
+    device(design, "leaf1", "n1", 20, "qm9700", role="leaf")
+    link(design, "l-1", ("a1", "nic1"), ("leaf1", "p1"), medium="fr4-400g")
+    link(design, "l-2", ("a2", "nic1"), ("leaf1", "p2"), medium="fr4-400g")
+    set_cabling(design, "cross-connect")
+    panel = place_panel(design, "mid-row", "panel-mpo-1u-72")
+    route_via(design, "l-2", [panel.id])
+    plant = RoutedLinks(design)
+    rows = [r for r in schedule_rows(design, plant) if r.link_id == "l-2"]
+    assert [r.medium_kind for r in rows] == ["patch-cord", "patch-cord"]
+    ends = {(r.a_device, r.a_rack) for r in rows} | {(r.b_device, r.b_rack) for r in rows}
+    cassettes = {end for end in ends if end[0].startswith("cassette-")}
+    assert cassettes == {("cassette-mid-row-1", "MID-ROW")}
 
 
 def test_the_schedule_builds_the_structured_layout_once(pod, monkeypatch):
