@@ -10,7 +10,7 @@ from operator import itemgetter
 import numpy as np
 
 from model.outputs.netbox.panel_legs import _cable_types, _description, _fit_label
-from model.outputs.netbox.panels import PanelExport
+from model.outputs.netbox.panel_records import PanelExport
 from model.structured.layout import LC_ENCLOSURE, MPO_PANEL
 
 

@@ -6,18 +6,15 @@ from __future__ import annotations
 
 import functools
 from collections import defaultdict
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from model.outputs.netbox.names import DESCRIPTION_MAX, fit_name
+from model.outputs.netbox.panel_records import LinkFacts, PanelExport, PanelPorts
 from model.structured.layout import LC_ENCLOSURE, MPO_PANEL
 
-if TYPE_CHECKING:
-    from model.outputs.netbox.panels import PanelExport, _LinkFacts, _Ports
 
-
-def _place_legs(design, layout, trunks: dict, ports: _Ports, order: list[str]) -> list[tuple]:
+def _place_legs(design, layout, trunks: dict, ports: PanelPorts, order: list[str]) -> list[tuple]:
     """(leg, [(device name, number) per node]): ports per leg and node, legs taken in the
     order of their channels' labels (``order``: the legs' links in (label, id) order); the
     ports by :func:`_leg_ports`."""
@@ -39,11 +36,11 @@ def _place_legs(design, layout, trunks: dict, ports: _Ports, order: list[str]) -
     return list(zip(legs, _leg_ports(design, legs, ports, rack_of), strict=True))
 
 
-def _leg_ports(design, legs: list, ports: _Ports, rack_of) -> list[list[tuple[str, int]]]:
+def _leg_ports(design, legs: list, ports: PanelPorts, rack_of) -> list[list[tuple[str, int]]]:
     """Per leg (in numbering order), (NetBox name, port number) per node. A placed panel's
     port is the rank of its use among its uses over the legs' nodes in order, after the ports
     it gave before (one stable sort of the nodes' codes, not a counter per node: ~1.2 M nodes
-    at zoned XL); a virtual holder's is taken in that order (:meth:`_Ports.take`)."""
+    at zoned XL); a virtual holder's is taken in that order (:meth:`PanelPorts.take`)."""
     count = np.fromiter((len(leg.holders) for leg in legs), np.int64, len(legs))
     holders = [h for leg in legs for h in leg.holders]
     n = len(holders)
@@ -118,7 +115,7 @@ def _per_medium(
 
 
 def _trunk_leg_cables(
-    out: PanelExport, site: str, trunks: dict, placed: list[tuple], facts: _LinkFacts
+    out: PanelExport, site: str, trunks: dict, placed: list[tuple], facts: LinkFacts
 ) -> None:
     """Trunk legs: one cable per leg and segment, named after the trunk's two panels.
 

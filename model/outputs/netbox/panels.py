@@ -46,8 +46,6 @@ Choices, written down:
 
 from __future__ import annotations
 
-from collections import defaultdict
-from dataclasses import dataclass, field
 from itertools import repeat
 
 import numpy as np
@@ -62,13 +60,16 @@ from model.outputs.netbox.panel_legs import (
     _place_legs,
     _trunk_leg_cables,
 )
-from model.structured.layout import CASSETTE_PORTS, LC_ENCLOSURE, MPO_PANEL
+from model.outputs.netbox.panel_records import (
+    CABLE_WIDTH,
+    LinkFacts,
+    PanelExport,
+    PanelPorts,
+)
+from model.structured.layout import CASSETTE_PORTS, LC_ENCLOSURE
 from model.structured.layout import structured_layout as layout_of
 
 PANEL_ROLE = "patch-panel"
-# A cable row's cells: side A and side B (site, device, type, name), then CABLE_ROW_TAIL.
-_CABLE_WIDTH = range(14)
-VIRTUAL_PREFIX = {MPO_PANEL: "PP", LC_ENCLOSURE: "FE"}
 
 
 def panel_port_templates(part_id: str) -> tuple[list[dict], list[dict], list[dict]]:
@@ -105,59 +106,6 @@ def _mapping(front: str, rear: str, position: int) -> dict[str, object]:
     }
 
 
-@dataclass
-class PanelExport:
-    """What the panels add to a NetBox export (rows are dicts by NetBox column name)."""
-
-    links: set[str] = field(default_factory=set)  # links exported as cord-trunk-cord
-    virtual: list[tuple[str, str, str]] = field(default_factory=list)  # (name, rack, part)
-    # The cables' columns in CABLE_HEADER order, one value per cable: cords, then legs (a
-    # zoned XL hall has ~1.2 M: a tuple per row, turned back into columns, was ~1 s).
-    cable_columns: list[list] = field(default_factory=lambda: [[] for _ in _CABLE_WIDTH])
-
-
-class _Ports:
-    """Ports handed out per panel; a virtual holder (not a design device) is split into
-    panels of the part's capacity, named after the rack."""
-
-    def __init__(self, design, device_names, rack_names, taken: set[str]):
-        self.design, self.names, self.rack_names, self.taken = (
-            design,
-            device_names,
-            rack_names,
-            taken,
-        )
-        self.next: dict[str, int] = defaultdict(int)
-        self.virtual: dict[tuple[str, int], tuple[str, str, str]] = {}
-        self._per: dict[str, int] = {}  # part id -> ports or slots (the catalog read once)
-
-    def take(self, holder: str, rack_id: str, part_id: str) -> tuple[str, int]:
-        """(NetBox device name, port or slot number) of the holder's next free port."""
-        self.next[holder] += 1
-        n = self.next[holder]
-        if holder in self.design.devices:
-            return self.names[holder], n
-        per = self._per.get(part_id)
-        if per is None:
-            part = structured_catalog().panels[part_id]
-            per = self._per[part_id] = part.slots or part.front_ports
-        key = (holder, (n - 1) // per)
-        if key not in self.virtual:
-            base = f"{self.rack_names[rack_id]}-{VIRTUAL_PREFIX.get(part_id, 'PP')}"
-            name = _free_name(f"{base}{key[1] + 1}", self.taken)
-            self.virtual[key] = (name, rack_id, part_id)
-        return self.virtual[key][0], (n - 1) % per + 1
-
-
-def _free_name(name: str, taken: set[str]) -> str:
-    candidate, n = fit_name(name, 64), 2
-    while candidate.casefold() in taken:
-        candidate = fit_name(f"{name}-{n}", 64)
-        n += 1
-    taken.add(candidate.casefold())
-    return candidate
-
-
 def panel_export(
     design, plant, site: str, device_names, rack_names, labels, flipped=frozenset(), layout=None
 ) -> PanelExport:
@@ -174,8 +122,10 @@ def panel_export(
         return out
     out.links = {lid for leg in layout.legs for lid in leg.links}
     trunks = {t.id: t for t in layout.trunks}
-    ports = _Ports(design, device_names, rack_names, {n.casefold() for n in device_names.values()})
-    facts = _LinkFacts(design, plant, labels)
+    ports = PanelPorts(
+        design, device_names, rack_names, {n.casefold() for n in device_names.values()}
+    )
+    facts = LinkFacts(design, plant, labels)
     # The links in (label, id) order: by id, then (stable) by label; the legs and the cords
     # are both taken in it.
     order = sorted(out.links)
@@ -187,34 +137,13 @@ def panel_export(
     return out
 
 
-class _LinkFacts:
-    """Labels once per link (a zoned XL hall asks ~1.3 M times); the plant, whose medium
-    column gives the cables' types."""
-
-    def __init__(self, design, plant, labels) -> None:
-        self.design, self.plant, self.labels = design, plant, labels
-        self._label: dict[str, str] = {}
-        # (links, their medium rows) once the cords looked them up: the legs' first links are
-        # often the same list (a leg per link).
-        self.media_rows: tuple[list[str], np.ndarray] | None = None
-
-    def label(self, link_id: str) -> str:
-        """The schedule's label of the link, else its own, else its id."""
-        got = self._label.get(link_id)
-        if got is None:
-            got = self._label[link_id] = (
-                self.labels.get(link_id) or self.design.links[link_id].label or link_id
-            )
-        return got
-
-
 def _cord_cables(
     out: PanelExport,
     design,
     layout,
     placed: list[tuple],
     names: tuple,
-    facts: _LinkFacts,
+    facts: LinkFacts,
     order: list[str],
 ) -> None:
     """Cords: each link's two ends on its first leg's end ports, in label order (``order``).
@@ -393,4 +322,4 @@ def _misfits(link_labels: list[str], room: int) -> list[int]:
 # length, length unit and description: netbox_cables.CABLE_HEADER's order (asserted there, as
 # this module cannot import it: netbox_cables imports this one through netbox_types).
 CABLE_ROW_TAIL = ("type", "status", "label", "length", "length_unit", "description")
-assert len(_CABLE_WIDTH) == 8 + len(CABLE_ROW_TAIL)
+assert len(CABLE_WIDTH) == 8 + len(CABLE_ROW_TAIL)
