@@ -52,6 +52,7 @@ MODES = (  # (key, label, shortcut, interaction class)
     ("outline", "Draw outline", "O", modes.DrawOutlineInteraction),
     ("obstacle", "Draw obstacle", "B", DrawObstacleInteraction),
 )
+_STACK_ACTIONS = ("stack-undo", "stack-redo")  # object names of the open document's Undo/Redo
 
 
 class MainWindow(QMainWindow):
@@ -289,17 +290,19 @@ class MainWindow(QMainWindow):
         stack = self.document.stack
         menu = self.edit_menu
         menu.clear()
-        for old in getattr(self, "_stack_actions", ()):
-            try:
+        # The last document's actions found by name: the Python wrappers kept of them read as
+        # deleted once their stack is gone, though the actions stay on the window (two more
+        # disabled Undo/Redo per file opened).
+        for name in _STACK_ACTIONS:
+            for old in self.findChildren(QAction, name):
                 self.removeAction(old)
                 old.deleteLater()
-            except RuntimeError:  # already gone with its menu
-                pass
         undo = stack.createUndoAction(self, "&Undo")
         undo.setShortcuts(QKeySequence.StandardKey.Undo)
         redo = stack.createRedoAction(self, "&Redo")
         redo.setShortcuts(QKeySequence.StandardKey.Redo)
-        self._stack_actions = (undo, redo)
+        for action, name in zip((undo, redo), _STACK_ACTIONS, strict=True):
+            action.setObjectName(name)
         self.undo_action, self.redo_action = undo, redo
         self.addActions([undo, redo])
         menu.addActions([undo, redo])

@@ -105,3 +105,17 @@ def test_opening_another_file_leaves_the_previous_one_nothing_alive(qtbot, tmp_p
     close_quietly(window)
     grown = {name: after[name] - before[name] for name in WATCHED if after[name] > before[name]}
     assert all(n < WINDOWS for n in grown.values()), f"alive after {WINDOWS} opens: {grown}"
+
+
+def test_opening_another_file_leaves_one_undo_and_one_redo_on_the_window(qtbot, tmp_path):
+    """Each document's Undo/Redo replace the last one's (two more disabled ones per file
+    opened stayed on the window, each holding the Ctrl+Z / Ctrl+Shift+Z shortcuts)."""
+    window = make_window(qtbot, tmp_path, EXAMPLE)
+    for _ in range(3):
+        assert window.open_path(EXAMPLE)
+        wait_until_idle(qtbot)
+    settle_qt()
+    texts = [a.text() for a in window.actions()]
+    assert texts.count("&Undo") == 1 and texts.count("&Redo") == 1
+    assert window.undo_action in window.actions() and window.redo_action in window.actions()
+    close_quietly(window)
