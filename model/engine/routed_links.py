@@ -135,7 +135,7 @@ class RoutedLinks(PlantRouting, PlantMedia):
             else None
         )
         self._memo_reasons.clear()  # media choices may change: their words are redone
-        if any(c.touches(_NOT_MOVES) for c in pending):
+        if not moves_only:
             self._rack_rows.clear()  # links, devices or rows may have changed: found again
         if all(c.kinds <= TRAY_KINDS for c in pending):
             return self._retray()  # trays alone: rows, inputs and cage components stay

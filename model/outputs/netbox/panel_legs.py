@@ -11,6 +11,7 @@ import numpy as np
 
 from model.outputs.netbox.names import DESCRIPTION_MAX, fit_name
 from model.outputs.netbox.panel_records import LinkFacts, PanelExport, PanelPorts
+from model.outputs.schedule_columns import objects
 from model.structured.layout import LC_ENCLOSURE, MPO_PANEL
 
 
@@ -180,8 +181,12 @@ def _trunk_leg_cables(
     description = [_leg_description(described, n, first[c]) for n, c in keys]
     lengths = [_trunk_length(t) for t in first]
     one = leg_no == 1
-    length_of = objects_of([*lengths, None])[np.where(one, code, len(lengths))]
-    name_obj, a_obj, b_obj = objects_of(names), objects_of(a_text), objects_of(b_text)
+    length_of = objects([*lengths, None], len(lengths) + 1)[np.where(one, code, len(lengths))]
+    name_obj, a_obj, b_obj = (
+        objects(names, len(names)),
+        objects(a_text, len(a_text)),
+        objects(b_text, len(b_text)),
+    )
     a_side = (name_obj[na], a_kind.astype(object), a_obj[rear_a])
     b_side = (name_obj[nb], np.full(n_rows, "dcim.rearport", dtype=object), b_obj[rear_b])
     first_side = [np.where(swap, b, a).tolist() for a, b in zip(a_side, b_side, strict=True)]
@@ -191,22 +196,15 @@ def _trunk_leg_cables(
         *first_side,
         [site] * n_rows,
         *other_side,
-        objects_of(cable_type)[leg_of].tolist(),
+        objects(cable_type, len(cable_type))[leg_of].tolist(),
         ["planned"] * n_rows,
-        objects_of(labels)[code].tolist(),
+        objects(labels, len(labels))[code].tolist(),
         length_of.tolist(),
         np.where(one, "m", "").astype(object).tolist(),
         description,
     )
     for column, cells in zip(out.cable_columns, columns, strict=True):
         column += cells
-
-
-def objects_of(values: list) -> np.ndarray:
-    """``values`` as a 1-D object array."""
-    out = np.empty(len(values), dtype=object)
-    out[:] = values
-    return out
 
 
 def _trunk_labels(
