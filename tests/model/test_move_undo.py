@@ -10,10 +10,9 @@ import numpy as np
 
 from model.engine.move_undo import checkpoint, restore
 from model.engine.routed_links import RoutedLinks
-from model.generators.generate import generate
 from model.optimise import search
 from model.optimise.moves import network_racks, search_space
-from model.optimise.objective import DEFAULT_WEIGHTS
+from tests.model.optimise_runs import anneal_equal_to_fresh, leaf_spine_pod
 
 
 def _state(plant: RoutedLinks) -> dict[str, bytes]:
@@ -25,12 +24,8 @@ def _state(plant: RoutedLinks) -> dict[str, bytes]:
     return held
 
 
-def _design():
-    return generate("leaf-spine", nodes=16, node_type="dgx-h100", switch="qm9700")
-
-
 def test_a_refused_move_restores_every_column_and_equals_a_fresh_routing():
-    design = _design()
+    design = leaf_spine_pod()
     movable = network_racks(design)
     free, _ = search_space(design, movable, set(), True, False)
     plant = RoutedLinks(design)
@@ -65,7 +60,7 @@ def test_a_refused_move_restores_every_column_and_equals_a_fresh_routing():
 
 
 def test_restore_refuses_any_other_edit_and_the_refresh_routes_it():
-    design = _design()
+    design = leaf_spine_pod()
     movable = network_racks(design)
     free, _ = search_space(design, movable, set(), True, False)
     plant = RoutedLinks(design)
@@ -103,7 +98,7 @@ def _refused_restore_then_routed(design, plant, saved):
 def test_restore_refuses_a_rack_turned_while_it_was_away():
     # rotate_racks announces RACKS_MOVED too: back at its x, y but turned, the rack's drop
     # points are not the saved ones
-    design = _design()
+    design = leaf_spine_pod()
     rack_id = network_racks(design)[0]
     free, _ = search_space(design, [rack_id], set(), True, False)
     plant = RoutedLinks(design)
@@ -117,7 +112,7 @@ def test_restore_refuses_a_rack_turned_while_it_was_away():
 
 
 def test_restore_refuses_when_the_move_moved_more_racks_than_saved():
-    design = _design()
+    design = leaf_spine_pod()
     movable = network_racks(design)
     a, b = movable[0], movable[-1]
     free, _ = search_space(design, [a, b], set(), True, False)
@@ -131,17 +126,6 @@ def test_restore_refuses_when_the_move_moved_more_racks_than_saved():
 
 
 def test_annealing_that_restores_equals_annealing_that_routes_back(monkeypatch):
-    def run():
-        design = _design()
-        plant = RoutedLinks(design)
-        done = search.anneal(design, plant, DEFAULT_WEIGHTS, 60, seed=2, locked=set())
-        fresh = RoutedLinks(design)
-        assert plant.length_m.tobytes() == fresh.length_m.tobytes()
-        assert plant.medium_index.tobytes() == fresh.medium_index.tobytes()
-        plant.close()
-        fresh.close()
-        return dataclasses.replace(done, seconds=0.0)
-
     asked = []
 
     def counted(plant, saved):
@@ -150,9 +134,9 @@ def test_annealing_that_restores_equals_annealing_that_routes_back(monkeypatch):
         return ok
 
     monkeypatch.setattr(search, "restore", counted)
-    restoring = run()
+    restoring = anneal_equal_to_fresh(seed=2)
     assert any(asked) and all(asked)
     monkeypatch.setattr(search, "restore", lambda plant, saved: False)
-    routing_back = run()
+    routing_back = anneal_equal_to_fresh(seed=2)
     assert restoring == routing_back
     assert restoring.iterations == 60 and restoring.accepted < restoring.feasible

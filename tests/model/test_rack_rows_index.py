@@ -18,6 +18,13 @@ def _per_rack(plant: RoutedLinks, rack_id: str) -> np.ndarray:
     return rows
 
 
+def _every_rack_as_its_own_pass(plant: RoutedLinks) -> None:
+    """Every placed rack's rows are known, each equal to its own pass."""
+    assert set(plant._rack_rows) == set(plant._rack_row)
+    for rack_id in plant.design.racks:
+        assert np.array_equal(plant._rack_rows[rack_id], _per_rack(plant, rack_id)), rack_id
+
+
 def test_whole_index_equals_the_pass_per_rack_before_and_after_a_link_edit():
     design = generate("leaf-spine", nodes=16, node_type="dgx-h100", switch="qm9700")
     movable = network_racks(design)
@@ -28,9 +35,7 @@ def test_whole_index_equals_the_pass_per_rack_before_and_after_a_link_edit():
     design.move_racks({first: free[first][0]})
     plant.refresh()
     # One rack asked: every placed rack's rows are known, each equal to its own pass.
-    assert set(plant._rack_rows) == set(plant._rack_row)
-    for rack_id in design.racks:
-        assert np.array_equal(plant._rack_rows[rack_id], _per_rack(plant, rack_id)), rack_id
+    _every_rack_as_its_own_pass(plant)
     # A rack's own links within it (leaf to leaf in one rack, if any) are counted once.
     assert all(len(np.unique(r)) == len(r) for r in plant._rack_rows.values())
     # Links gone: the rows move, so the index is found again at the next move.
@@ -41,9 +46,7 @@ def test_whole_index_equals_the_pass_per_rack_before_and_after_a_link_edit():
     second = movable[1]
     design.move_racks({second: free[second][0]})
     plant.refresh()
-    assert set(plant._rack_rows) == set(plant._rack_row)
-    for rack_id in design.racks:
-        assert np.array_equal(plant._rack_rows[rack_id], _per_rack(plant, rack_id)), rack_id
+    _every_rack_as_its_own_pass(plant)
     plant.close()
 
 

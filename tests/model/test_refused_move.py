@@ -10,14 +10,10 @@ import numpy as np
 
 from model.engine.move_undo import checkpoint, restore
 from model.engine.routed_links import RoutedLinks
-from model.generators.generate import generate
-from model.optimise import objective, search
+from model.optimise import objective
 from model.optimise.moves import network_racks, search_space
-from model.optimise.objective import DEFAULT_WEIGHTS, Pricer
-
-
-def _design():
-    return generate("leaf-spine", nodes=16, node_type="dgx-h100", switch="qm9700")
+from model.optimise.objective import Pricer
+from tests.model.optimise_runs import anneal_equal_to_fresh, leaf_spine_pod
 
 
 def _plant_state(plant: RoutedLinks) -> dict[str, bytes]:
@@ -54,7 +50,7 @@ def test_a_refused_move_taken_back_leaves_plant_fill_and_totals_as_before(monkey
     # Every tray's limit at 0 %: a move that adds a cable to any tray is refused at its fill
     # (the small hall fills none past 40 %), as most moves are at XL.
     monkeypatch.setattr(objective, "TRAY_FILL_WARNING", 0.0)
-    design = _design()
+    design = leaf_spine_pod()
     movable = network_racks(design)
     free, _ = search_space(design, movable, set(), True, False)
     plant = RoutedLinks(design)
@@ -92,7 +88,7 @@ def test_a_refused_move_taken_back_leaves_plant_fill_and_totals_as_before(monkey
 
 
 def test_nothing_is_taken_back_after_a_whole_pricing():
-    design = _design()
+    design = leaf_spine_pod()
     movable = network_racks(design)
     free, _ = search_space(design, movable, set(), True, False)
     plant = RoutedLinks(design)
@@ -115,17 +111,6 @@ def test_nothing_is_taken_back_after_a_whole_pricing():
 def test_annealing_that_takes_back_equals_annealing_that_recounts(monkeypatch):
     monkeypatch.setattr(objective, "TRAY_FILL_WARNING", 0.02)
 
-    def run():
-        design = _design()
-        plant = RoutedLinks(design)
-        done = search.anneal(design, plant, DEFAULT_WEIGHTS, 60, seed=4, locked=set())
-        fresh = RoutedLinks(design)
-        assert plant.length_m.tobytes() == fresh.length_m.tobytes()
-        assert plant.medium_index.tobytes() == fresh.medium_index.tobytes()
-        plant.close()
-        fresh.close()
-        return dataclasses.replace(done, seconds=0.0)
-
     taken = []
     take_back = Pricer.take_back
 
@@ -135,9 +120,9 @@ def test_annealing_that_takes_back_equals_annealing_that_recounts(monkeypatch):
         return ok
 
     monkeypatch.setattr(Pricer, "take_back", counted)
-    taking_back = run()
+    taking_back = anneal_equal_to_fresh(seed=4)
     assert sum(taken) >= 5
     monkeypatch.setattr(Pricer, "take_back", lambda self, mark: False)
-    recounting = run()
+    recounting = anneal_equal_to_fresh(seed=4)
     assert taking_back == recounting
     assert taking_back.iterations == 60 and taking_back.feasible < 60

@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from model.design.structured_edit import place_panel, route_via
 from model.engine.routed_links import RoutedLinks
 from model.outputs.schedule import SCHEDULE_COLUMNS, schedule_table
 from model.outputs.schedule_segment_table import Coded, pick
 from model.outputs.writers.csv_writer import CodedColumns, csv_column_bytes
 from model.outputs.writers.xlsx_columns import columns_xml
 from model.plant.physical_plant import build_plant
-from tests.builders import link, rack
 from tests.model.test_channel_table import _mixed, pod_file  # noqa: F401 (a fixture)
-from tests.model.test_structured_layout import two_rack_hall
+from tests.model.test_schedule_segment_columns import routed_by_hand
 
 
 def _same_bytes_coded_and_full(design) -> None:
@@ -40,14 +38,7 @@ def test_a_pod_with_cassettes_and_records_writes_the_same_bytes_coded(pod_file):
 
 
 def test_turned_links_and_unorderable_cords_write_the_same_bytes_coded():
-    design = two_rack_hall(12.0, "sr4-400g", nics=3)
-    link(design, "l-4", ("leaf1", "p4"), ("a1", "nic4"), medium="sr4-400g")
-    rack(design, "far", 70.0, 3.0)
-    far = place_panel(design, "far", "panel-mpo-1u-72")
-    near = place_panel(design, "n1", "panel-mpo-1u-72")
-    route_via(design, "l-1", [far.id, near.id])
-    route_via(design, "l-3", [near.id])
-    _same_bytes_coded_and_full(design)
+    _same_bytes_coded_and_full(routed_by_hand())
 
 
 def test_pick_keeps_python_text_and_shifts_codes():

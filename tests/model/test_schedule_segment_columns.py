@@ -33,10 +33,9 @@ def test_a_pod_with_cassettes_and_polarity_records_gets_the_oracles_rows(pod_fil
     assert got == want
 
 
-def test_links_routed_via_panels_by_hand_get_the_oracles_rows():
-    # l-1 via a panel ~68 m away (its A cord cannot be ordered), l-3 via the near panel
-    # only, the others the style's path; l-1..l-3 run server to leaf (the schedule lists them
-    # from the leaf's end, which sorts first), l-4 leaf to server (listed as it is).
+def routed_by_hand():
+    """Two racks of SR4 links: l-1 via a panel ~68 m away and the near one, l-3 via the near
+    panel only, l-4 listed leaf to server."""
     design = two_rack_hall(12.0, "sr4-400g", nics=3)
     link(design, "l-4", ("leaf1", "p4"), ("a1", "nic4"), medium="sr4-400g")
     rack(design, "far", 70.0, 3.0)
@@ -44,7 +43,14 @@ def test_links_routed_via_panels_by_hand_get_the_oracles_rows():
     near = place_panel(design, "n1", "panel-mpo-1u-72")
     route_via(design, "l-1", [far.id, near.id])
     route_via(design, "l-3", [near.id])
-    got, want = _both(design)
+    return design
+
+
+def test_links_routed_via_panels_by_hand_get_the_oracles_rows():
+    # l-1 via a panel ~68 m away (its A cord cannot be ordered), l-3 via the near panel
+    # only, the others the style's path; l-1..l-3 run server to leaf (the schedule lists them
+    # from the leaf's end, which sorts first), l-4 leaf to server (listed as it is).
+    got, want = _both(routed_by_hand())
     assert {row[1] for row in got} == {"l-1", "l-2", "l-3", "l-4"}
     starts = {row[1]: row[5] for row in reversed(got)}  # each link's first row's A device
     assert starts["l-1"] == "leaf1" and starts["l-4"] == "leaf1"
