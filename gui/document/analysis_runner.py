@@ -30,6 +30,7 @@ import gc
 import time
 import traceback
 import weakref
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -154,8 +155,8 @@ class _Job(QRunnable):
 
     def _compute(self, work: _Work) -> tuple | str:
         analyzer = self.analyzer
-        rerouted: frozenset[str] = frozenset()
-        changed_links = work.changed_links
+        rerouted: AbstractSet[str] = frozenset()
+        changed_links: AbstractSet[str] = work.changed_links
         if work.retray and work.plant is not None:
             worked, rerouted = retray(work.plant)
             if self.superseded:
@@ -382,7 +383,7 @@ class AnalysisRunner(QObject):
                 shiboken6.delete(job)
             self._spent.clear()
 
-    def _job_rerouted(self, revision: int, worked: RoutedLinks, changed: frozenset[str]) -> None:
+    def _job_rerouted(self, revision: int, worked: RoutedLinks, changed: AbstractSet[str]) -> None:
         """The job in flight re-routed its tray edits: the live plant takes the copy now (the
         feed tells the plan and the links table), unless an edit came since."""
         work = self._work
@@ -407,7 +408,7 @@ class AnalysisRunner(QObject):
             self.feed.waiting_on_worker = False
         if self._closed:
             return  # a result queued before close() is dropped, as close() promises
-        rerouted: frozenset[str] = frozenset()
+        rerouted: AbstractSet[str] = frozenset()
         if result == SUPERSEDED and work is not None:
             # The analyzer never saw this work: its edits and links go to the next job.
             self._changes[:0] = work.changes

@@ -24,6 +24,7 @@ plant is gone. GUI thread only.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -36,9 +37,10 @@ from model.engine.routed_links import RoutedLinks
 
 @dataclass(frozen=True)
 class PlantUpdate:
-    """One refresh: the links whose route or medium changed, at this design revision."""
+    """One refresh: the links whose route or medium changed, at this design revision (after a
+    worker's re-route, a :class:`~model.engine.changed_rows.ChangedRows`: ids named when read)."""
 
-    changed: frozenset[str]
+    changed: AbstractSet[str]
     revision: int
 
 
@@ -104,7 +106,7 @@ class PlantFeed(QObject):
         return pending_tray_edits(plant) if self._rerouting and plant is not None else ()
 
     def adopt(
-        self, worked: RoutedLinks, applied: tuple[Change, ...], changed: frozenset[str]
+        self, worked: RoutedLinks, applied: tuple[Change, ...], changed: AbstractSet[str]
     ) -> bool:
         """The worker re-routed ``applied`` on the copy ``worked``: the live plant takes it
         and every listener hears the links that changed; False when the plant has other edits

@@ -9,6 +9,8 @@ Modules:
 - ``cage_words``: Why each cage holds its plug, in words, for many links at once (the ``routes``
   report).
 - ``cages``: Cages and the per-cage media choice: which plug goes into every used cage.
+- ``changed_rows``: ChangedRows: the ids of the links a refresh changed, held as plant rows and
+  named only when read.
 - ``geometry``: Port positions and routed cable lengths, as pure functions of numpy arrays.
 - ``length_histogram``: The cable-length histogram of a cable plant, per medium group, with the
   reach limits in use.

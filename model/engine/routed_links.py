@@ -17,8 +17,9 @@ else the routed estimate (which includes slack).
 from __future__ import annotations
 
 from collections.abc import Collection
+from collections.abc import Set as AbstractSet
 from operator import attrgetter
-from typing import Protocol
+from typing import Protocol, overload
 
 import numpy as np
 
@@ -122,8 +123,18 @@ class RoutedLinks(PlantRouting, PlantMedia):
         """Whether the design announced edits that ``refresh()`` has not applied yet."""
         return bool(self._pending)
 
-    def refresh(self) -> set[str]:
-        """Apply pending edits; ids of links whose length, ordered length or medium changed."""
+    @overload
+    def refresh(self) -> set[str]: ...
+
+    @overload
+    def refresh(self, lazy_ids: bool) -> AbstractSet[str]: ...
+
+    def refresh(self, lazy_ids: bool = False) -> AbstractSet[str]:
+        """Apply pending edits; ids of links whose length, ordered length or medium changed.
+
+        ``lazy_ids``: after an edit of the trays alone, those ids as a
+        :class:`~model.engine.changed_rows.ChangedRows` (rows, named when read): only for a
+        plant whose id list no later edit changes, a snapshot's copy (``retray_copy.retray``)."""
         pending, self._pending[:] = list(self._pending), []
         if not pending:
             return set()
@@ -138,7 +149,7 @@ class RoutedLinks(PlantRouting, PlantMedia):
         if not moves_only:
             self._rack_rows.clear()  # links, devices or rows may have changed: found again
         if all(c.kinds <= TRAY_KINDS for c in pending):
-            return self._retray()  # trays alone: rows, inputs and cage components stay
+            return self._retray(lazy_ids)  # trays alone: rows, inputs and cage components stay
         if any(c.touches(_FULL_KINDS) for c in pending):
             return self._full_with_diff()
         design = self.design

@@ -83,7 +83,7 @@ def main(path: str, profile: bool, repeat: int = 1) -> None:
         if profiler is not None:
             profiler.enable()
         seen, changes[:] = list(changes), []
-        report = stage("analysis", analyzer.advance, snap_design, frozen, seen, set(rerouted))
+        report = stage("analysis", analyzer.advance, snap_design, frozen, seen, rerouted)
         stage("bundles", analyzer.cables_by_tray, medium_bundle_group)
         stage("length histogram", length_histogram, frozen)
         stage("tier codes", analyzer.tier_codes, TIER_NAMES)

@@ -44,10 +44,10 @@ def _held_drop(window, qtbot, monkeypatch) -> tuple[_Gate, RoutedLinks, list]:
     on_threads: list[int] = []
     retray = RoutedLinks._retray
 
-    def counted(self):
+    def counted(self, *args):
         if self is plant:  # the live plant, not the worker's copy
             on_threads.append(threading.get_ident())
-        return retray(self)
+        return retray(self, *args)
 
     monkeypatch.setattr(RoutedLinks, "_retray", counted)
     gate = _Gate(monkeypatch)
