@@ -1,0 +1,69 @@
+"""Attaching points to trays measures only the segments near each point (model/engine/tray_attach.py
+``_near_pairs``): the same segment as GEOS's nearest query for every point, and the same
+distances, bit for bit, as measuring every segment."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import shapely
+
+from model.engine import tray_attach
+from model.engine.tray_attach import nearest_segments
+
+
+def _geos(a: np.ndarray, b: np.ndarray, tree, pts: np.ndarray, reach_m: float) -> np.ndarray:
+    seg = np.full(len(pts), -1, dtype=np.int64)
+    (src, hit), _ = tree.query_nearest(
+        shapely.points(pts), max_distance=reach_m, return_distance=True, all_matches=False
+    )
+    seg[src] = hit
+    return seg
+
+
+def _hall(rng, snapped: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Random segments (axis-aligned mostly, as trays are; snapped to a grid: shared corners,
+    points equally near two segments) and random points around them."""
+    m, n = int(rng.integers(1, 40)), int(rng.integers(1, 400))
+    scale = float(rng.choice([5.0, 50.0, 300.0]))
+    a = rng.uniform(0, scale, (m, 2))
+    axis = rng.integers(0, 2, (m, 2))  # a zero in a column: that coordinate stays
+    b = a + rng.choice([-1, 1], (m, 2)) * rng.uniform(0, scale / 3, (m, 2)) * axis
+    pts = rng.uniform(-5, scale + 5, (n, 2))
+    if snapped:
+        a, b, pts = np.round(a), np.round(b), np.round(pts * 2) / 2
+    return a, b, pts
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_point_gets_geos_nearest_segment(seed):
+    rng = np.random.default_rng(seed)
+    for trial in range(40):
+        a, b, pts = _hall(rng, snapped=trial % 2 == 0)
+        reach_m = max(float(rng.choice([0.0, 0.5, 3.0, 10.0, 100.0])), 1e-9)
+        tree = shapely.STRtree(shapely.linestrings(np.stack([a, b], axis=1)))
+        np.testing.assert_array_equal(
+            nearest_segments(a, b, tree, pts, reach_m), _geos(a, b, tree, pts, reach_m)
+        )
+
+
+def test_near_pairs_give_the_all_pairs_figures_bit_for_bit_within_reach():
+    rng = np.random.default_rng(11)
+    checked = 0
+    for trial in range(60):
+        a, b, pts = _hall(rng, snapped=trial % 3 == 0)
+        reach_m = float(rng.choice([0.5, 3.0, 10.0]))
+        r_m = reach_m + 3 * tray_attach._NEAR_TIE_M
+        pairs = tray_attach._near_pairs(a, b, pts, r_m)
+        if pairs is None:
+            continue  # as many pairs as all of them: all are measured
+        best, best_m, second_m = tray_attach._all_pairs(a, b, pts)
+        near_best, near_m, near_second = tray_attach._best_of_pairs(a, b, pts, *pairs)
+        near = best_m <= reach_m + tray_attach._NEAR_TIE_M
+        np.testing.assert_array_equal(near_m[near], best_m[near])
+        np.testing.assert_array_equal(near_best[near], best[near])
+        close = near & (second_m <= r_m)
+        np.testing.assert_array_equal(near_second[close], second_m[close])
+        assert (near_m[~near] > reach_m + tray_attach._NEAR_TIE_M).all()
+        checked += int(near.sum())
+    assert checked > 1000
