@@ -16,7 +16,7 @@ from model.engine.routed_links import (
     RoutedLinks,
 )
 from tests.benchmarks.synthetic import synthetic_hall
-from tests.model.tray_drags import nudged_corner
+from tests.model.tray_drags import corner_moved, nudged_corner
 
 
 def _assert_same_plant(live: RoutedLinks, fresh: RoutedLinks) -> None:
@@ -106,3 +106,30 @@ def test_tray_removed_and_added_back(hall):
     design.add_trays([tray])
     assert live.refresh() == _full_diff(reference)
     _assert_same_plant(live, RoutedLinks(design))
+
+
+def test_a_drag_with_slack_settings_and_typed_or_measured_lengths_equals_a_fresh_routing():
+    # Slack per end and per cent, lengths typed and measured among the rows whose tray piece
+    # alone changes (their drops stay attached as they were): every figure a fresh routing's.
+    design = synthetic_hall(1024)
+    design.set_settings(
+        msgspec.structs.replace(design.settings, slack_per_end_m=0.35, slack_pct=7.5)
+    )
+    ids = list(design.links)
+    design.update_links(
+        [msgspec.structs.replace(design.links[i], length_override_m=12.5) for i in ids[::40]]
+        + [msgspec.structs.replace(design.links[i], as_built_m=9.25) for i in ids[17::40]]
+    )
+    live = RoutedLinks(design)
+    typed = ~np.isnan(live._override) | ~np.isnan(live._as_built)
+    rng = random.Random(21)
+    tray_only = np.zeros(len(ids), dtype=bool)  # rows whose tray piece alone changed
+    for _ in range(5):
+        pieces = live._vertical_a.copy(), live._hop_a.copy(), live._tray.copy()
+        corner_moved(design, live, rng)
+        live.refresh()
+        _assert_same_plant(live, RoutedLinks(design))
+        tray_only |= (
+            (live._vertical_a == pieces[0]) & (live._hop_a == pieces[1]) & (live._tray != pieces[2])
+        )
+    assert (tray_only & typed).any()  # the typed and measured lengths were among them
