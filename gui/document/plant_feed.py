@@ -35,7 +35,9 @@ from model.engine.retray_copy import adopt, pending_tray_edits, refresh_in_steps
 from model.engine.routed_links import RoutedLinks
 
 
-@dataclass(frozen=True)
+@dataclass(
+    frozen=True, eq=False
+)  # compared and hashed by identity: ChangedRows is a set, unhashable
 class PlantUpdate:
     """One refresh: the links whose route or medium changed, at this design revision (after a
     worker's re-route, a :class:`~model.engine.changed_rows.ChangedRows`: ids named when read)."""

@@ -35,6 +35,14 @@ class Attachments:
         return self.seg >= 0
 
 
+# Below this many point-segment pairs measuring them all costs less than setting up the grid
+# (~100 us: a rack move's two drops, a structured layout's point distances).
+_GRID_FROM_PAIRS = 10_000
+# Near pairs are measured in one piece, all pairs in blocks of ~1M: past this many near pairs
+# (a long reach against the trays' spacing) the blocked path is cheaper in memory and no slower.
+_NEAR_PAIRS_AT_MOST = 1_000_000
+
+
 def nearest_segments(
     seg_a: np.ndarray, seg_b: np.ndarray, tree, pts_xy: np.ndarray, reach_m: float
 ) -> np.ndarray:
@@ -54,7 +62,14 @@ def nearest_segments(
     second is more than ``_NEAR_TIE_M`` behind, so not a tie; a point whose nearest is farther
     is unreached, tie or not (the STRtree finds nothing within reach for it either).
     """
-    pairs = _near_pairs(seg_a, seg_b, pts_xy, reach_m + 3 * _NEAR_TIE_M)
+    n_all = len(pts_xy) * len(seg_a)
+    pairs = None
+    if n_all >= _GRID_FROM_PAIRS:
+        pairs = _near_pairs(seg_a, seg_b, pts_xy, reach_m + 3 * _NEAR_TIE_M)
+    if pairs is not None and len(pairs[2]) > min(n_all // 4, _NEAR_PAIRS_AT_MOST):
+        pairs = (
+            None  # most pairs are near (a reach long against the trays' spacing): all, in blocks
+        )
     if pairs is None:
         best, best_m, second_m = _all_pairs(seg_a, seg_b, pts_xy)
     else:

@@ -36,7 +36,9 @@ def _hall(rng, snapped: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_every_point_gets_geos_nearest_segment(seed):
+def test_every_point_gets_geos_nearest_segment(seed, monkeypatch):
+    # The grid even for these small halls (in use it starts at _GRID_FROM_PAIRS pairs).
+    monkeypatch.setattr(tray_attach, "_GRID_FROM_PAIRS", 0)
     rng = np.random.default_rng(seed)
     for trial in range(40):
         a, b, pts = _hall(rng, snapped=trial % 2 == 0)
