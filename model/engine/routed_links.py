@@ -90,6 +90,7 @@ class RoutedLinks(PlantRouting, PlantMedia):
         self._pending: list[Change] = []
         self.applied_edits = 0  # refreshes that applied edits (a move's checkpoint is of one)
         self.last_moves: frozenset[str] | None = None  # racks the last refresh only moved
+        self.deferred_media = None
         self._full()
         self._subscription: _Closable = design.subscribe(self._pending.append)
         # Caches keyed by plant (tray fill) key on this: a snapshot carries the live plant's.
@@ -122,11 +123,14 @@ class RoutedLinks(PlantRouting, PlantMedia):
         """Whether the design announced edits that ``refresh()`` has not applied yet."""
         return bool(self._pending)
 
-    def refresh(self) -> set[str]:
-        """Apply pending edits; ids of links whose length, ordered length or medium changed."""
+    def refresh(self, defer_media: bool = False) -> set[str]:
+        """Apply pending edits; ids of links whose length, ordered length or medium changed.
+        ``defer_media``: rack moves' links are routed, their media left to :meth:`finish_media`
+        (which gives the ids) or :func:`model.engine.move_undo.restore` (the optimiser's)."""
+        changed = self.finish_media()  # a refresh never starts from rows left unchosen
         pending, self._pending[:] = list(self._pending), []
         if not pending:
-            return set()
+            return changed
         self.applied_edits += 1
         moves_only = not any(c.touches(_NOT_MOVES) for c in pending)  # move_undo reads it
         self.last_moves = (
@@ -202,7 +206,8 @@ class RoutedLinks(PlantRouting, PlantMedia):
         # Sorted, not hashed: numpy 2's np.unique of ints hashes (~2 ms of each XL rack move
         # under cProfile for its ~5k rows; the same rows in the same order).
         rows_arr = unique_sorted(np.concatenate([np.array(rows, dtype=np.int64), more]))
-        return self._compute(rows_arr) | set(new)
+        defer = defer_media and self.last_moves is not None and not rows and not new
+        return changed | self._compute(rows_arr, defer=defer) | set(new)
 
     def _rows_of_racks(self, rack_ids: list[str]) -> np.ndarray:
         """Rows of the links of these racks (:func:`model.engine.rack_rows.rows_of_racks`)."""
@@ -557,8 +562,9 @@ class RoutedLinks(PlantRouting, PlantMedia):
 
     # ----------------------------------------------------------------------------- computing
 
-    def _compute(self, rows: np.ndarray, diff: bool = True) -> set[str]:
-        """Route ``rows``, choose media per cage for their components; ids whose results changed."""
+    def _compute(self, rows: np.ndarray, diff: bool = True, defer: bool = False) -> set[str]:
+        """Route ``rows``, choose media per cage for their components; ids whose results changed
+        (``defer``: media left to :meth:`finish_media`, which gives the ids)."""
         if not len(rows):
             return set()
         routed = rows
@@ -569,9 +575,20 @@ class RoutedLinks(PlantRouting, PlantMedia):
         if diff:
             before = tuple(getattr(self, name)[rows].copy() for name in _COMPARED)
         self._route(routed)
-        self._choose(rows)
         if not diff:
+            self._choose(rows)
             return set()
+        self.deferred_media = (rows, before)
+        return set() if defer else self.finish_media()
+
+    def finish_media(self) -> set[str]:
+        """Choose the media a ``refresh(defer_media=True)`` left unchosen: ids of the links
+        whose length, ordered length or medium changed in that refresh (none when none left)."""
+        deferred, self.deferred_media = self.deferred_media, None
+        if deferred is None:
+            return set()
+        rows, before = deferred
+        self._choose(rows)
         after = tuple(getattr(self, name)[rows] for name in _COMPARED)
         return self._ids(rows[~same_rows(before, after)])
 

@@ -22,7 +22,8 @@ import sys
 import time
 
 from model.engine.routed_links import RoutedLinks
-from model.optimise.objective import DEFAULT_WEIGHTS
+from model.optimise import search
+from model.optimise.objective import DEFAULT_WEIGHTS, Pricer
 from model.optimise.search import anneal
 from tests.benchmarks.workloads import build
 
@@ -77,6 +78,14 @@ def main(size: str, iterations: int, profile: bool) -> None:
         trace.append((p["iteration"], round(p["best"], 12), p["moved"]))
         return True
 
+    pricers: list[Pricer] = []
+
+    class Kept(Pricer):  # the run's pricer, for its counts
+        def __init__(self, *args) -> None:
+            super().__init__(*args)
+            pricers.append(self)
+
+    search.Pricer = Kept  # type: ignore[misc]
     prof = cProfile.Profile(time.process_time) if profile else None
     c0 = time.process_time()
     if prof is not None:
@@ -91,6 +100,11 @@ def main(size: str, iterations: int, profile: bool) -> None:
         f" objective {run.objective:.12f}; cpu {cpu:.2f} s, {cpu / run.iterations * 1000:.2f} ms"
         f" an iteration; peak {peak_mb:.0f} MB; fingerprint {fingerprint(run, trace)}"
     )
+    if pricers:
+        p = pricers[0]
+        print(
+            f"tray fill bounded before the media choice: {getattr(p, 'bound_tries', '-')}, refused so: {getattr(p, 'bound_refusals', '-')}"
+        )
     if prof is not None:
         stats = pstats.Stats(prof)
         priced = next(
