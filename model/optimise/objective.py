@@ -35,6 +35,7 @@ import numpy as np
 from model.analysis.reliability import NETWORK, forecast, hall_counts
 from model.analysis.topology import infer_topology
 from model.analysis.tray_fill import TrayFill, trunk_load
+from model.analysis.tray_fill_probe import probe
 from model.analysis.tray_fill_undo import take_back
 from model.analysis.warnings import TRAY_FILL_WARNING
 from model.common.arrays import unique_sorted
@@ -176,6 +177,7 @@ class Pricer:
         # (rows, their micrometres and unreached flags and the totals as they were): put back
         # by take_back() with the tray fill's own record.
         self._refused: tuple[np.ndarray, np.ndarray, np.ndarray, list[int]] | None = None
+        self._probed = False  # the last pricing was refused at its bound (_over_bound)
         # Candidates whose tray fill was bounded before their media choice, and those the
         # bound refused (_over_bound)
         self.bound_tries = self.bound_refusals = 0
@@ -284,6 +286,7 @@ class Pricer:
         same tray it would name after a whole pricing."""
         design, plant = self.design, self.plant
         self._fill_first = self._refused = None
+        self._probed = False
         if stop_at_fill and self._only_moves and plant.deferred_media is not None:
             # Bounded while the bound pays: when it does not decide, its fill is counted and
             # taken back for nothing (~ the media choice it saves when it does). The S pod
@@ -411,8 +414,9 @@ class Pricer:
         """The state refused at its tray fill before its media are chosen, when even the
         thinnest cable each moved link could take fills a tray past its limit (the plant
         refreshed with ``defer_media``: those rows are given the thinnest media,
-        ``bound_media``); None when that
-        bound does not decide (its fill update taken back: the caller chooses the media).
+        ``bound_media``; the fill found from the kept levels, counting nothing:
+        :func:`model.analysis.tray_fill_probe.probe`); None when that bound does not decide
+        (the caller then chooses the media and counts the fill).
 
         A chosen cable is never thinner, and a tray's fill only grows with its cables, so the
         fill with the chosen media is past the limit too, or a link found no medium and the
@@ -430,9 +434,11 @@ class Pricer:
             return None
         hinted = graph.rows_of(unique_sorted(graph.comp[self._rows_of(self._moved)]))
         plant.bound_media()
-        fill = self.fill.update(
-            self.design, plant, changed, None, loads=False, rows_hint=hinted, undoable=True
-        )
+        # Found from the kept levels, nothing counted (refused, there is nothing to take back;
+        # otherwise the media are chosen and counted as before).
+        fill = probe(self.fill, self.design, plant, hinted)
+        if fill is None:
+            return None
         self.bound_tries += 1
         start = self.start.tray_fill
         over = any(
@@ -440,14 +446,10 @@ class Pricer:
             for tray_id, ratio in fill.items()
         )
         self._bound_rate += BOUND_WEIGHT * (over - self._bound_rate)
-        if not over or self.fill.undo is None or self._per_row is None:
-            # Taken back (a fill kept no record of is counted again from the plant's rows)
-            take_back(self.fill)
+        if not over:
             return None
         self.bound_refusals += 1
-        kept = self._per_row
-        # The per-row link totals are not counted here: take_back() writes them as they are.
-        self._refused = (hinted, kept[0][hinted], kept[1][hinted], list(kept[2]))
+        self._probed = True  # take_back() has only the racks to put back
         return Priced(
             terms={},
             medium_index=np.zeros(0, np.int32),  # not chosen: a refused state shows no media
@@ -470,6 +472,10 @@ class Pricer:
         back's recount was about as dear as the move's). False (nothing written) when that
         pricing kept no record: the racks stay listed and the next pricing compares them."""
         refused, self._refused = self._refused, None
+        if self._probed:  # refused at its bound: nothing was counted
+            self._probed = False
+            self._moved = mark
+            return True
         if refused is None or self._per_row is None or not take_back(self.fill):
             return False
         rows, um, lost, totals = refused

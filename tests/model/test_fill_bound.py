@@ -7,6 +7,7 @@ import random
 
 import numpy as np
 
+from model.analysis.tray_fill_probe import probe
 from model.engine.move_undo import checkpoint, restore
 from model.engine.routed_links import RoutedLinks
 from model.optimise import objective, search
@@ -111,3 +112,35 @@ def test_annealing_with_the_bound_decides_as_without_it(monkeypatch):
     monkeypatch.setattr(Pricer, "_over_bound", lambda self, changed: None)
     unbounded = anneal_equal_to_fresh(seed=4)
     assert bounded == unbounded
+
+
+def test_the_probe_gives_the_counted_fill_of_the_trays_it_touches_and_writes_nothing():
+    design = leaf_spine_pod()
+    movable = network_racks(design)
+    free, _ = search_space(design, movable, set(), True, False)
+    plant = RoutedLinks(design)
+    pricer = Pricer(design, plant)
+    pricer.price(plant.refresh())
+    rng = random.Random(3)
+    touched = 0
+    for _ in range(8):
+        rack_id = rng.choice(movable)
+        before = dict(pricer.fill._fill_state[1])  # every tray's ratio as counted
+        design.move_racks({rack_id: rng.choice(free[rack_id])})
+        plant.refresh()
+        rows = pricer._rows_of({rack_id})
+        hinted = pricer.cache._graph.rows_of(np.unique(pricer.cache._graph.comp[rows]))
+        plant.route_keys()
+        held = _fill_state(pricer)
+        probed = probe(pricer.fill, design, plant, hinted)
+        assert _fill_state(pricer) == held  # nothing written
+        counted = pricer.fill.update(design, plant, set(), None, loads=False, rows_hint=hinted)
+        assert probed is not None and probed.keys() <= counted.keys()
+        assert {t: counted[t] for t in probed} == probed  # the same floats
+        assert {t: r for t, r in counted.items() if t not in probed} == {
+            t: r for t, r in before.items() if t not in probed
+        }
+        touched += len(probed)
+        pricer.price(set())  # the pricer's other caches follow
+    assert touched > 0
+    plant.close()
