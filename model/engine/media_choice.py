@@ -159,11 +159,18 @@ class PlantMedia(EngineState):
                 return np.flatnonzero(np.isin(self.component, comps))
             order = np.argsort(self.component, kind="stable")
             index = self._comp_index = (order, self.component[order])
+        # The same components asked twice in a row under the same labels (the optimiser's
+        # checkpoint of a move, then the move's refresh): the rows found once.
+        memo = self.__dict__.get("_comp_rows_memo")
+        if memo is not None and memo[0] is index and np.array_equal(memo[1], comps):
+            return memo[2].copy()
         order, labels = index
         first = np.searchsorted(labels, comps, "left")
         sizes = np.searchsorted(labels, comps, "right") - first
         at = np.repeat(first - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))
-        return np.sort(order[at])
+        found = np.sort(order[at])
+        self._comp_rows_memo = (index, comps, found.copy())
+        return found
 
     def _choose_media(
         self, rows: np.ndarray, length: np.ndarray
