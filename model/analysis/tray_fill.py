@@ -524,6 +524,12 @@ class TrayFill:
     def _move_cables(self, levels: TrayLevels, plant, recounted) -> np.ndarray:
         """Take the recounted rows' cables out of their old routes' spans and put them in their
         new routes' (one net number per (route, medium)); the tray numbers touched."""
+        cables = self._cables_moved(levels, plant, recounted)
+        return levels.add(*cables) if cables is not None else np.zeros(0, dtype=np.int64)
+
+    def _cables_moved(self, levels: TrayLevels, plant, recounted) -> tuple | None:
+        """(tray number, s0, s1, medium, net cables) per span of each (route, medium) whose
+        count the recounted rows change; None when none changes."""
         old_route, old_medium, new_route, new_medium = recounted
         width = len(plant.media) + 1
         codes, signs = [], []
@@ -535,7 +541,7 @@ class TrayFill:
         net = np.bincount(inverse.reshape(-1), np.concatenate(signs), len(code)).astype(np.int64)
         code, net = code[net != 0], net[net != 0]
         if not len(code):
-            return np.zeros(0, dtype=np.int64)
+            return None
         # The routes' spans gathered from the span table (learnt once per route: a route keeps
         # its trays while the route generation stands), not a Python step per span of every
         # route the move touched, old and new (~1 ms of each XL move).
@@ -546,9 +552,9 @@ class TrayFill:
         stop = np.searchsorted(span_route, routes, "right")
         at = gather_runs(first, stop)
         if not len(at):
-            return np.zeros(0, dtype=np.int64)
+            return None
         key_of = np.repeat(np.arange(len(code)), stop - first)
-        return levels.add(span_tray[at], s0[at], s1[at], (code % width)[key_of], net[key_of])
+        return span_tray[at], s0[at], s1[at], (code % width)[key_of], net[key_of]
 
     def _fill_only(self, design: Design, tray_ids: list[str], filled) -> dict[str, float]:
         """Fill ratio per tray and where it peaks, from the swept cross-sections."""

@@ -84,15 +84,53 @@ class TrayLevels:
         merged in, one running sum (each span starts and ends on its own tray, so the sum is
         back to zero at every tray's end) and the peaks found per tray by reductions: a move
         touches tens of trays, and a few numpy calls per tray were most of its fill update."""
+        merged = self._merged(tray, s0, s1, medium, cables, self.column_of)
+        if merged is None:
+            return np.zeros(0, dtype=np.int64)
+        trays, starts, row_pos, counts = merged
+        listed = trays.tolist()
+        if self.journal is not None:
+            self.journal.extend(
+                (k, self.bounds[k], self.counts[k], self.peaks.get(k)) for k in listed
+            )
+        self._measure(trays, starts, row_pos, counts)
+        for i, k in enumerate(listed):
+            lo, hi = starts[i], starts[i + 1]
+            self.bounds[k], self.counts[k] = row_pos[lo:hi], counts[lo:hi]
+        return trays
+
+    def probe(
+        self,
+        tray: np.ndarray,
+        s0: np.ndarray,
+        s1: np.ndarray,
+        medium: np.ndarray,
+        cables: np.ndarray,
+    ) -> dict[int, float]:
+        """The peak cross-section (m^2) each tray :meth:`add` of the same cables would touch
+        would reach, nothing written: the same counts, so the same floats as ``add`` then
+        :meth:`peak` (the optimiser's fill bound, mostly refused: nothing to take back)."""
+        column_of = dict(self.column_of)  # a medium met here takes a column of the copy
+        merged = self._merged(tray, s0, s1, medium, cables, column_of)
+        if merged is None:
+            return {}
+        trays, starts, _, counts = merged
+        top = self._tops(self.levels_of(counts, column_of), starts)
+        return {k: max(float(t), 0.0) for k, t in zip(trays.tolist(), top.tolist(), strict=True)}
+
+    def _merged(self, tray, s0, s1, medium, cables, column_of: dict[int, int]):
+        """The touched trays (ascending), their rows' starts, and the bounds and counts of
+        every touched tray's rows once the cables are added (``column_of``: the medium
+        columns, new media added to it); None when no cable is on a tray."""
         keep = (tray >= 0) & (cables != 0)
         tray, medium, cables = tray[keep], medium[keep], cables[keep]
         a, b = np.minimum(s0[keep], s1[keep]), np.maximum(s0[keep], s1[keep])
         if not len(tray):
-            return np.zeros(0, dtype=np.int64)
+            return None
         for m in unique_sorted(medium).tolist():
-            self.column_of.setdefault(m, len(self.column_of))
-        width = len(self.column_of)
-        col = np.array([self.column_of[m] for m in medium.tolist()], dtype=np.int64)
+            column_of.setdefault(m, len(column_of))
+        width = len(column_of)
+        col = np.array([column_of[m] for m in medium.tolist()], dtype=np.int64)
         trays = unique_sorted(tray)
         listed = trays.tolist()
         sizes = np.array([len(self.bounds[k]) for k in listed], dtype=np.int64)
@@ -137,24 +175,23 @@ class TrayLevels:
         kept = first | np.r_[True, np.any(counts[1:] != counts[:-1], axis=1)]
         row_t, row_pos, counts = row_t[kept], row_pos[kept], counts[kept]
         starts = np.searchsorted(row_t, np.arange(len(trays) + 1))
-        if self.journal is not None:
-            self.journal.extend(
-                (k, self.bounds[k], self.counts[k], self.peaks.get(k)) for k in listed
-            )
-        self._measure(trays, starts, row_pos, counts)
-        for i, k in enumerate(listed):
-            lo, hi = starts[i], starts[i + 1]
-            self.bounds[k], self.counts[k] = row_pos[lo:hi], counts[lo:hi]
-        return trays
+        return trays, starts, row_pos, counts
+
+    @staticmethod
+    def _tops(level: np.ndarray, starts: np.ndarray) -> np.ndarray:
+        """The highest level of each tray whose rows run from ``starts[i]`` to the next."""
+        sizes = np.diff(starts)
+        filled = sizes > 0
+        top = np.zeros(len(sizes))
+        if filled.any():
+            top[filled] = np.maximum.reduceat(level, starts[:-1][filled])
+        return top
 
     def _measure(self, trays: np.ndarray, starts: np.ndarray, pos, counts) -> None:
         """Peaks of ``trays`` (ascending), whose rows run from ``starts[i]`` to the next."""
         level = self.levels_of(counts)
         sizes = np.diff(starts)
-        filled = sizes > 0
-        top = np.zeros(len(trays))
-        if filled.any():
-            top[filled] = np.maximum.reduceat(level, starts[:-1][filled])
+        top = self._tops(level, starts)
         # The first place of the peak, as the sweep places it: on a plateau, sums in another
         # order may differ in the last bit, which must not move the reported place.
         high = np.flatnonzero(level >= np.repeat(top, sizes) * (1 - 1e-9))
@@ -163,13 +200,13 @@ class TrayLevels:
             t = float(top[i])
             self.peaks[k] = (t, float(pos[first[i]])) if t > 0 else (0.0, None)
 
-    def levels_of(self, counts: np.ndarray) -> np.ndarray:
+    def levels_of(self, counts: np.ndarray, column_of: dict[int, int] | None = None) -> np.ndarray:
         """Cable cross-section (m^2) of rows of counts (columns as :attr:`column_of`)."""
         # Medium by medium in index order, element-wise: each row's level is then a function
         # of its own counts alone, whatever column a medium took and wherever the row stands
         # (a matrix product's summation order can follow the layout).
         level = np.zeros(len(counts))
-        for m, c in sorted(self.column_of.items()):
+        for m, c in sorted((self.column_of if column_of is None else column_of).items()):
             if c < counts.shape[1]:
                 level += counts[:, c] * self.areas_m2[m]
         return level

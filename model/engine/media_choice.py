@@ -37,6 +37,9 @@ class PlantMedia(EngineState):
 
     # Set by label_components (None until then: RoutedLinks starts it so).
     cage_graph: tuple[np.ndarray, np.ndarray, np.ndarray, int] | None
+    # (rows, their compared columns before) a ``refresh(defer_media=True)`` routed and left
+    # unchosen (RoutedLinks starts it None; finish_media chooses them)
+    deferred_media: tuple[np.ndarray, tuple[np.ndarray, ...]] | None
 
     def medium(self, link_id: str) -> MediaType | None:
         k = int(self.medium_index[self.index[link_id]])
@@ -156,11 +159,18 @@ class PlantMedia(EngineState):
                 return np.flatnonzero(np.isin(self.component, comps))
             order = np.argsort(self.component, kind="stable")
             index = self._comp_index = (order, self.component[order])
+        # The same components asked twice in a row under the same labels (the optimiser's
+        # checkpoint of a move, then the move's refresh): the rows found once.
+        memo = self.__dict__.get("_comp_rows_memo")
+        if memo is not None and memo[0] is index and np.array_equal(memo[1], comps):
+            return memo[2].copy()
         order, labels = index
         first = np.searchsorted(labels, comps, "left")
         sizes = np.searchsorted(labels, comps, "right") - first
         at = np.repeat(first - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))
-        return np.sort(order[at])
+        found = np.sort(order[at])
+        self._comp_rows_memo = (index, comps, found.copy())
+        return found
 
     def _choose_media(
         self, rows: np.ndarray, length: np.ndarray
@@ -204,6 +214,36 @@ class PlantMedia(EngineState):
                 same = sel[key[sel] == k]
                 mismatch[same] = not self._fits(int(ca[same[0]]), int(cb[same[0]]), int(m))
         return medium, ordered, mismatch
+
+    def bound_media(self) -> None:
+        """Give the rows a ``refresh(defer_media=True)`` left unchosen the thinnest medium
+        their choice could give them (:meth:`thinnest_media`): a lower bound of their tray fill."""
+        if self.deferred_media is not None:
+            rows = self.deferred_media[0]
+            self.medium_index[rows] = self.thinnest_media(rows)
+
+    def thinnest_media(self, rows: np.ndarray) -> np.ndarray:
+        """Per row, the medium of the thinnest cable its media choice could give it (-1: none
+        could): the per-cage choice picks among its accepted media and its pin, and a link no
+        per-cage option covers among its own candidates, so no chosen cable is thinner. What a
+        move's tray fill is bounded with before its media are chosen (``defer_media``)."""
+        ca, cb, pinned = self.class_a[rows], self.class_b[rows], self.pinned[rows]
+        # The diameter orders the cables as their cross-sections do (the fill counts those).
+        width = np.array([m.cable_diameter_mm for m in self.media] + [np.inf])
+        key = np.minimum(ca, cb) * (len(self.port_classes) + 1) + np.maximum(ca, cb)
+        out = np.full(len(rows), -1, dtype=np.int64)
+        for k in unique_sorted(key).tolist():
+            sel = np.flatnonzero(key == k)
+            a, b = int(ca[sel[0]]), int(cb[sel[0]])
+            allowed = self._accepted(a, b).copy()
+            allowed[self.candidate_media(a, b)[0]] = True
+            if allowed.any():
+                out[sel] = int(np.argmin(np.where(allowed, width[:-1], np.inf)))
+        pin = np.flatnonzero(pinned >= 0)
+        # A pin may be thinner than every accepted medium: the row takes whichever is thinner.
+        thinner = width[pinned[pin]] < width[out[pin]]
+        out[pin[thinner]] = pinned[pin[thinner]]
+        return out
 
     def _accepted(self, class_a: int, class_b: int) -> np.ndarray:
         """The media (bool per medium) the per-cage choice may give a link between ports of

@@ -90,6 +90,7 @@ def restore(plant: RoutedLinks, saved: MoveCheckpoint) -> bool:
     ):
         return False
     pending.clear()
+    plant.deferred_media = None  # the saved rows hold the media chosen before the move
     plant._memo_reasons.clear()  # as a refresh does: media words are made again when asked
     for name, values in saved.link_columns.items():
         getattr(plant, name)[saved.rows] = values

@@ -8,7 +8,8 @@ recomputes its links; shortest-path rows of the tray graph are cached until the 
 Changes to trays, the hall, the settings or the catalog recompute everything.
 
 The class holds the per-link arrays and keeps them current (this module); routing
-(:mod:`model.engine.routing`) and media choice (:mod:`model.engine.media_choice`) are its two mixins.
+(:mod:`model.engine.routing`) and media choice (:mod:`model.engine.media_choice`) are its two mixins; a third keeps the port tables
+(:mod:`model.engine.port_tables`).
 
 Effective length used for the medium: the as-built measurement if set, else the user's override,
 else the routed estimate (which includes slack).
@@ -24,14 +25,12 @@ from typing import Protocol, overload
 import numpy as np
 
 from model.catalog.components import MediaType
-from model.catalog.ports import port_table
 from model.common.arrays import same_rows, unique_sorted
 from model.common.findings import Finding
 from model.design.bulk_load import LoadedLinkCodes, loaded_link_codes
 from model.design.changes import TRAY_KINDS, Change, ChangeKind
 from model.design.design import Design
-from model.design.entities import RACK_PLINTH_M, U_HEIGHT_M
-from model.engine.cages import CAGE_STRIDE, PartTables, device_optics, port_cages
+from model.engine.cages import CAGE_STRIDE, PartTables
 from model.engine.geometry import FACE_FRONT, FACE_REAR, drop_points
 from model.engine.link_findings import plant_findings
 from model.engine.link_status import (  # re-exported: callers read the flags from here too
@@ -45,6 +44,7 @@ from model.engine.link_status import (  # re-exported: callers read the flags fr
 from model.engine.link_table import INPUT_COLUMNS, OUTPUT_COLUMNS
 from model.engine.media import PortClass
 from model.engine.media_choice import PlantMedia
+from model.engine.port_tables import PlantPortTables
 from model.engine.rack_rows import rows_of_racks
 from model.engine.routing import PlantRouting
 from model.engine.tray_graph import Attachments, TrayGraph
@@ -57,7 +57,6 @@ _DEVICE_A, _DEVICE_B, _PORT_A, _PORT_B = (
 _MEDIUM, _OVERRIDE, _AS_BUILT = (
     attrgetter(n) for n in ("medium", "length_override_m", "as_built_m")
 )
-_TYPE, _BREAKOUT, _RACK, _U = (attrgetter(n) for n in ("type", "breakout", "rack", "u"))
 _COMPARED = ("routed_m", "length_m", "ordered_m", "medium_index")
 
 
@@ -67,7 +66,7 @@ class _Closable(Protocol):
     def close(self) -> None: ...
 
 
-class RoutedLinks(PlantRouting, PlantMedia):
+class RoutedLinks(PlantRouting, PlantMedia, PlantPortTables):
     """Routed length and chosen medium of every link of a design, kept current incrementally.
 
     Arrays (``routed_m``, ``length_m``, ``ordered_m``, ``medium_index``, ``speed_gbps``,
@@ -91,6 +90,7 @@ class RoutedLinks(PlantRouting, PlantMedia):
         self._pending: list[Change] = []
         self.applied_edits = 0  # refreshes that applied edits (a move's checkpoint is of one)
         self.last_moves: frozenset[str] | None = None  # racks the last refresh only moved
+        self.deferred_media = None
         self._full()
         self._subscription: _Closable = design.subscribe(self._pending.append)
         # Caches keyed by plant (tray fill) key on this: a snapshot carries the live plant's.
@@ -124,20 +124,23 @@ class RoutedLinks(PlantRouting, PlantMedia):
         return bool(self._pending)
 
     @overload
-    def refresh(self) -> set[str]: ...
+    def refresh(self, *, defer_media: bool = False) -> set[str]: ...
 
     @overload
-    def refresh(self, lazy_ids: bool) -> AbstractSet[str]: ...
+    def refresh(self, lazy_ids: bool, defer_media: bool = False) -> AbstractSet[str]: ...
 
-    def refresh(self, lazy_ids: bool = False) -> AbstractSet[str]:
+    def refresh(self, lazy_ids: bool = False, defer_media: bool = False) -> AbstractSet[str]:
         """Apply pending edits; ids of links whose length, ordered length or medium changed.
 
         ``lazy_ids``: after an edit of the trays alone, those ids as a
         :class:`~model.engine.changed_rows.ChangedRows` (rows, named when read): only for a
-        plant whose id list no later edit changes, a snapshot's copy (``retray_copy.retray``)."""
+        plant whose id list no later edit changes, a snapshot's copy (``retray_copy.retray``).
+        ``defer_media``: rack moves' links are routed, their media left to :meth:`finish_media`
+        (which gives the ids) or :func:`model.engine.move_undo.restore` (the optimiser's)."""
+        changed = self.finish_media()  # a refresh never starts from rows left unchosen
         pending, self._pending[:] = list(self._pending), []
         if not pending:
-            return set()
+            return changed
         self.applied_edits += 1
         moves_only = not any(c.touches(_NOT_MOVES) for c in pending)  # move_undo reads it
         self.last_moves = (
@@ -149,7 +152,8 @@ class RoutedLinks(PlantRouting, PlantMedia):
         if not moves_only:
             self._rack_rows.clear()  # links, devices or rows may have changed: found again
         if all(c.kinds <= TRAY_KINDS for c in pending):
-            return self._retray(lazy_ids)  # trays alone: rows, inputs and cage components stay
+            rerouted = self._retray(lazy_ids)  # trays alone: rows, inputs and cage components stay
+            return changed | set(rerouted) if changed else rerouted
         if any(c.touches(_FULL_KINDS) for c in pending):
             return self._full_with_diff()
         design = self.design
@@ -213,7 +217,8 @@ class RoutedLinks(PlantRouting, PlantMedia):
         # Sorted, not hashed: numpy 2's np.unique of ints hashes (~2 ms of each XL rack move
         # under cProfile for its ~5k rows; the same rows in the same order).
         rows_arr = unique_sorted(np.concatenate([np.array(rows, dtype=np.int64), more]))
-        return self._compute(rows_arr) | set(new)
+        defer = defer_media and self.last_moves is not None and not rows and not new
+        return changed | self._compute(rows_arr, defer=defer) | set(new)
 
     def _rows_of_racks(self, rack_ids: list[str]) -> np.ndarray:
         """Rows of the links of these racks (:func:`model.engine.rack_rows.rows_of_racks`)."""
@@ -363,89 +368,6 @@ class RoutedLinks(PlantRouting, PlantMedia):
 
     # ----------------------------------------------------------------------------- link rows
 
-    def _device_table(
-        self, device_ids: list[str]
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Rack row, face, port height (m) and port-table number of each device, in one pass.
-
-        Devices of one type and breakout share a port table (``_tables``); its row of
-        ``_class_matrix`` gives the port class of every port name (``_port_no``), -1 for none.
-        """
-        design = self.design
-        devices = list(map(design.devices.__getitem__, device_ids))
-        n = len(devices)
-        types = list(map(_TYPE, devices))
-        breakouts = list(map(_BREAKOUT, devices))
-        keys = (
-            types
-            if not any(breakouts)
-            else [
-                (t, tuple(sorted(b.items()))) if b else t
-                for t, b in zip(types, breakouts, strict=True)
-            ]
-        )
-        if design.settings.optics_strategy:
-            # A tier asked for linear optics: its devices' cages are of their own spec.
-            optics = [device_optics(design.settings, d.role) for d in devices]
-            keys = [
-                (k if isinstance(k, tuple) else (k, ()), o) if o else k
-                for k, o in zip(keys, optics, strict=True)
-            ]
-        for key in set(keys) - self._table_of.keys():
-            self._add_port_table(key)
-        table = np.fromiter(map(self._table_of.__getitem__, keys), np.int64, n)
-        rack = np.fromiter(map(self._rack_row.__getitem__, map(_RACK, devices)), np.int64, n)
-        u = np.fromiter(map(_U, devices), float, n)
-        height = RACK_PLINTH_M + (u - 1 + self._table_u[table] / 2) * U_HEIGHT_M
-        for device_id in device_ids:
-            if device_id not in self._dev_no:
-                self._dev_no[device_id] = len(self.cage_device_ids)
-                self.cage_device_ids.append(device_id)
-        self._last_dev_no = np.fromiter(map(self._dev_no.__getitem__, device_ids), np.int64, n)
-        return rack, self._table_face[table], height, table
-
-    def _add_port_table(self, key: str | tuple) -> None:
-        optics = ""
-        if isinstance(key, tuple) and isinstance(key[0], tuple):  # ((type, breakout), optics)
-            key_of_type, optics = key
-        else:
-            key_of_type = key
-        type_id, breakout = (key_of_type, ()) if isinstance(key_of_type, str) else key_of_type
-        dtype = self.design.catalog.device_types[type_id]
-        row: dict[int, int] = {}
-        cage_row: dict[int, tuple[int, int]] = {}
-        labels: dict[int, str] = {}
-        cages = port_cages(dtype, dict(breakout), optics)
-        for name, port in port_table(dtype, dict(breakout)).items():
-            pc = PortClass(port.speed_gbps, port.lanes, port.form_factor)
-            if pc not in self._class_of:
-                self._class_of[pc] = len(self.port_classes)
-                self.port_classes.append(pc)
-            col = self._port_no.setdefault(name, len(self._port_no))
-            row[col] = self._class_of[pc]
-            cage, spec, label = cages[name]
-            cage_row[col] = (cage, self.parts.spec_row(spec))
-            labels[cage] = label
-        self._table_of[key] = len(self._table_rows)
-        self._table_rows.append(row)
-        self._cage_rows = getattr(self, "_cage_rows", [])
-        self._cage_rows.append(cage_row)
-        self._cage_label_rows.append(labels)
-        self._table_face = np.append(
-            self._table_face, FACE_FRONT if dtype.ports_face == "front" else FACE_REAR
-        )
-        self._table_u = np.append(self._table_u, float(dtype.u_height))
-        matrix = np.full((len(self._table_rows), len(self._port_no)), -1, dtype=np.int64)
-        cage_m = np.full_like(matrix, -1)
-        spec_m = np.full_like(matrix, -1)
-        for k, known in enumerate(self._table_rows):
-            matrix[k, list(known)] = list(known.values())
-            cols = list(self._cage_rows[k])
-            cage_m[k, cols] = [c for c, _ in self._cage_rows[k].values()]
-            spec_m[k, cols] = [s for _, s in self._cage_rows[k].values()]
-        self._class_matrix = matrix
-        self._cage_matrix, self._spec_matrix = cage_m, spec_m
-
     def _append_rows(
         self, ids: list[str], compute: bool = True, records: list | None = None
     ) -> None:
@@ -568,8 +490,9 @@ class RoutedLinks(PlantRouting, PlantMedia):
 
     # ----------------------------------------------------------------------------- computing
 
-    def _compute(self, rows: np.ndarray, diff: bool = True) -> set[str]:
-        """Route ``rows``, choose media per cage for their components; ids whose results changed."""
+    def _compute(self, rows: np.ndarray, diff: bool = True, defer: bool = False) -> set[str]:
+        """Route ``rows``, choose media per cage for their components; ids whose results changed
+        (``defer``: media left to :meth:`finish_media`, which gives the ids)."""
         if not len(rows):
             return set()
         routed = rows
@@ -580,9 +503,20 @@ class RoutedLinks(PlantRouting, PlantMedia):
         if diff:
             before = tuple(getattr(self, name)[rows].copy() for name in _COMPARED)
         self._route(routed)
-        self._choose(rows)
         if not diff:
+            self._choose(rows)
             return set()
+        self.deferred_media = (rows, before)
+        return set() if defer else self.finish_media()
+
+    def finish_media(self) -> set[str]:
+        """Choose the media a ``refresh(defer_media=True)`` left unchosen: ids of the links
+        whose length, ordered length or medium changed in that refresh (none when none left)."""
+        deferred, self.deferred_media = self.deferred_media, None
+        if deferred is None:
+            return set()
+        rows, before = deferred
+        self._choose(rows)
         after = tuple(getattr(self, name)[rows] for name in _COMPARED)
         return self._ids(rows[~same_rows(before, after)])
 

@@ -87,6 +87,7 @@ _PLANT_COPIED = (
     "_route_spans",
     "_components_stale",
     "_comp_index",
+    "_comp_rows_memo",  # keyed by the live plant's _comp_index itself: never the copy's
     "_comp_asks",
     "_cage_label_rows",
     "_cage_rows",
@@ -104,6 +105,7 @@ _PLANT_COPIED = (
     "_rack_row",
     "applied_edits",  # refreshes that applied edits (model/engine/move_undo.py)
     "last_moves",  # racks the last refresh only moved (model/engine/move_undo.py)
+    "deferred_media",  # None in a snapshot: rows left unchosen are refused below
     "_rack_rows_whole",  # every rack's rows found at once (the optimiser's plant)
     "_rack_rows",  # the optimiser's rack id -> rows of its links cache (cleared on link edits)
     "_table_face",
@@ -238,8 +240,10 @@ def freeze_plant(
     ``kept``: attributes taken as they are, not copied: a re-routed copy's row tables, which
     are its snapshot's own and never written (:func:`model.engine.retray_copy.frozen`)."""
     pending = list(plant._pending) if pending_trays else []
-    if any(not c.kinds <= TRAY_KINDS for c in pending) or (
-        plant.has_unapplied_edits and not pending
+    if (
+        any(not c.kinds <= TRAY_KINDS for c in pending)
+        or (plant.has_unapplied_edits and not pending)
+        or plant.deferred_media is not None  # an optimiser's move whose media are not chosen
     ):
         raise ValueError("the cable plant has unapplied edits: refresh() it before a snapshot")
     # Name the routes of changed links in the live plant first: a snapshot naming them itself

@@ -304,7 +304,9 @@ def anneal(
         back = {r: (design.racks[r].x, design.racks[r].y) for r in moves}
         saved, mark = checkpoint(plant, list(moves)), pricer.mark()
         design.move_racks(moves)
-        changed = plant.refresh()
+        # Routed with its media left unchosen: most XL candidates fill a tray past 40 % with
+        # even the thinnest cables their links could take, refused before the media choice.
+        changed = plant.refresh(defer_media=True)
         # A candidate that fills a tray past its limit is refused before its plant is counted
         # (most of them at XL): the same decision, the same sentence from broken().
         priced = pricer.price(changed, stop_at_fill=True)

@@ -1,0 +1,47 @@
+"""A rack move's tray fill found from the kept levels without counting it (the optimiser's bound).
+
+Most XL candidates fill a tray past 40 % even with the thinnest cables their links could take
+(:meth:`model.optimise.objective.Pricer._over_bound`): counted and taken back
+(:mod:`model.analysis.tray_fill_undo`), their fill cost a recount of the per-(route, medium)
+counts and its undo. Found here from the same levels and the same cable spans, nothing written.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from model.analysis.tray_fill import TrayFill
+from model.design.design import Design
+
+
+def probe(fill: TrayFill, design: Design, plant, rows_hint: np.ndarray) -> dict[str, float] | None:
+    """The fill ratio of each tray whose cables would change if the plant's ``rows_hint`` rows
+    (all a rack move can change) were counted now: the ratios a fill-only ``fill.update`` with
+    ``rows_hint`` would give those trays, nothing counted. None when ``fill`` keeps no levels
+    of this plant's counts (an update then counts them)."""
+    state = fill._fill_state
+    identity = getattr(plant, "plant_identity", id(plant))
+    if (
+        state is None
+        or state[0].tray_ids != list(design.trays)
+        or fill._structured is not None
+        or (identity, plant.route_generation, tuple(m.id for m in plant.media)) != fill._plant_state
+        or len(fill._row_route) != len(plant.link_ids)
+    ):
+        return None
+    # The rows update() would recount: those whose route or medium differ from the counted.
+    routes = np.asarray(plant.route_keys(), dtype=np.int64)
+    media = np.asarray(plant.medium_index)
+    counted_route, counted_medium = fill._row_route, fill._row_medium
+    near = rows_hint
+    rows = near[(routes[near] != counted_route[near]) | (media[near] != counted_medium[near])]
+    recounted = (counted_route[rows], counted_medium[rows], routes[rows], media[rows])
+    levels = state[0]
+    cables = fill._cables_moved(levels, plant, recounted)
+    tops = levels.probe(*cables) if cables is not None else {}
+    ratios = {}
+    for k, level in tops.items():
+        tray_id = levels.tray_ids[k]
+        t = design.trays[tray_id]
+        ratios[tray_id] = level / (t.width_m * t.depth_m)
+    return ratios
