@@ -46,9 +46,10 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
+from collections import deque
 from collections.abc import Callable, Iterable
 from itertools import chain, repeat
-from operator import attrgetter
+from operator import attrgetter, getitem, setitem
 
 import msgspec
 
@@ -272,6 +273,9 @@ def _module_fibres(catalog) -> tuple[dict, dict]:
     return fibre_of, fpp_of
 
 
+_LINK_IDS, _SEG_M, _TRUNKS = attrgetter("link_ids"), attrgetter("seg_m"), attrgetter("trunks")
+
+
 def _bundle_trunks(
     layout: StructuredLayout,
     catalog,
@@ -300,9 +304,13 @@ def _bundle_trunks(
         # The pair's legs as columns, read once: their segments' lengths, links and trunk
         # lists (a zoned XL hall's ~800k segments on ~100k pairs: per trunk a slice of each,
         # not a generator over its legs).
-        seg_m = [leg.seg_m[s] for leg, s in zip(seg_legs, seg_nos, strict=True)]
-        link_ids = [leg.link_ids for leg in seg_legs]
-        legs = [leg.trunks for leg in seg_legs]
+        seg_m = list(map(getitem, map(_SEG_M, seg_legs), seg_nos))
+        link_ids = list(map(_LINK_IDS, seg_legs))
+        legs = list(map(_TRUNKS, seg_legs))
+        # A pair's legs are mostly all the same segment of their paths (always so but where a
+        # path meets a panel pair twice): then each trunk's element is set on its legs by one
+        # map in C, not a test per leg (a zoned XL hall's ~800k segments).
+        s_all = seg_nos[0] if seg_nos.count(seg_nos[0]) == len(seg_nos) else None
         i = 0
         while i < len(seg_legs):
             remaining = len(seg_legs) - i
@@ -341,6 +349,11 @@ def _bundle_trunks(
             got = trunk.ordered_m if not math.isnan(trunk.ordered_m) else trunk.length_m
             # One element per trunk and polarity, shared by the channels of its legs (as
             # panels are): the first trunk of a channel is Type B, any further one Type A.
+            if s_all is not None:
+                element = Element("trunk", trunk.id, trunk.part, got, "B" if s_all == 0 else "A")
+                deque(map(setitem, legs[i:j], repeat(s_all), repeat(element)), maxlen=0)
+                i = j
+                continue
             first = further = None
             for leg_trunks, s in zip(legs[i:j], seg_nos[i:j], strict=True):
                 if s == 0:
@@ -424,7 +437,7 @@ def _trunk_not_orderable(trunk: Trunk, mode: str, width: int) -> Finding:
     )
 
 
-_LINK_IDS, _HOLDERS = attrgetter("link_ids"), attrgetter("holders")
+_HOLDERS = attrgetter("holders")
 
 
 def _channel_legs(layout: StructuredLayout, table: ChannelTable, laid: LegLayer, distance) -> tuple:

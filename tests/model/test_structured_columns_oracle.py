@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import model.structured.layout as layout_module
+from model.analysis.tray_fill import trunk_load
 from model.design.structured_edit import route_via
 from model.engine.routed_links import RoutedLinks
 from model.generators.generate import apply_cabling, generate
@@ -343,3 +344,21 @@ def test_layout_and_checks_read_fibres_by_row_without_an_index_of_every_link(nam
     by_id.fibre_rows = None
     assert made == [by_id.row_channel(row) for row in range(len(table.link_ids))]
     assert (summary, findings) == table_checks(by_id)
+
+
+@pytest.mark.parametrize("name", sorted(HALLS))
+def test_trunk_load_counts_the_links_through_panels_per_route_and_medium_as_link_by_link(name):
+    """trunk_load's links per (route, medium), counted as one integer key per link, are the
+    count link by link over the plant's rows (a link without a route or medium left out),
+    in the same (route, medium) order."""
+    plant = RoutedLinks(_hall(name))
+    layout = structured_layout(plant)
+    routes, media = plant.route_keys(), plant.medium_index
+    want = Counter(
+        (int(routes[row]), int(media[row]))
+        for row in map(plant.index.__getitem__, layout.channels.structured)
+        if routes[row] >= 0 and media[row] >= 0
+    )
+    got = trunk_load(plant, layout).minus
+    assert got and list(got.items()) == sorted(want.items())
+    assert all(type(r) is int and type(m) is int for r, m in got)
