@@ -48,6 +48,7 @@ def trunk_load(plant, layout) -> TrunkLoad:
     route_of = routes.tolist()
     plus, own = [], []
     figures_of: dict[tuple[str, int], tuple[float, float, float]] = {}  # per part and quantity
+    spans_of: dict[tuple[str, str, str, str], tuple] = {}  # per (rack, face, rack, face)
     for trunk in layout.trunks:
         figures = figures_of.get((trunk.part, trunk.quantity))
         if figures is None:
@@ -65,12 +66,17 @@ def trunk_load(plant, layout) -> TrunkLoad:
             if route >= 0:
                 plus.append((route, *figures))
             continue
-        spans = plant.rack_tray_spans(
+        ends = (
             trunk.rack_a,
             panel_face(plant.design, trunk.panel_a),
             trunk.rack_b,
             panel_face(plant.design, trunk.panel_b),
         )
+        # A rack's trunks to its zone rack mostly leave and reach the same faces: one tray
+        # search per pair of drop points, not per trunk.
+        spans = spans_of.get(ends)
+        if spans is None:
+            spans = spans_of[ends] = plant.rack_tray_spans(*ends)
         if spans:
             own.append((spans, *figures))
     return TrunkLoad(minus, tuple(plus), tuple(own))

@@ -22,8 +22,10 @@ from model.structured.channel_checks import _groups, _trunk_columns, table_check
 from model.structured.channel_groups import _route_links, group_channels
 from model.structured.channel_table import ChannelTable
 from model.structured.channels import FibreTable, plant_fibres
-from model.structured.layout import _module_fibres, structured_layout
+from model.structured.layout import _module_fibres, set_cabling, structured_layout
 from model.structured.legs import LegLayer
+from model.structured.paths import panel_face
+from tests.builders import rack
 from tests.model.structured_layout_oracle import (
     bundle_trunks_per_segment,
     group_channels_by_link,
@@ -32,6 +34,7 @@ from tests.model.structured_layout_oracle import (
     plant_fibres_by_link,
 )
 from tests.model.test_structured_legs_columns import _picture
+from tests.model.test_structured_trays import l_hall
 
 HALLS = {
     "fat-tree zoned, by hand": (("fat-tree", {"k": 8, "switch": "qm9700"}), "zones"),
@@ -362,3 +365,29 @@ def test_trunk_load_counts_the_links_through_panels_per_route_and_medium_as_link
     got = trunk_load(plant, layout).minus
     assert got and list(got.items()) == sorted(want.items())
     assert all(type(r) is int and type(m) is int for r, m in got)
+
+
+def test_trunk_load_spans_of_trunks_no_link_joins_are_each_trunks_own_search():
+    """trunk_load's trunks between racks no link joins (a zone's trunks to its HDA rack, two
+    per hop on the L-shaped tray's hall) take the tray spans searched once per pair of drop
+    points: the spans searched trunk by trunk, with the same figures, in trunk order."""
+    design = l_hall()
+    rack(design, "r2", 2.1, 3.0)  # row R has no network gear: r2 is its HDA
+    set_cabling(design, "zones")
+    plant = RoutedLinks(design)
+    layout = structured_layout(plant)
+    got = trunk_load(plant, layout).own
+    want = [
+        spans
+        for trunk in layout.trunks
+        if not trunk.route_link
+        and (
+            spans := plant.rack_tray_spans(
+                trunk.rack_a,
+                panel_face(plant.design, trunk.panel_a),
+                trunk.rack_b,
+                panel_face(plant.design, trunk.panel_b),
+            )
+        )
+    ]
+    assert len(want) > len({spans for spans in want}) and [s for s, *_ in got] == want
