@@ -206,7 +206,8 @@ class LegLayer:
         racks, leg_ends, own_route, fixed_m = shape
         n = len(chunks)
         cassette_no, panel_element = self.cassette_no, self._panel_element
-        run_cols, element_cols = [], []
+        run_cols: list[list] = []
+        element_cols: list[list[Element] | None] = []  # None: the node's panels (shared)
         for i, rack_id, _named, cassette, key in points:
             runs = self.pool.take_runs(key, n)
             first = cassette_no.get(rack_id, 0) + 1
@@ -270,19 +271,21 @@ class LegLayer:
         self.chunks += chunks
         self._add_segments(legs, run_cols, seg)
 
-    def _node_rows(self, run_cols: list, element_cols: list, n: int) -> tuple[list, list]:
+    def _node_rows(
+        self, run_cols: list, element_cols: list[list[Element] | None], n: int
+    ) -> tuple[list, list]:
         """Per leg: its panel or enclosure per node, and their elements. Legs where no node's
         run of panels changes share one tuple of each (a zoned XL hall's 393k legs held two
         equal tuples each); a path through LC cassettes, each leg's own, has a tuple per leg."""
         holder_rows: list[tuple[str, ...]] = []
         node_rows: list[tuple[Element, ...]] = []
         if any(elements is not None for elements in element_cols):
-            holder_cols = []
+            holder_cols: list[list[str]] = []
             for runs in run_cols:
-                holders: list[str] = []
+                column: list[str] = []
                 for holder, count in runs:
-                    holders += [holder] * count
-                holder_cols.append(holders)
+                    column += [holder] * count
+                holder_cols.append(column)
             panel_element = self._panel_element
             for s, elements in enumerate(element_cols):
                 if elements is None:  # a panel between the cassettes at the ends
@@ -426,9 +429,10 @@ def _paired_runs(runs_a: list, runs_b: list) -> list[tuple[str, str, int]]:
             left_b = runs_b[j][1]
 
 
-def _stretches(way_runs: list) -> list[tuple[int, int, tuple[float, ...]]]:
-    """The nodes' runs of (way, legs) over the same legs as stretches of legs (first, end)
-    and the ways of every node there: a new stretch wherever any node's run changes."""
+def _stretches(way_runs: list) -> list[tuple[int, int, tuple]]:
+    """The nodes' runs of (value, legs) over the same legs as stretches of legs (first, end)
+    and the values of every node there (ways, or panels): a new stretch wherever any node's
+    run changes."""
     out = []
     at = [0] * len(way_runs)
     left = [runs[0][1] for runs in way_runs]
