@@ -37,15 +37,18 @@ def trunk_load(plant, layout) -> TrunkLoad:
     # Per (route, medium), the links through panels, counted as arrays (a numpy scalar read
     # per link was ~1 s of a zoned XL analysis).
     index = plant.index
-    rows = np.fromiter((index[lid] for lid in layout.channels.structured), dtype=np.int64)
+    structured = layout.channels.structured
+    rows = np.fromiter(map(index.__getitem__, structured), np.int64, len(structured))
     rows = rows[(routes[rows] >= 0) & (media[rows] >= 0)]
-    pairs, counts = np.unique(
-        np.stack([routes[rows], media[rows]], axis=1).reshape(-1, 2), axis=0, return_counts=True
-    )
-    minus = {(r, m): n for (r, m), n in zip(pairs.tolist(), counts.tolist(), strict=True)}
+    # One integer per (route, medium), counted by a sort of 393k int64: the same pairs in the
+    # same (route, medium) order as a unique over row pairs, which was ~0.5 s at XL.
+    span = int(media[rows].max()) + 1 if len(rows) else 1
+    keys, counts = np.unique(routes[rows] * span + media[rows], return_counts=True)
+    minus = {divmod(k, span): n for k, n in zip(keys.tolist(), counts.tolist(), strict=True)}
     route_of = routes.tolist()
     plus, own = [], []
     figures_of: dict[tuple[str, int], tuple[float, float, float]] = {}  # per part and quantity
+    spans_of: dict[tuple[str, str, str, str], tuple] = {}  # per (rack, face, rack, face)
     for trunk in layout.trunks:
         figures = figures_of.get((trunk.part, trunk.quantity))
         if figures is None:
@@ -63,12 +66,17 @@ def trunk_load(plant, layout) -> TrunkLoad:
             if route >= 0:
                 plus.append((route, *figures))
             continue
-        spans = plant.rack_tray_spans(
+        ends = (
             trunk.rack_a,
             panel_face(plant.design, trunk.panel_a),
             trunk.rack_b,
             panel_face(plant.design, trunk.panel_b),
         )
+        # A rack's trunks to its zone rack mostly leave and reach the same faces: one tray
+        # search per pair of drop points, not per trunk.
+        spans = spans_of.get(ends)
+        if spans is None:
+            spans = spans_of[ends] = plant.rack_tray_spans(*ends)
         if spans:
             own.append((spans, *figures))
     return TrunkLoad(minus, tuple(plus), tuple(own))

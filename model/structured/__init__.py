@@ -25,4 +25,6 @@ Modules:
   by hand.
 - ``polarity``: Channel polarity: every element is a fibre permutation; composed, Tx must land on
   Rx.
+- ``trunk_bundles``: Step 3 of the structured layout: the legs of each panel pair bundled into MPO
+  trunks, as columns.
 """

@@ -44,40 +44,38 @@ Choices, written down:
 
 from __future__ import annotations
 
-import math
-from bisect import bisect_left
-from collections.abc import Callable, Iterable
-from itertools import chain, repeat
+from collections.abc import Callable
+from itertools import repeat
 from operator import attrgetter
 
 import msgspec
 
 from model.catalog.parts import FibrePart
-from model.catalog.structured import StructuredCatalog, TrunkPart, structured_catalog
+from model.catalog.structured import StructuredCatalog, structured_catalog
 from model.common.findings import Finding
 from model.design.placement import DeviceNames
 from model.design.structured_edit import new_panel, panel_types
-from model.engine.patch_points import TRUNK_SERVICE_LOOP_M  # the media choice counts it too
 from model.runtime.gc_policy import collector_paused
 from model.structured.channel_groups import group_channels
 from model.structured.channel_table import ChannelTable
-from model.structured.channels import Element, plant_fibres
+from model.structured.channels import plant_fibres
 from model.structured.cords import lay_cords, msa_cord_fibres, typed_length
 from model.structured.layout_records import LC_CASSETTE as LC_CASSETTE
 from model.structured.layout_records import (  # re-exported: callers read them from here
     LC_ENCLOSURE,
     MPO_PANEL,
     StructuredLayout,
-    Trunk,
     TrunkLeg,
 )
-from model.structured.legs import Leg, LegLayer
+from model.structured.layout_records import Trunk as Trunk
+from model.structured.legs import LegLayer
 from model.structured.paths import (
     PanelPool,
     RackDistances,
     overflow_racks,
 )
 from model.structured.polarity import CASSETTE_PORTS as CASSETTE_PORTS  # the NetBox export's
+from model.structured.trunk_bundles import bundle_trunks as _bundle_trunks
 
 CABLING_STYLES = ("direct", "cross-connect", "zones")
 
@@ -164,17 +162,6 @@ def _place_panels(design, plant, layout=None) -> tuple[int, dict[str, int]]:
             design.add_devices([device])
             placed += 1
     return placed, left
-
-
-def _round_up(lengths: tuple[float, ...], length_m: float) -> float:
-    """The first orderable length >= ``length_m`` (to 1 nm), NaN when none is or the length is
-    unknown. ``bisect_left`` is numpy's ``searchsorted`` search (the same lower-bound halving,
-    so the same index on any tuple), without making an array per call: at XL that was ~15 s
-    of a zones layout's 1.8 M cords and trunks. NaN is tested first, as numpy sorts it last."""
-    if length_m != length_m:
-        return math.nan
-    k = bisect_left(lengths, length_m - 1e-9)
-    return float(lengths[k]) if k < len(lengths) else math.nan
 
 
 def structured_layout(
@@ -270,158 +257,6 @@ def _module_fibres(catalog) -> tuple[dict, dict]:
         fibre_of.setdefault(part.medium, catalog.fibre_parts.get(part.fibre))
         fpp_of.setdefault(part.medium, part.fibres_per_port)
     return fibre_of, fpp_of
-
-
-def _bundle_trunks(
-    layout: StructuredLayout,
-    catalog,
-    segments: dict,
-    route_of: dict,
-    slack_pct: float,
-    recorded: dict | None = None,
-) -> None:
-    """Step 3: the legs of each panel pair bundled into trunks, each leg told its trunks;
-    ``recorded``: per link, its pieces' recorded lengths (a trunk takes its links' record)."""
-    n_trunk = 0
-    # The trunk parts per (mode, leg width): a zoned XL hall has ~100k panel pairs and a few
-    # of these, each a sort and bend-radius check of the catalog's trunks.
-    parts_of: dict[tuple[str, int], list] = {}
-    fit_of: dict[tuple[str, int, int], TrunkPart | None] = {}  # (mode, width, legs) -> part
-    for (panel_a, panel_b, mode, width), (seg_legs, seg_nos) in segments.items():
-        parts = parts_of.get((mode, width))
-        if parts is None:
-            parts = parts_of[(mode, width)] = _bendable(
-                catalog,
-                sorted(
-                    (t for t in catalog.trunks.values() if t.mode == mode and t.fibres >= width),
-                    key=lambda t: t.fibres,
-                ),
-            )
-        # The pair's legs as columns, read once: their segments' lengths, links and trunk
-        # lists (a zoned XL hall's ~800k segments on ~100k pairs: per trunk a slice of each,
-        # not a generator over its legs).
-        seg_m = [leg.seg_m[s] for leg, s in zip(seg_legs, seg_nos, strict=True)]
-        link_ids = [leg.link_ids for leg in seg_legs]
-        legs = [leg.trunks for leg in seg_legs]
-        i = 0
-        while i < len(seg_legs):
-            remaining = len(seg_legs) - i
-            # The smallest part that carries them all, else the largest (a few answers).
-            fit_key = (mode, width, remaining)
-            if fit_key in fit_of:
-                tpart = fit_of[fit_key]
-            else:
-                fit = [p for p in parts if p.fibres // width >= remaining]
-                tpart = fit_of[fit_key] = (
-                    fit[0]
-                    if fit
-                    else (max(parts, key=lambda p: p.fibres // width) if parts else None)
-                )
-            n = min(remaining, tpart.fibres // width) if tpart else 1
-            j = i + n
-            n_trunk += 1
-            leg0, s0 = seg_legs[i], seg_nos[i]
-            trunk = _trunk(
-                f"trunk-{n_trunk}",
-                tpart,
-                (leg0.racks[s0], leg0.racks[s0 + 1]),
-                max(seg_m[i:j]),
-                link_ids[i:j],
-                width,
-                (panel_a, panel_b),
-                route_of,
-                slack_pct,
-                _recorded_m(zip(seg_legs[i:j], seg_nos[i:j], strict=True), recorded)
-                if recorded
-                else None,
-            )
-            layout.trunks.append(trunk)
-            if tpart is None or math.isnan(trunk.ordered_m):
-                layout.findings.append(_trunk_not_orderable(trunk, mode, width))
-            got = trunk.ordered_m if not math.isnan(trunk.ordered_m) else trunk.length_m
-            # One element per trunk and polarity, shared by the channels of its legs (as
-            # panels are): the first trunk of a channel is Type B, any further one Type A.
-            first = further = None
-            for leg_trunks, s in zip(legs[i:j], seg_nos[i:j], strict=True):
-                if s == 0:
-                    if first is None:
-                        first = Element("trunk", trunk.id, trunk.part, got, "B")
-                    leg_trunks[0] = first
-                else:
-                    if further is None:
-                        further = Element("trunk", trunk.id, trunk.part, got, "A")
-                    leg_trunks[s] = further
-            i = j
-
-
-def _trunk(
-    trunk_id: str,
-    tpart,
-    racks: tuple[str, str],
-    longest_m: float,
-    link_ids: list[tuple[str, ...]],
-    width: int,
-    panels: tuple[str, str],
-    route_of: dict,
-    slack_pct: float,
-    recorded_m: float | None = None,
-) -> Trunk:
-    """The trunk of part ``tpart`` (None: no part fits) between ``racks`` carrying legs of
-    ``link_ids`` (per leg, its links), at the longest leg's segment ``longest_m`` plus the
-    slack and a service loop, or at ``recorded_m``: the length its links recorded
-    (:func:`_recorded_m`)."""
-    ra, rb = racks
-    if recorded_m is None:
-        length = longest_m * (1 + slack_pct / 100)
-        length += TRUNK_SERVICE_LOOP_M
-    else:
-        length = recorded_m
-    ordered = _round_up(tpart.lengths_m, length) if tpart else math.nan
-    links = tuple(dict.fromkeys(chain.from_iterable(link_ids)))
-    return Trunk(
-        trunk_id,
-        tpart.id if tpart else "",
-        ra,
-        rb,
-        length,
-        ordered,
-        links,
-        1,
-        tpart.fibres if tpart else width,
-        len(link_ids),
-        panels[0],
-        panels[1],
-        route_of.get((ra, rb), route_of.get((rb, ra), "")),
-        recorded_m is not None,
-    )
-
-
-def _recorded_m(chunk: Iterable[tuple[Leg, int]], recorded: dict) -> float | None:
-    """The length the links of a trunk's legs ``chunk`` recorded for it (the longest, should two
-    differ: it is one cable), None when none did. A link's record counts only when it has the
-    leg's shape (a cord, a trunk per segment, a cord): a link re-routed since holds none
-    (:func:`model.design.structured_edit.route_via`)."""
-    found = [
-        pieces[s + 1]
-        for leg, s in chunk
-        for lid in leg.link_ids
-        if (pieces := recorded.get(lid)) is not None
-        and len(pieces) == len(leg.seg_m) + 2
-        and pieces[s + 1] is not None
-    ]
-    return max(found) if found else None
-
-
-def _trunk_not_orderable(trunk: Trunk, mode: str, width: int) -> Finding:
-    """TRUNK_NOT_ORDERABLE: no part of the mode is as long as the trunk."""
-    return Finding(
-        code="TRUNK_NOT_ORDERABLE",
-        severity="error",
-        message=f"{trunk.id} {trunk.rack_a} to {trunk.rack_b}: {trunk.length_m:.1f} m of {mode} "
-        f"trunk ({trunk.legs} x {width} fibres) is longer than any orderable "
-        "trunk",
-        objects=(trunk.id, *trunk.links),
-    )
 
 
 _LINK_IDS, _HOLDERS = attrgetter("link_ids"), attrgetter("holders")
@@ -550,17 +385,3 @@ def _with_panels(
             )
         )
     return layout
-
-
-def _bendable(catalog, parts: list) -> list:
-    """The trunk parts that can turn in the design's trays: an installer does not order a trunk
-    whose minimum bend radius (fibre: 15 x OD, ``bend_rules``) exceeds the trays' corner radius
-    (``tray_class``), since it would kink at the first corner (TRAY_BEND_RADIUS). Thicker
-    trunks are used only when no part of the mode fits the corner (then the check reports it)."""
-    tray = catalog.tray_class
-    if tray is None:
-        return parts
-    fits = [
-        p for p in parts if catalog.bend_radius_mm("trunk", p.diameter_mm) <= tray.corner_radius_mm
-    ]
-    return fits or parts

@@ -206,7 +206,8 @@ class LegLayer:
         racks, leg_ends, own_route, fixed_m = shape
         n = len(chunks)
         cassette_no, panel_element = self.cassette_no, self._panel_element
-        run_cols, element_cols = [], []
+        run_cols: list[list] = []
+        element_cols: list[list[Element] | None] = []  # None: the node's panels (shared)
         for i, rack_id, _named, cassette, key in points:
             runs = self.pool.take_runs(key, n)
             first = cassette_no.get(rack_id, 0) + 1
@@ -224,21 +225,13 @@ class LegLayer:
                     ]
                 )
                 continue
-            elements: list[Element] = []
-            for holder, count in runs:
-                element = panel_element.get(holder)
-                if element is None:
-                    element = panel_element[holder] = Element("panel", holder, MPO_PANEL)
-                elements += [element] * count
-            element_cols.append(elements)
+            for holder, _count in runs:
+                if holder not in panel_element:
+                    panel_element[holder] = Element("panel", holder, MPO_PANEL)
+            element_cols.append(None)
         if self.panels_only or not n:
             return
-        holder_cols = []
-        for runs in run_cols:
-            holders: list[str] = []
-            for holder, count in runs:
-                holders += [holder] * count
-            holder_cols.append(holders)
+        holder_rows, node_rows = self._node_rows(run_cols, element_cols, n)
         ids, horizontal = self._ids_and_horizontal()
         # A leg of one member (every MPO leg, ``flat`` its members; an LC leg of one
         # channel): its links and its own route's length are 1-tuples made by zip over the
@@ -265,8 +258,8 @@ class LegLayer:
                 Leg,
                 link_cols,
                 repeat(racks, n),
-                zip(*holder_cols, strict=True),
-                zip(*element_cols, strict=True),
+                holder_rows,
+                node_rows,
                 seg_ms,
                 repeat(group, n),
                 repeat(leg_ends, n),
@@ -277,6 +270,34 @@ class LegLayer:
         self.legs += legs
         self.chunks += chunks
         self._add_segments(legs, run_cols, seg)
+
+    def _node_rows(
+        self, run_cols: list, element_cols: list[list[Element] | None], n: int
+    ) -> tuple[list, list]:
+        """Per leg: its panel or enclosure per node, and their elements. Legs where no node's
+        run of panels changes share one tuple of each (a zoned XL hall's 393k legs held two
+        equal tuples each); a path through LC cassettes, each leg's own, has a tuple per leg."""
+        holder_rows: list[tuple[str, ...]] = []
+        node_rows: list[tuple[Element, ...]] = []
+        if any(elements is not None for elements in element_cols):
+            holder_cols: list[list[str]] = []
+            for runs in run_cols:
+                column: list[str] = []
+                for holder, count in runs:
+                    column += [holder] * count
+                holder_cols.append(column)
+            panel_element = self._panel_element
+            for s, elements in enumerate(element_cols):
+                if elements is None:  # a panel between the cassettes at the ends
+                    element_cols[s] = list(map(panel_element.__getitem__, holder_cols[s]))
+            return list(zip(*holder_cols, strict=True)), list(zip(*element_cols, strict=True))
+        panel_element = self._panel_element
+        for k0, k1, holders in _stretches(run_cols):
+            nodes = tuple(map(panel_element.__getitem__, holders))
+            holder_rows += [holders] * (k1 - k0)
+            node_rows += [nodes] * (k1 - k0)
+        assert len(holder_rows) == n
+        return holder_rows, node_rows
 
     def _displaced(self, racks: tuple, run_cols: list, seg_ms: list) -> list | None:
         """What :func:`_displace` does to each leg with a panel in a patch rack, run by run:
@@ -408,9 +429,10 @@ def _paired_runs(runs_a: list, runs_b: list) -> list[tuple[str, str, int]]:
             left_b = runs_b[j][1]
 
 
-def _stretches(way_runs: list) -> list[tuple[int, int, tuple[float, ...]]]:
-    """The nodes' runs of (way, legs) over the same legs as stretches of legs (first, end)
-    and the ways of every node there: a new stretch wherever any node's run changes."""
+def _stretches(way_runs: list) -> list[tuple[int, int, tuple]]:
+    """The nodes' runs of (value, legs) over the same legs as stretches of legs (first, end)
+    and the values of every node there (ways, or panels): a new stretch wherever any node's
+    run changes."""
     out = []
     at = [0] * len(way_runs)
     left = [runs[0][1] for runs in way_runs]

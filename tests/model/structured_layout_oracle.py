@@ -258,10 +258,10 @@ def bundle_trunks_per_segment(
     """:func:`model.structured.layout._bundle_trunks` as it was: a panel pair's segments read
     as (leg, segment) pairs, each trunk's length, links and elements found by a generator
     over its own legs."""
+    from model.engine.patch_points import TRUNK_SERVICE_LOOP_M
     from model.structured.channels import Element
-    from model.structured.layout import (
-        TRUNK_SERVICE_LOOP_M,
-        Trunk,
+    from model.structured.layout import Trunk
+    from model.structured.trunk_bundles import (
         _bendable,
         _recorded_m,
         _round_up,

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import model.structured.layout as layout_module
+from model.analysis.tray_fill import trunk_load
 from model.design.structured_edit import route_via
 from model.engine.routed_links import RoutedLinks
 from model.generators.generate import apply_cabling, generate
@@ -21,8 +22,10 @@ from model.structured.channel_checks import _groups, _trunk_columns, table_check
 from model.structured.channel_groups import _route_links, group_channels
 from model.structured.channel_table import ChannelTable
 from model.structured.channels import FibreTable, plant_fibres
-from model.structured.layout import _module_fibres, structured_layout
+from model.structured.layout import _module_fibres, set_cabling, structured_layout
 from model.structured.legs import LegLayer
+from model.structured.paths import panel_face
+from tests.builders import rack
 from tests.model.structured_layout_oracle import (
     bundle_trunks_per_segment,
     group_channels_by_link,
@@ -31,6 +34,7 @@ from tests.model.structured_layout_oracle import (
     plant_fibres_by_link,
 )
 from tests.model.test_structured_legs_columns import _picture
+from tests.model.test_structured_trays import l_hall
 
 HALLS = {
     "fat-tree zoned, by hand": (("fat-tree", {"k": 8, "switch": "qm9700"}), "zones"),
@@ -343,3 +347,47 @@ def test_layout_and_checks_read_fibres_by_row_without_an_index_of_every_link(nam
     by_id.fibre_rows = None
     assert made == [by_id.row_channel(row) for row in range(len(table.link_ids))]
     assert (summary, findings) == table_checks(by_id)
+
+
+@pytest.mark.parametrize("name", sorted(HALLS))
+def test_trunk_load_counts_the_links_through_panels_per_route_and_medium_as_link_by_link(name):
+    """trunk_load's links per (route, medium), counted as one integer key per link, are the
+    count link by link over the plant's rows (a link without a route or medium left out),
+    in the same (route, medium) order."""
+    plant = RoutedLinks(_hall(name))
+    layout = structured_layout(plant)
+    routes, media = plant.route_keys(), plant.medium_index
+    want = Counter(
+        (int(routes[row]), int(media[row]))
+        for row in map(plant.index.__getitem__, layout.channels.structured)
+        if routes[row] >= 0 and media[row] >= 0
+    )
+    got = trunk_load(plant, layout).minus
+    assert got and list(got.items()) == sorted(want.items())
+    assert all(type(r) is int and type(m) is int for r, m in got)
+
+
+def test_trunk_load_spans_of_trunks_no_link_joins_are_each_trunks_own_search():
+    """trunk_load's trunks between racks no link joins (a zone's trunks to its HDA rack, two
+    per hop on the L-shaped tray's hall) take the tray spans searched once per pair of drop
+    points: the spans searched trunk by trunk, with the same figures, in trunk order."""
+    design = l_hall()
+    rack(design, "r2", 2.1, 3.0)  # row R has no network gear: r2 is its HDA
+    set_cabling(design, "zones")
+    plant = RoutedLinks(design)
+    layout = structured_layout(plant)
+    got = trunk_load(plant, layout).own
+    want = [
+        spans
+        for trunk in layout.trunks
+        if not trunk.route_link
+        and (
+            spans := plant.rack_tray_spans(
+                trunk.rack_a,
+                panel_face(plant.design, trunk.panel_a),
+                trunk.rack_b,
+                panel_face(plant.design, trunk.panel_b),
+            )
+        )
+    ]
+    assert len(want) > len({spans for spans in want}) and [s for s, *_ in got] == want

@@ -165,3 +165,18 @@ def test_stretches_split_legs_wherever_a_nodes_run_changes():
         (1, 3, (0.0, 0.0, 0.0)),
         (3, 7, (1.5, 0.0, 3.0)),
     ]
+
+
+def test_legs_in_columns_share_their_panels_tuples_where_no_nodes_run_changes(monkeypatch):
+    """Legs laid in columns between the same panels share one tuple of holders (and of
+    elements, the channels' middles): equal to each leg's own tuple laid leg by leg, and far
+    fewer of them; LC cassette legs keep a tuple each (their cassettes are their own)."""
+    design = apply_cabling(generate("fat-tree", k=8, switch="qm9700"), "zones")
+    fast, slow = _lay_both_ways(monkeypatch, design)
+    assert [leg.holders for leg in fast.legs] == [leg.holders for leg in slow.legs]
+    assert len({id(leg.holders) for leg in fast.legs}) * 4 < len(fast.legs)
+    assert len({id(leg.holders) for leg in slow.legs}) == len(slow.legs)
+    assert fast.channels.middles == slow.channels.middles
+    lc = apply_cabling(generate("nvl72", racks=4), "zones")
+    fast, slow = _lay_both_ways(monkeypatch, lc)
+    assert [leg.holders for leg in fast.legs] == [leg.holders for leg in slow.legs]

@@ -1,0 +1,254 @@
+"""Step 3 of the structured layout: the legs of each panel pair bundled into MPO trunks, as columns.
+
+A panel pair's legs (:class:`~model.structured.legs.LegLayer` ``segments``) fill the smallest
+trunk part of their mode that carries them all, else the largest, repeated (see
+:mod:`model.structured.layout`). The pairs are walked once to cut their legs into trunks (a
+few per pair); every figure of a trunk is then worked out for all trunks at once: the longest
+leg by a reduce over the segments' lengths, the length with slack and service loop, the
+orderable length by one search per part, the trunks made by ``map`` and each leg told its
+trunk's element by one ``map(setitem)``. A zoned XL hall has ~100k trunks over ~786k
+segments: per trunk a Python call, a dozen lookups and a loop over its legs was ~1 s.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left
+from collections import deque
+from collections.abc import Iterable
+from itertools import chain, repeat
+from operator import attrgetter, getitem, setitem
+
+import numpy as np
+
+from model.catalog.structured import TrunkPart
+from model.common.findings import Finding
+from model.engine.patch_points import TRUNK_SERVICE_LOOP_M  # the media choice counts it too
+from model.structured.channels import Element, ElementKind
+from model.structured.layout_records import StructuredLayout, Trunk
+
+_LINK_IDS, _SEG_M, _TRUNKS = attrgetter("link_ids"), attrgetter("seg_m"), attrgetter("trunks")
+_TRUNK: ElementKind = "trunk"
+
+
+def bundle_trunks(
+    layout: StructuredLayout,
+    catalog,
+    segments: dict,
+    route_of: dict,
+    slack_pct: float,
+    recorded: dict | None = None,
+) -> None:
+    """The legs of each panel pair of ``segments`` bundled into trunks (``layout.trunks``, in
+    the pairs' order), each leg told its trunks; ``recorded``: per link, its pieces' recorded
+    lengths (a trunk takes its links' record)."""
+    cut = _cut(catalog, segments)
+    if not cut.parts:
+        return
+    starts = np.asarray(cut.starts, dtype=np.int64)
+    sizes = np.diff(np.append(starts, len(cut.seg_m)))
+    lengths_m = _lengths(np.asarray(cut.seg_m, dtype=np.float64), starts, slack_pct)
+    recorded_m: list[float | None] = [None] * len(starts)
+    if recorded:
+        recorded_m = [
+            _recorded_m(zip(cut.legs[i:j], cut.seg_nos[i:j], strict=True), recorded)
+            for i, j in zip(cut.starts, [*cut.starts[1:], len(cut.seg_m)], strict=True)
+        ]
+        lengths_m = [m if r is None else r for m, r in zip(lengths_m, recorded_m, strict=True)]
+    ordered = _ordered(cut.parts, lengths_m)
+    n = len(starts)
+    ids = [f"trunk-{k}" for k in range(1, n + 1)]
+    part_ids = [tpart.id if tpart else "" for tpart in cut.parts]
+    ends = [*cut.starts[1:], len(cut.seg_m)]
+    links = [
+        tuple(dict.fromkeys(chain.from_iterable(cut.link_ids[i:j])))
+        for i, j in zip(cut.starts, ends, strict=True)
+    ]
+    rack_a = [cut.legs[i].racks[cut.seg_nos[i]] for i in cut.starts]
+    rack_b = [cut.legs[i].racks[cut.seg_nos[i] + 1] for i in cut.starts]
+    routes = [
+        route_of.get((ra, rb), route_of.get((rb, ra), ""))
+        for ra, rb in zip(rack_a, rack_b, strict=True)
+    ]
+    trunks = list(
+        map(
+            Trunk,
+            ids,
+            part_ids,
+            rack_a,
+            rack_b,
+            lengths_m,
+            ordered,
+            links,
+            repeat(1, n),
+            [
+                tpart.fibres if tpart else width
+                for tpart, width in zip(cut.parts, cut.widths, strict=True)
+            ],
+            sizes.tolist(),
+            cut.panel_a,
+            cut.panel_b,
+            routes,
+            [r is not None for r in recorded_m],
+        )
+    )
+    layout.trunks += trunks
+    for trunk, tpart, mode, width in zip(trunks, cut.parts, cut.modes, cut.widths, strict=True):
+        if tpart is None or math.isnan(trunk.ordered_m):
+            layout.findings.append(_trunk_not_orderable(trunk, mode, width))
+    # One element per trunk and polarity, shared by the channels of its legs (as panels
+    # are): the first trunk of a channel is Type B, any further one Type A.
+    got = [o if not math.isnan(o) else m for o, m in zip(ordered, lengths_m, strict=True)]
+    elements = np.empty(2 * n, dtype=object)
+    elements[:n] = list(map(Element, repeat(_TRUNK, n), ids, part_ids, got, repeat("B", n)))
+    elements[n:] = list(map(Element, repeat(_TRUNK, n), ids, part_ids, got, repeat("A", n)))
+    trunk_of = np.repeat(np.arange(n, dtype=np.int64), sizes)
+    further = np.asarray(cut.seg_nos, dtype=np.int64) > 0
+    per_leg = elements[trunk_of + n * further].tolist()
+    deque(map(setitem, map(_TRUNKS, cut.legs), cut.seg_nos, per_leg), maxlen=0)
+
+
+class _Cut:
+    """The segments of every panel pair, in the pairs' order, as columns (each leg, its
+    segment number, that segment's length, the leg's links), and per trunk: the first
+    segment's position, its part (None: no part fits), mode, leg width and panels."""
+
+    def __init__(self) -> None:
+        self.legs: list = []
+        self.seg_nos: list[int] = []
+        self.seg_m: list[float] = []
+        self.link_ids: list[tuple[str, ...]] = []
+        self.starts: list[int] = []
+        self.parts: list[TrunkPart | None] = []
+        self.modes: list[str] = []
+        self.widths: list[int] = []
+        self.panel_a: list[str] = []
+        self.panel_b: list[str] = []
+
+
+def _cut(catalog, segments: dict) -> _Cut:
+    """Each panel pair's legs cut into trunks: the smallest part that carries all the legs
+    left, else the largest (a part per (mode, width, legs left), found once)."""
+    cut = _Cut()
+    # The trunk parts per (mode, leg width): a zoned XL hall has ~100k panel pairs and a few
+    # of these, each a sort and bend-radius check of the catalog's trunks.
+    parts_of: dict[tuple[str, int], list] = {}
+    fit_of: dict[tuple[str, int, int], TrunkPart | None] = {}  # (mode, width, legs) -> part
+    for (panel_a, panel_b, mode, width), (seg_legs, seg_nos) in segments.items():
+        parts = parts_of.get((mode, width))
+        if parts is None:
+            parts = parts_of[(mode, width)] = _bendable(
+                catalog,
+                sorted(
+                    (t for t in catalog.trunks.values() if t.mode == mode and t.fibres >= width),
+                    key=lambda t: t.fibres,
+                ),
+            )
+        base = len(cut.seg_m)
+        cut.legs += seg_legs
+        cut.seg_nos += seg_nos
+        cut.seg_m += map(getitem, map(_SEG_M, seg_legs), seg_nos)
+        cut.link_ids += map(_LINK_IDS, seg_legs)
+        i, n_legs, k0 = 0, len(seg_legs), len(cut.starts)
+        while i < n_legs:
+            remaining = n_legs - i
+            fit_key = (mode, width, remaining)
+            if fit_key in fit_of:
+                tpart = fit_of[fit_key]
+            else:
+                fit = [p for p in parts if p.fibres // width >= remaining]
+                tpart = fit_of[fit_key] = (
+                    fit[0]
+                    if fit
+                    else (max(parts, key=lambda p: p.fibres // width) if parts else None)
+                )
+            cut.starts.append(base + i)
+            cut.parts.append(tpart)
+            i += min(remaining, tpart.fibres // width) if tpart else 1
+        k = len(cut.starts) - k0
+        cut.modes += [mode] * k
+        cut.widths += [width] * k
+        cut.panel_a += [panel_a] * k
+        cut.panel_b += [panel_b] * k
+    return cut
+
+
+def _lengths(seg_m: np.ndarray, starts: np.ndarray, slack_pct: float) -> list[float]:
+    """Per trunk: its longest leg's segment plus the slack and a service loop. The longest as
+    Python's ``max`` over the trunk's legs finds it: NaN when the first is, else the largest
+    of the others (a NaN further on never wins a comparison)."""
+    longest = np.fmax.reduceat(seg_m, starts)
+    longest[np.isnan(seg_m[starts])] = np.nan
+    return (longest * (1 + slack_pct / 100) + TRUNK_SERVICE_LOOP_M).tolist()
+
+
+def _ordered(parts: list, lengths_m: list[float]) -> list[float]:
+    """Per trunk: the first orderable length of its part >= its length (:func:`_round_up`'s,
+    numpy's same lower-bound search per part), NaN when none is or no part fits."""
+    got = np.full(len(parts), math.nan, dtype=object)
+    wanted = np.asarray(lengths_m, dtype=np.float64)
+    code_of: dict[str, int] = {}
+    by_part = [code_of.setdefault(p.id, len(code_of)) if p else -1 for p in parts]
+    codes = np.asarray(by_part, dtype=np.int64)
+    tparts = {p.id: p for p in parts if p}
+    for part_id, code in code_of.items():
+        rows = np.flatnonzero(codes == code)
+        lengths = [float(x) for x in tparts[part_id].lengths_m]
+        pick = np.empty(len(lengths) + 1, dtype=object)
+        pick[:] = [*lengths, math.nan]  # k == len(lengths): none long enough
+        grid = np.asarray(lengths, dtype=np.float64)
+        got[rows] = pick[np.searchsorted(grid, wanted[rows] - 1e-9, side="left")]
+    return got.tolist()
+
+
+def _round_up(lengths: tuple[float, ...], length_m: float) -> float:
+    """The first orderable length >= ``length_m`` (to 1 nm), NaN when none is or the length is
+    unknown. ``bisect_left`` is numpy's ``searchsorted`` search (the same lower-bound halving,
+    so the same index on any tuple), without making an array per call. NaN is tested first,
+    as numpy sorts it last."""
+    if length_m != length_m:
+        return math.nan
+    k = bisect_left(lengths, length_m - 1e-9)
+    return float(lengths[k]) if k < len(lengths) else math.nan
+
+
+def _recorded_m(chunk: Iterable[tuple], recorded: dict) -> float | None:
+    """The length the links of a trunk's legs ``chunk`` ((leg, segment number) pairs)
+    recorded for it (the longest, should two differ: it is one cable), None when none did. A
+    link's record counts only when it has the leg's shape (a cord, a trunk per segment, a
+    cord): a link re-routed since holds none (:func:`model.design.structured_edit.route_via`)."""
+    found = [
+        pieces[s + 1]
+        for leg, s in chunk
+        for lid in leg.link_ids
+        if (pieces := recorded.get(lid)) is not None
+        and len(pieces) == len(leg.seg_m) + 2
+        and pieces[s + 1] is not None
+    ]
+    return max(found) if found else None
+
+
+def _trunk_not_orderable(trunk: Trunk, mode: str, width: int) -> Finding:
+    """TRUNK_NOT_ORDERABLE: no part of the mode is as long as the trunk."""
+    return Finding(
+        code="TRUNK_NOT_ORDERABLE",
+        severity="error",
+        message=f"{trunk.id} {trunk.rack_a} to {trunk.rack_b}: {trunk.length_m:.1f} m of {mode} "
+        f"trunk ({trunk.legs} x {width} fibres) is longer than any orderable "
+        "trunk",
+        objects=(trunk.id, *trunk.links),
+    )
+
+
+def _bendable(catalog, parts: list) -> list:
+    """The trunk parts that can turn in the design's trays: an installer does not order a trunk
+    whose minimum bend radius (fibre: 15 x OD, ``bend_rules``) exceeds the trays' corner radius
+    (``tray_class``), since it would kink at the first corner (TRAY_BEND_RADIUS). Thicker
+    trunks are used only when no part of the mode fits the corner (then the check reports it)."""
+    tray = catalog.tray_class
+    if tray is None:
+        return parts
+    fits = [
+        p for p in parts if catalog.bend_radius_mm("trunk", p.diameter_mm) <= tray.corner_radius_mm
+    ]
+    return fits or parts
