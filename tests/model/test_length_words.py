@@ -1,0 +1,27 @@
+"""length_words: the routes report's lengths worded in numpy, the same strings as ``_lengths``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from model.engine.media import _lengths
+from model.engine.media_words import length_words
+
+
+def test_lengths_word_as_python_formats_them_one_by_one():
+    rng = np.random.default_rng(7)
+    uniform, places = rng.uniform(0, 200, 20000), rng.integers(0, 4, 20000)
+    lengths = np.concatenate(
+        [
+            rng.uniform(0, 2000, 20000),
+            [round(x, int(d)) for x, d in zip(uniform, places, strict=True)],
+            np.arange(0, 200, 0.05),  # every tenth's half below 100 m, every metre's half above
+            [0.05, 0.15, 0.25, 2.5, 99.95, 99.949999, 99.96, 100.0, 100.5, 101.5, 999.5],
+            [1234.5, 1e6 + 0.5, 2.0**53 + 2, 1e300, 0.0, -0.0, -1.25, np.nan, np.inf, -np.inf],
+        ]
+    )
+    assert length_words(lengths).tolist() == [_lengths(x) for x in lengths.tolist()]
+
+
+def test_no_lengths_no_words():
+    assert length_words(np.zeros(0)).tolist() == []
