@@ -44,6 +44,40 @@ def formatted(values: np.ndarray, fmt: Callable[[object], str]) -> np.ndarray:
     return out
 
 
+def fixed(values: np.ndarray, places: int, before: str = "", after: str = "") -> np.ndarray:
+    """``f"{before}{v:.{places}f}{after}"`` of each value as an object array, the same strings,
+    worded once per distinct rounded value rather than once per distinct value (a length to
+    the micrometre is nearly always distinct: 93k of 463k routed totals at XL).
+
+    Python rounds the exact binary value, half to even; ``rint`` of the value times 10^places
+    gives the same digits unless that product lies within 1e-6 of a half (its own rounding
+    error, below 2^30, is under 1e-6), the value is negative (a -0.0 to word) or not finite:
+    those few are formatted by Python itself."""
+    x = np.asarray(values, dtype=float)
+    out = np.empty(len(x), dtype=object)
+    if not len(x):
+        return out
+    scale = 10**places
+    scaled = x * scale
+    with np.errstate(invalid="ignore"):
+        exact = np.isfinite(scaled) & ~np.signbit(x) & (scaled < 2**30)
+        exact &= np.abs(scaled - np.floor(scaled) - 0.5) > 1e-6
+    units = np.rint(np.where(exact, scaled, 0)).astype(np.int64)
+    distinct, inverse = np.unique(units[exact], return_inverse=True)
+    texts = np.empty(len(distinct), dtype=object)
+    if places:
+        texts[:] = [
+            f"{before}{k // scale}.{k % scale:0{places}d}{after}" for k in distinct.tolist()
+        ]
+    else:
+        texts[:] = [f"{before}{k}{after}" for k in distinct.tolist()]
+    out[exact] = texts[inverse.reshape(-1)]
+    rest = np.flatnonzero(~exact)
+    if len(rest):
+        out[rest] = [f"{before}{v:.{places}f}{after}" for v in x[rest].tolist()]
+    return out
+
+
 def lookup(table: Sequence[str], index: np.ndarray) -> np.ndarray:
     """``table[i]`` for each ``i`` of ``index``, as an object array (fancy indexing in C)."""
     texts = np.empty(len(table), dtype=object)

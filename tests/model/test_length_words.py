@@ -25,3 +25,21 @@ def test_lengths_word_as_python_formats_them_one_by_one():
 
 def test_no_lengths_no_words():
     assert length_words(np.zeros(0)).tolist() == []
+
+
+def test_fixed_words_as_python_formats_them_one_by_one():
+    from model.common.text_columns import fixed
+
+    rng = np.random.default_rng(11)
+    values = np.concatenate(
+        [
+            rng.uniform(0, 500, 20000),
+            np.arange(0, 20, 0.005),  # every half of a hundredth (and of a unit) and its neighbours
+            [0.125, 0.375, 2.675, 1.005, 0.5, 1.5, 2.5, 1e9, 2.0**40 + 0.5, 1e300],
+            [0.0, -0.0, -1.255, -0.001, np.nan, np.inf, -np.inf],
+        ]
+    )
+    for places in (0, 1, 2, 3):
+        expected = [f"<{v:.{places}f}>" for v in values.tolist()]
+        assert fixed(values, places, "<", ">").tolist() == expected
+    assert fixed(np.zeros(0), 2).tolist() == []
