@@ -43,3 +43,26 @@ def test_fixed_words_as_python_formats_them_one_by_one():
         expected = [f"<{v:.{places}f}>" for v in values.tolist()]
         assert fixed(values, places, "<", ">").tolist() == expected
     assert fixed(np.zeros(0), 2).tolist() == []
+
+
+def test_codes_of_integers_equal_numpy_unique():
+    from model.common.text_columns import codes
+
+    rng = np.random.default_rng(5)
+    cases = [
+        rng.integers(-50, 50, 1000),
+        rng.integers(0, 10**6, 300),  # sparse: the sort
+        rng.integers(0, 200, 5000).astype(np.int32),
+        rng.integers(0, 200, 5000).astype(np.uint8),
+        rng.integers(0, 9, (40, 3)),
+        np.array([7]),
+        np.zeros(0, dtype=np.int64),
+        np.array([2**40, 2**40 + 3, 2**40]),
+        np.array([1.5, -0.0, 0.0, np.nan, 1.5]),
+    ]
+    for values in cases:
+        distinct, inverse = codes(values)
+        expected, expected_inverse = np.unique(values, return_inverse=True)
+        assert distinct.dtype == expected.dtype
+        assert np.array_equal(distinct, expected, equal_nan=True)
+        assert np.array_equal(inverse, expected_inverse.reshape(-1))
