@@ -21,7 +21,7 @@ from cli import load_or_refuse
 from cli.export_common import add_policy_argument
 from cli.process_exit import keep_until_exit, no_collection_until_exit
 from cli.progress import Progress
-from model.common.text_columns import codes, formatted, join_chunks, lookup
+from model.common.text_columns import codes, fixed, formatted, join_chunks, lookup
 from model.design.design import Design
 from model.engine.cages import CAGE_STRIDE, cage_view
 from model.engine.reason_words import reason_word_columns
@@ -73,9 +73,7 @@ def report_columns(design: Design, plant: RoutedLinks) -> tuple[int, list]:
     length, routed = plant.length_m[rows], plant.routed_m[rows]
     typed = np.full(len(rows), "  medium  ", dtype=object)
     differs = np.flatnonzero(length != routed)
-    typed[differs] = formatted(
-        length[differs], lambda v: f"  length  {v:.2f} m (measured or typed)\n  medium  "
-    )
+    typed[differs] = fixed(length[differs], 2, "  length  ", " m (measured or typed)\n  medium  ")
     media = plant.medium_index[rows]
     names = [m.id for m in plant.media] + ["none"]
     columns = [

@@ -42,7 +42,7 @@ def explain_lengths(
         # One sentence shape per case, cheap per length.
         return [_no_ranking(media, cands, x, chosen, at, pinned) for x in listed]
     m = media[chosen]
-    ordered = ordered_lengths(m, lengths_m).tolist()
+    ordered = ordered_lengths(m, lengths_m)
     label = KIND_LABEL[m.kind]
     cands = list(cands)
     keys = {c: _order_keys(media[c], lengths_m, policy, cands.index(c)) for c in cands}
@@ -68,17 +68,48 @@ def explain_lengths(
             binding[take] = c
             for new, old in zip(keys[c], best_keys, strict=True):
                 old[take] = new[take]
+    # The sentence is "<length> <middle of the binding candidate> <said> <tail>": the pieces
+    # are object arrays added element by element in C, each length worded by length_words (a
+    # string per link, formatted in Python, was ~0.25 s of ``routes`` at XL with every network).
     why = _WHY[policy]
-    out = []
-    for x, o, b in zip(listed, ordered, binding.tolist(), strict=True):
-        said = f"{KIND_LABEL[m.kind]} {_lengths(o)}"
-        if b < 0:
-            out.append(f"{_lengths(x)} ≤ {_lengths(m.reach_m)} {label} reach {at} → {said} ({why})")
-        else:
-            out.append(
-                f"{_lengths(x)} > {_lengths(media[b].reach_m)} "
-                f"{KIND_LABEL[media[b].kind]} reach {at} → {said}"
-            )
+    middle = np.empty(len(media) + 1, dtype=object)
+    middle[:] = [
+        f" > {_lengths(c.reach_m)} {KIND_LABEL[c.kind]} reach {at} → {KIND_LABEL[m.kind]} "
+        for c in media
+    ] + [f" ≤ {_lengths(m.reach_m)} {label} reach {at} → {KIND_LABEL[m.kind]} "]
+    tail = np.full(len(media) + 1, "", dtype=object)
+    tail[-1] = f" ({why})"
+    b = np.where(binding < 0, len(media), binding)
+    words = length_words(lengths_m) + middle[b] + length_words(ordered) + tail[b]
+    return words.tolist()
+
+
+def length_words(lengths_m: np.ndarray) -> np.ndarray:
+    """``_lengths(x)`` of each length as an object array ("2.7 m", "1,234 m"), the same strings.
+
+    Python rounds the exact binary value to one place (below 100 m) or none, half to even; a
+    length rounded in numpy (``rint`` of x * 10 or x) gets the same digits unless its product
+    lies within 1e-6 of a half (where the product's own rounding could tip it), is negative
+    (a -0.0 to word) or not finite: those few are worded by ``_lengths`` itself. Each distinct
+    rounded value is worded once."""
+    x = np.asarray(lengths_m, dtype=float)
+    out = np.empty(len(x), dtype=object)
+    if not len(x):
+        return out
+    small = x < 100
+    scaled = np.where(small, x * 10, x)
+    with np.errstate(invalid="ignore"):
+        exact = np.isfinite(x) & ~np.signbit(x) & (np.abs(scaled - np.floor(scaled) - 0.5) > 1e-6)
+    exact &= scaled < 2**52  # rint and int64 exact
+    units = np.rint(np.where(exact, scaled, 0)).astype(np.int64)
+    key = np.where(small, units, -1 - units)  # tenths below 100 m, metres above
+    distinct, inverse = np.unique(key[exact], return_inverse=True)
+    texts = np.empty(len(distinct), dtype=object)
+    texts[:] = [f"{k // 10}.{k % 10} m" if k >= 0 else f"{-1 - k:,} m" for k in distinct.tolist()]
+    out[exact] = texts[inverse.reshape(-1)]
+    rest = np.flatnonzero(~exact)
+    if len(rest):
+        out[rest] = [_lengths(v) for v in x[rest].tolist()]
     return out
 
 

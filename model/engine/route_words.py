@@ -9,11 +9,9 @@ distinct value).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
-from model.common.text_columns import Columns, formatted
+from model.common.text_columns import Columns, fixed
 from model.design.design import Design
 from model.engine.geometry import METHOD_SAME_RACK, METHOD_TRAY, LinkRoute
 
@@ -96,8 +94,8 @@ def route_word_columns(
     x2 = _labelled(n, (tray, on_tray, " + tray "), (vertical_b, on_floor, " + up B "))
     x3 = _labelled(n, (hop_b, on_tray, " + hop B "))
     x4 = _labelled(n, (vertical_b, on_tray, " + vertical B "))
-    slack_words = formatted(slack, lambda v: f" + slack {v:.2f}")
-    last = formatted(total, lambda v: f" = {v:.2f} m{end}")
+    slack_words = fixed(slack, 2, " + slack ")
+    last = fixed(total, 2, " = ", f" m{end}")
     return [first, x1, x2, x3, x4, slack_words, last]
 
 
@@ -107,15 +105,10 @@ def _labelled(n: int, *cases: tuple[np.ndarray, np.ndarray, str]) -> np.ndarray 
     out: np.ndarray | None = None
     for values, mask, label in cases:
         if mask.all():
-            return formatted(values, _worded(label))
+            return fixed(values, 2, label)
         where = np.flatnonzero(mask)
         if len(where):
             if out is None:
                 out = np.full(n, "", dtype=object)
-            out[where] = formatted(values[where], _worded(label))
+            out[where] = fixed(values[where], 2, label)
     return "" if out is None else out
-
-
-def _worded(label: str) -> Callable[[object], str]:
-    """``f"{label}{v:.2f}"`` as a function of ``v`` (a closure per label, not a default)."""
-    return lambda v: f"{label}{v:.2f}"

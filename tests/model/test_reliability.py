@@ -258,3 +258,45 @@ def test_physical_nics_counts_each_port_group_of_a_server_apart(monkeypatch):
     ends += [PortRef("a2", "nic5")]
     # a1: nic 3 ports -> 2 NICs, stor 2 ports -> 2 NICs; a2: nic 1 port -> 1 NIC
     assert reliability.physical_nics(small_pod(), ends) == 5
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: helios(racks=2, planes=4, port_mode="512x200G"),
+        lambda: nvl72(racks=2, platform="gb300", planes=2),
+        lambda: rail_optimized(
+            nodes=64, node_type="dgx-h100", switch="qm9700", su_nodes=32, fabrics="all"
+        ),
+    ],
+)
+def test_loaded_design_counts_nics_from_the_loader_codes_as_per_end(build, monkeypatch):
+    """A design just loaded counts its NICs from the loader's end codes (coded_physical_nics),
+    the same count as the per-end path of an edited design (physical_nics)."""
+    from model.analysis import reliability
+    from model.design.bulk_load import loaded_link_codes
+    from model.files.design_file import design_to_bytes, read_design_bytes
+
+    design = read_design_bytes(design_to_bytes(build()))
+    assert loaded_link_codes(design) is not None  # the coded path is the one taken
+    topo = infer_topology(design)
+    coded = hall_counts(design, topo)
+    monkeypatch.setattr(reliability, "loaded_link_codes", lambda design: None)
+    assert coded == hall_counts(design, topo)
+    assert coded["nics"] > 0
+
+
+def test_coded_nics_count_each_port_group_apart(monkeypatch):
+    """As test_physical_nics_counts_each_port_group_of_a_server_apart, from end codes."""
+    from model.analysis import reliability
+    from model.design.state import LoadedLinkCodes
+    from tests.builders import small_pod
+
+    per_nic = {"nic": 2, "stor": 1}
+    monkeypatch.setattr(reliability, "_ports_per_nic", lambda design, t, group: per_nic[group])
+    names = ["nic1", "nic2", "nic3", "stor1", "stor2", "x9", "nic5"]
+    device = np.array([0, 0, 0, 0, 0, 0, 0, 1])
+    port = np.array([0, 1, 2, 3, 4, 4, 5, 6])
+    codes = LoadedLinkCodes(4, ["a1", "a2"], names, device, port, True)
+    assert reliability.coded_physical_nics(small_pod(), codes, device, port) == 5
+    assert reliability.coded_physical_nics(small_pod(), codes, device[:0], port[:0]) == 0
