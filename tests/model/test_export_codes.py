@@ -56,3 +56,24 @@ def test_front_ports_and_far_cassette_descriptions_per_slot():
         "patch cord, cassette port 1 [m]",
         "patch cord, cassette port 6 [m]",
     ]
+
+
+def test_leg_descriptions_per_leg_number_and_trunk_kind():
+    from types import SimpleNamespace
+
+    from model.outputs.netbox.panel_legs import _leg_descriptions
+
+    trunks = [
+        SimpleNamespace(legs=2, part="MPO-24-OM4"),
+        SimpleNamespace(legs=3, part=""),
+        SimpleNamespace(legs=2, part="MPO-24-OM4"),
+    ]
+    leg_no = np.array([1, 2, 1, 3, 2], dtype=np.int64)
+    code = np.array([0, 0, 1, 1, 2], dtype=np.int64)
+    assert _leg_descriptions(leg_no, code, trunks) == [
+        "leg 1 of 2 of one MPO-24-OM4 trunk",
+        "leg 2 of 2 of one MPO-24-OM4 trunk, length on leg 1",
+        "leg 1 of 3 of one MPO trunk",
+        "leg 3 of 3 of one MPO trunk, length on leg 1",
+        "leg 2 of 2 of one MPO-24-OM4 trunk, length on leg 1",
+    ]

@@ -127,7 +127,8 @@ def panel_export(
     )
     facts = LinkFacts(design, plant, labels)
     # The links in (label, id) order: by id, then (stable) by label; the legs and the cords
-    # are both taken in it.
+    # are both taken in it. (Sorted by id first, the labels come nearly in order: one sort by
+    # label alone of a zoned XL hall's links, unordered, was 0.6 s slower than the two.)
     order = sorted(out.links)
     order.sort(key=facts.label)
     placed = _place_legs(design, layout, trunks, ports, order)
@@ -179,7 +180,7 @@ def _cord_cables(
 
     cable_type = _cable_types(facts.plant, order, rows[1])
     kinds = ("dcim.interface", "dcim.frontport") * n
-    link_labels = list(map(facts.label, order))
+    link_labels = facts.labels_of(order)
     misfits = _misfits(link_labels, 100 - len(" cord A"))  # the same for " cord B"
     labels = pairs(
         _cord_labels(link_labels, " cord A", misfits), _cord_labels(link_labels, " cord B", misfits)
