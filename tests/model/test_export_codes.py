@@ -77,3 +77,30 @@ def test_leg_descriptions_per_leg_number_and_trunk_kind():
         "leg 3 of 3 of one MPO trunk, length on leg 1",
         "leg 2 of 2 of one MPO-24-OM4 trunk, length on leg 1",
     ]
+
+
+def test_table_chunks_made_a_block_at_a_time_match_the_row_writer(monkeypatch):
+    # Cells made BLOCK_CHUNKS chunks at a time: a column whose blocks differ in kind (text
+    # needing quotes or a formula prefix in one block, plain in another; ints, then floats
+    # and None) must give each cell the text the whole column gave it.
+    from model.outputs.netbox import columns as netbox_columns
+    from model.outputs.netbox.columns import Lookup, Repeat, Table, table_chunks
+    from model.outputs.writers.csv_writer import csv_chunks
+
+    monkeypatch.setattr(netbox_columns, "BLOCK_CHUNKS", 2)
+    n = 23
+    text = [f"cable {k}" for k in range(n)]
+    text[17], text[18], text[20] = "=cmd", 'a, "b"', "line\nbreak"
+    numbers: list = list(range(n))
+    numbers[15:] = [2.5, None, 3.0, float("nan"), -0.0, 1e20, 7, True]
+    columns = [
+        text,
+        Repeat("site", n),
+        numbers,
+        Lookup(["x", "y,z", "+1"], np.arange(n) % 3),
+        Lookup({"k": "v", "j": "=w"}, ["k", "j"] * 11 + ["k"]),
+    ]
+    table = Table(("a", "b", "c", "d", "e"), columns)
+    rows = list(zip(*[c if isinstance(c, list) else c.tolist() for c in columns], strict=True))
+    for chunk_rows in (1, 3, 5, 50):
+        assert table_chunks(table, chunk_rows) == csv_chunks(table.header, rows, chunk_rows)
