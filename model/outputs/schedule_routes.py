@@ -19,7 +19,8 @@ def route_column(plant, trays, status, drop_a, drop_b, swapped, ids, row) -> tup
     floor = ~same & ((status & NO_TRAY_PATH) != 0)
     on_tray = np.flatnonzero(~same & ~floor & (row >= 0))
     width = int(max(drop_a.max(initial=0), drop_b.max(initial=0))) + 1
-    code = (drop_a[on_tray] * width + drop_b[on_tray]) * 2 + swapped[on_tray]
+    # int64: a drop column of int32 times the width could overflow
+    code = (drop_a[on_tray].astype(np.int64) * width + drop_b[on_tray]) * 2 + swapped[on_tray]
     uniq, first, inverse = np.unique(code, return_index=True, return_inverse=True)
     codes, rows = uniq.tolist(), on_tray[first].tolist()
     first_of: dict[

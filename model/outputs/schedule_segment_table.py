@@ -21,6 +21,7 @@ from model.outputs.schedule_columns import SCHEDULE_COLUMNS, coded, objects
 # The columns kept as codes; the others (one value per row, or nearly) stay object arrays.
 PER_ROW = ("cable_id", "link_id", "label", "a_cage", "b_cage")
 CODED = tuple(name for name in SCHEDULE_COLUMNS if name not in PER_ROW)
+CODE32_MAX = int(np.iinfo(np.int32).max)  # the last value index an int32 code holds
 
 
 class Coded:
@@ -84,8 +85,9 @@ class CodedOut:
         self.n = n
         self.values: dict[str, list] = {name: [] for name in CODED}
         # int32 codes: 17 columns of ~0.9 M rows at zoned XL are 60 MB less than int64 ones.
-        kind = np.int32 if 4 * n < 1 << 31 else np.int64
-        self.codes = {name: np.zeros(n, dtype=kind) for name in CODED}
+        # A code indexes its column's values (not its rows), so a column whose values pass
+        # int32 becomes int64 then (:meth:`put`).
+        self.codes = {name: np.zeros(n, dtype=np.int32) for name in CODED}
         self.cells = {name: np.empty(n, dtype=object) for name in PER_ROW}
 
     def put(self, name: str, at: np.ndarray, cells) -> None:
@@ -95,6 +97,8 @@ class CodedOut:
             return
         got = as_coded(cells, len(at))
         values = self.values[name]
+        if len(values) + len(got.values) > CODE32_MAX and self.codes[name].dtype != np.int64:
+            self.codes[name] = self.codes[name].astype(np.int64)
         self.codes[name][at] = got.codes + len(values)
         values.extend(got.values)
 

@@ -308,7 +308,8 @@ class _Segments:
         a patch rack of the run (model.generators.patch_racks), the way its length was counted;
         from the row's A end. Made once per (from, to, turned) code."""
         size = max(len(to_rack.values), 1)
-        key = (from_rack.codes * size + to_rack.codes) * 2 + turned
+        # int64: the codes may be int32 (CodedOut's), whose product with ``size`` overflows
+        key = (from_rack.codes.astype(np.int64) * size + to_rack.codes) * 2 + turned
         uniq, inverse = unique_inverse(key)
         values = []
         for k in uniq.tolist():

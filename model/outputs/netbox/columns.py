@@ -53,6 +53,7 @@ class Lookup:
 
 
 Column = list | Repeat | Lookup
+BLOCK_CHUNKS = 40  # chunks whose cells are made at a time (20k rows of CHUNK_ROWS 500)
 # A lookup column's cell texts: by key (its values a dict) or by position (a list), and the
 # lookup as _formatted gives it (texts, the column's keys).
 _Texts = dict[object, str] | list[str]
@@ -125,7 +126,7 @@ def iter_table_chunks(table: Table, chunk_rows: int) -> Iterator[bytes]:
         if kind == "text":
             literals[-1] += cast(str, data)  # a "text" piece holds its cell text
         else:
-            cells.append(_cells(data))
+            cells.append(_prepared(kind, data))
             literals.append("")
         if k < len(formatted) - 1:
             literals[-1] += ","
@@ -140,17 +141,46 @@ def iter_table_chunks(table: Table, chunk_rows: int) -> Iterator[bytes]:
     pattern: list[str | None] = []
     for j in range(m):
         pattern.extend((None, literals[j + 1] if j < m - 1 else last + first))
-    # One chunk's rows laid out at a time (a flat list of every row was ~40 MB at XL)
+    # One chunk's rows laid out at a time (a flat list of every row was ~40 MB at XL), the
+    # cells of BLOCK_CHUNKS chunks made at a time (every column's at once were ~150 MB at the
+    # peak of a zoned XL export, 1.2 M cables)
     step = 2 * m
-    for i in range(0, n, chunk_rows):
-        rows = min(n, i + chunk_rows) - i
-        flat = pattern * rows
-        for j, column_cells in enumerate(cells):
-            flat[2 * j :: step] = column_cells[i : i + rows]
-        flat.pop()  # without the last row's separator
-        # Every None (a cell's place) now holds that cell's text.
-        text = "".join(cast(list[str], flat))
-        yield "".join((head, "\r\n", first, text, last)).encode("utf-8")
+    block = chunk_rows * BLOCK_CHUNKS
+    for b in range(0, n, block):
+        block_cells = [_block_cells(kind, data, b, min(n, b + block)) for kind, data in cells]
+        for i in range(b, min(n, b + block), chunk_rows):
+            rows = min(n, i + chunk_rows) - i
+            flat = pattern * rows
+            for j, column_cells in enumerate(block_cells):
+                flat[2 * j :: step] = column_cells[i - b : i - b + rows]
+            flat.pop()  # without the last row's separator
+            # Every None (a cell's place) now holds that cell's text.
+            text = "".join(cast(list[str], flat))
+            yield "".join((head, "\r\n", first, text, last)).encode("utf-8")
+
+
+def _prepared(kind: str, data) -> tuple[str, object]:
+    """A piece of :func:`_formatted` made ready for :func:`_block_cells`: a lookup by list
+    positions in a numpy key array as an object array of its texts (made once, not per block)."""
+    if kind == "lookup":
+        text, keys = data
+        if isinstance(keys, np.ndarray) and keys.dtype.kind in "iu" and isinstance(text, list):
+            table = np.empty(len(text), dtype=object)
+            table[:] = text
+            return "table", (table, keys)
+    return kind, data
+
+
+def _block_cells(kind: str, data, first: int, last: int) -> list[str]:
+    """The cell texts of rows ``first:last`` of a piece of :func:`_prepared`: a plain
+    column's formatted there (a cell's text does not depend on the other cells), a lookup's
+    gathered."""
+    if kind == "column":
+        return format_column(data[first:last])
+    text, keys = data
+    if kind == "table":
+        return text[keys[first:last]].tolist()
+    return list(map(text.__getitem__, _plain(keys[first:last])))
 
 
 def _formatted(column: Column) -> tuple[str, object]:
@@ -167,7 +197,7 @@ def _formatted(column: Column) -> tuple[str, object]:
         if len(entries) == 1:  # the same cell on every row
             return "text", entries.pop()
         return "lookup", (text, column.keys)
-    return "cells", format_column(column)
+    return "column", column  # formatted a block at a time (_block_cells)
 
 
 def _merge(left: tuple[str, object], right: tuple[str, object]) -> tuple[str, object] | None:
@@ -183,14 +213,3 @@ def _merge(left: tuple[str, object], right: tuple[str, object]) -> tuple[str, ob
     if isinstance(a, list) and isinstance(b, list):
         return "lookup", ([x + "," + y for x, y in zip(a, b, strict=True)], keys)
     return None  # not reached: a lookup's texts are a dict or a list (_formatted)
-
-
-def _cells(data) -> list[str]:
-    if isinstance(data, list):
-        return data
-    text, keys = data
-    if isinstance(keys, np.ndarray) and keys.dtype.kind in "iu" and isinstance(text, list):
-        table = np.empty(len(text), dtype=object)
-        table[:] = text
-        return table[keys].tolist()
-    return list(map(text.__getitem__, _plain(keys)))

@@ -520,12 +520,14 @@ def _add_panels(design, plant, schedule, out, device_names, rack_names, layout=N
             }
             device_rows.append(tuple(row.get(h, "") for h in DEVICE_HEADER))
         out.set_rows("07_devices", DEVICE_HEADER, device_rows)
-    # The links' own cables but the paneled ones, then the cords and legs, column by column.
+    # The links' own cables but the paneled ones, then the cords and legs, column by column:
+    # put in front of the panels' own lists (a copy of each beside them was ~100 MB at the
+    # peak of a zoned XL export).
     keep = [link_id not in panels.links for link_id in link_ids]
-    columns: list[Column] = [
-        list(compress(c if isinstance(c, list) else c.tolist(), keep)) + cells
-        for c, cells in zip(out.tables["08_cables"].columns, panels.cable_columns, strict=True)
-    ]
+    columns: list[Column] = []
+    for c, cells in zip(out.tables["08_cables"].columns, panels.cable_columns, strict=True):
+        cells[:0] = compress(c if isinstance(c, list) else c.tolist(), keep)
+        columns.append(cells)
     out.tables["08_cables"] = Table(CABLE_HEADER, columns)
 
 

@@ -176,9 +176,7 @@ def _trunk_leg_cables(
             b_text[x] < a_text[y] for x, y in zip(rear_b[same], rear_a[same], strict=True)
         ]
     first = [trunks[t] for t in trunk_list]
-    described: dict[tuple, str] = {}
-    keys = zip(leg_no.tolist(), code.tolist(), strict=True)
-    description = [_leg_description(described, n, first[c]) for n, c in keys]
+    description = _leg_descriptions(leg_no, code, first)
     lengths = [_trunk_length(t) for t in first]
     one = leg_no == 1
     length_of = objects([*lengths, None], len(lengths) + 1)[np.where(one, code, len(lengths))]
@@ -230,17 +228,26 @@ def _port_texts(letter: np.ndarray, number: np.ndarray) -> tuple[np.ndarray, lis
     return inverse.reshape(-1), texts
 
 
-def _leg_description(described: dict, n: int, trunk) -> str:
-    """A leg's description: its number of the trunk's legs, the trunk's part (made once per
-    (leg number, legs, part))."""
-    key = (n, trunk.legs, trunk.part)
-    got = described.get(key)
-    if got is None:
-        what = f"leg {n} of {trunk.legs} of one {trunk.part or 'MPO'} trunk"
+def _leg_descriptions(leg_no: np.ndarray, code: np.ndarray, trunks: list) -> list[str]:
+    """Each segment's description: its leg number of its trunk's legs and the trunk's part
+    (``code``: its trunk in ``trunks``), made once per distinct (leg number, legs, part): a
+    code per trunk for its (legs, part), one numpy key per segment."""
+    kind_of: dict[tuple, int] = {}
+    kind = np.fromiter(
+        (kind_of.setdefault((t.legs, t.part), len(kind_of)) for t in trunks), np.int64, len(trunks)
+    )
+    kinds = list(kind_of)
+    width = max(len(kinds), 1)
+    uniq, inverse = np.unique(leg_no * width + kind[code], return_inverse=True)
+    texts = []
+    for key in uniq.tolist():
+        n, k = divmod(key, width)
+        legs, part = kinds[k]
+        what = f"leg {n} of {legs} of one {part or 'MPO'} trunk"
         if n != 1:
             what += ", length on leg 1"
-        got = described[key] = _description(what, "")
-    return got
+        texts.append(_description(what, ""))
+    return objects(texts, len(texts))[inverse.reshape(-1)].tolist()
 
 
 def _trunk_length(trunk) -> float:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
@@ -84,6 +85,13 @@ class LinkFacts:
         # (links, their medium rows) once the cords looked them up: the legs' first links are
         # often the same list (a leg per link).
         self.media_rows: tuple[list[str], np.ndarray] | None = None
+
+    def labels_of(self, link_ids: list[str]) -> list[str]:
+        """:meth:`label` of each link, those known already gathered in C."""
+        got = list(map(self._label.get, link_ids))
+        if None in got:
+            return list(map(self.label, link_ids))
+        return cast("list[str]", got)
 
     def label(self, link_id: str) -> str:
         """The schedule's label of the link, else its own, else its id."""
