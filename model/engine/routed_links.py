@@ -155,7 +155,7 @@ class RoutedLinks(PlantRouting, PlantMedia, PlantPortTables):
             rerouted = self._retray(lazy_ids)  # trays alone: rows, inputs and cage components stay
             return changed | set(rerouted) if changed else rerouted
         if any(c.touches(_FULL_KINDS) for c in pending):
-            return self._full_with_diff()
+            return changed | self._full_with_diff()
         design = self.design
         touched_racks: set[str] = set()
         moved_racks: set[str] = set()
@@ -213,7 +213,7 @@ class RoutedLinks(PlantRouting, PlantMedia, PlantPortTables):
             # Links only went: their components may have split. Relabel here (the editing
             # thread) so that readers such as the analysis worker never write the plant.
             self.label_components()
-            return set(new)
+            return changed | set(new)
         # Sorted, not hashed: numpy 2's np.unique of ints hashes (~2 ms of each XL rack move
         # under cProfile for its ~5k rows; the same rows in the same order).
         rows_arr = unique_sorted(np.concatenate([np.array(rows, dtype=np.int64), more]))

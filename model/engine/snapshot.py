@@ -87,7 +87,7 @@ _PLANT_COPIED = (
     "_route_spans",
     "_components_stale",
     "_comp_index",
-    "_comp_rows_memo",  # keyed by the live plant's _comp_index itself: never the copy's
+    "_comp_rows_memo",  # shared with the copy, as _comp_index is: keyed by that object, hits copied
     "_comp_asks",
     "_cage_label_rows",
     "_cage_rows",

@@ -282,8 +282,9 @@ class Pricer:
 
         ``stop_at_fill``: when a tray would fill past its limit (and no link loses its reach,
         the limit :meth:`broken` checks before), the state is refused before its plant is
-        counted: the Priced has no terms (``complete`` False), and :meth:`broken` names the
-        same tray it would name after a whole pricing."""
+        counted: the Priced has no terms (``complete`` False), and :meth:`broken` names a tray
+        past its limit (refused at the thinnest-cable bound: that fill, perhaps another tray
+        than a whole pricing would name; the decision is the same)."""
         design, plant = self.design, self.plant
         self._fill_first = self._refused = None
         self._probed = False

@@ -308,7 +308,8 @@ def anneal(
         # even the thinnest cables their links could take, refused before the media choice.
         changed = plant.refresh(defer_media=True)
         # A candidate that fills a tray past its limit is refused before its plant is counted
-        # (most of them at XL): the same decision, the same sentence from broken().
+        # (most of them at XL): the same decision. broken()'s sentence may differ from a whole
+        # pricing's (a fill with the thinnest cables, maybe another tray): only None is read here.
         priced = pricer.price(changed, stop_at_fill=True)
         # The footprints were clash-checked above (the same check ``broken`` makes of the
         # racks it is given): asked again it would be a second ~5 ms walk of the hall at L.
