@@ -203,7 +203,7 @@ def coded_physical_nics(design, codes, device: np.ndarray, port: np.ndarray) -> 
     """:func:`physical_nics` of the ends given as the loader's codes (``codes``:
     :class:`model.design.state.LoadedLinkCodes`; ``device``/``port``: the ends' codes).
 
-    The same count in numpy (~0.2 s of Python per end at XL with every network before): each
+    The same count in numpy (the per-end Python took ~0.2 s in all at XL with every network): each
     distinct (port table, port) is looked up once, each device's distinct physical ports
     counted per port group by sorting codes, and each group's count divided by its NIC's ports."""
     if not len(device):

@@ -36,7 +36,7 @@ def lay_cords(
     """The cords of every leg's links, as columns; each link's channel row (its first leg) and,
     for a link of several fibres, their lengths (``leg_lengths_m``). A cord is the link's vertical at that end + the
     slack per end + the rack distance to its panel, ordered at the next orderable length of
-    the link's fibre part (:func:`model.structured.layout._round_up`, here numpy's same search over every cord).
+    the link's fibre part (the first >= it, to 1 nm: numpy's lower-bound search over every cord).
 
     ``typed_m``: per link with a typed length (as-built, else override), that length: the
     channel's too, so its two cords share what its trunks leave (:func:`_typed_cords`).
@@ -69,7 +69,7 @@ def lay_cords(
         link_ids, columns.medium[member], columns.media, fibre_of, msa
     )
     # The catalog's own length objects (math.nan itself where none is long enough), as
-    # _round_up returns them: object columns, gathered by the search's index.
+    # a rounding up returns them: object columns, gathered by the search's index.
     got_cols = np.full((2, total), math.nan, dtype=object)
     for code in part_no.values():
         rows = np.flatnonzero(codes == code)
@@ -81,7 +81,7 @@ def lay_cords(
         pick = np.empty(len(lengths) + 1, dtype=object)
         pick[:] = [*lengths, math.nan]  # k == len(lengths): none long enough
         for got, wanted in zip(got_cols, (a_m, b_m), strict=True):
-            # _round_up's lower-bound search (NaN, sorted last, finds no length).
+            # The lower-bound search (NaN, sorted last, finds no length).
             got[rows] = pick[np.searchsorted(grid, wanted[rows] - 1e-9, side="left")]
     got_a, got_b = got_cols[0].tolist(), got_cols[1].tolist()
     _unorderable_cords(layout, link_ids, parts, a_m, b_m, got_a, got_b)

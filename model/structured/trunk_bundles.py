@@ -13,7 +13,6 @@ segments: per trunk a Python call, a dozen lookups and a loop over its legs was 
 from __future__ import annotations
 
 import math
-from bisect import bisect_left
 from collections import deque
 from collections.abc import Iterable
 from itertools import chain, repeat
@@ -183,8 +182,8 @@ def _lengths(seg_m: np.ndarray, starts: np.ndarray, slack_pct: float) -> list[fl
 
 
 def _ordered(parts: list, lengths_m: list[float]) -> list[float]:
-    """Per trunk: the first orderable length of its part >= its length (:func:`_round_up`'s,
-    numpy's same lower-bound search per part), NaN when none is or no part fits."""
+    """Per trunk: the first orderable length of its part >= its length (to 1 nm: numpy's
+    lower-bound search per part), NaN when none is or no part fits."""
     got = np.full(len(parts), math.nan, dtype=object)
     wanted = np.asarray(lengths_m, dtype=np.float64)
     code_of: dict[str, int] = {}
@@ -199,17 +198,6 @@ def _ordered(parts: list, lengths_m: list[float]) -> list[float]:
         grid = np.asarray(lengths, dtype=np.float64)
         got[rows] = pick[np.searchsorted(grid, wanted[rows] - 1e-9, side="left")]
     return got.tolist()
-
-
-def _round_up(lengths: tuple[float, ...], length_m: float) -> float:
-    """The first orderable length >= ``length_m`` (to 1 nm), NaN when none is or the length is
-    unknown. ``bisect_left`` is numpy's ``searchsorted`` search (the same lower-bound halving,
-    so the same index on any tuple), without making an array per call. NaN is tested first,
-    as numpy sorts it last."""
-    if length_m != length_m:
-        return math.nan
-    k = bisect_left(lengths, length_m - 1e-9)
-    return float(lengths[k]) if k < len(lengths) else math.nan
 
 
 def _recorded_m(chunk: Iterable[tuple], recorded: dict) -> float | None:

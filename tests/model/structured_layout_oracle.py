@@ -7,6 +7,7 @@ tests/model/test_structured_columns_oracle.py, never used by the model.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from itertools import chain
 
 import numpy as np
@@ -104,7 +105,7 @@ def lay_cords_by_member(
     """The cords of every leg's links, as columns; each link's channel row (its first leg) and,
     for a link of several fibres, their lengths (``leg_lengths_m``). A cord is the link's vertical at that end + the
     slack per end + the rack distance to its panel, ordered at the next orderable length of
-    the link's fibre part (:func:`model.structured.layout._round_up`, here numpy's same search over every cord).
+    the link's fibre part (the first >= it, to 1 nm; here numpy's same search over every cord).
 
     ``typed_m``: per link with a typed length (as-built, else override), that length: the
     channel's too, so its two cords share what its trunks leave (:func:`_typed_cords`).
@@ -146,7 +147,7 @@ def lay_cords_by_member(
         if not len(rows):  # a medium's part every cord of which is a vendor-neutral one
             continue
         part = parts[int(rows[0])]
-        lengths = [float(x) for x in part.lengths_m]  # as _round_up returns them
+        lengths = [float(x) for x in part.lengths_m]  # as _round_up (below) returns them
         grid = np.asarray(lengths, dtype=np.float64)
         for got, wanted in ((got_a, a_m), (got_b, b_m)):
             # _round_up's lower-bound search (NaN, sorted last, finds no length), the length
@@ -264,7 +265,6 @@ def bundle_trunks_per_segment(
     from model.structured.trunk_bundles import (
         _bendable,
         _recorded_m,
-        _round_up,
         _trunk_not_orderable,
     )
 
@@ -318,3 +318,14 @@ def bundle_trunks_per_segment(
             got = trunk.ordered_m if not math.isnan(trunk.ordered_m) else trunk.length_m
             for leg, s in chunk:
                 leg.trunks[s] = Element("trunk", trunk.id, trunk.part, got, "B" if s == 0 else "A")
+
+
+def _round_up(lengths: tuple[float, ...], length_m: float) -> float:
+    """The first orderable length >= ``length_m`` (to 1 nm), NaN when none is or the length is
+    unknown. ``bisect_left`` is numpy's ``searchsorted`` search (the same lower-bound halving,
+    so the same index on any tuple), without making an array per call. NaN is tested first,
+    as numpy sorts it last."""
+    if length_m != length_m:
+        return math.nan
+    k = bisect_left(lengths, length_m - 1e-9)
+    return float(lengths[k]) if k < len(lengths) else math.nan
