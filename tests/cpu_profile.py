@@ -32,16 +32,25 @@ def _counting_init(self, *args, **kwargs):
     _popen_init(self, *args, **kwargs)
 
 
+# The records' file as an absolute path, fixed when the plugin is configured: a test may change
+# the working directory (pytester runs in its own temporary one), and a relative CPU_PROFILE
+# then named a file in a folder that does not exist there (the record's write failed that
+# test's set-up).
+_out = [""]
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    _out[0] = os.path.abspath(os.environ.get("CPU_PROFILE", "cpu-profile.jsonl"))
     subprocess.Popen.__init__ = _counting_init  # type: ignore[method-assign]
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     subprocess.Popen.__init__ = _popen_init  # type: ignore[method-assign]
+    _out[0] = ""
 
 
 def _write(record: dict) -> None:
-    with open(os.environ.get("CPU_PROFILE", "cpu-profile.jsonl"), "a") as out:
+    with open(_out[0] or os.environ.get("CPU_PROFILE", "cpu-profile.jsonl"), "a") as out:
         out.write(json.dumps(record) + "\n")
 
 

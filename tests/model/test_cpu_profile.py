@@ -32,6 +32,27 @@ def test_a_test_s_cpu_children_and_processes_are_recorded(tmp_path, monkeypatch)
     assert record["cpu_s"] > 0 and record["child_cpu_s"] > 0
 
 
+def test_records_go_to_the_file_named_at_start_when_a_test_changes_folder(tmp_path, monkeypatch):
+    """A relative CPU_PROFILE is the file in the folder pytest started in, even while a test
+    runs elsewhere (pytester's temporary folder)."""
+    (tmp_path / "out").mkdir()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CPU_PROFILE", "out/cpu.jsonl")
+    cpu_profile.pytest_configure(None)
+    try:
+        monkeypatch.chdir(tmp_path / "out")  # where out/cpu.jsonl does not exist
+        run = cpu_profile.pytest_runtest_protocol(SimpleNamespace(nodeid="t.py::moved"), None)
+        next(run)
+        try:
+            run.send(None)
+        except StopIteration:
+            pass
+    finally:
+        cpu_profile.pytest_unconfigure(None)
+    (record,) = [json.loads(line) for line in (tmp_path / "out/cpu.jsonl").read_text().splitlines()]
+    assert record["id"] == "t.py::moved"
+
+
 def test_the_summary_sums_per_file_and_puts_the_costliest_first():
     records = [
         {"id": "a.py::x", "cpu_s": 1.0, "child_cpu_s": 0.0, "processes": 0},
