@@ -97,3 +97,43 @@ def test_the_summary_sums_fixtures_apart_from_tests():
         ["0.8", "2", "pod", "(function)"],
         ["0.5", "1", "hall", "(module)"],
     ]
+
+
+def test_a_record_names_its_worker_and_when_it_ran(tmp_path, monkeypatch):
+    out = tmp_path / "cpu.jsonl"
+    monkeypatch.setenv("CPU_PROFILE", str(out))
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw1")
+    run = cpu_profile.pytest_runtest_protocol(SimpleNamespace(nodeid="t.py::w"), None)
+    next(run)
+    try:
+        run.send(None)
+    except StopIteration:
+        pass
+    (record,) = [json.loads(line) for line in out.read_text().splitlines()]
+    assert record["worker"] == "gw1" and 0 < record["start"] <= record["end"]
+
+
+def test_the_summary_gives_each_workers_share_and_the_idle_tail():
+    def rec(test, worker, start, end, cpu):
+        return {
+            "id": f"a.py::{test}",
+            "cpu_s": cpu,
+            "child_cpu_s": 0.0,
+            "processes": 0,
+            "worker": worker,
+            "start": start,
+            "end": end,
+        }
+
+    records = [
+        rec("x", "gw0", 100.0, 130.0, 20.0),
+        rec("y", "gw1", 100.5, 110.0, 5.0),
+        rec("z", "gw1", 110.0, 112.0, 1.5),
+    ]
+    lines = cpu_profile.summary(records).splitlines()
+    at = lines.index("  worker  tests    CPU s  last test ended (s after the first began)")
+    assert lines[at + 1].split() == ["gw0", "1", "20.0", "30.0"]
+    assert lines[at + 2].split() == ["gw1", "2", "6.5", "12.0"]
+    assert lines[at + 3] == "idle tail: 18.0 s wall"
+    # One process (-n 0, or records without a worker): no worker lines
+    assert not any("idle tail" in line for line in cpu_profile.summary(records[:1]).splitlines())
