@@ -9,6 +9,10 @@ wall time says more about its neighbours than about it. Use it under ``-n 0`` (o
 
     CPU_PROFILE=cpu.jsonl python -m pytest -p tests.cpu_profile -n 0 tests/gui
     python tests/cpu_profile.py cpu.jsonl
+
+Under pytest-xdist (``-n 2 --dist worksteal``, as ``make test`` runs) each test's record also
+names its worker and its start and end (wall clock), and the summary gives each worker's share
+and the idle tail: how long the workers that had finished waited for the last one.
 """
 
 from __future__ import annotations
@@ -32,16 +36,25 @@ def _counting_init(self, *args, **kwargs):
     _popen_init(self, *args, **kwargs)
 
 
+# The records' file as an absolute path, fixed when the plugin is configured: a test may change
+# the working directory (pytester runs in its own temporary one), and a relative CPU_PROFILE
+# then named a file in a folder that does not exist there (the record's write failed that
+# test's set-up).
+_out = [""]
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    _out[0] = os.path.abspath(os.environ.get("CPU_PROFILE", "cpu-profile.jsonl"))
     subprocess.Popen.__init__ = _counting_init  # type: ignore[method-assign]
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     subprocess.Popen.__init__ = _popen_init  # type: ignore[method-assign]
+    _out[0] = ""
 
 
 def _write(record: dict) -> None:
-    with open(os.environ.get("CPU_PROFILE", "cpu-profile.jsonl"), "a") as out:
+    with open(_out[0] or os.environ.get("CPU_PROFILE", "cpu-profile.jsonl"), "a") as out:
         out.write(json.dumps(record) + "\n")
 
 
@@ -53,6 +66,7 @@ def _children_cpu_s() -> float:
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
     cpu, child, procs = time.process_time(), _children_cpu_s(), started[0]
+    start = time.time()
     try:
         return (yield)
     finally:
@@ -62,6 +76,9 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
                 "cpu_s": round(time.process_time() - cpu, 4),
                 "child_cpu_s": round(_children_cpu_s() - child, 4),
                 "processes": started[0] - procs,
+                "worker": os.environ.get("PYTEST_XDIST_WORKER", "main"),
+                "start": start,
+                "end": time.time(),
             }
         )
 
@@ -109,6 +126,7 @@ def summary(records: Iterable[dict], top: int = 30) -> str:
         f"{r['cpu_s']:8.2f} {r['child_cpu_s']:8.2f} {r['processes']:6d}  {r['id']}"
         for r in costly[:top]
     ]
+    lines += workers(rows)
     if fixtures:
         by_fixture: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0])
         for r in fixtures:
@@ -119,6 +137,26 @@ def summary(records: Iterable[dict], top: int = 30) -> str:
         ranked = sorted(by_fixture.items(), key=lambda kv: -kv[1][0])
         lines += [f"{c:8.1f} {n:7d}  {name} ({scope})" for (name, scope), (c, n) in ranked[:top]]
     return "\n".join(lines)
+
+
+def workers(rows: list[dict]) -> list[str]:
+    """Per xdist worker: its tests, their CPU and when its last test ended; then the idle
+    tail, from the first worker to run out to the end of the last test. Empty for one process
+    (records of -n 0, or written before the records named their worker)."""
+    by_worker: dict[str, list[dict]] = defaultdict(list)
+    for r in rows:
+        if "end" in r:
+            by_worker[r["worker"]].append(r)
+    if len(by_worker) < 2:
+        return []
+    first = min(r["start"] for r in rows if "start" in r)
+    ends = {w: max(r["end"] for r in rs) for w, rs in by_worker.items()}
+    lines = ["  worker  tests    CPU s  last test ended (s after the first began)"]
+    for w in sorted(by_worker):
+        cpu = sum(r["cpu_s"] + r["child_cpu_s"] for r in by_worker[w])
+        lines.append(f"{w:>8} {len(by_worker[w]):6d} {cpu:8.1f}  {ends[w] - first:8.1f}")
+    lines.append(f"idle tail: {max(ends.values()) - min(ends.values()):.1f} s wall")
+    return lines
 
 
 def main(paths: list[str]) -> int:

@@ -32,6 +32,27 @@ def test_a_test_s_cpu_children_and_processes_are_recorded(tmp_path, monkeypatch)
     assert record["cpu_s"] > 0 and record["child_cpu_s"] > 0
 
 
+def test_records_go_to_the_file_named_at_start_when_a_test_changes_folder(tmp_path, monkeypatch):
+    """A relative CPU_PROFILE is the file in the folder pytest started in, even while a test
+    runs elsewhere (pytester's temporary folder)."""
+    (tmp_path / "out").mkdir()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CPU_PROFILE", "out/cpu.jsonl")
+    cpu_profile.pytest_configure(None)
+    try:
+        monkeypatch.chdir(tmp_path / "out")  # where out/cpu.jsonl does not exist
+        run = cpu_profile.pytest_runtest_protocol(SimpleNamespace(nodeid="t.py::moved"), None)
+        next(run)
+        try:
+            run.send(None)
+        except StopIteration:
+            pass
+    finally:
+        cpu_profile.pytest_unconfigure(None)
+    (record,) = [json.loads(line) for line in (tmp_path / "out/cpu.jsonl").read_text().splitlines()]
+    assert record["id"] == "t.py::moved"
+
+
 def test_the_summary_sums_per_file_and_puts_the_costliest_first():
     records = [
         {"id": "a.py::x", "cpu_s": 1.0, "child_cpu_s": 0.0, "processes": 0},
@@ -76,3 +97,43 @@ def test_the_summary_sums_fixtures_apart_from_tests():
         ["0.8", "2", "pod", "(function)"],
         ["0.5", "1", "hall", "(module)"],
     ]
+
+
+def test_a_record_names_its_worker_and_when_it_ran(tmp_path, monkeypatch):
+    out = tmp_path / "cpu.jsonl"
+    monkeypatch.setenv("CPU_PROFILE", str(out))
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw1")
+    run = cpu_profile.pytest_runtest_protocol(SimpleNamespace(nodeid="t.py::w"), None)
+    next(run)
+    try:
+        run.send(None)
+    except StopIteration:
+        pass
+    (record,) = [json.loads(line) for line in out.read_text().splitlines()]
+    assert record["worker"] == "gw1" and 0 < record["start"] <= record["end"]
+
+
+def test_the_summary_gives_each_workers_share_and_the_idle_tail():
+    def rec(test, worker, start, end, cpu):
+        return {
+            "id": f"a.py::{test}",
+            "cpu_s": cpu,
+            "child_cpu_s": 0.0,
+            "processes": 0,
+            "worker": worker,
+            "start": start,
+            "end": end,
+        }
+
+    records = [
+        rec("x", "gw0", 100.0, 130.0, 20.0),
+        rec("y", "gw1", 100.5, 110.0, 5.0),
+        rec("z", "gw1", 110.0, 112.0, 1.5),
+    ]
+    lines = cpu_profile.summary(records).splitlines()
+    at = lines.index("  worker  tests    CPU s  last test ended (s after the first began)")
+    assert lines[at + 1].split() == ["gw0", "1", "20.0", "30.0"]
+    assert lines[at + 2].split() == ["gw1", "2", "6.5", "12.0"]
+    assert lines[at + 3] == "idle tail: 18.0 s wall"
+    # One process (-n 0, or records without a worker): no worker lines
+    assert not any("idle tail" in line for line in cpu_profile.summary(records[:1]).splitlines())

@@ -14,16 +14,26 @@ from tests.builders import empty_hall, small_pod
 H100 = dict(nodes=32, su_nodes=32, node_type="dgx-h100", switch="qm9700")
 
 
-def _designs():
-    yield "empty hall", empty_hall()
-    yield "small pod", small_pod()
-    for cabling in ("direct", "zones"):
-        design = generate("rail-optimized", fabrics="all", **H100)
-        yield f"1 SU, every network, {cabling}", apply_cabling(design, cabling)
+# Built by the test that uses it, not while pytest collects: every xdist worker collects every
+# module, and the two 1-SU halls took ~0.2 s of CPU in each, also where the test then ran
+# elsewhere.
+DESIGNS = {
+    "empty hall": empty_hall,
+    "small pod": small_pod,
+    **{
+        f"1 SU, every network, {cabling}": (
+            lambda cabling=cabling: apply_cabling(
+                generate("rail-optimized", fabrics="all", **H100), cabling
+            )
+        )
+        for cabling in ("direct", "zones")
+    },
+}
 
 
-@pytest.mark.parametrize(("name", "design"), list(_designs()), ids=lambda v: str(v)[:24])
-def test_every_attribute_of_a_used_plant_is_declared_and_taken(name, design):
+@pytest.mark.parametrize("name", list(DESIGNS), ids=lambda v: v[:24])
+def test_every_attribute_of_a_used_plant_is_declared_and_taken(name):
+    design = DESIGNS[name]()
     plant = RoutedLinks(design)
     plant.refresh()
     analyze(design, plant)  # builds what the analysis builds on first use (the row index)

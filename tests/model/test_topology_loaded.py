@@ -18,15 +18,19 @@ from tests.benchmarks.workloads import build
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "resources" / "examples").glob("*.json"))
 
 
-def _designs():
-    yield from (pytest.param(p.read_bytes(), id=p.name) for p in EXAMPLES)
-    yield pytest.param(design_to_bytes(build("L")), id="L")
-    nvl72 = generate("nvl72", racks=4, fabrics="all")
-    yield pytest.param(design_to_bytes(nvl72), id="nvl72-all-fabrics")
+# The designs' bytes, made by the test that reads them, not while pytest collects: every xdist
+# worker collects every module, and the L hall took ~0.65 s of CPU in each, also where the test
+# then ran elsewhere.
+SOURCES = {
+    **{p.name: p.read_bytes for p in EXAMPLES},
+    "L": lambda: design_to_bytes(build("L")),
+    "nvl72-all-fabrics": lambda: design_to_bytes(generate("nvl72", racks=4, fabrics="all")),
+}
 
 
-@pytest.mark.parametrize("data", list(_designs()))
-def test_topology_from_the_loaders_codes_equals_the_one_from_the_records(data):
+@pytest.mark.parametrize("source", list(SOURCES))
+def test_topology_from_the_loaders_codes_equals_the_one_from_the_records(source):
+    data = SOURCES[source]()
     design = read_design_bytes(data)
     assert loaded_link_codes(design) is not None  # the coded path is the one under test
     coded = infer_topology(design)
