@@ -101,11 +101,11 @@ def report_columns(design: Design, plant: RoutedLinks) -> tuple[int, list]:
 
 def findings_text(plant: RoutedLinks) -> str:
     """The report's last lines: the plant's findings (routing, media and plugs)."""
-    from model.plant.physical_plant import build_plant
+    from model.plant.physical_plant import plant_findings
 
     return "".join(
         f"{finding.severity.upper()} {finding.code}: {finding.message}\n"
-        for finding in [*plant.findings(), *build_plant(plant).findings]
+        for finding in [*plant.findings(), *plant_findings(plant)]
     )
 
 
