@@ -232,11 +232,11 @@ def build_plant(
     return out
 
 
-def plant_findings(plant: RoutedLinks) -> list[Finding]:
+def plant_findings(plant: RoutedLinks, layout: StructuredLayout | None = None) -> list[Finding]:
     """``build_plant(plant).findings`` without counting, pricing or powering a part: the plug
     rules of :func:`model.plant.tally.tally` on every counted row, then the structured layout's
     findings, in build_plant's order (``routes`` prints them; the plant's items were ~0.8 s of
-    its zoned XL run)."""
+    its zoned XL run). ``layout``: ``plant``'s structured layout when the caller has it."""
     medium = _medium_column(plant)
     rows = _counted_rows(_on_backplane(medium, list(plant.media)), None)
     if not len(rows):
@@ -251,7 +251,7 @@ def plant_findings(plant: RoutedLinks) -> list[Finding]:
     from model.structured.layout import structured_layout, uses_structured
 
     if uses_structured(plant.design):
-        layout = structured_layout(plant)
+        layout = layout if layout is not None else structured_layout(plant)
         if layout.channels.structured:  # as apply_structured adds them
             out = [*out, *layout.findings]
     return out

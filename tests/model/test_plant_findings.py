@@ -94,3 +94,20 @@ def test_plant_findings_are_the_built_plant_s(case):
         assert got == []
     else:
         assert code in {f.code for f in got}
+
+
+@pytest.mark.parametrize("case", ["panels-not-placed", "zones-mixed-plugs", "mixed-plugs"])
+def test_routes_prints_the_report_with_the_layout_it_keeps(case, tmp_path, capsys):
+    """``main.py routes`` lays the design out once and passes the layout to the findings: its
+    output is the report of a plant that lays it out itself."""
+    from cli import run_cli
+    from cli.routes_command import route_report
+    from model.files.design_file import load_design, save_design
+
+    path = tmp_path / "case.hall.json"
+    save_design(CASES[case][0](), path)
+    assert run_cli(["routes", str(path)]) == 0
+    printed = capsys.readouterr().out
+    design = load_design(path)
+    expected = route_report(design, RoutedLinks(design))
+    assert printed == expected and CASES[case][1] in printed
