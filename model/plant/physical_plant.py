@@ -236,7 +236,8 @@ def plant_findings(plant: RoutedLinks, layout: StructuredLayout | None = None) -
     """``build_plant(plant).findings`` without counting, pricing or powering a part: the plug
     rules of :func:`model.plant.tally.tally` on every counted row, then the structured layout's
     findings, in build_plant's order (``routes`` prints them; the plant's items were ~0.8 s of
-    its zoned XL run). ``layout``: ``plant``'s structured layout when the caller has it."""
+    its zoned XL run). ``layout``: ``plant``'s structured layout when the caller has it (the
+    findings-only one will do: ``structured_layout(plant, findings_only=True)``)."""
     medium = _medium_column(plant)
     rows = _counted_rows(_on_backplane(medium, list(plant.media)), None)
     if not len(rows):
@@ -251,8 +252,10 @@ def plant_findings(plant: RoutedLinks, layout: StructuredLayout | None = None) -
     from model.structured.layout import structured_layout, uses_structured
 
     if uses_structured(plant.design):
-        layout = layout if layout is not None else structured_layout(plant)
-        if layout.channels.structured:  # as apply_structured adds them
+        layout = layout if layout is not None else structured_layout(plant, findings_only=True)
+        # As apply_structured adds them: when a channel runs through panels, i.e. has cords
+        # (a findings-only layout has the cords and no channel rows).
+        if layout.cords.link_ids:
             out = [*out, *layout.findings]
     return out
 

@@ -14,8 +14,9 @@ from model.design.design import Design
 from model.design.structured_edit import panels_in_rack, place_panel, remove_panels, route_via
 from model.engine.routed_links import RoutedLinks
 from model.files.design_file import design_to_bytes, read_design_bytes
+from model.generators.generate import apply_cabling, generate
 from model.plant.physical_plant import build_plant, plant_findings
-from model.structured.layout import set_cabling
+from model.structured.layout import set_cabling, structured_layout
 from tests.builders import empty_hall
 from tests.model.test_plant_rules import connect, one_rack
 from tests.model.test_structured_panels import zone_hall
@@ -111,3 +112,51 @@ def test_routes_prints_the_report_with_the_layout_it_keeps(case, tmp_path, capsy
     design = load_design(path)
     expected = route_report(design, RoutedLinks(design))
     assert printed == expected and CASES[case][1] in printed
+
+
+def _typed_zones() -> Design:
+    design = zone_hall("sr4-400g")
+    design.update_links(
+        [
+            msgspec.structs.replace(design.links["l-11"], length_override_m=49.0),
+            msgspec.structs.replace(design.links["l-21"], length_override_m=2.0),
+        ]
+    )
+    return design
+
+
+LAYOUTS = {
+    **{k: v[0] for k, v in CASES.items()},
+    "typed-zones": _typed_zones,
+    **{
+        f"rail-{cabling}": (
+            lambda cabling=cabling: apply_cabling(
+                generate(
+                    "rail-optimized",
+                    fabrics="all",
+                    nodes=64,
+                    node_type="dgx-h100",
+                    switch="qm9700",
+                    su_nodes=32,
+                ),
+                cabling,
+            )
+        )
+        for cabling in ("cross-connect", "zones")
+    },
+}
+
+
+@pytest.mark.parametrize("case", sorted(LAYOUTS))
+def test_the_findings_only_layout_has_the_full_layout_s_findings_and_cords(case):
+    plant = RoutedLinks(LAYOUTS[case]())
+    full = structured_layout(plant)
+    lean = structured_layout(plant, findings_only=True)
+    assert lean.findings == full.findings
+    assert lean.cords.link_ids == full.cords.link_ids
+    assert bool(full.cords.link_ids) == bool(full.channels.structured)
+    assert (lean.cords.a_m, lean.cords.b_m) == (full.cords.a_m, full.cords.b_m)
+    assert (lean.cords.a_ordered, lean.cords.b_ordered) == (
+        full.cords.a_ordered,
+        full.cords.b_ordered,
+    )
