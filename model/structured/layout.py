@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import repeat
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 import msgspec
 
@@ -283,6 +283,7 @@ def _module_fibres(catalog) -> tuple[dict, dict]:
 
 
 _LINK_IDS, _HOLDERS = attrgetter("link_ids"), attrgetter("holders")
+_TRUNKS, _FIRST, _LENGTH_M = attrgetter("trunks"), itemgetter(0), attrgetter("length_m")
 
 
 def _channel_legs(
@@ -321,7 +322,11 @@ def _channel_legs(
             dist_a += [far_a] * n
             dist_b += [far_b] * n
         if lean:
-            trunk_sum += map(_trunks_m, path_legs)
+            # Most paths: each leg's one trunk (its sum), its length mapped in C
+            if len(first.trunks) == 1:
+                trunk_sum += map(_LENGTH_M, map(_FIRST, map(_TRUNKS, path_legs)))
+            else:
+                trunk_sum += map(_trunks_m, path_legs)
             leg_no += repeat(0, n)
             continue
         trunk_ids, trunk_m, middles = _leg_tuples(path_legs, len(first.trunks) == 1)
