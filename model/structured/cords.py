@@ -32,6 +32,7 @@ def lay_cords(
     typed_m: dict[str, float] | None = None,
     recorded: dict[str, tuple[float | None, ...]] | None = None,
     msa: dict[str, FibrePart] | None = None,
+    lean: bool = False,
 ) -> None:
     """The cords of every leg's links, as columns; each link's channel row (its first leg) and,
     for a link of several fibres, their lengths (``leg_lengths_m``). A cord is the link's vertical at that end + the
@@ -43,7 +44,8 @@ def lay_cords(
     ``recorded``: per link, its pieces' recorded lengths (``Link.as_built_pieces_m``); a
     recorded cord is that length, whatever the typed length would share out. ``msa``: per
     link on a module not NVIDIA's, the vendor-neutral fibre its cords are instead of the
-    medium's (:func:`msa_cord_fibres`)."""
+    medium's (:func:`msa_cord_fibres`). ``lean``: the cords and their findings only, no channel
+    row in ``table`` (the findings' layout, :func:`model.structured.layout.structured_layout`)."""
     # ``per_leg``: columns, one value per leg (its table leg, the cords' rack distances A and
     # B, its trunks' length, its members), and the members' columns: a cord pair per member
     # of each leg, its figures gathered from the members' rows (393k at zoned XL).
@@ -90,6 +92,8 @@ def lay_cords(
     cords.parts = part_ids
     cords.a_m, cords.b_m = a_m.tolist(), b_m.tolist()
     cords.a_ordered, cords.b_ordered = got_a, got_b
+    if lean:
+        return
     # A link's first leg makes its channel; a further fibre (pair) adds its cords only. Most
     # halls have one pair per link: no member twice, no pass per cord pair.
     # The members' rows are those of the table's fibres when the columns were made from them

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import repeat
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 import msgspec
 
@@ -170,6 +170,7 @@ def structured_layout(
     panels_only: bool = False,
     trunks_only: bool = False,
     distances: Callable[[str, str], float] | None = None,
+    findings_only: bool = False,
 ) -> StructuredLayout:
     """The channels, trunks, cords and panels of ``plant``'s design (see the module docstring).
 
@@ -183,11 +184,23 @@ def structured_layout(
     layout was ~60 % of ``generate --cabling``.
 
     ``trunks_only``: the panels and the trunks, without channels, cords and legs (no channel
-    is in ``channels``): what a picture draws (~a third of a zoned XL layout less)."""
+    is in ``channels``): what a picture draws (~a third of a zoned XL layout less).
+
+    ``findings_only``: the full layout's ``findings`` (and ``cords``, whose links are those of
+    its channels), without the channels' table rows and trunk legs no finding reads: what
+    ``routes`` prints. A design with recorded piece lengths gets the full layout (their check
+    reads the table's legs)."""
     # A zoned XL hall's layout makes millions of objects and no cycles: with the collector on,
     # its full collections re-scanned them all (a third of the layout's time).
     with collector_paused():
-        return _layout(plant, catalog or structured_catalog(), panels_only, trunks_only, distances)
+        return _layout(
+            plant,
+            catalog or structured_catalog(),
+            panels_only,
+            trunks_only,
+            distances,
+            findings_only,
+        )
 
 
 def _layout(
@@ -196,6 +209,7 @@ def _layout(
     panels_only: bool = False,
     trunks_only: bool = False,
     distances: Callable[[str, str], float] | None = None,
+    findings_only: bool = False,
 ) -> StructuredLayout:
     """The layout in the module docstring's four steps: group, legs, trunks, channels and cords."""
     design = plant.design
@@ -234,7 +248,8 @@ def _layout(
     if trunks_only:
         layout.channels = ChannelTable({})  # no channel made, as no cord is
         return _with_panels(layout, design, pool, legs.cassette_no)
-    per_leg = _channel_legs(layout, table, legs, distance)
+    lean = findings_only and not recorded
+    per_leg = _channel_legs(layout, table, legs, distance, lean)
     # A typed length is the channel's length too (mostly none is typed: one pass, no call).
     typed = {
         lid: given[0]
@@ -244,7 +259,15 @@ def _layout(
     }
     msa = msa_cord_fibres(plant)  # an AMD or Broadcom module's cords: its vendor-neutral fibre
     lay_cords(
-        layout, table, (*per_leg, columns), fibre_of, settings.slack_per_end_m, typed, recorded, msa
+        layout,
+        table,
+        (*per_leg, columns),
+        fibre_of,
+        settings.slack_per_end_m,
+        typed,
+        recorded,
+        msa,
+        lean,
     )
     return _with_panels(layout, design, pool, legs.cassette_no)
 
@@ -260,15 +283,19 @@ def _module_fibres(catalog) -> tuple[dict, dict]:
 
 
 _LINK_IDS, _HOLDERS = attrgetter("link_ids"), attrgetter("holders")
+_TRUNKS, _FIRST, _LENGTH_M = attrgetter("trunks"), itemgetter(0), attrgetter("length_m")
 
 
-def _channel_legs(layout: StructuredLayout, table: ChannelTable, laid: LegLayer, distance) -> tuple:
+def _channel_legs(
+    layout: StructuredLayout, table: ChannelTable, laid: LegLayer, distance, lean: bool = False
+) -> tuple:
     """Step 4's legs: each added to the table with the elements its channels share, a path's
     legs at a time (step 2 lays them path by path, ``laid.paths`` their spans, and they
     share its racks, ends and shape).
 
     Returns columns, one value per leg: (table leg, the cords' rack distances A and B, the
-    trunks' length, its members)."""
+    trunks' length, its members). ``lean``: only what the cords' lengths read (distances and
+    the trunks' length), no table leg (0) and no trunk leg: the findings' layout."""
     leg_no: list[int] = []
     dist_a: list[float] = []
     dist_b: list[float] = []
@@ -294,6 +321,14 @@ def _channel_legs(layout: StructuredLayout, table: ChannelTable, laid: LegLayer,
         else:
             dist_a += [far_a] * n
             dist_b += [far_b] * n
+        if lean:
+            # Most paths: each leg's one trunk (its sum), its length mapped in C
+            if len(first.trunks) == 1:
+                trunk_sum += map(_LENGTH_M, map(_FIRST, map(_TRUNKS, path_legs)))
+            else:
+                trunk_sum += map(_trunks_m, path_legs)
+            leg_no += repeat(0, n)
+            continue
         trunk_ids, trunk_m, middles = _leg_tuples(path_legs, len(first.trunks) == 1)
         trunk_legs += map(
             TrunkLeg,
@@ -306,6 +341,12 @@ def _channel_legs(layout: StructuredLayout, table: ChannelTable, laid: LegLayer,
         trunk_sum += map(sum, trunk_m)
     # The members of every leg, in the same order (the paths' spans cover the legs).
     return leg_no, dist_a, dist_b, trunk_sum, laid.chunks
+
+
+def _trunks_m(leg) -> float:
+    """A leg's trunks' length: its trunk elements' lengths summed in order, as
+    :func:`_leg_tuples`' lengths are by ``sum``."""
+    return sum([t.length_m for t in leg.trunks])
 
 
 def _leg_tuples(legs: list, single: bool) -> tuple[list, list, list]:
