@@ -29,16 +29,7 @@ from model.design.entities import Hall, Tray
 from model.engine.geometry import dedupe_points
 from model.engine.tray_attach import Attachments, nearest_segments
 from model.engine.tray_rows import RowCarry, all_pairs_rows
-from model.engine.tray_search import (
-    MergePlan,
-    Preds,
-    dijkstra,
-    merge_around,
-    merge_legs,
-    merge_plan,
-    plan_along_tree,
-    walk_path,
-)
+from model.engine.tray_search import Preds, dijkstra, merge_legs, walk_path
 
 # Floyd-Warshall (n^3, vectorised) for graphs up to this many nodes, else a search per node.
 # XL's 561 nodes: all pairs 307 ms, a search from every node 305 ms CPU; the searches also leave
@@ -78,7 +69,6 @@ class TrayGraph:
         self._rows: dict[int, np.ndarray] = {}
         self._paths: dict[int, Preds] = {}  # source -> predecessor per reached node
         self._legs: dict[tuple[int, int], list[tuple[int, float, float]]] = {}  # _station_legs
-        self._plans: dict[tuple[int, int], MergePlan] = {}  # _station_plan
         self._adjacency: list[list[tuple[int, float]]] | None = None  # node: (node, weight)
         self._matrix: np.ndarray | None = None
         self._index = np.zeros(0, dtype=np.int64)
@@ -90,7 +80,6 @@ class TrayGraph:
         rows from the twin (:meth:`carry_rows`) never iterates a dict the editing thread fills."""
         twin = copy.copy(self)
         twin._rows, twin._paths, twin._legs = dict(self._rows), dict(self._paths), dict(self._legs)
-        twin._plans = dict(self._plans)
         return twin
 
     # ----------------------------------------------------------------------------- building
@@ -415,7 +404,6 @@ class TrayGraph:
         tray_a, tray_b = self.seg_tray[a.seg[ia]], self.seg_tray[b.seg[ib]]
         node_s, ways, starts, ends = self._node_s, way.tolist(), start.tolist(), end.tolist()
         self._learn_legs(ways, starts, ends)
-        plans, plan_of = self._plans, self._station_plan
         ends_s = (sa.tolist(), sb.tolist(), tray_a.tolist(), tray_b.tolist(), starts, ends)
         for row, w, s_a, s_b, t_a, t_b, u, v, d in zip(
             ok.tolist(), ways, *ends_s, best.tolist(), strict=True
@@ -424,10 +412,10 @@ class TrayGraph:
                 if d != float("inf"):
                     out[row] = merge_legs([(t_a, s_a, s_b)])
                 continue
-            plan = plans.get((u, v)) or plan_of(u, v)
-            out[row] = merge_around(
-                (t_a, s_a, node_s[(u, t_a)]), plan, (t_b, node_s[(v, t_b)], s_b)
-            )
+            legs = [(t_a, s_a, node_s[(u, t_a)])]
+            legs.extend(self._station_legs(u, v))
+            legs.append((t_b, node_s[(v, t_b)], s_b))
+            out[row] = merge_legs(legs)
         return out
 
     def _ways(
@@ -472,29 +460,6 @@ class TrayGraph:
         if legs is None:
             legs = self._legs[(start, end)] = self._legs_along(self._node_path(start, end))
         return legs
-
-    def _station_plan(self, start: int, end: int) -> MergePlan:
-        """The station legs ``start`` -> ``end`` with their merge alone (:func:`merge_plan`),
-        kept per pair of stations: a route's spans resume from it (:func:`merge_around`).
-
-        From a source whose whole search is kept, a plan extends its path's parent's by one
-        leg (:func:`extend_plan`, the merge's own step), walking up the shortest-path tree only
-        to the nearest node already planned: a moved rack's new station pairs share their
-        paths' heads (XL, 600 moves: 6,565 new pairs, each walked and merged whole before)."""
-        plans = self._plans
-        pred = self._paths.get(start)
-        if pred is None:  # a partial search's legs (_learn_legs), or a whole search made now
-            if (start, end) in self._legs:
-                plan = plans[(start, end)] = merge_plan(self._legs[(start, end)])
-                return plan
-            self._node_path(start, end)
-            pred = self._paths[start]
-        return plan_along_tree(plans, pred, start, end, self._tray_legs)
-
-    def _tray_legs(self, p: int, q: int) -> tuple[int, float, float] | None:
-        """The tray run of the edge ``p`` -> ``q`` (None for a join between trays)."""
-        tray = self.graph[p][q]["tray"]
-        return (tray, self._node_s[(p, tray)], self._node_s[(q, tray)]) if tray >= 0 else None
 
     def _legs_along(self, path: list[int]) -> list[tuple[int, float, float]]:
         """Tray runs (tray, s from, s to) along a path of station nodes (joins give none)."""

@@ -2,13 +2,11 @@
 
 :func:`dijkstra` is the one shortest-path search of the tray graph (distance rows and paths);
 :func:`merge_legs` joins the consecutive runs of a route along one tray into one interval;
-:func:`walk_path` reads a path back from a search's predecessors; a route's merge resumes from
-its station path's own (:func:`merge_plan`, :func:`extend_plan`, :func:`merge_around`).
+:func:`walk_path` reads a path back from a search's predecessors.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from heapq import heappop, heappush
 from math import inf
 
@@ -93,128 +91,3 @@ def walk_path(pred: Preds, end: int) -> list[int]:
         path.append(node)
     path.reverse()
     return path
-
-
-Leg = tuple[int, float, float]
-# A station path's legs, :func:`merge_legs` of them alone, and per leg the index of the interval
-# it starts in that merge (-1: merged into the one before, or empty): :func:`merge_plan`.
-MergePlan = tuple[list[Leg], tuple[Leg, ...], list[int]]
-_NO_PLAN: MergePlan = ([], (), [])  # a path with no leg yet (plans are never changed)
-
-
-def merge_plan(legs: list[Leg]) -> MergePlan:
-    """The legs with their merge alone and the interval each one starts there, so a route's
-    merge of ``[first, *legs, last]`` resumes from it (:func:`merge_around`)."""
-    out: list[Leg] = []
-    starts = [-1] * len(legs)
-    tray_now, lo_now, hi_now = None, 0.0, 0.0
-    for k, (tray, s0, s1) in enumerate(legs):
-        lo, hi = (s0, s1) if s0 <= s1 else (s1, s0)
-        if hi - lo <= 1e-9:
-            continue
-        if tray == tray_now and (abs(hi_now - lo) <= 1e-9 or abs(lo_now - hi) <= 1e-9):
-            if lo < lo_now:
-                lo_now = lo
-            if hi > hi_now:
-                hi_now = hi
-        else:
-            if tray_now is not None:
-                out.append((tray_now, lo_now, hi_now))
-            starts[k] = len(out)
-            tray_now, lo_now, hi_now = tray, lo, hi
-    if tray_now is not None:
-        out.append((tray_now, lo_now, hi_now))
-    return legs, tuple(out), starts
-
-
-def merge_around(first: Leg, plan: MergePlan, last: Leg) -> tuple[Leg, ...]:
-    """:func:`merge_legs` of ``[first, *legs, last]`` for a plan of ``legs`` (:func:`merge_plan`).
-
-    The merge is a fold whose state is the interval being grown: once a leg starts a new
-    interval both here and in the plan's merge alone, the state is that leg's run in both, so
-    the rest of the fold over the legs is the plan's (its intervals from there, its last one
-    still growing) and only ``last`` is folded on. Exact by construction; at XL a candidate's
-    ~46 new routes of ~14 legs each stop after one or two legs instead of folding them all."""
-    legs, alone, starts = plan
-    out: list[Leg] = []
-    tray_now, lo_now, hi_now = None, 0.0, 0.0
-    tray, s0, s1 = first
-    lo, hi = (s0, s1) if s0 <= s1 else (s1, s0)
-    if hi - lo > 1e-9:
-        tray_now, lo_now, hi_now = tray, lo, hi
-    for k, (tray, s0, s1) in enumerate(legs):
-        lo, hi = (s0, s1) if s0 <= s1 else (s1, s0)
-        if hi - lo <= 1e-9:
-            continue
-        if tray == tray_now and (abs(hi_now - lo) <= 1e-9 or abs(lo_now - hi) <= 1e-9):
-            if lo < lo_now:
-                lo_now = lo
-            if hi > hi_now:
-                hi_now = hi
-            continue
-        if tray_now is not None:
-            out.append((tray_now, lo_now, hi_now))
-        j = starts[k]
-        if j >= 0:  # in step with the plan's merge: the rest of the legs fold as there
-            out.extend(alone[j:-1])
-            tray_now, lo_now, hi_now = alone[-1]
-            break
-        tray_now, lo_now, hi_now = tray, lo, hi
-    tray, s0, s1 = last
-    lo, hi = (s0, s1) if s0 <= s1 else (s1, s0)
-    if hi - lo > 1e-9:
-        if tray == tray_now and (abs(hi_now - lo) <= 1e-9 or abs(lo_now - hi) <= 1e-9):
-            if lo < lo_now:
-                lo_now = lo
-            if hi > hi_now:
-                hi_now = hi
-        else:
-            if tray_now is not None:
-                out.append((tray_now, lo_now, hi_now))
-            tray_now, lo_now, hi_now = tray, lo, hi
-    if tray_now is not None:
-        out.append((tray_now, lo_now, hi_now))
-    return tuple(out)
-
-
-def extend_plan(plan: MergePlan, leg: Leg) -> MergePlan:
-    """:func:`merge_plan` of the plan's legs and one more, from the plan (a new plan: plans
-    are shared). The merge's state after the plan's legs is its last interval, still growing."""
-    legs, alone, starts = plan
-    tray, s0, s1 = leg
-    lo, hi = (s0, s1) if s0 <= s1 else (s1, s0)
-    if hi - lo <= 1e-9:
-        return [*legs, leg], alone, [*starts, -1]
-    if alone:
-        tray_now, lo_now, hi_now = alone[-1]
-        if tray == tray_now and (abs(hi_now - lo) <= 1e-9 or abs(lo_now - hi) <= 1e-9):
-            if lo < lo_now:
-                lo_now = lo
-            if hi > hi_now:
-                hi_now = hi
-            return [*legs, leg], (*alone[:-1], (tray_now, lo_now, hi_now)), [*starts, -1]
-    return [*legs, leg], (*alone, (tray, lo, hi)), [*starts, len(alone)]
-
-
-def plan_along_tree(
-    plans: dict[tuple[int, int], MergePlan],
-    pred: Preds,
-    start: int,
-    end: int,
-    edge_leg: Callable[[int, int], Leg | None],
-) -> MergePlan:
-    """The plan of the path ``start`` -> ``end`` in a search tree (``pred``), kept in ``plans``
-    with those of the nodes on it not planned yet: from the nearest planned node on the way
-    back (or the source), one :func:`extend_plan` per tray edge (``edge_leg``: None for a join)."""
-    chain = []
-    node = end
-    while node != start and (start, node) not in plans:
-        chain.append(node)
-        node = pred[node]
-    plan = plans.get((start, node), _NO_PLAN)
-    for q in reversed(chain):
-        leg = edge_leg(pred[q], q)
-        if leg is not None:
-            plan = extend_plan(plan, leg)
-        plans[(start, q)] = plan
-    return plan

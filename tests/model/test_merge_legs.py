@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from model.engine.tray_search import extend_plan, merge_around, merge_legs, merge_plan
+from model.engine.tray_search import merge_legs
 
 
 def merge_legs_in_list(legs):
@@ -45,19 +45,3 @@ def test_runs_along_one_tray_join_and_turns_stay_apart():
     legs = [(3, 0.0, 5.0), (3, 5.0, 8.0), (4, 2.0, 3.0), (3, 8.0, 10.0), (3, 12.0, 10.0)]
     assert merge_legs(legs) == ((3, 0.0, 8.0), (4, 2.0, 3.0), (3, 8.0, 12.0))
     assert merge_legs([(5, 1.0, 1.0)]) == ()  # an empty run is no interval
-
-
-@given(leg, st.lists(leg, max_size=12), leg)
-def test_a_route_resumed_from_its_station_plan_merges_as_all_its_legs(first, legs, last):
-    """merge_around (the legs' own merge resumed once in step) equals merging every leg."""
-    plan = merge_plan(legs)
-    assert merge_around(first, plan, last) == merge_legs([first, *legs, last])
-
-
-@given(st.lists(leg, max_size=12))
-def test_a_plan_extended_leg_by_leg_is_the_plan_of_all_its_legs(legs):
-    """extend_plan (a station path's plan from its parent's in the search tree) is merge_plan."""
-    plan = merge_plan([])
-    for one in legs:
-        plan = extend_plan(plan, one)
-    assert plan == merge_plan(legs)
