@@ -279,3 +279,22 @@ def test_a_continuation_sheets_name_fits_excel_and_is_never_one_already_there():
     assert book.sheetnames[1] == "Cabling schedule, every fab (2)"  # 27 + 4
     assert [c.value for c in book["Links (2)"]["A"]] == ["n", "own"]
     assert [c.value for c in book["Links (3)"]["A"]] == ["n", 2]
+
+
+@pytest.mark.parametrize(
+    "part",
+    [
+        ["A001", "su1-node01", "p1/1", ""],
+        ["only-one"],
+        ["Bâtiment-é", "zone Ω 2"],  # printable, not ASCII: judged on the text
+    ],
+)
+def test_a_plain_chunk_made_by_one_split_is_its_cells_one_by_one(part):
+    assert xlsx_columns._inline_plain_cells(part) == list(map(xlsx_columns.cell_bytes, part))
+
+
+@pytest.mark.parametrize(
+    "part", [["a", " lead"], ["trail ", "b"], ["a&b"], ["x<y"], ["bell\x07"], ["\ud800"], ["é\x01"]]
+)
+def test_a_chunk_with_anything_to_escape_or_clean_is_not_plain(part):
+    assert xlsx_columns._inline_plain_cells(part) is None
