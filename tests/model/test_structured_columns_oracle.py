@@ -144,7 +144,10 @@ def test_groups_are_those_made_link_by_link(name):
 
 
 def _oracle_cords(layout, table, per_leg, *args):
-    """lay_cords as it was, on the members as tuples (link, up A, horizontal, up B)."""
+    """lay_cords as it was, on the members as tuples (link, up A, horizontal, up B); the whole
+    layout's (its last argument, ``lean``, False: the oracle has no findings-only form)."""
+    *args, lean = args
+    assert lean is False
     *columns_of_legs, chunks, columns = per_leg
     tuples = [
         [
