@@ -11,11 +11,15 @@ from model.analysis.tray_fill_probe import probe
 from model.engine.move_undo import checkpoint, restore
 from model.engine.routed_links import RoutedLinks
 from model.optimise import objective, search
-from model.optimise.moves import network_racks, search_space
 from model.optimise.objective import Pricer
-from tests.model.optimise_runs import anneal_equal_to_fresh, leaf_spine_pod
+from tests.model.optimise_runs import (
+    anneal_equal_to_fresh,
+    assert_priced_as_fresh,
+    fill_state,
+    plant_state,
+    priced_pod,
+)
 from tests.model.test_cabling import row_pod
-from tests.model.test_refused_move import _fill_state, _plant_state
 
 
 def _diameters(plant: RoutedLinks) -> np.ndarray:
@@ -55,19 +59,15 @@ def test_a_move_refused_at_its_bound_is_taken_back_bit_for_bit(monkeypatch):
     # Every tray's limit at 0 %: any cable refuses, so the bound (thinnest cables) decides.
     monkeypatch.setattr(objective, "TRAY_FILL_WARNING", 0.0)
     monkeypatch.setattr(objective, "BOUND_PAYS", 0.0)  # bounded every time
-    design = leaf_spine_pod()
-    movable = network_racks(design)
-    free, _ = search_space(design, movable, set(), True, False)
-    plant = RoutedLinks(design)
-    pricer = Pricer(design, plant)
-    pricer.price(plant.refresh())
+    pod = priced_pod()
+    design, movable, free, plant, pricer = pod.design, pod.movable, pod.free, pod.plant, pod.pricer
     rng = random.Random(7)
     taken = 0
     for _ in range(12):
         racks = rng.sample(movable, rng.choice((1, 2)))
         moves = {r: rng.choice(free[r]) for r in racks}
         plant.route_keys()
-        before_plant, before_fill = _plant_state(plant), _fill_state(pricer)
+        before_plant, before_fill = plant_state(plant), fill_state(pricer)
         back = {r: (design.racks[r].x, design.racks[r].y) for r in moves}
         saved, mark = checkpoint(plant, list(moves)), pricer.mark()
         design.move_racks(moves)
@@ -80,17 +80,13 @@ def test_a_move_refused_at_its_bound_is_taken_back_bit_for_bit(monkeypatch):
         assert plant.deferred_media is None
         assert pricer.take_back(mark)
         taken += 1
-        after_fill, after_plant = _fill_state(pricer), _plant_state(plant)
+        after_fill, after_plant = fill_state(pricer), plant_state(plant)
         assert [k for k in before_fill if before_fill[k] != after_fill[k]] == []
         assert [k for k in before_plant if before_plant[k] != after_plant[k]] == []
     # (a tray the move fills above 0 % but, with the thinnest cables, below its start: the
     # bound does not decide, and the chosen media refuse it)
     assert taken >= 5 and 3 <= pricer.bound_refusals <= taken
-    priced = pricer.price(plant.refresh())
-    fresh = Pricer(design, RoutedLinks(design))
-    assert priced.terms == fresh.start.terms
-    assert priced.tray_fill == fresh.start.tray_fill
-    plant.close()
+    assert_priced_as_fresh(pod)
 
 
 def test_annealing_with_the_bound_decides_as_without_it(monkeypatch):
@@ -115,12 +111,8 @@ def test_annealing_with_the_bound_decides_as_without_it(monkeypatch):
 
 
 def test_the_probe_gives_the_counted_fill_of_the_trays_it_touches_and_writes_nothing():
-    design = leaf_spine_pod()
-    movable = network_racks(design)
-    free, _ = search_space(design, movable, set(), True, False)
-    plant = RoutedLinks(design)
-    pricer = Pricer(design, plant)
-    pricer.price(plant.refresh())
+    pod = priced_pod()
+    design, movable, free, plant, pricer = pod.design, pod.movable, pod.free, pod.plant, pod.pricer
     rng = random.Random(3)
     touched = 0
     for _ in range(8):
@@ -131,9 +123,9 @@ def test_the_probe_gives_the_counted_fill_of_the_trays_it_touches_and_writes_not
         rows = pricer._rows_of({rack_id})
         hinted = pricer.cache._graph.rows_of(np.unique(pricer.cache._graph.comp[rows]))
         plant.route_keys()
-        held = _fill_state(pricer)
+        held = fill_state(pricer)
         probed = probe(pricer.fill, design, plant, hinted)
-        assert _fill_state(pricer) == held  # nothing written
+        assert fill_state(pricer) == held  # nothing written
         counted = pricer.fill.update(design, plant, set(), None, loads=False, rows_hint=hinted)
         assert probed is not None and probed.keys() <= counted.keys()
         assert {t: counted[t] for t in probed} == probed  # the same floats

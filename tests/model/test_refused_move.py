@@ -3,66 +3,36 @@ pricer's link totals bit for bit as before it; a run that takes back equals one 
 
 from __future__ import annotations
 
-import dataclasses
 import random
-
-import numpy as np
 
 from model.engine.move_undo import checkpoint, restore
 from model.engine.routed_links import RoutedLinks
 from model.optimise import objective
 from model.optimise.moves import network_racks, search_space
 from model.optimise.objective import Pricer
-from tests.model.optimise_runs import anneal_equal_to_fresh, leaf_spine_pod
-
-
-def _plant_state(plant: RoutedLinks) -> dict[str, bytes]:
-    """Every array of the plant (its attachments too), as bytes: NaN for NaN, bit for bit."""
-    held = {k: v.tobytes() for k, v in vars(plant).items() if isinstance(v, np.ndarray)}
-    for field in dataclasses.fields(plant._att):
-        held[f"att.{field.name}"] = getattr(plant._att, field.name).tobytes()
-    return held
-
-
-def _fill_state(pricer: Pricer) -> dict[str, object]:
-    """Everything the pricer's tray fill and link totals hold that a move can write."""
-    fill = pricer.fill
-    assert fill._fill_state is not None
-    levels, out, peak_at = fill._fill_state
-    um, lost, totals = pricer._per_row or (np.zeros(0), np.zeros(0), [])
-    return {
-        "rows": (fill._row_route.tobytes(), fill._row_medium.tobytes()),
-        "counts": list(fill._counts.items()),
-        "keys": None if fill._pair_rows is None else fill._pair_rows[1].tobytes(),
-        "figures": (dict(fill.peak_at), dict(fill.loads), fill._structured),
-        "bounds": [b.tobytes() for b in levels.bounds],
-        "levels": [(c.shape, c.tobytes()) for c in levels.counts],
-        "peaks": dict(levels.peaks),
-        "columns": list(levels.column_of.items()),
-        "ratios": list(out.items()),
-        "places": dict(peak_at),
-        "totals": (um.tobytes(), lost.tobytes(), list(totals)),
-        "moved": set(pricer._moved),
-    }
+from tests.model.optimise_runs import (
+    anneal_equal_to_fresh,
+    assert_priced_as_fresh,
+    fill_state,
+    leaf_spine_pod,
+    plant_state,
+    priced_pod,
+)
 
 
 def test_a_refused_move_taken_back_leaves_plant_fill_and_totals_as_before(monkeypatch):
     # Every tray's limit at 0 %: a move that adds a cable to any tray is refused at its fill
     # (the small hall fills none past 40 %), as most moves are at XL.
     monkeypatch.setattr(objective, "TRAY_FILL_WARNING", 0.0)
-    design = leaf_spine_pod()
-    movable = network_racks(design)
-    free, _ = search_space(design, movable, set(), True, False)
-    plant = RoutedLinks(design)
-    pricer = Pricer(design, plant)
-    pricer.price(plant.refresh())  # the fill kept as levels from here (a fill-only pricing)
+    pod = priced_pod()
+    design, movable, free, plant, pricer = pod.design, pod.movable, pod.free, pod.plant, pod.pricer
     rng = random.Random(5)
     taken = 0
     for _ in range(16):
         racks = rng.sample(movable, rng.choice((1, 2)))
         moves = {r: rng.choice(free[r]) for r in racks}
         plant.route_keys()  # named, as a pricing names them
-        before_plant, before_fill = _plant_state(plant), _fill_state(pricer)
+        before_plant, before_fill = plant_state(plant), fill_state(pricer)
         back = {r: (design.racks[r].x, design.racks[r].y) for r in moves}
         saved, mark = checkpoint(plant, list(moves)), pricer.mark()
         design.move_racks(moves)
@@ -74,17 +44,12 @@ def test_a_refused_move_taken_back_leaves_plant_fill_and_totals_as_before(monkey
         assert pricer.take_back(mark)
         taken += 1
         assert not pricer.take_back(mark)  # once only
-        after_fill = _fill_state(pricer)
+        after_fill = fill_state(pricer)
         assert [k for k in before_fill if before_fill[k] != after_fill[k]] == []
-        after_plant = _plant_state(plant)
+        after_plant = plant_state(plant)
         assert [k for k in before_plant if before_plant[k] != after_plant[k]] == []
     assert taken >= 5
-    # Priced from here, the state gives the figures of a fresh pricer of the same design.
-    priced = pricer.price(plant.refresh())
-    fresh = Pricer(design, RoutedLinks(design))
-    assert priced.terms == fresh.start.terms
-    assert priced.tray_fill == fresh.start.tray_fill
-    plant.close()
+    assert_priced_as_fresh(pod)
 
 
 def test_nothing_is_taken_back_after_a_whole_pricing():
