@@ -17,6 +17,7 @@ import numpy as np
 from model.catalog.parts import FibrePart, part_words, vendor_neutral_fibre
 from model.common.findings import Finding
 from model.structured.channel_table import ChannelTable
+from model.structured.stock_lengths import stock_lengths_at
 
 if TYPE_CHECKING:
     from model.structured.channel_groups import ChannelColumns
@@ -77,14 +78,9 @@ def lay_cords(
         rows = np.flatnonzero(codes == code)
         if not len(rows):  # a medium's part every cord of which is a vendor-neutral one
             continue
-        part = parts[int(rows[0])]
-        lengths = [float(x) for x in part.lengths_m]
-        grid = np.asarray(lengths, dtype=np.float64)
-        pick = np.empty(len(lengths) + 1, dtype=object)
-        pick[:] = [*lengths, math.nan]  # k == len(lengths): none long enough
+        lengths = parts[int(rows[0])].lengths_m
         for got, wanted in zip(got_cols, (a_m, b_m), strict=True):
-            # The lower-bound search (NaN, sorted last, finds no length).
-            got[rows] = pick[np.searchsorted(grid, wanted[rows] - 1e-9, side="left")]
+            got[rows] = stock_lengths_at(lengths, wanted[rows])
     got_a, got_b = got_cols[0].tolist(), got_cols[1].tolist()
     _unorderable_cords(layout, link_ids, parts, a_m, b_m, got_a, got_b)
     cords = layout.cords

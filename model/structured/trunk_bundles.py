@@ -25,6 +25,7 @@ from model.common.findings import Finding
 from model.engine.patch_points import TRUNK_SERVICE_LOOP_M  # the media choice counts it too
 from model.structured.channels import Element, ElementKind
 from model.structured.layout_records import StructuredLayout, Trunk
+from model.structured.stock_lengths import stock_lengths_at
 
 _LINK_IDS, _SEG_M, _TRUNKS = attrgetter("link_ids"), attrgetter("seg_m"), attrgetter("trunks")
 _TRUNK: ElementKind = "trunk"
@@ -192,11 +193,7 @@ def _ordered(parts: list, lengths_m: list[float]) -> list[float]:
     tparts = {p.id: p for p in parts if p}
     for part_id, code in code_of.items():
         rows = np.flatnonzero(codes == code)
-        lengths = [float(x) for x in tparts[part_id].lengths_m]
-        pick = np.empty(len(lengths) + 1, dtype=object)
-        pick[:] = [*lengths, math.nan]  # k == len(lengths): none long enough
-        grid = np.asarray(lengths, dtype=np.float64)
-        got[rows] = pick[np.searchsorted(grid, wanted[rows] - 1e-9, side="left")]
+        got[rows] = stock_lengths_at(tparts[part_id].lengths_m, wanted[rows])
     return got.tolist()
 
 
