@@ -11,23 +11,37 @@ from types import SimpleNamespace
 from tests import cpu_profile
 
 
+def _run_test(nodeid: str, body=lambda: None) -> None:
+    """Drive cpu_profile's hook around one test (``body``), as pytest does."""
+    run = cpu_profile.pytest_runtest_protocol(SimpleNamespace(nodeid=nodeid), None)
+    next(run)  # the test runs here
+    body()
+    try:
+        run.send(None)
+    except StopIteration:
+        pass
+
+
+def _only_record(path) -> dict:
+    (record,) = [json.loads(line) for line in path.read_text().splitlines()]
+    return record
+
+
 def test_a_test_s_cpu_children_and_processes_are_recorded(tmp_path, monkeypatch):
     out = tmp_path / "cpu.jsonl"
     monkeypatch.setenv("CPU_PROFILE", str(out))
     cpu_profile.pytest_configure(None)
     try:
-        run = cpu_profile.pytest_runtest_protocol(SimpleNamespace(nodeid="t.py::busy"), None)
-        next(run)  # the test runs here: some CPU of its own and one child process
-        sum(i * i for i in range(300_000))
-        subprocess.run([sys.executable, "-I", "-S", "-c", "sum(range(3_000_000))"], check=True)
-        try:
-            run.send(None)
-        except StopIteration:
-            pass
+
+        def busy() -> None:  # some CPU of its own and one child process
+            sum(i * i for i in range(300_000))
+            subprocess.run([sys.executable, "-I", "-S", "-c", "sum(range(3_000_000))"], check=True)
+
+        _run_test("t.py::busy", busy)
     finally:
         cpu_profile.pytest_unconfigure(None)
     assert subprocess.Popen.__init__ is cpu_profile._popen_init  # put back
-    (record,) = [json.loads(line) for line in out.read_text().splitlines()]
+    record = _only_record(out)
     assert record["id"] == "t.py::busy" and record["processes"] == 1
     assert record["cpu_s"] > 0 and record["child_cpu_s"] > 0
 
@@ -41,16 +55,10 @@ def test_records_go_to_the_file_named_at_start_when_a_test_changes_folder(tmp_pa
     cpu_profile.pytest_configure(None)
     try:
         monkeypatch.chdir(tmp_path / "out")  # where out/cpu.jsonl does not exist
-        run = cpu_profile.pytest_runtest_protocol(SimpleNamespace(nodeid="t.py::moved"), None)
-        next(run)
-        try:
-            run.send(None)
-        except StopIteration:
-            pass
+        _run_test("t.py::moved")
     finally:
         cpu_profile.pytest_unconfigure(None)
-    (record,) = [json.loads(line) for line in (tmp_path / "out/cpu.jsonl").read_text().splitlines()]
-    assert record["id"] == "t.py::moved"
+    assert _only_record(tmp_path / "out/cpu.jsonl")["id"] == "t.py::moved"
 
 
 def test_the_summary_sums_per_file_and_puts_the_costliest_first():
@@ -103,13 +111,8 @@ def test_a_record_names_its_worker_and_when_it_ran(tmp_path, monkeypatch):
     out = tmp_path / "cpu.jsonl"
     monkeypatch.setenv("CPU_PROFILE", str(out))
     monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw1")
-    run = cpu_profile.pytest_runtest_protocol(SimpleNamespace(nodeid="t.py::w"), None)
-    next(run)
-    try:
-        run.send(None)
-    except StopIteration:
-        pass
-    (record,) = [json.loads(line) for line in out.read_text().splitlines()]
+    _run_test("t.py::w")
+    record = _only_record(out)
     assert record["worker"] == "gw1" and 0 < record["start"] <= record["end"]
 
 
