@@ -247,7 +247,7 @@ def test_while_the_trays_reroute_on_the_worker_the_trunks_ask_the_plant_nothing(
     assert drawn == 2
     asked: list[str] = []
     plant = scene.plant
-    for name in ("rack_points", "route_keys", "route"):
+    for name in ("rack_points", "route_keys", "route", "plan_points_of"):
         real = getattr(plant, name)
 
         def spy(*args, _name=name, _real=real, **kwargs):
