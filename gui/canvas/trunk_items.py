@@ -46,11 +46,11 @@ BOUNDS_SPARE_M = 5.0  # the field's bounds grow with room to spare: a moved trun
 class TrunkRoute:
     """One distinct trunk route on the plan, shared by the trunks along it."""
 
-    __slots__ = ("points", "polygon", "bounds", "_shape")
+    __slots__ = ("points", "_polygon", "bounds", "_shape")
 
     def __init__(self, points: tuple[tuple[float, float], ...]) -> None:
         self.points = points
-        self.polygon = QPolygonF([QPointF(x, y) for x, y in points])
+        self._polygon: QPolygonF | None = None
         xs = [x for x, _ in points]
         ys = [y for _, y in points]
         pad = HIT_WIDTH_M / 2
@@ -58,6 +58,15 @@ class TrunkRoute:
             min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
         )
         self._shape: QPainterPath | None = None
+
+    @property
+    def polygon(self) -> QPolygonF:
+        """Its points as a polygon, made when first drawn or hit: a whole hall far out is drawn
+        as stretches (see the module docstring), so a picture of a zoned XL hall never drew
+        the ~7k polygons it made (~0.05 s)."""
+        if self._polygon is None:
+            self._polygon = QPolygonF([QPointF(x, y) for x, y in self.points])
+        return self._polygon
 
     def stretches(self) -> list[tuple[tuple[float, float], tuple[float, float]]]:
         """Its straight stretches, each as (lower end, higher end): the same stretch of two

@@ -280,13 +280,10 @@ class TrunkLayer(QObject):
         (:meth:`RoutedLinks.plan_points_of`: ~7k at zoned XL, ~1 s CPU one by one); a link the
         plant cannot draw takes the scene's own fallback."""
         scene = self.scene
-        plant = scene.plant
-        index = plant.index
-        known = [i for i in link_ids if i in index]
         try:
-            found = dict(zip(known, plant.plan_points_of(known), strict=True))
-        except Exception:  # noqa: BLE001 - as link_points: each link then falls back on its own
-            found = {}
+            found = dict(zip(link_ids, scene.plant.plan_points_of(link_ids), strict=True))
+        except Exception:  # noqa: BLE001 - as link_points: a link the plant does not know (yet)
+            found = {}  # each link then asked on its own, falling back as link_points does
         return {
             link_id: points
             if len(points := found.get(link_id, ())) >= 2

@@ -91,3 +91,17 @@ def test_point_at_is_the_numpy_interpolation_to_the_bit(seed):
             got = graph.point_at(t, s)
             assert got == _numpy_point_at(tray.points, s)
             assert type(got[0]) is float and type(got[1]) is float
+
+
+def test_a_few_links_are_found_without_the_index_and_an_unknown_one_refused():
+    design = load_design(EXAMPLE)
+    links = sorted(design.links)
+    few = random.Random(5).sample(links, len(links) // 20)
+    plant = RoutedLinks(design)
+    assert "index" not in plant.__dict__  # not built by routing
+    assert plant.plan_points_of(few) == [RoutedLinks(design).route(i).points for i in few]
+    assert "index" not in plant.__dict__  # a few links: one pass over link_ids instead
+    for many in (False, True):
+        asked = [*(links if many else few), "no-such-link"]
+        with pytest.raises(KeyError):
+            plant.plan_points_of(asked)
