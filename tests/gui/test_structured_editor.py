@@ -368,6 +368,13 @@ def test_a_rack_move_redraws_only_the_trunks_whose_route_changed(open_window, qt
     asked, repainted = [], []
     real_points = scene.link_points
     monkeypatch.setattr(scene, "link_points", lambda i: asked.append(i) or real_points(i))
+    # The layer asks the plant for all its fresh links at once (on the class: a snapshot
+    # refuses a plant with attributes of its own)
+    plant_type = type(scene.plant)
+    real_batch = plant_type.plan_points_of
+    monkeypatch.setattr(
+        plant_type, "plan_points_of", lambda p, ids: asked.extend(ids) or real_batch(p, ids)
+    )
     real_update = TrunkField.update
     monkeypatch.setattr(
         TrunkField, "update", lambda f, *r: repainted.append(QRectF(*r)) or real_update(f, *r)
