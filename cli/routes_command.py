@@ -44,11 +44,14 @@ def run(args: argparse.Namespace) -> int:
     plant = RoutedLinks(design, args.policy)
     keep_until_exit(plant)  # as its design: left to main.py's exit, not freed one by one
     progress.step("routed")
-    # The findings, printed last, are found in a forked child (model/runtime/forked_call.py)
-    # while this process words and writes the links' lines: the structured layout they read
-    # is ~2 s CPU of a zoned XL run, the lines ~1.3 s, and neither reads what the other makes.
-    # Without a fork (tests, one core) they are found here once the lines are written, as before.
-    with ForkedCall(lambda: plant_findings_text(plant), is_own_process()) as findings:
+    # A structured design's findings, printed last, are found in a forked child
+    # (model/runtime/forked_call.py) while this process words and writes the links' lines: the
+    # structured layout they read is ~2 s CPU of a zoned XL run, the lines ~1.3 s, and neither
+    # reads what the other makes. A direct design's findings (~0.2 s at XL) are not worth the
+    # fork's copy-on-write faults (~0.4 s CPU at XL). Without a fork (a direct design, tests,
+    # one core) they are found here once the lines are written, as before.
+    fork = is_own_process() and uses_structured(design)
+    with ForkedCall(lambda: plant_findings_text(plant), fork) as findings:
         n, columns = report_columns(design, plant)
         progress.step("explained")
         for text in join_chunks(n, columns):

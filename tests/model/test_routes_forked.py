@@ -1,14 +1,16 @@
-"""``main.py routes`` finds the findings (the structured layout's among them) in a forked child
-while it writes the links' lines (cli/routes_command): the report is the in-process one."""
+"""``main.py routes`` finds a structured design's findings (the layout's among them) in a forked
+child while it writes the links' lines (cli/routes_command): the report is the in-process one."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from cli.routes_command import route_report
 from model.engine.routed_links import RoutedLinks
 from model.files.design_file import design_to_bytes, load_design
 from model.generators.generate import fat_tree
 from model.structured.layout import set_cabling
-from tests.forked_runs import needs_two_cores, run_recording_forks
+from tests.forked_runs import main_py_forks, needs_two_cores, run_recording_forks
 
 
 @needs_two_cores
@@ -38,3 +40,9 @@ def test_main_py_s_forked_routes_report_is_the_in_process_one(tmp_path):
     expected = route_report(loaded, RoutedLinks(loaded))
     assert "NO_TRAY_PATH" in expected and "PANELS_NOT_PLACED" in expected  # routing, layout
     assert out.read_text() == expected
+
+
+def test_a_direct_design_s_findings_are_found_in_process():
+    """Its findings are a fraction of a second at XL: not worth a fork's copy-on-write faults."""
+    example = Path(__file__).resolve().parents[2] / "resources/examples/superpod-4su.hall.json"
+    assert main_py_forks(["routes", str(example)]) == ("exit 0", "forked [False]")
