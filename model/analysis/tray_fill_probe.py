@@ -30,12 +30,14 @@ def probe(fill: TrayFill, design: Design, plant, rows_hint: np.ndarray) -> dict[
     ):
         return None
     # The rows update() would recount: those whose route or medium differ from the counted.
-    routes = np.asarray(plant.route_keys(), dtype=np.int64)
-    media = np.asarray(plant.medium_index)
-    counted_route, counted_medium = fill._row_route, fill._row_medium
+    # Route ids of the hinted rows alone: a rack move routed none but those (the hint is its
+    # racks' links grown to whole components), so naming them names every stale row.
     near = rows_hint
-    rows = near[(routes[near] != counted_route[near]) | (media[near] != counted_medium[near])]
-    recounted = (counted_route[rows], counted_medium[rows], routes[rows], media[rows])
+    routes = np.asarray(plant.route_keys_at(near), dtype=np.int64)
+    media = np.asarray(plant.medium_index)[near]
+    counted_route, counted_medium = fill._row_route[near], fill._row_medium[near]
+    differ = (routes != counted_route) | (media != counted_medium)
+    recounted = (counted_route[differ], counted_medium[differ], routes[differ], media[differ])
     levels = state[0]
     cables = fill._cables_moved(levels, plant, recounted)
     tops = levels.probe(*cables) if cables is not None else {}

@@ -136,3 +136,29 @@ def test_the_probe_gives_the_counted_fill_of_the_trays_it_touches_and_writes_not
         pricer.price(set())  # the pricer's other caches follow
     assert touched > 0
     plant.close()
+
+
+def test_route_keys_at_the_moved_rows_names_as_route_keys():
+    # Two twin pods moved alike: one names its routes through the moved racks' rows only (the
+    # bound's probe), the other through every row; the same ids and spans after each move.
+    pods = priced_pod(), priced_pod()
+    movable, free = pods[0].movable, pods[0].free
+    rng = random.Random(5)
+    named = 0
+    for _ in range(8):
+        racks = rng.sample(movable, rng.choice((1, 2)))
+        moves = {r: rng.choice(free[r]) for r in racks}
+        for pod in pods:
+            pod.design.move_racks(moves)
+            pod.plant.refresh()
+        rows = np.sort(pods[0].plant._component_rows(pods[0].plant._rows_of_racks(racks)))
+        stale = int((pods[0].plant._route_key[rows] == -2).sum())
+        at = pods[0].plant.route_keys_at(rows)
+        whole = pods[1].plant.route_keys()
+        assert at.tolist() == whole[rows].tolist()
+        assert pods[0].plant.route_keys().tolist() == whole.tolist()  # nothing left stale
+        assert pods[0].plant._route_spans == pods[1].plant._route_spans
+        named += stale
+    assert named > 0
+    for pod in pods:
+        pod.plant.close()
