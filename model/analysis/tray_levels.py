@@ -25,6 +25,30 @@ from model.analysis.tray_spans import gather_runs, point_along
 from model.common.arrays import unique_sorted
 
 
+def net_cables(old_codes: np.ndarray, new_codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct codes (ascending, int64) whose count ``new_codes`` changes from
+    ``old_codes`` (one cable each), and the net change of each (int64, never 0): what
+    ``np.unique(..., return_inverse=True)`` and a signed bincount give.
+
+    A moved rack's rows come in runs of one route and medium (its links to one rack), so the
+    runs are sorted, not the rows: XL candidates have ~4-10k rows in ~60-240 runs, and the
+    unique of the rows was ~0.15-0.5 ms of each fill bound."""
+    codes = np.concatenate([old_codes, new_codes]).astype(np.int64, copy=False)
+    if not len(codes):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    signs = np.repeat(np.array([-1, 1], dtype=np.int64), [len(old_codes), len(new_codes)])
+    starts = np.flatnonzero(np.r_[True, (codes[1:] != codes[:-1]) | (signs[1:] != signs[:-1])])
+    run_code = codes[starts]
+    run_net = np.diff(np.r_[starts, len(codes)]) * signs[starts]
+    order = np.argsort(run_code, kind="stable")
+    code = run_code[order]
+    heads = np.flatnonzero(np.r_[True, code[1:] != code[:-1]])
+    net = np.add.reduceat(run_net[order], heads)  # integers: exact in any order
+    code = code[heads]
+    live = net != 0
+    return code[live], net[live]
+
+
 class TrayLevels:
     """Per tray number: interval bounds (m) and cables per medium from each bound on."""
 
@@ -111,17 +135,20 @@ class TrayLevels:
         would reach, nothing written: the same counts, so the same floats as ``add`` then
         :meth:`peak` (the optimiser's fill bound, mostly refused: nothing to take back)."""
         column_of = dict(self.column_of)  # a medium met here takes a column of the copy
-        merged = self._merged(tray, s0, s1, medium, cables, column_of)
+        # Rows that repeat their predecessor's counts are kept: they repeat its level too, so
+        # each tray's highest level is the same (dropping them was ~0.07 ms of each XL probe).
+        merged = self._merged(tray, s0, s1, medium, cables, column_of, drop=False)
         if merged is None:
             return {}
         trays, starts, _, counts = merged
         top = self._tops(self.levels_of(counts, column_of), starts)
         return {k: max(float(t), 0.0) for k, t in zip(trays.tolist(), top.tolist(), strict=True)}
 
-    def _merged(self, tray, s0, s1, medium, cables, column_of: dict[int, int]):
+    def _merged(self, tray, s0, s1, medium, cables, column_of: dict[int, int], drop=True):
         """The touched trays (ascending), their rows' starts, and the bounds and counts of
         every touched tray's rows once the cables are added (``column_of``: the medium
-        columns, new media added to it); None when no cable is on a tray."""
+        columns, new media added to it); None when no cable is on a tray. ``drop`` False:
+        rows with their predecessor's counts are kept (nothing is stored from them)."""
         keep = (tray >= 0) & (cables != 0)
         tray, medium, cables = tray[keep], medium[keep], cables[keep]
         a, b = np.minimum(s0[keep], s1[keep]), np.maximum(s0[keep], s1[keep])
@@ -171,9 +198,10 @@ class TrayLevels:
         counts += np.cumsum(diff.astype(np.int64).reshape(-1, width), axis=0)
         # A bound with its predecessor's counts changes nothing (a moved rack's old drop
         # point): dropped, so a tray keeps about the bounds its live spans make.
-        first = np.r_[True, row_t[1:] != row_t[:-1]]
-        kept = first | np.r_[True, np.any(counts[1:] != counts[:-1], axis=1)]
-        row_t, row_pos, counts = row_t[kept], row_pos[kept], counts[kept]
+        if drop:
+            first = np.r_[True, row_t[1:] != row_t[:-1]]
+            kept = first | np.r_[True, np.any(counts[1:] != counts[:-1], axis=1)]
+            row_t, row_pos, counts = row_t[kept], row_pos[kept], counts[kept]
         starts = np.searchsorted(row_t, np.arange(len(trays) + 1))
         return trays, starts, row_pos, counts
 
