@@ -30,7 +30,7 @@ from itertools import islice
 import numpy as np
 
 from model.analysis.tray_fill_undo import FillUndo, keeping, recorded
-from model.analysis.tray_levels import TrayLevels
+from model.analysis.tray_levels import TrayLevels, net_cables
 from model.analysis.tray_spans import appended as _appended
 from model.analysis.tray_spans import corners_along, gather_runs, peak_along, point_along
 from model.analysis.tray_trunks import TrunkLoad, trunk_load
@@ -532,14 +532,11 @@ class TrayFill:
         count the recounted rows change; None when none changes."""
         old_route, old_medium, new_route, new_medium = recounted
         width = len(plant.media) + 1
-        codes, signs = [], []
-        for route, medium, sign in ((old_route, old_medium, -1), (new_route, new_medium, 1)):
+        codes = []
+        for route, medium in ((old_route, old_medium), (new_route, new_medium)):
             keep = (route >= 0) & (medium >= 0)
             codes.append(route[keep] * width + medium[keep])
-            signs.append(np.full(int(keep.sum()), sign, dtype=np.int64))
-        code, inverse = np.unique(np.concatenate(codes), return_inverse=True)
-        net = np.bincount(inverse.reshape(-1), np.concatenate(signs), len(code)).astype(np.int64)
-        code, net = code[net != 0], net[net != 0]
+        code, net = net_cables(*codes)
         if not len(code):
             return None
         # The routes' spans gathered from the span table (learnt once per route: a route keeps
