@@ -158,6 +158,7 @@ class Pricer:
                 return
             if change.kinds - {ChangeKind.RACKS_MOVED}:
                 pricer._only_moves = False
+                pricer._thinnest = None
             pricer._moved.update(change.ids(ChangeKind.RACKS_MOVED))
 
         weakref.finalize(self, design.subscribe(heard).close)
@@ -184,6 +185,9 @@ class Pricer:
         # The recent share of bounded candidates the bound refused (decayed), and the
         # candidates not bounded since the last one that was
         self._bound_rate, self._bound_skipped = 1.0, 0
+        # Every plant row's thinnest medium (plant.thinnest_media), kept while only racks move:
+        # a function of the row's port classes and pin, which a rack move leaves as they are.
+        self._thinnest: np.ndarray | None = None
         self.start = self.price()
         self._start_plugs = dict(self._plugs)
         self._off_devices = (self.cache.power_generation, set())
@@ -272,6 +276,7 @@ class Pricer:
         (cost, typ, mx), start = self._device_figures(), self.start_devices
         self.device_delta = (cost - start[0], typ - start[1], mx - start[2])
         self._rack_tables()
+        self._thinnest = None  # the swapped switches' ports may take other media
 
     @staticmethod
     def _network_fails(fc: dict) -> float:
@@ -434,7 +439,10 @@ class Pricer:
         ):
             return None
         hinted = graph.rows_of(unique_sorted(graph.comp[self._rows_of(self._moved)]))
-        plant.bound_media()
+        thinnest = self._thinnest
+        if thinnest is None or len(thinnest) != len(plant.link_ids):
+            thinnest = self._thinnest = plant.thinnest_media(np.arange(len(plant.link_ids)))
+        plant.bound_media(thinnest)
         # Found from the kept levels, nothing counted (refused, there is nothing to take back;
         # otherwise the media are chosen and counted as before).
         fill = probe(self.fill, self.design, plant, hinted)

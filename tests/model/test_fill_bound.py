@@ -162,3 +162,20 @@ def test_route_keys_at_the_moved_rows_names_as_route_keys():
     assert named > 0
     for pod in pods:
         pod.plant.close()
+
+
+def test_the_thinnest_media_kept_are_the_plants_until_another_edit(monkeypatch):
+    monkeypatch.setattr(objective, "TRAY_FILL_WARNING", 0.0)
+    monkeypatch.setattr(objective, "BOUND_PAYS", 0.0)  # bounded every time
+    pod = priced_pod()
+    design, plant, pricer = pod.design, pod.plant, pod.pricer
+    rack_id = pod.movable[0]
+    design.move_racks({rack_id: pod.free[rack_id][0]})
+    pricer.price(plant.refresh(defer_media=True), stop_at_fill=True)
+    assert pricer.bound_tries == 1
+    kept = pricer._thinnest
+    assert kept is not None
+    assert kept.tolist() == plant.thinnest_media(np.arange(len(plant.link_ids))).tolist()
+    design.set_name("renamed")  # not a rack move: the ports and pins are no longer vouched for
+    assert pricer._thinnest is None
+    plant.close()
