@@ -179,6 +179,7 @@ class Pricer:
         # by take_back() with the tray fill's own record.
         self._refused: tuple[np.ndarray, np.ndarray, np.ndarray, list[int]] | None = None
         self._probed = False  # the last pricing was refused at its bound (_over_bound)
+        self._hint: np.ndarray | None = None  # _hinted()'s rows, for the pricing under way
         # Candidates whose tray fill was bounded before their media choice, and those the
         # bound refused (_over_bound)
         self.bound_tries = self.bound_refusals = 0
@@ -291,7 +292,7 @@ class Pricer:
         past its limit (refused at the thinnest-cable bound: that fill, perhaps another tray
         than a whole pricing would name; the decision is the same)."""
         design, plant = self.design, self.plant
-        self._fill_first = self._refused = None
+        self._fill_first = self._refused = self._hint = None
         self._probed = False
         if stop_at_fill and self._only_moves and plant.deferred_media is not None:
             # Bounded while the bound pays: when it does not decide, its fill is counted and
@@ -385,7 +386,7 @@ class Pricer:
         graph, plant = self.cache._graph, self.plant
         if not self._layout_free or graph is None or len(graph.comp) != len(plant.link_ids):
             return None
-        hinted = graph.rows_of(unique_sorted(graph.comp[self._rows_of(self._moved)]))
+        hinted = self._hinted(graph)
         medium = np.asarray(plant.medium_index)
         kept = self._per_row
         saved = None
@@ -438,7 +439,7 @@ class Pricer:
             or len(graph.comp) != len(plant.link_ids)
         ):
             return None
-        hinted = graph.rows_of(unique_sorted(graph.comp[self._rows_of(self._moved)]))
+        hinted = self._hinted(graph)
         thinnest = self._thinnest
         if thinnest is None or len(thinnest) != len(plant.link_ids):
             thinnest = self._thinnest = plant.thinnest_media(np.arange(len(plant.link_ids)))
@@ -467,6 +468,14 @@ class Pricer:
             tray_fill=dict(fill),
             complete=False,
         )
+
+    def _hinted(self, graph) -> np.ndarray:
+        """The rows a move of the racks moved since the last whole pricing can change (their
+        links' cage components in ``graph``, the plant cache's), found once per pricing: the
+        bound and the fill after the media choice ask for the same rows."""
+        if self._hint is None:
+            self._hint = graph.rows_of(unique_sorted(graph.comp[self._rows_of(self._moved)]))
+        return self._hint
 
     def mark(self) -> set[str]:
         """The racks moved since the last whole pricing, before a candidate moves more: what
