@@ -14,11 +14,21 @@ from model.analysis.tray_fill import TrayFill
 from model.design.design import Design
 
 
-def probe(fill: TrayFill, design: Design, plant, rows_hint: np.ndarray) -> dict[str, float] | None:
+def probe(
+    fill: TrayFill,
+    design: Design,
+    plant,
+    rows_hint: np.ndarray,
+    limits: dict[str, float] | None = None,
+) -> dict[str, float] | None:
     """The fill ratio of each tray whose cables would change if the plant's ``rows_hint`` rows
     (all a rack move can change) were counted now: the ratios a fill-only ``fill.update`` with
     ``rows_hint`` would give those trays, nothing counted. None when ``fill`` keeps no levels
-    of this plant's counts (an update then counts them)."""
+    of this plant's counts (an update then counts them).
+
+    ``limits`` (fill ratio per tray id): only the trays whose fill could pass their limit
+    are measured and given (:meth:`TrayLevels.probe`'s ceilings); a tray left out provably
+    stays at or below it."""
     state = fill._fill_state
     identity = getattr(plant, "plant_identity", id(plant))
     if (
@@ -40,7 +50,16 @@ def probe(fill: TrayFill, design: Design, plant, rows_hint: np.ndarray) -> dict[
     recounted = (counted_route[differ], counted_medium[differ], routes[differ], media[differ])
     levels = state[0]
     cables = fill._cables_moved(levels, plant, recounted)
-    tops = levels.probe(*cables) if cables is not None else {}
+    ceilings = None
+    if limits is not None:
+        trays = design.trays
+        ceilings = np.array(
+            [limits[t] * trays[t].width_m * trays[t].depth_m for t in levels.tray_ids]
+        )
+    tops = {}
+    if cables is not None:
+        tray, s0, s1, medium, net = cables
+        tops = levels.probe(tray, s0, s1, medium, net, ceilings)
     ratios = {}
     for k, level in tops.items():
         tray_id = levels.tray_ids[k]

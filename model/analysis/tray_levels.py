@@ -130,10 +130,19 @@ class TrayLevels:
         s1: np.ndarray,
         medium: np.ndarray,
         cables: np.ndarray,
+        ceilings: np.ndarray | None = None,
     ) -> dict[int, float]:
         """The peak cross-section (m^2) each tray :meth:`add` of the same cables would touch
         would reach, nothing written: the same counts, so the same floats as ``add`` then
-        :meth:`peak` (the optimiser's fill bound, mostly refused: nothing to take back)."""
+        :meth:`peak` (the optimiser's fill bound, mostly refused: nothing to take back).
+
+        ``ceilings`` (m^2 per tray number): a tray whose peak cannot pass its ceiling is left
+        out, unmeasured: its peak now plus every cable added along it (wherever they run) is
+        at most the ceiling. The bound asks only whether some tray passes its limit, and most
+        trays an XL candidate touches stay far below theirs; their bounds were most of the
+        merge."""
+        if ceilings is not None:
+            tray, s0, s1, medium, cables = self._could_pass(ceilings, tray, s0, s1, medium, cables)
         column_of = dict(self.column_of)  # a medium met here takes a column of the copy
         # Rows that repeat their predecessor's counts are kept: they repeat its level too, so
         # each tray's highest level is the same (dropping them was ~0.07 ms of each XL probe).
@@ -143,6 +152,18 @@ class TrayLevels:
         trays, starts, _, counts = merged
         top = self._tops(self.levels_of(counts, column_of), starts)
         return {k: max(float(t), 0.0) for k, t in zip(trays.tolist(), top.tolist(), strict=True)}
+
+    def _could_pass(self, ceilings: np.ndarray, tray, s0, s1, medium, cables) -> tuple:
+        """The spans on trays whose peak could pass their ceiling (see :meth:`probe`): an
+        upper bound, the peak as kept plus the cross-section of every cable added on the
+        tray, against it. Cables taken away only lower a tray."""
+        on = tray >= 0
+        added = np.where(on & (cables > 0), cables * self.areas_m2[medium], 0.0)
+        upper = np.bincount(np.where(on, tray, 0), added, len(self.tray_ids))
+        peaks = self.peaks
+        upper += np.array([peaks.get(k, (0.0, None))[0] for k in range(len(self.tray_ids))])
+        keep = on & (upper > ceilings)[np.where(on, tray, 0)]
+        return tray[keep], s0[keep], s1[keep], medium[keep], cables[keep]
 
     def _merged(self, tray, s0, s1, medium, cables, column_of: dict[int, int], drop=True):
         """The touched trays (ascending), their rows' starts, and the bounds and counts of

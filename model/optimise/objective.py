@@ -180,6 +180,7 @@ class Pricer:
         self._refused: tuple[np.ndarray, np.ndarray, np.ndarray, list[int]] | None = None
         self._probed = False  # the last pricing was refused at its bound (_over_bound)
         self._hint: np.ndarray | None = None  # _hinted()'s rows, for the pricing under way
+        self._limits: tuple[tuple, dict[str, float]] | None = None  # _fill_limits()
         # Candidates whose tray fill was bounded before their media choice, and those the
         # bound refused (_over_bound)
         self.bound_tries = self.bound_refusals = 0
@@ -446,7 +447,7 @@ class Pricer:
         plant.bound_media(thinnest)
         # Found from the kept levels, nothing counted (refused, there is nothing to take back;
         # otherwise the media are chosen and counted as before).
-        fill = probe(self.fill, self.design, plant, hinted)
+        fill = probe(self.fill, self.design, plant, hinted, self._fill_limits())
         if fill is None:
             return None
         self.bound_tries += 1
@@ -468,6 +469,16 @@ class Pricer:
             tray_fill=dict(fill),
             complete=False,
         )
+
+    def _fill_limits(self) -> dict[str, float]:
+        """Each tray's fill limit as :meth:`broken` reads it (40 %, or the start's fill where
+        higher); a ratio must pass it by more than 1e-9 to break it."""
+        key = (TRAY_FILL_WARNING, tuple(self.design.trays))
+        if self._limits is None or self._limits[0] != key:
+            start = self.start.tray_fill
+            limits = {t: max(TRAY_FILL_WARNING, start.get(t, 0.0)) for t in self.design.trays}
+            self._limits = (key, limits)
+        return self._limits[1]
 
     def _hinted(self, graph) -> np.ndarray:
         """The rows a move of the racks moved since the last whole pricing can change (their

@@ -179,3 +179,33 @@ def test_the_thinnest_media_kept_are_the_plants_until_another_edit(monkeypatch):
     design.set_name("renamed")  # not a rack move: the ports and pins are no longer vouched for
     assert pricer._thinnest is None
     plant.close()
+
+
+def test_the_probe_under_limits_gives_every_tray_that_could_pass_its_limit():
+    # A limit low enough that some touched trays pass it and some do not: the trays probed
+    # under limits are the touched ones that could pass theirs, each with the same float, and
+    # every touched tray that passes its limit is among them.
+    pod = priced_pod()
+    design, movable, free, plant, pricer = pod.design, pod.movable, pod.free, pod.plant, pod.pricer
+    rng = random.Random(9)
+    passing = left_out = 0
+    for limit in (0.0, 0.01, 0.02, 0.05):
+        for _ in range(6):
+            rack_id = rng.choice(movable)
+            design.move_racks({rack_id: rng.choice(free[rack_id])})
+            plant.refresh()
+            rows = pricer._rows_of({rack_id})
+            hinted = pricer.cache._graph.rows_of(np.unique(pricer.cache._graph.comp[rows]))
+            limits = dict.fromkeys(design.trays, limit)
+            whole = probe(pricer.fill, design, plant, hinted)
+            held = fill_state(pricer)
+            under = probe(pricer.fill, design, plant, hinted, limits)
+            assert fill_state(pricer) == held  # nothing written
+            assert whole is not None and under is not None
+            assert under == {t: r for t, r in whole.items() if t in under}
+            assert {t for t, r in whole.items() if r > limit} <= under.keys()
+            passing += sum(r > limit for r in whole.values())
+            left_out += len(whole) - len(under)
+            pricer.price(set())
+    assert passing > 0 and left_out > 0
+    plant.close()
