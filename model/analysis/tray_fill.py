@@ -30,7 +30,7 @@ from itertools import islice
 import numpy as np
 
 from model.analysis.tray_fill_undo import FillUndo, keeping, recorded
-from model.analysis.tray_levels import TrayLevels
+from model.analysis.tray_levels import TrayLevels, net_cables
 from model.analysis.tray_spans import appended as _appended
 from model.analysis.tray_spans import corners_along, gather_runs, peak_along, point_along
 from model.analysis.tray_trunks import TrunkLoad, trunk_load
@@ -156,29 +156,33 @@ class TrayFill:
             # counted ones (two integer passes): ``changed`` need not name links whose route
             # changed at an unchanged length (a moved rack's), and no id is looked up. Ascending
             # rows: the counts' order does not hang on the order of a set of ids.
-            routes = np.asarray(plant.route_keys(), dtype=np.int64)
             # The plant's own column (int32): read where it is compared, not widened whole
             # (a 3 MB copy of every XL move).
             media = np.asarray(plant.medium_index)
             if rows_hint is not None:
+                # Route ids of the hinted rows alone (no pass over every row for stale ones,
+                # ~0.2 ms at XL): the rows a rack move routed are all among them.
                 near = rows_hint
-                rows = near[
-                    (routes[near] != self._row_route[near])
-                    | (media[near] != self._row_medium[near])
-                ]
+                near_routes = np.asarray(plant.route_keys_at(near), dtype=np.int64)
+                differ = (near_routes != self._row_route[near]) | (
+                    media[near] != self._row_medium[near]
+                )
+                rows, new_routes = near[differ], near_routes[differ]
             else:
+                routes = np.asarray(plant.route_keys(), dtype=np.int64)
                 rows = np.flatnonzero((routes != self._row_route) | (media != self._row_medium))
+                new_routes = routes[rows]
             # (route, medium) of the recounted rows as counted before and as counted now
             recounted = (
                 self._row_route[rows].copy(),
                 self._row_medium[rows].copy(),
-                routes[rows],
+                new_routes,
                 media[rows],
             )
             if undoable and rows_hint is not None:
                 self.undo = recorded(len(self._counts), rows, recounted, before)
             if len(rows):
-                self._recount(plant, rows, routes, media, self.undo)
+                self._recount(plant, rows, new_routes, recounted[3], self.undo)
         if peaks and not loads and structured is None:
             return self._fill_delta(design, plant, recounted)
         self._fill_state = None
@@ -202,15 +206,15 @@ class TrayFill:
     def _recount(self, plant, rows, routes, media, undo: FillUndo | None = None) -> None:
         # Counted per distinct (route, medium) with numpy: a rack move recounts thousands of
         # rows at L, and a Python step per row was most of the optimiser's tray-fill price.
-        # ``routes`` and ``media``: the plant's, as update read them (asking the plant for its
-        # route keys again scans every link for stale ones, ~0.5 ms at XL). ``undo``: each
-        # count's value before its first change is kept there (None: a key added).
+        # ``routes`` and ``media``: the plant's at ``rows``, as update read them (asking the
+        # plant for its route keys again scans every link for stale ones, ~0.5 ms at XL).
+        # ``undo``: each count's value before its first change is kept there (None: a key added).
         width = len(plant.media) + 1
         kept = undo.counts if undo is not None else None
         for sign in (-1, 1):
             if sign > 0:
-                self._row_route[rows] = routes[rows]
-                self._row_medium[rows] = media[rows]
+                self._row_route[rows] = routes
+                self._row_medium[rows] = media
             route, medium = self._row_route[rows], self._row_medium[rows]
             keep = (route >= 0) & (medium >= 0)
             values, counts = np.unique(route[keep] * width + medium[keep], return_counts=True)
@@ -532,14 +536,11 @@ class TrayFill:
         count the recounted rows change; None when none changes."""
         old_route, old_medium, new_route, new_medium = recounted
         width = len(plant.media) + 1
-        codes, signs = [], []
-        for route, medium, sign in ((old_route, old_medium, -1), (new_route, new_medium, 1)):
+        codes = []
+        for route, medium in ((old_route, old_medium), (new_route, new_medium)):
             keep = (route >= 0) & (medium >= 0)
             codes.append(route[keep] * width + medium[keep])
-            signs.append(np.full(int(keep.sum()), sign, dtype=np.int64))
-        code, inverse = np.unique(np.concatenate(codes), return_inverse=True)
-        net = np.bincount(inverse.reshape(-1), np.concatenate(signs), len(code)).astype(np.int64)
-        code, net = code[net != 0], net[net != 0]
+        code, net = net_cables(*codes)
         if not len(code):
             return None
         # The routes' spans gathered from the span table (learnt once per route: a route keeps

@@ -14,11 +14,21 @@ from model.analysis.tray_fill import TrayFill
 from model.design.design import Design
 
 
-def probe(fill: TrayFill, design: Design, plant, rows_hint: np.ndarray) -> dict[str, float] | None:
+def probe(
+    fill: TrayFill,
+    design: Design,
+    plant,
+    rows_hint: np.ndarray,
+    limits: dict[str, float] | None = None,
+) -> dict[str, float] | None:
     """The fill ratio of each tray whose cables would change if the plant's ``rows_hint`` rows
     (all a rack move can change) were counted now: the ratios a fill-only ``fill.update`` with
     ``rows_hint`` would give those trays, nothing counted. None when ``fill`` keeps no levels
-    of this plant's counts (an update then counts them)."""
+    of this plant's counts (an update then counts them).
+
+    ``limits`` (fill ratio per tray id): only the trays whose fill could pass their limit
+    are measured and given (:meth:`TrayLevels.probe`'s ceilings); a tray left out provably
+    stays at or below it."""
     state = fill._fill_state
     identity = getattr(plant, "plant_identity", id(plant))
     if (
@@ -30,15 +40,26 @@ def probe(fill: TrayFill, design: Design, plant, rows_hint: np.ndarray) -> dict[
     ):
         return None
     # The rows update() would recount: those whose route or medium differ from the counted.
-    routes = np.asarray(plant.route_keys(), dtype=np.int64)
-    media = np.asarray(plant.medium_index)
-    counted_route, counted_medium = fill._row_route, fill._row_medium
+    # Route ids of the hinted rows alone: a rack move routed none but those (the hint is its
+    # racks' links grown to whole components), so naming them names every stale row.
     near = rows_hint
-    rows = near[(routes[near] != counted_route[near]) | (media[near] != counted_medium[near])]
-    recounted = (counted_route[rows], counted_medium[rows], routes[rows], media[rows])
+    routes = np.asarray(plant.route_keys_at(near), dtype=np.int64)
+    media = np.asarray(plant.medium_index)[near]
+    counted_route, counted_medium = fill._row_route[near], fill._row_medium[near]
+    differ = (routes != counted_route) | (media != counted_medium)
+    recounted = (counted_route[differ], counted_medium[differ], routes[differ], media[differ])
     levels = state[0]
     cables = fill._cables_moved(levels, plant, recounted)
-    tops = levels.probe(*cables) if cables is not None else {}
+    ceilings = None
+    if limits is not None:
+        trays = design.trays
+        ceilings = np.array(
+            [limits[t] * trays[t].width_m * trays[t].depth_m for t in levels.tray_ids]
+        )
+    tops = {}
+    if cables is not None:
+        tray, s0, s1, medium, net = cables
+        tops = levels.probe(tray, s0, s1, medium, net, ceilings)
     ratios = {}
     for k, level in tops.items():
         tray_id = levels.tray_ids[k]

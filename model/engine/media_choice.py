@@ -215,12 +215,16 @@ class PlantMedia(EngineState):
                 mismatch[same] = not self._fits(int(ca[same[0]]), int(cb[same[0]]), int(m))
         return medium, ordered, mismatch
 
-    def bound_media(self) -> None:
+    def bound_media(self, thinnest: np.ndarray | None = None) -> None:
         """Give the rows a ``refresh(defer_media=True)`` left unchosen the thinnest medium
-        their choice could give them (:meth:`thinnest_media`): a lower bound of their tray fill."""
+        their choice could give them (:meth:`thinnest_media`): a lower bound of their tray fill.
+        ``thinnest``: :meth:`thinnest_media` of every row, kept by a caller that knows the
+        rows' port classes and pins stand (the optimiser, while only racks move)."""
         if self.deferred_media is not None:
             rows = self.deferred_media[0]
-            self.medium_index[rows] = self.thinnest_media(rows)
+            self.medium_index[rows] = (
+                self.thinnest_media(rows) if thinnest is None else thinnest[rows]
+            )
 
     def thinnest_media(self, rows: np.ndarray) -> np.ndarray:
         """Per row, the medium of the thinnest cable its media choice could give it (-1: none

@@ -257,6 +257,20 @@ class PlantRouting(EngineState):
         view.flags.writeable = False
         return view
 
+    def route_keys_at(self, rows: np.ndarray) -> np.ndarray:
+        """:meth:`route_keys` of ``rows`` alone (ascending plant rows; a copy), naming only
+        the stale rows among them: the ids :meth:`route_keys` gives when every row routed
+        since the last naming is among ``rows`` (the optimiser's rows of a rack move), without
+        its pass over every row for stale ones (~0.2 ms of each XL candidate's fill bound)."""
+        keys = self._route_key[rows]
+        stale = rows[keys == _STALE_ROUTE]
+        if not len(stale):
+            return keys
+        if not self._route_key.flags.writeable:  # a snapshot: named as route_keys() names
+            return self.route_keys()[rows]
+        self._name_routes(stale)
+        return self._route_key[rows]
+
     def routes_unnamed(self) -> bool:
         """Whether no route of this generation is named yet (after a tray edit or a rebuild):
         naming them is then one pass over every row, which a snapshot does on its worker

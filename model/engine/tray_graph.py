@@ -37,6 +37,9 @@ from model.engine.tray_search import Preds, dijkstra, merge_legs, walk_path
 # the shortest-path trees that route names read and a tray edit's carry starts from.
 ALL_PAIRS_MAX_NODES = 256
 _TRAY_KEY = 1e7  # separates trays in one sorted array of station positions (trays < 10,000 km)
+# Queries of at most this many points (a rack move's drops) are answered per point from a memo:
+# the optimiser places racks again and again on the same few free places (~0.1 ms a candidate).
+_ATTACH_MEMO_AT_MOST = 8
 
 
 def tray_elevation_m(tray: Tray, hall: Hall) -> float:
@@ -71,6 +74,7 @@ class TrayGraph:
         self._paths: dict[int, Preds] = {}  # source -> predecessor per reached node
         self._legs: dict[tuple[int, int], list[tuple[int, float, float]]] = {}  # _station_legs
         self._adjacency: list[list[tuple[int, float]]] | None = None  # node: (node, weight)
+        self._attached: dict[tuple[float, float, float], tuple] = {}  # attach(): point's fields
         self._matrix: np.ndarray | None = None
         self._index = np.zeros(0, dtype=np.int64)
         self._carry: RowCarry | None = None  # rows of the graph before a tray edit
@@ -81,6 +85,7 @@ class TrayGraph:
         rows from the twin (:meth:`carry_rows`) never iterates a dict the editing thread fills."""
         twin = copy.copy(self)
         twin._rows, twin._paths, twin._legs = dict(self._rows), dict(self._paths), dict(self._legs)
+        twin._attached = dict(self._attached)
         return twin
 
     # ----------------------------------------------------------------------------- building
@@ -248,6 +253,26 @@ class TrayGraph:
 
     def attach(self, x: np.ndarray, y: np.ndarray, reach_m: float) -> Attachments:
         """Attach plan points to their nearest tray segment within ``reach_m``."""
+        if not 0 < len(x) <= _ATTACH_MEMO_AT_MOST or not len(self._lines):
+            return self._attach(x, y, reach_m)
+        # A pure function of the point, the reach and this graph (never changed once built):
+        # each point's fields kept as 1-element arrays, joined again with their own dtypes.
+        keys = [
+            (a, b, float(reach_m))
+            for a, b in zip(*(np.asarray(v, float).tolist() for v in (x, y)), strict=True)
+        ]
+        if any(a == 0.0 or b == 0.0 for a, b, _ in keys):  # -0.0 would find 0.0's fields
+            return self._attach(x, y, reach_m)
+        found = [self._attached.get(k) for k in keys]
+        if any(f is None for f in found):
+            att = self._attach(x, y, reach_m)
+            columns = [getattr(att, f) for f in Attachments.__dataclass_fields__]
+            for i, k in enumerate(keys):
+                self._attached[k] = tuple(c[i : i + 1].copy() for c in columns)
+            return att
+        return Attachments(*(np.concatenate(parts) for parts in zip(*found, strict=True)))
+
+    def _attach(self, x: np.ndarray, y: np.ndarray, reach_m: float) -> Attachments:
         n = len(x)
         pts_xy = np.column_stack([np.asarray(x, float), np.asarray(y, float)]).reshape(n, 2)
         seg = np.full(n, -1, dtype=np.int64)

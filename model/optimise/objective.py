@@ -158,6 +158,7 @@ class Pricer:
                 return
             if change.kinds - {ChangeKind.RACKS_MOVED}:
                 pricer._only_moves = False
+                pricer._thinnest = None
             pricer._moved.update(change.ids(ChangeKind.RACKS_MOVED))
 
         weakref.finalize(self, design.subscribe(heard).close)
@@ -178,12 +179,17 @@ class Pricer:
         # by take_back() with the tray fill's own record.
         self._refused: tuple[np.ndarray, np.ndarray, np.ndarray, list[int]] | None = None
         self._probed = False  # the last pricing was refused at its bound (_over_bound)
+        self._hint: np.ndarray | None = None  # _hinted()'s rows, for the pricing under way
+        self._limits: tuple[tuple, dict[str, float]] | None = None  # _fill_limits()
         # Candidates whose tray fill was bounded before their media choice, and those the
         # bound refused (_over_bound)
         self.bound_tries = self.bound_refusals = 0
         # The recent share of bounded candidates the bound refused (decayed), and the
         # candidates not bounded since the last one that was
         self._bound_rate, self._bound_skipped = 1.0, 0
+        # Every plant row's thinnest medium (plant.thinnest_media), kept while only racks move:
+        # a function of the row's port classes and pin, which a rack move leaves as they are.
+        self._thinnest: np.ndarray | None = None
         self.start = self.price()
         self._start_plugs = dict(self._plugs)
         self._off_devices = (self.cache.power_generation, set())
@@ -272,6 +278,7 @@ class Pricer:
         (cost, typ, mx), start = self._device_figures(), self.start_devices
         self.device_delta = (cost - start[0], typ - start[1], mx - start[2])
         self._rack_tables()
+        self._thinnest = None  # the swapped switches' ports may take other media
 
     @staticmethod
     def _network_fails(fc: dict) -> float:
@@ -286,7 +293,7 @@ class Pricer:
         past its limit (refused at the thinnest-cable bound: that fill, perhaps another tray
         than a whole pricing would name; the decision is the same)."""
         design, plant = self.design, self.plant
-        self._fill_first = self._refused = None
+        self._fill_first = self._refused = self._hint = None
         self._probed = False
         if stop_at_fill and self._only_moves and plant.deferred_media is not None:
             # Bounded while the bound pays: when it does not decide, its fill is counted and
@@ -380,7 +387,7 @@ class Pricer:
         graph, plant = self.cache._graph, self.plant
         if not self._layout_free or graph is None or len(graph.comp) != len(plant.link_ids):
             return None
-        hinted = graph.rows_of(unique_sorted(graph.comp[self._rows_of(self._moved)]))
+        hinted = self._hinted(graph)
         medium = np.asarray(plant.medium_index)
         kept = self._per_row
         saved = None
@@ -433,11 +440,14 @@ class Pricer:
             or len(graph.comp) != len(plant.link_ids)
         ):
             return None
-        hinted = graph.rows_of(unique_sorted(graph.comp[self._rows_of(self._moved)]))
-        plant.bound_media()
+        hinted = self._hinted(graph)
+        thinnest = self._thinnest
+        if thinnest is None or len(thinnest) != len(plant.link_ids):
+            thinnest = self._thinnest = plant.thinnest_media(np.arange(len(plant.link_ids)))
+        plant.bound_media(thinnest)
         # Found from the kept levels, nothing counted (refused, there is nothing to take back;
         # otherwise the media are chosen and counted as before).
-        fill = probe(self.fill, self.design, plant, hinted)
+        fill = probe(self.fill, self.design, plant, hinted, self._fill_limits())
         if fill is None:
             return None
         self.bound_tries += 1
@@ -459,6 +469,24 @@ class Pricer:
             tray_fill=dict(fill),
             complete=False,
         )
+
+    def _fill_limits(self) -> dict[str, float]:
+        """Each tray's fill limit as :meth:`broken` reads it (40 %, or the start's fill where
+        higher); a ratio must pass it by more than 1e-9 to break it."""
+        key = (TRAY_FILL_WARNING, tuple(self.design.trays))
+        if self._limits is None or self._limits[0] != key:
+            start = self.start.tray_fill
+            limits = {t: max(TRAY_FILL_WARNING, start.get(t, 0.0)) for t in self.design.trays}
+            self._limits = (key, limits)
+        return self._limits[1]
+
+    def _hinted(self, graph) -> np.ndarray:
+        """The rows a move of the racks moved since the last whole pricing can change (their
+        links' cage components in ``graph``, the plant cache's), found once per pricing: the
+        bound and the fill after the media choice ask for the same rows."""
+        if self._hint is None:
+            self._hint = graph.rows_of(unique_sorted(graph.comp[self._rows_of(self._moved)]))
+        return self._hint
 
     def mark(self) -> set[str]:
         """The racks moved since the last whole pricing, before a candidate moves more: what

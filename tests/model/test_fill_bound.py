@@ -136,3 +136,76 @@ def test_the_probe_gives_the_counted_fill_of_the_trays_it_touches_and_writes_not
         pricer.price(set())  # the pricer's other caches follow
     assert touched > 0
     plant.close()
+
+
+def test_route_keys_at_the_moved_rows_names_as_route_keys():
+    # Two twin pods moved alike: one names its routes through the moved racks' rows only (the
+    # bound's probe), the other through every row; the same ids and spans after each move.
+    pods = priced_pod(), priced_pod()
+    movable, free = pods[0].movable, pods[0].free
+    rng = random.Random(5)
+    named = 0
+    for _ in range(8):
+        racks = rng.sample(movable, rng.choice((1, 2)))
+        moves = {r: rng.choice(free[r]) for r in racks}
+        for pod in pods:
+            pod.design.move_racks(moves)
+            pod.plant.refresh()
+        rows = np.sort(pods[0].plant._component_rows(pods[0].plant._rows_of_racks(racks)))
+        stale = int((pods[0].plant._route_key[rows] == -2).sum())
+        at = pods[0].plant.route_keys_at(rows)
+        whole = pods[1].plant.route_keys()
+        assert at.tolist() == whole[rows].tolist()
+        assert pods[0].plant.route_keys().tolist() == whole.tolist()  # nothing left stale
+        assert pods[0].plant._route_spans == pods[1].plant._route_spans
+        named += stale
+    assert named > 0
+    for pod in pods:
+        pod.plant.close()
+
+
+def test_the_thinnest_media_kept_are_the_plants_until_another_edit(monkeypatch):
+    monkeypatch.setattr(objective, "TRAY_FILL_WARNING", 0.0)
+    monkeypatch.setattr(objective, "BOUND_PAYS", 0.0)  # bounded every time
+    pod = priced_pod()
+    design, plant, pricer = pod.design, pod.plant, pod.pricer
+    rack_id = pod.movable[0]
+    design.move_racks({rack_id: pod.free[rack_id][0]})
+    pricer.price(plant.refresh(defer_media=True), stop_at_fill=True)
+    assert pricer.bound_tries == 1
+    kept = pricer._thinnest
+    assert kept is not None
+    assert kept.tolist() == plant.thinnest_media(np.arange(len(plant.link_ids))).tolist()
+    design.set_name("renamed")  # not a rack move: the ports and pins are no longer vouched for
+    assert pricer._thinnest is None
+    plant.close()
+
+
+def test_the_probe_under_limits_gives_every_tray_that_could_pass_its_limit():
+    # A limit low enough that some touched trays pass it and some do not: the trays probed
+    # under limits are the touched ones that could pass theirs, each with the same float, and
+    # every touched tray that passes its limit is among them.
+    pod = priced_pod()
+    design, movable, free, plant, pricer = pod.design, pod.movable, pod.free, pod.plant, pod.pricer
+    rng = random.Random(9)
+    passing = left_out = 0
+    for limit in (0.0, 0.01, 0.02, 0.05):
+        for _ in range(6):
+            rack_id = rng.choice(movable)
+            design.move_racks({rack_id: rng.choice(free[rack_id])})
+            plant.refresh()
+            rows = pricer._rows_of({rack_id})
+            hinted = pricer.cache._graph.rows_of(np.unique(pricer.cache._graph.comp[rows]))
+            limits = dict.fromkeys(design.trays, limit)
+            whole = probe(pricer.fill, design, plant, hinted)
+            held = fill_state(pricer)
+            under = probe(pricer.fill, design, plant, hinted, limits)
+            assert fill_state(pricer) == held  # nothing written
+            assert whole is not None and under is not None
+            assert under == {t: r for t, r in whole.items() if t in under}
+            assert {t for t, r in whole.items() if r > limit} <= under.keys()
+            passing += sum(r > limit for r in whole.values())
+            left_out += len(whole) - len(under)
+            pricer.price(set())
+    assert passing > 0 and left_out > 0
+    plant.close()

@@ -69,3 +69,29 @@ def test_near_pairs_give_the_all_pairs_figures_bit_for_bit_within_reach():
         assert (near_m[~near] > reach_m + tray_attach._NEAR_TIE_M).all()
         checked += int(near.sum())
     assert checked > 1000
+
+
+def test_small_queries_answered_from_the_memo_equal_fresh_ones():
+    # A rack move's drops, asked again and again (the optimiser): the memo's answer is the
+    # attachment measured afresh, field by field, bit for bit, dtypes included, alone or paired.
+    from model.engine.tray_graph import TrayGraph
+    from tests.model.optimise_runs import leaf_spine_pod
+
+    design = leaf_spine_pod()
+    trays = list(design.trays.values())
+    reach = design.settings.tray_reach_m
+    graph = TrayGraph(trays, design.hall, design.settings.tray_join_tolerance_m)
+    fresh = TrayGraph(trays, design.hall, design.settings.tray_join_tolerance_m)
+    rng = np.random.default_rng(2)
+    xs = np.round(rng.uniform(-1, 20, 12), 1)
+    ys = np.round(rng.uniform(-1, 12, 12), 1)
+    for _ in range(3):  # the first round fills the memo, the others read it
+        for i in range(0, 12, 2):
+            for pick in ([i], [i, i + 1], [i + 1, i]):
+                got = graph.attach(xs[pick], ys[pick], reach)
+                want = fresh._attach(xs[pick], ys[pick], reach)
+                for name in got.__dataclass_fields__:
+                    a, b = getattr(got, name), getattr(want, name)
+                    assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), name
+    assert len(graph._attached) == 12
+    assert (fresh._attach(xs, ys, reach).seg >= 0).any()

@@ -11,7 +11,7 @@ import pytest
 
 from model.analysis import tray_fill
 from model.analysis.tray_fill import TrayFill
-from model.analysis.tray_levels import TrayLevels
+from model.analysis.tray_levels import TrayLevels, net_cables
 from model.engine.routed_links import RoutedLinks
 from model.generators.generate import generate, rail_optimized
 from model.optimise.moves import network_racks, search_space
@@ -147,3 +147,20 @@ def test_span_buffers_grow_by_doubling_and_keep_what_earlier_views_read():
     third = tray_fill._appended(second, 6, (np.array([6]), np.array([6.5])))
     assert third[0] is second[0]  # room left: no copy
     assert seen.tolist() == [0.5, 1.5, 2.5, 3.5, 4.5]
+
+
+def test_net_cables_counts_as_a_signed_unique_of_the_rows():
+    rng = np.random.default_rng(11)
+    cases = [(np.zeros(0, np.int64), np.zeros(0, np.int64)), (np.array([3, 3]), np.array([3]))]
+    for _ in range(60):  # runs of a route's rows, as a moved rack's links come, and loose rows
+        old = np.repeat(rng.integers(0, 40, 12), rng.integers(1, 9, 12))
+        new = np.concatenate([np.repeat(rng.integers(0, 40, 6), 5), rng.integers(0, 40, 9)])
+        cases.append((old, new.astype(np.int32)))
+    for old, new in cases:
+        code, inverse = np.unique(np.concatenate([old, new]), return_inverse=True)
+        signs = np.r_[-np.ones(len(old), np.int64), np.ones(len(new), np.int64)]
+        net = np.bincount(inverse.reshape(-1), signs, len(code)).astype(np.int64)
+        found = net_cables(old, new)
+        assert found[0].dtype == found[1].dtype == np.int64
+        assert found[0].tolist() == code[net != 0].tolist()
+        assert found[1].tolist() == net[net != 0].tolist()
