@@ -36,6 +36,7 @@ def apply_structured(
     ``plant``'s structured layout when the caller has it already (else laid out here)."""
     if not uses_structured(plant.design):
         return None
+    own = layout is None  # laid out here, of ``plant`` as it is: its fibre rows are its rows
     layout = phys.structured = layout if layout is not None else structured_layout(plant)
     if not layout.channels.structured:
         return layout
@@ -54,7 +55,6 @@ def apply_structured(
         if part.fibre != fibre_of[part.medium]
     }
     # Fabric of each plant row as a code into ``fab_names``.
-    index = plant.index
     if fabric_rows is not None:
         # A code -1 reads the last name, as build_plant's own split of the modules and
         # fibres reads it (``given[c - 1]``), so an item and the cords that replace it agree.
@@ -68,8 +68,7 @@ def apply_structured(
     # counted column-wise per (medium, ordered length, fabric) of the links' plant rows (a
     # Python tuple per link was ~1 s of a zoned XL plant).
     table = layout.channels
-    link_ids = table.link_ids
-    rows = np.fromiter(map(index.__getitem__, link_ids), np.int64, len(link_ids))
+    rows, cord_rows = _layout_rows(layout, plant, own)
     medium = np.asarray(plant.medium_index, dtype=np.int64)[rows]
     ordered = np.asarray(plant.ordered_m, dtype=np.float64)[rows]
     removed: Counter[tuple[str, float | None, str]] = Counter()
@@ -97,11 +96,7 @@ def apply_structured(
                 items.append(replace(item, quantity=left, needed_m=None))
             continue
         items.append(item)
-    cord_table = layout.cords
-    cord_fab = row_fab[
-        np.fromiter(map(index.__getitem__, cord_table.link_ids), np.int64, len(cord_table.link_ids))
-    ]
-    cords = _cords(cord_table, cord_fab, fab_names, needed)
+    cords = _cords(layout.cords, row_fab[cord_rows], fab_names, needed)
     for (part_id, length, fab), (qty, need_m) in sorted(cords.items()):
         fpart = catalog.fibre_parts[part_id]
         items.append(
@@ -124,9 +119,15 @@ def apply_structured(
         )
     trunks: Counter[tuple[str, float, str]] = Counter()
     trunk_need: defaultdict[tuple[str, float, str], float] = defaultdict(float)  # metres
+    # A trunk's fabric is its first link's, read off that link's channel row (every link on a
+    # trunk has one in a full layout; else, by the plant's index).
+    channel_fab, row_of = row_fab[rows].tolist(), table.row_of
     for trunk in layout.trunks:
         if trunk.part and trunk.ordered_m == trunk.ordered_m:
-            key = (trunk.part, trunk.ordered_m, fab_names[row_fab[index[trunk.links[0]]]])
+            first = trunk.links[0]
+            row = row_of.get(first)
+            fab = channel_fab[row] if row is not None else int(row_fab[plant.index[first]])
+            key = (trunk.part, trunk.ordered_m, fab_names[fab])
             trunks[key] += trunk.quantity
             trunk_need[key] += trunk.quantity * trunk.length_m
     for (part_id, length, fab), qty in sorted(trunks.items()):
@@ -172,6 +173,26 @@ def apply_structured(
     phys.items = items
     phys.findings = [*phys.findings, *layout.findings]
     return layout
+
+
+def _layout_rows(layout: StructuredLayout, plant, own: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The plant rows of the layout's channels (``layout.channels.link_ids``) and of its cord
+    pairs (``layout.cords.link_ids``). ``own``: the layout was made of ``plant`` as it is, so
+    the rows its fibre table kept are the plant's (gathered, no look-up per link); otherwise,
+    or where a column did not keep them, each link is looked up in the plant's index."""
+    table, cords = layout.channels, layout.cords
+    plant_rows = getattr(table.fibres, "plant_rows", None) if own else None
+    out = []
+    for link_ids, fibre_rows in (
+        (table.link_ids, table.fibre_rows),
+        (cords.link_ids, cords.fibre_rows),
+    ):
+        if plant_rows is not None and fibre_rows is not None:
+            out.append(plant_rows[np.asarray(fibre_rows, dtype=np.int64)])
+        else:
+            index = plant.index
+            out.append(np.fromiter(map(index.__getitem__, link_ids), np.int64, len(link_ids)))
+    return out[0], out[1]
 
 
 def _cords(
