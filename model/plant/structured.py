@@ -18,6 +18,7 @@ import numpy as np
 from model.catalog.parts import part_number_for
 from model.catalog.structured import structured_catalog
 from model.plant.parts_count import PartCount, PhysicalPlant
+from model.structured.channels import rows_in_plant
 from model.structured.layout import StructuredLayout, structured_layout, uses_structured
 
 
@@ -36,7 +37,6 @@ def apply_structured(
     ``plant``'s structured layout when the caller has it already (else laid out here)."""
     if not uses_structured(plant.design):
         return None
-    own = layout is None  # laid out here, of ``plant`` as it is: its fibre rows are its rows
     layout = phys.structured = layout if layout is not None else structured_layout(plant)
     if not layout.channels.structured:
         return layout
@@ -68,7 +68,7 @@ def apply_structured(
     # counted column-wise per (medium, ordered length, fabric) of the links' plant rows (a
     # Python tuple per link was ~1 s of a zoned XL plant).
     table = layout.channels
-    rows, cord_rows = _layout_rows(layout, plant, own)
+    rows = rows_in_plant(plant, table.fibres, table.link_ids, table.fibre_rows)
     medium = np.asarray(plant.medium_index, dtype=np.int64)[rows]
     ordered = np.asarray(plant.ordered_m, dtype=np.float64)[rows]
     removed: Counter[tuple[str, float | None, str]] = Counter()
@@ -96,7 +96,9 @@ def apply_structured(
                 items.append(replace(item, quantity=left, needed_m=None))
             continue
         items.append(item)
-    cords = _cords(layout.cords, row_fab[cord_rows], fab_names, needed)
+    cord_table = layout.cords
+    cord_rows = rows_in_plant(plant, table.fibres, cord_table.link_ids, cord_table.fibre_rows)
+    cords = _cords(cord_table, row_fab[cord_rows], fab_names, needed)
     for (part_id, length, fab), (qty, need_m) in sorted(cords.items()):
         fpart = catalog.fibre_parts[part_id]
         items.append(
@@ -173,26 +175,6 @@ def apply_structured(
     phys.items = items
     phys.findings = [*phys.findings, *layout.findings]
     return layout
-
-
-def _layout_rows(layout: StructuredLayout, plant, own: bool) -> tuple[np.ndarray, np.ndarray]:
-    """The plant rows of the layout's channels (``layout.channels.link_ids``) and of its cord
-    pairs (``layout.cords.link_ids``). ``own``: the layout was made of ``plant`` as it is, so
-    the rows its fibre table kept are the plant's (gathered, no look-up per link); otherwise,
-    or where a column did not keep them, each link is looked up in the plant's index."""
-    table, cords = layout.channels, layout.cords
-    plant_rows = getattr(table.fibres, "plant_rows", None) if own else None
-    out = []
-    for link_ids, fibre_rows in (
-        (table.link_ids, table.fibre_rows),
-        (cords.link_ids, cords.fibre_rows),
-    ):
-        if plant_rows is not None and fibre_rows is not None:
-            out.append(plant_rows[np.asarray(fibre_rows, dtype=np.int64)])
-        else:
-            index = plant.index
-            out.append(np.fromiter(map(index.__getitem__, link_ids), np.int64, len(link_ids)))
-    return out[0], out[1]
 
 
 def _cords(

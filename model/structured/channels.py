@@ -22,6 +22,7 @@ length × the mode's attenuation, compared with the medium's channel limit
 
 from __future__ import annotations
 
+import operator
 from collections.abc import ItemsView, Iterator, Mapping
 from typing import Literal, NamedTuple
 
@@ -270,6 +271,24 @@ class ItemsInOrder(ItemsView):
             table.link_ids, table.medium.tolist(), table.length_m.tolist(), strict=True
         ):
             yield link_id, Fibre(*media[k], length_m)
+
+
+def rows_in_plant(plant, fibres: Mapping, link_ids: list[str], rows=None) -> np.ndarray:
+    """The rows of ``link_ids`` in ``plant`` (a RoutedLinks). ``rows``: their rows of
+    ``fibres`` (a layout's fibre table; None: not known). The plant rows a FibreTable kept are
+    gathered when they are still those links' rows in ``plant`` (checked id by id: a layout may
+    be of the plant before an edit), else each link is looked up in the plant's index (a
+    393k-link dict built for it: ~0.2 s at zoned XL, ~0.1 s more per 393k look-ups)."""
+    n = len(link_ids)
+    kept = getattr(fibres, "plant_rows", None)
+    if kept is not None and rows is not None:
+        got = kept[np.asarray(rows, dtype=np.int64)]
+        ids = plant.link_ids
+        if len(got) == n and (not n or int(got.max()) < len(ids)):
+            if all(map(operator.eq, map(ids.__getitem__, got.tolist()), link_ids)):
+                return got
+    index = plant.index
+    return np.fromiter(map(index.__getitem__, link_ids), np.int64, n)
 
 
 def fibre_rows(plant, fibre_of: list | None = None) -> np.ndarray:
