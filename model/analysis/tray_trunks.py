@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from model.catalog.structured import structured_catalog
-from model.structured.channels import rows_in_plant
+from model.structured.channels import kept_plant_rows, rows_in_plant
 from model.structured.paths import panel_face
 
 
@@ -40,7 +40,8 @@ def trunk_load(plant, layout) -> TrunkLoad:
     # The channels' plant rows as the layout kept them (no index of every link; see
     # rows_in_plant); a trunk's route link is one of those channels' links but by hand.
     table = layout.channels
-    channel_rows = rows_in_plant(plant, table.fibres, table.link_ids, table.fibre_rows)
+    kept = kept_plant_rows(plant, table.fibres)
+    channel_rows = rows_in_plant(plant, table.link_ids, table.fibre_rows, kept)
     rows = channel_rows[(routes[channel_rows] >= 0) & (media[channel_rows] >= 0)]
     # One integer per (route, medium), counted by a sort of 393k int64: the same pairs in the
     # same (route, medium) order as a unique over row pairs, which was ~0.5 s at XL.

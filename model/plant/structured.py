@@ -18,7 +18,7 @@ import numpy as np
 from model.catalog.parts import part_number_for
 from model.catalog.structured import structured_catalog
 from model.plant.parts_count import PartCount, PhysicalPlant
-from model.structured.channels import rows_in_plant
+from model.structured.channels import kept_plant_rows, rows_in_plant
 from model.structured.layout import StructuredLayout, structured_layout, uses_structured
 
 
@@ -68,7 +68,8 @@ def apply_structured(
     # counted column-wise per (medium, ordered length, fabric) of the links' plant rows (a
     # Python tuple per link was ~1 s of a zoned XL plant).
     table = layout.channels
-    rows = rows_in_plant(plant, table.fibres, table.link_ids, table.fibre_rows)
+    kept = kept_plant_rows(plant, table.fibres)  # checked once for the channels and cords
+    rows = rows_in_plant(plant, table.link_ids, table.fibre_rows, kept)
     medium = np.asarray(plant.medium_index, dtype=np.int64)[rows]
     ordered = np.asarray(plant.ordered_m, dtype=np.float64)[rows]
     removed: Counter[tuple[str, float | None, str]] = Counter()
@@ -97,7 +98,7 @@ def apply_structured(
             continue
         items.append(item)
     cord_table = layout.cords
-    cord_rows = rows_in_plant(plant, table.fibres, cord_table.link_ids, cord_table.fibre_rows)
+    cord_rows = rows_in_plant(plant, cord_table.link_ids, cord_table.fibre_rows, kept)
     cords = _cords(cord_table, row_fab[cord_rows], fab_names, needed)
     for (part_id, length, fab), (qty, need_m) in sorted(cords.items()):
         fpart = catalog.fibre_parts[part_id]

@@ -14,7 +14,7 @@ from model.analysis.tray_trunks import trunk_load
 from model.engine.routed_links import RoutedLinks
 from model.files.design_file import load_design
 from model.plant.physical_plant import build_plant
-from model.structured.channels import rows_in_plant
+from model.structured.channels import kept_plant_rows, rows_in_plant
 from model.structured.layout import structured_layout
 
 
@@ -35,8 +35,10 @@ def test_kept_rows_are_the_plant_rows_and_no_index_is_built(zoned):
     layout = structured_layout(plant)
     table, cords = layout.channels, layout.cords
     assert table.link_ids and cords.link_ids
-    channel_rows = rows_in_plant(plant, table.fibres, table.link_ids, table.fibre_rows)
-    cord_rows = rows_in_plant(plant, table.fibres, cords.link_ids, cords.fibre_rows)
+    kept = kept_plant_rows(plant, table.fibres)
+    assert kept is not None
+    channel_rows = rows_in_plant(plant, table.link_ids, table.fibre_rows, kept)
+    cord_rows = rows_in_plant(plant, cords.link_ids, cords.fibre_rows, kept)
     assert channel_rows.tolist() == _by_index(plant, table.link_ids)
     assert cord_rows.tolist() == _by_index(plant, cords.link_ids)
     # The physical plant and the trays' trunks read them the same way.
@@ -53,10 +55,11 @@ def test_rows_of_another_plant_are_looked_up(zoned):
     # name these links, so each is found by id.
     ids = list(reversed(plant.link_ids))
     moved = SimpleNamespace(link_ids=ids, index={lid: r for r, lid in enumerate(ids)})
-    got = rows_in_plant(moved, table.fibres, table.link_ids, table.fibre_rows)
+    kept = kept_plant_rows(moved, table.fibres)
+    assert kept is None
+    got = rows_in_plant(moved, table.link_ids, table.fibre_rows, kept)
     assert got.tolist() == [moved.index[lid] for lid in table.link_ids]
-    assert not np.array_equal(
-        got, rows_in_plant(plant, table.fibres, table.link_ids, table.fibre_rows)
-    )
+    own = kept_plant_rows(plant, table.fibres)
+    assert not np.array_equal(got, rows_in_plant(plant, table.link_ids, table.fibre_rows, own))
     # Unknown fibre rows (a table made otherwise): looked up too.
-    assert rows_in_plant(moved, table.fibres, table.link_ids, None).tolist() == got.tolist()
+    assert rows_in_plant(moved, table.link_ids, None, own).tolist() == got.tolist()
