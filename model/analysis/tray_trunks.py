@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from model.catalog.structured import structured_catalog
+from model.structured.channels import kept_plant_rows, rows_in_plant
 from model.structured.paths import panel_face
 
 
@@ -36,16 +37,19 @@ def trunk_load(plant, layout) -> TrunkLoad:
     media = np.asarray(plant.medium_index, dtype=np.int64)
     # Per (route, medium), the links through panels, counted as arrays (a numpy scalar read
     # per link was ~1 s of a zoned XL analysis).
-    index = plant.index
-    structured = layout.channels.structured
-    rows = np.fromiter(map(index.__getitem__, structured), np.int64, len(structured))
-    rows = rows[(routes[rows] >= 0) & (media[rows] >= 0)]
+    # The channels' plant rows as the layout kept them (no index of every link; see
+    # rows_in_plant); a trunk's route link is one of those channels' links but by hand.
+    table = layout.channels
+    kept = kept_plant_rows(plant, table.fibres)
+    channel_rows = rows_in_plant(plant, table.link_ids, table.fibre_rows, kept)
+    rows = channel_rows[(routes[channel_rows] >= 0) & (media[channel_rows] >= 0)]
     # One integer per (route, medium), counted by a sort of 393k int64: the same pairs in the
     # same (route, medium) order as a unique over row pairs, which was ~0.5 s at XL.
     span = int(media[rows].max()) + 1 if len(rows) else 1
     keys, counts = np.unique(routes[rows] * span + media[rows], return_counts=True)
     minus = {divmod(k, span): n for k, n in zip(keys.tolist(), counts.tolist(), strict=True)}
     route_of = routes.tolist()
+    channel_of, channel_plant_rows = table.row_of, channel_rows.tolist()
     plus, own = [], []
     figures_of: dict[tuple[str, int], tuple[float, float, float]] = {}  # per part and quantity
     spans_of: dict[tuple[str, str, str, str], tuple] = {}  # per (rack, face, rack, face)
@@ -62,7 +66,10 @@ def trunk_load(plant, layout) -> TrunkLoad:
                 sc.bend_radius_mm("trunk", d_mm),
             )
         if trunk.route_link:
-            route = route_of[index[trunk.route_link]]
+            row = channel_of.get(trunk.route_link)
+            route = route_of[
+                channel_plant_rows[row] if row is not None else plant.index[trunk.route_link]
+            ]
             if route >= 0:
                 plus.append((route, *figures))
             continue

@@ -19,6 +19,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import msgspec
+import numpy as np
 
 from model.structured.channels import (
     CONNECTOR_FAMILY,
@@ -211,10 +212,13 @@ class CordTable(Sequence):
     lengths are the catalog's own length objects (NaN: ``math.nan`` itself), so counting cords
     by (part, ordered length) treats every unorderable cord of a part as one key, as before."""
 
-    __slots__ = ("link_ids", "parts", "a_m", "a_ordered", "b_m", "b_ordered")
+    __slots__ = ("link_ids", "parts", "a_m", "a_ordered", "b_m", "b_ordered", "fibre_rows")
 
     def __init__(self) -> None:
         self.link_ids: list[str] = []
+        # Per cord pair: its link's row of the layout's FibreTable (None: not known), which
+        # the physical plant maps to plant rows without looking each link up.
+        self.fibre_rows: np.ndarray | None = None
         self.parts: list[str] = []
         self.a_m: list[float] = []  # the cord's length, before rounding up to an orderable one
         self.a_ordered: list[float] = []

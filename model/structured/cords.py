@@ -88,13 +88,14 @@ def lay_cords(
     cords.parts = part_ids
     cords.a_m, cords.b_m = a_m.tolist(), b_m.tolist()
     cords.a_ordered, cords.b_ordered = got_a, got_b
+    # The members' rows are those of the table's fibres when the columns were made from them
+    # (model.structured.channel_groups shares a FibreTable's list of link ids).
+    fibre_rows = member if columns.link_ids is getattr(table.fibres, "link_ids", None) else None
+    cords.fibre_rows = fibre_rows
     if lean:
         return
     # A link's first leg makes its channel; a further fibre (pair) adds its cords only. Most
     # halls have one pair per link: no member twice, no pass per cord pair.
-    # The members' rows are those of the table's fibres when the columns were made from them
-    # (model.structured.channel_groups shares a FibreTable's list of link ids).
-    fibre_rows = member if columns.link_ids is getattr(table.fibres, "link_ids", None) else None
     if np.bincount(member).max() <= 1:
         known = fibre_rows.tolist() if fibre_rows is not None else None
         table.add_rows(link_ids, leg_of.tolist(), ports, got_a, got_b, known)

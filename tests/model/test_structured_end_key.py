@@ -1,0 +1,42 @@
+"""The order of a channel's ends (``ChannelColumns.end_key``, by which the legs of a path are
+laid) from the loader's port codes is the one read from the links themselves."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import model.structured.channel_groups as channel_groups
+from cli import run_cli
+from model.design.bulk_load import loaded_link_codes
+from model.engine.routed_links import RoutedLinks
+from model.files.design_file import load_design
+from model.structured.channels import plant_fibres
+
+
+@pytest.fixture(scope="module")
+def zoned(tmp_path_factory):
+    path = tmp_path_factory.mktemp("zoned") / "ft4z.hall.json"
+    args = ["generate", "fat-tree", "--k", "4", "--switch", "qm9700", "--cabling", "zones"]
+    assert run_cli([*args, "-o", str(path)]) == 0
+    return path
+
+
+def _end_key(plant) -> np.ndarray:
+    _, columns, _ = channel_groups.group_channels(plant, plant_fibres(plant), {}, [])
+    return columns.end_key
+
+
+def test_end_key_from_the_loaders_codes_is_the_links_own(zoned, monkeypatch):
+    plant = RoutedLinks(load_design(zoned))
+    codes = loaded_link_codes(plant.design)
+    assert codes is not None
+    # The codes number ports in order of first use, not of names: the ranks must re-sort them.
+    assert codes.port_names != sorted(codes.port_names)
+    with monkeypatch.context() as patched:  # the links' ports are not read on this path
+        patched.setattr(channel_groups, "_PORT_A", None)
+        from_codes = _end_key(plant)
+    monkeypatch.setattr(channel_groups, "loaded_link_codes", lambda design: None)
+    from_links = _end_key(plant)
+    assert len(from_links) > 0
+    assert np.array_equal(from_codes, from_links)
