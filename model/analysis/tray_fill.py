@@ -36,7 +36,7 @@ from model.analysis.tray_spans import corners_along, gather_runs, peak_along, po
 from model.analysis.tray_trunks import TrunkLoad, trunk_load
 from model.catalog.components import medium_group
 from model.catalog.structured import structured_catalog
-from model.common.arrays import unique_sorted
+from model.common.arrays import unique_counts, unique_sorted
 from model.design.design import Design
 
 # Re-exported: the analysis, the optimiser and the generators read a trunk's load from here.
@@ -191,7 +191,7 @@ class TrayFill:
         self._row_route, self._row_medium = routes.copy(), media.copy()
         counted = (routes >= 0) & (media >= 0)
         width = len(plant.media) + 1
-        values, counts = np.unique(routes[counted] * width + media[counted], return_counts=True)
+        values, counts = unique_counts(routes[counted] * width + media[counted])
         self._counts = Counter(
             {
                 (v // width, v % width): c
@@ -213,7 +213,7 @@ class TrayFill:
                 self._row_medium[rows] = media[rows]
             route, medium = self._row_route[rows], self._row_medium[rows]
             keep = (route >= 0) & (medium >= 0)
-            values, counts = np.unique(route[keep] * width + medium[keep], return_counts=True)
+            values, counts = unique_counts(route[keep] * width + medium[keep])
             counted = self._counts
             for value, n in zip(values.tolist(), counts.tolist(), strict=True):
                 key = (value // width, value % width)
@@ -237,7 +237,7 @@ class TrayFill:
             media = np.asarray(plant.medium_index, dtype=np.int64)[rows]
             keep = (routes >= 0) & (media >= 0)
             width = len(plant.media) + 1
-            values, counts = np.unique(routes[keep] * width + media[keep], return_counts=True)
+            values, counts = unique_counts(routes[keep] * width + media[keep])
             live = list(
                 zip(
                     (values // width).tolist(),
