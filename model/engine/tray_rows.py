@@ -254,18 +254,27 @@ def _intact(
     d_old: np.ndarray, pred: np.ndarray, kept: np.ndarray, sources: list[int]
 ) -> np.ndarray:
     """Per row, the old nodes whose tree path from that row's source runs over kept edges only
-    (a row whose tree would hold a cycle, which no search leaves, keeps only its source)."""
+    (a row whose tree would hold a cycle, which no search leaves, keeps only its source).
+
+    Pointer jumping on the rows laid end to end: each pass doubles the ancestors looked at,
+    through one flat index array (np.take_along_axis's per-row gathers took 14 of its 16 ms at
+    XL, the flat gathers ~5)."""
     rows, index = np.arange(len(d_old)), np.arange(d_old.shape[1])
     up = np.where(pred >= 0, pred, index)
     bad = ~np.isfinite(d_old) | ((pred >= 0) & ~kept[up, index]) | (pred < 0)
     bad[rows, sources] = False
-    for _ in range(64):  # pointer jumping: each pass doubles the ancestors looked at
-        bad |= np.take_along_axis(bad, up, axis=1)
-        higher = np.take_along_axis(up, up, axis=1)
-        if (higher == up).all():
-            return ~bad
-        up = higher
-    cyclic = (higher != up).any(axis=1)
+    flat = (up + (rows * d_old.shape[1])[:, None]).reshape(-1)
+    marks = bad.reshape(-1)  # a view: the passes mark ``bad`` itself
+    for _ in range(64):
+        marks |= marks[flat]
+        higher = flat[flat]
+        if np.array_equal(higher, flat):
+            break
+        flat = higher
+    # Every pointer is now at its row's root: the source, or an unreached node (marked
+    # already). One left on a node with a predecessor, or still moving, is on a cycle.
+    on_cycle = (flat[flat] != flat) | (pred.reshape(-1)[flat] >= 0)
+    cyclic = on_cycle.reshape(bad.shape).any(axis=1)
     bad[cyclic] = True
     bad[rows[cyclic], np.asarray(sources)[cyclic]] = False
     return ~bad
