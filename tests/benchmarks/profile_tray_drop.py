@@ -50,6 +50,7 @@ STAGES = {
     "  carry: prepared": ("engine/tray_rows.py", "__init__"),
     "runs re-routed": ("engine/routing.py", "_reroute"),
     "routes named": ("engine/routing.py", "_name_routes"),
+    "routes named as before": ("engine/routing.py", "_renamed_as_before"),
     "tray fill": ("analysis/tray_fill.py", "update"),
     "physical plant": ("plant/physical_plant.py", "build_plant"),
     "rack power": ("analysis/devices.py", "rack_power"),
