@@ -85,6 +85,8 @@ _PLANT_COPIED = (
     "_memo_reasons",
     "_route_of",
     "_route_spans",
+    "_route_firsts",  # (int, read-only array) or None: shared
+    "_renaming",  # (int, arrays, dict) or None: shared, never changed in place
     "_components_stale",
     "_comp_index",
     "_comp_rows_memo",  # shared with the copy, as _comp_index is: keyed by that object, hits copied
