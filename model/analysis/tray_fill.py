@@ -29,6 +29,7 @@ from itertools import islice
 
 import numpy as np
 
+from model.analysis.tray_fill_spans import route_spans
 from model.analysis.tray_fill_undo import FillUndo, keeping, recorded
 from model.analysis.tray_levels import TrayLevels
 from model.analysis.tray_spans import appended as _appended
@@ -334,18 +335,10 @@ class TrayFill:
 
     def _learn_spans(self, plant, up_to: int) -> None:
         """Append the intervals of routes ``_routes_known .. up_to - 1`` to the flat lists."""
-        # Column by column per route (the optimiser learns each move's new routes here): four
-        # appends per span were most of a move's span learning.
-        for route in range(self._routes_known, up_to):
-            spans = plant.tray_spans(route)
-            trays: tuple = ()
-            if spans:
-                trays, s0, s1 = zip(*spans, strict=True)
-                self._span_route.extend([route] * len(spans))
-                self._span_tray.extend(trays)
-                self._span_s0.extend(s0)
-                self._span_s1.extend(s1)
-            self._turns.append(len(set(trays)) > 1)
+        columns = (self._span_route, self._span_tray, self._span_s0, self._span_s1, self._turns)
+        learnt = route_spans(plant, self._routes_known, up_to)
+        for column, values in zip(columns, learnt, strict=True):
+            column.extend(values)
         self._routes_known = max(self._routes_known, up_to)
 
     def _count_keys(self) -> np.ndarray:
