@@ -335,10 +335,12 @@ class TrayFill:
 
     def _learn_spans(self, plant, up_to: int) -> None:
         """Append the intervals of routes ``_routes_known .. up_to - 1`` to the flat lists."""
-        columns = (self._span_route, self._span_tray, self._span_s0, self._span_s1, self._turns)
-        learnt = route_spans(plant, self._routes_known, up_to)
-        for column, values in zip(columns, learnt, strict=True):
-            column.extend(values)
+        routes, trays, s0, s1, turns = route_spans(plant, self._routes_known, up_to)
+        self._span_route.extend(routes)
+        self._span_tray.extend(trays)
+        self._span_s0.extend(s0)
+        self._span_s1.extend(s1)
+        self._turns.extend(turns)
         self._routes_known = max(self._routes_known, up_to)
 
     def _count_keys(self) -> np.ndarray:
