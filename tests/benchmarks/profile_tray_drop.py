@@ -105,7 +105,8 @@ def main(path: str, profile: bool, repeat: int = 1, clocks: bool = False) -> Non
         frozen = stage("freeze the copy", retray_frozen, worked, snap_design)
         if profiler is not None:
             profiler.disable()
-        stage("adopt (GUI thread)", adopt, plant, worked, applied)
+        if stage("adopt (GUI thread)", adopt, plant, worked, applied):
+            snaps.adopted()  # as the runner does: the next snapshot shares the row tables
         if profiler is not None:
             profiler.enable()
         seen, changes[:] = list(changes), []
