@@ -41,7 +41,8 @@ from model.engine.tray_graph import TrayGraph
 _MEDIA_COLUMNS = ("ordered_m", "medium_index")  # what a media choice writes and a diff compares
 _STALE_ROUTE = -2  # _route_key of a row recomputed since route_keys() last named its route
 # What a plant's route names are, to hand from a snapshot back to its live plant.
-RoutedLinksNames = tuple[int, np.ndarray, dict, list]
+# (generation, route id per row, position pair -> id, spans per id, first rows: _route_firsts)
+RoutedLinksNames = tuple[int, np.ndarray, dict, list, tuple[int, np.ndarray] | None]
 
 
 class PlantRouting(EngineState):
@@ -221,18 +222,21 @@ class PlantRouting(EngineState):
         :meth:`route_names`) when this plant is still as it was then: the snapshot's
         generation is the one just below this plant's (the snapshot took it) and nothing was
         named since. The caller vouches that no edit came since the snapshot was taken."""
-        generation, keys, route_of, spans = named
+        generation, keys, route_of, spans, firsts = named
         if generation != self.route_generation - 1 or not self.routes_unnamed():
             return False
         self._route_key[:] = keys
         self._route_of, self._route_spans = dict(route_of), list(spans)
-        self.route_generation = generation
+        self._route_firsts = firsts  # a tray edit next restores these names (the snapshot's
+        self.route_generation = generation  # refreshes applied are this plant's: none since)
         return True
 
     def route_names(self) -> RoutedLinksNames:
-        """(route generation, route id per row, position pair -> id, spans per id): what
-        :meth:`adopt_routes` takes; names the stale rows first."""
-        return self.route_generation, self.route_keys(), self._route_of, self._route_spans
+        """(route generation, route id per row, position pair -> id, spans per id, each
+        route's first row after a whole naming): what :meth:`adopt_routes` takes; names the
+        stale rows first."""
+        keys = self.route_keys()
+        return self.route_generation, keys, self._route_of, self._route_spans, self._route_firsts
 
     @property
     def route_count(self) -> int:
