@@ -12,7 +12,9 @@ edit to its analysis worker:
    (the same ``refresh`` as on the GUI thread, so the same lengths, media and route names);
 3. back on the GUI thread, :func:`adopt`: the live plant takes the copy's state when its
    unapplied edits still begin with those the copy applied (nothing refreshed it meanwhile),
-   in one swap of attribute references, not a re-route; edits that came after stay pending.
+   not a re-route: the copy's arrays' values into its own arrays (the analysis reads the
+   copy's, :func:`frozen`), its other attributes by reference; edits that came after stay
+   pending.
 
 Where the plant must be current at once, :func:`refresh_in_steps` applies its edits in runs of
 tray edits and of other edits, each as a refresh after it would have (a rack moved while a tray
@@ -79,7 +81,7 @@ def retray(snap: RoutedLinks) -> tuple[RoutedLinks, AbstractSet[str]]:
         setattr(work, name, value if name in _KEPT else _thawed(value))
     work._pending = list(snap._pending)
     changed = work.refresh(lazy_ids=True)
-    work.route_keys()  # named here, off the GUI thread (a tray edit renames every route)
+    work.route_keys()  # named here, off the GUI thread (a tray edit names every route again)
     return work, changed
 
 
