@@ -399,7 +399,8 @@ class PlantRouting(EngineState):
         compares with (:meth:`_reroute`; :mod:`model.engine.length_breaks`):
         the tray distance is compared once per run of rows between the same two drops, old
         graph against new.
-        Route ids are named afresh, as after a full rebuild (tray positions moved with the trays).
+        Route ids are named again, as after a full rebuild (tray positions moved with the
+        trays): from the names before the edit where they still hold (:meth:`_renamed_as_before`).
         """
         design = self.design
         old_graph, old_att = self._graph, self._att
